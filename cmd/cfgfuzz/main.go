@@ -1,0 +1,83 @@
+// Command cfgfuzz is a differential fuzzer for CFG structurizers: it
+// generates control-flow graphs, structurizes them into SPIR-V, checks every
+// module with independent oracles, compares revisions, and shrinks failures
+// into regression tests.
+//
+// main.go holds the subcommand table; each subcommand lives in its own file
+// and registers itself there.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Exit codes shared by every subcommand.
+const (
+	exitOK    = 0 // nothing failed / nothing new found
+	exitFail  = 1 // a check failed, a new finding, lint violations
+	exitUsage = 2 // usage, input or infrastructure error
+)
+
+// command is one subcommand. run gets the arguments after the subcommand's
+// name and returns the exit code.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{}
+
+func register(c command) {
+	if _, dup := commands[c.name]; dup {
+		panic("cfgfuzz: subcommand registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: cfgfuzz <command> [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "cfgfuzz fuzzes CFG structurizers: graphs in, structured SPIR-V out, every module")
+	fmt.Fprintln(w, "checked by independent oracles. Run 'cfgfuzz <command> -h' for a command's flags.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage or input errors")
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return exitOK
+	}
+	c, ok := commands[strings.TrimPrefix(name, "--")]
+	if !ok {
+		fmt.Fprintf(stderr, "cfgfuzz: unknown command %q\n\n", name)
+		usage(stderr)
+		return exitUsage
+	}
+	return c.run(args[1:], stdin, stdout, stderr)
+}

@@ -1,0 +1,272 @@
+// loops.go: the loop nesting forest and reducibility.
+//
+// The forest follows Steensgaard's construction as framed by Ramalingam ("On
+// Loops, Dominators, and Dominance Frontiers", TOPLAS 2002): the loops are
+// the non-trivial strongly connected components of the reachable graph; a
+// loop's entries are its blocks with a predecessor outside it (or the
+// function entry); removing the edges from inside a loop to its entries
+// exposes the loops nested in it, found the same way. A loop with more than
+// one entry is irreducible, and a graph is reducible exactly when no loop of
+// the forest is. Its header is the entry first in reverse post-order, which
+// for a reducible loop is the block that dominates the whole loop.
+//
+// Time is O((V+E) * depth), with an iterative Tarjan SCC so deep graphs do
+// not grow the goroutine stack.
+package cfg
+
+import "slices"
+
+// Loop is one loop of the nesting forest.
+type Loop struct {
+	Header      int   // the entry first in reverse post-order
+	Entries     []int // every block entered from outside the loop, in RPO order
+	Blocks      []int // all blocks of the loop, nested loops included, sorted
+	Parent      int   // enclosing loop index, or NoBlock
+	Children    []int // nested loop indices
+	Depth       int   // 1 for outermost loops
+	Irreducible bool  // more than one entry
+}
+
+// Forest is the loop nesting forest of a graph.
+type Forest struct {
+	Loops []Loop
+	// LoopOf[b] is the innermost loop containing b, or NoBlock.
+	LoopOf []int
+}
+
+// Reducible reports whether no loop has more than one entry.
+func (f *Forest) Reducible() bool {
+	for _, l := range f.Loops {
+		if l.Irreducible {
+			return false
+		}
+	}
+	return true
+}
+
+// Contains reports whether loop l contains block b (at any depth).
+func (f *Forest) Contains(l, b int) bool {
+	for x := f.LoopOf[b]; x != NoBlock; x = f.Loops[x].Parent {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// IsHeader reports whether b is the header of some loop, and which.
+func (f *Forest) IsHeader(b int) (int, bool) {
+	l := f.LoopOf[b]
+	if l != NoBlock && f.Loops[l].Header == b {
+		return l, true
+	}
+	return NoBlock, false
+}
+
+// LoopForest computes the loop nesting forest of the blocks reachable from
+// the entry. Loop indices are in discovery order: parents before children,
+// siblings by the reverse post-order of their headers.
+func LoopForest(g *Graph) *Forest {
+	n := len(g.Succs)
+	o := DFSOrder(g)
+	preds := g.Preds()
+	f := &Forest{LoopOf: make([]int, n)}
+	for b := range f.LoopOf {
+		f.LoopOf[b] = NoBlock
+	}
+	entry := make([]bool, n) // an entry of some loop already found
+	stamp := make([]int, n)  // set membership for the current region
+	for b := range stamp {
+		stamp[b] = -1
+	}
+	sc := newSCCFinder(n)
+
+	type region struct {
+		blocks []int
+		parent int
+		id     int
+	}
+	work := []region{{blocks: slices.Clone(o.RPO), parent: NoBlock, id: 0}}
+	nextID := 1
+	for len(work) > 0 {
+		r := work[0]
+		work = work[1:]
+		for _, b := range r.blocks {
+			stamp[b] = r.id
+		}
+		follow := func(t int) bool { return stamp[t] == r.id && !entry[t] }
+		comps := sc.components(r.blocks, g.Succs, follow)
+		for _, c := range comps {
+			if len(c) == 1 && !selfLoop(g, c[0], follow) {
+				continue
+			}
+			li := len(f.Loops)
+			inLoop := func(b int) bool { return stamp[b] == nextID }
+			for _, b := range c {
+				stamp[b] = nextID
+			}
+			var entries []int
+			for _, b := range c {
+				isEntry := b == 0
+				for _, p := range preds[b] {
+					if o.RPONum[p] != NoBlock && !inLoop(p) {
+						isEntry = true
+						break
+					}
+				}
+				if isEntry {
+					entries = append(entries, b)
+				}
+			}
+			slices.SortFunc(entries, func(a, b int) int { return o.RPONum[a] - o.RPONum[b] })
+			blocks := slices.Clone(c)
+			slices.Sort(blocks)
+			depth := 1
+			if r.parent != NoBlock {
+				depth = f.Loops[r.parent].Depth + 1
+				f.Loops[r.parent].Children = append(f.Loops[r.parent].Children, li)
+			}
+			f.Loops = append(f.Loops, Loop{
+				Header: entries[0], Entries: entries, Blocks: blocks,
+				Parent: r.parent, Depth: depth, Irreducible: len(entries) > 1,
+			})
+			for _, b := range c {
+				f.LoopOf[b] = li
+			}
+			for _, e := range entries {
+				entry[e] = true
+			}
+			// Order the region's blocks by RPO for a deterministic recursion.
+			sub := slices.Clone(c)
+			slices.SortFunc(sub, func(a, b int) int { return o.RPONum[a] - o.RPONum[b] })
+			work = append(work, region{blocks: sub, parent: li, id: nextID})
+			nextID++
+		}
+		// Restore stamps of blocks not in any loop of this region.
+		for _, b := range r.blocks {
+			if stamp[b] == r.id {
+				stamp[b] = -1
+			}
+		}
+	}
+	return f
+}
+
+func selfLoop(g *Graph, b int, follow func(int) bool) bool {
+	for _, t := range g.Succs[b] {
+		if t == b && follow(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// sccFinder is Tarjan's algorithm with an explicit stack, reusable across
+// regions.
+type sccFinder struct {
+	index, low []int
+	onStack    []bool
+}
+
+func newSCCFinder(n int) *sccFinder {
+	s := &sccFinder{index: make([]int, n), low: make([]int, n), onStack: make([]bool, n)}
+	for i := range s.index {
+		s.index[i] = -1
+	}
+	return s
+}
+
+// components returns the SCCs of the subgraph of blocks, following edge
+// b->t only when follow(t). Components come out in reverse topological order
+// of discovery; each lists its blocks in discovery order.
+func (s *sccFinder) components(blocks []int, succs [][]int, follow func(int) bool) [][]int {
+	var comps [][]int
+	var stack []int
+	type frame struct{ b, i int }
+	var call []frame
+	clock := 0
+	for _, root := range blocks {
+		if s.index[root] >= 0 {
+			continue
+		}
+		s.index[root], s.low[root] = clock, clock
+		clock++
+		stack = append(stack, root)
+		s.onStack[root] = true
+		call = append(call, frame{root, 0})
+		for len(call) > 0 {
+			top := &call[len(call)-1]
+			b := top.b
+			if top.i < len(succs[b]) {
+				t := succs[b][top.i]
+				top.i++
+				if !follow(t) {
+					continue
+				}
+				if s.index[t] < 0 {
+					s.index[t], s.low[t] = clock, clock
+					clock++
+					stack = append(stack, t)
+					s.onStack[t] = true
+					call = append(call, frame{t, 0})
+				} else if s.onStack[t] && s.index[t] < s.low[b] {
+					s.low[b] = s.index[t]
+				}
+				continue
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].b
+				if s.low[b] < s.low[p] {
+					s.low[p] = s.low[b]
+				}
+			}
+			if s.low[b] == s.index[b] {
+				var c []int
+				for {
+					x := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					s.onStack[x] = false
+					c = append(c, x)
+					if x == b {
+						break
+					}
+				}
+				comps = append(comps, c)
+			}
+		}
+	}
+	// Reset for the next region.
+	for _, b := range blocks {
+		s.index[b] = -1
+	}
+	// Tarjan emits sinks first; reverse so outer-first (topological) order
+	// follows the region's RPO.
+	slices.Reverse(comps)
+	return comps
+}
+
+// Reducible reports whether g (its reachable part) is reducible.
+func Reducible(g *Graph) bool { return LoopForest(g).Reducible() }
+
+// Analysis bundles the analyses of one graph.
+type Analysis struct {
+	Order     Order
+	Dom       *DomTree
+	PostDom   *DomTree
+	Loops     *Forest
+	Preds     [][]int
+	Reachable []bool
+}
+
+// Analyze runs every analysis on g.
+func Analyze(g *Graph) *Analysis {
+	return &Analysis{
+		Order:     DFSOrder(g),
+		Dom:       Dominators(g),
+		PostDom:   PostDominators(g),
+		Loops:     LoopForest(g),
+		Preds:     g.Preds(),
+		Reachable: g.Reachable(),
+	}
+}
