@@ -1,0 +1,111 @@
+// structurize.go: the entry point, its options, the strategy table and the
+// typed refusal. Every strategy is pure and deterministic and never mutates
+// its input; a panic inside one is the caller's to contain (the campaign
+// engine turns it into a finding).
+package structurizer
+
+import (
+	"fmt"
+	"sort"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// Options configures one structurization. The zero value structurizes with
+// the default strategy, no planted faults and no pass checking.
+type Options struct {
+	// Strategy names an entry of Strategies; "" means DefaultStrategy.
+	Strategy string
+	// Inject plants the named faults (see Faults); nil plants none.
+	Inject []string
+	// CheckPasses runs the invariant checker between passes (slow; tests and
+	// --check-passes).
+	CheckPasses bool
+	// CloneBudget is the most words a strategy may copy to avoid a route
+	// variable; 0 means the strategy's documented default, negative forbids
+	// cloning.
+	CloneBudget int
+}
+
+// Result is a structured function with its statistics.
+type Result struct {
+	Func  *Func
+	Stats Stats
+}
+
+// Refusal is a typed refusal: the strategy cannot structure this graph. On
+// the default strategy a refusal is a bug.
+type Refusal struct {
+	Strategy string
+	Reason   string // stable, no ids: usable in a signature
+	Detail   string // ids and counts
+}
+
+func (r *Refusal) Error() string {
+	if r.Detail == "" {
+		return fmt.Sprintf("%s refused: %s", r.Strategy, r.Reason)
+	}
+	return fmt.Sprintf("%s refused: %s (%s)", r.Strategy, r.Reason, r.Detail)
+}
+
+// Strategy turns a graph whose blocks are all reachable (block 0 the entry)
+// into a structured function. Block ids in the graph are the original ids.
+// It fills Stats.Fallbacks and Stats.PassesUsed; Structurize fills the
+// counts.
+type Strategy func(g *cfg.Graph, opt Options) (*Result, error)
+
+// strategies is the table of strategies by name.
+var strategies = map[string]Strategy{
+	"dispatch": Dispatch,
+}
+
+// DefaultStrategy is used when Options.Strategy is empty.
+var DefaultStrategy = "dispatch"
+
+// Strategies lists the strategy names.
+func Strategies() []string {
+	var s []string
+	for n := range strategies {
+		s = append(s, n)
+	}
+	sort.Strings(s)
+	return s
+}
+
+// Structurize validates g, drops its unreachable blocks and runs the chosen
+// strategy. The returned function's blocks report ids of g (not of the
+// reachable subgraph). g is not modified.
+func Structurize(g *cfg.Graph, opt Options) (*Result, error) {
+	name := opt.Strategy
+	if name == "" {
+		name = DefaultStrategy
+	}
+	strat, ok := strategies[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown strategy %q (have %v)", name, Strategies())
+	}
+	if err := checkFaults(opt.Inject); err != nil {
+		return nil, err
+	}
+	if err := g.Validate(cfg.Limits{}); err != nil {
+		return nil, err
+	}
+	h, old := g.DropUnreachable()
+	res, err := strat(h, opt)
+	if err != nil {
+		return nil, err
+	}
+	f := res.Func
+	for i := range f.Blocks {
+		if f.Blocks[i].Kind != Synthetic {
+			f.Blocks[i].Orig = old[f.Blocks[i].Orig]
+		}
+	}
+	if err := f.Validate(); err != nil {
+		return nil, fmt.Errorf("%s produced a malformed function: %w", name, err)
+	}
+	st := &res.Stats
+	st.Strategy, st.BlocksIn, st.Dropped, st.WordsIn = name, h.Len(), g.Len()-h.Len(), h.TotalWeight()
+	st.Count(f)
+	return res, nil
+}
