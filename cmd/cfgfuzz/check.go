@@ -1,0 +1,240 @@
+// check.go: `cfgfuzz check`: structurize every graph of the input and run
+// the oracle's checks on the module. One line per graph (`ok ...` or
+// `FAIL <check>:<signature> ...`), or one JSON object per graph.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"cfgfuzz/emit"
+	"cfgfuzz/oracle"
+	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
+)
+
+func init() {
+	register(command{name: "check", summary: "structurize graphs and check every module with the oracle", run: runCheck})
+}
+
+// checkRecord is one graph's result in --json output.
+type checkRecord struct {
+	Source   string              `json:"source"` // file:line:col of the graph
+	Graph    string              `json:"graph"`  // compact notation
+	Outcome  string              `json:"outcome"`
+	Reason   string              `json:"reason,omitempty"`
+	Checks   []oracle.Verdict    `json:"checks"`
+	Stats    *structurizer.Stats `json:"stats,omitempty"`
+	Strategy string              `json:"strategy"`
+}
+
+// Outcomes of one graph.
+const (
+	outcomeOK      = "ok"
+	outcomeFail    = "fail"    // a check failed: a finding
+	outcomeRefused = "refused" // the strategy refused the graph
+	outcomeError   = "error"   // the harness failed
+)
+
+type checkFlags struct {
+	strategy, checks, inject, env string
+	json, listChecks              bool
+	walks                         int
+	seed                          uint64
+}
+
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf checkFlags
+	fs.StringVar(&cf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
+	fs.StringVar(&cf.checks, "checks", "", "comma-separated checks to run (default: all of "+strings.Join(oracle.DefaultChecks, ",")+")")
+	fs.StringVar(&cf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
+	fs.StringVar(&cf.env, "target-env", "vulkan1.1", "spirv-val target environment")
+	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
+	fs.BoolVar(&cf.listChecks, "list-checks", false, "list the checks and exit")
+	fs.IntVar(&cf.walks, "walks", 16, "random walks per graph, on top of the edge-covering walks")
+	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: cfgfuzz check [flags] [FILE...|-]")
+		fmt.Fprintln(stderr, "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
+		fmt.Fprintln(stderr, "and check each module. Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
+		fmt.Fprintln(stderr, "Exit status: 0 all pass, 1 a check failed or a graph was refused, 2 usage or input error.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if cf.listChecks {
+		for name, doc := range oracle.CheckNames() {
+			fmt.Fprintf(stdout, "%-10s %s\n", name, doc)
+		}
+		return exitOK
+	}
+	items, err := readGraphs(fs.Args(), stdin)
+	if err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz check:", err)
+		return exitUsage
+	}
+	opt := oracle.Options{Env: cf.env, Walks: oracle.WalkOptions{Random: cf.walks, Seed: cf.seed}}
+	if cf.walks == 0 {
+		opt.Walks.Random = -1
+	}
+	if cf.checks != "" {
+		opt.Checks = splitList(cf.checks)
+	}
+	orc, err := oracle.New(opt)
+	if err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz check:", err)
+		return exitUsage
+	}
+	sopt := structurizer.Options{Strategy: cf.strategy, Inject: splitList(cf.inject)}
+	if !cf.json {
+		fmt.Fprintf(stderr, "cfgfuzz check: %d graphs, strategy %s, checks %s\n", len(items), strategyName(cf.strategy), strings.Join(orc.Checks(), ","))
+	}
+	code, failed := exitOK, 0
+	enc := json.NewEncoder(stdout)
+	for _, it := range items {
+		rec := checkOne(it, sopt, orc)
+		if rec.Outcome == outcomeError {
+			code = exitUsage
+		} else if rec.Outcome != outcomeOK && code == exitOK {
+			code = exitFail
+		}
+		if rec.Outcome != outcomeOK {
+			failed++
+		}
+		if cf.json {
+			if err := enc.Encode(rec); err != nil {
+				fmt.Fprintln(stderr, "cfgfuzz check:", err)
+				return exitUsage
+			}
+			continue
+		}
+		fmt.Fprintln(stdout, checkLine(rec))
+	}
+	if !cf.json {
+		fmt.Fprintf(stderr, "cfgfuzz check: %d of %d graphs passed\n", len(items)-failed, len(items))
+	}
+	return code
+}
+
+func strategyName(s string) string {
+	if s == "" {
+		return structurizer.DefaultStrategy
+	}
+	return s
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// sourced is a parsed graph with the file it came from.
+type sourced struct {
+	cfg.Item
+	File string
+}
+
+// readGraphs parses every file (or standard input for none or "-").
+func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	var all []sourced
+	for _, f := range files {
+		var data []byte
+		var err error
+		name := f
+		if f == "-" {
+			name = "<stdin>"
+			data, err = io.ReadAll(stdin)
+		} else {
+			data, err = os.ReadFile(f)
+		}
+		if err != nil {
+			return nil, err
+		}
+		items, err := cfg.Parse(name, data, cfg.Limits{})
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			all = append(all, sourced{Item: it, File: name})
+		}
+	}
+	return all, nil
+}
+
+// checkOne structurizes one graph, emits it and runs the oracle. A panic in
+// the structurizer is a finding, not a crash of the tool.
+func checkOne(it sourced, sopt structurizer.Options, orc *oracle.Oracle) (rec checkRecord) {
+	rec = checkRecord{Source: fmt.Sprintf("%s:%d:%d", it.File, it.Line, it.Col), Graph: cfg.FormatCompact(it.Graph), Strategy: strategyName(sopt.Strategy)}
+	defer func() {
+		if p := recover(); p != nil {
+			rec.Outcome, rec.Reason = outcomeFail, fmt.Sprintf("panic: %v", p)
+			rec.Checks = append(rec.Checks, oracle.Verdict{Check: "structurize", Status: oracle.Fail, Signature: "structurize:panic", Detail: fmt.Sprint(p)})
+		}
+	}()
+	res, err := structurizer.Structurize(it.Graph, sopt)
+	if err != nil {
+		rec.Outcome, rec.Reason = outcomeRefused, err.Error()
+		if _, ok := err.(*structurizer.Refusal); !ok {
+			rec.Outcome = outcomeError
+		}
+		return rec
+	}
+	rec.Stats = &res.Stats
+	mod, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		rec.Outcome, rec.Reason = outcomeFail, err.Error()
+		rec.Checks = append(rec.Checks, oracle.Verdict{Check: "emit", Status: oracle.Fail, Signature: "emit:malformed-function", Detail: err.Error()})
+		return rec
+	}
+	rec.Checks = orc.Check(&oracle.Subject{Graph: it.Graph, Module: mod})
+	rec.Outcome = outcomeOK
+	if v := oracle.Failed(rec.Checks); v != nil {
+		rec.Outcome, rec.Reason = outcomeFail, v.Signature
+	} else if v := oracle.Errored(rec.Checks); v != nil {
+		rec.Outcome, rec.Reason = outcomeError, v.Check+": "+v.Detail
+	}
+	return rec
+}
+
+// checkLine is the text form: ok or FAIL with the signature, the source and
+// the stats.
+func checkLine(r checkRecord) string {
+	switch r.Outcome {
+	case outcomeOK:
+		s := r.Stats
+		return fmt.Sprintf("ok %s %s blocks %d->%d words %d->%d routes %d clones %d fallbacks %d",
+			r.Source, r.Graph, s.BlocksIn, s.BlocksOut, s.WordsIn, s.WordsOut, s.RouteVars, s.Clones, s.Fallbacks)
+	case outcomeFail:
+		v := oracle.Failed(r.Checks)
+		detail := r.Reason
+		if v != nil {
+			detail = v.Detail
+		}
+		return fmt.Sprintf("FAIL %s %s %s: %s", r.Reason, r.Source, r.Graph, firstLine(detail))
+	case outcomeRefused:
+		return fmt.Sprintf("FAIL structurize:refused %s %s: %s", r.Source, r.Graph, r.Reason)
+	}
+	return fmt.Sprintf("ERROR %s %s: %s", r.Source, r.Graph, r.Reason)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,197 @@
+// blocks.go: the entry point's body. A prologue block declares the route
+// variables and locates the invocation's slices; then every block of the
+// structured function follows in its layout order:
+//
+//	label; [append(orig id); filler; d = next()]; stores; [test operands];
+//	[merge instruction]; terminator
+//
+// so the merge instruction is always second to last (rule R13) and a
+// decision is read exactly once, at the end of the block's own code.
+package emit
+
+import (
+	"fmt"
+
+	"cfgfuzz/emit/spirv"
+	"cfgfuzz/structurizer"
+)
+
+// mainFunc emits the entry point.
+func (b *builder) mainFunc(f *structurizer.Func) error {
+	t, v := &b.t, &b.v
+	labels := make([]uint32, len(f.Blocks))
+	for i := range labels {
+		labels[i] = b.id()
+	}
+	vars := make([]uint32, len(f.Vars))
+	fb := &fnBody{b: b}
+	fb.add(spirv.OpFunction, t.void, b.fn.main, spirv.FunctionControlNone, t.fnVoid)
+	prologue := b.id()
+	fb.add(spirv.OpLabel, prologue)
+	b.name(prologue, "prologue")
+	for i, rv := range f.Vars {
+		vars[i] = b.id()
+		fb.add(spirv.OpVariable, t.ptrFuncUint, vars[i], spirv.StorageFunction)
+		b.name(vars[i], rv.Name)
+	}
+	gid := fb.val(spirv.OpLoad, t.v3, v.gid)
+	x := fb.val(spirv.OpCompositeExtract, t.uint, gid, 0)
+	dStride := fb.load(fb.slot(v.decisions, b.u(0), 0))
+	tStride := fb.load(fb.slot(v.decisions, b.u(1), 0))
+	dbase := fb.val(spirv.OpIAdd, t.uint, fb.val(spirv.OpIMul, t.uint, x, dStride), b.u(spirv.DecisionHeader))
+	fb.add(spirv.OpStore, v.dbase, dbase)
+	fb.add(spirv.OpStore, v.tbase, fb.val(spirv.OpIMul, t.uint, x, tStride))
+	fb.add(spirv.OpStore, v.tcap, fb.val(spirv.OpISub, t.uint, tStride, b.u(spirv.TraceOverhead)))
+	fb.add(spirv.OpStore, v.sink, b.u(0))
+	for i, rv := range f.Vars {
+		fb.add(spirv.OpStore, vars[i], b.u(rv.Init))
+	}
+	fb.add(spirv.OpBranch, labels[0])
+	clones := map[int]int{}
+	for i := range f.Blocks {
+		blk := &f.Blocks[i]
+		if !b.opt.NoNames {
+			b.name(labels[i], blockName(blk, i, clones))
+		}
+		if err := fb.block(i, blk, labels, vars); err != nil {
+			return fmt.Errorf("emit: block %d: %w", i, err)
+		}
+	}
+	fb.add(spirv.OpFunctionEnd)
+	b.funcs = append(b.funcs, fb.insts...)
+	return nil
+}
+
+func blockName(blk *structurizer.Block, i int, clones map[int]int) string {
+	switch {
+	case blk.Kind == structurizer.Clone:
+		clones[blk.Orig]++
+		return fmt.Sprintf("b%d_clone%d", blk.Orig, clones[blk.Orig])
+	case blk.Name != "" && blk.Kind == structurizer.Synthetic:
+		return blk.Name
+	case blk.Kind == structurizer.Original:
+		return fmt.Sprintf("b%d", blk.Orig)
+	}
+	return fmt.Sprintf("s%d", i)
+}
+
+// block emits one block of the structured function.
+func (fb *fnBody) block(i int, blk *structurizer.Block, labels, vars []uint32) error {
+	b := fb.b
+	t := &b.t
+	fb.add(spirv.OpLabel, labels[i])
+	var decision, cond uint32
+	if blk.Kind != structurizer.Synthetic {
+		fb.val(spirv.OpFunctionCall, t.void, b.fn.appendID, b.u(uint32(blk.Orig)))
+		fb.filler(blk)
+		if blk.Arity >= 2 {
+			decision = fb.val(spirv.OpFunctionCall, t.uint, b.fn.next)
+			if blk.Arity == 2 {
+				cond = fb.val(spirv.OpINotEqual, t.boolean, decision, b.u(0))
+			}
+		}
+	}
+	for _, s := range blk.Stores {
+		fb.add(spirv.OpStore, vars[s.Var], fb.storeValue(s, blk.Arity, decision, cond))
+	}
+	term := blk.Term
+	var testCond, routeVal uint32
+	switch term.Kind {
+	case structurizer.Test:
+		testCond = fb.val(spirv.OpIEqual, t.boolean, fb.load(vars[term.Var]), b.u(term.Values[0]))
+	case structurizer.Route:
+		routeVal = fb.load(vars[term.Var])
+	}
+	switch m := blk.Merge; m.Kind {
+	case structurizer.SelectionMerge:
+		fb.add(spirv.OpSelectionMerge, labels[m.Merge], spirv.SelectionControlNone)
+	case structurizer.LoopMerge:
+		fb.add(spirv.OpLoopMerge, labels[m.Merge], labels[m.Continue], spirv.LoopControlNone)
+	}
+	to := func(i int) uint32 { return labels[term.To[i]] }
+	switch term.Kind {
+	case structurizer.Return:
+		fb.returnSeq()
+	case structurizer.Unreachable:
+		fb.add(spirv.OpUnreachable)
+	case structurizer.Branch:
+		fb.add(spirv.OpBranch, to(0))
+	case structurizer.Choose:
+		if blk.Arity == 2 {
+			fb.add(spirv.OpBranchConditional, cond, to(0), to(1))
+			break
+		}
+		ops := []uint32{decision, to(0)}
+		for _, k := range structurizer.CaseOrder(term.To) {
+			ops = append(ops, uint32(k), to(k))
+		}
+		fb.add(spirv.OpSwitch, ops...)
+	case structurizer.Test:
+		fb.add(spirv.OpBranchConditional, testCond, to(0), to(1))
+	case structurizer.Route:
+		ops := []uint32{routeVal, to(0)}
+		for _, k := range structurizer.CaseOrder(term.To) {
+			ops = append(ops, term.Values[k-1], to(k))
+		}
+		fb.add(spirv.OpSwitch, ops...)
+	default:
+		return fmt.Errorf("unknown terminator %v", term.Kind)
+	}
+	return nil
+}
+
+// storeValue computes a store's value: a constant, or the per-choice value
+// selected by the decision (nested OpSelect, so the arm adds no blocks).
+func (fb *fnBody) storeValue(s structurizer.Store, arity int, decision, cond uint32) uint32 {
+	b := fb.b
+	if s.PerChoice == nil {
+		return b.u(s.Value)
+	}
+	if arity == 2 {
+		return fb.val(spirv.OpSelect, b.t.uint, cond, b.u(s.PerChoice[0]), b.u(s.PerChoice[1]))
+	}
+	v := b.u(s.PerChoice[0])
+	for k := 1; k < arity; k++ {
+		eq := fb.val(spirv.OpIEqual, b.t.boolean, decision, b.u(uint32(k)))
+		v = fb.val(spirv.OpSelect, b.t.uint, eq, b.u(s.PerChoice[k]), v)
+	}
+	return v
+}
+
+// returnSeq marks the walk returned, publishes the filler's sink and
+// returns.
+func (fb *fnBody) returnSeq() {
+	b := fb.b
+	tb := fb.load(b.v.tbase)
+	fb.add(spirv.OpStore, fb.slot(b.v.trace, tb, spirv.TraceReturned), b.u(1))
+	fb.add(spirv.OpStore, fb.slot(b.v.trace, tb, spirv.TraceSink), fb.load(b.v.sink))
+	fb.add(spirv.OpReturn)
+}
+
+// fillerOps is the number of arithmetic instructions standing for a block
+// of w words: the load and store around them cost 7 words, each op 5.
+func fillerOps(w int) int {
+	if w <= 0 {
+		return 0
+	}
+	return max(1, (w-7+2)/5)
+}
+
+// filler emits the block's weight as a chain of arithmetic on the private
+// sink, stored back so no compiler may drop it (the sink reaches the trace
+// buffer at return).
+func (fb *fnBody) filler(blk *structurizer.Block) {
+	k := fillerOps(blk.Weight)
+	if k == 0 {
+		return
+	}
+	b := fb.b
+	seed := uint32(blk.Orig)*2654435761 ^ b.opt.Salt
+	x := fb.load(b.v.sink)
+	ops := [...]spirv.Op{spirv.OpIMul, spirv.OpIAdd, spirv.OpBitwiseXor}
+	for i := range k {
+		c := (seed>>uint(i%24))&0xff | 1
+		x = fb.val(ops[i%len(ops)], b.t.uint, x, b.u(c))
+	}
+	fb.add(spirv.OpStore, b.v.sink, x)
+}

@@ -1,0 +1,226 @@
+// Package emit lays a structured function out as a SPIR-V 1.3 compute module
+// that follows the module convention (CONVENTION.md beside this file): one
+// walk per invocation, every original block (and clone) appending its id to
+// the trace on entry and reading its decision once at its end, weights as
+// observable filler, synthetic blocks silent.
+//
+// emit.go defines Module, the section builder and the fixed preamble.
+package emit
+
+import (
+	"fmt"
+
+	"cfgfuzz/emit/spirv"
+	"cfgfuzz/structurizer"
+)
+
+// Options configures emission. The zero value names every block (OpName),
+// which costs words but makes disassembly readable.
+type Options struct {
+	// NoNames omits OpName for blocks.
+	NoNames bool
+	// Salt, when non-zero, is folded into the filler seed so otherwise
+	// identical modules differ (for cold driver compiles).
+	Salt uint32
+}
+
+// Generator is cfgfuzz's generator word in the module header (tool id 0,
+// version 1).
+const Generator = 0x00000001
+
+// builder collects a module's sections in the order the specification
+// requires (2.4: logical layout).
+type builder struct {
+	bound                                       uint32
+	caps, memModel, entry, modes, names, annots []spirv.Instruction
+	types, consts, globals, funcs               []spirv.Instruction
+	uintConsts                                  map[uint32]uint32
+	t                                           typeIDs
+	v                                           globalIDs
+	fn                                          funcIDs
+	opt                                         Options
+}
+
+type typeIDs struct {
+	void, boolean, uint, int, v3, ptrInV3, arr, bufStruct, ptrSBStruct, ptrSBUint,
+	ptrPrivUint, ptrFuncUint, fnVoid, fnUint, fnVoidUint uint32
+}
+
+type globalIDs struct{ decisions, trace, gid, tbase, dbase, tcap, sink uint32 }
+
+type funcIDs struct{ main, appendID, next uint32 }
+
+func (b *builder) id() uint32 { b.bound++; return b.bound }
+
+func inst(op spirv.Op, operands ...uint32) spirv.Instruction {
+	return spirv.Instruction{Op: op, Operands: operands}
+}
+
+// u returns the id of a uint constant, creating it on first use.
+func (b *builder) u(v uint32) uint32 {
+	if id, ok := b.uintConsts[v]; ok {
+		return id
+	}
+	id := b.id()
+	b.uintConsts[v] = id
+	b.consts = append(b.consts, inst(spirv.OpConstant, b.t.uint, id, v))
+	return id
+}
+
+func (b *builder) name(id uint32, s string) {
+	b.names = append(b.names, inst(spirv.OpName, append([]uint32{id}, spirv.String(s)...)...))
+}
+
+// Module emits f. f must pass Func.Validate.
+func Module(f *structurizer.Func, opt Options) (*spirv.Module, error) {
+	if err := f.Validate(); err != nil {
+		return nil, fmt.Errorf("emit: %w", err)
+	}
+	b := &builder{uintConsts: map[uint32]uint32{}, opt: opt}
+	b.preamble()
+	b.helpers()
+	if err := b.mainFunc(f); err != nil {
+		return nil, err
+	}
+	m := &spirv.Module{Version: spirv.Version13, Generator: Generator, Bound: b.bound + 1}
+	for _, sec := range [][]spirv.Instruction{b.caps, b.memModel, b.entry, b.modes, b.names, b.annots, b.types, b.consts, b.globals, b.funcs} {
+		m.Insts = append(m.Insts, sec...)
+	}
+	return m, nil
+}
+
+// Bytes emits f and encodes it.
+func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
+	m, err := Module(f, opt)
+	if err != nil {
+		return nil, err
+	}
+	return m.Bytes(), nil
+}
+
+// preamble declares capabilities, types, buffers and the invocation id.
+func (b *builder) preamble() {
+	t, v := &b.t, &b.v
+	b.caps = append(b.caps, inst(spirv.OpCapability, spirv.CapabilityShader))
+	b.memModel = append(b.memModel, inst(spirv.OpMemoryModel, spirv.AddressingLogical, spirv.MemoryGLSL450))
+	b.fn.main, b.fn.appendID, b.fn.next = b.id(), b.id(), b.id()
+	t.void, t.boolean, t.uint, t.int = b.id(), b.id(), b.id(), b.id()
+	t.v3, t.ptrInV3, t.arr, t.bufStruct = b.id(), b.id(), b.id(), b.id()
+	t.ptrSBStruct, t.ptrSBUint, t.ptrPrivUint, t.ptrFuncUint = b.id(), b.id(), b.id(), b.id()
+	t.fnVoid, t.fnUint, t.fnVoidUint = b.id(), b.id(), b.id()
+	b.types = append(b.types,
+		inst(spirv.OpTypeVoid, t.void), inst(spirv.OpTypeBool, t.boolean),
+		inst(spirv.OpTypeInt, t.uint, 32, 0), inst(spirv.OpTypeInt, t.int, 32, 1),
+		inst(spirv.OpTypeVector, t.v3, t.uint, 3), inst(spirv.OpTypePointer, t.ptrInV3, spirv.StorageInput, t.v3),
+		inst(spirv.OpTypeRuntimeArray, t.arr, t.uint), inst(spirv.OpTypeStruct, t.bufStruct, t.arr),
+		inst(spirv.OpTypePointer, t.ptrSBStruct, spirv.StorageStorageBuffer, t.bufStruct),
+		inst(spirv.OpTypePointer, t.ptrSBUint, spirv.StorageStorageBuffer, t.uint),
+		inst(spirv.OpTypePointer, t.ptrPrivUint, spirv.StoragePrivate, t.uint),
+		inst(spirv.OpTypePointer, t.ptrFuncUint, spirv.StorageFunction, t.uint),
+		inst(spirv.OpTypeFunction, t.fnVoid, t.void), inst(spirv.OpTypeFunction, t.fnUint, t.uint),
+		inst(spirv.OpTypeFunction, t.fnVoidUint, t.void, t.uint),
+	)
+	v.decisions, v.trace, v.gid = b.id(), b.id(), b.id()
+	v.tbase, v.dbase, v.tcap, v.sink = b.id(), b.id(), b.id(), b.id()
+	b.globals = append(b.globals,
+		inst(spirv.OpVariable, t.ptrSBStruct, v.decisions, spirv.StorageStorageBuffer),
+		inst(spirv.OpVariable, t.ptrSBStruct, v.trace, spirv.StorageStorageBuffer),
+		inst(spirv.OpVariable, t.ptrInV3, v.gid, spirv.StorageInput),
+		inst(spirv.OpVariable, t.ptrPrivUint, v.tbase, spirv.StoragePrivate),
+		inst(spirv.OpVariable, t.ptrPrivUint, v.dbase, spirv.StoragePrivate),
+		inst(spirv.OpVariable, t.ptrPrivUint, v.tcap, spirv.StoragePrivate),
+		inst(spirv.OpVariable, t.ptrPrivUint, v.sink, spirv.StoragePrivate),
+	)
+	b.entry = append(b.entry, inst(spirv.OpEntryPoint, append(append([]uint32{spirv.ExecutionModelGLCompute, b.fn.main}, spirv.String("main")...), v.gid)...))
+	b.modes = append(b.modes, inst(spirv.OpExecutionMode, b.fn.main, spirv.ExecutionModeLocalSize, 1, 1, 1))
+	b.annots = append(b.annots,
+		inst(spirv.OpDecorate, v.gid, spirv.DecorationBuiltIn, spirv.BuiltInGlobalInvocationID),
+		inst(spirv.OpDecorate, t.arr, spirv.DecorationArrayStride, 4),
+		inst(spirv.OpDecorate, t.bufStruct, spirv.DecorationBlock),
+		inst(spirv.OpMemberDecorate, t.bufStruct, 0, spirv.DecorationOffset, 0),
+		inst(spirv.OpDecorate, v.decisions, spirv.DecorationDescriptorSet, 0),
+		inst(spirv.OpDecorate, v.decisions, spirv.DecorationBinding, spirv.BindingDecisions),
+		inst(spirv.OpDecorate, v.trace, spirv.DecorationDescriptorSet, 0),
+		inst(spirv.OpDecorate, v.trace, spirv.DecorationBinding, spirv.BindingTrace),
+	)
+	for _, n := range []struct {
+		id uint32
+		s  string
+	}{{b.fn.main, "main"}, {b.fn.appendID, "append"}, {b.fn.next, "next"}, {v.decisions, "decisions"},
+		{v.trace, "trace"}, {v.gid, "gid"}, {v.tbase, "tbase"}, {v.dbase, "dbase"}, {v.tcap, "tcap"}, {v.sink, "sink"}} {
+		b.name(n.id, n.s)
+	}
+}
+
+// fnBody accumulates one function's instructions.
+type fnBody struct {
+	b     *builder
+	insts []spirv.Instruction
+}
+
+func (fb *fnBody) add(op spirv.Op, operands ...uint32) {
+	fb.insts = append(fb.insts, inst(op, operands...))
+}
+
+// val emits an instruction with a result type and returns its result id.
+func (fb *fnBody) val(op spirv.Op, typ uint32, operands ...uint32) uint32 {
+	r := fb.b.id()
+	fb.insts = append(fb.insts, inst(op, append([]uint32{typ, r}, operands...)...))
+	return r
+}
+
+// load reads a uint from a Private or Function variable.
+func (fb *fnBody) load(ptr uint32) uint32 { return fb.val(spirv.OpLoad, fb.b.t.uint, ptr) }
+
+// slot returns a pointer to buffer[base + off].
+func (fb *fnBody) slot(buffer, base uint32, off uint32) uint32 {
+	b := fb.b
+	idx := base
+	if off != 0 {
+		idx = fb.val(spirv.OpIAdd, b.t.uint, base, b.u(off))
+	}
+	return fb.val(spirv.OpAccessChain, b.t.ptrSBUint, buffer, b.u(0), idx)
+}
+
+// helpers emits append(id) and next(), the convention's two calls.
+func (b *builder) helpers() {
+	t, v := &b.t, &b.v
+	// append(id): trace[tbase + 4 + min(count, cap)] = id; count++.
+	fb := &fnBody{b: b}
+	param := b.id()
+	fb.add(spirv.OpFunction, t.void, b.fn.appendID, spirv.FunctionControlNone, t.fnVoidUint)
+	fb.add(spirv.OpFunctionParameter, t.uint, param)
+	fb.add(spirv.OpLabel, b.id())
+	tb := fb.load(v.tbase)
+	pc := fb.slot(v.trace, tb, spirv.TraceCount)
+	c := fb.load(pc)
+	capacity := fb.load(v.tcap)
+	lt := fb.val(spirv.OpULessThan, t.boolean, c, capacity)
+	at := fb.val(spirv.OpSelect, t.uint, lt, c, capacity)
+	ids := fb.val(spirv.OpIAdd, t.uint, tb, b.u(spirv.TraceIDs))
+	dst := fb.slot(v.trace, fb.val(spirv.OpIAdd, t.uint, ids, at), 0)
+	fb.add(spirv.OpStore, dst, param)
+	fb.add(spirv.OpStore, pc, fb.val(spirv.OpIAdd, t.uint, c, b.u(1)))
+	fb.add(spirv.OpReturn)
+	fb.add(spirv.OpFunctionEnd)
+	b.funcs = append(b.funcs, fb.insts...)
+
+	// next(): the walk's next decision, 0 past its end; consumed++.
+	fb = &fnBody{b: b}
+	fb.add(spirv.OpFunction, t.uint, b.fn.next, spirv.FunctionControlNone, t.fnUint)
+	fb.add(spirv.OpLabel, b.id())
+	tb = fb.load(v.tbase)
+	pp := fb.slot(v.trace, tb, spirv.TraceConsumed)
+	pos := fb.load(pp)
+	db := fb.load(v.dbase)
+	n := fb.load(fb.slot(v.decisions, db, 0))
+	in := fb.val(spirv.OpULessThan, t.boolean, pos, n)
+	off := fb.val(spirv.OpSelect, t.uint, in, pos, b.u(0))
+	first := fb.val(spirv.OpIAdd, t.uint, db, b.u(1))
+	d := fb.load(fb.slot(v.decisions, fb.val(spirv.OpIAdd, t.uint, first, off), 0))
+	r := fb.val(spirv.OpSelect, t.uint, in, d, b.u(0))
+	fb.add(spirv.OpStore, pp, fb.val(spirv.OpIAdd, t.uint, pos, b.u(1)))
+	fb.add(spirv.OpReturnValue, r)
+	fb.add(spirv.OpFunctionEnd)
+	b.funcs = append(b.funcs, fb.insts...)
+}

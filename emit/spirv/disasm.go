@@ -1,0 +1,199 @@
+// disasm.go: a readable disassembly in the style of spirv-dis (%name = OpX
+// operands), using OpName for ids, for debugging and for reports. Opcodes
+// outside the named subset print their raw operand words.
+package spirv
+
+import (
+	"fmt"
+	"strings"
+)
+
+// opInfo says how an opcode's operands start.
+type opInfo struct {
+	name      string
+	hasType   bool // operand 0 is a result type
+	hasResult bool // next operand is a result id
+}
+
+var opInfos = map[Op]opInfo{
+	OpNop: {"OpNop", false, false}, OpUndef: {"OpUndef", true, true},
+	OpSource: {"OpSource", false, false}, OpName: {"OpName", false, false},
+	OpMemberName: {"OpMemberName", false, false}, OpString: {"OpString", false, true},
+	OpLine: {"OpLine", false, false}, OpExtension: {"OpExtension", false, false},
+	OpExtInstImport: {"OpExtInstImport", false, true}, OpExtInst: {"OpExtInst", true, true},
+	OpMemoryModel: {"OpMemoryModel", false, false}, OpEntryPoint: {"OpEntryPoint", false, false},
+	OpExecutionMode: {"OpExecutionMode", false, false}, OpCapability: {"OpCapability", false, false},
+	OpTypeVoid: {"OpTypeVoid", false, true}, OpTypeBool: {"OpTypeBool", false, true},
+	OpTypeInt: {"OpTypeInt", false, true}, OpTypeFloat: {"OpTypeFloat", false, true},
+	OpTypeVector: {"OpTypeVector", false, true}, OpTypeArray: {"OpTypeArray", false, true},
+	OpTypeRuntimeArray: {"OpTypeRuntimeArray", false, true}, OpTypeStruct: {"OpTypeStruct", false, true},
+	OpTypePointer: {"OpTypePointer", false, true}, OpTypeFunction: {"OpTypeFunction", false, true},
+	OpConstantTrue: {"OpConstantTrue", true, true}, OpConstantFalse: {"OpConstantFalse", true, true},
+	OpConstant: {"OpConstant", true, true}, OpConstantComposite: {"OpConstantComposite", true, true},
+	OpConstantNull: {"OpConstantNull", true, true}, OpFunction: {"OpFunction", true, true},
+	OpFunctionParameter: {"OpFunctionParameter", true, true}, OpFunctionEnd: {"OpFunctionEnd", false, false},
+	OpFunctionCall: {"OpFunctionCall", true, true}, OpVariable: {"OpVariable", true, true},
+	OpLoad: {"OpLoad", true, true}, OpStore: {"OpStore", false, false},
+	OpAccessChain: {"OpAccessChain", true, true}, OpInBoundsAccessChain: {"OpInBoundsAccessChain", true, true},
+	OpDecorate: {"OpDecorate", false, false}, OpMemberDecorate: {"OpMemberDecorate", false, false},
+	OpCompositeExtract: {"OpCompositeExtract", true, true},
+	OpIAdd:             {"OpIAdd", true, true}, OpISub: {"OpISub", true, true}, OpIMul: {"OpIMul", true, true},
+	OpUDiv: {"OpUDiv", true, true}, OpUMod: {"OpUMod", true, true},
+	OpLogicalEqual: {"OpLogicalEqual", true, true}, OpLogicalNotEqual: {"OpLogicalNotEqual", true, true},
+	OpLogicalOr: {"OpLogicalOr", true, true}, OpLogicalAnd: {"OpLogicalAnd", true, true},
+	OpLogicalNot: {"OpLogicalNot", true, true}, OpSelect: {"OpSelect", true, true},
+	OpIEqual: {"OpIEqual", true, true}, OpINotEqual: {"OpINotEqual", true, true},
+	OpUGreaterThan: {"OpUGreaterThan", true, true}, OpSGreaterThan: {"OpSGreaterThan", true, true},
+	OpUGreaterThanEqual: {"OpUGreaterThanEqual", true, true}, OpSGreaterThanEqual: {"OpSGreaterThanEqual", true, true},
+	OpULessThan: {"OpULessThan", true, true}, OpSLessThan: {"OpSLessThan", true, true},
+	OpULessThanEqual: {"OpULessThanEqual", true, true}, OpSLessThanEqual: {"OpSLessThanEqual", true, true},
+	OpShiftRightLogical: {"OpShiftRightLogical", true, true}, OpShiftLeftLogical: {"OpShiftLeftLogical", true, true},
+	OpBitwiseOr: {"OpBitwiseOr", true, true}, OpBitwiseXor: {"OpBitwiseXor", true, true},
+	OpBitwiseAnd: {"OpBitwiseAnd", true, true}, OpNot: {"OpNot", true, true},
+	OpAtomicIAdd: {"OpAtomicIAdd", true, true}, OpPhi: {"OpPhi", true, true},
+	OpLoopMerge: {"OpLoopMerge", false, false}, OpSelectionMerge: {"OpSelectionMerge", false, false},
+	OpLabel: {"OpLabel", false, true}, OpBranch: {"OpBranch", false, false},
+	OpBranchConditional: {"OpBranchConditional", false, false}, OpSwitch: {"OpSwitch", false, false},
+	OpKill: {"OpKill", false, false}, OpReturn: {"OpReturn", false, false},
+	OpReturnValue: {"OpReturnValue", false, false}, OpUnreachable: {"OpUnreachable", false, false},
+	OpNoLine: {"OpNoLine", false, false}, OpModuleProcessed: {"OpModuleProcessed", false, false},
+	OpTerminateInvocation: {"OpTerminateInvocation", false, false},
+}
+
+func (op Op) String() string {
+	if info, ok := opInfos[op]; ok {
+		return info.name
+	}
+	return fmt.Sprintf("Op%d", uint16(op))
+}
+
+// ResultID returns the instruction's result id, if its opcode is known to
+// have one.
+func (in Instruction) ResultID() (uint32, bool) {
+	info, ok := opInfos[in.Op]
+	if !ok || !info.hasResult {
+		return 0, false
+	}
+	i := 0
+	if info.hasType {
+		i = 1
+	}
+	if i >= len(in.Operands) {
+		return 0, false
+	}
+	return in.Operands[i], true
+}
+
+// Names maps ids to their OpName strings.
+func (m *Module) Names() map[uint32]string {
+	names := map[uint32]string{}
+	for _, in := range m.Insts {
+		if in.Op == OpName && len(in.Operands) >= 1 {
+			s, _ := ReadString(in.Operands[1:])
+			names[in.Operands[0]] = s
+		}
+	}
+	return names
+}
+
+// Disassemble prints the module one instruction a line.
+func Disassemble(m *Module) string {
+	names := m.Names()
+	id := func(x uint32) string {
+		if n, ok := names[x]; ok && n != "" {
+			return "%" + n
+		}
+		return fmt.Sprintf("%%%d", x)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "; SPIR-V %d.%d, generator 0x%08x, bound %d\n", m.Version>>16&0xff, m.Version>>8&0xff, m.Generator, m.Bound)
+	for _, in := range m.Insts {
+		info, known := opInfos[in.Op]
+		ops := in.Operands
+		prefix := "               "
+		if r, ok := in.ResultID(); ok {
+			prefix = fmt.Sprintf("%14s = ", id(r))
+		}
+		sb.WriteString(prefix)
+		sb.WriteString(in.Op.String())
+		if known && info.hasType && len(ops) > 0 {
+			sb.WriteString(" " + id(ops[0]))
+			ops = ops[1:]
+		}
+		if known && info.hasResult && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		sb.WriteString(formatOperands(in.Op, ops, id))
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// formatOperands prints the operands after result type and id: labels and
+// ids as %names, literals as numbers, strings quoted.
+func formatOperands(op Op, ops []uint32, id func(uint32) string) string {
+	var sb strings.Builder
+	lit := func(x uint32) { fmt.Fprintf(&sb, " %d", x) }
+	ref := func(x uint32) { sb.WriteString(" " + id(x)) }
+	switch op {
+	case OpName:
+		if len(ops) > 0 {
+			ref(ops[0])
+			s, _ := ReadString(ops[1:])
+			fmt.Fprintf(&sb, " %q", s)
+		}
+	case OpEntryPoint:
+		if len(ops) >= 2 {
+			lit(ops[0])
+			ref(ops[1])
+			s, n := ReadString(ops[2:])
+			fmt.Fprintf(&sb, " %q", s)
+			for _, x := range ops[2+n:] {
+				ref(x)
+			}
+		}
+	case OpExtension, OpExtInstImport:
+		s, _ := ReadString(ops)
+		fmt.Fprintf(&sb, " %q", s)
+	case OpConstant, OpTypeInt, OpTypeFloat, OpCapability, OpMemoryModel, OpSource,
+		OpLoopMerge, OpSelectionMerge, OpDecorate, OpMemberDecorate, OpExecutionMode:
+		// Leading ids then literals: print ids for the known id positions.
+		nIDs := map[Op]int{OpLoopMerge: 2, OpSelectionMerge: 1, OpDecorate: 1, OpMemberDecorate: 1, OpExecutionMode: 1}[op]
+		for i, x := range ops {
+			if i < nIDs {
+				ref(x)
+			} else {
+				lit(x)
+			}
+		}
+	case OpSwitch:
+		for i, x := range ops {
+			if i < 2 || i%2 == 1 {
+				ref(x)
+			} else {
+				lit(x)
+			}
+		}
+	case OpTypePointer, OpVariable, OpFunction:
+		for i, x := range ops {
+			if i == 0 {
+				lit(x)
+			} else {
+				ref(x)
+			}
+		}
+	case OpCompositeExtract:
+		for i, x := range ops {
+			if i == 0 {
+				ref(x)
+			} else {
+				lit(x)
+			}
+		}
+	default:
+		for _, x := range ops {
+			ref(x)
+		}
+	}
+	return sb.String()
+}

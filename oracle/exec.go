@@ -1,0 +1,163 @@
+// exec.go: the execution check. The module runs every walk's decisions as
+// one batch (one invocation per walk, as a driver would) and must record
+// exactly the walk's trace, consume exactly its decisions and return
+// exactly when it returned. A walk cut at the step cap must match as a
+// prefix. Each failure kind has its own stable signature.
+package oracle
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"cfgfuzz/emit/spirv"
+)
+
+// Execution failure signatures (after "exec:").
+const (
+	SigTrace       = "trace-mismatch"     // a different block sequence
+	SigDecisions   = "decisions-mismatch" // same blocks, different decision count
+	SigNoReturn    = "no-return"          // walk returned, module did not (hang or cut)
+	SigEarlyReturn = "early-return"       // module returned where the walk went on
+	SigTrap        = "trap"               // OpUnreachable, out-of-bounds access
+	SigLoad        = "unloadable"         // the interpreter cannot load the module
+)
+
+// Executor runs a module on a batch of walks and returns each walk's
+// observation. The interpreter is one; a Vulkan driver is another.
+type Executor interface {
+	Name() string
+	Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error)
+}
+
+// Interpreter is the Executor backed by this package's SPIR-V interpreter.
+// HangSteps bounds the blocks an invocation may run without appending to its
+// trace before it counts as hung; 0 means 64 + 4 x the module's blocks.
+type Interpreter struct{ HangSteps int }
+
+// Name is "interp".
+func (Interpreter) Name() string { return "interp" }
+
+// Execute runs each walk as one invocation. A trap ends that invocation
+// only: it is reported through the returned error after the others ran.
+func (it Interpreter) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
+	m, err := spirv.Decode(module)
+	if err != nil {
+		return nil, err
+	}
+	p, err := Load(m)
+	if err != nil {
+		return nil, err
+	}
+	trace := make([]uint32, batch.TraceWords)
+	bufs := map[uint32][]uint32{spirv.BindingDecisions: batch.Decisions, spirv.BindingTrace: trace}
+	mach := NewMachine(p, bufs)
+	hang := it.HangSteps
+	if hang <= 0 {
+		hang = 64 + 4*p.Labels()
+	}
+	capacity := uint32(batch.TraceStride) - spirv.TraceOverhead
+	var firstTrap error
+	for i := range walks {
+		base := i * int(batch.TraceStride)
+		lastCount, idle := uint32(0), 0
+		mach.OnBlock = func(uint32) bool {
+			c := trace[base+spirv.TraceCount]
+			if c != lastCount {
+				lastCount, idle = c, 0
+			} else {
+				idle++
+			}
+			return idle <= hang && c <= capacity
+		}
+		err := mach.Run(uint32(i))
+		var trap *TrapError
+		switch {
+		case err == nil, errors.Is(err, ErrStopped):
+		case errors.As(err, &trap):
+			if firstTrap == nil {
+				firstTrap = fmt.Errorf("walk %d: %w", i, err)
+			}
+		default:
+			return nil, err
+		}
+	}
+	obs := make([]spirv.Observed, walks)
+	for i := range obs {
+		obs[i] = batch.Read(trace, i)
+	}
+	return obs, firstTrap
+}
+
+// ExecResult is the verdict of the execution check.
+type ExecResult struct {
+	Signature string // "" when every walk matched
+	Detail    string
+	Walk      int // the first failing walk
+	// Harness is set when the executor itself failed (an instruction the
+	// interpreter lacks, a driver error): no verdict on the module.
+	Harness error
+}
+
+// CompareWalks runs the walks through ex and compares. walks come from
+// Walks on the original graph.
+func CompareWalks(ex Executor, module []byte, walks []Walk) ExecResult {
+	decs := make([][]uint32, len(walks))
+	longest := 0
+	for i, w := range walks {
+		decs[i] = w.Decisions
+		longest = max(longest, len(w.Trace))
+	}
+	batch := spirv.NewBatch(decs, longest+1)
+	obs, err := ex.Execute(module, batch, len(walks))
+	var trap *TrapError
+	var unsupported *UnsupportedError
+	switch {
+	case errors.As(err, &trap):
+		return ExecResult{Signature: SigTrap, Detail: err.Error(), Walk: -1}
+	case errors.As(err, &unsupported):
+		return ExecResult{Harness: err, Walk: -1}
+	case err != nil:
+		return ExecResult{Signature: SigLoad, Detail: err.Error(), Walk: -1}
+	}
+	for i, w := range walks {
+		if sig, detail := compareOne(w, obs[i]); sig != "" {
+			return ExecResult{Signature: sig, Detail: fmt.Sprintf("walk %d (decisions %v): %s", i, w.Decisions, detail), Walk: i}
+		}
+	}
+	return ExecResult{}
+}
+
+// compareOne judges one walk against what the module recorded.
+func compareOne(w Walk, o spirv.Observed) (sig, detail string) {
+	got := make([]int, len(o.IDs))
+	for i, id := range o.IDs {
+		got[i] = int(id)
+	}
+	if !w.Returned {
+		n := min(len(w.Trace), len(got))
+		if !slices.Equal(w.Trace[:n], got[:n]) {
+			return SigTrace, fmt.Sprintf("capped walk: graph %v, module %v", w.Trace, got)
+		}
+		if o.Returned {
+			return SigEarlyReturn, fmt.Sprintf("module returned after %v; the walk went on: %v", got, w.Trace)
+		}
+		return "", ""
+	}
+	if !slices.Equal(w.Trace, got) || o.Truncated {
+		if o.Returned || len(got) >= len(w.Trace) {
+			return SigTrace, fmt.Sprintf("graph %v, module %v", w.Trace, got)
+		}
+		if slices.Equal(w.Trace[:len(got)], got) {
+			return SigNoReturn, fmt.Sprintf("module stopped after %v (hang or cap); graph returned after %v", got, w.Trace)
+		}
+		return SigTrace, fmt.Sprintf("graph %v, module %v", w.Trace, got)
+	}
+	if !o.Returned {
+		return SigNoReturn, fmt.Sprintf("module recorded the whole trace %v but did not return", got)
+	}
+	if int(o.Consumed) != w.Consumed {
+		return SigDecisions, fmt.Sprintf("graph read %d decisions, module %d", w.Consumed, o.Consumed)
+	}
+	return "", ""
+}

@@ -1,0 +1,336 @@
+// interp.go: a SPIR-V interpreter for the logical-addressing subset the
+// module convention uses (and a little more: OpPhi, every integer compare,
+// bitwise ops), independent of the emitter. It runs one invocation at a
+// time over real buffers, so the oracle reads traces exactly as a driver run
+// would leave them.
+//
+// Functions cannot recurse in SPIR-V, and result ids are unique in a module,
+// so one value table indexed by id serves every call frame.
+package oracle
+
+import (
+	"fmt"
+
+	"cfgfuzz/emit/spirv"
+)
+
+// TrapError is a module that did something undefined while running:
+// reached OpUnreachable or OpKill, accessed a buffer out of bounds, or used
+// an undefined value. It is a finding about the module.
+type TrapError struct{ Msg string }
+
+func (e *TrapError) Error() string { return "trap: " + e.Msg }
+
+// UnsupportedError is an instruction the interpreter does not implement: a
+// harness limit, not a finding.
+type UnsupportedError struct{ Op spirv.Op }
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("interpreter does not support %s", e.Op)
+}
+
+type valKind uint8
+
+const (
+	vUndef valKind = iota
+	vScalar
+	vBool
+	vVec
+	vPtr
+)
+
+// value is a runtime value. Pointers name a storage cell: a buffer (by
+// binding) and word index, or a variable's private cell.
+type value struct {
+	kind  valKind
+	u     uint32
+	vec   [3]uint32
+	space int32 // vPtr: >= 0 buffer binding; -1 cell
+	index int32 // vPtr: word index in the buffer, or cell index
+	bufPt bool  // vPtr: points at a whole buffer struct
+}
+
+type block struct {
+	label uint32
+	insts []spirv.Instruction // body, terminator last
+}
+
+type function struct {
+	id     uint32
+	params []uint32
+	blocks []block
+	byID   map[uint32]int
+}
+
+// Program is a decoded module ready to run.
+type Program struct {
+	funcs     map[uint32]*function
+	entry     *function
+	consts    []value        // constant values by id (module scope)
+	globals   map[uint32]int // OpVariable id -> storage: buffer binding (>=0) or -1-cell
+	bindings  map[uint32]uint32
+	builtinID uint32 // GlobalInvocationId variable
+	bound     uint32
+	nCells    int
+	labels    int
+}
+
+// Labels is the number of blocks in the entry point.
+func (p *Program) Labels() int { return p.labels }
+
+// Load prepares a decoded module. It fails on structure it cannot run
+// (missing entry point, unknown decorations are ignored).
+func Load(m *spirv.Module) (*Program, error) {
+	p := &Program{funcs: map[uint32]*function{}, globals: map[uint32]int{}, bindings: map[uint32]uint32{}, bound: m.Bound}
+	p.consts = make([]value, m.Bound+1)
+	var entryID uint32
+	var cur *function
+	var curBlock *block
+	for _, in := range m.Insts {
+		ops := in.Operands
+		switch in.Op {
+		case spirv.OpEntryPoint:
+			if len(ops) >= 2 {
+				entryID = ops[1]
+			}
+		case spirv.OpDecorate:
+			if len(ops) >= 3 && ops[1] == spirv.DecorationBinding {
+				p.bindings[ops[0]] = ops[2]
+			}
+			if len(ops) >= 3 && ops[1] == spirv.DecorationBuiltIn && ops[2] == spirv.BuiltInGlobalInvocationID {
+				p.builtinID = ops[0]
+			}
+		case spirv.OpConstant:
+			if len(ops) >= 3 && ops[1] < uint32(len(p.consts)) {
+				p.consts[ops[1]] = value{kind: vScalar, u: ops[2]}
+			}
+		case spirv.OpConstantTrue, spirv.OpConstantFalse:
+			if len(ops) >= 2 && ops[1] < uint32(len(p.consts)) {
+				p.consts[ops[1]] = value{kind: vBool, u: b2u(in.Op == spirv.OpConstantTrue)}
+			}
+		case spirv.OpConstantNull:
+			if len(ops) >= 2 && ops[1] < uint32(len(p.consts)) {
+				p.consts[ops[1]] = value{kind: vScalar}
+			}
+		case spirv.OpVariable:
+			if cur == nil && len(ops) >= 3 {
+				if ops[2] == spirv.StorageStorageBuffer {
+					p.globals[ops[1]] = 0 // binding filled below
+				} else {
+					p.globals[ops[1]] = -1 - p.nCells
+					p.nCells++
+				}
+			} else if curBlock != nil {
+				curBlock.insts = append(curBlock.insts, in)
+			}
+		case spirv.OpFunction:
+			if len(ops) < 2 {
+				return nil, fmt.Errorf("OpFunction without a result id")
+			}
+			cur = &function{id: ops[1], byID: map[uint32]int{}}
+			p.funcs[cur.id] = cur
+		case spirv.OpFunctionParameter:
+			if cur != nil && len(ops) >= 2 {
+				cur.params = append(cur.params, ops[1])
+			}
+		case spirv.OpLabel:
+			if cur == nil || len(ops) < 1 {
+				return nil, fmt.Errorf("OpLabel outside a function")
+			}
+			cur.byID[ops[0]] = len(cur.blocks)
+			cur.blocks = append(cur.blocks, block{label: ops[0]})
+			curBlock = &cur.blocks[len(cur.blocks)-1]
+		case spirv.OpFunctionEnd:
+			cur, curBlock = nil, nil
+		default:
+			if curBlock != nil {
+				curBlock.insts = append(curBlock.insts, in)
+				if spirv.IsTerminator(in.Op) {
+					curBlock = nil
+				}
+			}
+		}
+	}
+	for id := range p.globals {
+		if p.globals[id] >= 0 {
+			b, ok := p.bindings[id]
+			if !ok {
+				return nil, fmt.Errorf("storage buffer %%%d has no binding", id)
+			}
+			p.globals[id] = int(b)
+		}
+	}
+	p.entry = p.funcs[entryID]
+	if p.entry == nil || len(p.entry.blocks) == 0 {
+		return nil, fmt.Errorf("module has no entry point function")
+	}
+	for _, f := range p.funcs {
+		for _, b := range f.blocks {
+			if len(b.insts) == 0 || !spirv.IsTerminator(b.insts[len(b.insts)-1].Op) {
+				return nil, fmt.Errorf("block %%%d does not end in a terminator", b.label)
+			}
+		}
+	}
+	p.labels = len(p.entry.blocks)
+	return p, nil
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Machine runs invocations of a Program over a set of buffers.
+type Machine struct {
+	p       *Program
+	Buffers map[uint32][]uint32 // by binding
+	vals    []value
+	cells   []uint32
+	gid     uint32
+	// OnBlock, when set, is called on every block entry of the entry point
+	// with the label id; returning false stops the invocation (Run returns
+	// ErrStopped).
+	OnBlock func(label uint32) bool
+	steps   int
+}
+
+// ErrStopped is returned when OnBlock stopped an invocation.
+var ErrStopped = fmt.Errorf("stopped by the caller")
+
+// NewMachine prepares a machine over the buffers (by binding).
+func NewMachine(p *Program, buffers map[uint32][]uint32) *Machine {
+	return &Machine{p: p, Buffers: buffers, vals: make([]value, p.bound+1)}
+}
+
+// Run executes the entry point for one invocation.
+func (m *Machine) Run(invocation uint32) error {
+	copy(m.vals, m.p.consts)
+	m.cells = make([]uint32, m.p.nCells)
+	m.gid = invocation
+	_, err := m.call(m.p.entry, nil, true)
+	return err
+}
+
+func (m *Machine) get(id uint32) (value, error) {
+	if int(id) >= len(m.vals) {
+		return value{}, &TrapError{fmt.Sprintf("id %%%d out of bound", id)}
+	}
+	if id == m.p.builtinID && id != 0 {
+		return value{kind: vPtr, space: spaceBuiltin}, nil
+	}
+	if g, ok := m.p.globals[id]; ok {
+		if g >= 0 {
+			return value{kind: vPtr, space: int32(g), bufPt: true}, nil
+		}
+		return value{kind: vPtr, space: spaceCell, index: int32(-1 - g)}, nil
+	}
+	return m.vals[id], nil
+}
+
+func (m *Machine) scalar(id uint32) (uint32, error) {
+	v, err := m.get(id)
+	if err != nil {
+		return 0, err
+	}
+	if v.kind != vScalar && v.kind != vBool {
+		return 0, &TrapError{fmt.Sprintf("%%%d is not a scalar", id)}
+	}
+	return v.u, nil
+}
+
+// call runs f with arguments and returns its return value.
+func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
+	for i, p := range f.params {
+		if i < len(args) {
+			m.vals[p] = args[i]
+		}
+	}
+	bi, prev := 0, uint32(0)
+	for {
+		b := &f.blocks[bi]
+		if isEntry {
+			m.steps++
+			if m.OnBlock != nil && !m.OnBlock(b.label) {
+				return value{}, ErrStopped
+			}
+		}
+		next, ret, done, err := m.block(f, b, prev)
+		if err != nil {
+			return value{}, err
+		}
+		if done {
+			return ret, nil
+		}
+		idx, ok := f.byID[next]
+		if !ok {
+			return value{}, &TrapError{fmt.Sprintf("branch to %%%d, not a block of the function", next)}
+		}
+		prev, bi = b.label, idx
+	}
+}
+
+// block runs one block; it returns the next label, or done with the return
+// value.
+func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret value, done bool, err error) {
+	for _, in := range b.insts {
+		ops := in.Operands
+		switch in.Op {
+		case spirv.OpBranch:
+			return ops[0], value{}, false, nil
+		case spirv.OpBranchConditional:
+			c, err := m.scalar(ops[0])
+			if err != nil {
+				return 0, value{}, false, err
+			}
+			if c != 0 {
+				return ops[1], value{}, false, nil
+			}
+			return ops[2], value{}, false, nil
+		case spirv.OpSwitch:
+			sel, err := m.scalar(ops[0])
+			if err != nil {
+				return 0, value{}, false, err
+			}
+			for i := 2; i+1 < len(ops); i += 2 {
+				if ops[i] == sel {
+					return ops[i+1], value{}, false, nil
+				}
+			}
+			return ops[1], value{}, false, nil
+		case spirv.OpReturn:
+			return 0, value{}, true, nil
+		case spirv.OpReturnValue:
+			v, err := m.get(ops[0])
+			return 0, v, true, err
+		case spirv.OpUnreachable:
+			return 0, value{}, false, &TrapError{fmt.Sprintf("reached OpUnreachable in block %%%d", b.label)}
+		case spirv.OpKill, spirv.OpTerminateInvocation:
+			return 0, value{}, false, &TrapError{fmt.Sprintf("%s in a compute shader (block %%%d)", in.Op, b.label)}
+		case spirv.OpPhi:
+			if err := m.phi(ops, prev); err != nil {
+				return 0, value{}, false, err
+			}
+		default:
+			if err := m.exec(in); err != nil {
+				return 0, value{}, false, err
+			}
+		}
+	}
+	return 0, value{}, false, &TrapError{fmt.Sprintf("block %%%d fell off its end", b.label)}
+}
+
+func (m *Machine) phi(ops []uint32, prev uint32) error {
+	for i := 2; i+1 < len(ops); i += 2 {
+		if ops[i+1] == prev {
+			v, err := m.get(ops[i])
+			if err != nil {
+				return err
+			}
+			m.vals[ops[1]] = v
+			return nil
+		}
+	}
+	return &TrapError{fmt.Sprintf("OpPhi %%%d has no entry for predecessor %%%d", ops[1], prev)}
+}

@@ -1,0 +1,312 @@
+// interp_ops.go: the interpreter's non-control instructions: memory through
+// logical pointers (storage buffers of one runtime-array member, Private and
+// Function variables, the invocation id), integer and logical arithmetic,
+// OpSelect and calls. Buffer accesses are bounds-checked: an access out of
+// bounds is a TrapError, as a robust driver would not promise anything.
+package oracle
+
+import (
+	"fmt"
+
+	"cfgfuzz/emit/spirv"
+)
+
+const (
+	spaceCell    = -1 // Private or Function variable
+	spaceBuiltin = -2 // the GlobalInvocationId vector
+	spaceBuiltX  = -3 // one component of it
+)
+
+func (m *Machine) set(id uint32, v value) error {
+	if int(id) >= len(m.vals) {
+		return &TrapError{fmt.Sprintf("result id %%%d out of bound", id)}
+	}
+	m.vals[id] = v
+	return nil
+}
+
+func scalarV(u uint32) value { return value{kind: vScalar, u: u} }
+func boolV(b bool) value     { return value{kind: vBool, u: b2u(b)} }
+
+func (m *Machine) exec(in spirv.Instruction) error {
+	ops := in.Operands
+	need := func(n int) error {
+		if len(ops) < n {
+			return &TrapError{fmt.Sprintf("%s has %d operands, needs %d", in.Op, len(ops), n)}
+		}
+		return nil
+	}
+	switch in.Op {
+	case spirv.OpNop, spirv.OpSelectionMerge, spirv.OpLoopMerge, spirv.OpLine, spirv.OpNoLine, spirv.OpName:
+		return nil
+	case spirv.OpUndef:
+		if err := need(2); err != nil {
+			return err
+		}
+		return m.set(ops[1], scalarV(0))
+	case spirv.OpVariable:
+		if err := need(3); err != nil {
+			return err
+		}
+		m.cells = append(m.cells, 0)
+		idx := len(m.cells) - 1
+		if len(ops) >= 4 {
+			v, err := m.scalar(ops[3])
+			if err != nil {
+				return err
+			}
+			m.cells[idx] = v
+		}
+		return m.set(ops[1], value{kind: vPtr, space: spaceCell, index: int32(idx)})
+	case spirv.OpLoad:
+		if err := need(3); err != nil {
+			return err
+		}
+		v, err := m.load(ops[2])
+		if err != nil {
+			return err
+		}
+		return m.set(ops[1], v)
+	case spirv.OpStore:
+		if err := need(2); err != nil {
+			return err
+		}
+		return m.store(ops[0], ops[1])
+	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain:
+		if err := need(3); err != nil {
+			return err
+		}
+		p, err := m.accessChain(ops[2], ops[3:])
+		if err != nil {
+			return err
+		}
+		return m.set(ops[1], p)
+	case spirv.OpCompositeExtract:
+		if err := need(4); err != nil {
+			return err
+		}
+		v, err := m.get(ops[2])
+		if err != nil {
+			return err
+		}
+		if v.kind != vVec || ops[3] > 2 {
+			return &TrapError{"OpCompositeExtract of a non-vector"}
+		}
+		return m.set(ops[1], scalarV(v.vec[ops[3]]))
+	case spirv.OpSelect:
+		if err := need(5); err != nil {
+			return err
+		}
+		c, err := m.scalar(ops[2])
+		if err != nil {
+			return err
+		}
+		pick := ops[4]
+		if c != 0 {
+			pick = ops[3]
+		}
+		v, err := m.get(pick)
+		if err != nil {
+			return err
+		}
+		return m.set(ops[1], v)
+	case spirv.OpFunctionCall:
+		return m.callInst(ops)
+	case spirv.OpAtomicIAdd:
+		if err := need(6); err != nil {
+			return err
+		}
+		old, err := m.load(ops[2])
+		if err != nil {
+			return err
+		}
+		add, err := m.scalar(ops[5])
+		if err != nil {
+			return err
+		}
+		if err := m.storeValue(ops[2], scalarV(old.u+add)); err != nil {
+			return err
+		}
+		return m.set(ops[1], old)
+	case spirv.OpLogicalNot, spirv.OpNot:
+		if err := need(3); err != nil {
+			return err
+		}
+		a, err := m.scalar(ops[2])
+		if err != nil {
+			return err
+		}
+		if in.Op == spirv.OpNot {
+			return m.set(ops[1], scalarV(^a))
+		}
+		return m.set(ops[1], boolV(a == 0))
+	}
+	if f, ok := binaryOps[in.Op]; ok {
+		if err := need(4); err != nil {
+			return err
+		}
+		a, err := m.scalar(ops[2])
+		if err != nil {
+			return err
+		}
+		b, err := m.scalar(ops[3])
+		if err != nil {
+			return err
+		}
+		v, err := f(a, b)
+		if err != nil {
+			return err
+		}
+		return m.set(ops[1], v)
+	}
+	return &UnsupportedError{Op: in.Op}
+}
+
+var binaryOps = map[spirv.Op]func(a, b uint32) (value, error){
+	spirv.OpIAdd:              func(a, b uint32) (value, error) { return scalarV(a + b), nil },
+	spirv.OpISub:              func(a, b uint32) (value, error) { return scalarV(a - b), nil },
+	spirv.OpIMul:              func(a, b uint32) (value, error) { return scalarV(a * b), nil },
+	spirv.OpUDiv:              func(a, b uint32) (value, error) { return divide(a, b, false) },
+	spirv.OpUMod:              func(a, b uint32) (value, error) { return divide(a, b, true) },
+	spirv.OpBitwiseOr:         func(a, b uint32) (value, error) { return scalarV(a | b), nil },
+	spirv.OpBitwiseXor:        func(a, b uint32) (value, error) { return scalarV(a ^ b), nil },
+	spirv.OpBitwiseAnd:        func(a, b uint32) (value, error) { return scalarV(a & b), nil },
+	spirv.OpShiftLeftLogical:  func(a, b uint32) (value, error) { return scalarV(a << (b & 31)), nil },
+	spirv.OpShiftRightLogical: func(a, b uint32) (value, error) { return scalarV(a >> (b & 31)), nil },
+	spirv.OpIEqual:            func(a, b uint32) (value, error) { return boolV(a == b), nil },
+	spirv.OpINotEqual:         func(a, b uint32) (value, error) { return boolV(a != b), nil },
+	spirv.OpULessThan:         func(a, b uint32) (value, error) { return boolV(a < b), nil },
+	spirv.OpULessThanEqual:    func(a, b uint32) (value, error) { return boolV(a <= b), nil },
+	spirv.OpUGreaterThan:      func(a, b uint32) (value, error) { return boolV(a > b), nil },
+	spirv.OpUGreaterThanEqual: func(a, b uint32) (value, error) { return boolV(a >= b), nil },
+	spirv.OpSLessThan:         func(a, b uint32) (value, error) { return boolV(int32(a) < int32(b)), nil },
+	spirv.OpSLessThanEqual:    func(a, b uint32) (value, error) { return boolV(int32(a) <= int32(b)), nil },
+	spirv.OpSGreaterThan:      func(a, b uint32) (value, error) { return boolV(int32(a) > int32(b)), nil },
+	spirv.OpSGreaterThanEqual: func(a, b uint32) (value, error) { return boolV(int32(a) >= int32(b)), nil },
+	spirv.OpLogicalAnd:        func(a, b uint32) (value, error) { return boolV(a != 0 && b != 0), nil },
+	spirv.OpLogicalOr:         func(a, b uint32) (value, error) { return boolV(a != 0 || b != 0), nil },
+	spirv.OpLogicalEqual:      func(a, b uint32) (value, error) { return boolV((a != 0) == (b != 0)), nil },
+	spirv.OpLogicalNotEqual:   func(a, b uint32) (value, error) { return boolV((a != 0) != (b != 0)), nil },
+}
+
+func divide(a, b uint32, mod bool) (value, error) {
+	if b == 0 {
+		return value{}, &TrapError{"integer division by zero"}
+	}
+	if mod {
+		return scalarV(a % b), nil
+	}
+	return scalarV(a / b), nil
+}
+
+func (m *Machine) callInst(ops []uint32) error {
+	if len(ops) < 3 {
+		return &TrapError{"OpFunctionCall without a function"}
+	}
+	f := m.p.funcs[ops[2]]
+	if f == nil {
+		return &TrapError{fmt.Sprintf("call of %%%d, not a function", ops[2])}
+	}
+	args := make([]value, 0, len(ops)-3)
+	for _, a := range ops[3:] {
+		v, err := m.get(a)
+		if err != nil {
+			return err
+		}
+		args = append(args, v)
+	}
+	r, err := m.call(f, args, false)
+	if err != nil {
+		return err
+	}
+	return m.set(ops[1], r)
+}
+
+func (m *Machine) pointer(id uint32) (value, error) {
+	p, err := m.get(id)
+	if err != nil {
+		return value{}, err
+	}
+	if p.kind != vPtr {
+		return value{}, &TrapError{fmt.Sprintf("%%%d is not a pointer", id)}
+	}
+	return p, nil
+}
+
+func (m *Machine) load(id uint32) (value, error) {
+	p, err := m.pointer(id)
+	if err != nil {
+		return value{}, err
+	}
+	switch {
+	case p.space == spaceCell:
+		return scalarV(m.cells[p.index]), nil
+	case p.space == spaceBuiltin:
+		return value{kind: vVec, vec: [3]uint32{m.gid, 0, 0}}, nil
+	case p.space == spaceBuiltX:
+		if p.index == 0 {
+			return scalarV(m.gid), nil
+		}
+		return scalarV(0), nil
+	case p.bufPt:
+		return value{}, &UnsupportedError{Op: spirv.OpLoad}
+	}
+	buf := m.Buffers[uint32(p.space)]
+	if p.index < 0 || int(p.index) >= len(buf) {
+		return value{}, &TrapError{fmt.Sprintf("load out of bounds: binding %d word %d of %d", p.space, p.index, len(buf))}
+	}
+	return scalarV(buf[p.index]), nil
+}
+
+func (m *Machine) store(ptrID, valID uint32) error {
+	v, err := m.get(valID)
+	if err != nil {
+		return err
+	}
+	return m.storeValue(ptrID, v)
+}
+
+func (m *Machine) storeValue(ptrID uint32, v value) error {
+	p, err := m.pointer(ptrID)
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.space == spaceCell:
+		m.cells[p.index] = v.u
+		return nil
+	case p.space < 0 || p.bufPt:
+		return &TrapError{"store through a read-only or aggregate pointer"}
+	}
+	buf := m.Buffers[uint32(p.space)]
+	if p.index < 0 || int(p.index) >= len(buf) {
+		return &TrapError{fmt.Sprintf("store out of bounds: binding %d word %d of %d", p.space, p.index, len(buf))}
+	}
+	buf[p.index] = v.u
+	return nil
+}
+
+// accessChain supports a buffer struct whose member 0 is a runtime array of
+// words, and one component of the invocation id.
+func (m *Machine) accessChain(base uint32, idx []uint32) (value, error) {
+	p, err := m.pointer(base)
+	if err != nil {
+		return value{}, err
+	}
+	vals := make([]uint32, len(idx))
+	for i, id := range idx {
+		if vals[i], err = m.scalar(id); err != nil {
+			return value{}, err
+		}
+	}
+	switch {
+	case p.space == spaceBuiltin && len(vals) == 1:
+		return value{kind: vPtr, space: spaceBuiltX, index: int32(vals[0])}, nil
+	case p.bufPt && len(vals) == 2 && vals[0] == 0:
+		if vals[1] > 1<<30 {
+			return value{}, &TrapError{fmt.Sprintf("buffer index %d out of range", vals[1])}
+		}
+		return value{kind: vPtr, space: p.space, index: int32(vals[1])}, nil
+	}
+	return value{}, &UnsupportedError{Op: spirv.OpAccessChain}
+}

@@ -1,0 +1,97 @@
+// spirvval.go: SPIRV-Tools' validator as a check. The Validator interface is
+// the seam around it: ExecValidator runs the spirv-val executable (about
+// 7-10 ms a module, mostly process start); an in-process cgo binding can
+// stand in for it. Messages are normalized into signatures by
+// NormalizeValidatorMessage so equal defects deduplicate.
+package oracle
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Validator validates a SPIR-V binary. ok false with msg is an invalid
+// module (a finding); err is a harness failure (validator missing, crashed).
+type Validator interface {
+	Name() string
+	Validate(module []byte) (ok bool, msg string, err error)
+}
+
+// ExecValidator runs the spirv-val executable. The zero value runs
+// "spirv-val" from PATH with --target-env vulkan1.1 and a 60 s limit.
+type ExecValidator struct {
+	Path    string
+	Env     string // target environment; "" means vulkan1.1
+	Timeout time.Duration
+}
+
+// Name is "spirv-val (exec)".
+func (v ExecValidator) Name() string { return "spirv-val (exec)" }
+
+// Validate pipes the module to spirv-val on standard input.
+func (v ExecValidator) Validate(module []byte) (bool, string, error) {
+	path, env, timeout := v.Path, v.Env, v.Timeout
+	if path == "" {
+		path = "spirv-val"
+	}
+	if env == "" {
+		env = "vulkan1.1"
+	}
+	if timeout == 0 {
+		timeout = 60 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "--target-env", env, "-")
+	cmd.Stdin = bytes.NewReader(module)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if err == nil {
+		return true, "", nil
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && ctx.Err() == nil && exit.ExitCode() == 1 {
+		return false, strings.TrimSpace(out.String()), nil
+	}
+	return false, "", fmt.Errorf("spirv-val: %v: %s", err, strings.TrimSpace(out.String()))
+}
+
+// LookupValidator returns the executable validator, or an error that says
+// how to install it.
+func LookupValidator(env string) (Validator, error) {
+	path, err := exec.LookPath("spirv-val")
+	if err != nil {
+		return nil, fmt.Errorf("spirv-val not found on PATH: install SPIRV-Tools (Debian: apt-get install spirv-tools)")
+	}
+	return ExecValidator{Path: path, Env: env}, nil
+}
+
+var (
+	reValLine   = regexp.MustCompile(`(?m)^\s*(error|warning):\s*(line \d+:\s*)?`)
+	reValIDName = regexp.MustCompile(`\d+\[%[^\]]*\]|%[A-Za-z0-9_.]+|\b\d+\b`)
+	reSpaces    = regexp.MustCompile(`\s+`)
+)
+
+// NormalizeValidatorMessage reduces a spirv-val message to a stable
+// signature: its first line, without "error: line N:", ids, names and
+// numbers, whitespace collapsed.
+func NormalizeValidatorMessage(msg string) string {
+	first := msg
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		first = msg[:i]
+	}
+	first = reValLine.ReplaceAllString(first, "")
+	first = reValIDName.ReplaceAllString(first, "N")
+	first = reSpaces.ReplaceAllString(strings.TrimSpace(first), " ")
+	if len(first) > 120 {
+		first = first[:120]
+	}
+	return first
+}

@@ -1,0 +1,248 @@
+// walks.go: the walks the execution checks replay. A walk runs the original
+// graph from block 0 on a decision sequence; the oracle records the trace
+// of blocks and the decisions consumed, then demands the module do exactly
+// the same. Walks are chosen greedily to cover every edge of the reachable
+// graph (a shortest path to an uncovered edge, the edge, then uncovered
+// edges first), plus seeded random walks with out-of-range decisions.
+package oracle
+
+import (
+	"math/rand/v2"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// Walk is one run of the original graph.
+type Walk struct {
+	Decisions []uint32
+	Trace     []int // blocks entered, in order
+	Consumed  int   // decisions read
+	Returned  bool  // false: cut at the step cap
+}
+
+// RunWalk runs g on the decisions (0 once they run out) for at most
+// maxSteps blocks.
+func RunWalk(g *cfg.Graph, decisions []uint32, maxSteps int) Walk {
+	w := Walk{Decisions: decisions}
+	b := 0
+	for range maxSteps {
+		w.Trace = append(w.Trace, b)
+		var d uint32
+		if g.Decides(b) {
+			if w.Consumed < len(decisions) {
+				d = decisions[w.Consumed]
+			}
+			w.Consumed++
+		}
+		b = g.Next(b, d)
+		if b < 0 {
+			w.Returned = true
+			return w
+		}
+	}
+	return w
+}
+
+// WalkOptions configures walk selection. The zero value covers every edge
+// and adds 16 random walks, with a step cap of max(64, 4 x blocks).
+type WalkOptions struct {
+	Random   int    // random walks on top of the covering ones; 0: 16, <0: none
+	MaxSteps int    // step cap per walk; 0: max(64, 4 x blocks)
+	Seed     uint64 // seeds the random walks
+	MaxWalks int    // cap on covering walks; 0: 4 x blocks + 16
+}
+
+// Walks returns covering walks followed by random ones.
+func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
+	n := g.Len()
+	if opt.MaxSteps <= 0 {
+		opt.MaxSteps = max(64, 4*n)
+	}
+	if opt.Random == 0 {
+		opt.Random = 16
+	}
+	if opt.MaxWalks <= 0 {
+		opt.MaxWalks = 4*n + 16
+	}
+	walks := coveringWalks(g, opt.MaxSteps, opt.MaxWalks)
+	r := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
+	for range max(0, opt.Random) {
+		dec := make([]uint32, opt.MaxSteps)
+		for i := range dec {
+			switch r.IntN(8) {
+			case 0:
+				dec[i] = r.Uint32() // out of range for most switches: the default
+			default:
+				dec[i] = uint32(r.IntN(4))
+			}
+		}
+		w := RunWalk(g, dec, opt.MaxSteps)
+		w.Decisions = dec[:min(len(dec), w.Consumed)]
+		walks = append(walks, w)
+	}
+	return walks
+}
+
+// coveringWalks builds walks until every edge out of a reachable block is
+// taken by some walk (or maxWalks is reached).
+func coveringWalks(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
+	n := g.Len()
+	covered := make([][]bool, n)
+	left := 0
+	reach := g.Reachable()
+	for b, s := range g.Succs {
+		covered[b] = make([]bool, len(s))
+		if reach[b] {
+			left += len(s)
+		}
+	}
+	toExit := distToExit(g)
+	var walks []Walk
+	for left > 0 && len(walks) < maxWalks {
+		src, idx := firstUncovered(g, covered, reach)
+		dec := pathTo(g, src)
+		if dec == nil {
+			break
+		}
+		dec = append(dec, cfg.DecisionFor(len(g.Succs[src]), idx))
+		// Continue from the edge's target: uncovered edges first, else
+		// towards an exit.
+		b := g.Succs[src][idx]
+		for steps := len(dec); steps < maxSteps && len(g.Succs[b]) > 0; steps++ {
+			i := pickEdge(g, b, covered[b], toExit)
+			if g.Decides(b) {
+				dec = append(dec, cfg.DecisionFor(len(g.Succs[b]), i))
+			}
+			if !covered[b][i] {
+				covered[b][i] = true
+				left--
+			}
+			b = g.Succs[b][i]
+		}
+		w := RunWalk(g, dec, maxSteps)
+		markWalk(g, w, covered, &left)
+		if !covered[src][idx] { // cut before reaching it: never retry it
+			covered[src][idx] = true
+			left--
+		}
+		walks = append(walks, w)
+	}
+	return walks
+}
+
+func firstUncovered(g *cfg.Graph, covered [][]bool, reach []bool) (int, int) {
+	for b, c := range covered {
+		if !reach[b] {
+			continue
+		}
+		for i, ok := range c {
+			if !ok {
+				return b, i
+			}
+		}
+	}
+	return -1, -1
+}
+
+// pathTo returns the decisions of a shortest path from the entry to b.
+func pathTo(g *cfg.Graph, target int) []uint32 {
+	n := g.Len()
+	from := make([]int, n)
+	via := make([]int, n)
+	for i := range from {
+		from[i] = -1
+	}
+	from[0] = 0
+	queue := []int{0}
+	for len(queue) > 0 && from[target] < 0 {
+		b := queue[0]
+		queue = queue[1:]
+		for i, t := range g.Succs[b] {
+			if from[t] < 0 {
+				from[t], via[t] = b, i
+				queue = append(queue, t)
+			}
+		}
+	}
+	if from[target] < 0 {
+		return nil
+	}
+	var rev []uint32
+	for b := target; b != 0; b = from[b] {
+		p := from[b]
+		if g.Decides(p) {
+			rev = append(rev, cfg.DecisionFor(len(g.Succs[p]), via[b]))
+		}
+		if p == 0 {
+			break
+		}
+	}
+	dec := make([]uint32, len(rev))
+	for i, d := range rev {
+		dec[len(rev)-1-i] = d
+	}
+	return dec
+}
+
+// markWalk marks the edges a walk took.
+func markWalk(g *cfg.Graph, w Walk, covered [][]bool, left *int) {
+	k := 0
+	for i := 0; i+1 < len(w.Trace); i++ {
+		b := w.Trace[i]
+		var d uint32
+		if g.Decides(b) {
+			if k < len(w.Decisions) {
+				d = w.Decisions[k]
+			}
+			k++
+		}
+		c := cfg.Choice(len(g.Succs[b]), d)
+		if !covered[b][c] {
+			covered[b][c] = true
+			*left--
+		}
+	}
+}
+
+// pickEdge prefers an uncovered edge, then the edge closest to an exit.
+func pickEdge(g *cfg.Graph, b int, covered []bool, toExit []int) int {
+	for i, c := range covered {
+		if !c {
+			return i
+		}
+	}
+	best := 0
+	for i, t := range g.Succs[b] {
+		if toExit[t] >= 0 && (toExit[g.Succs[b][best]] < 0 || toExit[t] < toExit[g.Succs[b][best]]) {
+			best = i
+		}
+	}
+	return best
+}
+
+// distToExit is the number of edges from each block to a returning block
+// (-1 when none is reachable), by reverse breadth-first search.
+func distToExit(g *cfg.Graph) []int {
+	n := g.Len()
+	d := make([]int, n)
+	preds := g.Preds()
+	var queue []int
+	for b := range n {
+		d[b] = -1
+		if len(g.Succs[b]) == 0 {
+			d[b] = 0
+			queue = append(queue, b)
+		}
+	}
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		for _, p := range preds[b] {
+			if d[p] < 0 {
+				d[p] = d[b] + 1
+				queue = append(queue, p)
+			}
+		}
+	}
+	return d
+}
