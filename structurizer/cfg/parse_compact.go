@@ -4,7 +4,10 @@
 // use it).
 package cfg
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // compactReader reads one compact graph. Successors go into one flat array
 // and ends[b] is where block b's successors end in it.
@@ -82,7 +85,7 @@ func (r *compactReader) graph() error {
 				return err
 			}
 		default:
-			return r.unexpected("expected '{' to start the successor list of block %d, or '}' to end the graph", len(r.ends))
+			return r.unexpected("expected '{' to start the successor list of block %d, or '}' to end the graph", "", len(r.ends))
 		}
 		if err := s.skipSpace(true); err != nil {
 			return err
@@ -92,7 +95,7 @@ func (r *compactReader) graph() error {
 			s.pos++ // a '}' may follow: trailing commas are accepted
 		case '}':
 		default:
-			return r.unexpected("expected ',' or '}' after the successor list of block %d", len(r.ends)-1)
+			return r.unexpected("expected ',' or '}' after the successor list of block %d", "", len(r.ends)-1)
 		}
 	}
 }
@@ -120,7 +123,7 @@ func (r *compactReader) list() error {
 		case c == '-':
 			return s.errHere("expected a block number in the successor list of block %d, found '-': successors are non-negative block numbers", b)
 		default:
-			return r.unexpected("expected a block number or '}' in the successor list of block %d", b)
+			return r.unexpected("expected a block number or '}' in the successor list of block %d", "", b)
 		}
 		if err := s.skipSpace(true); err != nil {
 			return err
@@ -130,7 +133,7 @@ func (r *compactReader) list() error {
 			s.pos++ // a '}' may follow: trailing commas are accepted
 		case '}':
 		default:
-			return r.unexpected("expected ',' or '}' after successor %d of block %d", count-1, b)
+			return r.unexpected("expected ',' or '}' after successor", " (successor %d of block %d)", count-1, b)
 		}
 	}
 }
@@ -154,13 +157,14 @@ func (r *compactReader) successor(b, i int) error {
 	return nil
 }
 
-// unexpected reports the byte at the scanner's position after what was
-// expected, and where the graph opened when the input ended early.
-func (r *compactReader) unexpected(format string, args ...any) error {
-	err := r.s.errHere(format, args...)
-	err.Msg += ", found " + r.s.found()
+// unexpected reports what was expected, the byte at the scanner's position,
+// then context; when the input ended early, also where the graph opened.
+// The arguments fill the verbs of expected and context, in that order.
+func (r *compactReader) unexpected(expected, context string, args ...any) error {
+	found := strings.ReplaceAll(r.s.found(), "%", "%%")
+	msg := fmt.Sprintf(expected+", found "+found+context, args...)
 	if r.s.eof() {
-		err.Msg += fmt.Sprintf(" (the graph opened at %d:%d is not closed)", r.openLine, r.openCol)
+		msg += fmt.Sprintf(" (the graph opened at %d:%d is not closed)", r.openLine, r.openCol)
 	}
-	return err
+	return r.s.errHere("%s", msg)
 }

@@ -188,10 +188,6 @@ func (r *linesReader) terminatorAndTargets(id int, block string) error {
 	if !ok {
 		return s.errAt(line, col, "expected a terminator (ret, br, if or switch), found %q", word)
 	}
-	limit := term.max
-	if limit < 0 {
-		limit = r.lim.MaxSuccs
-	}
 	for count := 0; ; count++ {
 		if err := s.skipSpace(false); err != nil {
 			return err
@@ -207,11 +203,11 @@ func (r *linesReader) terminatorAndTargets(id int, block string) error {
 		}
 		line, col := s.line, s.col()
 		target := s.name()
-		if count >= limit {
-			if term.max < 0 {
-				return s.errAt(line, col, "too many successors: block %q has more than the limit of %d", block, r.lim.MaxSuccs)
-			}
+		if term.max >= 0 && count >= term.max {
 			return s.errAt(line, col, "%s; found %q as target %d", term.usage, target, count+1)
+		}
+		if count >= r.lim.MaxSuccs {
+			return s.errAt(line, col, "too many successors: block %q has more than the limit of %d", block, r.lim.MaxSuccs)
 		}
 		t, err := r.target(target, id, count, line, col)
 		if err != nil {
