@@ -113,9 +113,13 @@ func PostDominators(g *Graph) *DomTree {
 		}
 	}
 	o := dfsOrder(n+1, []int{n}, func(b int) []int { return rsucc[b] })
+	toExit := []int{n}
 	idom := chk(n+1, o.RPO, o.PostNum, func(b int) []int {
-		if b == n {
+		switch {
+		case b == n:
 			return nil
+		case len(g.Succs[b]) == 0:
+			return toExit // a returning block's only successor is the exit
 		}
 		return g.Succs[b]
 	}, n)

@@ -1,0 +1,329 @@
+// analysis_test.go: every fast analysis against its brute-force reference
+// on thousands of seeded random graphs of every shape (irreducible,
+// exit-less, self-loops, switches with duplicate targets, unreachable
+// blocks), plus the shape generators that double as benchmarks (after Go's
+// cmd/compile/internal/ssa dom_test.go).
+package cfg
+
+import (
+	"flag"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+var analysisSeed = flag.Uint64("analysis.seed", 20261129, "seed of the random graphs in analysis tests")
+
+// randomAny is an arbitrary graph: any edges, out-degree 0-4.
+func randomAny(r *rand.Rand, n int) *Graph {
+	g := New(n)
+	for b := range n {
+		for range r.IntN(5) {
+			g.Succs[b] = append(g.Succs[b], r.IntN(n))
+		}
+	}
+	return g
+}
+
+// randomForward is mostly forward edges with a few back edges, so it is
+// usually reducible with nested loops.
+func randomForward(r *rand.Rand, n int) *Graph {
+	g := New(n)
+	for b := range n - 1 {
+		g.Succs[b] = append(g.Succs[b], b+1)
+		if r.IntN(3) == 0 {
+			g.Succs[b] = append(g.Succs[b], b+1+r.IntN(n-b-1))
+		}
+		if r.IntN(6) == 0 {
+			g.Succs[b] = append(g.Succs[b], r.IntN(b+1))
+		}
+	}
+	return g
+}
+
+func forEachRandomGraph(t *testing.T, count int, f func(i int, g *Graph)) {
+	t.Helper()
+	t.Logf("seed %d (-analysis.seed to change)", *analysisSeed)
+	r := rand.New(rand.NewPCG(*analysisSeed, 1))
+	for i := range count {
+		n := 1 + r.IntN(14)
+		var g *Graph
+		if i%2 == 0 {
+			g = randomAny(r, n)
+		} else {
+			g = randomForward(r, n)
+		}
+		f(i, g)
+	}
+}
+
+func TestDominatorsMatchDefinition(t *testing.T) {
+	forEachRandomGraph(t, 4000, func(i int, g *Graph) {
+		want := RefDominates(g)
+		d := Dominators(g)
+		for a := range g.Len() {
+			for b := range g.Len() {
+				if d.Dominates(a, b) != want[a][b] {
+					t.Fatalf("graph %d %v: Dominates(%d, %d) = %v, definition says %v", i, g, a, b, !want[a][b], want[a][b])
+				}
+			}
+		}
+		wantIDom := RefIDom(want, nil)
+		wantIDom[0] = NoBlock
+		if !slices.Equal(d.IDom, wantIDom) {
+			t.Fatalf("graph %d %v: idom %v, definition %v", i, g, d.IDom, wantIDom)
+		}
+	})
+}
+
+func TestPostDominatorsMatchDefinition(t *testing.T) {
+	forEachRandomGraph(t, 4000, func(i int, g *Graph) {
+		want := RefPostDominates(g)
+		live := RefReachesExit(g)
+		p := PostDominators(g)
+		for a := range g.Len() {
+			for b := range g.Len() {
+				if p.Dominates(a, b) != want[a][b] {
+					t.Fatalf("graph %d %v: PostDominates(%d, %d) = %v, definition says %v", i, g, a, b, !want[a][b], want[a][b])
+				}
+			}
+			if p.InTree(a) != live[a] {
+				t.Fatalf("graph %d %v: block %d in post-dominator tree %v, reaches an exit %v", i, g, a, p.InTree(a), live[a])
+			}
+		}
+		if wantIDom := RefIDom(want, live); !slices.Equal(p.IDom, wantIDom) {
+			t.Fatalf("graph %d %v: ipdom %v, definition %v", i, g, p.IDom, wantIDom)
+		}
+	})
+}
+
+func TestReducibilityMatchesT1T2(t *testing.T) {
+	reducible := 0
+	forEachRandomGraph(t, 4000, func(i int, g *Graph) {
+		got, want := Reducible(g), RefReducible(g)
+		if got != want {
+			t.Fatalf("graph %d %v: Reducible %v, T1/T2 collapse says %v", i, g, got, want)
+		}
+		if want {
+			reducible++
+		}
+	})
+	// The generators must exercise both answers.
+	if reducible < 400 || reducible > 3600 {
+		t.Fatalf("only %d of 4000 random graphs reducible: the test does not exercise both sides", reducible)
+	}
+}
+
+func TestLoopForestMatchesSCCDefinition(t *testing.T) {
+	forEachRandomGraph(t, 3000, func(i int, g *Graph) {
+		want := RefLoopBlocks(g)
+		f := LoopForest(g)
+		var got []RefLoop
+		for _, l := range f.Loops {
+			entries := slices.Clone(l.Entries)
+			slices.Sort(entries)
+			got = append(got, RefLoop{Blocks: l.Blocks, Entries: entries})
+		}
+		slices.SortFunc(got, func(a, b RefLoop) int {
+			if a.Blocks[0] != b.Blocks[0] {
+				return a.Blocks[0] - b.Blocks[0]
+			}
+			return len(b.Blocks) - len(a.Blocks)
+		})
+		if len(got) != len(want) {
+			t.Fatalf("graph %d %v: %d loops, definition %d: %v vs %v", i, g, len(got), len(want), got, want)
+		}
+		for k := range got {
+			if !slices.Equal(got[k].Blocks, want[k].Blocks) || !slices.Equal(got[k].Entries, want[k].Entries) {
+				t.Fatalf("graph %d %v: loop %v, definition %v", i, g, got[k], want[k])
+			}
+		}
+		checkForestShape(t, i, g, f)
+	})
+}
+
+// checkForestShape checks the forest's own invariants: children inside
+// parents, LoopOf the innermost loop, and for reducible loops a header that
+// dominates the loop.
+func checkForestShape(t *testing.T, i int, g *Graph, f *Forest) {
+	t.Helper()
+	dom := Dominators(g)
+	for li, l := range f.Loops {
+		if l.Parent != NoBlock {
+			for _, b := range l.Blocks {
+				if !slices.Contains(f.Loops[l.Parent].Blocks, b) {
+					t.Fatalf("graph %d %v: loop %d has block %d outside its parent", i, g, li, b)
+				}
+			}
+		}
+		if !l.Irreducible {
+			for _, b := range l.Blocks {
+				if !dom.Dominates(l.Header, b) {
+					t.Fatalf("graph %d %v: reducible loop header %d does not dominate %d", i, g, l.Header, b)
+				}
+			}
+		}
+		for _, b := range l.Blocks {
+			if !f.Contains(li, b) {
+				t.Fatalf("graph %d %v: Contains(%d, %d) false", i, g, li, b)
+			}
+		}
+	}
+}
+
+func TestNaturalLoopsOfReducibleGraphs(t *testing.T) {
+	// In a reducible graph each loop is the union of the natural loops of
+	// its header's back edges (t -> h with h dominating t).
+	forEachRandomGraph(t, 3000, func(i int, g *Graph) {
+		if !RefReducible(g) {
+			return
+		}
+		dom := Dominators(g)
+		f := LoopForest(g)
+		preds := g.Preds()
+		reach := g.Reachable()
+		for _, l := range f.Loops {
+			natural := map[int]bool{l.Header: true}
+			var stack []int
+			for _, p := range preds[l.Header] {
+				if reach[p] && dom.Dominates(l.Header, p) && !natural[p] {
+					natural[p] = true
+					stack = append(stack, p)
+				}
+			}
+			for len(stack) > 0 {
+				b := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				for _, p := range preds[b] {
+					if reach[p] && !natural[p] {
+						natural[p] = true
+						stack = append(stack, p)
+					}
+				}
+			}
+			if len(natural) != len(l.Blocks) {
+				t.Fatalf("graph %d %v: loop at %d has %v, natural loop %v", i, g, l.Header, l.Blocks, natural)
+			}
+		}
+	})
+}
+
+func TestDFSOrder(t *testing.T) {
+	forEachRandomGraph(t, 2000, func(i int, g *Graph) {
+		o := DFSOrder(g)
+		reach := g.Reachable()
+		count := 0
+		for b, r := range reach {
+			if r {
+				count++
+				if o.RPO[o.RPONum[b]] != b {
+					t.Fatalf("graph %d: RPONum inconsistent at %d", i, b)
+				}
+			} else if o.RPONum[b] != NoBlock {
+				t.Fatalf("graph %d: unreachable %d numbered", i, b)
+			}
+		}
+		if len(o.RPO) != count || o.RPO[0] != 0 {
+			t.Fatalf("graph %d %v: RPO %v", i, g, o.RPO)
+		}
+		// Every edge that is not a retreating edge goes forward in RPO.
+		dom := Dominators(g)
+		for b, s := range g.Succs {
+			if !reach[b] {
+				continue
+			}
+			for _, t2 := range s {
+				if o.RPONum[t2] <= o.RPONum[b] && dom.Dominates(t2, b) {
+					continue // back edge
+				}
+				if o.RPONum[t2] <= o.RPONum[b] && o.PostNum[t2] < o.PostNum[b] {
+					t.Fatalf("graph %d %v: edge %d->%d backwards in RPO but not retreating", i, g, b, t2)
+				}
+			}
+		}
+	})
+}
+
+func TestStuckBlocksHaveNoPostDominator(t *testing.T) {
+	g := FromSuccs([][]int{{1, 2}, {1}, {}}) // block 1 loops forever
+	p := PostDominators(g)
+	if p.InTree(1) || p.IDom[1] != NoBlock {
+		t.Fatalf("stuck block 1: in tree %v idom %d", p.InTree(1), p.IDom[1])
+	}
+	if p.IDom[0] != 2 || p.IDom[2] != Exit {
+		t.Fatalf("ipdom %v, want 0->2, 2->exit", p.IDom)
+	}
+	if got := p.Stuck(); !slices.Equal(got, []int{1}) {
+		t.Fatalf("Stuck() = %v", got)
+	}
+}
+
+// Shape generators, after cmd/compile/internal/ssa's dom_test.go.
+
+// genLinear is a chain of n blocks.
+func genLinear(n int) *Graph {
+	g := New(n)
+	for b := range n - 1 {
+		g.Succs[b] = []int{b + 1}
+	}
+	return g
+}
+
+// genFwdBack branches forward and back: many nested loops.
+func genFwdBack(n int) *Graph {
+	g := New(n)
+	for b := range n - 1 {
+		switch b % 3 {
+		case 0:
+			g.Succs[b] = []int{b + 1, min(n-1, b+3)}
+		case 1:
+			g.Succs[b] = []int{b + 1, max(0, b-2)}
+		default:
+			g.Succs[b] = []int{b + 1}
+		}
+	}
+	return g
+}
+
+// genRandom is a seeded random mostly-forward graph.
+func genRandom(n int) *Graph {
+	return randomForward(rand.New(rand.NewPCG(uint64(n), 7)), n)
+}
+
+var shapes = []struct {
+	name string
+	gen  func(int) *Graph
+}{{"linear", genLinear}, {"fwdback", genFwdBack}, {"random", genRandom}}
+
+func BenchmarkDominators(b *testing.B) {
+	for _, s := range shapes {
+		g := s.gen(10000)
+		b.Run(s.name+"-10000", func(b *testing.B) {
+			for b.Loop() {
+				Dominators(g)
+			}
+		})
+	}
+}
+
+func BenchmarkPostDominators(b *testing.B) {
+	for _, s := range shapes {
+		g := s.gen(10000)
+		b.Run(s.name+"-10000", func(b *testing.B) {
+			for b.Loop() {
+				PostDominators(g)
+			}
+		})
+	}
+}
+
+func BenchmarkLoopForest(b *testing.B) {
+	for _, s := range shapes {
+		g := s.gen(10000)
+		b.Run(s.name+"-10000", func(b *testing.B) {
+			for b.Loop() {
+				LoopForest(g)
+			}
+		})
+	}
+}
