@@ -1,0 +1,101 @@
+// Package proto defines protocol v1, the JSON-lines conversation between
+// cfgfuzz and a structurizer running as a process (cmd/structurize, a
+// baseline commit built from it, or any other project's structurizer):
+// one Request per line in, one Response per line out, in order. PROTOCOL.md
+// in the parent directory is the normative description.
+//
+// proto.go defines the messages, their outcomes and Serve, the loop a
+// server runs. It imports nothing of cfgfuzz beyond the structured function
+// form, so an old commit's cmd/structurize builds against it.
+package proto
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"cfgfuzz/structurizer"
+)
+
+// Version is the protocol version a Request carries in "v".
+const Version = 1
+
+// Options are the structurizer options of one request. The zero value is
+// the server's default strategy with no planted faults.
+type Options struct {
+	Strategy string   `json:"strategy,omitempty"`
+	Inject   []string `json:"inject,omitempty"`
+}
+
+// Request asks for one graph to be structurized.
+type Request struct {
+	V  int   `json:"v"`  // protocol version, 1
+	ID int64 `json:"id"` // echoed in the response
+	// Graph is the graph in compact notation, e.g. "{{1,2},{2},{}}".
+	Graph string `json:"graph"`
+	// Weights gives each block's weight in SPIR-V words; nil means all 0.
+	Weights []int   `json:"weights,omitempty"`
+	Options Options `json:"options"`
+}
+
+// Outcome of one request as the server reports it.
+const (
+	OK      = "ok"      // structured: Module or Func is set
+	Refused = "refused" // a typed refusal: Reason says why (stable, no ids)
+	Error   = "error"   // the request could not be served (bad graph, unknown option)
+)
+
+// Response answers one Request.
+type Response struct {
+	ID      int64  `json:"id"`
+	Outcome string `json:"outcome"`
+	Reason  string `json:"reason,omitempty"`
+	// Stats are the structurizer's statistics (free-form for other
+	// projects; cfgfuzz reads blocks_out, clones, route_vars, fallbacks).
+	Stats *structurizer.Stats `json:"stats,omitempty"`
+	// Module is the SPIR-V binary following the module convention
+	// (base64 in JSON). Exactly one of Module and Func is set when
+	// Outcome is "ok".
+	Module []byte `json:"module,omitempty"`
+	// Func is the structured function in its documented JSON form; the
+	// client emits the module itself.
+	Func *structurizer.Func `json:"func,omitempty"`
+}
+
+// Handler serves one request. It may panic: Serve does not recover, so a
+// panicking structurizer kills the process and the client sees a crash.
+type Handler func(Request) Response
+
+// Serve reads requests from r and writes one response line per request to
+// w, flushing after each, until r ends. A line that is not a request gets
+// an "error" response with id 0.
+func Serve(r io.Reader, w io.Writer, h Handler) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 64<<20)
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) == 0 {
+			continue
+		}
+		var req Request
+		var resp Response
+		if err := json.Unmarshal(line, &req); err != nil {
+			resp = Response{Outcome: Error, Reason: "bad request: " + err.Error()}
+		} else if req.V != Version {
+			resp = Response{ID: req.ID, Outcome: Error, Reason: fmt.Sprintf("protocol version %d not supported (want %d)", req.V, Version)}
+		} else {
+			resp = h(req)
+			resp.ID = req.ID
+		}
+		if err := enc.Encode(resp); err != nil {
+			return err
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
