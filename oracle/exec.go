@@ -19,6 +19,7 @@ const (
 	SigDecisions   = "decisions-mismatch" // same blocks, different decision count
 	SigNoReturn    = "no-return"          // walk returned, module did not (hang or cut)
 	SigEarlyReturn = "early-return"       // module returned where the walk went on
+	SigStalled     = "stalled"            // module ran on without recording (hang)
 	SigTrap        = "trap"               // OpUnreachable, out-of-bounds access
 	SigLoad        = "unloadable"         // the interpreter cannot load the module
 )
@@ -135,12 +136,16 @@ func compareOne(w Walk, o spirv.Observed) (sig, detail string) {
 		got[i] = int(id)
 	}
 	if !w.Returned {
+		// The walk was cut at the step cap: the module must record at
+		// least as much, the same, and not return.
 		n := min(len(w.Trace), len(got))
-		if !slices.Equal(w.Trace[:n], got[:n]) {
+		switch {
+		case !slices.Equal(w.Trace[:n], got[:n]):
 			return SigTrace, fmt.Sprintf("capped walk: graph %v, module %v", w.Trace, got)
-		}
-		if o.Returned {
+		case o.Returned:
 			return SigEarlyReturn, fmt.Sprintf("module returned after %v; the walk went on: %v", got, w.Trace)
+		case len(got) < len(w.Trace):
+			return SigStalled, fmt.Sprintf("module stopped recording after %v; the walk went on: %v", got, w.Trace)
 		}
 		return "", ""
 	}
@@ -149,7 +154,7 @@ func compareOne(w Walk, o spirv.Observed) (sig, detail string) {
 			return SigTrace, fmt.Sprintf("graph %v, module %v", w.Trace, got)
 		}
 		if slices.Equal(w.Trace[:len(got)], got) {
-			return SigNoReturn, fmt.Sprintf("module stopped after %v (hang or cap); graph returned after %v", got, w.Trace)
+			return SigStalled, fmt.Sprintf("module stopped recording after %v; graph returned after %v", got, w.Trace)
 		}
 		return SigTrace, fmt.Sprintf("graph %v, module %v", w.Trace, got)
 	}

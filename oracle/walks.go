@@ -104,7 +104,9 @@ func coveringWalks(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
 		if dec == nil {
 			break
 		}
-		dec = append(dec, cfg.DecisionFor(len(g.Succs[src]), idx))
+		if g.Decides(src) {
+			dec = append(dec, cfg.DecisionFor(len(g.Succs[src]), idx))
+		}
 		// Continue from the edge's target: uncovered edges first, else
 		// towards an exit.
 		b := g.Succs[src][idx]

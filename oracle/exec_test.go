@@ -1,0 +1,261 @@
+// exec_test.go: the execution check accepts correct modules and catches
+// wrong ones. Correct modules come from the dispatch strategy on seeded
+// random graphs of every shape; wrong ones are made by mutating them: two
+// case targets swapped, a trace append dropped, a decision read twice.
+package oracle
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"cfgfuzz/emit"
+	"cfgfuzz/emit/spirv"
+	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// anyGraph is an arbitrary graph: any edges, out-degree 0-4, weights.
+func anyGraph(r *rand.Rand, n int) *cfg.Graph {
+	g := cfg.New(n)
+	for b := range n {
+		for range r.IntN(5) {
+			g.Succs[b] = append(g.Succs[b], r.IntN(n))
+		}
+		g.Weights[b] = []int{0, 0, 16, 40}[r.IntN(4)]
+	}
+	return g
+}
+
+func dispatchModule(t testing.TB, g *cfg.Graph) *spirv.Module {
+	t.Helper()
+	res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "dispatch"})
+	if err != nil {
+		t.Fatalf("%v: %v", g, err)
+	}
+	m, err := emit.Module(res.Func, emit.Options{})
+	if err != nil {
+		t.Fatalf("%v: %v", g, err)
+	}
+	return m
+}
+
+func execVerdict(g *cfg.Graph, module []byte) ExecResult {
+	return CompareWalks(Interpreter{}, module, Walks(g, WalkOptions{Seed: 7}))
+}
+
+func TestExecAcceptsDispatchModules(t *testing.T) {
+	const seed = 11
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	for i := range 400 {
+		g := anyGraph(r, 1+r.IntN(12))
+		m := dispatchModule(t, g)
+		if v := execVerdict(g, m.Bytes()); v.Signature != "" || v.Harness != nil {
+			t.Fatalf("graph %d %v: %s %s %v", i, g, v.Signature, v.Detail, v.Harness)
+		}
+	}
+}
+
+// funcID finds a function by its OpName.
+func funcID(t testing.TB, m *spirv.Module, name string) uint32 {
+	for id, n := range m.Names() {
+		if n == name {
+			return id
+		}
+	}
+	t.Fatalf("module has no function %q", name)
+	return 0
+}
+
+// callSites lists the instruction indices of calls to fn.
+func callSites(m *spirv.Module, fn uint32) []int {
+	var at []int
+	for i, in := range m.Insts {
+		if in.Op == spirv.OpFunctionCall && len(in.Operands) >= 3 && in.Operands[2] == fn {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
+func clone(m *spirv.Module) *spirv.Module {
+	c := *m
+	c.Insts = make([]spirv.Instruction, len(m.Insts))
+	for i, in := range m.Insts {
+		c.Insts[i] = spirv.Instruction{Op: in.Op, Operands: append([]uint32(nil), in.Operands...)}
+	}
+	return &c
+}
+
+// mutation makes a wrong module from a correct one, or reports it cannot.
+type mutation struct {
+	name  string
+	apply func(t testing.TB, r *rand.Rand, m *spirv.Module) bool
+}
+
+var mutations = []mutation{
+	{"swap-case-targets", func(t testing.TB, r *rand.Rand, m *spirv.Module) bool {
+		// The dispatch switch: swap the labels of two cases.
+		for i, in := range m.Insts {
+			if in.Op != spirv.OpSwitch || len(in.Operands) < 6 {
+				continue
+			}
+			cases := (len(in.Operands) - 2) / 2
+			a, b := r.IntN(cases), r.IntN(cases-1)
+			if b >= a {
+				b++
+			}
+			ops := m.Insts[i].Operands
+			ops[3+2*a], ops[3+2*b] = ops[3+2*b], ops[3+2*a]
+			return true
+		}
+		return false
+	}},
+	{"drop-trace-append", func(t testing.TB, r *rand.Rand, m *spirv.Module) bool {
+		sites := callSites(m, funcID(t, m, "append"))
+		if len(sites) == 0 {
+			return false
+		}
+		i := sites[r.IntN(len(sites))]
+		m.Insts = append(m.Insts[:i], m.Insts[i+1:]...)
+		return true
+	}},
+	{"read-decision-twice", func(t testing.TB, r *rand.Rand, m *spirv.Module) bool {
+		// Insert a second call of next() right after a block's trace append.
+		next := funcID(t, m, "next")
+		sites := callSites(m, funcID(t, m, "append"))
+		if len(sites) == 0 {
+			return false
+		}
+		i := sites[r.IntN(len(sites))]
+		var uintType uint32
+		for _, in := range m.Insts {
+			if in.Op == spirv.OpFunction && in.Operands[1] == next {
+				uintType = in.Operands[0]
+			}
+		}
+		call := spirv.Instruction{Op: spirv.OpFunctionCall, Operands: []uint32{uintType, m.Bound, next}}
+		m.Bound++
+		m.Insts = append(m.Insts[:i+1], append([]spirv.Instruction{call}, m.Insts[i+1:]...)...)
+		return true
+	}},
+}
+
+func TestExecCatchesMutatedModules(t *testing.T) {
+	const seed = 12
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	for _, mu := range mutations {
+		caught, tried := 0, 0
+		for tried < 200 {
+			// Graphs where every block is reachable and reads nothing odd:
+			// a chain through a switch so every case is a distinct block.
+			g := anyGraph(r, 2+r.IntN(10))
+			h, _ := g.DropUnreachable()
+			if h.Len() < 2 || !allReturn(h) {
+				// Past the step cap only the trace is compared, so an extra
+				// decision read in a block that never returns can hide.
+				continue
+			}
+			m := clone(dispatchModule(t, h))
+			if !mu.apply(t, r, m) {
+				continue
+			}
+			tried++
+			v := execVerdict(h, m.Bytes())
+			if v.Harness != nil {
+				t.Fatalf("%s on %v: harness error %v", mu.name, h, v.Harness)
+			}
+			if v.Signature != "" {
+				caught++
+			} else if mu.name != "swap-case-targets" {
+				// Dropping an append or reading twice is always visible:
+				// covering walks enter every block.
+				t.Fatalf("%s on %v not caught", mu.name, h)
+			}
+		}
+		// Swapping two cases is invisible only when both blocks behave
+		// identically; that is rare.
+		if caught < tried*9/10 {
+			t.Fatalf("%s: caught %d of %d", mu.name, caught, tried)
+		}
+		t.Logf("%s: caught %d of %d mutants", mu.name, caught, tried)
+	}
+}
+
+func allReturn(g *cfg.Graph) bool {
+	for _, ok := range cfg.RefReachesExit(g) {
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func TestExecSignatures(t *testing.T) {
+	// A graph that returns at once against a module that never returns.
+	g := cfg.FromSuccs([][]int{{}})
+	loop := cfg.FromSuccs([][]int{{0}})
+	m := dispatchModule(t, loop)
+	if v := execVerdict(g, m.Bytes()); v.Signature != SigTrace && v.Signature != SigNoReturn {
+		t.Fatalf("endless module for a returning graph: %q %s", v.Signature, v.Detail)
+	}
+	// The walks of an endless graph against a module that returns.
+	m = dispatchModule(t, g)
+	if v := execVerdict(loop, m.Bytes()); v.Signature != SigEarlyReturn {
+		t.Fatalf("returning module for an endless graph: %q %s", v.Signature, v.Detail)
+	}
+	// Garbage is not loadable.
+	if v := execVerdict(g, []byte{1, 2, 3, 4}); v.Signature != SigLoad {
+		t.Fatalf("garbage: %q", v.Signature)
+	}
+}
+
+func TestWalksCoverEveryEdge(t *testing.T) {
+	const seed = 13
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	for i := range 1000 {
+		g := anyGraph(r, 1+r.IntN(14))
+		walks := Walks(g, WalkOptions{Random: -1})
+		covered := map[[2]int]bool{}
+		for _, w := range walks {
+			k := 0
+			for j := 0; j+1 < len(w.Trace); j++ {
+				b := w.Trace[j]
+				var d uint32
+				if g.Decides(b) {
+					if k < len(w.Decisions) {
+						d = w.Decisions[k]
+					}
+					k++
+				}
+				covered[[2]int{b, cfg.Choice(len(g.Succs[b]), d)}] = true
+			}
+		}
+		reach := g.Reachable()
+		for b, s := range g.Succs {
+			for c := range s {
+				if reach[b] && !covered[[2]int{b, c}] {
+					t.Fatalf("graph %d %v: edge %d#%d not covered by %d walks", i, g, b, c, len(walks))
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkExecDispatch(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 0))
+	var gs []*cfg.Graph
+	var mods [][]byte
+	for range 64 {
+		g := anyGraph(r, 5+r.IntN(5))
+		gs = append(gs, g)
+		mods = append(mods, dispatchModule(b, g).Bytes())
+	}
+	i := 0
+	for b.Loop() {
+		execVerdict(gs[i%len(gs)], mods[i%len(gs)])
+		i++
+	}
+}
