@@ -1,0 +1,182 @@
+// emit_test.go: emitted modules decode back to what was encoded, pass
+// spirv-val and the execution check for every strategy on seeded random
+// graphs and on the field's graph shapes (testdata/seeds.cfg); benchmarks of
+// emission and of one whole check per graph.
+package emit
+
+import (
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+
+	"cfgfuzz/emit/spirv"
+	"cfgfuzz/oracle"
+	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// anyGraph is an arbitrary graph: any edges (irreducible, exit-less,
+// self-loops, duplicate switch targets, unreachable blocks), with weights.
+func anyGraph(r *rand.Rand, n int) *cfg.Graph {
+	g := cfg.New(n)
+	for b := range n {
+		for range r.IntN(5) {
+			g.Succs[b] = append(g.Succs[b], r.IntN(n))
+		}
+		g.Weights[b] = []int{0, 0, 16, 1000}[r.IntN(4)]
+	}
+	return g
+}
+
+func newOracle(t testing.TB) *oracle.Oracle {
+	t.Helper()
+	o, err := oracle.New(oracle.Options{Checks: []string{"exec", "spirv-val"}})
+	if err != nil {
+		t.Skipf("oracle unavailable: %v", err)
+	}
+	return o
+}
+
+// checkGraph structurizes, emits and runs the oracle; it fails the test on
+// any verdict other than pass.
+func checkGraph(t *testing.T, o *oracle.Oracle, g *cfg.Graph, strategy string) {
+	t.Helper()
+	res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategy})
+	if err != nil {
+		t.Fatalf("%s %v: %v", strategy, g, err)
+	}
+	mod, err := Bytes(res.Func, Options{})
+	if err != nil {
+		t.Fatalf("%s %v: %v", strategy, g, err)
+	}
+	for _, v := range o.Check(&oracle.Subject{Graph: g, Module: mod}) {
+		if v.Status != oracle.Pass && v.Status != oracle.Skip {
+			t.Fatalf("%s %v: %s %s %s: %s", strategy, g, v.Check, v.Status, v.Signature, v.Detail)
+		}
+	}
+}
+
+func TestDispatchModulesPassEveryCheck(t *testing.T) {
+	o := newOracle(t)
+	const seed = 21
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	count := 300
+	if testing.Short() {
+		count = 50
+	}
+	for range count {
+		checkGraph(t, o, anyGraph(r, 1+r.IntN(12)), "dispatch")
+	}
+}
+
+func TestSeedShapesPassEveryStrategy(t *testing.T) {
+	data, err := os.ReadFile("testdata/seeds.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := cfg.Parse("testdata/seeds.cfg", data, cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) < 9 {
+		t.Fatalf("only %d seed graphs", len(items))
+	}
+	o := newOracle(t)
+	for _, s := range structurizer.Strategies() {
+		for _, it := range items {
+			checkGraph(t, o, it.Graph, s)
+		}
+	}
+}
+
+func TestModulesRoundTripThroughTheDecoder(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 0))
+	for range 100 {
+		g := anyGraph(r, 1+r.IntN(10))
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "dispatch"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Module(res.Func, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		words := m.Encode()
+		back, err := spirv.Decode(m.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(back.Encode(), words) {
+			t.Fatalf("%v: decode(encode(m)) differs", g)
+		}
+	}
+}
+
+func TestWeightsBecomeWords(t *testing.T) {
+	size := func(w int) int {
+		g := cfg.FromSuccs([][]int{{}})
+		g.Weights[0] = w
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "dispatch"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Module(res.Func, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(m.Encode())
+	}
+	base := size(0)
+	for _, w := range []int{16, 1000, 10000} {
+		grew := size(w) - base
+		// Filler plus the constants it uses; within 10% + 40 words.
+		if grew < w*9/10 || grew > w*11/10+40 {
+			t.Fatalf("weight %d added %d words", w, grew)
+		}
+	}
+}
+
+func BenchmarkEmitDispatch(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		r := rand.New(rand.NewPCG(uint64(n), 0))
+		g := anyGraph(r, n)
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "dispatch"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(string(rune('0'+len(g.Succs)/1000))+"k-blocks", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Bytes(res.Func, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCheckPerGraph is one `cfgfuzz check` of a 5-9-block graph:
+// structurize, emit, and every check with the validator in use.
+func BenchmarkCheckPerGraph(b *testing.B) {
+	o := newOracle(b)
+	r := rand.New(rand.NewPCG(3, 0))
+	var gs []*cfg.Graph
+	for range 64 {
+		gs = append(gs, anyGraph(r, 5+r.IntN(5)))
+	}
+	i := 0
+	for b.Loop() {
+		g := gs[i%len(gs)]
+		i++
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "dispatch"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mod, err := Bytes(res.Func, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		o.Check(&oracle.Subject{Graph: g, Module: mod})
+	}
+}
