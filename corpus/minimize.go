@@ -1,0 +1,254 @@
+// minimize.go: the minimizer's entry point, its options and its search
+// state. Minimization is a pipeline of stages (stages.go), after
+// syzkaller's pkg/repro: each stage proposes smaller candidates, a
+// candidate is accepted only when the predicate gives exactly the target
+// signature (and, in baseline mode, the baseline passes it), the pipeline
+// repeats until a whole round shrinks nothing, and the result is verified
+// again with the cache bypassed. Candidates are cached by Key, so a
+// candidate two stages both propose is judged once. Step and time limits
+// end the search early with the smallest graph accepted so far.
+package corpus
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// Predicate judges a candidate: the failure's signature, "" when it
+// passes. err is a harness failure (not a finding); such a candidate counts
+// as not failing. A Runner's Predicate is one; a baseline runner from the
+// campaign engine is another.
+type Predicate func(g *cfg.Graph) (signature string, err error)
+
+// Options configures Minimize. The zero value minimizes for the original
+// failure's signature, with no baseline, at most DefaultMaxSteps predicate
+// calls and DefaultTimeout, and reports other signatures nowhere.
+type Options struct {
+	// Signature is the signature to keep; "" means the original graph's
+	// own (it must fail).
+	Signature string
+	// Baseline, when non-nil, must pass a candidate (return "") for it to
+	// count: the failure must be new on the current side.
+	Baseline Predicate
+	// MaxSteps bounds the predicate calls (cache hits are free); 0 means
+	// DefaultMaxSteps, negative means no bound.
+	MaxSteps int
+	// Timeout bounds the search; 0 means DefaultTimeout, negative means no
+	// bound. The final verification runs after it.
+	Timeout time.Duration
+	// OnOther is called once per other signature met on the way, with the
+	// first candidate that showed it; nil ignores them. They are never
+	// adopted as the target.
+	OnOther func(g *cfg.Graph, signature string)
+	// Stages replaces the pipeline; nil means DefaultStages.
+	Stages []Stage
+	// Log, when non-nil, receives one line per accepted reduction.
+	Log func(format string, args ...any)
+}
+
+// Defaults for the zero values of Options.
+const (
+	DefaultMaxSteps = 20000
+	DefaultTimeout  = 5 * time.Minute
+)
+
+// Result is a minimization's outcome.
+type Result struct {
+	Graph     *cfg.Graph // the smallest graph that still fails (normalized)
+	Signature string     // the signature it keeps
+	Before    Size       // the original's size (reachable part)
+	After     Size       // the result's size
+	Steps     int        // predicate calls, the final verification included
+	CacheHits int        // candidates answered from the cache
+	Errors    int        // predicate harness errors (counted as passing)
+	Elapsed   time.Duration
+	Stopped   string // "" when the pipeline reached its fixpoint, else the limit that ended it
+	Verified  bool   // the final verification gave the signature again
+	// Others maps each other signature met on the way to the first
+	// candidate that showed it.
+	Others map[string]*cfg.Graph
+	// Stages counts the accepted reductions per stage name.
+	Stages map[string]int
+}
+
+// ErrNotFailing means the original graph does not fail the way asked.
+var ErrNotFailing = errors.New("the graph does not fail with the target signature")
+
+// search is the state shared by the stages of one minimization.
+type search struct {
+	pred     Predicate
+	opt      Options
+	target   string
+	cur      *cfg.Graph
+	cache    map[string]bool
+	res      *Result
+	deadline time.Time
+	start    time.Time
+}
+
+// Minimize shrinks g while it keeps failing with the target signature.
+func Minimize(g *cfg.Graph, pred Predicate, opt Options) (*Result, error) {
+	s, err := newSearch(g, pred, opt)
+	if err != nil {
+		return nil, err
+	}
+	stages := opt.Stages
+	if stages == nil {
+		stages = DefaultStages
+	}
+	s.runPipeline(stages)
+	s.verify()
+	return s.res, nil
+}
+
+func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
+	if opt.MaxSteps == 0 {
+		opt.MaxSteps = DefaultMaxSteps
+	}
+	if opt.Timeout == 0 {
+		opt.Timeout = DefaultTimeout
+	}
+	if err := g.Validate(cfg.Limits{}); err != nil {
+		return nil, err
+	}
+	h := normalize(g)
+	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(),
+		res: &Result{Before: SizeOf(h), Others: map[string]*cfg.Graph{}, Stages: map[string]int{}}}
+	if opt.Timeout > 0 {
+		s.deadline = s.start.Add(opt.Timeout)
+	}
+	sig, err := pred(h)
+	s.res.Steps++
+	if err != nil {
+		return nil, fmt.Errorf("judging the original graph: %w", err)
+	}
+	s.target = opt.Signature
+	if s.target == "" {
+		s.target = sig
+	}
+	if sig == "" || sig != s.target {
+		return nil, fmt.Errorf("%w %q (it gives %q)", ErrNotFailing, s.target, sig)
+	}
+	if err := s.checkBaseline(h); err != nil {
+		return nil, err
+	}
+	s.cache[Key(h)] = true
+	s.res.Signature = s.target
+	return s, nil
+}
+
+func (s *search) checkBaseline(h *cfg.Graph) error {
+	if s.opt.Baseline == nil {
+		return nil
+	}
+	sig, err := s.opt.Baseline(h)
+	s.res.Steps++
+	if err != nil {
+		return fmt.Errorf("judging the original graph on the baseline: %w", err)
+	}
+	if sig != "" {
+		return fmt.Errorf("not a new failure: the baseline fails it too (%s)", sig)
+	}
+	return nil
+}
+
+// stopped reports (and records) whether a limit has been reached.
+func (s *search) stopped() bool {
+	switch {
+	case s.res.Stopped != "":
+		return true
+	case s.opt.MaxSteps > 0 && s.res.Steps >= s.opt.MaxSteps:
+		s.res.Stopped = fmt.Sprintf("step limit (%d)", s.opt.MaxSteps)
+	case !s.deadline.IsZero() && time.Now().After(s.deadline):
+		s.res.Stopped = fmt.Sprintf("time limit (%s)", s.opt.Timeout)
+	}
+	return s.res.Stopped != ""
+}
+
+// fails judges a candidate through the cache: true when it gives the
+// target signature (and passes the baseline). A candidate that is not
+// smaller than the current graph is refused unjudged, which is what makes
+// every stage, and so the pipeline, terminate.
+func (s *search) fails(c *cfg.Graph) bool {
+	if !SizeOf(c).Less(SizeOf(s.cur)) {
+		return false
+	}
+	return s.judge(c)
+}
+
+// judge is fails without the size rule (the renumbering stage).
+func (s *search) judge(c *cfg.Graph) bool {
+	key := Key(c)
+	if v, ok := s.cache[key]; ok {
+		s.res.CacheHits++
+		return v
+	}
+	if s.stopped() {
+		return false
+	}
+	v := s.judgeUncached(c)
+	s.cache[key] = v
+	return v
+}
+
+func (s *search) judgeUncached(c *cfg.Graph) bool {
+	sig, err := s.pred(c)
+	s.res.Steps++
+	switch {
+	case err != nil:
+		s.res.Errors++
+		return false
+	case sig == "":
+		return false
+	case sig != s.target:
+		s.other(c, sig)
+		return false
+	case s.opt.Baseline == nil:
+		return true
+	}
+	base, err := s.opt.Baseline(c)
+	s.res.Steps++
+	if err != nil {
+		s.res.Errors++
+		return false
+	}
+	return base == ""
+}
+
+func (s *search) other(c *cfg.Graph, sig string) {
+	if _, seen := s.res.Others[sig]; seen {
+		return
+	}
+	s.res.Others[sig] = c
+	if s.opt.OnOther != nil {
+		s.opt.OnOther(c, sig)
+	}
+}
+
+// accept makes c the current graph.
+func (s *search) accept(stage string, c *cfg.Graph) {
+	if s.opt.Log != nil {
+		s.opt.Log("%s: %d blocks %d edges -> %d blocks %d edges", stage, s.cur.Len(), s.cur.Edges(), c.Len(), c.Edges())
+	}
+	s.cur = c
+	s.res.Stages[stage]++
+}
+
+// verify judges the result once more, bypassing the cache, and fills the
+// result's figures.
+func (s *search) verify() {
+	sig, err := s.pred(s.cur)
+	s.res.Steps++
+	s.res.Verified = err == nil && sig == s.target
+	if s.res.Verified && s.opt.Baseline != nil {
+		base, err := s.opt.Baseline(s.cur)
+		s.res.Steps++
+		s.res.Verified = err == nil && base == ""
+	}
+	s.res.Graph = s.cur
+	s.res.After = SizeOf(s.cur)
+	s.res.Elapsed = time.Since(s.start)
+}

@@ -1,0 +1,249 @@
+// minimize_test.go: the minimizer against a reference (ddmin's 1-minimality
+// on sets), against a fake predicate with two bugs (it must never drift
+// from one to the other), and against every planted fault of the
+// structurizer: a hunt over generated graphs finds it, the minimizer
+// shrinks the finding to at most 8 blocks, and the result still fails the
+// same way and passes without the fault. TestMinimizeThousandBlocks (flag
+// -thousand) is the 1,000-block case.
+package corpus
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"cfgfuzz/gen"
+	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
+)
+
+var (
+	thousand  = flag.Bool("thousand", false, "run the 1,000-block minimization (about a minute)")
+	huntLimit = flag.Int("hunt", 300, "graphs generated per fault and strategy before the hunt gives up")
+)
+
+func TestDdminOneMinimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		n := 1 + rng.IntN(40)
+		elems := make([]int, n)
+		for i := range elems {
+			elems[i] = i
+		}
+		need := map[int]bool{}
+		for range 1 + rng.IntN(4) {
+			need[rng.IntN(n)] = true
+		}
+		calls := 0
+		got := ddmin(elems, func(keep []int) bool {
+			calls++
+			for x := range need {
+				if !slices.Contains(keep, x) {
+					return false
+				}
+			}
+			return true
+		}, func() bool { return false })
+		if len(got) != len(need) {
+			t.Fatalf("n=%d need %v: got %v after %d calls", n, need, got, calls)
+		}
+	}
+}
+
+// fakeBugs is a predicate with two bugs: "A" when some block is a
+// conditional with distinct arms, "B" when there is a self-loop too.
+func fakeBugs(g *cfg.Graph) (string, error) {
+	cond, self := false, false
+	for b, s := range g.Succs {
+		if len(s) == 2 && s[0] != s[1] {
+			cond = true
+		}
+		if slices.Contains(s, b) {
+			self = true
+		}
+	}
+	switch {
+	case cond && self:
+		return "fake:B", nil
+	case cond:
+		return "fake:A", nil
+	}
+	return "", nil
+}
+
+func TestMinimizeKeepsTheSignature(t *testing.T) {
+	g := randomGraph(7, 60)
+	g.Succs[5] = []int{5, 6}
+	sig, _ := fakeBugs(g)
+	if sig != "fake:B" {
+		t.Fatalf("setup: %v gives %q", g, sig)
+	}
+	var others []string
+	sawA := false
+	pred := func(h *cfg.Graph) (string, error) {
+		s, err := fakeBugs(h)
+		sawA = sawA || s == "fake:A"
+		return s, err
+	}
+	res, err := Minimize(g, pred, Options{OnOther: func(_ *cfg.Graph, s string) { others = append(others, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Signature != "fake:B" || !res.Verified {
+		t.Fatalf("drifted: %+v", res)
+	}
+	if got, _ := fakeBugs(res.Graph); got != "fake:B" {
+		t.Errorf("result %v gives %q", res.Graph, got)
+	}
+	if res.Graph.Len() > 3 {
+		t.Errorf("result %v has %d blocks, want at most 3", res.Graph, res.Graph.Len())
+	}
+	if sawA != slices.Contains(others, "fake:A") {
+		t.Errorf("other signatures %v, fake:A met %v: want it reported exactly when met", others, sawA)
+	}
+	t.Logf("%v -> %v in %d steps, %d cache hits, stages %v", res.Before, res.After, res.Steps, res.CacheHits, res.Stages)
+}
+
+func TestMinimizeRefusesAPassingGraph(t *testing.T) {
+	if _, err := Minimize(cfg.FromSuccs([][]int{{1}, {}}), fakeBugs, Options{}); err == nil {
+		t.Error("minimized a graph that passes")
+	}
+}
+
+func TestMinimizeBaselineMode(t *testing.T) {
+	g := randomGraph(3, 40)
+	g.Succs[2] = []int{2, 3}
+	// The baseline has bug A too, so only B is new: every candidate must
+	// keep both a conditional and a self-loop, and A alone never counts.
+	res, err := Minimize(g, fakeBugs, Options{Signature: "fake:B", Baseline: func(h *cfg.Graph) (string, error) {
+		s, err := fakeBugs(h)
+		if s == "fake:B" {
+			s = ""
+		}
+		return s, err
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := fakeBugs(res.Graph); s != "fake:B" || !res.Verified {
+		t.Errorf("baseline mode result %v gives %q, verified %v", res.Graph, s, res.Verified)
+	}
+}
+
+// randomGraph is a seeded graph of n blocks: a spine so every block is
+// reachable, branches, conditionals and switches to random targets.
+func randomGraph(seed uint64, n int) *cfg.Graph {
+	rng := rand.New(rand.NewPCG(seed, 99))
+	g := cfg.New(n)
+	for b := range n {
+		next := b + 1
+		if next == n {
+			g.Succs[b] = nil
+			continue
+		}
+		switch k := rng.IntN(10); {
+		case k < 4:
+			g.Succs[b] = []int{next}
+		case k < 8:
+			g.Succs[b] = []int{next, rng.IntN(n)}
+		case k < 9:
+			g.Succs[b] = []int{rng.IntN(n), next, rng.IntN(n)}
+		default:
+			g.Succs[b] = []int{next, rng.IntN(n), rng.IntN(n), rng.IntN(n)}
+		}
+		if rng.IntN(5) == 0 {
+			g.Weights[b] = 16
+		}
+	}
+	return g
+}
+
+// hunt generates graphs until one fails under the fault; it returns the
+// graph, where it came from and the signature.
+func hunt(t *testing.T, run *Runner, limit int) (*cfg.Graph, string, string) {
+	kinds := []gen.Kind{gen.Reducible, gen.Program, gen.Irreducible, gen.NonTerminating}
+	for i := range limit {
+		k := kinds[i%len(kinds)]
+		c := gen.Config{Kind: k, MinBlocks: 5, MaxBlocks: 40}
+		it, err := gen.Generate(c, gen.SeedFor(k, 1, i/len(kinds)))
+		if err != nil {
+			continue
+		}
+		if out := run.Run(it.Graph); out.Failed() {
+			return it.Graph, fmt.Sprintf("gen %s seed %d (graph %d of the hunt)", k, it.Seed, i), out.Signature
+		}
+	}
+	return nil, "", ""
+}
+
+// faultStrategies are the strategies a fault is hunted under: the default
+// first.
+func faultStrategies() []string {
+	s := []string{structurizer.DefaultStrategy}
+	for _, x := range structurizer.Strategies() {
+		if x != structurizer.DefaultStrategy {
+			s = append(s, x)
+		}
+	}
+	return s
+}
+
+func TestMinimizeEveryFault(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hunts every fault")
+	}
+	for _, fault := range structurizer.FaultNames() {
+		t.Run(fault, func(t *testing.T) { huntAndMinimize(t, fault) })
+	}
+}
+
+func huntAndMinimize(t *testing.T, fault string) {
+	for _, strat := range faultStrategies() {
+		faulty := newTestRunner(t, structurizer.Options{Strategy: strat, Inject: []string{fault}})
+		g, origin, sig := hunt(t, faulty, *huntLimit)
+		if g == nil {
+			t.Logf("strategy %s: no failure in %d graphs", strat, *huntLimit)
+			continue
+		}
+		start := time.Now()
+		res, err := Minimize(g, faulty.Predicate(), Options{Timeout: 60 * time.Second})
+		if err != nil {
+			t.Fatalf("strategy %s, %s: %v", strat, origin, err)
+		}
+		clean := newTestRunner(t, structurizer.Options{Strategy: strat}).Run(res.Graph)
+		t.Logf("fault %s strategy %s: %s, %s: %d blocks -> %d blocks (%d edges) in %v, %d steps, %d cache hits: %v",
+			fault, strat, origin, sig, res.Before.Blocks, res.After.Blocks, res.After.Edges, time.Since(start).Round(time.Millisecond), res.Steps, res.CacheHits, res.Graph)
+		switch {
+		case !res.Verified || res.Signature != sig:
+			t.Errorf("result not verified with %s: %+v", sig, res)
+		case res.After.Blocks > 8:
+			t.Errorf("result has %d blocks, want at most 8", res.After.Blocks)
+		case clean.Failed() || clean.Err != nil:
+			t.Errorf("result fails without the fault: %s %v", clean.Signature, clean.Err)
+		}
+		return
+	}
+	t.Errorf("no strategy of %v fails under %s in %d graphs each", faultStrategies(), fault, *huntLimit)
+}
+
+func TestMinimizeThousandBlocks(t *testing.T) {
+	if !*thousand {
+		t.Skip("run with -thousand")
+	}
+	g := randomGraph(1000, 1000)
+	faulty := newTestRunner(t, structurizer.Options{Inject: []string{"swap-arms"}})
+	start := time.Now()
+	res, err := Minimize(g, faulty.Predicate(), Options{Timeout: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := time.Since(start)
+	t.Logf("1,000 blocks, swap-arms, %s: %v -> %v in %v, %d steps, %d cache hits, stopped %q, stages %v: %v",
+		res.Signature, res.Before, res.After, el.Round(time.Millisecond), res.Steps, res.CacheHits, res.Stopped, res.Stages, res.Graph)
+	if el > 60*time.Second || res.After.Blocks > 12 || !res.Verified {
+		t.Errorf("want at most 12 blocks in at most 60 s, verified; got %d blocks in %v, verified %v", res.After.Blocks, el, res.Verified)
+	}
+}

@@ -1,0 +1,209 @@
+// reduce.go: the reduction steps the minimizer's stages are made of. Each
+// step builds a new graph from the stage's starting graph and never mutates
+// it; every result is normalized (unreachable blocks dropped, the rest
+// renumbered densely in their old order, the entry kept as block 0), so a
+// candidate never carries dead weight. The steps: drop blocks redirecting
+// their incoming edges, drop edges (a switch case, an arm of a conditional,
+// a branch), keep one arm of a conditional, merge a straight-line pair,
+// zero weights, renumber in depth-first order.
+package corpus
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// normalize drops unreachable blocks and renumbers densely.
+func normalize(g *cfg.Graph) *cfg.Graph {
+	h, _ := g.DropUnreachable()
+	return h
+}
+
+// Redirect says where an edge into a dropped block goes.
+type Redirect int
+
+const (
+	// ViaFirst follows the dropped block's first successor (the true arm,
+	// a switch's default, a branch's target).
+	ViaFirst Redirect = iota
+	// ViaLast follows its last successor (the false arm, the last case).
+	ViaLast
+)
+
+// dropBlocks removes the blocks in drop (never the entry). An edge into a
+// dropped block is redirected along the dropped blocks' chosen successors
+// to the first block that stays; when the chain returns or cycles inside
+// the dropped set, the edge is removed instead.
+func dropBlocks(g *cfg.Graph, drop []bool, via Redirect) *cfg.Graph {
+	h := g.Clone()
+	for b := range h.Succs {
+		if drop[b] {
+			h.Succs[b] = nil
+			continue
+		}
+		var keep []int
+		for _, t := range g.Succs[b] {
+			if t2 := chainEnd(g, drop, t, via); t2 >= 0 {
+				keep = append(keep, t2)
+			}
+		}
+		h.Succs[b] = keep
+	}
+	return normalize(h)
+}
+
+// chainEnd follows dropped blocks from t to the first kept block, or -1.
+func chainEnd(g *cfg.Graph, drop []bool, t int, via Redirect) int {
+	for steps := 0; drop[t]; steps++ {
+		s := g.Succs[t]
+		if len(s) == 0 || steps > len(g.Succs) {
+			return -1
+		}
+		if via == ViaFirst {
+			t = s[0]
+		} else {
+			t = s[len(s)-1]
+		}
+	}
+	return t
+}
+
+// Edge names successor Index of block Block.
+type Edge struct{ Block, Index int }
+
+// edgesOf lists the edges of g, filtered by keep (nil keeps all).
+func edgesOf(g *cfg.Graph, keep func(b, i int) bool) []Edge {
+	var es []Edge
+	for b, s := range g.Succs {
+		for i := range s {
+			if keep == nil || keep(b, i) {
+				es = append(es, Edge{b, i})
+			}
+		}
+	}
+	return es
+}
+
+// dropEdges removes the listed successor entries.
+func dropEdges(g *cfg.Graph, es []Edge) *cfg.Graph {
+	gone := map[Edge]bool{}
+	for _, e := range es {
+		gone[e] = true
+	}
+	h := g.Clone()
+	for b, s := range g.Succs {
+		var keep []int
+		for i, t := range s {
+			if !gone[Edge{b, i}] {
+				keep = append(keep, t)
+			}
+		}
+		h.Succs[b] = keep
+	}
+	return normalize(h)
+}
+
+// keepArm turns block b into an unconditional branch to its successor i.
+func keepArm(g *cfg.Graph, b, i int) *cfg.Graph {
+	h := g.Clone()
+	h.Succs[b] = []int{g.Succs[b][i]}
+	return normalize(h)
+}
+
+// mergeable reports whether a branches to a block b != a, b is not the
+// entry, and a's edge is b's only incoming edge.
+func mergeable(g *cfg.Graph, preds [][]int, a int) (int, bool) {
+	if len(g.Succs[a]) != 1 {
+		return 0, false
+	}
+	b := g.Succs[a][0]
+	return b, b != a && b != 0 && len(preds[b]) == 1
+}
+
+// mergeInto folds b into a: a takes b's successors and weight; b becomes
+// unreachable and is dropped.
+func mergeInto(g *cfg.Graph, a, b int) *cfg.Graph {
+	h := g.Clone()
+	h.Succs[a] = slices.Clone(g.Succs[b])
+	h.Weights[a] += g.Weight(b)
+	h.Succs[b] = nil
+	return normalize(h)
+}
+
+// zeroWeights sets the weights of the listed blocks to 0.
+func zeroWeights(g *cfg.Graph, blocks []int) *cfg.Graph {
+	h := g.Clone()
+	for _, b := range blocks {
+		h.Weights[b] = 0
+	}
+	return h
+}
+
+// DFSRenumber renumbers the reachable blocks in depth-first preorder from
+// the entry, successors in order. Because successor order is part of the
+// graph, this numbering is the same for every isomorphic copy: the result
+// is a canonical form of g up to renumbering.
+func DFSRenumber(g *cfg.Graph) *cfg.Graph {
+	h := normalize(g)
+	perm := make([]int, h.Len())
+	for i := range perm {
+		perm[i] = -1
+	}
+	next := 0
+	stack := []int{0}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if perm[b] >= 0 {
+			continue
+		}
+		perm[b] = next
+		next++
+		s := h.Succs[b]
+		for i := len(s) - 1; i >= 0; i-- {
+			if perm[s[i]] < 0 {
+				stack = append(stack, s[i])
+			}
+		}
+	}
+	return h.Permute(perm)
+}
+
+// Key is the cache key of a candidate: its compact notation and its
+// weights. Candidates are normalized, so equal graphs get equal keys; block
+// numbering is part of the key on purpose, so a bug that depends on it
+// (a clone reporting the wrong id) is never credited to a relabeled copy.
+func Key(g *cfg.Graph) string {
+	var sb strings.Builder
+	sb.WriteString(cfg.FormatCompact(g))
+	for b := range g.Succs {
+		if w := g.Weight(b); w != 0 {
+			sb.WriteString(" ")
+			sb.WriteString(strconv.Itoa(b))
+			sb.WriteString("=")
+			sb.WriteString(strconv.Itoa(w))
+		}
+	}
+	return sb.String()
+}
+
+// Size orders graphs by how reduced they are: blocks, then edges, then
+// total weight.
+type Size struct{ Blocks, Edges, Words int }
+
+// SizeOf measures g.
+func SizeOf(g *cfg.Graph) Size { return Size{g.Len(), g.Edges(), g.TotalWeight()} }
+
+// Less reports whether s is smaller than t.
+func (s Size) Less(t Size) bool {
+	if s.Blocks != t.Blocks {
+		return s.Blocks < t.Blocks
+	}
+	if s.Edges != t.Edges {
+		return s.Edges < t.Edges
+	}
+	return s.Words < t.Words
+}

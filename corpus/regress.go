@@ -1,0 +1,180 @@
+// regress.go: the regression suite's files. A regression is one graph in
+// corpus/testdata/regressions/NAME.cfg (compact or line notation) under
+// header comments, one "# key: value" a line:
+//
+//	# signature: exec:trace-mismatch   (the failure it guards against, or "none")
+//	# fault: swap-arms                 (the fault it was found under, if any)
+//	# strategy: dispatch               (the strategy, "" for the default)
+//	# origin: cfgfuzz minimize, seed 7 (where it came from)
+//	# date: 2026-11-29
+//
+// Other comment lines are notes. `go test ./corpus` replays every file
+// through every oracle check with no fault planted (all must pass) and,
+// for a file with a fault, with that fault planted (it must fail with the
+// file's signature).
+package corpus
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// SignatureNone is the signature of a regression that guards a shape
+// rather than a failure seen here (a graph quoted from the field).
+const SignatureNone = "none"
+
+// Header is a regression file's header.
+type Header struct {
+	Signature string
+	Fault     string // comma-separated fault names; "" none
+	Strategy  string
+	Origin    string
+	Date      string
+	Notes     []string
+}
+
+var headerKey = regexp.MustCompile(`^#\s*([a-z-]+):\s*(.*)$`)
+
+// Format writes the header as comment lines.
+func (h Header) Format() string {
+	var sb strings.Builder
+	kv := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(&sb, "# %s: %s\n", k, v)
+		}
+	}
+	kv("signature", h.Signature)
+	kv("fault", h.Fault)
+	kv("strategy", h.Strategy)
+	kv("origin", h.Origin)
+	kv("date", h.Date)
+	for _, n := range h.Notes {
+		sb.WriteString("# " + n + "\n")
+	}
+	return sb.String()
+}
+
+// Faults lists the header's faults.
+func (h Header) Faults() []string {
+	var out []string
+	for _, f := range strings.Split(h.Fault, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// parseHeader reads the leading comment lines of a file.
+func parseHeader(data string) Header {
+	var h Header
+	for _, line := range strings.Split(data, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+		m := headerKey.FindStringSubmatch(line)
+		if m == nil {
+			h.Notes = append(h.Notes, strings.TrimSpace(strings.TrimPrefix(line, "#")))
+			continue
+		}
+		switch v := strings.TrimSpace(m[2]); m[1] {
+		case "signature":
+			h.Signature = v
+		case "fault":
+			h.Fault = v
+		case "strategy":
+			h.Strategy = v
+		case "origin":
+			h.Origin = v
+		case "date":
+			h.Date = v
+		default:
+			h.Notes = append(h.Notes, m[1]+": "+v)
+		}
+	}
+	return h
+}
+
+// Regression is one file of the suite.
+type Regression struct {
+	Name   string // the file name without .cfg
+	Path   string
+	Header Header
+	Graph  *cfg.Graph
+}
+
+// ReadRegression parses one regression file; it must hold exactly one
+// graph and a signature.
+func ReadRegression(path string) (*Regression, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	items, err := cfg.Parse(path, data, cfg.Limits{})
+	if err != nil {
+		return nil, err
+	}
+	if len(items) != 1 {
+		return nil, fmt.Errorf("%s: holds %d graphs, want 1", path, len(items))
+	}
+	r := &Regression{Name: strings.TrimSuffix(filepath.Base(path), ".cfg"), Path: path,
+		Header: parseHeader(string(data)), Graph: items[0].Graph}
+	if r.Header.Signature == "" {
+		return nil, fmt.Errorf("%s: no '# signature:' header", path)
+	}
+	return r, nil
+}
+
+// LoadRegressions reads every *.cfg of dir, sorted by name.
+func LoadRegressions(dir string) ([]*Regression, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.cfg"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	var out []*Regression
+	for _, p := range paths {
+		r, err := ReadRegression(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// WriteRegression writes dir/NAME.cfg: the header, the compact notation as
+// a comment and the graph in line notation. It refuses to overwrite a file
+// and names that are not plain file names.
+func WriteRegression(dir, name string, h Header, g *cfg.Graph) (string, error) {
+	name = strings.TrimSuffix(name, ".cfg")
+	if !validName.MatchString(name) {
+		return "", fmt.Errorf("regression name %q: use letters, digits, '_', '.', '-'", name)
+	}
+	path := filepath.Join(dir, name+".cfg")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	text := h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return "", err
+	}
+	return path, f.Close()
+}

@@ -1,0 +1,129 @@
+// regress_test.go: the regression suite. Every file of
+// testdata/regressions is replayed through every oracle check with no
+// fault planted (it must pass), and every file found under a fault is
+// replayed with that fault planted (it must fail with its signature), which
+// shows the suite would catch the bug coming back.
+package corpus
+
+import (
+	"flag"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"cfgfuzz/structurizer"
+)
+
+var allStrategies = flag.Bool("all-strategies", false, "replay the regressions under every strategy, not only the default and the file's own")
+
+const regressionDir = "testdata/regressions"
+
+func loadSuite(t *testing.T) []*Regression {
+	t.Helper()
+	rs, err := LoadRegressions(regressionDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) == 0 {
+		t.Fatalf("no regressions in %s", regressionDir)
+	}
+	return rs
+}
+
+func newTestRunner(t testing.TB, sopt structurizer.Options) *Runner {
+	t.Helper()
+	r, err := NewRunner(RunnerOptions{Structurizer: sopt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// replayStrategies are the strategies a regression is replayed under.
+func replayStrategies(r *Regression) []string {
+	if *allStrategies {
+		return structurizer.Strategies()
+	}
+	s := []string{""}
+	if r.Header.Strategy != "" && r.Header.Strategy != structurizer.DefaultStrategy {
+		s = append(s, r.Header.Strategy)
+	}
+	return s
+}
+
+func TestRegressionsPass(t *testing.T) {
+	for _, r := range loadSuite(t) {
+		for _, strat := range replayStrategies(r) {
+			if !slices.Contains(append(structurizer.Strategies(), ""), strat) {
+				t.Logf("%s: strategy %q not built, skipped", r.Name, strat)
+				continue
+			}
+			run := newTestRunner(t, structurizer.Options{Strategy: strat})
+			out := run.Run(r.Graph)
+			if out.Err != nil {
+				t.Errorf("%s (strategy %q): %v", r.Path, strat, out.Err)
+			} else if out.Failed() {
+				t.Errorf("%s (strategy %q): fails with %s, want every check to pass (checks %v)", r.Path, strat, out.Signature, run.Oracle.Checks())
+			}
+		}
+	}
+}
+
+func TestRegressionsFailUnderTheirFault(t *testing.T) {
+	n := 0
+	for _, r := range loadSuite(t) {
+		faults := r.Header.Faults()
+		if len(faults) == 0 {
+			continue
+		}
+		if missing := unknownFaults(faults); missing != nil {
+			t.Logf("%s: fault %v not built here, skipped", r.Name, missing)
+			continue
+		}
+		n++
+		run := newTestRunner(t, structurizer.Options{Strategy: r.Header.Strategy, Inject: faults})
+		out := run.Run(r.Graph)
+		if out.Signature != r.Header.Signature {
+			t.Errorf("%s: under %v gives %q (err %v), want %q", r.Path, faults, out.Signature, out.Err, r.Header.Signature)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no regression found under a fault; the suite shows nothing")
+	}
+}
+
+func unknownFaults(fs []string) []string {
+	var out []string
+	for _, f := range fs {
+		if _, ok := structurizer.Faults[f]; !ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func TestRegressionFileRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	r := loadSuite(t)[0]
+	h := Header{Signature: "exec:trace-mismatch", Fault: "swap-arms", Origin: "test", Date: "2026-11-29", Notes: []string{"a note"}}
+	path, err := WriteRegression(dir, "x", h, r.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadRegression(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.Graph.Equal(r.Graph) && Key(back.Graph) != Key(r.Graph) {
+		t.Errorf("graph %v read back as %v", r.Graph, back.Graph)
+	}
+	if back.Header.Signature != h.Signature || back.Header.Fault != h.Fault || back.Header.Date != h.Date || back.Name != "x" {
+		t.Errorf("header %+v read back as %+v", h, back.Header)
+	}
+	if _, err := WriteRegression(dir, "x", h, r.Graph); err == nil {
+		t.Error("WriteRegression overwrote an existing file")
+	}
+	if _, err := WriteRegression(dir, filepath.Join("..", "y"), h, r.Graph); err == nil {
+		t.Error("WriteRegression accepted a path as a name")
+	}
+}

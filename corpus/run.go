@@ -1,0 +1,147 @@
+// run.go: judging one graph, the operation the minimizer, the store, the
+// regression suite and the fuzz harnesses all share: structurize it, emit
+// the structured function as SPIR-V and run the oracle's checks, with a
+// panic anywhere in the structurizer or the emitter contained and turned
+// into a failure with its own signature (the campaign engine's rule: a
+// panic is a finding, never a crash of the tool).
+package corpus
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"cfgfuzz/emit"
+	"cfgfuzz/oracle"
+	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// Signatures of failures found before the oracle runs.
+const (
+	SigPanic   = "structurize:panic"       // the structurizer or the emitter panicked
+	SigRefused = "structurize:refused"     // the strategy refused (a bug on the default strategy)
+	SigEmit    = "emit:malformed-function" // the emitter rejected the structured function
+)
+
+// Outcome is the judgement of one graph.
+type Outcome struct {
+	// Signature is "" when every check passed, else the first failure's
+	// "check:reason".
+	Signature string
+	// Verdicts are the oracle's verdicts (nil when it did not run), with a
+	// synthetic failing verdict for a panic, a refusal or an emit failure.
+	Verdicts []oracle.Verdict
+	// Module is the emitted SPIR-V (nil when none was emitted).
+	Module []byte
+	// Stats are the structurizer's statistics (nil when it failed).
+	Stats *structurizer.Stats
+	// Err is a harness error: the graph is invalid, an option is unknown,
+	// or a check could not run. It is not a finding.
+	Err error
+}
+
+// Failed reports whether the outcome is a finding.
+func (o *Outcome) Failed() bool { return o.Signature != "" }
+
+// Runner structurizes, emits and checks graphs. It holds an Oracle, so one
+// Runner serves one goroutine at a time.
+type Runner struct {
+	// Options are the structurizer's options (strategy, planted faults).
+	Options structurizer.Options
+	// Oracle runs the checks.
+	Oracle *oracle.Oracle
+}
+
+// RunnerOptions configures NewRunner. The zero value structurizes with the
+// default strategy, plants no fault and runs every check whose tool is
+// present (AllChecks).
+type RunnerOptions struct {
+	Structurizer structurizer.Options
+	// Checks names the checks; nil means AllChecks().
+	Checks []string
+	// Oracle carries the oracle's other settings (walks, validator,
+	// executor); its Checks field is replaced by Checks.
+	Oracle oracle.Options
+}
+
+// NewRunner prepares a Runner.
+func NewRunner(opt RunnerOptions) (*Runner, error) {
+	o := opt.Oracle
+	o.Checks = opt.Checks
+	if o.Checks == nil {
+		o.Checks = AllChecks(opt.Oracle)
+	}
+	orc, err := oracle.New(o)
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{Options: opt.Structurizer, Oracle: orc}, nil
+}
+
+// AllChecks lists every check of the oracle that can run here: the default
+// checks first, in their order, then the others sorted by name, leaving out
+// any whose tool is missing (oracle.New refuses it alone).
+func AllChecks(base oracle.Options) []string {
+	names := slices.Clone(oracle.DefaultChecks)
+	var rest []string
+	for n := range oracle.CheckNames() {
+		if !slices.Contains(names, n) {
+			rest = append(rest, n)
+		}
+	}
+	sort.Strings(rest)
+	var usable []string
+	for _, n := range append(names, rest...) {
+		o := base
+		o.Checks = []string{n}
+		if _, err := oracle.New(o); err == nil {
+			usable = append(usable, n)
+		}
+	}
+	return usable
+}
+
+// Run judges g. It never panics because of the structurizer or the emitter.
+func (r *Runner) Run(g *cfg.Graph) (out Outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = failure(SigPanic, "structurize", fmt.Sprint(p))
+		}
+	}()
+	res, err := structurizer.Structurize(g, r.Options)
+	if err != nil {
+		if _, ok := err.(*structurizer.Refusal); ok {
+			return failure(SigRefused, "structurize", err.Error())
+		}
+		return Outcome{Err: err}
+	}
+	out.Stats = &res.Stats
+	mod, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		f := failure(SigEmit, "emit", err.Error())
+		f.Stats = out.Stats
+		return f
+	}
+	out.Module = mod
+	out.Verdicts = r.Oracle.Check(&oracle.Subject{Graph: g, Module: mod})
+	if v := oracle.Failed(out.Verdicts); v != nil {
+		out.Signature = v.Signature
+	} else if v := oracle.Errored(out.Verdicts); v != nil {
+		out.Err = fmt.Errorf("%s: %s", v.Check, v.Detail)
+	}
+	return out
+}
+
+// Predicate returns the runner as a minimization predicate.
+func (r *Runner) Predicate() Predicate {
+	return func(g *cfg.Graph) (string, error) {
+		o := r.Run(g)
+		return o.Signature, o.Err
+	}
+}
+
+func failure(sig, check, detail string) Outcome {
+	v := oracle.Verdict{Check: check, Status: oracle.Fail, Signature: sig, Detail: detail}
+	return Outcome{Signature: sig, Verdicts: []oracle.Verdict{v}}
+}

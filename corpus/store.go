@@ -1,0 +1,248 @@
+// store.go: the findings store. A finding lives at
+// DIR/findings/<signature-hash>/<graph-hash>/, where signature-hash is the
+// first 16 hex digits of SHA-256 of the signature and graph-hash the same
+// of the graph's Key, so findings deduplicate by signature and, within a
+// signature, by graph. Each entry holds:
+//
+//	graph.cfg      the graph as found (line notation, header comments)
+//	min.cfg        the minimized graph (when minimized)
+//	verdict.json   the signature, the verdicts, the stats, where it came from
+//	module.spv     the module the structurizer made of the graph
+//	min.spv        the module of the minimized graph
+//	before.svg     a picture of the graph
+//	after.svg      a picture of the minimized graph
+//
+// DIR/findings/<signature-hash>/signature.txt names the signature and
+// count.txt counts every report of it, kept or not. A signature keeps at
+// most Cap entries; the first is the finding, the others examples.
+package corpus
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"cfgfuzz/oracle"
+	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// DefaultCap is the number of entries kept per signature when Store.Cap
+// is 0.
+const DefaultCap = 5
+
+// Store is a findings store rooted at Dir. Its methods are safe for
+// concurrent use within one process.
+type Store struct {
+	Dir string // root; findings go under Dir/findings
+	Cap int    // entries kept per signature; 0 means DefaultCap
+	mu  sync.Mutex
+}
+
+// Finding is one failure to store.
+type Finding struct {
+	Signature string
+	Graph     *cfg.Graph
+	Minimized *cfg.Graph // nil when not minimized
+	Verdicts  []oracle.Verdict
+	Module    []byte // the graph's module, nil when none was emitted
+	MinModule []byte // the minimized graph's module
+	Stats     *structurizer.Stats
+	// Origin says where it came from: a campaign seed, a file, a fuzzer.
+	Origin string
+	// Strategy and Inject are the structurizer's options it failed under.
+	Strategy string
+	Inject   []string
+}
+
+// Verdict is the JSON record written as verdict.json.
+type Verdict struct {
+	Signature string              `json:"signature"`
+	Origin    string              `json:"origin,omitempty"`
+	Strategy  string              `json:"strategy,omitempty"`
+	Inject    []string            `json:"inject,omitempty"`
+	Graph     string              `json:"graph"`
+	Minimized string              `json:"minimized,omitempty"`
+	Verdicts  []oracle.Verdict    `json:"verdicts,omitempty"`
+	Stats     *structurizer.Stats `json:"stats,omitempty"`
+}
+
+// Added says what Add did.
+type Added struct {
+	New     bool   // the signature was not in the store before
+	Kept    bool   // an entry was written (false: a duplicate or over the cap)
+	Dir     string // the entry's directory (also when it existed already)
+	Reports int    // reports of this signature so far, this one included
+}
+
+// Hash is the store's short hash of a string: 16 hex digits of SHA-256.
+func Hash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:8])
+}
+
+func (st *Store) capacity() int {
+	if st.Cap <= 0 {
+		return DefaultCap
+	}
+	return st.Cap
+}
+
+// SignatureDir is the directory of a signature's entries.
+func (st *Store) SignatureDir(sig string) string {
+	return filepath.Join(st.Dir, "findings", Hash(sig))
+}
+
+// Add records a finding: it counts the report and writes an entry unless
+// the graph is already stored or the signature has Cap entries.
+func (st *Store) Add(f Finding) (Added, error) {
+	if f.Signature == "" || f.Graph == nil {
+		return Added{}, errors.New("corpus: a finding needs a signature and a graph")
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	sdir := st.SignatureDir(f.Signature)
+	entries, err := st.entries(sdir)
+	if err != nil {
+		return Added{}, err
+	}
+	a := Added{New: len(entries) == 0, Dir: filepath.Join(sdir, Hash(Key(normalize(f.Graph))))}
+	if a.Reports, err = bumpCount(sdir, f.Signature); err != nil {
+		return a, err
+	}
+	if _, err := os.Stat(a.Dir); err == nil || len(entries) >= st.capacity() {
+		return a, nil
+	}
+	a.Kept = true
+	return a, writeEntry(a.Dir, f)
+}
+
+// entries lists the entry directories of a signature directory.
+func (st *Store) entries(sdir string) ([]string, error) {
+	des, err := os.ReadDir(sdir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, de := range des {
+		if de.IsDir() {
+			out = append(out, filepath.Join(sdir, de.Name()))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// bumpCount creates the signature directory on first use and increments
+// count.txt.
+func bumpCount(sdir, sig string) (int, error) {
+	if err := os.MkdirAll(sdir, 0o755); err != nil {
+		return 0, err
+	}
+	if err := os.WriteFile(filepath.Join(sdir, "signature.txt"), []byte(sig+"\n"), 0o644); err != nil {
+		return 0, err
+	}
+	n := 0
+	if b, err := os.ReadFile(filepath.Join(sdir, "count.txt")); err == nil {
+		n, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	}
+	n++
+	return n, os.WriteFile(filepath.Join(sdir, "count.txt"), []byte(strconv.Itoa(n)+"\n"), 0o644)
+}
+
+// writeEntry writes one entry's files into dir (created).
+func writeEntry(dir string, f Finding) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	v := Verdict{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Inject: f.Inject,
+		Graph: cfg.FormatCompact(f.Graph), Verdicts: f.Verdicts, Stats: f.Stats}
+	files := map[string][]byte{
+		"graph.cfg":  []byte(graphFile(f, f.Graph)),
+		"before.svg": []byte(SVG(f.Graph, SVGOptions{Title: f.Signature + " (as found)"})),
+	}
+	if f.Module != nil {
+		files["module.spv"] = f.Module
+	}
+	if f.Minimized != nil {
+		v.Minimized = cfg.FormatCompact(f.Minimized)
+		files["min.cfg"] = []byte(graphFile(f, f.Minimized))
+		files["after.svg"] = []byte(SVG(f.Minimized, SVGOptions{Title: f.Signature + " (minimized)"}))
+	}
+	if f.MinModule != nil {
+		files["min.spv"] = f.MinModule
+	}
+	js, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	files["verdict.json"] = append(js, '\n')
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// graphFile is a graph in line notation under header comments.
+func graphFile(f Finding, g *cfg.Graph) string {
+	h := Header{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Fault: strings.Join(f.Inject, ",")}
+	return h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
+}
+
+// StoredSignature is one signature of the store with its figures.
+type StoredSignature struct {
+	Signature string
+	Dir       string
+	Entries   []string // entry directories, sorted
+	Reports   int
+}
+
+// List returns every signature in the store, sorted by signature.
+func (st *Store) List() ([]StoredSignature, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	root := filepath.Join(st.Dir, "findings")
+	des, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []StoredSignature
+	for _, de := range des {
+		if !de.IsDir() {
+			continue
+		}
+		sdir := filepath.Join(root, de.Name())
+		sig, err := os.ReadFile(filepath.Join(sdir, "signature.txt"))
+		if err != nil {
+			return nil, fmt.Errorf("corpus: %s: %w", sdir, err)
+		}
+		n := 0
+		if b, err := os.ReadFile(filepath.Join(sdir, "count.txt")); err == nil {
+			n, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		}
+		ents, err := st.entries(sdir)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, StoredSignature{Signature: strings.TrimSpace(string(sig)), Dir: sdir, Entries: ents, Reports: n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Signature < out[j].Signature })
+	return out, nil
+}
