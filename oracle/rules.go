@@ -1,0 +1,325 @@
+// rules.go: the project's own checker of SPIR-V structured control flow
+// (the `rules` check and `cfgfuzz lint`). It implements rules R1-R16 of
+// shared/reference/spirv-structured-rules.md over structural dominance
+// (dominance over branch, merge and continue edges), for every function of
+// any module, and follows the specification where SPIRV-Tools approximates
+// (R12). Each violation names its rule, its function and its blocks.
+//
+// Constructs (D5) are never materialized as block sets: membership is two
+// or three O(1) dominance queries, and the constructs holding a block are
+// found by walking up the dominator tree through construct heads only, so
+// the cost is near-linear in blocks and edges times the nesting depth.
+package oracle
+
+import (
+	"fmt"
+	"strings"
+
+	"cfgfuzz/emit/spirv"
+)
+
+// BlockRef names a block: its label id and OpName ("" when unnamed).
+type BlockRef struct {
+	ID   uint32 `json:"id"`
+	Name string `json:"name,omitempty"`
+}
+
+func (b BlockRef) String() string {
+	if b.Name != "" {
+		return "%" + b.Name
+	}
+	return "%" + itoa(b.ID)
+}
+
+// Violation is one broken rule.
+type Violation struct {
+	Rule   string     `json:"rule"` // "R1".."R16"
+	Func   BlockRef   `json:"func"` // the function (its id and name)
+	Blocks []BlockRef `json:"blocks"`
+	Msg    string     `json:"msg"`
+}
+
+func (v Violation) String() string {
+	refs := make([]string, len(v.Blocks))
+	for i, b := range v.Blocks {
+		refs[i] = b.String()
+	}
+	return fmt.Sprintf("%s in %s [%s]: %s", v.Rule, v.Func, strings.Join(refs, " "), v.Msg)
+}
+
+// MaxNestingDepth is R16's limit (the validator's default).
+const MaxNestingDepth = 1023
+
+// CheckRules parses module bytes and applies R1-R16 to every function. The
+// error is for input that is not a module or whose bodies cannot be split
+// into blocks (*spirv.DecodeError, *MalformedError).
+func CheckRules(module []byte) ([]Violation, error) {
+	m, err := spirv.Decode(module)
+	if err != nil {
+		return nil, err
+	}
+	return CheckRulesModule(m)
+}
+
+// CheckRulesModule applies R1-R16 to every function of a decoded module.
+func CheckRulesModule(m *spirv.Module) ([]Violation, error) {
+	rm, err := parseRuleModule(m)
+	if err != nil {
+		return nil, err
+	}
+	var out []Violation
+	for i := range rm.funcs {
+		f := &rm.funcs[i]
+		if len(f.blocks) == 0 {
+			continue // a declaration
+		}
+		g, err := newFuncGraph(f)
+		if err != nil {
+			return nil, err
+		}
+		c := newRuleChecker(rm, g)
+		c.run()
+		out = append(out, c.out...)
+	}
+	return out, nil
+}
+
+// constructKind is a kind of construct (D5).
+type constructKind uint8
+
+const (
+	kSelection constructKind = iota
+	kSwitch
+	kLoop
+	kContinue
+	kCase
+)
+
+var kindNames = [...]string{"selection", "switch", "loop", "continue", "case"}
+
+// construct is one construct. head is its first block; owner the header
+// that declared it (the loop for a continue construct, the switch for a
+// case construct).
+type construct struct {
+	kind  constructKind
+	head  int
+	owner int
+	merge int // the owner's merge block
+	latch int // continue: the back-edge block, -1 when there is none
+}
+
+// ruleChecker applies the rules to one function.
+type ruleChecker struct {
+	m      *ruleModule
+	g      *funcGraph
+	cons   []construct
+	at     [][]int // constructs headed by each block, outer first
+	up     []int   // nearest strict dominator that heads a construct, -1
+	near   []int   // nearest dominator (inclusive) that heads a construct, -1
+	caseOf map[int]int // case target -> its switch header
+	hdr    map[int]int // header -> its selection/switch/loop construct
+	contOf map[int]int // loop header -> its continue construct
+	out    []Violation
+}
+
+func newRuleChecker(m *ruleModule, g *funcGraph) *ruleChecker {
+	return &ruleChecker{m: m, g: g}
+}
+
+func (c *ruleChecker) ref(b int) BlockRef {
+	if b < 0 || b >= len(c.g.f.blocks) {
+		return BlockRef{}
+	}
+	id := c.g.f.blocks[b].label
+	return BlockRef{ID: id, Name: c.m.names[id]}
+}
+
+func (c *ruleChecker) report(rule string, msg string, blocks ...int) {
+	refs := make([]BlockRef, len(blocks))
+	for i, b := range blocks {
+		refs[i] = c.ref(b)
+	}
+	fid := c.g.f.id
+	c.out = append(c.out, Violation{Rule: rule, Func: BlockRef{ID: fid, Name: c.m.names[fid]}, Blocks: refs, Msg: msg})
+}
+
+// reachable reports structural reachability from the entry.
+func (c *ruleChecker) reachable(b int) bool { return c.g.dom.reached(b) }
+
+func (c *ruleChecker) run() {
+	c.checkLayout()
+	c.checkDeclarations()
+	c.buildConstructs()
+	c.checkBackEdges()
+	c.checkLoops()
+	c.checkEdges()
+	c.checkNesting()
+	c.checkSwitches()
+	c.checkConditionals()
+}
+
+// checkLayout: R13 (merge instruction placement), R14 (dominators first,
+// entry not a target), R15 (distinct conditional labels from SPIR-V 1.6).
+func (c *ruleChecker) checkLayout() {
+	g := c.g
+	for b, blk := range g.f.blocks {
+		if blk.mergeOp != 0 {
+			switch {
+			case blk.mergeAt != 1 || blk.extraMerges > 0:
+				c.report("R13", blk.mergeOp.String()+" is not the second-to-last instruction of its block", b)
+			case blk.mergeOp == spirv.OpLoopMerge && blk.term != spirv.OpBranch && blk.term != spirv.OpBranchConditional:
+				c.report("R13", "OpLoopMerge is followed by "+blk.term.String()+", not OpBranch or OpBranchConditional", b)
+			case blk.mergeOp == spirv.OpSelectionMerge && blk.term != spirv.OpBranchConditional && blk.term != spirv.OpSwitch:
+				c.report("R13", "OpSelectionMerge is followed by "+blk.term.String()+", not OpBranchConditional or OpSwitch", b)
+			}
+		}
+		for _, t := range g.succ[b] {
+			if t == 0 {
+				c.report("R14", "the entry block is a branch target", 0, b)
+				break
+			}
+		}
+		if d := g.ord.idom[b]; d > b {
+			c.report("R14", "block appears in the binary before its dominator", b, d)
+		}
+		if c.m.version >= 0x00010600 && blk.term == spirv.OpBranchConditional && len(g.succ[b]) == 2 && g.succ[b][0] == g.succ[b][1] {
+			c.report("R15", "OpBranchConditional names the same label twice (SPIR-V 1.6)", b, g.succ[b][0])
+		}
+	}
+}
+
+// checkDeclarations: R1 (distinct merges), R2 (header strictly dominates
+// its merge), R4 (continue differs from merge), R5a.
+func (c *ruleChecker) checkDeclarations() {
+	g := c.g
+	declared := map[int]int{}
+	for h := range g.f.blocks {
+		m := g.merge[h]
+		if m < 0 {
+			continue
+		}
+		if other, dup := declared[m]; dup {
+			c.report("R1", "two headers declare the same merge block", other, h, m)
+		} else {
+			declared[m] = h
+		}
+		if !c.reachable(h) {
+			continue
+		}
+		if m == h || !g.dom.dominates(h, m) {
+			c.report("R2", "header does not strictly structurally dominate its merge block", h, m)
+		}
+		if ct := g.cont[h]; ct >= 0 {
+			if ct == m {
+				c.report("R4", "continue target and merge block are the same block", h, m)
+			}
+			if !g.dom.dominates(h, ct) {
+				c.report("R5", "(a) loop header does not structurally dominate its continue target", h, ct)
+			}
+		}
+	}
+}
+
+// buildConstructs lists the constructs of structurally reachable headers
+// and links each construct head to the nearest head above it in the
+// dominator tree.
+func (c *ruleChecker) buildConstructs() {
+	g := c.g
+	n := len(g.f.blocks)
+	c.at = make([][]int, n)
+	c.caseOf, c.hdr, c.contOf = map[int]int{}, map[int]int{}, map[int]int{}
+	add := func(k construct) {
+		c.cons = append(c.cons, k)
+		c.at[k.head] = append(c.at[k.head], len(c.cons)-1)
+		switch k.kind {
+		case kContinue:
+			c.contOf[k.owner] = len(c.cons) - 1
+		case kSelection, kSwitch, kLoop:
+			c.hdr[k.owner] = len(c.cons) - 1
+		}
+	}
+	for h := range n {
+		m := g.merge[h]
+		if m < 0 || !c.reachable(h) {
+			continue
+		}
+		blk := &g.f.blocks[h]
+		switch {
+		case blk.mergeOp == spirv.OpLoopMerge:
+			latch := -1
+			if l := g.latches[h]; len(l) > 0 {
+				latch = l[0]
+			}
+			if ct := g.cont[h]; ct >= 0 && c.reachable(ct) {
+				add(construct{kind: kContinue, head: ct, owner: h, merge: m, latch: latch})
+			}
+		case blk.term == spirv.OpSwitch:
+			for _, t := range g.succ[h] {
+				if _, seen := c.caseOf[t]; t != m && !seen && g.dom.dominates(h, t) && t != h {
+					c.caseOf[t] = h
+					add(construct{kind: kCase, head: t, owner: h, merge: m, latch: -1})
+				}
+			}
+		}
+	}
+	// Header constructs last at their head: inside a case or continue
+	// construct that starts at the same block.
+	for h := range n {
+		m := g.merge[h]
+		if m < 0 || !c.reachable(h) {
+			continue
+		}
+		kind := kSelection
+		switch {
+		case g.f.blocks[h].mergeOp == spirv.OpLoopMerge:
+			kind = kLoop
+		case g.f.blocks[h].term == spirv.OpSwitch:
+			kind = kSwitch
+		}
+		add(construct{kind: kind, head: h, owner: h, merge: m, latch: -1})
+	}
+	c.linkHeads()
+}
+
+// linkHeads sets up[b] for every construct head b: the nearest strict
+// structural dominator that heads a construct.
+func (c *ruleChecker) linkHeads() {
+	g := c.g
+	n := len(g.f.blocks)
+	c.up = make([]int, n)
+	near := make([]int, n) // nearest head dominating b (inclusive)
+	for i := range near {
+		near[i] = -2 // not computed
+	}
+	var find func(b int) int
+	find = func(b int) int {
+		path := []int{}
+		for b >= 0 && near[b] == -2 {
+			path = append(path, b)
+			b = g.dom.idom[b]
+		}
+		res := -1
+		if b >= 0 {
+			res = near[b]
+		}
+		for i := len(path) - 1; i >= 0; i-- {
+			if len(c.at[path[i]]) > 0 {
+				res = path[i]
+			}
+			near[path[i]] = res
+		}
+		return res
+	}
+	for b := range n {
+		c.up[b] = -1
+		if d := g.dom.idom[b]; d >= 0 && c.reachable(b) {
+			c.up[b] = find(d)
+		}
+	}
+	c.near = near
+	for b := range n {
+		if c.reachable(b) {
+			find(b)
+		}
+	}
+}

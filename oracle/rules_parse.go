@@ -1,0 +1,205 @@
+// rules_parse.go: the block structure of a SPIR-V module as the structured
+// rules checker (rules.go) sees it: each function with a body as a list of
+// blocks in binary order, each block with its label, its merge instruction
+// (where it sits, what follows it) and its terminator's targets in operand
+// order. SPIR-V specification 2.4 (logical layout) and 2.2.5 (blocks).
+//
+// OpSwitch literals are one word unless the selector's type is a 64-bit
+// integer: the parser tracks the ids whose type is one.
+package oracle
+
+import (
+	"fmt"
+
+	"cfgfuzz/emit/spirv"
+)
+
+// ruleBlock is one block of a function.
+type ruleBlock struct {
+	label   uint32
+	term    spirv.Op
+	targets []uint32 // branch targets; OpSwitch: default first, then cases in order
+	// mergeOp is OpSelectionMerge or OpLoopMerge when the block declares a
+	// merge (wherever the instruction sits), else 0.
+	mergeOp     spirv.Op
+	merge, cont uint32
+	// mergeAt is the merge instruction's distance from the terminator:
+	// 1 when it is second to last (R13).
+	mergeAt int
+	// extraMerges counts further merge instructions in the block (R13).
+	extraMerges int
+}
+
+// ruleFunc is one function with a body.
+type ruleFunc struct {
+	id     uint32
+	blocks []ruleBlock
+}
+
+// ruleModule is what the checker needs of a module.
+type ruleModule struct {
+	version uint32
+	names   map[uint32]string
+	funcs   []ruleFunc
+}
+
+// MalformedError says a module's function bodies cannot be split into
+// blocks (an instruction outside a block, a block without terminator, a
+// branch to an id that labels no block of the function): the rules cannot
+// be judged.
+type MalformedError struct{ Msg string }
+
+func (e *MalformedError) Error() string { return "malformed module: " + e.Msg }
+
+// isDeclaration reports instructions whose first operand names an id
+// without being typed by it (debug and annotation instructions, types).
+func isDeclaration(op spirv.Op) bool {
+	switch op {
+	case spirv.OpName, spirv.OpMemberName, spirv.OpDecorate, spirv.OpMemberDecorate,
+		spirv.OpTypeVector, spirv.OpTypeArray, spirv.OpTypeRuntimeArray, spirv.OpTypeStruct,
+		spirv.OpTypePointer, spirv.OpTypeFunction, spirv.OpEntryPoint, spirv.OpExecutionMode,
+		spirv.OpStore, spirv.OpLabel, spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch,
+		spirv.OpLoopMerge, spirv.OpSelectionMerge, spirv.OpReturnValue:
+		return true
+	}
+	return false
+}
+
+// wideValues returns the ids whose type is a 64-bit integer type.
+func wideValues(m *spirv.Module) map[uint32]bool {
+	wideTypes := map[uint32]bool{}
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpTypeInt && len(in.Operands) >= 2 && in.Operands[1] == 64 {
+			wideTypes[in.Operands[0]] = true
+		}
+	}
+	if len(wideTypes) == 0 {
+		return nil
+	}
+	wide := map[uint32]bool{}
+	for _, in := range m.Insts {
+		if len(in.Operands) >= 2 && !isDeclaration(in.Op) && wideTypes[in.Operands[0]] {
+			wide[in.Operands[1]] = true
+		}
+	}
+	return wide
+}
+
+// parseRuleModule splits every function body into blocks.
+func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
+	rm := &ruleModule{version: m.Version, names: m.Names()}
+	wide := wideValues(m)
+	var fn *ruleFunc
+	var cur *ruleBlock
+	sinceMerge := -1 // instructions since the block's merge instruction
+	for i, in := range m.Insts {
+		switch {
+		case in.Op == spirv.OpFunction:
+			if fn != nil {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunction inside a function", i)}
+			}
+			id := uint32(0)
+			if len(in.Operands) >= 2 {
+				id = in.Operands[1]
+			}
+			rm.funcs = append(rm.funcs, ruleFunc{id: id})
+			fn = &rm.funcs[len(rm.funcs)-1]
+		case in.Op == spirv.OpFunctionEnd:
+			if fn == nil || cur != nil {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunctionEnd outside a function or inside a block", i)}
+			}
+			fn = nil
+		case fn == nil:
+		case in.Op == spirv.OpLabel:
+			if cur != nil || len(in.Operands) < 1 {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpLabel inside a block", i)}
+			}
+			fn.blocks = append(fn.blocks, ruleBlock{label: in.Operands[0]})
+			cur = &fn.blocks[len(fn.blocks)-1]
+			sinceMerge = -1
+		case cur == nil:
+			if in.Op != spirv.OpFunctionParameter && in.Op != spirv.OpLine && in.Op != spirv.OpNoLine {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: %s outside a block", i, in.Op)}
+			}
+		case in.Op == spirv.OpSelectionMerge || in.Op == spirv.OpLoopMerge:
+			if err := cur.setMerge(in, i); err != nil {
+				return nil, err
+			}
+			sinceMerge = 0
+		case spirv.IsTerminator(in.Op):
+			if err := cur.setTerminator(in, i, wide); err != nil {
+				return nil, err
+			}
+			if sinceMerge >= 0 {
+				cur.mergeAt = sinceMerge + 1
+			}
+			cur = nil
+		default:
+			if sinceMerge >= 0 {
+				sinceMerge++
+			}
+		}
+	}
+	if fn != nil {
+		return nil, &MalformedError{"module ends inside a function"}
+	}
+	return rm, nil
+}
+
+// setMerge records a merge instruction.
+func (b *ruleBlock) setMerge(in spirv.Instruction, i int) error {
+	if b.mergeOp != 0 {
+		b.extraMerges++
+		return nil
+	}
+	need := 1
+	if in.Op == spirv.OpLoopMerge {
+		need = 2
+	}
+	if len(in.Operands) < need {
+		return &MalformedError{fmt.Sprintf("instruction %d: %s has %d operands", i, in.Op, len(in.Operands))}
+	}
+	b.mergeOp, b.merge = in.Op, in.Operands[0]
+	if in.Op == spirv.OpLoopMerge {
+		b.cont = in.Operands[1]
+	}
+	return nil
+}
+
+// setTerminator records the terminator and its targets.
+func (b *ruleBlock) setTerminator(in spirv.Instruction, i int, wide map[uint32]bool) error {
+	b.term = in.Op
+	ops := in.Operands
+	bad := func() error {
+		return &MalformedError{fmt.Sprintf("instruction %d: %s has %d operands", i, in.Op, len(ops))}
+	}
+	switch in.Op {
+	case spirv.OpBranch:
+		if len(ops) < 1 {
+			return bad()
+		}
+		b.targets = ops[:1:1]
+	case spirv.OpBranchConditional:
+		if len(ops) < 3 {
+			return bad()
+		}
+		b.targets = ops[1:3:3]
+	case spirv.OpSwitch:
+		if len(ops) < 2 {
+			return bad()
+		}
+		step := 2
+		if wide[ops[0]] {
+			step = 3
+		}
+		if (len(ops)-2)%step != 0 {
+			return bad()
+		}
+		b.targets = make([]uint32, 0, 1+(len(ops)-2)/step)
+		b.targets = append(b.targets, ops[1])
+		for k := 2 + step - 1; k < len(ops); k += step {
+			b.targets = append(b.targets, ops[k])
+		}
+	}
+	return nil
+}
