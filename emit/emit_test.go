@@ -5,6 +5,7 @@
 package emit
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -146,7 +147,7 @@ func BenchmarkEmitDispatch(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(string(rune('0'+len(g.Succs)/1000))+"k-blocks", func(b *testing.B) {
+		b.Run(fmt.Sprintf("%d-blocks", n), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := Bytes(res.Func, Options{}); err != nil {
 					b.Fatal(err)

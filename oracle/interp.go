@@ -160,6 +160,21 @@ func Load(m *spirv.Module) (*Program, error) {
 			p.globals[id] = int(b)
 		}
 	}
+	// Module-scope values every run starts from: constants, and pointers
+	// for the global variables, so a lookup is one slice index.
+	for id, g := range p.globals {
+		if int(id) >= len(p.consts) {
+			return nil, fmt.Errorf("variable %%%d beyond the id bound %d", id, p.bound)
+		}
+		switch {
+		case id == p.builtinID:
+			p.consts[id] = value{kind: vPtr, space: spaceBuiltin}
+		case g >= 0:
+			p.consts[id] = value{kind: vPtr, space: int32(g), bufPt: true}
+		default:
+			p.consts[id] = value{kind: vPtr, space: spaceCell, index: int32(-1 - g)}
+		}
+	}
 	p.entry = p.funcs[entryID]
 	if p.entry == nil || len(p.entry.blocks) == 0 {
 		return nil, fmt.Errorf("module has no entry point function")
@@ -216,15 +231,6 @@ func (m *Machine) Run(invocation uint32) error {
 func (m *Machine) get(id uint32) (value, error) {
 	if int(id) >= len(m.vals) {
 		return value{}, &TrapError{fmt.Sprintf("id %%%d out of bound", id)}
-	}
-	if id == m.p.builtinID && id != 0 {
-		return value{kind: vPtr, space: spaceBuiltin}, nil
-	}
-	if g, ok := m.p.globals[id]; ok {
-		if g >= 0 {
-			return value{kind: vPtr, space: int32(g), bufPt: true}, nil
-		}
-		return value{kind: vPtr, space: spaceCell, index: int32(-1 - g)}, nil
 	}
 	return m.vals[id], nil
 }

@@ -141,52 +141,77 @@ func (m *Machine) exec(in spirv.Instruction) error {
 		}
 		return m.set(ops[1], boolV(a == 0))
 	}
-	if f, ok := binaryOps[in.Op]; ok {
-		if err := need(4); err != nil {
-			return err
-		}
-		a, err := m.scalar(ops[2])
-		if err != nil {
-			return err
-		}
-		b, err := m.scalar(ops[3])
-		if err != nil {
-			return err
-		}
-		v, err := f(a, b)
-		if err != nil {
-			return err
-		}
-		return m.set(ops[1], v)
+	if err := need(4); err != nil {
+		return err
 	}
-	return &UnsupportedError{Op: in.Op}
+	a, err := m.scalar(ops[2])
+	if err != nil {
+		return err
+	}
+	b, err := m.scalar(ops[3])
+	if err != nil {
+		return err
+	}
+	v, err := binary(in.Op, a, b)
+	if err != nil {
+		return err
+	}
+	return m.set(ops[1], v)
 }
 
-var binaryOps = map[spirv.Op]func(a, b uint32) (value, error){
-	spirv.OpIAdd:              func(a, b uint32) (value, error) { return scalarV(a + b), nil },
-	spirv.OpISub:              func(a, b uint32) (value, error) { return scalarV(a - b), nil },
-	spirv.OpIMul:              func(a, b uint32) (value, error) { return scalarV(a * b), nil },
-	spirv.OpUDiv:              func(a, b uint32) (value, error) { return divide(a, b, false) },
-	spirv.OpUMod:              func(a, b uint32) (value, error) { return divide(a, b, true) },
-	spirv.OpBitwiseOr:         func(a, b uint32) (value, error) { return scalarV(a | b), nil },
-	spirv.OpBitwiseXor:        func(a, b uint32) (value, error) { return scalarV(a ^ b), nil },
-	spirv.OpBitwiseAnd:        func(a, b uint32) (value, error) { return scalarV(a & b), nil },
-	spirv.OpShiftLeftLogical:  func(a, b uint32) (value, error) { return scalarV(a << (b & 31)), nil },
-	spirv.OpShiftRightLogical: func(a, b uint32) (value, error) { return scalarV(a >> (b & 31)), nil },
-	spirv.OpIEqual:            func(a, b uint32) (value, error) { return boolV(a == b), nil },
-	spirv.OpINotEqual:         func(a, b uint32) (value, error) { return boolV(a != b), nil },
-	spirv.OpULessThan:         func(a, b uint32) (value, error) { return boolV(a < b), nil },
-	spirv.OpULessThanEqual:    func(a, b uint32) (value, error) { return boolV(a <= b), nil },
-	spirv.OpUGreaterThan:      func(a, b uint32) (value, error) { return boolV(a > b), nil },
-	spirv.OpUGreaterThanEqual: func(a, b uint32) (value, error) { return boolV(a >= b), nil },
-	spirv.OpSLessThan:         func(a, b uint32) (value, error) { return boolV(int32(a) < int32(b)), nil },
-	spirv.OpSLessThanEqual:    func(a, b uint32) (value, error) { return boolV(int32(a) <= int32(b)), nil },
-	spirv.OpSGreaterThan:      func(a, b uint32) (value, error) { return boolV(int32(a) > int32(b)), nil },
-	spirv.OpSGreaterThanEqual: func(a, b uint32) (value, error) { return boolV(int32(a) >= int32(b)), nil },
-	spirv.OpLogicalAnd:        func(a, b uint32) (value, error) { return boolV(a != 0 && b != 0), nil },
-	spirv.OpLogicalOr:         func(a, b uint32) (value, error) { return boolV(a != 0 || b != 0), nil },
-	spirv.OpLogicalEqual:      func(a, b uint32) (value, error) { return boolV((a != 0) == (b != 0)), nil },
-	spirv.OpLogicalNotEqual:   func(a, b uint32) (value, error) { return boolV((a != 0) != (b != 0)), nil },
+// binary evaluates the two-operand integer and logical instructions.
+func binary(op spirv.Op, a, b uint32) (value, error) {
+	switch op {
+	case spirv.OpIAdd:
+		return scalarV(a + b), nil
+	case spirv.OpISub:
+		return scalarV(a - b), nil
+	case spirv.OpIMul:
+		return scalarV(a * b), nil
+	case spirv.OpUDiv:
+		return divide(a, b, false)
+	case spirv.OpUMod:
+		return divide(a, b, true)
+	case spirv.OpBitwiseOr:
+		return scalarV(a | b), nil
+	case spirv.OpBitwiseXor:
+		return scalarV(a ^ b), nil
+	case spirv.OpBitwiseAnd:
+		return scalarV(a & b), nil
+	case spirv.OpShiftLeftLogical:
+		return scalarV(a << (b & 31)), nil
+	case spirv.OpShiftRightLogical:
+		return scalarV(a >> (b & 31)), nil
+	case spirv.OpIEqual:
+		return boolV(a == b), nil
+	case spirv.OpINotEqual:
+		return boolV(a != b), nil
+	case spirv.OpULessThan:
+		return boolV(a < b), nil
+	case spirv.OpULessThanEqual:
+		return boolV(a <= b), nil
+	case spirv.OpUGreaterThan:
+		return boolV(a > b), nil
+	case spirv.OpUGreaterThanEqual:
+		return boolV(a >= b), nil
+	case spirv.OpSLessThan:
+		return boolV(int32(a) < int32(b)), nil
+	case spirv.OpSLessThanEqual:
+		return boolV(int32(a) <= int32(b)), nil
+	case spirv.OpSGreaterThan:
+		return boolV(int32(a) > int32(b)), nil
+	case spirv.OpSGreaterThanEqual:
+		return boolV(int32(a) >= int32(b)), nil
+	case spirv.OpLogicalAnd:
+		return boolV(a != 0 && b != 0), nil
+	case spirv.OpLogicalOr:
+		return boolV(a != 0 || b != 0), nil
+	case spirv.OpLogicalEqual:
+		return boolV((a != 0) == (b != 0)), nil
+	case spirv.OpLogicalNotEqual:
+		return boolV((a != 0) != (b != 0)), nil
+	}
+	return value{}, &UnsupportedError{Op: op}
 }
 
 func divide(a, b uint32, mod bool) (value, error) {
