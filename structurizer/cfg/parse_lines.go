@@ -33,12 +33,11 @@ func lookupTerminator(word string) (terminator, bool) {
 	return terminator{}, false
 }
 
-// forwardRef is a name used as a target before any line defined it.
+// forwardRef is a name used as a target before any line defined it. Where
+// it was first used is found again only for an error (see firstUse).
 type forwardRef struct {
-	name      string
-	id        int // the block that defines name, -1 while undefined
-	line, col int // the first use
-	from, idx int // ... as target idx of block from
+	name string
+	id   int // the block that defines name, -1 while undefined
 }
 
 // linesReader reads one graph in line notation. Targets go into one flat
@@ -46,8 +45,8 @@ type forwardRef struct {
 type linesReader struct {
 	s       *scanner
 	lim     Limits
-	start   scanner        // the graph's first line, to find definitions again
-	ids     map[string]int // name -> block id, or -(k+1) for pending[k]
+	start   scanner   // the graph's first line, to find definitions again
+	ids     nameTable // name -> block id, or -(k+1) for pending[k]
 	pending []forwardRef
 	flat    []int
 	ends    []int
@@ -59,7 +58,11 @@ type linesReader struct {
 // parseLinesGraph reads the graph whose first block line starts at s's
 // position, up to the end of input, a "---" line or a line starting with '{'.
 func parseLinesGraph(s *scanner, lim Limits) (*Graph, error) {
-	r := &linesReader{s: s, lim: lim, start: *s, ids: make(map[string]int, 16)}
+	r := &linesReader{s: s, lim: lim, start: *s, ids: nameTable{limit: min(lim.MaxBlocks, 1<<24)}}
+	est := min(estimateLines(s.src[s.pos:]), lim.MaxBlocks)
+	r.ends = make([]int, 0, est)
+	r.weights = make([]int, 0, est)
+	r.flat = make([]int, 0, 2*est)
 	if err := r.graph(); err != nil {
 		return nil, err
 	}
@@ -209,7 +212,7 @@ func (r *linesReader) terminatorAndTargets(id int, block string) error {
 		if count >= r.lim.MaxSuccs {
 			return s.errAt(line, col, "too many successors: block %q has more than the limit of %d", block, r.lim.MaxSuccs)
 		}
-		t, err := r.target(target, id, count, line, col)
+		t, err := r.target(target, line, col)
 		if err != nil {
 			return err
 		}
@@ -245,17 +248,17 @@ func (r *linesReader) separator(count int, term terminator) error {
 
 // define records that the block line id defines name.
 func (r *linesReader) define(name string, id, line, col int) error {
-	v, seen := r.ids[name]
+	v, seen := r.ids.lookup(name)
 	switch {
 	case seen && v >= 0:
 		first := r.definitionPos(v)
 		return r.s.errAt(line, col, "block %q is defined twice (first at %d:%d)", name, first.line, first.col())
 	case seen:
 		r.pending[-v-1].id = id
-	case len(r.ids) >= r.lim.MaxBlocks:
+	case r.ids.count >= r.lim.MaxBlocks:
 		return r.s.errAt(line, col, "too many block names: %q is beyond the limit of %d blocks", name, r.lim.MaxBlocks)
 	}
-	r.ids[name] = id
+	r.ids.store(name, id)
 	r.recordName(name, id)
 	return nil
 }
@@ -277,16 +280,16 @@ func (r *linesReader) recordName(name string, id int) {
 
 // target returns the block id a target name stands for, or the code of a
 // forward reference.
-func (r *linesReader) target(name string, from, idx, line, col int) (int, error) {
-	if v, seen := r.ids[name]; seen {
+func (r *linesReader) target(name string, line, col int) (int, error) {
+	if v, seen := r.ids.lookup(name); seen {
 		return v, nil
 	}
-	if len(r.ids) >= r.lim.MaxBlocks {
+	if r.ids.count >= r.lim.MaxBlocks {
 		return 0, r.s.errAt(line, col, "too many block names: %q is beyond the limit of %d blocks", name, r.lim.MaxBlocks)
 	}
-	r.pending = append(r.pending, forwardRef{name: name, id: -1, line: line, col: col, from: from, idx: idx})
+	r.pending = append(r.pending, forwardRef{name: name, id: -1})
 	code := -len(r.pending)
-	r.ids[name] = code
+	r.ids.store(name, code)
 	return code, nil
 }
 
@@ -295,7 +298,8 @@ func (r *linesReader) target(name string, from, idx, line, col int) (int, error)
 func (r *linesReader) resolve() error {
 	for _, ref := range r.pending {
 		if ref.id < 0 {
-			return r.s.errAt(ref.line, ref.col, "undefined block %q (target %d of block %q)", ref.name, ref.idx+1, r.blockName(ref.from))
+			at, from, idx := r.firstUse(ref.name)
+			return r.s.errAt(at.line, at.col(), "undefined block %q (target %d of block %q)", ref.name, idx+1, r.blockName(from))
 		}
 	}
 	if len(r.pending) == 0 {
@@ -307,6 +311,51 @@ func (r *linesReader) resolve() error {
 		}
 	}
 	return nil
+}
+
+// firstUse finds the first use of name as a target again (only for error
+// messages): the block lines were all well formed, one block a line, and the
+// first ':' of a line ends its name and attributes.
+func (r *linesReader) firstUse(name string) (at scanner, from, idx int) {
+	s := r.start
+	for b := range len(r.ends) {
+		s.pos += strings.IndexByte(s.src[s.pos:], ':') + 1
+		_ = s.skipSpace(false)
+		s.name() // the terminator
+		for i := 0; ; i++ {
+			_ = s.skipSpace(false)
+			if s.peek() == ',' {
+				s.pos++
+				_ = s.skipSpace(false)
+			}
+			at = s
+			target := s.name()
+			if target == "" {
+				break
+			}
+			if target == name {
+				return at, b, i
+			}
+		}
+		s.skipLine()
+		_ = s.skipSpace(true)
+	}
+	return r.start, 0, 0 // not reached: name was used
+}
+
+// estimateLines guesses how many block lines the graph at the start of src
+// holds, for the initial capacity of the per-block arrays: the lines up to
+// the next line starting with "---" or '{', at most 1<<16. Each search stops
+// at the graph's end, so a file of many graphs is still read in linear time.
+func estimateLines(src string) int {
+	end := len(src)
+	if i := strings.Index(src, "\n---"); i >= 0 {
+		end = i
+	}
+	if i := strings.Index(src[:end], "\n{"); i >= 0 {
+		end = i
+	}
+	return min(strings.Count(src[:end], "\n")+1, 1<<16)
 }
 
 // blockName is the name a block was defined with.
@@ -347,6 +396,83 @@ func (r *linesReader) packNames() []string {
 		at += len(name)
 	}
 	return names
+}
+
+// nameTable maps names to codes (a block id, or a negative forward
+// reference). Names of the form "b<k>" (k written as strconv.Itoa writes
+// it, below the block limit) skip hashing: FormatLines gives every unnamed
+// block such a name, so in most files most names go to an array indexed by
+// k, in pages allocated as they are touched (at most 4 bytes a block and 8
+// bytes a page up to the highest k used, which is below the block limit).
+type nameTable struct {
+	limit int // "b<k>" with k at or above this go to the map
+	other map[string]int
+	pages []*namePage // pages[k/namePageLen][k%namePageLen]: code+1 for ids, the code for forward references, 0 if absent
+	count int         // distinct names stored
+}
+
+const namePageLen = 64
+
+type namePage [namePageLen]int32
+
+// indexName returns k for a name "b<k>" that the paged array holds.
+func (t *nameTable) indexName(name string) (int, bool) {
+	if len(name) < 2 || len(name) > 9 || name[0] != 'b' || len(name) > 2 && name[1] == '0' {
+		return 0, false
+	}
+	k := 0
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		k = k*10 + int(c-'0')
+	}
+	return k, k < t.limit
+}
+
+func (t *nameTable) lookup(name string) (code int, seen bool) {
+	k, indexed := t.indexName(name)
+	if !indexed {
+		code, seen = t.other[name]
+		return code, seen
+	}
+	if k/namePageLen >= len(t.pages) || t.pages[k/namePageLen] == nil {
+		return 0, false
+	}
+	switch v := int(t.pages[k/namePageLen][k%namePageLen]); {
+	case v > 0:
+		return v - 1, true
+	case v < 0:
+		return v, true
+	}
+	return 0, false
+}
+
+// store sets name's code, counting the name if it is new.
+func (t *nameTable) store(name string, code int) {
+	if _, seen := t.lookup(name); !seen {
+		t.count++
+	}
+	k, indexed := t.indexName(name)
+	if !indexed {
+		if t.other == nil {
+			t.other = make(map[string]int)
+		}
+		t.other[name] = code
+		return
+	}
+	p := k / namePageLen
+	for len(t.pages) <= p {
+		t.pages = append(t.pages, nil)
+	}
+	if t.pages[p] == nil {
+		t.pages[p] = new(namePage)
+	}
+	if code >= 0 {
+		code++
+	}
+	t.pages[p][k%namePageLen] = int32(code)
 }
 
 // isDefaultName reports whether name is "b<id>" with id written the way

@@ -69,6 +69,17 @@ func (s *scanner) errHere(format string, args ...any) *ParseError {
 // too when newlines is set. It stops at the first other byte (a newline when
 // newlines is not set). The only error is invalid UTF-8 in a comment.
 func (s *scanner) skipSpace(newlines bool) error {
+	if s.pos < len(s.src) && !skippable[s.src[s.pos]] {
+		return nil // the common case, inlined
+	}
+	return s.skipSpaceSlow(newlines)
+}
+
+// skippable marks the bytes skipSpace may skip or stop at: blanks, tabs,
+// carriage returns, newlines and '#'.
+var skippable = [256]bool{' ': true, '\t': true, '\r': true, '\n': true, '#': true}
+
+func (s *scanner) skipSpaceSlow(newlines bool) error {
 	for s.pos < len(s.src) {
 		switch s.src[s.pos] {
 		case ' ', '\t', '\r':
