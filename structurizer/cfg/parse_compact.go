@@ -148,7 +148,7 @@ func (r *compactReader) successor(b, i int) error {
 	t, text, big := s.number(r.bound - 1)
 	if big {
 		if r.rescan {
-			return s.errAt(line, col, "block %d: successor %d is %s, but the graph has only %d blocks (0..%d)", b, i, text, r.bound, r.bound-1)
+			return s.errAt(line, col, "block %d: successor %d is %s, but the graph has only %s (0..%d)", b, i, text, countBlocks(r.bound), r.bound-1)
 		}
 		return s.errAt(line, col, "block %d: successor %d is %s, too large for the limit of %d blocks", b, i, text, r.lim.MaxBlocks)
 	}
@@ -167,4 +167,12 @@ func (r *compactReader) unexpected(expected, context string, args ...any) error 
 		msg += fmt.Sprintf(" (the graph opened at %d:%d is not closed)", r.openLine, r.openCol)
 	}
 	return r.s.errHere("%s", msg)
+}
+
+// countBlocks writes "1 block" or "n blocks".
+func countBlocks(n int) string {
+	if n == 1 {
+		return "1 block"
+	}
+	return fmt.Sprintf("%d blocks", n)
 }

@@ -101,7 +101,7 @@ func (r *linesReader) block() error {
 		return s.errHere("expected a block name at the start of a line, found %s", s.found())
 	}
 	if id >= r.lim.MaxBlocks {
-		return s.errAt(line, col, "too many blocks: block %q would be block %d, beyond the limit of %d blocks", name, id, r.lim.MaxBlocks)
+		return s.errAt(line, col, "too many blocks: block %s would be block %d, beyond the limit of %d blocks", quote(name), id, r.lim.MaxBlocks)
 	}
 	if err := r.define(name, id, line, col); err != nil {
 		return err
@@ -110,7 +110,7 @@ func (r *linesReader) block() error {
 		return err
 	}
 	if s.peek() != ':' {
-		return s.errHere("expected '[' or ':' after block name %q, found %s", name, s.found())
+		return s.errHere("expected '[' or ':' after block name %s, found %s", quote(name), s.found())
 	}
 	s.pos++
 	if err := r.terminatorAndTargets(id, name); err != nil {
@@ -162,7 +162,7 @@ func (r *linesReader) attributes(block string) error {
 	line, col = s.line, s.col()
 	w, text, big := s.number(r.lim.MaxWeight)
 	if big {
-		return s.errAt(line, col, "block %q: weight %s is above the limit of %d", block, text, r.lim.MaxWeight)
+		return s.errAt(line, col, "block %s: weight %s is above the limit of %d", quote(block), text, r.lim.MaxWeight)
 	}
 	if err := s.skipSpace(false); err != nil {
 		return err
@@ -189,7 +189,7 @@ func (r *linesReader) terminatorAndTargets(id int, block string) error {
 	}
 	term, ok := lookupTerminator(word)
 	if !ok {
-		return s.errAt(line, col, "expected a terminator (ret, br, if or switch), found %q", word)
+		return s.errAt(line, col, "expected a terminator (ret, br, if or switch), found %s", quote(word))
 	}
 	for count := 0; ; count++ {
 		if err := s.skipSpace(false); err != nil {
@@ -207,10 +207,10 @@ func (r *linesReader) terminatorAndTargets(id int, block string) error {
 		line, col := s.line, s.col()
 		target := s.name()
 		if term.max >= 0 && count >= term.max {
-			return s.errAt(line, col, "%s; found %q as target %d", term.usage, target, count+1)
+			return s.errAt(line, col, "%s; found %s as target %d", term.usage, quote(target), count+1)
 		}
 		if count >= r.lim.MaxSuccs {
-			return s.errAt(line, col, "too many successors: block %q has more than the limit of %d", block, r.lim.MaxSuccs)
+			return s.errAt(line, col, "too many successors: block %s has more than the limit of %d", quote(block), r.lim.MaxSuccs)
 		}
 		t, err := r.target(target, line, col)
 		if err != nil {
@@ -252,11 +252,11 @@ func (r *linesReader) define(name string, id, line, col int) error {
 	switch {
 	case seen && v >= 0:
 		first := r.definitionPos(v)
-		return r.s.errAt(line, col, "block %q is defined twice (first at %d:%d)", name, first.line, first.col())
+		return r.s.errAt(line, col, "block %s is defined twice (first at %d:%d)", quote(name), first.line, first.col())
 	case seen:
 		r.pending[-v-1].id = id
 	case r.ids.count >= r.lim.MaxBlocks:
-		return r.s.errAt(line, col, "too many block names: %q is beyond the limit of %d blocks", name, r.lim.MaxBlocks)
+		return r.s.errAt(line, col, "too many block names: %s is beyond the limit of %d blocks", quote(name), r.lim.MaxBlocks)
 	}
 	r.ids.store(name, id)
 	r.recordName(name, id)
@@ -285,7 +285,7 @@ func (r *linesReader) target(name string, line, col int) (int, error) {
 		return v, nil
 	}
 	if r.ids.count >= r.lim.MaxBlocks {
-		return 0, r.s.errAt(line, col, "too many block names: %q is beyond the limit of %d blocks", name, r.lim.MaxBlocks)
+		return 0, r.s.errAt(line, col, "too many block names: %s is beyond the limit of %d blocks", quote(name), r.lim.MaxBlocks)
 	}
 	r.pending = append(r.pending, forwardRef{name: name, id: -1})
 	code := -len(r.pending)
@@ -299,7 +299,7 @@ func (r *linesReader) resolve() error {
 	for _, ref := range r.pending {
 		if ref.id < 0 {
 			at, from, idx := r.firstUse(ref.name)
-			return r.s.errAt(at.line, at.col(), "undefined block %q (target %d of block %q)", ref.name, idx+1, r.blockName(from))
+			return r.s.errAt(at.line, at.col(), "undefined block %s (target %d of block %s)", quote(ref.name), idx+1, quote(r.blockName(from)))
 		}
 	}
 	if len(r.pending) == 0 {
@@ -473,6 +473,14 @@ func (t *nameTable) store(name string, code int) {
 		code++
 	}
 	t.pages[p][k%namePageLen] = int32(code)
+}
+
+// quote quotes a name for an error message, shortened when long.
+func quote(name string) string {
+	if len(name) > 40 {
+		return strconv.Quote(name[:32]) + "..."
+	}
+	return strconv.Quote(name)
 }
 
 // isDefaultName reports whether name is "b<id>" with id written the way

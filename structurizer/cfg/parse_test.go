@@ -295,6 +295,7 @@ func TestParseLinesErrors(t *testing.T) {
 		{lines, "a: br ,a", 1, 7, "expected a target name after br, found ','", Limits{}},
 		{lines, "a: br a)", 1, 8, "expected a target name, ',' or end of line, found ')'", Limits{}},
 		{lines, "a: br a:", 1, 8, "found ':'", Limits{}},
+		{lines, strings.Repeat("n", 100) + " x", 1, 102, `expected '[' or ':' after block name "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"..., found 'x'`, Limits{}},
 		{lines, "a: ret\n)", 2, 1, "expected a block name at the start of a line, found ')'", Limits{}},
 		{lines, "a: br é", 1, 7, "found 'é' (U+00E9", Limits{}},
 		{lines, "a: ret # \xff", 1, 10, "invalid UTF-8 in comment (byte 0xff)", Limits{}},
@@ -321,7 +322,7 @@ func TestParseFileErrors(t *testing.T) {
 		{file, "a: ret\n---\nb: br c", 3, 7, `undefined block "c"`, Limits{}},
 		{file, "a: ret\n----\n", 2, 5, `expected '[' or ':' after block name "----"`, Limits{}},
 		{file, "\x89PNG\r\n\x1a\n\x00\x00", 1, 1, "found invalid UTF-8 byte 0x89", Limits{}},
-		{file, "{{1}}\n", 1, 3, "block 0: successor 0 is 1, but the graph has only 1 blocks (0..0)", Limits{}},
+		{file, "{{1}}\n", 1, 3, "block 0: successor 0 is 1, but the graph has only 1 block (0..0)", Limits{}},
 	})
 	_, err := Parse("dir/x.cfg", []byte("{{1}"), Limits{})
 	if err == nil || err.Error() != "dir/x.cfg:1:5: expected ',' or '}' after the successor list of block 0, found end of input (the graph opened at 1:1 is not closed)" {
