@@ -207,3 +207,19 @@ func (s Size) Less(t Size) bool {
 	}
 	return s.Words < t.Words
 }
+
+// skipEntry makes the entry's only successor the new entry, when the entry
+// is an unconditional branch to another block: the old entry becomes
+// unreachable unless something branches back to it.
+func skipEntry(g *cfg.Graph) (*cfg.Graph, bool) {
+	if len(g.Succs[0]) != 1 || g.Succs[0][0] == 0 {
+		return nil, false
+	}
+	t := g.Succs[0][0]
+	perm := make([]int, g.Len())
+	for b := range perm {
+		perm[b] = b
+	}
+	perm[0], perm[t] = t, 0
+	return normalize(g.Permute(perm)), true
+}

@@ -39,12 +39,14 @@ var (
 	// StageMerge merges straight-line pairs (a branch into a block with no
 	// other predecessor).
 	StageMerge = Stage{"merge", (*search).mergeStage}
+	// StageEntry skips an entry that only branches on.
+	StageEntry = Stage{"entry", (*search).entryStage}
 	// StageWeights zeroes block weights (ddmin over the weighted blocks).
 	StageWeights = Stage{"weights", (*search).weightsStage}
 )
 
 // DefaultStages is the pipeline Minimize runs when Options.Stages is nil.
-var DefaultStages = []Stage{StageBlocks, StageBlocksLast, StageCases, StageBranches, StageEdges, StageMerge, StageWeights}
+var DefaultStages = []Stage{StageBlocks, StageBlocksLast, StageCases, StageBranches, StageEdges, StageMerge, StageEntry, StageWeights}
 
 // runPipeline runs the stages round after round to a fixpoint or a limit,
 // then renumbers the result in depth-first order when that keeps the bug.
@@ -193,4 +195,18 @@ func (s *search) renumberStage() {
 	if s.judge(c) {
 		s.accept("renumber", c)
 	}
+}
+
+// entryStage skips the entry while it only branches on.
+func (s *search) entryStage() bool {
+	accepted := false
+	for !s.stopped() {
+		c, ok := skipEntry(s.cur)
+		if !ok || !s.fails(c) {
+			return accepted
+		}
+		s.accept("entry", c)
+		accepted = true
+	}
+	return accepted
 }
