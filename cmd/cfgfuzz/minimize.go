@@ -27,9 +27,9 @@ func init() {
 
 type minimizeFlags struct {
 	signature, baseline, inject, strategy, out, save, regressions, store, checks string
-	index, maxSteps                                                             int
-	timeout                                                                     time.Duration
-	verbose                                                                     bool
+	index, maxSteps                                                              int
+	timeout                                                                      time.Duration
+	verbose                                                                      bool
 }
 
 func (mf *minimizeFlags) define(fs *flag.FlagSet) {
