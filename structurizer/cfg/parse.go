@@ -52,10 +52,11 @@
 // anywhere. Outside comments only ASCII is accepted; comments must be valid
 // UTF-8.
 //
-// Positions are 1-based lines and 1-based byte columns; since only comments
-// may hold non-ASCII text and every error is reported at or before the first
-// non-ASCII byte outside one, byte and character columns agree wherever an
-// error points.
+// Positions are 1-based lines and 1-based byte columns, as go/scanner
+// counts them (a byte order mark counts in line 1's columns). Since only
+// comments may hold non-ASCII text and every error is reported at or before
+// the first non-ASCII byte outside one, byte and character columns agree
+// wherever an error points, but for that mark.
 //
 // Every accepted graph passes Validate with the same limits. The limits are
 // checked while reading: the (MaxBlocks+1)-th block, the (MaxSuccs+1)-th

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -308,6 +309,43 @@ func checkParseError(t testing.TB, data []byte, err error, prefix string) {
 	if pe.Col > len(lineText)+1 {
 		t.Fatalf("input %q: error %q: column past the end of line %d (%d bytes)", data, err, pe.Line, len(lineText))
 	}
+	checkNamedPositions(t, data, pe)
+}
+
+var (
+	definedTwice = regexp.MustCompile(`^block "([^"]*)" is defined twice \(first at (\d+):(\d+)\)$`)
+	undefined    = regexp.MustCompile(`^undefined block "([^"]*)" \(target (\d+) of block "([^"]*)"\)$`)
+)
+
+// checkNamedPositions checks that errors about a name point at it: a
+// duplicate definition at both definitions, an undefined name at its first
+// use, which is the first mention of the name in the input.
+func checkNamedPositions(t testing.TB, data []byte, pe *ParseError) {
+	t.Helper()
+	if m := definedTwice.FindStringSubmatch(pe.Msg); m != nil {
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		if nameAt(data, pe.Line, pe.Col) != m[1] || nameAt(data, line, col) != m[1] {
+			t.Fatalf("input %q: %v: the name is not at both positions", data, pe)
+		}
+	}
+	if m := undefined.FindStringSubmatch(pe.Msg); m != nil && nameAt(data, pe.Line, pe.Col) != m[1] {
+		t.Fatalf("input %q: %v: the name is not at the position", data, pe)
+	}
+}
+
+// nameAt returns the name that starts at line:col of data.
+func nameAt(data []byte, line, col int) string {
+	lines := strings.Split(string(data), "\n")
+	if line < 1 || line > len(lines) || col < 1 || col > len(lines[line-1])+1 {
+		return ""
+	}
+	rest := lines[line-1][col-1:]
+	end := strings.IndexFunc(rest, func(r rune) bool { return r > 127 || !isNameByte(int(r)) })
+	if end < 0 {
+		end = len(rest)
+	}
+	return rest[:end]
 }
 
 // checkRoundTrip formats a valid g both ways and reads it back: compact

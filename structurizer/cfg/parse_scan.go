@@ -22,7 +22,7 @@ type scanner struct {
 	src       string
 	pos       int // offset of the next byte
 	line      int // 1-based line of pos
-	lineStart int // offset where pos's line starts (after a byte order mark on line 1)
+	lineStart int // offset where pos's line starts
 }
 
 // byteOrderMark is skipped at the start of input.
@@ -31,8 +31,7 @@ const byteOrderMark = "\uFEFF"
 func newScanner(file, src string) *scanner {
 	s := &scanner{file: file, src: src, line: 1}
 	if strings.HasPrefix(src, byteOrderMark) {
-		s.pos = len(byteOrderMark)
-		s.lineStart = s.pos
+		s.pos = len(byteOrderMark) // and counted in line 1's columns, as go/scanner does
 	}
 	return s
 }

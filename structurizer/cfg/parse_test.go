@@ -314,7 +314,8 @@ func TestParseFileErrors(t *testing.T) {
 	runErrCases(t, []errCase{
 		{file, "", 1, 1, "no graph", Limits{}},
 		{file, "# nothing\n---\n---\n", 4, 1, "no graph", Limits{}},
-		{file, "\xef\xbb\xbf", 1, 1, "no graph", Limits{}},
+		{file, "\xef\xbb\xbf", 1, 4, "no graph", Limits{}},
+		{file, "\xef\xbb\xbf{{1}}", 1, 6, "successor 0 is 1", Limits{}},
 		{file, "{{}} x", 1, 6, "expected '{', a comment or end of line after a graph, found 'x'", Limits{}},
 		{file, "{{}}, {{}}", 1, 5, "found ','", Limits{}},
 		{file, "{{}} ---", 1, 6, "found '-'", Limits{}},
