@@ -1,7 +1,12 @@
 // Package oracle judges one structurization result with independent checks:
-// the module's execution against the original graph's walks (exec), and
-// SPIRV-Tools' validator (spirv-val). Each check has a name, and each
-// failure a stable signature "check:reason" for deduplication.
+// exact dominators and post-dominators of the input graph (pdom), the
+// project's own structured control-flow rules (rules), SPIRV-Tools'
+// validator (spirv-val), the module's execution against the original
+// graph's walks (exec), size and time limits (growth) and metamorphic
+// properties (meta). Each check has a name, and each failure a stable
+// signature "check:reason" for deduplication (SIGNATURES.md); a module
+// that rules and spirv-val judge differently gets a "disagree:" signature
+// of its own (DISAGREEMENTS.md).
 //
 // The oracle never imports the structurizer: it judges any module that
 // follows the module convention, including another revision's or another
@@ -20,10 +25,14 @@ import (
 )
 
 // Subject is what the checks judge: the original graph and the module a
-// structurizer made of it.
+// structurizer made of it. Info and Structurize are filled by the caller
+// (cmd/cfgfuzz, the campaign engine): growth reads Info.Duration, meta
+// calls Structurize (nil skips meta).
 type Subject struct {
-	Graph  *cfg.Graph
-	Module []byte
+	Graph       *cfg.Graph
+	Module      []byte
+	Info        ResultInfo
+	Structurize StructurizeFunc
 }
 
 // Status of one check on one subject.
@@ -47,11 +56,13 @@ type Verdict struct {
 // Options configures an Oracle. The zero value runs DefaultChecks with the
 // spirv-val executable for vulkan1.1 and the interpreter.
 type Options struct {
-	Checks    []string    // check names; nil means DefaultChecks
-	Walks     WalkOptions // walk selection for exec
-	Validator Validator   // nil: LookupValidator(Env)
-	Env       string      // validator target environment; "" vulkan1.1
-	Executor  Executor    // nil: Interpreter{}
+	Checks    []string      // check names; nil means DefaultChecks
+	Walks     WalkOptions   // walk selection for exec
+	Validator Validator     // nil: LookupValidator(Env), in-process with cgo
+	Env       string        // validator target environment; "" vulkan1.1
+	Executor  Executor      // nil: Interpreter{}
+	Growth    GrowthOptions // limits of the growth check
+	Seed      uint64        // meta's renumbering permutations
 }
 
 // check is one entry of the check table.
@@ -63,12 +74,56 @@ type check struct {
 
 // checkTable lists the checks in the order they run.
 var checkTable = []check{
+	{"pdom", "the graph package's dominators and post-dominators against the definition and gonum", (*Oracle).checkPdom},
+	{"rules", "the structured control-flow rules R1-R16 (the lint checker)", (*Oracle).checkRules},
+	{"spirv-val", "SPIRV-Tools' validator (in-process with cgo, else the executable)", (*Oracle).checkValidator},
 	{"exec", "the module's execution against the original graph's walks (interpreter)", (*Oracle).checkExec},
-	{"spirv-val", "SPIRV-Tools' validator", (*Oracle).checkValidator},
+	{"growth", "output blocks and words within factors of the input, time within a limit", (*Oracle).checkGrowth},
+	{"meta", "determinism, renumbering invariance, idempotence, input unchanged", (*Oracle).checkMeta},
 }
 
-// DefaultChecks are the checks run when Options.Checks is nil.
-var DefaultChecks = []string{"exec", "spirv-val"}
+// DefaultChecks are the checks run when Options.Checks is nil: every check
+// of the table. meta costs two or three more structurizations per graph and
+// skips itself when the caller gives no Structurize seam.
+var DefaultChecks = []string{"pdom", "rules", "spirv-val", "exec", "growth", "meta"}
+
+// ResolveChecks reads a --checks value: "a,b" selects exactly a and b;
+// entries "+x" add x to the defaults and "-x" remove it ("+gpu" is the
+// defaults plus gpu). "" means the defaults.
+func ResolveChecks(spec string) []string {
+	var exact, add, del []string
+	for _, x := range strings.Split(spec, ",") {
+		switch x = strings.TrimSpace(x); {
+		case x == "":
+		case strings.HasPrefix(x, "+"):
+			add = append(add, x[1:])
+		case strings.HasPrefix(x, "-"):
+			del = append(del, x[1:])
+		default:
+			exact = append(exact, x)
+		}
+	}
+	base := exact
+	if len(exact) == 0 {
+		base = slices.Clone(DefaultChecks)
+	}
+	for _, a := range add {
+		if !slices.Contains(base, a) {
+			base = append(base, a)
+		}
+	}
+	return slices.DeleteFunc(base, func(x string) bool { return slices.Contains(del, x) })
+}
+
+// RegisterCheck adds a check to the table (a driver check such as gpu,
+// added from outside through the Executor seam). It is not in
+// DefaultChecks: select it with "+name".
+func RegisterCheck(name, doc string, run func(o *Oracle, s *Subject) Verdict) {
+	checkTable = append(checkTable, check{name, doc, run})
+}
+
+// Opt returns the oracle's options (for checks registered from outside).
+func (o *Oracle) Opt() Options { return o.opt }
 
 // CheckNames lists every check with its description.
 func CheckNames() map[string]string {
@@ -109,6 +164,7 @@ func New(opt Options) (*Oracle, error) {
 		o.opt.Executor = Interpreter{}
 	}
 	if o.opt.Validator == nil && slices.Contains(names, "spirv-val") {
+		// One validator (one SPIRV-Tools context) per Oracle.
 		v, err := LookupValidator(opt.Env)
 		if err != nil {
 			return nil, err
@@ -127,13 +183,18 @@ func (o *Oracle) Checks() []string {
 	return n
 }
 
-// Check runs every selected check on s.
+// Check runs every selected check on s. When both rules and spirv-val ran
+// and one failed where the other passed, a "disagree" verdict comes first,
+// so Failed reports the disagreement's signature.
 func (o *Oracle) Check(s *Subject) []Verdict {
-	out := make([]Verdict, 0, len(o.checks))
+	out := make([]Verdict, 0, len(o.checks)+1)
 	for _, c := range o.checks {
 		v := c.run(o, s)
 		v.Check = c.name
 		out = append(out, v)
+	}
+	if d, ok := Disagreement(out); ok {
+		out = append([]Verdict{d}, out...)
 	}
 	return out
 }
@@ -179,4 +240,65 @@ func (o *Oracle) checkValidator(s *Subject) Verdict {
 		return Verdict{Status: Pass}
 	}
 	return Verdict{Status: Fail, Signature: "spirv-val:" + NormalizeValidatorMessage(msg), Detail: msg}
+}
+
+// checkRules runs the structured rules checker. The signature names the
+// lowest-numbered broken rule.
+func (o *Oracle) checkRules(s *Subject) Verdict {
+	vs, err := CheckRules(s.Module)
+	if err != nil {
+		return Verdict{Status: Fail, Signature: "rules:" + SigRulesMalformed, Detail: err.Error()}
+	}
+	if len(vs) == 0 {
+		return Verdict{Status: Pass}
+	}
+	first := vs[0]
+	for _, v := range vs[1:] {
+		if ruleNumber(v.Rule) < ruleNumber(first.Rule) {
+			first = v
+		}
+	}
+	lines := make([]string, len(vs))
+	for i, v := range vs {
+		lines[i] = v.String()
+	}
+	return Verdict{Status: Fail, Signature: "rules:" + first.Rule, Detail: strings.Join(lines, "\n")}
+}
+
+// SigRulesMalformed: the module cannot be decoded or split into blocks.
+const SigRulesMalformed = "malformed"
+
+func ruleNumber(r string) int {
+	n := 0
+	for _, c := range strings.TrimPrefix(r, "R") {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// Disagreement compares the rules and spirv-val verdicts: when one failed
+// and the other passed it returns a verdict with signature
+// "disagree:rules-only:<rule>" or "disagree:val-only:<normalized message>"
+// and both verdicts in the detail.
+func Disagreement(vs []Verdict) (Verdict, bool) {
+	var rules, val *Verdict
+	for i := range vs {
+		switch vs[i].Check {
+		case "rules":
+			rules = &vs[i]
+		case "spirv-val":
+			val = &vs[i]
+		}
+	}
+	if rules == nil || val == nil {
+		return Verdict{}, false
+	}
+	detail := fmt.Sprintf("rules: %s %s\n%s\nspirv-val: %s %s\n%s", rules.Status, rules.Signature, rules.Detail, val.Status, val.Signature, val.Detail)
+	switch {
+	case rules.Status == Fail && val.Status == Pass:
+		return Verdict{Check: "disagree", Status: Fail, Signature: "disagree:rules-only:" + strings.TrimPrefix(rules.Signature, "rules:"), Detail: detail}, true
+	case rules.Status == Pass && val.Status == Fail:
+		return Verdict{Check: "disagree", Status: Fail, Signature: "disagree:val-only:" + strings.TrimPrefix(val.Signature, "spirv-val:"), Detail: detail}, true
+	}
+	return Verdict{}, false
 }

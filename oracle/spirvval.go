@@ -1,7 +1,7 @@
 // spirvval.go: SPIRV-Tools' validator as a check. The Validator interface is
 // the seam around it: ExecValidator runs the spirv-val executable (about
-// 7-10 ms a module, mostly process start); an in-process cgo binding can
-// stand in for it. Messages are normalized into signatures by
+// 7-10 ms a module, mostly process start); LibValidator (spirvval_cgo.go)
+// runs it in-process and is the default when built with cgo. Messages are normalized into signatures by
 // NormalizeValidatorMessage so equal defects deduplicate.
 package oracle
 
@@ -63,12 +63,15 @@ func (v ExecValidator) Validate(module []byte) (bool, string, error) {
 	return false, "", fmt.Errorf("spirv-val: %v: %s", err, strings.TrimSpace(out.String()))
 }
 
-// LookupValidator returns the executable validator, or an error that says
-// how to install it.
-func LookupValidator(env string) (Validator, error) {
+// DefaultTargetEnv is the validator's target environment when none is set.
+const DefaultTargetEnv = "vulkan1.1"
+
+// LookupExecValidator returns the executable validator, or an error that
+// says how to install it.
+func LookupExecValidator(env string) (Validator, error) {
 	path, err := exec.LookPath("spirv-val")
 	if err != nil {
-		return nil, fmt.Errorf("spirv-val not found on PATH: install SPIRV-Tools (Debian: apt-get install spirv-tools)")
+		return nil, fmt.Errorf("spirv-val: no in-process validator in this build (no cgo) and no spirv-val executable on PATH: build with cgo and libSPIRV-Tools, or install SPIRV-Tools (Debian: apt-get install spirv-tools)")
 	}
 	return ExecValidator{Path: path, Env: env}, nil
 }

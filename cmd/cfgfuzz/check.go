@@ -1,15 +1,20 @@
 // check.go: `cfgfuzz check`: structurize every graph of the input and run
-// the oracle's checks on the module. One line per graph (`ok ...` or
-// `FAIL <check>:<signature> ...`), or one JSON object per graph.
+// the oracle's checks on the module (every check by default; --checks
+// selects, "+name" adds to the defaults). One line per graph (`ok ...` or
+// `FAIL <check>:<signature> ...`), or one JSON object per graph. This file
+// wires the oracle's seams: Subject.Info and Subject.Structurize.
 package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
+	"time"
 
 	"cfgfuzz/emit"
 	"cfgfuzz/oracle"
@@ -52,7 +57,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var cf checkFlags
 	fs.StringVar(&cf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
-	fs.StringVar(&cf.checks, "checks", "", "comma-separated checks to run (default: all of "+strings.Join(oracle.DefaultChecks, ",")+")")
+	fs.StringVar(&cf.checks, "checks", "", "comma-separated checks to run (default: all of "+strings.Join(oracle.DefaultChecks, ",")+"); +NAME adds to the defaults, -NAME removes")
 	fs.StringVar(&cf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&cf.env, "target-env", "vulkan1.1", "spirv-val target environment")
 	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
@@ -70,8 +75,14 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if cf.listChecks {
-		for name, doc := range oracle.CheckNames() {
-			fmt.Fprintf(stdout, "%-10s %s\n", name, doc)
+		docs := oracle.CheckNames()
+		names := make([]string, 0, len(docs))
+		for name := range docs {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			fmt.Fprintf(stdout, "%-10s %s\n", name, docs[name])
 		}
 		return exitOK
 	}
@@ -85,7 +96,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opt.Walks.Random = -1
 	}
 	if cf.checks != "" {
-		opt.Checks = splitList(cf.checks)
+		opt.Checks = oracle.ResolveChecks(cf.checks)
 	}
 	orc, err := oracle.New(opt)
 	if err != nil {
@@ -186,22 +197,24 @@ func checkOne(it sourced, sopt structurizer.Options, orc *oracle.Oracle) (rec ch
 			rec.Checks = append(rec.Checks, oracle.Verdict{Check: "structurize", Status: oracle.Fail, Signature: "structurize:panic", Detail: fmt.Sprint(p)})
 		}
 	}()
-	res, err := structurizer.Structurize(it.Graph, sopt)
+	seam := structurizeSeam(sopt)
+	mod, info, err := seam(it.Graph)
 	if err != nil {
-		rec.Outcome, rec.Reason = outcomeRefused, err.Error()
-		if _, ok := err.(*structurizer.Refusal); !ok {
-			rec.Outcome = outcomeError
+		var emitErr *emitError
+		switch {
+		case errors.As(err, &emitErr):
+			rec.Outcome, rec.Reason = outcomeFail, err.Error()
+			rec.Checks = append(rec.Checks, oracle.Verdict{Check: "emit", Status: oracle.Fail, Signature: "emit:malformed-function", Detail: err.Error()})
+		default:
+			rec.Outcome, rec.Reason = outcomeRefused, err.Error()
+			if _, ok := err.(*structurizer.Refusal); !ok {
+				rec.Outcome = outcomeError
+			}
 		}
 		return rec
 	}
-	rec.Stats = &res.Stats
-	mod, err := emit.Bytes(res.Func, emit.Options{})
-	if err != nil {
-		rec.Outcome, rec.Reason = outcomeFail, err.Error()
-		rec.Checks = append(rec.Checks, oracle.Verdict{Check: "emit", Status: oracle.Fail, Signature: "emit:malformed-function", Detail: err.Error()})
-		return rec
-	}
-	rec.Checks = orc.Check(&oracle.Subject{Graph: it.Graph, Module: mod})
+	rec.Stats = info.stats
+	rec.Checks = orc.Check(&oracle.Subject{Graph: it.Graph, Module: mod, Info: info.ResultInfo, Structurize: seam.oracleFunc()})
 	rec.Outcome = outcomeOK
 	if v := oracle.Failed(rec.Checks); v != nil {
 		rec.Outcome, rec.Reason = outcomeFail, v.Signature
@@ -237,4 +250,56 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// emitError is an emitter failure (a malformed structured function).
+type emitError struct{ err error }
+
+func (e *emitError) Error() string { return e.err.Error() }
+
+// seamInfo is the oracle's ResultInfo with the structurizer's own stats.
+type seamInfo struct {
+	oracle.ResultInfo
+	stats *structurizer.Stats
+}
+
+// structurizer is the seam between the structurizer and the oracle: graph
+// in, module bytes and result info out.
+type structurizerSeam func(g *cfg.Graph) ([]byte, seamInfo, error)
+
+// structurizeSeam structurizes with sopt, emits, and times the
+// structurizer. Strategies other than dispatch claim idempotence.
+func structurizeSeam(sopt structurizer.Options) structurizerSeam {
+	return func(g *cfg.Graph) ([]byte, seamInfo, error) {
+		start := time.Now()
+		res, err := structurizer.Structurize(g, sopt)
+		took := time.Since(start)
+		if err != nil {
+			return nil, seamInfo{}, err
+		}
+		mod, err := emit.Bytes(res.Func, emit.Options{})
+		if err != nil {
+			return nil, seamInfo{}, &emitError{err}
+		}
+		st := res.Stats
+		name := strategyName(sopt.Strategy)
+		return mod, seamInfo{stats: &st, ResultInfo: oracle.ResultInfo{
+			Strategy: name, BlocksIn: st.BlocksIn, BlocksOut: st.BlocksOut, WordsIn: st.WordsIn, WordsOut: st.WordsOut,
+			Synthetic: st.Synthetic, Duration: took, Idempotent: name != "dispatch",
+		}}, nil
+	}
+}
+
+// oracleFunc adapts the seam to oracle.StructurizeFunc, containing panics
+// (a panic on a re-run is an error of that run).
+func (f structurizerSeam) oracleFunc() oracle.StructurizeFunc {
+	return func(g *cfg.Graph) (mod []byte, info oracle.ResultInfo, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("panic: %v", p)
+			}
+		}()
+		mod, si, err := f(g)
+		return mod, si.ResultInfo, err
+	}
 }

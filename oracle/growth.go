@@ -1,0 +1,119 @@
+// growth.go: the `growth` check (DESIGN.md, structurizer guarantee 4): the
+// output stays within stated factors of the input, and the structurizer
+// within a time limit per graph. Sizes are measured, not taken from the
+// structurizer's own report:
+//
+//   - blocks in: the graph's blocks reachable from the entry; blocks out:
+//     the labels of the module's entry-point function;
+//   - words in: the reachable blocks' weights plus PerBlockWords for each
+//     reachable block (what any encoding of a block costs: label, append
+//     call, decision read, terminator); words out: the whole module's word
+//     count minus ModuleOverhead (header, types, helpers).
+//
+// Limits: blocks out <= BlockFactor x blocks in + BlockSlack, words out <=
+// WordFactor x words in; time <= TimeLimit (from Subject.Info.Duration).
+package oracle
+
+import (
+	"fmt"
+	"time"
+
+	"cfgfuzz/emit/spirv"
+)
+
+// GrowthOptions sets the growth limits; zero fields take the defaults
+// below.
+type GrowthOptions struct {
+	BlockFactor    float64       // default 4
+	BlockSlack     int           // default 8
+	WordFactor     float64       // default 4
+	PerBlockWords  int           // default 40
+	ModuleOverhead int           // default 600
+	TimeLimit      time.Duration // default 1 s
+}
+
+func (g GrowthOptions) withDefaults() GrowthOptions {
+	if g.BlockFactor == 0 {
+		g.BlockFactor = 4
+	}
+	if g.BlockSlack == 0 {
+		g.BlockSlack = 8
+	}
+	if g.WordFactor == 0 {
+		g.WordFactor = 4
+	}
+	if g.PerBlockWords == 0 {
+		g.PerBlockWords = 40
+	}
+	if g.ModuleOverhead == 0 {
+		g.ModuleOverhead = 600
+	}
+	if g.TimeLimit == 0 {
+		g.TimeLimit = time.Second
+	}
+	return g
+}
+
+// Signatures of the growth check (after "growth:").
+const (
+	SigGrowthBlocks = "blocks"
+	SigGrowthWords  = "words"
+	SigGrowthTime   = "time"
+)
+
+func (o *Oracle) checkGrowth(s *Subject) Verdict {
+	if s.Graph == nil {
+		return Verdict{Status: Skip, Detail: "no graph"}
+	}
+	lim := o.opt.Growth.withDefaults()
+	blocksIn, weights := 0, 0
+	for b, ok := range s.Graph.Reachable() {
+		if ok {
+			blocksIn++
+			weights += s.Graph.Weight(b)
+		}
+	}
+	blocksOut, err := entryBlocks(s.Module)
+	if err != nil {
+		return Verdict{Status: Skip, Detail: "module unreadable: " + err.Error()}
+	}
+	wordsIn := weights + lim.PerBlockWords*blocksIn
+	wordsOut := max(0, len(s.Module)/4-lim.ModuleOverhead)
+	if maxB := int(lim.BlockFactor*float64(blocksIn)) + lim.BlockSlack; blocksOut > maxB {
+		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthBlocks, Detail: fmt.Sprintf("%d blocks in, %d out (limit %d)", blocksIn, blocksOut, maxB)}
+	}
+	if maxW := int(lim.WordFactor * float64(wordsIn)); wordsOut > maxW {
+		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthWords, Detail: fmt.Sprintf("%d words in, %d out (limit %d)", wordsIn, wordsOut, maxW)}
+	}
+	if s.Info.Duration > lim.TimeLimit {
+		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthTime, Detail: fmt.Sprintf("structurizing took %v (limit %v)", s.Info.Duration, lim.TimeLimit)}
+	}
+	return Verdict{Status: Pass, Detail: fmt.Sprintf("blocks %d->%d, words %d->%d, %v", blocksIn, blocksOut, wordsIn, wordsOut, s.Info.Duration)}
+}
+
+// entryBlocks counts the labels of the entry point's function.
+func entryBlocks(module []byte) (int, error) {
+	m, err := spirv.Decode(module)
+	if err != nil {
+		return 0, err
+	}
+	entry := uint32(0)
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpEntryPoint && len(in.Operands) >= 2 {
+			entry = in.Operands[1]
+			break
+		}
+	}
+	n, in := 0, false
+	for _, ins := range m.Insts {
+		switch ins.Op {
+		case spirv.OpFunction:
+			in = len(ins.Operands) >= 2 && ins.Operands[1] == entry
+		case spirv.OpLabel:
+			if in {
+				n++
+			}
+		}
+	}
+	return n, nil
+}

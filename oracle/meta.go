@@ -1,0 +1,150 @@
+// meta.go: the `meta` check, metamorphic properties of a structurizer
+// (DESIGN.md, structurizer guarantees 3 and 5): determinism (structurizing
+// the graph again gives the same bytes), renumbering invariance (a random
+// permutation of block ids, entry fixed, gives an isomorphic module, see
+// modulecfg.go), idempotence (structurizing the module's own CFG adds no
+// synthetic block; only for strategies that claim it) and an unchanged
+// input graph. The oracle never imports a structurizer: the caller passes
+// one through Subject.Structurize.
+package oracle
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// ResultInfo describes one structurization, filled by the caller.
+type ResultInfo struct {
+	Strategy  string
+	BlocksIn  int
+	BlocksOut int
+	WordsIn   int
+	WordsOut  int
+	Synthetic int // synthetic blocks the structurizer added
+	Duration  time.Duration
+	// Idempotent says the strategy claims idempotence (meta checks it).
+	Idempotent bool
+}
+
+// StructurizeFunc is the seam to a structurizer: a graph in, a module (or a
+// refusal or error) out.
+type StructurizeFunc func(g *cfg.Graph) (module []byte, info ResultInfo, err error)
+
+// Signatures of the meta check (after "meta:").
+const (
+	SigNondeterministic = "nondeterministic"
+	SigRenumbering      = "renumbering-not-isomorphic"
+	SigNotIdempotent    = "not-idempotent"
+	SigInputMutated     = "input-mutated"
+	SigRerunFailed      = "rerun-failed"
+	SigOutputCFG        = "output-cfg-unreadable"
+)
+
+// metaRounds is the colour refinement depth of the isomorphism test.
+const metaRounds = 4
+
+func (o *Oracle) checkMeta(s *Subject) Verdict {
+	if s.Structurize == nil || s.Graph == nil {
+		return Verdict{Status: Skip, Detail: "no structurizer seam"}
+	}
+	g := s.Graph
+	before := g.Clone()
+	again, _, err := s.Structurize(g)
+	if !g.Equal(before) {
+		return metaFail(SigInputMutated, "the structurizer changed its input graph")
+	}
+	if err != nil {
+		return metaFail(SigRerunFailed, "structurizing the same graph again: "+err.Error())
+	}
+	if !bytes.Equal(again, s.Module) {
+		return metaFail(SigNondeterministic, fmt.Sprintf("two runs on one graph gave different modules (%d and %d bytes)", len(s.Module), len(again)))
+	}
+	if v := o.checkRenumbering(s); v.Status != Pass {
+		return v
+	}
+	idem := "idempotence not claimed"
+	if s.Info.Idempotent {
+		if v := checkIdempotence(s); v.Status != Pass {
+			return v
+		}
+		idem = "idempotent"
+	}
+	return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, " + idem}
+}
+
+func metaFail(sig, detail string) Verdict {
+	return Verdict{Status: Fail, Signature: "meta:" + sig, Detail: detail}
+}
+
+// checkRenumbering structurizes a permuted copy and compares canonical
+// forms, the first module's reported ids mapped through the permutation.
+func (o *Oracle) checkRenumbering(s *Subject) Verdict {
+	g := s.Graph
+	n := g.Len()
+	if n <= 2 {
+		return Verdict{Status: Pass}
+	}
+	seed := o.opt.Seed ^ uint64(n)*0x9e3779b97f4a7c15
+	r := rand.New(rand.NewPCG(seed, uint64(g.Edges())))
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	r.Shuffle(n-1, func(i, j int) { perm[i+1], perm[j+1] = perm[j+1], perm[i+1] })
+	permuted, _, err := s.Structurize(g.Permute(perm))
+	if err != nil {
+		return metaFail(SigRerunFailed, fmt.Sprintf("structurizing the graph renumbered by %v: %v", perm, err))
+	}
+	a, err := readModuleCFG(s.Module)
+	if err != nil {
+		return metaFail(SigOutputCFG, err.Error())
+	}
+	b, err := readModuleCFG(permuted)
+	if err != nil {
+		return metaFail(SigOutputCFG, "renumbered: "+err.Error())
+	}
+	rename := func(id int) int {
+		if id < n {
+			return perm[id]
+		}
+		return id
+	}
+	ca, cb := a.canonicalColours(rename, metaRounds), b.canonicalColours(nil, metaRounds)
+	if !equalColours(ca, cb) {
+		return metaFail(SigRenumbering, fmt.Sprintf("renumbering %v: %d blocks against %d, canonical forms differ (seed %d)", perm, len(ca), len(cb), seed))
+	}
+	return Verdict{Status: Pass}
+}
+
+func equalColours(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkIdempotence structurizes the module's own CFG and requires no new
+// synthetic block.
+func checkIdempotence(s *Subject) Verdict {
+	mc, err := readModuleCFG(s.Module)
+	if err != nil {
+		return metaFail(SigOutputCFG, err.Error())
+	}
+	_, info, err := s.Structurize(mc.graph)
+	if err != nil {
+		return metaFail(SigRerunFailed, "structurizing the output's CFG: "+err.Error())
+	}
+	if info.Synthetic > 0 {
+		return metaFail(SigNotIdempotent, fmt.Sprintf("structurizing the output's CFG (%d blocks) added %d synthetic blocks", mc.graph.Len(), info.Synthetic))
+	}
+	return Verdict{Status: Pass}
+}

@@ -1,0 +1,153 @@
+// modulecfg.go: the entry point's control-flow graph read back from a
+// module (for meta's idempotence and renumbering checks), and a canonical
+// colouring of it that is invariant under renaming of blocks (for
+// comparing two modules up to isomorphism).
+//
+// Each block of the entry-point function is a node, in binary order, the
+// first block node 0; successors are the terminator's targets in operand
+// order (OpSwitch: default, then the cases). The original id a block
+// reports is the constant argument of its first call to a one-argument
+// function (the module convention's append call); -1 for synthetic blocks.
+//
+// The canonical form is a Weisfeiler-Lehman colour refinement: a block's
+// first colour is its reported id, its terminator and merge instruction;
+// each round adds the colours of its merge, continue and branch targets.
+// Isomorphic modules get equal colour multisets; a differing multiset is a
+// proof that they are not isomorphic.
+package oracle
+
+import (
+	"fmt"
+	"hash/fnv"
+	"slices"
+
+	"cfgfuzz/emit/spirv"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// moduleCFG is the entry point's graph with each block's reported id.
+type moduleCFG struct {
+	graph    *cfg.Graph
+	reported []int // original id a block appends, -1 for none
+	merges   [][2]int
+	ops      []string
+}
+
+// readModuleCFG builds the entry point's graph from module bytes.
+func readModuleCFG(module []byte) (*moduleCFG, error) {
+	m, err := spirv.Decode(module)
+	if err != nil {
+		return nil, err
+	}
+	rm, err := parseRuleModule(m)
+	if err != nil {
+		return nil, err
+	}
+	entry := uint32(0)
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpEntryPoint && len(in.Operands) >= 2 {
+			entry = in.Operands[1]
+			break
+		}
+	}
+	fi := slices.IndexFunc(rm.funcs, func(f ruleFunc) bool { return f.id == entry })
+	if fi < 0 || len(rm.funcs[fi].blocks) == 0 {
+		return nil, fmt.Errorf("module has no entry-point function with a body")
+	}
+	fg, err := newFuncGraph(&rm.funcs[fi])
+	if err != nil {
+		return nil, err
+	}
+	mc := &moduleCFG{graph: cfg.FromSuccs(fg.succ)}
+	mc.reported = reportedIDs(m, &rm.funcs[fi], fg)
+	for b, blk := range rm.funcs[fi].blocks {
+		mc.merges = append(mc.merges, [2]int{fg.merge[b], fg.cont[b]})
+		mc.ops = append(mc.ops, blk.term.String()+"/"+blk.mergeOp.String())
+	}
+	return mc, nil
+}
+
+// reportedIDs finds each block's append call (see the file comment).
+func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) []int {
+	consts := map[uint32]uint32{}
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpConstant && len(in.Operands) == 3 {
+			consts[in.Operands[1]] = in.Operands[2]
+		}
+	}
+	label := map[uint32]int{}
+	for i, b := range f.blocks {
+		label[b.label] = i
+	}
+	out := make([]int, len(f.blocks))
+	for i := range out {
+		out[i] = -1
+	}
+	cur := -1
+	inEntry := false
+	for _, in := range m.Insts {
+		switch in.Op {
+		case spirv.OpFunction:
+			inEntry = len(in.Operands) >= 2 && in.Operands[1] == f.id
+		case spirv.OpLabel:
+			cur = -1
+			if i, ok := label[in.Operands[0]]; ok && inEntry {
+				cur = i
+			}
+		case spirv.OpFunctionCall:
+			if cur >= 0 && out[cur] < 0 && len(in.Operands) == 4 {
+				if v, ok := consts[in.Operands[3]]; ok {
+					out[cur] = int(v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// canonicalColours returns the sorted colour multiset after rounds of
+// refinement; rename maps reported ids first (nil: identity).
+func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64 {
+	n := mc.graph.Len()
+	col := make([]uint64, n)
+	for b := range n {
+		id := mc.reported[b]
+		if id >= 0 && rename != nil {
+			id = rename(id)
+		}
+		col[b] = hashOf(fmt.Sprint(id, mc.ops[b]))
+	}
+	next := make([]uint64, n)
+	for range rounds {
+		for b := range n {
+			h := fnv.New64a()
+			fmt.Fprint(h, col[b], "|")
+			for _, x := range mc.merges[b] {
+				if x >= 0 {
+					fmt.Fprint(h, col[x], ",")
+				} else {
+					fmt.Fprint(h, "-,")
+				}
+			}
+			succ := make([]uint64, 0, len(mc.graph.Succs[b]))
+			for _, t := range mc.graph.Succs[b] {
+				succ = append(succ, col[t])
+			}
+			if len(succ) > 2 {
+				slices.Sort(succ[1:]) // switch cases: order is a layout choice
+			}
+			fmt.Fprint(h, succ)
+			next[b] = h.Sum64()
+		}
+		col, next = next, col
+	}
+	out := slices.Clone(col)
+	slices.Sort(out)
+	return out
+}
+
+func hashOf(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
