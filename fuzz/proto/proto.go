@@ -4,9 +4,8 @@
 // one Request per line in, one Response per line out, in order. PROTOCOL.md
 // in the parent directory is the normative description.
 //
-// proto.go defines the messages, their outcomes and Serve, the loop a
-// server runs. It imports nothing of cfgfuzz beyond the structured function
-// form, so an old commit's cmd/structurize builds against it.
+// proto.go defines the messages, their outcomes, Serve (the loop a server
+// runs) and Local (the handler over this tree's structurizer).
 package proto
 
 import (
@@ -15,7 +14,9 @@ import (
 	"fmt"
 	"io"
 
+	"cfgfuzz/emit"
 	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
 )
 
 // Version is the protocol version a Request carries in "v".
@@ -98,4 +99,41 @@ func Serve(r io.Reader, w io.Writer, h Handler) error {
 		}
 	}
 	return sc.Err()
+}
+
+// Local is the handler of this tree's structurizer: the graph parsed from
+// compact notation, structurized, and answered with the module (emitted
+// here) when module is true, else with the structured function. It does not
+// recover from panics.
+func Local(module bool) Handler {
+	return func(req Request) Response {
+		g, err := cfg.ParseCompact(req.Graph, cfg.Limits{})
+		if err != nil {
+			return Response{Outcome: Error, Reason: "graph: " + err.Error()}
+		}
+		if req.Weights != nil {
+			if len(req.Weights) != g.Len() {
+				return Response{Outcome: Error, Reason: fmt.Sprintf("weights: %d for %d blocks", len(req.Weights), g.Len())}
+			}
+			g.Weights = append([]int(nil), req.Weights...)
+		}
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: req.Options.Strategy, Inject: req.Options.Inject})
+		if err != nil {
+			if r, ok := err.(*structurizer.Refusal); ok {
+				return Response{Outcome: Refused, Reason: r.Reason}
+			}
+			return Response{Outcome: Error, Reason: err.Error()}
+		}
+		resp := Response{Outcome: OK, Stats: &res.Stats}
+		if !module {
+			resp.Func = res.Func
+			return resp
+		}
+		mod, err := emit.Bytes(res.Func, emit.Options{})
+		if err != nil {
+			return Response{Outcome: Error, Reason: "emit: " + err.Error(), Stats: &res.Stats}
+		}
+		resp.Module = mod
+		return resp
+	}
 }

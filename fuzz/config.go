@@ -1,0 +1,145 @@
+// config.go defines a campaign's configuration: Settings, the serializable
+// part that report.json records and --resume reloads (everything a result
+// depends on), and Config, which adds how to run it (workers, sides,
+// progress, output directory) without changing what it finds.
+package fuzz
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"cfgfuzz/oracle"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// Defaults for zero values.
+const (
+	DefaultTimeout = 10 * time.Second
+)
+
+// Stream is one generator at one weight setting; a campaign interleaves its
+// streams: graph index i belongs to stream i mod len(Streams) and is that
+// stream's graph number i / len(Streams).
+type Stream struct {
+	Kind    string `json:"kind"`    // generator name, e.g. "reducible"
+	Weights string `json:"weights"` // weight setting name, e.g. "w16+heavy"
+}
+
+func (s Stream) String() string { return s.Kind + "/" + s.Weights }
+
+// Item is one generated graph.
+type Item struct {
+	Graph   *cfg.Graph
+	Seed    uint64 // the graph's own seed, for replay
+	Program string // source program text, when the generator has one
+}
+
+// Source generates a campaign's graphs. It must be a pure function of its
+// arguments: that is what makes a campaign reproducible from its seed.
+type Source interface {
+	// Item returns graph number j of stream s in a campaign seeded with run.
+	Item(s Stream, run uint64, j int) (Item, error)
+	// Replay is a shell command that prints the graph of stream s with the
+	// given own seed, e.g. "cfgfuzz gen --kind reducible --seed 7 --count 1".
+	Replay(s Stream, seed uint64) string
+}
+
+// Shard selects graph indices i with i mod N == I. The zero value (N 0)
+// selects every index.
+type Shard struct {
+	I int `json:"i"`
+	N int `json:"n"`
+}
+
+// ParseShard reads "i/n".
+func ParseShard(s string) (Shard, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return Shard{}, fmt.Errorf("bad shard %q: want i/n with 0 <= i < n", s)
+	}
+	return Shard{I: i, N: n}, nil
+}
+
+func (s Shard) String() string {
+	if s.N == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.I, s.N)
+}
+
+// has reports whether the shard includes graph index i.
+func (s Shard) has(i int) bool { return s.N <= 1 || i%s.N == s.I }
+
+// Settings is what a campaign's results depend on. The zero value is
+// invalid: Streams must be set, and Graphs or Duration.
+type Settings struct {
+	Seed uint64 `json:"seed"`
+	// Graphs is the number of graph indices (0..Graphs-1, before
+	// sharding); 0 means no graph budget (Duration ends the campaign).
+	Graphs int `json:"graphs"`
+	// Duration is the time budget; 0 means none. With a duration, which
+	// graphs get done depends on speed, so only a graph budget makes two
+	// runs comparable.
+	Duration Duration `json:"duration,omitempty"`
+	// Timeout is the per-graph limit on the structurizer; 0 means 10 s.
+	Timeout  Duration `json:"timeout"`
+	Streams  []Stream `json:"streams"`
+	Strategy string   `json:"strategy,omitempty"` // "" the structurizer's default
+	Inject   []string `json:"inject,omitempty"`   // faults planted on the current side
+	Checks   []string `json:"checks,omitempty"`   // oracle checks; nil the oracle's defaults
+	Walks    int      `json:"walks"`              // random walks per graph for exec
+	Current  string   `json:"current"`            // the current side, described
+	Baseline string   `json:"baseline,omitempty"` // the baseline side, described; "" none
+	Shard    Shard    `json:"shard,omitzero"`
+}
+
+// Duration is a time.Duration that reads and writes as "30s".
+type Duration time.Duration
+
+// MarshalText writes the duration as Go writes it.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// UnmarshalText reads a Go duration.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	*d = Duration(v)
+	return err
+}
+
+// Config is a campaign to run. Zero values: Workers 0 means GOMAXPROCS; nil
+// Progress prints nothing; nil Minimize keeps findings as found; nil
+// Baseline.New runs no baseline.
+type Config struct {
+	Settings
+	Source   Source
+	Current  SideFactory
+	Baseline SideFactory
+	// Dir is the output directory: results.jsonl, campaign.json and the
+	// reports. Required.
+	Dir string
+	// Resume continues the campaign in Dir instead of starting afresh.
+	Resume  bool
+	Workers int
+	// Progress receives the progress display; Terminal says whether it is
+	// a terminal (a bar) or a log (a line every ProgressEvery, default 10 s).
+	Progress      io.Writer
+	Terminal      bool
+	ProgressEvery time.Duration
+	// Oracle configures every worker's oracle; Settings.Checks and Walks
+	// override its Checks and Walks.Random.
+	Oracle oracle.Options
+	// Minimize, when set, shrinks the first graph of each new finding's
+	// signature before the report is written (the corpus package's hook).
+	// It gets the graph and the signature and returns a smaller graph that
+	// still fails with it, or nil.
+	Minimize func(g *cfg.Graph, sig string) *cfg.Graph
+	// Context cancels the campaign (Ctrl-C): work stops, the log is
+	// flushed, the report covers what was done. nil means Background.
+	Context context.Context
+}

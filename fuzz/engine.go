@@ -1,0 +1,185 @@
+// engine.go defines Run, the coordinator: it hands graph indices to the
+// workers (in order, skipping other shards' indices and those the log
+// already holds), appends each finished record to the results log, drives
+// the progress display, and writes the reports from the log when the budget
+// is spent, the context is cancelled or the indices run out.
+package fuzz
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// Outcome of a campaign: the report and whether it found anything new.
+type Outcome struct {
+	Report *Report
+	// Harness lists infrastructure failures (a worker that could not
+	// start); findings are in the report.
+	Harness []string
+}
+
+// validate checks a Config and fills defaults.
+func (c *Config) validate() error {
+	switch {
+	case c.Dir == "":
+		return errors.New("no output directory")
+	case c.Source == nil:
+		return errors.New("no graph source")
+	case len(c.Streams) == 0:
+		return errors.New("no streams")
+	case c.Graphs <= 0 && c.Duration <= 0:
+		return errors.New("no budget: set a graph count or a duration")
+	case c.Current.New == nil:
+		return errors.New("no current side")
+	case c.Shard.N > 0 && (c.Shard.I < 0 || c.Shard.I >= c.Shard.N):
+		return fmt.Errorf("bad shard %d/%d", c.Shard.I, c.Shard.N)
+	}
+	if c.Workers <= 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	if c.Timeout == 0 {
+		c.Timeout = Duration(DefaultTimeout)
+	}
+	if c.Context == nil {
+		c.Context = context.Background()
+	}
+	c.Settings.Current = c.Current.Describe
+	c.Settings.Baseline = c.Baseline.Describe
+	return nil
+}
+
+// Run runs (or resumes) a campaign and writes its reports into c.Dir.
+func Run(c Config) (*Outcome, error) {
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	var old []Record
+	var good int64
+	if c.Resume {
+		var err error
+		if old, good, err = ReadRecords(c.Dir); err != nil {
+			return nil, err
+		}
+	}
+	if err := SaveSettings(c.Dir, c.Settings); err != nil {
+		return nil, err
+	}
+	j, err := openJournal(c.Dir, c.Resume, good)
+	if err != nil {
+		return nil, err
+	}
+	done := make(map[int]bool, len(old))
+	for _, r := range old {
+		done[r.Index] = true
+	}
+	start := time.Now()
+	fresh, harness, jerr := c.execute(j, done, old)
+	if err := j.close(); jerr == nil {
+		jerr = err
+	}
+	if jerr != nil {
+		return nil, jerr
+	}
+	all := append(old, fresh...)
+	rep := BuildReport(c.Settings, all)
+	rep.Throughput = Throughput{Graphs: len(fresh), Seconds: time.Since(start).Seconds(), Workers: c.Workers, Resumed: len(old)}
+	rep.Throughput.fill()
+	if c.Minimize != nil {
+		minimizeFindings(rep, c.Minimize)
+	}
+	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
+		return nil, err
+	}
+	return &Outcome{Report: rep, Harness: harness}, nil
+}
+
+// execute runs the workers until the budget is spent and returns the new
+// records and the harness failures.
+func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record, []string, error) {
+	ctx, cancel := context.WithCancel(c.Context)
+	defer cancel()
+	if c.Duration > 0 {
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(c.Duration))
+		defer cancel()
+	}
+	total := c.planned(done)
+	prog := newProgress(c.Progress, c.Terminal, c.ProgressEvery, total)
+	for i := range old {
+		prog.count(&old[i], true)
+	}
+	indices := make(chan int)
+	results := make(chan Record, 2*c.Workers)
+	var harness []string
+	var hmu sync.Mutex
+	var wg sync.WaitGroup
+	for range c.Workers {
+		wk, err := newWorker(c)
+		if err != nil {
+			hmu.Lock()
+			harness = append(harness, err.Error())
+			hmu.Unlock()
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer wk.close()
+			for i := range indices {
+				results <- wk.run(i)
+			}
+		}()
+	}
+	if len(harness) == c.Workers {
+		close(indices)
+		prog.finish()
+		return nil, harness, errors.New(harness[0])
+	}
+	go func() {
+		defer close(indices)
+		for i := 0; c.Graphs <= 0 || i < c.Graphs; i++ {
+			if !c.Shard.has(i) || done[i] {
+				continue
+			}
+			select {
+			case indices <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	var fresh []Record
+	var jerr error
+	for r := range results {
+		fresh = append(fresh, r)
+		if jerr == nil {
+			jerr = j.add(&r)
+		}
+		prog.count(&r, false)
+	}
+	prog.finish()
+	return fresh, harness, jerr
+}
+
+// planned is the number of graphs this run will do under a graph budget,
+// -1 without one.
+func (c *Config) planned(done map[int]bool) int {
+	if c.Graphs <= 0 {
+		return -1
+	}
+	n := 0
+	for i := 0; i < c.Graphs; i++ {
+		if c.Shard.has(i) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,160 @@
+// engine_test.go checks the campaign's promises on small counts: the same
+// seed gives the same report whatever the workers, shards merged equal the
+// whole run, a fault planted on the current side shows up as newly invalid
+// against a clean baseline, and a hanging or panicking side becomes a
+// finding while the campaign completes.
+package fuzz
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cfgfuzz/fuzz/proto"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// reportJSON is report.json of dir without its timing fields.
+func reportJSON(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	rep.Throughput = Throughput{}
+	rep.Settings.Shard = Shard{}
+	out, _ := json.MarshalIndent(rep, "", " ")
+	return string(out)
+}
+
+func mustRun(t *testing.T, c Config) *Outcome {
+	t.Helper()
+	o, err := Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Harness) > 0 {
+		t.Fatalf("harness errors: %v", o.Harness)
+	}
+	return o
+}
+
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	a, b := testConfig(t, 200), testConfig(t, 200)
+	a.Workers, b.Workers = 1, 2
+	oa := mustRun(t, a)
+	mustRun(t, b)
+	if oa.Report.Graphs != 200 {
+		t.Fatalf("report covers %d graphs, want 200", oa.Report.Graphs)
+	}
+	if ja, jb := reportJSON(t, a.Dir), reportJSON(t, b.Dir); ja != jb {
+		t.Errorf("reports differ between 1 and 2 workers:\n%s\n---\n%s", ja, jb)
+	}
+}
+
+func TestShardsMergeToWholeRun(t *testing.T) {
+	whole := testConfig(t, 150)
+	mustRun(t, whole)
+	var dirs []string
+	for i := range 2 {
+		c := testConfig(t, 150)
+		c.Shard = Shard{I: i, N: 2}
+		o := mustRun(t, c)
+		if o.Report.Graphs != 75 {
+			t.Fatalf("shard %d: %d graphs, want 75", i, o.Report.Graphs)
+		}
+		dirs = append(dirs, c.Dir)
+	}
+	rep, err := Merge(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := WriteReports(out, rep, testSource{}); err != nil {
+		t.Fatal(err)
+	}
+	if jw, jm := reportJSON(t, whole.Dir), reportJSON(t, out); jw != jm {
+		t.Errorf("merged shards differ from the whole run:\n%s\n---\n%s", jw, jm)
+	}
+}
+
+func TestPlantedFaultIsNewlyInvalid(t *testing.T) {
+	c := testConfig(t, 100)
+	c.Inject = []string{"swap-arms"}
+	c.Baseline = SideFactory{Describe: "in-process (clean)", New: InProcessFactory().New}
+	o := mustRun(t, c)
+	d := o.Report.Divergences
+	if d == nil || d.Classes[ClassNewlyInvalid] == 0 {
+		t.Fatalf("no newly invalid graphs: %+v", d)
+	}
+	if d.BaselineFindings != 0 || o.Report.BaselineOutcomes[OutInvalid] != 0 {
+		t.Errorf("baseline not clean: %v", o.Report.BaselineOutcomes)
+	}
+	for _, f := range o.Report.Findings {
+		if !strings.HasPrefix(f.Signature, "exec:") || f.New != f.Count {
+			t.Errorf("finding %s: %d graphs, %d new", f.Signature, f.Count, f.New)
+		}
+	}
+	if o.Report.NewFindings != d.Classes[ClassNewlyInvalid] {
+		t.Errorf("%d new findings, %d newly invalid", o.Report.NewFindings, d.Classes[ClassNewlyInvalid])
+	}
+}
+
+func TestSameTreeHasNoDivergence(t *testing.T) {
+	c := testConfig(t, 60)
+	c.Baseline = SideFactory{Describe: "in-process", New: InProcessFactory().New}
+	o := mustRun(t, c)
+	if d := o.Report.Divergences; d.Classes[ClassSame] != 60 {
+		t.Errorf("classes %v, want 60 same", d.Classes)
+	}
+}
+
+// TestInProcessWatchdog: a panic and a hang in-process become findings.
+func TestInProcessWatchdog(t *testing.T) {
+	c := testConfig(t, 30)
+	c.Timeout = Duration(200 * time.Millisecond)
+	c.Current = SideFactory{Describe: "misbehaving", New: func() (Side, error) {
+		return &InProcess{Fn: func(g *cfg.Graph, opt proto.Options) Answer {
+			switch g.Len() {
+			case 4:
+				panic("four blocks")
+			case 5:
+				select {}
+			}
+			return structureLocal(g, opt)
+		}}, nil
+	}}
+	o := mustRun(t, c)
+	checkMisbehaviour(t, o.Report, 30)
+}
+
+func checkMisbehaviour(t *testing.T, rep *Report, n int) {
+	t.Helper()
+	if rep.Graphs != n {
+		t.Fatalf("campaign did %d of %d graphs", rep.Graphs, n)
+	}
+	if rep.Outcomes[OutPanic] == 0 || rep.Outcomes[OutTimeout] == 0 {
+		t.Fatalf("outcomes %v: want panics and timeouts", rep.Outcomes)
+	}
+	sigs := map[string]bool{}
+	for _, f := range rep.Findings {
+		sigs[f.Signature] = true
+	}
+	if !sigs["structurize:timeout"] {
+		t.Errorf("no timeout finding: %v", sigs)
+	}
+	found := false
+	for s := range sigs {
+		found = found || strings.HasPrefix(s, "structurize:panic:") && strings.Contains(s, "four blocks")
+	}
+	if !found {
+		t.Errorf("no panic finding: %v", sigs)
+	}
+}

@@ -1,0 +1,170 @@
+// markdown.go renders a report as Markdown for people: a summary in the
+// prose of the field's write-ups, outcome counts per generator and weight
+// setting, the divergence table against the baseline, and the findings
+// with their replay commands.
+package fuzz
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Markdown renders rep.
+func Markdown(rep *Report) string {
+	var b strings.Builder
+	s := &rep.Settings
+	fmt.Fprintf(&b, "# cfgfuzz campaign\n\n")
+	fmt.Fprintf(&b, "Seed %d, %d graphs", s.Seed, rep.Graphs)
+	if s.Shard.N > 0 {
+		fmt.Fprintf(&b, " (shard %s)", s.Shard)
+	}
+	fmt.Fprintf(&b, ", current side %s", s.Current)
+	if s.Strategy != "" {
+		fmt.Fprintf(&b, ", strategy %s", s.Strategy)
+	}
+	if len(s.Inject) > 0 {
+		fmt.Fprintf(&b, ", faults planted: %s", strings.Join(s.Inject, ", "))
+	}
+	if s.Baseline != "" {
+		fmt.Fprintf(&b, ", baseline %s", s.Baseline)
+	}
+	fmt.Fprintf(&b, ".\n\n")
+	b.WriteString(summaryProse(rep))
+	b.WriteString("\n## Outcomes per generator and weight setting\n\n")
+	outcomeTable(&b, rep)
+	if d := rep.Divergences; d != nil {
+		b.WriteString("\n## Divergences from the baseline\n\n")
+		divergenceTable(&b, rep)
+		if len(d.Examples) > 0 {
+			b.WriteString("\nFirst divergent graphs:\n\n| class | generator | seed | graph | current | baseline |\n|---|---|---|---|---|---|\n")
+			for _, e := range d.Examples {
+				fmt.Fprintf(&b, "| %s | %s | %d | `%s` | %s | %s |\n", e.Class, e.Stream, e.Seed, e.Graph, mdCell(e.Current), mdCell(e.Baseline))
+			}
+		}
+	}
+	b.WriteString("\n## Findings\n\n")
+	if len(rep.Findings) == 0 {
+		b.WriteString("None.\n")
+	} else {
+		b.WriteString("| signature | graphs | new | first graph | generator | seed |\n|---|---|---|---|---|---|\n")
+		for _, f := range rep.Findings {
+			fmt.Fprintf(&b, "| %s | %d | %d | `%s` | %s | %d |\n", mdCell(f.Signature), f.Count, f.New, f.First.Graph, f.First.Stream, f.First.Seed)
+		}
+		b.WriteString("\nReplay:\n\n```sh\n")
+		for _, f := range rep.Findings {
+			fmt.Fprintf(&b, "# %s\n%s\n", f.Signature, f.Replay)
+		}
+		b.WriteString("```\n")
+	}
+	if len(rep.HarnessErrors) > 0 {
+		b.WriteString("\n## Harness errors (not findings)\n\n")
+		for _, e := range rep.HarnessErrors {
+			fmt.Fprintf(&b, "- %s seed %d `%s`: %s\n", e.Stream, e.Seed, e.Graph, mdCell(e.Detail))
+		}
+	}
+	t := rep.Throughput
+	fmt.Fprintf(&b, "\n## Throughput\n\n%d graphs in %.1f s (%.0f graphs/s) on %d workers", t.Graphs, t.Seconds, t.GraphsPerSec, t.Workers)
+	if t.Resumed > 0 {
+		fmt.Fprintf(&b, "; %d graphs replayed from the log", t.Resumed)
+	}
+	if t.Shards > 0 {
+		fmt.Fprintf(&b, "; %d shards merged", t.Shards)
+	}
+	b.WriteString(".\n")
+	return b.String()
+}
+
+// summaryProse says in two or three sentences what the campaign found.
+func summaryProse(rep *Report) string {
+	var b strings.Builder
+	o := rep.Outcomes
+	fmt.Fprintf(&b, "The current side structures %d of %d graphs validly; %d are invalid, %d refused, %d panic, %d time out, %d crash",
+		o[OutOK], rep.Graphs, o[OutInvalid], o[OutRefused], o[OutPanic], o[OutTimeout], o[OutCrash])
+	if o[OutError] > 0 {
+		fmt.Fprintf(&b, " (and %d harness errors, not findings)", o[OutError])
+	}
+	b.WriteString(".")
+	if d := rep.Divergences; d != nil {
+		fmt.Fprintf(&b, " The baseline structures %d and the output is identical on %s; of its %d failures (refusals included) %d now structure; %s.",
+			d.BaselineStructured, identicalPhrase(d), d.BaselineFailures, d.NowStructured, invalidPhrase(d.NewlyInvalid))
+	}
+	fmt.Fprintf(&b, " %s.\n", newPhrase(rep))
+	return b.String()
+}
+
+func identicalPhrase(d *Divergences) string {
+	if d.IdenticalOnThose == d.BaselineStructured {
+		return "all of them"
+	}
+	return fmt.Sprintf("%d of them", d.IdenticalOnThose)
+}
+
+func invalidPhrase(n int) string {
+	switch n {
+	case 0:
+		return "no new output is invalid"
+	case 1:
+		return "1 new output is invalid"
+	}
+	return fmt.Sprintf("%d new outputs are invalid", n)
+}
+
+func newPhrase(rep *Report) string {
+	switch {
+	case rep.NewFindings == 0:
+		return "Nothing new was found"
+	case len(rep.Findings) == 1:
+		return fmt.Sprintf("%d graphs fail in a new way, with 1 signature", rep.NewFindings)
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		if f.New > 0 {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d graphs fail in a new way, with %d signatures", rep.NewFindings, n)
+}
+
+func outcomeTable(b *strings.Builder, rep *Report) {
+	b.WriteString("| generator | weights | graphs |")
+	for _, o := range Outcomes {
+		b.WriteString(" " + o + " |")
+	}
+	b.WriteString("\n|---|---|---|" + strings.Repeat("---|", len(Outcomes)) + "\n")
+	for _, r := range rep.Streams {
+		fmt.Fprintf(b, "| %s | %s | %d |", r.Kind, r.Weights, r.Graphs)
+		for _, o := range Outcomes {
+			fmt.Fprintf(b, " %d |", r.Outcomes[o])
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "| **all** | | %d |", rep.Graphs)
+	for _, o := range Outcomes {
+		fmt.Fprintf(b, " %d |", rep.Outcomes[o])
+	}
+	b.WriteString("\n")
+}
+
+func divergenceTable(b *strings.Builder, rep *Report) {
+	b.WriteString("| generator | weights | baseline ok |")
+	for _, c := range Classes {
+		b.WriteString(" " + c + " |")
+	}
+	b.WriteString("\n|---|---|---|" + strings.Repeat("---|", len(Classes)) + "\n")
+	for _, r := range rep.Streams {
+		fmt.Fprintf(b, "| %s | %s | %d |", r.Kind, r.Weights, r.Baseline[OutOK])
+		for _, c := range Classes {
+			fmt.Fprintf(b, " %d |", r.Divergences[c])
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "| **all** | | %d |", rep.BaselineOutcomes[OutOK])
+	for _, c := range Classes {
+		fmt.Fprintf(b, " %d |", rep.Divergences.Classes[c])
+	}
+	b.WriteString("\n")
+}
+
+func mdCell(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
+}

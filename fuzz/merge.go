@@ -1,0 +1,72 @@
+// merge.go defines Merge, which combines the campaign directories of shards
+// (or of any runs of one campaign) into one report: the union of their
+// records, computed exactly as the whole run's report is.
+package fuzz
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+)
+
+// Merge reads the shard directories and returns the combined report. The
+// shards must share every setting but the shard; the merged report has none.
+func Merge(dirs []string) (*Report, error) {
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("no directories to merge")
+	}
+	var base Settings
+	seen := map[int]bool{}
+	var all []Record
+	var tp Throughput
+	for k, dir := range dirs {
+		s, err := LoadSettings(dir)
+		if err != nil {
+			return nil, err
+		}
+		s.Shard = Shard{}
+		if k == 0 {
+			base = s
+		} else if !reflect.DeepEqual(normalizeForMerge(s), normalizeForMerge(base)) {
+			return nil, fmt.Errorf("%s: campaign settings differ from %s's", dir, dirs[0])
+		}
+		recs, _, err := ReadRecords(dir)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		for _, r := range recs {
+			if !seen[r.Index] {
+				seen[r.Index] = true
+				all = append(all, r)
+			}
+		}
+		t := readThroughput(dir)
+		tp.Graphs += t.Graphs + t.Resumed
+		tp.Seconds = max(tp.Seconds, t.Seconds)
+		tp.Workers += t.Workers
+	}
+	rep := BuildReport(base, all)
+	tp.Shards = len(dirs)
+	tp.fill()
+	rep.Throughput = tp
+	return rep, nil
+}
+
+// normalizeForMerge clears what may differ between shards of one campaign.
+func normalizeForMerge(s Settings) Settings {
+	s.Shard = Shard{}
+	return s
+}
+
+func readThroughput(dir string) Throughput {
+	var r struct {
+		Throughput Throughput `json:"throughput"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err == nil {
+		json.Unmarshal(b, &r)
+	}
+	return r.Throughput
+}

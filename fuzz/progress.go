@@ -1,0 +1,104 @@
+// progress.go shows a campaign's progress: a progressbar/v3 bar on a
+// terminal (the caller detects it: the library does not), or a plain line
+// every few seconds for CI logs. Both show ok / invalid / refused /
+// divergent counts, the rate and, under a graph budget, the ETA.
+package fuzz
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+type progress struct {
+	mu        sync.Mutex
+	w         io.Writer
+	bar       *progressbar.ProgressBar
+	every     time.Duration
+	last      time.Time
+	start     time.Time
+	total     int
+	done      int // including replayed
+	fresh     int
+	counts    map[string]int
+	divergent int
+}
+
+func newProgress(w io.Writer, terminal bool, every time.Duration, total int) *progress {
+	p := &progress{w: w, total: total, start: time.Now(), last: time.Now(), every: every, counts: map[string]int{}}
+	if p.every <= 0 {
+		p.every = 10 * time.Second
+	}
+	if w != nil && terminal {
+		p.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("graphs"),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionSetWidth(24),
+			progressbar.OptionClearOnFinish())
+	}
+	return p
+}
+
+// count accounts for one record; replayed ones come from the log.
+func (p *progress) count(r *Record, replayed bool) {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	if !replayed {
+		p.fresh++
+	}
+	p.counts[r.Current.Outcome]++
+	if r.Class != "" && r.Class != ClassSame {
+		p.divergent++
+	}
+	if p.bar != nil {
+		p.bar.Describe(p.summary())
+		p.bar.Add(1)
+		return
+	}
+	if !replayed && time.Since(p.last) >= p.every {
+		p.last = time.Now()
+		fmt.Fprintln(p.w, p.line())
+	}
+}
+
+func (p *progress) summary() string {
+	return fmt.Sprintf("ok %d invalid %d refused %d divergent %d", p.counts[OutOK], p.counts[OutInvalid]+p.counts[OutPanic]+p.counts[OutTimeout]+p.counts[OutCrash], p.counts[OutRefused], p.divergent)
+}
+
+// line is the plain progress line: counts, rate, and ETA under a budget.
+func (p *progress) line() string {
+	el := time.Since(p.start)
+	rate := float64(p.fresh) / el.Seconds()
+	s := fmt.Sprintf("cfgfuzz: %d graphs", p.done)
+	if p.total > 0 {
+		s += fmt.Sprintf("/%d", p.total)
+	}
+	s += fmt.Sprintf(" %s, %.0f graphs/s, %s", p.summary(), rate, el.Round(time.Second))
+	if p.total > 0 && rate > 0 {
+		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(p.total-p.done)/rate) * time.Second).Round(time.Second))
+	}
+	return s
+}
+
+func (p *progress) finish() {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+	fmt.Fprintln(p.w, p.line())
+}

@@ -1,0 +1,137 @@
+// record.go defines a Record, the campaign's unit of account: what happened
+// to one graph (by campaign index) on the current side and, when comparing,
+// on the baseline, with the graph's divergence class. Records are what the
+// results log stores and what every report is computed from, so they hold
+// no timing: the same graph always gives the same record.
+package fuzz
+
+import (
+	"regexp"
+	"strings"
+
+	"cfgfuzz/structurizer"
+)
+
+// Outcomes of one side on one graph.
+const (
+	OutOK      = "ok"      // structured, every check passed
+	OutInvalid = "invalid" // structured, a check failed (or the function could not be emitted)
+	OutRefused = "refused" // a typed refusal
+	OutPanic   = "panic"   // the structurizer panicked
+	OutTimeout = "timeout" // no answer within the per-graph limit
+	OutCrash   = "crash"   // the structurizer process died or broke the protocol
+	OutError   = "error"   // harness error (validator missing, bad request): not a finding
+)
+
+// Outcomes lists the outcomes in report order.
+var Outcomes = []string{OutOK, OutInvalid, OutRefused, OutPanic, OutTimeout, OutCrash, OutError}
+
+// isFailure reports whether an outcome is a finding.
+func isFailure(out string) bool {
+	switch out {
+	case OutInvalid, OutPanic, OutTimeout, OutCrash:
+		return true
+	}
+	return false
+}
+
+// Divergence classes of a graph when a baseline runs beside the current side.
+const (
+	ClassSame            = "same"             // same outcome and, when structured, the same module
+	ClassChanged         = "output-changed"   // both structured and valid, different modules
+	ClassNewlyStructured = "newly-structured" // baseline refused, current structures validly
+	ClassNewlyRefused    = "newly-refused"    // baseline structured validly, current refuses
+	ClassNewlyInvalid    = "newly-invalid"    // current invalid where the baseline was not
+	ClassInvalidFixed    = "invalid-fixed"    // baseline failed (invalid, panic, timeout, crash), current valid
+	ClassCrash           = "crash"            // current panicked or died where the baseline did not
+	ClassTimeout         = "timeout"          // current timed out where the baseline did not
+	ClassError           = "harness-error"    // either side had a harness error
+)
+
+// Classes lists the divergence classes in report order.
+var Classes = []string{ClassSame, ClassChanged, ClassNewlyStructured, ClassNewlyRefused, ClassNewlyInvalid, ClassInvalidFixed, ClassCrash, ClassTimeout, ClassError}
+
+// SideResult is one side's judged answer.
+type SideResult struct {
+	Outcome   string `json:"outcome"`
+	Signature string `json:"signature,omitempty"` // findings: "check:reason", stable
+	Detail    string `json:"detail,omitempty"`    // first line of the failure
+	Hash      string `json:"hash,omitempty"`      // module digest when structured
+	BlocksOut int    `json:"blocks_out,omitempty"`
+	RouteVars int    `json:"route_vars,omitempty"`
+	Clones    int    `json:"clones,omitempty"`
+	Fallbacks int    `json:"fallbacks,omitempty"`
+	// Func is kept for findings only, to draw the structured graph.
+	Func *structurizer.Func `json:"func,omitempty"`
+}
+
+// Record is one graph's result.
+type Record struct {
+	Index    int         `json:"i"`
+	Stream   int         `json:"s"` // index into Settings.Streams
+	Seed     uint64      `json:"seed"`
+	Graph    string      `json:"graph"`             // compact notation
+	Weights  []int       `json:"weights,omitempty"` // nil: all 0
+	Current  SideResult  `json:"cur"`
+	Baseline *SideResult `json:"base,omitempty"`
+	Class    string      `json:"class,omitempty"` // with a baseline only
+}
+
+// Classify returns the divergence class of a graph from both sides.
+func Classify(cur, base SideResult) string {
+	c, b := cur.Outcome, base.Outcome
+	switch {
+	case c == OutError || b == OutError:
+		return ClassError
+	case c == b && (c != OutOK && c != OutInvalid || cur.Hash == base.Hash):
+		return ClassSame
+	case c == OutTimeout:
+		return ClassTimeout
+	case c == OutPanic || c == OutCrash:
+		return ClassCrash
+	case c == OutInvalid && b != OutInvalid:
+		return ClassNewlyInvalid
+	case c == OutInvalid: // both invalid, different modules
+		return ClassChanged
+	case c == OutRefused && b == OutOK:
+		return ClassNewlyRefused
+	case c == OutRefused: // baseline failed, current refuses
+		return ClassChanged
+	case b == OutOK: // c ok, different module
+		return ClassChanged
+	case b == OutRefused:
+		return ClassNewlyStructured
+	}
+	return ClassInvalidFixed // c ok, b invalid, panic, timeout or crash
+}
+
+// isNew reports whether a record's current-side failure is a new finding: a
+// failure that the baseline does not share (no baseline: every failure).
+func (r *Record) isNew() bool {
+	if !isFailure(r.Current.Outcome) {
+		return false
+	}
+	return r.Baseline == nil || r.Baseline.Outcome == OutOK || r.Baseline.Outcome == OutRefused
+}
+
+var (
+	reDigits = regexp.MustCompile(`0x[0-9a-fA-F]+|\d+`)
+	reSpace  = regexp.MustCompile(`\s+`)
+)
+
+// harnessSignature makes a stable signature of a panic, timeout or crash
+// reason: ids and addresses become N, the text is cut at 80 bytes.
+func harnessSignature(outcome, reason string) string {
+	if outcome == OutTimeout {
+		return "structurize:timeout"
+	}
+	s := reSpace.ReplaceAllString(reDigits.ReplaceAllString(firstLine(reason), "N"), " ")
+	s = strings.TrimSpace(s)
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	if s == "" {
+		return "structurize:" + outcome
+	}
+	return "structurize:" + outcome + ":" + s
+}

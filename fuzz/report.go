@@ -1,0 +1,261 @@
+// report.go defines the Report (report.json; schema in REPORT.md) and
+// BuildReport, which computes it from a campaign's Settings and records
+// alone, sorted by graph index: the same records give the same report,
+// whatever the order, the number of workers, the shards or the restarts
+// that produced them. Only Throughput depends on the machine and the clock.
+package fuzz
+
+import (
+	"cmp"
+	"slices"
+
+	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// Schema names the report.json format.
+const Schema = "cfgfuzz-report/v1"
+
+// Report is a campaign's result.
+type Report struct {
+	Schema   string   `json:"schema"`
+	Settings Settings `json:"config"`
+	Graphs   int      `json:"graphs"` // graphs with a record
+	// Outcomes counts the current side's outcomes over all graphs.
+	Outcomes map[string]int `json:"outcomes"`
+	// BaselineOutcomes counts the baseline's outcomes (with a baseline).
+	BaselineOutcomes map[string]int `json:"baseline_outcomes,omitempty"`
+	// Streams has one row per generator and weight setting, in
+	// Settings.Streams order.
+	Streams []StreamRow `json:"streams"`
+	// Divergences is the divergence table (with a baseline).
+	Divergences *Divergences `json:"divergences,omitempty"`
+	// Findings has one entry per failure signature on the current side,
+	// sorted by signature.
+	Findings    []Finding `json:"findings"`
+	NewFindings int       `json:"new_findings"` // graphs whose failure is new
+	// HarnessErrors are graphs with an "error" outcome on either side
+	// (not findings), the first few kept.
+	HarnessErrors []Example  `json:"harness_errors,omitempty"`
+	Throughput    Throughput `json:"throughput"`
+}
+
+// StreamRow counts one stream's graphs by outcome and divergence class.
+type StreamRow struct {
+	Stream
+	Graphs      int            `json:"graphs"`
+	Outcomes    map[string]int `json:"outcomes"`
+	Baseline    map[string]int `json:"baseline_outcomes,omitempty"`
+	Divergences map[string]int `json:"divergences,omitempty"`
+}
+
+// Divergences counts graphs by class and keeps the first graphs of every
+// class other than "same".
+type Divergences struct {
+	Classes  map[string]int `json:"classes"`
+	Examples []Example      `json:"examples"`
+	// Summary facts for the prose of report.md.
+	BaselineStructured int `json:"baseline_structured"` // baseline ok
+	IdenticalOnThose   int `json:"identical_on_those"`  // ... and the current module is identical
+	BaselineFailures   int `json:"baseline_failures"`   // baseline refused, invalid, panic, timeout, crash
+	NowStructured      int `json:"now_structured"`      // ... and current is ok
+	NewlyInvalid       int `json:"newly_invalid"`       // class newly-invalid
+	BaselineFindings   int `json:"baseline_findings"`   // baseline invalid, panic, timeout, crash
+}
+
+// Example is one graph, as a report shows it.
+type Example struct {
+	Class    string `json:"class,omitempty"`
+	Index    int    `json:"index"`
+	Stream   Stream `json:"stream"`
+	Seed     uint64 `json:"seed"`
+	Graph    string `json:"graph"`
+	Weights  []int  `json:"weights,omitempty"`
+	Current  string `json:"current"`            // outcome[: signature]
+	Baseline string `json:"baseline,omitempty"` // outcome[: signature]
+	Detail   string `json:"detail,omitempty"`
+}
+
+// Finding is one failure signature of the current side.
+type Finding struct {
+	Signature string `json:"signature"`
+	Outcome   string `json:"outcome"` // of the first graph
+	Count     int    `json:"count"`   // graphs failing with it
+	New       int    `json:"new"`     // of which the baseline passed (no baseline: all)
+	// First is the lowest-index graph failing with the signature.
+	First  Example `json:"first"`
+	Replay string  `json:"replay"` // shell command reproducing First
+	// Minimized is the minimized graph (compact), when a minimizer ran.
+	Minimized string `json:"minimized,omitempty"`
+	// Func is the structured function of First, when the side gave one
+	// (for the report's pictures).
+	Func *structurizer.Func `json:"func,omitempty"`
+}
+
+// Throughput is the only part of a report that depends on the clock.
+type Throughput struct {
+	Graphs       int     `json:"graphs"`  // graphs done by this run (not replayed)
+	Resumed      int     `json:"resumed"` // records replayed from the log
+	Seconds      float64 `json:"seconds"`
+	GraphsPerSec float64 `json:"graphs_per_sec"`
+	Workers      int     `json:"workers"`
+	Shards       int     `json:"shards,omitempty"` // merged reports: shards merged
+}
+
+func (t *Throughput) fill() {
+	if t.Seconds > 0 {
+		t.GraphsPerSec = float64(t.Graphs) / t.Seconds
+	}
+}
+
+const maxExamples = 20
+
+// BuildReport computes a report from records (any order, no duplicates).
+func BuildReport(s Settings, recs []Record) *Report {
+	recs = slices.Clone(recs)
+	slices.SortFunc(recs, func(a, b Record) int { return cmp.Compare(a.Index, b.Index) })
+	rep := &Report{Schema: Schema, Settings: s, Graphs: len(recs), Outcomes: zeroCounts(Outcomes), Findings: []Finding{}}
+	for _, st := range s.Streams {
+		rep.Streams = append(rep.Streams, StreamRow{Stream: st, Outcomes: zeroCounts(Outcomes)})
+	}
+	if s.Baseline != "" {
+		rep.BaselineOutcomes = zeroCounts(Outcomes)
+		rep.Divergences = &Divergences{Classes: zeroCounts(Classes), Examples: []Example{}}
+		for i := range rep.Streams {
+			rep.Streams[i].Baseline = zeroCounts(Outcomes)
+			rep.Streams[i].Divergences = zeroCounts(Classes)
+		}
+	}
+	bySig := map[string]int{}
+	for i := range recs {
+		rep.add(&recs[i], bySig)
+	}
+	slices.SortFunc(rep.Findings, func(a, b Finding) int { return cmp.Compare(a.Signature, b.Signature) })
+	return rep
+}
+
+func zeroCounts(keys []string) map[string]int {
+	m := make(map[string]int, len(keys))
+	for _, k := range keys {
+		m[k] = 0
+	}
+	return m
+}
+
+// add accounts for one record.
+func (rep *Report) add(r *Record, bySig map[string]int) {
+	var row *StreamRow
+	if r.Stream >= 0 && r.Stream < len(rep.Streams) {
+		row = &rep.Streams[r.Stream]
+	} else {
+		row = &StreamRow{Outcomes: map[string]int{}, Baseline: map[string]int{}, Divergences: map[string]int{}}
+	}
+	row.Graphs++
+	rep.Outcomes[r.Current.Outcome]++
+	row.Outcomes[r.Current.Outcome]++
+	if r.Current.Outcome == OutError || r.Baseline != nil && r.Baseline.Outcome == OutError {
+		if len(rep.HarnessErrors) < maxExamples {
+			rep.HarnessErrors = append(rep.HarnessErrors, rep.example(r, ""))
+		}
+	}
+	if r.Baseline != nil && rep.Divergences != nil {
+		rep.addDivergence(r, row)
+	}
+	if !isFailure(r.Current.Outcome) {
+		return
+	}
+	k, ok := bySig[r.Current.Signature]
+	if !ok {
+		k = len(rep.Findings)
+		bySig[r.Current.Signature] = k
+		f := Finding{Signature: r.Current.Signature, Outcome: r.Current.Outcome, First: rep.example(r, ""), Func: r.Current.Func}
+		rep.Findings = append(rep.Findings, f)
+	}
+	f := &rep.Findings[k]
+	f.Count++
+	if r.isNew() {
+		f.New++
+		rep.NewFindings++
+	}
+}
+
+func (rep *Report) addDivergence(r *Record, row *StreamRow) {
+	d, b := rep.Divergences, r.Baseline
+	rep.BaselineOutcomes[b.Outcome]++
+	row.Baseline[b.Outcome]++
+	d.Classes[r.Class]++
+	row.Divergences[r.Class]++
+	switch {
+	case b.Outcome == OutOK:
+		d.BaselineStructured++
+		if r.Current.Outcome == OutOK && r.Current.Hash == b.Hash {
+			d.IdenticalOnThose++
+		}
+	case b.Outcome != OutError:
+		d.BaselineFailures++
+		if isFailure(b.Outcome) {
+			d.BaselineFindings++
+		}
+		if r.Current.Outcome == OutOK {
+			d.NowStructured++
+		}
+	}
+	if r.Class == ClassNewlyInvalid {
+		d.NewlyInvalid++
+	}
+	if r.Class != ClassSame && len(d.Examples) < maxExamples {
+		d.Examples = append(d.Examples, rep.example(r, r.Class))
+	}
+}
+
+func (rep *Report) example(r *Record, class string) Example {
+	e := Example{Class: class, Index: r.Index, Seed: r.Seed, Graph: r.Graph, Weights: r.Weights,
+		Current: sideLabel(&r.Current), Detail: r.Current.Detail}
+	if r.Stream >= 0 && r.Stream < len(rep.Settings.Streams) {
+		e.Stream = rep.Settings.Streams[r.Stream]
+	}
+	if r.Baseline != nil {
+		e.Baseline = sideLabel(r.Baseline)
+		if e.Detail == "" {
+			e.Detail = r.Baseline.Detail
+		}
+	}
+	return e
+}
+
+func sideLabel(s *SideResult) string {
+	if s.Signature != "" {
+		return s.Outcome + ": " + s.Signature
+	}
+	return s.Outcome
+}
+
+// graphOf rebuilds an example's graph with its weights.
+func graphOf(e *Example) (*cfg.Graph, error) {
+	g, err := cfg.ParseCompact(e.Graph, cfg.Limits{})
+	if err != nil {
+		return nil, err
+	}
+	if len(e.Weights) == g.Len() {
+		g.Weights = slices.Clone(e.Weights)
+	}
+	return g, nil
+}
+
+// minimizeFindings runs the minimizer on the first graph of every finding
+// with new failures.
+func minimizeFindings(rep *Report, min func(*cfg.Graph, string) *cfg.Graph) {
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		if f.New == 0 {
+			continue
+		}
+		g, err := graphOf(&f.First)
+		if err != nil {
+			continue
+		}
+		if m := min(g, f.Signature); m != nil {
+			f.Minimized = cfg.FormatCompact(m)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+// worker.go defines a worker: it owns its sides (current, and baseline when
+// comparing) and its oracle, turns a graph index into a Record, and keeps
+// its own harness failures (a side that cannot start, an oracle that cannot
+// be built) apart from findings, as Go's internal/fuzz does.
+package fuzz
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"cfgfuzz/emit"
+	"cfgfuzz/fuzz/proto"
+	"cfgfuzz/oracle"
+	"cfgfuzz/structurizer/cfg"
+)
+
+type worker struct {
+	set      *Settings
+	src      Source
+	cur      Side
+	base     Side // nil without a baseline
+	orc      *oracle.Oracle
+	curOpt   proto.Options
+	baseOpt  proto.Options
+	timeout  time.Duration
+	keepFunc bool
+}
+
+// newWorker builds one worker's sides and oracle.
+func newWorker(c *Config) (*worker, error) {
+	w := &worker{set: &c.Settings, src: c.Source, timeout: time.Duration(c.Timeout), keepFunc: true,
+		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject},
+		baseOpt: proto.Options{Strategy: c.Strategy}}
+	if w.timeout == 0 {
+		w.timeout = DefaultTimeout
+	}
+	opt := c.Oracle
+	if c.Checks != nil {
+		opt.Checks = c.Checks
+	}
+	opt.Walks.Random = c.Walks
+	orc, err := oracle.New(opt)
+	if err != nil {
+		return nil, fmt.Errorf("oracle: %w", err)
+	}
+	w.orc = orc
+	if w.cur, err = c.Current.New(); err != nil {
+		return nil, fmt.Errorf("current side: %w", err)
+	}
+	if c.Baseline.New != nil {
+		if w.base, err = c.Baseline.New(); err != nil {
+			w.cur.Close()
+			return nil, fmt.Errorf("baseline side: %w", err)
+		}
+	}
+	return w, nil
+}
+
+func (w *worker) close() {
+	w.cur.Close()
+	if w.base != nil {
+		w.base.Close()
+	}
+}
+
+// item generates graph index i.
+func (w *worker) item(i int) (Stream, int, Item, error) {
+	n := len(w.set.Streams)
+	s := i % n
+	it, err := w.src.Item(w.set.Streams[s], w.set.Seed, i/n)
+	return w.set.Streams[s], s, it, err
+}
+
+// run produces graph index i's record.
+func (w *worker) run(i int) Record {
+	_, s, it, err := w.item(i)
+	rec := Record{Index: i, Stream: s, Seed: it.Seed}
+	if err != nil {
+		rec.Current = SideResult{Outcome: OutError, Detail: "generate: " + err.Error()}
+		return rec
+	}
+	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
+	rec.Current = w.judge(w.cur, it.Graph, w.curOpt)
+	if w.base != nil {
+		b := w.judge(w.base, it.Graph, w.baseOpt)
+		b.Func = nil
+		rec.Baseline = &b
+		rec.Class = Classify(rec.Current, b)
+	}
+	if !isFailure(rec.Current.Outcome) {
+		rec.Current.Func = nil
+	}
+	return rec
+}
+
+// judge structurizes g on one side and checks the module.
+func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options) SideResult {
+	a := side.Structurize(g.Clone(), opt, w.timeout)
+	r := SideResult{Func: a.Func}
+	if a.Stats != nil {
+		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
+	}
+	switch a.Outcome {
+	case proto.OK:
+	case proto.Refused:
+		r.Outcome, r.Detail = OutRefused, a.Reason
+		return r
+	case OutPanic, OutTimeout, OutCrash:
+		r.Outcome, r.Signature, r.Detail = a.Outcome, harnessSignature(a.Outcome, a.Reason), firstLine(a.Reason)
+		return r
+	default:
+		r.Outcome, r.Detail = OutError, firstLine(a.Outcome+": "+a.Reason)
+		return r
+	}
+	mod := a.Module
+	if mod == nil {
+		if a.Func == nil {
+			r.Outcome, r.Detail = OutError, "ok response without module or func"
+			return r
+		}
+		var err error
+		if mod, err = emitSafely(a); err != nil {
+			r.Outcome, r.Signature, r.Detail = OutInvalid, "emit:malformed-function", firstLine(err.Error())
+			return r
+		}
+	}
+	sum := sha256.Sum256(mod)
+	r.Hash = hex.EncodeToString(sum[:12])
+	vs := w.orc.Check(&oracle.Subject{Graph: g, Module: mod})
+	if v := oracle.Failed(vs); v != nil {
+		r.Outcome, r.Signature, r.Detail = OutInvalid, v.Signature, firstLine(v.Detail)
+	} else if v := oracle.Errored(vs); v != nil {
+		r.Outcome, r.Detail = OutError, firstLine(v.Check+": "+v.Detail)
+	} else {
+		r.Outcome = OutOK
+	}
+	return r
+}
+
+// emitSafely emits a structured function that came from outside; a panic
+// in the emitter on a malformed function is that function's fault.
+func emitSafely(a Answer) (mod []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("emit panicked: %v", p)
+		}
+	}()
+	return emit.Bytes(a.Func, emit.Options{})
+}
