@@ -148,7 +148,8 @@ func (r *compactReader) successor(b, i int) error {
 	t, text, big := s.number(r.bound - 1)
 	if big {
 		if r.rescan {
-			return s.errAt(line, col, "block %d: successor %d is %s, but the graph has only %s (0..%d)", b, i, text, countBlocks(r.bound), r.bound-1)
+			return s.errAt(line, col, "block %d: successor %d is %s, but the graph has only %s (0..%d); list i holds the successors of block i, so block %s needs a list of its own ({} if it returns)",
+				b, i, text, countBlocks(r.bound), r.bound-1, text)
 		}
 		return s.errAt(line, col, "block %d: successor %d is %s, too large for the limit of %d blocks", b, i, text, r.lim.MaxBlocks)
 	}

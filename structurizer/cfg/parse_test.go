@@ -216,7 +216,7 @@ type errCase struct {
 func TestParseCompactErrors(t *testing.T) {
 	runErrCases(t, []errCase{
 		// The design's own example names block 4 in a 4-block graph.
-		{compact, "{{1}, {2, 3}, {4}, {}}", 1, 16, "block 2: successor 0 is 4, but the graph has only 4 blocks (0..3)", Limits{}},
+		{compact, "{{1}, {2, 3}, {4}, {}}", 1, 16, "block 2: successor 0 is 4, but the graph has only 4 blocks (0..3); list i holds the successors of block i, so block 4 needs a list of its own ({} if it returns)", Limits{}},
 		{compact, "{\n  {1},\n  {2}\n}", 3, 4, "block 1: successor 0 is 2, but the graph has only 2 blocks (0..1)", Limits{}},
 		{compact, "{{1}, {2", 1, 9, "expected ',' or '}' after successor, found end of input (successor 0 of block 1) (the graph opened at 1:1 is not closed)", Limits{}},
 		{compact, "{{1},", 1, 6, "expected '{' to start the successor list of block 1, or '}' to end the graph, found end of input", Limits{}},
