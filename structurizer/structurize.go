@@ -56,7 +56,8 @@ type Strategy func(g *cfg.Graph, opt Options) (*Result, error)
 
 // strategies is the table of strategies by name.
 var strategies = map[string]Strategy{
-	"dispatch": Dispatch,
+	"dispatch":   Dispatch,
+	"structured": Structured,
 }
 
 // DefaultStrategy is used when Options.Strategy is empty.

@@ -1,0 +1,158 @@
+// structured.go: the structured strategy (issue 5), laid out as a table of
+// passes in the manner of Go's cmd/compile/internal/ssa compile.go: each
+// pass has a name, a precondition, a postcondition and a function that
+// reports whether it changed anything. Options.CheckPasses runs the working
+// graph's invariant checker after every graph pass and Func.Validate plus
+// the self-check after the passes that build the Func.
+//
+// Passes, in order:
+//
+//	irreducible  multi-entry cycles get one selector header each
+//	loops        loops first: header, one latch, one merge with routed exits
+//	selections   each level's dominator tree laid out as selections, joins
+//	             under guards, skips routed (structured_emit.go)
+//	layout       blocks in reverse post-order of the branch graph
+//	selfcheck    the structured rules R1..R15 (structured_check.go)
+//
+// Any error or panic in a pass, or a self-check failure, is a bug: the
+// strategy then returns the dispatch loop for the whole function, with
+// Stats.Fallbacks = 1 and a "fallback: ..." entry in Stats.PassesUsed. When
+// a fault is injected the self-check is skipped so the fault reaches the
+// output.
+package structurizer
+
+import (
+	"fmt"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// pass is one entry of the structured strategy's pass table.
+type pass struct {
+	name string
+	pre  string // what the pass needs
+	post string // what it guarantees
+	run  func(s *structState) (changed bool, err error)
+}
+
+// structState is what the passes share.
+type structState struct {
+	g     *cfg.Graph
+	opt   Options
+	w     *work
+	f     *Func
+	guard int // guards the selections pass placed
+}
+
+var structuredPasses = []pass{
+	{
+		name: "irreducible",
+		pre:  "working graph: node 0 a synthetic entry no edge targets",
+		post: "the working graph is reducible; every multi-entry cycle is entered through one selector node",
+		run:  func(s *structState) (bool, error) { return s.w.passIrreducible() },
+	},
+	{
+		name: "loops",
+		pre:  "the working graph is reducible",
+		post: "every loop has one header H, one latch C and one merge M; each node has a level and its edges stay in it, continue, break or enter a child loop at H",
+		run:  func(s *structState) (bool, error) { return s.w.passLoops() },
+	},
+	{
+		name: "selections",
+		pre:  "every level is acyclic with a single entry",
+		post: "a Func that passes Validate; every block placed once, selections merging at fresh guard blocks",
+		run: func(s *structState) (bool, error) {
+			e := newEmitter(s.w, s.g.Len())
+			f, err := e.run()
+			s.f, s.guard = f, e.guards
+			return e.guards > 0 || s.w.routeVar >= 0 || s.w.clones > 0, err
+		},
+	},
+	{
+		name: "layout",
+		pre:  "a Func whose block 0 is the entry, never a branch target",
+		post: "blocks in reverse post-order of the branch graph, then the unreached ones; block 0 still the entry",
+		run: func(s *structState) (bool, error) {
+			layout(s.f)
+			return false, nil
+		},
+	},
+}
+
+// Structured is the structured strategy.
+func Structured(g *cfg.Graph, opt Options) (*Result, error) {
+	res, reason := runStructured(g, opt)
+	if reason == "" {
+		return res, nil
+	}
+	fb, err := Dispatch(g, opt)
+	if err != nil {
+		return nil, err
+	}
+	fb.Stats.Fallbacks = 1
+	fb.Stats.PassesUsed = []string{"fallback: " + reason}
+	return fb, nil
+}
+
+// runStructured runs the pass table; a non-empty reason means fall back.
+func runStructured(g *cfg.Graph, opt Options) (res *Result, reason string) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, reason = nil, fmt.Sprintf("bug: panic: %v", r)
+		}
+	}()
+	s := &structState{g: g, opt: opt, w: newWork(g, opt)}
+	var used []string
+	for _, p := range structuredPasses {
+		changed, err := p.run(s)
+		if err != nil {
+			return nil, fmt.Sprintf("%s: %v", p.name, err)
+		}
+		if changed {
+			used = append(used, p.name)
+		}
+		if opt.CheckPasses {
+			if err := s.check(p); err != nil {
+				return nil, fmt.Sprintf("after %s (post: %s): %v", p.name, p.post, err)
+			}
+		}
+	}
+	if opt.Has("drop-merge") {
+		dropFirstMerge(s.f)
+	}
+	if err := s.f.Validate(); err != nil {
+		return nil, fmt.Sprintf("bug: malformed function: %v", err)
+	}
+	if len(opt.Inject) == 0 {
+		if err := SelfCheck(s.f); err != nil {
+			return nil, fmt.Sprintf("selfcheck: %v", err)
+		}
+	}
+	return &Result{Func: s.f, Stats: Stats{PassesUsed: used}}, ""
+}
+
+// check is the invariant checker run after pass p under CheckPasses.
+func (s *structState) check(p pass) error {
+	if s.f == nil {
+		return s.w.checkWork()
+	}
+	if err := s.f.Validate(); err != nil {
+		return err
+	}
+	if p.name == "layout" && len(s.opt.Inject) == 0 {
+		return SelfCheck(s.f)
+	}
+	return nil
+}
+
+// dropFirstMerge plants the drop-merge fault: the first original block (in
+// layout order) heading a selection loses its merge instruction.
+func dropFirstMerge(f *Func) {
+	for i := range f.Blocks {
+		b := &f.Blocks[i]
+		if b.Kind != Synthetic && b.Merge.Kind == SelectionMerge {
+			b.Merge = Merge{}
+			return
+		}
+	}
+}

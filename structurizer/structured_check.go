@@ -1,0 +1,481 @@
+// structured_check.go: the structured strategy's own checker of SPIR-V's
+// structured control-flow rules (../shared/reference/spirv-structured-rules.md,
+// R1..R15, following the specification 2.11 where the validator is more
+// lenient) over a Func. Dominance and post-dominance are structural: over
+// branch, merge and continue edges. Constructs are found in one walk of the
+// structural dominator tree that keeps a stack of open constructs: entering
+// a header opens its construct, entering its merge closes it (which must then
+// be the innermost open one, rule R8), entering a loop's continue target
+// opens its continue construct. Every query after that is O(1), so the check
+// is linear (plus the dominator computations).
+//
+// It is the last pass: a function it rejects is replaced by the dispatch
+// loop, so a wrong rewrite never becomes an invalid module.
+package structurizer
+
+import (
+	"fmt"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+type cKind uint8
+
+const (
+	cSelection cKind = iota
+	cSwitch
+	cLoop
+	cContinue
+)
+
+type construct struct {
+	kind                cKind
+	header, merge, cont int
+	parent              int // enclosing construct, -1 for none
+	pre, post           int // interval in the construct tree
+	loop                int // for continue constructs: the loop construct
+}
+
+// RuleError is a violation found by the self-check.
+type RuleError struct {
+	Rule  string
+	Block int
+	What  string
+}
+
+func (e *RuleError) Error() string { return fmt.Sprintf("%s at block %d: %s", e.Rule, e.Block, e.What) }
+
+func violation(rule string, b int, format string, args ...any) error {
+	return &RuleError{Rule: rule, Block: b, What: fmt.Sprintf(format, args...)}
+}
+
+// isSwitch reports whether block b is laid out as an OpSwitch.
+func isSwitch(b *Block) bool {
+	return b.Term.Kind == Route || (b.Term.Kind == Choose && b.Arity >= 3)
+}
+
+func isCond(b *Block) bool {
+	return b.Term.Kind == Test || (b.Term.Kind == Choose && b.Arity == 2)
+}
+
+// SelfCheck checks f against the structured rules. Pre: f.Validate() == nil.
+func SelfCheck(f *Func) error {
+	n := len(f.Blocks)
+	branch := cfg.New(n)
+	structural := cfg.New(n)
+	isMerge := make([]bool, n) // declared merge or continue target
+	mergeOf := make([]int, n)  // header declaring b as merge, -1
+	contOf := make([]int, n)   // loop header declaring b as continue, -1
+	for b := range n {
+		mergeOf[b], contOf[b] = -1, -1
+	}
+	for b := range n {
+		blk := &f.Blocks[b]
+		branch.Succs[b] = blk.Term.To
+		var s []int
+		if blk.Merge.Kind != NoMerge {
+			s = append(s, blk.Merge.Merge)
+			isMerge[blk.Merge.Merge] = true
+			if mergeOf[blk.Merge.Merge] >= 0 {
+				return violation("R1", b, "merge %d declared again (first by %d)", blk.Merge.Merge, mergeOf[blk.Merge.Merge])
+			}
+			mergeOf[blk.Merge.Merge] = b
+		}
+		if blk.Merge.Kind == LoopMerge {
+			s = append(s, blk.Merge.Continue)
+			isMerge[blk.Merge.Continue] = true
+			if contOf[blk.Merge.Continue] >= 0 {
+				return violation("R3", b, "continue target %d shared", blk.Merge.Continue)
+			}
+			contOf[blk.Merge.Continue] = b
+		}
+		structural.Succs[b] = append(s, blk.Term.To...)
+	}
+	if err := checkLayout(f, branch); err != nil {
+		return err
+	}
+	dom := cfg.Dominators(structural)
+	pdom := cfg.PostDominators(structural)
+	for b := range n {
+		if err := checkHeader(f, b, dom, isMerge, mergeOf); err != nil {
+			return err
+		}
+	}
+	backOf, err := backEdges(f, structural, contOf)
+	if err != nil {
+		return err
+	}
+	for b := range n {
+		blk := &f.Blocks[b]
+		if blk.Merge.Kind != LoopMerge || !dom.InTree(b) {
+			continue
+		}
+		c, be := blk.Merge.Continue, backOf[b]
+		if be < 0 {
+			return violation("R3", b, "loop header without a back edge")
+		}
+		if !dom.Dominates(c, be) {
+			return violation("R5", b, "continue target %d does not dominate back-edge block %d", c, be)
+		}
+		if !pdom.Dominates(be, c) {
+			return violation("R5", b, "back-edge block %d does not post-dominate continue target %d", be, c)
+		}
+	}
+	cs, inner, outer, err := constructs(f, dom, mergeOf, contOf)
+	if err != nil {
+		return err
+	}
+	return checkEdges(f, dom, cs, inner, outer, backOf)
+}
+
+// checkLayout: R14 (entry not a branch target, each block after its
+// dominator) and R15 (a conditional's labels differ).
+func checkLayout(f *Func, branch *cfg.Graph) error {
+	d := cfg.Dominators(branch)
+	for b := range f.Blocks {
+		for _, t := range f.Blocks[b].Term.To {
+			if t == 0 {
+				return violation("R14", b, "branch to the entry block")
+			}
+		}
+		if id := d.IDom[b]; id != cfg.NoBlock && id > b {
+			return violation("R14", b, "block appears before its dominator %d", id)
+		}
+		blk := &f.Blocks[b]
+		if isCond(blk) && blk.Term.To[0] == blk.Term.To[1] {
+			return violation("R15", b, "conditional with equal labels")
+		}
+	}
+	return nil
+}
+
+// checkHeader: R2, R4, R5a, R12, R13 for block b.
+func checkHeader(f *Func, b int, dom *cfg.DomTree, isMerge []bool, mergeOf []int) error {
+	blk := &f.Blocks[b]
+	if !dom.InTree(b) {
+		return nil
+	}
+	switch blk.Merge.Kind {
+	case SelectionMerge:
+		if !isSwitch(blk) && !isCond(blk) {
+			return violation("R13", b, "selection merge before a %s", blk.Term.Kind)
+		}
+	case LoopMerge:
+		if blk.Term.Kind != Branch && !isCond(blk) {
+			return violation("R13", b, "loop merge before a %s", blk.Term.Kind)
+		}
+		if blk.Merge.Continue == blk.Merge.Merge {
+			return violation("R4", b, "continue target is the merge")
+		}
+		if !dom.Dominates(b, blk.Merge.Continue) {
+			return violation("R5", b, "header does not dominate its continue target")
+		}
+	}
+	if blk.Merge.Kind != NoMerge && !dom.StrictlyDominates(b, blk.Merge.Merge) {
+		return violation("R2", b, "header does not strictly dominate its merge %d", blk.Merge.Merge)
+	}
+	if isSwitch(blk) && blk.Merge.Kind != SelectionMerge {
+		return violation("R12", b, "switch without a selection merge")
+	}
+	if isCond(blk) && blk.Merge.Kind != SelectionMerge && blk.Term.To[0] != blk.Term.To[1] {
+		if !isMerge[blk.Term.To[0]] && !isMerge[blk.Term.To[1]] {
+			return violation("R12", b, "conditional without a selection merge")
+		}
+	}
+	if isSwitch(blk) {
+		for _, t := range blk.Term.To {
+			if t != blk.Merge.Merge && !dom.Dominates(b, t) {
+				return violation("R11", b, "switch target %d not dominated by the header", t)
+			}
+		}
+	}
+	return nil
+}
+
+// backEdges finds the back edges of a depth-first search over structural
+// edges (merge and continue targets first, as the validator does) and checks
+// R3: each targets a loop header, and each loop header has one back-edge
+// block. It returns the back-edge block per header (-1 for none).
+func backEdges(f *Func, structural *cfg.Graph, contOf []int) ([]int, error) {
+	n := len(f.Blocks)
+	backOf := make([]int, n)
+	for i := range backOf {
+		backOf[i] = -1
+	}
+	state := make([]uint8, n)
+	type fr struct{ b, i int }
+	stack := []fr{{0, 0}}
+	state[0] = 1
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		s := structural.Succs[top.b]
+		if top.i < len(s) {
+			t := s[top.i]
+			nDecl := len(s) - len(f.Blocks[top.b].Term.To)
+			isBranch := top.i >= nDecl
+			top.i++
+			if state[t] == 1 && isBranch {
+				u := top.b
+				if f.Blocks[t].Merge.Kind != LoopMerge {
+					return nil, violation("R3", u, "back edge to %d, not a loop header", t)
+				}
+				if backOf[t] >= 0 && backOf[t] != u {
+					return nil, violation("R3", t, "loop header with back edges from %d and %d", backOf[t], u)
+				}
+				backOf[t] = u
+			}
+			if state[t] == 0 {
+				state[t] = 1
+				stack = append(stack, fr{t, 0})
+			}
+			continue
+		}
+		state[top.b] = 2
+		stack = stack[:len(stack)-1]
+	}
+	return backOf, nil
+}
+
+// constructs walks the structural dominator tree and returns the constructs,
+// each block's innermost construct (a header's own included) and the
+// innermost construct around it (a header's own excluded); -1 for none.
+func constructs(f *Func, dom *cfg.DomTree, mergeOf, contOf []int) ([]construct, []int, []int, error) {
+	n := len(f.Blocks)
+	kids := make([][]int, n)
+	for b := range n {
+		if d := dom.IDom[b]; d >= 0 {
+			kids[d] = append(kids[d], b)
+		}
+	}
+	inner, outer := make([]int, n), make([]int, n)
+	for b := range n {
+		inner[b], outer[b] = -1, -1
+	}
+	var cs []construct
+	ofHeader := map[int]int{}
+	var open []int
+	type fr struct {
+		b, i   int
+		pushed int // construct opened at b, -1
+		closed int // construct closed at b (to reopen on exit), -1
+		cont   int // continue construct opened at b, -1
+	}
+	push := func(c construct) int {
+		c.parent = -1
+		if len(open) > 0 {
+			c.parent = open[len(open)-1]
+		}
+		cs = append(cs, c)
+		open = append(open, len(cs)-1)
+		return len(cs) - 1
+	}
+	enter := func(b int) (fr, error) {
+		x := fr{b: b, pushed: -1, closed: -1, cont: -1}
+		if h := mergeOf[b]; h >= 0 {
+			ci, ok := ofHeader[h]
+			if ok {
+				if len(open) == 0 || open[len(open)-1] != ci {
+					return x, violation("R8", b, "merge of %d reached inside a construct nested in it", h)
+				}
+				open = open[:len(open)-1]
+				x.closed = ci
+			}
+		}
+		outer[b] = -1
+		if len(open) > 0 {
+			outer[b] = open[len(open)-1]
+		}
+		if h := contOf[b]; h >= 0 {
+			ci, ok := ofHeader[h]
+			if !ok || len(open) == 0 || open[len(open)-1] != ci {
+				return x, violation("R8", b, "continue target of %d reached outside its loop construct", h)
+			}
+			x.cont = push(construct{kind: cContinue, header: h, loop: ci, merge: -1, cont: -1})
+		}
+		blk := &f.Blocks[b]
+		switch {
+		case blk.Merge.Kind == LoopMerge:
+			x.pushed = push(construct{kind: cLoop, header: b, merge: blk.Merge.Merge, cont: blk.Merge.Continue})
+		case blk.Merge.Kind == SelectionMerge && isSwitch(blk):
+			x.pushed = push(construct{kind: cSwitch, header: b, merge: blk.Merge.Merge, cont: -1})
+		case blk.Merge.Kind == SelectionMerge:
+			x.pushed = push(construct{kind: cSelection, header: b, merge: blk.Merge.Merge, cont: -1})
+		}
+		if x.pushed >= 0 {
+			ofHeader[b] = x.pushed
+		}
+		inner[b] = -1
+		if len(open) > 0 {
+			inner[b] = open[len(open)-1]
+		}
+		return x, nil
+	}
+	leave := func(x fr) {
+		if x.pushed >= 0 {
+			open = open[:len(open)-1]
+		}
+		if x.cont >= 0 {
+			open = open[:len(open)-1]
+		}
+		if x.closed >= 0 {
+			open = append(open, x.closed)
+		}
+	}
+	x0, err := enter(0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stack := []fr{x0}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i < len(kids[top.b]) {
+			c := kids[top.b][top.i]
+			top.i++
+			x, err := enter(c)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			stack = append(stack, x)
+			continue
+		}
+		leave(*top)
+		stack = stack[:len(stack)-1]
+	}
+	numberConstructs(cs)
+	return cs, inner, outer, nil
+}
+
+// numberConstructs gives each construct its pre/post interval in the
+// construct tree (parents come before children in cs).
+func numberConstructs(cs []construct) {
+	kids := make([][]int, len(cs)+1)
+	for i := range cs {
+		p := cs[i].parent
+		if p < 0 {
+			p = len(cs)
+		}
+		kids[p] = append(kids[p], i)
+	}
+	clock := 0
+	type fr struct{ c, i int }
+	stack := []fr{{len(cs), 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i < len(kids[top.c]) {
+			k := kids[top.c][top.i]
+			top.i++
+			cs[k].pre = clock
+			clock++
+			stack = append(stack, fr{k, 0})
+			continue
+		}
+		if top.c < len(cs) {
+			cs[top.c].post = clock
+			clock++
+		}
+		stack = stack[:len(stack)-1]
+	}
+}
+
+// within reports whether construct c is a or lies inside a (-1 is the
+// function, which holds everything).
+func within(cs []construct, c, a int) bool {
+	if a < 0 {
+		return true
+	}
+	if c < 0 {
+		return false
+	}
+	return cs[a].pre <= cs[c].pre && cs[c].post <= cs[a].post
+}
+
+// checkEdges: R6 (allowed exits), R7, R9 and R10 (constructs entered only
+// through their headers) for every branch edge.
+func checkEdges(f *Func, dom *cfg.DomTree, cs []construct, inner, outer, backOf []int) error {
+	for u := range f.Blocks {
+		if !dom.InTree(u) {
+			continue
+		}
+		s := inner[u]
+		if s >= 0 && cs[s].kind == cContinue && f.Blocks[u].Term.Kind == Return {
+			return violation("R7", u, "return inside a continue construct")
+		}
+		for _, t := range f.Blocks[u].Term.To {
+			if backOf[t] == u {
+				continue // the back edge, checked by R3 and R5
+			}
+			ct := inner[t]
+			if within(cs, ct, s) {
+				// Inside s: t may enter one construct, only at its header.
+				if ct != s && !(cs[ct].header == t && cs[ct].parent == s) && cs[ct].kind != cContinue {
+					return violation("R10", u, "edge to %d enters a construct past its header %d", t, cs[ct].header)
+				}
+				continue
+			}
+			if err := checkExit(f, cs, s, u, t); err != nil {
+				return err
+			}
+			if !within(cs, s, outer[t]) {
+				return violation("R10", u, "exit to %d enters another construct", t)
+			}
+		}
+	}
+	loopOfCont := map[int]int{}
+	for c := range cs {
+		if cs[c].kind == cLoop {
+			loopOfCont[cs[c].cont] = c
+		}
+	}
+	for u := range f.Blocks {
+		if !dom.InTree(u) {
+			continue
+		}
+		for _, t := range f.Blocks[u].Term.To {
+			c, ok := loopOfCont[t]
+			if ok && u != backOf[cs[c].header] && !within(cs, inner[u], c) {
+				return violation("R9", u, "branch to continue target %d from outside loop %d", t, cs[c].header)
+			}
+		}
+	}
+	return nil
+}
+
+// checkExit: an edge u->t leaves construct s (R6).
+func checkExit(f *Func, cs []construct, s, u, t int) error {
+	if s < 0 {
+		return violation("R6", u, "edge to %d leaves the function level", t)
+	}
+	c := cs[s]
+	switch c.kind {
+	case cContinue:
+		l := cs[c.loop]
+		if t == l.header || t == l.merge {
+			return nil
+		}
+		return violation("R6", u, "continue construct of %d left for %d", c.header, t)
+	case cLoop:
+		if t == c.merge || t == c.cont {
+			return nil
+		}
+		return violation("R6", u, "loop %d left for %d", c.header, t)
+	}
+	if t == c.merge {
+		return nil
+	}
+	for p := c.parent; p >= 0; p = cs[p].parent {
+		switch cs[p].kind {
+		case cLoop:
+			if t == cs[p].merge || t == cs[p].cont {
+				return nil
+			}
+			return violation("R6", u, "selection %d left for %d", c.header, t)
+		case cSwitch:
+			if t == cs[p].merge && c.kind != cSwitch {
+				return nil
+			}
+		case cContinue:
+			return violation("R6", u, "selection %d in a continue construct left for %d", c.header, t)
+		}
+	}
+	return violation("R6", u, "selection %d left for %d", c.header, t)
+}

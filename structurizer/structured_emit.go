@@ -1,0 +1,438 @@
+// structured_emit.go: the selections pass of the structured strategy. After
+// the loops pass every level (a loop body, or the function) is acyclic: back
+// edges go to the level's latch, exits to its merge, and a child loop is one
+// node (its H) followed by its merge. Each level is laid out by a walk of its
+// dominator tree in the manner of Ramsey's "Beyond Relooper" (ICFP 2022),
+// adapted to SPIR-V's structured rules:
+//
+//   - a branching node x is a selection header; its dominator-tree children
+//     with one incoming edge are its arms, emitted inside the construct;
+//   - its children with several incoming edges (joins j1 < j2 < ... in
+//     reverse post-order) follow the construct in order. Each join gets a
+//     fresh guard block G_i: x's selection merges at G_1, and G_i merges at
+//     G_i+1 (the last at a fresh exit block E_x that forwards to the
+//     enclosing merge). Declared merges are therefore always fresh synthetic
+//     blocks, never a loop's merge or latch (rules R1, R4 and the lesson
+//     "never reuse a loop's merge or continue target");
+//   - an edge to the innermost pending join branches to the innermost merge;
+//     an edge that skips past a join (to a later join, or out of an inner
+//     construct) stores the target's route value and branches to the
+//     innermost merge; every guard it passes routes the value on to its own
+//     merge, and the guard of the target runs the join (the DESIGN's "merge
+//     at the join, route the skip, run what lies between under a test");
+//   - edges to the level's latch or merge are continue and break (R6);
+//     a switch reaches them through a forwarding block (R11).
+//
+// Small return blocks reached by a skip are cloned instead, within the clone
+// budget. Everything is emitted once per node: time is linear in the size of
+// the working graph plus the guards' route values.
+package structurizer
+
+import "fmt"
+
+// levels holds the per-level analyses (each node belongs to one level).
+type levels struct {
+	rpo  []int // RPO number within the node's level, -1 if unreached
+	idom []int
+	in   []int // incoming level edges (duplicates counted)
+	kids [][]int
+}
+
+// levelSuccs are node x's successors in its level's acyclic graph: a child
+// loop's header is followed by the child's merge; the level's own latch and
+// merge are sinks and left out.
+func (w *work) levelSuccs(x int, buf []int) []int {
+	n := &w.nodes[x]
+	buf = buf[:0]
+	switch n.kind {
+	case wLoopHeader:
+		return append(buf, w.loops[n.loop].M)
+	case wLatch:
+		return buf
+	}
+	lv := w.level[x]
+	for _, t := range n.succs {
+		if lv >= 0 && (t == w.loops[lv].C || t == w.loops[lv].M) {
+			continue
+		}
+		buf = append(buf, t)
+	}
+	return buf
+}
+
+// analyzeLevels computes, for every level, the reverse post-order from the
+// level's entry, the dominator tree (one pass in RPO: the level is acyclic)
+// and the incoming edge counts.
+func (w *work) analyzeLevels() *levels {
+	n := len(w.nodes)
+	lv := &levels{rpo: make([]int, n), idom: make([]int, n), in: make([]int, n), kids: make([][]int, n)}
+	for i := range lv.rpo {
+		lv.rpo[i], lv.idom[i] = -1, -1
+	}
+	entries := []int{wEntry}
+	for _, l := range w.loops {
+		entries = append(entries, l.entry)
+	}
+	var buf []int
+	preds := make([][]int, n)
+	state := make([]uint8, n)
+	type frame struct{ b, i int }
+	for _, root := range entries {
+		var post []int
+		stack := []frame{{root, 0}}
+		state[root] = 1
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			s := w.levelSuccs(top.b, buf)
+			if top.i < len(s) {
+				t := s[top.i]
+				top.i++
+				if state[t] == 0 {
+					state[t] = 1
+					stack = append(stack, frame{t, 0})
+				}
+				continue
+			}
+			post = append(post, top.b)
+			stack = stack[:len(stack)-1]
+		}
+		for i := len(post) - 1; i >= 0; i-- {
+			lv.rpo[post[i]] = len(post) - 1 - i
+		}
+		for i := len(post) - 1; i >= 0; i-- {
+			x := post[i]
+			for _, t := range w.levelSuccs(x, buf) {
+				preds[t] = append(preds[t], x)
+				lv.in[t]++
+			}
+		}
+		for i := len(post) - 2; i >= 0; i-- {
+			v := post[i]
+			d := -1
+			for _, p := range preds[v] {
+				if lv.rpo[p] >= lv.rpo[v] {
+					continue // not acyclic: left for the self-check to catch
+				}
+				if d < 0 {
+					d = p
+					continue
+				}
+				a, b := p, d
+				for a != b {
+					for lv.rpo[a] > lv.rpo[b] {
+						a = lv.idom[a]
+					}
+					for lv.rpo[b] > lv.rpo[a] {
+						b = lv.idom[b]
+					}
+				}
+				d = a
+			}
+			lv.idom[v] = d
+			if d >= 0 {
+				lv.kids[d] = append(lv.kids[d], v)
+			}
+		}
+	}
+	return lv
+}
+
+// frame is one pending position of the walk: reaching merge means going on
+// with node def. A pass frame (a construct's exit block E_x) forwards to the
+// enclosing frame and routes nothing itself.
+type frame struct {
+	merge int
+	def   int
+	pass  bool
+	used  bool
+	skips []uint32
+	seen  map[uint32]bool
+}
+
+func (f *frame) addSkip(v uint32) {
+	if f.seen == nil {
+		f.seen = map[uint32]bool{}
+	}
+	if !f.seen[v] {
+		f.seen[v] = true
+		f.skips = append(f.skips, v)
+	}
+}
+
+// emitter lays out the working graph as a Func.
+type emitter struct {
+	w       *work
+	lv      *levels
+	f       *Func
+	fb      []int // node -> Func block, -1 until allocated
+	frames  []*frame
+	cur     int // current level (loop index, -1: function)
+	headers []int
+	origN   int
+	guards  int
+	buf     []int
+}
+
+func newEmitter(w *work, origN int) *emitter {
+	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN}
+	for i := range e.fb {
+		e.fb[i] = -1
+	}
+	return e
+}
+
+// block returns node x's Func block, allocating it.
+func (e *emitter) block(x int) int {
+	if e.fb[x] < 0 {
+		e.fb[x] = e.newBlock(Block{Kind: Synthetic, Orig: -1})
+	}
+	return e.fb[x]
+}
+
+func (e *emitter) newBlock(b Block) int {
+	e.f.Blocks = append(e.f.Blocks, b)
+	return len(e.f.Blocks) - 1
+}
+
+func (e *emitter) forward(to int) int {
+	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "fwd", Term: Term{Kind: Branch, To: []int{to}}})
+}
+
+// base is node x's block without terminator or merge.
+func (e *emitter) base(x int) Block {
+	n := &e.w.nodes[x]
+	if n.synthetic() {
+		return Block{Kind: Synthetic, Orig: -1, Name: n.name, Stores: n.stores}
+	}
+	b := Block{Kind: Original, Orig: n.orig, Weight: n.weight, Name: n.name}
+	if n.clone {
+		b.Kind = Clone
+		if e.w.opt.Has("clone-wrong-id") && e.origN > 1 {
+			b.Orig = (n.orig + 1) % e.origN
+		}
+	}
+	if len(n.succs) >= 2 {
+		b.Arity = len(n.succs)
+	}
+	return b
+}
+
+// run emits the function level from the entry node.
+func (e *emitter) run() (*Func, error) {
+	e.block(wEntry)
+	e.node(wEntry)
+	if e.w.routeVar >= 0 && !e.w.opt.Has("route-not-cleared") {
+		for _, h := range e.headers {
+			e.f.Blocks[h].Stores = []Store{{Var: e.w.routeVar, Value: 0}}
+		}
+	}
+	e.f.Vars = e.w.vars
+	return e.f, nil
+}
+
+// node emits node x and its dominator subtree.
+func (e *emitter) node(x int) {
+	id := e.block(x)
+	n := &e.w.nodes[x]
+	if n.kind == wLoopHeader {
+		e.loop(n.loop)
+		e.node(e.w.loops[n.loop].M)
+		return
+	}
+	b := e.base(x)
+	switch len(n.succs) {
+	case 0:
+		b.Term = Term{Kind: Unreachable}
+		if !n.synthetic() {
+			b.Term = Term{Kind: Return}
+		}
+		e.f.Blocks[id] = b
+	case 1:
+		b.Term = Term{Kind: Branch, To: []int{e.edge(x, n.succs[0], false)}}
+		e.f.Blocks[id] = b
+	default:
+		e.branching(x, id, b)
+	}
+}
+
+// loop emits loop li: its header, its body (a level of its own, with no
+// pending frames: nothing leaves a loop but through its merge) and latch.
+func (e *emitter) loop(li int) {
+	l := &e.w.loops[li]
+	h, c, m := e.block(l.H), e.block(l.C), e.block(l.M)
+	saved, savedCur := e.frames, e.cur
+	e.frames, e.cur = nil, li
+	e.node(l.entry)
+	e.frames, e.cur = saved, savedCur
+	e.f.Blocks[h] = Block{Kind: Synthetic, Orig: -1, Name: "loop", Merge: Merge{Kind: LoopMerge, Merge: m, Continue: c},
+		Term: Term{Kind: Branch, To: []int{e.fb[l.entry]}}}
+	e.f.Blocks[c] = Block{Kind: Synthetic, Orig: -1, Name: "latch", Term: Term{Kind: Branch, To: []int{h}}}
+	e.headers = append(e.headers, h)
+}
+
+// branching emits a selection header x (block id, prepared block b), its
+// arms, then its joins under their guards.
+func (e *emitter) branching(x, id int, b Block) {
+	n := &e.w.nodes[x]
+	var joins []int
+	for _, k := range e.lv.kids[x] {
+		if e.lv.in[k] >= 2 {
+			joins = append(joins, k)
+		}
+	}
+	enclosing := e.top()
+	exit := &frame{merge: e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "exit"}), def: -1, pass: true}
+	if enclosing != nil {
+		exit.def = enclosing.def
+	}
+	e.frames = append(e.frames, exit)
+	gs := make([]*frame, len(joins))
+	for i := len(joins) - 1; i >= 0; i-- {
+		gs[i] = &frame{merge: e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "guard"}), def: joins[i]}
+		e.frames = append(e.frames, gs[i])
+	}
+	e.guards += len(joins)
+	merge := exit.merge
+	if len(joins) > 0 {
+		merge = gs[0].merge
+	}
+	sw := len(n.succs) >= 3
+	to := make([]int, len(n.succs))
+	for i, t := range n.succs {
+		to[i] = e.edge(x, t, sw)
+	}
+	if len(to) == 2 && to[0] == to[1] {
+		to[1] = e.forward(to[1])
+	}
+	b.Merge = Merge{Kind: SelectionMerge, Merge: merge}
+	if e.cur >= 0 && !n.synthetic() && e.w.opt.Has("merge-at-continue") {
+		b.Merge.Merge = e.block(e.w.loops[e.cur].C)
+	}
+	switch {
+	case !n.synthetic():
+		b.Term = Term{Kind: Choose, To: to}
+		if len(to) == 2 && e.w.opt.Has("swap-arms") {
+			b.Term.To = []int{to[1], to[0]}
+		}
+	case len(to) == 2:
+		b.Term = Term{Kind: Test, Var: n.rvar, Values: n.values, To: []int{to[1], to[0]}}
+	default:
+		b.Term = Term{Kind: Route, Var: n.rvar, Values: n.values, To: to}
+	}
+	e.f.Blocks[id] = b
+	for i, j := range joins {
+		e.frames = e.frames[:len(e.frames)-1]
+		e.guard(gs[i], e.top(), j)
+		e.node(j)
+	}
+	e.frames = e.frames[:len(e.frames)-1]
+	if exit.used {
+		if enclosing == nil {
+			panic("bug: construct exit used at the top of a level")
+		}
+		enclosing.used = true
+		e.f.Blocks[exit.merge].Term = Term{Kind: Branch, To: []int{enclosing.merge}}
+	} else {
+		e.f.Blocks[exit.merge].Term = Term{Kind: Unreachable}
+	}
+}
+
+func (e *emitter) top() *frame {
+	if len(e.frames) == 0 {
+		return nil
+	}
+	return e.frames[len(e.frames)-1]
+}
+
+// guard fills frame f's guard block: a plain branch to join j when nothing
+// skipped past j, else a selection on the route variable that sends the
+// skipping values on to the next frame's merge and everything else to j.
+func (e *emitter) guard(f, next *frame, j int) {
+	b := Block{Kind: Synthetic, Orig: -1, Name: "guard"}
+	jb := e.block(j)
+	switch len(f.skips) {
+	case 0:
+		b.Term = Term{Kind: Branch, To: []int{jb}}
+	case 1:
+		next.used = true
+		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
+		b.Term = Term{Kind: Test, Var: e.w.route(), Values: f.skips, To: []int{next.merge, jb}}
+	default:
+		next.used = true
+		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
+		to := []int{jb}
+		for range f.skips {
+			to = append(to, next.merge)
+		}
+		b.Term = Term{Kind: Route, Var: e.w.route(), Values: f.skips, To: to}
+	}
+	e.f.Blocks[f.merge] = b
+}
+
+// edge returns the block that node x's edge to t branches to, emitting t's
+// subtree when t is an arm of x.
+func (e *emitter) edge(x, t int, sw bool) int {
+	if e.cur >= 0 {
+		l := &e.w.loops[e.cur]
+		if t == l.C || t == l.M {
+			id := e.block(t)
+			if t == l.M && e.w.opt.Has("exit-to-outer-merge") && l.parent >= 0 {
+				id = e.block(e.w.loops[l.parent].M)
+			}
+			if sw {
+				return e.forward(id)
+			}
+			return id
+		}
+	}
+	if e.lv.idom[t] == x && e.lv.in[t] == 1 {
+		e.node(t)
+		return e.fb[t]
+	}
+	top := e.top()
+	if top == nil {
+		panic(fmt.Sprintf("bug: edge %d->%d to a join with no pending frame", x, t))
+	}
+	if top.def == t {
+		top.used = true
+		return top.merge
+	}
+	at := -1
+	for j := len(e.frames) - 1; j >= 0; j-- {
+		if e.frames[j].def == t {
+			at = j
+			break
+		}
+	}
+	if at < 0 {
+		panic(fmt.Sprintf("bug: edge %d->%d to a join that is not pending", x, t))
+	}
+	if c, ok := e.cloneReturn(t); ok {
+		return c
+	}
+	for j := len(e.frames) - 1; j > at; j-- {
+		if !e.frames[j].pass {
+			e.frames[j].addSkip(valueOf(t))
+		}
+	}
+	top.used = true
+	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "skip",
+		Stores: []Store{{Var: e.w.route(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: []int{top.merge}}})
+}
+
+// cloneReturn copies a small return block instead of routing a skip to it,
+// within the clone budget.
+func (e *emitter) cloneReturn(t int) (int, bool) {
+	n := &e.w.nodes[t]
+	w := e.w
+	if n.synthetic() || len(n.succs) != 0 || n.weight > w.cloneMax || n.weight > w.budget || w.opt.CloneBudget < 0 {
+		return 0, false
+	}
+	w.budget -= n.weight
+	w.clones++
+	b := Block{Kind: Clone, Orig: n.orig, Weight: n.weight, Name: n.name, Term: Term{Kind: Return}}
+	if w.opt.Has("clone-wrong-id") && e.origN > 1 {
+		b.Orig = (n.orig + 1) % e.origN
+	}
+	return e.newBlock(b), true
+}

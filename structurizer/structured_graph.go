@@ -1,0 +1,215 @@
+// structured_graph.go: the working graph of the structured strategy. It is
+// the input graph plus the synthetic nodes the passes add (entry, selector
+// headers, loop headers, latches, loop merges, route stores, clones), with
+// the route variables they use. Every pass rewrites it; the emitter lays it
+// out as a Func.
+//
+// Route values are node ids plus one (valueOf), so a value names the node a
+// routed edge is going to and 0 means "nothing routed" (the cleared state).
+package structurizer
+
+import (
+	"fmt"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// wkind says what a working node stands for.
+type wkind uint8
+
+const (
+	wPlain      wkind = iota // an original block, a clone, or a synthetic router/store
+	wLoopHeader              // synthetic loop header H_L: LoopMerge(M_L, C_L), branch to the body entry
+	wLatch                   // synthetic latch C_L: the loop's only continue target and back-edge block
+	wLoopMerge               // synthetic loop merge M_L: branch, route or unreachable to the exits
+)
+
+// wnode is one node of the working graph. A synthetic node with two or more
+// successors routes on variable rvar: succs[0] is the default, succs[i+1] is
+// taken when the variable holds values[i].
+type wnode struct {
+	kind   wkind
+	orig   int // original id; -1 for synthetic nodes
+	clone  bool
+	weight int
+	succs  []int
+	rvar   int
+	values []uint32
+	stores []Store
+	loop   int // for loop headers, latches and merges: the loop's index in work.loops
+	name   string
+}
+
+func (n *wnode) synthetic() bool { return n.orig < 0 }
+
+// wloop is one loop after the loops pass: its three synthetic nodes, the
+// body entry (the original header) and the nesting.
+type wloop struct {
+	H, C, M int // header, latch, merge nodes
+	entry   int // the body's first node (the loop's header in the input)
+	parent  int // enclosing loop index or -1 (function level)
+	dests   []int
+	store   map[int]int // destination -> store node in this loop's body
+	clones  map[int]int // destination -> clone node in this loop's body
+}
+
+// work is the working graph with its variables and the structure found so
+// far.
+type work struct {
+	nodes    []wnode
+	vars     []Var
+	routeVar int // index in vars, -1 until used
+	selVar   int // selector variable of irreducible headers, -1 until used
+	loops    []wloop
+	level    []int // per node: innermost loop whose body holds it, -1 for the function level (after the loops pass)
+	budget   int   // clone words left
+	cloneMax int   // largest weight of a block worth cloning instead of routing
+	opt      Options
+	clones   int
+	notes    []string
+}
+
+// newWork copies g into a working graph whose node 0 is a synthetic entry
+// branching to block 0 (node 1), so no branch ever targets the entry; input
+// block b is node b+1.
+func newWork(g *cfg.Graph, opt Options) *work {
+	n := g.Len()
+	w := &work{routeVar: -1, selVar: -1, opt: opt}
+	w.nodes = make([]wnode, n+1, n+n/2+8)
+	w.nodes[0] = wnode{orig: -1, succs: []int{1}, name: "entry", loop: -1}
+	for b := range n {
+		s := make([]int, len(g.Succs[b]))
+		for i, t := range g.Succs[b] {
+			s[i] = t + 1
+		}
+		w.nodes[b+1] = wnode{orig: b, weight: g.Weight(b), succs: s, name: g.Name(b), loop: -1}
+	}
+	w.budget = opt.CloneBudget
+	if w.budget == 0 {
+		w.budget = DefaultCloneBudget
+	}
+	w.cloneMax = CloneMaxWeight
+	return w
+}
+
+// wEntry is the synthetic function entry node.
+const wEntry = 0
+
+func (w *work) add(n wnode) int {
+	w.nodes = append(w.nodes, n)
+	return len(w.nodes) - 1
+}
+
+func (w *work) syn(name string, succs ...int) int {
+	return w.add(wnode{orig: -1, succs: succs, name: name, loop: -1})
+}
+
+// valueOf is the route value naming node t.
+func valueOf(t int) uint32 { return uint32(t) + 1 }
+
+func (w *work) variable(slot *int, name string) int {
+	if *slot < 0 {
+		*slot = len(w.vars)
+		w.vars = append(w.vars, Var{Name: name})
+	}
+	return *slot
+}
+
+func (w *work) route() int   { return w.variable(&w.routeVar, "route") }
+func (w *work) select_() int { return w.variable(&w.selVar, "select") }
+
+// graph is the working graph as a cfg.Graph (for the analyses of package
+// cfg). Latches keep no successor here: the loops pass has already placed
+// them.
+func (w *work) graph() *cfg.Graph {
+	g := cfg.New(len(w.nodes))
+	for i := range w.nodes {
+		g.Succs[i] = w.nodes[i].succs
+	}
+	return g
+}
+
+// checkWork is the invariant checker run between passes (Options.CheckPasses):
+// successors in range, the entry never a branch target, routes consistent.
+func (w *work) checkWork() error {
+	for i := range w.nodes {
+		n := &w.nodes[i]
+		for _, t := range n.succs {
+			if t < 0 || t >= len(w.nodes) {
+				return fmt.Errorf("node %d: successor %d out of range", i, t)
+			}
+			if t == wEntry {
+				return fmt.Errorf("node %d branches to the entry", i)
+			}
+		}
+		if n.synthetic() && len(n.succs) >= 2 && len(n.values) != len(n.succs)-1 {
+			return fmt.Errorf("node %d: route with %d successors and %d values", i, len(n.succs), len(n.values))
+		}
+	}
+	return nil
+}
+
+// passIrreducible gives each multi-entry strongly connected component one
+// new selector header that dispatches on the select variable; every edge
+// into an entry (from outside or inside the component) stores the entry's
+// value on its own store node and goes to the selector. No cloning.
+//
+// Pre: no edge targets the entry node. Post: the working graph is reducible.
+//
+// Progress: after a component is rewritten its entries have the selector as
+// only predecessor, so every loop nested in the new loop lies inside the
+// component minus its entries; each round strictly shrinks the blocks that
+// lie in a multi-entry component, so the loop ends after at most as many
+// rounds as there are blocks.
+func (w *work) passIrreducible() (bool, error) {
+	changed := false
+	for round := 0; ; round++ {
+		if round > len(w.nodes)+1 {
+			return changed, fmt.Errorf("bug: irreducible rewriting did not converge")
+		}
+		f := cfg.LoopForest(w.graph())
+		if f.Reducible() {
+			return changed, nil
+		}
+		done := make([]bool, len(f.Loops))
+		for li, l := range f.Loops {
+			if l.Parent != cfg.NoBlock && done[l.Parent] {
+				done[li] = true
+				continue
+			}
+			if !l.Irreducible {
+				continue
+			}
+			done[li] = true
+			w.selectorHeader(l.Entries)
+			changed = true
+		}
+	}
+}
+
+// selectorHeader rewrites one multi-entry component with the given entries.
+func (w *work) selectorHeader(entries []int) {
+	v := w.select_()
+	isEntry := map[int]bool{}
+	for _, e := range entries {
+		isEntry[e] = true
+	}
+	sel := w.syn("select", entries...)
+	w.nodes[sel].rvar = v
+	for _, e := range entries[1:] {
+		w.nodes[sel].values = append(w.nodes[sel].values, valueOf(e))
+	}
+	for u := 0; u < len(w.nodes); u++ {
+		if u == sel {
+			continue
+		}
+		for i, t := range w.nodes[u].succs {
+			if !isEntry[t] {
+				continue
+			}
+			s := w.syn("select.store", sel)
+			w.nodes[s].stores = []Store{{Var: v, Value: valueOf(t)}}
+			w.nodes[u].succs[i] = s
+		}
+	}
+}

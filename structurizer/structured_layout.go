@@ -1,0 +1,67 @@
+// structured_layout.go: the layout pass of the structured strategy. The
+// emitter allocates blocks in walk order (a guard before the arms it
+// follows); SPIR-V wants every block after its dominator and the entry first
+// (rule R14). The layout is the reverse post-order of the branch graph from
+// the entry, which places every block after its dominator, followed by the
+// blocks no branch reaches (merges and latches named only by a merge
+// instruction), in allocation order.
+package structurizer
+
+// layout reorders f's blocks. Pre: block 0 is the entry and no branch
+// targets it. Post: the same function with blocks renumbered; block 0 is
+// still the entry. Progress: one depth-first search.
+func layout(f *Func) {
+	n := len(f.Blocks)
+	state := make([]uint8, n)
+	post := make([]int, 0, n)
+	type fr struct{ b, i int }
+	stack := []fr{{0, 0}}
+	state[0] = 1
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		to := f.Blocks[top.b].Term.To
+		if top.i < len(to) {
+			t := to[top.i]
+			top.i++
+			if state[t] == 0 {
+				state[t] = 1
+				stack = append(stack, fr{t, 0})
+			}
+			continue
+		}
+		post = append(post, top.b)
+		stack = stack[:len(stack)-1]
+	}
+	order := make([]int, 0, n)
+	for i := len(post) - 1; i >= 0; i-- {
+		order = append(order, post[i])
+	}
+	for b := range n {
+		if state[b] == 0 {
+			order = append(order, b)
+		}
+	}
+	newID := make([]int, n)
+	for i, b := range order {
+		newID[b] = i
+	}
+	blocks := make([]Block, n)
+	for i, b := range order {
+		blk := f.Blocks[b]
+		if len(blk.Term.To) > 0 {
+			to := make([]int, len(blk.Term.To))
+			for k, t := range blk.Term.To {
+				to[k] = newID[t]
+			}
+			blk.Term.To = to
+		}
+		if blk.Merge.Kind != NoMerge {
+			blk.Merge.Merge = newID[blk.Merge.Merge]
+			if blk.Merge.Kind == LoopMerge {
+				blk.Merge.Continue = newID[blk.Merge.Continue]
+			}
+		}
+		blocks[i] = blk
+	}
+	f.Blocks = blocks
+}

@@ -1,0 +1,250 @@
+// structured_loops.go: the loops pass of the structured strategy ("loops
+// first", as in the DESIGN's structurizer section and the field reports on
+// routed loop exits). On the reducible working graph it gives every loop of
+// the nesting forest a synthetic header H_L (OpLoopMerge M_L C_L; branch to
+// the loop's own header), one latch C_L (every back edge goes there: one
+// continue target and one back-edge block, rules R3 and R5) and one merge
+// M_L (every exit goes there, rule R6 for loops). A loop that leaves for
+// several destinations stores the destination's route value on the exit
+// edge (except for its first, default destination) and M_L routes on it;
+// the route is cleared at H_L, so a stale value routes nothing. An exit that
+// leaves several loops goes merge by merge: M_L's edge to the destination is
+// itself an exit of the enclosing loop, routed the same way.
+//
+// Return tails (blocks in no cycle whose paths all end in returns without
+// joining) stay in the innermost loop that holds all their predecessors:
+// a return inside a loop needs no route (rule R7 allows it outside continue
+// constructs).
+package structurizer
+
+import (
+	"fmt"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// DefaultCloneBudget is the words the structured strategy may copy in all
+// when Options.CloneBudget is 0.
+const DefaultCloneBudget = 64
+
+// CloneMaxWeight is the largest weight (in words) of a return block that is
+// cloned rather than routed: about what a route costs (a store on the edge,
+// a guard testing it, a merge).
+const CloneMaxWeight = 16
+
+// passLoops normalizes every loop.
+//
+// Pre: the working graph is reducible; the entry node has no predecessor.
+// Post: every node has a level (the loop whose body holds it, -1 for the
+// function); every edge stays within its level, goes to the level's latch
+// or merge, or enters a child loop at its H; each loop has exactly the
+// nodes H, C, M; M's successors are at the parent level.
+//
+// Progress: one walk over the nodes and their edges; the routing of an exit
+// recurses once per loop it leaves (the forest is finite and acyclic).
+func (w *work) passLoops() (bool, error) {
+	g := w.graph()
+	f := cfg.LoopForest(g)
+	if !f.Reducible() {
+		return false, fmt.Errorf("bug: loops pass on an irreducible graph")
+	}
+	if len(f.Loops) == 0 {
+		w.level = make([]int, len(w.nodes))
+		for i := range w.level {
+			w.level[i] = -1
+		}
+		return false, nil
+	}
+	order := cfg.DFSOrder(g)
+	n0 := len(w.nodes)
+	w.loops = make([]wloop, len(f.Loops))
+	for li, l := range f.Loops {
+		w.loops[li] = wloop{entry: l.Header, parent: l.Parent, store: map[int]int{}, clones: map[int]int{}}
+	}
+	level := make([]int, n0)
+	for b := range level {
+		level[b] = f.LoopOf[b]
+	}
+	w.absorbTails(f, order, level)
+	for li := range w.loops {
+		l := &w.loops[li]
+		l.H = w.add(wnode{orig: -1, kind: wLoopHeader, loop: li, succs: []int{l.entry}, name: "loop"})
+		l.C = w.add(wnode{orig: -1, kind: wLatch, loop: li, name: "latch"})
+		l.M = w.add(wnode{orig: -1, kind: wLoopMerge, loop: li, name: "merge"})
+	}
+	w.level = append(level, make([]int, len(w.nodes)-n0)...)
+	for li := range w.loops {
+		l := &w.loops[li]
+		w.level[l.H], w.level[l.C], w.level[l.M] = l.parent, li, l.parent
+	}
+	for _, b := range order.RPO {
+		if b >= n0 {
+			continue
+		}
+		for i, t := range w.nodes[b].succs {
+			d := t
+			if lt, ok := f.IsHeader(t); ok {
+				if w.inLoop(lt, w.level[b]) {
+					d = w.loops[lt].C
+				} else {
+					d = w.loops[lt].H
+				}
+			}
+			nt, err := w.hop(w.level[b], d)
+			if err != nil {
+				return true, err
+			}
+			w.nodes[b].succs[i] = nt
+		}
+	}
+	return true, nil
+}
+
+// absorbTails places return tails: a block in no cycle whose successors are
+// all tails with it as their only predecessor goes to the innermost loop
+// holding all its predecessors (their levels' nearest common ancestor).
+func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
+	n := len(level)
+	preds := make([][]int, n)
+	inEdges := make([]int, n)
+	for _, b := range order.RPO {
+		for _, t := range w.nodes[b].succs {
+			preds[t] = append(preds[t], b)
+			inEdges[t]++
+		}
+	}
+	tail := make([]bool, n)
+	po := order.RPO
+	for i := len(po) - 1; i >= 0; i-- { // successors first
+		b := po[i]
+		if f.LoopOf[b] != cfg.NoBlock {
+			continue
+		}
+		ok := true
+		for _, t := range w.nodes[b].succs {
+			if !tail[t] || inEdges[t] != 1 {
+				ok = false
+				break
+			}
+		}
+		tail[b] = ok
+	}
+	for _, b := range order.RPO {
+		if !tail[b] || len(preds[b]) == 0 {
+			continue
+		}
+		l := level[preds[b][0]]
+		for _, p := range preds[b][1:] {
+			l = w.commonLoop(f, l, level[p])
+		}
+		level[b] = l
+	}
+}
+
+// commonLoop is the innermost loop containing both loops a and b (-1: none).
+func (w *work) commonLoop(f *cfg.Forest, a, b int) int {
+	for a != b {
+		switch {
+		case a < 0 || b < 0:
+			return -1
+		case f.Loops[a].Depth > f.Loops[b].Depth:
+			a = f.Loops[a].Parent
+		case f.Loops[b].Depth > f.Loops[a].Depth:
+			b = f.Loops[b].Parent
+		default:
+			a, b = f.Loops[a].Parent, f.Loops[b].Parent
+		}
+	}
+	return a
+}
+
+// inLoop reports whether level lv lies in loop l (l itself or nested in it).
+func (w *work) inLoop(l, lv int) bool {
+	for ; lv >= 0; lv = w.loops[lv].parent {
+		if lv == l {
+			return true
+		}
+	}
+	return false
+}
+
+// levelOf is the level a destination lives in: a latch is its own loop's
+// continue target; a loop header and a loop merge live in the parent.
+func (w *work) levelOf(d int) int { return w.level[d] }
+
+// hop returns the node an edge from level lv must branch to in order to
+// reach destination d: d itself when it lives at lv, else the exit of loop
+// lv towards d (its merge, or a store node before it, or a clone of a small
+// return block), routing d at the merge.
+func (w *work) hop(lv, d int) (int, error) {
+	dl := w.levelOf(d)
+	if d < len(w.level) && w.nodes[d].kind == wLatch {
+		dl = w.nodes[d].loop
+	}
+	if lv == dl {
+		return d, nil
+	}
+	if lv < 0 || !w.inLoop(dl, lv) && dl >= 0 {
+		return 0, fmt.Errorf("bug: edge from level %d to node %d at level %d enters a loop past its header", lv, d, dl)
+	}
+	l := &w.loops[lv]
+	idx := -1
+	for i, x := range l.dests {
+		if x == d {
+			idx = i
+			break
+		}
+	}
+	if idx == 0 {
+		return l.M, nil
+	}
+	if idx < 0 && len(l.dests) > 0 {
+		if c, ok := w.cloneFor(lv, d); ok {
+			return c, nil
+		}
+	}
+	if idx < 0 {
+		next, err := w.hop(w.loops[lv].parent, d)
+		if err != nil {
+			return 0, err
+		}
+		l = &w.loops[lv]
+		m := &w.nodes[l.M]
+		if len(l.dests) > 0 {
+			m.rvar = w.route()
+			m.values = append(m.values, valueOf(d))
+		}
+		m.succs = append(m.succs, next)
+		l.dests = append(l.dests, d)
+		if len(l.dests) == 1 {
+			return l.M, nil
+		}
+	}
+	l = &w.loops[lv]
+	if s, ok := l.store[d]; ok {
+		return s, nil
+	}
+	s := w.syn("exit.store", l.M)
+	w.nodes[s].stores = []Store{{Var: w.route(), Value: valueOf(d)}}
+	w.level = append(w.level, lv)
+	w.loops[lv].store[d] = s
+	return s, nil
+}
+
+// cloneFor copies a small return block into loop lv's body instead of
+// routing an exit to it, within the clone budget.
+func (w *work) cloneFor(lv, d int) (int, bool) {
+	if c, ok := w.loops[lv].clones[d]; ok {
+		return c, true
+	}
+	n := &w.nodes[d]
+	if n.synthetic() || len(n.succs) != 0 || n.weight > w.cloneMax || n.weight > w.budget || w.opt.CloneBudget < 0 {
+		return 0, false
+	}
+	w.budget -= n.weight
+	c := w.add(wnode{orig: n.orig, clone: true, weight: n.weight, name: n.name, loop: -1})
+	w.level = append(w.level, lv)
+	w.loops[lv].clones[d] = c
+	w.clones++
+	return c, true
+}
