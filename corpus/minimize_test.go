@@ -161,9 +161,9 @@ func randomGraph(seed uint64, n int) *cfg.Graph {
 	return g
 }
 
-// hunt generates graphs until one fails under the fault; it returns the
-// graph, where it came from and the signature.
-func hunt(t *testing.T, run *Runner, limit int) (*cfg.Graph, string, string) {
+// hunt generates graphs until one fails under the fault and passes on the
+// clean runner; it returns the graph, where it came from and the signature.
+func hunt(t *testing.T, run, clean *Runner, limit int) (*cfg.Graph, string, string) {
 	kinds := []gen.Kind{gen.Reducible, gen.Program, gen.Irreducible, gen.NonTerminating}
 	for i := range limit {
 		k := kinds[i%len(kinds)]
@@ -172,7 +172,7 @@ func hunt(t *testing.T, run *Runner, limit int) (*cfg.Graph, string, string) {
 		if err != nil {
 			continue
 		}
-		if out := run.Run(it.Graph); out.Failed() {
+		if out, ok := run.Run(it.Graph), clean.Run(it.Graph); out.Failed() && !ok.Failed() && ok.Err == nil {
 			return it.Graph, fmt.Sprintf("gen %s seed %d (graph %d of the hunt)", k, it.Seed, i), out.Signature
 		}
 	}
@@ -203,17 +203,18 @@ func TestMinimizeEveryFault(t *testing.T) {
 func huntAndMinimize(t *testing.T, fault string) {
 	for _, strat := range faultStrategies() {
 		faulty := newTestRunner(t, structurizer.Options{Strategy: strat, Inject: []string{fault}})
-		g, origin, sig := hunt(t, faulty, *huntLimit)
+		cleanRun := newTestRunner(t, structurizer.Options{Strategy: strat})
+		g, origin, sig := hunt(t, faulty, cleanRun, *huntLimit)
 		if g == nil {
 			t.Logf("strategy %s: no failure in %d graphs", strat, *huntLimit)
 			continue
 		}
 		start := time.Now()
-		res, err := Minimize(g, faulty.Predicate(), Options{Timeout: 60 * time.Second})
+		res, err := Minimize(g, faulty.Predicate(), Options{Timeout: 60 * time.Second, Baseline: cleanRun.Predicate()})
 		if err != nil {
 			t.Fatalf("strategy %s, %s: %v", strat, origin, err)
 		}
-		clean := newTestRunner(t, structurizer.Options{Strategy: strat}).Run(res.Graph)
+		clean := cleanRun.Run(res.Graph)
 		t.Logf("fault %s strategy %s: %s, %s: %d blocks -> %d blocks (%d edges) in %v, %d steps, %d cache hits: %v",
 			fault, strat, origin, sig, res.Before.Blocks, res.After.Blocks, res.After.Edges, time.Since(start).Round(time.Millisecond), res.Steps, res.CacheHits, res.Graph)
 		switch {

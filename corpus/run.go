@@ -8,8 +8,11 @@ package corpus
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
+	"strings"
+	"time"
 
 	"cfgfuzz/emit"
 	"cfgfuzz/oracle"
@@ -19,7 +22,8 @@ import (
 
 // Signatures of failures found before the oracle runs.
 const (
-	SigPanic   = "structurize:panic"       // the structurizer or the emitter panicked
+	SigPanic   = "structurize:panic"       // the structurizer or the emitter panicked; ":" and the normalized message follow
+	SigTimeout = "structurize:timeout"     // no answer within Runner.Timeout
 	SigRefused = "structurize:refused"     // the strategy refused (a bug on the default strategy)
 	SigEmit    = "emit:malformed-function" // the emitter rejected the structured function
 )
@@ -42,7 +46,7 @@ type Outcome struct {
 }
 
 // Failed reports whether the outcome is a finding.
-func (o *Outcome) Failed() bool { return o.Signature != "" }
+func (o Outcome) Failed() bool { return o.Signature != "" }
 
 // Runner structurizes, emits and checks graphs. It holds an Oracle, so one
 // Runner serves one goroutine at a time.
@@ -51,6 +55,9 @@ type Runner struct {
 	Options structurizer.Options
 	// Oracle runs the checks.
 	Oracle *oracle.Oracle
+	// Timeout bounds one structurization; 0 means none. A call past it is
+	// abandoned (Go cannot stop a goroutine) and fails with SigTimeout.
+	Timeout time.Duration
 }
 
 // RunnerOptions configures NewRunner. The zero value structurizes with the
@@ -58,6 +65,8 @@ type Runner struct {
 // present (AllChecks).
 type RunnerOptions struct {
 	Structurizer structurizer.Options
+	// Timeout is Runner.Timeout.
+	Timeout time.Duration
 	// Checks names the checks; nil means AllChecks().
 	Checks []string
 	// Oracle carries the oracle's other settings (walks, validator,
@@ -76,7 +85,7 @@ func NewRunner(opt RunnerOptions) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{Options: opt.Structurizer, Oracle: orc}, nil
+	return &Runner{Options: opt.Structurizer, Oracle: orc, Timeout: opt.Timeout}, nil
 }
 
 // AllChecks lists every check of the oracle that can run here: the default
@@ -103,10 +112,26 @@ func AllChecks(base oracle.Options) []string {
 }
 
 // Run judges g. It never panics because of the structurizer or the emitter.
-func (r *Runner) Run(g *cfg.Graph) (out Outcome) {
+func (r *Runner) Run(g *cfg.Graph) Outcome {
+	if r.Timeout <= 0 {
+		return r.run(g)
+	}
+	done := make(chan Outcome, 1)
+	go func() { done <- r.run(g.Clone()) }()
+	t := time.NewTimer(r.Timeout)
+	defer t.Stop()
+	select {
+	case o := <-done:
+		return o
+	case <-t.C:
+		return failure(SigTimeout, "structurize", fmt.Sprintf("no answer within %v", r.Timeout))
+	}
+}
+
+func (r *Runner) run(g *cfg.Graph) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			out = failure(SigPanic, "structurize", fmt.Sprint(p))
+			out = failure(PanicSignature(fmt.Sprint(p)), "structurize", fmt.Sprint(p))
 		}
 	}()
 	res, err := structurizer.Structurize(g, r.Options)
@@ -139,6 +164,29 @@ func (r *Runner) Predicate() Predicate {
 		o := r.Run(g)
 		return o.Signature, o.Err
 	}
+}
+
+var (
+	reDigits = regexp.MustCompile(`0x[0-9a-fA-F]+|\d+`)
+	reSpace  = regexp.MustCompile(`\s+`)
+)
+
+// PanicSignature is the signature of a panic with the given message: the
+// campaign engine's rule (package fuzz), so a campaign's finding and its
+// minimization agree: "structurize:panic:" and the message's first line
+// with numbers as N, spaces collapsed, cut at 80 bytes.
+func PanicSignature(msg string) string {
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	s := strings.TrimSpace(reSpace.ReplaceAllString(reDigits.ReplaceAllString(msg, "N"), " "))
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	if s == "" {
+		return SigPanic
+	}
+	return SigPanic + ":" + s
 }
 
 func failure(sig, check, detail string) Outcome {

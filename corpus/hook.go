@@ -1,0 +1,80 @@
+// hook.go: the minimizer as the campaign engine's hook. fuzz.Config has
+// Minimize func(g *cfg.Graph, sig string) *cfg.Graph, called once per new
+// finding's signature before the report is written; MinimizeHook builds
+// that function over a Runner with the campaign's structurizer options, a
+// per-finding time bound, an optional baseline predicate, and an optional
+// findings store that receives the finding (before and after) and every
+// other signature met on the way.
+package corpus
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// HookOptions configures MinimizeHook. The zero value minimizes under the
+// default strategy with no fault, every available check, 30 s and 5,000
+// predicate calls per finding, no baseline, no store and no log.
+type HookOptions struct {
+	Runner RunnerOptions
+	// Minimize are the search's options; its Signature is set per finding.
+	// A zero Timeout means 30 s, a zero MaxSteps 5,000.
+	Minimize Options
+	// Store, when non-nil, receives every minimized finding and every
+	// other signature met.
+	Store *Store
+	// Origin describes the campaign in stored findings.
+	Origin string
+	// Log receives one line per finding; nil discards.
+	Log io.Writer
+}
+
+// MinimizeHook returns a function for fuzz.Config.Minimize. It is not safe
+// for concurrent use (the campaign calls it from one goroutine).
+func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, error) {
+	run, err := NewRunner(opt.Runner)
+	if err != nil {
+		return nil, err
+	}
+	mo := opt.Minimize
+	if mo.Timeout == 0 {
+		mo.Timeout = 30 * time.Second
+	}
+	if mo.MaxSteps == 0 {
+		mo.MaxSteps = 5000
+	}
+	log := opt.Log
+	if log == nil {
+		log = io.Discard
+	}
+	sopt := opt.Runner.Structurizer
+	return func(g *cfg.Graph, sig string) *cfg.Graph {
+		o := mo
+		o.Signature = sig
+		if opt.Store != nil {
+			o.OnOther = func(c *cfg.Graph, other string) {
+				r := run.Run(c)
+				opt.Store.Add(Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
+					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject})
+			}
+		}
+		res, err := Minimize(g, run.Predicate(), o)
+		if err != nil {
+			fmt.Fprintf(log, "minimize %s: %v\n", sig, err)
+			return nil
+		}
+		fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v, verified %v\n", sig, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), res.Verified)
+		if !res.Verified {
+			return nil
+		}
+		if opt.Store != nil {
+			before, after := run.Run(g), run.Run(res.Graph)
+			opt.Store.Add(Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
+				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject})
+		}
+		return res.Graph
+	}, nil
+}
