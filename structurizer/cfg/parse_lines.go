@@ -113,7 +113,7 @@ func (r *linesReader) block() error {
 		return s.errHere("expected '[' or ':' after block name %s, found %s", quote(name), s.found())
 	}
 	s.pos++
-	if err := r.terminatorAndTargets(id, name); err != nil {
+	if err := r.terminatorAndTargets(name); err != nil {
 		return err
 	}
 	r.ends = append(r.ends, len(r.flat))
@@ -177,7 +177,7 @@ func (r *linesReader) attributes(block string) error {
 
 // terminatorAndTargets reads "TERM target..." up to the end of the line
 // (the newline stays) and checks the number of targets.
-func (r *linesReader) terminatorAndTargets(id int, block string) error {
+func (r *linesReader) terminatorAndTargets(block string) error {
 	s := r.s
 	if err := s.skipSpace(false); err != nil {
 		return err
@@ -411,7 +411,7 @@ type nameTable struct {
 	count int         // distinct names stored
 }
 
-const namePageLen = 64
+const namePageLen = 128
 
 type namePage [namePageLen]int32
 
