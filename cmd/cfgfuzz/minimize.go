@@ -17,6 +17,10 @@ import (
 	"time"
 
 	"cfgfuzz/corpus"
+	"cfgfuzz/emit"
+	"cfgfuzz/fuzz"
+	"cfgfuzz/fuzz/proto"
+	"cfgfuzz/oracle"
 	"cfgfuzz/structurizer"
 	"cfgfuzz/structurizer/cfg"
 )
@@ -34,7 +38,7 @@ type minimizeFlags struct {
 
 func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.signature, "signature", "", "the signature to keep (default: the graph's own failure)")
-	fs.StringVar(&mf.baseline, "baseline", "", "a baseline revision that must pass every candidate (needs the campaign engine's baseline runner)")
+	fs.StringVar(&mf.baseline, "baseline", "", "a git revision whose structurizer must pass every candidate (built once into the cache by the campaign engine); the failure must be new")
 	fs.StringVar(&mf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&mf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
 	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output")
@@ -151,7 +155,7 @@ func (mf minimizeFlags) options(stderr io.Writer) (corpus.Options, error) {
 		opt.Log = func(format string, args ...any) { fmt.Fprintf(stderr, "minimize: "+format+"\n", args...) }
 	}
 	if mf.baseline != "" {
-		base, err := baselinePredicate(mf.baseline, mf.strategy)
+		base, err := baselinePredicate(mf.baseline, mf, stderr)
 		if err != nil {
 			return opt, err
 		}
@@ -160,12 +164,83 @@ func (mf minimizeFlags) options(stderr io.Writer) (corpus.Options, error) {
 	return opt, nil
 }
 
-// baselinePredicate is the seam for baseline mode: the campaign engine's
-// baseline runner (a revision built from a git worktree and run as a
-// cmd/structurize process) judges each candidate. Package fuzz does not
-// export one yet, so baseline mode is refused with a clear message.
-func baselinePredicate(rev, strategy string) (corpus.Predicate, error) {
-	return nil, fmt.Errorf("--baseline %s: baseline mode needs the campaign engine's baseline runner (package fuzz), which does not exist yet; corpus.Options.Baseline is the seam it plugs into", rev)
+// baselinePredicate builds the revision with the campaign engine's
+// baseline runner (fuzz.BuildRevision: a detached git worktree, the binary
+// cached by commit) and judges each candidate on it through protocol v1:
+// the baseline's answer is emitted when it sends a structured function,
+// then checked by the same oracle checks as the current side.
+func baselinePredicate(rev string, mf minimizeFlags, stderr io.Writer) (corpus.Predicate, error) {
+	bo := fuzz.BuildOptions{Log: stderr}
+	commit, err := fuzz.ResolveRevision(rev, bo)
+	if err != nil {
+		return nil, err
+	}
+	bin, err := fuzz.BuildRevision(commit, bo)
+	if err != nil {
+		return nil, fmt.Errorf("building the baseline %s: %w", rev, err)
+	}
+	side, err := fuzz.ProcessFactory("baseline "+commit[:12], []string{bin}, "").New()
+	if err != nil {
+		return nil, err
+	}
+	ropt := corpus.RunnerOptions{}
+	if mf.checks != "" {
+		ropt.Checks = splitList(mf.checks)
+	}
+	run, err := corpus.NewRunner(ropt)
+	if err != nil {
+		return nil, err
+	}
+	opt := proto.Options{Strategy: mf.strategy}
+	return func(g *cfg.Graph) (string, error) {
+		return judgeAnswer(run, g, side.Structurize(g, opt, fuzz.DefaultTimeout))
+	}, nil
+}
+
+// judgeAnswer turns a side's answer into a signature ("" passes).
+func judgeAnswer(run *corpus.Runner, g *cfg.Graph, a fuzz.Answer) (string, error) {
+	switch a.Outcome {
+	case proto.OK:
+	case proto.Refused:
+		return corpus.SigRefused, nil
+	case fuzz.OutPanic:
+		return corpus.PanicSignature(a.Reason), nil
+	case fuzz.OutTimeout:
+		return corpus.SigTimeout, nil
+	case fuzz.OutCrash:
+		return "structurize:" + fuzz.OutCrash, nil
+	default:
+		return "", fmt.Errorf("baseline: %s: %s", a.Outcome, a.Reason)
+	}
+	mod := a.Module
+	if mod == nil {
+		if a.Func == nil {
+			return "", errors.New("baseline: an ok answer without a module or a function")
+		}
+		var err error
+		if mod, err = emitContained(a.Func); err != nil {
+			return corpus.SigEmit, nil
+		}
+	}
+	vs := run.Oracle.Check(&oracle.Subject{Graph: g, Module: mod})
+	if v := oracle.Failed(vs); v != nil {
+		return v.Signature, nil
+	}
+	if v := oracle.Errored(vs); v != nil {
+		return "", fmt.Errorf("%s: %s", v.Check, v.Detail)
+	}
+	return "", nil
+}
+
+// emitContained emits a function that came from another revision; a panic
+// in the emitter is that function's fault.
+func emitContained(f *structurizer.Func) (mod []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("emit panicked: %v", p)
+		}
+	}()
+	return emit.Bytes(f, emit.Options{})
 }
 
 func report(res *corpus.Result, w io.Writer) {

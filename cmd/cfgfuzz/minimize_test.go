@@ -1,0 +1,50 @@
+// minimize_test.go: `cfgfuzz minimize` end to end: a failing graph under a
+// planted fault is shrunk, written with its header, saved as a regression
+// file that reads back, and stored in a findings store.
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cfgfuzz/corpus"
+)
+
+func TestMinimizeCommand(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(in, []byte("{{1}, {2, 3}, {4}, {4}, {5, 1}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regs, store := filepath.Join(dir, "regs"), filepath.Join(dir, "store")
+	var out, errw bytes.Buffer
+	code := run([]string{"minimize", in, "--inject", "swap-arms", "--save-regression", "swap", "--regressions", regs, "--store", store}, nil, &out, &errw)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errw.String())
+	}
+	if !strings.Contains(out.String(), "# signature: exec:") {
+		t.Errorf("output lacks the signature header:\n%s", out.String())
+	}
+	r, err := corpus.ReadRegression(filepath.Join(regs, "swap.cfg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Header.Fault != "swap-arms" || r.Graph.Len() > 3 {
+		t.Errorf("regression %+v: %v", r.Header, r.Graph)
+	}
+	sigs, err := (&corpus.Store{Dir: store}).List()
+	if err != nil || len(sigs) != 1 || len(sigs[0].Entries) != 1 {
+		t.Fatalf("store: %+v %v", sigs, err)
+	}
+	for _, f := range []string{"graph.cfg", "min.cfg", "verdict.json", "module.spv", "min.spv", "before.svg", "after.svg"} {
+		if _, err := os.Stat(filepath.Join(sigs[0].Entries[0], f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if code := run([]string{"minimize", in}, nil, &out, &errw); code != exitFail {
+		t.Errorf("a passing graph: exit %d, want %d", code, exitFail)
+	}
+}
