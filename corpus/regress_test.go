@@ -52,6 +52,7 @@ func replayStrategies(r *Regression) []string {
 }
 
 func TestRegressionsPass(t *testing.T) {
+	t.Logf("checks: %v", newTestRunner(t, structurizer.Options{}).Oracle.Checks())
 	for _, r := range loadSuite(t) {
 		for _, strat := range replayStrategies(r) {
 			if !slices.Contains(append(structurizer.Strategies(), ""), strat) {

@@ -1,8 +1,8 @@
 // store.go: the findings store. A finding lives at
 // DIR/findings/<signature-hash>/<graph-hash>/, where signature-hash is the
 // first 16 hex digits of SHA-256 of the signature and graph-hash the same
-// of the graph's Key, so findings deduplicate by signature and, within a
-// signature, by graph. Each entry holds:
+// of the graph's Key with the strategy and faults it failed under, so
+// findings deduplicate by signature and, within a signature, by graph. Each entry holds:
 //
 //	graph.cfg      the graph as found (line notation, header comments)
 //	min.cfg        the minimized graph (when minimized)
@@ -115,7 +115,7 @@ func (st *Store) Add(f Finding) (Added, error) {
 	if err != nil {
 		return Added{}, err
 	}
-	a := Added{New: len(entries) == 0, Dir: filepath.Join(sdir, Hash(Key(normalize(f.Graph))))}
+	a := Added{New: len(entries) == 0, Dir: filepath.Join(sdir, entryHash(f))}
 	if a.Reports, err = bumpCount(sdir, f.Signature); err != nil {
 		return a, err
 	}
@@ -124,6 +124,12 @@ func (st *Store) Add(f Finding) (Added, error) {
 	}
 	a.Kept = true
 	return a, writeEntry(a.Dir, f)
+}
+
+// entryHash names an entry: the graph's Key under the options it failed
+// with, so one graph failing one way under two faults is two entries.
+func entryHash(f Finding) string {
+	return Hash(Key(normalize(f.Graph)) + "|" + f.Strategy + "|" + strings.Join(f.Inject, ","))
 }
 
 // entries lists the entry directories of a signature directory.

@@ -30,10 +30,10 @@ func init() {
 }
 
 type minimizeFlags struct {
-	signature, baseline, inject, strategy, out, save, regressions, store, checks string
-	index, maxSteps                                                              int
-	timeout                                                                      time.Duration
-	verbose                                                                      bool
+	signature, baseline, inject, strategy, out, save, regressions, store, checks, origin string
+	index, maxSteps                                                                      int
+	timeout                                                                              time.Duration
+	verbose                                                                              bool
 }
 
 func (mf *minimizeFlags) define(fs *flag.FlagSet) {
@@ -46,6 +46,7 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.regressions, "regressions", "", "the regression suite's directory (default: corpus/testdata/regressions of the module)")
 	fs.StringVar(&mf.store, "store", "", "a findings store directory: the finding and every other signature met are added to DIR/findings")
 	fs.StringVar(&mf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present)")
+	fs.StringVar(&mf.origin, "origin", "", "where the graph came from, for the header and the store (default: the file and position)")
 	fs.IntVar(&mf.index, "index", 0, "which graph of the file to minimize (from 0)")
 	fs.IntVar(&mf.maxSteps, "max-steps", corpus.DefaultMaxSteps, "bound on predicate calls (negative: none)")
 	fs.DurationVar(&mf.timeout, "timeout", corpus.DefaultTimeout, "bound on the search (negative: none)")
@@ -128,6 +129,9 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	}
 	report(res, stderr)
 	origin := fmt.Sprintf("cfgfuzz minimize %s:%d:%d", path, it.Line, it.Col)
+	if mf.origin != "" {
+		origin = mf.origin + "; " + origin
+	}
 	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(sopt.Inject, ","), Strategy: sopt.Strategy,
 		Origin: origin, Date: time.Now().UTC().Format("2006-01-02")}
 	if err := writeResult(res.Graph, h, mf.out, stdout); err != nil {
