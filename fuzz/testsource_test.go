@@ -50,11 +50,16 @@ func (testSource) Replay(st Stream, seed uint64) string {
 // testConfig is a campaign of n graphs over the test source into a fresh
 // directory.
 func testConfig(t testing.TB, n int) Config {
+	return testConfigIn(t.TempDir(), n)
+}
+
+// testConfigIn is testConfig into dir.
+func testConfigIn(dir string, n int) Config {
 	return Config{
 		Settings: Settings{Seed: 1, Graphs: n, Streams: testStreams, Walks: 4},
 		Source:   testSource{},
 		Current:  InProcessFactory(),
-		Dir:      t.TempDir(),
+		Dir:      dir,
 		Workers:  2,
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"cfgfuzz/emit"
 	"cfgfuzz/fuzz/proto"
 	"cfgfuzz/oracle"
+	"cfgfuzz/structurizer"
 	"cfgfuzz/structurizer/cfg"
 )
 
@@ -40,7 +41,13 @@ func newWorker(c *Config) (*worker, error) {
 	if c.Checks != nil {
 		opt.Checks = c.Checks
 	}
-	opt.Walks.Random = c.Walks
+	opt.Walks.Random, opt.Walks.Seed = c.Walks, c.Seed
+	if c.Walks == 0 {
+		opt.Walks.Random = -1
+	}
+	if opt.Seed == 0 {
+		opt.Seed = c.Seed
+	}
 	orc, err := oracle.New(opt)
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
@@ -95,9 +102,12 @@ func (w *worker) run(i int) Record {
 	return rec
 }
 
-// judge structurizes g on one side and checks the module.
+// judge structurizes g on one side and checks the module. The oracle's
+// meta check re-runs the structurizer through the same side (seam).
 func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options) SideResult {
+	start := time.Now()
 	a := side.Structurize(g.Clone(), opt, w.timeout)
+	took := time.Since(start)
 	r := SideResult{Func: a.Func}
 	if a.Stats != nil {
 		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
@@ -114,21 +124,14 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options) SideResult {
 		r.Outcome, r.Detail = OutError, firstLine(a.Outcome+": "+a.Reason)
 		return r
 	}
-	mod := a.Module
-	if mod == nil {
-		if a.Func == nil {
-			r.Outcome, r.Detail = OutError, "ok response without module or func"
-			return r
-		}
-		var err error
-		if mod, err = emitSafely(a); err != nil {
-			r.Outcome, r.Signature, r.Detail = OutInvalid, "emit:malformed-function", firstLine(err.Error())
-			return r
-		}
+	mod, err := moduleOf(a)
+	if err != nil {
+		r.Outcome, r.Signature, r.Detail = OutInvalid, "emit:malformed-function", firstLine(err.Error())
+		return r
 	}
 	sum := sha256.Sum256(mod)
 	r.Hash = hex.EncodeToString(sum[:12])
-	vs := w.orc.Check(&oracle.Subject{Graph: g, Module: mod})
+	vs := w.orc.Check(&oracle.Subject{Graph: g, Module: mod, Info: infoOf(a, opt, took), Structurize: w.seam(side, opt)})
 	if v := oracle.Failed(vs); v != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, v.Signature, firstLine(v.Detail)
 	} else if v := oracle.Errored(vs); v != nil {
@@ -137,6 +140,50 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options) SideResult {
 		r.Outcome = OutOK
 	}
 	return r
+}
+
+// seam lets the oracle re-run a side (meta: determinism, renumbering,
+// idempotence) under the same time limit.
+func (w *worker) seam(side Side, opt proto.Options) oracle.StructurizeFunc {
+	return func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
+		start := time.Now()
+		a := side.Structurize(g, opt, w.timeout)
+		took := time.Since(start)
+		switch a.Outcome {
+		case proto.OK:
+			mod, err := moduleOf(a)
+			return mod, infoOf(a, opt, took), err
+		case proto.Refused:
+			return nil, oracle.ResultInfo{}, &structurizer.Refusal{Strategy: opt.Strategy, Reason: a.Reason}
+		}
+		return nil, oracle.ResultInfo{}, fmt.Errorf("%s: %s", a.Outcome, firstLine(a.Reason))
+	}
+}
+
+// moduleOf is the answer's module, emitted here when the side gave a
+// structured function.
+func moduleOf(a Answer) ([]byte, error) {
+	if a.Module != nil {
+		return a.Module, nil
+	}
+	if a.Func == nil {
+		return nil, fmt.Errorf("ok response without module or func")
+	}
+	return emitSafely(a)
+}
+
+// infoOf describes a structurization for the growth and meta checks.
+func infoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
+	info := oracle.ResultInfo{Duration: took, Strategy: opt.Strategy}
+	if st := a.Stats; st != nil {
+		info.Strategy = st.Strategy
+		info.BlocksIn, info.BlocksOut, info.WordsIn, info.WordsOut, info.Synthetic = st.BlocksIn, st.BlocksOut, st.WordsIn, st.WordsOut, st.Synthetic
+	}
+	if info.Strategy == "" {
+		info.Strategy = structurizer.DefaultStrategy
+	}
+	info.Idempotent = info.Strategy != "dispatch"
+	return info
 }
 
 // emitSafely emits a structured function that came from outside; a panic

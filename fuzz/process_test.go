@@ -1,0 +1,46 @@
+// process_test.go runs structurizers as processes: the test-only
+// testdata/badstruct (panics on 4 blocks, hangs on 5) must yield panic and
+// timeout findings while the campaign completes; cmd/structurize must give
+// the same records as the in-process side.
+package fuzz
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// buildCmd builds a package of this module into a temporary directory.
+func buildCmd(t *testing.T, pkg string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
+	out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin
+}
+
+func TestExternalStructurizerPanicsAndHangs(t *testing.T) {
+	bin := buildCmd(t, "./testdata/badstruct")
+	c := testConfig(t, 40)
+	c.Timeout = Duration(500 * time.Millisecond)
+	c.Current = ProcessFactory("badstruct", []string{bin}, "")
+	o := mustRun(t, c)
+	checkMisbehaviour(t, o.Report, 40)
+	if o.Report.Outcomes[OutOK] == 0 {
+		t.Errorf("no graph structured after the restarts: %v", o.Report.Outcomes)
+	}
+}
+
+func TestStructurizeProcessMatchesInProcess(t *testing.T) {
+	bin := buildCmd(t, "../cmd/structurize")
+	a, b := testConfig(t, 40), testConfig(t, 40)
+	b.Current = ProcessFactory("in-process", []string{bin}, "")
+	mustRun(t, a)
+	mustRun(t, b)
+	if ja, jb := reportJSON(t, a.Dir), reportJSON(t, b.Dir); ja != jb {
+		t.Errorf("cmd/structurize and in-process differ:\n%s\n---\n%s", ja, jb)
+	}
+}

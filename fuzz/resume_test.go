@@ -1,0 +1,101 @@
+// resume_test.go kills a campaign with SIGKILL partway (a child process:
+// this test binary re-run with FUZZ_TEST_CHILD set) and resumes it; the
+// final report must equal an uninterrupted run's, and the log must hold
+// every graph exactly once.
+package fuzz
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const (
+	childEnv     = "FUZZ_TEST_CHILD_DIR"
+	resumeGraphs = 400
+)
+
+// resumeConfig is the campaign of the kill test: slow enough to be killed
+// in the middle.
+func resumeConfig(dir string) Config {
+	c := testConfigIn(dir, resumeGraphs)
+	c.Source = testSource{Delay: 15 * time.Millisecond}
+	return c
+}
+
+// TestMain runs the child campaign when asked to.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(childEnv); dir != "" {
+		c := resumeConfig(dir)
+		if _, err := Run(c); err != nil {
+			os.Exit(3)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestResumeAfterKill(t *testing.T) {
+	dir := t.TempDir()
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	child.Env = append(os.Environ(), childEnv+"="+dir)
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := waitForLines(t, filepath.Join(dir, ResultsFile), 1) // the first synced batch
+	child.Process.Signal(syscall.SIGKILL)
+	child.Wait()
+	recs, _, err := ReadRecords(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("killed with %d records synced (%d lines seen)", len(recs), lines)
+	if len(recs) >= resumeGraphs {
+		t.Fatalf("child finished before the kill")
+	}
+	c := resumeConfig(dir)
+	c.Source = testSource{}
+	c.Resume = true
+	o := mustRun(t, c)
+	if o.Report.Throughput.Resumed != len(recs) || o.Report.Throughput.Graphs != resumeGraphs-len(recs) {
+		t.Errorf("resumed %d, ran %d; want %d and %d", o.Report.Throughput.Resumed, o.Report.Throughput.Graphs, len(recs), resumeGraphs-len(recs))
+	}
+	all, _, err := ReadRecords(dir)
+	if err != nil || len(all) != resumeGraphs {
+		t.Fatalf("log holds %d records (%v), want resumeGraphs", len(all), err)
+	}
+	whole := resumeConfig(t.TempDir())
+	whole.Source = testSource{}
+	mustRun(t, whole)
+	if jr, jw := reportJSON(t, dir), reportJSON(t, whole.Dir); jr != jw {
+		t.Errorf("resumed report differs from the uninterrupted one:\n%s\n---\n%s", jr, jw)
+	}
+}
+
+// waitForLines waits until the file has at least n newlines.
+func waitForLines(t *testing.T, path string, n int) int {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		b, _ := os.ReadFile(path)
+		if c := countLines(b); c >= n {
+			return c
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s never reached %d lines", path, n)
+	return 0
+}
+
+func countLines(b []byte) int {
+	c := 0
+	for _, x := range b {
+		if x == '\n' {
+			c++
+		}
+	}
+	return c
+}
