@@ -11,6 +11,7 @@
 //	loops        loops first: header, one latch, one merge with routed exits
 //	selections   each level's dominator tree laid out as selections, joins
 //	             under guards, skips routed (structured_emit.go)
+//	thread       empty forwarding blocks bypassed (structured_thread.go)
 //	layout       blocks in reverse post-order of the branch graph
 //	selfcheck    the structured rules R1..R15 (structured_check.go)
 //
@@ -67,6 +68,12 @@ var structuredPasses = []pass{
 			s.f, s.guard = f, e.guards
 			return e.guards > 0 || s.w.routeVar >= 0 || s.w.clones > 0, err
 		},
+	},
+	{
+		name: "thread",
+		pre:  "a Func whose declared merges are distinct blocks",
+		post: "empty forwarders bypassed where R1, R4, R11 and R15 allow; the same runs",
+		run:  func(s *structState) (bool, error) { return thread(s.f), nil },
 	},
 	{
 		name: "layout",

@@ -4,10 +4,39 @@
 // (rule R14). The layout is the reverse post-order of the branch graph from
 // the entry, which places every block after its dominator, followed by the
 // blocks no branch reaches (merges and latches named only by a merge
-// instruction), in allocation order.
+// instruction), in allocation order. Blocks reached by no structural edge
+// are dropped.
 package structurizer
 
-// layout reorders f's blocks. Pre: block 0 is the entry and no branch
+// structurallyReachable marks the blocks reached from the entry over
+// branch, merge and continue edges.
+func structurallyReachable(f *Func) []bool {
+	live := make([]bool, len(f.Blocks))
+	live[0] = true
+	stack := []int{0}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		blk := &f.Blocks[b]
+		next := append([]int(nil), blk.Term.To...)
+		switch blk.Merge.Kind {
+		case SelectionMerge:
+			next = append(next, blk.Merge.Merge)
+		case LoopMerge:
+			next = append(next, blk.Merge.Merge, blk.Merge.Continue)
+		}
+		for _, t := range next {
+			if !live[t] {
+				live[t] = true
+				stack = append(stack, t)
+			}
+		}
+	}
+	return live
+}
+
+// layout reorders f's blocks and drops those nothing reaches (not even a
+// merge or continue declaration). Pre: block 0 is the entry and no branch
 // targets it. Post: the same function with blocks renumbered; block 0 is
 // still the entry. Progress: one depth-first search.
 func layout(f *Func) {
@@ -36,8 +65,9 @@ func layout(f *Func) {
 	for i := len(post) - 1; i >= 0; i-- {
 		order = append(order, post[i])
 	}
+	live := structurallyReachable(f)
 	for b := range n {
-		if state[b] == 0 {
+		if state[b] == 0 && live[b] {
 			order = append(order, b)
 		}
 	}
@@ -45,7 +75,7 @@ func layout(f *Func) {
 	for i, b := range order {
 		newID[b] = i
 	}
-	blocks := make([]Block, n)
+	blocks := make([]Block, len(order))
 	for i, b := range order {
 		blk := f.Blocks[b]
 		if len(blk.Term.To) > 0 {
