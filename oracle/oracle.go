@@ -17,10 +17,12 @@
 package oracle
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
+	"cfgfuzz/emit/spirv"
 	"cfgfuzz/structurizer/cfg"
 )
 
@@ -63,6 +65,10 @@ type Options struct {
 	Executor  Executor      // nil: Interpreter{}
 	Growth    GrowthOptions // limits of the growth check
 	Seed      uint64        // meta's renumbering permutations
+	// RulesCompat is RulesOptions.Compat for the rules check: "" follows
+	// the specification (disagreements with an older spirv-val are then
+	// reported as such).
+	RulesCompat string
 }
 
 // check is one entry of the check table.
@@ -245,7 +251,12 @@ func (o *Oracle) checkValidator(s *Subject) Verdict {
 // checkRules runs the structured rules checker. The signature names the
 // lowest-numbered broken rule.
 func (o *Oracle) checkRules(s *Subject) Verdict {
-	vs, err := CheckRules(s.Module)
+	vs, err := CheckRulesWith(s.Module, RulesOptions{Compat: o.opt.RulesCompat})
+	var malformed *MalformedError
+	var undecodable *spirv.DecodeError
+	if err != nil && !errors.As(err, &malformed) && !errors.As(err, &undecodable) {
+		return Verdict{Status: Error, Detail: err.Error()}
+	}
 	if err != nil {
 		return Verdict{Status: Fail, Signature: "rules:" + SigRulesMalformed, Detail: err.Error()}
 	}

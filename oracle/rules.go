@@ -50,19 +50,42 @@ func (v Violation) String() string {
 // MaxNestingDepth is R16's limit (the validator's default).
 const MaxNestingDepth = 1023
 
-// CheckRules parses module bytes and applies R1-R16 to every function. The
-// error is for input that is not a module or whose bodies cannot be split
-// into blocks (*spirv.DecodeError, *MalformedError).
+// RulesOptions configures the checker. The zero value follows the
+// specification.
+type RulesOptions struct {
+	// Compat names a validator whose readings to follow where they differ
+	// from the specification: CompatSPIRVTools2023 applies R9 to
+	// structurally unreachable predecessors of a continue target too (as
+	// SPIRV-Tools did before v2024.4). "" follows the specification.
+	Compat string
+}
+
+// CompatSPIRVTools2023 is the Compat value for SPIRV-Tools v2023.1
+// (Debian bookworm's spirv-val).
+const CompatSPIRVTools2023 = "spirv-tools-2023.1"
+
+// CheckRules parses module bytes and applies R1-R16 to every function,
+// following the specification. The error is for input that is not a
+// module or whose bodies cannot be split into blocks (*spirv.DecodeError,
+// *MalformedError).
 func CheckRules(module []byte) ([]Violation, error) {
+	return CheckRulesWith(module, RulesOptions{})
+}
+
+// CheckRulesWith is CheckRules with options.
+func CheckRulesWith(module []byte, opt RulesOptions) ([]Violation, error) {
 	m, err := spirv.Decode(module)
 	if err != nil {
 		return nil, err
 	}
-	return CheckRulesModule(m)
+	return CheckRulesModule(m, opt)
 }
 
 // CheckRulesModule applies R1-R16 to every function of a decoded module.
-func CheckRulesModule(m *spirv.Module) ([]Violation, error) {
+func CheckRulesModule(m *spirv.Module, opt RulesOptions) ([]Violation, error) {
+	if opt.Compat != "" && opt.Compat != CompatSPIRVTools2023 {
+		return nil, fmt.Errorf("rules: unknown compat %q (have %q)", opt.Compat, CompatSPIRVTools2023)
+	}
 	rm, err := parseRuleModule(m)
 	if err != nil {
 		return nil, err
@@ -78,6 +101,7 @@ func CheckRulesModule(m *spirv.Module) ([]Violation, error) {
 			return nil, err
 		}
 		c := newRuleChecker(rm, g)
+		c.opt = opt
 		c.run()
 		out = append(out, c.out...)
 	}
@@ -110,12 +134,13 @@ type construct struct {
 
 // ruleChecker applies the rules to one function.
 type ruleChecker struct {
+	opt    RulesOptions
 	m      *ruleModule
 	g      *funcGraph
 	cons   []construct
-	at     [][]int // constructs headed by each block, outer first
-	up     []int   // nearest strict dominator that heads a construct, -1
-	near   []int   // nearest dominator (inclusive) that heads a construct, -1
+	at     [][]int     // constructs headed by each block, outer first
+	up     []int       // nearest strict dominator that heads a construct, -1
+	near   []int       // nearest dominator (inclusive) that heads a construct, -1
 	caseOf map[int]int // case target -> its switch header
 	hdr    map[int]int // header -> its selection/switch/loop construct
 	contOf map[int]int // loop header -> its continue construct
@@ -203,19 +228,18 @@ func (c *ruleChecker) checkDeclarations() {
 		} else {
 			declared[m] = h
 		}
-		if !c.reachable(h) {
-			continue
+		ct := g.cont[h]
+		if ct >= 0 && ct == m {
+			c.report("R4", "continue target and merge block are the same block", h, m)
 		}
-		if m == h || !g.dom.dominates(h, m) {
+		switch {
+		case m == h:
+			c.report("R2", "header declares itself as its merge block", h)
+		case c.reachable(h) && !g.dom.dominates(h, m):
 			c.report("R2", "header does not strictly structurally dominate its merge block", h, m)
 		}
-		if ct := g.cont[h]; ct >= 0 {
-			if ct == m {
-				c.report("R4", "continue target and merge block are the same block", h, m)
-			}
-			if !g.dom.dominates(h, ct) {
-				c.report("R5", "(a) loop header does not structurally dominate its continue target", h, ct)
-			}
+		if ct >= 0 && c.reachable(h) && !g.dom.dominates(h, ct) {
+			c.report("R5", "(a) loop header does not structurally dominate its continue target", h, ct)
 		}
 	}
 }

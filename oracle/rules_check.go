@@ -162,7 +162,7 @@ func (c *ruleChecker) checkLoops() {
 			continue
 		}
 		for _, p := range g.pred[ct] {
-			if !c.reachable(p) || g.backEdge[[2]int{p, ct}] || c.contains(loop, p) {
+			if (!c.reachable(p) && c.opt.Compat == "") || g.backEdge[[2]int{p, ct}] || c.contains(loop, p) {
 				continue
 			}
 			if latches := g.latches[h]; len(latches) > 0 && latches[0] == p {

@@ -154,14 +154,14 @@ type funcGraph struct {
 	pred  [][]int        // branch predecessors
 	ssucc [][]int        // structured successors: merge, continue, branch targets
 	spred [][]int
-	merge []int // declared merge per block, -1
-	cont  []int // declared continue target per block, -1
+	merge []int    // declared merge per block, -1
+	cont  []int    // declared continue target per block, -1
 	dom   *domTree // structural dominance from the entry
 	pdom  *domTree // structural post-dominance; node n is the virtual exit
 	ord   *domTree // ordinary dominance (branch edges only)
 	// latches[h] lists the distinct back-edge blocks whose back edge
 	// targets h; backTo[u] marks blocks with a back edge.
-	latches [][]int
+	latches  [][]int
 	backEdge map[[2]int]bool
 }
 
@@ -280,17 +280,35 @@ func (g *funcGraph) postDominators() *domTree {
 	})
 }
 
-// findBackEdges runs the depth-first search of definition D2 from the entry
-// over structured edges (merge, continue, then branch targets) and records
-// each branch edge whose target is on the search stack.
+// findBackEdges runs the depth-first search of definition D2 over
+// structured edges (merge, continue, then branch targets) and records each
+// branch edge whose target is on the search stack. Like SPIRV-Tools'
+// augmented CFG it starts at the entry, then at each block without
+// predecessors, then at the first unvisited block of each unreachable
+// cycle (binary order), so back edges in unreachable code count too.
 func (g *funcGraph) findBackEdges() {
 	n := len(g.f.blocks)
 	g.latches = make([][]int, n)
 	g.backEdge = map[[2]int]bool{}
 	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
+	g.searchBackEdges(0, state)
+	for b := range n {
+		if state[b] == 0 && len(g.spred[b]) == 0 {
+			g.searchBackEdges(b, state)
+		}
+	}
+	for b := range n {
+		if state[b] == 0 {
+			g.searchBackEdges(b, state)
+		}
+	}
+}
+
+// searchBackEdges is one depth-first search from root.
+func (g *funcGraph) searchBackEdges(root int, state []uint8) {
 	type frame struct{ b, i int }
-	stack := []frame{{0, 0}}
-	state[0] = 1
+	stack := []frame{{root, 0}}
+	state[root] = 1
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		s := g.ssucc[top.b]

@@ -54,9 +54,24 @@ func assemble(t testing.TB, body []byte, env string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	text := append(append(pre, body...), "OpFunctionEnd\n"...)
+	return assembleEnv(t, as, text, env)
+}
+
+// assembleWhole assembles a whole module for vulkan1.1.
+func assembleWhole(t testing.TB, text []byte) []byte {
+	t.Helper()
+	as, err := exec.LookPath("spirv-as")
+	if err != nil {
+		t.Skip("spirv-as not installed")
+	}
+	return assembleEnv(t, as, text, "")
+}
+
+func assembleEnv(t testing.TB, as string, text []byte, env string) []byte {
+	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "m.spvasm")
-	text := append(append(pre, body...), "OpFunctionEnd\n"...)
 	if err := os.WriteFile(src, text, 0o644); err != nil {
 		t.Fatal(err)
 	}
