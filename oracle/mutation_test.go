@@ -298,6 +298,9 @@ func TestMutantsLintAgreesWithSpirvVal(t *testing.T) {
 			agree++
 			continue
 		}
+		if !KnownSignature(d.Signature) {
+			t.Errorf("signature %q is not in the signature table", d.Signature)
+		}
 		kinds[d.Signature]++
 		if _, seen := examples[d.Signature]; !seen {
 			examples[d.Signature] = fmt.Sprintf("mutations %s\n%s\n%s", applied, d.Detail, spirv.Disassemble(m))

@@ -1,0 +1,82 @@
+// signatures.go: the table of every failure signature the oracle (and its
+// callers in cmd/cfgfuzz) can report, mirrored in SIGNATURES.md; a test
+// holds the two equal. A signature is "check:reason" with no ids, names or
+// counts, so deduplication by signature is exact. Patterns end in
+// "<message>" where the reason is a validator message normalized by
+// NormalizeValidatorMessage.
+package oracle
+
+import "strings"
+
+// SignatureDoc is one row of the signature table.
+type SignatureDoc struct {
+	Pattern string // the signature, or a prefix followed by <message>
+	Meaning string
+}
+
+// Signatures lists every signature, by check.
+var Signatures = []SignatureDoc{
+	{"pdom:" + SigIDomRef, "cfg.Dominators differs from the brute-force definition"},
+	{"pdom:" + SigIPDomRef, "cfg.PostDominators differs from the brute-force definition"},
+	{"pdom:" + SigIDomLib, "cfg.Dominators differs from gonum's Lengauer-Tarjan"},
+	{"pdom:" + SigIPDomLib, "cfg.PostDominators differs from gonum on the reverse graph with a virtual exit"},
+	{"rules:R1", "two headers declare the same merge block"},
+	{"rules:R2", "a header does not strictly structurally dominate its merge block"},
+	{"rules:R3", "a back edge to a non-header, or a loop header without exactly one back-edge block"},
+	{"rules:R4", "a loop's continue target is its merge block"},
+	{"rules:R5", "continue target not dominated by its header, not dominating the back-edge block, or not post-dominated by it (R7)"},
+	{"rules:R6", "a branch leaves a construct other than by a structured exit"},
+	{"rules:R8", "a construct holds a header but not that header's merge block"},
+	{"rules:R9", "a predecessor of a continue target lies outside the loop construct"},
+	{"rules:R10", "a branch enters a selection, switch or loop construct other than through its header"},
+	{"rules:R11", "a switch target not dominated by its header, or a case fall-through breaking the rules"},
+	{"rules:R12", "OpSwitch or a two-way OpBranchConditional without the merge the specification requires"},
+	{"rules:R13", "a merge instruction not second to last or followed by the wrong terminator"},
+	{"rules:R14", "a block before its dominator in the binary, or the entry block as a branch target"},
+	{"rules:R15", "OpBranchConditional with equal labels in SPIR-V 1.6 or later"},
+	{"rules:R16", "construct nesting deeper than 1023"},
+	{"rules:" + SigRulesMalformed, "the module cannot be decoded or split into blocks"},
+	{"spirv-val:<message>", "SPIRV-Tools' validator rejects the module"},
+	{"disagree:rules-only:R<n>", "rules rejects (rule n) what spirv-val accepts"},
+	{"disagree:rules-only:" + SigRulesMalformed, "rules cannot read a module spirv-val accepts"},
+	{"disagree:val-only:<message>", "spirv-val rejects what rules accepts"},
+	{"exec:" + SigTrace, "the module visits a different block sequence than the walk"},
+	{"exec:" + SigDecisions, "same blocks, a different number of decisions read"},
+	{"exec:" + SigNoReturn, "the walk returned, the module did not"},
+	{"exec:" + SigEarlyReturn, "the module returned where the walk went on"},
+	{"exec:" + SigStalled, "the module ran on without recording (a hang)"},
+	{"exec:" + SigTrap, "OpUnreachable reached or an out-of-bounds access"},
+	{"exec:" + SigLoad, "the interpreter cannot load the module"},
+	{"growth:" + SigGrowthBlocks, "output blocks beyond the block factor"},
+	{"growth:" + SigGrowthWords, "output words beyond the word factor"},
+	{"growth:" + SigGrowthTime, "the structurizer took longer than the per-graph limit"},
+	{"meta:" + SigNondeterministic, "two runs on one graph gave different bytes"},
+	{"meta:" + SigRenumbering, "a renumbered graph gave a module that is not isomorphic"},
+	{"meta:" + SigNotIdempotent, "structurizing the output's own CFG added synthetic blocks"},
+	{"meta:" + SigInputMutated, "the structurizer changed its input graph"},
+	{"meta:" + SigRerunFailed, "a re-run (same, renumbered or output graph) refused or failed"},
+	{"meta:" + SigOutputCFG, "the module's entry-point CFG cannot be read back"},
+	{"structurize:panic", "the structurizer panicked (reported by the caller)"},
+	{"structurize:refused", "the strategy refused the graph (reported by the caller)"},
+	{"emit:malformed-function", "the emitter rejected the structured function (reported by the caller)"},
+}
+
+// KnownSignature reports whether sig matches a row of the table.
+func KnownSignature(sig string) bool {
+	for _, d := range Signatures {
+		switch {
+		case d.Pattern == sig:
+			return true
+		case strings.HasSuffix(d.Pattern, "<message>"):
+			if p := strings.TrimSuffix(d.Pattern, "<message>"); strings.HasPrefix(sig, p) && len(sig) > len(p) {
+				return true
+			}
+		case strings.HasSuffix(d.Pattern, "R<n>"):
+			p := strings.TrimSuffix(d.Pattern, "R<n>")
+			if r, ok := strings.CutPrefix(sig, p); ok && KnownSignature("rules:"+r) {
+				return true
+			}
+		}
+	}
+	return false
+}
