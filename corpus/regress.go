@@ -22,6 +22,8 @@ import (
 	"sort"
 	"strings"
 
+	"cfgfuzz/oracle"
+	"cfgfuzz/structurizer"
 	"cfgfuzz/structurizer/cfg"
 )
 
@@ -177,4 +179,31 @@ func WriteRegression(dir, name string, h Header, g *cfg.Graph) (string, error) {
 		return "", err
 	}
 	return path, f.Close()
+}
+
+// PassingChecks splits the checks that can run here (AllChecks) into
+// those the structurizer under sopt passes on every graph and those it
+// fails on some graph. A fault hunt measures a planted fault with the
+// first set, so a check the clean tree already fails (a known bug of an
+// unfinished strategy) does not mask the fault's findings.
+func PassingChecks(sopt structurizer.Options, graphs []*cfg.Graph) (pass, fail []string, err error) {
+	for _, c := range AllChecks(oracle.Options{}) {
+		r, err := NewRunner(RunnerOptions{Structurizer: sopt, Checks: []string{c}})
+		if err != nil {
+			return nil, nil, err
+		}
+		ok := true
+		for _, g := range graphs {
+			if o := r.Run(g); o.Failed() {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			pass = append(pass, c)
+		} else {
+			fail = append(fail, c)
+		}
+	}
+	return pass, fail, nil
 }

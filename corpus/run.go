@@ -7,6 +7,7 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -134,28 +135,63 @@ func (r *Runner) run(g *cfg.Graph) (out Outcome) {
 			out = failure(PanicSignature(fmt.Sprint(p)), "structurize", fmt.Sprint(p))
 		}
 	}()
-	res, err := structurizer.Structurize(g, r.Options)
-	if err != nil {
+	mod, info, st, err := r.structurize(g)
+	var ee *emitError
+	switch {
+	case errors.As(err, &ee):
+		f := failure(SigEmit, "emit", err.Error())
+		f.Stats = st
+		return f
+	case err != nil:
 		if _, ok := err.(*structurizer.Refusal); ok {
 			return failure(SigRefused, "structurize", err.Error())
 		}
 		return Outcome{Err: err}
 	}
-	out.Stats = &res.Stats
-	mod, err := emit.Bytes(res.Func, emit.Options{})
-	if err != nil {
-		f := failure(SigEmit, "emit", err.Error())
-		f.Stats = out.Stats
-		return f
-	}
-	out.Module = mod
-	out.Verdicts = r.Oracle.Check(&oracle.Subject{Graph: g, Module: mod})
+	out.Stats, out.Module = st, mod
+	out.Verdicts = r.Oracle.Check(&oracle.Subject{Graph: g, Module: mod, Info: info, Structurize: r.seam})
 	if v := oracle.Failed(out.Verdicts); v != nil {
 		out.Signature = v.Signature
 	} else if v := oracle.Errored(out.Verdicts); v != nil {
 		out.Err = fmt.Errorf("%s: %s", v.Check, v.Detail)
 	}
 	return out
+}
+
+// emitError is an emitter failure: a malformed structured function.
+type emitError struct{ err error }
+
+func (e *emitError) Error() string { return e.err.Error() }
+
+// structurize runs the structurizer (timed) and the emitter, and describes
+// the result for the growth and meta checks as cmd/cfgfuzz check and the
+// campaign engine do: every strategy but dispatch claims idempotence.
+func (r *Runner) structurize(g *cfg.Graph) ([]byte, oracle.ResultInfo, *structurizer.Stats, error) {
+	start := time.Now()
+	res, err := structurizer.Structurize(g, r.Options)
+	took := time.Since(start)
+	if err != nil {
+		return nil, oracle.ResultInfo{}, nil, err
+	}
+	st := res.Stats
+	mod, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		return nil, oracle.ResultInfo{}, &st, &emitError{err}
+	}
+	return mod, oracle.ResultInfo{Strategy: st.Strategy, BlocksIn: st.BlocksIn, BlocksOut: st.BlocksOut, WordsIn: st.WordsIn,
+		WordsOut: st.WordsOut, Synthetic: st.Synthetic, Duration: took, Idempotent: st.Strategy != "dispatch"}, &st, nil
+}
+
+// seam is the oracle's re-run of the structurizer (meta's determinism,
+// renumbering and idempotence), a panic contained as an error of that run.
+func (r *Runner) seam(g *cfg.Graph) (mod []byte, info oracle.ResultInfo, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	mod, info, _, err = r.structurize(g)
+	return mod, info, err
 }
 
 // Predicate returns the runner as a minimization predicate.
