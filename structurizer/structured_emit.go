@@ -36,6 +36,9 @@ type levels struct {
 	idom []int
 	in   []int // incoming level edges (duplicates counted)
 	kids [][]int
+	// flows[x]: some level edge leaves x's dominator subtree (to a join of
+	// an ancestor), so x's subtree can end by going on after it.
+	flows []bool
 }
 
 // levelSuccs are node x's successors in its level's acyclic graph: a child
@@ -69,7 +72,7 @@ func (w *work) analyzeLevels() *levels {
 	for i := range lv.rpo {
 		lv.rpo[i], lv.idom[i] = -1, -1
 	}
-	entries := []int{wEntry}
+	entries := []int{w.functionEntry()}
 	for _, l := range w.loops {
 		entries = append(entries, l.entry)
 	}
@@ -106,8 +109,11 @@ func (w *work) analyzeLevels() *levels {
 				lv.in[t]++
 			}
 		}
-		for i := len(post) - 2; i >= 0; i-- {
+		for i := len(post) - 1; i >= 0; i-- {
 			v := post[i]
+			if v == root {
+				continue
+			}
 			d := -1
 			for _, p := range preds[v] {
 				if lv.rpo[p] >= lv.rpo[v] {
@@ -134,7 +140,44 @@ func (w *work) analyzeLevels() *levels {
 			}
 		}
 	}
+	w.findFlows(lv, entries)
 	return lv
+}
+
+// findFlows numbers each level's dominator tree in pre-order and marks the
+// subtrees that an edge leaves: an edge u->s with u in x's subtree leaves it
+// when s's number lies outside x's interval. One pass over the edges, one
+// bottom-up pass over the trees.
+func (w *work) findFlows(lv *levels, roots []int) {
+	n := len(w.nodes)
+	pre, last := make([]int, n), make([]int, n)
+	var order []int
+	for _, r := range roots {
+		stack := []int{r}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			pre[x] = len(order)
+			order = append(order, x)
+			for i := len(lv.kids[x]) - 1; i >= 0; i-- {
+				stack = append(stack, lv.kids[x][i])
+			}
+		}
+	}
+	lo, hi := make([]int, n), make([]int, n)
+	lv.flows = make([]bool, n)
+	var buf []int
+	for i := len(order) - 1; i >= 0; i-- {
+		x := order[i]
+		lo[x], hi[x], last[x] = pre[x], pre[x], pre[x]
+		for _, s := range w.levelSuccs(x, buf) {
+			lo[x], hi[x] = min(lo[x], pre[s]), max(hi[x], pre[s])
+		}
+		for _, k := range lv.kids[x] {
+			lo[x], hi[x], last[x] = min(lo[x], lo[k]), max(hi[x], hi[k]), max(last[x], last[k])
+		}
+		lv.flows[x] = lo[x] < pre[x] || hi[x] > last[x]
+	}
 }
 
 // frame is one pending position of the walk: reaching merge means going on
@@ -217,13 +260,31 @@ func (e *emitter) base(x int) Block {
 	return b
 }
 
+// functionEntry is the node the function level starts at: the input's
+// block 0 when nothing branches to it (so structurizing a structured
+// function adds no entry block), else the synthetic entry.
+func (w *work) functionEntry() int {
+	if len(w.nodes[wEntry].succs) != 1 || w.nodes[wEntry].succs[0] != 1 || w.nodes[1].kind != wPlain {
+		return wEntry
+	}
+	for i := range w.nodes {
+		for _, t := range w.nodes[i].succs {
+			if t == 1 && i != wEntry {
+				return wEntry
+			}
+		}
+	}
+	return 1
+}
+
 // run emits the function level from the entry node.
 func (e *emitter) run() (*Func, error) {
-	e.block(wEntry)
-	e.node(wEntry)
+	entry := e.w.functionEntry()
+	e.block(entry)
+	e.node(entry)
 	if e.w.routeVar >= 0 && !e.w.opt.Has("route-not-cleared") {
 		for _, h := range e.headers {
-			e.f.Blocks[h].Stores = []Store{{Var: e.w.routeVar, Value: 0}}
+			e.f.Blocks[h].Stores = append([]Store{{Var: e.w.routeVar, Value: 0}}, e.f.Blocks[h].Stores...)
 		}
 	}
 	e.f.Vars = e.w.vars
@@ -264,9 +325,13 @@ func (e *emitter) loop(li int) {
 	e.frames, e.cur = nil, li
 	e.node(l.entry)
 	e.frames, e.cur = saved, savedCur
-	e.f.Blocks[h] = Block{Kind: Synthetic, Orig: -1, Name: "loop", Merge: Merge{Kind: LoopMerge, Merge: m, Continue: c},
-		Term: Term{Kind: Branch, To: []int{e.fb[l.entry]}}}
-	e.f.Blocks[c] = Block{Kind: Synthetic, Orig: -1, Name: "latch", Term: Term{Kind: Branch, To: []int{h}}}
+	hb := e.base(l.H)
+	hb.Merge = Merge{Kind: LoopMerge, Merge: m, Continue: c}
+	hb.Term = Term{Kind: Branch, To: []int{e.fb[l.entry]}}
+	e.f.Blocks[h] = hb
+	cb := e.base(l.C)
+	cb.Term = Term{Kind: Branch, To: []int{h}}
+	e.f.Blocks[c] = cb
 	e.headers = append(e.headers, h)
 }
 
@@ -279,6 +344,9 @@ func (e *emitter) branching(x, id int, b Block) {
 		if e.lv.in[k] >= 2 {
 			joins = append(joins, k)
 		}
+	}
+	if len(joins) == 0 && (e.branchToLoop(x, id, b) || e.armMerge(x, id, b)) {
+		return
 	}
 	enclosing := e.top()
 	exit := &frame{merge: e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "exit"}), def: -1, pass: true}
@@ -308,17 +376,7 @@ func (e *emitter) branching(x, id int, b Block) {
 	if e.cur >= 0 && !n.synthetic() && e.w.opt.Has("merge-at-continue") {
 		b.Merge.Merge = e.block(e.w.loops[e.cur].C)
 	}
-	switch {
-	case !n.synthetic():
-		b.Term = Term{Kind: Choose, To: to}
-		if len(to) == 2 && e.w.opt.Has("swap-arms") {
-			b.Term.To = []int{to[1], to[0]}
-		}
-	case len(to) == 2:
-		b.Term = Term{Kind: Test, Var: n.rvar, Values: n.values, To: []int{to[1], to[0]}}
-	default:
-		b.Term = Term{Kind: Route, Var: n.rvar, Values: n.values, To: to}
-	}
+	e.setTerm(n, &b, to)
 	e.f.Blocks[id] = b
 	for i, j := range joins {
 		e.frames = e.frames[:len(e.frames)-1]
@@ -335,6 +393,91 @@ func (e *emitter) branching(x, id int, b Block) {
 	} else {
 		e.f.Blocks[exit.merge].Term = Term{Kind: Unreachable}
 	}
+}
+
+// isSink reports whether t is the current level's latch or merge.
+func (e *emitter) isSink(t int) bool {
+	if e.cur < 0 {
+		return false
+	}
+	l := &e.w.loops[e.cur]
+	return t == l.C || t == l.M
+}
+
+func (e *emitter) isArm(x, t int) bool { return e.lv.idom[t] == x && e.lv.in[t] == 1 }
+
+// setTerm gives block b (node n's) its choosing terminator over to.
+func (e *emitter) setTerm(n *wnode, b *Block, to []int) {
+	switch {
+	case !n.synthetic():
+		b.Term = Term{Kind: Choose, To: to}
+		if len(to) == 2 && e.w.opt.Has("swap-arms") {
+			b.Term.To = []int{to[1], to[0]}
+		}
+	case len(to) == 2:
+		b.Term = Term{Kind: Test, Var: n.rvar, Values: n.values, To: []int{to[1], to[0]}}
+	default:
+		b.Term = Term{Kind: Route, Var: n.rvar, Values: n.values, To: to}
+	}
+}
+
+// branchToLoop emits a two-way node x with no joins one of whose targets is
+// the loop's latch or merge as a conditional without a merge (a break or
+// continue, which R12 allows); its other arm stays in the current construct.
+func (e *emitter) branchToLoop(x, id int, b Block) bool {
+	n := &e.w.nodes[x]
+	if len(n.succs) != 2 || !(e.isSink(n.succs[0]) || e.isSink(n.succs[1])) {
+		return false
+	}
+	to := []int{e.edge(x, n.succs[0], false), e.edge(x, n.succs[1], false)}
+	if to[0] == to[1] {
+		to[1] = e.forward(to[1])
+	}
+	e.setTerm(n, &b, to)
+	e.f.Blocks[id] = b
+	return true
+}
+
+// armMerge emits a branching node x with no joins whose arms do not go on
+// after it, except perhaps one: x merges at that arm (or at its last arm
+// when none goes on), whose subtree follows the construct. No block is added.
+func (e *emitter) armMerge(x, id int, b Block) bool {
+	n := &e.w.nodes[x]
+	merge, flowing := -1, 0
+	for _, t := range n.succs {
+		switch {
+		case e.isSink(t):
+		case e.isArm(x, t):
+			if e.lv.flows[t] {
+				flowing++
+				merge = t
+			} else if flowing == 0 {
+				merge = t
+			}
+		default:
+			return false // an edge straight to a pending join
+		}
+	}
+	if merge < 0 || flowing > 1 || e.w.nodes[merge].kind == wLoopHeader {
+		return false
+	}
+	sw := len(n.succs) >= 3
+	to := make([]int, len(n.succs))
+	for i, t := range n.succs {
+		if t == merge {
+			to[i] = e.block(t)
+		} else {
+			to[i] = e.edge(x, t, sw)
+		}
+	}
+	b.Merge = Merge{Kind: SelectionMerge, Merge: e.block(merge)}
+	if e.cur >= 0 && !n.synthetic() && e.w.opt.Has("merge-at-continue") {
+		b.Merge.Merge = e.block(e.w.loops[e.cur].C)
+	}
+	e.setTerm(n, &b, to)
+	e.f.Blocks[id] = b
+	e.node(merge)
+	return true
 }
 
 func (e *emitter) top() *frame {

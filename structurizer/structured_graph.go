@@ -49,6 +49,8 @@ type wloop struct {
 	entry   int // the body's first node (the loop's header in the input)
 	parent  int // enclosing loop index or -1 (function level)
 	dests   []int
+	exit    int         // the only exit destination, -1 for several or none
+	reusedM bool        // M is that destination itself
 	store   map[int]int // destination -> store node in this loop's body
 	clones  map[int]int // destination -> clone node in this loop's body
 }
@@ -61,9 +63,10 @@ type work struct {
 	routeVar int // index in vars, -1 until used
 	selVar   int // selector variable of irreducible headers, -1 until used
 	loops    []wloop
-	level    []int // per node: innermost loop whose body holds it, -1 for the function level (after the loops pass)
-	budget   int   // clone words left
-	cloneMax int   // largest weight of a block worth cloning instead of routing
+	preds    [][]int // predecessors of the input's nodes, for the loops pass
+	level    []int   // per node: innermost loop whose body holds it, -1 for the function level (after the loops pass)
+	budget   int     // clone words left
+	cloneMax int     // largest weight of a block worth cloning instead of routing
 	opt      Options
 	clones   int
 	notes    []string

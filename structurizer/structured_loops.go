@@ -66,43 +66,169 @@ func (w *work) passLoops() (bool, error) {
 		level[b] = f.LoopOf[b]
 	}
 	w.absorbTails(f, order, level)
-	for li := range w.loops {
-		l := &w.loops[li]
-		l.H = w.add(wnode{orig: -1, kind: wLoopHeader, loop: li, succs: []int{l.entry}, name: "loop"})
-		l.C = w.add(wnode{orig: -1, kind: wLatch, loop: li, name: "latch"})
-		l.M = w.add(wnode{orig: -1, kind: wLoopMerge, loop: li, name: "merge"})
+	w.level = level
+	w.preds = make([][]int, n0)
+	for _, b := range order.RPO {
+		for _, t := range w.nodes[b].succs {
+			w.preds[t] = append(w.preds[t], b)
+		}
 	}
-	w.level = append(level, make([]int, len(w.nodes)-n0)...)
+	w.findExits(f, order)
 	for li := range w.loops {
-		l := &w.loops[li]
-		w.level[l.H], w.level[l.C], w.level[l.M] = l.parent, li, l.parent
+		w.placeLoop(f, li)
 	}
 	for _, b := range order.RPO {
-		if b >= n0 {
+		if b >= n0 || w.nodes[b].kind == wLatch {
 			continue
+		}
+		from := w.level[b]
+		if w.nodes[b].kind == wLoopHeader {
+			from = w.nodes[b].loop // a reused header's edge goes into its body
 		}
 		for i, t := range w.nodes[b].succs {
 			d := t
 			if lt, ok := f.IsHeader(t); ok {
-				if w.inLoop(lt, w.level[b]) {
+				if w.inLoop(lt, from) {
 					d = w.loops[lt].C
 				} else {
 					d = w.loops[lt].H
 				}
 			}
-			nt, err := w.hop(w.level[b], d)
+			nt, err := w.hop(from, d)
 			if err != nil {
 				return true, err
 			}
 			w.nodes[b].succs[i] = nt
 		}
 	}
+	for li := range w.loops {
+		l := &w.loops[li]
+		if w.nodes[l.H].orig >= 0 {
+			l.entry = w.nodes[l.H].succs[0]
+		}
+	}
 	return true, nil
+}
+
+// placeLoop gives loop li its header, latch and merge nodes: the loop's own
+// header when it only branches (so it can carry OpLoopMerge), its only
+// back-edge block when that only branches back (a continue construct of one
+// block), and its only exit destination when nothing else enters it; fresh
+// synthetic nodes otherwise. Reusing them is what makes structurizing a
+// structured output add nothing (idempotence).
+func (w *work) placeLoop(f *cfg.Forest, li int) {
+	l := &w.loops[li]
+	h := l.entry
+	hn := &w.nodes[h]
+	if hn.kind == wPlain && len(hn.succs) == 1 && hn.succs[0] != h {
+		hn.kind, hn.loop = wLoopHeader, li
+		l.H = h
+		w.level[h] = l.parent
+	} else {
+		l.H = w.add(wnode{orig: -1, kind: wLoopHeader, loop: li, succs: []int{h}, name: "loop"})
+		w.level = append(w.level, l.parent)
+	}
+	if u := w.latchCandidate(f, li); u >= 0 {
+		w.nodes[u].kind, w.nodes[u].loop = wLatch, li
+		l.C = u
+	} else {
+		l.C = w.add(wnode{orig: -1, kind: wLatch, loop: li, name: "latch"})
+		w.level = append(w.level, li)
+	}
+	if d := w.mergeCandidate(f, li); d >= 0 {
+		l.M, l.reusedM = d, true
+	} else {
+		l.M = w.add(wnode{orig: -1, kind: wLoopMerge, loop: li, name: "merge"})
+		w.level = append(w.level, l.parent)
+	}
+}
+
+// findExits records each loop's exit destination: the one block its exits
+// go to, or -1 when they go to several, continue an outer loop or enter
+// another loop.
+func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
+	for li := range w.loops {
+		w.loops[li].exit = -2
+	}
+	note := func(x, d int) {
+		l := &w.loops[x]
+		if l.exit == -2 {
+			l.exit = d
+		} else if l.exit != d {
+			l.exit = -1
+		}
+	}
+	for _, b := range order.RPO {
+		sl := w.level[b]
+		for _, t := range w.nodes[b].succs {
+			tl, d := w.level[t], t
+			if lt, ok := f.IsHeader(t); ok {
+				d = -1
+				tl = w.loops[lt].parent
+				if w.inLoop(lt, sl) {
+					tl = lt
+				}
+			}
+			for x := sl; x >= 0 && !w.inLoop(x, tl); x = w.loops[x].parent {
+				note(x, d)
+			}
+		}
+	}
+	for li := range w.loops {
+		if w.loops[li].exit == -2 {
+			w.loops[li].exit = -1
+		}
+	}
+}
+
+// latchCandidate is loop li's only back-edge block when it can be the
+// latch: it lies in li and no nested loop, only branches back, and is not
+// the header's own successor (the body would be empty); -1 otherwise.
+func (w *work) latchCandidate(f *cfg.Forest, li int) int {
+	h := w.loops[li].entry
+	u, count := -1, 0
+	for _, b := range w.preds[h] {
+		if w.inLoop(li, w.level[b]) {
+			u = b
+			count++
+		}
+	}
+	if count != 1 || u == h || w.level[u] != li || w.nodes[u].kind != wPlain || len(w.nodes[u].succs) != 1 {
+		return -1
+	}
+	if _, ok := f.IsHeader(u); ok {
+		return -1
+	}
+	if w.nodes[h].kind == wLoopHeader && w.nodes[h].succs[0] == u {
+		return -1
+	}
+	return u
+}
+
+// mergeCandidate is loop li's only exit destination when it can be the
+// merge: a plain block of the parent level entered only from inside li;
+// -1 otherwise.
+func (w *work) mergeCandidate(f *cfg.Forest, li int) int {
+	d := w.loops[li].exit
+	if d < 0 || w.nodes[d].kind != wPlain || w.level[d] != w.loops[li].parent {
+		return -1
+	}
+	if _, ok := f.IsHeader(d); ok {
+		return -1
+	}
+	for _, p := range w.preds[d] {
+		if !w.inLoop(li, w.level[p]) {
+			return -1
+		}
+	}
+	return d
 }
 
 // absorbTails places return tails: a block in no cycle whose successors are
 // all tails with it as their only predecessor goes to the innermost loop
-// holding all its predecessors (their levels' nearest common ancestor).
+// holding all its predecessors (their levels' nearest common ancestor). A
+// loop that would then have no exit at all keeps its first tail outside,
+// where it becomes the loop's merge.
 func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 	n := len(level)
 	preds := make([][]int, n)
@@ -129,6 +255,17 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 		}
 		tail[b] = ok
 	}
+	hasExit := make([]bool, len(f.Loops))
+	for _, b := range order.RPO {
+		for _, t := range w.nodes[b].succs {
+			if tail[t] {
+				continue
+			}
+			for x := f.LoopOf[b]; x >= 0 && !f.Contains(x, t); x = f.Loops[x].Parent {
+				hasExit[x] = true
+			}
+		}
+	}
 	for _, b := range order.RPO {
 		if !tail[b] || len(preds[b]) == 0 {
 			continue
@@ -136,6 +273,11 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 		l := level[preds[b][0]]
 		for _, p := range preds[b][1:] {
 			l = w.commonLoop(f, l, level[p])
+		}
+		if l >= 0 && !hasExit[l] && !tail[preds[b][0]] {
+			// The loop's only way out: keep it outside, as the loop's merge.
+			hasExit[l] = true
+			l = f.Loops[l].Parent
 		}
 		level[b] = l
 	}
@@ -188,6 +330,12 @@ func (w *work) hop(lv, d int) (int, error) {
 		return 0, fmt.Errorf("bug: edge from level %d to node %d at level %d enters a loop past its header", lv, d, dl)
 	}
 	l := &w.loops[lv]
+	if l.reusedM {
+		if d != l.M {
+			return 0, fmt.Errorf("bug: loop %d reuses %d as its merge but also leaves for %d", lv, l.M, d)
+		}
+		return l.M, nil
+	}
 	idx := -1
 	for i, x := range l.dests {
 		if x == d {

@@ -9,7 +9,8 @@
 //     loop's merge or continue target" lesson still hold, and the construct
 //     keeps the same blocks);
 //   - a branch to an empty forwarder that no header names goes straight to
-//     its target (both edges leave the same construct), except in a switch's
+//     its target (both edges leave the same construct), except to a loop
+//     header (which keeps one entry edge, so it never becomes a join), in a switch's
 //     target list (R11: targets stay dominated by the header) and where a
 //     conditional's two labels would become equal (R15).
 //
@@ -67,7 +68,7 @@ func thread(f *Func) bool {
 			return final[b]
 		}
 		final[b] = b // stops a chain that comes back
-		if !declared[b] && empty(b) {
+		if !declared[b] && empty(b) && f.Blocks[f.Blocks[b].Term.To[0]].Merge.Kind != LoopMerge {
 			final[b] = resolve(f.Blocks[b].Term.To[0])
 		}
 		return final[b]

@@ -1,0 +1,52 @@
+package structurizer
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// outputGraph is f's branch graph as the module lays it out: a prologue
+// block (0) branching to f's entry, then f's blocks.
+func outputGraph(f *Func) *cfg.Graph {
+	g := cfg.New(len(f.Blocks) + 1)
+	g.Succs[0] = []int{1}
+	for i, b := range f.Blocks {
+		for _, t := range b.Term.To {
+			g.Succs[i+1] = append(g.Succs[i+1], t+1)
+		}
+	}
+	return g
+}
+
+func dumpFunc(f *Func) string {
+	s := ""
+	for i, b := range f.Blocks {
+		s += fmt.Sprintf("  %d: %s orig=%d name=%s merge=%v term=%v %v vals=%v stores=%v\n", i, b.Kind, b.Orig, b.Name, b.Merge, b.Term.Kind, b.Term.To, b.Term.Values, b.Stores)
+	}
+	return s
+}
+
+func TestDebugIdempotence(t *testing.T) {
+	src := os.Getenv("DEBUG_GRAPH")
+	if src == "" {
+		t.Skip("DEBUG_GRAPH not set")
+	}
+	g, err := cfg.ParseCompact(src, cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Structurize(g, Options{Strategy: "structured"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first %+v\n%s", res.Stats, dumpFunc(res.Func))
+	h := outputGraph(res.Func)
+	res2, err := Structurize(h, Options{Strategy: "structured"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("output graph %v\nsecond %+v\n%s", h, res2.Stats, dumpFunc(res2.Func))
+}
