@@ -1,0 +1,82 @@
+// check.go: the `gpu` check, independent of the oracle's check table so the
+// oracle and the campaign engine can call it: walks of the original graph
+// replayed on the driver and compared with oracle.CompareWalks. Driver
+// failures are status "error", never findings.
+package gpu
+
+import (
+	"fmt"
+
+	"cfgfuzz/emit/spirv"
+	"cfgfuzz/oracle"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// CheckName is the check's name in verdicts and signatures.
+const CheckName = "gpu"
+
+// Check runs the walks of g chosen by walkOpt through ex (normally an
+// *Executor; any oracle.Executor works) and compares the traces. Only walks
+// that returned are sent: a walk cut at the step cap would keep the
+// invocation running, which lavapipe cuts after 65,535 loop iterations and
+// then falls through (looking like an early return), and a GPU never cuts.
+// Verdict: Check "gpu"; Pass; Fail with signature "gpu:<exec signature>";
+// Skip when no walk returns; Error on a driver failure.
+func Check(ex oracle.Executor, g *cfg.Graph, module []byte, walkOpt oracle.WalkOptions) oracle.Verdict {
+	walks := returnedWalks(oracle.Walks(g, walkOpt))
+	if len(walks) == 0 {
+		return oracle.Verdict{Check: CheckName, Status: oracle.Skip, Detail: "no walk returns within the step cap"}
+	}
+	rec := &recorder{ex: ex}
+	r := oracle.CompareWalks(rec, module, walks)
+	switch {
+	case rec.err != nil && IsDriverError(rec.err):
+		return oracle.Verdict{Check: CheckName, Status: oracle.Error, Detail: rec.err.Error()}
+	case r.Harness != nil:
+		return oracle.Verdict{Check: CheckName, Status: oracle.Error, Detail: r.Harness.Error()}
+	case r.Signature == "":
+		return oracle.Verdict{Check: CheckName, Status: oracle.Pass, Detail: fmt.Sprintf("%d walks on %s", len(walks), ex.Name())}
+	}
+	return oracle.Verdict{Check: CheckName, Status: oracle.Fail, Signature: CheckName + ":" + r.Signature,
+		Detail: ex.Name() + ": " + r.Detail}
+}
+
+func returnedWalks(ws []oracle.Walk) []oracle.Walk {
+	out := ws[:0:0]
+	for _, w := range ws {
+		if w.Returned {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// recorder passes Execute through and keeps its error, so Check can tell a
+// driver failure (which CompareWalks would call "unloadable") from a
+// finding.
+type recorder struct {
+	ex  oracle.Executor
+	err error
+}
+
+func (r *recorder) Name() string { return r.ex.Name() }
+
+func (r *recorder) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
+	obs, err := r.ex.Execute(module, batch, walks)
+	r.err = err
+	return obs, err
+}
+
+// Replay is an oracle.Executor that returns observations made earlier (by
+// Executor.Time, say), so they can be judged by oracle.CompareWalks without
+// running the module again.
+type Replay struct {
+	Observed []spirv.Observed
+	Device   string
+}
+
+// Name is the device the observations came from.
+func (r Replay) Name() string { return r.Device }
+
+// Execute returns the stored observations.
+func (r Replay) Execute([]byte, *spirv.Batch, int) ([]spirv.Observed, error) { return r.Observed, nil }

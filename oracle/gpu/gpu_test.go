@@ -1,0 +1,170 @@
+// gpu_test.go: the `gpu` check on generated graphs with every registered
+// strategy, a planted fault caught by the driver as by the interpreter, and
+// driver failures kept apart from findings. Skips, saying why, when the
+// package is built without Vulkan or no CPU device is present; run with
+//
+//	go test -tags vulkan ./oracle/gpu/
+//
+// CFGFUZZ_GPU_GRAPHS sets the number of mixed graphs (default 300).
+package gpu_test
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"cfgfuzz/emit"
+	"cfgfuzz/oracle"
+	"cfgfuzz/oracle/gpu"
+	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// device opens lavapipe or skips the test.
+func device(t *testing.T) *gpu.Executor {
+	t.Helper()
+	ex, err := gpu.Open(gpu.Options{})
+	if err != nil {
+		t.Skipf("no Vulkan CPU device (%v): install mesa-vulkan-drivers and libvulkan-dev, test with -tags vulkan", err)
+	}
+	t.Logf("device: %s (%s, Vulkan %s)", ex.Info().Name, ex.Info().Type, ex.Info().APIVersion)
+	return ex
+}
+
+// mixed is graph i of the test population: structured graphs of 2-60
+// blocks, arbitrary graphs of 2-16 blocks, and weighted variants.
+func mixed(seed uint64, i int) (string, *cfg.Graph) {
+	s := seed + uint64(i)*0x9e3779b9
+	switch i % 4 {
+	case 0, 1:
+		return fmt.Sprintf("structured(%d)", s), gpu.StructuredGraph(s, 2+int(s%59))
+	case 2:
+		return fmt.Sprintf("random(%d)", s), gpu.RandomGraph(s, 2+int(s%15))
+	}
+	g := gpu.StructuredGraph(s, 2+int(s%30))
+	for b := range g.Weights {
+		g.Weights[b] = int(s>>3+uint64(b)) % 24
+	}
+	return fmt.Sprintf("weighted(%d)", s), g
+}
+
+func graphCount(t *testing.T) int {
+	n := 300
+	if v := os.Getenv("CFGFUZZ_GPU_GRAPHS"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil {
+			t.Fatalf("CFGFUZZ_GPU_GRAPHS=%q: %v", v, err)
+		}
+	}
+	if testing.Short() {
+		n = min(n, 40)
+	}
+	return n
+}
+
+func module(t *testing.T, g *cfg.Graph, opt structurizer.Options) []byte {
+	t.Helper()
+	res, err := structurizer.Structurize(g, opt)
+	if err != nil {
+		t.Fatalf("structurize %s: %v", opt.Strategy, err)
+	}
+	m, err := emit.Bytes(res.Func, emit.Options{NoNames: true})
+	if err != nil {
+		t.Fatalf("emit: %v", err)
+	}
+	return m
+}
+
+// TestCheckGenerated: every graph passes `gpu` with every strategy.
+func TestCheckGenerated(t *testing.T) {
+	ex := device(t)
+	n := graphCount(t)
+	for _, strat := range structurizer.Strategies() {
+		t.Run(strat, func(t *testing.T) {
+			passed, skipped := 0, 0
+			for i := range n {
+				name, g := mixed(1, i)
+				m := module(t, g, structurizer.Options{Strategy: strat})
+				v := gpu.Check(ex, g, m, oracle.WalkOptions{Seed: uint64(i)})
+				switch v.Status {
+				case oracle.Pass:
+					passed++
+				case oracle.Skip:
+					skipped++
+				default:
+					t.Fatalf("%s %v: %s %s: %s", name, g.Succs, v.Status, v.Signature, v.Detail)
+				}
+			}
+			t.Logf("%s: %d graphs passed gpu, %d skipped (no returning walk)", strat, passed, skipped)
+		})
+	}
+}
+
+// TestInjectedFault: a module with a swapped branch that the interpreter
+// catches is caught by the driver run too.
+func TestInjectedFault(t *testing.T) {
+	ex := device(t)
+	caught, want := 0, 8
+	if testing.Short() {
+		want = 2
+	}
+	// A caught module runs away on its wrong path until lavapipe cuts its
+	// loops (65,535 iterations per invocation): slow, so stop at want.
+	for i := 0; i < 200 && caught < want; i++ {
+		_, g := mixed(7, i)
+		m := module(t, g, structurizer.Options{Strategy: "dispatch", Inject: []string{"swap-arms"}})
+		walks := oracle.Walks(g, oracle.WalkOptions{Seed: uint64(i)})
+		var returned []oracle.Walk
+		for _, w := range walks {
+			if w.Returned {
+				returned = append(returned, w)
+			}
+		}
+		interp := oracle.CompareWalks(oracle.Interpreter{}, m, returned)
+		if interp.Signature == "" || interp.Harness != nil {
+			continue
+		}
+		v := gpu.Check(ex, g, m, oracle.WalkOptions{Seed: uint64(i)})
+		if v.Status != oracle.Fail {
+			t.Fatalf("graph %v: interpreter caught exec:%s, driver says %s %s", g.Succs, interp.Signature, v.Status, v.Detail)
+		}
+		if v.Signature != "gpu:"+interp.Signature {
+			t.Errorf("graph %v: interpreter exec:%s, driver %s", g.Succs, interp.Signature, v.Signature)
+		}
+		caught++
+	}
+	if caught == 0 {
+		t.Fatal("swap-arms planted no fault the interpreter caught in 200 graphs")
+	}
+	t.Logf("driver caught all %d modules with swap-arms that the interpreter caught", caught)
+}
+
+// TestDriverErrorIsNotAFinding: a failure of the driver is status error.
+func TestDriverErrorIsNotAFinding(t *testing.T) {
+	ex := device(t)
+	g := gpu.StructuredGraph(3, 8)
+	v := gpu.Check(ex, g, []byte{3, 2, 0x23}, oracle.WalkOptions{})
+	if v.Status != oracle.Error || v.Signature != "" {
+		t.Fatalf("truncated module: want status error, got %+v", v)
+	}
+}
+
+// TestGeneratorShapes: the structured generator's graphs are valid,
+// reducible-shaped (every walk on zeros returns) and near the asked size.
+func TestGeneratorShapes(t *testing.T) {
+	for _, n := range []int{1, 2, 5, 50, 400} {
+		for seed := range uint64(20) {
+			g := gpu.StructuredGraph(seed, n)
+			if err := g.Validate(cfg.Limits{}); err != nil {
+				t.Fatalf("n=%d seed=%d: %v", n, seed, err)
+			}
+			if g.Len() < n || g.Len() > n+1 {
+				t.Fatalf("n=%d seed=%d: %d blocks", n, seed, g.Len())
+			}
+			if w := oracle.RunWalk(g, nil, 8*n+8); !w.Returned {
+				t.Fatalf("n=%d seed=%d: deciding zero does not return: %v", n, seed, g.Succs)
+			}
+		}
+	}
+}
