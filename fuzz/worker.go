@@ -89,9 +89,9 @@ func (w *worker) run(i int) Record {
 		return rec
 	}
 	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
-	rec.Current = w.judge(w.cur, it.Graph, w.curOpt)
+	rec.Current = w.judge(w.cur, it.Graph, w.curOpt, nil)
 	if w.base != nil {
-		b := w.judge(w.base, it.Graph, w.baseOpt)
+		b := w.judge(w.base, it.Graph, w.baseOpt, &rec.Current)
 		b.Func = nil
 		rec.Baseline = &b
 		rec.Class = Classify(rec.Current, b)
@@ -103,8 +103,12 @@ func (w *worker) run(i int) Record {
 }
 
 // judge structurizes g on one side and checks the module. The oracle's
-// meta check re-runs the structurizer through the same side (seam).
-func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options) SideResult {
+// meta check re-runs the structurizer through the same side (seam). When
+// same (the current side's result) has a byte-identical module, its
+// verdict is taken over unchecked: the checks judge the graph and the
+// module, so only meta's re-runs of this side are skipped, and comparing a
+// revision with itself costs one oracle pass, not two.
+func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideResult) SideResult {
 	start := time.Now()
 	a := side.Structurize(g.Clone(), opt, w.timeout)
 	took := time.Since(start)
@@ -131,6 +135,10 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options) SideResult {
 	}
 	sum := sha256.Sum256(mod)
 	r.Hash = hex.EncodeToString(sum[:12])
+	if same != nil && same.Hash == r.Hash && (same.Outcome == OutOK || same.Outcome == OutInvalid) {
+		r.Outcome, r.Signature, r.Detail = same.Outcome, same.Signature, same.Detail
+		return r
+	}
 	vs := w.orc.Check(&oracle.Subject{Graph: g, Module: mod, Info: infoOf(a, opt, took), Structurize: w.seam(side, opt)})
 	if v := oracle.Failed(vs); v != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, v.Signature, firstLine(v.Detail)

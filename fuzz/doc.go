@@ -1,0 +1,70 @@
+// Package fuzz is cfgfuzz's campaign engine: it generates graphs from a
+// seed, has a structurizer (the current tree, another revision, any
+// program speaking protocol v1) structure each one, judges every module with
+// the oracle, optionally does the same with a baseline revision and
+// classifies each graph, and writes reports that a person reads in a minute
+// and a machine parses.
+//
+// # Coordinator and workers
+//
+// As in Go's internal/fuzz, one coordinator (Run, engine.go) hands out
+// work and keeps the books, and workers (worker.go) do the work; failures of
+// the harness are kept apart from findings. The coordinator hands out graph
+// indices in order: index i is graph i/len(Streams) of stream i mod
+// len(Streams) (a stream is one generator at one weight setting), its seed
+// derived from the campaign seed, so every graph is a pure function of
+// (seed, settings, index). Each worker owns its sides and its oracle and
+// turns an index into a Record. The coordinator appends records to the
+// results log as they come, in completion order; reports are computed from
+// the log sorted by index, which is why the number of workers, the order of
+// completion, sharding and restarts do not change a report (only its
+// Throughput section).
+//
+// # Containing the structurizer
+//
+// A side (side.go) answers within the per-graph limit (10 s by default) or
+// is cut off; a panic, a hang or a dead process is an answer (OutPanic,
+// OutTimeout, OutCrash), a finding, and the campaign goes on:
+//
+//   - InProcess calls the tree's structurizer in a goroutine under
+//     recover and a watchdog. This is the fast path for the current tree:
+//     no encoding, no process switch. A hung call cannot be stopped in Go:
+//     its goroutine is abandoned (counted in InProcess.Leaked) and keeps a
+//     CPU busy until the campaign ends. For campaigns expected to hang,
+//     --isolate runs the current tree as child processes instead.
+//   - Process runs a child speaking protocol v1 (package proto,
+//     PROTOCOL.md): a baseline commit's cmd/structurize, the cfgfuzz binary
+//     itself (--isolate), or any external structurizer (--structurizer).
+//     The child is killed with its process group when an answer is late,
+//     and restarted for the next graph when it died; a Go panic in its
+//     standard error makes the finding a panic, anything else a crash.
+//
+// # Baselines
+//
+// BuildRevision checks a commit out in a detached git worktree, builds its
+// cmd/structurize once and caches the binary by commit hash under
+// os.UserCacheDir()/cfgfuzz. Each worker runs one such process. Every graph
+// gets a divergence class (Classify): same, output-changed,
+// newly-structured, newly-refused, newly-invalid, invalid-fixed, crash,
+// timeout. A finding is new only when the current side fails and the
+// baseline does not (a baseline refusal counts as not failing); without a
+// baseline every finding is new.
+//
+// # Checkpoints and shards
+//
+// The results log (journal.go) is the checkpoint: append-only JSON lines,
+// fsynced every 256 records or 2 s. Resume drops a torn last line, replays
+// the log and runs only the missing indices. A Shard i/n runs the indices
+// with index mod n == i; Merge unions the shards' logs and builds the same
+// report as the whole run. A time budget (Duration) makes which indices get
+// done depend on speed; a graph budget (Graphs) makes runs comparable.
+//
+// # Reports
+//
+// report.json (REPORT.md documents the schema), report.md (the outcome and
+// divergence tables per generator and weight setting, in the prose of the
+// field's write-ups) and report.html (every finding's first graph drawn
+// before and after structurization by svg.go, in-process, with no graphviz).
+// Config.Minimize is the corpus package's hook: it shrinks the first graph
+// of every new signature before the report is written.
+package fuzz
