@@ -145,18 +145,48 @@ func (w *work) placeLoop(f *cfg.Forest, li int) {
 
 // findExits records each loop's exit destination: the one block its exits
 // go to, or -1 when they go to several, continue an outer loop or enter
-// another loop.
+// another loop. A destination that only branches on to another destination
+// of the same loop and is entered only from the loop (an exit store left by
+// an earlier structurization, say) is moved into the loop first.
+//
+// Progress: each round moves at least one block into a deeper level, and a
+// block can only go as deep as the loop nesting, so the rounds end.
 func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
-	for li := range w.loops {
-		w.loops[li].exit = -2
-	}
-	note := func(x, d int) {
-		l := &w.loops[x]
-		if l.exit == -2 {
-			l.exit = d
-		} else if l.exit != d {
-			l.exit = -1
+	for {
+		dests := w.exitDests(f, order)
+		moved := false
+		for li, ds := range dests {
+			for _, d := range ds {
+				if w.absorbable(f, li, d, ds) {
+					w.level[d] = li
+					moved = true
+				}
+			}
 		}
+		if moved {
+			continue
+		}
+		for li := range w.loops {
+			w.loops[li].exit = -1
+			if len(dests[li]) == 1 {
+				w.loops[li].exit = dests[li][0]
+			}
+		}
+		return
+	}
+}
+
+// exitDests lists each loop's exit destinations (-1 stands for continuing
+// an outer loop or entering another loop).
+func (w *work) exitDests(f *cfg.Forest, order cfg.Order) [][]int {
+	dests := make([][]int, len(w.loops))
+	note := func(x, d int) {
+		for _, y := range dests[x] {
+			if y == d {
+				return
+			}
+		}
+		dests[x] = append(dests[x], d)
 	}
 	for _, b := range order.RPO {
 		sl := w.level[b]
@@ -174,11 +204,32 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 			}
 		}
 	}
-	for li := range w.loops {
-		if w.loops[li].exit == -2 {
-			w.loops[li].exit = -1
+	return dests
+}
+
+// absorbable: destination d of loop li only branches to another of li's
+// destinations ds and is entered only from inside li.
+func (w *work) absorbable(f *cfg.Forest, li, d int, ds []int) bool {
+	if d < 0 || len(ds) < 2 || len(w.nodes[d].succs) != 1 {
+		return false
+	}
+	if _, ok := f.IsHeader(d); ok {
+		return false
+	}
+	s := w.nodes[d].succs[0]
+	found := false
+	for _, y := range ds {
+		found = found || (y == s && y != d)
+	}
+	if !found {
+		return false
+	}
+	for _, p := range w.preds[d] {
+		if !w.inLoop(li, w.level[p]) {
+			return false
 		}
 	}
+	return true
 }
 
 // latchCandidate is loop li's only back-edge block when it can be the
