@@ -10,9 +10,10 @@
 //     keeps the same blocks);
 //   - a branch to an empty forwarder that no header names goes straight to
 //     its target (both edges leave the same construct), except to a loop
-//     header (which keeps one entry edge, so it never becomes a join), in a switch's
-//     target list (R11: targets stay dominated by the header) and where a
-//     conditional's two labels would become equal (R15).
+//     header (which keeps one entry edge, so it never becomes a join), in a
+//     switch's target list unless it becomes the switch's own merge (R11:
+//     targets stay dominated by the header), and where a conditional's two
+//     labels would become equal (R15).
 //
 // The layout pass then drops the blocks nothing names.
 package structurizer
@@ -75,13 +76,10 @@ func thread(f *Func) bool {
 	}
 	for b := range f.Blocks {
 		blk := &f.Blocks[b]
-		if isSwitch(blk) {
-			continue
-		}
 		to := blk.Term.To
 		for i, t := range to {
 			if r := resolve(t); r != t {
-				if len(to) == 2 && to[1-i] == r {
+				if len(to) == 2 && to[1-i] == r || isSwitch(blk) && r != blk.Merge.Merge {
 					continue
 				}
 				to[i] = r
