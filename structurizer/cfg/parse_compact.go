@@ -12,13 +12,12 @@ import (
 // compactReader reads one compact graph. Successors go into one flat array
 // and ends[b] is where block b's successors end in it.
 type compactReader struct {
-	s      *scanner
-	lim    Limits
-	bound  int  // a successor must be below bound: the block limit, or the block count on the rescan
-	rescan bool // bound is the block count
-	flat   []int
-	ends   []int
-	max    int // the largest successor seen, -1 if none
+	s     *scanner
+	lim   Limits
+	bound int // a successor must be below bound: the block limit
+	flat  []int
+	ends  []int
+	max   int // the largest successor seen, -1 if none
 
 	openLine, openCol int // the graph's '{'
 }
@@ -38,14 +37,14 @@ func parseCompactGraph(s *scanner, lim Limits) (*Graph, error) {
 	if n == 0 {
 		return nil, start.errHere("empty graph: expected at least one successor list in '{...}' (block 0 is the entry)")
 	}
-	if r.max >= n {
-		*s = start
-		again := &compactReader{s: s, lim: lim, bound: n, rescan: true, max: -1}
-		if err := again.graph(); err != nil {
-			return nil, err
-		}
-		return nil, start.errHere("internal error: successor %d is out of range but the rescan found it in range", r.max)
+	// Bug reports often leave out the lists of trailing returning blocks
+	// ({{1}, {2, 3}, {4}, {}} names block 4 without listing it): a
+	// successor past the last list, within the block limit, adds the
+	// blocks up to it, each returning.
+	for len(r.ends) <= r.max {
+		r.ends = append(r.ends, len(r.flat))
 	}
+	n = len(r.ends)
 	g := graphFromFlat(r.flat, r.ends)
 	g.Weights = make([]int, n)
 	return g, nil
@@ -147,10 +146,6 @@ func (r *compactReader) successor(b, i int) error {
 	}
 	t, text, big := s.number(r.bound - 1)
 	if big {
-		if r.rescan {
-			return s.errAt(line, col, "block %d: successor %d is %s, but the graph has only %s (0..%d); list i holds the successors of block i, so block %s needs a list of its own ({} if it returns)",
-				b, i, text, countBlocks(r.bound), r.bound-1, text)
-		}
 		return s.errAt(line, col, "block %d: successor %d is %s, too large for the limit of %d blocks", b, i, text, r.lim.MaxBlocks)
 	}
 	r.flat = append(r.flat, t)
@@ -168,12 +163,4 @@ func (r *compactReader) unexpected(expected, context string, args ...any) error 
 		msg += fmt.Sprintf(" (the graph opened at %d:%d is not closed)", r.openLine, r.openCol)
 	}
 	return r.s.errHere("%s", msg)
-}
-
-// countBlocks writes "1 block" or "n blocks".
-func countBlocks(n int) string {
-	if n == 1 {
-		return "1 block"
-	}
-	return fmt.Sprintf("%d blocks", n)
 }
