@@ -13,7 +13,11 @@
 // nothing). Whitespace and newlines may appear between any two tokens, and
 // '#' starts a comment that runs to the end of the line. A trailing comma is
 // accepted at the end of every list ({1, 2,} and {{1}, {},}), as generated
-// code often writes one. Compact notation carries no names and no weights.
+// code often writes one. A successor past the last list adds returning
+// blocks up to it, as bug reports leave out trailing returning blocks: the
+// example above has five blocks, block 4 returning. Only a successor at or
+// past Limits.MaxBlocks is out of range. Compact notation carries no names
+// and no weights.
 //
 // # Line notation
 //
