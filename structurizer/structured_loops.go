@@ -276,10 +276,10 @@ func (w *work) mergeCandidate(f *cfg.Forest, li int) int {
 }
 
 // absorbTails places return tails: a block in no cycle whose successors are
-// all tails with it as their only predecessor goes to the innermost loop
-// holding all its predecessors (their levels' nearest common ancestor). A
-// loop that would then have no exit at all keeps its first tail outside,
-// where it becomes the loop's merge.
+// all tails (every path from it returns) goes to the innermost loop holding
+// all its predecessors (their levels' nearest common ancestor), so a return
+// inside a loop needs no route. A loop that would then have no exit at all
+// keeps its first tail outside, where it becomes the loop's merge.
 func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 	n := len(level)
 	preds := make([][]int, n)
@@ -299,10 +299,7 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 		}
 		ok := true
 		for _, t := range w.nodes[b].succs {
-			if !tail[t] || inEdges[t] != 1 {
-				ok = false
-				break
-			}
+			ok = ok && tail[t]
 		}
 		tail[b] = ok
 	}
@@ -325,10 +322,20 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 		for _, p := range preds[b][1:] {
 			l = w.commonLoop(f, l, level[p])
 		}
-		if l >= 0 && !hasExit[l] && !tail[preds[b][0]] {
-			// The loop's only way out: keep it outside, as the loop's merge.
-			hasExit[l] = true
-			l = f.Loops[l].Parent
+		// A loop with no other way out keeps the first tail outside, where
+		// it becomes the loop's merge (a fresh merge would be unreachable,
+		// and structurizing the output again would add it again).
+		out := -2
+		for x := l; x >= 0; x = f.Loops[x].Parent {
+			if !hasExit[x] {
+				out = x
+			}
+		}
+		if out != -2 {
+			for x := l; x != f.Loops[out].Parent; x = f.Loops[x].Parent {
+				hasExit[x] = true
+			}
+			l = f.Loops[out].Parent
 		}
 		level[b] = l
 	}
