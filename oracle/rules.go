@@ -136,6 +136,10 @@ type construct struct {
 type ruleChecker struct {
 	opt    RulesOptions
 	m      *ruleModule
+	// scratch for walks over one case construct
+	seen    []bool
+	touched []int
+	stack   []int
 	g      *funcGraph
 	cons   []construct
 	at     [][]int     // constructs headed by each block, outer first

@@ -271,6 +271,10 @@ func (c *ruleChecker) checkSwitch(h int) {
 	m := g.merge[h]
 	fall := map[int]int{} // case target -> the case target it falls into, -1 none
 	fallIn := map[int]int{}
+	isTarget := make(map[int]bool, len(targets))
+	for _, x := range targets {
+		isTarget[x] = true
+	}
 	for _, t := range targets {
 		if t == m {
 			continue
@@ -282,7 +286,7 @@ func (c *ruleChecker) checkSwitch(h int) {
 			c.report("R11", "switch header does not structurally dominate a case target", h, t)
 			return
 		}
-		ft, multi := c.caseFallThrough(h, t)
+		ft, multi := c.caseFallThrough(h, t, isTarget)
 		if multi >= 0 {
 			c.report("R11", "case falls through to more than one other case", h, t, ft, multi)
 			return
@@ -301,7 +305,7 @@ func (c *ruleChecker) checkSwitch(h int) {
 
 // caseFallThrough finds the case target that case t branches to, -1 for
 // none; multi is a second such target (-1 when there is at most one).
-func (c *ruleChecker) caseFallThrough(h, t int) (ft, multi int) {
+func (c *ruleChecker) caseFallThrough(h, t int, isTarget map[int]bool) (ft, multi int) {
 	ft, multi = -1, -1
 	case_ := -1
 	for _, ci := range c.at[t] {
@@ -312,20 +316,19 @@ func (c *ruleChecker) caseFallThrough(h, t int) (ft, multi int) {
 	if case_ < 0 {
 		return
 	}
-	isTarget := map[int]bool{}
-	for _, x := range c.g.succ[h] {
-		isTarget[x] = true
-	}
 	// Walk the case construct: it is the part of the dominator subtree of t
 	// not dominated by the merge; look at every edge leaving it.
-	seen := map[int]bool{t: true}
-	stack := []int{t}
+	seen := c.visited()
+	seen[t] = true
+	c.touched = append(c.touched, t)
+	stack := append(c.stack[:0], t)
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, v := range c.g.succ[b] {
 			if c.contains(case_, v) {
 				if !seen[v] {
+					c.touched = append(c.touched, v)
 					seen[v] = true
 					stack = append(stack, v)
 				}
@@ -342,7 +345,20 @@ func (c *ruleChecker) caseFallThrough(h, t int) (ft, multi int) {
 			}
 		}
 	}
+	c.stack = stack
 	return ft, -1
+}
+
+// visited returns the checker's scratch marks, all false.
+func (c *ruleChecker) visited() []bool {
+	if c.seen == nil {
+		c.seen = make([]bool, len(c.g.f.blocks))
+	}
+	for _, b := range c.touched {
+		c.seen[b] = false
+	}
+	c.touched = c.touched[:0]
+	return c.seen
 }
 
 // checkFallThroughOrder: if case T1 falls into T2, T1's last entry in the

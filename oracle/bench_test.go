@@ -1,0 +1,150 @@
+// bench_test.go: the oracle's costs. spirv-val in-process (cgo) against the
+// executable on the same modules, the rules checker per module (small and
+// large), pdom per graph, and the whole default check set per graph.
+package oracle
+
+import (
+	"math/rand/v2"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"cfgfuzz/emit"
+	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// benchModules returns dispatch modules of random graphs with n blocks.
+func benchModules(b *testing.B, count, n int) ([][]byte, []*cfg.Graph) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var mods [][]byte
+	var graphs []*cfg.Graph
+	for len(mods) < count {
+		g := randomGraph(r, n)
+		res, err := structurizer.Structurize(g, structurizer.Options{})
+		if err != nil {
+			continue
+		}
+		mod, err := emit.Bytes(res.Func, emit.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mods = append(mods, mod)
+		graphs = append(graphs, g)
+	}
+	return mods, graphs
+}
+
+func benchValidate(b *testing.B, v Validator) {
+	mods, _ := benchModules(b, 16, 12)
+	b.ResetTimer()
+	start := cpuTime()
+	for i := range b.N {
+		if ok, msg, err := v.Validate(mods[i%len(mods)]); !ok || err != nil {
+			b.Fatal(msg, err)
+		}
+	}
+	reportCPU(b, start)
+}
+
+// cpuTime is this process's and its children's CPU time: on a machine
+// shared with other work, wall time per op says little.
+func cpuTime() time.Duration {
+	var self, kids syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
+	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
+	return tv(self.Utime) + tv(self.Stime) + tv(kids.Utime) + tv(kids.Stime)
+}
+
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e3, "cpu-µs/op")
+}
+
+func BenchmarkValidatorLib(b *testing.B) {
+	if !HaveLibValidator {
+		b.Skip("built without cgo")
+	}
+	v, err := NewLibValidator("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchValidate(b, v)
+}
+
+func BenchmarkValidatorExec(b *testing.B) {
+	path, err := exec.LookPath("spirv-val")
+	if err != nil {
+		b.Skip("no spirv-val")
+	}
+	benchValidate(b, ExecValidator{Path: path})
+}
+
+func benchRules(b *testing.B, n int) {
+	mods, _ := benchModules(b, 8, n)
+	words := 0
+	for _, m := range mods {
+		words += len(m) / 4
+	}
+	b.ReportMetric(float64(words)/float64(len(mods)), "words/module")
+	b.ResetTimer()
+	start := cpuTime()
+	for i := range b.N {
+		if vs, err := CheckRules(mods[i%len(mods)]); err != nil || len(vs) > 0 {
+			b.Fatal(vs, err)
+		}
+	}
+	reportCPU(b, start)
+}
+
+func BenchmarkRules12(b *testing.B)   { benchRules(b, 12) }
+func BenchmarkRules200(b *testing.B)  { benchRules(b, 200) }
+func BenchmarkRules2000(b *testing.B) { benchRules(b, 2000) }
+
+func BenchmarkPdom(b *testing.B) {
+	for _, n := range []int{12, 100, 1000} {
+		b.Run(itoaInt(n), func(b *testing.B) {
+			_, graphs := benchModules(b, 8, n)
+			o := &Oracle{}
+			b.ResetTimer()
+			start := cpuTime()
+			for i := range b.N {
+				if v := o.checkPdom(&Subject{Graph: graphs[i%len(graphs)]}); v.Status != Pass {
+					b.Fatal(v)
+				}
+			}
+			reportCPU(b, start)
+		})
+	}
+}
+
+// BenchmarkDefaultChecks is the whole default set on one 12-block graph
+// (exec with the default walks, meta with the dispatch structurizer).
+func BenchmarkDefaultChecks(b *testing.B) {
+	mods, graphs := benchModules(b, 8, 12)
+	o, err := New(Options{})
+	if err != nil {
+		b.Skip(err)
+	}
+	seam := func(g *cfg.Graph) ([]byte, ResultInfo, error) {
+		res, err := structurizer.Structurize(g, structurizer.Options{})
+		if err != nil {
+			return nil, ResultInfo{}, err
+		}
+		mod, err := emit.Bytes(res.Func, emit.Options{})
+		return mod, ResultInfo{Synthetic: res.Stats.Synthetic}, err
+	}
+	b.ResetTimer()
+	start := cpuTime()
+	defer reportCPU(b, start)
+	for i := range b.N {
+		k := i % len(mods)
+		vs := o.Check(&Subject{Graph: graphs[k], Module: mods[k], Structurize: seam})
+		if v := Failed(vs); v != nil {
+			b.Fatal(v)
+		}
+	}
+}
+
+func itoaInt(n int) string { return itoa(uint32(n)) }
