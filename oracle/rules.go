@@ -134,21 +134,21 @@ type construct struct {
 
 // ruleChecker applies the rules to one function.
 type ruleChecker struct {
-	opt    RulesOptions
-	m      *ruleModule
+	opt RulesOptions
+	m   *ruleModule
 	// scratch for walks over one case construct
 	seen    []bool
 	touched []int
 	stack   []int
-	g      *funcGraph
-	cons   []construct
-	at     [][]int     // constructs headed by each block, outer first
-	up     []int       // nearest strict dominator that heads a construct, -1
-	near   []int       // nearest dominator (inclusive) that heads a construct, -1
-	caseOf map[int]int // case target -> its switch header
-	hdr    map[int]int // header -> its selection/switch/loop construct
-	contOf map[int]int // loop header -> its continue construct
-	out    []Violation
+	g       *funcGraph
+	cons    []construct
+	at      [][]int     // constructs headed by each block, outer first
+	up      []int       // nearest strict dominator that heads a construct, -1
+	near    []int       // nearest dominator (inclusive) that heads a construct, -1
+	caseOf  map[int]int // case target -> its switch header
+	hdr     map[int]int // header -> its selection/switch/loop construct
+	contOf  map[int]int // loop header -> its continue construct
+	out     []Violation
 }
 
 func newRuleChecker(m *ruleModule, g *funcGraph) *ruleChecker {
