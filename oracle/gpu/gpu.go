@@ -90,16 +90,25 @@ func (t TimeOptions) normalized() TimeOptions {
 	return t
 }
 
-// Timing is what Executor.Time measured for one module.
+// Timing is what Executor.Time measured for one module: wall-clock times,
+// and the process's CPU time over the same spans. On lavapipe the compile
+// and the invocations run in-process, so the CPU times stay honest on a
+// loaded machine where wall clock does not; on a GPU only wall clock means
+// anything.
 type Timing struct {
 	Pipeline      time.Duration // vkCreateShaderModule + vkCreateComputePipelines
 	FirstDispatch time.Duration // submit to fence of the first dispatch
 	Run           time.Duration // median of the timed dispatches after warm-up
+
+	PipelineCPU, FirstDispatchCPU, RunCPU time.Duration // the same in CPU time
 }
 
 // Compile is pipeline creation plus the first dispatch: lavapipe compiles
 // at the first dispatch, NVIDIA at pipeline creation.
 func (t Timing) Compile() time.Duration { return t.Pipeline + t.FirstDispatch }
+
+// CompileCPU is Compile in the process's CPU time.
+func (t Timing) CompileCPU() time.Duration { return t.PipelineCPU + t.FirstDispatchCPU }
 
 // ErrNotBuilt is returned by the stub build (no cgo or no `vulkan` tag).
 var ErrNotBuilt = errors.New("gpu: built without Vulkan (build with cgo and -tags vulkan)")

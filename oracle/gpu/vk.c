@@ -44,10 +44,23 @@ static int fail(char *err, int errlen, const char *op, int r) {
 	return r;
 }
 
-static uint64_t now_ns(void) {
+static uint64_t clock_ns(clockid_t id) {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+// stamp reads the wall clock and the process's CPU clock.
+static void stamp(uint64_t t[2]) {
+	t[0] = clock_ns(CLOCK_MONOTONIC);
+	t[1] = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+static void since(const uint64_t t0[2], uint64_t out[2]) {
+	uint64_t t1[2];
+	stamp(t1);
+	out[0] = t1[0] - t0[0];
+	out[1] = t1[1] - t0[1];
 }
 
 static int type_matches(int want, VkPhysicalDeviceType t) {
@@ -202,12 +215,13 @@ static int make_buffer(vkx_job *j, int k, size_t words, char *err, int errlen) {
 	return 0;
 }
 
-static int make_pipeline(vkx_job *j, const uint32_t *code, size_t bytes, uint64_t *ns, char *err, int errlen) {
+static int make_pipeline(vkx_job *j, const uint32_t *code, size_t bytes, uint64_t ns[2], char *err, int errlen) {
 	vkx_ctx *c = j->c;
 	VkShaderModuleCreateInfo si = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
 	si.codeSize = bytes;
 	si.pCode = code;
-	uint64_t t0 = now_ns();
+	uint64_t t0[2];
+	stamp(t0);
 	int r = vkCreateShaderModule(c->dev, &si, NULL, &j->shader);
 	if (r) return fail(err, errlen, "vkCreateShaderModule", r);
 	VkComputePipelineCreateInfo pi = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
@@ -217,7 +231,7 @@ static int make_pipeline(vkx_job *j, const uint32_t *code, size_t bytes, uint64_
 	pi.stage.pName = "main";
 	pi.layout = c->layout;
 	r = vkCreateComputePipelines(c->dev, VK_NULL_HANDLE, 1, &pi, NULL, &j->pipe);
-	*ns = now_ns() - t0;
+	since(t0, ns);
 	if (r) return fail(err, errlen, "vkCreateComputePipelines", r);
 	return 0;
 }
@@ -281,7 +295,7 @@ static int record(vkx_job *j, VkDescriptorSet set, uint32_t groups, char *err, i
 }
 
 int vkx_job_new(vkx_ctx *c, const uint32_t *code, size_t code_bytes, const uint32_t *dec, size_t dec_words,
-		size_t trace_words, uint32_t groups, vkx_job **out, uint64_t *pipeline_ns, char *err, int errlen) {
+		size_t trace_words, uint32_t groups, vkx_job **out, uint64_t pipeline_ns[2], char *err, int errlen) {
 	*out = NULL;
 	if (groups == 0 || groups > c->max_groups) return fail(err, errlen, "walks exceed maxComputeWorkGroupCount", VKX_ERR_TOOBIG);
 	vkx_job *j = calloc(1, sizeof *j);
@@ -299,7 +313,7 @@ int vkx_job_new(vkx_ctx *c, const uint32_t *code, size_t code_bytes, const uint3
 	return 0;
 }
 
-int vkx_job_run(vkx_job *j, uint64_t timeout_ns, uint64_t *ns, char *err, int errlen) {
+int vkx_job_run(vkx_job *j, uint64_t timeout_ns, uint64_t ns[2], char *err, int errlen) {
 	vkx_ctx *c = j->c;
 	memset(j->map[1], 0, (size_t)j->size[1]);
 	int r = vkResetFences(c->dev, 1, &j->fence);
@@ -307,10 +321,11 @@ int vkx_job_run(vkx_job *j, uint64_t timeout_ns, uint64_t *ns, char *err, int er
 	VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
 	si.commandBufferCount = 1;
 	si.pCommandBuffers = &j->cmd;
-	uint64_t t0 = now_ns();
+	uint64_t t0[2];
+	stamp(t0);
 	if ((r = vkQueueSubmit(c->queue, 1, &si, j->fence))) return fail(err, errlen, "vkQueueSubmit", r);
 	r = vkWaitForFences(c->dev, 1, &j->fence, VK_TRUE, timeout_ns);
-	*ns = now_ns() - t0;
+	since(t0, ns);
 	if (r) return fail(err, errlen, "vkWaitForFences", r);
 	return 0;
 }

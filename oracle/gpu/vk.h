@@ -30,12 +30,14 @@ typedef struct {
 	uint32_t max_groups_x; // maxComputeWorkGroupCount[0]
 } vkx_info;
 
+// Times come in pairs: [0] wall clock, [1] the process's CPU time (all
+// threads: on lavapipe the compile and the invocations run in-process).
 // Every function returns 0 or a VkResult / VKX_ERR_* code, and on failure
 // writes the failing call's name into err (errlen bytes).
 int vkx_open(int want, vkx_ctx **out, vkx_info *info, char *err, int errlen);
 int vkx_job_new(vkx_ctx *c, const uint32_t *code, size_t code_bytes, const uint32_t *dec, size_t dec_words,
-		size_t trace_words, uint32_t groups, vkx_job **out, uint64_t *pipeline_ns, char *err, int errlen);
-int vkx_job_run(vkx_job *j, uint64_t timeout_ns, uint64_t *ns, char *err, int errlen);
+		size_t trace_words, uint32_t groups, vkx_job **out, uint64_t pipeline_ns[2], char *err, int errlen);
+int vkx_job_run(vkx_job *j, uint64_t timeout_ns, uint64_t ns[2], char *err, int errlen);
 void vkx_job_read(vkx_job *j, uint32_t *trace, size_t trace_words);
 void vkx_job_free(vkx_job *j);
 

@@ -17,7 +17,7 @@ import "C"
 import (
 	"fmt"
 	"os"
-	"sort"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -131,19 +131,20 @@ func (e *Executor) Time(module []byte, batch *spirv.Batch, walks int, opt TimeOp
 func (e *Executor) run(module []byte, batch *spirv.Batch, walks int, opt TimeOptions, timed bool) (Timing, []spirv.Observed, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	job, pipeNs, err := e.newJob(module, batch, walks)
+	job, pipe, err := e.newJob(module, batch, walks)
 	if err != nil {
 		return Timing{}, nil, err
 	}
-	var t Timing
-	t.Pipeline = time.Duration(pipeNs)
-	if t.FirstDispatch, err = e.dispatch(job); err != nil {
+	t := Timing{Pipeline: pipe[0], PipelineCPU: pipe[1]}
+	first, err := e.dispatch(job)
+	t.FirstDispatch, t.FirstDispatchCPU = first[0], first[1]
+	if err != nil {
 		return t, nil, err // job leaked: it may still run after a timeout
 	}
 	trace := make([]uint32, max(batch.TraceWords, 1))
 	C.vkx_job_read(job, (*C.uint32_t)(unsafe.Pointer(&trace[0])), C.size_t(batch.TraceWords))
 	if timed {
-		if t.Run, err = e.repeat(job, opt); err != nil {
+		if t.Run, t.RunCPU, err = e.repeat(job, opt); err != nil {
 			return t, nil, err
 		}
 	}
@@ -157,9 +158,10 @@ func (e *Executor) run(module []byte, batch *spirv.Batch, walks int, opt TimeOpt
 
 // newJob copies the module and the decisions into C memory and builds the
 // pipeline, buffers and command buffer.
-func (e *Executor) newJob(module []byte, batch *spirv.Batch, walks int) (*C.vkx_job, uint64, error) {
+func (e *Executor) newJob(module []byte, batch *spirv.Batch, walks int) (*C.vkx_job, [2]time.Duration, error) {
+	var pipe [2]time.Duration
 	if len(module)%4 != 0 || len(module) == 0 {
-		return nil, 0, &DriverError{Op: "module size not a positive multiple of 4", Result: -13, Device: e.info.Name}
+		return nil, pipe, &DriverError{Op: "module size not a positive multiple of 4", Result: -13, Device: e.info.Name}
 	}
 	code := C.CBytes(module)
 	defer C.free(code)
@@ -167,41 +169,48 @@ func (e *Executor) newJob(module []byte, batch *spirv.Batch, walks int) (*C.vkx_
 	defer C.free(dec)
 	copy(unsafe.Slice((*uint32)(dec), max(len(batch.Decisions), 1)), batch.Decisions)
 	var job *C.vkx_job
-	var pipeNs C.uint64_t
+	var ns [2]C.uint64_t
 	var errBuf [256]C.char
 	r := C.vkx_job_new(e.ctx, (*C.uint32_t)(code), C.size_t(len(module)), (*C.uint32_t)(dec), C.size_t(len(batch.Decisions)),
-		C.size_t(batch.TraceWords), C.uint32_t(walks), &job, &pipeNs, &errBuf[0], C.int(len(errBuf)))
+		C.size_t(batch.TraceWords), C.uint32_t(walks), &job, &ns[0], &errBuf[0], C.int(len(errBuf)))
 	if r != 0 {
-		return nil, 0, &DriverError{Op: C.GoString(&errBuf[0]), Result: int(r), Device: e.info.Name}
+		return nil, pipe, &DriverError{Op: C.GoString(&errBuf[0]), Result: int(r), Device: e.info.Name}
 	}
-	return job, uint64(pipeNs), nil
+	return job, [2]time.Duration{time.Duration(ns[0]), time.Duration(ns[1])}, nil
 }
 
-// dispatch runs the job once and waits for its fence.
-func (e *Executor) dispatch(job *C.vkx_job) (time.Duration, error) {
-	var ns C.uint64_t
+// dispatch runs the job once and waits for its fence; it returns the wall
+// and CPU time from submit to fence.
+func (e *Executor) dispatch(job *C.vkx_job) ([2]time.Duration, error) {
+	var ns [2]C.uint64_t
 	var errBuf [256]C.char
-	if r := C.vkx_job_run(job, C.uint64_t(e.timeout.Nanoseconds()), &ns, &errBuf[0], C.int(len(errBuf))); r != 0 {
-		return 0, &DriverError{Op: C.GoString(&errBuf[0]), Result: int(r), Device: e.info.Name}
+	if r := C.vkx_job_run(job, C.uint64_t(e.timeout.Nanoseconds()), &ns[0], &errBuf[0], C.int(len(errBuf))); r != 0 {
+		return [2]time.Duration{}, &DriverError{Op: C.GoString(&errBuf[0]), Result: int(r), Device: e.info.Name}
 	}
-	return time.Duration(ns), nil
+	return [2]time.Duration{time.Duration(ns[0]), time.Duration(ns[1])}, nil
 }
 
-// repeat warms up, then returns the median of the timed dispatches.
-func (e *Executor) repeat(job *C.vkx_job, opt TimeOptions) (time.Duration, error) {
+// repeat warms up, then returns the medians (wall, CPU) of the timed
+// dispatches.
+func (e *Executor) repeat(job *C.vkx_job, opt TimeOptions) (wall, cpu time.Duration, err error) {
 	for range opt.Warmup {
 		if _, err := e.dispatch(job); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
-	ds := make([]time.Duration, opt.Repeats)
-	for i := range ds {
+	walls := make([]time.Duration, opt.Repeats)
+	cpus := make([]time.Duration, opt.Repeats)
+	for i := range walls {
 		d, err := e.dispatch(job)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
-		ds[i] = d
+		walls[i], cpus[i] = d[0], d[1]
 	}
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[len(ds)/2], nil
+	return median(walls), median(cpus), nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }

@@ -1,0 +1,313 @@
+// bench.go: `cfgfuzz bench --driver`: what the layouts cost on a real
+// Vulkan driver. Over random reducible graphs of the asked sizes and the
+// regression corpus, each graph is structurized with every asked strategy,
+// emitted with a fresh salt (so no driver cache can answer), and timed by
+// oracle/gpu: compile = pipeline creation plus first dispatch (lavapipe
+// compiles at the first dispatch), run = median dispatch after warm-up.
+// Strategies alternate which goes first per graph, and every first
+// dispatch's traces are checked against the graph's walks. The table gives
+// each strategy's totals and the ratio of the first strategy to the second.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"cfgfuzz/emit"
+	"cfgfuzz/emit/spirv"
+	"cfgfuzz/oracle"
+	"cfgfuzz/oracle/gpu"
+	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
+)
+
+func init() {
+	register(command{name: "bench", summary: "measure the layouts on a Vulkan driver (--driver): compile and run time", run: runBench})
+}
+
+// benchFlags are the bench's settings; see runBench for their defaults.
+type benchFlags struct {
+	driver                  bool
+	device, sizes, corpus   string
+	strategies              string
+	graphs, warmup, repeats int
+	seed                    uint64
+	timeout                 time.Duration
+	verbose                 bool
+}
+
+// benchSet is one row's graphs: generated ones of one size, or the corpus.
+type benchSet struct {
+	name   string
+	graphs []*cfg.Graph
+}
+
+// benchTotals accumulates one strategy's figures over one set.
+type benchTotals struct {
+	modules        int
+	blocks, words  int
+	compile, run   time.Duration // wall clock
+	compileCPU     time.Duration // process CPU time (meaningful on lavapipe)
+	runCPU         time.Duration
+	mismatches     int
+	driverFailures int
+}
+
+func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	bf, fs := benchFlagSet(stderr)
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if !bf.driver {
+		fmt.Fprintln(stderr, "cfgfuzz bench: only --driver is implemented (structurizer and oracle benchmarks: go test -bench)")
+		return exitUsage
+	}
+	strats := splitList(bf.strategies)
+	for _, s := range strats {
+		if !slices.Contains(structurizer.Strategies(), s) {
+			fmt.Fprintf(stderr, "cfgfuzz bench: unknown strategy %q (have %v)\n", s, structurizer.Strategies())
+			return exitUsage
+		}
+	}
+	sets, err := benchSets(bf)
+	if err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz bench:", err)
+		return exitUsage
+	}
+	ex, err := gpu.Open(gpu.Options{Device: bf.device, Timeout: bf.timeout})
+	if err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz bench:", err)
+		return exitUsage
+	}
+	info := ex.Info()
+	fmt.Fprintf(stdout, "device: %s (%s, Vulkan %s, vendor 0x%x, driver 0x%x); shader caches off, modules salted\n",
+		info.Name, info.Type, info.APIVersion, info.VendorID, info.DriverVersion)
+	fmt.Fprintf(stdout, "compile = pipeline creation + first dispatch; run = median of %d dispatches after %d warm-up; ratio = %s\n\n",
+		bf.repeats, bf.warmup, strings.Join(strats, "/"))
+	rows := make([][]benchTotals, len(sets))
+	bad := false
+	for i, set := range sets {
+		rows[i] = benchOne(ex, set, strats, bf, stderr)
+		for _, t := range rows[i] {
+			bad = bad || t.mismatches > 0 || t.driverFailures > 0
+		}
+	}
+	printBenchTable(stdout, sets, strats, rows)
+	if bad {
+		return exitFail
+	}
+	return exitOK
+}
+
+func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
+	bf := &benchFlags{}
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&bf.driver, "driver", false, "time modules on a Vulkan driver (the only mode)")
+	fs.StringVar(&bf.device, "device", "cpu", "Vulkan device: cpu (lavapipe), gpu, any")
+	fs.StringVar(&bf.sizes, "sizes", "50,200,400", "block counts of the random reducible graphs")
+	fs.IntVar(&bf.graphs, "graphs", 3, "graphs per size")
+	fs.StringVar(&bf.corpus, "corpus", "corpus/testdata/regressions", "directory of regression graphs (*.cfg); skipped if absent, \"\" for none")
+	fs.StringVar(&bf.strategies, "strategies", "structured,dispatch", "strategies to compare; the ratio is the first over the second")
+	fs.IntVar(&bf.warmup, "warmup", 5, "untimed dispatches before the timed ones")
+	fs.IntVar(&bf.repeats, "repeats", 20, "timed dispatches (the median is reported)")
+	fs.Uint64Var(&bf.seed, "seed", 1, "seed of the graphs and walks")
+	fs.DurationVar(&bf.timeout, "timeout", gpu.DefaultTimeout, "fence timeout per dispatch")
+	fs.BoolVar(&bf.verbose, "v", false, "print every module's figures on standard error")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: cfgfuzz bench --driver [flags]")
+		fmt.Fprintln(stderr, "\nTime the structured and dispatch layouts of the same graphs on a Vulkan driver (needs a")
+		fmt.Fprintln(stderr, "binary built with -tags vulkan). Exit status 1 if a driver run disagrees with a walk.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	return bf, fs
+}
+
+// benchSets builds one set per size and one for the corpus, if present.
+func benchSets(bf *benchFlags) ([]benchSet, error) {
+	var sets []benchSet
+	for _, s := range splitList(bf.sizes) {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("bad size %q", s)
+		}
+		set := benchSet{name: fmt.Sprintf("reducible %d", n)}
+		for k := range bf.graphs {
+			set.graphs = append(set.graphs, gpu.StructuredGraph(bf.seed*1000003+uint64(n)*7919+uint64(k), n))
+		}
+		sets = append(sets, set)
+	}
+	if bf.corpus == "" {
+		return sets, nil
+	}
+	files, _ := filepath.Glob(filepath.Join(bf.corpus, "*.cfg"))
+	set := benchSet{name: "corpus"}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		items, err := cfg.Parse(f, data, cfg.Limits{})
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			set.graphs = append(set.graphs, it.Graph)
+		}
+	}
+	if len(set.graphs) > 0 {
+		sets = append(sets, set)
+	}
+	return sets, nil
+}
+
+// benchOne times every graph of set with every strategy.
+func benchOne(ex *gpu.Executor, set benchSet, strats []string, bf *benchFlags, stderr io.Writer) []benchTotals {
+	tot := make([]benchTotals, len(strats))
+	for gi, g := range set.graphs {
+		walks := returnedOnly(oracle.Walks(g, oracle.WalkOptions{Seed: bf.seed + uint64(gi)}))
+		if len(walks) == 0 {
+			continue
+		}
+		for k := range strats {
+			si := (k + gi) % len(strats) // alternate which strategy goes first
+			benchModule(ex, g, walks, strats[si], &tot[si], bf, stderr, fmt.Sprintf("%s #%d", set.name, gi))
+		}
+	}
+	return tot
+}
+
+// benchSalt makes every compiled module distinct within and across runs.
+var benchSalt = uint32(time.Now().UnixNano())
+
+func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, strat string, t *benchTotals, bf *benchFlags, stderr io.Writer, label string) {
+	res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strat})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s %s: %v (skipped)\n", label, strat, err)
+		return
+	}
+	benchSalt++
+	mod, err := emit.Bytes(res.Func, emit.Options{NoNames: true, Salt: benchSalt | 1})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s %s: emit: %v (skipped)\n", label, strat, err)
+		return
+	}
+	batch, n := walkBatch(walks)
+	tm, obs, err := ex.Time(mod, batch, n, gpu.TimeOptions{Warmup: bf.warmup, Repeats: bf.repeats})
+	if err != nil {
+		t.driverFailures++
+		fmt.Fprintf(stderr, "%s %s: %v\n", label, strat, err)
+		return
+	}
+	if r := oracle.CompareWalks(gpu.Replay{Observed: obs, Device: ex.Name()}, mod, walks); r.Signature != "" {
+		t.mismatches++
+		fmt.Fprintf(stderr, "%s %s: driver disagrees with the graph: %s %s\n", label, strat, r.Signature, r.Detail)
+	}
+	t.modules++
+	t.blocks += g.Len()
+	t.words += len(mod) / 4
+	t.compile += tm.Compile()
+	t.run += tm.Run
+	t.compileCPU += tm.CompileCPU()
+	t.runCPU += tm.RunCPU
+	if bf.verbose {
+		fmt.Fprintf(stderr, "%s %-10s %4d blocks %7d words  pipeline %v (cpu %v)  first dispatch %v (cpu %v)  run %v (cpu %v)\n",
+			label, strat, g.Len(), len(mod)/4, tm.Pipeline, tm.PipelineCPU, tm.FirstDispatch, tm.FirstDispatchCPU, tm.Run, tm.RunCPU)
+	}
+}
+
+// walkBatch lays out the walks' decisions as oracle.CompareWalks does.
+func walkBatch(walks []oracle.Walk) (*spirv.Batch, int) {
+	decs := make([][]uint32, len(walks))
+	longest := 0
+	for i, w := range walks {
+		decs[i] = w.Decisions
+		longest = max(longest, len(w.Trace))
+	}
+	return spirv.NewBatch(decs, longest+1), len(walks)
+}
+
+// returnedOnly keeps the walks that return: a capped walk would run on in
+// the driver (lavapipe cuts it, a GPU does not).
+func returnedOnly(ws []oracle.Walk) []oracle.Walk {
+	var out []oracle.Walk
+	for _, w := range ws {
+		if w.Returned {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// printBenchTable prints one Markdown row per set: per strategy the mean
+// words, compile and run times (wall, and CPU time of the process); then
+// the first strategy's totals over the second's.
+func printBenchTable(w io.Writer, sets []benchSet, strats []string, rows [][]benchTotals) {
+	fmt.Fprint(w, "| set | graphs | blocks (mean) |")
+	for _, s := range strats {
+		fmt.Fprintf(w, " words %[1]s | compile %[1]s | compile cpu %[1]s | run %[1]s | run cpu %[1]s |", s)
+	}
+	pair := len(strats) == 2
+	if pair {
+		fmt.Fprint(w, " compile ratio | compile cpu ratio | run ratio | run cpu ratio |")
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "|"+strings.Repeat(" --- |", 3+5*len(strats)+4*benchB2i(pair)))
+	for i, set := range sets {
+		r := rows[i]
+		fmt.Fprintf(w, "| %s | %d | %.0f |", set.name, r[0].modules, benchMean(r[0].blocks, r[0].modules))
+		for _, t := range r {
+			fmt.Fprintf(w, " %.0f | %s | %s | %s | %s |", benchMean(t.words, t.modules), benchPer(t.compile, t.modules),
+				benchPer(t.compileCPU, t.modules), benchPer(t.run, t.modules), benchPer(t.runCPU, t.modules))
+		}
+		if pair {
+			fmt.Fprintf(w, " %s | %s | %s | %s |", benchRatio(r[0].compile, r[1].compile), benchRatio(r[0].compileCPU, r[1].compileCPU),
+				benchRatio(r[0].run, r[1].run), benchRatio(r[0].runCPU, r[1].runCPU))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "\nfigures are means per module; ratios are of the totals over the set, taken in this run;")
+	fmt.Fprintln(w, "cpu = the process's CPU time over the same span (lavapipe compiles and runs in-process; on a GPU read wall clock)")
+}
+
+func benchB2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func benchMean(sum, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return float64(sum) / float64(n)
+}
+
+func benchPer(d time.Duration, n int) string {
+	if n == 0 {
+		return "-"
+	}
+	m := d / time.Duration(n)
+	switch {
+	case m >= time.Second:
+		return fmt.Sprintf("%.2f s", m.Seconds())
+	case m >= time.Millisecond:
+		return fmt.Sprintf("%.1f ms", float64(m.Microseconds())/1000)
+	}
+	return fmt.Sprintf("%.1f us", float64(m.Nanoseconds())/1000)
+}
+
+func benchRatio(a, b time.Duration) string {
+	if b == 0 || a == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fx", float64(a)/float64(b))
+}
