@@ -19,6 +19,7 @@ package structurizer
 
 import (
 	"fmt"
+	"slices"
 
 	"cfgfuzz/structurizer/cfg"
 )
@@ -304,6 +305,7 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 		tail[b] = ok
 	}
 	hasExit := make([]bool, len(f.Loops))
+	leaf := map[int]int{} // exit-less loop -> its first return leaf
 	for _, b := range order.RPO {
 		for _, t := range w.nodes[b].succs {
 			if tail[t] {
@@ -322,14 +324,21 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 		for _, p := range preds[b][1:] {
 			l = w.commonLoop(f, l, level[p])
 		}
-		// A loop with no other way out keeps the first tail outside, where
-		// it becomes the loop's merge (a fresh merge would be unreachable,
-		// and structurizing the output again would add it again).
+		// A loop with no other way out keeps its first tail outside, where it
+		// becomes the loop's merge (a fresh merge would be unreachable, and
+		// structurizing the output again would add it again). A return leaf
+		// with one predecessor is only chosen when nothing else is.
 		out := -2
 		for x := l; x >= 0; x = f.Loops[x].Parent {
 			if !hasExit[x] {
 				out = x
 			}
+		}
+		if out != -2 && len(w.nodes[b].succs) == 0 && len(preds[b]) == 1 {
+			if _, ok := leaf[out]; !ok {
+				leaf[out] = b
+			}
+			out = -2
 		}
 		if out != -2 {
 			for x := l; x != f.Loops[out].Parent; x = f.Loops[x].Parent {
@@ -338,6 +347,21 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 			l = f.Loops[out].Parent
 		}
 		level[b] = l
+	}
+	xs := make([]int, 0, len(leaf)) // leaves last, outer loops first
+	for x := range leaf {
+		xs = append(xs, x)
+	}
+	slices.Sort(xs)
+	for _, x := range xs {
+		b := leaf[x]
+		if hasExit[x] || !w.inLoop(x, level[b]) {
+			continue
+		}
+		for y := level[b]; y != f.Loops[x].Parent; y = f.Loops[y].Parent {
+			hasExit[y] = true
+		}
+		level[b] = f.Loops[x].Parent
 	}
 }
 
