@@ -17,8 +17,8 @@ import (
 	"cfgfuzz/structurizer/cfg"
 )
 
-// reportJSON is report.json of dir without its timing fields.
-func reportJSON(t *testing.T, dir string) string {
+// readReport reads dir/report.json.
+func readReport(t *testing.T, dir string) *Report {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	if err != nil {
@@ -28,6 +28,14 @@ func reportJSON(t *testing.T, dir string) string {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
+	return &rep
+}
+
+// reportJSON is report.json of dir without its timing fields (and the
+// shard, which a merged report drops).
+func reportJSON(t *testing.T, dir string) string {
+	t.Helper()
+	rep := *readReport(t, dir)
 	rep.Throughput = Throughput{}
 	rep.Settings.Shard = Shard{}
 	out, _ := json.MarshalIndent(rep, "", " ")

@@ -46,6 +46,9 @@ func findingHTML(b *strings.Builder, f *Finding) {
 	if e.Detail != "" {
 		fmt.Fprintf(b, "<pre>%s</pre>", html.EscapeString(e.Detail))
 	}
+	if e.Program != "" {
+		fmt.Fprintf(b, "<details><summary>program</summary><pre>%s</pre></details>", html.EscapeString(e.Program))
+	}
 	fmt.Fprintf(b, "<p>Replay: <code>%s</code></p><div class=\"pics\">", html.EscapeString(f.Replay))
 	if g, err := graphOf(e); err == nil {
 		fmt.Fprintf(b, "<figure>%s<figcaption>before</figcaption></figure>", graphDrawing(g).SVG())

@@ -72,6 +72,7 @@ type Record struct {
 	Seed     uint64      `json:"seed"`
 	Graph    string      `json:"graph"`             // compact notation
 	Weights  []int       `json:"weights,omitempty"` // nil: all 0
+	Program  string      `json:"program,omitempty"` // the generator's program text, for failures only
 	Current  SideResult  `json:"cur"`
 	Baseline *SideResult `json:"base,omitempty"`
 	Class    string      `json:"class,omitempty"` // with a baseline only

@@ -74,6 +74,7 @@ type Example struct {
 	Current  string `json:"current"`            // outcome[: signature]
 	Baseline string `json:"baseline,omitempty"` // outcome[: signature]
 	Detail   string `json:"detail,omitempty"`
+	Program  string `json:"program,omitempty"` // the program the graph was lowered from (findings)
 }
 
 // Finding is one failure signature of the current side.
@@ -210,7 +211,7 @@ func (rep *Report) addDivergence(r *Record, row *StreamRow) {
 
 func (rep *Report) example(r *Record, class string) Example {
 	e := Example{Class: class, Index: r.Index, Seed: r.Seed, Graph: r.Graph, Weights: r.Weights,
-		Current: sideLabel(&r.Current), Detail: r.Current.Detail}
+		Current: sideLabel(&r.Current), Detail: r.Current.Detail, Program: r.Program}
 	if r.Stream >= 0 && r.Stream < len(rep.Settings.Streams) {
 		e.Stream = rep.Settings.Streams[r.Stream]
 	}

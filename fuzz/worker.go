@@ -96,7 +96,9 @@ func (w *worker) run(i int) Record {
 		rec.Baseline = &b
 		rec.Class = Classify(rec.Current, b)
 	}
-	if !isFailure(rec.Current.Outcome) {
+	if isFailure(rec.Current.Outcome) {
+		rec.Program = it.Program
+	} else {
 		rec.Current.Func = nil
 	}
 	return rec
