@@ -10,7 +10,8 @@
 // function (the module convention's append call); -1 for synthetic blocks.
 //
 // The canonical form is a Weisfeiler-Lehman colour refinement: a block's
-// first colour is its reported id, its terminator and merge instruction;
+// first colour is its reported id, its terminator, merge instruction and
+// opcode sequence (so stores of a dispatch arm count, not only its edges);
 // each round adds the colours of its merge, continue and branch targets.
 // Isomorphic modules get equal colour multisets; a differing multiset is a
 // proof that they are not isomorphic.
@@ -30,7 +31,7 @@ type moduleCFG struct {
 	graph    *cfg.Graph
 	reported []int // original id a block appends, -1 for none
 	merges   [][2]int
-	ops      []string
+	ops      []string // terminator, merge instruction and the block's opcode sequence
 }
 
 // readModuleCFG builds the entry point's graph from module bytes.
@@ -59,16 +60,18 @@ func readModuleCFG(module []byte) (*moduleCFG, error) {
 		return nil, err
 	}
 	mc := &moduleCFG{graph: cfg.FromSuccs(fg.succ)}
-	mc.reported = reportedIDs(m, &rm.funcs[fi], fg)
+	var shapes []string
+	mc.reported, shapes = reportedIDs(m, &rm.funcs[fi], fg)
 	for b, blk := range rm.funcs[fi].blocks {
 		mc.merges = append(mc.merges, [2]int{fg.merge[b], fg.cont[b]})
-		mc.ops = append(mc.ops, blk.term.String()+"/"+blk.mergeOp.String())
+		mc.ops = append(mc.ops, blk.term.String()+"/"+blk.mergeOp.String()+"/"+shapes[b])
 	}
 	return mc, nil
 }
 
-// reportedIDs finds each block's append call (see the file comment).
-func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) []int {
+// reportedIDs finds each block's append call (see the file comment) and
+// each block's opcode sequence (its shape, which renumbering must keep).
+func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) ([]int, []string) {
 	consts := map[uint32]uint32{}
 	for _, in := range m.Insts {
 		if in.Op == spirv.OpConstant && len(in.Operands) == 3 {
@@ -80,6 +83,7 @@ func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) []int {
 		label[b.label] = i
 	}
 	out := make([]int, len(f.blocks))
+	shapes := make([][]byte, len(f.blocks))
 	for i := range out {
 		out[i] = -1
 	}
@@ -101,8 +105,15 @@ func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) []int {
 				}
 			}
 		}
+		if cur >= 0 && in.Op != spirv.OpLabel {
+			shapes[cur] = fmt.Appendf(shapes[cur], "%d.", in.Op)
+		}
 	}
-	return out
+	str := make([]string, len(shapes))
+	for i, s := range shapes {
+		str[i] = string(s)
+	}
+	return out, str
 }
 
 // canonicalColours returns the sorted colour multiset after rounds of

@@ -1,0 +1,215 @@
+// checks_test.go: the pdom, growth and meta checks and the check table:
+// pdom passes on seeded random graphs (every kind: unreachable blocks,
+// exit-less cycles, self-loops) and its comparison catches a planted wrong
+// dominator; growth and meta fail with their signatures on planted faults
+// through fake structurizer seams; --checks resolution.
+package oracle
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"cfgfuzz/emit"
+	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
+)
+
+func TestPdomPassesOnRandomGraphs(t *testing.T) {
+	seed := envInt("CFGFUZZ_SEED", uint64(time.Now().UnixNano()))
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 3))
+	o := &Oracle{}
+	for i := range 300 {
+		n := 1 + r.IntN(40)
+		if i%50 == 0 {
+			n = PdomBruteForceLimit + 10 // gonum only
+		}
+		g := randomGraph(r, n)
+		if v := o.checkPdom(&Subject{Graph: g}); v.Status != Pass {
+			t.Fatalf("graph %s: %+v", cfg.FormatCompact(g), v)
+		}
+	}
+}
+
+func TestPdomComparisonCatchesAWrongDominator(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1, 2}, {3}, {3}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idom := cfg.Dominators(g).IDom
+	if idom[3] != 0 {
+		t.Fatalf("idom(3) = %d, want 0", idom[3])
+	}
+	wrong := slices.Clone(idom)
+	wrong[3] = 1
+	if _, _, ok := sameIDom(wrong, gonumIDom(g, false)); ok {
+		t.Error("a wrong idom(3) = 1 compares equal to gonum")
+	}
+	if _, _, ok := sameIDom(wrong, cfg.RefIDom(cfg.RefDominates(g), nil)); ok {
+		t.Error("a wrong idom(3) = 1 compares equal to the definition")
+	}
+	pd := gonumIDom(g, true)
+	if pd[0] != 3 || pd[3] != cfg.Exit {
+		t.Errorf("gonum post-dominators %v: want ipdom(0)=3, ipdom(3)=exit", pd)
+	}
+}
+
+// dispatchSeam is the real structurizer behind the oracle's seam.
+func dispatchSeam(strategy string) StructurizeFunc {
+	return func(g *cfg.Graph) ([]byte, ResultInfo, error) {
+		start := time.Now()
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategy})
+		if err != nil {
+			return nil, ResultInfo{}, err
+		}
+		mod, err := emit.Bytes(res.Func, emit.Options{})
+		return mod, ResultInfo{Strategy: strategy, Synthetic: res.Stats.Synthetic, Duration: time.Since(start), Idempotent: strategy != "dispatch"}, err
+	}
+}
+
+func subjectOf(t *testing.T, src string, seam StructurizeFunc) *Subject {
+	t.Helper()
+	g, err := cfg.ParseCompact(src, cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, info, err := seam(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Subject{Graph: g, Module: mod, Info: info, Structurize: seam}
+}
+
+const loopGraph = "{{1}, {2, 3}, {1, 4}, {4}, {5, 1}, {}}"
+
+func TestMetaPassesOnDispatch(t *testing.T) {
+	s := subjectOf(t, loopGraph, dispatchSeam("dispatch"))
+	if v := (&Oracle{}).checkMeta(s); v.Status != Pass {
+		t.Fatalf("%+v", v)
+	}
+}
+
+func TestMetaPlantedFaults(t *testing.T) {
+	real := dispatchSeam("dispatch")
+	calls := 0
+	cases := []struct {
+		name string
+		seam StructurizeFunc
+		sig  string
+	}{
+		{"nondeterministic", func(g *cfg.Graph) ([]byte, ResultInfo, error) {
+			calls++
+			if calls > 1 {
+				g2 := g.Clone()
+				g2.Weights[0] += 4 // a different module on the second run
+				return real(g2)
+			}
+			return real(g)
+		}, "meta:" + SigNondeterministic},
+		{"input-mutated", func(g *cfg.Graph) ([]byte, ResultInfo, error) {
+			mod, info, err := real(g)
+			calls++
+			if calls > 1 {
+				g.Weights[0]++
+			}
+			return mod, info, err
+		}, "meta:" + SigInputMutated},
+		{"renumbering", func(g *cfg.Graph) ([]byte, ResultInfo, error) {
+			calls++
+			if calls > 2 { // the renumbered run drops an edge
+				g2 := g.Clone()
+				for b := range g2.Succs {
+					if len(g2.Succs[b]) == 2 {
+						g2.Succs[b] = g2.Succs[b][:1]
+						break
+					}
+				}
+				return real(g2)
+			}
+			return real(g)
+		}, "meta:" + SigRenumbering},
+		{"not-idempotent", func(g *cfg.Graph) ([]byte, ResultInfo, error) {
+			mod, info, err := real(g)
+			info.Idempotent = true
+			info.Synthetic = g.Len() // claims a synthetic block per input block
+			return mod, info, err
+		}, "meta:" + SigNotIdempotent},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			calls = 0
+			s := subjectOf(t, loopGraph, c.seam)
+			v := (&Oracle{}).checkMeta(s)
+			if v.Status != Fail || v.Signature != c.sig {
+				t.Fatalf("want %s, got %+v", c.sig, v)
+			}
+			if !KnownSignature(v.Signature) {
+				t.Errorf("%s not in the table", v.Signature)
+			}
+		})
+	}
+}
+
+func TestMetaIdempotenceOfStructured(t *testing.T) {
+	if !slices.Contains(structurizer.Strategies(), "structured") {
+		t.Skip("no structured strategy")
+	}
+	s := subjectOf(t, "{{1, 2}, {3}, {3}, {}}", dispatchSeam("structured"))
+	v := (&Oracle{}).checkMeta(s)
+	t.Logf("structured on an if/else diamond: %+v", v)
+	if v.Status != Pass {
+		t.Errorf("%+v", v)
+	}
+}
+
+func TestGrowthLimits(t *testing.T) {
+	s := subjectOf(t, loopGraph, dispatchSeam("dispatch"))
+	if v := (&Oracle{}).checkGrowth(s); v.Status != Pass {
+		t.Fatalf("default limits: %+v", v)
+	}
+	for _, c := range []struct {
+		opt GrowthOptions
+		sig string
+	}{
+		{GrowthOptions{BlockFactor: 0.5, BlockSlack: -1}, SigGrowthBlocks},
+		{GrowthOptions{WordFactor: 0.01}, SigGrowthWords},
+		{GrowthOptions{TimeLimit: time.Nanosecond}, SigGrowthTime},
+	} {
+		s.Info.Duration = time.Millisecond
+		o := &Oracle{opt: Options{Growth: c.opt}}
+		if v := o.checkGrowth(s); v.Signature != "growth:"+c.sig {
+			t.Errorf("%+v: want growth:%s, got %+v", c.opt, c.sig, v)
+		}
+	}
+}
+
+func TestResolveChecks(t *testing.T) {
+	for spec, want := range map[string][]string{
+		"":                DefaultChecks,
+		"rules,exec":      {"rules", "exec"},
+		"+gpu":            append(slices.Clone(DefaultChecks), "gpu"),
+		"-meta,+gpu":      append(slices.DeleteFunc(slices.Clone(DefaultChecks), func(s string) bool { return s == "meta" }), "gpu"),
+		" rules , +pdom ": {"rules", "pdom"},
+	} {
+		if got := ResolveChecks(spec); !slices.Equal(got, want) {
+			t.Errorf("ResolveChecks(%q) = %v, want %v", spec, got, want)
+		}
+	}
+}
+
+func TestDisagreementVerdictComesFirst(t *testing.T) {
+	body := "%entry = OpLabel\nOpSelectionMerge %m None\nOpBranchConditional %t %a %b\n%a = OpLabel\nOpBranchConditional %t %b %x\n%x = OpLabel\nOpBranch %m\n%b = OpLabel\nOpBranch %m\n%m = OpLabel\nOpReturn\n"
+	mod := assemble(t, []byte(body), "")
+	o, err := New(Options{Checks: []string{"rules", "spirv-val"}})
+	if err != nil {
+		t.Skip(err)
+	}
+	vs := o.Check(&Subject{Module: mod})
+	f := Failed(vs)
+	if f == nil || f.Signature != "disagree:rules-only:R12" || !strings.Contains(f.Detail, "spirv-val: pass") {
+		t.Fatalf("want disagree:rules-only:R12 first, got %+v", vs)
+	}
+}
