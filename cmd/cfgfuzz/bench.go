@@ -53,6 +53,8 @@ type benchSet struct {
 type benchTotals struct {
 	modules        int
 	blocks, words  int
+	fallbacks      int // segments laid out as a dispatch loop
+	routeVars      int
 	compile, run   time.Duration // wall clock
 	compileCPU     time.Duration // process CPU time (meaningful on lavapipe)
 	runCPU         time.Duration
@@ -213,6 +215,8 @@ func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, strat stri
 	t.modules++
 	t.blocks += g.Len()
 	t.words += len(mod) / 4
+	t.fallbacks += res.Stats.Fallbacks
+	t.routeVars += res.Stats.RouteVars
 	t.compile += tm.Compile()
 	t.run += tm.Run
 	t.compileCPU += tm.CompileCPU()
@@ -252,19 +256,19 @@ func returnedOnly(ws []oracle.Walk) []oracle.Walk {
 func printBenchTable(w io.Writer, sets []benchSet, strats []string, rows [][]benchTotals) {
 	fmt.Fprint(w, "| set | graphs | blocks (mean) |")
 	for _, s := range strats {
-		fmt.Fprintf(w, " words %[1]s | compile %[1]s | compile cpu %[1]s | run %[1]s | run cpu %[1]s |", s)
+		fmt.Fprintf(w, " words %[1]s | fallbacks, routes %[1]s | compile %[1]s | compile cpu %[1]s | run %[1]s | run cpu %[1]s |", s)
 	}
 	pair := len(strats) == 2
 	if pair {
 		fmt.Fprint(w, " compile ratio | compile cpu ratio | run ratio | run cpu ratio |")
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "|"+strings.Repeat(" --- |", 3+5*len(strats)+4*benchB2i(pair)))
+	fmt.Fprintln(w, "|"+strings.Repeat(" --- |", 3+6*len(strats)+4*benchB2i(pair)))
 	for i, set := range sets {
 		r := rows[i]
 		fmt.Fprintf(w, "| %s | %d | %.0f |", set.name, r[0].modules, benchMean(r[0].blocks, r[0].modules))
 		for _, t := range r {
-			fmt.Fprintf(w, " %.0f | %s | %s | %s | %s |", benchMean(t.words, t.modules), benchPer(t.compile, t.modules),
+			fmt.Fprintf(w, " %.0f | %d, %d | %s | %s | %s | %s |", benchMean(t.words, t.modules), t.fallbacks, t.routeVars, benchPer(t.compile, t.modules),
 				benchPer(t.compileCPU, t.modules), benchPer(t.run, t.modules), benchPer(t.runCPU, t.modules))
 		}
 		if pair {
@@ -273,7 +277,7 @@ func printBenchTable(w io.Writer, sets []benchSet, strats []string, rows [][]ben
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w, "\nfigures are means per module; ratios are of the totals over the set, taken in this run;")
+	fmt.Fprintln(w, "\nfigures are means per module, fallbacks and routes totals; ratios are of the totals over the set, taken in this run;")
 	fmt.Fprintln(w, "cpu = the process's CPU time over the same span (lavapipe compiles and runs in-process; on a GPU read wall clock)")
 }
 

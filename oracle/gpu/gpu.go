@@ -126,6 +126,9 @@ type DriverError struct {
 
 func (e *DriverError) Error() string {
 	s := fmt.Sprintf("gpu: %s failed: %s", e.Op, resultName(e.Result))
+	if e.Result <= codeNoDevice && e.Result >= codeTooBig {
+		s = "gpu: " + resultName(e.Result)
+	}
 	if e.Device != "" {
 		s += " on " + e.Device
 	}
@@ -147,7 +150,7 @@ func resultName(r int) string {
 		-4: "VK_ERROR_DEVICE_LOST", -7: "VK_ERROR_EXTENSION_NOT_PRESENT",
 		-9: "VK_ERROR_INCOMPATIBLE_DRIVER", -13: "VK_ERROR_UNKNOWN",
 		-1000012000:  "VK_ERROR_INVALID_SHADER_NV",
-		codeNoDevice: "no device of the asked type", codeNoMemType: "no host-visible coherent memory",
+		codeNoDevice: "no Vulkan device of the asked type", codeNoMemType: "no host-visible coherent memory",
 		codeTooBig: "too many walks for one dispatch",
 	}
 	if n, ok := names[r]; ok {

@@ -178,7 +178,7 @@ int vkx_open(int want, vkx_ctx **out, vkx_info *info, char *err, int errlen) {
 	if (!pick(c, want, info)) {
 		vkDestroyInstance(c->inst, NULL);
 		free(c);
-		return fail(err, errlen, "no physical device of the asked type", VKX_ERR_NODEVICE);
+		return fail(err, errlen, "vkEnumeratePhysicalDevices", VKX_ERR_NODEVICE);
 	}
 	if ((r = make_device(c, err, errlen)) || (r = make_layouts(c, err, errlen))) return r; // leaks c: a broken loader
 	*out = c;
