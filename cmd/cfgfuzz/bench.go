@@ -38,6 +38,7 @@ type benchFlags struct {
 	device, sizes, corpus   string
 	strategies              string
 	graphs, warmup, repeats int
+	words                   int
 	seed                    uint64
 	timeout                 time.Duration
 	verbose                 bool
@@ -116,6 +117,7 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.StringVar(&bf.device, "device", "cpu", "Vulkan device: cpu (lavapipe), gpu, any")
 	fs.StringVar(&bf.sizes, "sizes", "50,200,400", "block counts of the random reducible graphs")
 	fs.IntVar(&bf.graphs, "graphs", 3, "graphs per size")
+	fs.IntVar(&bf.words, "words", 0, "weight in SPIR-V words of every generated block (filler code; the field used 0, 16, 1000)")
 	fs.StringVar(&bf.corpus, "corpus", "corpus/testdata/regressions", "directory of regression graphs (*.cfg); skipped if absent, \"\" for none")
 	fs.StringVar(&bf.strategies, "strategies", "structured,dispatch", "strategies to compare; the ratio is the first over the second")
 	fs.IntVar(&bf.warmup, "warmup", 5, "untimed dispatches before the timed ones")
@@ -141,8 +143,15 @@ func benchSets(bf *benchFlags) ([]benchSet, error) {
 			return nil, fmt.Errorf("bad size %q", s)
 		}
 		set := benchSet{name: fmt.Sprintf("reducible %d", n)}
+		if bf.words > 0 {
+			set.name += fmt.Sprintf(" w=%d", bf.words)
+		}
 		for k := range bf.graphs {
-			set.graphs = append(set.graphs, gpu.StructuredGraph(bf.seed*1000003+uint64(n)*7919+uint64(k), n))
+			g := gpu.StructuredGraph(bf.seed*1000003+uint64(n)*7919+uint64(k), n)
+			for b := range g.Weights {
+				g.Weights[b] = bf.words
+			}
+			set.graphs = append(set.graphs, g)
 		}
 		sets = append(sets, set)
 	}
