@@ -30,6 +30,9 @@ package structurizer
 
 import "fmt"
 
+// neverRouted is a route value no edge stores (values are node ids plus one).
+const neverRouted = ^uint32(0) - 1
+
 // levels holds the per-level analyses (each node belongs to one level).
 type levels struct {
 	rpo  []int // RPO number within the node's level, -1 if unreached
@@ -328,6 +331,21 @@ func (e *emitter) loop(li int) {
 	hb := e.base(l.H)
 	hb.Merge = Merge{Kind: LoopMerge, Merge: m, Continue: c}
 	hb.Term = Term{Kind: Branch, To: []int{e.fb[l.entry]}}
+	hn := &e.w.nodes[l.H]
+	switch {
+	case hn.orig >= 0 && len(hn.succs) == 2:
+		// A while loop's test: one arm is the merge.
+		to := []int{e.fb[l.entry], m}
+		if hn.succs[0] == l.M {
+			to[0], to[1] = m, e.fb[l.entry]
+		}
+		e.setTerm(hn, &hb, to)
+	case !l.reusedM && len(e.w.nodes[l.M].succs) == 0:
+		// A loop with no exit: a test that never holds names the merge, so
+		// the merge is a branch target and structurizing the output again
+		// finds it (idempotence).
+		hb.Term = Term{Kind: Test, Var: e.w.route(), Values: []uint32{neverRouted}, To: []int{m, e.fb[l.entry]}}
+	}
 	e.f.Blocks[h] = hb
 	cb := e.base(l.C)
 	cb.Term = Term{Kind: Branch, To: []int{h}}

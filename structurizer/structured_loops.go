@@ -105,7 +105,11 @@ func (w *work) passLoops() (bool, error) {
 	for li := range w.loops {
 		l := &w.loops[li]
 		if w.nodes[l.H].orig >= 0 {
-			l.entry = w.nodes[l.H].succs[0]
+			for _, t := range w.nodes[l.H].succs {
+				if t != l.M {
+					l.entry = t
+				}
+			}
 		}
 	}
 	return true, nil
@@ -119,9 +123,15 @@ func (w *work) passLoops() (bool, error) {
 // structured output add nothing (idempotence).
 func (w *work) placeLoop(f *cfg.Forest, li int) {
 	l := &w.loops[li]
+	if d := w.mergeCandidate(f, li); d >= 0 {
+		l.M, l.reusedM = d, true
+	} else {
+		l.M = w.add(wnode{orig: -1, kind: wLoopMerge, loop: li, name: "merge"})
+		w.level = append(w.level, l.parent)
+	}
 	h := l.entry
-	hn := &w.nodes[h]
-	if hn.kind == wPlain && len(hn.succs) == 1 && hn.succs[0] != h {
+	if w.headerCandidate(li) {
+		hn := &w.nodes[h]
 		hn.kind, hn.loop = wLoopHeader, li
 		l.H = h
 		w.level[h] = l.parent
@@ -136,12 +146,28 @@ func (w *work) placeLoop(f *cfg.Forest, li int) {
 		l.C = w.add(wnode{orig: -1, kind: wLatch, loop: li, name: "latch"})
 		w.level = append(w.level, li)
 	}
-	if d := w.mergeCandidate(f, li); d >= 0 {
-		l.M, l.reusedM = d, true
-	} else {
-		l.M = w.add(wnode{orig: -1, kind: wLoopMerge, loop: li, name: "merge"})
-		w.level = append(w.level, l.parent)
+}
+
+// headerCandidate: loop li's own header can carry OpLoopMerge when it only
+// branches into the loop, or is a conditional whose other target is the
+// loop's merge (a while loop's test).
+func (w *work) headerCandidate(li int) bool {
+	l := &w.loops[li]
+	hn := &w.nodes[l.entry]
+	if hn.kind != wPlain {
+		return false
 	}
+	switch len(hn.succs) {
+	case 1:
+		return hn.succs[0] != l.entry
+	case 2:
+		a, b := hn.succs[0], hn.succs[1]
+		if b == l.M {
+			a, b = b, a
+		}
+		return hn.orig >= 0 && l.reusedM && a == l.M && b != l.M && b != l.entry
+	}
+	return false
 }
 
 // findExits records each loop's exit destination: the one block its exits
@@ -251,7 +277,7 @@ func (w *work) latchCandidate(f *cfg.Forest, li int) int {
 	if _, ok := f.IsHeader(u); ok {
 		return -1
 	}
-	if w.nodes[h].kind == wLoopHeader && w.nodes[h].succs[0] == u {
+	if w.nodes[h].kind == wLoopHeader && slices.Contains(w.nodes[h].succs, u) {
 		return -1
 	}
 	return u

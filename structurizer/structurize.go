@@ -61,7 +61,7 @@ var strategies = map[string]Strategy{
 }
 
 // DefaultStrategy is used when Options.Strategy is empty.
-var DefaultStrategy = "dispatch"
+var DefaultStrategy = "structured"
 
 // Strategies lists the strategy names.
 func Strategies() []string {
