@@ -1,0 +1,87 @@
+// store_test.go: the findings store deduplicates by signature and graph,
+// counts every report, keeps at most Cap entries per signature, and writes
+// every file of an entry; SVG draws any graph as well-formed XML.
+package corpus
+
+import (
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+func TestStoreDedupAndCap(t *testing.T) {
+	st := &Store{Dir: t.TempDir(), Cap: 2}
+	g := func(s string) *cfg.Graph {
+		h, err := cfg.ParseCompact(s, cfg.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	adds := []struct {
+		sig, graph string
+		new, kept  bool
+	}{
+		{"exec:trace-mismatch", "{{1, 2}, {}, {}}", true, true},
+		{"exec:trace-mismatch", "{{1, 2}, {}, {}}", false, false}, // same graph
+		{"exec:trace-mismatch", "{{1, 0}, {}}", false, true},
+		{"exec:trace-mismatch", "{{0, 1}, {}}", false, false}, // over the cap
+		{"rules:R12", "{{1, 1}, {}}", true, true},
+	}
+	for i, a := range adds {
+		got, err := st.Add(Finding{Signature: a.sig, Graph: g(a.graph), Minimized: g("{{1}, {}}"), Module: []byte{1, 2, 3, 4}, Origin: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.New != a.new || got.Kept != a.kept {
+			t.Errorf("add %d (%s %s): new %v kept %v, want %v %v", i, a.sig, a.graph, got.New, got.Kept, a.new, a.kept)
+		}
+	}
+	sigs, err := st.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sigs) != 2 || sigs[0].Signature != "exec:trace-mismatch" || sigs[0].Reports != 4 || len(sigs[0].Entries) != 2 {
+		t.Fatalf("List: %+v", sigs)
+	}
+	for _, f := range []string{"graph.cfg", "min.cfg", "verdict.json", "module.spv", "before.svg", "after.svg"} {
+		if _, err := os.Stat(filepath.Join(sigs[0].Entries[0], f)); err != nil {
+			t.Error(err)
+		}
+	}
+	items, err := cfg.Parse("graph.cfg", mustRead(t, filepath.Join(sigs[1].Entries[0], "graph.cfg")), cfg.Limits{})
+	if err != nil || len(items) != 1 || cfg.FormatCompact(items[0].Graph) != "{{1, 1}, {}}" {
+		t.Errorf("graph.cfg reads back as %v, %v", items, err)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestSVGIsWellFormed(t *testing.T) {
+	for seed := range uint64(20) {
+		g := randomGraph(seed, 2+int(seed)*3)
+		g.Names = make([]string, g.Len())
+		g.Names[0] = `a<b&"c"`
+		s := SVG(g, SVGOptions{Title: "t<1>"})
+		d := xml.NewDecoder(strings.NewReader(s))
+		for {
+			_, err := d.Token()
+			if err != nil {
+				if err.Error() != "EOF" {
+					t.Fatalf("seed %d: %v\n%s", seed, err, s)
+				}
+				break
+			}
+		}
+	}
+}
