@@ -11,6 +11,8 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -23,6 +25,7 @@ import (
 var (
 	thousand  = flag.Bool("thousand", false, "run the 1,000-block minimization (about a minute)")
 	huntLimit = flag.Int("hunt", 300, "graphs generated per fault and strategy before the hunt gives up")
+	refresh   = flag.Bool("refresh-fault-regressions", false, "rewrite testdata/regressions/fault-<fault>.cfg from this run's minimized findings")
 )
 
 func TestDdminOneMinimal(t *testing.T) {
@@ -231,10 +234,34 @@ func huntAndMinimize(t *testing.T, fault string) {
 			t.Errorf("result has %d blocks, want at most 8", res.After.Blocks)
 		case clean.Failed() || clean.Err != nil:
 			t.Errorf("result fails without the fault: %s %v", clean.Signature, clean.Err)
+		case *refresh:
+			refreshRegression(t, fault, strat, origin, res)
 		}
 		return
 	}
 	t.Errorf("no strategy of %v fails under %s in %d graphs each", faultStrategies(), fault, *huntLimit)
+}
+
+// refreshRegression rewrites the fault's regression file when it is
+// missing or stale (no longer fails under its fault).
+func refreshRegression(t *testing.T, fault, strat, origin string, res *Result) {
+	name := "fault-" + fault
+	path := filepath.Join(regressionDir, name+".cfg")
+	if old, err := ReadRegression(path); err == nil {
+		run := newTestRunner(t, structurizer.Options{Strategy: old.Header.Strategy, Inject: old.Header.Faults()})
+		if run.Run(old.Graph).Signature == old.Header.Signature {
+			t.Logf("%s still fails under its fault; kept", path)
+			return
+		}
+	}
+	os.Remove(path)
+	h := Header{Signature: res.Signature, Fault: fault, Strategy: strat, Date: time.Now().UTC().Format("2006-01-02"),
+		Origin: "go test ./corpus -run TestMinimizeEveryFault -refresh-fault-regressions: " + origin + ", minimized in baseline mode (the clean tree passes it)"}
+	p, err := WriteRegression(regressionDir, name, h, res.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s", p)
 }
 
 // passingChecks are the checks the clean strategy passes on the
