@@ -1,0 +1,74 @@
+// spirvval_test.go: the validator seam. LookupValidator gives the
+// in-process validator in a cgo build and the executable without cgo; the
+// two give the same verdicts and the same normalized signatures on the
+// hand-written rule cases; unknown target environments are an error.
+package oracle
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestLookupValidatorKind(t *testing.T) {
+	v, err := LookupValidator("")
+	if err != nil {
+		t.Skip(err)
+	}
+	want := "spirv-val (exec)"
+	if HaveLibValidator {
+		want = "spirv-val (lib)"
+	}
+	if v.Name() != want {
+		t.Errorf("LookupValidator gives %s, want %s", v.Name(), want)
+	}
+	if HaveLibValidator {
+		if _, err := NewLibValidator("vulkan9.9"); err == nil {
+			t.Error("an unknown target environment should be an error")
+		}
+	}
+}
+
+func TestLibAndExecValidatorsAgree(t *testing.T) {
+	if !HaveLibValidator {
+		t.Skip("built without cgo")
+	}
+	path, err := exec.LookPath("spirv-val")
+	if err != nil {
+		t.Skip("no spirv-val executable")
+	}
+	for _, c := range ruleCases {
+		lib, err := NewLibValidator(c.valEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex := ExecValidator{Path: path, Env: c.valEnv}
+		for _, kind := range []string{"bad", "good"} {
+			body, err := os.ReadFile("testdata/rules/" + c.stem + "." + kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mod := assemble(t, body, c.asEnv)
+			ok1, msg1, err1 := lib.Validate(mod)
+			ok2, msg2, err2 := ex.Validate(mod)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if ok1 != ok2 || NormalizeValidatorMessage(msg1) != NormalizeValidatorMessage(msg2) {
+				t.Errorf("%s.%s: lib %v %q, exec %v %q", c.stem, kind, ok1, msg1, ok2, msg2)
+			}
+		}
+	}
+}
+
+func TestNoValidatorIsAClearError(t *testing.T) {
+	if HaveLibValidator {
+		t.Skip("the cgo build always has the in-process validator")
+	}
+	t.Setenv("PATH", t.TempDir())
+	_, err := LookupValidator("")
+	if err == nil || !strings.Contains(err.Error(), "cgo") || !strings.Contains(err.Error(), "spirv-tools") {
+		t.Errorf("want an error naming both ways to get a validator, got %v", err)
+	}
+}
