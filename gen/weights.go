@@ -1,0 +1,60 @@
+// weights.go: block weights laid over a generated graph.
+//
+// The field's campaigns ran every graph at 0, 16 and 1000 words per block,
+// and each of those again with one block at 1000 words (the setting that
+// sends a structurizer down its "too big to clone" paths). The heavy block
+// is drawn from its own stream, so the same seed gives the same shape at
+// every weighting and results can be compared graph by graph.
+package gen
+
+import (
+	"fmt"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// Weighting is one weight setting: Words on every block, and optionally
+// one block, chosen by the seed, at HeavyWords. The zero value is all
+// blocks at 0 words.
+type Weighting struct {
+	Words int
+	Heavy bool
+}
+
+// Name is a short label for reports: "w0", "w16+heavy", ...
+func (w Weighting) Name() string {
+	s := fmt.Sprintf("w%d", w.Words)
+	if w.Heavy {
+		s += "+heavy"
+	}
+	return s
+}
+
+// FieldWeightings are the six settings the field's campaigns reported:
+// 0, 16 and 1000 words per block, each plain and with one block at 1000.
+func FieldWeightings() []Weighting {
+	var ws []Weighting
+	for _, words := range []int{0, 16, 1000} {
+		ws = append(ws, Weighting{Words: words}, Weighting{Words: words, Heavy: true})
+	}
+	return ws
+}
+
+// HeavyBlock is the block that Weighting{Heavy: true} makes heavy in a
+// graph of n blocks generated from seed.
+func HeavyBlock(seed uint64, n int) int {
+	return newRNG(seed, streamWeights).intn(n)
+}
+
+// applyWeights sets g's weights for w; seed picks the heavy block.
+func applyWeights(g *cfg.Graph, w Weighting, seed uint64) {
+	if len(g.Weights) != g.Len() {
+		g.Weights = make([]int, g.Len())
+	}
+	for b := range g.Weights {
+		g.Weights[b] = w.Words
+	}
+	if w.Heavy && g.Len() > 0 {
+		g.Weights[HeavyBlock(seed, g.Len())] = HeavyWords
+	}
+}
