@@ -221,7 +221,7 @@ func mutate(r *rand.Rand, m *spirv.Module, kind string) bool {
 		m.Insts = slices.Delete(m.Insts, at, end)
 		m.Insts = slices.Insert(m.Insts, at, spirv.Instruction{Op: []spirv.Op{spirv.OpReturn, spirv.OpUnreachable}[r.IntN(2)]})
 	case "move-block":
-		if b == 0 {
+		if b == 0 || n < 3 {
 			return false
 		}
 		blk := slices.Clone(m.Insts[s.labels[b] : s.terms[b]+1])
