@@ -1,0 +1,200 @@
+// gen.go: the `cfgfuzz gen` subcommand, which prints generated graphs in
+// compact notation, one a line, for eyeballing a generator, seeding a
+// corpus or replaying one graph of a campaign from its printed seed.
+// The generators themselves live in package gen.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"cfgfuzz/gen"
+	"cfgfuzz/structurizer/cfg"
+)
+
+func init() {
+	register(command{name: "gen", summary: "print generated graphs (reducible, irreducible, programs, ...)", run: runGen})
+}
+
+// genFlags are the parsed flags of `cfgfuzz gen`.
+type genFlags struct {
+	cfg      gen.Config
+	count    int
+	all      bool
+	seed     uint64
+	program  bool
+	verbose  bool
+	stats    bool
+	lines    bool
+	kindName string
+}
+
+func runGen(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f, err := parseGenFlags(args, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz gen: %v\n", err)
+		return exitUsage
+	}
+	if err := f.cfg.Validate(); err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz gen: %v\n", err)
+		return exitUsage
+	}
+	var stats gen.Stats
+	for i := range f.count {
+		seed := gen.SeedFor(f.cfg.Kind, f.seed, i)
+		it, err := gen.Generate(f.cfg, seed)
+		if err != nil {
+			fmt.Fprintf(stderr, "cfgfuzz gen: seed %d: %v\n", seed, err)
+			return exitUsage
+		}
+		writeItem(stdout, it, f)
+		if f.stats {
+			stats.Add(it)
+		}
+	}
+	if f.stats {
+		fmt.Fprintf(stderr, "# %s, seed %d, %d graphs\n", f.cfg.Kind, f.seed, f.count)
+		stats.Format(stderr)
+	}
+	return exitOK
+}
+
+func writeItem(w io.Writer, it gen.Item, f *genFlags) {
+	if f.verbose {
+		fmt.Fprintf(w, "# seed=%d kind=%s blocks=%d\n", it.Seed, it.Kind, it.Graph.Len())
+	}
+	if f.program && it.Program != "" {
+		for _, l := range strings.Split(it.Program, "\n") {
+			fmt.Fprintf(w, "# %s\n", l)
+		}
+	}
+	if f.lines {
+		fmt.Fprint(w, cfg.FormatLines(it.Graph))
+		fmt.Fprintln(w)
+		return
+	}
+	fmt.Fprintln(w, cfg.FormatCompact(it.Graph))
+}
+
+const genUsage = `usage: cfgfuzz gen [--kind K] [--count N] [--seed S] [--blocks MIN-MAX]
+                   [--words W] [--heavy] [--switch P] [--stats] [--program] [--verbose]
+
+Prints generated graphs in compact notation, one graph a line. Everything is
+a function of the flags: the same flags print the same bytes.
+
+Graph i of a run uses seed S for i = 0 and a seed derived from S and i after
+that (S+i for exhaustive); --verbose prints each graph's seed as
+"# seed=...", and "--seed <that> --count 1" prints that graph alone.
+
+kinds:
+  reducible       random reducible graphs, every block reachable and returning
+  irreducible     graphs with a loop of two or more entries
+  nonterminating  graphs with a reachable cycle that has no exit
+  program         random structured programs lowered to graphs (--program
+                  prints the program text as # lines before each graph)
+  exhaustive      every graph of 1..N blocks, out-degree <= 2, up to
+                  isomorphism; the seed is the index (--all prints them all)
+
+flags:
+`
+
+// wantsHelp reports whether args ask for the usage before anything the
+// flag parser would stop at.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help", "--h":
+			return true
+		case "--":
+			return false
+		}
+	}
+	return false
+}
+
+func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
+	f := &genFlags{}
+	fs := flag.NewFlagSet("cfgfuzz gen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), genUsage)
+		fs.PrintDefaults()
+	}
+	blocks := fs.String("blocks", "5-9", "block count range `MIN-MAX` (or one number)")
+	switchProb := fs.Float64("switch", gen.DefaultSwitchProb, "probability `P` that a block (program: a statement) is a switch; 0 for none")
+	fs.StringVar(&f.kindName, "kind", string(gen.Reducible), "generator `K`: reducible, irreducible, nonterminating, program, exhaustive")
+	fs.IntVar(&f.count, "count", 10, "number of graphs `N`")
+	fs.Uint64Var(&f.seed, "seed", 1, "run seed `S`")
+	fs.IntVar(&f.cfg.Words, "words", 0, "weight of every block in SPIR-V words `W` (the field used 0, 16, 1000)")
+	fs.BoolVar(&f.cfg.Heavy, "heavy", false, fmt.Sprintf("one block, chosen by the seed, weighs %d words", gen.HeavyWords))
+	fs.IntVar(&f.cfg.ExhaustiveN, "n", gen.DefaultExhaustiveN, fmt.Sprintf("exhaustive: largest block count `N` (1..%d)", gen.MaxExhaustiveN))
+	fs.BoolVar(&f.all, "all", false, "exhaustive: print every graph from the seed's index on (the count is the enumeration's size)")
+	fs.BoolVar(&f.program, "program", false, "program: print the program text as # lines before each graph")
+	fs.BoolVar(&f.verbose, "verbose", false, "print \"# seed=S kind=K blocks=B\" before each graph")
+	fs.BoolVar(&f.stats, "stats", false, "print the distribution summary (loops, nesting, exits, switches, blocks) to stderr")
+	fs.BoolVar(&f.lines, "lines", false, "print line notation (with weights) instead of compact notation, a blank line after each graph")
+	if wantsHelp(args) {
+		fs.SetOutput(stdout) // asked for: the usage is the output
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q (see cfgfuzz gen -h)", fs.Arg(0))
+	}
+	if err := f.finish(*blocks, *switchProb); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// finish fills the config from the flags that need parsing.
+func (f *genFlags) finish(blocks string, switchProb float64) error {
+	f.cfg.Kind = gen.Kind(f.kindName)
+	lo, hi, err := parseRange(blocks)
+	if err != nil {
+		return fmt.Errorf("--blocks: %v", err)
+	}
+	f.cfg.MinBlocks, f.cfg.MaxBlocks = lo, hi
+	f.cfg.SwitchProb = switchProb
+	if switchProb == 0 {
+		f.cfg.SwitchProb = -1 // the flag's 0 means none; Config's 0 means the default
+	}
+	if f.count < 0 {
+		return fmt.Errorf("--count %d is negative", f.count)
+	}
+	if f.all {
+		if f.cfg.Kind != gen.Exhaustive {
+			return fmt.Errorf("--all only applies to --kind exhaustive")
+		}
+		total := gen.ExhaustiveCount(f.cfg.ExhaustiveN)
+		f.count = max(0, total-int(f.seed%uint64(max(total, 1))))
+	}
+	return nil
+}
+
+// parseRange reads "MIN-MAX" or "N".
+func parseRange(s string) (int, int, error) {
+	a, b, found := strings.Cut(s, "-")
+	lo, err := strconv.Atoi(strings.TrimSpace(a))
+	if err != nil {
+		return 0, 0, fmt.Errorf("want MIN-MAX or N, got %q", s)
+	}
+	hi := lo
+	if found {
+		if hi, err = strconv.Atoi(strings.TrimSpace(b)); err != nil {
+			return 0, 0, fmt.Errorf("want MIN-MAX or N, got %q", s)
+		}
+	}
+	if lo < 1 || hi < lo {
+		return 0, 0, fmt.Errorf("want 1 <= MIN <= MAX, got %q", s)
+	}
+	return lo, hi, nil
+}
