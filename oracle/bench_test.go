@@ -6,6 +6,7 @@ package oracle
 import (
 	"math/rand/v2"
 	"os/exec"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -17,18 +18,26 @@ import (
 
 // benchModules returns dispatch modules of random graphs with n blocks.
 func benchModules(b *testing.B, count, n int) ([][]byte, []*cfg.Graph) {
+	return strategyModules(b, "dispatch", count, n)
+}
+
+// strategyModules returns modules of one strategy on random graphs.
+func strategyModules(b *testing.B, strategy string, count, n int) ([][]byte, []*cfg.Graph) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var mods [][]byte
 	var graphs []*cfg.Graph
 	for len(mods) < count {
 		g := randomGraph(r, n)
-		res, err := structurizer.Structurize(g, structurizer.Options{})
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategy})
 		if err != nil {
 			continue
 		}
 		mod, err := emit.Bytes(res.Func, emit.Options{})
 		if err != nil {
 			b.Fatal(err)
+		}
+		if vs, err := CheckRules(mod); err != nil || len(vs) > 0 {
+			continue // a structurizer bug: not a module to time
 		}
 		mods = append(mods, mod)
 		graphs = append(graphs, g)
@@ -81,13 +90,16 @@ func BenchmarkValidatorExec(b *testing.B) {
 	benchValidate(b, ExecValidator{Path: path})
 }
 
-func benchRules(b *testing.B, n int) {
-	mods, _ := benchModules(b, 8, n)
+func benchRules(b *testing.B, strategy string, n int) {
+	if strategy != "dispatch" && !slices.Contains(structurizer.Strategies(), strategy) {
+		b.Skip("no strategy " + strategy)
+	}
+	mods, _ := strategyModules(b, strategy, 8, n)
 	words := 0
 	for _, m := range mods {
 		words += len(m) / 4
 	}
-	b.ReportMetric(float64(words)/float64(len(mods)), "words/module")
+	defer b.ReportMetric(float64(words)/float64(len(mods)), "words/module")
 	b.ResetTimer()
 	start := cpuTime()
 	for i := range b.N {
@@ -98,9 +110,12 @@ func benchRules(b *testing.B, n int) {
 	reportCPU(b, start)
 }
 
-func BenchmarkRules12(b *testing.B)   { benchRules(b, 12) }
-func BenchmarkRules200(b *testing.B)  { benchRules(b, 200) }
-func BenchmarkRules2000(b *testing.B) { benchRules(b, 2000) }
+func BenchmarkRules12(b *testing.B)             { benchRules(b, "dispatch", 12) }
+func BenchmarkRules200(b *testing.B)            { benchRules(b, "dispatch", 200) }
+func BenchmarkRules2000(b *testing.B)           { benchRules(b, "dispatch", 2000) }
+func BenchmarkRulesStructured12(b *testing.B)   { benchRules(b, "structured", 12) }
+func BenchmarkRulesStructured200(b *testing.B)  { benchRules(b, "structured", 200) }
+func BenchmarkRulesStructured2000(b *testing.B) { benchRules(b, "structured", 2000) }
 
 func BenchmarkPdom(b *testing.B) {
 	for _, n := range []int{12, 100, 1000} {
@@ -128,7 +143,7 @@ func BenchmarkDefaultChecks(b *testing.B) {
 		b.Skip(err)
 	}
 	seam := func(g *cfg.Graph) ([]byte, ResultInfo, error) {
-		res, err := structurizer.Structurize(g, structurizer.Options{})
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "dispatch"})
 		if err != nil {
 			return nil, ResultInfo{}, err
 		}
