@@ -58,8 +58,8 @@ import (
 	"cfgfuzz/structurizer/cfg"
 )
 
-// reducibleParams are the generator's probabilities. The zero value
-// generates straight lines; reducibleParamsFor gives the documented ones.
+// reducibleParams are the generator's probabilities; reducibleParamsFor
+// gives the documented ones.
 type reducibleParams struct {
 	switchProb  float64 // a block is a switch (3 or 4 successors)
 	chainProb   float64 // a block's tree parent is the block before it
@@ -91,7 +91,7 @@ func reducibleParamsFor(c Config) reducibleParams {
 	}
 }
 
-// redScratch holds one graph's working arrays, carved from one slice.
+// redScratch holds one graph's working arrays (see makeRedScratch).
 type redScratch struct {
 	n                    int
 	capa, kids, deg, off []int  // capacity for tree children, tree children, out-degree, first slot
