@@ -8,23 +8,30 @@
 // anything under testdata/fuzz/FuzzStructurize.
 //
 //	go test -run '^$' -fuzz=FuzzStructurize -fuzztime=20000x ./fuzz
+//	go test -run '^$' -fuzz=FuzzStructurize -fuzztime=20000x ./fuzz -harness-strategy dispatch
 package fuzz
 
 import (
+	"flag"
 	"os"
 	"testing"
 
 	"cfgfuzz/corpus"
 	"cfgfuzz/gen"
+	"cfgfuzz/structurizer"
 	"cfgfuzz/structurizer/cfg"
 )
+
+// harnessStrategy overrides the default strategy (go test only; OSS-Fuzz
+// and go-fuzz use the default).
+var harnessStrategy = flag.String("harness-strategy", "", "strategy FuzzStructurize structurizes with (default: the structurizer's default)")
 
 // regressionDir is the regression suite, relative to this package.
 const regressionDir = "../corpus/testdata/regressions"
 
 func FuzzStructurize(f *testing.F) {
 	seedFromRegressions(f)
-	run, err := corpus.NewRunner(corpus.RunnerOptions{})
+	run, err := corpus.NewRunner(corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: *harnessStrategy}})
 	if err != nil {
 		f.Fatal(err)
 	}
