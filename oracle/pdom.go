@@ -4,6 +4,7 @@
 //
 //   - the brute-force definitions (cfg.RefDominates, cfg.RefPostDominates,
 //     cfg.RefIDom): a dominates b iff removing a cuts b off the entry;
+//     immediate dominators and the trees' Dominates queries on every pair;
 //     O(n·(n+e)), so only for graphs of at most PdomBruteForceLimit blocks;
 //   - gonum's Lengauer-Tarjan (graph/flow.Dominators) on the graph, and on
 //     its reverse with a virtual exit wired to every returning block, for
@@ -43,12 +44,18 @@ func (o *Oracle) checkPdom(s *Subject) Verdict {
 	detail := "gonum"
 	if g.Len() <= PdomBruteForceLimit {
 		detail = "definition and gonum"
-		if b, want, ok := sameIDom(dom.IDom, cfg.RefIDom(cfg.RefDominates(g), nil)); !ok {
+		domRel, pdomRel := cfg.RefDominates(g), cfg.RefPostDominates(g)
+		if b, want, ok := sameIDom(dom.IDom, cfg.RefIDom(domRel, nil)); !ok {
 			return pdomFail(SigIDomRef, "idom", b, dom.IDom[b], want)
 		}
-		ref := cfg.RefIDom(cfg.RefPostDominates(g), cfg.RefReachesExit(g))
-		if b, want, ok := sameIDom(pdom.IDom, ref); !ok {
+		if v, bad := sameRelation(dom, domRel, SigIDomRef, "dominates"); bad {
+			return v
+		}
+		if b, want, ok := sameIDom(pdom.IDom, cfg.RefIDom(pdomRel, cfg.RefReachesExit(g))); !ok {
 			return pdomFail(SigIPDomRef, "ipdom", b, pdom.IDom[b], want)
+		}
+		if v, bad := sameRelation(pdom, pdomRel, SigIPDomRef, "post-dominates"); bad {
+			return v
 		}
 	}
 	if b, want, ok := sameIDom(dom.IDom, gonumIDom(g, false)); !ok {
@@ -73,6 +80,20 @@ func blockName(b int) string {
 		return "exit"
 	}
 	return fmt.Sprint(b)
+}
+
+// sameRelation compares the tree's O(1) query with the brute-force
+// relation on every pair of blocks.
+func sameRelation(t *cfg.DomTree, rel [][]bool, sig, what string) (Verdict, bool) {
+	for a := range rel {
+		for b := range rel[a] {
+			if t.Dominates(a, b) != rel[a][b] {
+				return Verdict{Status: Fail, Signature: "pdom:" + sig,
+					Detail: fmt.Sprintf("%d %s %d: tree says %v, the definition %v", a, what, b, !rel[a][b], rel[a][b])}, true
+			}
+		}
+	}
+	return Verdict{}, false
 }
 
 // sameIDom compares two immediate-dominator arrays and returns the first

@@ -47,6 +47,7 @@ const (
 
 type checkFlags struct {
 	strategy, checks, inject, env string
+	rulesCompat                   string
 	json, listChecks              bool
 	walks                         int
 	seed                          uint64
@@ -60,6 +61,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cf.checks, "checks", "", "comma-separated checks to run (default: all of "+strings.Join(oracle.DefaultChecks, ",")+"); +NAME adds to the defaults, -NAME removes")
 	fs.StringVar(&cf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&cf.env, "target-env", "vulkan1.1", "spirv-val target environment")
+	fs.StringVar(&cf.rulesCompat, "rules-compat", "", "rules check: follow a validator's readings where they differ from the specification ("+oracle.CompatSPIRVTools2023+")")
 	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
 	fs.BoolVar(&cf.listChecks, "list-checks", false, "list the checks and exit")
 	fs.IntVar(&cf.walks, "walks", 16, "random walks per graph, on top of the edge-covering walks")
@@ -91,7 +93,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
-	opt := oracle.Options{Env: cf.env, Walks: oracle.WalkOptions{Random: cf.walks, Seed: cf.seed}}
+	opt := oracle.Options{Env: cf.env, Walks: oracle.WalkOptions{Random: cf.walks, Seed: cf.seed}, Seed: cf.seed, RulesCompat: cf.rulesCompat}
 	if cf.walks == 0 {
 		opt.Walks.Random = -1
 	}

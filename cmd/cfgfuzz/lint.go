@@ -29,6 +29,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object per file")
+	compat := fs.String("compat", "", "follow a validator's readings where they differ from the specification: "+oracle.CompatSPIRVTools2023+" (default: the specification)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cfgfuzz lint [--json] FILE.spv...  (- reads standard input)")
 		fmt.Fprintln(stderr, "\nChecks every function against rules R1-R16 of SPIR-V structured control flow.")
@@ -38,6 +39,10 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
+	if *compat != "" && *compat != oracle.CompatSPIRVTools2023 {
+		fmt.Fprintf(stderr, "cfgfuzz lint: unknown --compat %q (have %s)\n", *compat, oracle.CompatSPIRVTools2023)
+		return exitUsage
+	}
 	if fs.NArg() == 0 {
 		fs.Usage()
 		return exitUsage
@@ -45,7 +50,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	code := exitOK
 	enc := json.NewEncoder(stdout)
 	for _, f := range fs.Args() {
-		rec := lintFile(f, stdin)
+		rec := lintFile(f, stdin, oracle.RulesOptions{Compat: *compat})
 		switch {
 		case rec.Error != "":
 			code = exitUsage
@@ -65,7 +70,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // lintFile reads and checks one file.
-func lintFile(name string, stdin io.Reader) lintRecord {
+func lintFile(name string, stdin io.Reader, opt oracle.RulesOptions) lintRecord {
 	var data []byte
 	var err error
 	if name == "-" {
@@ -75,7 +80,7 @@ func lintFile(name string, stdin io.Reader) lintRecord {
 	}
 	if err == nil {
 		var vs []oracle.Violation
-		vs, err = oracle.CheckRules(data)
+		vs, err = oracle.CheckRulesWith(data, opt)
 		if err == nil {
 			return lintRecord{File: name, Violations: vs}
 		}
