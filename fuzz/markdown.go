@@ -110,11 +110,8 @@ func invalidPhrase(n int) string {
 }
 
 func newPhrase(rep *Report) string {
-	switch {
-	case rep.NewFindings == 0:
+	if rep.NewFindings == 0 {
 		return "Nothing new was found"
-	case len(rep.Findings) == 1:
-		return fmt.Sprintf("%d graphs fail in a new way, with 1 signature", rep.NewFindings)
 	}
 	n := 0
 	for _, f := range rep.Findings {
@@ -122,7 +119,14 @@ func newPhrase(rep *Report) string {
 			n++
 		}
 	}
-	return fmt.Sprintf("%d graphs fail in a new way, with %d signatures", rep.NewFindings, n)
+	return fmt.Sprintf("%s fail in a new way, with %s", plural(rep.NewFindings, "graph"), plural(n, "signature"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func outcomeTable(b *strings.Builder, rep *Report) {
