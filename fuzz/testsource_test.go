@@ -48,7 +48,8 @@ func (testSource) Replay(st Stream, seed uint64) string {
 }
 
 // testConfig is a campaign of n graphs over the test source into a fresh
-// directory.
+// directory, on the dispatch strategy (always valid: the tests are about the
+// engine, not about the strategy under development).
 func testConfig(t testing.TB, n int) Config {
 	return testConfigIn(t.TempDir(), n)
 }
@@ -56,7 +57,7 @@ func testConfig(t testing.TB, n int) Config {
 // testConfigIn is testConfig into dir.
 func testConfigIn(dir string, n int) Config {
 	return Config{
-		Settings: Settings{Seed: 1, Graphs: n, Streams: testStreams, Walks: 4},
+		Settings: Settings{Seed: 1, Graphs: n, Streams: testStreams, Walks: 4, Strategy: "dispatch"},
 		Source:   testSource{},
 		Current:  InProcessFactory(),
 		Dir:      dir,
