@@ -20,6 +20,10 @@ import (
 // predicate calls per finding, no baseline, no store and no log.
 type HookOptions struct {
 	Runner RunnerOptions
+	// Predicate, when non-nil, judges candidates instead of a Runner made
+	// from Runner (a campaign whose current side is a process); the Runner
+	// still records the verdicts and modules of stored findings.
+	Predicate Predicate
 	// Minimize are the search's options; its Signature is set per finding.
 	// A zero Timeout means 30 s, a zero MaxSteps 5,000.
 	Minimize Options
@@ -61,7 +65,11 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject})
 			}
 		}
-		res, err := Minimize(g, run.Predicate(), o)
+		pred := opt.Predicate
+		if pred == nil {
+			pred = run.Predicate()
+		}
+		res, err := Minimize(g, pred, o)
 		if err != nil {
 			fmt.Fprintf(log, "minimize %s: %v\n", sig, err)
 			return nil

@@ -170,9 +170,7 @@ func (mf minimizeFlags) options(stderr io.Writer) (corpus.Options, error) {
 
 // baselinePredicate builds the revision with the campaign engine's
 // baseline runner (fuzz.BuildRevision: a detached git worktree, the binary
-// cached by commit) and judges each candidate on it through protocol v1:
-// the baseline's answer is emitted when it sends a structured function,
-// then checked by the same oracle checks as the current side.
+// cached by commit) and judges each candidate on it through protocol v1.
 func baselinePredicate(rev string, mf minimizeFlags, stderr io.Writer) (corpus.Predicate, error) {
 	bo := fuzz.BuildOptions{Log: stderr}
 	commit, err := fuzz.ResolveRevision(rev, bo)
@@ -183,57 +181,139 @@ func baselinePredicate(rev string, mf minimizeFlags, stderr io.Writer) (corpus.P
 	if err != nil {
 		return nil, fmt.Errorf("building the baseline %s: %w", rev, err)
 	}
-	side, err := fuzz.ProcessFactory("baseline "+commit[:12], []string{bin}, "").New()
-	if err != nil {
-		return nil, err
-	}
 	ropt := corpus.RunnerOptions{}
 	if mf.checks != "" {
 		ropt.Checks = splitList(mf.checks)
+	}
+	return sidePredicate(fuzz.ProcessFactory("baseline "+commit[:12], []string{bin}, ""), proto.Options{Strategy: mf.strategy}, ropt, fuzz.DefaultTimeout)
+}
+
+// sidePredicate judges candidates on a campaign side (a protocol process
+// or the in-process structurizer): the side's answer is emitted when it
+// sends a structured function, then checked by the oracle with the same
+// seams the campaign's workers give it (result info, re-structurize through
+// the side), so signatures agree with the campaign's.
+func sidePredicate(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOptions, limit time.Duration) (corpus.Predicate, error) {
+	side, err := f.New()
+	if err != nil {
+		return nil, err
 	}
 	run, err := corpus.NewRunner(ropt)
 	if err != nil {
 		return nil, err
 	}
-	opt := proto.Options{Strategy: mf.strategy}
+	seam := func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
+		start := time.Now()
+		a := side.Structurize(g, opt, limit)
+		mod, err := answerModule(a)
+		return mod, answerInfo(a, opt, time.Since(start)), err
+	}
 	return func(g *cfg.Graph) (string, error) {
-		return judgeAnswer(run, g, side.Structurize(g, opt, fuzz.DefaultTimeout))
+		start := time.Now()
+		a := side.Structurize(g, opt, limit)
+		took := time.Since(start)
+		if sig, err, done := answerFailure(a); done {
+			return sig, err
+		}
+		mod, err := answerModule(a)
+		if err != nil {
+			return corpus.SigEmit, nil
+		}
+		vs := run.Oracle.Check(&oracle.Subject{Graph: g, Module: mod, Info: answerInfo(a, opt, took), Structurize: seam})
+		if v := oracle.Failed(vs); v != nil {
+			return v.Signature, nil
+		}
+		if v := oracle.Errored(vs); v != nil {
+			return "", fmt.Errorf("%s: %s", v.Check, v.Detail)
+		}
+		return "", nil
 	}, nil
 }
 
-// judgeAnswer turns a side's answer into a signature ("" passes).
-func judgeAnswer(run *corpus.Runner, g *cfg.Graph, a fuzz.Answer) (string, error) {
+// answerFailure is the signature of an answer that carries no module:
+// done reports whether the answer was one.
+func answerFailure(a fuzz.Answer) (sig string, err error, done bool) {
 	switch a.Outcome {
 	case proto.OK:
+		return "", nil, false
 	case proto.Refused:
-		return corpus.SigRefused, nil
+		return corpus.SigRefused, nil, true
 	case fuzz.OutPanic:
-		return corpus.PanicSignature(a.Reason), nil
+		return corpus.PanicSignature(a.Reason), nil, true
 	case fuzz.OutTimeout:
-		return corpus.SigTimeout, nil
+		return corpus.SigTimeout, nil, true
 	case fuzz.OutCrash:
-		return "structurize:" + fuzz.OutCrash, nil
-	default:
-		return "", fmt.Errorf("baseline: %s: %s", a.Outcome, a.Reason)
+		return "structurize:" + fuzz.OutCrash, nil, true
 	}
-	mod := a.Module
-	if mod == nil {
-		if a.Func == nil {
-			return "", errors.New("baseline: an ok answer without a module or a function")
+	return "", fmt.Errorf("side: %s: %s", a.Outcome, a.Reason), true
+}
+
+// answerModule is the answer's module, emitted here when the side sent a
+// structured function.
+func answerModule(a fuzz.Answer) ([]byte, error) {
+	if a.Outcome != proto.OK {
+		return nil, fmt.Errorf("%s: %s", a.Outcome, a.Reason)
+	}
+	if a.Module != nil {
+		return a.Module, nil
+	}
+	if a.Func == nil {
+		return nil, errors.New("an ok answer without a module or a function")
+	}
+	return emitContained(a.Func)
+}
+
+// answerInfo describes an answer for the growth and meta checks, as the
+// campaign's workers do.
+func answerInfo(a fuzz.Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
+	info := oracle.ResultInfo{Duration: took, Strategy: opt.Strategy}
+	if st := a.Stats; st != nil {
+		info.Strategy = st.Strategy
+		info.BlocksIn, info.BlocksOut, info.WordsIn, info.WordsOut, info.Synthetic = st.BlocksIn, st.BlocksOut, st.WordsIn, st.WordsOut, st.Synthetic
+	}
+	if info.Strategy == "" {
+		info.Strategy = structurizer.DefaultStrategy
+	}
+	info.Idempotent = info.Strategy != "dispatch"
+	return info
+}
+
+// campaignMinimizer sets c.Minimize: every new finding of the campaign is
+// minimized (corpus.MinimizeHook, 30 s a finding) on the campaign's own
+// current side and checks, in baseline mode when the campaign has a
+// baseline (the baseline side must pass every candidate), and stored with
+// the minimized graph under DIR/findings (DIR the campaign's output). For
+// cmd/cfgfuzz/run.go: call it after the sides are made.
+func campaignMinimizer(c *fuzz.Config, log io.Writer) error {
+	s := c.Settings
+	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: s.Strategy, Inject: s.Inject}, Checks: s.Checks,
+		Oracle: oracle.Options{Walks: oracle.WalkOptions{Random: s.Walks}}}
+	limit := time.Duration(s.Timeout)
+	if limit == 0 {
+		limit = fuzz.DefaultTimeout
+	}
+	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log,
+		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir)}
+	if s.Current != "in-process" && c.Current.New != nil {
+		cur, err := sidePredicate(c.Current, proto.Options{Strategy: s.Strategy, Inject: s.Inject}, ropt, limit)
+		if err != nil {
+			return err
 		}
-		var err error
-		if mod, err = emitContained(a.Func); err != nil {
-			return corpus.SigEmit, nil
+		ho.Predicate = cur
+	}
+	if c.Baseline.New != nil {
+		base, err := sidePredicate(c.Baseline, proto.Options{Strategy: s.Strategy}, ropt, limit)
+		if err != nil {
+			return err
 		}
+		ho.Minimize.Baseline = base
 	}
-	vs := run.Oracle.Check(&oracle.Subject{Graph: g, Module: mod})
-	if v := oracle.Failed(vs); v != nil {
-		return v.Signature, nil
+	hook, err := corpus.MinimizeHook(ho)
+	if err != nil {
+		return err
 	}
-	if v := oracle.Errored(vs); v != nil {
-		return "", fmt.Errorf("%s: %s", v.Check, v.Detail)
-	}
-	return "", nil
+	c.Minimize = hook
+	return nil
 }
 
 // emitContained emits a function that came from another revision; a panic

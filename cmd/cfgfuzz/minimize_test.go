@@ -5,12 +5,15 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"cfgfuzz/corpus"
+	"cfgfuzz/fuzz"
+	"cfgfuzz/structurizer/cfg"
 )
 
 func TestMinimizeCommand(t *testing.T) {
@@ -46,5 +49,39 @@ func TestMinimizeCommand(t *testing.T) {
 	}
 	if code := run([]string{"minimize", in}, nil, &out, &errw); code != exitFail {
 		t.Errorf("a passing graph: exit %d, want %d", code, exitFail)
+	}
+}
+
+// TestCampaignMinimizer runs a small campaign with swap-arms planted and
+// the clean tree as baseline, minimized through campaignMinimizer: the new
+// finding comes back minimized and stored.
+func TestCampaignMinimizer(t *testing.T) {
+	streams, err := streamsFor("reducible", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	c := fuzz.Config{Source: genSource{}, Workers: 1, Dir: dir,
+		Settings: fuzz.Settings{Seed: 1, Graphs: 20, Streams: streams[:1], Strategy: "dispatch", Inject: []string{"swap-arms"}, Current: "in-process", Baseline: "in-process"},
+		Current:  fuzz.InProcessFactory(), Baseline: fuzz.InProcessFactory()}
+	if err := campaignMinimizer(&c, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	out, err := fuzz.Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Report.Findings) == 0 {
+		t.Fatal("swap-arms not found")
+	}
+	for _, f := range out.Report.Findings {
+		g, err := cfg.ParseCompact(f.Minimized, cfg.Limits{})
+		if err != nil || g.Len() > 8 {
+			t.Errorf("%s: minimized %q (%v)", f.Signature, f.Minimized, err)
+		}
+	}
+	sigs, err := (&corpus.Store{Dir: dir}).List()
+	if err != nil || len(sigs) == 0 {
+		t.Errorf("store: %v %v", sigs, err)
 	}
 }
