@@ -7,8 +7,11 @@
 // goccy/go-graphviz because that runs Graphviz compiled to WebAssembly
 // (wazero), which costs seconds of start-up and megabytes per picture in
 // the middle of a campaign, and because minimized findings are a handful of
-// blocks, where a plain layered drawing reads as well. The campaign engine
-// (package fuzz) had no renderer to reuse when this was written.
+// blocks, where a plain layered drawing reads as well. Package fuzz has its
+// own (fuzz/svg.go, for report.html), but it is unexported and corpus cannot
+// import fuzz: fuzz's harnesses import corpus. The two should become one
+// package below both (e.g. structurizer/cfg/draw); until then this one is
+// kept small.
 package corpus
 
 import (
