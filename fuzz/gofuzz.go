@@ -14,6 +14,7 @@ package fuzz
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"cfgfuzz/corpus"
 	"cfgfuzz/gen"
@@ -28,7 +29,7 @@ var (
 // Fuzz is go-fuzz's entry point.
 func Fuzz(data []byte) int {
 	gofuzzOnce.Do(func() {
-		r, err := corpus.NewRunner(corpus.RunnerOptions{})
+		r, err := corpus.NewRunner(corpus.RunnerOptions{Timeout: 10 * time.Second})
 		if err != nil {
 			panic("cfgfuzz harness: " + err.Error())
 		}

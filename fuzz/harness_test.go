@@ -15,6 +15,7 @@ import (
 	"flag"
 	"os"
 	"testing"
+	"time"
 
 	"cfgfuzz/corpus"
 	"cfgfuzz/gen"
@@ -26,12 +27,16 @@ import (
 // and go-fuzz use the default).
 var harnessStrategy = flag.String("harness-strategy", "", "strategy FuzzStructurize structurizes with (default: the structurizer's default)")
 
+// harnessTimeout bounds one structurization, so a hang is a failure
+// (structurize:timeout) rather than a stuck worker.
+const harnessTimeout = 10 * time.Second
+
 // regressionDir is the regression suite, relative to this package.
 const regressionDir = "../corpus/testdata/regressions"
 
 func FuzzStructurize(f *testing.F) {
 	seedFromRegressions(f)
-	run, err := corpus.NewRunner(corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: *harnessStrategy}})
+	run, err := corpus.NewRunner(corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: *harnessStrategy}, Timeout: harnessTimeout})
 	if err != nil {
 		f.Fatal(err)
 	}
