@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -332,5 +333,28 @@ func minimizeThousand(t *testing.T, strategy, fault string) {
 		strategy, fault, res.Signature, res.Before, res.After, el.Round(time.Millisecond), res.Steps, res.CacheHits, res.Stopped, res.Stages, res.Graph)
 	if el > 60*time.Second || res.After.Blocks > 12 || !res.Verified {
 		t.Errorf("want at most 12 blocks in at most 60 s, verified; got %d blocks in %v, verified %v", res.After.Blocks, el, res.Verified)
+	}
+}
+
+func TestMinimizeLimits(t *testing.T) {
+	g := randomGraph(11, 200)
+	g.Succs[7] = []int{7, 8}
+	res, err := Minimize(g, fakeBugs, Options{MaxSteps: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Stopped, "step limit") || !res.Verified || res.Steps > 6 {
+		t.Errorf("step limit: stopped %q, verified %v, %d steps", res.Stopped, res.Verified, res.Steps)
+	}
+	if s, _ := fakeBugs(res.Graph); s != "fake:B" {
+		t.Errorf("result under the step limit gives %q", s)
+	}
+	slow := func(h *cfg.Graph) (string, error) { time.Sleep(20 * time.Millisecond); return fakeBugs(h) }
+	res, err = Minimize(g, slow, Options{Timeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(res.Stopped, "time limit") || !res.Verified {
+		t.Errorf("time limit: stopped %q, verified %v", res.Stopped, res.Verified)
 	}
 }
