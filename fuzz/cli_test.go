@@ -2,7 +2,8 @@
 // binary on package gen's generators, behind -long (it builds the binary
 // and a baseline worktree): identical reports for repeated runs, 1 and 2
 // workers, and merged shards; compare --baseline HEAD clean, then with a
-// planted fault (newly invalid, baseline clean, exit status 1).
+// planted fault (newly invalid, baseline clean, exit status 1). They pin the
+// dispatch strategy: they test the engine, not a strategy in development.
 //
 //	go test ./fuzz -run CLI -long [-long-graphs 20000]
 package fuzz
@@ -46,7 +47,7 @@ func TestCLICampaignDeterminism(t *testing.T) {
 	dir := t.TempDir()
 	n := strconv.Itoa(*longGraphs)
 	run := func(out string, extra ...string) string {
-		args := append([]string{"run", "--graphs", n, "--seed", "1", "--progress", "none", "--out", filepath.Join(dir, out)}, extra...)
+		args := append([]string{"run", "--graphs", n, "--seed", "1", "--strategy", "dispatch", "--progress", "none", "--out", filepath.Join(dir, out)}, extra...)
 		if code := cfgfuzzCmd(t, bin, args...); code != 0 {
 			t.Fatalf("exit %d", code)
 		}
@@ -80,7 +81,7 @@ func TestCLICompareBaselineHEAD(t *testing.T) {
 	n := strconv.Itoa(*longGraphs / 4)
 	clean := filepath.Join(dir, "clean")
 	// --current HEAD: the working tree may hold other uncommitted work.
-	if code := cfgfuzzCmd(t, bin, "compare", "--baseline", "HEAD", "--current", "HEAD", "--graphs", n, "--progress", "none", "--out", clean); code != 0 {
+	if code := cfgfuzzCmd(t, bin, "compare", "--baseline", "HEAD", "--current", "HEAD", "--strategy", "dispatch", "--graphs", n, "--progress", "none", "--out", clean); code != 0 {
 		t.Fatalf("clean compare: exit %d", code)
 	}
 	rep := readReport(t, clean)
@@ -88,7 +89,7 @@ func TestCLICompareBaselineHEAD(t *testing.T) {
 		t.Errorf("clean compare: classes %v", d.Classes)
 	}
 	fault := filepath.Join(dir, "fault")
-	if code := cfgfuzzCmd(t, bin, "compare", "--baseline", "HEAD", "--inject", "swap-arms", "--graphs", n, "--progress", "none", "--out", fault); code != 1 {
+	if code := cfgfuzzCmd(t, bin, "compare", "--baseline", "HEAD", "--inject", "swap-arms", "--strategy", "dispatch", "--graphs", n, "--progress", "none", "--out", fault); code != 1 {
 		t.Fatalf("compare with a fault: exit %d, want 1", code)
 	}
 	rep = readReport(t, fault)
