@@ -43,6 +43,11 @@ type Options struct {
 	// first candidate that showed it; nil ignores them. They are never
 	// adopted as the target.
 	OnOther func(g *cfg.Graph, signature string)
+	// IsomorphicCache keys the cache by the canonical depth-first
+	// numbering (DFSRenumber), so relabeled copies share one verdict.
+	// false keys it by the candidate's own numbering (Key): a bug that
+	// depends on block ids is never credited to a relabeled copy.
+	IsomorphicCache bool
 	// Stages replaces the pipeline; nil means DefaultStages.
 	Stages []Stage
 	// Log, when non-nil, receives one line per accepted reduction.
@@ -135,7 +140,7 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 	if err := s.checkBaseline(h); err != nil {
 		return nil, err
 	}
-	s.cache[Key(h)] = true
+	s.cache[s.key(h)] = true
 	s.res.Signature = s.target
 	return s, nil
 }
@@ -181,7 +186,7 @@ func (s *search) fails(c *cfg.Graph) bool {
 
 // judge is fails without the size rule (the renumbering stage).
 func (s *search) judge(c *cfg.Graph) bool {
-	key := Key(c)
+	key := s.key(c)
 	if v, ok := s.cache[key]; ok {
 		s.res.CacheHits++
 		return v
@@ -192,6 +197,13 @@ func (s *search) judge(c *cfg.Graph) bool {
 	v := s.judgeUncached(c)
 	s.cache[key] = v
 	return v
+}
+
+func (s *search) key(c *cfg.Graph) string {
+	if s.opt.IsomorphicCache {
+		return Key(DFSRenumber(c))
+	}
+	return Key(c)
 }
 
 func (s *search) judgeUncached(c *cfg.Graph) bool {

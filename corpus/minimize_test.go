@@ -358,3 +358,19 @@ func TestMinimizeLimits(t *testing.T) {
 		t.Errorf("time limit: stopped %q, verified %v", res.Stopped, res.Verified)
 	}
 }
+
+func TestMinimizeIsomorphicCache(t *testing.T) {
+	g := randomGraph(9, 80)
+	g.Succs[4] = []int{4, 5}
+	plain, err := Minimize(g, fakeBugs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	iso, err := Minimize(g, fakeBugs, Options{IsomorphicCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !iso.Verified || iso.After.Blocks > plain.After.Blocks || iso.Steps > plain.Steps {
+		t.Errorf("isomorphic cache: %v in %d steps, plain %v in %d steps, verified %v", iso.After, iso.Steps, plain.After, plain.Steps, iso.Verified)
+	}
+}

@@ -192,6 +192,10 @@ func (s *search) renumberStage() {
 	if Key(c) == Key(s.cur) {
 		return
 	}
+	if s.opt.IsomorphicCache {
+		s.accept("renumber", c) // the same verdict by construction
+		return
+	}
 	if s.judge(c) {
 		s.accept("renumber", c)
 	}
