@@ -11,10 +11,12 @@ package gpu_test
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"strconv"
 	"testing"
 
 	"cfgfuzz/emit"
+	"cfgfuzz/emit/spirv"
 	"cfgfuzz/oracle"
 	"cfgfuzz/oracle/gpu"
 	"cfgfuzz/structurizer"
@@ -169,6 +171,42 @@ func TestGeneratorShapes(t *testing.T) {
 			}
 			if w := oracle.RunWalk(g, nil, 8*n+8); !w.Returned {
 				t.Fatalf("n=%d seed=%d: deciding zero does not return: %v", n, seed, g.Succs)
+			}
+		}
+	}
+}
+
+// TestAgreesWithInterpreter: on weighted graphs the driver and the
+// interpreter observe exactly the same slices, the filler's sink included
+// (which CompareWalks does not judge).
+func TestAgreesWithInterpreter(t *testing.T) {
+	ex := device(t)
+	for i := range 24 {
+		g := gpu.StructuredGraph(uint64(i), 3+i%12)
+		for b := range g.Weights {
+			g.Weights[b] = 1 + (i+b)%40
+		}
+		m := module(t, g, structurizer.Options{})
+		var decs [][]uint32
+		longest := 0
+		for _, w := range oracle.Walks(g, oracle.WalkOptions{Seed: uint64(i)}) {
+			if w.Returned {
+				decs = append(decs, w.Decisions)
+				longest = max(longest, len(w.Trace))
+			}
+		}
+		batch := spirv.NewBatch(decs, longest+1)
+		want, err := oracle.Interpreter{}.Execute(m, batch, len(decs))
+		if err != nil {
+			t.Fatalf("interpreter: %v", err)
+		}
+		got, err := ex.Execute(m, batch, len(decs))
+		if err != nil {
+			t.Fatalf("driver: %v", err)
+		}
+		for k := range want {
+			if !reflect.DeepEqual(want[k], got[k]) {
+				t.Fatalf("graph %v walk %d: interpreter %+v, driver %+v", g.Succs, k, want[k], got[k])
 			}
 		}
 	}
