@@ -374,3 +374,23 @@ func TestMinimizeIsomorphicCache(t *testing.T) {
 		t.Errorf("isomorphic cache: %v in %d steps, plain %v in %d steps, verified %v", iso.After, iso.Steps, plain.After, plain.Steps, iso.Verified)
 	}
 }
+
+func TestMinimizeHalvesWeights(t *testing.T) {
+	g := randomGraph(21, 30)
+	for b := range g.Weights {
+		g.Weights[b] = 1000
+	}
+	heavy := func(h *cfg.Graph) (string, error) {
+		if h.TotalWeight() >= 300 {
+			return "fake:heavy", nil
+		}
+		return "", nil
+	}
+	res, err := Minimize(g, heavy, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.After.Blocks != 1 || res.After.Words >= 600 || !res.Verified {
+		t.Errorf("got %v (%v), want one block under 600 words", res.After, res.Graph.Weights)
+	}
+}

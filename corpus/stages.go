@@ -43,10 +43,13 @@ var (
 	StageEntry = Stage{"entry", (*search).entryStage}
 	// StageWeights zeroes block weights (ddmin over the weighted blocks).
 	StageWeights = Stage{"weights", (*search).weightsStage}
+	// StageHalveWeights halves each remaining weight while the bug stays
+	// (a growth failure needs words, but rarely all of them).
+	StageHalveWeights = Stage{"halve-weights", (*search).halveWeightsStage}
 )
 
 // DefaultStages is the pipeline Minimize runs when Options.Stages is nil.
-var DefaultStages = []Stage{StageBlocks, StageBlocksLast, StageCases, StageBranches, StageEdges, StageMerge, StageEntry, StageWeights}
+var DefaultStages = []Stage{StageBlocks, StageBlocksLast, StageCases, StageBranches, StageEdges, StageMerge, StageEntry, StageWeights, StageHalveWeights}
 
 // runPipeline runs the stages round after round to a fixpoint or a limit,
 // then renumbers the result in depth-first order when that keeps the bug.
@@ -211,6 +214,23 @@ func (s *search) entryStage() bool {
 		}
 		s.accept("entry", c)
 		accepted = true
+	}
+	return accepted
+}
+
+// halveWeightsStage halves each block's weight while the bug stays.
+func (s *search) halveWeightsStage() bool {
+	accepted := false
+	for b := 0; b < s.cur.Len() && !s.stopped(); b++ {
+		for w := s.cur.Weight(b); w > 1 && !s.stopped(); w = s.cur.Weight(b) {
+			c := s.cur.Clone()
+			c.Weights[b] = w / 2
+			if !s.fails(c) {
+				break
+			}
+			s.accept("halve-weights", c)
+			accepted = true
+		}
 	}
 	return accepted
 }

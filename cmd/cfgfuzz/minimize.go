@@ -331,6 +331,7 @@ func report(res *corpus.Result, w io.Writer) {
 	fmt.Fprintf(w, "minimize: %s: %d blocks %d edges %d words -> %d blocks %d edges %d words in %v (%d steps, %d cache hits, %d harness errors)\n",
 		res.Signature, res.Before.Blocks, res.Before.Edges, res.Before.Words, res.After.Blocks, res.After.Edges, res.After.Words,
 		res.Elapsed.Round(time.Millisecond), res.Steps, res.CacheHits, res.Errors)
+	fmt.Fprintf(w, "minimize: accepted reductions per stage: %v\n", res.Stages)
 	if res.Stopped != "" {
 		fmt.Fprintf(w, "minimize: stopped early by the %s; the result is the smallest accepted so far\n", res.Stopped)
 	}
