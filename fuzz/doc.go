@@ -53,7 +53,7 @@
 // # Checkpoints and shards
 //
 // The results log (journal.go) is the checkpoint: append-only JSON lines,
-// fsynced every 256 records or 2 s. Resume drops a torn last line, replays
+// fsynced every second (or 4096 records). Resume drops a torn last line, replays
 // the log and runs only the missing indices. A Shard i/n runs the indices
 // with index mod n == i; Merge unions the shards' logs and builds the same
 // report as the whole run. A time budget (Duration) makes which indices get

@@ -116,7 +116,7 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 		prog.count(&old[i], true)
 	}
 	indices := make(chan int)
-	results := make(chan Record, 2*c.Workers)
+	results := make(chan Record, 256) // workers never wait on a sync of the log
 	var harness []string
 	var hmu sync.Mutex
 	var wg sync.WaitGroup

@@ -121,7 +121,7 @@ func openJournal(dir string, resume bool, good int64) (*journal, error) {
 			return nil, err
 		}
 	}
-	return &journal{f: f, w: bufio.NewWriterSize(f, 1<<16), lastSync: time.Now(), syncEvery: 256, syncAfter: 2 * time.Second}, nil
+	return &journal{f: f, w: bufio.NewWriterSize(f, 1<<16), lastSync: time.Now(), syncEvery: 4096, syncAfter: time.Second}, nil
 }
 
 // add appends one record, syncing when the batch is full or old.
