@@ -191,18 +191,30 @@ type frame struct {
 	def   int
 	pass  bool
 	used  bool
-	skips []uint32
-	seen  map[uint32]bool
+	// crossTo is the stack index of the farthest frame a skip passing this
+	// one is going to (noCross: none passes); target: a skip ends here.
+	crossTo int
+	target  bool
 }
 
-func (f *frame) addSkip(v uint32) {
-	if f.seen == nil {
-		f.seen = map[uint32]bool{}
+const noCross = int(^uint(0) >> 1)
+
+// newFrame is a pending position.
+func newFrame(merge, def int, pass bool) *frame {
+	return &frame{merge: merge, def: def, pass: pass, crossTo: noCross}
+}
+
+// pop removes the top frame and hands the skips passing it on to the frame
+// below when they go further: O(1) per frame, whatever the skips.
+func (e *emitter) pop() *frame {
+	k := len(e.frames) - 1
+	f := e.frames[k]
+	e.frames = e.frames[:k]
+	if f.crossTo < k-1 {
+		next := e.frames[k-1]
+		next.crossTo = min(next.crossTo, f.crossTo)
 	}
-	if !f.seen[v] {
-		f.seen[v] = true
-		f.skips = append(f.skips, v)
-	}
+	return f
 }
 
 // emitter lays out the working graph as a Func.
@@ -214,6 +226,7 @@ type emitter struct {
 	frames  []*frame
 	cur     int // current level (loop index, -1: function)
 	headers []int
+	clears  []int // blocks of joins that skips end at: they clear the skip variable
 	origN   int
 	guards  int
 	buf     []int
@@ -289,6 +302,9 @@ func (e *emitter) run() (*Func, error) {
 		for _, h := range e.headers {
 			e.f.Blocks[h].Stores = append([]Store{{Var: e.w.routeVar, Value: 0}}, e.f.Blocks[h].Stores...)
 		}
+	}
+	for _, b := range e.clears {
+		e.f.Blocks[b].Stores = append([]Store{{Var: e.w.skipVar, Value: 0}}, e.f.Blocks[b].Stores...)
 	}
 	e.f.Vars = e.w.vars
 	return e.f, nil
@@ -367,14 +383,14 @@ func (e *emitter) branching(x, id int, b Block) {
 		return
 	}
 	enclosing := e.top()
-	exit := &frame{merge: e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "exit"}), def: -1, pass: true}
+	exit := newFrame(e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "exit"}), -1, true)
 	if enclosing != nil {
 		exit.def = enclosing.def
 	}
 	e.frames = append(e.frames, exit)
 	gs := make([]*frame, len(joins))
 	for i := len(joins) - 1; i >= 0; i-- {
-		gs[i] = &frame{merge: e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "guard"}), def: joins[i]}
+		gs[i] = newFrame(e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "guard"}), joins[i], false)
 		e.frames = append(e.frames, gs[i])
 	}
 	e.guards += len(joins)
@@ -397,11 +413,11 @@ func (e *emitter) branching(x, id int, b Block) {
 	e.setTerm(n, &b, to)
 	e.f.Blocks[id] = b
 	for i, j := range joins {
-		e.frames = e.frames[:len(e.frames)-1]
+		e.pop()
 		e.guard(gs[i], e.top(), j)
 		e.node(j)
 	}
-	e.frames = e.frames[:len(e.frames)-1]
+	e.pop()
 	if exit.used {
 		if enclosing == nil {
 			panic("bug: construct exit used at the top of a level")
@@ -505,27 +521,27 @@ func (e *emitter) top() *frame {
 	return e.frames[len(e.frames)-1]
 }
 
-// guard fills frame f's guard block: a plain branch to join j when nothing
-// skipped past j, else a selection on the route variable that sends the
-// skipping values on to the next frame's merge and everything else to j.
+// guard fills frame f's guard block: a plain branch to join j when no skip
+// passes it, else a selection on the skip variable that runs j when no skip
+// is pending (0) or the pending one is j's, and sends every other value on
+// to the next frame's merge. A join that skips end at clears the variable.
 func (e *emitter) guard(f, next *frame, j int) {
 	b := Block{Kind: Synthetic, Orig: -1, Name: "guard"}
 	jb := e.block(j)
-	switch len(f.skips) {
-	case 0:
+	switch {
+	case f.crossTo == noCross:
 		b.Term = Term{Kind: Branch, To: []int{jb}}
-	case 1:
+	case !f.target:
 		next.used = true
 		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
-		b.Term = Term{Kind: Test, Var: e.w.route(), Values: f.skips, To: []int{next.merge, jb}}
+		b.Term = Term{Kind: Test, Var: e.w.skip(), Values: []uint32{0}, To: []int{jb, next.merge}}
 	default:
 		next.used = true
 		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
-		to := []int{jb}
-		for range f.skips {
-			to = append(to, next.merge)
-		}
-		b.Term = Term{Kind: Route, Var: e.w.route(), Values: f.skips, To: to}
+		b.Term = Term{Kind: Route, Var: e.w.skip(), Values: []uint32{0, valueOf(j)}, To: []int{next.merge, jb, jb}}
+	}
+	if f.target {
+		e.clears = append(e.clears, jb)
 	}
 	e.f.Blocks[f.merge] = b
 }
@@ -560,7 +576,7 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	}
 	at := -1
 	for j := len(e.frames) - 1; j >= 0; j-- {
-		if e.frames[j].def == t {
+		if !e.frames[j].pass && e.frames[j].def == t {
 			at = j
 			break
 		}
@@ -571,14 +587,11 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	if c, ok := e.cloneReturn(t); ok {
 		return c
 	}
-	for j := len(e.frames) - 1; j > at; j-- {
-		if !e.frames[j].pass {
-			e.frames[j].addSkip(valueOf(t))
-		}
-	}
+	e.frames[at].target = true
+	top.crossTo = min(top.crossTo, at)
 	top.used = true
 	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "skip",
-		Stores: []Store{{Var: e.w.route(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: []int{top.merge}}})
+		Stores: []Store{{Var: e.w.skip(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: []int{top.merge}}})
 }
 
 // cloneReturn copies a small return block instead of routing a skip to it,

@@ -15,36 +15,29 @@ import (
 var long = flag.Bool("long", false, "run the long randomized structured tests")
 
 // randomReducible builds a reducible graph: a random DAG over blocks in
-// order (forward edges), plus back edges to a block that dominates the
-// source (an ancestor on the block's spanning-tree path), plus returns.
+// order (a spanning tree plus forward edges), then back edges from blocks to
+// their dominators (which keeps it reducible), and returns.
 func randomReducible(r *rand.Rand, n int) *cfg.Graph {
 	g := cfg.New(n)
-	parent := make([]int, n)
 	for b := 1; b < n; b++ {
-		parent[b] = r.IntN(b)
-		g.Succs[parent[b]] = append(g.Succs[parent[b]], b)
+		p := r.IntN(b)
+		g.Succs[p] = append(g.Succs[p], b)
 	}
 	for b := range n {
-		k := r.IntN(3)
-		if len(g.Succs[b]) == 0 && r.IntN(3) == 0 {
-			k = 0
-		}
-		for range k {
-			switch {
-			case r.IntN(4) == 0 && b > 0:
-				a := b
-				for range r.IntN(4) {
-					a = parent[a]
-				}
-				g.Succs[b] = append(g.Succs[b], a) // back edge to a dominator
-			case b+1 < n:
-				g.Succs[b] = append(g.Succs[b], b+1+r.IntN(n-b-1))
-			}
-		}
-		if len(g.Succs[b]) > 4 {
-			g.Succs[b] = g.Succs[b][:4]
+		if b+1 < n && len(g.Succs[b]) < 3 && r.IntN(2) == 0 {
+			g.Succs[b] = append(g.Succs[b], b+1+r.IntN(min(n-b-1, 8)))
 		}
 		g.Weights[b] = r.IntN(3) * 8
+	}
+	dom := cfg.Dominators(g)
+	for b := 1; b < n; b++ {
+		if len(g.Succs[b]) < 3 && r.IntN(4) == 0 {
+			a := b
+			for k := r.IntN(4); k > 0 && dom.IDom[a] != cfg.NoBlock; k-- {
+				a = dom.IDom[a]
+			}
+			g.Succs[b] = append(g.Succs[b], a)
+		}
 	}
 	return g
 }
