@@ -120,6 +120,12 @@ type Config struct {
 	Source   Source
 	Current  SideFactory
 	Baseline SideFactory
+	// Escalate, when set, replaces a worker's current side once that side
+	// has abandoned a hung in-process call (InProcess.Leaked): the CLI
+	// passes this binary as a protocol server, so after the first hang the
+	// worker's graphs run in a child process that a timeout can kill, and
+	// no more goroutines leak. The zero value keeps the in-process side.
+	Escalate SideFactory
 	// Dir is the output directory: results.jsonl, campaign.json and the
 	// reports. Required.
 	Dir string

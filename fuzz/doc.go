@@ -30,8 +30,10 @@
 //     recover and a watchdog. This is the fast path for the current tree:
 //     no encoding, no process switch. A hung call cannot be stopped in Go:
 //     its goroutine is abandoned (counted in InProcess.Leaked) and keeps a
-//     CPU busy until the campaign ends. For campaigns expected to hang,
-//     --isolate runs the current tree as child processes instead.
+//     CPU busy until the campaign ends; the worker then switches to
+//     Config.Escalate (the CLI: this binary as a protocol server), so one
+//     hang leaks one goroutine per worker at most. --isolate runs the
+//     current tree as child processes from the start.
 //   - Process runs a child speaking protocol v1 (package proto,
 //     PROTOCOL.md): a baseline commit's cmd/structurize, the cfgfuzz binary
 //     itself (--isolate), or any external structurizer (--structurizer).

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -164,5 +165,40 @@ func checkMisbehaviour(t *testing.T, rep *Report, n int) {
 	}
 	if !found {
 		t.Errorf("no panic finding: %v", sigs)
+	}
+}
+
+// TestEscalateAfterHang: after an in-process hang the worker moves to the
+// escalation side, and no second goroutine leaks.
+func TestEscalateAfterHang(t *testing.T) {
+	c := testConfig(t, 30)
+	c.Workers = 1
+	c.Timeout = Duration(200 * time.Millisecond)
+	var hangs atomic.Int32
+	c.Current = SideFactory{Describe: "hangs", New: func() (Side, error) {
+		return &InProcess{Fn: func(g *cfg.Graph, opt proto.Options) Answer {
+			if g.Len() == 5 {
+				hangs.Add(1)
+				select {}
+			}
+			return structureLocal(g, opt)
+		}}, nil
+	}}
+	escalated := 0
+	c.Escalate = SideFactory{Describe: "escalated", New: func() (Side, error) {
+		escalated++
+		return &InProcess{Fn: func(g *cfg.Graph, opt proto.Options) Answer {
+			if g.Len() == 5 {
+				return Answer{Outcome: OutTimeout, Reason: "stand-in"}
+			}
+			return structureLocal(g, opt)
+		}}, nil
+	}}
+	o := mustRun(t, c)
+	if hangs.Load() != 1 || escalated != 1 {
+		t.Errorf("%d hangs in-process, %d escalations; want 1 and 1", hangs.Load(), escalated)
+	}
+	if o.Report.Outcomes[OutTimeout] < 2 {
+		t.Errorf("outcomes %v: want several timeouts", o.Report.Outcomes)
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 type worker struct {
 	set      *Settings
+	escalate SideFactory
 	src      Source
 	cur      Side
 	base     Side // nil without a baseline
@@ -31,7 +32,7 @@ type worker struct {
 
 // newWorker builds one worker's sides and oracle.
 func newWorker(c *Config) (*worker, error) {
-	w := &worker{set: &c.Settings, src: c.Source, timeout: time.Duration(c.Timeout), keepFunc: true,
+	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true,
 		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject},
 		baseOpt: proto.Options{Strategy: c.Strategy}}
 	if w.timeout == 0 {
@@ -72,6 +73,19 @@ func (w *worker) close() {
 	}
 }
 
+// escalateIfLeaked swaps an in-process side that abandoned a hung call for
+// the Escalate side (see Config.Escalate).
+func (w *worker) escalateIfLeaked() {
+	p, ok := w.cur.(*InProcess)
+	if !ok || p.Leaked == 0 || w.escalate.New == nil {
+		return
+	}
+	if s, err := w.escalate.New(); err == nil {
+		w.cur.Close()
+		w.cur = s
+	}
+}
+
 // item generates graph index i.
 func (w *worker) item(i int) (Stream, int, Item, error) {
 	n := len(w.set.Streams)
@@ -90,6 +104,7 @@ func (w *worker) run(i int) Record {
 	}
 	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
 	rec.Current = w.judge(w.cur, it.Graph, w.curOpt, nil)
+	w.escalateIfLeaked()
 	if w.base != nil {
 		b := w.judge(w.base, it.Graph, w.baseOpt, &rec.Current)
 		b.Func = nil

@@ -263,6 +263,9 @@ func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
 		return fmt.Errorf("current side: %w", err)
 	}
 	c.Current, c.Settings.Current = cur, desc
+	if desc == "in-process" {
+		c.Escalate, _, _ = sideFor("isolated", log)
+	}
 	if c.Settings.Baseline != "" {
 		base, desc, err := sideFor(c.Settings.Baseline, log)
 		if err != nil {
