@@ -37,7 +37,7 @@ const neverRouted = ^uint32(0) - 1
 type levels struct {
 	rpo  []int // RPO number within the node's level, -1 if unreached
 	idom []int
-	in   []int // incoming level edges (duplicates counted)
+	in   []int // distinct predecessors in the level (a switch's cases to one block count once)
 	kids [][]int
 	// flows[x]: some level edge leaves x's dominator subtree (to a join of
 	// an ancestor), so x's subtree can end by going on after it.
@@ -108,8 +108,10 @@ func (w *work) analyzeLevels() *levels {
 		for i := len(post) - 1; i >= 0; i-- {
 			x := post[i]
 			for _, t := range w.levelSuccs(x, buf) {
-				preds[t] = append(preds[t], x)
-				lv.in[t]++
+				if k := len(preds[t]); k == 0 || preds[t][k-1] != x {
+					preds[t] = append(preds[t], x)
+					lv.in[t]++
+				}
 			}
 		}
 		for i := len(post) - 1; i >= 0; i-- {
@@ -227,13 +229,14 @@ type emitter struct {
 	cur     int // current level (loop index, -1: function)
 	headers []int
 	clears  []int // blocks of joins that skips end at: they clear the skip variable
+	placed  []bool
 	origN   int
 	guards  int
 	buf     []int
 }
 
 func newEmitter(w *work, origN int) *emitter {
-	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN}
+	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes))}
 	for i := range e.fb {
 		e.fb[i] = -1
 	}
@@ -483,7 +486,9 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 		case e.isSink(t):
 		case e.isArm(x, t):
 			if e.lv.flows[t] {
-				flowing++
+				if flowing == 0 || merge != t {
+					flowing++
+				}
 				merge = t
 			} else if flowing == 0 {
 				merge = t
@@ -504,12 +509,16 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 			to[i] = e.edge(x, t, sw)
 		}
 	}
+	if len(to) == 2 && to[0] == to[1] {
+		to[1] = e.forward(to[1])
+	}
 	b.Merge = Merge{Kind: SelectionMerge, Merge: e.block(merge)}
 	if e.cur >= 0 && !n.synthetic() && e.w.opt.Has("merge-at-continue") {
 		b.Merge.Merge = e.block(e.w.loops[e.cur].C)
 	}
 	e.setTerm(n, &b, to)
 	e.f.Blocks[id] = b
+	e.placed[merge] = true
 	e.node(merge)
 	return true
 }
@@ -562,8 +571,11 @@ func (e *emitter) edge(x, t int, sw bool) int {
 			return id
 		}
 	}
-	if e.lv.idom[t] == x && e.lv.in[t] == 1 {
-		e.node(t)
+	if e.isArm(x, t) {
+		if e.fb[t] < 0 || !e.placed[t] {
+			e.placed[t] = true
+			e.node(t)
+		}
 		return e.fb[t]
 	}
 	top := e.top()

@@ -342,6 +342,7 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 			}
 		}
 	}
+	meet := w.tailMeets(f, order, tail, hasExit)
 	for _, b := range order.RPO {
 		if !tail[b] || len(preds[b]) == 0 {
 			continue
@@ -354,23 +355,18 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 		// becomes the loop's merge (a fresh merge would be unreachable, and
 		// structurizing the output again would add it again). A return leaf
 		// with one predecessor is only chosen when nothing else is.
-		out := -2
-		for x := l; x >= 0; x = f.Loops[x].Parent {
-			if !hasExit[x] {
-				out = x
+		for l >= 0 && !hasExit[l] {
+			if meet[l] >= 0 && meet[l] != b {
+				break // the loop's tails meet further on: that block is its merge
 			}
-		}
-		if out != -2 && len(w.nodes[b].succs) == 0 && len(preds[b]) == 1 {
-			if _, ok := leaf[out]; !ok {
-				leaf[out] = b
+			if meet[l] < 0 && len(w.nodes[b].succs) == 0 && len(preds[b]) == 1 {
+				if _, ok := leaf[l]; !ok {
+					leaf[l] = b
+				}
+				break
 			}
-			out = -2
-		}
-		if out != -2 {
-			for x := l; x != f.Loops[out].Parent; x = f.Loops[x].Parent {
-				hasExit[x] = true
-			}
-			l = f.Loops[out].Parent
+			hasExit[l] = true
+			l = f.Loops[l].Parent
 		}
 		level[b] = l
 	}
@@ -389,6 +385,41 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 		}
 		level[b] = f.Loops[x].Parent
 	}
+}
+
+// tailMeets finds, for each loop whose only exits go to tails, the block
+// where those tails meet (the nearest common post-dominator of the exits'
+// targets), or -1 when they never meet or the loop has other exits.
+func (w *work) tailMeets(f *cfg.Forest, order cfg.Order, tail, hasExit []bool) []int {
+	meet := make([]int, len(f.Loops))
+	for i := range meet {
+		meet[i] = -2
+	}
+	var pdom *cfg.DomTree
+	for _, b := range order.RPO {
+		for _, t := range w.nodes[b].succs {
+			if !tail[t] {
+				continue
+			}
+			for x := f.LoopOf[b]; x >= 0 && !hasExit[x]; x = f.Loops[x].Parent {
+				if pdom == nil {
+					pdom = cfg.PostDominators(w.graph())
+				}
+				switch {
+				case meet[x] == -2:
+					meet[x] = t
+				case meet[x] >= 0:
+					meet[x] = max(-1, pdom.NearestCommon(meet[x], t))
+				}
+			}
+		}
+	}
+	for i := range meet {
+		if meet[i] < 0 || !tail[meet[i]] {
+			meet[i] = -1
+		}
+	}
+	return meet
 }
 
 // commonLoop is the innermost loop containing both loops a and b (-1: none).
