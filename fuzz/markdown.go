@@ -53,6 +53,9 @@ func Markdown(rep *Report) string {
 		b.WriteString("\nReplay:\n\n```sh\n")
 		for _, f := range rep.Findings {
 			fmt.Fprintf(&b, "# %s\n%s\n", f.Signature, f.Replay)
+			if f.Minimized != "" {
+				fmt.Fprintf(&b, "# minimized: %s\n", f.Minimized)
+			}
 		}
 		b.WriteString("```\n")
 	}

@@ -43,7 +43,7 @@ type campaignFlags struct {
 	kinds, weights, strategy, inject  string
 	checks, structurizerCmd, baseline string
 	current                           string
-	isolate                           bool
+	isolate, minimize                 bool
 	progress                          string
 	set                               map[string]bool // flags given
 }
@@ -66,6 +66,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "run the current side as this shell `CMD` speaking protocol v1 (fuzz/PROTOCOL.md)")
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
+	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
 	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, built once and cached)")
 	if compare {
 		fs.StringVar(&f.current, "current", "", "build the current side from git revision `REV` too (default: the working tree)")
@@ -126,6 +127,9 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	c, err := f.config(stderr)
+	if err == nil && f.minimize {
+		err = campaignMinimizer(&c, stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return exitUsage
