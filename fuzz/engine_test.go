@@ -202,3 +202,29 @@ func TestEscalateAfterHang(t *testing.T) {
 		t.Errorf("outcomes %v: want several timeouts", o.Report.Outcomes)
 	}
 }
+
+// TestShardsMergeMinimized: the minimized graphs of the shards' reports
+// reach the merged report as the whole run's.
+func TestShardsMergeMinimized(t *testing.T) {
+	minimize := func(g *cfg.Graph, sig string) *cfg.Graph { return cfg.FromSuccs([][]int{{0, 1}, {}}) }
+	whole := testConfig(t, 60)
+	whole.Inject, whole.Minimize = []string{"swap-arms"}, minimize
+	mustRun(t, whole)
+	var dirs []string
+	for i := range 2 {
+		c := testConfig(t, 60)
+		c.Inject, c.Minimize, c.Shard = []string{"swap-arms"}, minimize, Shard{I: i, N: 2}
+		mustRun(t, c)
+		dirs = append(dirs, c.Dir)
+	}
+	rep, err := Merge(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	WriteReports(out, rep, testSource{})
+	jw, jm := reportJSON(t, whole.Dir), reportJSON(t, out)
+	if jw != jm || !strings.Contains(jw, `"minimized"`) {
+		t.Errorf("merged report differs from the whole run's (or nothing minimized)")
+	}
+}

@@ -1,6 +1,7 @@
 // merge.go defines Merge, which combines the campaign directories of shards
 // (or of any runs of one campaign) into one report: the union of their
-// records, computed exactly as the whole run's report is.
+// records, computed exactly as the whole run's report is, with the
+// minimized graphs the shards' own reports hold.
 package fuzz
 
 import (
@@ -21,6 +22,7 @@ func Merge(dirs []string) (*Report, error) {
 	seen := map[int]bool{}
 	var all []Record
 	var tp Throughput
+	minimized := map[minKey]string{}
 	for k, dir := range dirs {
 		s, err := LoadSettings(dir)
 		if err != nil {
@@ -42,12 +44,22 @@ func Merge(dirs []string) (*Report, error) {
 				all = append(all, r)
 			}
 		}
-		t := readThroughput(dir)
+		shardReport := readShardReport(dir)
+		for _, f := range shardReport.Findings {
+			if f.Minimized != "" {
+				minimized[minKey{f.Signature, f.First.Index}] = f.Minimized
+			}
+		}
+		t := shardReport.Throughput
 		tp.Graphs += t.Graphs + t.Resumed
 		tp.Seconds = max(tp.Seconds, t.Seconds)
 		tp.Workers += t.Workers
 	}
 	rep := BuildReport(base, all)
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		f.Minimized = minimized[minKey{f.Signature, f.First.Index}]
+	}
 	tp.Shards = len(dirs)
 	tp.fill()
 	rep.Throughput = tp
@@ -60,13 +72,21 @@ func normalizeForMerge(s Settings) Settings {
 	return s
 }
 
-func readThroughput(dir string) Throughput {
-	var r struct {
-		Throughput Throughput `json:"throughput"`
-	}
+// minKey finds a shard's minimized graph: the whole run minimizes the
+// lowest-index graph of a signature, and so did the shard that holds it.
+type minKey struct {
+	sig   string
+	index int
+}
+
+// readShardReport reads a shard's report.json for what the log does not
+// hold: its throughput and its minimized graphs. A missing report (a shard
+// killed before the end) gives zero values.
+func readShardReport(dir string) Report {
+	var r Report
 	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	if err == nil {
 		json.Unmarshal(b, &r)
 	}
-	return r.Throughput
+	return r
 }
