@@ -234,29 +234,32 @@ func (w *work) exitDests(f *cfg.Forest, order cfg.Order) [][]int {
 	return dests
 }
 
-// absorbable: destination d of loop li only branches to another of li's
-// destinations ds and is entered only from inside li.
+// absorbable: destination d of loop li is entered only from inside li and
+// only branches to another of li's destinations ds (or, when it is the only
+// one, a switch in the loop branches to it and its target has no other
+// predecessor).
 func (w *work) absorbable(f *cfg.Forest, li, d int, ds []int) bool {
-	if d < 0 || len(ds) < 2 || len(w.nodes[d].succs) != 1 {
+	if d < 0 || len(w.nodes[d].succs) != 1 {
 		return false
 	}
 	if _, ok := f.IsHeader(d); ok {
 		return false
 	}
 	s := w.nodes[d].succs[0]
-	found := false
-	for _, y := range ds {
-		found = found || (y == s && y != d)
-	}
-	if !found {
-		return false
-	}
+	switched := false
 	for _, p := range w.preds[d] {
 		if !w.inLoop(li, w.level[p]) {
 			return false
 		}
+		switched = switched || len(w.nodes[p].succs) >= 3
 	}
-	return true
+	if len(ds) == 1 {
+		// A forwarder a switch breaks through (left by an earlier
+		// structurization): its target, entered from it alone, is the merge.
+		_, hdr := f.IsHeader(s)
+		return switched && !hdr && len(w.preds[s]) == 1 && s != d
+	}
+	return slices.Contains(ds, s) && s != d
 }
 
 // latchCandidate is loop li's only back-edge block when it can be the
