@@ -1,8 +1,8 @@
 // mutation_test.go: lint against spirv-val on mutants of valid modules.
 // Valid seeds: dispatch layouts of random graphs (structurizer + emit; the
-// "structured" strategy too when it exists), the shape of
-// shared/reference/template-module.spvasm, and the mended hand-written rule
-// cases. Each mutant applies one or two random structural mutations
+// "structured" strategy too when it exists), the template module of
+// shared/reference and random structured programs of its shape
+// (structgen_test.go), and the mended hand-written rule cases. Each mutant applies one or two random structural mutations
 // (retarget a branch, drop or move a merge, move a continue target, swap
 // continue and merge, add a selection merge, swap conditional arms, turn a
 // loop merge into a selection merge, end a block early, move a block).
@@ -75,8 +75,9 @@ func seedModules(t *testing.T, r *rand.Rand) [][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 10 {
-		seeds = append(seeds, assembleText(t, tmpl))
+	seeds = append(seeds, assembleText(t, tmpl))
+	for range 40 {
+		seeds = append(seeds, assemble(t, structuredProgram(r), ""))
 	}
 	for _, c := range ruleCases {
 		if c.asEnv != "" {
