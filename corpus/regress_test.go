@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"cfgfuzz/structurizer"
 )
@@ -137,5 +138,21 @@ func TestRegressionFileRoundTrip(t *testing.T) {
 	}
 	if _, err := WriteRegression(dir, filepath.Join("..", "y"), h, r.Graph); err == nil {
 		t.Error("WriteRegression accepted a path as a name")
+	}
+}
+
+func TestRunnerContainsPanicsAndTimeouts(t *testing.T) {
+	if got := PanicSignature("index out of range [5] with length 3\ngoroutine 7"); got != "structurize:panic:index out of range [N] with length N" {
+		t.Errorf("PanicSignature: %q", got)
+	}
+	r := newTestRunner(t, structurizer.Options{Strategy: "dispatch"})
+	r.Timeout = time.Nanosecond
+	big := loadSuite(t)[0].Graph
+	if o := r.Run(big); o.Signature != SigTimeout && o.Failed() {
+		t.Errorf("a 1 ns limit gave %q", o.Signature)
+	}
+	r.Timeout = time.Minute
+	if o := r.Run(big); o.Failed() || o.Err != nil {
+		t.Errorf("after a timeout the runner gives %q %v", o.Signature, o.Err)
 	}
 }

@@ -56,9 +56,13 @@ type Runner struct {
 	Options structurizer.Options
 	// Oracle runs the checks.
 	Oracle *oracle.Oracle
-	// Timeout bounds one structurization; 0 means none. A call past it is
-	// abandoned (Go cannot stop a goroutine) and fails with SigTimeout.
+	// Timeout bounds one judgement; 0 means none. A call past it is
+	// abandoned (Go cannot stop a goroutine) and fails with SigTimeout;
+	// the runner then gets a fresh Oracle, since the abandoned call may
+	// still be using the old one.
 	Timeout time.Duration
+	// oracleOpt remakes the Oracle after a timeout.
+	oracleOpt oracle.Options
 }
 
 // RunnerOptions configures NewRunner. The zero value structurizes with the
@@ -86,7 +90,7 @@ func NewRunner(opt RunnerOptions) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{Options: opt.Structurizer, Oracle: orc, Timeout: opt.Timeout}, nil
+	return &Runner{Options: opt.Structurizer, Oracle: orc, Timeout: opt.Timeout, oracleOpt: o}, nil
 }
 
 // AllChecks lists every check of the oracle that can run here: the default
@@ -115,21 +119,25 @@ func AllChecks(base oracle.Options) []string {
 // Run judges g. It never panics because of the structurizer or the emitter.
 func (r *Runner) Run(g *cfg.Graph) Outcome {
 	if r.Timeout <= 0 {
-		return r.run(g)
+		return r.run(g, r.Oracle)
 	}
 	done := make(chan Outcome, 1)
-	go func() { done <- r.run(g.Clone()) }()
+	orc := r.Oracle
+	go func() { done <- r.run(g.Clone(), orc) }()
 	t := time.NewTimer(r.Timeout)
 	defer t.Stop()
 	select {
 	case o := <-done:
 		return o
 	case <-t.C:
+		if fresh, err := oracle.New(r.oracleOpt); err == nil {
+			r.Oracle = fresh
+		}
 		return failure(SigTimeout, "structurize", fmt.Sprintf("no answer within %v", r.Timeout))
 	}
 }
 
-func (r *Runner) run(g *cfg.Graph) (out Outcome) {
+func (r *Runner) run(g *cfg.Graph, orc *oracle.Oracle) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			out = failure(PanicSignature(fmt.Sprint(p)), "structurize", fmt.Sprint(p))
@@ -149,7 +157,7 @@ func (r *Runner) run(g *cfg.Graph) (out Outcome) {
 		return Outcome{Err: err}
 	}
 	out.Stats, out.Module = st, mod
-	out.Verdicts = r.Oracle.Check(&oracle.Subject{Graph: g, Module: mod, Info: info, Structurize: r.seam})
+	out.Verdicts = orc.Check(&oracle.Subject{Graph: g, Module: mod, Info: info, Structurize: r.seam})
 	if v := oracle.Failed(out.Verdicts); v != nil {
 		out.Signature = v.Signature
 	} else if v := oracle.Errored(out.Verdicts); v != nil {
