@@ -47,8 +47,8 @@ func TestMinimizeCommand(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if code := run([]string{"minimize", in}, nil, &out, &errw); code != exitFail {
-		t.Errorf("a passing graph: exit %d, want %d", code, exitFail)
+	if code := run([]string{"minimize", in}, nil, &out, &errw); code != exitUsage {
+		t.Errorf("a passing graph: exit %d, want %d", code, exitUsage)
 	}
 }
 
