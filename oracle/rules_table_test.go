@@ -40,6 +40,7 @@ var ruleCases = []ruleCase{
 	{"R12-loop", "R12", "", "", false}, // validator before v2023.2: OpLoopMerge counts as the merge
 	{"R13", "R13", "", "", true},
 	{"R14", "R14", "", "", true},
+	{"R14-entry", "R14", "", "", true}, // the entry block as a branch target
 	{"R15", "R15", "spv1.6", "vulkan1.3", true},
 }
 
