@@ -1,0 +1,54 @@
+// check_test.go: `cfgfuzz check` runs every default check and says which,
+// --checks selects, +NAME adds to the defaults (an unknown name is a usage
+// error until someone registers it).
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"cfgfuzz/oracle"
+)
+
+func checkVerdicts(t *testing.T, args ...string) ([]string, int, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	in := strings.NewReader("{{1}, {2, 3}, {1}, {4}, {}}\n")
+	code := run(append([]string{"check", "--json"}, args...), in, &stdout, &stderr)
+	if code == exitUsage {
+		return nil, code, stderr.String()
+	}
+	var rec checkRecord
+	if err := json.Unmarshal(stdout.Bytes(), &rec); err != nil {
+		t.Fatalf("%v: %s %s", err, stdout.String(), stderr.String())
+	}
+	var names []string
+	for _, v := range rec.Checks {
+		names = append(names, v.Check)
+	}
+	return names, code, stderr.String()
+}
+
+func TestCheckRunsEveryDefaultCheck(t *testing.T) {
+	names, _, errs := checkVerdicts(t, "--strategy", "dispatch")
+	if names == nil {
+		t.Skip(errs)
+	}
+	if !slices.Equal(names, oracle.DefaultChecks) {
+		t.Errorf("ran %v, want %v", names, oracle.DefaultChecks)
+	}
+	names, _, _ = checkVerdicts(t, "--strategy", "dispatch", "--checks", "rules,pdom")
+	if !slices.Equal(names, []string{"rules", "pdom"}) { // in the order given
+		t.Errorf("--checks rules,pdom ran %v", names)
+	}
+	names, _, _ = checkVerdicts(t, "--strategy", "dispatch", "--checks", "-meta")
+	if slices.Contains(names, "meta") || len(names) != len(oracle.DefaultChecks)-1 {
+		t.Errorf("--checks -meta ran %v", names)
+	}
+	if _, code, errs := checkVerdicts(t, "--checks", "+nosuch"); code != exitUsage || !strings.Contains(errs, "nosuch") {
+		t.Errorf("+nosuch: exit %d, %s", code, errs)
+	}
+}
