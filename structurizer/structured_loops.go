@@ -235,8 +235,9 @@ func (w *work) exitDests(f *cfg.Forest, order cfg.Order) [][]int {
 }
 
 // absorbable: destination d of loop li is entered only from inside li and
-// only branches to another of li's destinations ds (or, when it is the only
-// one, a switch in the loop branches to it and its target has no other
+// only branches to another of li's destinations ds, or to where another
+// destination only branches too (or, when it is the only destination, a
+// switch in the loop branches to it and its target has no other
 // predecessor).
 func (w *work) absorbable(f *cfg.Forest, li, d int, ds []int) bool {
 	if d < 0 || len(w.nodes[d].succs) != 1 {
@@ -259,7 +260,15 @@ func (w *work) absorbable(f *cfg.Forest, li, d int, ds []int) bool {
 		_, hdr := f.IsHeader(s)
 		return switched && !hdr && len(w.preds[s]) == 1 && s != d
 	}
-	return slices.Contains(ds, s) && s != d
+	if s == d {
+		return false
+	}
+	for _, y := range ds {
+		if y == s || y != d && y >= 0 && len(w.nodes[y].succs) == 1 && w.nodes[y].succs[0] == s {
+			return true // d and y meet at s (or d goes on to y)
+		}
+	}
+	return false
 }
 
 // latchCandidate is loop li's only back-edge block when it can be the
