@@ -169,7 +169,7 @@ func (c *ruleChecker) checkLoops() {
 				continue
 			}
 			c.report("R9", "a predecessor of the continue target lies outside the loop construct", h, ct, p)
-			return
+			break
 		}
 	}
 }
