@@ -89,6 +89,12 @@ func (p *InProcess) Close() error { return nil }
 
 // structureLocal is the in-process equivalent of cmd/structurize's handler.
 func structureLocal(g *cfg.Graph, opt proto.Options) Answer {
+	if err := proto.CheckOptions(opt); err != nil {
+		return Answer{Outcome: proto.Error, Reason: proto.RequestError + err.Error()}
+	}
+	if err := g.Validate(cfg.Limits{}); err != nil {
+		return Answer{Outcome: proto.Error, Reason: proto.RequestError + "graph: " + err.Error()}
+	}
 	res, err := structurizer.Structurize(g, structurizer.Options{Strategy: opt.Strategy, Inject: opt.Inject})
 	if err != nil {
 		if r, ok := err.(*structurizer.Refusal); ok {

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 
 	"cfgfuzz/emit"
@@ -141,6 +142,14 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 	case OutPanic, OutTimeout, OutCrash:
 		r.Outcome, r.Signature, r.Detail = a.Outcome, harnessSignature(a.Outcome, a.Reason), firstLine(a.Reason)
 		return r
+	case proto.Error:
+		if !strings.HasPrefix(a.Reason, proto.RequestError) {
+			// The structurizer failed on a valid graph (a malformed
+			// function, an internal error): a finding.
+			r.Outcome, r.Signature, r.Detail = OutInvalid, harnessSignature("error", a.Reason), firstLine(a.Reason)
+			return r
+		}
+		fallthrough
 	default:
 		r.Outcome, r.Detail = OutError, firstLine(a.Outcome+": "+a.Reason)
 		return r

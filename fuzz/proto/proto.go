@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"cfgfuzz/emit"
 	"cfgfuzz/structurizer"
@@ -44,8 +45,14 @@ type Request struct {
 const (
 	OK      = "ok"      // structured: Module or Func is set
 	Refused = "refused" // a typed refusal: Reason says why (stable, no ids)
-	Error   = "error"   // the request could not be served (bad graph, unknown option)
+	// Error: the structurizer failed on the graph (a finding), or, with a
+	// reason starting with RequestError, the request could not be served
+	// (bad graph, unknown option: a harness error, not a finding).
+	Error = "error"
 )
+
+// RequestError prefixes the reason of an error about the request itself.
+const RequestError = "request: "
 
 // Response answers one Request.
 type Response struct {
@@ -84,9 +91,9 @@ func Serve(r io.Reader, w io.Writer, h Handler) error {
 		var req Request
 		var resp Response
 		if err := json.Unmarshal(line, &req); err != nil {
-			resp = Response{Outcome: Error, Reason: "bad request: " + err.Error()}
+			resp = Response{Outcome: Error, Reason: RequestError + "bad request: " + err.Error()}
 		} else if req.V != Version {
-			resp = Response{ID: req.ID, Outcome: Error, Reason: fmt.Sprintf("protocol version %d not supported (want %d)", req.V, Version)}
+			resp = Response{ID: req.ID, Outcome: Error, Reason: fmt.Sprintf(RequestError+"protocol version %d not supported (want %d)", req.V, Version)}
 		} else {
 			resp = h(req)
 			resp.ID = req.ID
@@ -109,13 +116,16 @@ func Local(module bool) Handler {
 	return func(req Request) Response {
 		g, err := cfg.ParseCompact(req.Graph, cfg.Limits{})
 		if err != nil {
-			return Response{Outcome: Error, Reason: "graph: " + err.Error()}
+			return Response{Outcome: Error, Reason: RequestError + "graph: " + err.Error()}
 		}
 		if req.Weights != nil {
 			if len(req.Weights) != g.Len() {
-				return Response{Outcome: Error, Reason: fmt.Sprintf("weights: %d for %d blocks", len(req.Weights), g.Len())}
+				return Response{Outcome: Error, Reason: fmt.Sprintf(RequestError+"weights: %d for %d blocks", len(req.Weights), g.Len())}
 			}
 			g.Weights = append([]int(nil), req.Weights...)
+		}
+		if err := CheckOptions(req.Options); err != nil {
+			return Response{Outcome: Error, Reason: RequestError + err.Error()}
 		}
 		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: req.Options.Strategy, Inject: req.Options.Inject})
 		if err != nil {
@@ -136,4 +146,17 @@ func Local(module bool) Handler {
 		resp.Module = mod
 		return resp
 	}
+}
+
+// CheckOptions reports an unknown strategy or fault name.
+func CheckOptions(o Options) error {
+	if o.Strategy != "" && !slices.Contains(structurizer.Strategies(), o.Strategy) {
+		return fmt.Errorf("unknown strategy %q (have %v)", o.Strategy, structurizer.Strategies())
+	}
+	for _, f := range o.Inject {
+		if !slices.Contains(structurizer.FaultNames(), f) {
+			return fmt.Errorf("unknown fault %q (have %v)", f, structurizer.FaultNames())
+		}
+	}
+	return nil
 }
