@@ -5,6 +5,7 @@ package oracle
 
 import (
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"slices"
 	"syscall"
@@ -163,3 +164,51 @@ func BenchmarkDefaultChecks(b *testing.B) {
 }
 
 func itoaInt(n int) string { return itoa(uint32(n)) }
+
+// tinyModules are the mended hand-written rule cases (30-60 words of code
+// each), where process start dominates the executable's cost.
+func tinyModules(b *testing.B) [][]byte {
+	var mods [][]byte
+	for _, c := range ruleCases {
+		if c.asEnv != "" {
+			continue
+		}
+		body, err := os.ReadFile("testdata/rules/" + c.stem + ".good")
+		if err != nil {
+			b.Fatal(err)
+		}
+		mods = append(mods, assemble(b, body, ""))
+	}
+	return mods
+}
+
+func benchValidateTiny(b *testing.B, v Validator) {
+	mods := tinyModules(b)
+	b.ResetTimer()
+	start := cpuTime()
+	for i := range b.N {
+		if ok, msg, err := v.Validate(mods[i%len(mods)]); !ok || err != nil {
+			b.Fatal(msg, err)
+		}
+	}
+	reportCPU(b, start)
+}
+
+func BenchmarkValidatorLibTiny(b *testing.B) {
+	if !HaveLibValidator {
+		b.Skip("built without cgo")
+	}
+	v, err := NewLibValidator("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchValidateTiny(b, v)
+}
+
+func BenchmarkValidatorExecTiny(b *testing.B) {
+	path, err := exec.LookPath("spirv-val")
+	if err != nil {
+		b.Skip("no spirv-val")
+	}
+	benchValidateTiny(b, ExecValidator{Path: path})
+}
