@@ -1,3 +1,7 @@
+// structured_debug_test.go: a tool, skipped unless DEBUG_GRAPH is set:
+// structurizes the graph, structurizes the result's own CFG (as the meta
+// oracle's idempotence check does, with the emitter's prologue block) and
+// prints both functions.
 package structurizer
 
 import (

@@ -1,0 +1,94 @@
+// structured_check_test.go: the self-check (structured_check.go) against
+// known answers: every dispatch loop and every clean structured result
+// passes it; the structural faults (a merge at the continue target, a
+// dropped merge, a break to the outer merge) are rejected with their rule.
+package structurizer
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestSelfCheckAcceptsDispatch(t *testing.T) {
+	const seed = 11
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	for i := range 500 {
+		g := randomGraph(r, 1+r.IntN(10))
+		res, err := Structurize(g, Options{Strategy: "dispatch"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := SelfCheck(res.Func); err != nil {
+			t.Fatalf("graph %d %v: dispatch loop rejected: %v", i, g, err)
+		}
+	}
+}
+
+func TestSelfCheckRejectsStructuralFaults(t *testing.T) {
+	want := map[string][]string{
+		"merge-at-continue":   {"R2", "R1", "R8", "R6", "R10"},
+		"drop-merge":          {"R12", "R6", "R10"},
+		"exit-to-outer-merge": {"R6", "R10", "R8", "R9"},
+	}
+	const seed = 12
+	t.Logf("seed %d", seed)
+	for fault, rules := range want {
+		r := rand.New(rand.NewPCG(seed, 0))
+		caught := 0
+		for range 3000 {
+			g := randomReducible(r, 3+r.IntN(10))
+			res, err := Structurize(g, Options{Strategy: "structured", Inject: []string{fault}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var re *RuleError
+			if err := SelfCheck(res.Func); errors.As(err, &re) {
+				ok := false
+				for _, rule := range rules {
+					ok = ok || re.Rule == rule
+				}
+				if !ok {
+					t.Errorf("%s on %v: rejected for %v, want one of %v", fault, g, err, rules)
+				}
+				caught++
+			}
+		}
+		if caught == 0 {
+			t.Errorf("%s: never rejected in 3000 graphs", fault)
+		}
+		t.Logf("%s: rejected %d of 3000", fault, caught)
+	}
+}
+
+func TestSelfCheckRejectsHandMadeViolations(t *testing.T) {
+	syn := func(m Merge, t Term) Block { return Block{Kind: Synthetic, Orig: -1, Merge: m, Term: t} }
+	br := func(to int) Term { return Term{Kind: Branch, To: []int{to}} }
+	test := func(a, b int) Term { return Term{Kind: Test, Var: 0, Values: []uint32{1}, To: []int{a, b}} }
+	cases := []struct {
+		name string
+		f    Func
+		rule string
+	}{
+		{"branch to entry", Func{Blocks: []Block{syn(Merge{}, br(1)), syn(Merge{}, br(0))}}, "R14"},
+		{"conditional without merge", Func{Vars: []Var{{}}, Blocks: []Block{
+			syn(Merge{}, test(1, 2)), syn(Merge{}, Term{Kind: Return}), syn(Merge{}, Term{Kind: Return})}}, "R12"},
+		{"two headers one merge", Func{Vars: []Var{{}}, Blocks: []Block{
+			syn(Merge{Kind: SelectionMerge, Merge: 3}, test(1, 2)),
+			syn(Merge{Kind: SelectionMerge, Merge: 3}, test(3, 2)),
+			syn(Merge{}, br(3)), syn(Merge{}, Term{Kind: Return})}}, "R1"},
+		{"back edge to a non-header", Func{Vars: []Var{{}}, Blocks: []Block{
+			syn(Merge{}, br(1)), syn(Merge{}, br(2)), syn(Merge{}, br(1))}}, "R3"},
+	}
+	for _, c := range cases {
+		if err := c.f.Validate(); err != nil {
+			t.Fatalf("%s: malformed: %v", c.name, err)
+		}
+		var re *RuleError
+		err := SelfCheck(&c.f)
+		if !errors.As(err, &re) || re.Rule != c.rule {
+			t.Errorf("%s: got %v, want %s", c.name, err, c.rule)
+		}
+	}
+}
