@@ -136,13 +136,10 @@ func BenchmarkPdom(b *testing.B) {
 }
 
 // BenchmarkDefaultChecks is the whole default set on one 12-block graph
-// (exec with the default walks, meta with the dispatch structurizer).
+// (exec with the default walks, meta with the dispatch structurizer), and
+// each check alone.
 func BenchmarkDefaultChecks(b *testing.B) {
 	mods, graphs := benchModules(b, 8, 12)
-	o, err := New(Options{})
-	if err != nil {
-		b.Skip(err)
-	}
 	seam := func(g *cfg.Graph) ([]byte, ResultInfo, error) {
 		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "dispatch"})
 		if err != nil {
@@ -151,15 +148,27 @@ func BenchmarkDefaultChecks(b *testing.B) {
 		mod, err := emit.Bytes(res.Func, emit.Options{})
 		return mod, ResultInfo{Synthetic: res.Stats.Synthetic}, err
 	}
-	b.ResetTimer()
-	start := cpuTime()
-	defer reportCPU(b, start)
-	for i := range b.N {
-		k := i % len(mods)
-		vs := o.Check(&Subject{Graph: graphs[k], Module: mods[k], Structurize: seam})
-		if v := Failed(vs); v != nil {
-			b.Fatal(v)
-		}
+	sets := map[string][]string{"all": nil}
+	for _, c := range DefaultChecks {
+		sets[c] = []string{c}
+	}
+	for name, checks := range sets {
+		b.Run(name, func(b *testing.B) {
+			o, err := New(Options{Checks: checks})
+			if err != nil {
+				b.Skip(err)
+			}
+			b.ResetTimer()
+			start := cpuTime()
+			defer reportCPU(b, start)
+			for i := range b.N {
+				k := i % len(mods)
+				vs := o.Check(&Subject{Graph: graphs[k], Module: mods[k], Structurize: seam})
+				if v := Failed(vs); v != nil {
+					b.Fatal(v)
+				}
+			}
+		})
 	}
 }
 
