@@ -153,6 +153,12 @@ func (p *Process) kill() {
 	p.stdin.Close()
 	p.cmd.Wait()
 	p.cmd = nil
+	go drain(p.lines) // let the reader of the dead child's output finish
+}
+
+func drain(ch <-chan []byte) {
+	for range ch {
+	}
 }
 
 // Close ends the child: standard input closed, then killed if it lingers.
@@ -163,6 +169,7 @@ func (p *Process) Close() error {
 	p.stdin.Close()
 	done := make(chan struct{})
 	go func() { p.cmd.Wait(); close(done) }()
+	go drain(p.lines)
 	select {
 	case <-done:
 	case <-time.After(2 * time.Second):
