@@ -179,9 +179,18 @@ func (w *work) headerCandidate(li int) bool {
 // Progress: each round moves at least one block into a deeper level, and a
 // block can only go as deep as the loop nesting, so the rounds end.
 func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
+	pdom := cfg.PostDominators(w.graph())
 	for {
 		dests := w.exitDests(f, order)
 		moved := false
+		for li := len(dests) - 1; li >= 0; li-- { // inner loops first
+			if w.absorbRegion(f, pdom, li, dests[li]) {
+				moved = true
+			}
+		}
+		if moved {
+			continue
+		}
 		for li, ds := range dests {
 			for _, d := range ds {
 				if w.absorbable(f, li, d, ds) {
@@ -204,7 +213,7 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 }
 
 // exitDests lists each loop's exit destinations (-1 stands for continuing
-// an outer loop or entering another loop).
+// an outer loop).
 func (w *work) exitDests(f *cfg.Forest, order cfg.Order) [][]int {
 	dests := make([][]int, len(w.loops))
 	note := func(x, d int) {
@@ -220,10 +229,9 @@ func (w *work) exitDests(f *cfg.Forest, order cfg.Order) [][]int {
 		for _, t := range w.nodes[b].succs {
 			tl, d := w.level[t], t
 			if lt, ok := f.IsHeader(t); ok {
-				d = -1
 				tl = w.loops[lt].parent
 				if w.inLoop(lt, sl) {
-					tl = lt
+					tl, d = lt, -1
 				}
 			}
 			for x := sl; x >= 0 && !w.inLoop(x, tl); x = w.loops[x].parent {
@@ -266,6 +274,113 @@ func (w *work) absorbable(f *cfg.Forest, li, d int, ds []int) bool {
 	for _, y := range ds {
 		if y == s || y != d && y >= 0 && len(w.nodes[y].succs) == 1 && w.nodes[y].succs[0] == s {
 			return true // d and y meet at s (or d goes on to y)
+		}
+	}
+	return false
+}
+
+// absorbRegion moves into loop li what lies between its exits and the block
+// where they meet (their nearest common post-dominator m), when nothing else
+// enters it: the blocks go to li's level and the loops among them become
+// li's children. The loop then leaves for m alone: one merge, no route (an
+// if/else or a switch whose arms break, a break after an inner loop).
+// Progress: it only moves blocks and loops into li, deeper than they were.
+func (w *work) absorbRegion(f *cfg.Forest, pdom *cfg.DomTree, li int, ds []int) bool {
+	if len(ds) < 2 {
+		return false
+	}
+	m := -1
+	for _, d := range ds {
+		if d < 0 || !pdom.InTree(d) {
+			return false
+		}
+		if m < 0 {
+			m = d
+		} else {
+			m = pdom.NearestCommon(m, d)
+		}
+		if m < 0 {
+			return false
+		}
+	}
+	seen := map[int]bool{}
+	var loops, plain []int
+	queue := []int{}
+	visit := func(t int) bool {
+		if t == m || seen[t] {
+			return true
+		}
+		if w.inLoop(li, w.level[t]) {
+			return false // back into the loop: not an exit region
+		}
+		if lt, ok := f.IsHeader(t); ok && w.level[t] == lt {
+			if w.inLoop(lt, li) {
+				return false // an enclosing loop's header
+			}
+			loops = append(loops, lt)
+		} else if !w.insideAny(loops, t) {
+			plain = append(plain, t)
+		}
+		seen[t] = true
+		queue = append(queue, t)
+		return len(seen) <= 4*len(f.Loops[li].Blocks)+64 // a region, not the rest of the function
+	}
+	for _, d := range ds {
+		if d == m {
+			continue
+		}
+		if !visit(d) {
+			return false
+		}
+	}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, t := range w.nodes[v].succs {
+			if !visit(t) {
+				return false
+			}
+		}
+	}
+	entered := func(p int) bool { return seen[p] || w.inLoop(li, w.level[p]) }
+	for _, r := range plain {
+		if w.insideAny(loops, r) {
+			continue
+		}
+		for _, p := range w.preds[r] {
+			if !entered(p) {
+				return false
+			}
+		}
+	}
+	for _, x := range loops {
+		for _, p := range w.preds[w.loops[x].entry] {
+			if !w.inLoop(x, w.level[p]) && !entered(p) {
+				return false
+			}
+		}
+	}
+	if len(seen) == 0 {
+		return false
+	}
+	for _, r := range plain {
+		if !w.insideAny(loops, r) {
+			w.level[r] = li
+		}
+	}
+	for _, x := range loops {
+		if !slices.Contains(loops, w.loops[x].parent) {
+			w.loops[x].parent = li
+		}
+	}
+	return true
+}
+
+// insideAny reports whether node t lies in one of the loops.
+func (w *work) insideAny(loops []int, t int) bool {
+	for _, x := range loops {
+		if w.inLoop(x, w.level[t]) {
+			return true
 		}
 	}
 	return false
