@@ -80,31 +80,65 @@ func module(t *testing.T, g *cfg.Graph, opt structurizer.Options) []byte {
 	return m
 }
 
-// TestCheckGenerated: every graph passes `gpu` with every strategy.
+// TestCheckGenerated: every graph passes `gpu` with every strategy. A
+// failure is logged with what the interpreter says on the same walks (a
+// structurizer bug when it fails too, a driver/interpreter disagreement when
+// it passes) and the run goes on, so one run counts them all.
 func TestCheckGenerated(t *testing.T) {
 	ex := device(t)
 	n := graphCount(t)
 	for _, strat := range structurizer.Strategies() {
 		t.Run(strat, func(t *testing.T) {
-			passed, skipped := 0, 0
+			var c campaignCounts
 			for i := range n {
 				name, g := mixed(1, i)
 				m := module(t, g, structurizer.Options{Strategy: strat})
-				v := gpu.Check(ex, g, m, oracle.WalkOptions{Seed: uint64(i)})
-				switch v.Status {
-				case oracle.Pass:
-					passed++
-				case oracle.Skip:
-					skipped++
-				default:
-					t.Fatalf("%s %v: %s %s: %s", name, g.Succs, v.Status, v.Signature, v.Detail)
-				}
+				c.add(t, name, g, m, gpu.Check(ex, g, m, oracle.WalkOptions{Seed: uint64(i)}), uint64(i))
 				if (i+1)%250 == 0 {
-					t.Logf("%s: %d/%d graphs, %d passed, %d skipped", strat, i+1, n, passed, skipped)
+					t.Logf("%s: %d/%d graphs, %s", strat, i+1, n, c)
 				}
 			}
-			t.Logf("%s: %d graphs passed gpu, %d skipped (no returning walk)", strat, passed, skipped)
+			t.Logf("%s: %d graphs: %s", strat, n, c)
+			if c.failed > 0 {
+				t.Errorf("%s: %d graphs failed gpu (%d also fail the interpreter)", strat, c.failed, c.interpToo)
+			}
 		})
+	}
+}
+
+// campaignCounts tallies the verdicts of a run.
+type campaignCounts struct{ passed, skipped, failed, interpToo int }
+
+func (c campaignCounts) String() string {
+	return fmt.Sprintf("%d passed, %d skipped (no returning walk), %d failed (%d of them also fail the interpreter)",
+		c.passed, c.skipped, c.failed, c.interpToo)
+}
+
+func (c *campaignCounts) add(t *testing.T, name string, g *cfg.Graph, m []byte, v oracle.Verdict, seed uint64) {
+	t.Helper()
+	switch v.Status {
+	case oracle.Pass:
+		c.passed++
+		return
+	case oracle.Skip:
+		c.skipped++
+		return
+	case oracle.Error:
+		t.Fatalf("%s %v: driver error: %s", name, g.Succs, v.Detail)
+	}
+	c.failed++
+	var returned []oracle.Walk
+	for _, w := range oracle.Walks(g, oracle.WalkOptions{Seed: seed}) {
+		if w.Returned {
+			returned = append(returned, w)
+		}
+	}
+	interp := oracle.CompareWalks(oracle.Interpreter{}, m, returned)
+	if interp.Signature != "" {
+		c.interpToo++
+	}
+	if c.failed <= 10 {
+		t.Logf("FAIL %s %s: %s %s; interpreter on the same walks: %q", name, cfg.FormatCompact(g), v.Signature, v.Detail, interp.Signature)
 	}
 }
 
