@@ -1,20 +1,27 @@
 // structured_loops.go: the loops pass of the structured strategy ("loops
 // first", as in the DESIGN's structurizer section and the field reports on
 // routed loop exits). On the reducible working graph it gives every loop of
-// the nesting forest a synthetic header H_L (OpLoopMerge M_L C_L; branch to
-// the loop's own header), one latch C_L (every back edge goes there: one
-// continue target and one back-edge block, rules R3 and R5) and one merge
-// M_L (every exit goes there, rule R6 for loops). A loop that leaves for
-// several destinations stores the destination's route value on the exit
-// edge (except for its first, default destination) and M_L routes on it;
-// the route is cleared at H_L, so a stale value routes nothing. An exit that
-// leaves several loops goes merge by merge: M_L's edge to the destination is
-// itself an exit of the enclosing loop, routed the same way.
+// the nesting forest a header H_L (OpLoopMerge M_L C_L), one latch C_L
+// (every back edge goes there: one continue target and one back-edge block,
+// rules R3 and R5) and one merge M_L (every exit goes there, rule R6 for
+// loops). They are the input's own blocks where the rules allow (a header
+// that only branches or is a while loop's test, a lone back-edge block that
+// only branches back, a lone exit destination nothing else enters), fresh
+// synthetic ones otherwise; reusing them is what makes structurizing a
+// structured function add nothing (the idempotence the meta oracle checks).
 //
-// Return tails (blocks in no cycle whose paths all end in returns without
-// joining) stay in the innermost loop that holds all their predecessors:
-// a return inside a loop needs no route (rule R7 allows it outside continue
-// constructs).
+// A loop that leaves for several destinations stores the destination's
+// route value on the exit edge (except for its first, default destination)
+// and M_L routes on it; the route is cleared at H_L, so a stale value routes
+// nothing. An exit that leaves several loops goes merge by merge: M_L's edge
+// to the destination is itself an exit of the enclosing loop, routed the
+// same way. Before that, what lies between a loop's exits and the block
+// where they meet moves into the loop (inner loops included), so most loops
+// leave for one block and need no route.
+//
+// Return tails (blocks in no cycle all of whose paths return) stay in the
+// innermost loop that holds all their predecessors: a return inside a loop
+// needs no route (rule R7 allows it outside continue constructs).
 package structurizer
 
 import (

@@ -22,8 +22,9 @@ type Options struct {
 	// --check-passes).
 	CheckPasses bool
 	// CloneBudget is the most words a strategy may copy to avoid a route
-	// variable; 0 means the strategy's documented default, negative forbids
-	// cloning.
+	// variable; 0 means the strategy's documented default (structured:
+	// DefaultCloneBudget, 64 words, copying only return blocks of at most
+	// CloneMaxWeight words), negative forbids cloning.
 	CloneBudget int
 }
 
