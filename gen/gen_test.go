@@ -319,3 +319,22 @@ func TestStatsFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeGraphs: thousands of blocks stay fast (non-termination is
+// repaired, not rejected, there) and keep each kind's property, checked
+// with the fast analyses (the references are too slow at this size).
+func TestLargeGraphs(t *testing.T) {
+	c := Config{MinBlocks: 3000, MaxBlocks: 6000}
+	for _, k := range []Kind{Reducible, Irreducible, NonTerminating, Program} {
+		c.Kind = k
+		for _, it := range batch(t, c, 77, 3) {
+			g := it.Graph
+			checkCommon(t, it, mustNormalize(t, c))
+			reducible, stuck := cfg.Reducible(g), stuckReachable(g, g.Reachable())
+			want := map[Kind][2]bool{Reducible: {true, false}, Irreducible: {false, false}, NonTerminating: {reducible, true}, Program: {true, false}}[k]
+			if reducible != want[0] || stuck != want[1] {
+				t.Fatalf("%s seed %d (%d blocks): reducible %v, stuck %v", k, it.Seed, g.Len(), reducible, stuck)
+			}
+		}
+	}
+}

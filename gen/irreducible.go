@@ -63,10 +63,13 @@ func irreducibleGraph(r *rng, c Config) (*cfg.Graph, error) {
 // (see the file comment): the first that can be, and each further one
 // with probability crossProb. It reports whether at least one was.
 func (s *redScratch) crossEdges(r *rng, p reducibleParams) bool {
-	done := 0
+	done, tries := 0, 0
 	for _, k := range r.perm(len(s.flat)) {
 		if !s.backPending[k] || (done > 0 && !r.chance(p.crossProb)) {
 			continue
+		}
+		if tries++; tries > maxCrossTries {
+			break
 		}
 		u := s.flat[k] // fillForward parks a back slot's block in it
 		if v, ok := s.crossTarget(r, u); ok {
@@ -76,6 +79,10 @@ func (s *redScratch) crossEdges(r *rng, p reducibleParams) bool {
 	}
 	return done > 0
 }
+
+// maxCrossTries bounds the back edges crossEdges tries to turn in one
+// draw (each try searches the DAG): it only matters for large graphs.
+const maxCrossTries = 64
 
 // crossTarget draws a block v before u that reaches u along the DAG and
 // does not dominate it.

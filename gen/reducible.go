@@ -22,10 +22,14 @@
 //     uniformly from its proper dominators. A back edge to a dominator
 //     changes no dominator, so one pass suffices;
 //  5. gives some switches a duplicate case and a few conditionals agreeing
-//     arms, shuffles each successor list (the true arm is as often the
-//     tree edge as not), and keeps the graph only if every block can still
-//     reach a returning block; otherwise it draws again from the same
-//     stream. Non-termination is the nonterminating kind's business.
+//     arms (a free slot repeating a tree edge), shuffles each successor
+//     list (the true arm is as often the tree edge as not), and keeps the
+//     graph only if every block can still reach a returning block;
+//     otherwise it draws again from the same stream. After 16 rejected
+//     draws (graphs of thousands of blocks, where almost no draw
+//     terminates) it repairs instead: each block that cannot return and
+//     has no forward edge becomes a return. Non-termination is the
+//     nonterminating kind's business.
 //
 // Loops arise wherever a back edge lands; several back edges to one
 // header, self-loops and loops left through several exits all arise with
@@ -97,6 +101,7 @@ type redScratch struct {
 	capa, kids, deg, off []int  // capacity for tree children, tree children, out-degree, first slot
 	idom                 []int  // tree parent, then immediate dominator
 	live                 []int  // slots used (fillForward), then reaches a return (terminates)
+	predOff, preds, work []int  // terminates: predecessor index (n+1, maxSlots*n) and a stack (n)
 	flat                 []int  // successor slots, off[b] .. off[b]+deg[b]
 	keep, backPending    []bool // per slot: a tree or cross edge, never overwritten; a back edge to fill
 	isSwitch             []bool
@@ -109,14 +114,18 @@ const maxSlots = 4
 // the stack.
 const smallBlocks = 16
 
-// makeRedScratch points the arrays into ints (6n), bools
+// scratchInts is the length of the int scratch for n blocks.
+func scratchInts(n int) int { return (8+maxSlots)*n + 1 }
+
+// makeRedScratch points the arrays into ints (scratchInts(n)), bools
 // ((1+2*maxSlots)n) and out ((1+maxSlots)n), the array the graph keeps:
 // weights and successor slots. (It returns a value, not a pointer, so the
 // arrays can stay on the caller's stack.)
 func makeRedScratch(n int, ints []int, bools []bool, out []int) redScratch {
 	return redScratch{
 		n: n, capa: ints[:n], kids: ints[n : 2*n], deg: ints[2*n : 3*n], off: ints[3*n : 4*n],
-		idom: ints[4*n : 5*n], live: ints[5*n : 6*n],
+		idom: ints[4*n : 5*n], live: ints[5*n : 6*n], work: ints[6*n : 7*n],
+		predOff: ints[7*n : 8*n+1], preds: ints[8*n+1 : (8+maxSlots)*n+1],
 		isSwitch: bools[:n], keep: bools[n : (1+maxSlots)*n], backPending: bools[(1+maxSlots)*n:],
 		flat: out[n:],
 	}
@@ -134,16 +143,16 @@ func errDraws(what string, n int) error {
 // reducibleGraph returns a reducible graph of n blocks, every block
 // reachable from the entry and every block reaching a return.
 func reducibleGraph(r *rng, n int, p reducibleParams) (*cfg.Graph, error) {
-	var intBuf [6 * smallBlocks]int
+	var intBuf [(8+maxSlots)*smallBlocks + 1]int
 	var boolBuf [(1 + 2*maxSlots) * smallBlocks]bool
 	ints, bools := intBuf[:], boolBuf[:]
 	if n > smallBlocks {
-		ints, bools = make([]int, 6*n), make([]bool, (1+2*maxSlots)*n)
+		ints, bools = make([]int, scratchInts(n)), make([]bool, (1+2*maxSlots)*n)
 	}
 	out := make([]int, (1+maxSlots)*n)
 	s := makeRedScratch(n, ints, bools, out)
 	for attempt := range maxDraws {
-		if s.try(r, p, attempt >= 32) {
+		if s.try(r, p, attempt >= repairAfter) {
 			return slotGraph(out[:n:n], out[n:], s.off, s.deg), nil
 		}
 	}
@@ -154,13 +163,19 @@ func reducibleGraph(r *rng, n int, p reducibleParams) (*cfg.Graph, error) {
 	return nil, errDraws(what, n)
 }
 
+// repairAfter is the number of draws rejected for not terminating before
+// the rest are repaired instead. Small graphs almost never get there, so
+// their distribution is that of rejection sampling; large ones (thousands
+// of blocks, where nearly every draw has a block that cannot return) get
+// there at once.
+const repairAfter = 16
+
 // try draws one graph into s and reports whether it terminates (and, for
-// irreducible graphs, has a cross edge). noLeafSwitches keeps tree
-// leaves from being switches, which a config of only switches needs
-// to ever have a return (try uses it after 32 failed draws).
-func (s *redScratch) try(r *rng, p reducibleParams, noLeafSwitches bool) bool {
+// irreducible graphs, has a cross edge). With repair, a draw that does not
+// terminate is repaired (see repair) rather than rejected.
+func (s *redScratch) try(r *rng, p reducibleParams, repair bool) bool {
 	s.drawTree(r, p)
-	s.drawDegrees(r, p, noLeafSwitches)
+	s.drawDegrees(r, p)
 	s.fillForward(r, p)
 	s.dominators()
 	if p.irreducible && !s.crossEdges(r, p) {
@@ -168,7 +183,38 @@ func (s *redScratch) try(r *rng, p reducibleParams, noLeafSwitches bool) bool {
 	}
 	s.fillBack(r, p)
 	s.shuffle(r)
+	if s.terminates() {
+		return true
+	}
+	if !repair {
+		return false
+	}
+	s.repair()
 	return s.terminates()
+}
+
+// repair turns each block that cannot reach a return and has neither a
+// forward edge (it is a sink of the DAG) nor a cross edge into a return.
+// Every block that could not return led along the DAG to such a sink, so
+// a reducible draw terminates afterwards; dropping back edges changes no
+// dominator, so it stays reducible. Only a region closed by cross edges
+// can still fail.
+func (s *redScratch) repair() {
+	for b := range s.n {
+		if s.live[b] != 0 {
+			continue
+		}
+		sink := true
+		for k := s.off[b]; k < s.off[b]+s.deg[b]; k++ {
+			if s.keep[k] || s.flat[k] > b {
+				sink = false
+				break
+			}
+		}
+		if sink {
+			s.deg[b] = 0
+		}
+	}
 }
 
 func (s *redScratch) drawTree(r *rng, p reducibleParams) {
@@ -190,12 +236,12 @@ func (s *redScratch) drawTree(r *rng, p reducibleParams) {
 	}
 }
 
-func (s *redScratch) drawDegrees(r *rng, p reducibleParams, noLeafSwitches bool) {
+func (s *redScratch) drawDegrees(r *rng, p reducibleParams) {
 	total := 0
 	for b := range s.n {
 		d := s.kids[b]
 		switch {
-		case s.isSwitch[b] && (d > 0 || !noLeafSwitches):
+		case s.isSwitch[b]:
 			d = s.capa[b]
 		case d == 1 && r.chance(p.extraProb):
 			d = 2
@@ -350,36 +396,81 @@ func (s *redScratch) shuffle(r *rng) {
 	}
 }
 
-// terminates reports whether every block reaches a returning block.
+// terminates marks in s.live the blocks that reach a returning block and
+// reports whether all do. One pass from the last block to the first
+// settles the common case (every block returns or has a later successor
+// that does); otherwise a search backwards from the returns over a
+// predecessor index decides.
 func (s *redScratch) terminates() bool {
-	live := s.live
-	for b := range s.n {
-		live[b] = 0
-	}
-	left := s.n
-	for changed := true; changed; {
-		changed = false
-		for b := s.n - 1; b >= 0; b-- {
-			if live[b] != 0 || !s.reachesLive(b) {
-				continue
-			}
-			live[b], changed = 1, true
-			left--
-		}
-	}
-	return left == 0
-}
-
-func (s *redScratch) reachesLive(b int) bool {
-	if s.deg[b] == 0 {
+	if s.allLiveInOnePass() {
 		return true
 	}
-	for _, t := range s.flat[s.off[b] : s.off[b]+s.deg[b]] {
-		if s.live[t] != 0 {
-			return true
+	n := s.n
+	off := s.predOff
+	for i := range off {
+		off[i] = 0
+	}
+	for b := range n {
+		for _, t := range s.flat[s.off[b] : s.off[b]+s.deg[b]] {
+			off[t+1]++
 		}
 	}
-	return false
+	for i := 1; i <= n; i++ {
+		off[i] += off[i-1]
+	}
+	cursor := s.live // scratch until the search below
+	copy(cursor, off[:n])
+	for b := range n {
+		for _, t := range s.flat[s.off[b] : s.off[b]+s.deg[b]] {
+			s.preds[cursor[t]] = b
+			cursor[t]++
+		}
+	}
+	live, stack := s.live, s.work[:0]
+	for b := range n {
+		live[b] = 0
+		if s.deg[b] == 0 {
+			live[b] = 1
+			stack = append(stack, b)
+		}
+	}
+	count := len(stack)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, p := range s.preds[off[b]:off[b+1]] {
+			if live[p] == 0 {
+				live[p] = 1
+				count++
+				stack = append(stack, p)
+			}
+		}
+	}
+	return count == n
+}
+
+// allLiveInOnePass marks blocks live from the last to the first, each when
+// it returns or has a successor already marked, and reports whether all
+// got marked. A marked block does reach a return; an unmarked one may
+// still (through a back edge to a block marked later).
+func (s *redScratch) allLiveInOnePass() bool {
+	for b := s.n - 1; b >= 0; b-- {
+		s.live[b] = 0
+		if s.deg[b] == 0 {
+			s.live[b] = 1
+			continue
+		}
+		for _, t := range s.flat[s.off[b] : s.off[b]+s.deg[b]] {
+			if t > b && s.live[t] != 0 {
+				s.live[b] = 1
+				break
+			}
+		}
+		if s.live[b] == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // slotGraph makes the graph whose weights are weights and whose block b
