@@ -38,6 +38,8 @@
 //	n = 4      11,508        up to 4:      12,020
 //	n = 5     350,548        up to 5:     362,568
 //	n = 6  12,927,692        up to 6:  13,290,260
+//	n = 7  558,735,033       up to 7:  572,025,293
+//	n = 8  27,662,670,808    up to 8:  28,234,696,101 (by index only)
 //
 // For n = 2: block 0 must reach block 1, so it is {1}, {0, 1}, {1, 0} or
 // {1, 1}, and block 1 is any of the 7 lists over two blocks: 4 x 7 = 28.
