@@ -77,7 +77,7 @@ func writeItem(w io.Writer, it gen.Item, f *genFlags) {
 	}
 	if f.lines {
 		fmt.Fprint(w, cfg.FormatLines(it.Graph))
-		fmt.Fprintln(w)
+		fmt.Fprintln(w, "---") // cfg.Parse's separator between line-notation graphs
 		return
 	}
 	fmt.Fprintln(w, cfg.FormatCompact(it.Graph))
@@ -135,11 +135,11 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	fs.IntVar(&f.cfg.Words, "words", 0, "weight of every block in SPIR-V words `W` (the field used 0, 16, 1000)")
 	fs.BoolVar(&f.cfg.Heavy, "heavy", false, fmt.Sprintf("one block, chosen by the seed, weighs %d words", gen.HeavyWords))
 	fs.IntVar(&f.cfg.ExhaustiveN, "n", gen.DefaultExhaustiveN, fmt.Sprintf("exhaustive: largest block count `N` (1..%d)", gen.MaxExhaustiveN))
-	fs.BoolVar(&f.all, "all", false, "exhaustive: print every graph from the seed's index on (the count is the enumeration's size)")
+	fs.BoolVar(&f.all, "all", false, "exhaustive: print the whole enumeration in order (from --seed's index when given)")
 	fs.BoolVar(&f.program, "program", false, "program: print the program text as # lines before each graph")
 	fs.BoolVar(&f.verbose, "verbose", false, "print \"# seed=S kind=K blocks=B\" before each graph")
 	fs.BoolVar(&f.stats, "stats", false, "print the distribution summary (loops, nesting, exits, switches, blocks) to stderr")
-	fs.BoolVar(&f.lines, "lines", false, "print line notation (with weights) instead of compact notation, a blank line after each graph")
+	fs.BoolVar(&f.lines, "lines", false, "print line notation (with weights) instead of compact notation, a \"---\" line after each graph")
 	if wantsHelp(args) {
 		fs.SetOutput(stdout) // asked for: the usage is the output
 	}
@@ -149,14 +149,16 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (see cfgfuzz gen -h)", fs.Arg(0))
 	}
-	if err := f.finish(*blocks, *switchProb); err != nil {
+	seedSet := false
+	fs.Visit(func(fl *flag.Flag) { seedSet = seedSet || fl.Name == "seed" })
+	if err := f.finish(*blocks, *switchProb, seedSet); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
 // finish fills the config from the flags that need parsing.
-func (f *genFlags) finish(blocks string, switchProb float64) error {
+func (f *genFlags) finish(blocks string, switchProb float64, seedSet bool) error {
 	f.cfg.Kind = gen.Kind(f.kindName)
 	lo, hi, err := parseRange(blocks)
 	if err != nil {
@@ -173,6 +175,9 @@ func (f *genFlags) finish(blocks string, switchProb float64) error {
 	if f.all {
 		if f.cfg.Kind != gen.Exhaustive {
 			return fmt.Errorf("--all only applies to --kind exhaustive")
+		}
+		if !seedSet {
+			f.seed = 0 // the whole enumeration, from its first graph
 		}
 		total := gen.ExhaustiveCount(f.cfg.ExhaustiveN)
 		f.count = max(0, total-int(f.seed%uint64(max(total, 1))))
