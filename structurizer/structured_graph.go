@@ -56,7 +56,6 @@ type wloop struct {
 	exit    int         // the only exit destination, -1 for several or none
 	reusedM bool        // M is that destination itself
 	store   map[int]int // destination -> store node in this loop's body
-	clones  map[int]int // destination -> clone node in this loop's body
 }
 
 // work is the working graph with its variables and the structure found so

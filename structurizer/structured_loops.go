@@ -67,7 +67,7 @@ func (w *work) passLoops() (bool, error) {
 	n0 := len(w.nodes)
 	w.loops = make([]wloop, len(f.Loops))
 	for li, l := range f.Loops {
-		w.loops[li] = wloop{entry: l.Header, parent: l.Parent, store: map[int]int{}, clones: map[int]int{}}
+		w.loops[li] = wloop{entry: l.Header, parent: l.Parent, store: map[int]int{}}
 	}
 	level := make([]int, n0)
 	for b := range level {
@@ -653,11 +653,10 @@ func (w *work) hop(lv, d int) (int, error) {
 }
 
 // cloneFor copies a small return block into loop lv's body instead of
-// routing an exit to it, within the clone budget.
+// routing an exit to it, within the clone budget: one copy per edge, so each
+// copy is a leaf of the block that branches to it (and structurizing the
+// result again keeps it there).
 func (w *work) cloneFor(lv, d int) (int, bool) {
-	if c, ok := w.loops[lv].clones[d]; ok {
-		return c, true
-	}
 	n := &w.nodes[d]
 	if n.synthetic() || len(n.succs) != 0 || n.weight > w.cloneMax || n.weight > w.budget || w.opt.CloneBudget < 0 {
 		return 0, false
@@ -665,7 +664,6 @@ func (w *work) cloneFor(lv, d int) (int, bool) {
 	w.budget -= n.weight
 	c := w.add(wnode{orig: n.orig, clone: true, weight: n.weight, name: n.name, loop: -1})
 	w.level = append(w.level, lv)
-	w.loops[lv].clones[d] = c
 	w.clones++
 	return c, true
 }
