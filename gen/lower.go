@@ -248,7 +248,9 @@ func (l *lowerer) lowerIf(s *stmt) {
 	join := l.newLabel()
 	if s.direct {
 		l.cons.Count[ConstructJumpArm]++
+		l.depth++ // the jump sits in the if's arm, as when it has a block
 		t := l.jumpTarget(&s.body[0])
+		l.depth--
 		h := l.branch(t, join, s.neg)
 		l.line("if %sb%d { %s }", not(s.neg), h, jumpText(&s.body[0]))
 		l.place(join, true)

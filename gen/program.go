@@ -47,7 +47,7 @@
 //	programs with         if 73.8%  if/else 33.4%  while 30.3%  do-while 30.1%
 //	                      loop+break 20.9%  break 29.6%  break outer 1.8%
 //	                      continue 12.0%  continue outer 1.0%  return 58.1%
-//	                      return in loop 10.9%  return at depth 3+ 5.0%
+//	                      return in loop 10.9%  return at depth 3+ 5.3%
 //	                      switch 11.6%  fallthrough 2.0%  duplicate case 10.1%
 //	                      jump arm 20.2%  shared exit 28.9%
 //
