@@ -31,7 +31,8 @@ func init() {
 
 type minimizeFlags struct {
 	signature, baseline, inject, strategy, out, save, regressions, store, checks, origin string
-	index, maxSteps                                                                      int
+	index, maxSteps, walks                                                               int
+	seed                                                                                 uint64
 	timeout                                                                              time.Duration
 	verbose                                                                              bool
 }
@@ -47,6 +48,8 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.store, "store", "", "a findings store directory: the finding and every other signature met are added to DIR/findings")
 	fs.StringVar(&mf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present)")
 	fs.StringVar(&mf.origin, "origin", "", "where the graph came from, for the header and the store (default: the file and position)")
+	fs.IntVar(&mf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for check)")
+	fs.Uint64Var(&mf.seed, "seed", 1, "seed of the random walks (as for check; a campaign's finding needs the campaign's seed)")
 	fs.IntVar(&mf.index, "index", 0, "which graph of the file to minimize (from 0)")
 	fs.IntVar(&mf.maxSteps, "max-steps", corpus.DefaultMaxSteps, "bound on predicate calls (negative: none)")
 	fs.DurationVar(&mf.timeout, "timeout", corpus.DefaultTimeout, "bound on the search (negative: none)")
@@ -107,10 +110,8 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	}
 	it := items[mf.index]
 	sopt := structurizer.Options{Strategy: mf.strategy, Inject: splitList(mf.inject)}
-	ropt := corpus.RunnerOptions{Structurizer: sopt}
-	if mf.checks != "" {
-		ropt.Checks = splitList(mf.checks)
-	}
+	ropt := mf.runnerOptions()
+	ropt.Structurizer = sopt
 	run, err := corpus.NewRunner(ropt)
 	if err != nil {
 		return exitUsage, err
@@ -145,6 +146,26 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		return exitFail, errors.New("the result did not fail the same way when checked again (flaky?)")
 	}
 	return exitOK, nil
+}
+
+// runnerOptions are the oracle's settings from the flags: the checks
+// (resolved as check resolves them) and the walks.
+func (mf minimizeFlags) runnerOptions() corpus.RunnerOptions {
+	ro := corpus.RunnerOptions{Oracle: walkOptions(mf.walks, mf.seed)}
+	if mf.checks != "" {
+		ro.Checks = oracle.ResolveChecks(mf.checks)
+	}
+	return ro
+}
+
+// walkOptions sets the random walks and seeds as campaign workers do: the
+// walks' seed and meta's renumbering seed are the run's seed, 0 walks none.
+func walkOptions(walks int, seed uint64) oracle.Options {
+	o := oracle.Options{Walks: oracle.WalkOptions{Random: walks, Seed: seed}, Seed: seed}
+	if walks == 0 {
+		o.Walks.Random = -1
+	}
+	return o
 }
 
 // options turns the flags into corpus.Options.
@@ -182,11 +203,7 @@ func baselinePredicate(rev string, mf minimizeFlags, stderr io.Writer) (corpus.P
 	if err != nil {
 		return nil, fmt.Errorf("building the baseline %s: %w", rev, err)
 	}
-	ropt := corpus.RunnerOptions{}
-	if mf.checks != "" {
-		ropt.Checks = splitList(mf.checks)
-	}
-	return sidePredicate(fuzz.ProcessFactory("baseline "+commit[:12], []string{bin}, ""), proto.Options{Strategy: mf.strategy}, ropt, fuzz.DefaultTimeout)
+	return sidePredicate(fuzz.ProcessFactory("baseline "+commit[:12], []string{bin}, ""), proto.Options{Strategy: mf.strategy}, mf.runnerOptions(), fuzz.DefaultTimeout)
 }
 
 // sidePredicate judges candidates on a campaign side (a protocol process
@@ -288,7 +305,7 @@ func answerInfo(a fuzz.Answer, opt proto.Options, took time.Duration) oracle.Res
 func campaignMinimizer(c *fuzz.Config, log io.Writer) error {
 	s := c.Settings
 	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: s.Strategy, Inject: s.Inject}, Checks: s.Checks,
-		Oracle: oracle.Options{Walks: oracle.WalkOptions{Random: s.Walks}}}
+		Oracle: walkOptions(s.Walks, s.Seed)}
 	limit := time.Duration(s.Timeout)
 	if limit == 0 {
 		limit = fuzz.DefaultTimeout
