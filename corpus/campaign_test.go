@@ -80,18 +80,19 @@ func faultCampaign(t *testing.T, fault string) {
 // when the fault causes it, and the minimizer runs in baseline mode (the
 // clean tree must pass every candidate).
 func runCampaign(t *testing.T, sopt structurizer.Options, checks []string) *fuzz.Report {
-	clean, err := corpus.NewRunner(corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: sopt.Strategy}, Checks: checks})
+	orc := corpus.CampaignOracle(16, 1)
+	clean, err := corpus.NewRunner(corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: sopt.Strategy}, Checks: checks, Oracle: orc})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hook, err := corpus.MinimizeHook(corpus.HookOptions{Runner: corpus.RunnerOptions{Structurizer: sopt, Checks: checks},
+	hook, err := corpus.MinimizeHook(corpus.HookOptions{Runner: corpus.RunnerOptions{Structurizer: sopt, Checks: checks, Oracle: orc},
 		Minimize: corpus.Options{Timeout: 60 * time.Second, Baseline: clean.Predicate()}, Store: &corpus.Store{Dir: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
 	out, err := fuzz.Run(fuzz.Config{
-		Settings: fuzz.Settings{Seed: 1, Graphs: *campaignGraphs, Strategy: sopt.Strategy, Inject: sopt.Inject, Checks: checks,
+		Settings: fuzz.Settings{Seed: 1, Walks: 16, Graphs: *campaignGraphs, Strategy: sopt.Strategy, Inject: sopt.Inject, Checks: checks,
 			Streams: []fuzz.Stream{{Kind: "reducible", Weights: "w0"}, {Kind: "program", Weights: "w0"}, {Kind: "irreducible", Weights: "w0"}}},
 		Source: genSource{}, Current: fuzz.InProcessFactory(), Baseline: fuzz.InProcessFactory(), Dir: t.TempDir(), Workers: 2, Minimize: hook,
 	})

@@ -12,6 +12,7 @@ import (
 	"io"
 	"time"
 
+	"cfgfuzz/oracle"
 	"cfgfuzz/structurizer/cfg"
 )
 
@@ -85,4 +86,17 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 		}
 		return res.Graph
 	}, nil
+}
+
+// CampaignOracle is the oracle's walk and seed settings as a campaign's
+// workers make them from its Settings.Walks and Settings.Seed: the random
+// walks and meta's renumbering are seeded with the campaign's seed, and 0
+// walks means none. A finding that only a random walk shows keeps failing
+// under the minimizer only with the same settings.
+func CampaignOracle(walks int, seed uint64) oracle.Options {
+	o := oracle.Options{Walks: oracle.WalkOptions{Random: walks, Seed: seed}, Seed: seed}
+	if walks == 0 {
+		o.Walks.Random = -1
+	}
+	return o
 }

@@ -151,21 +151,11 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 // runnerOptions are the oracle's settings from the flags: the checks
 // (resolved as check resolves them) and the walks.
 func (mf minimizeFlags) runnerOptions() corpus.RunnerOptions {
-	ro := corpus.RunnerOptions{Oracle: walkOptions(mf.walks, mf.seed)}
+	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(mf.walks, mf.seed)}
 	if mf.checks != "" {
 		ro.Checks = oracle.ResolveChecks(mf.checks)
 	}
 	return ro
-}
-
-// walkOptions sets the random walks and seeds as campaign workers do: the
-// walks' seed and meta's renumbering seed are the run's seed, 0 walks none.
-func walkOptions(walks int, seed uint64) oracle.Options {
-	o := oracle.Options{Walks: oracle.WalkOptions{Random: walks, Seed: seed}, Seed: seed}
-	if walks == 0 {
-		o.Walks.Random = -1
-	}
-	return o
 }
 
 // options turns the flags into corpus.Options.
@@ -305,7 +295,7 @@ func answerInfo(a fuzz.Answer, opt proto.Options, took time.Duration) oracle.Res
 func campaignMinimizer(c *fuzz.Config, log io.Writer) error {
 	s := c.Settings
 	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: s.Strategy, Inject: s.Inject}, Checks: s.Checks,
-		Oracle: walkOptions(s.Walks, s.Seed)}
+		Oracle: corpus.CampaignOracle(s.Walks, s.Seed)}
 	limit := time.Duration(s.Timeout)
 	if limit == 0 {
 		limit = fuzz.DefaultTimeout
