@@ -8,13 +8,15 @@
 // machine the wall figure counts time spent waiting for a core, the CPU
 // figure does not.
 //
-// Figures (go1.26, -cpu=1, 2 s, three runs): on an idle Intel Xeon core,
-// reducible 390,000-530,000 graphs/s (1.9-2.6 µs, 4 allocations), with
-// weights and a heavy block the same, irreducible 190,000-200,000,
-// nonterminating 220,000, program 180,000-195,000, exhaustive (N = 4, by
-// index) 190,000-215,000. On the shared 2-core AMD EPYC development
-// machine under a load average of 15: reducible 680,000 graphs/cpu-s,
-// 195,000-215,000 graphs/s of wall time.
+// Figures (go1.26, -cpu=1, 2 s, three runs each, two sessions on a
+// 16-core Intel Xeon host with nothing else running; the second session's
+// host was about 40% slower across the board): reducible 320,000-530,000
+// graphs/s (1.9-3.1 us, 4 allocations), the same with weights and a heavy
+// block; irreducible 135,000-200,000; nonterminating 110,000-220,000;
+// program 95,000-195,000; exhaustive (N = 4, by index) 94,000-215,000;
+// FromBytes of a 9-block graph 0.75-0.85 us. On the shared 2-core AMD
+// EPYC development machine under a load average of 15: reducible about
+// 600,000 graphs/cpu-s, 200,000-265,000 graphs/s of wall time.
 package gen
 
 import "testing"
