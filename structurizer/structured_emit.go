@@ -480,22 +480,26 @@ func (e *emitter) branchToLoop(x, id int, b Block) bool {
 // when none goes on), whose subtree follows the construct. No block is added.
 func (e *emitter) armMerge(x, id int, b Block) bool {
 	n := &e.w.nodes[x]
-	merge, flowing := -1, 0
+	flowArm, flowing, quiet := -1, 0, -1
 	for _, t := range n.succs {
 		switch {
 		case e.isSink(t):
 		case e.isArm(x, t):
 			if e.lv.flows[t] {
-				if flowing == 0 || merge != t {
+				if flowing == 0 || flowArm != t {
 					flowing++
 				}
-				merge = t
-			} else if flowing == 0 {
-				merge = t
+				flowArm = t
+			} else if e.w.nodes[t].kind != wLoopHeader {
+				quiet = t // a loop header never becomes a selection merge
 			}
 		default:
 			return false // an edge straight to a pending join
 		}
+	}
+	merge := quiet
+	if flowing > 0 {
+		merge = flowArm
 	}
 	if merge < 0 || flowing > 1 || e.w.nodes[merge].kind == wLoopHeader {
 		return false
