@@ -378,7 +378,7 @@ func (e *emitter) branching(x, id int, b Block) {
 	n := &e.w.nodes[x]
 	var joins []int
 	for _, k := range e.lv.kids[x] {
-		if e.lv.in[k] >= 2 {
+		if e.lv.in[k] >= 2 || e.twiceToLoop(x, k) {
 			joins = append(joins, k)
 		}
 	}
@@ -441,7 +441,24 @@ func (e *emitter) isSink(t int) bool {
 	return t == l.C || t == l.M
 }
 
-func (e *emitter) isArm(x, t int) bool { return e.lv.idom[t] == x && e.lv.in[t] == 1 }
+func (e *emitter) isArm(x, t int) bool {
+	return e.lv.idom[t] == x && e.lv.in[t] == 1 && !e.twiceToLoop(x, t)
+}
+
+// twiceToLoop: x branches to loop header t on several arms. t is then laid
+// out as a join (behind a guard block), so that t keeps a single entry edge.
+func (e *emitter) twiceToLoop(x, t int) bool {
+	if e.w.nodes[t].kind != wLoopHeader {
+		return false
+	}
+	k := 0
+	for _, s := range e.w.nodes[x].succs {
+		if s == t {
+			k++
+		}
+	}
+	return k >= 2
+}
 
 // setTerm gives block b (node n's) its choosing terminator over to.
 func (e *emitter) setTerm(n *wnode, b *Block, to []int) {
