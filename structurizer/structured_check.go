@@ -95,7 +95,7 @@ func SelfCheck(f *Func) error {
 		return err
 	}
 	dom := cfg.Dominators(structural)
-	pdom := cfg.PostDominators(structural)
+	var pdom *cfg.DomTree // only when a back-edge block is not its continue target
 	for b := range n {
 		if err := checkHeader(f, b, dom, isMerge, mergeOf); err != nil {
 			return err
@@ -117,7 +117,10 @@ func SelfCheck(f *Func) error {
 		if !dom.Dominates(c, be) {
 			return violation("R5", b, "continue target %d does not dominate back-edge block %d", c, be)
 		}
-		if !pdom.Dominates(be, c) {
+		if be != c && pdom == nil {
+			pdom = cfg.PostDominators(structural)
+		}
+		if be != c && !pdom.Dominates(be, c) {
 			return violation("R5", b, "back-edge block %d does not post-dominate continue target %d", be, c)
 		}
 	}

@@ -186,11 +186,14 @@ func (w *work) headerCandidate(li int) bool {
 // Progress: each round moves at least one block into a deeper level, and a
 // block can only go as deep as the loop nesting, so the rounds end.
 func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
-	pdom := cfg.PostDominators(w.graph())
+	var pdom *cfg.DomTree // computed once, when a loop leaves for several blocks
 	for {
 		dests := w.exitDests(f, order)
 		moved := false
 		for li := len(dests) - 1; li >= 0; li-- { // inner loops first
+			if len(dests[li]) >= 2 && pdom == nil {
+				pdom = cfg.PostDominators(w.graph())
+			}
 			if w.absorbRegion(f, pdom, li, dests[li]) {
 				moved = true
 			}
