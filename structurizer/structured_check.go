@@ -94,7 +94,7 @@ func SelfCheck(f *Func) error {
 	if err := checkLayout(f, branch); err != nil {
 		return err
 	}
-	dom := cfg.Dominators(structural)
+	dom := newDomTree(dominatorTree(structural))
 	var pdom *cfg.DomTree // only when a back-edge block is not its continue target
 	for b := range n {
 		if err := checkHeader(f, b, dom, isMerge, mergeOf); err != nil {
@@ -134,7 +134,7 @@ func SelfCheck(f *Func) error {
 // checkLayout: R14 (entry not a branch target, each block after its
 // dominator) and R15 (a conditional's labels differ).
 func checkLayout(f *Func, branch *cfg.Graph) error {
-	d := cfg.Dominators(branch)
+	d := newDomTree(dominatorTree(branch))
 	for b := range f.Blocks {
 		for _, t := range f.Blocks[b].Term.To {
 			if t == 0 {
@@ -153,7 +153,7 @@ func checkLayout(f *Func, branch *cfg.Graph) error {
 }
 
 // checkHeader: R2, R4, R5a, R12, R13 for block b.
-func checkHeader(f *Func, b int, dom *cfg.DomTree, isMerge []bool, mergeOf []int) error {
+func checkHeader(f *Func, b int, dom *domTree, isMerge []bool, mergeOf []int) error {
 	blk := &f.Blocks[b]
 	if !dom.InTree(b) {
 		return nil
@@ -242,7 +242,7 @@ func backEdges(f *Func, structural *cfg.Graph, contOf []int) ([]int, error) {
 // constructs walks the structural dominator tree and returns the constructs,
 // each block's innermost construct (a header's own included) and the
 // innermost construct around it (a header's own excluded); -1 for none.
-func constructs(f *Func, dom *cfg.DomTree, mergeOf, contOf []int) ([]construct, []int, []int, error) {
+func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []int, []int, error) {
 	n := len(f.Blocks)
 	kids := make([][]int, n)
 	for b := range n {
@@ -394,7 +394,7 @@ func within(cs []construct, c, a int) bool {
 
 // checkEdges: R6 (allowed exits), R7, R9 and R10 (constructs entered only
 // through their headers) for every branch edge.
-func checkEdges(f *Func, dom *cfg.DomTree, cs []construct, inner, outer, backOf []int) error {
+func checkEdges(f *Func, dom *domTree, cs []construct, inner, outer, backOf []int) error {
 	for u := range f.Blocks {
 		if !dom.InTree(u) {
 			continue

@@ -1,0 +1,163 @@
+// structured_dom.go: dominator trees for the self-check by the semi-NCA
+// algorithm (Georgiadis, "Linear-Time Algorithms for Dominators and Related
+// Problems", 2005; Lengauer and Tarjan's semidominators, their immediate
+// dominators found as nearest common ancestors). Near-linear where the
+// iterative algorithm of package cfg walks long dominator chains once per
+// predecessor and pass, which a structured function (a long sequence of
+// constructs) makes deep. Cross-checked against cfg.Dominators in tests.
+package structurizer
+
+import "cfgfuzz/structurizer/cfg"
+
+// dominatorTree computes the dominator tree of g from block 0 as a
+// cfg.DomTree-compatible parent array: idom[b] is b's immediate dominator,
+// cfg.NoBlock for the entry and for blocks the entry does not reach.
+func dominatorTree(g *cfg.Graph) []int {
+	n := g.Len()
+	num := make([]int, n) // preorder number + 1; 0: unreached
+	var order []int       // blocks by preorder number
+	parent := make([]int, n)
+	type fr struct{ b, i int }
+	stack := []fr{{0, 0}}
+	num[0] = 1
+	order = append(order, 0)
+	parent[0] = -1
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		s := g.Succs[top.b]
+		if top.i < len(s) {
+			t := s[top.i]
+			top.i++
+			if num[t] == 0 {
+				order = append(order, t)
+				num[t] = len(order)
+				parent[t] = top.b
+				stack = append(stack, fr{t, 0})
+			}
+			continue
+		}
+		stack = stack[:len(stack)-1]
+	}
+	preds := make([][]int, n)
+	for b := range n {
+		if num[b] == 0 {
+			continue
+		}
+		for _, t := range g.Succs[b] {
+			preds[t] = append(preds[t], b)
+		}
+	}
+	m := len(order)
+	// Work on preorder indices 0..m-1.
+	semi := make([]int, m)
+	anc := make([]int, m) // forest ancestor for eval, -1 for none
+	label := make([]int, m)
+	for i := range m {
+		semi[i], anc[i], label[i] = i, -1, i
+	}
+	var path []int
+	eval := func(v int) int {
+		if anc[v] < 0 {
+			return v
+		}
+		// Compress the path v -> ... -> root of its tree.
+		path = path[:0]
+		for x := v; anc[anc[x]] >= 0; x = anc[x] {
+			path = append(path, x)
+		}
+		for i := len(path) - 1; i >= 0; i-- {
+			x := path[i]
+			a := anc[x]
+			if semi[label[a]] < semi[label[x]] {
+				label[x] = label[a]
+			}
+			anc[x] = anc[a]
+		}
+		return label[v]
+	}
+	for i := m - 1; i >= 1; i-- {
+		w := order[i]
+		for _, v := range preds[w] {
+			u := eval(num[v] - 1)
+			if semi[u] < semi[i] {
+				semi[i] = semi[u]
+			}
+		}
+		anc[i] = num[parent[w]] - 1 // link w to its DFS parent
+	}
+	idomIdx := make([]int, m)
+	idomIdx[0] = -1
+	for i := 1; i < m; i++ {
+		d := num[parent[order[i]]] - 1
+		for d > semi[i] {
+			d = idomIdx[d]
+		}
+		idomIdx[i] = d
+	}
+	idom := make([]int, n)
+	for b := range idom {
+		idom[b] = cfg.NoBlock
+	}
+	for i := 1; i < m; i++ {
+		idom[order[i]] = order[idomIdx[i]]
+	}
+	return idom
+}
+
+// domTree is a dominator tree with pre/post numbers for O(1) queries.
+type domTree struct {
+	IDom      []int
+	pre, post []int // -1 for blocks not in the tree
+}
+
+// newDomTree builds the tree of idom (root: block 0).
+func newDomTree(idom []int) *domTree {
+	n := len(idom)
+	t := &domTree{IDom: idom, pre: make([]int, n), post: make([]int, n)}
+	kids := make([][]int, n)
+	for b, d := range idom {
+		if d >= 0 {
+			kids[d] = append(kids[d], b)
+		}
+	}
+	for b := range t.pre {
+		t.pre[b], t.post[b] = -1, -1
+	}
+	if n == 0 {
+		return t
+	}
+	clock := 0
+	type fr struct{ b, i int }
+	stack := []fr{{0, 0}}
+	t.pre[0] = clock
+	clock++
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i < len(kids[top.b]) {
+			c := kids[top.b][top.i]
+			top.i++
+			t.pre[c] = clock
+			clock++
+			stack = append(stack, fr{c, 0})
+			continue
+		}
+		t.post[top.b] = clock
+		clock++
+		stack = stack[:len(stack)-1]
+	}
+	return t
+}
+
+// InTree reports whether the entry reaches b.
+func (t *domTree) InTree(b int) bool { return t.pre[b] >= 0 }
+
+// Dominates reports whether a dominates b (both reached).
+func (t *domTree) Dominates(a, b int) bool {
+	if t.pre[a] < 0 || t.pre[b] < 0 {
+		return false
+	}
+	return t.pre[a] <= t.pre[b] && t.post[b] <= t.post[a]
+}
+
+// StrictlyDominates reports whether a dominates b and a != b.
+func (t *domTree) StrictlyDominates(a, b int) bool { return a != b && t.Dominates(a, b) }
