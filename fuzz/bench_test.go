@@ -21,8 +21,8 @@ import (
 )
 
 const (
-	benchGraphs = 1000
-	benchRounds = 3 // each rate is the best of this many rounds, interleaved
+	benchGraphs = 3000
+	benchRounds = 2 // each rate is the best of this many rounds, interleaved
 )
 
 func BenchmarkThroughput(b *testing.B) {
@@ -98,7 +98,7 @@ func benchValidation(b *testing.B) float64 {
 	for i := range benchGraphs {
 		st := c.Streams[i%len(c.Streams)]
 		it, _ := c.Source.Item(st, c.Seed, i/len(c.Streams))
-		res, err := structurizer.Structurize(it.Graph, structurizer.Options{})
+		res, err := structurizer.Structurize(it.Graph, structurizer.Options{Strategy: c.Strategy})
 		if err != nil {
 			b.Fatal(err)
 		}
