@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"cfgfuzz/emit"
 	"cfgfuzz/structurizer"
 	"cfgfuzz/structurizer/cfg"
 )
@@ -78,5 +79,34 @@ func TestDrawings(t *testing.T) {
 		if svg := funcDrawing(res.Func).SVG(); strings.Count(svg, "<ellipse") != len(res.Func.Blocks) {
 			t.Errorf("%s: structured picture has the wrong number of blocks", src)
 		}
+	}
+}
+
+// TestModuleFunc: the picture of a module has the function's blocks.
+func TestModuleFunc(t *testing.T) {
+	g, _ := cfg.ParseCompact("{{1, 2}, {2, 0}, {}}", cfg.Limits{})
+	res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "dispatch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := moduleFunc(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := 0
+	for _, b := range f.Blocks {
+		if b.Kind == structurizer.Original {
+			orig++
+		}
+	}
+	if orig != 3 || len(f.Blocks) < len(res.Func.Blocks) {
+		t.Errorf("module picture: %d blocks, %d original; the function has %d", len(f.Blocks), orig, len(res.Func.Blocks))
+	}
+	if svg := funcDrawing(f).SVG(); strings.Count(svg, "<ellipse") != len(f.Blocks) {
+		t.Error("bad drawing")
 	}
 }

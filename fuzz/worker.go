@@ -172,6 +172,9 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 	}
 	if v := oracle.Failed(vs); v != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, v.Signature, firstLine(v.Detail)
+		if r.Func == nil {
+			r.Func, _ = moduleFunc(mod) // the module's own control flow, for the report's picture
+		}
 	} else if v := oracle.Errored(vs); v != nil {
 		r.Outcome, r.Detail = OutError, firstLine(v.Check+": "+v.Detail)
 	} else {
