@@ -230,13 +230,15 @@ type emitter struct {
 	headers []int
 	clears  []int // blocks of joins that skips end at: they clear the skip variable
 	placed  []bool
-	origN   int
-	guards  int
-	buf     []int
+	// deferred: merges chosen past an arm's loop, not laid out in the arm.
+	deferred map[int]bool
+	origN    int
+	guards   int
+	buf      []int
 }
 
 func newEmitter(w *work, origN int) *emitter {
-	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes))}
+	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes)), deferred: map[int]bool{}}
 	for i := range e.fb {
 		e.fb[i] = -1
 	}
@@ -518,6 +520,15 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 	if flowing > 0 {
 		merge = flowArm
 	}
+	if flowing == 1 && e.w.nodes[flowArm].kind == wLoopHeader {
+		// The arm that goes on is a loop: merge where its merge goes on to.
+		merge = e.afterLoop(flowArm)
+		if merge < 0 {
+			return false
+		}
+		e.deferred[merge] = true
+		defer delete(e.deferred, merge)
+	}
 	if merge < 0 || flowing > 1 || e.w.nodes[merge].kind == wLoopHeader {
 		return false
 	}
@@ -542,6 +553,21 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 	e.placed[merge] = true
 	e.node(merge)
 	return true
+}
+
+// afterLoop is the block loop header h's merge only branches to, when that
+// block is entered from the merge alone and can merge a selection; else -1.
+func (e *emitter) afterLoop(h int) int {
+	m := e.w.loops[e.w.nodes[h].loop].M
+	n := &e.w.nodes[m]
+	if len(n.succs) != 1 {
+		return -1
+	}
+	t := n.succs[0]
+	if e.isSink(t) || !e.isArm(m, t) || e.w.nodes[t].kind != wPlain {
+		return -1
+	}
+	return t
 }
 
 func (e *emitter) top() *frame {
@@ -591,6 +617,9 @@ func (e *emitter) edge(x, t int, sw bool) int {
 			}
 			return id
 		}
+	}
+	if e.deferred[t] {
+		return e.block(t) // a selection's merge, laid out after it
 	}
 	if e.isArm(x, t) {
 		if e.fb[t] < 0 || !e.placed[t] {
