@@ -1,0 +1,23 @@
+// gpucheck.go: the `gpu` check, registered in the oracle's check table for
+// every subcommand (`--checks +gpu`). It runs the module on the Vulkan CPU
+// device (lavapipe) through oracle/gpu, opened once per process on first
+// use. In a build without the vulkan tag, or without a device, the check
+// reports a harness error (status "error"), never a finding.
+package main
+
+import (
+	"cfgfuzz/oracle"
+	"cfgfuzz/oracle/gpu"
+)
+
+func init() {
+	oracle.RegisterCheck(gpu.CheckName, "the module on a Vulkan driver (lavapipe), traces against the graph's walks", runGPUCheck)
+}
+
+func runGPUCheck(o *oracle.Oracle, s *oracle.Subject) oracle.Verdict {
+	ex, err := gpu.Open(gpu.Options{Device: gpu.DeviceCPU})
+	if err != nil {
+		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Error, Detail: err.Error()}
+	}
+	return gpu.Check(ex, s.Graph, s.Module, o.Opt().Walks)
+}
