@@ -94,9 +94,13 @@ type Settings struct {
 	Inject   []string `json:"inject,omitempty"`   // faults planted on the current side
 	Checks   []string `json:"checks,omitempty"`   // oracle checks; nil the oracle's defaults
 	Walks    int      `json:"walks"`              // random walks per graph for exec
-	Current  string   `json:"current"`            // the current side, described
-	Baseline string   `json:"baseline,omitempty"` // the baseline side, described; "" none
-	Shard    Shard    `json:"shard,omitzero"`
+	// GPUEvery, when positive, also runs the `gpu` check (the module on a
+	// Vulkan driver; registered by cmd/cfgfuzz) on the current side of
+	// every graph whose index is a multiple of it. 0 never does.
+	GPUEvery int    `json:"gpu_every,omitempty"`
+	Current  string `json:"current"`            // the current side, described
+	Baseline string `json:"baseline,omitempty"` // the baseline side, described; "" none
+	Shard    Shard  `json:"shard,omitzero"`
 }
 
 // Duration is a time.Duration that reads and writes as "30s".

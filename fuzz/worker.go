@@ -25,6 +25,8 @@ type worker struct {
 	cur      Side
 	base     Side // nil without a baseline
 	orc      *oracle.Oracle
+	gpuOrc   *oracle.Oracle // the gpu check alone; nil without GPUEvery
+	gpuNow   bool           // the graph being judged also runs on the driver
 	curOpt   proto.Options
 	baseOpt  proto.Options
 	timeout  time.Duration
@@ -55,6 +57,13 @@ func newWorker(c *Config) (*worker, error) {
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
 	w.orc = orc
+	if c.GPUEvery > 0 {
+		gopt := opt
+		gopt.Checks = []string{"gpu"}
+		if w.gpuOrc, err = oracle.New(gopt); err != nil {
+			return nil, fmt.Errorf("gpu oracle: %w", err)
+		}
+	}
 	if w.cur, err = c.Current.New(); err != nil {
 		return nil, fmt.Errorf("current side: %w", err)
 	}
@@ -104,7 +113,9 @@ func (w *worker) run(i int) Record {
 		return rec
 	}
 	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
+	w.gpuNow = w.gpuOrc != nil && i%w.set.GPUEvery == 0
 	rec.Current = w.judge(w.cur, it.Graph, w.curOpt, nil)
+	w.gpuNow = false
 	w.escalateIfLeaked()
 	if w.base != nil {
 		b := w.judge(w.base, it.Graph, w.baseOpt, &rec.Current)
@@ -169,6 +180,9 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 	vs := w.orc.Check(sub)
 	if v := oracle.Failed(vs); v != nil && v.Signature == sigGrowthTime {
 		vs = w.retime(side, g, opt, sub)
+	}
+	if w.gpuNow {
+		vs = append(vs, w.gpuOrc.Check(sub)...)
 	}
 	if v := oracle.Failed(vs); v != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, v.Signature, firstLine(v.Detail)
