@@ -192,7 +192,7 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 		moved := false
 		for li := len(dests) - 1; li >= 0; li-- { // inner loops first
 			if len(dests[li]) >= 2 && pdom == nil {
-				pdom = cfg.PostDominators(w.graph())
+				pdom = w.postDominators(dests)
 			}
 			if w.absorbRegion(f, pdom, li, dests[li]) {
 				moved = true
@@ -220,6 +220,34 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 		}
 		return
 	}
+}
+
+// postDominators of the working graph in which every loop without an exit
+// also leaves for a sink: the structured form names such a loop's merge by
+// a test that never holds, and structurizing that form again sees the merge
+// as a block that ends the function. Counting it here makes both runs find
+// the same meeting points (idempotence).
+func (w *work) postDominators(dests [][]int) *cfg.DomTree {
+	n := len(w.nodes)
+	exitless := 0
+	for _, ds := range dests {
+		if len(ds) == 0 {
+			exitless++
+		}
+	}
+	g := cfg.New(n + exitless) // one sink per such loop, as each has its own merge
+	for i := range w.nodes {
+		g.Succs[i] = w.nodes[i].succs
+	}
+	sink := n
+	for li, ds := range dests {
+		if len(ds) == 0 {
+			h := w.loops[li].entry
+			g.Succs[h] = append(slices.Clone(g.Succs[h]), sink)
+			sink++
+		}
+	}
+	return cfg.PostDominators(g)
 }
 
 // exitDests lists each loop's exit destinations (-1 stands for continuing
@@ -309,7 +337,7 @@ func (w *work) absorbRegion(f *cfg.Forest, pdom *cfg.DomTree, li int, ds []int) 
 		} else {
 			m = pdom.NearestCommon(m, d)
 		}
-		if m < 0 {
+		if m < 0 || m >= len(w.nodes) { // no meeting point, or a loop's sink
 			return false
 		}
 	}
@@ -497,7 +525,9 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 				break // the loop's tails meet further on: that block is its merge
 			}
 			if meet[l] < 0 && len(w.nodes[b].succs) == 0 && len(preds[b]) == 1 {
-				if _, ok := leaf[l]; !ok {
+				// Prefer the leaf the loop's header branches to: the merge of an
+				// exit-less loop that an earlier structurization named by a test.
+				if old, ok := leaf[l]; !ok || preds[old][0] != f.Loops[l].Header && preds[b][0] == f.Loops[l].Header {
 					leaf[l] = b
 				}
 				break
