@@ -117,11 +117,21 @@ func TestCheckGenerated(t *testing.T) {
 }
 
 // campaignCounts tallies the verdicts of a run.
-type campaignCounts struct{ passed, skipped, failed, interpToo, errors int }
+type campaignCounts struct {
+	passed, skipped, failed, interpToo, errors int
+	failedBy                                   map[string]int // failures and errors by generator
+}
 
 func (c campaignCounts) String() string {
-	return fmt.Sprintf("%d passed, %d skipped (no returning walk), %d failed (%d of them also fail the interpreter), %d driver errors",
-		c.passed, c.skipped, c.failed, c.interpToo, c.errors)
+	return fmt.Sprintf("%d passed, %d skipped (no returning walk), %d failed (%d of them also fail the interpreter), %d driver errors; failures and errors by generator %v",
+		c.passed, c.skipped, c.failed, c.interpToo, c.errors, c.failedBy)
+}
+
+func (c *campaignCounts) blame(name string) {
+	if c.failedBy == nil {
+		c.failedBy = map[string]int{}
+	}
+	c.failedBy[strings.SplitN(name, "(", 2)[0]]++
 }
 
 func (c *campaignCounts) add(t *testing.T, name string, g *cfg.Graph, m []byte, v oracle.Verdict, seed uint64) {
@@ -135,10 +145,12 @@ func (c *campaignCounts) add(t *testing.T, name string, g *cfg.Graph, m []byte, 
 		return
 	case oracle.Error:
 		c.errors++
+		c.blame(name)
 		t.Logf("ERROR %s %s: %s", name, cfg.FormatCompact(g), v.Detail)
 		return
 	}
 	c.failed++
+	c.blame(name)
 	var returned []oracle.Walk
 	for _, w := range oracle.Walks(g, oracle.WalkOptions{Seed: seed}) {
 		if w.Returned {
