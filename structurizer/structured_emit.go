@@ -555,19 +555,48 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 	return true
 }
 
-// afterLoop is the block loop header h's merge only branches to, when that
-// block is entered from the merge alone and can merge a selection; else -1.
+// afterLoop is where the flow out of loop header h's subtree leaves it: the
+// block that the loop's merge (or, down a chain of selections each with one
+// arm that goes on, that arm) only branches to, entered from there alone; -1
+// when there is no such block. Progress: each step goes down the dominator
+// tree.
 func (e *emitter) afterLoop(h int) int {
-	m := e.w.loops[e.w.nodes[h].loop].M
-	n := &e.w.nodes[m]
-	if len(n.succs) != 1 {
-		return -1
+	v := e.w.loops[e.w.nodes[h].loop].M
+	for {
+		n := &e.w.nodes[v]
+		if n.kind == wLoopHeader {
+			return -1
+		}
+		if len(n.succs) == 1 {
+			t := n.succs[0]
+			if e.isSink(t) || !e.isArm(v, t) || e.w.nodes[t].kind != wPlain {
+				return -1
+			}
+			return t
+		}
+		next := -1
+		for _, t := range n.succs {
+			switch {
+			case e.isSink(t):
+			case !e.isArm(v, t) || e.lv.in[t] >= 2:
+				return -1 // a join or a pending block: the flow leaves here
+			case e.lv.flows[t]:
+				if next >= 0 && next != t {
+					return -1
+				}
+				next = t
+			}
+		}
+		for _, k := range e.lv.kids[v] {
+			if e.lv.in[k] >= 2 {
+				return -1
+			}
+		}
+		if next < 0 {
+			return -1
+		}
+		v = next
 	}
-	t := n.succs[0]
-	if e.isSink(t) || !e.isArm(m, t) || e.w.nodes[t].kind != wPlain {
-		return -1
-	}
-	return t
 }
 
 func (e *emitter) top() *frame {
