@@ -623,7 +623,11 @@ func (e *emitter) guard(f, next *frame, j int) {
 	default:
 		next.used = true
 		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
-		b.Term = Term{Kind: Route, Var: e.w.skip(), Values: []uint32{0, valueOf(j)}, To: []int{next.merge, jb, jb}}
+		to := jb
+		if e.w.nodes[j].kind == wLoopHeader {
+			to = e.forward(jb) // a loop header keeps one entry edge
+		}
+		b.Term = Term{Kind: Route, Var: e.w.skip(), Values: []uint32{0, valueOf(j)}, To: []int{next.merge, to, to}}
 	}
 	if f.target {
 		e.clears = append(e.clears, jb)
