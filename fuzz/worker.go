@@ -165,7 +165,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 		r.Outcome, r.Detail = OutError, firstLine(a.Outcome+": "+a.Reason)
 		return r
 	}
-	mod, err := moduleOf(a)
+	mod, err := ModuleOf(a)
 	if err != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, "emit:malformed-function", firstLine(err.Error())
 		return r
@@ -176,7 +176,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 		r.Outcome, r.Signature, r.Detail = same.Outcome, same.Signature, same.Detail
 		return r
 	}
-	sub := &oracle.Subject{Graph: g, Module: mod, Info: infoOf(a, opt, took), Structurize: w.seam(side, opt)}
+	sub := &oracle.Subject{Graph: g, Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
 	vs := w.orc.Check(sub)
 	if v := oracle.Failed(vs); v != nil && v.Signature == sigGrowthTime {
 		vs = w.retime(side, g, opt, sub)
@@ -223,8 +223,8 @@ func (w *worker) seam(side Side, opt proto.Options) oracle.StructurizeFunc {
 		took := time.Since(start)
 		switch a.Outcome {
 		case proto.OK:
-			mod, err := moduleOf(a)
-			return mod, infoOf(a, opt, took), err
+			mod, err := ModuleOf(a)
+			return mod, InfoOf(a, opt, took), err
 		case proto.Refused:
 			return nil, oracle.ResultInfo{}, &structurizer.Refusal{Strategy: opt.Strategy, Reason: a.Reason}
 		}
@@ -232,9 +232,9 @@ func (w *worker) seam(side Side, opt proto.Options) oracle.StructurizeFunc {
 	}
 }
 
-// moduleOf is the answer's module, emitted here when the side gave a
+// ModuleOf is the answer's module, emitted here when the side gave a
 // structured function.
-func moduleOf(a Answer) ([]byte, error) {
+func ModuleOf(a Answer) ([]byte, error) {
 	if a.Module != nil {
 		return a.Module, nil
 	}
@@ -244,8 +244,8 @@ func moduleOf(a Answer) ([]byte, error) {
 	return emitSafely(a)
 }
 
-// infoOf describes a structurization for the growth and meta checks.
-func infoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
+// InfoOf describes a structurization for the growth and meta checks.
+func InfoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
 	info := oracle.ResultInfo{Duration: took, Strategy: opt.Strategy}
 	if st := a.Stats; st != nil {
 		info.Strategy = st.Strategy

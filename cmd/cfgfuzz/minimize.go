@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"cfgfuzz/corpus"
-	"cfgfuzz/emit"
 	"cfgfuzz/fuzz"
 	"cfgfuzz/fuzz/proto"
 	"cfgfuzz/oracle"
@@ -214,7 +213,7 @@ func sidePredicate(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOpti
 		start := time.Now()
 		a := side.Structurize(g, opt, limit)
 		mod, err := answerModule(a)
-		return mod, answerInfo(a, opt, time.Since(start)), err
+		return mod, fuzz.InfoOf(a, opt, time.Since(start)), err
 	}
 	return func(g *cfg.Graph) (string, error) {
 		start := time.Now()
@@ -227,7 +226,7 @@ func sidePredicate(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOpti
 		if err != nil {
 			return corpus.SigEmit, nil
 		}
-		vs := run.Oracle.Check(&oracle.Subject{Graph: g, Module: mod, Info: answerInfo(a, opt, took), Structurize: seam})
+		vs := run.Oracle.Check(&oracle.Subject{Graph: g, Module: mod, Info: fuzz.InfoOf(a, opt, took), Structurize: seam})
 		if v := oracle.Failed(vs); v != nil {
 			return v.Signature, nil
 		}
@@ -262,28 +261,7 @@ func answerModule(a fuzz.Answer) ([]byte, error) {
 	if a.Outcome != proto.OK {
 		return nil, fmt.Errorf("%s: %s", a.Outcome, a.Reason)
 	}
-	if a.Module != nil {
-		return a.Module, nil
-	}
-	if a.Func == nil {
-		return nil, errors.New("an ok answer without a module or a function")
-	}
-	return emitContained(a.Func)
-}
-
-// answerInfo describes an answer for the growth and meta checks, as the
-// campaign's workers do.
-func answerInfo(a fuzz.Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
-	info := oracle.ResultInfo{Duration: took, Strategy: opt.Strategy}
-	if st := a.Stats; st != nil {
-		info.Strategy = st.Strategy
-		info.BlocksIn, info.BlocksOut, info.WordsIn, info.WordsOut, info.Synthetic = st.BlocksIn, st.BlocksOut, st.WordsIn, st.WordsOut, st.Synthetic
-	}
-	if info.Strategy == "" {
-		info.Strategy = structurizer.DefaultStrategy
-	}
-	info.Idempotent = info.Strategy != "dispatch"
-	return info
+	return fuzz.ModuleOf(a)
 }
 
 // campaignMinimizer sets c.Minimize: every new finding of the campaign is
@@ -322,17 +300,6 @@ func campaignMinimizer(c *fuzz.Config, log io.Writer) error {
 	}
 	c.Minimize = hook
 	return nil
-}
-
-// emitContained emits a function that came from another revision; a panic
-// in the emitter is that function's fault.
-func emitContained(f *structurizer.Func) (mod []byte, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("emit panicked: %v", p)
-		}
-	}()
-	return emit.Bytes(f, emit.Options{})
 }
 
 func report(res *corpus.Result, w io.Writer) {
