@@ -19,7 +19,7 @@ func init() {
 	oracle.RegisterCheck("gpu", "test stand-in: passes and counts its calls", func(*oracle.Oracle, *oracle.Subject) oracle.Verdict {
 		gpuStandInCalls.Add(1)
 		return oracle.Verdict{Status: oracle.Pass}
-	})
+	}, nil)
 }
 
 func TestGPUEveryRunsTheDriverCheckOnEveryNthGraph(t *testing.T) {

@@ -73,19 +73,20 @@ type Options struct {
 
 // check is one entry of the check table.
 type check struct {
-	name string
-	doc  string
-	run  func(o *Oracle, s *Subject) Verdict
+	name  string
+	doc   string
+	run   func(o *Oracle, s *Subject) Verdict
+	probe func() error // nil: always available; else New refuses the check when it fails
 }
 
 // checkTable lists the checks in the order they run.
 var checkTable = []check{
-	{"pdom", "the graph package's dominators and post-dominators against the definition and gonum", (*Oracle).checkPdom},
-	{"rules", "the structured control-flow rules R1-R16 (the lint checker)", (*Oracle).checkRules},
-	{"spirv-val", "SPIRV-Tools' validator (in-process with cgo, else the executable)", (*Oracle).checkValidator},
-	{"exec", "the module's execution against the original graph's walks (interpreter)", (*Oracle).checkExec},
-	{"growth", "output blocks and words within factors of the input, time within a limit", (*Oracle).checkGrowth},
-	{"meta", "determinism, renumbering invariance, idempotence, input unchanged", (*Oracle).checkMeta},
+	{"pdom", "the graph package's dominators and post-dominators against the definition and gonum", (*Oracle).checkPdom, nil},
+	{"rules", "the structured control-flow rules R1-R16 (the lint checker)", (*Oracle).checkRules, nil},
+	{"spirv-val", "SPIRV-Tools' validator (in-process with cgo, else the executable)", (*Oracle).checkValidator, nil},
+	{"exec", "the module's execution against the original graph's walks (interpreter)", (*Oracle).checkExec, nil},
+	{"growth", "output blocks and words within factors of the input, time within a limit", (*Oracle).checkGrowth, nil},
+	{"meta", "determinism, renumbering invariance, idempotence, input unchanged", (*Oracle).checkMeta, nil},
 }
 
 // DefaultChecks are the checks run when Options.Checks is nil: every check
@@ -123,9 +124,12 @@ func ResolveChecks(spec string) []string {
 
 // RegisterCheck adds a check to the table (a driver check such as gpu,
 // added from outside through the Executor seam). It is not in
-// DefaultChecks: select it with "+name".
-func RegisterCheck(name, doc string, run func(o *Oracle, s *Subject) Verdict) {
-	checkTable = append(checkTable, check{name, doc, run})
+// DefaultChecks: select it with "+name". probe, when not nil, says whether
+// the check's tool is there (a Vulkan device, say): New refuses the check
+// when it fails, as for a missing validator, so callers that run "every
+// check that can run here" leave it out.
+func RegisterCheck(name, doc string, run func(o *Oracle, s *Subject) Verdict, probe func() error) {
+	checkTable = append(checkTable, check{name: name, doc: doc, run: run, probe: probe})
 }
 
 // Opt returns the oracle's options (for checks registered from outside).
@@ -163,6 +167,11 @@ func New(opt Options) (*Oracle, error) {
 				all = append(all, c.name)
 			}
 			return nil, fmt.Errorf("unknown check %q (have %s)", n, strings.Join(all, ", "))
+		}
+		if p := checkTable[i].probe; p != nil {
+			if err := p(); err != nil {
+				return nil, fmt.Errorf("check %s cannot run here: %w", n, err)
+			}
 		}
 		o.checks = append(o.checks, checkTable[i])
 	}

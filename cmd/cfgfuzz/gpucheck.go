@@ -1,8 +1,9 @@
 // gpucheck.go: the `gpu` check, registered in the oracle's check table for
 // every subcommand (`--checks +gpu`). It runs the module on the Vulkan CPU
 // device (lavapipe) through oracle/gpu, opened once per process on first
-// use. In a build without the vulkan tag, or without a device, the check
-// reports a harness error (status "error"), never a finding.
+// use. In a build without the vulkan tag, or without a device, selecting
+// the check is refused up front (gpu.Available is its probe), so callers
+// that run every check that can run here leave it out.
 package main
 
 import (
@@ -11,7 +12,7 @@ import (
 )
 
 func init() {
-	oracle.RegisterCheck(gpu.CheckName, "the module on a Vulkan driver (lavapipe), traces against the graph's walks", runGPUCheck)
+	oracle.RegisterCheck(gpu.CheckName, "the module on a Vulkan driver (lavapipe), traces against the graph's walks", runGPUCheck, gpu.Available)
 }
 
 func runGPUCheck(o *oracle.Oracle, s *oracle.Subject) oracle.Verdict {
