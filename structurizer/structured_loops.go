@@ -187,14 +187,30 @@ func (w *work) headerCandidate(li int) bool {
 // block can only go as deep as the loop nesting, so the rounds end.
 func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 	var pdom *cfg.DomTree // computed once, when a loop leaves for several blocks
+	var tail []bool       // return tails, computed once when needed
 	for {
 		dests := w.exitDests(f, order)
 		moved := false
+		// returns ignored, computed once per round when needed:
+		var pdomTails *cfg.DomTree
 		for li := len(dests) - 1; li >= 0; li-- { // inner loops first
 			if len(dests[li]) >= 2 && pdom == nil {
-				pdom = w.postDominators(dests)
+				pdom = w.postDominators(dests, nil)
 			}
-			if w.absorbRegion(f, pdom, li, dests[li]) {
+			if w.absorbRegion(f, pdom, li, dests[li], false) {
+				moved = true
+				continue
+			}
+			if len(dests[li]) < 2 {
+				continue
+			}
+			if pdomTails == nil {
+				if tail == nil {
+					tail = w.tails(f, order, len(w.nodes))
+				}
+				pdomTails = w.postDominators(dests, tail)
+			}
+			if w.absorbRegion(f, pdomTails, li, dests[li], true) {
 				moved = true
 			}
 		}
@@ -227,21 +243,47 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 // a test that never holds, and structurizing that form again sees the merge
 // as a block that ends the function. Counting it here makes both runs find
 // the same meeting points (idempotence).
-func (w *work) postDominators(dests [][]int) *cfg.DomTree {
+//
+// With tail non-nil, paths into return tails are ignored: a node that is no
+// tail loses its edges to tails, and a loop whose exits all go to tails
+// counts as having none. The meeting point of a loop's exits is then where
+// they meet unless they return: a block the first run placed in the loop
+// because it leads both to a return and to the loop's exit (a tail then, as
+// the exit went on to a tail) is no tail in the output, where it branches
+// to the loop's merge; seen this way it goes back into the loop
+// (idempotence).
+func (w *work) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 	n := len(w.nodes)
-	exitless := 0
+	exitless := func(ds []int) bool {
+		for _, d := range ds {
+			if tail == nil || d < 0 || !tail[d] {
+				return false
+			}
+		}
+		return true
+	}
+	sinks := 0
 	for _, ds := range dests {
-		if len(ds) == 0 {
-			exitless++
+		if exitless(ds) {
+			sinks++
 		}
 	}
-	g := cfg.New(n + exitless) // one sink per such loop, as each has its own merge
+	g := cfg.New(n + sinks) // one sink per such loop, as each has its own merge
 	for i := range w.nodes {
 		g.Succs[i] = w.nodes[i].succs
+		if tail != nil && !tail[i] {
+			var ss []int
+			for _, t := range g.Succs[i] {
+				if !tail[t] {
+					ss = append(ss, t)
+				}
+			}
+			g.Succs[i] = ss
+		}
 	}
 	sink := n
 	for li, ds := range dests {
-		if len(ds) == 0 {
+		if exitless(ds) {
 			h := w.loops[li].entry
 			g.Succs[h] = append(slices.Clone(g.Succs[h]), sink)
 			sink++
@@ -322,8 +364,11 @@ func (w *work) absorbable(f *cfg.Forest, li, d int, ds []int) bool {
 // enters it: the blocks go to li's level and the loops among them become
 // li's children. The loop then leaves for m alone: one merge, no route (an
 // if/else or a switch whose arms break, a break after an inner loop).
+// With local set (pdom ignoring returns), the region must lie at li's
+// parent level: a return tail placed further out (an enclosing loop's only
+// way out, its merge) stays there.
 // Progress: it only moves blocks and loops into li, deeper than they were.
-func (w *work) absorbRegion(f *cfg.Forest, pdom *cfg.DomTree, li int, ds []int) bool {
+func (w *work) absorbRegion(f *cfg.Forest, pdom *cfg.DomTree, li int, ds []int, local bool) bool {
 	if len(ds) < 2 {
 		return false
 	}
@@ -400,6 +445,18 @@ func (w *work) absorbRegion(f *cfg.Forest, pdom *cfg.DomTree, li int, ds []int) 
 	}
 	if len(seen) == 0 {
 		return false
+	}
+	if local {
+		for _, r := range plain {
+			if !w.insideAny(loops, r) && w.level[r] != w.loops[li].parent {
+				return false
+			}
+		}
+		for _, x := range loops {
+			if !slices.Contains(loops, w.loops[x].parent) && w.loops[x].parent != w.loops[li].parent {
+				return false
+			}
+		}
 	}
 	for _, r := range plain {
 		if !w.insideAny(loops, r) {
@@ -482,19 +539,7 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 			inEdges[t]++
 		}
 	}
-	tail := make([]bool, n)
-	po := order.RPO
-	for i := len(po) - 1; i >= 0; i-- { // successors first
-		b := po[i]
-		if f.LoopOf[b] != cfg.NoBlock {
-			continue
-		}
-		ok := true
-		for _, t := range w.nodes[b].succs {
-			ok = ok && tail[t]
-		}
-		tail[b] = ok
-	}
+	tail := w.tails(f, order, n)
 	hasExit := make([]bool, len(f.Loops))
 	leaf := map[int]int{} // exit-less loop -> its first return leaf
 	for _, b := range order.RPO {
@@ -552,6 +597,25 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 		}
 		level[b] = f.Loops[x].Parent
 	}
+}
+
+// tails marks the return tails among the first n nodes: the blocks in no
+// cycle whose successors are all tails (every path from them returns).
+func (w *work) tails(f *cfg.Forest, order cfg.Order, n int) []bool {
+	tail := make([]bool, n)
+	po := order.RPO
+	for i := len(po) - 1; i >= 0; i-- { // successors first
+		b := po[i]
+		if f.LoopOf[b] != cfg.NoBlock {
+			continue
+		}
+		ok := true
+		for _, t := range w.nodes[b].succs {
+			ok = ok && tail[t]
+		}
+		tail[b] = ok
+	}
+	return tail
 }
 
 // tailMeets finds, for each loop whose only exits go to tails, the block
