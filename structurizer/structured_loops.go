@@ -16,8 +16,9 @@
 // nothing. An exit that leaves several loops goes merge by merge: M_L's edge
 // to the destination is itself an exit of the enclosing loop, routed the
 // same way. Before that, what lies between a loop's exits and the block
-// where they meet moves into the loop (inner loops included), so most loops
-// leave for one block and need no route.
+// where they meet (or, failing that, where they meet unless they return)
+// moves into the loop (inner loops included), so most loops leave for one
+// block and need no route.
 //
 // Return tails (blocks in no cycle all of whose paths return) stay in the
 // innermost loop that holds all their predecessors: a return inside a loop
@@ -187,7 +188,7 @@ func (w *work) headerCandidate(li int) bool {
 // block can only go as deep as the loop nesting, so the rounds end.
 func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 	var pdom *cfg.DomTree // computed once, when a loop leaves for several blocks
-	var tail []bool       // return tails, computed once when needed
+	tail := w.tails(f, order, len(w.nodes))
 	for {
 		dests := w.exitDests(f, order)
 		moved := false
@@ -205,9 +206,6 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 				continue
 			}
 			if pdomTails == nil {
-				if tail == nil {
-					tail = w.tails(f, order, len(w.nodes))
-				}
 				pdomTails = w.postDominators(dests, tail)
 			}
 			if w.absorbRegion(f, pdomTails, li, dests[li], true) {
@@ -219,7 +217,7 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 		}
 		for li, ds := range dests {
 			for _, d := range ds {
-				if w.absorbable(f, li, d, ds) {
+				if w.absorbable(f, tail, li, d, ds) {
 					w.level[d] = li
 					moved = true
 				}
@@ -325,9 +323,9 @@ func (w *work) exitDests(f *cfg.Forest, order cfg.Order) [][]int {
 // absorbable: destination d of loop li is entered only from inside li and
 // only branches to another of li's destinations ds, or to where another
 // destination only branches too (or, when it is the only destination, a
-// switch in the loop branches to it and its target has no other
-// predecessor).
-func (w *work) absorbable(f *cfg.Forest, li, d int, ds []int) bool {
+// switch in the loop branches to it, no return tail does, and its target
+// has no other predecessor).
+func (w *work) absorbable(f *cfg.Forest, tail []bool, li, d int, ds []int) bool {
 	if d < 0 || len(w.nodes[d].succs) != 1 {
 		return false
 	}
@@ -335,16 +333,26 @@ func (w *work) absorbable(f *cfg.Forest, li, d int, ds []int) bool {
 		return false
 	}
 	s := w.nodes[d].succs[0]
-	switched := false
 	for _, p := range w.preds[d] {
 		if !w.inLoop(li, w.level[p]) {
 			return false
 		}
-		switched = switched || len(w.nodes[p].succs) >= 3
 	}
 	if len(ds) == 1 {
 		// A forwarder a switch breaks through (left by an earlier
-		// structurization): its target, entered from it alone, is the merge.
+		// structurization): its target, entered from it alone, is the
+		// merge. Not a block a return tail also enters: that is where the
+		// switch's arms join on their way to a return, and moving it in
+		// would put the skip past the join under a guard in the loop, which
+		// structurizing the output again takes for the loop's merge.
+		switched := false
+		for _, q := range w.preds[d] {
+			if len(w.nodes[q].succs) >= 3 {
+				switched = true
+			} else if tail[q] {
+				return false
+			}
+		}
 		_, hdr := f.IsHeader(s)
 		return switched && !hdr && len(w.preds[s]) == 1 && s != d
 	}
