@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"cfgfuzz/emit/spirv"
+	"cfgfuzz/gen"
 	"cfgfuzz/oracle"
 	"cfgfuzz/structurizer"
 	"cfgfuzz/structurizer/cfg"
@@ -20,11 +21,8 @@ import (
 // anyGraph is an arbitrary graph: any edges (irreducible, exit-less,
 // self-loops, duplicate switch targets, unreachable blocks), with weights.
 func anyGraph(r *rand.Rand, n int) *cfg.Graph {
-	g := cfg.New(n)
+	g := gen.Arbitrary(r, n)
 	for b := range n {
-		for range r.IntN(5) {
-			g.Succs[b] = append(g.Succs[b], r.IntN(n))
-		}
 		g.Weights[b] = []int{0, 0, 16, 1000}[r.IntN(4)]
 	}
 	return g

@@ -10,17 +10,15 @@ import (
 
 	"cfgfuzz/emit"
 	"cfgfuzz/emit/spirv"
+	"cfgfuzz/gen"
 	"cfgfuzz/structurizer"
 	"cfgfuzz/structurizer/cfg"
 )
 
 // anyGraph is an arbitrary graph: any edges, out-degree 0-4, weights.
 func anyGraph(r *rand.Rand, n int) *cfg.Graph {
-	g := cfg.New(n)
+	g := gen.Arbitrary(r, n)
 	for b := range n {
-		for range r.IntN(5) {
-			g.Succs[b] = append(g.Succs[b], r.IntN(n))
-		}
 		g.Weights[b] = []int{0, 0, 16, 40}[r.IntN(4)]
 	}
 	return g

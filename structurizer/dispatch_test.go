@@ -8,17 +8,14 @@ import (
 	"slices"
 	"testing"
 
+	"cfgfuzz/gen"
 	"cfgfuzz/structurizer/cfg"
 )
 
 // randomGraph returns an arbitrary graph: any edges, any out-degree up to 4.
 func randomGraph(r *rand.Rand, n int) *cfg.Graph {
-	g := cfg.New(n)
+	g := gen.Arbitrary(r, n)
 	for b := range n {
-		k := r.IntN(5)
-		for range k {
-			g.Succs[b] = append(g.Succs[b], r.IntN(n))
-		}
 		g.Weights[b] = r.IntN(3) * 16
 	}
 	return g
