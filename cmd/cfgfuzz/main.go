@@ -52,7 +52,7 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage or input errors")
