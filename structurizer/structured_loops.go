@@ -323,8 +323,9 @@ func (w *work) exitDests(f *cfg.Forest, order cfg.Order) [][]int {
 // absorbable: destination d of loop li is entered only from inside li and
 // only branches to another of li's destinations ds, or to where another
 // destination only branches too (or, when it is the only destination, a
-// switch in the loop branches to it, no return tail does, and its target
-// has no other predecessor).
+// switch in the loop branches to it, no return tail does but a forwarder
+// out of a branch in li's own body, and its target has no other
+// predecessor).
 func (w *work) absorbable(f *cfg.Forest, tail []bool, li, d int, ds []int) bool {
 	if d < 0 || len(w.nodes[d].succs) != 1 {
 		return false
@@ -341,15 +342,17 @@ func (w *work) absorbable(f *cfg.Forest, tail []bool, li, d int, ds []int) bool 
 	if len(ds) == 1 {
 		// A forwarder a switch breaks through (left by an earlier
 		// structurization): its target, entered from it alone, is the
-		// merge. Not a block a return tail also enters: that is where the
-		// switch's arms join on their way to a return, and moving it in
-		// would put the skip past the join under a guard in the loop, which
-		// structurizing the output again takes for the loop's merge.
+		// merge. Not a block a return tail also enters: that is where paths
+		// join on their way to a return, and moving it in would put the skip
+		// past the join under a guard in the loop, which structurizing the
+		// output again takes for the loop's merge. A forwarder out of a
+		// branch in li's own body is no such join: it is what an earlier
+		// structurization put where an inner selection breaks out to d.
 		switched := false
 		for _, q := range w.preds[d] {
 			if len(w.nodes[q].succs) >= 3 {
 				switched = true
-			} else if tail[q] {
+			} else if tail[q] && !w.breaksOut(li, q, d) {
 				return false
 			}
 		}
@@ -365,6 +368,22 @@ func (w *work) absorbable(f *cfg.Forest, tail []bool, li, d int, ds []int) bool 
 		}
 	}
 	return false
+}
+
+// breaksOut reports whether q, a block entering d, is a forwarder out of a
+// branch in loop li's own body (not in a loop nested in it) that does not
+// also enter d: the block an earlier structurization put where a selection
+// breaks out to the loop's way out.
+func (w *work) breaksOut(li, q, d int) bool {
+	if len(w.nodes[q].succs) != 1 {
+		return false
+	}
+	for _, p := range w.preds[q] {
+		if w.level[p] != li || slices.Contains(w.preds[d], p) {
+			return false
+		}
+	}
+	return true
 }
 
 // absorbRegion moves into loop li what lies between its exits and the block
@@ -560,7 +579,7 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 			}
 		}
 	}
-	meet := w.tailMeets(f, order, tail, hasExit)
+	meet := w.tailMeets(f, order, preds, tail, hasExit)
 	for _, b := range order.RPO {
 		if !tail[b] || len(preds[b]) == 0 {
 			continue
@@ -629,11 +648,12 @@ func (w *work) tails(f *cfg.Forest, order cfg.Order, n int) []bool {
 // tailMeets finds, for each loop whose only exits go to tails, the block
 // where those tails meet (the nearest common post-dominator of the exits'
 // targets), or -1 when they never meet or the loop has other exits.
-func (w *work) tailMeets(f *cfg.Forest, order cfg.Order, tail, hasExit []bool) []int {
+func (w *work) tailMeets(f *cfg.Forest, order cfg.Order, preds [][]int, tail, hasExit []bool) []int {
 	meet := make([]int, len(f.Loops))
 	for i := range meet {
 		meet[i] = -2
 	}
+	joined := make([]bool, len(f.Loops)) // the exits go to several tails
 	var pdom *cfg.DomTree
 	for _, b := range order.RPO {
 		for _, t := range w.nodes[b].succs {
@@ -647,8 +667,9 @@ func (w *work) tailMeets(f *cfg.Forest, order cfg.Order, tail, hasExit []bool) [
 				switch {
 				case meet[x] == -2:
 					meet[x] = t
-				case meet[x] >= 0:
+				case meet[x] >= 0 && meet[x] != t:
 					meet[x] = max(-1, pdom.NearestCommon(meet[x], t))
+					joined[x] = true
 				}
 			}
 		}
@@ -656,9 +677,54 @@ func (w *work) tailMeets(f *cfg.Forest, order cfg.Order, tail, hasExit []bool) [
 	for i := range meet {
 		if meet[i] < 0 || !tail[meet[i]] {
 			meet[i] = -1
+			continue
+		}
+		for joined[i] && w.skipsJoin(pdom, preds, tail, meet[i]) {
+			meet[i] = pdom.IDom[meet[i]] // a tail: its successors are
 		}
 	}
 	return meet
+}
+
+// skipsJoin reports whether tail m branches straight to a block j short of
+// its immediate post-dominator that another block after m also enters (m
+// skips past a join): the shape of the guard the emitter puts where a
+// skip past a join meets the skipped path. When the first run takes a
+// loop's tails in up to a later meeting point, such a guard lands inside
+// the loop, and the second run would see the tails meet at the guard and
+// make a smaller loop. Moving the meeting point past it (to m's immediate
+// post-dominator, a tail too) finds the first run's merge again.
+// Progress: the caller moves the meeting point strictly down the
+// post-dominator tree, which is finite.
+func (w *work) skipsJoin(pdom *cfg.DomTree, preds [][]int, tail []bool, m int) bool {
+	ip := pdom.IDom[m]
+	if ip < 0 || ip >= len(tail) || !tail[ip] {
+		return false
+	}
+	// The blocks after m, short of ip.
+	region := map[int]bool{}
+	stack := []int{m}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, t := range w.nodes[b].succs {
+			if t != ip && t != m && !region[t] {
+				region[t] = true
+				stack = append(stack, t)
+			}
+		}
+	}
+	for _, j := range w.nodes[m].succs {
+		if j == ip {
+			continue
+		}
+		for _, p := range preds[j] {
+			if p != m && region[p] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // commonLoop is the innermost loop containing both loops a and b (-1: none).
