@@ -198,7 +198,7 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 			if len(dests[li]) >= 2 && pdom == nil {
 				pdom = w.postDominators(dests, nil)
 			}
-			if w.absorbRegion(f, pdom, li, dests[li], false) {
+			if w.absorbRegion(f, pdom, tail, li, dests[li], false) {
 				moved = true
 				continue
 			}
@@ -208,7 +208,7 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 			if pdomTails == nil {
 				pdomTails = w.postDominators(dests, tail)
 			}
-			if w.absorbRegion(f, pdomTails, li, dests[li], true) {
+			if w.absorbRegion(f, pdomTails, tail, li, dests[li], true) {
 				moved = true
 			}
 		}
@@ -393,9 +393,13 @@ func (w *work) breaksOut(li, q, d int) bool {
 // if/else or a switch whose arms break, a break after an inner loop).
 // With local set (pdom ignoring returns), the region must lie at li's
 // parent level: a return tail placed further out (an enclosing loop's only
-// way out, its merge) stays there.
-// Progress: it only moves blocks and loops into li, deeper than they were.
-func (w *work) absorbRegion(f *cfg.Forest, pdom *cfg.DomTree, li int, ds []int, local bool) bool {
+// way out, its merge) stays there. A meeting point m that is a return tail
+// moves on past any skip over a join that follows it (skipsAfter): the
+// guard the emitter puts there would otherwise be where the exits meet on
+// the second run (idempotence).
+// Progress: it only moves blocks and loops into li, deeper than they were;
+// moving m on goes down the finite post-dominator tree.
+func (w *work) absorbRegion(f *cfg.Forest, pdom *cfg.DomTree, tail []bool, li int, ds []int, local bool) bool {
 	if len(ds) < 2 {
 		return false
 	}
@@ -412,6 +416,10 @@ func (w *work) absorbRegion(f *cfg.Forest, pdom *cfg.DomTree, li int, ds []int, 
 		if m < 0 || m >= len(w.nodes) { // no meeting point, or a loop's sink
 			return false
 		}
+	}
+	memo := map[int]bool{}
+	for m < len(tail) && tail[m] && w.skipsAfter(pdom, w.preds, tail, memo, m) {
+		m = pdom.IDom[m]
 	}
 	seen := map[int]bool{}
 	var loops, plain []int
@@ -647,7 +655,9 @@ func (w *work) tails(f *cfg.Forest, order cfg.Order, n int) []bool {
 
 // tailMeets finds, for each loop whose only exits go to tails, the block
 // where those tails meet (the nearest common post-dominator of the exits'
-// targets), or -1 when they never meet or the loop has other exits.
+// targets), or -1 when they never meet or the loop has other exits. Where
+// the exits go to several tails, the meeting point moves on past any skip
+// over a join that follows it (skipsAfter).
 func (w *work) tailMeets(f *cfg.Forest, order cfg.Order, preds [][]int, tail, hasExit []bool) []int {
 	meet := make([]int, len(f.Loops))
 	for i := range meet {
@@ -674,28 +684,61 @@ func (w *work) tailMeets(f *cfg.Forest, order cfg.Order, preds [][]int, tail, ha
 			}
 		}
 	}
+	memo := map[int]bool{}
 	for i := range meet {
 		if meet[i] < 0 || !tail[meet[i]] {
 			meet[i] = -1
 			continue
 		}
-		for joined[i] && w.skipsJoin(pdom, preds, tail, meet[i]) {
-			meet[i] = pdom.IDom[meet[i]] // a tail: its successors are
+		for joined[i] && w.skipsAfter(pdom, preds, tail, memo, meet[i]) {
+			meet[i] = pdom.IDom[meet[i]]
 		}
 	}
 	return meet
 }
 
+// skipsAfter reports whether m, a tail short of the function's end, or a
+// block after it skips past a join (skipsJoin; memo keeps each block's
+// answer, as the caller asks again from m's post-dominators). The guard the
+// emitter puts at such a skip would lie between the exits and their
+// meeting point on the second run, so the meeting point moves on (to m's
+// immediate post-dominator, a tail too) until no skip follows it.
+// Progress: each step goes strictly down the finite post-dominator tree.
+func (w *work) skipsAfter(pdom *cfg.DomTree, preds [][]int, tail []bool, memo map[int]bool, m int) bool {
+	ip := pdom.IDom[m]
+	if ip < 0 || ip >= len(tail) || !tail[ip] {
+		return false
+	}
+	seen := map[int]bool{m: true}
+	stack := []int{m}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		skip, ok := memo[b]
+		if !ok {
+			skip = w.skipsJoin(pdom, preds, tail, b)
+			memo[b] = skip
+		}
+		if skip {
+			return true
+		}
+		for _, t := range w.nodes[b].succs {
+			if !seen[t] {
+				seen[t] = true
+				stack = append(stack, t)
+			}
+		}
+	}
+	return false
+}
+
 // skipsJoin reports whether tail m branches straight to a block j short of
 // its immediate post-dominator that another block after m also enters (m
-// skips past a join): the shape of the guard the emitter puts where a
-// skip past a join meets the skipped path. When the first run takes a
-// loop's tails in up to a later meeting point, such a guard lands inside
-// the loop, and the second run would see the tails meet at the guard and
-// make a smaller loop. Moving the meeting point past it (to m's immediate
-// post-dominator, a tail too) finds the first run's merge again.
-// Progress: the caller moves the meeting point strictly down the
-// post-dominator tree, which is finite.
+// skips past a join): where the emitter puts a guard, a block that the
+// second run sees as a point where paths meet. When the first run takes a
+// loop's tails in up to a later meeting point, that guard lands inside the
+// loop, and the second run would take it for the meeting point and make a
+// smaller loop (adding a clone or an exit block).
 func (w *work) skipsJoin(pdom *cfg.DomTree, preds [][]int, tail []bool, m int) bool {
 	ip := pdom.IDom[m]
 	if ip < 0 || ip >= len(tail) || !tail[ip] {
