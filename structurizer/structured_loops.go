@@ -605,9 +605,12 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 				break // the loop's tails meet further on: that block is its merge
 			}
 			if meet[l] < 0 && len(w.nodes[b].succs) == 0 && len(preds[b]) == 1 {
-				// Prefer the leaf the loop's header branches to: the merge of an
-				// exit-less loop that an earlier structurization named by a test.
-				if old, ok := leaf[l]; !ok || preds[old][0] != f.Loops[l].Header && preds[b][0] == f.Loops[l].Header {
+				// Prefer the leaf the loop's header branches to (or the block
+				// the header only branches to, as a header an earlier
+				// structurization added does): the merge of an exit-less loop
+				// that an earlier structurization named by a test, or its
+				// header's exit.
+				if old, ok := leaf[l]; !ok || !w.fromHeader(f, l, preds[old][0]) && w.fromHeader(f, l, preds[b][0]) {
 					leaf[l] = b
 				}
 				break
@@ -632,6 +635,13 @@ func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 		}
 		level[b] = f.Loops[x].Parent
 	}
+}
+
+// fromHeader reports whether p is loop l's header or the one block that
+// header branches to.
+func (w *work) fromHeader(f *cfg.Forest, l, p int) bool {
+	h := f.Loops[l].Header
+	return p == h || len(w.nodes[h].succs) == 1 && w.nodes[h].succs[0] == p
 }
 
 // tails marks the return tails among the first n nodes: the blocks in no
