@@ -22,7 +22,10 @@
 //
 // Return tails (blocks in no cycle all of whose paths return) stay in the
 // innermost loop that holds all their predecessors: a return inside a loop
-// needs no route (rule R7 allows it outside continue constructs).
+// needs no route (rule R7 allows it outside continue constructs). Where a
+// loop's exits meet at a return tail, the meeting point moves on past any
+// skip over a join that follows it: the guard the emitter puts at such a
+// skip would be where the exits meet when the output is structurized again.
 package structurizer
 
 import (
