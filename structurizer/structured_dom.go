@@ -104,59 +104,17 @@ func dominatorTree(g *cfg.Graph) []int {
 	return idom
 }
 
-// domTree is a dominator tree with pre/post numbers for O(1) queries.
-type domTree struct {
-	IDom      []int
-	pre, post []int // -1 for blocks not in the tree
-}
+// domTree is a dominator tree with O(1) queries (cfg's interval
+// numbering); a block the entry does not reach dominates nothing, itself
+// included.
+type domTree struct{ *cfg.DomTree }
 
 // newDomTree builds the tree of idom (root: block 0).
-func newDomTree(idom []int) *domTree {
-	n := len(idom)
-	t := &domTree{IDom: idom, pre: make([]int, n), post: make([]int, n)}
-	kids := make([][]int, n)
-	for b, d := range idom {
-		if d >= 0 {
-			kids[d] = append(kids[d], b)
-		}
-	}
-	for b := range t.pre {
-		t.pre[b], t.post[b] = -1, -1
-	}
-	if n == 0 {
-		return t
-	}
-	clock := 0
-	type fr struct{ b, i int }
-	stack := []fr{{0, 0}}
-	t.pre[0] = clock
-	clock++
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.i < len(kids[top.b]) {
-			c := kids[top.b][top.i]
-			top.i++
-			t.pre[c] = clock
-			clock++
-			stack = append(stack, fr{c, 0})
-			continue
-		}
-		t.post[top.b] = clock
-		clock++
-		stack = stack[:len(stack)-1]
-	}
-	return t
-}
-
-// InTree reports whether the entry reaches b.
-func (t *domTree) InTree(b int) bool { return t.pre[b] >= 0 }
+func newDomTree(idom []int) *domTree { return &domTree{cfg.TreeFromIDom(idom)} }
 
 // Dominates reports whether a dominates b (both reached).
 func (t *domTree) Dominates(a, b int) bool {
-	if t.pre[a] < 0 || t.pre[b] < 0 {
-		return false
-	}
-	return t.pre[a] <= t.pre[b] && t.post[b] <= t.post[a]
+	return t.InTree(a) && t.InTree(b) && t.DomTree.Dominates(a, b)
 }
 
 // StrictlyDominates reports whether a dominates b and a != b.

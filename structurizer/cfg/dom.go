@@ -180,6 +180,15 @@ func chk(n int, rpo, postNum []int, preds func(int) []int, root int) []int {
 	return idom
 }
 
+// TreeFromIDom builds a dominator tree rooted at block 0 from an immediate
+// dominator array computed elsewhere (NoBlock for the root and for blocks
+// outside the tree), numbered for O(1) Dominates queries.
+func TreeFromIDom(idom []int) *DomTree {
+	t := &DomTree{IDom: idom, Root: 0}
+	t.number(len(idom))
+	return t
+}
+
 // number assigns DFS interval numbers over the tree so that Dominates is
 // O(1). Nodes outside the tree get pre = -1.
 func (t *DomTree) number(n int) {
