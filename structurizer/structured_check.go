@@ -15,6 +15,7 @@ package structurizer
 
 import (
 	"fmt"
+	"slices"
 
 	"cfgfuzz/structurizer/cfg"
 )
@@ -128,7 +129,92 @@ func SelfCheck(f *Func) error {
 	if err != nil {
 		return err
 	}
-	return checkEdges(f, dom, cs, inner, outer, backOf)
+	if err := checkEdges(f, dom, cs, inner, outer, backOf); err != nil {
+		return err
+	}
+	if err := checkContinueConstructs(f, structural, cs, inner, backOf, pdom); err != nil {
+		return err
+	}
+	return checkCases(f, dom, branch)
+}
+
+// checkContinueConstructs: R6 for edges inside a continue construct as
+// D5 defines it (blocks dominated by the continue target and
+// post-dominated by the back-edge block; the construct walk keeps only the
+// first half). An edge from a continue construct to a block the back-edge
+// block does not post-dominate leaves it, so it must go to the loop's
+// header or merge. pdom is computed here when first needed (nil: not yet).
+func checkContinueConstructs(f *Func, structural *cfg.Graph, cs []construct, inner, backOf []int, pdom *cfg.DomTree) error {
+	near := make([]int, len(cs)) // nearest continue construct around c with no loop between, -1
+	for c := range cs {
+		near[c] = -1
+		switch {
+		case cs[c].kind == cContinue:
+			near[c] = c
+		case cs[c].kind != cLoop && cs[c].parent >= 0:
+			near[c] = near[cs[c].parent] // parents come first in cs
+		}
+	}
+	for u := range f.Blocks {
+		s := inner[u]
+		if s < 0 || near[s] < 0 {
+			continue
+		}
+		l := cs[cs[near[s]].loop]
+		be := backOf[l.header]
+		for _, t := range f.Blocks[u].Term.To {
+			if t == l.header || t == l.merge {
+				continue
+			}
+			if pdom == nil {
+				pdom = cfg.PostDominators(structural)
+			}
+			if !pdom.Dominates(be, t) {
+				return violation("R6", u, "continue construct of %d left for %d, which back-edge block %d does not post-dominate", l.header, t, be)
+			}
+		}
+	}
+	return nil
+}
+
+// checkCases: the case constructs of every switch (R6, R11), more strictly
+// than SPIR-V asks, since no strategy here falls through: each case target
+// other than the merge is entered only from its switch (or by a back edge
+// when it heads a loop), and every block
+// the switch header immediately dominates is a case target or the merge
+// (a block of the switch construct outside every case construct can only
+// be entered by leaving a case for somewhere other than the merge).
+func checkCases(f *Func, dom *domTree, branch *cfg.Graph) error {
+	var preds [][]int
+	for b := range f.Blocks {
+		blk := &f.Blocks[b]
+		if !isSwitch(blk) || !dom.InTree(b) {
+			continue
+		}
+		if preds == nil {
+			preds = branch.Preds()
+		}
+		for _, t := range blk.Term.To {
+			if t == blk.Merge.Merge {
+				continue
+			}
+			for _, p := range preds[t] {
+				if p != b && !dom.Dominates(t, p) { // a back edge to a case that heads a loop is fine
+					return violation("R11", p, "case %d of switch %d entered from %d (fall-through is not laid out)", t, b, p)
+				}
+			}
+		}
+	}
+	for c := range f.Blocks {
+		h := dom.IDom[c]
+		if h < 0 || !isSwitch(&f.Blocks[h]) {
+			continue
+		}
+		if c != f.Blocks[h].Merge.Merge && !slices.Contains(f.Blocks[h].Term.To, c) {
+			return violation("R6", c, "block in switch %d's construct outside every case", h)
+		}
+	}
+	return nil
 }
 
 // checkLayout: R14 (entry not a branch target, each block after its
