@@ -7,6 +7,9 @@
 //
 // Passes, in order:
 //
+//	nested       a graph that already nests is laid out as it is, and the
+//	             passes below do not run (structured_nested.go; the faults
+//	             that can apply to it are planted afterwards)
 //	irreducible  multi-entry cycles get one selector header each
 //	loops        loops first: header, one latch, one merge with routed exits
 //	selections   each level's dominator tree laid out as selections, joins
@@ -108,6 +111,10 @@ func runStructured(g *cfg.Graph, opt Options) (res *Result, reason string) {
 			res, reason = nil, fmt.Sprintf("bug: panic: %v", r)
 		}
 	}()
+	if f, _ := nested(g); f != nil {
+		plantNestedFaults(f, opt)
+		return &Result{Func: f, Stats: Stats{PassesUsed: []string{"nested"}}}, ""
+	}
 	s := &structState{g: g, opt: opt, w: newWork(g, opt)}
 	var used []string
 	for _, p := range structuredPasses {

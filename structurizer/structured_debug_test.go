@@ -1,7 +1,7 @@
 // structured_debug_test.go: a tool, skipped unless DEBUG_GRAPH is set:
 // structurizes the graph, structurizes the result's own CFG (as the meta
 // oracle's idempotence check does, with the emitter's prologue block) and
-// prints both functions.
+// prints both functions, with why the nested pass declined each graph.
 package structurizer
 
 import (
@@ -46,8 +46,11 @@ func TestDebugIdempotence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("first %+v\n%s", res.Stats, dumpFunc(res.Func))
-	h := outputGraph(res.Func)
+	_, why := nested(g)
+	t.Logf("nested: %q\nfirst %+v\n%s", why, res.Stats, dumpFunc(res.Func))
+	h, _ := outputGraph(res.Func).DropUnreachable()
+	_, why = nested(h)
+	t.Logf("nested on the output graph: %q", why)
 	res2, err := Structurize(h, Options{Strategy: "structured"})
 	if err != nil {
 		t.Fatal(err)

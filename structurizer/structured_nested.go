@@ -1,0 +1,721 @@
+// structured_nested.go: the "nested" pass, which runs before the pass table
+// of structured.go. A graph that already nests is laid out as it is: every
+// block placed once, no route variable, no clone, no guard, and no block
+// added except the function entry and an unreachable merge for a construct
+// that never falls through. This is how the strategy keeps DESIGN guarantee
+// 5 (idempotence): the CFG of a structured function is a graph that nests,
+// so structurizing it again finds declarations for it instead of adding
+// blocks. It is also guarantee 6's best case: zero of everything.
+//
+// Declarations are found, not searched for exhaustively:
+//
+//   - loops (cfg.LoopForest, which must find the graph reducible): the one
+//     back-edge block is the continue target (a self-loop does not nest: the
+//     header would be its own continue target); the merge is the block
+//     where the exits' tails close (see loopMerge; two policies, each tried
+//     in a full run of the pass), or a fresh unreachable block when the
+//     loop never exits;
+//   - branch points, in a walk of the dominator tree that keeps the stack of
+//     open constructs as the self-check does: a conditional with a target
+//     that is a loop's merge or continue target needs no header (rule R12's
+//     break and continue; SPIR-V would allow a selection's merge too, but
+//     Mesa's lavapipe fails to build a pipeline from such a conditional, so
+//     it gets a header like any other); any other branch point is a selection
+//     header whose merge is the first candidate that closes its region
+//     (below): the immediate post-dominator, then up to nestCandidates
+//     blocks of its dominator subtree level by level (the shallowest level
+//     with a candidate that closes wins, and in it the smallest region,
+//     then the most predecessors: a join rather than an arm;
+//     a deeper merge would sit inside a nested construct), then a fresh
+//     unreachable block. A switch's target entered from elsewhere is its
+//     only candidate (sharedCase).
+//
+// A merge M closes header X's region R (the blocks reachable from X without
+// passing M or one of the exits the enclosing constructs allow, rule R6)
+// when every edge out of R goes to M, to an allowed exit or nowhere (a
+// return), and every block of R but X is entered only from R (rule R10).
+//
+// The result must pass SelfCheck (whose case-construct check refuses
+// fall-through); otherwise the pass declines and the pass table runs. Orders are depth-first orders over successor order, so
+// renumbering the input renumbers the output. Faults are planted in its
+// result afterwards (plantNestedFaults), where they can apply.
+//
+// Cost: one dominator, one post-dominator and one loop-forest computation,
+// plus at most nestCandidates+2 region walks per branch point, each stopped
+// once it is larger than the best region found.
+package structurizer
+
+import (
+	"fmt"
+	"slices"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+// nestCandidates bounds the dominator-subtree candidates tried per header.
+const nestCandidates = 8
+
+// nester holds the analyses and declarations of the nested pass. Blocks are
+// the graph's ids; fresh unreachable merges get ids from g.Len() up.
+type nester struct {
+	g       *cfg.Graph
+	n       int
+	preds   [][]int
+	dom     *cfg.DomTree
+	pdom    *cfg.DomTree
+	pre     []int   // depth-first preorder number over successor order
+	parent  []int   // the walk's tree: structural immediate dominators
+	kids    [][]int // the walk's tree's children, in preorder
+	decl    []Merge // per block (fresh ones included)
+	mergeOf []int   // header declaring b as merge, -1
+	contOf  []int   // loop header declaring b as continue target, -1
+	fresh   int     // fresh unreachable merges
+
+	why string // the first reason the graph does not nest as found
+
+	// preferInto: a loop's merge is the candidate its tails branch to most
+	// often, not the one with the smallest tails (see loopMerge).
+	preferInto bool
+
+	// region walk scratch: mark[b] == stamp means b is in the region.
+	mark  []int
+	stamp int
+	queue []int
+}
+
+// nestedConstruct is an open construct of the walk.
+type nestedConstruct struct {
+	kind        cKind
+	header      int
+	merge, cont int
+}
+
+// nested runs the pass: a Func laid out and self-checked, or nil and the
+// reason when g does not nest as found. It tries both loop-merge policies
+// (see loopMerge), smallest tails first.
+func nested(g *cfg.Graph) (*Func, string) {
+	f, why := nestedWith(g, false)
+	if f != nil || nestedLoopless(why) {
+		return f, why
+	}
+	if f, why2 := nestedWith(g, true); f != nil {
+		return f, ""
+	} else {
+		return nil, why + "; preferring branched-to merges: " + why2
+	}
+}
+
+// nestedLoopless reports whether a failure cannot depend on the loop-merge
+// policy (the graph has no loop with several exits to choose among).
+func nestedLoopless(why string) bool { return why == "irreducible" }
+
+func nestedWith(g *cfg.Graph, preferInto bool) (*Func, string) {
+	nt := newNester(g)
+	nt.preferInto = preferInto
+	if !nt.declareLoops() {
+		return nil, nt.why
+	}
+	nt.structuralTree()
+	if !nt.declareSelections() {
+		return nil, nt.why
+	}
+	f := nt.build()
+	layout(f)
+	if err := f.Validate(); err != nil {
+		return nil, "malformed: " + err.Error()
+	}
+	if err := SelfCheck(f); err != nil {
+		return nil, "selfcheck: " + err.Error()
+	}
+	return f, ""
+}
+
+// fail records why the graph does not nest and returns false.
+func (nt *nester) fail(format string, args ...any) bool {
+	if nt.why == "" {
+		nt.why = fmt.Sprintf(format, args...)
+	}
+	return false
+}
+
+func newNester(g *cfg.Graph) *nester {
+	n := g.Len()
+	nt := &nester{g: g, n: n, preds: g.Preds(), dom: cfg.Dominators(g), pdom: cfg.PostDominators(g)}
+	nt.decl = make([]Merge, n)
+	nt.mergeOf, nt.contOf = filled(n, -1), filled(n, -1)
+	nt.mark = make([]int, n)
+	nt.pre = filled(n, -1)
+	clock := 0
+	stack := []int{0}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if nt.pre[b] >= 0 {
+			continue
+		}
+		nt.pre[b] = clock
+		clock++
+		s := g.Succs[b]
+		for i := len(s) - 1; i >= 0; i-- {
+			if nt.pre[s[i]] < 0 {
+				stack = append(stack, s[i])
+			}
+		}
+	}
+	return nt
+}
+
+// structuralTree replaces the dominator tree by the structural one once
+// the loops are declared: over branch edges and each loop header's edges
+// to its merge and continue target (the self-check's dominance, rule D3).
+// Selections' merge edges are added as they are declared (adopt).
+func (nt *nester) structuralTree() {
+	succs := make([][]int, nt.n)
+	for b := range nt.n {
+		if d := nt.decl[b]; d.Kind == LoopMerge {
+			if d.Merge < nt.n {
+				succs[b] = append(succs[b], d.Merge)
+			}
+			succs[b] = append(succs[b], d.Continue)
+		}
+		succs[b] = append(succs[b], nt.g.Succs[b]...)
+	}
+	nt.dom = cfg.Dominators(cfg.FromSuccs(succs))
+	nt.parent = slices.Clone(nt.dom.IDom)
+	nt.kids = make([][]int, nt.n)
+	for b := range nt.n {
+		if d := nt.parent[b]; d >= 0 {
+			nt.kids[d] = append(nt.kids[d], b)
+		}
+	}
+	for b := range nt.n {
+		slices.SortFunc(nt.kids[b], func(x, y int) int { return nt.pre[x] - nt.pre[y] })
+	}
+}
+
+// adopt makes merge m a child of its header x in the walk's tree: the
+// structural edge x->m makes x m's immediate dominator, and m's subtree
+// moves with it. Pre: x strictly dominates m and the walk has not entered
+// m's parent yet.
+func (nt *nester) adopt(x, m int) {
+	p := nt.parent[m]
+	if p == x {
+		return
+	}
+	i := slices.Index(nt.kids[p], m)
+	nt.kids[p] = slices.Delete(nt.kids[p], i, i+1)
+	nt.kids[x] = append(nt.kids[x], m)
+	nt.parent[m] = x
+}
+
+func filled(n, v int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+// newFresh adds a fresh unreachable merge block.
+func (nt *nester) newFresh() int {
+	id := nt.n + nt.fresh
+	nt.fresh++
+	nt.decl = append(nt.decl, Merge{})
+	nt.mergeOf = append(nt.mergeOf, -1)
+	nt.contOf = append(nt.contOf, -1)
+	return id
+}
+
+// declare records header h's declaration.
+func (nt *nester) declare(h int, m Merge) bool {
+	if nt.mergeOf[m.Merge] >= 0 || nt.contOf[m.Merge] >= 0 {
+		return false
+	}
+	if m.Kind == LoopMerge {
+		if nt.contOf[m.Continue] >= 0 || nt.mergeOf[m.Continue] >= 0 {
+			return false
+		}
+		nt.contOf[m.Continue] = h
+	}
+	nt.mergeOf[m.Merge] = h
+	nt.decl[h] = m
+	return true
+}
+
+// declareLoops gives each loop its continue target and merge.
+func (nt *nester) declareLoops() bool {
+	forest := cfg.LoopForest(nt.g)
+	if !forest.Reducible() {
+		return nt.fail("irreducible")
+	}
+	in := make([]bool, nt.n)
+	for _, l := range forest.Loops {
+		h := l.Header
+		if len(nt.g.Succs[h]) > 2 {
+			return nt.fail("loop header %d is a switch", h)
+		}
+		for _, b := range l.Blocks {
+			in[b] = true
+		}
+		latch, ok := -1, true
+		for _, p := range nt.preds[h] {
+			if in[p] {
+				ok = ok && (latch < 0 || latch == p)
+				latch = p
+			}
+		}
+		var exits []int
+		for _, b := range l.Blocks {
+			for _, t := range nt.g.Succs[b] {
+				if !in[t] && !slices.Contains(exits, t) {
+					exits = append(exits, t)
+				}
+			}
+		}
+		merge := nt.loopMerge(h, exits, in)
+		for _, b := range l.Blocks {
+			in[b] = false
+		}
+		if !ok || latch < 0 || latch == h {
+			return nt.fail("loop %d: several latches, or a self-loop", h)
+		}
+		if merge == -1 {
+			return nt.fail("loop %d: no exit closes the others' tails", h)
+		}
+		if merge == -2 {
+			merge = nt.newFresh()
+		}
+		if !nt.declare(h, Merge{Kind: LoopMerge, Merge: merge, Continue: latch}) {
+			return nt.fail("loop %d: merge %d or continue target %d declared twice", h, merge, latch)
+		}
+	}
+	return true
+}
+
+// loopMerge picks a loop's merge (-2: none, a fresh block; -1: no choice
+// works). Candidates are the exit targets and the blocks after them, in
+// breadth-first order from the exits (at most nestCandidates past the
+// exits); the exits other than the merge start tails: blocks of the loop
+// construct outside the natural loop, which must end in returns or at the
+// merge and be entered only from the loop or the tails. Of the candidates
+// whose tails close, the one the tails branch to most often wins (our own
+// layouts break through forwarding blocks; tails that only return are
+// cloned return blocks), then the one with the smallest tails, then the
+// first. A case target of a switch in the loop is no candidate (caseOf).
+func (nt *nester) loopMerge(h int, exits []int, in []bool) int {
+	switch len(exits) {
+	case 0:
+		return -2
+	case 1:
+		return exits[0]
+	}
+	for _, t := range nt.g.Succs[h] {
+		if !in[t] {
+			// The header's conditional leaves the loop: R12 wants that
+			// target to be the merge (the other is in the loop).
+			if size, _ := nt.tailSize(exits, t, in); size >= 0 {
+				return t
+			}
+			return -1
+		}
+	}
+	slices.SortFunc(exits, func(x, y int) int { return nt.pre[x] - nt.pre[y] })
+	cands := append([]int(nil), exits...)
+	seen := map[int]bool{}
+	for _, e := range exits {
+		seen[e] = true
+	}
+	for i := 0; i < len(cands) && len(cands) < len(exits)+nestCandidates; i++ {
+		for _, t := range nt.g.Succs[cands[i]] {
+			if !in[t] && !seen[t] {
+				seen[t] = true
+				cands = append(cands, t)
+			}
+		}
+	}
+	best, bestSize, bestInto := -1, nt.n+1, -1
+	for _, m := range cands {
+		if nt.caseOf(m, in) {
+			continue
+		}
+		size, into := nt.tailSize(exits, m, in)
+		if !nt.preferInto {
+			into = 0
+		}
+		if size >= 0 && (into > bestInto || into == bestInto && size < bestSize) {
+			best, bestSize, bestInto = m, size, into
+		}
+	}
+	return best
+}
+
+// caseOf reports whether m is a case target of a switch in the loop: the
+// loop header's merge edge keeps the switch from dominating m structurally,
+// so the switch needs a block of its own to break through (rule R11) and m
+// cannot be the merge.
+func (nt *nester) caseOf(m int, in []bool) bool {
+	for _, p := range nt.preds[m] {
+		if in[p] && len(nt.g.Succs[p]) > 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// tailSize walks the tails of the exits other than m and returns their
+// size (-1 when they do not close) and how many of their edges go to m.
+func (nt *nester) tailSize(exits []int, m int, in []bool) (size, into int) {
+	nt.stamp++
+	st := nt.stamp
+	nt.queue = nt.queue[:0]
+	for _, e := range exits {
+		if e != m {
+			nt.mark[e] = st
+			nt.queue = append(nt.queue, e)
+		}
+	}
+	for i := 0; i < len(nt.queue); i++ {
+		for _, t := range nt.g.Succs[nt.queue[i]] {
+			if t == m {
+				into++
+				continue
+			}
+			if nt.mark[t] == st {
+				continue
+			}
+			if in[t] {
+				return -1, 0
+			}
+			nt.mark[t] = st
+			nt.queue = append(nt.queue, t)
+		}
+	}
+	for _, b := range nt.queue {
+		for _, p := range nt.preds[b] {
+			if nt.mark[p] != st && !in[p] {
+				return -1, 0
+			}
+		}
+	}
+	return len(nt.queue), into
+}
+
+// declareSelections walks the dominator tree with the stack of open
+// constructs and declares a merge for each branch point that needs one.
+func (nt *nester) declareSelections() bool {
+	var open []nestedConstruct
+	type frame struct {
+		b, i   int
+		pushed int // constructs pushed at b
+		closed *nestedConstruct
+	}
+	enter := func(b int) (frame, bool) {
+		fr := frame{b: b}
+		if h := nt.mergeOf[b]; h >= 0 {
+			k := len(open) - 1
+			if k < 0 || open[k].header != h || open[k].kind == cContinue {
+				return fr, nt.fail("merge %d of %d reached inside another construct", b, h)
+			}
+			c := open[k]
+			fr.closed = &c
+			open = open[:k]
+		}
+		if h := nt.contOf[b]; h >= 0 {
+			k := len(open) - 1
+			if k < 0 || open[k].header != h || open[k].kind != cLoop {
+				return fr, nt.fail("continue target %d of %d reached inside another construct", b, h)
+			}
+			open = append(open, nestedConstruct{kind: cContinue, header: h, merge: -1, cont: -1})
+			fr.pushed++
+		}
+		if d := nt.decl[b]; d.Kind == LoopMerge {
+			open = append(open, nestedConstruct{kind: cLoop, header: b, merge: d.Merge, cont: d.Continue})
+			fr.pushed++
+			return fr, true
+		}
+		kind, need, ok := nt.needsHeader(b)
+		if !ok {
+			return fr, nt.fail("conditional %d with equal targets", b)
+		}
+		if need {
+			m, ok := nt.chooseMerge(b, kind, open)
+			if !ok || !nt.declare(b, Merge{Kind: SelectionMerge, Merge: m}) {
+				return fr, nt.fail("no merge closes the region of %d", b)
+			}
+			if m < nt.n {
+				nt.adopt(b, m)
+			}
+			open = append(open, nestedConstruct{kind: kind, header: b, merge: m, cont: -1})
+			fr.pushed++
+		}
+		return fr, true
+	}
+	fr0, ok := enter(0)
+	if !ok {
+		return false
+	}
+	stack := []frame{fr0}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i < len(nt.kids[top.b]) {
+			c := nt.kids[top.b][top.i]
+			top.i++
+			fr, ok := enter(c)
+			if !ok {
+				return false
+			}
+			stack = append(stack, fr)
+			continue
+		}
+		open = open[:len(open)-top.pushed]
+		if top.closed != nil {
+			open = append(open, *top.closed)
+		}
+		stack = stack[:len(stack)-1]
+	}
+	return true
+}
+
+// needsHeader says whether branch point b heads a construct, and of which
+// kind. ok is false for a conditional with equal targets (rule R15).
+func (nt *nester) needsHeader(b int) (kind cKind, need, ok bool) {
+	s := nt.g.Succs[b]
+	switch {
+	case len(s) < 2:
+		return 0, false, true
+	case len(s) > 2:
+		return cSwitch, true, true
+	case s[0] == s[1]:
+		return 0, false, false
+	}
+	for _, t := range s {
+		if h := nt.mergeOf[t]; h >= 0 && nt.decl[h].Kind == LoopMerge || nt.contOf[t] >= 0 {
+			return 0, false, true // a break or continue (R12)
+		}
+	}
+	return cSelection, true, true
+}
+
+// allowedExits lists the blocks a new construct of kind k may leave for
+// besides its own merge (rule R6): the innermost loop's merge and continue
+// target and, for a selection, the merges of switches inside that loop.
+// None inside a continue construct.
+func allowedExits(open []nestedConstruct, k cKind) []int {
+	var ex []int
+	for i := len(open) - 1; i >= 0; i-- {
+		c := open[i]
+		switch c.kind {
+		case cLoop:
+			return append(ex, c.merge, c.cont)
+		case cContinue:
+			return nil
+		case cSwitch:
+			if k != cSwitch {
+				ex = append(ex, c.merge)
+			}
+		}
+	}
+	return ex
+}
+
+// chooseMerge picks header x's merge: the first candidate that closes x's
+// region (see the file comment).
+func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool) {
+	exits := allowedExits(open, k)
+	usable := func(m int) bool {
+		return m >= 0 && m < nt.n && nt.dom.StrictlyDominates(x, m) &&
+			nt.mergeOf[m] < 0 && nt.contOf[m] < 0 && !slices.Contains(exits, m)
+	}
+	if k == cSwitch {
+		if t, ok := nt.sharedCase(x); !ok {
+			return 0, false
+		} else if t >= 0 {
+			return t, usable(t) && nt.regionSize(x, t, exits, nt.n) >= 0
+		}
+	}
+	if p := nt.pdom.IDom[x]; usable(p) && nt.regionSize(x, p, exits, nt.n) >= 0 {
+		return p, true
+	}
+	best, bestSize, tried := -1, nt.n+1, 0
+	level := append([]int(nil), nt.kids[x]...)
+	for len(level) > 0 && best < 0 && tried < nestCandidates {
+		var next []int
+		for _, m := range level {
+			next = append(next, nt.kids[m]...)
+			if !usable(m) || tried >= nestCandidates {
+				continue
+			}
+			tried++
+			size := nt.regionSize(x, m, exits, bestSize)
+			if size >= 0 && (size < bestSize || size == bestSize && len(nt.preds[m]) > len(nt.preds[best])) {
+				best, bestSize = m, size
+			}
+		}
+		level = next
+	}
+	if best >= 0 {
+		return best, true
+	}
+	if nt.regionSize(x, -1, exits, nt.n) < 0 {
+		return 0, false
+	}
+	return nt.newFresh(), true
+}
+
+// sharedCase finds the target of switch x that is entered from elsewhere
+// too (not by a back edge): a case that does, since nothing here falls
+// through, must be the merge. It returns -1 when there is none, and false
+// when there are two.
+func (nt *nester) sharedCase(x int) (int, bool) {
+	shared := -1
+	for _, t := range nt.g.Succs[x] {
+		if t == shared {
+			continue
+		}
+		for _, p := range nt.preds[t] {
+			if p != x && !nt.dom.Dominates(t, p) {
+				if shared >= 0 {
+					return -1, false
+				}
+				shared = t
+				break
+			}
+		}
+	}
+	return shared, true
+}
+
+// regionSize walks x's region for merge m (-1: none, a fresh block) and
+// returns its size, or -1 when the region does not close or grows past
+// limit blocks.
+func (nt *nester) regionSize(x, m int, exits []int, limit int) int {
+	nt.stamp++
+	st := nt.stamp
+	stop := func(t int) bool { return t == m || slices.Contains(exits, t) }
+	nt.queue = append(nt.queue[:0], x)
+	nt.mark[x] = st
+	for i := 0; i < len(nt.queue); i++ {
+		if len(nt.queue) > limit {
+			return -1
+		}
+		for _, t := range nt.g.Succs[nt.queue[i]] {
+			if t == x {
+				return -1 // a cycle through the header: x is not a selection
+			}
+			if stop(t) || nt.mark[t] == st {
+				continue
+			}
+			nt.mark[t] = st
+			nt.queue = append(nt.queue, t)
+		}
+	}
+	for _, b := range nt.queue[1:] {
+		for _, p := range nt.preds[b] {
+			if nt.mark[p] != st {
+				return -1 // entered past the header (R10)
+			}
+		}
+	}
+	return len(nt.queue)
+}
+
+// build makes the Func: a synthetic entry, then block b of g as block b+1,
+// then the fresh merges.
+func (nt *nester) build() *Func {
+	g := nt.g
+	f := &Func{Blocks: make([]Block, 1+nt.n+nt.fresh)}
+	f.Blocks[0] = Block{Name: "entry", Kind: Synthetic, Orig: -1, Term: Term{Kind: Branch, To: []int{1}}}
+	for b := range nt.n {
+		blk := Block{Name: g.Name(b), Kind: Original, Orig: b, Weight: g.Weight(b)}
+		s := g.Succs[b]
+		to := make([]int, len(s))
+		for i, t := range s {
+			to[i] = t + 1
+		}
+		switch len(s) {
+		case 0:
+			blk.Term = Term{Kind: Return}
+		case 1:
+			blk.Term = Term{Kind: Branch, To: to}
+		default:
+			blk.Arity = len(s)
+			blk.Term = Term{Kind: Choose, To: to}
+		}
+		if d := nt.decl[b]; d.Kind != NoMerge {
+			blk.Merge = Merge{Kind: d.Kind, Merge: d.Merge + 1}
+			if d.Kind == LoopMerge {
+				blk.Merge.Continue = d.Continue + 1
+			}
+		}
+		f.Blocks[b+1] = blk
+	}
+	for i := range nt.fresh {
+		f.Blocks[1+nt.n+i] = Block{Name: "merge", Kind: Synthetic, Orig: -1, Term: Term{Kind: Unreachable}}
+	}
+	return f
+}
+
+// plantNestedFaults plants the injected faults that apply to a function
+// the nested pass laid out (no route variable, no clone, so
+// route-not-cleared and clone-wrong-id have nothing to act on), as the pass
+// table plants them: swap-arms on every original conditional,
+// merge-at-continue on every selection header inside a loop,
+// exit-to-outer-merge on every break out of a loop nested in another, and
+// drop-merge on the first selection header.
+func plantNestedFaults(f *Func, opt Options) {
+	if len(opt.Inject) == 0 {
+		return
+	}
+	n := len(f.Blocks)
+	branch := cfg.New(n)
+	for b := range n {
+		branch.Succs[b] = f.Blocks[b].Term.To
+	}
+	dom := newDomTree(dominatorTree(branch))
+	// loopOf is the innermost loop header around b (-1): the nearest
+	// dominator heading a loop whose merge does not dominate b.
+	loopOf := func(b int) int {
+		for h := dom.IDom[b]; h >= 0; h = dom.IDom[h] {
+			if m := f.Blocks[h].Merge; m.Kind == LoopMerge && !dom.Dominates(m.Merge, b) {
+				return h
+			}
+		}
+		return -1
+	}
+	var breaks [][2]int // {block, target index} of breaks to redirect
+	outer := map[int]int{}
+	for b := range n {
+		blk := &f.Blocks[b]
+		if opt.Has("merge-at-continue") && blk.Merge.Kind == SelectionMerge {
+			if h := loopOf(b); h >= 0 {
+				blk.Merge.Merge = f.Blocks[h].Merge.Continue
+			}
+		}
+		if opt.Has("exit-to-outer-merge") && blk.Merge.Kind == LoopMerge {
+			if p := loopOf(b); p >= 0 {
+				outer[blk.Merge.Merge] = f.Blocks[p].Merge.Merge
+			}
+		}
+	}
+	for b := range n {
+		for i, t := range f.Blocks[b].Term.To {
+			if _, ok := outer[t]; ok {
+				breaks = append(breaks, [2]int{b, i})
+			}
+		}
+	}
+	for _, br := range breaks {
+		to := f.Blocks[br[0]].Term.To
+		to[br[1]] = outer[to[br[1]]]
+	}
+	if opt.Has("swap-arms") {
+		for b := range n {
+			if blk := &f.Blocks[b]; blk.Kind == Original && blk.Term.Kind == Choose && len(blk.Term.To) == 2 {
+				blk.Term.To[0], blk.Term.To[1] = blk.Term.To[1], blk.Term.To[0]
+			}
+		}
+	}
+	if opt.Has("drop-merge") {
+		dropFirstMerge(f)
+	}
+}
