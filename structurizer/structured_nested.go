@@ -76,6 +76,8 @@ type nester struct {
 	// preferInto: a loop's merge is the candidate its tails branch to most
 	// often, not the one with the smallest tails (see loopMerge).
 	preferInto bool
+	demote     int   // loop header whose best merge is passed over, -1
+	ambiguous  []int // loop headers with more than one merge that closes
 
 	// region walk scratch: mark[b] == stamp means b is in the region.
 	mark  []int
@@ -91,27 +93,51 @@ type nestedConstruct struct {
 }
 
 // nested runs the pass: a Func laid out and self-checked, or nil and the
-// reason when g does not nest as found. It tries both loop-merge policies
-// (see loopMerge), smallest tails first.
+// reason when g does not nest as found. A loop may have several merges
+// whose tails close, and which one lets the selections nest shows only
+// later; so the pass runs again, at most nestAttempts times in all: with
+// each such loop's second choice in turn, then with the other policy (see
+// loopMerge). Each run is a full, linear-time run of the pass.
 func nested(g *cfg.Graph) (*Func, string) {
-	f, why := nestedWith(g, false)
-	if f != nil || nestedLoopless(why) {
-		return f, why
+	f, why, ambiguous := nestedWith(g, false, -1)
+	if f != nil {
+		return f, ""
 	}
-	if f, why2 := nestedWith(g, true); f != nil {
+	attempts := 1
+	for _, h := range ambiguous {
+		if attempts == nestAttempts-1 {
+			break
+		}
+		attempts++
+		if f, _, _ := nestedWith(g, false, h); f != nil {
+			return f, ""
+		}
+	}
+	if len(ambiguous) == 0 && why == "irreducible" {
+		return nil, why
+	}
+	if f, why2, _ := nestedWith(g, true, -1); f != nil {
 		return f, ""
 	} else {
 		return nil, why + "; preferring branched-to merges: " + why2
 	}
 }
 
-// nestedLoopless reports whether a failure cannot depend on the loop-merge
-// policy (the graph has no loop with several exits to choose among).
-func nestedLoopless(why string) bool { return why == "irreducible" }
+// nestAttempts bounds the runs of the pass per graph.
+const nestAttempts = 6
 
-func nestedWith(g *cfg.Graph, preferInto bool) (*Func, string) {
+// nestedWith runs the pass once; demote is a loop header whose best merge
+// candidate is passed over (-1: none). It also returns the headers of the
+// loops that had more than one merge whose tails close.
+func nestedWith(g *cfg.Graph, preferInto bool, demote int) (*Func, string, []int) {
 	nt := newNester(g)
-	nt.preferInto = preferInto
+	nt.preferInto, nt.demote = preferInto, demote
+	f, why := nt.run()
+	return f, why, nt.ambiguous
+}
+
+// run is one run of the pass.
+func (nt *nester) run() (*Func, string) {
 	if !nt.declareLoops() {
 		return nil, nt.why
 	}
@@ -272,7 +298,7 @@ func (nt *nester) declareLoops() bool {
 				}
 			}
 		}
-		merge := nt.loopMerge(h, exits, in)
+		merge := nt.loopMerge(h, exits, in, h == nt.demote)
 		for _, b := range l.Blocks {
 			in[b] = false
 		}
@@ -301,8 +327,8 @@ func (nt *nester) declareLoops() bool {
 // whose tails close, the one the tails branch to most often wins (our own
 // layouts break through forwarding blocks; tails that only return are
 // cloned return blocks), then the one with the smallest tails, then the
-// first. A case target of a switch in the loop is no candidate (caseOf).
-func (nt *nester) loopMerge(h int, exits []int, in []bool) int {
+// one the loop branches to most often (breaks), then the first. A case target of a switch in the loop is no candidate (caseOf).
+func (nt *nester) loopMerge(h int, exits []int, in []bool, demote bool) int {
 	switch len(exits) {
 	case 0:
 		return -2
@@ -333,17 +359,47 @@ func (nt *nester) loopMerge(h int, exits []int, in []bool) int {
 			}
 		}
 	}
-	best, bestSize, bestInto := -1, nt.n+1, -1
+	type score struct{ into, size, breaks int }
+	better := func(a, b score) bool {
+		if a.into != b.into {
+			return a.into > b.into
+		}
+		if a.size != b.size {
+			return a.size < b.size
+		}
+		return a.breaks > b.breaks
+	}
+	best, bestScore := -1, score{into: -1}
+	second, secondScore := -1, score{into: -1}
 	for _, m := range cands {
 		if nt.caseOf(m, in) {
 			continue
 		}
 		size, into := nt.tailSize(exits, m, in)
+		if size < 0 {
+			continue
+		}
 		if !nt.preferInto {
 			into = 0
 		}
-		if size >= 0 && (into > bestInto || into == bestInto && size < bestSize) {
-			best, bestSize, bestInto = m, size, into
+		sc := score{into: into, size: size}
+		for _, p := range nt.preds[m] {
+			if in[p] {
+				sc.breaks++
+			}
+		}
+		switch {
+		case best < 0 || better(sc, bestScore):
+			second, secondScore = best, bestScore
+			best, bestScore = m, sc
+		case second < 0 || better(sc, secondScore):
+			second, secondScore = m, sc
+		}
+	}
+	if second >= 0 {
+		nt.ambiguous = append(nt.ambiguous, h)
+		if demote {
+			return second
 		}
 	}
 	return best
