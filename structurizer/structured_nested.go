@@ -48,12 +48,17 @@ package structurizer
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"cfgfuzz/structurizer/cfg"
 )
 
-// nestCandidates bounds the dominator-subtree candidates tried per header.
-const nestCandidates = 8
+// nestCandidates bounds the dominator-subtree candidates tried per header,
+// nestLoopCandidates the blocks past a loop's exits tried as its merge.
+const (
+	nestCandidates     = 8
+	nestLoopCandidates = 16
+)
 
 // nester holds the analyses and declarations of the nested pass. Blocks are
 // the graph's ids; fresh unreachable merges get ids from g.Len() up.
@@ -95,36 +100,37 @@ type nestedConstruct struct {
 // nested runs the pass: a Func laid out and self-checked, or nil and the
 // reason when g does not nest as found. A loop may have several merges
 // whose tails close, and which one lets the selections nest shows only
-// later; so the pass runs again, at most nestAttempts times in all: with
-// each such loop's second choice in turn, then with the other policy (see
-// loopMerge). Each run is a full, linear-time run of the pass.
+// later; so the pass runs again, at most nestAttempts times in all: for
+// each policy (see loopMerge), once as is and then with each such loop's
+// second choice in turn. Each run is a full, linear-time run of the pass.
 func nested(g *cfg.Graph) (*Func, string) {
-	f, why, ambiguous := nestedWith(g, false, -1)
-	if f != nil {
-		return f, ""
-	}
-	attempts := 1
-	for _, h := range ambiguous {
-		if attempts == nestAttempts-1 {
-			break
-		}
+	var whys []string
+	attempts := 0
+	for _, into := range []bool{false, true} {
+		f, why, ambiguous := nestedWith(g, into, -1)
 		attempts++
-		if f, _, _ := nestedWith(g, false, h); f != nil {
+		if f != nil {
 			return f, ""
 		}
+		whys = append(whys, why)
+		if !into && len(ambiguous) == 0 && why == "irreducible" {
+			return nil, why
+		}
+		for _, h := range ambiguous {
+			if attempts >= nestAttempts/2 && !into || attempts >= nestAttempts {
+				break
+			}
+			attempts++
+			if f, _, _ := nestedWith(g, into, h); f != nil {
+				return f, ""
+			}
+		}
 	}
-	if len(ambiguous) == 0 && why == "irreducible" {
-		return nil, why
-	}
-	if f, why2, _ := nestedWith(g, true, -1); f != nil {
-		return f, ""
-	} else {
-		return nil, why + "; preferring branched-to merges: " + why2
-	}
+	return nil, strings.Join(whys, "; preferring branched-to merges: ")
 }
 
 // nestAttempts bounds the runs of the pass per graph.
-const nestAttempts = 6
+const nestAttempts = 8
 
 // nestedWith runs the pass once; demote is a loop header whose best merge
 // candidate is passed over (-1: none). It also returns the headers of the
@@ -320,19 +326,22 @@ func (nt *nester) declareLoops() bool {
 
 // loopMerge picks a loop's merge (-2: none, a fresh block; -1: no choice
 // works). Candidates are the exit targets and the blocks after them, in
-// breadth-first order from the exits (at most nestCandidates past the
+// breadth-first order from the exits (at most nestLoopCandidates past the
 // exits); the exits other than the merge start tails: blocks of the loop
 // construct outside the natural loop, which must end in returns or at the
 // merge and be entered only from the loop or the tails. Of the candidates
 // whose tails close, the one the tails branch to most often wins (our own
 // layouts break through forwarding blocks; tails that only return are
 // cloned return blocks), then the one with the smallest tails, then the
-// one the loop branches to most often (breaks), then the first. A case target of a switch in the loop is no candidate (caseOf).
+// one the loop branches to most often (breaks), then the first. A single
+// exit is the merge, except under preferInto, where the blocks after it
+// are candidates too (a loop whose merge follows a tail: the selector
+// stores of an irreducible region, say). A case target of a switch in the loop is no candidate (caseOf).
 func (nt *nester) loopMerge(h int, exits []int, in []bool, demote bool) int {
-	switch len(exits) {
-	case 0:
+	switch {
+	case len(exits) == 0:
 		return -2
-	case 1:
+	case len(exits) == 1 && !nt.preferInto:
 		return exits[0]
 	}
 	for _, t := range nt.g.Succs[h] {
@@ -351,7 +360,7 @@ func (nt *nester) loopMerge(h int, exits []int, in []bool, demote bool) int {
 	for _, e := range exits {
 		seen[e] = true
 	}
-	for i := 0; i < len(cands) && len(cands) < len(exits)+nestCandidates; i++ {
+	for i := 0; i < len(cands) && len(cands) < len(exits)+nestLoopCandidates; i++ {
 		for _, t := range nt.g.Succs[cands[i]] {
 			if !in[t] && !seen[t] {
 				seen[t] = true
