@@ -76,7 +76,8 @@ type nester struct {
 	contOf  []int   // loop header declaring b as continue target, -1
 	fresh   int     // fresh unreachable merges
 
-	why string // the first reason the graph does not nest as found
+	why   string // the first reason the graph does not nest as found
+	final bool   // why does not depend on the loop-merge policy
 
 	// preferInto: a loop's merge is the candidate its tails branch to most
 	// often, not the one with the smallest tails (see loopMerge).
@@ -107,21 +108,21 @@ func nested(g *cfg.Graph) (*Func, string) {
 	var whys []string
 	attempts := 0
 	for _, into := range []bool{false, true} {
-		f, why, ambiguous := nestedWith(g, into, -1)
+		f, why, ambiguous, final := nestedWith(g, into, -1)
 		attempts++
 		if f != nil {
 			return f, ""
 		}
 		whys = append(whys, why)
-		if !into && len(ambiguous) == 0 && why == "irreducible" {
-			return nil, why
+		if final {
+			return nil, why // no policy changes it: the loops do not nest
 		}
 		for _, h := range ambiguous {
 			if attempts >= nestAttempts/2 && !into || attempts >= nestAttempts {
 				break
 			}
 			attempts++
-			if f, _, _ := nestedWith(g, into, h); f != nil {
+			if f, _, _, _ := nestedWith(g, into, h); f != nil {
 				return f, ""
 			}
 		}
@@ -134,12 +135,14 @@ const nestAttempts = 8
 
 // nestedWith runs the pass once; demote is a loop header whose best merge
 // candidate is passed over (-1: none). It also returns the headers of the
-// loops that had more than one merge whose tails close.
-func nestedWith(g *cfg.Graph, preferInto bool, demote int) (*Func, string, []int) {
+// loops that had more than one merge whose tails close, and whether the
+// failure is one no policy changes (irreducible, a loop with two latches,
+// a switch heading a loop).
+func nestedWith(g *cfg.Graph, preferInto bool, demote int) (f *Func, why string, ambiguous []int, final bool) {
 	nt := newNester(g)
 	nt.preferInto, nt.demote = preferInto, demote
-	f, why := nt.run()
-	return f, why, nt.ambiguous
+	f, why = nt.run()
+	return f, why, nt.ambiguous, nt.final
 }
 
 // run is one run of the pass.
@@ -148,6 +151,7 @@ func (nt *nester) run() (*Func, string) {
 		return nil, nt.why
 	}
 	nt.structuralTree()
+	nt.pdom = cfg.PostDominators(nt.g)
 	if !nt.declareSelections() {
 		return nil, nt.why
 	}
@@ -172,7 +176,7 @@ func (nt *nester) fail(format string, args ...any) bool {
 
 func newNester(g *cfg.Graph) *nester {
 	n := g.Len()
-	nt := &nester{g: g, n: n, preds: g.Preds(), dom: cfg.Dominators(g), pdom: cfg.PostDominators(g)}
+	nt := &nester{g: g, n: n, preds: g.Preds(), dom: cfg.Dominators(g)}
 	nt.decl = make([]Merge, n)
 	nt.mergeOf, nt.contOf = filled(n, -1), filled(n, -1)
 	nt.mark = make([]int, n)
@@ -278,12 +282,14 @@ func (nt *nester) declare(h int, m Merge) bool {
 func (nt *nester) declareLoops() bool {
 	forest := cfg.LoopForest(nt.g)
 	if !forest.Reducible() {
+		nt.final = true
 		return nt.fail("irreducible")
 	}
 	in := make([]bool, nt.n)
 	for _, l := range forest.Loops {
 		h := l.Header
 		if len(nt.g.Succs[h]) > 2 {
+			nt.final = true
 			return nt.fail("loop header %d is a switch", h)
 		}
 		for _, b := range l.Blocks {
@@ -309,6 +315,7 @@ func (nt *nester) declareLoops() bool {
 			in[b] = false
 		}
 		if !ok || latch < 0 || latch == h {
+			nt.final = true
 			return nt.fail("loop %d: several latches, or a self-loop", h)
 		}
 		if merge == -1 {
