@@ -388,8 +388,8 @@ func (nt *nester) loopMerge(h int, exits []int, in []bool, demote bool) int {
 	best, bestScore := -1, score{into: -1}
 	second, secondScore := -1, score{into: -1}
 	for _, m := range cands {
-		if nt.caseOf(m, in) {
-			continue
+		if nt.caseOf(m, in) || nt.mergeOf[m] >= 0 || nt.contOf[m] >= 0 {
+			continue // an enclosing loop's merge or latch is taken
 		}
 		size, into := nt.tailSize(exits, m, in)
 		if size < 0 {
