@@ -79,11 +79,9 @@ type nester struct {
 	why   string // the first reason the graph does not nest as found
 	final bool   // why does not depend on the loop-merge policy
 
-	// preferInto: a loop's merge is the candidate its tails branch to most
-	// often, not the one with the smallest tails (see loopMerge).
-	preferInto bool
-	demote     int   // loop header whose best merge is passed over, -1
-	ambiguous  []int // loop headers with more than one merge that closes
+	policy    mergePolicy // how a loop's merge is picked among candidates (loopMerge)
+	demote    int         // loop header whose best merge is passed over, -1
+	ambiguous []int       // loop headers with more than one merge that closes
 
 	// region walk scratch: mark[b] == stamp means b is in the region.
 	mark  []int
@@ -102,45 +100,57 @@ type nestedConstruct struct {
 // reason when g does not nest as found. A loop may have several merges
 // whose tails close, and which one lets the selections nest shows only
 // later; so the pass runs again, at most nestAttempts times in all: for
-// each policy (see loopMerge), once as is and then with each such loop's
+// each policy (mergePolicy), once as is and then with each such loop's
 // second choice in turn. Each run is a full, linear-time run of the pass.
 func nested(g *cfg.Graph) (*Func, string) {
 	var whys []string
 	attempts := 0
-	for _, into := range []bool{false, true} {
-		f, why, ambiguous, final := nestedWith(g, into, -1)
+	for policy := range mergePolicies {
+		f, why, ambiguous, final := nestedWith(g, policy, -1)
 		attempts++
 		if f != nil {
 			return f, ""
 		}
-		whys = append(whys, why)
+		whys = append(whys, policyNames[policy]+": "+why)
 		if final {
 			return nil, why // no policy changes it: the loops do not nest
 		}
 		for _, h := range ambiguous {
-			if attempts >= nestAttempts/2 && !into || attempts >= nestAttempts {
+			if attempts >= (int(policy)+1)*nestAttempts/int(mergePolicies) {
 				break
 			}
 			attempts++
-			if f, _, _, _ := nestedWith(g, into, h); f != nil {
+			if f, _, _, _ := nestedWith(g, policy, h); f != nil {
 				return f, ""
 			}
 		}
 	}
-	return nil, strings.Join(whys, "; preferring branched-to merges: ")
+	return nil, strings.Join(whys, "; ")
 }
 
+// mergePolicy orders a loop's merge candidates (see loopMerge).
+type mergePolicy int
+
+const (
+	preferSmallest mergePolicy = iota // smallest tails, then most breaks
+	preferBreaks                      // most breaks, then smallest tails
+	preferInto                        // most edges from the tails, then smallest tails, then most breaks
+	mergePolicies                     // the number of policies
+)
+
+var policyNames = [...]string{"smallest tails", "most breaks", "most branched-to"}
+
 // nestAttempts bounds the runs of the pass per graph.
-const nestAttempts = 8
+const nestAttempts = 12
 
 // nestedWith runs the pass once; demote is a loop header whose best merge
 // candidate is passed over (-1: none). It also returns the headers of the
 // loops that had more than one merge whose tails close, and whether the
 // failure is one no policy changes (irreducible, a loop with two latches,
 // a switch heading a loop).
-func nestedWith(g *cfg.Graph, preferInto bool, demote int) (f *Func, why string, ambiguous []int, final bool) {
+func nestedWith(g *cfg.Graph, policy mergePolicy, demote int) (f *Func, why string, ambiguous []int, final bool) {
 	nt := newNester(g)
-	nt.preferInto, nt.demote = preferInto, demote
+	nt.policy, nt.demote = policy, demote
 	f, why = nt.run()
 	return f, why, nt.ambiguous, nt.final
 }
@@ -337,10 +347,12 @@ func (nt *nester) declareLoops() bool {
 // exits); the exits other than the merge start tails: blocks of the loop
 // construct outside the natural loop, which must end in returns or at the
 // merge and be entered only from the loop or the tails. Of the candidates
-// whose tails close, the one the tails branch to most often wins (our own
-// layouts break through forwarding blocks; tails that only return are
-// cloned return blocks), then the one with the smallest tails, then the
-// one the loop branches to most often (breaks), then the first. A single
+// whose tails close, preferSmallest takes the one with the smallest tails,
+// then the one the loop branches to most often (breaks), then the first;
+// preferBreaks the most breaks first; preferInto the one the tails branch
+// to most often (our own layouts break through forwarding blocks; tails
+// that only return are cloned return blocks), then the smallest tails,
+// then the most breaks. A single
 // exit is the merge, except under preferInto, where the blocks after it
 // are candidates too (a loop whose merge follows a tail: the selector
 // stores of an irreducible region, say). A case target of a switch in the loop is no candidate (caseOf).
@@ -348,7 +360,7 @@ func (nt *nester) loopMerge(h int, exits []int, in []bool, demote bool) int {
 	switch {
 	case len(exits) == 0:
 		return -2
-	case len(exits) == 1 && !nt.preferInto:
+	case len(exits) == 1 && nt.policy != preferInto:
 		return exits[0]
 	}
 	for _, t := range nt.g.Succs[h] {
@@ -380,6 +392,9 @@ func (nt *nester) loopMerge(h int, exits []int, in []bool, demote bool) int {
 		if a.into != b.into {
 			return a.into > b.into
 		}
+		if nt.policy == preferBreaks && a.breaks != b.breaks {
+			return a.breaks > b.breaks
+		}
 		if a.size != b.size {
 			return a.size < b.size
 		}
@@ -395,7 +410,7 @@ func (nt *nester) loopMerge(h int, exits []int, in []bool, demote bool) int {
 		if size < 0 {
 			continue
 		}
-		if !nt.preferInto {
+		if nt.policy != preferInto {
 			into = 0
 		}
 		sc := score{into: into, size: size}
