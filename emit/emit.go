@@ -156,16 +156,34 @@ func (b *builder) preamble() {
 type fnBody struct {
 	b     *builder
 	insts []spirv.Instruction
+	chunk []uint32 // operand storage handed out by words
+}
+
+// words returns storage for n operands, cut from a shared chunk so that an
+// instruction costs no allocation of its own (emission is on the campaign's
+// hot path). The slice's capacity is its length: appending to it copies.
+func (fb *fnBody) words(n int) []uint32 {
+	if len(fb.chunk)+n > cap(fb.chunk) {
+		fb.chunk = make([]uint32, 0, max(1024, n))
+	}
+	k := len(fb.chunk)
+	fb.chunk = fb.chunk[:k+n]
+	return fb.chunk[k : k+n : k+n]
 }
 
 func (fb *fnBody) add(op spirv.Op, operands ...uint32) {
-	fb.insts = append(fb.insts, inst(op, operands...))
+	ops := fb.words(len(operands))
+	copy(ops, operands)
+	fb.insts = append(fb.insts, spirv.Instruction{Op: op, Operands: ops})
 }
 
 // val emits an instruction with a result type and returns its result id.
 func (fb *fnBody) val(op spirv.Op, typ uint32, operands ...uint32) uint32 {
 	r := fb.b.id()
-	fb.insts = append(fb.insts, inst(op, append([]uint32{typ, r}, operands...)...))
+	ops := fb.words(2 + len(operands))
+	ops[0], ops[1] = typ, r
+	copy(ops[2:], operands)
+	fb.insts = append(fb.insts, spirv.Instruction{Op: op, Operands: ops})
 	return r
 }
 

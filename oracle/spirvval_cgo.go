@@ -64,12 +64,20 @@ func (v *LibValidator) Validate(module []byte) (bool, string, error) {
 	if len(module) < 20 || len(module)%4 != 0 {
 		return false, fmt.Sprintf("error: invalid binary: %d bytes is not a SPIR-V module", len(module)), nil
 	}
-	words := C.malloc(C.size_t(len(module)))
-	defer C.free(words)
-	copy(unsafe.Slice((*byte)(words), len(module)), module)
+	// The module's bytes go to C as they are (cgo lets C read Go memory
+	// that holds no Go pointers during the call) when they are aligned for
+	// uint32 reads; else through a copy in C memory.
+	words := unsafe.Pointer(&module[0])
+	if uintptr(words)%4 != 0 {
+		c := C.malloc(C.size_t(len(module)))
+		defer C.free(c)
+		copy(unsafe.Slice((*byte)(c), len(module)), module)
+		words = c
+	}
 	var diag C.spv_diagnostic
 	res := C.spvValidateBinary(C.spv_const_context(v.ctx.c), (*C.uint32_t)(words), C.size_t(len(module)/4), &diag)
 	runtime.KeepAlive(v)
+	runtime.KeepAlive(module)
 	msg := ""
 	if diag != nil {
 		if diag.error != nil {

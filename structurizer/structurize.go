@@ -74,6 +74,13 @@ func Strategies() []string {
 	return s
 }
 
+// HasStrategy reports whether name is a strategy (without building the
+// sorted list Strategies returns).
+func HasStrategy(name string) bool {
+	_, ok := strategies[name]
+	return ok
+}
+
 // Structurize validates g, drops its unreachable blocks and runs the chosen
 // strategy. The returned function's blocks report ids of g (not of the
 // reachable subgraph). g is not modified.

@@ -150,7 +150,7 @@ func Local(module bool) Handler {
 
 // CheckOptions reports an unknown strategy or fault name.
 func CheckOptions(o Options) error {
-	if o.Strategy != "" && !slices.Contains(structurizer.Strategies(), o.Strategy) {
+	if o.Strategy != "" && !structurizer.HasStrategy(o.Strategy) {
 		return fmt.Errorf("unknown strategy %q (have %v)", o.Strategy, structurizer.Strategies())
 	}
 	for _, f := range o.Inject {
