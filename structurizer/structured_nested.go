@@ -12,9 +12,9 @@
 //   - loops (cfg.LoopForest, which must find the graph reducible): the one
 //     back-edge block is the continue target (a self-loop does not nest: the
 //     header would be its own continue target); the merge is the block
-//     where the exits' tails close (see loopMerge; two policies, each tried
-//     in a full run of the pass), or a fresh unreachable block when the
-//     loop never exits;
+//     where the exits' tails close (see loopMerge; three policies, each
+//     tried in full runs of the pass), or a fresh unreachable block when
+//     the loop never exits;
 //   - branch points, in a walk of the dominator tree that keeps the stack of
 //     open constructs as the self-check does: a conditional with a target
 //     that is a loop's merge or continue target needs no header (rule R12's
@@ -36,13 +36,17 @@
 // return), and every block of R but X is entered only from R (rule R10).
 //
 // The result must pass SelfCheck (whose case-construct check refuses
-// fall-through); otherwise the pass declines and the pass table runs. Orders are depth-first orders over successor order, so
-// renumbering the input renumbers the output. Faults are planted in its
-// result afterwards (plantNestedFaults), where they can apply.
+// fall-through); otherwise the pass declines and the pass table runs.
+// Orders are depth-first orders over successor order, so renumbering the
+// input renumbers the output. Faults are planted in its result afterwards
+// (plantNestedFaults), where they can apply.
 //
-// Cost: one dominator, one post-dominator and one loop-forest computation,
-// plus at most nestCandidates+2 region walks per branch point, each stopped
-// once it is larger than the best region found.
+// Cost per run: one dominator, one post-dominator and one loop-forest
+// computation, at most nestLoopCandidates+exits tail walks per loop and
+// nestCandidates+2 region walks per branch point (the level walk stops a
+// region once it is larger than the best found); at most nestAttempts runs,
+// and one when the loops themselves do not nest (two latches, irreducible),
+// which is where most graphs that do not nest stop.
 package structurizer
 
 import (
