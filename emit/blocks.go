@@ -122,7 +122,7 @@ func (fb *fnBody) block(i int, blk *structurizer.Block, labels, vars []uint32) e
 			break
 		}
 		ops := []uint32{decision, to(0)}
-		for _, k := range structurizer.CaseOrder(term.To) {
+		for _, k := range caseOrder(term) {
 			ops = append(ops, uint32(k), to(k))
 		}
 		fb.add(spirv.OpSwitch, ops...)
@@ -130,7 +130,7 @@ func (fb *fnBody) block(i int, blk *structurizer.Block, labels, vars []uint32) e
 		fb.add(spirv.OpBranchConditional, testCond, to(0), to(1))
 	case structurizer.Route:
 		ops := []uint32{routeVal, to(0)}
-		for _, k := range structurizer.CaseOrder(term.To) {
+		for _, k := range caseOrder(term) {
 			ops = append(ops, term.Values[k-1], to(k))
 		}
 		fb.add(spirv.OpSwitch, ops...)
@@ -194,4 +194,13 @@ func (fb *fnBody) filler(blk *structurizer.Block) {
 		x = fb.val(ops[i%len(ops)], b.t.uint, x, b.u(c))
 	}
 	fb.add(spirv.OpStore, b.v.sink, x)
+}
+
+// caseOrder is the order in which a switch lists its cases: the term's own
+// (a layout with fall-through) or the default grouping of equal targets.
+func caseOrder(term structurizer.Term) []int {
+	if term.Order != nil {
+		return term.Order
+	}
+	return structurizer.CaseOrder(term.To)
 }

@@ -98,6 +98,11 @@ type Term struct {
 	To     []int    `json:"to,omitempty"`
 	Var    int      `json:"var,omitempty"`
 	Values []uint32 `json:"values,omitempty"`
+	// Order is the order in which a switch lists its cases: indices into
+	// To, each of 1..len(To)-1 once, equal targets adjacent. nil means
+	// CaseOrder(To). A switch whose cases fall through needs its own order
+	// (a case falling into another is listed right before it).
+	Order []int `json:"order,omitempty"`
 }
 
 // MergeKind says what a block declares.
@@ -258,6 +263,11 @@ func (f *Func) Validate() error {
 		default:
 			return fmt.Errorf("block %d: unknown terminator %d", b, t.Kind)
 		}
+		if t.Order != nil {
+			if err := checkOrder(b, blk); err != nil {
+				return err
+			}
+		}
 		if (t.Kind == Test || t.Kind == Route) && (t.Var < 0 || t.Var >= len(f.Vars)) {
 			return fmt.Errorf("block %d: %s on variable %d of %d", b, t.Kind, t.Var, len(f.Vars))
 		}
@@ -289,6 +299,32 @@ func (f *Func) Validate() error {
 			}
 		default:
 			return fmt.Errorf("block %d: unknown merge kind %d", b, m.Kind)
+		}
+	}
+	return nil
+}
+
+// checkOrder validates a switch's case order (Term.Order).
+func checkOrder(b int, blk *Block) error {
+	t := blk.Term
+	if t.Kind != Route && !(t.Kind == Choose && blk.Arity >= 3) {
+		return fmt.Errorf("block %d: case order on a %s that is not a switch", b, t.Kind)
+	}
+	if len(t.Order) != len(t.To)-1 {
+		return fmt.Errorf("block %d: case order lists %d cases of %d", b, len(t.Order), len(t.To)-1)
+	}
+	seen := make([]bool, len(t.To))
+	done := map[int]bool{} // targets whose run of cases has ended
+	for i, k := range t.Order {
+		if k < 1 || k >= len(t.To) || seen[k] {
+			return fmt.Errorf("block %d: case order %v is not a permutation of 1..%d", b, t.Order, len(t.To)-1)
+		}
+		seen[k] = true
+		if done[t.To[k]] {
+			return fmt.Errorf("block %d: case order %v separates cases with the same target %d", b, t.Order, t.To[k])
+		}
+		if i > 0 && t.To[t.Order[i-1]] != t.To[k] {
+			done[t.To[t.Order[i-1]]] = true
 		}
 	}
 	return nil

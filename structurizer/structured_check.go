@@ -59,23 +59,40 @@ func isCond(b *Block) bool {
 	return b.Term.Kind == Test || (b.Term.Kind == Choose && b.Arity == 2)
 }
 
-// SelfCheck checks f against the structured rules. Pre: f.Validate() == nil.
-func SelfCheck(f *Func) error {
+// funcGraphs returns f's branch graph and its structural graph (merge and
+// continue declarations first, then the branch targets, as the validator
+// orders them).
+func funcGraphs(f *Func) (branch, structural *cfg.Graph) {
 	n := len(f.Blocks)
-	branch := cfg.New(n)
-	structural := cfg.New(n)
-	isMerge := make([]bool, n) // declared merge or continue target
-	mergeOf := make([]int, n)  // header declaring b as merge, -1
-	contOf := make([]int, n)   // loop header declaring b as continue, -1
-	for b := range n {
-		mergeOf[b], contOf[b] = -1, -1
-	}
+	branch, structural = cfg.New(n), cfg.New(n)
 	for b := range n {
 		blk := &f.Blocks[b]
 		branch.Succs[b] = blk.Term.To
 		var s []int
 		if blk.Merge.Kind != NoMerge {
 			s = append(s, blk.Merge.Merge)
+		}
+		if blk.Merge.Kind == LoopMerge {
+			s = append(s, blk.Merge.Continue)
+		}
+		structural.Succs[b] = append(s, blk.Term.To...)
+	}
+	return branch, structural
+}
+
+// SelfCheck checks f against the structured rules. Pre: f.Validate() == nil.
+func SelfCheck(f *Func) error {
+	n := len(f.Blocks)
+	isMerge := make([]bool, n) // declared merge or continue target
+	mergeOf := make([]int, n)  // header declaring b as merge, -1
+	contOf := make([]int, n)   // loop header declaring b as continue, -1
+	for b := range n {
+		mergeOf[b], contOf[b] = -1, -1
+	}
+	branch, structural := funcGraphs(f)
+	for b := range n {
+		blk := &f.Blocks[b]
+		if blk.Merge.Kind != NoMerge {
 			isMerge[blk.Merge.Merge] = true
 			if mergeOf[blk.Merge.Merge] >= 0 {
 				return violation("R1", b, "merge %d declared again (first by %d)", blk.Merge.Merge, mergeOf[blk.Merge.Merge])
@@ -83,14 +100,12 @@ func SelfCheck(f *Func) error {
 			mergeOf[blk.Merge.Merge] = b
 		}
 		if blk.Merge.Kind == LoopMerge {
-			s = append(s, blk.Merge.Continue)
 			isMerge[blk.Merge.Continue] = true
 			if contOf[blk.Merge.Continue] >= 0 {
 				return violation("R3", b, "continue target %d shared", blk.Merge.Continue)
 			}
 			contOf[blk.Merge.Continue] = b
 		}
-		structural.Succs[b] = append(s, blk.Term.To...)
 	}
 	if err := checkLayout(f, branch); err != nil {
 		return err
@@ -177,14 +192,29 @@ func checkContinueConstructs(f *Func, structural *cfg.Graph, cs []construct, inn
 	return nil
 }
 
-// checkCases: the case constructs of every switch (R6, R11), more strictly
-// than SPIR-V asks, since no strategy here falls through: each case target
-// other than the merge is entered only from its switch (or by a back edge
-// when it heads a loop), and every block
-// the switch header immediately dominates is a case target or the merge
-// (a block of the switch construct outside every case construct can only
-// be entered by leaving a case for somewhere other than the merge).
+// checkCases: the case constructs of every switch (R6, R11). Every block
+// the switch header immediately dominates is a case target or the merge (a
+// block of the switch construct outside every case construct can only be
+// entered by leaving a case for somewhere other than the merge). A case
+// target other than the merge is entered only from its switch, by a back
+// edge when it heads a loop, or by a fall-through from one other case (an
+// edge from that case's construct; checkEdges has already refused one from
+// a construct nested in it). Each case falls into at most one case and
+// receives from at most one; none falls into the default target (our
+// layouts never need to, and SPIR-V's reading of it is special); and a
+// case's last entry in the switch's target list is immediately followed by
+// the case it falls into (the default target, listed first, falls into
+// the first case listed).
 func checkCases(f *Func, dom *domTree, branch *cfg.Graph) error {
+	for c := range f.Blocks {
+		h := dom.IDom[c]
+		if h < 0 || !isSwitch(&f.Blocks[h]) {
+			continue
+		}
+		if c != f.Blocks[h].Merge.Merge && !slices.Contains(f.Blocks[h].Term.To, c) {
+			return violation("R6", c, "block in switch %d's construct outside every case", h)
+		}
+	}
 	var preds [][]int
 	for b := range f.Blocks {
 		blk := &f.Blocks[b]
@@ -194,24 +224,85 @@ func checkCases(f *Func, dom *domTree, branch *cfg.Graph) error {
 		if preds == nil {
 			preds = branch.Preds()
 		}
-		for _, t := range blk.Term.To {
-			if t == blk.Merge.Merge {
-				continue
-			}
-			for _, p := range preds[t] {
-				if p != b && !dom.Dominates(t, p) { // a back edge to a case that heads a loop is fine
-					return violation("R11", p, "case %d of switch %d entered from %d (fall-through is not laid out)", t, b, p)
-				}
+		fall, err := fallThroughs(blk, b, dom, preds)
+		if err != nil {
+			return err
+		}
+		if len(fall) > 0 {
+			if err := checkFallOrder(blk, b, fall); err != nil {
+				return err
 			}
 		}
 	}
-	for c := range f.Blocks {
-		h := dom.IDom[c]
-		if h < 0 || !isSwitch(&f.Blocks[h]) {
+	return nil
+}
+
+// fallThroughs finds the fall-throughs of switch b: case target -> the case
+// target it falls into.
+func fallThroughs(blk *Block, b int, dom *domTree, preds [][]int) (map[int]int, error) {
+	m := blk.Merge.Merge
+	var fall, into map[int]int
+	for i, t := range blk.Term.To {
+		if t == m || slices.Index(blk.Term.To, t) != i {
 			continue
 		}
-		if c != f.Blocks[h].Merge.Merge && !slices.Contains(f.Blocks[h].Term.To, c) {
-			return violation("R6", c, "block in switch %d's construct outside every case", h)
+		for _, p := range preds[t] {
+			if p == b || dom.Dominates(t, p) {
+				continue // the switch, or a back edge to a case heading a loop
+			}
+			from := caseOf(dom, b, p)
+			switch {
+			case from < 0 || from == m:
+				return nil, violation("R10", p, "case %d of switch %d entered from outside its cases", t, b)
+			case t == blk.Term.To[0]:
+				return nil, violation("R11", p, "case %d falls into the default target %d of switch %d", from, t, b)
+			}
+			if fall == nil {
+				fall, into = map[int]int{}, map[int]int{}
+			}
+			if prev, ok := fall[from]; ok && prev != t {
+				return nil, violation("R11", p, "case %d of switch %d falls into %d and %d", from, b, prev, t)
+			}
+			if prev, ok := into[t]; ok && prev != from {
+				return nil, violation("R11", p, "cases %d and %d of switch %d both fall into %d", prev, from, b, t)
+			}
+			fall[from], into[t] = t, from
+		}
+	}
+	return fall, nil
+}
+
+// caseOf is the child of switch header b on p's dominator chain: the case
+// target whose construct holds p (-1: b does not dominate p).
+func caseOf(dom *domTree, b, p int) int {
+	for x := p; x >= 0; x = dom.IDom[x] {
+		if dom.IDom[x] == b {
+			return x
+		}
+	}
+	return -1
+}
+
+// checkFallOrder: R11's order for the fall-throughs of switch b.
+func checkFallOrder(blk *Block, b int, fall map[int]int) error {
+	to := blk.Term.To
+	order := blk.Term.Order
+	if order == nil {
+		order = caseOrder(to)
+	}
+	list := []int{to[0]}
+	for _, k := range order {
+		list = append(list, to[k])
+	}
+	for from, t := range fall {
+		last := -1
+		for i, x := range list {
+			if x == from {
+				last = i
+			}
+		}
+		if last < 0 || last+1 >= len(list) || list[last+1] != t {
+			return violation("R11", b, "case %d falls into %d, which does not follow it in the target list", from, t)
 		}
 	}
 	return nil

@@ -171,6 +171,7 @@ func (nt *nester) run() (*Func, string) {
 	}
 	f := nt.build()
 	layout(f)
+	orderFallThroughs(f)
 	if err := f.Validate(); err != nil {
 		return nil, "malformed: " + err.Error()
 	}
@@ -618,10 +619,8 @@ func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool
 			nt.mergeOf[m] < 0 && nt.contOf[m] < 0 && !slices.Contains(exits, m)
 	}
 	if k == cSwitch {
-		if t, ok := nt.sharedCase(x); !ok {
-			return 0, false
-		} else if t >= 0 {
-			return t, usable(t) && nt.regionSize(x, t, exits, nt.n) >= 0
+		if t := nt.sharedCase(x); t >= 0 && usable(t) && nt.regionSize(x, t, exits, nt.n) >= 0 {
+			return t, true
 		}
 	}
 	if p := nt.pdom.IDom[x]; usable(p) && nt.regionSize(x, p, exits, nt.n) >= 0 {
@@ -653,11 +652,11 @@ func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool
 	return nt.newFresh(), true
 }
 
-// sharedCase finds the target of switch x that is entered from elsewhere
-// too (not by a back edge): a case that does, since nothing here falls
-// through, must be the merge. It returns -1 when there is none, and false
-// when there are two.
-func (nt *nester) sharedCase(x int) (int, bool) {
+// sharedCase finds the one target of switch x that is entered from
+// elsewhere too (not by a back edge), -1 when none or several are. Such a
+// target is the merge, or a case another case falls into; the merge is
+// tried first.
+func (nt *nester) sharedCase(x int) int {
 	shared := -1
 	for _, t := range nt.g.Succs[x] {
 		if t == shared {
@@ -666,14 +665,78 @@ func (nt *nester) sharedCase(x int) (int, bool) {
 		for _, p := range nt.preds[t] {
 			if p != x && !nt.dom.Dominates(t, p) {
 				if shared >= 0 {
-					return -1, false
+					return -1
 				}
 				shared = t
 				break
 			}
 		}
 	}
-	return shared, true
+	return shared
+}
+
+// orderFallThroughs gives each switch of f whose cases fall through a case
+// order that lists a case right before the case it falls into (rule R11):
+// the default target's chain first, then the other chains in the order of
+// their first case. A switch whose fall-throughs break R11 in another way
+// keeps the default order, and the self-check refuses it.
+func orderFallThroughs(f *Func) {
+	var dom *domTree
+	var preds [][]int
+	for b := range f.Blocks {
+		blk := &f.Blocks[b]
+		if !isSwitch(blk) {
+			continue
+		}
+		if dom == nil {
+			branch, structural := funcGraphs(f)
+			dom, preds = newDomTree(dominatorTree(structural)), branch.Preds()
+		}
+		if fall, err := fallThroughs(blk, b, dom, preds); err == nil && len(fall) > 0 {
+			blk.Term.Order = chainOrder(blk.Term.To, fall)
+		}
+	}
+}
+
+// chainOrder lists the case indices of a switch with targets to so that
+// each fall-through pair (fall: target -> target) is adjacent, equal
+// targets stay together, and the default target's chain comes first.
+func chainOrder(to []int, fall map[int]int) []int {
+	into := map[int]bool{}
+	for _, t := range fall {
+		into[t] = true
+	}
+	byTarget := map[int][]int{}
+	var targets []int // distinct case targets, first appearance first
+	for _, k := range caseOrder(to) {
+		if _, ok := byTarget[to[k]]; !ok {
+			targets = append(targets, to[k])
+		}
+		byTarget[to[k]] = append(byTarget[to[k]], k)
+	}
+	var order []int
+	placed := map[int]bool{}
+	chain := func(t int) {
+		for ; !placed[t]; t = fall[t] {
+			placed[t] = true
+			order = append(order, byTarget[t]...)
+			if _, ok := fall[t]; !ok {
+				return
+			}
+		}
+	}
+	chain(to[0])
+	for _, t := range targets {
+		if !into[t] {
+			chain(t)
+		}
+	}
+	for _, t := range targets { // a cycle: left for the self-check to refuse
+		if !placed[t] {
+			chain(t)
+		}
+	}
+	return order
 }
 
 // regionSize walks x's region for merge m (-1: none, a fresh block) and

@@ -5,7 +5,9 @@ package structurizer
 import (
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"cfgfuzz/structurizer/cfg"
@@ -134,5 +136,74 @@ func TestNestedRunsLikeTheGraph(t *testing.T) {
 	t.Logf("nested accepted %d of 3000 random reducible graphs", accepted)
 	if accepted == 0 {
 		t.Fatal("nested accepted no graph")
+	}
+}
+
+// TestNestedFallThrough: a switch case that falls into the next is laid
+// out as a SPIR-V fall-through (no route), listed right before the case it
+// falls into; the self-check refuses the same function with the cases in
+// the other order, and a fall into the default target.
+func TestNestedFallThrough(t *testing.T) {
+	// 0 switches to 2 (default), 1 and 3; case 1 falls into case 3; all meet at 4.
+	g := cfg.FromSuccs([][]int{{2, 1, 3}, {3}, {4}, {4}, {}})
+	r := rand.New(rand.NewPCG(1, 3))
+	if !checkNested(t, r, g) {
+		_, why := nested(g)
+		t.Fatalf("nested declined %v: %s", g, why)
+	}
+	f, _ := nested(g)
+	sw := -1
+	for b := range f.Blocks {
+		if isSwitch(&f.Blocks[b]) {
+			sw = b
+		}
+	}
+	blk := &f.Blocks[sw]
+	if blk.Term.Order == nil {
+		t.Fatalf("switch %d has no case order: %+v", sw, blk.Term)
+	}
+	k1, k3 := slices.Index(blk.Term.Order, 1), slices.Index(blk.Term.Order, 2)
+	if k1 < 0 || k3 != k1+1 {
+		t.Fatalf("case order %v does not list case 1 right before case 3 (indices 1 and 2 of To %v)", blk.Term.Order, blk.Term.To)
+	}
+	blk.Term.Order = []int{2, 1}
+	if err := SelfCheck(f); err == nil || !strings.Contains(err.Error(), "R11") {
+		t.Fatalf("self-check with the cases in the wrong order: %v, want an R11 violation", err)
+	}
+	// A case falling into the default target.
+	h := cfg.FromSuccs([][]int{{1, 2}, {3}, {1}, {}, {}})
+	h.Succs[0] = []int{1, 2, 4}
+	h.Succs[4] = []int{3}
+	if f, _ := nested(h); f != nil {
+		t.Fatalf("nested laid out a fall into the default target of %v: %+v", h, f)
+	}
+}
+
+// TestCaseOrderValidated: Func.Validate accepts a switch's case order only
+// as a permutation of its cases that keeps equal targets together.
+func TestCaseOrderValidated(t *testing.T) {
+	for _, c := range []struct {
+		order []int
+		ok    bool
+	}{
+		{[]int{1, 2, 3}, true},
+		{[]int{3, 1, 2}, true},
+		{[]int{2, 1, 3}, true},
+		{[]int{1, 3, 2}, false}, // cases 1 and 2 share a target and are split
+		{[]int{2, 3, 1}, false},
+		{[]int{1, 2}, false},
+		{[]int{1, 1, 2}, false},
+		{[]int{0, 1, 2}, false},
+	} {
+		f := &Func{Blocks: []Block{
+			{Kind: Original, Orig: 0, Arity: 4, Merge: Merge{Kind: SelectionMerge, Merge: 3},
+				Term: Term{Kind: Choose, To: []int{3, 1, 1, 2}, Order: c.order}},
+			{Kind: Original, Orig: 1, Term: Term{Kind: Branch, To: []int{3}}},
+			{Kind: Original, Orig: 2, Term: Term{Kind: Branch, To: []int{3}}},
+			{Kind: Original, Orig: 3, Term: Term{Kind: Return}},
+		}}
+		if err := f.Validate(); (err == nil) != c.ok {
+			t.Errorf("order %v: Validate() = %v, want ok %v", c.order, err, c.ok)
+		}
 	}
 }
