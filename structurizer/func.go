@@ -9,6 +9,7 @@ package structurizer
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -101,7 +102,9 @@ type Term struct {
 	// Order is the order in which a switch lists its cases: indices into
 	// To, each of 1..len(To)-1 once, equal targets adjacent. nil means
 	// CaseOrder(To). A switch whose cases fall through needs its own order
-	// (a case falling into another is listed right before it).
+	// (a case falling into another is listed right before it). A choose
+	// may also list index 0: the default target as the case of decision 0,
+	// which the default takes anyway; a case can then fall into it.
 	Order []int `json:"order,omitempty"`
 }
 
@@ -310,13 +313,17 @@ func checkOrder(b int, blk *Block) error {
 	if t.Kind != Route && !(t.Kind == Choose && blk.Arity >= 3) {
 		return fmt.Errorf("block %d: case order on a %s that is not a switch", b, t.Kind)
 	}
-	if len(t.Order) != len(t.To)-1 {
+	zero := 0 // 1 when the order lists the default as case 0 (choose only)
+	if t.Kind == Choose && slices.Contains(t.Order, 0) {
+		zero = 1
+	}
+	if len(t.Order) != len(t.To)-1+zero {
 		return fmt.Errorf("block %d: case order lists %d cases of %d", b, len(t.Order), len(t.To)-1)
 	}
 	seen := make([]bool, len(t.To))
 	done := map[int]bool{} // targets whose run of cases has ended
 	for i, k := range t.Order {
-		if k < 1 || k >= len(t.To) || seen[k] {
+		if k < 1-zero || k >= len(t.To) || seen[k] {
 			return fmt.Errorf("block %d: case order %v is not a permutation of 1..%d", b, t.Order, len(t.To)-1)
 		}
 		seen[k] = true

@@ -200,8 +200,8 @@ func checkContinueConstructs(f *Func, structural *cfg.Graph, cs []construct, inn
 // edge when it heads a loop, or by a fall-through from one other case (an
 // edge from that case's construct; checkEdges has already refused one from
 // a construct nested in it). Each case falls into at most one case and
-// receives from at most one; none falls into the default target (our
-// layouts never need to, and SPIR-V's reading of it is special); and a
+// receives from at most one; one falls into the default target only when
+// the order lists the default as a case too (Term.Order's index 0); and a
 // case's last entry in the switch's target list is immediately followed by
 // the case it falls into (the default target, listed first, falls into
 // the first case listed).
@@ -254,8 +254,8 @@ func fallThroughs(blk *Block, b int, dom *domTree, preds [][]int) (map[int]int, 
 			switch {
 			case from < 0 || from == m:
 				return nil, violation("R10", p, "case %d of switch %d entered from outside its cases", t, b)
-			case t == blk.Term.To[0]:
-				return nil, violation("R11", p, "case %d falls into the default target %d of switch %d", from, t, b)
+			case t == blk.Term.To[0] && !slices.Contains(blk.Term.Order, 0):
+				return nil, violation("R11", p, "case %d falls into the default target %d of switch %d, which is not listed as a case", from, t, b)
 			}
 			if fall == nil {
 				fall, into = map[int]int{}, map[int]int{}

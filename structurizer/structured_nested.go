@@ -1,8 +1,11 @@
 // structured_nested.go: the "nested" pass, which runs before the pass table
 // of structured.go. A graph that already nests is laid out as it is: every
 // block placed once, no route variable, no clone, no guard, and no block
-// added except the function entry and an unreachable merge for a construct
-// that never falls through. This is how the strategy keeps DESIGN guarantee
+// added except the function entry, an unreachable merge for a construct
+// that never falls through, and a forwarding merge for a loop whose only
+// exit another construct declared (withForwarder: a loop that leaves for
+// the enclosing loop's continue target or merge; at most nestForwarders).
+// This is how the strategy keeps DESIGN guarantee
 // 5 (idempotence): the CFG of a structured function is a graph that nests,
 // so structurizing it again finds declarations for it instead of adding
 // blocks. It is also guarantee 6's best case: zero of everything.
@@ -84,6 +87,9 @@ type nester struct {
 	final bool   // why does not depend on the loop-merge policy
 
 	policy    mergePolicy // how a loop's merge is picked among candidates (loopMerge)
+	orig      int         // blocks from orig up are forwarders (withForwarder)
+	forward   *[2]int     // {loop header, exit}: the exit is taken; a forwarder would do
+	reshape   bool        // a loop needs a header or latch of its own (withLoopBlocks)
 	demote    int         // loop header whose best merge is passed over, -1
 	ambiguous []int       // loop headers with more than one merge that closes
 
@@ -107,29 +113,154 @@ type nestedConstruct struct {
 // each policy (mergePolicy), once as is and then with each such loop's
 // second choice in turn. Each run is a full, linear-time run of the pass.
 func nested(g *cfg.Graph) (*Func, string) {
+	cur, reshaped := g, false
+	for split := 0; ; split++ {
+		f, why, fw, reshape := nestedPolicies(cur, g.Len())
+		switch {
+		case f != nil || split == nestForwarders:
+			return f, why
+		case reshape && !reshaped:
+			cur, reshaped = withLoopBlocks(cur), true
+		case fw != nil:
+			cur = withForwarder(cur, fw[0], fw[1])
+		default:
+			return nil, why
+		}
+	}
+}
+
+// nestForwarders bounds the forwarding merges the pass adds (see
+// withForwarder).
+const nestForwarders = 4
+
+// nestedPolicies runs the pass under each policy with its demotions. It
+// also returns the first run's request for a forwarding merge, if any.
+func nestedPolicies(g *cfg.Graph, orig int) (*Func, string, *[2]int, bool) {
 	var whys []string
+	var forward *[2]int
 	attempts := 0
 	for policy := range mergePolicies {
-		f, why, ambiguous, final := nestedWith(g, policy, -1)
+		r := nestedWith(g, orig, policy, -1)
 		attempts++
-		if f != nil {
-			return f, ""
+		if r.f != nil {
+			return r.f, "", nil, false
 		}
-		whys = append(whys, policyNames[policy]+": "+why)
-		if final {
-			return nil, why // no policy changes it: the loops do not nest
+		if policy == 0 {
+			forward = r.forward
 		}
-		for _, h := range ambiguous {
+		whys = append(whys, policyNames[policy]+": "+r.why)
+		if r.final {
+			return nil, r.why, forward, r.reshape // no policy changes it: the loops do not nest
+		}
+		for _, h := range r.ambiguous {
 			if attempts >= (int(policy)+1)*nestAttempts/int(mergePolicies) {
 				break
 			}
 			attempts++
-			if f, _, _, _ := nestedWith(g, policy, h); f != nil {
-				return f, ""
+			if r := nestedWith(g, orig, policy, h); r.f != nil {
+				return r.f, "", nil, false
 			}
 		}
 	}
-	return nil, strings.Join(whys, "; ")
+	return nil, strings.Join(whys, "; "), forward, false
+}
+
+// withLoopBlocks returns g with the blocks the DESIGN's "loops first"
+// gives a loop that lacks them, as synthetic blocks of the result: a loop
+// whose header is a switch gets a header of its own (every edge into the
+// old header goes to it; the switch becomes the loop's first block), and a
+// loop with several back-edge blocks, or a self-loop, gets a latch of its
+// own (every back edge goes to it). No route is needed for either.
+func withLoopBlocks(g *cfg.Graph) *cfg.Graph {
+	ng := cloneGraph(g, g.Len())
+	for _, l := range cfg.LoopForest(g).Loops {
+		if h := l.Header; len(g.Succs[h]) > 2 {
+			p := addBlock(ng, h)
+			for b := range g.Len() {
+				redirect(ng.Succs[b], h, p)
+			}
+		}
+	}
+	g = ng
+	ng = cloneGraph(g, g.Len())
+	for _, l := range cfg.LoopForest(g).Loops {
+		h, latches := l.Header, 0
+		var back []int
+		for _, b := range l.Blocks {
+			if slices.Contains(g.Succs[b], h) {
+				back = append(back, b)
+				latches++
+			}
+		}
+		if latches > 1 || slices.Contains(back, h) {
+			c := addBlock(ng, h)
+			for _, b := range back {
+				redirect(ng.Succs[b], h, c)
+			}
+		}
+	}
+	return ng
+}
+
+// cloneGraph copies g with room for more blocks (weights and names kept).
+func cloneGraph(g *cfg.Graph, n int) *cfg.Graph {
+	ng := cfg.New(n)
+	for b := range g.Len() {
+		ng.Succs[b] = slices.Clone(g.Succs[b])
+		ng.Weights[b] = g.Weight(b)
+	}
+	if g.Names != nil {
+		ng.Names = make([]string, n)
+		copy(ng.Names, g.Names)
+	}
+	return ng
+}
+
+// addBlock appends a weightless block branching to t and returns its id.
+func addBlock(g *cfg.Graph, t int) int {
+	g.Succs = append(g.Succs, []int{t})
+	g.Weights = append(g.Weights, 0)
+	if g.Names != nil {
+		g.Names = append(g.Names, "")
+	}
+	return len(g.Succs) - 1
+}
+
+// redirect replaces target from by to in succs.
+func redirect(succs []int, from, to int) {
+	for i, t := range succs {
+		if t == from {
+			succs[i] = to
+		}
+	}
+}
+
+// withForwarder returns g with a new block F (id g.Len(), weight 0) that
+// branches to e, and every edge into e from a block loop header h dominates
+// redirected to F: the loop gets a merge of its own where its only exit is
+// a block some other construct declared (the enclosing loop's continue
+// target, or its merge: a break out of two loops). F becomes a synthetic
+// block of the result, so the layout adds a block but no route.
+func withForwarder(g *cfg.Graph, h, e int) *cfg.Graph {
+	dom := cfg.Dominators(g)
+	n := g.Len()
+	ng := cfg.New(n + 1)
+	for b := range n {
+		ng.Succs[b] = slices.Clone(g.Succs[b])
+		if dom.Dominates(h, b) {
+			for i, t := range ng.Succs[b] {
+				if t == e {
+					ng.Succs[b][i] = n
+				}
+			}
+		}
+		ng.Weights[b] = g.Weight(b)
+	}
+	ng.Succs[n] = []int{e}
+	if g.Names != nil {
+		ng.Names = append(slices.Clone(g.Names), "")
+	}
+	return ng
 }
 
 // mergePolicy orders a loop's merge candidates (see loopMerge).
@@ -147,16 +278,27 @@ var policyNames = [...]string{"smallest tails", "most breaks", "most branched-to
 // nestAttempts bounds the runs of the pass per graph.
 const nestAttempts = 12
 
-// nestedWith runs the pass once; demote is a loop header whose best merge
+// nestedWith runs the pass once on g, whose blocks from orig up are
+// forwarders (withForwarder); demote is a loop header whose best merge
 // candidate is passed over (-1: none). It also returns the headers of the
-// loops that had more than one merge whose tails close, and whether the
-// failure is one no policy changes (irreducible, a loop with two latches,
-// a switch heading a loop).
-func nestedWith(g *cfg.Graph, policy mergePolicy, demote int) (f *Func, why string, ambiguous []int, final bool) {
+// loops that had more than one merge whose tails close, whether the failure
+// is one no policy changes (irreducible, a loop with two latches, a switch
+// heading a loop), and a loop whose only exit another construct declared.
+func nestedWith(g *cfg.Graph, orig int, policy mergePolicy, demote int) nestedRun {
 	nt := newNester(g)
-	nt.policy, nt.demote = policy, demote
-	f, why = nt.run()
-	return f, why, nt.ambiguous, nt.final
+	nt.orig, nt.policy, nt.demote = orig, policy, demote
+	f, why := nt.run()
+	return nestedRun{f: f, why: why, ambiguous: nt.ambiguous, final: nt.final, forward: nt.forward, reshape: nt.reshape}
+}
+
+// nestedRun is what one run of the pass found.
+type nestedRun struct {
+	f         *Func
+	why       string
+	ambiguous []int
+	final     bool
+	forward   *[2]int // {loop header, exit} wanting a forwarding merge
+	reshape   bool    // a loop wants a header or latch of its own
 }
 
 // run is one run of the pass.
@@ -192,6 +334,7 @@ func (nt *nester) fail(format string, args ...any) bool {
 func newNester(g *cfg.Graph) *nester {
 	n := g.Len()
 	nt := &nester{g: g, n: n, preds: g.Preds(), dom: cfg.Dominators(g)}
+	nt.orig = n
 	nt.decl = make([]Merge, n)
 	nt.mergeOf, nt.contOf = filled(n, -1), filled(n, -1)
 	nt.mark = make([]int, n)
@@ -304,7 +447,7 @@ func (nt *nester) declareLoops() bool {
 	for _, l := range forest.Loops {
 		h := l.Header
 		if len(nt.g.Succs[h]) > 2 {
-			nt.final = true
+			nt.final, nt.reshape = true, true
 			return nt.fail("loop header %d is a switch", h)
 		}
 		for _, b := range l.Blocks {
@@ -330,7 +473,7 @@ func (nt *nester) declareLoops() bool {
 			in[b] = false
 		}
 		if !ok || latch < 0 || latch == h {
-			nt.final = true
+			nt.final, nt.reshape = true, latch >= 0
 			return nt.fail("loop %d: several latches, or a self-loop", h)
 		}
 		if merge == -1 {
@@ -340,6 +483,9 @@ func (nt *nester) declareLoops() bool {
 			merge = nt.newFresh()
 		}
 		if !nt.declare(h, Merge{Kind: LoopMerge, Merge: merge, Continue: latch}) {
+			if merge < nt.n && (nt.mergeOf[merge] >= 0 || nt.contOf[merge] >= 0) && nt.forward == nil {
+				nt.forward = &[2]int{h, merge}
+			}
 			return nt.fail("loop %d: merge %d or continue target %d declared twice", h, merge, latch)
 		}
 	}
@@ -678,8 +824,9 @@ func (nt *nester) sharedCase(x int) int {
 // orderFallThroughs gives each switch of f whose cases fall through a case
 // order that lists a case right before the case it falls into (rule R11):
 // the default target's chain first, then the other chains in the order of
-// their first case. A switch whose fall-throughs break R11 in another way
-// keeps the default order, and the self-check refuses it.
+// their first case; a case falling into the default target lists the
+// default as case 0 right after it. A switch whose fall-throughs break R11
+// in another way keeps the default order, and the self-check refuses it.
 func orderFallThroughs(f *Func) {
 	var dom *domTree
 	var preds [][]int
@@ -692,7 +839,12 @@ func orderFallThroughs(f *Func) {
 			branch, structural := funcGraphs(f)
 			dom, preds = newDomTree(dominatorTree(structural)), branch.Preds()
 		}
-		if fall, err := fallThroughs(blk, b, dom, preds); err == nil && len(fall) > 0 {
+		if blk.Term.Kind == Choose {
+			blk.Term.Order = []int{0} // provisional: lets fallThroughs see a fall into the default
+		}
+		fall, err := fallThroughs(blk, b, dom, preds)
+		blk.Term.Order = nil
+		if err == nil && len(fall) > 0 {
 			blk.Term.Order = chainOrder(blk.Term.To, fall)
 		}
 	}
@@ -708,6 +860,10 @@ func chainOrder(to []int, fall map[int]int) []int {
 	}
 	byTarget := map[int][]int{}
 	var targets []int // distinct case targets, first appearance first
+	if into[to[0]] {
+		// A case falls into the default target: list it as case 0 too.
+		targets, byTarget[to[0]] = append(targets, to[0]), []int{0}
+	}
 	for _, k := range caseOrder(to) {
 		if _, ok := byTarget[to[k]]; !ok {
 			targets = append(targets, to[k])
@@ -725,7 +881,9 @@ func chainOrder(to []int, fall map[int]int) []int {
 			}
 		}
 	}
-	chain(to[0])
+	if !into[to[0]] {
+		chain(to[0]) // the default's chain first: it is listed first
+	}
 	for _, t := range targets {
 		if !into[t] {
 			chain(t)
@@ -781,6 +939,9 @@ func (nt *nester) build() *Func {
 	f.Blocks[0] = Block{Name: "entry", Kind: Synthetic, Orig: -1, Term: Term{Kind: Branch, To: []int{1}}}
 	for b := range nt.n {
 		blk := Block{Name: g.Name(b), Kind: Original, Orig: b, Weight: g.Weight(b)}
+		if b >= nt.orig {
+			blk = Block{Name: "fwd", Kind: Synthetic, Orig: -1}
+		}
 		s := g.Succs[b]
 		to := make([]int, len(s))
 		for i, t := range s {

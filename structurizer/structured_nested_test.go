@@ -28,9 +28,10 @@ func testSeed(t *testing.T) uint64 {
 }
 
 // checkNested runs the nested pass on g and, when it accepts, checks what
-// the pass promises: the self-check passes, no block is added but the entry
-// and unreachable merges, and random walks run like the graph's. It
-// reports whether the pass accepted.
+// the pass promises: the self-check passes, no block is added but the entry,
+// unreachable merges and at most nestForwarders forwarding merges, no route
+// or clone, and random walks run like the graph's. It reports whether the
+// pass accepted.
 func checkNested(t *testing.T, r *rand.Rand, g *cfg.Graph) bool {
 	t.Helper()
 	f, _ := nested(g)
@@ -40,9 +41,13 @@ func checkNested(t *testing.T, r *rand.Rand, g *cfg.Graph) bool {
 	if err := SelfCheck(f); err != nil {
 		t.Fatalf("graph %v: nested output fails the self-check: %v", g, err)
 	}
+	forwarders := 0
 	for i, b := range f.Blocks {
 		if b.Kind == Synthetic && i != 0 && b.Term.Kind != Unreachable {
-			t.Fatalf("graph %v: nested output has synthetic block %d (%v)", g, i, b.Term.Kind)
+			forwarders++
+			if b.Term.Kind != Branch || forwarders > nestForwarders {
+				t.Fatalf("graph %v: nested output has synthetic block %d (%v), forwarder %d of at most %d", g, i, b.Term.Kind, forwarders, nestForwarders)
+			}
 		}
 		if b.Kind == Clone || len(b.Stores) > 0 {
 			t.Fatalf("graph %v: nested output has a clone or a store at %d", g, i)
@@ -142,7 +147,8 @@ func TestNestedRunsLikeTheGraph(t *testing.T) {
 // TestNestedFallThrough: a switch case that falls into the next is laid
 // out as a SPIR-V fall-through (no route), listed right before the case it
 // falls into; the self-check refuses the same function with the cases in
-// the other order, and a fall into the default target.
+// the other order; a case falling into the default target lists the
+// default as case 0 right after it.
 func TestNestedFallThrough(t *testing.T) {
 	// 0 switches to 2 (default), 1 and 3; case 1 falls into case 3; all meet at 4.
 	g := cfg.FromSuccs([][]int{{2, 1, 3}, {3}, {4}, {4}, {}})
@@ -170,12 +176,26 @@ func TestNestedFallThrough(t *testing.T) {
 	if err := SelfCheck(f); err == nil || !strings.Contains(err.Error(), "R11") {
 		t.Fatalf("self-check with the cases in the wrong order: %v, want an R11 violation", err)
 	}
-	// A case falling into the default target.
-	h := cfg.FromSuccs([][]int{{1, 2}, {3}, {1}, {}, {}})
-	h.Succs[0] = []int{1, 2, 4}
-	h.Succs[4] = []int{3}
-	if f, _ := nested(h); f != nil {
-		t.Fatalf("nested laid out a fall into the default target of %v: %+v", h, f)
+	// Case 2 falls into the default target 1: the default is listed as
+	// case 0 right after case 2.
+	h := cfg.FromSuccs([][]int{{1, 2, 4}, {3}, {1}, {}, {3}})
+	if !checkNested(t, r, h) {
+		_, why := nested(h)
+		t.Fatalf("nested declined %v: %s", h, why)
+	}
+	f, _ = nested(h)
+	for b := range f.Blocks {
+		if blk := &f.Blocks[b]; isSwitch(blk) {
+			o := blk.Term.Order
+			k := slices.Index(o, 0)
+			if k < 1 || !slices.Contains(f.Blocks[blk.Term.To[o[k-1]]].Term.To, blk.Term.To[0]) {
+				t.Fatalf("order %v of %v does not list the default right after the case falling into it", o, blk.Term.To)
+			}
+			blk.Term.Order = nil
+			if err := SelfCheck(f); err == nil {
+				t.Fatal("self-check accepts a fall into the default target without the default listed as a case")
+			}
+		}
 	}
 }
 
