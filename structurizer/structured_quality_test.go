@@ -3,7 +3,8 @@
 // graph, and the growth of output words (original and clone weights) over
 // input words. Structured programs without a multi-level exit (break or
 // continue of an outer loop, return inside a loop, returns meeting in one
-// exit block) must need no route variable, clone or fallback. The full campaign runs with -long.
+// exit block) must need no route variable, clone or fallback (0.1% allowed
+// for the known misses). The full campaign runs with -long-quality.
 package structurizer_test
 
 import (
@@ -100,16 +101,15 @@ func TestStructuredQuality(t *testing.T) {
 			t.Errorf("%s: %d fallbacks in %d graphs (limit 0.1%%)", c.name, q.fallbacks, q.n)
 		}
 		if c.cfg.Kind == gen.Program {
-			// Known gap: a switch case falling into the next is routed (the
-			// fall-through target is laid out after the switch), not laid out
-			// as a SPIR-V case fall-through.
 			t.Logf("%s: %d programs need routes, clones or fallbacks; %d of them have no multi-level exit, %d of those a fall-through",
 				c.name, q.programsWithRoutes, q.programsRoutedNoExit, q.programsFallthrough)
-			// Also known: a loop whose body always breaks lowers to no cycle at
-			// all, so its break out of nested ifs is a skip past a join, routed.
-			if other := q.programsRoutedNoExit - q.programsFallthrough; float64(other) > 0.001*float64(q.n) {
-				t.Errorf("%s: %d programs without a multi-level exit or fall-through needed routes, clones or fallbacks",
-					c.name, other)
+			// Known: a loop whose body always breaks lowers to no cycle at
+			// all, so its break out of nested ifs is a skip past a join,
+			// routed; and the nested pass misses a few shapes (some with a
+			// fall-through). Together about 0.04% of programs.
+			if float64(q.programsRoutedNoExit) > 0.001*float64(q.n) {
+				t.Errorf("%s: %d programs without a multi-level exit needed routes, clones or fallbacks (limit 0.1%%)",
+					c.name, q.programsRoutedNoExit)
 			}
 		}
 		if c.cfg.Kind != gen.Irreducible && c.cfg.Kind != gen.NonTerminating && q.growth[len(q.growth)-1] > 4 {
