@@ -90,6 +90,8 @@ type nester struct {
 	orig      int         // blocks from orig up are forwarders (withForwarder)
 	forward   *[2]int     // {loop header, exit}: the exit is taken; a forwarder would do
 	reshape   bool        // a loop needs a header or latch of its own (withLoopBlocks)
+	force     map[int]int // loop header -> the merge it must take when its tails close there
+	hints     [][2]int    // {loop header, merge} worth forcing (hintFor)
 	demote    int         // loop header whose best merge is passed over, -1
 	ambiguous []int       // loop headers with more than one merge that closes
 
@@ -114,55 +116,72 @@ type nestedConstruct struct {
 // second choice in turn. Each run is a full, linear-time run of the pass.
 func nested(g *cfg.Graph) (*Func, string) {
 	cur, reshaped := g, false
+	force := map[int]int{}
+	var hints [][2]int
+	budget := nestMaxRuns
 	for split := 0; ; split++ {
-		f, why, fw, reshape := nestedPolicies(cur, g.Len())
+		r := nestedPolicies(cur, g.Len(), force, &budget)
+		if len(hints) == 0 {
+			hints = r.hints
+		}
 		switch {
-		case f != nil || split == nestForwarders:
-			return f, why
-		case reshape && !reshaped:
-			cur, reshaped = withLoopBlocks(cur), true
-		case fw != nil:
-			cur = withForwarder(cur, fw[0], fw[1])
+		case r.f != nil || split == nestForwarders || budget <= 0:
+			return r.f, r.why
+		case r.reshape && !reshaped:
+			cur, reshaped, hints = withLoopBlocks(cur), true, nil
+			clear(force)
+		case r.forward != nil:
+			cur, hints = withForwarder(cur, r.forward[0], r.forward[1]), nil
+			clear(force)
+		case len(hints) > 0:
+			force[hints[0][0]], hints = hints[0][1], hints[1:]
 		default:
-			return nil, why
+			return nil, r.why
 		}
 	}
 }
 
-// nestForwarders bounds the forwarding merges the pass adds (see
-// withForwarder).
-const nestForwarders = 4
+// nestForwarders bounds the reshapings of the graph (withLoopBlocks,
+// withForwarder) and the loop merges forced from hints (hintFor) per graph.
+const nestForwarders = 6
 
-// nestedPolicies runs the pass under each policy with its demotions. It
-// also returns the first run's request for a forwarding merge, if any.
-func nestedPolicies(g *cfg.Graph, orig int) (*Func, string, *[2]int, bool) {
+// nestedPolicies runs the pass under each policy with its demotions, with
+// the loop merges in force. On failure it returns the first run's requests
+// (forwarding merge, reshaping, hints).
+func nestedPolicies(g *cfg.Graph, orig int, force map[int]int, budget *int) nestedRun {
 	var whys []string
-	var forward *[2]int
+	var first nestedRun
 	attempts := 0
 	for policy := range mergePolicies {
-		r := nestedWith(g, orig, policy, -1)
+		if *budget <= 0 {
+			break
+		}
+		*budget--
+		r := nestedWith(g, orig, policy, -1, force)
 		attempts++
 		if r.f != nil {
-			return r.f, "", nil, false
+			return r
 		}
 		if policy == 0 {
-			forward = r.forward
+			first = r
 		}
 		whys = append(whys, policyNames[policy]+": "+r.why)
 		if r.final {
-			return nil, r.why, forward, r.reshape // no policy changes it: the loops do not nest
+			return first // no policy changes it: the loops do not nest
 		}
 		for _, h := range r.ambiguous {
-			if attempts >= (int(policy)+1)*nestAttempts/int(mergePolicies) {
+			if attempts >= (int(policy)+1)*nestAttempts/int(mergePolicies) || *budget <= 0 {
 				break
 			}
 			attempts++
-			if r := nestedWith(g, orig, policy, h); r.f != nil {
-				return r.f, "", nil, false
+			*budget--
+			if r := nestedWith(g, orig, policy, h, force); r.f != nil {
+				return r
 			}
 		}
 	}
-	return nil, strings.Join(whys, "; "), forward, false
+	first.why = strings.Join(whys, "; ")
+	return first
 }
 
 // withLoopBlocks returns g with the blocks the DESIGN's "loops first"
@@ -275,8 +294,13 @@ const (
 
 var policyNames = [...]string{"smallest tails", "most breaks", "most branched-to"}
 
-// nestAttempts bounds the runs of the pass per graph.
-const nestAttempts = 12
+// nestAttempts bounds the runs of the pass per graph shape (policies and
+// demotions); nestMaxRuns bounds them per graph, over every reshaping and
+// forced merge.
+const (
+	nestAttempts = 12
+	nestMaxRuns  = 24
+)
 
 // nestedWith runs the pass once on g, whose blocks from orig up are
 // forwarders (withForwarder); demote is a loop header whose best merge
@@ -284,11 +308,11 @@ const nestAttempts = 12
 // loops that had more than one merge whose tails close, whether the failure
 // is one no policy changes (irreducible, a loop with two latches, a switch
 // heading a loop), and a loop whose only exit another construct declared.
-func nestedWith(g *cfg.Graph, orig int, policy mergePolicy, demote int) nestedRun {
+func nestedWith(g *cfg.Graph, orig int, policy mergePolicy, demote int, force map[int]int) nestedRun {
 	nt := newNester(g)
-	nt.orig, nt.policy, nt.demote = orig, policy, demote
+	nt.orig, nt.policy, nt.demote, nt.force = orig, policy, demote, force
 	f, why := nt.run()
-	return nestedRun{f: f, why: why, ambiguous: nt.ambiguous, final: nt.final, forward: nt.forward, reshape: nt.reshape}
+	return nestedRun{f: f, why: why, ambiguous: nt.ambiguous, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints}
 }
 
 // nestedRun is what one run of the pass found.
@@ -297,8 +321,9 @@ type nestedRun struct {
 	why       string
 	ambiguous []int
 	final     bool
-	forward   *[2]int // {loop header, exit} wanting a forwarding merge
-	reshape   bool    // a loop wants a header or latch of its own
+	forward   *[2]int  // {loop header, exit} wanting a forwarding merge
+	reshape   bool     // a loop wants a header or latch of its own
+	hints     [][2]int // {loop header, merge} to force (hintFor)
 }
 
 // run is one run of the pass.
@@ -508,6 +533,11 @@ func (nt *nester) declareLoops() bool {
 // are candidates too (a loop whose merge follows a tail: the selector
 // stores of an irreducible region, say). A case target of a switch in the loop is no candidate (caseOf).
 func (nt *nester) loopMerge(h int, exits []int, in []bool, demote bool) int {
+	if m, ok := nt.force[h]; ok && len(exits) > 0 && nt.mergeOf[m] < 0 && nt.contOf[m] < 0 && !nt.caseOf(m, in) {
+		if size, _ := nt.tailSize(exits, m, in); size >= 0 {
+			return m
+		}
+	}
 	switch {
 	case len(exits) == 0:
 		return -2
@@ -793,9 +823,39 @@ func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool
 		return best, true
 	}
 	if nt.regionSize(x, -1, exits, nt.n) < 0 {
+		nt.hintFor(x)
 		return 0, false
 	}
 	return nt.newFresh(), true
+}
+
+// hintFor is called for a header x whose region does not close. Where x
+// follows a loop's merge (the nearest loop merge among its dominators)
+// and branches to a block that loop's header dominates but x does not, the
+// loop's merge was likely chosen too early: x's branch is the loop's break.
+// It records each such {loop header, target} as a hint to force (nested).
+func (nt *nester) hintFor(x int) {
+	if len(nt.hints) > 0 {
+		return
+	}
+	h := -1
+	for d := nt.dom.IDom[x]; d >= 0 && h < 0; d = nt.dom.IDom[d] {
+		if m := nt.mergeOf[d]; m >= 0 && nt.decl[m].Kind == LoopMerge {
+			h = m
+		}
+	}
+	if h < 0 {
+		return
+	}
+	for _, t := range nt.g.Succs[x] {
+		if nt.dom.Dominates(x, t) || !nt.dom.Dominates(h, t) || nt.force[h] == t || nt.contOf[t] >= 0 {
+			continue
+		}
+		if m := nt.mergeOf[t]; m >= 0 && nt.decl[m].Kind == LoopMerge {
+			continue
+		}
+		nt.hints = append(nt.hints, [2]int{h, t})
+	}
 }
 
 // sharedCase finds the one target of switch x that is entered from
