@@ -10,7 +10,8 @@
 // so structurizing it again finds declarations for it instead of adding
 // blocks. It is also guarantee 6's best case: zero of everything.
 //
-// Declarations are found, not searched for exhaustively:
+// Declarations are found, not searched for exhaustively (nested: a few
+// policies and reruns, at most nestMaxRuns runs per graph):
 //
 //   - loops (cfg.LoopForest, which must find the graph reducible): the one
 //     back-edge block is the continue target (a self-loop does not nest: the
@@ -37,6 +38,12 @@
 // passing M or one of the exits the enclosing constructs allow, rule R6)
 // when every edge out of R goes to M, to an allowed exit or nowhere (a
 // return), and every block of R but X is entered only from R (rule R10).
+//
+// When a run fails, the pass may rerun on a reshaped graph (a loop's own
+// header or latch, withLoopBlocks; a forwarding merge, withForwarder) or
+// with a loop's merge forced to a later block (hintFor: a header past the
+// loop's merge whose region does not close because one of its branches is
+// really the loop's break).
 //
 // The result must pass SelfCheck (whose case-construct check refuses
 // fall-through); otherwise the pass declines and the pass table runs.
