@@ -14,8 +14,8 @@
 // policies and reruns, at most nestMaxRuns runs per graph):
 //
 //   - loops (cfg.LoopForest, which must find the graph reducible): the one
-//     back-edge block is the continue target (a self-loop does not nest: the
-//     header would be its own continue target); the merge is the block
+//     back-edge block is the continue target (several, or a self-loop, get
+//     a latch of their own on a rerun: withLoopBlocks); the merge is the block
 //     where the exits' tails close (see loopMerge; three policies, each
 //     tried in full runs of the pass), or a fresh unreachable block when
 //     the loop never exits;
