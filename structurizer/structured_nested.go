@@ -4,9 +4,9 @@
 // added except the function entry, an unreachable merge for a construct
 // that never falls through, and a forwarding merge for a loop whose only
 // exit another construct declared (withForwarder: a loop that leaves for
-// the enclosing loop's continue target or merge; at most nestForwarders).
-// This is how the strategy keeps DESIGN guarantee
-// 5 (idempotence): the CFG of a structured function is a graph that nests,
+// the enclosing loop's continue target or merge), and a loop's own header
+// or latch where it lacks one (withLoopBlocks). This is how the strategy
+// keeps DESIGN guarantee 5 (idempotence): the CFG of a structured function is a graph that nests,
 // so structurizing it again finds declarations for it instead of adding
 // blocks. It is also guarantee 6's best case: zero of everything.
 //
@@ -31,8 +31,10 @@
 //     with a candidate that closes wins, and in it the smallest region,
 //     then the most predecessors: a join rather than an arm;
 //     a deeper merge would sit inside a nested construct), then a fresh
-//     unreachable block. A switch's target entered from elsewhere is its
-//     only candidate (sharedCase).
+//     unreachable block. A switch's one target entered from elsewhere too
+//     is tried first (sharedCase): it is the merge or a case another falls
+//     into; cases that fall through are listed so that R11 holds
+//     (orderFallThroughs).
 //
 // A merge M closes header X's region R (the blocks reachable from X without
 // passing M or one of the exits the enclosing constructs allow, rule R6)
@@ -45,8 +47,8 @@
 // loop's merge whose region does not close because one of its branches is
 // really the loop's break).
 //
-// The result must pass SelfCheck (whose case-construct check refuses
-// fall-through); otherwise the pass declines and the pass table runs.
+// The result must pass SelfCheck; otherwise the pass declines and the pass
+// table runs.
 // Orders are depth-first orders over successor order, so renumbering the
 // input renumbers the output. Faults are planted in its result afterwards
 // (plantNestedFaults), where they can apply.
@@ -54,9 +56,10 @@
 // Cost per run: one dominator, one post-dominator and one loop-forest
 // computation, at most nestLoopCandidates+exits tail walks per loop and
 // nestCandidates+2 region walks per branch point (the level walk stops a
-// region once it is larger than the best found); at most nestAttempts runs,
-// and one when the loops themselves do not nest (two latches, irreducible),
-// which is where most graphs that do not nest stop.
+// region once it is larger than the best found); at most nestAttempts runs
+// per graph shape and nestMaxRuns in all, and one per shape when the loops
+// themselves do not nest (irreducible, or waiting for a reshaping), which
+// is where most graphs that do not nest stop.
 package structurizer
 
 import (
