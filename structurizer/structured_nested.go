@@ -823,7 +823,7 @@ func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool
 			}
 			tried++
 			size := nt.regionSize(x, m, exits, bestSize)
-			if size >= 0 && (size < bestSize || size == bestSize && len(nt.preds[m]) > len(nt.preds[best])) {
+			if size >= 0 && (size < bestSize || size == bestSize && distinctPreds(nt.preds[m]) > distinctPreds(nt.preds[best])) {
 				best, bestSize = m, size
 			}
 		}
@@ -866,6 +866,18 @@ func (nt *nester) hintFor(x int) {
 		}
 		nt.hints = append(nt.hints, [2]int{h, t})
 	}
+}
+
+// distinctPreds counts the distinct blocks in preds (a switch's cases to
+// one block count once).
+func distinctPreds(preds []int) int {
+	n := 0
+	for i, p := range preds {
+		if !slices.Contains(preds[:i], p) {
+			n++
+		}
+	}
+	return n
 }
 
 // sharedCase finds the one target of switch x that is entered from
