@@ -121,9 +121,12 @@ type nestedConstruct struct {
 // nested runs the pass: a Func laid out and self-checked, or nil and the
 // reason when g does not nest as found. A loop may have several merges
 // whose tails close, and which one lets the selections nest shows only
-// later; so the pass runs again, at most nestAttempts times in all: for
-// each policy (mergePolicy), once as is and then with each such loop's
-// second choice in turn. Each run is a full, linear-time run of the pass.
+// later; so the pass runs again: for each policy (mergePolicy), once as is
+// and then with each such loop's second choice in turn (nestedPolicies).
+// When that fails too, it reshapes the graph (a loop's own header or latch,
+// once; a forwarding merge) or forces a hinted loop merge, and tries again:
+// at most nestForwarders times, and nestMaxRuns runs in all. Each run is a
+// full, linear-time run of the pass.
 func nested(g *cfg.Graph) (*Func, string) {
 	cur, reshaped := g, false
 	force := map[int]int{}
