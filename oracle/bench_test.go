@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -72,7 +71,11 @@ func reportCPU(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e3, "cpu-µs/op")
 }
 
-func BenchmarkValidatorLib(b *testing.B) {
+func BenchmarkValidatorLib(b *testing.B)  { benchValidate(b, libValidator(b)) }
+func BenchmarkValidatorExec(b *testing.B) { benchValidate(b, execValidator(b)) }
+
+// libValidator is the in-process validator, or a skip without cgo.
+func libValidator(b *testing.B) Validator {
 	if !HaveLibValidator {
 		b.Skip("built without cgo")
 	}
@@ -80,19 +83,20 @@ func BenchmarkValidatorLib(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchValidate(b, v)
+	return v
 }
 
-func BenchmarkValidatorExec(b *testing.B) {
+// execValidator is the spirv-val executable, or a skip without one.
+func execValidator(b *testing.B) Validator {
 	path, err := exec.LookPath("spirv-val")
 	if err != nil {
 		b.Skip("no spirv-val")
 	}
-	benchValidate(b, ExecValidator{Path: path})
+	return ExecValidator{Path: path}
 }
 
 func benchRules(b *testing.B, strategy string, n int) {
-	if strategy != "dispatch" && !slices.Contains(structurizer.Strategies(), strategy) {
+	if strategy != "dispatch" && !structurizer.HasStrategy(strategy) {
 		b.Skip("no strategy " + strategy)
 	}
 	mods, _ := strategyModules(b, strategy, 8, n)
@@ -203,21 +207,5 @@ func benchValidateTiny(b *testing.B, v Validator) {
 	reportCPU(b, start)
 }
 
-func BenchmarkValidatorLibTiny(b *testing.B) {
-	if !HaveLibValidator {
-		b.Skip("built without cgo")
-	}
-	v, err := NewLibValidator("")
-	if err != nil {
-		b.Fatal(err)
-	}
-	benchValidateTiny(b, v)
-}
-
-func BenchmarkValidatorExecTiny(b *testing.B) {
-	path, err := exec.LookPath("spirv-val")
-	if err != nil {
-		b.Skip("no spirv-val")
-	}
-	benchValidateTiny(b, ExecValidator{Path: path})
-}
+func BenchmarkValidatorLibTiny(b *testing.B)  { benchValidateTiny(b, libValidator(b)) }
+func BenchmarkValidatorExecTiny(b *testing.B) { benchValidateTiny(b, execValidator(b)) }

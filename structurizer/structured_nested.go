@@ -275,22 +275,12 @@ func redirect(succs []int, from, to int) {
 // block of the result, so the layout adds a block but no route.
 func withForwarder(g *cfg.Graph, h, e int) *cfg.Graph {
 	dom := cfg.Dominators(g)
-	n := g.Len()
-	ng := cfg.New(n + 1)
-	for b := range n {
-		ng.Succs[b] = slices.Clone(g.Succs[b])
+	ng := cloneGraph(g, g.Len())
+	f := addBlock(ng, e)
+	for b := range g.Len() {
 		if dom.Dominates(h, b) {
-			for i, t := range ng.Succs[b] {
-				if t == e {
-					ng.Succs[b][i] = n
-				}
-			}
+			redirect(ng.Succs[b], e, f)
 		}
-		ng.Weights[b] = g.Weight(b)
-	}
-	ng.Succs[n] = []int{e}
-	if g.Names != nil {
-		ng.Names = append(slices.Clone(g.Names), "")
 	}
 	return ng
 }
