@@ -10,15 +10,18 @@
 // so structurizing it again finds declarations for it instead of adding
 // blocks. It is also guarantee 6's best case: zero of everything.
 //
-// Declarations are found, not searched for exhaustively (nested: a few
-// policies and reruns, at most nestMaxRuns runs per graph):
-//
+// Declarations are found by a bounded search (nested): a loop's merge has
+// candidates, and which one lets the selections nest shows only later, so
+// the pass runs again with other choices (nestedPolicies: breadth first
+// over the loops' candidate ranks under four orders, the loops a failed
+// walk blames first), within nestRunWork/blocks runs per graph
+// (nestMinRuns..nestMaxRuns):
 //   - loops (cfg.LoopForest, which must find the graph reducible): the one
 //     back-edge block is the continue target (several, or a self-loop, get
 //     a latch of their own on a rerun: withLoopBlocks); the merge is the block
-//     where the exits' tails close (see loopMerge; three policies, each
-//     tried in full runs of the pass), or a fresh unreachable block when
-//     the loop never exits;
+//     where the exits' tails close (see loopMerge: the candidates ordered
+//     by a policy, the rank chosen by the search), or a fresh unreachable
+//     block when the loop never exits;
 //   - branch points, in a walk of the dominator tree that keeps the stack of
 //     open constructs as the self-check does: a conditional with a target
 //     that is a loop's merge or continue target needs no header (rule R12's
@@ -31,7 +34,8 @@
 //     with a candidate that closes wins, and in it the smallest region,
 //     then the most predecessors: a join rather than an arm;
 //     a deeper merge would sit inside a nested construct), then a fresh
-//     unreachable block. A switch's one target entered from elsewhere too
+//     unreachable block. A switch's merge must also leave every block of
+//     its region in a case (casesCover). Its one target entered from elsewhere too
 //     is tried first (sharedCase): it is the merge or a case another falls
 //     into; cases that fall through are listed so that R11 holds
 //     (orderFallThroughs).
@@ -56,14 +60,16 @@
 // Cost per run: one dominator, one post-dominator and one loop-forest
 // computation, at most nestLoopCandidates+exits tail walks per loop and
 // nestCandidates+2 region walks per branch point (the level walk stops a
-// region once it is larger than the best found); at most nestAttempts runs
-// per graph shape and nestMaxRuns in all, and one per shape when the loops
+// region once it is larger than the best found); a run whose loops repeat
+// an earlier run's stops before the selections. At most nestMaxRuns runs
+// per graph (fewer on large graphs), and one per shape when the loops
 // themselves do not nest (irreducible, or waiting for a reshaping), which
 // is where most graphs that do not nest stop.
 package structurizer
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -74,7 +80,7 @@ import (
 // nestLoopCandidates the blocks past a loop's exits tried as its merge.
 const (
 	nestCandidates     = 8
-	nestLoopCandidates = 16
+	nestLoopCandidates = 256
 )
 
 // nester holds the analyses and declarations of the nested pass. Blocks are
@@ -96,14 +102,16 @@ type nester struct {
 	why   string // the first reason the graph does not nest as found
 	final bool   // why does not depend on the loop-merge policy
 
-	policy    mergePolicy // how a loop's merge is picked among candidates (loopMerge)
-	orig      int         // blocks from orig up are forwarders (withForwarder)
-	forward   *[2]int     // {loop header, exit}: the exit is taken; a forwarder would do
-	reshape   bool        // a loop needs a header or latch of its own (withLoopBlocks)
-	force     map[int]int // loop header -> the merge it must take when its tails close there
-	hints     [][2]int    // {loop header, merge} worth forcing (hintFor)
-	demote    int         // loop header whose best merge is passed over, -1
-	ambiguous []int       // loop headers with more than one merge that closes
+	policy  mergePolicy     // how a loop's merge is picked among candidates (loopMerge)
+	orig    int             // blocks from orig up are forwarders (withForwarder)
+	forward *[2]int         // {loop header, exit}: the exit is taken; a forwarder would do
+	reshape bool            // a loop needs a header or latch of its own (withLoopBlocks)
+	force   map[int]int     // loop header -> the merge it must take when its tails close there
+	hints   [][2]int        // {loop header, merge} worth forcing (hintFor)
+	ranks   map[int]int     // loop header -> its merge's rank among the candidates (absent: 0)
+	options []loopOptions   // loops with more than one merge that closes, in declaration order
+	seen    map[string]bool // loop declarations of earlier runs
+	blame   []int           // loop headers whose merge a failed walk suspects (blameOpen)
 
 	// region walk scratch: mark[b] == stamp means b is in the region.
 	mark  []int
@@ -131,7 +139,7 @@ func nested(g *cfg.Graph) (*Func, string) {
 	cur, reshaped := g, false
 	force := map[int]int{}
 	var hints [][2]int
-	budget := nestMaxRuns
+	budget := min(max(nestRunWork/max(g.Len(), 1), nestMinRuns), nestMaxRuns)
 	for split := 0; ; split++ {
 		r := nestedPolicies(cur, g.Len(), force, &budget)
 		if len(hints) == 0 {
@@ -158,42 +166,71 @@ func nested(g *cfg.Graph) (*Func, string) {
 // withForwarder) and the loop merges forced from hints (hintFor) per graph.
 const nestForwarders = 6
 
-// nestedPolicies runs the pass under each policy with its demotions, with
-// the loop merges in force. On failure it returns the first run's requests
+// nestedPolicies searches the loops' merge choices, with the loop merges
+// in force: breadth first over (policy, ranks), where ranks gives some
+// loops a later candidate in the policy's order (loopMerge); the first
+// run under each policy takes every loop's first candidate, and a failed
+// run queues, for each loop with another candidate, the ranks with that
+// loop's one step later. Runs whose loops were all declared as in an earlier
+// run stop before the selections (seen). It stops at the first success, when
+// the graph's loops do not nest under any choice (final), or when budget
+// runs are spent. On failure it returns the first run's requests
 // (forwarding merge, reshaping, hints).
 func nestedPolicies(g *cfg.Graph, orig int, force map[int]int, budget *int) nestedRun {
-	var whys []string
+	type try struct {
+		policy mergePolicy
+		ranks  map[int]int
+	}
+	var queue, urgent []try // urgent: last in, first out
+	for p := range mergePolicies {
+		queue = append(queue, try{policy: p})
+	}
+	whys := make([]string, mergePolicies)
 	var first nestedRun
-	attempts := 0
-	for policy := range mergePolicies {
-		if *budget <= 0 {
-			break
-		}
+	queued := map[string]bool{}
+	seen := map[string]bool{}
+	for runs := 0; len(queue)+len(urgent) > 0 && *budget > 0; runs++ {
 		*budget--
-		r := nestedWith(g, orig, policy, -1, force)
-		attempts++
+		var t try
+		if n := len(urgent); n > 0 {
+			t, urgent = urgent[n-1], urgent[:n-1]
+		} else {
+			t, queue = queue[0], queue[1:]
+		}
+		r := nestedWith(g, orig, t.policy, t.ranks, force, seen)
 		if r.f != nil {
 			return r
 		}
-		if policy == 0 {
+		if runs == 0 {
 			first = r
 		}
-		whys = append(whys, policyNames[policy]+": "+r.why)
-		if r.final {
-			return first // no policy changes it: the loops do not nest
+		if whys[t.policy] == "" && r.why != whySeen {
+			whys[t.policy] = policyNames[t.policy] + ": " + r.why
 		}
-		for _, h := range r.ambiguous {
-			if attempts >= (int(policy)+1)*nestAttempts/int(mergePolicies) || *budget <= 0 {
-				break
+		if r.final {
+			return first // no choice changes it: the loops do not nest
+		}
+		for i := len(r.options) - 1; i >= 0; i-- { // outer loops end up on top of urgent
+			o := r.options[i]
+			if t.ranks[o.header]+1 >= o.count {
+				continue
 			}
-			attempts++
-			*budget--
-			if r := nestedWith(g, orig, policy, h, force); r.f != nil {
-				return r
+			next := maps.Clone(t.ranks)
+			if next == nil {
+				next = map[int]int{}
+			}
+			next[o.header]++
+			if k := fmt.Sprint(t.policy, next); !queued[k] {
+				queued[k] = true
+				if slices.Contains(r.blame, o.header) {
+					urgent = append(urgent, try{policy: t.policy, ranks: next})
+				} else {
+					queue = append(queue, try{policy: t.policy, ranks: next})
+				}
 			}
 		}
 	}
-	first.why = strings.Join(whys, "; ")
+	first.why = strings.Join(slices.DeleteFunc(whys, func(s string) bool { return s == "" }), "; ")
 	return first
 }
 
@@ -292,47 +329,67 @@ const (
 	preferSmallest mergePolicy = iota // smallest tails, then most breaks
 	preferBreaks                      // most breaks, then smallest tails
 	preferInto                        // most edges from the tails, then smallest tails, then most breaks
+	preferLargest                     // largest tails, then most breaks
 	mergePolicies                     // the number of policies
 )
 
-var policyNames = [...]string{"smallest tails", "most breaks", "most branched-to"}
+var policyNames = [...]string{"smallest tails", "most breaks", "most branched-to", "largest tails"}
 
-// nestAttempts bounds the runs of the pass per graph shape (policies and
-// demotions); nestMaxRuns bounds them per graph, over every reshaping and
-// forced merge.
+// nestRunWork bounds the runs of the pass per graph: at most
+// nestRunWork/blocks runs, and between nestMinRuns and nestMaxRuns, over
+// every merge choice, reshaping and forced merge. The search is a bound on
+// a heuristic's effort, not a rewrite loop: when it is spent the pass
+// declines and the pass table runs.
 const (
-	nestAttempts = 12
-	nestMaxRuns  = 24
+	nestRunWork = 1 << 16
+	nestMinRuns = 16
+	nestMaxRuns = 96
 )
 
 // nestedWith runs the pass once on g, whose blocks from orig up are
-// forwarders (withForwarder); demote is a loop header whose best merge
-// candidate is passed over (-1: none). It also returns the headers of the
-// loops that had more than one merge whose tails close, whether the failure
-// is one no policy changes (irreducible, a loop with two latches, a switch
-// heading a loop), and a loop whose only exit another construct declared.
-func nestedWith(g *cfg.Graph, orig int, policy mergePolicy, demote int, force map[int]int) nestedRun {
+// forwarders (withForwarder); ranks gives loop headers whose merge is a
+// later candidate in the policy's order (absent: the first); seen holds the
+// loop declarations of earlier runs (a run that repeats them stops before
+// the selections). It also returns the loops and how many merges whose
+// tails close each had, whether the failure is one no choice changes
+// (irreducible, a loop with two latches, a switch heading a loop), and a
+// loop whose only exit another construct declared.
+func nestedWith(g *cfg.Graph, orig int, policy mergePolicy, ranks map[int]int, force map[int]int, seen map[string]bool) nestedRun {
 	nt := newNester(g)
-	nt.orig, nt.policy, nt.demote, nt.force = orig, policy, demote, force
+	nt.orig, nt.policy, nt.ranks, nt.force, nt.seen = orig, policy, ranks, force, seen
 	f, why := nt.run()
-	return nestedRun{f: f, why: why, ambiguous: nt.ambiguous, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints}
+	return nestedRun{f: f, why: why, options: nt.options, blame: nt.blame, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints}
 }
+
+// whySeen is the reason of a run whose loops an earlier run declared.
+const whySeen = "loops declared as in an earlier run"
+
+// loopOptions is how many merges whose tails close a loop had.
+type loopOptions struct{ header, count int }
 
 // nestedRun is what one run of the pass found.
 type nestedRun struct {
-	f         *Func
-	why       string
-	ambiguous []int
-	final     bool
-	forward   *[2]int  // {loop header, exit} wanting a forwarding merge
-	reshape   bool     // a loop wants a header or latch of its own
-	hints     [][2]int // {loop header, merge} to force (hintFor)
+	f       *Func
+	why     string
+	options []loopOptions
+	blame   []int // loops the failure suspects: their later merges are tried first
+	final   bool
+	forward *[2]int  // {loop header, exit} wanting a forwarding merge
+	reshape bool     // a loop wants a header or latch of its own
+	hints   [][2]int // {loop header, merge} to force (hintFor)
 }
 
 // run is one run of the pass.
 func (nt *nester) run() (*Func, string) {
 	if !nt.declareLoops() {
 		return nil, nt.why
+	}
+	if nt.seen != nil {
+		k := fmt.Sprint(nt.decl)
+		if nt.seen[k] {
+			return nil, whySeen
+		}
+		nt.seen[k] = true
 	}
 	nt.structuralTree()
 	nt.pdom = cfg.PostDominators(nt.g)
@@ -496,7 +553,7 @@ func (nt *nester) declareLoops() bool {
 				}
 			}
 		}
-		merge := nt.loopMerge(h, exits, in, h == nt.demote)
+		merge := nt.loopMerge(h, exits, in)
 		for _, b := range l.Blocks {
 			in[b] = false
 		}
@@ -531,11 +588,15 @@ func (nt *nester) declareLoops() bool {
 // preferBreaks the most breaks first; preferInto the one the tails branch
 // to most often (our own layouts break through forwarding blocks; tails
 // that only return are cloned return blocks), then the smallest tails,
-// then the most breaks. A single
-// exit is the merge, except under preferInto, where the blocks after it
-// are candidates too (a loop whose merge follows a tail: the selector
-// stores of an irreducible region, say). A case target of a switch in the loop is no candidate (caseOf).
-func (nt *nester) loopMerge(h int, exits []int, in []bool, demote bool) int {
+// then the most breaks; preferLargest the largest tails (the loop
+// construct reaching as far as it can: a break from deep in its
+// selections), then the most breaks. The search's rank for the loop
+// (nt.ranks) picks the candidate in that order; loops with more than one
+// are recorded (nt.options). A single exit is the merge, except under
+// preferInto, where the blocks after it are candidates too (a loop whose
+// merge follows a tail: the selector stores of an irreducible region,
+// say). A case target of a switch in the loop is no candidate (caseOf).
+func (nt *nester) loopMerge(h int, exits []int, in []bool) int {
 	if m, ok := nt.force[h]; ok && len(exits) > 0 && nt.mergeOf[m] < 0 && nt.contOf[m] < 0 && !nt.caseOf(m, in) {
 		if size, _ := nt.tailSize(exits, m, in); size >= 0 {
 			return m
@@ -580,12 +641,15 @@ func (nt *nester) loopMerge(h int, exits []int, in []bool, demote bool) int {
 			return a.breaks > b.breaks
 		}
 		if a.size != b.size {
-			return a.size < b.size
+			return (a.size < b.size) != (nt.policy == preferLargest)
 		}
 		return a.breaks > b.breaks
 	}
-	best, bestScore := -1, score{into: -1}
-	second, secondScore := -1, score{into: -1}
+	type cand struct {
+		m  int
+		sc score
+	}
+	var closing []cand
 	for _, m := range cands {
 		if nt.caseOf(m, in) || nt.mergeOf[m] >= 0 || nt.contOf[m] >= 0 {
 			continue // an enclosing loop's merge or latch is taken
@@ -603,21 +667,24 @@ func (nt *nester) loopMerge(h int, exits []int, in []bool, demote bool) int {
 				sc.breaks++
 			}
 		}
+		closing = append(closing, cand{m, sc})
+	}
+	slices.SortStableFunc(closing, func(a, b cand) int {
 		switch {
-		case best < 0 || better(sc, bestScore):
-			second, secondScore = best, bestScore
-			best, bestScore = m, sc
-		case second < 0 || better(sc, secondScore):
-			second, secondScore = m, sc
+		case better(a.sc, b.sc):
+			return -1
+		case better(b.sc, a.sc):
+			return 1
 		}
+		return 0
+	})
+	if len(closing) > 1 {
+		nt.options = append(nt.options, loopOptions{h, len(closing)})
 	}
-	if second >= 0 {
-		nt.ambiguous = append(nt.ambiguous, h)
-		if demote {
-			return second
-		}
+	if k := nt.ranks[h]; k < len(closing) {
+		return closing[k].m
 	}
-	return best
+	return -1
 }
 
 // caseOf reports whether m is a case target of a switch in the loop: the
@@ -685,6 +752,7 @@ func (nt *nester) declareSelections() bool {
 		if h := nt.mergeOf[b]; h >= 0 {
 			k := len(open) - 1
 			if k < 0 || open[k].header != h || open[k].kind == cContinue {
+				nt.blameOpen(open, h)
 				return fr, nt.fail("merge %d of %d reached inside another construct", b, h)
 			}
 			c := open[k]
@@ -694,6 +762,7 @@ func (nt *nester) declareSelections() bool {
 		if h := nt.contOf[b]; h >= 0 {
 			k := len(open) - 1
 			if k < 0 || open[k].header != h || open[k].kind != cLoop {
+				nt.blameOpen(open, h)
 				return fr, nt.fail("continue target %d of %d reached inside another construct", b, h)
 			}
 			open = append(open, nestedConstruct{kind: cContinue, header: h, merge: -1, cont: -1})
@@ -711,6 +780,7 @@ func (nt *nester) declareSelections() bool {
 		if need {
 			m, ok := nt.chooseMerge(b, kind, open)
 			if !ok || !nt.declare(b, Merge{Kind: SelectionMerge, Merge: m}) {
+				nt.blameOpen(open, -1)
 				return fr, nt.fail("no merge closes the region of %d", b)
 			}
 			if m < nt.n {
@@ -745,6 +815,19 @@ func (nt *nester) declareSelections() bool {
 		stack = stack[:len(stack)-1]
 	}
 	return true
+}
+
+// blameOpen records the loops a failed walk suspects of a wrong merge: the
+// open loops and h when h heads a loop.
+func (nt *nester) blameOpen(open []nestedConstruct, h int) {
+	if h >= 0 && nt.decl[h].Kind == LoopMerge {
+		nt.blame = append(nt.blame, h)
+	}
+	for _, c := range open {
+		if c.kind == cLoop {
+			nt.blame = append(nt.blame, c.header)
+		}
+	}
 }
 
 // needsHeader says whether branch point b heads a construct, and of which
@@ -797,12 +880,21 @@ func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool
 		return m >= 0 && m < nt.n && nt.dom.StrictlyDominates(x, m) &&
 			nt.mergeOf[m] < 0 && nt.contOf[m] < 0 && !slices.Contains(exits, m)
 	}
+	// closes is regionSize, and for a switch also that every block of the
+	// region lies in a case (R6's case constructs: dominated by a target).
+	closes := func(m, limit int) int {
+		size := nt.regionSize(x, m, exits, limit)
+		if size >= 0 && k == cSwitch && !nt.casesCover(x) {
+			return -1
+		}
+		return size
+	}
 	if k == cSwitch {
-		if t := nt.sharedCase(x); t >= 0 && usable(t) && nt.regionSize(x, t, exits, nt.n) >= 0 {
+		if t := nt.sharedCase(x); t >= 0 && usable(t) && closes(t, nt.n) >= 0 {
 			return t, true
 		}
 	}
-	if p := nt.pdom.IDom[x]; usable(p) && nt.regionSize(x, p, exits, nt.n) >= 0 {
+	if p := nt.pdom.IDom[x]; usable(p) && closes(p, nt.n) >= 0 {
 		return p, true
 	}
 	best, bestSize, tried := -1, nt.n+1, 0
@@ -815,7 +907,7 @@ func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool
 				continue
 			}
 			tried++
-			size := nt.regionSize(x, m, exits, bestSize)
+			size := closes(m, bestSize)
 			if size >= 0 && (size < bestSize || size == bestSize && distinctPreds(nt.preds[m]) > distinctPreds(nt.preds[best])) {
 				best, bestSize = m, size
 			}
@@ -850,6 +942,7 @@ func (nt *nester) hintFor(x int) {
 	if h < 0 {
 		return
 	}
+	nt.blame = append(nt.blame, h)
 	for _, t := range nt.g.Succs[x] {
 		if nt.dom.Dominates(x, t) || !nt.dom.Dominates(h, t) || nt.force[h] == t || nt.contOf[t] >= 0 {
 			continue
@@ -970,6 +1063,24 @@ func chainOrder(to []int, fall map[int]int) []int {
 		}
 	}
 	return order
+}
+
+// casesCover reports whether every block of the region regionSize just
+// walked (nt.queue, header x first) is dominated, in the walk's tree, by a
+// target of x: the blocks of a switch's construct must each lie in a case.
+func (nt *nester) casesCover(x int) bool {
+	for _, b := range nt.queue[1:] {
+		c := b
+		for nt.parent[c] != x {
+			if c = nt.parent[c]; c < 0 {
+				return false
+			}
+		}
+		if !slices.Contains(nt.g.Succs[x], c) {
+			return false
+		}
+	}
+	return true
 }
 
 // regionSize walks x's region for merge m (-1: none, a fresh block) and

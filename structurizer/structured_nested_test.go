@@ -72,8 +72,9 @@ func checkNested(t *testing.T, r *rand.Rand, g *cfg.Graph) bool {
 // back as the meta oracle reads a module (prologue block included), is
 // structurized again with no more blocks than the first result plus the
 // strategy's overhead (the prologue and the entry): DESIGN guarantee 5.
-// The nested pass carries most of these; it must accept at least 80%
-// (measured: 87-88% of these mixed graphs, 95% of gen's reducible ones).
+// The nested pass carries them; it must accept at least 99% (measured:
+// 99.9-100% of these mixed graphs since the merge search; 87-88% before),
+// and none may grow (the rest: the pass table adds no block either).
 func TestNestedOnStructuredOutput(t *testing.T) {
 	r := rand.New(rand.NewPCG(testSeed(t), 1))
 	const graphs = 3000
@@ -106,11 +107,11 @@ func TestNestedOnStructuredOutput(t *testing.T) {
 		}
 	}
 	t.Logf("%d graphs: nested accepted %d output graphs; %d grew", graphs, accepted, grew)
-	if accepted < graphs*8/10 {
-		t.Errorf("nested accepted %d of %d output graphs, want at least 80%%", accepted, graphs)
+	if accepted < graphs*99/100 {
+		t.Errorf("nested accepted %d of %d output graphs, want at least 99%%", accepted, graphs)
 	}
-	if grew > graphs/200 {
-		t.Errorf("%d of %d output graphs grew when structurized again (at most 0.5%%)", grew, graphs)
+	if grew > 0 {
+		t.Errorf("%d of %d output graphs grew when structurized again", grew, graphs)
 	}
 }
 
