@@ -111,10 +111,23 @@ func runStructured(g *cfg.Graph, opt Options) (res *Result, reason string) {
 			res, reason = nil, fmt.Sprintf("bug: panic: %v", r)
 		}
 	}()
-	if f, _ := nested(g); f != nil {
-		plantNestedFaults(f, opt)
-		return &Result{Func: f, Stats: Stats{PassesUsed: []string{"nested"}}}, ""
+	nf, _, fresh := nestedSearch(g)
+	if nf != nil && !fresh {
+		plantNestedFaults(nf, opt)
+		return &Result{Func: nf, Stats: Stats{PassesUsed: []string{"nested"}}}, ""
 	}
+	res, reason = runPassTable(g, opt)
+	if nf != nil && (reason != "" || len(nf.Blocks) <= len(res.Func.Blocks)) {
+		// A nested layout with fresh loop merges: kept unless the pass
+		// table's has fewer blocks (idempotence counts blocks).
+		plantNestedFaults(nf, opt)
+		return &Result{Func: nf, Stats: Stats{PassesUsed: []string{"nested"}}}, ""
+	}
+	return res, reason
+}
+
+// runPassTable runs the passes of structuredPasses and the final checks.
+func runPassTable(g *cfg.Graph, opt Options) (res *Result, reason string) {
 	s := &structState{g: g, opt: opt, w: newWork(g, opt)}
 	var used []string
 	for _, p := range structuredPasses {

@@ -102,16 +102,18 @@ type nester struct {
 	why   string // the first reason the graph does not nest as found
 	final bool   // why does not depend on the loop-merge policy
 
-	policy  mergePolicy     // how a loop's merge is picked among candidates (loopMerge)
-	orig    int             // blocks from orig up are forwarders (withForwarder)
-	forward *[2]int         // {loop header, exit}: the exit is taken; a forwarder would do
-	reshape bool            // a loop needs a header or latch of its own (withLoopBlocks)
-	force   map[int]int     // loop header -> the merge it must take when its tails close there
-	hints   [][2]int        // {loop header, merge} worth forcing (hintFor)
-	ranks   map[int]int     // loop header -> its merge's rank among the candidates (absent: 0)
-	options []loopOptions   // loops with more than one merge that closes, in declaration order
-	seen    map[string]bool // loop declarations of earlier runs
-	blame   []int           // loop headers whose merge a failed walk suspects (blameOpen)
+	policy     mergePolicy     // how a loop's merge is picked among candidates (loopMerge)
+	orig       int             // blocks from orig up are forwarders (withForwarder)
+	forward    *[2]int         // {loop header, exit}: the exit is taken; a forwarder would do
+	reshape    bool            // a loop needs a header or latch of its own (withLoopBlocks)
+	force      map[int]int     // loop header -> the merge it must take when its tails close there
+	hints      [][2]int        // {loop header, merge} worth forcing (hintFor)
+	ranks      map[int]int     // loop header -> its merge's rank among the candidates (absent: 0)
+	options    []loopOptions   // loops with more than one merge that closes, in declaration order
+	seen       map[string]bool // loop declarations of earlier runs
+	blame      []int           // loop headers whose merge a failed walk suspects (blameOpen)
+	allowFresh bool            // a loop whose tails all return may take a fresh merge, last
+	freshable  bool            // some loop had such a candidate (taken or not)
 
 	// region walk scratch: mark[b] == stamp means b is in the region.
 	mark  []int
@@ -136,6 +138,14 @@ type nestedConstruct struct {
 // at most nestForwarders times, and nestMaxRuns runs in all. Each run is a
 // full, linear-time run of the pass.
 func nested(g *cfg.Graph) (*Func, string) {
+	f, why, _ := nestedSearch(g)
+	return f, why
+}
+
+// nestedSearch is nested, and also says whether the function was found by
+// the search that allows fresh loop merges (nestedPolicies): such a layout
+// may add blocks the pass table would not, so the caller compares.
+func nestedSearch(g *cfg.Graph) (f *Func, why string, fresh bool) {
 	cur, reshaped := g, false
 	force := map[int]int{}
 	var hints [][2]int
@@ -147,7 +157,7 @@ func nested(g *cfg.Graph) (*Func, string) {
 		}
 		switch {
 		case r.f != nil || split == nestForwarders || budget <= 0:
-			return r.f, r.why
+			return r.f, r.why, r.fresh
 		case r.reshape && !reshaped:
 			cur, reshaped, hints = withLoopBlocks(cur), true, nil
 			clear(force)
@@ -157,7 +167,7 @@ func nested(g *cfg.Graph) (*Func, string) {
 		case len(hints) > 0:
 			force[hints[0][0]], hints = hints[0][1], hints[1:]
 		default:
-			return nil, r.why
+			return nil, r.why, false
 		}
 	}
 }
@@ -177,6 +187,24 @@ const nestForwarders = 6
 // runs are spent. On failure it returns the first run's requests
 // (forwarding merge, reshaping, hints).
 func nestedPolicies(g *cfg.Graph, orig int, force map[int]int, budget *int) nestedRun {
+	first, freshable := searchMerges(g, orig, force, budget, false)
+	if first.f != nil || !freshable || first.final {
+		return first
+	}
+	extra := max(*budget, nestMinRuns)
+	*budget -= extra
+	if r, _ := searchMerges(g, orig, force, &extra, true); r.f != nil {
+		r.fresh = true
+		return r
+	}
+	return first
+}
+
+// searchMerges is one breadth-first search of nestedPolicies; fresh lets a
+// loop whose tails all return take a fresh unreachable merge as its last
+// candidate (a second search, run when the first fails and a run reported
+// such a loop: freshable).
+func searchMerges(g *cfg.Graph, orig int, force map[int]int, budget *int, fresh bool) (first nestedRun, freshable bool) {
 	type try struct {
 		policy mergePolicy
 		ranks  map[int]int
@@ -186,7 +214,6 @@ func nestedPolicies(g *cfg.Graph, orig int, force map[int]int, budget *int) nest
 		queue = append(queue, try{policy: p})
 	}
 	whys := make([]string, mergePolicies)
-	var first nestedRun
 	queued := map[string]bool{}
 	seen := map[string]bool{}
 	for runs := 0; len(queue)+len(urgent) > 0 && *budget > 0; runs++ {
@@ -197,18 +224,19 @@ func nestedPolicies(g *cfg.Graph, orig int, force map[int]int, budget *int) nest
 		} else {
 			t, queue = queue[0], queue[1:]
 		}
-		r := nestedWith(g, orig, t.policy, t.ranks, force, seen)
+		r := nestedWith(g, orig, nestChoice{t.policy, t.ranks, fresh}, force, seen)
 		if r.f != nil {
-			return r
+			return r, freshable
 		}
 		if runs == 0 {
 			first = r
 		}
+		freshable = freshable || r.freshable
 		if whys[t.policy] == "" && r.why != whySeen {
 			whys[t.policy] = policyNames[t.policy] + ": " + r.why
 		}
 		if r.final {
-			return first // no choice changes it: the loops do not nest
+			return first, false // no choice changes it: the loops do not nest
 		}
 		for i := len(r.options) - 1; i >= 0; i-- { // outer loops end up on top of urgent
 			o := r.options[i]
@@ -231,7 +259,7 @@ func nestedPolicies(g *cfg.Graph, orig int, force map[int]int, budget *int) nest
 		}
 	}
 	first.why = strings.Join(slices.DeleteFunc(whys, func(s string) bool { return s == "" }), "; ")
-	return first
+	return first, freshable
 }
 
 // withLoopBlocks returns g with the blocks the DESIGN's "loops first"
@@ -347,18 +375,27 @@ const (
 )
 
 // nestedWith runs the pass once on g, whose blocks from orig up are
-// forwarders (withForwarder); ranks gives loop headers whose merge is a
+// forwarders (withForwarder); c.ranks gives loop headers whose merge is a
 // later candidate in the policy's order (absent: the first); seen holds the
 // loop declarations of earlier runs (a run that repeats them stops before
 // the selections). It also returns the loops and how many merges whose
 // tails close each had, whether the failure is one no choice changes
 // (irreducible, a loop with two latches, a switch heading a loop), and a
 // loop whose only exit another construct declared.
-func nestedWith(g *cfg.Graph, orig int, policy mergePolicy, ranks map[int]int, force map[int]int, seen map[string]bool) nestedRun {
+func nestedWith(g *cfg.Graph, orig int, c nestChoice, force map[int]int, seen map[string]bool) nestedRun {
 	nt := newNester(g)
-	nt.orig, nt.policy, nt.ranks, nt.force, nt.seen = orig, policy, ranks, force, seen
+	nt.orig, nt.policy, nt.ranks, nt.allowFresh, nt.force, nt.seen = orig, c.policy, c.ranks, c.fresh, force, seen
 	f, why := nt.run()
-	return nestedRun{f: f, why: why, options: nt.options, blame: nt.blame, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints}
+	return nestedRun{f: f, why: why, options: nt.options, blame: nt.blame, freshable: nt.freshable, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints}
+}
+
+// nestChoice is how one run picks loop merges: the policy's order, the
+// ranks the search gives loops in it, and whether a fresh merge is a
+// candidate.
+type nestChoice struct {
+	policy mergePolicy
+	ranks  map[int]int
+	fresh  bool
 }
 
 // whySeen is the reason of a run whose loops an earlier run declared.
@@ -369,14 +406,16 @@ type loopOptions struct{ header, count int }
 
 // nestedRun is what one run of the pass found.
 type nestedRun struct {
-	f       *Func
-	why     string
-	options []loopOptions
-	blame   []int // loops the failure suspects: their later merges are tried first
-	final   bool
-	forward *[2]int  // {loop header, exit} wanting a forwarding merge
-	reshape bool     // a loop wants a header or latch of its own
-	hints   [][2]int // {loop header, merge} to force (hintFor)
+	f         *Func
+	why       string
+	options   []loopOptions
+	blame     []int // loops the failure suspects: their later merges are tried first
+	freshable bool  // a loop could have taken a fresh merge (nestChoice.fresh)
+	fresh     bool  // found by the search that allows fresh merges
+	final     bool
+	forward   *[2]int  // {loop header, exit} wanting a forwarding merge
+	reshape   bool     // a loop wants a header or latch of its own
+	hints     [][2]int // {loop header, merge} to force (hintFor)
 }
 
 // run is one run of the pass.
@@ -605,7 +644,7 @@ func (nt *nester) loopMerge(h int, exits []int, in []bool) int {
 	switch {
 	case len(exits) == 0:
 		return -2
-	case len(exits) == 1 && nt.policy != preferInto:
+	case len(exits) == 1 && (nt.policy == preferSmallest || nt.policy == preferBreaks):
 		return exits[0]
 	}
 	for _, t := range nt.g.Succs[h] {
@@ -678,6 +717,15 @@ func (nt *nester) loopMerge(h int, exits []int, in []bool) int {
 		}
 		return 0
 	})
+	if size, _ := nt.tailSize(exits, -1, in); size >= 0 {
+		// Every tail returns: the loop may also never fall through, with
+		// a fresh unreachable merge (every tail inside), the last choice
+		// since it adds a block; only in the search's second round.
+		nt.freshable = true
+		if nt.allowFresh {
+			closing = append(closing, cand{-2, score{size: size}})
+		}
+	}
 	if len(closing) > 1 {
 		nt.options = append(nt.options, loopOptions{h, len(closing)})
 	}
