@@ -945,13 +945,18 @@ func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool
 	if p := nt.pdom.IDom[x]; usable(p) && closes(p, nt.n) >= 0 {
 		return p, true
 	}
-	best, bestSize, tried := -1, nt.n+1, 0
+	// A switch's targets are each a candidate (a route's dispatch has
+	// many), on top of nestCandidates others.
+	best, bestSize, tried, limit := -1, nt.n+1, 0, nestCandidates
+	if k == cSwitch {
+		limit += len(nt.g.Succs[x])
+	}
 	level := append([]int(nil), nt.kids[x]...)
-	for len(level) > 0 && best < 0 && tried < nestCandidates {
+	for len(level) > 0 && best < 0 && tried < limit {
 		var next []int
 		for _, m := range level {
 			next = append(next, nt.kids[m]...)
-			if !usable(m) || tried >= nestCandidates {
+			if !usable(m) || tried >= limit {
 				continue
 			}
 			tried++
