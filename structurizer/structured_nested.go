@@ -981,13 +981,19 @@ func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool
 // follows a loop's merge (the nearest loop merge among its dominators)
 // and branches to a block that loop's header dominates but x does not, the
 // loop's merge was likely chosen too early: x's branch is the loop's break.
-// It records each such {loop header, target} as a hint to force (nested).
+// It records each such {loop header, target} as a hint to force (nested),
+// and blames the loop (the search tries its later merges first). Not when
+// x lies inside a loop below that merge: that loop is the suspect, and the
+// walk blames it (blameOpen).
 func (nt *nester) hintFor(x int) {
 	if len(nt.hints) > 0 {
 		return
 	}
 	h := -1
 	for d := nt.dom.IDom[x]; d >= 0 && h < 0; d = nt.dom.IDom[d] {
+		if dd := nt.decl[d]; dd.Kind == LoopMerge && (dd.Merge >= nt.n || !nt.dom.Dominates(dd.Merge, x)) {
+			return // x is inside loop d, which the walk blames (blameOpen)
+		}
 		if m := nt.mergeOf[d]; m >= 0 && nt.decl[m].Kind == LoopMerge {
 			h = m
 		}
