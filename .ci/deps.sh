@@ -3,23 +3,50 @@
 # spirv-tools (spirv-val, libSPIRV-Tools.a and headers), lavapipe with the
 # Vulkan loader (mesa-vulkan-drivers, libvulkan-dev) for the driver check,
 # and pkg-config and a C/C++ compiler for cgo.
+#
+# Lavapipe comes from Mesa 23 or later: Mesa 22.3 (Debian bookworm's own)
+# runs some valid structured modules wrong (two loops in a row; see
+# oracle/gpu/README.md). On bookworm it is taken from Debian's
+# bookworm-backports (Mesa 25.0). CFGFUZZ_SYSTEM_MESA=1 keeps the release's
+# Mesa instead (the gpu tests then fail on the known miscompile).
 set -eu
 need=""
 command -v spirv-val >/dev/null 2>&1 || need="$need spirv-tools"
 [ -f /usr/include/spirv-tools/libspirv.h ] || need="$need spirv-tools"
-dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 || need="$need mesa-vulkan-drivers"
 dpkg -s libvulkan-dev >/dev/null 2>&1 || need="$need libvulkan-dev"
 # cgo: the in-process validator and the Vulkan executor (pkg-config vulkan).
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v gcc >/dev/null 2>&1 || need="$need gcc g++"
-[ -z "$need" ] && exit 0
+
+# mesa: "" (installed, recent enough), "system" or "backports".
+mesa=""
+mesa_version=$(dpkg-query -W -f '${Version}' mesa-vulkan-drivers 2>/dev/null || true)
+codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+case "$mesa_version" in
+"" | 2[0-2].*)
+  if [ "$codename" = bookworm ] && [ -z "${CFGFUZZ_SYSTEM_MESA:-}" ]; then
+    mesa=backports
+  elif [ -z "$mesa_version" ]; then
+    mesa=system
+  fi
+  ;;
+esac
+[ -z "$need" ] && [ -z "$mesa" ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
+apt() { $sudo env DEBIAN_FRONTEND=noninteractive apt-get "$@"; }
 # Wait for another apt/dpkg to finish (fresh machines run unattended upgrades).
 for _ in $(seq 1 120); do
   if ! fuser /var/lib/dpkg/lock-frontend /var/lib/dpkg/lock >/dev/null 2>&1; then break; fi
   sleep 2
 done
-echo "installing:$need" >&2
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $need
+if [ "$mesa" = backports ] && ! grep -rqs '^deb .* bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  echo 'deb http://deb.debian.org/debian bookworm-backports main' | $sudo tee /etc/apt/sources.list.d/cfgfuzz-bookworm-backports.list >/dev/null
+fi
+[ "$mesa" = system ] && need="$need mesa-vulkan-drivers"
+echo "installing:$need${mesa:+ mesa-vulkan-drivers ($mesa)}" >&2
+apt update -q
+[ -n "$need" ] && apt install -y -q $need
+if [ "$mesa" = backports ]; then
+  apt install -y -q -t bookworm-backports mesa-vulkan-drivers
+fi

@@ -90,8 +90,12 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	info := ex.Info()
-	fmt.Fprintf(stdout, "device: %s (%s, Vulkan %s, vendor 0x%x, driver 0x%x); shader caches off, modules salted\n",
-		info.Name, info.Type, info.APIVersion, info.VendorID, info.DriverVersion)
+	driver := info.Driver
+	if driver == "" {
+		driver = fmt.Sprintf("0x%x", info.DriverVersion)
+	}
+	fmt.Fprintf(stdout, "device: %s (%s, Vulkan %s, vendor 0x%x, driver %s); shader caches off, modules salted\n",
+		info.Name, info.Type, info.APIVersion, info.VendorID, driver)
 	fmt.Fprintf(stdout, "compile = pipeline creation + first dispatch; run = median of %d dispatches after %d warm-up; ratio = %s\n\n",
 		bf.repeats, bf.warmup, strings.Join(strats, "/"))
 	rows := make([][]benchTotals, len(sets))

@@ -17,6 +17,7 @@ package gpu
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -70,6 +71,23 @@ type DeviceInfo struct {
 	APIVersion    string // e.g. "1.3.230"
 	DriverVersion uint32 // vendor-encoded
 	VendorID      uint32
+	// Driver is the driver's name and version text where the device has
+	// Vulkan 1.2, e.g. "llvmpipe Mesa 25.0.7 (LLVM 15.0.6)", "NVIDIA
+	// 580.159.04"; "" otherwise.
+	Driver string
+}
+
+// MesaBefore reports whether the driver is Mesa older than major.minor.
+func (d DeviceInfo) MesaBefore(major, minor int) bool {
+	var ma, mi int
+	i := strings.Index(d.Driver, "Mesa ")
+	if i < 0 {
+		return false
+	}
+	if _, err := fmt.Sscanf(d.Driver[i+len("Mesa "):], "%d.%d", &ma, &mi); err != nil {
+		return false
+	}
+	return ma < major || ma == major && mi < minor
 }
 
 // TimeOptions configures Executor.Time. The zero value warms up with 5

@@ -33,8 +33,14 @@ func device(t *testing.T) *gpu.Executor {
 	if err != nil {
 		t.Skipf("no Vulkan CPU device (%v): install mesa-vulkan-drivers and libvulkan-dev, test with -tags vulkan", err)
 	}
-	t.Logf("device: %s (%s, Vulkan %s)", ex.Info().Name, ex.Info().Type, ex.Info().APIVersion)
+	t.Logf("device: %s (%s, Vulkan %s, driver %q)", ex.Info().Name, ex.Info().Type, ex.Info().APIVersion, ex.Info().Driver)
 	return ex
+}
+
+// mesa22 reports whether ex is lavapipe of a Mesa before 23, which runs
+// some valid structured loops wrong (TestKnownDriverDisagreements).
+func mesa22(ex *gpu.Executor) bool {
+	return ex.IsCPU() && ex.Info().MesaBefore(23, 0)
 }
 
 // mixed is graph i of the test population, sized like the field's
@@ -110,15 +116,21 @@ func TestCheckGenerated(t *testing.T) {
 			}
 			t.Logf("%s: %d graphs: %s", strat, n, c)
 			// A failure the interpreter shares is a wrong module; one it
-			// does not share on lavapipe is Mesa 22.3's miscompile of
-			// valid structured loops (TestKnownDriverDisagreements; the
-			// NVIDIA driver runs those modules as the interpreter does).
-			// The dispatch loop must pass everywhere; structured layouts
-			// may meet the lavapipe miscompile on a few graphs, no more.
+			// does not share is a driver miscompile. The dispatch loop
+			// must pass everywhere. Lavapipe runs some valid structured
+			// modules wrong (TestKnownDriverDisagreements; the NVIDIA
+			// driver runs them as the interpreter does): Mesa 22.3 (Debian
+			// bookworm's own) on about 1.2% of these graphs, Mesa 25.0.7
+			// on 1 of 2,000; a structured layout may fail there on that
+			// many, no more.
 			driverOnly := c.failed - c.interpToo
 			allowed := 0
-			if strat != "dispatch" && ex.IsCPU() {
+			switch {
+			case strat == "dispatch":
+			case mesa22(ex):
 				allowed = max(3, n*3/100)
+			case ex.IsCPU():
+				allowed = max(1, n/1000)
 			}
 			if c.interpToo > 0 || c.errors > 0 || driverOnly > allowed {
 				t.Errorf("%s: %d graphs failed gpu (%d also fail the interpreter; %d on the driver alone, %d allowed), %d driver errors", strat, c.failed, c.interpToo, driverOnly, allowed, c.errors)
@@ -288,27 +300,55 @@ func TestAgreesWithInterpreter(t *testing.T) {
 // whether a driver or structurizer change made them go away.
 func TestKnownDriverDisagreements(t *testing.T) {
 	ex := device(t)
-	// Two do-while loops in a row, the first left on a non-zero decision:
-	// the smallest structured module lavapipe (Mesa 22.3, LLVM 15) runs
-	// wrong. The module is valid (spirv-val, rules) and correct (the
-	// interpreter), and the NVIDIA H200 driver (580.159.04) runs it as the
-	// interpreter does (2026-11-29): for decisions [1 0 1] lavapipe records
-	// [0 1 2], the graph and NVIDIA [0 1 1 2]. The test pins both facts so
-	// a fixed driver, or a layout that no longer meets the bug, shows up.
-	g := cfg.FromSuccs([][]int{{1, 0}, {2, 1}, {}})
-	m := module(t, g, structurizer.Options{Strategy: "structured"})
-	walks := []oracle.Walk{oracle.RunWalk(g, []uint32{1, 0, 1}, 64)}
-	if r := oracle.CompareWalks(oracle.Interpreter{}, m, walks); r.Signature != "" {
-		t.Fatalf("interpreter: %s %s", r.Signature, r.Detail)
-	}
-	r := oracle.CompareWalks(ex, m, walks)
-	if ex.IsCPU() && r.Signature == "" {
-		t.Logf("%s now runs %v right: the lavapipe miscompile is gone (update README and TestCheckGenerated's allowance)", ex.Name(), g.Succs)
-	} else if r.Signature != "" {
-		t.Logf("%s: %s (known miscompile) %s", ex.Name(), r.Signature, r.Detail)
-	}
-	d := module(t, g, structurizer.Options{Strategy: "dispatch"})
-	if r := oracle.CompareWalks(ex, d, walks); r.Signature != "" {
-		t.Fatalf("dispatch layout of the same graph: %s %s", r.Signature, r.Detail)
+	for _, k := range []struct {
+		name      string
+		succs     [][]int
+		decisions []uint32
+		wrongOn   func(*gpu.Executor) bool // drivers known to run it wrong
+	}{
+		{
+			// Two do-while loops in a row, the first left on a non-zero
+			// decision: the smallest structured module lavapipe of Mesa
+			// 22.3 (LLVM 15) runs wrong. For decisions [1 0 1] lavapipe
+			// records [0 1 2], the graph and the NVIDIA H200 driver
+			// (580.159.04, 2026-11-29) [0 1 1 2]. Lavapipe of Mesa 25.0.7
+			// (Debian bookworm-backports, 2026-11-30) runs it right.
+			"two loops in a row", [][]int{{1, 0}, {2, 1}, {}}, []uint32{1, 0, 1}, mesa22,
+		},
+		{
+			// A continue out of a switch nested in two other switch
+			// constructs inside a loop: lavapipe of Mesa 25.0.7 takes it
+			// to the switch's merge instead (decisions [0 0 0 1 1]: graph
+			// and NVIDIA H200 [0 1 2 3 0 6], lavapipe [0 1 2 3 5]; found
+			// by the 2,000-graph campaign, minimized from 9 blocks with
+			// `cfgfuzz minimize --checks exec,gpu`, 2026-11-30).
+			"continue from a nested switch", [][]int{{1, 6, 6}, {1, 2}, {3, 5, 0}, {4, 0, 5}, {}, {}, {}}, []uint32{0, 0, 0, 1, 1},
+			func(ex *gpu.Executor) bool { return ex.IsCPU() },
+		},
+	} {
+		// Each module is valid (spirv-val, rules) and correct (the
+		// interpreter); on a driver known to run it wrong the test logs
+		// what it does, on any other it must run right, and the dispatch
+		// layout must run right everywhere.
+		g := cfg.FromSuccs(k.succs)
+		m := module(t, g, structurizer.Options{Strategy: "structured"})
+		walks := []oracle.Walk{oracle.RunWalk(g, k.decisions, 64)}
+		if r := oracle.CompareWalks(oracle.Interpreter{}, m, walks); r.Signature != "" {
+			t.Fatalf("%s: interpreter: %s %s", k.name, r.Signature, r.Detail)
+		}
+		r := oracle.CompareWalks(ex, m, walks)
+		known := k.wrongOn(ex)
+		switch {
+		case r.Signature != "" && known:
+			t.Logf("%s: %s (%s): %s (known miscompile) %s", k.name, ex.Name(), ex.Info().Driver, r.Signature, r.Detail)
+		case r.Signature != "":
+			t.Errorf("%s: %s (%s) runs %v wrong: %s %s", k.name, ex.Name(), ex.Info().Driver, g.Succs, r.Signature, r.Detail)
+		case known:
+			t.Logf("%s: %s (%s) now runs %v right: the miscompile is gone", k.name, ex.Name(), ex.Info().Driver, g.Succs)
+		}
+		d := module(t, g, structurizer.Options{Strategy: "dispatch"})
+		if r := oracle.CompareWalks(ex, d, walks); r.Signature != "" {
+			t.Fatalf("%s: dispatch layout: %s %s", k.name, r.Signature, r.Detail)
+		}
 	}
 }

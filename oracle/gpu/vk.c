@@ -112,6 +112,14 @@ static int pick(vkx_ctx *c, int want, vkx_info *info) {
 			info->driver_version = pr.driverVersion;
 			info->vendor_id = pr.vendorID;
 			info->max_groups_x = c->max_groups;
+			info->driver[0] = 0;
+			if (pr.apiVersion >= VK_API_VERSION_1_2) {
+				VkPhysicalDeviceDriverProperties dp = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+				VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+				p2.pNext = &dp;
+				vkGetPhysicalDeviceProperties2(devs[i], &p2);
+				snprintf(info->driver, sizeof info->driver, "%s %s", dp.driverName, dp.driverInfo);
+			}
 			return 1;
 		}
 	}

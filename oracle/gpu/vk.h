@@ -28,6 +28,7 @@ typedef struct {
 	uint32_t driver_version;
 	uint32_t vendor_id;
 	uint32_t max_groups_x; // maxComputeWorkGroupCount[0]
+	char driver[512];      // "driverName driverInfo" (VkPhysicalDeviceDriverProperties), "" before Vulkan 1.2
 } vkx_info;
 
 // Times come in pairs: [0] wall clock, [1] the process's CPU time (all

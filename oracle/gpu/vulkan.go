@@ -100,6 +100,7 @@ func deviceInfo(in *C.vkx_info) DeviceInfo {
 		APIVersion:    fmt.Sprintf("%d.%d.%d", (v>>22)&0x7f, (v>>12)&0x3ff, v&0xfff),
 		DriverVersion: uint32(in.driver_version),
 		VendorID:      uint32(in.vendor_id),
+		Driver:        C.GoString(&in.driver[0]),
 	}
 }
 
