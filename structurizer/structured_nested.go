@@ -266,8 +266,9 @@ func searchMerges(g *cfg.Graph, orig int, force map[int]int, budget *int, fresh 
 // gives a loop that lacks them, as synthetic blocks of the result: a loop
 // whose header is a switch gets a header of its own (every edge into the
 // old header goes to it; the switch becomes the loop's first block), and a
-// loop with several back-edge blocks, or a self-loop, gets a latch of its
-// own (every back edge goes to it). No route is needed for either.
+// loop with several back-edge blocks, a self-loop, or a back-edge block that
+// a switch in the loop targets (R11: no continue target is a case target)
+// gets a latch of its own (every back edge goes to it). No route is needed.
 func withLoopBlocks(g *cfg.Graph) *cfg.Graph {
 	ng := cloneGraph(g, g.Len())
 	for _, l := range cfg.LoopForest(g).Loops {
@@ -289,7 +290,7 @@ func withLoopBlocks(g *cfg.Graph) *cfg.Graph {
 				latches++
 			}
 		}
-		if latches > 1 || slices.Contains(back, h) {
+		if latches > 1 || slices.Contains(back, h) || switchTargets(g, l.Blocks, back[0]) {
 			c := addBlock(ng, h)
 			for _, b := range back {
 				redirect(ng.Succs[b], h, c)
@@ -297,6 +298,16 @@ func withLoopBlocks(g *cfg.Graph) *cfg.Graph {
 		}
 	}
 	return ng
+}
+
+// switchTargets reports whether a switch among blocks targets t.
+func switchTargets(g *cfg.Graph, blocks []int, t int) bool {
+	for _, b := range blocks {
+		if len(g.Succs[b]) > 2 && slices.Contains(g.Succs[b], t) {
+			return true
+		}
+	}
+	return false
 }
 
 // cloneGraph copies g with room for more blocks (weights and names kept).
@@ -593,12 +604,19 @@ func (nt *nester) declareLoops() bool {
 			}
 		}
 		merge := nt.loopMerge(h, exits, in)
+		caseLatch := latch >= 0 && nt.caseOf(latch, in)
 		for _, b := range l.Blocks {
 			in[b] = false
 		}
 		if !ok || latch < 0 || latch == h {
 			nt.final, nt.reshape = true, latch >= 0
 			return nt.fail("loop %d: several latches, or a self-loop", h)
+		}
+		if caseLatch {
+			// R11: a continue target is no case target; a latch of its
+			// own leaves the old one to be the switch's merge or case.
+			nt.final, nt.reshape = true, true
+			return nt.fail("loop %d: its latch %d is a switch's target", h, latch)
 		}
 		if merge == -1 {
 			return nt.fail("loop %d: no exit closes the others' tails", h)
