@@ -146,12 +146,17 @@ func nested(g *cfg.Graph) (*Func, string) {
 // the search that allows fresh loop merges (nestedPolicies): such a layout
 // may add blocks the pass table would not, so the caller compares.
 func nestedSearch(g *cfg.Graph) (f *Func, why string, fresh bool) {
-	cur, reshaped := g, false
+	cur, reshaped, bonus := g, false, false
 	force := map[int]int{}
 	var hints [][2]int
 	budget := min(max(nestRunWork/max(g.Len(), 1), nestMinRuns), nestMaxRuns)
 	for split := 0; ; split++ {
 		r := nestedPolicies(cur, g.Len(), force, &budget)
+		if budget <= 0 && !bonus && (r.forward != nil || r.reshape && !reshaped) {
+			// The search spent the budget on merge choices of a shape
+			// that asks for a reshaping: nestMinRuns more runs, once.
+			budget, bonus = nestMinRuns, true
+		}
 		if len(hints) == 0 {
 			hints = r.hints
 		}
