@@ -276,16 +276,18 @@ func searchMerges(g *cfg.Graph, orig int, force map[int]int, budget *int, fresh 
 // gets a latch of its own (every back edge goes to it). No route is needed.
 func withLoopBlocks(g *cfg.Graph) *cfg.Graph {
 	ng := cloneGraph(g, g.Len())
+	preds := g.Preds()
 	for _, l := range cfg.LoopForest(g).Loops {
 		if h := l.Header; len(g.Succs[h]) > 2 {
 			p := addBlock(ng, h)
-			for b := range g.Len() {
+			for _, b := range preds[h] {
 				redirect(ng.Succs[b], h, p)
 			}
 		}
 	}
 	g = ng
 	ng = cloneGraph(g, g.Len())
+	preds = g.Preds()
 	for _, l := range cfg.LoopForest(g).Loops {
 		h, latches := l.Header, 0
 		var back []int
@@ -295,7 +297,7 @@ func withLoopBlocks(g *cfg.Graph) *cfg.Graph {
 				latches++
 			}
 		}
-		if latches > 1 || slices.Contains(back, h) || switchTargets(g, l.Blocks, back[0]) {
+		if latches > 1 || slices.Contains(back, h) || switchTargets(g, preds, l.Blocks, back[0]) {
 			c := addBlock(ng, h)
 			for _, b := range back {
 				redirect(ng.Succs[b], h, c)
@@ -305,10 +307,11 @@ func withLoopBlocks(g *cfg.Graph) *cfg.Graph {
 	return ng
 }
 
-// switchTargets reports whether a switch among blocks targets t.
-func switchTargets(g *cfg.Graph, blocks []int, t int) bool {
-	for _, b := range blocks {
-		if len(g.Succs[b]) > 2 && slices.Contains(g.Succs[b], t) {
+// switchTargets reports whether a switch among blocks targets t (preds:
+// g's predecessor lists). Looks at blocks only when a switch targets t.
+func switchTargets(g *cfg.Graph, preds [][]int, blocks []int, t int) bool {
+	for _, p := range preds[t] {
+		if len(g.Succs[p]) > 2 && slices.Contains(blocks, p) {
 			return true
 		}
 	}
