@@ -4,11 +4,13 @@
 # Vulkan loader (mesa-vulkan-drivers, libvulkan-dev) for the driver check,
 # and pkg-config and a C/C++ compiler for cgo.
 #
-# Lavapipe comes from Mesa 23 or later: Mesa 22.3 (Debian bookworm's own)
-# runs some valid structured modules wrong (two loops in a row; see
-# oracle/gpu/README.md). On bookworm it is taken from Debian's
-# bookworm-backports (Mesa 25.0). CFGFUZZ_SYSTEM_MESA=1 keeps the release's
-# Mesa instead (the gpu tests then fail on the known miscompile).
+# Lavapipe comes from the release's Mesa (22.3 on bookworm), which runs a
+# few valid structured modules wrong (two loops in a row; the gpu tests
+# tolerate them, see oracle/gpu/README.md). CFGFUZZ_MESA=backports takes
+# Mesa 25.0 from Debian's bookworm-backports instead: it runs those right,
+# but its lavapipe does not cut runaway loops at 65,535 iterations, so a
+# module that loops forever (a planted fault) hangs the executor and the
+# gpu tests cannot run on it as they are.
 set -eu
 need=""
 command -v spirv-val >/dev/null 2>&1 || need="$need spirv-tools"
@@ -24,7 +26,7 @@ mesa_version=$(dpkg-query -W -f '${Version}' mesa-vulkan-drivers 2>/dev/null || 
 codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 case "$mesa_version" in
 "" | 2[0-2].*)
-  if [ "$codename" = bookworm ] && [ -z "${CFGFUZZ_SYSTEM_MESA:-}" ]; then
+  if [ "$codename" = bookworm ] && [ "${CFGFUZZ_MESA:-}" = backports ]; then
     mesa=backports
   elif [ -z "$mesa_version" ]; then
     mesa=system
