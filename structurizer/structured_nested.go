@@ -269,7 +269,8 @@ func searchMerges(g *cfg.Graph, orig int, force map[int]int, budget *int, fresh 
 
 // withLoopBlocks returns g with the blocks the DESIGN's "loops first"
 // gives a loop that lacks them, as synthetic blocks of the result: a loop
-// whose header is a switch gets a header of its own (every edge into the
+// whose header is a switch, or a conditional both of whose targets stay in
+// the loop (R12), gets a header of its own (every edge into the
 // old header goes to it; the switch becomes the loop's first block), and a
 // loop with several back-edge blocks, a self-loop, or a back-edge block that
 // a switch in the loop targets (R11: no continue target is a case target)
@@ -278,7 +279,7 @@ func withLoopBlocks(g *cfg.Graph) *cfg.Graph {
 	ng := cloneGraph(g, g.Len())
 	preds := g.Preds()
 	for _, l := range cfg.LoopForest(g).Loops {
-		if h := l.Header; len(g.Succs[h]) > 2 {
+		if h := l.Header; len(g.Succs[h]) > 2 || headerStays(g, l) {
 			p := addBlock(ng, h)
 			for _, b := range preds[h] {
 				redirect(ng.Succs[b], h, p)
@@ -305,6 +306,22 @@ func withLoopBlocks(g *cfg.Graph) *cfg.Graph {
 		}
 	}
 	return ng
+}
+
+// headerStays reports whether loop l's header is a conditional whose
+// targets both stay in the loop without either being a back-edge block:
+// it needs a selection merge, which a loop header cannot declare (R12).
+func headerStays(g *cfg.Graph, l cfg.Loop) bool {
+	s := g.Succs[l.Header]
+	if len(s) != 2 || s[0] == s[1] {
+		return false
+	}
+	for _, t := range s {
+		if _, in := slices.BinarySearch(l.Blocks, t); !in || slices.Contains(g.Succs[t], l.Header) {
+			return false
+		}
+	}
+	return true
 }
 
 // switchTargets reports whether a switch among blocks targets t (preds:
@@ -613,12 +630,19 @@ func (nt *nester) declareLoops() bool {
 		}
 		merge := nt.loopMerge(h, exits, in)
 		caseLatch := latch >= 0 && nt.caseOf(latch, in)
+		stays := headerStays(nt.g, l)
 		for _, b := range l.Blocks {
 			in[b] = false
 		}
 		if !ok || latch < 0 || latch == h {
 			nt.final, nt.reshape = true, latch >= 0
 			return nt.fail("loop %d: several latches, or a self-loop", h)
+		}
+		if stays {
+			// R12: the header's conditional needs a selection merge; a
+			// header of its own takes the loop merge.
+			nt.final, nt.reshape = true, true
+			return nt.fail("loop %d: its header's conditional stays in the loop", h)
 		}
 		if caseLatch {
 			// R11: a continue target is no case target; a latch of its
