@@ -34,6 +34,7 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 		fb.add(spirv.OpVariable, t.ptrFuncUint, vars[i], spirv.StorageFunction)
 		b.name(vars[i], rv.Name)
 	}
+	fb.laneGuard()
 	gid := fb.val(spirv.OpLoad, t.v3, v.gid)
 	x := fb.val(spirv.OpCompositeExtract, t.uint, gid, 0)
 	dStride := fb.load(fb.slot(v.decisions, b.u(0), 0))
@@ -60,6 +61,31 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 	fb.add(spirv.OpFunctionEnd)
 	b.funcs = append(b.funcs, fb.insts...)
 	return nil
+}
+
+// laneGuard returns at once from an invocation whose LocalInvocationIndex
+// is not 0. With LocalSize 1 there is no such invocation, so the guard
+// changes nothing by the specification. Lavapipe before Mesa 23 runs each
+// workgroup on a SIMD vector (8 lanes at 256 bits) and the lanes past the
+// workgroup run the control flow too, with their loads reading 0 and their
+// stores dropped: they follow the all-zero walk, and where that walk loops
+// they spin until the driver's 65,535-iteration limit, which all lanes and
+// all loops share, so the real invocation's next loop is cut after one
+// iteration (oracle/gpu/README.md, "Correctness on the driver"). Returning
+// those lanes takes them out of every loop's mask. LocalInvocationId.x
+// would not do: Mesa folds it to 0 for a dimension of size 1.
+func (fb *fnBody) laneGuard() {
+	b := fb.b
+	live, lane := b.id(), b.id()
+	b.name(lane, "lane_past_workgroup")
+	b.name(live, "live")
+	idx := fb.val(spirv.OpLoad, b.t.uint, b.v.lidx)
+	past := fb.val(spirv.OpINotEqual, b.t.boolean, idx, b.u(0))
+	fb.add(spirv.OpSelectionMerge, live, spirv.SelectionControlNone)
+	fb.add(spirv.OpBranchConditional, past, lane, live)
+	fb.add(spirv.OpLabel, lane)
+	fb.add(spirv.OpReturn)
+	fb.add(spirv.OpLabel, live)
 }
 
 func blockName(blk *structurizer.Block, i int, clones map[int]int) string {

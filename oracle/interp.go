@@ -70,6 +70,7 @@ type Program struct {
 	globals   map[uint32]int // OpVariable id -> storage: buffer binding (>=0) or -1-cell
 	bindings  map[uint32]uint32
 	builtinID uint32 // GlobalInvocationId variable
+	localID   uint32 // LocalInvocationIndex variable (always 0: LocalSize is 1)
 	bound     uint32
 	nCells    int
 	labels    int
@@ -99,6 +100,9 @@ func Load(m *spirv.Module) (*Program, error) {
 			}
 			if len(ops) >= 3 && ops[1] == spirv.DecorationBuiltIn && ops[2] == spirv.BuiltInGlobalInvocationID {
 				p.builtinID = ops[0]
+			}
+			if len(ops) >= 3 && ops[1] == spirv.DecorationBuiltIn && ops[2] == spirv.BuiltInLocalInvocationIndex {
+				p.localID = ops[0]
 			}
 		case spirv.OpConstant:
 			if len(ops) >= 3 && ops[1] < uint32(len(p.consts)) {
@@ -169,6 +173,8 @@ func Load(m *spirv.Module) (*Program, error) {
 		switch {
 		case id == p.builtinID:
 			p.consts[id] = value{kind: vPtr, space: spaceBuiltin}
+		case id == p.localID:
+			p.consts[id] = value{kind: vPtr, space: spaceLocalIndex}
 		case g >= 0:
 			p.consts[id] = value{kind: vPtr, space: int32(g), bufPt: true}
 		default:

@@ -15,6 +15,9 @@ const (
 	spaceCell    = -1 // Private or Function variable
 	spaceBuiltin = -2 // the GlobalInvocationId vector
 	spaceBuiltX  = -3 // one component of it
+	// spaceLocalIndex is LocalInvocationIndex: 0, the one invocation of a
+	// LocalSize 1 workgroup.
+	spaceLocalIndex = -4
 )
 
 func (m *Machine) set(id uint32, v value) error {
@@ -268,6 +271,8 @@ func (m *Machine) load(id uint32) (value, error) {
 		return scalarV(m.cells[p.index]), nil
 	case p.space == spaceBuiltin:
 		return value{kind: vVec, vec: [3]uint32{m.gid, 0, 0}}, nil
+	case p.space == spaceLocalIndex:
+		return scalarV(0), nil
 	case p.space == spaceBuiltX:
 		if p.index == 0 {
 			return scalarV(m.gid), nil

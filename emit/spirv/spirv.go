@@ -127,6 +127,7 @@ const (
 	DecorationDescriptorSet      = 34
 	DecorationOffset             = 35
 	BuiltInGlobalInvocationID    = 28
+	BuiltInLocalInvocationIndex  = 29
 	FunctionControlNone          = 0
 	SelectionControlNone         = 0
 	LoopControlNone              = 0
