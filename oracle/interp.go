@@ -60,6 +60,7 @@ type function struct {
 	params []uint32
 	blocks []block
 	byID   map[uint32]int
+	at     []int32 // block index by label id, -1 for none: byID as a slice, for the run loop
 }
 
 // Program is a decoded module ready to run.
@@ -192,6 +193,17 @@ func Load(m *spirv.Module) (*Program, error) {
 			}
 		}
 	}
+	for _, f := range p.funcs {
+		f.at = make([]int32, p.bound+1)
+		for i := range f.at {
+			f.at[i] = -1
+		}
+		for id, i := range f.byID {
+			if int(id) < len(f.at) {
+				f.at[id] = int32(i)
+			}
+		}
+	}
 	p.labels = len(p.entry.blocks)
 	return p, nil
 }
@@ -207,6 +219,7 @@ func b2u(b bool) uint32 {
 type Machine struct {
 	p       *Program
 	Buffers map[uint32][]uint32 // by binding
+	bufs    [][]uint32          // Buffers as a slice by binding, taken at Run
 	vals    []value
 	cells   []uint32
 	gid     uint32
@@ -228,7 +241,14 @@ func NewMachine(p *Program, buffers map[uint32][]uint32) *Machine {
 // Run executes the entry point for one invocation.
 func (m *Machine) Run(invocation uint32) error {
 	copy(m.vals, m.p.consts)
-	m.cells = make([]uint32, m.p.nCells)
+	m.cells = append(m.cells[:0], make([]uint32, m.p.nCells)...)
+	m.bufs = m.bufs[:0]
+	for b, buf := range m.Buffers {
+		for int(b) >= len(m.bufs) {
+			m.bufs = append(m.bufs, nil)
+		}
+		m.bufs[b] = buf
+	}
 	m.gid = invocation
 	_, err := m.call(m.p.entry, nil, true)
 	return err
@@ -275,11 +295,14 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 		if done {
 			return ret, nil
 		}
-		idx, ok := f.byID[next]
-		if !ok {
+		idx := int32(-1)
+		if int(next) < len(f.at) {
+			idx = f.at[next]
+		}
+		if idx < 0 {
 			return value{}, &TrapError{fmt.Sprintf("branch to %%%d, not a block of the function", next)}
 		}
-		prev, bi = b.label, idx
+		prev, bi = b.label, int(idx)
 	}
 }
 

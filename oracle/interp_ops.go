@@ -235,15 +235,19 @@ func (m *Machine) callInst(ops []uint32) error {
 	if f == nil {
 		return &TrapError{fmt.Sprintf("call of %%%d, not a function", ops[2])}
 	}
-	args := make([]value, 0, len(ops)-3)
-	for _, a := range ops[3:] {
+	// Arguments go straight into the parameters' slots: result ids are
+	// unique and SPIR-V has no recursion, so no argument is a parameter
+	// of the callee.
+	for i, a := range ops[3:] {
 		v, err := m.get(a)
 		if err != nil {
 			return err
 		}
-		args = append(args, v)
+		if i < len(f.params) {
+			m.vals[f.params[i]] = v
+		}
 	}
-	r, err := m.call(f, args, false)
+	r, err := m.call(f, nil, false)
 	if err != nil {
 		return err
 	}
@@ -281,7 +285,7 @@ func (m *Machine) load(id uint32) (value, error) {
 	case p.bufPt:
 		return value{}, &UnsupportedError{Op: spirv.OpLoad}
 	}
-	buf := m.Buffers[uint32(p.space)]
+	buf := m.buffer(p.space)
 	if p.index < 0 || int(p.index) >= len(buf) {
 		return value{}, &TrapError{fmt.Sprintf("load out of bounds: binding %d word %d of %d", p.space, p.index, len(buf))}
 	}
@@ -308,12 +312,20 @@ func (m *Machine) storeValue(ptrID uint32, v value) error {
 	case p.space < 0 || p.bufPt:
 		return &TrapError{"store through a read-only or aggregate pointer"}
 	}
-	buf := m.Buffers[uint32(p.space)]
+	buf := m.buffer(p.space)
 	if p.index < 0 || int(p.index) >= len(buf) {
 		return &TrapError{fmt.Sprintf("store out of bounds: binding %d word %d of %d", p.space, p.index, len(buf))}
 	}
 	buf[p.index] = v.u
 	return nil
+}
+
+// buffer is the buffer at a binding (nil when none is bound).
+func (m *Machine) buffer(binding int32) []uint32 {
+	if binding < 0 || int(binding) >= len(m.bufs) {
+		return nil
+	}
+	return m.bufs[binding]
 }
 
 // accessChain supports a buffer struct whose member 0 is a runtime array of
@@ -323,7 +335,12 @@ func (m *Machine) accessChain(base uint32, idx []uint32) (value, error) {
 	if err != nil {
 		return value{}, err
 	}
-	vals := make([]uint32, len(idx))
+	var small [2]uint32
+	vals := small[:0]
+	if len(idx) > len(small) {
+		vals = make([]uint32, 0, len(idx))
+	}
+	vals = vals[:len(idx)]
 	for i, id := range idx {
 		if vals[i], err = m.scalar(id); err != nil {
 			return value{}, err
