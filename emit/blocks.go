@@ -34,7 +34,9 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 		fb.add(spirv.OpVariable, t.ptrFuncUint, vars[i], spirv.StorageFunction)
 		b.name(vars[i], rv.Name)
 	}
-	fb.laneGuard()
+	if !b.opt.NoLaneGuard {
+		fb.laneGuard()
+	}
 	gid := fb.val(spirv.OpLoad, t.v3, v.gid)
 	x := fb.val(spirv.OpCompositeExtract, t.uint, gid, 0)
 	dStride := fb.load(fb.slot(v.decisions, b.u(0), 0))

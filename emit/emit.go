@@ -22,6 +22,10 @@ type Options struct {
 	// Salt, when non-zero, is folded into the filler seed so otherwise
 	// identical modules differ (for cold driver compiles).
 	Salt uint32
+	// NoLaneGuard leaves out the prologue's return for invocations whose
+	// LocalInvocationIndex is not 0 (see laneGuard): only to show, on
+	// lavapipe before Mesa 23, what the guard prevents.
+	NoLaneGuard bool
 }
 
 // Generator is cfgfuzz's generator word in the module header (tool id 0,

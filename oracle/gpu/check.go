@@ -16,14 +16,20 @@ import (
 const CheckName = "gpu"
 
 // Check runs the walks of g chosen by walkOpt through ex (normally an
-// *Executor; any oracle.Executor works) and compares the traces. Only walks
-// that returned are sent: a walk cut at the step cap would keep the
-// invocation running, which lavapipe cuts after 65,535 loop iterations and
-// then falls through (looking like an early return), and a GPU never cuts.
+// *Executor; any oracle.Executor works) and compares the traces. A walk cut
+// at the step cap never returns, so the invocation runs on: it is sent
+// only to a driver that cuts runaway loops (DeviceInfo.CutsLoops), where
+// the module records the walk's prefix and then falls out of its loops
+// tens of thousands of iterations later, which the comparison of capped
+// walks accepts; elsewhere only walks that returned are sent, since the
+// invocation would never finish.
 // Verdict: Check "gpu"; Pass; Fail with signature "gpu:<exec signature>";
-// Skip when no walk returns; Error on a driver failure.
+// Skip when no walk can be sent; Error on a driver failure.
 func Check(ex oracle.Executor, g *cfg.Graph, module []byte, walkOpt oracle.WalkOptions) oracle.Verdict {
-	walks := returnedWalks(oracle.Walks(g, walkOpt))
+	walks := oracle.Walks(g, walkOpt)
+	if !cutsLoops(ex) {
+		walks = returnedWalks(walks)
+	}
 	if len(walks) == 0 {
 		return oracle.Verdict{Check: CheckName, Status: oracle.Skip, Detail: "no walk returns within the step cap"}
 	}
@@ -39,6 +45,12 @@ func Check(ex oracle.Executor, g *cfg.Graph, module []byte, walkOpt oracle.WalkO
 	}
 	return oracle.Verdict{Check: CheckName, Status: oracle.Fail, Signature: CheckName + ":" + r.Signature,
 		Detail: ex.Name() + ": " + r.Detail}
+}
+
+// cutsLoops reports whether ex describes a device that cuts runaway loops.
+func cutsLoops(ex oracle.Executor) bool {
+	d, ok := ex.(interface{ Info() DeviceInfo })
+	return ok && d.Info().CutsLoops()
 }
 
 func returnedWalks(ws []oracle.Walk) []oracle.Walk {

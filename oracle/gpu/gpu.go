@@ -90,6 +90,14 @@ func (d DeviceInfo) MesaBefore(major, minor int) bool {
 	return ma < major || ma == major && mi < minor
 }
 
+// CutsLoops reports whether the driver is known to cut an invocation's
+// runaway loops instead of running them forever: lavapipe of Mesa before
+// 23 stops every loop of an invocation once its loops have run 65,535
+// iterations in all (measured on 22.3); lavapipe of Mesa 25.0.7 and GPU
+// drivers do not, and a module that loops forever keeps the device busy
+// until the fence times out.
+func (d DeviceInfo) CutsLoops() bool { return d.Type == "cpu" && d.MesaBefore(23, 0) }
+
 // TimeOptions configures Executor.Time. The zero value warms up with 5
 // dispatches and times 20.
 type TimeOptions struct {

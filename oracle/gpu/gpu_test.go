@@ -202,14 +202,7 @@ func TestInjectedFault(t *testing.T) {
 	for i := 0; i < 200 && caught < want; i++ {
 		_, g := mixed(7, i)
 		m := module(t, g, structurizer.Options{Strategy: "dispatch", Inject: []string{"swap-arms"}})
-		walks := oracle.Walks(g, oracle.WalkOptions{Seed: uint64(i)})
-		var returned []oracle.Walk
-		for _, w := range walks {
-			if w.Returned {
-				returned = append(returned, w)
-			}
-		}
-		interp := oracle.CompareWalks(oracle.Interpreter{}, m, returned)
+		interp := oracle.CompareWalks(oracle.Interpreter{}, m, sentWalks(ex, g, uint64(i)))
 		if interp.Signature == "" || interp.Harness != nil {
 			continue
 		}
@@ -226,6 +219,83 @@ func TestInjectedFault(t *testing.T) {
 		t.Fatal("swap-arms planted no fault the interpreter caught in 200 graphs")
 	}
 	t.Logf("driver caught all %d modules with swap-arms that the interpreter caught", caught)
+}
+
+// sentWalks are the walks gpu.Check sends to ex: every walk where the
+// driver cuts runaway loops, the walks that returned elsewhere.
+func sentWalks(ex *gpu.Executor, g *cfg.Graph, seed uint64) []oracle.Walk {
+	var out []oracle.Walk
+	for _, w := range oracle.Walks(g, oracle.WalkOptions{Seed: seed}) {
+		if w.Returned || ex.Info().CutsLoops() {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// TestLaneGuard: on lavapipe before Mesa 23 the module without emit's lane
+// guard runs two loops in a row wrong and the guarded one right; on other
+// drivers both run right (the guard is a no-op by the specification).
+func TestLaneGuard(t *testing.T) {
+	ex := device(t)
+	g := cfg.FromSuccs([][]int{{1, 0}, {2, 1}, {}})
+	walks := []oracle.Walk{oracle.RunWalk(g, []uint32{1, 0, 1}, 64), oracle.RunWalk(g, []uint32{0, 0, 1, 0, 0, 1}, 64)}
+	res, err := structurizer.Structurize(g, structurizer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, noGuard := range []bool{false, true} {
+		m, err := emit.Bytes(res.Func, emit.Options{NoLaneGuard: noGuard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := oracle.CompareWalks(oracle.Interpreter{}, m, walks); r.Signature != "" {
+			t.Fatalf("no guard %v: interpreter: %s %s", noGuard, r.Signature, r.Detail)
+		}
+		r := oracle.CompareWalks(ex, m, walks)
+		wrong := noGuard && mesa22(ex)
+		switch {
+		case wrong && r.Signature == "":
+			t.Errorf("without the guard %s runs the module right: the lanes past the workgroup no longer spin?", ex.Info().Driver)
+		case !wrong && r.Signature != "":
+			t.Errorf("no guard %v: %s: %s %s", noGuard, ex.Info().Driver, r.Signature, r.Detail)
+		case wrong:
+			t.Logf("without the guard, as expected on %s: %s %s", ex.Info().Driver, r.Signature, r.Detail)
+		}
+	}
+}
+
+// TestCappedWalks: on a driver that cuts runaway loops, graphs that never
+// return are checked through their capped walks (pass with both layouts,
+// and a swapped branch the interpreter catches is caught on the driver
+// with the same signature); on any other driver they are skipped, since
+// the invocation would never finish.
+func TestCappedWalks(t *testing.T) {
+	ex := device(t)
+	for _, succs := range [][][]int{{{0}}, {{1}, {0}}, {{1, 2}, {0}, {3}, {2}}, {{1, 2}, {1, 0}, {3}, {2, 3}}} {
+		g := cfg.FromSuccs(succs)
+		for _, strat := range []string{"structured", "dispatch"} {
+			v := gpu.Check(ex, g, module(t, g, structurizer.Options{Strategy: strat}), oracle.WalkOptions{})
+			want := oracle.Skip
+			if ex.Info().CutsLoops() {
+				want = oracle.Pass
+			}
+			if v.Status != want {
+				t.Errorf("%v %s: %s %s %s, want %s", succs, strat, v.Status, v.Signature, v.Detail, want)
+			}
+		}
+		if !ex.Info().CutsLoops() || len(succs) < 4 {
+			continue
+		}
+		m := module(t, g, structurizer.Options{Strategy: "dispatch", Inject: []string{"swap-arms"}})
+		interp := oracle.CompareWalks(oracle.Interpreter{}, m, sentWalks(ex, g, 0))
+		if interp.Signature == "" {
+			t.Fatalf("%v: swap-arms not caught by the interpreter", succs)
+		}
+		if v := gpu.Check(ex, g, m, oracle.WalkOptions{}); v.Signature != "gpu:"+interp.Signature {
+			t.Errorf("%v with swap-arms: interpreter exec:%s, driver %s %s %s", succs, interp.Signature, v.Status, v.Signature, v.Detail)
+		}
+	}
 }
 
 // TestDriverErrorIsNotAFinding: a failure of the driver is status error.
@@ -294,12 +364,13 @@ func TestAgreesWithInterpreter(t *testing.T) {
 }
 
 // TestKnownDriverDisagreements logs whether lavapipe still disagrees with
-// the interpreter on the two minimized shapes in README.md, and still
-// refuses the valid module listed there (Mesa 22.3 does both).
-// It never fails: TestCheckGenerated is the judge; this says at a glance
-// whether a driver or structurizer change made them go away.
+// the interpreter on the minimized shape in README.md that a driver runs
+// wrong, and checks that the shapes it used to run wrong run right.
+// TestCheckGenerated is the judge of the population; this says at a glance
+// whether a driver or structurizer change made a miscompile appear or go.
 func TestKnownDriverDisagreements(t *testing.T) {
 	ex := device(t)
+	never := func(*gpu.Executor) bool { return false }
 	for _, k := range []struct {
 		name      string
 		succs     [][]int
@@ -308,12 +379,12 @@ func TestKnownDriverDisagreements(t *testing.T) {
 	}{
 		{
 			// Two do-while loops in a row, the first left on a non-zero
-			// decision: the smallest structured module lavapipe of Mesa
-			// 22.3 (LLVM 15) runs wrong. For decisions [1 0 1] lavapipe
-			// records [0 1 2], the graph and the NVIDIA H200 driver
-			// (580.159.04, 2026-11-29) [0 1 1 2]. Lavapipe of Mesa 25.0.7
-			// (Debian bookworm-backports, 2026-11-30) runs it right.
-			"two loops in a row", [][]int{{1, 0}, {2, 1}, {}}, []uint32{1, 0, 1}, mesa22,
+			// decision. Lavapipe of Mesa 22.3 ran the second loop once
+			// (decisions [1 0 1]: [0 1 2] for the graph's [0 1 1 2])
+			// until emit's lane guard: the SIMD lanes past the workgroup
+			// followed the all-zero walk around the first loop and spent
+			// the shared 65,535-iteration limit (TestLaneGuard).
+			"two loops in a row", [][]int{{1, 0}, {2, 1}, {}}, []uint32{1, 0, 1}, never,
 		},
 		{
 			// A continue out of a switch nested in two other switch

@@ -110,8 +110,7 @@ func (e *Executor) Name() string { return "vulkan:" + e.info.Name }
 // Info describes the device.
 func (e *Executor) Info() DeviceInfo { return e.info }
 
-// IsCPU reports whether the device is a CPU device (lavapipe), which cuts a
-// runaway invocation's loops instead of hanging.
+// IsCPU reports whether the device is a CPU device (lavapipe).
 func (e *Executor) IsCPU() bool { return e.info.Type == "cpu" }
 
 // Execute runs walks invocations of module (one workgroup each) on the
