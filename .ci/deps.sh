@@ -4,13 +4,13 @@
 # Vulkan loader (mesa-vulkan-drivers, libvulkan-dev) for the driver check,
 # and pkg-config and a C/C++ compiler for cgo.
 #
-# Lavapipe comes from the release's Mesa (22.3 on bookworm), which runs a
-# few valid structured modules wrong (two loops in a row; the gpu tests
-# tolerate them, see oracle/gpu/README.md). CFGFUZZ_MESA=backports takes
-# Mesa 25.0 from Debian's bookworm-backports instead: it runs those right,
-# but its lavapipe does not cut runaway loops at 65,535 iterations, so a
-# module that loops forever (a planted fault) hangs the executor and the
-# gpu tests cannot run on it as they are.
+# Lavapipe comes from the release's Mesa (22.3 on bookworm): with emit's
+# lane guard every module of the gpu tests runs right on it, and it cuts
+# runaway loops at 65,535 iterations, so a wrong module cannot hang the
+# executor (oracle/gpu/README.md). CFGFUZZ_MESA=backports takes Mesa 25.0
+# from Debian's bookworm-backports instead: it does not cut runaway loops,
+# so a module that loops forever (a planted fault) hangs the executor and
+# the gpu tests cannot run on it as they are.
 set -eu
 need=""
 command -v spirv-val >/dev/null 2>&1 || need="$need spirv-tools"

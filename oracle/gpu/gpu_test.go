@@ -37,8 +37,8 @@ func device(t *testing.T) *gpu.Executor {
 	return ex
 }
 
-// mesa22 reports whether ex is lavapipe of a Mesa before 23, which runs
-// some valid structured loops wrong (TestKnownDriverDisagreements).
+// mesa22 reports whether ex is lavapipe of a Mesa before 23, whose SIMD
+// lanes past the workgroup run the control flow (TestLaneGuard).
 func mesa22(ex *gpu.Executor) bool {
 	return ex.IsCPU() && ex.Info().MesaBefore(23, 0)
 }
@@ -116,20 +116,16 @@ func TestCheckGenerated(t *testing.T) {
 			}
 			t.Logf("%s: %d graphs: %s", strat, n, c)
 			// A failure the interpreter shares is a wrong module; one it
-			// does not share is a driver miscompile. The dispatch loop
-			// must pass everywhere. Lavapipe runs some valid structured
-			// modules wrong (TestKnownDriverDisagreements; the NVIDIA
-			// driver runs them as the interpreter does): Mesa 22.3 (Debian
-			// bookworm's own, what the tests install) on about 1.2% of
-			// these graphs, Mesa 25.0.7 on 1 of 2,000; a structured layout
-			// may fail there on that many, no more.
+			// does not share is a driver miscompile. Both layouts must pass
+			// on lavapipe of Mesa 22.3 (Debian bookworm's own, what the
+			// tests install) and the dispatch loop everywhere. Lavapipe of
+			// Mesa 25.0.7 runs a continue out of nested switches wrong
+			// (TestKnownDriverDisagreements; 1 of 2,000 of these graphs,
+			// the NVIDIA driver runs it right): on other CPU drivers a
+			// structured layout may fail on the driver alone on 0.1%.
 			driverOnly := c.failed - c.interpToo
 			allowed := 0
-			switch {
-			case strat == "dispatch":
-			case mesa22(ex):
-				allowed = max(3, n*3/100)
-			case ex.IsCPU():
+			if strat != "dispatch" && ex.IsCPU() && !mesa22(ex) {
 				allowed = max(1, n/1000)
 			}
 			if c.interpToo > 0 || c.errors > 0 || driverOnly > allowed {
@@ -146,7 +142,7 @@ type campaignCounts struct {
 }
 
 func (c campaignCounts) String() string {
-	return fmt.Sprintf("%d passed, %d skipped (no returning walk), %d failed (%d of them also fail the interpreter), %d driver errors; failures and errors by generator %v",
+	return fmt.Sprintf("%d passed, %d skipped (no walk could be sent), %d failed (%d of them also fail the interpreter), %d driver errors; failures and errors by generator %v",
 		c.passed, c.skipped, c.failed, c.interpToo, c.errors, c.failedBy)
 }
 
