@@ -16,25 +16,23 @@ import (
 const CheckName = "gpu"
 
 // Check runs the walks of g chosen by walkOpt through ex (normally an
-// *Executor; any oracle.Executor works) and compares the traces. A walk cut
-// at the step cap never returns, so the invocation runs on: it is sent
-// only to a driver that cuts runaway loops (DeviceInfo.CutsLoops), where
-// the module records the walk's prefix and then falls out of its loops
-// tens of thousands of iterations later, which the comparison of capped
-// walks accepts; elsewhere only walks that returned are sent, since the
-// invocation would never finish.
+// *Executor; any oracle.Executor works) and compares the traces. Walks cut
+// at the step cap are sent too wherever Prepare says the invocation will
+// end: the module records the walk's prefix and later falls out of its
+// loops, which the comparison of capped walks accepts.
 // Verdict: Check "gpu"; Pass; Fail with signature "gpu:<exec signature>";
 // Skip when no walk can be sent; Error on a driver failure.
 func Check(ex oracle.Executor, g *cfg.Graph, module []byte, walkOpt oracle.WalkOptions) oracle.Verdict {
+	run, capped := Prepare(ex, module)
 	walks := oracle.Walks(g, walkOpt)
-	if !cutsLoops(ex) {
+	if !capped {
 		walks = returnedWalks(walks)
 	}
 	if len(walks) == 0 {
-		return oracle.Verdict{Check: CheckName, Status: oracle.Skip, Detail: "no walk returns within the step cap"}
+		return oracle.Verdict{Check: CheckName, Status: oracle.Skip, Detail: "no walk returns within the step cap, and the module's loops cannot be bounded"}
 	}
 	rec := &recorder{ex: ex}
-	r := oracle.CompareWalks(rec, module, walks)
+	r := oracle.CompareWalks(rec, run, walks)
 	switch {
 	case rec.err != nil && IsDriverError(rec.err):
 		return oracle.Verdict{Check: CheckName, Status: oracle.Error, Detail: rec.err.Error()}
@@ -45,6 +43,24 @@ func Check(ex oracle.Executor, g *cfg.Graph, module []byte, walkOpt oracle.WalkO
 	}
 	return oracle.Verdict{Check: CheckName, Status: oracle.Fail, Signature: CheckName + ":" + r.Signature,
 		Detail: ex.Name() + ": " + r.Detail}
+}
+
+// Prepare returns the module to run on ex and whether walks cut at the
+// step cap may be sent with it. A driver that cuts runaway loops
+// (DeviceInfo.CutsLoops: lavapipe before Mesa 23) runs the module as it is,
+// every walk included. Elsewhere the driver runs the module bounded
+// (Bound, BackEdgeLimit back edges per invocation), so neither a cut walk
+// nor a wrong module can keep the device busy; a module Bound refuses runs
+// as it is with the walks that returned only, and a wrong one can still
+// run away until the fence times out.
+func Prepare(ex oracle.Executor, module []byte) (run []byte, capped bool) {
+	if cutsLoops(ex) {
+		return module, true
+	}
+	if bm, err := Bound(module, BackEdgeLimit); err == nil {
+		return bm, true
+	}
+	return module, false
 }
 
 // cutsLoops reports whether ex describes a device that cuts runaway loops.

@@ -198,7 +198,8 @@ func TestInjectedFault(t *testing.T) {
 	for i := 0; i < 200 && caught < want; i++ {
 		_, g := mixed(7, i)
 		m := module(t, g, structurizer.Options{Strategy: "dispatch", Inject: []string{"swap-arms"}})
-		interp := oracle.CompareWalks(oracle.Interpreter{}, m, sentWalks(ex, g, uint64(i)))
+		walks, run := sentWalks(ex, g, m, uint64(i))
+		interp := oracle.CompareWalks(oracle.Interpreter{}, run, walks)
 		if interp.Signature == "" || interp.Harness != nil {
 			continue
 		}
@@ -217,74 +218,40 @@ func TestInjectedFault(t *testing.T) {
 	t.Logf("driver caught all %d modules with swap-arms that the interpreter caught", caught)
 }
 
-// sentWalks are the walks gpu.Check sends to ex: every walk where the
-// driver cuts runaway loops, the walks that returned elsewhere.
-func sentWalks(ex *gpu.Executor, g *cfg.Graph, seed uint64) []oracle.Walk {
+// sentWalks are the walks gpu.Check sends to ex with module m, and the
+// module it runs (gpu.Prepare).
+func sentWalks(ex *gpu.Executor, g *cfg.Graph, m []byte, seed uint64) ([]oracle.Walk, []byte) {
+	run, capped := gpu.Prepare(ex, m)
 	var out []oracle.Walk
 	for _, w := range oracle.Walks(g, oracle.WalkOptions{Seed: seed}) {
-		if w.Returned || ex.Info().CutsLoops() {
+		if w.Returned || capped {
 			out = append(out, w)
 		}
 	}
-	return out
+	return out, run
 }
 
-// TestLaneGuard: on lavapipe before Mesa 23 the module without emit's lane
-// guard runs two loops in a row wrong and the guarded one right; on other
-// drivers both run right (the guard is a no-op by the specification).
-func TestLaneGuard(t *testing.T) {
-	ex := device(t)
-	g := cfg.FromSuccs([][]int{{1, 0}, {2, 1}, {}})
-	walks := []oracle.Walk{oracle.RunWalk(g, []uint32{1, 0, 1}, 64), oracle.RunWalk(g, []uint32{0, 0, 1, 0, 0, 1}, 64)}
-	res, err := structurizer.Structurize(g, structurizer.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, noGuard := range []bool{false, true} {
-		m, err := emit.Bytes(res.Func, emit.Options{NoLaneGuard: noGuard})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r := oracle.CompareWalks(oracle.Interpreter{}, m, walks); r.Signature != "" {
-			t.Fatalf("no guard %v: interpreter: %s %s", noGuard, r.Signature, r.Detail)
-		}
-		r := oracle.CompareWalks(ex, m, walks)
-		wrong := noGuard && mesa22(ex)
-		switch {
-		case wrong && r.Signature == "":
-			t.Errorf("without the guard %s runs the module right: the lanes past the workgroup no longer spin?", ex.Info().Driver)
-		case !wrong && r.Signature != "":
-			t.Errorf("no guard %v: %s: %s %s", noGuard, ex.Info().Driver, r.Signature, r.Detail)
-		case wrong:
-			t.Logf("without the guard, as expected on %s: %s %s", ex.Info().Driver, r.Signature, r.Detail)
-		}
-	}
-}
-
-// TestCappedWalks: on a driver that cuts runaway loops, graphs that never
-// return are checked through their capped walks (pass with both layouts,
+// TestCappedWalks: graphs that never return are checked through their
+// capped walks on every driver (lavapipe 22.3 cuts the module's loops
+// itself, elsewhere the module runs bounded): they pass with both layouts,
 // and a swapped branch the interpreter catches is caught on the driver
-// with the same signature); on any other driver they are skipped, since
-// the invocation would never finish.
+// with the same signature instead of keeping the device busy.
 func TestCappedWalks(t *testing.T) {
 	ex := device(t)
 	for _, succs := range [][][]int{{{0}}, {{1}, {0}}, {{1, 2}, {0}, {3}, {2}}, {{1, 2}, {1, 0}, {3}, {2, 3}}} {
 		g := cfg.FromSuccs(succs)
 		for _, strat := range []string{"structured", "dispatch"} {
 			v := gpu.Check(ex, g, module(t, g, structurizer.Options{Strategy: strat}), oracle.WalkOptions{})
-			want := oracle.Skip
-			if ex.Info().CutsLoops() {
-				want = oracle.Pass
-			}
-			if v.Status != want {
-				t.Errorf("%v %s: %s %s %s, want %s", succs, strat, v.Status, v.Signature, v.Detail, want)
+			if v.Status != oracle.Pass {
+				t.Errorf("%v %s: %s %s %s, want pass", succs, strat, v.Status, v.Signature, v.Detail)
 			}
 		}
-		if !ex.Info().CutsLoops() || len(succs) < 4 {
+		if len(succs) < 4 {
 			continue
 		}
 		m := module(t, g, structurizer.Options{Strategy: "dispatch", Inject: []string{"swap-arms"}})
-		interp := oracle.CompareWalks(oracle.Interpreter{}, m, sentWalks(ex, g, 0))
+		walks, run := sentWalks(ex, g, m, 0)
+		interp := oracle.CompareWalks(oracle.Interpreter{}, run, walks)
 		if interp.Signature == "" {
 			t.Fatalf("%v: swap-arms not caught by the interpreter", succs)
 		}
