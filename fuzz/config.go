@@ -97,10 +97,13 @@ type Settings struct {
 	// GPUEvery, when positive, also runs the `gpu` check (the module on a
 	// Vulkan driver; registered by cmd/cfgfuzz) on the current side of
 	// every graph whose index is a multiple of it. 0 never does.
-	GPUEvery int    `json:"gpu_every,omitempty"`
-	Current  string `json:"current"`            // the current side, described
-	Baseline string `json:"baseline,omitempty"` // the baseline side, described; "" none
-	Shard    Shard  `json:"shard,omitzero"`
+	GPUEvery int `json:"gpu_every,omitempty"`
+	// GPUDevice is the gpu check's Vulkan device (cpu, gpu, any); "" the
+	// CPU device (lavapipe).
+	GPUDevice string `json:"gpu_device,omitempty"`
+	Current   string `json:"current"`            // the current side, described
+	Baseline  string `json:"baseline,omitempty"` // the baseline side, described; "" none
+	Shard     Shard  `json:"shard,omitzero"`
 }
 
 // Duration is a time.Duration that reads and writes as "30s".

@@ -46,6 +46,9 @@ func newWorker(c *Config) (*worker, error) {
 		opt.Checks = c.Checks
 	}
 	opt.Walks.Random, opt.Walks.Seed = c.Walks, c.Seed
+	if c.GPUDevice != "" {
+		opt.GPUDevice = c.GPUDevice
+	}
 	if c.Walks == 0 {
 		opt.Walks.Random = -1
 	}

@@ -69,6 +69,9 @@ type Options struct {
 	// the specification (disagreements with an older spirv-val are then
 	// reported as such).
 	RulesCompat string
+	// GPUDevice is the Vulkan device of the `gpu` check, in oracle/gpu's
+	// names (cpu, gpu, any); "" means the CPU device (lavapipe).
+	GPUDevice string
 }
 
 // check is one entry of the check table.
@@ -76,7 +79,7 @@ type check struct {
 	name  string
 	doc   string
 	run   func(o *Oracle, s *Subject) Verdict
-	probe func() error // nil: always available; else New refuses the check when it fails
+	probe func(Options) error // nil: always available; else New refuses the check when it fails
 }
 
 // checkTable lists the checks in the order they run.
@@ -128,7 +131,7 @@ func ResolveChecks(spec string) []string {
 // the check's tool is there (a Vulkan device, say): New refuses the check
 // when it fails, as for a missing validator, so callers that run "every
 // check that can run here" leave it out.
-func RegisterCheck(name, doc string, run func(o *Oracle, s *Subject) Verdict, probe func() error) {
+func RegisterCheck(name, doc string, run func(o *Oracle, s *Subject) Verdict, probe func(Options) error) {
 	checkTable = append(checkTable, check{name: name, doc: doc, run: run, probe: probe})
 }
 
@@ -169,7 +172,7 @@ func New(opt Options) (*Oracle, error) {
 			return nil, fmt.Errorf("unknown check %q (have %s)", n, strings.Join(all, ", "))
 		}
 		if p := checkTable[i].probe; p != nil {
-			if err := p(); err != nil {
+			if err := p(opt); err != nil {
 				return nil, fmt.Errorf("check %s cannot run here: %w", n, err)
 			}
 		}

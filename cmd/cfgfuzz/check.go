@@ -47,7 +47,7 @@ const (
 
 type checkFlags struct {
 	strategy, checks, inject, env string
-	rulesCompat                   string
+	rulesCompat, gpuDevice        string
 	json, listChecks              bool
 	walks                         int
 	seed                          uint64
@@ -65,6 +65,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
 	fs.BoolVar(&cf.listChecks, "list-checks", false, "list the checks and exit")
 	fs.IntVar(&cf.walks, "walks", 16, "random walks per graph, on top of the edge-covering walks")
+	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cfgfuzz check [flags] [FILE...|-]")
@@ -93,7 +94,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
-	opt := oracle.Options{Env: cf.env, Walks: oracle.WalkOptions{Random: cf.walks, Seed: cf.seed}, Seed: cf.seed, RulesCompat: cf.rulesCompat}
+	opt := oracle.Options{Env: cf.env, Walks: oracle.WalkOptions{Random: cf.walks, Seed: cf.seed}, Seed: cf.seed, RulesCompat: cf.rulesCompat, GPUDevice: cf.gpuDevice}
 	if cf.walks == 0 {
 		opt.Walks.Random = -1
 	}

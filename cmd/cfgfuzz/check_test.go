@@ -52,3 +52,19 @@ func TestCheckRunsEveryDefaultCheck(t *testing.T) {
 		t.Errorf("+nosuch: exit %d, %s", code, errs)
 	}
 }
+
+// TestCheckGPUDevice: --gpu-device names the gpu check's device; a name
+// oracle/gpu does not know, or a device this machine lacks, refuses the
+// check up front (exit 2, naming the check), never a verdict per graph.
+func TestCheckGPUDevice(t *testing.T) {
+	if _, code, errs := checkVerdicts(t, "--checks", "gpu", "--gpu-device", "bogus"); code != exitUsage || !strings.Contains(errs, "check gpu cannot run here") {
+		t.Errorf("--gpu-device bogus: exit %d, %s", code, errs)
+	}
+	names, code, errs := checkVerdicts(t, "--checks", "gpu", "--gpu-device", "cpu")
+	if names == nil {
+		t.Skipf("no lavapipe here (exit %d): %s", code, errs)
+	}
+	if !slices.Equal(names, []string{"gpu"}) || code != exitOK {
+		t.Errorf("--gpu-device cpu: ran %v, exit %d, %s", names, code, errs)
+	}
+}

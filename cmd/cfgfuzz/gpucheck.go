@@ -1,9 +1,10 @@
 // gpucheck.go: the `gpu` check, registered in the oracle's check table for
-// every subcommand (`--checks +gpu`). It runs the module on the Vulkan CPU
-// device (lavapipe) through oracle/gpu, opened once per process on first
-// use. In a build without the vulkan tag, or without a device, selecting
-// the check is refused up front (gpu.Available is its probe), so callers
-// that run every check that can run here leave it out.
+// every subcommand (`--checks +gpu`). It runs the module on a Vulkan device
+// through oracle/gpu: oracle.Options.GPUDevice (`--gpu-device`), the CPU
+// device (lavapipe) by default, opened once per process. In a build without
+// the vulkan tag, or without that device, selecting the check is refused up
+// front (opening the device is its probe), so callers that run every check
+// that can run here leave it out.
 package main
 
 import (
@@ -12,11 +13,16 @@ import (
 )
 
 func init() {
-	oracle.RegisterCheck(gpu.CheckName, "the module on a Vulkan driver (lavapipe), traces against the graph's walks", runGPUCheck, gpu.Available)
+	oracle.RegisterCheck(gpu.CheckName, "the module on a Vulkan driver (lavapipe, or --gpu-device), traces against the graph's walks", runGPUCheck, probeGPU)
+}
+
+func probeGPU(opt oracle.Options) error {
+	_, err := gpu.Open(gpu.Options{Device: opt.GPUDevice})
+	return err
 }
 
 func runGPUCheck(o *oracle.Oracle, s *oracle.Subject) oracle.Verdict {
-	ex, err := gpu.Open(gpu.Options{Device: gpu.DeviceCPU})
+	ex, err := gpu.Open(gpu.Options{Device: o.Opt().GPUDevice})
 	if err != nil {
 		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Error, Detail: err.Error()}
 	}

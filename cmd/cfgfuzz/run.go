@@ -42,7 +42,7 @@ type campaignFlags struct {
 	shard, out, resume                string
 	kinds, weights, strategy, inject  string
 	checks, structurizerCmd, baseline string
-	current                           string
+	current, gpuDevice                string
 	isolate, minimize                 bool
 	progress                          string
 	set                               map[string]bool // flags given
@@ -55,7 +55,8 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.Uint64Var(&f.seed, "seed", 1, "campaign seed")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers (default GOMAXPROCS)")
 	fs.IntVar(&f.walks, "walks", 16, "random walks per graph on top of the edge-covering ones")
-	fs.IntVar(&f.gpuEvery, "gpu-every", 0, "also run every Nth graph's module on the Vulkan driver (lavapipe; the gpu check); 0 never")
+	fs.IntVar(&f.gpuEvery, "gpu-every", 0, "also run every Nth graph's module on the Vulkan driver (the gpu check); 0 never")
+	fs.StringVar(&f.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i)")
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
 	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` (its settings; --workers and --progress may change)")
@@ -206,7 +207,7 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 		return c, f.sidesFromSettings(&c, stderr)
 	}
 	s := fuzz.Settings{Seed: f.seed, Graphs: f.graphs, Duration: fuzz.Duration(f.duration), Timeout: fuzz.Duration(f.timeout),
-		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery}
+		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice}
 	if f.graphs == 0 && f.duration == 0 {
 		s.Duration = fuzz.Duration(30 * time.Second)
 	}
