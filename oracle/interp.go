@@ -39,15 +39,16 @@ const (
 	vPtr
 )
 
-// value is a runtime value. Pointers name a storage cell: a buffer (by
-// binding) and word index, or a variable's private cell.
+// value is a runtime value, 16 bytes. Pointers name a storage cell: a
+// buffer (by binding) and word index, or a variable's private cell. The
+// only vector is GlobalInvocationId, whose y and z are 0 (one dispatch row
+// of walks), so a vVec keeps its x in u.
 type value struct {
 	kind  valKind
+	bufPt bool // vPtr: points at a whole buffer struct
 	u     uint32
-	vec   [3]uint32
 	space int32 // vPtr: >= 0 buffer binding; -1 cell
 	index int32 // vPtr: word index in the buffer, or cell index
-	bufPt bool  // vPtr: points at a whole buffer struct
 }
 
 type block struct {
@@ -255,21 +256,30 @@ func (m *Machine) Run(invocation uint32) error {
 }
 
 func (m *Machine) get(id uint32) (value, error) {
-	if int(id) >= len(m.vals) {
-		return value{}, &TrapError{fmt.Sprintf("id %%%d out of bound", id)}
+	r, err := m.ref(id)
+	if err != nil {
+		return value{}, err
 	}
-	return m.vals[id], nil
+	return *r, nil
+}
+
+// ref is get without the copy, for the hot paths; the pointer is valid
+// until the next set of the same id.
+func (m *Machine) ref(id uint32) (*value, error) {
+	if int(id) >= len(m.vals) {
+		return nil, &TrapError{fmt.Sprintf("id %%%d out of bound", id)}
+	}
+	return &m.vals[id], nil
 }
 
 func (m *Machine) scalar(id uint32) (uint32, error) {
-	v, err := m.get(id)
-	if err != nil {
-		return 0, err
-	}
-	if v.kind != vScalar && v.kind != vBool {
+	if int(id) < len(m.vals) {
+		if v := &m.vals[id]; v.kind == vScalar || v.kind == vBool {
+			return v.u, nil
+		}
 		return 0, &TrapError{fmt.Sprintf("%%%d is not a scalar", id)}
 	}
-	return v.u, nil
+	return 0, &TrapError{fmt.Sprintf("id %%%d out of bound", id)}
 }
 
 // call runs f with arguments and returns its return value.

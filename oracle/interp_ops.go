@@ -88,14 +88,18 @@ func (m *Machine) exec(in spirv.Instruction) error {
 		if err := need(4); err != nil {
 			return err
 		}
-		v, err := m.get(ops[2])
+		v, err := m.ref(ops[2])
 		if err != nil {
 			return err
 		}
 		if v.kind != vVec || ops[3] > 2 {
 			return &TrapError{"OpCompositeExtract of a non-vector"}
 		}
-		return m.set(ops[1], scalarV(v.vec[ops[3]]))
+		x := uint32(0)
+		if ops[3] == 0 {
+			x = v.u
+		}
+		return m.set(ops[1], scalarV(x))
 	case spirv.OpSelect:
 		if err := need(5); err != nil {
 			return err
@@ -108,11 +112,11 @@ func (m *Machine) exec(in spirv.Instruction) error {
 		if c != 0 {
 			pick = ops[3]
 		}
-		v, err := m.get(pick)
+		v, err := m.ref(pick)
 		if err != nil {
 			return err
 		}
-		return m.set(ops[1], v)
+		return m.set(ops[1], *v)
 	case spirv.OpFunctionCall:
 		return m.callInst(ops)
 	case spirv.OpAtomicIAdd:
@@ -155,76 +159,80 @@ func (m *Machine) exec(in spirv.Instruction) error {
 	if err != nil {
 		return err
 	}
-	v, err := binary(in.Op, a, b)
+	u, isBool, err := binary(in.Op, a, b)
 	if err != nil {
 		return err
 	}
-	return m.set(ops[1], v)
+	if isBool {
+		return m.set(ops[1], value{kind: vBool, u: u})
+	}
+	return m.set(ops[1], value{kind: vScalar, u: u})
 }
 
-// binary evaluates the two-operand integer and logical instructions.
-func binary(op spirv.Op, a, b uint32) (value, error) {
+// binary evaluates the two-operand integer and logical instructions: the
+// result word, and whether it is a bool.
+func binary(op spirv.Op, a, b uint32) (u uint32, isBool bool, err error) {
 	switch op {
 	case spirv.OpIAdd:
-		return scalarV(a + b), nil
+		return a + b, false, nil
 	case spirv.OpISub:
-		return scalarV(a - b), nil
+		return a - b, false, nil
 	case spirv.OpIMul:
-		return scalarV(a * b), nil
+		return a * b, false, nil
 	case spirv.OpUDiv:
 		return divide(a, b, false)
 	case spirv.OpUMod:
 		return divide(a, b, true)
 	case spirv.OpBitwiseOr:
-		return scalarV(a | b), nil
+		return a | b, false, nil
 	case spirv.OpBitwiseXor:
-		return scalarV(a ^ b), nil
+		return a ^ b, false, nil
 	case spirv.OpBitwiseAnd:
-		return scalarV(a & b), nil
+		return a & b, false, nil
 	case spirv.OpShiftLeftLogical:
-		return scalarV(a << (b & 31)), nil
+		return a << (b & 31), false, nil
 	case spirv.OpShiftRightLogical:
-		return scalarV(a >> (b & 31)), nil
+		return a >> (b & 31), false, nil
 	case spirv.OpIEqual:
-		return boolV(a == b), nil
+		return b2u(a == b), true, nil
 	case spirv.OpINotEqual:
-		return boolV(a != b), nil
+		return b2u(a != b), true, nil
 	case spirv.OpULessThan:
-		return boolV(a < b), nil
+		return b2u(a < b), true, nil
 	case spirv.OpULessThanEqual:
-		return boolV(a <= b), nil
+		return b2u(a <= b), true, nil
 	case spirv.OpUGreaterThan:
-		return boolV(a > b), nil
+		return b2u(a > b), true, nil
 	case spirv.OpUGreaterThanEqual:
-		return boolV(a >= b), nil
+		return b2u(a >= b), true, nil
 	case spirv.OpSLessThan:
-		return boolV(int32(a) < int32(b)), nil
+		return b2u(int32(a) < int32(b)), true, nil
 	case spirv.OpSLessThanEqual:
-		return boolV(int32(a) <= int32(b)), nil
+		return b2u(int32(a) <= int32(b)), true, nil
 	case spirv.OpSGreaterThan:
-		return boolV(int32(a) > int32(b)), nil
+		return b2u(int32(a) > int32(b)), true, nil
 	case spirv.OpSGreaterThanEqual:
-		return boolV(int32(a) >= int32(b)), nil
+		return b2u(int32(a) >= int32(b)), true, nil
 	case spirv.OpLogicalAnd:
-		return boolV(a != 0 && b != 0), nil
+		return b2u(a != 0 && b != 0), true, nil
 	case spirv.OpLogicalOr:
-		return boolV(a != 0 || b != 0), nil
+		return b2u(a != 0 || b != 0), true, nil
 	case spirv.OpLogicalEqual:
-		return boolV((a != 0) == (b != 0)), nil
+		return b2u((a != 0) == (b != 0)), true, nil
 	case spirv.OpLogicalNotEqual:
-		return boolV((a != 0) != (b != 0)), nil
+		return b2u((a != 0) != (b != 0)), true, nil
 	}
-	return value{}, &UnsupportedError{Op: op}
+	return 0, false, &UnsupportedError{Op: op}
 }
 
-func divide(a, b uint32, mod bool) (value, error) {
+func divide(a, b uint32, mod bool) (uint32, bool, error) {
 	if b == 0 {
-		return value{}, &TrapError{"integer division by zero"}
+		return 0, false, &TrapError{"integer division by zero"}
 	}
 	if mod {
-		return scalarV(a % b), nil
+		return a % b, false, nil
 	}
-	return scalarV(a / b), nil
+	return a / b, false, nil
 }
 
 func (m *Machine) callInst(ops []uint32) error {
@@ -239,12 +247,12 @@ func (m *Machine) callInst(ops []uint32) error {
 	// unique and SPIR-V has no recursion, so no argument is a parameter
 	// of the callee.
 	for i, a := range ops[3:] {
-		v, err := m.get(a)
+		v, err := m.ref(a)
 		if err != nil {
 			return err
 		}
 		if i < len(f.params) {
-			m.vals[f.params[i]] = v
+			m.vals[f.params[i]] = *v
 		}
 	}
 	r, err := m.call(f, nil, false)
@@ -254,13 +262,13 @@ func (m *Machine) callInst(ops []uint32) error {
 	return m.set(ops[1], r)
 }
 
-func (m *Machine) pointer(id uint32) (value, error) {
-	p, err := m.get(id)
-	if err != nil {
-		return value{}, err
+func (m *Machine) pointer(id uint32) (*value, error) {
+	if int(id) >= len(m.vals) {
+		return nil, &TrapError{fmt.Sprintf("id %%%d out of bound", id)}
 	}
+	p := &m.vals[id]
 	if p.kind != vPtr {
-		return value{}, &TrapError{fmt.Sprintf("%%%d is not a pointer", id)}
+		return nil, &TrapError{fmt.Sprintf("%%%d is not a pointer", id)}
 	}
 	return p, nil
 }
@@ -274,7 +282,7 @@ func (m *Machine) load(id uint32) (value, error) {
 	case p.space == spaceCell:
 		return scalarV(m.cells[p.index]), nil
 	case p.space == spaceBuiltin:
-		return value{kind: vVec, vec: [3]uint32{m.gid, 0, 0}}, nil
+		return value{kind: vVec, u: m.gid}, nil
 	case p.space == spaceLocalIndex:
 		return scalarV(0), nil
 	case p.space == spaceBuiltX:
@@ -293,21 +301,25 @@ func (m *Machine) load(id uint32) (value, error) {
 }
 
 func (m *Machine) store(ptrID, valID uint32) error {
-	v, err := m.get(valID)
+	v, err := m.ref(valID)
 	if err != nil {
 		return err
 	}
-	return m.storeValue(ptrID, v)
+	return m.storeWord(ptrID, v.u)
 }
 
-func (m *Machine) storeValue(ptrID uint32, v value) error {
+func (m *Machine) storeValue(ptrID uint32, v value) error { return m.storeWord(ptrID, v.u) }
+
+// storeWord stores one word through a pointer: every store the convention
+// makes is of a 32-bit scalar.
+func (m *Machine) storeWord(ptrID uint32, u uint32) error {
 	p, err := m.pointer(ptrID)
 	if err != nil {
 		return err
 	}
 	switch {
 	case p.space == spaceCell:
-		m.cells[p.index] = v.u
+		m.cells[p.index] = u
 		return nil
 	case p.space < 0 || p.bufPt:
 		return &TrapError{"store through a read-only or aggregate pointer"}
@@ -316,7 +328,7 @@ func (m *Machine) storeValue(ptrID uint32, v value) error {
 	if p.index < 0 || int(p.index) >= len(buf) {
 		return &TrapError{fmt.Sprintf("store out of bounds: binding %d word %d of %d", p.space, p.index, len(buf))}
 	}
-	buf[p.index] = v.u
+	buf[p.index] = u
 	return nil
 }
 

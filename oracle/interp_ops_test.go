@@ -1,0 +1,60 @@
+// interp_ops_test.go: the interpreter's two-operand instructions, each
+// against its definition in the SPIR-V specification (3.49.13-14: integer
+// arithmetic wraps modulo 2^32, shifts by Shift mod 32 as the interpreter
+// documents, signed compares read the words as two's complement), with
+// operands at the edges of the word.
+package oracle
+
+import (
+	"testing"
+
+	"cfgfuzz/emit/spirv"
+)
+
+func TestBinaryOps(t *testing.T) {
+	const neg1, min32 = 0xffffffff, 0x80000000
+	for _, c := range []struct {
+		op     spirv.Op
+		a, b   uint32
+		want   uint32
+		isBool bool
+	}{
+		{spirv.OpIAdd, neg1, 2, 1, false},
+		{spirv.OpISub, 1, 2, neg1, false},
+		{spirv.OpIMul, min32, 2, 0, false},
+		{spirv.OpUDiv, 7, 2, 3, false},
+		{spirv.OpUMod, 7, 2, 1, false},
+		{spirv.OpBitwiseOr, 0b1010, 0b0110, 0b1110, false},
+		{spirv.OpBitwiseXor, 0b1010, 0b0110, 0b1100, false},
+		{spirv.OpBitwiseAnd, 0b1010, 0b0110, 0b0010, false},
+		{spirv.OpShiftLeftLogical, 1, 33, 2, false},
+		{spirv.OpShiftRightLogical, min32, 31, 1, false},
+		{spirv.OpIEqual, 5, 5, 1, true},
+		{spirv.OpINotEqual, 5, 5, 0, true},
+		{spirv.OpULessThan, 1, neg1, 1, true},
+		{spirv.OpULessThanEqual, neg1, neg1, 1, true},
+		{spirv.OpUGreaterThan, 1, neg1, 0, true},
+		{spirv.OpUGreaterThanEqual, 0, 1, 0, true},
+		{spirv.OpSLessThan, neg1, 1, 1, true}, // -1 < 1
+		{spirv.OpSLessThanEqual, min32, neg1, 1, true},
+		{spirv.OpSGreaterThan, 1, neg1, 1, true},
+		{spirv.OpSGreaterThanEqual, min32, 0, 0, true},
+		{spirv.OpLogicalAnd, 1, 0, 0, true},
+		{spirv.OpLogicalOr, 1, 0, 1, true},
+		{spirv.OpLogicalEqual, 0, 0, 1, true},
+		{spirv.OpLogicalNotEqual, 1, 0, 1, true},
+	} {
+		got, isBool, err := binary(c.op, c.a, c.b)
+		if err != nil || got != c.want || isBool != c.isBool {
+			t.Errorf("%s %#x %#x = %#x bool %v err %v, want %#x bool %v", c.op, c.a, c.b, got, isBool, err, c.want, c.isBool)
+		}
+	}
+	for _, op := range []spirv.Op{spirv.OpUDiv, spirv.OpUMod} {
+		if _, _, err := binary(op, 1, 0); err == nil {
+			t.Errorf("%s by zero: no trap", op)
+		}
+	}
+	if _, _, err := binary(spirv.OpNop, 1, 2); err == nil {
+		t.Error("OpNop as a binary op: no error")
+	}
+}
