@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 
 	"cfgfuzz/emit/spirv"
@@ -21,7 +23,8 @@ import (
 // every generator of package gen, both layouts: every module can be
 // bounded, the bounded module passes spirv-val and the structured rules,
 // and the interpreter observes the same on every walk that returns, and
-// passes the capped walks.
+// passes the capped walks. CFGFUZZ_BOUND_GRAPHS sets the number of mixed
+// graphs (default 400; a quarter as many of each generator).
 func TestBoundPopulation(t *testing.T) {
 	o, err := oracle.New(oracle.Options{Checks: []string{"rules", "spirv-val"}})
 	if err != nil {
@@ -30,6 +33,9 @@ func TestBoundPopulation(t *testing.T) {
 	n := 400
 	if testing.Short() {
 		n = 80
+	}
+	if v, err := strconv.Atoi(os.Getenv("CFGFUZZ_BOUND_GRAPHS")); err == nil && v > 0 {
+		n = v
 	}
 	const seed = 3
 	t.Logf("seed %d, %d mixed graphs and %d of each generator per layout", seed, n, n/4)
