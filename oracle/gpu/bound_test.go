@@ -195,3 +195,52 @@ func TestBoundRefuses(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// TestBoundSPIRV14: from SPIR-V 1.4 an entry point lists every global it
+// uses; Bound adds its counter there, and the bounded module still
+// validates (vulkan1.1spv1.4) and runs the same.
+func TestBoundSPIRV14(t *testing.T) {
+	v, err := oracle.LookupValidator("vulkan1.1spv1.4")
+	if err != nil {
+		t.Skip(err)
+	}
+	g := cfg.FromSuccs([][]int{{1, 0}, {2, 1}, {}})
+	m, err := spirv.Decode(module(t, g, structurizer.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Version = 0x00010400
+	listed := map[uint32]bool{}
+	entry := -1
+	for i, in := range m.Insts {
+		if in.Op == spirv.OpEntryPoint {
+			entry = i
+			_, n := spirv.ReadString(in.Operands[2:])
+			for _, id := range in.Operands[2+n:] {
+				listed[id] = true
+			}
+		}
+	}
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpFunction {
+			break
+		}
+		if in.Op == spirv.OpVariable && !listed[in.Operands[1]] {
+			m.Insts[entry].Operands = append(m.Insts[entry].Operands, in.Operands[1])
+		}
+	}
+	m14 := m.Bytes()
+	if ok, msg, err := v.Validate(m14); !ok || err != nil {
+		t.Fatalf("the 1.4 module itself: %s %v", msg, err)
+	}
+	bm, err := gpu.Bound(m14, gpu.BackEdgeLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, msg, err := v.Validate(bm); !ok || err != nil {
+		t.Fatalf("bounded 1.4 module: %s %v", msg, err)
+	}
+	if r := oracle.CompareWalks(oracle.Interpreter{}, bm, oracle.Walks(g, oracle.WalkOptions{})); r.Signature != "" {
+		t.Fatalf("bounded 1.4 module: %s %s", r.Signature, r.Detail)
+	}
+}
