@@ -65,17 +65,34 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 	if !bytes.Equal(again, s.Module) {
 		return metaFail(SigNondeterministic, fmt.Sprintf("two runs on one graph gave different modules (%d and %d bytes)", len(s.Module), len(again)))
 	}
-	if v := o.checkRenumbering(s); v.Status != Pass {
+	own := &lazyModuleCFG{module: s.Module} // read once for both checks below
+	if v := o.checkRenumbering(s, own); v.Status != Pass {
 		return v
 	}
 	idem := "idempotence not claimed"
 	if s.Info.Idempotent {
-		if v := checkIdempotence(s); v.Status != Pass {
+		if v := checkIdempotence(s, own); v.Status != Pass {
 			return v
 		}
 		idem = "idempotent"
 	}
 	return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, " + idem}
+}
+
+// lazyModuleCFG reads a module's CFG on first use and keeps it.
+type lazyModuleCFG struct {
+	module []byte
+	mc     *moduleCFG
+	err    error
+	done   bool
+}
+
+func (l *lazyModuleCFG) get() (*moduleCFG, error) {
+	if !l.done {
+		l.mc, l.err = readModuleCFG(l.module)
+		l.done = true
+	}
+	return l.mc, l.err
 }
 
 func metaFail(sig, detail string) Verdict {
@@ -84,7 +101,7 @@ func metaFail(sig, detail string) Verdict {
 
 // checkRenumbering structurizes a permuted copy and compares canonical
 // forms, the first module's reported ids mapped through the permutation.
-func (o *Oracle) checkRenumbering(s *Subject) Verdict {
+func (o *Oracle) checkRenumbering(s *Subject, own *lazyModuleCFG) Verdict {
 	g := s.Graph
 	n := g.Len()
 	if n <= 2 {
@@ -101,7 +118,7 @@ func (o *Oracle) checkRenumbering(s *Subject) Verdict {
 	if err != nil {
 		return metaFail(SigRerunFailed, fmt.Sprintf("structurizing the graph renumbered by %v: %v", perm, err))
 	}
-	a, err := readModuleCFG(s.Module)
+	a, err := own.get()
 	if err != nil {
 		return metaFail(SigOutputCFG, err.Error())
 	}
@@ -141,8 +158,8 @@ func equalColours(a, b []uint64) bool {
 // Counting blocks of modules, not synthetic blocks, makes a block that the
 // read-back graph cannot keep (an unreachable merge block, which
 // Structurize drops) and that the re-run creates again count as nothing.
-func checkIdempotence(s *Subject) Verdict {
-	mc, err := readModuleCFG(s.Module)
+func checkIdempotence(s *Subject, own *lazyModuleCFG) Verdict {
+	mc, err := own.get()
 	if err != nil {
 		return metaFail(SigOutputCFG, err.Error())
 	}

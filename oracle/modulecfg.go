@@ -19,7 +19,6 @@ package oracle
 
 import (
 	"fmt"
-	"hash/fnv"
 	"slices"
 
 	"cfgfuzz/emit/spirv"
@@ -117,7 +116,12 @@ func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) ([]int, []string) 
 }
 
 // canonicalColours returns the sorted colour multiset after rounds of
-// refinement; rename maps reported ids first (nil: identity).
+// refinement; rename maps reported ids first (nil: identity). A block's
+// first colour hashes its reported id and its shape; each round hashes a
+// block's colour, its merge and continue targets' colours and its
+// successors' colours (switch cases sorted: their order is a layout
+// choice), FNV-1a over the words with separators and counts, so two
+// different sequences never share an encoding.
 func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64 {
 	n := mc.graph.Len()
 	col := make([]uint64, n)
@@ -126,29 +130,32 @@ func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64
 		if id >= 0 && rename != nil {
 			id = rename(id)
 		}
-		col[b] = hashOf(fmt.Sprint(id, mc.ops[b]))
+		col[b] = fnvString(fnvWord(fnvOffset, uint64(int64(id))), mc.ops[b])
 	}
 	next := make([]uint64, n)
+	var succ []uint64
 	for range rounds {
 		for b := range n {
-			h := fnv.New64a()
-			fmt.Fprint(h, col[b], "|")
+			h := fnvWord(fnvOffset, col[b])
 			for _, x := range mc.merges[b] {
 				if x >= 0 {
-					fmt.Fprint(h, col[x], ",")
+					h = fnvWord(fnvWord(h, 1), col[x])
 				} else {
-					fmt.Fprint(h, "-,")
+					h = fnvWord(h, 0)
 				}
 			}
-			succ := make([]uint64, 0, len(mc.graph.Succs[b]))
+			succ = succ[:0]
 			for _, t := range mc.graph.Succs[b] {
 				succ = append(succ, col[t])
 			}
 			if len(succ) > 2 {
-				slices.Sort(succ[1:]) // switch cases: order is a layout choice
+				slices.Sort(succ[1:])
 			}
-			fmt.Fprint(h, succ)
-			next[b] = h.Sum64()
+			h = fnvWord(h, uint64(len(succ)))
+			for _, c := range succ {
+				h = fnvWord(h, c)
+			}
+			next[b] = h
 		}
 		col, next = next, col
 	}
@@ -157,8 +164,28 @@ func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64
 	return out
 }
 
-func hashOf(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
+// FNV-1a, 64 bits (hash/fnv's constants), over words and strings without
+// the interface and allocations of hash.Hash64: the refinement runs on
+// every graph of a campaign.
+const (
+	fnvOffset uint64 = 14695981039346656037
+	fnvPrime  uint64 = 1099511628211
+)
+
+func fnvWord(h, x uint64) uint64 {
+	for range 8 {
+		h ^= x & 0xff
+		h *= fnvPrime
+		x >>= 8
+	}
+	return h
+}
+
+func fnvString(h uint64, s string) uint64 {
+	h = fnvWord(h, uint64(len(s)))
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
 }
