@@ -4,12 +4,15 @@
 // comparable: the target is a pipeline at least 70% as fast as validation.
 // The pipeline runs with every check, with spirv-val and exec (16 random
 // walks, or the edge-covering walks only), and with spirv-val alone (the
-// engine's own overhead).
+// engine's own overhead). The process runs with CampaignGCPercent, as
+// cmd/cfgfuzz does, unless GOGC is set.
 //
 //	go test ./fuzz -run '^$' -bench Throughput -benchtime 1x
 package fuzz
 
 import (
+	"os"
+	"runtime/debug"
 	"sync"
 	"syscall"
 	"testing"
@@ -26,6 +29,14 @@ const (
 )
 
 func BenchmarkThroughput(b *testing.B) {
+	// The shipped configuration: cmd/cfgfuzz runs with CampaignGCPercent
+	// unless GOGC is set, and so does this benchmark.
+	if env := os.Getenv("GOGC"); env != "" {
+		b.Logf("GOGC=%s from the environment", env)
+	} else {
+		defer debug.SetGCPercent(debug.SetGCPercent(CampaignGCPercent))
+		b.Logf("GOGC %d (CampaignGCPercent, as cmd/cfgfuzz runs)", CampaignGCPercent)
+	}
 	variants := []struct {
 		name   string
 		checks []string

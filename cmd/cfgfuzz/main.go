@@ -11,8 +11,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
+
+	"cfgfuzz/fuzz"
 )
 
 // Exit codes shared by every subcommand.
@@ -59,6 +62,11 @@ func usage(w io.Writer) {
 }
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// Every subcommand is a batch job with a small live heap and a high
+		// allocation rate (fuzz.CampaignGCPercent says how much this buys).
+		debug.SetGCPercent(fuzz.CampaignGCPercent)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
