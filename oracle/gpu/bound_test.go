@@ -5,8 +5,10 @@ package gpu_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"testing"
@@ -242,5 +244,39 @@ func TestBoundSPIRV14(t *testing.T) {
 	}
 	if r := oracle.CompareWalks(oracle.Interpreter{}, bm, oracle.Walks(g, oracle.WalkOptions{})); r.Signature != "" {
 		t.Fatalf("bounded 1.4 module: %s %s", r.Signature, r.Detail)
+	}
+}
+
+// TestBoundNeverPanics: modules with random words overwritten (ids,
+// opcodes, operands) give an error or some module, never a panic: Bound
+// reads whatever a structurizer under test emitted.
+func TestBoundNeverPanics(t *testing.T) {
+	const seed = 11
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	var mods [][]byte
+	for _, succs := range [][][]int{{{1, 0}, {2, 1}, {}}, {{1, 2}, {1, 0}, {3}, {2, 3}}, {{0}}, {{1, 2, 3}, {0}, {3, 1}, {}}} {
+		for _, strat := range []string{"structured", "dispatch"} {
+			mods = append(mods, module(t, cfg.FromSuccs(succs), structurizer.Options{Strategy: strat}))
+		}
+	}
+	for i := range 3000 {
+		m := bytes.Clone(mods[i%len(mods)])
+		for range 1 + r.IntN(4) {
+			w := 5 + r.IntN(len(m)/4-5) // past the header
+			v := r.Uint32()
+			if r.IntN(2) == 0 {
+				v %= 300 // small: a plausible id or opcode word
+			}
+			binary.LittleEndian.PutUint32(m[4*w:], v)
+		}
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("mutation %d: panic %v", i, p)
+				}
+			}()
+			gpu.Bound(m, 10)
+		}()
 	}
 }
