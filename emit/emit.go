@@ -23,8 +23,9 @@ type Options struct {
 	// identical modules differ (for cold driver compiles).
 	Salt uint32
 	// NoLaneGuard leaves out the prologue's return for invocations whose
-	// LocalInvocationIndex is not 0 (see laneGuard): only to show, on
-	// lavapipe before Mesa 23, what the guard prevents.
+	// LocalInvocationIndex is not 0, and the built-in itself (see
+	// laneGuard): only to show, on lavapipe before Mesa 23, what the guard
+	// prevents, and to test gpu.Guard, which adds it back.
 	NoLaneGuard bool
 }
 
@@ -82,6 +83,9 @@ func Module(f *structurizer.Func, opt Options) (*spirv.Module, error) {
 	}
 	b := &builder{uintConsts: map[uint32]uint32{}, opt: opt}
 	b.preamble()
+	if !opt.NoLaneGuard {
+		b.laneIndex()
+	}
 	b.helpers()
 	if err := b.mainFunc(f); err != nil {
 		return nil, err
@@ -102,8 +106,7 @@ func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
 	return m.Bytes(), nil
 }
 
-// preamble declares capabilities, types, buffers and the invocation's ids
-// (GlobalInvocationId, and LocalInvocationIndex for the prologue's guard).
+// preamble declares capabilities, types, buffers and the invocation id.
 func (b *builder) preamble() {
 	t, v := &b.t, &b.v
 	b.caps = append(b.caps, inst(spirv.OpCapability, spirv.CapabilityShader))
@@ -112,7 +115,7 @@ func (b *builder) preamble() {
 	t.void, t.boolean, t.uint, t.int = b.id(), b.id(), b.id(), b.id()
 	t.v3, t.ptrInV3, t.arr, t.bufStruct = b.id(), b.id(), b.id(), b.id()
 	t.ptrSBStruct, t.ptrSBUint, t.ptrPrivUint, t.ptrFuncUint = b.id(), b.id(), b.id(), b.id()
-	t.fnVoid, t.fnUint, t.fnVoidUint, t.ptrInUint = b.id(), b.id(), b.id(), b.id()
+	t.fnVoid, t.fnUint, t.fnVoidUint = b.id(), b.id(), b.id()
 	b.types = append(b.types,
 		inst(spirv.OpTypeVoid, t.void), inst(spirv.OpTypeBool, t.boolean),
 		inst(spirv.OpTypeInt, t.uint, 32, 0), inst(spirv.OpTypeInt, t.int, 32, 1),
@@ -124,25 +127,22 @@ func (b *builder) preamble() {
 		inst(spirv.OpTypePointer, t.ptrFuncUint, spirv.StorageFunction, t.uint),
 		inst(spirv.OpTypeFunction, t.fnVoid, t.void), inst(spirv.OpTypeFunction, t.fnUint, t.uint),
 		inst(spirv.OpTypeFunction, t.fnVoidUint, t.void, t.uint),
-		inst(spirv.OpTypePointer, t.ptrInUint, spirv.StorageInput, t.uint),
 	)
-	v.decisions, v.trace, v.gid, v.lidx = b.id(), b.id(), b.id(), b.id()
+	v.decisions, v.trace, v.gid = b.id(), b.id(), b.id()
 	v.tbase, v.dbase, v.tcap, v.sink = b.id(), b.id(), b.id(), b.id()
 	b.globals = append(b.globals,
 		inst(spirv.OpVariable, t.ptrSBStruct, v.decisions, spirv.StorageStorageBuffer),
 		inst(spirv.OpVariable, t.ptrSBStruct, v.trace, spirv.StorageStorageBuffer),
 		inst(spirv.OpVariable, t.ptrInV3, v.gid, spirv.StorageInput),
-		inst(spirv.OpVariable, t.ptrInUint, v.lidx, spirv.StorageInput),
 		inst(spirv.OpVariable, t.ptrPrivUint, v.tbase, spirv.StoragePrivate),
 		inst(spirv.OpVariable, t.ptrPrivUint, v.dbase, spirv.StoragePrivate),
 		inst(spirv.OpVariable, t.ptrPrivUint, v.tcap, spirv.StoragePrivate),
 		inst(spirv.OpVariable, t.ptrPrivUint, v.sink, spirv.StoragePrivate),
 	)
-	b.entry = append(b.entry, inst(spirv.OpEntryPoint, append(append([]uint32{spirv.ExecutionModelGLCompute, b.fn.main}, spirv.String("main")...), v.gid, v.lidx)...))
+	b.entry = append(b.entry, inst(spirv.OpEntryPoint, append(append([]uint32{spirv.ExecutionModelGLCompute, b.fn.main}, spirv.String("main")...), v.gid)...))
 	b.modes = append(b.modes, inst(spirv.OpExecutionMode, b.fn.main, spirv.ExecutionModeLocalSize, 1, 1, 1))
 	b.annots = append(b.annots,
 		inst(spirv.OpDecorate, v.gid, spirv.DecorationBuiltIn, spirv.BuiltInGlobalInvocationID),
-		inst(spirv.OpDecorate, v.lidx, spirv.DecorationBuiltIn, spirv.BuiltInLocalInvocationIndex),
 		inst(spirv.OpDecorate, t.arr, spirv.DecorationArrayStride, 4),
 		inst(spirv.OpDecorate, t.bufStruct, spirv.DecorationBlock),
 		inst(spirv.OpMemberDecorate, t.bufStruct, 0, spirv.DecorationOffset, 0),
@@ -155,9 +155,20 @@ func (b *builder) preamble() {
 		id uint32
 		s  string
 	}{{b.fn.main, "main"}, {b.fn.appendID, "append"}, {b.fn.next, "next"}, {v.decisions, "decisions"},
-		{v.trace, "trace"}, {v.gid, "gid"}, {v.lidx, "lidx"}, {v.tbase, "tbase"}, {v.dbase, "dbase"}, {v.tcap, "tcap"}, {v.sink, "sink"}} {
+		{v.trace, "trace"}, {v.gid, "gid"}, {v.tbase, "tbase"}, {v.dbase, "dbase"}, {v.tcap, "tcap"}, {v.sink, "sink"}} {
 		b.name(n.id, n.s)
 	}
+}
+
+// laneIndex declares LocalInvocationIndex for the prologue's lane guard
+// (laneGuard), in the entry point's interface.
+func (b *builder) laneIndex() {
+	b.t.ptrInUint, b.v.lidx = b.id(), b.id()
+	b.types = append(b.types, inst(spirv.OpTypePointer, b.t.ptrInUint, spirv.StorageInput, b.t.uint))
+	b.globals = append(b.globals, inst(spirv.OpVariable, b.t.ptrInUint, b.v.lidx, spirv.StorageInput))
+	b.annots = append(b.annots, inst(spirv.OpDecorate, b.v.lidx, spirv.DecorationBuiltIn, spirv.BuiltInLocalInvocationIndex))
+	b.entry[0].Operands = append(b.entry[0].Operands, b.v.lidx)
+	b.name(b.v.lidx, "lidx")
 }
 
 // fnBody accumulates one function's instructions.

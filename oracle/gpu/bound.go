@@ -308,10 +308,10 @@ type bounder struct {
 
 func (b *bounder) id() uint32 { b.m.Bound++; return b.m.Bound - 1 }
 
-// declare finds or adds the types, and adds the constants and the counter.
-// A second OpTypeInt 32 0, OpTypeBool or pointer type would be invalid, so
-// existing ones are reused.
-func (b *bounder) declare() error {
+// findTypes finds the module's uint, bool and Private uint pointer types.
+// A second OpTypeInt 32 0, OpTypeBool or pointer type would be invalid,
+// so existing ones are reused.
+func (b *bounder) findTypes() {
 	for _, in := range b.m.Insts {
 		ops := in.Operands
 		switch {
@@ -327,6 +327,10 @@ func (b *bounder) declare() error {
 			b.ptrPriv = ops[0]
 		}
 	}
+}
+
+// ensureScalarTypes declares uint and bool where the module has none.
+func (b *bounder) ensureScalarTypes() {
 	if b.uint == 0 {
 		b.uint = b.id()
 		b.decls = append(b.decls, spirv.Instruction{Op: spirv.OpTypeInt, Operands: []uint32{b.uint, 32, 0}})
@@ -335,6 +339,12 @@ func (b *bounder) declare() error {
 		b.boolean = b.id()
 		b.decls = append(b.decls, spirv.Instruction{Op: spirv.OpTypeBool, Operands: []uint32{b.boolean}})
 	}
+}
+
+// declare finds or adds the types, and adds the constants and the counter.
+func (b *bounder) declare() error {
+	b.findTypes()
+	b.ensureScalarTypes()
 	if b.ptrPriv == 0 {
 		b.ptrPriv = b.id()
 		b.decls = append(b.decls, spirv.Instruction{Op: spirv.OpTypePointer, Operands: []uint32{b.ptrPriv, spirv.StoragePrivate, b.uint}})

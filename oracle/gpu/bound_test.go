@@ -248,8 +248,9 @@ func TestBoundSPIRV14(t *testing.T) {
 }
 
 // TestBoundNeverPanics: modules with random words overwritten (ids,
-// opcodes, operands) give an error or some module, never a panic: Bound
-// reads whatever a structurizer under test emitted.
+// opcodes, operands) give an error or some module, never a panic, from
+// Bound and from Guard: both read whatever a structurizer under test
+// emitted.
 func TestBoundNeverPanics(t *testing.T) {
 	const seed = 11
 	t.Logf("seed %d", seed)
@@ -277,6 +278,7 @@ func TestBoundNeverPanics(t *testing.T) {
 				}
 			}()
 			gpu.Bound(m, 10)
+			gpu.Guard(m)
 		}()
 	}
 }

@@ -48,13 +48,18 @@ func Check(ex oracle.Executor, g *cfg.Graph, module []byte, walkOpt oracle.WalkO
 // Prepare returns the module to run on ex and whether walks cut at the
 // step cap may be sent with it. A driver that cuts runaway loops
 // (DeviceInfo.CutsLoops: lavapipe before Mesa 23) runs the module as it is,
-// every walk included. Elsewhere the driver runs the module bounded
+// every walk included, with the lane guard added when the module lacks it
+// (Guard: that driver's lanes past the workgroup would otherwise spend the
+// loop limit; emit's modules have it and run unchanged). Elsewhere the driver runs the module bounded
 // (Bound, BackEdgeLimit back edges per invocation), so neither a cut walk
 // nor a wrong module can keep the device busy; a module Bound refuses runs
 // as it is with the walks that returned only, and a wrong one can still
 // run away until the fence times out.
 func Prepare(ex oracle.Executor, module []byte) (run []byte, capped bool) {
 	if cutsLoops(ex) {
+		if gm, err := Guard(module); err == nil {
+			return gm, true
+		}
 		return module, true
 	}
 	if bm, err := Bound(module, BackEdgeLimit); err == nil {
