@@ -63,9 +63,28 @@ func Guard(module []byte) ([]byte, error) {
 	}
 	b := &bounder{m: m}
 	b.findTypes()
+	if index != 0 && pointee(m, index) != b.uint {
+		return nil, fmt.Errorf("gpu: guard: LocalInvocationIndex %%%d is not a 32-bit unsigned integer here", index)
+	}
 	g := &guarder{b: b, index: index}
 	g.declare()
 	return g.rewrite(fnAt)
+}
+
+// pointee is the type a variable points to, 0 when not found.
+func pointee(m *spirv.Module, v uint32) uint32 {
+	ptr := uint32(0)
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpVariable && len(in.Operands) >= 2 && in.Operands[1] == v {
+			ptr = in.Operands[0]
+		}
+	}
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpTypePointer && len(in.Operands) == 3 && in.Operands[0] == ptr && ptr != 0 {
+			return in.Operands[2]
+		}
+	}
+	return 0
 }
 
 // firstBlockLoads reports whether the first block of the function at fnAt

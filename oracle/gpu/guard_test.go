@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"cfgfuzz/emit"
+	"cfgfuzz/emit/spirv"
 	"cfgfuzz/oracle"
 	"cfgfuzz/oracle/gpu"
 	"cfgfuzz/structurizer"
@@ -78,5 +79,68 @@ func TestGuardOnDriver(t *testing.T) {
 		if v := gpu.Check(ex, g, unguarded(t, g, strat), oracle.WalkOptions{}); v.Status != oracle.Pass {
 			t.Errorf("%s without the guard, through Check on %s: %s %s %s", strat, ex.Info().Driver, v.Status, v.Signature, v.Detail)
 		}
+	}
+}
+
+// TestGuardReusesIndex: a module that declares LocalInvocationIndex but
+// does not read it in its entry block gets the guard on that variable (no
+// second built-in variable), and stays valid and the same on the
+// interpreter.
+func TestGuardReusesIndex(t *testing.T) {
+	v, err := oracle.LookupValidator("")
+	if err != nil {
+		t.Skip(err)
+	}
+	g := cfg.FromSuccs([][]int{{1, 0}, {2, 1}, {}})
+	m, err := spirv.Decode(module(t, g, structurizer.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// emit's guard loads the index in the entry block: make it load a
+	// Private word instead, so the module declares the index but no
+	// longer reads it there.
+	var index, private uint32
+	for _, in := range m.Insts {
+		switch {
+		case in.Op == spirv.OpDecorate && in.Operands[1] == spirv.DecorationBuiltIn && in.Operands[2] == spirv.BuiltInLocalInvocationIndex:
+			index = in.Operands[0]
+		case in.Op == spirv.OpVariable && in.Operands[2] == spirv.StoragePrivate && private == 0:
+			private = in.Operands[1]
+		}
+	}
+	for i, in := range m.Insts {
+		if in.Op == spirv.OpLoad && in.Operands[2] == index {
+			m.Insts[i].Operands = []uint32{in.Operands[0], in.Operands[1], private}
+		}
+	}
+	before := m.Bytes()
+	gm, err := gpu.Guard(before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(gm, before) {
+		t.Fatal("Guard left a module that does not read the index unchanged")
+	}
+	out, err := spirv.Decode(gm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	builtins, loads := 0, 0
+	for _, in := range out.Insts {
+		if in.Op == spirv.OpDecorate && in.Operands[1] == spirv.DecorationBuiltIn && in.Operands[2] == spirv.BuiltInLocalInvocationIndex {
+			builtins++
+		}
+		if in.Op == spirv.OpLoad && in.Operands[2] == index {
+			loads++
+		}
+	}
+	if builtins != 1 || loads != 1 {
+		t.Fatalf("%d LocalInvocationIndex variables and %d loads of %%%d, want 1 and 1", builtins, loads, index)
+	}
+	if ok, msg, err := v.Validate(gm); !ok || err != nil {
+		t.Fatalf("guarded module: %s %v", msg, err)
+	}
+	if r := oracle.CompareWalks(oracle.Interpreter{}, gm, oracle.Walks(g, oracle.WalkOptions{})); r.Signature != "" {
+		t.Fatalf("guarded module: %s %s", r.Signature, r.Detail)
 	}
 }
