@@ -78,9 +78,7 @@ func Bound(module []byte, limit uint32) ([]byte, error) {
 		return module, nil
 	}
 	b := &bounder{m: m, limit: limit}
-	if err := b.declare(); err != nil {
-		return nil, err
-	}
+	b.declare()
 	return b.rewrite(fns, edits).Bytes(), nil
 }
 
@@ -342,7 +340,7 @@ func (b *bounder) ensureScalarTypes() {
 }
 
 // declare finds or adds the types, and adds the constants and the counter.
-func (b *bounder) declare() error {
+func (b *bounder) declare() {
 	b.findTypes()
 	b.ensureScalarTypes()
 	if b.ptrPriv == 0 {
@@ -356,7 +354,6 @@ func (b *bounder) declare() error {
 		spirv.Instruction{Op: spirv.OpConstant, Operands: []uint32{b.uint, b.max, b.limit}},
 		spirv.Instruction{Op: spirv.OpVariable, Operands: []uint32{b.ptrPriv, b.steps, spirv.StoragePrivate, b.zero}},
 	)
-	return nil
 }
 
 // rewrite builds the new instruction list: declarations before the first

@@ -202,15 +202,7 @@ func TestBoundRefuses(t *testing.T) {
 // uses; Bound adds its counter there, and the bounded module still
 // validates (vulkan1.1spv1.4) and runs the same.
 func TestBoundSPIRV14(t *testing.T) {
-	v, err := oracle.LookupValidator("vulkan1.1spv1.4")
-	if err != nil {
-		t.Skip(err)
-	}
-	g := cfg.FromSuccs([][]int{{1, 0}, {2, 1}, {}})
-	m, err := spirv.Decode(module(t, g, structurizer.Options{}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v, g, m := twoLoops(t, "vulkan1.1spv1.4")
 	m.Version = 0x00010400
 	listed := map[uint32]bool{}
 	entry := -1
@@ -239,11 +231,34 @@ func TestBoundSPIRV14(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, msg, err := v.Validate(bm); !ok || err != nil {
-		t.Fatalf("bounded 1.4 module: %s %v", msg, err)
+	validAndSame(t, v, g, bm, "bounded 1.4 module")
+}
+
+// twoLoops returns the validator for env (skipping the test without one),
+// the graph of two loops in a row and its structured module, decoded.
+func twoLoops(t *testing.T, env string) (oracle.Validator, *cfg.Graph, *spirv.Module) {
+	t.Helper()
+	v, err := oracle.LookupValidator(env)
+	if err != nil {
+		t.Skip(err)
 	}
-	if r := oracle.CompareWalks(oracle.Interpreter{}, bm, oracle.Walks(g, oracle.WalkOptions{})); r.Signature != "" {
-		t.Fatalf("bounded 1.4 module: %s %s", r.Signature, r.Detail)
+	g := cfg.FromSuccs([][]int{{1, 0}, {2, 1}, {}})
+	m, err := spirv.Decode(module(t, g, structurizer.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, g, m
+}
+
+// validAndSame fails t unless v accepts module m and the interpreter runs
+// g's walks on it as the graph does.
+func validAndSame(t *testing.T, v oracle.Validator, g *cfg.Graph, m []byte, what string) {
+	t.Helper()
+	if ok, msg, err := v.Validate(m); !ok || err != nil {
+		t.Fatalf("%s: %s %v", what, msg, err)
+	}
+	if r := oracle.CompareWalks(oracle.Interpreter{}, m, oracle.Walks(g, oracle.WalkOptions{})); r.Signature != "" {
+		t.Fatalf("%s: %s %s", what, r.Signature, r.Detail)
 	}
 }
 

@@ -87,15 +87,7 @@ func TestGuardOnDriver(t *testing.T) {
 // second built-in variable), and stays valid and the same on the
 // interpreter.
 func TestGuardReusesIndex(t *testing.T) {
-	v, err := oracle.LookupValidator("")
-	if err != nil {
-		t.Skip(err)
-	}
-	g := cfg.FromSuccs([][]int{{1, 0}, {2, 1}, {}})
-	m, err := spirv.Decode(module(t, g, structurizer.Options{}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v, g, m := twoLoops(t, "")
 	// emit's guard loads the index in the entry block: make it load a
 	// Private word instead, so the module declares the index but no
 	// longer reads it there.
@@ -137,10 +129,5 @@ func TestGuardReusesIndex(t *testing.T) {
 	if builtins != 1 || loads != 1 {
 		t.Fatalf("%d LocalInvocationIndex variables and %d loads of %%%d, want 1 and 1", builtins, loads, index)
 	}
-	if ok, msg, err := v.Validate(gm); !ok || err != nil {
-		t.Fatalf("guarded module: %s %v", msg, err)
-	}
-	if r := oracle.CompareWalks(oracle.Interpreter{}, gm, oracle.Walks(g, oracle.WalkOptions{})); r.Signature != "" {
-		t.Fatalf("guarded module: %s %s", r.Signature, r.Detail)
-	}
+	validAndSame(t, v, g, gm, "guarded module")
 }
