@@ -11,6 +11,7 @@ package emit
 
 import (
 	"fmt"
+	"slices"
 
 	"cfgfuzz/emit/spirv"
 	"cfgfuzz/structurizer"
@@ -24,7 +25,8 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 		labels[i] = b.id()
 	}
 	vars := make([]uint32, len(f.Vars))
-	fb := &fnBody{b: b}
+	// Appended straight to the helpers' instructions: no copy at the end.
+	fb := &fnBody{b: b, insts: slices.Grow(b.funcs, estimateInsts(f))}
 	fb.add(spirv.OpFunction, t.void, b.fn.main, spirv.FunctionControlNone, t.fnVoid)
 	prologue := b.id()
 	fb.add(spirv.OpLabel, prologue)
@@ -61,7 +63,7 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 		}
 	}
 	fb.add(spirv.OpFunctionEnd)
-	b.funcs = append(b.funcs, fb.insts...)
+	b.funcs = fb.insts
 	return nil
 }
 
@@ -198,6 +200,16 @@ func (fb *fnBody) returnSeq() {
 
 // fillerOps is the number of arithmetic instructions standing for a block
 // of w words: the load and store around them cost 7 words, each op 5.
+// estimateInsts is about the instructions of f's entry point: the prologue,
+// a dozen per block and the filler. It only sizes the first allocation.
+func estimateInsts(f *structurizer.Func) int {
+	n := 32 + 2*len(f.Vars)
+	for i := range f.Blocks {
+		n += 12 + fillerOps(f.Blocks[i].Weight)
+	}
+	return n
+}
+
 func fillerOps(w int) int {
 	if w <= 0 {
 		return 0

@@ -40,6 +40,8 @@ type builder struct {
 	caps, memModel, entry, modes, names, annots []spirv.Instruction
 	types, consts, globals, funcs               []spirv.Instruction
 	uintConsts                                  map[uint32]uint32
+	smallConsts                                 [256]uint32 // uintConsts for v < 256 (filler constants), 0: none yet
+	chunk                                       []uint32    // operand storage, see fnBody.words
 	t                                           typeIDs
 	v                                           globalIDs
 	fn                                          funcIDs
@@ -63,11 +65,19 @@ func inst(op spirv.Op, operands ...uint32) spirv.Instruction {
 
 // u returns the id of a uint constant, creating it on first use.
 func (b *builder) u(v uint32) uint32 {
-	if id, ok := b.uintConsts[v]; ok {
+	if v < uint32(len(b.smallConsts)) {
+		if id := b.smallConsts[v]; id != 0 {
+			return id
+		}
+	} else if id, ok := b.uintConsts[v]; ok {
 		return id
 	}
 	id := b.id()
-	b.uintConsts[v] = id
+	if v < uint32(len(b.smallConsts)) {
+		b.smallConsts[v] = id
+	} else {
+		b.uintConsts[v] = id
+	}
 	b.consts = append(b.consts, inst(spirv.OpConstant, b.t.uint, id, v))
 	return id
 }
@@ -81,7 +91,40 @@ func Module(f *structurizer.Func, opt Options) (*spirv.Module, error) {
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("emit: %w", err)
 	}
+	b, err := build(f, opt)
+	if err != nil {
+		return nil, err
+	}
+	m := &spirv.Module{Version: spirv.Version13, Generator: Generator, Bound: b.bound + 1}
+	n := 0
+	for _, sec := range b.sections() {
+		n += len(sec)
+	}
+	m.Insts = make([]spirv.Instruction, 0, n)
+	for _, sec := range b.sections() {
+		m.Insts = append(m.Insts, sec...)
+	}
+	return m, nil
+}
+
+// Bytes emits f and encodes it: the bytes of Module(f, opt).Bytes(),
+// written straight from the sections (emission is on the campaign's hot
+// path).
+func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
+	if err := f.Validate(); err != nil {
+		return nil, fmt.Errorf("emit: %w", err)
+	}
+	b, err := build(f, opt)
+	if err != nil {
+		return nil, err
+	}
+	return spirv.EncodeBytes(spirv.Version13, Generator, b.bound+1, 0, b.sections()...), nil
+}
+
+// build runs the builder over f (which passed Validate).
+func build(f *structurizer.Func, opt Options) (*builder, error) {
 	b := &builder{uintConsts: map[uint32]uint32{}, opt: opt}
+	b.chunk = make([]uint32, 0, estimateWords(f))
 	b.preamble()
 	if !opt.NoLaneGuard {
 		b.laneIndex()
@@ -90,20 +133,23 @@ func Module(f *structurizer.Func, opt Options) (*spirv.Module, error) {
 	if err := b.mainFunc(f); err != nil {
 		return nil, err
 	}
-	m := &spirv.Module{Version: spirv.Version13, Generator: Generator, Bound: b.bound + 1}
-	for _, sec := range [][]spirv.Instruction{b.caps, b.memModel, b.entry, b.modes, b.names, b.annots, b.types, b.consts, b.globals, b.funcs} {
-		m.Insts = append(m.Insts, sec...)
-	}
-	return m, nil
+	return b, nil
 }
 
-// Bytes emits f and encodes it.
-func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
-	m, err := Module(f, opt)
-	if err != nil {
-		return nil, err
+// sections are the module's sections in layout order.
+func (b *builder) sections() [][]spirv.Instruction {
+	return [][]spirv.Instruction{b.caps, b.memModel, b.entry, b.modes, b.names, b.annots, b.types, b.consts, b.globals, b.funcs}
+}
+
+// estimateWords is about the operand words the functions of f take: the
+// helpers, a few dozen per block, and the filler of the weights. It only
+// sizes the first chunk of operand storage.
+func estimateWords(f *structurizer.Func) int {
+	n := 256
+	for i := range f.Blocks {
+		n += 48 + 4*fillerOps(f.Blocks[i].Weight)
 	}
-	return m.Bytes(), nil
+	return n
 }
 
 // preamble declares capabilities, types, buffers and the invocation id.
@@ -175,19 +221,20 @@ func (b *builder) laneIndex() {
 type fnBody struct {
 	b     *builder
 	insts []spirv.Instruction
-	chunk []uint32 // operand storage handed out by words
 }
 
-// words returns storage for n operands, cut from a shared chunk so that an
-// instruction costs no allocation of its own (emission is on the campaign's
-// hot path). The slice's capacity is its length: appending to it copies.
+// words returns storage for n operands, cut from the builder's shared chunk
+// so that an instruction costs no allocation of its own (emission is on the
+// campaign's hot path). The slice's capacity is its length: appending to it
+// copies.
 func (fb *fnBody) words(n int) []uint32 {
-	if len(fb.chunk)+n > cap(fb.chunk) {
-		fb.chunk = make([]uint32, 0, max(1024, n))
+	b := fb.b
+	if len(b.chunk)+n > cap(b.chunk) {
+		b.chunk = make([]uint32, 0, max(1024, n, cap(b.chunk)))
 	}
-	k := len(fb.chunk)
-	fb.chunk = fb.chunk[:k+n]
-	return fb.chunk[k : k+n : k+n]
+	k := len(b.chunk)
+	b.chunk = b.chunk[:k+n]
+	return b.chunk[k : k+n : k+n]
 }
 
 func (fb *fnBody) add(op spirv.Op, operands ...uint32) {

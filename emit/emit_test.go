@@ -5,6 +5,7 @@
 package emit
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -90,20 +91,38 @@ func TestSeedShapesPassEveryStrategy(t *testing.T) {
 	}
 }
 
+// TestModulesRoundTripThroughTheDecoder also holds Bytes (written straight
+// from the builder's sections) and Module.Bytes (EncodeBytes) to the slow
+// reference: Module's instruction list encoded as words, then as bytes.
 func TestModulesRoundTripThroughTheDecoder(t *testing.T) {
 	r := rand.New(rand.NewPCG(22, 0))
-	for range 100 {
+	for i := range 200 {
 		g := anyGraph(r, 1+r.IntN(10))
-		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "dispatch"})
+		strategy := structurizer.Strategies()[i%len(structurizer.Strategies())]
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategy})
 		if err != nil {
-			t.Fatal(err)
+			continue // a refusal: nothing to encode
 		}
-		m, err := Module(res.Func, Options{})
+		opt := Options{NoNames: i%3 == 0, Salt: uint32(i % 2), NoLaneGuard: i%5 == 0}
+		m, err := Module(res.Func, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
 		words := m.Encode()
-		back, err := spirv.Decode(m.Bytes())
+		ref := spirv.WordsToBytes(words)
+		fast, err := Bytes(res.Func, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(fast, ref) || !slices.Equal(m.Bytes(), ref) {
+			t.Fatalf("%s %v: Bytes or Module.Bytes differs from the words' encoding", strategy, g)
+		}
+		m.Schema = 7
+		if got := m.Bytes(); binary.LittleEndian.Uint32(got[16:]) != 7 {
+			t.Fatalf("Module.Bytes dropped the schema word")
+		}
+		m.Schema = 0
+		back, err := spirv.Decode(ref)
 		if err != nil {
 			t.Fatal(err)
 		}

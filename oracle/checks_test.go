@@ -222,3 +222,29 @@ func TestDisagreementVerdictComesFirst(t *testing.T) {
 		t.Fatalf("want disagree:rules-only:R12 first, got %+v", vs)
 	}
 }
+
+// TestCheckDecodesEachModuleAfresh: the checks share one decoding of the
+// subject's module within a Check; a Subject checked again after its Module
+// changed is judged on the new bytes, not on the old decoding.
+func TestCheckDecodesEachModuleAfresh(t *testing.T) {
+	o, err := New(Options{Checks: []string{"rules", "exec", "growth", "meta"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := subjectOf(t, loopGraph, dispatchSeam("structured"))
+	for _, v := range o.Check(s) {
+		if v.Status != Pass {
+			t.Fatalf("good module: %+v", v)
+		}
+	}
+	good := s.Module
+	s.Module = good[:len(good)-4] // the last instruction cut short
+	failed := Failed(o.Check(s))
+	if failed == nil || failed.Signature != "rules:"+SigRulesMalformed {
+		t.Fatalf("cut module: first failure %+v, want rules:%s", failed, SigRulesMalformed)
+	}
+	s.Module = good
+	if f := Failed(o.Check(s)); f != nil {
+		t.Fatalf("good module again: %+v", f)
+	}
+}

@@ -46,6 +46,11 @@ func (it Interpreter) Execute(module []byte, batch *spirv.Batch, walks int) ([]s
 	if err != nil {
 		return nil, err
 	}
+	return it.executeDecoded(m, batch, walks)
+}
+
+// executeDecoded is Execute on a decoded module.
+func (it Interpreter) executeDecoded(m *spirv.Module, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
 	p, err := Load(m)
 	if err != nil {
 		return nil, err
@@ -103,6 +108,13 @@ type ExecResult struct {
 // CompareWalks runs the walks through ex and compares. walks come from
 // Walks on the original graph.
 func CompareWalks(ex Executor, module []byte, walks []Walk) ExecResult {
+	return compareWalks(ex, module, nil, walks)
+}
+
+// compareWalks is CompareWalks; when ex is the Interpreter and decoded is
+// not nil, the interpreter runs the module decoded gives (the oracle's
+// shared decoding of module) instead of decoding it again.
+func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, error), walks []Walk) ExecResult {
 	decs := make([][]uint32, len(walks))
 	longest := 0
 	for i, w := range walks {
@@ -110,7 +122,16 @@ func CompareWalks(ex Executor, module []byte, walks []Walk) ExecResult {
 		longest = max(longest, len(w.Trace))
 	}
 	batch := spirv.NewBatch(decs, longest+1)
-	obs, err := ex.Execute(module, batch, len(walks))
+	var obs []spirv.Observed
+	var err error
+	if it, ok := ex.(Interpreter); ok && decoded != nil {
+		var m *spirv.Module
+		if m, err = decoded(); err == nil {
+			obs, err = it.executeDecoded(m, batch, len(walks))
+		}
+	} else {
+		obs, err = ex.Execute(module, batch, len(walks))
+	}
 	var trap *TrapError
 	var unsupported *UnsupportedError
 	switch {

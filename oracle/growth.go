@@ -76,7 +76,11 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 			weights += s.Graph.Weight(b)
 		}
 	}
-	blocksOut, err := entryBlocks(s.Module)
+	m, err := s.decoded()
+	blocksOut := 0
+	if err == nil {
+		blocksOut = entryBlocksOf(m)
+	}
 	if err != nil {
 		return Verdict{Status: Skip, Detail: "module unreadable: " + err.Error()}
 	}
@@ -100,6 +104,11 @@ func entryBlocks(module []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return entryBlocksOf(m), nil
+}
+
+// entryBlocksOf counts the labels of a decoded module's entry point.
+func entryBlocksOf(m *spirv.Module) int {
 	entry := uint32(0)
 	for _, in := range m.Insts {
 		if in.Op == spirv.OpEntryPoint && len(in.Operands) >= 2 {
@@ -118,5 +127,5 @@ func entryBlocks(module []byte) (int, error) {
 			}
 		}
 	}
-	return n, nil
+	return n
 }

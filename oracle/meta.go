@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"cfgfuzz/emit/spirv"
 	"cfgfuzz/structurizer/cfg"
 )
 
@@ -65,7 +66,7 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 	if !bytes.Equal(again, s.Module) {
 		return metaFail(SigNondeterministic, fmt.Sprintf("two runs on one graph gave different modules (%d and %d bytes)", len(s.Module), len(again)))
 	}
-	own := &lazyModuleCFG{module: s.Module} // read once for both checks below
+	own := &lazyModuleCFG{decoded: s.decoded} // read once for both checks below
 	if v := o.checkRenumbering(s, own); v.Status != Pass {
 		return v
 	}
@@ -81,15 +82,18 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 
 // lazyModuleCFG reads a module's CFG on first use and keeps it.
 type lazyModuleCFG struct {
-	module []byte
-	mc     *moduleCFG
-	err    error
-	done   bool
+	decoded func() (*spirv.Module, error)
+	mc      *moduleCFG
+	err     error
+	done    bool
 }
 
 func (l *lazyModuleCFG) get() (*moduleCFG, error) {
 	if !l.done {
-		l.mc, l.err = readModuleCFG(l.module)
+		var m *spirv.Module
+		if m, l.err = l.decoded(); l.err == nil {
+			l.mc, l.err = moduleCFGOf(m)
+		}
 		l.done = true
 	}
 	return l.mc, l.err
@@ -171,7 +175,11 @@ func checkIdempotence(s *Subject, own *lazyModuleCFG) Verdict {
 	if err != nil {
 		return metaFail(SigRerunFailed, "structurizing the one-block graph: "+err.Error())
 	}
-	first, err1 := entryBlocks(s.Module)
+	m, err1 := s.decoded()
+	first := 0
+	if err1 == nil {
+		first = entryBlocksOf(m)
+	}
 	second, err2 := entryBlocks(again)
 	base, err3 := entryBlocks(one)
 	if err := errors.Join(err1, err2, err3); err != nil {

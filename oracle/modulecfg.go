@@ -20,6 +20,7 @@ package oracle
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"cfgfuzz/emit/spirv"
 	"cfgfuzz/structurizer/cfg"
@@ -39,6 +40,11 @@ func readModuleCFG(module []byte) (*moduleCFG, error) {
 	if err != nil {
 		return nil, err
 	}
+	return moduleCFGOf(m)
+}
+
+// moduleCFGOf is readModuleCFG on a decoded module.
+func moduleCFGOf(m *spirv.Module) (*moduleCFG, error) {
 	rm, err := parseRuleModule(m)
 	if err != nil {
 		return nil, err
@@ -105,7 +111,7 @@ func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) ([]int, []string) 
 			}
 		}
 		if cur >= 0 && in.Op != spirv.OpLabel {
-			shapes[cur] = fmt.Appendf(shapes[cur], "%d.", in.Op)
+			shapes[cur] = append(strconv.AppendUint(shapes[cur], uint64(in.Op), 10), '.')
 		}
 	}
 	str := make([]string, len(shapes))

@@ -35,6 +35,22 @@ type Subject struct {
 	Module      []byte
 	Info        ResultInfo
 	Structurize StructurizeFunc
+
+	// Module decoded once per Check for every check that reads it (exec,
+	// rules, growth, meta); reset at the start of each Check.
+	decodedModule *spirv.Module
+	decodeErr     error
+	decodeDone    bool
+}
+
+// decoded is s.Module decoded, shared by the checks of one Check call: they
+// only read it.
+func (s *Subject) decoded() (*spirv.Module, error) {
+	if !s.decodeDone {
+		s.decodedModule, s.decodeErr = spirv.Decode(s.Module)
+		s.decodeDone = true
+	}
+	return s.decodedModule, s.decodeErr
 }
 
 // Status of one check on one subject.
@@ -206,6 +222,8 @@ func (o *Oracle) Checks() []string {
 // so Failed reports the disagreement's signature.
 func (o *Oracle) Check(s *Subject) []Verdict {
 	out := make([]Verdict, 0, len(o.checks)+1)
+	s.decodedModule, s.decodeErr, s.decodeDone = nil, nil, false
+	defer func() { s.decodedModule, s.decodeErr, s.decodeDone = nil, nil, false }()
 	for _, c := range o.checks {
 		v := c.run(o, s)
 		v.Check = c.name
@@ -239,7 +257,12 @@ func Errored(vs []Verdict) *Verdict {
 
 func (o *Oracle) checkExec(s *Subject) Verdict {
 	walks := Walks(s.Graph, o.opt.Walks)
-	r := CompareWalks(o.opt.Executor, s.Module, walks)
+	var r ExecResult
+	if _, ok := o.opt.Executor.(Interpreter); ok {
+		r = compareWalks(o.opt.Executor, s.Module, s.decoded, walks)
+	} else {
+		r = CompareWalks(o.opt.Executor, s.Module, walks)
+	}
 	switch {
 	case r.Harness != nil:
 		return Verdict{Status: Error, Detail: r.Harness.Error()}
@@ -263,7 +286,11 @@ func (o *Oracle) checkValidator(s *Subject) Verdict {
 // checkRules runs the structured rules checker. The signature names the
 // lowest-numbered broken rule.
 func (o *Oracle) checkRules(s *Subject) Verdict {
-	vs, err := CheckRulesWith(s.Module, RulesOptions{Compat: o.opt.RulesCompat})
+	m, err := s.decoded()
+	var vs []Violation
+	if err == nil {
+		vs, err = CheckRulesModule(m, RulesOptions{Compat: o.opt.RulesCompat})
+	}
 	var malformed *MalformedError
 	var undecodable *spirv.DecodeError
 	if err != nil && !errors.As(err, &malformed) && !errors.As(err, &undecodable) {

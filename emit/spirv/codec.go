@@ -32,7 +32,36 @@ func (m *Module) Encode() []uint32 {
 }
 
 // Bytes returns the module as little-endian bytes.
-func (m *Module) Bytes() []byte { return WordsToBytes(m.Encode()) }
+func (m *Module) Bytes() []byte {
+	return EncodeBytes(m.Version, m.Generator, m.Bound, m.Schema, m.Insts)
+}
+
+// EncodeBytes is the little-endian encoding of a module whose instructions
+// are the sections in order, written in one allocation: the bytes of
+// Module{...}.Encode() through WordsToBytes.
+func EncodeBytes(version, generator, bound, schema uint32, sections ...[]Instruction) []byte {
+	n := 5
+	for _, sec := range sections {
+		for _, in := range sec {
+			n += in.Words()
+		}
+	}
+	out := make([]byte, 4*n)
+	put := func(at int, x uint32) int {
+		binary.LittleEndian.PutUint32(out[at:], x)
+		return at + 4
+	}
+	at := put(put(put(put(put(0, Magic), version), generator), bound), schema)
+	for _, sec := range sections {
+		for _, in := range sec {
+			at = put(at, uint32(in.Words())<<16|uint32(in.Op))
+			for _, w := range in.Operands {
+				at = put(at, w)
+			}
+		}
+	}
+	return out
+}
 
 // WordsToBytes encodes words little-endian.
 func WordsToBytes(w []uint32) []byte {
