@@ -6,6 +6,8 @@
 package oracle
 
 import (
+	byteorder "encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -246,5 +248,46 @@ func TestCheckDecodesEachModuleAfresh(t *testing.T) {
 	s.Module = good
 	if f := Failed(o.Check(s)); f != nil {
 		t.Fatalf("good module again: %+v", f)
+	}
+}
+
+// TestScanEntryBlocksAgainstDecode holds the word scan behind entryBlocks to
+// the decoder's count on emitted modules of both strategies and on damaged
+// copies (a word overwritten, bytes cut off, the other byte order): the
+// scan reads a module exactly when the decoder does (little-endian), and
+// then counts the same blocks.
+func TestScanEntryBlocksAgainstDecode(t *testing.T) {
+	seed := envInt("CFGFUZZ_SEED", uint64(time.Now().UnixNano()))
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 9))
+	check := func(what string, mod []byte, littleEndian bool) {
+		t.Helper()
+		n, ok := scanEntryBlocks(mod)
+		want, err := decodeEntryBlocks(mod)
+		if littleEndian && ok != (err == nil) || ok && n != want {
+			t.Fatalf("%s: scan %d %v, decode %d %v", what, n, ok, want, err)
+		}
+		got, gerr := entryBlocks(mod)
+		if got != want || (gerr == nil) != (err == nil) {
+			t.Fatalf("%s: entryBlocks %d %v, decode %d %v", what, got, gerr, want, err)
+		}
+	}
+	for i := range 300 {
+		g := randomGraph(r, 1+r.IntN(12))
+		mod, _, err := dispatchSeam([]string{"dispatch", "structured"}[i%2])(g)
+		if err != nil {
+			continue
+		}
+		check("module", mod, true)
+		bad := slices.Clone(mod)
+		w := 5 + r.IntN(len(bad)/4-5)
+		byteorder.LittleEndian.PutUint32(bad[4*w:], r.Uint32()>>uint(r.IntN(32)))
+		check(fmt.Sprintf("word %d overwritten", w), bad, true)
+		check("cut", mod[:len(mod)-1-r.IntN(min(len(mod), 40))], true)
+		be := slices.Clone(mod)
+		for k := 0; k+4 <= len(be); k += 4 {
+			byteorder.BigEndian.PutUint32(be[k:], byteorder.LittleEndian.Uint32(mod[k:]))
+		}
+		check("big-endian", be, false)
 	}
 }

@@ -105,7 +105,13 @@ func DecodeWords(w []uint32) (*Module, error) {
 		return nil, &DecodeError{Word: 0, Msg: fmt.Sprintf("magic number 0x%08x is not SPIR-V's", w[0])}
 	}
 	m := &Module{Version: w[1], Generator: w[2], Bound: w[3], Schema: w[4]}
-	// One allocation for all operands: slices of it per instruction.
+	// Operands are slices of w; the instruction list is allocated once, at
+	// the size a first pass over the word counts gives.
+	n := 0
+	for i := 5; i < len(w) && w[i]>>16 != 0; i += int(w[i] >> 16) {
+		n++
+	}
+	m.Insts = make([]Instruction, 0, n)
 	for i := 5; i < len(w); {
 		count := int(w[i] >> 16)
 		op := Op(w[i] & 0xffff)
