@@ -57,8 +57,9 @@
 // input renumbers the output. Faults are planted in its result afterwards
 // (plantNestedFaults), where they can apply.
 //
-// Cost per run: one dominator, one post-dominator and one loop-forest
-// computation, at most nestLoopCandidates+exits tail walks per loop and
+// Cost per run: one dominator computation (the structural tree's) and one
+// post-dominator computation (the graph's dominators, loop forest and
+// predecessors are computed once per search: graphFacts), at most nestLoopCandidates+exits tail walks per loop and
 // nestCandidates+2 region walks per branch point (the level walk stops a
 // region once it is larger than the best found); a run whose loops repeat
 // an earlier run's stops before the selections. At most nestMaxRuns runs
@@ -91,6 +92,7 @@ type nester struct {
 	n       int
 	preds   [][]int
 	dom     *cfg.DomTree
+	forest  *cfg.Forest // g's natural loops (graphFacts)
 	pdom    *cfg.DomTree
 	pre     []int   // depth-first preorder number over successor order
 	parent  []int   // the walk's tree: structural immediate dominators
@@ -222,6 +224,7 @@ func searchMerges(g *cfg.Graph, orig int, force map[int]int, budget *int, fresh 
 	whys := make([]string, mergePolicies)
 	queued := map[string]bool{}
 	seen := map[string]bool{}
+	facts := factsOf(g) // g is the same graph for every run of the search
 	for runs := 0; len(queue)+len(urgent) > 0 && *budget > 0; runs++ {
 		*budget--
 		var t try
@@ -230,7 +233,7 @@ func searchMerges(g *cfg.Graph, orig int, force map[int]int, budget *int, fresh 
 		} else {
 			t, queue = queue[0], queue[1:]
 		}
-		r := nestedWith(g, orig, nestChoice{t.policy, t.ranks, fresh}, force, seen)
+		r := nestedWith(g, facts, orig, nestChoice{t.policy, t.ranks, fresh}, force, seen)
 		if r.f != nil {
 			return r, freshable
 		}
@@ -419,8 +422,8 @@ const (
 // tails close each had, whether the failure is one no choice changes
 // (irreducible, a loop with two latches, a switch heading a loop), and a
 // loop whose only exit another construct declared.
-func nestedWith(g *cfg.Graph, orig int, c nestChoice, force map[int]int, seen map[string]bool) nestedRun {
-	nt := newNester(g)
+func nestedWith(g *cfg.Graph, facts graphFacts, orig int, c nestChoice, force map[int]int, seen map[string]bool) nestedRun {
+	nt := newNesterWith(g, facts)
 	nt.orig, nt.policy, nt.ranks, nt.allowFresh, nt.force, nt.seen = orig, c.policy, c.ranks, c.fresh, force, seen
 	f, why := nt.run()
 	return nestedRun{f: f, why: why, options: nt.options, blame: nt.blame, freshable: nt.freshable, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints}
@@ -508,9 +511,26 @@ func (nt *nester) fail(format string, args ...any) bool {
 	return false
 }
 
-func newNester(g *cfg.Graph) *nester {
+// graphFacts are a graph's analyses that every run of a search over it
+// reads and none changes: predecessors, dominators and loop forest
+// (computed once per search rather than once per run).
+type graphFacts struct {
+	preds  [][]int
+	dom    *cfg.DomTree
+	forest *cfg.Forest
+}
+
+func factsOf(g *cfg.Graph) graphFacts {
+	return graphFacts{preds: g.Preds(), dom: cfg.Dominators(g), forest: cfg.LoopForest(g)}
+}
+
+func newNester(g *cfg.Graph) *nester { return newNesterWith(g, factsOf(g)) }
+
+// newNesterWith is newNester with g's facts given; the nester only reads
+// them (structuralTree replaces dom with a tree of its own).
+func newNesterWith(g *cfg.Graph, facts graphFacts) *nester {
 	n := g.Len()
-	nt := &nester{g: g, n: n, preds: g.Preds(), dom: cfg.Dominators(g)}
+	nt := &nester{g: g, n: n, preds: facts.preds, dom: facts.dom, forest: facts.forest}
 	nt.orig = n
 	nt.decl = make([]Merge, n)
 	nt.mergeOf, nt.contOf = filled(n, -1), filled(n, -1)
@@ -615,7 +635,7 @@ func (nt *nester) declare(h int, m Merge) bool {
 
 // declareLoops gives each loop its continue target and merge.
 func (nt *nester) declareLoops() bool {
-	forest := cfg.LoopForest(nt.g)
+	forest := nt.forest
 	if !forest.Reducible() {
 		nt.final = true
 		return nt.fail("irreducible")
