@@ -133,6 +133,15 @@ func TestMetaPlantedFaults(t *testing.T) {
 			}
 			return real(g)
 		}, "meta:" + SigRenumbering},
+		{"renumbering-shape", func(g *cfg.Graph) ([]byte, ResultInfo, error) {
+			calls++
+			if calls > 2 { // the renumbered run: same edges, a block with more filler
+				g2 := g.Clone()
+				g2.Weights[len(g2.Weights)-1] += 40
+				return real(g2)
+			}
+			return real(g)
+		}, "meta:" + SigRenumbering},
 		{"not-idempotent", func(g *cfg.Graph) ([]byte, ResultInfo, error) {
 			calls++
 			mod, info, err := real(g)

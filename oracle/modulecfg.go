@@ -20,7 +20,6 @@ package oracle
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
 	"cfgfuzz/emit/spirv"
 	"cfgfuzz/structurizer/cfg"
@@ -31,7 +30,10 @@ type moduleCFG struct {
 	graph    *cfg.Graph
 	reported []int // original id a block appends, -1 for none
 	merges   [][2]int
-	ops      []string // terminator, merge instruction and the block's opcode sequence
+	// shapes hash each block's terminator, merge instruction and opcode
+	// sequence (FNV-1a, as the colours; no strings: the renumbering check
+	// reads two modules per graph).
+	shapes []uint64
 }
 
 // readModuleCFG builds the entry point's graph from module bytes.
@@ -65,18 +67,23 @@ func moduleCFGOf(m *spirv.Module) (*moduleCFG, error) {
 		return nil, err
 	}
 	mc := &moduleCFG{graph: cfg.FromSuccs(fg.succ)}
-	var shapes []string
-	mc.reported, shapes = reportedIDs(m, &rm.funcs[fi], fg)
+	var opcodes []uint64
+	var counts []int
+	mc.reported, opcodes, counts = reportedIDs(m, &rm.funcs[fi], fg)
+	mc.merges = make([][2]int, len(rm.funcs[fi].blocks))
+	mc.shapes = make([]uint64, len(rm.funcs[fi].blocks))
 	for b, blk := range rm.funcs[fi].blocks {
-		mc.merges = append(mc.merges, [2]int{fg.merge[b], fg.cont[b]})
-		mc.ops = append(mc.ops, blk.term.String()+"/"+blk.mergeOp.String()+"/"+shapes[b])
+		mc.merges[b] = [2]int{fg.merge[b], fg.cont[b]}
+		h := fnvWord(fnvWord(fnvOffset, uint64(blk.term)), uint64(blk.mergeOp))
+		mc.shapes[b] = fnvWord(fnvWord(h, uint64(counts[b])), opcodes[b])
 	}
 	return mc, nil
 }
 
 // reportedIDs finds each block's append call (see the file comment) and
-// each block's opcode sequence (its shape, which renumbering must keep).
-func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) ([]int, []string) {
+// hashes each block's opcode sequence (its shape, which renumbering must
+// keep; every instruction after the label), with the sequence's length.
+func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) (ids []int, opcodes []uint64, counts []int) {
 	consts := map[uint32]uint32{}
 	for _, in := range m.Insts {
 		if in.Op == spirv.OpConstant && len(in.Operands) == 3 {
@@ -88,9 +95,9 @@ func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) ([]int, []string) 
 		label[b.label] = i
 	}
 	out := make([]int, len(f.blocks))
-	shapes := make([][]byte, len(f.blocks))
+	opcodes, counts = make([]uint64, len(f.blocks)), make([]int, len(f.blocks))
 	for i := range out {
-		out[i] = -1
+		out[i], opcodes[i] = -1, fnvOffset
 	}
 	cur := -1
 	inEntry := false
@@ -111,14 +118,11 @@ func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) ([]int, []string) 
 			}
 		}
 		if cur >= 0 && in.Op != spirv.OpLabel {
-			shapes[cur] = append(strconv.AppendUint(shapes[cur], uint64(in.Op), 10), '.')
+			opcodes[cur] = fnvOp(opcodes[cur], in.Op)
+			counts[cur]++
 		}
 	}
-	str := make([]string, len(shapes))
-	for i, s := range shapes {
-		str[i] = string(s)
-	}
-	return out, str
+	return out, opcodes, counts
 }
 
 // canonicalColours returns the sorted colour multiset after rounds of
@@ -136,7 +140,7 @@ func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64
 		if id >= 0 && rename != nil {
 			id = rename(id)
 		}
-		col[b] = fnvString(fnvWord(fnvOffset, uint64(int64(id))), mc.ops[b])
+		col[b] = fnvWord(fnvWord(fnvOffset, uint64(int64(id))), mc.shapes[b])
 	}
 	next := make([]uint64, n)
 	var succ []uint64
@@ -187,11 +191,11 @@ func fnvWord(h, x uint64) uint64 {
 	return h
 }
 
-func fnvString(h uint64, s string) uint64 {
-	h = fnvWord(h, uint64(len(s)))
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= fnvPrime
-	}
+// fnvOp hashes an opcode's two bytes, little-endian.
+func fnvOp(h uint64, op spirv.Op) uint64 {
+	h ^= uint64(op & 0xff)
+	h *= fnvPrime
+	h ^= uint64(op >> 8)
+	h *= fnvPrime
 	return h
 }

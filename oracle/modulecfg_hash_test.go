@@ -1,5 +1,5 @@
 // modulecfg_hash_test.go: the refinement's inline FNV-1a against hash/fnv
-// on the same bytes (words little-endian, strings after their length).
+// on the same bytes (words little-endian, opcodes as two bytes).
 package oracle
 
 import (
@@ -7,6 +7,8 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"testing"
+
+	"cfgfuzz/emit/spirv"
 )
 
 func TestFNVAgainstLibrary(t *testing.T) {
@@ -14,13 +16,18 @@ func TestFNVAgainstLibrary(t *testing.T) {
 	t.Log("seed 5")
 	for range 1000 {
 		x, y := r.Uint64(), r.Uint64()
-		s := string(le.LittleEndian.AppendUint64(nil, y))[:r.IntN(9)]
 		ref := fnv.New64a()
 		ref.Write(le.LittleEndian.AppendUint64(nil, x))
-		ref.Write(le.LittleEndian.AppendUint64(nil, uint64(len(s))))
-		ref.Write([]byte(s))
-		if got := fnvString(fnvWord(fnvOffset, x), s); got != ref.Sum64() {
-			t.Fatalf("x %#x s %q: %#x, hash/fnv %#x", x, s, got, ref.Sum64())
+		ref.Write(le.LittleEndian.AppendUint64(nil, y))
+		if got := fnvWord(fnvWord(fnvOffset, x), y); got != ref.Sum64() {
+			t.Fatalf("x %#x y %#x: %#x, hash/fnv %#x", x, y, got, ref.Sum64())
+		}
+		op := spirv.Op(r.Uint32())
+		ref.Reset()
+		ref.Write(le.LittleEndian.AppendUint64(nil, x))
+		ref.Write(le.LittleEndian.AppendUint16(nil, uint16(op)))
+		if got := fnvOp(fnvWord(fnvOffset, x), op); got != ref.Sum64() {
+			t.Fatalf("x %#x op %d: %#x, hash/fnv %#x", x, op, got, ref.Sum64())
 		}
 	}
 }
