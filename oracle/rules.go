@@ -160,7 +160,7 @@ func (c *ruleChecker) ref(b int) BlockRef {
 		return BlockRef{}
 	}
 	id := c.g.f.blocks[b].label
-	return BlockRef{ID: id, Name: c.m.names[id]}
+	return BlockRef{ID: id, Name: c.m.nameOf(id)}
 }
 
 func (c *ruleChecker) report(rule string, msg string, blocks ...int) {
@@ -169,7 +169,7 @@ func (c *ruleChecker) report(rule string, msg string, blocks ...int) {
 		refs[i] = c.ref(b)
 	}
 	fid := c.g.f.id
-	c.out = append(c.out, Violation{Rule: rule, Func: BlockRef{ID: fid, Name: c.m.names[fid]}, Blocks: refs, Msg: msg})
+	c.out = append(c.out, Violation{Rule: rule, Func: BlockRef{ID: fid, Name: c.m.nameOf(fid)}, Blocks: refs, Msg: msg})
 }
 
 // reachable reports structural reachability from the entry.

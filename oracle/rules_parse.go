@@ -39,8 +39,17 @@ type ruleFunc struct {
 // ruleModule is what the checker needs of a module.
 type ruleModule struct {
 	version uint32
-	names   map[uint32]string
+	src     *spirv.Module
+	names   map[uint32]string // OpName by id, read from src on first use (nameOf)
 	funcs   []ruleFunc
+}
+
+// nameOf is the OpName of id: read only when a violation is reported.
+func (rm *ruleModule) nameOf(id uint32) string {
+	if rm.names == nil {
+		rm.names = rm.src.Names()
+	}
+	return rm.names[id]
 }
 
 // MalformedError says a module's function bodies cannot be split into
@@ -87,7 +96,7 @@ func wideValues(m *spirv.Module) map[uint32]bool {
 
 // parseRuleModule splits every function body into blocks.
 func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
-	rm := &ruleModule{version: m.Version, names: m.Names()}
+	rm := &ruleModule{version: m.Version, src: m}
 	wide := wideValues(m)
 	var fn *ruleFunc
 	var cur *ruleBlock
