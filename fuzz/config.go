@@ -80,8 +80,9 @@ func (s Shard) has(i int) bool { return s.N <= 1 || i%s.N == s.I }
 // cmd/cfgfuzz runs with unless GOGC is set. A campaign's live heap is a
 // few megabytes and it allocates fast (modules, decoded modules, walks),
 // so at the default 100 the collector took about a quarter of the CPU;
-// at 400, BenchmarkThroughput measured every check at 33% of spirv-val
-// alone instead of 26%, and the engine alone at 92% instead of 69%, for a
+// at 400, the throughput benchmark (then in package fuzz, on small test
+// graphs) measured every check at 33% of spirv-val alone instead of 26%,
+// and the engine alone at 92% instead of 69%, for a
 // peak RSS of `cfgfuzz run --graphs 20000` of 83 MB (48 MB at 100), and
 // that run took 34 s instead of 56 s on 2 cores.
 const CampaignGCPercent = 400

@@ -1,0 +1,163 @@
+// throughput_test.go measures, in one run, the campaign's throughput and
+// spirv-val's alone on the same modules: the main job as `cfgfuzz run`
+// runs it (every generator and weight setting of package gen, the default
+// strategy, in-process structurizer, 2 workers, the oracle's checks) against
+// the oracle's in-process validator on 2 goroutines over the modules of the
+// same graphs (made beforehand, untimed; refusals have none). The target
+// (issue 6) is a campaign at least 70% as fast as validation alone.
+//
+// Rows: every check (the default), every check but meta, spirv-val and
+// exec, spirv-val alone (the engine's own overhead). Each rate is the best
+// of benchRounds interleaved rounds (other load on a shared machine only
+// ever slows a round down); besides wall-clock rates, CPU rates: graphs per
+// CPU second of this process times 2, the rate on two idle cores. The
+// process runs with fuzz.CampaignGCPercent, as cmd/cfgfuzz does, unless
+// GOGC is set.
+//
+//	go test ./cmd/cfgfuzz -run '^$' -bench Throughput -benchtime 1x
+package main
+
+import (
+	"os"
+	"runtime/debug"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"cfgfuzz/emit"
+	"cfgfuzz/fuzz"
+	"cfgfuzz/oracle"
+	"cfgfuzz/structurizer"
+)
+
+const (
+	benchGraphs = 3000
+	benchRounds = 2
+)
+
+func BenchmarkThroughput(b *testing.B) {
+	if env := os.Getenv("GOGC"); env != "" {
+		b.Logf("GOGC=%s from the environment", env)
+	} else {
+		defer debug.SetGCPercent(debug.SetGCPercent(fuzz.CampaignGCPercent))
+		b.Logf("GOGC %d (fuzz.CampaignGCPercent, as cmd/cfgfuzz runs)", fuzz.CampaignGCPercent)
+	}
+	variants := []struct {
+		name   string
+		checks []string // nil: the defaults
+	}{
+		{"every-check", nil},
+		{"no-meta", oracle.ResolveChecks("-meta")},
+		{"val+exec", []string{"spirv-val", "exec"}},
+		{"val", []string{"spirv-val"}},
+	}
+	mods := benchModules(b)
+	for range b.N {
+		var val, valCPU float64
+		rates := make([]float64, len(variants))
+		cpuRates := make([]float64, len(variants))
+		for range benchRounds {
+			w, c := measure(func() float64 { return benchValidation(b, mods) })
+			val, valCPU = max(val, w), max(valCPU, c)
+			for i, v := range variants {
+				w, c := measure(func() float64 { return benchCampaign(b, v.checks) })
+				rates[i], cpuRates[i] = max(rates[i], w), max(cpuRates[i], c)
+			}
+		}
+		b.ReportMetric(val, "spirv-val-only-graphs/s")
+		for i, v := range variants {
+			b.ReportMetric(rates[i], v.name+"-graphs/s")
+			b.ReportMetric(100*rates[i]/val, v.name+"-%")
+			b.ReportMetric(100*cpuRates[i]/valCPU, v.name+"-cpu-%")
+		}
+	}
+}
+
+// measure runs f (which returns a wall-clock rate of benchGraphs graphs)
+// and returns that rate and the CPU rate on 2 cores.
+func measure(f func() float64) (wall, cpu float64) {
+	before := cpuSeconds()
+	wall = f()
+	return wall, 2 * benchGraphs / (cpuSeconds() - before)
+}
+
+// cpuSeconds is this process's user and system CPU time.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// benchConfig is the default campaign of benchGraphs graphs into a fresh
+// directory, as `cfgfuzz run --graphs N --workers 2` sets it up.
+func benchConfig(b *testing.B, checks []string) fuzz.Config {
+	streams, err := streamsFor("", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return fuzz.Config{Source: genSource{}, Workers: 2, Dir: b.TempDir(), Current: fuzz.InProcessFactory(),
+		Settings: fuzz.Settings{Seed: 1, Graphs: benchGraphs, Streams: streams, Current: "in-process", Checks: checks}}
+}
+
+// benchCampaign runs the campaign and returns its rate.
+func benchCampaign(b *testing.B, checks []string) float64 {
+	c := benchConfig(b, checks)
+	start := time.Now()
+	out, err := fuzz.Run(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if out.Report.Graphs != benchGraphs {
+		b.Fatalf("campaign judged %d graphs, want %d", out.Report.Graphs, benchGraphs)
+	}
+	return benchGraphs / time.Since(start).Seconds()
+}
+
+// benchModules makes the modules of the campaign's graphs, in its order.
+func benchModules(b *testing.B) [][]byte {
+	c := benchConfig(b, nil)
+	var mods [][]byte
+	for i := range benchGraphs {
+		st := c.Streams[i%len(c.Streams)]
+		it, err := c.Source.Item(st, c.Seed, i/len(c.Streams))
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := structurizer.Structurize(it.Graph, structurizer.Options{})
+		if err != nil {
+			continue // refused: the campaign validates nothing either
+		}
+		m, err := emit.Bytes(res.Func, emit.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mods = append(mods, m)
+	}
+	b.Logf("%d graphs, %d modules", benchGraphs, len(mods))
+	return mods
+}
+
+// benchValidation validates the modules with the oracle's validator on 2
+// goroutines and returns graphs (not modules) per second.
+func benchValidation(b *testing.B, mods [][]byte) float64 {
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := range 2 {
+		v, err := oracle.LookupValidator("")
+		if err != nil {
+			b.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(mods); i += 2 {
+				if ok, msg, err := v.Validate(mods[i]); !ok || err != nil {
+					b.Errorf("module %d: %s %v", i, msg, err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return benchGraphs / time.Since(start).Seconds()
+}
