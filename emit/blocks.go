@@ -198,8 +198,6 @@ func (fb *fnBody) returnSeq() {
 	fb.add(spirv.OpReturn)
 }
 
-// fillerOps is the number of arithmetic instructions standing for a block
-// of w words: the load and store around them cost 7 words, each op 5.
 // estimateInsts is about the instructions of f's entry point: the prologue,
 // a dozen per block and the filler. It only sizes the first allocation.
 func estimateInsts(f *structurizer.Func) int {
@@ -210,6 +208,8 @@ func estimateInsts(f *structurizer.Func) int {
 	return n
 }
 
+// fillerOps is the number of arithmetic instructions standing for a block
+// of w words: the load and store around them cost 7 words, each op 5.
 func fillerOps(w int) int {
 	if w <= 0 {
 		return 0

@@ -78,13 +78,10 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 		}
 	}
 	m, err := s.decoded()
-	blocksOut := 0
-	if err == nil {
-		blocksOut = entryBlocksOf(m)
-	}
 	if err != nil {
 		return Verdict{Status: Skip, Detail: "module unreadable: " + err.Error()}
 	}
+	blocksOut := entryBlocksOf(m)
 	wordsIn := weights + lim.PerBlockWords*blocksIn
 	wordsOut := max(0, len(s.Module)/4-lim.ModuleOverhead)
 	if maxB := int(lim.BlockFactor*float64(blocksIn)) + lim.BlockSlack; blocksOut > maxB {

@@ -257,12 +257,7 @@ func Errored(vs []Verdict) *Verdict {
 
 func (o *Oracle) checkExec(s *Subject) Verdict {
 	walks := Walks(s.Graph, o.opt.Walks)
-	var r ExecResult
-	if _, ok := o.opt.Executor.(Interpreter); ok {
-		r = compareWalks(o.opt.Executor, s.Module, s.decoded, walks)
-	} else {
-		r = CompareWalks(o.opt.Executor, s.Module, walks)
-	}
+	r := compareWalks(o.opt.Executor, s.Module, s.decoded, walks)
 	switch {
 	case r.Harness != nil:
 		return Verdict{Status: Error, Detail: r.Harness.Error()}

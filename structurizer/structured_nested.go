@@ -59,10 +59,11 @@
 //
 // Cost per run: one dominator computation (the structural tree's) and one
 // post-dominator computation (the graph's dominators, loop forest and
-// predecessors are computed once per search: graphFacts), at most nestLoopCandidates+exits tail walks per loop and
-// nestCandidates+2 region walks per branch point (the level walk stops a
-// region once it is larger than the best found); a run whose loops repeat
-// an earlier run's stops before the selections. At most nestMaxRuns runs
+// predecessors are computed once per search: graphFacts), at most
+// nestLoopCandidates+exits tail walks per loop and nestCandidates+2 region
+// walks per branch point (the level walk stops a region once it is larger
+// than the best found); a run whose loops repeat an earlier run's stops
+// before the selections. At most nestMaxRuns runs
 // per graph (fewer on large graphs), and one per shape when the loops
 // themselves do not nest (irreducible, or waiting for a reshaping), which
 // is where most graphs that do not nest stop.
