@@ -18,8 +18,11 @@
 package main
 
 import (
+	"flag"
+	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -45,12 +48,12 @@ func BenchmarkThroughput(b *testing.B) {
 	}
 	variants := []struct {
 		name   string
-		checks []string // nil: the defaults
+		checks string // --checks; "": the defaults
 	}{
-		{"every-check", nil},
-		{"no-meta", oracle.ResolveChecks("-meta")},
-		{"val+exec", []string{"spirv-val", "exec"}},
-		{"val", []string{"spirv-val"}},
+		{"every-check", ""},
+		{"no-meta", "-meta"},
+		{"val+exec", "spirv-val,exec"},
+		{"val", "spirv-val"},
 	}
 	mods := benchModules(b)
 	for range b.N {
@@ -89,19 +92,29 @@ func cpuSeconds() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-// benchConfig is the default campaign of benchGraphs graphs into a fresh
-// directory, as `cfgfuzz run --graphs N --workers 2` sets it up.
-func benchConfig(b *testing.B, checks []string) fuzz.Config {
-	streams, err := streamsFor("", "")
+// benchConfig is the campaign `cfgfuzz run --graphs N --workers 2
+// [--checks C]` sets up (through its own flags, so every default is the
+// command's), into a fresh directory.
+func benchConfig(b testing.TB, checks string) fuzz.Config {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var f campaignFlags
+	f.define(fs, false)
+	args := []string{"--graphs", strconv.Itoa(benchGraphs), "--workers", "2", "--progress", "none", "--out", b.TempDir()}
+	if checks != "" {
+		args = append(args, "--checks", checks)
+	}
+	if err := fs.Parse(args); err != nil {
+		b.Fatal(err)
+	}
+	c, err := f.config(io.Discard)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return fuzz.Config{Source: genSource{}, Workers: 2, Dir: b.TempDir(), Current: fuzz.InProcessFactory(),
-		Settings: fuzz.Settings{Seed: 1, Graphs: benchGraphs, Streams: streams, Current: "in-process", Checks: checks}}
+	return c
 }
 
 // benchCampaign runs the campaign and returns its rate.
-func benchCampaign(b *testing.B, checks []string) float64 {
+func benchCampaign(b *testing.B, checks string) float64 {
 	c := benchConfig(b, checks)
 	start := time.Now()
 	out, err := fuzz.Run(c)
@@ -116,7 +129,7 @@ func benchCampaign(b *testing.B, checks []string) float64 {
 
 // benchModules makes the modules of the campaign's graphs, in its order.
 func benchModules(b *testing.B) [][]byte {
-	c := benchConfig(b, nil)
+	c := benchConfig(b, "")
 	var mods [][]byte
 	for i := range benchGraphs {
 		st := c.Streams[i%len(c.Streams)]
@@ -124,7 +137,7 @@ func benchModules(b *testing.B) [][]byte {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := structurizer.Structurize(it.Graph, structurizer.Options{})
+		res, err := structurizer.Structurize(it.Graph, structurizer.Options{Strategy: c.Strategy})
 		if err != nil {
 			continue // refused: the campaign validates nothing either
 		}
@@ -134,7 +147,7 @@ func benchModules(b *testing.B) [][]byte {
 		}
 		mods = append(mods, m)
 	}
-	b.Logf("%d graphs, %d modules", benchGraphs, len(mods))
+	b.Logf("%d graphs over %d streams, %d modules; %d random walks per graph", benchGraphs, len(c.Streams), len(mods), c.Walks)
 	return mods
 }
 
