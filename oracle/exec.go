@@ -34,7 +34,10 @@ type Executor interface {
 // Interpreter is the Executor backed by this package's SPIR-V interpreter.
 // HangSteps bounds the blocks an invocation may run without appending to its
 // trace before it counts as hung; 0 means 64 + 4 x the module's blocks.
-type Interpreter struct{ HangSteps int }
+type Interpreter struct {
+	HangSteps int
+	generic   bool // Machine.generic: the reference path, for tests
+}
 
 // Name is "interp".
 func (Interpreter) Name() string { return "interp" }
@@ -58,15 +61,22 @@ func (it Interpreter) executeDecoded(m *spirv.Module, batch *spirv.Batch, walks 
 	trace := make([]uint32, batch.TraceWords)
 	bufs := map[uint32][]uint32{spirv.BindingDecisions: batch.Decisions, spirv.BindingTrace: trace}
 	mach := NewMachine(p, bufs)
+	mach.generic = it.generic
 	hang := it.HangSteps
 	if hang <= 0 {
 		hang = 64 + 4*p.Labels()
 	}
 	capacity := uint32(batch.TraceStride) - spirv.TraceOverhead
+	// A run that records every hang steps and fills the trace takes at
+	// most entrySteps blocks of the entry point; more means the count
+	// goes back and forth (a module that rewrites it) and would never
+	// stop. Called functions get 64 blocks per entry block (MaxBlocks).
+	entrySteps := (int(capacity) + 2) * (hang + 1)
+	mach.MaxBlocks = 64 * entrySteps
 	var firstTrap error
 	for i := range walks {
 		base := i * int(batch.TraceStride)
-		lastCount, idle := uint32(0), 0
+		lastCount, idle, steps := uint32(0), 0, 0
 		mach.OnBlock = func(uint32) bool {
 			c := trace[base+spirv.TraceCount]
 			if c != lastCount {
@@ -74,7 +84,8 @@ func (it Interpreter) executeDecoded(m *spirv.Module, batch *spirv.Batch, walks 
 			} else {
 				idle++
 			}
-			return idle <= hang && c <= capacity
+			steps++
+			return idle <= hang && c <= capacity && steps <= entrySteps
 		}
 		err := mach.Run(uint32(i))
 		var trap *TrapError

@@ -7,6 +7,7 @@ package oracle
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"cfgfuzz/emit"
 	"cfgfuzz/emit/spirv"
@@ -255,5 +256,59 @@ func BenchmarkExecDispatch(b *testing.B) {
 	for b.Loop() {
 		execVerdict(gs[i%len(gs)], mods[i%len(gs)])
 		i++
+	}
+}
+
+// TestExecStopsRunawayModules: two modules no hang counter sees end, each
+// must come back with a verdict. In the first, append toggles the trace
+// count (count ^ 1 for count + 1), so a loop keeps "recording"; in the
+// second, next() loops in itself, where OnBlock never runs. Before the
+// step caps (Interpreter's entry-point steps, Machine.MaxBlocks) both ran
+// forever.
+func TestExecStopsRunawayModules(t *testing.T) {
+	loop := cfg.FromSuccs([][]int{{1}, {1, 2}, {}})
+	toggling := dispatchModule(t, loop)
+	appendID, one := funcID(t, toggling, "append"), uint32(0)
+	for _, in := range toggling.Insts {
+		if in.Op == spirv.OpConstant && in.Operands[2] == 1 {
+			one = in.Operands[1]
+		}
+	}
+	changed, inAppend := false, false
+	for i, in := range toggling.Insts {
+		switch {
+		case in.Op == spirv.OpFunction:
+			inAppend = in.Operands[1] == appendID
+		case inAppend && in.Op == spirv.OpIAdd && in.Operands[3] == one:
+			toggling.Insts[i].Op, changed = spirv.OpBitwiseXor, true
+		}
+	}
+	looping := dispatchModule(t, loop)
+	nextID, inNext, label := funcID(t, looping, "next"), false, uint32(0)
+	for i, in := range looping.Insts {
+		switch {
+		case in.Op == spirv.OpFunction:
+			inNext = in.Operands[1] == nextID
+		case inNext && in.Op == spirv.OpLabel:
+			label = in.Operands[0]
+		case inNext && in.Op == spirv.OpReturnValue:
+			looping.Insts[i] = spirv.Instruction{Op: spirv.OpBranch, Operands: []uint32{label}}
+		}
+	}
+	if !changed || label == 0 {
+		t.Fatal("the modules' helpers are not as the test expects")
+	}
+	for name, m := range map[string]*spirv.Module{"append toggles the count": toggling, "next loops": looping} {
+		done := make(chan ExecResult, 1)
+		go func() { done <- execVerdict(loop, m.Bytes()) }()
+		select {
+		case v := <-done:
+			if v.Signature == "" || v.Harness != nil {
+				t.Errorf("%s: %q %v, want a finding", name, v.Signature, v.Harness)
+			}
+			t.Logf("%s: %s", name, v.Signature)
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: no verdict after a minute", name)
+		}
 	}
 }

@@ -54,6 +54,9 @@ type value struct {
 type block struct {
 	label uint32
 	insts []spirv.Instruction // body, terminator last
+	// fast has a resolved two-operand step for each instruction that can
+	// take the fast path (binStep.ok), by index into insts.
+	fast []binStep
 }
 
 type function struct {
@@ -205,6 +208,11 @@ func Load(m *spirv.Module) (*Program, error) {
 			}
 		}
 	}
+	for _, f := range p.funcs {
+		for i := range f.blocks {
+			f.blocks[i].fast = resolveBinary(f.blocks[i].insts, p.bound)
+		}
+	}
 	p.labels = len(p.entry.blocks)
 	return p, nil
 }
@@ -228,7 +236,15 @@ type Machine struct {
 	// with the label id; returning false stops the invocation (Run returns
 	// ErrStopped).
 	OnBlock func(label uint32) bool
-	steps   int
+	// MaxBlocks, when > 0, stops an invocation (ErrStopped) after that
+	// many blocks of any function: OnBlock sees only the entry point's, and
+	// a loop inside a called function would otherwise never end.
+	MaxBlocks int
+	blocks    int // blocks of any function this invocation
+	steps     int
+	// generic runs every instruction through exec, the fast path off: the
+	// reference the fast path is tested against.
+	generic bool
 }
 
 // ErrStopped is returned when OnBlock stopped an invocation.
@@ -251,6 +267,7 @@ func (m *Machine) Run(invocation uint32) error {
 		m.bufs[b] = buf
 	}
 	m.gid = invocation
+	m.blocks = 0
 	_, err := m.call(m.p.entry, nil, true)
 	return err
 }
@@ -292,6 +309,9 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 	bi, prev := 0, uint32(0)
 	for {
 		b := &f.blocks[bi]
+		if m.blocks++; m.MaxBlocks > 0 && m.blocks > m.MaxBlocks {
+			return value{}, ErrStopped
+		}
 		if isEntry {
 			m.steps++
 			if m.OnBlock != nil && !m.OnBlock(b.label) {
@@ -319,7 +339,14 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 // block runs one block; it returns the next label, or done with the return
 // value.
 func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret value, done bool, err error) {
-	for _, in := range b.insts {
+	for i := range b.insts {
+		if s := &b.fast[i]; s.ok && !m.generic {
+			if err := m.binaryStep(s); err != nil {
+				return 0, value{}, false, err
+			}
+			continue
+		}
+		in := &b.insts[i]
 		ops := in.Operands
 		switch in.Op {
 		case spirv.OpBranch:
@@ -358,7 +385,7 @@ func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret va
 				return 0, value{}, false, err
 			}
 		default:
-			if err := m.exec(in); err != nil {
+			if err := m.exec(*in); err != nil {
 				return 0, value{}, false, err
 			}
 		}

@@ -1,0 +1,70 @@
+// interp_fast.go: the interpreter's fast path for two-operand integer and
+// logical instructions (the bulk of what a weighted module runs: the
+// convention's filler is a chain of them). Load resolves each such
+// instruction whose operand count is right and whose ids are within the
+// bound into a binStep, so running it skips exec's dispatch and the checks
+// Load already made; the kind checks, the arithmetic (binary) and every
+// error stay those of the generic path, which Machine.generic selects and
+// TestFastPathAgainstGeneric holds the fast path to.
+package oracle
+
+import (
+	"fmt"
+
+	"cfgfuzz/emit/spirv"
+)
+
+// binStep is one resolved two-operand instruction: result = op(a, b).
+type binStep struct {
+	ok        bool
+	op        spirv.Op
+	res, a, b uint32
+}
+
+// binaryOps are the opcodes binary evaluates.
+var binaryOps = map[spirv.Op]bool{
+	spirv.OpIAdd: true, spirv.OpISub: true, spirv.OpIMul: true, spirv.OpUDiv: true, spirv.OpUMod: true,
+	spirv.OpBitwiseOr: true, spirv.OpBitwiseXor: true, spirv.OpBitwiseAnd: true,
+	spirv.OpShiftLeftLogical: true, spirv.OpShiftRightLogical: true,
+	spirv.OpIEqual: true, spirv.OpINotEqual: true,
+	spirv.OpULessThan: true, spirv.OpULessThanEqual: true, spirv.OpUGreaterThan: true, spirv.OpUGreaterThanEqual: true,
+	spirv.OpSLessThan: true, spirv.OpSLessThanEqual: true, spirv.OpSGreaterThan: true, spirv.OpSGreaterThanEqual: true,
+	spirv.OpLogicalAnd: true, spirv.OpLogicalOr: true, spirv.OpLogicalEqual: true, spirv.OpLogicalNotEqual: true,
+}
+
+// resolveBinary returns a block's steps: ok for each instruction of
+// binaryOps with exactly result type, result and two operands, all ids at
+// most bound (the value table's last index).
+func resolveBinary(insts []spirv.Instruction, bound uint32) []binStep {
+	steps := make([]binStep, len(insts))
+	for i, in := range insts {
+		ops := in.Operands
+		if !binaryOps[in.Op] || len(ops) != 4 || ops[1] > bound || ops[2] > bound || ops[3] > bound {
+			continue
+		}
+		steps[i] = binStep{ok: true, op: in.Op, res: ops[1], a: ops[2], b: ops[3]}
+	}
+	return steps
+}
+
+// binaryStep runs a resolved step as exec would: operand a's kind, then
+// b's, then the arithmetic, then the result.
+func (m *Machine) binaryStep(s *binStep) error {
+	va, vb := &m.vals[s.a], &m.vals[s.b]
+	if va.kind != vScalar && va.kind != vBool {
+		return &TrapError{fmt.Sprintf("%%%d is not a scalar", s.a)}
+	}
+	if vb.kind != vScalar && vb.kind != vBool {
+		return &TrapError{fmt.Sprintf("%%%d is not a scalar", s.b)}
+	}
+	u, isBool, err := binary(s.op, va.u, vb.u)
+	if err != nil {
+		return err
+	}
+	kind := vScalar
+	if isBool {
+		kind = vBool
+	}
+	m.vals[s.res] = value{kind: kind, u: u}
+	return nil
+}

@@ -1,0 +1,140 @@
+// interp_fast_test.go: the fast path for two-operand instructions against
+// the generic path it shortcuts (Machine.generic), on emitted modules of
+// both strategies with filler and on damaged copies: two-operand
+// instructions pointed at other ids (pointers, undefined values, ids past
+// the bound), given other opcodes (a division by a zero constant) or an
+// operand too many, and the structural mutations of mutation_test.go. Both
+// paths must record the same traces, consume the same decisions and fail
+// with the same error.
+package oracle
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"cfgfuzz/emit"
+	"cfgfuzz/emit/spirv"
+	"cfgfuzz/structurizer"
+)
+
+func TestFastPathAgainstGeneric(t *testing.T) {
+	seed := envInt("CFGFUZZ_SEED", uint64(time.Now().UnixNano()))
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 17))
+	strategies := structurizer.Strategies()
+	fastRan, damaged := 0, 0
+	for i := range 400 {
+		g := anyGraph(r, 1+r.IntN(10))
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategies[i%len(strategies)]})
+		if err != nil {
+			continue
+		}
+		m, err := emit.Module(res.Func, emit.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		walks := Walks(g, WalkOptions{Seed: uint64(i)})
+		fastRan += sameOnBothPaths(t, fmt.Sprintf("graph %d %v", i, g), m, walks)
+		for k := range 3 {
+			d := clone(m)
+			what := damage(r, d, k)
+			if what == "" {
+				continue
+			}
+			damaged++
+			sameOnBothPaths(t, fmt.Sprintf("graph %d %v, %s", i, g, what), d, walks)
+		}
+	}
+	if fastRan == 0 || damaged < 400 {
+		t.Fatalf("the test exercised too little: fast steps in %d modules, %d damaged modules", fastRan, damaged)
+	}
+	t.Logf("%d modules ran fast steps, %d damaged modules", fastRan, damaged)
+}
+
+// sameOnBothPaths runs the walks on m with and without the fast path and
+// fails the test when the observations or errors differ; it returns 1 when
+// m has a fast step at all.
+func sameOnBothPaths(t *testing.T, what string, m *spirv.Module, walks []Walk) int {
+	t.Helper()
+	decs := make([][]uint32, len(walks))
+	longest := 0
+	for i, w := range walks {
+		decs[i], longest = w.Decisions, max(longest, len(w.Trace))
+	}
+	run := func(generic bool) ([]spirv.Observed, string) {
+		obs, err := Interpreter{generic: generic}.executeDecoded(m, spirv.NewBatch(decs, longest+1), len(walks))
+		if err != nil {
+			return obs, err.Error()
+		}
+		return obs, ""
+	}
+	fastObs, fastErr := run(false)
+	refObs, refErr := run(true)
+	if fastErr != refErr {
+		t.Fatalf("%s: fast path error %q, generic %q", what, fastErr, refErr)
+	}
+	if len(fastObs) != len(refObs) {
+		t.Fatalf("%s: %d observations, generic %d", what, len(fastObs), len(refObs))
+	}
+	for i := range fastObs {
+		f, g := fastObs[i], refObs[i]
+		if !slices.Equal(f.IDs, g.IDs) || f.Returned != g.Returned || f.Consumed != g.Consumed || f.Truncated != g.Truncated {
+			t.Fatalf("%s: walk %d: fast path %+v, generic %+v", what, i, f, g)
+		}
+	}
+	if p, err := Load(m); err == nil {
+		for _, f := range p.funcs {
+			for _, b := range f.blocks {
+				if slices.ContainsFunc(b.fast, func(s binStep) bool { return s.ok }) {
+					return 1
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// damage changes m: k 0 points a two-operand instruction's operand or
+// result at another id (any id up to past the bound), k 1 gives one another
+// opcode (a division, a shift, a compare) or an operand too many, k 2 is a
+// structural mutation. It returns what it did, "" when nothing applied.
+func damage(r *rand.Rand, m *spirv.Module, k int) string {
+	if k == 2 {
+		kind := mutationKinds[r.IntN(len(mutationKinds))]
+		if mutate(r, m, kind) {
+			return kind
+		}
+		return ""
+	}
+	var at []int
+	for i, in := range m.Insts {
+		if binaryOps[in.Op] && len(in.Operands) == 4 {
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	i := at[r.IntN(len(at))]
+	in := &m.Insts[i]
+	in.Operands = slices.Clone(in.Operands)
+	if k == 0 {
+		slot := 1 + r.IntN(3)
+		id := uint32(r.IntN(int(m.Bound) + 3))
+		in.Operands[slot] = id
+		return fmt.Sprintf("instruction %d operand %d -> %%%d", i, slot, id)
+	}
+	switch r.IntN(3) {
+	case 0:
+		in.Op = []spirv.Op{spirv.OpUDiv, spirv.OpUMod, spirv.OpShiftLeftLogical, spirv.OpSLessThan, spirv.OpLogicalAnd}[r.IntN(5)]
+		return fmt.Sprintf("instruction %d now %s", i, in.Op)
+	case 1:
+		in.Operands = append(in.Operands, in.Operands[3])
+		return fmt.Sprintf("instruction %d with 5 operands", i)
+	}
+	in.Operands = in.Operands[:3]
+	return fmt.Sprintf("instruction %d with 3 operands", i)
+}
