@@ -312,3 +312,32 @@ func TestExecStopsRunawayModules(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkExecWeighted is the execution check where campaigns spend it:
+// modules of the default strategy whose blocks carry up to 1,000 words of
+// filler, with the covering and 16 random walks.
+func BenchmarkExecWeighted(b *testing.B) {
+	r := rand.New(rand.NewPCG(2, 0))
+	var gs []*cfg.Graph
+	var mods [][]byte
+	for len(gs) < 64 {
+		g := anyGraph(r, 5+r.IntN(5))
+		for k := range g.Weights {
+			g.Weights[k] = []int{0, 16, 1000}[r.IntN(3)]
+		}
+		res, err := structurizer.Structurize(g, structurizer.Options{})
+		if err != nil {
+			continue
+		}
+		m, err := emit.Bytes(res.Func, emit.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		gs, mods = append(gs, g), append(mods, m)
+	}
+	i := 0
+	for b.Loop() {
+		execVerdict(gs[i%len(gs)], mods[i%len(gs)])
+		i++
+	}
+}

@@ -339,14 +339,17 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 // block runs one block; it returns the next label, or done with the return
 // value.
 func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret value, done bool, err error) {
-	for i := range b.insts {
-		if s := &b.fast[i]; s.ok && !m.generic {
-			if err := m.binaryStep(s); err != nil {
+	for i := 0; i < len(b.insts); {
+		if b.fast[i].ok && !m.generic {
+			n, err := m.binaryRun(b.fast[i:])
+			if err != nil {
 				return 0, value{}, false, err
 			}
+			i += n
 			continue
 		}
 		in := &b.insts[i]
+		i++
 		ops := in.Operands
 		switch in.Op {
 		case spirv.OpBranch:

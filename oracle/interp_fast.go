@@ -47,24 +47,48 @@ func resolveBinary(insts []spirv.Instruction, bound uint32) []binStep {
 	return steps
 }
 
-// binaryStep runs a resolved step as exec would: operand a's kind, then
-// b's, then the arithmetic, then the result.
-func (m *Machine) binaryStep(s *binStep) error {
-	va, vb := &m.vals[s.a], &m.vals[s.b]
-	if va.kind != vScalar && va.kind != vBool {
-		return &TrapError{fmt.Sprintf("%%%d is not a scalar", s.a)}
+// binaryRun runs the resolved steps at the start of steps, up to the first
+// that is not ok, each as exec would: operand a's kind, then b's, then the
+// arithmetic, then the result. It returns how many it ran (all of them,
+// unless one failed).
+func (m *Machine) binaryRun(steps []binStep) (int, error) {
+	vals := m.vals
+	for i := range steps {
+		s := &steps[i]
+		if !s.ok {
+			return i, nil
+		}
+		va, vb := &vals[s.a], &vals[s.b]
+		if va.kind != vScalar && va.kind != vBool {
+			return i, &TrapError{fmt.Sprintf("%%%d is not a scalar", s.a)}
+		}
+		if vb.kind != vScalar && vb.kind != vBool {
+			return i, &TrapError{fmt.Sprintf("%%%d is not a scalar", s.b)}
+		}
+		u, isBool, err := fastBinary(s.op, va.u, vb.u)
+		if err != nil {
+			return i, err
+		}
+		kind := vScalar
+		if isBool {
+			kind = vBool
+		}
+		vals[s.res] = value{kind: kind, u: u}
 	}
-	if vb.kind != vScalar && vb.kind != vBool {
-		return &TrapError{fmt.Sprintf("%%%d is not a scalar", s.b)}
+	return len(steps), nil
+}
+
+// fastBinary is binary with the filler's three operations (emit's filler
+// is a chain of OpIMul, OpIAdd and OpBitwiseXor) evaluated in line;
+// TestFastBinaryAgainstBinary holds it to binary.
+func fastBinary(op spirv.Op, a, b uint32) (uint32, bool, error) {
+	switch op {
+	case spirv.OpIAdd:
+		return a + b, false, nil
+	case spirv.OpIMul:
+		return a * b, false, nil
+	case spirv.OpBitwiseXor:
+		return a ^ b, false, nil
 	}
-	u, isBool, err := binary(s.op, va.u, vb.u)
-	if err != nil {
-		return err
-	}
-	kind := vScalar
-	if isBool {
-		kind = vBool
-	}
-	m.vals[s.res] = value{kind: kind, u: u}
-	return nil
+	return binary(op, a, b)
 }
