@@ -33,7 +33,10 @@ type Executor interface {
 
 // Interpreter is the Executor backed by this package's SPIR-V interpreter.
 // HangSteps bounds the blocks an invocation may run without appending to its
-// trace before it counts as hung; 0 means 64 + 4 x the module's blocks.
+// trace before it counts as hung; 0 means 64 + 4 x the module's blocks. An
+// invocation also stops after (capacity+2)(HangSteps+1) blocks of the entry
+// point, or 64 times that many blocks of every function together (a module
+// that rewrites its trace count, or loops inside a helper).
 type Interpreter struct {
 	HangSteps int
 	generic   bool // Machine.generic: the reference path, for tests
