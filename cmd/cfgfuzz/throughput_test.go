@@ -1,7 +1,9 @@
 // throughput_test.go measures, in one run, the campaign's throughput and
-// spirv-val's alone on the same modules: the main job as `cfgfuzz run`
-// runs it (every generator and weight setting of package gen, the default
-// strategy, in-process structurizer, 2 workers, the oracle's checks) against
+// spirv-val's alone on the same modules: the main job as `cfgfuzz run
+// --graphs 3000 --workers 2` runs it, set up through run's own flags so
+// every default is the command's (every generator and weight setting of
+// package gen, the default strategy, 16 random walks, in-process
+// structurizer, the oracle's checks), against
 // the oracle's in-process validator on 2 goroutines over the modules of the
 // same graphs (made beforehand, untimed; refusals have none). The target
 // (issue 6) is a campaign at least 70% as fast as validation alone.
