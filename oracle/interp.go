@@ -388,7 +388,7 @@ func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret va
 				return 0, value{}, false, err
 			}
 		default:
-			if err := m.exec(*in); err != nil {
+			if err := m.exec(in); err != nil {
 				return 0, value{}, false, err
 			}
 		}

@@ -31,24 +31,26 @@ func (m *Machine) set(id uint32, v value) error {
 func scalarV(u uint32) value { return value{kind: vScalar, u: u} }
 func boolV(b bool) value     { return value{kind: vBool, u: b2u(b)} }
 
-func (m *Machine) exec(in spirv.Instruction) error {
-	ops := in.Operands
-	need := func(n int) error {
-		if len(ops) < n {
-			return &TrapError{fmt.Sprintf("%s has %d operands, needs %d", in.Op, len(ops), n)}
-		}
-		return nil
+// need is the trap for an instruction with fewer than n operands.
+func need(in *spirv.Instruction, n int) error {
+	if len(in.Operands) < n {
+		return &TrapError{fmt.Sprintf("%s has %d operands, needs %d", in.Op, len(in.Operands), n)}
 	}
+	return nil
+}
+
+func (m *Machine) exec(in *spirv.Instruction) error {
+	ops := in.Operands
 	switch in.Op {
 	case spirv.OpNop, spirv.OpSelectionMerge, spirv.OpLoopMerge, spirv.OpLine, spirv.OpNoLine, spirv.OpName:
 		return nil
 	case spirv.OpUndef:
-		if err := need(2); err != nil {
+		if err := need(in, 2); err != nil {
 			return err
 		}
 		return m.set(ops[1], scalarV(0))
 	case spirv.OpVariable:
-		if err := need(3); err != nil {
+		if err := need(in, 3); err != nil {
 			return err
 		}
 		m.cells = append(m.cells, 0)
@@ -62,7 +64,7 @@ func (m *Machine) exec(in spirv.Instruction) error {
 		}
 		return m.set(ops[1], value{kind: vPtr, space: spaceCell, index: int32(idx)})
 	case spirv.OpLoad:
-		if err := need(3); err != nil {
+		if err := need(in, 3); err != nil {
 			return err
 		}
 		v, err := m.load(ops[2])
@@ -71,12 +73,12 @@ func (m *Machine) exec(in spirv.Instruction) error {
 		}
 		return m.set(ops[1], v)
 	case spirv.OpStore:
-		if err := need(2); err != nil {
+		if err := need(in, 2); err != nil {
 			return err
 		}
 		return m.store(ops[0], ops[1])
 	case spirv.OpAccessChain, spirv.OpInBoundsAccessChain:
-		if err := need(3); err != nil {
+		if err := need(in, 3); err != nil {
 			return err
 		}
 		p, err := m.accessChain(ops[2], ops[3:])
@@ -85,7 +87,7 @@ func (m *Machine) exec(in spirv.Instruction) error {
 		}
 		return m.set(ops[1], p)
 	case spirv.OpCompositeExtract:
-		if err := need(4); err != nil {
+		if err := need(in, 4); err != nil {
 			return err
 		}
 		v, err := m.ref(ops[2])
@@ -101,7 +103,7 @@ func (m *Machine) exec(in spirv.Instruction) error {
 		}
 		return m.set(ops[1], scalarV(x))
 	case spirv.OpSelect:
-		if err := need(5); err != nil {
+		if err := need(in, 5); err != nil {
 			return err
 		}
 		c, err := m.scalar(ops[2])
@@ -120,7 +122,7 @@ func (m *Machine) exec(in spirv.Instruction) error {
 	case spirv.OpFunctionCall:
 		return m.callInst(ops)
 	case spirv.OpAtomicIAdd:
-		if err := need(6); err != nil {
+		if err := need(in, 6); err != nil {
 			return err
 		}
 		old, err := m.load(ops[2])
@@ -136,7 +138,7 @@ func (m *Machine) exec(in spirv.Instruction) error {
 		}
 		return m.set(ops[1], old)
 	case spirv.OpLogicalNot, spirv.OpNot:
-		if err := need(3); err != nil {
+		if err := need(in, 3); err != nil {
 			return err
 		}
 		a, err := m.scalar(ops[2])
@@ -148,7 +150,7 @@ func (m *Machine) exec(in spirv.Instruction) error {
 		}
 		return m.set(ops[1], boolV(a == 0))
 	}
-	if err := need(4); err != nil {
+	if err := need(in, 4); err != nil {
 		return err
 	}
 	a, err := m.scalar(ops[2])
