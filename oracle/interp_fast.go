@@ -21,16 +21,28 @@ type binStep struct {
 	res, a, b uint32
 }
 
-// binaryOps are the opcodes binary evaluates.
-var binaryOps = map[spirv.Op]bool{
-	spirv.OpIAdd: true, spirv.OpISub: true, spirv.OpIMul: true, spirv.OpUDiv: true, spirv.OpUMod: true,
-	spirv.OpBitwiseOr: true, spirv.OpBitwiseXor: true, spirv.OpBitwiseAnd: true,
-	spirv.OpShiftLeftLogical: true, spirv.OpShiftRightLogical: true,
-	spirv.OpIEqual: true, spirv.OpINotEqual: true,
-	spirv.OpULessThan: true, spirv.OpULessThanEqual: true, spirv.OpUGreaterThan: true, spirv.OpUGreaterThanEqual: true,
-	spirv.OpSLessThan: true, spirv.OpSLessThanEqual: true, spirv.OpSGreaterThan: true, spirv.OpSGreaterThanEqual: true,
-	spirv.OpLogicalAnd: true, spirv.OpLogicalOr: true, spirv.OpLogicalEqual: true, spirv.OpLogicalNotEqual: true,
+// binaryOps are the opcodes binary evaluates (all below 256).
+var binaryOps = []spirv.Op{
+	spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpUDiv, spirv.OpUMod,
+	spirv.OpBitwiseOr, spirv.OpBitwiseXor, spirv.OpBitwiseAnd,
+	spirv.OpShiftLeftLogical, spirv.OpShiftRightLogical,
+	spirv.OpIEqual, spirv.OpINotEqual,
+	spirv.OpULessThan, spirv.OpULessThanEqual, spirv.OpUGreaterThan, spirv.OpUGreaterThanEqual,
+	spirv.OpSLessThan, spirv.OpSLessThanEqual, spirv.OpSGreaterThan, spirv.OpSGreaterThanEqual,
+	spirv.OpLogicalAnd, spirv.OpLogicalOr, spirv.OpLogicalEqual, spirv.OpLogicalNotEqual,
 }
+
+// binaryTable is binaryOps as a table by opcode: Load asks it of every
+// instruction of every module.
+var binaryTable = func() (t [256]bool) {
+	for _, op := range binaryOps {
+		t[op] = true
+	}
+	return t
+}()
+
+// isBinary says whether binary evaluates op.
+func isBinary(op spirv.Op) bool { return int(op) < len(binaryTable) && binaryTable[op] }
 
 // resolveBinary returns a block's steps: ok for each instruction of
 // binaryOps with exactly result type, result and two operands, all ids at
@@ -39,7 +51,7 @@ func resolveBinary(insts []spirv.Instruction, bound uint32) []binStep {
 	steps := make([]binStep, len(insts))
 	for i, in := range insts {
 		ops := in.Operands
-		if !binaryOps[in.Op] || len(ops) != 4 || ops[1] > bound || ops[2] > bound || ops[3] > bound {
+		if !isBinary(in.Op) || len(ops) != 4 || ops[1] > bound || ops[2] > bound || ops[3] > bound {
 			continue
 		}
 		steps[i] = binStep{ok: true, op: in.Op, res: ops[1], a: ops[2], b: ops[3]}

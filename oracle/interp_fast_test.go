@@ -111,7 +111,7 @@ func damage(r *rand.Rand, m *spirv.Module, k int) string {
 	}
 	var at []int
 	for i, in := range m.Insts {
-		if binaryOps[in.Op] && len(in.Operands) == 4 {
+		if isBinary(in.Op) && len(in.Operands) == 4 {
 			at = append(at, i)
 		}
 	}

@@ -60,15 +60,11 @@ func TestBinaryOps(t *testing.T) {
 }
 
 // TestFastBinaryAgainstBinary: the fast path's arithmetic equals binary's
-// for every opcode binary knows and one it does not, on edge and random
-// words.
+// for every opcode binary knows and one it does not, on edge words; and
+// isBinary names exactly the opcodes binary supports (below 1024).
 func TestFastBinaryAgainstBinary(t *testing.T) {
 	words := []uint32{0, 1, 2, 31, 32, 0x7fffffff, 0x80000000, 0xffffffff, 0x12345678}
-	ops := []spirv.Op{spirv.OpNop}
-	for op := range binaryOps {
-		ops = append(ops, op)
-	}
-	for _, op := range ops {
+	for _, op := range append([]spirv.Op{spirv.OpNop}, binaryOps...) {
 		for _, a := range words {
 			for _, b := range words {
 				u1, b1, e1 := fastBinary(op, a, b)
@@ -77,6 +73,13 @@ func TestFastBinaryAgainstBinary(t *testing.T) {
 					t.Fatalf("%s %#x %#x: fast %#x %v %v, binary %#x %v %v", op, a, b, u1, b1, e1, u2, b2, e2)
 				}
 			}
+		}
+	}
+	for op := spirv.Op(0); op < 1024; op++ {
+		_, _, err := binary(op, 1, 1)
+		_, unsupported := err.(*UnsupportedError)
+		if isBinary(op) == unsupported {
+			t.Errorf("%s: isBinary %v, binary supports it: %v", op, isBinary(op), !unsupported)
 		}
 	}
 }
