@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -42,7 +43,7 @@ type campaignFlags struct {
 	shard, out, resume                string
 	kinds, weights, strategy, inject  string
 	checks, structurizerCmd, baseline string
-	current, gpuDevice                string
+	current, gpuDevice, cpuProfile    string
 	isolate, minimize                 bool
 	progress                          string
 	set                               map[string]bool // flags given
@@ -69,6 +70,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
 	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, built once and cached)")
 	if compare {
 		fs.StringVar(&f.current, "current", "", "build the current side from git revision `REV` too (default: the working tree)")
@@ -139,12 +141,34 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	c.Context = ctx
+	if f.cpuProfile != "" {
+		stopProfile, err := startCPUProfile(f.cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
+			return exitUsage
+		}
+		defer stopProfile()
+	}
 	o, err := fuzz.Run(c)
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return exitUsage
 	}
 	return reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
+}
+
+// startCPUProfile starts writing a CPU profile to path and returns what
+// stops it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // reportExit prints the summary and the report paths and returns 1 for new
