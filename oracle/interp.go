@@ -208,9 +208,11 @@ func Load(m *spirv.Module) (*Program, error) {
 			}
 		}
 	}
+	uses := idUses(p)
 	for _, f := range p.funcs {
 		for i := range f.blocks {
 			f.blocks[i].fast = resolveBinary(f.blocks[i].insts, p.bound)
+			resolveChains(f.blocks[i].fast, p, uses)
 		}
 	}
 	p.labels = len(p.entry.blocks)

@@ -19,6 +19,18 @@ type binStep struct {
 	ok        bool
 	op        spirv.Op
 	res, a, b uint32
+	// chain, when not nil, fuses this step and the len(chain)-1 after it:
+	// a filler chain (see resolveChains), computed in a register from a,
+	// only the last result (chainRes) written.
+	chain    []chainOp
+	chainRes uint32
+}
+
+// chainOp is one operation of a fused chain: x = op(x, c), c a constant's
+// value resolved at Load.
+type chainOp struct {
+	op spirv.Op
+	c  uint32
 }
 
 // binaryOps are the opcodes binary evaluates (all below 256).
@@ -65,10 +77,19 @@ func resolveBinary(insts []spirv.Instruction, bound uint32) []binStep {
 // unless one failed).
 func (m *Machine) binaryRun(steps []binStep) (int, error) {
 	vals := m.vals
-	for i := range steps {
+	for i := 0; i < len(steps); i++ {
 		s := &steps[i]
 		if !s.ok {
 			return i, nil
+		}
+		if s.chain != nil {
+			va := &vals[s.a]
+			if va.kind != vScalar && va.kind != vBool {
+				return i, &TrapError{fmt.Sprintf("%%%d is not a scalar", s.a)}
+			}
+			vals[s.chainRes] = value{kind: vScalar, u: runChain(s.chain, va.u)}
+			i += len(s.chain) - 1
+			continue
 		}
 		va, vb := &vals[s.a], &vals[s.b]
 		if va.kind != vScalar && va.kind != vBool {
@@ -88,6 +109,97 @@ func (m *Machine) binaryRun(steps []binStep) (int, error) {
 		vals[s.res] = value{kind: kind, u: u}
 	}
 	return len(steps), nil
+}
+
+// runChain computes a fused chain on x.
+func runChain(chain []chainOp, x uint32) uint32 {
+	for _, c := range chain {
+		switch c.op {
+		case spirv.OpIAdd:
+			x += c.c
+		case spirv.OpIMul:
+			x *= c.c
+		default: // OpBitwiseXor
+			x ^= c.c
+		}
+	}
+	return x
+}
+
+// chainable are the opcodes a fused chain may hold: integer results that
+// cannot trap.
+func chainable(op spirv.Op) bool {
+	return op == spirv.OpIAdd || op == spirv.OpIMul || op == spirv.OpBitwiseXor
+}
+
+// idUse is what resolveChains needs to know of every id over the bodies
+// of all functions: how many times it appears as an operand word (result
+// positions included, saturating), and whether an instruction may write it.
+type idUse struct {
+	count   []uint8
+	written []bool
+}
+
+// idUses counts the operand words of every block instruction; an id is
+// written when it is the second operand of any instruction but OpStore
+// (every instruction the interpreter gives a result writes ops[1]; the
+// rest there are labels and literals, which only make this conservative),
+// or a function parameter.
+func idUses(p *Program) idUse {
+	u := idUse{count: make([]uint8, p.bound+1), written: make([]bool, p.bound+1)}
+	for _, f := range p.funcs {
+		for _, id := range f.params {
+			if id <= p.bound {
+				u.written[id] = true
+			}
+		}
+		for i := range f.blocks {
+			for _, in := range f.blocks[i].insts {
+				for _, w := range in.Operands {
+					if w <= p.bound && u.count[w] < 255 {
+						u.count[w]++
+					}
+				}
+				if in.Op != spirv.OpStore && len(in.Operands) > 1 && in.Operands[1] <= p.bound {
+					u.written[in.Operands[1]] = true
+				}
+			}
+		}
+	}
+	return u
+}
+
+// resolveChains fuses runs of a block's resolved steps that form a chain:
+// each step an OpIAdd, OpIMul or OpBitwiseXor whose operand b is a
+// constant no instruction writes, and each step after the first taking as
+// operand a the previous step's result, which nothing else mentions (the
+// id appears twice in all function bodies: defined, then used there). The
+// convention's filler is such a chain. Only the chain's first operand can
+// fail (its kind, checked as the step would), so running it in a register
+// and writing only the last result observes the same as running every
+// step: the results skipped are read by nothing.
+func resolveChains(steps []binStep, p *Program, u idUse) {
+	link := func(s *binStep) bool {
+		return s.ok && chainable(s.op) && !u.written[s.b] && p.consts[s.b].kind == vScalar
+	}
+	for i := 0; i < len(steps); {
+		if !link(&steps[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(steps) && link(&steps[j]) && steps[j].a == steps[j-1].res && u.count[steps[j-1].res] == 2 {
+			j++
+		}
+		if j-i >= 2 {
+			chain := make([]chainOp, j-i)
+			for k := i; k < j; k++ {
+				chain[k-i] = chainOp{op: steps[k].op, c: p.consts[steps[k].b].u}
+			}
+			steps[i].chain, steps[i].chainRes = chain, steps[j-1].res
+		}
+		i = j
+	}
 }
 
 // fastBinary is binary with the filler's three operations (emit's filler

@@ -25,7 +25,7 @@ func TestFastPathAgainstGeneric(t *testing.T) {
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 17))
 	strategies := structurizer.Strategies()
-	fastRan, damaged := 0, 0
+	fastRan, chained, damaged := 0, 0, 0
 	for i := range 400 {
 		g := anyGraph(r, 1+r.IntN(10))
 		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategies[i%len(strategies)]})
@@ -38,7 +38,8 @@ func TestFastPathAgainstGeneric(t *testing.T) {
 		}
 		walks := Walks(g, WalkOptions{Seed: uint64(i)})
 		fastRan += sameOnBothPaths(t, fmt.Sprintf("graph %d %v", i, g), m, walks)
-		for k := range 3 {
+		chained += hasChain(m)
+		for k := range 4 {
 			d := clone(m)
 			what := damage(r, d, k)
 			if what == "" {
@@ -48,10 +49,10 @@ func TestFastPathAgainstGeneric(t *testing.T) {
 			sameOnBothPaths(t, fmt.Sprintf("graph %d %v, %s", i, g, what), d, walks)
 		}
 	}
-	if fastRan == 0 || damaged < 400 {
-		t.Fatalf("the test exercised too little: fast steps in %d modules, %d damaged modules", fastRan, damaged)
+	if fastRan == 0 || chained == 0 || damaged < 400 {
+		t.Fatalf("the test exercised too little: fast steps in %d modules, chains in %d, %d damaged modules", fastRan, chained, damaged)
 	}
-	t.Logf("%d modules ran fast steps, %d damaged modules", fastRan, damaged)
+	t.Logf("%d modules ran fast steps, %d fused chains, %d damaged modules", fastRan, chained, damaged)
 }
 
 // sameOnBothPaths runs the walks on m with and without the fast path and
@@ -97,11 +98,30 @@ func sameOnBothPaths(t *testing.T, what string, m *spirv.Module, walks []Walk) i
 	return 0
 }
 
+// hasChain is 1 when Load fuses a chain in m.
+func hasChain(m *spirv.Module) int {
+	if p, err := Load(m); err == nil {
+		for _, f := range p.funcs {
+			for _, b := range f.blocks {
+				if slices.ContainsFunc(b.fast, func(s binStep) bool { return s.chain != nil }) {
+					return 1
+				}
+			}
+		}
+	}
+	return 0
+}
+
 // damage changes m: k 0 points a two-operand instruction's operand or
 // result at another id (any id up to past the bound), k 1 gives one another
 // opcode (a division, a shift, a compare) or an operand too many, k 2 is a
-// structural mutation. It returns what it did, "" when nothing applied.
+// structural mutation, k 3 makes a branch condition read a result in the
+// middle of a filler chain (which a fused chain never writes). It returns
+// what it did, "" when nothing applied.
 func damage(r *rand.Rand, m *spirv.Module, k int) string {
+	if k == 3 {
+		return readChainMiddle(r, m)
+	}
 	if k == 2 {
 		kind := mutationKinds[r.IntN(len(mutationKinds))]
 		if mutate(r, m, kind) {
@@ -137,4 +157,31 @@ func damage(r *rand.Rand, m *spirv.Module, k int) string {
 	}
 	in.Operands = in.Operands[:3]
 	return fmt.Sprintf("instruction %d with 3 operands", i)
+}
+
+// readChainMiddle points the first operand of a compare that feeds a
+// branch at the result of a two-operand instruction whose result the next
+// instruction takes (the middle of a chain): the chain must then run step
+// by step.
+func readChainMiddle(r *rand.Rand, m *spirv.Module) string {
+	var mids []uint32
+	var cmps []int
+	for i, in := range m.Insts {
+		if isBinary(in.Op) && len(in.Operands) == 4 && i+1 < len(m.Insts) {
+			if next := m.Insts[i+1]; isBinary(next.Op) && len(next.Operands) == 4 && next.Operands[2] == in.Operands[1] {
+				mids = append(mids, in.Operands[1])
+			}
+		}
+		if in.Op == spirv.OpINotEqual && len(in.Operands) == 4 {
+			cmps = append(cmps, i)
+		}
+	}
+	if len(mids) == 0 || len(cmps) == 0 {
+		return ""
+	}
+	i, id := cmps[r.IntN(len(cmps))], mids[r.IntN(len(mids))]
+	in := &m.Insts[i]
+	in.Operands = slices.Clone(in.Operands)
+	in.Operands[2] = id
+	return fmt.Sprintf("instruction %d compares %%%d, a chain's middle", i, id)
 }
