@@ -6,6 +6,7 @@ package oracle
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -241,6 +242,49 @@ func TestWalksCoverEveryEdge(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRandomWalksSkipRepeats: no two walks share their decisions (compared
+// pairwise, not through Walks' keys), the covering walks come first and
+// unchanged, one more random walk drawn only ever adds at the end, and a
+// graph of one block gets one walk however many are drawn.
+func TestRandomWalksSkipRepeats(t *testing.T) {
+	const seed = 29
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	dropped := 0
+	for i := range 500 {
+		g := anyGraph(r, 1+r.IntN(8))
+		covering := Walks(g, WalkOptions{Random: -1, Seed: uint64(i)})
+		walks := Walks(g, WalkOptions{Random: 16, Seed: uint64(i)})
+		for a := range walks {
+			for b := range a {
+				if slices.Equal(walks[a].Decisions, walks[b].Decisions) {
+					t.Fatalf("graph %d %v: walks %d and %d both decide %v", i, g, b, a, walks[a].Decisions)
+				}
+			}
+		}
+		if len(walks) < len(covering) || !sameWalks(walks[:len(covering)], covering) {
+			t.Fatalf("graph %d %v: the covering walks changed", i, g)
+		}
+		if more := Walks(g, WalkOptions{Random: 17, Seed: uint64(i)}); len(more) < len(walks) || !sameWalks(more[:len(walks)], walks) {
+			t.Fatalf("graph %d %v: drawing one more random walk changed the first ones", i, g)
+		}
+		dropped += len(covering) + 16 - len(walks)
+	}
+	if one := Walks(cfg.FromSuccs([][]int{{}}), WalkOptions{}); len(one) != 1 {
+		t.Fatalf("one-block graph: %d walks, want 1", len(one))
+	}
+	if dropped == 0 {
+		t.Fatal("no random walk repeated another: the test exercised nothing")
+	}
+	t.Logf("%d repeated random walks dropped over 500 graphs", dropped)
+}
+
+func sameWalks(a, b []Walk) bool {
+	return slices.EqualFunc(a, b, func(x, y Walk) bool {
+		return slices.Equal(x.Decisions, y.Decisions) && slices.Equal(x.Trace, y.Trace) && x.Returned == y.Returned && x.Consumed == y.Consumed
+	})
 }
 
 func BenchmarkExecDispatch(b *testing.B) {

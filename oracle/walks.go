@@ -3,10 +3,13 @@
 // of blocks and the decisions consumed, then demands the module do exactly
 // the same. Walks are chosen greedily to cover every edge of the reachable
 // graph (a shortest path to an uncovered edge, the edge, then uncovered
-// edges first), plus seeded random walks with out-of-range decisions.
+// edges first), plus seeded random walks with out-of-range decisions. A
+// random walk whose decisions equal an earlier walk's is dropped: the module
+// gets the same input, so it would only repeat a run.
 package oracle
 
 import (
+	encbin "encoding/binary"
 	"math/rand/v2"
 
 	"cfgfuzz/structurizer/cfg"
@@ -44,15 +47,17 @@ func RunWalk(g *cfg.Graph, decisions []uint32, maxSteps int) Walk {
 }
 
 // WalkOptions configures walk selection. The zero value covers every edge
-// and adds 16 random walks, with a step cap of max(64, 4 x blocks).
+// and adds 16 random walks (fewer where some repeat an earlier walk), with
+// a step cap of max(64, 4 x blocks).
 type WalkOptions struct {
-	Random   int    // random walks on top of the covering ones; 0: 16, <0: none
+	Random   int    // random walks drawn on top of the covering ones; 0: 16, <0: none
 	MaxSteps int    // step cap per walk; 0: max(64, 4 x blocks)
 	Seed     uint64 // seeds the random walks
 	MaxWalks int    // cap on covering walks; 0: 4 x blocks + 16
 }
 
-// Walks returns covering walks followed by random ones.
+// Walks returns covering walks followed by the random ones that repeat no
+// earlier walk's decisions.
 func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 	n := g.Len()
 	if opt.MaxSteps <= 0 {
@@ -65,6 +70,10 @@ func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 		opt.MaxWalks = 4*n + 16
 	}
 	walks := coveringWalks(g, opt.MaxSteps, opt.MaxWalks)
+	seen := make(map[string]bool, len(walks)+max(0, opt.Random))
+	for _, w := range walks {
+		seen[decisionKey(w.Decisions)] = true
+	}
 	r := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
 	for range max(0, opt.Random) {
 		dec := make([]uint32, opt.MaxSteps)
@@ -78,9 +87,21 @@ func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 		}
 		w := RunWalk(g, dec, opt.MaxSteps)
 		w.Decisions = dec[:min(len(dec), w.Consumed)]
-		walks = append(walks, w)
+		if k := decisionKey(w.Decisions); !seen[k] {
+			seen[k] = true
+			walks = append(walks, w)
+		}
 	}
 	return walks
+}
+
+// decisionKey is a decision sequence as a map key.
+func decisionKey(dec []uint32) string {
+	b := make([]byte, 4*len(dec))
+	for i, d := range dec {
+		encbin.LittleEndian.PutUint32(b[4*i:], d)
+	}
+	return string(b)
 }
 
 // coveringWalks builds walks until every edge out of a reachable block is
