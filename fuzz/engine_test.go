@@ -7,6 +7,7 @@ package fuzz
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,6 +143,41 @@ func TestInProcessWatchdog(t *testing.T) {
 	}}
 	o := mustRun(t, c)
 	checkMisbehaviour(t, o.Report, 30)
+}
+
+// TestInProcessServesOnAfterMisbehaviour: one InProcess side answers
+// normally after a panic (on the same serving goroutine), after a timeout
+// (on a fresh one) and after Close.
+func TestInProcessServesOnAfterMisbehaviour(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	p := &InProcess{Fn: func(g *cfg.Graph, opt proto.Options) Answer {
+		switch g.Len() {
+		case 2:
+			panic("two blocks")
+		case 3:
+			<-release
+		}
+		return Answer{Outcome: proto.OK, Reason: fmt.Sprint(g.Len())}
+	}}
+	ask := func(succs [][]int, want string) {
+		t.Helper()
+		a := p.Structurize(cfg.FromSuccs(succs), proto.Options{}, 100*time.Millisecond)
+		if a.Outcome != want {
+			t.Fatalf("%v: answer %+v, want %s", succs, a, want)
+		}
+	}
+	ask([][]int{{}}, proto.OK)
+	ask([][]int{{1}, {}}, OutPanic)
+	ask([][]int{{}}, proto.OK)
+	ask([][]int{{1}, {2}, {}}, OutTimeout)
+	ask([][]int{{}}, proto.OK)
+	p.Close()
+	ask([][]int{{}}, proto.OK)
+	if p.Leaked != 1 {
+		t.Errorf("Leaked %d, want 1", p.Leaked)
+	}
+	p.Close()
 }
 
 func checkMisbehaviour(t *testing.T, rep *Report, n int) {

@@ -47,45 +47,76 @@ func InProcessFactory() SideFactory {
 	return SideFactory{Describe: "in-process", New: func() (Side, error) { return &InProcess{}, nil }}
 }
 
-// InProcess calls structurizer.Structurize in a goroutine. A panic is
-// recovered into an OutPanic answer; a call still running after the limit is
-// abandoned (Go cannot stop a goroutine) and answered OutTimeout. Leaked
-// counts the abandoned calls: each keeps burning a CPU, which is why the
-// campaign can run the current tree as a process instead (--isolate).
+// InProcess calls structurizer.Structurize on a goroutine of its own, which
+// serves call after call (its stack, grown by the first graphs, stays
+// grown). A panic is recovered into an OutPanic answer; a call still running
+// after the limit is abandoned (Go cannot stop a goroutine) and answered
+// OutTimeout, and the next call starts a fresh goroutine. Leaked counts the
+// abandoned calls: each keeps burning a CPU, which is why the campaign can
+// run the current tree as a process instead (--isolate).
 type InProcess struct {
 	Leaked int
 	// Fn structurizes; nil means the tree's structurizer.Structurize.
-	Fn func(g *cfg.Graph, opt proto.Options) Answer
+	Fn    func(g *cfg.Graph, opt proto.Options) Answer
+	calls chan inProcessCall // the serving goroutine's; nil: none yet
+}
+
+// inProcessCall is one request to the serving goroutine.
+type inProcessCall struct {
+	g    *cfg.Graph
+	opt  proto.Options
+	done chan Answer // buffered: an abandoned call's answer is dropped
 }
 
 // Structurize runs the structurizer under the watchdog.
 func (p *InProcess) Structurize(g *cfg.Graph, opt proto.Options, limit time.Duration) Answer {
-	done := make(chan Answer, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- Answer{Outcome: OutPanic, Reason: fmt.Sprint(r)}
-			}
-		}()
-		fn := p.Fn
-		if fn == nil {
-			fn = structureLocal
-		}
-		done <- fn(g, opt)
-	}()
+	if p.calls == nil {
+		p.calls = make(chan inProcessCall)
+		go serveInProcess(p.Fn, p.calls)
+	}
+	c := inProcessCall{g: g, opt: opt, done: make(chan Answer, 1)}
+	p.calls <- c
 	t := time.NewTimer(limit)
 	defer t.Stop()
 	select {
-	case a := <-done:
+	case a := <-c.done:
 		return a
 	case <-t.C:
 		p.Leaked++
+		close(p.calls) // the stuck goroutine ends if its call ever returns
+		p.calls = nil
 		return Answer{Outcome: OutTimeout, Reason: fmt.Sprintf("no answer within %v", limit)}
 	}
 }
 
-// Close does nothing.
-func (p *InProcess) Close() error { return nil }
+// serveInProcess answers calls until the channel closes.
+func serveInProcess(fn func(g *cfg.Graph, opt proto.Options) Answer, calls <-chan inProcessCall) {
+	if fn == nil {
+		fn = structureLocal
+	}
+	for c := range calls {
+		c.done <- answerRecovered(fn, c.g, c.opt)
+	}
+}
+
+// answerRecovered is fn's answer, or OutPanic with what it panicked with.
+func answerRecovered(fn func(g *cfg.Graph, opt proto.Options) Answer, g *cfg.Graph, opt proto.Options) (a Answer) {
+	defer func() {
+		if r := recover(); r != nil {
+			a = Answer{Outcome: OutPanic, Reason: fmt.Sprint(r)}
+		}
+	}()
+	return fn(g, opt)
+}
+
+// Close ends the serving goroutine (once its call, if stuck, returns).
+func (p *InProcess) Close() error {
+	if p.calls != nil {
+		close(p.calls)
+		p.calls = nil
+	}
+	return nil
+}
 
 // structureLocal is the in-process equivalent of cmd/structurize's handler.
 func structureLocal(g *cfg.Graph, opt proto.Options) Answer {
