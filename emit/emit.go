@@ -9,6 +9,9 @@ package emit
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"sync"
 
 	"cfgfuzz/emit/spirv"
 	"cfgfuzz/structurizer"
@@ -121,19 +124,64 @@ func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
 	return spirv.EncodeBytes(spirv.Version13, Generator, b.bound+1, 0, b.sections()...), nil
 }
 
-// build runs the builder over f (which passed Validate).
+// build runs the builder over f (which passed Validate), from the cached
+// prefix for opt.
 func build(f *structurizer.Func, opt Options) (*builder, error) {
-	b := &builder{uintConsts: map[uint32]uint32{}, opt: opt}
+	b := cachedPrefix(opt)
 	b.chunk = make([]uint32, 0, estimateWords(f))
+	if err := b.mainFunc(f); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// buildFresh is build with the prefix built anew: the reference
+// TestPrefixCacheMatchesFreshBuild holds the cache to.
+func buildFresh(f *structurizer.Func, opt Options) (*builder, error) {
+	b := newPrefix(opt)
+	b.chunk = make([]uint32, 0, estimateWords(f))
+	if err := b.mainFunc(f); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// newPrefix builds everything before main: the preamble, the lane guard's
+// built-in, the helpers. It depends on nothing but opt.NoLaneGuard.
+func newPrefix(opt Options) *builder {
+	b := &builder{uintConsts: map[uint32]uint32{}, opt: opt}
 	b.preamble()
 	if !opt.NoLaneGuard {
 		b.laneIndex()
 	}
 	b.helpers()
-	if err := b.mainFunc(f); err != nil {
-		return nil, err
+	return b
+}
+
+// prefixes are newPrefix's results, made once each (with and without the
+// lane guard).
+var prefixes = [2]func() *builder{
+	sync.OnceValue(func() *builder { return newPrefix(Options{}) }),
+	sync.OnceValue(func() *builder { return newPrefix(Options{NoLaneGuard: true}) }),
+}
+
+// cachedPrefix is a copy of the prefix for opt that main can be added to:
+// its sections are clipped, so appending copies them instead of writing
+// into the shared ones, and its constant map is its own. The shared
+// instructions are only ever read.
+func cachedPrefix(opt Options) *builder {
+	k := 0
+	if opt.NoLaneGuard {
+		k = 1
 	}
-	return b, nil
+	b := *prefixes[k]()
+	b.opt = opt
+	b.uintConsts = maps.Clone(b.uintConsts)
+	for _, sec := range []*[]spirv.Instruction{&b.caps, &b.memModel, &b.entry, &b.modes, &b.names, &b.annots, &b.types, &b.consts, &b.globals, &b.funcs} {
+		*sec = slices.Clip(*sec)
+	}
+	b.chunk = nil
+	return &b
 }
 
 // sections are the module's sections in layout order.
