@@ -180,6 +180,31 @@ func TestInProcessServesOnAfterMisbehaviour(t *testing.T) {
 	p.Close()
 }
 
+// TestOneBlockAskedOncePerSide: the meta check's one-block graph reaches
+// the structurizer once per side, not once per graph, and the campaign
+// still passes every graph.
+func TestOneBlockAskedOncePerSide(t *testing.T) {
+	c := testConfig(t, 40)
+	c.Workers, c.Strategy = 1, ""
+	var oneBlock, all atomic.Int32
+	c.Current = SideFactory{Describe: "counted", New: func() (Side, error) {
+		return &InProcess{Fn: func(g *cfg.Graph, opt proto.Options) Answer {
+			all.Add(1)
+			if isOneBlock(g) {
+				oneBlock.Add(1)
+			}
+			return structureLocal(g, opt)
+		}}, nil
+	}}
+	o := mustRun(t, c)
+	if o.Report.Outcomes[OutOK] != 40 {
+		t.Fatalf("outcomes %v, want 40 ok", o.Report.Outcomes)
+	}
+	if oneBlock.Load() != 1 || all.Load() < 40*4 {
+		t.Fatalf("%d calls on the one-block graph (want 1) of %d calls (want at least 4 a graph: judge, determinism, renumbering, idempotence)", oneBlock.Load(), all.Load())
+	}
+}
+
 func checkMisbehaviour(t *testing.T, rep *Report, n int) {
 	t.Helper()
 	if rep.Graphs != n {

@@ -31,11 +31,22 @@ type worker struct {
 	baseOpt  proto.Options
 	timeout  time.Duration
 	keepFunc bool
+	// oneBlock is each side's answer on the one-block graph, which the
+	// meta check asks for on every graph (the strategy's fixed overhead):
+	// asked once per side.
+	oneBlock map[Side]seamAnswer
+}
+
+// seamAnswer is what the seam returns.
+type seamAnswer struct {
+	mod  []byte
+	info oracle.ResultInfo
+	err  error
 }
 
 // newWorker builds one worker's sides and oracle.
 func newWorker(c *Config) (*worker, error) {
-	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true,
+	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[Side]seamAnswer{},
 		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject},
 		baseOpt: proto.Options{Strategy: c.Strategy}}
 	if w.timeout == 0 {
@@ -95,6 +106,7 @@ func (w *worker) escalateIfLeaked() {
 	}
 	if s, err := w.escalate.New(); err == nil {
 		w.cur.Close()
+		delete(w.oneBlock, w.cur)
 		w.cur = s
 	}
 }
@@ -218,21 +230,42 @@ func (w *worker) retime(side Side, g *cfg.Graph, opt proto.Options, sub *oracle.
 }
 
 // seam lets the oracle re-run a side (meta: determinism, renumbering,
-// idempotence) under the same time limit.
+// idempotence) under the same time limit. The side's answer on the
+// one-block graph is kept (w.oneBlock): the side and its options are fixed,
+// and meta asks for it on every graph.
 func (w *worker) seam(side Side, opt proto.Options) oracle.StructurizeFunc {
 	return func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
-		start := time.Now()
-		a := side.Structurize(g, opt, w.timeout)
-		took := time.Since(start)
-		switch a.Outcome {
-		case proto.OK:
-			mod, err := ModuleOf(a)
-			return mod, InfoOf(a, opt, took), err
-		case proto.Refused:
-			return nil, oracle.ResultInfo{}, &structurizer.Refusal{Strategy: opt.Strategy, Reason: a.Reason}
+		if !isOneBlock(g) {
+			return w.structurizeForSeam(side, opt, g)
 		}
-		return nil, oracle.ResultInfo{}, fmt.Errorf("%s: %s", a.Outcome, firstLine(a.Reason))
+		a, ok := w.oneBlock[side]
+		if !ok {
+			a.mod, a.info, a.err = w.structurizeForSeam(side, opt, g)
+			w.oneBlock[side] = a
+		}
+		return a.mod, a.info, a.err
 	}
+}
+
+// isOneBlock says whether g is the one-block graph: one returning block of
+// no weight.
+func isOneBlock(g *cfg.Graph) bool {
+	return g.Len() == 1 && len(g.Succs[0]) == 0 && g.Weights[0] == 0
+}
+
+// structurizeForSeam is one re-run for the oracle.
+func (w *worker) structurizeForSeam(side Side, opt proto.Options, g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
+	start := time.Now()
+	a := side.Structurize(g, opt, w.timeout)
+	took := time.Since(start)
+	switch a.Outcome {
+	case proto.OK:
+		mod, err := ModuleOf(a)
+		return mod, InfoOf(a, opt, took), err
+	case proto.Refused:
+		return nil, oracle.ResultInfo{}, &structurizer.Refusal{Strategy: opt.Strategy, Reason: a.Reason}
+	}
+	return nil, oracle.ResultInfo{}, fmt.Errorf("%s: %s", a.Outcome, firstLine(a.Reason))
 }
 
 // ModuleOf is the answer's module, emitted here when the side gave a
