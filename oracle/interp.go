@@ -54,8 +54,8 @@ type value struct {
 type block struct {
 	label uint32
 	insts []spirv.Instruction // body, terminator last
-	// fast has a resolved two-operand step for each instruction that can
-	// take the fast path (binStep.ok), by index into insts.
+	// fast has a resolved step for each instruction that can take the
+	// fast path (kind not stepNone), by index into insts.
 	fast []binStep
 }
 
@@ -211,7 +211,7 @@ func Load(m *spirv.Module) (*Program, error) {
 	uses := idUses(p)
 	for _, f := range p.funcs {
 		for i := range f.blocks {
-			f.blocks[i].fast = resolveBinary(f.blocks[i].insts, p.bound)
+			f.blocks[i].fast = resolveSteps(f.blocks[i].insts, p)
 			resolveChains(f.blocks[i].fast, p, uses)
 		}
 	}
@@ -342,7 +342,7 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 // value.
 func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret value, done bool, err error) {
 	for i := 0; i < len(b.insts); {
-		if b.fast[i].ok && !m.generic {
+		if b.fast[i].kind != stepNone && !m.generic {
 			n, err := m.binaryRun(b.fast[i:])
 			if err != nil {
 				return 0, value{}, false, err

@@ -1,11 +1,13 @@
-// interp_fast.go: the interpreter's fast path for two-operand integer and
-// logical instructions (the bulk of what a weighted module runs: the
-// convention's filler is a chain of them). Load resolves each such
-// instruction whose operand count is right and whose ids are within the
-// bound into a binStep, so running it skips exec's dispatch and the checks
-// Load already made; the kind checks, the arithmetic (binary) and every
-// error stay those of the generic path, which Machine.generic selects and
-// TestFastPathAgainstGeneric holds the fast path to.
+// interp_fast.go: the interpreter's fast path. Load resolves each
+// instruction of the common kinds (two-operand integer and logical
+// instructions, the bulk of what a weighted module runs; loads, stores,
+// access chains, OpSelect, calls and no-ops, what the convention's helpers
+// run) whose operand count is right and whose ids are within the bound into
+// a step, so running it skips exec's dispatch and the checks Load already
+// made; the kind checks, the arithmetic (binary), the memory accesses and
+// every error stay those of the generic path, which Machine.generic selects
+// and TestFastPathAgainstGeneric holds the fast path to. Filler chains are
+// fused further (resolveChains).
 package oracle
 
 import (
@@ -14,11 +16,28 @@ import (
 	"cfgfuzz/emit/spirv"
 )
 
-// binStep is one resolved two-operand instruction: result = op(a, b).
+// stepKind is what a resolved step does.
+type stepKind uint8
+
+const (
+	stepNone   stepKind = iota // not resolved: the generic path runs it
+	stepBinary                 // res = op(a, b), binary's opcodes
+	stepNop                    // OpNop, merges, debug lines
+	stepLoad                   // res = *a
+	stepStore                  // *a = b
+	stepAccess                 // res = a's element at idx
+	stepSelect                 // res = c ? a : b (c the condition)
+	stepCall                   // res = fn(args)
+)
+
+// binStep is one resolved instruction; kind says which operands it uses.
 type binStep struct {
-	ok        bool
-	op        spirv.Op
-	res, a, b uint32
+	kind         stepKind
+	op           spirv.Op
+	res, a, b, c uint32
+	idx          []uint32  // stepAccess: the index ids
+	fn           *function // stepCall: the callee
+	args         []uint32  // stepCall: the argument ids
 	// chain, when not nil, fuses this step and the len(chain)-1 after it:
 	// a filler chain (see resolveChains), computed in a register from a,
 	// only the last result (chainRes) written.
@@ -56,31 +75,78 @@ var binaryTable = func() (t [256]bool) {
 // isBinary says whether binary evaluates op.
 func isBinary(op spirv.Op) bool { return int(op) < len(binaryTable) && binaryTable[op] }
 
-// resolveBinary returns a block's steps: ok for each instruction of
-// binaryOps with exactly result type, result and two operands, all ids at
-// most bound (the value table's last index).
-func resolveBinary(insts []spirv.Instruction, bound uint32) []binStep {
+// resolveSteps returns a block's steps: a resolved one for each
+// instruction of the kinds above with the operands exec needs, every id
+// among them at most p.bound (the value table's last index), and for a
+// call, a callee that is a function of p; stepNone for the rest.
+func resolveSteps(insts []spirv.Instruction, p *Program) []binStep {
 	steps := make([]binStep, len(insts))
-	for i, in := range insts {
-		ops := in.Operands
-		if !isBinary(in.Op) || len(ops) != 4 || ops[1] > bound || ops[2] > bound || ops[3] > bound {
-			continue
-		}
-		steps[i] = binStep{ok: true, op: in.Op, res: ops[1], a: ops[2], b: ops[3]}
+	for i := range insts {
+		steps[i] = resolveStep(&insts[i], p)
 	}
 	return steps
 }
 
+// resolveStep resolves one instruction (see resolveSteps).
+func resolveStep(in *spirv.Instruction, p *Program) binStep {
+	ops := in.Operands
+	inBound := func(ids ...uint32) bool {
+		for _, id := range ids {
+			if id > p.bound {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case isBinary(in.Op):
+		if len(ops) == 4 && inBound(ops[1:]...) {
+			return binStep{kind: stepBinary, op: in.Op, res: ops[1], a: ops[2], b: ops[3]}
+		}
+	case in.Op == spirv.OpNop, in.Op == spirv.OpSelectionMerge, in.Op == spirv.OpLoopMerge,
+		in.Op == spirv.OpLine, in.Op == spirv.OpNoLine, in.Op == spirv.OpName:
+		return binStep{kind: stepNop}
+	case in.Op == spirv.OpLoad:
+		if len(ops) >= 3 && inBound(ops[1], ops[2]) {
+			return binStep{kind: stepLoad, res: ops[1], a: ops[2]}
+		}
+	case in.Op == spirv.OpStore:
+		if len(ops) >= 2 && inBound(ops[0], ops[1]) {
+			return binStep{kind: stepStore, a: ops[0], b: ops[1]}
+		}
+	case in.Op == spirv.OpAccessChain, in.Op == spirv.OpInBoundsAccessChain:
+		if len(ops) >= 3 && inBound(ops[1:]...) {
+			return binStep{kind: stepAccess, res: ops[1], a: ops[2], idx: ops[3:]}
+		}
+	case in.Op == spirv.OpSelect:
+		if len(ops) >= 5 && inBound(ops[1], ops[2], ops[3], ops[4]) {
+			return binStep{kind: stepSelect, res: ops[1], c: ops[2], a: ops[3], b: ops[4]}
+		}
+	case in.Op == spirv.OpFunctionCall:
+		if len(ops) >= 3 && p.funcs[ops[2]] != nil && inBound(ops[1]) && inBound(ops[3:]...) {
+			return binStep{kind: stepCall, res: ops[1], fn: p.funcs[ops[2]], args: ops[3:]}
+		}
+	}
+	return binStep{}
+}
+
 // binaryRun runs the resolved steps at the start of steps, up to the first
-// that is not ok, each as exec would: operand a's kind, then b's, then the
-// arithmetic, then the result. It returns how many it ran (all of them,
-// unless one failed).
+// that is not resolved, each as exec would (for a two-operand one: operand
+// a's kind, then b's, then the arithmetic, then the result). It returns how
+// many it ran (all of them, unless one failed).
 func (m *Machine) binaryRun(steps []binStep) (int, error) {
 	vals := m.vals
 	for i := 0; i < len(steps); i++ {
 		s := &steps[i]
-		if !s.ok {
+		switch s.kind {
+		case stepNone:
 			return i, nil
+		case stepBinary:
+		default:
+			if err := m.memoryStep(s); err != nil {
+				return i, err
+			}
+			continue
 		}
 		if s.chain != nil {
 			va := &vals[s.a]
@@ -109,6 +175,49 @@ func (m *Machine) binaryRun(steps []binStep) (int, error) {
 		vals[s.res] = value{kind: kind, u: u}
 	}
 	return len(steps), nil
+}
+
+// memoryStep runs a resolved step other than a two-operand one, as exec
+// does (its operand counts and id bounds already checked).
+func (m *Machine) memoryStep(s *binStep) error {
+	switch s.kind {
+	case stepLoad:
+		v, err := m.load(s.a)
+		if err != nil {
+			return err
+		}
+		m.vals[s.res] = v
+	case stepStore:
+		return m.storeWord(s.a, m.vals[s.b].u)
+	case stepAccess:
+		p, err := m.accessChain(s.a, s.idx)
+		if err != nil {
+			return err
+		}
+		m.vals[s.res] = p
+	case stepSelect:
+		c := &m.vals[s.c]
+		if c.kind != vScalar && c.kind != vBool {
+			return &TrapError{fmt.Sprintf("%%%d is not a scalar", s.c)}
+		}
+		pick := s.b
+		if c.u != 0 {
+			pick = s.a
+		}
+		m.vals[s.res] = m.vals[pick]
+	case stepCall:
+		for i, a := range s.args {
+			if i < len(s.fn.params) {
+				m.vals[s.fn.params[i]] = m.vals[a]
+			}
+		}
+		r, err := m.call(s.fn, nil, false)
+		if err != nil {
+			return err
+		}
+		m.vals[s.res] = r
+	}
+	return nil
 }
 
 // runChain computes a fused chain on x.
@@ -180,7 +289,7 @@ func idUses(p *Program) idUse {
 // step: the results skipped are read by nothing.
 func resolveChains(steps []binStep, p *Program, u idUse) {
 	link := func(s *binStep) bool {
-		return s.ok && chainable(s.op) && !u.written[s.b] && p.consts[s.b].kind == vScalar
+		return s.kind == stepBinary && chainable(s.op) && !u.written[s.b] && p.consts[s.b].kind == vScalar
 	}
 	for i := 0; i < len(steps); {
 		if !link(&steps[i]) {

@@ -89,7 +89,7 @@ func sameOnBothPaths(t *testing.T, what string, m *spirv.Module, walks []Walk) i
 	if p, err := Load(m); err == nil {
 		for _, f := range p.funcs {
 			for _, b := range f.blocks {
-				if slices.ContainsFunc(b.fast, func(s binStep) bool { return s.ok }) {
+				if slices.ContainsFunc(b.fast, func(s binStep) bool { return s.kind != stepNone }) {
 					return 1
 				}
 			}
@@ -112,8 +112,8 @@ func hasChain(m *spirv.Module) int {
 	return 0
 }
 
-// damage changes m: k 0 points a two-operand instruction's operand or
-// result at another id (any id up to past the bound), k 1 gives one another
+// damage changes m: k 0 repoints an operand of an instruction the fast
+// path resolves (repoint), k 1 gives a two-operand instruction another
 // opcode (a division, a shift, a compare) or an operand too many, k 2 is a
 // structural mutation, k 3 makes a branch condition read a result in the
 // middle of a filler chain (which a fused chain never writes). It returns
@@ -129,6 +129,9 @@ func damage(r *rand.Rand, m *spirv.Module, k int) string {
 		}
 		return ""
 	}
+	if k == 0 {
+		return repoint(r, m)
+	}
 	var at []int
 	for i, in := range m.Insts {
 		if isBinary(in.Op) && len(in.Operands) == 4 {
@@ -141,12 +144,6 @@ func damage(r *rand.Rand, m *spirv.Module, k int) string {
 	i := at[r.IntN(len(at))]
 	in := &m.Insts[i]
 	in.Operands = slices.Clone(in.Operands)
-	if k == 0 {
-		slot := 1 + r.IntN(3)
-		id := uint32(r.IntN(int(m.Bound) + 3))
-		in.Operands[slot] = id
-		return fmt.Sprintf("instruction %d operand %d -> %%%d", i, slot, id)
-	}
 	switch r.IntN(3) {
 	case 0:
 		in.Op = []spirv.Op{spirv.OpUDiv, spirv.OpUMod, spirv.OpShiftLeftLogical, spirv.OpSLessThan, spirv.OpLogicalAnd}[r.IntN(5)]
@@ -157,6 +154,35 @@ func damage(r *rand.Rand, m *spirv.Module, k int) string {
 	}
 	in.Operands = in.Operands[:3]
 	return fmt.Sprintf("instruction %d with 3 operands", i)
+}
+
+// repointed are the opcodes whose operands repoint changes: every kind the
+// fast path resolves but the no-ops.
+var repointed = append([]spirv.Op{spirv.OpLoad, spirv.OpStore, spirv.OpAccessChain, spirv.OpSelect, spirv.OpFunctionCall}, binaryOps...)
+
+// repoint points one operand of an instruction the fast path resolves at
+// another id (any id up to past the bound), or drops its last operand.
+func repoint(r *rand.Rand, m *spirv.Module) string {
+	var at []int
+	for i, in := range m.Insts {
+		if slices.Contains(repointed, in.Op) && len(in.Operands) > 1 {
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	i := at[r.IntN(len(at))]
+	in := &m.Insts[i]
+	in.Operands = slices.Clone(in.Operands)
+	if r.IntN(8) == 0 {
+		in.Operands = in.Operands[:len(in.Operands)-1]
+		return fmt.Sprintf("instruction %d (%s) without its last operand", i, in.Op)
+	}
+	slot := r.IntN(len(in.Operands))
+	id := uint32(r.IntN(int(m.Bound) + 3))
+	in.Operands[slot] = id
+	return fmt.Sprintf("instruction %d (%s) operand %d -> %%%d", i, in.Op, slot, id)
 }
 
 // readChainMiddle points the first operand of a compare that feeds a
