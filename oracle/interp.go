@@ -54,17 +54,20 @@ type value struct {
 type block struct {
 	label uint32
 	insts []spirv.Instruction // body, terminator last
+	off   int                 // insts' offset in the program's one list of them
 	// fast has a resolved step for each instruction that can take the
 	// fast path (kind not stepNone), by index into insts.
-	fast []binStep
+	fast []step
 }
 
 type function struct {
 	id     uint32
 	params []uint32
 	blocks []block
-	byID   map[uint32]int
-	at     []int32 // block index by label id, -1 for none: byID as a slice, for the run loop
+	// at is the block index by label id, -1 for none. Functions share one
+	// table (Program.at) unless a label id labels two blocks; a label found
+	// there is the function's own only if its block there has it.
+	at []int32
 }
 
 // Program is a decoded module ready to run.
@@ -79,6 +82,9 @@ type Program struct {
 	bound     uint32
 	nCells    int
 	labels    int
+	at        []int32     // block index by label id, for every function (function.at)
+	callees   []*function // the fast path's stepCall targets
+	chains    [][]chainOp // the fast path's fused chains
 }
 
 // Labels is the number of blocks in the entry point.
@@ -89,6 +95,12 @@ func (p *Program) Labels() int { return p.labels }
 func Load(m *spirv.Module) (*Program, error) {
 	p := &Program{funcs: map[uint32]*function{}, globals: map[uint32]int{}, bindings: map[uint32]uint32{}, bound: m.Bound}
 	p.consts = make([]value, m.Bound+1)
+	p.at = make([]int32, m.Bound+1)
+	for i := range p.at {
+		p.at[i] = -1
+	}
+	sharedLabels := false                             // a label id seen twice: each function gets its own table
+	all := make([]spirv.Instruction, 0, len(m.Insts)) // every block's body, one after another
 	var entryID uint32
 	var cur *function
 	var curBlock *block
@@ -130,13 +142,14 @@ func Load(m *spirv.Module) (*Program, error) {
 					p.nCells++
 				}
 			} else if curBlock != nil {
-				curBlock.insts = append(curBlock.insts, in)
+				all = append(all, in)
+				curBlock.insts = all[curBlock.off:]
 			}
 		case spirv.OpFunction:
 			if len(ops) < 2 {
 				return nil, fmt.Errorf("OpFunction without a result id")
 			}
-			cur = &function{id: ops[1], byID: map[uint32]int{}}
+			cur = &function{id: ops[1]}
 			p.funcs[cur.id] = cur
 		case spirv.OpFunctionParameter:
 			if cur != nil && len(ops) >= 2 {
@@ -146,14 +159,18 @@ func Load(m *spirv.Module) (*Program, error) {
 			if cur == nil || len(ops) < 1 {
 				return nil, fmt.Errorf("OpLabel outside a function")
 			}
-			cur.byID[ops[0]] = len(cur.blocks)
-			cur.blocks = append(cur.blocks, block{label: ops[0]})
+			if ops[0] < uint32(len(p.at)) {
+				sharedLabels = sharedLabels || p.at[ops[0]] >= 0
+				p.at[ops[0]] = int32(len(cur.blocks))
+			}
+			cur.blocks = append(cur.blocks, block{label: ops[0], off: len(all)})
 			curBlock = &cur.blocks[len(cur.blocks)-1]
 		case spirv.OpFunctionEnd:
 			cur, curBlock = nil, nil
 		default:
 			if curBlock != nil {
-				curBlock.insts = append(curBlock.insts, in)
+				all = append(all, in)
+				curBlock.insts = all[curBlock.off:]
 				if spirv.IsTerminator(in.Op) {
 					curBlock = nil
 				}
@@ -198,21 +215,27 @@ func Load(m *spirv.Module) (*Program, error) {
 		}
 	}
 	for _, f := range p.funcs {
-		f.at = make([]int32, p.bound+1)
-		for i := range f.at {
-			f.at[i] = -1
-		}
-		for id, i := range f.byID {
-			if int(id) < len(f.at) {
-				f.at[id] = int32(i)
+		f.at = p.at
+		if sharedLabels {
+			f.at = make([]int32, p.bound+1)
+			for i := range f.at {
+				f.at[i] = -1
+			}
+			for i, b := range f.blocks {
+				if b.label < uint32(len(f.at)) {
+					f.at[b.label] = int32(i)
+				}
 			}
 		}
 	}
 	uses := idUses(p)
+	steps := make([]step, len(all))
 	for _, f := range p.funcs {
 		for i := range f.blocks {
-			f.blocks[i].fast = resolveSteps(f.blocks[i].insts, p)
-			resolveChains(f.blocks[i].fast, p, uses)
+			b := &f.blocks[i]
+			b.fast = steps[b.off : b.off+len(b.insts)]
+			resolveSteps(b.fast, b.insts, p)
+			resolveChains(b.fast, p, uses)
 		}
 	}
 	p.labels = len(p.entry.blocks)
@@ -331,7 +354,7 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 		if int(next) < len(f.at) {
 			idx = f.at[next]
 		}
-		if idx < 0 {
+		if idx < 0 || int(idx) >= len(f.blocks) || f.blocks[idx].label != next {
 			return value{}, &TrapError{fmt.Sprintf("branch to %%%d, not a block of the function", next)}
 		}
 		prev, bi = b.label, int(idx)
@@ -343,7 +366,7 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret value, done bool, err error) {
 	for i := 0; i < len(b.insts); {
 		if b.fast[i].kind != stepNone && !m.generic {
-			n, err := m.binaryRun(b.fast[i:])
+			n, err := m.binaryRun(b.fast[i:], b.insts[i:])
 			if err != nil {
 				return 0, value{}, false, err
 			}

@@ -22,27 +22,22 @@ type stepKind uint8
 const (
 	stepNone   stepKind = iota // not resolved: the generic path runs it
 	stepBinary                 // res = op(a, b), binary's opcodes
+	stepChain                  // res = a through Program.chains[b] (resolveChains)
 	stepNop                    // OpNop, merges, debug lines
 	stepLoad                   // res = *a
 	stepStore                  // *a = b
-	stepAccess                 // res = a's element at idx
+	stepAccess                 // res = a's element at the instruction's operands from 3 on
 	stepSelect                 // res = c ? a : b (c the condition)
-	stepCall                   // res = fn(args)
+	stepCall                   // res = Program.callees[b](the instruction's operands from 3 on)
 )
 
-// binStep is one resolved instruction; kind says which operands it uses.
-type binStep struct {
+// step is one resolved instruction, 20 bytes; kind says which operands it
+// uses. Index and argument lists stay in the instruction, which the run
+// loop has beside the step.
+type step struct {
 	kind         stepKind
 	op           spirv.Op
 	res, a, b, c uint32
-	idx          []uint32  // stepAccess: the index ids
-	fn           *function // stepCall: the callee
-	args         []uint32  // stepCall: the argument ids
-	// chain, when not nil, fuses this step and the len(chain)-1 after it:
-	// a filler chain (see resolveChains), computed in a register from a,
-	// only the last result (chainRes) written.
-	chain    []chainOp
-	chainRes uint32
 }
 
 // chainOp is one operation of a fused chain: x = op(x, c), c a constant's
@@ -75,20 +70,18 @@ var binaryTable = func() (t [256]bool) {
 // isBinary says whether binary evaluates op.
 func isBinary(op spirv.Op) bool { return int(op) < len(binaryTable) && binaryTable[op] }
 
-// resolveSteps returns a block's steps: a resolved one for each
-// instruction of the kinds above with the operands exec needs, every id
-// among them at most p.bound (the value table's last index), and for a
-// call, a callee that is a function of p; stepNone for the rest.
-func resolveSteps(insts []spirv.Instruction, p *Program) []binStep {
-	steps := make([]binStep, len(insts))
+// resolveSteps fills a block's steps: a resolved one for each instruction
+// of the kinds above with the operands exec needs, every id among them at
+// most p.bound (the value table's last index), and for a call, a callee
+// that is a function of p; stepNone for the rest.
+func resolveSteps(steps []step, insts []spirv.Instruction, p *Program) {
 	for i := range insts {
 		steps[i] = resolveStep(&insts[i], p)
 	}
-	return steps
 }
 
 // resolveStep resolves one instruction (see resolveSteps).
-func resolveStep(in *spirv.Instruction, p *Program) binStep {
+func resolveStep(in *spirv.Instruction, p *Program) step {
 	ops := in.Operands
 	inBound := func(ids ...uint32) bool {
 		for _, id := range ids {
@@ -101,40 +94,41 @@ func resolveStep(in *spirv.Instruction, p *Program) binStep {
 	switch {
 	case isBinary(in.Op):
 		if len(ops) == 4 && inBound(ops[1:]...) {
-			return binStep{kind: stepBinary, op: in.Op, res: ops[1], a: ops[2], b: ops[3]}
+			return step{kind: stepBinary, op: in.Op, res: ops[1], a: ops[2], b: ops[3]}
 		}
 	case in.Op == spirv.OpNop, in.Op == spirv.OpSelectionMerge, in.Op == spirv.OpLoopMerge,
 		in.Op == spirv.OpLine, in.Op == spirv.OpNoLine, in.Op == spirv.OpName:
-		return binStep{kind: stepNop}
+		return step{kind: stepNop}
 	case in.Op == spirv.OpLoad:
 		if len(ops) >= 3 && inBound(ops[1], ops[2]) {
-			return binStep{kind: stepLoad, res: ops[1], a: ops[2]}
+			return step{kind: stepLoad, res: ops[1], a: ops[2]}
 		}
 	case in.Op == spirv.OpStore:
 		if len(ops) >= 2 && inBound(ops[0], ops[1]) {
-			return binStep{kind: stepStore, a: ops[0], b: ops[1]}
+			return step{kind: stepStore, a: ops[0], b: ops[1]}
 		}
 	case in.Op == spirv.OpAccessChain, in.Op == spirv.OpInBoundsAccessChain:
 		if len(ops) >= 3 && inBound(ops[1:]...) {
-			return binStep{kind: stepAccess, res: ops[1], a: ops[2], idx: ops[3:]}
+			return step{kind: stepAccess, res: ops[1], a: ops[2]}
 		}
 	case in.Op == spirv.OpSelect:
 		if len(ops) >= 5 && inBound(ops[1], ops[2], ops[3], ops[4]) {
-			return binStep{kind: stepSelect, res: ops[1], c: ops[2], a: ops[3], b: ops[4]}
+			return step{kind: stepSelect, res: ops[1], c: ops[2], a: ops[3], b: ops[4]}
 		}
 	case in.Op == spirv.OpFunctionCall:
 		if len(ops) >= 3 && p.funcs[ops[2]] != nil && inBound(ops[1]) && inBound(ops[3:]...) {
-			return binStep{kind: stepCall, res: ops[1], fn: p.funcs[ops[2]], args: ops[3:]}
+			p.callees = append(p.callees, p.funcs[ops[2]])
+			return step{kind: stepCall, res: ops[1], b: uint32(len(p.callees) - 1)}
 		}
 	}
-	return binStep{}
+	return step{}
 }
 
 // binaryRun runs the resolved steps at the start of steps, up to the first
 // that is not resolved, each as exec would (for a two-operand one: operand
 // a's kind, then b's, then the arithmetic, then the result). It returns how
 // many it ran (all of them, unless one failed).
-func (m *Machine) binaryRun(steps []binStep) (int, error) {
+func (m *Machine) binaryRun(steps []step, insts []spirv.Instruction) (int, error) {
 	vals := m.vals
 	for i := 0; i < len(steps); i++ {
 		s := &steps[i]
@@ -142,19 +136,19 @@ func (m *Machine) binaryRun(steps []binStep) (int, error) {
 		case stepNone:
 			return i, nil
 		case stepBinary:
-		default:
-			if err := m.memoryStep(s); err != nil {
-				return i, err
-			}
-			continue
-		}
-		if s.chain != nil {
+		case stepChain:
 			va := &vals[s.a]
 			if va.kind != vScalar && va.kind != vBool {
 				return i, &TrapError{fmt.Sprintf("%%%d is not a scalar", s.a)}
 			}
-			vals[s.chainRes] = value{kind: vScalar, u: runChain(s.chain, va.u)}
-			i += len(s.chain) - 1
+			chain := m.p.chains[s.b]
+			vals[s.res] = value{kind: vScalar, u: runChain(chain, va.u)}
+			i += len(chain) - 1
+			continue
+		default:
+			if err := m.memoryStep(s, &insts[i]); err != nil {
+				return i, err
+			}
 			continue
 		}
 		va, vb := &vals[s.a], &vals[s.b]
@@ -177,9 +171,10 @@ func (m *Machine) binaryRun(steps []binStep) (int, error) {
 	return len(steps), nil
 }
 
-// memoryStep runs a resolved step other than a two-operand one, as exec
-// does (its operand counts and id bounds already checked).
-func (m *Machine) memoryStep(s *binStep) error {
+// memoryStep runs a resolved step other than a two-operand one or a chain,
+// as exec does (its operand counts and id bounds already checked); in is
+// its instruction.
+func (m *Machine) memoryStep(s *step, in *spirv.Instruction) error {
 	switch s.kind {
 	case stepLoad:
 		v, err := m.load(s.a)
@@ -190,7 +185,7 @@ func (m *Machine) memoryStep(s *binStep) error {
 	case stepStore:
 		return m.storeWord(s.a, m.vals[s.b].u)
 	case stepAccess:
-		p, err := m.accessChain(s.a, s.idx)
+		p, err := m.accessChain(s.a, in.Operands[3:])
 		if err != nil {
 			return err
 		}
@@ -206,12 +201,13 @@ func (m *Machine) memoryStep(s *binStep) error {
 		}
 		m.vals[s.res] = m.vals[pick]
 	case stepCall:
-		for i, a := range s.args {
-			if i < len(s.fn.params) {
-				m.vals[s.fn.params[i]] = m.vals[a]
+		fn := m.p.callees[s.b]
+		for i, a := range in.Operands[3:] {
+			if i < len(fn.params) {
+				m.vals[fn.params[i]] = m.vals[a]
 			}
 		}
-		r, err := m.call(s.fn, nil, false)
+		r, err := m.call(fn, nil, false)
 		if err != nil {
 			return err
 		}
@@ -287,8 +283,8 @@ func idUses(p *Program) idUse {
 // fail (its kind, checked as the step would), so running it in a register
 // and writing only the last result observes the same as running every
 // step: the results skipped are read by nothing.
-func resolveChains(steps []binStep, p *Program, u idUse) {
-	link := func(s *binStep) bool {
+func resolveChains(steps []step, p *Program, u idUse) {
+	link := func(s *step) bool {
 		return s.kind == stepBinary && chainable(s.op) && !u.written[s.b] && p.consts[s.b].kind == vScalar
 	}
 	for i := 0; i < len(steps); {
@@ -305,7 +301,8 @@ func resolveChains(steps []binStep, p *Program, u idUse) {
 			for k := i; k < j; k++ {
 				chain[k-i] = chainOp{op: steps[k].op, c: p.consts[steps[k].b].u}
 			}
-			steps[i].chain, steps[i].chainRes = chain, steps[j-1].res
+			p.chains = append(p.chains, chain)
+			steps[i] = step{kind: stepChain, res: steps[j-1].res, a: steps[i].a, b: uint32(len(p.chains) - 1)}
 		}
 		i = j
 	}

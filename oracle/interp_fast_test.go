@@ -12,12 +12,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"cfgfuzz/emit"
 	"cfgfuzz/emit/spirv"
 	"cfgfuzz/structurizer"
+	"cfgfuzz/structurizer/cfg"
 )
 
 func TestFastPathAgainstGeneric(t *testing.T) {
@@ -89,7 +91,7 @@ func sameOnBothPaths(t *testing.T, what string, m *spirv.Module, walks []Walk) i
 	if p, err := Load(m); err == nil {
 		for _, f := range p.funcs {
 			for _, b := range f.blocks {
-				if slices.ContainsFunc(b.fast, func(s binStep) bool { return s.kind != stepNone }) {
+				if slices.ContainsFunc(b.fast, func(s step) bool { return s.kind != stepNone }) {
 					return 1
 				}
 			}
@@ -103,7 +105,7 @@ func hasChain(m *spirv.Module) int {
 	if p, err := Load(m); err == nil {
 		for _, f := range p.funcs {
 			for _, b := range f.blocks {
-				if slices.ContainsFunc(b.fast, func(s binStep) bool { return s.chain != nil }) {
+				if slices.ContainsFunc(b.fast, func(s step) bool { return s.kind == stepChain }) {
 					return 1
 				}
 			}
@@ -210,4 +212,62 @@ func readChainMiddle(r *rand.Rand, m *spirv.Module) string {
 	in.Operands = slices.Clone(in.Operands)
 	in.Operands[2] = id
 	return fmt.Sprintf("instruction %d compares %%%d, a chain's middle", i, id)
+}
+
+// TestLoadLabelTables: a branch to a label of another function traps, and
+// a label id that labels a block of two functions leaves each function
+// its own blocks (Load's per-function tables): a function defined after
+// main that reuses a label main branches to changes nothing.
+func TestLoadLabelTables(t *testing.T) {
+	g := cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}})
+	m := dispatchModule(t, g)
+	want := execVerdict(g, m.Bytes())
+	if want.Signature != "" {
+		t.Fatalf("undamaged module: %s %s", want.Signature, want.Detail)
+	}
+	names := m.Names()
+	fn, helperLabel, mainTarget := uint32(0), -1, -1
+	for i, in := range m.Insts {
+		switch in.Op {
+		case spirv.OpFunction:
+			fn = in.Operands[1]
+		case spirv.OpLabel:
+			if names[fn] == "next" && helperLabel < 0 {
+				helperLabel = i
+			}
+		case spirv.OpBranch:
+			if names[fn] == "main" {
+				mainTarget = i
+			}
+		}
+	}
+	if helperLabel < 0 || mainTarget < 0 {
+		t.Fatal("no label of next or no branch in main")
+	}
+	// main branches into next.
+	d := clone(m)
+	d.Insts[mainTarget].Operands = []uint32{m.Insts[helperLabel].Operands[0]}
+	if v := execVerdict(g, d.Bytes()); v.Signature != SigTrap || !strings.Contains(v.Detail, "not a block of the function") {
+		t.Fatalf("branch into another function: %q %s", v.Signature, v.Detail)
+	}
+	// A copy of next, never called, defined after main, whose block has
+	// the label of a block main branches to.
+	d = clone(m)
+	first, last := -1, -1
+	for i, in := range m.Insts {
+		if in.Op == spirv.OpFunction && names[in.Operands[1]] == "next" {
+			first = i
+		}
+		if first >= 0 && last < 0 && in.Op == spirv.OpFunctionEnd {
+			last = i
+		}
+	}
+	copied := slices.Clone(m.Insts[first : last+1])
+	copied[0].Operands = []uint32{copied[0].Operands[0], d.Bound, copied[0].Operands[2], copied[0].Operands[3]}
+	d.Bound++
+	copied[helperLabel-first].Operands = []uint32{m.Insts[mainTarget].Operands[0]}
+	d.Insts = append(d.Insts, copied...)
+	if v := execVerdict(g, d.Bytes()); v != want {
+		t.Fatalf("a label shared by main and a later function: %q %s, want %q", v.Signature, v.Detail, want.Signature)
+	}
 }
