@@ -43,7 +43,8 @@ type campaignFlags struct {
 	shard, out, resume                string
 	kinds, weights, strategy, inject  string
 	checks, structurizerCmd, baseline string
-	current, gpuDevice, cpuProfile    string
+	current, gpuDevice                string
+	cpuProfile, memProfile            string
 	isolate, minimize                 bool
 	progress                          string
 	set                               map[string]bool // flags given
@@ -71,6 +72,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
+	fs.StringVar(&f.memProfile, "memprofile", "", "write the campaign's allocation profile (this process) to `FILE` when it ends")
 	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, built once and cached)")
 	if compare {
 		fs.StringVar(&f.current, "current", "", "build the current side from git revision `REV` too (default: the working tree)")
@@ -154,6 +156,12 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return exitUsage
 	}
+	if f.memProfile != "" {
+		if err := writeAllocProfile(f.memProfile); err != nil {
+			fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
+			return exitUsage
+		}
+	}
 	return reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
 }
 
@@ -169,6 +177,19 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// writeAllocProfile writes the allocations since the process started.
+func writeAllocProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--memprofile: %w", err)
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("--memprofile %s: %w", path, err)
+	}
+	return f.Close()
 }
 
 // reportExit prints the summary and the report paths and returns 1 for new
