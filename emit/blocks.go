@@ -25,8 +25,8 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 		labels[i] = b.id()
 	}
 	vars := make([]uint32, len(f.Vars))
-	// Appended straight to the helpers' instructions: no copy at the end.
-	fb := &fnBody{b: b, insts: slices.Grow(b.funcs, estimateInsts(f))}
+	// The helpers' instructions, then main's, in the builder's storage.
+	fb := &fnBody{b: b, insts: slices.Grow(append(b.funcsBuf[:0], b.funcs...), estimateInsts(f))}
 	fb.add(spirv.OpFunction, t.void, b.fn.main, spirv.FunctionControlNone, t.fnVoid)
 	prologue := b.id()
 	fb.add(spirv.OpLabel, prologue)

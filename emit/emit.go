@@ -43,8 +43,9 @@ type builder struct {
 	caps, memModel, entry, modes, names, annots []spirv.Instruction
 	types, consts, globals, funcs               []spirv.Instruction
 	uintConsts                                  map[uint32]uint32
-	smallConsts                                 [256]uint32 // uintConsts for v < 256 (filler constants), 0: none yet
-	chunk                                       []uint32    // operand storage, see fnBody.words
+	smallConsts                                 [256]uint32         // uintConsts for v < 256 (filler constants), 0: none yet
+	chunk                                       []uint32            // operand storage, see fnBody.words
+	funcsBuf                                    []spirv.Instruction // storage for funcs with main, see mainFunc
 	t                                           typeIDs
 	v                                           globalIDs
 	fn                                          funcIDs
@@ -117,18 +118,51 @@ func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("emit: %w", err)
 	}
-	b, err := build(f, opt)
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	b, err := buildInto(f, opt, sc)
 	if err != nil {
 		return nil, err
 	}
-	return spirv.EncodeBytes(spirv.Version13, Generator, b.bound+1, 0, b.sections()...), nil
+	out := spirv.EncodeBytes(spirv.Version13, Generator, b.bound+1, 0, b.sections()...)
+	sc.keep(b)
+	return out, nil
+}
+
+// scratch is storage Bytes lends a build and takes back once the bytes are
+// written: the entry point's instruction list and the operand words, the
+// bulk of what emitting a module allocates.
+type scratch struct {
+	insts []spirv.Instruction
+	chunk []uint32
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// keep takes the build's storage back (the largest operand chunk it had).
+func (sc *scratch) keep(b *builder) {
+	sc.insts = b.funcs[:0]
+	if cap(b.chunk) > cap(sc.chunk) {
+		sc.chunk = b.chunk[:0]
+	}
 }
 
 // build runs the builder over f (which passed Validate), from the cached
 // prefix for opt.
 func build(f *structurizer.Func, opt Options) (*builder, error) {
+	return buildInto(f, opt, &scratch{})
+}
+
+// buildInto is build on sc's storage: the module's instructions and
+// operands live there until sc is used again.
+func buildInto(f *structurizer.Func, opt Options, sc *scratch) (*builder, error) {
 	b := cachedPrefix(opt)
-	b.chunk = make([]uint32, 0, estimateWords(f))
+	if n := estimateWords(f); cap(sc.chunk) >= n {
+		b.chunk = sc.chunk[:0]
+	} else {
+		b.chunk = make([]uint32, 0, n)
+	}
+	b.funcsBuf = sc.insts[:0]
 	if err := b.mainFunc(f); err != nil {
 		return nil, err
 	}
