@@ -26,15 +26,26 @@ type Walk struct {
 // RunWalk runs g on the decisions (0 once they run out) for at most
 // maxSteps blocks.
 func RunWalk(g *cfg.Graph, decisions []uint32, maxSteps int) Walk {
-	w := Walk{Decisions: decisions}
+	w := runWalk(g, maxSteps, func(k int) uint32 {
+		if k < len(decisions) {
+			return decisions[k]
+		}
+		return 0
+	})
+	w.Decisions = decisions
+	return w
+}
+
+// runWalk runs g for at most maxSteps blocks, taking decision k from
+// decide(k) when a block decides.
+func runWalk(g *cfg.Graph, maxSteps int, decide func(k int) uint32) Walk {
+	var w Walk
 	b := 0
 	for range maxSteps {
 		w.Trace = append(w.Trace, b)
 		var d uint32
 		if g.Decides(b) {
-			if w.Consumed < len(decisions) {
-				d = decisions[w.Consumed]
-			}
+			d = decide(w.Consumed)
 			w.Consumed++
 		}
 		b = g.Next(b, d)
@@ -76,17 +87,19 @@ func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 	}
 	r := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
 	for range max(0, opt.Random) {
-		dec := make([]uint32, opt.MaxSteps)
-		for i := range dec {
+		var dec []uint32 // drawn as the walk consumes them
+		w := runWalk(g, opt.MaxSteps, func(int) uint32 {
+			var d uint32
 			switch r.IntN(8) {
 			case 0:
-				dec[i] = r.Uint32() // out of range for most switches: the default
+				d = r.Uint32() // out of range for most switches: the default
 			default:
-				dec[i] = uint32(r.IntN(4))
+				d = uint32(r.IntN(4))
 			}
-		}
-		w := RunWalk(g, dec, opt.MaxSteps)
-		w.Decisions = dec[:min(len(dec), w.Consumed)]
+			dec = append(dec, d)
+			return d
+		})
+		w.Decisions = dec
 		if k := decisionKey(w.Decisions); !seen[k] {
 			seen[k] = true
 			walks = append(walks, w)
