@@ -9,12 +9,14 @@ import (
 	byteorder "encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"cfgfuzz/emit"
+	"cfgfuzz/emit/spirv"
 	"cfgfuzz/structurizer"
 	"cfgfuzz/structurizer/cfg"
 )
@@ -298,5 +300,56 @@ func TestScanEntryBlocksAgainstDecode(t *testing.T) {
 			byteorder.BigEndian.PutUint32(be[k:], byteorder.LittleEndian.Uint32(mod[k:]))
 		}
 		check("big-endian", be, false)
+	}
+}
+
+// TestSharedParseAgainstFresh: the rules check on the parse a Subject
+// shares (with the entry point's graphs built first by meta's module CFG)
+// finds exactly what CheckRulesModule finds parsing afresh, on emitted
+// modules of both strategies and on mutated copies; so does the module CFG.
+func TestSharedParseAgainstFresh(t *testing.T) {
+	seed := envInt("CFGFUZZ_SEED", uint64(time.Now().UnixNano()))
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 31))
+	strategies := structurizer.Strategies()
+	compared := 0
+	for i := range 300 {
+		g := anyGraph(r, 1+r.IntN(9))
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategies[i%len(strategies)]})
+		if err != nil {
+			continue
+		}
+		m, err := emit.Module(res.Func, emit.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 1 {
+			kind := mutationKinds[r.IntN(len(mutationKinds))]
+			mutate(r, m, kind)
+		}
+		s := &Subject{Graph: g, Module: m.Bytes()}
+		own := &lazyModuleCFG{subject: s}
+		mc, mcErr := own.get()
+		p, perr := s.parsed()
+		var got []Violation
+		if perr == nil {
+			got, perr = checkRulesParsed(p, RulesOptions{})
+		}
+		fresh, ferr := spirv.Decode(s.Module)
+		if ferr != nil {
+			t.Fatal(ferr)
+		}
+		want, werr := CheckRulesModule(fresh, RulesOptions{})
+		if fmt.Sprint(perr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("graph %d %v: shared parse %v %v, fresh %v %v", i, g, got, perr, want, werr)
+		}
+		wantMC, wantErr := readModuleCFG(s.Module)
+		if fmt.Sprint(mcErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(mc, wantMC) {
+			t.Fatalf("graph %d %v: module CFG from the shared parse differs from a fresh read", i, g)
+		}
+		compared++
+	}
+	if compared < 200 {
+		t.Fatalf("only %d modules compared", compared)
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"cfgfuzz/emit/spirv"
 	"cfgfuzz/structurizer/cfg"
 )
 
@@ -66,7 +65,7 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 	if !bytes.Equal(again, s.Module) {
 		return metaFail(SigNondeterministic, fmt.Sprintf("two runs on one graph gave different modules (%d and %d bytes)", len(s.Module), len(again)))
 	}
-	own := &lazyModuleCFG{decoded: s.decoded} // read once for both checks below
+	own := &lazyModuleCFG{subject: s} // read once for both checks below
 	if v := o.checkRenumbering(s, own); v.Status != Pass {
 		return v
 	}
@@ -80,9 +79,10 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 	return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, " + idem}
 }
 
-// lazyModuleCFG reads a module's CFG on first use and keeps it.
+// lazyModuleCFG reads a subject's module CFG on first use (from the parse
+// the rules check shares) and keeps it.
 type lazyModuleCFG struct {
-	decoded func() (*spirv.Module, error)
+	subject *Subject
 	mc      *moduleCFG
 	err     error
 	done    bool
@@ -90,9 +90,10 @@ type lazyModuleCFG struct {
 
 func (l *lazyModuleCFG) get() (*moduleCFG, error) {
 	if !l.done {
-		var m *spirv.Module
-		if m, l.err = l.decoded(); l.err == nil {
-			l.mc, l.err = moduleCFGOf(m)
+		var p *parsedModule
+		if p, l.err = l.subject.parsed(); l.err == nil {
+			m, _ := l.subject.decoded() // parsed decoded it
+			l.mc, l.err = moduleCFGParsed(m, p)
 		}
 		l.done = true
 	}

@@ -47,10 +47,17 @@ func readModuleCFG(module []byte) (*moduleCFG, error) {
 
 // moduleCFGOf is readModuleCFG on a decoded module.
 func moduleCFGOf(m *spirv.Module) (*moduleCFG, error) {
-	rm, err := parseRuleModule(m)
-	if err != nil {
-		return nil, err
+	p := parseModule(m)
+	if p.err != nil {
+		return nil, p.err
 	}
+	return moduleCFGParsed(m, p)
+}
+
+// moduleCFGParsed is moduleCFGOf on m parsed (whose entry point's graphs
+// it builds, or reuses when built).
+func moduleCFGParsed(m *spirv.Module, p *parsedModule) (*moduleCFG, error) {
+	rm := p.rm
 	entry := uint32(0)
 	for _, in := range m.Insts {
 		if in.Op == spirv.OpEntryPoint && len(in.Operands) >= 2 {
@@ -62,7 +69,7 @@ func moduleCFGOf(m *spirv.Module) (*moduleCFG, error) {
 	if fi < 0 || len(rm.funcs[fi].blocks) == 0 {
 		return nil, fmt.Errorf("module has no entry-point function with a body")
 	}
-	fg, err := newFuncGraph(&rm.funcs[fi])
+	fg, err := p.graph(fi)
 	if err != nil {
 		return nil, err
 	}

@@ -37,10 +37,55 @@ type Subject struct {
 	Structurize StructurizeFunc
 
 	// Module decoded once per Check for every check that reads it (exec,
-	// rules, growth, meta); reset at the start of each Check.
+	// rules, growth, meta), and parsed into functions and blocks with each
+	// function's graphs once for rules and meta; reset at the start of
+	// each Check.
 	decodedModule *spirv.Module
 	decodeErr     error
 	decodeDone    bool
+	parse         *parsedModule
+}
+
+// parsedModule is a decoded module split into blocks (parseRuleModule) and
+// the graphs of its functions, each built on first use (newFuncGraph).
+type parsedModule struct {
+	rm     *ruleModule
+	err    error
+	graphs []*funcGraph
+	errs   []error
+	built  []bool
+}
+
+// graph is function i's graphs.
+func (p *parsedModule) graph(i int) (*funcGraph, error) {
+	if !p.built[i] {
+		p.graphs[i], p.errs[i] = newFuncGraph(&p.rm.funcs[i])
+		p.built[i] = true
+	}
+	return p.graphs[i], p.errs[i]
+}
+
+// parseModule splits m into blocks; nothing is built yet.
+func parseModule(m *spirv.Module) *parsedModule {
+	p := &parsedModule{}
+	if p.rm, p.err = parseRuleModule(m); p.err == nil {
+		n := len(p.rm.funcs)
+		p.graphs, p.errs, p.built = make([]*funcGraph, n), make([]error, n), make([]bool, n)
+	}
+	return p
+}
+
+// parsed is s.Module decoded and parsed, shared by the checks of one Check
+// call: they only read it.
+func (s *Subject) parsed() (*parsedModule, error) {
+	if s.parse == nil {
+		m, err := s.decoded()
+		if err != nil {
+			return nil, err
+		}
+		s.parse = parseModule(m)
+	}
+	return s.parse, s.parse.err
 }
 
 // decoded is s.Module decoded, shared by the checks of one Check call: they
@@ -222,8 +267,8 @@ func (o *Oracle) Checks() []string {
 // so Failed reports the disagreement's signature.
 func (o *Oracle) Check(s *Subject) []Verdict {
 	out := make([]Verdict, 0, len(o.checks)+1)
-	s.decodedModule, s.decodeErr, s.decodeDone = nil, nil, false
-	defer func() { s.decodedModule, s.decodeErr, s.decodeDone = nil, nil, false }()
+	s.decodedModule, s.decodeErr, s.decodeDone, s.parse = nil, nil, false, nil
+	defer func() { s.decodedModule, s.decodeErr, s.decodeDone, s.parse = nil, nil, false, nil }()
 	for _, c := range o.checks {
 		v := c.run(o, s)
 		v.Check = c.name
@@ -281,10 +326,10 @@ func (o *Oracle) checkValidator(s *Subject) Verdict {
 // checkRules runs the structured rules checker. The signature names the
 // lowest-numbered broken rule.
 func (o *Oracle) checkRules(s *Subject) Verdict {
-	m, err := s.decoded()
+	p, err := s.parsed()
 	var vs []Violation
 	if err == nil {
-		vs, err = CheckRulesModule(m, RulesOptions{Compat: o.opt.RulesCompat})
+		vs, err = checkRulesParsed(p, RulesOptions{Compat: o.opt.RulesCompat})
 	}
 	var malformed *MalformedError
 	var undecodable *spirv.DecodeError

@@ -83,29 +83,45 @@ func CheckRulesWith(module []byte, opt RulesOptions) ([]Violation, error) {
 
 // CheckRulesModule applies R1-R16 to every function of a decoded module.
 func CheckRulesModule(m *spirv.Module, opt RulesOptions) ([]Violation, error) {
-	if opt.Compat != "" && opt.Compat != CompatSPIRVTools2023 {
-		return nil, fmt.Errorf("rules: unknown compat %q (have %q)", opt.Compat, CompatSPIRVTools2023)
+	if err := opt.check(); err != nil {
+		return nil, err
 	}
-	rm, err := parseRuleModule(m)
-	if err != nil {
+	p := parseModule(m)
+	if p.err != nil {
+		return nil, p.err
+	}
+	return checkRulesParsed(p, opt)
+}
+
+// checkRulesParsed is CheckRulesModule on a parsed module (whose graphs it
+// builds, or reuses when built).
+func checkRulesParsed(p *parsedModule, opt RulesOptions) ([]Violation, error) {
+	if err := opt.check(); err != nil {
 		return nil, err
 	}
 	var out []Violation
-	for i := range rm.funcs {
-		f := &rm.funcs[i]
-		if len(f.blocks) == 0 {
+	for i := range p.rm.funcs {
+		if len(p.rm.funcs[i].blocks) == 0 {
 			continue // a declaration
 		}
-		g, err := newFuncGraph(f)
+		g, err := p.graph(i)
 		if err != nil {
 			return nil, err
 		}
-		c := newRuleChecker(rm, g)
+		c := newRuleChecker(p.rm, g)
 		c.opt = opt
 		c.run()
 		out = append(out, c.out...)
 	}
 	return out, nil
+}
+
+// check rejects an unknown Compat.
+func (opt RulesOptions) check() error {
+	if opt.Compat != "" && opt.Compat != CompatSPIRVTools2023 {
+		return fmt.Errorf("rules: unknown compat %q (have %q)", opt.Compat, CompatSPIRVTools2023)
+	}
+	return nil
 }
 
 // constructKind is a kind of construct (D5).
