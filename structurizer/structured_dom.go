@@ -14,11 +14,13 @@ import "cfgfuzz/structurizer/cfg"
 // cfg.NoBlock for the entry and for blocks the entry does not reach.
 func dominatorTree(g *cfg.Graph) []int {
 	n := g.Len()
-	num := make([]int, n) // preorder number + 1; 0: unreached
-	var order []int       // blocks by preorder number
-	parent := make([]int, n)
+	perBlock := make([]int, 3*n) // num, parent and order in one allocation
+	num := perBlock[:n:n]        // preorder number + 1; 0: unreached
+	parent := perBlock[n : 2*n : 2*n]
+	order := perBlock[2*n : 2*n : 3*n] // blocks by preorder number
 	type fr struct{ b, i int }
-	stack := []fr{{0, 0}}
+	stack := make([]fr, 1, n)
+	stack[0] = fr{0, 0}
 	num[0] = 1
 	order = append(order, 0)
 	parent[0] = -1
@@ -38,20 +40,13 @@ func dominatorTree(g *cfg.Graph) []int {
 		}
 		stack = stack[:len(stack)-1]
 	}
-	preds := make([][]int, n)
-	for b := range n {
-		if num[b] == 0 {
-			continue
-		}
-		for _, t := range g.Succs[b] {
-			preds[t] = append(preds[t], b)
-		}
-	}
+	preds := reachedPreds(g, num)
 	m := len(order)
 	// Work on preorder indices 0..m-1.
-	semi := make([]int, m)
-	anc := make([]int, m) // forest ancestor for eval, -1 for none
-	label := make([]int, m)
+	perIndex := make([]int, 4*m) // semi, anc, label and idomIdx in one allocation
+	semi := perIndex[:m:m]
+	anc := perIndex[m : 2*m : 2*m] // forest ancestor for eval, -1 for none
+	label := perIndex[2*m : 3*m : 3*m]
 	for i := range m {
 		semi[i], anc[i], label[i] = i, -1, i
 	}
@@ -85,7 +80,7 @@ func dominatorTree(g *cfg.Graph) []int {
 		}
 		anc[i] = num[parent[w]] - 1 // link w to its DFS parent
 	}
-	idomIdx := make([]int, m)
+	idomIdx := perIndex[3*m:]
 	idomIdx[0] = -1
 	for i := 1; i < m; i++ {
 		d := num[parent[order[i]]] - 1
@@ -102,6 +97,17 @@ func dominatorTree(g *cfg.Graph) []int {
 		idom[order[i]] = order[idomIdx[i]]
 	}
 	return idom
+}
+
+// reachedPreds lists each block's predecessors among the reached blocks
+// (num[b] > 0), in block order.
+func reachedPreds(g *cfg.Graph, num []int) [][]int {
+	return cfg.Predecessors(g.Len(), func(b int) []int {
+		if num[b] == 0 {
+			return nil
+		}
+		return g.Succs[b]
+	})
 }
 
 // domTree is a dominator tree with O(1) queries (cfg's interval

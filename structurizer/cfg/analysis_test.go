@@ -327,3 +327,35 @@ func BenchmarkLoopForest(b *testing.B) {
 		})
 	}
 }
+
+// TestPredsAgainstAppend: Preds lists what appending every edge to its
+// target's list gives, and appending to one list leaves the others as
+// they were (the lists share one array).
+func TestPredsAgainstAppend(t *testing.T) {
+	t.Logf("seed %d", *analysisSeed)
+	r := rand.New(rand.NewPCG(*analysisSeed, 41))
+	for i := range 2000 {
+		g := randomAny(r, 1+r.IntN(12))
+		want := make([][]int, g.Len())
+		for b, s := range g.Succs {
+			for _, x := range s {
+				want[x] = append(want[x], b)
+			}
+		}
+		got := g.Preds()
+		for b := range want {
+			if !slices.Equal(got[b], want[b]) || (got[b] == nil) != (want[b] == nil) {
+				t.Fatalf("graph %d %v: preds of %d %v, want %v", i, g, b, got[b], want[b])
+			}
+		}
+		for b := range got {
+			got[b] = append(got[b], -1)
+			for c := range want {
+				if c != b && !slices.Equal(got[c], want[c]) {
+					t.Fatalf("graph %d %v: appending to the preds of %d changed those of %d", i, g, b, c)
+				}
+			}
+			got[b] = got[b][:len(got[b])-1]
+		}
+	}
+}

@@ -14,6 +14,8 @@
 // path); the structurizer decides for itself how to place merges there.
 package cfg
 
+import "slices"
+
 // NoBlock marks a missing block (no immediate dominator, unreachable).
 const NoBlock = -1
 
@@ -31,11 +33,12 @@ func DFSOrder(g *Graph) Order {
 }
 
 func dfsOrder(n int, roots []int, succ func(int) []int) Order {
-	o := Order{RPONum: make([]int, n), PostNum: make([]int, n)}
+	nums := make([]int, 3*n) // RPONum, PostNum, then post order
+	o := Order{RPONum: nums[:n:n], PostNum: nums[n : 2*n : 2*n]}
 	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
 	type frame struct{ b, i int }
-	post := make([]int, 0, n)
-	var stack []frame
+	post := nums[2*n : 2*n : 3*n]
+	stack := make([]frame, 0, n)
 	for _, r := range roots {
 		if r < 0 || r >= n || state[r] != 0 {
 			continue
@@ -192,31 +195,47 @@ func TreeFromIDom(idom []int) *DomTree {
 // number assigns DFS interval numbers over the tree so that Dominates is
 // O(1). Nodes outside the tree get pre = -1.
 func (t *DomTree) number(n int) {
-	kids := make([][]int, n+1) // index n stands for the virtual exit
 	slot := func(b int) int {
 		if b == Exit {
 			return n
 		}
 		return b
 	}
-	for b, d := range t.IDom {
+	// kids[x] lists x's children in block order (index n stands for the
+	// virtual exit), all in one array.
+	count := make([]int, n+2)
+	for _, d := range t.IDom {
 		if d != NoBlock {
-			kids[slot(d)] = append(kids[slot(d)], b)
+			count[slot(d)+1]++
 		}
 	}
-	t.pre, t.post = make([]int, n+1), make([]int, n+1)
+	for x := 1; x <= n+1; x++ {
+		count[x] += count[x-1]
+	}
+	all := make([]int, count[n+1])
+	fill := slices.Clone(count[:n+1])
+	for b, d := range t.IDom {
+		if d != NoBlock {
+			all[fill[slot(d)]] = b
+			fill[slot(d)]++
+		}
+	}
+	kids := func(x int) []int { return all[count[x]:count[x+1]] }
+	prepost := make([]int, 2*(n+1))
+	t.pre, t.post = prepost[:n+1:n+1], prepost[n+1:]
 	for i := range t.pre {
 		t.pre[i] = -1
 	}
 	clock := 0
 	type frame struct{ b, i int }
-	stack := []frame{{slot(t.Root), 0}}
+	stack := make([]frame, 1, n+1)
+	stack[0] = frame{slot(t.Root), 0}
 	t.pre[slot(t.Root)] = clock
 	clock++
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.i < len(kids[top.b]) {
-			c := kids[top.b][top.i]
+		if k := kids(top.b); top.i < len(k) {
+			c := k[top.i]
 			top.i++
 			t.pre[c] = clock
 			clock++

@@ -120,10 +120,37 @@ func (g *Graph) Equal(h *Graph) bool {
 // twice from one switch lists that switch twice. Order: by source, then by
 // successor index.
 func (g *Graph) Preds() [][]int {
-	p := make([][]int, len(g.Succs))
-	for b, s := range g.Succs {
-		for _, t := range s {
+	return Predecessors(len(g.Succs), func(b int) []int { return g.Succs[b] })
+}
+
+// Predecessors lists, for each of n blocks, the blocks whose succ names
+// it, in block order (once per edge; nil for none). The lists share one
+// array, each capped at its length, so appending to one copies it and
+// leaves the others be.
+func Predecessors(n int, succ func(b int) []int) [][]int {
+	count := make([]int, n+1)
+	edges := 0
+	for b := range n {
+		for _, t := range succ(b) {
+			count[t]++
+			edges++
+		}
+	}
+	all := make([]int, edges)
+	p := make([][]int, n)
+	at := 0
+	for t := range n {
+		p[t] = all[at : at : at+count[t]]
+		at += count[t]
+	}
+	for b := range n {
+		for _, t := range succ(b) {
 			p[t] = append(p[t], b)
+		}
+	}
+	for t := range n {
+		if len(p[t]) == 0 {
+			p[t] = nil
 		}
 	}
 	return p

@@ -181,9 +181,10 @@ func newSCCFinder(n int) *sccFinder {
 // of discovery; each lists its blocks in discovery order.
 func (s *sccFinder) components(blocks []int, succs [][]int, follow func(int) bool) [][]int {
 	var comps [][]int
-	var stack []int
+	stack := make([]int, 0, len(blocks))
 	type frame struct{ b, i int }
-	var call []frame
+	call := make([]frame, 0, len(blocks))
+	members := make([]int, 0, len(blocks)) // every component's blocks, one after another
 	clock := 0
 	for _, root := range blocks {
 		if s.index[root] >= 0 {
@@ -222,17 +223,17 @@ func (s *sccFinder) components(blocks []int, succs [][]int, follow func(int) boo
 				}
 			}
 			if s.low[b] == s.index[b] {
-				var c []int
+				start := len(members)
 				for {
 					x := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
 					s.onStack[x] = false
-					c = append(c, x)
+					members = append(members, x)
 					if x == b {
 						break
 					}
 				}
-				comps = append(comps, c)
+				comps = append(comps, members[start:len(members):len(members)])
 			}
 		}
 	}
