@@ -70,23 +70,28 @@ func LoopForest(g *Graph) *Forest {
 	n := len(g.Succs)
 	o := DFSOrder(g)
 	preds := g.Preds()
-	f := &Forest{LoopOf: make([]int, n)}
+	ints := make([]int, 4*n) // LoopOf, stamp and the SCC finder's two, in one allocation
+	bools := make([]bool, 2*n)
+	f := &Forest{LoopOf: ints[:n:n]}
 	for b := range f.LoopOf {
 		f.LoopOf[b] = NoBlock
 	}
-	entry := make([]bool, n) // an entry of some loop already found
-	stamp := make([]int, n)  // set membership for the current region
+	entry := bools[:n:n]         // an entry of some loop already found
+	stamp := ints[n : 2*n : 2*n] // set membership for the current region
 	for b := range stamp {
 		stamp[b] = -1
 	}
-	sc := newSCCFinder(n)
+	sc := &sccFinder{index: ints[2*n : 3*n : 3*n], low: ints[3*n:], onStack: bools[n:]}
+	for i := range sc.index {
+		sc.index[i] = -1
+	}
 
 	type region struct {
 		blocks []int
 		parent int
 		id     int
 	}
-	work := []region{{blocks: slices.Clone(o.RPO), parent: NoBlock, id: 0}}
+	work := []region{{blocks: o.RPO, parent: NoBlock, id: 0}} // regions' blocks are only read
 	nextID := 1
 	for len(work) > 0 {
 		r := work[0]
@@ -162,18 +167,10 @@ func selfLoop(g *Graph, b int, follow func(int) bool) bool {
 }
 
 // sccFinder is Tarjan's algorithm with an explicit stack, reusable across
-// regions.
+// regions: index is -1 for every block between calls.
 type sccFinder struct {
 	index, low []int
 	onStack    []bool
-}
-
-func newSCCFinder(n int) *sccFinder {
-	s := &sccFinder{index: make([]int, n), low: make([]int, n), onStack: make([]bool, n)}
-	for i := range s.index {
-		s.index[i] = -1
-	}
-	return s
 }
 
 // components returns the SCCs of the subgraph of blocks, following edge
