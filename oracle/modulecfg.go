@@ -54,7 +54,7 @@ func moduleCFGOf(m *spirv.Module) (*moduleCFG, error) {
 	return moduleCFGParsed(m, p)
 }
 
-// moduleCFGParsed is moduleCFGOf on m parsed (whose entry point's graphs
+// moduleCFGParsed is moduleCFGOf on m parsed (whose entry point's edges
 // it builds, or reuses when built).
 func moduleCFGParsed(m *spirv.Module, p *parsedModule) (*moduleCFG, error) {
 	rm := p.rm
@@ -69,7 +69,7 @@ func moduleCFGParsed(m *spirv.Module, p *parsedModule) (*moduleCFG, error) {
 	if fi < 0 || len(rm.funcs[fi].blocks) == 0 {
 		return nil, fmt.Errorf("module has no entry-point function with a body")
 	}
-	fg, err := p.graph(fi)
+	fg, err := p.edges(fi)
 	if err != nil {
 		return nil, err
 	}

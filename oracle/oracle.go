@@ -47,22 +47,34 @@ type Subject struct {
 }
 
 // parsedModule is a decoded module split into blocks (parseRuleModule) and
-// the graphs of its functions, each built on first use (newFuncGraph).
+// the graphs of its functions, each built on first use: its edges
+// (newFuncEdges), then, when asked, its trees (analyse).
 type parsedModule struct {
-	rm     *ruleModule
-	err    error
-	graphs []*funcGraph
-	errs   []error
-	built  []bool
+	rm       *ruleModule
+	err      error
+	graphs   []*funcGraph
+	errs     []error
+	built    []bool // edges built (or failed)
+	analysed []bool
 }
 
-// graph is function i's graphs.
-func (p *parsedModule) graph(i int) (*funcGraph, error) {
+// edges is function i's graph with its edges; its trees may be missing.
+func (p *parsedModule) edges(i int) (*funcGraph, error) {
 	if !p.built[i] {
-		p.graphs[i], p.errs[i] = newFuncGraph(&p.rm.funcs[i])
+		p.graphs[i], p.errs[i] = newFuncEdges(&p.rm.funcs[i])
 		p.built[i] = true
 	}
 	return p.graphs[i], p.errs[i]
+}
+
+// graph is function i's graphs, trees included.
+func (p *parsedModule) graph(i int) (*funcGraph, error) {
+	g, err := p.edges(i)
+	if err == nil && !p.analysed[i] {
+		g.analyse()
+		p.analysed[i] = true
+	}
+	return g, err
 }
 
 // parseModule splits m into blocks; nothing is built yet.
@@ -70,7 +82,7 @@ func parseModule(m *spirv.Module) *parsedModule {
 	p := &parsedModule{}
 	if p.rm, p.err = parseRuleModule(m); p.err == nil {
 		n := len(p.rm.funcs)
-		p.graphs, p.errs, p.built = make([]*funcGraph, n), make([]error, n), make([]bool, n)
+		p.graphs, p.errs, p.built, p.analysed = make([]*funcGraph, n), make([]error, n), make([]bool, n), make([]bool, n)
 	}
 	return p
 }

@@ -167,6 +167,18 @@ type funcGraph struct {
 
 // newFuncGraph resolves labels and builds every graph of f.
 func newFuncGraph(f *ruleFunc) (*funcGraph, error) {
+	g, err := newFuncEdges(f)
+	if err != nil {
+		return nil, err
+	}
+	g.analyse()
+	return g, nil
+}
+
+// newFuncEdges resolves labels and builds f's edges (branch and
+// structured, both ways) and declared merges, without the trees that
+// analyse adds: what the module CFG of meta needs.
+func newFuncEdges(f *ruleFunc) (*funcGraph, error) {
 	n := len(f.blocks)
 	g := &funcGraph{f: f, index: make(map[uint32]int, n), succ: make([][]int, n), pred: make([][]int, n),
 		ssucc: make([][]int, n), spred: make([][]int, n), merge: make([]int, n), cont: make([]int, n)}
@@ -213,14 +225,19 @@ func newFuncGraph(f *ruleFunc) (*funcGraph, error) {
 			g.spred[v] = append(g.spred[v], u)
 		}
 	}
+	return g, nil
+}
+
+// analyse builds the dominator trees and finds the back edges.
+func (g *funcGraph) analyse() {
+	n := len(g.succ)
 	if n == 0 {
-		return g, nil
+		return
 	}
 	g.dom = buildDomTree(n, 0, func(b int) []int { return g.ssucc[b] }, func(b int) []int { return g.spred[b] })
 	g.ord = buildDomTree(n, 0, func(b int) []int { return g.succ[b] }, func(b int) []int { return g.pred[b] })
 	g.pdom = g.postDominators()
 	g.findBackEdges()
-	return g, nil
 }
 
 // postDominators computes structural post-dominance towards a virtual exit
