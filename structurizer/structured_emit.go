@@ -238,7 +238,7 @@ type emitter struct {
 }
 
 func newEmitter(w *work, origN int) *emitter {
-	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes)), deferred: map[int]bool{}}
+	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes)), deferred: map[int]bool{}}
 	for i := range e.fb {
 		e.fb[i] = -1
 	}
