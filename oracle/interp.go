@@ -143,7 +143,7 @@ func Load(m *spirv.Module) (*Program, error) {
 				}
 			} else if curBlock != nil {
 				all = append(all, in)
-				curBlock.insts = all[curBlock.off:]
+				curBlock.insts = all[curBlock.off:len(all):len(all)]
 			}
 		case spirv.OpFunction:
 			if len(ops) < 2 {
@@ -170,7 +170,7 @@ func Load(m *spirv.Module) (*Program, error) {
 		default:
 			if curBlock != nil {
 				all = append(all, in)
-				curBlock.insts = all[curBlock.off:]
+				curBlock.insts = all[curBlock.off:len(all):len(all)]
 				if spirv.IsTerminator(in.Op) {
 					curBlock = nil
 				}
@@ -366,7 +366,7 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret value, done bool, err error) {
 	for i := 0; i < len(b.insts); {
 		if b.fast[i].kind != stepNone && !m.generic {
-			n, err := m.binaryRun(b.fast[i:], b.insts[i:])
+			n, err := m.fastRun(b.fast[i:], b.insts[i:])
 			if err != nil {
 				return 0, value{}, false, err
 			}

@@ -124,11 +124,12 @@ func resolveStep(in *spirv.Instruction, p *Program) step {
 	return step{}
 }
 
-// binaryRun runs the resolved steps at the start of steps, up to the first
-// that is not resolved, each as exec would (for a two-operand one: operand
-// a's kind, then b's, then the arithmetic, then the result). It returns how
-// many it ran (all of them, unless one failed).
-func (m *Machine) binaryRun(steps []step, insts []spirv.Instruction) (int, error) {
+// fastRun runs the resolved steps at the start of steps (insts are their
+// instructions), up to the first that is not resolved, each as exec would
+// (for a two-operand one: operand a's kind, then b's, then the arithmetic,
+// then the result). It returns how many it ran (all of them, unless one
+// failed).
+func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, error) {
 	vals := m.vals
 	for i := 0; i < len(steps); i++ {
 		s := &steps[i]
