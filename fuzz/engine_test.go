@@ -205,6 +205,30 @@ func TestOneBlockAskedOncePerSide(t *testing.T) {
 	}
 }
 
+// TestOneBlockFailureAskedAgain: a side that fails the one-block graph once
+// costs one graph a meta finding; the failure is not kept, so the next
+// graph asks again and passes.
+func TestOneBlockFailureAskedAgain(t *testing.T) {
+	c := testConfig(t, 20)
+	c.Workers, c.Strategy = 1, ""
+	var oneBlock atomic.Int32
+	c.Current = SideFactory{Describe: "fails once", New: func() (Side, error) {
+		return &InProcess{Fn: func(g *cfg.Graph, opt proto.Options) Answer {
+			if isOneBlock(g) && oneBlock.Add(1) == 1 {
+				return Answer{Outcome: proto.Error, Reason: "transient"}
+			}
+			return structureLocal(g, opt)
+		}}, nil
+	}}
+	o := mustRun(t, c)
+	if oneBlock.Load() != 2 {
+		t.Errorf("%d calls on the one-block graph, want 2", oneBlock.Load())
+	}
+	if o.Report.Outcomes[OutOK] != 19 || o.Report.Outcomes[OutInvalid] != 1 {
+		t.Errorf("outcomes %v, want 19 ok and 1 invalid", o.Report.Outcomes)
+	}
+}
+
 func checkMisbehaviour(t *testing.T, rep *Report, n int) {
 	t.Helper()
 	if rep.Graphs != n {

@@ -37,11 +37,10 @@ type worker struct {
 	oneBlock map[Side]seamAnswer
 }
 
-// seamAnswer is what the seam returns.
+// seamAnswer is a module the seam returned.
 type seamAnswer struct {
 	mod  []byte
 	info oracle.ResultInfo
-	err  error
 }
 
 // newWorker builds one worker's sides and oracle.
@@ -231,26 +230,28 @@ func (w *worker) retime(side Side, g *cfg.Graph, opt proto.Options, sub *oracle.
 
 // seam lets the oracle re-run a side (meta: determinism, renumbering,
 // idempotence) under the same time limit. The side's answer on the
-// one-block graph is kept (w.oneBlock): the side and its options are fixed,
-// and meta asks for it on every graph.
+// one-block graph is kept once it gave a module (w.oneBlock): the side and
+// its options are fixed, and meta asks for it on every graph.
 func (w *worker) seam(side Side, opt proto.Options) oracle.StructurizeFunc {
 	return func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
 		if !isOneBlock(g) {
 			return w.structurizeForSeam(side, opt, g)
 		}
-		a, ok := w.oneBlock[side]
-		if !ok {
-			a.mod, a.info, a.err = w.structurizeForSeam(side, opt, g)
-			w.oneBlock[side] = a
+		if a, ok := w.oneBlock[side]; ok {
+			return a.mod, a.info, nil
 		}
-		return a.mod, a.info, a.err
+		mod, info, err := w.structurizeForSeam(side, opt, g)
+		if err == nil { // a failure is asked again next time
+			w.oneBlock[side] = seamAnswer{mod: mod, info: info}
+		}
+		return mod, info, err
 	}
 }
 
 // isOneBlock says whether g is the one-block graph: one returning block of
 // no weight.
 func isOneBlock(g *cfg.Graph) bool {
-	return g.Len() == 1 && len(g.Succs[0]) == 0 && g.Weights[0] == 0
+	return g.Len() == 1 && len(g.Succs[0]) == 0 && g.Weight(0) == 0
 }
 
 // structurizeForSeam is one re-run for the oracle.
