@@ -56,7 +56,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
 	fs.Uint64Var(&f.seed, "seed", 1, "campaign seed")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers (default GOMAXPROCS)")
-	fs.IntVar(&f.walks, "walks", 16, "random walks per graph on top of the edge-covering ones")
+	fs.IntVar(&f.walks, "walks", 16, "random walks drawn per graph on top of the edge-covering ones (a draw repeating an earlier walk is dropped)")
 	fs.IntVar(&f.gpuEvery, "gpu-every", 0, "also run every Nth graph's module on the Vulkan driver (the gpu check); 0 never")
 	fs.StringVar(&f.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i)")
