@@ -26,17 +26,11 @@ func TestFastPathAgainstGeneric(t *testing.T) {
 	seed := envInt("CFGFUZZ_SEED", uint64(time.Now().UnixNano()))
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 17))
-	strategies := structurizer.Strategies()
 	fastRan, chained, damaged := 0, 0, 0
 	for i := range 400 {
-		g := anyGraph(r, 1+r.IntN(10))
-		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategies[i%len(strategies)]})
-		if err != nil {
+		g, m := emittedModule(t, r, i, 10)
+		if m == nil {
 			continue
-		}
-		m, err := emit.Module(res.Func, emit.Options{})
-		if err != nil {
-			t.Fatal(err)
 		}
 		walks := Walks(g, WalkOptions{Seed: uint64(i)})
 		fastRan += sameOnBothPaths(t, fmt.Sprintf("graph %d %v", i, g), m, walks)
@@ -134,18 +128,10 @@ func damage(r *rand.Rand, m *spirv.Module, k int) string {
 	if k == 0 {
 		return repoint(r, m)
 	}
-	var at []int
-	for i, in := range m.Insts {
-		if isBinary(in.Op) && len(in.Operands) == 4 {
-			at = append(at, i)
-		}
-	}
-	if len(at) == 0 {
+	i, in := pickInst(r, m, func(in spirv.Instruction) bool { return isBinary(in.Op) && len(in.Operands) == 4 })
+	if in == nil {
 		return ""
 	}
-	i := at[r.IntN(len(at))]
-	in := &m.Insts[i]
-	in.Operands = slices.Clone(in.Operands)
 	switch r.IntN(3) {
 	case 0:
 		in.Op = []spirv.Op{spirv.OpUDiv, spirv.OpUMod, spirv.OpShiftLeftLogical, spirv.OpSLessThan, spirv.OpLogicalAnd}[r.IntN(5)]
@@ -158,6 +144,42 @@ func damage(r *rand.Rand, m *spirv.Module, k int) string {
 	return fmt.Sprintf("instruction %d with 3 operands", i)
 }
 
+// pickInst picks one of m's instructions that ok accepts, at random, and
+// gives it operands of its own to change; nil when ok accepts none.
+func pickInst(r *rand.Rand, m *spirv.Module, ok func(spirv.Instruction) bool) (int, *spirv.Instruction) {
+	var at []int
+	for i, in := range m.Insts {
+		if ok(in) {
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
+		return -1, nil
+	}
+	i := at[r.IntN(len(at))]
+	in := &m.Insts[i]
+	in.Operands = slices.Clone(in.Operands)
+	return i, in
+}
+
+// emittedModule is graph i of a test's stream: an arbitrary graph of 1 to
+// maxBlocks blocks structurized by strategy i (mod the strategies), and its
+// module; nil when the strategy refused it.
+func emittedModule(t *testing.T, r *rand.Rand, i, maxBlocks int) (*cfg.Graph, *spirv.Module) {
+	t.Helper()
+	strategies := structurizer.Strategies()
+	g := anyGraph(r, 1+r.IntN(maxBlocks))
+	res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategies[i%len(strategies)]})
+	if err != nil {
+		return g, nil
+	}
+	m, err := emit.Module(res.Func, emit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, m
+}
+
 // repointed are the opcodes whose operands repoint changes: every kind the
 // fast path resolves but the no-ops.
 var repointed = append([]spirv.Op{spirv.OpLoad, spirv.OpStore, spirv.OpAccessChain, spirv.OpSelect, spirv.OpFunctionCall}, binaryOps...)
@@ -165,18 +187,10 @@ var repointed = append([]spirv.Op{spirv.OpLoad, spirv.OpStore, spirv.OpAccessCha
 // repoint points one operand of an instruction the fast path resolves at
 // another id (any id up to past the bound), or drops its last operand.
 func repoint(r *rand.Rand, m *spirv.Module) string {
-	var at []int
-	for i, in := range m.Insts {
-		if slices.Contains(repointed, in.Op) && len(in.Operands) > 1 {
-			at = append(at, i)
-		}
-	}
-	if len(at) == 0 {
+	i, in := pickInst(r, m, func(in spirv.Instruction) bool { return slices.Contains(repointed, in.Op) && len(in.Operands) > 1 })
+	if in == nil {
 		return ""
 	}
-	i := at[r.IntN(len(at))]
-	in := &m.Insts[i]
-	in.Operands = slices.Clone(in.Operands)
 	if r.IntN(8) == 0 {
 		in.Operands = in.Operands[:len(in.Operands)-1]
 		return fmt.Sprintf("instruction %d (%s) without its last operand", i, in.Op)
