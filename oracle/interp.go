@@ -234,7 +234,7 @@ func Load(m *spirv.Module) (*Program, error) {
 		for i := range f.blocks {
 			b := &f.blocks[i]
 			b.fast = steps[b.off : b.off+len(b.insts)]
-			resolveSteps(b.fast, b.insts, p)
+			resolveSteps(b.fast, b.insts, p, uses)
 			resolveChains(b.fast, p, uses)
 		}
 	}

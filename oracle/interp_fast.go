@@ -20,15 +20,18 @@ import (
 type stepKind uint8
 
 const (
-	stepNone   stepKind = iota // not resolved: the generic path runs it
-	stepBinary                 // res = op(a, b), binary's opcodes
-	stepChain                  // res = a through Program.chains[b] (resolveChains)
-	stepNop                    // OpNop, merges, debug lines
-	stepLoad                   // res = *a
-	stepStore                  // *a = b
-	stepAccess                 // res = a's element at the instruction's operands from 3 on
-	stepSelect                 // res = c ? a : b (c the condition)
-	stepCall                   // res = Program.callees[b](the instruction's operands from 3 on)
+	stepNone       stepKind = iota // not resolved: the generic path runs it
+	stepBinary                     // res = op(a, b), binary's opcodes
+	stepChain                      // res = a through Program.chains[b] (resolveChains)
+	stepNop                        // OpNop, merges, debug lines
+	stepLoad                       // res = *a
+	stepStore                      // *a = b
+	stepAccess                     // res = a's element at the instruction's operands from 3 on
+	stepSelect                     // res = c ? a : b (c the condition)
+	stepCall                       // res = Program.callees[b](the instruction's operands from 3 on)
+	stepLoadCell                   // res = cells[a]: OpLoad of a module-scope Private variable
+	stepStoreCell                  // cells[a] = b: OpStore to one
+	stepAccessWord                 // res = word (id b) of storage buffer binding a: OpAccessChain base, 0, b
 )
 
 // step is one resolved instruction, 20 bytes; kind says which operands it
@@ -74,10 +77,43 @@ func isBinary(op spirv.Op) bool { return int(op) < len(binaryTable) && binaryTab
 // of the kinds above with the operands exec needs, every id among them at
 // most p.bound (the value table's last index), and for a call, a callee
 // that is a function of p; stepNone for the rest.
-func resolveSteps(steps []step, insts []spirv.Instruction, p *Program) {
+func resolveSteps(steps []step, insts []spirv.Instruction, p *Program, u idUse) {
 	for i := range insts {
-		steps[i] = resolveStep(&insts[i], p)
+		steps[i] = specialize(resolveStep(&insts[i], p), &insts[i], p, u)
 	}
+}
+
+// specialize turns a load or store whose pointer is a module-scope Private
+// variable, and an access chain to word x of a storage buffer (indices: a
+// constant 0, then x), into the kinds that skip the pointer's lookup. The
+// variable, the buffer and the constant must be ids no instruction writes
+// (idUses), so their values are the ones every run starts from.
+func specialize(s step, in *spirv.Instruction, p *Program, u idUse) step {
+	fixed := func(id uint32) *value {
+		if u.written[id] {
+			return nil
+		}
+		return &p.consts[id]
+	}
+	switch s.kind {
+	case stepLoad, stepStore:
+		if v := fixed(s.a); v != nil && v.kind == vPtr && v.space == spaceCell {
+			if s.kind == stepLoad {
+				return step{kind: stepLoadCell, res: s.res, a: uint32(v.index)}
+			}
+			return step{kind: stepStoreCell, a: uint32(v.index), b: s.b}
+		}
+	case stepAccess:
+		ops := in.Operands
+		base, zero := fixed(s.a), (*value)(nil)
+		if len(ops) == 5 {
+			zero = fixed(ops[3])
+		}
+		if base != nil && base.kind == vPtr && base.bufPt && base.space >= 0 && zero != nil && zero.kind == vScalar && zero.u == 0 {
+			return step{kind: stepAccessWord, res: s.res, a: uint32(base.space), b: ops[4]}
+		}
+	}
+	return s
 }
 
 // resolveStep resolves one instruction (see resolveSteps).
@@ -201,6 +237,19 @@ func (m *Machine) memoryStep(s *step, in *spirv.Instruction) error {
 			pick = s.a
 		}
 		m.vals[s.res] = m.vals[pick]
+	case stepLoadCell:
+		m.vals[s.res] = value{kind: vScalar, u: m.cells[s.a]}
+	case stepStoreCell:
+		m.cells[s.a] = m.vals[s.b].u
+	case stepAccessWord:
+		x := &m.vals[s.b]
+		if x.kind != vScalar && x.kind != vBool {
+			return &TrapError{fmt.Sprintf("%%%d is not a scalar", s.b)}
+		}
+		if x.u > 1<<30 {
+			return &TrapError{fmt.Sprintf("buffer index %d out of range", x.u)}
+		}
+		m.vals[s.res] = value{kind: vPtr, space: int32(s.a), index: int32(x.u)}
 	case stepCall:
 		fn := m.p.callees[s.b]
 		for i, a := range in.Operands[3:] {

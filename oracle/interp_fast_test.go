@@ -35,7 +35,7 @@ func TestFastPathAgainstGeneric(t *testing.T) {
 		walks := Walks(g, WalkOptions{Seed: uint64(i)})
 		fastRan += sameOnBothPaths(t, fmt.Sprintf("graph %d %v", i, g), m, walks)
 		chained += hasChain(m)
-		for k := range 4 {
+		for k := range 5 {
 			d := clone(m)
 			what := damage(r, d, k)
 			if what == "" {
@@ -112,9 +112,13 @@ func hasChain(m *spirv.Module) int {
 // path resolves (repoint), k 1 gives a two-operand instruction another
 // opcode (a division, a shift, a compare) or an operand too many, k 2 is a
 // structural mutation, k 3 makes a branch condition read a result in the
-// middle of a filler chain (which a fused chain never writes). It returns
-// what it did, "" when nothing applied.
+// middle of a filler chain (which a fused chain never writes), k 4 gives an
+// access chain a word index past 2^30 (hugeIndex). It returns what it did,
+// "" when nothing applied.
 func damage(r *rand.Rand, m *spirv.Module, k int) string {
+	if k == 4 {
+		return hugeIndex(r, m)
+	}
 	if k == 3 {
 		return readChainMiddle(r, m)
 	}
@@ -199,6 +203,23 @@ func repoint(r *rand.Rand, m *spirv.Module) string {
 	id := uint32(r.IntN(int(m.Bound) + 3))
 	in.Operands[slot] = id
 	return fmt.Sprintf("instruction %d (%s) operand %d -> %%%d", i, in.Op, slot, id)
+}
+
+// hugeIndex declares a constant past 2^30 (or a boolean, or 2^30 itself)
+// and makes it the word index of one access chain into a buffer.
+func hugeIndex(r *rand.Rand, m *spirv.Module) string {
+	i, in := pickInst(r, m, func(in spirv.Instruction) bool { return in.Op == spirv.OpAccessChain && len(in.Operands) == 5 })
+	fn := slices.IndexFunc(m.Insts, func(in spirv.Instruction) bool { return in.Op == spirv.OpFunction })
+	uintType := slices.IndexFunc(m.Insts, func(in spirv.Instruction) bool { return in.Op == spirv.OpConstant })
+	if in == nil || fn < 0 || uintType < 0 {
+		return ""
+	}
+	id := m.Bound
+	m.Bound++
+	value := []uint32{1 << 30, 1<<30 + 1, 0xffffffff}[r.IntN(3)]
+	in.Operands[4] = id
+	m.Insts = slices.Insert(m.Insts, fn, spirv.Instruction{Op: spirv.OpConstant, Operands: []uint32{m.Insts[uintType].Operands[0], id, value}})
+	return fmt.Sprintf("instruction %d indexes word %d", i, value)
 }
 
 // readChainMiddle points the first operand of a compare that feeds a
