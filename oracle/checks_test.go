@@ -8,7 +8,6 @@ package oracle
 import (
 	byteorder "encoding/binary"
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -22,9 +21,7 @@ import (
 )
 
 func TestPdomPassesOnRandomGraphs(t *testing.T) {
-	seed := envInt("CFGFUZZ_SEED", uint64(time.Now().UnixNano()))
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 3))
+	r := seededRand(t, 3)
 	o := &Oracle{}
 	for i := range 300 {
 		n := 1 + r.IntN(40)
@@ -268,9 +265,7 @@ func TestCheckDecodesEachModuleAfresh(t *testing.T) {
 // scan reads a module exactly when the decoder does (little-endian), and
 // then counts the same blocks.
 func TestScanEntryBlocksAgainstDecode(t *testing.T) {
-	seed := envInt("CFGFUZZ_SEED", uint64(time.Now().UnixNano()))
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 9))
+	r := seededRand(t, 9)
 	check := func(what string, mod []byte, littleEndian bool) {
 		t.Helper()
 		n, ok := scanEntryBlocks(mod)
@@ -308,9 +303,7 @@ func TestScanEntryBlocksAgainstDecode(t *testing.T) {
 // finds exactly what CheckRulesModule finds parsing afresh, on emitted
 // modules of both strategies and on mutated copies; so does the module CFG.
 func TestSharedParseAgainstFresh(t *testing.T) {
-	seed := envInt("CFGFUZZ_SEED", uint64(time.Now().UnixNano()))
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 31))
+	r := seededRand(t, 31)
 	compared := 0
 	for i := range 300 {
 		g, m := emittedModule(t, r, i, 9)

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"cfgfuzz/emit"
 	"cfgfuzz/emit/spirv"
@@ -23,9 +22,7 @@ import (
 )
 
 func TestFastPathAgainstGeneric(t *testing.T) {
-	seed := envInt("CFGFUZZ_SEED", uint64(time.Now().UnixNano()))
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 17))
+	r := seededRand(t, 17)
 	fastRan, chained, damaged := 0, 0, 0
 	for i := range 400 {
 		g, m := emittedModule(t, r, i, 10)

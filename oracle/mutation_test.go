@@ -39,6 +39,15 @@ func envInt(name string, def uint64) uint64 {
 	return def
 }
 
+// seededRand is a random source on stream of the seed CFGFUZZ_SEED gives
+// (the clock's when unset), which it logs so a failure replays.
+func seededRand(t *testing.T, stream uint64) *rand.Rand {
+	t.Helper()
+	seed := envInt("CFGFUZZ_SEED", uint64(time.Now().UnixNano()))
+	t.Logf("seed %d (CFGFUZZ_SEED=%d replays)", seed, seed)
+	return rand.New(rand.NewPCG(seed, stream))
+}
+
 // randomGraph returns an arbitrary graph with out-degrees up to 4.
 func randomGraph(r *rand.Rand, n int) *cfg.Graph {
 	g := cfg.New(n)

@@ -6,15 +6,11 @@ package oracle
 
 import (
 	le "encoding/binary"
-	"math/rand/v2"
 	"testing"
-	"time"
 )
 
 func TestRulesNeverPanics(t *testing.T) {
-	seed := envInt("CFGFUZZ_SEED", uint64(time.Now().UnixNano()))
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 9))
+	r := seededRand(t, 9)
 	var seeds [][]byte
 	for range 10 {
 		seeds = append(seeds, assemble(t, structuredProgram(r), ""))
