@@ -62,20 +62,30 @@ func isCond(b *Block) bool {
 // funcGraphs returns f's branch graph and its structural graph (merge and
 // continue declarations first, then the branch targets, as the validator
 // orders them).
+// The structural lists share one array, each capped at its length.
 func funcGraphs(f *Func) (branch, structural *cfg.Graph) {
 	n := len(f.Blocks)
-	branch, structural = cfg.New(n), cfg.New(n)
+	lists := make([][]int, 2*n)
+	branch, structural = &cfg.Graph{Succs: lists[:n:n]}, &cfg.Graph{Succs: lists[n:]}
+	edges := 0
+	for b := range n {
+		edges += len(f.Blocks[b].Term.To) + 2
+	}
+	all := make([]int, 0, edges)
 	for b := range n {
 		blk := &f.Blocks[b]
 		branch.Succs[b] = blk.Term.To
-		var s []int
+		start := len(all)
 		if blk.Merge.Kind != NoMerge {
-			s = append(s, blk.Merge.Merge)
+			all = append(all, blk.Merge.Merge)
 		}
 		if blk.Merge.Kind == LoopMerge {
-			s = append(s, blk.Merge.Continue)
+			all = append(all, blk.Merge.Continue)
 		}
-		structural.Succs[b] = append(s, blk.Term.To...)
+		all = append(all, blk.Term.To...)
+		if len(all) > start {
+			structural.Succs[b] = all[start:len(all):len(all)]
+		}
 	}
 	return branch, structural
 }
@@ -310,16 +320,24 @@ func checkFallOrder(blk *Block, b int, fall map[int]int) error {
 
 // checkLayout: R14 (entry not a branch target, each block after its
 // dominator) and R15 (a conditional's labels differ).
+// A layout in the branch graph's reverse post-order (what the layout pass
+// makes) places every block after its dominators, so the dominators are
+// computed only when the blocks are in another order.
 func checkLayout(f *Func, branch *cfg.Graph) error {
-	d := newDomTree(dominatorTree(branch))
+	var idom []int
+	if !inReversePostOrder(branch) {
+		idom = dominatorTree(branch)
+	}
 	for b := range f.Blocks {
 		for _, t := range f.Blocks[b].Term.To {
 			if t == 0 {
 				return violation("R14", b, "branch to the entry block")
 			}
 		}
-		if id := d.IDom[b]; id != cfg.NoBlock && id > b {
-			return violation("R14", b, "block appears before its dominator %d", id)
+		if idom != nil {
+			if id := idom[b]; id != cfg.NoBlock && id > b {
+				return violation("R14", b, "block appears before its dominator %d", id)
+			}
 		}
 		blk := &f.Blocks[b]
 		if isCond(blk) && blk.Term.To[0] == blk.Term.To[1] {
@@ -327,6 +345,43 @@ func checkLayout(f *Func, branch *cfg.Graph) error {
 		}
 	}
 	return nil
+}
+
+// inReversePostOrder reports whether the blocks g's entry reaches are
+// 0, 1, ... in the reverse post-order of a depth-first search over
+// successor order (the one the layout pass and dominatorTree make). In
+// that order every block comes after each of its dominators (a dominator
+// is an ancestor in the search tree, so it finishes later). Blocks it does
+// not reach have no dominator to check.
+func inReversePostOrder(g *cfg.Graph) bool {
+	n := g.Len()
+	state := make([]bool, n) // reached
+	type fr struct{ b, i int }
+	stack := make([]fr, 1, n)
+	stack[0] = fr{0, 0}
+	state[0] = true
+	post := make([]int, 0, n)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		s := g.Succs[top.b]
+		if top.i < len(s) {
+			t := s[top.i]
+			top.i++
+			if !state[t] {
+				state[t] = true
+				stack = append(stack, fr{t, 0})
+			}
+			continue
+		}
+		post = append(post, top.b)
+		stack = stack[:len(stack)-1]
+	}
+	for i, b := range post {
+		if b != len(post)-1-i {
+			return false
+		}
+	}
+	return true
 }
 
 // checkHeader: R2, R4, R5a, R12, R13 for block b.
@@ -421,18 +476,14 @@ func backEdges(f *Func, structural *cfg.Graph, contOf []int) ([]int, error) {
 // innermost construct around it (a header's own excluded); -1 for none.
 func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []int, []int, error) {
 	n := len(f.Blocks)
-	kids := make([][]int, n)
-	for b := range n {
-		if d := dom.IDom[b]; d >= 0 {
-			kids[d] = append(kids[d], b)
-		}
-	}
-	inner, outer := make([]int, n), make([]int, n)
-	for b := range n {
-		inner[b], outer[b] = -1, -1
+	kids := treeKids(dom.IDom)
+	perBlock := make([]int, 3*n) // inner, outer and ofHeader in one allocation
+	inner, outer := perBlock[:n:n], perBlock[n:2*n:2*n]
+	ofHeader := perBlock[2*n:] // header -> its construct, -1
+	for b := range perBlock {
+		perBlock[b] = -1
 	}
 	var cs []construct
-	ofHeader := map[int]int{}
 	var open []int
 	type fr struct {
 		b, i   int
@@ -452,8 +503,7 @@ func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []in
 	enter := func(b int) (fr, error) {
 		x := fr{b: b, pushed: -1, closed: -1, cont: -1}
 		if h := mergeOf[b]; h >= 0 {
-			ci, ok := ofHeader[h]
-			if ok {
+			if ci := ofHeader[h]; ci >= 0 {
 				if len(open) == 0 || open[len(open)-1] != ci {
 					return x, violation("R8", b, "merge of %d reached inside a construct nested in it", h)
 				}
@@ -466,8 +516,8 @@ func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []in
 			outer[b] = open[len(open)-1]
 		}
 		if h := contOf[b]; h >= 0 {
-			ci, ok := ofHeader[h]
-			if !ok || len(open) == 0 || open[len(open)-1] != ci {
+			ci := ofHeader[h]
+			if ci < 0 || len(open) == 0 || open[len(open)-1] != ci {
 				return x, violation("R8", b, "continue target of %d reached outside its loop construct", h)
 			}
 			x.cont = push(construct{kind: cContinue, header: h, loop: ci, merge: -1, cont: -1})
@@ -508,8 +558,8 @@ func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []in
 	stack := []fr{x0}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.i < len(kids[top.b]) {
-			c := kids[top.b][top.i]
+		if k := kids(top.b); top.i < len(k) {
+			c := k[top.i]
 			top.i++
 			x, err := enter(c)
 			if err != nil {
@@ -523,6 +573,30 @@ func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []in
 	}
 	numberConstructs(cs)
 	return cs, inner, outer, nil
+}
+
+// treeKids returns the children of each block in the tree of idom, in
+// block order (all lists in one array).
+func treeKids(idom []int) func(b int) []int {
+	n := len(idom)
+	count := make([]int, n+1)
+	for _, d := range idom {
+		if d >= 0 {
+			count[d+1]++
+		}
+	}
+	for x := 1; x <= n; x++ {
+		count[x] += count[x-1]
+	}
+	all := make([]int, count[n])
+	fill := slices.Clone(count[:n])
+	for b, d := range idom {
+		if d >= 0 {
+			all[fill[d]] = b
+			fill[d]++
+		}
+	}
+	return func(b int) []int { return all[count[b]:count[b+1]] }
 }
 
 // numberConstructs gives each construct its pre/post interval in the
@@ -600,7 +674,10 @@ func checkEdges(f *Func, dom *domTree, cs []construct, inner, outer, backOf []in
 			}
 		}
 	}
-	loopOfCont := map[int]int{}
+	loopOfCont := make([]int, len(f.Blocks)) // continue target -> its loop construct, -1
+	for b := range loopOfCont {
+		loopOfCont[b] = -1
+	}
 	for c := range cs {
 		if cs[c].kind == cLoop {
 			loopOfCont[cs[c].cont] = c
@@ -611,8 +688,8 @@ func checkEdges(f *Func, dom *domTree, cs []construct, inner, outer, backOf []in
 			continue
 		}
 		for _, t := range f.Blocks[u].Term.To {
-			c, ok := loopOfCont[t]
-			if ok && u != backOf[cs[c].header] && !within(cs, inner[u], c) {
+			c := loopOfCont[t]
+			if c >= 0 && u != backOf[cs[c].header] && !within(cs, inner[u], c) {
 				return violation("R9", u, "branch to continue target %d from outside loop %d", t, cs[c].header)
 			}
 		}
