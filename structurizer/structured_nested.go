@@ -57,9 +57,9 @@
 // input renumbers the output. Faults are planted in its result afterwards
 // (plantNestedFaults), where they can apply.
 //
-// Cost per run: one dominator computation (the structural tree's) and one
-// post-dominator computation (the graph's dominators, loop forest and
-// predecessors are computed once per search: graphFacts), at most
+// Cost per run: one dominator computation (the structural tree's; the
+// graph's post-dominators, loop forest and predecessors are computed once
+// per graph the search runs on: graphFacts), at most
 // nestLoopCandidates+exits tail walks per loop and nestCandidates+2 region
 // walks per branch point (the level walk stops a region once it is larger
 // than the best found); a run whose loops repeat an earlier run's stops
@@ -91,11 +91,12 @@ const (
 type nester struct {
 	g       *cfg.Graph
 	n       int
+	facts   *graphFacts
 	preds   [][]int
-	dom     *cfg.DomTree
-	forest  *cfg.Forest // g's natural loops (graphFacts)
+	dom     *cfg.DomTree // the structural dominator tree (structuralTree)
+	forest  *cfg.Forest  // g's natural loops (graphFacts)
 	pdom    *cfg.DomTree
-	pre     []int   // depth-first preorder number over successor order
+	pre     []int   // depth-first preorder number over successor order (graphFacts)
 	parent  []int   // the walk's tree: structural immediate dominators
 	kids    [][]int // the walk's tree's children, in preorder
 	decl    []Merge // per block (fresh ones included)
@@ -150,12 +151,19 @@ func nested(g *cfg.Graph) (*Func, string) {
 // the search that allows fresh loop merges (nestedPolicies): such a layout
 // may add blocks the pass table would not, so the caller compares.
 func nestedSearch(g *cfg.Graph) (f *Func, why string, fresh bool) {
+	return nestedSearchWith(g, factsOf(g))
+}
+
+// nestedSearchWith is nestedSearch with g's facts given (the pass table
+// reads their loop forest when the search fails). The facts of each graph
+// the search reshapes are computed once and shared by its runs.
+func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool) {
 	cur, reshaped, bonus := g, false, false
 	force := map[int]int{}
 	var hints [][2]int
 	budget := min(max(nestRunWork/max(g.Len(), 1), nestMinRuns), nestMaxRuns)
 	for split := 0; ; split++ {
-		r := nestedPolicies(cur, g.Len(), force, &budget)
+		r := nestedPolicies(cur, facts, g.Len(), force, &budget)
 		if budget <= 0 && !bonus && (r.forward != nil || r.reshape && !reshaped) {
 			// The search spent the budget on merge choices of a shape
 			// that asks for a reshaping: nestMinRuns more runs, once.
@@ -168,10 +176,12 @@ func nestedSearch(g *cfg.Graph) (f *Func, why string, fresh bool) {
 		case r.f != nil || split == nestForwarders || budget <= 0:
 			return r.f, r.why, r.fresh
 		case r.reshape && !reshaped:
-			cur, reshaped, hints = withLoopBlocks(cur), true, nil
+			cur, reshaped, hints = withLoopBlocks(cur, facts), true, nil
+			facts = factsOf(cur)
 			clear(force)
 		case r.forward != nil:
-			cur, hints = withForwarder(cur, r.forward[0], r.forward[1]), nil
+			cur, hints = withForwarder(cur, facts, r.forward[0], r.forward[1]), nil
+			facts = factsOf(cur)
 			clear(force)
 		case len(hints) > 0:
 			force[hints[0][0]], hints = hints[0][1], hints[1:]
@@ -195,14 +205,14 @@ const nestForwarders = 6
 // the graph's loops do not nest under any choice (final), or when budget
 // runs are spent. On failure it returns the first run's requests
 // (forwarding merge, reshaping, hints).
-func nestedPolicies(g *cfg.Graph, orig int, force map[int]int, budget *int) nestedRun {
-	first, freshable := searchMerges(g, orig, force, budget, false)
+func nestedPolicies(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, budget *int) nestedRun {
+	first, freshable := searchMerges(g, facts, orig, force, budget, false)
 	if first.f != nil || !freshable || first.final {
 		return first
 	}
 	extra := max(*budget, nestMinRuns)
 	*budget -= extra
-	if r, _ := searchMerges(g, orig, force, &extra, true); r.f != nil {
+	if r, _ := searchMerges(g, facts, orig, force, &extra, true); r.f != nil {
 		r.fresh = true
 		return r
 	}
@@ -213,7 +223,7 @@ func nestedPolicies(g *cfg.Graph, orig int, force map[int]int, budget *int) nest
 // loop whose tails all return take a fresh unreachable merge as its last
 // candidate (a second search, run when the first fails and a run reported
 // such a loop: freshable).
-func searchMerges(g *cfg.Graph, orig int, force map[int]int, budget *int, fresh bool) (first nestedRun, freshable bool) {
+func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, budget *int, fresh bool) (first nestedRun, freshable bool) {
 	type try struct {
 		policy mergePolicy
 		ranks  map[int]int
@@ -225,7 +235,6 @@ func searchMerges(g *cfg.Graph, orig int, force map[int]int, budget *int, fresh 
 	whys := make([]string, mergePolicies)
 	queued := map[string]bool{}
 	seen := map[string]bool{}
-	facts := factsOf(g) // g is the same graph for every run of the search
 	for runs := 0; len(queue)+len(urgent) > 0 && *budget > 0; runs++ {
 		*budget--
 		var t try
@@ -280,10 +289,10 @@ func searchMerges(g *cfg.Graph, orig int, force map[int]int, budget *int, fresh 
 // loop with several back-edge blocks, a self-loop, or a back-edge block that
 // a switch in the loop targets (R11: no continue target is a case target)
 // gets a latch of its own (every back edge goes to it). No route is needed.
-func withLoopBlocks(g *cfg.Graph) *cfg.Graph {
+func withLoopBlocks(g *cfg.Graph, facts *graphFacts) *cfg.Graph {
 	ng := cloneGraph(g, g.Len())
-	preds := g.Preds()
-	for _, l := range cfg.LoopForest(g).Loops {
+	preds, forest := facts.preds, facts.forest
+	for _, l := range forest.Loops {
 		if h := l.Header; len(g.Succs[h]) > 2 || headerStays(g, l) {
 			p := addBlock(ng, h)
 			for _, b := range preds[h] {
@@ -291,10 +300,13 @@ func withLoopBlocks(g *cfg.Graph) *cfg.Graph {
 			}
 		}
 	}
+	if ng.Len() > g.Len() { // headers added: the loops are found again
+		preds = ng.Preds()
+		forest = cfg.LoopForest(ng)
+	}
 	g = ng
 	ng = cloneGraph(g, g.Len())
-	preds = g.Preds()
-	for _, l := range cfg.LoopForest(g).Loops {
+	for _, l := range forest.Loops {
 		h, latches := l.Header, 0
 		var back []int
 		for _, b := range l.Blocks {
@@ -379,8 +391,8 @@ func redirect(succs []int, from, to int) {
 // a block some other construct declared (the enclosing loop's continue
 // target, or its merge: a break out of two loops). F becomes a synthetic
 // block of the result, so the layout adds a block but no route.
-func withForwarder(g *cfg.Graph, h, e int) *cfg.Graph {
-	dom := cfg.Dominators(g)
+func withForwarder(g *cfg.Graph, facts *graphFacts, h, e int) *cfg.Graph {
+	dom := cfg.DominatorsOf(g, facts.order, facts.preds)
 	ng := cloneGraph(g, g.Len())
 	f := addBlock(ng, e)
 	for b := range g.Len() {
@@ -423,7 +435,7 @@ const (
 // tails close each had, whether the failure is one no choice changes
 // (irreducible, a loop with two latches, a switch heading a loop), and a
 // loop whose only exit another construct declared.
-func nestedWith(g *cfg.Graph, facts graphFacts, orig int, c nestChoice, force map[int]int, seen map[string]bool) nestedRun {
+func nestedWith(g *cfg.Graph, facts *graphFacts, orig int, c nestChoice, force map[int]int, seen map[string]bool) nestedRun {
 	nt := newNesterWith(g, facts)
 	nt.orig, nt.policy, nt.ranks, nt.allowFresh, nt.force, nt.seen = orig, c.policy, c.ranks, c.fresh, force, seen
 	f, why := nt.run()
@@ -472,7 +484,7 @@ func (nt *nester) run() (*Func, string) {
 		nt.seen[k] = true
 	}
 	nt.structuralTree()
-	nt.pdom = cfg.PostDominators(nt.g)
+	nt.pdom = nt.facts.postDominators(nt.g)
 	if !nt.declareSelections() {
 		return nil, nt.why
 	}
@@ -513,47 +525,66 @@ func (nt *nester) fail(format string, args ...any) bool {
 }
 
 // graphFacts are a graph's analyses that every run of a search over it
-// reads and none changes: predecessors, dominators and loop forest
-// (computed once per search rather than once per run).
+// reads and none changes: depth-first orders, predecessors, loop forest,
+// the nester's preorder and, once a run reaches the selections, the
+// post-dominators (computed once per graph rather than once per run; runs
+// are sequential, so the lazy post-dominators need no lock).
 type graphFacts struct {
+	order  cfg.Order
 	preds  [][]int
-	dom    *cfg.DomTree
 	forest *cfg.Forest
+	pre    []int
+	pdom   *cfg.DomTree // nil until postDominators
 }
 
-func factsOf(g *cfg.Graph) graphFacts {
-	return graphFacts{preds: g.Preds(), dom: cfg.Dominators(g), forest: cfg.LoopForest(g)}
+func factsOf(g *cfg.Graph) *graphFacts {
+	o, preds := cfg.DFSOrder(g), g.Preds()
+	return &graphFacts{order: o, preds: preds, forest: cfg.LoopForestOf(g, o, preds), pre: preorder(g)}
 }
 
-func newNester(g *cfg.Graph) *nester { return newNesterWith(g, factsOf(g)) }
+// postDominators returns g's post-dominator tree, computed on first use.
+func (fa *graphFacts) postDominators(g *cfg.Graph) *cfg.DomTree {
+	if fa.pdom == nil {
+		fa.pdom = cfg.PostDominators(g)
+	}
+	return fa.pdom
+}
 
-// newNesterWith is newNester with g's facts given; the nester only reads
-// them (structuralTree replaces dom with a tree of its own).
-func newNesterWith(g *cfg.Graph, facts graphFacts) *nester {
-	n := g.Len()
-	nt := &nester{g: g, n: n, preds: facts.preds, dom: facts.dom, forest: facts.forest}
-	nt.orig = n
-	nt.decl = make([]Merge, n)
-	nt.mergeOf, nt.contOf = filled(n, -1), filled(n, -1)
-	nt.mark = make([]int, n)
-	nt.pre = filled(n, -1)
+// preorder numbers g's blocks in depth-first preorder over successor
+// order from block 0 (-1: unreached).
+func preorder(g *cfg.Graph) []int {
+	pre := filled(g.Len(), -1)
 	clock := 0
 	stack := []int{0}
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if nt.pre[b] >= 0 {
+		if pre[b] >= 0 {
 			continue
 		}
-		nt.pre[b] = clock
+		pre[b] = clock
 		clock++
 		s := g.Succs[b]
 		for i := len(s) - 1; i >= 0; i-- {
-			if nt.pre[s[i]] < 0 {
+			if pre[s[i]] < 0 {
 				stack = append(stack, s[i])
 			}
 		}
 	}
+	return pre
+}
+
+func newNester(g *cfg.Graph) *nester { return newNesterWith(g, factsOf(g)) }
+
+// newNesterWith is newNester with g's facts given; the nester only reads
+// them.
+func newNesterWith(g *cfg.Graph, facts *graphFacts) *nester {
+	n := g.Len()
+	nt := &nester{g: g, n: n, facts: facts, preds: facts.preds, forest: facts.forest, pre: facts.pre}
+	nt.orig = n
+	nt.decl = make([]Merge, n)
+	nt.mergeOf, nt.contOf = filled(n, -1), filled(n, -1)
+	nt.mark = make([]int, n)
 	return nt
 }
 

@@ -90,10 +90,12 @@ type DomTree struct {
 const Exit = -2
 
 // Dominators computes the dominator tree of g from block 0.
-func Dominators(g *Graph) *DomTree {
+func Dominators(g *Graph) *DomTree { return DominatorsOf(g, DFSOrder(g), g.Preds()) }
+
+// DominatorsOf is Dominators with g's depth-first orders (DFSOrder) and
+// predecessor lists (Preds) given; it only reads them.
+func DominatorsOf(g *Graph, o Order, preds [][]int) *DomTree {
 	n := len(g.Succs)
-	o := DFSOrder(g)
-	preds := g.Preds()
 	idom := chk(n, o.RPO, o.PostNum, func(b int) []int { return preds[b] }, 0)
 	t := &DomTree{IDom: idom, Root: 0}
 	t.number(n)

@@ -66,10 +66,12 @@ func (f *Forest) IsHeader(b int) (int, bool) {
 // LoopForest computes the loop nesting forest of the blocks reachable from
 // the entry. Loop indices are in discovery order: parents before children,
 // siblings by the reverse post-order of their headers.
-func LoopForest(g *Graph) *Forest {
+func LoopForest(g *Graph) *Forest { return LoopForestOf(g, DFSOrder(g), g.Preds()) }
+
+// LoopForestOf is LoopForest with g's depth-first orders (DFSOrder) and
+// predecessor lists (Preds) given; it only reads them.
+func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 	n := len(g.Succs)
-	o := DFSOrder(g)
-	preds := g.Preds()
 	ints := make([]int, 4*n) // LoopOf, stamp and the SCC finder's two, in one allocation
 	bools := make([]bool, 2*n)
 	f := &Forest{LoopOf: ints[:n:n]}
