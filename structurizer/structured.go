@@ -111,12 +111,13 @@ func runStructured(g *cfg.Graph, opt Options) (res *Result, reason string) {
 			res, reason = nil, fmt.Sprintf("bug: panic: %v", r)
 		}
 	}()
-	nf, _, fresh := nestedSearch(g)
+	facts := factsOf(g)
+	nf, _, fresh := nestedSearchWith(g, facts)
 	if nf != nil && !fresh {
 		plantNestedFaults(nf, opt)
 		return &Result{Func: nf, Stats: Stats{PassesUsed: []string{"nested"}}}, ""
 	}
-	res, reason = runPassTable(g, opt)
+	res, reason = runPassTable(g, opt, facts)
 	if nf != nil && (reason != "" || len(nf.Blocks) <= len(res.Func.Blocks)) {
 		// A nested layout with fresh loop merges: kept unless the pass
 		// table's has fewer blocks (idempotence counts blocks).
@@ -126,9 +127,11 @@ func runStructured(g *cfg.Graph, opt Options) (res *Result, reason string) {
 	return res, reason
 }
 
-// runPassTable runs the passes of structuredPasses and the final checks.
-func runPassTable(g *cfg.Graph, opt Options) (res *Result, reason string) {
+// runPassTable runs the passes of structuredPasses and the final checks;
+// facts are g's (factsOf), which the irreducible pass reads.
+func runPassTable(g *cfg.Graph, opt Options, facts *graphFacts) (res *Result, reason string) {
 	s := &structState{g: g, opt: opt, w: newWork(g, opt)}
+	s.w.input = facts
 	var used []string
 	for _, p := range structuredPasses {
 		changed, err := p.run(s)

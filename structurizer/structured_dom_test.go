@@ -1,9 +1,12 @@
 // structured_dom_test.go: the semi-NCA dominators against package cfg's
-// iterative ones on seeded random graphs (any shape, unreachable blocks).
+// iterative ones on seeded random graphs (any shape, unreachable blocks),
+// and the fast paths that skip an analysis against the analysis: the
+// self-check's reverse post-order test, the pass table's shifted forest.
 package structurizer
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -73,4 +76,28 @@ func inRPO(g *cfg.Graph) *cfg.Graph {
 		}
 	}
 	return g.Permute(perm)
+}
+
+// TestEntryForestMatchesCfg: the working graph's loop forest and orders
+// shifted from the input's facts (entryForest) against package cfg's on
+// the working graph itself, on seeded random graphs (irreducible ones and
+// unreachable blocks included).
+func TestEntryForestMatchesCfg(t *testing.T) {
+	const seed = 33
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	for i := range 3000 {
+		g := randomGraph(r, 1+r.IntN(30))
+		if i%3 == 0 {
+			g = randomReducible(r, 2+r.IntN(40))
+		}
+		wg := newWork(g, Options{}).graph()
+		f, o := entryForest(factsOf(g))
+		if want := cfg.LoopForest(wg); !reflect.DeepEqual(f, want) {
+			t.Fatalf("graph %d %v: shifted forest %+v, cfg %+v", i, g, f, want)
+		}
+		if want := cfg.DFSOrder(wg); !reflect.DeepEqual(o, want) {
+			t.Fatalf("graph %d %v: shifted orders %+v, cfg %+v", i, g, o, want)
+		}
+	}
 }

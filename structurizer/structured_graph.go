@@ -2,7 +2,9 @@
 // the input graph plus the synthetic nodes the passes add (entry, selector
 // headers, loop headers, latches, loop merges, route stores, clones), with
 // the route variables they use. Every pass rewrites it; the emitter lays it
-// out as a Func.
+// out as a Func. Also the irreducible pass, whose first round reads the
+// input's loop forest shifted onto the working graph (entryForest) rather
+// than analysing the working graph again.
 //
 // Route values are node ids plus one (valueOf), so a value names the node a
 // routed edge is going to and 0 means "nothing routed" (the cleared state).
@@ -74,6 +76,16 @@ type work struct {
 	opt      Options
 	clones   int
 	notes    []string
+
+	// input holds the input graph's facts (the nested search's), nil when
+	// not given; the irreducible pass's first round shifts them instead of
+	// analysing the working graph (entryForest).
+	input *graphFacts
+	// forest and order are the working graph's loop forest and depth-first
+	// orders as the irreducible pass last found them (reducible); the loops
+	// pass, which runs next on the same graph, reads them.
+	forest *cfg.Forest
+	order  cfg.Order
 }
 
 // newWork copies g into a working graph whose node 0 is a synthetic entry
@@ -175,8 +187,17 @@ func (w *work) passIrreducible() (bool, error) {
 		if round > len(w.nodes)+1 {
 			return changed, fmt.Errorf("bug: irreducible rewriting did not converge")
 		}
-		f := cfg.LoopForest(w.graph())
+		var f *cfg.Forest
+		var o cfg.Order
+		if round == 0 && w.input != nil {
+			f, o = entryForest(w.input)
+		} else {
+			g := w.graph()
+			o = cfg.DFSOrder(g)
+			f = cfg.LoopForestOf(g, o, g.Preds())
+		}
 		if f.Reducible() {
+			w.forest, w.order = f, o
 			return changed, nil
 		}
 		done := make([]bool, len(f.Loops))
@@ -193,6 +214,52 @@ func (w *work) passIrreducible() (bool, error) {
 			changed = true
 		}
 	}
+}
+
+// entryForest returns the loop forest and depth-first orders of the
+// working graph newWork makes from a graph with facts fa, before any pass
+// changes it: fa's shifted by one past the synthetic entry, which is in no
+// loop and first in reverse post-order (the same as cfg.LoopForest and
+// cfg.DFSOrder of w.graph(); a test compares them).
+func entryForest(fa *graphFacts) (*cfg.Forest, cfg.Order) {
+	in := fa.forest
+	n := len(in.LoopOf)
+	f := &cfg.Forest{LoopOf: make([]int, n+1)}
+	if len(in.Loops) > 0 {
+		f.Loops = make([]cfg.Loop, len(in.Loops))
+	}
+	f.LoopOf[0] = cfg.NoBlock
+	copy(f.LoopOf[1:], in.LoopOf)
+	for i, l := range in.Loops {
+		l.Header++
+		l.Entries = shifted(l.Entries)
+		l.Blocks = shifted(l.Blocks)
+		f.Loops[i] = l
+	}
+	io := fa.order
+	nums := make([]int, 3*(n+1))
+	o := cfg.Order{RPO: nums[: 1 : n+1], RPONum: nums[n+1 : 2*n+2 : 2*n+2], PostNum: nums[2*n+2:]}
+	o.RPO[0] = 0
+	for _, b := range io.RPO {
+		o.RPO = append(o.RPO, b+1)
+	}
+	o.RPONum[0], o.PostNum[0] = 0, len(io.RPO)
+	for b := range n {
+		o.RPONum[b+1], o.PostNum[b+1] = io.RPONum[b], io.PostNum[b]
+		if o.RPONum[b+1] != cfg.NoBlock {
+			o.RPONum[b+1]++
+		}
+	}
+	return f, o
+}
+
+// shifted returns the blocks of s plus one.
+func shifted(s []int) []int {
+	t := make([]int, len(s))
+	for i, b := range s {
+		t[i] = b + 1
+	}
+	return t
 }
 
 // selectorHeader rewrites one multi-entry component with the given entries.

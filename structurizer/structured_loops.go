@@ -56,7 +56,11 @@ const CloneMaxWeight = 16
 // recurses once per loop it leaves (the forest is finite and acyclic).
 func (w *work) passLoops() (bool, error) {
 	g := w.graph()
-	f := cfg.LoopForest(g)
+	f, order := w.forest, w.order // the irreducible pass's, on this graph
+	if f == nil {
+		order = cfg.DFSOrder(g)
+		f = cfg.LoopForestOf(g, order, g.Preds())
+	}
 	if !f.Reducible() {
 		return false, fmt.Errorf("bug: loops pass on an irreducible graph")
 	}
@@ -67,7 +71,6 @@ func (w *work) passLoops() (bool, error) {
 		}
 		return false, nil
 	}
-	order := cfg.DFSOrder(g)
 	n0 := len(w.nodes)
 	w.loops = make([]wloop, len(f.Loops))
 	for li, l := range f.Loops {
