@@ -107,27 +107,21 @@ func DominatorsOf(g *Graph, o Order, preds [][]int) *DomTree {
 // immediate post-dominator is the virtual exit; NoBlock for stuck blocks.
 func PostDominators(g *Graph) *DomTree {
 	n := len(g.Succs)
-	// Reverse graph with the virtual exit as node n.
-	rsucc := make([][]int, n+1)
-	for b, s := range g.Succs {
-		if len(s) == 0 {
-			rsucc[n] = append(rsucc[n], b)
-		}
-		for _, t := range s {
-			rsucc[t] = append(rsucc[t], b)
-		}
-	}
-	o := dfsOrder(n+1, []int{n}, func(b int) []int { return rsucc[b] })
+	// Reverse graph with the virtual exit as node n, a returning block's
+	// only successor.
 	toExit := []int{n}
-	idom := chk(n+1, o.RPO, o.PostNum, func(b int) []int {
+	succ := func(b int) []int {
 		switch {
 		case b == n:
 			return nil
 		case len(g.Succs[b]) == 0:
-			return toExit // a returning block's only successor is the exit
+			return toExit
 		}
 		return g.Succs[b]
-	}, n)
+	}
+	rsucc := Predecessors(n+1, succ)
+	o := dfsOrder(n+1, toExit, func(b int) []int { return rsucc[b] })
+	idom := chk(n+1, o.RPO, o.PostNum, succ, n)
 	for b := range idom {
 		if idom[b] == n {
 			idom[b] = Exit

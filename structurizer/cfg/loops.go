@@ -169,21 +169,27 @@ func selfLoop(g *Graph, b int, follow func(int) bool) bool {
 }
 
 // sccFinder is Tarjan's algorithm with an explicit stack, reusable across
-// regions: index is -1 for every block between calls.
+// regions: index is -1 for every block between calls, and the stacks are
+// empty (kept for their room, as are the last call's components).
 type sccFinder struct {
 	index, low []int
 	onStack    []bool
+	stack      []int
+	call       []sccFrame
+	members    []int   // the last call's components' blocks, one after another
+	comps      [][]int // the last call's components
 }
+
+// sccFrame is a block of the search's call stack and its next successor.
+type sccFrame struct{ b, i int }
 
 // components returns the SCCs of the subgraph of blocks, following edge
 // b->t only when follow(t). Components come out in reverse topological order
-// of discovery; each lists its blocks in discovery order.
+// of discovery; each lists its blocks in discovery order. The components
+// are valid until the next call, which reuses their room.
 func (s *sccFinder) components(blocks []int, succs [][]int, follow func(int) bool) [][]int {
-	var comps [][]int
-	stack := make([]int, 0, len(blocks))
-	type frame struct{ b, i int }
-	call := make([]frame, 0, len(blocks))
-	members := make([]int, 0, len(blocks)) // every component's blocks, one after another
+	comps, members := s.comps[:0], s.members[:0]
+	stack, call := s.stack[:0], s.call[:0]
 	clock := 0
 	for _, root := range blocks {
 		if s.index[root] >= 0 {
@@ -193,7 +199,7 @@ func (s *sccFinder) components(blocks []int, succs [][]int, follow func(int) boo
 		clock++
 		stack = append(stack, root)
 		s.onStack[root] = true
-		call = append(call, frame{root, 0})
+		call = append(call, sccFrame{root, 0})
 		for len(call) > 0 {
 			top := &call[len(call)-1]
 			b := top.b
@@ -208,7 +214,7 @@ func (s *sccFinder) components(blocks []int, succs [][]int, follow func(int) boo
 					clock++
 					stack = append(stack, t)
 					s.onStack[t] = true
-					call = append(call, frame{t, 0})
+					call = append(call, sccFrame{t, 0})
 				} else if s.onStack[t] && s.index[t] < s.low[b] {
 					s.low[b] = s.index[t]
 				}
@@ -240,6 +246,7 @@ func (s *sccFinder) components(blocks []int, succs [][]int, follow func(int) boo
 	for _, b := range blocks {
 		s.index[b] = -1
 	}
+	s.stack, s.call, s.members, s.comps = stack[:0], call[:0], members, comps
 	// Tarjan emits sinks first; reverse so outer-first (topological) order
 	// follows the region's RPO.
 	slices.Reverse(comps)
