@@ -90,6 +90,7 @@ func (w *work) analyzeLevels() *levels {
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
 			s := w.levelSuccs(top.b, buf)
+			buf = s // reused: s is read before the next call
 			if top.i < len(s) {
 				t := s[top.i]
 				top.i++
@@ -107,7 +108,8 @@ func (w *work) analyzeLevels() *levels {
 		}
 		for i := len(post) - 1; i >= 0; i-- {
 			x := post[i]
-			for _, t := range w.levelSuccs(x, buf) {
+			buf = w.levelSuccs(x, buf)
+			for _, t := range buf {
 				if k := len(preds[t]); k == 0 || preds[t][k-1] != x {
 					preds[t] = append(preds[t], x)
 					lv.in[t]++
@@ -175,7 +177,8 @@ func (w *work) findFlows(lv *levels, roots []int) {
 	for i := len(order) - 1; i >= 0; i-- {
 		x := order[i]
 		lo[x], hi[x], last[x] = pre[x], pre[x], pre[x]
-		for _, s := range w.levelSuccs(x, buf) {
+		buf = w.levelSuccs(x, buf)
+		for _, s := range buf {
 			lo[x], hi[x] = min(lo[x], pre[s]), max(hi[x], pre[s])
 		}
 		for _, k := range lv.kids[x] {

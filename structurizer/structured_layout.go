@@ -14,22 +14,25 @@ func structurallyReachable(f *Func) []bool {
 	live := make([]bool, len(f.Blocks))
 	live[0] = true
 	stack := []int{0}
+	visit := func(t int) {
+		if !live[t] {
+			live[t] = true
+			stack = append(stack, t)
+		}
+	}
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		blk := &f.Blocks[b]
-		next := append([]int(nil), blk.Term.To...)
+		for _, t := range blk.Term.To {
+			visit(t)
+		}
 		switch blk.Merge.Kind {
 		case SelectionMerge:
-			next = append(next, blk.Merge.Merge)
+			visit(blk.Merge.Merge)
 		case LoopMerge:
-			next = append(next, blk.Merge.Merge, blk.Merge.Continue)
-		}
-		for _, t := range next {
-			if !live[t] {
-				live[t] = true
-				stack = append(stack, t)
-			}
+			visit(blk.Merge.Merge)
+			visit(blk.Merge.Continue)
 		}
 	}
 	return live
@@ -72,14 +75,18 @@ func layout(f *Func) {
 		}
 	}
 	newID := make([]int, n)
+	edges := 0
 	for i, b := range order {
 		newID[b] = i
+		edges += len(f.Blocks[b].Term.To)
 	}
 	blocks := make([]Block, len(order))
+	all := make([]int, edges) // every block's targets, each capped at its length
 	for i, b := range order {
 		blk := f.Blocks[b]
-		if len(blk.Term.To) > 0 {
-			to := make([]int, len(blk.Term.To))
+		if k := len(blk.Term.To); k > 0 {
+			to := all[:k:k]
+			all = all[k:]
 			for k, t := range blk.Term.To {
 				to[k] = newID[t]
 			}

@@ -594,25 +594,33 @@ func newNesterWith(g *cfg.Graph, facts *graphFacts) *nester {
 // Selections' merge edges are added as they are declared (adopt).
 func (nt *nester) structuralTree() {
 	succs := make([][]int, nt.n)
+	edges := 0
 	for b := range nt.n {
+		edges += len(nt.g.Succs[b]) + 2
+	}
+	all := make([]int, 0, edges) // every block's list, each capped at its length
+	for b := range nt.n {
+		start := len(all)
 		if d := nt.decl[b]; d.Kind == LoopMerge {
 			if d.Merge < nt.n {
-				succs[b] = append(succs[b], d.Merge)
+				all = append(all, d.Merge)
 			}
-			succs[b] = append(succs[b], d.Continue)
+			all = append(all, d.Continue)
 		}
-		succs[b] = append(succs[b], nt.g.Succs[b]...)
+		all = append(all, nt.g.Succs[b]...)
+		if len(all) > start {
+			succs[b] = all[start:len(all):len(all)]
+		}
 	}
-	nt.dom = cfg.Dominators(cfg.FromSuccs(succs))
+	nt.dom = cfg.Dominators(&cfg.Graph{Succs: succs})
 	nt.parent = slices.Clone(nt.dom.IDom)
+	kids := treeKids(nt.parent) // adopt appends to a list: each is capped at its length
 	nt.kids = make([][]int, nt.n)
 	for b := range nt.n {
-		if d := nt.parent[b]; d >= 0 {
-			nt.kids[d] = append(nt.kids[d], b)
+		if k := kids(b); len(k) > 0 {
+			nt.kids[b] = k[:len(k):len(k)]
+			slices.SortFunc(nt.kids[b], func(x, y int) int { return nt.pre[x] - nt.pre[y] })
 		}
-	}
-	for b := range nt.n {
-		slices.SortFunc(nt.kids[b], func(x, y int) int { return nt.pre[x] - nt.pre[y] })
 	}
 }
 
