@@ -14,8 +14,6 @@
 // path); the structurizer decides for itself how to place merges there.
 package cfg
 
-import "slices"
-
 // NoBlock marks a missing block (no immediate dominator, unreachable).
 const NoBlock = -1
 
@@ -33,7 +31,7 @@ func DFSOrder(g *Graph) Order {
 }
 
 func dfsOrder(n int, roots []int, succ func(int) []int) Order {
-	nums := make([]int, 3*n) // RPONum, PostNum, then post order
+	nums := make([]int, 4*n) // RPONum, PostNum, post order, then RPO
 	o := Order{RPONum: nums[:n:n], PostNum: nums[n : 2*n : 2*n]}
 	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
 	type frame struct{ b, i int }
@@ -65,7 +63,7 @@ func dfsOrder(n int, roots []int, succ func(int) []int) Order {
 	for b := range o.RPONum {
 		o.RPONum[b], o.PostNum[b] = NoBlock, NoBlock
 	}
-	o.RPO = make([]int, len(post))
+	o.RPO = nums[3*n : 3*n+len(post) : 3*n+len(post)]
 	for i, b := range post {
 		o.PostNum[b] = i
 		o.RPO[len(post)-1-i] = b
@@ -199,7 +197,10 @@ func (t *DomTree) number(n int) {
 	}
 	// kids[x] lists x's children in block order (index n stands for the
 	// virtual exit), all in one array.
-	count := make([]int, n+2)
+	// count, fill and all are scratch; pre and post stay with the tree:
+	// one allocation.
+	ints := make([]int, (n+2)+(n+1)+n+2*(n+1))
+	count := ints[: n+2 : n+2]
 	for _, d := range t.IDom {
 		if d != NoBlock {
 			count[slot(d)+1]++
@@ -208,8 +209,9 @@ func (t *DomTree) number(n int) {
 	for x := 1; x <= n+1; x++ {
 		count[x] += count[x-1]
 	}
-	all := make([]int, count[n+1])
-	fill := slices.Clone(count[:n+1])
+	fill := ints[n+2 : 2*n+3 : 2*n+3]
+	copy(fill, count[:n+1])
+	all := ints[2*n+3 : 2*n+3+count[n+1] : 3*n+3]
 	for b, d := range t.IDom {
 		if d != NoBlock {
 			all[fill[slot(d)]] = b
@@ -217,7 +219,7 @@ func (t *DomTree) number(n int) {
 		}
 	}
 	kids := func(x int) []int { return all[count[x]:count[x+1]] }
-	prepost := make([]int, 2*(n+1))
+	prepost := ints[3*n+3:]
 	t.pre, t.post = prepost[:n+1:n+1], prepost[n+1:]
 	for i := range t.pre {
 		t.pre[i] = -1

@@ -292,6 +292,14 @@ func (g *Graph) Reachable() []bool {
 func (g *Graph) DropUnreachable() (h *Graph, old []int) {
 	reach := g.Reachable()
 	newID := make([]int, len(g.Succs))
+	kept, edges := 0, 0
+	for b, r := range reach {
+		if r {
+			kept++
+			edges += len(g.Succs[b])
+		}
+	}
+	old = make([]int, 0, kept)
 	for b, r := range reach {
 		newID[b] = -1
 		if r {
@@ -303,8 +311,10 @@ func (g *Graph) DropUnreachable() (h *Graph, old []int) {
 	if g.Names != nil {
 		h.Names = make([]string, len(old))
 	}
+	all := make([]int, edges) // every block's list, each capped at its length
 	for nb, ob := range old {
-		h.Succs[nb] = make([]int, len(g.Succs[ob]))
+		k := len(g.Succs[ob])
+		h.Succs[nb], all = all[:k:k], all[k:]
 		for i, t := range g.Succs[ob] {
 			h.Succs[nb][i] = newID[t]
 		}

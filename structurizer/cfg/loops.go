@@ -188,6 +188,9 @@ type sccFrame struct{ b, i int }
 // of discovery; each lists its blocks in discovery order. The components
 // are valid until the next call, which reuses their room.
 func (s *sccFinder) components(blocks []int, succs [][]int, follow func(int) bool) [][]int {
+	if k := len(blocks); cap(s.members) < k { // the first region, every block, is the largest
+		s.stack, s.call, s.members, s.comps = make([]int, 0, k), make([]sccFrame, 0, k), make([]int, 0, k), make([][]int, 0, k)
+	}
 	comps, members := s.comps[:0], s.members[:0]
 	stack, call := s.stack[:0], s.call[:0]
 	clock := 0
