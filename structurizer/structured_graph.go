@@ -142,7 +142,7 @@ func (w *work) skip() int    { return w.variable(&w.skipVar, "skip") }
 // cfg). Latches keep no successor here: the loops pass has already placed
 // them.
 func (w *work) graph() *cfg.Graph {
-	g := cfg.New(len(w.nodes))
+	g := &cfg.Graph{Succs: make([][]int, len(w.nodes))} // no weights: only analysed
 	for i := range w.nodes {
 		g.Succs[i] = w.nodes[i].succs
 	}

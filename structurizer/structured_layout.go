@@ -13,7 +13,7 @@ package structurizer
 func structurallyReachable(f *Func) []bool {
 	live := make([]bool, len(f.Blocks))
 	live[0] = true
-	stack := []int{0}
+	stack := make([]int, 1, len(f.Blocks))
 	visit := func(t int) {
 		if !live[t] {
 			live[t] = true

@@ -272,7 +272,7 @@ func (w *work) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 			sinks++
 		}
 	}
-	g := cfg.New(n + sinks) // one sink per such loop, as each has its own merge
+	g := &cfg.Graph{Succs: make([][]int, n+sinks)} // one sink per such loop, as each has its own merge
 	for i := range w.nodes {
 		g.Succs[i] = w.nodes[i].succs
 		if tail != nil && !tail[i] {

@@ -583,8 +583,11 @@ func newNesterWith(g *cfg.Graph, facts *graphFacts) *nester {
 	nt := &nester{g: g, n: n, facts: facts, preds: facts.preds, forest: facts.forest, pre: facts.pre}
 	nt.orig = n
 	nt.decl = make([]Merge, n)
-	nt.mergeOf, nt.contOf = filled(n, -1), filled(n, -1)
-	nt.mark = make([]int, n)
+	perBlock := make([]int, 3*n) // mergeOf and contOf (each capped: newFresh appends), mark
+	nt.mergeOf, nt.contOf, nt.mark = perBlock[:n:n], perBlock[n:2*n:2*n], perBlock[2*n:]
+	for b := range 2 * n {
+		perBlock[b] = -1
+	}
 	return nt
 }
 
