@@ -90,8 +90,46 @@ func funcGraphs(f *Func) (branch, structural *cfg.Graph) {
 	return branch, structural
 }
 
+// funcFacts are the graphs of a Func and the analyses of them that the
+// self-check and orderFallThroughs read, each computed on first use. They
+// stay valid while f's targets and merge declarations do (a case order may
+// change).
+type funcFacts struct {
+	f                  *Func
+	branch, structural *cfg.Graph
+	dom                *domTree // structural dominators
+	preds              [][]int  // the branch graph's predecessors
+}
+
+func (ff *funcFacts) graphs() (branch, structural *cfg.Graph) {
+	if ff.branch == nil {
+		ff.branch, ff.structural = funcGraphs(ff.f)
+	}
+	return ff.branch, ff.structural
+}
+
+func (ff *funcFacts) structuralDom() *domTree {
+	if ff.dom == nil {
+		_, structural := ff.graphs()
+		ff.dom = newDomTree(dominatorTree(structural))
+	}
+	return ff.dom
+}
+
+func (ff *funcFacts) branchPreds() [][]int {
+	if ff.preds == nil {
+		branch, _ := ff.graphs()
+		ff.preds = branch.Preds()
+	}
+	return ff.preds
+}
+
 // SelfCheck checks f against the structured rules. Pre: f.Validate() == nil.
-func SelfCheck(f *Func) error {
+func SelfCheck(f *Func) error { return selfCheck(&funcFacts{f: f}) }
+
+// selfCheck is SelfCheck with f's facts as far as they are known.
+func selfCheck(ff *funcFacts) error {
+	f := ff.f
 	n := len(f.Blocks)
 	isMerge := make([]bool, n) // declared merge or continue target
 	mergeOf := make([]int, n)  // header declaring b as merge, -1
@@ -99,7 +137,7 @@ func SelfCheck(f *Func) error {
 	for b := range n {
 		mergeOf[b], contOf[b] = -1, -1
 	}
-	branch, structural := funcGraphs(f)
+	branch, structural := ff.graphs()
 	for b := range n {
 		blk := &f.Blocks[b]
 		if blk.Merge.Kind != NoMerge {
@@ -120,7 +158,7 @@ func SelfCheck(f *Func) error {
 	if err := checkLayout(f, branch); err != nil {
 		return err
 	}
-	dom := newDomTree(dominatorTree(structural))
+	dom := ff.structuralDom()
 	var pdom *cfg.DomTree // only when a back-edge block is not its continue target
 	for b := range n {
 		if err := checkHeader(f, b, dom, isMerge, mergeOf); err != nil {
@@ -160,7 +198,7 @@ func SelfCheck(f *Func) error {
 	if err := checkContinueConstructs(f, structural, cs, inner, backOf, pdom); err != nil {
 		return err
 	}
-	return checkCases(f, dom, branch)
+	return checkCases(ff)
 }
 
 // checkContinueConstructs: R6 for edges inside a continue construct as
@@ -215,7 +253,8 @@ func checkContinueConstructs(f *Func, structural *cfg.Graph, cs []construct, inn
 // case's last entry in the switch's target list is immediately followed by
 // the case it falls into (the default target, listed first, falls into
 // the first case listed).
-func checkCases(f *Func, dom *domTree, branch *cfg.Graph) error {
+func checkCases(ff *funcFacts) error {
+	f, dom := ff.f, ff.structuralDom()
 	for c := range f.Blocks {
 		h := dom.IDom[c]
 		if h < 0 || !isSwitch(&f.Blocks[h]) {
@@ -225,16 +264,12 @@ func checkCases(f *Func, dom *domTree, branch *cfg.Graph) error {
 			return violation("R6", c, "block in switch %d's construct outside every case", h)
 		}
 	}
-	var preds [][]int
 	for b := range f.Blocks {
 		blk := &f.Blocks[b]
 		if !isSwitch(blk) || !dom.InTree(b) {
 			continue
 		}
-		if preds == nil {
-			preds = branch.Preds()
-		}
-		fall, err := fallThroughs(blk, b, dom, preds)
+		fall, err := fallThroughs(blk, b, dom, ff.branchPreds())
 		if err != nil {
 			return err
 		}
@@ -602,21 +637,22 @@ func treeKids(idom []int) func(b int) []int {
 // numberConstructs gives each construct its pre/post interval in the
 // construct tree (parents come before children in cs).
 func numberConstructs(cs []construct) {
-	kids := make([][]int, len(cs)+1)
+	parent := make([]int, len(cs)+1) // the function (index len(cs)) is the root
 	for i := range cs {
-		p := cs[i].parent
-		if p < 0 {
-			p = len(cs)
+		parent[i] = cs[i].parent
+		if parent[i] < 0 {
+			parent[i] = len(cs)
 		}
-		kids[p] = append(kids[p], i)
 	}
+	parent[len(cs)] = -1
+	kids := treeKids(parent)
 	clock := 0
 	type fr struct{ c, i int }
 	stack := []fr{{len(cs), 0}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.i < len(kids[top.c]) {
-			k := kids[top.c][top.i]
+		if k := kids(top.c); top.i < len(k) {
+			k := k[top.i]
 			top.i++
 			cs[k].pre = clock
 			clock++

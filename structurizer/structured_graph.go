@@ -96,8 +96,15 @@ func newWork(g *cfg.Graph, opt Options) *work {
 	w := &work{routeVar: -1, selVar: -1, skipVar: -1, opt: opt}
 	w.nodes = make([]wnode, n+1, n+n/2+8)
 	w.nodes[0] = wnode{orig: -1, succs: []int{1}, name: "entry", loop: -1}
+	edges := 0
 	for b := range n {
-		s := make([]int, len(g.Succs[b]))
+		edges += len(g.Succs[b])
+	}
+	all := make([]int, edges) // every node's list, each capped at its length
+	for b := range n {
+		k := len(g.Succs[b])
+		s := all[:k:k]
+		all = all[k:]
 		for i, t := range g.Succs[b] {
 			s[i] = t + 1
 		}

@@ -490,11 +490,12 @@ func (nt *nester) run() (*Func, string) {
 	}
 	f := nt.build()
 	layout(f)
-	orderFallThroughs(f)
+	ff := &funcFacts{f: f}
+	orderFallThroughs(ff)
 	if err := f.Validate(); err != nil {
 		return nil, "malformed: " + err.Error()
 	}
-	if err := SelfCheck(f); err != nil {
+	if err := selfCheck(ff); err != nil {
 		return nil, "selfcheck: " + err.Error()
 	}
 	return f, ""
@@ -1184,18 +1185,14 @@ func (nt *nester) sharedCase(x int) int {
 // their first case; a case falling into the default target lists the
 // default as case 0 right after it. A switch whose fall-throughs break R11
 // in another way keeps the default order, and the self-check refuses it.
-func orderFallThroughs(f *Func) {
-	var dom *domTree
-	var preds [][]int
+func orderFallThroughs(ff *funcFacts) {
+	f := ff.f
 	for b := range f.Blocks {
 		blk := &f.Blocks[b]
 		if !isSwitch(blk) {
 			continue
 		}
-		if dom == nil {
-			branch, structural := funcGraphs(f)
-			dom, preds = newDomTree(dominatorTree(structural)), branch.Preds()
-		}
+		dom, preds := ff.structuralDom(), ff.branchPreds()
 		if blk.Term.Kind == Choose {
 			blk.Term.Order = []int{0} // provisional: lets fallThroughs see a fall into the default
 		}
