@@ -80,10 +80,9 @@ func layout(f *Func) {
 		newID[b] = i
 		edges += len(f.Blocks[b].Term.To)
 	}
-	blocks := make([]Block, len(order))
 	all := make([]int, edges) // every block's targets, each capped at its length
-	for i, b := range order {
-		blk := f.Blocks[b]
+	for _, b := range order {
+		blk := &f.Blocks[b]
 		if k := len(blk.Term.To); k > 0 {
 			to := all[:k:k]
 			all = all[k:]
@@ -98,7 +97,33 @@ func layout(f *Func) {
 				blk.Merge.Continue = newID[blk.Merge.Continue]
 			}
 		}
-		blocks[i] = blk
 	}
-	f.Blocks = blocks
+	kept := len(order)
+	for b := range n { // the dropped blocks go last, to be cut off
+		if state[b] == 0 && !live[b] {
+			order = append(order, b)
+		}
+	}
+	moveBlocks(f.Blocks, order)
+	f.Blocks = f.Blocks[:kept]
+}
+
+// moveBlocks permutes blocks in place so that position i holds what
+// position order[i] held (order a permutation), cycle by cycle.
+func moveBlocks(blocks []Block, order []int) {
+	done := make([]bool, len(blocks))
+	for i := range blocks {
+		if done[i] || order[i] == i {
+			continue
+		}
+		held := blocks[i]
+		j := i
+		for order[j] != i {
+			blocks[j] = blocks[order[j]]
+			done[j] = true
+			j = order[j]
+		}
+		blocks[j] = held
+		done[j] = true
+	}
 }
