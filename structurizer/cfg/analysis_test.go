@@ -328,8 +328,8 @@ func BenchmarkLoopForest(b *testing.B) {
 	}
 }
 
-// TestPredsAgainstAppend: Preds lists what appending every edge to its
-// target's list gives, and appending to one list leaves the others as
+// TestPredsAgainstAppend: Preds (and Predecessors) list what appending
+// every edge to its target's list gives, and appending to one list leaves the others as
 // they were (the lists share one array).
 func TestPredsAgainstAppend(t *testing.T) {
 	t.Logf("seed %d", *analysisSeed)
@@ -343,7 +343,11 @@ func TestPredsAgainstAppend(t *testing.T) {
 			}
 		}
 		got := g.Preds()
+		viaFunc := Predecessors(g.Len(), func(b int) []int { return g.Succs[b] })
 		for b := range want {
+			if !slices.Equal(viaFunc[b], want[b]) || (viaFunc[b] == nil) != (want[b] == nil) {
+				t.Fatalf("graph %d %v: Predecessors of %d %v, want %v", i, g, b, viaFunc[b], want[b])
+			}
 			if !slices.Equal(got[b], want[b]) || (got[b] == nil) != (want[b] == nil) {
 				t.Fatalf("graph %d %v: preds of %d %v, want %v", i, g, b, got[b], want[b])
 			}

@@ -27,25 +27,25 @@ type Order struct {
 
 // DFSOrder computes the depth-first orders with an explicit stack.
 func DFSOrder(g *Graph) Order {
-	return dfsOrder(len(g.Succs), []int{0}, func(b int) []int { return g.Succs[b] })
+	return dfsOrder(g.Succs, 0)
 }
 
-func dfsOrder(n int, roots []int, succ func(int) []int) Order {
+// dfsOrder is the depth-first orders of the graph with successor lists
+// succs from root.
+func dfsOrder(succs [][]int, root int) Order {
+	n := len(succs)
 	nums := make([]int, 4*n) // RPONum, PostNum, post order, then RPO
 	o := Order{RPONum: nums[:n:n], PostNum: nums[n : 2*n : 2*n]}
 	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
 	type frame struct{ b, i int }
 	post := nums[2*n : 2*n : 3*n]
 	stack := make([]frame, 0, n)
-	for _, r := range roots {
-		if r < 0 || r >= n || state[r] != 0 {
-			continue
-		}
+	if r := root; r >= 0 && r < n {
 		state[r] = 1
 		stack = append(stack, frame{r, 0})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			s := succ(top.b)
+			s := succs[top.b]
 			if top.i < len(s) {
 				t := s[top.i]
 				top.i++
@@ -118,7 +118,7 @@ func PostDominators(g *Graph) *DomTree {
 		return g.Succs[b]
 	}
 	rsucc := Predecessors(n+1, succ)
-	o := dfsOrder(n+1, toExit, func(b int) []int { return rsucc[b] })
+	o := dfsOrder(rsucc, n)
 	idom := chk(n+1, o.RPO, o.PostNum, succ, n)
 	for b := range idom {
 		if idom[b] == n {

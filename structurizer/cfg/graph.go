@@ -120,7 +120,34 @@ func (g *Graph) Equal(h *Graph) bool {
 // twice from one switch lists that switch twice. Order: by source, then by
 // successor index.
 func (g *Graph) Preds() [][]int {
-	return Predecessors(len(g.Succs), func(b int) []int { return g.Succs[b] })
+	// Predecessors over g.Succs, without the function call per block.
+	n := len(g.Succs)
+	count := make([]int, n)
+	edges := 0
+	for _, s := range g.Succs {
+		for _, t := range s {
+			count[t]++
+		}
+		edges += len(s)
+	}
+	all := make([]int, edges)
+	p := make([][]int, n)
+	at := 0
+	for t := range n {
+		p[t] = all[at : at : at+count[t]]
+		at += count[t]
+	}
+	for b, s := range g.Succs {
+		for _, t := range s {
+			p[t] = append(p[t], b)
+		}
+	}
+	for t := range n {
+		if len(p[t]) == 0 {
+			p[t] = nil
+		}
+	}
+	return p
 }
 
 // Predecessors lists, for each of n blocks, the blocks whose succ names

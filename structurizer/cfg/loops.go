@@ -101,7 +101,7 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 		for _, b := range r.blocks {
 			stamp[b] = r.id
 		}
-		follow := func(t int) bool { return stamp[t] == r.id && !entry[t] }
+		follow := sccRegion{stamp: stamp, id: r.id, entry: entry}
 		comps := sc.components(r.blocks, g.Succs, follow)
 		for _, c := range comps {
 			if len(c) == 1 && !selfLoop(g, c[0], follow) {
@@ -159,9 +159,21 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 	return f
 }
 
-func selfLoop(g *Graph, b int, follow func(int) bool) bool {
+// sccRegion is the subgraph LoopForest searches for loops: the blocks stamped
+// with its id, less the entries of loops already found (the edges into
+// them are cut).
+type sccRegion struct {
+	stamp []int
+	id    int
+	entry []bool
+}
+
+// follow reports whether the search follows an edge to t.
+func (r sccRegion) follow(t int) bool { return r.stamp[t] == r.id && !r.entry[t] }
+
+func selfLoop(g *Graph, b int, r sccRegion) bool {
 	for _, t := range g.Succs[b] {
-		if t == b && follow(t) {
+		if t == b && r.follow(t) {
 			return true
 		}
 	}
@@ -184,10 +196,10 @@ type sccFinder struct {
 type sccFrame struct{ b, i int }
 
 // components returns the SCCs of the subgraph of blocks, following edge
-// b->t only when follow(t). Components come out in reverse topological order
+// b->t only when r.follow(t). Components come out in reverse topological order
 // of discovery; each lists its blocks in discovery order. The components
 // are valid until the next call, which reuses their room.
-func (s *sccFinder) components(blocks []int, succs [][]int, follow func(int) bool) [][]int {
+func (s *sccFinder) components(blocks []int, succs [][]int, r sccRegion) [][]int {
 	if k := len(blocks); cap(s.members) < k { // the first region, every block, is the largest
 		s.stack, s.call, s.members, s.comps = make([]int, 0, k), make([]sccFrame, 0, k), make([]int, 0, k), make([][]int, 0, k)
 	}
@@ -209,7 +221,7 @@ func (s *sccFinder) components(blocks []int, succs [][]int, follow func(int) boo
 			if top.i < len(succs[b]) {
 				t := succs[b][top.i]
 				top.i++
-				if !follow(t) {
+				if !r.follow(t) {
 					continue
 				}
 				if s.index[t] < 0 {
