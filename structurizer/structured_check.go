@@ -518,8 +518,17 @@ func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []in
 	for b := range perBlock {
 		perBlock[b] = -1
 	}
-	var cs []construct
-	var open []int
+	headers := 0 // constructs at most: one per header, two per loop header
+	for b := range f.Blocks {
+		switch f.Blocks[b].Merge.Kind {
+		case SelectionMerge:
+			headers++
+		case LoopMerge:
+			headers += 2
+		}
+	}
+	cs := make([]construct, 0, headers)
+	open := make([]int, 0, headers)
 	type fr struct {
 		b, i   int
 		pushed int // construct opened at b, -1
@@ -590,7 +599,8 @@ func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []in
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	stack := []fr{x0}
+	stack := make([]fr, 1, min(n, 64))
+	stack[0] = x0
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if k := kids(top.b); top.i < len(k) {
