@@ -511,7 +511,7 @@ func backEdges(f *Func, structural *cfg.Graph, contOf []int) ([]int, error) {
 // innermost construct around it (a header's own excluded); -1 for none.
 func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []int, []int, error) {
 	n := len(f.Blocks)
-	kids := treeKids(dom.IDom)
+	kids := treeKids(dom.IDom).of
 	perBlock := make([]int, 3*n) // inner, outer and ofHeader in one allocation
 	inner, outer := perBlock[:n:n], perBlock[n:2*n:2*n]
 	ofHeader := perBlock[2*n:] // header -> its construct, -1
@@ -620,11 +620,18 @@ func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []in
 	return cs, inner, outer, nil
 }
 
-// treeKids returns the children of each block in the tree of idom, in
-// block order (all lists in one array).
-func treeKids(idom []int) func(b int) []int {
+// children lists the children of each block of a tree, in block order,
+// all in one array: block b's are all[start[b]:start[b+1]].
+type children struct{ start, all []int }
+
+// of returns b's children.
+func (c children) of(b int) []int { return c.all[c.start[b]:c.start[b+1]] }
+
+// treeKids returns the children of each block in the tree of idom.
+func treeKids(idom []int) children {
 	n := len(idom)
-	count := make([]int, n+1)
+	ints := make([]int, (n+1)+n+n) // start, fill and all in one allocation
+	count, fill := ints[:n+1:n+1], ints[n+1:2*n+1:2*n+1]
 	for _, d := range idom {
 		if d >= 0 {
 			count[d+1]++
@@ -633,15 +640,15 @@ func treeKids(idom []int) func(b int) []int {
 	for x := 1; x <= n; x++ {
 		count[x] += count[x-1]
 	}
-	all := make([]int, count[n])
-	fill := slices.Clone(count[:n])
+	all := ints[2*n+1 : 2*n+1+count[n] : 2*n+1+count[n]]
+	copy(fill, count[:n])
 	for b, d := range idom {
 		if d >= 0 {
 			all[fill[d]] = b
 			fill[d]++
 		}
 	}
-	return func(b int) []int { return all[count[b]:count[b+1]] }
+	return children{start: count, all: all}
 }
 
 // numberConstructs gives each construct its pre/post interval in the
@@ -655,7 +662,7 @@ func numberConstructs(cs []construct) {
 		}
 	}
 	parent[len(cs)] = -1
-	kids := treeKids(parent)
+	kids := treeKids(parent).of
 	clock := 0
 	type fr struct{ c, i int }
 	stack := []fr{{len(cs), 0}}

@@ -71,7 +71,8 @@ func (w *work) levelSuccs(x int, buf []int) []int {
 // and the incoming edge counts.
 func (w *work) analyzeLevels() *levels {
 	n := len(w.nodes)
-	lv := &levels{rpo: make([]int, n), idom: make([]int, n), in: make([]int, n), kids: make([][]int, n)}
+	perNode := make([]int, 3*n) // rpo, idom and in in one allocation
+	lv := &levels{rpo: perNode[:n:n], idom: perNode[n : 2*n : 2*n], in: perNode[2*n:], kids: make([][]int, n)}
 	for i := range lv.rpo {
 		lv.rpo[i], lv.idom[i] = -1, -1
 	}
@@ -83,9 +84,15 @@ func (w *work) analyzeLevels() *levels {
 	preds := make([][]int, n)
 	state := make([]uint8, n)
 	type frame struct{ b, i int }
+	post := make([]int, 0, n)
+	stack := make([]frame, 0, n)
+	// Each node is one node's kid at most: the kid lists are carved from
+	// one array, a list getting room for this level's kids when first
+	// filled (a later level's kid, were there one, would copy it).
+	kidRoom, kidCount := make([]int, n), make([]int, n)
 	for _, root := range entries {
-		var post []int
-		stack := []frame{{root, 0}}
+		post = post[:0]
+		stack = append(stack[:0], frame{root, 0})
 		state[root] = 1
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
@@ -143,6 +150,18 @@ func (w *work) analyzeLevels() *levels {
 			}
 			lv.idom[v] = d
 			if d >= 0 {
+				kidCount[d]++
+			}
+		}
+		for i := len(post) - 1; i >= 0; i-- {
+			v := post[i]
+			if d := lv.idom[v]; v != root && d >= 0 {
+				if k := kidCount[d]; k > 0 {
+					if lv.kids[d] == nil {
+						lv.kids[d], kidRoom = kidRoom[:0:k], kidRoom[k:]
+					}
+					kidCount[d] = 0
+				}
 				lv.kids[d] = append(lv.kids[d], v)
 			}
 		}

@@ -355,8 +355,15 @@ func switchTargets(g *cfg.Graph, preds [][]int, blocks []int, t int) bool {
 // cloneGraph copies g with room for more blocks (weights and names kept).
 func cloneGraph(g *cfg.Graph, n int) *cfg.Graph {
 	ng := cfg.New(n)
+	edges := 0
 	for b := range g.Len() {
-		ng.Succs[b] = slices.Clone(g.Succs[b])
+		edges += len(g.Succs[b])
+	}
+	all := make([]int, edges) // every block's list, each capped at its length
+	for b := range g.Len() {
+		k := len(g.Succs[b])
+		ng.Succs[b], all = all[:k:k], all[k:]
+		copy(ng.Succs[b], g.Succs[b])
 		ng.Weights[b] = g.Weight(b)
 	}
 	if g.Names != nil {
@@ -627,7 +634,7 @@ func (nt *nester) structuralTree() {
 	}
 	nt.dom = cfg.Dominators(&cfg.Graph{Succs: succs})
 	nt.parent = slices.Clone(nt.dom.IDom)
-	kids := treeKids(nt.parent) // adopt appends to a list: each is capped at its length
+	kids := treeKids(nt.parent).of // adopt appends to a list: each is capped at its length
 	nt.kids = make([][]int, nt.n)
 	for b := range nt.n {
 		if k := kids(b); len(k) > 0 {

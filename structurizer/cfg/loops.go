@@ -93,11 +93,11 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 		parent int
 		id     int
 	}
-	work := []region{{blocks: o.RPO, parent: NoBlock, id: 0}} // regions' blocks are only read
+	work := make([]region, 1, 8) // a queue: regions' blocks are only read
+	work[0] = region{blocks: o.RPO, parent: NoBlock, id: 0}
 	nextID := 1
-	for len(work) > 0 {
-		r := work[0]
-		work = work[1:]
+	for next := 0; next < len(work); next++ {
+		r := work[next]
 		for _, b := range r.blocks {
 			stamp[b] = r.id
 		}
@@ -112,7 +112,9 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 			for _, b := range c {
 				stamp[b] = nextID
 			}
-			var entries []int
+			k := len(c)
+			lists := make([]int, 3*k) // blocks, sub and entries in one allocation
+			entries := lists[2*k : 2*k : 3*k]
 			for _, b := range c {
 				isEntry := b == 0
 				for _, p := range preds[b] {
@@ -126,7 +128,8 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 				}
 			}
 			slices.SortFunc(entries, func(a, b int) int { return o.RPONum[a] - o.RPONum[b] })
-			blocks := slices.Clone(c)
+			blocks := lists[:k:k]
+			copy(blocks, c)
 			slices.Sort(blocks)
 			depth := 1
 			if r.parent != NoBlock {
@@ -144,7 +147,8 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 				entry[e] = true
 			}
 			// Order the region's blocks by RPO for a deterministic recursion.
-			sub := slices.Clone(c)
+			sub := lists[k : 2*k : 2*k]
+			copy(sub, c)
 			slices.SortFunc(sub, func(a, b int) int { return o.RPONum[a] - o.RPONum[b] })
 			work = append(work, region{blocks: sub, parent: li, id: nextID})
 			nextID++
