@@ -474,7 +474,8 @@ func backEdges(f *Func, structural *cfg.Graph, contOf []int) ([]int, error) {
 	}
 	state := make([]uint8, n)
 	type fr struct{ b, i int }
-	stack := []fr{{0, 0}}
+	stack := make([]fr, 1, min(n, 64))
+	stack[0] = fr{0, 0}
 	state[0] = 1
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]

@@ -176,10 +176,12 @@ func (w *work) analyzeLevels() *levels {
 // bottom-up pass over the trees.
 func (w *work) findFlows(lv *levels, roots []int) {
 	n := len(w.nodes)
-	pre, last := make([]int, n), make([]int, n)
-	var order []int
+	perNode := make([]int, 4*n) // pre, last, lo and hi in one allocation
+	pre, last := perNode[:n:n], perNode[n:2*n:2*n]
+	order := make([]int, 0, n)
+	stack := make([]int, 0, n)
 	for _, r := range roots {
-		stack := []int{r}
+		stack = append(stack[:0], r)
 		for len(stack) > 0 {
 			x := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -190,7 +192,7 @@ func (w *work) findFlows(lv *levels, roots []int) {
 			}
 		}
 	}
-	lo, hi := make([]int, n), make([]int, n)
+	lo, hi := perNode[2*n:3*n:3*n], perNode[3*n:]
 	lv.flows = make([]bool, n)
 	var buf []int
 	for i := len(order) - 1; i >= 0; i-- {

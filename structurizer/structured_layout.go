@@ -47,7 +47,8 @@ func layout(f *Func) {
 	state := make([]uint8, n)
 	post := make([]int, 0, n)
 	type fr struct{ b, i int }
-	stack := []fr{{0, 0}}
+	stack := make([]fr, 1, min(n, 64))
+	stack[0] = fr{0, 0}
 	state[0] = 1
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]

@@ -82,12 +82,7 @@ func (w *work) passLoops() (bool, error) {
 	}
 	w.absorbTails(f, order, level)
 	w.level = level
-	w.preds = make([][]int, n0)
-	for _, b := range order.RPO {
-		for _, t := range w.nodes[b].succs {
-			w.preds[t] = append(w.preds[t], b)
-		}
-	}
+	w.preds = w.predsInOrder(order.RPO, n0)
 	w.findExits(f, order)
 	for li := range w.loops {
 		w.placeLoop(f, li)
@@ -565,6 +560,36 @@ func (w *work) mergeCandidate(f *cfg.Forest, li int) int {
 	return d
 }
 
+// predsInOrder lists the predecessors of each of the first n nodes among
+// the nodes of rpo, in that order (once per edge; nil for none): what
+// appending each edge to its target's list gives, in one array with each
+// list capped at its length.
+func (w *work) predsInOrder(rpo []int, n int) [][]int {
+	edges := 0
+	for _, b := range rpo {
+		edges += len(w.nodes[b].succs)
+	}
+	ints := make([]int, n+edges) // count, then the lists
+	count, all := ints[:n:n], ints[n:]
+	for _, b := range rpo {
+		for _, t := range w.nodes[b].succs {
+			count[t]++
+		}
+	}
+	p := make([][]int, n)
+	for t, c := range count {
+		if c > 0 {
+			p[t], all = all[:0:c], all[c:]
+		}
+	}
+	for _, b := range rpo {
+		for _, t := range w.nodes[b].succs {
+			p[t] = append(p[t], b)
+		}
+	}
+	return p
+}
+
 // absorbTails places return tails: a block in no cycle whose successors are
 // all tails (every path from it returns) goes to the innermost loop holding
 // all its predecessors (their levels' nearest common ancestor), so a return
@@ -572,13 +597,10 @@ func (w *work) mergeCandidate(f *cfg.Forest, li int) int {
 // keeps its first tail outside, where it becomes the loop's merge.
 func (w *work) absorbTails(f *cfg.Forest, order cfg.Order, level []int) {
 	n := len(level)
-	preds := make([][]int, n)
+	preds := w.predsInOrder(order.RPO, n)
 	inEdges := make([]int, n)
-	for _, b := range order.RPO {
-		for _, t := range w.nodes[b].succs {
-			preds[t] = append(preds[t], b)
-			inEdges[t]++
-		}
+	for t := range n {
+		inEdges[t] = len(preds[t])
 	}
 	tail := w.tails(f, order, n)
 	hasExit := make([]bool, len(f.Loops))

@@ -572,7 +572,7 @@ func (fa *graphFacts) postDominators(g *cfg.Graph) *cfg.DomTree {
 func preorder(g *cfg.Graph) []int {
 	pre := filled(g.Len(), -1)
 	clock := 0
-	stack := []int{0}
+	stack := make([]int, 1, g.Len()+1)
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -1325,13 +1325,19 @@ func (nt *nester) build() *Func {
 	g := nt.g
 	f := &Func{Blocks: make([]Block, 1+nt.n+nt.fresh)}
 	f.Blocks[0] = Block{Name: "entry", Kind: Synthetic, Orig: -1, Term: Term{Kind: Branch, To: []int{1}}}
+	edges := 0
+	for b := range nt.n {
+		edges += len(g.Succs[b])
+	}
+	all := make([]int, edges) // every block's targets, each capped at its length
 	for b := range nt.n {
 		blk := Block{Name: g.Name(b), Kind: Original, Orig: b, Weight: g.Weight(b)}
 		if b >= nt.orig {
 			blk = Block{Name: "fwd", Kind: Synthetic, Orig: -1}
 		}
 		s := g.Succs[b]
-		to := make([]int, len(s))
+		to := all[:len(s):len(s)]
+		all = all[len(s):]
 		for i, t := range s {
 			to[i] = t + 1
 		}

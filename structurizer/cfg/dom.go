@@ -36,12 +36,15 @@ func dfsOrder(succs [][]int, root int) Order {
 	n := len(succs)
 	nums := make([]int, 4*n) // RPONum, PostNum, post order, then RPO
 	o := Order{RPONum: nums[:n:n], PostNum: nums[n : 2*n : 2*n]}
-	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
+	for b := range 2 * n {
+		nums[b] = NoBlock
+	}
+	seen := o.RPONum // a block is seen once its RPONum is set (0 until it is known)
 	type frame struct{ b, i int }
 	post := nums[2*n : 2*n : 3*n]
 	stack := make([]frame, 0, n)
 	if r := root; r >= 0 && r < n {
-		state[r] = 1
+		seen[r] = 0
 		stack = append(stack, frame{r, 0})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
@@ -49,19 +52,15 @@ func dfsOrder(succs [][]int, root int) Order {
 			if top.i < len(s) {
 				t := s[top.i]
 				top.i++
-				if state[t] == 0 {
-					state[t] = 1
+				if seen[t] == NoBlock {
+					seen[t] = 0
 					stack = append(stack, frame{t, 0})
 				}
 				continue
 			}
-			state[top.b] = 2
 			post = append(post, top.b)
 			stack = stack[:len(stack)-1]
 		}
-	}
-	for b := range o.RPONum {
-		o.RPONum[b], o.PostNum[b] = NoBlock, NoBlock
 	}
 	o.RPO = nums[3*n : 3*n+len(post) : 3*n+len(post)]
 	for i, b := range post {

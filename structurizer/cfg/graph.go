@@ -122,15 +122,17 @@ func (g *Graph) Equal(h *Graph) bool {
 func (g *Graph) Preds() [][]int {
 	// Predecessors over g.Succs, without the function call per block.
 	n := len(g.Succs)
-	count := make([]int, n)
 	edges := 0
+	for _, s := range g.Succs {
+		edges += len(s)
+	}
+	ints := make([]int, n+edges) // count, then all
+	count, all := ints[:n:n], ints[n:]
 	for _, s := range g.Succs {
 		for _, t := range s {
 			count[t]++
 		}
-		edges += len(s)
 	}
-	all := make([]int, edges)
 	p := make([][]int, n)
 	at := 0
 	for t := range n {
