@@ -90,6 +90,12 @@ func (w *work) analyzeLevels() *levels {
 	// one array, a list getting room for this level's kids when first
 	// filled (a later level's kid, were there one, would copy it).
 	kidRoom, kidCount := make([]int, n), make([]int, n)
+	// Likewise the predecessor lists, from room for every level edge.
+	room := 0
+	for i := range w.nodes {
+		room += max(len(w.nodes[i].succs), 1)
+	}
+	predRoom, predCount := make([]int, room), make([]int, n)
 	for _, root := range entries {
 		post = post[:0]
 		stack = append(stack[:0], frame{root, 0})
@@ -114,9 +120,21 @@ func (w *work) analyzeLevels() *levels {
 			lv.rpo[post[i]] = len(post) - 1 - i
 		}
 		for i := len(post) - 1; i >= 0; i-- {
+			buf = w.levelSuccs(post[i], buf)
+			for _, t := range buf {
+				predCount[t]++
+			}
+		}
+		for i := len(post) - 1; i >= 0; i-- {
 			x := post[i]
 			buf = w.levelSuccs(x, buf)
 			for _, t := range buf {
+				if c := predCount[t]; c > 0 {
+					if preds[t] == nil {
+						preds[t], predRoom = predRoom[:0:c], predRoom[c:]
+					}
+					predCount[t] = 0
+				}
 				if k := len(preds[t]); k == 0 || preds[t][k-1] != x {
 					preds[t] = append(preds[t], x)
 					lv.in[t]++

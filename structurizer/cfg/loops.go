@@ -72,7 +72,7 @@ func LoopForest(g *Graph) *Forest { return LoopForestOf(g, DFSOrder(g), g.Preds(
 // predecessor lists (Preds) given; it only reads them.
 func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 	n := len(g.Succs)
-	ints := make([]int, 4*n) // LoopOf, stamp and the SCC finder's two, in one allocation
+	ints := make([]int, 6*n) // LoopOf, stamp and the SCC finder's four, in one allocation
 	bools := make([]bool, 2*n)
 	f := &Forest{LoopOf: ints[:n:n]}
 	for b := range f.LoopOf {
@@ -83,7 +83,8 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 	for b := range stamp {
 		stamp[b] = -1
 	}
-	sc := &sccFinder{index: ints[2*n : 3*n : 3*n], low: ints[3*n:], onStack: bools[n:]}
+	sc := &sccFinder{index: ints[2*n : 3*n : 3*n], low: ints[3*n : 4*n : 4*n], onStack: bools[n:],
+		stack: ints[4*n : 4*n : 5*n], members: ints[5*n : 5*n : 6*n]}
 	for i := range sc.index {
 		sc.index[i] = -1
 	}
@@ -204,8 +205,8 @@ type sccFrame struct{ b, i int }
 // of discovery; each lists its blocks in discovery order. The components
 // are valid until the next call, which reuses their room.
 func (s *sccFinder) components(blocks []int, succs [][]int, r sccRegion) [][]int {
-	if k := len(blocks); cap(s.members) < k { // the first region, every block, is the largest
-		s.stack, s.call, s.members, s.comps = make([]int, 0, k), make([]sccFrame, 0, k), make([]int, 0, k), make([][]int, 0, k)
+	if k := len(blocks); cap(s.call) < k { // the first region, every block, is the largest
+		s.call, s.comps = make([]sccFrame, 0, k), make([][]int, 0, k)
 	}
 	comps, members := s.comps[:0], s.members[:0]
 	stack, call := s.stack[:0], s.call[:0]
