@@ -72,6 +72,13 @@ func LoopForest(g *Graph) *Forest { return LoopForestOf(g, DFSOrder(g), g.Preds(
 // predecessor lists (Preds) given; it only reads them.
 func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 	n := len(g.Succs)
+	if acyclic(g, o) {
+		f := &Forest{LoopOf: make([]int, n)}
+		for b := range f.LoopOf {
+			f.LoopOf[b] = NoBlock
+		}
+		return f
+	}
 	ints := make([]int, 6*n) // LoopOf, stamp and the SCC finder's four, in one allocation
 	bools := make([]bool, 2*n)
 	f := &Forest{LoopOf: ints[:n:n]}
@@ -175,6 +182,21 @@ type sccRegion struct {
 
 // follow reports whether the search follows an edge to t.
 func (r sccRegion) follow(t int) bool { return r.stamp[t] == r.id && !r.entry[t] }
+
+// acyclic reports whether the blocks the entry reaches form no cycle: no
+// edge between them goes to a block that finishes no earlier in the
+// depth-first search (a retreating edge, a self-loop included). The
+// forest is then empty, without searching for components.
+func acyclic(g *Graph, o Order) bool {
+	for _, b := range o.RPO {
+		for _, t := range g.Succs[b] {
+			if o.PostNum[t] >= o.PostNum[b] {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 func selfLoop(g *Graph, b int, r sccRegion) bool {
 	for _, t := range g.Succs[b] {
