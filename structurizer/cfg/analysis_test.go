@@ -363,3 +363,30 @@ func TestPredsAgainstAppend(t *testing.T) {
 		}
 	}
 }
+
+// TestReverseWithExitAgainstPredecessors: PostDominators' reverse graph
+// (reverseWithExit) is Predecessors over its successor function: a block's
+// successors, or the virtual exit for a returning block.
+func TestReverseWithExitAgainstPredecessors(t *testing.T) {
+	t.Logf("seed %d", *analysisSeed)
+	r := rand.New(rand.NewPCG(*analysisSeed, 43))
+	for i := range 2000 {
+		g := randomAny(r, 1+r.IntN(12))
+		n := g.Len()
+		want := Predecessors(n+1, func(b int) []int {
+			switch {
+			case b == n:
+				return nil
+			case len(g.Succs[b]) == 0:
+				return []int{n}
+			}
+			return g.Succs[b]
+		})
+		got := reverseWithExit(g)
+		for b := range want {
+			if !slices.Equal(got[b], want[b]) || (got[b] == nil) != (want[b] == nil) {
+				t.Fatalf("graph %d %v: reverse list of %d %v, want %v", i, g, b, got[b], want[b])
+			}
+		}
+	}
+}

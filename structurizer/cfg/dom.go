@@ -116,7 +116,7 @@ func PostDominators(g *Graph) *DomTree {
 		}
 		return g.Succs[b]
 	}
-	rsucc := Predecessors(n+1, succ)
+	rsucc := reverseWithExit(g)
 	o := dfsOrder(rsucc, n)
 	idom := chk(n+1, o.RPO, o.PostNum, succ, n)
 	for b := range idom {
@@ -127,6 +127,42 @@ func PostDominators(g *Graph) *DomTree {
 	t := &DomTree{IDom: idom[:n], Root: Exit}
 	t.number(n)
 	return t
+}
+
+// reverseWithExit is Predecessors(n+1, succ) for PostDominators' succ:
+// g's reverse graph plus the virtual exit n, whose successors are the
+// returning blocks; in one array, without a function call per block.
+func reverseWithExit(g *Graph) [][]int {
+	n := len(g.Succs)
+	edges := 0
+	for _, s := range g.Succs {
+		edges += max(len(s), 1)
+	}
+	ints := make([]int, n+1+edges) // count, then all
+	count, all := ints[:n+1:n+1], ints[n+1:]
+	for _, s := range g.Succs {
+		if len(s) == 0 {
+			count[n]++
+		}
+		for _, t := range s {
+			count[t]++
+		}
+	}
+	p := make([][]int, n+1)
+	for t, c := range count {
+		if c > 0 {
+			p[t], all = all[:0:c], all[c:]
+		}
+	}
+	for b, s := range g.Succs {
+		if len(s) == 0 {
+			p[n] = append(p[n], b)
+		}
+		for _, t := range s {
+			p[t] = append(p[t], b)
+		}
+	}
+	return p
 }
 
 // chk is the Cooper-Harvey-Kennedy iteration. rpo lists the nodes reachable
@@ -196,9 +232,9 @@ func (t *DomTree) number(n int) {
 	}
 	// kids[x] lists x's children in block order (index n stands for the
 	// virtual exit), all in one array.
-	// count, fill and all are scratch; pre and post stay with the tree:
-	// one allocation.
-	ints := make([]int, (n+2)+(n+1)+n+2*(n+1))
+	// count, fill, all and the walk's stack are scratch; pre and post stay
+	// with the tree: one allocation.
+	ints := make([]int, (n+2)+(n+1)+n+2*(n+1)+2*(n+1))
 	count := ints[: n+2 : n+2]
 	for _, d := range t.IDom {
 		if d != NoBlock {
@@ -217,31 +253,32 @@ func (t *DomTree) number(n int) {
 			fill[slot(d)]++
 		}
 	}
-	kids := func(x int) []int { return all[count[x]:count[x+1]] }
-	prepost := ints[3*n+3:]
+	prepost := ints[3*n+3 : 5*n+5 : 5*n+5]
 	t.pre, t.post = prepost[:n+1:n+1], prepost[n+1:]
 	for i := range t.pre {
 		t.pre[i] = -1
 	}
+	// The walk's stack: node and next child's index in all, per level.
+	node, next := ints[5*n+5:6*n+6:6*n+6], ints[6*n+6:]
 	clock := 0
-	type frame struct{ b, i int }
-	stack := make([]frame, 1, n+1)
-	stack[0] = frame{slot(t.Root), 0}
+	node[0], next[0] = slot(t.Root), count[slot(t.Root)]
+	sp := 1
 	t.pre[slot(t.Root)] = clock
 	clock++
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if k := kids(top.b); top.i < len(k) {
-			c := k[top.i]
-			top.i++
+	for sp > 0 {
+		b := node[sp-1]
+		if k := next[sp-1]; k < count[b+1] {
+			c := all[k]
+			next[sp-1]++
 			t.pre[c] = clock
 			clock++
-			stack = append(stack, frame{c, 0})
+			node[sp], next[sp] = c, count[c]
+			sp++
 			continue
 		}
-		t.post[top.b] = clock
+		t.post[b] = clock
 		clock++
-		stack = stack[:len(stack)-1]
+		sp--
 	}
 }
 
