@@ -71,12 +71,26 @@ func (w *work) levelSuccs(x int, buf []int) []int {
 // and the incoming edge counts.
 func (w *work) analyzeLevels() *levels {
 	n := len(w.nodes)
-	perNode := make([]int, 3*n) // rpo, idom and in in one allocation
-	lv := &levels{rpo: perNode[:n:n], idom: perNode[n : 2*n : 2*n], in: perNode[2*n:], kids: make([][]int, n)}
+	// Each node is one node's kid at most: the kid lists are carved from
+	// one array, a list getting room for this level's kids when first
+	// filled (a later level's kid, were there one, would copy it).
+	// Likewise the predecessor lists, from room for every level edge.
+	room := 0
+	for i := range w.nodes {
+		room += max(len(w.nodes[i].succs), 1)
+	}
+	// rpo, idom, in, the kid lists' room, the counts, the post-order and
+	// the predecessor lists' room in one allocation.
+	ints := make([]int, 7*n+room)
+	lv := &levels{rpo: ints[:n:n], idom: ints[n : 2*n : 2*n], in: ints[2*n : 3*n : 3*n], kids: make([][]int, n)}
 	for i := range lv.rpo {
 		lv.rpo[i], lv.idom[i] = -1, -1
 	}
-	entries := []int{w.functionEntry()}
+	kidRoom, kidCount, predCount := ints[3*n:4*n:4*n], ints[4*n:5*n:5*n], ints[5*n:6*n:6*n]
+	post := ints[6*n : 6*n : 7*n]
+	predRoom := ints[7*n:]
+	entries := make([]int, 1, 1+len(w.loops))
+	entries[0] = w.functionEntry()
 	for _, l := range w.loops {
 		entries = append(entries, l.entry)
 	}
@@ -84,18 +98,7 @@ func (w *work) analyzeLevels() *levels {
 	preds := make([][]int, n)
 	state := make([]uint8, n)
 	type frame struct{ b, i int }
-	post := make([]int, 0, n)
 	stack := make([]frame, 0, n)
-	// Each node is one node's kid at most: the kid lists are carved from
-	// one array, a list getting room for this level's kids when first
-	// filled (a later level's kid, were there one, would copy it).
-	kidRoom, kidCount := make([]int, n), make([]int, n)
-	// Likewise the predecessor lists, from room for every level edge.
-	room := 0
-	for i := range w.nodes {
-		room += max(len(w.nodes[i].succs), 1)
-	}
-	predRoom, predCount := make([]int, room), make([]int, n)
 	for _, root := range entries {
 		post = post[:0]
 		stack = append(stack[:0], frame{root, 0})

@@ -599,11 +599,13 @@ func newNesterWith(g *cfg.Graph, facts *graphFacts) *nester {
 	n := g.Len()
 	nt := &nester{g: g, n: n, facts: facts, preds: facts.preds, forest: facts.forest, pre: facts.pre}
 	nt.orig = n
-	nt.decl = make([]Merge, n)
-	perBlock := make([]int, 3*n) // mergeOf and contOf (each capped: newFresh appends), mark
-	nt.mergeOf, nt.contOf, nt.mark = perBlock[:n:n], perBlock[n:2*n:2*n], perBlock[2*n:]
-	for b := range 2 * n {
-		perBlock[b] = -1
+	// Room for freshRoom fresh merges (newFresh appends; more copy).
+	nt.decl = make([]Merge, n, n+freshRoom)
+	perBlock := make([]int, 3*n+2*freshRoom) // mergeOf, contOf, mark
+	m := n + freshRoom
+	nt.mergeOf, nt.contOf, nt.mark = perBlock[:n:m], perBlock[m:m+n:2*m], perBlock[2*m:]
+	for b := range n {
+		nt.mergeOf[b], nt.contOf[b] = -1, -1
 	}
 	return nt
 }
@@ -666,6 +668,9 @@ func filled(n, v int) []int {
 	}
 	return s
 }
+
+// freshRoom is how many fresh merges a run's tables have room for.
+const freshRoom = 4
 
 // newFresh adds a fresh unreachable merge block.
 func (nt *nester) newFresh() int {
@@ -939,8 +944,9 @@ func (nt *nester) declareSelections() bool {
 	var open []nestedConstruct
 	type frame struct {
 		b, i   int
-		pushed int // constructs pushed at b
-		closed *nestedConstruct
+		pushed int             // constructs pushed at b
+		closed nestedConstruct // when reopen: the construct closed at b
+		reopen bool
 	}
 	enter := func(b int) (frame, bool) {
 		fr := frame{b: b}
@@ -951,7 +957,7 @@ func (nt *nester) declareSelections() bool {
 				return fr, nt.fail("merge %d of %d reached inside another construct", b, h)
 			}
 			c := open[k]
-			fr.closed = &c
+			fr.closed, fr.reopen = c, true
 			open = open[:k]
 		}
 		if h := nt.contOf[b]; h >= 0 {
@@ -1004,8 +1010,8 @@ func (nt *nester) declareSelections() bool {
 			continue
 		}
 		open = open[:len(open)-top.pushed]
-		if top.closed != nil {
-			open = append(open, *top.closed)
+		if top.reopen {
+			open = append(open, top.closed)
 		}
 		stack = stack[:len(stack)-1]
 	}
