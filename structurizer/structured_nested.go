@@ -228,11 +228,14 @@ func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, 
 		policy mergePolicy
 		ranks  map[int]int
 	}
-	var queue, urgent []try // urgent: last in, first out
+	queue := make([]try, mergePolicies, 2*mergePolicies)
 	for p := range mergePolicies {
-		queue = append(queue, try{policy: p})
+		queue[p] = try{policy: p}
 	}
-	whys := make([]string, mergePolicies)
+	var urgent []try // last in, first out
+	// The first reason under each policy (when set), spelt out at the end.
+	var whys [mergePolicies]string
+	var set [mergePolicies]bool
 	queued := map[string]bool{}
 	seen := map[string]bool{}
 	for runs := 0; len(queue)+len(urgent) > 0 && *budget > 0; runs++ {
@@ -251,8 +254,8 @@ func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, 
 			first = r
 		}
 		freshable = freshable || r.freshable
-		if whys[t.policy] == "" && r.why != whySeen {
-			whys[t.policy] = policyNames[t.policy] + ": " + r.why
+		if !set[t.policy] && r.why != whySeen {
+			whys[t.policy], set[t.policy] = r.why, true
 		}
 		if r.final {
 			return first, false // no choice changes it: the loops do not nest
@@ -277,7 +280,13 @@ func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, 
 			}
 		}
 	}
-	first.why = strings.Join(slices.DeleteFunc(whys, func(s string) bool { return s == "" }), "; ")
+	var parts []string
+	for p, why := range whys {
+		if set[p] {
+			parts = append(parts, policyNames[p]+": "+why)
+		}
+	}
+	first.why = strings.Join(parts, "; ")
 	return first, freshable
 }
 

@@ -144,6 +144,9 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 				depth = f.Loops[r.parent].Depth + 1
 				f.Loops[r.parent].Children = append(f.Loops[r.parent].Children, li)
 			}
+			if f.Loops == nil {
+				f.Loops = make([]Loop, 0, 4) // room for the usual few
+			}
 			f.Loops = append(f.Loops, Loop{
 				Header: entries[0], Entries: entries, Blocks: blocks,
 				Parent: r.parent, Depth: depth, Irreducible: len(entries) > 1,
