@@ -280,6 +280,29 @@ type emitter struct {
 	origN    int
 	guards   int
 	buf      []int
+	room     intRoom // the blocks' target lists
+}
+
+// intRoom hands out int lists carved from shared arrays, each capped at
+// its length, so a list is as independent of the others as a fresh one
+// (appending to it copies it) at a fraction of the allocations.
+type intRoom struct{ free []int }
+
+// take returns a zeroed list of k ints.
+func (r *intRoom) take(k int) []int {
+	if len(r.free) < k {
+		r.free = make([]int, max(k, 64))
+	}
+	s := r.free[:k:k]
+	r.free = r.free[k:]
+	return s
+}
+
+// list returns a list holding vals.
+func (e *emitter) list(vals ...int) []int {
+	s := e.room.take(len(vals))
+	copy(s, vals)
+	return s
 }
 
 func newEmitter(w *work, origN int) *emitter {
@@ -304,7 +327,7 @@ func (e *emitter) newBlock(b Block) int {
 }
 
 func (e *emitter) forward(to int) int {
-	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "fwd", Term: Term{Kind: Branch, To: []int{to}}})
+	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "fwd", Term: Term{Kind: Branch, To: e.list(to)}})
 }
 
 // base is node x's block without terminator or merge.
@@ -378,7 +401,7 @@ func (e *emitter) node(x int) {
 		}
 		e.f.Blocks[id] = b
 	case 1:
-		b.Term = Term{Kind: Branch, To: []int{e.edge(x, n.succs[0], false)}}
+		b.Term = Term{Kind: Branch, To: e.list(e.edge(x, n.succs[0], false))}
 		e.f.Blocks[id] = b
 	default:
 		e.branching(x, id, b)
@@ -396,12 +419,12 @@ func (e *emitter) loop(li int) {
 	e.frames, e.cur = saved, savedCur
 	hb := e.base(l.H)
 	hb.Merge = Merge{Kind: LoopMerge, Merge: m, Continue: c}
-	hb.Term = Term{Kind: Branch, To: []int{e.fb[l.entry]}}
+	hb.Term = Term{Kind: Branch, To: e.list(e.fb[l.entry])}
 	hn := &e.w.nodes[l.H]
 	switch {
 	case hn.orig >= 0 && len(hn.succs) == 2:
 		// A while loop's test: one arm is the merge.
-		to := []int{e.fb[l.entry], m}
+		to := e.list(e.fb[l.entry], m)
 		if hn.succs[0] == l.M {
 			to[0], to[1] = m, e.fb[l.entry]
 		}
@@ -410,11 +433,11 @@ func (e *emitter) loop(li int) {
 		// A loop with no exit: a test that never holds names the merge, so
 		// the merge is a branch target and structurizing the output again
 		// finds it (idempotence).
-		hb.Term = Term{Kind: Test, Var: e.w.route(), Values: []uint32{neverRouted}, To: []int{m, e.fb[l.entry]}}
+		hb.Term = Term{Kind: Test, Var: e.w.route(), Values: []uint32{neverRouted}, To: e.list(m, e.fb[l.entry])}
 	}
 	e.f.Blocks[h] = hb
 	cb := e.base(l.C)
-	cb.Term = Term{Kind: Branch, To: []int{h}}
+	cb.Term = Term{Kind: Branch, To: e.list(h)}
 	e.f.Blocks[c] = cb
 	e.headers = append(e.headers, h)
 }
@@ -449,7 +472,7 @@ func (e *emitter) branching(x, id int, b Block) {
 		merge = gs[0].merge
 	}
 	sw := len(n.succs) >= 3
-	to := make([]int, len(n.succs))
+	to := e.room.take(len(n.succs))
 	for i, t := range n.succs {
 		to[i] = e.edge(x, t, sw)
 	}
@@ -473,7 +496,7 @@ func (e *emitter) branching(x, id int, b Block) {
 			panic("bug: construct exit used at the top of a level")
 		}
 		enclosing.used = true
-		e.f.Blocks[exit.merge].Term = Term{Kind: Branch, To: []int{enclosing.merge}}
+		e.f.Blocks[exit.merge].Term = Term{Kind: Branch, To: e.list(enclosing.merge)}
 	} else {
 		e.f.Blocks[exit.merge].Term = Term{Kind: Unreachable}
 	}
@@ -513,10 +536,10 @@ func (e *emitter) setTerm(n *wnode, b *Block, to []int) {
 	case !n.synthetic():
 		b.Term = Term{Kind: Choose, To: to}
 		if len(to) == 2 && e.w.opt.Has("swap-arms") {
-			b.Term.To = []int{to[1], to[0]}
+			b.Term.To = e.list(to[1], to[0])
 		}
 	case len(to) == 2:
-		b.Term = Term{Kind: Test, Var: n.rvar, Values: n.values, To: []int{to[1], to[0]}}
+		b.Term = Term{Kind: Test, Var: n.rvar, Values: n.values, To: e.list(to[1], to[0])}
 	default:
 		b.Term = Term{Kind: Route, Var: n.rvar, Values: n.values, To: to}
 	}
@@ -530,7 +553,7 @@ func (e *emitter) branchToLoop(x, id int, b Block) bool {
 	if len(n.succs) != 2 || !(e.isSink(n.succs[0]) || e.isSink(n.succs[1])) {
 		return false
 	}
-	to := []int{e.edge(x, n.succs[0], false), e.edge(x, n.succs[1], false)}
+	to := e.list(e.edge(x, n.succs[0], false), e.edge(x, n.succs[1], false))
 	if to[0] == to[1] {
 		to[1] = e.forward(to[1])
 	}
@@ -578,7 +601,7 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 		return false
 	}
 	sw := len(n.succs) >= 3
-	to := make([]int, len(n.succs))
+	to := e.room.take(len(n.succs))
 	for i, t := range n.succs {
 		if t == merge {
 			to[i] = e.block(t)
@@ -660,11 +683,11 @@ func (e *emitter) guard(f, next *frame, j int) {
 	jb := e.block(j)
 	switch {
 	case f.crossTo == noCross:
-		b.Term = Term{Kind: Branch, To: []int{jb}}
+		b.Term = Term{Kind: Branch, To: e.list(jb)}
 	case !f.target:
 		next.used = true
 		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
-		b.Term = Term{Kind: Test, Var: e.w.skip(), Values: []uint32{0}, To: []int{jb, next.merge}}
+		b.Term = Term{Kind: Test, Var: e.w.skip(), Values: []uint32{0}, To: e.list(jb, next.merge)}
 	default:
 		next.used = true
 		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
@@ -672,7 +695,7 @@ func (e *emitter) guard(f, next *frame, j int) {
 		if e.w.nodes[j].kind == wLoopHeader {
 			to = e.forward(jb) // a loop header keeps one entry edge
 		}
-		b.Term = Term{Kind: Route, Var: e.w.skip(), Values: []uint32{0, valueOf(j)}, To: []int{next.merge, to, to}}
+		b.Term = Term{Kind: Route, Var: e.w.skip(), Values: []uint32{0, valueOf(j)}, To: e.list(next.merge, to, to)}
 	}
 	if f.target {
 		e.clears = append(e.clears, jb)
@@ -731,7 +754,7 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	top.crossTo = min(top.crossTo, at)
 	top.used = true
 	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "skip",
-		Stores: []Store{{Var: e.w.skip(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: []int{top.merge}}})
+		Stores: []Store{{Var: e.w.skip(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: e.list(top.merge)}})
 }
 
 // cloneReturn copies a small return block instead of routing a skip to it,
