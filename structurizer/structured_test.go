@@ -1,11 +1,13 @@
 // structured_test.go: the structured strategy against the original graph's
 // walks and its own self-check, on seeded random graphs of every kind
 // (arbitrary, reducible, switches, loops with many exits), plus hand-made
-// shapes from the field reports.
+// shapes from the field reports, and that Structurize leaves its input
+// alone (it hands a fully reachable graph to the strategy as it is).
 package structurizer
 
 import (
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -128,5 +130,41 @@ func TestStructuredRandomGraphs(t *testing.T) {
 	}
 	if fallbacks > 0 {
 		t.Errorf("%d of %d graphs fell back", fallbacks, count)
+	}
+}
+
+// TestStructurizeLeavesItsInputAlone: Structurize hands a graph whose
+// blocks are all reachable to the strategy as it is, so no strategy may
+// change it, and no result may share a list with it (its Func's targets
+// are checked by changing the graph afterwards).
+func TestStructurizeLeavesItsInputAlone(t *testing.T) {
+	const seed = 51
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	for i := range 2000 {
+		g := randomGraph(r, 1+r.IntN(12))
+		if i%2 == 0 {
+			g = randomReducible(r, 2+r.IntN(14))
+		}
+		for _, st := range Strategies() {
+			before := g.Clone()
+			res, err := Structurize(g, Options{Strategy: st})
+			if err != nil {
+				t.Fatalf("graph %d %v, %s: %v", i, g, st, err)
+			}
+			if !g.Equal(before) {
+				t.Fatalf("graph %d %v, %s: the input changed to %v", i, before, st, g)
+			}
+			kept := fmt.Sprint(res.Func.Blocks)
+			for b := range g.Succs {
+				for k := range g.Succs[b] {
+					g.Succs[b][k] = -7
+				}
+			}
+			if fmt.Sprint(res.Func.Blocks) != kept {
+				t.Fatalf("graph %d %v, %s: the result shares a list with the input", i, before, st)
+			}
+			g = before
+		}
 	}
 }

@@ -6,6 +6,7 @@ package structurizer
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"cfgfuzz/structurizer/cfg"
@@ -99,14 +100,20 @@ func Structurize(g *cfg.Graph, opt Options) (*Result, error) {
 	if err := g.Validate(cfg.Limits{}); err != nil {
 		return nil, err
 	}
-	h, old := g.DropUnreachable()
+	// A graph whose blocks are all reachable is its own reachable
+	// subgraph: the strategy gets g itself (strategies never mutate their
+	// input, and no Func shares a list with it) and no id changes.
+	h, old := g, []int(nil)
+	if slices.Contains(g.Reachable(), false) {
+		h, old = g.DropUnreachable()
+	}
 	res, err := strat(h, opt)
 	if err != nil {
 		return nil, err
 	}
 	f := res.Func
 	for i := range f.Blocks {
-		if f.Blocks[i].Kind != Synthetic {
+		if f.Blocks[i].Kind != Synthetic && old != nil {
 			f.Blocks[i].Orig = old[f.Blocks[i].Orig]
 		}
 	}
