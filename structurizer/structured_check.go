@@ -59,14 +59,14 @@ func isCond(b *Block) bool {
 	return b.Term.Kind == Test || (b.Term.Kind == Choose && b.Arity == 2)
 }
 
-// funcGraphs returns f's branch graph and its structural graph (merge and
-// continue declarations first, then the branch targets, as the validator
-// orders them).
+// funcGraphs makes branch f's branch graph and structural its structural
+// graph (merge and continue declarations first, then the branch targets,
+// as the validator orders them).
 // The structural lists share one array, each capped at its length.
-func funcGraphs(f *Func) (branch, structural *cfg.Graph) {
+func funcGraphs(f *Func, branch, structural *cfg.Graph) {
 	n := len(f.Blocks)
 	lists := make([][]int, 2*n)
-	branch, structural = &cfg.Graph{Succs: lists[:n:n]}, &cfg.Graph{Succs: lists[n:]}
+	*branch, *structural = cfg.Graph{Succs: lists[:n:n]}, cfg.Graph{Succs: lists[n:]}
 	edges := 0
 	for b := range n {
 		edges += len(f.Blocks[b].Term.To) + 2
@@ -87,7 +87,6 @@ func funcGraphs(f *Func) (branch, structural *cfg.Graph) {
 			structural.Succs[b] = all[start:len(all):len(all)]
 		}
 	}
-	return branch, structural
 }
 
 // funcFacts are the graphs of a Func and the analyses of them that the
@@ -96,16 +95,18 @@ func funcGraphs(f *Func) (branch, structural *cfg.Graph) {
 // change).
 type funcFacts struct {
 	f                  *Func
-	branch, structural *cfg.Graph
-	dom                *domTree // structural dominators
-	preds              [][]int  // the branch graph's predecessors
+	made               bool      // the graphs are made
+	branch, structural cfg.Graph // funcGraphs
+	dom                *domTree  // structural dominators
+	preds              [][]int   // the branch graph's predecessors
 }
 
 func (ff *funcFacts) graphs() (branch, structural *cfg.Graph) {
-	if ff.branch == nil {
-		ff.branch, ff.structural = funcGraphs(ff.f)
+	if !ff.made {
+		funcGraphs(ff.f, &ff.branch, &ff.structural)
+		ff.made = true
 	}
-	return ff.branch, ff.structural
+	return &ff.branch, &ff.structural
 }
 
 func (ff *funcFacts) structuralDom() *domTree {
