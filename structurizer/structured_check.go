@@ -132,11 +132,12 @@ func SelfCheck(f *Func) error { return selfCheck(&funcFacts{f: f}) }
 func selfCheck(ff *funcFacts) error {
 	f := ff.f
 	n := len(f.Blocks)
-	isMerge := make([]bool, n) // declared merge or continue target
-	mergeOf := make([]int, n)  // header declaring b as merge, -1
-	contOf := make([]int, n)   // loop header declaring b as continue, -1
-	for b := range n {
-		mergeOf[b], contOf[b] = -1, -1
+	isMerge := make([]bool, n)   // declared merge or continue target
+	perBlock := make([]int, 2*n) // mergeOf and contOf in one allocation
+	mergeOf := perBlock[:n:n]    // header declaring b as merge, -1
+	contOf := perBlock[n:]       // loop header declaring b as continue, -1
+	for b := range perBlock {
+		perBlock[b] = -1
 	}
 	branch, structural := ff.graphs()
 	for b := range n {

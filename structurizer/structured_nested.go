@@ -643,7 +643,7 @@ func (nt *nester) structuralTree() {
 			succs[b] = all[start:len(all):len(all)]
 		}
 	}
-	nt.dom = cfg.Dominators(&cfg.Graph{Succs: succs})
+	nt.dom = cfg.TreeFromIDom(dominatorTree(&cfg.Graph{Succs: succs})) // the semi-NCA tree: the same, fewer allocations
 	nt.parent = slices.Clone(nt.dom.IDom)
 	kids := treeKids(nt.parent).of // adopt appends to a list: each is capped at its length
 	nt.kids = make([][]int, nt.n)
