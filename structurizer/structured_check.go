@@ -514,7 +514,7 @@ func backEdges(f *Func, structural *cfg.Graph, contOf []int) ([]int, error) {
 // innermost construct around it (a header's own excluded); -1 for none.
 func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []int, []int, error) {
 	n := len(f.Blocks)
-	kids := treeKids(dom.IDom).of
+	kids := treeKids(dom.IDom)
 	perBlock := make([]int, 3*n) // inner, outer and ofHeader in one allocation
 	inner, outer := perBlock[:n:n], perBlock[n:2*n:2*n]
 	ofHeader := perBlock[2*n:] // header -> its construct, -1
@@ -606,7 +606,7 @@ func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []in
 	stack[0] = x0
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if k := kids(top.b); top.i < len(k) {
+		if k := kids.of(top.b); top.i < len(k) {
 			c := k[top.i]
 			top.i++
 			x, err := enter(c)
@@ -665,13 +665,13 @@ func numberConstructs(cs []construct) {
 		}
 	}
 	parent[len(cs)] = -1
-	kids := treeKids(parent).of
+	kids := treeKids(parent)
 	clock := 0
 	type fr struct{ c, i int }
 	stack := []fr{{len(cs), 0}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if k := kids(top.c); top.i < len(k) {
+		if k := kids.of(top.c); top.i < len(k) {
 			k := k[top.i]
 			top.i++
 			cs[k].pre = clock

@@ -100,8 +100,44 @@ func dominatorTree(g *cfg.Graph) []int {
 }
 
 // reachedPreds lists each block's predecessors among the reached blocks
-// (num[b] > 0), in block order.
+// (num[b] > 0), in block order: cfg.Predecessors over the reached blocks'
+// successors (reachedPredsRef, which a test compares), without a call per
+// block.
 func reachedPreds(g *cfg.Graph, num []int) [][]int {
+	n := g.Len()
+	edges := 0
+	for b, s := range g.Succs {
+		if num[b] > 0 {
+			edges += len(s)
+		}
+	}
+	ints := make([]int, n+edges) // count, then the lists
+	count, all := ints[:n:n], ints[n:]
+	for b, s := range g.Succs {
+		if num[b] > 0 {
+			for _, t := range s {
+				count[t]++
+			}
+		}
+	}
+	p := make([][]int, n)
+	for t, c := range count {
+		if c > 0 {
+			p[t], all = all[:0:c], all[c:]
+		}
+	}
+	for b, s := range g.Succs {
+		if num[b] > 0 {
+			for _, t := range s {
+				p[t] = append(p[t], b)
+			}
+		}
+	}
+	return p
+}
+
+// reachedPredsRef is reachedPreds by cfg.Predecessors.
+func reachedPredsRef(g *cfg.Graph, num []int) [][]int {
 	return cfg.Predecessors(g.Len(), func(b int) []int {
 		if num[b] == 0 {
 			return nil

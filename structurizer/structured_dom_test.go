@@ -1,7 +1,8 @@
 // structured_dom_test.go: the semi-NCA dominators against package cfg's
 // iterative ones on seeded random graphs (any shape, unreachable blocks),
 // and the fast paths that skip an analysis against the analysis: the
-// self-check's reverse post-order test, the pass table's shifted forest.
+// self-check's reverse post-order test and predecessor lists, the pass
+// table's shifted forest.
 package structurizer
 
 import (
@@ -98,6 +99,26 @@ func TestEntryForestMatchesCfg(t *testing.T) {
 		}
 		if want := cfg.DFSOrder(wg); !reflect.DeepEqual(o, want) {
 			t.Fatalf("graph %d %v: shifted orders %+v, cfg %+v", i, g, o, want)
+		}
+	}
+}
+
+// TestReachedPredsMatchesPredecessors: the self-check's predecessor lists
+// (reachedPreds) against cfg.Predecessors over the reached blocks, nil
+// lists included.
+func TestReachedPredsMatchesPredecessors(t *testing.T) {
+	const seed = 34
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	for i := range 2000 {
+		g := randomGraph(r, 1+r.IntN(20))
+		num := make([]int, g.Len())
+		for b := range num {
+			num[b] = r.IntN(3) // 0: unreached
+		}
+		got, want := reachedPreds(g, num), reachedPredsRef(g, num)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("graph %d %v, reached %v: %v, want %v", i, g, num, got, want)
 		}
 	}
 }

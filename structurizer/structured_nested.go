@@ -645,10 +645,10 @@ func (nt *nester) structuralTree() {
 	}
 	nt.dom = cfg.TreeFromIDom(dominatorTree(&cfg.Graph{Succs: succs})) // the semi-NCA tree: the same, fewer allocations
 	nt.parent = slices.Clone(nt.dom.IDom)
-	kids := treeKids(nt.parent).of // adopt appends to a list: each is capped at its length
+	kids := treeKids(nt.parent) // adopt appends to a list: each is capped at its length
 	nt.kids = make([][]int, nt.n)
 	for b := range nt.n {
-		if k := kids(b); len(k) > 0 {
+		if k := kids.of(b); len(k) > 0 {
 			nt.kids[b] = k[:len(k):len(k)]
 			slices.SortFunc(nt.kids[b], func(x, y int) int { return nt.pre[x] - nt.pre[y] })
 		}
