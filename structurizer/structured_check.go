@@ -655,8 +655,39 @@ func treeKids(idom []int) children {
 }
 
 // numberConstructs gives each construct its pre/post interval in the
-// construct tree (parents come before children in cs).
+// construct tree (parents come before children in cs): the numbers of a
+// depth-first walk that visits children in index order and ticks on
+// entering and on leaving each construct (numberConstructsByWalk, which a
+// test compares), from subtree sizes: a construct's interval spans two
+// ticks per construct in its subtree, and its first child enters one tick
+// after it, each later child one tick after the previous one leaves.
 func numberConstructs(cs []construct) {
+	m := len(cs)
+	ints := make([]int, 2*(m+1))             // subtree sizes, then the next child's tick per construct
+	size, next := ints[:m+1:m+1], ints[m+1:] // index m: the function
+	for c := m - 1; c >= 0; c-- {
+		size[c]++
+		p := cs[c].parent
+		if p < 0 {
+			p = m
+		}
+		size[p] += size[c]
+	}
+	next[m] = 0 // the function takes no tick
+	for c := range cs {
+		p := cs[c].parent
+		if p < 0 {
+			p = m
+		}
+		cs[c].pre = next[p]
+		cs[c].post = cs[c].pre + 2*size[c] - 1
+		next[p] += 2 * size[c]
+		next[c] = cs[c].pre + 1
+	}
+}
+
+// numberConstructsByWalk is numberConstructs by the walk itself.
+func numberConstructsByWalk(cs []construct) {
 	parent := make([]int, len(cs)+1) // the function (index len(cs)) is the root
 	for i := range cs {
 		parent[i] = cs[i].parent

@@ -1,7 +1,8 @@
 // structured_check_test.go: the self-check (structured_check.go) against
 // known answers: every dispatch loop and every clean structured result
 // passes it; the structural faults (a merge at the continue target, a
-// dropped merge, a break to the outer merge) are rejected with their rule.
+// dropped merge, a break to the outer merge) are rejected with their rule;
+// the construct intervals against the walk that defines them.
 package structurizer
 
 import (
@@ -89,6 +90,30 @@ func TestSelfCheckRejectsHandMadeViolations(t *testing.T) {
 		err := SelfCheck(&c.f)
 		if !errors.As(err, &re) || re.Rule != c.rule {
 			t.Errorf("%s: got %v, want %s", c.name, err, c.rule)
+		}
+	}
+}
+
+// TestNumberConstructsMatchesWalk: the construct intervals from subtree
+// sizes (numberConstructs) against the depth-first walk's, on seeded
+// random construct trees (parents before children).
+func TestNumberConstructsMatchesWalk(t *testing.T) {
+	const seed = 13
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	for i := range 3000 {
+		m := r.IntN(30)
+		cs, ref := make([]construct, m), make([]construct, m)
+		for c := range cs {
+			cs[c].parent = r.IntN(c+1) - 1 // -1 (the function) or an earlier construct
+			ref[c] = cs[c]
+		}
+		numberConstructs(cs)
+		numberConstructsByWalk(ref)
+		for c := range cs {
+			if cs[c].pre != ref[c].pre || cs[c].post != ref[c].post {
+				t.Fatalf("tree %d, construct %d: interval [%d, %d], walk [%d, %d]", i, c, cs[c].pre, cs[c].post, ref[c].pre, ref[c].post)
+			}
 		}
 	}
 }
