@@ -306,7 +306,7 @@ func (e *emitter) list(vals ...int) []int {
 }
 
 func newEmitter(w *work, origN int) *emitter {
-	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes)), deferred: map[int]bool{}}
+	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes))} // deferred is made on first use
 	for i := range e.fb {
 		e.fb[i] = -1
 	}
@@ -593,6 +593,9 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 		merge = e.afterLoop(flowArm)
 		if merge < 0 {
 			return false
+		}
+		if e.deferred == nil {
+			e.deferred = map[int]bool{}
 		}
 		e.deferred[merge] = true
 		defer delete(e.deferred, merge)

@@ -74,7 +74,7 @@ func (w *work) passLoops() (bool, error) {
 	n0 := len(w.nodes)
 	w.loops = make([]wloop, len(f.Loops))
 	for li, l := range f.Loops {
-		w.loops[li] = wloop{entry: l.Header, parent: l.Parent, store: map[int]int{}}
+		w.loops[li] = wloop{entry: l.Header, parent: l.Parent} // store is made on first use
 	}
 	level := make([]int, n0)
 	for b := range level {
@@ -900,6 +900,9 @@ func (w *work) hop(lv, d int) (int, error) {
 	s := w.syn("exit.store", l.M)
 	w.nodes[s].stores = []Store{{Var: w.route(), Value: valueOf(d)}}
 	w.level = append(w.level, lv)
+	if w.loops[lv].store == nil {
+		w.loops[lv].store = map[int]int{}
+	}
 	w.loops[lv].store[d] = s
 	return s, nil
 }
