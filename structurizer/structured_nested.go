@@ -159,7 +159,7 @@ func nestedSearch(g *cfg.Graph) (f *Func, why string, fresh bool) {
 // the search reshapes are computed once and shared by its runs.
 func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool) {
 	cur, reshaped, bonus := g, false, false
-	force := map[int]int{}
+	var force map[int]int // made when a merge is first forced
 	var hints [][2]int
 	budget := min(max(nestRunWork/max(g.Len(), 1), nestMinRuns), nestMaxRuns)
 	for split := 0; ; split++ {
@@ -184,6 +184,9 @@ func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fre
 			facts = factsOf(cur)
 			clear(force)
 		case len(hints) > 0:
+			if force == nil {
+				force = map[int]int{}
+			}
 			force[hints[0][0]], hints = hints[0][1], hints[1:]
 		default:
 			return nil, r.why, false
@@ -236,7 +239,7 @@ func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, 
 	// The first reason under each policy (when set), spelt out at the end.
 	var whys [mergePolicies]string
 	var set [mergePolicies]bool
-	queued := map[string]bool{}
+	var queued map[string]bool // made on first use
 	seen := map[string]bool{}
 	for runs := 0; len(queue)+len(urgent) > 0 && *budget > 0; runs++ {
 		*budget--
@@ -271,6 +274,9 @@ func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, 
 			}
 			next[o.header]++
 			if k := fmt.Sprint(t.policy, next); !queued[k] {
+				if queued == nil {
+					queued = map[string]bool{}
+				}
 				queued[k] = true
 				if slices.Contains(r.blame, o.header) {
 					urgent = append(urgent, try{policy: t.policy, ranks: next})
