@@ -84,7 +84,9 @@ type Program struct {
 	labels    int
 	at        []int32     // block index by label id, for every function (function.at)
 	callees   []*function // the fast path's stepCall targets
-	chains    [][]chainOp // the fast path's fused chains
+	chains    []chain     // the fast path's fused chains
+	segs      []chainSeg  // their folded segments
+	chainOps  []chainOp   // resolveChains' scratch
 }
 
 // Labels is the number of blocks in the entry point.

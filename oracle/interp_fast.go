@@ -7,7 +7,7 @@
 // made; the kind checks, the arithmetic (binary), the memory accesses and
 // every error stay those of the generic path, which Machine.generic selects
 // and TestFastPathAgainstGeneric holds the fast path to. Filler chains are
-// fused further (resolveChains).
+// fused further (resolveChains) and folded (foldChain).
 package oracle
 
 import (
@@ -48,6 +48,17 @@ type step struct {
 type chainOp struct {
 	op spirv.Op
 	c  uint32
+}
+
+// chainSeg is a run of a fused chain's operations folded into one:
+// x = (x*mul + add) ^ xor (foldChain).
+type chainSeg struct{ mul, add, xor uint32 }
+
+// chain is a fused chain: its segments, Program.segs[from:to], and the
+// number of instructions it stands for.
+type chain struct {
+	from, to uint32
+	insts    int
 }
 
 // binaryOps are the opcodes binary evaluates (all below 256).
@@ -178,9 +189,9 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, error) 
 			if va.kind != vScalar && va.kind != vBool {
 				return i, &TrapError{fmt.Sprintf("%%%d is not a scalar", s.a)}
 			}
-			chain := m.p.chains[s.b]
-			vals[s.res] = value{kind: vScalar, u: runChain(chain, va.u)}
-			i += len(chain) - 1
+			c := &m.p.chains[s.b]
+			vals[s.res] = value{kind: vScalar, u: runChain(m.p.segs[c.from:c.to], va.u)}
+			i += c.insts - 1
 			continue
 		default:
 			if err := m.memoryStep(s, &insts[i]); err != nil {
@@ -266,19 +277,40 @@ func (m *Machine) memoryStep(s *step, in *spirv.Instruction) error {
 	return nil
 }
 
-// runChain computes a fused chain on x.
-func runChain(chain []chainOp, x uint32) uint32 {
-	for _, c := range chain {
-		switch c.op {
-		case spirv.OpIAdd:
-			x += c.c
-		case spirv.OpIMul:
-			x *= c.c
-		default: // OpBitwiseXor
-			x ^= c.c
-		}
+// runChain computes a fused chain, folded into segments, on x.
+func runChain(segs []chainSeg, x uint32) uint32 {
+	for _, s := range segs {
+		x = (x*s.mul + s.add) ^ s.xor
 	}
 	return x
+}
+
+// foldChain appends a chain's operations to segs folded into segments:
+// products and sums compose into one x*mul + add (modulo 2^32, as the
+// instructions compute: (x*m + a)*n = x*mn + an), an xor closes a segment.
+// TestFoldChain holds runChain on the segments to the operations one by
+// one.
+func foldChain(segs []chainSeg, ops []chainOp) []chainSeg {
+	cur, open := chainSeg{mul: 1}, false
+	for _, o := range ops {
+		switch o.op {
+		case spirv.OpIMul:
+			cur.mul *= o.c
+			cur.add *= o.c
+			open = true
+		case spirv.OpIAdd:
+			cur.add += o.c
+			open = true
+		default: // OpBitwiseXor
+			cur.xor = o.c
+			segs = append(segs, cur)
+			cur, open = chainSeg{mul: 1}, false
+		}
+	}
+	if open {
+		segs = append(segs, cur)
+	}
+	return segs
 }
 
 // chainable are the opcodes a fused chain may hold: integer results that
@@ -347,11 +379,14 @@ func resolveChains(steps []step, p *Program, u idUse) {
 			j++
 		}
 		if j-i >= 2 {
-			chain := make([]chainOp, j-i)
+			ops := p.chainOps[:0]
 			for k := i; k < j; k++ {
-				chain[k-i] = chainOp{op: steps[k].op, c: p.consts[steps[k].b].u}
+				ops = append(ops, chainOp{op: steps[k].op, c: p.consts[steps[k].b].u})
 			}
-			p.chains = append(p.chains, chain)
+			from := len(p.segs)
+			p.segs = foldChain(p.segs, ops)
+			p.chains = append(p.chains, chain{from: uint32(from), to: uint32(len(p.segs)), insts: j - i})
+			p.chainOps = ops
 			steps[i] = step{kind: stepChain, res: steps[j-1].res, a: steps[i].a, b: uint32(len(p.chains) - 1)}
 		}
 		i = j

@@ -4,8 +4,8 @@
 // instructions pointed at other ids (pointers, undefined values, ids past
 // the bound), given other opcodes (a division by a zero constant) or an
 // operand too many, and the structural mutations of mutation_test.go. Both
-// paths must record the same traces, consume the same decisions and fail
-// with the same error.
+// paths must record the same traces and sink, consume the same decisions
+// and fail with the same error.
 package oracle
 
 import (
@@ -75,7 +75,7 @@ func sameOnBothPaths(t *testing.T, what string, m *spirv.Module, walks []Walk) i
 	}
 	for i := range fastObs {
 		f, g := fastObs[i], refObs[i]
-		if !slices.Equal(f.IDs, g.IDs) || f.Returned != g.Returned || f.Consumed != g.Consumed || f.Truncated != g.Truncated {
+		if !slices.Equal(f.IDs, g.IDs) || f.Returned != g.Returned || f.Consumed != g.Consumed || f.Truncated != g.Truncated || f.Sink != g.Sink {
 			t.Fatalf("%s: walk %d: fast path %+v, generic %+v", what, i, f, g)
 		}
 	}

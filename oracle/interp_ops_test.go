@@ -2,7 +2,8 @@
 // against its definition in the SPIR-V specification (3.49.13-14: integer
 // arithmetic wraps modulo 2^32, shifts by Shift mod 32 as the interpreter
 // documents, signed compares read the words as two's complement), with
-// operands at the edges of the word.
+// operands at the edges of the word; and a fused chain's folded segments
+// against its operations one by one.
 package oracle
 
 import (
@@ -80,6 +81,37 @@ func TestFastBinaryAgainstBinary(t *testing.T) {
 		_, unsupported := err.(*UnsupportedError)
 		if isBinary(op) == unsupported {
 			t.Errorf("%s: isBinary %v, binary supports it: %v", op, isBinary(op), !unsupported)
+		}
+	}
+}
+
+// TestFoldChain: runChain on foldChain's segments equals binary applied
+// operation by operation, on random chains of OpIMul, OpIAdd and
+// OpBitwiseXor (runs of each, the filler's order, an xor first or last)
+// and random inputs.
+func TestFoldChain(t *testing.T) {
+	r := seededRand(t, 41)
+	ops := []spirv.Op{spirv.OpIMul, spirv.OpIAdd, spirv.OpBitwiseXor}
+	words := []uint32{0, 1, 2, 0x7fffffff, 0x80000000, 0xffffffff}
+	for range 2000 {
+		chain := make([]chainOp, 1+r.IntN(40))
+		for i := range chain {
+			c := words[r.IntN(len(words))]
+			if r.IntN(2) == 0 {
+				c = r.Uint32()
+			}
+			chain[i] = chainOp{op: ops[r.IntN(len(ops))], c: c}
+		}
+		segs := foldChain(nil, chain)
+		for range 8 {
+			x := r.Uint32()
+			want := x
+			for _, o := range chain {
+				want, _, _ = binary(o.op, want, o.c)
+			}
+			if got := runChain(segs, x); got != want {
+				t.Fatalf("chain %v on %#x: folded %#x, one by one %#x", chain, x, got, want)
+			}
 		}
 	}
 }
