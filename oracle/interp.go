@@ -70,6 +70,19 @@ type function struct {
 	at []int32
 }
 
+// blockOf is the index of f's block labelled label, false when f has none
+// (Machine.call's trap).
+func (f *function) blockOf(label uint32) (int, bool) {
+	if int(label) >= len(f.at) {
+		return 0, false
+	}
+	idx := f.at[label]
+	if idx < 0 || int(idx) >= len(f.blocks) || f.blocks[idx].label != label {
+		return 0, false
+	}
+	return int(idx), true
+}
+
 // Program is a decoded module ready to run.
 type Program struct {
 	funcs     map[uint32]*function
@@ -236,7 +249,7 @@ func Load(m *spirv.Module) (*Program, error) {
 		for i := range f.blocks {
 			b := &f.blocks[i]
 			b.fast = steps[b.off : b.off+len(b.insts)]
-			resolveSteps(b.fast, b.insts, p, uses)
+			resolveSteps(b.fast, b.insts, p, f, uses)
 			resolveChains(b.fast, p, uses)
 		}
 	}
@@ -269,6 +282,7 @@ type Machine struct {
 	MaxBlocks int
 	blocks    int // blocks of any function this invocation
 	steps     int
+	ret       value // what the fast path's return steps return
 	// generic runs every instruction through exec, the fast path off: the
 	// reference the fast path is tested against.
 	generic bool
@@ -352,25 +366,23 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 		if done {
 			return ret, nil
 		}
-		idx := int32(-1)
-		if int(next) < len(f.at) {
-			idx = f.at[next]
-		}
-		if idx < 0 || int(idx) >= len(f.blocks) || f.blocks[idx].label != next {
-			return value{}, &TrapError{fmt.Sprintf("branch to %%%d, not a block of the function", next)}
-		}
-		prev, bi = b.label, int(idx)
+		prev, bi = b.label, next
 	}
 }
 
-// block runs one block; it returns the next label, or done with the return
-// value.
-func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret value, done bool, err error) {
+// block runs one block; it returns the index of the next block, or done
+// with the return value.
+func (m *Machine) block(f *function, b *block, prev uint32) (next int, ret value, done bool, err error) {
 	for i := 0; i < len(b.insts); {
 		if b.fast[i].kind != stepNone && !m.generic {
-			n, err := m.fastRun(b.fast[i:], b.insts[i:])
-			if err != nil {
+			n, ran, err := m.fastRun(b.fast[i:], b.insts[i:])
+			switch {
+			case err != nil:
 				return 0, value{}, false, err
+			case ran >= 0:
+				return ran, value{}, false, nil
+			case ran == ranReturn:
+				return 0, m.ret, true, nil
 			}
 			i += n
 			continue
@@ -380,16 +392,16 @@ func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret va
 		ops := in.Operands
 		switch in.Op {
 		case spirv.OpBranch:
-			return ops[0], value{}, false, nil
+			return target(f, ops[0])
 		case spirv.OpBranchConditional:
 			c, err := m.scalar(ops[0])
 			if err != nil {
 				return 0, value{}, false, err
 			}
 			if c != 0 {
-				return ops[1], value{}, false, nil
+				return target(f, ops[1])
 			}
-			return ops[2], value{}, false, nil
+			return target(f, ops[2])
 		case spirv.OpSwitch:
 			sel, err := m.scalar(ops[0])
 			if err != nil {
@@ -397,10 +409,10 @@ func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret va
 			}
 			for i := 2; i+1 < len(ops); i += 2 {
 				if ops[i] == sel {
-					return ops[i+1], value{}, false, nil
+					return target(f, ops[i+1])
 				}
 			}
-			return ops[1], value{}, false, nil
+			return target(f, ops[1])
 		case spirv.OpReturn:
 			return 0, value{}, true, nil
 		case spirv.OpReturnValue:
@@ -421,6 +433,16 @@ func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret va
 		}
 	}
 	return 0, value{}, false, &TrapError{fmt.Sprintf("block %%%d fell off its end", b.label)}
+}
+
+// target is block's result for a branch to label: the index of f's block
+// with that label, or the trap when f has none.
+func target(f *function, label uint32) (int, value, bool, error) {
+	idx, ok := f.blockOf(label)
+	if !ok {
+		return 0, value{}, false, &TrapError{fmt.Sprintf("branch to %%%d, not a block of the function", label)}
+	}
+	return idx, value{}, false, nil
 }
 
 func (m *Machine) phi(ops []uint32, prev uint32) error {

@@ -2,10 +2,11 @@
 // instruction of the common kinds (two-operand integer and logical
 // instructions, the bulk of what a weighted module runs; loads, stores,
 // access chains, OpSelect, calls and no-ops, what the convention's helpers
-// run) whose operand count is right and whose ids are within the bound into
-// a step, so running it skips exec's dispatch and the checks Load already
-// made; the kind checks, the arithmetic (binary), the memory accesses and
-// every error stay those of the generic path, which Machine.generic selects
+// run; branches to blocks of the function and returns) whose operand count
+// is right and whose ids are within the bound into a step, so running it
+// skips exec's dispatch, the label lookup and the checks Load already made;
+// the kind checks, the arithmetic (binary), the memory accesses and every
+// error stay those of the generic path, which Machine.generic selects
 // and TestFastPathAgainstGeneric holds the fast path to. Filler chains are
 // fused further (resolveChains) and folded (foldChain).
 package oracle
@@ -20,18 +21,29 @@ import (
 type stepKind uint8
 
 const (
-	stepNone       stepKind = iota // not resolved: the generic path runs it
-	stepBinary                     // res = op(a, b), binary's opcodes
-	stepChain                      // res = a through Program.chains[b] (resolveChains)
-	stepNop                        // OpNop, merges, debug lines
-	stepLoad                       // res = *a
-	stepStore                      // *a = b
-	stepAccess                     // res = a's element at the instruction's operands from 3 on
-	stepSelect                     // res = c ? a : b (c the condition)
-	stepCall                       // res = Program.callees[b](the instruction's operands from 3 on)
-	stepLoadCell                   // res = cells[a]: OpLoad of a module-scope Private variable
-	stepStoreCell                  // cells[a] = b: OpStore to one
-	stepAccessWord                 // res = word (id b) of storage buffer binding a: OpAccessChain base, 0, b
+	stepNone        stepKind = iota // not resolved: the generic path runs it
+	stepBinary                      // res = op(a, b), binary's opcodes
+	stepChain                       // res = a through Program.chains[b] (resolveChains)
+	stepNop                         // OpNop, merges, debug lines
+	stepLoad                        // res = *a
+	stepStore                       // *a = b
+	stepAccess                      // res = a's element at the instruction's operands from 3 on
+	stepSelect                      // res = c ? a : b (c the condition)
+	stepCall                        // res = Program.callees[b](the instruction's operands from 3 on)
+	stepLoadCell                    // res = cells[a]: OpLoad of a module-scope Private variable
+	stepStoreCell                   // cells[a] = b: OpStore to one
+	stepAccessWord                  // res = word (id b) of storage buffer binding a: OpAccessChain base, 0, b
+	stepBranch                      // go to the function's block a
+	stepBranchCond                  // go to block a if c is not 0, else to block b
+	stepReturn                      // return
+	stepReturnValue                 // return a
+)
+
+// What fastRun did besides running its steps: a block index (>= 0) is a
+// branch taken to that block of the function.
+const (
+	ranOn     = -1 // stopped at a step it does not run, or at the end
+	ranReturn = -2 // returned Machine.ret
 )
 
 // step is one resolved instruction, 20 bytes; kind says which operands it
@@ -88,10 +100,45 @@ func isBinary(op spirv.Op) bool { return int(op) < len(binaryTable) && binaryTab
 // of the kinds above with the operands exec needs, every id among them at
 // most p.bound (the value table's last index), and for a call, a callee
 // that is a function of p; stepNone for the rest.
-func resolveSteps(steps []step, insts []spirv.Instruction, p *Program, u idUse) {
+func resolveSteps(steps []step, insts []spirv.Instruction, p *Program, f *function, u idUse) {
 	for i := range insts {
-		steps[i] = specialize(resolveStep(&insts[i], p), &insts[i], p, u)
+		s := resolveStep(&insts[i], p)
+		if s.kind == stepNone {
+			s = resolveTerminator(&insts[i], p, f)
+		}
+		steps[i] = specialize(s, &insts[i], p, u)
 	}
+}
+
+// resolveTerminator resolves OpBranch and OpBranchConditional whose targets
+// are blocks of f (Machine.target finds them) and whose condition is an id
+// within the bound, OpReturn, and OpReturnValue of an id within the bound;
+// stepNone for the rest, which the generic path runs (or traps on).
+func resolveTerminator(in *spirv.Instruction, p *Program, f *function) step {
+	ops := in.Operands
+	switch in.Op {
+	case spirv.OpBranch:
+		if len(ops) >= 1 {
+			if to, ok := f.blockOf(ops[0]); ok {
+				return step{kind: stepBranch, a: uint32(to)}
+			}
+		}
+	case spirv.OpBranchConditional:
+		if len(ops) >= 3 && ops[0] <= p.bound {
+			t, okT := f.blockOf(ops[1])
+			e, okE := f.blockOf(ops[2])
+			if okT && okE {
+				return step{kind: stepBranchCond, c: ops[0], a: uint32(t), b: uint32(e)}
+			}
+		}
+	case spirv.OpReturn:
+		return step{kind: stepReturn}
+	case spirv.OpReturnValue:
+		if len(ops) >= 1 && ops[0] <= p.bound {
+			return step{kind: stepReturnValue, a: ops[0]}
+		}
+	}
+	return step{}
 }
 
 // specialize turns a load or store whose pointer is a module-scope Private
@@ -172,108 +219,148 @@ func resolveStep(in *spirv.Instruction, p *Program) step {
 }
 
 // fastRun runs the resolved steps at the start of steps (insts are their
-// instructions), up to the first that is not resolved, each as exec would
-// (for a two-operand one: operand a's kind, then b's, then the arithmetic,
-// then the result). It returns how many it ran (all of them, unless one
-// failed).
-func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, error) {
+// instructions), up to the first that is not resolved or a terminator, each
+// as the generic path would (for a two-operand one: operand a's kind, then
+// b's, then the arithmetic, then the result). It returns how many it ran
+// (all of them up to there, unless one failed) and what it did: ranOn,
+// ranReturn, or the index of the block a branch goes to.
+func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, error) {
 	vals := m.vals
 	for i := 0; i < len(steps); i++ {
 		s := &steps[i]
 		switch s.kind {
 		case stepNone:
-			return i, nil
+			return i, ranOn, nil
+		case stepNop:
 		case stepBinary:
+			va, vb := &vals[s.a], &vals[s.b]
+			if va.kind != vScalar && va.kind != vBool {
+				return i, ranOn, notScalar(s.a)
+			}
+			if vb.kind != vScalar && vb.kind != vBool {
+				return i, ranOn, notScalar(s.b)
+			}
+			u, isBool, err := fastBinary(s.op, va.u, vb.u)
+			if err != nil {
+				return i, ranOn, err
+			}
+			kind := vScalar
+			if isBool {
+				kind = vBool
+			}
+			vals[s.res] = value{kind: kind, u: u}
 		case stepChain:
 			va := &vals[s.a]
 			if va.kind != vScalar && va.kind != vBool {
-				return i, &TrapError{fmt.Sprintf("%%%d is not a scalar", s.a)}
+				return i, ranOn, notScalar(s.a)
 			}
 			c := &m.p.chains[s.b]
 			vals[s.res] = value{kind: vScalar, u: runChain(m.p.segs[c.from:c.to], va.u)}
 			i += c.insts - 1
-			continue
-		default:
-			if err := m.memoryStep(s, &insts[i]); err != nil {
-				return i, err
+		case stepLoadCell:
+			vals[s.res] = value{kind: vScalar, u: m.cells[s.a]}
+		case stepStoreCell:
+			m.cells[s.a] = vals[s.b].u
+		case stepAccessWord:
+			x := &vals[s.b]
+			if x.kind != vScalar && x.kind != vBool {
+				return i, ranOn, notScalar(s.b)
 			}
-			continue
+			if x.u > 1<<30 {
+				return i, ranOn, &TrapError{fmt.Sprintf("buffer index %d out of range", x.u)}
+			}
+			vals[s.res] = value{kind: vPtr, space: int32(s.a), index: int32(x.u)}
+		case stepLoad:
+			if w := m.bufferWord(&vals[s.a]); w != nil {
+				vals[s.res] = value{kind: vScalar, u: *w}
+				continue
+			}
+			v, err := m.load(s.a)
+			if err != nil {
+				return i, ranOn, err
+			}
+			vals[s.res] = v
+		case stepStore:
+			if w := m.bufferWord(&vals[s.a]); w != nil {
+				*w = vals[s.b].u
+				continue
+			}
+			if err := m.storeWord(s.a, vals[s.b].u); err != nil {
+				return i, ranOn, err
+			}
+		case stepSelect:
+			c := &vals[s.c]
+			if c.kind != vScalar && c.kind != vBool {
+				return i, ranOn, notScalar(s.c)
+			}
+			pick := s.b
+			if c.u != 0 {
+				pick = s.a
+			}
+			vals[s.res] = vals[pick]
+		case stepCall:
+			if err := m.fastCall(s, &insts[i]); err != nil {
+				return i, ranOn, err
+			}
+		case stepAccess:
+			p, err := m.accessChain(s.a, insts[i].Operands[3:])
+			if err != nil {
+				return i, ranOn, err
+			}
+			vals[s.res] = p
+		case stepBranch:
+			return i + 1, int(s.a), nil
+		case stepBranchCond:
+			c := &vals[s.c]
+			if c.kind != vScalar && c.kind != vBool {
+				return i, ranOn, notScalar(s.c)
+			}
+			if c.u != 0 {
+				return i + 1, int(s.a), nil
+			}
+			return i + 1, int(s.b), nil
+		case stepReturn:
+			m.ret = value{}
+			return i + 1, ranReturn, nil
+		case stepReturnValue:
+			m.ret = vals[s.a]
+			return i + 1, ranReturn, nil
 		}
-		va, vb := &vals[s.a], &vals[s.b]
-		if va.kind != vScalar && va.kind != vBool {
-			return i, &TrapError{fmt.Sprintf("%%%d is not a scalar", s.a)}
-		}
-		if vb.kind != vScalar && vb.kind != vBool {
-			return i, &TrapError{fmt.Sprintf("%%%d is not a scalar", s.b)}
-		}
-		u, isBool, err := fastBinary(s.op, va.u, vb.u)
-		if err != nil {
-			return i, err
-		}
-		kind := vScalar
-		if isBool {
-			kind = vBool
-		}
-		vals[s.res] = value{kind: kind, u: u}
 	}
-	return len(steps), nil
+	return len(steps), ranOn, nil
 }
 
-// memoryStep runs a resolved step other than a two-operand one or a chain,
-// as exec does (its operand counts and id bounds already checked); in is
-// its instruction.
-func (m *Machine) memoryStep(s *step, in *spirv.Instruction) error {
-	switch s.kind {
-	case stepLoad:
-		v, err := m.load(s.a)
-		if err != nil {
-			return err
-		}
-		m.vals[s.res] = v
-	case stepStore:
-		return m.storeWord(s.a, m.vals[s.b].u)
-	case stepAccess:
-		p, err := m.accessChain(s.a, in.Operands[3:])
-		if err != nil {
-			return err
-		}
-		m.vals[s.res] = p
-	case stepSelect:
-		c := &m.vals[s.c]
-		if c.kind != vScalar && c.kind != vBool {
-			return &TrapError{fmt.Sprintf("%%%d is not a scalar", s.c)}
-		}
-		pick := s.b
-		if c.u != 0 {
-			pick = s.a
-		}
-		m.vals[s.res] = m.vals[pick]
-	case stepLoadCell:
-		m.vals[s.res] = value{kind: vScalar, u: m.cells[s.a]}
-	case stepStoreCell:
-		m.cells[s.a] = m.vals[s.b].u
-	case stepAccessWord:
-		x := &m.vals[s.b]
-		if x.kind != vScalar && x.kind != vBool {
-			return &TrapError{fmt.Sprintf("%%%d is not a scalar", s.b)}
-		}
-		if x.u > 1<<30 {
-			return &TrapError{fmt.Sprintf("buffer index %d out of range", x.u)}
-		}
-		m.vals[s.res] = value{kind: vPtr, space: int32(s.a), index: int32(x.u)}
-	case stepCall:
-		fn := m.p.callees[s.b]
-		for i, a := range in.Operands[3:] {
-			if i < len(fn.params) {
-				m.vals[fn.params[i]] = m.vals[a]
-			}
-		}
-		r, err := m.call(fn, nil, false)
-		if err != nil {
-			return err
-		}
-		m.vals[s.res] = r
+// notScalar is the trap of an operand that must be a scalar.
+func notScalar(id uint32) error { return &TrapError{fmt.Sprintf("%%%d is not a scalar", id)} }
+
+// bufferWord is the word a pointer to a storage buffer word points at, nil
+// for every other pointer, a word out of bounds and a value that is no
+// pointer (load and storeWord then run, and trap, as the generic path).
+func (m *Machine) bufferWord(p *value) *uint32 {
+	if p.kind != vPtr || p.space < 0 || p.bufPt || int(p.space) >= len(m.bufs) {
+		return nil
 	}
+	buf := m.bufs[p.space]
+	if p.index < 0 || int(p.index) >= len(buf) {
+		return nil
+	}
+	return &buf[p.index]
+}
+
+// fastCall runs a resolved call step as callInst does (its callee and the
+// bounds of its ids already checked); in is its instruction.
+func (m *Machine) fastCall(s *step, in *spirv.Instruction) error {
+	fn := m.p.callees[s.b]
+	for i, a := range in.Operands[3:] {
+		if i < len(fn.params) {
+			m.vals[fn.params[i]] = m.vals[a]
+		}
+	}
+	r, err := m.call(fn, nil, false)
+	if err != nil {
+		return err
+	}
+	m.vals[s.res] = r
 	return nil
 }
 
