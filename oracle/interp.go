@@ -10,6 +10,7 @@ package oracle
 
 import (
 	"fmt"
+	"slices"
 
 	"cfgfuzz/emit/spirv"
 )
@@ -53,8 +54,7 @@ type value struct {
 
 type block struct {
 	label uint32
-	insts []spirv.Instruction // body, terminator last
-	off   int                 // insts' offset in the program's one list of them
+	insts []spirv.Instruction // body, terminator last (the module's own, see blockBody)
 	// fast has a resolved step for each instruction that can take the
 	// fast path (kind not stepNone), by index into insts.
 	fast []step
@@ -114,12 +114,12 @@ func Load(m *spirv.Module) (*Program, error) {
 	for i := range p.at {
 		p.at[i] = -1
 	}
-	sharedLabels := false                             // a label id seen twice: each function gets its own table
-	all := make([]spirv.Instruction, 0, len(m.Insts)) // every block's body, one after another
+	sharedLabels := false // a label id seen twice: each function gets its own table
 	var entryID uint32
 	var cur *function
-	var curBlock *block
-	for _, in := range m.Insts {
+	var body blockBody // the block being read
+	for k := range m.Insts {
+		in := &m.Insts[k]
 		ops := in.Operands
 		switch in.Op {
 		case spirv.OpEntryPoint:
@@ -156,9 +156,8 @@ func Load(m *spirv.Module) (*Program, error) {
 					p.globals[ops[1]] = -1 - p.nCells
 					p.nCells++
 				}
-			} else if curBlock != nil {
-				all = append(all, in)
-				curBlock.insts = all[curBlock.off:len(all):len(all)]
+			} else if body.b != nil {
+				body.add(m.Insts, k)
 			}
 		case spirv.OpFunction:
 			if len(ops) < 2 {
@@ -178,20 +177,22 @@ func Load(m *spirv.Module) (*Program, error) {
 				sharedLabels = sharedLabels || p.at[ops[0]] >= 0
 				p.at[ops[0]] = int32(len(cur.blocks))
 			}
-			cur.blocks = append(cur.blocks, block{label: ops[0], off: len(all)})
-			curBlock = &cur.blocks[len(cur.blocks)-1]
+			body.close(m.Insts)
+			cur.blocks = append(cur.blocks, block{label: ops[0]})
+			body = blockBody{b: &cur.blocks[len(cur.blocks)-1], start: k + 1}
 		case spirv.OpFunctionEnd:
-			cur, curBlock = nil, nil
+			cur = nil
+			body.close(m.Insts)
 		default:
-			if curBlock != nil {
-				all = append(all, in)
-				curBlock.insts = all[curBlock.off:len(all):len(all)]
+			if body.b != nil {
+				body.add(m.Insts, k)
 				if spirv.IsTerminator(in.Op) {
-					curBlock = nil
+					body.close(m.Insts)
 				}
 			}
 		}
 	}
+	body.close(m.Insts)
 	for id := range p.globals {
 		if p.globals[id] >= 0 {
 			b, ok := p.bindings[id]
@@ -244,17 +245,54 @@ func Load(m *spirv.Module) (*Program, error) {
 		}
 	}
 	uses := idUses(p)
-	steps := make([]step, len(all))
+	total := 0
+	for _, f := range p.funcs {
+		for _, b := range f.blocks {
+			total += len(b.insts)
+		}
+	}
+	steps := make([]step, total)
 	for _, f := range p.funcs {
 		for i := range f.blocks {
 			b := &f.blocks[i]
-			b.fast = steps[b.off : b.off+len(b.insts)]
+			b.fast, steps = steps[:len(b.insts):len(b.insts)], steps[len(b.insts):]
 			resolveSteps(b.fast, b.insts, p, f, uses)
 			resolveChains(b.fast, p, uses)
 		}
 	}
 	p.labels = len(p.entry.blocks)
 	return p, nil
+}
+
+// blockBody collects a block's body while Load reads the module: the
+// module's own instructions while they run on uninterrupted (the block then
+// shares them, read-only), a copy once one that is no part of the body
+// (a constant, a decoration, a function header) interrupts them.
+type blockBody struct {
+	b        *block // nil: no block is open
+	start, n int    // the body so far, uninterrupted: insts[start:start+n]
+	copied   bool   // b.insts holds the body so far
+}
+
+// add appends instruction k of insts to the body.
+func (s *blockBody) add(insts []spirv.Instruction, k int) {
+	switch {
+	case s.copied:
+		s.b.insts = append(s.b.insts, insts[k])
+	case k == s.start+s.n:
+		s.n++
+	default:
+		s.b.insts = append(slices.Clip(insts[s.start:s.start+s.n]), insts[k])
+		s.copied = true
+	}
+}
+
+// close ends the open block, if any: its body is complete.
+func (s *blockBody) close(insts []spirv.Instruction) {
+	if s.b != nil && !s.copied {
+		s.b.insts = slices.Clip(insts[s.start : s.start+s.n])
+	}
+	s.b = nil
 }
 
 func b2u(b bool) uint32 {
