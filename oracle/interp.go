@@ -68,6 +68,9 @@ type function struct {
 	// table (Program.at) unless a label id labels two blocks; a label found
 	// there is the function's own only if its block there has it.
 	at []int32
+	// straight: one block, every instruction resolved, a return last; the
+	// fast path runs a call of it in line (fastCall).
+	straight bool
 }
 
 // blockOf is the index of f's block labelled label, false when f has none
@@ -259,6 +262,7 @@ func Load(m *spirv.Module) (*Program, error) {
 			resolveSteps(b.fast, b.insts, p, f, uses)
 			resolveChains(b.fast, p, uses)
 		}
+		f.straight = straight(f)
 	}
 	p.labels = len(p.entry.blocks)
 	return p, nil

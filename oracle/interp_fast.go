@@ -13,6 +13,7 @@ package oracle
 
 import (
 	"fmt"
+	"slices"
 
 	"cfgfuzz/emit/spirv"
 )
@@ -348,7 +349,9 @@ func (m *Machine) bufferWord(p *value) *uint32 {
 }
 
 // fastCall runs a resolved call step as callInst does (its callee and the
-// bounds of its ids already checked); in is its instruction.
+// bounds of its ids already checked); in is its instruction. A straight
+// callee runs in line: call would count its one block, then run its steps
+// to its return, all on the fast path.
 func (m *Machine) fastCall(s *step, in *spirv.Instruction) error {
 	fn := m.p.callees[s.b]
 	for i, a := range in.Operands[3:] {
@@ -356,12 +359,38 @@ func (m *Machine) fastCall(s *step, in *spirv.Instruction) error {
 			m.vals[fn.params[i]] = m.vals[a]
 		}
 	}
+	if fn.straight {
+		if m.blocks++; m.MaxBlocks > 0 && m.blocks > m.MaxBlocks {
+			return ErrStopped
+		}
+		b := &fn.blocks[0]
+		if _, _, err := m.fastRun(b.fast, b.insts); err != nil {
+			return err
+		}
+		m.vals[s.res] = m.ret
+		return nil
+	}
 	r, err := m.call(fn, nil, false)
 	if err != nil {
 		return err
 	}
 	m.vals[s.res] = r
 	return nil
+}
+
+// straight says whether f is one block whose every instruction is resolved
+// and whose last is a return step (its only terminator, as Load ends a
+// block at the first).
+func straight(f *function) bool {
+	if len(f.blocks) != 1 {
+		return false
+	}
+	fast := f.blocks[0].fast
+	if len(fast) == 0 || slices.ContainsFunc(fast, func(s step) bool { return s.kind == stepNone }) {
+		return false
+	}
+	last := fast[len(fast)-1].kind
+	return last == stepReturn || last == stepReturnValue
 }
 
 // runChain computes a fused chain, folded into segments, on x.
