@@ -77,19 +77,9 @@ func (it Interpreter) executeDecoded(m *spirv.Module, batch *spirv.Batch, walks 
 	entrySteps := (int(capacity) + 2) * (hang + 1)
 	mach.MaxBlocks = 64 * entrySteps
 	var firstTrap error
+	mach.watch = new(traceWatch)
 	for i := range walks {
-		base := i * int(batch.TraceStride)
-		lastCount, idle, steps := uint32(0), 0, 0
-		mach.OnBlock = func(uint32) bool {
-			c := trace[base+spirv.TraceCount]
-			if c != lastCount {
-				lastCount, idle = c, 0
-			} else {
-				idle++
-			}
-			steps++
-			return idle <= hang && c <= capacity && steps <= entrySteps
-		}
+		*mach.watch = traceWatch{count: &trace[i*int(batch.TraceStride)+spirv.TraceCount], hang: hang, capacity: capacity, entrySteps: entrySteps}
 		err := mach.Run(uint32(i))
 		var trap *TrapError
 		switch {
@@ -107,6 +97,30 @@ func (it Interpreter) executeDecoded(m *spirv.Module, batch *spirv.Batch, walks 
 		obs[i] = batch.Read(trace, i)
 	}
 	return obs, firstTrap
+}
+
+// traceWatch stops an invocation that hangs: it sees every block entry of
+// the entry point (Machine.watch) and says whether the invocation may go
+// on: while it appends to its trace at least every hang blocks, within the
+// capacity, and for at most entrySteps blocks.
+type traceWatch struct {
+	count            *uint32 // the invocation's trace count word
+	lastCount        uint32
+	idle, steps      int
+	hang, entrySteps int
+	capacity         uint32
+}
+
+// goOn counts one block entry and says whether the invocation may go on.
+func (w *traceWatch) goOn() bool {
+	c := *w.count
+	if c != w.lastCount {
+		w.lastCount, w.idle = c, 0
+	} else {
+		w.idle++
+	}
+	w.steps++
+	return w.idle <= w.hang && c <= w.capacity && w.steps <= w.entrySteps
 }
 
 // ExecResult is the verdict of the execution check.

@@ -318,6 +318,9 @@ type Machine struct {
 	// with the label id; returning false stops the invocation (Run returns
 	// ErrStopped).
 	OnBlock func(label uint32) bool
+	// watch, when set, sees every block entry of the entry point before
+	// OnBlock, as OnBlock would: the execution check's own (traceWatch).
+	watch *traceWatch
 	// MaxBlocks, when > 0, stops an invocation (ErrStopped) after that
 	// many blocks of any function: OnBlock sees only the entry point's, and
 	// a loop inside a called function would otherwise never end.
@@ -397,7 +400,7 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 		}
 		if isEntry {
 			m.steps++
-			if m.OnBlock != nil && !m.OnBlock(b.label) {
+			if m.watch != nil && !m.watch.goOn() || m.OnBlock != nil && !m.OnBlock(b.label) {
 				return value{}, ErrStopped
 			}
 		}
