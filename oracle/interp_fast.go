@@ -104,10 +104,13 @@ func isBinary(op spirv.Op) bool { return int(op) < len(binaryTable) && binaryTab
 func resolveSteps(steps []step, insts []spirv.Instruction, p *Program, f *function, u idUse) {
 	for i := range insts {
 		s := resolveStep(&insts[i], p)
-		if s.kind == stepNone {
+		switch s.kind {
+		case stepNone:
 			s = resolveTerminator(&insts[i], p, f)
+		case stepLoad, stepStore, stepAccess:
+			s = specialize(s, &insts[i], p, u)
 		}
-		steps[i] = specialize(s, &insts[i], p, u)
+		steps[i] = s
 	}
 }
 
@@ -177,46 +180,51 @@ func specialize(s step, in *spirv.Instruction, p *Program, u idUse) step {
 
 // resolveStep resolves one instruction (see resolveSteps).
 func resolveStep(in *spirv.Instruction, p *Program) step {
-	ops := in.Operands
-	inBound := func(ids ...uint32) bool {
-		for _, id := range ids {
-			if id > p.bound {
-				return false
-			}
-		}
-		return true
-	}
+	ops, bound := in.Operands, p.bound
 	switch {
 	case isBinary(in.Op):
-		if len(ops) == 4 && inBound(ops[1:]...) {
+		if len(ops) == 4 && ops[1] <= bound && ops[2] <= bound && ops[3] <= bound {
 			return step{kind: stepBinary, op: in.Op, res: ops[1], a: ops[2], b: ops[3]}
 		}
 	case in.Op == spirv.OpNop, in.Op == spirv.OpSelectionMerge, in.Op == spirv.OpLoopMerge,
 		in.Op == spirv.OpLine, in.Op == spirv.OpNoLine, in.Op == spirv.OpName:
 		return step{kind: stepNop}
 	case in.Op == spirv.OpLoad:
-		if len(ops) >= 3 && inBound(ops[1], ops[2]) {
+		if len(ops) >= 3 && ops[1] <= bound && ops[2] <= bound {
 			return step{kind: stepLoad, res: ops[1], a: ops[2]}
 		}
 	case in.Op == spirv.OpStore:
-		if len(ops) >= 2 && inBound(ops[0], ops[1]) {
+		if len(ops) >= 2 && ops[0] <= bound && ops[1] <= bound {
 			return step{kind: stepStore, a: ops[0], b: ops[1]}
 		}
 	case in.Op == spirv.OpAccessChain, in.Op == spirv.OpInBoundsAccessChain:
-		if len(ops) >= 3 && inBound(ops[1:]...) {
+		if len(ops) >= 3 && inBound(ops[1:], bound) {
 			return step{kind: stepAccess, res: ops[1], a: ops[2]}
 		}
 	case in.Op == spirv.OpSelect:
-		if len(ops) >= 5 && inBound(ops[1], ops[2], ops[3], ops[4]) {
+		if len(ops) >= 5 && inBound(ops[1:5], bound) {
 			return step{kind: stepSelect, res: ops[1], c: ops[2], a: ops[3], b: ops[4]}
 		}
 	case in.Op == spirv.OpFunctionCall:
-		if len(ops) >= 3 && p.funcs[ops[2]] != nil && inBound(ops[1]) && inBound(ops[3:]...) {
-			p.callees = append(p.callees, p.funcs[ops[2]])
+		if len(ops) < 3 || ops[1] > bound || !inBound(ops[3:], bound) {
+			break
+		}
+		if f := p.funcs[ops[2]]; f != nil {
+			p.callees = append(p.callees, f)
 			return step{kind: stepCall, res: ops[1], b: uint32(len(p.callees) - 1)}
 		}
 	}
 	return step{}
+}
+
+// inBound says whether every id is at most bound.
+func inBound(ids []uint32, bound uint32) bool {
+	for _, id := range ids {
+		if id > bound {
+			return false
+		}
+	}
+	return true
 }
 
 // fastRun runs the resolved steps at the start of steps (insts are their
