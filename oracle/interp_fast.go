@@ -280,7 +280,7 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 			}
 			vals[s.res] = value{kind: vPtr, space: int32(s.a), index: int32(x.u)}
 		case stepLoad:
-			if w := m.bufferWord(&vals[s.a]); w != nil {
+			if w := m.word(&vals[s.a]); w != nil {
 				vals[s.res] = value{kind: vScalar, u: *w}
 				continue
 			}
@@ -290,7 +290,7 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 			}
 			vals[s.res] = v
 		case stepStore:
-			if w := m.bufferWord(&vals[s.a]); w != nil {
+			if w := m.word(&vals[s.a]); w != nil {
 				*w = vals[s.b].u
 				continue
 			}
@@ -342,11 +342,18 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 // notScalar is the trap of an operand that must be a scalar.
 func notScalar(id uint32) error { return &TrapError{fmt.Sprintf("%%%d is not a scalar", id)} }
 
-// bufferWord is the word a pointer to a storage buffer word points at, nil
-// for every other pointer, a word out of bounds and a value that is no
-// pointer (load and storeWord then run, and trap, as the generic path).
-func (m *Machine) bufferWord(p *value) *uint32 {
-	if p.kind != vPtr || p.space < 0 || p.bufPt || int(p.space) >= len(m.bufs) {
+// word is the word a pointer to a storage buffer word or to a variable's
+// cell points at, as load and storeWord find it; nil for every other
+// pointer, a buffer word out of bounds and a value that is no pointer
+// (load and storeWord then run, and trap, as the generic path).
+func (m *Machine) word(p *value) *uint32 {
+	if p.kind != vPtr {
+		return nil
+	}
+	if p.space == spaceCell {
+		return &m.cells[p.index]
+	}
+	if p.space < 0 || p.bufPt || int(p.space) >= len(m.bufs) {
 		return nil
 	}
 	buf := m.bufs[p.space]
