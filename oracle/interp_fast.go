@@ -38,7 +38,23 @@ const (
 	stepBranchCond                  // go to block a if c is not 0, else to block b
 	stepReturn                      // return
 	stepReturnValue                 // return a
+	// Two-operand steps of the convention's most common opcodes, each
+	// evaluated in line (ownKind).
+	stepIAdd
+	stepIEqual
+	stepINotEqual
+	stepULessThan
 )
+
+// ownKind is the step kind of its own of an opcode of binaryOps, stepBinary
+// for the rest; Load gives it to a stepBinary once chains are fused.
+var ownKind = func() (t [256]stepKind) {
+	for _, op := range binaryOps {
+		t[op] = stepBinary
+	}
+	t[spirv.OpIAdd], t[spirv.OpIEqual], t[spirv.OpINotEqual], t[spirv.OpULessThan] = stepIAdd, stepIEqual, stepINotEqual, stepULessThan
+	return t
+}()
 
 // What fastRun did besides running its steps: a block index (>= 0) is a
 // branch taken to that block of the function.
@@ -258,6 +274,30 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 				kind = vBool
 			}
 			vals[s.res] = value{kind: kind, u: u}
+		case stepIAdd:
+			va, vb := &vals[s.a], &vals[s.b]
+			if err := twoScalars(va, vb, s); err != nil {
+				return i, ranOn, err
+			}
+			vals[s.res] = value{kind: vScalar, u: va.u + vb.u}
+		case stepIEqual:
+			va, vb := &vals[s.a], &vals[s.b]
+			if err := twoScalars(va, vb, s); err != nil {
+				return i, ranOn, err
+			}
+			vals[s.res] = value{kind: vBool, u: b2u(va.u == vb.u)}
+		case stepINotEqual:
+			va, vb := &vals[s.a], &vals[s.b]
+			if err := twoScalars(va, vb, s); err != nil {
+				return i, ranOn, err
+			}
+			vals[s.res] = value{kind: vBool, u: b2u(va.u != vb.u)}
+		case stepULessThan:
+			va, vb := &vals[s.a], &vals[s.b]
+			if err := twoScalars(va, vb, s); err != nil {
+				return i, ranOn, err
+			}
+			vals[s.res] = value{kind: vBool, u: b2u(va.u < vb.u)}
 		case stepChain:
 			va := &vals[s.a]
 			if va.kind != vScalar && va.kind != vBool {
@@ -337,6 +377,18 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 		}
 	}
 	return len(steps), ranOn, nil
+}
+
+// twoScalars is the trap of a two-operand step whose operand a, else b, is
+// not a scalar (binary's operands, checked in that order); nil when both are.
+func twoScalars(va, vb *value, s *step) error {
+	if va.kind != vScalar && va.kind != vBool {
+		return notScalar(s.a)
+	}
+	if vb.kind != vScalar && vb.kind != vBool {
+		return notScalar(s.b)
+	}
+	return nil
 }
 
 // notScalar is the trap of an operand that must be a scalar.
@@ -487,7 +539,8 @@ func idUses(p *Program) idUse {
 	return u
 }
 
-// resolveChains fuses runs of a block's resolved steps that form a chain:
+// resolveChains fuses runs of a block's resolved steps that form a chain
+// (and then gives the remaining two-operand steps their ownKind):
 // each step an OpIAdd, OpIMul or OpBitwiseXor whose operand b is a
 // constant no instruction writes, and each step after the first taking as
 // operand a the previous step's result, which nothing else mentions (the
@@ -521,6 +574,11 @@ func resolveChains(steps []step, p *Program, u idUse) {
 			steps[i] = step{kind: stepChain, res: steps[j-1].res, a: steps[i].a, b: uint32(len(p.chains) - 1)}
 		}
 		i = j
+	}
+	for i := range steps {
+		if steps[i].kind == stepBinary {
+			steps[i].kind = ownKind[steps[i].op]
+		}
 	}
 }
 
