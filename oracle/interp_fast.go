@@ -276,26 +276,26 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 			vals[s.res] = value{kind: kind, u: u}
 		case stepIAdd:
 			va, vb := &vals[s.a], &vals[s.b]
-			if err := twoScalars(va, vb, s); err != nil {
-				return i, ranOn, err
+			if !bothScalars(va, vb) {
+				return i, ranOn, notScalars(va, s)
 			}
 			vals[s.res] = value{kind: vScalar, u: va.u + vb.u}
 		case stepIEqual:
 			va, vb := &vals[s.a], &vals[s.b]
-			if err := twoScalars(va, vb, s); err != nil {
-				return i, ranOn, err
+			if !bothScalars(va, vb) {
+				return i, ranOn, notScalars(va, s)
 			}
 			vals[s.res] = value{kind: vBool, u: b2u(va.u == vb.u)}
 		case stepINotEqual:
 			va, vb := &vals[s.a], &vals[s.b]
-			if err := twoScalars(va, vb, s); err != nil {
-				return i, ranOn, err
+			if !bothScalars(va, vb) {
+				return i, ranOn, notScalars(va, s)
 			}
 			vals[s.res] = value{kind: vBool, u: b2u(va.u != vb.u)}
 		case stepULessThan:
 			va, vb := &vals[s.a], &vals[s.b]
-			if err := twoScalars(va, vb, s); err != nil {
-				return i, ranOn, err
+			if !bothScalars(va, vb) {
+				return i, ranOn, notScalars(va, s)
 			}
 			vals[s.res] = value{kind: vBool, u: b2u(va.u < vb.u)}
 		case stepChain:
@@ -379,16 +379,18 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 	return len(steps), ranOn, nil
 }
 
-// twoScalars is the trap of a two-operand step whose operand a, else b, is
-// not a scalar (binary's operands, checked in that order); nil when both are.
-func twoScalars(va, vb *value, s *step) error {
+// bothScalars says whether the operands of a two-operand step are scalars.
+func bothScalars(va, vb *value) bool {
+	return (va.kind == vScalar || va.kind == vBool) && (vb.kind == vScalar || vb.kind == vBool)
+}
+
+// notScalars is the trap of a two-operand step whose operands are not both
+// scalars: operand a's when it is not one, else b's (binary's order).
+func notScalars(va *value, s *step) error {
 	if va.kind != vScalar && va.kind != vBool {
 		return notScalar(s.a)
 	}
-	if vb.kind != vScalar && vb.kind != vBool {
-		return notScalar(s.b)
-	}
-	return nil
+	return notScalar(s.b)
 }
 
 // notScalar is the trap of an operand that must be a scalar.
@@ -555,12 +557,16 @@ func resolveChains(steps []step, p *Program, u idUse) {
 	}
 	for i := 0; i < len(steps); {
 		if !link(&steps[i]) {
+			steps[i].kind = ownKindOf(steps[i])
 			i++
 			continue
 		}
 		j := i + 1
 		for j < len(steps) && link(&steps[j]) && steps[j].a == steps[j-1].res && u.count[steps[j-1].res] == 2 {
 			j++
+		}
+		if j-i == 1 {
+			steps[i].kind = ownKindOf(steps[i])
 		}
 		if j-i >= 2 {
 			ops := p.chainOps[:0]
@@ -575,11 +581,14 @@ func resolveChains(steps []step, p *Program, u idUse) {
 		}
 		i = j
 	}
-	for i := range steps {
-		if steps[i].kind == stepBinary {
-			steps[i].kind = ownKind[steps[i].op]
-		}
+}
+
+// ownKindOf is a step's kind, its opcode's ownKind for a stepBinary.
+func ownKindOf(s step) stepKind {
+	if s.kind == stepBinary {
+		return ownKind[s.op]
 	}
+	return s.kind
 }
 
 // fastBinary is binary with the filler's three operations (emit's filler
