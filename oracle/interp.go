@@ -261,6 +261,7 @@ func Load(m *spirv.Module) (*Program, error) {
 			b.fast, steps = steps[:len(b.insts):len(b.insts)], steps[len(b.insts):]
 			resolveSteps(b.fast, b.insts, p, f, uses)
 			resolveChains(b.fast, p, uses)
+			resolvePairs(b.fast)
 		}
 		f.straight = straight(f)
 	}

@@ -44,6 +44,10 @@ const (
 	stepIEqual
 	stepINotEqual
 	stepULessThan
+	// An access word whose result the next step, a load or a store, takes
+	// as its pointer: both run in one dispatch (resolvePairs).
+	stepAccessLoad
+	stepAccessStore
 )
 
 // ownKind is the step kind of its own of an opcode of binaryOps, stepBinary
@@ -311,14 +315,16 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 		case stepStoreCell:
 			m.cells[s.a] = vals[s.b].u
 		case stepAccessWord:
-			x := &vals[s.b]
-			if x.kind != vScalar && x.kind != vBool {
-				return i, ranOn, notScalar(s.b)
+			if !accessWord(vals, s) {
+				return i, ranOn, accessTrap(vals, s)
 			}
-			if x.u > 1<<30 {
-				return i, ranOn, &TrapError{fmt.Sprintf("buffer index %d out of range", x.u)}
+		case stepAccessLoad:
+			if !accessWord(vals, s) {
+				return i, ranOn, accessTrap(vals, s)
 			}
-			vals[s.res] = value{kind: vPtr, space: int32(s.a), index: int32(x.u)}
+			i++
+			s = &steps[i]
+			fallthrough
 		case stepLoad:
 			if w := m.word(&vals[s.a]); w != nil {
 				vals[s.res] = value{kind: vScalar, u: *w}
@@ -329,6 +335,13 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 				return i, ranOn, err
 			}
 			vals[s.res] = v
+		case stepAccessStore:
+			if !accessWord(vals, s) {
+				return i, ranOn, accessTrap(vals, s)
+			}
+			i++
+			s = &steps[i]
+			fallthrough
 		case stepStore:
 			if w := m.word(&vals[s.a]); w != nil {
 				*w = vals[s.b].u
@@ -389,6 +402,26 @@ func bothScalars(va, vb *value) bool {
 func notScalars(va *value, s *step) error {
 	if va.kind != vScalar && va.kind != vBool {
 		return notScalar(s.a)
+	}
+	return notScalar(s.b)
+}
+
+// accessWord runs a stepAccessWord (the first half of a pair too); false
+// when it traps (accessTrap), having written nothing.
+func accessWord(vals []value, s *step) bool {
+	x := &vals[s.b]
+	if x.kind != vScalar && x.kind != vBool || x.u > 1<<30 {
+		return false
+	}
+	vals[s.res] = value{kind: vPtr, space: int32(s.a), index: int32(x.u)}
+	return true
+}
+
+// accessTrap is the trap of a stepAccessWord whose index is not a scalar
+// or is past 2^30.
+func accessTrap(vals []value, s *step) error {
+	if x := &vals[s.b]; x.kind == vScalar || x.kind == vBool {
+		return &TrapError{fmt.Sprintf("buffer index %d out of range", x.u)}
 	}
 	return notScalar(s.b)
 }
@@ -580,6 +613,26 @@ func resolveChains(steps []step, p *Program, u idUse) {
 			steps[i] = step{kind: stepChain, res: steps[j-1].res, a: steps[i].a, b: uint32(len(p.chains) - 1)}
 		}
 		i = j
+	}
+}
+
+// resolvePairs marks each stepAccessWord whose result the next step, a
+// load or a store, takes as its pointer: fastRun runs the pair in one
+// dispatch, each half as its own kind (the second is never where a run
+// starts: fastRun starts at a block's start or after an unresolved step).
+func resolvePairs(steps []step) {
+	for i := 0; i+1 < len(steps); i++ {
+		if steps[i].kind != stepAccessWord || steps[i+1].a != steps[i].res {
+			continue
+		}
+		switch steps[i+1].kind {
+		case stepLoad:
+			steps[i].kind = stepAccessLoad
+			i++
+		case stepStore:
+			steps[i].kind = stepAccessStore
+			i++
+		}
 	}
 }
 
