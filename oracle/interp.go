@@ -102,7 +102,6 @@ type Program struct {
 	callees   []*function // the fast path's stepCall targets
 	chains    []chain     // the fast path's fused chains
 	segs      []chainSeg  // their folded segments
-	chainOps  []chainOp   // resolveChains' scratch
 }
 
 // Labels is the number of blocks in the entry point.

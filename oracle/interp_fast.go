@@ -509,24 +509,43 @@ func runChain(segs []chainSeg, x uint32) uint32 {
 // TestFoldChain holds runChain on the segments to the operations one by
 // one.
 func foldChain(segs []chainSeg, ops []chainOp) []chainSeg {
-	cur, open := chainSeg{mul: 1}, false
+	f := newFolder()
 	for _, o := range ops {
-		switch o.op {
-		case spirv.OpIMul:
-			cur.mul *= o.c
-			cur.add *= o.c
-			open = true
-		case spirv.OpIAdd:
-			cur.add += o.c
-			open = true
-		default: // OpBitwiseXor
-			cur.xor = o.c
-			segs = append(segs, cur)
-			cur, open = chainSeg{mul: 1}, false
-		}
+		segs = f.add(segs, o)
 	}
-	if open {
-		segs = append(segs, cur)
+	return f.end(segs)
+}
+
+// chainFolder is foldChain one operation at a time: the segment open.
+type chainFolder struct {
+	cur  chainSeg
+	open bool // cur holds an operation
+}
+
+func newFolder() chainFolder { return chainFolder{cur: chainSeg{mul: 1}} }
+
+// add folds o into the open segment, appending it to segs when o closes it.
+func (f *chainFolder) add(segs []chainSeg, o chainOp) []chainSeg {
+	switch o.op {
+	case spirv.OpIMul:
+		f.cur.mul *= o.c
+		f.cur.add *= o.c
+		f.open = true
+	case spirv.OpIAdd:
+		f.cur.add += o.c
+		f.open = true
+	default: // OpBitwiseXor
+		f.cur.xor = o.c
+		segs = append(segs, f.cur)
+		*f = newFolder()
+	}
+	return segs
+}
+
+// end appends the open segment, if any.
+func (f *chainFolder) end(segs []chainSeg) []chainSeg {
+	if f.open {
+		segs = append(segs, f.cur)
 	}
 	return segs
 }
@@ -585,35 +604,36 @@ func idUses(p *Program) idUse {
 // and writing only the last result observes the same as running every
 // step: the results skipped are read by nothing.
 func resolveChains(steps []step, p *Program, u idUse) {
-	link := func(s *step) bool {
-		return s.kind == stepBinary && chainable(s.op) && !u.written[s.b] && p.consts[s.b].kind == vScalar
-	}
 	for i := 0; i < len(steps); {
-		if !link(&steps[i]) {
+		if !chainLink(&steps[i], p, u) {
 			steps[i].kind = ownKindOf(steps[i])
 			i++
 			continue
 		}
+		from := len(p.segs)
+		f := newFolder()
+		p.segs = f.add(p.segs, chainOp{op: steps[i].op, c: p.consts[steps[i].b].u})
 		j := i + 1
-		for j < len(steps) && link(&steps[j]) && steps[j].a == steps[j-1].res && u.count[steps[j-1].res] == 2 {
+		for j < len(steps) && chainLink(&steps[j], p, u) && steps[j].a == steps[j-1].res && u.count[steps[j-1].res] == 2 {
+			p.segs = f.add(p.segs, chainOp{op: steps[j].op, c: p.consts[steps[j].b].u})
 			j++
 		}
 		if j-i == 1 {
+			p.segs = p.segs[:from]
 			steps[i].kind = ownKindOf(steps[i])
-		}
-		if j-i >= 2 {
-			ops := p.chainOps[:0]
-			for k := i; k < j; k++ {
-				ops = append(ops, chainOp{op: steps[k].op, c: p.consts[steps[k].b].u})
-			}
-			from := len(p.segs)
-			p.segs = foldChain(p.segs, ops)
+		} else {
+			p.segs = f.end(p.segs)
 			p.chains = append(p.chains, chain{from: uint32(from), to: uint32(len(p.segs)), insts: j - i})
-			p.chainOps = ops
 			steps[i] = step{kind: stepChain, res: steps[j-1].res, a: steps[i].a, b: uint32(len(p.chains) - 1)}
 		}
 		i = j
 	}
+}
+
+// chainLink says whether s may be a link of a fused chain: a chainable
+// two-operand step whose operand b is a constant no instruction writes.
+func chainLink(s *step, p *Program, u idUse) bool {
+	return s.kind == stepBinary && chainable(s.op) && !u.written[s.b] && p.consts[s.b].kind == vScalar
 }
 
 // resolvePairs marks each stepAccessWord whose result the next step, a
