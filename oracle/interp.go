@@ -404,7 +404,23 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 				return value{}, ErrStopped
 			}
 		}
-		next, ret, done, err := m.block(f, b, prev)
+		start := 0
+		if !m.generic && b.fast[0].kind != stepNone {
+			// The fast path's run from the block's start, in line: most
+			// blocks end in it.
+			n, ran, err := m.fastRun(b.fast, b.insts)
+			switch {
+			case err != nil:
+				return value{}, err
+			case ran >= 0:
+				prev, bi = b.label, ran
+				continue
+			case ran == ranReturn:
+				return m.ret, nil
+			}
+			start = n
+		}
+		next, ret, done, err := m.block(f, b, prev, start)
 		if err != nil {
 			return value{}, err
 		}
@@ -415,10 +431,10 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 	}
 }
 
-// block runs one block; it returns the index of the next block, or done
-// with the return value.
-func (m *Machine) block(f *function, b *block, prev uint32) (next int, ret value, done bool, err error) {
-	for i := 0; i < len(b.insts); {
+// block runs one block from its instruction start on; it returns the index
+// of the next block, or done with the return value.
+func (m *Machine) block(f *function, b *block, prev uint32, start int) (next int, ret value, done bool, err error) {
+	for i := start; i < len(b.insts); {
 		if b.fast[i].kind != stepNone && !m.generic {
 			n, ran, err := m.fastRun(b.fast[i:], b.insts[i:])
 			switch {
