@@ -361,9 +361,24 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 			}
 			vals[s.res] = vals[pick]
 		case stepCall:
-			if err := m.fastCall(s, &insts[i]); err != nil {
+			fn := m.p.callees[s.b]
+			if !fn.straight {
+				if err := m.fastCall(s, &insts[i]); err != nil {
+					return i, ranOn, err
+				}
+				continue
+			}
+			// A straight callee in line: call would count its one block,
+			// then run its steps to its return, all on the fast path.
+			m.passArgs(fn, insts[i].Operands[3:])
+			if m.blocks++; m.MaxBlocks > 0 && m.blocks > m.MaxBlocks {
+				return i, ranOn, ErrStopped
+			}
+			b := &fn.blocks[0]
+			if _, _, err := m.fastRun(b.fast, b.insts); err != nil {
 				return i, ranOn, err
 			}
+			vals[s.res] = m.ret
 		case stepAccess:
 			p, err := m.accessChain(s.a, insts[i].Operands[3:])
 			if err != nil {
@@ -450,34 +465,28 @@ func (m *Machine) word(p *value) *uint32 {
 	return &buf[p.index]
 }
 
-// fastCall runs a resolved call step as callInst does (its callee and the
-// bounds of its ids already checked); in is its instruction. A straight
-// callee runs in line: call would count its one block, then run its steps
-// to its return, all on the fast path.
+// fastCall runs a resolved call step of a callee that is not straight
+// (fastRun runs those in line) as callInst does, its callee and the bounds
+// of its ids already checked; in is its instruction.
 func (m *Machine) fastCall(s *step, in *spirv.Instruction) error {
 	fn := m.p.callees[s.b]
-	for i, a := range in.Operands[3:] {
-		if i < len(fn.params) {
-			m.vals[fn.params[i]] = m.vals[a]
-		}
-	}
-	if fn.straight {
-		if m.blocks++; m.MaxBlocks > 0 && m.blocks > m.MaxBlocks {
-			return ErrStopped
-		}
-		b := &fn.blocks[0]
-		if _, _, err := m.fastRun(b.fast, b.insts); err != nil {
-			return err
-		}
-		m.vals[s.res] = m.ret
-		return nil
-	}
+	m.passArgs(fn, in.Operands[3:])
 	r, err := m.call(fn, nil, false)
 	if err != nil {
 		return err
 	}
 	m.vals[s.res] = r
 	return nil
+}
+
+// passArgs writes a call's arguments (ids) to fn's parameters, as callInst
+// does.
+func (m *Machine) passArgs(fn *function, args []uint32) {
+	for i, a := range args {
+		if i < len(fn.params) {
+			m.vals[fn.params[i]] = m.vals[a]
+		}
+	}
 }
 
 // straight says whether f is one block whose every instruction is resolved
