@@ -69,7 +69,7 @@ type function struct {
 	// there is the function's own only if its block there has it.
 	at []int32
 	// straight: one block, every instruction resolved, a return last; the
-	// fast path runs a call of it in line (fastCall).
+	// fast path runs a call of it in line (fastRun).
 	straight bool
 }
 
