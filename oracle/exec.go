@@ -78,9 +78,10 @@ func (it Interpreter) executeDecoded(m *spirv.Module, batch *spirv.Batch, walks 
 	mach.MaxBlocks = 64 * entrySteps
 	var firstTrap error
 	mach.watch = new(traceWatch)
+	mach.bindBuffers() // once: the buffers stay those of the batch
 	for i := range walks {
 		*mach.watch = traceWatch{count: &trace[i*int(batch.TraceStride)+spirv.TraceCount], hang: hang, capacity: capacity, entrySteps: entrySteps}
-		err := mach.Run(uint32(i))
+		err := mach.run(uint32(i))
 		switch {
 		case err == nil, errors.Is(err, ErrStopped):
 		case isTrap(err):

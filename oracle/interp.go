@@ -343,8 +343,12 @@ func NewMachine(p *Program, buffers map[uint32][]uint32) *Machine {
 
 // Run executes the entry point for one invocation.
 func (m *Machine) Run(invocation uint32) error {
-	copy(m.vals, m.p.consts)
-	m.cells = append(m.cells[:0], make([]uint32, m.p.nCells)...)
+	m.bindBuffers()
+	return m.run(invocation)
+}
+
+// bindBuffers takes Buffers as a slice by binding (Machine.bufs).
+func (m *Machine) bindBuffers() {
 	m.bufs = m.bufs[:0]
 	for b, buf := range m.Buffers {
 		for int(b) >= len(m.bufs) {
@@ -352,6 +356,12 @@ func (m *Machine) Run(invocation uint32) error {
 		}
 		m.bufs[b] = buf
 	}
+}
+
+// run is Run on the buffers bindBuffers took.
+func (m *Machine) run(invocation uint32) error {
+	copy(m.vals, m.p.consts)
+	m.cells = append(m.cells[:0], make([]uint32, m.p.nCells)...)
 	m.gid = invocation
 	m.blocks = 0
 	_, err := m.call(m.p.entry, nil, true)
