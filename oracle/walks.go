@@ -234,16 +234,20 @@ func decisionKey(dec []uint32) string {
 func (a *walkArena) coveringWalks(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
 	n := g.Len()
 	covered := make([][]bool, n)
-	left := 0
+	left, edges := 0, 0
 	reach := g.Reachable()
 	for b, s := range g.Succs {
-		covered[b] = make([]bool, len(s))
+		edges += len(s)
 		if reach[b] {
 			left += len(s)
 		}
 	}
+	all := make([]bool, edges) // every block's flags, one after another
+	for b, s := range g.Succs {
+		covered[b], all = all[:len(s):len(s)], all[len(s):]
+	}
 	toExit := distToExit(g)
-	var walks []Walk
+	walks := make([]Walk, 0, min(left, maxWalks))
 	for left > 0 && len(walks) < maxWalks {
 		src, idx := firstUncovered(g, covered, reach)
 		d0 := len(a.dec)
@@ -275,6 +279,9 @@ func (a *walkArena) coveringWalks(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
 			left--
 		}
 		walks = append(walks, w)
+	}
+	if len(walks) == 0 {
+		return nil // as a plain append would leave it
 	}
 	return walks
 }
