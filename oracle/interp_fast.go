@@ -123,7 +123,13 @@ func isBinary(op spirv.Op) bool { return int(op) < len(binaryTable) && binaryTab
 // that is a function of p; stepNone for the rest.
 func resolveSteps(steps []step, insts []spirv.Instruction, p *Program, f *function, u idUse) {
 	for i := range insts {
-		s := resolveStep(&insts[i], p)
+		in := &insts[i]
+		if ops := in.Operands; isBinary(in.Op) && len(ops) == 4 && ops[1] <= p.bound && ops[2] <= p.bound && ops[3] <= p.bound {
+			// resolveStep's first case, the bulk of a module, in line.
+			steps[i] = step{kind: stepBinary, op: in.Op, res: ops[1], a: ops[2], b: ops[3]}
+			continue
+		}
+		s := resolveStep(in, p)
 		switch s.kind {
 		case stepNone:
 			s = resolveTerminator(&insts[i], p, f)
