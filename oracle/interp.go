@@ -327,7 +327,8 @@ type Machine struct {
 	MaxBlocks int
 	blocks    int // blocks of any function this invocation
 	steps     int
-	ret       value // what the fast path's return steps return
+	ret       value       // what the fast path's return steps return
+	memo      []chainMemo // long chains' values (chainValue), made at first use
 	// generic runs every instruction through exec, the fast path off: the
 	// reference the fast path is tested against.
 	generic bool

@@ -313,9 +313,8 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 			if va.kind != vScalar && va.kind != vBool {
 				return i, ranOn, notScalar(s.a)
 			}
-			c := &m.p.chains[s.b]
-			vals[s.res] = value{kind: vScalar, u: runChain(m.p.segs[c.from:c.to], va.u)}
-			i += c.insts - 1
+			vals[s.res] = value{kind: vScalar, u: m.chainValue(s.b, va.u)}
+			i += m.p.chains[s.b].insts - 1
 		case stepLoadCell:
 			vals[s.res] = value{kind: vScalar, u: m.cells[s.a]}
 		case stepStoreCell:
@@ -508,6 +507,39 @@ func straight(f *function) bool {
 	}
 	last := fast[len(fast)-1].kind
 	return last == stepReturn || last == stepReturnValue
+}
+
+// chainMemo is one entry of Machine.memo: chain c's value on in (c is the
+// chain's index + 1; 0 marks an empty entry).
+type chainMemo struct{ c, in, out uint32 }
+
+// memoBits is the log2 of the number of entries of Machine.memo.
+const memoBits = 10
+
+// memoSegs is the fewest segments of a chain whose values Machine.memo
+// keeps: a shorter one costs less to run than to look up.
+const memoSegs = 4
+
+// chainValue is fused chain ci's value on x. A chain is a function of x
+// alone (its other operands are constants), and walks that share a prefix
+// run the same chains on the same values, so a long chain's value is
+// looked up in Machine.memo (direct-mapped: an entry holds the last value
+// computed at its slot) before it is run.
+func (m *Machine) chainValue(ci, x uint32) uint32 {
+	c := &m.p.chains[ci]
+	if c.to-c.from < memoSegs {
+		return runChain(m.p.segs[c.from:c.to], x)
+	}
+	if m.memo == nil {
+		m.memo = make([]chainMemo, 1<<memoBits)
+	}
+	e := &m.memo[(x*0x9e3779b1^ci*0x85ebca77)>>(32-memoBits)]
+	if e.c == ci+1 && e.in == x {
+		return e.out
+	}
+	out := runChain(m.p.segs[c.from:c.to], x)
+	*e = chainMemo{c: ci + 1, in: x, out: out}
+	return out
 }
 
 // runChain computes a fused chain, folded into segments, on x.

@@ -3,7 +3,7 @@
 // arithmetic wraps modulo 2^32, shifts by Shift mod 32 as the interpreter
 // documents, signed compares read the words as two's complement), with
 // operands at the edges of the word; and a fused chain's folded segments
-// against its operations one by one.
+// against its operations one by one, its memoized value against its run.
 package oracle
 
 import (
@@ -112,6 +112,36 @@ func TestFoldChain(t *testing.T) {
 			if got := runChain(segs, x); got != want {
 				t.Fatalf("chain %v on %#x: folded %#x, one by one %#x", chain, x, got, want)
 			}
+		}
+	}
+}
+
+// TestChainMemo: chainValue, with its memo, equals runChain on random
+// chains of every length and inputs that repeat (hits) and collide (the
+// table is far smaller than the pairs drawn).
+func TestChainMemo(t *testing.T) {
+	r := seededRand(t, 53)
+	ops := []spirv.Op{spirv.OpIMul, spirv.OpIAdd, spirv.OpBitwiseXor}
+	p := &Program{}
+	for range 40 {
+		chainOps := make([]chainOp, 1+r.IntN(60))
+		for i := range chainOps {
+			chainOps[i] = chainOp{op: ops[r.IntN(len(ops))], c: r.Uint32()}
+		}
+		from := len(p.segs)
+		p.segs = foldChain(p.segs, chainOps)
+		p.chains = append(p.chains, chain{from: uint32(from), to: uint32(len(p.segs)), insts: len(chainOps)})
+	}
+	m := &Machine{p: p}
+	inputs := make([]uint32, 3000)
+	for i := range inputs {
+		inputs[i] = r.Uint32()
+	}
+	for range 50000 {
+		ci, x := uint32(r.IntN(len(p.chains))), inputs[r.IntN(len(inputs))]
+		c := p.chains[ci]
+		if got, want := m.chainValue(ci, x), runChain(p.segs[c.from:c.to], x); got != want {
+			t.Fatalf("chain %d on %#x: %#x, runChain %#x", ci, x, got, want)
 		}
 	}
 }
