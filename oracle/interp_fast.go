@@ -8,7 +8,9 @@
 // the kind checks, the arithmetic (binary), the memory accesses and every
 // error stay those of the generic path, which Machine.generic selects
 // and TestFastPathAgainstGeneric holds the fast path to. Filler chains are
-// fused further (resolveChains) and folded (foldChain).
+// fused further (resolveChains), folded (foldChain) and their values kept
+// in a memo (chainValue); an access word and the load or store through it
+// run as a pair (resolvePairs); a call of a straight function runs in line.
 package oracle
 
 import (
@@ -141,7 +143,7 @@ func resolveSteps(steps []step, insts []spirv.Instruction, p *Program, f *functi
 }
 
 // resolveTerminator resolves OpBranch and OpBranchConditional whose targets
-// are blocks of f (Machine.target finds them) and whose condition is an id
+// are blocks of f (as target finds them) and whose condition is an id
 // within the bound, OpReturn, and OpReturnValue of an id within the bound;
 // stepNone for the rest, which the generic path runs (or traps on).
 func resolveTerminator(in *spirv.Instruction, p *Program, f *function) step {
