@@ -10,6 +10,7 @@ package oracle
 
 import (
 	"fmt"
+	"slices"
 
 	"cfgfuzz/emit/spirv"
 )
@@ -53,8 +54,7 @@ type value struct {
 
 type block struct {
 	label uint32
-	insts []spirv.Instruction // body, terminator last
-	off   int                 // insts' offset in the program's one list of them
+	insts []spirv.Instruction // body, terminator last (the module's own, see blockBody)
 	// fast has a resolved step for each instruction that can take the
 	// fast path (kind not stepNone), by index into insts.
 	fast []step
@@ -68,6 +68,22 @@ type function struct {
 	// table (Program.at) unless a label id labels two blocks; a label found
 	// there is the function's own only if its block there has it.
 	at []int32
+	// straight: one block, every instruction resolved, a return last; the
+	// fast path runs a call of it in line (fastRun).
+	straight bool
+}
+
+// blockOf is the index of f's block labelled label, false when f has none
+// (Machine.call's trap).
+func (f *function) blockOf(label uint32) (int, bool) {
+	if int(label) >= len(f.at) {
+		return 0, false
+	}
+	idx := f.at[label]
+	if idx < 0 || int(idx) >= len(f.blocks) || f.blocks[idx].label != label {
+		return 0, false
+	}
+	return int(idx), true
 }
 
 // Program is a decoded module ready to run.
@@ -84,7 +100,8 @@ type Program struct {
 	labels    int
 	at        []int32     // block index by label id, for every function (function.at)
 	callees   []*function // the fast path's stepCall targets
-	chains    [][]chainOp // the fast path's fused chains
+	chains    []chain     // the fast path's fused chains
+	segs      []chainSeg  // their folded segments
 }
 
 // Labels is the number of blocks in the entry point.
@@ -99,12 +116,12 @@ func Load(m *spirv.Module) (*Program, error) {
 	for i := range p.at {
 		p.at[i] = -1
 	}
-	sharedLabels := false                             // a label id seen twice: each function gets its own table
-	all := make([]spirv.Instruction, 0, len(m.Insts)) // every block's body, one after another
+	sharedLabels := false // a label id seen twice: each function gets its own table
 	var entryID uint32
 	var cur *function
-	var curBlock *block
-	for _, in := range m.Insts {
+	var body blockBody // the block being read
+	for k := range m.Insts {
+		in := &m.Insts[k]
 		ops := in.Operands
 		switch in.Op {
 		case spirv.OpEntryPoint:
@@ -141,9 +158,8 @@ func Load(m *spirv.Module) (*Program, error) {
 					p.globals[ops[1]] = -1 - p.nCells
 					p.nCells++
 				}
-			} else if curBlock != nil {
-				all = append(all, in)
-				curBlock.insts = all[curBlock.off:len(all):len(all)]
+			} else if body.b != nil {
+				body.add(m.Insts, k)
 			}
 		case spirv.OpFunction:
 			if len(ops) < 2 {
@@ -163,20 +179,22 @@ func Load(m *spirv.Module) (*Program, error) {
 				sharedLabels = sharedLabels || p.at[ops[0]] >= 0
 				p.at[ops[0]] = int32(len(cur.blocks))
 			}
-			cur.blocks = append(cur.blocks, block{label: ops[0], off: len(all)})
-			curBlock = &cur.blocks[len(cur.blocks)-1]
+			body.close(m.Insts)
+			cur.blocks = append(cur.blocks, block{label: ops[0]})
+			body = blockBody{b: &cur.blocks[len(cur.blocks)-1], start: k + 1}
 		case spirv.OpFunctionEnd:
-			cur, curBlock = nil, nil
+			cur = nil
+			body.close(m.Insts)
 		default:
-			if curBlock != nil {
-				all = append(all, in)
-				curBlock.insts = all[curBlock.off:len(all):len(all)]
+			if body.b != nil {
+				body.add(m.Insts, k)
 				if spirv.IsTerminator(in.Op) {
-					curBlock = nil
+					body.close(m.Insts)
 				}
 			}
 		}
 	}
+	body.close(m.Insts)
 	for id := range p.globals {
 		if p.globals[id] >= 0 {
 			b, ok := p.bindings[id]
@@ -229,17 +247,56 @@ func Load(m *spirv.Module) (*Program, error) {
 		}
 	}
 	uses := idUses(p)
-	steps := make([]step, len(all))
+	total := 0
+	for _, f := range p.funcs {
+		for _, b := range f.blocks {
+			total += len(b.insts)
+		}
+	}
+	steps := make([]step, total)
 	for _, f := range p.funcs {
 		for i := range f.blocks {
 			b := &f.blocks[i]
-			b.fast = steps[b.off : b.off+len(b.insts)]
-			resolveSteps(b.fast, b.insts, p, uses)
+			b.fast, steps = steps[:len(b.insts):len(b.insts)], steps[len(b.insts):]
+			resolveSteps(b.fast, b.insts, p, f, uses)
 			resolveChains(b.fast, p, uses)
+			resolvePairs(b.fast)
 		}
+		f.straight = straight(f)
 	}
 	p.labels = len(p.entry.blocks)
 	return p, nil
+}
+
+// blockBody collects a block's body while Load reads the module: the
+// module's own instructions while they run on uninterrupted (the block then
+// shares them, read-only), a copy once one that is no part of the body
+// (a constant, a decoration, a function header) interrupts them.
+type blockBody struct {
+	b        *block // nil: no block is open
+	start, n int    // the body so far, uninterrupted: insts[start:start+n]
+	copied   bool   // b.insts holds the body so far
+}
+
+// add appends instruction k of insts to the body.
+func (s *blockBody) add(insts []spirv.Instruction, k int) {
+	switch {
+	case s.copied:
+		s.b.insts = append(s.b.insts, insts[k])
+	case k == s.start+s.n:
+		s.n++
+	default:
+		s.b.insts = append(slices.Clip(insts[s.start:s.start+s.n]), insts[k])
+		s.copied = true
+	}
+}
+
+// close ends the open block, if any: its body is complete.
+func (s *blockBody) close(insts []spirv.Instruction) {
+	if s.b != nil && !s.copied {
+		s.b.insts = slices.Clip(insts[s.start : s.start+s.n])
+	}
+	s.b = nil
 }
 
 func b2u(b bool) uint32 {
@@ -261,12 +318,17 @@ type Machine struct {
 	// with the label id; returning false stops the invocation (Run returns
 	// ErrStopped).
 	OnBlock func(label uint32) bool
+	// watch, when set, sees every block entry of the entry point before
+	// OnBlock, as OnBlock would: the execution check's own (traceWatch).
+	watch *traceWatch
 	// MaxBlocks, when > 0, stops an invocation (ErrStopped) after that
 	// many blocks of any function: OnBlock sees only the entry point's, and
 	// a loop inside a called function would otherwise never end.
 	MaxBlocks int
 	blocks    int // blocks of any function this invocation
 	steps     int
+	ret       value       // what the fast path's return steps return
+	memo      []chainMemo // long chains' values (chainValue), made at first use
 	// generic runs every instruction through exec, the fast path off: the
 	// reference the fast path is tested against.
 	generic bool
@@ -282,8 +344,12 @@ func NewMachine(p *Program, buffers map[uint32][]uint32) *Machine {
 
 // Run executes the entry point for one invocation.
 func (m *Machine) Run(invocation uint32) error {
-	copy(m.vals, m.p.consts)
-	m.cells = append(m.cells[:0], make([]uint32, m.p.nCells)...)
+	m.bindBuffers()
+	return m.run(invocation)
+}
+
+// bindBuffers takes Buffers as a slice by binding (Machine.bufs).
+func (m *Machine) bindBuffers() {
 	m.bufs = m.bufs[:0]
 	for b, buf := range m.Buffers {
 		for int(b) >= len(m.bufs) {
@@ -291,6 +357,12 @@ func (m *Machine) Run(invocation uint32) error {
 		}
 		m.bufs[b] = buf
 	}
+}
+
+// run is Run on the buffers bindBuffers took.
+func (m *Machine) run(invocation uint32) error {
+	copy(m.vals, m.p.consts)
+	m.cells = append(m.cells[:0], make([]uint32, m.p.nCells)...)
 	m.gid = invocation
 	m.blocks = 0
 	_, err := m.call(m.p.entry, nil, true)
@@ -339,36 +411,50 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 		}
 		if isEntry {
 			m.steps++
-			if m.OnBlock != nil && !m.OnBlock(b.label) {
+			if m.watch != nil && !m.watch.goOn() || m.OnBlock != nil && !m.OnBlock(b.label) {
 				return value{}, ErrStopped
 			}
 		}
-		next, ret, done, err := m.block(f, b, prev)
+		start := 0
+		if !m.generic && b.fast[0].kind != stepNone {
+			// The fast path's run from the block's start, in line: most
+			// blocks end in it.
+			n, ran, err := m.fastRun(b.fast, b.insts)
+			switch {
+			case err != nil:
+				return value{}, err
+			case ran >= 0:
+				prev, bi = b.label, ran
+				continue
+			case ran == ranReturn:
+				return m.ret, nil
+			}
+			start = n
+		}
+		next, ret, done, err := m.block(f, b, prev, start)
 		if err != nil {
 			return value{}, err
 		}
 		if done {
 			return ret, nil
 		}
-		idx := int32(-1)
-		if int(next) < len(f.at) {
-			idx = f.at[next]
-		}
-		if idx < 0 || int(idx) >= len(f.blocks) || f.blocks[idx].label != next {
-			return value{}, &TrapError{fmt.Sprintf("branch to %%%d, not a block of the function", next)}
-		}
-		prev, bi = b.label, int(idx)
+		prev, bi = b.label, next
 	}
 }
 
-// block runs one block; it returns the next label, or done with the return
-// value.
-func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret value, done bool, err error) {
-	for i := 0; i < len(b.insts); {
+// block runs one block from its instruction start on; it returns the index
+// of the next block, or done with the return value.
+func (m *Machine) block(f *function, b *block, prev uint32, start int) (next int, ret value, done bool, err error) {
+	for i := start; i < len(b.insts); {
 		if b.fast[i].kind != stepNone && !m.generic {
-			n, err := m.fastRun(b.fast[i:], b.insts[i:])
-			if err != nil {
+			n, ran, err := m.fastRun(b.fast[i:], b.insts[i:])
+			switch {
+			case err != nil:
 				return 0, value{}, false, err
+			case ran >= 0:
+				return ran, value{}, false, nil
+			case ran == ranReturn:
+				return 0, m.ret, true, nil
 			}
 			i += n
 			continue
@@ -378,16 +464,16 @@ func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret va
 		ops := in.Operands
 		switch in.Op {
 		case spirv.OpBranch:
-			return ops[0], value{}, false, nil
+			return target(f, ops[0])
 		case spirv.OpBranchConditional:
 			c, err := m.scalar(ops[0])
 			if err != nil {
 				return 0, value{}, false, err
 			}
 			if c != 0 {
-				return ops[1], value{}, false, nil
+				return target(f, ops[1])
 			}
-			return ops[2], value{}, false, nil
+			return target(f, ops[2])
 		case spirv.OpSwitch:
 			sel, err := m.scalar(ops[0])
 			if err != nil {
@@ -395,10 +481,10 @@ func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret va
 			}
 			for i := 2; i+1 < len(ops); i += 2 {
 				if ops[i] == sel {
-					return ops[i+1], value{}, false, nil
+					return target(f, ops[i+1])
 				}
 			}
-			return ops[1], value{}, false, nil
+			return target(f, ops[1])
 		case spirv.OpReturn:
 			return 0, value{}, true, nil
 		case spirv.OpReturnValue:
@@ -419,6 +505,16 @@ func (m *Machine) block(f *function, b *block, prev uint32) (next uint32, ret va
 		}
 	}
 	return 0, value{}, false, &TrapError{fmt.Sprintf("block %%%d fell off its end", b.label)}
+}
+
+// target is block's result for a branch to label: the index of f's block
+// with that label, or the trap when f has none.
+func target(f *function, label uint32) (int, value, bool, error) {
+	idx, ok := f.blockOf(label)
+	if !ok {
+		return 0, value{}, false, &TrapError{fmt.Sprintf("branch to %%%d, not a block of the function", label)}
+	}
+	return idx, value{}, false, nil
 }
 
 func (m *Machine) phi(ops []uint32, prev uint32) error {

@@ -1,11 +1,12 @@
-// interp_fast_test.go: the fast path for two-operand instructions against
-// the generic path it shortcuts (Machine.generic), on emitted modules of
-// both strategies with filler and on damaged copies: two-operand
-// instructions pointed at other ids (pointers, undefined values, ids past
-// the bound), given other opcodes (a division by a zero constant) or an
-// operand too many, and the structural mutations of mutation_test.go. Both
-// paths must record the same traces, consume the same decisions and fail
-// with the same error.
+// interp_fast_test.go: the fast path against the generic path it
+// shortcuts (Machine.generic), on emitted modules of both strategies with
+// filler and on damaged copies: instructions the fast path resolves
+// (branches and returns too) pointed at other ids (pointers, undefined
+// values, ids past the bound, labels of no block or of another function's),
+// two-operand ones given other opcodes (a division by a zero constant) or
+// an operand too many, and the structural mutations of mutation_test.go. Both
+// paths must record the same traces and sink, consume the same decisions
+// and fail with the same error.
 package oracle
 
 import (
@@ -75,7 +76,7 @@ func sameOnBothPaths(t *testing.T, what string, m *spirv.Module, walks []Walk) i
 	}
 	for i := range fastObs {
 		f, g := fastObs[i], refObs[i]
-		if !slices.Equal(f.IDs, g.IDs) || f.Returned != g.Returned || f.Consumed != g.Consumed || f.Truncated != g.Truncated {
+		if !slices.Equal(f.IDs, g.IDs) || f.Returned != g.Returned || f.Consumed != g.Consumed || f.Truncated != g.Truncated || f.Sink != g.Sink {
 			t.Fatalf("%s: walk %d: fast path %+v, generic %+v", what, i, f, g)
 		}
 	}
@@ -182,17 +183,20 @@ func emittedModule(t *testing.T, r *rand.Rand, i, maxBlocks int) (*cfg.Graph, *s
 }
 
 // repointed are the opcodes whose operands repoint changes: every kind the
-// fast path resolves but the no-ops.
-var repointed = append([]spirv.Op{spirv.OpLoad, spirv.OpStore, spirv.OpAccessChain, spirv.OpSelect, spirv.OpFunctionCall}, binaryOps...)
+// fast path resolves but the no-ops and OpReturn.
+var repointed = append([]spirv.Op{spirv.OpLoad, spirv.OpStore, spirv.OpAccessChain, spirv.OpSelect, spirv.OpFunctionCall,
+	spirv.OpBranch, spirv.OpBranchConditional, spirv.OpReturnValue}, binaryOps...)
 
 // repoint points one operand of an instruction the fast path resolves at
-// another id (any id up to past the bound), or drops its last operand.
+// another id (any id up to past the bound), or drops the last operand of
+// one that is not a terminator (the generic path indexes a terminator's
+// operands unchecked).
 func repoint(r *rand.Rand, m *spirv.Module) string {
-	i, in := pickInst(r, m, func(in spirv.Instruction) bool { return slices.Contains(repointed, in.Op) && len(in.Operands) > 1 })
+	i, in := pickInst(r, m, func(in spirv.Instruction) bool { return slices.Contains(repointed, in.Op) && len(in.Operands) > 0 })
 	if in == nil {
 		return ""
 	}
-	if r.IntN(8) == 0 {
+	if r.IntN(8) == 0 && !spirv.IsTerminator(in.Op) && len(in.Operands) > 1 {
 		in.Operands = in.Operands[:len(in.Operands)-1]
 		return fmt.Sprintf("instruction %d (%s) without its last operand", i, in.Op)
 	}

@@ -2,7 +2,8 @@
 // against its definition in the SPIR-V specification (3.49.13-14: integer
 // arithmetic wraps modulo 2^32, shifts by Shift mod 32 as the interpreter
 // documents, signed compares read the words as two's complement), with
-// operands at the edges of the word.
+// operands at the edges of the word; and a fused chain's folded segments
+// against its operations one by one, its memoized value against its run.
 package oracle
 
 import (
@@ -80,6 +81,67 @@ func TestFastBinaryAgainstBinary(t *testing.T) {
 		_, unsupported := err.(*UnsupportedError)
 		if isBinary(op) == unsupported {
 			t.Errorf("%s: isBinary %v, binary supports it: %v", op, isBinary(op), !unsupported)
+		}
+	}
+}
+
+// TestFoldChain: runChain on foldChain's segments equals binary applied
+// operation by operation, on random chains of OpIMul, OpIAdd and
+// OpBitwiseXor (runs of each, the filler's order, an xor first or last)
+// and random inputs.
+func TestFoldChain(t *testing.T) {
+	r := seededRand(t, 41)
+	ops := []spirv.Op{spirv.OpIMul, spirv.OpIAdd, spirv.OpBitwiseXor}
+	words := []uint32{0, 1, 2, 0x7fffffff, 0x80000000, 0xffffffff}
+	for range 2000 {
+		chain := make([]chainOp, 1+r.IntN(40))
+		for i := range chain {
+			c := words[r.IntN(len(words))]
+			if r.IntN(2) == 0 {
+				c = r.Uint32()
+			}
+			chain[i] = chainOp{op: ops[r.IntN(len(ops))], c: c}
+		}
+		segs := foldChain(nil, chain)
+		for range 8 {
+			x := r.Uint32()
+			want := x
+			for _, o := range chain {
+				want, _, _ = binary(o.op, want, o.c)
+			}
+			if got := runChain(segs, x); got != want {
+				t.Fatalf("chain %v on %#x: folded %#x, one by one %#x", chain, x, got, want)
+			}
+		}
+	}
+}
+
+// TestChainMemo: chainValue, with its memo, equals runChain on random
+// chains of every length and inputs that repeat (hits) and collide (the
+// table is far smaller than the pairs drawn).
+func TestChainMemo(t *testing.T) {
+	r := seededRand(t, 53)
+	ops := []spirv.Op{spirv.OpIMul, spirv.OpIAdd, spirv.OpBitwiseXor}
+	p := &Program{}
+	for range 40 {
+		chainOps := make([]chainOp, 1+r.IntN(60))
+		for i := range chainOps {
+			chainOps[i] = chainOp{op: ops[r.IntN(len(ops))], c: r.Uint32()}
+		}
+		from := len(p.segs)
+		p.segs = foldChain(p.segs, chainOps)
+		p.chains = append(p.chains, chain{from: uint32(from), to: uint32(len(p.segs)), insts: len(chainOps)})
+	}
+	m := &Machine{p: p}
+	inputs := make([]uint32, 3000)
+	for i := range inputs {
+		inputs[i] = r.Uint32()
+	}
+	for range 50000 {
+		ci, x := uint32(r.IntN(len(p.chains))), inputs[r.IntN(len(inputs))]
+		c := p.chains[ci]
+		if got, want := m.chainValue(ci, x), runChain(p.segs[c.from:c.to], x); got != want {
+			t.Fatalf("chain %d on %#x: %#x, runChain %#x", ci, x, got, want)
 		}
 	}
 }

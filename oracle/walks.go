@@ -5,12 +5,16 @@
 // graph (a shortest path to an uncovered edge, the edge, then uncovered
 // edges first), plus seeded random walks with out-of-range decisions. A
 // random walk whose decisions equal an earlier walk's is dropped: the module
-// gets the same input, so it would only repeat a run.
+// gets the same input, so it would only repeat a run. One Walks call keeps
+// its walks' traces and decisions in one arena (walkArena) and the decisions
+// seen in a hashed set (decisionSet); walks_test.go holds it to the plain
+// selection it replaced.
 package oracle
 
 import (
 	encbin "encoding/binary"
 	"math/rand/v2"
+	"slices"
 
 	"cfgfuzz/structurizer/cfg"
 )
@@ -80,32 +84,140 @@ func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 	if opt.MaxWalks <= 0 {
 		opt.MaxWalks = 4*n + 16
 	}
-	walks := coveringWalks(g, opt.MaxSteps, opt.MaxWalks)
-	seen := make(map[string]bool, len(walks)+max(0, opt.Random))
+	a := walkArena{dec: make([]uint32, 0, 64)}
+	walks := a.coveringWalks(g, opt.MaxSteps, opt.MaxWalks)
+	seen := decisionSet{first: make(map[uint64][]uint32, len(walks)+max(0, opt.Random))}
 	for _, w := range walks {
-		seen[decisionKey(w.Decisions)] = true
+		seen.add(w.Decisions)
 	}
 	r := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
 	for range max(0, opt.Random) {
-		var dec []uint32 // drawn as the walk consumes them
-		w := runWalk(g, opt.MaxSteps, func(int) uint32 {
-			var d uint32
-			switch r.IntN(8) {
-			case 0:
-				d = r.Uint32() // out of range for most switches: the default
-			default:
-				d = uint32(r.IntN(4))
-			}
-			dec = append(dec, d)
-			return d
-		})
-		w.Decisions = dec
-		if k := decisionKey(w.Decisions); !seen[k] {
-			seen[k] = true
+		t0, d0 := len(a.trace), len(a.dec)
+		w := a.randomWalk(g, opt.MaxSteps, r)
+		if seen.add(w.Decisions) {
 			walks = append(walks, w)
+		} else { // nothing holds its parts: the next walk reuses them
+			a.trace, a.dec = a.trace[:t0], a.dec[:d0]
 		}
 	}
 	return walks
+}
+
+// walkArena holds the traces and decisions of one Walks call: each walk's
+// are consecutive parts of it, capped at their length, so appending to one
+// copies it and leaves the others be.
+type walkArena struct {
+	trace []int
+	dec   []uint32
+	path  pathScratch
+}
+
+// part is s from index from on, capped; nil when empty.
+func part[T any](s []T, from int) []T {
+	if from == len(s) {
+		return nil
+	}
+	return s[from:len(s):len(s)]
+}
+
+// run is RunWalk with the trace in the arena.
+func (a *walkArena) run(g *cfg.Graph, decisions []uint32, maxSteps int) Walk {
+	t0 := len(a.trace)
+	var w Walk
+	b := 0
+	for range maxSteps {
+		a.trace = append(a.trace, b)
+		var d uint32
+		if g.Decides(b) {
+			if w.Consumed < len(decisions) {
+				d = decisions[w.Consumed]
+			}
+			w.Consumed++
+		}
+		if b = g.Next(b, d); b < 0 {
+			w.Returned = true
+			break
+		}
+	}
+	w.Trace, w.Decisions = part(a.trace, t0), decisions
+	return w
+}
+
+// randomWalk runs g for at most maxSteps blocks on decisions drawn as it
+// consumes them: one in 8 any word (out of range for most switches: the
+// default), else 0 to 3.
+func (a *walkArena) randomWalk(g *cfg.Graph, maxSteps int, r *rand.Rand) Walk {
+	t0, d0 := len(a.trace), len(a.dec)
+	var w Walk
+	b := 0
+	for range maxSteps {
+		a.trace = append(a.trace, b)
+		var d uint32
+		if g.Decides(b) {
+			switch r.IntN(8) {
+			case 0:
+				d = r.Uint32()
+			default:
+				d = uint32(r.IntN(4))
+			}
+			a.dec = append(a.dec, d)
+			w.Consumed++
+		}
+		if b = g.Next(b, d); b < 0 {
+			w.Returned = true
+			break
+		}
+	}
+	w.Trace, w.Decisions = part(a.trace, t0), part(a.dec, d0)
+	return w
+}
+
+// decisionSet is a set of decision sequences: for each hash, the first
+// sequence added with it; a different sequence with a hash already taken
+// goes to spill, by its decisionKey.
+type decisionSet struct {
+	first map[uint64][]uint32
+	spill map[string]bool
+	hash  func([]uint32) uint64 // nil: hashDecisions (tests collide them)
+}
+
+// add adds dec and says whether it was new. The set keeps dec.
+func (s *decisionSet) add(dec []uint32) bool {
+	var h uint64
+	if s.hash != nil {
+		h = s.hash(dec)
+	} else {
+		h = hashDecisions(dec)
+	}
+	if s.first == nil {
+		s.first = map[uint64][]uint32{}
+	}
+	f, taken := s.first[h]
+	switch {
+	case !taken:
+		s.first[h] = dec
+		return true
+	case slices.Equal(f, dec):
+		return false
+	}
+	k := decisionKey(dec)
+	if s.spill[k] {
+		return false
+	}
+	if s.spill == nil {
+		s.spill = map[string]bool{}
+	}
+	s.spill[k] = true
+	return true
+}
+
+// hashDecisions is a 64-bit FNV-1a hash of the decision words.
+func hashDecisions(dec []uint32) uint64 {
+	h := uint64(14695981039346656037)
+	for _, d := range dec {
+		h = (h ^ uint64(d)) * 1099511628211
+	}
+	return h
 }
 
 // decisionKey is a decision sequence as a map key.
@@ -119,35 +231,40 @@ func decisionKey(dec []uint32) string {
 
 // coveringWalks builds walks until every edge out of a reachable block is
 // taken by some walk (or maxWalks is reached).
-func coveringWalks(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
+func (a *walkArena) coveringWalks(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
 	n := g.Len()
 	covered := make([][]bool, n)
-	left := 0
+	left, edges := 0, 0
 	reach := g.Reachable()
 	for b, s := range g.Succs {
-		covered[b] = make([]bool, len(s))
+		edges += len(s)
 		if reach[b] {
 			left += len(s)
 		}
 	}
+	all := make([]bool, edges) // every block's flags, one after another
+	for b, s := range g.Succs {
+		covered[b], all = all[:len(s):len(s)], all[len(s):]
+	}
 	toExit := distToExit(g)
-	var walks []Walk
+	walks := make([]Walk, 0, min(left, maxWalks))
 	for left > 0 && len(walks) < maxWalks {
 		src, idx := firstUncovered(g, covered, reach)
-		dec := pathTo(g, src)
-		if dec == nil {
+		d0 := len(a.dec)
+		var ok bool
+		if a.dec, ok = a.path.appendPathTo(a.dec, g, src); !ok {
 			break
 		}
 		if g.Decides(src) {
-			dec = append(dec, cfg.DecisionFor(len(g.Succs[src]), idx))
+			a.dec = append(a.dec, cfg.DecisionFor(len(g.Succs[src]), idx))
 		}
 		// Continue from the edge's target: uncovered edges first, else
 		// towards an exit.
 		b := g.Succs[src][idx]
-		for steps := len(dec); steps < maxSteps && len(g.Succs[b]) > 0; steps++ {
+		for steps := len(a.dec) - d0; steps < maxSteps && len(g.Succs[b]) > 0; steps++ {
 			i := pickEdge(g, b, covered[b], toExit)
 			if g.Decides(b) {
-				dec = append(dec, cfg.DecisionFor(len(g.Succs[b]), i))
+				a.dec = append(a.dec, cfg.DecisionFor(len(g.Succs[b]), i))
 			}
 			if !covered[b][i] {
 				covered[b][i] = true
@@ -155,13 +272,16 @@ func coveringWalks(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
 			}
 			b = g.Succs[b][i]
 		}
-		w := RunWalk(g, dec, maxSteps)
+		w := a.run(g, a.dec[d0:len(a.dec):len(a.dec)], maxSteps)
 		markWalk(g, w, covered, &left)
 		if !covered[src][idx] { // cut before reaching it: never retry it
 			covered[src][idx] = true
 			left--
 		}
 		walks = append(walks, w)
+	}
+	if len(walks) == 0 {
+		return nil // as a plain append would leave it
 	}
 	return walks
 }
@@ -180,19 +300,25 @@ func firstUncovered(g *cfg.Graph, covered [][]bool, reach []bool) (int, int) {
 	return -1, -1
 }
 
-// pathTo returns the decisions of a shortest path from the entry to b.
-func pathTo(g *cfg.Graph, target int) []uint32 {
+// pathScratch is pathTo's breadth-first search state, kept between walks.
+type pathScratch struct {
+	from, via, queue []int
+	rev              []uint32
+}
+
+// appendPathTo appends to dec the decisions of a shortest path from the
+// entry to target; false when target is unreachable (dec unchanged).
+func (s *pathScratch) appendPathTo(dec []uint32, g *cfg.Graph, target int) ([]uint32, bool) {
 	n := g.Len()
-	from := make([]int, n)
-	via := make([]int, n)
+	s.from, s.via = slices.Grow(s.from[:0], n)[:n], slices.Grow(s.via[:0], n)[:n]
+	from, via := s.from, s.via
 	for i := range from {
 		from[i] = -1
 	}
 	from[0] = 0
-	queue := []int{0}
-	for len(queue) > 0 && from[target] < 0 {
-		b := queue[0]
-		queue = queue[1:]
+	queue := append(s.queue[:0], 0)
+	for head := 0; head < len(queue) && from[target] < 0; head++ {
+		b := queue[head]
 		for i, t := range g.Succs[b] {
 			if from[t] < 0 {
 				from[t], via[t] = b, i
@@ -200,10 +326,11 @@ func pathTo(g *cfg.Graph, target int) []uint32 {
 			}
 		}
 	}
+	s.queue = queue
 	if from[target] < 0 {
-		return nil
+		return dec, false
 	}
-	var rev []uint32
+	rev := s.rev[:0]
 	for b := target; b != 0; b = from[b] {
 		p := from[b]
 		if g.Decides(p) {
@@ -213,11 +340,11 @@ func pathTo(g *cfg.Graph, target int) []uint32 {
 			break
 		}
 	}
-	dec := make([]uint32, len(rev))
-	for i, d := range rev {
-		dec[len(rev)-1-i] = d
+	s.rev = rev
+	for i := len(rev) - 1; i >= 0; i-- {
+		dec = append(dec, rev[i])
 	}
-	return dec
+	return dec, true
 }
 
 // markWalk marks the edges a walk took.

@@ -1,0 +1,183 @@
+// walks_test.go: Walks against walksReference, the plain selection it
+// replaced (every walk's trace and decisions their own allocations, the
+// decisions seen kept as string keys): the same walks, nil-ness of their
+// slices included, on arbitrary graphs with every option; and the
+// decision set against a map of keys when hashes collide.
+package oracle
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"cfgfuzz/structurizer/cfg"
+)
+
+func TestWalksAgainstReference(t *testing.T) {
+	r := seededRand(t, 43)
+	for i := range 600 {
+		g := anyGraph(r, 1+r.IntN(12))
+		opt := WalkOptions{Seed: r.Uint64()}
+		switch i % 4 {
+		case 1:
+			opt.Random = -1
+		case 2:
+			opt.Random, opt.MaxSteps = 40, 1+r.IntN(12)
+		case 3:
+			opt.MaxWalks = 1 + r.IntN(3)
+		}
+		got, want := Walks(g, opt), walksReference(g, opt)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("graph %d %v, %+v:\n walks %+v\n reference %+v", i, g, opt, got, want)
+		}
+	}
+}
+
+// TestDecisionSetCollisions: with every sequence hashed alike, the set
+// still tells sequences apart exactly as a map of their keys does.
+func TestDecisionSetCollisions(t *testing.T) {
+	r := seededRand(t, 47)
+	s := decisionSet{hash: func([]uint32) uint64 { return 7 }}
+	keys := map[string]bool{}
+	for range 2000 {
+		dec := make([]uint32, r.IntN(4))
+		for i := range dec {
+			dec[i] = uint32(r.IntN(3))
+		}
+		k := decisionKey(dec)
+		if isNew := s.add(dec); isNew == keys[k] {
+			t.Fatalf("%v: the set says new %v, the keys %v", dec, isNew, !keys[k])
+		}
+		keys[k] = true
+	}
+}
+
+// walksReference is Walks as it was before its arena and decision set: it returns covering walks followed by the random ones that repeat no
+// earlier walk's decisions.
+func walksReference(g *cfg.Graph, opt WalkOptions) []Walk {
+	n := g.Len()
+	if opt.MaxSteps <= 0 {
+		opt.MaxSteps = max(64, 4*n)
+	}
+	if opt.Random == 0 {
+		opt.Random = 16
+	}
+	if opt.MaxWalks <= 0 {
+		opt.MaxWalks = 4*n + 16
+	}
+	walks := coveringWalksReference(g, opt.MaxSteps, opt.MaxWalks)
+	seen := make(map[string]bool, len(walks)+max(0, opt.Random))
+	for _, w := range walks {
+		seen[decisionKey(w.Decisions)] = true
+	}
+	r := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
+	for range max(0, opt.Random) {
+		var dec []uint32 // drawn as the walk consumes them
+		w := runWalk(g, opt.MaxSteps, func(int) uint32 {
+			var d uint32
+			switch r.IntN(8) {
+			case 0:
+				d = r.Uint32() // out of range for most switches: the default
+			default:
+				d = uint32(r.IntN(4))
+			}
+			dec = append(dec, d)
+			return d
+		})
+		w.Decisions = dec
+		if k := decisionKey(w.Decisions); !seen[k] {
+			seen[k] = true
+			walks = append(walks, w)
+		}
+	}
+	return walks
+}
+
+// coveringWalksReference builds walks until every edge out of a reachable block is
+// taken by some walk (or maxWalks is reached).
+func coveringWalksReference(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
+	n := g.Len()
+	covered := make([][]bool, n)
+	left := 0
+	reach := g.Reachable()
+	for b, s := range g.Succs {
+		covered[b] = make([]bool, len(s))
+		if reach[b] {
+			left += len(s)
+		}
+	}
+	toExit := distToExit(g)
+	var walks []Walk
+	for left > 0 && len(walks) < maxWalks {
+		src, idx := firstUncovered(g, covered, reach)
+		dec := pathToReference(g, src)
+		if dec == nil {
+			break
+		}
+		if g.Decides(src) {
+			dec = append(dec, cfg.DecisionFor(len(g.Succs[src]), idx))
+		}
+		// Continue from the edge's target: uncovered edges first, else
+		// towards an exit.
+		b := g.Succs[src][idx]
+		for steps := len(dec); steps < maxSteps && len(g.Succs[b]) > 0; steps++ {
+			i := pickEdge(g, b, covered[b], toExit)
+			if g.Decides(b) {
+				dec = append(dec, cfg.DecisionFor(len(g.Succs[b]), i))
+			}
+			if !covered[b][i] {
+				covered[b][i] = true
+				left--
+			}
+			b = g.Succs[b][i]
+		}
+		w := RunWalk(g, dec, maxSteps)
+		markWalk(g, w, covered, &left)
+		if !covered[src][idx] { // cut before reaching it: never retry it
+			covered[src][idx] = true
+			left--
+		}
+		walks = append(walks, w)
+	}
+	return walks
+}
+
+// pathToReference returns the decisions of a shortest path from the entry to b.
+func pathToReference(g *cfg.Graph, target int) []uint32 {
+	n := g.Len()
+	from := make([]int, n)
+	via := make([]int, n)
+	for i := range from {
+		from[i] = -1
+	}
+	from[0] = 0
+	queue := []int{0}
+	for len(queue) > 0 && from[target] < 0 {
+		b := queue[0]
+		queue = queue[1:]
+		for i, t := range g.Succs[b] {
+			if from[t] < 0 {
+				from[t], via[t] = b, i
+				queue = append(queue, t)
+			}
+		}
+	}
+	if from[target] < 0 {
+		return nil
+	}
+	var rev []uint32
+	for b := target; b != 0; b = from[b] {
+		p := from[b]
+		if g.Decides(p) {
+			rev = append(rev, cfg.DecisionFor(len(g.Succs[p]), via[b]))
+		}
+		if p == 0 {
+			break
+		}
+	}
+	dec := make([]uint32, len(rev))
+	for i, d := range rev {
+		dec[len(rev)-1-i] = d
+	}
+	return dec
+}
