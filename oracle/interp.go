@@ -169,6 +169,9 @@ func Load(m *spirv.Module) (*Program, error) {
 			p.funcs[cur.id] = cur
 		case spirv.OpFunctionParameter:
 			if cur != nil && len(ops) >= 2 {
+				if ops[1] >= uint32(len(p.consts)) {
+					return nil, fmt.Errorf("parameter %%%d of function %%%d beyond the id bound %d", ops[1], cur.id, p.bound)
+				}
 				cur.params = append(cur.params, ops[1])
 			}
 		case spirv.OpLabel:
@@ -403,6 +406,9 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 			m.vals[p] = args[i]
 		}
 	}
+	if len(f.blocks) == 0 {
+		return value{}, &TrapError{fmt.Sprintf("call of function %%%d, which has no blocks", f.id)}
+	}
 	bi, prev := 0, uint32(0)
 	for {
 		b := &f.blocks[bi]
@@ -462,6 +468,9 @@ func (m *Machine) block(f *function, b *block, prev uint32, start int) (next int
 		in := &b.insts[i]
 		i++
 		ops := in.Operands
+		if err := needTerminator(in); err != nil {
+			return 0, value{}, false, err
+		}
 		switch in.Op {
 		case spirv.OpBranch:
 			return target(f, ops[0])
@@ -505,6 +514,21 @@ func (m *Machine) block(f *function, b *block, prev uint32, start int) (next int
 		}
 	}
 	return 0, value{}, false, &TrapError{fmt.Sprintf("block %%%d fell off its end", b.label)}
+}
+
+// needTerminator is the trap for an instruction whose operands block reads
+// itself (the rest check theirs in exec) with too few of them, as in a
+// damaged module; nil for every other instruction.
+func needTerminator(in *spirv.Instruction) error {
+	switch in.Op {
+	case spirv.OpBranch, spirv.OpReturnValue:
+		return need(in, 1)
+	case spirv.OpSwitch, spirv.OpPhi:
+		return need(in, 2)
+	case spirv.OpBranchConditional:
+		return need(in, 3)
+	}
+	return nil
 }
 
 // target is block's result for a branch to label: the index of f's block
