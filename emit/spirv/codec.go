@@ -47,16 +47,24 @@ func EncodeBytes(version, generator, bound, schema uint32, sections ...[]Instruc
 		}
 	}
 	out := make([]byte, 4*n)
-	put := func(at int, x uint32) int {
-		binary.LittleEndian.PutUint32(out[at:], x)
-		return at + 4
+	for i, x := range [5]uint32{Magic, version, generator, bound, schema} {
+		binary.LittleEndian.PutUint32(out[4*i:4*i+4], x)
 	}
-	at := put(put(put(put(put(0, Magic), version), generator), bound), schema)
+	dst := out[20:]
 	for _, sec := range sections {
 		for _, in := range sec {
-			at = put(at, uint32(in.Words())<<16|uint32(in.Op))
-			for _, w := range in.Operands {
-				at = put(at, w)
+			// The instruction's words; operands two to a 64-bit store
+			// (the little-endian bytes of one word, then the next's).
+			ops := in.Operands
+			binary.LittleEndian.PutUint32(dst, uint32(len(ops)+1)<<16|uint32(in.Op))
+			dst = dst[4:]
+			for len(ops) >= 2 {
+				binary.LittleEndian.PutUint64(dst, uint64(ops[0])|uint64(ops[1])<<32)
+				dst, ops = dst[8:], ops[2:]
+			}
+			if len(ops) == 1 {
+				binary.LittleEndian.PutUint32(dst, ops[0])
+				dst = dst[4:]
 			}
 		}
 	}
@@ -81,19 +89,32 @@ func Decode(data []byte) (*Module, error) {
 	if len(data) < 20 {
 		return nil, &DecodeError{Word: 0, Msg: fmt.Sprintf("only %d bytes: a module needs a 5-word header", len(data))}
 	}
-	var order binary.ByteOrder = binary.LittleEndian
+	big := false
 	switch {
 	case binary.LittleEndian.Uint32(data) == Magic:
 	case binary.BigEndian.Uint32(data) == Magic:
-		order = binary.BigEndian
+		big = true
 	default:
 		return nil, &DecodeError{Word: 0, Msg: fmt.Sprintf("magic number 0x%08x is not SPIR-V's 0x%08x", binary.LittleEndian.Uint32(data), Magic)}
 	}
 	words := make([]uint32, len(data)/4)
-	for i := range words {
-		words[i] = order.Uint32(data[4*i:])
-	}
+	wordsOf(words, data, big)
 	return DecodeWords(words)
+}
+
+// wordsOf reads data's words little-endian, or big-endian: each reading a
+// direct call the compiler inlines, not one through the binary.ByteOrder
+// interface (every module of a campaign is decoded).
+func wordsOf(words []uint32, data []byte, big bool) {
+	if big {
+		for i := range words {
+			words[i] = binary.BigEndian.Uint32(data[4*i : 4*i+4])
+		}
+		return
+	}
+	for i := range words {
+		words[i] = binary.LittleEndian.Uint32(data[4*i : 4*i+4])
+	}
 }
 
 // DecodeWords parses a module given as host-order words.
