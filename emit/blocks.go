@@ -12,6 +12,7 @@ package emit
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"cfgfuzz/emit/spirv"
 	"cfgfuzz/structurizer"
@@ -53,10 +54,15 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 	}
 	fb.add(spirv.OpBranch, labels[0])
 	clones := map[int]int{}
+	var nameBuf [64]byte
 	for i := range f.Blocks {
 		blk := &f.Blocks[i]
 		if !b.opt.NoNames {
-			b.name(labels[i], blockName(blk, i, clones))
+			if b.reference {
+				b.names = append(b.names, inst(spirv.OpName, append([]uint32{labels[i]}, spirv.String(blockName(blk, i, clones))...)...))
+			} else {
+				nameOf(b, labels[i], appendBlockName(nameBuf[:0], blk, i, clones))
+			}
 		}
 		if err := fb.block(i, blk, labels, vars); err != nil {
 			return fmt.Errorf("emit: block %d: %w", i, err)
@@ -92,6 +98,25 @@ func (fb *fnBody) laneGuard() {
 	fb.add(spirv.OpLabel, live)
 }
 
+// appendBlockName appends blockName(blk, i, clones) to dst (and counts the
+// clone as blockName does) without formatting through fmt: every block of
+// every module is named.
+func appendBlockName(dst []byte, blk *structurizer.Block, i int, clones map[int]int) []byte {
+	switch {
+	case blk.Kind == structurizer.Clone:
+		clones[blk.Orig]++
+		dst = strconv.AppendInt(append(dst, 'b'), int64(blk.Orig), 10)
+		return strconv.AppendInt(append(dst, "_clone"...), int64(clones[blk.Orig]), 10)
+	case blk.Name != "" && blk.Kind == structurizer.Synthetic:
+		return append(dst, blk.Name...)
+	case blk.Kind == structurizer.Original:
+		return strconv.AppendInt(append(dst, 'b'), int64(blk.Orig), 10)
+	}
+	return strconv.AppendInt(append(dst, 's'), int64(i), 10)
+}
+
+// blockName is the OpName of block i: the reference appendBlockName is
+// tested against.
 func blockName(blk *structurizer.Block, i int, clones map[int]int) string {
 	switch {
 	case blk.Kind == structurizer.Clone:
@@ -229,9 +254,29 @@ func (fb *fnBody) filler(blk *structurizer.Block) {
 	seed := uint32(blk.Orig)*2654435761 ^ b.opt.Salt
 	x := fb.load(b.v.sink)
 	ops := [...]spirv.Op{spirv.OpIMul, spirv.OpIAdd, spirv.OpBitwiseXor}
+	if b.reference {
+		for i := range k {
+			c := (seed>>uint(i%24))&0xff | 1
+			x = fb.val(ops[i%len(ops)], b.t.uint, x, b.u(c))
+		}
+		fb.add(spirv.OpStore, b.v.sink, x)
+		return
+	}
+	// fb.val(ops[i%3], uint, x, b.u(c)) for each op, its operands cut from
+	// the chunk at once: the filler is most of a heavy module.
+	words := fb.words(4 * k)
+	fb.insts = slices.Grow(fb.insts, k+1)
 	for i := range k {
 		c := (seed>>uint(i%24))&0xff | 1
-		x = fb.val(ops[i%len(ops)], b.t.uint, x, b.u(c))
+		cid := b.smallConsts[c]
+		if cid == 0 {
+			cid = b.u(c)
+		}
+		r := b.id()
+		w := words[4*i : 4*i+4 : 4*i+4]
+		w[0], w[1], w[2], w[3] = b.t.uint, r, x, cid
+		fb.insts = append(fb.insts, spirv.Instruction{Op: ops[i%len(ops)], Operands: w})
+		x = r
 	}
 	fb.add(spirv.OpStore, b.v.sink, x)
 }

@@ -50,6 +50,10 @@ type builder struct {
 	v                                           globalIDs
 	fn                                          funcIDs
 	opt                                         Options
+	// reference builds main the slow, obvious way (block names through
+	// fmt and spirv.String, filler through val): buildFresh sets it, so
+	// TestPrefixCacheMatchesFreshBuild holds the fast paths to it.
+	reference bool
 }
 
 type typeIDs struct {
@@ -86,8 +90,31 @@ func (b *builder) u(v uint32) uint32 {
 	return id
 }
 
-func (b *builder) name(id uint32, s string) {
-	b.names = append(b.names, inst(spirv.OpName, append([]uint32{id}, spirv.String(s)...)...))
+// name adds OpName id s, its operands in the builder's chunk (see words).
+func (b *builder) name(id uint32, s string) { nameOf(b, id, s) }
+
+// nameOf is name for a string or the bytes of one (a block's name is
+// formatted into a stack buffer, see appendBlockName): the operands are
+// the id and s as spirv.String encodes it.
+func nameOf[S string | []byte](b *builder, id uint32, s S) {
+	ops := b.words(1 + len(s)/4 + 1)
+	ops[0] = id
+	packString(ops[1:], s)
+	b.names = append(b.names, spirv.Instruction{Op: spirv.OpName, Operands: ops})
+}
+
+// packString writes s NUL-terminated and zero-padded into dst, little-endian
+// words (len(s)/4 + 1 of them): spirv.String without its allocations.
+func packString[S string | []byte](dst []uint32, s S) {
+	for i := range dst {
+		var w uint32
+		for k := range 4 {
+			if j := 4*i + k; j < len(s) {
+				w |= uint32(s[j]) << (8 * k)
+			}
+		}
+		dst[i] = w
+	}
 }
 
 // Module emits f. f must pass Func.Validate.
@@ -169,10 +196,12 @@ func buildInto(f *structurizer.Func, opt Options, sc *scratch) (*builder, error)
 	return b, nil
 }
 
-// buildFresh is build with the prefix built anew: the reference
-// TestPrefixCacheMatchesFreshBuild holds the cache to.
+// buildFresh is build with the prefix built anew and main built by the
+// reference paths: what TestPrefixCacheMatchesFreshBuild holds the cache,
+// the block names and the filler to.
 func buildFresh(f *structurizer.Func, opt Options) (*builder, error) {
 	b := newPrefix(opt)
+	b.reference = true
 	b.chunk = make([]uint32, 0, estimateWords(f))
 	if err := b.mainFunc(f); err != nil {
 		return nil, err
@@ -309,8 +338,10 @@ type fnBody struct {
 // so that an instruction costs no allocation of its own (emission is on the
 // campaign's hot path). The slice's capacity is its length: appending to it
 // copies.
-func (fb *fnBody) words(n int) []uint32 {
-	b := fb.b
+func (fb *fnBody) words(n int) []uint32 { return fb.b.words(n) }
+
+// words is fnBody.words on the builder (for names).
+func (b *builder) words(n int) []uint32 {
 	if len(b.chunk)+n > cap(b.chunk) {
 		b.chunk = make([]uint32, 0, max(1024, n, cap(b.chunk)))
 	}

@@ -200,7 +200,8 @@ func BenchmarkCheckPerGraph(b *testing.B) {
 }
 
 // TestPrefixCacheMatchesFreshBuild: modules built on the cached prefix are
-// byte for byte those built with the prefix made anew, under every option,
+// byte for byte those built with the prefix made anew and main by the
+// reference paths (names, filler), under every option,
 // and building one module never changes the next: the same function
 // emitted before and after 300 others gives the same bytes.
 func TestPrefixCacheMatchesFreshBuild(t *testing.T) {
@@ -241,5 +242,23 @@ func TestPrefixCacheMatchesFreshBuild(t *testing.T) {
 	}
 	if !slices.Equal(encode(again), first) {
 		t.Fatal("the first module emitted again differs: a later build wrote into the shared prefix")
+	}
+}
+
+// TestPackStringIsSpirvString: the names' encoding without allocations is
+// spirv.String's, for every length around the word boundaries.
+func TestPackStringIsSpirvString(t *testing.T) {
+	for n := range 14 {
+		s := "abcdefghijklmn"[:n]
+		want := spirv.String(s)
+		got := make([]uint32, len(s)/4+1)
+		packString(got, s)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: %x, want %x", s, got, want)
+		}
+		packString(got, []byte(s))
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q as bytes: %x, want %x", s, got, want)
+		}
 	}
 }
