@@ -315,8 +315,7 @@ func TestSharedParseAgainstFresh(t *testing.T) {
 			mutate(r, m, kind)
 		}
 		s := &Subject{Graph: g, Module: m.Bytes()}
-		own := &lazyModuleCFG{subject: s}
-		mc, mcErr := own.get()
+		mc, mcErr := s.parsedModuleCFG()
 		p, perr := s.parsed()
 		var got []Violation
 		if perr == nil {
@@ -330,7 +329,7 @@ func TestSharedParseAgainstFresh(t *testing.T) {
 		if fmt.Sprint(perr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
 			t.Fatalf("graph %d %v: shared parse %v %v, fresh %v %v", i, g, got, perr, want, werr)
 		}
-		wantMC, wantErr := readModuleCFG(s.Module)
+		wantMC, wantErr := decodeModuleCFG(s.Module)
 		if fmt.Sprint(mcErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(mc, wantMC) {
 			t.Fatalf("graph %d %v: module CFG from the shared parse differs from a fresh read", i, g)
 		}

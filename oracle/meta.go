@@ -79,8 +79,8 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 	return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, " + idem}
 }
 
-// lazyModuleCFG reads a subject's module CFG on first use (from the parse
-// the rules check shares) and keeps it.
+// lazyModuleCFG reads a subject's module CFG on first use (by a scan of
+// its words, else from the parse the rules check shares) and keeps it.
 type lazyModuleCFG struct {
 	subject *Subject
 	mc      *moduleCFG
@@ -90,14 +90,24 @@ type lazyModuleCFG struct {
 
 func (l *lazyModuleCFG) get() (*moduleCFG, error) {
 	if !l.done {
-		var p *parsedModule
-		if p, l.err = l.subject.parsed(); l.err == nil {
-			m, _ := l.subject.decoded() // parsed decoded it
-			l.mc, l.err = moduleCFGParsed(m, p)
+		var ok bool
+		if l.mc, ok = scanModuleCFG(l.subject.Module); !ok {
+			l.mc, l.err = l.subject.parsedModuleCFG()
 		}
 		l.done = true
 	}
 	return l.mc, l.err
+}
+
+// parsedModuleCFG is the subject's module CFG from the parse the checks
+// share: the decoding path, for a module the scan gives up on.
+func (s *Subject) parsedModuleCFG() (*moduleCFG, error) {
+	p, err := s.parsed()
+	if err != nil {
+		return nil, err
+	}
+	m, _ := s.decoded() // parsed decoded it
+	return moduleCFGParsed(m, p)
 }
 
 func metaFail(sig, detail string) Verdict {

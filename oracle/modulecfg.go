@@ -36,8 +36,19 @@ type moduleCFG struct {
 	shapes []uint64
 }
 
-// readModuleCFG builds the entry point's graph from module bytes.
+// readModuleCFG builds the entry point's graph from module bytes: by a
+// scan of the words (modulecfg_scan.go) where the module allows, else
+// through the decoder.
 func readModuleCFG(module []byte) (*moduleCFG, error) {
+	if mc, ok := scanModuleCFG(module); ok {
+		return mc, nil
+	}
+	return decodeModuleCFG(module)
+}
+
+// decodeModuleCFG is readModuleCFG through the decoder and the rules'
+// parse: the reference the scan is tested against.
+func decodeModuleCFG(module []byte) (*moduleCFG, error) {
 	m, err := spirv.Decode(module)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,290 @@
+// modulecfg_scan.go: the entry point's module CFG (modulecfg.go) read by one
+// scan of a module's words, without decoding it into instructions or
+// splitting every function into blocks: meta reads two modules per graph.
+// The scan covers well-formed little-endian modules laid out as the
+// emitter lays them out (the entry point and every OpConstant before the
+// first function, no 64-bit integer type, unique labels and function ids);
+// on anything else it gives up and the caller takes the decoding path
+// (decodeModuleCFG), which is the reference the scan is tested against
+// and which names what is wrong with a malformed module.
+package oracle
+
+import (
+	byteorder "encoding/binary"
+	"sync"
+
+	"cfgfuzz/emit/spirv"
+	"cfgfuzz/structurizer/cfg"
+)
+
+// scanBoundLimit is the largest id bound the scan indexes by id; a module
+// claiming more takes the decoding path.
+const scanBoundLimit = 1 << 20
+
+// scanBlock is one block of the entry point as the scan reads it.
+type scanBlock struct {
+	label, merge, cont uint32
+	mergeOp, term      spirv.Op
+	targets            [2]int // the block's branch targets in scanScratch.targets
+}
+
+// scanScratch is the scan's storage, reused across scans.
+type scanScratch struct {
+	consts  []int64 // OpConstant value by result id, -1 for none
+	labels  []int32 // entry block index by label id, -1 for none
+	blocks  []scanBlock
+	targets []uint32
+}
+
+var scanPool = sync.Pool{New: func() any { return new(scanScratch) }}
+
+// scanModuleCFG is readModuleCFG on module by a scan of its words; ok is
+// false where the scan gives up (see the file comment).
+func scanModuleCFG(module []byte) (mc *moduleCFG, ok bool) {
+	if len(module)%4 != 0 || len(module) < 20 || byteorder.LittleEndian.Uint32(module) != spirv.Magic {
+		return nil, false
+	}
+	bound := byteorder.LittleEndian.Uint32(module[12:])
+	if bound > scanBoundLimit {
+		return nil, false
+	}
+	sc := scanPool.Get().(*scanScratch)
+	defer scanPool.Put(sc)
+	sc.reset(int(bound))
+	s := moduleScan{sc: sc, module: module, bound: bound, cur: -1}
+	if !s.run() {
+		return nil, false
+	}
+	return s.build()
+}
+
+// reset sizes the id tables for bound and empties the lists.
+func (sc *scanScratch) reset(bound int) {
+	if cap(sc.consts) < bound {
+		sc.consts, sc.labels = make([]int64, bound), make([]int32, bound)
+	}
+	sc.consts, sc.labels = sc.consts[:bound], sc.labels[:bound]
+	for i := range sc.consts {
+		sc.consts[i], sc.labels[i] = -1, -1
+	}
+	sc.blocks, sc.targets = sc.blocks[:0], sc.targets[:0]
+}
+
+// moduleScan is the state of one scan: parseRuleModule's (function, block,
+// merge seen) and reportedIDs' (the block whose shape grows, the reported
+// ids and shapes so far).
+type moduleScan struct {
+	sc     *scanScratch
+	module []byte
+	bound  uint32
+
+	entry                   uint32
+	haveEntry, seenFunction bool
+	inFunction, inBlock     bool
+	inEntry, entryFound     bool
+	blockMerged             bool // the open block has a merge instruction
+	cur                     int  // entry block the instructions count for, -1
+	reported                []int
+	opcodes                 []uint64
+	counts                  []int
+}
+
+func (s *moduleScan) word(i int) uint32 { return byteorder.LittleEndian.Uint32(s.module[4*i:]) }
+
+// run scans every instruction; false: give up.
+func (s *moduleScan) run() bool {
+	words := len(s.module) / 4
+	for i := 5; i < words; {
+		head := s.word(i)
+		count, op := int(head>>16), spirv.Op(head&0xffff)
+		if count == 0 || i+count > words {
+			return false
+		}
+		if !s.instruction(op, i+1, count-1) {
+			return false
+		}
+		i += count
+	}
+	return !s.inFunction && s.entryFound && len(s.sc.blocks) > 0
+}
+
+// instruction reads one instruction whose operands are the nops words from
+// word at.
+func (s *moduleScan) instruction(op spirv.Op, at, nops int) bool {
+	if s.cur >= 0 && op != spirv.OpLabel {
+		s.shape(op, at, nops)
+	}
+	switch {
+	case op == spirv.OpTypeInt && nops >= 2 && s.word(at+1) == 64:
+		return false // switch literals may be wide
+	case op == spirv.OpEntryPoint && nops >= 2 && !s.haveEntry:
+		s.entry, s.haveEntry = s.word(at+1), true
+		return !s.seenFunction
+	case op == spirv.OpConstant:
+		if s.seenFunction {
+			return false
+		}
+		if nops == 3 {
+			id := s.word(at + 1)
+			if id >= s.bound {
+				return false
+			}
+			s.sc.consts[id] = int64(s.word(at + 2))
+		}
+	case op == spirv.OpFunction:
+		return s.function(at, nops)
+	case op == spirv.OpFunctionEnd:
+		if !s.inFunction || s.inBlock {
+			return false
+		}
+		s.inFunction = false
+	case !s.inFunction:
+		return op != spirv.OpLabel
+	case op == spirv.OpLabel:
+		return s.label(at, nops)
+	case !s.inBlock:
+		return op == spirv.OpFunctionParameter || op == spirv.OpLine || op == spirv.OpNoLine
+	case op == spirv.OpSelectionMerge || op == spirv.OpLoopMerge:
+		return s.merge(op, at, nops)
+	case spirv.IsTerminator(op):
+		return s.terminator(op, at, nops)
+	}
+	return true
+}
+
+// shape counts an instruction into the current block's shape and takes
+// its reported id from the first append call with a constant argument.
+func (s *moduleScan) shape(op spirv.Op, at, nops int) {
+	s.opcodes[s.cur] = fnvOp(s.opcodes[s.cur], op)
+	s.counts[s.cur]++
+	if op == spirv.OpFunctionCall && nops == 4 && s.reported[s.cur] < 0 {
+		if id := s.word(at + 3); id < s.bound && s.sc.consts[id] >= 0 {
+			s.reported[s.cur] = int(s.sc.consts[id])
+		}
+	}
+}
+
+func (s *moduleScan) function(at, nops int) bool {
+	if s.inFunction || nops < 2 || !s.haveEntry {
+		return false
+	}
+	s.seenFunction, s.inFunction = true, true
+	s.inEntry = s.word(at+1) == s.entry
+	if s.inEntry {
+		if s.entryFound {
+			return false
+		}
+		s.entryFound = true
+	}
+	return true
+}
+
+func (s *moduleScan) label(at, nops int) bool {
+	if s.inBlock || nops < 1 {
+		return false
+	}
+	s.inBlock, s.blockMerged, s.cur = true, false, -1
+	if !s.inEntry {
+		return true
+	}
+	id := s.word(at)
+	if id >= s.bound || s.sc.labels[id] >= 0 {
+		return false
+	}
+	s.cur = len(s.sc.blocks)
+	s.sc.labels[id] = int32(s.cur)
+	s.sc.blocks = append(s.sc.blocks, scanBlock{label: id})
+	s.reported = append(s.reported, -1)
+	s.opcodes = append(s.opcodes, fnvOffset)
+	s.counts = append(s.counts, 0)
+	return true
+}
+
+func (s *moduleScan) merge(op spirv.Op, at, nops int) bool {
+	if s.blockMerged {
+		return true // a second merge instruction: R13's business
+	}
+	s.blockMerged = true
+	if nops < 1 || (op == spirv.OpLoopMerge && nops < 2) {
+		return false
+	}
+	if s.inEntry {
+		b := &s.sc.blocks[len(s.sc.blocks)-1]
+		b.mergeOp, b.merge = op, s.word(at)
+		if op == spirv.OpLoopMerge {
+			b.cont = s.word(at + 1)
+		}
+	}
+	return true
+}
+
+func (s *moduleScan) terminator(op spirv.Op, at, nops int) bool {
+	s.inBlock = false
+	first, n, step := 0, 0, 1
+	switch op {
+	case spirv.OpBranch:
+		first, n = 0, 1
+	case spirv.OpBranchConditional:
+		first, n = 1, 2
+	case spirv.OpSwitch:
+		if nops < 2 || (nops-2)%2 != 0 {
+			return false
+		}
+		first, n, step = 1, 1+(nops-2)/2, 2
+	}
+	if first+step*(n-1) >= nops && n > 0 {
+		return false
+	}
+	if !s.inEntry {
+		return true
+	}
+	b := &s.sc.blocks[len(s.sc.blocks)-1]
+	b.term = op
+	b.targets[0] = len(s.sc.targets)
+	for k := range n {
+		s.sc.targets = append(s.sc.targets, s.word(at+first+step*k))
+	}
+	b.targets[1] = len(s.sc.targets)
+	return true
+}
+
+// build resolves the entry point's labels into the module CFG; false when
+// a merge, continue or branch target labels no block of it.
+func (s *moduleScan) build() (*moduleCFG, bool) {
+	blocks := s.sc.blocks
+	n := len(blocks)
+	index := func(id uint32) int {
+		if id >= s.bound {
+			return -1
+		}
+		return int(s.sc.labels[id])
+	}
+	mc := &moduleCFG{graph: cfg.New(n), reported: s.reported, merges: make([][2]int, n), shapes: make([]uint64, n)}
+	edges := make([]int, len(s.sc.targets))
+	for b := range blocks {
+		blk := &blocks[b]
+		mc.merges[b] = [2]int{-1, -1}
+		if blk.mergeOp != 0 {
+			if mc.merges[b][0] = index(blk.merge); mc.merges[b][0] < 0 {
+				return nil, false
+			}
+		}
+		if blk.mergeOp == spirv.OpLoopMerge {
+			if mc.merges[b][1] = index(blk.cont); mc.merges[b][1] < 0 {
+				return nil, false
+			}
+		}
+		lo, hi := blk.targets[0], blk.targets[1]
+		for k := lo; k < hi; k++ {
+			if edges[k] = index(s.sc.targets[k]); edges[k] < 0 {
+				return nil, false
+			}
+		}
+		if hi > lo {
+			mc.graph.Succs[b] = edges[lo:hi:hi]
+		}
+		h := fnvWord(fnvWord(fnvOffset, uint64(blk.term)), uint64(blk.mergeOp))
+		mc.shapes[b] = fnvWord(fnvWord(h, uint64(s.counts[b])), s.opcodes[b])
+	}
+	return mc, true
+}
