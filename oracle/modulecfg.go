@@ -152,7 +152,8 @@ func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) (ids []int, opcode
 // different sequences never share an encoding.
 func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64 {
 	n := mc.graph.Len()
-	col := make([]uint64, n)
+	buf := make([]uint64, 2*n)
+	col, next := buf[:n:n], buf[n:]
 	for b := range n {
 		id := mc.reported[b]
 		if id >= 0 && rename != nil {
@@ -160,7 +161,6 @@ func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64
 		}
 		col[b] = fnvWord(fnvWord(fnvOffset, uint64(int64(id))), mc.shapes[b])
 	}
-	next := make([]uint64, n)
 	var succ []uint64
 	for range rounds {
 		for b := range n {
@@ -187,9 +187,8 @@ func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64
 		}
 		col, next = next, col
 	}
-	out := slices.Clone(col)
-	slices.Sort(out)
-	return out
+	slices.Sort(col) // col is this call's own
+	return col
 }
 
 // FNV-1a, 64 bits (hash/fnv's constants), over words and strings without
@@ -200,13 +199,17 @@ const (
 	fnvPrime  uint64 = 1099511628211
 )
 
+// fnvWord hashes x's eight bytes, little-endian, unrolled
+// (TestFNVAgainstLibrary holds it to hash/fnv).
 func fnvWord(h, x uint64) uint64 {
-	for range 8 {
-		h ^= x & 0xff
-		h *= fnvPrime
-		x >>= 8
-	}
-	return h
+	h = (h ^ x&0xff) * fnvPrime
+	h = (h ^ x>>8&0xff) * fnvPrime
+	h = (h ^ x>>16&0xff) * fnvPrime
+	h = (h ^ x>>24&0xff) * fnvPrime
+	h = (h ^ x>>32&0xff) * fnvPrime
+	h = (h ^ x>>40&0xff) * fnvPrime
+	h = (h ^ x>>48&0xff) * fnvPrime
+	return (h ^ x>>56) * fnvPrime
 }
 
 // fnvOp hashes an opcode's two bytes, little-endian.

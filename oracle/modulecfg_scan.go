@@ -72,7 +72,8 @@ func (sc *scanScratch) reset(bound int) {
 
 // moduleScan is the state of one scan: parseRuleModule's (function, block,
 // merge seen) and reportedIDs' (the block whose shape grows, the reported
-// ids and shapes so far).
+// ids and shapes so far; the current block's in hash and count until the
+// next label).
 type moduleScan struct {
 	sc     *scanScratch
 	module []byte
@@ -82,8 +83,10 @@ type moduleScan struct {
 	haveEntry, seenFunction bool
 	inFunction, inBlock     bool
 	inEntry, entryFound     bool
-	blockMerged             bool // the open block has a merge instruction
-	cur                     int  // entry block the instructions count for, -1
+	blockMerged             bool   // the open block has a merge instruction
+	cur                     int    // entry block the instructions count for, -1
+	hash                    uint64 // cur's opcode sequence so far (FNV-1a)
+	count                   int    // cur's instructions so far
 	reported                []int
 	opcodes                 []uint64
 	counts                  []int
@@ -91,29 +94,36 @@ type moduleScan struct {
 
 func (s *moduleScan) word(i int) uint32 { return byteorder.LittleEndian.Uint32(s.module[4*i:]) }
 
-// run scans every instruction; false: give up.
+// run scans every instruction; false: give up. The loop does what every
+// instruction needs (its place in the current block's shape) and leaves
+// the few that matter to the structure to instruction.
 func (s *moduleScan) run() bool {
-	words := len(s.module) / 4
+	module := s.module
+	words := len(module) / 4
 	for i := 5; i < words; {
-		head := s.word(i)
+		head := byteorder.LittleEndian.Uint32(module[4*i:])
 		count, op := int(head>>16), spirv.Op(head&0xffff)
 		if count == 0 || i+count > words {
 			return false
 		}
-		if !s.instruction(op, i+1, count-1) {
+		if s.cur >= 0 && op != spirv.OpLabel {
+			s.hash, s.count = fnvOp(s.hash, op), s.count+1
+			if op == spirv.OpFunctionCall && count == 5 {
+				s.call(i + 4)
+			}
+		}
+		if (!s.inBlock || scanSpecial(op)) && !s.instruction(op, i+1, count-1) {
 			return false
 		}
 		i += count
 	}
+	s.flush()
 	return !s.inFunction && s.entryFound && len(s.sc.blocks) > 0
 }
 
 // instruction reads one instruction whose operands are the nops words from
-// word at.
+// word at: outside a block, or one that scanSpecial names.
 func (s *moduleScan) instruction(op spirv.Op, at, nops int) bool {
-	if s.cur >= 0 && op != spirv.OpLabel {
-		s.shape(op, at, nops)
-	}
 	switch {
 	case op == spirv.OpTypeInt && nops >= 2 && s.word(at+1) == 64:
 		return false // switch literals may be wide
@@ -152,15 +162,42 @@ func (s *moduleScan) instruction(op spirv.Op, at, nops int) bool {
 	return true
 }
 
-// shape counts an instruction into the current block's shape and takes
-// its reported id from the first append call with a constant argument.
-func (s *moduleScan) shape(op spirv.Op, at, nops int) {
-	s.opcodes[s.cur] = fnvOp(s.opcodes[s.cur], op)
-	s.counts[s.cur]++
-	if op == spirv.OpFunctionCall && nops == 4 && s.reported[s.cur] < 0 {
-		if id := s.word(at + 3); id < s.bound && s.sc.consts[id] >= 0 {
-			s.reported[s.cur] = int(s.sc.consts[id])
-		}
+// scanSpecialOps marks the opcodes below 256 that instruction reads
+// inside a block.
+var scanSpecialOps = func() (t [256]bool) {
+	for _, op := range []spirv.Op{spirv.OpTypeInt, spirv.OpEntryPoint, spirv.OpConstant, spirv.OpFunction,
+		spirv.OpFunctionEnd, spirv.OpLabel, spirv.OpSelectionMerge, spirv.OpLoopMerge, spirv.OpBranch,
+		spirv.OpBranchConditional, spirv.OpSwitch, spirv.OpReturn, spirv.OpReturnValue, spirv.OpKill,
+		spirv.OpUnreachable} {
+		t[op] = true
+	}
+	return t
+}()
+
+// scanSpecial reports whether instruction reads op inside a block: the
+// opcodes of its switch that apply there (every terminator included).
+func scanSpecial(op spirv.Op) bool {
+	if op >= 256 {
+		return spirv.IsTerminator(op)
+	}
+	return scanSpecialOps[op]
+}
+
+// call takes the current block's reported id from its first append call
+// with a constant argument (the word at arg).
+func (s *moduleScan) call(arg int) {
+	if s.reported[s.cur] >= 0 {
+		return
+	}
+	if id := s.word(arg); id < s.bound && s.sc.consts[id] >= 0 {
+		s.reported[s.cur] = int(s.sc.consts[id])
+	}
+}
+
+// flush stores the current block's shape so far.
+func (s *moduleScan) flush() {
+	if s.cur >= 0 {
+		s.opcodes[s.cur], s.counts[s.cur] = s.hash, s.count
 	}
 }
 
@@ -183,6 +220,7 @@ func (s *moduleScan) label(at, nops int) bool {
 	if s.inBlock || nops < 1 {
 		return false
 	}
+	s.flush()
 	s.inBlock, s.blockMerged, s.cur = true, false, -1
 	if !s.inEntry {
 		return true
@@ -191,7 +229,7 @@ func (s *moduleScan) label(at, nops int) bool {
 	if id >= s.bound || s.sc.labels[id] >= 0 {
 		return false
 	}
-	s.cur = len(s.sc.blocks)
+	s.cur, s.hash, s.count = len(s.sc.blocks), fnvOffset, 0
 	s.sc.labels[id] = int32(s.cur)
 	s.sc.blocks = append(s.sc.blocks, scanBlock{label: id})
 	s.reported = append(s.reported, -1)
