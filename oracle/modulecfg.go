@@ -167,19 +167,25 @@ func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64
 			h := fnvWord(fnvOffset, col[b])
 			for _, x := range mc.merges[b] {
 				if x >= 0 {
-					h = fnvWord(fnvWord(h, 1), col[x])
+					h = fnvWord(fnvSmall(h, 1), col[x])
 				} else {
-					h = fnvWord(h, 0)
+					h = fnvSmall(h, 0)
 				}
 			}
+			ts := mc.graph.Succs[b]
+			h = fnvSmall(h, uint64(len(ts)))
+			if len(ts) <= 2 {
+				for _, t := range ts {
+					h = fnvWord(h, col[t])
+				}
+				next[b] = h
+				continue
+			}
 			succ = succ[:0]
-			for _, t := range mc.graph.Succs[b] {
+			for _, t := range ts {
 				succ = append(succ, col[t])
 			}
-			if len(succ) > 2 {
-				slices.Sort(succ[1:])
-			}
-			h = fnvWord(h, uint64(len(succ)))
+			slices.Sort(succ[1:])
 			for _, c := range succ {
 				h = fnvWord(h, c)
 			}
@@ -199,17 +205,31 @@ const (
 	fnvPrime  uint64 = 1099511628211
 )
 
-// fnvWord hashes x's eight bytes, little-endian, unrolled
+// fnvWord hashes x's eight bytes, little-endian
 // (TestFNVAgainstLibrary holds it to hash/fnv).
 func fnvWord(h, x uint64) uint64 {
-	h = (h ^ x&0xff) * fnvPrime
-	h = (h ^ x>>8&0xff) * fnvPrime
-	h = (h ^ x>>16&0xff) * fnvPrime
-	h = (h ^ x>>24&0xff) * fnvPrime
-	h = (h ^ x>>32&0xff) * fnvPrime
-	h = (h ^ x>>40&0xff) * fnvPrime
-	h = (h ^ x>>48&0xff) * fnvPrime
-	return (h ^ x>>56) * fnvPrime
+	const p = fnvPrime
+	for range 2 { // four bytes a turn: unrolled yet small enough to inline
+		h = (h ^ x&0xff) * p
+		h = (h ^ x>>8&0xff) * p
+		h = (h ^ x>>16&0xff) * p
+		h = (h ^ x>>24&0xff) * p
+		x >>= 32
+	}
+	return h
+}
+
+// fnvPrime8 is fnvPrime to the 8th power, mod 2^64 (TestFNVSmall checks).
+const fnvPrime8 uint64 = 2232315406967589409
+
+// fnvSmall is fnvWord for x below 256 in one step: its seven zero bytes
+// only multiply by the prime, so the word hashes to (h ^ x) * fnvPrime^8
+// (TestFNVSmall holds it to fnvWord); larger x take fnvWord.
+func fnvSmall(h, x uint64) uint64 {
+	if x < 256 {
+		return (h ^ x) * fnvPrime8
+	}
+	return fnvWord(h, x)
 }
 
 // fnvOp hashes an opcode's two bytes, little-endian.

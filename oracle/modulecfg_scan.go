@@ -30,10 +30,13 @@ type scanBlock struct {
 
 // scanScratch is the scan's storage, reused across scans.
 type scanScratch struct {
-	consts  []int64 // OpConstant value by result id, -1 for none
-	labels  []int32 // entry block index by label id, -1 for none
-	blocks  []scanBlock
-	targets []uint32
+	// OpConstant value and entry block index by id, each entry the scan's
+	// gen in the high word (an entry of an older scan is no entry), so a
+	// scan clears nothing.
+	consts, labels []uint64
+	gen            uint32
+	blocks         []scanBlock
+	targets        []uint32
 }
 
 var scanPool = sync.Pool{New: func() any { return new(scanScratch) }}
@@ -50,6 +53,12 @@ func scanModuleCFG(module []byte) (mc *moduleCFG, ok bool) {
 	}
 	sc := scanPool.Get().(*scanScratch)
 	defer scanPool.Put(sc)
+	return scanModuleCFGWith(module, sc)
+}
+
+// scanModuleCFGWith is scanModuleCFG on sc's storage, the header checked.
+func scanModuleCFGWith(module []byte, sc *scanScratch) (mc *moduleCFG, ok bool) {
+	bound := byteorder.LittleEndian.Uint32(module[12:])
 	sc.reset(int(bound))
 	s := moduleScan{sc: sc, module: module, bound: bound, cur: -1}
 	if !s.run() {
@@ -58,17 +67,26 @@ func scanModuleCFG(module []byte) (mc *moduleCFG, ok bool) {
 	return s.build()
 }
 
-// reset sizes the id tables for bound and empties the lists.
+// reset sizes the id tables for bound, empties them (a new gen) and the
+// lists.
 func (sc *scanScratch) reset(bound int) {
+	if sc.gen++; sc.gen == 0 { // wrapped: entries of gen 1 may remain
+		clear(sc.consts[:cap(sc.consts)])
+		clear(sc.labels[:cap(sc.labels)])
+		sc.gen = 1
+	}
 	if cap(sc.consts) < bound {
-		sc.consts, sc.labels = make([]int64, bound), make([]int32, bound)
+		sc.consts, sc.labels = make([]uint64, bound), make([]uint64, bound)
 	}
 	sc.consts, sc.labels = sc.consts[:bound], sc.labels[:bound]
-	for i := range sc.consts {
-		sc.consts[i], sc.labels[i] = -1, -1
-	}
 	sc.blocks, sc.targets = sc.blocks[:0], sc.targets[:0]
 }
+
+// entry is an id table's entry for v in this scan.
+func (sc *scanScratch) entry(v uint32) uint64 { return uint64(sc.gen)<<32 | uint64(v) }
+
+// lookup reads an id table's entry of this scan.
+func (sc *scanScratch) lookup(e uint64) (uint32, bool) { return uint32(e), uint32(e>>32) == sc.gen }
 
 // moduleScan is the state of one scan: parseRuleModule's (function, block,
 // merge seen) and reportedIDs' (the block whose shape grows, the reported
@@ -100,23 +118,31 @@ func (s *moduleScan) word(i int) uint32 { return byteorder.LittleEndian.Uint32(s
 func (s *moduleScan) run() bool {
 	module := s.module
 	words := len(module) / 4
+	// The current block's state in locals, s's copy brought up to date
+	// around each call of instruction (which may start a block).
+	cur, hash, count, inBlock := s.cur, s.hash, s.count, s.inBlock
 	for i := 5; i < words; {
-		head := byteorder.LittleEndian.Uint32(module[4*i:])
-		count, op := int(head>>16), spirv.Op(head&0xffff)
-		if count == 0 || i+count > words {
+		head := byteorder.LittleEndian.Uint32(module[4*i : 4*i+4])
+		n, op := int(head>>16), spirv.Op(head&0xffff)
+		if n == 0 || n > words-i {
 			return false
 		}
-		if s.cur >= 0 && op != spirv.OpLabel {
-			s.hash, s.count = fnvOp(s.hash, op), s.count+1
-			if op == spirv.OpFunctionCall && count == 5 {
-				s.call(i + 4)
+		if cur >= 0 && op != spirv.OpLabel {
+			hash, count = fnvOp(hash, op), count+1
+			if op == spirv.OpFunctionCall && n == 5 {
+				s.call(cur, i+4)
 			}
 		}
-		if (!s.inBlock || scanSpecial(op)) && !s.instruction(op, i+1, count-1) {
-			return false
+		if !inBlock || scanSpecial(op) {
+			s.hash, s.count = hash, count
+			if !s.instruction(op, i+1, n-1) {
+				return false
+			}
+			cur, hash, count, inBlock = s.cur, s.hash, s.count, s.inBlock
 		}
-		i += count
+		i += n
 	}
+	s.hash, s.count = hash, count
 	s.flush()
 	return !s.inFunction && s.entryFound && len(s.sc.blocks) > 0
 }
@@ -139,7 +165,7 @@ func (s *moduleScan) instruction(op spirv.Op, at, nops int) bool {
 			if id >= s.bound {
 				return false
 			}
-			s.sc.consts[id] = int64(s.word(at + 2))
+			s.sc.consts[id] = s.sc.entry(s.word(at + 2))
 		}
 	case op == spirv.OpFunction:
 		return s.function(at, nops)
@@ -183,14 +209,16 @@ func scanSpecial(op spirv.Op) bool {
 	return scanSpecialOps[op]
 }
 
-// call takes the current block's reported id from its first append call
+// call takes block cur's reported id from its first append call
 // with a constant argument (the word at arg).
-func (s *moduleScan) call(arg int) {
-	if s.reported[s.cur] >= 0 {
+func (s *moduleScan) call(cur, arg int) {
+	if s.reported[cur] >= 0 {
 		return
 	}
-	if id := s.word(arg); id < s.bound && s.sc.consts[id] >= 0 {
-		s.reported[s.cur] = int(s.sc.consts[id])
+	if id := s.word(arg); id < s.bound {
+		if v, ok := s.sc.lookup(s.sc.consts[id]); ok {
+			s.reported[cur] = int(v)
+		}
 	}
 }
 
@@ -226,11 +254,14 @@ func (s *moduleScan) label(at, nops int) bool {
 		return true
 	}
 	id := s.word(at)
-	if id >= s.bound || s.sc.labels[id] >= 0 {
+	if id >= s.bound {
+		return false
+	}
+	if _, dup := s.sc.lookup(s.sc.labels[id]); dup {
 		return false
 	}
 	s.cur, s.hash, s.count = len(s.sc.blocks), fnvOffset, 0
-	s.sc.labels[id] = int32(s.cur)
+	s.sc.labels[id] = s.sc.entry(uint32(s.cur))
 	s.sc.blocks = append(s.sc.blocks, scanBlock{label: id})
 	s.reported = append(s.reported, -1)
 	s.opcodes = append(s.opcodes, fnvOffset)
@@ -295,7 +326,11 @@ func (s *moduleScan) build() (*moduleCFG, bool) {
 		if id >= s.bound {
 			return -1
 		}
-		return int(s.sc.labels[id])
+		b, ok := s.sc.lookup(s.sc.labels[id])
+		if !ok {
+			return -1
+		}
+		return int(b)
 	}
 	mc := &moduleCFG{graph: cfg.New(n), reported: s.reported, merges: make([][2]int, n), shapes: make([]uint64, n)}
 	edges := make([]int, len(s.sc.targets))

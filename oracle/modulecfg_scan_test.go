@@ -192,3 +192,30 @@ func damageLayout(r *rand.Rand, m *spirv.Module, kind int) []byte {
 	cp.Insts = ins
 	return cp.Bytes()
 }
+
+// TestScanScratchGenerationWraps: when the scratch's generation wraps, the
+// tables are cleared, so no entry of an old scan reads as one of the new.
+func TestScanScratchGenerationWraps(t *testing.T) {
+	r := seededRand(t, 59)
+	var mod []byte
+	for i := 0; mod == nil; i++ {
+		if _, m := emittedModule(t, r, i, 8); m != nil {
+			mod = m.Bytes()
+		}
+	}
+	want, err := decodeModuleCFG(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := new(scanScratch)
+	if _, ok := scanModuleCFGWith(mod, sc); !ok || sc.gen != 1 { // entries of gen 1
+		t.Fatalf("first scan: %v, gen %d", ok, sc.gen)
+	}
+	sc.gen = 1<<32 - 1 // the next reset wraps to gen 1 again
+	for range 3 {
+		got, ok := scanModuleCFGWith(mod, sc)
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Fatalf("after the generation wrapped: %v %+v, want %+v", ok, got, want)
+		}
+	}
+}
