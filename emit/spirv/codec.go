@@ -112,7 +112,12 @@ func wordsOf(words []uint32, data []byte, big bool) {
 		}
 		return
 	}
-	for i := range words {
+	i := 0
+	for ; i+2 <= len(words); i += 2 { // two words a load
+		x := binary.LittleEndian.Uint64(data[4*i : 4*i+8])
+		words[i], words[i+1] = uint32(x), uint32(x>>32)
+	}
+	if i < len(words) {
 		words[i] = binary.LittleEndian.Uint32(data[4*i : 4*i+4])
 	}
 }
@@ -132,17 +137,20 @@ func DecodeWords(w []uint32) (*Module, error) {
 	for i := 5; i < len(w) && w[i]>>16 != 0; i += int(w[i] >> 16) {
 		n++
 	}
-	m.Insts = make([]Instruction, 0, n)
-	for i := 5; i < len(w); {
+	// Every instruction the second pass reaches without an error was
+	// counted by the first.
+	m.Insts = make([]Instruction, n)
+	k := 0
+	for i := 5; i < len(w); k++ {
 		count := int(w[i] >> 16)
 		op := Op(w[i] & 0xffff)
 		if count == 0 {
-			return nil, &DecodeError{Word: i, Msg: fmt.Sprintf("instruction %d (opcode %d) has word count 0", len(m.Insts), op)}
+			return nil, &DecodeError{Word: i, Msg: fmt.Sprintf("instruction %d (opcode %d) has word count 0", k, op)}
 		}
 		if i+count > len(w) {
 			return nil, &DecodeError{Word: i, Msg: fmt.Sprintf("%s needs %d words but only %d remain", op, count, len(w)-i)}
 		}
-		m.Insts = append(m.Insts, Instruction{Op: op, Operands: w[i+1 : i+count : i+count]})
+		m.Insts[k] = Instruction{Op: op, Operands: w[i+1 : i+count : i+count]}
 		i += count
 	}
 	return m, nil
