@@ -265,9 +265,12 @@ func (fb *fnBody) filler(blk *structurizer.Block) {
 	// fb.val(ops[i%3], uint, x, b.u(c)) for each op, its operands cut from
 	// the chunk at once: the filler is most of a heavy module.
 	words := fb.words(4 * k)
-	fb.insts = slices.Grow(fb.insts, k+1)
-	for i := range k {
-		c := (seed>>uint(i%24))&0xff | 1
+	base := len(fb.insts)
+	fb.insts = slices.Grow(fb.insts, k+1)[:base+k]
+	insts := fb.insts[base:]
+	shift, opi := 0, 0 // i%24, i%3
+	for i := range insts {
+		c := (seed>>uint(shift))&0xff | 1
 		cid := b.smallConsts[c]
 		if cid == 0 {
 			cid = b.u(c)
@@ -275,8 +278,14 @@ func (fb *fnBody) filler(blk *structurizer.Block) {
 		r := b.id()
 		w := words[4*i : 4*i+4 : 4*i+4]
 		w[0], w[1], w[2], w[3] = b.t.uint, r, x, cid
-		fb.insts = append(fb.insts, spirv.Instruction{Op: ops[i%len(ops)], Operands: w})
+		insts[i] = spirv.Instruction{Op: ops[opi], Operands: w}
 		x = r
+		if shift++; shift == 24 {
+			shift = 0
+		}
+		if opi++; opi == len(ops) {
+			opi = 0
+		}
 	}
 	fb.add(spirv.OpStore, b.v.sink, x)
 }

@@ -86,7 +86,9 @@ func (b *builder) u(v uint32) uint32 {
 	} else {
 		b.uintConsts[v] = id
 	}
-	b.consts = append(b.consts, inst(spirv.OpConstant, b.t.uint, id, v))
+	ops := b.words(3)
+	ops[0], ops[1], ops[2] = b.t.uint, id, v
+	b.consts = append(b.consts, spirv.Instruction{Op: spirv.OpConstant, Operands: ops})
 	return id
 }
 

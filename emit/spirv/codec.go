@@ -50,25 +50,54 @@ func EncodeBytes(version, generator, bound, schema uint32, sections ...[]Instruc
 	for i, x := range [5]uint32{Magic, version, generator, bound, schema} {
 		binary.LittleEndian.PutUint32(out[4*i:4*i+4], x)
 	}
-	dst := out[20:]
+	at := 20
 	for _, sec := range sections {
-		for _, in := range sec {
-			// The instruction's words; operands two to a 64-bit store
-			// (the little-endian bytes of one word, then the next's).
-			ops := in.Operands
-			binary.LittleEndian.PutUint32(dst, uint32(len(ops)+1)<<16|uint32(in.Op))
-			dst = dst[4:]
-			for len(ops) >= 2 {
-				binary.LittleEndian.PutUint64(dst, uint64(ops[0])|uint64(ops[1])<<32)
-				dst, ops = dst[8:], ops[2:]
-			}
-			if len(ops) == 1 {
-				binary.LittleEndian.PutUint32(dst, ops[0])
-				dst = dst[4:]
-			}
+		for k := range sec {
+			at = putInstruction(out, at, sec[k].Op, sec[k].Operands)
 		}
 	}
 	return out
+}
+
+// putInstruction writes an instruction's words at out[at:] (out has room)
+// and returns the offset after them. The common lengths are written with
+// one bounds check each, operands two to a 64-bit store (the little-endian
+// bytes of one word, then the next's).
+func putInstruction(out []byte, at int, op Op, ops []uint32) int {
+	head := uint32(len(ops)+1)<<16 | uint32(op)
+	le := binary.LittleEndian
+	switch len(ops) {
+	case 0:
+		le.PutUint32(out[at:at+4], head)
+		return at + 4
+	case 1:
+		d := out[at : at+8 : at+8]
+		le.PutUint64(d, uint64(head)|uint64(ops[0])<<32)
+		return at + 8
+	case 2:
+		d, o := out[at:at+12:at+12], ops[:2:2]
+		le.PutUint64(d[0:8], uint64(head)|uint64(o[0])<<32)
+		le.PutUint32(d[8:12], o[1])
+		return at + 12
+	case 3:
+		d, o := out[at:at+16:at+16], ops[:3:3]
+		le.PutUint64(d[0:8], uint64(head)|uint64(o[0])<<32)
+		le.PutUint64(d[8:16], uint64(o[1])|uint64(o[2])<<32)
+		return at + 16
+	case 4:
+		d, o := out[at:at+20:at+20], ops[:4:4]
+		le.PutUint64(d[0:8], uint64(head)|uint64(o[0])<<32)
+		le.PutUint64(d[8:16], uint64(o[1])|uint64(o[2])<<32)
+		le.PutUint32(d[16:20], o[3])
+		return at + 20
+	}
+	le.PutUint32(out[at:at+4], head)
+	at += 4
+	for _, w := range ops {
+		le.PutUint32(out[at:at+4], w)
+		at += 4
+	}
+	return at
 }
 
 // WordsToBytes encodes words little-endian.
@@ -113,11 +142,12 @@ func wordsOf(words []uint32, data []byte, big bool) {
 		return
 	}
 	i := 0
-	for ; i+2 <= len(words); i += 2 { // two words a load
-		x := binary.LittleEndian.Uint64(data[4*i : 4*i+8])
-		words[i], words[i+1] = uint32(x), uint32(x>>32)
+	for ; i+4 <= len(words); i += 4 { // four words, two loads, one bounds check
+		w, d := words[i:i+4:i+4], data[4*i:4*i+16:4*i+16]
+		x, y := binary.LittleEndian.Uint64(d[0:8]), binary.LittleEndian.Uint64(d[8:16])
+		w[0], w[1], w[2], w[3] = uint32(x), uint32(x>>32), uint32(y), uint32(y>>32)
 	}
-	if i < len(words) {
+	for ; i < len(words); i++ {
 		words[i] = binary.LittleEndian.Uint32(data[4*i : 4*i+4])
 	}
 }
