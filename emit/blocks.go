@@ -26,8 +26,8 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 		labels[i] = b.id()
 	}
 	vars := make([]uint32, len(f.Vars))
-	// The helpers' instructions, then main's, in the builder's storage.
-	fb := &fnBody{b: b, insts: slices.Grow(append(b.funcsBuf[:0], b.funcs...), estimateInsts(f))}
+	// After the helpers' words (buildInto gives them room for main's).
+	fb := &fnBody{b: b, w: b.funcs}
 	fb.add(spirv.OpFunction, t.void, b.fn.main, spirv.FunctionControlNone, t.fnVoid)
 	prologue := b.id()
 	fb.add(spirv.OpLabel, prologue)
@@ -59,7 +59,7 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 		blk := &f.Blocks[i]
 		if !b.opt.NoNames {
 			if b.reference {
-				b.names = append(b.names, inst(spirv.OpName, append([]uint32{labels[i]}, spirv.String(blockName(blk, i, clones))...)...))
+				put(&b.names, spirv.OpName, append([]uint32{labels[i]}, spirv.String(blockName(blk, i, clones))...)...)
 			} else {
 				nameOf(b, labels[i], appendBlockName(nameBuf[:0], blk, i, clones))
 			}
@@ -69,7 +69,7 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 		}
 	}
 	fb.add(spirv.OpFunctionEnd)
-	b.funcs = fb.insts
+	b.funcs = fb.w
 	return nil
 }
 
@@ -223,16 +223,6 @@ func (fb *fnBody) returnSeq() {
 	fb.add(spirv.OpReturn)
 }
 
-// estimateInsts is about the instructions of f's entry point: the prologue,
-// a dozen per block and the filler. It only sizes the first allocation.
-func estimateInsts(f *structurizer.Func) int {
-	n := 32 + 2*len(f.Vars)
-	for i := range f.Blocks {
-		n += 12 + fillerOps(f.Blocks[i].Weight)
-	}
-	return n
-}
-
 // fillerOps is the number of arithmetic instructions standing for a block
 // of w words: the load and store around them cost 7 words, each op 5.
 func fillerOps(w int) int {
@@ -262,23 +252,21 @@ func (fb *fnBody) filler(blk *structurizer.Block) {
 		fb.add(spirv.OpStore, b.v.sink, x)
 		return
 	}
-	// fb.val(ops[i%3], uint, x, b.u(c)) for each op, its operands cut from
-	// the chunk at once: the filler is most of a heavy module.
-	words := fb.words(4 * k)
-	base := len(fb.insts)
-	fb.insts = slices.Grow(fb.insts, k+1)[:base+k]
-	insts := fb.insts[base:]
+	// fb.val(ops[i%3], uint, x, b.u(c)) for each op, written in place:
+	// the filler is most of a heavy module.
+	at := len(fb.w)
+	fb.w = slices.Grow(fb.w, 5*k)[:at+5*k]
+	words := fb.w[at:]
 	shift, opi := 0, 0 // i%24, i%3
-	for i := range insts {
+	for i := range k {
 		c := (seed>>uint(shift))&0xff | 1
 		cid := b.smallConsts[c]
 		if cid == 0 {
 			cid = b.u(c)
 		}
 		r := b.id()
-		w := words[4*i : 4*i+4 : 4*i+4]
-		w[0], w[1], w[2], w[3] = b.t.uint, r, x, cid
-		insts[i] = spirv.Instruction{Op: ops[opi], Operands: w}
+		w := words[5*i : 5*i+5 : 5*i+5]
+		w[0], w[1], w[2], w[3], w[4] = head(ops[opi], 4), b.t.uint, r, x, cid
 		x = r
 		if shift++; shift == 24 {
 			shift = 0

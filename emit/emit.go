@@ -37,15 +37,15 @@ type Options struct {
 const Generator = 0x00000001
 
 // builder collects a module's sections in the order the specification
-// requires (2.4: logical layout).
+// requires (2.4: logical layout), each section as its words: every
+// instruction's word count and opcode, then its operands. Bytes writes
+// them out as they are; Module splits them into instructions.
 type builder struct {
 	bound                                       uint32
-	caps, memModel, entry, modes, names, annots []spirv.Instruction
-	types, consts, globals, funcs               []spirv.Instruction
-	uintConsts                                  map[uint32]uint32
-	smallConsts                                 [256]uint32         // uintConsts for v < 256 (filler constants), 0: none yet
-	chunk                                       []uint32            // operand storage, see fnBody.words
-	funcsBuf                                    []spirv.Instruction // storage for funcs with main, see mainFunc
+	caps, memModel, entry, modes, names, annots []uint32
+	types, consts, globals, funcs               []uint32
+	uintConsts                                  map[uint32]uint32 // nil until the first constant of 256 or more
+	smallConsts                                 [256]uint32       // uintConsts for v < 256 (filler constants), 0: none yet
 	t                                           typeIDs
 	v                                           globalIDs
 	fn                                          funcIDs
@@ -67,8 +67,12 @@ type funcIDs struct{ main, appendID, next uint32 }
 
 func (b *builder) id() uint32 { b.bound++; return b.bound }
 
-func inst(op spirv.Op, operands ...uint32) spirv.Instruction {
-	return spirv.Instruction{Op: op, Operands: operands}
+// head is an instruction's first word: its word count and opcode.
+func head(op spirv.Op, operands int) uint32 { return uint32(operands+1)<<16 | uint32(op) }
+
+// put appends the instruction op operands to the section sec.
+func put(sec *[]uint32, op spirv.Op, operands ...uint32) {
+	*sec = append(append(*sec, head(op, len(operands))), operands...)
 }
 
 // u returns the id of a uint constant, creating it on first use.
@@ -84,25 +88,27 @@ func (b *builder) u(v uint32) uint32 {
 	if v < uint32(len(b.smallConsts)) {
 		b.smallConsts[v] = id
 	} else {
+		if b.uintConsts == nil {
+			b.uintConsts = map[uint32]uint32{}
+		}
 		b.uintConsts[v] = id
 	}
-	ops := b.words(3)
-	ops[0], ops[1], ops[2] = b.t.uint, id, v
-	b.consts = append(b.consts, spirv.Instruction{Op: spirv.OpConstant, Operands: ops})
+	put(&b.consts, spirv.OpConstant, b.t.uint, id, v)
 	return id
 }
 
-// name adds OpName id s, its operands in the builder's chunk (see words).
+// name adds OpName id s.
 func (b *builder) name(id uint32, s string) { nameOf(b, id, s) }
 
 // nameOf is name for a string or the bytes of one (a block's name is
 // formatted into a stack buffer, see appendBlockName): the operands are
-// the id and s as spirv.String encodes it.
+// the id and s as spirv.String encodes it, written in place.
 func nameOf[S string | []byte](b *builder, id uint32, s S) {
-	ops := b.words(1 + len(s)/4 + 1)
-	ops[0] = id
-	packString(ops[1:], s)
-	b.names = append(b.names, spirv.Instruction{Op: spirv.OpName, Operands: ops})
+	n := len(s)/4 + 1
+	b.names = append(b.names, head(spirv.OpName, 1+n), id)
+	at := len(b.names)
+	b.names = slices.Grow(b.names, n)[:at+n]
+	packString(b.names[at:], s)
 }
 
 // packString writes s NUL-terminated and zero-padded into dst, little-endian
@@ -129,20 +135,21 @@ func Module(f *structurizer.Func, opt Options) (*spirv.Module, error) {
 		return nil, err
 	}
 	m := &spirv.Module{Version: spirv.Version13, Generator: Generator, Bound: b.bound + 1}
-	n := 0
+	var words []uint32 // the module's own copy: the prefix's words are shared
 	for _, sec := range b.sections() {
-		n += len(sec)
+		words = append(words, sec...)
 	}
-	m.Insts = make([]spirv.Instruction, 0, n)
-	for _, sec := range b.sections() {
-		m.Insts = append(m.Insts, sec...)
+	for i := 0; i < len(words); {
+		n := int(words[i] >> 16)
+		m.Insts = append(m.Insts, spirv.Instruction{Op: spirv.Op(words[i] & 0xffff), Operands: words[i+1 : i+n : i+n]})
+		i += n
 	}
 	return m, nil
 }
 
 // Bytes emits f and encodes it: the bytes of Module(f, opt).Bytes(),
-// written straight from the sections (emission is on the campaign's hot
-// path).
+// the sections' words written out as they are (emission is on the
+// campaign's hot path).
 func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("emit: %w", err)
@@ -153,27 +160,39 @@ func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := spirv.EncodeBytes(spirv.Version13, Generator, b.bound+1, 0, b.sections()...)
+	out := b.bytes()
 	sc.keep(b)
 	return out, nil
 }
 
+// bytes encodes the module: the header, then every section's words.
+func (b *builder) bytes() []byte {
+	n := 5
+	for _, sec := range b.sections() {
+		n += len(sec)
+	}
+	out := make([]byte, 4*n)
+	spirv.PutWords(out, []uint32{spirv.Magic, spirv.Version13, Generator, b.bound + 1, 0})
+	at := 20
+	for _, sec := range b.sections() {
+		spirv.PutWords(out[at:], sec)
+		at += 4 * len(sec)
+	}
+	return out
+}
+
 // scratch is storage Bytes lends a build and takes back once the bytes are
-// written: the entry point's instruction list and the operand words, the
+// written: the words of the functions, the names and the constants, the
 // bulk of what emitting a module allocates.
 type scratch struct {
-	insts []spirv.Instruction
-	chunk []uint32
+	funcs, names, consts []uint32
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// keep takes the build's storage back (the largest operand chunk it had).
+// keep takes the build's storage back.
 func (sc *scratch) keep(b *builder) {
-	sc.insts = b.funcs[:0]
-	if cap(b.chunk) > cap(sc.chunk) {
-		sc.chunk = b.chunk[:0]
-	}
+	sc.funcs, sc.names, sc.consts = b.funcs[:0], b.names[:0], b.consts[:0]
 }
 
 // build runs the builder over f (which passed Validate), from the cached
@@ -182,16 +201,13 @@ func build(f *structurizer.Func, opt Options) (*builder, error) {
 	return buildInto(f, opt, &scratch{})
 }
 
-// buildInto is build on sc's storage: the module's instructions and
-// operands live there until sc is used again.
+// buildInto is build on sc's storage: the sections main adds to live
+// there (after a copy of the prefix's words) until sc is used again.
 func buildInto(f *structurizer.Func, opt Options, sc *scratch) (*builder, error) {
 	b := cachedPrefix(opt)
-	if n := estimateWords(f); cap(sc.chunk) >= n {
-		b.chunk = sc.chunk[:0]
-	} else {
-		b.chunk = make([]uint32, 0, n)
-	}
-	b.funcsBuf = sc.insts[:0]
+	b.funcs = slices.Grow(append(sc.funcs[:0], b.funcs...), estimateWords(f))
+	b.names = append(sc.names[:0], b.names...)
+	b.consts = append(sc.consts[:0], b.consts...)
 	if err := b.mainFunc(f); err != nil {
 		return nil, err
 	}
@@ -204,7 +220,6 @@ func buildInto(f *structurizer.Func, opt Options, sc *scratch) (*builder, error)
 func buildFresh(f *structurizer.Func, opt Options) (*builder, error) {
 	b := newPrefix(opt)
 	b.reference = true
-	b.chunk = make([]uint32, 0, estimateWords(f))
 	if err := b.mainFunc(f); err != nil {
 		return nil, err
 	}
@@ -214,7 +229,7 @@ func buildFresh(f *structurizer.Func, opt Options) (*builder, error) {
 // newPrefix builds everything before main: the preamble, the lane guard's
 // built-in, the helpers. It depends on nothing but opt.NoLaneGuard.
 func newPrefix(opt Options) *builder {
-	b := &builder{uintConsts: map[uint32]uint32{}, opt: opt}
+	b := &builder{opt: opt}
 	b.preamble()
 	if !opt.NoLaneGuard {
 		b.laneIndex()
@@ -233,7 +248,7 @@ var prefixes = [2]func() *builder{
 // cachedPrefix is a copy of the prefix for opt that main can be added to:
 // its sections are clipped, so appending copies them instead of writing
 // into the shared ones, and its constant map is its own. The shared
-// instructions are only ever read.
+// words are only ever read.
 func cachedPrefix(opt Options) *builder {
 	k := 0
 	if opt.NoLaneGuard {
@@ -241,26 +256,27 @@ func cachedPrefix(opt Options) *builder {
 	}
 	b := *prefixes[k]()
 	b.opt = opt
-	b.uintConsts = maps.Clone(b.uintConsts)
-	for _, sec := range []*[]spirv.Instruction{&b.caps, &b.memModel, &b.entry, &b.modes, &b.names, &b.annots, &b.types, &b.consts, &b.globals, &b.funcs} {
+	if b.uintConsts != nil {
+		b.uintConsts = maps.Clone(b.uintConsts)
+	}
+	for _, sec := range []*[]uint32{&b.caps, &b.memModel, &b.entry, &b.modes, &b.names, &b.annots, &b.types, &b.consts, &b.globals, &b.funcs} {
 		*sec = slices.Clip(*sec)
 	}
-	b.chunk = nil
 	return &b
 }
 
 // sections are the module's sections in layout order.
-func (b *builder) sections() [][]spirv.Instruction {
-	return [][]spirv.Instruction{b.caps, b.memModel, b.entry, b.modes, b.names, b.annots, b.types, b.consts, b.globals, b.funcs}
+func (b *builder) sections() [][]uint32 {
+	return [][]uint32{b.caps, b.memModel, b.entry, b.modes, b.names, b.annots, b.types, b.consts, b.globals, b.funcs}
 }
 
-// estimateWords is about the operand words the functions of f take: the
-// helpers, a few dozen per block, and the filler of the weights. It only
-// sizes the first chunk of operand storage.
+// estimateWords is about the words the functions of f take: the helpers,
+// a few dozen per block, and the filler of the weights. It only sizes the
+// first allocation of the functions' words.
 func estimateWords(f *structurizer.Func) int {
-	n := 256
+	n := 320
 	for i := range f.Blocks {
-		n += 48 + 4*fillerOps(f.Blocks[i].Weight)
+		n += 60 + 5*fillerOps(f.Blocks[i].Weight)
 	}
 	return n
 }
@@ -268,48 +284,47 @@ func estimateWords(f *structurizer.Func) int {
 // preamble declares capabilities, types, buffers and the invocation id.
 func (b *builder) preamble() {
 	t, v := &b.t, &b.v
-	b.caps = append(b.caps, inst(spirv.OpCapability, spirv.CapabilityShader))
-	b.memModel = append(b.memModel, inst(spirv.OpMemoryModel, spirv.AddressingLogical, spirv.MemoryGLSL450))
+	put(&b.caps, spirv.OpCapability, spirv.CapabilityShader)
+	put(&b.memModel, spirv.OpMemoryModel, spirv.AddressingLogical, spirv.MemoryGLSL450)
 	b.fn.main, b.fn.appendID, b.fn.next = b.id(), b.id(), b.id()
 	t.void, t.boolean, t.uint, t.int = b.id(), b.id(), b.id(), b.id()
 	t.v3, t.ptrInV3, t.arr, t.bufStruct = b.id(), b.id(), b.id(), b.id()
 	t.ptrSBStruct, t.ptrSBUint, t.ptrPrivUint, t.ptrFuncUint = b.id(), b.id(), b.id(), b.id()
 	t.fnVoid, t.fnUint, t.fnVoidUint = b.id(), b.id(), b.id()
-	b.types = append(b.types,
-		inst(spirv.OpTypeVoid, t.void), inst(spirv.OpTypeBool, t.boolean),
-		inst(spirv.OpTypeInt, t.uint, 32, 0), inst(spirv.OpTypeInt, t.int, 32, 1),
-		inst(spirv.OpTypeVector, t.v3, t.uint, 3), inst(spirv.OpTypePointer, t.ptrInV3, spirv.StorageInput, t.v3),
-		inst(spirv.OpTypeRuntimeArray, t.arr, t.uint), inst(spirv.OpTypeStruct, t.bufStruct, t.arr),
-		inst(spirv.OpTypePointer, t.ptrSBStruct, spirv.StorageStorageBuffer, t.bufStruct),
-		inst(spirv.OpTypePointer, t.ptrSBUint, spirv.StorageStorageBuffer, t.uint),
-		inst(spirv.OpTypePointer, t.ptrPrivUint, spirv.StoragePrivate, t.uint),
-		inst(spirv.OpTypePointer, t.ptrFuncUint, spirv.StorageFunction, t.uint),
-		inst(spirv.OpTypeFunction, t.fnVoid, t.void), inst(spirv.OpTypeFunction, t.fnUint, t.uint),
-		inst(spirv.OpTypeFunction, t.fnVoidUint, t.void, t.uint),
-	)
+	put(&b.types, spirv.OpTypeVoid, t.void)
+	put(&b.types, spirv.OpTypeBool, t.boolean)
+	put(&b.types, spirv.OpTypeInt, t.uint, 32, 0)
+	put(&b.types, spirv.OpTypeInt, t.int, 32, 1)
+	put(&b.types, spirv.OpTypeVector, t.v3, t.uint, 3)
+	put(&b.types, spirv.OpTypePointer, t.ptrInV3, spirv.StorageInput, t.v3)
+	put(&b.types, spirv.OpTypeRuntimeArray, t.arr, t.uint)
+	put(&b.types, spirv.OpTypeStruct, t.bufStruct, t.arr)
+	put(&b.types, spirv.OpTypePointer, t.ptrSBStruct, spirv.StorageStorageBuffer, t.bufStruct)
+	put(&b.types, spirv.OpTypePointer, t.ptrSBUint, spirv.StorageStorageBuffer, t.uint)
+	put(&b.types, spirv.OpTypePointer, t.ptrPrivUint, spirv.StoragePrivate, t.uint)
+	put(&b.types, spirv.OpTypePointer, t.ptrFuncUint, spirv.StorageFunction, t.uint)
+	put(&b.types, spirv.OpTypeFunction, t.fnVoid, t.void)
+	put(&b.types, spirv.OpTypeFunction, t.fnUint, t.uint)
+	put(&b.types, spirv.OpTypeFunction, t.fnVoidUint, t.void, t.uint)
 	v.decisions, v.trace, v.gid = b.id(), b.id(), b.id()
 	v.tbase, v.dbase, v.tcap, v.sink = b.id(), b.id(), b.id(), b.id()
-	b.globals = append(b.globals,
-		inst(spirv.OpVariable, t.ptrSBStruct, v.decisions, spirv.StorageStorageBuffer),
-		inst(spirv.OpVariable, t.ptrSBStruct, v.trace, spirv.StorageStorageBuffer),
-		inst(spirv.OpVariable, t.ptrInV3, v.gid, spirv.StorageInput),
-		inst(spirv.OpVariable, t.ptrPrivUint, v.tbase, spirv.StoragePrivate),
-		inst(spirv.OpVariable, t.ptrPrivUint, v.dbase, spirv.StoragePrivate),
-		inst(spirv.OpVariable, t.ptrPrivUint, v.tcap, spirv.StoragePrivate),
-		inst(spirv.OpVariable, t.ptrPrivUint, v.sink, spirv.StoragePrivate),
-	)
-	b.entry = append(b.entry, inst(spirv.OpEntryPoint, append(append([]uint32{spirv.ExecutionModelGLCompute, b.fn.main}, spirv.String("main")...), v.gid)...))
-	b.modes = append(b.modes, inst(spirv.OpExecutionMode, b.fn.main, spirv.ExecutionModeLocalSize, 1, 1, 1))
-	b.annots = append(b.annots,
-		inst(spirv.OpDecorate, v.gid, spirv.DecorationBuiltIn, spirv.BuiltInGlobalInvocationID),
-		inst(spirv.OpDecorate, t.arr, spirv.DecorationArrayStride, 4),
-		inst(spirv.OpDecorate, t.bufStruct, spirv.DecorationBlock),
-		inst(spirv.OpMemberDecorate, t.bufStruct, 0, spirv.DecorationOffset, 0),
-		inst(spirv.OpDecorate, v.decisions, spirv.DecorationDescriptorSet, 0),
-		inst(spirv.OpDecorate, v.decisions, spirv.DecorationBinding, spirv.BindingDecisions),
-		inst(spirv.OpDecorate, v.trace, spirv.DecorationDescriptorSet, 0),
-		inst(spirv.OpDecorate, v.trace, spirv.DecorationBinding, spirv.BindingTrace),
-	)
+	put(&b.globals, spirv.OpVariable, t.ptrSBStruct, v.decisions, spirv.StorageStorageBuffer)
+	put(&b.globals, spirv.OpVariable, t.ptrSBStruct, v.trace, spirv.StorageStorageBuffer)
+	put(&b.globals, spirv.OpVariable, t.ptrInV3, v.gid, spirv.StorageInput)
+	put(&b.globals, spirv.OpVariable, t.ptrPrivUint, v.tbase, spirv.StoragePrivate)
+	put(&b.globals, spirv.OpVariable, t.ptrPrivUint, v.dbase, spirv.StoragePrivate)
+	put(&b.globals, spirv.OpVariable, t.ptrPrivUint, v.tcap, spirv.StoragePrivate)
+	put(&b.globals, spirv.OpVariable, t.ptrPrivUint, v.sink, spirv.StoragePrivate)
+	put(&b.entry, spirv.OpEntryPoint, append(append([]uint32{spirv.ExecutionModelGLCompute, b.fn.main}, spirv.String("main")...), v.gid)...)
+	put(&b.modes, spirv.OpExecutionMode, b.fn.main, spirv.ExecutionModeLocalSize, 1, 1, 1)
+	put(&b.annots, spirv.OpDecorate, v.gid, spirv.DecorationBuiltIn, spirv.BuiltInGlobalInvocationID)
+	put(&b.annots, spirv.OpDecorate, t.arr, spirv.DecorationArrayStride, 4)
+	put(&b.annots, spirv.OpDecorate, t.bufStruct, spirv.DecorationBlock)
+	put(&b.annots, spirv.OpMemberDecorate, t.bufStruct, 0, spirv.DecorationOffset, 0)
+	put(&b.annots, spirv.OpDecorate, v.decisions, spirv.DecorationDescriptorSet, 0)
+	put(&b.annots, spirv.OpDecorate, v.decisions, spirv.DecorationBinding, spirv.BindingDecisions)
+	put(&b.annots, spirv.OpDecorate, v.trace, spirv.DecorationDescriptorSet, 0)
+	put(&b.annots, spirv.OpDecorate, v.trace, spirv.DecorationBinding, spirv.BindingTrace)
 	for _, n := range []struct {
 		id uint32
 		s  string
@@ -323,48 +338,29 @@ func (b *builder) preamble() {
 // (laneGuard), in the entry point's interface.
 func (b *builder) laneIndex() {
 	b.t.ptrInUint, b.v.lidx = b.id(), b.id()
-	b.types = append(b.types, inst(spirv.OpTypePointer, b.t.ptrInUint, spirv.StorageInput, b.t.uint))
-	b.globals = append(b.globals, inst(spirv.OpVariable, b.t.ptrInUint, b.v.lidx, spirv.StorageInput))
-	b.annots = append(b.annots, inst(spirv.OpDecorate, b.v.lidx, spirv.DecorationBuiltIn, spirv.BuiltInLocalInvocationIndex))
-	b.entry[0].Operands = append(b.entry[0].Operands, b.v.lidx)
+	put(&b.types, spirv.OpTypePointer, b.t.ptrInUint, spirv.StorageInput, b.t.uint)
+	put(&b.globals, spirv.OpVariable, b.t.ptrInUint, b.v.lidx, spirv.StorageInput)
+	put(&b.annots, spirv.OpDecorate, b.v.lidx, spirv.DecorationBuiltIn, spirv.BuiltInLocalInvocationIndex)
+	// The entry section is the one OpEntryPoint: one more operand.
+	b.entry = append(b.entry, b.v.lidx)
+	b.entry[0] += 1 << 16
 	b.name(b.v.lidx, "lidx")
 }
 
-// fnBody accumulates one function's instructions.
+// fnBody accumulates one function's words.
 type fnBody struct {
-	b     *builder
-	insts []spirv.Instruction
-}
-
-// words returns storage for n operands, cut from the builder's shared chunk
-// so that an instruction costs no allocation of its own (emission is on the
-// campaign's hot path). The slice's capacity is its length: appending to it
-// copies.
-func (fb *fnBody) words(n int) []uint32 { return fb.b.words(n) }
-
-// words is fnBody.words on the builder (for names).
-func (b *builder) words(n int) []uint32 {
-	if len(b.chunk)+n > cap(b.chunk) {
-		b.chunk = make([]uint32, 0, max(1024, n, cap(b.chunk)))
-	}
-	k := len(b.chunk)
-	b.chunk = b.chunk[:k+n]
-	return b.chunk[k : k+n : k+n]
+	b *builder
+	w []uint32
 }
 
 func (fb *fnBody) add(op spirv.Op, operands ...uint32) {
-	ops := fb.words(len(operands))
-	copy(ops, operands)
-	fb.insts = append(fb.insts, spirv.Instruction{Op: op, Operands: ops})
+	fb.w = append(append(fb.w, head(op, len(operands))), operands...)
 }
 
 // val emits an instruction with a result type and returns its result id.
 func (fb *fnBody) val(op spirv.Op, typ uint32, operands ...uint32) uint32 {
 	r := fb.b.id()
-	ops := fb.words(2 + len(operands))
-	ops[0], ops[1] = typ, r
-	copy(ops[2:], operands)
-	fb.insts = append(fb.insts, spirv.Instruction{Op: op, Operands: ops})
+	fb.w = append(append(fb.w, head(op, 2+len(operands)), typ, r), operands...)
 	return r
 }
 
@@ -385,7 +381,7 @@ func (fb *fnBody) slot(buffer, base uint32, off uint32) uint32 {
 func (b *builder) helpers() {
 	t, v := &b.t, &b.v
 	// append(id): trace[tbase + 4 + min(count, cap)] = id; count++.
-	fb := &fnBody{b: b}
+	fb := &fnBody{b: b, w: b.funcs}
 	param := b.id()
 	fb.add(spirv.OpFunction, t.void, b.fn.appendID, spirv.FunctionControlNone, t.fnVoidUint)
 	fb.add(spirv.OpFunctionParameter, t.uint, param)
@@ -402,10 +398,8 @@ func (b *builder) helpers() {
 	fb.add(spirv.OpStore, pc, fb.val(spirv.OpIAdd, t.uint, c, b.u(1)))
 	fb.add(spirv.OpReturn)
 	fb.add(spirv.OpFunctionEnd)
-	b.funcs = append(b.funcs, fb.insts...)
 
 	// next(): the walk's next decision, 0 past its end; consumed++.
-	fb = &fnBody{b: b}
 	fb.add(spirv.OpFunction, t.uint, b.fn.next, spirv.FunctionControlNone, t.fnUint)
 	fb.add(spirv.OpLabel, b.id())
 	tb = fb.load(v.tbase)
@@ -421,5 +415,5 @@ func (b *builder) helpers() {
 	fb.add(spirv.OpStore, pp, fb.val(spirv.OpIAdd, t.uint, pos, b.u(1)))
 	fb.add(spirv.OpReturnValue, r)
 	fb.add(spirv.OpFunctionEnd)
-	b.funcs = append(b.funcs, fb.insts...)
+	b.funcs = fb.w
 }

@@ -208,9 +208,7 @@ func TestPrefixCacheMatchesFreshBuild(t *testing.T) {
 	const seed = 41
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 0))
-	encode := func(b *builder) []byte {
-		return spirv.EncodeBytes(spirv.Version13, Generator, b.bound+1, 0, b.sections()...)
-	}
+	encode := func(b *builder) []byte { return b.bytes() }
 	var first []byte
 	var firstFunc *structurizer.Func
 	var firstOpt Options

@@ -1,7 +1,7 @@
 // codec_test.go: Decode against a word-at-a-time reference (the byte order
 // through the binary.ByteOrder interface, instructions appended one by
 // one) on random instruction streams in both byte orders, whole and
-// damaged, and EncodeBytes against Encode's words.
+// damaged, and EncodeBytes and WordsToBytes against Encode's words.
 package spirv
 
 import (
@@ -63,6 +63,9 @@ func TestDecodeAgainstReference(t *testing.T) {
 		data := m.Bytes()
 		if !reflect.DeepEqual(m.Encode(), wordsOfBytes(data)) {
 			t.Fatalf("stream %d: EncodeBytes differs from Encode", i)
+		}
+		if !reflect.DeepEqual(WordsToBytes(m.Encode()), data) {
+			t.Fatalf("stream %d: WordsToBytes (PutWords) differs from EncodeBytes", i)
 		}
 		switch i % 4 {
 		case 1: // big-endian
