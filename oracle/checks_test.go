@@ -261,7 +261,8 @@ func TestCheckDecodesEachModuleAfresh(t *testing.T) {
 
 // TestScanEntryBlocksAgainstDecode holds the word scan behind entryBlocks to
 // the decoder's count on emitted modules of both strategies and on damaged
-// copies (a word overwritten, bytes cut off, the other byte order): the
+// copies (a word overwritten, bytes cut off, the other byte order, the
+// entry point after the functions or none and main's id 0): the
 // scan reads a module exactly when the decoder does (little-endian), and
 // then counts the same blocks.
 func TestScanEntryBlocksAgainstDecode(t *testing.T) {
@@ -295,6 +296,22 @@ func TestScanEntryBlocksAgainstDecode(t *testing.T) {
 			byteorder.BigEndian.PutUint32(be[k:], byteorder.LittleEndian.Uint32(mod[k:]))
 		}
 		check("big-endian", be, false)
+		m, err := spirv.Decode(mod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep := slices.IndexFunc(m.Insts, func(in spirv.Instruction) bool { return in.Op == spirv.OpEntryPoint })
+		last := slices.Clone(m.Insts)
+		last = append(slices.Delete(last, ep, ep+1), m.Insts[ep])
+		check("entry point last", (&spirv.Module{Version: m.Version, Bound: m.Bound, Insts: last}).Bytes(), true)
+		none := slices.Clone(m.Insts)
+		none[ep] = spirv.Instruction{Op: spirv.OpNop}
+		for k, in := range none {
+			if in.Op == spirv.OpFunction && in.Operands[1] == m.Insts[ep].Operands[1] {
+				none[k].Operands = []uint32{in.Operands[0], 0, in.Operands[2], in.Operands[3]}
+			}
+		}
+		check("no entry point, main's id 0", (&spirv.Module{Version: m.Version, Bound: m.Bound, Insts: none}).Bytes(), true)
 	}
 }
 

@@ -107,34 +107,42 @@ func entryBlocks(module []byte) (int, error) {
 }
 
 // scanEntryBlocks is entryBlocks on a well-formed little-endian module
-// without decoding it: two passes over the words, the first for the entry
-// point, the second counting OpLabel inside its OpFunction. ok is false
-// when the words do not split into instructions.
+// without decoding it: one pass over the words when the entry point comes
+// before the functions (as the emitter lays modules out), counting OpLabel
+// inside its OpFunction, else a second pass once the first found the
+// entry point. ok is false when the words do not split into instructions.
 func scanEntryBlocks(module []byte) (n int, ok bool) {
 	if len(module)%4 != 0 || len(module) < 20 || byteorder.LittleEndian.Uint32(module) != spirv.Magic {
 		return 0, false
 	}
-	word := func(i int) uint32 { return byteorder.LittleEndian.Uint32(module[4*i:]) }
 	words := len(module) / 4
-	entry, found := uint32(0), false
+	entry, found, late := uint32(0), false, false
 	for pass := 0; pass < 2; pass++ {
 		in := false
 		for i := 5; i < words; {
-			count := int(word(i) >> 16)
-			op := spirv.Op(word(i) & 0xffff)
-			if count == 0 || i+count > words {
+			head := byteorder.LittleEndian.Uint32(module[4*i : 4*i+4])
+			count, op := int(head>>16), spirv.Op(head&0xffff)
+			if count == 0 || count > words-i {
 				return 0, false
 			}
 			switch {
-			case pass == 0 && op == spirv.OpEntryPoint && count >= 3 && !found:
-				entry, found = word(i+2), true
-			case pass == 1 && op == spirv.OpFunction:
-				in = count >= 3 && word(i+2) == entry
-			case pass == 1 && op == spirv.OpLabel && in:
+			case op == spirv.OpEntryPoint && count >= 3 && !found:
+				entry, found = byteorder.LittleEndian.Uint32(module[4*i+8:]), true
+			case op == spirv.OpFunction:
+				// Before the entry point is found only the second pass may
+				// count (with entry 0 where the module has none, as
+				// decodeEntryBlocks does).
+				late = late || !found
+				in = (found || pass == 1) && count >= 3 && byteorder.LittleEndian.Uint32(module[4*i+8:]) == entry
+			case op == spirv.OpLabel && in:
 				n++
 			}
 			i += count
 		}
+		if !late || pass == 1 {
+			return n, true
+		}
+		n, late = 0, false // count again, the entry point known from the start
 	}
 	return n, true
 }
