@@ -77,11 +77,10 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 			weights += s.Graph.Weight(b)
 		}
 	}
-	m, err := s.decoded()
+	blocksOut, err := s.entryBlocks()
 	if err != nil {
 		return Verdict{Status: Skip, Detail: "module unreadable: " + err.Error()}
 	}
-	blocksOut := entryBlocksOf(m)
 	wordsIn := weights + lim.PerBlockWords*blocksIn
 	wordsOut := max(0, len(s.Module)/4-lim.ModuleOverhead)
 	if maxB := int(lim.BlockFactor*float64(blocksIn)) + lim.BlockSlack; blocksOut > maxB {
@@ -104,6 +103,19 @@ func entryBlocks(module []byte) (int, error) {
 		return n, nil
 	}
 	return decodeEntryBlocks(module)
+}
+
+// entryBlocks is entryBlocks of the subject's module: by the scan, else
+// from the decoded module the checks share (whose error it returns).
+func (s *Subject) entryBlocks() (int, error) {
+	if n, ok := scanEntryBlocks(s.Module); ok {
+		return n, nil
+	}
+	m, err := s.decoded()
+	if err != nil {
+		return 0, err
+	}
+	return entryBlocksOf(m), nil
 }
 
 // scanEntryBlocks is entryBlocks on a well-formed little-endian module

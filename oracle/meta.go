@@ -186,11 +186,7 @@ func checkIdempotence(s *Subject, own *lazyModuleCFG) Verdict {
 	if err != nil {
 		return metaFail(SigRerunFailed, "structurizing the one-block graph: "+err.Error())
 	}
-	m, err1 := s.decoded()
-	first := 0
-	if err1 == nil {
-		first = entryBlocksOf(m)
-	}
+	first, err1 := s.entryBlocks()
 	second, err2 := entryBlocks(again)
 	base, err3 := entryBlocks(one)
 	if err := errors.Join(err1, err2, err3); err != nil {
