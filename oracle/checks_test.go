@@ -264,7 +264,7 @@ func TestCheckDecodesEachModuleAfresh(t *testing.T) {
 // copies (a word overwritten, bytes cut off, the other byte order, the
 // entry point after the functions or none and main's id 0): the
 // scan reads a module exactly when the decoder does (little-endian), and
-// then counts the same blocks.
+// then counts the same blocks; so does entryBlocksOf on the decoded module.
 func TestScanEntryBlocksAgainstDecode(t *testing.T) {
 	r := seededRand(t, 9)
 	check := func(what string, mod []byte, littleEndian bool) {
@@ -277,6 +277,11 @@ func TestScanEntryBlocksAgainstDecode(t *testing.T) {
 		got, gerr := entryBlocks(mod)
 		if got != want || (gerr == nil) != (err == nil) {
 			t.Fatalf("%s: entryBlocks %d %v, decode %d %v", what, got, gerr, want, err)
+		}
+		if m, err := spirv.Decode(mod); err == nil {
+			if got := entryBlocksOf(m); got != want {
+				t.Fatalf("%s: entryBlocksOf %d, two passes %d", what, got, want)
+			}
 		}
 	}
 	for i := range 300 {

@@ -105,11 +105,22 @@ func entryBlocks(module []byte) (int, error) {
 	return decodeEntryBlocks(module)
 }
 
-// entryBlocks is entryBlocks of the subject's module: by the scan, else
-// from the decoded module the checks share (whose error it returns).
+// entryBlocks is entryBlocks of the subject's module, counted once per
+// Check for growth and meta: from the decoded module the checks share
+// (whose error it returns), or by the scan where nothing decoded it yet.
 func (s *Subject) entryBlocks() (int, error) {
-	if n, ok := scanEntryBlocks(s.Module); ok {
-		return n, nil
+	if !s.entryDone {
+		s.entryCount, s.entryErr = s.countEntryBlocks()
+		s.entryDone = true
+	}
+	return s.entryCount, s.entryErr
+}
+
+func (s *Subject) countEntryBlocks() (int, error) {
+	if !s.decodeDone {
+		if n, ok := scanEntryBlocks(s.Module); ok {
+			return n, nil
+		}
 	}
 	m, err := s.decoded()
 	if err != nil {
@@ -166,11 +177,36 @@ func decodeEntryBlocks(module []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return entryBlocksOf(m), nil
+	return entryBlocksOfRef(m), nil
 }
 
-// entryBlocksOf counts the labels of a decoded module's entry point.
+// entryBlocksOf counts the labels of a decoded module's entry point: in
+// one pass where the entry point precedes the functions, as scanEntryBlocks.
 func entryBlocksOf(m *spirv.Module) int {
+	entry, found, late := uint32(0), false, false
+	for pass := 0; ; pass++ {
+		n, in := 0, false
+		for _, ins := range m.Insts {
+			switch {
+			case ins.Op == spirv.OpEntryPoint && len(ins.Operands) >= 2 && !found:
+				entry, found = ins.Operands[1], true
+			case ins.Op == spirv.OpFunction:
+				late = late || !found
+				in = (found || pass == 1) && len(ins.Operands) >= 2 && ins.Operands[1] == entry
+			case ins.Op == spirv.OpLabel && in:
+				n++
+			}
+		}
+		if !late || pass == 1 {
+			return n
+		}
+		late = false
+	}
+}
+
+// entryBlocksOfRef is entryBlocksOf in two passes, the entry point first:
+// the reference the one-pass count is tested against.
+func entryBlocksOfRef(m *spirv.Module) int {
 	entry := uint32(0)
 	for _, in := range m.Insts {
 		if in.Op == spirv.OpEntryPoint && len(in.Operands) >= 2 {
