@@ -186,15 +186,20 @@ func entryBlocksOf(m *spirv.Module) int {
 	entry, found, late := uint32(0), false, false
 	for pass := 0; ; pass++ {
 		n, in := 0, false
-		for _, ins := range m.Insts {
-			switch {
-			case ins.Op == spirv.OpEntryPoint && len(ins.Operands) >= 2 && !found:
-				entry, found = ins.Operands[1], true
-			case ins.Op == spirv.OpFunction:
+		for i := range m.Insts {
+			ins := &m.Insts[i]
+			switch ins.Op {
+			case spirv.OpEntryPoint:
+				if len(ins.Operands) >= 2 && !found {
+					entry, found = ins.Operands[1], true
+				}
+			case spirv.OpFunction:
 				late = late || !found
 				in = (found || pass == 1) && len(ins.Operands) >= 2 && ins.Operands[1] == entry
-			case ins.Op == spirv.OpLabel && in:
-				n++
+			case spirv.OpLabel:
+				if in {
+					n++
+				}
 			}
 		}
 		if !late || pass == 1 {

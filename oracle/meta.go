@@ -69,14 +69,13 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 	if v := o.checkRenumbering(s, own); v.Status != Pass {
 		return v
 	}
-	idem := "idempotence not claimed"
-	if s.Info.Idempotent {
-		if v := checkIdempotence(s, own); v.Status != Pass {
-			return v
-		}
-		idem = "idempotent"
+	if !s.Info.Idempotent {
+		return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, idempotence not claimed"}
 	}
-	return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, " + idem}
+	if v := checkIdempotence(s, own); v.Status != Pass {
+		return v
+	}
+	return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, idempotent"}
 }
 
 // lazyModuleCFG reads a subject's module CFG on first use (by a scan of

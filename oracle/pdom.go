@@ -17,6 +17,7 @@ package oracle
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/flow"
@@ -67,7 +68,7 @@ func (o *Oracle) checkPdom(s *Subject) Verdict {
 	if b, want, ok := sameIDom(pdom.IDom, gonumIDom(g, true)); !ok {
 		return pdomFail(SigIPDomLib, "ipdom", b, pdom.IDom[b], want)
 	}
-	return Verdict{Status: Pass, Detail: fmt.Sprintf("%d blocks against %s", g.Len(), detail)}
+	return Verdict{Status: Pass, Detail: strconv.Itoa(g.Len()) + " blocks against " + detail}
 }
 
 func pdomFail(sig, what string, b, got, want int) Verdict {
