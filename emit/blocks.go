@@ -10,6 +10,7 @@
 package emit
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strconv"
@@ -26,7 +27,7 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 		labels[i] = b.id()
 	}
 	vars := make([]uint32, len(f.Vars))
-	// After the helpers' words (buildInto gives them room for main's).
+	// After the helpers (buildInto gives them room for main).
 	fb := &fnBody{b: b, w: b.funcs}
 	fb.add(spirv.OpFunction, t.void, b.fn.main, spirv.FunctionControlNone, t.fnVoid)
 	prologue := b.id()
@@ -253,29 +254,45 @@ func (fb *fnBody) filler(blk *structurizer.Block) {
 		return
 	}
 	// fb.val(ops[i%3], uint, x, b.u(c)) for each op, written in place:
-	// the filler is most of a heavy module.
+	// the filler is most of a heavy module. The constants repeat every 24
+	// ops, so only the first 24 may create one (and take its id before
+	// the op's result, as val does); the rest run without a call.
 	at := len(fb.w)
-	fb.w = slices.Grow(fb.w, 5*k)[:at+5*k]
-	words := fb.w[at:]
-	shift, opi := 0, 0 // i%24, i%3
-	for i := range k {
-		c := (seed>>uint(shift))&0xff | 1
-		cid := b.smallConsts[c]
-		if cid == 0 {
-			cid = b.u(c)
-		}
-		r := b.id()
-		w := words[5*i : 5*i+5 : 5*i+5]
-		w[0], w[1], w[2], w[3], w[4] = head(ops[opi], 4), b.t.uint, r, x, cid
-		x = r
-		if shift++; shift == 24 {
+	fb.w = slices.Grow(fb.w, 20*k)[:at+20*k]
+	out := fb.w[at:]
+	var cids [24]uint32
+	first := min(k, len(cids))
+	for i := range first {
+		c := (seed>>uint(i))&0xff | 1
+		cids[i] = b.u(c)
+		x = putFiller(out[20*i:20*i+20:20*i+20], ops[i%len(ops)], b.t.uint, b.id(), x, cids[i])
+	}
+	out = out[20*first:]
+	bound, typ := b.bound, b.t.uint
+	shift, opi := 0, first%len(ops) // i%24, i%3
+	for len(out) >= 20 {
+		bound++
+		x = putFiller(out[:20:20], ops[opi], typ, bound, x, cids[shift])
+		out = out[20:]
+		if shift++; shift == len(cids) {
 			shift = 0
 		}
 		if opi++; opi == len(ops) {
 			opi = 0
 		}
 	}
+	b.bound = bound
 	fb.add(spirv.OpStore, b.v.sink, x)
+}
+
+// putFiller writes the filler op "r = op x c" (of type typ) into d and
+// returns r.
+func putFiller(d []byte, op spirv.Op, typ, r, x, c uint32) uint32 {
+	le := binary.LittleEndian
+	le.PutUint64(d[0:8], uint64(head(op, 4))|uint64(typ)<<32)
+	le.PutUint64(d[8:16], uint64(r)|uint64(x)<<32)
+	le.PutUint32(d[16:20], c)
+	return r
 }
 
 // caseOrder is the order in which a switch lists its cases: the term's own

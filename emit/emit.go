@@ -8,6 +8,7 @@
 package emit
 
 import (
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"slices"
@@ -37,13 +38,13 @@ type Options struct {
 const Generator = 0x00000001
 
 // builder collects a module's sections in the order the specification
-// requires (2.4: logical layout), each section as its words: every
-// instruction's word count and opcode, then its operands. Bytes writes
-// them out as they are; Module splits them into instructions.
+// requires (2.4: logical layout), each section as its encoding: every
+// instruction's word count and opcode, then its operands, little-endian
+// words. Bytes joins them behind the header; Module decodes that.
 type builder struct {
 	bound                                       uint32
-	caps, memModel, entry, modes, names, annots []uint32
-	types, consts, globals, funcs               []uint32
+	caps, memModel, entry, modes, names, annots []byte
+	types, consts, globals, funcs               []byte
 	uintConsts                                  map[uint32]uint32 // nil until the first constant of 256 or more
 	smallConsts                                 [256]uint32       // uintConsts for v < 256 (filler constants), 0: none yet
 	t                                           typeIDs
@@ -71,8 +72,26 @@ func (b *builder) id() uint32 { b.bound++; return b.bound }
 func head(op spirv.Op, operands int) uint32 { return uint32(operands+1)<<16 | uint32(op) }
 
 // put appends the instruction op operands to the section sec.
-func put(sec *[]uint32, op spirv.Op, operands ...uint32) {
-	*sec = append(append(*sec, head(op, len(operands))), operands...)
+func put(sec *[]byte, op spirv.Op, operands ...uint32) {
+	*sec = appendInstruction(*sec, op, 0, 0, 0, operands)
+}
+
+// appendInstruction appends an instruction's words to sec: its word count
+// and opcode, then, when pre is 1 or 2, the first pre of x0 and x1 (a
+// result type and id), then the operands.
+func appendInstruction(sec []byte, op spirv.Op, pre int, x0, x1 uint32, operands []uint32) []byte {
+	le := binary.LittleEndian
+	sec = le.AppendUint32(sec, head(op, pre+len(operands)))
+	if pre > 0 {
+		sec = le.AppendUint32(sec, x0)
+	}
+	if pre > 1 {
+		sec = le.AppendUint32(sec, x1)
+	}
+	for _, w := range operands {
+		sec = le.AppendUint32(sec, w)
+	}
+	return sec
 }
 
 // u returns the id of a uint constant, creating it on first use.
@@ -102,27 +121,18 @@ func (b *builder) name(id uint32, s string) { nameOf(b, id, s) }
 
 // nameOf is name for a string or the bytes of one (a block's name is
 // formatted into a stack buffer, see appendBlockName): the operands are
-// the id and s as spirv.String encodes it, written in place.
+// the id and s as spirv.String encodes it.
 func nameOf[S string | []byte](b *builder, id uint32, s S) {
-	n := len(s)/4 + 1
-	b.names = append(b.names, head(spirv.OpName, 1+n), id)
-	at := len(b.names)
-	b.names = slices.Grow(b.names, n)[:at+n]
-	packString(b.names[at:], s)
+	b.names = binary.LittleEndian.AppendUint32(b.names, head(spirv.OpName, 1+len(s)/4+1))
+	b.names = appendString(binary.LittleEndian.AppendUint32(b.names, id), s)
 }
 
-// packString writes s NUL-terminated and zero-padded into dst, little-endian
-// words (len(s)/4 + 1 of them): spirv.String without its allocations.
-func packString[S string | []byte](dst []uint32, s S) {
-	for i := range dst {
-		var w uint32
-		for k := range 4 {
-			if j := 4*i + k; j < len(s) {
-				w |= uint32(s[j]) << (8 * k)
-			}
-		}
-		dst[i] = w
-	}
+// appendString appends s as a literal string's words: its bytes, then a
+// NUL and zeros to the next word (spirv.String, little-endian, without
+// its allocations).
+func appendString[S string | []byte](dst []byte, s S) []byte {
+	dst = append(dst, s...)
+	return append(dst, make([]byte, 4-len(s)%4)...)
 }
 
 // Module emits f. f must pass Func.Validate.
@@ -134,22 +144,12 @@ func Module(f *structurizer.Func, opt Options) (*spirv.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &spirv.Module{Version: spirv.Version13, Generator: Generator, Bound: b.bound + 1}
-	var words []uint32 // the module's own copy: the prefix's words are shared
-	for _, sec := range b.sections() {
-		words = append(words, sec...)
-	}
-	for i := 0; i < len(words); {
-		n := int(words[i] >> 16)
-		m.Insts = append(m.Insts, spirv.Instruction{Op: spirv.Op(words[i] & 0xffff), Operands: words[i+1 : i+n : i+n]})
-		i += n
-	}
-	return m, nil
+	return spirv.Decode(b.bytes())
 }
 
 // Bytes emits f and encodes it: the bytes of Module(f, opt).Bytes(),
-// the sections' words written out as they are (emission is on the
-// campaign's hot path).
+// the sections joined as they are (emission is on the campaign's hot
+// path).
 func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("emit: %w", err)
@@ -165,27 +165,25 @@ func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
 	return out, nil
 }
 
-// bytes encodes the module: the header, then every section's words.
+// bytes encodes the module: the header, then every section.
 func (b *builder) bytes() []byte {
-	n := 5
+	n := 20
 	for _, sec := range b.sections() {
 		n += len(sec)
 	}
-	out := make([]byte, 4*n)
+	out := make([]byte, 20, n)
 	spirv.PutWords(out, []uint32{spirv.Magic, spirv.Version13, Generator, b.bound + 1, 0})
-	at := 20
 	for _, sec := range b.sections() {
-		spirv.PutWords(out[at:], sec)
-		at += 4 * len(sec)
+		out = append(out, sec...)
 	}
 	return out
 }
 
 // scratch is storage Bytes lends a build and takes back once the bytes are
-// written: the words of the functions, the names and the constants, the
-// bulk of what emitting a module allocates.
+// written: the functions, the names and the constants, the bulk of what
+// emitting a module allocates.
 type scratch struct {
-	funcs, names, consts []uint32
+	funcs, names, consts []byte
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -202,10 +200,10 @@ func build(f *structurizer.Func, opt Options) (*builder, error) {
 }
 
 // buildInto is build on sc's storage: the sections main adds to live
-// there (after a copy of the prefix's words) until sc is used again.
+// there (after a copy of the prefix's) until sc is used again.
 func buildInto(f *structurizer.Func, opt Options, sc *scratch) (*builder, error) {
 	b := cachedPrefix(opt)
-	b.funcs = slices.Grow(append(sc.funcs[:0], b.funcs...), estimateWords(f))
+	b.funcs = slices.Grow(append(sc.funcs[:0], b.funcs...), 4*estimateWords(f))
 	b.names = append(sc.names[:0], b.names...)
 	b.consts = append(sc.consts[:0], b.consts...)
 	if err := b.mainFunc(f); err != nil {
@@ -248,7 +246,7 @@ var prefixes = [2]func() *builder{
 // cachedPrefix is a copy of the prefix for opt that main can be added to:
 // its sections are clipped, so appending copies them instead of writing
 // into the shared ones, and its constant map is its own. The shared
-// words are only ever read.
+// sections are only ever read.
 func cachedPrefix(opt Options) *builder {
 	k := 0
 	if opt.NoLaneGuard {
@@ -259,20 +257,20 @@ func cachedPrefix(opt Options) *builder {
 	if b.uintConsts != nil {
 		b.uintConsts = maps.Clone(b.uintConsts)
 	}
-	for _, sec := range []*[]uint32{&b.caps, &b.memModel, &b.entry, &b.modes, &b.names, &b.annots, &b.types, &b.consts, &b.globals, &b.funcs} {
+	for _, sec := range []*[]byte{&b.caps, &b.memModel, &b.entry, &b.modes, &b.names, &b.annots, &b.types, &b.consts, &b.globals, &b.funcs} {
 		*sec = slices.Clip(*sec)
 	}
 	return &b
 }
 
 // sections are the module's sections in layout order.
-func (b *builder) sections() [][]uint32 {
-	return [][]uint32{b.caps, b.memModel, b.entry, b.modes, b.names, b.annots, b.types, b.consts, b.globals, b.funcs}
+func (b *builder) sections() [][]byte {
+	return [][]byte{b.caps, b.memModel, b.entry, b.modes, b.names, b.annots, b.types, b.consts, b.globals, b.funcs}
 }
 
 // estimateWords is about the words the functions of f take: the helpers,
 // a few dozen per block, and the filler of the weights. It only sizes the
-// first allocation of the functions' words.
+// first allocation of the functions' section.
 func estimateWords(f *structurizer.Func) int {
 	n := 320
 	for i := range f.Blocks {
@@ -342,25 +340,25 @@ func (b *builder) laneIndex() {
 	put(&b.globals, spirv.OpVariable, b.t.ptrInUint, b.v.lidx, spirv.StorageInput)
 	put(&b.annots, spirv.OpDecorate, b.v.lidx, spirv.DecorationBuiltIn, spirv.BuiltInLocalInvocationIndex)
 	// The entry section is the one OpEntryPoint: one more operand.
-	b.entry = append(b.entry, b.v.lidx)
-	b.entry[0] += 1 << 16
+	b.entry = binary.LittleEndian.AppendUint32(b.entry, b.v.lidx)
+	binary.LittleEndian.PutUint32(b.entry, binary.LittleEndian.Uint32(b.entry)+1<<16)
 	b.name(b.v.lidx, "lidx")
 }
 
-// fnBody accumulates one function's words.
+// fnBody accumulates one function's encoding.
 type fnBody struct {
 	b *builder
-	w []uint32
+	w []byte
 }
 
 func (fb *fnBody) add(op spirv.Op, operands ...uint32) {
-	fb.w = append(append(fb.w, head(op, len(operands))), operands...)
+	fb.w = appendInstruction(fb.w, op, 0, 0, 0, operands)
 }
 
 // val emits an instruction with a result type and returns its result id.
 func (fb *fnBody) val(op spirv.Op, typ uint32, operands ...uint32) uint32 {
 	r := fb.b.id()
-	fb.w = append(append(fb.w, head(op, 2+len(operands)), typ, r), operands...)
+	fb.w = appendInstruction(fb.w, op, 2, typ, r, operands)
 	return r
 }
 

@@ -243,19 +243,16 @@ func TestPrefixCacheMatchesFreshBuild(t *testing.T) {
 	}
 }
 
-// TestPackStringIsSpirvString: the names' encoding without allocations is
-// spirv.String's, for every length around the word boundaries.
-func TestPackStringIsSpirvString(t *testing.T) {
+// TestAppendStringIsSpirvString: the names' encoding without allocations
+// is spirv.String's, for every length around the word boundaries.
+func TestAppendStringIsSpirvString(t *testing.T) {
 	for n := range 14 {
 		s := "abcdefghijklmn"[:n]
-		want := spirv.String(s)
-		got := make([]uint32, len(s)/4+1)
-		packString(got, s)
-		if !slices.Equal(got, want) {
+		want := spirv.WordsToBytes(spirv.String(s))
+		if got := appendString([]byte("x"), s); !slices.Equal(got[1:], want) || got[0] != 'x' {
 			t.Fatalf("%q: %x, want %x", s, got, want)
 		}
-		packString(got, []byte(s))
-		if !slices.Equal(got, want) {
+		if got := appendString(nil, []byte(s)); !slices.Equal(got, want) {
 			t.Fatalf("%q as bytes: %x, want %x", s, got, want)
 		}
 	}
