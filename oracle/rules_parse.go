@@ -97,7 +97,8 @@ func wideValues(m *spirv.Module) map[uint32]bool {
 // parseRuleModule splits every function body into blocks.
 func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 	rm := &ruleModule{version: m.Version, src: m}
-	wide := wideValues(m)
+	var wide map[uint32]bool // wideValues(m), read at the first OpSwitch
+	wideRead := false
 	var fn *ruleFunc
 	var cur *ruleBlock
 	sinceMerge := -1 // instructions since the block's merge instruction
@@ -144,6 +145,9 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 			}
 			sinceMerge = 0
 		case spirv.IsTerminator(in.Op):
+			if in.Op == spirv.OpSwitch && !wideRead {
+				wide, wideRead = wideValues(m), true
+			}
 			if err := cur.setTerminator(*in, i, wide); err != nil {
 				return nil, err
 			}
