@@ -301,7 +301,7 @@ func (s *moduleScan) terminator(op spirv.Op, at, nops int) bool {
 		}
 		first, n, step = 1, 1+(nops-2)/2, 2
 	}
-	if first+step*(n-1) >= nops && n > 0 {
+	if n > 0 && first+step*(n-1) >= nops { // a target past the operands
 		return false
 	}
 	if !s.inEntry {
