@@ -264,7 +264,9 @@ func (fb *fnBody) filler(blk *structurizer.Block) {
 	first := min(k, len(cids))
 	for i := range first {
 		c := (seed>>uint(i))&0xff | 1
-		cids[i] = b.u(c)
+		if cids[i] = b.smallConsts[c]; cids[i] == 0 {
+			cids[i] = b.u(c)
+		}
 		x = putFiller(out[20*i:20*i+20:20*i+20], ops[i%len(ops)], b.t.uint, b.id(), x, cids[i])
 	}
 	out = out[20*first:]
