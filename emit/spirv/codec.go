@@ -181,7 +181,7 @@ func DecodeWords(w []uint32) (*Module, error) {
 	}
 	// Every instruction the second pass reaches without an error was
 	// counted by the first.
-	m.Insts = make([]Instruction, n)
+	insts := make([]Instruction, n) // filled through a local: no reload of m.Insts
 	k := 0
 	for i := 5; i < len(w); k++ {
 		count := int(w[i] >> 16)
@@ -192,9 +192,10 @@ func DecodeWords(w []uint32) (*Module, error) {
 		if i+count > len(w) {
 			return nil, &DecodeError{Word: i, Msg: fmt.Sprintf("%s needs %d words but only %d remain", op, count, len(w)-i)}
 		}
-		m.Insts[k] = Instruction{Op: op, Operands: w[i+1 : i+count : i+count]}
+		insts[k] = Instruction{Op: op, Operands: w[i+1 : i+count : i+count]}
 		i += count
 	}
+	m.Insts = insts
 	return m, nil
 }
 
