@@ -10,8 +10,10 @@
 package emit
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"cfgfuzz/emit/spirv"
 	"cfgfuzz/structurizer"
@@ -25,8 +27,8 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 		labels[i] = b.id()
 	}
 	vars := make([]uint32, len(f.Vars))
-	// The helpers' instructions, then main's, in the builder's storage.
-	fb := &fnBody{b: b, insts: slices.Grow(append(b.funcsBuf[:0], b.funcs...), estimateInsts(f))}
+	// After the helpers (buildInto gives them room for main).
+	fb := &fnBody{b: b, w: b.funcs}
 	fb.add(spirv.OpFunction, t.void, b.fn.main, spirv.FunctionControlNone, t.fnVoid)
 	prologue := b.id()
 	fb.add(spirv.OpLabel, prologue)
@@ -53,17 +55,22 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 	}
 	fb.add(spirv.OpBranch, labels[0])
 	clones := map[int]int{}
+	var nameBuf [64]byte
 	for i := range f.Blocks {
 		blk := &f.Blocks[i]
 		if !b.opt.NoNames {
-			b.name(labels[i], blockName(blk, i, clones))
+			if b.reference {
+				put(&b.names, spirv.OpName, append([]uint32{labels[i]}, spirv.String(blockName(blk, i, clones))...)...)
+			} else {
+				nameOf(b, labels[i], appendBlockName(nameBuf[:0], blk, i, clones))
+			}
 		}
 		if err := fb.block(i, blk, labels, vars); err != nil {
 			return fmt.Errorf("emit: block %d: %w", i, err)
 		}
 	}
 	fb.add(spirv.OpFunctionEnd)
-	b.funcs = fb.insts
+	b.funcs = fb.w
 	return nil
 }
 
@@ -92,6 +99,25 @@ func (fb *fnBody) laneGuard() {
 	fb.add(spirv.OpLabel, live)
 }
 
+// appendBlockName appends blockName(blk, i, clones) to dst (and counts the
+// clone as blockName does) without formatting through fmt: every block of
+// every module is named.
+func appendBlockName(dst []byte, blk *structurizer.Block, i int, clones map[int]int) []byte {
+	switch {
+	case blk.Kind == structurizer.Clone:
+		clones[blk.Orig]++
+		dst = strconv.AppendInt(append(dst, 'b'), int64(blk.Orig), 10)
+		return strconv.AppendInt(append(dst, "_clone"...), int64(clones[blk.Orig]), 10)
+	case blk.Name != "" && blk.Kind == structurizer.Synthetic:
+		return append(dst, blk.Name...)
+	case blk.Kind == structurizer.Original:
+		return strconv.AppendInt(append(dst, 'b'), int64(blk.Orig), 10)
+	}
+	return strconv.AppendInt(append(dst, 's'), int64(i), 10)
+}
+
+// blockName is the OpName of block i: the reference appendBlockName is
+// tested against.
 func blockName(blk *structurizer.Block, i int, clones map[int]int) string {
 	switch {
 	case blk.Kind == structurizer.Clone:
@@ -198,16 +224,6 @@ func (fb *fnBody) returnSeq() {
 	fb.add(spirv.OpReturn)
 }
 
-// estimateInsts is about the instructions of f's entry point: the prologue,
-// a dozen per block and the filler. It only sizes the first allocation.
-func estimateInsts(f *structurizer.Func) int {
-	n := 32 + 2*len(f.Vars)
-	for i := range f.Blocks {
-		n += 12 + fillerOps(f.Blocks[i].Weight)
-	}
-	return n
-}
-
 // fillerOps is the number of arithmetic instructions standing for a block
 // of w words: the load and store around them cost 7 words, each op 5.
 func fillerOps(w int) int {
@@ -229,11 +245,56 @@ func (fb *fnBody) filler(blk *structurizer.Block) {
 	seed := uint32(blk.Orig)*2654435761 ^ b.opt.Salt
 	x := fb.load(b.v.sink)
 	ops := [...]spirv.Op{spirv.OpIMul, spirv.OpIAdd, spirv.OpBitwiseXor}
-	for i := range k {
-		c := (seed>>uint(i%24))&0xff | 1
-		x = fb.val(ops[i%len(ops)], b.t.uint, x, b.u(c))
+	if b.reference {
+		for i := range k {
+			c := (seed>>uint(i%24))&0xff | 1
+			x = fb.val(ops[i%len(ops)], b.t.uint, x, b.u(c))
+		}
+		fb.add(spirv.OpStore, b.v.sink, x)
+		return
 	}
+	// fb.val(ops[i%3], uint, x, b.u(c)) for each op, written in place:
+	// the filler is most of a heavy module. The constants repeat every 24
+	// ops, so only the first 24 may create one (and take its id before
+	// the op's result, as val does); the rest run without a call.
+	at := len(fb.w)
+	fb.w = slices.Grow(fb.w, 20*k)[:at+20*k]
+	out := fb.w[at:]
+	var cids [24]uint32
+	first := min(k, len(cids))
+	for i := range first {
+		c := (seed>>uint(i))&0xff | 1
+		if cids[i] = b.smallConsts[c]; cids[i] == 0 {
+			cids[i] = b.u(c)
+		}
+		x = putFiller(out[20*i:20*i+20:20*i+20], ops[i%len(ops)], b.t.uint, b.id(), x, cids[i])
+	}
+	out = out[20*first:]
+	bound, typ := b.bound, b.t.uint
+	shift, opi := 0, first%len(ops) // i%24, i%3
+	for len(out) >= 20 {
+		bound++
+		x = putFiller(out[:20:20], ops[opi], typ, bound, x, cids[shift])
+		out = out[20:]
+		if shift++; shift == len(cids) {
+			shift = 0
+		}
+		if opi++; opi == len(ops) {
+			opi = 0
+		}
+	}
+	b.bound = bound
 	fb.add(spirv.OpStore, b.v.sink, x)
+}
+
+// putFiller writes the filler op "r = op x c" (of type typ) into d and
+// returns r.
+func putFiller(d []byte, op spirv.Op, typ, r, x, c uint32) uint32 {
+	le := binary.LittleEndian
+	le.PutUint64(d[0:8], uint64(head(op, 4))|uint64(typ)<<32)
+	le.PutUint64(d[8:16], uint64(r)|uint64(x)<<32)
+	le.PutUint32(d[16:20], c)
+	return r
 }
 
 // caseOrder is the order in which a switch lists its cases: the term's own

@@ -8,6 +8,7 @@
 package emit
 
 import (
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"slices"
@@ -37,19 +38,23 @@ type Options struct {
 const Generator = 0x00000001
 
 // builder collects a module's sections in the order the specification
-// requires (2.4: logical layout).
+// requires (2.4: logical layout), each section as its encoding: every
+// instruction's word count and opcode, then its operands, little-endian
+// words. Bytes joins them behind the header; Module decodes that.
 type builder struct {
 	bound                                       uint32
-	caps, memModel, entry, modes, names, annots []spirv.Instruction
-	types, consts, globals, funcs               []spirv.Instruction
-	uintConsts                                  map[uint32]uint32
-	smallConsts                                 [256]uint32         // uintConsts for v < 256 (filler constants), 0: none yet
-	chunk                                       []uint32            // operand storage, see fnBody.words
-	funcsBuf                                    []spirv.Instruction // storage for funcs with main, see mainFunc
+	caps, memModel, entry, modes, names, annots []byte
+	types, consts, globals, funcs               []byte
+	uintConsts                                  map[uint32]uint32 // nil until the first constant of 256 or more
+	smallConsts                                 [256]uint32       // uintConsts for v < 256 (filler constants), 0: none yet
 	t                                           typeIDs
 	v                                           globalIDs
 	fn                                          funcIDs
 	opt                                         Options
+	// reference builds main the slow, obvious way (block names through
+	// fmt and spirv.String, filler through val): buildFresh sets it, so
+	// TestPrefixCacheMatchesFreshBuild holds the fast paths to it.
+	reference bool
 }
 
 type typeIDs struct {
@@ -63,8 +68,30 @@ type funcIDs struct{ main, appendID, next uint32 }
 
 func (b *builder) id() uint32 { b.bound++; return b.bound }
 
-func inst(op spirv.Op, operands ...uint32) spirv.Instruction {
-	return spirv.Instruction{Op: op, Operands: operands}
+// head is an instruction's first word: its word count and opcode.
+func head(op spirv.Op, operands int) uint32 { return uint32(operands+1)<<16 | uint32(op) }
+
+// put appends the instruction op operands to the section sec.
+func put(sec *[]byte, op spirv.Op, operands ...uint32) {
+	*sec = appendInstruction(*sec, op, 0, 0, 0, operands)
+}
+
+// appendInstruction appends an instruction's words to sec: its word count
+// and opcode, then, when pre is 1 or 2, the first pre of x0 and x1 (a
+// result type and id), then the operands.
+func appendInstruction(sec []byte, op spirv.Op, pre int, x0, x1 uint32, operands []uint32) []byte {
+	le := binary.LittleEndian
+	sec = le.AppendUint32(sec, head(op, pre+len(operands)))
+	if pre > 0 {
+		sec = le.AppendUint32(sec, x0)
+	}
+	if pre > 1 {
+		sec = le.AppendUint32(sec, x1)
+	}
+	for _, w := range operands {
+		sec = le.AppendUint32(sec, w)
+	}
+	return sec
 }
 
 // u returns the id of a uint constant, creating it on first use.
@@ -80,14 +107,32 @@ func (b *builder) u(v uint32) uint32 {
 	if v < uint32(len(b.smallConsts)) {
 		b.smallConsts[v] = id
 	} else {
+		if b.uintConsts == nil {
+			b.uintConsts = map[uint32]uint32{}
+		}
 		b.uintConsts[v] = id
 	}
-	b.consts = append(b.consts, inst(spirv.OpConstant, b.t.uint, id, v))
+	put(&b.consts, spirv.OpConstant, b.t.uint, id, v)
 	return id
 }
 
-func (b *builder) name(id uint32, s string) {
-	b.names = append(b.names, inst(spirv.OpName, append([]uint32{id}, spirv.String(s)...)...))
+// name adds OpName id s.
+func (b *builder) name(id uint32, s string) { nameOf(b, id, s) }
+
+// nameOf is name for a string or the bytes of one (a block's name is
+// formatted into a stack buffer, see appendBlockName): the operands are
+// the id and s as spirv.String encodes it.
+func nameOf[S string | []byte](b *builder, id uint32, s S) {
+	b.names = binary.LittleEndian.AppendUint32(b.names, head(spirv.OpName, 1+len(s)/4+1))
+	b.names = appendString(binary.LittleEndian.AppendUint32(b.names, id), s)
+}
+
+// appendString appends s as a literal string's words: its bytes, then a
+// NUL and zeros to the next word (spirv.String, little-endian, without
+// its allocations).
+func appendString[S string | []byte](dst []byte, s S) []byte {
+	dst = append(dst, s...)
+	return append(dst, make([]byte, 4-len(s)%4)...)
 }
 
 // Module emits f. f must pass Func.Validate.
@@ -99,20 +144,11 @@ func Module(f *structurizer.Func, opt Options) (*spirv.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &spirv.Module{Version: spirv.Version13, Generator: Generator, Bound: b.bound + 1}
-	n := 0
-	for _, sec := range b.sections() {
-		n += len(sec)
-	}
-	m.Insts = make([]spirv.Instruction, 0, n)
-	for _, sec := range b.sections() {
-		m.Insts = append(m.Insts, sec...)
-	}
-	return m, nil
+	return spirv.Decode(b.bytes())
 }
 
 // Bytes emits f and encodes it: the bytes of Module(f, opt).Bytes(),
-// written straight from the sections (emission is on the campaign's hot
+// the sections joined as they are (emission is on the campaign's hot
 // path).
 func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
 	if err := f.Validate(); err != nil {
@@ -124,27 +160,37 @@ func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := spirv.EncodeBytes(spirv.Version13, Generator, b.bound+1, 0, b.sections()...)
+	out := b.bytes()
 	sc.keep(b)
 	return out, nil
 }
 
+// bytes encodes the module: the header, then every section.
+func (b *builder) bytes() []byte {
+	n := 20
+	for _, sec := range b.sections() {
+		n += len(sec)
+	}
+	out := make([]byte, 20, n)
+	spirv.PutWords(out, []uint32{spirv.Magic, spirv.Version13, Generator, b.bound + 1, 0})
+	for _, sec := range b.sections() {
+		out = append(out, sec...)
+	}
+	return out
+}
+
 // scratch is storage Bytes lends a build and takes back once the bytes are
-// written: the entry point's instruction list and the operand words, the
-// bulk of what emitting a module allocates.
+// written: the functions, the names and the constants, the bulk of what
+// emitting a module allocates.
 type scratch struct {
-	insts []spirv.Instruction
-	chunk []uint32
+	funcs, names, consts []byte
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
-// keep takes the build's storage back (the largest operand chunk it had).
+// keep takes the build's storage back.
 func (sc *scratch) keep(b *builder) {
-	sc.insts = b.funcs[:0]
-	if cap(b.chunk) > cap(sc.chunk) {
-		sc.chunk = b.chunk[:0]
-	}
+	sc.funcs, sc.names, sc.consts = b.funcs[:0], b.names[:0], b.consts[:0]
 }
 
 // build runs the builder over f (which passed Validate), from the cached
@@ -153,27 +199,25 @@ func build(f *structurizer.Func, opt Options) (*builder, error) {
 	return buildInto(f, opt, &scratch{})
 }
 
-// buildInto is build on sc's storage: the module's instructions and
-// operands live there until sc is used again.
+// buildInto is build on sc's storage: the sections main adds to live
+// there (after a copy of the prefix's) until sc is used again.
 func buildInto(f *structurizer.Func, opt Options, sc *scratch) (*builder, error) {
 	b := cachedPrefix(opt)
-	if n := estimateWords(f); cap(sc.chunk) >= n {
-		b.chunk = sc.chunk[:0]
-	} else {
-		b.chunk = make([]uint32, 0, n)
-	}
-	b.funcsBuf = sc.insts[:0]
+	b.funcs = slices.Grow(append(sc.funcs[:0], b.funcs...), 4*estimateWords(f))
+	b.names = append(sc.names[:0], b.names...)
+	b.consts = append(sc.consts[:0], b.consts...)
 	if err := b.mainFunc(f); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-// buildFresh is build with the prefix built anew: the reference
-// TestPrefixCacheMatchesFreshBuild holds the cache to.
+// buildFresh is build with the prefix built anew and main built by the
+// reference paths: what TestPrefixCacheMatchesFreshBuild holds the cache,
+// the block names and the filler to.
 func buildFresh(f *structurizer.Func, opt Options) (*builder, error) {
 	b := newPrefix(opt)
-	b.chunk = make([]uint32, 0, estimateWords(f))
+	b.reference = true
 	if err := b.mainFunc(f); err != nil {
 		return nil, err
 	}
@@ -183,7 +227,7 @@ func buildFresh(f *structurizer.Func, opt Options) (*builder, error) {
 // newPrefix builds everything before main: the preamble, the lane guard's
 // built-in, the helpers. It depends on nothing but opt.NoLaneGuard.
 func newPrefix(opt Options) *builder {
-	b := &builder{uintConsts: map[uint32]uint32{}, opt: opt}
+	b := &builder{opt: opt}
 	b.preamble()
 	if !opt.NoLaneGuard {
 		b.laneIndex()
@@ -202,7 +246,7 @@ var prefixes = [2]func() *builder{
 // cachedPrefix is a copy of the prefix for opt that main can be added to:
 // its sections are clipped, so appending copies them instead of writing
 // into the shared ones, and its constant map is its own. The shared
-// instructions are only ever read.
+// sections are only ever read.
 func cachedPrefix(opt Options) *builder {
 	k := 0
 	if opt.NoLaneGuard {
@@ -210,26 +254,27 @@ func cachedPrefix(opt Options) *builder {
 	}
 	b := *prefixes[k]()
 	b.opt = opt
-	b.uintConsts = maps.Clone(b.uintConsts)
-	for _, sec := range []*[]spirv.Instruction{&b.caps, &b.memModel, &b.entry, &b.modes, &b.names, &b.annots, &b.types, &b.consts, &b.globals, &b.funcs} {
+	if b.uintConsts != nil {
+		b.uintConsts = maps.Clone(b.uintConsts)
+	}
+	for _, sec := range []*[]byte{&b.caps, &b.memModel, &b.entry, &b.modes, &b.names, &b.annots, &b.types, &b.consts, &b.globals, &b.funcs} {
 		*sec = slices.Clip(*sec)
 	}
-	b.chunk = nil
 	return &b
 }
 
 // sections are the module's sections in layout order.
-func (b *builder) sections() [][]spirv.Instruction {
-	return [][]spirv.Instruction{b.caps, b.memModel, b.entry, b.modes, b.names, b.annots, b.types, b.consts, b.globals, b.funcs}
+func (b *builder) sections() [][]byte {
+	return [][]byte{b.caps, b.memModel, b.entry, b.modes, b.names, b.annots, b.types, b.consts, b.globals, b.funcs}
 }
 
-// estimateWords is about the operand words the functions of f take: the
-// helpers, a few dozen per block, and the filler of the weights. It only
-// sizes the first chunk of operand storage.
+// estimateWords is about the words the functions of f take: the helpers,
+// a few dozen per block, and the filler of the weights. It only sizes the
+// first allocation of the functions' section.
 func estimateWords(f *structurizer.Func) int {
-	n := 256
+	n := 320
 	for i := range f.Blocks {
-		n += 48 + 4*fillerOps(f.Blocks[i].Weight)
+		n += 60 + 5*fillerOps(f.Blocks[i].Weight)
 	}
 	return n
 }
@@ -237,48 +282,47 @@ func estimateWords(f *structurizer.Func) int {
 // preamble declares capabilities, types, buffers and the invocation id.
 func (b *builder) preamble() {
 	t, v := &b.t, &b.v
-	b.caps = append(b.caps, inst(spirv.OpCapability, spirv.CapabilityShader))
-	b.memModel = append(b.memModel, inst(spirv.OpMemoryModel, spirv.AddressingLogical, spirv.MemoryGLSL450))
+	put(&b.caps, spirv.OpCapability, spirv.CapabilityShader)
+	put(&b.memModel, spirv.OpMemoryModel, spirv.AddressingLogical, spirv.MemoryGLSL450)
 	b.fn.main, b.fn.appendID, b.fn.next = b.id(), b.id(), b.id()
 	t.void, t.boolean, t.uint, t.int = b.id(), b.id(), b.id(), b.id()
 	t.v3, t.ptrInV3, t.arr, t.bufStruct = b.id(), b.id(), b.id(), b.id()
 	t.ptrSBStruct, t.ptrSBUint, t.ptrPrivUint, t.ptrFuncUint = b.id(), b.id(), b.id(), b.id()
 	t.fnVoid, t.fnUint, t.fnVoidUint = b.id(), b.id(), b.id()
-	b.types = append(b.types,
-		inst(spirv.OpTypeVoid, t.void), inst(spirv.OpTypeBool, t.boolean),
-		inst(spirv.OpTypeInt, t.uint, 32, 0), inst(spirv.OpTypeInt, t.int, 32, 1),
-		inst(spirv.OpTypeVector, t.v3, t.uint, 3), inst(spirv.OpTypePointer, t.ptrInV3, spirv.StorageInput, t.v3),
-		inst(spirv.OpTypeRuntimeArray, t.arr, t.uint), inst(spirv.OpTypeStruct, t.bufStruct, t.arr),
-		inst(spirv.OpTypePointer, t.ptrSBStruct, spirv.StorageStorageBuffer, t.bufStruct),
-		inst(spirv.OpTypePointer, t.ptrSBUint, spirv.StorageStorageBuffer, t.uint),
-		inst(spirv.OpTypePointer, t.ptrPrivUint, spirv.StoragePrivate, t.uint),
-		inst(spirv.OpTypePointer, t.ptrFuncUint, spirv.StorageFunction, t.uint),
-		inst(spirv.OpTypeFunction, t.fnVoid, t.void), inst(spirv.OpTypeFunction, t.fnUint, t.uint),
-		inst(spirv.OpTypeFunction, t.fnVoidUint, t.void, t.uint),
-	)
+	put(&b.types, spirv.OpTypeVoid, t.void)
+	put(&b.types, spirv.OpTypeBool, t.boolean)
+	put(&b.types, spirv.OpTypeInt, t.uint, 32, 0)
+	put(&b.types, spirv.OpTypeInt, t.int, 32, 1)
+	put(&b.types, spirv.OpTypeVector, t.v3, t.uint, 3)
+	put(&b.types, spirv.OpTypePointer, t.ptrInV3, spirv.StorageInput, t.v3)
+	put(&b.types, spirv.OpTypeRuntimeArray, t.arr, t.uint)
+	put(&b.types, spirv.OpTypeStruct, t.bufStruct, t.arr)
+	put(&b.types, spirv.OpTypePointer, t.ptrSBStruct, spirv.StorageStorageBuffer, t.bufStruct)
+	put(&b.types, spirv.OpTypePointer, t.ptrSBUint, spirv.StorageStorageBuffer, t.uint)
+	put(&b.types, spirv.OpTypePointer, t.ptrPrivUint, spirv.StoragePrivate, t.uint)
+	put(&b.types, spirv.OpTypePointer, t.ptrFuncUint, spirv.StorageFunction, t.uint)
+	put(&b.types, spirv.OpTypeFunction, t.fnVoid, t.void)
+	put(&b.types, spirv.OpTypeFunction, t.fnUint, t.uint)
+	put(&b.types, spirv.OpTypeFunction, t.fnVoidUint, t.void, t.uint)
 	v.decisions, v.trace, v.gid = b.id(), b.id(), b.id()
 	v.tbase, v.dbase, v.tcap, v.sink = b.id(), b.id(), b.id(), b.id()
-	b.globals = append(b.globals,
-		inst(spirv.OpVariable, t.ptrSBStruct, v.decisions, spirv.StorageStorageBuffer),
-		inst(spirv.OpVariable, t.ptrSBStruct, v.trace, spirv.StorageStorageBuffer),
-		inst(spirv.OpVariable, t.ptrInV3, v.gid, spirv.StorageInput),
-		inst(spirv.OpVariable, t.ptrPrivUint, v.tbase, spirv.StoragePrivate),
-		inst(spirv.OpVariable, t.ptrPrivUint, v.dbase, spirv.StoragePrivate),
-		inst(spirv.OpVariable, t.ptrPrivUint, v.tcap, spirv.StoragePrivate),
-		inst(spirv.OpVariable, t.ptrPrivUint, v.sink, spirv.StoragePrivate),
-	)
-	b.entry = append(b.entry, inst(spirv.OpEntryPoint, append(append([]uint32{spirv.ExecutionModelGLCompute, b.fn.main}, spirv.String("main")...), v.gid)...))
-	b.modes = append(b.modes, inst(spirv.OpExecutionMode, b.fn.main, spirv.ExecutionModeLocalSize, 1, 1, 1))
-	b.annots = append(b.annots,
-		inst(spirv.OpDecorate, v.gid, spirv.DecorationBuiltIn, spirv.BuiltInGlobalInvocationID),
-		inst(spirv.OpDecorate, t.arr, spirv.DecorationArrayStride, 4),
-		inst(spirv.OpDecorate, t.bufStruct, spirv.DecorationBlock),
-		inst(spirv.OpMemberDecorate, t.bufStruct, 0, spirv.DecorationOffset, 0),
-		inst(spirv.OpDecorate, v.decisions, spirv.DecorationDescriptorSet, 0),
-		inst(spirv.OpDecorate, v.decisions, spirv.DecorationBinding, spirv.BindingDecisions),
-		inst(spirv.OpDecorate, v.trace, spirv.DecorationDescriptorSet, 0),
-		inst(spirv.OpDecorate, v.trace, spirv.DecorationBinding, spirv.BindingTrace),
-	)
+	put(&b.globals, spirv.OpVariable, t.ptrSBStruct, v.decisions, spirv.StorageStorageBuffer)
+	put(&b.globals, spirv.OpVariable, t.ptrSBStruct, v.trace, spirv.StorageStorageBuffer)
+	put(&b.globals, spirv.OpVariable, t.ptrInV3, v.gid, spirv.StorageInput)
+	put(&b.globals, spirv.OpVariable, t.ptrPrivUint, v.tbase, spirv.StoragePrivate)
+	put(&b.globals, spirv.OpVariable, t.ptrPrivUint, v.dbase, spirv.StoragePrivate)
+	put(&b.globals, spirv.OpVariable, t.ptrPrivUint, v.tcap, spirv.StoragePrivate)
+	put(&b.globals, spirv.OpVariable, t.ptrPrivUint, v.sink, spirv.StoragePrivate)
+	put(&b.entry, spirv.OpEntryPoint, append(append([]uint32{spirv.ExecutionModelGLCompute, b.fn.main}, spirv.String("main")...), v.gid)...)
+	put(&b.modes, spirv.OpExecutionMode, b.fn.main, spirv.ExecutionModeLocalSize, 1, 1, 1)
+	put(&b.annots, spirv.OpDecorate, v.gid, spirv.DecorationBuiltIn, spirv.BuiltInGlobalInvocationID)
+	put(&b.annots, spirv.OpDecorate, t.arr, spirv.DecorationArrayStride, 4)
+	put(&b.annots, spirv.OpDecorate, t.bufStruct, spirv.DecorationBlock)
+	put(&b.annots, spirv.OpMemberDecorate, t.bufStruct, 0, spirv.DecorationOffset, 0)
+	put(&b.annots, spirv.OpDecorate, v.decisions, spirv.DecorationDescriptorSet, 0)
+	put(&b.annots, spirv.OpDecorate, v.decisions, spirv.DecorationBinding, spirv.BindingDecisions)
+	put(&b.annots, spirv.OpDecorate, v.trace, spirv.DecorationDescriptorSet, 0)
+	put(&b.annots, spirv.OpDecorate, v.trace, spirv.DecorationBinding, spirv.BindingTrace)
 	for _, n := range []struct {
 		id uint32
 		s  string
@@ -292,46 +336,29 @@ func (b *builder) preamble() {
 // (laneGuard), in the entry point's interface.
 func (b *builder) laneIndex() {
 	b.t.ptrInUint, b.v.lidx = b.id(), b.id()
-	b.types = append(b.types, inst(spirv.OpTypePointer, b.t.ptrInUint, spirv.StorageInput, b.t.uint))
-	b.globals = append(b.globals, inst(spirv.OpVariable, b.t.ptrInUint, b.v.lidx, spirv.StorageInput))
-	b.annots = append(b.annots, inst(spirv.OpDecorate, b.v.lidx, spirv.DecorationBuiltIn, spirv.BuiltInLocalInvocationIndex))
-	b.entry[0].Operands = append(b.entry[0].Operands, b.v.lidx)
+	put(&b.types, spirv.OpTypePointer, b.t.ptrInUint, spirv.StorageInput, b.t.uint)
+	put(&b.globals, spirv.OpVariable, b.t.ptrInUint, b.v.lidx, spirv.StorageInput)
+	put(&b.annots, spirv.OpDecorate, b.v.lidx, spirv.DecorationBuiltIn, spirv.BuiltInLocalInvocationIndex)
+	// The entry section is the one OpEntryPoint: one more operand.
+	b.entry = binary.LittleEndian.AppendUint32(b.entry, b.v.lidx)
+	binary.LittleEndian.PutUint32(b.entry, binary.LittleEndian.Uint32(b.entry)+1<<16)
 	b.name(b.v.lidx, "lidx")
 }
 
-// fnBody accumulates one function's instructions.
+// fnBody accumulates one function's encoding.
 type fnBody struct {
-	b     *builder
-	insts []spirv.Instruction
-}
-
-// words returns storage for n operands, cut from the builder's shared chunk
-// so that an instruction costs no allocation of its own (emission is on the
-// campaign's hot path). The slice's capacity is its length: appending to it
-// copies.
-func (fb *fnBody) words(n int) []uint32 {
-	b := fb.b
-	if len(b.chunk)+n > cap(b.chunk) {
-		b.chunk = make([]uint32, 0, max(1024, n, cap(b.chunk)))
-	}
-	k := len(b.chunk)
-	b.chunk = b.chunk[:k+n]
-	return b.chunk[k : k+n : k+n]
+	b *builder
+	w []byte
 }
 
 func (fb *fnBody) add(op spirv.Op, operands ...uint32) {
-	ops := fb.words(len(operands))
-	copy(ops, operands)
-	fb.insts = append(fb.insts, spirv.Instruction{Op: op, Operands: ops})
+	fb.w = appendInstruction(fb.w, op, 0, 0, 0, operands)
 }
 
 // val emits an instruction with a result type and returns its result id.
 func (fb *fnBody) val(op spirv.Op, typ uint32, operands ...uint32) uint32 {
 	r := fb.b.id()
-	ops := fb.words(2 + len(operands))
-	ops[0], ops[1] = typ, r
-	copy(ops[2:], operands)
-	fb.insts = append(fb.insts, spirv.Instruction{Op: op, Operands: ops})
+	fb.w = appendInstruction(fb.w, op, 2, typ, r, operands)
 	return r
 }
 
@@ -352,7 +379,7 @@ func (fb *fnBody) slot(buffer, base uint32, off uint32) uint32 {
 func (b *builder) helpers() {
 	t, v := &b.t, &b.v
 	// append(id): trace[tbase + 4 + min(count, cap)] = id; count++.
-	fb := &fnBody{b: b}
+	fb := &fnBody{b: b, w: b.funcs}
 	param := b.id()
 	fb.add(spirv.OpFunction, t.void, b.fn.appendID, spirv.FunctionControlNone, t.fnVoidUint)
 	fb.add(spirv.OpFunctionParameter, t.uint, param)
@@ -369,10 +396,8 @@ func (b *builder) helpers() {
 	fb.add(spirv.OpStore, pc, fb.val(spirv.OpIAdd, t.uint, c, b.u(1)))
 	fb.add(spirv.OpReturn)
 	fb.add(spirv.OpFunctionEnd)
-	b.funcs = append(b.funcs, fb.insts...)
 
 	// next(): the walk's next decision, 0 past its end; consumed++.
-	fb = &fnBody{b: b}
 	fb.add(spirv.OpFunction, t.uint, b.fn.next, spirv.FunctionControlNone, t.fnUint)
 	fb.add(spirv.OpLabel, b.id())
 	tb = fb.load(v.tbase)
@@ -388,5 +413,5 @@ func (b *builder) helpers() {
 	fb.add(spirv.OpStore, pp, fb.val(spirv.OpIAdd, t.uint, pos, b.u(1)))
 	fb.add(spirv.OpReturnValue, r)
 	fb.add(spirv.OpFunctionEnd)
-	b.funcs = append(b.funcs, fb.insts...)
+	b.funcs = fb.w
 }

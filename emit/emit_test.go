@@ -200,16 +200,15 @@ func BenchmarkCheckPerGraph(b *testing.B) {
 }
 
 // TestPrefixCacheMatchesFreshBuild: modules built on the cached prefix are
-// byte for byte those built with the prefix made anew, under every option,
+// byte for byte those built with the prefix made anew and main by the
+// reference paths (names, filler), under every option,
 // and building one module never changes the next: the same function
 // emitted before and after 300 others gives the same bytes.
 func TestPrefixCacheMatchesFreshBuild(t *testing.T) {
 	const seed = 41
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 0))
-	encode := func(b *builder) []byte {
-		return spirv.EncodeBytes(spirv.Version13, Generator, b.bound+1, 0, b.sections()...)
-	}
+	encode := func(b *builder) []byte { return b.bytes() }
 	var first []byte
 	var firstFunc *structurizer.Func
 	var firstOpt Options
@@ -241,5 +240,20 @@ func TestPrefixCacheMatchesFreshBuild(t *testing.T) {
 	}
 	if !slices.Equal(encode(again), first) {
 		t.Fatal("the first module emitted again differs: a later build wrote into the shared prefix")
+	}
+}
+
+// TestAppendStringIsSpirvString: the names' encoding without allocations
+// is spirv.String's, for every length around the word boundaries.
+func TestAppendStringIsSpirvString(t *testing.T) {
+	for n := range 14 {
+		s := "abcdefghijklmn"[:n]
+		want := spirv.WordsToBytes(spirv.String(s))
+		if got := appendString([]byte("x"), s); !slices.Equal(got[1:], want) || got[0] != 'x' {
+			t.Fatalf("%q: %x, want %x", s, got, want)
+		}
+		if got := appendString(nil, []byte(s)); !slices.Equal(got, want) {
+			t.Fatalf("%q as bytes: %x, want %x", s, got, want)
+		}
 	}
 }

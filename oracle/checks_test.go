@@ -261,9 +261,10 @@ func TestCheckDecodesEachModuleAfresh(t *testing.T) {
 
 // TestScanEntryBlocksAgainstDecode holds the word scan behind entryBlocks to
 // the decoder's count on emitted modules of both strategies and on damaged
-// copies (a word overwritten, bytes cut off, the other byte order): the
+// copies (a word overwritten, bytes cut off, the other byte order, the
+// entry point after the functions or none and main's id 0): the
 // scan reads a module exactly when the decoder does (little-endian), and
-// then counts the same blocks.
+// then counts the same blocks; so does entryBlocksOf on the decoded module.
 func TestScanEntryBlocksAgainstDecode(t *testing.T) {
 	r := seededRand(t, 9)
 	check := func(what string, mod []byte, littleEndian bool) {
@@ -276,6 +277,11 @@ func TestScanEntryBlocksAgainstDecode(t *testing.T) {
 		got, gerr := entryBlocks(mod)
 		if got != want || (gerr == nil) != (err == nil) {
 			t.Fatalf("%s: entryBlocks %d %v, decode %d %v", what, got, gerr, want, err)
+		}
+		if m, err := spirv.Decode(mod); err == nil {
+			if got := entryBlocksOf(m); got != want {
+				t.Fatalf("%s: entryBlocksOf %d, two passes %d", what, got, want)
+			}
 		}
 	}
 	for i := range 300 {
@@ -295,6 +301,22 @@ func TestScanEntryBlocksAgainstDecode(t *testing.T) {
 			byteorder.BigEndian.PutUint32(be[k:], byteorder.LittleEndian.Uint32(mod[k:]))
 		}
 		check("big-endian", be, false)
+		m, err := spirv.Decode(mod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep := slices.IndexFunc(m.Insts, func(in spirv.Instruction) bool { return in.Op == spirv.OpEntryPoint })
+		last := slices.Clone(m.Insts)
+		last = append(slices.Delete(last, ep, ep+1), m.Insts[ep])
+		check("entry point last", (&spirv.Module{Version: m.Version, Bound: m.Bound, Insts: last}).Bytes(), true)
+		none := slices.Clone(m.Insts)
+		none[ep] = spirv.Instruction{Op: spirv.OpNop}
+		for k, in := range none {
+			if in.Op == spirv.OpFunction && in.Operands[1] == m.Insts[ep].Operands[1] {
+				none[k].Operands = []uint32{in.Operands[0], 0, in.Operands[2], in.Operands[3]}
+			}
+		}
+		check("no entry point, main's id 0", (&spirv.Module{Version: m.Version, Bound: m.Bound, Insts: none}).Bytes(), true)
 	}
 }
 
@@ -315,8 +337,7 @@ func TestSharedParseAgainstFresh(t *testing.T) {
 			mutate(r, m, kind)
 		}
 		s := &Subject{Graph: g, Module: m.Bytes()}
-		own := &lazyModuleCFG{subject: s}
-		mc, mcErr := own.get()
+		mc, mcErr := s.parsedModuleCFG()
 		p, perr := s.parsed()
 		var got []Violation
 		if perr == nil {
@@ -330,7 +351,7 @@ func TestSharedParseAgainstFresh(t *testing.T) {
 		if fmt.Sprint(perr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
 			t.Fatalf("graph %d %v: shared parse %v %v, fresh %v %v", i, g, got, perr, want, werr)
 		}
-		wantMC, wantErr := readModuleCFG(s.Module)
+		wantMC, wantErr := decodeModuleCFG(s.Module)
 		if fmt.Sprint(mcErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(mc, wantMC) {
 			t.Fatalf("graph %d %v: module CFG from the shared parse differs from a fresh read", i, g)
 		}

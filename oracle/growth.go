@@ -77,11 +77,10 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 			weights += s.Graph.Weight(b)
 		}
 	}
-	m, err := s.decoded()
+	blocksOut, err := s.entryBlocks()
 	if err != nil {
 		return Verdict{Status: Skip, Detail: "module unreadable: " + err.Error()}
 	}
-	blocksOut := entryBlocksOf(m)
 	wordsIn := weights + lim.PerBlockWords*blocksIn
 	wordsOut := max(0, len(s.Module)/4-lim.ModuleOverhead)
 	if maxB := int(lim.BlockFactor*float64(blocksIn)) + lim.BlockSlack; blocksOut > maxB {
@@ -106,35 +105,67 @@ func entryBlocks(module []byte) (int, error) {
 	return decodeEntryBlocks(module)
 }
 
+// entryBlocks is entryBlocks of the subject's module, counted once per
+// Check for growth and meta: from the decoded module the checks share
+// (whose error it returns), or by the scan where nothing decoded it yet.
+func (s *Subject) entryBlocks() (int, error) {
+	if !s.entryDone {
+		s.entryCount, s.entryErr = s.countEntryBlocks()
+		s.entryDone = true
+	}
+	return s.entryCount, s.entryErr
+}
+
+func (s *Subject) countEntryBlocks() (int, error) {
+	if !s.decodeDone {
+		if n, ok := scanEntryBlocks(s.Module); ok {
+			return n, nil
+		}
+	}
+	m, err := s.decoded()
+	if err != nil {
+		return 0, err
+	}
+	return entryBlocksOf(m), nil
+}
+
 // scanEntryBlocks is entryBlocks on a well-formed little-endian module
-// without decoding it: two passes over the words, the first for the entry
-// point, the second counting OpLabel inside its OpFunction. ok is false
-// when the words do not split into instructions.
+// without decoding it: one pass over the words when the entry point comes
+// before the functions (as the emitter lays modules out), counting OpLabel
+// inside its OpFunction, else a second pass once the first found the
+// entry point. ok is false when the words do not split into instructions.
 func scanEntryBlocks(module []byte) (n int, ok bool) {
 	if len(module)%4 != 0 || len(module) < 20 || byteorder.LittleEndian.Uint32(module) != spirv.Magic {
 		return 0, false
 	}
-	word := func(i int) uint32 { return byteorder.LittleEndian.Uint32(module[4*i:]) }
 	words := len(module) / 4
-	entry, found := uint32(0), false
+	entry, found, late := uint32(0), false, false
 	for pass := 0; pass < 2; pass++ {
 		in := false
 		for i := 5; i < words; {
-			count := int(word(i) >> 16)
-			op := spirv.Op(word(i) & 0xffff)
-			if count == 0 || i+count > words {
+			head := byteorder.LittleEndian.Uint32(module[4*i : 4*i+4])
+			count, op := int(head>>16), spirv.Op(head&0xffff)
+			if count == 0 || count > words-i {
 				return 0, false
 			}
 			switch {
-			case pass == 0 && op == spirv.OpEntryPoint && count >= 3 && !found:
-				entry, found = word(i+2), true
-			case pass == 1 && op == spirv.OpFunction:
-				in = count >= 3 && word(i+2) == entry
-			case pass == 1 && op == spirv.OpLabel && in:
+			case op == spirv.OpEntryPoint && count >= 3 && !found:
+				entry, found = byteorder.LittleEndian.Uint32(module[4*i+8:]), true
+			case op == spirv.OpFunction:
+				// Before the entry point is found only the second pass may
+				// count (with entry 0 where the module has none, as
+				// decodeEntryBlocks does).
+				late = late || !found
+				in = (found || pass == 1) && count >= 3 && byteorder.LittleEndian.Uint32(module[4*i+8:]) == entry
+			case op == spirv.OpLabel && in:
 				n++
 			}
 			i += count
 		}
+		if !late || pass == 1 {
+			return n, true
+		}
+		n, late = 0, false // count again, the entry point known from the start
 	}
 	return n, true
 }
@@ -146,11 +177,41 @@ func decodeEntryBlocks(module []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return entryBlocksOf(m), nil
+	return entryBlocksOfRef(m), nil
 }
 
-// entryBlocksOf counts the labels of a decoded module's entry point.
+// entryBlocksOf counts the labels of a decoded module's entry point: in
+// one pass where the entry point precedes the functions, as scanEntryBlocks.
 func entryBlocksOf(m *spirv.Module) int {
+	entry, found, late := uint32(0), false, false
+	for pass := 0; ; pass++ {
+		n, in := 0, false
+		for i := range m.Insts {
+			ins := &m.Insts[i]
+			switch ins.Op {
+			case spirv.OpEntryPoint:
+				if len(ins.Operands) >= 2 && !found {
+					entry, found = ins.Operands[1], true
+				}
+			case spirv.OpFunction:
+				late = late || !found
+				in = (found || pass == 1) && len(ins.Operands) >= 2 && ins.Operands[1] == entry
+			case spirv.OpLabel:
+				if in {
+					n++
+				}
+			}
+		}
+		if !late || pass == 1 {
+			return n
+		}
+		late = false
+	}
+}
+
+// entryBlocksOfRef is entryBlocksOf in two passes, the entry point first:
+// the reference the one-pass count is tested against.
+func entryBlocksOfRef(m *spirv.Module) int {
 	entry := uint32(0)
 	for _, in := range m.Insts {
 		if in.Op == spirv.OpEntryPoint && len(in.Operands) >= 2 {

@@ -69,18 +69,17 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 	if v := o.checkRenumbering(s, own); v.Status != Pass {
 		return v
 	}
-	idem := "idempotence not claimed"
-	if s.Info.Idempotent {
-		if v := checkIdempotence(s, own); v.Status != Pass {
-			return v
-		}
-		idem = "idempotent"
+	if !s.Info.Idempotent {
+		return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, idempotence not claimed"}
 	}
-	return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, " + idem}
+	if v := checkIdempotence(s, own); v.Status != Pass {
+		return v
+	}
+	return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, idempotent"}
 }
 
-// lazyModuleCFG reads a subject's module CFG on first use (from the parse
-// the rules check shares) and keeps it.
+// lazyModuleCFG reads a subject's module CFG on first use (by a scan of
+// its words, else from the parse the rules check shares) and keeps it.
 type lazyModuleCFG struct {
 	subject *Subject
 	mc      *moduleCFG
@@ -90,14 +89,24 @@ type lazyModuleCFG struct {
 
 func (l *lazyModuleCFG) get() (*moduleCFG, error) {
 	if !l.done {
-		var p *parsedModule
-		if p, l.err = l.subject.parsed(); l.err == nil {
-			m, _ := l.subject.decoded() // parsed decoded it
-			l.mc, l.err = moduleCFGParsed(m, p)
+		var ok bool
+		if l.mc, ok = scanModuleCFG(l.subject.Module); !ok {
+			l.mc, l.err = l.subject.parsedModuleCFG()
 		}
 		l.done = true
 	}
 	return l.mc, l.err
+}
+
+// parsedModuleCFG is the subject's module CFG from the parse the checks
+// share: the decoding path, for a module the scan gives up on.
+func (s *Subject) parsedModuleCFG() (*moduleCFG, error) {
+	p, err := s.parsed()
+	if err != nil {
+		return nil, err
+	}
+	m, _ := s.decoded() // parsed decoded it
+	return moduleCFGParsed(m, p)
 }
 
 func metaFail(sig, detail string) Verdict {
@@ -176,11 +185,7 @@ func checkIdempotence(s *Subject, own *lazyModuleCFG) Verdict {
 	if err != nil {
 		return metaFail(SigRerunFailed, "structurizing the one-block graph: "+err.Error())
 	}
-	m, err1 := s.decoded()
-	first := 0
-	if err1 == nil {
-		first = entryBlocksOf(m)
-	}
+	first, err1 := s.entryBlocks()
 	second, err2 := entryBlocks(again)
 	base, err3 := entryBlocks(one)
 	if err := errors.Join(err1, err2, err3); err != nil {

@@ -36,8 +36,19 @@ type moduleCFG struct {
 	shapes []uint64
 }
 
-// readModuleCFG builds the entry point's graph from module bytes.
+// readModuleCFG builds the entry point's graph from module bytes: by a
+// scan of the words (modulecfg_scan.go) where the module allows, else
+// through the decoder.
 func readModuleCFG(module []byte) (*moduleCFG, error) {
+	if mc, ok := scanModuleCFG(module); ok {
+		return mc, nil
+	}
+	return decodeModuleCFG(module)
+}
+
+// decodeModuleCFG is readModuleCFG through the decoder and the rules'
+// parse: the reference the scan is tested against.
+func decodeModuleCFG(module []byte) (*moduleCFG, error) {
 	m, err := spirv.Decode(module)
 	if err != nil {
 		return nil, err
@@ -141,7 +152,8 @@ func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) (ids []int, opcode
 // different sequences never share an encoding.
 func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64 {
 	n := mc.graph.Len()
-	col := make([]uint64, n)
+	buf := make([]uint64, 2*n)
+	col, next := buf[:n:n], buf[n:]
 	for b := range n {
 		id := mc.reported[b]
 		if id >= 0 && rename != nil {
@@ -149,26 +161,31 @@ func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64
 		}
 		col[b] = fnvWord(fnvWord(fnvOffset, uint64(int64(id))), mc.shapes[b])
 	}
-	next := make([]uint64, n)
 	var succ []uint64
 	for range rounds {
 		for b := range n {
 			h := fnvWord(fnvOffset, col[b])
 			for _, x := range mc.merges[b] {
 				if x >= 0 {
-					h = fnvWord(fnvWord(h, 1), col[x])
+					h = fnvWord(fnvSmall(h, 1), col[x])
 				} else {
-					h = fnvWord(h, 0)
+					h = fnvSmall(h, 0)
 				}
 			}
+			ts := mc.graph.Succs[b]
+			h = fnvSmall(h, uint64(len(ts)))
+			if len(ts) <= 2 {
+				for _, t := range ts {
+					h = fnvWord(h, col[t])
+				}
+				next[b] = h
+				continue
+			}
 			succ = succ[:0]
-			for _, t := range mc.graph.Succs[b] {
+			for _, t := range ts {
 				succ = append(succ, col[t])
 			}
-			if len(succ) > 2 {
-				slices.Sort(succ[1:])
-			}
-			h = fnvWord(h, uint64(len(succ)))
+			slices.Sort(succ[1:])
 			for _, c := range succ {
 				h = fnvWord(h, c)
 			}
@@ -176,9 +193,8 @@ func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64
 		}
 		col, next = next, col
 	}
-	out := slices.Clone(col)
-	slices.Sort(out)
-	return out
+	slices.Sort(col) // col is this call's own
+	return col
 }
 
 // FNV-1a, 64 bits (hash/fnv's constants), over words and strings without
@@ -189,13 +205,31 @@ const (
 	fnvPrime  uint64 = 1099511628211
 )
 
+// fnvWord hashes x's eight bytes, little-endian
+// (TestFNVAgainstLibrary holds it to hash/fnv).
 func fnvWord(h, x uint64) uint64 {
-	for range 8 {
-		h ^= x & 0xff
-		h *= fnvPrime
-		x >>= 8
+	const p = fnvPrime
+	for range 2 { // four bytes a turn: unrolled yet small enough to inline
+		h = (h ^ x&0xff) * p
+		h = (h ^ x>>8&0xff) * p
+		h = (h ^ x>>16&0xff) * p
+		h = (h ^ x>>24&0xff) * p
+		x >>= 32
 	}
 	return h
+}
+
+// fnvPrime8 is fnvPrime to the 8th power, mod 2^64 (TestFNVSmall checks).
+const fnvPrime8 uint64 = 2232315406967589409
+
+// fnvSmall is fnvWord for x below 256 in one step: its seven zero bytes
+// only multiply by the prime, so the word hashes to (h ^ x) * fnvPrime^8
+// (TestFNVSmall holds it to fnvWord); larger x take fnvWord.
+func fnvSmall(h, x uint64) uint64 {
+	if x < 256 {
+		return (h ^ x) * fnvPrime8
+	}
+	return fnvWord(h, x)
 }
 
 // fnvOp hashes an opcode's two bytes, little-endian.

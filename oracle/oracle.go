@@ -44,6 +44,11 @@ type Subject struct {
 	decodeErr     error
 	decodeDone    bool
 	parse         *parsedModule
+	// The entry point's blocks, counted once for growth and meta (see
+	// entryBlocks); reset with the rest.
+	entryCount int
+	entryErr   error
+	entryDone  bool
 }
 
 // parsedModule is a decoded module split into blocks (parseRuleModule) and
@@ -108,6 +113,12 @@ func (s *Subject) decoded() (*spirv.Module, error) {
 		s.decodeDone = true
 	}
 	return s.decodedModule, s.decodeErr
+}
+
+// reset forgets what the checks of one Check call shared.
+func (s *Subject) reset() {
+	s.decodedModule, s.decodeErr, s.decodeDone, s.parse = nil, nil, false, nil
+	s.entryCount, s.entryErr, s.entryDone = 0, nil, false
 }
 
 // Status of one check on one subject.
@@ -279,8 +290,8 @@ func (o *Oracle) Checks() []string {
 // so Failed reports the disagreement's signature.
 func (o *Oracle) Check(s *Subject) []Verdict {
 	out := make([]Verdict, 0, len(o.checks)+1)
-	s.decodedModule, s.decodeErr, s.decodeDone, s.parse = nil, nil, false, nil
-	defer func() { s.decodedModule, s.decodeErr, s.decodeDone, s.parse = nil, nil, false, nil }()
+	s.reset()
+	defer s.reset()
 	for _, c := range o.checks {
 		v := c.run(o, s)
 		v.Check = c.name

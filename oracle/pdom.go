@@ -16,8 +16,12 @@ package oracle
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 
+	"gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/flow"
+	"gonum.org/v1/gonum/graph/iterator"
 	"gonum.org/v1/gonum/graph/simple"
 
 	"cfgfuzz/structurizer/cfg"
@@ -64,7 +68,7 @@ func (o *Oracle) checkPdom(s *Subject) Verdict {
 	if b, want, ok := sameIDom(pdom.IDom, gonumIDom(g, true)); !ok {
 		return pdomFail(SigIPDomLib, "ipdom", b, pdom.IDom[b], want)
 	}
-	return Verdict{Status: Pass, Detail: fmt.Sprintf("%d blocks against %s", g.Len(), detail)}
+	return Verdict{Status: Pass, Detail: strconv.Itoa(g.Len()) + " blocks against " + detail}
 }
 
 func pdomFail(sig, what string, b, got, want int) Verdict {
@@ -111,8 +115,16 @@ func sameIDom(got, want []int) (b, w int, ok bool) {
 // from block 0 on g, or (reverse) from a virtual exit node n on the reverse
 // graph. Self-loops are left out (they change no dominator and gonum's
 // simple graphs refuse them). Blocks outside the tree get cfg.NoBlock; a
-// post-dominator that is the virtual exit becomes cfg.Exit.
+// post-dominator that is the virtual exit becomes cfg.Exit. The graph is
+// handed to gonum as a view of g's lists (cfgView), not copied into a
+// simple.DirectedGraph and its maps; gonumIDomSimple does that, the
+// reference the view is tested against.
 func gonumIDom(g *cfg.Graph, reverse bool) []int {
+	return idomFromTree(g.Len(), reverse, flow.Dominators(simple.Node(viewRoot(g, reverse)), newCFGView(g, reverse)))
+}
+
+// gonumIDomSimple is gonumIDom on a simple.DirectedGraph copy of the graph.
+func gonumIDomSimple(g *cfg.Graph, reverse bool) []int {
 	n := g.Len()
 	dg := simple.NewDirectedGraph()
 	for b := 0; b <= n; b++ {
@@ -133,11 +145,25 @@ func gonumIDom(g *cfg.Graph, reverse bool) []int {
 			}
 		}
 	}
+	return idomFromTree(n, reverse, flow.Dominators(simple.Node(viewRoot(g, reverse)), dg))
+}
+
+// viewRoot is the root of the (reverse) dominator tree: block 0, or the
+// virtual exit n.
+func viewRoot(g *cfg.Graph, reverse bool) int {
+	if reverse {
+		return g.Len()
+	}
+	return 0
+}
+
+// idomFromTree reads the immediate dominators of blocks 0..n-1 off gonum's
+// tree.
+func idomFromTree(n int, reverse bool, tree flow.DominatorTree) []int {
 	root := 0
 	if reverse {
 		root = n
 	}
-	tree := flow.Dominators(simple.Node(root), dg)
 	idom := make([]int, n)
 	for b := range n {
 		idom[b] = cfg.NoBlock
@@ -151,4 +177,127 @@ func gonumIDom(g *cfg.Graph, reverse bool) []int {
 		}
 	}
 	return idom
+}
+
+// cfgView is a graph as gonum's graph.Directed sees it: nodes 0..n (n the
+// virtual exit), the edges of g without self-loops or repeats, reversed
+// and with the exit wired to every returning block when reverse.
+type cfgView struct {
+	out, in [][]graph.Node
+}
+
+var _ graph.Directed = (*cfgView)(nil)
+
+func newCFGView(g *cfg.Graph, reverse bool) *cfgView {
+	n := g.Len()
+	// Each list's room (its edges before repeats are dropped), then every
+	// list cut from one array.
+	room := make([]int, 2*(n+1))
+	outRoom, inRoom := room[:n+1], room[n+1:]
+	edge := func(f, t int) { outRoom[f]++; inRoom[t]++ }
+	for b, succ := range g.Succs {
+		if reverse && len(succ) == 0 {
+			edge(n, b)
+		}
+		for _, t := range succ {
+			switch {
+			case t == b:
+			case reverse:
+				edge(t, b)
+			default:
+				edge(b, t)
+			}
+		}
+	}
+	node := make([]graph.Node, n+1)
+	for i := range node {
+		node[i] = simple.Node(i)
+	}
+	lists := make([][]graph.Node, 2*(n+1))
+	v := &cfgView{out: lists[:n+1], in: lists[n+1:]}
+	total := 0
+	for _, k := range room {
+		total += k
+	}
+	store := make([]graph.Node, 0, total)
+	for i, k := range room {
+		lists[i] = store[len(store) : len(store) : len(store)+k]
+		store = store[:len(store)+k]
+	}
+	add := func(f, t int) {
+		if slices.Contains(v.out[f], node[t]) {
+			return
+		}
+		v.out[f] = append(v.out[f], node[t])
+		v.in[t] = append(v.in[t], node[f])
+	}
+	for b, succ := range g.Succs {
+		if reverse && len(succ) == 0 {
+			add(n, b)
+		}
+		for _, t := range succ {
+			switch {
+			case t == b:
+			case reverse:
+				add(t, b)
+			default:
+				add(b, t)
+			}
+		}
+	}
+	return v
+}
+
+func (v *cfgView) has(id int64) bool { return id >= 0 && id < int64(len(v.out)) }
+
+func (v *cfgView) Node(id int64) graph.Node {
+	if !v.has(id) {
+		return nil
+	}
+	return simple.Node(id)
+}
+
+func (v *cfgView) Nodes() graph.Nodes {
+	nodes := make([]graph.Node, len(v.out))
+	for i := range nodes {
+		nodes[i] = simple.Node(i)
+	}
+	return iterator.NewOrderedNodes(nodes)
+}
+
+func (v *cfgView) From(id int64) graph.Nodes {
+	if !v.has(id) {
+		return graph.Empty
+	}
+	return iterator.NewOrderedNodes(v.out[id])
+}
+
+func (v *cfgView) To(id int64) graph.Nodes {
+	if !v.has(id) {
+		return graph.Empty
+	}
+	return iterator.NewOrderedNodes(v.in[id])
+}
+
+func (v *cfgView) HasEdgeFromTo(uid, vid int64) bool {
+	if !v.has(uid) {
+		return false
+	}
+	for _, x := range v.out[uid] {
+		if x.ID() == vid {
+			return true
+		}
+	}
+	return false
+}
+
+func (v *cfgView) HasEdgeBetween(xid, yid int64) bool {
+	return v.HasEdgeFromTo(xid, yid) || v.HasEdgeFromTo(yid, xid)
+}
+
+func (v *cfgView) Edge(uid, vid int64) graph.Edge {
+	if !v.HasEdgeFromTo(uid, vid) {
+		return nil
+	}
+	return simple.Edge{F: simple.Node(uid), T: simple.Node(vid)}
 }

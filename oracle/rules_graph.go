@@ -32,40 +32,44 @@ func (t *domTree) dominates(a, b int) bool {
 func (t *domTree) reached(b int) bool { return t.pre[b] >= 0 }
 
 // postOrder returns the nodes reachable from root in depth-first post-order
-// (successors in order) and each node's post-order number (-1 unreached).
-func postOrder(n, root int, succ func(int) []int) (order, num []int) {
-	num = make([]int, n)
+// (successors in order) and each node's post-order number (-1 unreached),
+// in work's first 2n ints (work has 4n: the search's stack too).
+func postOrder(n, root int, succ func(int) []int, work []int) (order, num []int) {
+	order, num = work[:0:n], work[n:2*n:2*n]
+	stack := work[2*n : 2*n : 4*n] // node, next successor index: two ints a frame
+	const seen = -2                // on the stack or done, before its number
 	for i := range num {
 		num[i] = -1
 	}
-	seen := make([]bool, n)
-	type frame struct{ b, i int }
-	stack := []frame{{root, 0}}
-	seen[root] = true
+	stack = append(stack, root, 0)
+	num[root] = seen
 	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		s := succ(top.b)
-		if top.i < len(s) {
-			t := s[top.i]
-			top.i++
-			if !seen[t] {
-				seen[t] = true
-				stack = append(stack, frame{t, 0})
+		top := len(stack) - 2
+		b, k := stack[top], stack[top+1]
+		s := succ(b)
+		if k < len(s) {
+			t := s[k]
+			stack[top+1]++
+			if num[t] == -1 {
+				num[t] = seen
+				stack = append(stack, t, 0)
 			}
 			continue
 		}
-		num[top.b] = len(order)
-		order = append(order, top.b)
-		stack = stack[:len(stack)-1]
+		num[b] = len(order)
+		order = append(order, b)
+		stack = stack[:top]
 	}
 	return order, num
 }
 
 // buildDomTree computes the dominator tree from root; pred gives the
-// predecessors in the analysis direction.
+// predecessors in the analysis direction. The tree's arrays and the work
+// of the search and the numbering share one allocation.
 func buildDomTree(n, root int, succ, pred func(int) []int) *domTree {
-	order, num := postOrder(n, root, succ)
-	idom := make([]int, n)
+	buf := make([]int, 7*n)
+	idom, work := buf[:n:n], buf[3*n:]
+	order, num := postOrder(n, root, succ, work)
 	for i := range idom {
 		idom[i] = -1
 	}
@@ -105,15 +109,18 @@ func buildDomTree(n, root int, succ, pred func(int) []int) *domTree {
 		}
 	}
 	idom[root] = -1
-	t := &domTree{idom: idom}
-	t.number(n, root)
+	t := &domTree{idom: idom, pre: buf[n : 2*n : 2*n], post: buf[2*n : 3*n : 3*n]}
+	t.number(n, root, work)
 	return t
 }
 
-// number assigns the interval numbers by a depth-first walk of the tree.
-func (t *domTree) number(n, root int) {
-	first := make([]int, n) // first child
-	next := make([]int, n)  // next sibling
+// number assigns the interval numbers (into t.pre and t.post) by a
+// depth-first walk of the tree, in work's 4n ints.
+func (t *domTree) number(n, root int, work []int) {
+	first := work[:n:n]         // first child
+	next := work[n : 2*n : 2*n] // next sibling
+	cursor := work[2*n : 3*n : 3*n]
+	stack := work[3*n : 3*n : 4*n]
 	for i := range first {
 		first[i], next[i] = -1, -1
 	}
@@ -122,14 +129,12 @@ func (t *domTree) number(n, root int) {
 			next[b], first[d] = first[d], b
 		}
 	}
-	t.pre, t.post = make([]int, n), make([]int, n)
 	for i := range t.pre {
-		t.pre[i] = -1
+		t.pre[i], t.post[i] = -1, 0
 	}
 	clock := 0
-	stack := []int{root}
+	stack = append(stack, root)
 	t.pre[root] = clock
-	cursor := make([]int, n)
 	copy(cursor, first)
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
@@ -149,10 +154,9 @@ func (t *domTree) number(n, root int) {
 // funcGraph holds one function's edges and analyses.
 type funcGraph struct {
 	f     *ruleFunc
-	index map[uint32]int // label -> block
-	succ  [][]int        // branch successors (indices, operand order)
-	pred  [][]int        // branch predecessors
-	ssucc [][]int        // structured successors: merge, continue, branch targets
+	succ  [][]int // branch successors (indices, operand order)
+	pred  [][]int // branch predecessors
+	ssucc [][]int // structured successors: merge, continue, branch targets
 	spred [][]int
 	merge []int    // declared merge per block, -1
 	cont  []int    // declared continue target per block, -1
@@ -177,55 +181,144 @@ func newFuncGraph(f *ruleFunc) (*funcGraph, error) {
 
 // newFuncEdges resolves labels and builds f's edges (branch and
 // structured, both ways) and declared merges, without the trees that
-// analyse adds: what the module CFG of meta needs.
+// analyse adds: what the module CFG of meta needs. Each kind of list is
+// cut from one array (an empty list stays nil).
 func newFuncEdges(f *ruleFunc) (*funcGraph, error) {
 	n := len(f.blocks)
-	g := &funcGraph{f: f, index: make(map[uint32]int, n), succ: make([][]int, n), pred: make([][]int, n),
+	g := &funcGraph{f: f, succ: make([][]int, n), pred: make([][]int, n),
 		ssucc: make([][]int, n), spred: make([][]int, n), merge: make([]int, n), cont: make([]int, n)}
-	for i, b := range f.blocks {
-		g.index[b.label] = i
-	}
+	index := newLabelIndex(f.blocks)
 	resolve := func(b int, id uint32, what string) (int, error) {
-		t, ok := g.index[id]
+		t, ok := index.get(id)
 		if !ok {
 			return -1, &MalformedError{Msg: "block %" + itoa(f.blocks[b].label) + ": " + what + " %" + itoa(id) + " labels no block of the function"}
 		}
 		return t, nil
 	}
+	edges, structured := 0, 0
+	for i := range f.blocks {
+		b := &f.blocks[i]
+		edges += len(b.targets)
+		structured += len(b.targets)
+		if b.mergeOp != 0 {
+			structured++
+		}
+		if b.mergeOp == spirv.OpLoopMerge {
+			structured++
+		}
+	}
+	store := make([]int, 0, 2*(edges+structured))
 	var err error
 	for i := range f.blocks {
 		b := &f.blocks[i]
 		g.merge[i], g.cont[i] = -1, -1
+		k := len(b.targets)
+		if b.mergeOp != 0 {
+			k++
+		}
+		if b.mergeOp == spirv.OpLoopMerge {
+			k++
+		}
+		ss := store[len(store) : len(store) : len(store)+k]
 		if b.mergeOp != 0 {
 			if g.merge[i], err = resolve(i, b.merge, "merge block"); err != nil {
 				return nil, err
 			}
-			g.ssucc[i] = append(g.ssucc[i], g.merge[i])
+			ss = append(ss, g.merge[i])
 		}
 		if b.mergeOp == spirv.OpLoopMerge {
 			if g.cont[i], err = resolve(i, b.cont, "continue target"); err != nil {
 				return nil, err
 			}
-			g.ssucc[i] = append(g.ssucc[i], g.cont[i])
+			ss = append(ss, g.cont[i])
 		}
 		for _, id := range b.targets {
 			t, err := resolve(i, id, "branch target")
 			if err != nil {
 				return nil, err
 			}
-			g.succ[i] = append(g.succ[i], t)
-			g.ssucc[i] = append(g.ssucc[i], t)
+			ss = append(ss, t)
+		}
+		store = store[:len(store)+k]
+		if k > 0 {
+			g.ssucc[i] = ss
+		}
+		if len(b.targets) > 0 {
+			g.succ[i] = ss[k-len(b.targets) : k : k]
 		}
 	}
-	for u := range n {
-		for _, v := range g.succ[u] {
-			g.pred[v] = append(g.pred[v], u)
-		}
-		for _, v := range g.ssucc[u] {
-			g.spred[v] = append(g.spred[v], u)
-		}
-	}
+	g.pred = predecessors(g.succ, store[len(store):len(store):len(store)+edges])
+	store = store[:len(store)+edges]
+	g.spred = predecessors(g.ssucc, store[len(store):len(store):len(store)+structured])
 	return g, nil
+}
+
+// predecessors lists, for each block, the blocks whose succ names it, in
+// block order (once per edge, nil for none), cut from store (room for
+// every edge).
+func predecessors(succ [][]int, store []int) [][]int {
+	pred := make([][]int, len(succ))
+	count := make([]int, len(succ))
+	for _, s := range succ {
+		for _, v := range s {
+			count[v]++
+		}
+	}
+	for v, c := range count {
+		if c > 0 {
+			pred[v] = store[len(store) : len(store) : len(store)+c]
+			store = store[:len(store)+c]
+		}
+	}
+	for u, s := range succ {
+		for _, v := range s {
+			pred[v] = append(pred[v], u)
+		}
+	}
+	return pred
+}
+
+// labelIndex finds a block by its label: by a table over the labels' range
+// where it is about as small as the function, else by a map; where a label
+// repeats, the last block with it.
+type labelIndex struct {
+	lo    uint32
+	table []int32 // block+1 by label-lo, 0 for none
+	m     map[uint32]int
+}
+
+func newLabelIndex(blocks []ruleBlock) labelIndex {
+	if len(blocks) == 0 {
+		return labelIndex{}
+	}
+	lo, hi := blocks[0].label, blocks[0].label
+	for _, b := range blocks {
+		lo, hi = min(lo, b.label), max(hi, b.label)
+	}
+	var x labelIndex
+	if span := uint64(hi) - uint64(lo) + 1; span <= 4*uint64(len(blocks))+64 {
+		x.lo, x.table = lo, make([]int32, span)
+		for i, b := range blocks {
+			x.table[b.label-lo] = int32(i + 1)
+		}
+		return x
+	}
+	x.m = make(map[uint32]int, len(blocks))
+	for i, b := range blocks {
+		x.m[b.label] = i
+	}
+	return x
+}
+
+func (x *labelIndex) get(id uint32) (int, bool) {
+	if x.m != nil {
+		b, ok := x.m[id]
+		return b, ok
+	}
+	if id < x.lo || uint64(id-x.lo) >= uint64(len(x.table)) || x.table[id-x.lo] == 0 {
+		return 0, false
+	}
+	return int(x.table[id-x.lo] - 1), true
 }
 
 // analyse builds the dominator trees and finds the back edges.

@@ -97,11 +97,20 @@ func wideValues(m *spirv.Module) map[uint32]bool {
 // parseRuleModule splits every function body into blocks.
 func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 	rm := &ruleModule{version: m.Version, src: m}
-	wide := wideValues(m)
+	var wide map[uint32]bool // wideValues(m), read at the first OpSwitch
+	wideRead := false
 	var fn *ruleFunc
 	var cur *ruleBlock
 	sinceMerge := -1 // instructions since the block's merge instruction
-	for i, in := range m.Insts {
+	for i := range m.Insts {
+		in := &m.Insts[i]
+		if cur != nil && !splitsBlocks(in.Op) {
+			// The bulk of a block (the default case below).
+			if sinceMerge >= 0 {
+				sinceMerge++
+			}
+			continue
+		}
 		switch {
 		case in.Op == spirv.OpFunction:
 			if fn != nil {
@@ -131,12 +140,15 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 				return nil, &MalformedError{fmt.Sprintf("instruction %d: %s outside a block", i, in.Op)}
 			}
 		case in.Op == spirv.OpSelectionMerge || in.Op == spirv.OpLoopMerge:
-			if err := cur.setMerge(in, i); err != nil {
+			if err := cur.setMerge(*in, i); err != nil {
 				return nil, err
 			}
 			sinceMerge = 0
 		case spirv.IsTerminator(in.Op):
-			if err := cur.setTerminator(in, i, wide); err != nil {
+			if in.Op == spirv.OpSwitch && !wideRead {
+				wide, wideRead = wideValues(m), true
+			}
+			if err := cur.setTerminator(*in, i, wide); err != nil {
 				return nil, err
 			}
 			if sinceMerge >= 0 {
@@ -153,6 +165,16 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 		return nil, &MalformedError{"module ends inside a function"}
 	}
 	return rm, nil
+}
+
+// splitsBlocks reports the opcodes parseRuleModule looks at inside a
+// block: function bounds, labels, merge instructions, terminators.
+func splitsBlocks(op spirv.Op) bool {
+	switch op {
+	case spirv.OpFunction, spirv.OpFunctionEnd, spirv.OpLabel, spirv.OpSelectionMerge, spirv.OpLoopMerge:
+		return true
+	}
+	return spirv.IsTerminator(op)
 }
 
 // setMerge records a merge instruction.

@@ -47,29 +47,78 @@ func EncodeBytes(version, generator, bound, schema uint32, sections ...[]Instruc
 		}
 	}
 	out := make([]byte, 4*n)
-	put := func(at int, x uint32) int {
-		binary.LittleEndian.PutUint32(out[at:], x)
-		return at + 4
+	for i, x := range [5]uint32{Magic, version, generator, bound, schema} {
+		binary.LittleEndian.PutUint32(out[4*i:4*i+4], x)
 	}
-	at := put(put(put(put(put(0, Magic), version), generator), bound), schema)
+	at := 20
 	for _, sec := range sections {
-		for _, in := range sec {
-			at = put(at, uint32(in.Words())<<16|uint32(in.Op))
-			for _, w := range in.Operands {
-				at = put(at, w)
-			}
+		for k := range sec {
+			at = putInstruction(out, at, sec[k].Op, sec[k].Operands)
 		}
 	}
 	return out
 }
 
+// putInstruction writes an instruction's words at out[at:] (out has room)
+// and returns the offset after them. The common lengths are written with
+// one bounds check each, operands two to a 64-bit store (the little-endian
+// bytes of one word, then the next's).
+func putInstruction(out []byte, at int, op Op, ops []uint32) int {
+	head := uint32(len(ops)+1)<<16 | uint32(op)
+	le := binary.LittleEndian
+	switch len(ops) {
+	case 0:
+		le.PutUint32(out[at:at+4], head)
+		return at + 4
+	case 1:
+		d := out[at : at+8 : at+8]
+		le.PutUint64(d, uint64(head)|uint64(ops[0])<<32)
+		return at + 8
+	case 2:
+		d, o := out[at:at+12:at+12], ops[:2:2]
+		le.PutUint64(d[0:8], uint64(head)|uint64(o[0])<<32)
+		le.PutUint32(d[8:12], o[1])
+		return at + 12
+	case 3:
+		d, o := out[at:at+16:at+16], ops[:3:3]
+		le.PutUint64(d[0:8], uint64(head)|uint64(o[0])<<32)
+		le.PutUint64(d[8:16], uint64(o[1])|uint64(o[2])<<32)
+		return at + 16
+	case 4:
+		d, o := out[at:at+20:at+20], ops[:4:4]
+		le.PutUint64(d[0:8], uint64(head)|uint64(o[0])<<32)
+		le.PutUint64(d[8:16], uint64(o[1])|uint64(o[2])<<32)
+		le.PutUint32(d[16:20], o[3])
+		return at + 20
+	}
+	le.PutUint32(out[at:at+4], head)
+	at += 4
+	for _, w := range ops {
+		le.PutUint32(out[at:at+4], w)
+		at += 4
+	}
+	return at
+}
+
 // WordsToBytes encodes words little-endian.
 func WordsToBytes(w []uint32) []byte {
 	b := make([]byte, 4*len(w))
-	for i, x := range w {
-		binary.LittleEndian.PutUint32(b[4*i:], x)
-	}
+	PutWords(b, w)
 	return b
+}
+
+// PutWords writes w little-endian at the start of dst (which has room):
+// four words a turn, two 64-bit stores and one bounds check.
+func PutWords(dst []byte, w []uint32) {
+	i := 0
+	for ; i+4 <= len(w); i += 4 {
+		s, d := w[i:i+4:i+4], dst[4*i:4*i+16:4*i+16]
+		binary.LittleEndian.PutUint64(d[0:8], uint64(s[0])|uint64(s[1])<<32)
+		binary.LittleEndian.PutUint64(d[8:16], uint64(s[2])|uint64(s[3])<<32)
+	}
+	for ; i < len(w); i++ {
+		binary.LittleEndian.PutUint32(dst[4*i:4*i+4], w[i])
+	}
 }
 
 // Decode parses a binary module in either byte order. It checks the header
@@ -81,19 +130,38 @@ func Decode(data []byte) (*Module, error) {
 	if len(data) < 20 {
 		return nil, &DecodeError{Word: 0, Msg: fmt.Sprintf("only %d bytes: a module needs a 5-word header", len(data))}
 	}
-	var order binary.ByteOrder = binary.LittleEndian
+	big := false
 	switch {
 	case binary.LittleEndian.Uint32(data) == Magic:
 	case binary.BigEndian.Uint32(data) == Magic:
-		order = binary.BigEndian
+		big = true
 	default:
 		return nil, &DecodeError{Word: 0, Msg: fmt.Sprintf("magic number 0x%08x is not SPIR-V's 0x%08x", binary.LittleEndian.Uint32(data), Magic)}
 	}
 	words := make([]uint32, len(data)/4)
-	for i := range words {
-		words[i] = order.Uint32(data[4*i:])
-	}
+	wordsOf(words, data, big)
 	return DecodeWords(words)
+}
+
+// wordsOf reads data's words little-endian, or big-endian: each reading a
+// direct call the compiler inlines, not one through the binary.ByteOrder
+// interface (every module of a campaign is decoded).
+func wordsOf(words []uint32, data []byte, big bool) {
+	if big {
+		for i := range words {
+			words[i] = binary.BigEndian.Uint32(data[4*i : 4*i+4])
+		}
+		return
+	}
+	i := 0
+	for ; i+4 <= len(words); i += 4 { // four words, two loads, one bounds check
+		w, d := words[i:i+4:i+4], data[4*i:4*i+16:4*i+16]
+		x, y := binary.LittleEndian.Uint64(d[0:8]), binary.LittleEndian.Uint64(d[8:16])
+		w[0], w[1], w[2], w[3] = uint32(x), uint32(x>>32), uint32(y), uint32(y>>32)
+	}
+	for ; i < len(words); i++ {
+		words[i] = binary.LittleEndian.Uint32(data[4*i : 4*i+4])
+	}
 }
 
 // DecodeWords parses a module given as host-order words.
@@ -111,19 +179,23 @@ func DecodeWords(w []uint32) (*Module, error) {
 	for i := 5; i < len(w) && w[i]>>16 != 0; i += int(w[i] >> 16) {
 		n++
 	}
-	m.Insts = make([]Instruction, 0, n)
-	for i := 5; i < len(w); {
+	// Every instruction the second pass reaches without an error was
+	// counted by the first.
+	insts := make([]Instruction, n) // filled through a local: no reload of m.Insts
+	k := 0
+	for i := 5; i < len(w); k++ {
 		count := int(w[i] >> 16)
 		op := Op(w[i] & 0xffff)
 		if count == 0 {
-			return nil, &DecodeError{Word: i, Msg: fmt.Sprintf("instruction %d (opcode %d) has word count 0", len(m.Insts), op)}
+			return nil, &DecodeError{Word: i, Msg: fmt.Sprintf("instruction %d (opcode %d) has word count 0", k, op)}
 		}
 		if i+count > len(w) {
 			return nil, &DecodeError{Word: i, Msg: fmt.Sprintf("%s needs %d words but only %d remain", op, count, len(w)-i)}
 		}
-		m.Insts = append(m.Insts, Instruction{Op: op, Operands: w[i+1 : i+count : i+count]})
+		insts[k] = Instruction{Op: op, Operands: w[i+1 : i+count : i+count]}
 		i += count
 	}
+	m.Insts = insts
 	return m, nil
 }
 
