@@ -110,6 +110,17 @@ func (p *Program) Labels() int { return p.labels }
 // Load prepares a decoded module. It fails on structure it cannot run
 // (missing entry point, unknown decorations are ignored).
 func Load(m *spirv.Module) (*Program, error) {
+	p, uses, err := scanModule(m)
+	if err != nil {
+		return nil, err
+	}
+	resolveProgram(p, uses)
+	return p, nil
+}
+
+// scanModule is Load's reading of the module: its functions, blocks,
+// constants, variables and label tables, and every id's uses (idUse).
+func scanModule(m *spirv.Module) (*Program, idUse, error) {
 	p := &Program{funcs: map[uint32]*function{}, globals: map[uint32]int{}, bindings: map[uint32]uint32{}, bound: m.Bound}
 	p.consts = make([]value, m.Bound+1)
 	p.at = make([]int32, m.Bound+1)
@@ -120,6 +131,7 @@ func Load(m *spirv.Module) (*Program, error) {
 	var entryID uint32
 	var cur *function
 	var body blockBody // the block being read
+	uses := newIDUse(m.Bound)
 	for k := range m.Insts {
 		in := &m.Insts[k]
 		ops := in.Operands
@@ -160,23 +172,25 @@ func Load(m *spirv.Module) (*Program, error) {
 				}
 			} else if body.b != nil {
 				body.add(m.Insts, k)
+				uses.note(in)
 			}
 		case spirv.OpFunction:
 			if len(ops) < 2 {
-				return nil, fmt.Errorf("OpFunction without a result id")
+				return nil, idUse{}, fmt.Errorf("OpFunction without a result id")
 			}
 			cur = &function{id: ops[1]}
 			p.funcs[cur.id] = cur
 		case spirv.OpFunctionParameter:
 			if cur != nil && len(ops) >= 2 {
 				if ops[1] >= uint32(len(p.consts)) {
-					return nil, fmt.Errorf("parameter %%%d of function %%%d beyond the id bound %d", ops[1], cur.id, p.bound)
+					return nil, idUse{}, fmt.Errorf("parameter %%%d of function %%%d beyond the id bound %d", ops[1], cur.id, p.bound)
 				}
 				cur.params = append(cur.params, ops[1])
+				uses.param(ops[1])
 			}
 		case spirv.OpLabel:
 			if cur == nil || len(ops) < 1 {
-				return nil, fmt.Errorf("OpLabel outside a function")
+				return nil, idUse{}, fmt.Errorf("OpLabel outside a function")
 			}
 			if ops[0] < uint32(len(p.at)) {
 				sharedLabels = sharedLabels || p.at[ops[0]] >= 0
@@ -191,6 +205,7 @@ func Load(m *spirv.Module) (*Program, error) {
 		default:
 			if body.b != nil {
 				body.add(m.Insts, k)
+				uses.note(in)
 				if spirv.IsTerminator(in.Op) {
 					body.close(m.Insts)
 				}
@@ -202,7 +217,7 @@ func Load(m *spirv.Module) (*Program, error) {
 		if p.globals[id] >= 0 {
 			b, ok := p.bindings[id]
 			if !ok {
-				return nil, fmt.Errorf("storage buffer %%%d has no binding", id)
+				return nil, idUse{}, fmt.Errorf("storage buffer %%%d has no binding", id)
 			}
 			p.globals[id] = int(b)
 		}
@@ -211,7 +226,7 @@ func Load(m *spirv.Module) (*Program, error) {
 	// for the global variables, so a lookup is one slice index.
 	for id, g := range p.globals {
 		if int(id) >= len(p.consts) {
-			return nil, fmt.Errorf("variable %%%d beyond the id bound %d", id, p.bound)
+			return nil, idUse{}, fmt.Errorf("variable %%%d beyond the id bound %d", id, p.bound)
 		}
 		switch {
 		case id == p.builtinID:
@@ -226,12 +241,12 @@ func Load(m *spirv.Module) (*Program, error) {
 	}
 	p.entry = p.funcs[entryID]
 	if p.entry == nil || len(p.entry.blocks) == 0 {
-		return nil, fmt.Errorf("module has no entry point function")
+		return nil, idUse{}, fmt.Errorf("module has no entry point function")
 	}
 	for _, f := range p.funcs {
 		for _, b := range f.blocks {
 			if len(b.insts) == 0 || !spirv.IsTerminator(b.insts[len(b.insts)-1].Op) {
-				return nil, fmt.Errorf("block %%%d does not end in a terminator", b.label)
+				return nil, idUse{}, fmt.Errorf("block %%%d does not end in a terminator", b.label)
 			}
 		}
 	}
@@ -249,7 +264,13 @@ func Load(m *spirv.Module) (*Program, error) {
 			}
 		}
 	}
-	uses := idUses(p)
+	p.labels = len(p.entry.blocks)
+	return p, uses, nil
+}
+
+// resolveProgram gives every block its resolved steps (resolveSteps,
+// resolveChains, resolvePairs) and every function its straight mark.
+func resolveProgram(p *Program, uses idUse) {
 	total := 0
 	for _, f := range p.funcs {
 		for _, b := range f.blocks {
@@ -267,8 +288,6 @@ func Load(m *spirv.Module) (*Program, error) {
 		}
 		f.straight = straight(f)
 	}
-	p.labels = len(p.entry.blocks)
-	return p, nil
 }
 
 // blockBody collects a block's body while Load reads the module: the

@@ -607,35 +607,56 @@ func chainable(op spirv.Op) bool {
 
 // idUse is what resolveChains needs to know of every id over the bodies
 // of all functions: how many times it appears as an operand word (result
-// positions included, saturating), and whether an instruction may write it.
+// positions included), and whether an instruction may write it. Load
+// counts while it reads the module (newIDUse, note, param); idUses is the
+// reference, counting a loaded Program's bodies again.
 type idUse struct {
-	count   []uint8
+	count   []uint32
 	written []bool
 }
 
-// idUses counts the operand words of every block instruction; an id is
-// written when it is the second operand of any instruction but OpStore
-// (every instruction the interpreter gives a result writes ops[1]; the
-// rest there are labels and literals, which only make this conservative),
-// or a function parameter.
+// newIDUse is an idUse with nothing counted, for ids up to bound.
+func newIDUse(bound uint32) idUse {
+	return idUse{count: make([]uint32, bound+1), written: make([]bool, bound+1)}
+}
+
+// note counts the operand words of one block instruction; it writes its
+// second operand unless it is an OpStore (every instruction the
+// interpreter gives a result writes ops[1]; the rest there are labels and
+// literals, which only make this conservative).
+func (u idUse) note(in *spirv.Instruction) {
+	count := u.count
+	for _, w := range in.Operands {
+		if int(w) < len(count) {
+			count[w]++
+		}
+	}
+	if in.Op != spirv.OpStore && len(in.Operands) > 1 && int(in.Operands[1]) < len(u.written) {
+		u.written[in.Operands[1]] = true
+	}
+}
+
+// param marks a function parameter written.
+func (u idUse) param(id uint32) {
+	if int(id) < len(u.written) {
+		u.written[id] = true
+	}
+}
+
+// idUses counts the operand words of every block instruction of p's
+// functions, and marks their parameters written, as Load's counting does
+// (which also counts a function whose id a later one took over, never run:
+// only more uses, which fuse fewer chains); TestIDUsesAgainstLoad holds
+// Load's to it.
 func idUses(p *Program) idUse {
-	u := idUse{count: make([]uint8, p.bound+1), written: make([]bool, p.bound+1)}
+	u := newIDUse(p.bound)
 	for _, f := range p.funcs {
 		for _, id := range f.params {
-			if id <= p.bound {
-				u.written[id] = true
-			}
+			u.param(id)
 		}
 		for i := range f.blocks {
-			for _, in := range f.blocks[i].insts {
-				for _, w := range in.Operands {
-					if w <= p.bound && u.count[w] < 255 {
-						u.count[w]++
-					}
-				}
-				if in.Op != spirv.OpStore && len(in.Operands) > 1 && in.Operands[1] <= p.bound {
-					u.written[in.Operands[1]] = true
-				}
+			for k := range f.blocks[i].insts {
+				u.note(&f.blocks[i].insts[k])
 			}
 		}
 	}
@@ -653,30 +674,32 @@ func idUses(p *Program) idUse {
 // and writing only the last result observes the same as running every
 // step: the results skipped are read by nothing.
 func resolveChains(steps []step, p *Program, u idUse) {
+	segs := p.segs // a local slice: no write barrier for each append
 	for i := 0; i < len(steps); {
 		if !chainLink(&steps[i], p, u) {
 			steps[i].kind = ownKindOf(steps[i])
 			i++
 			continue
 		}
-		from := len(p.segs)
+		from := len(segs)
 		f := newFolder()
-		p.segs = f.add(p.segs, chainOp{op: steps[i].op, c: p.consts[steps[i].b].u})
+		segs = f.add(segs, chainOp{op: steps[i].op, c: p.consts[steps[i].b].u})
 		j := i + 1
 		for j < len(steps) && chainLink(&steps[j], p, u) && steps[j].a == steps[j-1].res && u.count[steps[j-1].res] == 2 {
-			p.segs = f.add(p.segs, chainOp{op: steps[j].op, c: p.consts[steps[j].b].u})
+			segs = f.add(segs, chainOp{op: steps[j].op, c: p.consts[steps[j].b].u})
 			j++
 		}
 		if j-i == 1 {
-			p.segs = p.segs[:from]
+			segs = segs[:from]
 			steps[i].kind = ownKindOf(steps[i])
 		} else {
-			p.segs = f.end(p.segs)
-			p.chains = append(p.chains, chain{from: uint32(from), to: uint32(len(p.segs)), insts: j - i})
+			segs = f.end(segs)
+			p.chains = append(p.chains, chain{from: uint32(from), to: uint32(len(segs)), insts: j - i})
 			steps[i] = step{kind: stepChain, res: steps[j-1].res, a: steps[i].a, b: uint32(len(p.chains) - 1)}
 		}
 		i = j
 	}
+	p.segs = segs
 }
 
 // chainLink says whether s may be a link of a fused chain: a chainable

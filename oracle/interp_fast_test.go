@@ -307,3 +307,36 @@ func TestLoadLabelTables(t *testing.T) {
 		t.Fatalf("a label shared by main and a later function: %q %s, want %q", v.Signature, v.Detail, want.Signature)
 	}
 }
+
+// TestIDUsesAgainstLoad: the uses Load counts while it reads a module are
+// those idUses counts over the loaded Program, on emitted modules and on
+// damaged copies (which keep their function ids unique).
+func TestIDUsesAgainstLoad(t *testing.T) {
+	r := seededRand(t, 23)
+	checked := 0
+	for i := range 200 {
+		_, m := emittedModule(t, r, i, 10)
+		if m == nil {
+			continue
+		}
+		for k := range 3 {
+			d := m
+			if k > 0 {
+				d = clone(m)
+				damage(r, d, k)
+			}
+			p, got, err := scanModule(d)
+			if err != nil {
+				continue
+			}
+			want := idUses(p)
+			if !slices.Equal(got.count, want.count) || !slices.Equal(got.written, want.written) {
+				t.Fatalf("graph %d damage %d: Load's uses differ from idUses'", i, k)
+			}
+			checked++
+		}
+	}
+	if checked < 200 {
+		t.Fatalf("only %d modules checked", checked)
+	}
+}
