@@ -57,13 +57,26 @@ func (it Interpreter) Execute(module []byte, batch *spirv.Batch, walks int) ([]s
 
 // executeDecoded is Execute on a decoded module.
 func (it Interpreter) executeDecoded(m *spirv.Module, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
-	p, err := Load(m)
+	sc := scratchPool.Get().(*interpScratch)
+	defer scratchPool.Put(sc)
+	return it.executeWith(m, batch, walks, sc)
+}
+
+// executeWith is executeDecoded making its tables in the memory of sc,
+// which keeps them afterwards (interpScratch).
+func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int, sc *interpScratch) ([]spirv.Observed, error) {
+	p, err := loadWith(m, sc)
 	if err != nil {
 		return nil, err
 	}
 	trace := make([]uint32, batch.TraceWords)
 	bufs := map[uint32][]uint32{spirv.BindingDecisions: batch.Decisions, spirv.BindingTrace: trace}
-	mach := NewMachine(p, bufs)
+	mach := &Machine{p: p, Buffers: bufs, vals: zeroed(sc.vals, int(p.bound+1))}
+	if len(sc.memo) == 1<<memoBits {
+		clear(sc.memo)
+		mach.memo = sc.memo
+	}
+	defer sc.keep(p, mach)
 	mach.generic = it.generic
 	hang := it.HangSteps
 	if hang <= 0 {

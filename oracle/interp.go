@@ -102,6 +102,7 @@ type Program struct {
 	callees   []*function // the fast path's stepCall targets
 	chains    []chain     // the fast path's fused chains
 	segs      []chainSeg  // their folded segments
+	steps     []step      // every block's steps (block.fast is its part)
 }
 
 // Labels is the number of blocks in the entry point.
@@ -110,20 +111,26 @@ func (p *Program) Labels() int { return p.labels }
 // Load prepares a decoded module. It fails on structure it cannot run
 // (missing entry point, unknown decorations are ignored).
 func Load(m *spirv.Module) (*Program, error) {
-	p, uses, err := scanModule(m)
+	return loadWith(m, new(interpScratch))
+}
+
+// loadWith is Load making its tables in the memory of s (interpScratch).
+func loadWith(m *spirv.Module, s *interpScratch) (*Program, error) {
+	p, uses, err := scanModule(m, s)
 	if err != nil {
 		return nil, err
 	}
-	resolveProgram(p, uses)
+	resolveProgram(p, uses, s)
 	return p, nil
 }
 
 // scanModule is Load's reading of the module: its functions, blocks,
 // constants, variables and label tables, and every id's uses (idUse).
-func scanModule(m *spirv.Module) (*Program, idUse, error) {
+func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 	p := &Program{funcs: map[uint32]*function{}, globals: map[uint32]int{}, bindings: map[uint32]uint32{}, bound: m.Bound}
-	p.consts = make([]value, m.Bound+1)
-	p.at = make([]int32, m.Bound+1)
+	p.consts = zeroed(s.consts, int(m.Bound+1))
+	p.at = zeroed(s.at, int(m.Bound+1))
+	p.segs, p.chains, p.callees = s.segs[:0], s.chains[:0], s.callees[:0]
 	for i := range p.at {
 		p.at[i] = -1
 	}
@@ -131,7 +138,8 @@ func scanModule(m *spirv.Module) (*Program, idUse, error) {
 	var entryID uint32
 	var cur *function
 	var body blockBody // the block being read
-	uses := newIDUse(m.Bound)
+	uses := idUse{count: zeroed(s.count, int(m.Bound+1)), written: zeroed(s.written, int(m.Bound+1))}
+	s.count, s.written = uses.count, uses.written
 	for k := range m.Insts {
 		in := &m.Insts[k]
 		ops := in.Operands
@@ -270,14 +278,15 @@ func scanModule(m *spirv.Module) (*Program, idUse, error) {
 
 // resolveProgram gives every block its resolved steps (resolveSteps,
 // resolveChains, resolvePairs) and every function its straight mark.
-func resolveProgram(p *Program, uses idUse) {
+func resolveProgram(p *Program, uses idUse, s *interpScratch) {
 	total := 0
 	for _, f := range p.funcs {
 		for _, b := range f.blocks {
 			total += len(b.insts)
 		}
 	}
-	steps := make([]step, total)
+	steps := zeroed(s.steps, total)
+	p.steps = steps
 	for _, f := range p.funcs {
 		for i := range f.blocks {
 			b := &f.blocks[i]

@@ -325,7 +325,7 @@ func TestIDUsesAgainstLoad(t *testing.T) {
 				d = clone(m)
 				damage(r, d, k)
 			}
-			p, got, err := scanModule(d)
+			p, got, err := scanModule(d, new(interpScratch))
 			if err != nil {
 				continue
 			}
@@ -338,5 +338,58 @@ func TestIDUsesAgainstLoad(t *testing.T) {
 	}
 	if checked < 200 {
 		t.Fatalf("only %d modules checked", checked)
+	}
+}
+
+// TestScratchReuse: a module's observations do not depend on the modules
+// run before it, whose tables the execution check reuses (interpScratch):
+// emitted and damaged modules run in one order, then in reverse, then each
+// on tables of its own (Load), give the same observations and errors.
+func TestScratchReuse(t *testing.T) {
+	r := seededRand(t, 29)
+	type run struct {
+		m     *spirv.Module
+		walks []Walk
+	}
+	var runs []run
+	for i := range 60 {
+		g, m := emittedModule(t, r, i, 12)
+		if m == nil {
+			continue
+		}
+		walks := Walks(g, WalkOptions{Seed: uint64(i)})
+		runs = append(runs, run{m, walks})
+		d := clone(m)
+		if damage(r, d, i%5) != "" {
+			runs = append(runs, run{d, walks})
+		}
+	}
+	observe := func(x run, fresh bool) string {
+		decs := make([][]uint32, len(x.walks))
+		longest := 0
+		for i, w := range x.walks {
+			decs[i], longest = w.Decisions, max(longest, len(w.Trace))
+		}
+		batch := spirv.NewBatch(decs, longest+1)
+		var obs []spirv.Observed
+		var err error
+		if fresh {
+			obs, err = Interpreter{}.executeWith(x.m, batch, len(x.walks), new(interpScratch))
+		} else {
+			obs, err = Interpreter{}.executeDecoded(x.m, batch, len(x.walks))
+		}
+		return fmt.Sprintf("%+v %v", obs, err)
+	}
+	forward := make([]string, len(runs))
+	for i, x := range runs {
+		forward[i] = observe(x, false)
+	}
+	for i := len(runs) - 1; i >= 0; i-- {
+		if got := observe(runs[i], false); got != forward[i] {
+			t.Fatalf("module %d: run after module %d: %s, after module %d: %s", i, i+1, got, i-1, forward[i])
+		}
+		if got := observe(runs[i], true); got != forward[i] {
+			t.Fatalf("module %d: on fresh tables: %s, after module %d: %s", i, got, i-1, forward[i])
+		}
 	}
 }
