@@ -329,8 +329,13 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 			if !accessWord(vals, s) {
 				return i, ranOn, accessTrap(vals, s)
 			}
+			w := m.bufferWord(s.a, vals[s.res].index)
 			i++
 			s = &steps[i]
+			if w != nil {
+				vals[s.res] = value{kind: vScalar, u: *w}
+				continue
+			}
 			fallthrough
 		case stepLoad:
 			if w := m.word(&vals[s.a]); w != nil {
@@ -346,8 +351,13 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 			if !accessWord(vals, s) {
 				return i, ranOn, accessTrap(vals, s)
 			}
+			w := m.bufferWord(s.a, vals[s.res].index)
 			i++
 			s = &steps[i]
+			if w != nil {
+				*w = vals[s.b].u
+				continue
+			}
 			fallthrough
 		case stepStore:
 			if w := m.word(&vals[s.a]); w != nil {
@@ -470,6 +480,20 @@ func (m *Machine) word(p *value) *uint32 {
 		return nil
 	}
 	return &buf[p.index]
+}
+
+// bufferWord is word of the pointer an access word step writes (binding,
+// index, as accessWord makes it: binding below 2^31, index 0 to 2^30): the
+// word there, nil when it is out of bounds (word's nil too).
+func (m *Machine) bufferWord(binding uint32, index int32) *uint32 {
+	if int(binding) >= len(m.bufs) {
+		return nil
+	}
+	buf := m.bufs[binding]
+	if int(index) >= len(buf) {
+		return nil
+	}
+	return &buf[index]
 }
 
 // fastCall runs a resolved call step of a callee that is not straight
