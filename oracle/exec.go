@@ -69,14 +69,10 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 	if err != nil {
 		return nil, err
 	}
-	trace := make([]uint32, batch.TraceWords)
-	bufs := map[uint32][]uint32{spirv.BindingDecisions: batch.Decisions, spirv.BindingTrace: trace}
-	mach := &Machine{p: p, Buffers: bufs, vals: zeroed(sc.vals, int(p.bound+1))}
-	if len(sc.memo) == 1<<memoBits {
-		clear(sc.memo)
-		mach.memo = sc.memo
-	}
-	defer sc.keep(p, mach)
+	defer sc.keep(p)
+	trace := zeroed(sc.trace, batch.TraceWords)
+	sc.trace = trace
+	mach := sc.machine(p, batch.Decisions, trace)
 	mach.generic = it.generic
 	hang := it.HangSteps
 	if hang <= 0 {
@@ -90,8 +86,6 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 	entrySteps := (int(capacity) + 2) * (hang + 1)
 	mach.MaxBlocks = 64 * entrySteps
 	var firstTrap error
-	mach.watch = new(traceWatch)
-	mach.bindBuffers() // once: the buffers stay those of the batch
 	for i := range walks {
 		*mach.watch = traceWatch{count: &trace[i*int(batch.TraceStride)+spirv.TraceCount], hang: hang, capacity: capacity, entrySteps: entrySteps}
 		err := mach.run(uint32(i))

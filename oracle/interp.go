@@ -127,7 +127,7 @@ func loadWith(m *spirv.Module, s *interpScratch) (*Program, error) {
 // scanModule is Load's reading of the module: its functions, blocks,
 // constants, variables and label tables, and every id's uses (idUse).
 func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
-	p := &Program{funcs: map[uint32]*function{}, globals: map[uint32]int{}, bindings: map[uint32]uint32{}, bound: m.Bound}
+	p := s.program(m.Bound)
 	p.consts = zeroed(s.consts, int(m.Bound+1))
 	p.at = zeroed(s.at, int(m.Bound+1))
 	p.segs, p.chains, p.callees = s.segs[:0], s.chains[:0], s.callees[:0]
@@ -186,7 +186,7 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 			if len(ops) < 2 {
 				return nil, idUse{}, fmt.Errorf("OpFunction without a result id")
 			}
-			cur = &function{id: ops[1]}
+			cur = s.function(ops[1])
 			p.funcs[cur.id] = cur
 		case spirv.OpFunctionParameter:
 			if cur != nil && len(ops) >= 2 {
