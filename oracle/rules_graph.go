@@ -164,9 +164,8 @@ type funcGraph struct {
 	pdom  *domTree // structural post-dominance; node n is the virtual exit
 	ord   *domTree // ordinary dominance (branch edges only)
 	// latches[h] lists the distinct back-edge blocks whose back edge
-	// targets h; backTo[u] marks blocks with a back edge.
-	latches  [][]int
-	backEdge map[[2]int]bool
+	// targets h.
+	latches [][]int
 }
 
 // newFuncGraph resolves labels and builds every graph of f.
@@ -399,7 +398,6 @@ func (g *funcGraph) postDominators() *domTree {
 func (g *funcGraph) findBackEdges() {
 	n := len(g.f.blocks)
 	g.latches = make([][]int, n)
-	g.backEdge = map[[2]int]bool{}
 	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
 	g.searchBackEdges(0, state)
 	for b := range n {
@@ -442,11 +440,21 @@ func (g *funcGraph) searchBackEdges(root int, state []uint8) {
 }
 
 func (g *funcGraph) addBackEdge(u, h int) {
-	if g.backEdge[[2]int{u, h}] {
+	if g.isBackEdge(u, h) {
 		return
 	}
-	g.backEdge[[2]int{u, h}] = true
 	g.latches[h] = append(g.latches[h], u)
+}
+
+// isBackEdge says whether u -> h is a back edge: u is one of h's latches
+// (a header has few).
+func (g *funcGraph) isBackEdge(u, h int) bool {
+	for _, l := range g.latches[h] {
+		if l == u {
+			return true
+		}
+	}
+	return false
 }
 
 // isFunctionEnd reports terminators that leave the function (D3).
