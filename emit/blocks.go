@@ -291,9 +291,9 @@ func (fb *fnBody) filler(blk *structurizer.Block) {
 // the results bound+1, bound+2, ..., each op's operand the result before
 // it, and returns the last result.
 func renumberFiller(run []byte, bound uint32) uint32 {
-	for j := 0; j+20 <= len(run); j += 20 {
+	for at := 8; at <= len(run)-8; at += 20 { // an op's result and operand
 		bound++
-		binary.LittleEndian.PutUint64(run[j+8:j+16], uint64(bound)|uint64(bound-1)<<32)
+		binary.LittleEndian.PutUint64(run[at:at+8], uint64(bound)|uint64(bound-1)<<32)
 	}
 	return bound
 }
