@@ -256,11 +256,13 @@ func (fb *fnBody) filler(blk *structurizer.Block) {
 	// fb.val(ops[i%3], uint, x, b.u(c)) for each op, written in place:
 	// the filler is most of a heavy module. The constants repeat every 24
 	// ops, so only the first 24 may create one (and take its id before
-	// the op's result, as val does); the rest run without a call.
+	// the op's result, as val does); the rest run without a call. Ops and
+	// constants both repeat every 24 (a multiple of 3): each later run of
+	// 24 is a copy of the first with its result and operand ids renewed.
 	at := len(fb.w)
 	fb.w = slices.Grow(fb.w, 20*k)[:at+20*k]
 	out := fb.w[at:]
-	var cids [24]uint32
+	var cids [fillerPeriod]uint32
 	first := min(k, len(cids))
 	for i := range first {
 		c := (seed>>uint(i))&0xff | 1
@@ -269,23 +271,36 @@ func (fb *fnBody) filler(blk *structurizer.Block) {
 		}
 		x = putFiller(out[20*i:20*i+20:20*i+20], ops[i%len(ops)], b.t.uint, b.id(), x, cids[i])
 	}
+	period := out[:20*first]
 	out = out[20*first:]
-	bound, typ := b.bound, b.t.uint
-	shift, opi := 0, first%len(ops) // i%24, i%3
-	for len(out) >= 20 {
-		bound++
-		x = putFiller(out[:20:20], ops[opi], typ, bound, x, cids[shift])
-		out = out[20:]
-		if shift++; shift == len(cids) {
-			shift = 0
-		}
-		if opi++; opi == len(ops) {
-			opi = 0
-		}
+	bound := b.bound
+	for len(out) > 0 {
+		run := out[:min(len(out), len(period))]
+		copy(run, period)
+		bound = renumberFiller(run, bound)
+		out = out[len(run):]
+	}
+	if k > first {
+		x = bound
 	}
 	b.bound = bound
 	fb.add(spirv.OpStore, b.v.sink, x)
 }
+
+// renumberFiller gives the ops of run (a copy of the filler's first ops)
+// the results bound+1, bound+2, ..., each op's operand the result before
+// it, and returns the last result.
+func renumberFiller(run []byte, bound uint32) uint32 {
+	for at := 8; at <= len(run)-8; at += 20 { // an op's result and operand
+		bound++
+		binary.LittleEndian.PutUint64(run[at:at+8], uint64(bound)|uint64(bound-1)<<32)
+	}
+	return bound
+}
+
+// fillerPeriod is the filler's period: its constants' (the seed's 24
+// shifts) and its three ops'.
+const fillerPeriod = 24
 
 // putFiller writes the filler op "r = op x c" (of type typ) into d and
 // returns r.

@@ -53,49 +53,54 @@ func InProcessFactory() SideFactory {
 // after the limit is abandoned (Go cannot stop a goroutine) and answered
 // OutTimeout, and the next call starts a fresh goroutine. Leaked counts the
 // abandoned calls: each keeps burning a CPU, which is why the campaign can
-// run the current tree as a process instead (--isolate).
+// run the current tree as a process instead (--isolate). One serving
+// goroutine answers on one channel, and one timer watches every call.
 type InProcess struct {
 	Leaked int
 	// Fn structurizes; nil means the tree's structurizer.Structurize.
-	Fn    func(g *cfg.Graph, opt proto.Options) Answer
-	calls chan inProcessCall // the serving goroutine's; nil: none yet
+	Fn      func(g *cfg.Graph, opt proto.Options) Answer
+	calls   chan inProcessCall // the serving goroutine's; nil: none yet
+	answers chan Answer        // its answers, buffered: an abandoned call's is dropped
+	watch   *time.Timer        // the limit of the call in flight; stopped between calls
 }
 
 // inProcessCall is one request to the serving goroutine.
 type inProcessCall struct {
-	g    *cfg.Graph
-	opt  proto.Options
-	done chan Answer // buffered: an abandoned call's answer is dropped
+	g   *cfg.Graph
+	opt proto.Options
 }
 
 // Structurize runs the structurizer under the watchdog.
 func (p *InProcess) Structurize(g *cfg.Graph, opt proto.Options, limit time.Duration) Answer {
 	if p.calls == nil {
-		p.calls = make(chan inProcessCall)
-		go serveInProcess(p.Fn, p.calls)
+		p.calls, p.answers = make(chan inProcessCall), make(chan Answer, 1)
+		go serveInProcess(p.Fn, p.calls, p.answers)
 	}
-	c := inProcessCall{g: g, opt: opt, done: make(chan Answer, 1)}
-	p.calls <- c
-	t := time.NewTimer(limit)
-	defer t.Stop()
+	p.calls <- inProcessCall{g: g, opt: opt}
+	if p.watch == nil {
+		p.watch = time.NewTimer(limit)
+	} else {
+		p.watch.Reset(limit) // stopped, so its channel holds nothing stale
+	}
 	select {
-	case a := <-c.done:
+	case a := <-p.answers:
+		p.watch.Stop()
 		return a
-	case <-t.C:
+	case <-p.watch.C:
 		p.Leaked++
 		close(p.calls) // the stuck goroutine ends if its call ever returns
-		p.calls = nil
+		p.calls, p.answers = nil, nil
 		return Answer{Outcome: OutTimeout, Reason: fmt.Sprintf("no answer within %v", limit)}
 	}
 }
 
 // serveInProcess answers calls until the channel closes.
-func serveInProcess(fn func(g *cfg.Graph, opt proto.Options) Answer, calls <-chan inProcessCall) {
+func serveInProcess(fn func(g *cfg.Graph, opt proto.Options) Answer, calls <-chan inProcessCall, answers chan<- Answer) {
 	if fn == nil {
 		fn = structureLocal
 	}
 	for c := range calls {
-		c.done <- answerRecovered(fn, c.g, c.opt)
+		answers <- answerRecovered(fn, c.g, c.opt)
 	}
 }
 
@@ -113,7 +118,7 @@ func answerRecovered(fn func(g *cfg.Graph, opt proto.Options) Answer, g *cfg.Gra
 func (p *InProcess) Close() error {
 	if p.calls != nil {
 		close(p.calls)
-		p.calls = nil
+		p.calls, p.answers = nil, nil
 	}
 	return nil
 }

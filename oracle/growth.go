@@ -138,29 +138,33 @@ func scanEntryBlocks(module []byte) (n int, ok bool) {
 	if len(module)%4 != 0 || len(module) < 20 || byteorder.LittleEndian.Uint32(module) != spirv.Magic {
 		return 0, false
 	}
-	words := len(module) / 4
 	entry, found, late := uint32(0), false, false
 	for pass := 0; pass < 2; pass++ {
 		in := false
-		for i := 5; i < words; {
-			head := byteorder.LittleEndian.Uint32(module[4*i : 4*i+4])
+		for at := 20; at < len(module); { // at: an instruction's first byte
+			head := byteorder.LittleEndian.Uint32(module[at : at+4])
 			count, op := int(head>>16), spirv.Op(head&0xffff)
-			if count == 0 || count > words-i {
+			next := at + 4*count
+			if count == 0 || next > len(module) {
 				return 0, false
 			}
-			switch {
-			case op == spirv.OpEntryPoint && count >= 3 && !found:
-				entry, found = byteorder.LittleEndian.Uint32(module[4*i+8:]), true
-			case op == spirv.OpFunction:
+			switch op {
+			case spirv.OpEntryPoint:
+				if count >= 3 && !found {
+					entry, found = byteorder.LittleEndian.Uint32(module[at+8:]), true
+				}
+			case spirv.OpFunction:
 				// Before the entry point is found only the second pass may
 				// count (with entry 0 where the module has none, as
 				// decodeEntryBlocks does).
 				late = late || !found
-				in = (found || pass == 1) && count >= 3 && byteorder.LittleEndian.Uint32(module[4*i+8:]) == entry
-			case op == spirv.OpLabel && in:
-				n++
+				in = (found || pass == 1) && count >= 3 && byteorder.LittleEndian.Uint32(module[at+8:]) == entry
+			case spirv.OpLabel:
+				if in {
+					n++
+				}
 			}
-			i += count
+			at = next
 		}
 		if !late || pass == 1 {
 			return n, true

@@ -181,9 +181,20 @@ func idomFromTree(n int, reverse bool, tree flow.DominatorTree) []int {
 
 // cfgView is a graph as gonum's graph.Directed sees it: nodes 0..n (n the
 // virtual exit), the edges of g without self-loops or repeats, reversed
-// and with the exit wired to every returning block when reverse.
+// and with the exit wired to every returning block when reverse. The
+// iterators over each node's successors are made in one array: From hands
+// out a node's own the first time (Lengauer-Tarjan asks once a node), a
+// fresh one after.
 type cfgView struct {
 	out, in [][]graph.Node
+	from    []successorIterator // by node, made at the first From
+}
+
+// successorIterator is one node's iterator over its successors, and
+// whether From handed it out.
+type successorIterator struct {
+	it    iterator.OrderedNodes
+	given bool
 }
 
 var _ graph.Directed = (*cfgView)(nil)
@@ -269,7 +280,15 @@ func (v *cfgView) From(id int64) graph.Nodes {
 	if !v.has(id) {
 		return graph.Empty
 	}
-	return iterator.NewOrderedNodes(v.out[id])
+	if v.from == nil {
+		v.from = make([]successorIterator, len(v.out))
+	}
+	f := &v.from[id]
+	if f.given {
+		return iterator.NewOrderedNodes(v.out[id])
+	}
+	f.it, f.given = *iterator.NewOrderedNodes(v.out[id]), true
+	return &f.it
 }
 
 func (v *cfgView) To(id int64) graph.Nodes {

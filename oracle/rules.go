@@ -158,12 +158,10 @@ type ruleChecker struct {
 	stack   []int
 	g       *funcGraph
 	cons    []construct
-	at      [][]int     // constructs headed by each block, outer first
-	up      []int       // nearest strict dominator that heads a construct, -1
-	near    []int       // nearest dominator (inclusive) that heads a construct, -1
-	caseOf  map[int]int // case target -> its switch header
-	hdr     map[int]int // header -> its selection/switch/loop construct
-	contOf  map[int]int // loop header -> its continue construct
+	at      [][]int // constructs headed by each block, outer first
+	up      []int   // nearest strict dominator that heads a construct, -1
+	near    []int   // nearest dominator (inclusive) that heads a construct, -1
+	hdr     []int   // header -> its selection/switch/loop construct, -1 none
 	out     []Violation
 }
 
@@ -186,6 +184,15 @@ func (c *ruleChecker) report(rule string, msg string, blocks ...int) {
 	}
 	fid := c.g.f.id
 	c.out = append(c.out, Violation{Rule: rule, Func: BlockRef{ID: fid, Name: c.m.nameOf(fid)}, Blocks: refs, Msg: msg})
+}
+
+// headerConstruct is the selection, switch or loop construct that h heads,
+// and whether there is one (construct 0 when there is none).
+func (c *ruleChecker) headerConstruct(h int) (int, bool) {
+	if k := c.hdr[h]; k >= 0 {
+		return k, true
+	}
+	return 0, false
 }
 
 // reachable reports structural reachability from the entry.
@@ -237,13 +244,16 @@ func (c *ruleChecker) checkLayout() {
 // its merge), R4 (continue differs from merge), R5a.
 func (c *ruleChecker) checkDeclarations() {
 	g := c.g
-	declared := map[int]int{}
+	declared := make([]int, len(g.f.blocks)) // merge block -> its first header, -1 none
+	for i := range declared {
+		declared[i] = -1
+	}
 	for h := range g.f.blocks {
 		m := g.merge[h]
 		if m < 0 {
 			continue
 		}
-		if other, dup := declared[m]; dup {
+		if other := declared[m]; other >= 0 {
 			c.report("R1", "two headers declare the same merge block", other, h, m)
 		} else {
 			declared[m] = h
@@ -271,13 +281,15 @@ func (c *ruleChecker) buildConstructs() {
 	g := c.g
 	n := len(g.f.blocks)
 	c.at = make([][]int, n)
-	c.caseOf, c.hdr, c.contOf = map[int]int{}, map[int]int{}, map[int]int{}
+	c.hdr = make([]int, n)
+	for i := range c.hdr {
+		c.hdr[i] = -1
+	}
+	isCase := make([]bool, n) // a case target already has its construct
 	add := func(k construct) {
 		c.cons = append(c.cons, k)
 		c.at[k.head] = append(c.at[k.head], len(c.cons)-1)
 		switch k.kind {
-		case kContinue:
-			c.contOf[k.owner] = len(c.cons) - 1
 		case kSelection, kSwitch, kLoop:
 			c.hdr[k.owner] = len(c.cons) - 1
 		}
@@ -299,8 +311,8 @@ func (c *ruleChecker) buildConstructs() {
 			}
 		case blk.term == spirv.OpSwitch:
 			for _, t := range g.succ[h] {
-				if _, seen := c.caseOf[t]; t != m && !seen && g.dom.dominates(h, t) && t != h {
-					c.caseOf[t] = h
+				if t != m && !isCase[t] && g.dom.dominates(h, t) && t != h {
+					isCase[t] = true
 					add(construct{kind: kCase, head: t, owner: h, merge: m, latch: -1})
 				}
 			}

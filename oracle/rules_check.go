@@ -91,7 +91,8 @@ func (c *ruleChecker) allowedExit(ki, v int) bool {
 				return true
 			}
 		}
-		return c.allowedExit(c.hdr[k.owner], v)
+		sw, _ := c.headerConstruct(k.owner)
+		return c.allowedExit(sw, v)
 	}
 	if v == k.merge {
 		return true
@@ -157,12 +158,12 @@ func (c *ruleChecker) checkLoops() {
 		if ct < 0 || ct == h || !c.reachable(h) {
 			continue
 		}
-		loop, ok := c.hdr[h]
+		loop, ok := c.headerConstruct(h)
 		if !ok {
 			continue
 		}
 		for _, p := range g.pred[ct] {
-			if (!c.reachable(p) && c.opt.Compat == "") || g.backEdge[[2]int{p, ct}] || c.contains(loop, p) {
+			if (!c.reachable(p) && c.opt.Compat == "") || g.isBackEdge(p, ct) || c.contains(loop, p) {
 				continue
 			}
 			if latches := g.latches[h]; len(latches) > 0 && latches[0] == p {

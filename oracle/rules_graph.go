@@ -34,7 +34,7 @@ func (t *domTree) reached(b int) bool { return t.pre[b] >= 0 }
 // postOrder returns the nodes reachable from root in depth-first post-order
 // (successors in order) and each node's post-order number (-1 unreached),
 // in work's first 2n ints (work has 4n: the search's stack too).
-func postOrder(n, root int, succ func(int) []int, work []int) (order, num []int) {
+func postOrder(n, root int, succ [][]int, work []int) (order, num []int) {
 	order, num = work[:0:n], work[n:2*n:2*n]
 	stack := work[2*n : 2*n : 4*n] // node, next successor index: two ints a frame
 	const seen = -2                // on the stack or done, before its number
@@ -46,7 +46,7 @@ func postOrder(n, root int, succ func(int) []int, work []int) (order, num []int)
 	for len(stack) > 0 {
 		top := len(stack) - 2
 		b, k := stack[top], stack[top+1]
-		s := succ(b)
+		s := succ[b]
 		if k < len(s) {
 			t := s[k]
 			stack[top+1]++
@@ -63,10 +63,10 @@ func postOrder(n, root int, succ func(int) []int, work []int) (order, num []int)
 	return order, num
 }
 
-// buildDomTree computes the dominator tree from root; pred gives the
-// predecessors in the analysis direction. The tree's arrays and the work
+// buildDomTree computes the dominator tree from root; succ and pred list
+// each node's successors and predecessors in the analysis direction. The tree's arrays and the work
 // of the search and the numbering share one allocation.
-func buildDomTree(n, root int, succ, pred func(int) []int) *domTree {
+func buildDomTree(n, root int, succ, pred [][]int) *domTree {
 	buf := make([]int, 7*n)
 	idom, work := buf[:n:n], buf[3*n:]
 	order, num := postOrder(n, root, succ, work)
@@ -93,7 +93,7 @@ func buildDomTree(n, root int, succ, pred func(int) []int) *domTree {
 				continue
 			}
 			nd := -1
-			for _, p := range pred(b) {
+			for _, p := range pred[b] {
 				if num[p] < 0 || idom[p] < 0 {
 					continue
 				}
@@ -164,9 +164,8 @@ type funcGraph struct {
 	pdom  *domTree // structural post-dominance; node n is the virtual exit
 	ord   *domTree // ordinary dominance (branch edges only)
 	// latches[h] lists the distinct back-edge blocks whose back edge
-	// targets h; backTo[u] marks blocks with a back edge.
-	latches  [][]int
-	backEdge map[[2]int]bool
+	// targets h.
+	latches [][]int
 }
 
 // newFuncGraph resolves labels and builds every graph of f.
@@ -327,8 +326,8 @@ func (g *funcGraph) analyse() {
 	if n == 0 {
 		return
 	}
-	g.dom = buildDomTree(n, 0, func(b int) []int { return g.ssucc[b] }, func(b int) []int { return g.spred[b] })
-	g.ord = buildDomTree(n, 0, func(b int) []int { return g.succ[b] }, func(b int) []int { return g.pred[b] })
+	g.dom = buildDomTree(n, 0, g.ssucc, g.spred)
+	g.ord = buildDomTree(n, 0, g.succ, g.pred)
 	g.pdom = g.postDominators()
 	g.findBackEdges()
 }
@@ -369,25 +368,20 @@ func (g *funcGraph) postDominators() *domTree {
 	for _, b := range exitPreds {
 		isExitPred[b] = true
 	}
-	withExit := make([][]int, n)
+	// The reverse graph's lists, the exit n last: its successors are the
+	// predecessors, the exit's the blocks wired to it; its predecessors
+	// the successors, with the exit after each block wired to it.
+	lists := make([][]int, 2*(n+1))
+	rsucc, withExit := lists[:n+1:n+1], lists[n+1:]
+	copy(rsucc, g.spred)
+	rsucc[n] = exitPreds
 	for b := range n {
 		withExit[b] = g.ssucc[b]
 		if isExitPred[b] {
 			withExit[b] = append(append([]int(nil), g.ssucc[b]...), n)
 		}
 	}
-	rsucc := func(b int) []int {
-		if b == n {
-			return exitPreds
-		}
-		return g.spred[b]
-	}
-	return buildDomTree(n+1, n, rsucc, func(b int) []int {
-		if b == n {
-			return nil
-		}
-		return withExit[b]
-	})
+	return buildDomTree(n+1, n, rsucc, withExit)
 }
 
 // findBackEdges runs the depth-first search of definition D2 over
@@ -399,7 +393,6 @@ func (g *funcGraph) postDominators() *domTree {
 func (g *funcGraph) findBackEdges() {
 	n := len(g.f.blocks)
 	g.latches = make([][]int, n)
-	g.backEdge = map[[2]int]bool{}
 	state := make([]uint8, n) // 0 new, 1 on stack, 2 done
 	g.searchBackEdges(0, state)
 	for b := range n {
@@ -442,11 +435,21 @@ func (g *funcGraph) searchBackEdges(root int, state []uint8) {
 }
 
 func (g *funcGraph) addBackEdge(u, h int) {
-	if g.backEdge[[2]int{u, h}] {
+	if g.isBackEdge(u, h) {
 		return
 	}
-	g.backEdge[[2]int{u, h}] = true
 	g.latches[h] = append(g.latches[h], u)
+}
+
+// isBackEdge says whether u -> h is a back edge: u is one of h's latches
+// (a header has few).
+func (g *funcGraph) isBackEdge(u, h int) bool {
+	for _, l := range g.latches[h] {
+		if l == u {
+			return true
+		}
+	}
+	return false
 }
 
 // isFunctionEnd reports terminators that leave the function (D3).

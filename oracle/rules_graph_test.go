@@ -239,11 +239,11 @@ func TestDomTreeAgainstReference(t *testing.T) {
 		succ := func(b int) []int { return g.Succs[b] }
 		pred := func(b int) []int { return preds[b] }
 		root := r.IntN(n)
-		got, want := buildDomTree(n, root, succ, pred), buildDomTreeRef(n, root, succ, pred)
+		got, want := buildDomTree(n, root, g.Succs, preds), buildDomTreeRef(n, root, succ, pred)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("graph %d %v root %d: %+v\nreference %+v", i, g.Succs, root, got, want)
 		}
-		got, want = buildDomTree(n, root, pred, succ), buildDomTreeRef(n, root, pred, succ)
+		got, want = buildDomTree(n, root, preds, g.Succs), buildDomTreeRef(n, root, pred, succ)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("graph %d %v root %d reversed: %+v\nreference %+v", i, g.Succs, root, got, want)
 		}
