@@ -30,35 +30,8 @@ type Walk struct {
 // RunWalk runs g on the decisions (0 once they run out) for at most
 // maxSteps blocks.
 func RunWalk(g *cfg.Graph, decisions []uint32, maxSteps int) Walk {
-	w := runWalk(g, maxSteps, func(k int) uint32 {
-		if k < len(decisions) {
-			return decisions[k]
-		}
-		return 0
-	})
-	w.Decisions = decisions
-	return w
-}
-
-// runWalk runs g for at most maxSteps blocks, taking decision k from
-// decide(k) when a block decides.
-func runWalk(g *cfg.Graph, maxSteps int, decide func(k int) uint32) Walk {
-	var w Walk
-	b := 0
-	for range maxSteps {
-		w.Trace = append(w.Trace, b)
-		var d uint32
-		if g.Decides(b) {
-			d = decide(w.Consumed)
-			w.Consumed++
-		}
-		b = g.Next(b, d)
-		if b < 0 {
-			w.Returned = true
-			return w
-		}
-	}
-	return w
+	var a walkArena
+	return a.run(g, decisions, maxSteps)
 }
 
 // WalkOptions configures walk selection. The zero value covers every edge

@@ -131,7 +131,7 @@ func coveringWalksReference(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
 			}
 			b = g.Succs[b][i]
 		}
-		w := RunWalk(g, dec, maxSteps)
+		w := runWalkOn(g, dec, maxSteps)
 		markWalk(g, w, covered, &left)
 		if !covered[src][idx] { // cut before reaching it: never retry it
 			covered[src][idx] = true
@@ -180,4 +180,38 @@ func pathToReference(g *cfg.Graph, target int) []uint32 {
 		dec[len(rev)-1-i] = d
 	}
 	return dec
+}
+
+// runWalkOn is RunWalk as it was: runWalk on the decisions, 0 once they
+// run out.
+func runWalkOn(g *cfg.Graph, decisions []uint32, maxSteps int) Walk {
+	w := runWalk(g, maxSteps, func(k int) uint32 {
+		if k < len(decisions) {
+			return decisions[k]
+		}
+		return 0
+	})
+	w.Decisions = decisions
+	return w
+}
+
+// runWalk runs g for at most maxSteps blocks, taking decision k from
+// decide(k) when a block decides.
+func runWalk(g *cfg.Graph, maxSteps int, decide func(k int) uint32) Walk {
+	var w Walk
+	b := 0
+	for range maxSteps {
+		w.Trace = append(w.Trace, b)
+		var d uint32
+		if g.Decides(b) {
+			d = decide(w.Consumed)
+			w.Consumed++
+		}
+		b = g.Next(b, d)
+		if b < 0 {
+			w.Returned = true
+			return w
+		}
+	}
+	return w
 }
