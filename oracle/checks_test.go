@@ -233,6 +233,27 @@ func TestDisagreementVerdictComesFirst(t *testing.T) {
 	}
 }
 
+// TestCheckPanicIsHarnessError: a check that panics gets an Error verdict
+// naming it and the panic, and the checks after it still run.
+func TestCheckPanicIsHarnessError(t *testing.T) {
+	o, err := New(Options{Checks: []string{"growth"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boom := check{name: "boom", run: func(*Oracle, *Subject) Verdict { panic("index out of range") }}
+	o.checks = append([]check{boom}, o.checks...)
+	vs := o.Check(subjectOf(t, loopGraph, dispatchSeam("structured")))
+	if len(vs) != 2 || vs[0].Status != Error || vs[0].Check != "boom" || !strings.Contains(vs[0].Detail, "check boom panicked: index out of range") {
+		t.Fatalf("want boom's harness error first, got %+v", vs)
+	}
+	if vs[1].Check != "growth" || vs[1].Status != Pass {
+		t.Fatalf("growth after the panic: %+v", vs[1])
+	}
+	if e := Errored(vs); e == nil || Failed(vs) != nil {
+		t.Fatalf("a panic is a harness error, not a finding: %+v", vs)
+	}
+}
+
 // TestCheckDecodesEachModuleAfresh: the checks share one decoding of the
 // subject's module within a Check; a Subject checked again after its Module
 // changed is judged on the new bytes, not on the old decoding.

@@ -293,7 +293,7 @@ func (o *Oracle) Check(s *Subject) []Verdict {
 	s.reset()
 	defer s.reset()
 	for _, c := range o.checks {
-		v := c.run(o, s)
+		v := c.runRecovered(o, s)
 		v.Check = c.name
 		out = append(out, v)
 	}
@@ -301,6 +301,18 @@ func (o *Oracle) Check(s *Subject) []Verdict {
 		out = append([]Verdict{d}, out...)
 	}
 	return out
+}
+
+// runRecovered runs the check; a panic in it (a bug of the oracle's on
+// some module, or of a registered check) is the check's harness error, so
+// the caller's campaign goes on and reports it apart from findings.
+func (c check) runRecovered(o *Oracle, s *Subject) (v Verdict) {
+	defer func() {
+		if p := recover(); p != nil {
+			v = Verdict{Status: Error, Detail: fmt.Sprintf("check %s panicked: %v", c.name, p)}
+		}
+	}()
+	return c.run(o, s)
 }
 
 // Failed returns the first failing verdict, or nil.
