@@ -14,15 +14,28 @@ import (
 	"cfgfuzz/structurizer/cfg"
 )
 
-func TestDominatorTreeMatchesCfg(t *testing.T) {
-	const seed = 31
+// loggedRand is a generator on a fixed seed, the seed logged.
+func loggedRand(t *testing.T, seed uint64) *rand.Rand {
+	t.Helper()
 	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 0))
+	return rand.New(rand.NewPCG(seed, 0))
+}
+
+// mixedGraph is draw i of a seeded mix: a reducible graph of 2 to n+1
+// blocks every k-th draw, else an arbitrary one of 1 to m blocks
+// (irreducible ones and unreachable blocks included).
+func mixedGraph(r *rand.Rand, i, k, m, n int) *cfg.Graph {
+	g := randomGraph(r, 1+r.IntN(m))
+	if i%k == 0 {
+		g = randomReducible(r, 2+r.IntN(n))
+	}
+	return g
+}
+
+func TestDominatorTreeMatchesCfg(t *testing.T) {
+	r := loggedRand(t, 31)
 	for i := range 3000 {
-		g := randomGraph(r, 1+r.IntN(30))
-		if i%3 == 0 {
-			g = randomReducible(r, 2+r.IntN(40))
-		}
+		g := mixedGraph(r, i, 3, 30, 40)
 		want := cfg.Dominators(g).IDom
 		if got := dominatorTree(g); !slices.Equal(got, want) {
 			t.Fatalf("graph %d %v: semi-NCA %v, cfg %v", i, g, got, want)
@@ -84,14 +97,9 @@ func inRPO(g *cfg.Graph) *cfg.Graph {
 // the working graph itself, on seeded random graphs (irreducible ones and
 // unreachable blocks included).
 func TestEntryForestMatchesCfg(t *testing.T) {
-	const seed = 33
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 0))
+	r := loggedRand(t, 33)
 	for i := range 3000 {
-		g := randomGraph(r, 1+r.IntN(30))
-		if i%3 == 0 {
-			g = randomReducible(r, 2+r.IntN(40))
-		}
+		g := mixedGraph(r, i, 3, 30, 40)
 		wg := newWork(g, Options{}).graph()
 		f, o := entryForest(factsOf(g))
 		if want := cfg.LoopForest(wg); !reflect.DeepEqual(f, want) {

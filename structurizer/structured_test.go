@@ -138,14 +138,9 @@ func TestStructuredRandomGraphs(t *testing.T) {
 // change it, and no result may share a list with it (its Func's targets
 // are checked by changing the graph afterwards).
 func TestStructurizeLeavesItsInputAlone(t *testing.T) {
-	const seed = 51
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 0))
+	r := loggedRand(t, 51)
 	for i := range 2000 {
-		g := randomGraph(r, 1+r.IntN(12))
-		if i%2 == 0 {
-			g = randomReducible(r, 2+r.IntN(14))
-		}
+		g := mixedGraph(r, i, 2, 12, 14)
 		for _, st := range Strategies() {
 			before := g.Clone()
 			res, err := Structurize(g, Options{Strategy: st})
