@@ -32,9 +32,7 @@ func sameRun(walk, got Trace) bool {
 }
 
 func TestDispatchRunsLikeTheGraph(t *testing.T) {
-	const seed = 20261129
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 0))
+	r := loggedRand(t, 20261129)
 	for i := range 2000 {
 		g := randomGraph(r, 1+r.IntN(12))
 		res, err := Structurize(g, Options{Strategy: "dispatch"})

@@ -12,9 +12,7 @@ import (
 )
 
 func TestSelfCheckAcceptsDispatch(t *testing.T) {
-	const seed = 11
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 0))
+	r := loggedRand(t, 11)
 	for i := range 500 {
 		g := randomGraph(r, 1+r.IntN(10))
 		res, err := Structurize(g, Options{Strategy: "dispatch"})
@@ -98,9 +96,7 @@ func TestSelfCheckRejectsHandMadeViolations(t *testing.T) {
 // sizes (numberConstructs) against the depth-first walk's, on seeded
 // random construct trees (parents before children).
 func TestNumberConstructsMatchesWalk(t *testing.T) {
-	const seed = 13
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 0))
+	r := loggedRand(t, 13)
 	for i := range 3000 {
 		m := r.IntN(30)
 		cs, ref := make([]construct, m), make([]construct, m)

@@ -48,9 +48,7 @@ func TestDominatorTreeMatchesCfg(t *testing.T) {
 // checkLayout falls back to) has a smaller id; graphs renumbered into their
 // reverse post-order exercise the true case, random ones mostly the false.
 func TestReversePostOrderFastPath(t *testing.T) {
-	const seed = 32
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 0))
+	r := loggedRand(t, 32)
 	held := 0
 	for i := range 3000 {
 		g := randomGraph(r, 1+r.IntN(30))
@@ -115,9 +113,7 @@ func TestEntryForestMatchesCfg(t *testing.T) {
 // (reachedPreds) against cfg.Predecessors over the reached blocks, nil
 // lists included.
 func TestReachedPredsMatchesPredecessors(t *testing.T) {
-	const seed = 34
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 0))
+	r := loggedRand(t, 34)
 	for i := range 2000 {
 		g := randomGraph(r, 1+r.IntN(20))
 		num := make([]int, g.Len())

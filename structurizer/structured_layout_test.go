@@ -4,15 +4,12 @@
 package structurizer
 
 import (
-	"math/rand/v2"
 	"reflect"
 	"testing"
 )
 
 func TestMoveBlocksMatchesCopy(t *testing.T) {
-	const seed = 41
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 0))
+	r := loggedRand(t, 41)
 	for i := range 2000 {
 		n := 1 + r.IntN(40)
 		blocks := make([]Block, n)

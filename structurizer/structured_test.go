@@ -105,9 +105,7 @@ func TestStructuredHandShapes(t *testing.T) {
 }
 
 func TestStructuredRandomGraphs(t *testing.T) {
-	const seed = 5
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 0))
+	r := loggedRand(t, 5)
 	count := 3000
 	if *long {
 		count = 100000
