@@ -6,7 +6,7 @@ package corpus
 import (
 	"testing"
 
-	"cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 func BenchmarkMinimizeOverhead(b *testing.B) {

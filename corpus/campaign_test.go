@@ -13,11 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"cfgfuzz/corpus"
-	"cfgfuzz/fuzz"
-	"cfgfuzz/gen"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 var campaignGraphs = flag.Int("campaign-graphs", 120, "graphs per fault campaign")

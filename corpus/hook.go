@@ -12,8 +12,8 @@ import (
 	"io"
 	"time"
 
-	"cfgfuzz/oracle"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // HookOptions configures MinimizeHook. The zero value minimizes under the

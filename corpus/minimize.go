@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"time"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Predicate judges a candidate: the failure's signature, "" when it

@@ -18,9 +18,9 @@ import (
 	"testing"
 	"time"
 
-	"cfgfuzz/gen"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 var (

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // normalize drops unreachable blocks and renumbers densely.

@@ -8,7 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func compact(t *testing.T, s string) *cfg.Graph {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 var allStrategies = flag.Bool("all-strategies", false, "replay the regressions under every strategy, not only the default and the file's own")

@@ -8,7 +8,7 @@
 package corpus
 
 import (
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Stage is one step kind of the pipeline. run reports whether it accepted

@@ -31,9 +31,9 @@ import (
 	"strings"
 	"sync"
 
-	"cfgfuzz/oracle"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // DefaultCap is the number of entries kept per signature when Store.Cap

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestStoreDedupAndCap(t *testing.T) {

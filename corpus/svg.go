@@ -20,7 +20,7 @@ import (
 	"math"
 	"strings"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // SVGOptions configures SVG. The zero value draws without a title; graphs

@@ -15,8 +15,8 @@ import (
 	"slices"
 	"strconv"
 
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 // mainFunc emits the entry point.

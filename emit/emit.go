@@ -14,8 +14,8 @@ import (
 	"slices"
 	"sync"
 
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 // Options configures emission. The zero value names every block (OpName),

@@ -12,11 +12,11 @@ import (
 	"slices"
 	"testing"
 
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/gen"
-	"cfgfuzz/oracle"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // anyGraph is an arbitrary graph: any edges (irreducible, exit-less,

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"cfgfuzz/oracle"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Defaults for zero values.

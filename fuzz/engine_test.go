@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"cfgfuzz/fuzz/proto"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // readReport reads dir/report.json.

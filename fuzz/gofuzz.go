@@ -16,9 +16,9 @@ import (
 	"sync"
 	"time"
 
-	"cfgfuzz/corpus"
-	"cfgfuzz/gen"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 var (

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 var gpuStandInCalls atomic.Int64

@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"cfgfuzz/corpus"
-	"cfgfuzz/gen"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // harnessStrategy overrides the default strategy (go test only; OSS-Fuzz

@@ -9,7 +9,7 @@ import (
 	"html"
 	"strings"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 const pageStyle = `body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#222}

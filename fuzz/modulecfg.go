@@ -10,8 +10,8 @@ package fuzz
 import (
 	"fmt"
 
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 // moduleFunc decodes module's entry-point function.

@@ -17,8 +17,8 @@ import (
 	"sync"
 	"time"
 
-	"cfgfuzz/fuzz/proto"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // ProcessFactory runs argv (program and arguments) in dir ("" the current

@@ -9,7 +9,7 @@ import (
 	"regexp"
 	"strings"
 
-	"cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 // Outcomes of one side on one graph.

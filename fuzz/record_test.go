@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"cfgfuzz/emit"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestClassify(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"cmp"
 	"slices"
 
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Schema names the report.json format.

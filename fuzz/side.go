@@ -11,9 +11,9 @@ import (
 	"fmt"
 	"time"
 
-	"cfgfuzz/fuzz/proto"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Answer is what one side made of one graph.

@@ -17,8 +17,8 @@ import (
 	"slices"
 	"strings"
 
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // drawing is a graph to draw: labelled nodes and typed edges.

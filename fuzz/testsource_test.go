@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // testSource draws graphs of 3 to 7 blocks, out-degree 0 to 3, any edges.

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"cfgfuzz/emit"
-	"cfgfuzz/fuzz/proto"
-	"cfgfuzz/oracle"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 type worker struct {

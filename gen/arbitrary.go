@@ -7,7 +7,7 @@ package gen
 import (
 	"math/rand/v2"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Arbitrary draws n blocks (n >= 1), each with 0 to 4 successors chosen

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func checkDecoded(t *testing.T, data []byte) {

@@ -48,7 +48,7 @@ package gen
 import (
 	"iter"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // MaxExhaustiveN is the largest N the enumeration supports (its counts

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // The counts documented in exhaustive.go.

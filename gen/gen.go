@@ -30,7 +30,7 @@ import (
 	"errors"
 	"fmt"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Kind names a generator.

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"testing"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // batch generates count items of c from run seed runSeed, as the CLI does.

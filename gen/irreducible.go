@@ -47,7 +47,7 @@ package gen
 import (
 	"slices"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // irreducibleGraph returns a graph with at least one multi-entry loop,

@@ -35,7 +35,7 @@ import (
 	"fmt"
 	"strings"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // loopLabels are an enclosing loop's jump targets during lowering.

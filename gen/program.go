@@ -61,7 +61,7 @@ package gen
 import (
 	"fmt"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Construct is a language construct a program can contain.

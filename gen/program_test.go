@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestProgramsReducible(t *testing.T) {

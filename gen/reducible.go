@@ -59,7 +59,7 @@ import (
 	"fmt"
 	"slices"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // reducibleParams are the generator's probabilities; reducibleParamsFor

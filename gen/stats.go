@@ -14,7 +14,7 @@ import (
 	"slices"
 	"strings"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Histogram counts occurrences of small non-negative values: h[v] is how

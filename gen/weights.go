@@ -10,7 +10,7 @@ package gen
 import (
 	"fmt"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Weighting is one weight setting: Words on every block, and optionally

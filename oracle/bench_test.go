@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"cfgfuzz/emit"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // benchModules returns dispatch modules of random graphs with n blocks.

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"cfgfuzz/emit"
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestPdomPassesOnRandomGraphs(t *testing.T) {

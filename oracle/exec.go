@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"slices"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // Execution failure signatures (after "exec:").

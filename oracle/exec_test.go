@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"cfgfuzz/emit"
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/gen"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // anyGraph is an arbitrary graph: any edges, out-degree 0-4, weights.

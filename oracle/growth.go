@@ -22,7 +22,7 @@ import (
 	"fmt"
 	"time"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // GrowthOptions sets the growth limits; zero fields take the defaults

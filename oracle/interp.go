@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"slices"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // TrapError is a module that did something undefined while running:

@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"slices"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // stepKind is what a resolved step does.

@@ -16,10 +16,10 @@ import (
 	"strings"
 	"testing"
 
-	"cfgfuzz/emit"
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestFastPathAgainstGeneric(t *testing.T) {

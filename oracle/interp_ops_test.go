@@ -9,7 +9,7 @@ package oracle
 import (
 	"testing"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 func TestBinaryOps(t *testing.T) {

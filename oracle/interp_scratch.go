@@ -9,7 +9,7 @@ package oracle
 import (
 	"sync"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // interpScratch holds the tables of one loaded module and its machine

@@ -16,7 +16,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // ResultInfo describes one structurization, filled by the caller.

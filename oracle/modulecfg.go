@@ -21,8 +21,8 @@ import (
 	"fmt"
 	"slices"
 
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // moduleCFG is the entry point's graph with each block's reported id.

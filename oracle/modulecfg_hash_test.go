@@ -9,7 +9,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 func TestFNVAgainstLibrary(t *testing.T) {

@@ -13,8 +13,8 @@ import (
 	byteorder "encoding/binary"
 	"sync"
 
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // scanBoundLimit is the largest id bound the scan indexes by id; a module

@@ -13,7 +13,7 @@ import (
 	"slices"
 	"testing"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 func TestScanModuleCFGAgainstDecode(t *testing.T) {

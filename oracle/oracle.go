@@ -22,8 +22,8 @@ import (
 	"slices"
 	"strings"
 
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Subject is what the checks judge: the original graph and the module a

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"testing"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestGonumViewAgainstSimpleGraph(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"fmt"
 	"strings"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // BlockRef names a block: its label id and OpName ("" when unnamed).

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 func TestRulesAnyValidModule(t *testing.T) {

@@ -8,7 +8,7 @@ package oracle
 import (
 	"fmt"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // contains reports whether construct k holds block b.

@@ -8,7 +8,7 @@
 // the oracle's judgement does not share code with what it judges.
 package oracle
 
-import "cfgfuzz/emit/spirv"
+import "github.com/cfgfuzz/cfgfuzz/emit/spirv"
 
 // domTree is a dominator tree over nodes 0..n-1 with O(1) queries.
 type domTree struct {

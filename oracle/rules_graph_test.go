@@ -11,7 +11,7 @@ import (
 	"reflect"
 	"testing"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // newFuncEdgesRef is newFuncEdges the obvious way.

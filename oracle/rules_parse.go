@@ -11,7 +11,7 @@ package oracle
 import (
 	"fmt"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // ruleBlock is one block of a function.

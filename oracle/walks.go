@@ -16,7 +16,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Walk is one run of the original graph.

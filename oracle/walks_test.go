@@ -10,7 +10,7 @@ import (
 	"reflect"
 	"testing"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestWalksAgainstReference(t *testing.T) {

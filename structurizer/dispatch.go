@@ -17,7 +17,7 @@
 //	exit:    return
 package structurizer
 
-import "cfgfuzz/structurizer/cfg"
+import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 
 // ExitPC is the program counter value meaning "the function returned".
 const ExitPC = ^uint32(0)

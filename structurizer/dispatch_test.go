@@ -8,8 +8,8 @@ import (
 	"slices"
 	"testing"
 
-	"cfgfuzz/gen"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // randomGraph returns an arbitrary graph: any edges, any out-degree up to 4.

@@ -4,7 +4,7 @@
 // file and the emitter cannot hide.
 package structurizer
 
-import "cfgfuzz/structurizer/cfg"
+import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 
 // Trace is what one run observed: the original ids appended, the number of
 // decisions read, and whether the function returned (false: the step cap

@@ -28,7 +28,7 @@ package structurizer
 import (
 	"fmt"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // pass is one entry of the structured strategy's pass table.

@@ -10,8 +10,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"cfgfuzz/gen"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func benchGraph(b *testing.B, n int) *cfg.Graph {

@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"slices"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 type cKind uint8

@@ -9,8 +9,8 @@ import (
 	"os"
 	"testing"
 
-	"cfgfuzz/gen"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // outputGraph is f's branch graph as the module lays it out: a prologue

@@ -7,7 +7,7 @@
 // constructs) makes deep. Cross-checked against cfg.Dominators in tests.
 package structurizer
 
-import "cfgfuzz/structurizer/cfg"
+import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 
 // dominatorTree computes the dominator tree of g from block 0 as a
 // cfg.DomTree-compatible parent array: idom[b] is b's immediate dominator,

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"testing"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // loggedRand is a generator on a fixed seed, the seed logged.

@@ -7,10 +7,10 @@ package structurizer_test
 import (
 	"testing"
 
-	"cfgfuzz/emit"
-	"cfgfuzz/gen"
-	"cfgfuzz/oracle"
-	"cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 // faultKinds are the generators the fault hunt cycles through.

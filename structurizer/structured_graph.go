@@ -17,7 +17,7 @@ package structurizer
 import (
 	"fmt"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // wkind says what a working node stands for.

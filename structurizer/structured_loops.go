@@ -32,7 +32,7 @@ import (
 	"fmt"
 	"slices"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // DefaultCloneBudget is the words the structured strategy may copy in all

@@ -76,7 +76,7 @@ import (
 	"strconv"
 	"strings"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // nestCandidates bounds the dominator-subtree candidates tried per header,

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // testSeed is CFGFUZZ_SEED when set (to replay a logged seed), else random.

@@ -13,8 +13,8 @@ import (
 	"slices"
 	"testing"
 
-	"cfgfuzz/gen"
-	"cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 var longQuality = flag.Bool("long-quality", false, "run the quality campaign on 100,000 graphs per setting")

@@ -11,7 +11,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 var long = flag.Bool("long", false, "run the long randomized structured tests")

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"sort"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Options configures one structurization. The zero value structurizes with

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 func checkVerdicts(t *testing.T, args ...string) ([]string, int, string) {

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"cfgfuzz/gen"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func init() {

@@ -8,8 +8,8 @@
 package main
 
 import (
-	"cfgfuzz/oracle"
-	"cfgfuzz/oracle/gpu"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 )
 
 func init() {

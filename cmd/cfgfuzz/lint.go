@@ -11,7 +11,7 @@ import (
 	"io"
 	"os"
 
-	"cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 func init() {

@@ -15,7 +15,7 @@ import (
 	"sort"
 	"strings"
 
-	"cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
 // Exit codes shared by every subcommand.

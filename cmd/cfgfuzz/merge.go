@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 
-	"cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
 func init() {

@@ -16,12 +16,12 @@ import (
 	"strings"
 	"time"
 
-	"cfgfuzz/corpus"
-	"cfgfuzz/fuzz"
-	"cfgfuzz/fuzz/proto"
-	"cfgfuzz/oracle"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func init() {

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"cfgfuzz/corpus"
-	"cfgfuzz/fuzz"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestMinimizeCommand(t *testing.T) {

@@ -22,11 +22,11 @@ import (
 
 	"golang.org/x/term"
 
-	"cfgfuzz/fuzz"
-	"cfgfuzz/fuzz/proto"
-	"cfgfuzz/gen"
-	"cfgfuzz/oracle"
-	"cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 func init() {

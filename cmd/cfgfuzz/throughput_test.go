@@ -30,10 +30,10 @@ import (
 	"testing"
 	"time"
 
-	"cfgfuzz/emit"
-	"cfgfuzz/fuzz"
-	"cfgfuzz/oracle"
-	"cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 const (

@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"os"
 
-	"cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
 
 func main() {

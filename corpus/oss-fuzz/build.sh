@@ -19,7 +19,7 @@ cd "$SRC/cfgfuzz"
 # compile_native_go_fuzzer needs the testing shim in the module graph.
 go get github.com/AdamKorcz/go-118-fuzz-build/testing
 
-compile_native_go_fuzzer cfgfuzz/fuzz FuzzStructurize fuzz_structurize
+compile_native_go_fuzzer github.com/cfgfuzz/cfgfuzz/fuzz FuzzStructurize fuzz_structurize
 
 seeds="$WORK/fuzz_structurize_seeds"
 go run ./corpus/oss-fuzz/seeds -out "$seeds"

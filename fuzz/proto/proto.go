@@ -15,9 +15,9 @@ import (
 	"io"
 	"slices"
 
-	"cfgfuzz/emit"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Version is the protocol version a Request carries in "v".

@@ -38,8 +38,8 @@ import (
 	"errors"
 	"fmt"
 
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // BackEdgeLimit is the number of back edges an invocation of a bounded

@@ -13,12 +13,12 @@ import (
 	"strconv"
 	"testing"
 
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/gen"
-	"cfgfuzz/oracle"
-	"cfgfuzz/oracle/gpu"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // TestBoundPopulation: the mixed population of TestCheckGenerated and

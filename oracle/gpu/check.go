@@ -7,9 +7,9 @@ package gpu
 import (
 	"fmt"
 
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/oracle"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // CheckName is the check's name in verdicts and signatures.

@@ -19,12 +19,12 @@ import (
 	"strings"
 	"testing"
 
-	"cfgfuzz/emit"
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/oracle"
-	"cfgfuzz/oracle/gpu"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // device opens lavapipe (or CFGFUZZ_GPU_DEVICE) or skips the test.

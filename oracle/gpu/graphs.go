@@ -9,7 +9,7 @@ package gpu
 import (
 	"math/rand/v2"
 
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // StructuredGraph returns a reducible graph of about n blocks (n, or n+1

@@ -20,7 +20,7 @@ import (
 	"fmt"
 	"slices"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // laneIndexVar is the id of the module's LocalInvocationIndex variable, 0

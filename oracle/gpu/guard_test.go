@@ -8,12 +8,12 @@ import (
 	"bytes"
 	"testing"
 
-	"cfgfuzz/emit"
-	"cfgfuzz/emit/spirv"
-	"cfgfuzz/oracle"
-	"cfgfuzz/oracle/gpu"
-	"cfgfuzz/structurizer"
-	"cfgfuzz/structurizer/cfg"
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // unguarded is emit's module of g without the lane guard.

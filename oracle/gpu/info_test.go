@@ -5,7 +5,7 @@ package gpu_test
 import (
 	"testing"
 
-	"cfgfuzz/oracle/gpu"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 )
 
 func TestMesaBefore(t *testing.T) {

@@ -4,7 +4,7 @@
 // entry point reports ErrNotBuilt, so callers and tests skip cleanly.
 package gpu
 
-import "cfgfuzz/emit/spirv"
+import "github.com/cfgfuzz/cfgfuzz/emit/spirv"
 
 // Executor is the driver executor; in this build it cannot be opened.
 type Executor struct{}

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"testing"
 
-	"cfgfuzz/oracle/gpu"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 )
 
 func TestStubSaysNotBuilt(t *testing.T) {

@@ -22,7 +22,7 @@ import (
 	"time"
 	"unsafe"
 
-	"cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // Executor runs modules on one Vulkan device. Safe for concurrent use (jobs

@@ -13,8 +13,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"cfgfuzz/corpus"
-	"cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/gen"
 )
 
 func main() {

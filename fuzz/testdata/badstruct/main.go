@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
 
 func main() {
