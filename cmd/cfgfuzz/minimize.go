@@ -280,7 +280,7 @@ func campaignMinimizer(c *fuzz.Config, log io.Writer) error {
 	}
 	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log,
 		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir)}
-	if s.Current != "in-process" && c.Current.New != nil {
+	if spec, _ := fuzz.ParseSpec(s.Current); spec.Kind != fuzz.SpecSelf && c.Current.New != nil {
 		cur, err := sidePredicate(c.Current, proto.Options{Strategy: s.Strategy, Inject: s.Inject}, ropt, limit)
 		if err != nil {
 			return err

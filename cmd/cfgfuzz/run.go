@@ -278,11 +278,15 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 	case f.current != "":
 		s.Current = "rev:" + f.current
 	case f.structurizerCmd != "":
-		s.Current = "cmd:" + f.structurizerCmd
+		spec, err := fuzz.ParseSpec(f.structurizerCmd)
+		if err != nil {
+			return c, err
+		}
+		s.Current = spec.String()
 	case f.isolate:
-		s.Current = "isolated"
+		s.Current = fuzz.SpecIsolated
 	default:
-		s.Current = "in-process"
+		s.Current = fuzz.SpecSelf
 	}
 	if f.baseline != "" {
 		s.Baseline = "rev:" + f.baseline
@@ -304,55 +308,36 @@ func validateOptions(strategy string, inject []string) error {
 }
 
 // sidesFromSettings makes the side factories that Settings.Current and
-// Settings.Baseline describe: "in-process", "isolated" (this binary's
-// structurize subcommand), "cmd:SHELL COMMAND", "rev:REV" (cmd/structurize
-// built at REV; the description is rewritten to the full commit hash so a
-// resumed campaign uses the same build).
+// Settings.Baseline name (fuzz.Spec: self, isolated, cmd:CMD, rev:REV,
+// repo:DIR@REV); each recorded spec is rewritten to its resolved form (a
+// revision to its full commit hash) so a resumed campaign uses the same
+// build.
 func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
-	cur, desc, err := sideFor(c.Settings.Current, log)
+	cur, spec, err := sideFor(c.Settings.Current, log)
 	if err != nil {
 		return fmt.Errorf("current side: %w", err)
 	}
-	c.Current, c.Settings.Current = cur, desc
-	if desc == "in-process" {
-		c.Escalate, _, _ = sideFor("isolated", log)
+	c.Current, c.Settings.Current = cur, spec.String()
+	if spec.Kind == fuzz.SpecSelf {
+		c.Escalate, _, _ = sideFor(fuzz.SpecIsolated, log)
 	}
 	if c.Settings.Baseline != "" {
-		base, desc, err := sideFor(c.Settings.Baseline, log)
+		base, spec, err := sideFor(c.Settings.Baseline, log)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
-		c.Baseline, c.Settings.Baseline = base, desc
+		c.Baseline, c.Settings.Baseline = base, spec.String()
 	}
 	return nil
 }
 
-func sideFor(desc string, log io.Writer) (fuzz.SideFactory, string, error) {
-	kind, arg, _ := strings.Cut(desc, ":")
-	switch kind {
-	case "in-process":
-		return fuzz.InProcessFactory(), desc, nil
-	case "isolated":
-		self, err := os.Executable()
-		if err != nil {
-			return fuzz.SideFactory{}, "", err
-		}
-		return fuzz.ProcessFactory(desc, []string{self, "structurize"}, ""), desc, nil
-	case "cmd":
-		return fuzz.ProcessFactory(desc, []string{"sh", "-c", "exec " + arg}, ""), desc, nil
-	case "rev":
-		commit, err := fuzz.ResolveRevision(arg, fuzz.BuildOptions{})
-		if err != nil {
-			return fuzz.SideFactory{}, "", err
-		}
-		bin, err := fuzz.BuildRevision(commit, fuzz.BuildOptions{Log: log})
-		if err != nil {
-			return fuzz.SideFactory{}, "", err
-		}
-		desc = "rev:" + commit
-		return fuzz.ProcessFactory(desc, []string{bin}, ""), desc, nil
+// sideFor resolves a recorded spec into its side factory.
+func sideFor(desc string, log io.Writer) (fuzz.SideFactory, fuzz.Spec, error) {
+	spec, err := fuzz.ParseSpec(desc)
+	if err != nil {
+		return fuzz.SideFactory{}, spec, err
 	}
-	return fuzz.SideFactory{}, "", fmt.Errorf("unknown side %q", desc)
+	return fuzz.Resolve(spec, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}})
 }
 
 // progressOutput picks the progress display: a bar when standard error is a
