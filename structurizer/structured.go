@@ -1,4 +1,4 @@
-// structured.go: the structured strategy (issue 5), laid out as a table of
+// structured.go: the structured strategy, laid out as a table of
 // passes in the manner of Go's cmd/compile/internal/ssa compile.go: each
 // pass has a name, a precondition, a postcondition and a function that
 // reports whether it changed anything. Options.CheckPasses runs the working

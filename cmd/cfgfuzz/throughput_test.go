@@ -6,7 +6,7 @@
 // structurizer, the oracle's checks), against
 // the oracle's in-process validator on 2 goroutines over the modules of the
 // same graphs (made beforehand, untimed; refusals have none). The target
-// (issue 6) is a campaign at least 70% as fast as validation alone.
+// is a campaign at least 70% as fast as validation alone.
 //
 // Rows: every check (the default), every check but meta, spirv-val and
 // exec, spirv-val alone (the engine's own overhead). Each rate is the best
