@@ -197,9 +197,11 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 	if sub.CopiedKnown {
 		r.CopiedWords = sub.Copied.Words
 	}
-	if v := oracle.Failed(vs); v != nil && v.Signature == sigGrowthTime {
-		vs = w.retime(side, g, opt, sub)
-	}
+	vs = RetimeSlow(w.orc, sub, vs, func() time.Duration {
+		start := time.Now()
+		side.Structurize(g.Clone(), opt, w.timeout)
+		return time.Since(start)
+	})
 	if w.gpuNow {
 		vs = append(vs, w.gpuOrc.Check(sub)...)
 	}
@@ -214,23 +216,6 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 		r.Outcome = OutOK
 	}
 	return r
-}
-
-// sigGrowthTime is the oracle's verdict on a slow structurization.
-const sigGrowthTime = "growth:time"
-
-// retime re-runs a structurization the growth check found slow, twice, and
-// checks again with the fastest time: a time verdict stands only when the
-// structurizer is slow three times in a row, so a pause of a loaded machine
-// (or of the garbage collector) is not a finding and reports stay equal
-// from run to run.
-func (w *worker) retime(side Side, g *cfg.Graph, opt proto.Options, sub *oracle.Subject) []oracle.Verdict {
-	for range 2 {
-		start := time.Now()
-		side.Structurize(g.Clone(), opt, w.timeout)
-		sub.Info.Duration = min(sub.Info.Duration, time.Since(start))
-	}
-	return w.orc.Check(sub)
 }
 
 // seam lets the oracle re-run a side (meta: determinism, renumbering,
