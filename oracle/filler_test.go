@@ -124,6 +124,14 @@ func TestGrowthHoldsTheCloneBudget(t *testing.T) {
 			t.Errorf("clone budget %d: oracle counts %+v copies, structurizer %d clones", c.budget, s.Copied, st.Clones)
 		}
 	}
+	// A Check without growth measures nothing, and says so.
+	g0, mod0, _ := structuredModule(t, cloningGraph, cloningWeights, structurizer.Options{}, nil)
+	s := &Subject{Graph: g0, Module: mod0, Copied: Copies{Blocks: 9, Words: 99}, CopiedKnown: true}
+	if o, err := New(Options{Checks: []string{"filler"}}); err != nil {
+		t.Fatal(err)
+	} else if o.Check(s); s.CopiedKnown {
+		t.Errorf("a Check without growth left copies %+v known", s.Copied)
+	}
 	// No budget: the structurizer's default copies fail a budget of none.
 	g, mod, _ := structuredModule(t, cloningGraph, cloningWeights, structurizer.Options{}, nil)
 	if v := (&Oracle{opt: Options{Growth: GrowthOptions{CloneBudget: -1}}}).checkGrowth(&Subject{Graph: g, Module: mod}); v.Signature != "growth:"+SigGrowthClones {

@@ -58,8 +58,8 @@ type Subject struct {
 
 	// Copied is what the module copied of the graph's blocks, measured by
 	// growth (the clone budget); CopiedKnown is false when growth did not
-	// run or could not read the module. Not reset: callers read it after
-	// Check.
+	// run or could not read the module. Cleared when Check starts, kept
+	// after it: callers read it then.
 	Copied      Copies
 	CopiedKnown bool
 }
@@ -307,6 +307,7 @@ func (o *Oracle) Check(s *Subject) []Verdict {
 	out := make([]Verdict, 0, len(o.checks)+1)
 	s.reset()
 	defer s.reset()
+	s.Copied, s.CopiedKnown = Copies{}, false
 	for _, c := range o.checks {
 		v := c.runRecovered(o, s)
 		v.Check = c.name
