@@ -11,6 +11,16 @@
 // stats.go. A switch case falls through when its target branches straight
 // to another target of the same switch that is not the switch's immediate
 // post-dominator (its merge), both targets dominated by the switch.
+//
+// Measured over the five kinds taking turns (`cfgfuzz gen --kind
+// reducible,irreducible,nonterminating,program,exhaustive --count 10000
+// --stats`): every shape is in 5.7% of the graphs or more except the
+// fall-through orders, a case falling into one of a lower id 1.4%, into
+// one listed before it 3.7%, both (reversed) 0.8%; the reducible and
+// nonterminating generators number blocks in a topological order and never
+// fall through to a lower id, so the reversed ones come from irreducible
+// graphs and programs (gen/program.go numbers a switch's bodies in a
+// random order).
 package gen
 
 import (
