@@ -61,6 +61,10 @@ type SideResult struct {
 	RouteVars int    `json:"route_vars,omitempty"`
 	Clones    int    `json:"clones,omitempty"`
 	Fallbacks int    `json:"fallbacks,omitempty"`
+	// CopiedWords is what the module copies of the graph's blocks, as the
+	// growth check counts it against the clone budget (the module's own
+	// count, for any structurizer); 0 when growth did not run.
+	CopiedWords int `json:"copied_words,omitempty"`
 	// Func is kept for findings only, to draw the structured graph.
 	Func *structurizer.Func `json:"func,omitempty"`
 }

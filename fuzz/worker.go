@@ -110,11 +110,12 @@ func (w *worker) escalateIfLeaked() {
 	}
 }
 
-// item generates graph index i.
+// item generates graph index i; a panic of the source is contained
+// (generate.go).
 func (w *worker) item(i int) (Stream, int, Item, error) {
 	n := len(w.set.Streams)
 	s := i % n
-	it, err := w.src.Item(w.set.Streams[s], w.set.Seed, i/n)
+	it, err := generate(w.src, w.set.Streams[s], w.set.Seed, i/n)
 	return w.set.Streams[s], s, it, err
 }
 
@@ -123,7 +124,7 @@ func (w *worker) run(i int) Record {
 	_, s, it, err := w.item(i)
 	rec := Record{Index: i, Stream: s, Seed: it.Seed}
 	if err != nil {
-		rec.Current = SideResult{Outcome: OutError, Detail: "generate: " + err.Error()}
+		rec.Current = generateFailure(err)
 		return rec
 	}
 	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
@@ -188,13 +189,19 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 	r.Hash = hex.EncodeToString(sum[:12])
 	if same != nil && same.Hash == r.Hash && (same.Outcome == OutOK || same.Outcome == OutInvalid) {
 		r.Outcome, r.Signature, r.Detail = same.Outcome, same.Signature, same.Detail
+		r.CopiedWords = same.CopiedWords // the same module
 		return r
 	}
 	sub := &oracle.Subject{Graph: g, Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
 	vs := w.orc.Check(sub)
-	if v := oracle.Failed(vs); v != nil && v.Signature == sigGrowthTime {
-		vs = w.retime(side, g, opt, sub)
+	if sub.CopiedKnown {
+		r.CopiedWords = sub.Copied.Words
 	}
+	vs = RetimeSlow(w.orc, sub, vs, func() time.Duration {
+		start := time.Now()
+		side.Structurize(g.Clone(), opt, w.timeout)
+		return time.Since(start)
+	})
 	if w.gpuNow {
 		vs = append(vs, w.gpuOrc.Check(sub)...)
 	}
@@ -209,23 +216,6 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 		r.Outcome = OutOK
 	}
 	return r
-}
-
-// sigGrowthTime is the oracle's verdict on a slow structurization.
-const sigGrowthTime = "growth:time"
-
-// retime re-runs a structurization the growth check found slow, twice, and
-// checks again with the fastest time: a time verdict stands only when the
-// structurizer is slow three times in a row, so a pause of a loaded machine
-// (or of the garbage collector) is not a finding and reports stay equal
-// from run to run.
-func (w *worker) retime(side Side, g *cfg.Graph, opt proto.Options, sub *oracle.Subject) []oracle.Verdict {
-	for range 2 {
-		start := time.Now()
-		side.Structurize(g.Clone(), opt, w.timeout)
-		sub.Info.Duration = min(sub.Info.Duration, time.Since(start))
-	}
-	return w.orc.Check(sub)
 }
 
 // seam lets the oracle re-run a side (meta: determinism, renumbering,

@@ -20,7 +20,9 @@
 // block, and the field's "one block at 1000 words" variant. FromBytes
 // (bytes.go) decodes raw fuzzer bytes into a graph for the go-fuzz and
 // `go test -fuzz` harnesses. Stats (stats.go) summarizes a batch: the
-// distributions documented in the generators' files.
+// distributions documented in the generators' files, with the share of
+// graphs having each control-flow shape the structurizer has a code path
+// for (shapes.go).
 //
 // gen.go defines the kinds, the Config, Item and Generate, the entry point
 // a campaign calls once per graph with that graph's own seed.
@@ -75,8 +77,9 @@ type Config struct {
 	MinBlocks, MaxBlocks int
 	// SwitchProb is the probability that a block of a reducible graph (and
 	// of the base graph of irreducible and nonterminating ones) is a
-	// switch, or that a statement of a program is a switch statement. 0
-	// means DefaultSwitchProb; a negative value means no switches.
+	// switch, or half the probability that a statement of a program is a
+	// switch statement (program.go). 0 means DefaultSwitchProb; a negative
+	// value means no switches.
 	SwitchProb float64
 	// Words is the weight in SPIR-V words of every block (the field used
 	// 0, 16 and 1000). 0 means weight 0.

@@ -2,9 +2,10 @@
 // exact dominators and post-dominators of the input graph (pdom), the
 // project's own structured control-flow rules (rules), SPIRV-Tools'
 // validator (spirv-val), the module's execution against the original
-// graph's walks (exec), size and time limits (growth) and metamorphic
-// properties (meta). Each check has a name, and each failure a stable
-// signature "check:reason" for deduplication (SIGNATURES.md); a module
+// graph's walks (exec), the filler that stands for the weights (filler),
+// size, copy and time limits (growth) and metamorphic properties (meta).
+// Each check has a name, and each failure a stable signature "check:reason"
+// for deduplication (SIGNATURES.md); a module
 // that rules and spirv-val judge differently gets a "disagree:" signature
 // of its own (DISAGREEMENTS.md).
 //
@@ -49,6 +50,18 @@ type Subject struct {
 	entryCount int
 	entryErr   error
 	entryDone  bool
+	// The entry point's blocks with their reported ids and filler, read
+	// once per Check for filler and growth (filler.go); reset with the rest.
+	fillList []blockFill
+	fillErr  error
+	fillDone bool
+
+	// Copied is what the module copied of the graph's blocks, measured by
+	// growth (the clone budget); CopiedKnown is false when growth did not
+	// run or could not read the module. Cleared when Check starts, kept
+	// after it: callers read it then.
+	Copied      Copies
+	CopiedKnown bool
 }
 
 // parsedModule is a decoded module split into blocks (parseRuleModule) and
@@ -119,6 +132,7 @@ func (s *Subject) decoded() (*spirv.Module, error) {
 func (s *Subject) reset() {
 	s.decodedModule, s.decodeErr, s.decodeDone, s.parse = nil, nil, false, nil
 	s.entryCount, s.entryErr, s.entryDone = 0, nil, false
+	s.fillList, s.fillErr, s.fillDone = nil, nil, false
 }
 
 // Status of one check on one subject.
@@ -172,14 +186,15 @@ var checkTable = []check{
 	{"rules", "the structured control-flow rules R1-R16 (the lint checker)", (*Oracle).checkRules, nil},
 	{"spirv-val", "SPIRV-Tools' validator (in-process with cgo, else the executable)", (*Oracle).checkValidator, nil},
 	{"exec", "the module's execution against the original graph's walks (interpreter)", (*Oracle).checkExec, nil},
-	{"growth", "output blocks and words within factors of the input, time within a limit", (*Oracle).checkGrowth, nil},
+	{"filler", "every block carries the filler its original's weight promises", (*Oracle).checkFiller, nil},
+	{"growth", "output blocks and words within factors of the input, copied words within the clone budget, time within a limit", (*Oracle).checkGrowth, nil},
 	{"meta", "determinism, renumbering invariance, idempotence, input unchanged", (*Oracle).checkMeta, nil},
 }
 
 // DefaultChecks are the checks run when Options.Checks is nil: every check
 // of the table. meta costs two or three more structurizations per graph and
 // skips itself when the caller gives no Structurize seam.
-var DefaultChecks = []string{"pdom", "rules", "spirv-val", "exec", "growth", "meta"}
+var DefaultChecks = []string{"pdom", "rules", "spirv-val", "exec", "filler", "growth", "meta"}
 
 // ResolveChecks reads a --checks value: "a,b" selects exactly a and b;
 // entries "+x" add x to the defaults and "-x" remove it ("+gpu" is the
@@ -292,6 +307,7 @@ func (o *Oracle) Check(s *Subject) []Verdict {
 	out := make([]Verdict, 0, len(o.checks)+1)
 	s.reset()
 	defer s.reset()
+	s.Copied, s.CopiedKnown = Copies{}, false
 	for _, c := range o.checks {
 		v := c.runRecovered(o, s)
 		v.Check = c.name

@@ -50,6 +50,8 @@ var Signatures = []SignatureDoc{
 	{"growth:" + SigGrowthBlocks, "output blocks beyond the block factor"},
 	{"growth:" + SigGrowthWords, "output words beyond the word factor"},
 	{"growth:" + SigGrowthTime, "the structurizer took longer than the per-graph limit"},
+	{"growth:" + SigGrowthClones, "copies of original blocks carry more words than the clone budget"},
+	{"filler:" + SigFillerShort, "a block carries less filler than its original's weight promises"},
 	{"meta:" + SigNondeterministic, "two runs on one graph gave different bytes"},
 	{"meta:" + SigRenumbering, "a renumbered graph gave a module that is not isomorphic"},
 	{"meta:" + SigNotIdempotent, "structurizing the output's own CFG added synthetic blocks"},

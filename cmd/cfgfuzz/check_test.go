@@ -1,6 +1,7 @@
 // check_test.go: `cfgfuzz check` runs every default check and says which,
 // --checks selects, +NAME adds to the defaults (an unknown name is a usage
-// error until someone registers it).
+// error until someone registers it); a slow verdict is re-timed as in a
+// campaign.
 package main
 
 import (
@@ -9,8 +10,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func checkVerdicts(t *testing.T, args ...string) ([]string, int, string) {
@@ -66,5 +70,38 @@ func TestCheckGPUDevice(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{"gpu"}) || code != exitOK {
 		t.Errorf("--gpu-device cpu: ran %v, exit %d, %s", names, code, errs)
+	}
+}
+
+// TestCheckRetimesASlowVerdict: `check` follows the campaign's rule for a
+// slow structurization (fuzz.RetimeSlow): slow once, fast when re-timed, is
+// not a growth:time finding; slow every time is.
+func TestCheckRetimesASlowVerdict(t *testing.T) {
+	orc, err := oracle.New(oracle.Options{Checks: []string{"growth"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := readGraphs(nil, strings.NewReader("{{1, 2}, {3}, {3}, {}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, slowRuns := range []int{1, 3} {
+		calls := 0
+		real := structurizeSeam(structurizer.Options{})
+		seam := func(g *cfg.Graph) ([]byte, seamInfo, error) {
+			mod, info, err := real(g)
+			if calls++; calls <= slowRuns {
+				info.Duration = 2 * time.Second // the structurizer's time limit is 1 s
+			}
+			return mod, info, err
+		}
+		rec := checkWith(items[0], "structured", seam, orc)
+		want := outcomeOK
+		if slowRuns == 3 {
+			want = outcomeFail
+		}
+		if rec.Outcome != want || calls != 3 {
+			t.Errorf("slow %d of 3 runs: outcome %s after %d runs (%s), want %s after 3", slowRuns, rec.Outcome, calls, rec.Reason, want)
+		}
 	}
 }

@@ -409,6 +409,12 @@ func (genSource) Item(s fuzz.Stream, run uint64, j int) (fuzz.Item, error) {
 	return fuzz.Item{Graph: it.Graph, Seed: it.Seed, Program: it.Program}, nil
 }
 
+// SeedOf is graph j's own seed (fuzz.SeedSource: a generator panic is
+// reported with the seed that replays it).
+func (genSource) SeedOf(s fuzz.Stream, run uint64, j int) uint64 {
+	return gen.SeedFor(gen.Kind(s.Kind), run, j)
+}
+
 // Replay prints the graph in line notation, which keeps its weights.
 func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 	cmd := fmt.Sprintf("cfgfuzz gen --kind %s --seed %d --count 1 --lines", s.Kind, seed)
