@@ -145,3 +145,50 @@ func cliIn(t *testing.T, dir string, args ...string) (code int, stdout, stderr s
 	t.Logf("cfgfuzz %s: exit %d\n%s%s", strings.Join(args, " "), code, out.String(), errw.String())
 	return code, out.String(), errw.String()
 }
+
+// toyServer is a protocol v1 server in Python for the tests of other
+// repositories: it refuses every graph, and with bug set it fails (an
+// error outcome, a finding) on graphs of at least that many blocks.
+func toyServer(bug int) string {
+	return `import json, sys
+BUG = ` + strconv.Itoa(bug) + `
+for line in sys.stdin:
+    req = json.loads(line)
+    blocks = req["graph"].count("{") - 1
+    if BUG and blocks >= BUG:
+        resp = {"id": req["id"], "outcome": "error", "reason": "toy: planted bug"}
+    else:
+        resp = {"id": req["id"], "outcome": "refused", "reason": "toy: refuses every graph"}
+    sys.stdout.write(json.dumps(resp) + "\n")
+    sys.stdout.flush()
+`
+}
+
+// toyRepo is a fresh git repository holding the toy server (no bug) and,
+// when config is not "", a .cfgfuzz.json with it; it returns the
+// repository and its first commit.
+func toyRepo(t *testing.T, config string) (string, string) {
+	t.Helper()
+	repo := filepath.Join(t.TempDir(), "toy")
+	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(0))
+	if config != "" {
+		writeFile(t, filepath.Join(repo, ".cfgfuzz.json"), config)
+	}
+	gitIn(t, repo, "init", "-q")
+	return repo, commitAll(t, repo, "toy: refuse everything")
+}
+
+// writeFile writes s to p, making its directory.
+func writeFile(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// toyConfig builds the toy by compiling it into {out} and serves it from
+// there.
+const toyConfig = `{"build": "python3 -m py_compile toy.py && cp toy.py {out}/toy.py", "serve": "python3 {out}/toy.py"}`
