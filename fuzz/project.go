@@ -67,8 +67,8 @@ func LoadProject(repo string) (p Project, found bool, err error) {
 }
 
 // ProjectFor is the project of repo: over's build and serve commands
-// where set, else those of repo's .cfgfuzz.json. It fails when no serve
-// command is left.
+// where set, else those of repo's .cfgfuzz.json; a repository of cfgfuzz
+// with neither is OwnProject. It fails when no serve command is left.
 func ProjectFor(repo string, over Project) (Project, error) {
 	p, _, err := LoadProject(repo)
 	if err != nil {
@@ -79,6 +79,9 @@ func ProjectFor(repo string, over Project) (Project, error) {
 	}
 	if over.Serve != "" {
 		p.Serve = over.Serve
+	}
+	if strings.TrimSpace(p.Serve) == "" && strings.TrimSpace(p.Build) == "" && IsOwnRepo(repo) {
+		return OwnProject(), nil
 	}
 	if strings.TrimSpace(p.Serve) == "" {
 		return p, fmt.Errorf("repository %s: no serve command (give --serve, or \"serve\" in %s)", repo, ConfigFile)
