@@ -112,8 +112,10 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	f.define(fs, f.compare)
 	fs.Usage = func() {
 		if name == "compare" {
-			fmt.Fprintln(stderr, "usage: cfgfuzz compare --baseline REV [--current REV] [flags]\n\nRun the same graphs on two revisions and classify every graph: same, output-changed,")
-			fmt.Fprintln(stderr, "newly-structured, newly-refused, newly-invalid, invalid-fixed, crash, timeout.")
+			fmt.Fprintln(stderr, "usage: cfgfuzz compare --baseline REV [--current REV|self] [--repo DIR [--build CMD] [--serve CMD]] [flags]\n\nRun the same graphs on two revisions and classify every graph: same, output-changed,")
+			fmt.Fprintln(stderr, "newly-structured, newly-refused, newly-invalid, invalid-fixed, crash, timeout. Each side is judged by its")
+			fmt.Fprintln(stderr, "own structurizer. The current side is the working tree, uncommitted changes included, inside a git")
+			fmt.Fprintln(stderr, "repository of cfgfuzz (or of --repo), built like the baseline; --current self is this binary's own.")
 		} else {
 			fmt.Fprintln(stderr, "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
 		}
