@@ -15,6 +15,7 @@
 package fuzz
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -60,7 +61,9 @@ func LoadProject(repo string) (p Project, found bool, err error) {
 	if err != nil {
 		return p, false, err
 	}
-	if err := json.Unmarshal(b, &p); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields() // a misspelt "serve" is an error, not a missing command
+	if err := dec.Decode(&p); err != nil {
 		return p, false, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, true, nil

@@ -70,3 +70,19 @@ func runGit(t *testing.T, dir string, args ...string) string {
 	}
 	return out
 }
+
+func TestProjectFile(t *testing.T) {
+	repo, _ := tableRepo(t, 0)
+	os.WriteFile(filepath.Join(repo, ConfigFile), []byte(`{"build": "make", "serve": "./srv {worktree}"}`), 0o644)
+	p, err := ProjectFor(repo, Project{Serve: "./other"})
+	if err != nil || p.Build != "make" || p.Serve != "./other" {
+		t.Errorf("the command line over the file: %+v, %v", p, err)
+	}
+	os.WriteFile(filepath.Join(repo, ConfigFile), []byte(`{"build": "make", "srve": "./srv"}`), 0o644)
+	if _, err := ProjectFor(repo, Project{}); err == nil || !strings.Contains(err.Error(), `unknown field "srve"`) {
+		t.Errorf("a misspelt field: %v", err)
+	}
+	if v := (projectVars{Worktree: "/a b", Rev: "c0ffee", Out: "/o"}).expand("{worktree}/x {rev} {out}"); v != `'/a b'/x c0ffee /o` {
+		t.Errorf("expand: %s", v)
+	}
+}
