@@ -114,7 +114,10 @@ type Settings struct {
 	GPUDevice string `json:"gpu_device,omitempty"`
 	Current   string `json:"current"`            // the current side, described
 	Baseline  string `json:"baseline,omitempty"` // the baseline side, described; "" none
-	Shard     Shard  `json:"shard,omitzero"`
+	// Project is the build and serve commands given for repo specs
+	// (--build, --serve); nil or empty fields take DIR/.cfgfuzz.json's.
+	Project *Project `json:"project,omitempty"`
+	Shard   Shard    `json:"shard,omitzero"`
 }
 
 // Duration is a time.Duration that reads and writes as "30s".

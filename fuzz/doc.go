@@ -43,9 +43,14 @@
 //
 // # Baselines
 //
-// BuildRevision checks a commit out in a detached git worktree, builds its
-// cmd/structurize once and caches the binary by commit hash under
-// os.UserCacheDir()/cfgfuzz. Each worker runs one such process. Every graph
+// BuildProject checks a revision (a commit, or a working tree's snapshot)
+// out in a detached git worktree, builds it once with its project's build
+// command and caches the result by project and revision under
+// os.UserCacheDir()/cfgfuzz/builds; cfgfuzz's own revisions are
+// OwnProject's (BuildRevision). Each worker runs one served process. Each
+// side is judged by its own structurizer: only the checks that depend on
+// the graph and the module alone are shared between byte-identical
+// modules (oracle.CheckShared). Every graph
 // gets a divergence class (Classify): same, output-changed,
 // newly-structured, newly-refused, newly-invalid, invalid-fixed, crash,
 // timeout. A finding is new only when the current side fails and the

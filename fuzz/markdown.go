@@ -18,7 +18,7 @@ func Markdown(rep *Report) string {
 	if s.Shard.N > 0 {
 		fmt.Fprintf(&b, " (shard %s)", s.Shard)
 	}
-	fmt.Fprintf(&b, ", current side %s", s.Current)
+	fmt.Fprintf(&b, ", current side `%s` (%s)", s.Current, DescribeSpec(s.Current))
 	if s.Strategy != "" {
 		fmt.Fprintf(&b, ", strategy %s", s.Strategy)
 	}
@@ -26,7 +26,7 @@ func Markdown(rep *Report) string {
 		fmt.Fprintf(&b, ", faults planted: %s", strings.Join(s.Inject, ", "))
 	}
 	if s.Baseline != "" {
-		fmt.Fprintf(&b, ", baseline %s", s.Baseline)
+		fmt.Fprintf(&b, ", baseline `%s` (%s)", s.Baseline, DescribeSpec(s.Baseline))
 	}
 	fmt.Fprintf(&b, ".\n\n")
 	b.WriteString(summaryProse(rep))

@@ -23,11 +23,17 @@ const sigGrowthTime = "growth:" + oracle.SigGrowthTime
 // once more and returns the time it took), keeps the fastest time in
 // sub.Info.Duration and returns the checks of orc run again on sub.
 func RetimeSlow(orc *oracle.Oracle, sub *oracle.Subject, vs []oracle.Verdict, again func() time.Duration) []oracle.Verdict {
+	return retimeShared(orc, sub, nil, vs, again)
+}
+
+// retimeShared is RetimeSlow for a compare's side, whose checks run again
+// with the other side's module verdicts lent (oracle.Oracle.CheckShared).
+func retimeShared(orc *oracle.Oracle, sub *oracle.Subject, shared *oracle.Shared, vs []oracle.Verdict, again func() time.Duration) []oracle.Verdict {
 	if v := oracle.Failed(vs); v == nil || v.Signature != sigGrowthTime {
 		return vs
 	}
 	for range RetimeRuns {
 		sub.Info.Duration = min(sub.Info.Duration, again())
 	}
-	return orc.Check(sub)
+	return orc.CheckShared(sub, shared)
 }

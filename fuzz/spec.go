@@ -14,7 +14,18 @@
 //	cmd:CMD         any program speaking the protocol (fuzz/PROTOCOL.md),
 //	                run as `sh -c 'exec CMD'`
 //	repo:DIR@REV    revision REV of the git repository DIR, built and served
-//	                by that repository's build and serve commands
+//	                by that repository's build and serve commands (Project:
+//	                --build and --serve, or DIR/.cfgfuzz.json)
+//
+// The working tree: REV+dirty in a rev or repo spec (rev:HEAD+dirty,
+// repo:DIR@HEAD+dirty) is HEAD plus the working tree's uncommitted changes
+// (tracked and untracked files git does not ignore), snapshotted and built
+// like a commit (worktree.go); REV must be the working tree's HEAD.
+// Resolved, the spec names exactly what was built: rev:COMMIT when the
+// tree has no changes, else rev:COMMIT+dirty:TREE with the git tree hash
+// of the content; a later resolution of that form uses the cached build,
+// or builds the working tree again only while its content still has that
+// hash.
 //
 // A value with none of these prefixes is a command: `--structurizer
 // ./my-adapter` is cmd:./my-adapter. "in-process" is read as self.
@@ -23,6 +34,7 @@ package fuzz
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -45,6 +57,40 @@ type Spec struct {
 	Cmd string
 	// Repo is the repository directory of a repo spec.
 	Repo string
+	// WorkTree, on a rev or repo spec, adds a working tree's uncommitted
+	// changes to Rev: "" none; WorkTreeAny whatever they are when the spec
+	// is resolved; else the tree hash of the content (a resolved spec).
+	WorkTree string
+}
+
+// WorkTreeAny is Spec.WorkTree of REV+dirty: the working tree as found.
+const WorkTreeAny = "dirty"
+
+// splitWorkTree splits "REV+dirty[:TREE]" into REV and Spec.WorkTree.
+func splitWorkTree(rev string) (string, string) {
+	i := strings.Index(rev, "+dirty")
+	if i < 0 {
+		return rev, ""
+	}
+	rest := rev[i+len("+dirty"):]
+	if tree, ok := strings.CutPrefix(rest, ":"); ok && tree != "" {
+		return rev[:i], tree
+	}
+	if rest == "" {
+		return rev[:i], WorkTreeAny
+	}
+	return rev, ""
+}
+
+// revString is Rev with its WorkTree suffix.
+func (s Spec) revString() string {
+	switch s.WorkTree {
+	case "":
+		return s.Rev
+	case WorkTreeAny:
+		return s.Rev + "+dirty"
+	}
+	return s.Rev + "+dirty:" + s.WorkTree
 }
 
 // ParseSpec reads a spec in one of the forms of the file comment.
@@ -60,7 +106,11 @@ func ParseSpec(s string) (Spec, error) {
 		if rev == "" {
 			return Spec{}, fmt.Errorf("structurizer spec %q: rev: needs a revision", s)
 		}
-		return Spec{Kind: SpecRev, Rev: rev}, nil
+		rev, tree := splitWorkTree(rev)
+		if rev == "" {
+			return Spec{}, fmt.Errorf("structurizer spec %q: rev: needs a revision", s)
+		}
+		return Spec{Kind: SpecRev, Rev: rev, WorkTree: tree}, nil
 	case strings.HasPrefix(s, "cmd:"):
 		cmd := strings.TrimSpace(strings.TrimPrefix(s, "cmd:"))
 		if cmd == "" {
@@ -73,7 +123,11 @@ func ParseSpec(s string) (Spec, error) {
 		if i <= 0 || i == len(body)-1 {
 			return Spec{}, fmt.Errorf("structurizer spec %q: want repo:DIR@REV", s)
 		}
-		return Spec{Kind: SpecRepo, Repo: body[:i], Rev: body[i+1:]}, nil
+		rev, tree := splitWorkTree(body[i+1:])
+		if rev == "" {
+			return Spec{}, fmt.Errorf("structurizer spec %q: want repo:DIR@REV", s)
+		}
+		return Spec{Kind: SpecRepo, Repo: body[:i], Rev: rev, WorkTree: tree}, nil
 	}
 	return Spec{Kind: SpecCmd, Cmd: s}, nil
 }
@@ -96,13 +150,71 @@ func (s Spec) String() string {
 	case SpecIsolated:
 		return SpecIsolated
 	case SpecRev:
-		return "rev:" + s.Rev
+		return "rev:" + s.revString()
 	case SpecCmd:
 		return "cmd:" + s.Cmd
 	case SpecRepo:
-		return "repo:" + s.Repo + "@" + s.Rev
+		return "repo:" + s.Repo + "@" + s.revString()
 	}
 	return s.Kind
+}
+
+// Describe says in words what the spec runs, for reports.
+func (s Spec) Describe() string {
+	switch s.Kind {
+	case "", SpecSelf:
+		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision() + "), called in-process; nothing built"
+	case SpecIsolated:
+		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision() + "), as child processes; nothing built"
+	case SpecCmd:
+		return "the external structurizer `" + s.Cmd + "`; nothing built"
+	}
+	what := "cfgfuzz's cmd/structurize"
+	if s.Kind == SpecRepo {
+		what = "the repository " + s.Repo
+	}
+	switch s.WorkTree {
+	case "":
+		return what + " built from commit " + s.Rev
+	case WorkTreeAny:
+		return what + " built from the working tree on " + s.Rev + " (not resolved yet)"
+	}
+	return what + " built from the working tree: commit " + s.Rev + " plus uncommitted changes (tree " + s.WorkTree + ")"
+}
+
+// DescribeSpec is ParseSpec(s).Describe(), or s itself when it does not
+// parse.
+func DescribeSpec(s string) string {
+	sp, err := ParseSpec(s)
+	if err != nil {
+		return s
+	}
+	return sp.Describe()
+}
+
+// selfRevision is the revision this binary was built from, as its build
+// information records it.
+func selfRevision() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "revision unknown"
+	}
+	rev, dirty := "", false
+	for _, st := range bi.Settings {
+		switch st.Key {
+		case "vcs.revision":
+			rev = st.Value
+		case "vcs.modified":
+			dirty = st.Value == "true"
+		}
+	}
+	switch {
+	case rev == "":
+		return "revision unknown"
+	case dirty:
+		return "built from commit " + rev + " with uncommitted changes"
+	}
+	return "built from commit " + rev
 }
 
 // IsSelf reports whether the spec is this binary's own structurizer, in
@@ -131,14 +243,19 @@ func ShellQuote(s string) string {
 }
 
 // ResolveOptions configures Resolve. The zero value resolves revisions in
-// the repository around the current directory and serves isolated specs
+// the repository around the current directory, takes repo specs' build
+// and serve commands from their .cfgfuzz.json, and serves isolated specs
 // with the running executable.
 type ResolveOptions struct {
 	// Self is the program whose `structurize` command serves the
 	// isolated spec; "" the running executable.
 	Self string
-	// Build configures the building of rev specs.
+	// Build configures the building of rev and repo specs (its Repo is
+	// replaced by a repo spec's DIR).
 	Build BuildOptions
+	// Project overrides a repo spec's build and serve commands where set
+	// (--build, --serve); the rest come from DIR/.cfgfuzz.json.
+	Project Project
 }
 
 // Resolve makes the side factory a spec names, building what it needs
@@ -162,18 +279,68 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 	case SpecCmd:
 		return ProcessFactory(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, ""), s, nil
 	case SpecRev:
-		commit, err := ResolveRevision(s.Rev, opt.Build)
-		if err != nil {
-			return SideFactory{}, s, err
-		}
-		bin, err := BuildRevision(commit, opt.Build)
-		if err != nil {
-			return SideFactory{}, s, err
-		}
-		s.Rev = commit
-		return ProcessFactory(s.String(), []string{bin}, ""), s, nil
+		return resolveBuilt(s, OwnProject(), opt.Build)
 	case SpecRepo:
-		return SideFactory{}, s, fmt.Errorf("structurizer spec %s: revisions of another repository are not supported by this build", s)
+		p, err := ProjectFor(s.Repo, opt.Project)
+		if err != nil {
+			return SideFactory{}, s, err
+		}
+		b := opt.Build
+		b.Repo = s.Repo
+		return resolveBuilt(s, p, b)
 	}
 	return SideFactory{}, s, fmt.Errorf("unknown structurizer spec kind %q", s.Kind)
+}
+
+// resolveBuilt builds the revision a rev or repo spec names with p and
+// serves it; the returned spec names the revision exactly.
+func resolveBuilt(s Spec, p Project, opt BuildOptions) (SideFactory, Spec, error) {
+	rev, err := revisionOf(s, p, opt)
+	if err != nil {
+		return SideFactory{}, s, err
+	}
+	b, err := BuildProject(p, rev, opt)
+	if err != nil {
+		return SideFactory{}, s, err
+	}
+	s.Rev, s.WorkTree = rev.Commit, rev.Tree
+	return ServeBuilt(s.String(), p, b), s, nil
+}
+
+// revisionOf is the revision s names: its commit, and with +dirty the
+// working tree's snapshot (none when the tree is clean). A recorded tree
+// hash is taken from the cache when built there, else the working tree
+// must still have that content.
+func revisionOf(s Spec, p Project, opt BuildOptions) (Revision, error) {
+	commit, err := ResolveRevision(s.Rev, opt)
+	if err != nil {
+		return Revision{}, err
+	}
+	rev := Revision{Commit: commit}
+	if s.WorkTree == "" {
+		return rev, nil
+	}
+	if s.WorkTree != WorkTreeAny {
+		entry, err := buildEntry(p, Revision{Commit: commit, Tree: s.WorkTree}, opt)
+		if err != nil {
+			return rev, err
+		}
+		if _, ok := cachedBuild(p, Revision{Commit: commit, Tree: s.WorkTree}, entry); ok {
+			return Revision{Commit: commit, Tree: s.WorkTree}, nil
+		}
+	}
+	snap, err := SnapshotWorkTree(opt.Repo)
+	if err != nil {
+		return rev, err
+	}
+	if snap.Head != commit {
+		return rev, fmt.Errorf("%s: the working tree's changes are on HEAD (%s), not on %s", s, snap.Head[:12], s.Rev)
+	}
+	if !snap.Clean {
+		rev.Tree, rev.Checkout = snap.Tree, snap.Commit
+	}
+	if s.WorkTree != WorkTreeAny && rev.Tree != s.WorkTree {
+		return rev, fmt.Errorf("%s: the working tree has changed since (its content is now %s) and no build of it is cached", s, rev)
+	}
+	return rev, nil
 }

@@ -19,6 +19,10 @@ func TestParseSpecForms(t *testing.T) {
 		{"./adapter --x", "cmd:./adapter --x", SpecCmd},
 		{"repo:/src/my proj@v1.2", "repo:/src/my proj@v1.2", SpecRepo},
 		{"repo:a@b@c", "repo:a@b@c", SpecRepo},
+		{"rev:HEAD+dirty", "rev:HEAD+dirty", SpecRev},
+		{"rev:0123abc+dirty:9f8e", "rev:0123abc+dirty:9f8e", SpecRev},
+		{"repo:/src/x@HEAD+dirty", "repo:/src/x@HEAD+dirty", SpecRepo},
+		{"repo:/src/x@c0ffee+dirty:beef", "repo:/src/x@c0ffee+dirty:beef", SpecRepo},
 	} {
 		s, err := ParseSpec(c.in)
 		if err != nil {
@@ -32,7 +36,7 @@ func TestParseSpecForms(t *testing.T) {
 			t.Errorf("ParseSpec(%q) does not round-trip: %+v, %v", s.String(), again, err)
 		}
 	}
-	for _, bad := range []string{"rev:", "cmd:", "cmd:  ", "repo:dir", "repo:@x", "repo:dir@"} {
+	for _, bad := range []string{"rev:", "cmd:", "cmd:  ", "repo:dir", "repo:@x", "repo:dir@", "rev:+dirty", "repo:dir@+dirty:ab"} {
 		if s, err := ParseSpec(bad); err == nil {
 			t.Errorf("ParseSpec(%q) = %+v, want an error", bad, s)
 		}
@@ -49,6 +53,12 @@ func TestSpecFlagReplaysThroughAShell(t *testing.T) {
 		if got, err := ParseSpec(string(out)); err != nil || got.String() != MustParseSpec(spec).String() {
 			t.Errorf("%s: the shell read %q back as %v (%v)", spec, out, got, err)
 		}
+	}
+	if s := MustParseSpec("rev:c0ffee+dirty:beef"); s.Rev != "c0ffee" || s.WorkTree != "beef" {
+		t.Errorf("rev:c0ffee+dirty:beef = %+v", s)
+	}
+	if s := MustParseSpec("rev:HEAD+dirty"); s.Rev != "HEAD" || s.WorkTree != WorkTreeAny {
+		t.Errorf("rev:HEAD+dirty = %+v", s)
 	}
 	if f := MustParseSpec("self").Flag(); f != "" {
 		t.Errorf("self.Flag() = %q, want none", f)

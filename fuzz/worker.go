@@ -129,11 +129,12 @@ func (w *worker) run(i int) Record {
 	}
 	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
 	w.gpuNow = w.gpuOrc != nil && i%w.set.GPUEvery == 0
-	rec.Current = w.judge(w.cur, it.Graph, w.curOpt, nil)
+	var shared *oracle.Shared
+	rec.Current, shared = w.judge(w.cur, it.Graph, w.curOpt, nil)
 	w.gpuNow = false
 	w.escalateIfLeaked()
 	if w.base != nil {
-		b := w.judge(w.base, it.Graph, w.baseOpt, &rec.Current)
+		b, _ := w.judge(w.base, it.Graph, w.baseOpt, shared)
 		b.Func = nil
 		rec.Baseline = &b
 		rec.Class = Classify(rec.Current, b)
@@ -146,13 +147,15 @@ func (w *worker) run(i int) Record {
 	return rec
 }
 
-// judge structurizes g on one side and checks the module. The oracle's
-// meta check re-runs the structurizer through the same side (seam). When
-// same (the current side's result) has a byte-identical module, its
-// verdict is taken over unchecked: the checks judge the graph and the
-// module, so only meta's re-runs of this side are skipped, and comparing a
-// revision with itself costs one oracle pass, not two.
-func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideResult) SideResult {
+// judge structurizes g on one side and checks the module; the checks that
+// depend on the side (oracle.OnSide: meta re-runs the structurizer through
+// this side's seam, growth reads this side's time) always run against
+// this side. shared, the other side's checks of the same graph, lends
+// the verdicts of the checks that depend on the graph and the module alone
+// (oracle.OnModule) when that side's module is byte-identical
+// (oracle.CheckShared decides). judge returns its own checks for the next
+// side, nil when it checked nothing.
+func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracle.Shared) (SideResult, *oracle.Shared) {
 	start := time.Now()
 	a := side.Structurize(g.Clone(), opt, w.timeout)
 	took := time.Since(start)
@@ -164,44 +167,42 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 	case proto.OK:
 	case proto.Refused:
 		r.Outcome, r.Detail = OutRefused, a.Reason
-		return r
+		return r, nil
 	case OutPanic, OutTimeout, OutCrash:
 		r.Outcome, r.Signature, r.Detail = a.Outcome, harnessSignature(a.Outcome, a.Reason), firstLine(a.Reason)
-		return r
+		return r, nil
 	case proto.Error:
 		if !strings.HasPrefix(a.Reason, proto.RequestError) {
 			// The structurizer failed on a valid graph (a malformed
 			// function, an internal error): a finding.
 			r.Outcome, r.Signature, r.Detail = OutInvalid, harnessSignature("error", a.Reason), firstLine(a.Reason)
-			return r
+			return r, nil
 		}
 		fallthrough
 	default:
 		r.Outcome, r.Detail = OutError, firstLine(a.Outcome+": "+a.Reason)
-		return r
+		return r, nil
 	}
 	mod, err := ModuleOf(a)
 	if err != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, "emit:malformed-function", firstLine(err.Error())
-		return r
+		return r, nil
 	}
 	sum := sha256.Sum256(mod)
 	r.Hash = hex.EncodeToString(sum[:12])
-	if same != nil && same.Hash == r.Hash && (same.Outcome == OutOK || same.Outcome == OutInvalid) {
-		r.Outcome, r.Signature, r.Detail = same.Outcome, same.Signature, same.Detail
-		r.CopiedWords = same.CopiedWords // the same module
-		return r
-	}
-	sub := &oracle.Subject{Graph: g, Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
-	vs := w.orc.Check(sub)
-	if sub.CopiedKnown {
-		r.CopiedWords = sub.Copied.Words
-	}
-	vs = RetimeSlow(w.orc, sub, vs, func() time.Duration {
+	// The subject's own copy of g: meta hands it to this side's re-runs,
+	// which must not change the other side's graph.
+	sub := &oracle.Subject{Graph: g.Clone(), Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
+	vs := w.orc.CheckShared(sub, shared)
+	vs = retimeShared(w.orc, sub, shared, vs, func() time.Duration {
 		start := time.Now()
 		side.Structurize(g.Clone(), opt, w.timeout)
 		return time.Since(start)
 	})
+	if sub.CopiedKnown {
+		r.CopiedWords = sub.Copied.Words
+	}
+	mine := oracle.Share(sub, vs)
 	if w.gpuNow {
 		vs = append(vs, w.gpuOrc.Check(sub)...)
 	}
@@ -215,7 +216,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 	} else {
 		r.Outcome = OutOK
 	}
-	return r
+	return r, mine
 }
 
 // seam lets the oracle re-run a side (meta: determinism, renumbering,

@@ -172,23 +172,26 @@ type Options struct {
 	GPUDevice string
 }
 
-// check is one entry of the check table.
+// check is one entry of the check table. Every entry says what its
+// verdict depends on (depends; see Depends): New refuses a check that does
+// not.
 type check struct {
-	name  string
-	doc   string
-	run   func(o *Oracle, s *Subject) Verdict
-	probe func(Options) error // nil: always available; else New refuses the check when it fails
+	name    string
+	doc     string
+	depends Depends
+	run     func(o *Oracle, s *Subject) Verdict
+	probe   func(Options) error // nil: always available; else New refuses the check when it fails
 }
 
 // checkTable lists the checks in the order they run.
 var checkTable = []check{
-	{"pdom", "the graph package's dominators and post-dominators against the definition and gonum", (*Oracle).checkPdom, nil},
-	{"rules", "the structured control-flow rules R1-R16 (the lint checker)", (*Oracle).checkRules, nil},
-	{"spirv-val", "SPIRV-Tools' validator (in-process with cgo, else the executable)", (*Oracle).checkValidator, nil},
-	{"exec", "the module's execution against the original graph's walks (interpreter)", (*Oracle).checkExec, nil},
-	{"filler", "every block carries the filler its original's weight promises", (*Oracle).checkFiller, nil},
-	{"growth", "output blocks and words within factors of the input, copied words within the clone budget, time within a limit", (*Oracle).checkGrowth, nil},
-	{"meta", "determinism, renumbering invariance, idempotence, input unchanged", (*Oracle).checkMeta, nil},
+	{"pdom", "the graph package's dominators and post-dominators against the definition and gonum", OnModule, (*Oracle).checkPdom, nil},
+	{"rules", "the structured control-flow rules R1-R16 (the lint checker)", OnModule, (*Oracle).checkRules, nil},
+	{"spirv-val", "SPIRV-Tools' validator (in-process with cgo, else the executable)", OnModule, (*Oracle).checkValidator, nil},
+	{"exec", "the module's execution against the original graph's walks (interpreter)", OnModule, (*Oracle).checkExec, nil},
+	{"filler", "every block carries the filler its original's weight promises", OnModule, (*Oracle).checkFiller, nil},
+	{"growth", "output blocks and words within factors of the input, copied words within the clone budget, time within a limit", OnSide, (*Oracle).checkGrowth, nil},
+	{"meta", "determinism, renumbering invariance, idempotence, input unchanged", OnSide, (*Oracle).checkMeta, nil},
 }
 
 // DefaultChecks are the checks run when Options.Checks is nil: every check
@@ -226,12 +229,13 @@ func ResolveChecks(spec string) []string {
 
 // RegisterCheck adds a check to the table (a driver check such as gpu,
 // added from outside through the Executor seam). It is not in
-// DefaultChecks: select it with "+name". probe, when not nil, says whether
-// the check's tool is there (a Vulkan device, say): New refuses the check
-// when it fails, as for a missing validator, so callers that run "every
-// check that can run here" leave it out.
-func RegisterCheck(name, doc string, run func(o *Oracle, s *Subject) Verdict, probe func(Options) error) {
-	checkTable = append(checkTable, check{name: name, doc: doc, run: run, probe: probe})
+// DefaultChecks: select it with "+name". depends says what the check's
+// verdict depends on (OnModule or OnSide; see Depends). probe, when not
+// nil, says whether the check's tool is there (a Vulkan device, say): New
+// refuses the check when it fails, as for a missing validator, so callers
+// that run "every check that can run here" leave it out.
+func RegisterCheck(name, doc string, depends Depends, run func(o *Oracle, s *Subject) Verdict, probe func(Options) error) {
+	checkTable = append(checkTable, check{name: name, doc: doc, depends: depends, run: run, probe: probe})
 }
 
 // Opt returns the oracle's options (for checks registered from outside).
@@ -270,6 +274,9 @@ func New(opt Options) (*Oracle, error) {
 			}
 			return nil, fmt.Errorf("unknown check %q (have %s)", n, strings.Join(all, ", "))
 		}
+		if err := checkTable[i].depends.valid(); err != nil {
+			return nil, fmt.Errorf("check %s: %w", n, err)
+		}
 		if p := checkTable[i].probe; p != nil {
 			if err := p(opt); err != nil {
 				return nil, fmt.Errorf("check %s cannot run here: %w", n, err)
@@ -304,19 +311,7 @@ func (o *Oracle) Checks() []string {
 // and one failed where the other passed, a "disagree" verdict comes first,
 // so Failed reports the disagreement's signature.
 func (o *Oracle) Check(s *Subject) []Verdict {
-	out := make([]Verdict, 0, len(o.checks)+1)
-	s.reset()
-	defer s.reset()
-	s.Copied, s.CopiedKnown = Copies{}, false
-	for _, c := range o.checks {
-		v := c.runRecovered(o, s)
-		v.Check = c.name
-		out = append(out, v)
-	}
-	if d, ok := Disagreement(out); ok {
-		out = append([]Verdict{d}, out...)
-	}
-	return out
+	return o.CheckShared(s, nil)
 }
 
 // runRecovered runs the check; a panic in it (a bug of the oracle's on

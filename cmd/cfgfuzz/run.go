@@ -44,8 +44,9 @@ type campaignFlags struct {
 	kinds, weights, strategy, inject  string
 	checks, structurizerCmd, baseline string
 	current, gpuDevice                string
+	repo, build, serve                string
 	cpuProfile, memProfile            string
-	isolate, minimize                 bool
+	isolate, minimize, compare        bool
 	progress                          string
 	set                               map[string]bool // flags given
 }
@@ -73,9 +74,12 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write the campaign's allocation profile (this process) to `FILE` when it ends")
-	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, built once and cached)")
+	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, or with --repo its build, made once and cached; or a structurizer spec)")
 	if compare {
-		fs.StringVar(&f.current, "current", "", "build the current side from git revision `REV` too (default: the working tree)")
+		fs.StringVar(&f.current, "current", "", "the current side: git revision `REV` (built as the baseline is), self (the structurizer inside this binary), or a structurizer spec; default: the working tree (HEAD+dirty, uncommitted changes included) inside a git repository of cfgfuzz or with --repo, else self")
+		fs.StringVar(&f.repo, "repo", "", "compare revisions of the git repository `DIR` instead of cfgfuzz's own: each checked out in a worktree, built with --build and served with --serve (or DIR/"+fuzz.ConfigFile+")")
+		fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout, once per commit ({worktree}, {rev}, {out} substituted)")
+		fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions)")
 	}
 }
 
@@ -104,12 +108,14 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var f campaignFlags
-	f.define(fs, name == "compare")
+	f := campaignFlags{compare: name == "compare"}
+	f.define(fs, f.compare)
 	fs.Usage = func() {
 		if name == "compare" {
-			fmt.Fprintln(stderr, "usage: cfgfuzz compare --baseline REV [--current REV] [flags]\n\nRun the same graphs on two revisions and classify every graph: same, output-changed,")
-			fmt.Fprintln(stderr, "newly-structured, newly-refused, newly-invalid, invalid-fixed, crash, timeout.")
+			fmt.Fprintln(stderr, "usage: cfgfuzz compare --baseline REV [--current REV|self] [--repo DIR [--build CMD] [--serve CMD]] [flags]\n\nRun the same graphs on two revisions and classify every graph: same, output-changed,")
+			fmt.Fprintln(stderr, "newly-structured, newly-refused, newly-invalid, invalid-fixed, crash, timeout. Each side is judged by its")
+			fmt.Fprintln(stderr, "own structurizer. The current side is the working tree, uncommitted changes included, inside a git")
+			fmt.Fprintln(stderr, "repository of cfgfuzz (or of --repo), built like the baseline; --current self is this binary's own.")
 		} else {
 			fmt.Fprintln(stderr, "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
 		}
@@ -211,6 +217,9 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 
 func summaryLines(rep *fuzz.Report) string {
 	var b strings.Builder
+	if s := rep.Settings; s.Baseline != "" {
+		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSpec(s.Current), s.Baseline, fuzz.DescribeSpec(s.Baseline))
+	}
 	fmt.Fprintf(&b, "%d graphs:", rep.Graphs)
 	for _, o := range fuzz.Outcomes {
 		fmt.Fprintf(&b, " %s %d", o, rep.Outcomes[o])
@@ -274,9 +283,24 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 	if err := validateOptions(f.strategy, s.Inject); err != nil {
 		return c, err
 	}
+	if (f.build != "" || f.serve != "") && f.repo == "" {
+		return c, fmt.Errorf("--build and --serve need --repo")
+	}
+	if f.repo != "" {
+		abs, err := filepath.Abs(f.repo)
+		if err != nil {
+			return c, err
+		}
+		f.repo = abs
+		s.Project = &fuzz.Project{Build: f.build, Serve: f.serve}
+	}
 	switch {
 	case f.current != "":
-		s.Current = "rev:" + f.current
+		spec, err := f.sideSpec(f.current)
+		if err != nil {
+			return c, err
+		}
+		s.Current = spec
 	case f.structurizerCmd != "":
 		spec, err := fuzz.ParseSpec(f.structurizerCmd)
 		if err != nil {
@@ -285,11 +309,17 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 		s.Current = spec.String()
 	case f.isolate:
 		s.Current = fuzz.SpecIsolated
+	case f.compare:
+		s.Current = f.workTreeSpec(stderr)
 	default:
 		s.Current = fuzz.SpecSelf
 	}
 	if f.baseline != "" {
-		s.Baseline = "rev:" + f.baseline
+		spec, err := f.sideSpec(f.baseline)
+		if err != nil {
+			return c, err
+		}
+		s.Baseline = spec
 	}
 	c.Settings = s
 	return c, f.sidesFromSettings(&c, stderr)
@@ -313,16 +343,16 @@ func validateOptions(strategy string, inject []string) error {
 // revision to its full commit hash) so a resumed campaign uses the same
 // build.
 func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
-	cur, spec, err := sideFor(c.Settings.Current, log)
+	cur, spec, err := sideFor(c.Settings.Current, c.Settings.Project, log)
 	if err != nil {
 		return fmt.Errorf("current side: %w", err)
 	}
 	c.Current, c.Settings.Current = cur, spec.String()
 	if spec.Kind == fuzz.SpecSelf {
-		c.Escalate, _, _ = sideFor(fuzz.SpecIsolated, log)
+		c.Escalate, _, _ = sideFor(fuzz.SpecIsolated, nil, log)
 	}
 	if c.Settings.Baseline != "" {
-		base, spec, err := sideFor(c.Settings.Baseline, log)
+		base, spec, err := sideFor(c.Settings.Baseline, c.Settings.Project, log)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
@@ -331,13 +361,47 @@ func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
 	return nil
 }
 
-// sideFor resolves a recorded spec into its side factory.
-func sideFor(desc string, log io.Writer) (fuzz.SideFactory, fuzz.Spec, error) {
+// sideFor resolves a recorded spec into its side factory; project gives
+// repo specs' build and serve commands (nil: their .cfgfuzz.json).
+func sideFor(desc string, project *fuzz.Project, log io.Writer) (fuzz.SideFactory, fuzz.Spec, error) {
 	spec, err := fuzz.ParseSpec(desc)
 	if err != nil {
 		return fuzz.SideFactory{}, spec, err
 	}
-	return fuzz.Resolve(spec, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}})
+	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}}
+	if project != nil {
+		opt.Project = *project
+	}
+	return fuzz.Resolve(spec, opt)
+}
+
+// sideSpec reads a --baseline or --current value: self, isolated or a
+// structurizer spec as it is, else a revision: of --repo's repository
+// when given, else of cfgfuzz's own.
+func (f *campaignFlags) sideSpec(v string) (string, error) {
+	switch {
+	case v == fuzz.SpecSelf || v == fuzz.SpecIsolated || strings.HasPrefix(v, "rev:") || strings.HasPrefix(v, "cmd:") || strings.HasPrefix(v, "repo:"):
+		spec, err := fuzz.ParseSpec(v)
+		return spec.String(), err
+	case f.repo != "":
+		return "repo:" + f.repo + "@" + v, nil
+	}
+	return "rev:" + v, nil
+}
+
+// workTreeSpec is compare's default current side: the working tree of
+// --repo's repository, or of the git repository of cfgfuzz around the
+// current directory; elsewhere this binary's own structurizer, with a
+// note saying so.
+func (f *campaignFlags) workTreeSpec(stderr io.Writer) string {
+	switch {
+	case f.repo != "":
+		return "repo:" + f.repo + "@HEAD+" + fuzz.WorkTreeAny
+	case fuzz.IsOwnRepo(""):
+		return "rev:HEAD+" + fuzz.WorkTreeAny
+	}
+	fmt.Fprintln(stderr, "cfgfuzz compare: not inside a git repository of cfgfuzz: the current side is the structurizer inside this binary (self); nothing is built")
+	return fuzz.SpecSelf
 }
 
 // progressOutput picks the progress display: a bar when standard error is a
