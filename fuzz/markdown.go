@@ -86,6 +86,10 @@ func summaryProse(rep *Report) string {
 	if o[OutError] > 0 {
 		fmt.Fprintf(&b, " (and %d harness errors, not findings)", o[OutError])
 	}
+	fmt.Fprintf(&b, "; it falls back to the dispatch loop on %d", rep.Fallbacks)
+	if rep.Settings.Baseline != "" {
+		fmt.Fprintf(&b, " (the baseline on %d)", rep.BaselineFallbacks)
+	}
 	b.WriteString(".")
 	if d := rep.Divergences; d != nil {
 		fmt.Fprintf(&b, " The baseline structures %d and the output is identical on %s; of its %d failures (refusals included) %d now structure; %s.",
@@ -137,19 +141,19 @@ func outcomeTable(b *strings.Builder, rep *Report) {
 	for _, o := range Outcomes {
 		b.WriteString(" " + o + " |")
 	}
-	b.WriteString("\n|---|---|---|" + strings.Repeat("---|", len(Outcomes)) + "\n")
+	b.WriteString(" fallbacks |\n|---|---|---|" + strings.Repeat("---|", len(Outcomes)+1) + "\n")
 	for _, r := range rep.Streams {
 		fmt.Fprintf(b, "| %s | %s | %d |", r.Kind, r.Weights, r.Graphs)
 		for _, o := range Outcomes {
 			fmt.Fprintf(b, " %d |", r.Outcomes[o])
 		}
-		b.WriteString("\n")
+		fmt.Fprintf(b, " %d |\n", r.Fallbacks)
 	}
 	fmt.Fprintf(b, "| **all** | | %d |", rep.Graphs)
 	for _, o := range Outcomes {
 		fmt.Fprintf(b, " %d |", rep.Outcomes[o])
 	}
-	b.WriteString("\n")
+	fmt.Fprintf(b, " %d |\n", rep.Fallbacks)
 }
 
 func divergenceTable(b *strings.Builder, rep *Report) {

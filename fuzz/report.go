@@ -25,6 +25,11 @@ type Report struct {
 	Outcomes map[string]int `json:"outcomes"`
 	// BaselineOutcomes counts the baseline's outcomes (with a baseline).
 	BaselineOutcomes map[string]int `json:"baseline_outcomes,omitempty"`
+	// Fallbacks counts the graphs on which the current side's structurizer
+	// fell back to the dispatch loop (stats.fallbacks > 0), whatever their
+	// outcome; BaselineFallbacks the baseline's (with a baseline).
+	Fallbacks         int `json:"fallbacks"`
+	BaselineFallbacks int `json:"baseline_fallbacks,omitempty"`
 	// Streams has one row per generator and weight setting, in
 	// Settings.Streams order.
 	Streams []StreamRow `json:"streams"`
@@ -45,6 +50,7 @@ type StreamRow struct {
 	Stream
 	Graphs      int            `json:"graphs"`
 	Outcomes    map[string]int `json:"outcomes"`
+	Fallbacks   int            `json:"fallbacks"` // graphs the current side fell back on
 	Baseline    map[string]int `json:"baseline_outcomes,omitempty"`
 	Divergences map[string]int `json:"divergences,omitempty"`
 }
@@ -154,6 +160,13 @@ func (rep *Report) add(r *Record, bySig map[string]int) {
 	row.Graphs++
 	rep.Outcomes[r.Current.Outcome]++
 	row.Outcomes[r.Current.Outcome]++
+	if r.Current.Fallbacks > 0 {
+		rep.Fallbacks++
+		row.Fallbacks++
+	}
+	if r.Baseline != nil && r.Baseline.Fallbacks > 0 {
+		rep.BaselineFallbacks++
+	}
 	if r.Current.Outcome == OutError || r.Baseline != nil && r.Baseline.Outcome == OutError {
 		if len(rep.HarnessErrors) < maxExamples {
 			rep.HarnessErrors = append(rep.HarnessErrors, rep.example(r, ""))

@@ -281,12 +281,14 @@ func ModuleOf(a Answer) ([]byte, error) {
 	return emitSafely(a)
 }
 
-// InfoOf describes a structurization for the growth and meta checks.
+// InfoOf describes a structurization for the growth, meta and fallback
+// checks.
 func InfoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
 	info := oracle.ResultInfo{Duration: took, Strategy: opt.Strategy}
 	if st := a.Stats; st != nil {
 		info.Strategy = st.Strategy
 		info.BlocksIn, info.BlocksOut, info.WordsIn, info.WordsOut, info.Synthetic = st.BlocksIn, st.BlocksOut, st.WordsIn, st.WordsOut, st.Synthetic
+		info.Fallbacks, info.Passes = st.Fallbacks, st.PassesUsed
 	}
 	if info.Strategy == "" {
 		info.Strategy = structurizer.DefaultStrategy

@@ -25,7 +25,6 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/gen"
-	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
@@ -45,7 +44,7 @@ type campaignFlags struct {
 	checks, structurizerCmd, baseline string
 	current, gpuDevice                string
 	cpuProfile, memProfile            string
-	isolate, minimize                 bool
+	isolate, minimize, allowFallbacks bool
 	progress                          string
 	set                               map[string]bool // flags given
 }
@@ -67,6 +66,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
+	fs.BoolVar(&f.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "run the current side as this shell `CMD` speaking protocol v1 (fuzz/PROTOCOL.md)")
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
@@ -215,6 +215,10 @@ func summaryLines(rep *fuzz.Report) string {
 	for _, o := range fuzz.Outcomes {
 		fmt.Fprintf(&b, " %s %d", o, rep.Outcomes[o])
 	}
+	fmt.Fprintf(&b, "; fallbacks %d", rep.Fallbacks)
+	if rep.Divergences != nil {
+		fmt.Fprintf(&b, " (baseline %d)", rep.BaselineFallbacks)
+	}
 	b.WriteString("\n")
 	if d := rep.Divergences; d != nil {
 		b.WriteString("divergences:")
@@ -256,9 +260,7 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 	if f.graphs == 0 && f.duration == 0 {
 		s.Duration = fuzz.Duration(30 * time.Second)
 	}
-	if f.checks != "" {
-		s.Checks = oracle.ResolveChecks(f.checks)
-	}
+	s.Checks = resolveChecks(f.checks, f.allowFallbacks)
 	if f.shard != "" {
 		sh, err := fuzz.ParseShard(f.shard)
 		if err != nil {
