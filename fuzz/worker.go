@@ -33,8 +33,14 @@ type worker struct {
 	keepFunc bool
 	// oneBlock is each side's answer on the one-block graph, which the
 	// meta check asks for on every graph (the strategy's fixed overhead):
-	// asked once per side.
-	oneBlock map[Side]seamAnswer
+	// asked once per side and strategy.
+	oneBlock map[oneBlockKey]seamAnswer
+}
+
+// oneBlockKey is a side with the strategy it ran.
+type oneBlockKey struct {
+	side     Side
+	strategy string
 }
 
 // seamAnswer is a module the seam returned.
@@ -45,7 +51,7 @@ type seamAnswer struct {
 
 // newWorker builds one worker's sides and oracle.
 func newWorker(c *Config) (*worker, error) {
-	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[Side]seamAnswer{},
+	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[oneBlockKey]seamAnswer{},
 		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject},
 		baseOpt: proto.Options{Strategy: c.Strategy}}
 	if w.timeout == 0 {
@@ -105,7 +111,11 @@ func (w *worker) escalateIfLeaked() {
 	}
 	if s, err := w.escalate.New(); err == nil {
 		w.cur.Close()
-		delete(w.oneBlock, w.cur)
+		for k := range w.oneBlock {
+			if k.side == w.cur {
+				delete(w.oneBlock, k)
+			}
+		}
 		w.cur = s
 	}
 }
@@ -127,12 +137,16 @@ func (w *worker) run(i int) Record {
 		return rec
 	}
 	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
+	curOpt, baseOpt := w.curOpt, w.baseOpt
+	if st := w.set.GraphStrategy(i); st != w.set.Strategy {
+		rec.Strategy, curOpt.Strategy, baseOpt.Strategy = st, st, st
+	}
 	w.gpuNow = w.gpuOrc != nil && i%w.set.GPUEvery == 0
-	rec.Current = w.judge(w.cur, it.Graph, w.curOpt, nil)
+	rec.Current = w.judge(w.cur, it.Graph, curOpt, nil)
 	w.gpuNow = false
 	w.escalateIfLeaked()
 	if w.base != nil {
-		b := w.judge(w.base, it.Graph, w.baseOpt, &rec.Current)
+		b := w.judge(w.base, it.Graph, baseOpt, &rec.Current)
 		b.Func = nil
 		rec.Baseline = &b
 		rec.Class = Classify(rec.Current, b)
@@ -230,19 +244,21 @@ func (w *worker) retime(side Side, g *cfg.Graph, opt proto.Options, sub *oracle.
 
 // seam lets the oracle re-run a side (meta: determinism, renumbering,
 // idempotence) under the same time limit. The side's answer on the
-// one-block graph is kept once it gave a module (w.oneBlock): the side and
-// its options are fixed, and meta asks for it on every graph.
+// one-block graph is kept once it gave a module (w.oneBlock, per
+// strategy): the side and its other options are fixed, and meta asks for
+// it on every graph.
 func (w *worker) seam(side Side, opt proto.Options) oracle.StructurizeFunc {
 	return func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
 		if !isOneBlock(g) {
 			return w.structurizeForSeam(side, opt, g)
 		}
-		if a, ok := w.oneBlock[side]; ok {
+		key := oneBlockKey{side, opt.Strategy}
+		if a, ok := w.oneBlock[key]; ok {
 			return a.mod, a.info, nil
 		}
 		mod, info, err := w.structurizeForSeam(side, opt, g)
 		if err == nil { // a failure is asked again next time
-			w.oneBlock[side] = seamAnswer{mod: mod, info: info}
+			w.oneBlock[key] = seamAnswer{mod: mod, info: info}
 		}
 		return mod, info, err
 	}

@@ -39,6 +39,7 @@ type campaignFlags struct {
 	duration, timeout                 time.Duration
 	seed                              uint64
 	workers, walks, gpuEvery          int
+	dispatchEvery                     int
 	shard, out, resume                string
 	kinds, weights, strategy, inject  string
 	checks, structurizerCmd, baseline string
@@ -67,6 +68,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
 	fs.BoolVar(&f.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
+	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "run the current side as this shell `CMD` speaking protocol v1 (fuzz/PROTOCOL.md)")
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
@@ -229,7 +231,11 @@ func summaryLines(rep *fuzz.Report) string {
 	}
 	fmt.Fprintf(&b, "%d findings (%d signatures), %d new\n", countFindings(rep), len(rep.Findings), rep.NewFindings)
 	for _, fd := range rep.Findings {
-		fmt.Fprintf(&b, "  %s: %d graphs, %d new; replay: %s\n", fd.Signature, fd.Count, fd.New, fd.Replay)
+		on := ""
+		if fd.Strategy != "" {
+			on = " (strategy " + fd.Strategy + ")"
+		}
+		fmt.Fprintf(&b, "  %s%s: %d graphs, %d new; replay: %s\n", fd.Signature, on, fd.Count, fd.New, fd.Replay)
 	}
 	return b.String()
 }
@@ -276,6 +282,9 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 	if err := validateOptions(f.strategy, s.Inject); err != nil {
 		return c, err
 	}
+	if err := f.dispatchShare(&s); err != nil {
+		return c, err
+	}
 	switch {
 	case f.current != "":
 		s.Current = "rev:" + f.current
@@ -291,6 +300,25 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 	}
 	c.Settings = s
 	return c, f.sidesFromSettings(&c, stderr)
+}
+
+// dispatchShare sets Settings.DispatchEvery: --dispatch-every on
+// cfgfuzz's own structurizer (in-process, isolated or a revision) on its
+// default strategy; never for --structurizer CMD (another project's
+// structurizer has no strategies) or an explicit --strategy, where an
+// explicit --dispatch-every is a usage error.
+func (f *campaignFlags) dispatchShare(s *fuzz.Settings) error {
+	if f.dispatchEvery < 0 {
+		return fmt.Errorf("--dispatch-every %d: want 0 or more", f.dispatchEvery)
+	}
+	if f.structurizerCmd == "" && f.strategy == "" {
+		s.DispatchEvery = f.dispatchEvery
+		return nil
+	}
+	if f.set["dispatch-every"] && f.dispatchEvery > 0 {
+		return fmt.Errorf("--dispatch-every needs cfgfuzz's own structurizer on its default strategy (not --structurizer or --strategy)")
+	}
+	return nil
 }
 
 func validateOptions(strategy string, inject []string) error {
