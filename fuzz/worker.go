@@ -33,14 +33,9 @@ type worker struct {
 	keepFunc bool
 	// oneBlock is each side's answer on the one-block graph, which the
 	// meta check asks for on every graph (the strategy's fixed overhead):
-	// asked once per side and strategy.
-	oneBlock map[oneBlockKey]seamAnswer
-}
-
-// oneBlockKey is a side with the strategy it ran.
-type oneBlockKey struct {
-	side     Side
-	strategy string
+	// asked once per side. Only a strategy that claims idempotence asks,
+	// so the dispatch share's graphs never do.
+	oneBlock map[Side]seamAnswer
 }
 
 // seamAnswer is a module the seam returned.
@@ -51,7 +46,7 @@ type seamAnswer struct {
 
 // newWorker builds one worker's sides and oracle.
 func newWorker(c *Config) (*worker, error) {
-	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[oneBlockKey]seamAnswer{},
+	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[Side]seamAnswer{},
 		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject},
 		baseOpt: proto.Options{Strategy: c.Strategy}}
 	if w.timeout == 0 {
@@ -111,11 +106,7 @@ func (w *worker) escalateIfLeaked() {
 	}
 	if s, err := w.escalate.New(); err == nil {
 		w.cur.Close()
-		for k := range w.oneBlock {
-			if k.side == w.cur {
-				delete(w.oneBlock, k)
-			}
-		}
+		delete(w.oneBlock, w.cur)
 		w.cur = s
 	}
 }
@@ -244,21 +235,19 @@ func (w *worker) retime(side Side, g *cfg.Graph, opt proto.Options, sub *oracle.
 
 // seam lets the oracle re-run a side (meta: determinism, renumbering,
 // idempotence) under the same time limit. The side's answer on the
-// one-block graph is kept once it gave a module (w.oneBlock, per
-// strategy): the side and its other options are fixed, and meta asks for
-// it on every graph.
+// one-block graph is kept once it gave a module (w.oneBlock): the side and
+// its options are fixed, and meta asks for it on every graph.
 func (w *worker) seam(side Side, opt proto.Options) oracle.StructurizeFunc {
 	return func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
 		if !isOneBlock(g) {
 			return w.structurizeForSeam(side, opt, g)
 		}
-		key := oneBlockKey{side, opt.Strategy}
-		if a, ok := w.oneBlock[key]; ok {
+		if a, ok := w.oneBlock[side]; ok {
 			return a.mod, a.info, nil
 		}
 		mod, info, err := w.structurizeForSeam(side, opt, g)
 		if err == nil { // a failure is asked again next time
-			w.oneBlock[key] = seamAnswer{mod: mod, info: info}
+			w.oneBlock[side] = seamAnswer{mod: mod, info: info}
 		}
 		return mod, info, err
 	}

@@ -1,0 +1,200 @@
+// fallback_test.go: bugs planted behind the structured strategy's
+// self-check, and in the dispatch layout, through the structurizer's
+// test-only hooks (not --inject, whose faults skip the self-check), are
+// found by the default campaign, as `cfgfuzz run --graphs 200` sets it up
+// through its own flags, with the in-process structurizer: a pass whose
+// output the self-check rejects gives structurize:fallback findings (the
+// fallback check), minimized to the same signature; a dispatch layout bug
+// is found on the dispatch share.
+package main
+
+import (
+	"flag"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// plantedGraphs is the campaign size the planted bugs must be found in.
+const plantedGraphs = 200
+
+// defaultCampaign is `cfgfuzz run --graphs N --workers 2 ARGS...` as the
+// command sets it up, with the current side the in-process structurizer
+// under hooks, and no escalation to a child process (this test binary is
+// not cfgfuzz).
+func defaultCampaign(t *testing.T, graphs int, hooks *structurizer.Hooks, args ...string) fuzz.Config {
+	t.Helper()
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var f campaignFlags
+	f.define(fs, false)
+	args = append([]string{"--graphs", strconv.Itoa(graphs), "--workers", "2", "--progress", "none", "--out", t.TempDir()}, args...)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	f.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	c, err := f.config(io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Settings.Current != "in-process" {
+		t.Fatalf("current side %q, want in-process", c.Settings.Current)
+	}
+	c.Current = fuzz.SideFactory{Describe: "in-process", New: func() (fuzz.Side, error) {
+		return &fuzz.InProcess{Fn: hookedStructurizer(hooks)}, nil
+	}}
+	c.Escalate = fuzz.SideFactory{}
+	return c
+}
+
+// hookedStructurizer answers as the in-process side does, with the hooks
+// set.
+func hookedStructurizer(hooks *structurizer.Hooks) func(g *cfg.Graph, opt proto.Options) fuzz.Answer {
+	return func(g *cfg.Graph, opt proto.Options) fuzz.Answer {
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: opt.Strategy, Inject: opt.Inject, Hooks: hooks})
+		if err != nil {
+			if r, ok := err.(*structurizer.Refusal); ok {
+				return fuzz.Answer{Outcome: proto.Refused, Reason: r.Reason}
+			}
+			return fuzz.Answer{Outcome: proto.Error, Reason: err.Error()}
+		}
+		return fuzz.Answer{Outcome: proto.OK, Stats: &res.Stats, Func: res.Func}
+	}
+}
+
+// dropSelectionMerges is a selections pass that forgets every selection
+// merge: the self-check rejects the function wherever a conditional or a
+// switch needed one.
+var dropSelectionMerges = &structurizer.Hooks{AfterPass: func(pass string, f *structurizer.Func) {
+	if pass != "selections" {
+		return
+	}
+	for i := range f.Blocks {
+		if f.Blocks[i].Merge.Kind == structurizer.SelectionMerge {
+			f.Blocks[i].Merge = structurizer.Merge{}
+		}
+	}
+}}
+
+func TestDefaultCampaignReportsAPassBugAsFallbacks(t *testing.T) {
+	c := defaultCampaign(t, plantedGraphs, dropSelectionMerges)
+	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Hooks: dropSelectionMerges}, Checks: c.Settings.Checks,
+		Oracle: corpus.CampaignOracle(c.Settings.Walks, c.Settings.Seed)}
+	hook, err := corpus.MinimizeHook(corpus.HookOptions{Runner: ropt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		if strategy != "" {
+			return nil // the dispatch share has no selections pass
+		}
+		return hook(g, sig)
+	}
+	out, err := fuzz.Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := out.Report
+	t.Logf("%d graphs, outcomes %v, %d fallbacks, findings %d", rep.Graphs, rep.Outcomes, rep.Fallbacks, len(rep.Findings))
+	var fallbacks int
+	for _, f := range rep.Findings {
+		t.Logf("  %s (%s): %d graphs, minimized %q", f.Signature, f.Strategy, f.Count, f.Minimized)
+		if !strings.HasPrefix(f.Signature, "structurize:fallback:selfcheck:R") {
+			continue
+		}
+		fallbacks += f.Count
+		if f.Minimized == "" {
+			t.Errorf("%s: not minimized", f.Signature)
+			continue
+		}
+		g, err := cfg.ParseCompact(f.Minimized, cfg.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run, err := corpus.NewRunner(ropt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := run.Run(g); o.Signature != f.Signature {
+			t.Errorf("%s: the minimized graph %s fails with %q", f.Signature, f.Minimized, o.Signature)
+		}
+	}
+	if fallbacks == 0 || rep.NewFindings == 0 {
+		t.Fatalf("no structurize:fallback:selfcheck finding in %d graphs", rep.Graphs)
+	}
+	if rep.Fallbacks < fallbacks {
+		t.Errorf("report counts %d fallbacks, fewer than the %d graphs of fallback findings", rep.Fallbacks, fallbacks)
+	}
+	rows := 0
+	for _, r := range rep.Streams {
+		rows += r.Fallbacks
+	}
+	if rows != rep.Fallbacks {
+		t.Errorf("streams count %d fallbacks, the summary %d", rows, rep.Fallbacks)
+	}
+	if !strings.Contains(summaryLines(rep), "fallbacks "+strconv.Itoa(rep.Fallbacks)) {
+		t.Errorf("summary lacks the fallback count:\n%s", summaryLines(rep))
+	}
+}
+
+func TestAllowFallbacksCountsWithoutAFinding(t *testing.T) {
+	c := defaultCampaign(t, plantedGraphs, dropSelectionMerges, "--allow-fallbacks")
+	out, err := fuzz.Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := out.Report
+	if rep.Fallbacks == 0 {
+		t.Fatal("no fallback counted")
+	}
+	for _, f := range rep.Findings {
+		if strings.HasPrefix(f.Signature, "structurize:fallback") {
+			t.Errorf("--allow-fallbacks still reports %s", f.Signature)
+		}
+	}
+}
+
+// swapDispatchArms is a dispatch layout whose conditionals store their
+// arms' program counters the wrong way round.
+var swapDispatchArms = &structurizer.Hooks{Dispatch: func(f *structurizer.Func) {
+	for i := range f.Blocks {
+		for j := range f.Blocks[i].Stores {
+			if pc := f.Blocks[i].Stores[j].PerChoice; len(pc) == 2 {
+				pc[0], pc[1] = pc[1], pc[0]
+			}
+		}
+	}
+}}
+
+func TestDefaultCampaignFindsADispatchLayoutBug(t *testing.T) {
+	c := defaultCampaign(t, plantedGraphs, swapDispatchArms)
+	if c.Settings.DispatchEvery == 0 {
+		t.Fatal("the default campaign has no dispatch share")
+	}
+	out, err := fuzz.Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := out.Report
+	t.Logf("%d graphs, %d on the dispatch share, outcomes %v", rep.Graphs, rep.Strategies[fuzz.DispatchStrategy], rep.Outcomes)
+	found := 0
+	for _, f := range rep.Findings {
+		t.Logf("  %s (%s): %d graphs; replay: %s", f.Signature, f.Strategy, f.Count, f.Replay)
+		if f.Strategy == fuzz.DispatchStrategy && f.New > 0 {
+			found += f.Count
+			if !strings.Contains(f.Replay, "--strategy dispatch") {
+				t.Errorf("replay %q does not run the dispatch strategy", f.Replay)
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatalf("the dispatch layout bug was not found in %d graphs", rep.Graphs)
+	}
+}
