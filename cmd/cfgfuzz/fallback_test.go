@@ -198,3 +198,41 @@ func TestDefaultCampaignFindsADispatchLayoutBug(t *testing.T) {
 		t.Fatalf("the dispatch layout bug was not found in %d graphs", rep.Graphs)
 	}
 }
+
+// TestDispatchShareFlags: the share is on by default for cfgfuzz's own
+// structurizer on its default strategy, and never for another project's
+// structurizer or an explicit strategy.
+func TestDispatchShareFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want int // -1: a usage error
+	}{
+		{nil, fuzz.DefaultDispatchEvery},
+		{[]string{"--dispatch-every", "3"}, 3},
+		{[]string{"--dispatch-every", "0"}, 0},
+		{[]string{"--isolate"}, fuzz.DefaultDispatchEvery},
+		{[]string{"--strategy", "structured"}, 0},
+		{[]string{"--structurizer", "true"}, 0},
+		{[]string{"--structurizer", "true", "--dispatch-every", "4"}, -1},
+		{[]string{"--strategy", "dispatch", "--dispatch-every", "4"}, -1},
+		{[]string{"--dispatch-every", "-1"}, -1},
+	} {
+		fs := flag.NewFlagSet("run", flag.ContinueOnError)
+		var f campaignFlags
+		f.define(fs, false)
+		if err := fs.Parse(append([]string{"--graphs", "10", "--out", t.TempDir()}, c.args...)); err != nil {
+			t.Fatal(err)
+		}
+		f.set = map[string]bool{}
+		fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+		conf, err := f.config(io.Discard)
+		switch {
+		case c.want < 0 && err == nil:
+			t.Errorf("%v: no error, share %d", c.args, conf.Settings.DispatchEvery)
+		case c.want >= 0 && err != nil:
+			t.Errorf("%v: %v", c.args, err)
+		case c.want >= 0 && conf.Settings.DispatchEvery != c.want:
+			t.Errorf("%v: share %d, want %d", c.args, conf.Settings.DispatchEvery, c.want)
+		}
+	}
+}
