@@ -4,7 +4,13 @@
 // campaign.json keeps the share for --resume.
 package fuzz
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
 
 // shareConfig is testConfig on the default strategy with a dispatch share
 // of one graph in 4.
@@ -78,5 +84,41 @@ func TestDispatchShareDrawsNothingOnDispatch(t *testing.T) {
 	}
 	if every := (Settings{Seed: 1, DispatchEvery: 1}); every.GraphStrategy(7) != DispatchStrategy {
 		t.Error("a share of 1 in 1 does not draw every graph")
+	}
+}
+
+// TestDispatchShareFindingsKeepTheirStrategy: swap-arms planted on a
+// campaign with a share gives findings on the dispatch share apart from
+// the default strategy's, each replayed, drawn and tabled with its strategy.
+func TestDispatchShareFindingsKeepTheirStrategy(t *testing.T) {
+	c := shareConfig(t, 80)
+	c.Inject = []string{"swap-arms"}
+	var calls []string
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		calls = append(calls, strategy)
+		return nil
+	}
+	rep := mustRun(t, c).Report
+	var share *Finding
+	for i, f := range rep.Findings {
+		if f.Strategy == DispatchStrategy {
+			share = &rep.Findings[i]
+		}
+	}
+	if share == nil {
+		t.Fatalf("no finding on the dispatch share: %+v", rep.Findings)
+	}
+	if !strings.Contains(share.Replay, "--strategy dispatch") {
+		t.Errorf("replay %q", share.Replay)
+	}
+	if !slices.Contains(calls, DispatchStrategy) {
+		t.Errorf("the minimizer was called with strategies %q", calls)
+	}
+	md, h := Markdown(rep), HTML(rep)
+	if !strings.Contains(md, "| dispatch (share) |") || !strings.Contains(md, "ran the dispatch strategy (the dispatch share)") {
+		t.Errorf("report.md does not name the share:\n%s", md)
+	}
+	if !strings.Contains(h, "(strategy dispatch)") {
+		t.Error("report.html does not name the share's findings")
 	}
 }

@@ -8,6 +8,7 @@ package fuzz
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
@@ -46,6 +47,14 @@ func TestFallbackFindingSameInProcessAndProcess(t *testing.T) {
 	}
 	if fallbacks == 0 || fallbacks != ra.Fallbacks || rb.Fallbacks != ra.Fallbacks {
 		t.Errorf("findings %v: %d fallback graphs, reports count %d and %d", sigs, fallbacks, ra.Fallbacks, rb.Fallbacks)
+	}
+
+	md := Markdown(ra)
+	if !strings.Contains(md, fmt.Sprintf("it falls back to the dispatch loop on %d", ra.Fallbacks)) || !strings.Contains(md, " fallbacks |") {
+		t.Errorf("report.md does not count the fallbacks:\n%s", md)
+	}
+	if !strings.Contains(HTML(ra), "fallbacks") {
+		t.Error("report.html does not count the fallbacks")
 	}
 
 	c := testConfig(t, 40)
