@@ -5,12 +5,16 @@
 // through its own flags, with the in-process structurizer: a pass whose
 // output the self-check rejects gives structurize:fallback findings (the
 // fallback check), minimized to the same signature; a dispatch layout bug
-// is found on the dispatch share.
+// is found on the dispatch share. The minimizer's predicate on a protocol
+// side keeps a fallback's signature too, and the share's flags hold their
+// rules.
 package main
 
 import (
 	"flag"
 	"io"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -234,5 +238,35 @@ func TestDispatchShareFlags(t *testing.T) {
 		case c.want >= 0 && conf.Settings.DispatchEvery != c.want:
 			t.Errorf("%v: share %d, want %d", c.args, conf.Settings.DispatchEvery, c.want)
 		}
+	}
+}
+
+// TestSidePredicateKeepsAFallbackSignature: the minimizer's predicate on a
+// protocol side (testdata/fallbackstruct, which reports a fallback on
+// graphs of 3 or more blocks) gives the campaign's fallback signature and
+// minimizes to it.
+func TestSidePredicateKeepsAFallbackSignature(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "fallbackstruct")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/fallbackstruct").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	pred, err := sidePredicate(fuzz.ProcessFactory("fallbackstruct", []string{bin}, ""), proto.Options{}, corpus.RunnerOptions{}, fuzz.DefaultTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := cfg.ParseCompact("{{1, 2}, {3}, {3, 4}, {4}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "structurize:fallback:shapes:no layout for N blocks"
+	if sig, err := pred(g); sig != want || err != nil {
+		t.Fatalf("predicate: %q, %v; want %q", sig, err, want)
+	}
+	res, err := corpus.Minimize(g, pred, corpus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Verified || res.Signature != want || res.After.Blocks != 3 {
+		t.Errorf("minimized to %v (%d blocks, %q, verified %v); want 3 blocks with %q", res.Graph, res.After.Blocks, res.Signature, res.Verified, want)
 	}
 }
