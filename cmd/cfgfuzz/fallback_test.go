@@ -201,6 +201,9 @@ func TestDefaultCampaignFindsADispatchLayoutBug(t *testing.T) {
 	if found == 0 {
 		t.Fatalf("the dispatch layout bug was not found in %d graphs", rep.Graphs)
 	}
+	if want := "; dispatch share " + strconv.Itoa(rep.Strategies[fuzz.DispatchStrategy]); !strings.Contains(summaryLines(rep), want) {
+		t.Errorf("summary lacks %q:\n%s", want, summaryLines(rep))
+	}
 }
 
 // TestDispatchShareFlags: the share is on by default for cfgfuzz's own

@@ -221,6 +221,9 @@ func summaryLines(rep *fuzz.Report) string {
 	if rep.Divergences != nil {
 		fmt.Fprintf(&b, " (baseline %d)", rep.BaselineFallbacks)
 	}
+	if n := rep.Strategies[fuzz.DispatchStrategy]; n > 0 {
+		fmt.Fprintf(&b, "; dispatch share %d", n)
+	}
 	b.WriteString("\n")
 	if d := rep.Divergences; d != nil {
 		b.WriteString("divergences:")
