@@ -22,6 +22,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -271,5 +272,32 @@ func TestSidePredicateKeepsAFallbackSignature(t *testing.T) {
 	}
 	if !res.Verified || res.Signature != want || res.After.Blocks != 3 {
 		t.Errorf("minimized to %v (%d blocks, %q, verified %v); want 3 blocks with %q", res.Graph, res.After.Blocks, res.Signature, res.Verified, want)
+	}
+}
+
+// TestCheckReportsAFallback: `cfgfuzz check`'s judgement of one graph
+// (checkOne) fails a fallback with its signature, and passes it without
+// the fallback check (--allow-fallbacks).
+func TestCheckReportsAFallback(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1, 2}, {2, 3}, {1, 3}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := sourced{Item: cfg.Item{Graph: g, Line: 1, Col: 1}, File: "test"}
+	sopt := structurizer.Options{Hooks: dropSelectionMerges}
+	for _, allow := range []bool{false, true} {
+		orc, err := oracle.New(oracle.Options{Checks: resolveChecks("", allow)})
+		if err != nil {
+			t.Skip(err)
+		}
+		rec := checkOne(it, sopt, orc)
+		switch {
+		case rec.Stats == nil || rec.Stats.Fallbacks != 1:
+			t.Fatalf("allow %v: stats %+v, want a fallback", allow, rec.Stats)
+		case !allow && (rec.Outcome != outcomeFail || !strings.HasPrefix(rec.Reason, "structurize:fallback:selfcheck:R")):
+			t.Errorf("a fallback: %s %q, want a structurize:fallback:selfcheck failure", rec.Outcome, rec.Reason)
+		case allow && rec.Outcome != outcomeOK:
+			t.Errorf("--allow-fallbacks: %s %q, want ok", rec.Outcome, rec.Reason)
+		}
 	}
 }
