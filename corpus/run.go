@@ -172,7 +172,7 @@ type emitError struct{ err error }
 func (e *emitError) Error() string { return e.err.Error() }
 
 // structurize runs the structurizer (timed) and the emitter, and describes
-// the result for the growth and meta checks as cmd/cfgfuzz check and the
+// the result for the growth, meta and fallback checks as cmd/cfgfuzz check and the
 // campaign engine do: every strategy but dispatch claims idempotence.
 func (r *Runner) structurize(g *cfg.Graph) ([]byte, oracle.ResultInfo, *structurizer.Stats, error) {
 	start := time.Now()
@@ -187,7 +187,8 @@ func (r *Runner) structurize(g *cfg.Graph) ([]byte, oracle.ResultInfo, *structur
 		return nil, oracle.ResultInfo{}, &st, &emitError{err}
 	}
 	return mod, oracle.ResultInfo{Strategy: st.Strategy, BlocksIn: st.BlocksIn, BlocksOut: st.BlocksOut, WordsIn: st.WordsIn,
-		WordsOut: st.WordsOut, Synthetic: st.Synthetic, Duration: took, Idempotent: st.Strategy != "dispatch"}, &st, nil
+		WordsOut: st.WordsOut, Synthetic: st.Synthetic, Duration: took, Idempotent: st.Strategy != "dispatch",
+		Fallbacks: st.Fallbacks, Passes: st.PassesUsed}, &st, nil
 }
 
 // seam is the oracle's re-run of the structurizer (meta's determinism,

@@ -112,8 +112,13 @@ type Settings struct {
 	// GPUDevice is the gpu check's Vulkan device (cpu, gpu, any); "" the
 	// CPU device (lavapipe).
 	GPUDevice string `json:"gpu_device,omitempty"`
-	Current   string `json:"current"`            // the current side, described
-	Baseline  string `json:"baseline,omitempty"` // the baseline side, described; "" none
+	// DispatchEvery, when positive, runs the dispatch strategy on every
+	// side of about one graph index in DispatchEvery instead of Strategy
+	// (the dispatch share, dispatch.go; GraphStrategy). 0 never does; so
+	// does a Strategy of "dispatch".
+	DispatchEvery int    `json:"dispatch_every,omitempty"`
+	Current       string `json:"current"`            // the current side, described
+	Baseline      string `json:"baseline,omitempty"` // the baseline side, described; "" none
 	// Project is the build and serve commands given for repo specs
 	// (--build, --serve); nil or empty fields take DIR/.cfgfuzz.json's.
 	Project *Project `json:"project,omitempty"`
@@ -163,9 +168,10 @@ type Config struct {
 	Oracle oracle.Options
 	// Minimize, when set, shrinks the first graph of each new finding's
 	// signature before the report is written (the corpus package's hook).
-	// It gets the graph and the signature and returns a smaller graph that
-	// still fails with it, or nil.
-	Minimize func(g *cfg.Graph, sig string) *cfg.Graph
+	// It gets the graph, the signature and the strategy the finding's
+	// graphs ran ("" Settings.Strategy; DispatchStrategy for the dispatch
+	// share) and returns a smaller graph that still fails with it, or nil.
+	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
 	// Context cancels the campaign (Ctrl-C): work stops, the log is
 	// flushed, the report covers what was done. nil means Background.
 	Context context.Context

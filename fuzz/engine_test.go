@@ -291,7 +291,7 @@ func TestEscalateAfterHang(t *testing.T) {
 // TestShardsMergeMinimized: the minimized graphs of the shards' reports
 // reach the merged report as the whole run's.
 func TestShardsMergeMinimized(t *testing.T) {
-	minimize := func(g *cfg.Graph, sig string) *cfg.Graph { return cfg.FromSuccs([][]int{{0, 1}, {}}) }
+	minimize := func(g *cfg.Graph, sig, strategy string) *cfg.Graph { return cfg.FromSuccs([][]int{{0, 1}, {}}) }
 	whole := testConfig(t, 60)
 	whole.Inject, whole.Minimize = []string{"swap-arms"}, minimize
 	mustRun(t, whole)

@@ -46,9 +46,9 @@ func Markdown(rep *Report) string {
 	if len(rep.Findings) == 0 {
 		b.WriteString("None.\n")
 	} else {
-		b.WriteString("| signature | graphs | new | first graph | generator | seed |\n|---|---|---|---|---|---|\n")
+		b.WriteString("| signature | strategy | graphs | new | first graph | generator | seed |\n|---|---|---|---|---|---|---|\n")
 		for _, f := range rep.Findings {
-			fmt.Fprintf(&b, "| %s | %d | %d | `%s` | %s | %d |\n", mdCell(f.Signature), f.Count, f.New, f.First.Graph, f.First.Stream, f.First.Seed)
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | `%s` | %s | %d |\n", mdCell(f.Signature), findingStrategy(rep, &f), f.Count, f.New, f.First.Graph, f.First.Stream, f.First.Seed)
 		}
 		b.WriteString("\nReplay:\n\n```sh\n")
 		for _, f := range rep.Findings {
@@ -77,6 +77,17 @@ func Markdown(rep *Report) string {
 	return b.String()
 }
 
+// findingStrategy names the strategy a finding's graphs ran.
+func findingStrategy(rep *Report, f *Finding) string {
+	switch {
+	case f.Strategy != "":
+		return f.Strategy + " (share)"
+	case rep.Settings.Strategy != "":
+		return rep.Settings.Strategy
+	}
+	return "default"
+}
+
 // summaryProse says in two or three sentences what the campaign found.
 func summaryProse(rep *Report) string {
 	var b strings.Builder
@@ -85,6 +96,13 @@ func summaryProse(rep *Report) string {
 		o[OutOK], rep.Graphs, o[OutInvalid], o[OutRefused], o[OutPanic], o[OutTimeout], o[OutCrash])
 	if o[OutError] > 0 {
 		fmt.Fprintf(&b, " (and %d harness errors, not findings)", o[OutError])
+	}
+	if n := rep.dispatchShare(); n > 0 {
+		fmt.Fprintf(&b, "; %d of the graphs ran the dispatch strategy (the dispatch share)", n)
+	}
+	fmt.Fprintf(&b, "; it falls back to the dispatch loop on %d", rep.Fallbacks)
+	if rep.Settings.Baseline != "" {
+		fmt.Fprintf(&b, " (the baseline on %d)", rep.BaselineFallbacks)
 	}
 	b.WriteString(".")
 	if d := rep.Divergences; d != nil {
@@ -137,19 +155,19 @@ func outcomeTable(b *strings.Builder, rep *Report) {
 	for _, o := range Outcomes {
 		b.WriteString(" " + o + " |")
 	}
-	b.WriteString("\n|---|---|---|" + strings.Repeat("---|", len(Outcomes)) + "\n")
+	b.WriteString(" fallbacks |\n|---|---|---|" + strings.Repeat("---|", len(Outcomes)+1) + "\n")
 	for _, r := range rep.Streams {
 		fmt.Fprintf(b, "| %s | %s | %d |", r.Kind, r.Weights, r.Graphs)
 		for _, o := range Outcomes {
 			fmt.Fprintf(b, " %d |", r.Outcomes[o])
 		}
-		b.WriteString("\n")
+		fmt.Fprintf(b, " %d |\n", r.Fallbacks)
 	}
 	fmt.Fprintf(b, "| **all** | | %d |", rep.Graphs)
 	for _, o := range Outcomes {
 		fmt.Fprintf(b, " %d |", rep.Outcomes[o])
 	}
-	b.WriteString("\n")
+	fmt.Fprintf(b, " %d |\n", rep.Fallbacks)
 }
 
 func divergenceTable(b *strings.Builder, rep *Report) {

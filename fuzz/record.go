@@ -71,12 +71,16 @@ type SideResult struct {
 
 // Record is one graph's result.
 type Record struct {
-	Index    int         `json:"i"`
-	Stream   int         `json:"s"` // index into Settings.Streams
-	Seed     uint64      `json:"seed"`
-	Graph    string      `json:"graph"`             // compact notation
-	Weights  []int       `json:"weights,omitempty"` // nil: all 0
-	Program  string      `json:"program,omitempty"` // the generator's program text, for failures only
+	Index   int    `json:"i"`
+	Stream  int    `json:"s"` // index into Settings.Streams
+	Seed    uint64 `json:"seed"`
+	Graph   string `json:"graph"`             // compact notation
+	Weights []int  `json:"weights,omitempty"` // nil: all 0
+	Program string `json:"program,omitempty"` // the generator's program text, for failures only
+	// Strategy is the strategy every side ran when it is not the
+	// campaign's (the dispatch share: Settings.GraphStrategy); "" the
+	// campaign's.
+	Strategy string      `json:"strategy,omitempty"`
 	Current  SideResult  `json:"cur"`
 	Baseline *SideResult `json:"base,omitempty"`
 	Class    string      `json:"class,omitempty"` // with a baseline only

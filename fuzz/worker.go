@@ -33,7 +33,8 @@ type worker struct {
 	keepFunc bool
 	// oneBlock is each side's answer on the one-block graph, which the
 	// meta check asks for on every graph (the strategy's fixed overhead):
-	// asked once per side.
+	// asked once per side. Only a strategy that claims idempotence asks,
+	// so the dispatch share's graphs never do.
 	oneBlock map[Side]seamAnswer
 }
 
@@ -128,13 +129,17 @@ func (w *worker) run(i int) Record {
 		return rec
 	}
 	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
+	curOpt, baseOpt := w.curOpt, w.baseOpt
+	if st := w.set.GraphStrategy(i); st != w.set.Strategy {
+		rec.Strategy, curOpt.Strategy, baseOpt.Strategy = st, st, st
+	}
 	w.gpuNow = w.gpuOrc != nil && i%w.set.GPUEvery == 0
 	var shared *oracle.Shared
-	rec.Current, shared = w.judge(w.cur, it.Graph, w.curOpt, nil)
+	rec.Current, shared = w.judge(w.cur, it.Graph, curOpt, nil)
 	w.gpuNow = false
 	w.escalateIfLeaked()
 	if w.base != nil {
-		b, _ := w.judge(w.base, it.Graph, w.baseOpt, shared)
+		b, _ := w.judge(w.base, it.Graph, baseOpt, shared)
 		b.Func = nil
 		rec.Baseline = &b
 		rec.Class = Classify(rec.Current, b)
@@ -272,12 +277,14 @@ func ModuleOf(a Answer) ([]byte, error) {
 	return emitSafely(a)
 }
 
-// InfoOf describes a structurization for the growth and meta checks.
+// InfoOf describes a structurization for the growth, meta and fallback
+// checks.
 func InfoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
 	info := oracle.ResultInfo{Duration: took, Strategy: opt.Strategy}
 	if st := a.Stats; st != nil {
 		info.Strategy = st.Strategy
 		info.BlocksIn, info.BlocksOut, info.WordsIn, info.WordsOut, info.Synthetic = st.BlocksIn, st.BlocksOut, st.WordsIn, st.WordsOut, st.Synthetic
+		info.Fallbacks, info.Passes = st.Fallbacks, st.PassesUsed
 	}
 	if info.Strategy == "" {
 		info.Strategy = structurizer.DefaultStrategy

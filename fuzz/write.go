@@ -4,6 +4,7 @@
 package fuzz
 
 import (
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -36,8 +37,8 @@ func replayCommand(src Source, s *Settings, e *Example) string {
 	var b strings.Builder
 	b.WriteString(src.Replay(e.Stream, e.Seed))
 	b.WriteString(" | cfgfuzz check")
-	if s.Strategy != "" {
-		b.WriteString(" --strategy " + s.Strategy)
+	if st := cmp.Or(e.Strategy, s.Strategy); st != "" {
+		b.WriteString(" --strategy " + st)
 	}
 	if len(s.Inject) > 0 {
 		b.WriteString(" --inject " + strings.Join(s.Inject, ","))

@@ -3,9 +3,10 @@
 // project's own structured control-flow rules (rules), SPIRV-Tools'
 // validator (spirv-val), the module's execution against the original
 // graph's walks (exec), the filler that stands for the weights (filler),
-// size, copy and time limits (growth) and metamorphic properties (meta).
-// Each check has a name, and each failure a stable signature "check:reason"
-// for deduplication (SIGNATURES.md); a module
+// size, copy and time limits (growth), metamorphic properties (meta) and
+// the structurizer's own report of a fallback to the dispatch loop
+// (fallback). Each check has a name, and each failure a stable signature
+// "check:reason" for deduplication (SIGNATURES.md); a module
 // that rules and spirv-val judge differently gets a "disagree:" signature
 // of its own (DISAGREEMENTS.md).
 //
@@ -192,12 +193,14 @@ var checkTable = []check{
 	{"filler", "every block carries the filler its original's weight promises", OnModule, (*Oracle).checkFiller, nil},
 	{"growth", "output blocks and words within factors of the input, copied words within the clone budget, time within a limit", OnSide, (*Oracle).checkGrowth, nil},
 	{"meta", "determinism, renumbering invariance, idempotence, input unchanged", OnSide, (*Oracle).checkMeta, nil},
+	{"fallback", "the structurizer reported no fallback to the dispatch loop (ResultInfo.Fallbacks)", OnSide, (*Oracle).checkFallback, nil},
 }
 
 // DefaultChecks are the checks run when Options.Checks is nil: every check
 // of the table. meta costs two or three more structurizations per graph and
-// skips itself when the caller gives no Structurize seam.
-var DefaultChecks = []string{"pdom", "rules", "spirv-val", "exec", "filler", "growth", "meta"}
+// skips itself when the caller gives no Structurize seam. fallback comes
+// last: a module that fails another check reports that failure.
+var DefaultChecks = []string{"pdom", "rules", "spirv-val", "exec", "filler", "growth", "meta", "fallback"}
 
 // ResolveChecks reads a --checks value: "a,b" selects exactly a and b;
 // entries "+x" add x to the defaults and "-x" remove it ("+gpu" is the

@@ -58,6 +58,8 @@ var Signatures = []SignatureDoc{
 	{"meta:" + SigInputMutated, "the structurizer changed its input graph"},
 	{"meta:" + SigRerunFailed, "a re-run (same, renumbered or output graph) refused or failed"},
 	{"meta:" + SigOutputCFG, "the module's entry-point CFG cannot be read back"},
+	{SigFallback + ":<pass>:<reason>", "the structurizer fell back to the dispatch loop in PASS for REASON (its stats.passes_used; FallbackSignature)"},
+	{SigFallback, "the structurizer fell back to the dispatch loop and did not say why"},
 	{"structurize:panic", "the structurizer panicked (reported by the caller)"},
 	{"structurize:refused", "the strategy refused the graph (reported by the caller)"},
 	{"emit:malformed-function", "the emitter rejected the structured function (reported by the caller)"},
@@ -71,6 +73,10 @@ func KnownSignature(sig string) bool {
 			return true
 		case strings.HasSuffix(d.Pattern, "<message>"):
 			if p := strings.TrimSuffix(d.Pattern, "<message>"); strings.HasPrefix(sig, p) && len(sig) > len(p) {
+				return true
+			}
+		case strings.HasSuffix(d.Pattern, ":<pass>:<reason>"):
+			if p := strings.TrimSuffix(d.Pattern, "<pass>:<reason>"); strings.HasPrefix(sig, p) && len(sig) > len(p) {
 				return true
 			}
 		case strings.HasSuffix(d.Pattern, "R<n>"):

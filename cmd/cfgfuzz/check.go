@@ -50,6 +50,7 @@ type checkFlags struct {
 	strategy, checks, inject, env string
 	rulesCompat, gpuDevice        string
 	json, listChecks              bool
+	allowFallbacks                bool
 	walks                         int
 	seed                          uint64
 }
@@ -68,6 +69,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
 	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
+	fs.BoolVar(&cf.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cfgfuzz check [flags] [FILE...|-]")
 		fmt.Fprintln(stderr, "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
@@ -99,9 +101,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cf.walks == 0 {
 		opt.Walks.Random = -1
 	}
-	if cf.checks != "" {
-		opt.Checks = oracle.ResolveChecks(cf.checks)
-	}
+	opt.Checks = resolveChecks(cf.checks, cf.allowFallbacks)
 	orc, err := oracle.New(opt)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
@@ -136,6 +136,21 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz check: %d of %d graphs passed\n", len(items)-failed, len(items))
 	}
 	return code
+}
+
+// allowFallbacksUsage documents --allow-fallbacks (check, run, compare).
+const allowFallbacksUsage = "do not report a structurizer's fallback to the dispatch loop (stats.fallbacks > 0) as a finding: the fallback check off, as --checks -fallback"
+
+// resolveChecks is the --checks value with --allow-fallbacks applied; nil
+// means the oracle's defaults.
+func resolveChecks(spec string, allowFallbacks bool) []string {
+	if allowFallbacks {
+		spec += ",-fallback"
+	}
+	if spec == "" {
+		return nil
+	}
+	return oracle.ResolveChecks(spec)
 }
 
 func strategyName(s string) string {
@@ -301,6 +316,7 @@ func structurizeSeam(sopt structurizer.Options) structurizerSeam {
 		return mod, seamInfo{stats: &st, ResultInfo: oracle.ResultInfo{
 			Strategy: name, BlocksIn: st.BlocksIn, BlocksOut: st.BlocksOut, WordsIn: st.WordsIn, WordsOut: st.WordsOut,
 			Synthetic: st.Synthetic, Duration: took, Idempotent: name != "dispatch",
+			Fallbacks: st.Fallbacks, Passes: st.PassesUsed,
 		}}, nil
 	}
 }

@@ -1,7 +1,7 @@
 // check_test.go: `cfgfuzz check` runs every default check and says which,
 // --checks selects, +NAME adds to the defaults (an unknown name is a usage
 // error until someone registers it); a slow verdict is re-timed as in a
-// campaign.
+// campaign; --allow-fallbacks drops the fallback check.
 package main
 
 import (
@@ -51,6 +51,14 @@ func TestCheckRunsEveryDefaultCheck(t *testing.T) {
 	names, _, _ = checkVerdicts(t, "--strategy", "dispatch", "--checks", "-meta")
 	if slices.Contains(names, "meta") || len(names) != len(oracle.DefaultChecks)-1 {
 		t.Errorf("--checks -meta ran %v", names)
+	}
+	names, _, _ = checkVerdicts(t, "--allow-fallbacks")
+	if slices.Contains(names, "fallback") || len(names) != len(oracle.DefaultChecks)-1 {
+		t.Errorf("--allow-fallbacks ran %v", names)
+	}
+	names, _, _ = checkVerdicts(t, "--allow-fallbacks", "--checks", "rules,fallback")
+	if !slices.Equal(names, []string{"rules"}) {
+		t.Errorf("--allow-fallbacks --checks rules,fallback ran %v", names)
 	}
 	if _, code, errs := checkVerdicts(t, "--checks", "+nosuch"); code != exitUsage || !strings.Contains(errs, "nosuch") {
 		t.Errorf("+nosuch: exit %d, %s", code, errs)

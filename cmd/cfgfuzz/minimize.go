@@ -266,13 +266,42 @@ func answerModule(a fuzz.Answer) ([]byte, error) {
 
 // campaignMinimizer sets c.Minimize: every new finding of the campaign is
 // minimized (corpus.MinimizeHook, 30 s a finding) on the campaign's own
-// current side and checks, in baseline mode when the campaign has a
-// baseline (the baseline side must pass every candidate), and stored with
-// the minimized graph under DIR/findings (DIR the campaign's output). For
+// current side and checks, with the strategy the finding's graphs ran (the
+// campaign's, or the dispatch share's), in baseline mode when the campaign
+// has a baseline (the baseline side must pass every candidate), and stored
+// with the minimized graph under DIR/findings (DIR the campaign's output).
+// One hook per strategy, made when a finding first needs it. For
 // cmd/cfgfuzz/run.go: call it after the sides are made.
 func campaignMinimizer(c *fuzz.Config, log io.Writer) error {
 	s := c.Settings
-	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: s.Strategy, Inject: s.Inject}, Checks: s.Checks,
+	hooks := map[string]func(g *cfg.Graph, sig string) *cfg.Graph{}
+	first, err := strategyMinimizer(c, s.Strategy, log)
+	if err != nil {
+		return err
+	}
+	hooks[s.Strategy] = first
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		if strategy == "" {
+			strategy = s.Strategy
+		}
+		h, ok := hooks[strategy]
+		if !ok {
+			if h, err = strategyMinimizer(c, strategy, log); err != nil {
+				fmt.Fprintf(log, "minimize %s (strategy %s): %v\n", sig, strategy, err)
+				return nil
+			}
+			hooks[strategy] = h
+		}
+		return h(g, sig)
+	}
+	return nil
+}
+
+// strategyMinimizer is campaignMinimizer's hook for the graphs that ran
+// one strategy.
+func strategyMinimizer(c *fuzz.Config, strategy string, log io.Writer) (func(g *cfg.Graph, sig string) *cfg.Graph, error) {
+	s := c.Settings
+	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: strategy, Inject: s.Inject}, Checks: s.Checks,
 		Oracle: corpus.CampaignOracle(s.Walks, s.Seed)}
 	limit := time.Duration(s.Timeout)
 	if limit == 0 {
@@ -281,25 +310,20 @@ func campaignMinimizer(c *fuzz.Config, log io.Writer) error {
 	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log,
 		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir)}
 	if spec, _ := fuzz.ParseSpec(s.Current); spec.Kind != fuzz.SpecSelf && c.Current.New != nil {
-		cur, err := sidePredicate(c.Current, proto.Options{Strategy: s.Strategy, Inject: s.Inject}, ropt, limit)
+		cur, err := sidePredicate(c.Current, proto.Options{Strategy: strategy, Inject: s.Inject}, ropt, limit)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ho.Predicate = cur
 	}
 	if c.Baseline.New != nil {
-		base, err := sidePredicate(c.Baseline, proto.Options{Strategy: s.Strategy}, ropt, limit)
+		base, err := sidePredicate(c.Baseline, proto.Options{Strategy: strategy}, ropt, limit)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ho.Minimize.Baseline = base
 	}
-	hook, err := corpus.MinimizeHook(ho)
-	if err != nil {
-		return err
-	}
-	c.Minimize = hook
-	return nil
+	return corpus.MinimizeHook(ho)
 }
 
 func report(res *corpus.Result, w io.Writer) {

@@ -25,7 +25,6 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/gen"
-	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
@@ -40,6 +39,7 @@ type campaignFlags struct {
 	duration, timeout                 time.Duration
 	seed                              uint64
 	workers, walks, gpuEvery          int
+	dispatchEvery                     int
 	shard, out, resume                string
 	kinds, weights, strategy, inject  string
 	checks, structurizerCmd, baseline string
@@ -47,6 +47,7 @@ type campaignFlags struct {
 	repo, build, serve                string
 	cpuProfile, memProfile            string
 	isolate, minimize, compare        bool
+	allowFallbacks                    bool
 	progress                          string
 	set                               map[string]bool // flags given
 }
@@ -68,6 +69,8 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
+	fs.BoolVar(&f.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
+	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "run the current side as this shell `CMD` speaking protocol v1 (fuzz/PROTOCOL.md)")
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
@@ -224,6 +227,13 @@ func summaryLines(rep *fuzz.Report) string {
 	for _, o := range fuzz.Outcomes {
 		fmt.Fprintf(&b, " %s %d", o, rep.Outcomes[o])
 	}
+	fmt.Fprintf(&b, "; fallbacks %d", rep.Fallbacks)
+	if rep.Divergences != nil {
+		fmt.Fprintf(&b, " (baseline %d)", rep.BaselineFallbacks)
+	}
+	if n := rep.Strategies[fuzz.DispatchStrategy]; n > 0 {
+		fmt.Fprintf(&b, "; dispatch share %d", n)
+	}
 	b.WriteString("\n")
 	if d := rep.Divergences; d != nil {
 		b.WriteString("divergences:")
@@ -234,7 +244,11 @@ func summaryLines(rep *fuzz.Report) string {
 	}
 	fmt.Fprintf(&b, "%d findings (%d signatures), %d new\n", countFindings(rep), len(rep.Findings), rep.NewFindings)
 	for _, fd := range rep.Findings {
-		fmt.Fprintf(&b, "  %s: %d graphs, %d new; replay: %s\n", fd.Signature, fd.Count, fd.New, fd.Replay)
+		on := ""
+		if fd.Strategy != "" {
+			on = " (strategy " + fd.Strategy + ")"
+		}
+		fmt.Fprintf(&b, "  %s%s: %d graphs, %d new; replay: %s\n", fd.Signature, on, fd.Count, fd.New, fd.Replay)
 	}
 	return b.String()
 }
@@ -265,9 +279,7 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 	if f.graphs == 0 && f.duration == 0 {
 		s.Duration = fuzz.Duration(30 * time.Second)
 	}
-	if f.checks != "" {
-		s.Checks = oracle.ResolveChecks(f.checks)
-	}
+	s.Checks = resolveChecks(f.checks, f.allowFallbacks)
 	if f.shard != "" {
 		sh, err := fuzz.ParseShard(f.shard)
 		if err != nil {
@@ -293,6 +305,9 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 		}
 		f.repo = abs
 		s.Project = &fuzz.Project{Build: f.build, Serve: f.serve}
+	}
+	if err := f.dispatchShare(&s); err != nil {
+		return c, err
 	}
 	switch {
 	case f.current != "":
@@ -323,6 +338,25 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 	}
 	c.Settings = s
 	return c, f.sidesFromSettings(&c, stderr)
+}
+
+// dispatchShare sets Settings.DispatchEvery: --dispatch-every on
+// cfgfuzz's own structurizer (in-process, isolated or a revision) on its
+// default strategy; never for --structurizer CMD (another project's
+// structurizer has no strategies) or an explicit --strategy, where an
+// explicit --dispatch-every is a usage error.
+func (f *campaignFlags) dispatchShare(s *fuzz.Settings) error {
+	if f.dispatchEvery < 0 {
+		return fmt.Errorf("--dispatch-every %d: want 0 or more", f.dispatchEvery)
+	}
+	if f.structurizerCmd == "" && f.strategy == "" && f.repo == "" {
+		s.DispatchEvery = f.dispatchEvery
+		return nil
+	}
+	if f.set["dispatch-every"] && f.dispatchEvery > 0 {
+		return fmt.Errorf("--dispatch-every needs cfgfuzz's own structurizer on its default strategy (not --structurizer, --repo or --strategy)")
+	}
+	return nil
 }
 
 func validateOptions(strategy string, inject []string) error {

@@ -2,11 +2,12 @@
 // spirv-val's alone on the same modules: the main job as `cfgfuzz run
 // --graphs 3000 --workers 2` runs it, set up through run's own flags so
 // every default is the command's (every generator and weight setting of
-// package gen, the default strategy, 16 random walks, in-process
-// structurizer, the oracle's checks), against
+// package gen, the default strategy with its dispatch share, 16 random
+// walks, in-process structurizer, the oracle's checks), against
 // the oracle's in-process validator on 2 goroutines over the modules of the
-// same graphs (made beforehand, untimed; refusals have none). The target
-// is a campaign at least 70% as fast as validation alone.
+// same graphs (made beforehand, untimed, each with the strategy the
+// campaign runs it with; refusals have none). The target is a campaign at
+// least 70% as fast as validation alone.
 //
 // Rows: every check (the default), every check but meta, spirv-val and
 // exec, spirv-val alone (the engine's own overhead). Each rate is the best
@@ -139,7 +140,7 @@ func benchModules(b *testing.B) [][]byte {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := structurizer.Structurize(it.Graph, structurizer.Options{Strategy: c.Strategy})
+		res, err := structurizer.Structurize(it.Graph, structurizer.Options{Strategy: c.Settings.GraphStrategy(i)})
 		if err != nil {
 			continue // refused: the campaign validates nothing either
 		}
