@@ -9,10 +9,8 @@ package corpus
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
@@ -210,27 +208,11 @@ func (r *Runner) Predicate() Predicate {
 	}
 }
 
-var (
-	reDigits = regexp.MustCompile(`0x[0-9a-fA-F]+|\d+`)
-	reSpace  = regexp.MustCompile(`\s+`)
-)
-
-// PanicSignature is the signature of a panic with the given message: the
-// campaign engine's rule (package fuzz), so a campaign's finding and its
-// minimization agree: "structurize:panic:" and the message's first line
-// with numbers as N, spaces collapsed, cut at 80 bytes.
+// PanicSignature is the signature of a panic with the given message:
+// oracle.HarnessSignature, the campaign engine's rule (package fuzz), so a
+// campaign's finding and its minimization agree.
 func PanicSignature(msg string) string {
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
-	}
-	s := strings.TrimSpace(reSpace.ReplaceAllString(reDigits.ReplaceAllString(msg, "N"), " "))
-	if len(s) > 80 {
-		s = s[:80]
-	}
-	if s == "" {
-		return SigPanic
-	}
-	return SigPanic + ":" + s
+	return oracle.HarnessSignature(oracle.HarnessPanic, msg)
 }
 
 func failure(sig, check, detail string) Outcome {
