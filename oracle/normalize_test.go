@@ -93,4 +93,3 @@ func TestNormalizeRulesDocumented(t *testing.T) {
 		t.Errorf("SIGNATURES.md's normalization rows\n%s\ndiffer from oracle.NormalizeRules\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 }
-
