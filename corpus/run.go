@@ -39,6 +39,9 @@ type Outcome struct {
 	Module []byte
 	// Stats are the structurizer's statistics (nil when it failed).
 	Stats *structurizer.Stats
+	// Answer is the structurizer's answer when it came through a
+	// StructurizeFunc that records one (Structurized.Answer), else nil.
+	Answer []byte
 	// Err is a harness error: the graph is invalid, an option is unknown,
 	// or a check could not run. It is not a finding.
 	Err error
@@ -61,6 +64,8 @@ type Runner struct {
 	Timeout time.Duration
 	// oracleOpt remakes the Oracle after a timeout.
 	oracleOpt oracle.Options
+	// structurize is RunnerOptions.Structurize.
+	seamFn StructurizeFunc
 }
 
 // RunnerOptions configures NewRunner. The zero value structurizes with the
@@ -68,6 +73,10 @@ type Runner struct {
 // present (AllChecks).
 type RunnerOptions struct {
 	Structurizer structurizer.Options
+	// Structurize, when non-nil, is the structurizer under test (an
+	// external one through package fuzz's side seam); Structurizer is then
+	// not used. nil means this tree's structurizer.Structurize.
+	Structurize StructurizeFunc
 	// Timeout is Runner.Timeout.
 	Timeout time.Duration
 	// Checks names the checks; nil means AllChecks().
@@ -88,7 +97,7 @@ func NewRunner(opt RunnerOptions) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{Options: opt.Structurizer, Oracle: orc, Timeout: opt.Timeout, oracleOpt: o}, nil
+	return &Runner{Options: opt.Structurizer, Oracle: orc, Timeout: opt.Timeout, oracleOpt: o, seamFn: opt.Structurize}, nil
 }
 
 // AllChecks lists every check of the oracle that can run here: the default
@@ -141,6 +150,9 @@ func (r *Runner) run(g *cfg.Graph, orc *oracle.Oracle) (out Outcome) {
 			out = failure(PanicSignature(fmt.Sprint(p)), "structurize", fmt.Sprint(p))
 		}
 	}()
+	if r.seamFn != nil {
+		return judgeSeam(r.seamFn, g, orc)
+	}
 	mod, info, st, err := r.structurize(g)
 	var ee *emitError
 	switch {

@@ -8,7 +8,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
@@ -159,24 +158,16 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 	if a.Stats != nil {
 		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
 	}
-	switch a.Outcome {
-	case proto.OK:
-	case proto.Refused:
+	switch out, sig, detail := classifyAnswer(a); out {
+	case OutOK:
+	case OutRefused:
 		r.Outcome, r.Detail = OutRefused, a.Reason
 		return r
-	case OutPanic, OutTimeout, OutCrash:
-		r.Outcome, r.Signature, r.Detail = a.Outcome, harnessSignature(a.Outcome, a.Reason), firstLine(a.Reason)
+	case OutError:
+		r.Outcome, r.Detail = OutError, detail
 		return r
-	case proto.Error:
-		if !strings.HasPrefix(a.Reason, proto.RequestError) {
-			// The structurizer failed on a valid graph (a malformed
-			// function, an internal error): a finding.
-			r.Outcome, r.Signature, r.Detail = OutInvalid, harnessSignature("error", a.Reason), firstLine(a.Reason)
-			return r
-		}
-		fallthrough
-	default:
-		r.Outcome, r.Detail = OutError, firstLine(a.Outcome+": "+a.Reason)
+	default: // panic, timeout, crash, or an error on a valid graph
+		r.Outcome, r.Signature, r.Detail = out, sig, detail
 		return r
 	}
 	mod, err := ModuleOf(a)
