@@ -151,7 +151,7 @@ func (r *Runner) run(g *cfg.Graph, orc *oracle.Oracle) (out Outcome) {
 		}
 	}()
 	if r.seamFn != nil {
-		return judgeSeam(r.seamFn, g, orc)
+		return Judge(r.seamFn, g, orc)
 	}
 	mod, info, st, err := r.structurize(g)
 	var ee *emitError

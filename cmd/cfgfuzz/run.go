@@ -429,12 +429,29 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("structurize", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	form := fs.String("form", "func", "what an ok response carries: module or func")
+	inject := fs.String("inject", "", "faults planted in every answer, whatever the request asks (a structurizer with a bug of its own): "+strings.Join(structurizer.FaultNames(), ", "))
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	if err := proto.Serve(stdin, stdout, proto.Local(*form == "module")); err != nil {
+	faults := splitList(*inject)
+	if err := validateOptions("", faults); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
+		return exitUsage
+	}
+	if err := proto.Serve(stdin, stdout, plantFaults(proto.Local(*form == "module"), faults)); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
 		return exitUsage
 	}
 	return exitOK
+}
+
+// plantFaults adds faults to every request's before h serves it.
+func plantFaults(h proto.Handler, faults []string) proto.Handler {
+	if len(faults) == 0 {
+		return h
+	}
+	return func(req proto.Request) proto.Response {
+		req.Options.Inject = append(slices.Clone(req.Options.Inject), faults...)
+		return h(req)
+	}
 }
