@@ -276,4 +276,3 @@ func firstLine(s string) string {
 	}
 	return s
 }
-
