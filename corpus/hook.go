@@ -33,6 +33,12 @@ type HookOptions struct {
 	Store *Store
 	// Origin describes the campaign in stored findings.
 	Origin string
+	// Structurizer is the spec of the structurizer under test, recorded
+	// with stored findings; "" this tree's.
+	Structurizer string
+	// Replay is the command, run in an entry's directory, that judges its
+	// graph.cfg again; "" none.
+	Replay string
 	// Log receives one line per finding; nil discards.
 	Log io.Writer
 }
@@ -63,7 +69,8 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 			o.OnOther = func(c *cfg.Graph, other string) {
 				r := run.Run(c)
 				opt.Store.Add(Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
-					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject})
+					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject,
+					Structurizer: opt.Structurizer, Answer: r.Answer, Replay: opt.Replay})
 			}
 		}
 		pred := opt.Predicate
@@ -82,7 +89,8 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 		if opt.Store != nil {
 			before, after := run.Run(g), run.Run(res.Graph)
 			opt.Store.Add(Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
-				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject})
+				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject,
+				Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.Replay})
 		}
 		return res.Graph
 	}, nil
