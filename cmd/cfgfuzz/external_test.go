@@ -8,12 +8,18 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 var (
@@ -100,6 +106,130 @@ func TestCheckExternalStructurizer(t *testing.T) {
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		if code != exitFail || len(lines) != 2 || !strings.HasPrefix(lines[0], sig+" ") || !strings.HasPrefix(lines[1], "ok ") {
 			t.Errorf("%s: exit %d, want a first line starting %q and an ok:\n%s%s", mode, code, sig, out, errs)
+		}
+	}
+}
+
+// campaignReport is the part of report.json these tests read.
+type campaignReport struct {
+	Findings []struct {
+		Signature string `json:"signature"`
+		Replay    string `json:"replay"`
+		Minimized string `json:"minimized"`
+	} `json:"findings"`
+}
+
+// shellReplay runs a printed replay command through sh -c in dir, with
+// the built binary first on PATH as `cfgfuzz`.
+func shellReplay(t *testing.T, dir, command string) (int, string) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(cfgfuzzBinary(t))+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s: %v", command, err)
+	}
+	return code, string(out)
+}
+
+// TestExternalCampaignReplaysAndStore: a campaign on an external
+// structurizer with a planted bug (drop-merge, a rules violation, and
+// swap-arms, a wrong trace) finds it; every replay command of the report,
+// run as printed through sh -c, fails with its finding's signature on the
+// external structurizer; every findings-store entry names the spec, holds
+// the external structurizer's answer and its module (not this tree's:
+// `cfgfuzz lint` of module.spv reproduces a rules signature), its failing
+// verdict, its stats, a replay command that reproduces it from the entry's
+// directory, and a graph minimized to at most 8 blocks.
+func TestExternalCampaignReplaysAndStore(t *testing.T) {
+	for _, fault := range []string{"drop-merge", "swap-arms"} {
+		spec := "cmd:" + cfgfuzzBinary(t) + " structurize --inject " + fault
+		dir := t.TempDir()
+		code, _, errs := runCmd([]string{"run", "--structurizer", spec, "--graphs", "24", "--kinds", "reducible", "--progress", "none", "--out", dir}, "")
+		if code != exitFail {
+			t.Fatalf("%s: run exit %d: %s", fault, code, errs)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep campaignReport
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) == 0 {
+			t.Fatalf("%s: no findings: %s", fault, errs)
+		}
+		for _, f := range rep.Findings {
+			if !strings.Contains(f.Replay, fuzz.MustParseSpec(spec).Flag()) {
+				t.Errorf("%s: replay %q does not name the structurizer", fault, f.Replay)
+			}
+			code, out := shellReplay(t, dir, f.Replay)
+			if code != exitFail || !strings.Contains(out, "FAIL "+f.Signature+" ") {
+				t.Errorf("%s: replay %q: exit %d, want FAIL %s:\n%s", fault, f.Replay, code, f.Signature, out)
+			}
+		}
+		checkExternalStore(t, dir, spec)
+	}
+}
+
+// checkExternalStore checks every entry of a campaign's findings store.
+func checkExternalStore(t *testing.T, dir, spec string) {
+	t.Helper()
+	sigs, err := (&corpus.Store{Dir: dir}).List()
+	if err != nil || len(sigs) == 0 {
+		t.Fatalf("store: %v %v", sigs, err)
+	}
+	self, err := corpus.NewRunner(corpus.RunnerOptions{Checks: []string{"pdom"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sigs {
+		for _, e := range s.Entries {
+			var v corpus.Verdict
+			b, err := os.ReadFile(filepath.Join(e, "verdict.json"))
+			if err == nil {
+				err = json.Unmarshal(b, &v)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Structurizer != spec || v.Stats == nil || oracle.Failed(v.Verdicts) == nil || oracle.Failed(v.Verdicts).Signature != s.Signature {
+				t.Errorf("%s: verdict.json names %q, stats %v, failing verdict %+v; want %q and %s", e, v.Structurizer, v.Stats, oracle.Failed(v.Verdicts), spec, s.Signature)
+			}
+			var ans struct{ Outcome string }
+			if b, err := os.ReadFile(filepath.Join(e, "answer.json")); err != nil || json.Unmarshal(b, &ans) != nil || ans.Outcome != "ok" {
+				t.Errorf("%s: answer.json: %v %+v", e, err, ans)
+			}
+			mod, err := os.ReadFile(filepath.Join(e, "module.spv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := cfg.ParseCompact(v.Graph, cfg.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ours := self.Run(g); bytes.Equal(ours.Module, mod) {
+				t.Errorf("%s: module.spv is this tree's module, not the external structurizer's", e)
+			}
+			if rule, ok := strings.CutPrefix(s.Signature, "rules:"); ok {
+				code, out, _ := runCmd([]string{"lint", "--json", filepath.Join(e, "module.spv")}, "")
+				if code != exitFail || !strings.Contains(out, `"rule":"`+rule+`"`) {
+					t.Errorf("%s: lint module.spv: exit %d, want a %s violation: %s", e, code, rule, out)
+				}
+			}
+			if code, out := shellReplay(t, e, v.Replay); code != exitFail || !strings.Contains(out, "FAIL "+s.Signature+" ") {
+				t.Errorf("%s: stored replay %q: exit %d:\n%s", e, v.Replay, code, out)
+			}
+			if v.Minimized != "" {
+				if m, err := cfg.ParseCompact(v.Minimized, cfg.Limits{}); err != nil || m.Len() > 8 {
+					t.Errorf("%s: minimized %q (%v)", e, v.Minimized, err)
+				}
+			}
 		}
 	}
 }

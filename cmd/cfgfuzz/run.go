@@ -44,6 +44,7 @@ type campaignFlags struct {
 	kinds, weights, strategy, inject  string
 	checks, structurizerCmd, baseline string
 	current, gpuDevice                string
+	baselineStructurizer              string
 	cpuProfile, memProfile            string
 	isolate, minimize                 bool
 	progress                          string
@@ -67,7 +68,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
-	fs.StringVar(&f.structurizerCmd, "structurizer", "", "run the current side as this shell `CMD` speaking protocol v1 (fuzz/PROTOCOL.md)")
+	fs.StringVar(&f.structurizerCmd, "structurizer", "", "the current side as a structurizer `SPEC`: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md; a bare command is cmd:) or repo:DIR@REV")
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
@@ -76,6 +77,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, built once and cached)")
 	if compare {
 		fs.StringVar(&f.current, "current", "", "build the current side from git revision `REV` too (default: the working tree)")
+		fs.StringVar(&f.baselineStructurizer, "baseline-structurizer", "", "the baseline side as a structurizer `SPEC` (self, isolated, rev:REV, cmd:CMD, repo:DIR@REV; fuzz.Spec) instead of --baseline REV")
 	}
 }
 
@@ -128,8 +130,8 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	if name == "compare" && f.baseline == "" && f.resume == "" {
-		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV is required")
+	if name == "compare" && f.baseline == "" && f.baselineStructurizer == "" && f.resume == "" {
+		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV or --baseline-structurizer SPEC is required")
 		return exitUsage
 	}
 	c, err := f.config(stderr)
@@ -288,8 +290,17 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 	default:
 		s.Current = fuzz.SpecSelf
 	}
-	if f.baseline != "" {
+	switch {
+	case f.baseline != "" && f.baselineStructurizer != "":
+		return c, fmt.Errorf("--baseline and --baseline-structurizer both name the baseline; give one")
+	case f.baseline != "":
 		s.Baseline = "rev:" + f.baseline
+	case f.baselineStructurizer != "":
+		spec, err := fuzz.ParseSpec(f.baselineStructurizer)
+		if err != nil {
+			return c, err
+		}
+		s.Baseline = spec.String()
 	}
 	c.Settings = s
 	return c, f.sidesFromSettings(&c, stderr)
