@@ -233,3 +233,41 @@ func checkExternalStore(t *testing.T, dir, spec string) {
 		}
 	}
 }
+
+// TestExternalHarnessFindingsMinimize: crash, panic, timeout and error
+// findings of an external structurizer (misbehave.py, whose messages name
+// addresses, pids, paths, blocks and counts that change with the graph)
+// are minimized by the campaign to at most 8 blocks, under the signature
+// the campaign gave them (one normalization table for both).
+func TestExternalHarnessFindingsMinimize(t *testing.T) {
+	for mode, prefix := range map[string]string{
+		"crash": "structurize:crash:", "panic": "structurize:panic:", "hang": "structurize:timeout", "error": "structurize:error:",
+	} {
+		dir := t.TempDir()
+		args := []string{"run", "--structurizer", misbehaveSpec(t, mode), "--kinds", "nonterminating", "--graphs", "1", "--progress", "none", "--out", dir}
+		if mode == "hang" {
+			args = append(args, "--timeout", "1s")
+		}
+		code, _, errs := runCmd(args, "")
+		if code != exitFail {
+			t.Fatalf("%s: exit %d: %s", mode, code, errs)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep campaignReport
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) == 0 {
+			t.Fatalf("%s: no findings: %s", mode, errs)
+		}
+		for _, f := range rep.Findings {
+			g, err := cfg.ParseCompact(f.Minimized, cfg.Limits{})
+			if !strings.HasPrefix(f.Signature, prefix) || err != nil || g.Len() > 8 {
+				t.Errorf("%s: finding %s minimized to %q (%v), want a %s finding of at most 8 blocks\n%s", mode, f.Signature, f.Minimized, err, prefix, errs)
+			}
+		}
+	}
+}
