@@ -217,4 +217,3 @@ func (rp *replayer) close() {
 		s.Close()
 	}
 }
-
