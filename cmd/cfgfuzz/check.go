@@ -40,6 +40,8 @@ type checkRecord struct {
 	Checks   []oracle.Verdict    `json:"checks"`
 	Stats    *structurizer.Stats `json:"stats,omitempty"`
 	Strategy string              `json:"strategy"`
+	// Structurizer is the spec of the structurizer under test.
+	Structurizer string `json:"structurizer"`
 }
 
 // Outcomes of one graph.
@@ -132,6 +134,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	enc := json.NewEncoder(stdout)
 	for _, it := range items {
 		rec := checkOne(it, seam, strategyName(cf.strategy), orc)
+		rec.Structurizer = spec.String()
 		if rec.Outcome == outcomeError {
 			code = exitUsage
 		} else if rec.Outcome != outcomeOK && code == exitOK {

@@ -50,13 +50,14 @@ func TestRegressExternalStructurizer(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := plantedSpec(t)
-	regs := filepath.Join(dir, "regs")
+	regs, store := filepath.Join(dir, "regs"), filepath.Join(dir, "store")
 	for name, expect := range map[string]string{"known-bug": corpus.ExpectFail, "to-fix": corpus.ExpectPass} {
-		code, _, errs := runCmd([]string{"minimize", in, "--structurizer", spec, "--save-regression", name, "--regressions", regs, "--expect", expect}, "")
+		code, _, errs := runCmd([]string{"minimize", in, "--structurizer", spec, "--save-regression", name, "--regressions", regs, "--expect", expect, "--store", store}, "")
 		if code != exitOK {
 			t.Fatalf("minimize: exit %d: %s", code, errs)
 		}
 	}
+	checkExternalStore(t, store, spec)
 	r, err := corpus.ReadRegression(filepath.Join(regs, "known-bug.cfg"))
 	if err != nil || r.Header.Structurizer != spec || r.Header.Expect != corpus.ExpectFail || !strings.HasPrefix(r.Header.Signature, "exec:") {
 		t.Fatalf("saved regression %+v (%v)", r, err)
