@@ -75,7 +75,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 		}
 		pred := opt.Predicate
 		if pred == nil {
-			pred = run.Predicate()
+			pred = run.PredicateFor(sig) // a timeout keeps slow candidates (timeout.go)
 		}
 		res, err := Minimize(g, pred, o)
 		if err != nil {

@@ -39,6 +39,9 @@ type Outcome struct {
 	Module []byte
 	// Stats are the structurizer's statistics (nil when it failed).
 	Stats *structurizer.Stats
+	// Took is how long the structurizer took on the graph (0 when it
+	// failed before answering, or in process).
+	Took time.Duration
 	// Answer is the structurizer's answer when it came through a
 	// StructurizeFunc that records one (Structurized.Answer), else nil.
 	Answer []byte
@@ -166,7 +169,7 @@ func (r *Runner) run(g *cfg.Graph, orc *oracle.Oracle) (out Outcome) {
 		}
 		return Outcome{Err: err}
 	}
-	out.Stats, out.Module = st, mod
+	out.Stats, out.Module, out.Took = st, mod, info.Duration
 	out.Verdicts = orc.Check(&oracle.Subject{Graph: g, Module: mod, Info: info, Structurize: r.seam})
 	if v := oracle.Failed(out.Verdicts); v != nil {
 		out.Signature = v.Signature

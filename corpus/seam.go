@@ -59,14 +59,15 @@ func Judge(fn StructurizeFunc, g *cfg.Graph, orc *oracle.Oracle) Outcome {
 	}
 	if s.Failure != "" {
 		f := failure(s.Failure, checkOf(s.Failure), s.Detail)
-		f.Stats, f.Answer = s.Stats, s.Answer
+		f.Stats, f.Answer, f.Took = s.Stats, s.Answer, s.Info.Duration
 		return f
 	}
-	out := Outcome{Stats: s.Stats, Module: s.Module, Answer: s.Answer}
+	out := Outcome{Stats: s.Stats, Module: s.Module, Answer: s.Answer, Took: s.Info.Duration}
 	sub := &oracle.Subject{Graph: g, Module: s.Module, Info: s.Info, Structurize: rerunSeam(fn)}
 	out.Verdicts = orc.Check(sub)
 	if v := oracle.Failed(out.Verdicts); v != nil && v.Signature == sigGrowthTime {
 		out.Verdicts = retime(fn, g, orc, sub)
+		out.Took = sub.Info.Duration
 	}
 	if v := oracle.Failed(out.Verdicts); v != nil {
 		out.Signature = v.Signature

@@ -83,9 +83,8 @@ const (
 // HarnessSignature is the signature of a harness outcome with the given
 // reason: "structurize:<outcome>:<NormalizeReason(reason)>", or
 // "structurize:<outcome>" when the reason normalizes to nothing. A timeout
-// is "structurize:timeout" whatever the reason says: a graph that still
-// gets no answer within the limit is the same finding, and a candidate that
-// answers anything else (a refusal included) within it is not.
+// is "structurize:timeout" whatever the reason says (how the minimizer
+// keeps one: corpus/timeout.go).
 func HarnessSignature(outcome, reason string) string {
 	if outcome == HarnessTimeout {
 		return "structurize:" + HarnessTimeout

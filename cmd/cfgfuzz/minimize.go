@@ -139,7 +139,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		store = &corpus.Store{Dir: mf.store}
 		opt.OnOther = storeOther(store, run, tag, "met while minimizing "+path, stderr)
 	}
-	res, err := corpus.Minimize(it.Graph, run.Predicate(), opt)
+	res, err := corpus.Minimize(it.Graph, run.PredicateFor(mf.signature), opt)
 	if err != nil {
 		return exitUsage, err // the graph does not fail as asked, or cannot be judged
 	}
