@@ -1,7 +1,9 @@
 // hook.go: the minimizer as the campaign engine's hook. fuzz.Config has
 // Minimize func(g *cfg.Graph, sig string) *cfg.Graph, called once per new
 // finding's signature before the report is written; MinimizeHook builds
-// that function over a Runner with the campaign's structurizer options, a
+// that function over a Runner with the campaign's structurizer (its
+// options, or its side through RunnerOptions.Structurize, so the stored
+// module, verdicts, stats and answer are the structurizer under test's), a
 // per-finding time bound, an optional baseline predicate, and an optional
 // findings store that receives the finding (before and after) and every
 // other signature met on the way.
