@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
@@ -246,9 +247,11 @@ func TestExternalHarnessFindingsMinimize(t *testing.T) {
 		dir := t.TempDir()
 		args := []string{"run", "--structurizer", misbehaveSpec(t, mode), "--kinds", "nonterminating", "--graphs", "1", "--progress", "none", "--out", dir}
 		if mode == "hang" {
-			args = append(args, "--timeout", "1s")
+			args = append(args, "--timeout", "2s") // a restarted python3 and its server must start within it on a loaded machine
 		}
+		start := time.Now()
 		code, _, errs := runCmd(args, "")
+		t.Logf("%s: campaign and minimization in %v", mode, time.Since(start).Round(time.Millisecond))
 		if code != exitFail {
 			t.Fatalf("%s: exit %d: %s", mode, code, errs)
 		}
