@@ -212,7 +212,8 @@ func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 }
 
 // openSide resolves a structurizer spec (fuzz.Resolve: a revision is
-// built once) and starts its side.
+// built once) and starts its side; the self spec escalates to isolated
+// after a hang (fuzz.Escalating), as a campaign's workers do.
 func openSide(spec string, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
 	sp, err := fuzz.ParseSpec(spec)
 	if err != nil {
@@ -225,6 +226,14 @@ func openSide(spec string, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
 	side, err := f.New()
 	if err != nil {
 		return nil, sp, fmt.Errorf("structurizer %s: %w", sp, err)
+	}
+	if sp.Kind == fuzz.SpecSelf {
+		// A hung in-process call is abandoned once; the graphs after it
+		// go to this tree's structurizer as a child process.
+		iso, _, err := fuzz.Resolve(fuzz.Spec{Kind: fuzz.SpecIsolated}, fuzz.ResolveOptions{})
+		if err == nil {
+			side = &fuzz.Escalating{Cur: side, Then: iso}
+		}
 	}
 	return side, sp, nil
 }
