@@ -6,9 +6,7 @@
 package fuzz
 
 import (
-	"regexp"
-	"strings"
-
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
@@ -123,24 +121,9 @@ func (r *Record) isNew() bool {
 	return r.Baseline == nil || r.Baseline.Outcome == OutOK || r.Baseline.Outcome == OutRefused
 }
 
-var (
-	reDigits = regexp.MustCompile(`0x[0-9a-fA-F]+|\d+`)
-	reSpace  = regexp.MustCompile(`\s+`)
-)
-
-// harnessSignature makes a stable signature of a panic, timeout or crash
-// reason: ids and addresses become N, the text is cut at 80 bytes.
+// harnessSignature is the signature of a panic, timeout, crash or error
+// reason: oracle.HarnessSignature, the one normalization table
+// (oracle/SIGNATURES.md) the minimizer and the regression suite use too.
 func harnessSignature(outcome, reason string) string {
-	if outcome == OutTimeout {
-		return "structurize:timeout"
-	}
-	s := reSpace.ReplaceAllString(reDigits.ReplaceAllString(firstLine(reason), "N"), " ")
-	s = strings.TrimSpace(s)
-	if len(s) > 80 {
-		s = s[:80]
-	}
-	if s == "" {
-		return "structurize:" + outcome
-	}
-	return "structurize:" + outcome + ":" + s
+	return oracle.HarnessSignature(outcome, reason)
 }

@@ -1,5 +1,6 @@
-// retime_test.go: a growth:time verdict is re-timed twice and stands only
-// when every run is slow; other verdicts are left alone.
+// retime_test.go: oracle.RetimeSlow on a real module of the structurizer:
+// a growth:time verdict is re-timed twice and stands only when every run is
+// slow; other verdicts are left alone.
 package fuzz
 
 import (
@@ -38,11 +39,11 @@ func TestRetimeSlow(t *testing.T) {
 	}{
 		{"fast", time.Millisecond, nil, 0, ""},
 		{"slow once", 3 * time.Second, []time.Duration{400 * time.Millisecond, 2 * time.Second}, 2, ""},
-		{"slow three times", 3 * time.Second, []time.Duration{2 * time.Second, 5 * time.Second}, 2, sigGrowthTime},
+		{"slow three times", 3 * time.Second, []time.Duration{2 * time.Second, 5 * time.Second}, 2, "growth:" + oracle.SigGrowthTime},
 	} {
 		sub := &oracle.Subject{Graph: g, Module: mod, Info: oracle.ResultInfo{Duration: c.first}}
 		calls := 0
-		vs := RetimeSlow(orc, sub, orc.Check(sub), func() time.Duration {
+		vs := oracle.RetimeSlow(orc, sub, nil, orc.Check(sub), func() time.Duration {
 			calls++
 			return c.again[calls-1]
 		})

@@ -8,7 +8,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
@@ -168,24 +167,16 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	if a.Stats != nil {
 		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
 	}
-	switch a.Outcome {
-	case proto.OK:
-	case proto.Refused:
+	switch out, sig, detail := classifyAnswer(a); out {
+	case OutOK:
+	case OutRefused:
 		r.Outcome, r.Detail = OutRefused, a.Reason
 		return r, nil
-	case OutPanic, OutTimeout, OutCrash:
-		r.Outcome, r.Signature, r.Detail = a.Outcome, harnessSignature(a.Outcome, a.Reason), firstLine(a.Reason)
+	case OutError:
+		r.Outcome, r.Detail = OutError, detail
 		return r, nil
-	case proto.Error:
-		if !strings.HasPrefix(a.Reason, proto.RequestError) {
-			// The structurizer failed on a valid graph (a malformed
-			// function, an internal error): a finding.
-			r.Outcome, r.Signature, r.Detail = OutInvalid, harnessSignature("error", a.Reason), firstLine(a.Reason)
-			return r, nil
-		}
-		fallthrough
-	default:
-		r.Outcome, r.Detail = OutError, firstLine(a.Outcome+": "+a.Reason)
+	default: // panic, timeout, crash, or an error on a valid graph
+		r.Outcome, r.Signature, r.Detail = out, sig, detail
 		return r, nil
 	}
 	mod, err := ModuleOf(a)
@@ -199,7 +190,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	// which must not change the other side's graph.
 	sub := &oracle.Subject{Graph: g.Clone(), Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
 	vs := w.orc.CheckShared(sub, shared)
-	vs = retimeShared(w.orc, sub, shared, vs, func() time.Duration {
+	vs = oracle.RetimeSlow(w.orc, sub, shared, vs, func() time.Duration {
 		start := time.Now()
 		side.Structurize(g.Clone(), opt, w.timeout)
 		return time.Since(start)

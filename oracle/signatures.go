@@ -3,7 +3,8 @@
 // holds the two equal. A signature is "check:reason" with no ids, names or
 // counts, so deduplication by signature is exact. Patterns end in
 // "<message>" where the reason is a validator message normalized by
-// NormalizeValidatorMessage.
+// NormalizeValidatorMessage, or "<reason>" where it is a harness reason
+// normalized by NormalizeReason (normalize.go).
 package oracle
 
 import "strings"
@@ -60,7 +61,11 @@ var Signatures = []SignatureDoc{
 	{"meta:" + SigOutputCFG, "the module's entry-point CFG cannot be read back"},
 	{SigFallback + ":<pass>:<reason>", "the structurizer fell back to the dispatch loop in PASS for REASON (its stats.passes_used; FallbackSignature)"},
 	{SigFallback, "the structurizer fell back to the dispatch loop and did not say why"},
-	{"structurize:panic", "the structurizer panicked (reported by the caller)"},
+	{"structurize:panic", "the structurizer panicked with an empty message (reported by the caller)"},
+	{"structurize:panic:<reason>", "the structurizer panicked (reported by the caller)"},
+	{"structurize:crash:<reason>", "the structurizer's process died or broke the protocol (reported by the caller)"},
+	{"structurize:error:<reason>", "the structurizer failed on a valid graph (reported by the caller)"},
+	{"structurize:timeout", "no answer within the per-graph limit (reported by the caller)"},
 	{"structurize:refused", "the strategy refused the graph (reported by the caller)"},
 	{"emit:malformed-function", "the emitter rejected the structured function (reported by the caller)"},
 }
@@ -77,6 +82,10 @@ func KnownSignature(sig string) bool {
 			}
 		case strings.HasSuffix(d.Pattern, ":<pass>:<reason>"):
 			if p := strings.TrimSuffix(d.Pattern, "<pass>:<reason>"); strings.HasPrefix(sig, p) && len(sig) > len(p) {
+				return true
+			}
+		case strings.HasSuffix(d.Pattern, "<reason>"):
+			if p := strings.TrimSuffix(d.Pattern, "<reason>"); strings.HasPrefix(sig, p) && len(sig) > len(p) {
 				return true
 			}
 		case strings.HasSuffix(d.Pattern, "R<n>"):

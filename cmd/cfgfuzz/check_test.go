@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
-	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -82,7 +84,7 @@ func TestCheckGPUDevice(t *testing.T) {
 }
 
 // TestCheckRetimesASlowVerdict: `check` follows the campaign's rule for a
-// slow structurization (fuzz.RetimeSlow): slow once, fast when re-timed, is
+// slow structurization (oracle.RetimeSlow): slow once, fast when re-timed, is
 // not a growth:time finding; slow every time is.
 func TestCheckRetimesASlowVerdict(t *testing.T) {
 	orc, err := oracle.New(oracle.Options{Checks: []string{"growth"}})
@@ -95,15 +97,15 @@ func TestCheckRetimesASlowVerdict(t *testing.T) {
 	}
 	for _, slowRuns := range []int{1, 3} {
 		calls := 0
-		real := structurizeSeam(structurizer.Options{})
-		seam := func(g *cfg.Graph) ([]byte, seamInfo, error) {
-			mod, info, err := real(g)
+		real := fuzz.SideStructurizer(&fuzz.InProcess{}, proto.Options{}, fuzz.DefaultTimeout)
+		seam := func(g *cfg.Graph) corpus.Structurized {
+			s := real(g)
 			if calls++; calls <= slowRuns {
-				info.Duration = 2 * time.Second // the structurizer's time limit is 1 s
+				s.Info.Duration = 2 * time.Second // the structurizer's time limit is 1 s
 			}
-			return mod, info, err
+			return s
 		}
-		rec := checkWith(items[0], "structured", seam, orc)
+		rec := checkOne(items[0], seam, "structured", orc)
 		want := outcomeOK
 		if slowRuns == 3 {
 			want = outcomeFail

@@ -284,13 +284,13 @@ func TestCheckReportsAFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	it := sourced{Item: cfg.Item{Graph: g, Line: 1, Col: 1}, File: "test"}
-	sopt := structurizer.Options{Hooks: dropSelectionMerges}
+	seam := fuzz.SideStructurizer(&fuzz.InProcess{Fn: hookedStructurizer(dropSelectionMerges)}, proto.Options{}, fuzz.DefaultTimeout)
 	for _, allow := range []bool{false, true} {
 		orc, err := oracle.New(oracle.Options{Checks: resolveChecks("", allow)})
 		if err != nil {
 			t.Skip(err)
 		}
-		rec := checkOne(it, sopt, orc)
+		rec := checkOne(it, seam, "structured", orc)
 		switch {
 		case rec.Stats == nil || rec.Stats.Fallbacks != 1:
 			t.Fatalf("allow %v: stats %+v, want a fallback", allow, rec.Stats)

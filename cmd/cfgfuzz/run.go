@@ -45,6 +45,7 @@ type campaignFlags struct {
 	checks, structurizerCmd, baseline string
 	current, gpuDevice                string
 	repo, build, serve                string
+	baselineStructurizer              string
 	cpuProfile, memProfile            string
 	isolate, minimize, compare        bool
 	allowFallbacks                    bool
@@ -71,7 +72,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
 	fs.BoolVar(&f.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
 	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
-	fs.StringVar(&f.structurizerCmd, "structurizer", "", "run the current side as this shell `CMD` speaking protocol v1 (fuzz/PROTOCOL.md)")
+	fs.StringVar(&f.structurizerCmd, "structurizer", "", "the current side as a structurizer `SPEC`: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md; a bare command is cmd:) or repo:DIR@REV")
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
@@ -83,6 +84,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 		fs.StringVar(&f.repo, "repo", "", "compare revisions of the git repository `DIR` instead of cfgfuzz's own: each checked out in a worktree, built with --build and served with --serve (or DIR/"+fuzz.ConfigFile+")")
 		fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout, once per commit ({worktree}, {rev}, {out} substituted)")
 		fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions)")
+		fs.StringVar(&f.baselineStructurizer, "baseline-structurizer", "", "the baseline side as a structurizer `SPEC` (self, isolated, rev:REV, cmd:CMD, repo:DIR@REV; fuzz.Spec) instead of --baseline REV")
 	}
 }
 
@@ -137,8 +139,8 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	if name == "compare" && f.baseline == "" && f.resume == "" {
-		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV is required")
+	if name == "compare" && f.baseline == "" && f.baselineStructurizer == "" && f.resume == "" {
+		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV or --baseline-structurizer SPEC is required")
 		return exitUsage
 	}
 	c, err := f.config(stderr)
@@ -329,12 +331,21 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 	default:
 		s.Current = fuzz.SpecSelf
 	}
-	if f.baseline != "" {
+	switch {
+	case f.baseline != "" && f.baselineStructurizer != "":
+		return c, fmt.Errorf("--baseline and --baseline-structurizer both name the baseline; give one")
+	case f.baseline != "":
 		spec, err := f.sideSpec(f.baseline)
 		if err != nil {
 			return c, err
 		}
 		s.Baseline = spec
+	case f.baselineStructurizer != "":
+		spec, err := fuzz.ParseSpec(f.baselineStructurizer)
+		if err != nil {
+			return c, err
+		}
+		s.Baseline = spec.String()
 	}
 	c.Settings = s
 	return c, f.sidesFromSettings(&c, stderr)
@@ -349,14 +360,25 @@ func (f *campaignFlags) dispatchShare(s *fuzz.Settings) error {
 	if f.dispatchEvery < 0 {
 		return fmt.Errorf("--dispatch-every %d: want 0 or more", f.dispatchEvery)
 	}
-	if f.structurizerCmd == "" && f.strategy == "" && f.repo == "" {
+	if f.structurizerCmd == "" && f.strategy == "" && f.repo == "" && oursOrNone(f.baselineStructurizer) {
 		s.DispatchEvery = f.dispatchEvery
 		return nil
 	}
 	if f.set["dispatch-every"] && f.dispatchEvery > 0 {
-		return fmt.Errorf("--dispatch-every needs cfgfuzz's own structurizer on its default strategy (not --structurizer, --repo or --strategy)")
+		return fmt.Errorf("--dispatch-every needs cfgfuzz's own structurizer on its default strategy (not --structurizer, --baseline-structurizer of another program, --repo or --strategy)")
 	}
 	return nil
+}
+
+// oursOrNone reports whether a --baseline-structurizer value is empty or
+// names cfgfuzz's own structurizer (self, isolated, a revision of cfgfuzz),
+// which has the strategies the dispatch share asks for.
+func oursOrNone(spec string) bool {
+	if spec == "" {
+		return true
+	}
+	sp, err := fuzz.ParseSpec(spec)
+	return err == nil && (sp.IsSelf() || sp.Kind == fuzz.SpecRev)
 }
 
 func validateOptions(strategy string, inject []string) error {
@@ -533,12 +555,29 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("structurize", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	form := fs.String("form", "func", "what an ok response carries: module or func")
+	inject := fs.String("inject", "", "faults planted in every answer, whatever the request asks (a structurizer with a bug of its own): "+strings.Join(structurizer.FaultNames(), ", "))
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	if err := proto.Serve(stdin, stdout, proto.Local(*form == "module")); err != nil {
+	faults := splitList(*inject)
+	if err := validateOptions("", faults); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
+		return exitUsage
+	}
+	if err := proto.Serve(stdin, stdout, plantFaults(proto.Local(*form == "module"), faults)); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
 		return exitUsage
 	}
 	return exitOK
+}
+
+// plantFaults adds faults to every request's before h serves it.
+func plantFaults(h proto.Handler, faults []string) proto.Handler {
+	if len(faults) == 0 {
+		return h
+	}
+	return func(req proto.Request) proto.Response {
+		req.Options.Inject = append(slices.Clone(req.Options.Inject), faults...)
+		return h(req)
+	}
 }
