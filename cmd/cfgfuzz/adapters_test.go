@@ -1,7 +1,8 @@
 // adapters_test.go: the example adapters of fuzz/examples (C++ built with
 // g++, Python run with python3, Go built as its own module) each speak
 // protocol v1 to `cfgfuzz run --structurizer`: 200 graphs with no finding,
-// and each adapter's planted bug found (exit 1, its signature). g++ or
+// and each adapter's planted bug found (exit 1, its signature) and
+// minimized against the adapter into the findings store. g++ or
 // python3 missing skips that adapter, saying so.
 package main
 
@@ -12,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -72,14 +74,14 @@ func buildGoAdapter(t *testing.T, dir string) string {
 	return shellQuote(bin)
 }
 
-// campaignOutcomes runs `cfgfuzz run --structurizer cmd` on 200 graphs and
-// returns its exit status and the count of each outcome and signature.
-func campaignOutcomes(t *testing.T, cmd string) (int, map[string]int, string) {
+// campaignOutcomes runs `cfgfuzz run --structurizer cmd` on 200 graphs
+// into out and returns its exit status and the count of each outcome and
+// signature.
+func campaignOutcomes(t *testing.T, cmd, out string, minimize bool) (int, map[string]int, string) {
 	t.Helper()
-	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"run", "--structurizer", cmd, "--graphs", "200", "--seed", "1", "--workers", "2",
-		"--out", out, "--progress", "none", "--minimize=false"}, strings.NewReader(""), &stdout, &stderr)
+		"--out", out, "--progress", "none", "--minimize=" + strconv.FormatBool(minimize)}, strings.NewReader(""), &stdout, &stderr)
 	f, err := os.Open(filepath.Join(out, "results.jsonl"))
 	if err != nil {
 		t.Fatalf("exit %d, no results log: %v\n%s%s", code, err, stdout.String(), stderr.String())
@@ -108,13 +110,19 @@ func TestExampleAdapters(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			cmd := a.build(t, t.TempDir())
 			checkBadRequests(t, cmd)
-			code, counts, text := campaignOutcomes(t, cmd)
+			code, counts, text := campaignOutcomes(t, cmd, t.TempDir(), false)
 			if code != 0 || counts["ok"] != 200 {
 				t.Errorf("clean adapter: exit %d, outcomes %v, want exit 0 and 200 ok\n%s", code, counts, text)
 			}
-			code, counts, text = campaignOutcomes(t, cmd+a.bug)
+			out := t.TempDir()
+			code, counts, text = campaignOutcomes(t, cmd+a.bug, out, true)
 			if code != 1 || counts[a.sig] == 0 {
 				t.Errorf("adapter with%s: exit %d, outcomes %v, want exit 1 and %s findings\n%s", a.bug, code, counts, a.sig, text)
+			}
+			// The campaign minimized the finding against the adapter.
+			mins, _ := filepath.Glob(filepath.Join(out, "findings", "*", "*", "min.cfg"))
+			if len(mins) == 0 {
+				t.Errorf("adapter with%s: no minimized finding under %s/findings\n%s", a.bug, out, text)
 			}
 		})
 	}

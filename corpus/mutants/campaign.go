@@ -32,6 +32,7 @@ type Settings struct {
 	Limit   time.Duration // wall-clock limit of one mutant's campaign
 	Keep    bool          // keep each mutant's temporary directory
 	Extra   []string      // more flags for `cfgfuzz run`
+	Tags    string        // build tags of cmd/cfgfuzz ("" none; "vulkan" for the gpu check)
 	// Control is each graph's outcome and module hash in the unmutated
 	// tree's campaign (nil: no control ran), to count the graphs a mutant
 	// changed.
@@ -119,7 +120,7 @@ func runMutant(m *Mutant, s Settings) (r Result) {
 		}
 	}
 	bin := filepath.Join(dir, "cfgfuzz")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/cfgfuzz")
+	build := exec.Command("go", "build", "-trimpath", "-tags", s.Tags, "-o", bin, "./cmd/cfgfuzz")
 	build.Dir = tree
 	if out, err := build.CombinedOutput(); err != nil {
 		r.Status, r.Note = StStillborn, buildError(string(out))

@@ -42,6 +42,7 @@ func run(args []string) int {
 	root := fs.String("repo", "", "repository to copy (default: the one holding the working directory)")
 	control := fs.Bool("control", true, "first run the campaign on the unmutated copy")
 	jsonOut := fs.String("json", "", "also write the results as JSON to `FILE`")
+	tags := fs.String("tags", "", "build tags for cmd/cfgfuzz (`vulkan` for --gpu-every)")
 	extra := fs.String("run-flags", "", "more `FLAGS` for each `cfgfuzz run`, space-separated (e.g. \"--gpu-every 10\")")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -70,7 +71,7 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		return 1
 	}
-	s := Settings{Root: *root, Graphs: *graphs, Seed: *seed, Workers: *workers, Limit: *limit, Keep: *keep, Extra: strings.Fields(*extra)}
+	s := Settings{Root: *root, Graphs: *graphs, Seed: *seed, Workers: *workers, Limit: *limit, Keep: *keep, Extra: strings.Fields(*extra), Tags: *tags}
 	fmt.Printf("cfgfuzz mutants: %d mutants of %s, each `cfgfuzz run --graphs %d --seed %d --workers %d%s`\n",
 		len(ms), *root, s.Graphs, s.Seed, s.Workers, strings.TrimRight(" "+strings.Join(s.Extra, " "), " "))
 	if *control {

@@ -92,6 +92,9 @@ func printSummary(ms []Mutant, rs []Result, s Summary) {
 		switch r.Status {
 		case StSurvived:
 			fmt.Printf("survivor %s: %s (%d graphs changed, %d fallbacks to the dispatch loop)\n", r.Name, m.What, r.Changed, r.Fallbacks)
+			if m.Note != "" {
+				fmt.Printf("  why: %s\n", m.Note)
+			}
 		case StEquivalent:
 			fmt.Printf("equivalent %s: %s\n", r.Name, m.Equivalent)
 		}

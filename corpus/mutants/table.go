@@ -19,6 +19,7 @@ type Mutant struct {
 	File       string // relative to the repository root, slash-separated
 	What       string // the bug, in one line
 	Equivalent string // why it cannot change a campaign's outcome; "" if it can
+	Note       string // for a known survivor: why the oracle misses it
 	Old, New   string
 	Line       int // the table line of its "==" header
 }
@@ -86,8 +87,10 @@ func parseTable(path string) ([]Mutant, error) {
 			cur.What = strings.TrimSpace(line[len("what: "):])
 		case strings.HasPrefix(line, "equivalent: "):
 			cur.Equivalent = strings.TrimSpace(line[len("equivalent: "):])
+		case strings.HasPrefix(line, "note: "):
+			cur.Note = strings.TrimSpace(line[len("note: "):])
 		default:
-			return nil, fail("unexpected line %q (want file:, what:, equivalent:, --- old or ==)", line)
+			return nil, fail("unexpected line %q (want file:, what:, equivalent:, note:, --- old or ==)", line)
 		}
 	}
 	if err := sc.Err(); err != nil {

@@ -19,7 +19,10 @@
 #ifndef CFGFUZZ_PROTOCOL_HPP
 #define CFGFUZZ_PROTOCOL_HPP
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <iostream>
 #include <map>
