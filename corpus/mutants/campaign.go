@@ -127,14 +127,13 @@ func runMutant(m *Mutant, s Settings) (r Result) {
 		return r
 	}
 	out := filepath.Join(dir, "out")
-	exit, tail, err := campaign(bin, out, s)
+	exit, tail, cut := campaign(bin, out, s)
 	r.Exit = exit
-	if err != nil {
-		r.Status, r.Note = StError, err.Error()
-		return r
-	}
 	if err := readResults(filepath.Join(out, "results.jsonl"), &r); err != nil {
 		r.Status, r.Note = StError, err.Error()
+		if cut != nil {
+			r.Note = cut.Error() + "; " + r.Note
+		}
 		return r
 	}
 	if s.Control != nil {
@@ -145,14 +144,27 @@ func runMutant(m *Mutant, s Settings) (r Result) {
 			}
 		}
 	}
-	r.Status = verdict(&r, s.Graphs, tail)
+	judge(&r, m, s.Graphs, tail, cut)
+	return r
+}
+
+// judge sets r's status from its campaign: the verdict of its records and
+// exit status; a campaign cut short (cut not nil) is an error unless it
+// found something; a survivor the table marks equivalent is equivalent.
+func judge(r *Result, m *Mutant, graphs int, tail string, cut error) {
+	r.Status = verdict(r, graphs, tail)
+	if cut != nil {
+		if r.Status != StKilled {
+			r.Status = StError
+		}
+		r.Note = strings.TrimPrefix(r.Note+"; "+cut.Error(), "; ")
+	}
 	if r.Status == StSurvived && m != nil && m.Equivalent != "" {
 		r.Status = StEquivalent
 	}
 	if r.Status == StKilled && m != nil && m.Equivalent != "" {
 		r.Note = "marked equivalent in the table but killed: the table is wrong"
 	}
-	return r
 }
 
 // verdict classifies a mutant from its campaign's exit status and records.

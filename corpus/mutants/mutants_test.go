@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
@@ -119,5 +120,73 @@ func TestReadResultsReadsFuzzRecords(t *testing.T) {
 		if failing(out) != want {
 			t.Errorf("failing(%q) = %v", out, failing(out))
 		}
+	}
+}
+
+// TestCopyTreeLeavesOutGit copies files, directories and links, and no
+// .git (a directory, or a worktree's file).
+func TestCopyTreeLeavesOutGit(t *testing.T) {
+	src, dst := t.TempDir(), filepath.Join(t.TempDir(), "copy")
+	for p, text := range map[string]string{"a.go": "package a", "sub/b.go": "package b", ".git/HEAD": "ref", "sub/.git": "gitdir: x"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(src, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(src, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a.go", filepath.Join(src, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyTree(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"a.go", "sub/b.go", "link.go"} {
+		if b, err := os.ReadFile(filepath.Join(dst, p)); err != nil || len(b) == 0 {
+			t.Errorf("%s not copied: %v", p, err)
+		}
+	}
+	for _, p := range []string{".git", "sub/.git"} {
+		if _, err := os.Lstat(filepath.Join(dst, p)); err == nil {
+			t.Errorf("%s copied", p)
+		}
+	}
+}
+
+// TestCutCampaignIsNeverASurvivor: a campaign stopped at the limit with no
+// finding is an error, not a survivor (a hanging mutant must not pass).
+func TestCutCampaignIsNeverASurvivor(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "cfgfuzz")
+	// A fake cfgfuzz that writes one record and hangs.
+	script := "#!/bin/sh\nwhile [ \"$1\" != --out ]; do shift; done; mkdir -p \"$2\"\n" +
+		"echo '{\"i\":0,\"cur\":{\"outcome\":\"ok\"}}' > \"$2/results.jsonl\"\nsleep 30\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := Settings{Graphs: 10, Seed: 1, Workers: 1, Limit: 300 * time.Millisecond}
+	out := filepath.Join(t.TempDir(), "out")
+	start := time.Now()
+	_, _, cut := campaign(bin, out, s)
+	if cut == nil {
+		t.Fatal("campaign not cut at the limit")
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("cut took %v: the process group was not killed", d)
+	}
+	r := Result{First: -1}
+	if err := readResults(filepath.Join(out, "results.jsonl"), &r); err != nil || r.Graphs != 1 {
+		t.Fatalf("partial log: %+v, %v", r, err)
+	}
+	judge(&r, &Mutant{Name: "m"}, s.Graphs, "", cut)
+	if r.Status != StError {
+		t.Errorf("cut campaign without a finding: %s, want error", r.Status)
+	}
+	found := Result{First: 3, Failing: 1, Graphs: 4, Exit: -1}
+	if judge(&found, &Mutant{Name: "m"}, s.Graphs, "", cut); found.Status != StKilled {
+		t.Errorf("cut campaign with a finding: %s, want killed", found.Status)
+	}
+	eq := Result{First: -1, Graphs: 10}
+	if judge(&eq, &Mutant{Name: "m", Equivalent: "why"}, 10, "", nil); eq.Status != StEquivalent {
+		t.Errorf("clean campaign of an equivalent mutant: %s, want equivalent", eq.Status)
 	}
 }
