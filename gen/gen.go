@@ -90,6 +90,11 @@ type Config struct {
 	// ExhaustiveN is the largest block count of the exhaustive
 	// enumeration (1 to MaxExhaustiveN). 0 means DefaultExhaustiveN.
 	ExhaustiveN int
+	// ExhaustiveGrow makes the exhaustive seed a position in the growing
+	// order (growing.go: every graph of 1 to 5 blocks, then sampled larger
+	// ones) instead of an index modulo ExhaustiveCount(ExhaustiveN), which
+	// it then ignores. false means the stable order of ExhaustiveN.
+	ExhaustiveGrow bool
 }
 
 // Item is one generated graph and how to get it again.
@@ -211,6 +216,10 @@ func Generate(c Config, seed uint64) (Item, error) {
 			it.Graph, it.Program, it.Constructs = p.graph, p.text, p.constructs
 		}
 	case Exhaustive:
+		if c.ExhaustiveGrow {
+			it.Graph = GrowingAt(seed)
+			break
+		}
 		it.Graph = ExhaustiveAt(c.ExhaustiveN, int(seed%uint64(ExhaustiveCount(c.ExhaustiveN))))
 	}
 	if err != nil {
