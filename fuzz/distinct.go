@@ -28,11 +28,6 @@
 package fuzz
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"strconv"
-
-	"github.com/cfgfuzz/cfgfuzz/gen"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -61,47 +56,87 @@ func (s *Settings) Place(i int) (stream, number int) {
 
 // GraphHash is the canonical hash of g with its weights (see the file
 // comment) on a strategy: the dispatch share's graphs (Settings.GraphStrategy)
-// are other work than the same graph on the campaign's strategy.
+// are other work than the same graph on the campaign's strategy. It hashes
+// gen.Canonical's form without building it: blocks in breadth-first order
+// from the entry, each successor as its block's place in that order.
 func GraphHash(g *cfg.Graph, strategy string) uint64 {
-	h := sha256.New()
-	h.Write([]byte(strategy + "\n"))
-	if reachesAll(g) {
-		g = gen.Canonical(g)
-		h.Write([]byte("c:"))
-	} else {
-		h.Write([]byte("r:"))
+	h := hasher(fnvOffset)
+	h.text(strategy)
+	id, order := bfsOrder(g)
+	if len(order) < g.Len() { // unreachable blocks: the graph as it is
+		h.word(1)
+		order = order[:0]
+		for b := range g.Succs {
+			id[b] = b
+			order = append(order, b)
+		}
 	}
-	h.Write([]byte(cfg.FormatCompact(g)))
-	for b := range g.Succs {
-		h.Write([]byte(" " + strconv.Itoa(g.Weight(b))))
+	for _, b := range order {
+		h.word(uint64(len(g.Succs[b])))
+		for _, t := range g.Succs[b] {
+			h.word(uint64(id[t]))
+		}
+		h.word(uint64(g.Weight(b)))
+		if b < len(g.Names) {
+			h.text(g.Names[b])
+		}
 	}
-	for _, name := range g.Names {
-		h.Write([]byte("|" + name))
-	}
-	return binary.BigEndian.Uint64(h.Sum(nil))
+	return mix(uint64(h))
 }
 
-// reachesAll reports whether every block of g is reachable from the entry.
-func reachesAll(g *cfg.Graph) bool {
+// bfsOrder numbers the blocks reachable from the entry breadth-first,
+// successors in order: id[b] is b's place in order, -1 when unreachable.
+func bfsOrder(g *cfg.Graph) (id, order []int) {
 	n := g.Len()
-	if n == 0 {
-		return true
+	id = make([]int, n)
+	for b := range id {
+		id[b] = -1
 	}
-	seen := make([]bool, n)
-	seen[0] = true
-	stack, count := []int{0}, 1
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, t := range g.Succs[b] {
-			if t >= 0 && t < n && !seen[t] {
-				seen[t] = true
-				count++
-				stack = append(stack, t)
+	if n == 0 {
+		return id, nil
+	}
+	order = append(make([]int, 0, n), 0)
+	id[0] = 0
+	for q := 0; q < len(order); q++ {
+		for _, t := range g.Succs[order[q]] {
+			if t >= 0 && t < n && id[t] < 0 {
+				id[t] = len(order)
+				order = append(order, t)
 			}
 		}
 	}
-	return count == n
+	return id, order
+}
+
+// hasher is 64-bit FNV-1a over words, finished by mix.
+type hasher uint64
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+func (h *hasher) word(w uint64) {
+	for range 8 {
+		*h = (*h ^ hasher(w&0xff)) * fnvPrime
+		w >>= 8
+	}
+}
+
+func (h *hasher) text(s string) {
+	h.word(uint64(len(s)))
+	for i := 0; i < len(s); i++ {
+		*h = (*h ^ hasher(s[i])) * fnvPrime
+	}
+}
+
+// mix is splitmix64's finalizer, spreading FNV's low-entropy high bits.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 // DistinctSet is the hashes of a campaign's graphs in index order, up to

@@ -155,3 +155,49 @@ func TestDistinctSetCap(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphHashAgreesWithCanonical: on random small graphs and their
+// renumberings, two hashes are equal exactly when gen.Canonical's forms
+// (with weights) are.
+func TestGraphHashAgreesWithCanonical(t *testing.T) {
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 1))
+	byHash := map[uint64]string{}
+	byForm := map[string]uint64{}
+	for range 3000 {
+		n := 1 + r.IntN(4)
+		g := cfg.New(n)
+		for b := range n {
+			for range r.IntN(3) {
+				g.Succs[b] = append(g.Succs[b], r.IntN(n))
+			}
+			g.Weights[b] = 16 * r.IntN(2)
+		}
+		perm := []int{0}
+		for _, b := range r.Perm(n - 1) {
+			perm = append(perm, b+1)
+		}
+		for _, h := range []*cfg.Graph{g, g.Permute(perm)} {
+			if !reachesAllBlocks(h) {
+				continue
+			}
+			c := gen.Canonical(h)
+			form := cfg.FormatCompact(c) + fmt.Sprint(c.Weights)
+			hash := GraphHash(h, "")
+			if f, ok := byHash[hash]; ok && f != form {
+				t.Fatalf("%s and %s share hash %x", f, form, hash)
+			}
+			if x, ok := byForm[form]; ok && x != hash {
+				t.Fatalf("%s hashes to %x and %x", form, x, hash)
+			}
+			byHash[hash], byForm[form] = form, hash
+		}
+	}
+	t.Logf("%d canonical forms", len(byForm))
+}
+
+func reachesAllBlocks(g *cfg.Graph) bool {
+	_, order := bfsOrder(g)
+	return len(order) == g.Len()
+}

@@ -14,7 +14,9 @@
 //     fall-through and duplicate cases) lowered to graphs, the program text
 //     kept for reports (program.go, lower.go);
 //   - exhaustive: every graph of at most N blocks and out-degree at most 2
-//     up to isomorphism, in a stable order (exhaustive.go).
+//     up to isomorphism, in a stable order (exhaustive.go); a campaign walks
+//     the growing order instead, all graphs of 1 to 5 blocks and then
+//     sampled larger ones (growing.go).
 //
 // Weights (weights.go) are laid over any graph: the same words on every
 // block, and the field's "one block at 1000 words" variant. FromBytes

@@ -109,7 +109,9 @@ kinds:
   program         random structured programs lowered to graphs (--program
                   prints the program text as # lines before each graph)
   exhaustive      every graph of 1..N blocks, out-degree <= 2, up to
-                  isomorphism; the seed is the index (--all prints them all)
+                  isomorphism; the seed is the index (--all prints them all;
+                  --grow: the seed is a position in the order a campaign
+                  walks, all graphs of 1..5 blocks, then sampled 6..8)
 
 --stats prints the distribution to standard error, with the share of graphs
 having each control-flow shape the structurizer has a code path for

@@ -66,7 +66,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
 	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` (its settings; --workers and --progress may change)")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
-	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+")")
+	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")

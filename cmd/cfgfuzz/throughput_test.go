@@ -5,9 +5,10 @@
 // package gen, the default strategy with its dispatch share, 16 random
 // walks, in-process structurizer, the oracle's checks), against
 // the oracle's in-process validator on 2 goroutines over the modules of the
-// same distinct graphs (the repeats the campaign skips left out; made beforehand, untimed, each with the strategy the
-// campaign runs it with; refusals have none). The target is a campaign at
-// least 70% as fast as validation alone, in distinct graphs per second.
+// same distinct graphs (the repeats the campaign skips left out; made
+// beforehand, untimed, each with the strategy the campaign runs it with;
+// refusals have none). Rates are distinct graphs per second; the target is
+// a campaign at least 70% as fast as validation alone.
 //
 // Rows: every check (the default), every check but meta, spirv-val and
 // exec, spirv-val alone (the engine's own overhead). Each rate is the best
