@@ -38,7 +38,7 @@ func GrowingAt(p uint64) *cfg.Graph {
 	for n := GrowingFullN + 1; n <= MaxExhaustiveN; n++ {
 		m := uint64(exhaustiveExact(n))
 		if p < m {
-			return unrank(n, countCompletions(n), int(scramble(p, m)))
+			return unrank(n, completionsOf[n](), int(scramble(p, m)))
 		}
 		p -= m
 	}
