@@ -7,7 +7,11 @@ package fuzz
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/gen"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -141,6 +145,34 @@ func TestSkipsAreDeterministic(t *testing.T) {
 	if merged.Throughput.Graphs != 10 || merged.Throughput.Skipped != n-10 {
 		t.Errorf("merged throughput %+v: want 10 graphs and %d skipped", merged.Throughput, n-10)
 	}
+	resumed := resumeFromPart(t, one, 30)
+	if a, b := reportJSON(t, one.Dir), reportJSON(t, resumed.Dir); a != b {
+		t.Errorf("a resumed run differs from the whole run:\n%s\n---\n%s", a, b)
+	}
+}
+
+// resumeFromPart resumes, in a fresh directory, the campaign of c from the
+// first k lines of its log.
+func resumeFromPart(t *testing.T, c Config, k int) Config {
+	t.Helper()
+	log, err := os.ReadFile(filepath.Join(c.Dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(log), "\n")
+	r := c
+	r.Dir, r.Resume = t.TempDir(), true
+	if err := SaveSettings(r.Dir, c.Settings); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.Dir, ResultsFile), []byte(strings.Join(lines[:k], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := mustRun(t, r)
+	if o.Report.Throughput.Resumed != k {
+		t.Fatalf("resumed %d records, want %d", o.Report.Throughput.Resumed, k)
+	}
+	return r
 }
 
 // TestDistinctSetCap: past the cap, new hashes are checked and not
@@ -200,4 +232,21 @@ func TestGraphHashAgreesWithCanonical(t *testing.T) {
 func reachesAllBlocks(g *cfg.Graph) bool {
 	_, order := bfsOrder(g)
 	return len(order) == g.Len()
+}
+
+// TestProgressCountsDistinctGraphs: the plain progress line counts
+// distinct graphs and skips apart, its rate in distinct graphs per second.
+func TestProgressCountsDistinctGraphs(t *testing.T) {
+	var out strings.Builder
+	p := newProgress(&out, false, time.Hour, 4)
+	p.count(&Record{Index: 0, Current: SideResult{Outcome: OutOK}}, false)
+	p.count(&Record{Index: 1, Skipped: true}, false)
+	p.count(&Record{Index: 2, Current: SideResult{Outcome: OutOK}}, false)
+	p.finish()
+	line := out.String()
+	for _, want := range []string{"cfgfuzz: 2 distinct graphs (3/4 indices)", "ok 2 ", "skipped 1", "distinct graphs/s"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("progress line %q lacks %q", line, want)
+		}
+	}
 }
