@@ -39,7 +39,7 @@ func newProgress(w io.Writer, terminal bool, every time.Duration, total int) *pr
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionShowCount(),
 			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("graphs"),
+			progressbar.OptionSetItsString("indices"),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionSetWidth(24),
