@@ -22,8 +22,9 @@ const (
 )
 
 // Stream is one generator at one weight setting; a campaign interleaves its
-// streams: graph index i belongs to stream i mod len(Streams) and is that
-// stream's graph number i / len(Streams).
+// streams: graph index i belongs to stream i mod len(Streams), and the
+// streams of one generator take turns over its graphs (Settings.Place), so
+// each graph runs at one weight setting.
 type Stream struct {
 	Kind    string `json:"kind"`    // generator name, e.g. "reducible"
 	Weights string `json:"weights"` // weight setting name, e.g. "w16+heavy"
@@ -41,7 +42,8 @@ type Item struct {
 // Source generates a campaign's graphs. It must be a pure function of its
 // arguments: that is what makes a campaign reproducible from its seed.
 type Source interface {
-	// Item returns graph number j of stream s in a campaign seeded with run.
+	// Item returns graph number j of stream s's generator, at s's weight
+	// setting, in a campaign seeded with run.
 	Item(s Stream, run uint64, j int) (Item, error)
 	// Replay is a shell command that prints the graph of stream s with the
 	// given own seed, e.g. "cfgfuzz gen --kind reducible --seed 7 --count 1".

@@ -9,12 +9,16 @@
 //
 // As in Go's internal/fuzz, one coordinator (Run, engine.go) hands out
 // work and keeps the books, and workers (worker.go) do the work; failures of
-// the harness are kept apart from findings. The coordinator hands out graph
-// indices in order: index i is graph i/len(Streams) of stream i mod
-// len(Streams) (a stream is one generator at one weight setting), its seed
-// derived from the campaign seed, so every graph is a pure function of
-// (seed, settings, index). Each worker owns its sides and its oracle and
-// turns an index into a Record. The coordinator appends records to the
+// the harness are kept apart from findings. The coordinator generates the
+// graph of every index in order: index i belongs to stream i mod
+// len(Streams) (a stream is one generator at one weight setting) and is
+// graph number Settings.Place(i) of that stream's generator, whose streams
+// take turns over one sequence of graphs (each graph at one weight
+// setting), its seed derived from the campaign seed, so every graph is a
+// pure function of (seed, settings, index). A graph isomorphic to an
+// earlier index's is skipped with a record saying so (distinct.go); the
+// others go to the workers. Each worker owns its sides and its oracle and
+// turns a generated graph into a Record. The coordinator appends records to the
 // results log as they come, in completion order; reports are computed from
 // the log sorted by index, which is why the number of workers, the order of
 // completion, sharding and restarts do not change a report (only its

@@ -14,7 +14,7 @@ func Markdown(rep *Report) string {
 	var b strings.Builder
 	s := &rep.Settings
 	fmt.Fprintf(&b, "# cfgfuzz campaign\n\n")
-	fmt.Fprintf(&b, "Seed %d, %d graphs", s.Seed, rep.Graphs)
+	fmt.Fprintf(&b, "Seed %d, %d distinct graphs (%d repeats skipped)", s.Seed, rep.Graphs, rep.Skipped)
 	if s.Shard.N > 0 {
 		fmt.Fprintf(&b, " (shard %s)", s.Shard)
 	}
@@ -66,7 +66,7 @@ func Markdown(rep *Report) string {
 		}
 	}
 	t := rep.Throughput
-	fmt.Fprintf(&b, "\n## Throughput\n\n%d graphs in %.1f s (%.0f graphs/s) on %d workers", t.Graphs, t.Seconds, t.GraphsPerSec, t.Workers)
+	fmt.Fprintf(&b, "\n## Throughput\n\n%d distinct graphs in %.1f s (%.0f distinct graphs/s) on %d workers, %d repeats skipped", t.Graphs, t.Seconds, t.GraphsPerSec, t.Workers, t.Skipped)
 	if t.Resumed > 0 {
 		fmt.Fprintf(&b, "; %d graphs replayed from the log", t.Resumed)
 	}
@@ -151,19 +151,19 @@ func plural(n int, word string) string {
 }
 
 func outcomeTable(b *strings.Builder, rep *Report) {
-	b.WriteString("| generator | weights | graphs |")
+	b.WriteString("| generator | weights | graphs | skipped |")
 	for _, o := range Outcomes {
 		b.WriteString(" " + o + " |")
 	}
-	b.WriteString(" fallbacks |\n|---|---|---|" + strings.Repeat("---|", len(Outcomes)+1) + "\n")
+	b.WriteString(" fallbacks |\n|---|---|---|---|" + strings.Repeat("---|", len(Outcomes)+1) + "\n")
 	for _, r := range rep.Streams {
-		fmt.Fprintf(b, "| %s | %s | %d |", r.Kind, r.Weights, r.Graphs)
+		fmt.Fprintf(b, "| %s | %s | %d | %d |", r.Kind, r.Weights, r.Graphs, r.Skipped)
 		for _, o := range Outcomes {
 			fmt.Fprintf(b, " %d |", r.Outcomes[o])
 		}
 		fmt.Fprintf(b, " %d |\n", r.Fallbacks)
 	}
-	fmt.Fprintf(b, "| **all** | | %d |", rep.Graphs)
+	fmt.Fprintf(b, "| **all** | | %d | %d |", rep.Graphs, rep.Skipped)
 	for _, o := range Outcomes {
 		fmt.Fprintf(b, " %d |", rep.Outcomes[o])
 	}

@@ -51,7 +51,9 @@ func Merge(dirs []string) (*Report, error) {
 			}
 		}
 		t := shardReport.Throughput
-		tp.Graphs += t.Graphs + t.Resumed
+		tp.Graphs += t.Graphs
+		tp.Skipped += t.Skipped
+		tp.Resumed += t.Resumed
 		tp.Seconds = max(tp.Seconds, t.Seconds)
 		tp.Workers += t.Workers
 	}

@@ -82,6 +82,11 @@ type Record struct {
 	Current  SideResult  `json:"cur"`
 	Baseline *SideResult `json:"base,omitempty"`
 	Class    string      `json:"class,omitempty"` // with a baseline only
+	// Skipped says the graph was not run: it is isomorphic to the graph of
+	// the earlier index SameAs (distinct.go). A skipped record has no
+	// outcome and counts in no report table but the skipped counts.
+	Skipped bool `json:"skipped,omitempty"`
+	SameAs  int  `json:"same_as,omitempty"`
 }
 
 // Classify returns the divergence class of a graph from both sides.

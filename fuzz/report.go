@@ -20,7 +20,10 @@ const Schema = "cfgfuzz-report/v1"
 type Report struct {
 	Schema   string   `json:"schema"`
 	Settings Settings `json:"config"`
-	Graphs   int      `json:"graphs"` // graphs with a record
+	// Graphs is the distinct graphs run (records not skipped); Skipped the
+	// indices skipped as repeats of an earlier index's graph (distinct.go).
+	Graphs  int `json:"graphs"`
+	Skipped int `json:"skipped"`
 	// Outcomes counts the current side's outcomes over all graphs.
 	Outcomes map[string]int `json:"outcomes"`
 	// BaselineOutcomes counts the baseline's outcomes (with a baseline).
@@ -52,7 +55,8 @@ type Report struct {
 // StreamRow counts one stream's graphs by outcome and divergence class.
 type StreamRow struct {
 	Stream
-	Graphs      int            `json:"graphs"`
+	Graphs      int            `json:"graphs"`  // distinct graphs run
+	Skipped     int            `json:"skipped"` // repeats skipped
 	Outcomes    map[string]int `json:"outcomes"`
 	Fallbacks   int            `json:"fallbacks"` // graphs the current side fell back on
 	Baseline    map[string]int `json:"baseline_outcomes,omitempty"`
@@ -111,10 +115,11 @@ type Finding struct {
 
 // Throughput is the only part of a report that depends on the clock.
 type Throughput struct {
-	Graphs       int     `json:"graphs"`  // graphs done by this run (not replayed)
+	Graphs       int     `json:"graphs"`  // distinct graphs run by this run (not replayed)
+	Skipped      int     `json:"skipped"` // repeats this run skipped
 	Resumed      int     `json:"resumed"` // records replayed from the log
 	Seconds      float64 `json:"seconds"`
-	GraphsPerSec float64 `json:"graphs_per_sec"`
+	GraphsPerSec float64 `json:"graphs_per_sec"` // distinct graphs per second
 	Workers      int     `json:"workers"`
 	Shards       int     `json:"shards,omitempty"` // merged reports: shards merged
 }
@@ -131,7 +136,7 @@ const maxExamples = 20
 func BuildReport(s Settings, recs []Record) *Report {
 	recs = slices.Clone(recs)
 	slices.SortFunc(recs, func(a, b Record) int { return cmp.Compare(a.Index, b.Index) })
-	rep := &Report{Schema: Schema, Settings: s, Graphs: len(recs), Outcomes: zeroCounts(Outcomes), Findings: []Finding{}}
+	rep := &Report{Schema: Schema, Settings: s, Outcomes: zeroCounts(Outcomes), Findings: []Finding{}}
 	for _, st := range s.Streams {
 		rep.Streams = append(rep.Streams, StreamRow{Stream: st, Outcomes: zeroCounts(Outcomes)})
 	}
@@ -175,6 +180,12 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) {
 	} else {
 		row = &StreamRow{Outcomes: map[string]int{}, Baseline: map[string]int{}, Divergences: map[string]int{}}
 	}
+	if r.Skipped {
+		rep.Skipped++
+		row.Skipped++
+		return
+	}
+	rep.Graphs++
 	row.Graphs++
 	rep.Outcomes[r.Current.Outcome]++
 	row.Outcomes[r.Current.Outcome]++

@@ -110,18 +110,26 @@ func (w *worker) escalateIfLeaked() {
 	}
 }
 
-// item generates graph index i; a panic of the source is contained
-// (generate.go).
-func (w *worker) item(i int) (Stream, int, Item, error) {
-	n := len(w.set.Streams)
-	s := i % n
-	it, err := generate(w.src, w.set.Streams[s], w.set.Seed, i/n)
-	return w.set.Streams[s], s, it, err
+// job is one graph index as the coordinator hands it to a worker, its
+// graph generated (in index order, for the skip decision: distinct.go).
+type job struct {
+	i      int
+	stream int
+	it     Item
+	err    error
 }
 
-// run produces graph index i's record.
-func (w *worker) run(i int) Record {
-	_, s, it, err := w.item(i)
+// makeJob generates graph index i; a panic of the source is contained
+// (generate.go).
+func makeJob(src Source, set *Settings, i int) job {
+	s, j := set.Place(i)
+	it, err := generate(src, set.Streams[s], set.Seed, j)
+	return job{i: i, stream: s, it: it, err: err}
+}
+
+// run produces job j's record.
+func (w *worker) run(j job) Record {
+	i, s, it, err := j.i, j.stream, j.it, j.err
 	rec := Record{Index: i, Stream: s, Seed: it.Seed}
 	if err != nil {
 		rec.Current = generateFailure(err)

@@ -66,7 +66,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
 	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` (its settings; --workers and --progress may change)")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
-	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+")")
+	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
@@ -225,6 +225,8 @@ func summaryLines(rep *fuzz.Report) string {
 	if s := rep.Settings; s.Baseline != "" {
 		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSpec(s.Current), s.Baseline, fuzz.DescribeSpec(s.Baseline))
 	}
+	t := rep.Throughput
+	fmt.Fprintf(&b, "%d distinct graphs (%d repeats skipped); this run %d in %.1f s, %.0f distinct graphs/s\n", rep.Graphs, rep.Skipped, t.Graphs, t.Seconds, t.GraphsPerSec)
 	fmt.Fprintf(&b, "%d graphs:", rep.Graphs)
 	for _, o := range fuzz.Outcomes {
 		fmt.Fprintf(&b, " %s %d", o, rep.Outcomes[o])
@@ -478,7 +480,9 @@ func progressOutput(mode string, stderr io.Writer) (io.Writer, bool) {
 	return stderr, isTerm
 }
 
-// streamsFor is every chosen generator at every chosen weight setting.
+// streamsFor is every chosen generator at every chosen weight setting (a
+// setting named twice counts once): the streams of one generator take
+// turns over its graphs (fuzz.Settings.Place), each graph at one setting.
 func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
 	ks := splitList(kinds)
 	if len(ks) == 0 {
@@ -488,6 +492,7 @@ func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
 	if len(ws) == 0 {
 		ws = strings.Split(weightList(), ",")
 	}
+	ks, ws = dedupe(ks), dedupe(ws)
 	var out []fuzz.Stream
 	for _, k := range ks {
 		if err := (gen.Config{Kind: gen.Kind(k)}).Validate(); err != nil {
@@ -503,6 +508,17 @@ func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
 	return out, nil
 }
 
+// dedupe keeps the first of each name, in order.
+func dedupe(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func weighting(name string) (gen.Weighting, error) {
 	for _, w := range gen.FieldWeightings() {
 		if w.Name() == name {
@@ -515,14 +531,17 @@ func weighting(name string) (gen.Weighting, error) {
 // genSource is package gen as the campaign's graph source.
 type genSource struct{}
 
-// Item is graph j of a stream: gen.SeedFor's j-th seed of the run.
+// Item is graph j of a stream's generator at the stream's weights:
+// gen.SeedFor's j-th seed of the run; the exhaustive generator walks its
+// growing order (gen.GrowingAt), so it goes on to larger graphs instead of
+// wrapping around.
 func (genSource) Item(s fuzz.Stream, run uint64, j int) (fuzz.Item, error) {
 	w, err := weighting(s.Weights)
 	if err != nil {
 		return fuzz.Item{}, err
 	}
 	k := gen.Kind(s.Kind)
-	it, err := gen.Generate(gen.Config{Kind: k, Words: w.Words, Heavy: w.Heavy}, gen.SeedFor(k, run, j))
+	it, err := gen.Generate(gen.Config{Kind: k, Words: w.Words, Heavy: w.Heavy, ExhaustiveGrow: true}, gen.SeedFor(k, run, j))
 	if err != nil {
 		return fuzz.Item{}, err
 	}
@@ -538,6 +557,9 @@ func (genSource) SeedOf(s fuzz.Stream, run uint64, j int) uint64 {
 // Replay prints the graph in line notation, which keeps its weights.
 func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 	cmd := fmt.Sprintf("cfgfuzz gen --kind %s --seed %d --count 1 --lines", s.Kind, seed)
+	if gen.Kind(s.Kind) == gen.Exhaustive {
+		cmd += " --grow"
+	}
 	if w, err := weighting(s.Weights); err == nil {
 		if w.Words != 0 {
 			cmd += fmt.Sprintf(" --words %d", w.Words)
