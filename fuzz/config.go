@@ -115,6 +115,9 @@ type Settings struct {
 	Current   string `json:"current"`            // the current side, described
 	Baseline  string `json:"baseline,omitempty"` // the baseline side, described; "" none
 	Shard     Shard  `json:"shard,omitzero"`
+	// MaxAnswer bounds one answer line of a structurizer process in
+	// bytes (a longer one is a crash finding); 0 means DefaultMaxAnswer.
+	MaxAnswer int `json:"max_answer,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as "30s".

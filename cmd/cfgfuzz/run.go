@@ -47,6 +47,7 @@ type campaignFlags struct {
 	cpuProfile, memProfile            string
 	isolate, minimize                 bool
 	progress                          string
+	maxAnswer                         fuzz.ByteSize
 	set                               map[string]bool // flags given
 }
 
@@ -68,6 +69,8 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "run the current side as this shell `CMD` speaking protocol v1 (fuzz/PROTOCOL.md)")
+	f.maxAnswer = fuzz.DefaultMaxAnswer
+	fs.Var(&f.maxAnswer, "max-answer", "longest answer line a structurizer process may write (`SIZE`, e.g. 256MiB); a longer one is a crash finding")
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
@@ -253,6 +256,9 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 	}
 	s := fuzz.Settings{Seed: f.seed, Graphs: f.graphs, Duration: fuzz.Duration(f.duration), Timeout: fuzz.Duration(f.timeout),
 		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice}
+	if int(f.maxAnswer) != fuzz.DefaultMaxAnswer {
+		s.MaxAnswer = int(f.maxAnswer)
+	}
 	if f.graphs == 0 && f.duration == 0 {
 		s.Duration = fuzz.Duration(30 * time.Second)
 	}
@@ -309,16 +315,17 @@ func validateOptions(strategy string, inject []string) error {
 // built at REV; the description is rewritten to the full commit hash so a
 // resumed campaign uses the same build).
 func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
-	cur, desc, err := sideFor(c.Settings.Current, log)
+	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer}
+	cur, desc, err := sideFor(c.Settings.Current, popt, log)
 	if err != nil {
 		return fmt.Errorf("current side: %w", err)
 	}
 	c.Current, c.Settings.Current = cur, desc
 	if desc == "in-process" {
-		c.Escalate, _, _ = sideFor("isolated", log)
+		c.Escalate, _, _ = sideFor("isolated", popt, log)
 	}
 	if c.Settings.Baseline != "" {
-		base, desc, err := sideFor(c.Settings.Baseline, log)
+		base, desc, err := sideFor(c.Settings.Baseline, popt, log)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
@@ -327,7 +334,7 @@ func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
 	return nil
 }
 
-func sideFor(desc string, log io.Writer) (fuzz.SideFactory, string, error) {
+func sideFor(desc string, popt fuzz.ProcessOptions, log io.Writer) (fuzz.SideFactory, string, error) {
 	kind, arg, _ := strings.Cut(desc, ":")
 	switch kind {
 	case "in-process":
@@ -337,9 +344,9 @@ func sideFor(desc string, log io.Writer) (fuzz.SideFactory, string, error) {
 		if err != nil {
 			return fuzz.SideFactory{}, "", err
 		}
-		return fuzz.ProcessFactory(desc, []string{self, "structurize"}, ""), desc, nil
+		return fuzz.ProcessFactoryWith(desc, []string{self, "structurize"}, "", popt), desc, nil
 	case "cmd":
-		return fuzz.ProcessFactory(desc, []string{"sh", "-c", "exec " + arg}, ""), desc, nil
+		return fuzz.ProcessFactoryWith(desc, []string{"sh", "-c", "exec " + arg}, "", popt), desc, nil
 	case "rev":
 		commit, err := fuzz.ResolveRevision(arg, fuzz.BuildOptions{})
 		if err != nil {
@@ -350,7 +357,7 @@ func sideFor(desc string, log io.Writer) (fuzz.SideFactory, string, error) {
 			return fuzz.SideFactory{}, "", err
 		}
 		desc = "rev:" + commit
-		return fuzz.ProcessFactory(desc, []string{bin}, ""), desc, nil
+		return fuzz.ProcessFactoryWith(desc, []string{bin}, "", popt), desc, nil
 	}
 	return fuzz.SideFactory{}, "", fmt.Errorf("unknown side %q", desc)
 }
