@@ -1,5 +1,5 @@
 // bytesize.go defines ByteSize, a count of bytes written with a binary unit
-// ("64MiB"), the form of --max-answer.
+// ("32MiB"), the form of --max-answer.
 package fuzz
 
 import (

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -26,14 +27,15 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// DefaultMaxAnswer is the default bound on one answer line, 64 MiB. The
-// largest answers of graphs cfgfuzz generates are far below it: 55 KB for
-// a campaign's graphs (at most 9 blocks of 1,000 words), 21 MB as a module
-// and 27 MB as a func for a 65,536-block graph of weight 0 (the largest the
-// generators make). A module grows with the weight (4 bytes a word, base64
-// 4/3): 64 MiB holds about 12 million words of weight; beyond, raise it
-// with --max-answer.
-const DefaultMaxAnswer = 64 << 20
+// DefaultMaxAnswer is the default bound on one answer line, 32 MiB. It
+// holds the largest legitimate answers of the graphs cfgfuzz generates: 55
+// KB for a campaign's graphs (at most 9 blocks of at most 1,000 words), and
+// for a 65,536-block graph (the generators' largest) 21 MB as a module and
+// 27 MB as a func at weight 0, 30 MB as a func at 1,000 words a block. A
+// module grows with the weight (4 bytes a word, base64 4/3: about 5.3 bytes
+// a word): 32 MiB holds modules of about 6 million words; raise it with
+// --max-answer for more. Each worker may hold one answer this long.
+const DefaultMaxAnswer = 32 << 20
 
 // Grace periods of a server's end.
 const (
@@ -170,6 +172,7 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 		line, err := readAnswerLine(p.srv.out, p.maxAnswer())
 		switch {
 		case errors.Is(err, errAnswerTooLong):
+			runtime.GC() // the discarded line is garbage now: do not let floods pile up
 			return p.violation(fmt.Sprintf("answer longer than %d bytes (--max-answer)", p.maxAnswer()))
 		case err != nil && pastDeadline(err, deadline):
 			return p.timedOut(limit)
