@@ -37,9 +37,11 @@
 //   - Process runs a child speaking protocol v1 (package proto,
 //     PROTOCOL.md): a baseline commit's cmd/structurize, the cfgfuzz binary
 //     itself (--isolate), or any external structurizer (--structurizer).
-//     The child is killed with its process group when an answer is late,
-//     and restarted for the next graph when it died; a Go panic in its
-//     standard error makes the finding a panic, anything else a crash.
+//     The child is killed with its process group and its descendants
+//     (detached ones too, on Linux) when an answer is late, too long or
+//     breaks the protocol, and restarted for the next graph when it died; a
+//     Go panic in its standard error makes the finding a panic, anything
+//     else a crash. KillAllServers is the exit path's backstop.
 //
 // # Baselines
 //

@@ -300,3 +300,16 @@ func bufioReader(s string) *bufio.Reader { return bufio.NewReaderSize(strings.Ne
 func goBuild(out, pkg string) ([]byte, error) {
 	return exec.Command("go", "build", "-o", out, pkg).CombinedOutput()
 }
+
+func TestCampaignLeavesNoOrphans(t *testing.T) {
+	mark := markProcesses(t)
+	c := testConfig(t, 12)
+	c.Current = ProcessFactory("detach-exit", []string{redteamServer(t), "detach-exit"}, "")
+	o := mustRun(t, c)
+	if o.Report.Outcomes[OutCrash] != 12 {
+		t.Errorf("outcomes %v: want 12 crashes", o.Report.Outcomes)
+	}
+	if left := markedAlive(t, mark); len(left) > 0 {
+		t.Errorf("%d processes left by a campaign of 12 graphs: %v", len(left), left)
+	}
+}
