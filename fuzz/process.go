@@ -286,7 +286,11 @@ func (p *Process) end(kill bool, grace time.Duration) (killed bool) {
 		select {
 		case <-s.exited:
 		case <-time.After(grace):
-			kill = true
+			select {
+			case <-s.exited: // it exited as the grace ran out
+			default:
+				kill = true
+			}
 		}
 	}
 	if kill {

@@ -56,6 +56,9 @@ func isServer(pid int) bool {
 // while a campaign is still judging graphs. Closing every side
 // (Process.Close) is the orderly way and is enough on its own.
 func KillAllServers() {
+	if serverSerial.Load() == 0 {
+		return // no server was ever started
+	}
 	serversMu.Lock()
 	live := make(map[int]string, len(servers))
 	for pid, token := range servers {
