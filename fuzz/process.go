@@ -80,6 +80,7 @@ type Process struct {
 
 	srv    *server // the running child; nil: none
 	nextID int64
+	hello  handshakeState
 }
 
 // server is one started child.
@@ -149,42 +150,60 @@ func closeAll(fs ...*os.File) {
 }
 
 // Structurize sends one request and waits for its answer, at most limit
-// from now.
+// from now. A new server is first asked for its protocol v2 promises
+// (handshake.go, a request of its own with its own limit); one that does
+// not speak v2 is served v1.
 func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Duration) Answer {
-	deadline := time.Now().Add(limit)
 	if p.srv == nil {
 		if err := p.start(); err != nil {
 			return Answer{Outcome: proto.Error, Reason: "start " + p.Argv[0] + ": " + err.Error()}
 		}
 	}
+	if err := p.handshake(opt, limit); err != nil {
+		return Answer{Outcome: proto.Error, Reason: "start " + p.Argv[0] + ": " + err.Error()}
+	}
+	deadline := time.Now().Add(limit)
 	p.nextID++
-	req := proto.Request{V: proto.Version, ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: weightsOf(g), Options: opt}
+	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: weightsOf(g), Options: opt}
+	line, fail := p.exchange(req, deadline, limit)
+	if fail != nil {
+		return *fail
+	}
+	a := p.answer(line, req.ID, g.Len())
+	a.Declared = p.declared(opt)
+	return a
+}
+
+// exchange sends one request line and reads its answer line: the line, or
+// the answer that ended the server (timeout, death, an answer too long).
+func (p *Process) exchange(req proto.Request, deadline time.Time, limit time.Duration) ([]byte, *Answer) {
 	b, _ := json.Marshal(req)
 	stop := p.srv.arm(deadline)
 	defer stop()
 	if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
 		if pastDeadline(err, deadline) {
-			return p.timedOut(limit)
+			return nil, ptr(p.timedOut(limit))
 		}
-		return p.died(deadline) // its input is closed: it is gone or going
+		return nil, ptr(p.died(deadline)) // its input is closed: it is gone or going
 	}
 	for {
 		line, err := readAnswerLine(p.srv.out, p.maxAnswer())
 		switch {
 		case errors.Is(err, errAnswerTooLong):
 			runtime.GC() // the discarded line is garbage now: do not let floods pile up
-			return p.violation(fmt.Sprintf("answer longer than %d bytes (--max-answer)", p.maxAnswer()))
+			return nil, ptr(p.violation(fmt.Sprintf("answer longer than %d bytes (--max-answer)", p.maxAnswer())))
 		case err != nil && pastDeadline(err, deadline):
-			return p.timedOut(limit)
+			return nil, ptr(p.timedOut(limit))
 		case err != nil:
-			return p.died(deadline)
+			return nil, ptr(p.died(deadline))
 		}
-		if isBlank(line) {
-			continue // blank lines between answers are allowed
+		if !isBlank(line) { // blank lines between answers are allowed
+			return line, nil
 		}
-		return p.answer(line, req.ID, g.Len())
 	}
 }
+
+func ptr(a Answer) *Answer { return &a }
 
 func (p *Process) maxAnswer() int {
 	if p.Options.MaxAnswer > 0 {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -311,5 +312,65 @@ func TestCampaignLeavesNoOrphans(t *testing.T) {
 	}
 	if left := markedAlive(t, mark); len(left) > 0 {
 		t.Errorf("%d processes left by a campaign of 12 graphs: %v", len(left), left)
+	}
+}
+
+func TestHandshakeDeclaresPromises(t *testing.T) {
+	bin := buildCmd(t, "../cmd/structurize")
+	for _, c := range []struct {
+		strategy   string
+		idempotent bool
+	}{{"", true}, {"dispatch", false}} {
+		p := &Process{Argv: []string{bin}}
+		opt := proto.Options{Strategy: c.strategy}
+		a := p.Structurize(smallGraph(t), opt, 10*time.Second)
+		p.Close()
+		if a.Outcome != proto.OK {
+			t.Fatalf("%q: answer %s %q", c.strategy, a.Outcome, a.Reason)
+		}
+		d := a.Declared
+		if d == nil || !d.Deterministic || !d.RenumberingInvariant || d.Idempotent != c.idempotent || !d.Switches || !d.Irreducible {
+			t.Errorf("%q: declared %+v, want everything, idempotent %v", c.strategy, d, c.idempotent)
+		}
+		if h := p.Declared(opt); h == nil || !strings.HasPrefix(h.Name, "cfgfuzz/") {
+			t.Errorf("%q: hello %+v", c.strategy, h)
+		}
+	}
+}
+
+func TestHandshakeFallsBackToV1(t *testing.T) {
+	bin := buildCmd(t, "./testdata/badstruct") // proto.Serve: v1 only
+	p := &Process{Argv: []string{bin}}
+	defer p.Close()
+	for range 2 {
+		a := p.Structurize(chainGraph(t, 3), proto.Options{}, 10*time.Second) // badstruct panics on 4 blocks
+		if a.Outcome != proto.OK || a.Declared != nil {
+			t.Fatalf("answer %s %q, declared %+v: want ok, nothing declared", a.Outcome, a.Reason, a.Declared)
+		}
+	}
+	if p.Starts != 1 {
+		t.Errorf("%d starts: the v1 server answered the hello with an error and should be kept", p.Starts)
+	}
+}
+
+// TestMetaHonoursDeclaredDeterminism: the same nondeterministic server is a
+// meta finding under v1 (determinism assumed) and none under v2, where it
+// declares that it is not deterministic.
+func TestMetaHonoursDeclaredDeterminism(t *testing.T) {
+	bin := redteamServer(t)
+	for _, c := range []struct {
+		mode    string
+		finding bool
+	}{{"nondet", true}, {"v2-nondet", false}} {
+		cf := testConfig(t, 12)
+		cf.Current = ProcessFactory(c.mode, []string{bin, c.mode}, "")
+		o := mustRun(t, cf)
+		found := false
+		for _, f := range o.Report.Findings {
+			found = found || f.Signature == "meta:"+oracle.SigNondeterministic
+		}
+		if found != c.finding {
+			t.Errorf("%s: meta:nondeterministic found %v, want %v (findings %+v)", c.mode, found, c.finding, o.Report.Findings)
+		}
 	}
 }

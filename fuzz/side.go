@@ -25,6 +25,11 @@ type Answer struct {
 	Stats   *structurizer.Stats
 	Module  []byte             // set when the side emitted the module itself
 	Func    *structurizer.Func // set when the client must emit it
+	// Declared is what the structurizer promised in a protocol v2
+	// handshake; nil when it declared nothing (v1, in-process): then meta
+	// holds it to determinism and renumbering invariance, and to
+	// idempotence unless its strategy is dispatch.
+	Declared *proto.Promises
 }
 
 // Side structurizes graphs for one worker. Implementations are not safe for

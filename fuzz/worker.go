@@ -292,6 +292,10 @@ func InfoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
 		info.Strategy = structurizer.DefaultStrategy
 	}
 	info.Idempotent = info.Strategy != "dispatch"
+	if d := a.Declared; d != nil { // meta checks only what is claimed
+		info.Idempotent = d.Idempotent
+		info.NotDeterministic, info.NotRenumberingInvariant = !d.Deterministic, !d.RenumberingInvariant
+	}
 	return info
 }
 

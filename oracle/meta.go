@@ -30,6 +30,10 @@ type ResultInfo struct {
 	Duration  time.Duration
 	// Idempotent says the strategy claims idempotence (meta checks it).
 	Idempotent bool
+	// NotDeterministic and NotRenumberingInvariant say the structurizer
+	// does not claim determinism or renumbering invariance (a protocol v2
+	// declaration): meta skips the property. The zero value claims both.
+	NotDeterministic, NotRenumberingInvariant bool
 }
 
 // StructurizeFunc is the seam to a structurizer: a graph in, a module (or a
@@ -62,20 +66,34 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 	if err != nil {
 		return metaFail(SigRerunFailed, "structurizing the same graph again: "+err.Error())
 	}
-	if !bytes.Equal(again, s.Module) {
+	if !s.Info.NotDeterministic && !bytes.Equal(again, s.Module) {
 		return metaFail(SigNondeterministic, fmt.Sprintf("two runs on one graph gave different modules (%d and %d bytes)", len(s.Module), len(again)))
 	}
 	own := &lazyModuleCFG{subject: s} // read once for both checks below
-	if v := o.checkRenumbering(s, own); v.Status != Pass {
-		return v
+	if !s.Info.NotRenumberingInvariant {
+		if v := o.checkRenumbering(s, own); v.Status != Pass {
+			return v
+		}
 	}
-	if !s.Info.Idempotent {
-		return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, idempotence not claimed"}
+	if s.Info.Idempotent {
+		if v := checkIdempotence(s, own); v.Status != Pass {
+			return v
+		}
 	}
-	if v := checkIdempotence(s, own); v.Status != Pass {
-		return v
+	return Verdict{Status: Pass, Detail: metaDetail(s.Info)}
+}
+
+// metaDetail says which properties meta checked.
+func metaDetail(info ResultInfo) string {
+	claim := func(claimed bool, yes, no string) string {
+		if claimed {
+			return yes
+		}
+		return no
 	}
-	return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, idempotent"}
+	return claim(!info.NotDeterministic, "deterministic", "determinism not claimed") + ", " +
+		claim(!info.NotRenumberingInvariant, "renumbering-invariant", "renumbering invariance not claimed") + ", " +
+		claim(info.Idempotent, "idempotent", "idempotence not claimed")
 }
 
 // lazyModuleCFG reads a subject's module CFG on first use (by a scan of

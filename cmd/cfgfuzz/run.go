@@ -31,7 +31,7 @@ import (
 
 func init() {
 	register(command{name: "run", summary: "run a fuzz campaign (about 30 s over every generator by default)", run: runRun})
-	register(command{name: "structurize", summary: "serve protocol v1 on stdin/stdout with this tree's structurizer", run: runServe})
+	register(command{name: "structurize", summary: "serve protocol v1 and v2 on stdin/stdout with this tree's structurizer", run: runServe})
 }
 
 // campaignFlags are the flags of run and compare.
@@ -445,7 +445,7 @@ func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 	return cmd
 }
 
-// runServe is `cfgfuzz structurize`: protocol v1 with this tree's
+// runServe is `cfgfuzz structurize`: protocols v1 and v2 with this tree's
 // structurizer, the child process of --isolate.
 func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("structurize", flag.ContinueOnError)
@@ -454,7 +454,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	if err := proto.Serve(stdin, stdout, proto.Local(*form == "module")); err != nil {
+	if err := proto.ServeDeclared(stdin, stdout, proto.Local(*form == "module"), proto.LocalDeclare); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
 		return exitUsage
 	}

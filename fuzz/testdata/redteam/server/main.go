@@ -24,6 +24,8 @@
 //	blank-line    writes a blank line before every answer (allowed)
 //	huge-orig     answers with a func whose first original block is 10^12
 //	stderr-flood  writes 10 MB to standard error for every request, answers
+//	nondet        names its first block differently on every answer (v1)
+//	v2-nondet     the same, speaking v2 and declaring itself not deterministic
 //
 // The detached children run `server linger`, which sleeps for an hour.
 package main
@@ -62,6 +64,9 @@ func main() {
 		return
 	case "endless":
 		endless()
+		return
+	case "nondet", "v2-nondet":
+		nondeterministic(mode == "v2-nondet")
 		return
 	}
 	serve(mode)
@@ -145,6 +150,31 @@ func serve(mode string) {
 		w.Write(append(b, '\n'))
 		w.Flush()
 	}
+}
+
+// nondeterministic serves this tree's structurizer with the entry block
+// renamed on every answer: another module each time, the same semantics.
+// With v2 it declares that it is not deterministic.
+func nondeterministic(v2 bool) {
+	local := proto.Local(false)
+	n := 0
+	h := func(req proto.Request) proto.Response {
+		resp := local(req)
+		if resp.Func != nil {
+			n++
+			resp.Func.Blocks[0].Name = fmt.Sprintf("entry%d", n)
+		}
+		return resp
+	}
+	var declare proto.Declare
+	if v2 {
+		declare = func(opt proto.Options) proto.HelloAnswer {
+			a := proto.LocalDeclare(opt)
+			a.Name, a.Promises.Deterministic = "redteam/v2-nondet", false
+			return a
+		}
+	}
+	proto.ServeDeclared(os.Stdin, os.Stdout, h, declare)
 }
 
 // detach starts `server linger` in a session of its own and does not wait.
