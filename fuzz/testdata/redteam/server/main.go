@@ -3,7 +3,8 @@
 // of run.sh and process_test.go); on graphs it does not misbehave on it
 // answers with this tree's structurizer. Modes:
 //
-//	good          answers correctly (the control)
+//	good          answers every graph correctly, ignores versions (the control)
+//	v1            a conformant v1 server (proto.Serve)
 //	garbage       answers every request with a line that is not JSON
 //	wrong-id      answers with another request's id
 //	exit          exits with status 3 on the first request
@@ -64,6 +65,9 @@ func main() {
 		return
 	case "endless":
 		endless()
+		return
+	case "v1":
+		proto.Serve(os.Stdin, os.Stdout, proto.Local(false))
 		return
 	case "nondet", "v2-nondet":
 		nondeterministic(mode == "v2-nondet")
