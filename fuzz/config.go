@@ -169,4 +169,6 @@ type Config struct {
 	// Context cancels the campaign (Ctrl-C): work stops, the log is
 	// flushed, the report covers what was done. nil means Background.
 	Context context.Context
+
+	declared *declaredSink // the sides' v2 declarations, for the report (set by Run)
 }

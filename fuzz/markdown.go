@@ -29,6 +29,11 @@ func Markdown(rep *Report) string {
 		fmt.Fprintf(&b, ", baseline %s", s.Baseline)
 	}
 	fmt.Fprintf(&b, ".\n\n")
+	for _, side := range []string{"current", "baseline"} {
+		if h := rep.Declared[side]; h != nil {
+			b.WriteString(declaredLine(side, h) + "\n\n")
+		}
+	}
 	b.WriteString(summaryProse(rep))
 	b.WriteString("\n## Outcomes per generator and weight setting\n\n")
 	outcomeTable(&b, rep)

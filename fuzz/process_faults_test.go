@@ -374,3 +374,26 @@ func TestMetaHonoursDeclaredDeterminism(t *testing.T) {
 		}
 	}
 }
+
+func TestReportListsDeclaredProperties(t *testing.T) {
+	bin := redteamServer(t)
+	c := testConfig(t, 4)
+	c.Current = ProcessFactory("v2-nondet", []string{bin, "v2-nondet"}, "")
+	o := mustRun(t, c)
+	h := o.Report.Declared["current"]
+	if h == nil || h.Name != "redteam/v2-nondet" || h.Promises.Deterministic || !h.Promises.RenumberingInvariant {
+		t.Fatalf("declared %+v", o.Report.Declared)
+	}
+	md, err := os.ReadFile(c.Dir + "/report.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), `The current side declares itself "redteam/v2-nondet" (protocol v2): {"deterministic":false`) {
+		t.Errorf("report.md does not list the declaration:\n%.600s", md)
+	}
+	c = testConfig(t, 4)
+	c.Current = ProcessFactory("v1", []string{bin, "v1"}, "")
+	if o := mustRun(t, c); o.Report.Declared != nil {
+		t.Errorf("a v1 server declared %+v", o.Report.Declared)
+	}
+}

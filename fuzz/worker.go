@@ -35,6 +35,7 @@ type worker struct {
 	// meta check asks for on every graph (the strategy's fixed overhead):
 	// asked once per side.
 	oneBlock map[Side]seamAnswer
+	declared *declaredSink // where close notes the sides' v2 declarations
 }
 
 // seamAnswer is a module the seam returned.
@@ -47,7 +48,7 @@ type seamAnswer struct {
 func newWorker(c *Config) (*worker, error) {
 	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[Side]seamAnswer{},
 		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject},
-		baseOpt: proto.Options{Strategy: c.Strategy}}
+		baseOpt: proto.Options{Strategy: c.Strategy}, declared: c.declared}
 	if w.timeout == 0 {
 		w.timeout = DefaultTimeout
 	}
@@ -90,6 +91,10 @@ func newWorker(c *Config) (*worker, error) {
 }
 
 func (w *worker) close() {
+	w.declared.note("current", w.cur, w.curOpt)
+	if w.base != nil {
+		w.declared.note("baseline", w.base, w.baseOpt)
+	}
 	w.cur.Close()
 	if w.base != nil {
 		w.base.Close()
