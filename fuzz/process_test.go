@@ -57,4 +57,3 @@ func TestStructurizeProcessMatchesInProcess(t *testing.T) {
 		t.Errorf("cmd/structurize and in-process differ:\n%s\n---\n%s", ja, jb)
 	}
 }
-
