@@ -9,10 +9,12 @@ package fuzz
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // handshakeState is what a Process knows of its server's protocol. The
@@ -85,4 +87,30 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 		return p.start()
 	}
 	return nil
+}
+
+// unsupported says which declared limit g exceeds ("" none; nil promises
+// limit nothing): more blocks than max_blocks, a switch without switches,
+// an irreducible graph without irreducible.
+func unsupported(g *cfg.Graph, pr *proto.Promises) string {
+	switch {
+	case pr == nil:
+		return ""
+	case pr.MaxBlocks > 0 && g.Len() > pr.MaxBlocks:
+		return fmt.Sprintf("more than %d blocks", pr.MaxBlocks)
+	case !pr.Switches && hasSwitch(g):
+		return "switches"
+	case !pr.Irreducible && !cfg.Reducible(g):
+		return "irreducible graphs"
+	}
+	return ""
+}
+
+func hasSwitch(g *cfg.Graph) bool {
+	for _, s := range g.Succs {
+		if len(s) >= 3 {
+			return true
+		}
+	}
+	return false
 }

@@ -91,6 +91,9 @@ func summaryProse(rep *Report) string {
 	if o[OutError] > 0 {
 		fmt.Fprintf(&b, " (and %d harness errors, not findings)", o[OutError])
 	}
+	if o[OutUnsupported] > 0 {
+		fmt.Fprintf(&b, "; %d use what the structurizer declared it does not serve (unsupported, not sent)", o[OutUnsupported])
+	}
 	b.WriteString(".")
 	if d := rep.Divergences; d != nil {
 		fmt.Fprintf(&b, " The baseline structures %d and the output is identical on %s; of its %d failures (refusals included) %d now structure; %s.",

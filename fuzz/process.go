@@ -162,6 +162,9 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 	if err := p.handshake(opt, limit); err != nil {
 		return Answer{Outcome: proto.Error, Reason: "start " + p.Argv[0] + ": " + err.Error()}
 	}
+	if why := unsupported(g, p.declared(opt)); why != "" {
+		return Answer{Outcome: OutUnsupported, Reason: "unsupported: " + why, Declared: p.declared(opt)}
+	}
 	deadline := time.Now().Add(limit)
 	p.nextID++
 	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: weightsOf(g), Options: opt}

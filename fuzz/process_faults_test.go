@@ -397,3 +397,23 @@ func TestReportListsDeclaredProperties(t *testing.T) {
 		t.Errorf("a v1 server declared %+v", o.Report.Declared)
 	}
 }
+
+// TestUnsupportedGraphsAreNotSent: a v2 server that declares no switches,
+// no irreducible graphs and at most 6 blocks gets none of them (it would
+// exit, a crash): they are `unsupported`, no finding; meta does not ask it
+// for the CFG of a module it does not serve either.
+func TestUnsupportedGraphsAreNotSent(t *testing.T) {
+	bin := redteamServer(t)
+	for _, strategy := range []string{"dispatch", ""} {
+		c := testConfig(t, 40)
+		c.Strategy = strategy
+		c.Current = ProcessFactory("v2-limited", []string{bin, "v2-limited"}, "")
+		o := mustRun(t, c)
+		if o.Report.Outcomes[OutUnsupported] == 0 || o.Report.Outcomes[OutOK] == 0 {
+			t.Errorf("%q: outcomes %v: want unsupported and ok graphs", strategy, o.Report.Outcomes)
+		}
+		if len(o.Report.Findings) > 0 {
+			t.Errorf("%q: findings %+v", strategy, o.Report.Findings)
+		}
+	}
+}

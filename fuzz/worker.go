@@ -169,6 +169,9 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 	case proto.Refused:
 		r.Outcome, r.Detail = OutRefused, a.Reason
 		return r
+	case OutUnsupported:
+		r.Outcome, r.Detail = OutUnsupported, a.Reason
+		return r
 	case OutPanic, OutTimeout, OutCrash:
 		r.Outcome, r.Signature, r.Detail = a.Outcome, harnessSignature(a.Outcome, a.Reason), firstLine(a.Reason)
 		return r
@@ -270,6 +273,8 @@ func (w *worker) structurizeForSeam(side Side, opt proto.Options, g *cfg.Graph) 
 		return mod, InfoOf(a, opt, took), err
 	case proto.Refused:
 		return nil, oracle.ResultInfo{}, &structurizer.Refusal{Strategy: opt.Strategy, Reason: a.Reason}
+	case OutUnsupported:
+		return nil, oracle.ResultInfo{}, fmt.Errorf("%w: %s", oracle.ErrUnsupported, a.Reason)
 	}
 	return nil, oracle.ResultInfo{}, fmt.Errorf("%s: %s", a.Outcome, firstLine(a.Reason))
 }

@@ -27,6 +27,9 @@
 //	stderr-flood  writes 10 MB to standard error for every request, answers
 //	nondet        names its first block differently on every answer (v1)
 //	v2-nondet     the same, speaking v2 and declaring itself not deterministic
+//	v2-limited    a conformant v2 server declaring no switches, no
+//	              irreducible graphs and at most 6 blocks; it exits with
+//	              status 4 if it gets such a graph anyway
 //
 // The detached children run `server linger`, which sleeps for an hour.
 package main
@@ -42,6 +45,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func main() {
@@ -68,6 +72,9 @@ func main() {
 		return
 	case "v1":
 		proto.Serve(os.Stdin, os.Stdout, proto.Local(false))
+		return
+	case "v2-limited":
+		limited()
 		return
 	case "nondet", "v2-nondet":
 		nondeterministic(mode == "v2-nondet")
@@ -179,6 +186,34 @@ func nondeterministic(v2 bool) {
 		}
 	}
 	proto.ServeDeclared(os.Stdin, os.Stdout, h, declare)
+}
+
+// limited serves v2 with promises narrower than the structurizer's, and
+// exits when a request breaks them.
+func limited() {
+	local := proto.Local(false)
+	h := func(req proto.Request) proto.Response {
+		g, err := cfg.ParseCompact(req.Graph, cfg.Limits{})
+		if err == nil && (g.Len() > 6 || !cfg.Reducible(g) || hasSwitch(g)) {
+			os.Exit(4)
+		}
+		return local(req)
+	}
+	proto.ServeDeclared(os.Stdin, os.Stdout, h, func(opt proto.Options) proto.HelloAnswer {
+		a := proto.LocalDeclare(opt)
+		a.Name = "redteam/v2-limited"
+		a.Promises.Switches, a.Promises.Irreducible, a.Promises.MaxBlocks = false, false, 6
+		return a
+	})
+}
+
+func hasSwitch(g *cfg.Graph) bool {
+	for _, s := range g.Succs {
+		if len(s) >= 3 {
+			return true
+		}
+	}
+	return false
 }
 
 // detach starts `server linger` in a session of its own and does not wait.
