@@ -1,5 +1,5 @@
 // answer.go reads and checks one answer of a structurizer server against
-// protocol v1 (PROTOCOL.md, "Response" and "Failure behaviour"): a line of
+// the protocol (PROTOCOL.md, "Response" and "Failure behaviour"): a line of
 // at most the answer limit, read without holding more than that in memory;
 // blank lines skipped; an ok answer carrying exactly one of module and
 // func, a func naming only blocks of the request's graph, a known outcome.

@@ -1,5 +1,5 @@
 // process.go defines Process, a Side that runs a structurizer as a child
-// process speaking protocol v1 (PROTOCOL.md) on its standard input and
+// process speaking protocol v1 or v2 (PROTOCOL.md) on its standard input and
 // output. The child is started lazily and killed, with its process group
 // and every descendant found (descend_linux.go), when it misbehaves: no
 // answer within the per-graph limit (counted from the moment the request is

@@ -1,7 +1,7 @@
 // side.go defines a Side, one structurizer as a worker sees it, and its two
 // implementations: InProcess, the current tree called directly (panics
 // recovered, hangs cut off by a watchdog), and Process, any program that
-// speaks protocol v1 (a baseline commit's cmd/structurize, an external
+// speaks protocol v1 or v2 (a baseline commit's cmd/structurize, an external
 // structurizer), killed and restarted when it hangs or dies. Harness
 // outcomes (panic, timeout, crash) are answers here, not errors: the
 // campaign turns them into findings and goes on.

@@ -1,6 +1,6 @@
 // run.go: `cfgfuzz run`, the campaign (package fuzz) over package gen's
 // generators at the field's weight settings, with an optional baseline
-// revision; and `cfgfuzz structurize`, this binary serving protocol v1 (the
+// revision; and `cfgfuzz structurize`, this binary serving protocols v1 and v2 (the
 // child process of --isolate). The flags shared with `cfgfuzz compare` and
 // the translation of a saved campaign back into sides (for --resume) live
 // here too.
@@ -68,7 +68,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
-	fs.StringVar(&f.structurizerCmd, "structurizer", "", "run the current side as this shell `CMD` speaking protocol v1 (fuzz/PROTOCOL.md)")
+	fs.StringVar(&f.structurizerCmd, "structurizer", "", "run the current side as this shell `CMD` speaking protocol v1 or v2 (fuzz/PROTOCOL.md)")
 	f.maxAnswer = fuzz.DefaultMaxAnswer
 	fs.Var(&f.maxAnswer, "max-answer", "longest answer line a structurizer process may write (`SIZE`, e.g. 256MiB); a longer one is a crash finding")
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
