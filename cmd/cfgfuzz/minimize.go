@@ -212,6 +212,9 @@ func sidePredicate(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOpti
 	seam := func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
 		start := time.Now()
 		a := side.Structurize(g, opt, limit)
+		if a.Outcome == fuzz.OutUnsupported { // meta does not check what the side does not serve
+			return nil, oracle.ResultInfo{}, fmt.Errorf("%w: %s", oracle.ErrUnsupported, a.Reason)
+		}
 		mod, err := answerModule(a)
 		return mod, fuzz.InfoOf(a, opt, time.Since(start)), err
 	}
@@ -245,6 +248,8 @@ func answerFailure(a fuzz.Answer) (sig string, err error, done bool) {
 		return "", nil, false
 	case proto.Refused:
 		return corpus.SigRefused, nil, true
+	case fuzz.OutUnsupported: // not sent: it cannot fail
+		return "", nil, true
 	case fuzz.OutPanic:
 		return corpus.PanicSignature(a.Reason), nil, true
 	case fuzz.OutTimeout:
