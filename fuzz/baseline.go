@@ -227,14 +227,15 @@ func removeWorktree(repo, wt string) {
 	os.RemoveAll(wt)
 }
 
-// ServeBuilt is the side factory serving b with p's serve command.
-func ServeBuilt(describe string, p Project, b Built) SideFactory {
+// ServeBuilt is the side factory serving b with p's serve command, its
+// processes configured by popt.
+func ServeBuilt(describe string, p Project, b Built, popt ProcessOptions) SideFactory {
 	v := projectVars{Worktree: b.Worktree, Rev: b.Rev.String(), Out: b.Out}
 	dir := b.Out
 	if b.Worktree != "" {
 		dir = b.Worktree
 	}
-	return ProcessFactory(describe, []string{"sh", "-c", "exec " + v.expand(p.Serve)}, dir)
+	return ProcessFactoryWith(describe, []string{"sh", "-c", "exec " + v.expand(p.Serve)}, dir, popt)
 }
 
 func git(dir string, args ...string) (string, error) {

@@ -125,6 +125,9 @@ type Settings struct {
 	// (--build, --serve); nil or empty fields take DIR/.cfgfuzz.json's.
 	Project *Project `json:"project,omitempty"`
 	Shard   Shard    `json:"shard,omitzero"`
+	// MaxAnswer bounds one answer line of a structurizer process in
+	// bytes (a longer one is a crash finding); 0 means DefaultMaxAnswer.
+	MaxAnswer int `json:"max_answer,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as "30s".
@@ -177,4 +180,6 @@ type Config struct {
 	// Context cancels the campaign (Ctrl-C): work stops, the log is
 	// flushed, the report covers what was done. nil means Background.
 	Context context.Context
+
+	declared *declaredSink // the sides' v2 declarations, for the report (set by Run)
 }

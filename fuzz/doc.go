@@ -1,6 +1,6 @@
 // Package fuzz is cfgfuzz's campaign engine: it generates graphs from a
 // seed, has a structurizer (the current tree, another revision, any
-// program speaking protocol v1) structure each one, judges every module with
+// program speaking protocol v1 or v2) structure each one, judges every module with
 // the oracle, optionally does the same with a baseline revision and
 // classifies each graph, and writes reports that a person reads in a minute
 // and a machine parses.
@@ -38,12 +38,14 @@
 //     Config.Escalate (the CLI: this binary as a protocol server), so one
 //     hang leaks one goroutine per worker at most. --isolate runs the
 //     current tree as child processes from the start.
-//   - Process runs a child speaking protocol v1 (package proto,
+//   - Process runs a child speaking protocol v1 or v2 (package proto,
 //     PROTOCOL.md): a baseline commit's cmd/structurize, the cfgfuzz binary
 //     itself (--isolate), or any external structurizer (--structurizer).
-//     The child is killed with its process group when an answer is late,
-//     and restarted for the next graph when it died; a Go panic in its
-//     standard error makes the finding a panic, anything else a crash.
+//     The child is killed with its process group and its descendants
+//     (detached ones too, on Linux) when an answer is late, too long or
+//     breaks the protocol, and restarted for the next graph when it died; a
+//     Go panic in its standard error makes the finding a panic, anything
+//     else a crash. KillAllServers is the exit path's backstop.
 //
 // # Baselines
 //

@@ -81,6 +81,7 @@ func Run(c Config) (*Outcome, error) {
 		done[r.Index] = true
 	}
 	start := time.Now()
+	c.declared = &declaredSink{}
 	fresh, harness, jerr := c.execute(j, done, old)
 	if err := j.close(); jerr == nil {
 		jerr = err
@@ -99,6 +100,7 @@ func Run(c Config) (*Outcome, error) {
 		}
 	}
 	rep.Throughput.fill()
+	rep.Declared = c.declared.get()
 	if c.Minimize != nil {
 		minimizeFindings(rep, c.Minimize)
 	}

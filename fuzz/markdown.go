@@ -29,6 +29,11 @@ func Markdown(rep *Report) string {
 		fmt.Fprintf(&b, ", baseline `%s` (%s)", s.Baseline, DescribeSpec(s.Baseline))
 	}
 	fmt.Fprintf(&b, ".\n\n")
+	for _, side := range []string{"current", "baseline"} {
+		if h := rep.Declared[side]; h != nil {
+			b.WriteString(declaredLine(side, h) + "\n\n")
+		}
+	}
 	b.WriteString(summaryProse(rep))
 	b.WriteString("\n## Outcomes per generator and weight setting\n\n")
 	outcomeTable(&b, rep)
@@ -96,6 +101,9 @@ func summaryProse(rep *Report) string {
 		o[OutOK], rep.Graphs, o[OutInvalid], o[OutRefused], o[OutPanic], o[OutTimeout], o[OutCrash])
 	if o[OutError] > 0 {
 		fmt.Fprintf(&b, " (and %d harness errors, not findings)", o[OutError])
+	}
+	if o[OutUnsupported] > 0 {
+		fmt.Fprintf(&b, "; %d use what the structurizer declared it does not serve (unsupported, not sent)", o[OutUnsupported])
 	}
 	if n := rep.dispatchShare(); n > 0 {
 		fmt.Fprintf(&b, "; %d of the graphs ran the dispatch strategy (the dispatch share)", n)

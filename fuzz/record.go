@@ -15,14 +15,17 @@ const (
 	OutOK      = "ok"      // structured, every check passed
 	OutInvalid = "invalid" // structured, a check failed (or the function could not be emitted)
 	OutRefused = "refused" // a typed refusal
-	OutPanic   = "panic"   // the structurizer panicked
-	OutTimeout = "timeout" // no answer within the per-graph limit
-	OutCrash   = "crash"   // the structurizer process died or broke the protocol
-	OutError   = "error"   // harness error (validator missing, bad request): not a finding
+	// OutUnsupported: the graph uses what the structurizer declared it does
+	// not serve (protocol v2): not sent, not a finding.
+	OutUnsupported = "unsupported"
+	OutPanic       = "panic"   // the structurizer panicked
+	OutTimeout     = "timeout" // no answer within the per-graph limit
+	OutCrash       = "crash"   // the structurizer process died or broke the protocol
+	OutError       = "error"   // harness error (validator missing, bad request): not a finding
 )
 
 // Outcomes lists the outcomes in report order.
-var Outcomes = []string{OutOK, OutInvalid, OutRefused, OutPanic, OutTimeout, OutCrash, OutError}
+var Outcomes = []string{OutOK, OutInvalid, OutRefused, OutUnsupported, OutPanic, OutTimeout, OutCrash, OutError}
 
 // isFailure reports whether an outcome is a finding.
 func isFailure(out string) bool {
@@ -105,6 +108,8 @@ func Classify(cur, base SideResult) string {
 		return ClassNewlyInvalid
 	case c == OutInvalid: // both invalid, different modules
 		return ClassChanged
+	case c == OutUnsupported || b == OutUnsupported: // one side did not run the graph
+		return ClassChanged
 	case c == OutRefused && b == OutOK:
 		return ClassNewlyRefused
 	case c == OutRefused: // baseline failed, current refuses
@@ -123,7 +128,8 @@ func (r *Record) isNew() bool {
 	if !isFailure(r.Current.Outcome) {
 		return false
 	}
-	return r.Baseline == nil || r.Baseline.Outcome == OutOK || r.Baseline.Outcome == OutRefused
+	b := r.Baseline
+	return b == nil || b.Outcome == OutOK || b.Outcome == OutRefused || b.Outcome == OutUnsupported
 }
 
 // harnessSignature is the signature of a panic, timeout, crash or error

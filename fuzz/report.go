@@ -50,6 +50,9 @@ type Report struct {
 	// (not findings), the first few kept.
 	HarnessErrors []Example  `json:"harness_errors,omitempty"`
 	Throughput    Throughput `json:"throughput"`
+	// Declared is what the sides declared in a protocol v2 handshake, by
+	// side; absent for sides that declared nothing.
+	Declared Declarations `json:"declared,omitempty"`
 }
 
 // StreamRow counts one stream's graphs by outcome and divergence class.

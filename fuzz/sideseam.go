@@ -30,6 +30,8 @@ func classifyAnswer(a Answer) (outcome, sig, detail string) {
 		return OutOK, "", ""
 	case proto.Refused:
 		return OutRefused, corpus.SigRefused, a.Reason
+	case OutUnsupported:
+		return OutUnsupported, "", firstLine(a.Reason)
 	case OutPanic, OutTimeout, OutCrash:
 		return a.Outcome, harnessSignature(a.Outcome, a.Reason), firstLine(a.Reason)
 	case proto.Error:
@@ -78,6 +80,8 @@ func SideStructurizer(side Side, opt proto.Options, limit time.Duration) corpus.
 			s.Module = mod
 		case OutError:
 			s.Err = errors.New(detail)
+		case OutUnsupported:
+			s.Unsupported, s.Detail = true, a.Reason
 		default:
 			s.Failure, s.Detail = sig, detail
 		}

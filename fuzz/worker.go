@@ -35,6 +35,7 @@ type worker struct {
 	// asked once per side. Only a strategy that claims idempotence asks,
 	// so the dispatch share's graphs never do.
 	oneBlock map[Side]seamAnswer
+	declared *declaredSink // where close notes the sides' v2 declarations
 }
 
 // seamAnswer is a module the seam returned.
@@ -47,7 +48,7 @@ type seamAnswer struct {
 func newWorker(c *Config) (*worker, error) {
 	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[Side]seamAnswer{},
 		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject},
-		baseOpt: proto.Options{Strategy: c.Strategy}}
+		baseOpt: proto.Options{Strategy: c.Strategy}, declared: c.declared}
 	if w.timeout == 0 {
 		w.timeout = DefaultTimeout
 	}
@@ -90,6 +91,10 @@ func newWorker(c *Config) (*worker, error) {
 }
 
 func (w *worker) close() {
+	w.declared.note("current", w.cur, w.curOpt)
+	if w.base != nil {
+		w.declared.note("baseline", w.base, w.baseOpt)
+	}
 	w.cur.Close()
 	if w.base != nil {
 		w.base.Close()
@@ -180,6 +185,9 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	case OutRefused:
 		r.Outcome, r.Detail = OutRefused, a.Reason
 		return r, nil
+	case OutUnsupported:
+		r.Outcome, r.Detail = OutUnsupported, a.Reason
+		return r, nil
 	case OutError:
 		r.Outcome, r.Detail = OutError, detail
 		return r, nil
@@ -260,6 +268,8 @@ func (w *worker) structurizeForSeam(side Side, opt proto.Options, g *cfg.Graph) 
 		return mod, InfoOf(a, opt, took), err
 	case proto.Refused:
 		return nil, oracle.ResultInfo{}, &structurizer.Refusal{Strategy: opt.Strategy, Reason: a.Reason}
+	case OutUnsupported:
+		return nil, oracle.ResultInfo{}, fmt.Errorf("%w: %s", oracle.ErrUnsupported, a.Reason)
 	}
 	return nil, oracle.ResultInfo{}, fmt.Errorf("%s: %s", a.Outcome, firstLine(a.Reason))
 }
@@ -289,6 +299,10 @@ func InfoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
 		info.Strategy = structurizer.DefaultStrategy
 	}
 	info.Idempotent = info.Strategy != "dispatch"
+	if d := a.Declared; d != nil { // meta checks only what is claimed
+		info.Idempotent = d.Idempotent
+		info.NotDeterministic, info.NotRenumberingInvariant = !d.Deterministic, !d.RenumberingInvariant
+	}
 	return info
 }
 

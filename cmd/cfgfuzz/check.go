@@ -50,6 +50,9 @@ const (
 	outcomeFail    = "fail"    // a check failed: a finding
 	outcomeRefused = "refused" // the strategy refused the graph
 	outcomeError   = "error"   // the harness failed
+	// outcomeUnsupported: the structurizer declared it does not serve
+	// the graph (protocol v2); not sent, not a finding.
+	outcomeUnsupported = "unsupported"
 )
 
 type checkFlags struct {
@@ -263,6 +266,8 @@ func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *ora
 	switch {
 	case o.Err != nil:
 		rec.Outcome, rec.Reason = outcomeError, o.Err.Error()
+	case o.Unsupported != "":
+		rec.Outcome, rec.Reason = outcomeUnsupported, o.Unsupported
 	case o.Signature == corpus.SigRefused:
 		rec.Outcome, rec.Reason = outcomeRefused, o.Verdicts[0].Detail
 	case o.Signature != "":
@@ -293,6 +298,8 @@ func checkLine(r checkRecord) string {
 		return fmt.Sprintf("FAIL %s %s %s: %s", r.Reason, r.Source, r.Graph, firstLine(detail))
 	case outcomeRefused:
 		return fmt.Sprintf("FAIL structurize:refused %s %s: %s", r.Source, r.Graph, r.Reason)
+	case outcomeUnsupported:
+		return fmt.Sprintf("unsupported %s %s: %s", r.Source, r.Graph, r.Reason)
 	}
 	return fmt.Sprintf("ERROR %s %s: %s", r.Source, r.Graph, r.Reason)
 }

@@ -67,7 +67,9 @@ func main() {
 		// allocation rate (fuzz.CampaignGCPercent says how much this buys).
 		debug.SetGCPercent(fuzz.CampaignGCPercent)
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	fuzz.KillAllServers() // whatever path run took, no structurizer server outlives it
+	os.Exit(code)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

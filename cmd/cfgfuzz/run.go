@@ -1,6 +1,6 @@
 // run.go: `cfgfuzz run`, the campaign (package fuzz) over package gen's
 // generators at the field's weight settings, with an optional baseline
-// revision; and `cfgfuzz structurize`, this binary serving protocol v1 (the
+// revision; and `cfgfuzz structurize`, this binary serving protocols v1 and v2 (the
 // child process of --isolate). The flags shared with `cfgfuzz compare` and
 // the translation of a saved campaign back into sides (for --resume) live
 // here too.
@@ -30,7 +30,7 @@ import (
 
 func init() {
 	register(command{name: "run", summary: "run a fuzz campaign (about 30 s over every generator by default)", run: runRun})
-	register(command{name: "structurize", summary: "serve protocol v1 on stdin/stdout with this tree's structurizer", run: runServe})
+	register(command{name: "structurize", summary: "serve protocol v1 and v2 on stdin/stdout with this tree's structurizer", run: runServe})
 }
 
 // campaignFlags are the flags of run and compare.
@@ -50,6 +50,7 @@ type campaignFlags struct {
 	isolate, minimize, compare        bool
 	allowFallbacks                    bool
 	progress                          string
+	maxAnswer                         fuzz.ByteSize
 	set                               map[string]bool // flags given
 }
 
@@ -73,6 +74,8 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.BoolVar(&f.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
 	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "the current side as a structurizer `SPEC`: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md; a bare command is cmd:) or repo:DIR@REV")
+	f.maxAnswer = fuzz.DefaultMaxAnswer
+	fs.Var(&f.maxAnswer, "max-answer", "longest answer line a structurizer process may write (`SIZE`, e.g. 256MiB); a longer one is a crash finding")
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
@@ -280,6 +283,9 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 	}
 	s := fuzz.Settings{Seed: f.seed, Graphs: f.graphs, Duration: fuzz.Duration(f.duration), Timeout: fuzz.Duration(f.timeout),
 		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice}
+	if int(f.maxAnswer) != fuzz.DefaultMaxAnswer {
+		s.MaxAnswer = int(f.maxAnswer)
+	}
 	if f.graphs == 0 && f.duration == 0 {
 		s.Duration = fuzz.Duration(30 * time.Second)
 	}
@@ -401,16 +407,17 @@ func validateOptions(strategy string, inject []string) error {
 // revision to its full commit hash) so a resumed campaign uses the same
 // build.
 func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
-	cur, spec, err := sideFor(c.Settings.Current, c.Settings.Project, log)
+	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer}
+	cur, spec, err := sideFor(c.Settings.Current, c.Settings.Project, popt, log)
 	if err != nil {
 		return fmt.Errorf("current side: %w", err)
 	}
 	c.Current, c.Settings.Current = cur, spec.String()
 	if spec.Kind == fuzz.SpecSelf {
-		c.Escalate, _, _ = sideFor(fuzz.SpecIsolated, nil, log)
+		c.Escalate, _, _ = sideFor(fuzz.SpecIsolated, nil, popt, log)
 	}
 	if c.Settings.Baseline != "" {
-		base, spec, err := sideFor(c.Settings.Baseline, c.Settings.Project, log)
+		base, spec, err := sideFor(c.Settings.Baseline, c.Settings.Project, popt, log)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
@@ -420,13 +427,14 @@ func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
 }
 
 // sideFor resolves a recorded spec into its side factory; project gives
-// repo specs' build and serve commands (nil: their .cfgfuzz.json).
-func sideFor(desc string, project *fuzz.Project, log io.Writer) (fuzz.SideFactory, fuzz.Spec, error) {
+// repo specs' build and serve commands (nil: their .cfgfuzz.json), popt
+// configures its processes.
+func sideFor(desc string, project *fuzz.Project, popt fuzz.ProcessOptions, log io.Writer) (fuzz.SideFactory, fuzz.Spec, error) {
 	spec, err := fuzz.ParseSpec(desc)
 	if err != nil {
 		return fuzz.SideFactory{}, spec, err
 	}
-	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}}
+	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}, Process: popt}
 	if project != nil {
 		opt.Project = *project
 	}
@@ -571,7 +579,7 @@ func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 	return cmd
 }
 
-// runServe is `cfgfuzz structurize`: protocol v1 with this tree's
+// runServe is `cfgfuzz structurize`: protocols v1 and v2 with this tree's
 // structurizer, the child process of --isolate.
 func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("structurize", flag.ContinueOnError)
@@ -586,7 +594,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
 		return exitUsage
 	}
-	if err := proto.Serve(stdin, stdout, plantFaults(proto.Local(*form == "module"), faults)); err != nil {
+	if err := proto.ServeDeclared(stdin, stdout, plantFaults(proto.Local(*form == "module"), faults), proto.LocalDeclare); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
 		return exitUsage
 	}
