@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -43,6 +44,9 @@ const (
 	outcomeFail    = "fail"    // a check failed: a finding
 	outcomeRefused = "refused" // the strategy refused the graph
 	outcomeError   = "error"   // the harness failed
+	// outcomeUnsupported: the emitter cannot encode the function
+	// (emit.UnsupportedError, emit/CONVENTION.md "Limits"): no verdict.
+	outcomeUnsupported = "unsupported"
 )
 
 type checkFlags struct {
@@ -67,14 +71,20 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
 	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
+	var lim checkLimits
+	lim.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cfgfuzz check [flags] [FILE...|-]")
 		fmt.Fprintln(stderr, "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
 		fmt.Fprintln(stderr, "and check each module. Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
-		fmt.Fprintln(stderr, "Exit status: 0 all pass, 1 a check failed or a graph was refused, 2 usage or input error.\n\nflags:")
+		fmt.Fprintln(stderr, "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if err := lim.validate(); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
 	if cf.listChecks {
@@ -110,10 +120,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !cf.json {
 		fmt.Fprintf(stderr, "cfgfuzz check: %d graphs, strategy %s, checks %s\n", len(items), strategyName(cf.strategy), strings.Join(orc.Checks(), ","))
 	}
+	side := &fuzz.InProcess{}
+	defer side.Close()
+	seam := sideSeam(side, sopt, lim.timeout)
 	code, failed := exitOK, 0
 	enc := json.NewEncoder(stdout)
 	for _, it := range items {
-		rec := checkOne(it, sopt, orc)
+		rec := checkOne(it, sopt, seam, orc, lim.checks)
 		if rec.Outcome == outcomeError {
 			code = exitUsage
 		} else if rec.Outcome != outcomeOK && code == exitOK {
@@ -192,7 +205,7 @@ func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 
 // checkOne structurizes one graph, emits it and runs the oracle. A panic in
 // the structurizer is a finding, not a crash of the tool.
-func checkOne(it sourced, sopt structurizer.Options, orc *oracle.Oracle) (rec checkRecord) {
+func checkOne(it sourced, sopt structurizer.Options, seam structurizerSeam, orc *oracle.Oracle, checkLimit time.Duration) (rec checkRecord) {
 	rec = checkRecord{Source: fmt.Sprintf("%s:%d:%d", it.File, it.Line, it.Col), Graph: cfg.FormatCompact(it.Graph), Strategy: strategyName(sopt.Strategy)}
 	defer func() {
 		if p := recover(); p != nil {
@@ -200,11 +213,17 @@ func checkOne(it sourced, sopt structurizer.Options, orc *oracle.Oracle) (rec ch
 			rec.Checks = append(rec.Checks, oracle.Verdict{Check: "structurize", Status: oracle.Fail, Signature: "structurize:panic", Detail: fmt.Sprint(p)})
 		}
 	}()
-	seam := structurizeSeam(sopt)
 	mod, info, err := seam(it.Graph)
 	if err != nil {
 		var emitErr *emitError
+		var harnessErr *harnessError
+		var unsupported *emit.UnsupportedError
 		switch {
+		case errors.As(err, &harnessErr):
+			rec.Outcome, rec.Reason = outcomeFail, harnessErr.signature()
+			rec.Checks = append(rec.Checks, oracle.Verdict{Check: "structurize", Status: oracle.Fail, Signature: harnessErr.signature(), Detail: harnessErr.Error()})
+		case errors.As(err, &unsupported):
+			rec.Outcome, rec.Reason = outcomeUnsupported, unsupported.Error()
 		case errors.As(err, &emitErr):
 			rec.Outcome, rec.Reason = outcomeFail, err.Error()
 			rec.Checks = append(rec.Checks, oracle.Verdict{Check: "emit", Status: oracle.Fail, Signature: "emit:malformed-function", Detail: err.Error()})
@@ -217,7 +236,12 @@ func checkOne(it sourced, sopt structurizer.Options, orc *oracle.Oracle) (rec ch
 		return rec
 	}
 	rec.Stats = info.stats
-	rec.Checks = orc.Check(&oracle.Subject{Graph: it.Graph, Module: mod, Info: info.ResultInfo, Structurize: seam.oracleFunc()})
+	vs, ok := checkWithin(orc, &oracle.Subject{Graph: it.Graph, Module: mod, Info: info.ResultInfo, Structurize: seam.oracleFunc()}, checkLimit)
+	if !ok {
+		rec.Outcome, rec.Reason = outcomeError, fmt.Sprintf("checks: no verdict within %v (--check-timeout): incomplete", checkLimit)
+		return rec
+	}
+	rec.Checks = vs
 	rec.Outcome = outcomeOK
 	if v := oracle.Failed(rec.Checks); v != nil {
 		rec.Outcome, rec.Reason = outcomeFail, v.Signature
@@ -244,6 +268,8 @@ func checkLine(r checkRecord) string {
 		return fmt.Sprintf("FAIL %s %s %s: %s", r.Reason, r.Source, r.Graph, firstLine(detail))
 	case outcomeRefused:
 		return fmt.Sprintf("FAIL structurize:refused %s %s: %s", r.Source, r.Graph, r.Reason)
+	case outcomeUnsupported:
+		return fmt.Sprintf("UNSUPPORTED %s %s: %s", r.Source, r.Graph, r.Reason)
 	}
 	return fmt.Sprintf("ERROR %s %s: %s", r.Source, r.Graph, r.Reason)
 }
@@ -269,29 +295,6 @@ type seamInfo struct {
 // structurizer is the seam between the structurizer and the oracle: graph
 // in, module bytes and result info out.
 type structurizerSeam func(g *cfg.Graph) ([]byte, seamInfo, error)
-
-// structurizeSeam structurizes with sopt, emits, and times the
-// structurizer. Strategies other than dispatch claim idempotence.
-func structurizeSeam(sopt structurizer.Options) structurizerSeam {
-	return func(g *cfg.Graph) ([]byte, seamInfo, error) {
-		start := time.Now()
-		res, err := structurizer.Structurize(g, sopt)
-		took := time.Since(start)
-		if err != nil {
-			return nil, seamInfo{}, err
-		}
-		mod, err := emit.Bytes(res.Func, emit.Options{})
-		if err != nil {
-			return nil, seamInfo{}, &emitError{err}
-		}
-		st := res.Stats
-		name := strategyName(sopt.Strategy)
-		return mod, seamInfo{stats: &st, ResultInfo: oracle.ResultInfo{
-			Strategy: name, BlocksIn: st.BlocksIn, BlocksOut: st.BlocksOut, WordsIn: st.WordsIn, WordsOut: st.WordsOut,
-			Synthetic: st.Synthetic, Duration: took, Idempotent: name != "dispatch",
-		}}, nil
-	}
-}
 
 // oracleFunc adapts the seam to oracle.StructurizeFunc, containing panics
 // (a panic on a re-run is an error of that run).
