@@ -35,6 +35,7 @@ var Signatures = []SignatureDoc{
 	{"rules:R14", "a block before its dominator in the binary, or the entry block as a branch target"},
 	{"rules:R15", "OpBranchConditional with equal labels in SPIR-V 1.6 or later"},
 	{"rules:R16", "construct nesting deeper than 1023"},
+	{"rules:bound", "the header's id bound is 0 or not above every id the module uses (specification 2.3: 0 < id < Bound)"},
 	{"rules:" + SigRulesMalformed, "the module cannot be decoded or split into blocks"},
 	{"spirv-val:<message>", "SPIRV-Tools' validator rejects the module"},
 	{"disagree:rules-only:R<n>", "rules rejects (rule n) what spirv-val accepts"},
@@ -59,6 +60,7 @@ var Signatures = []SignatureDoc{
 	{"structurize:panic", "the structurizer panicked (reported by the caller)"},
 	{"structurize:refused", "the strategy refused the graph (reported by the caller)"},
 	{"emit:malformed-function", "the emitter rejected the structured function (reported by the caller)"},
+	{"structurize:timeout", "the structurizer gave no answer within the per-graph limit (reported by the caller)"},
 }
 
 // KnownSignature reports whether sig matches a row of the table.

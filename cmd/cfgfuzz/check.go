@@ -80,11 +80,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout).\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
-	}
-	if err := lim.validate(); err != nil {
-		fmt.Fprintln(stderr, "cfgfuzz check:", err)
+	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
 	if cf.listChecks {

@@ -106,14 +106,3 @@ func (l *checkLimits) register(fs *flag.FlagSet) {
 	fs.DurationVar(&l.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each structurizer call (as in campaigns): past it the finding structurize:timeout")
 	fs.DurationVar(&l.checks, "check-timeout", DefaultCheckTimeout, "limit on one graph's checks: past it the graph's outcome is error (incomplete)")
 }
-
-// validate refuses limits that are not positive.
-func (l *checkLimits) validate() error {
-	if l.timeout <= 0 {
-		return fmt.Errorf("--timeout %v: must be positive", l.timeout)
-	}
-	if l.checks <= 0 {
-		return fmt.Errorf("--check-timeout %v: must be positive", l.checks)
-	}
-	return nil
-}

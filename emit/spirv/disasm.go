@@ -84,6 +84,16 @@ func (in Instruction) ResultID() (uint32, bool) {
 	return in.Operands[i], true
 }
 
+// ResultType returns the instruction's result type id, if its opcode is
+// known to have one.
+func (in Instruction) ResultType() (uint32, bool) {
+	info, ok := opInfos[in.Op]
+	if !ok || !info.hasType || len(in.Operands) == 0 {
+		return 0, false
+	}
+	return in.Operands[0], true
+}
+
 // Names maps ids to their OpName strings.
 func (m *Module) Names() map[uint32]string {
 	names := map[uint32]string{}
