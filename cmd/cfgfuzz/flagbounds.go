@@ -8,6 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/gen"
 )
 
 // flagRange is the values a numeric flag accepts: at least min, at most
@@ -25,12 +27,13 @@ var positive = atLeast(1)
 // flagRanges lists, by command, the numeric flags and their ranges. A flag
 // a command does not define is skipped (compare shares run's table).
 var flagRanges = map[string]map[string]flagRange{
-	"run":         campaignRanges,
-	"compare":     campaignRanges,
-	"check":       {"walks": atLeast(0), "timeout": positive, "check-timeout": positive},
-	"minimize":    {"walks": atLeast(0), "index": atLeast(0)},
-	"bench":       {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive},
-	"cfgfuzz gen": {"count": atLeast(0), "words": atLeast(0), "switch": {min: 0, max: 1, hasMax: true}},
+	"run":      campaignRanges,
+	"compare":  campaignRanges,
+	"check":    {"walks": atLeast(0), "timeout": positive, "check-timeout": positive},
+	"minimize": {"walks": atLeast(0), "index": atLeast(0)},
+	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive},
+	"cfgfuzz gen": {"count": atLeast(0), "words": atLeast(0), "switch": {min: 0, max: 1, hasMax: true},
+		"n": {min: 1, max: gen.MaxExhaustiveN, hasMax: true}},
 }
 
 var campaignRanges = map[string]flagRange{

@@ -25,12 +25,13 @@ func TestNumericFlagsOutOfRange(t *testing.T) {
 		{"bench", "--driver", "--graphs", "0"},
 		{"gen", "--words", "-1"},
 		{"gen", "--switch", "1.5"},
+		{"gen", "--kind", "exhaustive", "--n", "0"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(args, strings.NewReader("{{}}"), &stdout, &stderr)
 		flag := ""
 		for _, a := range args {
-			if strings.HasPrefix(a, "--") && a != "--driver" && a != "--baseline" {
+			if strings.HasPrefix(a, "--") && a != "--driver" && a != "--baseline" && a != "--kind" {
 				flag = a
 			}
 		}
