@@ -19,12 +19,7 @@ func tableBound(m *spirv.Module) uint32 {
 	if uint64(m.Bound) <= uint64(idsPerInstruction*len(m.Insts)+64) {
 		return m.Bound
 	}
-	largest := uint32(0)
-	for _, in := range m.Insts {
-		if id, ok := in.ResultID(); ok {
-			largest = max(largest, id)
-		}
-	}
+	largest := m.LargestResultID()
 	if largest >= m.Bound {
 		return m.Bound
 	}
