@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -73,7 +74,12 @@ func SideStructurizer(side Side, opt proto.Options, limit time.Duration) corpus.
 		switch out {
 		case OutOK:
 			mod, err := ModuleOf(a)
-			if err != nil {
+			var ue *emit.UnsupportedError
+			switch {
+			case errors.As(err, &ue): // too wide to encode: emit/CONVENTION.md "Limits"
+				s.Unsupported, s.Detail = true, ue.Error()
+				return s
+			case err != nil:
 				s.Failure, s.Detail = corpus.SigEmit, err.Error()
 				return s
 			}

@@ -197,7 +197,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	}
 	mod, err := ModuleOf(a)
 	if err != nil {
-		r.Outcome, r.Signature, r.Detail = OutInvalid, "emit:malformed-function", firstLine(err.Error())
+		r.Outcome, r.Signature, r.Detail = emitOutcome(err)
 		return r, nil
 	}
 	sum := sha256.Sum256(mod)

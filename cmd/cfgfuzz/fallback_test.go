@@ -290,7 +290,7 @@ func TestCheckReportsAFallback(t *testing.T) {
 		if err != nil {
 			t.Skip(err)
 		}
-		rec := checkOne(it, seam, "structured", orc)
+		rec := checkOne(it, seam, "structured", orc, DefaultCheckTimeout)
 		switch {
 		case rec.Stats == nil || rec.Stats.Fallbacks != 1:
 			t.Fatalf("allow %v: stats %+v, want a fallback", allow, rec.Stats)

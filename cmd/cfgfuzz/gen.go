@@ -165,6 +165,9 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (see cfgfuzz gen -h)", fs.Arg(0))
 	}
+	if err := checkFlagRanges(fs); err != nil {
+		return nil, err
+	}
 	seedSet := false
 	fs.Visit(func(fl *flag.Flag) { seedSet = seedSet || fl.Name == "seed" })
 	if err := f.finish(*blocks, *switchProb, seedSet); err != nil {

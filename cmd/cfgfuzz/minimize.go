@@ -99,6 +99,10 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
+			if err := checkFlagRanges(fs); err != nil {
+				fmt.Fprintln(fs.Output(), err)
+				return nil, err
+			}
 			return pos, nil
 		}
 		pos = append(pos, rest[0])

@@ -37,7 +37,7 @@ func TestJudgeUnsupported(t *testing.T) {
 		t.Errorf("unsupported: %+v; want unsupported, no signature, no error, not failed", o)
 	}
 	it := sourced{Item: cfg.Item{Graph: g, Line: 1, Col: 1}, File: "test"}
-	if rec := checkOne(it, fuzz.SideStructurizer(unsupportedSide{}, proto.Options{}, time.Second), "structured", orc); rec.Outcome != outcomeUnsupported {
+	if rec := checkOne(it, fuzz.SideStructurizer(unsupportedSide{}, proto.Options{}, time.Second), "structured", orc, time.Minute); rec.Outcome != outcomeUnsupported {
 		t.Errorf("check: outcome %s (%s), want unsupported", rec.Outcome, rec.Reason)
 	}
 }

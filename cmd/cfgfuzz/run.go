@@ -130,7 +130,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Exit status: 0 nothing new, 1 new findings, 2 usage or infrastructure error.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
@@ -586,7 +586,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	form := fs.String("form", "func", "what an ok response carries: module or func")
 	inject := fs.String("inject", "", "faults planted in every answer, whatever the request asks (a structurizer with a bug of its own): "+strings.Join(structurizer.FaultNames(), ", "))
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
 	faults := splitList(*inject)
