@@ -87,5 +87,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
-	return c.run(args[1:], stdin, stdout, stderr)
+	out := &checkedWriter{w: stdout}
+	return outputStatus(c.name, c.run(args[1:], stdin, out, stderr), out, stderr)
 }
