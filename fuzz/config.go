@@ -148,7 +148,10 @@ type Config struct {
 	// reports. Required.
 	Dir string
 	// Resume continues the campaign in Dir instead of starting afresh.
-	Resume  bool
+	Resume bool
+	// Force lets a new campaign replace the one Dir holds (its log,
+	// settings, reports and findings); false refuses such a Dir.
+	Force   bool
 	Workers int
 	// Progress receives the progress display; Terminal says whether it is
 	// a terminal (a bar) or a log (a line every ProgressEvery, default 10 s).

@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -58,9 +57,11 @@ func Run(c Config) (*Outcome, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+	unlock, err := c.openDir()
+	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	var old []Record
 	var good int64
 	if c.Resume {

@@ -45,7 +45,7 @@ type campaignFlags struct {
 	checks, structurizerCmd, baseline string
 	current, gpuDevice                string
 	cpuProfile, memProfile            string
-	isolate, minimize                 bool
+	isolate, minimize, force          bool
 	progress                          string
 	set                               map[string]bool // flags given
 }
@@ -61,6 +61,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i)")
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
+	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports and findings); without it such a DIR is refused")
 	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` (its settings; --workers and --progress may change)")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
 	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+")")
@@ -241,7 +242,7 @@ func countFindings(rep *fuzz.Report) int {
 // config builds the campaign from the flags, or from the saved settings
 // with --resume.
 func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
-	c := fuzz.Config{Source: genSource{}, Workers: f.workers, Dir: f.out}
+	c := fuzz.Config{Source: genSource{}, Workers: f.workers, Dir: f.out, Force: f.force}
 	c.Progress, c.Terminal = progressOutput(f.progress, stderr)
 	if f.resume != "" {
 		s, err := fuzz.LoadSettings(f.resume)
