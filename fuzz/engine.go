@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -65,15 +66,14 @@ func Run(c Config) (*Outcome, error) {
 	var old []Record
 	var good int64
 	if c.Resume {
-		var err error
-		if old, good, err = ReadRecords(c.Dir); err != nil {
+		if old, good, err = c.replay(); err != nil {
 			return nil, err
 		}
 	}
 	if err := SaveSettings(c.Dir, c.Settings); err != nil {
 		return nil, err
 	}
-	j, err := openJournal(c.Dir, c.Resume, good)
+	j, err := openJournal(c.Dir, c.Resume, good, SettingsSum(c.Settings))
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +100,19 @@ func Run(c Config) (*Outcome, error) {
 		return nil, err
 	}
 	return &Outcome{Report: rep, Harness: harness}, nil
+}
+
+// replay reads the log of the campaign being resumed, after checking that
+// this run's settings are those the log was written under.
+func (c *Config) replay() ([]Record, int64, error) {
+	saved, err := LoadSettings(c.Dir)
+	if err != nil {
+		return nil, 0, fmt.Errorf("resume: %w", err)
+	}
+	if SettingsSum(saved) != SettingsSum(c.Settings) {
+		return nil, 0, fmt.Errorf("resume: the settings differ from those %s was written under", filepath.Join(c.Dir, CampaignFile))
+	}
+	return ReadRecords(c.Dir)
 }
 
 // execute runs the workers until the budget is spent and returns the new

@@ -108,3 +108,31 @@ func waitForFile(t *testing.T, path string) {
 	}
 	t.Fatalf("%s never appeared", path)
 }
+
+// TestResumeRefusesWhatDoesNotVerify edits a finished campaign (its seed,
+// then one record's outcome) and resumes it: exit 2 naming the file, where
+// an unverified resume would mix two seeds or count a made-up outcome.
+func TestResumeRefusesWhatDoesNotVerify(t *testing.T) {
+	bin := buildCfgfuzz(t)
+	for _, tc := range []struct {
+		file, old, new, want string
+	}{
+		{"campaign.json", `"seed": 1,`, `"seed": 2,`, "campaign.json: the settings do not match"},
+		{"results.jsonl", `"outcome":"ok"`, `"outcome":"okay"`, "results.jsonl:"},
+	} {
+		dir := filepath.Join(t.TempDir(), "c")
+		if code, out := exitCode(t, smallRun(bin, dir)); code != 0 {
+			t.Fatalf("run: exit %d\n%s", code, out)
+		}
+		path := filepath.Join(dir, tc.file)
+		b := readFile(t, path)
+		if !strings.Contains(b, tc.old) {
+			t.Fatalf("%s lacks %q", path, tc.old)
+		}
+		os.WriteFile(path, []byte(strings.Replace(b, tc.old, tc.new, 1)), 0o644)
+		code, out := exitCode(t, exec.Command(bin, "run", "--resume", dir, "--progress", "none", "--minimize=false"))
+		if code != exitUsage || !strings.Contains(out, tc.want) {
+			t.Errorf("resume after editing %s: exit %d, want 2 and %q\n%s", tc.file, code, tc.want, out)
+		}
+	}
+}
