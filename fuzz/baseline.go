@@ -6,6 +6,7 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -20,6 +21,9 @@ type BuildOptions struct {
 	Repo     string    // a directory inside the git repository; "" the current directory
 	CacheDir string    // "" os.UserCacheDir()/cfgfuzz
 	Log      io.Writer // build messages; nil discards
+	// Context cancels the build (its git and go processes are killed and
+	// everything it made removed); nil means Background.
+	Context context.Context
 }
 
 // ResolveRevision returns the full commit hash of rev.

@@ -167,6 +167,11 @@ type Config struct {
 	// still fails with it, or nil.
 	Minimize func(g *cfg.Graph, sig string) *cfg.Graph
 	// Context cancels the campaign (Ctrl-C): work stops, the log is
-	// flushed, the report covers what was done. nil means Background.
+	// flushed, the report covers what was done and says it is incomplete
+	// (Report.Incomplete, with the context's cause as the reason when it
+	// is not context.Canceled). nil means Background.
 	Context context.Context
+	// ResumeCommand is the shell command an interrupted report gives to
+	// complete the campaign; "" gives none.
+	ResumeCommand string
 }

@@ -82,7 +82,7 @@ func Run(c Config) (*Outcome, error) {
 		done[r.Index] = true
 	}
 	start := time.Now()
-	fresh, harness, jerr := c.execute(j, done, old)
+	fresh, harness, stopped, jerr := c.execute(j, done, old)
 	if err := j.close(); jerr == nil {
 		jerr = err
 	}
@@ -93,7 +93,8 @@ func Run(c Config) (*Outcome, error) {
 	rep := BuildReport(c.Settings, all)
 	rep.Throughput = Throughput{Graphs: len(fresh), Seconds: time.Since(start).Seconds(), Workers: c.Workers, Resumed: len(old)}
 	rep.Throughput.fill()
-	if c.Minimize != nil {
+	rep.Incomplete = c.interruption(stopped, len(all), c.planned(done))
+	if c.Minimize != nil && rep.Incomplete == nil { // an interrupted run's resume minimizes
 		minimizeFindings(rep, c.Minimize)
 	}
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
@@ -116,8 +117,9 @@ func (c *Config) replay() ([]Record, int64, error) {
 }
 
 // execute runs the workers until the budget is spent and returns the new
-// records and the harness failures.
-func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record, []string, error) {
+// records, the harness failures and whether c.Context stopped it before
+// the graph indices ran out (a time budget running out does not count).
+func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record, []string, bool, error) {
 	ctx, cancel := context.WithCancel(c.Context)
 	defer cancel()
 	if c.Duration > 0 {
@@ -154,8 +156,9 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 	if len(harness) == c.Workers {
 		close(indices)
 		prog.finish()
-		return nil, harness, errors.New(harness[0])
+		return nil, harness, false, errors.New(harness[0])
 	}
+	var stopped bool // written by the feeder before it closes indices
 	go func() {
 		defer close(indices)
 		for i := 0; c.Graphs <= 0 || i < c.Graphs; i++ {
@@ -165,6 +168,7 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 			select {
 			case indices <- i:
 			case <-ctx.Done():
+				stopped = c.Context.Err() != nil
 				return
 			}
 		}
@@ -180,7 +184,7 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 		prog.count(&r, false)
 	}
 	prog.finish()
-	return fresh, harness, jerr
+	return fresh, harness, stopped, jerr
 }
 
 // planned is the number of graphs this run will do under a graph budget,

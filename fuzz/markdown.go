@@ -29,6 +29,7 @@ func Markdown(rep *Report) string {
 		fmt.Fprintf(&b, ", baseline %s", s.Baseline)
 	}
 	fmt.Fprintf(&b, ".\n\n")
+	b.WriteString(incompleteMarkdown(rep))
 	b.WriteString(summaryProse(rep))
 	b.WriteString("\n## Outcomes per generator and weight setting\n\n")
 	outcomeTable(&b, rep)

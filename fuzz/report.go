@@ -38,6 +38,9 @@ type Report struct {
 	// (not findings), the first few kept.
 	HarnessErrors []Example  `json:"harness_errors,omitempty"`
 	Throughput    Throughput `json:"throughput"`
+	// Incomplete, when set, says the report covers less than its campaign
+	// (interrupted, a partial merge) and how to complete it.
+	Incomplete *Incomplete `json:"incomplete,omitempty"`
 }
 
 // StreamRow counts one stream's graphs by outcome and divergence class.

@@ -21,8 +21,10 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "cfgfuzz-out", "output `DIR` of the merged report")
+	partial := fs.Bool("partial", false, "merge an incomplete shard set (a shard missing, interrupted, torn or of another split); the report names what is missing")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz merge [--out DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report (exit 1 when it holds new findings).\n\nflags:")
+		fmt.Fprintln(stderr, "usage: cfgfuzz merge [--out DIR] [--partial] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings,")
+		fmt.Fprintln(stderr, "2 usage or infrastructure error, an incomplete shard set, or a --partial merge without new findings.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -32,7 +34,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	rep, err := fuzz.Merge(fs.Args())
+	rep, err := fuzz.MergeWith(fs.Args(), fuzz.MergeOptions{Partial: *partial})
 	if err == nil {
 		err = writeMerged(*out, fs.Args(), rep)
 	}
@@ -40,7 +42,11 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
 	}
-	return reportExit("merge", rep, nil, *out, stdout, stderr)
+	code := reportExit("merge", rep, nil, *out, stdout, stderr)
+	if rep.Incomplete != nil && code == exitOK {
+		return exitUsage
+	}
+	return code
 }
 
 // writeMerged writes the merged report into out, locked, after refusing an

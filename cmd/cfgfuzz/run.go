@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
@@ -114,7 +113,8 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintln(stderr, "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
 		}
-		fmt.Fprintln(stderr, "Exit status: 0 nothing new, 1 new findings, 2 usage or infrastructure error.\n\nflags:")
+		fmt.Fprintln(stderr, "Exit status: 0 nothing new, 1 new findings, 2 usage or infrastructure error; 130, 143, 129 stopped by")
+		fmt.Fprintln(stderr, "SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -133,17 +133,18 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV is required")
 		return exitUsage
 	}
-	c, err := f.config(stderr)
+	in := onStopSignals(name, stderr)
+	defer in.stop()
+	c, err := f.config(in.ctx, stderr)
 	if err == nil && f.minimize {
 		err = campaignMinimizer(&c, stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
-		return exitUsage
+		return in.or(exitUsage)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	c.Context = ctx
+	c.Context = in.ctx
+	c.ResumeCommand = "cfgfuzz " + name + " --resume " + shellQuote(c.Dir)
 	if f.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(f.cpuProfile)
 		if err != nil {
@@ -155,7 +156,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	o, err := fuzz.Run(c)
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
-		return exitUsage
+		return in.or(exitUsage)
 	}
 	if f.memProfile != "" {
 		if err := writeAllocProfile(f.memProfile); err != nil {
@@ -163,7 +164,11 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	return reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
+	code := reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
+	if o.Report.Incomplete != nil {
+		return in.or(exitUsage)
+	}
+	return code
 }
 
 // startCPUProfile starts writing a CPU profile to path and returns what
@@ -193,14 +198,18 @@ func writeAllocProfile(path string) error {
 	return f.Close()
 }
 
-// reportExit prints the summary and the report paths and returns 1 for new
-// findings, 2 for harness errors, else 0.
+// reportExit prints the summary, the report paths and, last on stderr,
+// the report's incompleteness; it returns 1 for new findings, 2 for
+// harness errors, else 0.
 func reportExit(name string, rep *fuzz.Report, harness []string, dir string, stdout, stderr io.Writer) int {
 	for _, h := range harness {
 		fmt.Fprintf(stderr, "cfgfuzz %s: worker: %s\n", name, h)
 	}
 	fmt.Fprintf(stdout, "%s", summaryLines(rep))
 	fmt.Fprintf(stdout, "reports: %s\n", filepath.Join(dir, "report.{json,md,html}"))
+	if in := rep.Incomplete; in != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, in.Summary())
+	}
 	switch {
 	case rep.NewFindings > 0:
 		return exitFail
@@ -241,7 +250,7 @@ func countFindings(rep *fuzz.Report) int {
 
 // config builds the campaign from the flags, or from the saved settings
 // with --resume.
-func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
+func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Config, error) {
 	c := fuzz.Config{Source: genSource{}, Workers: f.workers, Dir: f.out, Force: f.force}
 	c.Progress, c.Terminal = progressOutput(f.progress, stderr)
 	if f.resume != "" {
@@ -250,7 +259,7 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 			return c, fmt.Errorf("resume: %w", err)
 		}
 		c.Settings, c.Dir, c.Resume = s, f.resume, true
-		return c, f.sidesFromSettings(&c, stderr)
+		return c, f.sidesFromSettings(ctx, &c, stderr)
 	}
 	s := fuzz.Settings{Seed: f.seed, Graphs: f.graphs, Duration: fuzz.Duration(f.duration), Timeout: fuzz.Duration(f.timeout),
 		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice}
@@ -289,7 +298,7 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 		s.Baseline = "rev:" + f.baseline
 	}
 	c.Settings = s
-	return c, f.sidesFromSettings(&c, stderr)
+	return c, f.sidesFromSettings(ctx, &c, stderr)
 }
 
 func validateOptions(strategy string, inject []string) error {
@@ -309,17 +318,17 @@ func validateOptions(strategy string, inject []string) error {
 // structurize subcommand), "cmd:SHELL COMMAND", "rev:REV" (cmd/structurize
 // built at REV; the description is rewritten to the full commit hash so a
 // resumed campaign uses the same build).
-func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
-	cur, desc, err := sideFor(c.Settings.Current, log)
+func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, log io.Writer) error {
+	cur, desc, err := sideFor(ctx, c.Settings.Current, log)
 	if err != nil {
 		return fmt.Errorf("current side: %w", err)
 	}
 	c.Current, c.Settings.Current = cur, desc
 	if desc == "in-process" {
-		c.Escalate, _, _ = sideFor("isolated", log)
+		c.Escalate, _, _ = sideFor(ctx, "isolated", log)
 	}
 	if c.Settings.Baseline != "" {
-		base, desc, err := sideFor(c.Settings.Baseline, log)
+		base, desc, err := sideFor(ctx, c.Settings.Baseline, log)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
@@ -328,7 +337,7 @@ func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
 	return nil
 }
 
-func sideFor(desc string, log io.Writer) (fuzz.SideFactory, string, error) {
+func sideFor(ctx context.Context, desc string, log io.Writer) (fuzz.SideFactory, string, error) {
 	kind, arg, _ := strings.Cut(desc, ":")
 	switch kind {
 	case "in-process":
@@ -346,7 +355,7 @@ func sideFor(desc string, log io.Writer) (fuzz.SideFactory, string, error) {
 		if err != nil {
 			return fuzz.SideFactory{}, "", err
 		}
-		bin, err := fuzz.BuildRevision(commit, fuzz.BuildOptions{Log: log})
+		bin, err := fuzz.BuildRevision(commit, fuzz.BuildOptions{Log: log, Context: ctx})
 		if err != nil {
 			return fuzz.SideFactory{}, "", err
 		}

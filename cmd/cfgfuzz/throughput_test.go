@@ -20,6 +20,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"io"
 	"os"
@@ -108,7 +109,7 @@ func benchConfig(b testing.TB, checks string) fuzz.Config {
 	if err := fs.Parse(args); err != nil {
 		b.Fatal(err)
 	}
-	c, err := f.config(io.Discard)
+	c, err := f.config(context.Background(), io.Discard)
 	if err != nil {
 		b.Fatal(err)
 	}
