@@ -1,7 +1,8 @@
 // baseline.go builds one revision's cmd/structurize: the commit is checked
 // out in a detached git worktree, built there, and the binary cached by
 // commit hash under os.UserCacheDir()/cfgfuzz/structurize/, so every shard
-// and every later campaign against the same commit reuses it.
+// and every later campaign against the same commit reuses it. A build
+// leaves nothing behind, cancelled or not (baseline_cleanup.go).
 package fuzz
 
 import (
@@ -46,6 +47,7 @@ func BuildRevision(commit string, opt BuildOptions) (string, error) {
 		}
 		cache = filepath.Join(uc, "cfgfuzz")
 	}
+	removeStaleBuilds(opt.Repo, cache)
 	bin := filepath.Join(cache, "structurize", commit, "structurize")
 	if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() {
 		return bin, nil
@@ -54,25 +56,23 @@ func BuildRevision(commit string, opt BuildOptions) (string, error) {
 	if log == nil {
 		log = io.Discard
 	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		return "", err
 	}
 	wt := filepath.Join(cache, "worktrees", fmt.Sprintf("%s-%d", commit[:12], os.Getpid()))
 	fmt.Fprintf(log, "cfgfuzz: building cmd/structurize at %s in %s\n", commit[:12], wt)
-	if out, err := git(opt.Repo, "worktree", "add", "--detach", wt, commit); err != nil {
+	defer removeWorktree(opt.Repo, wt) // also after a failed or cancelled add
+	if out, err := runBuildCommand(ctx, opt.Repo, "git", "worktree", "add", "--detach", wt, commit); err != nil {
 		return "", fmt.Errorf("git worktree add: %v: %s", err, out)
 	}
-	defer func() {
-		git(opt.Repo, "worktree", "remove", "--force", wt)
-		os.RemoveAll(wt)
-	}()
 	tmp := fmt.Sprintf("%s.tmp%d", bin, os.Getpid())
-	cmd := exec.Command("go", "build", "-o", tmp, "./cmd/structurize")
-	cmd.Dir = wt
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("building cmd/structurize at %s: %v\n%s", commit[:12], err, out.String())
+	defer os.Remove(tmp) // gone after the rename; left by a failed build
+	if out, err := goBuild(ctx, wt, tmp); err != nil {
+		return "", fmt.Errorf("building cmd/structurize at %s: %v\n%s", commit[:12], err, out)
 	}
 	if err := os.Rename(tmp, bin); err != nil {
 		return "", err
