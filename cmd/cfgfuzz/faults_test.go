@@ -92,3 +92,42 @@ func TestMergeFullDiskLeavesNoTemporaries(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// TestResumeDoesNotRecountFindings runs a campaign with a planted fault
+// (findings minimized into DIR/findings), then resumes it twice, as after
+// a kill during minimization: every resume minimizes the same findings
+// again, and the store's counts must not grow.
+func TestResumeDoesNotRecountFindings(t *testing.T) {
+	bin := buildCfgfuzz(t)
+	dir := filepath.Join(t.TempDir(), "c")
+	counts := func() map[string]string {
+		m := map[string]string{}
+		sigs, _ := filepath.Glob(filepath.Join(dir, "findings", "*", "count.txt"))
+		for _, c := range sigs {
+			b, _ := os.ReadFile(c)
+			m[filepath.Base(filepath.Dir(c))] = string(b)
+		}
+		return m
+	}
+	if code, out := exitCode(t, exec.Command(bin, "run", "--graphs", "50", "--inject", "swap-arms", "--progress", "none", "--out", dir)); code != exitFail {
+		t.Fatalf("run: exit %d, want 1\n%s", code, out)
+	}
+	first := counts()
+	if len(first) == 0 {
+		t.Fatal("no finding stored")
+	}
+	for range 2 {
+		if code, out := exitCode(t, exec.Command(bin, "run", "--resume", dir, "--progress", "none")); code != exitFail {
+			t.Fatalf("resume: exit %d\n%s", code, out)
+		}
+	}
+	if again := counts(); len(again) != len(first) {
+		t.Errorf("signatures %v, then %v", first, again)
+	} else {
+		for k, v := range first {
+			if again[k] != v {
+				t.Errorf("findings/%s/count.txt: %q after the run, %q after two resumes", k, v, again[k])
+			}
+		}
+	}
+}
