@@ -58,7 +58,8 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage or input errors")
+	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage, input or output errors;")
+	fmt.Fprintln(w, "run and compare stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129")
 }
 
 func main() {
