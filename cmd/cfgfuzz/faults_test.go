@@ -7,21 +7,48 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// buildCfgfuzz builds this command into a temporary directory.
+// The binary the CLI tests run, built once by buildCfgfuzz into binDir
+// (removed by TestMain).
+var (
+	binOnce sync.Once
+	binDir  string
+	binPath string
+	binErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// buildCfgfuzz builds this command once per test binary.
 func buildCfgfuzz(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "cfgfuzz")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "cfgfuzz-cli-test"); binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "cfgfuzz")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
 	}
-	return bin
+	return binPath
 }
 
 // exitCode runs cmd and returns its exit status and combined output.

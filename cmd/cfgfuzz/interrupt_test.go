@@ -42,7 +42,7 @@ func TestRunStopsOnSignal(t *testing.T) {
 		{syscall.SIGHUP, "SIGHUP", []string{"--isolate"}}, // servers closed by the teardown
 	} {
 		dir := filepath.Join(t.TempDir(), "c")
-		args := append([]string{"run", "--graphs", "2000", "--progress", "none", "--minimize=false", "--out", dir}, tc.extra...)
+		args := append([]string{"run", "--graphs", "1000", "--progress", "none", "--minimize=false", "--out", dir}, tc.extra...)
 		cmd := exec.Command(bin, args...)
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stderr, &stderr
@@ -65,8 +65,8 @@ func TestRunStopsOnSignal(t *testing.T) {
 		rep := readReportJSON(t, dir)
 		resume := "cfgfuzz run --resume " + dir
 		in := rep.Incomplete
-		if in == nil || in.Reason != "interrupted ("+tc.name+")" || in.Done != rep.Graphs || in.Planned != 2000 || in.Resume != resume {
-			t.Fatalf("%s: report.json incomplete = %+v, want interrupted at %d of 2000 with %q", tc.name, in, rep.Graphs, resume)
+		if in == nil || in.Reason != "interrupted ("+tc.name+")" || in.Done != rep.Graphs || in.Planned != 1000 || in.Resume != resume {
+			t.Fatalf("%s: report.json incomplete = %+v, want interrupted at %d of 1000 with %q", tc.name, in, rep.Graphs, resume)
 		}
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		if last := lines[len(lines)-1]; !strings.Contains(last, "interrupted ("+tc.name+")") || !strings.HasSuffix(last, "resume with: "+resume) {
@@ -86,7 +86,7 @@ func TestRunStopsOnSignal(t *testing.T) {
 		if code, out := exitCode(t, exec.Command(bin, "run", "--resume", dir, "--progress", "none", "--minimize=false")); code != 0 {
 			t.Errorf("resume: exit %d\n%s", code, out)
 		}
-		if rep := readReportJSON(t, dir); rep.Incomplete != nil || rep.Graphs != 2000 {
+		if rep := readReportJSON(t, dir); rep.Incomplete != nil || rep.Graphs != 1000 {
 			t.Errorf("resumed: %d graphs, incomplete %+v", rep.Graphs, rep.Incomplete)
 		}
 	}
