@@ -31,6 +31,7 @@ demo: deps build
 vet:
 	gofmt -l . | tee /dev/stderr | (! read _)
 	$(GO) vet $(GOFLAGS) ./...
+	$(GO) mod tidy -diff
 
 test: deps vet
 	$(GO) test $(GOFLAGS) $(TESTFLAGS) ./...

@@ -1,7 +1,9 @@
 // hook.go: the minimizer as the campaign engine's hook. fuzz.Config has
 // Minimize func(g *cfg.Graph, sig string) *cfg.Graph, called once per new
 // finding's signature before the report is written; MinimizeHook builds
-// that function over a Runner with the campaign's structurizer options, a
+// that function over a Runner with the campaign's structurizer (its
+// options, or its side through RunnerOptions.Structurize, so the stored
+// module, verdicts, stats and answer are the structurizer under test's), a
 // per-finding time bound, an optional baseline predicate, and an optional
 // findings store that receives the finding (before and after) and every
 // other signature met on the way.
@@ -33,6 +35,12 @@ type HookOptions struct {
 	Store *Store
 	// Origin describes the campaign in stored findings.
 	Origin string
+	// Structurizer is the spec of the structurizer under test, recorded
+	// with stored findings; "" this tree's.
+	Structurizer string
+	// Replay is the command, run in an entry's directory, that judges its
+	// graph.cfg again; "" none.
+	Replay string
 	// Log receives one line per finding; nil discards.
 	Log io.Writer
 }
@@ -63,12 +71,13 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 			o.OnOther = func(c *cfg.Graph, other string) {
 				r := run.Run(c)
 				opt.Store.Add(Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
-					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject})
+					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject,
+					Structurizer: opt.Structurizer, Answer: r.Answer, Replay: opt.Replay})
 			}
 		}
 		pred := opt.Predicate
 		if pred == nil {
-			pred = run.Predicate()
+			pred = run.PredicateFor(sig) // a timeout keeps slow candidates (timeout.go)
 		}
 		res, err := Minimize(g, pred, o)
 		if err != nil {
@@ -82,7 +91,8 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 		if opt.Store != nil {
 			before, after := run.Run(g), run.Run(res.Graph)
 			opt.Store.Add(Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
-				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject})
+				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject,
+				Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.Replay})
 		}
 		return res.Graph
 	}, nil

@@ -5,13 +5,17 @@
 //	# signature: exec:trace-mismatch   (the failure it guards against, or "none")
 //	# fault: swap-arms                 (the fault it was found under, if any)
 //	# strategy: dispatch               (the strategy, "" for the default)
+//	# structurizer: cmd:./my-adapter   (the structurizer it was found on, fuzz.Spec; "" this tree's)
+//	# expect: pass                     (what replaying it must give: pass, or fail with the signature)
 //	# origin: cfgfuzz minimize, seed 7 (where it came from)
 //	# date: 2026-11-29
 //
-// Other comment lines are notes. `go test ./corpus` replays every file
-// through every oracle check with no fault planted (all must pass) and,
-// for a file with a fault, with that fault planted (it must fail with the
-// file's signature).
+// Other comment lines are notes. The graph is written in line notation,
+// which keeps block weights. `go test ./corpus` replays every file of
+// corpus/testdata/regressions through every oracle check with no fault
+// planted (all must pass) and, for a file with a fault, with that fault
+// planted (it must fail with the file's signature); `cfgfuzz regress DIR
+// --structurizer SPEC` replays any directory of them (replay.go).
 package corpus
 
 import (
@@ -36,10 +40,22 @@ type Header struct {
 	Signature string
 	Fault     string // comma-separated fault names; "" none
 	Strategy  string
-	Origin    string
-	Date      string
-	Notes     []string
+	// Structurizer is the spec of the structurizer it was found on
+	// (fuzz.Spec); "" this tree's.
+	Structurizer string
+	// Expect is what a replay must give: ExpectPass ("" too) or
+	// ExpectFail (fail with Signature).
+	Expect string
+	Origin string
+	Date   string
+	Notes  []string
 }
+
+// What a regression's replay must give.
+const (
+	ExpectPass = "pass" // the structurizer passes every check on the graph (the bug is fixed)
+	ExpectFail = "fail" // it still fails with the file's signature (a known bug, or the oracle's own guard)
+)
 
 var headerKey = regexp.MustCompile(`^#\s*([a-z-]+):\s*(.*)$`)
 
@@ -54,6 +70,8 @@ func (h Header) Format() string {
 	kv("signature", h.Signature)
 	kv("fault", h.Fault)
 	kv("strategy", h.Strategy)
+	kv("structurizer", h.Structurizer)
+	kv("expect", h.Expect)
 	kv("origin", h.Origin)
 	kv("date", h.Date)
 	for _, n := range h.Notes {
@@ -96,6 +114,10 @@ func parseHeader(data string) Header {
 			h.Fault = v
 		case "strategy":
 			h.Strategy = v
+		case "structurizer":
+			h.Structurizer = v
+		case "expect":
+			h.Expect = v
 		case "origin":
 			h.Origin = v
 		case "date":
@@ -133,6 +155,9 @@ func ReadRegression(path string) (*Regression, error) {
 		Header: parseHeader(string(data)), Graph: items[0].Graph}
 	if r.Header.Signature == "" {
 		return nil, fmt.Errorf("%s: no '# signature:' header", path)
+	}
+	if e := r.Header.Expect; e != "" && e != ExpectPass && e != ExpectFail {
+		return nil, fmt.Errorf("%s: '# expect: %s': want %s or %s", path, e, ExpectPass, ExpectFail)
 	}
 	return r, nil
 }

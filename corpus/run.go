@@ -9,10 +9,8 @@ package corpus
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
@@ -41,6 +39,12 @@ type Outcome struct {
 	Module []byte
 	// Stats are the structurizer's statistics (nil when it failed).
 	Stats *structurizer.Stats
+	// Took is how long the structurizer took on the graph (0 when it
+	// failed before answering, or in process).
+	Took time.Duration
+	// Answer is the structurizer's answer when it came through a
+	// StructurizeFunc that records one (Structurized.Answer), else nil.
+	Answer []byte
 	// Err is a harness error: the graph is invalid, an option is unknown,
 	// or a check could not run. It is not a finding.
 	Err error
@@ -63,6 +67,8 @@ type Runner struct {
 	Timeout time.Duration
 	// oracleOpt remakes the Oracle after a timeout.
 	oracleOpt oracle.Options
+	// structurize is RunnerOptions.Structurize.
+	seamFn StructurizeFunc
 }
 
 // RunnerOptions configures NewRunner. The zero value structurizes with the
@@ -70,6 +76,10 @@ type Runner struct {
 // present (AllChecks).
 type RunnerOptions struct {
 	Structurizer structurizer.Options
+	// Structurize, when non-nil, is the structurizer under test (an
+	// external one through package fuzz's side seam); Structurizer is then
+	// not used. nil means this tree's structurizer.Structurize.
+	Structurize StructurizeFunc
 	// Timeout is Runner.Timeout.
 	Timeout time.Duration
 	// Checks names the checks; nil means AllChecks().
@@ -90,7 +100,7 @@ func NewRunner(opt RunnerOptions) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{Options: opt.Structurizer, Oracle: orc, Timeout: opt.Timeout, oracleOpt: o}, nil
+	return &Runner{Options: opt.Structurizer, Oracle: orc, Timeout: opt.Timeout, oracleOpt: o, seamFn: opt.Structurize}, nil
 }
 
 // AllChecks lists every check of the oracle that can run here: the default
@@ -143,6 +153,9 @@ func (r *Runner) run(g *cfg.Graph, orc *oracle.Oracle) (out Outcome) {
 			out = failure(PanicSignature(fmt.Sprint(p)), "structurize", fmt.Sprint(p))
 		}
 	}()
+	if r.seamFn != nil {
+		return Judge(r.seamFn, g, orc)
+	}
 	mod, info, st, err := r.structurize(g)
 	var ee *emitError
 	switch {
@@ -156,7 +169,7 @@ func (r *Runner) run(g *cfg.Graph, orc *oracle.Oracle) (out Outcome) {
 		}
 		return Outcome{Err: err}
 	}
-	out.Stats, out.Module = st, mod
+	out.Stats, out.Module, out.Took = st, mod, info.Duration
 	out.Verdicts = orc.Check(&oracle.Subject{Graph: g, Module: mod, Info: info, Structurize: r.seam})
 	if v := oracle.Failed(out.Verdicts); v != nil {
 		out.Signature = v.Signature
@@ -172,7 +185,7 @@ type emitError struct{ err error }
 func (e *emitError) Error() string { return e.err.Error() }
 
 // structurize runs the structurizer (timed) and the emitter, and describes
-// the result for the growth and meta checks as cmd/cfgfuzz check and the
+// the result for the growth, meta and fallback checks as cmd/cfgfuzz check and the
 // campaign engine do: every strategy but dispatch claims idempotence.
 func (r *Runner) structurize(g *cfg.Graph) ([]byte, oracle.ResultInfo, *structurizer.Stats, error) {
 	start := time.Now()
@@ -187,7 +200,8 @@ func (r *Runner) structurize(g *cfg.Graph) ([]byte, oracle.ResultInfo, *structur
 		return nil, oracle.ResultInfo{}, &st, &emitError{err}
 	}
 	return mod, oracle.ResultInfo{Strategy: st.Strategy, BlocksIn: st.BlocksIn, BlocksOut: st.BlocksOut, WordsIn: st.WordsIn,
-		WordsOut: st.WordsOut, Synthetic: st.Synthetic, Duration: took, Idempotent: st.Strategy != "dispatch"}, &st, nil
+		WordsOut: st.WordsOut, Synthetic: st.Synthetic, Duration: took, Idempotent: st.Strategy != "dispatch",
+		Fallbacks: st.Fallbacks, Passes: st.PassesUsed}, &st, nil
 }
 
 // seam is the oracle's re-run of the structurizer (meta's determinism,
@@ -210,27 +224,11 @@ func (r *Runner) Predicate() Predicate {
 	}
 }
 
-var (
-	reDigits = regexp.MustCompile(`0x[0-9a-fA-F]+|\d+`)
-	reSpace  = regexp.MustCompile(`\s+`)
-)
-
-// PanicSignature is the signature of a panic with the given message: the
-// campaign engine's rule (package fuzz), so a campaign's finding and its
-// minimization agree: "structurize:panic:" and the message's first line
-// with numbers as N, spaces collapsed, cut at 80 bytes.
+// PanicSignature is the signature of a panic with the given message:
+// oracle.HarnessSignature, the campaign engine's rule (package fuzz), so a
+// campaign's finding and its minimization agree.
 func PanicSignature(msg string) string {
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
-	}
-	s := strings.TrimSpace(reSpace.ReplaceAllString(reDigits.ReplaceAllString(msg, "N"), " "))
-	if len(s) > 80 {
-		s = s[:80]
-	}
-	if s == "" {
-		return SigPanic
-	}
-	return SigPanic + ":" + s
+	return oracle.HarnessSignature(oracle.HarnessPanic, msg)
 }
 
 func failure(sig, check, detail string) Outcome {

@@ -9,6 +9,9 @@
 //	verdict.json   the signature, the verdicts, the stats, where it came from
 //	module.spv     the module the structurizer made of the graph
 //	min.spv        the module of the minimized graph
+//	answer.json    the structurizer's answer on the graph (an external
+//	               structurizer's protocol response: outcome, reason,
+//	               stats, module or function)
 //	before.svg     a picture of the graph
 //	after.svg      a picture of the minimized graph
 //
@@ -66,6 +69,15 @@ type Finding struct {
 	// Strategy and Inject are the structurizer's options it failed under.
 	Strategy string
 	Inject   []string
+	// Structurizer is the spec of the structurizer under test (fuzz.Spec:
+	// self, cmd:CMD, ...); "" for this tree's.
+	Structurizer string
+	// Answer is the structurizer's answer on Graph (Outcome.Answer), nil
+	// when it has none to keep.
+	Answer []byte
+	// Replay is a shell command, run in the entry's directory, that
+	// judges graph.cfg again on the same structurizer; "" none.
+	Replay string
 }
 
 // Verdict is the JSON record written as verdict.json.
@@ -78,6 +90,10 @@ type Verdict struct {
 	Minimized string              `json:"minimized,omitempty"`
 	Verdicts  []oracle.Verdict    `json:"verdicts,omitempty"`
 	Stats     *structurizer.Stats `json:"stats,omitempty"`
+	// Structurizer is the spec of the structurizer under test.
+	Structurizer string `json:"structurizer,omitempty"`
+	// Replay reproduces the finding from the entry's directory.
+	Replay string `json:"replay,omitempty"`
 }
 
 // Added says what Add did.
@@ -242,7 +258,7 @@ func writeEntry(dir string, f Finding) error {
 // writeEntryFiles writes the files of an entry into dir.
 func writeEntryFiles(dir string, f Finding) error {
 	v := Verdict{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Inject: f.Inject,
-		Graph: cfg.FormatCompact(f.Graph), Verdicts: f.Verdicts, Stats: f.Stats}
+		Graph: cfg.FormatCompact(f.Graph), Verdicts: f.Verdicts, Stats: f.Stats, Structurizer: f.Structurizer, Replay: f.Replay}
 	files := map[string][]byte{
 		"graph.cfg":  []byte(graphFile(f, f.Graph)),
 		"before.svg": []byte(SVG(f.Graph, SVGOptions{Title: f.Signature + " (as found)"})),
@@ -257,6 +273,9 @@ func writeEntryFiles(dir string, f Finding) error {
 	}
 	if f.MinModule != nil {
 		files["min.spv"] = f.MinModule
+	}
+	if f.Answer != nil {
+		files["answer.json"] = f.Answer
 	}
 	js, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -273,7 +292,7 @@ func writeEntryFiles(dir string, f Finding) error {
 
 // graphFile is a graph in line notation under header comments.
 func graphFile(f Finding, g *cfg.Graph) string {
-	h := Header{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Fault: strings.Join(f.Inject, ",")}
+	h := Header{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Fault: strings.Join(f.Inject, ","), Structurizer: f.Structurizer}
 	return h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
 }
 

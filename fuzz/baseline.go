@@ -1,13 +1,19 @@
-// baseline.go builds one revision's cmd/structurize: the commit is checked
-// out in a detached git worktree, built there, and the binary cached by
-// commit hash under os.UserCacheDir()/cfgfuzz/structurize/, so every shard
-// and every later campaign against the same commit reuses it. A build
-// leaves nothing behind, cancelled or not (baseline_cleanup.go).
+// baseline.go builds one revision of a project (project.go): the commit
+// (or a working tree's snapshot, worktree.go) is checked out in a detached
+// git worktree, built there with the project's build command, and the
+// result cached by project and revision under
+// os.UserCacheDir()/cfgfuzz/builds/PROJECT/REVISION/, so every shard and
+// every later campaign against the same revision reuses it. A build is
+// made in a directory of its own (REVISION.tmpPID) and renamed into place
+// when it succeeded, so two processes building one revision never see
+// each other's half-built one. cfgfuzz's own revisions are the project
+// OwnProject (BuildRevision).
 package fuzz
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,15 +22,45 @@ import (
 	"strings"
 )
 
-// BuildOptions configures BuildRevision. The zero value builds from the
-// repository containing the current directory into the user cache, quietly.
+// BuildOptions configures a build. The zero value builds from the
+// repository containing the current directory into the user cache,
+// quietly.
 type BuildOptions struct {
 	Repo     string    // a directory inside the git repository; "" the current directory
 	CacheDir string    // "" os.UserCacheDir()/cfgfuzz
 	Log      io.Writer // build messages; nil discards
-	// Context cancels the build (its git and go processes are killed and
-	// everything it made removed); nil means Background.
+	// Context cancels the build (its git and build processes are killed
+	// and everything it made removed: baseline_cleanup.go); nil means
+	// Background.
 	Context context.Context
+}
+
+// Revision is what a build checks out: a commit, or a snapshot of a
+// working tree on top of one.
+type Revision struct {
+	Commit string // full hash
+	// Tree is the snapshot's tree hash; "" the commit itself.
+	Tree string
+	// Checkout is the commit to check out: Commit, or the snapshot's
+	// commit object; "" means Commit.
+	Checkout string
+}
+
+// String is the revision as reports and {rev} name it.
+func (r Revision) String() string {
+	if r.Tree == "" {
+		return r.Commit
+	}
+	return r.Commit + "+dirty:" + r.Tree
+}
+
+// Built is a revision built.
+type Built struct {
+	Rev Revision
+	// Worktree is the kept checkout; "" when the serve command does not
+	// need it (it was removed after the build).
+	Worktree string
+	Out      string // the build's output directory ({out})
 }
 
 // ResolveRevision returns the full commit hash of rev.
@@ -36,9 +72,56 @@ func ResolveRevision(rev string, opt BuildOptions) (string, error) {
 	return strings.TrimSpace(out), nil
 }
 
-// BuildRevision returns the path of cmd/structurize built at commit (a full
-// hash), building it when the cache lacks it.
+// BuildRevision returns the path of cfgfuzz's cmd/structurize built at
+// commit (a full hash), building it when the cache lacks it.
 func BuildRevision(commit string, opt BuildOptions) (string, error) {
+	b, err := BuildProject(OwnProject(), Revision{Commit: commit}, opt)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(b.Out, "structurize"), nil
+}
+
+// BuildProject returns rev of p built, building it when the cache lacks
+// it. A failed build's error holds the build's output.
+func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
+	entry, err := buildEntry(p, rev, opt)
+	if err != nil {
+		return Built{}, err
+	}
+	removeStaleBuilds(opt.Repo, filepath.Dir(entry))
+	if b, ok := cachedBuild(p, rev, entry); ok {
+		return b, nil
+	}
+	ctx := buildContext(opt)
+	log := opt.Log
+	if log == nil {
+		log = io.Discard
+	}
+	tmp := fmt.Sprintf("%s.tmp%d", entry, os.Getpid())
+	os.RemoveAll(tmp)
+	b := Built{Rev: rev, Worktree: filepath.Join(tmp, "worktree"), Out: filepath.Join(tmp, "out")}
+	if err := os.MkdirAll(b.Out, 0o755); err != nil {
+		return Built{}, err
+	}
+	defer os.RemoveAll(tmp)
+	fmt.Fprintf(log, "cfgfuzz: building %s in %s\n", short(rev), b.Worktree)
+	if err := addWorktree(ctx, opt.Repo, b.Worktree, rev); err != nil {
+		removeWorktree(opt.Repo, b.Worktree) // a cancelled add may have registered it
+		return Built{}, err
+	}
+	if err := runBuild(ctx, p, b); err != nil {
+		removeWorktree(opt.Repo, b.Worktree)
+		return Built{}, err
+	}
+	if !p.keepsWorktree() {
+		removeWorktree(opt.Repo, b.Worktree)
+	}
+	return installBuild(opt.Repo, p, b, tmp, entry)
+}
+
+// buildEntry is the cache directory of rev of p.
+func buildEntry(p Project, rev Revision, opt BuildOptions) (string, error) {
 	cache := opt.CacheDir
 	if cache == "" {
 		uc, err := os.UserCacheDir()
@@ -47,37 +130,125 @@ func BuildRevision(commit string, opt BuildOptions) (string, error) {
 		}
 		cache = filepath.Join(uc, "cfgfuzz")
 	}
-	removeStaleBuilds(opt.Repo, cache)
-	bin := filepath.Join(cache, "structurize", commit, "structurize")
-	if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() {
-		return bin, nil
+	name := rev.Commit
+	if rev.Tree != "" {
+		name += "-dirty-" + rev.Tree
 	}
-	log := opt.Log
-	if log == nil {
-		log = io.Discard
-	}
-	ctx := opt.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+	dir := filepath.Join(cache, "builds", p.key())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	wt := filepath.Join(cache, "worktrees", fmt.Sprintf("%s-%d", commit[:12], os.Getpid()))
-	fmt.Fprintf(log, "cfgfuzz: building cmd/structurize at %s in %s\n", commit[:12], wt)
-	defer removeWorktree(opt.Repo, wt) // also after a failed or cancelled add
-	if out, err := runBuildCommand(ctx, opt.Repo, "git", "worktree", "add", "--detach", wt, commit); err != nil {
-		return "", fmt.Errorf("git worktree add: %v: %s", err, out)
+	return filepath.Join(dir, name), nil
+}
+
+// cachedBuild is the build in entry, when there is one.
+func cachedBuild(p Project, rev Revision, entry string) (Built, bool) {
+	b := Built{Rev: rev, Out: filepath.Join(entry, "out")}
+	if p.keepsWorktree() {
+		b.Worktree = filepath.Join(entry, "worktree")
 	}
-	tmp := fmt.Sprintf("%s.tmp%d", bin, os.Getpid())
-	defer os.Remove(tmp) // gone after the rename; left by a failed build
-	if out, err := goBuild(ctx, wt, tmp); err != nil {
-		return "", fmt.Errorf("building cmd/structurize at %s: %v\n%s", commit[:12], err, out)
+	st, err := os.Stat(b.Out)
+	return b, err == nil && st.IsDir()
+}
+
+// short is a revision in build messages.
+func short(r Revision) string {
+	s := r.Commit[:min(12, len(r.Commit))]
+	if r.Tree != "" {
+		s += "+dirty:" + r.Tree[:min(12, len(r.Tree))]
 	}
-	if err := os.Rename(tmp, bin); err != nil {
-		return "", err
+	return s
+}
+
+// addWorktree checks rev out, detached, in a new worktree wt of repo.
+func addWorktree(ctx context.Context, repo, wt string, rev Revision) error {
+	commit := rev.Checkout
+	if commit == "" {
+		commit = rev.Commit
 	}
-	return bin, nil
+	if out, err := runCommand(ctx, buildCommand(ctx, repo, "git", "worktree", "add", "--detach", wt, commit)); err != nil {
+		return fmt.Errorf("git worktree add %s: %v: %s", short(rev), err, strings.TrimSpace(out))
+	}
+	return nil
+}
+
+// runBuild runs p's build command in b's worktree (cancelled with ctx).
+func runBuild(ctx context.Context, p Project, b Built) error {
+	if strings.TrimSpace(p.Build) == "" {
+		return nil
+	}
+	v := projectVars{Worktree: b.Worktree, Rev: b.Rev.String(), Out: b.Out}
+	cmd := buildCommand(ctx, b.Worktree, "sh", "-c", v.expand(p.Build))
+	gotmp, err := goTempDir(cmd, b.Worktree)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(gotmp)
+	out, err := runCommand(ctx, cmd)
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("building %s: %w", short(b.Rev), err)
+	case err != nil:
+		return &BuildError{Rev: b.Rev, Command: v.expand(p.Build), Err: err, Output: out}
+	}
+	return nil
+}
+
+// BuildError is a build command that failed; Output is what it printed.
+type BuildError struct {
+	Rev     Revision
+	Command string
+	Err     error
+	Output  string
+}
+
+func (e *BuildError) Error() string {
+	return fmt.Sprintf("building %s (%s): %v\n%s", short(e.Rev), e.Command, e.Err, e.Output)
+}
+
+// IsBuildError reports whether err is a failed build command (not git
+// or the cache failing).
+func IsBuildError(err error) bool {
+	var b *BuildError
+	return errors.As(err, &b)
+}
+
+// installBuild renames the finished build tmp into its cache entry (a
+// kept worktree is repaired to its new place) and returns it there. When
+// another process installed the same build first, that one is used.
+func installBuild(repo string, p Project, b Built, tmp, entry string) (Built, error) {
+	if err := os.Rename(tmp, entry); err != nil {
+		if done, ok := cachedBuild(p, b.Rev, entry); ok {
+			if p.keepsWorktree() {
+				removeWorktree(repo, b.Worktree)
+			}
+			return done, nil
+		}
+		return Built{}, err
+	}
+	done, _ := cachedBuild(p, b.Rev, entry)
+	if p.keepsWorktree() {
+		if out, err := git(repo, "worktree", "repair", done.Worktree); err != nil {
+			return Built{}, fmt.Errorf("git worktree repair %s: %v: %s", done.Worktree, err, strings.TrimSpace(out))
+		}
+	}
+	return done, nil
+}
+
+// removeWorktree removes the worktree wt of repo.
+func removeWorktree(repo, wt string) {
+	git(repo, "worktree", "remove", "--force", wt)
+	os.RemoveAll(wt)
+}
+
+// ServeBuilt is the side factory serving b with p's serve command.
+func ServeBuilt(describe string, p Project, b Built) SideFactory {
+	v := projectVars{Worktree: b.Worktree, Rev: b.Rev.String(), Out: b.Out}
+	dir := b.Out
+	if b.Worktree != "" {
+		dir = b.Worktree
+	}
+	return ProcessFactory(describe, []string{"sh", "-c", "exec " + v.expand(p.Serve)}, dir)
 }
 
 func git(dir string, args ...string) (string, error) {

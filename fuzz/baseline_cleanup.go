@@ -1,13 +1,14 @@
-// baseline_cleanup.go makes a baseline build leave nothing behind: its git
-// and go processes run in a process group of their own that cancelling
-// the build's context kills whole; the worktree, the temporary binary and
-// go's work files (kept inside the worktree) are removed on every exit
-// from BuildRevision; and at its start the
-// worktrees and temporary binaries of builds whose process died (kill -9,
-// a crash) are removed: those under the cache named COMMIT12-PID with a
-// PID not alive on this host, and git's registrations of worktrees whose
-// directories are gone (git worktree prune). A cache shared between hosts
-// can have a live build of another host taken for dead.
+// baseline_cleanup.go makes a build (baseline.go) leave nothing behind:
+// its git and build processes run in a process group of their own that
+// cancelling the build's context (a signal to the CLI) kills whole; the
+// build directory (REVISION.tmpPID: the worktree, the output, go's work
+// files) is removed and the worktree unregistered on every exit from
+// BuildProject; and before it looks in the cache, a build removes what
+// builds whose process died (kill -9, a crash) left in its project's
+// cache: build directories whose PID is not alive on this host, with
+// their worktrees' registrations, and git's registrations of worktrees
+// whose directories are gone (git worktree prune). A cache shared between
+// hosts can have a live build of another host taken for dead.
 package fuzz
 
 import (
@@ -21,8 +22,16 @@ import (
 	"time"
 )
 
-// buildCommand is a git or go command of a build, killed with its whole
-// process group when ctx is cancelled.
+// buildContext is opt.Context, Background when nil.
+func buildContext(opt BuildOptions) context.Context {
+	if opt.Context == nil {
+		return context.Background()
+	}
+	return opt.Context
+}
+
+// buildCommand is a git or build command, killed with its whole process
+// group when ctx is cancelled.
 func buildCommand(ctx context.Context, dir, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
@@ -32,26 +41,8 @@ func buildCommand(ctx context.Context, dir, name string, args ...string) *exec.C
 	return cmd
 }
 
-// runBuildCommand runs a build command and returns its combined output.
-func runBuildCommand(ctx context.Context, dir, name string, args ...string) (string, error) {
-	return runCommand(ctx, buildCommand(ctx, dir, name, args...))
-}
-
-// goBuild builds cmd/structurize of the worktree wt into out, with go's
-// own temporary directory (GOTMPDIR) inside wt, so that a killed go leaves
-// its work files where the worktree's removal deletes them.
-func goBuild(ctx context.Context, wt, out string) (string, error) {
-	tmp := filepath.Join(wt, ".cfgfuzz-gotmp")
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		return "", err
-	}
-	cmd := buildCommand(ctx, wt, "go", "build", "-o", out, "./cmd/structurize")
-	cmd.Env = append(os.Environ(), "GOTMPDIR="+tmp)
-	return runCommand(ctx, cmd)
-}
-
-// runCommand runs cmd and returns its combined output; a cancelled ctx is
-// the error.
+// runCommand runs cmd and returns its combined output; when ctx was
+// cancelled, its cause is the error.
 func runCommand(ctx context.Context, cmd *exec.Cmd) (string, error) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -62,23 +53,24 @@ func runCommand(ctx context.Context, cmd *exec.Cmd) (string, error) {
 	return out.String(), err
 }
 
-// removeWorktree unregisters and deletes a build's worktree.
-func removeWorktree(repo, wt string) {
-	git(repo, "worktree", "remove", "--force", wt)
-	os.RemoveAll(wt)
-	git(repo, "worktree", "prune")
+// goTempDir points go's work files (GOTMPDIR) of cmd into a directory
+// beside the worktree wt, inside the build directory, so that a killed go
+// leaves them where the build directory's removal deletes them.
+func goTempDir(cmd *exec.Cmd, wt string) (string, error) {
+	dir := filepath.Join(filepath.Dir(wt), "gotmp")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	cmd.Env = append(os.Environ(), "GOTMPDIR="+dir)
+	return dir, nil
 }
 
-// staleName matches the cache's worktrees (COMMIT12-PID) and temporary
-// binaries (structurize.tmpPID).
-var (
-	staleWorktree = regexp.MustCompile(`^[0-9a-f]{12}-([0-9]+)$`)
-	staleBinary   = regexp.MustCompile(`^structurize\.tmp([0-9]+)$`)
-)
+// staleBuild matches a build directory: REVISION.tmpPID.
+var staleBuild = regexp.MustCompile(`\.tmp([0-9]+)$`)
 
-// deadOwner reports whether name matches re with a pid not alive.
-func deadOwner(re *regexp.Regexp, name string) bool {
-	m := re.FindStringSubmatch(name)
+// deadBuild reports whether name is a build directory of a pid not alive.
+func deadBuild(name string) bool {
+	m := staleBuild.FindStringSubmatch(name)
 	if m == nil {
 		return false
 	}
@@ -86,21 +78,18 @@ func deadOwner(re *regexp.Regexp, name string) bool {
 	return err == nil && pid != os.Getpid() && !processAlive(pid)
 }
 
-// removeStaleBuilds removes what dead builds left in the cache.
-func removeStaleBuilds(repo, cache string) {
-	wts, _ := os.ReadDir(filepath.Join(cache, "worktrees"))
-	for _, e := range wts {
-		if deadOwner(staleWorktree, e.Name()) {
-			wt := filepath.Join(cache, "worktrees", e.Name())
-			git(wt, "worktree", "remove", "--force", wt) // the repository it belongs to, whichever
-			os.RemoveAll(wt)
+// removeStaleBuilds removes the build directories of dead builds in dir
+// (a project's cache) and unregisters their worktrees.
+func removeStaleBuilds(repo, dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if !e.IsDir() || !deadBuild(e.Name()) {
+			continue
 		}
+		tmp := filepath.Join(dir, e.Name())
+		wt := filepath.Join(tmp, "worktree")
+		git(wt, "worktree", "remove", "--force", wt) // in the repository it belongs to, whichever
+		os.RemoveAll(tmp)
 	}
 	git(repo, "worktree", "prune")
-	bins, _ := filepath.Glob(filepath.Join(cache, "structurize", "*", "structurize.tmp*"))
-	for _, b := range bins {
-		if deadOwner(staleBinary, filepath.Base(b)) {
-			os.Remove(b)
-		}
-	}
 }

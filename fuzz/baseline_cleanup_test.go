@@ -1,6 +1,6 @@
 // baseline_cleanup_test.go: BuildRevision starts by removing what builds
 // killed with SIGKILL left in the cache (their registered worktree, their
-// temporary binary) and keeps a live build's.
+// build directory, with its half-made binary) and keeps a live build's.
 package fuzz
 
 import (
@@ -35,34 +35,25 @@ func TestBuildRevisionRemovesStaleBuilds(t *testing.T) {
 	}
 	cache := t.TempDir()
 	dead, live := deadPid(t), os.Getppid() // the parent (go test) is alive
-	wt := func(pid int) string {
-		return filepath.Join(cache, "worktrees", fmt.Sprintf("%s-%d", commit[:12], pid))
-	}
+	builds := filepath.Join(cache, "builds", OwnProject().key())
+	tmp := func(pid int) string { return filepath.Join(builds, fmt.Sprintf("%s.tmp%d", commit, pid)) }
 	for _, pid := range []int{dead, live} {
-		if out, err := exec.Command("git", "-C", repo, "worktree", "add", "-q", "--detach", wt(pid), commit).CombinedOutput(); err != nil {
+		wt := filepath.Join(tmp(pid), "worktree")
+		if out, err := exec.Command("git", "-C", repo, "worktree", "add", "-q", "--detach", wt, commit).CombinedOutput(); err != nil {
 			t.Fatalf("git worktree add: %v\n%s", err, out)
 		}
+		os.MkdirAll(filepath.Join(tmp(pid), "out"), 0o755)
+		os.WriteFile(filepath.Join(tmp(pid), "out", "structurize"), []byte("x"), 0o755) // a half-made binary
 	}
-	binDir := filepath.Join(cache, "structurize", commit)
-	os.MkdirAll(binDir, 0o755)
-	deadTmp, liveTmp := filepath.Join(binDir, fmt.Sprintf("structurize.tmp%d", dead)), filepath.Join(binDir, fmt.Sprintf("structurize.tmp%d", live))
-	for _, f := range []string{deadTmp, liveTmp, filepath.Join(binDir, "structurize")} { // the last: a cached build
-		os.WriteFile(f, []byte("x"), 0o755)
-	}
+	os.MkdirAll(filepath.Join(builds, commit, "out"), 0o755) // a cached build: nothing is built
 	if _, err := BuildRevision(commit, BuildOptions{Repo: repo, CacheDir: cache}); err != nil {
 		t.Fatal(err)
 	}
 	list, _ := exec.Command("git", "-C", repo, "worktree", "list", "--porcelain").Output()
-	if _, err := os.Stat(wt(dead)); err == nil || strings.Contains(string(list), wt(dead)) {
-		t.Errorf("the dead build's worktree is still there:\n%s", list)
+	if _, err := os.Stat(tmp(dead)); err == nil || strings.Contains(string(list), tmp(dead)) {
+		t.Errorf("the dead build's directory or worktree is still there:\n%s", list)
 	}
-	if _, err := os.Stat(wt(live)); err != nil || !strings.Contains(string(list), wt(live)) {
-		t.Errorf("the live build's worktree was removed:\n%s", list)
-	}
-	if _, err := os.Stat(deadTmp); err == nil {
-		t.Errorf("the dead build's temporary binary is still there")
-	}
-	if _, err := os.Stat(liveTmp); err != nil {
-		t.Errorf("the live build's temporary binary was removed")
+	if _, err := os.Stat(tmp(live)); err != nil || !strings.Contains(string(list), tmp(live)) {
+		t.Errorf("the live build's directory or worktree was removed:\n%s", list)
 	}
 }

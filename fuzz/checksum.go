@@ -4,7 +4,8 @@
 // settings' checksum, so a changed setting, an edited record and a record
 // of another campaign are refused, naming the file and line. A record that
 // verifies is still checked against the settings (stream index, outcomes,
-// class, graph index inside the budget and the shard).
+// class, graph index inside the budget and the shard, a skipped graph's
+// earlier twin).
 package fuzz
 
 import (
@@ -81,8 +82,12 @@ func checkRecord(s *Settings, r *Record) error {
 		return fmt.Errorf("graph index %d is not in shard %s", r.Index, s.Shard)
 	case r.Stream < 0 || r.Stream >= len(s.Streams):
 		return fmt.Errorf("stream index %d outside the campaign's %d streams", r.Stream, len(s.Streams))
-	case r.Stream != r.Index%len(s.Streams):
-		return fmt.Errorf("graph %d has stream %d, want %d", r.Index, r.Stream, r.Index%len(s.Streams))
+	case r.Stream != placeOf(s, r.Index):
+		return fmt.Errorf("graph %d has stream %d, want %d", r.Index, r.Stream, placeOf(s, r.Index))
+	case r.Skipped && (r.SameAs < 0 || r.SameAs >= r.Index):
+		return fmt.Errorf("skipped graph %d repeats graph %d, not an earlier one", r.Index, r.SameAs)
+	case r.Skipped:
+		return nil // no outcome
 	case !slices.Contains(Outcomes, r.Current.Outcome):
 		return fmt.Errorf("unknown outcome %q", r.Current.Outcome)
 	case (s.Baseline != "") != (r.Baseline != nil):
@@ -93,4 +98,10 @@ func checkRecord(s *Settings, r *Record) error {
 		return fmt.Errorf("unknown divergence class %q", r.Class)
 	}
 	return nil
+}
+
+// placeOf is the stream of graph index i.
+func placeOf(s *Settings, i int) int {
+	st, _ := s.Place(i)
+	return st
 }

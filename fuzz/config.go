@@ -22,8 +22,9 @@ const (
 )
 
 // Stream is one generator at one weight setting; a campaign interleaves its
-// streams: graph index i belongs to stream i mod len(Streams) and is that
-// stream's graph number i / len(Streams).
+// streams: graph index i belongs to stream i mod len(Streams), and the
+// streams of one generator take turns over its graphs (Settings.Place), so
+// each graph runs at one weight setting.
 type Stream struct {
 	Kind    string `json:"kind"`    // generator name, e.g. "reducible"
 	Weights string `json:"weights"` // weight setting name, e.g. "w16+heavy"
@@ -41,7 +42,8 @@ type Item struct {
 // Source generates a campaign's graphs. It must be a pure function of its
 // arguments: that is what makes a campaign reproducible from its seed.
 type Source interface {
-	// Item returns graph number j of stream s in a campaign seeded with run.
+	// Item returns graph number j of stream s's generator, at s's weight
+	// setting, in a campaign seeded with run.
 	Item(s Stream, run uint64, j int) (Item, error)
 	// Replay is a shell command that prints the graph of stream s with the
 	// given own seed, e.g. "cfgfuzz gen --kind reducible --seed 7 --count 1".
@@ -112,9 +114,17 @@ type Settings struct {
 	// GPUDevice is the gpu check's Vulkan device (cpu, gpu, any); "" the
 	// CPU device (lavapipe).
 	GPUDevice string `json:"gpu_device,omitempty"`
-	Current   string `json:"current"`            // the current side, described
-	Baseline  string `json:"baseline,omitempty"` // the baseline side, described; "" none
-	Shard     Shard  `json:"shard,omitzero"`
+	// DispatchEvery, when positive, runs the dispatch strategy on every
+	// side of about one graph index in DispatchEvery instead of Strategy
+	// (the dispatch share, dispatch.go; GraphStrategy). 0 never does; so
+	// does a Strategy of "dispatch".
+	DispatchEvery int    `json:"dispatch_every,omitempty"`
+	Current       string `json:"current"`            // the current side, described
+	Baseline      string `json:"baseline,omitempty"` // the baseline side, described; "" none
+	// Project is the build and serve commands given for repo specs
+	// (--build, --serve); nil or empty fields take DIR/.cfgfuzz.json's.
+	Project *Project `json:"project,omitempty"`
+	Shard   Shard    `json:"shard,omitzero"`
 }
 
 // Duration is a time.Duration that reads and writes as "30s".
@@ -163,9 +173,10 @@ type Config struct {
 	Oracle oracle.Options
 	// Minimize, when set, shrinks the first graph of each new finding's
 	// signature before the report is written (the corpus package's hook).
-	// It gets the graph and the signature and returns a smaller graph that
-	// still fails with it, or nil.
-	Minimize func(g *cfg.Graph, sig string) *cfg.Graph
+	// It gets the graph, the signature and the strategy the finding's
+	// graphs ran ("" Settings.Strategy; DispatchStrategy for the dispatch
+	// share) and returns a smaller graph that still fails with it, or nil.
+	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
 	// Context cancels the campaign (Ctrl-C): work stops, the log is
 	// flushed, the report covers what was done and says it is incomplete
 	// (Report.Incomplete, with the context's cause as the reason when it

@@ -9,12 +9,16 @@
 //
 // As in Go's internal/fuzz, one coordinator (Run, engine.go) hands out
 // work and keeps the books, and workers (worker.go) do the work; failures of
-// the harness are kept apart from findings. The coordinator hands out graph
-// indices in order: index i is graph i/len(Streams) of stream i mod
-// len(Streams) (a stream is one generator at one weight setting), its seed
-// derived from the campaign seed, so every graph is a pure function of
-// (seed, settings, index). Each worker owns its sides and its oracle and
-// turns an index into a Record. The coordinator appends records to the
+// the harness are kept apart from findings. The coordinator generates the
+// graph of every index in order: index i belongs to stream i mod
+// len(Streams) (a stream is one generator at one weight setting) and is
+// graph number Settings.Place(i) of that stream's generator, whose streams
+// take turns over one sequence of graphs (each graph at one weight
+// setting), its seed derived from the campaign seed, so every graph is a
+// pure function of (seed, settings, index). A graph isomorphic to an
+// earlier index's is skipped with a record saying so (distinct.go); the
+// others go to the workers. Each worker owns its sides and its oracle and
+// turns a generated graph into a Record. The coordinator appends records to the
 // results log as they come, in completion order; reports are computed from
 // the log sorted by index, which is why the number of workers, the order of
 // completion, sharding and restarts do not change a report (only its
@@ -43,9 +47,14 @@
 //
 // # Baselines
 //
-// BuildRevision checks a commit out in a detached git worktree, builds its
-// cmd/structurize once and caches the binary by commit hash under
-// os.UserCacheDir()/cfgfuzz. Each worker runs one such process. Every graph
+// BuildProject checks a revision (a commit, or a working tree's snapshot)
+// out in a detached git worktree, builds it once with its project's build
+// command and caches the result by project and revision under
+// os.UserCacheDir()/cfgfuzz/builds; cfgfuzz's own revisions are
+// OwnProject's (BuildRevision). Each worker runs one served process. Each
+// side is judged by its own structurizer: only the checks that depend on
+// the graph and the module alone are shared between byte-identical
+// modules (oracle.CheckShared). Every graph
 // gets a divergence class (Classify): same, output-changed,
 // newly-structured, newly-refused, newly-invalid, invalid-fixed, crash,
 // timeout. A finding is new only when the current side fails and the

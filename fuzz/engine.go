@@ -91,7 +91,14 @@ func Run(c Config) (*Outcome, error) {
 	}
 	all := append(old, fresh...)
 	rep := BuildReport(c.Settings, all)
-	rep.Throughput = Throughput{Graphs: len(fresh), Seconds: time.Since(start).Seconds(), Workers: c.Workers, Resumed: len(old)}
+	rep.Throughput = Throughput{Seconds: time.Since(start).Seconds(), Workers: c.Workers, Resumed: len(old)}
+	for i := range fresh {
+		if fresh[i].Skipped {
+			rep.Throughput.Skipped++
+		} else {
+			rep.Throughput.Graphs++
+		}
+	}
 	rep.Throughput.fill()
 	rep.Incomplete = c.interruption(stopped, len(all), c.planned(done))
 	if c.Minimize != nil && rep.Incomplete == nil { // an interrupted run's resume minimizes
@@ -131,7 +138,7 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 	for i := range old {
 		prog.count(&old[i], true)
 	}
-	indices := make(chan int)
+	indices := make(chan job)
 	results := make(chan Record, 256) // workers never wait on a sync of the log
 	var harness []string
 	var hmu sync.Mutex
@@ -161,17 +168,7 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 	var stopped bool // written by the feeder before it closes indices
 	go func() {
 		defer close(indices)
-		for i := 0; c.Graphs <= 0 || i < c.Graphs; i++ {
-			if !c.Shard.has(i) || done[i] {
-				continue
-			}
-			select {
-			case indices <- i:
-			case <-ctx.Done():
-				stopped = c.Context.Err() != nil
-				return
-			}
-		}
+		stopped = c.dispatch(ctx, done, indices, results)
 	}()
 	go func() { wg.Wait(); close(results) }()
 	var fresh []Record
@@ -186,6 +183,42 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 	prog.finish()
 	return fresh, harness, stopped, jerr
 }
+
+// dispatch generates every graph index's graph in order and hands this
+// shard's to the workers, except the repeats of an earlier index's graph
+// (distinct.go), which it records as skipped. It returns whether
+// c.Context stopped it before the indices ran out.
+func (c *Config) dispatch(ctx context.Context, done map[int]bool, jobs chan<- job, results chan<- Record) (stopped bool) {
+	seen := NewDistinctSet(0)
+	for i := 0; c.Graphs <= 0 || i < c.Graphs; i++ {
+		if ctx.Err() != nil {
+			return c.Context.Err() != nil
+		}
+		mine := c.Shard.has(i) && !done[i]
+		j := makeJob(c.Source, &c.Settings, i)
+		if j.err == nil {
+			same, repeat := seen.See(i, GraphHash(j.it.Graph, c.GraphStrategy(i)))
+			if repeat && !c.gpuSampled(i) {
+				if mine {
+					results <- Record{Index: i, Stream: j.stream, Seed: j.it.Seed, Skipped: true, SameAs: same}
+				}
+				continue
+			}
+		}
+		if !mine {
+			continue
+		}
+		select {
+		case jobs <- j:
+		case <-ctx.Done():
+			return c.Context.Err() != nil
+		}
+	}
+	return false
+}
+
+// gpuSampled says whether index i runs the gpu check too (GPUEvery).
+func (s *Settings) gpuSampled(i int) bool { return s.GPUEvery > 0 && i%s.GPUEvery == 0 }
 
 // planned is the number of graphs this run will do under a graph budget,
 // -1 without one.

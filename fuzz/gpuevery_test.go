@@ -16,7 +16,7 @@ import (
 var gpuStandInCalls atomic.Int64
 
 func init() {
-	oracle.RegisterCheck("gpu", "test stand-in: passes and counts its calls", func(*oracle.Oracle, *oracle.Subject) oracle.Verdict {
+	oracle.RegisterCheck("gpu", "test stand-in: passes and counts its calls", oracle.OnModule, func(*oracle.Oracle, *oracle.Subject) oracle.Verdict {
 		gpuStandInCalls.Add(1)
 		return oracle.Verdict{Status: oracle.Pass}
 	}, nil)

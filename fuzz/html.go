@@ -45,8 +45,12 @@ func HTML(rep *Report) string {
 
 func findingHTML(b *strings.Builder, f *Finding) {
 	e := &f.First
-	fmt.Fprintf(b, `<div class="finding"><h3>%s</h3><p>%d graphs, %d new. First: %s, seed %d, graph <code>%s</code>.</p>`,
-		html.EscapeString(f.Signature), f.Count, f.New, html.EscapeString(e.Stream.String()), e.Seed, html.EscapeString(e.Graph))
+	on := ""
+	if f.Strategy != "" {
+		on = " (strategy " + f.Strategy + ")"
+	}
+	fmt.Fprintf(b, `<div class="finding"><h3>%s%s</h3><p>%d graphs, %d new. First: %s, seed %d, graph <code>%s</code>.</p>`,
+		html.EscapeString(f.Signature), html.EscapeString(on), f.Count, f.New, html.EscapeString(e.Stream.String()), e.Seed, html.EscapeString(e.Graph))
 	if e.Detail != "" {
 		fmt.Fprintf(b, "<pre>%s</pre>", html.EscapeString(e.Detail))
 	}

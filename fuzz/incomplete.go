@@ -19,8 +19,9 @@ import (
 type Incomplete struct {
 	// Reason: "interrupted (SIGINT)", "partial merge", ...
 	Reason string `json:"reason"`
-	// Done is the number of graphs with a record; Planned the number the
-	// budget holds (0 under a time budget).
+	// Done is the number of graph indices with a record (skipped repeats
+	// included); Planned the number the budget holds (0 under a time
+	// budget).
 	Done    int `json:"done"`
 	Planned int `json:"planned,omitempty"`
 	// Resume is a shell command that completes the campaign, "" none.

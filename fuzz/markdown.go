@@ -14,11 +14,11 @@ func Markdown(rep *Report) string {
 	var b strings.Builder
 	s := &rep.Settings
 	fmt.Fprintf(&b, "# cfgfuzz campaign\n\n")
-	fmt.Fprintf(&b, "Seed %d, %d graphs", s.Seed, rep.Graphs)
+	fmt.Fprintf(&b, "Seed %d, %d distinct graphs (%d repeats skipped)", s.Seed, rep.Graphs, rep.Skipped)
 	if s.Shard.N > 0 {
 		fmt.Fprintf(&b, " (shard %s)", s.Shard)
 	}
-	fmt.Fprintf(&b, ", current side %s", s.Current)
+	fmt.Fprintf(&b, ", current side `%s` (%s)", s.Current, DescribeSpec(s.Current))
 	if s.Strategy != "" {
 		fmt.Fprintf(&b, ", strategy %s", s.Strategy)
 	}
@@ -26,7 +26,7 @@ func Markdown(rep *Report) string {
 		fmt.Fprintf(&b, ", faults planted: %s", strings.Join(s.Inject, ", "))
 	}
 	if s.Baseline != "" {
-		fmt.Fprintf(&b, ", baseline %s", s.Baseline)
+		fmt.Fprintf(&b, ", baseline `%s` (%s)", s.Baseline, DescribeSpec(s.Baseline))
 	}
 	fmt.Fprintf(&b, ".\n\n")
 	b.WriteString(incompleteMarkdown(rep))
@@ -47,9 +47,9 @@ func Markdown(rep *Report) string {
 	if len(rep.Findings) == 0 {
 		b.WriteString("None.\n")
 	} else {
-		b.WriteString("| signature | graphs | new | first graph | generator | seed |\n|---|---|---|---|---|---|\n")
+		b.WriteString("| signature | strategy | graphs | new | first graph | generator | seed |\n|---|---|---|---|---|---|---|\n")
 		for _, f := range rep.Findings {
-			fmt.Fprintf(&b, "| %s | %d | %d | `%s` | %s | %d |\n", mdCell(f.Signature), f.Count, f.New, f.First.Graph, f.First.Stream, f.First.Seed)
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | `%s` | %s | %d |\n", mdCell(f.Signature), findingStrategy(rep, &f), f.Count, f.New, f.First.Graph, f.First.Stream, f.First.Seed)
 		}
 		b.WriteString("\nReplay:\n\n```sh\n")
 		for _, f := range rep.Findings {
@@ -67,7 +67,7 @@ func Markdown(rep *Report) string {
 		}
 	}
 	t := rep.Throughput
-	fmt.Fprintf(&b, "\n## Throughput\n\n%d graphs in %.1f s (%.0f graphs/s) on %d workers", t.Graphs, t.Seconds, t.GraphsPerSec, t.Workers)
+	fmt.Fprintf(&b, "\n## Throughput\n\n%d distinct graphs in %.1f s (%.0f distinct graphs/s) on %d workers, %d repeats skipped", t.Graphs, t.Seconds, t.GraphsPerSec, t.Workers, t.Skipped)
 	if t.Resumed > 0 {
 		fmt.Fprintf(&b, "; %d graphs replayed from the log", t.Resumed)
 	}
@@ -78,6 +78,17 @@ func Markdown(rep *Report) string {
 	return b.String()
 }
 
+// findingStrategy names the strategy a finding's graphs ran.
+func findingStrategy(rep *Report, f *Finding) string {
+	switch {
+	case f.Strategy != "":
+		return f.Strategy + " (share)"
+	case rep.Settings.Strategy != "":
+		return rep.Settings.Strategy
+	}
+	return "default"
+}
+
 // summaryProse says in two or three sentences what the campaign found.
 func summaryProse(rep *Report) string {
 	var b strings.Builder
@@ -86,6 +97,13 @@ func summaryProse(rep *Report) string {
 		o[OutOK], rep.Graphs, o[OutInvalid], o[OutRefused], o[OutPanic], o[OutTimeout], o[OutCrash])
 	if o[OutError] > 0 {
 		fmt.Fprintf(&b, " (and %d harness errors, not findings)", o[OutError])
+	}
+	if n := rep.dispatchShare(); n > 0 {
+		fmt.Fprintf(&b, "; %d of the graphs ran the dispatch strategy (the dispatch share)", n)
+	}
+	fmt.Fprintf(&b, "; it falls back to the dispatch loop on %d", rep.Fallbacks)
+	if rep.Settings.Baseline != "" {
+		fmt.Fprintf(&b, " (the baseline on %d)", rep.BaselineFallbacks)
 	}
 	b.WriteString(".")
 	if d := rep.Divergences; d != nil {
@@ -134,23 +152,23 @@ func plural(n int, word string) string {
 }
 
 func outcomeTable(b *strings.Builder, rep *Report) {
-	b.WriteString("| generator | weights | graphs |")
+	b.WriteString("| generator | weights | graphs | skipped |")
 	for _, o := range Outcomes {
 		b.WriteString(" " + o + " |")
 	}
-	b.WriteString("\n|---|---|---|" + strings.Repeat("---|", len(Outcomes)) + "\n")
+	b.WriteString(" fallbacks |\n|---|---|---|---|" + strings.Repeat("---|", len(Outcomes)+1) + "\n")
 	for _, r := range rep.Streams {
-		fmt.Fprintf(b, "| %s | %s | %d |", r.Kind, r.Weights, r.Graphs)
+		fmt.Fprintf(b, "| %s | %s | %d | %d |", r.Kind, r.Weights, r.Graphs, r.Skipped)
 		for _, o := range Outcomes {
 			fmt.Fprintf(b, " %d |", r.Outcomes[o])
 		}
-		b.WriteString("\n")
+		fmt.Fprintf(b, " %d |\n", r.Fallbacks)
 	}
-	fmt.Fprintf(b, "| **all** | | %d |", rep.Graphs)
+	fmt.Fprintf(b, "| **all** | | %d | %d |", rep.Graphs, rep.Skipped)
 	for _, o := range Outcomes {
 		fmt.Fprintf(b, " %d |", rep.Outcomes[o])
 	}
-	b.WriteString("\n")
+	fmt.Fprintf(b, " %d |\n", rep.Fallbacks)
 }
 
 func divergenceTable(b *strings.Builder, rep *Report) {

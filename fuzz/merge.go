@@ -52,7 +52,9 @@ func MergeWith(dirs []string, opt MergeOptions) (*Report, error) {
 			}
 		}
 		t := st.report.Throughput
-		tp.Graphs += t.Graphs + t.Resumed
+		tp.Graphs += t.Graphs
+		tp.Skipped += t.Skipped
+		tp.Resumed += t.Resumed
 		tp.Seconds = max(tp.Seconds, t.Seconds)
 		tp.Workers += t.Workers
 	}

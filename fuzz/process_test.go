@@ -37,7 +37,7 @@ func TestExternalStructurizerPanicsAndHangs(t *testing.T) {
 func TestStructurizeProcessMatchesInProcess(t *testing.T) {
 	bin := buildCmd(t, "../cmd/structurize")
 	a, b := testConfig(t, 40), testConfig(t, 40)
-	b.Current = ProcessFactory("in-process", []string{bin}, "")
+	b.Current = ProcessFactory(SpecSelf, []string{bin}, "")
 	mustRun(t, a)
 	mustRun(t, b)
 	if ja, jb := reportJSON(t, a.Dir), reportJSON(t, b.Dir); ja != jb {

@@ -6,9 +6,7 @@
 package fuzz
 
 import (
-	"regexp"
-	"strings"
-
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
@@ -61,21 +59,34 @@ type SideResult struct {
 	RouteVars int    `json:"route_vars,omitempty"`
 	Clones    int    `json:"clones,omitempty"`
 	Fallbacks int    `json:"fallbacks,omitempty"`
+	// CopiedWords is what the module copies of the graph's blocks, as the
+	// growth check counts it against the clone budget (the module's own
+	// count, for any structurizer); 0 when growth did not run.
+	CopiedWords int `json:"copied_words,omitempty"`
 	// Func is kept for findings only, to draw the structured graph.
 	Func *structurizer.Func `json:"func,omitempty"`
 }
 
 // Record is one graph's result.
 type Record struct {
-	Index    int         `json:"i"`
-	Stream   int         `json:"s"` // index into Settings.Streams
-	Seed     uint64      `json:"seed"`
-	Graph    string      `json:"graph"`             // compact notation
-	Weights  []int       `json:"weights,omitempty"` // nil: all 0
-	Program  string      `json:"program,omitempty"` // the generator's program text, for failures only
+	Index   int    `json:"i"`
+	Stream  int    `json:"s"` // index into Settings.Streams
+	Seed    uint64 `json:"seed"`
+	Graph   string `json:"graph"`             // compact notation
+	Weights []int  `json:"weights,omitempty"` // nil: all 0
+	Program string `json:"program,omitempty"` // the generator's program text, for failures only
+	// Strategy is the strategy every side ran when it is not the
+	// campaign's (the dispatch share: Settings.GraphStrategy); "" the
+	// campaign's.
+	Strategy string      `json:"strategy,omitempty"`
 	Current  SideResult  `json:"cur"`
 	Baseline *SideResult `json:"base,omitempty"`
 	Class    string      `json:"class,omitempty"` // with a baseline only
+	// Skipped says the graph was not run: it is isomorphic to the graph of
+	// the earlier index SameAs (distinct.go). A skipped record has no
+	// outcome and counts in no report table but the skipped counts.
+	Skipped bool `json:"skipped,omitempty"`
+	SameAs  int  `json:"same_as,omitempty"`
 }
 
 // Classify returns the divergence class of a graph from both sides.
@@ -115,24 +126,9 @@ func (r *Record) isNew() bool {
 	return r.Baseline == nil || r.Baseline.Outcome == OutOK || r.Baseline.Outcome == OutRefused
 }
 
-var (
-	reDigits = regexp.MustCompile(`0x[0-9a-fA-F]+|\d+`)
-	reSpace  = regexp.MustCompile(`\s+`)
-)
-
-// harnessSignature makes a stable signature of a panic, timeout or crash
-// reason: ids and addresses become N, the text is cut at 80 bytes.
+// harnessSignature is the signature of a panic, timeout, crash or error
+// reason: oracle.HarnessSignature, the one normalization table
+// (oracle/SIGNATURES.md) the minimizer and the regression suite use too.
 func harnessSignature(outcome, reason string) string {
-	if outcome == OutTimeout {
-		return "structurize:timeout"
-	}
-	s := reSpace.ReplaceAllString(reDigits.ReplaceAllString(firstLine(reason), "N"), " ")
-	s = strings.TrimSpace(s)
-	if len(s) > 80 {
-		s = s[:80]
-	}
-	if s == "" {
-		return "structurize:" + outcome
-	}
-	return "structurize:" + outcome + ":" + s
+	return oracle.HarnessSignature(outcome, reason)
 }

@@ -20,11 +20,23 @@ const Schema = "cfgfuzz-report/v1"
 type Report struct {
 	Schema   string   `json:"schema"`
 	Settings Settings `json:"config"`
-	Graphs   int      `json:"graphs"` // graphs with a record
+	// Graphs is the distinct graphs run (records not skipped); Skipped the
+	// indices skipped as repeats of an earlier index's graph (distinct.go).
+	Graphs  int `json:"graphs"`
+	Skipped int `json:"skipped"`
 	// Outcomes counts the current side's outcomes over all graphs.
 	Outcomes map[string]int `json:"outcomes"`
 	// BaselineOutcomes counts the baseline's outcomes (with a baseline).
 	BaselineOutcomes map[string]int `json:"baseline_outcomes,omitempty"`
+	// Fallbacks counts the graphs on which the current side's structurizer
+	// fell back to the dispatch loop (stats.fallbacks > 0), whatever their
+	// outcome; BaselineFallbacks the baseline's (with a baseline).
+	Fallbacks         int `json:"fallbacks"`
+	BaselineFallbacks int `json:"baseline_fallbacks,omitempty"`
+	// Strategies counts the graphs per strategy they ran when it is not
+	// the campaign's (the dispatch share: Record.Strategy); absent when
+	// every graph ran the campaign's.
+	Strategies map[string]int `json:"strategies,omitempty"`
 	// Streams has one row per generator and weight setting, in
 	// Settings.Streams order.
 	Streams []StreamRow `json:"streams"`
@@ -46,8 +58,10 @@ type Report struct {
 // StreamRow counts one stream's graphs by outcome and divergence class.
 type StreamRow struct {
 	Stream
-	Graphs      int            `json:"graphs"`
+	Graphs      int            `json:"graphs"`  // distinct graphs run
+	Skipped     int            `json:"skipped"` // repeats skipped
 	Outcomes    map[string]int `json:"outcomes"`
+	Fallbacks   int            `json:"fallbacks"` // graphs the current side fell back on
 	Baseline    map[string]int `json:"baseline_outcomes,omitempty"`
 	Divergences map[string]int `json:"divergences,omitempty"`
 }
@@ -78,14 +92,20 @@ type Example struct {
 	Baseline string `json:"baseline,omitempty"` // outcome[: signature]
 	Detail   string `json:"detail,omitempty"`
 	Program  string `json:"program,omitempty"` // the program the graph was lowered from (findings)
+	// Strategy is the strategy the sides ran when it is not the
+	// campaign's (Record.Strategy).
+	Strategy string `json:"strategy,omitempty"`
 }
 
-// Finding is one failure signature of the current side.
+// Finding is one failure signature of the current side on one strategy.
 type Finding struct {
 	Signature string `json:"signature"`
-	Outcome   string `json:"outcome"` // of the first graph
-	Count     int    `json:"count"`   // graphs failing with it
-	New       int    `json:"new"`     // of which the baseline passed (no baseline: all)
+	// Strategy is the strategy its graphs ran when it is not the
+	// campaign's (the dispatch share); "" the campaign's.
+	Strategy string `json:"strategy,omitempty"`
+	Outcome  string `json:"outcome"` // of the first graph
+	Count    int    `json:"count"`   // graphs failing with it
+	New      int    `json:"new"`     // of which the baseline passed (no baseline: all)
 	// First is the lowest-index graph failing with the signature.
 	First  Example `json:"first"`
 	Replay string  `json:"replay"` // shell command reproducing First
@@ -98,10 +118,11 @@ type Finding struct {
 
 // Throughput is the only part of a report that depends on the clock.
 type Throughput struct {
-	Graphs       int     `json:"graphs"`  // graphs done by this run (not replayed)
+	Graphs       int     `json:"graphs"`  // distinct graphs run by this run (not replayed)
+	Skipped      int     `json:"skipped"` // repeats this run skipped
 	Resumed      int     `json:"resumed"` // records replayed from the log
 	Seconds      float64 `json:"seconds"`
-	GraphsPerSec float64 `json:"graphs_per_sec"`
+	GraphsPerSec float64 `json:"graphs_per_sec"` // distinct graphs per second
 	Workers      int     `json:"workers"`
 	Shards       int     `json:"shards,omitempty"` // merged reports: shards merged
 }
@@ -118,7 +139,7 @@ const maxExamples = 20
 func BuildReport(s Settings, recs []Record) *Report {
 	recs = slices.Clone(recs)
 	slices.SortFunc(recs, func(a, b Record) int { return cmp.Compare(a.Index, b.Index) })
-	rep := &Report{Schema: Schema, Settings: s, Graphs: len(recs), Outcomes: zeroCounts(Outcomes), Findings: []Finding{}}
+	rep := &Report{Schema: Schema, Settings: s, Outcomes: zeroCounts(Outcomes), Findings: []Finding{}}
 	for _, st := range s.Streams {
 		rep.Streams = append(rep.Streams, StreamRow{Stream: st, Outcomes: zeroCounts(Outcomes)})
 	}
@@ -130,11 +151,13 @@ func BuildReport(s Settings, recs []Record) *Report {
 			rep.Streams[i].Divergences = zeroCounts(Classes)
 		}
 	}
-	bySig := map[string]int{}
+	bySig := map[findingKey]int{}
 	for i := range recs {
 		rep.add(&recs[i], bySig)
 	}
-	slices.SortFunc(rep.Findings, func(a, b Finding) int { return cmp.Compare(a.Signature, b.Signature) })
+	slices.SortFunc(rep.Findings, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.Signature, b.Signature), cmp.Compare(a.Strategy, b.Strategy))
+	})
 	return rep
 }
 
@@ -146,17 +169,42 @@ func zeroCounts(keys []string) map[string]int {
 	return m
 }
 
+// dispatchShare is the number of graphs that ran the dispatch share.
+func (rep *Report) dispatchShare() int { return rep.Strategies[DispatchStrategy] }
+
+// findingKey keys the findings: a signature on one strategy.
+type findingKey struct{ sig, strategy string }
+
 // add accounts for one record.
-func (rep *Report) add(r *Record, bySig map[string]int) {
+func (rep *Report) add(r *Record, bySig map[findingKey]int) {
 	var row *StreamRow
 	if r.Stream >= 0 && r.Stream < len(rep.Streams) {
 		row = &rep.Streams[r.Stream]
 	} else {
 		row = &StreamRow{Outcomes: map[string]int{}, Baseline: map[string]int{}, Divergences: map[string]int{}}
 	}
+	if r.Skipped {
+		rep.Skipped++
+		row.Skipped++
+		return
+	}
+	rep.Graphs++
 	row.Graphs++
 	rep.Outcomes[r.Current.Outcome]++
 	row.Outcomes[r.Current.Outcome]++
+	if r.Current.Fallbacks > 0 {
+		rep.Fallbacks++
+		row.Fallbacks++
+	}
+	if r.Baseline != nil && r.Baseline.Fallbacks > 0 {
+		rep.BaselineFallbacks++
+	}
+	if r.Strategy != "" {
+		if rep.Strategies == nil {
+			rep.Strategies = map[string]int{}
+		}
+		rep.Strategies[r.Strategy]++
+	}
 	if r.Current.Outcome == OutError || r.Baseline != nil && r.Baseline.Outcome == OutError {
 		if len(rep.HarnessErrors) < maxExamples {
 			rep.HarnessErrors = append(rep.HarnessErrors, rep.example(r, ""))
@@ -168,11 +216,12 @@ func (rep *Report) add(r *Record, bySig map[string]int) {
 	if !isFailure(r.Current.Outcome) {
 		return
 	}
-	k, ok := bySig[r.Current.Signature]
+	key := findingKey{r.Current.Signature, r.Strategy}
+	k, ok := bySig[key]
 	if !ok {
 		k = len(rep.Findings)
-		bySig[r.Current.Signature] = k
-		f := Finding{Signature: r.Current.Signature, Outcome: r.Current.Outcome, First: rep.example(r, ""), Func: r.Current.Func}
+		bySig[key] = k
+		f := Finding{Signature: r.Current.Signature, Strategy: r.Strategy, Outcome: r.Current.Outcome, First: rep.example(r, ""), Func: r.Current.Func}
 		rep.Findings = append(rep.Findings, f)
 	}
 	f := &rep.Findings[k]
@@ -214,7 +263,7 @@ func (rep *Report) addDivergence(r *Record, row *StreamRow) {
 
 func (rep *Report) example(r *Record, class string) Example {
 	e := Example{Class: class, Index: r.Index, Seed: r.Seed, Graph: r.Graph, Weights: r.Weights,
-		Current: sideLabel(&r.Current), Detail: r.Current.Detail, Program: r.Program}
+		Current: sideLabel(&r.Current), Detail: r.Current.Detail, Program: r.Program, Strategy: r.Strategy}
 	if r.Stream >= 0 && r.Stream < len(rep.Settings.Streams) {
 		e.Stream = rep.Settings.Streams[r.Stream]
 	}
@@ -248,7 +297,7 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 
 // minimizeFindings runs the minimizer on the first graph of every finding
 // with new failures.
-func minimizeFindings(rep *Report, min func(*cfg.Graph, string) *cfg.Graph) {
+func minimizeFindings(rep *Report, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		if f.New == 0 {
@@ -258,7 +307,7 @@ func minimizeFindings(rep *Report, min func(*cfg.Graph, string) *cfg.Graph) {
 		if err != nil {
 			continue
 		}
-		if m := min(g, f.Signature); m != nil {
+		if m := min(g, f.Signature, f.Strategy); m != nil {
 			f.Minimized = cfg.FormatCompact(m)
 		}
 	}

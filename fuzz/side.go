@@ -44,7 +44,7 @@ type SideFactory struct {
 
 // InProcessFactory is the current tree's structurizer, called in-process.
 func InProcessFactory() SideFactory {
-	return SideFactory{Describe: "in-process", New: func() (Side, error) { return &InProcess{}, nil }}
+	return SideFactory{Describe: SpecSelf, New: func() (Side, error) { return &InProcess{}, nil }}
 }
 
 // InProcess calls structurizer.Structurize on a goroutine of its own, which

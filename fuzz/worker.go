@@ -8,7 +8,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
@@ -33,7 +32,8 @@ type worker struct {
 	keepFunc bool
 	// oneBlock is each side's answer on the one-block graph, which the
 	// meta check asks for on every graph (the strategy's fixed overhead):
-	// asked once per side.
+	// asked once per side. Only a strategy that claims idempotence asks,
+	// so the dispatch share's graphs never do.
 	oneBlock map[Side]seamAnswer
 }
 
@@ -110,29 +110,43 @@ func (w *worker) escalateIfLeaked() {
 	}
 }
 
-// item generates graph index i.
-func (w *worker) item(i int) (Stream, int, Item, error) {
-	n := len(w.set.Streams)
-	s := i % n
-	it, err := w.src.Item(w.set.Streams[s], w.set.Seed, i/n)
-	return w.set.Streams[s], s, it, err
+// job is one graph index as the coordinator hands it to a worker, its
+// graph generated (in index order, for the skip decision: distinct.go).
+type job struct {
+	i      int
+	stream int
+	it     Item
+	err    error
 }
 
-// run produces graph index i's record.
-func (w *worker) run(i int) Record {
-	_, s, it, err := w.item(i)
+// makeJob generates graph index i; a panic of the source is contained
+// (generate.go).
+func makeJob(src Source, set *Settings, i int) job {
+	s, j := set.Place(i)
+	it, err := generate(src, set.Streams[s], set.Seed, j)
+	return job{i: i, stream: s, it: it, err: err}
+}
+
+// run produces job j's record.
+func (w *worker) run(j job) Record {
+	i, s, it, err := j.i, j.stream, j.it, j.err
 	rec := Record{Index: i, Stream: s, Seed: it.Seed}
 	if err != nil {
-		rec.Current = SideResult{Outcome: OutError, Detail: "generate: " + err.Error()}
+		rec.Current = generateFailure(err)
 		return rec
 	}
 	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
+	curOpt, baseOpt := w.curOpt, w.baseOpt
+	if st := w.set.GraphStrategy(i); st != w.set.Strategy {
+		rec.Strategy, curOpt.Strategy, baseOpt.Strategy = st, st, st
+	}
 	w.gpuNow = w.gpuOrc != nil && i%w.set.GPUEvery == 0
-	rec.Current = w.judge(w.cur, it.Graph, w.curOpt, nil)
+	var shared *oracle.Shared
+	rec.Current, shared = w.judge(w.cur, it.Graph, curOpt, nil)
 	w.gpuNow = false
 	w.escalateIfLeaked()
 	if w.base != nil {
-		b := w.judge(w.base, it.Graph, w.baseOpt, &rec.Current)
+		b, _ := w.judge(w.base, it.Graph, baseOpt, shared)
 		b.Func = nil
 		rec.Baseline = &b
 		rec.Class = Classify(rec.Current, b)
@@ -145,13 +159,15 @@ func (w *worker) run(i int) Record {
 	return rec
 }
 
-// judge structurizes g on one side and checks the module. The oracle's
-// meta check re-runs the structurizer through the same side (seam). When
-// same (the current side's result) has a byte-identical module, its
-// verdict is taken over unchecked: the checks judge the graph and the
-// module, so only meta's re-runs of this side are skipped, and comparing a
-// revision with itself costs one oracle pass, not two.
-func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideResult) SideResult {
+// judge structurizes g on one side and checks the module; the checks that
+// depend on the side (oracle.OnSide: meta re-runs the structurizer through
+// this side's seam, growth reads this side's time) always run against
+// this side. shared, the other side's checks of the same graph, lends
+// the verdicts of the checks that depend on the graph and the module alone
+// (oracle.OnModule) when that side's module is byte-identical
+// (oracle.CheckShared decides). judge returns its own checks for the next
+// side, nil when it checked nothing.
+func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracle.Shared) (SideResult, *oracle.Shared) {
 	start := time.Now()
 	a := side.Structurize(g.Clone(), opt, w.timeout)
 	took := time.Since(start)
@@ -159,42 +175,38 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 	if a.Stats != nil {
 		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
 	}
-	switch a.Outcome {
-	case proto.OK:
-	case proto.Refused:
+	switch out, sig, detail := classifyAnswer(a); out {
+	case OutOK:
+	case OutRefused:
 		r.Outcome, r.Detail = OutRefused, a.Reason
-		return r
-	case OutPanic, OutTimeout, OutCrash:
-		r.Outcome, r.Signature, r.Detail = a.Outcome, harnessSignature(a.Outcome, a.Reason), firstLine(a.Reason)
-		return r
-	case proto.Error:
-		if !strings.HasPrefix(a.Reason, proto.RequestError) {
-			// The structurizer failed on a valid graph (a malformed
-			// function, an internal error): a finding.
-			r.Outcome, r.Signature, r.Detail = OutInvalid, harnessSignature("error", a.Reason), firstLine(a.Reason)
-			return r
-		}
-		fallthrough
-	default:
-		r.Outcome, r.Detail = OutError, firstLine(a.Outcome+": "+a.Reason)
-		return r
+		return r, nil
+	case OutError:
+		r.Outcome, r.Detail = OutError, detail
+		return r, nil
+	default: // panic, timeout, crash, or an error on a valid graph
+		r.Outcome, r.Signature, r.Detail = out, sig, detail
+		return r, nil
 	}
 	mod, err := ModuleOf(a)
 	if err != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, "emit:malformed-function", firstLine(err.Error())
-		return r
+		return r, nil
 	}
 	sum := sha256.Sum256(mod)
 	r.Hash = hex.EncodeToString(sum[:12])
-	if same != nil && same.Hash == r.Hash && (same.Outcome == OutOK || same.Outcome == OutInvalid) {
-		r.Outcome, r.Signature, r.Detail = same.Outcome, same.Signature, same.Detail
-		return r
+	// The subject's own copy of g: meta hands it to this side's re-runs,
+	// which must not change the other side's graph.
+	sub := &oracle.Subject{Graph: g.Clone(), Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
+	vs := w.orc.CheckShared(sub, shared)
+	vs = oracle.RetimeSlow(w.orc, sub, shared, vs, func() time.Duration {
+		start := time.Now()
+		side.Structurize(g.Clone(), opt, w.timeout)
+		return time.Since(start)
+	})
+	if sub.CopiedKnown {
+		r.CopiedWords = sub.Copied.Words
 	}
-	sub := &oracle.Subject{Graph: g, Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
-	vs := w.orc.Check(sub)
-	if v := oracle.Failed(vs); v != nil && v.Signature == sigGrowthTime {
-		vs = w.retime(side, g, opt, sub)
-	}
+	mine := oracle.Share(sub, vs)
 	if w.gpuNow {
 		vs = append(vs, w.gpuOrc.Check(sub)...)
 	}
@@ -208,24 +220,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, same *SideRes
 	} else {
 		r.Outcome = OutOK
 	}
-	return r
-}
-
-// sigGrowthTime is the oracle's verdict on a slow structurization.
-const sigGrowthTime = "growth:time"
-
-// retime re-runs a structurization the growth check found slow, twice, and
-// checks again with the fastest time: a time verdict stands only when the
-// structurizer is slow three times in a row, so a pause of a loaded machine
-// (or of the garbage collector) is not a finding and reports stay equal
-// from run to run.
-func (w *worker) retime(side Side, g *cfg.Graph, opt proto.Options, sub *oracle.Subject) []oracle.Verdict {
-	for range 2 {
-		start := time.Now()
-		side.Structurize(g.Clone(), opt, w.timeout)
-		sub.Info.Duration = min(sub.Info.Duration, time.Since(start))
-	}
-	return w.orc.Check(sub)
+	return r, mine
 }
 
 // seam lets the oracle re-run a side (meta: determinism, renumbering,
@@ -281,12 +276,14 @@ func ModuleOf(a Answer) ([]byte, error) {
 	return emitSafely(a)
 }
 
-// InfoOf describes a structurization for the growth and meta checks.
+// InfoOf describes a structurization for the growth, meta and fallback
+// checks.
 func InfoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
 	info := oracle.ResultInfo{Duration: took, Strategy: opt.Strategy}
 	if st := a.Stats; st != nil {
 		info.Strategy = st.Strategy
 		info.BlocksIn, info.BlocksOut, info.WordsIn, info.WordsOut, info.Synthetic = st.BlocksIn, st.BlocksOut, st.WordsIn, st.WordsOut, st.Synthetic
+		info.Fallbacks, info.Passes = st.Fallbacks, st.PassesUsed
 	}
 	if info.Strategy == "" {
 		info.Strategy = structurizer.DefaultStrategy

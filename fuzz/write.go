@@ -4,10 +4,13 @@
 package fuzz
 
 import (
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // WriteReports fills replay commands (src may be nil) and writes
@@ -31,16 +34,47 @@ func WriteReports(dir string, rep *Report, src Source) error {
 	return writeFile(filepath.Join(dir, "report.html"), []byte(HTML(rep)))
 }
 
-// replayCommand reproduces one graph on the in-tree structurizer.
+// replayCommand reproduces one graph: the source's command printing it,
+// piped into `cfgfuzz check` on the campaign's structurizer (its spec) with
+// the campaign's options and oracle settings.
 func replayCommand(src Source, s *Settings, e *Example) string {
+	return src.Replay(e.Stream, e.Seed) + " | " + checkCommand(s, cmp.Or(e.Strategy, s.Strategy))
+}
+
+// CheckCommand is the `cfgfuzz check` command line that judges a graph
+// as the campaign s judged it on its current side: --structurizer with
+// the side's spec (none for self), the strategy and faults, and the walks,
+// seed, checks and per-graph limit where they differ from check's
+// defaults (16 walks, seed 1, every default check, DefaultTimeout).
+func CheckCommand(s *Settings) string {
+	return checkCommand(s, s.Strategy)
+}
+
+// checkCommand is CheckCommand for a graph that ran strategy (the
+// campaign's, or the dispatch share's).
+func checkCommand(s *Settings, strategy string) string {
 	var b strings.Builder
-	b.WriteString(src.Replay(e.Stream, e.Seed))
-	b.WriteString(" | cfgfuzz check")
-	if s.Strategy != "" {
-		b.WriteString(" --strategy " + s.Strategy)
+	b.WriteString("cfgfuzz check")
+	if spec, err := ParseSpec(s.Current); err == nil && spec.Flag() != "" {
+		b.WriteString(" " + spec.Flag())
+	}
+	if strategy != "" {
+		b.WriteString(" --strategy " + strategy)
 	}
 	if len(s.Inject) > 0 {
 		b.WriteString(" --inject " + strings.Join(s.Inject, ","))
+	}
+	if s.Walks != 16 {
+		fmt.Fprintf(&b, " --walks %d", s.Walks)
+	}
+	if s.Seed != 1 {
+		fmt.Fprintf(&b, " --seed %d", s.Seed)
+	}
+	if len(s.Checks) > 0 {
+		b.WriteString(" --checks " + ShellQuote(strings.Join(s.Checks, ",")))
+	}
+	if t := time.Duration(s.Timeout); t > 0 && t != DefaultTimeout {
+		b.WriteString(" --timeout " + t.String())
 	}
 	return b.String()
 }

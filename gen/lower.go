@@ -24,6 +24,11 @@
 // from outside only through its header and exits go forward, so lowered
 // programs are reducible (tested with cfg.RefReducible).
 //
+// Block ids follow the text except for the first blocks of a switch's case
+// bodies: a switch drawn with an id order (stmt.ids) numbers them in that
+// order among themselves, so a case falls into the next in every order of
+// ids, not only into a higher one (renumber).
+//
 // The text marks where each block begins with a line "bN", and names the
 // block whose decision a condition is: `if b3 {` branches at the end of
 // block 3; `while b4 {` tests in header 4; `do b5 { ... } while b7`;
@@ -33,6 +38,9 @@ package gen
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -55,7 +63,13 @@ type lowerer struct {
 	text   strings.Builder
 	indent int
 	cons   Constructs
+	// bodyIDs are the switches' case-body labels with the order their
+	// blocks take ids in (stmt.ids), applied by renumber.
+	bodyIDs []bodyOrder
 }
+
+// bodyOrder is one switch's case-body labels and their id order.
+type bodyOrder struct{ labels, ids []int }
 
 // lowerProgram sets prog.graph, prog.text and prog.constructs.
 func lowerProgram(prog *program) {
@@ -76,7 +90,62 @@ func lowerProgram(prog *program) {
 	prog.graph = l.finish()
 	prog.text = strings.TrimSuffix(l.text.String(), "\n")
 	prog.constructs = l.cons
+	if ren := l.renumbering(); ren != nil {
+		prog.graph, prog.text = renumber(prog.graph, prog.text, ren)
+	}
 }
+
+// renumbering maps each block to its id after the switches' body orders
+// (nil: every id stays).
+func (l *lowerer) renumbering() []int {
+	var ren []int
+	for _, bo := range l.bodyIDs {
+		var blocks, order []int
+		for i, lbl := range bo.labels {
+			if b := l.label[lbl]; b >= 0 {
+				blocks, order = append(blocks, b), append(order, bo.ids[i])
+			}
+		}
+		if len(blocks) < 2 {
+			continue
+		}
+		if ren == nil {
+			ren = make([]int, len(l.succs))
+			for b := range ren {
+				ren[b] = b
+			}
+		}
+		sorted := slices.Clone(blocks)
+		slices.Sort(sorted)
+		// Body i takes the rank of its order among the placed bodies.
+		rank := slices.Clone(order)
+		slices.Sort(rank)
+		for i, b := range blocks {
+			ren[b] = sorted[slices.Index(rank, order[i])]
+		}
+	}
+	return ren
+}
+
+// renumber gives block b of g (and of the text) the id ren[b].
+func renumber(g *cfg.Graph, text string, ren []int) (*cfg.Graph, string) {
+	out := cfg.New(g.Len())
+	for b, succ := range g.Succs {
+		to := make([]int, len(succ))
+		for i, t := range succ {
+			to[i] = ren[t]
+		}
+		out.Succs[ren[b]] = to
+	}
+	text = blockRef.ReplaceAllStringFunc(text, func(m string) string {
+		n, _ := strconv.Atoi(m[1:])
+		return "b" + strconv.Itoa(ren[n])
+	})
+	return out, text
+}
+
+// blockRef is a block's name in the program text.
+var blockRef = regexp.MustCompile(`\bb(\d+)\b`)
 
 func (l *lowerer) line(format string, args ...any) {
 	l.text.WriteString(strings.Repeat("  ", l.indent))
@@ -362,6 +431,9 @@ func (l *lowerer) lowerSwitch(s *stmt) {
 	}
 	if hasDuplicate(targets) {
 		l.cons.Count[ConstructDuplicateCase]++
+	}
+	if s.ids != nil {
+		l.bodyIDs = append(l.bodyIDs, bodyOrder{labels: bodies, ids: s.ids})
 	}
 	h := l.cur
 	for _, t := range targets {

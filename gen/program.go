@@ -25,37 +25,44 @@
 // program is drawn for a block count in the configured range and redrawn
 // on the rare miss.
 //
-// Choice weights per statement: a switch with probability SwitchProb
-// (when affordable), else if 3, if/else 2, while 1.5, do-while 1, loop 1
-// (the loops 2.5 times that inside a loop, so they nest), and, nested,
-// break 1.2 and continue 1 inside loops, return 0.8. A jump sits alone in
-// an if arm 30% of the time, and then the branch goes straight to its
-// target half of those times (the "jump arm"). Break and continue go 2 or
-// more loops out 60% of the time when they can; a switch has 1-3 bodies
-// and 2-4 case values, its default goes to a body half the time, and a
-// body that can falls into the next half the time; 30% of programs send
-// every return through one shared exit block; 30% of conditions are
-// negated (the false arm first). Nested sequences stop after each
-// statement with probability 0.4 and start empty with 0.25 (an empty
-// do-while body is a self-loop). Measured over 10,000 programs of the
-// default config (`cfgfuzz gen --kind program --count 10000 --stats`):
+// Choice weights per statement: a switch with probability 2 x SwitchProb
+// (programSwitchBoost; when affordable), else if 3, if/else 2, while 1.5,
+// do-while 1, loop 1 (the loops 2.5 times that inside a loop, so they
+// nest), and, nested, break 1.2 and continue 1 inside loops, return 0.8. A
+// jump sits alone in an if arm 30% of the time, and then the branch goes
+// straight to its target half of those times (the "jump arm"). Break and
+// continue go 2 or more loops out 60% of the time when they can; a switch
+// has 1-3 bodies (2 or 3 for 90% of those drawn with one, when the budget
+// allows) and 2-4 case values, its default goes to a body half the time, a
+// body that can falls into the next 80% of the time, and the bodies' first
+// blocks are numbered in a random order among themselves, so a case falls
+// into the next at a lower or a higher id, listed before or after it; 30%
+// of programs send every return through one shared exit block; 30% of
+// conditions are negated (the false arm first). Nested sequences stop
+// after each statement with probability 0.4 and start empty with 0.25 (an
+// empty do-while body is a self-loop). Measured over 10,000 programs of
+// the default config (`cfgfuzz gen --kind program --count 10000 --stats`;
+// shapes.go names the shapes):
 //
 //	blocks                5: 20%  6: 24%  7: 23%  8: 22%  9: 11% (a draw
 //	                      that lowers to fewer blocks than aimed at is kept)
-//	graphs with a loop    54.9%  (nesting 2+: 10.9%; self-loop: 20.8%)
-//	exit targets per loop 1: 86.5%  2+: 13.5%
-//	programs with         if 73.8%  if/else 33.4%  while 30.3%  do-while 30.1%
-//	                      loop+break 20.9%  break 29.6%  break outer 1.8%
-//	                      continue 12.0%  continue outer 1.0%  return 58.1%
-//	                      return in loop 10.9%  return at depth 3+ 5.3%
-//	                      switch 11.6%  fallthrough 2.0%  duplicate case 10.1%
-//	                      jump arm 20.2%  shared exit 28.9%
+//	graphs with a loop    52.0%  (nesting 2+: 9.8%; self-loop: 19.2%)
+//	exit targets per loop 1: 85.4%  2+: 14.6%
+//	programs with         if 69.9%  if/else 31.4%  while 28.2%  do-while 28.1%
+//	                      loop+break 19.6%  break 28.4%  break outer 1.5%
+//	                      continue 11.4%  continue outer 0.9%  return 60.3%
+//	                      return in loop 10.6%  return at depth 3+ 5.2%
+//	                      switch 22.4%  fallthrough 8.5%  duplicate case 18.0%
+//	                      jump arm 18.7%  shared exit 29.0%
+//	shapes                fall-through 6.9%: to a lower id 2.8%, to a case
+//	                      listed before it 4.8%, both (reversed) 1.5%
 //
-// The rare ones need room: at 10-40 blocks, 30% of programs break out of
-// an outer loop, 24% continue one, 11% fall through a case and 59% return
-// from depth 3 or more. TestProgramConstructs checks
-// that every construct appears within 1,000 programs of the default
-// config.
+// The rare ones need room: at 10-40 blocks, 29% of programs break out of
+// an outer loop, 23% continue one, 40% fall through a case (6.4%
+// reversed) and 62% return from depth 3 or more. TestProgramConstructs
+// checks that every construct appears within 1,000 programs of the
+// default config, TestProgramRates that every construct and every
+// fall-through order is in at least one program of 200.
 package gen
 
 import (
@@ -135,6 +142,10 @@ type stmt struct {
 	cases  []switchCase
 	deflt  int // opSwitch: case the default goes to, -1: past the switch
 	nvals  int // opSwitch: case values 1..nvals
+	// ids, opSwitch: the case bodies' first blocks take their ids in this
+	// order among themselves (body i gets the ids[i]-th smallest); nil
+	// keeps text order.
+	ids []int
 }
 
 type switchCase struct {
@@ -150,17 +161,22 @@ type progParams struct {
 	wBreak, wContinue, wReturn          float64
 	loneJump, direct, outer, sharedExit float64
 	negate, stop, empty, loopInLoop     float64
-	fallsInto                           float64
+	fallsInto, multiCase                float64
 	maxLoops, maxDepth                  int
 }
 
+// programSwitchBoost multiplies Config.SwitchProb for program statements:
+// a switch spends blocks a 5-9 block program rarely has left, and the
+// fall-through orders need switches of two or more bodies often enough.
+const programSwitchBoost = 2
+
 func progParamsFor(c Config) progParams {
 	return progParams{
-		switchProb: c.SwitchProb,
+		switchProb: min(1, programSwitchBoost*c.SwitchProb),
 		wIf:        3, wIfElse: 2, wWhile: 1.5, wDo: 1, wLoop: 1,
 		wBreak: 1.2, wContinue: 1, wReturn: 0.8,
 		loneJump: 0.3, direct: 0.5, outer: 0.6, sharedExit: 0.3,
-		negate: 0.3, stop: 0.4, empty: 0.25, loopInLoop: 2.5, fallsInto: 0.5,
+		negate: 0.3, stop: 0.4, empty: 0.25, loopInLoop: 2.5, fallsInto: 0.8, multiCase: 0.9,
 		maxLoops: 4, maxDepth: 6,
 	}
 }
@@ -463,6 +479,9 @@ func seqFalls(ss []stmt) bool {
 // and 2 to 4 case values, so some values share a body.
 func (g *progGen) switchStmt(mustFall bool) (stmt, bool) {
 	m := 1 + g.r.intn(min(3, g.budget-1))
+	if g.budget >= 3 && m == 1 && g.r.chance(g.p.multiCase) {
+		m = 2 + g.r.intn(min(2, g.budget-2))
+	}
 	g.budget -= m + 1
 	s := stmt{op: opSwitch, nvals: max(2, m) + g.r.intn(2), deflt: -1}
 	s.cases = make([]switchCase, m)
@@ -486,6 +505,9 @@ func (g *progGen) switchStmt(mustFall bool) (stmt, bool) {
 		s.cases[i].fallsInto = falls && i < m-1 && g.r.chance(g.p.fallsInto)
 	}
 	g.depth--
+	if m > 1 {
+		s.ids = g.r.perm(m)
+	}
 	return s, fallsThrough(&s)
 }
 

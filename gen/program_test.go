@@ -5,7 +5,6 @@ package gen
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -28,8 +27,6 @@ func TestProgramsReducible(t *testing.T) {
 		}
 	}
 }
-
-var blockRef = regexp.MustCompile(`\bb(\d+)\b`)
 
 // checkProgramText checks that the text names every block and no other.
 func checkProgramText(t *testing.T, it Item) {
@@ -149,5 +146,33 @@ return`
 	}
 	if prog.constructs.ReturnDepth != 3 {
 		t.Errorf("return depth %d, want 3 (while, loop, if/else)", prog.constructs.ReturnDepth)
+	}
+}
+
+// TestLoweringSwitchBodyIDs: a switch drawn with an id order numbers its
+// case bodies in that order, so a case can fall into one of a lower id
+// listed before it (the graph of a reversed fall-through).
+func TestLoweringSwitchBodyIDs(t *testing.T) {
+	sw := stmt{op: opSwitch, nvals: 2, deflt: -1, cases: []switchCase{
+		{values: []int{2}, fallsInto: true},
+		{values: []int{1}},
+	}}
+	for _, c := range []struct {
+		ids         []int
+		graph, text string
+	}{
+		{nil, "{{3, 2, 1}, {2}, {3}, {}}", "b0\nswitch b0 {\ncase 2:\n  b1\n  fallthrough\ncase 1:\n  b2\n}\nb3\nreturn"},
+		{[]int{1, 0}, "{{3, 1, 2}, {3}, {1}, {}}", "b0\nswitch b0 {\ncase 2:\n  b2\n  fallthrough\ncase 1:\n  b1\n}\nb3\nreturn"},
+	} {
+		s := sw
+		s.ids = c.ids
+		prog := &program{stmts: []stmt{s}}
+		lowerProgram(prog)
+		if got := prog.graph.String(); got != c.graph {
+			t.Errorf("ids %v: graph %s, want %s", c.ids, got, c.graph)
+		}
+		if prog.text != c.text {
+			t.Errorf("ids %v: text\n%s\nwant\n%s", c.ids, prog.text, c.text)
+		}
 	}
 }

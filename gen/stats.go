@@ -91,6 +91,7 @@ type Stats struct {
 	Unreachable             int                // graphs with an unreachable block
 	Weighted, Heavy         int                // graphs with a weight; with a block at HeavyWords
 	Programs                int                // items with program text
+	Shapes                  [NumShapes]int     // graphs with each shape (shapes.go)
 	Constructs              [NumConstructs]int // programs containing each construct
 	ReturnDepth             Histogram          // deepest return nesting per program with a return
 }
@@ -103,6 +104,9 @@ func (s *Stats) Add(it Item) {
 	s.Edges += g.Edges()
 	s.addShape(g)
 	s.addLoops(g)
+	for sh, ok := range ShapesOf(g) {
+		s.Shapes[sh] += b2i(ok)
+	}
 	if it.Program != "" {
 		s.Programs++
 		for c, k := range it.Constructs.Count {
@@ -258,6 +262,10 @@ func (s *Stats) Format(w io.Writer) {
 	line("nonterminating", "%.1f%%", pct(s.NonTerminating, n))
 	line("with unreachable blocks", "%.1f%%", pct(s.Unreachable, n))
 	line("weighted (heavy block)", "%.1f%%   (%.1f%%)", pct(s.Weighted, n), pct(s.Heavy, n))
+	line("shapes", "graphs with each (shapes.go)")
+	for sh := range Shape(NumShapes) {
+		line("  "+sh.String(), "%.2f%%   (%d)", pct(s.Shapes[sh], n), s.Shapes[sh])
+	}
 	if s.Programs == 0 {
 		return
 	}

@@ -7,11 +7,17 @@
 //     the labels of the module's entry-point function;
 //   - words in: the reachable blocks' weights plus PerBlockWords for each
 //     reachable block (what any encoding of a block costs: label, append
-//     call, decision read, terminator); words out: the whole module's word
-//     count minus ModuleOverhead (header, types, helpers).
+//     call, decision read, terminator) plus PerCaseWords for each successor
+//     of a reachable switch block (3 or more successors: the case list, a
+//     literal and a label per case in any OpSwitch, and the case's value
+//     where a layout chooses by it); words out: the whole module's word
+//     count minus ModuleOverhead (header, types, helpers);
+//   - words copied: the weights of the blocks that report an original id
+//     already reported by another block (filler.go), the module's clones.
 //
 // Limits: blocks out <= BlockFactor x blocks in + BlockSlack, words out <=
-// WordFactor x words in; time <= TimeLimit (from Subject.Info.Duration).
+// WordFactor x words in; words copied <= CloneBudget; time <= TimeLimit
+// (from Subject.Info.Duration).
 // The defaults (8x + 24 blocks, 4x words, 1 s) pass the dispatch loop and
 // the structured strategy on random graphs of up to 20 blocks (worst seen:
 // 9 blocks in, 86 out) and catch growth by an order of magnitude.
@@ -32,9 +38,19 @@ type GrowthOptions struct {
 	BlockSlack     int           // default 24
 	WordFactor     float64       // default 4
 	PerBlockWords  int           // default 40
+	PerCaseWords   int           // default 4
 	ModuleOverhead int           // default 600
 	TimeLimit      time.Duration // default 1 s
+	// CloneBudget is the most words a module may copy: 0 means
+	// DefaultCloneBudget, negative means none (every copy of a block of
+	// positive weight fails).
+	CloneBudget int
 }
+
+// DefaultCloneBudget is the clone budget of structurizer.Options' default
+// (64 words), which the growth check holds every structurizer to, external
+// ones included.
+const DefaultCloneBudget = 64
 
 func (g GrowthOptions) withDefaults() GrowthOptions {
 	if g.BlockFactor == 0 {
@@ -48,6 +64,12 @@ func (g GrowthOptions) withDefaults() GrowthOptions {
 	}
 	if g.PerBlockWords == 0 {
 		g.PerBlockWords = 40
+	}
+	if g.PerCaseWords == 0 {
+		g.PerCaseWords = 4
+	}
+	if g.CloneBudget == 0 {
+		g.CloneBudget = DefaultCloneBudget
 	}
 	if g.ModuleOverhead == 0 {
 		g.ModuleOverhead = 600
@@ -63,6 +85,7 @@ const (
 	SigGrowthBlocks = "blocks"
 	SigGrowthWords  = "words"
 	SigGrowthTime   = "time"
+	SigGrowthClones = "clones"
 )
 
 func (o *Oracle) checkGrowth(s *Subject) Verdict {
@@ -70,18 +93,26 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 		return Verdict{Status: Skip, Detail: "no graph"}
 	}
 	lim := o.opt.Growth.withDefaults()
-	blocksIn, weights := 0, 0
+	blocksIn, weights, cases := 0, 0, 0
 	for b, ok := range s.Graph.Reachable() {
 		if ok {
 			blocksIn++
 			weights += s.Graph.Weight(b)
+			if n := len(s.Graph.Succs[b]); n >= 3 {
+				cases += n
+			}
 		}
 	}
 	blocksOut, err := s.entryBlocks()
 	if err != nil {
 		return Verdict{Status: Skip, Detail: "module unreadable: " + err.Error()}
 	}
-	wordsIn := weights + lim.PerBlockWords*blocksIn
+	fills, err := s.fills()
+	if err != nil {
+		return Verdict{Status: Skip, Detail: "module unreadable: " + err.Error()}
+	}
+	s.Copied, s.CopiedKnown = copiesOf(s.Graph, fills), true
+	wordsIn := weights + lim.PerBlockWords*blocksIn + lim.PerCaseWords*cases
 	wordsOut := max(0, len(s.Module)/4-lim.ModuleOverhead)
 	if maxB := int(lim.BlockFactor*float64(blocksIn)) + lim.BlockSlack; blocksOut > maxB {
 		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthBlocks, Detail: fmt.Sprintf("%d blocks in, %d out (limit %d)", blocksIn, blocksOut, maxB)}
@@ -89,10 +120,13 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 	if maxW := int(lim.WordFactor * float64(wordsIn)); wordsOut > maxW {
 		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthWords, Detail: fmt.Sprintf("%d words in, %d out (limit %d)", wordsIn, wordsOut, maxW)}
 	}
+	if budget := max(0, lim.CloneBudget); s.Copied.Words > budget {
+		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthClones, Detail: fmt.Sprintf("%d copies of original blocks carry %d words (clone budget %d)", s.Copied.Blocks, s.Copied.Words, budget)}
+	}
 	if s.Info.Duration > lim.TimeLimit {
 		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthTime, Detail: fmt.Sprintf("structurizing took %v (limit %v)", s.Info.Duration, lim.TimeLimit)}
 	}
-	return Verdict{Status: Pass, Detail: fmt.Sprintf("blocks %d->%d, words %d->%d, %v", blocksIn, blocksOut, wordsIn, wordsOut, s.Info.Duration)}
+	return Verdict{Status: Pass, Detail: fmt.Sprintf("blocks %d->%d, words %d->%d, copied %d, %v", blocksIn, blocksOut, wordsIn, wordsOut, s.Copied.Words, s.Info.Duration)}
 }
 
 // entryBlocks counts the labels of the entry point's function: a scan of

@@ -30,6 +30,11 @@ type ResultInfo struct {
 	Duration  time.Duration
 	// Idempotent says the strategy claims idempotence (meta checks it).
 	Idempotent bool
+	// Fallbacks and Passes are the structurizer's own statistics
+	// (stats.fallbacks and stats.passes_used): the fallback check fails
+	// when Fallbacks > 0 and names the reason from Passes.
+	Fallbacks int
+	Passes    []string
 }
 
 // StructurizeFunc is the seam to a structurizer: a graph in, a module (or a

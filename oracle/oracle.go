@@ -2,9 +2,11 @@
 // exact dominators and post-dominators of the input graph (pdom), the
 // project's own structured control-flow rules (rules), SPIRV-Tools'
 // validator (spirv-val), the module's execution against the original
-// graph's walks (exec), size and time limits (growth) and metamorphic
-// properties (meta). Each check has a name, and each failure a stable
-// signature "check:reason" for deduplication (SIGNATURES.md); a module
+// graph's walks (exec), the filler that stands for the weights (filler),
+// size, copy and time limits (growth), metamorphic properties (meta) and
+// the structurizer's own report of a fallback to the dispatch loop
+// (fallback). Each check has a name, and each failure a stable signature
+// "check:reason" for deduplication (SIGNATURES.md); a module
 // that rules and spirv-val judge differently gets a "disagree:" signature
 // of its own (DISAGREEMENTS.md).
 //
@@ -49,6 +51,18 @@ type Subject struct {
 	entryCount int
 	entryErr   error
 	entryDone  bool
+	// The entry point's blocks with their reported ids and filler, read
+	// once per Check for filler and growth (filler.go); reset with the rest.
+	fillList []blockFill
+	fillErr  error
+	fillDone bool
+
+	// Copied is what the module copied of the graph's blocks, measured by
+	// growth (the clone budget); CopiedKnown is false when growth did not
+	// run or could not read the module. Cleared when Check starts, kept
+	// after it: callers read it then.
+	Copied      Copies
+	CopiedKnown bool
 }
 
 // parsedModule is a decoded module split into blocks (parseRuleModule) and
@@ -119,6 +133,7 @@ func (s *Subject) decoded() (*spirv.Module, error) {
 func (s *Subject) reset() {
 	s.decodedModule, s.decodeErr, s.decodeDone, s.parse = nil, nil, false, nil
 	s.entryCount, s.entryErr, s.entryDone = 0, nil, false
+	s.fillList, s.fillErr, s.fillDone = nil, nil, false
 }
 
 // Status of one check on one subject.
@@ -158,28 +173,34 @@ type Options struct {
 	GPUDevice string
 }
 
-// check is one entry of the check table.
+// check is one entry of the check table. Every entry says what its
+// verdict depends on (depends; see Depends): New refuses a check that does
+// not.
 type check struct {
-	name  string
-	doc   string
-	run   func(o *Oracle, s *Subject) Verdict
-	probe func(Options) error // nil: always available; else New refuses the check when it fails
+	name    string
+	doc     string
+	depends Depends
+	run     func(o *Oracle, s *Subject) Verdict
+	probe   func(Options) error // nil: always available; else New refuses the check when it fails
 }
 
 // checkTable lists the checks in the order they run.
 var checkTable = []check{
-	{"pdom", "the graph package's dominators and post-dominators against the definition and gonum", (*Oracle).checkPdom, nil},
-	{"rules", "the structured control-flow rules R1-R16 (the lint checker)", (*Oracle).checkRules, nil},
-	{"spirv-val", "SPIRV-Tools' validator (in-process with cgo, else the executable)", (*Oracle).checkValidator, nil},
-	{"exec", "the module's execution against the original graph's walks (interpreter)", (*Oracle).checkExec, nil},
-	{"growth", "output blocks and words within factors of the input, time within a limit", (*Oracle).checkGrowth, nil},
-	{"meta", "determinism, renumbering invariance, idempotence, input unchanged", (*Oracle).checkMeta, nil},
+	{"pdom", "the graph package's dominators and post-dominators against the definition and gonum", OnModule, (*Oracle).checkPdom, nil},
+	{"rules", "the structured control-flow rules R1-R16 (the lint checker)", OnModule, (*Oracle).checkRules, nil},
+	{"spirv-val", "SPIRV-Tools' validator (in-process with cgo, else the executable)", OnModule, (*Oracle).checkValidator, nil},
+	{"exec", "the module's execution against the original graph's walks (interpreter)", OnModule, (*Oracle).checkExec, nil},
+	{"filler", "every block carries the filler its original's weight promises", OnModule, (*Oracle).checkFiller, nil},
+	{"growth", "output blocks and words within factors of the input, copied words within the clone budget, time within a limit", OnSide, (*Oracle).checkGrowth, nil},
+	{"meta", "determinism, renumbering invariance, idempotence, input unchanged", OnSide, (*Oracle).checkMeta, nil},
+	{"fallback", "the structurizer reported no fallback to the dispatch loop (ResultInfo.Fallbacks)", OnSide, (*Oracle).checkFallback, nil},
 }
 
 // DefaultChecks are the checks run when Options.Checks is nil: every check
 // of the table. meta costs two or three more structurizations per graph and
-// skips itself when the caller gives no Structurize seam.
-var DefaultChecks = []string{"pdom", "rules", "spirv-val", "exec", "growth", "meta"}
+// skips itself when the caller gives no Structurize seam. fallback comes
+// last: a module that fails another check reports that failure.
+var DefaultChecks = []string{"pdom", "rules", "spirv-val", "exec", "filler", "growth", "meta", "fallback"}
 
 // ResolveChecks reads a --checks value: "a,b" selects exactly a and b;
 // entries "+x" add x to the defaults and "-x" remove it ("+gpu" is the
@@ -211,12 +232,13 @@ func ResolveChecks(spec string) []string {
 
 // RegisterCheck adds a check to the table (a driver check such as gpu,
 // added from outside through the Executor seam). It is not in
-// DefaultChecks: select it with "+name". probe, when not nil, says whether
-// the check's tool is there (a Vulkan device, say): New refuses the check
-// when it fails, as for a missing validator, so callers that run "every
-// check that can run here" leave it out.
-func RegisterCheck(name, doc string, run func(o *Oracle, s *Subject) Verdict, probe func(Options) error) {
-	checkTable = append(checkTable, check{name: name, doc: doc, run: run, probe: probe})
+// DefaultChecks: select it with "+name". depends says what the check's
+// verdict depends on (OnModule or OnSide; see Depends). probe, when not
+// nil, says whether the check's tool is there (a Vulkan device, say): New
+// refuses the check when it fails, as for a missing validator, so callers
+// that run "every check that can run here" leave it out.
+func RegisterCheck(name, doc string, depends Depends, run func(o *Oracle, s *Subject) Verdict, probe func(Options) error) {
+	checkTable = append(checkTable, check{name: name, doc: doc, depends: depends, run: run, probe: probe})
 }
 
 // Opt returns the oracle's options (for checks registered from outside).
@@ -255,6 +277,9 @@ func New(opt Options) (*Oracle, error) {
 			}
 			return nil, fmt.Errorf("unknown check %q (have %s)", n, strings.Join(all, ", "))
 		}
+		if err := checkTable[i].depends.valid(); err != nil {
+			return nil, fmt.Errorf("check %s: %w", n, err)
+		}
 		if p := checkTable[i].probe; p != nil {
 			if err := p(opt); err != nil {
 				return nil, fmt.Errorf("check %s cannot run here: %w", n, err)
@@ -289,18 +314,7 @@ func (o *Oracle) Checks() []string {
 // and one failed where the other passed, a "disagree" verdict comes first,
 // so Failed reports the disagreement's signature.
 func (o *Oracle) Check(s *Subject) []Verdict {
-	out := make([]Verdict, 0, len(o.checks)+1)
-	s.reset()
-	defer s.reset()
-	for _, c := range o.checks {
-		v := c.runRecovered(o, s)
-		v.Check = c.name
-		out = append(out, v)
-	}
-	if d, ok := Disagreement(out); ok {
-		out = append([]Verdict{d}, out...)
-	}
-	return out
+	return o.CheckShared(s, nil)
 }
 
 // runRecovered runs the check; a panic in it (a bug of the oracle's on

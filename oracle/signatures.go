@@ -3,7 +3,8 @@
 // holds the two equal. A signature is "check:reason" with no ids, names or
 // counts, so deduplication by signature is exact. Patterns end in
 // "<message>" where the reason is a validator message normalized by
-// NormalizeValidatorMessage.
+// NormalizeValidatorMessage, or "<reason>" where it is a harness reason
+// normalized by NormalizeReason (normalize.go).
 package oracle
 
 import "strings"
@@ -50,13 +51,21 @@ var Signatures = []SignatureDoc{
 	{"growth:" + SigGrowthBlocks, "output blocks beyond the block factor"},
 	{"growth:" + SigGrowthWords, "output words beyond the word factor"},
 	{"growth:" + SigGrowthTime, "the structurizer took longer than the per-graph limit"},
+	{"growth:" + SigGrowthClones, "copies of original blocks carry more words than the clone budget"},
+	{"filler:" + SigFillerShort, "a block carries less filler than its original's weight promises"},
 	{"meta:" + SigNondeterministic, "two runs on one graph gave different bytes"},
 	{"meta:" + SigRenumbering, "a renumbered graph gave a module that is not isomorphic"},
 	{"meta:" + SigNotIdempotent, "structurizing the output's own CFG added synthetic blocks"},
 	{"meta:" + SigInputMutated, "the structurizer changed its input graph"},
 	{"meta:" + SigRerunFailed, "a re-run (same, renumbered or output graph) refused or failed"},
 	{"meta:" + SigOutputCFG, "the module's entry-point CFG cannot be read back"},
-	{"structurize:panic", "the structurizer panicked (reported by the caller)"},
+	{SigFallback + ":<pass>:<reason>", "the structurizer fell back to the dispatch loop in PASS for REASON (its stats.passes_used; FallbackSignature)"},
+	{SigFallback, "the structurizer fell back to the dispatch loop and did not say why"},
+	{"structurize:panic", "the structurizer panicked with an empty message (reported by the caller)"},
+	{"structurize:panic:<reason>", "the structurizer panicked (reported by the caller)"},
+	{"structurize:crash:<reason>", "the structurizer's process died or broke the protocol (reported by the caller)"},
+	{"structurize:error:<reason>", "the structurizer failed on a valid graph (reported by the caller)"},
+	{"structurize:timeout", "no answer within the per-graph limit (reported by the caller)"},
 	{"structurize:refused", "the strategy refused the graph (reported by the caller)"},
 	{"emit:malformed-function", "the emitter rejected the structured function (reported by the caller)"},
 }
@@ -69,6 +78,14 @@ func KnownSignature(sig string) bool {
 			return true
 		case strings.HasSuffix(d.Pattern, "<message>"):
 			if p := strings.TrimSuffix(d.Pattern, "<message>"); strings.HasPrefix(sig, p) && len(sig) > len(p) {
+				return true
+			}
+		case strings.HasSuffix(d.Pattern, ":<pass>:<reason>"):
+			if p := strings.TrimSuffix(d.Pattern, "<pass>:<reason>"); strings.HasPrefix(sig, p) && len(sig) > len(p) {
+				return true
+			}
+		case strings.HasSuffix(d.Pattern, "<reason>"):
+			if p := strings.TrimSuffix(d.Pattern, "<reason>"); strings.HasPrefix(sig, p) && len(sig) > len(p) {
 				return true
 			}
 		case strings.HasSuffix(d.Pattern, "R<n>"):

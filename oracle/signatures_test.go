@@ -31,7 +31,8 @@ func TestSignatureConstantsAreListed(t *testing.T) {
 	for check, reasons := range map[string][]string{
 		"exec:":   {SigTrace, SigDecisions, SigNoReturn, SigEarlyReturn, SigStalled, SigTrap, SigLoad},
 		"pdom:":   {SigIDomRef, SigIPDomRef, SigIDomLib, SigIPDomLib},
-		"growth:": {SigGrowthBlocks, SigGrowthWords, SigGrowthTime},
+		"growth:": {SigGrowthBlocks, SigGrowthWords, SigGrowthTime, SigGrowthClones},
+		"filler:": {SigFillerShort},
 		"meta:":   {SigNondeterministic, SigRenumbering, SigNotIdempotent, SigInputMutated, SigRerunFailed, SigOutputCFG},
 		"rules:":  {SigRulesMalformed, "R1", "R16"},
 	} {

@@ -55,6 +55,7 @@ func Dispatch(g *cfg.Graph, opt Options) (*Result, error) {
 		syn("latch", Merge{}, Term{Kind: Test, Var: 0, Values: []uint32{ExitPC}, To: []int{exit, header}}),
 		syn("exit", Merge{}, Term{Kind: Return}),
 	)
+	opt.Hooks.dispatch(f)
 	return &Result{Func: f}, nil
 }
 

@@ -1,4 +1,4 @@
-// structured.go: the structured strategy (issue 5), laid out as a table of
+// structured.go: the structured strategy, laid out as a table of
 // passes in the manner of Go's cmd/compile/internal/ssa compile.go: each
 // pass has a name, a precondition, a postcondition and a function that
 // reports whether it changed anything. Options.CheckPasses runs the working
@@ -20,13 +20,18 @@
 //
 // Any error or panic in a pass, or a self-check failure, is a bug: the
 // strategy then returns the dispatch loop for the whole function, with
-// Stats.Fallbacks = 1 and a "fallback: ..." entry in Stats.PassesUsed. When
-// a fault is injected the self-check is skipped so the fault reaches the
-// output.
+// Stats.Fallbacks = 1 and one Stats.PassesUsed entry "fallback: PASS:
+// REASON: DETAIL" (fallbackEntry): PASS the stage that failed (a pass
+// name, "validate" or "selfcheck"), REASON stable and free of ids (the
+// broken rule R1..R15, "panic", "malformed", "postcondition", or the pass's
+// error), DETAIL the ids. Campaigns report it as the finding
+// structurize:fallback:PASS:REASON (oracle.FallbackSignature). When a fault
+// is injected the self-check is skipped so the fault reaches the output.
 package structurizer
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -104,20 +109,42 @@ func Structured(g *cfg.Graph, opt Options) (*Result, error) {
 	return fb, nil
 }
 
-// runStructured runs the pass table; a non-empty reason means fall back.
+// fallbackEntry is a fallback's reason as Stats.PassesUsed carries it
+// after "fallback: ": the stage, a reason free of ids, the detail.
+func fallbackEntry(stage, reason, detail string) string {
+	if detail == "" {
+		return stage + ": " + reason
+	}
+	return stage + ": " + reason + ": " + detail
+}
+
+// errorEntry is fallbackEntry for an error of stage: a self-check
+// violation gives its rule, any other error its text (whose numbers the
+// signature replaces).
+func errorEntry(stage string, err error) string {
+	if re, ok := err.(*RuleError); ok {
+		return fallbackEntry(stage, re.Rule, fmt.Sprintf("at block %d: %s", re.Block, re.What))
+	}
+	return fallbackEntry(stage, strings.TrimPrefix(err.Error(), "bug: "), "")
+}
+
+// runStructured runs the pass table; a non-empty reason (fallbackEntry)
+// means fall back.
 func runStructured(g *cfg.Graph, opt Options) (res *Result, reason string) {
+	stage := "facts" // the stage running, named by a panic
 	defer func() {
 		if r := recover(); r != nil {
-			res, reason = nil, fmt.Sprintf("bug: panic: %v", r)
+			res, reason = nil, fallbackEntry(stage, "panic", fmt.Sprint(r))
 		}
 	}()
 	facts := factsOf(g)
+	stage = "nested"
 	nf, _, fresh := nestedSearchWith(g, facts)
 	if nf != nil && !fresh {
 		plantNestedFaults(nf, opt)
 		return &Result{Func: nf, Stats: Stats{PassesUsed: []string{"nested"}}}, ""
 	}
-	res, reason = runPassTable(g, opt, facts)
+	res, reason = runPassTable(g, opt, facts, &stage)
 	if nf != nil && (reason != "" || len(nf.Blocks) <= len(res.Func.Blocks)) {
 		// A nested layout with fresh loop merges: kept unless the pass
 		// table's has fewer blocks (idempotence counts blocks).
@@ -128,34 +155,39 @@ func runStructured(g *cfg.Graph, opt Options) (res *Result, reason string) {
 }
 
 // runPassTable runs the passes of structuredPasses and the final checks;
-// facts are g's (factsOf), which the irreducible pass reads.
-func runPassTable(g *cfg.Graph, opt Options, facts *graphFacts) (res *Result, reason string) {
+// facts are g's (factsOf), which the irreducible pass reads. *stage names
+// the stage running (for a panic's reason).
+func runPassTable(g *cfg.Graph, opt Options, facts *graphFacts, stage *string) (res *Result, reason string) {
 	s := &structState{g: g, opt: opt, w: newWork(g, opt)}
 	s.w.input = facts
 	var used []string
 	for _, p := range structuredPasses {
+		*stage = p.name
 		changed, err := p.run(s)
 		if err != nil {
-			return nil, fmt.Sprintf("%s: %v", p.name, err)
+			return nil, errorEntry(p.name, err)
 		}
 		if changed {
 			used = append(used, p.name)
 		}
+		opt.Hooks.afterPass(p.name, s.f)
 		if opt.CheckPasses {
 			if err := s.check(p); err != nil {
-				return nil, fmt.Sprintf("after %s (post: %s): %v", p.name, p.post, err)
+				return nil, fallbackEntry(p.name, "postcondition", fmt.Sprintf("%v (post: %s)", err, p.post))
 			}
 		}
 	}
 	if opt.Has("drop-merge") {
 		dropFirstMerge(s.f)
 	}
+	*stage = "validate"
 	if err := s.f.Validate(); err != nil {
-		return nil, fmt.Sprintf("bug: malformed function: %v", err)
+		return nil, fallbackEntry("validate", "malformed", err.Error())
 	}
 	if len(opt.Inject) == 0 {
+		*stage = "selfcheck"
 		if err := SelfCheck(s.f); err != nil {
-			return nil, fmt.Sprintf("selfcheck: %v", err)
+			return nil, errorEntry("selfcheck", err)
 		}
 	}
 	return &Result{Func: s.f, Stats: Stats{PassesUsed: used}}, ""

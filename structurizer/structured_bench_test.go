@@ -1,6 +1,6 @@
 // structured_bench_test.go: the structured strategy's scale benchmarks on
-// random reducible graphs of 1,000, 10,000 and 20,000 blocks, as issue 5
-// asks: near-linear time, 10k blocks within 1 s. The graphs come from this
+// random reducible graphs of 1,000, 10,000 and 20,000 blocks: near-linear
+// time, 10k blocks within 1 s. The graphs come from this
 // package's own randomReducible (package gen's generator takes minutes to
 // draw a 10,000-block graph); gen's graphs are used for the smoke test.
 package structurizer

@@ -1,7 +1,7 @@
 // structured_fault_test.go: every planted fault of the structured strategy
 // is caught by the oracle (the spec-strict rules checker and the SPIR-V
 // interpreter against the original graph's walks) within 10,000 generated
-// graphs, as issue 5 asks; and without the fault the same graphs pass.
+// graphs; and without the fault the same graphs pass.
 package structurizer_test
 
 import (

@@ -1,5 +1,5 @@
 // structured_quality_test.go: the structured strategy's quality figures on
-// generated graphs (issue 5): route variables, clones and fallbacks per
+// generated graphs: route variables, clones and fallbacks per
 // graph, and the growth of output words (original and clone weights) over
 // input words. Structured programs without a multi-level exit (break or
 // continue of an outer loop, return inside a loop, returns meeting in one
@@ -105,7 +105,7 @@ func TestStructuredQuality(t *testing.T) {
 				c.name, q.programsWithRoutes, q.programsRoutedNoExit, q.programsFallthrough)
 			// Known: a loop whose body always breaks lowers to no cycle at
 			// all, so its break out of nested ifs is a skip past a join,
-			// routed: 14 of 100,000 programs at 1ca2bcc, no other kind.
+			// routed: about 14 in 100,000 programs, no other kind.
 			if float64(q.programsRoutedNoExit) > 0.001*float64(q.n) {
 				t.Errorf("%s: %d programs without a multi-level exit needed routes, clones or fallbacks (limit 0.1%%)",
 					c.name, q.programsRoutedNoExit)

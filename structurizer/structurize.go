@@ -27,6 +27,9 @@ type Options struct {
 	// DefaultCloneBudget, 64 words, copying only return blocks of at most
 	// CloneMaxWeight words), negative forbids cloning.
 	CloneBudget int
+	// Hooks are test-only seams that corrupt the output (hooks.go); nil
+	// means none.
+	Hooks *Hooks
 }
 
 // Result is a structured function with its statistics.

@@ -43,7 +43,7 @@ func processesWith(s string) []string {
 }
 
 func TestBaselineBuildInterrupted(t *testing.T) {
-	bin := buildCfgfuzz(t)
+	bin := cfgfuzzBinary(t)
 	repo := cloneRepo(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		tmp := t.TempDir()
@@ -89,14 +89,11 @@ func TestBaselineBuildInterrupted(t *testing.T) {
 		if left := processesWith(slow); len(left) > 0 {
 			t.Errorf("%v: build processes left: %v", sig, left)
 		}
-		if ents, _ := os.ReadDir(filepath.Join(cache, "cfgfuzz", "worktrees")); len(ents) > 0 {
-			t.Errorf("%v: worktree directories left: %v", sig, ents)
+		if left, _ := filepath.Glob(filepath.Join(cache, "cfgfuzz", "builds", "*", "*.tmp*")); len(left) > 0 {
+			t.Errorf("%v: build directories (worktree, temporary binary) left: %v", sig, left)
 		}
 		if out, _ := exec.Command("git", "-C", repo, "worktree", "list", "--porcelain").Output(); strings.Count(string(out), "worktree ") != 1 {
 			t.Errorf("%v: worktrees registered:\n%s", sig, out)
-		}
-		if left, _ := filepath.Glob(filepath.Join(cache, "cfgfuzz", "structurize", "*", "structurize.tmp*")); len(left) > 0 {
-			t.Errorf("%v: temporary binaries left: %v", sig, left)
 		}
 	}
 }

@@ -21,7 +21,7 @@ func smallRun(bin, dir string, extra ...string) *exec.Cmd {
 }
 
 func TestRunRefusesToReplaceCampaign(t *testing.T) {
-	bin := buildCfgfuzz(t)
+	bin := cfgfuzzBinary(t)
 	dir := filepath.Join(t.TempDir(), "c")
 	if code, out := exitCode(t, smallRun(bin, dir)); code != 0 {
 		t.Fatalf("first run: exit %d\n%s", code, out)
@@ -46,7 +46,7 @@ func TestRunRefusesToReplaceCampaign(t *testing.T) {
 // directory is refused naming the owner, kills the owner with SIGKILL
 // (leaving its lock) and checks that the stale lock is taken over.
 func TestRunLocksDir(t *testing.T) {
-	bin := buildCfgfuzz(t)
+	bin := cfgfuzzBinary(t)
 	dir := filepath.Join(t.TempDir(), "c")
 	owner := exec.Command(bin, "run", "--graphs", "100000000", "--progress", "none", "--minimize=false", "--out", dir)
 	if err := owner.Start(); err != nil {
@@ -74,7 +74,7 @@ func TestRunLocksDir(t *testing.T) {
 }
 
 func TestMergeRefusesInputAsOutput(t *testing.T) {
-	bin := buildCfgfuzz(t)
+	bin := cfgfuzzBinary(t)
 	dir := filepath.Join(t.TempDir(), "s")
 	if code, out := exitCode(t, smallRun(bin, dir)); code != 0 {
 		t.Fatalf("run: exit %d\n%s", code, out)
@@ -113,7 +113,7 @@ func waitForFile(t *testing.T, path string) {
 // then one record's outcome) and resumes it: exit 2 naming the file, where
 // an unverified resume would mix two seeds or count a made-up outcome.
 func TestResumeRefusesWhatDoesNotVerify(t *testing.T) {
-	bin := buildCfgfuzz(t)
+	bin := cfgfuzzBinary(t)
 	for _, tc := range []struct {
 		file, old, new, want string
 	}{

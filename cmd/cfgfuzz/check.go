@@ -1,13 +1,16 @@
-// check.go: `cfgfuzz check`: structurize every graph of the input and run
-// the oracle's checks on the module (every check by default; --checks
-// selects, "+name" adds to the defaults). One line per graph (`ok ...` or
-// `FAIL <check>:<signature> ...`), or one JSON object per graph. This file
-// wires the oracle's seams: Subject.Info and Subject.Structurize.
+// check.go: `cfgfuzz check`: structurize every graph of the input on the
+// structurizer under test (--structurizer SPEC, fuzz.Spec: this tree's by
+// default, or any program speaking the protocol) within a per-graph time
+// limit, and run the oracle's checks on its module (every check by
+// default; --checks selects, "+name" adds to the defaults). One line per
+// graph (`ok ...` or `FAIL <check>:<signature> ...`), or one JSON object
+// per graph. The graph goes through a fuzz.Side and corpus.Judge, as in a
+// campaign, so an external structurizer is checked like ours and a
+// campaign's replay command reproduces its finding.
 package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,7 +19,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -35,6 +40,8 @@ type checkRecord struct {
 	Checks   []oracle.Verdict    `json:"checks"`
 	Stats    *structurizer.Stats `json:"stats,omitempty"`
 	Strategy string              `json:"strategy"`
+	// Structurizer is the spec of the structurizer under test.
+	Structurizer string `json:"structurizer"`
 }
 
 // Outcomes of one graph.
@@ -48,9 +55,12 @@ const (
 type checkFlags struct {
 	strategy, checks, inject, env string
 	rulesCompat, gpuDevice        string
+	structurizer                  string
 	json, listChecks              bool
+	allowFallbacks                bool
 	walks                         int
 	seed                          uint64
+	timeout                       time.Duration
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -67,10 +77,15 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
 	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
+	fs.BoolVar(&cf.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
+	fs.StringVar(&cf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
+	fs.DurationVar(&cf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (a graph past it fails structurize:timeout)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cfgfuzz check [flags] [FILE...|-]")
 		fmt.Fprintln(stderr, "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
-		fmt.Fprintln(stderr, "and check each module. Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
+		fmt.Fprintln(stderr, "on the structurizer under test (--structurizer: this tree's, or any program speaking")
+		fmt.Fprintln(stderr, "fuzz/PROTOCOL.md, e.g. --structurizer 'cmd:./my-adapter') and check each module.")
+		fmt.Fprintln(stderr, "Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
 		fmt.Fprintln(stderr, "Exit status: 0 all pass, 1 a check failed or a graph was refused, 2 usage or input error.\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -98,22 +113,28 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cf.walks == 0 {
 		opt.Walks.Random = -1
 	}
-	if cf.checks != "" {
-		opt.Checks = oracle.ResolveChecks(cf.checks)
-	}
+	opt.Checks = resolveChecks(cf.checks, cf.allowFallbacks)
 	orc, err := oracle.New(opt)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
-	sopt := structurizer.Options{Strategy: cf.strategy, Inject: splitList(cf.inject)}
+	popt := proto.Options{Strategy: cf.strategy, Inject: splitList(cf.inject)}
+	side, spec, err := openSide(cf.structurizer, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz check:", err)
+		return exitUsage
+	}
+	defer side.Close()
+	seam := fuzz.SideStructurizer(side, popt, cf.timeout)
 	if !cf.json {
-		fmt.Fprintf(stderr, "cfgfuzz check: %d graphs, strategy %s, checks %s\n", len(items), strategyName(cf.strategy), strings.Join(orc.Checks(), ","))
+		fmt.Fprintf(stderr, "cfgfuzz check: %d graphs, structurizer %s, strategy %s, checks %s\n", len(items), spec, strategyName(cf.strategy), strings.Join(orc.Checks(), ","))
 	}
 	code, failed := exitOK, 0
 	enc := json.NewEncoder(stdout)
 	for _, it := range items {
-		rec := checkOne(it, sopt, orc)
+		rec := checkOne(it, seam, strategyName(cf.strategy), orc)
+		rec.Structurizer = spec.String()
 		if rec.Outcome == outcomeError {
 			code = exitUsage
 		} else if rec.Outcome != outcomeOK && code == exitOK {
@@ -135,6 +156,21 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz check: %d of %d graphs passed\n", len(items)-failed, len(items))
 	}
 	return code
+}
+
+// allowFallbacksUsage documents --allow-fallbacks (check, run, compare).
+const allowFallbacksUsage = "do not report a structurizer's fallback to the dispatch loop (stats.fallbacks > 0) as a finding: the fallback check off, as --checks -fallback"
+
+// resolveChecks is the --checks value with --allow-fallbacks applied; nil
+// means the oracle's defaults.
+func resolveChecks(spec string, allowFallbacks bool) []string {
+	if allowFallbacks {
+		spec += ",-fallback"
+	}
+	if spec == "" {
+		return nil
+	}
+	return oracle.ResolveChecks(spec)
 }
 
 func strategyName(s string) string {
@@ -190,39 +226,49 @@ func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 	return all, nil
 }
 
-// checkOne structurizes one graph, emits it and runs the oracle. A panic in
-// the structurizer is a finding, not a crash of the tool.
-func checkOne(it sourced, sopt structurizer.Options, orc *oracle.Oracle) (rec checkRecord) {
-	rec = checkRecord{Source: fmt.Sprintf("%s:%d:%d", it.File, it.Line, it.Col), Graph: cfg.FormatCompact(it.Graph), Strategy: strategyName(sopt.Strategy)}
-	defer func() {
-		if p := recover(); p != nil {
-			rec.Outcome, rec.Reason = outcomeFail, fmt.Sprintf("panic: %v", p)
-			rec.Checks = append(rec.Checks, oracle.Verdict{Check: "structurize", Status: oracle.Fail, Signature: "structurize:panic", Detail: fmt.Sprint(p)})
-		}
-	}()
-	seam := structurizeSeam(sopt)
-	mod, info, err := seam(it.Graph)
+// openSide resolves a structurizer spec (fuzz.Resolve: a revision is
+// built once) and starts its side; the self spec escalates to isolated
+// after a hang (fuzz.Escalating), as a campaign's workers do.
+func openSide(spec string, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
+	sp, err := fuzz.ParseSpec(spec)
 	if err != nil {
-		var emitErr *emitError
-		switch {
-		case errors.As(err, &emitErr):
-			rec.Outcome, rec.Reason = outcomeFail, err.Error()
-			rec.Checks = append(rec.Checks, oracle.Verdict{Check: "emit", Status: oracle.Fail, Signature: "emit:malformed-function", Detail: err.Error()})
-		default:
-			rec.Outcome, rec.Reason = outcomeRefused, err.Error()
-			if _, ok := err.(*structurizer.Refusal); !ok {
-				rec.Outcome = outcomeError
-			}
-		}
-		return rec
+		return nil, sp, err
 	}
-	rec.Stats = info.stats
-	rec.Checks = orc.Check(&oracle.Subject{Graph: it.Graph, Module: mod, Info: info.ResultInfo, Structurize: seam.oracleFunc()})
-	rec.Outcome = outcomeOK
-	if v := oracle.Failed(rec.Checks); v != nil {
-		rec.Outcome, rec.Reason = outcomeFail, v.Signature
-	} else if v := oracle.Errored(rec.Checks); v != nil {
-		rec.Outcome, rec.Reason = outcomeError, v.Check+": "+v.Detail
+	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}})
+	if err != nil {
+		return nil, sp, err
+	}
+	side, err := f.New()
+	if err != nil {
+		return nil, sp, fmt.Errorf("structurizer %s: %w", sp, err)
+	}
+	if sp.Kind == fuzz.SpecSelf {
+		// A hung in-process call is abandoned once; the graphs after it
+		// go to this tree's structurizer as a child process.
+		iso, _, err := fuzz.Resolve(fuzz.Spec{Kind: fuzz.SpecIsolated}, fuzz.ResolveOptions{})
+		if err == nil {
+			side = &fuzz.Escalating{Cur: side, Then: iso}
+		}
+	}
+	return side, sp, nil
+}
+
+// checkOne structurizes one graph through the seam and judges it
+// (corpus.Judge): a panic, crash, timeout or error of the structurizer is
+// a failure with its harness signature, never a crash of the tool.
+func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *oracle.Oracle) checkRecord {
+	rec := checkRecord{Source: fmt.Sprintf("%s:%d:%d", it.File, it.Line, it.Col), Graph: cfg.FormatCompact(it.Graph), Strategy: strategy}
+	o := corpus.Judge(seam, it.Graph, orc)
+	rec.Checks, rec.Stats = o.Verdicts, o.Stats
+	switch {
+	case o.Err != nil:
+		rec.Outcome, rec.Reason = outcomeError, o.Err.Error()
+	case o.Signature == corpus.SigRefused:
+		rec.Outcome, rec.Reason = outcomeRefused, o.Verdicts[0].Detail
+	case o.Signature != "":
+		rec.Outcome, rec.Reason = outcomeFail, o.Signature
+	default:
+		rec.Outcome = outcomeOK
 	}
 	return rec
 }
@@ -233,6 +279,9 @@ func checkLine(r checkRecord) string {
 	switch r.Outcome {
 	case outcomeOK:
 		s := r.Stats
+		if s == nil {
+			s = &structurizer.Stats{}
+		}
 		return fmt.Sprintf("ok %s %s blocks %d->%d words %d->%d routes %d clones %d fallbacks %d",
 			r.Source, r.Graph, s.BlocksIn, s.BlocksOut, s.WordsIn, s.WordsOut, s.RouteVars, s.Clones, s.Fallbacks)
 	case outcomeFail:
@@ -253,56 +302,4 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// emitError is an emitter failure (a malformed structured function).
-type emitError struct{ err error }
-
-func (e *emitError) Error() string { return e.err.Error() }
-
-// seamInfo is the oracle's ResultInfo with the structurizer's own stats.
-type seamInfo struct {
-	oracle.ResultInfo
-	stats *structurizer.Stats
-}
-
-// structurizer is the seam between the structurizer and the oracle: graph
-// in, module bytes and result info out.
-type structurizerSeam func(g *cfg.Graph) ([]byte, seamInfo, error)
-
-// structurizeSeam structurizes with sopt, emits, and times the
-// structurizer. Strategies other than dispatch claim idempotence.
-func structurizeSeam(sopt structurizer.Options) structurizerSeam {
-	return func(g *cfg.Graph) ([]byte, seamInfo, error) {
-		start := time.Now()
-		res, err := structurizer.Structurize(g, sopt)
-		took := time.Since(start)
-		if err != nil {
-			return nil, seamInfo{}, err
-		}
-		mod, err := emit.Bytes(res.Func, emit.Options{})
-		if err != nil {
-			return nil, seamInfo{}, &emitError{err}
-		}
-		st := res.Stats
-		name := strategyName(sopt.Strategy)
-		return mod, seamInfo{stats: &st, ResultInfo: oracle.ResultInfo{
-			Strategy: name, BlocksIn: st.BlocksIn, BlocksOut: st.BlocksOut, WordsIn: st.WordsIn, WordsOut: st.WordsOut,
-			Synthetic: st.Synthetic, Duration: took, Idempotent: name != "dispatch",
-		}}, nil
-	}
-}
-
-// oracleFunc adapts the seam to oracle.StructurizeFunc, containing panics
-// (a panic on a re-run is an error of that run).
-func (f structurizerSeam) oracleFunc() oracle.StructurizeFunc {
-	return func(g *cfg.Graph) (mod []byte, info oracle.ResultInfo, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				err = fmt.Errorf("panic: %v", p)
-			}
-		}()
-		mod, si, err := f(g)
-		return mod, si.ResultInfo, err
-	}
 }

@@ -1,6 +1,7 @@
 // check_test.go: `cfgfuzz check` runs every default check and says which,
 // --checks selects, +NAME adds to the defaults (an unknown name is a usage
-// error until someone registers it).
+// error until someone registers it); a slow verdict is re-timed as in a
+// campaign; --allow-fallbacks drops the fallback check.
 package main
 
 import (
@@ -9,8 +10,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func checkVerdicts(t *testing.T, args ...string) ([]string, int, string) {
@@ -48,6 +54,14 @@ func TestCheckRunsEveryDefaultCheck(t *testing.T) {
 	if slices.Contains(names, "meta") || len(names) != len(oracle.DefaultChecks)-1 {
 		t.Errorf("--checks -meta ran %v", names)
 	}
+	names, _, _ = checkVerdicts(t, "--allow-fallbacks")
+	if slices.Contains(names, "fallback") || len(names) != len(oracle.DefaultChecks)-1 {
+		t.Errorf("--allow-fallbacks ran %v", names)
+	}
+	names, _, _ = checkVerdicts(t, "--allow-fallbacks", "--checks", "rules,fallback")
+	if !slices.Equal(names, []string{"rules"}) {
+		t.Errorf("--allow-fallbacks --checks rules,fallback ran %v", names)
+	}
 	if _, code, errs := checkVerdicts(t, "--checks", "+nosuch"); code != exitUsage || !strings.Contains(errs, "nosuch") {
 		t.Errorf("+nosuch: exit %d, %s", code, errs)
 	}
@@ -66,5 +80,38 @@ func TestCheckGPUDevice(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{"gpu"}) || code != exitOK {
 		t.Errorf("--gpu-device cpu: ran %v, exit %d, %s", names, code, errs)
+	}
+}
+
+// TestCheckRetimesASlowVerdict: `check` follows the campaign's rule for a
+// slow structurization (oracle.RetimeSlow): slow once, fast when re-timed, is
+// not a growth:time finding; slow every time is.
+func TestCheckRetimesASlowVerdict(t *testing.T) {
+	orc, err := oracle.New(oracle.Options{Checks: []string{"growth"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := readGraphs(nil, strings.NewReader("{{1, 2}, {3}, {3}, {}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, slowRuns := range []int{1, 3} {
+		calls := 0
+		real := fuzz.SideStructurizer(&fuzz.InProcess{}, proto.Options{}, fuzz.DefaultTimeout)
+		seam := func(g *cfg.Graph) corpus.Structurized {
+			s := real(g)
+			if calls++; calls <= slowRuns {
+				s.Info.Duration = 2 * time.Second // the structurizer's time limit is 1 s
+			}
+			return s
+		}
+		rec := checkOne(items[0], seam, "structured", orc)
+		want := outcomeOK
+		if slowRuns == 3 {
+			want = outcomeFail
+		}
+		if rec.Outcome != want || calls != 3 {
+			t.Errorf("slow %d of 3 runs: outcome %s after %d runs (%s), want %s after 3", slowRuns, rec.Outcome, calls, rec.Reason, want)
+		}
 	}
 }

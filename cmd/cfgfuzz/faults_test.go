@@ -7,49 +7,12 @@ package main
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
-
-// The binary the CLI tests run, built once by buildCfgfuzz into binDir
-// (removed by TestMain).
-var (
-	binOnce sync.Once
-	binDir  string
-	binPath string
-	binErr  error
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// buildCfgfuzz builds this command once per test binary.
-func buildCfgfuzz(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		if binDir, binErr = os.MkdirTemp("", "cfgfuzz-cli-test"); binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "cfgfuzz")
-		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
-}
 
 // exitCode runs cmd and returns its exit status and combined output.
 func exitCode(t *testing.T, cmd *exec.Cmd) (int, string) {
@@ -71,7 +34,7 @@ func exitCode(t *testing.T, cmd *exec.Cmd) (int, string) {
 }
 
 func TestCheckTextToFullDeviceExits2(t *testing.T) {
-	bin := buildCfgfuzz(t)
+	bin := cfgfuzzBinary(t)
 	for _, mode := range [][]string{{"check"}, {"check", "--json"}} {
 		full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 		if err != nil {
@@ -103,7 +66,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 // TestMergeFullDiskLeavesNoTemporaries limits the file size (ulimit -f)
 // so the merged report cannot be written: exit 2, no report.*.tmp left.
 func TestMergeFullDiskLeavesNoTemporaries(t *testing.T) {
-	bin := buildCfgfuzz(t)
+	bin := cfgfuzzBinary(t)
 	dir := t.TempDir()
 	shard := filepath.Join(dir, "shard")
 	if code, out := exitCode(t, exec.Command(bin, "run", "--graphs", "20", "--progress", "none", "--minimize=false", "--out", shard)); code != 0 {
@@ -125,7 +88,7 @@ func TestMergeFullDiskLeavesNoTemporaries(t *testing.T) {
 // a kill during minimization: every resume minimizes the same findings
 // again, and the store's counts must not grow.
 func TestResumeDoesNotRecountFindings(t *testing.T) {
-	bin := buildCfgfuzz(t)
+	bin := cfgfuzzBinary(t)
 	dir := filepath.Join(t.TempDir(), "c")
 	counts := func() map[string]string {
 		m := map[string]string{}

@@ -31,6 +31,7 @@ type genFlags struct {
 	stats    bool
 	lines    bool
 	kindName string
+	kinds    []gen.Kind // --kind's comma-separated list
 }
 
 func runGen(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -42,14 +43,22 @@ func runGen(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz gen: %v\n", err)
 		return exitUsage
 	}
-	if err := f.cfg.Validate(); err != nil {
-		fmt.Fprintf(stderr, "cfgfuzz gen: %v\n", err)
-		return exitUsage
+	for _, k := range f.kinds {
+		c := f.cfg
+		c.Kind = k
+		if err := c.Validate(); err != nil {
+			fmt.Fprintf(stderr, "cfgfuzz gen: %v\n", err)
+			return exitUsage
+		}
 	}
 	var stats gen.Stats
 	for i := range f.count {
-		seed := gen.SeedFor(f.cfg.Kind, f.seed, i)
-		it, err := gen.Generate(f.cfg, seed)
+		// Several kinds take turns as a campaign's streams do: graph i is
+		// graph i/n of kind i mod n.
+		c, n := f.cfg, len(f.kinds)
+		c.Kind = f.kinds[i%n]
+		seed := gen.SeedFor(c.Kind, f.seed, i/n)
+		it, err := gen.Generate(c, seed)
 		if err != nil {
 			fmt.Fprintf(stderr, "cfgfuzz gen: seed %d: %v\n", seed, err)
 			return exitUsage
@@ -60,7 +69,7 @@ func runGen(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if f.stats {
-		fmt.Fprintf(stderr, "# %s, seed %d, %d graphs\n", f.cfg.Kind, f.seed, f.count)
+		fmt.Fprintf(stderr, "# %s, seed %d, %d graphs\n", f.kindName, f.seed, f.count)
 		stats.Format(stderr)
 	}
 	return exitOK
@@ -100,7 +109,13 @@ kinds:
   program         random structured programs lowered to graphs (--program
                   prints the program text as # lines before each graph)
   exhaustive      every graph of 1..N blocks, out-degree <= 2, up to
-                  isomorphism; the seed is the index (--all prints them all)
+                  isomorphism; the seed is the index (--all prints them all;
+                  --grow: the seed is a position in the order a campaign
+                  walks, all graphs of 1..5 blocks, then sampled 6..8)
+
+--stats prints the distribution to standard error, with the share of graphs
+having each control-flow shape the structurizer has a code path for
+(gen/shapes.go) and, for programs, of each language construct.
 
 flags:
 `
@@ -128,13 +143,14 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 		fs.PrintDefaults()
 	}
 	blocks := fs.String("blocks", "5-9", "block count range `MIN-MAX` (or one number)")
-	switchProb := fs.Float64("switch", gen.DefaultSwitchProb, "probability `P` that a block (program: a statement) is a switch; 0 for none")
-	fs.StringVar(&f.kindName, "kind", string(gen.Reducible), "generator `K`: reducible, irreducible, nonterminating, program, exhaustive")
+	switchProb := fs.Float64("switch", gen.DefaultSwitchProb, "probability `P` that a block is a switch (program: 2P that a statement is); 0 for none")
+	fs.StringVar(&f.kindName, "kind", string(gen.Reducible), "generator `K`: reducible, irreducible, nonterminating, program, exhaustive; K1,K2,... take turns (graph i is graph i/n of the (i mod n)-th kind, as a campaign's streams)")
 	fs.IntVar(&f.count, "count", 10, "number of graphs `N`")
 	fs.Uint64Var(&f.seed, "seed", 1, "run seed `S`")
 	fs.IntVar(&f.cfg.Words, "words", 0, "weight of every block in SPIR-V words `W` (the field used 0, 16, 1000)")
 	fs.BoolVar(&f.cfg.Heavy, "heavy", false, fmt.Sprintf("one block, chosen by the seed, weighs %d words", gen.HeavyWords))
 	fs.IntVar(&f.cfg.ExhaustiveN, "n", gen.DefaultExhaustiveN, fmt.Sprintf("exhaustive: largest block count `N` (1..%d)", gen.MaxExhaustiveN))
+	fs.BoolVar(&f.cfg.ExhaustiveGrow, "grow", false, fmt.Sprintf("exhaustive: the seed is a position in the growing order a campaign walks (every graph of 1 to %d blocks, then sampled larger ones); --n is ignored", gen.GrowingFullN))
 	fs.BoolVar(&f.all, "all", false, "exhaustive: print the whole enumeration in order (from --seed's index when given)")
 	fs.BoolVar(&f.program, "program", false, "program: print the program text as # lines before each graph")
 	fs.BoolVar(&f.verbose, "verbose", false, "print \"# seed=S kind=K blocks=B\" before each graph")
@@ -159,7 +175,10 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 
 // finish fills the config from the flags that need parsing.
 func (f *genFlags) finish(blocks string, switchProb float64, seedSet bool) error {
-	f.cfg.Kind = gen.Kind(f.kindName)
+	for _, k := range strings.Split(f.kindName, ",") {
+		f.kinds = append(f.kinds, gen.Kind(strings.TrimSpace(k)))
+	}
+	f.cfg.Kind = f.kinds[0]
 	lo, hi, err := parseRange(blocks)
 	if err != nil {
 		return fmt.Errorf("--blocks: %v", err)
@@ -173,8 +192,8 @@ func (f *genFlags) finish(blocks string, switchProb float64, seedSet bool) error
 		return fmt.Errorf("--count %d is negative", f.count)
 	}
 	if f.all {
-		if f.cfg.Kind != gen.Exhaustive {
-			return fmt.Errorf("--all only applies to --kind exhaustive")
+		if f.cfg.Kind != gen.Exhaustive || len(f.kinds) > 1 || f.cfg.ExhaustiveGrow {
+			return fmt.Errorf("--all only applies to --kind exhaustive without --grow")
 		}
 		if !seedSet {
 			f.seed = 0 // the whole enumeration, from its first graph

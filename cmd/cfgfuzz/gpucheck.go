@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	oracle.RegisterCheck(gpu.CheckName, "the module on a Vulkan driver (lavapipe, or --gpu-device), traces against the graph's walks", runGPUCheck, probeGPU)
+	oracle.RegisterCheck(gpu.CheckName, "the module on a Vulkan driver (lavapipe, or --gpu-device), traces against the graph's walks", oracle.OnModule, runGPUCheck, probeGPU)
 }
 
 func probeGPU(opt oracle.Options) error {

@@ -31,7 +31,7 @@ func readReportJSON(t *testing.T, dir string) *fuzz.Report {
 }
 
 func TestRunStopsOnSignal(t *testing.T) {
-	bin := buildCfgfuzz(t)
+	bin := cfgfuzzBinary(t)
 	for _, tc := range []struct {
 		sig   syscall.Signal
 		name  string
@@ -65,8 +65,8 @@ func TestRunStopsOnSignal(t *testing.T) {
 		rep := readReportJSON(t, dir)
 		resume := "cfgfuzz run --resume " + dir
 		in := rep.Incomplete
-		if in == nil || in.Reason != "interrupted ("+tc.name+")" || in.Done != rep.Graphs || in.Planned != 1000 || in.Resume != resume {
-			t.Fatalf("%s: report.json incomplete = %+v, want interrupted at %d of 1000 with %q", tc.name, in, rep.Graphs, resume)
+		if in == nil || in.Reason != "interrupted ("+tc.name+")" || in.Done != rep.Graphs+rep.Skipped || in.Planned != 1000 || in.Resume != resume {
+			t.Fatalf("%s: report.json incomplete = %+v, want interrupted at %d of 1000 with %q", tc.name, in, rep.Graphs+rep.Skipped, resume)
 		}
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		if last := lines[len(lines)-1]; !strings.Contains(last, "interrupted ("+tc.name+")") || !strings.HasSuffix(last, "resume with: "+resume) {
@@ -86,8 +86,8 @@ func TestRunStopsOnSignal(t *testing.T) {
 		if code, out := exitCode(t, exec.Command(bin, "run", "--resume", dir, "--progress", "none", "--minimize=false")); code != 0 {
 			t.Errorf("resume: exit %d\n%s", code, out)
 		}
-		if rep := readReportJSON(t, dir); rep.Incomplete != nil || rep.Graphs != 1000 {
-			t.Errorf("resumed: %d graphs, incomplete %+v", rep.Graphs, rep.Incomplete)
+		if rep := readReportJSON(t, dir); rep.Incomplete != nil || rep.Graphs+rep.Skipped != 1000 {
+			t.Errorf("resumed: %d graphs and %d skipped, incomplete %+v", rep.Graphs, rep.Skipped, rep.Incomplete)
 		}
 	}
 }
@@ -106,7 +106,7 @@ func processesRunning(bin string) []string {
 }
 
 func TestDurationBudgetIsComplete(t *testing.T) {
-	bin := buildCfgfuzz(t)
+	bin := cfgfuzzBinary(t)
 	dir := filepath.Join(t.TempDir(), "c")
 	if code, out := exitCode(t, exec.Command(bin, "run", "--duration", "1s", "--progress", "none", "--minimize=false", "--out", dir)); code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
@@ -117,7 +117,7 @@ func TestDurationBudgetIsComplete(t *testing.T) {
 }
 
 func TestMergeRefusesIncompleteShardSet(t *testing.T) {
-	bin := buildCfgfuzz(t)
+	bin := cfgfuzzBinary(t)
 	dir := t.TempDir()
 	shard := func(name, sh string) string {
 		d := filepath.Join(dir, name)

@@ -1,9 +1,12 @@
 // minimize.go: `cfgfuzz minimize GRAPH-FILE`: shrink a failing graph while
 // it keeps failing with the same signature (corpus.Minimize: a pipeline of
 // ddmin stages, after syzkaller's pkg/repro and Zeller and Hildebrandt
-// 2002), print or write the result, optionally save it as a regression
-// file and store every finding (the original and any other signature met
-// on the way) in a findings store.
+// 2002) on the structurizer under test (--structurizer SPEC: every
+// candidate goes through its fuzz.Side, as in a campaign), print or write
+// the result, optionally save it as a regression file and store every
+// finding (the original and any other signature met on the way, with the
+// structurizer's own module, verdicts, stats and answer) in a findings
+// store.
 package main
 
 import (
@@ -12,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,9 +32,10 @@ func init() {
 
 type minimizeFlags struct {
 	signature, baseline, inject, strategy, out, save, regressions, store, checks, origin string
+	structurizer, expect                                                                 string
 	index, maxSteps, walks                                                               int
 	seed                                                                                 uint64
-	timeout                                                                              time.Duration
+	timeout, graphTimeout                                                                time.Duration
 	verbose                                                                              bool
 }
 
@@ -42,8 +45,11 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&mf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
 	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output")
-	fs.StringVar(&mf.save, "save-regression", "", "also save the result as NAME.cfg in the regression suite")
-	fs.StringVar(&mf.regressions, "regressions", "", "the regression suite's directory (default: corpus/testdata/regressions of the module)")
+	fs.StringVar(&mf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
+	fs.DurationVar(&mf.graphTimeout, "graph-timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (a candidate past it fails structurize:timeout)")
+	fs.StringVar(&mf.save, "save-regression", "", "also save the result as NAME.cfg in the regression directory (--regressions)")
+	fs.StringVar(&mf.regressions, "regressions", "", "the regression directory (default: "+defaultRegressionsName+" in the working directory; corpus/testdata/regressions inside a cfgfuzz checkout)")
+	fs.StringVar(&mf.expect, "expect", corpus.ExpectPass, "what replaying the saved regression must give: pass (the bug is to be fixed) or fail (it must keep failing with the signature)")
 	fs.StringVar(&mf.store, "store", "", "a findings store directory: the finding and every other signature met are added to DIR/findings")
 	fs.StringVar(&mf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present)")
 	fs.StringVar(&mf.origin, "origin", "", "where the graph came from, for the header and the store (default: the file and position)")
@@ -62,7 +68,8 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	mf.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cfgfuzz minimize [flags] GRAPH-FILE [flags]")
-		fmt.Fprintln(stderr, "\nShrink the graph while it fails with the same signature (the original failure's, or --signature);")
+		fmt.Fprintln(stderr, "\nShrink the graph while it fails with the same signature (the original failure's, or --signature)")
+		fmt.Fprintln(stderr, "on the structurizer under test (--structurizer: this tree's, or e.g. 'cmd:./my-adapter');")
 		fmt.Fprintln(stderr, "other signatures met on the way are reported (and stored with --store), never adopted.")
 		fmt.Fprintln(stderr, "Exit status: 0 minimized and verified, 1 the result did not verify, 2 usage or input error")
 		fmt.Fprintln(stderr, "(including a graph that does not fail with the signature asked for).\n\nflags:")
@@ -108,9 +115,17 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		return exitUsage, fmt.Errorf("%s holds %d graphs; --index %d is out of range", path, len(items), mf.index)
 	}
 	it := items[mf.index]
-	sopt := structurizer.Options{Strategy: mf.strategy, Inject: splitList(mf.inject)}
+	if mf.expect != corpus.ExpectPass && mf.expect != corpus.ExpectFail {
+		return exitUsage, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
+	}
+	popt := proto.Options{Strategy: mf.strategy, Inject: splitList(mf.inject)}
+	side, spec, err := openSide(mf.structurizer, stderr)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer side.Close()
 	ropt := mf.runnerOptions()
-	ropt.Structurizer = sopt
+	ropt.Structurize = fuzz.SideStructurizer(side, popt, mf.graphTimeout)
 	run, err := corpus.NewRunner(ropt)
 	if err != nil {
 		return exitUsage, err
@@ -119,12 +134,13 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return exitUsage, err
 	}
+	tag := findingTag{spec: spec, opt: popt, walks: mf.walks, seed: mf.seed, checks: mf.checks, limit: mf.graphTimeout}
 	var store *corpus.Store
 	if mf.store != "" {
 		store = &corpus.Store{Dir: mf.store}
-		opt.OnOther = storeOther(store, run, sopt, "met while minimizing "+path, stderr)
+		opt.OnOther = storeOther(store, run, tag, "met while minimizing "+path, stderr)
 	}
-	res, err := corpus.Minimize(it.Graph, run.Predicate(), opt)
+	res, err := corpus.Minimize(it.Graph, run.PredicateFor(mf.signature), opt)
 	if err != nil {
 		return exitUsage, err // the graph does not fail as asked, or cannot be judged
 	}
@@ -133,18 +149,46 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if mf.origin != "" {
 		origin = mf.origin + "; " + origin
 	}
-	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(sopt.Inject, ","), Strategy: sopt.Strategy,
-		Origin: origin, Date: time.Now().UTC().Format("2006-01-02")}
+	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy,
+		Structurizer: specField(spec), Expect: mf.expect, Origin: origin, Date: time.Now().UTC().Format("2006-01-02")}
 	if err := writeResult(res.Graph, h, mf.out, stdout); err != nil {
 		return exitUsage, err
 	}
-	if err := saveOutputs(it.Graph, res, h, mf, run, store, stderr); err != nil {
+	if err := saveOutputs(it.Graph, res, h, mf, run, tag, store, stderr); err != nil {
 		return exitUsage, err
 	}
 	if !res.Verified {
 		return exitFail, errors.New("the result did not fail the same way when checked again (flaky?)")
 	}
 	return exitOK, nil
+}
+
+// specField is a spec as regression headers and store entries record it:
+// "" for this binary's own in-process structurizer.
+func specField(s fuzz.Spec) string {
+	if s.Kind == "" || s.Kind == fuzz.SpecSelf {
+		return ""
+	}
+	return s.String()
+}
+
+// findingTag is what a stored finding records of how it was judged: the
+// structurizer, its options and the oracle's settings, from which its
+// replay command is made (fuzz.CheckCommand).
+type findingTag struct {
+	spec   fuzz.Spec
+	opt    proto.Options
+	walks  int
+	seed   uint64
+	checks string
+	limit  time.Duration
+}
+
+// replay is the command that judges file again as the finding was judged.
+func (t findingTag) replay(file string) string {
+	s := fuzz.Settings{Current: t.spec.String(), Strategy: t.opt.Strategy, Inject: t.opt.Inject, Walks: t.walks, Seed: t.seed,
+		Checks: splitList(t.checks), Timeout: fuzz.Duration(t.limit)}
+	return fuzz.CheckCommand(&s) + " " + file
 }
 
 // runnerOptions are the oracle's settings from the flags: the checks
@@ -192,114 +236,106 @@ func baselinePredicate(rev string, mf minimizeFlags, stderr io.Writer) (corpus.P
 	if err != nil {
 		return nil, fmt.Errorf("building the baseline %s: %w", rev, err)
 	}
-	return sidePredicate(fuzz.ProcessFactory("baseline "+commit[:12], []string{bin}, ""), proto.Options{Strategy: mf.strategy}, mf.runnerOptions(), fuzz.DefaultTimeout)
+	return sidePredicate(fuzz.ProcessFactory("baseline "+commit[:12], []string{bin}, ""), proto.Options{Strategy: mf.strategy}, mf.runnerOptions(), mf.graphTimeout)
 }
 
 // sidePredicate judges candidates on a campaign side (a protocol process
-// or the in-process structurizer): the side's answer is emitted when it
-// sends a structured function, then checked by the oracle with the same
-// seams the campaign's workers give it (result info, re-structurize through
-// the side), so signatures agree with the campaign's.
+// or the in-process structurizer) through corpus.Runner with the side as
+// its seam (fuzz.SideStructurizer): the answer read and checked as the
+// campaign's workers read and check it, so signatures agree with the
+// campaign's.
 func sidePredicate(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOptions, limit time.Duration) (corpus.Predicate, error) {
+	run, err := sideRunner(f, opt, ropt, limit)
+	if err != nil {
+		return nil, err
+	}
+	return run.Predicate(), nil
+}
+
+// sideRunner is a corpus.Runner judging through a new side of f.
+func sideRunner(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOptions, limit time.Duration) (*corpus.Runner, error) {
 	side, err := f.New()
 	if err != nil {
 		return nil, err
 	}
-	run, err := corpus.NewRunner(ropt)
-	if err != nil {
-		return nil, err
-	}
-	seam := func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
-		start := time.Now()
-		a := side.Structurize(g, opt, limit)
-		mod, err := answerModule(a)
-		return mod, fuzz.InfoOf(a, opt, time.Since(start)), err
-	}
-	return func(g *cfg.Graph) (string, error) {
-		start := time.Now()
-		a := side.Structurize(g, opt, limit)
-		took := time.Since(start)
-		if sig, err, done := answerFailure(a); done {
-			return sig, err
-		}
-		mod, err := answerModule(a)
-		if err != nil {
-			return corpus.SigEmit, nil
-		}
-		vs := run.Oracle.Check(&oracle.Subject{Graph: g, Module: mod, Info: fuzz.InfoOf(a, opt, took), Structurize: seam})
-		if v := oracle.Failed(vs); v != nil {
-			return v.Signature, nil
-		}
-		if v := oracle.Errored(vs); v != nil {
-			return "", fmt.Errorf("%s: %s", v.Check, v.Detail)
-		}
-		return "", nil
-	}, nil
-}
-
-// answerFailure is the signature of an answer that carries no module:
-// done reports whether the answer was one.
-func answerFailure(a fuzz.Answer) (sig string, err error, done bool) {
-	switch a.Outcome {
-	case proto.OK:
-		return "", nil, false
-	case proto.Refused:
-		return corpus.SigRefused, nil, true
-	case fuzz.OutPanic:
-		return corpus.PanicSignature(a.Reason), nil, true
-	case fuzz.OutTimeout:
-		return corpus.SigTimeout, nil, true
-	case fuzz.OutCrash:
-		return "structurize:" + fuzz.OutCrash, nil, true
-	}
-	return "", fmt.Errorf("side: %s: %s", a.Outcome, a.Reason), true
-}
-
-// answerModule is the answer's module, emitted here when the side sent a
-// structured function.
-func answerModule(a fuzz.Answer) ([]byte, error) {
-	if a.Outcome != proto.OK {
-		return nil, fmt.Errorf("%s: %s", a.Outcome, a.Reason)
-	}
-	return fuzz.ModuleOf(a)
+	ropt.Structurize = fuzz.SideStructurizer(side, opt, limit)
+	return corpus.NewRunner(ropt)
 }
 
 // campaignMinimizer sets c.Minimize: every new finding of the campaign is
 // minimized (corpus.MinimizeHook, 30 s a finding) on the campaign's own
-// current side and checks, in baseline mode when the campaign has a
-// baseline (the baseline side must pass every candidate), and stored with
-// the minimized graph under DIR/findings (DIR the campaign's output). For
+// current side and checks, with the strategy the finding's graphs ran (the
+// campaign's, or the dispatch share's), in baseline mode when the campaign
+// has a baseline (the baseline side must pass every candidate), and stored
+// with the minimized graph under DIR/findings (DIR the campaign's output).
+// One hook per strategy, made when a finding first needs it. For
 // cmd/cfgfuzz/run.go: call it after the sides are made.
 func campaignMinimizer(c *fuzz.Config, log io.Writer) error {
 	s := c.Settings
-	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: s.Strategy, Inject: s.Inject}, Checks: s.Checks,
+	hooks := map[string]func(g *cfg.Graph, sig string) *cfg.Graph{}
+	first, err := strategyMinimizer(c, s.Strategy, log)
+	if err != nil {
+		return err
+	}
+	hooks[s.Strategy] = first
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		if strategy == "" {
+			strategy = s.Strategy
+		}
+		h, ok := hooks[strategy]
+		if !ok {
+			if h, err = strategyMinimizer(c, strategy, log); err != nil {
+				fmt.Fprintf(log, "minimize %s (strategy %s): %v\n", sig, strategy, err)
+				return nil
+			}
+			hooks[strategy] = h
+		}
+		return h(g, sig)
+	}
+	return nil
+}
+
+// strategyMinimizer is campaignMinimizer's hook for the graphs that ran
+// one strategy.
+func strategyMinimizer(c *fuzz.Config, strategy string, log io.Writer) (func(g *cfg.Graph, sig string) *cfg.Graph, error) {
+	s := c.Settings
+	// Structurizer only names the options in stored findings; candidates
+	// go through the side (Structurize).
+	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: strategy, Inject: s.Inject}, Checks: s.Checks,
 		Oracle: corpus.CampaignOracle(s.Walks, s.Seed)}
 	limit := time.Duration(s.Timeout)
 	if limit == 0 {
 		limit = fuzz.DefaultTimeout
 	}
-	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log,
-		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir)}
-	if s.Current != "in-process" && c.Current.New != nil {
-		cur, err := sidePredicate(c.Current, proto.Options{Strategy: s.Strategy, Inject: s.Inject}, ropt, limit)
-		if err != nil {
-			return err
-		}
-		ho.Predicate = cur
+	spec, err := fuzz.ParseSpec(s.Current)
+	if err != nil {
+		return nil, err
 	}
+	cur := c.Current
+	if cur.New == nil {
+		cur = fuzz.InProcessFactory()
+	}
+	popt := proto.Options{Strategy: strategy, Inject: s.Inject}
+	side, err := cur.New()
+	if err != nil {
+		return nil, err
+	}
+	ropt.Structurize = fuzz.SideStructurizer(side, popt, limit)
+	checks := ""
+	if s.Checks != nil {
+		checks = strings.Join(s.Checks, ",")
+	}
+	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit}
+	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log,
+		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Replay: tag.replay("graph.cfg")}
 	if c.Baseline.New != nil {
-		base, err := sidePredicate(c.Baseline, proto.Options{Strategy: s.Strategy}, ropt, limit)
+		base, err := sidePredicate(c.Baseline, proto.Options{Strategy: strategy}, corpus.RunnerOptions{Checks: s.Checks, Oracle: ropt.Oracle}, limit)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ho.Minimize.Baseline = base
 	}
-	hook, err := corpus.MinimizeHook(ho)
-	if err != nil {
-		return err
-	}
-	c.Minimize = hook
-	return nil
+	return corpus.MinimizeHook(ho)
 }
 
 func report(res *corpus.Result, w io.Writer) {
@@ -327,11 +363,11 @@ func writeResult(g *cfg.Graph, h corpus.Header, file string, stdout io.Writer) e
 }
 
 // saveOutputs writes the regression file and the store entry when asked.
-func saveOutputs(orig *cfg.Graph, res *corpus.Result, h corpus.Header, mf minimizeFlags, run *corpus.Runner, store *corpus.Store, stderr io.Writer) error {
+func saveOutputs(orig *cfg.Graph, res *corpus.Result, h corpus.Header, mf minimizeFlags, run *corpus.Runner, tag findingTag, store *corpus.Store, stderr io.Writer) error {
 	if mf.save != "" && res.Verified {
-		dir := mf.regressions
-		if dir == "" {
-			dir = defaultRegressionDir()
+		dir, err := regressionDir(mf.regressions)
+		if err != nil {
+			return err
 		}
 		p, err := corpus.WriteRegression(dir, mf.save, h, res.Graph)
 		if err != nil {
@@ -344,7 +380,8 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h corpus.Header, mf minimi
 	}
 	o, m := run.Run(orig), run.Run(res.Graph)
 	a, err := store.Add(corpus.Finding{Signature: res.Signature, Graph: orig, Minimized: res.Graph, Verdicts: o.Verdicts,
-		Module: o.Module, MinModule: m.Module, Stats: o.Stats, Origin: h.Origin, Strategy: h.Strategy, Inject: splitList(h.Fault)})
+		Module: o.Module, MinModule: m.Module, Stats: o.Stats, Origin: h.Origin, Strategy: h.Strategy, Inject: splitList(h.Fault),
+		Structurizer: h.Structurizer, Answer: o.Answer, Replay: tag.replay("graph.cfg")})
 	if err != nil {
 		return err
 	}
@@ -353,27 +390,14 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h corpus.Header, mf minimi
 }
 
 // storeOther adds each other signature met while minimizing to the store.
-func storeOther(store *corpus.Store, run *corpus.Runner, sopt structurizer.Options, origin string, stderr io.Writer) func(*cfg.Graph, string) {
+func storeOther(store *corpus.Store, run *corpus.Runner, tag findingTag, origin string, stderr io.Writer) func(*cfg.Graph, string) {
 	return func(g *cfg.Graph, sig string) {
 		o := run.Run(g)
 		_, err := store.Add(corpus.Finding{Signature: sig, Graph: g, Verdicts: o.Verdicts, Module: o.Module, Stats: o.Stats,
-			Origin: origin, Strategy: sopt.Strategy, Inject: sopt.Inject})
+			Origin: origin, Strategy: tag.opt.Strategy, Inject: tag.opt.Inject, Structurizer: specField(tag.spec), Answer: o.Answer,
+			Replay: tag.replay("graph.cfg")})
 		if err != nil {
 			fmt.Fprintln(stderr, "minimize: store:", err)
-		}
-	}
-}
-
-// defaultRegressionDir is corpus/testdata/regressions of the enclosing
-// module (found by walking up to go.mod), or of the working directory.
-func defaultRegressionDir() string {
-	dir, _ := os.Getwd()
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return filepath.Join(d, "corpus", "testdata", "regressions")
-		}
-		if filepath.Dir(d) == d {
-			return filepath.Join(dir, "corpus", "testdata", "regressions")
 		}
 	}
 }

@@ -24,7 +24,6 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/gen"
-	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
@@ -39,12 +38,16 @@ type campaignFlags struct {
 	duration, timeout                 time.Duration
 	seed                              uint64
 	workers, walks, gpuEvery          int
+	dispatchEvery                     int
 	shard, out, resume                string
 	kinds, weights, strategy, inject  string
 	checks, structurizerCmd, baseline string
 	current, gpuDevice                string
+	repo, build, serve                string
+	baselineStructurizer              string
 	cpuProfile, memProfile            string
-	isolate, minimize, force          bool
+	isolate, minimize, compare        bool
+	allowFallbacks, force             bool
 	progress                          string
 	set                               map[string]bool // flags given
 }
@@ -63,19 +66,25 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports and findings); without it such a DIR is refused")
 	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` (its settings; --workers and --progress may change)")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
-	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+")")
+	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
-	fs.StringVar(&f.structurizerCmd, "structurizer", "", "run the current side as this shell `CMD` speaking protocol v1 (fuzz/PROTOCOL.md)")
+	fs.BoolVar(&f.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
+	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
+	fs.StringVar(&f.structurizerCmd, "structurizer", "", "the current side as a structurizer `SPEC`: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md; a bare command is cmd:) or repo:DIR@REV")
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write the campaign's allocation profile (this process) to `FILE` when it ends")
-	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, built once and cached)")
+	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, or with --repo its build, made once and cached; or a structurizer spec)")
 	if compare {
-		fs.StringVar(&f.current, "current", "", "build the current side from git revision `REV` too (default: the working tree)")
+		fs.StringVar(&f.current, "current", "", "the current side: git revision `REV` (built as the baseline is), self (the structurizer inside this binary), or a structurizer spec; default: the working tree (HEAD+dirty, uncommitted changes included) inside a git repository of cfgfuzz or with --repo, else self")
+		fs.StringVar(&f.repo, "repo", "", "compare revisions of the git repository `DIR` instead of cfgfuzz's own: each checked out in a worktree, built with --build and served with --serve (or DIR/"+fuzz.ConfigFile+")")
+		fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout, once per commit ({worktree}, {rev}, {out} substituted)")
+		fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions)")
+		fs.StringVar(&f.baselineStructurizer, "baseline-structurizer", "", "the baseline side as a structurizer `SPEC` (self, isolated, rev:REV, cmd:CMD, repo:DIR@REV; fuzz.Spec) instead of --baseline REV")
 	}
 }
 
@@ -104,12 +113,14 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var f campaignFlags
-	f.define(fs, name == "compare")
+	f := campaignFlags{compare: name == "compare"}
+	f.define(fs, f.compare)
 	fs.Usage = func() {
 		if name == "compare" {
-			fmt.Fprintln(stderr, "usage: cfgfuzz compare --baseline REV [--current REV] [flags]\n\nRun the same graphs on two revisions and classify every graph: same, output-changed,")
-			fmt.Fprintln(stderr, "newly-structured, newly-refused, newly-invalid, invalid-fixed, crash, timeout.")
+			fmt.Fprintln(stderr, "usage: cfgfuzz compare --baseline REV [--current REV|self] [--repo DIR [--build CMD] [--serve CMD]] [flags]\n\nRun the same graphs on two revisions and classify every graph: same, output-changed,")
+			fmt.Fprintln(stderr, "newly-structured, newly-refused, newly-invalid, invalid-fixed, crash, timeout. Each side is judged by its")
+			fmt.Fprintln(stderr, "own structurizer. The current side is the working tree, uncommitted changes included, inside a git")
+			fmt.Fprintln(stderr, "repository of cfgfuzz (or of --repo), built like the baseline; --current self is this binary's own.")
 		} else {
 			fmt.Fprintln(stderr, "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
 		}
@@ -129,8 +140,8 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	if name == "compare" && f.baseline == "" && f.resume == "" {
-		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV is required")
+	if name == "compare" && f.baseline == "" && f.baselineStructurizer == "" && f.resume == "" {
+		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV or --baseline-structurizer SPEC is required")
 		return exitUsage
 	}
 	in := onStopSignals(name, stderr)
@@ -144,7 +155,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		return in.or(exitUsage)
 	}
 	c.Context = in.ctx
-	c.ResumeCommand = "cfgfuzz " + name + " --resume " + shellQuote(c.Dir)
+	c.ResumeCommand = "cfgfuzz " + name + " --resume " + shellWord(c.Dir)
 	if f.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(f.cpuProfile)
 		if err != nil {
@@ -221,9 +232,21 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 
 func summaryLines(rep *fuzz.Report) string {
 	var b strings.Builder
+	if s := rep.Settings; s.Baseline != "" {
+		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSpec(s.Current), s.Baseline, fuzz.DescribeSpec(s.Baseline))
+	}
+	t := rep.Throughput
+	fmt.Fprintf(&b, "%d distinct graphs (%d repeats skipped); this run %d in %.1f s, %.0f distinct graphs/s\n", rep.Graphs, rep.Skipped, t.Graphs, t.Seconds, t.GraphsPerSec)
 	fmt.Fprintf(&b, "%d graphs:", rep.Graphs)
 	for _, o := range fuzz.Outcomes {
 		fmt.Fprintf(&b, " %s %d", o, rep.Outcomes[o])
+	}
+	fmt.Fprintf(&b, "; fallbacks %d", rep.Fallbacks)
+	if rep.Divergences != nil {
+		fmt.Fprintf(&b, " (baseline %d)", rep.BaselineFallbacks)
+	}
+	if n := rep.Strategies[fuzz.DispatchStrategy]; n > 0 {
+		fmt.Fprintf(&b, "; dispatch share %d", n)
 	}
 	b.WriteString("\n")
 	if d := rep.Divergences; d != nil {
@@ -235,7 +258,11 @@ func summaryLines(rep *fuzz.Report) string {
 	}
 	fmt.Fprintf(&b, "%d findings (%d signatures), %d new\n", countFindings(rep), len(rep.Findings), rep.NewFindings)
 	for _, fd := range rep.Findings {
-		fmt.Fprintf(&b, "  %s: %d graphs, %d new; replay: %s\n", fd.Signature, fd.Count, fd.New, fd.Replay)
+		on := ""
+		if fd.Strategy != "" {
+			on = " (strategy " + fd.Strategy + ")"
+		}
+		fmt.Fprintf(&b, "  %s%s: %d graphs, %d new; replay: %s\n", fd.Signature, on, fd.Count, fd.New, fd.Replay)
 	}
 	return b.String()
 }
@@ -266,9 +293,7 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	if f.graphs == 0 && f.duration == 0 {
 		s.Duration = fuzz.Duration(30 * time.Second)
 	}
-	if f.checks != "" {
-		s.Checks = oracle.ResolveChecks(f.checks)
-	}
+	s.Checks = resolveChecks(f.checks, f.allowFallbacks)
 	if f.shard != "" {
 		sh, err := fuzz.ParseShard(f.shard)
 		if err != nil {
@@ -284,21 +309,88 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	if err := validateOptions(f.strategy, s.Inject); err != nil {
 		return c, err
 	}
+	if (f.build != "" || f.serve != "") && f.repo == "" {
+		return c, fmt.Errorf("--build and --serve need --repo")
+	}
+	if f.repo != "" {
+		abs, err := filepath.Abs(f.repo)
+		if err != nil {
+			return c, err
+		}
+		f.repo = abs
+		s.Project = &fuzz.Project{Build: f.build, Serve: f.serve}
+	}
+	if err := f.dispatchShare(&s); err != nil {
+		return c, err
+	}
 	switch {
 	case f.current != "":
-		s.Current = "rev:" + f.current
+		spec, err := f.sideSpec(f.current)
+		if err != nil {
+			return c, err
+		}
+		s.Current = spec
 	case f.structurizerCmd != "":
-		s.Current = "cmd:" + f.structurizerCmd
+		spec, err := fuzz.ParseSpec(f.structurizerCmd)
+		if err != nil {
+			return c, err
+		}
+		s.Current = spec.String()
 	case f.isolate:
-		s.Current = "isolated"
+		s.Current = fuzz.SpecIsolated
+	case f.compare:
+		s.Current = f.workTreeSpec(stderr)
 	default:
-		s.Current = "in-process"
+		s.Current = fuzz.SpecSelf
 	}
-	if f.baseline != "" {
-		s.Baseline = "rev:" + f.baseline
+	switch {
+	case f.baseline != "" && f.baselineStructurizer != "":
+		return c, fmt.Errorf("--baseline and --baseline-structurizer both name the baseline; give one")
+	case f.baseline != "":
+		spec, err := f.sideSpec(f.baseline)
+		if err != nil {
+			return c, err
+		}
+		s.Baseline = spec
+	case f.baselineStructurizer != "":
+		spec, err := fuzz.ParseSpec(f.baselineStructurizer)
+		if err != nil {
+			return c, err
+		}
+		s.Baseline = spec.String()
 	}
 	c.Settings = s
 	return c, f.sidesFromSettings(ctx, &c, stderr)
+}
+
+// dispatchShare sets Settings.DispatchEvery: --dispatch-every on
+// cfgfuzz's own structurizer (in-process, isolated or a revision) on its
+// default strategy; never for --structurizer CMD (another project's
+// structurizer has no strategies) or an explicit --strategy, where an
+// explicit --dispatch-every is a usage error.
+func (f *campaignFlags) dispatchShare(s *fuzz.Settings) error {
+	if f.dispatchEvery < 0 {
+		return fmt.Errorf("--dispatch-every %d: want 0 or more", f.dispatchEvery)
+	}
+	if f.structurizerCmd == "" && f.strategy == "" && f.repo == "" && oursOrNone(f.baselineStructurizer) {
+		s.DispatchEvery = f.dispatchEvery
+		return nil
+	}
+	if f.set["dispatch-every"] && f.dispatchEvery > 0 {
+		return fmt.Errorf("--dispatch-every needs cfgfuzz's own structurizer on its default strategy (not --structurizer, --baseline-structurizer of another program, --repo or --strategy)")
+	}
+	return nil
+}
+
+// oursOrNone reports whether a --baseline-structurizer value is empty or
+// names cfgfuzz's own structurizer (self, isolated, a revision of cfgfuzz),
+// which has the strategies the dispatch share asks for.
+func oursOrNone(spec string) bool {
+	if spec == "" {
+		return true
+	}
+	sp, err := fuzz.ParseSpec(spec)
+	return err == nil && (sp.IsSelf() || sp.Kind == fuzz.SpecRev)
 }
 
 func validateOptions(strategy string, inject []string) error {
@@ -314,55 +406,70 @@ func validateOptions(strategy string, inject []string) error {
 }
 
 // sidesFromSettings makes the side factories that Settings.Current and
-// Settings.Baseline describe: "in-process", "isolated" (this binary's
-// structurize subcommand), "cmd:SHELL COMMAND", "rev:REV" (cmd/structurize
-// built at REV; the description is rewritten to the full commit hash so a
-// resumed campaign uses the same build).
+// Settings.Baseline name (fuzz.Spec: self, isolated, cmd:CMD, rev:REV,
+// repo:DIR@REV); each recorded spec is rewritten to its resolved form (a
+// revision to its full commit hash) so a resumed campaign uses the same
+// build.
 func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, log io.Writer) error {
-	cur, desc, err := sideFor(ctx, c.Settings.Current, log)
+	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, log)
 	if err != nil {
 		return fmt.Errorf("current side: %w", err)
 	}
-	c.Current, c.Settings.Current = cur, desc
-	if desc == "in-process" {
-		c.Escalate, _, _ = sideFor(ctx, "isolated", log)
+	c.Current, c.Settings.Current = cur, spec.String()
+	if spec.Kind == fuzz.SpecSelf {
+		c.Escalate, _, _ = sideFor(ctx, fuzz.SpecIsolated, nil, log)
 	}
 	if c.Settings.Baseline != "" {
-		base, desc, err := sideFor(ctx, c.Settings.Baseline, log)
+		base, spec, err := sideFor(ctx, c.Settings.Baseline, c.Settings.Project, log)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
-		c.Baseline, c.Settings.Baseline = base, desc
+		c.Baseline, c.Settings.Baseline = base, spec.String()
 	}
 	return nil
 }
 
-func sideFor(ctx context.Context, desc string, log io.Writer) (fuzz.SideFactory, string, error) {
-	kind, arg, _ := strings.Cut(desc, ":")
-	switch kind {
-	case "in-process":
-		return fuzz.InProcessFactory(), desc, nil
-	case "isolated":
-		self, err := os.Executable()
-		if err != nil {
-			return fuzz.SideFactory{}, "", err
-		}
-		return fuzz.ProcessFactory(desc, []string{self, "structurize"}, ""), desc, nil
-	case "cmd":
-		return fuzz.ProcessFactory(desc, []string{"sh", "-c", "exec " + arg}, ""), desc, nil
-	case "rev":
-		commit, err := fuzz.ResolveRevision(arg, fuzz.BuildOptions{})
-		if err != nil {
-			return fuzz.SideFactory{}, "", err
-		}
-		bin, err := fuzz.BuildRevision(commit, fuzz.BuildOptions{Log: log, Context: ctx})
-		if err != nil {
-			return fuzz.SideFactory{}, "", err
-		}
-		desc = "rev:" + commit
-		return fuzz.ProcessFactory(desc, []string{bin}, ""), desc, nil
+// sideFor resolves a recorded spec into its side factory; project gives
+// repo specs' build and serve commands (nil: their .cfgfuzz.json).
+func sideFor(ctx context.Context, desc string, project *fuzz.Project, log io.Writer) (fuzz.SideFactory, fuzz.Spec, error) {
+	spec, err := fuzz.ParseSpec(desc)
+	if err != nil {
+		return fuzz.SideFactory{}, spec, err
 	}
-	return fuzz.SideFactory{}, "", fmt.Errorf("unknown side %q", desc)
+	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}}
+	if project != nil {
+		opt.Project = *project
+	}
+	return fuzz.Resolve(spec, opt)
+}
+
+// sideSpec reads a --baseline or --current value: self, isolated or a
+// structurizer spec as it is, else a revision: of --repo's repository
+// when given, else of cfgfuzz's own.
+func (f *campaignFlags) sideSpec(v string) (string, error) {
+	switch {
+	case v == fuzz.SpecSelf || v == fuzz.SpecIsolated || strings.HasPrefix(v, "rev:") || strings.HasPrefix(v, "cmd:") || strings.HasPrefix(v, "repo:"):
+		spec, err := fuzz.ParseSpec(v)
+		return spec.String(), err
+	case f.repo != "":
+		return "repo:" + f.repo + "@" + v, nil
+	}
+	return "rev:" + v, nil
+}
+
+// workTreeSpec is compare's default current side: the working tree of
+// --repo's repository, or of the git repository of cfgfuzz around the
+// current directory; elsewhere this binary's own structurizer, with a
+// note saying so.
+func (f *campaignFlags) workTreeSpec(stderr io.Writer) string {
+	switch {
+	case f.repo != "":
+		return "repo:" + f.repo + "@HEAD+" + fuzz.WorkTreeAny
+	case fuzz.IsOwnRepo(""):
+		return "rev:HEAD+" + fuzz.WorkTreeAny
+	}
+	fmt.Fprintln(stderr, "cfgfuzz compare: not inside a git repository of cfgfuzz: the current side is the structurizer inside this binary (self); nothing is built")
+	return fuzz.SpecSelf
 }
 
 // progressOutput picks the progress display: a bar when standard error is a
@@ -383,7 +490,9 @@ func progressOutput(mode string, stderr io.Writer) (io.Writer, bool) {
 	return stderr, isTerm
 }
 
-// streamsFor is every chosen generator at every chosen weight setting.
+// streamsFor is every chosen generator at every chosen weight setting (a
+// setting named twice counts once): the streams of one generator take
+// turns over its graphs (fuzz.Settings.Place), each graph at one setting.
 func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
 	ks := splitList(kinds)
 	if len(ks) == 0 {
@@ -393,6 +502,7 @@ func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
 	if len(ws) == 0 {
 		ws = strings.Split(weightList(), ",")
 	}
+	ks, ws = dedupe(ks), dedupe(ws)
 	var out []fuzz.Stream
 	for _, k := range ks {
 		if err := (gen.Config{Kind: gen.Kind(k)}).Validate(); err != nil {
@@ -408,6 +518,17 @@ func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
 	return out, nil
 }
 
+// dedupe keeps the first of each name, in order.
+func dedupe(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func weighting(name string) (gen.Weighting, error) {
 	for _, w := range gen.FieldWeightings() {
 		if w.Name() == name {
@@ -420,23 +541,35 @@ func weighting(name string) (gen.Weighting, error) {
 // genSource is package gen as the campaign's graph source.
 type genSource struct{}
 
-// Item is graph j of a stream: gen.SeedFor's j-th seed of the run.
+// Item is graph j of a stream's generator at the stream's weights:
+// gen.SeedFor's j-th seed of the run; the exhaustive generator walks its
+// growing order (gen.GrowingAt), so it goes on to larger graphs instead of
+// wrapping around.
 func (genSource) Item(s fuzz.Stream, run uint64, j int) (fuzz.Item, error) {
 	w, err := weighting(s.Weights)
 	if err != nil {
 		return fuzz.Item{}, err
 	}
 	k := gen.Kind(s.Kind)
-	it, err := gen.Generate(gen.Config{Kind: k, Words: w.Words, Heavy: w.Heavy}, gen.SeedFor(k, run, j))
+	it, err := gen.Generate(gen.Config{Kind: k, Words: w.Words, Heavy: w.Heavy, ExhaustiveGrow: true}, gen.SeedFor(k, run, j))
 	if err != nil {
 		return fuzz.Item{}, err
 	}
 	return fuzz.Item{Graph: it.Graph, Seed: it.Seed, Program: it.Program}, nil
 }
 
+// SeedOf is graph j's own seed (fuzz.SeedSource: a generator panic is
+// reported with the seed that replays it).
+func (genSource) SeedOf(s fuzz.Stream, run uint64, j int) uint64 {
+	return gen.SeedFor(gen.Kind(s.Kind), run, j)
+}
+
 // Replay prints the graph in line notation, which keeps its weights.
 func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 	cmd := fmt.Sprintf("cfgfuzz gen --kind %s --seed %d --count 1 --lines", s.Kind, seed)
+	if gen.Kind(s.Kind) == gen.Exhaustive {
+		cmd += " --grow"
+	}
 	if w, err := weighting(s.Weights); err == nil {
 		if w.Words != 0 {
 			cmd += fmt.Sprintf(" --words %d", w.Words)
@@ -454,12 +587,29 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("structurize", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	form := fs.String("form", "func", "what an ok response carries: module or func")
+	inject := fs.String("inject", "", "faults planted in every answer, whatever the request asks (a structurizer with a bug of its own): "+strings.Join(structurizer.FaultNames(), ", "))
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
-	if err := proto.Serve(stdin, stdout, proto.Local(*form == "module")); err != nil {
+	faults := splitList(*inject)
+	if err := validateOptions("", faults); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
+		return exitUsage
+	}
+	if err := proto.Serve(stdin, stdout, plantFaults(proto.Local(*form == "module"), faults)); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
 		return exitUsage
 	}
 	return exitOK
+}
+
+// plantFaults adds faults to every request's before h serves it.
+func plantFaults(h proto.Handler, faults []string) proto.Handler {
+	if len(faults) == 0 {
+		return h
+	}
+	return func(req proto.Request) proto.Response {
+		req.Options.Inject = append(slices.Clone(req.Options.Inject), faults...)
+		return h(req)
+	}
 }

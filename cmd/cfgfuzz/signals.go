@@ -95,8 +95,8 @@ func signalName(s os.Signal) string {
 	return strings.ToUpper(s.String())
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
+// shellWord quotes s for a POSIX shell when it needs it.
+func shellWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,@") == "" {
 		return s
 	}

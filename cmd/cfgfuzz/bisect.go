@@ -1,0 +1,166 @@
+// bisect.go: `cfgfuzz bisect --good REV --bad REV GRAPH-FILE`, the first
+// commit whose verdict on one graph (outcome and signature) differs from
+// the good commit's, each commit built and served as compare builds a
+// revision: cfgfuzz's own cmd/structurize inside a repository of cfgfuzz,
+// or with --repo DIR that repository's build and serve commands (--build,
+// --serve, or DIR/.cfgfuzz.json). The search is package fuzz's Bisect.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+)
+
+func init() {
+	register(command{name: "bisect", summary: "find the first commit whose verdict on a graph differs from a good commit's", run: runBisect})
+}
+
+// bisectFlags are bisect's flags.
+type bisectFlags struct {
+	repo, good, bad, build, serve string
+	strategy, checks              string
+	timeout                       time.Duration
+	walks                         int
+	seed                          uint64
+}
+
+func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f bisectFlags
+	fs.StringVar(&f.repo, "repo", "", "the git repository `DIR` (default: the repository of cfgfuzz around the current directory)")
+	fs.StringVar(&f.good, "good", "", "a commit whose verdict is the good one (`REV`)")
+	fs.StringVar(&f.bad, "bad", "", "a later commit whose verdict differs (`REV`)")
+	fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout ({worktree}, {rev}, {out} substituted; default DIR/"+fuzz.ConfigFile+")")
+	fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions)")
+	fs.StringVar(&f.strategy, "strategy", "", "the strategy asked of every commit's structurizer")
+	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check; default all)")
+	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-structurization limit")
+	fs.IntVar(&f.walks, "walks", 16, "random walks of the exec check")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the checks (meta's renumbering, exec's walks)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: cfgfuzz bisect [--repo DIR [--build CMD] [--serve CMD]] --good REV --bad REV GRAPH-FILE")
+		fmt.Fprintln(stderr, "\nFind the first commit on the first-parent chain from --good to --bad whose verdict on the graph")
+		fmt.Fprintln(stderr, "(outcome and signature) differs from the good commit's. Each commit tested is built once (cached)")
+		fmt.Fprintln(stderr, "and served as compare does; a commit whose build fails is skipped.")
+		fmt.Fprintln(stderr, "Exit status: 0 found, 2 usage, build or harness error.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if err := bisectMain(f, files, stdin, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz bisect: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if f.good == "" || f.bad == "" || len(files) != 1 {
+		return fmt.Errorf("want --good REV --bad REV and one GRAPH-FILE")
+	}
+	items, err := readGraphs(files, stdin)
+	if err != nil {
+		return err
+	}
+	if len(items) != 1 {
+		return fmt.Errorf("%s holds %d graphs, want one", files[0], len(items))
+	}
+	g := items[0].Graph
+	specOf, err := f.specOf()
+	if err != nil {
+		return err
+	}
+	c := fuzz.Config{Settings: fuzz.Settings{Seed: f.seed, Timeout: fuzz.Duration(f.timeout), Strategy: f.strategy, Walks: f.walks}}
+	if f.checks != "" {
+		c.Checks = oracle.ResolveChecks(f.checks)
+	}
+	if err := validateOptions(f.strategy, nil); err != nil {
+		return err
+	}
+	opt := fuzz.BisectOptions{Good: f.good, Bad: f.bad, Repo: f.repo, SpecOf: specOf, Log: stderr,
+		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: stderr}, Project: fuzz.Project{Build: f.build, Serve: f.serve}},
+		Judge: func(side fuzz.SideFactory) (fuzz.SideResult, error) {
+			c.Current = side
+			return fuzz.JudgeGraph(c, g.Clone())
+		}}
+	res, err := fuzz.Bisect(opt)
+	if err != nil {
+		return err
+	}
+	printBisect(res, f, specOf, files[0], stdout)
+	return nil
+}
+
+// specOf is how a commit is built and served: a revision of --repo's
+// repository, or of cfgfuzz's own around the current directory.
+func (f *bisectFlags) specOf() (func(string) fuzz.Spec, error) {
+	if f.repo == "" {
+		if f.build != "" || f.serve != "" {
+			return nil, fmt.Errorf("--build and --serve need --repo")
+		}
+		if !fuzz.IsOwnRepo("") {
+			return nil, fmt.Errorf("not inside a git repository of cfgfuzz: give --repo DIR")
+		}
+		return func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRev, Rev: c} }, nil
+	}
+	abs, err := filepath.Abs(f.repo)
+	if err != nil {
+		return nil, err
+	}
+	f.repo = abs
+	return func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRepo, Repo: abs, Rev: c} }, nil
+}
+
+// printBisect prints the first differing commit, both verdicts, what was
+// skipped, and the commands that reproduce it.
+func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz.Spec, file string, w io.Writer) {
+	fmt.Fprintf(w, "%d commits after the good one, %d tested, %d skipped\n", res.Commits, len(res.Steps)-len(res.Skipped()), len(res.Skipped()))
+	fmt.Fprintf(w, "good  %s: %s\n", res.Good, res.GoodVerdict)
+	if len(res.Candidates) > 0 {
+		fmt.Fprintf(w, "the first commit whose verdict differs is one of (the others were skipped): %s %s\n", strings.Join(res.Candidates, " "), res.First)
+	}
+	label := "first"
+	if len(res.Candidates) > 0 {
+		label = "then "
+	}
+	fmt.Fprintf(w, "%s %s: %s\n", label, res.First, res.FirstVerdict)
+	for _, s := range res.Steps {
+		if s.Skipped != "" {
+			fmt.Fprintf(w, "skipped %s: %s\n", s.Commit, s.Skipped)
+		}
+	}
+	cmd := []string{"cfgfuzz", "bisect"}
+	if f.repo != "" {
+		cmd = append(cmd, "--repo", fuzz.ShellQuote(f.repo))
+		if f.build != "" {
+			cmd = append(cmd, "--build", fuzz.ShellQuote(f.build))
+		}
+		if f.serve != "" {
+			cmd = append(cmd, "--serve", fuzz.ShellQuote(f.serve))
+		}
+	}
+	if f.strategy != "" {
+		cmd = append(cmd, "--strategy", f.strategy)
+	}
+	before := res.Good
+	if len(res.Candidates) == 0 {
+		before = res.First + "^"
+	}
+	cmd = append(cmd, "--good", before, "--bad", res.First, fuzz.ShellQuote(file))
+	fmt.Fprintf(w, "reproduce: %s\n", strings.Join(cmd, " "))
+	fmt.Fprintf(w, "check it:  cfgfuzz check %s %s\n", specOf(res.First).Flag(), fuzz.ShellQuote(file))
+}

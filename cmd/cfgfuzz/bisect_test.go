@@ -1,0 +1,78 @@
+// bisect_test.go: `cfgfuzz bisect` on a temporary repository of a Python
+// toy server whose history plants a bug, with a commit whose build fails
+// on the way (skipped), and on a copy of this tree whose history plants a
+// panic in the structurizer (no --repo, --build or --serve).
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBisectFindsTheCommitThatPlantsTheBug(t *testing.T) {
+	ownBuildCache(t)
+	repo, good := toyRepo(t, toyConfig)
+	toy := filepath.Join(repo, "toy.py")
+	writeFile(t, filepath.Join(repo, "README"), "a toy\n")
+	commitAll(t, repo, "docs")
+	writeFile(t, toy, "def broken(:\n")
+	broken := commitAll(t, repo, "toy: a syntax error")
+	writeFile(t, toy, toyServer(0))
+	commitAll(t, repo, "toy: the syntax error fixed")
+	writeFile(t, toy, toyServer(3))
+	planted := commitAll(t, repo, "toy: planted bug on 3 blocks or more")
+	writeFile(t, filepath.Join(repo, "README"), "a toy, still\n")
+	bad := commitAll(t, repo, "docs again")
+	graph := filepath.Join(t.TempDir(), "g.cfg")
+	writeFile(t, graph, "{{1, 2}, {2}, {}}\n")
+
+	code, stdout, stderr := cliIn(t, t.TempDir(), "bisect", "--repo", repo, "--good", good, "--bad", bad, graph)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		"good  " + good + ": refused",
+		"first " + planted + ": invalid: structurize:error:toy: planted bug",
+		"skipped " + broken + ": build failed",
+		"reproduce: cfgfuzz bisect --repo " + repo + " --good " + planted + "^ --bad " + planted + " " + graph,
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+
+	// The printed reproduction, run as printed, finds the same commit.
+	code, again, _ := cliIn(t, t.TempDir(), "bisect", "--repo", repo, "--good", planted+"^", "--bad", planted, graph)
+	if code != exitOK || !strings.Contains(again, "first "+planted+": invalid: structurize:error:toy: planted bug") {
+		t.Errorf("the reproduction: exit %d\n%s", code, again)
+	}
+
+	// A good commit that does not build is an error naming the build's output.
+	code, _, stderr = cliIn(t, t.TempDir(), "bisect", "--repo", repo, "--good", broken, "--bad", bad, graph)
+	if code != exitUsage || !strings.Contains(stderr, "SyntaxError") {
+		t.Errorf("a good commit that does not build: exit %d\n%s", code, stderr)
+	}
+}
+
+func TestBisectCfgfuzzsOwnHistory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two revisions of cfgfuzz (about 15 s)")
+	}
+	ownBuildCache(t)
+	repo := copyOfThisTree(t)
+	good := gitIn(t, repo, "rev-parse", "HEAD")
+	writeFile(t, filepath.Join(repo, "NOTES"), "one\n")
+	commitAll(t, repo, "notes")
+	plantPanic(t, repo, 6)
+	planted := commitAll(t, repo, "structurizer: panic on 6 blocks or more")
+	writeFile(t, filepath.Join(repo, "NOTES"), "two\n")
+	bad := commitAll(t, repo, "notes again")
+	graph := filepath.Join(t.TempDir(), "g.cfg")
+	writeFile(t, graph, "{{1, 2}, {3}, {3}, {4}, {5, 1}, {}}\n")
+
+	code, stdout, stderr := cliIn(t, repo, "bisect", "--good", good, "--bad", bad, graph)
+	if code != exitOK || !strings.Contains(stdout, "good  "+good+": ok\n") || !strings.Contains(stdout, "first "+planted+": panic: structurize:panic:") {
+		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,276 @@
+// external_test.go: the commands driving a structurizer that is not this
+// process's: `cfgfuzz structurize --inject FAULT` (this tree's behind the
+// protocol, with a bug planted in every answer) and testdata/misbehave.py
+// (crashes, panics, hangs or errs on graphs with a self-loop) run as
+// --structurizer 'cmd:...', checked, minimized, stored, replayed and kept
+// as regressions exactly like the in-process structurizer.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+	binDir  string
+)
+
+// TestMain removes the binary cfgfuzzBinary built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// cfgfuzzBinary builds this command once per test binary.
+func cfgfuzzBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := exec.Command("mktemp", "-d").Output()
+		if err != nil {
+			binErr = err
+			return
+		}
+		binDir = strings.TrimSpace(string(dir))
+		binPath = filepath.Join(binDir, "cfgfuzz")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = err
+			t.Logf("%s", out)
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("building cfgfuzz: %v", binErr)
+	}
+	return binPath
+}
+
+// plantedSpec is an external structurizer with a bug of its own: this
+// tree's behind the protocol with swap-arms planted in every answer.
+func plantedSpec(t *testing.T) string {
+	return "cmd:" + cfgfuzzBinary(t) + " structurize --inject swap-arms"
+}
+
+// misbehaveSpec is testdata/misbehave.py in mode over this tree's server.
+func misbehaveSpec(t *testing.T, mode string) string {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	py, _ := filepath.Abs(filepath.Join("testdata", "misbehave.py"))
+	return "cmd:python3 " + py + " " + mode + " " + cfgfuzzBinary(t) + " structurize"
+}
+
+func runCmd(args []string, stdin string) (int, string, string) {
+	var out, errw bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errw)
+	return code, out.String(), errw.String()
+}
+
+// TestCheckExternalStructurizer: check --structurizer runs the graphs on
+// the named program: the planted bug fails exec where the in-process
+// structurizer passes, and each misbehaviour of misbehave.py is its
+// harness finding (a normalized signature), the other graph still ok.
+func TestCheckExternalStructurizer(t *testing.T) {
+	const g = "{{1}, {2, 3}, {4}, {4}, {5, 1}, {}}\n"
+	if code, out, errs := runCmd([]string{"check", "-"}, g); code != exitOK {
+		t.Fatalf("self: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCmd([]string{"check", "--structurizer", plantedSpec(t), "-"}, g)
+	if code != exitFail || !strings.HasPrefix(out, "FAIL exec:") || !strings.Contains(errs, "structurizer cmd:") {
+		t.Errorf("planted: exit %d\n%s%s", code, out, errs)
+	}
+	const loop = "{{1}, {1, 2}, {}}\n" + g
+	for mode, sig := range map[string]string{
+		"crash": "FAIL structurize:crash:exit status N: Segmentation fault at N in <path>:N (loops [N])",
+		"panic": "FAIL structurize:panic:loop header bN has N blocks: [N]",
+		"error": "FAIL structurize:error:internal: header N at N: blocks N",
+		"hang":  "FAIL structurize:timeout",
+	} {
+		code, out, errs := runCmd([]string{"check", "--timeout", "2s", "--structurizer", misbehaveSpec(t, mode), "-"}, loop)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != exitFail || len(lines) != 2 || !strings.HasPrefix(lines[0], sig+" ") || !strings.HasPrefix(lines[1], "ok ") {
+			t.Errorf("%s: exit %d, want a first line starting %q and an ok:\n%s%s", mode, code, sig, out, errs)
+		}
+	}
+}
+
+// campaignReport is the part of report.json these tests read.
+type campaignReport struct {
+	Findings []struct {
+		Signature string `json:"signature"`
+		Replay    string `json:"replay"`
+		Minimized string `json:"minimized"`
+	} `json:"findings"`
+}
+
+// shellReplay runs a printed replay command through sh -c in dir, with
+// the built binary first on PATH as `cfgfuzz`.
+func shellReplay(t *testing.T, dir, command string) (int, string) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(cfgfuzzBinary(t))+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s: %v", command, err)
+	}
+	return code, string(out)
+}
+
+// TestExternalCampaignReplaysAndStore: a campaign on an external
+// structurizer with a planted bug (drop-merge, a rules violation, and
+// swap-arms, a wrong trace) finds it; every replay command of the report,
+// run as printed through sh -c, fails with its finding's signature on the
+// external structurizer; every findings-store entry names the spec, holds
+// the external structurizer's answer and its module (not this tree's:
+// `cfgfuzz lint` of module.spv reproduces a rules signature), its failing
+// verdict, its stats, a replay command that reproduces it from the entry's
+// directory, and a graph minimized to at most 8 blocks.
+func TestExternalCampaignReplaysAndStore(t *testing.T) {
+	for _, fault := range []string{"drop-merge", "swap-arms"} {
+		spec := "cmd:" + cfgfuzzBinary(t) + " structurize --inject " + fault
+		dir := t.TempDir()
+		code, _, errs := runCmd([]string{"run", "--structurizer", spec, "--graphs", "24", "--kinds", "reducible", "--progress", "none", "--out", dir}, "")
+		if code != exitFail {
+			t.Fatalf("%s: run exit %d: %s", fault, code, errs)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep campaignReport
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) == 0 {
+			t.Fatalf("%s: no findings: %s", fault, errs)
+		}
+		for _, f := range rep.Findings {
+			if !strings.Contains(f.Replay, fuzz.MustParseSpec(spec).Flag()) {
+				t.Errorf("%s: replay %q does not name the structurizer", fault, f.Replay)
+			}
+			code, out := shellReplay(t, dir, f.Replay)
+			if code != exitFail || !strings.Contains(out, "FAIL "+f.Signature+" ") {
+				t.Errorf("%s: replay %q: exit %d, want FAIL %s:\n%s", fault, f.Replay, code, f.Signature, out)
+			}
+		}
+		checkExternalStore(t, dir, spec)
+	}
+}
+
+// checkExternalStore checks every entry of a campaign's findings store.
+func checkExternalStore(t *testing.T, dir, spec string) {
+	t.Helper()
+	sigs, err := (&corpus.Store{Dir: dir}).List()
+	if err != nil || len(sigs) == 0 {
+		t.Fatalf("store: %v %v", sigs, err)
+	}
+	self, err := corpus.NewRunner(corpus.RunnerOptions{Checks: []string{"pdom"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sigs {
+		for _, e := range s.Entries {
+			var v corpus.Verdict
+			b, err := os.ReadFile(filepath.Join(e, "verdict.json"))
+			if err == nil {
+				err = json.Unmarshal(b, &v)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Structurizer != spec || v.Stats == nil || oracle.Failed(v.Verdicts) == nil || oracle.Failed(v.Verdicts).Signature != s.Signature {
+				t.Errorf("%s: verdict.json names %q, stats %v, failing verdict %+v; want %q and %s", e, v.Structurizer, v.Stats, oracle.Failed(v.Verdicts), spec, s.Signature)
+			}
+			var ans struct{ Outcome string }
+			if b, err := os.ReadFile(filepath.Join(e, "answer.json")); err != nil || json.Unmarshal(b, &ans) != nil || ans.Outcome != "ok" {
+				t.Errorf("%s: answer.json: %v %+v", e, err, ans)
+			}
+			mod, err := os.ReadFile(filepath.Join(e, "module.spv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := cfg.ParseCompact(v.Graph, cfg.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ours := self.Run(g); bytes.Equal(ours.Module, mod) {
+				t.Errorf("%s: module.spv is this tree's module, not the external structurizer's", e)
+			}
+			if rule, ok := strings.CutPrefix(s.Signature, "rules:"); ok {
+				code, out, _ := runCmd([]string{"lint", "--json", filepath.Join(e, "module.spv")}, "")
+				if code != exitFail || !strings.Contains(out, `"rule":"`+rule+`"`) {
+					t.Errorf("%s: lint module.spv: exit %d, want a %s violation: %s", e, code, rule, out)
+				}
+			}
+			if code, out := shellReplay(t, e, v.Replay); code != exitFail || !strings.Contains(out, "FAIL "+s.Signature+" ") {
+				t.Errorf("%s: stored replay %q: exit %d:\n%s", e, v.Replay, code, out)
+			}
+			if v.Minimized != "" {
+				if m, err := cfg.ParseCompact(v.Minimized, cfg.Limits{}); err != nil || m.Len() > 8 {
+					t.Errorf("%s: minimized %q (%v)", e, v.Minimized, err)
+				}
+			}
+		}
+	}
+}
+
+// TestExternalHarnessFindingsMinimize: crash, panic, timeout and error
+// findings of an external structurizer (misbehave.py, whose messages name
+// addresses, pids, paths, blocks and counts that change with the graph)
+// are minimized by the campaign to at most 8 blocks, under the signature
+// the campaign gave them (one normalization table for both).
+func TestExternalHarnessFindingsMinimize(t *testing.T) {
+	for mode, prefix := range map[string]string{
+		"crash": "structurize:crash:", "panic": "structurize:panic:", "hang": "structurize:timeout", "error": "structurize:error:",
+	} {
+		dir := t.TempDir()
+		args := []string{"run", "--structurizer", misbehaveSpec(t, mode), "--kinds", "nonterminating", "--graphs", "1", "--progress", "none", "--out", dir}
+		if mode == "hang" {
+			args = append(args, "--timeout", "2s") // a restarted python3 and its server must start within it on a loaded machine
+		}
+		start := time.Now()
+		code, _, errs := runCmd(args, "")
+		t.Logf("%s: campaign and minimization in %v", mode, time.Since(start).Round(time.Millisecond))
+		if code != exitFail {
+			t.Fatalf("%s: exit %d: %s", mode, code, errs)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep campaignReport
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) == 0 {
+			t.Fatalf("%s: no findings: %s", mode, errs)
+		}
+		for _, f := range rep.Findings {
+			g, err := cfg.ParseCompact(f.Minimized, cfg.Limits{})
+			if !strings.HasPrefix(f.Signature, prefix) || err != nil || g.Len() > 8 {
+				t.Errorf("%s: finding %s minimized to %q (%v), want a %s finding of at most 8 blocks\n%s", mode, f.Signature, f.Minimized, err, prefix, errs)
+			}
+		}
+	}
+}

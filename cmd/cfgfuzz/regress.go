@@ -1,0 +1,219 @@
+// regress.go: `cfgfuzz regress [DIR]`: replay every regression file of a
+// directory (the files `minimize --save-regression` writes; corpus/
+// regress.go has the format, corpus/replay.go the cases) on the
+// structurizer under test: --structurizer SPEC, else each file's own
+// recorded spec, else this tree's. Prints one line per case, writes JUnit
+// XML for CI with --junit, and exits 1 when any case fails.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+)
+
+func init() {
+	register(command{name: "regress", summary: "replay a directory of regression files on a structurizer (JUnit XML for CI)", run: runRegress})
+}
+
+type regressFlags struct {
+	structurizer, junit, checks string
+	walks                       int
+	seed                        uint64
+	timeout                     time.Duration
+}
+
+func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("regress", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var rf regressFlags
+	fs.StringVar(&rf.structurizer, "structurizer", "", "the structurizer under test: self, isolated, rev:REV, cmd:CMD or repo:DIR@REV (default: each file's own '# structurizer:', else self)")
+	fs.StringVar(&rf.junit, "junit", "", "also write the results as JUnit XML to `FILE`")
+	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present, as minimize)")
+	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize)")
+	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize)")
+	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: cfgfuzz regress [flags] [DIR] [flags]")
+		fmt.Fprintln(stderr, "\nReplay every NAME.cfg regression file of DIR (default: ./"+defaultRegressionsName+"; corpus/testdata/regressions")
+		fmt.Fprintln(stderr, "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
+		fmt.Fprintln(stderr, "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
+		fmt.Fprintln(stderr, "with it when the structurizer plants cfgfuzz's faults (this tree's).")
+		fmt.Fprintln(stderr, "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) > 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	dir := ""
+	if len(pos) == 1 {
+		dir = pos[0]
+	} else if dir, err = defaultRegressionsDir(); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz regress:", err)
+		return exitUsage
+	}
+	code, err := regress(dir, rf, stdout, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz regress:", err)
+	}
+	return code
+}
+
+// defaultRegressionsDir is where regress reads without a DIR: the
+// directory minimize --save-regression writes by default.
+func defaultRegressionsDir() (string, error) {
+	return regressionDir("")
+}
+
+// regress replays dir and reports.
+func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error) {
+	rs, err := corpus.LoadRegressions(dir)
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(rs) == 0 {
+		return exitUsage, fmt.Errorf("no regression files (*.cfg) in %s", dir)
+	}
+	rp := newReplayer(rf, stderr)
+	defer rp.close()
+	cases := corpus.Replay(rs, corpus.ReplayOptions{Runner: rp.runner, PlantsFaults: rp.plantsFaults})
+	code, counts := exitOK, map[string]int{}
+	for _, c := range cases {
+		counts[c.Status]++
+		fmt.Fprintln(stdout, caseLine(c, rp.replay(c)))
+		switch {
+		case c.Status == corpus.CaseError:
+			code = exitUsage
+		case c.Status == corpus.CaseFail && code == exitOK:
+			code = exitFail
+		}
+	}
+	fmt.Fprintf(stderr, "cfgfuzz regress: %s: %d files, %d cases: %d passed, %d failed, %d errors, %d skipped\n",
+		dir, len(rs), len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip])
+	if rf.junit != "" {
+		if err := writeJUnit(rf.junit, junitReport(dir, cases, rp.replay)); err != nil {
+			return exitUsage, err
+		}
+	}
+	return code, rp.err
+}
+
+// caseLine is one case's line: ok, FAIL, ERROR or SKIP, the file and the
+// case, and for a failure what was wanted, what came, and the replay.
+func caseLine(c corpus.ReplayCase, replay string) string {
+	name := c.Regression.Path + " " + c.Case
+	switch c.Status {
+	case corpus.CasePass:
+		return "ok " + name
+	case corpus.CaseSkip:
+		return "SKIP " + name + ": " + c.Got
+	case corpus.CaseError:
+		return "ERROR " + name + ": " + c.Got
+	}
+	return fmt.Sprintf("FAIL %s: want %s, got %s; replay: %s", name, c.Want, c.Got, replay)
+}
+
+// replayer opens one side per structurizer spec and one runner per spec,
+// strategy and faults, for corpus.Replay.
+type replayer struct {
+	rf      regressFlags
+	log     io.Writer
+	sides   map[string]fuzz.Side
+	specs   map[string]fuzz.Spec
+	runners map[string]*corpus.Runner
+	err     error // the first side that could not start
+}
+
+func newReplayer(rf regressFlags, log io.Writer) *replayer {
+	return &replayer{rf: rf, log: log, sides: map[string]fuzz.Side{}, specs: map[string]fuzz.Spec{}, runners: map[string]*corpus.Runner{}}
+}
+
+// specOf is the spec a file is replayed on.
+func (rp *replayer) specOf(r *corpus.Regression) string {
+	switch {
+	case rp.rf.structurizer != "":
+		return rp.rf.structurizer
+	case r.Header.Structurizer != "":
+		return r.Header.Structurizer
+	}
+	return fuzz.SpecSelf
+}
+
+// side is the (started) side of a spec.
+func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
+	if s, ok := rp.sides[spec]; ok {
+		return s, rp.specs[spec], nil
+	}
+	s, sp, err := openSide(spec, rp.log)
+	if err != nil {
+		if rp.err == nil {
+			rp.err = err
+		}
+		return nil, sp, err
+	}
+	rp.sides[spec], rp.specs[spec] = s, sp
+	return s, sp, nil
+}
+
+func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []string) (*corpus.Runner, error) {
+	spec := rp.specOf(r)
+	key := spec + "\x00" + strategy + "\x00" + strings.Join(faults, ",")
+	if run, ok := rp.runners[key]; ok {
+		return run, nil
+	}
+	side, _, err := rp.side(spec)
+	if err != nil {
+		return nil, err
+	}
+	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(rp.rf.walks, rp.rf.seed),
+		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults}, rp.rf.timeout)}
+	if rp.rf.checks != "" {
+		ro.Checks = oracle.ResolveChecks(rp.rf.checks)
+	}
+	run, err := corpus.NewRunner(ro)
+	if err != nil {
+		return nil, err
+	}
+	rp.runners[key] = run
+	return run, nil
+}
+
+// plantsFaults: only this tree's structurizer plants cfgfuzz's faults.
+func (rp *replayer) plantsFaults(r *corpus.Regression) bool {
+	sp, err := fuzz.ParseSpec(rp.specOf(r))
+	return err == nil && sp.IsSelf()
+}
+
+// replay is the check command that reproduces a case.
+func (rp *replayer) replay(c corpus.ReplayCase) string {
+	sp, _ := fuzz.ParseSpec(rp.specOf(c.Regression))
+	s := fuzz.Settings{Current: sp.String(), Strategy: c.Regression.Header.Strategy, Walks: rp.rf.walks, Seed: rp.rf.seed,
+		Checks: splitList(rp.rf.checks), Timeout: fuzz.Duration(rp.rf.timeout)}
+	if c.Case != "clean" {
+		s.Inject = c.Regression.Header.Faults()
+	}
+	path := c.Regression.Path
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return fuzz.CheckCommand(&s) + " " + fuzz.ShellQuote(path)
+}
+
+func (rp *replayer) close() {
+	for _, s := range rp.sides {
+		s.Close()
+	}
+}

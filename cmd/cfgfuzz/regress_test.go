@@ -1,0 +1,136 @@
+// regress_test.go: `cfgfuzz regress` replays regression files saved by
+// `minimize --save-regression` from an external structurizer (each file
+// names its spec) and cfgfuzz's own suite; --junit writes XML that
+// encoding/xml reads back with the right counts; --save-regression writes
+// ./cfgfuzz-regressions outside a cfgfuzz checkout and refuses another
+// project's corpus/ directory.
+package main
+
+import (
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+)
+
+// readJUnit parses a JUnit file into the report type junit.go writes.
+func readJUnit(t *testing.T, file string) junitSuites {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r junitSuites
+	if err := xml.Unmarshal(b, &r); err != nil {
+		t.Fatalf("%s is not JUnit XML: %v\n%s", file, err, b)
+	}
+	return r
+}
+
+// failedCases lists the names of the failing test cases of a report.
+func failedCases(r junitSuites) []string {
+	var out []string
+	for _, s := range r.Suites {
+		for _, c := range s.Cases {
+			if c.Failure != nil {
+				out = append(out, c.Name)
+			}
+		}
+	}
+	return out
+}
+
+func TestRegressExternalStructurizer(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(in, []byte("{{1}, {2, 3}, {4}, {4}, {5, 1}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := plantedSpec(t)
+	regs, store := filepath.Join(dir, "regs"), filepath.Join(dir, "store")
+	for name, expect := range map[string]string{"known-bug": corpus.ExpectFail, "to-fix": corpus.ExpectPass} {
+		code, _, errs := runCmd([]string{"minimize", in, "--structurizer", spec, "--save-regression", name, "--regressions", regs, "--expect", expect, "--store", store}, "")
+		if code != exitOK {
+			t.Fatalf("minimize: exit %d: %s", code, errs)
+		}
+	}
+	checkExternalStore(t, store, spec)
+	r, err := corpus.ReadRegression(filepath.Join(regs, "known-bug.cfg"))
+	if err != nil || r.Header.Structurizer != spec || r.Header.Expect != corpus.ExpectFail || !strings.HasPrefix(r.Header.Signature, "exec:") {
+		t.Fatalf("saved regression %+v (%v)", r, err)
+	}
+	// On the structurizer the files name: the bug is still there.
+	junit := filepath.Join(dir, "a.xml")
+	code, out, errs := runCmd([]string{"regress", regs, "--junit", junit}, "")
+	if code != exitFail || !strings.Contains(out, "FAIL "+filepath.Join(regs, "to-fix.cfg")+" clean: want pass, got exec:") || !strings.Contains(out, "replay: cfgfuzz check --structurizer") {
+		t.Errorf("regress on the files' structurizer: exit %d\n%s%s", code, out, errs)
+	}
+	rep := readJUnit(t, junit)
+	if rep.Tests != 2 || rep.Failures != 1 || rep.Errors != 0 || len(rep.Suites) != 1 || strings.Join(failedCases(rep), ",") != "to-fix clean" {
+		t.Errorf("junit: %d tests %d failures %d errors, failed %v", rep.Tests, rep.Failures, rep.Errors, failedCases(rep))
+	}
+	// On this tree's structurizer (the bug fixed): the other way round.
+	junit = filepath.Join(dir, "b.xml")
+	if code, out, errs := runCmd([]string{"regress", regs, "--structurizer", "self", "--junit", junit}, ""); code != exitFail {
+		t.Errorf("regress --structurizer self: exit %d\n%s%s", code, out, errs)
+	}
+	if rep := readJUnit(t, junit); rep.Failures != 1 || strings.Join(failedCases(rep), ",") != "known-bug clean" {
+		t.Errorf("junit on self: %d failures: %v", rep.Failures, failedCases(rep))
+	}
+	// cfgfuzz's own suite passes on its own structurizer, faults included.
+	junit = filepath.Join(dir, "c.xml")
+	if code, _, errs := runCmd([]string{"regress", filepath.Join("..", "..", "corpus", "testdata", "regressions"), "--junit", junit}, ""); code != exitOK {
+		t.Errorf("regress of cfgfuzz's suite: exit %d: %s", code, errs)
+	}
+	if rep := readJUnit(t, junit); rep.Tests == 0 || rep.Failures != 0 || rep.Errors != 0 {
+		t.Errorf("junit of cfgfuzz's suite: %+v", rep)
+	}
+	if code, _, _ := runCmd([]string{"regress", filepath.Join(dir, "empty")}, ""); code != exitUsage {
+		t.Errorf("regress of a missing directory: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// TestRegressionDirectory: the default regression directory is the
+// checkout's suite inside cfgfuzz and ./cfgfuzz-regressions elsewhere; a
+// corpus/ path outside a cfgfuzz checkout's suite is refused, by minimize
+// too.
+func TestRegressionDirectory(t *testing.T) {
+	d, err := regressionDir("")
+	if err != nil || !strings.HasSuffix(d, filepath.Join("corpus", "testdata", "regressions")) || cfgfuzzRoot(d) == "" {
+		t.Errorf("inside cfgfuzz: %q %v", d, err)
+	}
+	if err := checkRegressionDir(d); err != nil {
+		t.Errorf("cfgfuzz's own suite refused: %v", err)
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/shader\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkRegressionDir(filepath.Join(other, "corpus", "testdata", "regressions")); err == nil {
+		t.Error("another module's corpus/testdata/regressions accepted")
+	}
+	if err := checkRegressionDir(filepath.Join(other, "tests", "cfg")); err != nil {
+		t.Errorf("a plain directory refused: %v", err)
+	}
+	in := filepath.Join(other, "g.cfg")
+	if err := os.WriteFile(in, []byte("{{1}, {2, 3}, {4}, {4}, {5, 1}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(other)
+	if d, err := regressionDir(""); err != nil || d != filepath.Join(other, defaultRegressionsName) {
+		t.Errorf("outside cfgfuzz: %q %v", d, err)
+	}
+	code, _, errs := runCmd([]string{"minimize", in, "--inject", "swap-arms", "--save-regression", "x", "--regressions", filepath.Join(other, "corpus")}, "")
+	if code != exitUsage || !strings.Contains(errs, "not a cfgfuzz checkout") {
+		t.Errorf("minimize into another corpus/: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCmd([]string{"minimize", in, "--inject", "swap-arms", "--save-regression", "x"}, ""); code != exitOK {
+		t.Errorf("minimize --save-regression outside cfgfuzz: exit %d: %s", code, errs)
+	}
+	if _, err := corpus.ReadRegression(filepath.Join(other, defaultRegressionsName, "x.cfg")); err != nil {
+		t.Error(err)
+	}
+}

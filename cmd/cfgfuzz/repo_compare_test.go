@@ -1,0 +1,81 @@
+// repo_compare_test.go: `cfgfuzz compare --repo DIR` on revisions of a
+// repository that is not cfgfuzz's (a Python toy server): the build and
+// serve commands from .cfgfuzz.json or the command line, a revision that
+// plants a bug found as new, a kept checkout ({worktree} in the serve
+// command), the working tree as the default current side, and a failing
+// build's output shown.
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+func TestCompareRevisionsOfAnotherRepository(t *testing.T) {
+	ownBuildCache(t)
+	repo, good := toyRepo(t, toyConfig)
+	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
+	bad := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	out := t.TempDir()
+	compare := func(name string, extra ...string) (int, string, string, *fuzz.Report) {
+		dir := filepath.Join(out, name)
+		args := append([]string{"compare", "--repo", repo, "--kinds", "exhaustive", "--graphs", "40", "--minimize=false", "--progress", "none", "--out", dir}, extra...)
+		code, stdout, stderr := cliIn(t, t.TempDir(), args...)
+		if code == exitUsage {
+			return code, stdout, stderr, nil
+		}
+		return code, stdout, stderr, readCampaignReport(t, dir)
+	}
+
+	code, _, _, rep := compare("bug", "--baseline", good, "--current", bad)
+	if code != exitFail || rep == nil || rep.NewFindings == 0 {
+		t.Fatalf("good -> bad: exit %d, report %v", code, rep)
+	}
+	for _, f := range rep.Findings {
+		if f.Signature != "structurize:error:toy: planted bug" {
+			t.Errorf("finding %s", f.Signature)
+		}
+	}
+	if want := "repo:" + repo + "@" + bad; rep.Settings.Current != want || rep.Settings.Baseline != "repo:"+repo+"@"+good {
+		t.Errorf("sides %q and %q, want %q and @%s", rep.Settings.Current, rep.Settings.Baseline, want, good)
+	}
+
+	// The command line's commands, the checkout kept for the serve command.
+	code, _, _, rep = compare("worktree", "--baseline", good, "--current", good, "--build", "true", "--serve", "python3 {worktree}/toy.py")
+	if code != exitOK || rep.Divergences.Classes[fuzz.ClassSame] != 40 {
+		t.Fatalf("good -> good served from the checkout: exit %d", code)
+	}
+	if wts := gitIn(t, repo, "worktree", "list"); !strings.Contains(wts, good[:7]) {
+		t.Errorf("the served checkout is not among the worktrees:\n%s", wts)
+	}
+
+	// The working tree, uncommitted: the bug removed again.
+	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(0))
+	code, _, _, rep = compare("tree", "--baseline", bad)
+	if code != exitOK || !strings.HasPrefix(rep.Settings.Current, "repo:"+repo+"@"+bad+"+dirty:") || rep.Divergences.BaselineFindings == 0 || rep.Outcomes[fuzz.OutRefused] != 40 {
+		t.Errorf("the working tree against the bug: exit %d, current %q, baseline findings %d, outcomes %v", code, rep.Settings.Current, rep.Divergences.BaselineFindings, rep.Outcomes)
+	}
+
+	// A build that fails shows its output.
+	writeFile(t, filepath.Join(repo, "toy.py"), "def broken(:\n")
+	broken := commitAll(t, repo, "toy: a syntax error")
+	code, _, stderr, _ := compare("broken", "--baseline", good, "--current", broken)
+	if code != exitUsage || !strings.Contains(stderr, "SyntaxError") || !strings.Contains(stderr, "py_compile") {
+		t.Errorf("a failing build: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+func TestCompareRepoNeedsAServeCommand(t *testing.T) {
+	repo, good := toyRepo(t, "")
+	code, _, stderr := cliIn(t, t.TempDir(), "compare", "--repo", repo, "--baseline", good, "--graphs", "1", "--progress", "none", "--out", filepath.Join(t.TempDir(), "o"))
+	if code != exitUsage || !strings.Contains(stderr, "no serve command") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".cfgfuzz.json")); err == nil {
+		t.Error("the test repository has a config")
+	}
+}

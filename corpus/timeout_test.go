@@ -1,0 +1,71 @@
+// timeout_test.go: a timeout finding of a structurizer whose time grows
+// with the graph minimizes past the graphs that still answer, late: with
+// the plain predicate the search stops at the smallest graph that gets no
+// answer at all; with PredicateFor it goes on while candidates still take
+// longer than the slow bound, and stops at the first that answers in time.
+package corpus
+
+import (
+	"testing"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// slowStructurizer answers a graph of n blocks in n*700ms (reported, not
+// slept) and not at all from 6 blocks on.
+func slowStructurizer(g *cfg.Graph) Structurized {
+	if g.Len() >= 6 {
+		return Structurized{Failure: SigTimeout, Detail: "no answer within 10s"}
+	}
+	res, err := structurizer.Structurize(g, structurizer.Options{})
+	if err != nil {
+		return Structurized{Err: err}
+	}
+	mod, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		return Structurized{Err: err}
+	}
+	st := res.Stats
+	return Structurized{Module: mod, Stats: &st, Info: infoOf(st, time.Duration(g.Len())*700*time.Millisecond)}
+}
+
+func TestTimeoutMinimizesPastSlowAnswers(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1}, {2, 3}, {4}, {4}, {5}, {6, 1}, {7}, {8, 9}, {9}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := NewRunner(RunnerOptions{Structurize: slowStructurizer, Checks: []string{"growth"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := run.SlowBound(); b != 2*time.Second {
+		t.Fatalf("slow bound %v, want 2s", b)
+	}
+	plain, err := Minimize(g, run.Predicate(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err := Minimize(g, run.PredicateFor(""), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Signature != SigTimeout || plain.Graph.Len() != 6 {
+		t.Errorf("plain predicate: %s on %d blocks, want %s on 6", plain.Signature, plain.Graph.Len(), SigTimeout)
+	}
+	if slow.Signature != SigTimeout || slow.Graph.Len() != 3 || !slow.Verified {
+		t.Errorf("timeout predicate: %s on %d blocks (verified %v), want %s on 3 (3 x 700ms > 2s)", slow.Signature, slow.Graph.Len(), slow.Verified, SigTimeout)
+	}
+	if _, ok := slow.Others["growth:time"]; !ok {
+		t.Errorf("the 2-block candidates (1.4s, growth:time) were not met as another signature: %v", slow.Others)
+	}
+}
+
+// infoOf describes a structurization as Runner.structurize does.
+func infoOf(st structurizer.Stats, took time.Duration) oracle.ResultInfo {
+	return oracle.ResultInfo{Strategy: st.Strategy, BlocksIn: st.BlocksIn, BlocksOut: st.BlocksOut, WordsIn: st.WordsIn,
+		WordsOut: st.WordsOut, Synthetic: st.Synthetic, Duration: took, Idempotent: st.Strategy != "dispatch"}
+}

@@ -1,0 +1,234 @@
+// bisect.go finds the first commit whose verdict on one graph differs from
+// a good commit's: git's bisection over the first-parent chain from the
+// good commit to the bad one (`git rev-list --first-parent
+// --ancestry-path`), each tested commit built and served as its spec says
+// (a rev or repo spec: baseline.go), a commit whose build fails skipped as
+// `git bisect skip` does. A verdict is the outcome and the signature
+// (VerdictKey): a commit that changes either is a difference.
+package fuzz
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// BisectOptions configures Bisect. Good, Bad, SpecOf and Judge are
+// required.
+type BisectOptions struct {
+	Good, Bad string // revisions; Good must be an ancestor of Bad
+	// Repo is a directory inside the repository; "" the current one.
+	Repo string
+	// SpecOf is the spec of a commit (rev:C, repo:DIR@C).
+	SpecOf func(commit string) Spec
+	// Resolve builds and serves a spec.
+	Resolve ResolveOptions
+	// Judge judges the graph on one side.
+	Judge func(SideFactory) (SideResult, error)
+	Log   io.Writer // progress; nil discards
+}
+
+// BisectStep is one commit tested.
+type BisectStep struct {
+	Commit  string
+	Verdict string // VerdictKey; "" when skipped
+	Skipped string // why the commit could not be tested; "" when it was
+}
+
+// BisectResult is what Bisect found.
+type BisectResult struct {
+	Good, Bad    string // full hashes
+	GoodVerdict  string
+	First        string // the first commit whose verdict differs from the good one's
+	FirstVerdict string
+	// Candidates, when the skipped commits hide the answer, are the
+	// untested commits before First, any of which may be the first
+	// (First too); nil when First is exact.
+	Candidates []string
+	Commits    int // commits after Good up to Bad
+	Steps      []BisectStep
+}
+
+// VerdictKey is a side's result as bisection compares it.
+func VerdictKey(r SideResult) string {
+	if r.Signature == "" {
+		return r.Outcome
+	}
+	return r.Outcome + ": " + r.Signature
+}
+
+// JudgeGraph judges g on c.Current as a campaign's worker does: the same
+// checks, meta's re-runs through that side.
+func JudgeGraph(c Config, g *cfg.Graph) (SideResult, error) {
+	c.Baseline = SideFactory{}
+	w, err := newWorker(&c)
+	if err != nil {
+		return SideResult{}, err
+	}
+	defer w.close()
+	r, _ := w.judge(w.cur, g, w.curOpt, nil)
+	r.Func = nil
+	return r, nil
+}
+
+// Bisect finds the first commit after opt.Good, on the first-parent chain
+// to opt.Bad, whose verdict differs from opt.Good's.
+func Bisect(opt BisectOptions) (*BisectResult, error) {
+	bo := opt.Resolve.Build
+	if bo.Repo == "" {
+		bo.Repo = opt.Repo
+	}
+	res := &BisectResult{}
+	var err error
+	if res.Good, err = ResolveRevision(opt.Good, bo); err != nil {
+		return nil, fmt.Errorf("--good: %w", err)
+	}
+	if res.Bad, err = ResolveRevision(opt.Bad, bo); err != nil {
+		return nil, fmt.Errorf("--bad: %w", err)
+	}
+	if _, err := git(bo.Repo, "merge-base", "--is-ancestor", res.Good, res.Bad); err != nil {
+		return nil, fmt.Errorf("the good commit %s is not an ancestor of the bad one %s", res.Good[:12], res.Bad[:12])
+	}
+	commits, err := firstParentPath(bo.Repo, res.Good, res.Bad)
+	if err != nil {
+		return nil, err
+	}
+	res.Commits = len(commits)
+	b := &bisection{opt: opt, res: res}
+	if res.GoodVerdict, err = b.mustTest(res.Good, "good"); err != nil {
+		return nil, err
+	}
+	badVerdict, err := b.mustTest(res.Bad, "bad")
+	if err != nil {
+		return nil, err
+	}
+	if badVerdict == res.GoodVerdict {
+		return nil, fmt.Errorf("the bad commit %s gives the good one's verdict (%s): nothing to bisect", res.Bad[:12], badVerdict)
+	}
+	lo, hi := -1, len(commits)-1 // commits[lo] (Good at -1) has the good verdict, commits[hi] not
+	verdicts := map[int]string{hi: badVerdict}
+	skipped := map[int]bool{}
+	for {
+		mid, ok := nextProbe(lo, hi, skipped)
+		if !ok {
+			break
+		}
+		v, why, err := b.test(commits[mid])
+		switch {
+		case err != nil:
+			return nil, err
+		case why != "":
+			skipped[mid] = true
+			continue
+		}
+		verdicts[mid] = v
+		if v == res.GoodVerdict {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	res.First, res.FirstVerdict = commits[hi], verdicts[hi]
+	for i := lo + 1; i < hi; i++ {
+		res.Candidates = append(res.Candidates, commits[i])
+	}
+	return res, nil
+}
+
+// firstParentPath lists the commits after good up to bad, oldest first,
+// on bad's first-parent chain.
+func firstParentPath(repo, good, bad string) ([]string, error) {
+	out, err := gitEnv(repo, nil, "rev-list", "--reverse", "--first-parent", "--ancestry-path", good+".."+bad)
+	if err != nil {
+		return nil, err
+	}
+	commits := strings.Fields(out)
+	if len(commits) == 0 || commits[len(commits)-1] != bad {
+		return nil, fmt.Errorf("no first-parent path from %s to %s", good[:12], bad[:12])
+	}
+	return commits, nil
+}
+
+// nextProbe is the untested, unskipped index strictly between lo and hi
+// nearest their middle (the lower of two as near); ok is false when there
+// is none.
+func nextProbe(lo, hi int, skipped map[int]bool) (int, bool) {
+	mid := lo + (hi-lo)/2
+	for d := 0; mid-d > lo || mid+d < hi; d++ {
+		for _, i := range []int{mid - d, mid + d} {
+			if i > lo && i < hi && !skipped[i] {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// bisection tests commits and records the steps.
+type bisection struct {
+	opt      BisectOptions
+	res      *BisectResult
+	buildErr error // the last failed build, with its output
+}
+
+// test builds, serves and judges commit; why says why it was skipped (its
+// build failed); err is a failure that ends the bisection.
+func (b *bisection) test(commit string) (verdict, why string, err error) {
+	side, _, err := Resolve(b.opt.SpecOf(commit), b.opt.Resolve)
+	if err != nil {
+		if IsBuildError(err) {
+			b.buildErr = err
+			why = "build failed: " + firstLine(err.Error())
+			b.step(BisectStep{Commit: commit, Skipped: why})
+			return "", why, nil
+		}
+		return "", "", fmt.Errorf("commit %s: %w", commit[:12], err)
+	}
+	r, err := b.opt.Judge(side)
+	if err != nil {
+		return "", "", fmt.Errorf("commit %s: %w", commit[:12], err)
+	}
+	if r.Outcome == OutError {
+		return "", "", fmt.Errorf("commit %s: harness error: %s", commit[:12], r.Detail)
+	}
+	verdict = VerdictKey(r)
+	b.step(BisectStep{Commit: commit, Verdict: verdict})
+	return verdict, "", nil
+}
+
+// mustTest is test of an end of the range, which must build.
+func (b *bisection) mustTest(commit, which string) (string, error) {
+	v, why, err := b.test(commit)
+	if err == nil && why != "" {
+		err = b.buildErr
+	}
+	if err != nil {
+		return "", fmt.Errorf("the %s commit %s: %w", which, commit[:12], err)
+	}
+	return v, nil
+}
+
+func (b *bisection) step(s BisectStep) {
+	b.res.Steps = append(b.res.Steps, s)
+	if b.opt.Log != nil {
+		what := s.Verdict
+		if s.Skipped != "" {
+			what = "skipped (" + s.Skipped + ")"
+		}
+		fmt.Fprintf(b.opt.Log, "cfgfuzz bisect: %s: %s\n", s.Commit[:12], what)
+	}
+}
+
+// Skipped lists the commits skipped.
+func (r *BisectResult) Skipped() []string {
+	var out []string
+	for _, s := range r.Steps {
+		if s.Skipped != "" && !slices.Contains(out, s.Commit) {
+			out = append(out, s.Commit)
+		}
+	}
+	return out
+}

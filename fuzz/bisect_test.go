@@ -1,0 +1,114 @@
+// bisect_test.go: Bisect's search on a temporary repository whose commits
+// are judged by a table (the judge reads the commit from the side's spec):
+// the first differing commit found exactly around a commit whose build
+// fails (skipped), every candidate named when a skipped commit hides the
+// answer, and the probe order.
+package fuzz
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// tableRepo is a repository of n commits after a first one; the commits
+// listed in broken hold a file BROKEN, which the build refuses.
+func tableRepo(t *testing.T, n int, broken ...int) (string, []string) {
+	t.Helper()
+	repo := t.TempDir()
+	run := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t.invalid", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	run("init", "-q")
+	var commits []string
+	for i := 0; i <= n; i++ {
+		os.Remove(filepath.Join(repo, "BROKEN"))
+		if slices.Contains(broken, i) {
+			os.WriteFile(filepath.Join(repo, "BROKEN"), nil, 0o644)
+		}
+		os.WriteFile(filepath.Join(repo, "n"), []byte{byte('0' + i)}, 0o644)
+		run("add", "-A")
+		run("commit", "-q", "-m", "commit")
+		commits = append(commits, run("rev-parse", "HEAD"))
+	}
+	return repo, commits
+}
+
+// bisectTable bisects commits[0]..commits[last] where commits from bug on
+// are judged invalid.
+func bisectTable(t *testing.T, repo string, commits []string, bug int) *BisectResult {
+	t.Helper()
+	res, err := Bisect(BisectOptions{Good: commits[0], Bad: commits[len(commits)-1], Repo: repo,
+		SpecOf:  func(c string) Spec { return Spec{Kind: SpecRepo, Repo: repo, Rev: c} },
+		Resolve: ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Build: "test ! -e BROKEN", Serve: "cat"}},
+		Judge: func(side SideFactory) (SideResult, error) {
+			at := slices.IndexFunc(commits, func(c string) bool { return strings.HasSuffix(side.Describe, "@"+c) })
+			if at >= bug {
+				return SideResult{Outcome: OutInvalid, Signature: "exec:trace-mismatch"}, nil
+			}
+			return SideResult{Outcome: OutOK}, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestBisectSkipsBrokenBuilds(t *testing.T) {
+	repo, commits := tableRepo(t, 5, 2)
+	res := bisectTable(t, repo, commits, 4)
+	if res.First != commits[4] || res.GoodVerdict != "ok" || res.FirstVerdict != "invalid: exec:trace-mismatch" || res.Candidates != nil {
+		t.Errorf("bug at 4: %+v", res)
+	}
+	if sk := res.Skipped(); len(sk) != 1 || sk[0] != commits[2] {
+		t.Errorf("skipped %v, want commit 2", sk)
+	}
+	res = bisectTable(t, repo, commits, 3)
+	if res.First != commits[3] || !slices.Equal(res.Candidates, []string{commits[2]}) {
+		t.Errorf("bug at 3 behind the broken 2: first %s, candidates %v", res.First, res.Candidates)
+	}
+}
+
+func TestBisectRefusesEndsWithTheSameVerdict(t *testing.T) {
+	repo, commits := tableRepo(t, 2)
+	_, err := Bisect(BisectOptions{Good: commits[0], Bad: commits[2], Repo: repo,
+		SpecOf:  func(c string) Spec { return Spec{Kind: SpecRepo, Repo: repo, Rev: c} },
+		Resolve: ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Serve: "cat"}},
+		Judge:   func(SideFactory) (SideResult, error) { return SideResult{Outcome: OutOK}, nil }})
+	if err == nil || !strings.Contains(err.Error(), "nothing to bisect") {
+		t.Errorf("same verdicts at both ends: %v", err)
+	}
+}
+
+func TestNextProbe(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi  int
+		skipped []int
+		want    int
+		ok      bool
+	}{
+		{-1, 4, nil, 1, true},
+		{-1, 4, []int{1}, 0, true},
+		{0, 4, []int{1}, 2, true},
+		{2, 4, nil, 3, true},
+		{2, 3, nil, 0, false},
+		{0, 3, []int{1, 2}, 0, false},
+	} {
+		sk := map[int]bool{}
+		for _, i := range c.skipped {
+			sk[i] = true
+		}
+		if got, ok := nextProbe(c.lo, c.hi, sk); got != c.want || ok != c.ok {
+			t.Errorf("nextProbe(%d, %d, %v) = %d, %v; want %d, %v", c.lo, c.hi, c.skipped, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+// compare_test.go: each side of a comparison is judged by its own
+// structurizer. Against a clean side, a side that makes the same modules
+// but misbehaves only when a check depends on it (meta's re-runs:
+// determinism, renumbering, idempotence; growth's time) is found on
+// whichever side it runs: newly invalid as the current side, a fix as the
+// baseline. A shared verdict would hide every one of them (same modules).
+package fuzz
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// rerunSide is a side that answers a graph's first structurization as the
+// tree does and misbehaves in one way that only a check depending on the
+// side can see.
+type rerunSide struct {
+	misbehave string // nondeterministic, renumbering, idempotence, slow
+	prev      *cfg.Graph
+	step      int // 1: prev was asked again (meta's determinism re-run)
+}
+
+// answer follows the calls of one graph's judgement: the graph, the same
+// graph again (determinism), a renumbered copy of the same size
+// (renumbering), the module's own CFG (idempotence).
+func (r *rerunSide) answer(g *cfg.Graph, opt proto.Options) Answer {
+	wrong := opt
+	wrong.Strategy = "dispatch" // another module of the same graph
+	switch {
+	case r.prev != nil && g.Equal(r.prev):
+		r.step = 1
+		if r.misbehave == "nondeterministic" {
+			return structureLocal(g, wrong)
+		}
+	case r.step == 1 && g.Len() == r.prev.Len():
+		r.step = 2
+		if r.misbehave == "renumbering" {
+			return structureLocal(g, wrong)
+		}
+	default:
+		r.prev, r.step = g.Clone(), 0
+	}
+	switch r.misbehave {
+	case "idempotence":
+		if g.Len() >= 8 { // larger than any test graph: only re-runs on modules' CFGs get here
+			panic("eight blocks or more")
+		}
+	case "slow":
+		time.Sleep(20 * time.Millisecond)
+	}
+	return structureLocal(g, opt)
+}
+
+func rerunFactory(misbehave string) SideFactory {
+	return SideFactory{Describe: "misbehaving: " + misbehave, New: func() (Side, error) {
+		r := &rerunSide{misbehave: misbehave}
+		return &InProcess{Fn: r.answer}, nil
+	}}
+}
+
+func TestEachSideIsJudgedByItsOwnStructurizer(t *testing.T) {
+	cases := []struct{ misbehave, sig string }{
+		{"nondeterministic", "meta:nondeterministic"},
+		{"renumbering", "meta:renumbering-not-isomorphic"},
+		{"idempotence", "meta:rerun-failed"},
+		{"slow", "growth:time"},
+	}
+	for _, tc := range cases {
+		for _, dir := range []string{"current", "baseline"} {
+			t.Run(tc.misbehave+"/"+dir, func(t *testing.T) {
+				c := testConfig(t, 24)
+				c.Strategy = "" // the default strategy, which claims idempotence
+				c.Oracle.Growth.TimeLimit = 15 * time.Millisecond
+				bad := rerunFactory(tc.misbehave)
+				if dir == "current" {
+					c.Current, c.Baseline = bad, InProcessFactory()
+				} else {
+					c.Baseline = bad
+				}
+				o := mustRun(t, c)
+				d := o.Report.Divergences
+				recs := readRecords(t, c.Dir)
+				got := 0
+				for _, r := range recs {
+					bad, good := r.Current, *r.Baseline
+					if dir == "baseline" {
+						bad, good = good, bad
+					}
+					if bad.Signature == tc.sig {
+						got++
+						if good.Outcome != OutOK || good.Hash != bad.Hash {
+							t.Errorf("graph %d: the clean side %s (module %s against %s)", r.Index, good.Outcome, good.Hash, bad.Hash)
+						}
+					}
+				}
+				if got == 0 {
+					t.Fatalf("no %s on the misbehaving %s side; classes %v", tc.sig, dir, d.Classes)
+				}
+				if dir == "current" && (d.Classes[ClassNewlyInvalid] < got || o.Report.NewFindings < got) {
+					t.Errorf("%d graphs %s, but newly invalid %d, new findings %d", got, tc.sig, d.Classes[ClassNewlyInvalid], o.Report.NewFindings)
+				}
+				if dir == "baseline" && (d.Classes[ClassInvalidFixed] < got || d.BaselineFindings < got || o.Report.NewFindings != 0) {
+					t.Errorf("%d baseline graphs %s, but invalid fixed %d, baseline findings %d, new %d", got, tc.sig, d.Classes[ClassInvalidFixed], d.BaselineFindings, o.Report.NewFindings)
+				}
+				t.Logf("%d of %d graphs %s on the %s side; classes %v", got, len(recs), tc.sig, dir, d.Classes)
+			})
+		}
+	}
+}
+
+// TestIdenticalSidesShareModuleChecks: two clean sides give no divergence,
+// the default strategy and every check included.
+func TestIdenticalSidesShareModuleChecks(t *testing.T) {
+	c := testConfig(t, 40)
+	c.Strategy = ""
+	c.Baseline = InProcessFactory()
+	o := mustRun(t, c)
+	if d := o.Report.Divergences; d.Classes[ClassSame] != 40 || o.Report.NewFindings != 0 {
+		t.Errorf("classes %v, %d new findings; want 40 same", d.Classes, o.Report.NewFindings)
+	}
+}
+
+// readRecords reads dir's results log, sorted by index.
+func readRecords(t *testing.T, dir string) []Record {
+	t.Helper()
+	recs, _, err := ReadRecords(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(recs, func(a, b Record) int { return a.Index - b.Index })
+	return recs
+}

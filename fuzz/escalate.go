@@ -1,0 +1,36 @@
+// escalate.go defines Escalating, a Side that serves from an in-process
+// side until that side abandons a hung call (InProcess.Leaked), then from a
+// side of another factory (this tree's structurizer as a child process, the
+// isolated spec), so a hang costs one graph and one abandoned goroutine,
+// not one per graph: the rule the campaign's workers follow with
+// Config.Escalate, for `check`, `minimize` and `regress` on the self spec.
+package fuzz
+
+import (
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// Escalating serves from Cur and, once Cur is an *InProcess that leaked a
+// call, from a side of Then (when Then.New is set and starts).
+type Escalating struct {
+	Cur  Side
+	Then SideFactory
+}
+
+// Structurize answers from the current side, escalating after a leak.
+func (e *Escalating) Structurize(g *cfg.Graph, opt proto.Options, limit time.Duration) Answer {
+	a := e.Cur.Structurize(g, opt, limit)
+	if p, ok := e.Cur.(*InProcess); ok && p.Leaked > 0 && e.Then.New != nil {
+		if s, err := e.Then.New(); err == nil {
+			e.Cur.Close()
+			e.Cur = s
+		}
+	}
+	return a
+}
+
+// Close closes the current side.
+func (e *Escalating) Close() error { return e.Cur.Close() }

@@ -1,0 +1,75 @@
+// promises_test.go: the module convention's size promises hold for every
+// side: records carry the words a module copies, and a structurizer
+// process (testdata/thinstruct) whose modules drop filler or copy past the
+// clone budget gives filler:short and growth:clones findings.
+package fuzz
+
+import (
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// cloningSource gives one graph on which the structured strategy copies
+// 64 words (4 return blocks of weight 16).
+type cloningSource struct{ testSource }
+
+func (cloningSource) Item(Stream, uint64, int) (Item, error) {
+	g, err := cfg.ParseCompact("{{8, 5}, {}, {4, 4, 8}, {10, 7, 4, 6}, {}, {4, 8, 7}, {11, 0, 4, 2}, {5, 7, 8, 7}, {8, 0, 9, 4}, {4, 3}, {0, 2}, {4}}", cfg.Limits{})
+	if err != nil {
+		return Item{}, err
+	}
+	copy(g.Weights, []int{16, 16, 0, 0, 16, 16, 16, 40, 40, 16, 0, 16})
+	return Item{Graph: g, Seed: 1}, nil
+}
+
+func TestRecordsCarryCopiedWords(t *testing.T) {
+	c := testConfig(t, 2)
+	c.Source, c.Strategy = cloningSource{}, "structured"
+	mustRun(t, c)
+	recs, _, err := ReadRecords(c.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.Skipped { // the source's one graph again
+			continue
+		}
+		if r.Current.Outcome != OutOK || r.Current.CopiedWords != 64 || r.Current.Clones < 4 {
+			t.Errorf("record %d: %+v, want ok with 64 copied words", r.Index, r.Current)
+		}
+	}
+}
+
+// TestExternalModulesAreHeldToFillerAndBudget: a structurizer process
+// whose modules drop the filler of small blocks, or copy past the clone
+// budget, gives filler:short and growth:clones findings; the same process
+// keeping both promises gives none.
+func TestExternalModulesAreHeldToFillerAndBudget(t *testing.T) {
+	bin := buildCmd(t, "./testdata/thinstruct")
+	for _, c := range []struct {
+		args []string
+		src  Source
+		sig  string
+	}{
+		{nil, cloningSource{}, ""},
+		{[]string{"-drop-filler"}, testSource{}, "filler:short"},
+		{[]string{"-clone-budget", "1000"}, cloningSource{}, "growth:clones"},
+	} {
+		cfg := testConfig(t, 20)
+		cfg.Source, cfg.Strategy = c.src, "structured"
+		cfg.Current = ProcessFactory("thinstruct", append([]string{bin}, c.args...), "")
+		rep := mustRun(t, cfg).Report
+		var sigs []string
+		for _, f := range rep.Findings {
+			sigs = append(sigs, f.Signature)
+		}
+		switch {
+		case c.sig == "" && len(sigs) > 0:
+			t.Errorf("%v: findings %v, want none", c.args, sigs)
+		case c.sig != "" && (len(sigs) != 1 || sigs[0] != c.sig):
+			t.Errorf("%v: findings %v, want %s", c.args, sigs, c.sig)
+		}
+		t.Logf("%v: outcomes %v, findings %v", c.args, rep.Outcomes, sigs)
+	}
+}

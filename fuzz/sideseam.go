@@ -1,0 +1,86 @@
+// sideseam.go: classifyAnswer, the one reading of a side's answer (outcome,
+// signature, detail) that the campaign's workers and the corpus runner
+// share, and SideStructurizer, a Side as corpus.StructurizeFunc, through
+// which `check`, `minimize`, `regress`, the campaign's minimizer and the
+// findings store judge any structurizer (fuzz.Spec) exactly as the
+// campaign does. Signatures come from oracle.HarnessSignature, the one
+// normalization table (oracle/SIGNATURES.md).
+package fuzz
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// classifyAnswer reads an answer: OutOK (a module or function to check,
+// no signature), OutRefused (corpus.SigRefused), OutPanic, OutTimeout,
+// OutCrash and OutInvalid (an error on a valid graph) with their harness
+// signatures, or OutError (the request could not be served: not a
+// finding). detail is the reason's first line.
+func classifyAnswer(a Answer) (outcome, sig, detail string) {
+	switch a.Outcome {
+	case proto.OK:
+		return OutOK, "", ""
+	case proto.Refused:
+		return OutRefused, corpus.SigRefused, a.Reason
+	case OutPanic, OutTimeout, OutCrash:
+		return a.Outcome, harnessSignature(a.Outcome, a.Reason), firstLine(a.Reason)
+	case proto.Error:
+		if !strings.HasPrefix(a.Reason, proto.RequestError) {
+			return OutInvalid, harnessSignature("error", a.Reason), firstLine(a.Reason)
+		}
+	}
+	return OutError, "", firstLine(a.Outcome + ": " + a.Reason)
+}
+
+// answerRecord is an answer as answer.json of a findings-store entry
+// holds it: the protocol response's fields (PROTOCOL.md), module in base64.
+type answerRecord struct {
+	Outcome string              `json:"outcome"`
+	Reason  string              `json:"reason,omitempty"`
+	Stats   *structurizer.Stats `json:"stats,omitempty"`
+	Module  []byte              `json:"module,omitempty"`
+	Func    *structurizer.Func  `json:"func,omitempty"`
+}
+
+// AnswerJSON is the answer as a findings-store entry keeps it.
+func AnswerJSON(a Answer) []byte {
+	b, err := json.MarshalIndent(answerRecord{Outcome: a.Outcome, Reason: a.Reason, Stats: a.Stats, Module: a.Module, Func: a.Func}, "", "  ")
+	if err != nil {
+		return nil
+	}
+	return append(b, '\n')
+}
+
+// SideStructurizer structurizes through side with opt, each call within
+// limit, as corpus.StructurizeFunc. The side is not safe for concurrent
+// use, so neither is the function.
+func SideStructurizer(side Side, opt proto.Options, limit time.Duration) corpus.StructurizeFunc {
+	return func(g *cfg.Graph) corpus.Structurized {
+		start := time.Now()
+		a := side.Structurize(g.Clone(), opt, limit)
+		s := corpus.Structurized{Stats: a.Stats, Answer: AnswerJSON(a), Info: InfoOf(a, opt, time.Since(start))}
+		out, sig, detail := classifyAnswer(a)
+		switch out {
+		case OutOK:
+			mod, err := ModuleOf(a)
+			if err != nil {
+				s.Failure, s.Detail = corpus.SigEmit, err.Error()
+				return s
+			}
+			s.Module = mod
+		case OutError:
+			s.Err = errors.New(detail)
+		default:
+			s.Failure, s.Detail = sig, detail
+		}
+		return s
+	}
+}

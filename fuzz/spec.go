@@ -1,0 +1,346 @@
+// spec.go defines Spec, the one name of a structurizer under test. Every
+// command that runs a structurizer takes one (--structurizer, --baseline,
+// --current), every report and findings-store entry records it, and every
+// replay command repeats it, so what a report prints reproduces what it
+// found, whoever's structurizer it was.
+//
+// The forms, as written on the command line and stored in campaign.json:
+//
+//	self            this binary's own structurizer, called in-process
+//	isolated        this binary's own structurizer as child processes
+//	                (`cfgfuzz structurize`), so a hang is killed, not leaked
+//	rev:REV         cfgfuzz's own structurizer built from revision REV of the
+//	                cfgfuzz repository around the current directory
+//	cmd:CMD         any program speaking the protocol (fuzz/PROTOCOL.md),
+//	                run as `sh -c 'exec CMD'`
+//	repo:DIR@REV    revision REV of the git repository DIR, built and served
+//	                by that repository's build and serve commands (Project:
+//	                --build and --serve, or DIR/.cfgfuzz.json)
+//
+// The working tree: REV+dirty in a rev or repo spec (rev:HEAD+dirty,
+// repo:DIR@HEAD+dirty) is HEAD plus the working tree's uncommitted changes
+// (tracked and untracked files git does not ignore), snapshotted and built
+// like a commit (worktree.go); REV must be the working tree's HEAD.
+// Resolved, the spec names exactly what was built: rev:COMMIT when the
+// tree has no changes, else rev:COMMIT+dirty:TREE with the git tree hash
+// of the content; a later resolution of that form uses the cached build,
+// or builds the working tree again only while its content still has that
+// hash.
+//
+// A value with none of these prefixes is a command: `--structurizer
+// ./my-adapter` is cmd:./my-adapter. "in-process" is read as self.
+package fuzz
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+)
+
+// The kinds of Spec.
+const (
+	SpecSelf     = "self"
+	SpecIsolated = "isolated"
+	SpecRev      = "rev"
+	SpecCmd      = "cmd"
+	SpecRepo     = "repo"
+)
+
+// Spec names a structurizer under test. The zero value is self.
+type Spec struct {
+	Kind string // one of the Spec* kinds; "" is self
+	// Rev is the revision of rev and repo specs, as given or resolved to a
+	// full commit hash.
+	Rev string
+	// Cmd is the shell command of a cmd spec.
+	Cmd string
+	// Repo is the repository directory of a repo spec.
+	Repo string
+	// WorkTree, on a rev or repo spec, adds a working tree's uncommitted
+	// changes to Rev: "" none; WorkTreeAny whatever they are when the spec
+	// is resolved; else the tree hash of the content (a resolved spec).
+	WorkTree string
+}
+
+// WorkTreeAny is Spec.WorkTree of REV+dirty: the working tree as found.
+const WorkTreeAny = "dirty"
+
+// splitWorkTree splits "REV+dirty[:TREE]" into REV and Spec.WorkTree.
+func splitWorkTree(rev string) (string, string) {
+	i := strings.Index(rev, "+dirty")
+	if i < 0 {
+		return rev, ""
+	}
+	rest := rev[i+len("+dirty"):]
+	if tree, ok := strings.CutPrefix(rest, ":"); ok && tree != "" {
+		return rev[:i], tree
+	}
+	if rest == "" {
+		return rev[:i], WorkTreeAny
+	}
+	return rev, ""
+}
+
+// revString is Rev with its WorkTree suffix.
+func (s Spec) revString() string {
+	switch s.WorkTree {
+	case "":
+		return s.Rev
+	case WorkTreeAny:
+		return s.Rev + "+dirty"
+	}
+	return s.Rev + "+dirty:" + s.WorkTree
+}
+
+// ParseSpec reads a spec in one of the forms of the file comment.
+func ParseSpec(s string) (Spec, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "" || s == SpecSelf || s == "in-process":
+		return Spec{Kind: SpecSelf}, nil
+	case s == SpecIsolated:
+		return Spec{Kind: SpecIsolated}, nil
+	case strings.HasPrefix(s, "rev:"):
+		rev := strings.TrimPrefix(s, "rev:")
+		if rev == "" {
+			return Spec{}, fmt.Errorf("structurizer spec %q: rev: needs a revision", s)
+		}
+		rev, tree := splitWorkTree(rev)
+		if rev == "" {
+			return Spec{}, fmt.Errorf("structurizer spec %q: rev: needs a revision", s)
+		}
+		return Spec{Kind: SpecRev, Rev: rev, WorkTree: tree}, nil
+	case strings.HasPrefix(s, "cmd:"):
+		cmd := strings.TrimSpace(strings.TrimPrefix(s, "cmd:"))
+		if cmd == "" {
+			return Spec{}, fmt.Errorf("structurizer spec %q: cmd: needs a command", s)
+		}
+		return Spec{Kind: SpecCmd, Cmd: cmd}, nil
+	case strings.HasPrefix(s, "repo:"):
+		body := strings.TrimPrefix(s, "repo:")
+		i := strings.LastIndex(body, "@")
+		if i <= 0 || i == len(body)-1 {
+			return Spec{}, fmt.Errorf("structurizer spec %q: want repo:DIR@REV", s)
+		}
+		rev, tree := splitWorkTree(body[i+1:])
+		if rev == "" {
+			return Spec{}, fmt.Errorf("structurizer spec %q: want repo:DIR@REV", s)
+		}
+		return Spec{Kind: SpecRepo, Repo: body[:i], Rev: rev, WorkTree: tree}, nil
+	}
+	return Spec{Kind: SpecCmd, Cmd: s}, nil
+}
+
+// MustParseSpec is ParseSpec for specs known to be well formed (tests,
+// constants); it panics on a malformed one.
+func MustParseSpec(s string) Spec {
+	sp, err := ParseSpec(s)
+	if err != nil {
+		panic(err)
+	}
+	return sp
+}
+
+// String is the spec in the form ParseSpec reads.
+func (s Spec) String() string {
+	switch s.Kind {
+	case "", SpecSelf:
+		return SpecSelf
+	case SpecIsolated:
+		return SpecIsolated
+	case SpecRev:
+		return "rev:" + s.revString()
+	case SpecCmd:
+		return "cmd:" + s.Cmd
+	case SpecRepo:
+		return "repo:" + s.Repo + "@" + s.revString()
+	}
+	return s.Kind
+}
+
+// Describe says in words what the spec runs, for reports.
+func (s Spec) Describe() string {
+	switch s.Kind {
+	case "", SpecSelf:
+		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision() + "), called in-process; nothing built"
+	case SpecIsolated:
+		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision() + "), as child processes; nothing built"
+	case SpecCmd:
+		return "the external structurizer `" + s.Cmd + "`; nothing built"
+	}
+	what := "cfgfuzz's cmd/structurize"
+	if s.Kind == SpecRepo {
+		what = "the repository " + s.Repo
+	}
+	switch s.WorkTree {
+	case "":
+		return what + " built from commit " + s.Rev
+	case WorkTreeAny:
+		return what + " built from the working tree on " + s.Rev + " (not resolved yet)"
+	}
+	return what + " built from the working tree: commit " + s.Rev + " plus uncommitted changes (tree " + s.WorkTree + ")"
+}
+
+// DescribeSpec is ParseSpec(s).Describe(), or s itself when it does not
+// parse.
+func DescribeSpec(s string) string {
+	sp, err := ParseSpec(s)
+	if err != nil {
+		return s
+	}
+	return sp.Describe()
+}
+
+// selfRevision is the revision this binary was built from, as its build
+// information records it.
+func selfRevision() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "revision unknown"
+	}
+	rev, dirty := "", false
+	for _, st := range bi.Settings {
+		switch st.Key {
+		case "vcs.revision":
+			rev = st.Value
+		case "vcs.modified":
+			dirty = st.Value == "true"
+		}
+	}
+	switch {
+	case rev == "":
+		return "revision unknown"
+	case dirty:
+		return "built from commit " + rev + " with uncommitted changes"
+	}
+	return "built from commit " + rev
+}
+
+// IsSelf reports whether the spec is this binary's own structurizer, in
+// process or isolated.
+func (s Spec) IsSelf() bool {
+	return s.Kind == "" || s.Kind == SpecSelf || s.Kind == SpecIsolated
+}
+
+// Flag is the command-line argument that names this spec to
+// --structurizer, shell-quoted, for replay commands; "" for self, which
+// needs no flag.
+func (s Spec) Flag() string {
+	if s.Kind == "" || s.Kind == SpecSelf {
+		return ""
+	}
+	return "--structurizer " + ShellQuote(s.String())
+}
+
+// ShellQuote quotes s for a POSIX shell: as it is when it holds only safe
+// characters, else in single quotes.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ResolveOptions configures Resolve. The zero value resolves revisions in
+// the repository around the current directory, takes repo specs' build
+// and serve commands from their .cfgfuzz.json, and serves isolated specs
+// with the running executable.
+type ResolveOptions struct {
+	// Self is the program whose `structurize` command serves the
+	// isolated spec; "" the running executable.
+	Self string
+	// Build configures the building of rev and repo specs (its Repo is
+	// replaced by a repo spec's DIR).
+	Build BuildOptions
+	// Project overrides a repo spec's build and serve commands where set
+	// (--build, --serve); the rest come from DIR/.cfgfuzz.json.
+	Project Project
+}
+
+// Resolve makes the side factory a spec names, building what it needs
+// (a rev spec's revision, once, cached by commit). The returned spec is
+// the one to record: a revision resolved to its full commit hash, so a
+// resumed campaign or a replay uses the same build.
+func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
+	switch s.Kind {
+	case "", SpecSelf:
+		s.Kind = SpecSelf
+		return InProcessFactory(), s, nil
+	case SpecIsolated:
+		self := opt.Self
+		if self == "" {
+			var err error
+			if self, err = os.Executable(); err != nil {
+				return SideFactory{}, s, err
+			}
+		}
+		return ProcessFactory(s.String(), []string{self, "structurize"}, ""), s, nil
+	case SpecCmd:
+		return ProcessFactory(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, ""), s, nil
+	case SpecRev:
+		return resolveBuilt(s, OwnProject(), opt.Build)
+	case SpecRepo:
+		p, err := ProjectFor(s.Repo, opt.Project)
+		if err != nil {
+			return SideFactory{}, s, err
+		}
+		b := opt.Build
+		b.Repo = s.Repo
+		return resolveBuilt(s, p, b)
+	}
+	return SideFactory{}, s, fmt.Errorf("unknown structurizer spec kind %q", s.Kind)
+}
+
+// resolveBuilt builds the revision a rev or repo spec names with p and
+// serves it; the returned spec names the revision exactly.
+func resolveBuilt(s Spec, p Project, opt BuildOptions) (SideFactory, Spec, error) {
+	rev, err := revisionOf(s, p, opt)
+	if err != nil {
+		return SideFactory{}, s, err
+	}
+	b, err := BuildProject(p, rev, opt)
+	if err != nil {
+		return SideFactory{}, s, err
+	}
+	s.Rev, s.WorkTree = rev.Commit, rev.Tree
+	return ServeBuilt(s.String(), p, b), s, nil
+}
+
+// revisionOf is the revision s names: its commit, and with +dirty the
+// working tree's snapshot (none when the tree is clean). A recorded tree
+// hash is taken from the cache when built there, else the working tree
+// must still have that content.
+func revisionOf(s Spec, p Project, opt BuildOptions) (Revision, error) {
+	commit, err := ResolveRevision(s.Rev, opt)
+	if err != nil {
+		return Revision{}, err
+	}
+	rev := Revision{Commit: commit}
+	if s.WorkTree == "" {
+		return rev, nil
+	}
+	if s.WorkTree != WorkTreeAny {
+		entry, err := buildEntry(p, Revision{Commit: commit, Tree: s.WorkTree}, opt)
+		if err != nil {
+			return rev, err
+		}
+		if _, ok := cachedBuild(p, Revision{Commit: commit, Tree: s.WorkTree}, entry); ok {
+			return Revision{Commit: commit, Tree: s.WorkTree}, nil
+		}
+	}
+	snap, err := SnapshotWorkTree(opt.Repo)
+	if err != nil {
+		return rev, err
+	}
+	if snap.Head != commit {
+		return rev, fmt.Errorf("%s: the working tree's changes are on HEAD (%s), not on %s", s, snap.Head[:12], s.Rev)
+	}
+	if !snap.Clean {
+		rev.Tree, rev.Checkout = snap.Tree, snap.Commit
+	}
+	if s.WorkTree != WorkTreeAny && rev.Tree != s.WorkTree {
+		return rev, fmt.Errorf("%s: the working tree has changed since (its content is now %s) and no build of it is cached", s, rev)
+	}
+	return rev, nil
+}

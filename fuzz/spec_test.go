@@ -1,0 +1,66 @@
+package fuzz
+
+import (
+	"os/exec"
+	"testing"
+)
+
+func TestParseSpecForms(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		kind     string
+	}{
+		{"", "self", SpecSelf},
+		{"self", "self", SpecSelf},
+		{"in-process", "self", SpecSelf},
+		{"isolated", "isolated", SpecIsolated},
+		{"rev:HEAD~1", "rev:HEAD~1", SpecRev},
+		{"cmd:./adapter --x", "cmd:./adapter --x", SpecCmd},
+		{"./adapter --x", "cmd:./adapter --x", SpecCmd},
+		{"repo:/src/my proj@v1.2", "repo:/src/my proj@v1.2", SpecRepo},
+		{"repo:a@b@c", "repo:a@b@c", SpecRepo},
+		{"rev:HEAD+dirty", "rev:HEAD+dirty", SpecRev},
+		{"rev:0123abc+dirty:9f8e", "rev:0123abc+dirty:9f8e", SpecRev},
+		{"repo:/src/x@HEAD+dirty", "repo:/src/x@HEAD+dirty", SpecRepo},
+		{"repo:/src/x@c0ffee+dirty:beef", "repo:/src/x@c0ffee+dirty:beef", SpecRepo},
+	} {
+		s, err := ParseSpec(c.in)
+		if err != nil {
+			t.Fatalf("ParseSpec(%q): %v", c.in, err)
+		}
+		if s.Kind != c.kind || s.String() != c.want {
+			t.Errorf("ParseSpec(%q) = %+v (%s), want kind %s, %s", c.in, s, s, c.kind, c.want)
+		}
+		again, err := ParseSpec(s.String())
+		if err != nil || again != s {
+			t.Errorf("ParseSpec(%q) does not round-trip: %+v, %v", s.String(), again, err)
+		}
+	}
+	for _, bad := range []string{"rev:", "cmd:", "cmd:  ", "repo:dir", "repo:@x", "repo:dir@", "rev:+dirty", "repo:dir@+dirty:ab"} {
+		if s, err := ParseSpec(bad); err == nil {
+			t.Errorf("ParseSpec(%q) = %+v, want an error", bad, s)
+		}
+	}
+}
+
+func TestSpecFlagReplaysThroughAShell(t *testing.T) {
+	for _, spec := range []string{"cmd:./a 'b' \"c\" $HOME", "rev:main", "isolated", "repo:/x y@HEAD"} {
+		flag := MustParseSpec(spec).Flag()
+		out, err := exec.Command("sh", "-c", "printf %s "+flag[len("--structurizer "):]).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := ParseSpec(string(out)); err != nil || got.String() != MustParseSpec(spec).String() {
+			t.Errorf("%s: the shell read %q back as %v (%v)", spec, out, got, err)
+		}
+	}
+	if s := MustParseSpec("rev:c0ffee+dirty:beef"); s.Rev != "c0ffee" || s.WorkTree != "beef" {
+		t.Errorf("rev:c0ffee+dirty:beef = %+v", s)
+	}
+	if s := MustParseSpec("rev:HEAD+dirty"); s.Rev != "HEAD" || s.WorkTree != WorkTreeAny {
+		t.Errorf("rev:HEAD+dirty = %+v", s)
+	}
+	if f := MustParseSpec("self").Flag(); f != "" {
+		t.Errorf("self.Flag() = %q, want none", f)
+	}
+}

@@ -1,0 +1,48 @@
+// Command thinstruct is a test-only structurizer speaking protocol v1 that
+// breaks the module convention's promises on size while keeping every
+// other: it answers with this tree's structurizer as a module, and with
+// -drop-filler emits every block of weight 16 or less without its filler,
+// with -clone-budget N copies up to N words. Its stats claim nothing
+// unusual. The fuzz tests build it.
+package main
+
+import (
+	"flag"
+	"os"
+
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+func main() {
+	dropFiller := flag.Bool("drop-filler", false, "emit blocks of weight 16 or less without filler")
+	budget := flag.Int("clone-budget", 0, "the structurizer's clone budget (0: its default)")
+	flag.Parse()
+	proto.Serve(os.Stdin, os.Stdout, func(req proto.Request) proto.Response {
+		g, err := cfg.ParseCompact(req.Graph, cfg.Limits{})
+		if err != nil {
+			return proto.Response{Outcome: proto.Error, Reason: proto.RequestError + err.Error()}
+		}
+		if len(req.Weights) == g.Len() {
+			g.Weights = req.Weights
+		}
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: req.Options.Strategy, CloneBudget: *budget})
+		if err != nil {
+			return proto.Response{Outcome: proto.Error, Reason: err.Error()}
+		}
+		if *dropFiller {
+			for i := range res.Func.Blocks {
+				if res.Func.Blocks[i].Weight <= 16 {
+					res.Func.Blocks[i].Weight = 0
+				}
+			}
+		}
+		mod, err := emit.Bytes(res.Func, emit.Options{})
+		if err != nil {
+			return proto.Response{Outcome: proto.Error, Reason: err.Error()}
+		}
+		return proto.Response{Outcome: proto.OK, Stats: &res.Stats, Module: mod}
+	})
+}

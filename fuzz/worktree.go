@@ -1,0 +1,93 @@
+// worktree.go takes a snapshot of a git working tree, uncommitted changes
+// included, without touching the user's index, stash or refs: a temporary
+// index is filled from HEAD and every tracked and untracked file git does
+// not ignore (`git add -A`), written as a tree, and wrapped in a commit
+// object whose parent is HEAD and that no ref names. The tree's hash is
+// the content hash that names the snapshot (two equal working trees give
+// one hash, so one build); the commit is what a build checks out. git
+// writes the files' blobs into the repository's object store, where
+// `git gc` prunes them once nothing refers to them.
+package fuzz
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Snapshot is a working tree's state.
+type Snapshot struct {
+	Head   string // the commit checked out (full hash)
+	Tree   string // the tree hash of the working tree's content
+	Commit string // a commit of Tree on top of Head; Head when Clean
+	Clean  bool   // the content equals Head's
+}
+
+// SnapshotWorkTree snapshots the working tree of the repository holding
+// dir ("" the current directory).
+func SnapshotWorkTree(dir string) (Snapshot, error) {
+	var s Snapshot
+	top, err := repoTop(dir)
+	if err != nil {
+		return s, err
+	}
+	if s.Head, err = ResolveRevision("HEAD", BuildOptions{Repo: top}); err != nil {
+		return s, err
+	}
+	tmp, err := os.MkdirTemp("", "cfgfuzz-index-")
+	if err != nil {
+		return s, err
+	}
+	defer os.RemoveAll(tmp)
+	env := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
+	if _, err := gitEnv(top, env, "read-tree", s.Head); err != nil {
+		return s, err
+	}
+	if _, err := gitEnv(top, env, "add", "-A"); err != nil {
+		return s, err
+	}
+	if s.Tree, err = gitEnv(top, env, "write-tree"); err != nil {
+		return s, err
+	}
+	headTree, err := gitEnv(top, nil, "rev-parse", s.Head+"^{tree}")
+	if err != nil {
+		return s, err
+	}
+	if s.Clean = s.Tree == headTree; s.Clean {
+		s.Commit = s.Head
+		return s, nil
+	}
+	id := []string{"GIT_AUTHOR_NAME=cfgfuzz", "GIT_AUTHOR_EMAIL=cfgfuzz@localhost", "GIT_COMMITTER_NAME=cfgfuzz", "GIT_COMMITTER_EMAIL=cfgfuzz@localhost"}
+	s.Commit, err = gitEnv(top, id, "commit-tree", s.Tree, "-p", s.Head, "-m", "cfgfuzz: the working tree on "+s.Head)
+	return s, err
+}
+
+// repoTop is the top directory of the git repository holding dir.
+func repoTop(dir string) (string, error) {
+	top, err := gitEnv(dir, nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		d := dir
+		if d == "" {
+			d = "."
+		}
+		return "", fmt.Errorf("%s: not inside a git repository", d)
+	}
+	return top, nil
+}
+
+// gitEnv runs git in dir with env added and returns its trimmed standard
+// output; an error carries its standard error.
+func gitEnv(dir string, env []string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -1,0 +1,88 @@
+// worktree_test.go: the working tree as a revision: a clean tree resolves
+// to its commit, a dirty one to COMMIT+dirty:TREE built from its content
+// (untracked files included, the index untouched); the recorded form is
+// found in the cache, and without a cached build it resolves only while
+// the tree still has that content.
+package fuzz
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWorkTreeRevision(t *testing.T) {
+	repo, commits := tableRepo(t, 0)
+	head := commits[0]
+	p := Project{Build: "cat n new > {out}/content 2>/dev/null; true", Serve: "cat"}
+	resolve := func(spec string, cache string) (Spec, string, error) {
+		t.Helper()
+		s := MustParseSpec(spec)
+		s.Repo = repo
+		_, got, err := Resolve(s, ResolveOptions{Build: BuildOptions{CacheDir: cache}, Project: p})
+		if err != nil {
+			return got, "", err
+		}
+		entry, _ := buildEntry(p, Revision{Commit: got.Rev, Tree: got.WorkTree}, BuildOptions{CacheDir: cache})
+		b, _ := os.ReadFile(filepath.Join(entry, "out", "content"))
+		return got, string(b), nil
+	}
+	cache := t.TempDir()
+	clean, _, err := resolve("repo:x@HEAD+dirty", cache)
+	if err != nil || clean.Rev != head || clean.WorkTree != "" {
+		t.Fatalf("a clean tree: %v, %v; want %s exactly", clean, err, head)
+	}
+
+	os.WriteFile(filepath.Join(repo, "n"), []byte("changed\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "new"), []byte("untracked\n"), 0o644)
+	dirty, content, err := resolve("repo:x@HEAD+dirty", cache)
+	if err != nil || dirty.Rev != head || len(dirty.WorkTree) != 40 || content != "changed\nuntracked\n" {
+		t.Fatalf("a dirty tree: %v, %q, %v", dirty, content, err)
+	}
+	if !strings.HasSuffix(dirty.String(), "@"+head+"+dirty:"+dirty.WorkTree) {
+		t.Errorf("resolved spec %s", dirty)
+	}
+	if staged := runGit(t, repo, "diff", "--cached", "--name-only"); staged != "" {
+		t.Errorf("the index changed: %q", staged)
+	}
+	if st := runGit(t, repo, "status", "--porcelain"); st != "M n\n?? new" {
+		t.Errorf("status %q", st)
+	}
+
+	os.WriteFile(filepath.Join(repo, "n"), []byte("changed again\n"), 0o644)
+	recorded := "repo:x@" + head + "+dirty:" + dirty.WorkTree
+	again, content, err := resolve(recorded, cache)
+	if err != nil || again != dirty || content != "changed\nuntracked\n" {
+		t.Errorf("the recorded tree, cached: %v, %q, %v", again, content, err)
+	}
+	if _, _, err := resolve(recorded, t.TempDir()); err == nil || !strings.Contains(err.Error(), "has changed since") {
+		t.Errorf("the recorded tree, not cached, after a change: %v", err)
+	}
+}
+
+// runGit runs git in dir and returns its trimmed output.
+func runGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := gitEnv(dir, nil, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestProjectFile(t *testing.T) {
+	repo, _ := tableRepo(t, 0)
+	os.WriteFile(filepath.Join(repo, ConfigFile), []byte(`{"build": "make", "serve": "./srv {worktree}"}`), 0o644)
+	p, err := ProjectFor(repo, Project{Serve: "./other"})
+	if err != nil || p.Build != "make" || p.Serve != "./other" {
+		t.Errorf("the command line over the file: %+v, %v", p, err)
+	}
+	os.WriteFile(filepath.Join(repo, ConfigFile), []byte(`{"build": "make", "srve": "./srv"}`), 0o644)
+	if _, err := ProjectFor(repo, Project{}); err == nil || !strings.Contains(err.Error(), `unknown field "srve"`) {
+		t.Errorf("a misspelt field: %v", err)
+	}
+	if v := (projectVars{Worktree: "/a b", Rev: "c0ffee", Out: "/o"}).expand("{worktree}/x {rev} {out}"); v != `'/a b'/x c0ffee /o` {
+		t.Errorf("expand: %s", v)
+	}
+}

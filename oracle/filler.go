@@ -1,0 +1,202 @@
+// filler.go: the `filler` check and the copy count that growth's clone
+// budget reads. Both are judged from the module and the graph alone, for
+// any structurizer's module (emit/CONVENTION.md, "Blocks"):
+//
+//   - a block reports the original id it appends (the constant argument of
+//     its first call to a one-argument function, as modulecfg.go reads it);
+//   - a block's filler is every store to a Private variable in it together
+//     with the instructions of the block its stored value is computed from:
+//     integer arithmetic and loads of Private variables (the convention's
+//     "one load, ops, one store" on the sink);
+//   - a block that reports id b must carry at least FillerWords(weight(b))
+//     words of filler (signature filler:short);
+//   - the copies of b are the blocks reporting b past the first; the words
+//     copied are the sum over copies of weight(b), which growth holds to the
+//     clone budget (growth.go).
+package oracle
+
+import (
+	"fmt"
+
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// SigFillerShort: a block carries less filler than its original's weight
+// promises (after "filler:").
+const SigFillerShort = "short"
+
+// FillerWords is the least filler a block of weight w must carry: none for
+// w <= 0; else a load, at least one five-word instruction and a store (12
+// words), and w words less the 4 that five-word instructions cannot hit
+// exactly.
+func FillerWords(w int) int {
+	if w <= 0 {
+		return 0
+	}
+	return max(12, w-4)
+}
+
+// blockFill is one entry-point block's reported id (-1: none) and filler
+// words.
+type blockFill struct {
+	reported int
+	label    uint32
+	words    int
+}
+
+// fillArithmetic lists the integer arithmetic a filler chain may use.
+var fillArithmetic = map[spirv.Op]bool{
+	spirv.OpIAdd: true, spirv.OpISub: true, spirv.OpIMul: true, spirv.OpUDiv: true, spirv.OpUMod: true,
+	spirv.Op(126):             true,                      // OpSNegate
+	spirv.Op(135):             true,                      // OpSDiv
+	spirv.Op(138):             true,                      // OpSRem
+	spirv.Op(139):             true,                      // OpSMod
+	spirv.OpShiftRightLogical: true, spirv.Op(195): true, // OpShiftRightArithmetic
+	spirv.OpShiftLeftLogical: true, spirv.OpBitwiseOr: true, spirv.OpBitwiseXor: true, spirv.OpBitwiseAnd: true, spirv.OpNot: true,
+}
+
+// blockFills reads every block of m's entry point, in binary order.
+func blockFills(m *spirv.Module) []blockFill {
+	consts, private := map[uint32]uint32{}, map[uint32]bool{}
+	entry := uint32(0)
+	for _, in := range m.Insts {
+		switch {
+		case in.Op == spirv.OpConstant && len(in.Operands) == 3:
+			consts[in.Operands[1]] = in.Operands[2]
+		case in.Op == spirv.OpVariable && len(in.Operands) >= 3 && in.Operands[2] == spirv.StoragePrivate:
+			private[in.Operands[1]] = true
+		case in.Op == spirv.OpEntryPoint && len(in.Operands) >= 2 && entry == 0:
+			entry = in.Operands[1]
+		}
+	}
+	var out []blockFill
+	inEntry, start := false, -1
+	for i, in := range m.Insts {
+		switch in.Op {
+		case spirv.OpFunction:
+			inEntry, start = len(in.Operands) >= 2 && in.Operands[1] == entry, -1
+		case spirv.OpFunctionEnd:
+			inEntry, start = false, -1
+		case spirv.OpLabel:
+			if inEntry && len(in.Operands) == 1 {
+				start = i
+			}
+		}
+		if start >= 0 && isTerminator(in.Op) {
+			out = append(out, fillOfBlock(m.Insts[start:i+1], consts, private))
+			start = -1
+		}
+	}
+	return out
+}
+
+// isTerminator reports whether op ends a block.
+func isTerminator(op spirv.Op) bool {
+	switch op {
+	case spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch, spirv.OpReturn, spirv.OpReturnValue,
+		spirv.OpKill, spirv.OpUnreachable, spirv.OpTerminateInvocation:
+		return true
+	}
+	return false
+}
+
+// fillOfBlock measures one block (its label first, its terminator last).
+func fillOfBlock(blk []spirv.Instruction, consts map[uint32]uint32, private map[uint32]bool) blockFill {
+	f := blockFill{reported: -1, label: blk[0].Operands[0]}
+	def := map[uint32]int{} // result id -> index in blk, for filler sources
+	for i, in := range blk {
+		switch {
+		case in.Op == spirv.OpFunctionCall && len(in.Operands) == 4 && f.reported < 0:
+			if v, ok := consts[in.Operands[3]]; ok {
+				f.reported = int(v)
+			}
+		case fillArithmetic[in.Op] && len(in.Operands) >= 3,
+			in.Op == spirv.OpLoad && len(in.Operands) >= 3 && private[in.Operands[2]]:
+			def[in.Operands[1]] = i
+		}
+	}
+	seen := make([]bool, len(blk))
+	var cone func(id uint32)
+	cone = func(id uint32) {
+		i, ok := def[id]
+		if !ok || seen[i] {
+			return
+		}
+		seen[i] = true
+		f.words += blk[i].Words()
+		if blk[i].Op != spirv.OpLoad {
+			for _, x := range blk[i].Operands[2:] {
+				cone(x)
+			}
+		}
+	}
+	for _, in := range blk {
+		if in.Op == spirv.OpStore && len(in.Operands) >= 2 && private[in.Operands[0]] {
+			f.words += in.Words()
+			cone(in.Operands[1])
+		}
+	}
+	return f
+}
+
+// fills is blockFills of the subject's module, read once per Check.
+func (s *Subject) fills() ([]blockFill, error) {
+	if !s.fillDone {
+		m, err := s.decoded()
+		if err == nil {
+			s.fillList = blockFills(m)
+		}
+		s.fillErr, s.fillDone = err, true
+	}
+	return s.fillList, s.fillErr
+}
+
+// Copies is what a module copied of its graph's blocks: the blocks
+// reporting an original id past the first that reports it, and the words
+// they copy (the original's weight, per copy).
+type Copies struct {
+	Blocks, Words int
+}
+
+// copiesOf counts the copies of g's blocks among fills.
+func copiesOf(g *cfg.Graph, fills []blockFill) Copies {
+	seen := make([]bool, g.Len())
+	var c Copies
+	for _, f := range fills {
+		if f.reported < 0 || f.reported >= g.Len() {
+			continue
+		}
+		if seen[f.reported] {
+			c.Blocks++
+			c.Words += max(0, g.Weight(f.reported))
+		}
+		seen[f.reported] = true
+	}
+	return c
+}
+
+// checkFiller holds every block that reports an original id to the filler
+// its weight promises.
+func (o *Oracle) checkFiller(s *Subject) Verdict {
+	if s.Graph == nil {
+		return Verdict{Status: Skip, Detail: "no graph"}
+	}
+	fills, err := s.fills()
+	if err != nil {
+		return Verdict{Status: Skip, Detail: "module unreadable: " + err.Error()}
+	}
+	blocks := 0
+	for _, f := range fills {
+		if f.reported < 0 || f.reported >= s.Graph.Len() {
+			continue
+		}
+		blocks++
+		w := s.Graph.Weight(f.reported)
+		if need := FillerWords(w); f.words < need {
+			return Verdict{Status: Fail, Signature: "filler:" + SigFillerShort,
+				Detail: fmt.Sprintf("block %%%d (b%d, weight %d) carries %d words of filler, at least %d promised", f.label, f.reported, w, f.words, need)}
+		}
+	}
+	return Verdict{Status: Pass, Detail: fmt.Sprintf("%d labelled blocks", blocks)}
+}
