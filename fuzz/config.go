@@ -161,7 +161,10 @@ type Config struct {
 	// reports. Required.
 	Dir string
 	// Resume continues the campaign in Dir instead of starting afresh.
-	Resume  bool
+	Resume bool
+	// Force lets a new campaign replace the one Dir holds (its log,
+	// settings, reports and findings); false refuses such a Dir.
+	Force   bool
 	Workers int
 	// Progress receives the progress display; Terminal says whether it is
 	// a terminal (a bar) or a log (a line every ProgressEvery, default 10 s).
@@ -178,8 +181,13 @@ type Config struct {
 	// share) and returns a smaller graph that still fails with it, or nil.
 	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
 	// Context cancels the campaign (Ctrl-C): work stops, the log is
-	// flushed, the report covers what was done. nil means Background.
+	// flushed, the report covers what was done and says it is incomplete
+	// (Report.Incomplete, with the context's cause as the reason when it
+	// is not context.Canceled). nil means Background.
 	Context context.Context
+	// ResumeCommand is the shell command an interrupted report gives to
+	// complete the campaign; "" gives none.
+	ResumeCommand string
 
 	declared *declaredSink // the sides' v2 declarations, for the report (set by Run)
 }

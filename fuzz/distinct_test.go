@@ -162,7 +162,11 @@ func resumeFromPart(t *testing.T, c Config, k int) Config {
 	lines := strings.SplitAfter(string(log), "\n")
 	r := c
 	r.Dir, r.Resume = t.TempDir(), true
-	if err := SaveSettings(r.Dir, c.Settings); err != nil {
+	saved, err := LoadSettings(c.Dir) // as Run filled them in: resume must match them
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveSettings(r.Dir, saved); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(r.Dir, ResultsFile), []byte(strings.Join(lines[:k], "")), 0o644); err != nil {

@@ -9,7 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -58,21 +58,22 @@ func Run(c Config) (*Outcome, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+	unlock, err := c.openDir()
+	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	var old []Record
 	var good int64
 	if c.Resume {
-		var err error
-		if old, good, err = ReadRecords(c.Dir); err != nil {
+		if old, good, err = c.replay(); err != nil {
 			return nil, err
 		}
 	}
 	if err := SaveSettings(c.Dir, c.Settings); err != nil {
 		return nil, err
 	}
-	j, err := openJournal(c.Dir, c.Resume, good)
+	j, err := openJournal(c.Dir, c.Resume, good, SettingsSum(c.Settings))
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +83,7 @@ func Run(c Config) (*Outcome, error) {
 	}
 	start := time.Now()
 	c.declared = &declaredSink{}
-	fresh, harness, jerr := c.execute(j, done, old)
+	fresh, harness, stopped, jerr := c.execute(j, done, old)
 	if err := j.close(); jerr == nil {
 		jerr = err
 	}
@@ -101,7 +102,8 @@ func Run(c Config) (*Outcome, error) {
 	}
 	rep.Throughput.fill()
 	rep.Declared = c.declared.get()
-	if c.Minimize != nil {
+	rep.Incomplete = c.interruption(stopped, len(all), c.planned(done))
+	if c.Minimize != nil && rep.Incomplete == nil { // an interrupted run's resume minimizes
 		minimizeFindings(rep, c.Minimize)
 	}
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
@@ -110,9 +112,23 @@ func Run(c Config) (*Outcome, error) {
 	return &Outcome{Report: rep, Harness: harness}, nil
 }
 
+// replay reads the log of the campaign being resumed, after checking that
+// this run's settings are those the log was written under.
+func (c *Config) replay() ([]Record, int64, error) {
+	saved, err := LoadSettings(c.Dir)
+	if err != nil {
+		return nil, 0, fmt.Errorf("resume: %w", err)
+	}
+	if SettingsSum(saved) != SettingsSum(c.Settings) {
+		return nil, 0, fmt.Errorf("resume: the settings differ from those %s was written under", filepath.Join(c.Dir, CampaignFile))
+	}
+	return ReadRecords(c.Dir)
+}
+
 // execute runs the workers until the budget is spent and returns the new
-// records and the harness failures.
-func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record, []string, error) {
+// records, the harness failures and whether c.Context stopped it before
+// the graph indices ran out (a time budget running out does not count).
+func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record, []string, bool, error) {
 	ctx, cancel := context.WithCancel(c.Context)
 	defer cancel()
 	if c.Duration > 0 {
@@ -149,11 +165,12 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 	if len(harness) == c.Workers {
 		close(indices)
 		prog.finish()
-		return nil, harness, errors.New(harness[0])
+		return nil, harness, false, errors.New(harness[0])
 	}
+	var stopped bool // written by the feeder before it closes indices
 	go func() {
 		defer close(indices)
-		c.dispatch(ctx, done, indices, results)
+		stopped = c.dispatch(ctx, done, indices, results)
 	}()
 	go func() { wg.Wait(); close(results) }()
 	var fresh []Record
@@ -166,17 +183,18 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 		prog.count(&r, false)
 	}
 	prog.finish()
-	return fresh, harness, jerr
+	return fresh, harness, stopped, jerr
 }
 
 // dispatch generates every graph index's graph in order and hands this
 // shard's to the workers, except the repeats of an earlier index's graph
-// (distinct.go), which it records as skipped.
-func (c *Config) dispatch(ctx context.Context, done map[int]bool, jobs chan<- job, results chan<- Record) {
+// (distinct.go), which it records as skipped. It returns whether
+// c.Context stopped it before the indices ran out.
+func (c *Config) dispatch(ctx context.Context, done map[int]bool, jobs chan<- job, results chan<- Record) (stopped bool) {
 	seen := NewDistinctSet(0)
 	for i := 0; c.Graphs <= 0 || i < c.Graphs; i++ {
 		if ctx.Err() != nil {
-			return
+			return c.Context.Err() != nil
 		}
 		mine := c.Shard.has(i) && !done[i]
 		j := makeJob(c.Source, &c.Settings, i)
@@ -195,9 +213,10 @@ func (c *Config) dispatch(ctx context.Context, done map[int]bool, jobs chan<- jo
 		select {
 		case jobs <- j:
 		case <-ctx.Done():
-			return
+			return c.Context.Err() != nil
 		}
 	}
+	return false
 }
 
 // gpuSampled says whether index i runs the gpu check too (GPUEvery).

@@ -24,7 +24,11 @@ svg .l{fill:#555;font-size:9px}.finding{border-top:2px solid #999;margin-top:2em
 func HTML(rep *Report) string {
 	var b strings.Builder
 	b.WriteString("<!doctype html><html><head><meta charset=\"utf-8\"><title>cfgfuzz report</title><style>" + pageStyle + "</style></head><body>")
-	fmt.Fprintf(&b, "<h1>cfgfuzz campaign, seed %d</h1><p>%s</p>", rep.Settings.Seed, html.EscapeString(summaryProse(rep)))
+	fmt.Fprintf(&b, "<h1>cfgfuzz campaign, seed %d</h1>", rep.Settings.Seed)
+	if in := rep.Incomplete; in != nil {
+		fmt.Fprintf(&b, `<p class="incomplete"><strong>This report is %s.</strong></p>`, html.EscapeString(in.Summary()))
+	}
+	fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(summaryProse(rep)))
 	b.WriteString("<h2>Outcomes per generator and weight setting</h2>")
 	b.WriteString(mdTableHTML(func(sb *strings.Builder) { outcomeTable(sb, rep) }))
 	if rep.Divergences != nil {

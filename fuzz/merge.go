@@ -5,16 +5,19 @@
 package fuzz
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 )
 
-// Merge reads the shard directories and returns the combined report. The
-// shards must share every setting but the shard; the merged report has none.
-func Merge(dirs []string) (*Report, error) {
+// Merge is MergeWith under the zero options: an incomplete shard set is
+// an error.
+func Merge(dirs []string) (*Report, error) { return MergeWith(dirs, MergeOptions{}) }
+
+// MergeWith reads the shard directories and returns the combined report.
+// The shards must share every setting but the shard; the merged report has
+// none. An incomplete set (shardset.go) is an error naming what is missing
+// unless opt.Partial, when the report's Incomplete names it.
+func MergeWith(dirs []string, opt MergeOptions) (*Report, error) {
 	if len(dirs) == 0 {
 		return nil, fmt.Errorf("no directories to merge")
 	}
@@ -22,40 +25,42 @@ func Merge(dirs []string) (*Report, error) {
 	seen := map[int]bool{}
 	var all []Record
 	var tp Throughput
+	var shards []*shardState
 	minimized := map[minKey]string{}
 	for k, dir := range dirs {
-		s, err := LoadSettings(dir)
+		st, err := inspectShard(dir)
 		if err != nil {
 			return nil, err
 		}
+		shards = append(shards, st)
+		s := st.settings
 		s.Shard = Shard{}
 		if k == 0 {
 			base = s
 		} else if !reflect.DeepEqual(normalizeForMerge(s), normalizeForMerge(base)) {
 			return nil, fmt.Errorf("%s: campaign settings differ from %s's", dir, dirs[0])
 		}
-		recs, _, err := ReadRecords(dir)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, err)
-		}
-		for _, r := range recs {
+		for _, r := range st.recs {
 			if !seen[r.Index] {
 				seen[r.Index] = true
 				all = append(all, r)
 			}
 		}
-		shardReport := readShardReport(dir)
-		for _, f := range shardReport.Findings {
+		for _, f := range st.report.Findings {
 			if f.Minimized != "" {
 				minimized[minKey{f.Signature, f.First.Index}] = f.Minimized
 			}
 		}
-		t := shardReport.Throughput
+		t := st.report.Throughput
 		tp.Graphs += t.Graphs
 		tp.Skipped += t.Skipped
 		tp.Resumed += t.Resumed
 		tp.Seconds = max(tp.Seconds, t.Seconds)
 		tp.Workers += t.Workers
+	}
+	in := mergeIncomplete(shards, seen, len(all))
+	if in != nil && !opt.Partial {
+		return nil, fmt.Errorf("incomplete shard set: %s (merge it anyway with --partial)", in.coverage())
 	}
 	rep := BuildReport(base, all)
 	for i := range rep.Findings {
@@ -65,6 +70,7 @@ func Merge(dirs []string) (*Report, error) {
 	tp.Shards = len(dirs)
 	tp.fill()
 	rep.Throughput = tp
+	rep.Incomplete = in
 	return rep, nil
 }
 
@@ -79,16 +85,4 @@ func normalizeForMerge(s Settings) Settings {
 type minKey struct {
 	sig   string
 	index int
-}
-
-// readShardReport reads a shard's report.json for what the log does not
-// hold: its throughput and its minimized graphs. A missing report (a shard
-// killed before the end) gives zero values.
-func readShardReport(dir string) Report {
-	var r Report
-	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
-	if err == nil {
-		json.Unmarshal(b, &r)
-	}
-	return r
 }

@@ -53,6 +53,9 @@ type Report struct {
 	// Declared is what the sides declared in a protocol v2 handshake, by
 	// side; absent for sides that declared nothing.
 	Declared Declarations `json:"declared,omitempty"`
+	// Incomplete, when set, says the report covers less than its campaign
+	// (interrupted, a partial merge) and how to complete it.
+	Incomplete *Incomplete `json:"incomplete,omitempty"`
 }
 
 // StreamRow counts one stream's graphs by outcome and divergence class.

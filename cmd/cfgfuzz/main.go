@@ -58,7 +58,8 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage or input errors")
+	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage, input or output errors;")
+	fmt.Fprintln(w, "run and compare stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129")
 }
 
 func main() {
@@ -89,5 +90,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
-	return c.run(args[1:], stdin, stdout, stderr)
+	out := &checkedWriter{w: stdout}
+	return outputStatus(c.name, c.run(args[1:], stdin, out, stderr), out, stderr)
 }

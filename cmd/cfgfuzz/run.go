@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
@@ -48,7 +47,7 @@ type campaignFlags struct {
 	baselineStructurizer              string
 	cpuProfile, memProfile            string
 	isolate, minimize, compare        bool
-	allowFallbacks                    bool
+	allowFallbacks, force             bool
 	progress                          string
 	maxAnswer                         fuzz.ByteSize
 	set                               map[string]bool // flags given
@@ -65,6 +64,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i)")
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
+	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports and findings); without it such a DIR is refused")
 	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` (its settings; --workers and --progress may change)")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
 	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
@@ -127,7 +127,8 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintln(stderr, "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
 		}
-		fmt.Fprintln(stderr, "Exit status: 0 nothing new, 1 new findings, 2 usage or infrastructure error.\n\nflags:")
+		fmt.Fprintln(stderr, "Exit status: 0 nothing new, 1 new findings, 2 usage or infrastructure error; 130, 143, 129 stopped by")
+		fmt.Fprintln(stderr, "SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -146,17 +147,20 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV or --baseline-structurizer SPEC is required")
 		return exitUsage
 	}
-	c, err := f.config(stderr)
+	in := onStopSignals(name, stderr)
+	defer in.stop()
+	c, err := f.config(in.ctx, stderr)
+	var minimizerSides openSides
+	defer minimizerSides.close()
 	if err == nil && f.minimize {
-		err = campaignMinimizer(&c, stderr)
+		err = campaignMinimizer(&c, &minimizerSides, stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
-		return exitUsage
+		return in.or(exitUsage)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	c.Context = ctx
+	c.Context = in.ctx
+	c.ResumeCommand = "cfgfuzz " + name + " --resume " + shellWord(c.Dir)
 	if f.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(f.cpuProfile)
 		if err != nil {
@@ -168,7 +172,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	o, err := fuzz.Run(c)
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
-		return exitUsage
+		return in.or(exitUsage)
 	}
 	if f.memProfile != "" {
 		if err := writeAllocProfile(f.memProfile); err != nil {
@@ -176,7 +180,11 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	return reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
+	code := reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
+	if o.Report.Incomplete != nil {
+		return in.or(exitUsage)
+	}
+	return code
 }
 
 // startCPUProfile starts writing a CPU profile to path and returns what
@@ -206,14 +214,18 @@ func writeAllocProfile(path string) error {
 	return f.Close()
 }
 
-// reportExit prints the summary and the report paths and returns 1 for new
-// findings, 2 for harness errors, else 0.
+// reportExit prints the summary, the report paths and, last on stderr,
+// the report's incompleteness; it returns 1 for new findings, 2 for
+// harness errors, else 0.
 func reportExit(name string, rep *fuzz.Report, harness []string, dir string, stdout, stderr io.Writer) int {
 	for _, h := range harness {
 		fmt.Fprintf(stderr, "cfgfuzz %s: worker: %s\n", name, h)
 	}
 	fmt.Fprintf(stdout, "%s", summaryLines(rep))
 	fmt.Fprintf(stdout, "reports: %s\n", filepath.Join(dir, "report.{json,md,html}"))
+	if in := rep.Incomplete; in != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, in.Summary())
+	}
 	switch {
 	case rep.NewFindings > 0:
 		return exitFail
@@ -270,8 +282,8 @@ func countFindings(rep *fuzz.Report) int {
 
 // config builds the campaign from the flags, or from the saved settings
 // with --resume.
-func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
-	c := fuzz.Config{Source: genSource{}, Workers: f.workers, Dir: f.out}
+func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Config, error) {
+	c := fuzz.Config{Source: genSource{}, Workers: f.workers, Dir: f.out, Force: f.force}
 	c.Progress, c.Terminal = progressOutput(f.progress, stderr)
 	if f.resume != "" {
 		s, err := fuzz.LoadSettings(f.resume)
@@ -279,7 +291,7 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 			return c, fmt.Errorf("resume: %w", err)
 		}
 		c.Settings, c.Dir, c.Resume = s, f.resume, true
-		return c, f.sidesFromSettings(&c, stderr)
+		return c, f.sidesFromSettings(ctx, &c, stderr)
 	}
 	s := fuzz.Settings{Seed: f.seed, Graphs: f.graphs, Duration: fuzz.Duration(f.duration), Timeout: fuzz.Duration(f.timeout),
 		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice}
@@ -356,7 +368,7 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 		s.Baseline = spec.String()
 	}
 	c.Settings = s
-	return c, f.sidesFromSettings(&c, stderr)
+	return c, f.sidesFromSettings(ctx, &c, stderr)
 }
 
 // dispatchShare sets Settings.DispatchEvery: --dispatch-every on
@@ -406,18 +418,18 @@ func validateOptions(strategy string, inject []string) error {
 // repo:DIR@REV); each recorded spec is rewritten to its resolved form (a
 // revision to its full commit hash) so a resumed campaign uses the same
 // build.
-func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
+func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, log io.Writer) error {
 	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer}
-	cur, spec, err := sideFor(c.Settings.Current, c.Settings.Project, popt, log)
+	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, popt, log)
 	if err != nil {
 		return fmt.Errorf("current side: %w", err)
 	}
 	c.Current, c.Settings.Current = cur, spec.String()
 	if spec.Kind == fuzz.SpecSelf {
-		c.Escalate, _, _ = sideFor(fuzz.SpecIsolated, nil, popt, log)
+		c.Escalate, _, _ = sideFor(ctx, fuzz.SpecIsolated, nil, popt, log)
 	}
 	if c.Settings.Baseline != "" {
-		base, spec, err := sideFor(c.Settings.Baseline, c.Settings.Project, popt, log)
+		base, spec, err := sideFor(ctx, c.Settings.Baseline, c.Settings.Project, popt, log)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
@@ -428,13 +440,13 @@ func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
 
 // sideFor resolves a recorded spec into its side factory; project gives
 // repo specs' build and serve commands (nil: their .cfgfuzz.json), popt
-// configures its processes.
-func sideFor(desc string, project *fuzz.Project, popt fuzz.ProcessOptions, log io.Writer) (fuzz.SideFactory, fuzz.Spec, error) {
+// configures its processes, ctx cancels a build.
+func sideFor(ctx context.Context, desc string, project *fuzz.Project, popt fuzz.ProcessOptions, log io.Writer) (fuzz.SideFactory, fuzz.Spec, error) {
 	spec, err := fuzz.ParseSpec(desc)
 	if err != nil {
 		return fuzz.SideFactory{}, spec, err
 	}
-	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}, Process: popt}
+	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: popt}
 	if project != nil {
 		opt.Project = *project
 	}

@@ -22,6 +22,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"io"
 	"os"
@@ -110,7 +111,7 @@ func benchConfig(b testing.TB, checks string) fuzz.Config {
 	if err := fs.Parse(args); err != nil {
 		b.Fatal(err)
 	}
-	c, err := f.config(io.Discard)
+	c, err := f.config(context.Background(), io.Discard)
 	if err != nil {
 		b.Fatal(err)
 	}
