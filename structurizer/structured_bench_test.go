@@ -2,7 +2,9 @@
 // random reducible graphs of 1,000, 10,000 and 20,000 blocks, and on every
 // named shape (structured_shapes_test.go) at 1,000, 10,000 and 100,000
 // blocks (BenchmarkShapes: each size reports ns/block and its time over
-// the previous size's, x-prev; near-linear is x-prev about 10). The graphs
+// the previous size's, x-prev; near-linear is x-prev about 10; and the
+// same from the process's CPU time, cpu-ns/block and cpu-x-prev, steadier
+// on a shared machine). The graphs
 // come from this package's own generators (package gen's generator takes
 // minutes to draw a 10,000-block graph); gen's graphs are used for the
 // smoke test.
@@ -54,12 +56,14 @@ func BenchmarkStructured20k(b *testing.B) { benchStructured(b, 20000) }
 func BenchmarkShapes(b *testing.B) {
 	for _, sh := range shapes {
 		b.Run(sh.name, func(b *testing.B) {
-			per := map[int]float64{} // seconds per graph by size
+			per := map[int]float64{}    // seconds per graph by size
+			cpuPer := map[int]float64{} // CPU seconds per graph by size
 			prev := 0
 			for _, n := range []int{1000, 10000, 100000} {
 				b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
 					g := sh.make(rand.New(rand.NewPCG(uint64(n), 1)), n)
 					b.ResetTimer()
+					cpu := cpuTime()
 					var res *Result
 					for range b.N {
 						var err error
@@ -70,8 +74,15 @@ func BenchmarkShapes(b *testing.B) {
 					b.StopTimer()
 					per[n] = b.Elapsed().Seconds() / float64(b.N)
 					b.ReportMetric(per[n]*1e9/float64(g.Len()), "ns/block")
-					if prev > 0 {
+					if c := cpuTime() - cpu; c > 0 {
+						cpuPer[n] = c.Seconds() / float64(b.N)
+						b.ReportMetric(cpuPer[n]*1e9/float64(g.Len()), "cpu-ns/block")
+					}
+					if per[prev] > 0 {
 						b.ReportMetric(per[n]/per[prev], "x-prev")
+						if cpuPer[prev] > 0 {
+							b.ReportMetric(cpuPer[n]/cpuPer[prev], "cpu-x-prev")
+						}
 					}
 					st := res.Stats
 					b.ReportMetric(float64(st.Synthetic)/float64(st.BlocksIn), "synth/orig")

@@ -879,12 +879,9 @@ func (w *work) hop(lv, d int) (int, error) {
 		}
 		return l.M, nil
 	}
-	idx := -1
-	for i, x := range l.dests {
-		if x == d {
-			idx = i
-			break
-		}
+	idx, ok := l.destAt[d]
+	if !ok {
+		idx = -1
 	}
 	if idx == 0 {
 		return l.M, nil
@@ -906,6 +903,10 @@ func (w *work) hop(lv, d int) (int, error) {
 			m.values = append(m.values, valueOf(d))
 		}
 		m.succs = append(m.succs, next)
+		if l.destAt == nil {
+			l.destAt = map[int]int{}
+		}
+		l.destAt[d] = len(l.dests)
 		l.dests = append(l.dests, d)
 		if len(l.dests) == 1 {
 			return l.M, nil
