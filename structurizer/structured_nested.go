@@ -58,9 +58,12 @@
 // (plantNestedFaults), where they can apply.
 //
 // Cost per run: one dominator computation (the structural tree's; the
-// graph's post-dominators, loop forest and predecessors are computed once
-// per graph the search runs on: graphFacts), at most
-// nestLoopCandidates+exits tail walks per loop and nestCandidates+2 region
+// graph's post-dominators, loop forest, predecessors and the dominator
+// tree's tail index are computed once per graph the search runs on:
+// graphFacts), at most nestLoopCandidates+exits tail tests per loop, each
+// answered from the tail index (structured_tails.go: O(1) when a count
+// decides, else a walk of the smaller of the merge's dominator subtree and
+// the tails, never of the rest of the function), and nestCandidates+2 region
 // walks per branch point (the level walk stops a region once it is larger
 // than the best found); a run whose loops repeat an earlier run's stops
 // before the selections. At most nestMaxRuns runs
