@@ -123,6 +123,12 @@ type Settings struct {
 	// (--build, --serve); nil or empty fields take DIR/.cfgfuzz.json's.
 	Project *Project `json:"project,omitempty"`
 	Shard   Shard    `json:"shard,omitzero"`
+	// Night is the date (YYYY-MM-DD) the state directory records the
+	// night's findings under, and StateDigest the digest of the state read
+	// (State.Digest); both "" without --state. The shards of a night share
+	// them.
+	Night       string `json:"night,omitempty"`
+	StateDigest string `json:"state_digest,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as "30s".
@@ -172,6 +178,10 @@ type Config struct {
 	// graphs ran ("" Settings.Strategy; DispatchStrategy for the dispatch
 	// share) and returns a smaller graph that still fails with it, or nil.
 	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
+	// State is the state directory as read at the start (--state,
+	// state.go); nil runs without one: no graph is skipped as seen, no
+	// signature is classed, nothing is carried to the next night.
+	State *State
 	// Context cancels the campaign (Ctrl-C): work stops, the log is
 	// flushed, the report covers what was done. nil means Background.
 	Context context.Context

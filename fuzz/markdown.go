@@ -42,7 +42,11 @@ func Markdown(rep *Report) string {
 			}
 		}
 	}
+	b.WriteString(stateMarkdown(rep))
 	b.WriteString("\n## Findings\n\n")
+	if rep.Minimization != "" {
+		fmt.Fprintf(&b, "Minimization %s.\n\n", rep.Minimization)
+	}
 	if len(rep.Findings) == 0 {
 		b.WriteString("None.\n")
 	} else {

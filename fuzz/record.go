@@ -82,6 +82,9 @@ type Record struct {
 	Current  SideResult  `json:"cur"`
 	Baseline *SideResult `json:"base,omitempty"`
 	Class    string      `json:"class,omitempty"` // with a baseline only
+	// Seen marks a graph skipped unjudged because the state's filter holds
+	// it (checked on an earlier night); its sides are empty.
+	Seen bool `json:"seen,omitempty"`
 }
 
 // Classify returns the divergence class of a graph from both sides.

@@ -47,6 +47,15 @@ type Report struct {
 	// (not findings), the first few kept.
 	HarnessErrors []Example  `json:"harness_errors,omitempty"`
 	Throughput    Throughput `json:"throughput"`
+	// Seen counts the graphs skipped as checked on an earlier night (the
+	// state's filter); Graphs does not count them.
+	Seen int `json:"seen,omitempty"`
+	// State classes the signatures against the state directory (with
+	// --state; classify.go).
+	State *StateReport `json:"state,omitempty"`
+	// Minimization is "deferred to merge" on a shard, whose new findings
+	// `cfgfuzz merge` minimizes once; "" otherwise.
+	Minimization string `json:"minimization,omitempty"`
 }
 
 // StreamRow counts one stream's graphs by outcome and divergence class.
@@ -145,8 +154,13 @@ func BuildReport(s Settings, recs []Record) *Report {
 	}
 	bySig := map[findingKey]int{}
 	for i := range recs {
+		if recs[i].Seen {
+			rep.Seen++
+			continue
+		}
 		rep.add(&recs[i], bySig)
 	}
+	rep.Graphs -= rep.Seen
 	slices.SortFunc(rep.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.Signature, b.Signature), cmp.Compare(a.Strategy, b.Strategy))
 	})
@@ -281,12 +295,14 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 	return g, nil
 }
 
-// minimizeFindings runs the minimizer on the first graph of every finding
-// with new failures.
-func minimizeFindings(rep *Report, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph) {
+// MinimizeFindings runs the minimizer on the first graph of every finding
+// with new failures that is not minimized yet; with a state section, only
+// on the signatures it classes new (a known signature keeps the store's
+// minimized graph: fillStateMinimized).
+func MinimizeFindings(rep *Report, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if f.New == 0 {
+		if f.New == 0 || f.Minimized != "" || rep.State != nil && rep.State.class(f.Signature, f.Strategy) != ClassNew {
 			continue
 		}
 		g, err := graphOf(&f.First)

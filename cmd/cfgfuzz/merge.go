@@ -1,6 +1,9 @@
-// merge.go: `cfgfuzz merge [--out DIR] DIR...`, which combines the
-// directories of a campaign's shards into one report, equal to the report
-// of the whole campaign run on one machine.
+// merge.go: `cfgfuzz merge [--out DIR] [--state DIR] DIR...`, which
+// combines the directories of a campaign's shards into one report, equal
+// to the report of the whole campaign run on one machine: it minimizes the
+// new findings the shards deferred into DIR/findings (once per signature)
+// and, with --state, classes the signatures against the state the shards
+// read and writes the night's updated state into it.
 package main
 
 import (
@@ -8,8 +11,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func init() {
@@ -20,8 +25,10 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "cfgfuzz-out", "output `DIR` of the merged report")
+	state := fs.String("state", "", "the state `DIR` the shards ran with (--state): class the signatures against it and write the night's updated state into it")
+	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz merge [--out DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report (exit 1 when it holds new findings).\n\nflags:")
+		fmt.Fprintln(stderr, "usage: cfgfuzz merge [--out DIR] [--state DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report (exit 1 when it holds new findings; with --state, new signatures).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -31,16 +38,73 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	rep, err := fuzz.Merge(fs.Args())
-	if err == nil {
-		err = os.MkdirAll(*out, 0o755)
-	}
-	if err == nil {
-		err = fuzz.WriteReports(*out, rep, genSource{})
-	}
+	rep, err := mergeNight(fs.Args(), *out, *state, *minimize, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
 	}
 	return reportExit("merge", rep, nil, *out, stdout, stderr)
+}
+
+// mergeNight merges, minimizes, writes the reports and commits the state.
+func mergeNight(dirs []string, out, state string, minimize bool, stderr io.Writer) (*fuzz.Report, error) {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	var opt fuzz.MergeOptions
+	if state != "" {
+		st, err := fuzz.LoadState(state)
+		if err != nil {
+			return nil, fmt.Errorf("--state: %w", err)
+		}
+		opt.State = st
+	}
+	if minimize {
+		s, err := fuzz.LoadSettings(dirs[0])
+		if err != nil {
+			return nil, err
+		}
+		s.Shard = fuzz.Shard{}
+		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out}, stderr)
+	}
+	rep, up, err := fuzz.MergeNight(dirs, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := fuzz.WriteReports(out, rep, genSource{}); err != nil {
+		return nil, err
+	}
+	if up != nil {
+		if err := fuzz.WriteStateUpdate(filepath.Join(out, fuzz.StateUpdateDir), *up); err != nil {
+			return nil, err
+		}
+		if err := fuzz.WriteStateUpdate(state, *up); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// lazyMinimizer is the campaign's minimizer for the merged settings, its
+// sides made (a revision built) on the first finding to minimize.
+func lazyMinimizer(c fuzz.Config, stderr io.Writer) func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	var made bool
+	return func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		if !made {
+			made = true
+			var f campaignFlags
+			err := f.sidesFromSettings(&c, stderr)
+			if err == nil {
+				err = campaignMinimizer(&c, stderr)
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "cfgfuzz merge: minimizer: %v\n", err)
+				c.Minimize = nil
+			}
+		}
+		if c.Minimize == nil {
+			return nil
+		}
+		return c.Minimize(g, sig, strategy)
+	}
 }
