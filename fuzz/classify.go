@@ -142,6 +142,8 @@ func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[s
 		if stored.Fixed != "" {
 			s.Reason += "; fixed since " + stored.Fixed
 		}
+	case !showed && t.rerunGraphs == 0:
+		s.Class, s.Reason = ClassUnverified, "not seen tonight; none of its kept graphs was re-run here"
 	case !showed:
 		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, plural(t.rerunGraphs, "kept graph"))
 	case triaged && tr.Status == TriageIgnored:

@@ -8,8 +8,10 @@ package fuzz
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
@@ -198,5 +200,101 @@ func sameState(t *testing.T, a, b string) {
 		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
 			t.Errorf("%s differs (%v, %v)", f, err1, err2)
 		}
+	}
+}
+
+// TestKnownNotReminimized: a known signature keeps the store's minimized
+// graph; only new ones are minimized.
+func TestKnownNotReminimized(t *testing.T) {
+	state := t.TempDir()
+	calls := map[string]int{}
+	minimize := func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		calls[sig]++
+		return cfg.FromSuccs([][]int{{0, 1}, {}})
+	}
+	swap := func(c *Config) { c.Inject, c.Minimize, c.Workers = []string{"swap-arms"}, minimize, 1 }
+	night(t, state, "2026-03-01", 1, 40, swap)
+	if calls[swapSig] != 1 {
+		t.Fatalf("night 1 minimized %v, want %s once", calls, swapSig)
+	}
+	two := night(t, state, "2026-03-02", 2, 40, swap)
+	if calls[swapSig] != 1 {
+		t.Errorf("night 2 minimized the known %s again (%d calls)", swapSig, calls[swapSig])
+	}
+	for _, f := range two.Findings {
+		if f.Signature == swapSig && f.Minimized != "{{0, 1}, {}}" {
+			t.Errorf("night 2: %s minimized %q, want the store's", swapSig, f.Minimized)
+		}
+	}
+}
+
+// TestTriageFile: the format's errors name the line.
+func TestTriageFile(t *testing.T) {
+	good := "# comment\n\nknown   exec:trace-mismatch  tracked upstream\nignored rules:R12\tnot ours\n"
+	m, err := ParseTriage("triage.txt", []byte(good))
+	if err != nil || m["exec:trace-mismatch"] != (TriageEntry{TriageKnown, "tracked upstream"}) || m["rules:R12"].Status != TriageIgnored {
+		t.Errorf("parse: %v %v", m, err)
+	}
+	for _, bad := range []string{"known exec:x\n", "fixed exec:x because\n", "known a r\nignored a r\n"} {
+		if _, err := ParseTriage("triage.txt", []byte(bad)); err == nil || !strings.Contains(err.Error(), "triage.txt:") {
+			t.Errorf("%q: error %v, want one naming the line", bad, err)
+		}
+	}
+}
+
+// TestBloom: added keys are found, the measured false-positive rate at
+// two million keys is the stated one (1.9%) within a fifth, the count
+// estimate is within 1%, and OR merges.
+func TestBloom(t *testing.T) {
+	a, b := NewBloom(), NewBloom()
+	const n = 2_000_000
+	key := func(tag byte, i int) []byte { return binary.LittleEndian.AppendUint64([]byte{tag}, uint64(i)) }
+	for i := range n {
+		if i%2 == 0 {
+			a.Add(key('k', i))
+		} else {
+			b.Add(key('k', i))
+		}
+	}
+	a.Or(b)
+	for i := range n {
+		if !a.Has(key('k', i)) {
+			t.Fatalf("key %d lost", i)
+		}
+	}
+	fp := 0
+	const probe = 100_000
+	for i := range probe {
+		if a.Has(key('o', i)) {
+			fp++
+		}
+	}
+	want, got := BloomFalsePositive(n), float64(fp)/probe
+	t.Logf("%d keys: false positives %d of %d (%.4f), stated %.4f; count estimate %d", n, fp, probe, got, want, a.Count())
+	if got < want*0.8 || got > want*1.2 {
+		t.Errorf("false-positive rate %.4f, stated %.4f", got, want)
+	}
+	if c := a.Count(); c < n*99/100 || c > n*101/100 {
+		t.Errorf("count estimate %d, want about %d", c, n)
+	}
+	if p := BloomFalsePositive(1_000_000); p < 0.0004 || p > 0.0006 {
+		t.Errorf("stated rate at a million: %.2g, the docs say 0.05%%", p)
+	}
+}
+
+// TestGraphFingerprint: a renumbering that keeps the entry gives the same
+// fingerprint; swapped arms or another weight do not.
+func TestGraphFingerprint(t *testing.T) {
+	g := cfg.FromSuccs([][]int{{1, 2}, {3}, {}, {}})
+	if GraphFingerprint(g) != GraphFingerprint(g.Permute([]int{0, 3, 1, 2})) {
+		t.Errorf("a renumbering changed the fingerprint")
+	}
+	if GraphFingerprint(g) == GraphFingerprint(cfg.FromSuccs([][]int{{2, 1}, {3}, {}, {}})) {
+		t.Errorf("swapped arms share the fingerprint")
+	}
+	w := g.Clone()
+	w.Weights[1] = 16
+	if GraphFingerprint(g) == GraphFingerprint(w) {
+		t.Errorf("a weight did not change the fingerprint")
 	}
 }
