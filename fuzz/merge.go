@@ -38,6 +38,9 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, error) 
 		return nil, nil, err
 	}
 	var seen *Bloom
+	if opt.State == nil && rep.Settings.StateDigest != "" {
+		return nil, nil, fmt.Errorf("the shards ran with a state directory (night %s): merge with --state DIR, or the night is not recorded", rep.Settings.Night)
+	}
 	if st := opt.State; st != nil {
 		switch s := &rep.Settings; {
 		case s.StateDigest == "":

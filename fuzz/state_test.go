@@ -174,6 +174,9 @@ func TestNightDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, _, err := MergeNight(dirs, MergeOptions{}); err == nil {
+		t.Errorf("shards run with a state merged without one")
+	}
 	rep, up, err := MergeNight(dirs, MergeOptions{State: state})
 	if err != nil {
 		t.Fatal(err)
