@@ -135,6 +135,10 @@ func invalidPhrase(n int) string {
 }
 
 func newPhrase(rep *Report) string {
+	if s := rep.State; s != nil {
+		return fmt.Sprintf("Against the state, %d of %s are new (%d known, %d ignored, %d fixed, %d unverified)", s.NewSignatures(), plural(len(s.Signatures), "signature"),
+			s.Classes[ClassKnown], s.Classes[ClassIgnored], s.Classes[ClassFixed], s.Classes[ClassUnverified])
+	}
 	if rep.NewFindings == 0 {
 		return "Nothing new was found"
 	}
