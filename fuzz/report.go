@@ -108,9 +108,12 @@ type Finding struct {
 	Outcome  string `json:"outcome"` // of the first graph
 	Count    int    `json:"count"`   // graphs failing with it
 	New      int    `json:"new"`     // of which the baseline passed (no baseline: all)
-	// First is the lowest-index graph failing with the signature.
-	First  Example `json:"first"`
-	Replay string  `json:"replay"` // shell command reproducing First
+	// First is the lowest-index graph failing with the signature, and
+	// Others the next ones, up to KeepGraphs in all (what the state keeps
+	// to re-run).
+	First  Example   `json:"first"`
+	Others []Example `json:"others,omitempty"`
+	Replay string    `json:"replay"` // shell command reproducing First
 	// Minimized is the minimized graph (compact), when a minimizer ran.
 	Minimized string `json:"minimized,omitempty"`
 	// Func is the structured function of First, when the side gave one
@@ -225,6 +228,11 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) {
 		rep.Findings = append(rep.Findings, f)
 	}
 	f := &rep.Findings[k]
+	if ok && len(f.Others)+1 < KeepGraphs {
+		e := rep.example(r, "")
+		e.Program = "" // the first graph's is enough
+		f.Others = append(f.Others, e)
+	}
 	f.Count++
 	if r.isNew() {
 		f.New++

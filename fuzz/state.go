@@ -194,16 +194,18 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 		k := findingKey{c.Signature, c.Strategy}
 		e, had := byKey[k]
 		if !had {
-			e = StoredSignature{Signature: c.Signature, Strategy: c.Strategy, Outcome: c.Outcome, FirstSeen: s.Night, FirstRevision: s.Current}
+			e = StoredSignature{Signature: c.Signature, Strategy: c.Strategy, Outcome: c.Outcome, FirstSeen: s.Night, FirstRevision: stateRevision(s)}
 		}
 		switch {
 		case c.Class == ClassFixed:
 			e.Fixed = cmp.Or(e.Fixed, s.Night)
 		case c.Class == ClassUnverified:
 		default: // it showed tonight
-			e.LastSeen, e.Revision, e.Fixed = s.Night, s.Current, ""
+			e.LastSeen, e.Revision, e.Fixed = s.Night, stateRevision(s), ""
 			if f := firsts[k]; f != nil {
-				e.Graphs = keepGraph(e.Graphs, KeptGraph{Graph: f.First.Graph, Weights: f.First.Weights, Stream: f.First.Stream, Seed: f.First.Seed})
+				for _, x := range append([]Example{f.First}, f.Others...) {
+					e.Graphs = keepGraph(e.Graphs, KeptGraph{Graph: x.Graph, Weights: x.Weights, Stream: x.Stream, Seed: x.Seed})
+				}
 				e.Minimized = cmp.Or(e.Minimized, f.Minimized)
 			}
 			for _, g := range c.rerunShowing {
@@ -222,6 +224,15 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 		up.Seen.Or(seen)
 	}
 	return up
+}
+
+// stateRevision is the current side as the store records it: its spec,
+// and for this binary's own structurizer the commit it was built from.
+func stateRevision(s *Settings) string {
+	if sp, err := ParseSpec(s.Current); err == nil && sp.IsSelf() {
+		return s.Current + " (" + sp.Describe() + ")"
+	}
+	return s.Current
 }
 
 // keepGraph adds g unless it is kept already or KeepGraphs are.
