@@ -152,3 +152,24 @@ func timeless(t *testing.T, dir string) string {
 	b, _ := json.MarshalIndent(rep, "", " ")
 	return string(b)
 }
+
+// TestNightsExternalStructurizer: the nights work the same on an external
+// structurizer (this binary serving protocol v1 with a bug of its own):
+// the kept graphs re-run through the process, the bug removed is fixed.
+func TestNightsExternalStructurizer(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	bin := cfgfuzzBinary(t)
+	night := func(date, seed, spec, out string) (int, *fuzz.Report) {
+		return runNight(t, []string{"run", "--graphs", "60", "--seed", seed, "--structurizer", spec, "--state", state, "--night", date,
+			"--progress", "none", "--minimize=false", "--out", filepath.Join(dir, out)})
+	}
+	code, one := night("2026-03-01", "1", "cmd:"+bin+" structurize --inject swap-arms", "n1")
+	if code != exitFail || classOf(one)["exec:trace-mismatch"] != fuzz.ClassNew {
+		t.Fatalf("night 1: exit %d, classes %v; want 1 and exec:trace-mismatch new", code, classOf(one))
+	}
+	code, two := night("2026-03-02", "2", "cmd:"+bin+" structurize", "n2")
+	if code != exitOK || classOf(two)["exec:trace-mismatch"] != fuzz.ClassFixed || two.State.Reruns == 0 {
+		t.Errorf("night 2, the bug removed: exit %d, classes %v, %d re-runs; want 0, fixed, re-runs", code, classOf(two), two.State.Reruns)
+	}
+}
