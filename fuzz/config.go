@@ -128,6 +128,12 @@ type Settings struct {
 	// MaxAnswer bounds one answer line of a structurizer process in
 	// bytes (a longer one is a crash finding); 0 means DefaultMaxAnswer.
 	MaxAnswer int `json:"max_answer,omitempty"`
+	// Night is the date (YYYY-MM-DD) the state directory records the
+	// night's findings under, and StateDigest the digest of the state read
+	// (State.Digest); both "" without --state. The shards of a night share
+	// them.
+	Night       string `json:"night,omitempty"`
+	StateDigest string `json:"state_digest,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as "30s".
@@ -180,6 +186,10 @@ type Config struct {
 	// graphs ran ("" Settings.Strategy; DispatchStrategy for the dispatch
 	// share) and returns a smaller graph that still fails with it, or nil.
 	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
+	// State is the state directory as read at the start (--state,
+	// state.go); nil runs without one: no graph is skipped as seen, no
+	// signature is classed, nothing is carried to the next night.
+	State *State
 	// Context cancels the campaign (Ctrl-C): work stops, the log is
 	// flushed, the report covers what was done and says it is incomplete
 	// (Report.Incomplete, with the context's cause as the reason when it

@@ -50,7 +50,7 @@ func (c *Config) validate() error {
 	}
 	c.Settings.Current = c.Current.Describe
 	c.Settings.Baseline = c.Baseline.Describe
-	return nil
+	return c.validateState()
 }
 
 // Run runs (or resumes) a campaign and writes its reports into c.Dir.
@@ -82,6 +82,11 @@ func Run(c Config) (*Outcome, error) {
 		done[r.Index] = true
 	}
 	start := time.Now()
+	reruns, err := c.reruns()
+	if err != nil {
+		j.close()
+		return nil, err
+	}
 	c.declared = &declaredSink{}
 	fresh, harness, stopped, jerr := c.execute(j, done, old)
 	if err := j.close(); jerr == nil {
@@ -103,11 +108,24 @@ func Run(c Config) (*Outcome, error) {
 	rep.Throughput.fill()
 	rep.Declared = c.declared.get()
 	rep.Incomplete = c.interruption(stopped, len(all), c.planned(done))
-	if c.Minimize != nil && rep.Incomplete == nil { // an interrupted run's resume minimizes
-		minimizeFindings(rep, c.Minimize)
+	if c.State != nil {
+		rep.State = ClassifyState(c.State, rep, reruns)
+		fillStateMinimized(rep, c.State)
+	}
+	switch {
+	case c.Minimize != nil && rep.Incomplete != nil: // an interrupted run's resume minimizes
+	case c.Minimize != nil && c.Shard.N > 1:
+		rep.Minimization = MinimizationDeferred
+	case c.Minimize != nil:
+		MinimizeFindings(rep, c.Minimize)
 	}
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 		return nil, err
+	}
+	if c.State != nil {
+		if err := c.saveState(rep, all); err != nil {
+			return nil, err
+		}
 	}
 	return &Outcome{Report: rep, Harness: harness}, nil
 }

@@ -288,21 +288,31 @@ func TestEscalateAfterHang(t *testing.T) {
 	}
 }
 
-// TestShardsMergeMinimized: the minimized graphs of the shards' reports
-// reach the merged report as the whole run's.
+// TestShardsMergeMinimized: the shards defer minimization to the merge,
+// which minimizes each new signature once, as the whole run does.
 func TestShardsMergeMinimized(t *testing.T) {
-	minimize := func(g *cfg.Graph, sig, strategy string) *cfg.Graph { return cfg.FromSuccs([][]int{{0, 1}, {}}) }
+	var calls atomic.Int32
+	minimize := func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		calls.Add(1)
+		return cfg.FromSuccs([][]int{{0, 1}, {}})
+	}
 	whole := testConfig(t, 60)
 	whole.Inject, whole.Minimize = []string{"swap-arms"}, minimize
-	mustRun(t, whole)
+	o := mustRun(t, whole)
+	wholeCalls := calls.Swap(0)
 	var dirs []string
 	for i := range 2 {
 		c := testConfig(t, 60)
 		c.Inject, c.Minimize, c.Shard = []string{"swap-arms"}, minimize, Shard{I: i, N: 2}
-		mustRun(t, c)
+		if rep := mustRun(t, c).Report; rep.Minimization != MinimizationDeferred {
+			t.Errorf("shard %d: minimization %q, want deferred", i, rep.Minimization)
+		}
 		dirs = append(dirs, c.Dir)
 	}
-	rep, err := Merge(dirs)
+	if n := calls.Load(); n != 0 {
+		t.Errorf("the shards minimized %d times, want 0 (deferred to the merge)", n)
+	}
+	rep, _, err := MergeNight(dirs, MergeOptions{Minimize: minimize})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,5 +321,8 @@ func TestShardsMergeMinimized(t *testing.T) {
 	jw, jm := reportJSON(t, whole.Dir), reportJSON(t, out)
 	if jw != jm || !strings.Contains(jw, `"minimized"`) {
 		t.Errorf("merged report differs from the whole run's (or nothing minimized)")
+	}
+	if n := calls.Load(); n != wholeCalls || int(n) != len(o.Report.Findings) {
+		t.Errorf("the merge minimized %d times, the whole run %d, for %d signatures", n, wholeCalls, len(o.Report.Findings))
 	}
 }

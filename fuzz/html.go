@@ -35,6 +35,7 @@ func HTML(rep *Report) string {
 		b.WriteString("<h2>Divergences from the baseline</h2>")
 		b.WriteString(mdTableHTML(func(sb *strings.Builder) { divergenceTable(sb, rep) }))
 	}
+	b.WriteString(stateHTML(rep))
 	fmt.Fprintf(&b, "<h2>Findings (%d signatures)</h2>", len(rep.Findings))
 	for i := range rep.Findings {
 		findingHTML(&b, &rep.Findings[i])

@@ -48,7 +48,11 @@ func Markdown(rep *Report) string {
 			}
 		}
 	}
+	b.WriteString(stateMarkdown(rep))
 	b.WriteString("\n## Findings\n\n")
+	if rep.Minimization != "" {
+		fmt.Fprintf(&b, "Minimization %s.\n\n", rep.Minimization)
+	}
 	if len(rep.Findings) == 0 {
 		b.WriteString("None.\n")
 	} else {
@@ -140,6 +144,10 @@ func invalidPhrase(n int) string {
 }
 
 func newPhrase(rep *Report) string {
+	if s := rep.State; s != nil {
+		return fmt.Sprintf("Against the state, %d of %s are new (%d known, %d ignored, %d fixed, %d unverified)", s.NewSignatures(), plural(len(s.Signatures), "signature"),
+			s.Classes[ClassKnown], s.Classes[ClassIgnored], s.Classes[ClassFixed], s.Classes[ClassUnverified])
+	}
 	if rep.NewFindings == 0 {
 		return "Nothing new was found"
 	}

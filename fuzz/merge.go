@@ -1,13 +1,61 @@
 // merge.go defines Merge, which combines the campaign directories of shards
 // (or of any runs of one campaign) into one report: the union of their
 // records, computed exactly as the whole run's report is, with the
-// minimized graphs the shards' own reports hold.
+// minimized graphs the shards' own reports hold; and MergeNight, which
+// goes on as the end of an unsharded run does: it classes the signatures
+// against the state the shards read (their re-runs unioned), minimizes the
+// new findings the shards deferred (once each, on the whole night's first
+// graph), and computes the night's updated state.
 package fuzz
 
 import (
 	"fmt"
 	"reflect"
 )
+
+// MergeNight merges the shard directories as MergeWith does, then classes,
+// minimizes and updates the state as opt says. The update is nil without
+// a state.
+func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, error) {
+	rep, err := MergeWith(dirs, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	var seen *Bloom
+	if opt.State == nil && rep.Settings.StateDigest != "" {
+		return nil, nil, fmt.Errorf("the shards ran with a state directory (night %s): merge with --state DIR, or the night is not recorded", rep.Settings.Night)
+	}
+	if st := opt.State; st != nil {
+		switch s := &rep.Settings; {
+		case s.StateDigest == "":
+			return nil, nil, fmt.Errorf("%s: the shards ran without --state", dirs[0])
+		case s.StateDigest != st.Digest:
+			return nil, nil, fmt.Errorf("state %s changed since the shards read it (digest %s, shards read %s)", st.Dir, st.Digest, s.StateDigest)
+		}
+		reruns, err := ReadReruns(dirs...)
+		if err != nil {
+			return nil, nil, err
+		}
+		rep.State = ClassifyState(st, rep, reruns)
+		fillStateMinimized(rep, st)
+		seen = NewBloom()
+		for _, dir := range dirs {
+			b, err := ReadStateUpdate(dir)
+			if err != nil {
+				return nil, nil, err
+			}
+			seen.Or(b)
+		}
+	}
+	if opt.Minimize != nil {
+		MinimizeFindings(rep, opt.Minimize)
+	}
+	if opt.State == nil {
+		return rep, nil, nil
+	}
+	up := NextState(opt.State, rep, seen)
+	return rep, &up, nil
+}
 
 // Merge is MergeWith under the zero options: an incomplete shard set is
 // an error.

@@ -90,6 +90,9 @@ type Record struct {
 	// outcome and counts in no report table but the skipped counts.
 	Skipped bool `json:"skipped,omitempty"`
 	SameAs  int  `json:"same_as,omitempty"`
+	// Seen marks a graph skipped unjudged because the state's filter holds
+	// it (checked on an earlier night); its sides are empty.
+	Seen bool `json:"seen,omitempty"`
 }
 
 // Classify returns the divergence class of a graph from both sides.

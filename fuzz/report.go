@@ -56,6 +56,15 @@ type Report struct {
 	// Incomplete, when set, says the report covers less than its campaign
 	// (interrupted, a partial merge) and how to complete it.
 	Incomplete *Incomplete `json:"incomplete,omitempty"`
+	// Seen counts the graphs skipped as checked on an earlier night (the
+	// state's filter); Graphs does not count them.
+	Seen int `json:"seen,omitempty"`
+	// State classes the signatures against the state directory (with
+	// --state; classify.go).
+	State *StateReport `json:"state,omitempty"`
+	// Minimization is "deferred to merge" on a shard, whose new findings
+	// `cfgfuzz merge` minimizes once; "" otherwise.
+	Minimization string `json:"minimization,omitempty"`
 }
 
 // StreamRow counts one stream's graphs by outcome and divergence class.
@@ -109,9 +118,12 @@ type Finding struct {
 	Outcome  string `json:"outcome"` // of the first graph
 	Count    int    `json:"count"`   // graphs failing with it
 	New      int    `json:"new"`     // of which the baseline passed (no baseline: all)
-	// First is the lowest-index graph failing with the signature.
-	First  Example `json:"first"`
-	Replay string  `json:"replay"` // shell command reproducing First
+	// First is the lowest-index graph failing with the signature, and
+	// Others the next ones, up to KeepGraphs in all (what the state keeps
+	// to re-run).
+	First  Example   `json:"first"`
+	Others []Example `json:"others,omitempty"`
+	Replay string    `json:"replay"` // shell command reproducing First
 	// Minimized is the minimized graph (compact), when a minimizer ran.
 	Minimized string `json:"minimized,omitempty"`
 	// Func is the structured function of First, when the side gave one
@@ -156,6 +168,10 @@ func BuildReport(s Settings, recs []Record) *Report {
 	}
 	bySig := map[findingKey]int{}
 	for i := range recs {
+		if recs[i].Seen {
+			rep.Seen++
+			continue
+		}
 		rep.add(&recs[i], bySig)
 	}
 	slices.SortFunc(rep.Findings, func(a, b Finding) int {
@@ -228,6 +244,11 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) {
 		rep.Findings = append(rep.Findings, f)
 	}
 	f := &rep.Findings[k]
+	if ok && len(f.Others)+1 < KeepGraphs {
+		e := rep.example(r, "")
+		e.Program = "" // the first graph's is enough
+		f.Others = append(f.Others, e)
+	}
 	f.Count++
 	if r.isNew() {
 		f.New++
@@ -298,12 +319,14 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 	return g, nil
 }
 
-// minimizeFindings runs the minimizer on the first graph of every finding
-// with new failures.
-func minimizeFindings(rep *Report, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph) {
+// MinimizeFindings runs the minimizer on the first graph of every finding
+// with new failures that is not minimized yet; with a state section, only
+// on the signatures it classes new (a known signature keeps the store's
+// minimized graph: fillStateMinimized).
+func MinimizeFindings(rep *Report, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if f.New == 0 {
+		if f.New == 0 || f.Minimized != "" || rep.State != nil && rep.State.class(f.Signature, f.Strategy) != ClassNew {
 			continue
 		}
 		g, err := graphOf(&f.First)

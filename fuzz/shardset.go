@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // MergeOptions configures MergeWith. The zero value refuses an incomplete
@@ -22,6 +24,13 @@ type MergeOptions struct {
 	// Partial merges an incomplete shard set; the report's Incomplete
 	// names the missing shards and the shards' defects.
 	Partial bool
+	// State is the state directory the shards read (--state); nil merges
+	// without one (MergeNight).
+	State *State
+	// Minimize minimizes the merged report's new findings not minimized
+	// yet (a shard defers them: Report.Minimization), as Config.Minimize
+	// (MergeNight).
+	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
 }
 
 // shardState is what a merge needs to know of one directory.

@@ -30,6 +30,9 @@ type worker struct {
 	baseOpt  proto.Options
 	timeout  time.Duration
 	keepFunc bool
+	// seen is the state's filter of graphs checked on earlier nights
+	// (read-only); nil without a state.
+	seen *Bloom
 	// oneBlock is each side's answer on the one-block graph, which the
 	// meta check asks for on every graph (the strategy's fixed overhead):
 	// asked once per side. Only a strategy that claims idempotence asks,
@@ -51,6 +54,9 @@ func newWorker(c *Config) (*worker, error) {
 		baseOpt: proto.Options{Strategy: c.Strategy}, declared: c.declared}
 	if w.timeout == 0 {
 		w.timeout = DefaultTimeout
+	}
+	if c.State != nil {
+		w.seen = c.State.Seen
 	}
 	opt := c.Oracle
 	if c.Checks != nil {
@@ -141,6 +147,10 @@ func (w *worker) run(j job) Record {
 		return rec
 	}
 	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
+	if w.seenBefore(i, it.Graph) {
+		rec.Seen = true
+		return rec
+	}
 	curOpt, baseOpt := w.curOpt, w.baseOpt
 	if st := w.set.GraphStrategy(i); st != w.set.Strategy {
 		rec.Strategy, curOpt.Strategy, baseOpt.Strategy = st, st, st

@@ -44,6 +44,7 @@ type campaignFlags struct {
 	checks, structurizerCmd, baseline string
 	current, gpuDevice                string
 	repo, build, serve                string
+	state, night                      string
 	baselineStructurizer              string
 	cpuProfile, memProfile            string
 	isolate, minimize, compare        bool
@@ -81,6 +82,8 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write the campaign's allocation profile (this process) to `FILE` when it ends")
+	fs.StringVar(&f.state, "state", "", "state `DIR` kept from night to night (fuzz/STATE.md): graphs already checked are skipped, the kept graphs of its signatures re-run, every signature classed new, known, ignored or fixed; exit 1 only for new ones")
+	fs.StringVar(&f.night, "night", "", "with --state: the night's `DATE` (YYYY-MM-DD) the findings are recorded under; default today (UTC). Give every shard of a night the same")
 	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, or with --repo its build, made once and cached; or a structurizer spec)")
 	if compare {
 		fs.StringVar(&f.current, "current", "", "the current side: git revision `REV` (built as the baseline is), self (the structurizer inside this binary), or a structurizer spec; default: the working tree (HEAD+dirty, uncommitted changes included) inside a git repository of cfgfuzz or with --repo, else self")
@@ -127,8 +130,8 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintln(stderr, "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
 		}
-		fmt.Fprintln(stderr, "Exit status: 0 nothing new, 1 new findings, 2 usage or infrastructure error; 130, 143, 129 stopped by")
-		fmt.Fprintln(stderr, "SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
+		fmt.Fprintln(stderr, "Exit status: 0 nothing new, 1 new findings (with --state: new signatures), 2 usage or infrastructure error; 130, 143, 129")
+		fmt.Fprintln(stderr, "stopped by SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -227,7 +230,7 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, in.Summary())
 	}
 	switch {
-	case rep.NewFindings > 0:
+	case rep.State != nil && rep.State.NewSignatures() > 0, rep.State == nil && rep.NewFindings > 0:
 		return exitFail
 	case len(harness) > 0 || rep.Outcomes[fuzz.OutError] > 0 || rep.BaselineOutcomes[fuzz.OutError] > 0:
 		return exitUsage
@@ -262,6 +265,7 @@ func summaryLines(rep *fuzz.Report) string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%d findings (%d signatures), %d new\n", countFindings(rep), len(rep.Findings), rep.NewFindings)
+	b.WriteString(stateSummary(rep))
 	for _, fd := range rep.Findings {
 		on := ""
 		if fd.Strategy != "" {
@@ -291,6 +295,9 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 			return c, fmt.Errorf("resume: %w", err)
 		}
 		c.Settings, c.Dir, c.Resume = s, f.resume, true
+		if err := f.attachState(&c); err != nil {
+			return c, err
+		}
 		return c, f.sidesFromSettings(ctx, &c, stderr)
 	}
 	s := fuzz.Settings{Seed: f.seed, Graphs: f.graphs, Duration: fuzz.Duration(f.duration), Timeout: fuzz.Duration(f.timeout),
@@ -368,6 +375,9 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		s.Baseline = spec.String()
 	}
 	c.Settings = s
+	if err := f.attachState(&c); err != nil {
+		return c, err
+	}
 	return c, f.sidesFromSettings(ctx, &c, stderr)
 }
 
