@@ -242,13 +242,7 @@ func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, strat stri
 
 // walkBatch lays out the walks' decisions as oracle.CompareWalks does.
 func walkBatch(walks []oracle.Walk) (*spirv.Batch, int) {
-	decs := make([][]uint32, len(walks))
-	longest := 0
-	for i, w := range walks {
-		decs[i] = w.Decisions
-		longest = max(longest, len(w.Trace))
-	}
-	return spirv.NewBatch(decs, longest+1), len(walks)
+	return oracle.WalkBatch(walks), len(walks)
 }
 
 // returnedOnly keeps the walks that return: a capped walk would run on in
