@@ -70,7 +70,7 @@ func SideStructurizer(side Side, opt proto.Options, limit time.Duration) corpus.
 		out, sig, detail := classifyAnswer(a)
 		switch out {
 		case OutOK:
-			mod, err := ModuleOf(a)
+			mod, err := ModuleFor(a, opt)
 			if err != nil {
 				s.Failure, s.Detail = corpus.SigEmit, err.Error()
 				return s
