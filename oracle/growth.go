@@ -12,6 +12,8 @@
 //     literal and a label per case in any OpSwitch, and the case's value
 //     where a layout chooses by it); words out: the whole module's word
 //     count minus ModuleOverhead (header, types, helpers);
+//   - with the register-file workload (WalkOptions.Registers), words in
+//     also count its code (registerWords);
 //   - words copied: the weights of the blocks that report an original id
 //     already reported by another block (filler.go), the module's clones.
 //
