@@ -55,6 +55,7 @@ type builder struct {
 	fn                                          funcIDs
 	opt                                         Options
 	regs                                        []uint32 // the register file's variables (registers.go)
+	regSum                                      uint32   // its running checksum's variable
 	// reference builds main the slow, obvious way (block names through
 	// fmt and spirv.String, filler through val): buildFresh sets it, so
 	// TestPrefixCacheMatchesFreshBuild holds the fast paths to it.

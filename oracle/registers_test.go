@@ -1,14 +1,16 @@
 // registers_test.go: the register-file workload (convention 1.1) through
 // the checks: modules of both strategies with files of 1 to 1,024
 // registers pass every module check, and a module with block 0's second
-// register write dropped, or its multiplier changed, fails exec with
-// exec:registers-mismatch while the same module unmutated passes.
+// register write dropped (where block 1 reads it next), or its multiplier
+// changed, fails exec with exec:registers-mismatch while the same module
+// unmutated passes.
 package oracle
 
 import (
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/oracle/internal/regmutant"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -74,7 +76,15 @@ func TestRegisterMutantsFailExec(t *testing.T) {
 		}
 	}()
 	for i := range 8 {
+		// Block 0 branches to block 1, which reads what block 0's second
+		// write defines (r[3], its first source on 64 registers): the
+		// module keeps its checksum as it goes, so a dropped write shows
+		// where the register is read again.
 		g := randomGraph(r, 3+i)
+		g.Succs[0] = []int{1}
+		if s := spirv.StepOf(1, 64); s.Src1 != spirv.StepOf(0, 64).Dst2 {
+			t.Fatalf("block 1 reads r[%d], block 0 writes r[%d]", s.Src1, spirv.StepOf(0, 64).Dst2)
+		}
 		for _, strat := range []string{"structured", "dispatch"} {
 			mod := registerModule(t, g, strat, 64)
 			walks := Walks(g, WalkOptions{Registers: 64})

@@ -1,6 +1,7 @@
 // registers_test.go: the register-file workload on the driver: modules of
 // both strategies with a file of 64 registers pass the gpu check, and a
-// mutant whose block 0 drops a register write or multiplies by a wrong
+// mutant whose block 0 drops a register write (read next by block 1) or
+// multiplies by a wrong
 // constant fails it with gpu:registers-mismatch, as it fails exec.
 package gpu_test
 
@@ -20,6 +21,7 @@ func TestRegisterWorkloadOnDriver(t *testing.T) {
 	wopt := oracle.WalkOptions{Registers: n}
 	for i := range 6 {
 		g := gpu.StructuredGraph(uint64(20+i), 4+3*i)
+		g.Succs[0] = []int{1} // block 1 reads block 0's second write next
 		for _, strat := range []string{"structured", "dispatch"} {
 			res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strat})
 			if err != nil {
