@@ -87,10 +87,9 @@ func (fb *fnBody) write(d, v, sum uint32) uint32 {
 	b := fb.b
 	old := fb.load(b.regs[d])
 	fb.add(spirv.OpStore, b.regs[d], v)
-	delta := fb.val(spirv.OpISub, b.t.uint, v, old)
-	if d > 0 {
-		delta = fb.val(spirv.OpIMul, b.t.uint, delta, b.u(2*d+1))
-	}
+	// The multiply stays for d = 0 too: every step has the same opcodes,
+	// so renumbering the graph leaves each block's shape (meta).
+	delta := fb.val(spirv.OpIMul, b.t.uint, fb.val(spirv.OpISub, b.t.uint, v, old), b.u(2*d+1))
 	return fb.val(spirv.OpIAdd, b.t.uint, sum, delta)
 }
 
