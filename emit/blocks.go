@@ -38,6 +38,7 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 		fb.add(spirv.OpVariable, t.ptrFuncUint, vars[i], spirv.StorageFunction)
 		b.name(vars[i], rv.Name)
 	}
+	fb.declareRegisters()
 	if !b.opt.NoLaneGuard {
 		fb.laneGuard()
 	}
@@ -48,8 +49,9 @@ func (b *builder) mainFunc(f *structurizer.Func) error {
 	dbase := fb.val(spirv.OpIAdd, t.uint, fb.val(spirv.OpIMul, t.uint, x, dStride), b.u(spirv.DecisionHeader))
 	fb.add(spirv.OpStore, v.dbase, dbase)
 	fb.add(spirv.OpStore, v.tbase, fb.val(spirv.OpIMul, t.uint, x, tStride))
-	fb.add(spirv.OpStore, v.tcap, fb.val(spirv.OpISub, t.uint, tStride, b.u(spirv.TraceOverhead)))
+	fb.add(spirv.OpStore, v.tcap, fb.val(spirv.OpISub, t.uint, tStride, b.u(b.traceOverhead())))
 	fb.add(spirv.OpStore, v.sink, b.u(0))
+	fb.initRegisters(dbase)
 	for i, rv := range f.Vars {
 		fb.add(spirv.OpStore, vars[i], b.u(rv.Init))
 	}
@@ -140,6 +142,7 @@ func (fb *fnBody) block(i int, blk *structurizer.Block, labels, vars []uint32) e
 	if blk.Kind != structurizer.Synthetic {
 		fb.val(spirv.OpFunctionCall, t.void, b.fn.appendID, b.u(uint32(blk.Orig)))
 		fb.filler(blk)
+		fb.registerStep(blk.Orig)
 		if blk.Arity >= 2 {
 			decision = fb.val(spirv.OpFunctionCall, t.uint, b.fn.next)
 			if blk.Arity == 2 {
@@ -220,13 +223,14 @@ func (fb *fnBody) storeValue(s structurizer.Store, arity int, decision, cond uin
 	return v
 }
 
-// returnSeq marks the walk returned, publishes the filler's sink and
-// returns.
+// returnSeq marks the walk returned, publishes the filler's sink (and the
+// register file's checksum) and returns.
 func (fb *fnBody) returnSeq() {
 	b := fb.b
 	tb := fb.load(b.v.tbase)
 	fb.add(spirv.OpStore, fb.slot(b.v.trace, tb, spirv.TraceReturned), b.u(1))
 	fb.add(spirv.OpStore, fb.slot(b.v.trace, tb, spirv.TraceSink), fb.load(b.v.sink))
+	fb.storeChecksum(tb)
 	fb.add(spirv.OpReturn)
 }
 

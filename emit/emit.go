@@ -31,6 +31,9 @@ type Options struct {
 	// laneGuard): only to show, on lavapipe before Mesa 23, what the guard
 	// prevents, and to test gpu.Guard, which adds it back.
 	NoLaneGuard bool
+	// Registers is the size of the register-file workload (CONVENTION.md,
+	// version 1.1; registers.go): 0 emits none, the 1.0 module.
+	Registers int
 }
 
 // Generator is cfgfuzz's generator word in the module header (tool id 0,
@@ -51,6 +54,8 @@ type builder struct {
 	v                                           globalIDs
 	fn                                          funcIDs
 	opt                                         Options
+	regs                                        []uint32 // the register file's variables (registers.go)
+	regSum                                      uint32   // its running checksum's variable
 	// reference builds main the slow, obvious way (block names through
 	// fmt and spirv.String, filler through val): buildFresh sets it, so
 	// TestPrefixCacheMatchesFreshBuild holds the fast paths to it.
@@ -202,6 +207,9 @@ func build(f *structurizer.Func, opt Options) (*builder, error) {
 // buildInto is build on sc's storage: the sections main adds to live
 // there (after a copy of the prefix's) until sc is used again.
 func buildInto(f *structurizer.Func, opt Options, sc *scratch) (*builder, error) {
+	if err := checkRegisters(opt.Registers); err != nil {
+		return nil, err
+	}
 	b := cachedPrefix(opt)
 	b.funcs = slices.Grow(append(sc.funcs[:0], b.funcs...), 4*estimateWords(f))
 	b.names = append(sc.names[:0], b.names...)
@@ -216,6 +224,9 @@ func buildInto(f *structurizer.Func, opt Options, sc *scratch) (*builder, error)
 // reference paths: what TestPrefixCacheMatchesFreshBuild holds the cache,
 // the block names and the filler to.
 func buildFresh(f *structurizer.Func, opt Options) (*builder, error) {
+	if err := checkRegisters(opt.Registers); err != nil {
+		return nil, err
+	}
 	b := newPrefix(opt)
 	b.reference = true
 	if err := b.mainFunc(f); err != nil {

@@ -107,6 +107,9 @@ type Settings struct {
 	Inject   []string `json:"inject,omitempty"`   // faults planted on the current side
 	Checks   []string `json:"checks,omitempty"`   // oracle checks; nil the oracle's defaults
 	Walks    int      `json:"walks"`              // random walks per graph for exec
+	// Registers is the register-file workload's size in every module
+	// (emit/CONVENTION.md, version 1.1; proto.Options.Registers); 0 none.
+	Registers int `json:"registers,omitempty"`
 	// GPUEvery, when positive, also runs the `gpu` check (the module on a
 	// Vulkan driver; registered by cmd/cfgfuzz) on the current side of
 	// every graph whose index is a multiple of it. 0 never does.

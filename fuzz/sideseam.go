@@ -73,7 +73,7 @@ func SideStructurizer(side Side, opt proto.Options, limit time.Duration) corpus.
 		out, sig, detail := classifyAnswer(a)
 		switch out {
 		case OutOK:
-			mod, err := ModuleOf(a)
+			mod, err := ModuleFor(a, opt)
 			var ue *emit.UnsupportedError
 			switch {
 			case errors.As(err, &ue): // too wide to encode: emit/CONVENTION.md "Limits"

@@ -50,8 +50,8 @@ type seamAnswer struct {
 // newWorker builds one worker's sides and oracle.
 func newWorker(c *Config) (*worker, error) {
 	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[Side]seamAnswer{},
-		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject},
-		baseOpt: proto.Options{Strategy: c.Strategy}, declared: c.declared}
+		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject, Registers: c.Registers},
+		baseOpt: proto.Options{Strategy: c.Strategy, Registers: c.Registers}, declared: c.declared}
 	if w.timeout == 0 {
 		w.timeout = DefaultTimeout
 	}
@@ -62,7 +62,7 @@ func newWorker(c *Config) (*worker, error) {
 	if c.Checks != nil {
 		opt.Checks = c.Checks
 	}
-	opt.Walks.Random, opt.Walks.Seed = c.Walks, c.Seed
+	opt.Walks.Random, opt.Walks.Seed, opt.Walks.Registers = c.Walks, c.Seed, c.Registers
 	if c.GPUDevice != "" {
 		opt.GPUDevice = c.GPUDevice
 	}
@@ -205,7 +205,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 		r.Outcome, r.Signature, r.Detail = out, sig, detail
 		return r, nil
 	}
-	mod, err := ModuleOf(a)
+	mod, err := ModuleFor(a, opt)
 	if err != nil {
 		r.Outcome, r.Signature, r.Detail = emitOutcome(err)
 		return r, nil
@@ -274,7 +274,7 @@ func (w *worker) structurizeForSeam(side Side, opt proto.Options, g *cfg.Graph) 
 	took := time.Since(start)
 	switch a.Outcome {
 	case proto.OK:
-		mod, err := ModuleOf(a)
+		mod, err := ModuleFor(a, opt)
 		return mod, InfoOf(a, opt, took), err
 	case proto.Refused:
 		return nil, oracle.ResultInfo{}, &structurizer.Refusal{Strategy: opt.Strategy, Reason: a.Reason}
@@ -286,14 +286,18 @@ func (w *worker) structurizeForSeam(side Side, opt proto.Options, g *cfg.Graph) 
 
 // ModuleOf is the answer's module, emitted here when the side gave a
 // structured function.
-func ModuleOf(a Answer) ([]byte, error) {
+func ModuleOf(a Answer) ([]byte, error) { return ModuleFor(a, proto.Options{}) }
+
+// ModuleFor is ModuleOf for an answer to a request with opt: a structured
+// function is emitted with opt's register file.
+func ModuleFor(a Answer, opt proto.Options) ([]byte, error) {
 	if a.Module != nil {
 		return a.Module, nil
 	}
 	if a.Func == nil {
 		return nil, fmt.Errorf("ok response without module or func")
 	}
-	return emitSafely(a)
+	return emitSafely(a, opt.Registers)
 }
 
 // InfoOf describes a structurization for the growth, meta and fallback
@@ -318,11 +322,11 @@ func InfoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
 
 // emitSafely emits a structured function that came from outside; a panic
 // in the emitter on a malformed function is that function's fault.
-func emitSafely(a Answer) (mod []byte, err error) {
+func emitSafely(a Answer, registers int) (mod []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("emit panicked: %v", p)
 		}
 	}()
-	return emit.Bytes(a.Func, emit.Options{})
+	return emit.Bytes(a.Func, emit.Options{Registers: registers})
 }

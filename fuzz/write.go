@@ -43,7 +43,8 @@ func replayCommand(src Source, s *Settings, e *Example) string {
 
 // CheckCommand is the `cfgfuzz check` command line that judges a graph
 // as the campaign s judged it on its current side: --structurizer with
-// the side's spec (none for self), the strategy and faults, and the walks,
+// the side's spec (none for self), the strategy and faults, the register
+// file, and the walks,
 // seed, checks and per-graph limit where they differ from check's
 // defaults (16 walks, seed 1, every default check, DefaultTimeout).
 func CheckCommand(s *Settings) string {
@@ -66,6 +67,9 @@ func checkCommand(s *Settings, strategy string) string {
 	}
 	if s.Walks != 16 {
 		fmt.Fprintf(&b, " --walks %d", s.Walks)
+	}
+	if s.Registers > 0 {
+		fmt.Fprintf(&b, " --registers %d", s.Registers)
 	}
 	if s.Seed != 1 {
 		fmt.Fprintf(&b, " --seed %d", s.Seed)

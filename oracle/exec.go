@@ -22,6 +22,7 @@ const (
 	SigStalled     = "stalled"            // module ran on without recording (hang)
 	SigTrap        = "trap"               // OpUnreachable, out-of-bounds access
 	SigLoad        = "unloadable"         // the interpreter cannot load the module
+	// SigRegisters (registers.go): the register file's checksum differs.
 )
 
 // Executor runs a module on a batch of walks and returns each walk's
@@ -78,7 +79,7 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 	if hang <= 0 {
 		hang = 64 + 4*p.Labels()
 	}
-	capacity := uint32(batch.TraceStride) - spirv.TraceOverhead
+	capacity := batch.Capacity()
 	// A run that records every hang steps and fills the trace takes at
 	// most entrySteps blocks of the entry point; more means the count
 	// goes back and forth (a module that rewrites it) and would never
@@ -157,13 +158,7 @@ func CompareWalks(ex Executor, module []byte, walks []Walk) ExecResult {
 // not nil, the interpreter runs the module decoded gives (the oracle's
 // shared decoding of module) instead of decoding it again.
 func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, error), walks []Walk) ExecResult {
-	decs := make([][]uint32, len(walks))
-	longest := 0
-	for i, w := range walks {
-		decs[i] = w.Decisions
-		longest = max(longest, len(w.Trace))
-	}
-	batch := spirv.NewBatch(decs, longest+1)
+	batch := WalkBatch(walks)
 	var obs []spirv.Observed
 	var err error
 	if it, ok := ex.(Interpreter); ok && decoded != nil {
@@ -192,10 +187,34 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 	return ExecResult{}
 }
 
+// WalkBatch lays out the decisions of walks (from one Walks call) as
+// CompareWalks does: room for the longest trace and one id more, and the
+// register file's checksum slot when the walks carry one.
+func WalkBatch(walks []Walk) *spirv.Batch {
+	decs := make([][]uint32, len(walks))
+	longest := 0
+	for i, w := range walks {
+		decs[i] = w.Decisions
+		longest = max(longest, len(w.Trace))
+	}
+	return spirv.NewRegisterBatch(decs, longest+1, walksRegisters(walks))
+}
+
+// walksRegisters is the register file's size the walks were chosen for.
+func walksRegisters(walks []Walk) int {
+	if len(walks) == 0 {
+		return 0
+	}
+	return walks[0].Registers
+}
+
 // compareOne judges one walk against what the module recorded.
 func compareOne(w Walk, o spirv.Observed) (sig, detail string) {
 	if !w.Returned || !sameTrace(w.Trace, o.IDs) || o.Truncated || !o.Returned || int(o.Consumed) != w.Consumed {
 		return judgeOne(w, o)
+	}
+	if w.Registers > 0 && o.Checksum != w.Checksum {
+		return SigRegisters, fmt.Sprintf("register file of %d: checksum 0x%08x, the walk's 0x%08x", w.Registers, o.Checksum, w.Checksum)
 	}
 	return "", ""
 }

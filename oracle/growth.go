@@ -12,6 +12,8 @@
 //     literal and a label per case in any OpSwitch, and the case's value
 //     where a layout chooses by it); words out: the whole module's word
 //     count minus ModuleOverhead (header, types, helpers);
+//   - with the register-file workload (WalkOptions.Registers), words in
+//     also count its code (registerWords);
 //   - words copied: the weights of the blocks that report an original id
 //     already reported by another block (filler.go), the module's clones.
 //
@@ -80,6 +82,18 @@ func (g GrowthOptions) withDefaults() GrowthOptions {
 	return g
 }
 
+// registerWords is what the register-file workload of n registers
+// (emit/CONVENTION.md) adds to words in: each block's step with a running
+// checksum (five loads, nine ops, three stores: 72 words), the file's
+// declaration and setting (13 words a register), and 16 words at each
+// exit to store the checksum.
+func registerWords(n, blocks, exits int) int {
+	if n <= 0 {
+		return 0
+	}
+	return 72*blocks + 13*n + 16*max(1, exits)
+}
+
 // Signatures of the growth check (after "growth:").
 const (
 	SigGrowthBlocks = "blocks"
@@ -93,13 +107,15 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 		return Verdict{Status: Skip, Detail: "no graph"}
 	}
 	lim := o.opt.Growth.withDefaults()
-	blocksIn, weights, cases := 0, 0, 0
+	blocksIn, weights, cases, exits := 0, 0, 0, 0
 	for b, ok := range s.Graph.Reachable() {
 		if ok {
 			blocksIn++
 			weights += s.Graph.Weight(b)
 			if n := len(s.Graph.Succs[b]); n >= 3 {
 				cases += n
+			} else if n == 0 {
+				exits++
 			}
 		}
 	}
@@ -112,7 +128,7 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 		return Verdict{Status: Skip, Detail: "module unreadable: " + err.Error()}
 	}
 	s.Copied, s.CopiedKnown = copiesOf(s.Graph, fills), true
-	wordsIn := weights + lim.PerBlockWords*blocksIn + lim.PerCaseWords*cases
+	wordsIn := weights + lim.PerBlockWords*blocksIn + lim.PerCaseWords*cases + registerWords(o.opt.Walks.Registers, blocksIn, exits)
 	wordsOut := max(0, len(s.Module)/4-lim.ModuleOverhead)
 	if maxB := int(lim.BlockFactor*float64(blocksIn)) + lim.BlockSlack; blocksOut > maxB {
 		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthBlocks, Detail: fmt.Sprintf("%d blocks in, %d out (limit %d)", blocksIn, blocksOut, maxB)}

@@ -44,6 +44,7 @@ var Signatures = []SignatureDoc{
 	{"disagree:val-only:<message>", "spirv-val rejects what rules accepts"},
 	{"exec:" + SigTrace, "the module visits a different block sequence than the walk"},
 	{"exec:" + SigDecisions, "same blocks, a different number of decisions read"},
+	{"exec:" + SigRegisters, "same blocks and decisions, a different register-file checksum (--registers N)"},
 	{"exec:" + SigNoReturn, "the walk returned, the module did not"},
 	{"exec:" + SigEarlyReturn, "the module returned where the walk went on"},
 	{"exec:" + SigStalled, "the module ran on without recording (a hang)"},

@@ -25,6 +25,11 @@ type Walk struct {
 	Trace     []int // blocks entered, in order
 	Consumed  int   // decisions read
 	Returned  bool  // false: cut at the step cap
+	// Registers is the register file's size (WalkOptions.Registers), and
+	// Checksum, for a returned walk, the file's expected checksum
+	// (registers.go).
+	Registers int
+	Checksum  uint32
 }
 
 // RunWalk runs g on the decisions (0 once they run out) for at most
@@ -42,6 +47,10 @@ type WalkOptions struct {
 	MaxSteps int    // step cap per walk; 0: max(64, 4 x blocks)
 	Seed     uint64 // seeds the random walks
 	MaxWalks int    // cap on covering walks; 0: 4 x blocks + 16
+	// Registers is the size of the modules' register file (the workload
+	// of convention 1.1); 0: none. With it every returned walk carries the
+	// file's expected checksum.
+	Registers int
 }
 
 // Walks returns covering walks followed by the random ones that repeat no
@@ -72,6 +81,9 @@ func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 		} else { // nothing holds its parts: the next walk reuses them
 			a.trace, a.dec = a.trace[:t0], a.dec[:d0]
 		}
+	}
+	if opt.Registers > 0 {
+		setChecksums(walks, opt.Registers)
 	}
 	return walks
 }

@@ -5,8 +5,12 @@
 // oracle/gpu: compile = pipeline creation plus first dispatch (lavapipe
 // compiles at the first dispatch), run = median dispatch after warm-up.
 // Strategies alternate which goes first per graph, and every first
-// dispatch's traces are checked against the graph's walks. The table gives
-// each strategy's totals and the ratio of the first strategy to the second.
+// dispatch's traces are checked against the graph's walks. --registers
+// repeats every set with modules carrying the register-file workload of
+// each asked size (emit/CONVENTION.md): values live across blocks, which
+// the dispatch loop keeps live around its one loop. The table gives each
+// strategy's medians over a set's graphs and the ratio of the first
+// strategy's medians to the second's.
 package main
 
 import (
@@ -36,6 +40,7 @@ func init() {
 type benchFlags struct {
 	driver                  bool
 	device, sizes, corpus   string
+	registers               string
 	strategies              string
 	graphs, warmup, repeats int
 	words                   int
@@ -44,23 +49,25 @@ type benchFlags struct {
 	verbose                 bool
 }
 
-// benchSet is one row's graphs: generated ones of one size, or the corpus.
+// benchSet is one row's graphs: generated ones of one size, or the corpus,
+// with a register file of registers values (0: none).
 type benchSet struct {
-	name   string
-	graphs []*cfg.Graph
+	name      string
+	graphs    []*cfg.Graph
+	registers int
 }
 
-// benchTotals accumulates one strategy's figures over one set.
+// benchTotals accumulates one strategy's figures over one set (CPU time:
+// the process's, meaningful on lavapipe).
 type benchTotals struct {
 	modules        int
 	blocks, words  int
 	fallbacks      int // segments laid out as a dispatch loop
 	routeVars      int
-	compile, run   time.Duration // wall clock
-	compileCPU     time.Duration // process CPU time (meaningful on lavapipe)
-	runCPU         time.Duration
 	mismatches     int
 	driverFailures int
+	// Each module's compile and run times (wall and CPU), for the medians.
+	compiles, runs, compileCPUs, runCPUs []time.Duration
 }
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -120,6 +127,7 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.BoolVar(&bf.driver, "driver", false, "time modules on a Vulkan driver (the only mode)")
 	fs.StringVar(&bf.device, "device", "cpu", "Vulkan device: cpu (lavapipe), gpu, any")
 	fs.StringVar(&bf.sizes, "sizes", "50,200,400", "block counts of the random reducible graphs")
+	fs.StringVar(&bf.registers, "registers", "0", "register-file sizes, a comma-separated `list`: every set is timed with modules carrying each (emit/CONVENTION.md, \"Register file\"); 0 none")
 	fs.IntVar(&bf.graphs, "graphs", 3, "graphs per size")
 	fs.IntVar(&bf.words, "words", 0, "weight in SPIR-V words of every generated block (filler code; the field used 0, 16, 1000)")
 	fs.StringVar(&bf.corpus, "corpus", "corpus/testdata/regressions", "directory of regression graphs (*.cfg); skipped if absent, \"\" for none")
@@ -138,8 +146,41 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	return bf, fs
 }
 
-// benchSets builds one set per size and one for the corpus, if present.
+// benchSets builds one set per size and one for the corpus, if present,
+// each once per register-file size.
 func benchSets(bf *benchFlags) ([]benchSet, error) {
+	var regs []int
+	for _, s := range splitList(bf.registers) {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n > emit.MaxRegisters {
+			return nil, fmt.Errorf("bad register count %q: want 0..%d", s, emit.MaxRegisters)
+		}
+		regs = append(regs, n)
+	}
+	if len(regs) == 0 {
+		regs = []int{0}
+	}
+	base, err := benchGraphSets(bf)
+	if err != nil {
+		return nil, err
+	}
+	var sets []benchSet
+	for _, set := range base {
+		for _, n := range regs {
+			s := set
+			s.registers = n
+			if n > 0 {
+				s.name += fmt.Sprintf(" r=%d", n)
+			}
+			sets = append(sets, s)
+		}
+	}
+	return sets, nil
+}
+
+// benchGraphSets builds one set per size and one for the corpus, if
+// present, without registers.
+func benchGraphSets(bf *benchFlags) ([]benchSet, error) {
 	var sets []benchSet
 	for _, s := range splitList(bf.sizes) {
 		n, err := strconv.Atoi(s)
@@ -187,13 +228,13 @@ func benchSets(bf *benchFlags) ([]benchSet, error) {
 func benchOne(ex *gpu.Executor, set benchSet, strats []string, bf *benchFlags, stderr io.Writer) []benchTotals {
 	tot := make([]benchTotals, len(strats))
 	for gi, g := range set.graphs {
-		walks := returnedOnly(oracle.Walks(g, oracle.WalkOptions{Seed: bf.seed + uint64(gi)}))
+		walks := returnedOnly(oracle.Walks(g, oracle.WalkOptions{Seed: bf.seed + uint64(gi), Registers: set.registers}))
 		if len(walks) == 0 {
 			continue
 		}
 		for k := range strats {
 			si := (k + gi) % len(strats) // alternate which strategy goes first
-			benchModule(ex, g, walks, strats[si], &tot[si], bf, stderr, fmt.Sprintf("%s #%d", set.name, gi))
+			benchModule(ex, g, walks, strats[si], set.registers, &tot[si], bf, stderr, fmt.Sprintf("%s #%d", set.name, gi))
 		}
 	}
 	return tot
@@ -202,14 +243,14 @@ func benchOne(ex *gpu.Executor, set benchSet, strats []string, bf *benchFlags, s
 // benchSalt makes every compiled module distinct within and across runs.
 var benchSalt = uint32(time.Now().UnixNano())
 
-func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, strat string, t *benchTotals, bf *benchFlags, stderr io.Writer, label string) {
+func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, strat string, registers int, t *benchTotals, bf *benchFlags, stderr io.Writer, label string) {
 	res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strat})
 	if err != nil {
 		fmt.Fprintf(stderr, "%s %s: %v (skipped)\n", label, strat, err)
 		return
 	}
 	benchSalt++
-	mod, err := emit.Bytes(res.Func, emit.Options{NoNames: true, Salt: benchSalt | 1})
+	mod, err := emit.Bytes(res.Func, emit.Options{NoNames: true, Salt: benchSalt | 1, Registers: registers})
 	if err != nil {
 		fmt.Fprintf(stderr, "%s %s: emit: %v (skipped)\n", label, strat, err)
 		return
@@ -230,10 +271,8 @@ func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, strat stri
 	t.words += len(mod) / 4
 	t.fallbacks += res.Stats.Fallbacks
 	t.routeVars += res.Stats.RouteVars
-	t.compile += tm.Compile()
-	t.run += tm.Run
-	t.compileCPU += tm.CompileCPU()
-	t.runCPU += tm.RunCPU
+	t.compiles, t.runs = append(t.compiles, tm.Compile()), append(t.runs, tm.Run)
+	t.compileCPUs, t.runCPUs = append(t.compileCPUs, tm.CompileCPU()), append(t.runCPUs, tm.RunCPU)
 	if bf.verbose {
 		fmt.Fprintf(stderr, "%s %-10s %4d blocks %7d words  pipeline %v (cpu %v)  first dispatch %v (cpu %v)  run %v (cpu %v)\n",
 			label, strat, g.Len(), len(mod)/4, tm.Pipeline, tm.PipelineCPU, tm.FirstDispatch, tm.FirstDispatchCPU, tm.Run, tm.RunCPU)
@@ -242,13 +281,7 @@ func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, strat stri
 
 // walkBatch lays out the walks' decisions as oracle.CompareWalks does.
 func walkBatch(walks []oracle.Walk) (*spirv.Batch, int) {
-	decs := make([][]uint32, len(walks))
-	longest := 0
-	for i, w := range walks {
-		decs[i] = w.Decisions
-		longest = max(longest, len(w.Trace))
-	}
-	return spirv.NewBatch(decs, longest+1), len(walks)
+	return oracle.WalkBatch(walks), len(walks)
 }
 
 // returnedOnly keeps the walks that return: a capped walk would run on in
@@ -264,8 +297,9 @@ func returnedOnly(ws []oracle.Walk) []oracle.Walk {
 }
 
 // printBenchTable prints one Markdown row per set: per strategy the mean
-// words, compile and run times (wall, and CPU time of the process); then
-// the first strategy's totals over the second's.
+// words, the fallbacks and route variables, and the median compile and run
+// times over the set's modules (wall, and CPU time of the process); then
+// the first strategy's medians over the second's.
 func printBenchTable(w io.Writer, sets []benchSet, strats []string, rows [][]benchTotals) {
 	fmt.Fprint(w, "| set | graphs | blocks (mean) |")
 	for _, s := range strats {
@@ -281,17 +315,33 @@ func printBenchTable(w io.Writer, sets []benchSet, strats []string, rows [][]ben
 		r := rows[i]
 		fmt.Fprintf(w, "| %s | %d | %.0f |", set.name, r[0].modules, benchMean(r[0].blocks, r[0].modules))
 		for _, t := range r {
-			fmt.Fprintf(w, " %.0f | %d, %d | %s | %s | %s | %s |", benchMean(t.words, t.modules), t.fallbacks, t.routeVars, benchPer(t.compile, t.modules),
-				benchPer(t.compileCPU, t.modules), benchPer(t.run, t.modules), benchPer(t.runCPU, t.modules))
+			fmt.Fprintf(w, " %.0f | %d, %d | %s | %s | %s | %s |", benchMean(t.words, t.modules), t.fallbacks, t.routeVars, benchTime(benchMedian(t.compiles)),
+				benchTime(benchMedian(t.compileCPUs)), benchTime(benchMedian(t.runs)), benchTime(benchMedian(t.runCPUs)))
 		}
 		if pair {
-			fmt.Fprintf(w, " %s | %s | %s | %s |", benchRatio(r[0].compile, r[1].compile), benchRatio(r[0].compileCPU, r[1].compileCPU),
-				benchRatio(r[0].run, r[1].run), benchRatio(r[0].runCPU, r[1].runCPU))
+			a, b := &r[0], &r[1]
+			fmt.Fprintf(w, " %s | %s | %s | %s |", benchRatio(benchMedian(a.compiles), benchMedian(b.compiles)), benchRatio(benchMedian(a.compileCPUs), benchMedian(b.compileCPUs)),
+				benchRatio(benchMedian(a.runs), benchMedian(b.runs)), benchRatio(benchMedian(a.runCPUs), benchMedian(b.runCPUs)))
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w, "\nfigures are means per module, fallbacks and routes totals; ratios are of the totals over the set, taken in this run;")
-	fmt.Fprintln(w, "cpu = the process's CPU time over the same span (lavapipe compiles and runs in-process; on a GPU read wall clock)")
+	fmt.Fprintln(w, "\nwords are means per module, fallbacks and routes totals; times are medians over the set's modules, ratios of those medians, taken in this run;")
+	fmt.Fprintln(w, "r=N: every module carries a register file of N values (emit/CONVENTION.md); cpu = the process's CPU time over the same span")
+	fmt.Fprintln(w, "(lavapipe compiles and runs in-process; on a GPU read wall clock)")
+}
+
+// benchMedian is the median of ds (the mean of the middle two for an even
+// count), 0 for none.
+func benchMedian(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
 }
 
 func benchB2i(b bool) int {
@@ -308,12 +358,11 @@ func benchMean(sum, n int) float64 {
 	return float64(sum) / float64(n)
 }
 
-func benchPer(d time.Duration, n int) string {
-	if n == 0 {
-		return "-"
-	}
-	m := d / time.Duration(n)
+// benchTime formats one duration; "-" for none.
+func benchTime(m time.Duration) string {
 	switch {
+	case m == 0:
+		return "-"
 	case m >= time.Second:
 		return fmt.Sprintf("%.2f s", m.Seconds())
 	case m >= time.Millisecond:

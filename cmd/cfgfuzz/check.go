@@ -63,7 +63,7 @@ type checkFlags struct {
 	structurizer                  string
 	json, listChecks              bool
 	allowFallbacks                bool
-	walks                         int
+	walks, registers              int
 	seed                          uint64
 }
 
@@ -78,6 +78,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cf.rulesCompat, "rules-compat", "", "rules check: follow a validator's readings where they differ from the specification ("+oracle.CompatSPIRVTools2023+")")
 	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
 	fs.BoolVar(&cf.listChecks, "list-checks", false, "list the checks and exit")
+	fs.IntVar(&cf.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); 0 none")
 	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
 	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
@@ -114,7 +115,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
-	opt := oracle.Options{Env: cf.env, Walks: oracle.WalkOptions{Random: cf.walks, Seed: cf.seed}, Seed: cf.seed, RulesCompat: cf.rulesCompat, GPUDevice: cf.gpuDevice}
+	opt := oracle.Options{Env: cf.env, Walks: oracle.WalkOptions{Random: cf.walks, Seed: cf.seed, Registers: cf.registers}, Seed: cf.seed, RulesCompat: cf.rulesCompat, GPUDevice: cf.gpuDevice}
 	if cf.walks == 0 {
 		opt.Walks.Random = -1
 	}
@@ -124,7 +125,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
-	popt := proto.Options{Strategy: cf.strategy, Inject: splitList(cf.inject)}
+	popt := proto.Options{Strategy: cf.strategy, Inject: splitList(cf.inject), Registers: cf.registers}
+	if err := proto.CheckOptions(proto.Options{Registers: cf.registers}); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz check: --registers:", err)
+		return exitUsage
+	}
 	side, spec, err := openSide(cf.structurizer, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)

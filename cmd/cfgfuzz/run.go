@@ -38,7 +38,7 @@ type campaignFlags struct {
 	duration, timeout                 time.Duration
 	seed                              uint64
 	workers, walks, gpuEvery          int
-	dispatchEvery                     int
+	dispatchEvery, registers          int
 	shard, out, resume                string
 	kinds, weights, strategy, inject  string
 	checks, structurizerCmd, baseline string
@@ -60,6 +60,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
 	fs.Uint64Var(&f.seed, "seed", 1, "campaign seed")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers (default GOMAXPROCS)")
+	fs.IntVar(&f.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); 0 none")
 	fs.IntVar(&f.walks, "walks", 16, "random walks drawn per graph on top of the edge-covering ones (a draw repeating an earlier walk is dropped)")
 	fs.IntVar(&f.gpuEvery, "gpu-every", 0, "also run every Nth graph's module on the Vulkan driver (the gpu check); 0 never")
 	fs.StringVar(&f.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
@@ -301,7 +302,10 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		return c, f.sidesFromSettings(ctx, &c, stderr)
 	}
 	s := fuzz.Settings{Seed: f.seed, Graphs: f.graphs, Duration: fuzz.Duration(f.duration), Timeout: fuzz.Duration(f.timeout),
-		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice}
+		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice, Registers: f.registers}
+	if err := proto.CheckOptions(proto.Options{Registers: f.registers}); err != nil {
+		return c, fmt.Errorf("--registers: %w", err)
+	}
 	if int(f.maxAnswer) != fuzz.DefaultMaxAnswer {
 		s.MaxAnswer = int(f.maxAnswer)
 	}

@@ -7,6 +7,10 @@ package spirv
 // implements.
 const ConventionVersion = 1
 
+// ConventionMinor is the minor version: 1 adds the register-file workload
+// (registers.go), opt-in; a module without it follows 1.0.
+const ConventionMinor = 1
+
 // Bindings (descriptor set 0).
 const (
 	BindingDecisions = 0
@@ -38,16 +42,38 @@ type Batch struct {
 	TraceStride    uint32
 	Decisions      []uint32 // the whole decision buffer
 	TraceWords     int      // the trace buffer's size in words
+	// Registers is the register file's size of the workload (1.1), 0 for
+	// none: with it each trace slice ends in the checksum slot, after
+	// the overflow slot, and holds TraceRegisterSlots more words.
+	Registers int
 }
+
+// overhead is the slots of a slice that are not ids.
+func (b *Batch) overhead() int {
+	if b.Registers > 0 {
+		return TraceOverhead + TraceRegisterSlots
+	}
+	return TraceOverhead
+}
+
+// Capacity is the most ids a walk's slice holds.
+func (b *Batch) Capacity() uint32 { return b.TraceStride - uint32(b.overhead()) }
 
 // NewBatch builds the buffers for walks (one decision list each) with room
 // for capacity trace ids per walk.
 func NewBatch(walks [][]uint32, capacity int) *Batch {
+	return NewRegisterBatch(walks, capacity, 0)
+}
+
+// NewRegisterBatch is NewBatch for modules with a register file of
+// registers values (0: none, NewBatch).
+func NewRegisterBatch(walks [][]uint32, capacity, registers int) *Batch {
 	maxLen := 0
 	for _, w := range walks {
 		maxLen = max(maxLen, len(w))
 	}
-	b := &Batch{DecisionStride: uint32(maxLen + 1), TraceStride: uint32(capacity + TraceOverhead)}
+	b := &Batch{DecisionStride: uint32(maxLen + 1), Registers: max(0, registers)}
+	b.TraceStride = uint32(capacity + b.overhead())
 	b.Decisions = make([]uint32, DecisionHeader+len(walks)*int(b.DecisionStride))
 	b.Decisions[0], b.Decisions[1] = b.DecisionStride, b.TraceStride
 	for i, w := range walks {
@@ -66,15 +92,19 @@ type Observed struct {
 	Consumed  uint32
 	Returned  bool
 	Sink      uint32
-	Truncated bool // Count exceeded the capacity
+	Truncated bool   // Count exceeded the capacity
+	Checksum  uint32 // the register file's checksum slot (Batch.Registers > 0)
 }
 
 // Read extracts walk i's observation from a trace buffer.
 func (b *Batch) Read(trace []uint32, i int) Observed {
 	base := i * int(b.TraceStride)
 	s := trace[base : base+int(b.TraceStride)]
-	capacity := uint32(len(s) - TraceOverhead)
+	capacity := uint32(len(s) - b.overhead())
 	o := Observed{Count: s[TraceCount], Consumed: s[TraceConsumed], Returned: s[TraceReturned] == 1, Sink: s[TraceSink]}
+	if b.Registers > 0 {
+		o.Checksum = s[len(s)-1]
+	}
 	n := min(o.Count, capacity)
 	o.Truncated = o.Count > capacity
 	o.IDs = append([]uint32(nil), s[TraceIDs:TraceIDs+int(n)]...)

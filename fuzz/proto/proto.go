@@ -30,6 +30,10 @@ const Version = 1
 type Options struct {
 	Strategy string   `json:"strategy,omitempty"`
 	Inject   []string `json:"inject,omitempty"`
+	// Registers is the register-file workload's size a module must carry
+	// (emit/CONVENTION.md, version 1.1); 0 none. A server that answers
+	// with a structured function leaves it to the client.
+	Registers int `json:"registers,omitempty"`
 }
 
 // Request asks for one graph to be structurized.
@@ -182,7 +186,7 @@ func Local(module bool) Handler {
 			resp.Func = res.Func
 			return resp
 		}
-		mod, err := emit.Bytes(res.Func, emit.Options{})
+		mod, err := emit.Bytes(res.Func, emit.Options{Registers: req.Options.Registers})
 		if err != nil {
 			return Response{Outcome: Error, Reason: "emit: " + err.Error(), Stats: &res.Stats}
 		}
@@ -193,6 +197,9 @@ func Local(module bool) Handler {
 
 // CheckOptions reports an unknown strategy or fault name.
 func CheckOptions(o Options) error {
+	if o.Registers < 0 || o.Registers > emit.MaxRegisters {
+		return fmt.Errorf("registers %d out of range 0..%d", o.Registers, emit.MaxRegisters)
+	}
 	if o.Strategy != "" && !structurizer.HasStrategy(o.Strategy) {
 		return fmt.Errorf("unknown strategy %q (have %v)", o.Strategy, structurizer.Strategies())
 	}
