@@ -123,6 +123,18 @@ type Settings struct {
 	// (--build, --serve); nil or empty fields take DIR/.cfgfuzz.json's.
 	Project *Project `json:"project,omitempty"`
 	Shard   Shard    `json:"shard,omitzero"`
+	// Guided records each graph's behaviour features and grows a corpus
+	// of the graphs that showed new ones (guide.go); false does neither.
+	Guided bool `json:"guided,omitempty"`
+	// Mutate is the share (0 to 1) of graph indices that are mutants of
+	// a corpus graph rather than fresh (guided campaigns); 0 none.
+	Mutate float64 `json:"mutate,omitempty"`
+	// CorpusBatch is the number of graph indices after which the corpus
+	// grows (guide.go); 0 keeps it frozen for the campaign.
+	CorpusBatch int `json:"corpus_batch,omitempty"`
+	// Corpus names the corpus a guided campaign started from
+	// (Corpus.Digest); "" none.
+	Corpus string `json:"corpus,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as "30s".
@@ -172,6 +184,9 @@ type Config struct {
 	// graphs ran ("" Settings.Strategy; DispatchStrategy for the dispatch
 	// share) and returns a smaller graph that still fails with it, or nil.
 	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
+	// Corpus is the corpus a guided campaign starts from (its digest must
+	// be Settings.Corpus); nil an empty one. Run does not change it.
+	Corpus *Corpus
 	// Context cancels the campaign (Ctrl-C): work stops, the log is
 	// flushed, the report covers what was done. nil means Background.
 	Context context.Context

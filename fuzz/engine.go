@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 )
@@ -21,6 +22,10 @@ type Outcome struct {
 	// Harness lists infrastructure failures (a worker that could not
 	// start); findings are in the report.
 	Harness []string
+	// Corpus is a guided campaign's corpus at its end (the start corpus
+	// and the graphs this campaign added), to save for the next; nil
+	// unguided.
+	Corpus *Corpus
 }
 
 // validate checks a Config and fills defaults.
@@ -50,6 +55,31 @@ func (c *Config) validate() error {
 	}
 	c.Settings.Current = c.Current.Describe
 	c.Settings.Baseline = c.Baseline.Describe
+	return c.validateGuide()
+}
+
+// validateGuide checks a guided campaign's settings against its corpus.
+func (c *Config) validateGuide() error {
+	if !c.Guided {
+		if c.Mutate != 0 || c.Corpus != nil {
+			return errors.New("a mutate share or a corpus needs a guided campaign")
+		}
+		return nil
+	}
+	if c.Mutate < 0 || c.Mutate > 1 {
+		return fmt.Errorf("mutate share %v outside 0..1", c.Mutate)
+	}
+	if c.Shard.N > 1 {
+		c.CorpusBatch = 0 // shards run frozen (guide.go)
+	}
+	d := (&Corpus{}).Digest()
+	if c.Corpus != nil {
+		d = c.Corpus.Digest()
+	}
+	if c.Resume && c.Settings.Corpus != d {
+		return fmt.Errorf("the corpus is %s, the campaign started from %s", d, c.Settings.Corpus)
+	}
+	c.Settings.Corpus = d
 	return nil
 }
 
@@ -81,7 +111,11 @@ func Run(c Config) (*Outcome, error) {
 		done[r.Index] = true
 	}
 	start := time.Now()
-	fresh, harness, jerr := c.execute(j, done, old)
+	var gd *guide
+	if c.Guided {
+		gd = newGuide(&c.Settings, c.Corpus)
+	}
+	fresh, harness, jerr := c.execute(j, done, old, gd)
 	if err := j.close(); jerr == nil {
 		jerr = err
 	}
@@ -98,12 +132,17 @@ func Run(c Config) (*Outcome, error) {
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 		return nil, err
 	}
-	return &Outcome{Report: rep, Harness: harness}, nil
+	out := &Outcome{Report: rep, Harness: harness}
+	if gd != nil {
+		gd.mergeBelow(-1, all)
+		out.Corpus = gd.corpus
+	}
+	return out, nil
 }
 
 // execute runs the workers until the budget is spent and returns the new
 // records and the harness failures.
-func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record, []string, error) {
+func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide) ([]Record, []string, error) {
 	ctx, cancel := context.WithCancel(c.Context)
 	defer cancel()
 	if c.Duration > 0 {
@@ -128,6 +167,7 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 			hmu.Unlock()
 			continue
 		}
+		wk.guide = gd
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -142,31 +182,82 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 		prog.finish()
 		return nil, harness, errors.New(harness[0])
 	}
-	go func() {
-		defer close(indices)
-		for i := 0; c.Graphs <= 0 || i < c.Graphs; i++ {
-			if !c.Shard.has(i) || done[i] {
-				continue
-			}
-			select {
-			case indices <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
+	batches := make(chan batchDone)
+	go c.dispatch(ctx, indices, done, gd, batches)
+	go func(res chan Record) { wg.Wait(); close(res) }(results)
 	var fresh []Record
 	var jerr error
-	for r := range results {
-		fresh = append(fresh, r)
-		if jerr == nil {
-			jerr = j.add(&r)
+	var pending *batchDone
+	got := 0
+	for results != nil {
+		select {
+		case r, ok := <-results:
+			if !ok {
+				results = nil
+				continue
+			}
+			fresh = append(fresh, r)
+			got++
+			if jerr == nil {
+				jerr = j.add(&r)
+			}
+			prog.count(&r, false)
+		case b := <-batches:
+			pending = &b
 		}
-		prog.count(&r, false)
+		if pending != nil && got >= pending.sent {
+			gd.mergeBelow(pending.end, slices.Concat(fresh[len(fresh)-got:], old))
+			close(pending.merged)
+			pending, got = nil, 0
+		}
 	}
 	prog.finish()
 	return fresh, harness, jerr
+}
+
+// batchDone is the dispatcher's word that a guided batch is all handed
+// out: sent indices below end; merged is closed once the coordinator has
+// added the batch's records to the corpus.
+type batchDone struct {
+	sent, end int
+	merged    chan struct{}
+}
+
+// dispatch hands out the graph indices in order. A guided campaign with a
+// corpus batch waits at the end of each batch until the batch's records
+// are in the corpus (guide.go), so each batch's mutants draw on the
+// records of every lower batch.
+func (c *Config) dispatch(ctx context.Context, indices chan<- int, done map[int]bool, gd *guide, batches chan<- batchDone) {
+	defer close(indices)
+	end, sent := -1, 0
+	if gd != nil {
+		end = gd.batchEnd(0)
+	}
+	for i := 0; c.Graphs <= 0 || i < c.Graphs; i++ {
+		if i == end {
+			b := batchDone{sent: sent, end: end, merged: make(chan struct{})}
+			select {
+			case batches <- b:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case <-b.merged:
+			case <-ctx.Done():
+				return
+			}
+			end, sent = gd.batchEnd(i), 0
+		}
+		if !c.Shard.has(i) || done[i] {
+			continue
+		}
+		select {
+		case indices <- i:
+			sent++
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // planned is the number of graphs this run will do under a graph budget,

@@ -25,6 +25,9 @@ func HTML(rep *Report) string {
 	var b strings.Builder
 	b.WriteString("<!doctype html><html><head><meta charset=\"utf-8\"><title>cfgfuzz report</title><style>" + pageStyle + "</style></head><body>")
 	fmt.Fprintf(&b, "<h1>cfgfuzz campaign, seed %d</h1><p>%s</p>", rep.Settings.Seed, html.EscapeString(summaryProse(rep)))
+	if g := rep.Guided; g != nil {
+		fmt.Fprintf(&b, "<h2>Behaviour features found</h2><p>%s</p>%s", html.EscapeString(guidedProse(g)), featureSVG(g))
+	}
 	b.WriteString("<h2>Outcomes per generator and weight setting</h2>")
 	b.WriteString(mdTableHTML(func(sb *strings.Builder) { outcomeTable(sb, rep) }))
 	if rep.Divergences != nil {

@@ -35,6 +35,12 @@ type worker struct {
 	// asked once per side. Only a strategy that claims idempotence asks,
 	// so the dispatch share's graphs never do.
 	oneBlock map[Side]seamAnswer
+	// guide is the campaign's guided generation; nil unguided.
+	guide *guide
+	// lastStats and lastModule are the last judged answer's stats and
+	// module (nil when it gave none), for its features.
+	lastStats  *structurizer.Stats
+	lastModule []byte
 }
 
 // seamAnswer is a module the seam returned.
@@ -112,17 +118,23 @@ func (w *worker) escalateIfLeaked() {
 
 // item generates graph index i; a panic of the source is contained
 // (generate.go).
-func (w *worker) item(i int) (Stream, int, Item, error) {
+// A guided campaign's mutant (guide.go) comes with its description.
+func (w *worker) item(i int) (Stream, int, Item, string, error) {
 	n := len(w.set.Streams)
 	s := i % n
+	if w.guide != nil {
+		if it, desc, ok, err := w.guide.mutant(i); ok {
+			return w.set.Streams[s], s, it, desc, err
+		}
+	}
 	it, err := generate(w.src, w.set.Streams[s], w.set.Seed, i/n)
-	return w.set.Streams[s], s, it, err
+	return w.set.Streams[s], s, it, "", err
 }
 
 // run produces graph index i's record.
 func (w *worker) run(i int) Record {
-	_, s, it, err := w.item(i)
-	rec := Record{Index: i, Stream: s, Seed: it.Seed}
+	_, s, it, mutant, err := w.item(i)
+	rec := Record{Index: i, Stream: s, Seed: it.Seed, Mutant: mutant}
 	if err != nil {
 		rec.Current = generateFailure(err)
 		return rec
@@ -135,6 +147,9 @@ func (w *worker) run(i int) Record {
 	w.gpuNow = w.gpuOrc != nil && i%w.set.GPUEvery == 0
 	var shared *oracle.Shared
 	rec.Current, shared = w.judge(w.cur, it.Graph, curOpt, nil)
+	if w.set.Guided {
+		rec.Features = answerFeatures(w.lastStats, w.lastModule, rec.Current.Outcome, rec.Current.Signature)
+	}
 	w.gpuNow = false
 	w.escalateIfLeaked()
 	if w.base != nil {
@@ -164,6 +179,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	a := side.Structurize(g.Clone(), opt, w.timeout)
 	took := time.Since(start)
 	r := SideResult{Func: a.Func}
+	w.lastStats, w.lastModule = a.Stats, nil
 	if a.Stats != nil {
 		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
 	}
@@ -184,6 +200,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 		r.Outcome, r.Signature, r.Detail = OutInvalid, "emit:malformed-function", firstLine(err.Error())
 		return r, nil
 	}
+	w.lastModule = mod
 	sum := sha256.Sum256(mod)
 	r.Hash = hex.EncodeToString(sum[:12])
 	// The subject's own copy of g: meta hands it to this side's re-runs,

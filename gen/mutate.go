@@ -48,6 +48,9 @@ func (o MutateOptions) withDefaults() MutateOptions {
 	return o
 }
 
+// Fits says why g cannot be a parent under o (nil when it can).
+func (o MutateOptions) Fits(g *cfg.Graph) error { return g.Validate(o.withDefaults().limits()) }
+
 func (o MutateOptions) limits() cfg.Limits {
 	return cfg.Limits{MaxBlocks: o.MaxBlocks, MaxSuccs: o.MaxSuccs}
 }

@@ -50,6 +50,7 @@ type campaignFlags struct {
 	isolate, minimize, compare        bool
 	allowFallbacks                    bool
 	progress                          string
+	guide                             guidedFlags
 	set                               map[string]bool // flags given
 }
 
@@ -78,6 +79,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write the campaign's allocation profile (this process) to `FILE` when it ends")
+	f.guide.define(fs)
 	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, or with --repo its build, made once and cached; or a structurizer spec)")
 	if compare {
 		fs.StringVar(&f.current, "current", "", "the current side: git revision `REV` (built as the baseline is), self (the structurizer inside this binary), or a structurizer spec; default: the working tree (HEAD+dirty, uncommitted changes included) inside a git repository of cfgfuzz or with --repo, else self")
@@ -144,6 +146,9 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	c, err := f.config(stderr)
+	if err == nil {
+		err = f.guide.apply(&c, c.Resume)
+	}
 	if err == nil && f.minimize {
 		err = campaignMinimizer(&c, stderr)
 	}
@@ -164,6 +169,10 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	o, err := fuzz.Run(c)
 	if err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
+		return exitUsage
+	}
+	if err := f.guide.save(o); err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return exitUsage
 	}
