@@ -263,3 +263,50 @@ func TestTreeFeatures(t *testing.T) {
 		t.Errorf("features of a panic: %v", bad)
 	}
 }
+
+// TestGuidedExternalStructurizer: a structurizer process answering with
+// modules (testdata/thinstruct, this tree's structurizer behind the
+// protocol) shows the same construct-tree features on every graph as the
+// in-process structurizer, so a guided campaign steers it alike.
+func TestGuidedExternalStructurizer(t *testing.T) {
+	bin := buildCmd(t, "./testdata/thinstruct")
+	own, ext := guidedConfig(t, 60), guidedConfig(t, 60)
+	own.Strategy, ext.Strategy = "structured", "structured"
+	ext.Current = ProcessFactory("thinstruct", []string{bin}, "")
+	mustRun(t, own)
+	mustRun(t, ext)
+	a, _, err := ReadRecords(own.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := ReadRecords(ext.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := func(r Record) []string {
+		var fs []string
+		for _, f := range r.Features {
+			if strings.HasPrefix(f, "shape:") || strings.HasPrefix(f, "nests:") || strings.HasPrefix(f, "count:") {
+				fs = append(fs, f)
+			}
+		}
+		return fs
+	}
+	byIndex := map[int]Record{}
+	for _, r := range a {
+		byIndex[r.Index] = r
+	}
+	shapes := 0
+	for _, r := range b {
+		want := tree(byIndex[r.Index])
+		if got := tree(r); !slices.Equal(got, want) {
+			t.Errorf("graph %d %s: external tree features %v, in-process %v", r.Index, r.Graph, got, want)
+		}
+		if len(want) > 0 {
+			shapes++
+		}
+	}
+	if shapes == 0 {
+		t.Fatal("no graph had tree features")
+	}
+}
