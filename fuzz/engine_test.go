@@ -313,3 +313,24 @@ func TestShardsMergeMinimized(t *testing.T) {
 		t.Errorf("merged report differs from the whole run's (or nothing minimized)")
 	}
 }
+
+// oneBlockSource gives the one-block graph at every index.
+type oneBlockSource struct{}
+
+func (oneBlockSource) Item(Stream, uint64, int) (Item, error) {
+	return Item{Graph: cfg.FromSuccs([][]int{{}})}, nil
+}
+func (oneBlockSource) Replay(Stream, uint64) string { return "echo '{{}}'" }
+
+// TestOneBlockKeptPerStrategy: the one-block graph on the dispatch share
+// is re-run by the determinism check on its own strategy, not answered
+// with the default strategy's kept module (which would make it
+// meta:nondeterministic).
+func TestOneBlockKeptPerStrategy(t *testing.T) {
+	c := testConfig(t, 24)
+	c.Source, c.Workers, c.Strategy, c.DispatchEvery = oneBlockSource{}, 1, "", 2
+	o := mustRun(t, c)
+	if o.Report.Strategies[DispatchStrategy] == 0 || o.Report.Outcomes[OutOK] != 24 {
+		t.Fatalf("outcomes %v (dispatch share %d), want 24 ok with some on dispatch; findings %+v", o.Report.Outcomes, o.Report.Strategies[DispatchStrategy], o.Report.Findings)
+	}
+}

@@ -30,17 +30,25 @@ type worker struct {
 	baseOpt  proto.Options
 	timeout  time.Duration
 	keepFunc bool
-	// oneBlock is each side's answer on the one-block graph, which the
-	// meta check asks for on every graph (the strategy's fixed overhead):
-	// asked once per side. Only a strategy that claims idempotence asks,
-	// so the dispatch share's graphs never do.
-	oneBlock map[Side]seamAnswer
+	// oneBlock is each side's answer on the one-block graph per strategy,
+	// which the meta check asks for on every graph (the strategy's fixed
+	// overhead): asked once per side and strategy. Only a strategy that
+	// claims idempotence asks for it on other graphs; the one-block graph
+	// itself is re-run by the determinism check on any strategy.
+	oneBlock map[oneBlockKey]seamAnswer
 	// guide is the campaign's guided generation; nil unguided.
 	guide *guide
 	// lastStats and lastModule are the last judged answer's stats and
 	// module (nil when it gave none), for its features.
 	lastStats  *structurizer.Stats
 	lastModule []byte
+}
+
+// oneBlockKey keys the one-block answers: a side on one strategy (the
+// dispatch share's graphs run another than the campaign's).
+type oneBlockKey struct {
+	side     Side
+	strategy string
 }
 
 // seamAnswer is a module the seam returned.
@@ -51,7 +59,7 @@ type seamAnswer struct {
 
 // newWorker builds one worker's sides and oracle.
 func newWorker(c *Config) (*worker, error) {
-	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[Side]seamAnswer{},
+	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[oneBlockKey]seamAnswer{},
 		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject},
 		baseOpt: proto.Options{Strategy: c.Strategy}}
 	if w.timeout == 0 {
@@ -111,7 +119,11 @@ func (w *worker) escalateIfLeaked() {
 	}
 	if s, err := w.escalate.New(); err == nil {
 		w.cur.Close()
-		delete(w.oneBlock, w.cur)
+		for k := range w.oneBlock {
+			if k.side == w.cur {
+				delete(w.oneBlock, k)
+			}
+		}
 		w.cur = s
 	}
 }
@@ -234,19 +246,21 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 
 // seam lets the oracle re-run a side (meta: determinism, renumbering,
 // idempotence) under the same time limit. The side's answer on the
-// one-block graph is kept once it gave a module (w.oneBlock): the side and
-// its options are fixed, and meta asks for it on every graph.
+// one-block graph is kept per strategy once it gave a module (w.oneBlock):
+// the side and its other options are fixed, and meta asks for it on every
+// graph.
 func (w *worker) seam(side Side, opt proto.Options) oracle.StructurizeFunc {
 	return func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
 		if !isOneBlock(g) {
 			return w.structurizeForSeam(side, opt, g)
 		}
-		if a, ok := w.oneBlock[side]; ok {
+		key := oneBlockKey{side, opt.Strategy}
+		if a, ok := w.oneBlock[key]; ok {
 			return a.mod, a.info, nil
 		}
 		mod, info, err := w.structurizeForSeam(side, opt, g)
 		if err == nil { // a failure is asked again next time
-			w.oneBlock[side] = seamAnswer{mod: mod, info: info}
+			w.oneBlock[key] = seamAnswer{mod: mod, info: info}
 		}
 		return mod, info, err
 	}
