@@ -153,7 +153,7 @@ func runMutant(m *Mutant, s Settings) (r Result) {
 		}
 	}
 	judge(&r, m, s.Graphs, tail, cut)
-	if s.Guided > 0 && m != nil {
+	if s.Guided > 0 {
 		var note string
 		if r.GuidedFirst, note = guidedFirst(bin, dir, s); note != "" {
 			r.Note = strings.TrimPrefix(r.Note+"; "+note, "; ")

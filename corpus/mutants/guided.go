@@ -3,7 +3,8 @@
 // campaign (`--mutate F`, the same budget and seed), from a copy of the
 // -corpus directory when given (the corpus a previous campaign on the clean
 // tree left, as a nightly state keeps it), and the table shows its first
-// failing index beside the pure campaign's.
+// failing index beside the pure campaign's. The control runs guided too and
+// must pass.
 package main
 
 import (

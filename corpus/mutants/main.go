@@ -83,6 +83,10 @@ func run(args []string) int {
 				c.Status, c.Failing, c.First, topSignatures(c.Signatures, 3), c.Note)
 			return 2
 		}
+		if c.GuidedFirst >= 0 {
+			fmt.Fprintf(os.Stderr, "mutants: the guided control campaign on the unmutated tree fails at graph %d %s: no guided result can be judged\n", c.GuidedFirst, c.Note)
+			return 2
+		}
 		fmt.Printf("control (unmutated tree): %d graphs ok, %d fallbacks, %.1f s\n", c.Graphs, c.Fallbacks, c.Seconds)
 		s.Control = c.outputs
 	}
