@@ -48,6 +48,9 @@ type Outcome struct {
 	// Err is a harness error: the graph is invalid, an option is unknown,
 	// or a check could not run. It is not a finding.
 	Err error
+	// Unsupported, when not "", says why the structurizer does not serve
+	// the graph (its protocol v2 declaration): not checked, not a finding.
+	Unsupported string
 }
 
 // Failed reports whether the outcome is a finding.

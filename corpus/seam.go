@@ -9,6 +9,7 @@ package corpus
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -36,6 +37,10 @@ type Structurized struct {
 	// Err is a harness error (the request could not be served): not a
 	// finding.
 	Err error
+	// Unsupported says the structurizer declared it does not serve the
+	// graph (a protocol v2 declaration; PROTOCOL.md): it was not sent, no
+	// module, no finding. Detail says why.
+	Unsupported bool
 }
 
 // StructurizeFunc structurizes one graph. It must not panic.
@@ -57,6 +62,9 @@ func Judge(fn StructurizeFunc, g *cfg.Graph, orc *oracle.Oracle) Outcome {
 	s := fn(g)
 	if s.Err != nil {
 		return Outcome{Err: s.Err}
+	}
+	if s.Unsupported {
+		return Outcome{Unsupported: s.Detail}
 	}
 	if s.Failure != "" {
 		f := failure(s.Failure, checkOf(s.Failure), s.Detail)
@@ -88,6 +96,8 @@ func rerunSeam(fn StructurizeFunc) oracle.StructurizeFunc {
 		switch {
 		case s.Err != nil:
 			return nil, oracle.ResultInfo{}, s.Err
+		case s.Unsupported: // meta does not check what the side does not serve
+			return nil, oracle.ResultInfo{}, fmt.Errorf("%w: %s", oracle.ErrUnsupported, s.Detail)
 		case s.Failure == SigRefused:
 			return nil, oracle.ResultInfo{}, &structurizer.Refusal{Strategy: s.Info.Strategy, Reason: s.Detail}
 		case s.Failure != "":

@@ -15,9 +15,13 @@
 //	before.svg     a picture of the graph
 //	after.svg      a picture of the minimized graph
 //
-// DIR/findings/<signature-hash>/signature.txt names the signature and
-// count.txt counts every report of it, kept or not. A signature keeps at
-// most Cap entries; the first is the finding, the others examples.
+// DIR/findings/<signature-hash>/signature.txt names the signature,
+// reports.txt lists the graph-hash of every graph reported with it, kept or
+// not, once each, and count.txt holds their number. Adding a graph again
+// (a resumed campaign minimizing the same finding) changes nothing, and an
+// entry is written into a temporary directory and renamed into place, so a
+// kill at any moment leaves either no entry or a whole one. A signature
+// keeps at most Cap entries; the first is the finding, the others examples.
 package corpus
 
 import (
@@ -97,7 +101,7 @@ type Added struct {
 	New     bool   // the signature was not in the store before
 	Kept    bool   // an entry was written (false: a duplicate or over the cap)
 	Dir     string // the entry's directory (also when it existed already)
-	Reports int    // reports of this signature so far, this one included
+	Reports int    // distinct graphs reported with this signature so far, this one included
 }
 
 // Hash is the store's short hash of a string: 16 hex digits of SHA-256.
@@ -118,8 +122,9 @@ func (st *Store) SignatureDir(sig string) string {
 	return filepath.Join(st.Dir, "findings", Hash(sig))
 }
 
-// Add records a finding: it counts the report and writes an entry unless
-// the graph is already stored or the signature has Cap entries.
+// Add records a finding: it counts the graph unless it was reported
+// before, and writes an entry unless the graph is already stored or the
+// signature has Cap entries.
 func (st *Store) Add(f Finding) (Added, error) {
 	if f.Signature == "" || f.Graph == nil {
 		return Added{}, errors.New("corpus: a finding needs a signature and a graph")
@@ -131,8 +136,9 @@ func (st *Store) Add(f Finding) (Added, error) {
 	if err != nil {
 		return Added{}, err
 	}
-	a := Added{New: len(entries) == 0, Dir: filepath.Join(sdir, entryHash(f))}
-	if a.Reports, err = bumpCount(sdir, f.Signature); err != nil {
+	h := entryHash(f)
+	a := Added{New: len(entries) == 0, Dir: filepath.Join(sdir, h)}
+	if a.Reports, err = countReport(sdir, f.Signature, h); err != nil {
 		return a, err
 	}
 	if _, err := os.Stat(a.Dir); err == nil || len(entries) >= st.capacity() {
@@ -159,7 +165,7 @@ func (st *Store) entries(sdir string) ([]string, error) {
 	}
 	var out []string
 	for _, de := range des {
-		if de.IsDir() {
+		if de.IsDir() && !strings.HasSuffix(de.Name(), ".tmp") {
 			out = append(out, filepath.Join(sdir, de.Name()))
 		}
 	}
@@ -167,28 +173,90 @@ func (st *Store) entries(sdir string) ([]string, error) {
 	return out, nil
 }
 
-// bumpCount creates the signature directory on first use and increments
-// count.txt.
-func bumpCount(sdir, sig string) (int, error) {
+// countReport creates the signature directory on first use, adds the
+// graph's hash to reports.txt unless it is there, and rewrites count.txt
+// from reports.txt. It returns the number of distinct graphs reported.
+func countReport(sdir, sig, hash string) (int, error) {
 	if err := os.MkdirAll(sdir, 0o755); err != nil {
 		return 0, err
 	}
 	if err := os.WriteFile(filepath.Join(sdir, "signature.txt"), []byte(sig+"\n"), 0o644); err != nil {
 		return 0, err
 	}
-	n := 0
-	if b, err := os.ReadFile(filepath.Join(sdir, "count.txt")); err == nil {
-		n, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+	seen, err := reportedGraphs(sdir)
+	if err != nil {
+		return 0, err
 	}
-	n++
-	return n, os.WriteFile(filepath.Join(sdir, "count.txt"), []byte(strconv.Itoa(n)+"\n"), 0o644)
+	if !seen[hash] {
+		f, err := os.OpenFile(filepath.Join(sdir, "reports.txt"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return 0, err
+		}
+		_, err = f.WriteString(hash + "\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return 0, err
+		}
+		seen[hash] = true
+	}
+	n := len(seen)
+	return n, replaceFile(filepath.Join(sdir, "count.txt"), []byte(strconv.Itoa(n)+"\n"))
 }
 
-// writeEntry writes one entry's files into dir (created).
+// reportedGraphs reads reports.txt, ignoring a torn last line.
+func reportedGraphs(sdir string) (map[string]bool, error) {
+	b, err := os.ReadFile(filepath.Join(sdir, "reports.txt"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	lines := strings.Split(string(b), "\n")
+	for _, l := range lines[:len(lines)-1] { // the part after the last newline is torn or empty
+		if l != "" {
+			seen[l] = true
+		}
+	}
+	return seen, nil
+}
+
+// replaceFile writes path through a temporary file and a rename.
+func replaceFile(path string, data []byte) error {
+	tmp := path + ".tmp"
+	err := os.WriteFile(tmp, data, 0o644)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// writeEntry writes one entry's files into dir: into a temporary sibling
+// directory first (a leftover from a killed writer is replaced), renamed
+// into place when complete.
 func writeEntry(dir string, f Finding) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	tmp := dir + ".tmp"
+	if err := os.RemoveAll(tmp); err != nil {
 		return err
 	}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return err
+	}
+	err := writeEntryFiles(tmp, f)
+	if err == nil {
+		err = os.Rename(tmp, dir)
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+	}
+	return err
+}
+
+// writeEntryFiles writes the files of an entry into dir.
+func writeEntryFiles(dir string, f Finding) error {
 	v := Verdict{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Inject: f.Inject,
 		Graph: cfg.FormatCompact(f.Graph), Verdicts: f.Verdicts, Stats: f.Stats, Structurizer: f.Structurizer, Replay: f.Replay}
 	files := map[string][]byte{

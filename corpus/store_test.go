@@ -1,5 +1,5 @@
 // store_test.go: the findings store deduplicates by signature and graph,
-// counts every report, keeps at most Cap entries per signature, and writes
+// counts every graph reported once, keeps at most Cap entries per signature, and writes
 // every file of an entry; SVG draws any graph as well-formed XML.
 package corpus
 
@@ -45,7 +45,7 @@ func TestStoreDedupAndCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sigs) != 2 || sigs[0].Signature != "exec:trace-mismatch" || sigs[0].Reports != 4 || len(sigs[0].Entries) != 2 {
+	if len(sigs) != 2 || sigs[0].Signature != "exec:trace-mismatch" || sigs[0].Reports != 3 || len(sigs[0].Entries) != 2 {
 		t.Fatalf("List: %+v", sigs)
 	}
 	for _, f := range []string{"graph.cfg", "min.cfg", "verdict.json", "module.spv", "before.svg", "after.svg"} {
@@ -83,5 +83,58 @@ func TestSVGIsWellFormed(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestStoreIdempotentPerGraph replays what a campaign killed during
+// minimization and resumed does: the same findings are added again, and a
+// killed writer left a half-written entry. The count stays at the number of
+// distinct graphs, and the entry is written whole.
+func TestStoreIdempotentPerGraph(t *testing.T) {
+	st := &Store{Dir: t.TempDir()}
+	graphs := []string{"{{1, 2}, {}, {}}", "{{1, 0}, {}}", "{{0, 1}, {}}"}
+	add := func(s string) Added {
+		g, err := cfg.ParseCompact(s, cfg.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := st.Add(Finding{Signature: "exec:trace-mismatch", Graph: g, Module: []byte{1, 2, 3, 4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	first := add(graphs[0])
+	// A writer killed inside the second entry: a partial temporary directory.
+	g1, _ := cfg.ParseCompact(graphs[1], cfg.Limits{})
+	partial := filepath.Join(st.SignatureDir("exec:trace-mismatch"), entryHash(Finding{Graph: g1})) + ".tmp"
+	if err := os.MkdirAll(partial, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the run, then the resumed run
+		for _, s := range graphs {
+			add(s)
+		}
+	}
+	sigs, err := st.List()
+	if err != nil || len(sigs) != 1 {
+		t.Fatalf("List: %+v, %v", sigs, err)
+	}
+	if sigs[0].Reports != len(graphs) || len(sigs[0].Entries) != len(graphs) {
+		t.Errorf("after re-adding: %d reports, %d entries; want %d and %d", sigs[0].Reports, len(sigs[0].Entries), len(graphs), len(graphs))
+	}
+	if b := mustRead(t, filepath.Join(sigs[0].Dir, "count.txt")); strings.TrimSpace(string(b)) != "3" {
+		t.Errorf("count.txt = %q, want 3", b)
+	}
+	for _, e := range sigs[0].Entries {
+		if _, err := os.Stat(filepath.Join(e, "verdict.json")); err != nil {
+			t.Errorf("entry %s is not whole: %v", e, err)
+		}
+	}
+	if _, err := os.Stat(partial); err == nil {
+		t.Errorf("the partial entry %s is still there", partial)
+	}
+	if !first.New {
+		t.Errorf("the first add did not report a new signature")
 	}
 }

@@ -181,6 +181,9 @@ func (fb *fnBody) block(i int, blk *structurizer.Block, labels, vars []uint32) e
 		for _, k := range caseOrder(term) {
 			ops = append(ops, uint32(k), to(k))
 		}
+		if err := fits(spirv.OpSwitch, ops); err != nil {
+			return err
+		}
 		fb.add(spirv.OpSwitch, ops...)
 	case structurizer.Test:
 		fb.add(spirv.OpBranchConditional, testCond, to(0), to(1))
@@ -188,6 +191,9 @@ func (fb *fnBody) block(i int, blk *structurizer.Block, labels, vars []uint32) e
 		ops := []uint32{routeVal, to(0)}
 		for _, k := range caseOrder(term) {
 			ops = append(ops, term.Values[k-1], to(k))
+		}
+		if err := fits(spirv.OpSwitch, ops); err != nil {
+			return err
 		}
 		fb.add(spirv.OpSwitch, ops...)
 	default:

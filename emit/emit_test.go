@@ -108,7 +108,7 @@ func TestModulesRoundTripThroughTheDecoder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		words := m.Encode()
+		words := mustEncode(t, m)
 		ref := spirv.WordsToBytes(words)
 		fast, err := Bytes(res.Func, opt)
 		if err != nil {
@@ -126,7 +126,7 @@ func TestModulesRoundTripThroughTheDecoder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(back.Encode(), words) {
+		if !slices.Equal(mustEncode(t, back), words) {
 			t.Fatalf("%v: decode(encode(m)) differs", g)
 		}
 	}
@@ -144,7 +144,7 @@ func TestWeightsBecomeWords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return len(m.Encode())
+		return len(mustEncode(t, m))
 	}
 	base := size(0)
 	for _, w := range []int{16, 1000, 10000} {
@@ -256,4 +256,14 @@ func TestAppendStringIsSpirvString(t *testing.T) {
 			t.Fatalf("%q as bytes: %x, want %x", s, got, want)
 		}
 	}
+}
+
+// mustEncode is m.Encode() for a module that fits.
+func mustEncode(t *testing.T, m *spirv.Module) []uint32 {
+	t.Helper()
+	w, err := m.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }

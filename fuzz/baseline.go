@@ -12,6 +12,7 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,10 @@ type BuildOptions struct {
 	Repo     string    // a directory inside the git repository; "" the current directory
 	CacheDir string    // "" os.UserCacheDir()/cfgfuzz
 	Log      io.Writer // build messages; nil discards
+	// Context cancels the build (its git and build processes are killed
+	// and everything it made removed: baseline_cleanup.go); nil means
+	// Background.
+	Context context.Context
 }
 
 // Revision is what a build checks out: a commit, or a snapshot of a
@@ -84,9 +89,11 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 	if err != nil {
 		return Built{}, err
 	}
+	removeStaleBuilds(opt.Repo, filepath.Dir(entry))
 	if b, ok := cachedBuild(p, rev, entry); ok {
 		return b, nil
 	}
+	ctx := buildContext(opt)
 	log := opt.Log
 	if log == nil {
 		log = io.Discard
@@ -99,10 +106,11 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 	}
 	defer os.RemoveAll(tmp)
 	fmt.Fprintf(log, "cfgfuzz: building %s in %s\n", short(rev), b.Worktree)
-	if err := addWorktree(opt.Repo, b.Worktree, rev); err != nil {
+	if err := addWorktree(ctx, opt.Repo, b.Worktree, rev); err != nil {
+		removeWorktree(opt.Repo, b.Worktree) // a cancelled add may have registered it
 		return Built{}, err
 	}
-	if err := runBuild(p, b); err != nil {
+	if err := runBuild(ctx, p, b); err != nil {
 		removeWorktree(opt.Repo, b.Worktree)
 		return Built{}, err
 	}
@@ -153,29 +161,35 @@ func short(r Revision) string {
 }
 
 // addWorktree checks rev out, detached, in a new worktree wt of repo.
-func addWorktree(repo, wt string, rev Revision) error {
+func addWorktree(ctx context.Context, repo, wt string, rev Revision) error {
 	commit := rev.Checkout
 	if commit == "" {
 		commit = rev.Commit
 	}
-	if out, err := git(repo, "worktree", "add", "--detach", wt, commit); err != nil {
+	if out, err := runCommand(ctx, buildCommand(ctx, repo, "git", "worktree", "add", "--detach", wt, commit)); err != nil {
 		return fmt.Errorf("git worktree add %s: %v: %s", short(rev), err, strings.TrimSpace(out))
 	}
 	return nil
 }
 
-// runBuild runs p's build command in b's worktree.
-func runBuild(p Project, b Built) error {
+// runBuild runs p's build command in b's worktree (cancelled with ctx).
+func runBuild(ctx context.Context, p Project, b Built) error {
 	if strings.TrimSpace(p.Build) == "" {
 		return nil
 	}
 	v := projectVars{Worktree: b.Worktree, Rev: b.Rev.String(), Out: b.Out}
-	cmd := exec.Command("sh", "-c", v.expand(p.Build))
-	cmd.Dir = b.Worktree
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return &BuildError{Rev: b.Rev, Command: v.expand(p.Build), Err: err, Output: out.String()}
+	cmd := buildCommand(ctx, b.Worktree, "sh", "-c", v.expand(p.Build))
+	gotmp, err := goTempDir(cmd, b.Worktree)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(gotmp)
+	out, err := runCommand(ctx, cmd)
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("building %s: %w", short(b.Rev), err)
+	case err != nil:
+		return &BuildError{Rev: b.Rev, Command: v.expand(p.Build), Err: err, Output: out}
 	}
 	return nil
 }
@@ -227,14 +241,15 @@ func removeWorktree(repo, wt string) {
 	os.RemoveAll(wt)
 }
 
-// ServeBuilt is the side factory serving b with p's serve command.
-func ServeBuilt(describe string, p Project, b Built) SideFactory {
+// ServeBuilt is the side factory serving b with p's serve command, its
+// processes configured by popt.
+func ServeBuilt(describe string, p Project, b Built, popt ProcessOptions) SideFactory {
 	v := projectVars{Worktree: b.Worktree, Rev: b.Rev.String(), Out: b.Out}
 	dir := b.Out
 	if b.Worktree != "" {
 		dir = b.Worktree
 	}
-	return ProcessFactory(describe, []string{"sh", "-c", "exec " + v.expand(p.Serve)}, dir)
+	return ProcessFactoryWith(describe, []string{"sh", "-c", "exec " + v.expand(p.Serve)}, dir, popt)
 }
 
 func git(dir string, args ...string) (string, error) {

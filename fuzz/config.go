@@ -22,8 +22,9 @@ const (
 )
 
 // Stream is one generator at one weight setting; a campaign interleaves its
-// streams: graph index i belongs to stream i mod len(Streams) and is that
-// stream's graph number i / len(Streams).
+// streams: graph index i belongs to stream i mod len(Streams), and the
+// streams of one generator take turns over its graphs (Settings.Place), so
+// each graph runs at one weight setting.
 type Stream struct {
 	Kind    string `json:"kind"`    // generator name, e.g. "reducible"
 	Weights string `json:"weights"` // weight setting name, e.g. "w16+heavy"
@@ -41,7 +42,8 @@ type Item struct {
 // Source generates a campaign's graphs. It must be a pure function of its
 // arguments: that is what makes a campaign reproducible from its seed.
 type Source interface {
-	// Item returns graph number j of stream s in a campaign seeded with run.
+	// Item returns graph number j of stream s's generator, at s's weight
+	// setting, in a campaign seeded with run.
 	Item(s Stream, run uint64, j int) (Item, error)
 	// Replay is a shell command that prints the graph of stream s with the
 	// given own seed, e.g. "cfgfuzz gen --kind reducible --seed 7 --count 1".
@@ -135,6 +137,15 @@ type Settings struct {
 	// Corpus names the corpus a guided campaign started from
 	// (Corpus.Digest); "" none.
 	Corpus string `json:"corpus,omitempty"`
+	// MaxAnswer bounds one answer line of a structurizer process in
+	// bytes (a longer one is a crash finding); 0 means DefaultMaxAnswer.
+	MaxAnswer int `json:"max_answer,omitempty"`
+	// Night is the date (YYYY-MM-DD) the state directory records the
+	// night's findings under, and StateDigest the digest of the state read
+	// (State.Digest); both "" without --state. The shards of a night share
+	// them.
+	Night       string `json:"night,omitempty"`
+	StateDigest string `json:"state_digest,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as "30s".
@@ -168,7 +179,10 @@ type Config struct {
 	// reports. Required.
 	Dir string
 	// Resume continues the campaign in Dir instead of starting afresh.
-	Resume  bool
+	Resume bool
+	// Force lets a new campaign replace the one Dir holds (its log,
+	// settings, reports and findings); false refuses such a Dir.
+	Force   bool
 	Workers int
 	// Progress receives the progress display; Terminal says whether it is
 	// a terminal (a bar) or a log (a line every ProgressEvery, default 10 s).
@@ -187,7 +201,18 @@ type Config struct {
 	// Corpus is the corpus a guided campaign starts from (its digest must
 	// be Settings.Corpus); nil an empty one. Run does not change it.
 	Corpus *Corpus
+	// State is the state directory as read at the start (--state,
+	// state.go); nil runs without one: no graph is skipped as seen, no
+	// signature is classed, nothing is carried to the next night.
+	State *State
 	// Context cancels the campaign (Ctrl-C): work stops, the log is
-	// flushed, the report covers what was done. nil means Background.
+	// flushed, the report covers what was done and says it is incomplete
+	// (Report.Incomplete, with the context's cause as the reason when it
+	// is not context.Canceled). nil means Background.
 	Context context.Context
+	// ResumeCommand is the shell command an interrupted report gives to
+	// complete the campaign; "" gives none.
+	ResumeCommand string
+
+	declared *declaredSink // the sides' v2 declarations, for the report (set by Run)
 }

@@ -23,6 +23,10 @@ import (
 // CorpusFile is the corpus's file inside its directory.
 const CorpusFile = "entries.jsonl"
 
+// StateCorpusDir is the corpus directory inside a state directory
+// (STATE.md), the default of a guided campaign run with one.
+const StateCorpusDir = "corpus"
+
 // MaxCorpus bounds the corpus: once it holds this many entries, graphs
 // with new features are no longer added (their features still count).
 const MaxCorpus = 4096

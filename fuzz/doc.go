@@ -1,6 +1,6 @@
 // Package fuzz is cfgfuzz's campaign engine: it generates graphs from a
 // seed, has a structurizer (the current tree, another revision, any
-// program speaking protocol v1) structure each one, judges every module with
+// program speaking protocol v1 or v2) structure each one, judges every module with
 // the oracle, optionally does the same with a baseline revision and
 // classifies each graph, and writes reports that a person reads in a minute
 // and a machine parses.
@@ -9,12 +9,16 @@
 //
 // As in Go's internal/fuzz, one coordinator (Run, engine.go) hands out
 // work and keeps the books, and workers (worker.go) do the work; failures of
-// the harness are kept apart from findings. The coordinator hands out graph
-// indices in order: index i is graph i/len(Streams) of stream i mod
-// len(Streams) (a stream is one generator at one weight setting), its seed
-// derived from the campaign seed, so every graph is a pure function of
-// (seed, settings, index). Each worker owns its sides and its oracle and
-// turns an index into a Record. The coordinator appends records to the
+// the harness are kept apart from findings. The coordinator generates the
+// graph of every index in order: index i belongs to stream i mod
+// len(Streams) (a stream is one generator at one weight setting) and is
+// graph number Settings.Place(i) of that stream's generator, whose streams
+// take turns over one sequence of graphs (each graph at one weight
+// setting), its seed derived from the campaign seed, so every graph is a
+// pure function of (seed, settings, index). A graph isomorphic to an
+// earlier index's is skipped with a record saying so (distinct.go); the
+// others go to the workers. Each worker owns its sides and its oracle and
+// turns a generated graph into a Record. The coordinator appends records to the
 // results log as they come, in completion order; reports are computed from
 // the log sorted by index, which is why the number of workers, the order of
 // completion, sharding and restarts do not change a report (only its
@@ -34,12 +38,14 @@
 //     Config.Escalate (the CLI: this binary as a protocol server), so one
 //     hang leaks one goroutine per worker at most. --isolate runs the
 //     current tree as child processes from the start.
-//   - Process runs a child speaking protocol v1 (package proto,
+//   - Process runs a child speaking protocol v1 or v2 (package proto,
 //     PROTOCOL.md): a baseline commit's cmd/structurize, the cfgfuzz binary
 //     itself (--isolate), or any external structurizer (--structurizer).
-//     The child is killed with its process group when an answer is late,
-//     and restarted for the next graph when it died; a Go panic in its
-//     standard error makes the finding a panic, anything else a crash.
+//     The child is killed with its process group and its descendants
+//     (detached ones too, on Linux) when an answer is late, too long or
+//     breaks the protocol, and restarted for the next graph when it died; a
+//     Go panic in its standard error makes the finding a panic, anything
+//     else a crash. KillAllServers is the exit path's backstop.
 //
 // # Baselines
 //

@@ -9,7 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -55,6 +55,9 @@ func (c *Config) validate() error {
 	}
 	c.Settings.Current = c.Current.Describe
 	c.Settings.Baseline = c.Baseline.Describe
+	if err := c.validateState(); err != nil {
+		return err
+	}
 	return c.validateGuide()
 }
 
@@ -88,21 +91,22 @@ func Run(c Config) (*Outcome, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+	unlock, err := c.openDir()
+	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	var old []Record
 	var good int64
 	if c.Resume {
-		var err error
-		if old, good, err = ReadRecords(c.Dir); err != nil {
+		if old, good, err = c.replay(); err != nil {
 			return nil, err
 		}
 	}
 	if err := SaveSettings(c.Dir, c.Settings); err != nil {
 		return nil, err
 	}
-	j, err := openJournal(c.Dir, c.Resume, good)
+	j, err := openJournal(c.Dir, c.Resume, good, SettingsSum(c.Settings))
 	if err != nil {
 		return nil, err
 	}
@@ -111,11 +115,17 @@ func Run(c Config) (*Outcome, error) {
 		done[r.Index] = true
 	}
 	start := time.Now()
+	reruns, err := c.reruns()
+	if err != nil {
+		j.close()
+		return nil, err
+	}
+	c.declared = &declaredSink{}
 	var gd *guide
 	if c.Guided {
 		gd = newGuide(&c.Settings, c.Corpus)
 	}
-	fresh, harness, jerr := c.execute(j, done, old, gd)
+	fresh, harness, stopped, jerr := c.execute(j, done, old, gd)
 	if err := j.close(); jerr == nil {
 		jerr = err
 	}
@@ -124,13 +134,35 @@ func Run(c Config) (*Outcome, error) {
 	}
 	all := append(old, fresh...)
 	rep := BuildReport(c.Settings, all)
-	rep.Throughput = Throughput{Graphs: len(fresh), Seconds: time.Since(start).Seconds(), Workers: c.Workers, Resumed: len(old)}
+	rep.Throughput = Throughput{Seconds: time.Since(start).Seconds(), Workers: c.Workers, Resumed: len(old)}
+	for i := range fresh {
+		if fresh[i].Skipped {
+			rep.Throughput.Skipped++
+		} else {
+			rep.Throughput.Graphs++
+		}
+	}
 	rep.Throughput.fill()
-	if c.Minimize != nil {
-		minimizeFindings(rep, c.Minimize)
+	rep.Declared = c.declared.get()
+	rep.Incomplete = c.interruption(stopped, len(all), c.planned(done))
+	if c.State != nil {
+		rep.State = ClassifyState(c.State, rep, reruns)
+		fillStateMinimized(rep, c.State)
+	}
+	switch {
+	case c.Minimize != nil && rep.Incomplete != nil: // an interrupted run's resume minimizes
+	case c.Minimize != nil && c.Shard.N > 1:
+		rep.Minimization = MinimizationDeferred
+	case c.Minimize != nil:
+		MinimizeFindings(rep, c.Minimize)
 	}
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 		return nil, err
+	}
+	if c.State != nil {
+		if err := c.saveState(rep, all); err != nil {
+			return nil, err
+		}
 	}
 	out := &Outcome{Report: rep, Harness: harness}
 	if gd != nil {
@@ -140,9 +172,23 @@ func Run(c Config) (*Outcome, error) {
 	return out, nil
 }
 
+// replay reads the log of the campaign being resumed, after checking that
+// this run's settings are those the log was written under.
+func (c *Config) replay() ([]Record, int64, error) {
+	saved, err := LoadSettings(c.Dir)
+	if err != nil {
+		return nil, 0, fmt.Errorf("resume: %w", err)
+	}
+	if SettingsSum(saved) != SettingsSum(c.Settings) {
+		return nil, 0, fmt.Errorf("resume: the settings differ from those %s was written under", filepath.Join(c.Dir, CampaignFile))
+	}
+	return ReadRecords(c.Dir)
+}
+
 // execute runs the workers until the budget is spent and returns the new
-// records and the harness failures.
-func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide) ([]Record, []string, error) {
+// records, the harness failures and whether c.Context stopped it before
+// the graph indices ran out (a time budget running out does not count).
+func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide) ([]Record, []string, bool, error) {
 	ctx, cancel := context.WithCancel(c.Context)
 	defer cancel()
 	if c.Duration > 0 {
@@ -154,7 +200,7 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide)
 	for i := range old {
 		prog.count(&old[i], true)
 	}
-	indices := make(chan int)
+	indices := make(chan job)
 	results := make(chan Record, 256) // workers never wait on a sync of the log
 	var harness []string
 	var hmu sync.Mutex
@@ -167,7 +213,6 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide)
 			hmu.Unlock()
 			continue
 		}
-		wk.guide = gd
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -180,20 +225,24 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide)
 	if len(harness) == c.Workers {
 		close(indices)
 		prog.finish()
-		return nil, harness, errors.New(harness[0])
+		return nil, harness, false, errors.New(harness[0])
 	}
 	batches := make(chan batchDone)
-	go c.dispatch(ctx, indices, done, gd, batches)
-	go func(res chan Record) { wg.Wait(); close(res) }(results)
+	var stopped bool // written by the feeder before it closes indices
+	go func() {
+		defer close(indices)
+		stopped = c.dispatch(ctx, done, gd, indices, results, batches)
+	}()
+	go func() { wg.Wait(); close(results) }()
 	var fresh []Record
 	var jerr error
 	var pending *batchDone
 	got := 0
-	for results != nil {
+	for in := (<-chan Record)(results); in != nil; {
 		select {
-		case r, ok := <-results:
+		case r, ok := <-in:
 			if !ok {
-				results = nil
+				in = nil
 				continue
 			}
 			fresh = append(fresh, r)
@@ -212,53 +261,84 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide)
 		}
 	}
 	prog.finish()
-	return fresh, harness, jerr
+	return fresh, harness, stopped, jerr
 }
 
 // batchDone is the dispatcher's word that a guided batch is all handed
-// out: sent indices below end; merged is closed once the coordinator has
-// added the batch's records to the corpus.
+// out: sent records (jobs and skipped indices) below end; merged is
+// closed once the coordinator has added the batch's records to the corpus.
 type batchDone struct {
 	sent, end int
 	merged    chan struct{}
 }
 
-// dispatch hands out the graph indices in order. A guided campaign with a
+// dispatch generates every graph index's graph in order and hands this
+// shard's to the workers, except the repeats of an earlier index's graph
+// (distinct.go), which it records as skipped. A guided campaign with a
 // corpus batch waits at the end of each batch until the batch's records
-// are in the corpus (guide.go), so each batch's mutants draw on the
-// records of every lower batch.
-func (c *Config) dispatch(ctx context.Context, indices chan<- int, done map[int]bool, gd *guide, batches chan<- batchDone) {
-	defer close(indices)
+// are in the corpus (guide.go) before it generates the next batch's
+// graphs, so each batch's mutants draw on the records of every lower
+// batch. It returns whether c.Context stopped it before the indices ran
+// out.
+func (c *Config) dispatch(ctx context.Context, done map[int]bool, gd *guide, jobs chan<- job, results chan<- Record, batches chan<- batchDone) (stopped bool) {
+	seen := NewDistinctSet(0)
 	end, sent := -1, 0
 	if gd != nil {
 		end = gd.batchEnd(0)
 	}
 	for i := 0; c.Graphs <= 0 || i < c.Graphs; i++ {
+		if ctx.Err() != nil {
+			return c.Context.Err() != nil
+		}
 		if i == end {
-			b := batchDone{sent: sent, end: end, merged: make(chan struct{})}
-			select {
-			case batches <- b:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case <-b.merged:
-			case <-ctx.Done():
-				return
+			if !barrier(ctx, batches, batchDone{sent: sent, end: end, merged: make(chan struct{})}) {
+				return c.Context.Err() != nil
 			}
 			end, sent = gd.batchEnd(i), 0
 		}
-		if !c.Shard.has(i) || done[i] {
+		mine := c.Shard.has(i) && !done[i]
+		j := makeJob(c.Source, &c.Settings, gd, i)
+		if j.err == nil {
+			same, repeat := seen.See(i, GraphHash(j.it.Graph, c.GraphStrategy(i)))
+			if repeat && !c.gpuSampled(i) {
+				if mine {
+					results <- Record{Index: i, Stream: j.stream, Seed: j.it.Seed, Mutant: j.mutant, Skipped: true, SameAs: same}
+					sent++
+				}
+				continue
+			}
+		}
+		if !mine {
 			continue
 		}
 		select {
-		case indices <- i:
+		case jobs <- j:
 			sent++
 		case <-ctx.Done():
-			return
+			return c.Context.Err() != nil
 		}
 	}
+	return false
 }
+
+// barrier tells the coordinator that batch b is handed out and waits
+// until its records are in the corpus; false when ctx ended first.
+func barrier(ctx context.Context, batches chan<- batchDone, b batchDone) bool {
+	select {
+	case batches <- b:
+	case <-ctx.Done():
+		return false
+	}
+	select {
+	case <-b.merged:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// gpuSampled says whether index i runs the gpu check too (GPUEvery).
+func (s *Settings) gpuSampled(i int) bool { return s.GPUEvery > 0 && i%s.GPUEvery == 0 }
 
 // planned is the number of graphs this run will do under a graph budget,
 // -1 without one.

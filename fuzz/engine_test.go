@@ -61,8 +61,8 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	a.Workers, b.Workers = 1, 2
 	oa := mustRun(t, a)
 	mustRun(t, b)
-	if oa.Report.Graphs != 200 {
-		t.Fatalf("report covers %d graphs, want 200", oa.Report.Graphs)
+	if oa.Report.Graphs+oa.Report.Skipped != 200 {
+		t.Fatalf("report covers %d graphs and %d skipped, want 200", oa.Report.Graphs, oa.Report.Skipped)
 	}
 	if ja, jb := reportJSON(t, a.Dir), reportJSON(t, b.Dir); ja != jb {
 		t.Errorf("reports differ between 1 and 2 workers:\n%s\n---\n%s", ja, jb)
@@ -77,8 +77,8 @@ func TestShardsMergeToWholeRun(t *testing.T) {
 		c := testConfig(t, 150)
 		c.Shard = Shard{I: i, N: 2}
 		o := mustRun(t, c)
-		if o.Report.Graphs != 75 {
-			t.Fatalf("shard %d: %d graphs, want 75", i, o.Report.Graphs)
+		if o.Report.Graphs+o.Report.Skipped != 75 {
+			t.Fatalf("shard %d: %d graphs and %d skipped, want 75", i, o.Report.Graphs, o.Report.Skipped)
 		}
 		dirs = append(dirs, c.Dir)
 	}
@@ -288,21 +288,31 @@ func TestEscalateAfterHang(t *testing.T) {
 	}
 }
 
-// TestShardsMergeMinimized: the minimized graphs of the shards' reports
-// reach the merged report as the whole run's.
+// TestShardsMergeMinimized: the shards defer minimization to the merge,
+// which minimizes each new signature once, as the whole run does.
 func TestShardsMergeMinimized(t *testing.T) {
-	minimize := func(g *cfg.Graph, sig, strategy string) *cfg.Graph { return cfg.FromSuccs([][]int{{0, 1}, {}}) }
+	var calls atomic.Int32
+	minimize := func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		calls.Add(1)
+		return cfg.FromSuccs([][]int{{0, 1}, {}})
+	}
 	whole := testConfig(t, 60)
 	whole.Inject, whole.Minimize = []string{"swap-arms"}, minimize
-	mustRun(t, whole)
+	o := mustRun(t, whole)
+	wholeCalls := calls.Swap(0)
 	var dirs []string
 	for i := range 2 {
 		c := testConfig(t, 60)
 		c.Inject, c.Minimize, c.Shard = []string{"swap-arms"}, minimize, Shard{I: i, N: 2}
-		mustRun(t, c)
+		if rep := mustRun(t, c).Report; rep.Minimization != MinimizationDeferred {
+			t.Errorf("shard %d: minimization %q, want deferred", i, rep.Minimization)
+		}
 		dirs = append(dirs, c.Dir)
 	}
-	rep, err := Merge(dirs)
+	if n := calls.Load(); n != 0 {
+		t.Errorf("the shards minimized %d times, want 0 (deferred to the merge)", n)
+	}
+	rep, _, err := MergeNight(dirs, MergeOptions{Minimize: minimize})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,6 +321,9 @@ func TestShardsMergeMinimized(t *testing.T) {
 	jw, jm := reportJSON(t, whole.Dir), reportJSON(t, out)
 	if jw != jm || !strings.Contains(jw, `"minimized"`) {
 		t.Errorf("merged report differs from the whole run's (or nothing minimized)")
+	}
+	if n := calls.Load(); n != wholeCalls || int(n) != len(o.Report.Findings) {
+		t.Errorf("the merge minimized %d times, the whole run %d, for %d signatures", n, wholeCalls, len(o.Report.Findings))
 	}
 }
 
@@ -325,12 +338,13 @@ func (oneBlockSource) Replay(Stream, uint64) string { return "echo '{{}}'" }
 // TestOneBlockKeptPerStrategy: the one-block graph on the dispatch share
 // is re-run by the determinism check on its own strategy, not answered
 // with the default strategy's kept module (which would make it
-// meta:nondeterministic).
+// meta:nondeterministic). The distinct work runs the graph once per
+// strategy (the other indices repeat it), both on the one worker.
 func TestOneBlockKeptPerStrategy(t *testing.T) {
 	c := testConfig(t, 24)
 	c.Source, c.Workers, c.Strategy, c.DispatchEvery = oneBlockSource{}, 1, "", 2
 	o := mustRun(t, c)
-	if o.Report.Strategies[DispatchStrategy] == 0 || o.Report.Outcomes[OutOK] != 24 {
-		t.Fatalf("outcomes %v (dispatch share %d), want 24 ok with some on dispatch; findings %+v", o.Report.Outcomes, o.Report.Strategies[DispatchStrategy], o.Report.Findings)
+	if o.Report.Strategies[DispatchStrategy] != 1 || o.Report.Outcomes[OutOK] != 2 || o.Report.Throughput.Skipped != 22 {
+		t.Fatalf("outcomes %v (dispatch share %d, %d skipped), want 2 ok, one on dispatch, 22 skipped; findings %+v", o.Report.Outcomes, o.Report.Strategies[DispatchStrategy], o.Report.Throughput.Skipped, o.Report.Findings)
 	}
 }

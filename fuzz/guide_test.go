@@ -81,7 +81,14 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := fmt.Sprintf("corpus[%d] ", k); !strings.HasPrefix(r.Mutant, want) || r.Graph != cfg.FormatCompact(m.Graph) {
+		want := fmt.Sprintf("corpus[%d] ", k)
+		if r.Skipped { // a repeat of an earlier graph: not run, no graph kept
+			if !strings.HasPrefix(r.Mutant, want) {
+				t.Errorf("skipped graph %d: %s, want a mutant of corpus[%d] of the %d entries its batch started with", r.Index, r.Mutant, k, n)
+			}
+			continue
+		}
+		if !strings.HasPrefix(r.Mutant, want) || r.Graph != cfg.FormatCompact(m.Graph) {
 			t.Errorf("graph %d: %s %s, want a mutant of corpus[%d] of the %d entries its batch started with: %s", r.Index, r.Mutant, r.Graph, k, n, m.Graph)
 		}
 	}

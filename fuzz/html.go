@@ -24,7 +24,11 @@ svg .l{fill:#555;font-size:9px}.finding{border-top:2px solid #999;margin-top:2em
 func HTML(rep *Report) string {
 	var b strings.Builder
 	b.WriteString("<!doctype html><html><head><meta charset=\"utf-8\"><title>cfgfuzz report</title><style>" + pageStyle + "</style></head><body>")
-	fmt.Fprintf(&b, "<h1>cfgfuzz campaign, seed %d</h1><p>%s</p>", rep.Settings.Seed, html.EscapeString(summaryProse(rep)))
+	fmt.Fprintf(&b, "<h1>cfgfuzz campaign, seed %d</h1>", rep.Settings.Seed)
+	if in := rep.Incomplete; in != nil {
+		fmt.Fprintf(&b, `<p class="incomplete"><strong>This report is %s.</strong></p>`, html.EscapeString(in.Summary()))
+	}
+	fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(summaryProse(rep)))
 	if g := rep.Guided; g != nil {
 		fmt.Fprintf(&b, "<h2>Behaviour features found</h2><p>%s</p>%s", html.EscapeString(guidedProse(g)), featureSVG(g))
 	}
@@ -34,6 +38,7 @@ func HTML(rep *Report) string {
 		b.WriteString("<h2>Divergences from the baseline</h2>")
 		b.WriteString(mdTableHTML(func(sb *strings.Builder) { divergenceTable(sb, rep) }))
 	}
+	b.WriteString(stateHTML(rep))
 	fmt.Fprintf(&b, "<h2>Findings (%d signatures)</h2>", len(rep.Findings))
 	for i := range rep.Findings {
 		findingHTML(&b, &rep.Findings[i])

@@ -4,7 +4,8 @@
 // and a torn last line; --resume drops the torn line, replays the rest and
 // runs only the indices the log lacks, so nothing is counted twice and the
 // report (always computed from the log) equals an uninterrupted run's.
-// DIR/campaign.json holds the Settings the log belongs to.
+// DIR/campaign.json holds the Settings the log belongs to. Both carry
+// checksums (checksum.go) that resume and merge verify.
 package fuzz
 
 import (
@@ -28,6 +29,7 @@ const (
 // journal appends records and syncs them every syncEvery records or
 // syncAfter of time, whichever comes first.
 type journal struct {
+	sum       string // the settings checksum every line is bound to
 	f         *os.File
 	w         *bufio.Writer
 	pending   int
@@ -36,38 +38,44 @@ type journal struct {
 	syncAfter time.Duration
 }
 
-// SaveSettings writes DIR/campaign.json.
+// SaveSettings writes DIR/campaign.json with the settings' checksum.
 func SaveSettings(dir string, s Settings) error {
-	b, err := json.MarshalIndent(s, "", "  ")
+	b, err := json.MarshalIndent(settingsFile{Settings: s, Sum: SettingsSum(s)}, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, CampaignFile+".tmp")
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(dir, CampaignFile))
+	return writeFile(filepath.Join(dir, CampaignFile), append(b, '\n'))
 }
 
-// LoadSettings reads DIR/campaign.json.
+// LoadSettings reads DIR/campaign.json and verifies its checksum.
 func LoadSettings(dir string) (Settings, error) {
-	var s Settings
-	b, err := os.ReadFile(filepath.Join(dir, CampaignFile))
+	path := filepath.Join(dir, CampaignFile)
+	var f settingsFile
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return s, err
+		return f.Settings, err
 	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("%s: %v", filepath.Join(dir, CampaignFile), err)
+	if err := json.Unmarshal(b, &f); err != nil {
+		return f.Settings, fmt.Errorf("%s: %v", path, err)
 	}
-	return s, nil
+	switch got := SettingsSum(f.Settings); {
+	case f.Sum == "":
+		return f.Settings, fmt.Errorf("%s: no sha256 checksum of the settings", path)
+	case got != f.Sum:
+		return f.Settings, fmt.Errorf("%s: the settings do not match their sha256 %s (they were changed after the campaign wrote them; restore them or start a new campaign)", path, f.Sum)
+	}
+	return f.Settings, nil
 }
 
-// ReadRecords replays DIR/results.jsonl. A torn last line (a kill during a
-// write) is ignored and its offset returned as good, the length of the
-// valid prefix; a damaged line elsewhere is an error. A repeated index
-// keeps its first record.
+// ReadRecords replays DIR/results.jsonl against DIR/campaign.json. A torn
+// last line (a kill during a write: no newline, or not JSON) is ignored
+// and its offset returned as good, the length of the valid prefix. A line
+// elsewhere that is damaged, one whose checksum does not verify and a
+// record that does not fit the settings are errors naming the file and
+// line. A repeated index keeps its first record.
 func ReadRecords(dir string) (recs []Record, good int64, err error) {
-	f, err := os.Open(filepath.Join(dir, ResultsFile))
+	path := filepath.Join(dir, ResultsFile)
+	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, 0, nil
 	}
@@ -75,6 +83,11 @@ func ReadRecords(dir string) (recs []Record, good int64, err error) {
 		return nil, 0, err
 	}
 	defer f.Close()
+	s, err := LoadSettings(dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	sum := SettingsSum(s)
 	br := bufio.NewReaderSize(f, 1<<16)
 	seen := map[int]bool{}
 	for lineNo := 1; ; lineNo++ {
@@ -85,12 +98,14 @@ func ReadRecords(dir string) (recs []Record, good int64, err error) {
 		if rerr != nil {
 			return nil, 0, rerr
 		}
-		var r Record
-		if err := json.Unmarshal(bytes.TrimSpace(line), &r); err != nil {
+		r, torn, err := readRecord(bytes.TrimSpace(line), sum, &s)
+		if torn {
 			if _, peekErr := br.Peek(1); peekErr == io.EOF {
 				return recs, good, nil
 			}
-			return nil, 0, fmt.Errorf("%s:%d: %v", ResultsFile, lineNo, err)
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s:%d: %v", path, lineNo, err)
 		}
 		good += int64(len(line))
 		if !seen[r.Index] {
@@ -100,9 +115,25 @@ func ReadRecords(dir string) (recs []Record, good int64, err error) {
 	}
 }
 
+// readRecord decodes and verifies one line; torn says it is not JSON at
+// all (what a torn write leaves).
+func readRecord(line []byte, sum string, s *Settings) (r Record, torn bool, err error) {
+	if !json.Valid(line) {
+		return r, true, errors.New("not a JSON record")
+	}
+	body, err := openRecord(line, sum)
+	if err != nil {
+		return r, false, err
+	}
+	if err := json.Unmarshal(body, &r); err != nil {
+		return r, false, err
+	}
+	return r, false, checkRecord(s, &r)
+}
+
 // openJournal opens the log for appending: truncated to good bytes when
 // resuming, emptied otherwise.
-func openJournal(dir string, resume bool, good int64) (*journal, error) {
+func openJournal(dir string, resume bool, good int64, sum string) (*journal, error) {
 	flags := os.O_CREATE | os.O_WRONLY
 	if !resume {
 		flags |= os.O_TRUNC
@@ -121,7 +152,7 @@ func openJournal(dir string, resume bool, good int64) (*journal, error) {
 			return nil, err
 		}
 	}
-	return &journal{f: f, w: bufio.NewWriterSize(f, 1<<16), lastSync: time.Now(), syncEvery: 4096, syncAfter: time.Second}, nil
+	return &journal{sum: sum, f: f, w: bufio.NewWriterSize(f, 1<<16), lastSync: time.Now(), syncEvery: 4096, syncAfter: time.Second}, nil
 }
 
 // add appends one record, syncing when the batch is full or old.
@@ -130,7 +161,7 @@ func (j *journal) add(r *Record) error {
 	if err != nil {
 		return err
 	}
-	j.w.Write(b)
+	j.w.Write(sealRecord(b, j.sum))
 	if err := j.w.WriteByte('\n'); err != nil {
 		return err
 	}

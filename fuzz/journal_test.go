@@ -1,26 +1,50 @@
 // journal_test.go checks the results log's replay: a torn last line is
 // dropped and overwritten on resume, a repeated index counts once, damage
-// before the end is an error.
+// before the end is an error; and what does not verify (changed settings,
+// an edited record, a record outside the settings) is refused naming the
+// file and line.
 package fuzz
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
+// journalSettings is a campaign of two streams and ten graphs.
+var journalSettings = Settings{Seed: 1, Graphs: 10, Streams: []Stream{{"a", "w0"}, {"b", "w0"}}, Current: "in-process"}
+
+// sealedLog writes campaign.json and a log of the given record bodies
+// (each sealed as the journal seals it) and returns the log's text.
+func sealedLog(t *testing.T, dir string, bodies ...string) string {
+	t.Helper()
+	if err := SaveSettings(dir, journalSettings); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, body := range bodies {
+		b.Write(sealRecord([]byte(body), SettingsSum(journalSettings)))
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(filepath.Join(dir, ResultsFile), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
 func TestReadRecordsTornAndDuplicate(t *testing.T) {
 	dir := t.TempDir()
-	good := `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"ok"}}` + "\n" +
-		`{"i":1,"s":1,"seed":2,"graph":"{{}}","cur":{"outcome":"ok"}}` + "\n" +
-		`{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"invalid"}}` + "\n"
-	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(good+`{"i":2,"s":0,"se`), 0o644)
+	good := sealedLog(t, dir, `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"ok"}}`,
+		`{"i":1,"s":1,"seed":2,"graph":"{{}}","cur":{"outcome":"ok"}}`,
+		`{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"invalid"}}`)
+	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(good+`{"sum":"0123`), 0o644)
 	recs, n, err := ReadRecords(dir)
 	if err != nil || len(recs) != 2 || n != int64(len(good)) || recs[0].Current.Outcome != "ok" {
 		t.Fatalf("got %d records, offset %d, %v; want 2, %d", len(recs), n, err, len(good))
 	}
-	j, err := openJournal(dir, true, n)
+	j, err := openJournal(dir, true, n, SettingsSum(journalSettings))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,4 +57,71 @@ func TestReadRecordsTornAndDuplicate(t *testing.T) {
 	if _, _, err := ReadRecords(dir); err == nil || !strings.Contains(err.Error(), ":1:") {
 		t.Errorf("damaged first line: err %v", err)
 	}
+}
+
+// TestReadRecordsRefusesWhatDoesNotVerify: each case damages a valid
+// campaign one way; replay must fail naming the file (and the line).
+func TestReadRecordsRefusesWhatDoesNotVerify(t *testing.T) {
+	ok0 := `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"ok"}}`
+	ok1 := `{"i":1,"s":1,"seed":2,"graph":"{{}}","cur":{"outcome":"ok"}}`
+	cases := []struct {
+		name   string
+		bodies []string
+		damage func(t *testing.T, dir string)
+		want   string
+	}{
+		{"changed seed", []string{ok0, ok1}, func(t *testing.T, dir string) { editSettings(t, dir, "seed", 2) }, "campaign.json: the settings do not match"},
+		{"no settings checksum", []string{ok0, ok1}, func(t *testing.T, dir string) { editSettings(t, dir, "sha256", nil) }, "campaign.json: no sha256"},
+		{"edited record", []string{ok0, ok1}, func(t *testing.T, dir string) {
+			replaceInFile(t, filepath.Join(dir, ResultsFile), `"seed":2`, `"seed":3`)
+		}, "results.jsonl:2: checksum mismatch"},
+		{"unsealed record", []string{ok0, ok1}, func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, ResultsFile), []byte(ok0+"\n"+ok1+"\n"), 0o644)
+		}, "results.jsonl:1: no checksum"},
+		{"stream out of range", []string{ok0, `{"i":1,"s":7,"seed":2,"graph":"{{}}","cur":{"outcome":"ok"}}`, ok1}, nil, "results.jsonl:2: stream index 7"},
+		{"unknown outcome", []string{`{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"fine"}}`, ok1}, nil, `results.jsonl:1: unknown outcome "fine"`},
+		{"index outside the budget", []string{ok0, `{"i":12,"s":0,"seed":2,"graph":"{{}}","cur":{"outcome":"ok"}}`, ok1}, nil, "results.jsonl:2: graph index 12"},
+		{"baseline result without a baseline", []string{ok0, `{"i":1,"s":1,"seed":2,"graph":"{{}}","cur":{"outcome":"ok"},"base":{"outcome":"ok"},"class":"same"}`, ok1}, nil, "results.jsonl:2: baseline result"},
+	}
+	for _, tc := range cases {
+		dir := t.TempDir()
+		sealedLog(t, dir, tc.bodies...)
+		if tc.damage != nil {
+			tc.damage(t, dir)
+		}
+		_, _, err := ReadRecords(dir)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), dir) {
+			t.Errorf("%s: err %v, want one naming %s and %q", tc.name, err, dir, tc.want)
+		}
+	}
+}
+
+// editSettings sets (or, for nil, deletes) one key of campaign.json.
+func editSettings(t *testing.T, dir, key string, v any) {
+	t.Helper()
+	path := filepath.Join(dir, CampaignFile)
+	var m map[string]any
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v == nil {
+		delete(m, key)
+	} else {
+		m[key] = v
+	}
+	b, _ = json.Marshal(m)
+	os.WriteFile(path, b, 0o644)
+}
+
+func replaceInFile(t *testing.T, path, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), old) {
+		t.Fatalf("%s: %v, or no %q", path, err, old)
+	}
+	os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644)
 }

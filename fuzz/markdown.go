@@ -14,7 +14,7 @@ func Markdown(rep *Report) string {
 	var b strings.Builder
 	s := &rep.Settings
 	fmt.Fprintf(&b, "# cfgfuzz campaign\n\n")
-	fmt.Fprintf(&b, "Seed %d, %d graphs", s.Seed, rep.Graphs)
+	fmt.Fprintf(&b, "Seed %d, %d distinct graphs (%d repeats skipped)", s.Seed, rep.Graphs, rep.Skipped)
 	if s.Shard.N > 0 {
 		fmt.Fprintf(&b, " (shard %s)", s.Shard)
 	}
@@ -29,6 +29,12 @@ func Markdown(rep *Report) string {
 		fmt.Fprintf(&b, ", baseline `%s` (%s)", s.Baseline, DescribeSpec(s.Baseline))
 	}
 	fmt.Fprintf(&b, ".\n\n")
+	b.WriteString(incompleteMarkdown(rep))
+	for _, side := range []string{"current", "baseline"} {
+		if h := rep.Declared[side]; h != nil {
+			b.WriteString(declaredLine(side, h) + "\n\n")
+		}
+	}
 	b.WriteString(summaryProse(rep))
 	if rep.Guided != nil {
 		b.WriteString("\n" + guidedProse(rep.Guided) + "\n")
@@ -45,7 +51,11 @@ func Markdown(rep *Report) string {
 			}
 		}
 	}
+	b.WriteString(stateMarkdown(rep))
 	b.WriteString("\n## Findings\n\n")
+	if rep.Minimization != "" {
+		fmt.Fprintf(&b, "Minimization %s.\n\n", rep.Minimization)
+	}
 	if len(rep.Findings) == 0 {
 		b.WriteString("None.\n")
 	} else {
@@ -69,7 +79,7 @@ func Markdown(rep *Report) string {
 		}
 	}
 	t := rep.Throughput
-	fmt.Fprintf(&b, "\n## Throughput\n\n%d graphs in %.1f s (%.0f graphs/s) on %d workers", t.Graphs, t.Seconds, t.GraphsPerSec, t.Workers)
+	fmt.Fprintf(&b, "\n## Throughput\n\n%d distinct graphs in %.1f s (%.0f distinct graphs/s) on %d workers, %d repeats skipped", t.Graphs, t.Seconds, t.GraphsPerSec, t.Workers, t.Skipped)
 	if t.Resumed > 0 {
 		fmt.Fprintf(&b, "; %d graphs replayed from the log", t.Resumed)
 	}
@@ -99,6 +109,9 @@ func summaryProse(rep *Report) string {
 		o[OutOK], rep.Graphs, o[OutInvalid], o[OutRefused], o[OutPanic], o[OutTimeout], o[OutCrash])
 	if o[OutError] > 0 {
 		fmt.Fprintf(&b, " (and %d harness errors, not findings)", o[OutError])
+	}
+	if o[OutUnsupported] > 0 {
+		fmt.Fprintf(&b, "; %d use what the structurizer declared it does not serve (unsupported, not sent)", o[OutUnsupported])
 	}
 	if n := rep.dispatchShare(); n > 0 {
 		fmt.Fprintf(&b, "; %d of the graphs ran the dispatch strategy (the dispatch share)", n)
@@ -134,6 +147,10 @@ func invalidPhrase(n int) string {
 }
 
 func newPhrase(rep *Report) string {
+	if s := rep.State; s != nil {
+		return fmt.Sprintf("Against the state, %d of %s are new (%d known, %d ignored, %d fixed, %d unverified)", s.NewSignatures(), plural(len(s.Signatures), "signature"),
+			s.Classes[ClassKnown], s.Classes[ClassIgnored], s.Classes[ClassFixed], s.Classes[ClassUnverified])
+	}
 	if rep.NewFindings == 0 {
 		return "Nothing new was found"
 	}
@@ -154,19 +171,19 @@ func plural(n int, word string) string {
 }
 
 func outcomeTable(b *strings.Builder, rep *Report) {
-	b.WriteString("| generator | weights | graphs |")
+	b.WriteString("| generator | weights | graphs | skipped |")
 	for _, o := range Outcomes {
 		b.WriteString(" " + o + " |")
 	}
-	b.WriteString(" fallbacks |\n|---|---|---|" + strings.Repeat("---|", len(Outcomes)+1) + "\n")
+	b.WriteString(" fallbacks |\n|---|---|---|---|" + strings.Repeat("---|", len(Outcomes)+1) + "\n")
 	for _, r := range rep.Streams {
-		fmt.Fprintf(b, "| %s | %s | %d |", r.Kind, r.Weights, r.Graphs)
+		fmt.Fprintf(b, "| %s | %s | %d | %d |", r.Kind, r.Weights, r.Graphs, r.Skipped)
 		for _, o := range Outcomes {
 			fmt.Fprintf(b, " %d |", r.Outcomes[o])
 		}
 		fmt.Fprintf(b, " %d |\n", r.Fallbacks)
 	}
-	fmt.Fprintf(b, "| **all** | | %d |", rep.Graphs)
+	fmt.Fprintf(b, "| **all** | | %d | %d |", rep.Graphs, rep.Skipped)
 	for _, o := range Outcomes {
 		fmt.Fprintf(b, " %d |", rep.Outcomes[o])
 	}

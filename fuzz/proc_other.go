@@ -3,12 +3,16 @@
 // proc_other.go: without process groups a timeout kills the child only.
 package fuzz
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 func setProcessGroup(cmd *exec.Cmd) {}
 
-func killProcessGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		cmd.Process.Kill()
+// killGroup kills pid.
+func killGroup(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		p.Kill()
 	}
 }

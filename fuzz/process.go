@@ -1,18 +1,24 @@
 // process.go defines Process, a Side that runs a structurizer as a child
-// process speaking protocol v1 on its standard input and output. The child
-// is started lazily, killed (its whole process group) when an answer takes
-// longer than the limit, and started again for the next graph when it died:
-// a hang or a crash costs one graph, never the campaign.
+// process speaking protocol v1 or v2 (PROTOCOL.md) on its standard input and
+// output. The child is started lazily and killed, with its process group
+// and every descendant found (descend_linux.go), when it misbehaves: no
+// answer within the per-graph limit (counted from the moment the request is
+// sent, whatever the child does: not reading, not writing, closing its
+// output), an answer longer than the answer limit, or any other protocol
+// violation. It is started again for the next graph: a hang, a flood or a
+// crash costs one graph, never the campaign.
 package fuzz
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -21,9 +27,38 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
+// DefaultMaxAnswer is the default bound on one answer line, 32 MiB. It
+// holds the largest legitimate answers of the graphs cfgfuzz generates: 55
+// KB for a campaign's graphs (at most 9 blocks of at most 1,000 words), and
+// for a 65,536-block graph (the generators' largest) 21 MB as a module and
+// 27 MB as a func at weight 0, 30 MB as a func at 1,000 words a block. A
+// module grows with the weight (4 bytes a word, base64 4/3: about 5.3 bytes
+// a word): 32 MiB holds modules of about 6 million words; raise it with
+// --max-answer for more. Each worker may hold one answer this long.
+const DefaultMaxAnswer = 32 << 20
+
+// Grace periods of a server's end.
+const (
+	exitGrace  = time.Second     // after its output ended, for it to exit
+	closeGrace = 2 * time.Second // after its input closed, for it to exit
+	errGrace   = time.Second     // after it exited, for its standard error to end
+)
+
+// ProcessOptions tune a Process. The zero value is the defaults.
+type ProcessOptions struct {
+	// MaxAnswer bounds one answer line in bytes; 0 means DefaultMaxAnswer.
+	MaxAnswer int
+}
+
 // ProcessFactory runs argv (program and arguments) in dir ("" the current
-// directory) as a protocol v1 server, one per worker.
+// directory) as a protocol v1 server, one per worker, with the default
+// options.
 func ProcessFactory(describe string, argv []string, dir string) SideFactory {
+	return ProcessFactoryWith(describe, argv, dir, ProcessOptions{})
+}
+
+// ProcessFactoryWith is ProcessFactory with options.
+func ProcessFactoryWith(describe string, argv []string, dir string, opt ProcessOptions) SideFactory {
 	return SideFactory{Describe: describe, New: func() (Side, error) {
 		if len(argv) == 0 {
 			return nil, fmt.Errorf("empty structurizer command")
@@ -31,152 +66,273 @@ func ProcessFactory(describe string, argv []string, dir string) SideFactory {
 		if _, err := exec.LookPath(argv[0]); err != nil {
 			return nil, err
 		}
-		return &Process{Argv: argv, Dir: dir}, nil
+		return &Process{Argv: argv, Dir: dir, Options: opt}, nil
 	}}
 }
 
 // Process is a structurizer child process. The zero value with Argv set is
 // ready; Starts counts the processes started (1 + restarts).
 type Process struct {
-	Argv   []string
-	Dir    string
-	Starts int
+	Argv    []string
+	Dir     string
+	Options ProcessOptions
+	Starts  int
 
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan []byte // response lines; closed when stdout ends
-	stderr *tailBuffer
+	srv    *server // the running child; nil: none
 	nextID int64
+	hello  handshakeState
+}
+
+// server is one started child.
+type server struct {
+	cmd       *exec.Cmd
+	pid       int
+	token     string   // its serverEnv value
+	stdin     *os.File // this side's end of its standard input
+	stdout    *os.File // this side's end of its standard output
+	stderrR   *os.File // this side's end of its standard error
+	out       *bufio.Reader
+	stderr    *tailBuffer
+	errDone   chan struct{} // closed when its standard error ended
+	exited    chan struct{} // closed when it was reaped; waitErr is set then
+	waitErr   error
+	deadlines bool // the pipes take deadlines (else a watchdog kills at the limit)
 }
 
 func (p *Process) start() error {
+	becomeSubreaper()
+	var files [6]*os.File // stdin r/w, stdout r/w, stderr r/w
+	for i := 0; i < 6; i += 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(files[:i]...)
+			return err
+		}
+		files[i], files[i+1] = r, w
+	}
+	s := &server{token: newServerToken(), stdin: files[1], stdout: files[2], stderrR: files[4],
+		stderr: &tailBuffer{max: 8 << 10}, errDone: make(chan struct{}), exited: make(chan struct{})}
 	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
 	cmd.Dir = p.Dir
+	cmd.Env = append(os.Environ(), serverEnv+"="+s.token)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
 	setProcessGroup(cmd)
-	cmd.WaitDelay = time.Second
-	in, err := cmd.StdinPipe()
+	err := cmd.Start()
+	closeAll(files[0], files[3], files[5]) // the child's ends
 	if err != nil {
+		closeAll(s.stdin, s.stdout, s.stderrR)
 		return err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	p.stderr = &tailBuffer{max: 8 << 10}
-	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	p.cmd, p.stdin, p.lines = cmd, in, make(chan []byte, 1)
+	s.cmd, s.pid = cmd, cmd.Process.Pid
+	s.out = bufio.NewReaderSize(s.stdout, 1<<16)
+	s.deadlines = s.stdin.SetWriteDeadline(time.Time{}) == nil && s.stdout.SetReadDeadline(time.Time{}) == nil
+	registerServer(s.pid, s.token)
+	go func() {
+		io.Copy(s.stderr, s.stderrR)
+		close(s.errDone)
+	}()
+	go func() {
+		s.waitErr = cmd.Wait()
+		unregisterServer(s.pid)
+		close(s.exited)
+	}()
+	p.srv = s
 	p.Starts++
-	go readLines(out, p.lines)
 	return nil
 }
 
-func readLines(r io.Reader, out chan<- []byte) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 && err == nil {
-			out <- line
-		}
-		if err != nil {
-			close(out)
-			return
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		if f != nil {
+			f.Close()
 		}
 	}
 }
 
-// Structurize sends one request and waits for its answer.
+// Structurize sends one request and waits for its answer, at most limit
+// from now. A new server is first asked for its protocol v2 promises
+// (handshake.go, a request of its own with its own limit); one that does
+// not speak v2 is served v1.
 func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Duration) Answer {
-	if p.cmd == nil {
+	if p.srv == nil {
 		if err := p.start(); err != nil {
 			return Answer{Outcome: proto.Error, Reason: "start " + p.Argv[0] + ": " + err.Error()}
 		}
 	}
-	p.nextID++
-	req := proto.Request{V: proto.Version, ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: weightsOf(g), Options: opt}
-	b, _ := json.Marshal(req)
-	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
-		return p.died()
+	if err := p.handshake(opt, limit); err != nil {
+		return Answer{Outcome: proto.Error, Reason: "start " + p.Argv[0] + ": " + err.Error()}
 	}
-	t := time.NewTimer(limit)
-	defer t.Stop()
+	if why := unsupported(g, p.declared(opt)); why != "" {
+		return Answer{Outcome: OutUnsupported, Reason: "unsupported: " + why, Declared: p.declared(opt)}
+	}
+	deadline := time.Now().Add(limit)
+	p.nextID++
+	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: weightsOf(g), Options: opt}
+	line, fail := p.exchange(req, deadline, limit)
+	if fail != nil {
+		return *fail
+	}
+	a := p.answer(line, req.ID, g.Len())
+	a.Declared = p.declared(opt)
+	return a
+}
+
+// exchange sends one request line and reads its answer line: the line, or
+// the answer that ended the server (timeout, death, an answer too long).
+func (p *Process) exchange(req proto.Request, deadline time.Time, limit time.Duration) ([]byte, *Answer) {
+	b, _ := json.Marshal(req)
+	stop := p.srv.arm(deadline)
+	defer stop()
+	if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
+		if pastDeadline(err, deadline) {
+			return nil, ptr(p.timedOut(limit))
+		}
+		return nil, ptr(p.died(deadline)) // its input is closed: it is gone or going
+	}
 	for {
-		select {
-		case line, ok := <-p.lines:
-			if !ok {
-				return p.died()
-			}
-			var resp proto.Response
-			if err := json.Unmarshal(line, &resp); err != nil {
-				p.kill()
-				return Answer{Outcome: OutCrash, Reason: "protocol: bad response line: " + firstLine(string(line))}
-			}
-			if resp.ID != req.ID {
-				continue // a stale answer to a request that timed out
-			}
-			return Answer{Outcome: resp.Outcome, Reason: resp.Reason, Stats: resp.Stats, Module: resp.Module, Func: resp.Func}
-		case <-t.C:
-			p.kill()
-			return Answer{Outcome: OutTimeout, Reason: fmt.Sprintf("no answer within %v", limit)}
+		line, err := readAnswerLine(p.srv.out, p.maxAnswer())
+		switch {
+		case errors.Is(err, errAnswerTooLong):
+			runtime.GC() // the discarded line is garbage now: do not let floods pile up
+			return nil, ptr(p.violation(fmt.Sprintf("answer longer than %d bytes (--max-answer)", p.maxAnswer())))
+		case err != nil && pastDeadline(err, deadline):
+			return nil, ptr(p.timedOut(limit))
+		case err != nil:
+			return nil, ptr(p.died(deadline))
+		}
+		if !isBlank(line) { // blank lines between answers are allowed
+			return line, nil
 		}
 	}
 }
 
-// died reaps a child whose output ended and describes how it ended: a Go
-// panic in its standard error makes a panic answer, anything else a crash.
-func (p *Process) died() Answer {
-	err := p.cmd.Wait()
-	tail := p.stderr.String()
-	p.cmd = nil
+func ptr(a Answer) *Answer { return &a }
+
+func (p *Process) maxAnswer() int {
+	if p.Options.MaxAnswer > 0 {
+		return p.Options.MaxAnswer
+	}
+	return DefaultMaxAnswer
+}
+
+// arm makes the server's pipes fail at deadline: their own deadlines where
+// the system has them, else a watchdog that kills the server and closes
+// the pipes. The returned function disarms it.
+func (s *server) arm(deadline time.Time) (stop func()) {
+	if s.deadlines {
+		s.stdin.SetWriteDeadline(deadline)
+		s.stdout.SetReadDeadline(deadline)
+		return func() {}
+	}
+	t := time.AfterFunc(time.Until(deadline), func() {
+		killGroup(s.pid)
+		s.stdin.Close()
+		s.stdout.Close()
+	})
+	return func() { t.Stop() }
+}
+
+// pastDeadline says whether an I/O error is the limit expiring.
+func pastDeadline(err error, deadline time.Time) bool {
+	return errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(deadline)
+}
+
+// answer turns a response line into an answer, or a protocol violation
+// into a crash (PROTOCOL.md, "Failure behaviour").
+func (p *Process) answer(line []byte, id int64, blocks int) Answer {
+	var resp proto.Response
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return p.violation(fmt.Sprintf("answer is not a response (%v): %s", err, excerpt(line)))
+	}
+	if resp.ID != id {
+		return p.violation(fmt.Sprintf("answer id %d to request %d", resp.ID, id))
+	}
+	if msg := checkResponse(&resp, blocks); msg != "" {
+		return p.violation(msg)
+	}
+	return Answer{Outcome: resp.Outcome, Reason: resp.Reason, Stats: resp.Stats, Module: resp.Module, Func: resp.Func}
+}
+
+// violation ends a server that broke the protocol: a crash finding.
+func (p *Process) violation(msg string) Answer {
+	p.end(true, 0)
+	return Answer{Outcome: OutCrash, Reason: "protocol: " + msg}
+}
+
+// timedOut ends a server that did not answer in time.
+func (p *Process) timedOut(limit time.Duration) Answer {
+	p.end(true, 0)
+	return Answer{Outcome: OutTimeout, Reason: fmt.Sprintf("no answer within %v", limit)}
+}
+
+// died ends a server whose output ended or whose input closed, and
+// describes how it ended: a Go panic in its standard error makes a panic
+// answer, anything else a crash. A server that is still running when its
+// output has ended (exitGrace, or the deadline if sooner) is killed.
+func (p *Process) died(deadline time.Time) Answer {
+	s := p.srv
+	grace := min(exitGrace, max(0, time.Until(deadline)))
+	killed := p.end(false, grace)
+	tail := s.stderr.String()
 	if m := panicLine.FindStringSubmatch(tail); m != nil {
 		return Answer{Outcome: OutPanic, Reason: strings.TrimSpace(m[1])}
 	}
 	reason := "exited"
-	if err != nil {
-		reason = err.Error()
+	switch {
+	case killed:
+		reason = "closed its output without exiting"
+	case s.waitErr != nil:
+		reason = s.waitErr.Error()
 	}
-	if s := lastLine(tail); s != "" {
-		reason += ": " + s
+	if t := lastLine(tail); t != "" {
+		reason += ": " + t
 	}
 	return Answer{Outcome: OutCrash, Reason: reason}
 }
 
 var panicLine = regexp.MustCompile(`(?m)^panic: (.*)$`)
 
-func (p *Process) kill() {
-	if p.cmd == nil {
-		return
+// end stops the server: with kill at once, else its input closed and
+// grace to exit before it is killed. Its descendants are killed too, and
+// its standard error is read to the end (errGrace at most). It says
+// whether the server had to be killed.
+func (p *Process) end(kill bool, grace time.Duration) (killed bool) {
+	s := p.srv
+	if s == nil {
+		return false
 	}
-	killProcessGroup(p.cmd)
-	p.stdin.Close()
-	p.cmd.Wait()
-	p.cmd = nil
-	go drain(p.lines) // let the reader of the dead child's output finish
-}
-
-func drain(ch <-chan []byte) {
-	for range ch {
+	p.srv = nil
+	known := descendantsOf(s.pid) // before the server's end orphans them
+	s.stdin.Close()
+	if !kill {
+		select {
+		case <-s.exited:
+		case <-time.After(grace):
+			select {
+			case <-s.exited: // it exited as the grace ran out
+			default:
+				kill = true
+			}
+		}
 	}
-}
-
-// Close ends the child: standard input closed, then killed if it lingers.
-func (p *Process) Close() error {
-	if p.cmd == nil {
-		return nil
+	if kill {
+		killGroup(s.pid)
 	}
-	p.stdin.Close()
-	done := make(chan struct{})
-	go func() { p.cmd.Wait(); close(done) }()
-	go drain(p.lines)
+	<-s.exited
+	sweepDescendants(serverEnv+"="+s.token, known)
+	s.stdout.Close()
 	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		killProcessGroup(p.cmd)
-		<-done
+	case <-s.errDone:
+	case <-time.After(errGrace): // held open by a descendant not found
 	}
-	p.cmd = nil
+	s.stderrR.Close()
+	return kill
+}
+
+// Close ends the child: standard input closed, then killed if it lingers
+// (closeGrace), and every descendant found killed.
+func (p *Process) Close() error {
+	p.end(false, closeGrace)
 	return nil
 }
 
@@ -222,7 +378,7 @@ func firstLine(s string) string {
 }
 
 func lastLine(s string) string {
-	s = string(bytes.TrimSpace([]byte(s)))
+	s = strings.TrimSpace(s)
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		return s[i+1:]
 	}

@@ -1,7 +1,8 @@
 // progress.go shows a campaign's progress: a progressbar/v3 bar on a
 // terminal (the caller detects it: the library does not), or a plain line
 // every few seconds for CI logs. Both show ok / invalid / refused /
-// divergent counts, the rate and, under a graph budget, the ETA.
+// divergent / skipped counts, the rate in distinct graphs per second and,
+// under a graph budget, the ETA.
 package fuzz
 
 import (
@@ -21,8 +22,9 @@ type progress struct {
 	last      time.Time
 	start     time.Time
 	total     int
-	done      int // including replayed
-	fresh     int
+	done      int // distinct graphs, including replayed
+	fresh     int // distinct graphs run by this run
+	skipped   int // repeats skipped (distinct.go), including replayed
 	counts    map[string]int
 	divergent int
 }
@@ -37,7 +39,7 @@ func newProgress(w io.Writer, terminal bool, every time.Duration, total int) *pr
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionShowCount(),
 			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("graphs"),
+			progressbar.OptionSetItsString("indices"),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionSetWidth(24),
@@ -53,6 +55,13 @@ func (p *progress) count(r *Record, replayed bool) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if r.Skipped {
+		p.skipped++
+		if p.bar != nil {
+			p.bar.Add(1)
+		}
+		return
+	}
 	p.done++
 	if !replayed {
 		p.fresh++
@@ -73,20 +82,23 @@ func (p *progress) count(r *Record, replayed bool) {
 }
 
 func (p *progress) summary() string {
-	return fmt.Sprintf("ok %d invalid %d refused %d divergent %d", p.counts[OutOK], p.counts[OutInvalid]+p.counts[OutPanic]+p.counts[OutTimeout]+p.counts[OutCrash], p.counts[OutRefused], p.divergent)
+	return fmt.Sprintf("ok %d invalid %d refused %d divergent %d skipped %d", p.counts[OutOK], p.counts[OutInvalid]+p.counts[OutPanic]+p.counts[OutTimeout]+p.counts[OutCrash], p.counts[OutRefused], p.divergent, p.skipped)
 }
 
-// line is the plain progress line: counts, rate, and ETA under a budget.
+// line is the plain progress line: distinct graphs (of the indices
+// planned under a graph budget, skips included), counts, the rate in
+// distinct graphs per second, and the ETA under a budget.
 func (p *progress) line() string {
 	el := time.Since(p.start)
 	rate := float64(p.fresh) / el.Seconds()
-	s := fmt.Sprintf("cfgfuzz: %d graphs", p.done)
+	s := fmt.Sprintf("cfgfuzz: %d distinct graphs", p.done)
 	if p.total > 0 {
-		s += fmt.Sprintf("/%d", p.total)
+		s += fmt.Sprintf(" (%d/%d indices)", p.done+p.skipped, p.total)
 	}
-	s += fmt.Sprintf(" %s, %.0f graphs/s, %s", p.summary(), rate, el.Round(time.Second))
+	s += fmt.Sprintf(" %s, %.0f distinct graphs/s, %s", p.summary(), rate, el.Round(time.Second))
 	if p.total > 0 && rate > 0 {
-		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(p.total-p.done)/rate) * time.Second).Round(time.Second))
+		left := p.total - p.done - p.skipped
+		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(left)/rate) * time.Second).Round(time.Second))
 	}
 	return s
 }

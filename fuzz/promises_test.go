@@ -32,6 +32,9 @@ func TestRecordsCarryCopiedWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range recs {
+		if r.Skipped { // the source's one graph again
+			continue
+		}
 		if r.Current.Outcome != OutOK || r.Current.CopiedWords != 64 || r.Current.Clones < 4 {
 			t.Errorf("record %d: %+v, want ok with 64 copied words", r.Index, r.Current)
 		}

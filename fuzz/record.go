@@ -15,14 +15,17 @@ const (
 	OutOK      = "ok"      // structured, every check passed
 	OutInvalid = "invalid" // structured, a check failed (or the function could not be emitted)
 	OutRefused = "refused" // a typed refusal
-	OutPanic   = "panic"   // the structurizer panicked
-	OutTimeout = "timeout" // no answer within the per-graph limit
-	OutCrash   = "crash"   // the structurizer process died or broke the protocol
-	OutError   = "error"   // harness error (validator missing, bad request): not a finding
+	// OutUnsupported: the graph uses what the structurizer declared it does
+	// not serve (protocol v2): not sent, not a finding.
+	OutUnsupported = "unsupported"
+	OutPanic       = "panic"   // the structurizer panicked
+	OutTimeout     = "timeout" // no answer within the per-graph limit
+	OutCrash       = "crash"   // the structurizer process died or broke the protocol
+	OutError       = "error"   // harness error (validator missing, bad request): not a finding
 )
 
 // Outcomes lists the outcomes in report order.
-var Outcomes = []string{OutOK, OutInvalid, OutRefused, OutPanic, OutTimeout, OutCrash, OutError}
+var Outcomes = []string{OutOK, OutInvalid, OutRefused, OutUnsupported, OutPanic, OutTimeout, OutCrash, OutError}
 
 // isFailure reports whether an outcome is a finding.
 func isFailure(out string) bool {
@@ -88,6 +91,14 @@ type Record struct {
 	// Features are the current side's behaviour features (guided
 	// campaigns; features.go).
 	Features []string `json:"features,omitempty"`
+	// Skipped says the graph was not run: it is isomorphic to the graph of
+	// the earlier index SameAs (distinct.go). A skipped record has no
+	// outcome and counts in no report table but the skipped counts.
+	Skipped bool `json:"skipped,omitempty"`
+	SameAs  int  `json:"same_as,omitempty"`
+	// Seen marks a graph skipped unjudged because the state's filter holds
+	// it (checked on an earlier night); its sides are empty.
+	Seen bool `json:"seen,omitempty"`
 }
 
 // Classify returns the divergence class of a graph from both sides.
@@ -105,6 +116,8 @@ func Classify(cur, base SideResult) string {
 	case c == OutInvalid && b != OutInvalid:
 		return ClassNewlyInvalid
 	case c == OutInvalid: // both invalid, different modules
+		return ClassChanged
+	case c == OutUnsupported || b == OutUnsupported: // one side did not run the graph
 		return ClassChanged
 	case c == OutRefused && b == OutOK:
 		return ClassNewlyRefused
@@ -124,7 +137,8 @@ func (r *Record) isNew() bool {
 	if !isFailure(r.Current.Outcome) {
 		return false
 	}
-	return r.Baseline == nil || r.Baseline.Outcome == OutOK || r.Baseline.Outcome == OutRefused
+	b := r.Baseline
+	return b == nil || b.Outcome == OutOK || b.Outcome == OutRefused || b.Outcome == OutUnsupported
 }
 
 // harnessSignature is the signature of a panic, timeout, crash or error

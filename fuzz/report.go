@@ -20,7 +20,10 @@ const Schema = "cfgfuzz-report/v1"
 type Report struct {
 	Schema   string   `json:"schema"`
 	Settings Settings `json:"config"`
-	Graphs   int      `json:"graphs"` // graphs with a record
+	// Graphs is the distinct graphs run (records not skipped); Skipped the
+	// indices skipped as repeats of an earlier index's graph (distinct.go).
+	Graphs  int `json:"graphs"`
+	Skipped int `json:"skipped"`
 	// Outcomes counts the current side's outcomes over all graphs.
 	Outcomes map[string]int `json:"outcomes"`
 	// BaselineOutcomes counts the baseline's outcomes (with a baseline).
@@ -49,12 +52,28 @@ type Report struct {
 	// Guided is a guided campaign's features and mutants (guidereport.go).
 	Guided     *GuidedSummary `json:"guided,omitempty"`
 	Throughput Throughput     `json:"throughput"`
+	// Declared is what the sides declared in a protocol v2 handshake, by
+	// side; absent for sides that declared nothing.
+	Declared Declarations `json:"declared,omitempty"`
+	// Incomplete, when set, says the report covers less than its campaign
+	// (interrupted, a partial merge) and how to complete it.
+	Incomplete *Incomplete `json:"incomplete,omitempty"`
+	// Seen counts the graphs skipped as checked on an earlier night (the
+	// state's filter); Graphs does not count them.
+	Seen int `json:"seen,omitempty"`
+	// State classes the signatures against the state directory (with
+	// --state; classify.go).
+	State *StateReport `json:"state,omitempty"`
+	// Minimization is "deferred to merge" on a shard, whose new findings
+	// `cfgfuzz merge` minimizes once; "" otherwise.
+	Minimization string `json:"minimization,omitempty"`
 }
 
 // StreamRow counts one stream's graphs by outcome and divergence class.
 type StreamRow struct {
 	Stream
-	Graphs      int            `json:"graphs"`
+	Graphs      int            `json:"graphs"`  // distinct graphs run
+	Skipped     int            `json:"skipped"` // repeats skipped
 	Outcomes    map[string]int `json:"outcomes"`
 	Fallbacks   int            `json:"fallbacks"` // graphs the current side fell back on
 	Baseline    map[string]int `json:"baseline_outcomes,omitempty"`
@@ -104,9 +123,12 @@ type Finding struct {
 	Outcome  string `json:"outcome"` // of the first graph
 	Count    int    `json:"count"`   // graphs failing with it
 	New      int    `json:"new"`     // of which the baseline passed (no baseline: all)
-	// First is the lowest-index graph failing with the signature.
-	First  Example `json:"first"`
-	Replay string  `json:"replay"` // shell command reproducing First
+	// First is the lowest-index graph failing with the signature, and
+	// Others the next ones, up to KeepGraphs in all (what the state keeps
+	// to re-run).
+	First  Example   `json:"first"`
+	Others []Example `json:"others,omitempty"`
+	Replay string    `json:"replay"` // shell command reproducing First
 	// Minimized is the minimized graph (compact), when a minimizer ran.
 	Minimized string `json:"minimized,omitempty"`
 	// Func is the structured function of First, when the side gave one
@@ -116,10 +138,11 @@ type Finding struct {
 
 // Throughput is the only part of a report that depends on the clock.
 type Throughput struct {
-	Graphs       int     `json:"graphs"`  // graphs done by this run (not replayed)
+	Graphs       int     `json:"graphs"`  // distinct graphs run by this run (not replayed)
+	Skipped      int     `json:"skipped"` // repeats this run skipped
 	Resumed      int     `json:"resumed"` // records replayed from the log
 	Seconds      float64 `json:"seconds"`
-	GraphsPerSec float64 `json:"graphs_per_sec"`
+	GraphsPerSec float64 `json:"graphs_per_sec"` // distinct graphs per second
 	Workers      int     `json:"workers"`
 	Shards       int     `json:"shards,omitempty"` // merged reports: shards merged
 }
@@ -136,7 +159,7 @@ const maxExamples = 20
 func BuildReport(s Settings, recs []Record) *Report {
 	recs = slices.Clone(recs)
 	slices.SortFunc(recs, func(a, b Record) int { return cmp.Compare(a.Index, b.Index) })
-	rep := &Report{Schema: Schema, Settings: s, Graphs: len(recs), Outcomes: zeroCounts(Outcomes), Findings: []Finding{}}
+	rep := &Report{Schema: Schema, Settings: s, Outcomes: zeroCounts(Outcomes), Findings: []Finding{}}
 	for _, st := range s.Streams {
 		rep.Streams = append(rep.Streams, StreamRow{Stream: st, Outcomes: zeroCounts(Outcomes)})
 	}
@@ -150,6 +173,10 @@ func BuildReport(s Settings, recs []Record) *Report {
 	}
 	bySig := map[findingKey]int{}
 	for i := range recs {
+		if recs[i].Seen {
+			rep.Seen++
+			continue
+		}
 		rep.add(&recs[i], bySig)
 	}
 	slices.SortFunc(rep.Findings, func(a, b Finding) int {
@@ -183,6 +210,12 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) {
 	} else {
 		row = &StreamRow{Outcomes: map[string]int{}, Baseline: map[string]int{}, Divergences: map[string]int{}}
 	}
+	if r.Skipped {
+		rep.Skipped++
+		row.Skipped++
+		return
+	}
+	rep.Graphs++
 	row.Graphs++
 	rep.Outcomes[r.Current.Outcome]++
 	row.Outcomes[r.Current.Outcome]++
@@ -219,6 +252,11 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) {
 		rep.Findings = append(rep.Findings, f)
 	}
 	f := &rep.Findings[k]
+	if ok && len(f.Others)+1 < KeepGraphs {
+		e := rep.example(r, "")
+		e.Program = "" // the first graph's is enough
+		f.Others = append(f.Others, e)
+	}
 	f.Count++
 	if r.isNew() {
 		f.New++
@@ -289,12 +327,14 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 	return g, nil
 }
 
-// minimizeFindings runs the minimizer on the first graph of every finding
-// with new failures.
-func minimizeFindings(rep *Report, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph) {
+// MinimizeFindings runs the minimizer on the first graph of every finding
+// with new failures that is not minimized yet; with a state section, only
+// on the signatures it classes new (a known signature keeps the store's
+// minimized graph: fillStateMinimized).
+func MinimizeFindings(rep *Report, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if f.New == 0 {
+		if f.New == 0 || f.Minimized != "" || rep.State != nil && rep.State.class(f.Signature, f.Strategy) != ClassNew {
 			continue
 		}
 		g, err := graphOf(&f.First)

@@ -1,7 +1,7 @@
 // side.go defines a Side, one structurizer as a worker sees it, and its two
 // implementations: InProcess, the current tree called directly (panics
 // recovered, hangs cut off by a watchdog), and Process, any program that
-// speaks protocol v1 (a baseline commit's cmd/structurize, an external
+// speaks protocol v1 or v2 (a baseline commit's cmd/structurize, an external
 // structurizer), killed and restarted when it hangs or dies. Harness
 // outcomes (panic, timeout, crash) are answers here, not errors: the
 // campaign turns them into findings and goes on.
@@ -25,6 +25,11 @@ type Answer struct {
 	Stats   *structurizer.Stats
 	Module  []byte             // set when the side emitted the module itself
 	Func    *structurizer.Func // set when the client must emit it
+	// Declared is what the structurizer promised in a protocol v2
+	// handshake; nil when it declared nothing (v1, in-process): then meta
+	// holds it to determinism and renumbering invariance, and to
+	// idempotence unless its strategy is dispatch.
+	Declared *proto.Promises
 }
 
 // Side structurizes graphs for one worker. Implementations are not safe for

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -30,6 +31,8 @@ func classifyAnswer(a Answer) (outcome, sig, detail string) {
 		return OutOK, "", ""
 	case proto.Refused:
 		return OutRefused, corpus.SigRefused, a.Reason
+	case OutUnsupported:
+		return OutUnsupported, "", firstLine(a.Reason)
 	case OutPanic, OutTimeout, OutCrash:
 		return a.Outcome, harnessSignature(a.Outcome, a.Reason), firstLine(a.Reason)
 	case proto.Error:
@@ -71,13 +74,20 @@ func SideStructurizer(side Side, opt proto.Options, limit time.Duration) corpus.
 		switch out {
 		case OutOK:
 			mod, err := ModuleOf(a)
-			if err != nil {
+			var ue *emit.UnsupportedError
+			switch {
+			case errors.As(err, &ue): // too wide to encode: emit/CONVENTION.md "Limits"
+				s.Unsupported, s.Detail = true, ue.Error()
+				return s
+			case err != nil:
 				s.Failure, s.Detail = corpus.SigEmit, err.Error()
 				return s
 			}
 			s.Module = mod
 		case OutError:
 			s.Err = errors.New(detail)
+		case OutUnsupported:
+			s.Unsupported, s.Detail = true, a.Reason
 		default:
 			s.Failure, s.Detail = sig, detail
 		}

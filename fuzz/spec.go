@@ -256,6 +256,9 @@ type ResolveOptions struct {
 	// Project overrides a repo spec's build and serve commands where set
 	// (--build, --serve); the rest come from DIR/.cfgfuzz.json.
 	Project Project
+	// Process configures the structurizer processes of every spec but
+	// self (the answer size limit).
+	Process ProcessOptions
 }
 
 // Resolve makes the side factory a spec names, building what it needs
@@ -275,11 +278,11 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 				return SideFactory{}, s, err
 			}
 		}
-		return ProcessFactory(s.String(), []string{self, "structurize"}, ""), s, nil
+		return ProcessFactoryWith(s.String(), []string{self, "structurize"}, "", opt.Process), s, nil
 	case SpecCmd:
-		return ProcessFactory(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, ""), s, nil
+		return ProcessFactoryWith(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, "", opt.Process), s, nil
 	case SpecRev:
-		return resolveBuilt(s, OwnProject(), opt.Build)
+		return resolveBuilt(s, OwnProject(), opt.Build, opt.Process)
 	case SpecRepo:
 		p, err := ProjectFor(s.Repo, opt.Project)
 		if err != nil {
@@ -287,14 +290,14 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 		}
 		b := opt.Build
 		b.Repo = s.Repo
-		return resolveBuilt(s, p, b)
+		return resolveBuilt(s, p, b, opt.Process)
 	}
 	return SideFactory{}, s, fmt.Errorf("unknown structurizer spec kind %q", s.Kind)
 }
 
 // resolveBuilt builds the revision a rev or repo spec names with p and
 // serves it; the returned spec names the revision exactly.
-func resolveBuilt(s Spec, p Project, opt BuildOptions) (SideFactory, Spec, error) {
+func resolveBuilt(s Spec, p Project, opt BuildOptions, popt ProcessOptions) (SideFactory, Spec, error) {
 	rev, err := revisionOf(s, p, opt)
 	if err != nil {
 		return SideFactory{}, s, err
@@ -304,7 +307,7 @@ func resolveBuilt(s Spec, p Project, opt BuildOptions) (SideFactory, Spec, error
 		return SideFactory{}, s, err
 	}
 	s.Rev, s.WorkTree = rev.Commit, rev.Tree
-	return ServeBuilt(s.String(), p, b), s, nil
+	return ServeBuilt(s.String(), p, b, popt), s, nil
 }
 
 // revisionOf is the revision s names: its commit, and with +dirty the

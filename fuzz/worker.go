@@ -30,14 +30,16 @@ type worker struct {
 	baseOpt  proto.Options
 	timeout  time.Duration
 	keepFunc bool
+	// seen is the state's filter of graphs checked on earlier nights
+	// (read-only); nil without a state.
+	seen *Bloom
 	// oneBlock is each side's answer on the one-block graph per strategy,
 	// which the meta check asks for on every graph (the strategy's fixed
 	// overhead): asked once per side and strategy. Only a strategy that
 	// claims idempotence asks for it on other graphs; the one-block graph
 	// itself is re-run by the determinism check on any strategy.
 	oneBlock map[oneBlockKey]seamAnswer
-	// guide is the campaign's guided generation; nil unguided.
-	guide *guide
+	declared *declaredSink // where close notes the sides' v2 declarations
 	// lastStats and lastModule are the last judged answer's stats and
 	// module (nil when it gave none), for its features.
 	lastStats  *structurizer.Stats
@@ -61,9 +63,12 @@ type seamAnswer struct {
 func newWorker(c *Config) (*worker, error) {
 	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[oneBlockKey]seamAnswer{},
 		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject},
-		baseOpt: proto.Options{Strategy: c.Strategy}}
+		baseOpt: proto.Options{Strategy: c.Strategy}, declared: c.declared}
 	if w.timeout == 0 {
 		w.timeout = DefaultTimeout
+	}
+	if c.State != nil {
+		w.seen = c.State.Seen
 	}
 	opt := c.Oracle
 	if c.Checks != nil {
@@ -104,6 +109,10 @@ func newWorker(c *Config) (*worker, error) {
 }
 
 func (w *worker) close() {
+	w.declared.note("current", w.cur, w.curOpt)
+	if w.base != nil {
+		w.declared.note("baseline", w.base, w.baseOpt)
+	}
 	w.cur.Close()
 	if w.base != nil {
 		w.base.Close()
@@ -128,30 +137,45 @@ func (w *worker) escalateIfLeaked() {
 	}
 }
 
-// item generates graph index i; a panic of the source is contained
-// (generate.go).
-// A guided campaign's mutant (guide.go) comes with its description.
-func (w *worker) item(i int) (Stream, int, Item, string, error) {
-	n := len(w.set.Streams)
-	s := i % n
-	if w.guide != nil {
-		if it, desc, ok, err := w.guide.mutant(i); ok {
-			return w.set.Streams[s], s, it, desc, err
-		}
-	}
-	it, err := generate(w.src, w.set.Streams[s], w.set.Seed, i/n)
-	return w.set.Streams[s], s, it, "", err
+// job is one graph index as the coordinator hands it to a worker, its
+// graph generated (in index order, for the skip decision: distinct.go).
+type job struct {
+	i      int
+	stream int
+	it     Item
+	err    error
+	// mutant describes a guided campaign's mutant (Record.Mutant); ""
+	// a fresh graph.
+	mutant string
 }
 
-// run produces graph index i's record.
-func (w *worker) run(i int) Record {
-	_, s, it, mutant, err := w.item(i)
-	rec := Record{Index: i, Stream: s, Seed: it.Seed, Mutant: mutant}
+// makeJob generates graph index i: a guided campaign's mutant (guide.go)
+// when gd draws one (gd nil: none), else the source's graph; a panic of
+// the source is contained (generate.go).
+func makeJob(src Source, set *Settings, gd *guide, i int) job {
+	s, j := set.Place(i)
+	if gd != nil {
+		if it, desc, ok, err := gd.mutant(i); ok {
+			return job{i: i, stream: s, it: it, err: err, mutant: desc}
+		}
+	}
+	it, err := generate(src, set.Streams[s], set.Seed, j)
+	return job{i: i, stream: s, it: it, err: err}
+}
+
+// run produces job j's record.
+func (w *worker) run(j job) Record {
+	i, s, it, err := j.i, j.stream, j.it, j.err
+	rec := Record{Index: i, Stream: s, Seed: it.Seed, Mutant: j.mutant}
 	if err != nil {
 		rec.Current = generateFailure(err)
 		return rec
 	}
 	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
+	if w.seenBefore(i, it.Graph) {
+		rec.Seen = true
+		return rec
+	}
 	curOpt, baseOpt := w.curOpt, w.baseOpt
 	if st := w.set.GraphStrategy(i); st != w.set.Strategy {
 		rec.Strategy, curOpt.Strategy, baseOpt.Strategy = st, st, st
@@ -200,6 +224,9 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	case OutRefused:
 		r.Outcome, r.Detail = OutRefused, a.Reason
 		return r, nil
+	case OutUnsupported:
+		r.Outcome, r.Detail = OutUnsupported, a.Reason
+		return r, nil
 	case OutError:
 		r.Outcome, r.Detail = OutError, detail
 		return r, nil
@@ -209,7 +236,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	}
 	mod, err := ModuleOf(a)
 	if err != nil {
-		r.Outcome, r.Signature, r.Detail = OutInvalid, "emit:malformed-function", firstLine(err.Error())
+		r.Outcome, r.Signature, r.Detail = emitOutcome(err)
 		return r, nil
 	}
 	w.lastModule = mod
@@ -283,6 +310,8 @@ func (w *worker) structurizeForSeam(side Side, opt proto.Options, g *cfg.Graph) 
 		return mod, InfoOf(a, opt, took), err
 	case proto.Refused:
 		return nil, oracle.ResultInfo{}, &structurizer.Refusal{Strategy: opt.Strategy, Reason: a.Reason}
+	case OutUnsupported:
+		return nil, oracle.ResultInfo{}, fmt.Errorf("%w: %s", oracle.ErrUnsupported, a.Reason)
 	}
 	return nil, oracle.ResultInfo{}, fmt.Errorf("%s: %s", a.Outcome, firstLine(a.Reason))
 }
@@ -312,6 +341,10 @@ func InfoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
 		info.Strategy = structurizer.DefaultStrategy
 	}
 	info.Idempotent = info.Strategy != "dispatch"
+	if d := a.Declared; d != nil { // meta checks only what is claimed
+		info.Idempotent = d.Idempotent
+		info.NotDeterministic, info.NotRenumberingInvariant = !d.Deterministic, !d.RenumberingInvariant
+	}
 	return info
 }
 

@@ -88,11 +88,17 @@ func checkCommand(s *Settings, strategy string) string {
 	return b.String()
 }
 
-// writeFile writes through a temporary file so a reader never sees half.
+// writeFile writes through a temporary file so a reader never sees half;
+// the temporary file is removed when writing or renaming it fails (a full
+// disk leaves no debris).
 func writeFile(path string, data []byte) error {
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
+	err := os.WriteFile(tmp, data, 0o644)
+	if err == nil {
+		err = os.Rename(tmp, path)
 	}
-	return os.Rename(tmp, path)
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }

@@ -47,6 +47,7 @@ package gen
 
 import (
 	"iter"
+	"sync"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -59,6 +60,15 @@ const MaxExhaustiveN = 8
 // blocks whose blocks 0..i-1 have successor lists and in which d blocks
 // are discovered.
 type completions [][]int
+
+// completionsOf[n] is countCompletions(n), computed once (the tables are
+// read-only): Generate unranks one graph per call.
+var completionsOf = func() (t [MaxExhaustiveN + 1]func() completions) {
+	for n := range t {
+		t[n] = sync.OnceValue(func() completions { return countCompletions(n) })
+	}
+	return t
+}()
 
 func countCompletions(n int) completions {
 	c := make(completions, n+1)
@@ -112,7 +122,7 @@ func eachOption(d, n int, f func(succ []int, nd int) bool) {
 
 // exhaustiveExact is the number of canonical graphs of exactly n blocks.
 func exhaustiveExact(n int) int {
-	return countCompletions(n)[0][1]
+	return completionsOf[n]()[0][1]
 }
 
 // ExhaustiveCount is the number of graphs of 1 to n blocks the
@@ -137,7 +147,7 @@ func ExhaustiveAt(n, i int) *cfg.Graph {
 		return nil
 	}
 	for k := 1; k <= n; k++ {
-		c := countCompletions(k)
+		c := completionsOf[k]()
 		if i < c[0][1] {
 			return unrank(k, c, i)
 		}

@@ -196,3 +196,54 @@ func TestCanonical(t *testing.T) {
 		t.Errorf("Canonical(%v) = %s", g, got)
 	}
 }
+
+// TestGrowingOrder: the growing order starts with the stable order of 1 to
+// 5 blocks, then goes on to 6 blocks without repeating a graph (checked on
+// a stretch of positions across the boundary), every graph canonical.
+func TestGrowingOrder(t *testing.T) {
+	full := uint64(ExhaustiveCount(GrowingFullN))
+	if full != 362568 {
+		t.Fatalf("graphs of 1 to %d blocks: %d, want 362568", GrowingFullN, full)
+	}
+	for _, p := range []uint64{0, 1, 31, 511, 12019, 200000, full - 1} {
+		if got, want := cfg.FormatCompact(GrowingAt(p)), cfg.FormatCompact(ExhaustiveAt(GrowingFullN, int(p))); got != want {
+			t.Fatalf("position %d: %s, want %s", p, got, want)
+		}
+	}
+	seen := map[string]uint64{}
+	for p := full - 2000; p < full+20000; p++ {
+		g := GrowingAt(p)
+		want := 5
+		if p >= full {
+			want = 6
+		}
+		if g.Len() > want || p >= full && g.Len() != 6 {
+			t.Fatalf("position %d: %d blocks, want %d", p, g.Len(), want)
+		}
+		key := cfg.FormatCompact(g)
+		if key != cfg.FormatCompact(Canonical(g)) {
+			t.Fatalf("position %d: %s is not canonical", p, key)
+		}
+		if q, dup := seen[key]; dup {
+			t.Fatalf("positions %d and %d give the same graph %s", q, p, key)
+		}
+		seen[key] = p
+	}
+	if GrowingAt(GrowingCount()) == nil || cfg.FormatCompact(GrowingAt(GrowingCount())) != cfg.FormatCompact(GrowingAt(0)) {
+		t.Fatal("the order does not wrap at GrowingCount")
+	}
+}
+
+// TestScramblePermutes: the scramble of a size is a permutation.
+func TestScramblePermutes(t *testing.T) {
+	for _, m := range []uint64{1, 2, 28, 481, 11508, 350548} {
+		hit := make([]bool, m)
+		for k := range m {
+			r := scramble(k, m)
+			if r >= m || hit[r] {
+				t.Fatalf("m %d: k %d maps to %d twice or out of range", m, k, r)
+			}
+			hit[r] = true
+		}
+	}
+}

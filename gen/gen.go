@@ -14,7 +14,9 @@
 //     fall-through and duplicate cases) lowered to graphs, the program text
 //     kept for reports (program.go, lower.go);
 //   - exhaustive: every graph of at most N blocks and out-degree at most 2
-//     up to isomorphism, in a stable order (exhaustive.go).
+//     up to isomorphism, in a stable order (exhaustive.go); a campaign walks
+//     the growing order instead, all graphs of 1 to 5 blocks and then
+//     sampled larger ones (growing.go).
 //
 // Weights (weights.go) are laid over any graph: the same words on every
 // block, and the field's "one block at 1000 words" variant. FromBytes
@@ -90,6 +92,11 @@ type Config struct {
 	// ExhaustiveN is the largest block count of the exhaustive
 	// enumeration (1 to MaxExhaustiveN). 0 means DefaultExhaustiveN.
 	ExhaustiveN int
+	// ExhaustiveGrow makes the exhaustive seed a position in the growing
+	// order (growing.go: every graph of 1 to 5 blocks, then sampled larger
+	// ones) instead of an index modulo ExhaustiveCount(ExhaustiveN), which
+	// it then ignores. false means the stable order of ExhaustiveN.
+	ExhaustiveGrow bool
 }
 
 // Item is one generated graph and how to get it again.
@@ -211,6 +218,10 @@ func Generate(c Config, seed uint64) (Item, error) {
 			it.Graph, it.Program, it.Constructs = p.graph, p.text, p.constructs
 		}
 	case Exhaustive:
+		if c.ExhaustiveGrow {
+			it.Graph = GrowingAt(seed)
+			break
+		}
 		it.Graph = ExhaustiveAt(c.ExhaustiveN, int(seed%uint64(ExhaustiveCount(c.ExhaustiveN))))
 	}
 	if err != nil {

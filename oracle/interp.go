@@ -127,9 +127,10 @@ func loadWith(m *spirv.Module, s *interpScratch) (*Program, error) {
 // scanModule is Load's reading of the module: its functions, blocks,
 // constants, variables and label tables, and every id's uses (idUse).
 func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
-	p := s.program(m.Bound)
-	p.consts = zeroed(s.consts, int(m.Bound+1))
-	p.at = zeroed(s.at, int(m.Bound+1))
+	bound := tableBound(m)
+	p := s.program(bound)
+	p.consts = zeroed(s.consts, int(bound)+1)
+	p.at = zeroed(s.at, int(bound)+1)
 	p.segs, p.chains, p.callees = s.segs[:0], s.chains[:0], s.callees[:0]
 	for i := range p.at {
 		p.at[i] = -1
@@ -138,7 +139,7 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 	var entryID uint32
 	var cur *function
 	var body blockBody // the block being read
-	uses := idUse{count: zeroed(s.count, int(m.Bound+1)), written: zeroed(s.written, int(m.Bound+1))}
+	uses := idUse{count: zeroed(s.count, int(bound)+1), written: zeroed(s.written, int(bound)+1)}
 	s.count, s.written = uses.count, uses.written
 	for k := range m.Insts {
 		in := &m.Insts[k]

@@ -35,6 +35,10 @@ type ResultInfo struct {
 	// when Fallbacks > 0 and names the reason from Passes.
 	Fallbacks int
 	Passes    []string
+	// NotDeterministic and NotRenumberingInvariant say the structurizer
+	// does not claim determinism or renumbering invariance (a protocol v2
+	// declaration): meta skips the property. The zero value claims both.
+	NotDeterministic, NotRenumberingInvariant bool
 }
 
 // StructurizeFunc is the seam to a structurizer: a graph in, a module (or a
@@ -50,6 +54,12 @@ const (
 	SigRerunFailed      = "rerun-failed"
 	SigOutputCFG        = "output-cfg-unreadable"
 )
+
+// ErrUnsupported is what a seam returns for a graph its structurizer
+// declared it does not serve (protocol v2): meta does not check a property
+// on such a graph (the CFG of a module can be larger than the graph, or
+// have switches it did not have).
+var ErrUnsupported = errors.New("unsupported by the structurizer")
 
 // metaRounds is the colour refinement depth of the isomorphism test.
 const metaRounds = 4
@@ -67,20 +77,34 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 	if err != nil {
 		return metaFail(SigRerunFailed, "structurizing the same graph again: "+err.Error())
 	}
-	if !bytes.Equal(again, s.Module) {
+	if !s.Info.NotDeterministic && !bytes.Equal(again, s.Module) {
 		return metaFail(SigNondeterministic, fmt.Sprintf("two runs on one graph gave different modules (%d and %d bytes)", len(s.Module), len(again)))
 	}
 	own := &lazyModuleCFG{subject: s} // read once for both checks below
-	if v := o.checkRenumbering(s, own); v.Status != Pass {
-		return v
+	if !s.Info.NotRenumberingInvariant {
+		if v := o.checkRenumbering(s, own); v.Status != Pass {
+			return v
+		}
 	}
-	if !s.Info.Idempotent {
-		return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, idempotence not claimed"}
+	if s.Info.Idempotent {
+		if v := checkIdempotence(s, own); v.Status != Pass {
+			return v
+		}
 	}
-	if v := checkIdempotence(s, own); v.Status != Pass {
-		return v
+	return Verdict{Status: Pass, Detail: metaDetail(s.Info)}
+}
+
+// metaDetail says which properties meta checked.
+func metaDetail(info ResultInfo) string {
+	claim := func(claimed bool, yes, no string) string {
+		if claimed {
+			return yes
+		}
+		return no
 	}
-	return Verdict{Status: Pass, Detail: "deterministic, renumbering-invariant, idempotent"}
+	return claim(!info.NotDeterministic, "deterministic", "determinism not claimed") + ", " +
+		claim(!info.NotRenumberingInvariant, "renumbering-invariant", "renumbering invariance not claimed") + ", " +
+		claim(info.Idempotent, "idempotent", "idempotence not claimed")
 }
 
 // lazyModuleCFG reads a subject's module CFG on first use (by a scan of
@@ -134,6 +158,9 @@ func (o *Oracle) checkRenumbering(s *Subject, own *lazyModuleCFG) Verdict {
 	}
 	r.Shuffle(n-1, func(i, j int) { perm[i+1], perm[j+1] = perm[j+1], perm[i+1] })
 	permuted, _, err := s.Structurize(g.Permute(perm))
+	if errors.Is(err, ErrUnsupported) {
+		return Verdict{Status: Pass, Detail: "renumbering not checked: " + err.Error()}
+	}
 	if err != nil {
 		return metaFail(SigRerunFailed, fmt.Sprintf("structurizing the graph renumbered by %v: %v", perm, err))
 	}
@@ -183,6 +210,9 @@ func checkIdempotence(s *Subject, own *lazyModuleCFG) Verdict {
 		return metaFail(SigOutputCFG, err.Error())
 	}
 	again, _, err := s.Structurize(mc.graph)
+	if errors.Is(err, ErrUnsupported) {
+		return Verdict{Status: Pass, Detail: "idempotence not checked: " + err.Error()}
+	}
 	if err != nil {
 		return metaFail(SigRerunFailed, "structurizing the output's CFG: "+err.Error())
 	}

@@ -5,7 +5,9 @@
 //   - the brute-force definitions (cfg.RefDominates, cfg.RefPostDominates,
 //     cfg.RefIDom): a dominates b iff removing a cuts b off the entry;
 //     immediate dominators and the trees' Dominates queries on every pair;
-//     O(n·(n+e)), so only for graphs of at most PdomBruteForceLimit blocks;
+//     O(n·(n+e)), so in full only for graphs of at most PdomBruteForceLimit
+//     blocks, on a sample of PdomSampleBlocks blocks above
+//     (pdom_sample.go);
 //   - gonum's Lengauer-Tarjan (graph/flow.Dominators) on the graph, and on
 //     its reverse with a virtual exit wired to every returning block, for
 //     every graph.
@@ -16,7 +18,6 @@ package oracle
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"gonum.org/v1/gonum/graph"
@@ -59,6 +60,12 @@ func (o *Oracle) checkPdom(s *Subject) Verdict {
 			return pdomFail(SigIPDomRef, "ipdom", b, pdom.IDom[b], want)
 		}
 		if v, bad := sameRelation(pdom, pdomRel, SigIPDomRef, "post-dominates"); bad {
+			return v
+		}
+	}
+	if g.Len() > PdomBruteForceLimit {
+		detail = fmt.Sprintf("a sample of %d blocks by definition, and gonum", PdomSampleBlocks)
+		if v, bad := o.checkPdomSampled(g, dom, pdom); bad {
 			return v
 		}
 	}
@@ -236,22 +243,25 @@ func newCFGView(g *cfg.Graph, reverse bool) *cfgView {
 		store = store[:len(store)+k]
 	}
 	add := func(f, t int) {
-		if slices.Contains(v.out[f], node[t]) {
-			return
-		}
 		v.out[f] = append(v.out[f], node[t])
 		v.in[t] = append(v.in[t], node[f])
 	}
+	// An edge repeats only within one block's list: seen[t] == b+1 marks
+	// t met in b's list (linear, where a search of the lists was quadratic
+	// in a block's edges and in the virtual exit's).
+	seen := make([]int, n)
 	for b, succ := range g.Succs {
 		if reverse && len(succ) == 0 {
 			add(n, b)
 		}
 		for _, t := range succ {
-			switch {
-			case t == b:
-			case reverse:
+			if t == b || seen[t] == b+1 {
+				continue
+			}
+			seen[t] = b + 1
+			if reverse {
 				add(t, b)
-			default:
+			} else {
 				add(b, t)
 			}
 		}

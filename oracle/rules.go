@@ -99,7 +99,7 @@ func checkRulesParsed(p *parsedModule, opt RulesOptions) ([]Violation, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
-	var out []Violation
+	out := boundViolations(p.rm.src, p.rm)
 	for i := range p.rm.funcs {
 		if len(p.rm.funcs[i].blocks) == 0 {
 			continue // a declaration

@@ -257,12 +257,13 @@ func checkContinueConstructs(f *Func, structural *cfg.Graph, cs []construct, inn
 // the first case listed).
 func checkCases(ff *funcFacts) error {
 	f, dom := ff.f, ff.structuralDom()
+	var targets map[int]map[int]bool // of the wide switches, made on first use
 	for c := range f.Blocks {
 		h := dom.IDom[c]
 		if h < 0 || !isSwitch(&f.Blocks[h]) {
 			continue
 		}
-		if c != f.Blocks[h].Merge.Merge && !slices.Contains(f.Blocks[h].Term.To, c) {
+		if c != f.Blocks[h].Merge.Merge && !isTarget(&targets, f.Blocks[h].Term.To, h, c) {
 			return violation("R6", c, "block in switch %d's construct outside every case", h)
 		}
 	}
@@ -284,13 +285,46 @@ func checkCases(ff *funcFacts) error {
 	return nil
 }
 
+// wideSwitch is the number of targets from which a switch's targets are
+// looked up in a set rather than scanned (a dispatch has thousands).
+const wideSwitch = 16
+
+// isTarget reports whether c is among the targets to of switch h; a wide
+// switch's targets are put in a set, kept in *sets, on first use.
+func isTarget(sets *map[int]map[int]bool, to []int, h, c int) bool {
+	if len(to) <= wideSwitch {
+		return slices.Contains(to, c)
+	}
+	if *sets == nil {
+		*sets = map[int]map[int]bool{}
+	}
+	set, ok := (*sets)[h]
+	if !ok {
+		set = make(map[int]bool, len(to))
+		for _, t := range to {
+			set[t] = true
+		}
+		(*sets)[h] = set
+	}
+	return set[c]
+}
+
 // fallThroughs finds the fall-throughs of switch b: case target -> the case
 // target it falls into.
 func fallThroughs(blk *Block, b int, dom *domTree, preds [][]int) (map[int]int, error) {
 	m := blk.Merge.Merge
 	var fall, into map[int]int
+	var seen map[int]bool // the targets met, for a wide switch
+	if len(blk.Term.To) > wideSwitch {
+		seen = make(map[int]bool, len(blk.Term.To))
+	}
 	for i, t := range blk.Term.To {
-		if t == m || slices.Index(blk.Term.To, t) != i {
+		if seen != nil {
+			if t == m || seen[t] {
+				continue
+			}
+			seen[t] = true
+		} else if t == m || slices.Index(blk.Term.To, t) != i {
 			continue
 		}
 		for _, p := range preds[t] {

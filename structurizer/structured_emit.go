@@ -97,22 +97,33 @@ func (w *work) analyzeLevels() *levels {
 	var buf []int
 	preds := make([][]int, n)
 	state := make([]uint8, n)
-	type frame struct{ b, i int }
+	// Each node's level successors are listed once, when the walk enters
+	// it (a dispatch node has thousands), into one arena.
+	type frame struct {
+		b, i int
+		s    []int
+	}
+	arena := make([]int, 0, room)
+	succsOf := func(x int) []int {
+		s := w.levelSuccs(x, arena[len(arena):])
+		if len(s) <= cap(arena)-len(arena) {
+			arena = arena[:len(arena)+len(s)]
+		}
+		return s
+	}
 	stack := make([]frame, 0, n)
 	for _, root := range entries {
 		post = post[:0]
-		stack = append(stack[:0], frame{root, 0})
+		stack = append(stack[:0], frame{root, 0, succsOf(root)})
 		state[root] = 1
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			s := w.levelSuccs(top.b, buf)
-			buf = s // reused: s is read before the next call
-			if top.i < len(s) {
-				t := s[top.i]
+			if top.i < len(top.s) {
+				t := top.s[top.i]
 				top.i++
 				if state[t] == 0 {
 					state[t] = 1
-					stack = append(stack, frame{t, 0})
+					stack = append(stack, frame{t, 0, succsOf(t)})
 				}
 				continue
 			}

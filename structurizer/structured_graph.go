@@ -55,6 +55,7 @@ type wloop struct {
 	entry   int // the body's first node (the loop's header in the input)
 	parent  int // enclosing loop index or -1 (function level)
 	dests   []int
+	destAt  map[int]int // destination -> its index in dests
 	exit    int         // the only exit destination, -1 for several or none
 	reusedM bool        // M is that destination itself
 	store   map[int]int // destination -> store node in this loop's body

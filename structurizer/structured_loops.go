@@ -217,8 +217,9 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 			continue
 		}
 		for li, ds := range dests {
+			set := w.newDestSet(ds)
 			for _, d := range ds {
-				if w.absorbable(f, tail, li, d, ds) {
+				if w.absorbable(f, tail, li, d, ds, set) {
 					w.level[d] = li
 					moved = true
 				}
@@ -295,13 +296,12 @@ func (w *work) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 // an outer loop).
 func (w *work) exitDests(f *cfg.Forest, order cfg.Order) [][]int {
 	dests := make([][]int, len(w.loops))
+	noted := map[[2]int]bool{} // {loop, destination}: a set, so a loop with many destinations costs no scan per edge
 	note := func(x, d int) {
-		for _, y := range dests[x] {
-			if y == d {
-				return
-			}
+		if k := [2]int{x, d}; !noted[k] {
+			noted[k] = true
+			dests[x] = append(dests[x], d)
 		}
-		dests[x] = append(dests[x], d)
 	}
 	for _, b := range order.RPO {
 		sl := w.level[b]
@@ -327,7 +327,7 @@ func (w *work) exitDests(f *cfg.Forest, order cfg.Order) [][]int {
 // switch in the loop branches to it, no return tail does but a forwarder
 // out of a branch in li's own body, and its target has no other
 // predecessor).
-func (w *work) absorbable(f *cfg.Forest, tail []bool, li, d int, ds []int) bool {
+func (w *work) absorbable(f *cfg.Forest, tail []bool, li, d int, ds []int, set destSet) bool {
 	if d < 0 || len(w.nodes[d].succs) != 1 {
 		return false
 	}
@@ -363,12 +363,30 @@ func (w *work) absorbable(f *cfg.Forest, tail []bool, li, d int, ds []int) bool 
 	if s == d {
 		return false
 	}
+	// d goes on to another destination, or another destination y (d is
+	// one of those counted) only branches to s too: d and y meet at s.
+	return set.is[s] || set.onlyTo[s] >= 2
+}
+
+// destSet indexes a loop's destinations ds for absorbable: which blocks
+// they are, and how many of them branch only to each block.
+type destSet struct {
+	is     map[int]bool
+	onlyTo map[int]int
+}
+
+func (w *work) newDestSet(ds []int) destSet {
+	set := destSet{is: make(map[int]bool, len(ds)), onlyTo: map[int]int{}}
 	for _, y := range ds {
-		if y == s || y != d && y >= 0 && len(w.nodes[y].succs) == 1 && w.nodes[y].succs[0] == s {
-			return true // d and y meet at s (or d goes on to y)
+		if y < 0 {
+			continue
+		}
+		set.is[y] = true
+		if s := w.nodes[y].succs; len(s) == 1 {
+			set.onlyTo[s[0]]++
 		}
 	}
-	return false
+	return set
 }
 
 // breaksOut reports whether q, a block entering d, is a forwarder out of a
@@ -861,12 +879,9 @@ func (w *work) hop(lv, d int) (int, error) {
 		}
 		return l.M, nil
 	}
-	idx := -1
-	for i, x := range l.dests {
-		if x == d {
-			idx = i
-			break
-		}
+	idx, ok := l.destAt[d]
+	if !ok {
+		idx = -1
 	}
 	if idx == 0 {
 		return l.M, nil
@@ -888,6 +903,10 @@ func (w *work) hop(lv, d int) (int, error) {
 			m.values = append(m.values, valueOf(d))
 		}
 		m.succs = append(m.succs, next)
+		if l.destAt == nil {
+			l.destAt = map[int]int{}
+		}
+		l.destAt[d] = len(l.dests)
 		l.dests = append(l.dests, d)
 		if len(l.dests) == 1 {
 			return l.M, nil

@@ -58,9 +58,12 @@
 // (plantNestedFaults), where they can apply.
 //
 // Cost per run: one dominator computation (the structural tree's; the
-// graph's post-dominators, loop forest and predecessors are computed once
-// per graph the search runs on: graphFacts), at most
-// nestLoopCandidates+exits tail walks per loop and nestCandidates+2 region
+// graph's post-dominators, loop forest, predecessors and the dominator
+// tree's tail index are computed once per graph the search runs on:
+// graphFacts), at most nestLoopCandidates+exits tail tests per loop, each
+// answered from the tail index (structured_tails.go: O(1) when a count
+// decides, else a walk of the smaller of the merge's dominator subtree and
+// the tails, never of the rest of the function), and nestCandidates+2 region
 // walks per branch point (the level walk stops a region once it is larger
 // than the best found); a run whose loops repeat an earlier run's stops
 // before the selections. At most nestMaxRuns runs
@@ -96,13 +99,15 @@ type nester struct {
 	dom     *cfg.DomTree // the structural dominator tree (structuralTree)
 	forest  *cfg.Forest  // g's natural loops (graphFacts)
 	pdom    *cfg.DomTree
-	pre     []int   // depth-first preorder number over successor order (graphFacts)
-	parent  []int   // the walk's tree: structural immediate dominators
-	kids    [][]int // the walk's tree's children, in preorder
-	decl    []Merge // per block (fresh ones included)
-	mergeOf []int   // header declaring b as merge, -1
-	contOf  []int   // loop header declaring b as continue target, -1
-	fresh   int     // fresh unreachable merges
+	pre     []int     // depth-first preorder number over successor order (graphFacts)
+	parent  []int     // the walk's tree: structural immediate dominators
+	kids    [][]int   // the walk's tree's children, in preorder
+	decl    []Merge   // per block (fresh ones included)
+	mergeOf []int     // header declaring b as merge, -1
+	contOf  []int     // loop header declaring b as continue target, -1
+	fresh   int       // fresh unreachable merges
+	tails   loopTails // the loop loopMerge is choosing for (structured_tails.go)
+	walked  int       // blocks the tail walks visited (a cost the tests bound)
 
 	why   string // the first reason the graph does not nest as found
 	final bool   // why does not depend on the loop-merge policy
@@ -567,6 +572,7 @@ type graphFacts struct {
 	forest *cfg.Forest
 	pre    []int
 	pdom   *cfg.DomTree // nil until postDominators
+	tails  *tailIndex   // nil until tailIndex (structured_tails.go)
 }
 
 func factsOf(g *cfg.Graph) *graphFacts {
@@ -745,6 +751,7 @@ func (nt *nester) declareLoops() bool {
 				}
 			}
 		}
+		nt.tails = nt.loopTails(h, l.Blocks, exits)
 		merge := nt.loopMerge(h, exits, in)
 		caseLatch := latch >= 0 && nt.caseOf(latch, in)
 		stays := headerStays(nt.g, l)
@@ -913,44 +920,6 @@ func (nt *nester) caseOf(m int, in []bool) bool {
 		}
 	}
 	return false
-}
-
-// tailSize walks the tails of the exits other than m and returns their
-// size (-1 when they do not close) and how many of their edges go to m.
-func (nt *nester) tailSize(exits []int, m int, in []bool) (size, into int) {
-	nt.stamp++
-	st := nt.stamp
-	nt.queue = nt.queue[:0]
-	for _, e := range exits {
-		if e != m {
-			nt.mark[e] = st
-			nt.queue = append(nt.queue, e)
-		}
-	}
-	for i := 0; i < len(nt.queue); i++ {
-		for _, t := range nt.g.Succs[nt.queue[i]] {
-			if t == m {
-				into++
-				continue
-			}
-			if nt.mark[t] == st {
-				continue
-			}
-			if in[t] {
-				return -1, 0
-			}
-			nt.mark[t] = st
-			nt.queue = append(nt.queue, t)
-		}
-	}
-	for _, b := range nt.queue {
-		for _, p := range nt.preds[b] {
-			if nt.mark[p] != st && !in[p] {
-				return -1, 0
-			}
-		}
-	}
-	return len(nt.queue), into
 }
 
 // declareSelections walks the dominator tree with the stack of open

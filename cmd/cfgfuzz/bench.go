@@ -65,7 +65,7 @@ type benchTotals struct {
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	bf, fs := benchFlagSet(stderr)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
 	if !bf.driver {

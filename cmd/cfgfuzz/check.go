@@ -50,6 +50,11 @@ const (
 	outcomeFail    = "fail"    // a check failed: a finding
 	outcomeRefused = "refused" // the strategy refused the graph
 	outcomeError   = "error"   // the harness failed
+	// outcomeUnsupported: the structurizer declared it does not serve
+	// the graph (protocol v2; not sent), or the emitter cannot encode its
+	// function (emit.UnsupportedError, emit/CONVENTION.md "Limits"): not
+	// a finding, no verdict.
+	outcomeUnsupported = "unsupported"
 )
 
 type checkFlags struct {
@@ -60,7 +65,6 @@ type checkFlags struct {
 	allowFallbacks                bool
 	walks                         int
 	seed                          uint64
-	timeout                       time.Duration
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -79,17 +83,18 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
 	fs.BoolVar(&cf.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
 	fs.StringVar(&cf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
-	fs.DurationVar(&cf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (a graph past it fails structurize:timeout)")
+	var lim checkLimits
+	lim.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cfgfuzz check [flags] [FILE...|-]")
 		fmt.Fprintln(stderr, "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
 		fmt.Fprintln(stderr, "on the structurizer under test (--structurizer: this tree's, or any program speaking")
 		fmt.Fprintln(stderr, "fuzz/PROTOCOL.md, e.g. --structurizer 'cmd:./my-adapter') and check each module.")
 		fmt.Fprintln(stderr, "Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
-		fmt.Fprintln(stderr, "Exit status: 0 all pass, 1 a check failed or a graph was refused, 2 usage or input error.\n\nflags:")
+		fmt.Fprintln(stderr, "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout).\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
 	if cf.listChecks {
@@ -126,15 +131,26 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer side.Close()
-	seam := fuzz.SideStructurizer(side, popt, cf.timeout)
+	seam := fuzz.SideStructurizer(side, popt, lim.timeout)
 	if !cf.json {
 		fmt.Fprintf(stderr, "cfgfuzz check: %d graphs, structurizer %s, strategy %s, checks %s\n", len(items), spec, strategyName(cf.strategy), strings.Join(orc.Checks(), ","))
 	}
 	code, failed := exitOK, 0
 	enc := json.NewEncoder(stdout)
-	for _, it := range items {
-		rec := checkOne(it, seam, strategyName(cf.strategy), orc)
+	for i, it := range items {
+		rec := checkOne(it, seam, strategyName(cf.strategy), orc, lim.checks)
 		rec.Structurizer = spec.String()
+		if rec.Outcome == outcomeError && rec.Checks == nil && strings.HasPrefix(rec.Reason, "checks: no verdict") {
+			// The abandoned judgement still holds the side and the
+			// oracle: nothing after it can be checked with them.
+			if !cf.json {
+				fmt.Fprintln(stdout, checkLine(rec))
+			} else if err := enc.Encode(rec); err != nil {
+				fmt.Fprintln(stderr, "cfgfuzz check:", err)
+			}
+			fmt.Fprintf(stderr, "cfgfuzz check: stopped: a graph's checks ran past --check-timeout; %d of %d graphs not checked (incomplete)\n", len(items)-i-1, len(items))
+			return exitUsage
+		}
 		if rec.Outcome == outcomeError {
 			code = exitUsage
 		} else if rec.Outcome != outcomeOK && code == exitOK {
@@ -255,14 +271,21 @@ func openSide(spec string, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
 
 // checkOne structurizes one graph through the seam and judges it
 // (corpus.Judge): a panic, crash, timeout or error of the structurizer is
-// a failure with its harness signature, never a crash of the tool.
-func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *oracle.Oracle) checkRecord {
+// a failure with its harness signature, never a crash of the tool; the
+// whole judgement gets checkLimit (ok false past it: see judgeWithin).
+func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *oracle.Oracle, checkLimit time.Duration) checkRecord {
 	rec := checkRecord{Source: fmt.Sprintf("%s:%d:%d", it.File, it.Line, it.Col), Graph: cfg.FormatCompact(it.Graph), Strategy: strategy}
-	o := corpus.Judge(seam, it.Graph, orc)
+	o, ok := judgeWithin(seam, it.Graph, orc, checkLimit)
+	if !ok {
+		rec.Outcome, rec.Reason = outcomeError, fmt.Sprintf("checks: no verdict within %v (--check-timeout): incomplete", checkLimit)
+		return rec
+	}
 	rec.Checks, rec.Stats = o.Verdicts, o.Stats
 	switch {
 	case o.Err != nil:
 		rec.Outcome, rec.Reason = outcomeError, o.Err.Error()
+	case o.Unsupported != "":
+		rec.Outcome, rec.Reason = outcomeUnsupported, o.Unsupported
 	case o.Signature == corpus.SigRefused:
 		rec.Outcome, rec.Reason = outcomeRefused, o.Verdicts[0].Detail
 	case o.Signature != "":
@@ -293,6 +316,8 @@ func checkLine(r checkRecord) string {
 		return fmt.Sprintf("FAIL %s %s %s: %s", r.Reason, r.Source, r.Graph, firstLine(detail))
 	case outcomeRefused:
 		return fmt.Sprintf("FAIL structurize:refused %s %s: %s", r.Source, r.Graph, r.Reason)
+	case outcomeUnsupported:
+		return fmt.Sprintf("UNSUPPORTED %s %s: %s", r.Source, r.Graph, r.Reason)
 	}
 	return fmt.Sprintf("ERROR %s %s: %s", r.Source, r.Graph, r.Reason)
 }

@@ -105,7 +105,7 @@ func TestCheckRetimesASlowVerdict(t *testing.T) {
 			}
 			return s
 		}
-		rec := checkOne(items[0], seam, "structured", orc)
+		rec := checkOne(items[0], seam, "structured", orc, DefaultCheckTimeout)
 		want := outcomeOK
 		if slowRuns == 3 {
 			want = outcomeFail

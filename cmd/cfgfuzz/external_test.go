@@ -9,6 +9,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,9 +31,17 @@ var (
 	binDir  string
 )
 
-// TestMain removes the binary cfgfuzzBinary built.
+// TestMain removes the binary cfgfuzzBinary built, and fails the package
+// when a process of that binary (a structurizer server some test or the
+// code under test opened and never closed) outlives the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if binPath != "" {
+		if left := processesRunning(binPath); len(left) > 0 {
+			fmt.Fprintf(os.Stderr, "processes of %s left after the tests: %v\n", binPath, left)
+			code = 1
+		}
+	}
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

@@ -11,6 +11,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"io"
 	"os/exec"
@@ -45,7 +46,7 @@ func defaultCampaign(t *testing.T, graphs int, hooks *structurizer.Hooks, args .
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	c, err := f.config(io.Discard)
+	c, err := f.config(context.Background(), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +234,7 @@ func TestDispatchShareFlags(t *testing.T) {
 		}
 		f.set = map[string]bool{}
 		fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-		conf, err := f.config(io.Discard)
+		conf, err := f.config(context.Background(), io.Discard)
 		switch {
 		case c.want < 0 && err == nil:
 			t.Errorf("%v: no error, share %d", c.args, conf.Settings.DispatchEvery)
@@ -290,7 +291,7 @@ func TestCheckReportsAFallback(t *testing.T) {
 		if err != nil {
 			t.Skip(err)
 		}
-		rec := checkOne(it, seam, "structured", orc)
+		rec := checkOne(it, seam, "structured", orc, DefaultCheckTimeout)
 		switch {
 		case rec.Stats == nil || rec.Stats.Fallbacks != 1:
 			t.Fatalf("allow %v: stats %+v, want a fallback", allow, rec.Stats)

@@ -109,7 +109,9 @@ kinds:
   program         random structured programs lowered to graphs (--program
                   prints the program text as # lines before each graph)
   exhaustive      every graph of 1..N blocks, out-degree <= 2, up to
-                  isomorphism; the seed is the index (--all prints them all)
+                  isomorphism; the seed is the index (--all prints them all;
+                  --grow: the seed is a position in the order a campaign
+                  walks, all graphs of 1..5 blocks, then sampled 6..8)
 
 --stats prints the distribution to standard error, with the share of graphs
 having each control-flow shape the structurizer has a code path for
@@ -148,6 +150,7 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	fs.IntVar(&f.cfg.Words, "words", 0, "weight of every block in SPIR-V words `W` (the field used 0, 16, 1000)")
 	fs.BoolVar(&f.cfg.Heavy, "heavy", false, fmt.Sprintf("one block, chosen by the seed, weighs %d words", gen.HeavyWords))
 	fs.IntVar(&f.cfg.ExhaustiveN, "n", gen.DefaultExhaustiveN, fmt.Sprintf("exhaustive: largest block count `N` (1..%d)", gen.MaxExhaustiveN))
+	fs.BoolVar(&f.cfg.ExhaustiveGrow, "grow", false, fmt.Sprintf("exhaustive: the seed is a position in the growing order a campaign walks (every graph of 1 to %d blocks, then sampled larger ones); --n is ignored", gen.GrowingFullN))
 	fs.BoolVar(&f.all, "all", false, "exhaustive: print the whole enumeration in order (from --seed's index when given)")
 	fs.BoolVar(&f.program, "program", false, "program: print the program text as # lines before each graph")
 	fs.BoolVar(&f.verbose, "verbose", false, "print \"# seed=S kind=K blocks=B\" before each graph")
@@ -161,6 +164,9 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (see cfgfuzz gen -h)", fs.Arg(0))
+	}
+	if err := checkFlagRanges(fs); err != nil {
+		return nil, err
 	}
 	seedSet := false
 	fs.Visit(func(fl *flag.Flag) { seedSet = seedSet || fl.Name == "seed" })
@@ -189,8 +195,8 @@ func (f *genFlags) finish(blocks string, switchProb float64, seedSet bool) error
 		return fmt.Errorf("--count %d is negative", f.count)
 	}
 	if f.all {
-		if f.cfg.Kind != gen.Exhaustive || len(f.kinds) > 1 {
-			return fmt.Errorf("--all only applies to --kind exhaustive")
+		if f.cfg.Kind != gen.Exhaustive || len(f.kinds) > 1 || f.cfg.ExhaustiveGrow {
+			return fmt.Errorf("--all only applies to --kind exhaustive without --grow")
 		}
 		if !seedSet {
 			f.seed = 0 // the whole enumeration, from its first graph

@@ -12,6 +12,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -37,9 +38,9 @@ func guidedCampaign(tb testing.TB, corpus *fuzz.Corpus, graphs int, args ...stri
 	if err := fs.Parse(all); err != nil {
 		tb.Fatal(err)
 	}
-	c, err := f.config(io.Discard)
+	c, err := f.config(context.Background(), io.Discard)
 	if err == nil {
-		err = f.guide.apply(&c, false)
+		err = f.guide.apply(&c, false, "")
 	}
 	if err != nil {
 		tb.Fatal(err)

@@ -1,7 +1,8 @@
 // lint.go: `cfgfuzz lint [--json] FILE.spv...`: the oracle's structured
-// rules checker (rules R1-R16 of shared/reference/spirv-structured-rules.md)
-// on any SPIR-V binary. Exit 0 when every file is clean, 1 on violations,
-// 2 when a file cannot be read or split into blocks.
+// rules checker (rules R1-R16 of shared/reference/spirv-structured-rules.md,
+// and the id bound rule of oracle/rules_bound.go) on any SPIR-V binary.
+// Exit 0 when every file is clean, 1 on violations, 2 when a file cannot be
+// read or split into blocks.
 package main
 
 import (
@@ -32,7 +33,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	compat := fs.String("compat", "", "follow a validator's readings where they differ from the specification: "+oracle.CompatSPIRVTools2023+" (default: the specification)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cfgfuzz lint [--json] FILE.spv...  (- reads standard input)")
-		fmt.Fprintln(stderr, "\nChecks every function against rules R1-R16 of SPIR-V structured control flow.")
+		fmt.Fprintln(stderr, "\nChecks every function against rules R1-R16 of SPIR-V structured control flow, and the header's\nid bound (rule bound: 0 < id < Bound, SPIR-V specification 2.3).")
 		fmt.Fprintln(stderr, "Exit status: 0 clean, 1 violations, 2 unreadable input.")
 		fs.PrintDefaults()
 	}

@@ -58,7 +58,8 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage or input errors")
+	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage, input or output errors;")
+	fmt.Fprintln(w, "run and compare stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129")
 }
 
 func main() {
@@ -67,7 +68,9 @@ func main() {
 		// allocation rate (fuzz.CampaignGCPercent says how much this buys).
 		debug.SetGCPercent(fuzz.CampaignGCPercent)
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	fuzz.KillAllServers() // whatever path run took, no structurizer server outlives it
+	os.Exit(code)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -87,5 +90,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
-	return c.run(args[1:], stdin, stdout, stderr)
+	out := &checkedWriter{w: stdout}
+	return outputStatus(c.name, c.run(args[1:], stdin, out, stderr), out, stderr)
 }

@@ -1,15 +1,21 @@
-// merge.go: `cfgfuzz merge [--out DIR] DIR...`, which combines the
-// directories of a campaign's shards into one report, equal to the report
-// of the whole campaign run on one machine.
+// merge.go: `cfgfuzz merge [--out DIR] [--state DIR] DIR...`, which
+// combines the directories of a campaign's shards into one report, equal
+// to the report of the whole campaign run on one machine: it minimizes the
+// new findings the shards deferred into DIR/findings (once per signature)
+// and, with --state, classes the signatures against the state the shards
+// read and writes the night's updated state into it.
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func init() {
@@ -20,8 +26,12 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "cfgfuzz-out", "output `DIR` of the merged report")
+	partial := fs.Bool("partial", false, "merge an incomplete shard set (a shard missing, interrupted, torn or of another split); the report names what is missing")
+	state := fs.String("state", "", "the state `DIR` the shards ran with (--state): class the signatures against it and write the night's updated state into it")
+	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz merge [--out DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report (exit 1 when it holds new findings).\n\nflags:")
+		fmt.Fprintln(stderr, "usage: cfgfuzz merge [--out DIR] [--partial] [--state DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
+		fmt.Fprintln(stderr, "(with --state: new signatures), 2 usage or infrastructure error, an incomplete shard set, or a --partial merge\nwithout new findings.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -31,16 +41,109 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	rep, err := fuzz.Merge(fs.Args())
-	if err == nil {
-		err = os.MkdirAll(*out, 0o755)
-	}
-	if err == nil {
-		err = fuzz.WriteReports(*out, rep, genSource{})
-	}
+	rep, err := mergeNight(fs.Args(), *out, *state, *minimize, *partial, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
 	}
-	return reportExit("merge", rep, nil, *out, stdout, stderr)
+	code := reportExit("merge", rep, nil, *out, stdout, stderr)
+	if rep.Incomplete != nil && code == exitOK {
+		return exitUsage
+	}
+	return code
+}
+
+// checkMergeOut refuses an out that is one of the inputs or holds a
+// campaign (whose report the merge would replace).
+func checkMergeOut(out string, inputs []string) error {
+	for _, in := range inputs {
+		if sameDir(out, in) {
+			return fmt.Errorf("--out %s is one of the shards merged; choose another directory", out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, fuzz.CampaignFile)); err == nil {
+		return fmt.Errorf("--out %s holds a campaign (%s) whose report the merge would replace; choose another directory", out, fuzz.CampaignFile)
+	}
+	return nil
+}
+
+// sameDir reports whether a and b name one existing directory.
+func sameDir(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// mergeNight merges (an incomplete shard set only when partial),
+// minimizes, writes the reports into out, locked, and commits the state.
+func mergeNight(dirs []string, out, state string, minimize, partial bool, stderr io.Writer) (*fuzz.Report, error) {
+	if err := checkMergeOut(out, dirs); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	unlock, err := fuzz.LockDir(out)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	opt := fuzz.MergeOptions{Partial: partial}
+	if state != "" {
+		st, err := fuzz.LoadState(state)
+		if err != nil {
+			return nil, fmt.Errorf("--state: %w", err)
+		}
+		opt.State = st
+	}
+	if minimize {
+		s, err := fuzz.LoadSettings(dirs[0])
+		if err != nil {
+			return nil, err
+		}
+		s.Shard = fuzz.Shard{}
+		var sides openSides
+		defer sides.close()
+		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out}, &sides, stderr)
+	}
+	rep, up, err := fuzz.MergeNight(dirs, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := fuzz.WriteReports(out, rep, genSource{}); err != nil {
+		return nil, err
+	}
+	if up != nil {
+		if err := fuzz.WriteStateUpdate(filepath.Join(out, fuzz.StateUpdateDir), *up); err != nil {
+			return nil, err
+		}
+		if err := fuzz.WriteStateUpdate(state, *up); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
+}
+
+// lazyMinimizer is the campaign's minimizer for the merged settings, its
+// sides made (a revision built) on the first finding to minimize.
+func lazyMinimizer(c fuzz.Config, sides *openSides, stderr io.Writer) func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	var made bool
+	return func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		if !made {
+			made = true
+			var f campaignFlags
+			err := f.sidesFromSettings(context.Background(), &c, stderr)
+			if err == nil {
+				err = campaignMinimizer(&c, sides, stderr)
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "cfgfuzz merge: minimizer: %v\n", err)
+				c.Minimize = nil
+			}
+		}
+		if c.Minimize == nil {
+			return nil
+		}
+		return c.Minimize(g, sig, strategy)
+	}
 }

@@ -99,6 +99,10 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
+			if err := checkFlagRanges(fs); err != nil {
+				fmt.Fprintln(fs.Output(), err)
+				return nil, err
+			}
 			return pos, nil
 		}
 		pos = append(pos, rest[0])
@@ -245,7 +249,34 @@ func baselinePredicate(rev string, mf minimizeFlags, stderr io.Writer) (corpus.P
 // campaign's workers read and check it, so signatures agree with the
 // campaign's.
 func sidePredicate(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOptions, limit time.Duration) (corpus.Predicate, error) {
-	run, err := sideRunner(f, opt, ropt, limit)
+	return trackedPredicate(nil, f, opt, ropt, limit)
+}
+
+// openSides are the sides a command opens for its own use (the campaign
+// minimizer's), closed when the command is done with them; a nil list
+// tracks nothing (a one-shot command, whose servers end with it).
+type openSides []fuzz.Side
+
+// open makes a side of f and keeps it for close.
+func (o *openSides) open(f fuzz.SideFactory) (fuzz.Side, error) {
+	s, err := f.New()
+	if err == nil && o != nil {
+		*o = append(*o, s)
+	}
+	return s, err
+}
+
+// close closes every side opened.
+func (o *openSides) close() {
+	for _, s := range *o {
+		s.Close()
+	}
+	*o = nil
+}
+
+// trackedPredicate is sidePredicate with the side kept in sides.
+func trackedPredicate(sides *openSides, f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOptions, limit time.Duration) (corpus.Predicate, error) {
+	run, err := sideRunner(sides, f, opt, ropt, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -253,8 +284,8 @@ func sidePredicate(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOpti
 }
 
 // sideRunner is a corpus.Runner judging through a new side of f.
-func sideRunner(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOptions, limit time.Duration) (*corpus.Runner, error) {
-	side, err := f.New()
+func sideRunner(sides *openSides, f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOptions, limit time.Duration) (*corpus.Runner, error) {
+	side, err := sides.open(f)
 	if err != nil {
 		return nil, err
 	}
@@ -269,11 +300,13 @@ func sideRunner(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOptions
 // has a baseline (the baseline side must pass every candidate), and stored
 // with the minimized graph under DIR/findings (DIR the campaign's output).
 // One hook per strategy, made when a finding first needs it. For
-// cmd/cfgfuzz/run.go: call it after the sides are made.
-func campaignMinimizer(c *fuzz.Config, log io.Writer) error {
+// cmd/cfgfuzz/run.go: call it after the sides are made; the sides the
+// hooks open are kept in sides, for the caller to close once the campaign
+// is done.
+func campaignMinimizer(c *fuzz.Config, sides *openSides, log io.Writer) error {
 	s := c.Settings
 	hooks := map[string]func(g *cfg.Graph, sig string) *cfg.Graph{}
-	first, err := strategyMinimizer(c, s.Strategy, log)
+	first, err := strategyMinimizer(c, sides, s.Strategy, log)
 	if err != nil {
 		return err
 	}
@@ -284,7 +317,7 @@ func campaignMinimizer(c *fuzz.Config, log io.Writer) error {
 		}
 		h, ok := hooks[strategy]
 		if !ok {
-			if h, err = strategyMinimizer(c, strategy, log); err != nil {
+			if h, err = strategyMinimizer(c, sides, strategy, log); err != nil {
 				fmt.Fprintf(log, "minimize %s (strategy %s): %v\n", sig, strategy, err)
 				return nil
 			}
@@ -297,7 +330,7 @@ func campaignMinimizer(c *fuzz.Config, log io.Writer) error {
 
 // strategyMinimizer is campaignMinimizer's hook for the graphs that ran
 // one strategy.
-func strategyMinimizer(c *fuzz.Config, strategy string, log io.Writer) (func(g *cfg.Graph, sig string) *cfg.Graph, error) {
+func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io.Writer) (func(g *cfg.Graph, sig string) *cfg.Graph, error) {
 	s := c.Settings
 	// Structurizer only names the options in stored findings; candidates
 	// go through the side (Structurize).
@@ -316,7 +349,7 @@ func strategyMinimizer(c *fuzz.Config, strategy string, log io.Writer) (func(g *
 		cur = fuzz.InProcessFactory()
 	}
 	popt := proto.Options{Strategy: strategy, Inject: s.Inject}
-	side, err := cur.New()
+	side, err := sides.open(cur)
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +362,7 @@ func strategyMinimizer(c *fuzz.Config, strategy string, log io.Writer) (func(g *
 	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log,
 		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Replay: tag.replay("graph.cfg")}
 	if c.Baseline.New != nil {
-		base, err := sidePredicate(c.Baseline, proto.Options{Strategy: strategy}, corpus.RunnerOptions{Checks: s.Checks, Oracle: ropt.Oracle}, limit)
+		base, err := trackedPredicate(sides, c.Baseline, proto.Options{Strategy: strategy}, corpus.RunnerOptions{Checks: s.Checks, Oracle: ropt.Oracle}, limit)
 		if err != nil {
 			return nil, err
 		}

@@ -64,7 +64,9 @@ func TestCampaignMinimizer(t *testing.T) {
 	c := fuzz.Config{Source: genSource{}, Workers: 1, Dir: dir,
 		Settings: fuzz.Settings{Seed: 1, Graphs: 20, Streams: streams[:1], Strategy: "dispatch", Inject: []string{"swap-arms"}, Current: "in-process", Baseline: "in-process"},
 		Current:  fuzz.InProcessFactory(), Baseline: fuzz.InProcessFactory()}
-	if err := campaignMinimizer(&c, io.Discard); err != nil {
+	var sides openSides
+	defer sides.close()
+	if err := campaignMinimizer(&c, &sides, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	out, err := fuzz.Run(c)

@@ -1,6 +1,6 @@
 // run.go: `cfgfuzz run`, the campaign (package fuzz) over package gen's
 // generators at the field's weight settings, with an optional baseline
-// revision; and `cfgfuzz structurize`, this binary serving protocol v1 (the
+// revision; and `cfgfuzz structurize`, this binary serving protocols v1 and v2 (the
 // child process of --isolate). The flags shared with `cfgfuzz compare` and
 // the translation of a saved campaign back into sides (for --resume) live
 // here too.
@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
@@ -30,7 +29,7 @@ import (
 
 func init() {
 	register(command{name: "run", summary: "run a fuzz campaign (about 30 s over every generator by default)", run: runRun})
-	register(command{name: "structurize", summary: "serve protocol v1 on stdin/stdout with this tree's structurizer", run: runServe})
+	register(command{name: "structurize", summary: "serve protocol v1 and v2 on stdin/stdout with this tree's structurizer", run: runServe})
 }
 
 // campaignFlags are the flags of run and compare.
@@ -45,11 +44,13 @@ type campaignFlags struct {
 	checks, structurizerCmd, baseline string
 	current, gpuDevice                string
 	repo, build, serve                string
+	state, night                      string
 	baselineStructurizer              string
 	cpuProfile, memProfile            string
 	isolate, minimize, compare        bool
-	allowFallbacks                    bool
+	allowFallbacks, force             bool
 	progress                          string
+	maxAnswer                         fuzz.ByteSize
 	guide                             guidedFlags
 	set                               map[string]bool // flags given
 }
@@ -65,20 +66,25 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i)")
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
+	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports and findings); without it such a DIR is refused")
 	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` (its settings; --workers and --progress may change)")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
-	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+")")
+	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
 	fs.BoolVar(&f.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
 	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "the current side as a structurizer `SPEC`: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md; a bare command is cmd:) or repo:DIR@REV")
+	f.maxAnswer = fuzz.DefaultMaxAnswer
+	fs.Var(&f.maxAnswer, "max-answer", "longest answer line a structurizer process may write (`SIZE`, e.g. 256MiB); a longer one is a crash finding")
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write the campaign's allocation profile (this process) to `FILE` when it ends")
+	fs.StringVar(&f.state, "state", "", "state `DIR` kept from night to night (fuzz/STATE.md): graphs already checked are skipped, the kept graphs of its signatures re-run, every signature classed new, known, ignored or fixed; exit 1 only for new ones")
+	fs.StringVar(&f.night, "night", "", "with --state: the night's `DATE` (YYYY-MM-DD) the findings are recorded under; default today (UTC). Give every shard of a night the same")
 	f.guide.define(fs)
 	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, or with --repo its build, made once and cached; or a structurizer spec)")
 	if compare {
@@ -126,10 +132,11 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintln(stderr, "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
 		}
-		fmt.Fprintln(stderr, "Exit status: 0 nothing new, 1 new findings, 2 usage or infrastructure error.\n\nflags:")
+		fmt.Fprintln(stderr, "Exit status: 0 nothing new, 1 new findings (with --state: new signatures), 2 usage or infrastructure error; 130, 143, 129")
+		fmt.Fprintln(stderr, "stopped by SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
@@ -145,20 +152,23 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV or --baseline-structurizer SPEC is required")
 		return exitUsage
 	}
-	c, err := f.config(stderr)
+	in := onStopSignals(name, stderr)
+	defer in.stop()
+	c, err := f.config(in.ctx, stderr)
 	if err == nil {
-		err = f.guide.apply(&c, c.Resume)
+		err = f.guide.apply(&c, c.Resume, f.state)
 	}
+	var minimizerSides openSides
+	defer minimizerSides.close()
 	if err == nil && f.minimize {
-		err = campaignMinimizer(&c, stderr)
+		err = campaignMinimizer(&c, &minimizerSides, stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
-		return exitUsage
+		return in.or(exitUsage)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	c.Context = ctx
+	c.Context = in.ctx
+	c.ResumeCommand = "cfgfuzz " + name + " --resume " + shellWord(c.Dir)
 	if f.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(f.cpuProfile)
 		if err != nil {
@@ -170,7 +180,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	o, err := fuzz.Run(c)
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
-		return exitUsage
+		return in.or(exitUsage)
 	}
 	if err := f.guide.save(o); err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
@@ -182,7 +192,11 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	return reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
+	code := reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
+	if o.Report.Incomplete != nil {
+		return in.or(exitUsage)
+	}
+	return code
 }
 
 // startCPUProfile starts writing a CPU profile to path and returns what
@@ -212,16 +226,20 @@ func writeAllocProfile(path string) error {
 	return f.Close()
 }
 
-// reportExit prints the summary and the report paths and returns 1 for new
-// findings, 2 for harness errors, else 0.
+// reportExit prints the summary, the report paths and, last on stderr,
+// the report's incompleteness; it returns 1 for new findings, 2 for
+// harness errors, else 0.
 func reportExit(name string, rep *fuzz.Report, harness []string, dir string, stdout, stderr io.Writer) int {
 	for _, h := range harness {
 		fmt.Fprintf(stderr, "cfgfuzz %s: worker: %s\n", name, h)
 	}
 	fmt.Fprintf(stdout, "%s", summaryLines(rep))
 	fmt.Fprintf(stdout, "reports: %s\n", filepath.Join(dir, "report.{json,md,html}"))
+	if in := rep.Incomplete; in != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, in.Summary())
+	}
 	switch {
-	case rep.NewFindings > 0:
+	case rep.State != nil && rep.State.NewSignatures() > 0, rep.State == nil && rep.NewFindings > 0:
 		return exitFail
 	case len(harness) > 0 || rep.Outcomes[fuzz.OutError] > 0 || rep.BaselineOutcomes[fuzz.OutError] > 0:
 		return exitUsage
@@ -234,6 +252,8 @@ func summaryLines(rep *fuzz.Report) string {
 	if s := rep.Settings; s.Baseline != "" {
 		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSpec(s.Current), s.Baseline, fuzz.DescribeSpec(s.Baseline))
 	}
+	t := rep.Throughput
+	fmt.Fprintf(&b, "%d distinct graphs (%d repeats skipped); this run %d in %.1f s, %.0f distinct graphs/s\n", rep.Graphs, rep.Skipped, t.Graphs, t.Seconds, t.GraphsPerSec)
 	fmt.Fprintf(&b, "%d graphs:", rep.Graphs)
 	for _, o := range fuzz.Outcomes {
 		fmt.Fprintf(&b, " %s %d", o, rep.Outcomes[o])
@@ -254,6 +274,7 @@ func summaryLines(rep *fuzz.Report) string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%d findings (%d signatures), %d new\n", countFindings(rep), len(rep.Findings), rep.NewFindings)
+	b.WriteString(stateSummary(rep))
 	for _, fd := range rep.Findings {
 		on := ""
 		if fd.Strategy != "" {
@@ -274,8 +295,8 @@ func countFindings(rep *fuzz.Report) int {
 
 // config builds the campaign from the flags, or from the saved settings
 // with --resume.
-func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
-	c := fuzz.Config{Source: genSource{}, Workers: f.workers, Dir: f.out}
+func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Config, error) {
+	c := fuzz.Config{Source: genSource{}, Workers: f.workers, Dir: f.out, Force: f.force}
 	c.Progress, c.Terminal = progressOutput(f.progress, stderr)
 	if f.resume != "" {
 		s, err := fuzz.LoadSettings(f.resume)
@@ -283,10 +304,16 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 			return c, fmt.Errorf("resume: %w", err)
 		}
 		c.Settings, c.Dir, c.Resume = s, f.resume, true
-		return c, f.sidesFromSettings(&c, stderr)
+		if err := f.attachState(&c); err != nil {
+			return c, err
+		}
+		return c, f.sidesFromSettings(ctx, &c, stderr)
 	}
 	s := fuzz.Settings{Seed: f.seed, Graphs: f.graphs, Duration: fuzz.Duration(f.duration), Timeout: fuzz.Duration(f.timeout),
 		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice}
+	if int(f.maxAnswer) != fuzz.DefaultMaxAnswer {
+		s.MaxAnswer = int(f.maxAnswer)
+	}
 	if f.graphs == 0 && f.duration == 0 {
 		s.Duration = fuzz.Duration(30 * time.Second)
 	}
@@ -357,7 +384,10 @@ func (f *campaignFlags) config(stderr io.Writer) (fuzz.Config, error) {
 		s.Baseline = spec.String()
 	}
 	c.Settings = s
-	return c, f.sidesFromSettings(&c, stderr)
+	if err := f.attachState(&c); err != nil {
+		return c, err
+	}
+	return c, f.sidesFromSettings(ctx, &c, stderr)
 }
 
 // dispatchShare sets Settings.DispatchEvery: --dispatch-every on
@@ -407,17 +437,18 @@ func validateOptions(strategy string, inject []string) error {
 // repo:DIR@REV); each recorded spec is rewritten to its resolved form (a
 // revision to its full commit hash) so a resumed campaign uses the same
 // build.
-func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
-	cur, spec, err := sideFor(c.Settings.Current, c.Settings.Project, log)
+func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, log io.Writer) error {
+	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer}
+	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, popt, log)
 	if err != nil {
 		return fmt.Errorf("current side: %w", err)
 	}
 	c.Current, c.Settings.Current = cur, spec.String()
 	if spec.Kind == fuzz.SpecSelf {
-		c.Escalate, _, _ = sideFor(fuzz.SpecIsolated, nil, log)
+		c.Escalate, _, _ = sideFor(ctx, fuzz.SpecIsolated, nil, popt, log)
 	}
 	if c.Settings.Baseline != "" {
-		base, spec, err := sideFor(c.Settings.Baseline, c.Settings.Project, log)
+		base, spec, err := sideFor(ctx, c.Settings.Baseline, c.Settings.Project, popt, log)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
@@ -427,13 +458,14 @@ func (f *campaignFlags) sidesFromSettings(c *fuzz.Config, log io.Writer) error {
 }
 
 // sideFor resolves a recorded spec into its side factory; project gives
-// repo specs' build and serve commands (nil: their .cfgfuzz.json).
-func sideFor(desc string, project *fuzz.Project, log io.Writer) (fuzz.SideFactory, fuzz.Spec, error) {
+// repo specs' build and serve commands (nil: their .cfgfuzz.json), popt
+// configures its processes, ctx cancels a build.
+func sideFor(ctx context.Context, desc string, project *fuzz.Project, popt fuzz.ProcessOptions, log io.Writer) (fuzz.SideFactory, fuzz.Spec, error) {
 	spec, err := fuzz.ParseSpec(desc)
 	if err != nil {
 		return fuzz.SideFactory{}, spec, err
 	}
-	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}}
+	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: popt}
 	if project != nil {
 		opt.Project = *project
 	}
@@ -487,7 +519,9 @@ func progressOutput(mode string, stderr io.Writer) (io.Writer, bool) {
 	return stderr, isTerm
 }
 
-// streamsFor is every chosen generator at every chosen weight setting.
+// streamsFor is every chosen generator at every chosen weight setting (a
+// setting named twice counts once): the streams of one generator take
+// turns over its graphs (fuzz.Settings.Place), each graph at one setting.
 func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
 	ks := splitList(kinds)
 	if len(ks) == 0 {
@@ -497,6 +531,7 @@ func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
 	if len(ws) == 0 {
 		ws = strings.Split(weightList(), ",")
 	}
+	ks, ws = dedupe(ks), dedupe(ws)
 	var out []fuzz.Stream
 	for _, k := range ks {
 		if err := (gen.Config{Kind: gen.Kind(k)}).Validate(); err != nil {
@@ -512,6 +547,17 @@ func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
 	return out, nil
 }
 
+// dedupe keeps the first of each name, in order.
+func dedupe(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func weighting(name string) (gen.Weighting, error) {
 	for _, w := range gen.FieldWeightings() {
 		if w.Name() == name {
@@ -524,14 +570,17 @@ func weighting(name string) (gen.Weighting, error) {
 // genSource is package gen as the campaign's graph source.
 type genSource struct{}
 
-// Item is graph j of a stream: gen.SeedFor's j-th seed of the run.
+// Item is graph j of a stream's generator at the stream's weights:
+// gen.SeedFor's j-th seed of the run; the exhaustive generator walks its
+// growing order (gen.GrowingAt), so it goes on to larger graphs instead of
+// wrapping around.
 func (genSource) Item(s fuzz.Stream, run uint64, j int) (fuzz.Item, error) {
 	w, err := weighting(s.Weights)
 	if err != nil {
 		return fuzz.Item{}, err
 	}
 	k := gen.Kind(s.Kind)
-	it, err := gen.Generate(gen.Config{Kind: k, Words: w.Words, Heavy: w.Heavy}, gen.SeedFor(k, run, j))
+	it, err := gen.Generate(gen.Config{Kind: k, Words: w.Words, Heavy: w.Heavy, ExhaustiveGrow: true}, gen.SeedFor(k, run, j))
 	if err != nil {
 		return fuzz.Item{}, err
 	}
@@ -547,6 +596,9 @@ func (genSource) SeedOf(s fuzz.Stream, run uint64, j int) uint64 {
 // Replay prints the graph in line notation, which keeps its weights.
 func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 	cmd := fmt.Sprintf("cfgfuzz gen --kind %s --seed %d --count 1 --lines", s.Kind, seed)
+	if gen.Kind(s.Kind) == gen.Exhaustive {
+		cmd += " --grow"
+	}
 	if w, err := weighting(s.Weights); err == nil {
 		if w.Words != 0 {
 			cmd += fmt.Sprintf(" --words %d", w.Words)
@@ -558,14 +610,14 @@ func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 	return cmd
 }
 
-// runServe is `cfgfuzz structurize`: protocol v1 with this tree's
+// runServe is `cfgfuzz structurize`: protocols v1 and v2 with this tree's
 // structurizer, the child process of --isolate.
 func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("structurize", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	form := fs.String("form", "func", "what an ok response carries: module or func")
 	inject := fs.String("inject", "", "faults planted in every answer, whatever the request asks (a structurizer with a bug of its own): "+strings.Join(structurizer.FaultNames(), ", "))
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return exitUsage
 	}
 	faults := splitList(*inject)
@@ -573,7 +625,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
 		return exitUsage
 	}
-	if err := proto.Serve(stdin, stdout, plantFaults(proto.Local(*form == "module"), faults)); err != nil {
+	if err := proto.ServeDeclared(stdin, stdout, plantFaults(proto.Local(*form == "module"), faults), proto.LocalDeclare); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
 		return exitUsage
 	}

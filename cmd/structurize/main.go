@@ -1,4 +1,4 @@
-// Command structurize serves protocol v1 (fuzz/PROTOCOL.md) over standard
+// Command structurize serves protocols v1 and v2 (fuzz/PROTOCOL.md) over standard
 // input and output with this tree's structurizer: one JSON request a line
 // in, one JSON response a line out. cfgfuzz builds it at a baseline commit
 // and runs it as a process; a panic or a hang here takes down only this
@@ -22,7 +22,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "structurize: --form must be module or func")
 		os.Exit(2)
 	}
-	if err := proto.Serve(os.Stdin, os.Stdout, proto.Local(*form == "module")); err != nil {
+	if err := proto.ServeDeclared(os.Stdin, os.Stdout, proto.Local(*form == "module"), proto.LocalDeclare); err != nil {
 		fmt.Fprintln(os.Stderr, "structurize:", err)
 		os.Exit(2)
 	}

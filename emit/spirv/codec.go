@@ -16,8 +16,42 @@ type DecodeError struct {
 
 func (e *DecodeError) Error() string { return fmt.Sprintf("spirv: word %d: %s", e.Word, e.Msg) }
 
-// Encode returns the module as words (header first).
-func (m *Module) Encode() []uint32 {
+// MaxWords is the most words one instruction may have: its word count is
+// the high 16 bits of its first word (SPIR-V specification 2.3).
+const MaxWords = 0xffff
+
+// EncodeError is an instruction that cannot be encoded: Inst is its index
+// among the module's instructions (all sections counted in order).
+type EncodeError struct {
+	Inst  int
+	Op    Op
+	Words int
+}
+
+func (e *EncodeError) Error() string {
+	return fmt.Sprintf("spirv: instruction %d (%s) has %d words, more than the %d a word count can say", e.Inst, e.Op, e.Words, MaxWords)
+}
+
+// checkWords refuses an instruction of more than MaxWords words.
+func checkWords(sections [][]Instruction) error {
+	k := 0
+	for _, sec := range sections {
+		for _, in := range sec {
+			if in.Words() > MaxWords {
+				return &EncodeError{Inst: k, Op: in.Op, Words: in.Words()}
+			}
+			k++
+		}
+	}
+	return nil
+}
+
+// Encode returns the module as words (header first); an instruction of
+// more than MaxWords words is an *EncodeError, never a wrapped count.
+func (m *Module) Encode() ([]uint32, error) {
+	if err := checkWords([][]Instruction{m.Insts}); err != nil {
+		return nil, err
+	}
 	n := 5
 	for _, in := range m.Insts {
 		n += in.Words()
@@ -28,18 +62,33 @@ func (m *Module) Encode() []uint32 {
 		w = append(w, uint32(in.Words())<<16|uint32(in.Op))
 		w = append(w, in.Operands...)
 	}
-	return w
+	return w, nil
 }
 
-// Bytes returns the module as little-endian bytes.
-func (m *Module) Bytes() []byte {
+// Marshal returns the module as little-endian bytes; an instruction of
+// more than MaxWords words is an *EncodeError.
+func (m *Module) Marshal() ([]byte, error) {
 	return EncodeBytes(m.Version, m.Generator, m.Bound, m.Schema, m.Insts)
+}
+
+// Bytes is Marshal for a module known to encode, as one decoded from a
+// binary or built by a test: it panics with the *EncodeError on an
+// instruction of more than MaxWords words rather than wrap its count.
+func (m *Module) Bytes() []byte {
+	b, err := m.Marshal()
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
 
 // EncodeBytes is the little-endian encoding of a module whose instructions
 // are the sections in order, written in one allocation: the bytes of
-// Module{...}.Encode() through WordsToBytes.
-func EncodeBytes(version, generator, bound, schema uint32, sections ...[]Instruction) []byte {
+// Module{...}.Encode() through WordsToBytes, or the same *EncodeError.
+func EncodeBytes(version, generator, bound, schema uint32, sections ...[]Instruction) ([]byte, error) {
+	if err := checkWords(sections); err != nil {
+		return nil, err
+	}
 	n := 5
 	for _, sec := range sections {
 		for _, in := range sec {
@@ -56,7 +105,7 @@ func EncodeBytes(version, generator, bound, schema uint32, sections ...[]Instruc
 			at = putInstruction(out, at, sec[k].Op, sec[k].Operands)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // putInstruction writes an instruction's words at out[at:] (out has room)

@@ -61,10 +61,10 @@ func TestDecodeAgainstReference(t *testing.T) {
 			m.Insts = append(m.Insts, Instruction{Op: Op(r.Uint32N(400)), Operands: ops})
 		}
 		data := m.Bytes()
-		if !reflect.DeepEqual(m.Encode(), wordsOfBytes(data)) {
+		if !reflect.DeepEqual(mustEncode(t, m), wordsOfBytes(data)) {
 			t.Fatalf("stream %d: EncodeBytes differs from Encode", i)
 		}
-		if !reflect.DeepEqual(WordsToBytes(m.Encode()), data) {
+		if !reflect.DeepEqual(WordsToBytes(mustEncode(t, m)), data) {
 			t.Fatalf("stream %d: WordsToBytes (PutWords) differs from EncodeBytes", i)
 		}
 		switch i % 4 {
@@ -92,6 +92,16 @@ func wordsOfBytes(b []byte) []uint32 {
 	w := make([]uint32, len(b)/4)
 	for i := range w {
 		w[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return w
+}
+
+// mustEncode is m.Encode() for a module that fits.
+func mustEncode(t *testing.T, m *Module) []uint32 {
+	t.Helper()
+	w, err := m.Encode()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return w
 }

@@ -67,10 +67,33 @@ func (op Op) String() string {
 	return fmt.Sprintf("Op%d", uint16(op))
 }
 
+// resultShapes is opInfos' typing as a dense table by opcode (the opcodes
+// opInfos knows are below 512 but a few): ResultID and ResultType run once
+// an instruction on the checks' paths.
+var resultShapes = func() (t [512]struct{ known, hasType, hasResult bool }) {
+	for op, info := range opInfos {
+		if int(op) < len(t) {
+			t[op] = struct{ known, hasType, hasResult bool }{true, info.hasType, info.hasResult}
+		}
+	}
+	return t
+}()
+
+// shape is in's entry of resultShapes, or of opInfos past the table.
+func (in Instruction) shape() (hasType, hasResult, known bool) {
+	if int(in.Op) >= len(resultShapes) {
+		info, ok := opInfos[in.Op]
+		return info.hasType, info.hasResult, ok
+	}
+	s := resultShapes[in.Op]
+	return s.hasType, s.hasResult, s.known
+}
+
 // ResultID returns the instruction's result id, if its opcode is known to
 // have one.
 func (in Instruction) ResultID() (uint32, bool) {
-	info, ok := opInfos[in.Op]
+	hasType, hasResult, ok := in.shape()
+	info := opInfo{hasType: hasType, hasResult: hasResult}
 	if !ok || !info.hasResult {
 		return 0, false
 	}
@@ -82,6 +105,45 @@ func (in Instruction) ResultID() (uint32, bool) {
 		return 0, false
 	}
 	return in.Operands[i], true
+}
+
+// ResultType returns the instruction's result type id, if its opcode is
+// known to have one.
+func (in Instruction) ResultType() (uint32, bool) {
+	hasType, _, ok := in.shape()
+	info := opInfo{hasType: hasType}
+	if !ok || !info.hasType || len(in.Operands) == 0 {
+		return 0, false
+	}
+	return in.Operands[0], true
+}
+
+// LargestResultID is the largest result id or result type id of the
+// instructions whose opcodes are known (ResultID, ResultType), 0 for none.
+func (m *Module) LargestResultID() uint32 {
+	largest := uint32(0)
+	for i := range m.Insts {
+		in := &m.Insts[i]
+		var hasType, hasResult bool
+		if int(in.Op) < len(resultShapes) {
+			sh := &resultShapes[in.Op]
+			hasType, hasResult = sh.hasType, sh.hasResult
+		} else {
+			hasType, hasResult, _ = in.shape()
+		}
+		k := 0
+		if hasType {
+			if len(in.Operands) == 0 {
+				continue
+			}
+			largest = max(largest, in.Operands[0])
+			k = 1
+		}
+		if hasResult && k < len(in.Operands) {
+			largest = max(largest, in.Operands[k])
+		}
+	}
+	return largest
 }
 
 // Names maps ids to their OpName strings.

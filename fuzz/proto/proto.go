@@ -1,11 +1,13 @@
-// Package proto defines protocol v1, the JSON-lines conversation between
+// Package proto defines protocols v1 and v2, the JSON-lines conversation between
 // cfgfuzz and a structurizer running as a process (cmd/structurize, a
 // baseline commit built from it, or any other project's structurizer):
 // one Request per line in, one Response per line out, in order. PROTOCOL.md
 // in the parent directory is the normative description.
 //
-// proto.go defines the messages, their outcomes, Serve (the loop a server
-// runs) and Local (the handler over this tree's structurizer).
+// proto.go defines the messages, their outcomes, Serve and ServeDeclared
+// (the loops a server runs) and Local and LocalDeclare (the handler over
+// this tree's structurizer and what it promises); hello.go the v2
+// handshake.
 package proto
 
 import (
@@ -39,6 +41,9 @@ type Request struct {
 	// Weights gives each block's weight in SPIR-V words; nil means all 0.
 	Weights []int   `json:"weights,omitempty"`
 	Options Options `json:"options"`
+	// Hello, in protocol v2 only, makes the request a handshake (no
+	// graph): see hello.go.
+	Hello *Hello `json:"hello,omitempty"`
 }
 
 // Outcome of one request as the server reports it.
@@ -69,6 +74,8 @@ type Response struct {
 	// Func is the structured function in its documented JSON form; the
 	// client emits the module itself.
 	Func *structurizer.Func `json:"func,omitempty"`
+	// Hello answers a v2 handshake (outcome "ok").
+	Hello *HelloAnswer `json:"hello,omitempty"`
 }
 
 // Handler serves one request. It may panic: Serve does not recover, so a
@@ -76,9 +83,17 @@ type Response struct {
 type Handler func(Request) Response
 
 // Serve reads requests from r and writes one response line per request to
-// w, flushing after each, until r ends. A line that is not a request gets
-// an "error" response with id 0.
+// w, flushing after each, until r ends: protocol v1 only (a v2 hello gets
+// the version error). A line that is not a request gets an "error"
+// response with id 0; blank lines are skipped.
 func Serve(r io.Reader, w io.Writer, h Handler) error {
+	return ServeDeclared(r, w, h, nil)
+}
+
+// ServeDeclared is Serve speaking protocol v2 as well when declare is not
+// nil: a hello is answered with declare's answer for its options, and
+// requests of version 1 or 2 are served alike.
+func ServeDeclared(r io.Reader, w io.Writer, h Handler, declare Declare) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 64<<20)
 	bw := bufio.NewWriter(w)
@@ -88,17 +103,7 @@ func Serve(r io.Reader, w io.Writer, h Handler) error {
 		if len(line) == 0 {
 			continue
 		}
-		var req Request
-		var resp Response
-		if err := json.Unmarshal(line, &req); err != nil {
-			resp = Response{Outcome: Error, Reason: RequestError + "bad request: " + err.Error()}
-		} else if req.V != Version {
-			resp = Response{ID: req.ID, Outcome: Error, Reason: fmt.Sprintf(RequestError+"protocol version %d not supported (want %d)", req.V, Version)}
-		} else {
-			resp = h(req)
-			resp.ID = req.ID
-		}
-		if err := enc.Encode(resp); err != nil {
+		if err := enc.Encode(serveLine(line, h, declare)); err != nil {
 			return err
 		}
 		if err := bw.Flush(); err != nil {
@@ -106,6 +111,44 @@ func Serve(r io.Reader, w io.Writer, h Handler) error {
 		}
 	}
 	return sc.Err()
+}
+
+// serveLine answers one request line.
+func serveLine(line []byte, h Handler, declare Declare) Response {
+	var req Request
+	if err := json.Unmarshal(line, &req); err != nil {
+		return Response{Outcome: Error, Reason: RequestError + "bad request: " + err.Error()}
+	}
+	switch {
+	case req.V == Version:
+	case req.V == Version2 && declare != nil:
+		if req.Hello != nil {
+			hello := declare(req.Hello.Options)
+			hello.V = Version2
+			return Response{ID: req.ID, Outcome: OK, Hello: &hello}
+		}
+	case req.V == Version2:
+		return Response{ID: req.ID, Outcome: Error, Reason: fmt.Sprintf(RequestError+"protocol version %d not supported (want %d)", req.V, Version)}
+	default:
+		return Response{ID: req.ID, Outcome: Error, Reason: fmt.Sprintf(RequestError+"protocol version %d not supported (want %d or %d)", req.V, Version, Version2)}
+	}
+	resp := h(req)
+	resp.ID = req.ID
+	return resp
+}
+
+// LocalDeclare is what this tree's structurizer promises: deterministic
+// and renumbering-invariant with every strategy, idempotent with every
+// strategy but dispatch (a dispatch loop's own CFG is a loop again), every
+// graph the default limits allow.
+func LocalDeclare(opt Options) HelloAnswer {
+	strategy := opt.Strategy
+	if strategy == "" {
+		strategy = structurizer.DefaultStrategy
+	}
+	return HelloAnswer{Name: "cfgfuzz/" + strategy, Promises: Promises{
+		Deterministic: true, RenumberingInvariant: true, Idempotent: strategy != "dispatch",
+		Switches: true, Irreducible: true, MaxBlocks: cfg.DefaultLimits.MaxBlocks}}
 }
 
 // Local is the handler of this tree's structurizer: the graph parsed from

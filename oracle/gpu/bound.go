@@ -79,7 +79,7 @@ func Bound(module []byte, limit uint32) ([]byte, error) {
 	}
 	b := &bounder{m: m, limit: limit}
 	b.declare()
-	return b.rewrite(fns, edits).Bytes(), nil
+	return b.rewrite(fns, edits).Marshal()
 }
 
 // fnBlocks is one function of a module, as instruction index ranges.

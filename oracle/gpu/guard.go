@@ -217,5 +217,5 @@ func (g *guarder) rewrite(fnAt int) ([]byte, error) {
 		}
 		out = append(out, x)
 	}
-	return (&spirv.Module{Version: b.m.Version, Generator: b.m.Generator, Bound: b.m.Bound, Schema: b.m.Schema, Insts: out}).Bytes(), nil
+	return (&spirv.Module{Version: b.m.Version, Generator: b.m.Generator, Bound: b.m.Bound, Schema: b.m.Schema, Insts: out}).Marshal()
 }

@@ -245,7 +245,8 @@ type Limits struct {
 
 // DefaultLimits are generous for real shaders and keep one graph's memory
 // bounded: a million blocks, 65,536 successors per block, a million words per
-// block.
+// block. The compact notation's implicit returning blocks count: an 11-byte
+// {{1048575}} is a graph of 1<<20 blocks, the most these limits allow.
 var DefaultLimits = Limits{MaxBlocks: 1 << 20, MaxSuccs: 1 << 16, MaxWeight: 1 << 20}
 
 func (l Limits) withDefaults() Limits {

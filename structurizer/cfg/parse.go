@@ -16,7 +16,12 @@
 // code often writes one. A successor past the last list adds returning
 // blocks up to it, as bug reports leave out trailing returning blocks: the
 // example above has five blocks, block 4 returning. Only a successor at or
-// past Limits.MaxBlocks is out of range. Compact notation carries no names
+// past Limits.MaxBlocks is out of range, so a graph may be far larger than
+// its text: {{1048575}}, 11 bytes, declares 1,048,576 blocks, the most
+// DefaultLimits allows (MaxBlocks, 1<<20), of which all but two are
+// unreachable returning blocks. The parser's memory stays proportional to
+// the blocks (a few dozen bytes each); what callers do with such a graph
+// must be bounded by them (cfgfuzz check: --timeout and --check-timeout). Compact notation carries no names
 // and no weights.
 //
 // # Line notation

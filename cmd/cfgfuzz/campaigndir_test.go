@@ -1,0 +1,138 @@
+// campaigndir_test.go: a campaign directory has one owner at a time (a
+// second campaign is refused while the first runs, a killed owner's lock
+// is taken over), a new run does not replace a campaign without --force,
+// and merge does not write over one of its inputs.
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// smallRun is a quick campaign into dir.
+func smallRun(bin, dir string, extra ...string) *exec.Cmd {
+	return exec.Command(bin, append([]string{"run", "--graphs", "20", "--progress", "none", "--minimize=false", "--out", dir}, extra...)...)
+}
+
+func TestRunRefusesToReplaceCampaign(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	dir := filepath.Join(t.TempDir(), "c")
+	if code, out := exitCode(t, smallRun(bin, dir)); code != 0 {
+		t.Fatalf("first run: exit %d\n%s", code, out)
+	}
+	before := readFile(t, filepath.Join(dir, "results.jsonl"))
+	code, out := exitCode(t, smallRun(bin, dir, "--seed", "2"))
+	if code != exitUsage || !strings.Contains(out, "--force") || !strings.Contains(out, "--resume") {
+		t.Errorf("second run into the campaign: exit %d, want 2 naming --force and --resume\n%s", code, out)
+	}
+	if after := readFile(t, filepath.Join(dir, "results.jsonl")); after != before {
+		t.Errorf("the refused run changed the log")
+	}
+	if code, out := exitCode(t, smallRun(bin, dir, "--seed", "2", "--force")); code != 0 {
+		t.Errorf("--force: exit %d\n%s", code, out)
+	}
+	if after := readFile(t, filepath.Join(dir, "results.jsonl")); after == before {
+		t.Errorf("--force did not replace the log")
+	}
+}
+
+// TestRunLocksDir starts a long campaign, checks that a second one into its
+// directory is refused naming the owner, kills the owner with SIGKILL
+// (leaving its lock) and checks that the stale lock is taken over.
+func TestRunLocksDir(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	dir := filepath.Join(t.TempDir(), "c")
+	owner := exec.Command(bin, "run", "--graphs", "100000000", "--progress", "none", "--minimize=false", "--out", dir)
+	if err := owner.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Process.Kill()
+	waitForFile(t, filepath.Join(dir, "lock"))
+	for _, args := range [][]string{{"run", "--force", "--graphs", "5", "--progress", "none", "--out", dir}, {"run", "--resume", dir, "--progress", "none"}} {
+		code, out := exitCode(t, exec.Command(bin, args...))
+		if code != exitUsage || !strings.Contains(out, "in use by process "+strconv.Itoa(owner.Process.Pid)) {
+			t.Errorf("%v while %d runs: exit %d, want 2 naming the owner\n%s", args, owner.Process.Pid, code, out)
+		}
+	}
+	owner.Process.Signal(syscall.SIGKILL)
+	owner.Wait()
+	if _, err := os.Stat(filepath.Join(dir, "lock")); err != nil {
+		t.Fatalf("the killed owner left no lock: %v", err)
+	}
+	if code, out := exitCode(t, smallRun(bin, dir, "--force")); code != 0 {
+		t.Errorf("run after the owner was killed: exit %d, want 0 (stale lock)\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lock")); err == nil {
+		t.Errorf("the lock outlived its campaign")
+	}
+}
+
+func TestMergeRefusesInputAsOutput(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	dir := filepath.Join(t.TempDir(), "s")
+	if code, out := exitCode(t, smallRun(bin, dir)); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, out)
+	}
+	before := readFile(t, filepath.Join(dir, "report.json"))
+	code, out := exitCode(t, exec.Command(bin, "merge", "--out", dir+"/.", dir))
+	if code != exitUsage || !strings.Contains(out, "one of the shards") {
+		t.Errorf("merge --out INPUT: exit %d, want 2\n%s", code, out)
+	}
+	if readFile(t, filepath.Join(dir, "report.json")) != before {
+		t.Errorf("merge overwrote its input's report")
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// waitForFile waits up to a minute for path to exist.
+func waitForFile(t *testing.T, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
+	t.Fatalf("%s never appeared", path)
+}
+
+// TestResumeRefusesWhatDoesNotVerify edits a finished campaign (its seed,
+// then one record's outcome) and resumes it: exit 2 naming the file, where
+// an unverified resume would mix two seeds or count a made-up outcome.
+func TestResumeRefusesWhatDoesNotVerify(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	for _, tc := range []struct {
+		file, old, new, want string
+	}{
+		{"campaign.json", `"seed": 1,`, `"seed": 2,`, "campaign.json: the settings do not match"},
+		{"results.jsonl", `"outcome":"ok"`, `"outcome":"okay"`, "results.jsonl:"},
+	} {
+		dir := filepath.Join(t.TempDir(), "c")
+		if code, out := exitCode(t, smallRun(bin, dir)); code != 0 {
+			t.Fatalf("run: exit %d\n%s", code, out)
+		}
+		path := filepath.Join(dir, tc.file)
+		b := readFile(t, path)
+		if !strings.Contains(b, tc.old) {
+			t.Fatalf("%s lacks %q", path, tc.old)
+		}
+		os.WriteFile(path, []byte(strings.Replace(b, tc.old, tc.new, 1)), 0o644)
+		code, out := exitCode(t, exec.Command(bin, "run", "--resume", dir, "--progress", "none", "--minimize=false"))
+		if code != exitUsage || !strings.Contains(out, tc.want) {
+			t.Errorf("resume after editing %s: exit %d, want 2 and %q\n%s", tc.file, code, tc.want, out)
+		}
+	}
+}

@@ -1,0 +1,64 @@
+// check_limit.go: the time limits of `cfgfuzz check`. The structurizer
+// runs through the campaign's Side machinery (fuzz.InProcess or a process:
+// panics recovered, a call past --timeout abandoned and answered timeout),
+// every call under the same per-graph limit as a campaign's (--timeout,
+// default fuzz.DefaultTimeout), the meta check's re-runs included: a
+// structurizer that hangs is the finding structurize:timeout, never a hang
+// of check. One graph's whole judgement runs under --check-timeout
+// (default DefaultCheckTimeout): past it the graph's outcome is error (its
+// verdicts are incomplete), check stops there and exits 2, since the
+// abandoned judgement still holds the side and the oracle.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// DefaultCheckTimeout bounds one graph's checks. spirv-val, the costliest
+// check on large modules, takes 5.2 s on a structured module of a
+// 4,000-block reducible graph and grows faster than linearly
+// (BenchmarkSpirvValGrowth, oracle/README.md), so two minutes checks such
+// graphs rather than timing them out.
+const DefaultCheckTimeout = 2 * time.Minute
+
+// judgeWithin judges g through the seam (corpus.Judge) and waits at most
+// limit for it; ok is false when no outcome came within it. The abandoned
+// judgement runs on in its goroutine, still using the seam's side and the
+// oracle, so the caller must use neither again.
+func judgeWithin(seam corpus.StructurizeFunc, g *cfg.Graph, orc *oracle.Oracle, limit time.Duration) (o corpus.Outcome, ok bool) {
+	done := make(chan corpus.Outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- corpus.Outcome{Err: fmt.Errorf("checks panicked: %v", p)}
+			}
+		}()
+		done <- corpus.Judge(seam, g, orc)
+	}()
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	select {
+	case o := <-done:
+		return o, true
+	case <-t.C:
+		return corpus.Outcome{}, false
+	}
+}
+
+// checkLimits are check's time limits (flags --timeout, --check-timeout).
+type checkLimits struct {
+	timeout, checks time.Duration
+}
+
+// register declares the flags on fs.
+func (l *checkLimits) register(fs *flag.FlagSet) {
+	fs.DurationVar(&l.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each structurizer call (as in campaigns): past it the finding structurize:timeout")
+	fs.DurationVar(&l.checks, "check-timeout", DefaultCheckTimeout, "limit on one graph's checks: past it the graph's outcome is error (incomplete)")
+}

@@ -1,0 +1,89 @@
+// check_limit_test.go: `cfgfuzz check` under its time limits: a slow
+// structurizer is the finding structurize:timeout within --timeout, slow
+// checks an incomplete (error) outcome within --check-timeout, limits that
+// are not positive a usage error, and a switch wider than one instruction
+// the outcome unsupported.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// switchGraph is block 0 switching to n returning blocks, compact.
+func switchGraph(n int) string {
+	var b strings.Builder
+	b.WriteString("{{")
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, i)
+	}
+	b.WriteString("}}\n")
+	return b.String()
+}
+
+func checkJSON(t *testing.T, input string, args ...string) (checkRecord, int, time.Duration) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	code := run(append([]string{"check", "--json"}, args...), strings.NewReader(input), &stdout, &stderr)
+	took := time.Since(start)
+	var rec checkRecord
+	if stdout.Len() > 0 {
+		if err := json.Unmarshal(stdout.Bytes(), &rec); err != nil {
+			t.Fatalf("%v: %s %s", err, stdout.String(), stderr.String())
+		}
+	}
+	return rec, code, took
+}
+
+// TestCheckStructurizerTimeout: the structured strategy takes seconds on a
+// 2,048-way switch; under --timeout 200ms that is a timeout finding.
+func TestCheckStructurizerTimeout(t *testing.T) {
+	rec, code, took := checkJSON(t, switchGraph(2048), "--timeout", "200ms", "--checks", "growth")
+	if code != exitFail || rec.Outcome != outcomeFail || rec.Reason != "structurize:timeout" {
+		t.Fatalf("exit %d, outcome %q reason %q", code, rec.Outcome, rec.Reason)
+	}
+	if took > 3*time.Second {
+		t.Errorf("check took %v under a 200ms limit", took)
+	}
+}
+
+// TestCheckChecksTimeout: checks past --check-timeout leave the graph
+// without a verdict: outcome error, exit 2.
+func TestCheckChecksTimeout(t *testing.T) {
+	rec, code, _ := checkJSON(t, "{{1}, {2, 3}, {1}, {4}, {}}\n", "--strategy", "dispatch", "--check-timeout", "1ns", "--checks", "pdom,meta")
+	if code != exitUsage || rec.Outcome != outcomeError || !strings.Contains(rec.Reason, "--check-timeout") {
+		t.Fatalf("exit %d, %+v", code, rec)
+	}
+	rec, code, _ = checkJSON(t, "{{1}, {2, 3}, {1}, {4}, {}}\n", "--strategy", "dispatch", "--checks", "pdom")
+	if code != exitOK || rec.Outcome != outcomeOK {
+		t.Fatalf("default limits: exit %d, %+v", code, rec)
+	}
+}
+
+func TestCheckLimitsMustBePositive(t *testing.T) {
+	for _, args := range [][]string{{"--timeout", "0s"}, {"--timeout", "-1s"}, {"--check-timeout", "0s"}} {
+		var stderr bytes.Buffer
+		code := run(append([]string{"check"}, args...), strings.NewReader("{{}}"), &bytes.Buffer{}, &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), args[0]) {
+			t.Errorf("%v: exit %d, %s", args, code, stderr.String())
+		}
+	}
+}
+
+// TestCheckWideSwitchUnsupported: a dispatch module of a 32,767-way switch
+// does not fit one OpSwitch: unsupported, not a finding of rules or
+// spirv-val on a module with a wrapped word count.
+func TestCheckWideSwitchUnsupported(t *testing.T) {
+	rec, code, _ := checkJSON(t, switchGraph(32767), "--strategy", "dispatch", "--checks", "rules")
+	if code != exitFail || rec.Outcome != outcomeUnsupported || !strings.Contains(rec.Reason, "unsupported") {
+		t.Fatalf("exit %d, %+v", code, rec)
+	}
+}

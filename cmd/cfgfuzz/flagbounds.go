@@ -1,0 +1,110 @@
+// flagbounds.go: the ranges of every command's numeric flags, checked right
+// after parsing, so a value out of range (--walks -5, --workers -1,
+// --timeout 0s) is a usage error naming the flag, never a silent default or
+// a campaign that cannot run.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/gen"
+)
+
+// flagRange is the values a numeric flag accepts: at least min, at most
+// max when hasMax.
+type flagRange struct {
+	min, max float64
+	hasMax   bool
+}
+
+func atLeast(min float64) flagRange { return flagRange{min: min} }
+
+// positive accepts durations above zero: the smallest is 1ns.
+var positive = atLeast(1)
+
+// flagRanges lists, by command, the numeric flags and their ranges. A flag
+// a command does not define is skipped (compare shares run's table).
+var flagRanges = map[string]map[string]flagRange{
+	"run":      campaignRanges,
+	"compare":  campaignRanges,
+	"check":    {"walks": atLeast(0), "timeout": positive, "check-timeout": positive},
+	"minimize": {"walks": atLeast(0), "index": atLeast(0)},
+	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive},
+	"cfgfuzz gen": {"count": atLeast(0), "words": atLeast(0), "switch": {min: 0, max: 1, hasMax: true},
+		"n": {min: 1, max: gen.MaxExhaustiveN, hasMax: true}},
+}
+
+var campaignRanges = map[string]flagRange{
+	"graphs": atLeast(0), "duration": atLeast(0), "timeout": positive,
+	"workers": atLeast(0), "walks": atLeast(0), "gpu-every": atLeast(0),
+}
+
+// checkFlagRanges checks the flags of fs (named after its command) against
+// flagRanges; the error names the flag, its value and the range.
+func checkFlagRanges(fs *flag.FlagSet) error {
+	for name, r := range flagRanges[fs.Name()] {
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		v, ok := numericValue(f)
+		if !ok {
+			continue
+		}
+		if v < r.min || r.hasMax && v > r.max {
+			return fmt.Errorf("invalid value %q for flag --%s: %s", f.Value.String(), name, r.describe(f))
+		}
+	}
+	return nil
+}
+
+// numericValue is the flag's value as a number (a duration in nanoseconds).
+func numericValue(f *flag.Flag) (float64, bool) {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return 0, false
+	}
+	switch v := g.Get().(type) {
+	case int:
+		return float64(v), true
+	case int64:
+		return float64(v), true
+	case uint64:
+		return float64(v), true
+	case float64:
+		return v, true
+	case time.Duration:
+		return float64(v), true
+	}
+	return 0, false
+}
+
+// describe says what the flag accepts.
+func (r flagRange) describe(f *flag.Flag) string {
+	if _, isDuration := f.Value.(flag.Getter).Get().(time.Duration); isDuration {
+		if r.min > 0 {
+			return "must be positive"
+		}
+		return "must not be negative"
+	}
+	if r.hasMax {
+		return fmt.Sprintf("must be between %g and %g", r.min, r.max)
+	}
+	return fmt.Sprintf("must be at least %g", r.min)
+}
+
+// parseFlags is fs.Parse followed by checkFlagRanges; a range error is
+// printed to fs.Output() as the flag package prints its own, with the usage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := checkFlagRanges(fs); err != nil {
+		fmt.Fprintln(fs.Output(), err)
+		fs.Usage()
+		return err
+	}
+	return nil
+}

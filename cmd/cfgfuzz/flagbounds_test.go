@@ -1,0 +1,52 @@
+// flagbounds_test.go: every command refuses a numeric flag out of range
+// with a usage error naming the flag, before doing any work.
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestNumericFlagsOutOfRange(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--walks", "-5"},
+		{"run", "--graphs", "-1"},
+		{"run", "--workers", "-2"},
+		{"run", "--timeout", "0s"},
+		{"run", "--duration", "-1s"},
+		{"run", "--gpu-every", "-3"},
+		{"compare", "--baseline", "HEAD", "--walks", "-5"},
+		{"check", "--walks", "-5"},
+		{"check", "--timeout", "-1s"},
+		{"minimize", "--walks", "-1", "x.txt"},
+		{"minimize", "x.txt", "--index", "-1"},
+		{"bench", "--driver", "--repeats", "0"},
+		{"bench", "--driver", "--graphs", "0"},
+		{"gen", "--words", "-1"},
+		{"gen", "--switch", "1.5"},
+		{"gen", "--kind", "exhaustive", "--n", "0"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(args, strings.NewReader("{{}}"), &stdout, &stderr)
+		flag := ""
+		for _, a := range args {
+			if strings.HasPrefix(a, "--") && a != "--driver" && a != "--baseline" && a != "--kind" {
+				flag = a
+			}
+		}
+		if code != exitUsage || !strings.Contains(stderr.String(), flag) || !strings.Contains(stderr.String(), "must") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, firstLine(stderr.String()))
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("%v: wrote output %q", args, firstLine(stdout.String()))
+		}
+	}
+}
+
+func TestNumericFlagsInRange(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"check", "--walks", "0", "--strategy", "dispatch", "--checks", "pdom"}, strings.NewReader("{{}}"), &stdout, &stderr); code != exitOK {
+		t.Fatalf("--walks 0: exit %d, %s", code, stderr.String())
+	}
+}

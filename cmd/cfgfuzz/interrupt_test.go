@@ -1,0 +1,183 @@
+// interrupt_test.go sends real signals to a real cfgfuzz campaign: SIGINT,
+// SIGTERM and SIGHUP each stop it through the normal teardown (no server
+// left running), its exit status is 128 + the signal, every report and the
+// last line on stderr say it is incomplete and give the resume command,
+// and the resumed campaign is complete. A time budget that runs out is
+// complete. merge refuses an incomplete shard set unless --partial, and a
+// partial report names the missing shards.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+func readReportJSON(t *testing.T, dir string) *fuzz.Report {
+	t.Helper()
+	var rep fuzz.Report
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, "report.json"))), &rep); err != nil {
+		t.Fatal(err)
+	}
+	return &rep
+}
+
+func TestRunStopsOnSignal(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	for _, tc := range []struct {
+		sig   syscall.Signal
+		name  string
+		extra []string
+	}{
+		{syscall.SIGINT, "SIGINT", nil},
+		{syscall.SIGTERM, "SIGTERM", nil},
+		{syscall.SIGHUP, "SIGHUP", []string{"--isolate"}}, // servers closed by the teardown
+	} {
+		dir := filepath.Join(t.TempDir(), "c")
+		args := append([]string{"run", "--graphs", "1000", "--progress", "none", "--minimize=false", "--out", dir}, tc.extra...)
+		cmd := exec.Command(bin, args...)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stderr, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitForFile(t, filepath.Join(dir, "lock"))
+		time.Sleep(300 * time.Millisecond)
+		cmd.Process.Signal(tc.sig)
+		err := cmd.Wait()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		out := stderr.String()
+		t.Logf("%s: exit %d\n%s", tc.name, code, out)
+		if code != 128+int(tc.sig) {
+			t.Errorf("%s: exit %d, want %d", tc.name, code, 128+int(tc.sig))
+		}
+		rep := readReportJSON(t, dir)
+		resume := "cfgfuzz run --resume " + dir
+		in := rep.Incomplete
+		if in == nil || in.Reason != "interrupted ("+tc.name+")" || in.Done != rep.Graphs+rep.Skipped || in.Planned != 1000 || in.Resume != resume {
+			t.Fatalf("%s: report.json incomplete = %+v, want interrupted at %d of 1000 with %q", tc.name, in, rep.Graphs+rep.Skipped, resume)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if last := lines[len(lines)-1]; !strings.Contains(last, "interrupted ("+tc.name+")") || !strings.HasSuffix(last, "resume with: "+resume) {
+			t.Errorf("%s: last line %q", tc.name, last)
+		}
+		for _, f := range []string{"report.md", "report.html"} {
+			if !strings.Contains(readFile(t, filepath.Join(dir, f)), "resume with: "+resume) {
+				t.Errorf("%s: %s does not say the report is incomplete", tc.name, f)
+			}
+		}
+		if left := processesRunning(bin); len(left) > 0 {
+			t.Errorf("%s: processes of %s left: %v", tc.name, bin, left)
+		}
+		if tc.sig != syscall.SIGINT {
+			continue
+		}
+		if code, out := exitCode(t, exec.Command(bin, "run", "--resume", dir, "--progress", "none", "--minimize=false")); code != 0 {
+			t.Errorf("resume: exit %d\n%s", code, out)
+		}
+		if rep := readReportJSON(t, dir); rep.Incomplete != nil || rep.Graphs+rep.Skipped != 1000 {
+			t.Errorf("resumed: %d graphs and %d skipped, incomplete %+v", rep.Graphs, rep.Skipped, rep.Incomplete)
+		}
+	}
+}
+
+// processesRunning lists the pids whose command line starts with bin.
+func processesRunning(bin string) []string {
+	var pids []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && bytes.HasPrefix(b, []byte(bin+"\x00")) {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}
+
+func TestDurationBudgetIsComplete(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	dir := filepath.Join(t.TempDir(), "c")
+	if code, out := exitCode(t, exec.Command(bin, "run", "--duration", "1s", "--progress", "none", "--minimize=false", "--out", dir)); code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if rep := readReportJSON(t, dir); rep.Incomplete != nil || rep.Graphs == 0 {
+		t.Errorf("a spent time budget: %d graphs, incomplete %+v", rep.Graphs, rep.Incomplete)
+	}
+}
+
+func TestMergeRefusesIncompleteShardSet(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	dir := t.TempDir()
+	shard := func(name, sh string) string {
+		d := filepath.Join(dir, name)
+		if code, out := exitCode(t, smallRun(bin, d, "--shard", sh)); code != 0 {
+			t.Fatalf("shard %s: exit %d\n%s", sh, code, out)
+		}
+		return d
+	}
+	s0, s1, other := shard("s0", "0/2"), shard("s1", "1/2"), shard("x", "1/3")
+	torn := copyDir(t, s1, filepath.Join(dir, "torn"))
+	f, _ := os.OpenFile(filepath.Join(torn, "results.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"sum":"01`)
+	f.Close()
+	nolog := copyDir(t, s1, filepath.Join(dir, "nolog"))
+	os.Remove(filepath.Join(nolog, "results.jsonl"))
+	for _, tc := range []struct {
+		name   string
+		inputs []string
+		want   string
+	}{
+		{"missing shard", []string{s0}, "missing shards 1/2"},
+		{"torn log", []string{s0, torn}, "torn results log"},
+		{"no log", []string{s0, nolog}, "no results log"},
+		{"another split", []string{s0, s1, other}, "another split"},
+	} {
+		out := filepath.Join(dir, "m-"+strings.ReplaceAll(tc.name, " ", "-"))
+		code, msg := exitCode(t, exec.Command(bin, append([]string{"merge", "--out", out}, tc.inputs...)...))
+		if code != exitUsage || !strings.Contains(msg, tc.want) || !strings.Contains(msg, "--partial") {
+			t.Errorf("%s: exit %d, want 2 naming %q and --partial\n%s", tc.name, code, tc.want, msg)
+		}
+	}
+	part := filepath.Join(dir, "partial")
+	code, msg := exitCode(t, exec.Command(bin, "merge", "--partial", "--out", part, s0))
+	rep := readReportJSON(t, part)
+	if code != exitUsage || rep.Incomplete == nil || len(rep.Incomplete.MissingShards) != 1 || rep.Incomplete.MissingShards[0] != "1/2" {
+		t.Errorf("--partial: exit %d, incomplete %+v\n%s", code, rep.Incomplete, msg)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(part, "report.md")), "missing shards 1/2") {
+		t.Errorf("--partial: report.md does not name the missing shard")
+	}
+	whole := filepath.Join(dir, "whole")
+	if code, msg := exitCode(t, exec.Command(bin, "merge", "--out", whole, s0, s1)); code != 0 || readReportJSON(t, whole).Incomplete != nil {
+		t.Errorf("complete set: exit %d\n%s", code, msg)
+	}
+}
+
+// copyDir copies the files of a directory (one level).
+func copyDir(t *testing.T, from, to string) string {
+	t.Helper()
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Type().IsRegular() {
+			os.WriteFile(filepath.Join(to, e.Name()), []byte(readFile(t, filepath.Join(from, e.Name()))), 0o644)
+		}
+	}
+	return to
+}

@@ -1,0 +1,49 @@
+// maxanswer_test.go: `run --max-answer` bounds a structurizer process's
+// answer (a longer one is a crash finding with a stable signature) and the
+// campaign records the bound for --resume.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+func TestRunMaxAnswer(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "server")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/redteam/server").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"run", "--structurizer", bin + " huge-line", "--graphs", "2", "--max-answer", "1MiB",
+		"--out", dir, "--progress", "none", "--minimize=false", "--workers", "1"}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitFail {
+		t.Fatalf("exit %d, want %d: %s", code, exitFail, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep fuzz.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	want := "structurize:crash:protocol: answer longer than N bytes (--max-answer)"
+	if len(rep.Findings) != 1 || rep.Findings[0].Signature != want || rep.Findings[0].Count != 2 {
+		t.Errorf("findings %+v, want 2 graphs of %q", rep.Findings, want)
+	}
+	s, err := fuzz.LoadSettings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.MaxAnswer != 1<<20 {
+		t.Errorf("campaign records max_answer %d, want %d", s.MaxAnswer, 1<<20)
+	}
+}

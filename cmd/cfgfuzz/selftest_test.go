@@ -1,0 +1,39 @@
+// selftest_test.go: `cfgfuzz selftest` passes this tree's servers (v2) and
+// a conformant v1 one, and names what a misbehaving server gets wrong, exit 1.
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSelfTest(t *testing.T) {
+	dir := t.TempDir()
+	for _, pkg := range []string{"../structurize", "../../fuzz/testdata/redteam/server", "../../fuzz/testdata/badstruct"} {
+		if out, err := exec.Command("go", "build", "-o", dir+"/", pkg).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}
+	for _, c := range []struct {
+		server string
+		code   int
+		want   string
+	}{
+		{"structurize", exitOK, `speaks v2 as "cfgfuzz/structured"`},
+		{"structurize --form func", exitOK, "answered with func, func"},
+		{"server v1", exitOK, "speaks v1 only"},
+		{"badstruct", exitFail, "FAIL v1 request answered: no answer: the server ended (panic: badstruct: four blocks)"},
+		{"server wrong-id", exitFail, "FAIL ids echoed in order: answer id 1007 to request 7"},
+		{"server both", exitFail, "FAIL v1 request answered: ok answer with both module and func"},
+		{"server good", exitFail, `FAIL unknown version is a request error: outcome "ok"`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"selftest", "--structurizer", filepath.Join(dir, c.server), "--timeout", "2s"}, nil, &stdout, &stderr)
+		if code != c.code || !strings.Contains(stdout.String(), c.want) {
+			t.Errorf("%s: exit %d, want %d and %q in:\n%s%s", c.server, code, c.code, c.want, stdout.String(), stderr.String())
+		}
+	}
+}

@@ -1,0 +1,104 @@
+// signals.go defines how a campaign command stops on SIGINT, SIGTERM or
+// SIGHUP: the first one cancels the campaign's context with the signal as
+// its cause, so the graphs in flight finish, every side is closed through
+// the normal teardown, the log is synced and the reports say the campaign
+// was interrupted; the command then exits 128 + the signal's number (130,
+// 143, 129). A second signal ends the process at once (the default
+// action, restored after the first).
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+// stopSignals are the signals that stop a campaign.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// interrupt is a context cancelled by the first stop signal.
+type interrupt struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	ch     chan os.Signal
+	got    chan os.Signal // the signal received, buffered, at most one
+	done   chan struct{}
+}
+
+// signalError is the cause of an interrupted campaign's context.
+type signalError struct{ sig os.Signal }
+
+func (e signalError) Error() string { return signalName(e.sig) }
+
+// onStopSignals starts watching for the stop signals; name and log are for
+// the line saying the campaign is stopping.
+func onStopSignals(name string, log io.Writer) *interrupt {
+	in := &interrupt{ch: make(chan os.Signal, 1), got: make(chan os.Signal, 1), done: make(chan struct{})}
+	in.ctx, in.cancel = context.WithCancelCause(context.Background())
+	signal.Notify(in.ch, stopSignals...)
+	go func() {
+		select {
+		case s := <-in.ch:
+			signal.Reset(stopSignals...)
+			in.got <- s
+			fmt.Fprintf(log, "cfgfuzz %s: %s: stopping (the graphs in flight finish, then the report; a second signal ends at once)\n", name, signalName(s))
+			in.cancel(signalError{s})
+		case <-in.done:
+		}
+	}()
+	return in
+}
+
+// stop releases the handler.
+func (in *interrupt) stop() {
+	signal.Stop(in.ch)
+	close(in.done)
+	in.cancel(nil)
+}
+
+// exitStatus is 128 + the number of the signal received, 0 when none was.
+func (in *interrupt) exitStatus() int {
+	select {
+	case s := <-in.got:
+		in.got <- s
+		if n, ok := s.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+		return 128 + int(syscall.SIGINT)
+	default:
+		return 0
+	}
+}
+
+// or is exitStatus when a signal was received, code otherwise.
+func (in *interrupt) or(code int) int {
+	if s := in.exitStatus(); s != 0 {
+		return s
+	}
+	return code
+}
+
+// signalName is SIGINT, SIGTERM, SIGHUP.
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return strings.ToUpper(s.String())
+}
+
+// shellWord quotes s for a POSIX shell when it needs it.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,53 @@
+// state.go: the --state DIR and --night DATE flags of run and compare
+// (package fuzz's state.go and STATE.md), and the summary line of a
+// night's signature classes.
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+// attachState reads --state into the campaign and sets the night: --night,
+// else the night a resumed campaign recorded, else today in UTC.
+func (f *campaignFlags) attachState(c *fuzz.Config) error {
+	if f.state == "" {
+		if f.night != "" {
+			return fmt.Errorf("--night needs --state")
+		}
+		return nil
+	}
+	st, err := fuzz.LoadState(f.state)
+	if err != nil {
+		return fmt.Errorf("--state: %w", err)
+	}
+	c.State = st
+	switch {
+	case f.night != "":
+		c.Night = f.night
+	case c.Night == "":
+		c.Night = time.Now().UTC().Format(time.DateOnly)
+	}
+	return nil
+}
+
+// stateSummary is the summary line of the signature classes.
+func stateSummary(rep *fuzz.Report) string {
+	s := rep.State
+	if s == nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "night %s:", s.Night)
+	for _, c := range fuzz.SignatureClasses {
+		fmt.Fprintf(&b, " %s %d", c, s.Classes[c])
+	}
+	fmt.Fprintf(&b, " (signatures); %d kept graphs re-run, %d graphs skipped as seen\n", s.Reruns, s.Seen)
+	for _, sig := range s.Signatures {
+		fmt.Fprintf(&b, "  %s %s: %s\n", sig.Class, sig.Signature, sig.Reason)
+	}
+	return b.String()
+}

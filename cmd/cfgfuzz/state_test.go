@@ -1,0 +1,175 @@
+// state_test.go: two nights of `cfgfuzz run --state DIR` through the
+// command line: yesterday's signatures known and exit 0; a planted fault
+// removed fixed and a new one new, exit 1; a triaged signature known or
+// ignored; and two shards merged with `cfgfuzz merge --state` leave the
+// same report and state as the whole night, minimizing into the merged
+// findings store.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+// nightArgs is a small night on the default strategy with a planted fault.
+func nightArgs(state, date, seed, fault, out string, extra ...string) []string {
+	return append([]string{"run", "--graphs", "200", "--seed", seed, "--inject", fault, "--dispatch-every", "0",
+		"--state", state, "--night", date, "--progress", "none", "--minimize=false", "--out", out}, extra...)
+}
+
+// runNight runs one night and returns its exit status and report.
+func runNight(t *testing.T, args []string) (int, *fuzz.Report) {
+	t.Helper()
+	code, stdout, stderr := runCmd(args, "")
+	t.Logf("cfgfuzz %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
+	out := args[len(args)-1]
+	for i, a := range args {
+		if a == "--out" {
+			out = args[i+1]
+		}
+	}
+	return code, readJSONReport(t, out)
+}
+
+func readJSONReport(t *testing.T, dir string) *fuzz.Report {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep fuzz.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.State == nil {
+		t.Fatalf("%s: no state section", dir)
+	}
+	return &rep
+}
+
+func classOf(rep *fuzz.Report) map[string]string {
+	m := map[string]string{}
+	for _, s := range rep.State.Signatures {
+		m[s.Signature] = s.Class
+	}
+	return m
+}
+
+func copyState(t *testing.T, from, to string) {
+	t.Helper()
+	os.MkdirAll(to, 0o755)
+	es, _ := os.ReadDir(from)
+	for _, e := range es {
+		b, _ := os.ReadFile(filepath.Join(from, e.Name()))
+		os.WriteFile(filepath.Join(to, e.Name()), b, 0o644)
+	}
+}
+
+func TestNightsExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	state, known := filepath.Join(dir, "state"), filepath.Join(dir, "known")
+	code, one := runNight(t, nightArgs(state, "2026-03-01", "1", "drop-merge", filepath.Join(dir, "n1")))
+	if code != exitFail || one.State.Classes[fuzz.ClassNew] == 0 {
+		t.Fatalf("night 1: exit %d, classes %v; want 1 and new signatures", code, one.State.Classes)
+	}
+	copyState(t, state, known)
+	code, same := runNight(t, nightArgs(known, "2026-03-02", "2", "drop-merge", filepath.Join(dir, "n2same")))
+	if code != exitOK || same.State.Classes[fuzz.ClassNew] != 0 || same.State.Classes[fuzz.ClassKnown] == 0 {
+		t.Errorf("night 2, same fault: exit %d, classes %v; want 0, known and nothing new", code, same.State.Classes)
+	}
+	code, other := runNight(t, nightArgs(state, "2026-03-02", "2", "clone-wrong-id", filepath.Join(dir, "n2other")))
+	got := classOf(other)
+	for sig := range classOf(one) {
+		if got[sig] != fuzz.ClassFixed && got[sig] != fuzz.ClassKnown {
+			t.Errorf("night 2, drop-merge removed: %s is %q, want fixed", sig, got[sig])
+		}
+	}
+	if code != exitFail || got["exec:trace-mismatch"] != fuzz.ClassNew || other.State.Classes[fuzz.ClassFixed] == 0 {
+		t.Errorf("night 2, clone-wrong-id planted: exit %d, classes %v; want 1, exec:trace-mismatch new, something fixed", code, got)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "n2other", "report.md"))
+	if !strings.Contains(string(md), "| new | exec:trace-mismatch |") || !strings.Contains(string(md), "| fixed | rules:R12 |") {
+		t.Errorf("report.md lacks the classes:\n%s", md)
+	}
+	// The user triages the new signature: the same night again passes.
+	triaged := filepath.Join(dir, "triaged")
+	copyState(t, filepath.Join(dir, "known"), triaged)
+	os.WriteFile(filepath.Join(triaged, fuzz.StateTriageFile), []byte("# triage\nignored exec:trace-mismatch  clone ids are checked elsewhere\n"), 0o644)
+	code, ign := runNight(t, nightArgs(triaged, "2026-03-03", "3", "clone-wrong-id", filepath.Join(dir, "n3")))
+	if code != exitOK || classOf(ign)["exec:trace-mismatch"] != fuzz.ClassIgnored {
+		t.Errorf("ignored signature: exit %d, classes %v; want 0 and ignored", code, classOf(ign))
+	}
+}
+
+// TestNightShardsMerge: two shards and `cfgfuzz merge --state` equal the
+// whole night (report and state), and the merge minimizes the new
+// signatures into its findings store.
+func TestNightShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base")
+	runNight(t, nightArgs(base, "2026-03-01", "1", "drop-merge", filepath.Join(dir, "n1")))
+	whole, sharded := filepath.Join(dir, "whole"), filepath.Join(dir, "sharded")
+	copyState(t, base, whole)
+	copyState(t, base, sharded)
+	wcode, _ := runNight(t, nightArgs(whole, "2026-03-02", "2", "clone-wrong-id", filepath.Join(dir, "w"), "--minimize=true"))
+	var shards []string
+	for i, sh := range []string{"0/2", "1/2"} {
+		out := filepath.Join(dir, "s"+string(rune('0'+i)))
+		runNight(t, nightArgs(sharded, "2026-03-02", "2", "clone-wrong-id", out, "--shard", sh, "--minimize=true"))
+		shards = append(shards, out)
+	}
+	merged := filepath.Join(dir, "m")
+	code, stdout, stderr := runCmd(append([]string{"merge", "--state", sharded, "--out", merged}, shards...), "")
+	t.Logf("merge: exit %d\n%s%s", code, stdout, stderr)
+	if code != wcode || code != exitFail {
+		t.Errorf("merge exit %d, whole night %d; want 1", code, wcode)
+	}
+	if a, b := timeless(t, filepath.Join(dir, "w")), timeless(t, merged); a != b {
+		t.Errorf("merged report differs from the whole night's:\n%s\n---\n%s", a, b)
+	}
+	for _, f := range []string{fuzz.StateFindingsFile, fuzz.StateSeenFile} {
+		a, _ := os.ReadFile(filepath.Join(whole, f))
+		b, _ := os.ReadFile(filepath.Join(sharded, f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("state %s differs between the whole night and the merged shards", f)
+		}
+	}
+	if es, _ := os.ReadDir(filepath.Join(merged, "findings")); len(es) == 0 {
+		t.Errorf("the merge wrote no findings store")
+	}
+}
+
+// timeless is report.json without its throughput and shard.
+func timeless(t *testing.T, dir string) string {
+	rep := readJSONReport(t, dir)
+	rep.Throughput, rep.Settings.Shard = fuzz.Throughput{}, fuzz.Shard{}
+	b, _ := json.MarshalIndent(rep, "", " ")
+	return string(b)
+}
+
+// TestNightsExternalStructurizer: the nights work the same on an external
+// structurizer (this binary serving protocol v1 with a bug of its own):
+// the kept graphs re-run through the process, the bug removed is fixed.
+func TestNightsExternalStructurizer(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	bin := cfgfuzzBinary(t)
+	night := func(date, seed, spec, out string) (int, *fuzz.Report) {
+		return runNight(t, []string{"run", "--graphs", "60", "--seed", seed, "--structurizer", spec, "--state", state, "--night", date,
+			"--progress", "none", "--minimize=false", "--out", filepath.Join(dir, out)})
+	}
+	code, one := night("2026-03-01", "1", "cmd:"+bin+" structurize --inject swap-arms", "n1")
+	if code != exitFail || classOf(one)["exec:trace-mismatch"] != fuzz.ClassNew {
+		t.Fatalf("night 1: exit %d, classes %v; want 1 and exec:trace-mismatch new", code, classOf(one))
+	}
+	code, two := night("2026-03-02", "2", "cmd:"+bin+" structurize", "n2")
+	if code != exitOK || classOf(two)["exec:trace-mismatch"] != fuzz.ClassFixed || two.State.Reruns == 0 {
+		t.Errorf("night 2, the bug removed: exit %d, classes %v, %d re-runs; want 0, fixed, re-runs", code, classOf(two), two.State.Reruns)
+	}
+}

@@ -1,0 +1,37 @@
+// unsupported.go: UnsupportedError, the typed refusal of a structured
+// function the convention cannot lay out: an OpSwitch of more than
+// spirv.MaxWords words (32,766 cases with 32-bit literals), whose word
+// count would not fit its 16 bits (SPIR-V specification 2.3). The emitter
+// refuses such a switch rather than split it (emit/CONVENTION.md, "Limits").
+package emit
+
+import (
+	"fmt"
+
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+)
+
+// MaxSwitchCases is the most cases (the default not counted) one OpSwitch
+// with 32-bit literals may have: 3 + 2*cases words within spirv.MaxWords.
+const MaxSwitchCases = (spirv.MaxWords - 3) / 2
+
+// UnsupportedError is a structured function that is valid but that the
+// emitter cannot encode: callers report it as the outcome `unsupported`,
+// neither a finding nor a pass.
+type UnsupportedError struct {
+	Op    spirv.Op
+	Words int // the instruction's length in words
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("unsupported: %s of %d words (%d cases) exceeds the %d words an instruction may have; a switch may have at most %d cases",
+		e.Op, e.Words, (e.Words-3)/2, spirv.MaxWords, MaxSwitchCases)
+}
+
+// fits refuses an instruction of more than spirv.MaxWords words.
+func fits(op spirv.Op, operands []uint32) error {
+	if n := 1 + len(operands); n > spirv.MaxWords {
+		return &UnsupportedError{Op: op, Words: n}
+	}
+	return nil
+}

@@ -1,0 +1,100 @@
+// baseline_cleanup.go makes a build (baseline.go) leave nothing behind:
+// its git and build processes run in a process group of their own that
+// cancelling the build's context (a signal to the CLI) kills whole; the
+// build directory (REVISION.tmpPID: the worktree, the output, go's work
+// files) is removed and the worktree unregistered on every exit from
+// BuildProject; and before it looks in the cache, a build removes what
+// builds whose process died (kill -9, a crash) left in its project's
+// cache: build directories whose PID is not alive on this host, with
+// their worktrees' registrations, and git's registrations of worktrees
+// whose directories are gone (git worktree prune). A cache shared between
+// hosts can have a live build of another host taken for dead.
+package fuzz
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// buildContext is opt.Context, Background when nil.
+func buildContext(opt BuildOptions) context.Context {
+	if opt.Context == nil {
+		return context.Background()
+	}
+	return opt.Context
+}
+
+// buildCommand is a git or build command, killed with its whole process
+// group when ctx is cancelled.
+func buildCommand(ctx context.Context, dir, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error {
+		if cmd.Process != nil {
+			killGroup(cmd.Process.Pid)
+		}
+		return nil
+	}
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// runCommand runs cmd and returns its combined output; when ctx was
+// cancelled, its cause is the error.
+func runCommand(ctx context.Context, cmd *exec.Cmd) (string, error) {
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		err = context.Cause(ctx)
+	}
+	return out.String(), err
+}
+
+// goTempDir points go's work files (GOTMPDIR) of cmd into a directory
+// beside the worktree wt, inside the build directory, so that a killed go
+// leaves them where the build directory's removal deletes them.
+func goTempDir(cmd *exec.Cmd, wt string) (string, error) {
+	dir := filepath.Join(filepath.Dir(wt), "gotmp")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	cmd.Env = append(os.Environ(), "GOTMPDIR="+dir)
+	return dir, nil
+}
+
+// staleBuild matches a build directory: REVISION.tmpPID.
+var staleBuild = regexp.MustCompile(`\.tmp([0-9]+)$`)
+
+// deadBuild reports whether name is a build directory of a pid not alive.
+func deadBuild(name string) bool {
+	m := staleBuild.FindStringSubmatch(name)
+	if m == nil {
+		return false
+	}
+	pid, err := strconv.Atoi(m[1])
+	return err == nil && pid != os.Getpid() && !processAlive(pid)
+}
+
+// removeStaleBuilds removes the build directories of dead builds in dir
+// (a project's cache) and unregisters their worktrees.
+func removeStaleBuilds(repo, dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if !e.IsDir() || !deadBuild(e.Name()) {
+			continue
+		}
+		tmp := filepath.Join(dir, e.Name())
+		wt := filepath.Join(tmp, "worktree")
+		git(wt, "worktree", "remove", "--force", wt) // in the repository it belongs to, whichever
+		os.RemoveAll(tmp)
+	}
+	git(repo, "worktree", "prune")
+}

@@ -1,0 +1,166 @@
+// classify.go classes every signature of a night against the state it
+// read (STATE.md): new, known, ignored, fixed, or unverified, and says
+// why. ClassifyState is a pure function of the state, the report's
+// findings and the re-runs of the kept graphs, so one campaign and the
+// merge of its shards class alike.
+package fuzz
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Signature classes of a night with a state directory.
+const (
+	// ClassNew: it showed tonight and neither the store nor the triage
+	// file knows it (or the store had it fixed: a regression), and the
+	// baseline does not share it. The only class that fails a night.
+	ClassNew = "new"
+	// ClassKnown: it showed tonight and the store or the triage file
+	// (known) has it, or the baseline fails the same way on all its graphs.
+	ClassKnown = "known"
+	// ClassIgnored: it showed tonight and the triage file ignores it.
+	ClassIgnored = "ignored"
+	// ClassFixed: the store has it, it did not show tonight, and every
+	// kept graph of it was re-run and none showed it.
+	ClassFixed = "fixed"
+	// ClassUnverified: the store has it, it did not show tonight, but a
+	// re-run of its kept graphs gave no verdict (a harness error) or none
+	// was re-run: neither fixed nor seen.
+	ClassUnverified = "unverified"
+)
+
+// SignatureClasses lists the classes in report order.
+var SignatureClasses = []string{ClassNew, ClassKnown, ClassIgnored, ClassFixed, ClassUnverified}
+
+// StateReport is the report's state section (with --state).
+type StateReport struct {
+	Night    string `json:"night"`
+	Revision string `json:"revision"` // the current side's spec
+	Digest   string `json:"digest"`   // of the state read
+	// Classes counts the signatures per class.
+	Classes    map[string]int   `json:"classes"`
+	Signatures []SignatureState `json:"signatures"`
+	// Seen counts the graphs skipped because the state's filter holds
+	// them (checked on an earlier night, or a false positive).
+	Seen int `json:"seen"`
+	// FilterGraphs is the number of graphs the filter held when read (an
+	// estimate from its bits, Bloom.Count) and FilterFalsePositive the
+	// chance it then held a graph never checked.
+	FilterGraphs        uint64  `json:"filter_graphs"`
+	FilterFalsePositive float64 `json:"filter_false_positive"`
+	// Reruns is the number of kept graphs re-run.
+	Reruns int `json:"reruns"`
+}
+
+// SignatureState is one signature's class tonight.
+type SignatureState struct {
+	Signature string `json:"signature"`
+	Strategy  string `json:"strategy,omitempty"`
+	Outcome   string `json:"outcome"`
+	Class     string `json:"class"`
+	Reason    string `json:"reason"`
+	// Tonight counts the campaign's graphs failing with it.
+	Tonight int `json:"tonight"`
+	// RerunGraphs kept graphs of it were re-run; RerunShowing of all the
+	// re-runs showed it (its own kept graphs or another signature's).
+	RerunGraphs  int    `json:"rerun_graphs"`
+	RerunShowing int    `json:"rerun_showing"`
+	FirstSeen    string `json:"first_seen,omitempty"`
+	LastSeen     string `json:"last_seen,omitempty"`
+	Revision     string `json:"revision,omitempty"` // where it was last seen before tonight
+	// rerunShowing are the re-run graphs that showed it, for the store.
+	rerunShowing []KeptGraph
+}
+
+// tally is what tonight showed of one signature.
+type tally struct {
+	sig                                    SignatureState
+	allShared                              bool // the baseline shares every campaign graph of it
+	rerunGraphs, rerunShowing, rerunErrors int
+}
+
+// ClassifyState classes rep's findings and the state's signatures.
+func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
+	out := &StateReport{Night: rep.Settings.Night, Revision: stateRevision(&rep.Settings), Digest: st.Digest, Classes: zeroCounts(SignatureClasses),
+		Signatures: []SignatureState{}, FilterGraphs: st.Seen.Count(), FilterFalsePositive: BloomFalsePositive(st.Seen.Count()), Reruns: len(reruns)}
+	ts := map[findingKey]*tally{}
+	get := func(sig, strategy, outcome string) *tally {
+		k := findingKey{sig, strategy}
+		if ts[k] == nil {
+			ts[k] = &tally{sig: SignatureState{Signature: sig, Strategy: strategy, Outcome: outcome}, allShared: true}
+		}
+		return ts[k]
+	}
+	for _, f := range rep.Findings {
+		t := get(f.Signature, f.Strategy, f.Outcome)
+		t.sig.Tonight = f.Count
+		t.allShared = f.New == 0
+	}
+	for _, e := range st.Store {
+		get(e.Signature, e.Strategy, e.Outcome)
+	}
+	for _, r := range reruns {
+		own := get(r.Signature, r.Strategy, "")
+		own.rerunGraphs++
+		switch {
+		case r.Result.Outcome == OutError:
+			own.rerunErrors++
+		case isFailure(r.Result.Outcome):
+			t := get(r.Result.Signature, r.Strategy, r.Result.Outcome)
+			t.rerunShowing++
+			t.sig.rerunShowing = append(t.sig.rerunShowing, r.Graph)
+		}
+	}
+	for k, t := range ts {
+		t.sig.RerunGraphs, t.sig.RerunShowing = t.rerunGraphs, t.rerunShowing
+		classify(&t.sig, t, st.lookup(k.sig, k.strategy), st.Triage)
+		out.Classes[t.sig.Class]++
+		out.Signatures = append(out.Signatures, t.sig)
+	}
+	slices.SortFunc(out.Signatures, func(a, b SignatureState) int {
+		return cmp.Or(cmp.Compare(a.Signature, b.Signature), cmp.Compare(a.Strategy, b.Strategy))
+	})
+	out.Seen = rep.Seen
+	return out
+}
+
+// classify sets one signature's class and reason.
+func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[string]TriageEntry) {
+	if stored != nil {
+		s.FirstSeen, s.LastSeen, s.Revision = stored.FirstSeen, stored.LastSeen, stored.Revision
+		if s.Outcome == "" {
+			s.Outcome = stored.Outcome
+		}
+	}
+	tr, triaged := triage[s.Signature]
+	showed := s.Tonight > 0 || t.rerunShowing > 0
+	switch {
+	case !showed && t.rerunGraphs > 0 && t.rerunErrors == 0:
+		s.Class, s.Reason = ClassFixed, fmt.Sprintf("none of its %s showed it", plural(t.rerunGraphs, "kept graph"))
+		if stored.Fixed != "" {
+			s.Reason += "; fixed since " + stored.Fixed
+		}
+	case !showed && t.rerunGraphs == 0:
+		s.Class, s.Reason = ClassUnverified, "not seen tonight; none of its kept graphs was re-run here"
+	case !showed:
+		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, plural(t.rerunGraphs, "kept graph"))
+	case triaged && tr.Status == TriageIgnored:
+		s.Class, s.Reason = ClassIgnored, "triage: "+tr.Reason
+	case triaged:
+		s.Class, s.Reason = ClassKnown, "triage: "+tr.Reason
+	case stored != nil && stored.Fixed != "":
+		s.Class, s.Reason = ClassNew, "regressed: fixed since "+stored.Fixed
+	case stored != nil:
+		s.Class, s.Reason = ClassKnown, "seen since "+stored.FirstSeen
+	case s.Tonight > 0 && t.allShared && t.rerunShowing == 0:
+		s.Class, s.Reason = ClassKnown, "the baseline fails the same way"
+	default:
+		s.Class, s.Reason = ClassNew, "first seen tonight"
+	}
+}
+
+// NewSignatures is the number of signatures classed new (with a state),
+// the one thing that fails a night.
+func (s *StateReport) NewSignatures() int { return s.Classes[ClassNew] }

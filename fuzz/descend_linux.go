@@ -1,0 +1,215 @@
+//go:build linux
+
+// descend_linux.go finds and kills the descendants of a structurizer
+// server, detached ones included, on Linux. cfgfuzz makes itself a child
+// subreaper (prctl PR_SET_CHILD_SUBREAPER) before it starts its first
+// server, so a descendant whose parent dies (a daemon started with setsid,
+// a double fork) is reparented to cfgfuzz instead of init. Descendants are
+// recognized two ways, both read from /proc:
+//   - the process tree under a running server (parent links), whatever the
+//     processes did to their session, group or environment;
+//   - cfgfuzz's own children whose environment holds the server's token
+//     (serverEnv=TOKEN, set on every server and inherited by what it
+//     starts): the reparented orphans of a server that is gone.
+//
+// Every process found is killed (SIGKILL) and, once it is a zombie child of
+// cfgfuzz, reaped, round after round until a round finds nothing alive. A
+// descendant that clears its environment and is orphaned before cfgfuzz
+// looks (its server exits on its own, or an intermediate process exits
+// while the server runs) is not recognized: it stays a child of cfgfuzz,
+// unkilled, until cfgfuzz exits.
+package fuzz
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+var subreaperOnce sync.Once
+
+// becomeSubreaper makes this process the reaper of its orphaned
+// descendants; it is idempotent and best effort (an error leaves the
+// process-group kill).
+func becomeSubreaper() {
+	subreaperOnce.Do(func() { unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
+}
+
+// procStat is one process as /proc/PID/stat shows it.
+type procStat struct {
+	pid, ppid int
+	state     byte   // R, S, D, Z, ...
+	start     uint64 // start time in clock ticks since boot: tells a reused pid apart
+}
+
+// readProcStat parses /proc/PID/stat; ok is false when the process is gone.
+func readProcStat(pid int) (procStat, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, false
+	}
+	// The command name (field 2) is in parentheses and may hold spaces or
+	// parentheses: the fields after it start after the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return procStat{}, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return procStat{}, false
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	start, _ := strconv.ParseUint(f[19], 10, 64)
+	return procStat{pid: pid, ppid: ppid, state: f[0][0], start: start}, true
+}
+
+// scanProcs reads every process of /proc.
+func scanProcs() []procStat {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var ps []procStat
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if s, ok := readProcStat(pid); ok {
+			ps = append(ps, s)
+		}
+	}
+	return ps
+}
+
+// environHas says whether an environment entry of pid starts with prefix.
+func environHas(pid int, prefix string) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	for _, kv := range bytes.Split(b, []byte{0}) {
+		if bytes.HasPrefix(kv, []byte(prefix)) {
+			return true
+		}
+	}
+	return false
+}
+
+// descendantsOf returns the live processes under root in the process
+// tree, by pid with their start times.
+func descendantsOf(root int) map[int]uint64 {
+	children := childrenIndex(scanProcs())
+	found := map[int]uint64{}
+	todo := append([]procStat(nil), children[root]...)
+	for len(todo) > 0 {
+		p := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if _, ok := found[p.pid]; ok || p.state == 'Z' {
+			continue
+		}
+		found[p.pid] = p.start
+		todo = append(todo, children[p.pid]...)
+	}
+	return found
+}
+
+func childrenIndex(procs []procStat) map[int][]procStat {
+	children := map[int][]procStat{}
+	for _, p := range procs {
+		children[p.ppid] = append(children[p.ppid], p)
+	}
+	return children
+}
+
+// sweepDescendants kills the known processes (pid -> start time, from
+// descendantsOf while their server ran) that still run, every child of this
+// process whose environment has an entry starting with envPrefix, and all
+// their descendants, then reaps those that end up as zombie children of
+// this process. The registered servers are neither killed nor reaped here:
+// their exec.Cmd waits for them.
+func sweepDescendants(envPrefix string, known map[int]uint64) {
+	self := os.Getpid()
+	killed := map[int]uint64{} // pid -> start time
+	for round := 0; round < 100; round++ {
+		procs := scanProcs()
+		alive := killRound(procs, self, envPrefix, known, killed)
+		pending := reapKilled(procs, self, killed)
+		if !alive && !pending {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// killRound kills, in one scan, the live processes sweepDescendants is
+// after, recording them in killed; it says whether it found any alive.
+func killRound(procs []procStat, self int, envPrefix string, known, killed map[int]uint64) bool {
+	children := childrenIndex(procs)
+	var todo []procStat
+	for _, p := range procs {
+		if start, ok := known[p.pid]; ok && start == p.start {
+			todo = append(todo, p)
+		}
+	}
+	for _, p := range children[self] {
+		if p.state != 'Z' && environHas(p.pid, envPrefix) {
+			todo = append(todo, p)
+		}
+	}
+	found := false
+	seen := map[int]bool{}
+	for len(todo) > 0 {
+		p := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if seen[p.pid] || p.pid == self || isServer(p.pid) {
+			continue
+		}
+		seen[p.pid] = true
+		todo = append(todo, children[p.pid]...)
+		if p.state == 'Z' {
+			continue // dead: reapKilled reaps it if this sweep killed it
+		}
+		syscall.Kill(p.pid, syscall.SIGKILL)
+		killed[p.pid] = p.start
+		found = true
+	}
+	return found
+}
+
+// reapKilled waits for the killed processes that are zombie children of
+// this process and forgets those that are gone or are another killed
+// process's to reap; it says whether some are still dying.
+func reapKilled(procs []procStat, self int, killed map[int]uint64) bool {
+	byPid := map[int]procStat{}
+	for _, p := range procs {
+		byPid[p.pid] = p
+	}
+	for pid, start := range killed {
+		p, ok := byPid[pid]
+		if !ok || p.start != start {
+			delete(killed, pid) // gone (reaped by its own parent), or a new process
+			continue
+		}
+		if p.state != 'Z' {
+			continue // still dying
+		}
+		if p.ppid == self {
+			var ws syscall.WaitStatus
+			if n, _ := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil); n == pid {
+				delete(killed, pid)
+			}
+			continue
+		}
+		if _, parentKilled := killed[p.ppid]; !parentKilled {
+			delete(killed, pid) // a zombie of a live process: its parent reaps it
+		}
+	}
+	return len(killed) > 0
+}

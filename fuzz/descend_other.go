@@ -1,0 +1,13 @@
+//go:build !linux
+
+// descend_other.go: outside Linux there is no portable way to adopt
+// detached descendants, so a server is killed with its process group
+// (proc_unix.go) or alone (proc_other.go), and a descendant that left the
+// group (setsid) or outlived its parent is not found.
+package fuzz
+
+func becomeSubreaper() {}
+
+func descendantsOf(root int) map[int]uint64 { return nil }
+
+func sweepDescendants(envPrefix string, known map[int]uint64) {}

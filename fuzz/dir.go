@@ -1,0 +1,55 @@
+// dir.go prepares a campaign directory for Run: created, locked for the
+// run (lock.go), and, for a new campaign, free of another campaign's files
+// unless Config.Force lets the new one replace them.
+package fuzz
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// campaignFiles are the files and directories a campaign writes into its
+// directory, which a forced new campaign removes.
+var campaignFiles = []string{ResultsFile, CampaignFile, "report.json", "report.md", "report.html", "findings"}
+
+// openDir creates and locks c.Dir and clears an old campaign from it when
+// c.Force allows; it returns what unlocks the directory.
+func (c *Config) openDir() (unlock func(), err error) {
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	unlock, err = LockDir(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if c.Resume {
+		return unlock, nil
+	}
+	old := holdsCampaign(c.Dir)
+	switch {
+	case old == "":
+	case !c.Force:
+		unlock()
+		return nil, fmt.Errorf("%s holds a campaign (%s): continue it with --resume %s, replace it with --force, or choose another --out", c.Dir, old, c.Dir)
+	default:
+		for _, name := range campaignFiles {
+			if err := os.RemoveAll(filepath.Join(c.Dir, name)); err != nil {
+				unlock()
+				return nil, err
+			}
+		}
+	}
+	return unlock, nil
+}
+
+// holdsCampaign names the first campaign file present in dir, "" none.
+func holdsCampaign(dir string) string {
+	for _, name := range []string{CampaignFile, ResultsFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+			return name
+		}
+	}
+	return ""
+}

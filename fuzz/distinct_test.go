@@ -1,0 +1,256 @@
+// distinct_test.go: distinct work. Each index is its own graph number of
+// its generator (Settings.Place), isomorphic repeats are skipped in index
+// order, and the skips are the same whatever the workers, the shards or
+// the hash set's cap.
+package fuzz
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// repeatBases are pairwise non-isomorphic graphs; repeatSource gives
+// graph number j as base j mod 5, renumbered by a permutation drawn from j.
+var repeatBases = []string{
+	"{{1}, {}}",
+	"{{1, 2}, {3}, {3}, {}}",
+	"{{1}, {1, 2}, {}}",
+	"{{1}, {2}, {}}",
+	"{{1, 2}, {2}, {0, 3}, {}}",
+}
+
+type repeatSource struct{ testSource }
+
+func (repeatSource) Item(st Stream, run uint64, j int) (Item, error) {
+	g, err := cfg.ParseCompact(repeatBases[j%len(repeatBases)], cfg.Limits{})
+	if err != nil {
+		return Item{}, err
+	}
+	if st.Weights == "w16+heavy" {
+		for b := range g.Weights {
+			g.Weights[b] = 16
+		}
+	}
+	r := rand.New(rand.NewPCG(uint64(j), 3))
+	perm := []int{0} // the entry stays block 0
+	for _, b := range r.Perm(g.Len() - 1) {
+		perm = append(perm, b+1)
+	}
+	return Item{Graph: g.Permute(perm), Seed: uint64(j)}, nil
+}
+
+func TestPlaceGivesEachIndexItsOwnGraphNumber(t *testing.T) {
+	s := Settings{Streams: []Stream{{"a", "w0"}, {"a", "w16"}, {"b", "w0"}, {"a", "w1000"}}}
+	seen := map[string]int{}
+	next := map[string]int{}
+	for i := range 400 {
+		st, j := s.Place(i)
+		if st != i%len(s.Streams) {
+			t.Fatalf("index %d: stream %d, want %d", i, st, i%len(s.Streams))
+		}
+		kind := s.Streams[st].Kind
+		key := fmt.Sprint(kind, j)
+		if k, dup := seen[key]; dup {
+			t.Fatalf("indices %d and %d are both graph %d of %s", k, i, j, kind)
+		}
+		seen[key] = i
+		if j != next[kind] { // each generator's graphs in order
+			t.Fatalf("index %d: graph %d of %s, want %d", i, j, kind, next[kind])
+		}
+		next[kind]++
+	}
+}
+
+func TestGraphHashIsCanonical(t *testing.T) {
+	g, _ := cfg.ParseCompact("{{1, 2}, {3}, {3}, {}}", cfg.Limits{})
+	copy(g.Weights, []int{0, 16, 0, 0})
+	renumbered := g.Permute([]int{0, 2, 3, 1})
+	if GraphHash(g, "") != GraphHash(renumbered, "") {
+		t.Errorf("a renumbering hashes differently: %s vs %s", cfg.FormatCompact(g), cfg.FormatCompact(renumbered))
+	}
+	if got := gen.Canonical(renumbered); cfg.FormatCompact(got) != cfg.FormatCompact(gen.Canonical(g)) {
+		t.Fatalf("canonical forms differ")
+	}
+	swapped, _ := cfg.ParseCompact("{{2, 1}, {3}, {3}, {}}", cfg.Limits{})
+	copy(swapped.Weights, []int{0, 16, 0, 0}) // the weighted block is now the false arm
+	other := g.Clone()
+	other.Weights[1] = 0
+	for name, h := range map[string]uint64{
+		"arms swapped":      GraphHash(swapped, ""),
+		"other weights":     GraphHash(other, ""),
+		"another strategy":  GraphHash(g, "dispatch"),
+		"unreachable block": GraphHash(cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}, {3}}), ""),
+	} {
+		if h == GraphHash(g, "") {
+			t.Errorf("%s: same hash as %s", name, cfg.FormatCompact(g))
+		}
+	}
+}
+
+// TestSkipsAreDeterministic: with repeatSource's 10 distinct (graph,
+// weights) pairs, exactly the first 10 indices run and every later one is
+// skipped as a repeat of index i mod 10, with the same report on 1 and 3
+// workers and from 3 shards merged.
+func TestSkipsAreDeterministic(t *testing.T) {
+	const n = 90
+	run := func(workers int, shard Shard) Config {
+		c := testConfig(t, n)
+		c.Source, c.Workers, c.Shard = repeatSource{}, workers, shard
+		mustRun(t, c)
+		return c
+	}
+	one := run(1, Shard{})
+	rep := readReport(t, one.Dir)
+	if rep.Graphs != 10 || rep.Skipped != n-10 {
+		t.Fatalf("%d graphs, %d skipped; want 10 and %d", rep.Graphs, rep.Skipped, n-10)
+	}
+	recs, _, err := ReadRecords(one.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.Skipped != (r.Index >= 10) || r.Skipped && r.SameAs != r.Index%10 {
+			t.Errorf("index %d: skipped %v same as %d; want skipped %v same as %d", r.Index, r.Skipped, r.SameAs, r.Index >= 10, r.Index%10)
+		}
+	}
+	if rep.Throughput.Graphs != 10 || rep.Throughput.Skipped != n-10 {
+		t.Errorf("throughput %+v: want 10 graphs and %d skipped", rep.Throughput, n-10)
+	}
+	if a, b := reportJSON(t, one.Dir), reportJSON(t, run(3, Shard{}).Dir); a != b {
+		t.Errorf("1 and 3 workers differ:\n%s\n---\n%s", a, b)
+	}
+	var dirs []string
+	for i := range 3 {
+		dirs = append(dirs, run(2, Shard{I: i, N: 3}).Dir)
+	}
+	merged, err := Merge(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := WriteReports(out, merged, repeatSource{}); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := reportJSON(t, one.Dir), reportJSON(t, out); a != b {
+		t.Errorf("merged shards differ from the whole run:\n%s\n---\n%s", a, b)
+	}
+	if merged.Throughput.Graphs != 10 || merged.Throughput.Skipped != n-10 {
+		t.Errorf("merged throughput %+v: want 10 graphs and %d skipped", merged.Throughput, n-10)
+	}
+	resumed := resumeFromPart(t, one, 30)
+	if a, b := reportJSON(t, one.Dir), reportJSON(t, resumed.Dir); a != b {
+		t.Errorf("a resumed run differs from the whole run:\n%s\n---\n%s", a, b)
+	}
+}
+
+// resumeFromPart resumes, in a fresh directory, the campaign of c from the
+// first k lines of its log.
+func resumeFromPart(t *testing.T, c Config, k int) Config {
+	t.Helper()
+	log, err := os.ReadFile(filepath.Join(c.Dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(log), "\n")
+	r := c
+	r.Dir, r.Resume = t.TempDir(), true
+	saved, err := LoadSettings(c.Dir) // as Run filled them in: resume must match them
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveSettings(r.Dir, saved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.Dir, ResultsFile), []byte(strings.Join(lines[:k], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := mustRun(t, r)
+	if o.Report.Throughput.Resumed != k {
+		t.Fatalf("resumed %d records, want %d", o.Report.Throughput.Resumed, k)
+	}
+	return r
+}
+
+// TestDistinctSetCap: past the cap, new hashes are checked and not
+// remembered, the same way in every run.
+func TestDistinctSetCap(t *testing.T) {
+	d := NewDistinctSet(2)
+	for i, h := range []uint64{7, 8, 9, 7, 9, 8} {
+		same, repeat := d.See(i, h)
+		want := h != 9 && i >= 3
+		if repeat != want || repeat && same != int(h-7) {
+			t.Errorf("index %d hash %d: repeat %v same as %d, want %v", i, h, repeat, same, want)
+		}
+	}
+}
+
+// TestGraphHashAgreesWithCanonical: on random small graphs and their
+// renumberings, two hashes are equal exactly when gen.Canonical's forms
+// (with weights) are.
+func TestGraphHashAgreesWithCanonical(t *testing.T) {
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 1))
+	byHash := map[uint64]string{}
+	byForm := map[string]uint64{}
+	for range 3000 {
+		n := 1 + r.IntN(4)
+		g := cfg.New(n)
+		for b := range n {
+			for range r.IntN(3) {
+				g.Succs[b] = append(g.Succs[b], r.IntN(n))
+			}
+			g.Weights[b] = 16 * r.IntN(2)
+		}
+		perm := []int{0}
+		for _, b := range r.Perm(n - 1) {
+			perm = append(perm, b+1)
+		}
+		for _, h := range []*cfg.Graph{g, g.Permute(perm)} {
+			if !reachesAllBlocks(h) {
+				continue
+			}
+			c := gen.Canonical(h)
+			form := cfg.FormatCompact(c) + fmt.Sprint(c.Weights)
+			hash := GraphHash(h, "")
+			if f, ok := byHash[hash]; ok && f != form {
+				t.Fatalf("%s and %s share hash %x", f, form, hash)
+			}
+			if x, ok := byForm[form]; ok && x != hash {
+				t.Fatalf("%s hashes to %x and %x", form, x, hash)
+			}
+			byHash[hash], byForm[form] = form, hash
+		}
+	}
+	t.Logf("%d canonical forms", len(byForm))
+}
+
+func reachesAllBlocks(g *cfg.Graph) bool {
+	_, order := bfsOrder(g)
+	return len(order) == g.Len()
+}
+
+// TestProgressCountsDistinctGraphs: the plain progress line counts
+// distinct graphs and skips apart, its rate in distinct graphs per second.
+func TestProgressCountsDistinctGraphs(t *testing.T) {
+	var out strings.Builder
+	p := newProgress(&out, false, time.Hour, 4)
+	p.count(&Record{Index: 0, Current: SideResult{Outcome: OutOK}}, false)
+	p.count(&Record{Index: 1, Skipped: true}, false)
+	p.count(&Record{Index: 2, Current: SideResult{Outcome: OutOK}}, false)
+	p.finish()
+	line := out.String()
+	for _, want := range []string{"cfgfuzz: 2 distinct graphs (3/4 indices)", "ok 2 ", "skipped 1", "distinct graphs/s"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("progress line %q lacks %q", line, want)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+// handshake.go is the client side of protocol v2's handshake (PROTOCOL.md,
+// "Version 2"): before the first request with given options, a Process
+// sends a hello and keeps what the server declares for them. A server that
+// answers the hello with an error (a v1 server: another version is an
+// error) or fails it (dies, answers garbage) is served v1 from then on, its
+// restarts included, and declares nothing; one that does not answer within
+// the graph's limit is a timeout, as for any request.
+package fuzz
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// handshakeState is what a Process knows of its server's protocol. The
+// zero value knows nothing yet.
+type handshakeState struct {
+	v1    bool                          // the server does not speak v2
+	asked map[string]*proto.HelloAnswer // v2 answers by options (kept across restarts)
+}
+
+func optionsKey(opt proto.Options) string {
+	return opt.Strategy + "|" + strings.Join(opt.Inject, ",")
+}
+
+// version is the protocol version of the requests.
+func (p *Process) version() int {
+	if p.hello.v1 {
+		return proto.Version
+	}
+	return proto.Version2
+}
+
+// declared is what the server promised for opt, or nil (v1).
+func (p *Process) declared(opt proto.Options) *proto.Promises {
+	if h := p.hello.asked[optionsKey(opt)]; h != nil && !p.hello.v1 {
+		pr := h.Promises
+		return &pr
+	}
+	return nil
+}
+
+// Declared is the server's v2 handshake answer for opt: its name and
+// promises, or nil when it speaks v1 or has not been asked yet.
+func (p *Process) Declared(opt proto.Options) *proto.HelloAnswer {
+	if p.hello.v1 {
+		return nil
+	}
+	return p.hello.asked[optionsKey(opt)]
+}
+
+// handshake asks the running server for its promises for opt unless
+// known, within limit. However the hello fails, the graph is not charged
+// with it: the server is served v1 from then on, restarted if the hello
+// ended it; the error is a restart's.
+func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
+	key := optionsKey(opt)
+	if p.hello.v1 || p.hello.asked[key] != nil {
+		return nil
+	}
+	p.nextID++
+	req := proto.Request{V: proto.Version2, ID: p.nextID, Options: opt, Hello: &proto.Hello{Options: opt}}
+	line, fail := p.exchange(req, time.Now().Add(limit), limit)
+	p.hello.v1 = true // unless the answer below says v2
+	if fail == nil {
+		var resp proto.Response
+		err := json.Unmarshal(line, &resp)
+		inStep := err == nil && resp.ID == req.ID
+		if inStep && resp.Outcome == proto.OK && resp.Hello != nil && resp.Hello.V == proto.Version2 {
+			if p.hello.asked == nil {
+				p.hello.asked = map[string]*proto.HelloAnswer{}
+			}
+			p.hello.asked[key] = resp.Hello
+			p.hello.v1 = false
+			return nil
+		}
+		if !inStep || resp.Outcome != proto.Error {
+			p.end(true, 0) // out of step: start afresh
+		}
+	}
+	if p.srv == nil {
+		return p.start()
+	}
+	return nil
+}
+
+// unsupported says which declared limit g exceeds ("" none; nil promises
+// limit nothing): more blocks than max_blocks, a switch without switches,
+// an irreducible graph without irreducible.
+func unsupported(g *cfg.Graph, pr *proto.Promises) string {
+	switch {
+	case pr == nil:
+		return ""
+	case pr.MaxBlocks > 0 && g.Len() > pr.MaxBlocks:
+		return fmt.Sprintf("more than %d blocks", pr.MaxBlocks)
+	case !pr.Switches && hasSwitch(g):
+		return "switches"
+	case !pr.Irreducible && !cfg.Reducible(g):
+		return "irreducible graphs"
+	}
+	return ""
+}
+
+func hasSwitch(g *cfg.Graph) bool {
+	for _, s := range g.Succs {
+		if len(s) >= 3 {
+			return true
+		}
+	}
+	return false
+}

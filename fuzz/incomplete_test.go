@@ -1,0 +1,53 @@
+// incomplete_test.go: a campaign whose context is cancelled before its
+// budget is spent reports itself incomplete (the cause as the reason, the
+// resume command), one whose time budget runs out does not, and a merge of
+// an incomplete shard set is refused unless partial.
+package fuzz
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCancelledCampaignIsIncomplete(t *testing.T) {
+	c := testConfig(t, 100000)
+	c.Source = testSource{Delay: time.Millisecond}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	c.Context, c.ResumeCommand = ctx, "cfgfuzz run --resume "+c.Dir
+	time.AfterFunc(200*time.Millisecond, func() { cancel(errors.New("SIGINT")) })
+	o := mustRun(t, c)
+	in := o.Report.Incomplete
+	if in == nil || in.Reason != "interrupted (SIGINT)" || in.Done != o.Report.Graphs+o.Report.Skipped || in.Planned != 100000 || in.Resume != c.ResumeCommand {
+		t.Fatalf("incomplete %+v, %d graphs", in, o.Report.Graphs)
+	}
+	if s := in.Summary(); !strings.Contains(s, " of 100,000 graphs; resume with: cfgfuzz run --resume ") {
+		t.Errorf("summary %q", s)
+	}
+	if !strings.Contains(Markdown(o.Report), in.Summary()) || !strings.Contains(HTML(o.Report), "resume with: cfgfuzz run --resume") {
+		t.Errorf("report.md or report.html does not say the campaign is incomplete")
+	}
+}
+
+func TestSpentTimeBudgetIsComplete(t *testing.T) {
+	c := testConfig(t, 0)
+	c.Duration = Duration(300 * time.Millisecond)
+	if o := mustRun(t, c); o.Report.Incomplete != nil || o.Report.Graphs == 0 {
+		t.Errorf("%d graphs, incomplete %+v", o.Report.Graphs, o.Report.Incomplete)
+	}
+}
+
+func TestMergeOfMissingShard(t *testing.T) {
+	c := testConfig(t, 40)
+	c.Shard = Shard{I: 0, N: 2}
+	mustRun(t, c)
+	if _, err := Merge([]string{c.Dir}); err == nil || !strings.Contains(err.Error(), "missing shards 1/2") {
+		t.Errorf("merge of one of two shards: %v", err)
+	}
+	rep, err := MergeWith([]string{c.Dir}, MergeOptions{Partial: true})
+	if err != nil || rep.Incomplete == nil || strings.Join(rep.Incomplete.MissingShards, ",") != "1/2" || rep.Incomplete.Done != 20 || rep.Incomplete.Planned != 40 {
+		t.Errorf("partial merge: %v, %+v", err, rep)
+	}
+}

@@ -1,0 +1,103 @@
+// night.go ties the state directory (state.go) into a campaign: the
+// settings it adds (the night's date, the digest of the state read), the
+// re-runs of the kept graphs at the start, the graphs skipped as seen on
+// an earlier night, and the night's updated state at the end: written to
+// OUT/state always, and committed into the state directory by an
+// unsharded run (the shards of a night leave that to `cfgfuzz merge`).
+// Minimization on a shard is deferred to the merge, so that a signature
+// several shards find is minimized once, on the whole night's first graph.
+package fuzz
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// MinimizationDeferred is Report.Minimization on a shard.
+const MinimizationDeferred = "deferred to merge"
+
+// validateState checks the state settings: a night's date with a state,
+// and on --resume the same state as the campaign started with.
+func (c *Config) validateState() error {
+	if c.State == nil {
+		if c.Night != "" || c.StateDigest != "" {
+			return fmt.Errorf("the campaign was run with --state (night %s): give --state again", c.Night)
+		}
+		return nil
+	}
+	if _, err := time.Parse(time.DateOnly, c.Night); err != nil {
+		return fmt.Errorf("night %q: want a date YYYY-MM-DD", c.Night)
+	}
+	switch {
+	case c.StateDigest == "":
+		c.StateDigest = c.State.Digest
+	case c.StateDigest != c.State.Digest:
+		return fmt.Errorf("state %s changed since the campaign started (digest %s, campaign read %s)", c.State.Dir, c.State.Digest, c.StateDigest)
+	}
+	return nil
+}
+
+// reruns re-runs this shard's kept graphs, or on --resume reads the
+// re-runs the interrupted run wrote.
+func (c *Config) reruns() ([]Rerun, error) {
+	if c.State == nil {
+		return nil, nil
+	}
+	if c.Resume {
+		if _, err := os.Stat(filepath.Join(c.Dir, RerunFile)); err == nil {
+			return ReadReruns(c.Dir)
+		}
+	}
+	rs, err := c.runReruns(c.State)
+	if err != nil {
+		return nil, err
+	}
+	return rs, WriteReruns(c.Dir, rs)
+}
+
+// saveState writes the night's updated state into OUT/state and, for an
+// unsharded run, into the state directory.
+func (c *Config) saveState(rep *Report, recs []Record) error {
+	up := NextState(c.State, rep, seenOf(&c.Settings, recs))
+	if err := WriteStateUpdate(filepath.Join(c.Dir, StateUpdateDir), up); err != nil {
+		return err
+	}
+	if c.Shard.N > 1 {
+		return nil
+	}
+	return WriteStateUpdate(c.State.Dir, up)
+}
+
+// seenBefore reports whether graph index i's graph is in the state's
+// filter under the strategy it runs.
+func (w *worker) seenBefore(i int, g *cfg.Graph) bool {
+	if w.seen == nil {
+		return false
+	}
+	return w.seen.Has(seenKey(w.set, w.set.GraphStrategy(i), GraphFingerprint(g)))
+}
+
+// fillStateMinimized gives the findings of stored signatures the store's
+// minimized graph: they are not minimized again.
+func fillStateMinimized(rep *Report, st *State) {
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		if e := st.lookup(f.Signature, f.Strategy); e != nil && f.Minimized == "" {
+			f.Minimized = e.Minimized
+		}
+	}
+}
+
+// class is a signature's class tonight ("" when not classed).
+func (s *StateReport) class(sig, strategy string) string {
+	for _, c := range s.Signatures {
+		if c.Signature == sig && c.Strategy == strategy {
+			return c.Class
+		}
+	}
+	return ""
+}

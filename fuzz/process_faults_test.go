@@ -1,0 +1,419 @@
+// process_faults_test.go drives Process against the misbehaving servers of
+// testdata/redteam/server (and two shell one-liners): the per-graph limit
+// holds whatever the server does with its pipes, an answer is bounded in
+// size, no descendant outlives its server (Linux), and each protocol
+// violation gets the finding PROTOCOL.md gives it.
+package fuzz
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+var (
+	redteamOnce sync.Once
+	redteamBin  string
+	redteamErr  string
+)
+
+// redteamServer builds testdata/redteam/server once per test binary.
+func redteamServer(t *testing.T) string {
+	t.Helper()
+	redteamOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "cfgfuzz-redteam-")
+		if err != nil {
+			redteamErr = err.Error()
+			return
+		}
+		redteamBin = dir + "/server"
+		if out, err := goBuild(redteamBin, "./testdata/redteam/server"); err != nil {
+			redteamErr = fmt.Sprintf("%v\n%s", err, out)
+		}
+	})
+	if redteamErr != "" {
+		t.Fatal(redteamErr)
+	}
+	return redteamBin
+}
+
+// structurizeWithin runs one request and fails the test when it takes
+// longer than bound (a hang of the client, not of the server).
+func structurizeWithin(t *testing.T, p *Process, g *cfg.Graph, limit, bound time.Duration) (Answer, time.Duration) {
+	t.Helper()
+	done := make(chan Answer, 1)
+	start := time.Now()
+	go func() { done <- p.Structurize(g, proto.Options{}, limit) }()
+	select {
+	case a := <-done:
+		return a, time.Since(start)
+	case <-time.After(bound):
+		t.Fatalf("Structurize still running after %v (limit %v)", bound, limit)
+		return Answer{}, 0
+	}
+}
+
+func smallGraph(t *testing.T) *cfg.Graph {
+	t.Helper()
+	g, err := cfg.ParseCompact("{{1, 2}, {3}, {3}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// chainGraph is a chain of n blocks: its request line is about 8n bytes.
+func chainGraph(t *testing.T, n int) *cfg.Graph {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i < n-1; i++ {
+		fmt.Fprintf(&b, "{%d},", i+1)
+	}
+	b.WriteString("{}}")
+	g, err := cfg.ParseCompact(b.String(), cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func TestProcessClosedStdoutKeepsTheLimit(t *testing.T) {
+	p := &Process{Argv: []string{"sh", "-c", "exec >&-; exec sleep 3600"}}
+	defer p.Close()
+	a, took := structurizeWithin(t, p, smallGraph(t), 500*time.Millisecond, 10*time.Second)
+	if a.Outcome != OutCrash || !strings.Contains(a.Reason, "closed its output without exiting") {
+		t.Errorf("answer %s %q, want a crash: closed its output without exiting", a.Outcome, clip(a.Reason))
+	}
+	if took > 2*time.Second {
+		t.Errorf("took %v for a limit of 500ms", took)
+	}
+}
+
+func TestProcessIgnoredStdinKeepsTheLimit(t *testing.T) {
+	p := &Process{Argv: []string{redteamServer(t), "ignore-stdin"}}
+	defer p.Close()
+	g := chainGraph(t, 40000) // a request of about 300 KB: more than a pipe holds
+	a, took := structurizeWithin(t, p, g, 500*time.Millisecond, 10*time.Second)
+	if a.Outcome != OutTimeout {
+		t.Errorf("answer %s %q, want a timeout", a.Outcome, clip(a.Reason))
+	}
+	if took > 2*time.Second {
+		t.Errorf("took %v for a limit of 500ms", took)
+	}
+}
+
+func TestProcessAnswerLimit(t *testing.T) {
+	bin := redteamServer(t)
+	for _, mode := range []string{"huge-line", "endless"} {
+		t.Run(mode, func(t *testing.T) {
+			p := &Process{Argv: []string{bin, mode}, Options: ProcessOptions{MaxAnswer: 1 << 20}}
+			defer p.Close()
+			a, _ := structurizeWithin(t, p, smallGraph(t), 10*time.Second, 20*time.Second)
+			want := "protocol: answer longer than 1048576 bytes (--max-answer)"
+			if a.Outcome != OutCrash || a.Reason != want {
+				t.Errorf("answer %s %q, want crash %q", a.Outcome, clip(a.Reason), want)
+			}
+			if sig := harnessSignature(a.Outcome, a.Reason); sig != "structurize:crash:protocol: answer longer than N bytes (--max-answer)" {
+				t.Errorf("signature %q", sig)
+			}
+		})
+	}
+}
+
+func TestReadAnswerLineBounds(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string // "" an error
+	}{
+		{"abc\n", 3, "abc\n"},
+		{"abcd\n", 3, ""},
+		{strings.Repeat("x", 100000) + "\n", 100000, strings.Repeat("x", 100000) + "\n"},
+		{strings.Repeat("x", 100001) + "\n", 100000, ""},
+		{"abc", 10, ""}, // cut short by the end of the output
+	} {
+		r := bufioReader(c.in)
+		got, err := readAnswerLine(r, c.max)
+		if c.want == "" && err == nil {
+			t.Errorf("%d bytes, max %d: no error", len(c.in), c.max)
+		}
+		if c.want != "" && string(got) != c.want {
+			t.Errorf("%d bytes, max %d: got %d bytes, %v", len(c.in), c.max, len(got), err)
+		}
+	}
+}
+
+func TestProcessProtocolViolations(t *testing.T) {
+	bin := redteamServer(t)
+	for _, c := range []struct {
+		mode, outcome, reason string
+	}{
+		{"good", proto.OK, ""},
+		{"blank-line", proto.OK, ""},
+		{"both", OutCrash, "protocol: ok answer with both module and func"},
+		{"neither", OutCrash, "protocol: ok answer with neither module nor func"},
+		{"huge-orig", OutCrash, "protocol: func block 0: orig 1000000000000 is not a block of the 4-block graph"},
+		{"wrong-id", OutCrash, "protocol: answer id 1001 to request 1"},
+		{"bad-outcome", OutCrash, `protocol: unknown outcome "splendid"`},
+		{"garbage", OutCrash, `protocol: answer is not a response (invalid character 'h' looking for beginning of value): "hello, this is not json"`},
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			p := &Process{Argv: []string{bin, c.mode}}
+			defer p.Close()
+			a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+			// The signature is what must be stable (the block number of
+			// huge-orig depends on the structurizer's layout).
+			if a.Outcome != c.outcome || harnessSignature(a.Outcome, a.Reason) != harnessSignature(c.outcome, c.reason) {
+				t.Errorf("answer %s %q, want %s %q", a.Outcome, clip(a.Reason), c.outcome, c.reason)
+			}
+			if c.outcome == proto.OK {
+				if _, err := ModuleOf(a); err != nil {
+					t.Errorf("module: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// markedAlive lists the live processes (zombies excluded) whose
+// environment holds mark.
+func markedAlive(t *testing.T, mark string) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil || !bytes.Contains(env, []byte(mark)) {
+			continue
+		}
+		if st, ok := readProcStat(pid); ok && st.state != 'Z' {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// markProcesses sets a unique environment entry that every process the
+// test starts inherits, and returns it.
+func markProcesses(t *testing.T) string {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("descendants are found through /proc and a child subreaper: Linux only")
+	}
+	v := fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
+	t.Setenv("CFGFUZZ_TEST_MARK", v)
+	return "CFGFUZZ_TEST_MARK=" + v
+}
+
+func TestProcessLeavesNoDescendants(t *testing.T) {
+	bin := redteamServer(t)
+	for _, c := range []struct {
+		mode    string
+		outcome string
+	}{
+		{"detach", proto.OK},      // detached children of a live server, then Close
+		{"detach-exit", OutCrash}, // a server that detaches a child and exits
+		{"detach-deep", proto.OK}, // an orphaned grandchild, reparented while the server runs
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			mark := markProcesses(t)
+			p := &Process{Argv: []string{bin, c.mode}}
+			for range 3 {
+				a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+				if a.Outcome != c.outcome {
+					t.Fatalf("answer %s %q, want %s", a.Outcome, clip(a.Reason), c.outcome)
+				}
+			}
+			p.Close()
+			if left := markedAlive(t, mark); len(left) > 0 {
+				t.Errorf("%d processes left: %v", len(left), left)
+			}
+		})
+	}
+}
+
+func TestProcessTimeoutKillsDescendants(t *testing.T) {
+	mark := markProcesses(t)
+	p := &Process{Argv: []string{"sh", "-c", "setsid sleep 3600 & exec sleep 3600"}}
+	defer p.Close()
+	a, _ := structurizeWithin(t, p, smallGraph(t), 500*time.Millisecond, 10*time.Second)
+	if a.Outcome != OutTimeout {
+		t.Fatalf("answer %s %q, want a timeout", a.Outcome, clip(a.Reason))
+	}
+	if left := markedAlive(t, mark); len(left) > 0 {
+		t.Errorf("%d processes left after the timeout: %v", len(left), left)
+	}
+}
+
+func TestKillAllServers(t *testing.T) {
+	mark := markProcesses(t)
+	p := &Process{Argv: []string{redteamServer(t), "detach"}}
+	if a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second); a.Outcome != proto.OK {
+		t.Fatalf("answer %s %q", a.Outcome, clip(a.Reason))
+	}
+	if len(markedAlive(t, mark)) < 2 {
+		t.Fatalf("want the server and its detached child running")
+	}
+	KillAllServers()
+	if left := markedAlive(t, mark); len(left) > 0 {
+		t.Errorf("%d processes left: %v", len(left), left)
+	}
+	done := make(chan struct{})
+	go func() { p.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close hangs after KillAllServers")
+	}
+}
+
+// clip cuts a reason for a test message (a flood can make it huge).
+func clip(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "..."
+	}
+	return s
+}
+
+func bufioReader(s string) *bufio.Reader { return bufio.NewReaderSize(strings.NewReader(s), 1<<16) }
+
+// goBuild builds a package of this module into out.
+func goBuild(out, pkg string) ([]byte, error) {
+	return exec.Command("go", "build", "-o", out, pkg).CombinedOutput()
+}
+
+func TestCampaignLeavesNoOrphans(t *testing.T) {
+	mark := markProcesses(t)
+	c := testConfig(t, 12)
+	c.Current = ProcessFactory("detach-exit", []string{redteamServer(t), "detach-exit"}, "")
+	o := mustRun(t, c)
+	if o.Report.Outcomes[OutCrash] != 12 {
+		t.Errorf("outcomes %v: want 12 crashes", o.Report.Outcomes)
+	}
+	if left := markedAlive(t, mark); len(left) > 0 {
+		t.Errorf("%d processes left by a campaign of 12 graphs: %v", len(left), left)
+	}
+}
+
+func TestHandshakeDeclaresPromises(t *testing.T) {
+	bin := buildCmd(t, "../cmd/structurize")
+	for _, c := range []struct {
+		strategy   string
+		idempotent bool
+	}{{"", true}, {"dispatch", false}} {
+		p := &Process{Argv: []string{bin}}
+		opt := proto.Options{Strategy: c.strategy}
+		a := p.Structurize(smallGraph(t), opt, 10*time.Second)
+		p.Close()
+		if a.Outcome != proto.OK {
+			t.Fatalf("%q: answer %s %q", c.strategy, a.Outcome, a.Reason)
+		}
+		d := a.Declared
+		if d == nil || !d.Deterministic || !d.RenumberingInvariant || d.Idempotent != c.idempotent || !d.Switches || !d.Irreducible {
+			t.Errorf("%q: declared %+v, want everything, idempotent %v", c.strategy, d, c.idempotent)
+		}
+		if h := p.Declared(opt); h == nil || !strings.HasPrefix(h.Name, "cfgfuzz/") {
+			t.Errorf("%q: hello %+v", c.strategy, h)
+		}
+	}
+}
+
+func TestHandshakeFallsBackToV1(t *testing.T) {
+	bin := buildCmd(t, "./testdata/badstruct") // proto.Serve: v1 only
+	p := &Process{Argv: []string{bin}}
+	defer p.Close()
+	for range 2 {
+		a := p.Structurize(chainGraph(t, 3), proto.Options{}, 10*time.Second) // badstruct panics on 4 blocks
+		if a.Outcome != proto.OK || a.Declared != nil {
+			t.Fatalf("answer %s %q, declared %+v: want ok, nothing declared", a.Outcome, a.Reason, a.Declared)
+		}
+	}
+	if p.Starts != 1 {
+		t.Errorf("%d starts: the v1 server answered the hello with an error and should be kept", p.Starts)
+	}
+}
+
+// TestMetaHonoursDeclaredDeterminism: the same nondeterministic server is a
+// meta finding under v1 (determinism assumed) and none under v2, where it
+// declares that it is not deterministic.
+func TestMetaHonoursDeclaredDeterminism(t *testing.T) {
+	bin := redteamServer(t)
+	for _, c := range []struct {
+		mode    string
+		finding bool
+	}{{"nondet", true}, {"v2-nondet", false}} {
+		cf := testConfig(t, 12)
+		cf.Current = ProcessFactory(c.mode, []string{bin, c.mode}, "")
+		o := mustRun(t, cf)
+		found := false
+		for _, f := range o.Report.Findings {
+			found = found || f.Signature == "meta:"+oracle.SigNondeterministic
+		}
+		if found != c.finding {
+			t.Errorf("%s: meta:nondeterministic found %v, want %v (findings %+v)", c.mode, found, c.finding, o.Report.Findings)
+		}
+	}
+}
+
+func TestReportListsDeclaredProperties(t *testing.T) {
+	bin := redteamServer(t)
+	c := testConfig(t, 4)
+	c.Current = ProcessFactory("v2-nondet", []string{bin, "v2-nondet"}, "")
+	o := mustRun(t, c)
+	h := o.Report.Declared["current"]
+	if h == nil || h.Name != "redteam/v2-nondet" || h.Promises.Deterministic || !h.Promises.RenumberingInvariant {
+		t.Fatalf("declared %+v", o.Report.Declared)
+	}
+	md, err := os.ReadFile(c.Dir + "/report.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), `The current side declares itself "redteam/v2-nondet" (protocol v2): {"deterministic":false`) {
+		t.Errorf("report.md does not list the declaration:\n%.600s", md)
+	}
+	c = testConfig(t, 4)
+	c.Current = ProcessFactory("v1", []string{bin, "v1"}, "")
+	if o := mustRun(t, c); o.Report.Declared != nil {
+		t.Errorf("a v1 server declared %+v", o.Report.Declared)
+	}
+}
+
+// TestUnsupportedGraphsAreNotSent: a v2 server that declares no switches,
+// no irreducible graphs and at most 6 blocks gets none of them (it would
+// exit, a crash): they are `unsupported`, no finding; meta does not ask it
+// for the CFG of a module it does not serve either.
+func TestUnsupportedGraphsAreNotSent(t *testing.T) {
+	bin := redteamServer(t)
+	for _, strategy := range []string{"dispatch", ""} {
+		c := testConfig(t, 40)
+		c.Strategy = strategy
+		c.Current = ProcessFactory("v2-limited", []string{bin, "v2-limited"}, "")
+		o := mustRun(t, c)
+		if o.Report.Outcomes[OutUnsupported] == 0 || o.Report.Outcomes[OutOK] == 0 {
+			t.Errorf("%q: outcomes %v: want unsupported and ok graphs", strategy, o.Report.Outcomes)
+		}
+		if len(o.Report.Findings) > 0 {
+			t.Errorf("%q: findings %+v", strategy, o.Report.Findings)
+		}
+	}
+}

@@ -1,0 +1,53 @@
+// proto_test.go: ServeDeclared answers a v2 hello with its declaration and
+// serves v1 and v2 requests; Serve (v1 only) answers the hello with the
+// version error; another version is a request error.
+package proto
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func serveLines(t *testing.T, declare Declare, lines ...string) []Response {
+	t.Helper()
+	var out bytes.Buffer
+	if err := ServeDeclared(strings.NewReader(strings.Join(lines, "\n")+"\n"), &out, Local(false), declare); err != nil {
+		t.Fatal(err)
+	}
+	var rs []Response
+	dec := json.NewDecoder(&out)
+	for dec.More() {
+		var r Response
+		if err := dec.Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+func TestServeDeclared(t *testing.T) {
+	hello := `{"v":2,"id":1,"graph":"","options":{"strategy":"dispatch"},"hello":{"options":{"strategy":"dispatch"}}}`
+	v2 := `{"v":2,"id":2,"graph":"{{1},{}}","options":{}}`
+	v1 := `{"v":1,"id":3,"graph":"{{1},{}}","options":{}}`
+	v3 := `{"v":3,"id":4,"graph":"{{1},{}}","options":{}}`
+	rs := serveLines(t, LocalDeclare, hello, v2, v1, v3)
+	if len(rs) != 4 {
+		t.Fatalf("%d responses", len(rs))
+	}
+	if h := rs[0].Hello; rs[0].ID != 1 || h == nil || h.V != Version2 || h.Promises.Idempotent || !h.Promises.Deterministic {
+		t.Errorf("hello answer %+v (%+v)", rs[0], h)
+	}
+	if rs[1].Outcome != OK || rs[2].Outcome != OK || rs[1].ID != 2 || rs[2].ID != 3 {
+		t.Errorf("v2 and v1 requests: %+v %+v", rs[1], rs[2])
+	}
+	if rs[3].Outcome != Error || !strings.HasPrefix(rs[3].Reason, RequestError) {
+		t.Errorf("version 3: %+v", rs[3])
+	}
+	v1only := serveLines(t, nil, hello, v1)
+	if v1only[0].Outcome != Error || !strings.HasPrefix(v1only[0].Reason, RequestError) || v1only[0].Hello != nil || v1only[1].Outcome != OK {
+		t.Errorf("v1-only server: %+v", v1only)
+	}
+}

@@ -1,0 +1,132 @@
+// rerun.go re-runs the graphs the state keeps for each signature
+// (StoredSignature.Graphs) at the start of a night, on the current side
+// with the signature's strategy: what tells a fixed signature (its graphs
+// re-run, none shows it) from one merely not met tonight. Kept graph j, in
+// the store's order, belongs to shard j mod N, so the shards of a night
+// re-run each kept graph once and their re-runs union into the whole
+// night's. The re-runs are written to OUT/rerun.jsonl.
+package fuzz
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+)
+
+// RerunFile holds a campaign's re-runs, one JSON object a line.
+const RerunFile = "rerun.jsonl"
+
+// Rerun is one kept graph of a stored signature, re-run tonight.
+type Rerun struct {
+	J         int        `json:"j"` // position in the store's order of kept graphs
+	Signature string     `json:"signature"`
+	Strategy  string     `json:"strategy,omitempty"`
+	Graph     KeptGraph  `json:"graph"`
+	Result    SideResult `json:"result"`
+}
+
+// rerunPlan lists the kept graphs in the store's order.
+func rerunPlan(st *State) []Rerun {
+	var out []Rerun
+	for _, e := range st.Store {
+		for _, g := range e.Graphs {
+			out = append(out, Rerun{J: len(out), Signature: e.Signature, Strategy: e.Strategy, Graph: g})
+		}
+	}
+	return out
+}
+
+// runReruns re-runs this shard's kept graphs on one worker.
+func (c *Config) runReruns(st *State) ([]Rerun, error) {
+	plan := rerunPlan(st)
+	var mine []Rerun
+	for _, r := range plan {
+		if c.Shard.has(r.J) {
+			mine = append(mine, r)
+		}
+	}
+	if len(mine) == 0 {
+		return nil, nil
+	}
+	w, err := newWorker(c)
+	if err != nil {
+		return nil, fmt.Errorf("re-run of kept graphs: %w", err)
+	}
+	defer w.close()
+	for i := range mine {
+		mine[i].Result = w.rerun(&mine[i])
+	}
+	return mine, nil
+}
+
+// rerun judges one kept graph on the current side.
+func (w *worker) rerun(r *Rerun) SideResult {
+	g, err := graphOfKept(r.Graph)
+	if err != nil {
+		return SideResult{Outcome: OutError, Detail: fmt.Sprintf("kept graph %s: %v", r.Graph.Graph, err)}
+	}
+	opt := w.curOpt
+	if r.Strategy != "" {
+		opt = proto.Options{Strategy: r.Strategy, Inject: w.curOpt.Inject}
+	}
+	res, _ := w.judge(w.cur, g, opt, nil)
+	w.escalateIfLeaked()
+	res.Func = nil
+	return res
+}
+
+// WriteReruns writes OUT/rerun.jsonl.
+func WriteReruns(dir string, rs []Rerun) error {
+	var b bytes.Buffer
+	for _, r := range rs {
+		line, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		b.Write(append(line, '\n'))
+	}
+	return writeFile(filepath.Join(dir, RerunFile), b.Bytes())
+}
+
+// ReadReruns reads the re-runs of the directories, the union by position
+// (a kept graph re-run by two directories counts once), sorted.
+func ReadReruns(dirs ...string) ([]Rerun, error) {
+	byJ := map[int]Rerun{}
+	for _, dir := range dirs {
+		f, err := os.Open(filepath.Join(dir, RerunFile))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<24)
+		for n := 1; sc.Scan(); n++ {
+			var r Rerun
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				f.Close()
+				return nil, fmt.Errorf("%s:%d: %v", filepath.Join(dir, RerunFile), n, err)
+			}
+			if _, ok := byJ[r.J]; !ok {
+				byJ[r.J] = r
+			}
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]Rerun, 0, len(byJ))
+	for _, r := range byJ {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b Rerun) int { return a.J - b.J })
+	return out, nil
+}

@@ -1,0 +1,276 @@
+// selftest.go defines SelfTest, the conformance suite of the structurizer
+// protocol (PROTOCOL.md) that `cfgfuzz selftest` runs against a server: the
+// versions it answers (the v2 hello, an unknown version), ids echoed in
+// order, bad requests (a line that is not JSON, a graph out of range)
+// answered as request errors, reasons that are stable and free of ids, and
+// ok answers carrying exactly one of module and func that cfgfuzz can
+// emit. Each case talks to the server line by line; a server that dies is
+// started again for the next case, and every server is killed at the end
+// (Process.Close).
+package fuzz
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+)
+
+// SelfTestCase is the result of one conformance case.
+type SelfTestCase struct {
+	Name string
+	// Problem is what the server got wrong; "" passed.
+	Problem string
+	// Note says what the case found out (the server's version and
+	// promises).
+	Note string
+}
+
+// SelfTest runs the conformance suite against the server argv (in dir),
+// waiting at most limit for each answer (0: 5 s).
+func SelfTest(argv []string, dir string, limit time.Duration) []SelfTestCase {
+	if limit <= 0 {
+		limit = 5 * time.Second
+	}
+	st := &selfTester{p: &Process{Argv: argv, Dir: dir}, limit: limit}
+	defer st.p.Close()
+	var out []SelfTestCase
+	for _, c := range []struct {
+		name string
+		run  func(*selfTester) (problem, note string)
+	}{
+		{"v1 request answered", (*selfTester).okAnswer},
+		{"ids echoed in order", (*selfTester).idsEchoed},
+		{"v2 hello answered (or refused as a version)", (*selfTester).hello},
+		{"unknown version is a request error", (*selfTester).unknownVersion},
+		{"a line that is not JSON is a request error", (*selfTester).notJSON},
+		{"a bad graph is a request error", (*selfTester).badGraph},
+		{"reasons stable and free of ids", (*selfTester).stableReasons},
+		{"answers of a switch and a loop", (*selfTester).forms},
+	} {
+		problem, note := c.run(st)
+		out = append(out, SelfTestCase{Name: c.name, Problem: problem, Note: note})
+	}
+	return out
+}
+
+type selfTester struct {
+	p     *Process
+	limit time.Duration
+}
+
+// send writes one raw line and reads one answer line (blank lines
+// skipped), starting the server when none runs.
+func (st *selfTester) send(line string) (proto.Response, string) {
+	if st.p.srv == nil {
+		if err := st.p.start(); err != nil {
+			return proto.Response{}, "cannot start: " + err.Error()
+		}
+	}
+	deadline := time.Now().Add(st.limit)
+	stop := st.p.srv.arm(deadline)
+	defer stop()
+	if _, err := st.p.srv.stdin.Write([]byte(line + "\n")); err != nil {
+		return proto.Response{}, fmt.Sprintf("%s: it stopped reading", st.p.died(deadline).Reason)
+	}
+	for {
+		b, err := readAnswerLine(st.p.srv.out, st.p.maxAnswer())
+		if err != nil {
+			if pastDeadline(err, deadline) {
+				st.p.end(true, 0)
+				return proto.Response{}, fmt.Sprintf("no answer within %v", st.limit)
+			}
+			if err == errAnswerTooLong {
+				st.p.end(true, 0)
+				return proto.Response{}, "answer longer than the answer limit"
+			}
+			a := st.p.died(deadline)
+			return proto.Response{}, fmt.Sprintf("no answer: the server ended (%s: %s)", a.Outcome, firstLine(a.Reason))
+		}
+		if isBlank(b) {
+			continue
+		}
+		var r proto.Response
+		if err := json.Unmarshal(b, &r); err != nil {
+			st.p.end(true, 0)
+			return proto.Response{}, fmt.Sprintf("answer is not a response (%v): %s", err, excerpt(b))
+		}
+		return r, ""
+	}
+}
+
+// request sends a v1 request for graph with id.
+func (st *selfTester) request(id int64, graph string) (proto.Response, string) {
+	b, _ := json.Marshal(proto.Request{V: proto.Version, ID: id, Graph: graph})
+	return st.send(string(b))
+}
+
+const (
+	selfTestGraph    = "{{1, 2}, {3}, {3}, {}}"
+	selfTestBadGraph = "{{1}, {-1}}" // a successor that is no block
+)
+
+func (st *selfTester) okAnswer() (string, string) {
+	r, problem := st.request(1, selfTestGraph)
+	if problem != "" {
+		return problem, ""
+	}
+	if r.ID != 1 {
+		return fmt.Sprintf("answer id %d to request 1", r.ID), ""
+	}
+	return checkOK(r, 4), ""
+}
+
+// checkOK says what is wrong with the answer to a valid graph of blocks
+// blocks: it must be ok (or a refusal) with exactly one form that emits.
+func checkOK(r proto.Response, blocks int) string {
+	switch r.Outcome {
+	case proto.Refused:
+		return ""
+	case proto.OK:
+	default:
+		return fmt.Sprintf("outcome %q (%s) on a valid graph", r.Outcome, r.Reason)
+	}
+	if msg := checkResponse(&r, blocks); msg != "" {
+		return msg
+	}
+	if _, err := ModuleOf(Answer{Module: r.Module, Func: r.Func}); err != nil {
+		return "the func does not emit: " + err.Error()
+	}
+	return ""
+}
+
+func (st *selfTester) idsEchoed() (string, string) {
+	for _, id := range []int64{7, 8, 1 << 40} {
+		r, problem := st.request(id, "{{1}, {}}")
+		if problem != "" {
+			return problem, ""
+		}
+		if r.ID != id {
+			return fmt.Sprintf("answer id %d to request %d", r.ID, id), ""
+		}
+	}
+	return "", ""
+}
+
+func (st *selfTester) hello() (string, string) {
+	b, _ := json.Marshal(proto.Request{V: proto.Version2, ID: 2, Hello: &proto.Hello{}})
+	r, problem := st.send(string(b))
+	switch {
+	case problem != "":
+		return problem, ""
+	case r.ID != 2:
+		return fmt.Sprintf("answer id %d to request 2", r.ID), ""
+	case r.Outcome == proto.Error && strings.HasPrefix(r.Reason, proto.RequestError):
+		return "", "speaks v1 only"
+	case r.Outcome != proto.OK || r.Hello == nil:
+		return fmt.Sprintf("outcome %q without a hello answer; want ok with one, or a request error", r.Outcome), ""
+	case r.Hello.V != proto.Version2:
+		return fmt.Sprintf("hello answer of version %d, want 2", r.Hello.V), ""
+	}
+	pr, _ := json.Marshal(r.Hello.Promises)
+	return "", fmt.Sprintf("speaks v2 as %q, promises %s", r.Hello.Name, pr)
+}
+
+// requestError says what is wrong with an answer that must be a request
+// error for id.
+func requestError(r proto.Response, id int64) string {
+	if r.ID != id {
+		return fmt.Sprintf("answer id %d, want %d", r.ID, id)
+	}
+	if r.Outcome != proto.Error || !strings.HasPrefix(r.Reason, proto.RequestError) {
+		return fmt.Sprintf("outcome %q, reason %q; want error, reason starting %q", r.Outcome, r.Reason, proto.RequestError)
+	}
+	return ""
+}
+
+func (st *selfTester) unknownVersion() (string, string) {
+	r, problem := st.send(`{"v":99,"id":3,"graph":"{{1}, {}}","options":{}}`)
+	if problem != "" {
+		return problem, ""
+	}
+	return requestError(r, 3), ""
+}
+
+func (st *selfTester) notJSON() (string, string) {
+	r, problem := st.send("this is not a request")
+	if problem != "" {
+		return problem, ""
+	}
+	return requestError(r, 0), ""
+}
+
+func (st *selfTester) badGraph() (string, string) {
+	r, problem := st.request(4, selfTestBadGraph)
+	if problem != "" {
+		return problem, ""
+	}
+	return requestError(r, 4), ""
+}
+
+func (st *selfTester) stableReasons() (string, string) {
+	var reasons []string
+	for _, id := range []int64{987654321, 123456789} {
+		r, problem := st.request(id, selfTestBadGraph)
+		if problem != "" {
+			return problem, ""
+		}
+		if strings.Contains(r.Reason, fmt.Sprint(id)) {
+			return fmt.Sprintf("reason %q holds the request id", r.Reason), ""
+		}
+		reasons = append(reasons, r.Reason)
+	}
+	if reasons[0] != reasons[1] {
+		return fmt.Sprintf("one bad request, two reasons: %q and %q", reasons[0], reasons[1]), ""
+	}
+	return "", ""
+}
+
+func (st *selfTester) forms() (string, string) {
+	var forms []string
+	for i, g := range []string{"{{1, 2, 3}, {4}, {4}, {4}, {}}", "{{1}, {2, 3}, {1}, {}}"} {
+		id := int64(10 + i)
+		r, problem := st.request(id, g)
+		if problem != "" {
+			return problem, ""
+		}
+		if r.ID != id {
+			return fmt.Sprintf("answer id %d to request %d", r.ID, id), ""
+		}
+		blocks := strings.Count(g, "{") - 1
+		if msg := checkOK(r, blocks); msg != "" {
+			return fmt.Sprintf("graph %s: %s", g, msg), ""
+		}
+		switch {
+		case r.Module != nil:
+			forms = append(forms, "module")
+		case r.Func != nil:
+			forms = append(forms, "func")
+		default:
+			forms = append(forms, "refused")
+		}
+	}
+	return "", "answered with " + strings.Join(forms, ", ")
+}
+
+// FormatSelfTest writes the suite's results, one line a case, and says
+// whether every case passed.
+func FormatSelfTest(cases []SelfTestCase) (string, bool) {
+	var b bytes.Buffer
+	ok := true
+	for _, c := range cases {
+		switch {
+		case c.Problem != "":
+			ok = false
+			fmt.Fprintf(&b, "FAIL %s: %s\n", c.Name, c.Problem)
+		case c.Note != "":
+			fmt.Fprintf(&b, "ok   %s (%s)\n", c.Name, c.Note)
+		default:
+			fmt.Fprintf(&b, "ok   %s\n", c.Name)
+		}
+	}
+	return b.String(), ok
+}

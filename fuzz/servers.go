@@ -1,0 +1,76 @@
+// servers.go keeps the registry of running structurizer servers and
+// defines KillAllServers, the exit path's guarantee that none outlives
+// cfgfuzz. Every server gets a token in its environment (serverEnv), which
+// its descendants inherit: descend_linux.go uses it to recognize the
+// orphans a server leaves behind.
+package fuzz
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+)
+
+// serverEnv is the environment variable that names a server's token,
+// PID.N: this process's pid and the server's serial number.
+const serverEnv = "CFGFUZZ_SERVER"
+
+var (
+	serverSerial atomic.Int64
+	serversMu    sync.Mutex
+	servers      = map[int]string{} // pid -> token of each running server
+)
+
+// newServerToken names the next server.
+func newServerToken() string {
+	return fmt.Sprintf("%d.%d", os.Getpid(), serverSerial.Add(1))
+}
+
+func registerServer(pid int, token string) {
+	serversMu.Lock()
+	servers[pid] = token
+	serversMu.Unlock()
+}
+
+func unregisterServer(pid int) {
+	serversMu.Lock()
+	delete(servers, pid)
+	serversMu.Unlock()
+}
+
+// isServer says whether pid is a running server (its exec.Cmd reaps it).
+func isServer(pid int) bool {
+	serversMu.Lock()
+	defer serversMu.Unlock()
+	_, ok := servers[pid]
+	return ok
+}
+
+// KillAllServers kills every structurizer server this process started that
+// still runs, with its process group and every descendant found (on Linux
+// also detached ones and the orphans of servers already gone; see
+// descend_linux.go). It is for the exit path of a program that cannot
+// close its sides first (a fatal error, a second signal): a Process whose
+// server it killed answers its next graph as a crash, so it must not run
+// while a campaign is still judging graphs. Closing every side
+// (Process.Close) is the orderly way and is enough on its own.
+func KillAllServers() {
+	if serverSerial.Load() == 0 {
+		return // no server was ever started
+	}
+	serversMu.Lock()
+	live := make(map[int]string, len(servers))
+	for pid, token := range servers {
+		live[pid] = token
+	}
+	serversMu.Unlock()
+	known := map[int]uint64{}
+	for pid := range live {
+		for d, start := range descendantsOf(pid) {
+			known[d] = start
+		}
+		killGroup(pid)
+	}
+	sweepDescendants(serverEnv+"="+fmt.Sprint(os.Getpid())+".", known)
+}

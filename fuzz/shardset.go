@@ -1,0 +1,158 @@
+// shardset.go defines what makes a set of campaign directories a complete
+// campaign for Merge: one split (every directory shard i of the same n),
+// every shard of it present, and every shard finished: a results log
+// whose last line is whole, a report that is not incomplete, no live
+// owner (lock.go), and under a graph budget a record for every graph
+// index. What is missing is listed so Merge can refuse the set or, with
+// MergeOptions.Partial, say it in the report.
+package fuzz
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// MergeOptions configures MergeWith. The zero value refuses an incomplete
+// shard set.
+type MergeOptions struct {
+	// Partial merges an incomplete shard set; the report's Incomplete
+	// names the missing shards and the shards' defects.
+	Partial bool
+	// State is the state directory the shards read (--state); nil merges
+	// without one (MergeNight).
+	State *State
+	// Minimize minimizes the merged report's new findings not minimized
+	// yet (a shard defers them: Report.Minimization), as Config.Minimize
+	// (MergeNight).
+	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
+}
+
+// shardState is what a merge needs to know of one directory.
+type shardState struct {
+	dir      string
+	settings Settings
+	recs     []Record
+	report   Report
+	problems []string
+}
+
+// inspectShard reads a shard directory (its report.json for what the log
+// does not hold: throughput, minimized graphs, completeness) and lists its
+// defects.
+func inspectShard(dir string) (*shardState, error) {
+	s, err := LoadSettings(dir)
+	if err != nil {
+		return nil, err
+	}
+	st := &shardState{dir: dir, settings: s}
+	recs, good, err := ReadRecords(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	st.recs = recs
+	switch fi, err := os.Stat(filepath.Join(dir, ResultsFile)); {
+	case errors.Is(err, os.ErrNotExist):
+		st.problem("no results log")
+	case err != nil:
+		return nil, err
+	case fi.Size() > good:
+		st.problem("torn results log (%d bytes after the last whole record)", fi.Size()-good)
+	}
+	if pid, host, ok := readLock(filepath.Join(dir, LockFile)); ok && processAlive(pid) {
+		st.problem("in use by process %d on %s", pid, host)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		st.problem("no report (the shard did not finish)")
+	case err != nil:
+		return nil, err
+	default:
+		if err := json.Unmarshal(b, &st.report); err != nil {
+			return nil, fmt.Errorf("%s: report.json: %v", dir, err)
+		}
+		if in := st.report.Incomplete; in != nil {
+			st.problem("%s", in.Reason)
+		}
+	}
+	if want := shardPlanned(s); want > 0 && len(recs) < want {
+		st.problem("%s of %s graphs", thousands(len(recs)), thousands(want))
+	}
+	return st, nil
+}
+
+func (st *shardState) problem(format string, args ...any) {
+	st.problems = append(st.problems, st.dir+": "+fmt.Sprintf(format, args...))
+}
+
+// shardPlanned is the number of graph indices of a shard's budget, 0
+// under a time budget.
+func shardPlanned(s Settings) int {
+	n := 0
+	for i := 0; i < s.Graphs; i++ {
+		if s.Shard.has(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// splitOf is a shard's split: n, 1 for an unsharded campaign.
+func splitOf(s Shard) (i, n int) {
+	if s.N <= 1 {
+		return 0, 1
+	}
+	return s.I, s.N
+}
+
+// shardSetGaps lists the shards missing from the set (as "i/n" of the
+// first directory's split), the directories of another split, and, under
+// a graph budget, the graph indices without a record.
+func shardSetGaps(shards []*shardState, covered map[int]bool) (missing, problems []string) {
+	_, n := splitOf(shards[0].settings.Shard)
+	have := make([]bool, n)
+	for _, st := range shards {
+		i, m := splitOf(st.settings.Shard)
+		if m != n {
+			problems = append(problems, fmt.Sprintf("%s: shard %d/%d of another split than %s's (%d shards)", st.dir, i, m, shards[0].dir, n))
+			continue
+		}
+		have[i] = true
+	}
+	for i, ok := range have {
+		if !ok {
+			missing = append(missing, fmt.Sprintf("%d/%d", i, n))
+		}
+	}
+	if g := shards[0].settings.Graphs; g > 0 {
+		lacking := 0
+		for i := range g {
+			if !covered[i] {
+				lacking++
+			}
+		}
+		if lacking > 0 {
+			problems = append(problems, fmt.Sprintf("%s of %s graph indices have no record", thousands(lacking), thousands(g)))
+		}
+	}
+	return missing, problems
+}
+
+// mergeIncomplete is the Incomplete of a merge, nil for a complete set.
+func mergeIncomplete(shards []*shardState, covered map[int]bool, done int) *Incomplete {
+	missing, problems := shardSetGaps(shards, covered)
+	for _, st := range shards {
+		problems = append(problems, st.problems...)
+	}
+	if len(missing) == 0 && len(problems) == 0 {
+		return nil
+	}
+	slices.Sort(missing)
+	return &Incomplete{Reason: "partial merge", Done: done, Planned: shards[0].settings.Graphs, MissingShards: missing, Problems: problems}
+}

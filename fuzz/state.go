@@ -1,0 +1,290 @@
+// state.go defines the state directory that a nightly campaign keeps from
+// one night to the next (--state DIR; STATE.md documents its layout): the
+// findings store by signature (findings.json), the filter of graphs
+// already checked (seen.bloom, bloom.go) and the user's triage file
+// (triage.txt, triage.go). A campaign reads it once, at the start, and
+// never writes it while it runs: it writes the night's updated state into
+// its own output directory (OUT/state), which an unsharded run then
+// commits into the state directory and which `cfgfuzz merge` unions over
+// the shards of a night (NextState is a pure function of the state read,
+// the merged report and the re-runs, so the merged state does not depend
+// on the shards or the order they come in).
+package fuzz
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// Files of a state directory, and the output directory's copy of the
+// night's updated state.
+const (
+	StateFindingsFile = "findings.json"
+	StateSeenFile     = "seen.bloom"
+	StateTriageFile   = "triage.txt"
+	StateUpdateDir    = "state"
+	StateSchema       = "cfgfuzz-state/v1"
+	// KeepGraphs is how many graphs per signature the store keeps (and a
+	// night re-runs).
+	KeepGraphs = 3
+)
+
+// StoredSignature is one signature (on one strategy) the state remembers.
+type StoredSignature struct {
+	Signature string `json:"signature"`
+	// Strategy is the strategy its graphs ran when not the campaign's
+	// default ("" as in Finding.Strategy).
+	Strategy string `json:"strategy,omitempty"`
+	Outcome  string `json:"outcome"`
+	// FirstSeen and LastSeen are the nights (YYYY-MM-DD, Settings.Night)
+	// it showed on; FirstRevision and Revision the current side's spec on
+	// those nights (a revision resolved to its commit).
+	FirstSeen     string `json:"first_seen"`
+	LastSeen      string `json:"last_seen"`
+	FirstRevision string `json:"first_revision"`
+	Revision      string `json:"revision"`
+	// Fixed is the first night its graphs were re-run and none showed
+	// it; "" while it shows.
+	Fixed     string `json:"fixed,omitempty"`
+	Minimized string `json:"minimized,omitempty"`
+	// Graphs are up to KeepGraphs graphs that showed it, oldest first.
+	Graphs []KeptGraph `json:"graphs"`
+}
+
+// KeptGraph is a graph kept to be re-run: its compact notation and
+// weights, and where it came from (for the replay command).
+type KeptGraph struct {
+	Graph   string `json:"graph"`
+	Weights []int  `json:"weights,omitempty"`
+	Stream  Stream `json:"stream"`
+	Seed    uint64 `json:"seed"`
+}
+
+// storeFile is findings.json.
+type storeFile struct {
+	Schema     string            `json:"schema"`
+	Signatures []StoredSignature `json:"signatures"`
+}
+
+// State is a state directory as read at the start of a night.
+type State struct {
+	Dir    string
+	Store  []StoredSignature // sorted by signature, then strategy
+	Triage map[string]TriageEntry
+	Seen   *Bloom
+	// Digest hashes the three files as read (Settings.StateDigest): the
+	// shards of a night must have read the same state.
+	Digest string
+}
+
+// LoadState reads a state directory; missing files (a first night) are
+// empty. It creates the directory.
+func LoadState(dir string) (*State, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	st := &State{Dir: dir}
+	h := sha256.New()
+	store, err := os.ReadFile(filepath.Join(dir, StateFindingsFile))
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	if len(store) > 0 {
+		var f storeFile
+		if err := json.Unmarshal(store, &f); err != nil {
+			return nil, fmt.Errorf("%s: %v", filepath.Join(dir, StateFindingsFile), err)
+		}
+		if f.Schema != StateSchema {
+			return nil, fmt.Errorf("%s: schema %q, want %q", filepath.Join(dir, StateFindingsFile), f.Schema, StateSchema)
+		}
+		st.Store = f.Signatures
+		sortStore(st.Store)
+	}
+	triage, err := os.ReadFile(filepath.Join(dir, StateTriageFile))
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
+	if st.Triage, err = ParseTriage(filepath.Join(dir, StateTriageFile), triage); err != nil {
+		return nil, err
+	}
+	if st.Seen, err = ReadBloom(filepath.Join(dir, StateSeenFile)); err != nil {
+		return nil, err
+	}
+	seen, _ := os.ReadFile(filepath.Join(dir, StateSeenFile))
+	for _, part := range [][]byte{store, triage, seen} {
+		fmt.Fprintf(h, "%d\n", len(part))
+		h.Write(part)
+	}
+	st.Digest = hex.EncodeToString(h.Sum(nil)[:12])
+	return st, nil
+}
+
+func sortStore(s []StoredSignature) {
+	slices.SortFunc(s, func(a, b StoredSignature) int {
+		return cmp.Or(cmp.Compare(a.Signature, b.Signature), cmp.Compare(a.Strategy, b.Strategy))
+	})
+}
+
+// lookup finds a stored signature.
+func (st *State) lookup(sig, strategy string) *StoredSignature {
+	i, ok := slices.BinarySearchFunc(st.Store, findingKey{sig, strategy}, func(e StoredSignature, k findingKey) int {
+		return cmp.Or(cmp.Compare(e.Signature, k.sig), cmp.Compare(e.Strategy, k.strategy))
+	})
+	if !ok {
+		return nil
+	}
+	return &st.Store[i]
+}
+
+// seenKey is a graph's key in the filter: its fingerprint and what judging
+// it depends on besides the revision (the strategy it ran, the faults
+// planted, the checks). A graph checked under other faults or checks is
+// checked again; one checked on an older revision is not (the graphs that
+// showed a signature are re-run every night: rerun.go).
+func seenKey(s *Settings, strategy string, fp Fingerprint) []byte {
+	k := fmt.Sprintf("%x|%s|%s|%s", fp[:], cmp.Or(strategy, s.Strategy), strings.Join(s.Inject, ","), strings.Join(s.Checks, ","))
+	return []byte(k)
+}
+
+// recordSeenKey is the filter key of a record's graph; false for a record
+// that checked nothing (a generator failure, a harness error, a graph
+// skipped as seen).
+func recordSeenKey(s *Settings, r *Record) ([]byte, bool) {
+	if r.Seen || r.Graph == "" || r.Current.Outcome == OutError || r.Current.Outcome == "" {
+		return nil, false
+	}
+	g, err := graphOf(&Example{Graph: r.Graph, Weights: r.Weights})
+	if err != nil {
+		return nil, false
+	}
+	return seenKey(s, s.GraphStrategy(r.Index), GraphFingerprint(g)), true
+}
+
+// StateUpdate is a night's updated state: what NextState computes.
+type StateUpdate struct {
+	Store []StoredSignature
+	Seen  *Bloom
+}
+
+// NextState is the state after tonight: every signature tonight's report
+// classed, with its dates, revision and kept graphs, and the filter with
+// tonight's checked graphs added (seen, which may be nil: the filter of
+// the night's records; merge passes the OR of the shards').
+func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
+	byKey := map[findingKey]StoredSignature{}
+	for _, e := range st.Store {
+		byKey[findingKey{e.Signature, e.Strategy}] = e
+	}
+	firsts := map[findingKey]*Finding{}
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		firsts[findingKey{f.Signature, f.Strategy}] = f
+	}
+	s := &rep.Settings
+	for _, c := range rep.State.Signatures {
+		k := findingKey{c.Signature, c.Strategy}
+		e, had := byKey[k]
+		if !had {
+			e = StoredSignature{Signature: c.Signature, Strategy: c.Strategy, Outcome: c.Outcome, FirstSeen: s.Night, FirstRevision: stateRevision(s)}
+		}
+		switch {
+		case c.Class == ClassFixed:
+			e.Fixed = cmp.Or(e.Fixed, s.Night)
+		case c.Class == ClassUnverified:
+		default: // it showed tonight
+			e.LastSeen, e.Revision, e.Fixed = s.Night, stateRevision(s), ""
+			if f := firsts[k]; f != nil {
+				for _, x := range append([]Example{f.First}, f.Others...) {
+					e.Graphs = keepGraph(e.Graphs, KeptGraph{Graph: x.Graph, Weights: x.Weights, Stream: x.Stream, Seed: x.Seed})
+				}
+				e.Minimized = cmp.Or(e.Minimized, f.Minimized)
+			}
+			for _, g := range c.rerunShowing {
+				e.Graphs = keepGraph(e.Graphs, g)
+			}
+		}
+		byKey[k] = e
+	}
+	up := StateUpdate{Seen: NewBloom()}
+	for _, e := range byKey {
+		up.Store = append(up.Store, e)
+	}
+	sortStore(up.Store)
+	up.Seen.Or(st.Seen)
+	if seen != nil {
+		up.Seen.Or(seen)
+	}
+	return up
+}
+
+// stateRevision is the current side as the store records it: its spec,
+// and for this binary's own structurizer the commit it was built from.
+func stateRevision(s *Settings) string {
+	if sp, err := ParseSpec(s.Current); err == nil && sp.IsSelf() {
+		return s.Current + " (" + sp.Describe() + ")"
+	}
+	return s.Current
+}
+
+// keepGraph adds g unless it is kept already or KeepGraphs are.
+func keepGraph(gs []KeptGraph, g KeptGraph) []KeptGraph {
+	if len(gs) >= KeepGraphs || slices.ContainsFunc(gs, func(h KeptGraph) bool { return h.Graph == g.Graph && slices.Equal(h.Weights, g.Weights) }) {
+		return gs
+	}
+	return append(gs, g)
+}
+
+// seenOf is the filter of the records' checked graphs.
+func seenOf(s *Settings, recs []Record) *Bloom {
+	b := NewBloom()
+	for i := range recs {
+		if k, ok := recordSeenKey(s, &recs[i]); ok {
+			b.Add(k)
+		}
+	}
+	return b
+}
+
+// WriteStateUpdate writes an update into dir (OUT/state, or the state
+// directory itself when committing): findings.json and seen.bloom.
+func WriteStateUpdate(dir string, up StateUpdate) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	store := up.Store
+	if store == nil {
+		store = []StoredSignature{}
+	}
+	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Signatures: store}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, StateFindingsFile), append(b, '\n')); err != nil {
+		return err
+	}
+	return WriteBloom(filepath.Join(dir, StateSeenFile), up.Seen)
+}
+
+// ReadStateUpdate reads a shard's OUT/state filter (the store is
+// recomputed by merge from the merged report).
+func ReadStateUpdate(outDir string) (*Bloom, error) {
+	p := filepath.Join(outDir, StateUpdateDir, StateSeenFile)
+	if _, err := os.Stat(p); err != nil {
+		return nil, fmt.Errorf("%s: the shard wrote no state update (was it run with --state?)", outDir)
+	}
+	return ReadBloom(p)
+}
+
+// graphOfKept rebuilds a kept graph.
+func graphOfKept(k KeptGraph) (*cfg.Graph, error) {
+	return graphOf(&Example{Graph: k.Graph, Weights: k.Weights})
+}

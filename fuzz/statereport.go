@@ -1,0 +1,80 @@
+// statereport.go renders a report's state section (classify.go) for
+// report.md and report.html: a sentence with the class counts, the
+// filter's size and false-positive rate, and a table of every signature
+// with its class, why, tonight's graphs, the re-runs of its kept graphs
+// and its dates.
+package fuzz
+
+import (
+	"fmt"
+	"html"
+	"strings"
+)
+
+// stateProse is the section's sentence.
+func stateProse(rep *Report) string {
+	s := rep.State
+	var b strings.Builder
+	fmt.Fprintf(&b, "Night %s against the state %s: ", s.Night, s.Digest)
+	for i, c := range SignatureClasses {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d %s", s.Classes[c], c)
+	}
+	fmt.Fprintf(&b, " (signatures). %s re-run; %s skipped as checked on an earlier night (the filter held %d graphs, a false-positive rate of %.2g).",
+		plural(s.Reruns, "kept graph"), plural(s.Seen, "graph"), s.FilterGraphs, s.FilterFalsePositive)
+	if s.NewSignatures() == 0 {
+		b.WriteString(" Nothing new: the night passes.")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// stateTable writes the signatures' table in Markdown.
+func stateTable(b *strings.Builder, rep *Report) {
+	b.WriteString("| class | signature | strategy | tonight | re-runs showing it | why | first seen | last seen |\n|---|---|---|---|---|---|---|---|\n")
+	for _, s := range rep.State.Signatures {
+		st := s.Strategy
+		if st == "" {
+			st = "default"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %d of %d | %s | %s | %s |\n", s.Class, mdCell(s.Signature), st, s.Tonight,
+			s.RerunShowing, s.RerunGraphs, mdCell(s.Reason), dash(s.FirstSeen), dash(s.LastSeen))
+	}
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// stateMarkdown is the section in report.md ("" without a state).
+func stateMarkdown(rep *Report) string {
+	if rep.State == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n## Signatures against the state\n\n")
+	b.WriteString(stateProse(rep))
+	if len(rep.State.Signatures) > 0 {
+		b.WriteString("\n")
+		stateTable(&b, rep)
+	}
+	return b.String()
+}
+
+// stateHTML is the section in report.html ("" without a state).
+func stateHTML(rep *Report) string {
+	if rep.State == nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "<h2>Signatures against the state</h2><p>%s</p>", html.EscapeString(stateProse(rep)))
+	if len(rep.State.Signatures) > 0 {
+		b.WriteString(mdTableHTML(func(sb *strings.Builder) { stateTable(sb, rep) }))
+	}
+	return b.String()
+}

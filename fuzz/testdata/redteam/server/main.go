@@ -1,0 +1,244 @@
+// Command server is a test-only structurizer speaking protocol v1 that
+// misbehaves in one way, named by its first argument (the red-team modes
+// of run.sh and process_test.go); on graphs it does not misbehave on it
+// answers with this tree's structurizer. Modes:
+//
+//	good          answers every graph correctly, ignores versions (the control)
+//	v1            a conformant v1 server (proto.Serve)
+//	garbage       answers every request with a line that is not JSON
+//	wrong-id      answers with another request's id
+//	exit          exits with status 3 on the first request
+//	panic         panics on the first request
+//	invalid       answers ok with a module that is not SPIR-V
+//	both          answers ok with both module and func
+//	neither       answers ok with neither module nor func
+//	bad-outcome   answers with an outcome the protocol does not have
+//	hang          reads requests, never answers
+//	slow          writes its answer one byte every 100 ms
+//	huge-line     writes a 100 MB line (then the answer)
+//	endless       writes bytes without a newline, forever
+//	detach        starts a detached child (setsid) on each request, answers
+//	detach-exit   starts a detached child (setsid), then exits
+//	detach-deep   a child that starts a detached grandchild and exits, then answers
+//	closed-stdout closes its standard output and keeps running
+//	ignore-stdin  never reads its standard input, sleeps
+//	blank-line    writes a blank line before every answer (allowed)
+//	huge-orig     answers with a func whose first original block is 10^12
+//	stderr-flood  writes 10 MB to standard error for every request, answers
+//	nondet        names its first block differently on every answer (v1)
+//	v2-nondet     the same, speaking v2 and declaring itself not deterministic
+//	v2-limited    a conformant v2 server declaring no switches, no
+//	              irreducible graphs and at most 6 blocks; it exits with
+//	              status 4 if it gets such a graph anyway
+//
+// The detached children run `server linger`, which sleeps for an hour.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+func main() {
+	mode := "good"
+	if len(os.Args) > 1 {
+		mode = os.Args[1]
+	}
+	switch mode {
+	case "linger":
+		time.Sleep(time.Hour)
+		return
+	case "linger-parent": // detach-deep's child: a detached grandchild, then exit
+		detach()
+		return
+	case "closed-stdout":
+		os.Stdout.Close()
+		time.Sleep(time.Hour)
+		return
+	case "ignore-stdin":
+		time.Sleep(time.Hour)
+		return
+	case "endless":
+		endless()
+		return
+	case "v1":
+		proto.Serve(os.Stdin, os.Stdout, proto.Local(false))
+		return
+	case "v2-limited":
+		limited()
+		return
+	case "nondet", "v2-nondet":
+		nondeterministic(mode == "v2-nondet")
+		return
+	}
+	serve(mode)
+}
+
+func serve(mode string) {
+	local := proto.Local(false)
+	localModule := proto.Local(true)
+	w := bufio.NewWriter(os.Stdout)
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<16), 64<<20)
+	for sc.Scan() {
+		var req proto.Request
+		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
+			continue
+		}
+		resp := local(req)
+		resp.ID = req.ID
+		switch mode {
+		case "garbage":
+			fmt.Fprintln(w, "hello, this is not json")
+			w.Flush()
+			continue
+		case "wrong-id":
+			resp.ID = req.ID + 1000
+		case "exit":
+			os.Exit(3)
+		case "panic":
+			panic("redteam: panic mode")
+		case "invalid":
+			if resp.Outcome == proto.OK {
+				resp.Func, resp.Module = nil, []byte("not spir-v at all")
+			}
+		case "both":
+			if m := localModule(req); m.Outcome == proto.OK {
+				resp.Module = m.Module
+			}
+		case "neither":
+			if resp.Outcome == proto.OK {
+				resp.Func = nil
+			}
+		case "bad-outcome":
+			resp.Outcome = "splendid"
+		case "hang":
+			continue
+		case "slow":
+			b, _ := json.Marshal(resp)
+			for _, c := range append(b, '\n') {
+				os.Stdout.Write([]byte{c})
+				time.Sleep(100 * time.Millisecond)
+			}
+			continue
+		case "huge-line":
+			hugeLine(w)
+		case "detach":
+			detach()
+		case "detach-exit":
+			detach()
+			os.Exit(1)
+		case "detach-deep":
+			c := exec.Command(os.Args[0], "linger-parent")
+			c.Run()
+		case "blank-line":
+			fmt.Fprintln(w)
+		case "huge-orig":
+			if resp.Outcome == proto.OK && resp.Func != nil {
+				for i := range resp.Func.Blocks {
+					if resp.Func.Blocks[i].Orig >= 0 {
+						resp.Func.Blocks[i].Orig = 1_000_000_000_000
+						break
+					}
+				}
+			}
+		case "stderr-flood":
+			chunk := strings.Repeat("x", 1<<20)
+			for range 10 {
+				fmt.Fprintln(os.Stderr, chunk)
+			}
+		}
+		b, _ := json.Marshal(resp)
+		w.Write(append(b, '\n'))
+		w.Flush()
+	}
+}
+
+// nondeterministic serves this tree's structurizer with the entry block
+// renamed on every answer: another module each time, the same semantics.
+// With v2 it declares that it is not deterministic.
+func nondeterministic(v2 bool) {
+	local := proto.Local(false)
+	n := 0
+	h := func(req proto.Request) proto.Response {
+		resp := local(req)
+		if resp.Func != nil {
+			n++
+			resp.Func.Blocks[0].Name = fmt.Sprintf("entry%d", n)
+		}
+		return resp
+	}
+	var declare proto.Declare
+	if v2 {
+		declare = func(opt proto.Options) proto.HelloAnswer {
+			a := proto.LocalDeclare(opt)
+			a.Name, a.Promises.Deterministic = "redteam/v2-nondet", false
+			return a
+		}
+	}
+	proto.ServeDeclared(os.Stdin, os.Stdout, h, declare)
+}
+
+// limited serves v2 with promises narrower than the structurizer's, and
+// exits when a request breaks them.
+func limited() {
+	local := proto.Local(false)
+	h := func(req proto.Request) proto.Response {
+		g, err := cfg.ParseCompact(req.Graph, cfg.Limits{})
+		if err == nil && (g.Len() > 6 || !cfg.Reducible(g) || hasSwitch(g)) {
+			os.Exit(4)
+		}
+		return local(req)
+	}
+	proto.ServeDeclared(os.Stdin, os.Stdout, h, func(opt proto.Options) proto.HelloAnswer {
+		a := proto.LocalDeclare(opt)
+		a.Name = "redteam/v2-limited"
+		a.Promises.Switches, a.Promises.Irreducible, a.Promises.MaxBlocks = false, false, 6
+		return a
+	})
+}
+
+func hasSwitch(g *cfg.Graph) bool {
+	for _, s := range g.Succs {
+		if len(s) >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// detach starts `server linger` in a session of its own and does not wait.
+func detach() {
+	c := exec.Command(os.Args[0], "linger")
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	c.Start()
+}
+
+// hugeLine writes a line of 100 MB.
+func hugeLine(w *bufio.Writer) {
+	chunk := strings.Repeat("y", 1<<20)
+	for range 100 {
+		w.WriteString(chunk)
+	}
+	w.WriteString("\n")
+	w.Flush()
+}
+
+// endless writes without a newline until it is killed.
+func endless() {
+	chunk := []byte(strings.Repeat("z", 1<<16))
+	for {
+		if _, err := os.Stdout.Write(chunk); err != nil {
+			return
+		}
+	}
+}

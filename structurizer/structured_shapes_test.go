@@ -1,0 +1,203 @@
+// structured_shapes_test.go: named graph shapes of any size for the scale
+// benchmarks and the output-size report: random reducible graphs
+// (randomReducible), structured programs with break, continue and early
+// return (composed constructs: sequences, if, if-else, while, do-while),
+// deep loop nests, long chains of diamonds and wide switches. Each is
+// reducible, block 0 the entry, every block reachable.
+package structurizer
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// shape is a named generator of graphs of about n blocks.
+type shape struct {
+	name string
+	make func(r *rand.Rand, n int) *cfg.Graph
+}
+
+var shapes = []shape{
+	{"random", randomReducible},
+	{"program", structuredProgram},
+	{"nests", loopNests},
+	{"diamonds", diamondChain},
+	{"switches", switchChain},
+}
+
+// builder grows a graph block by block; pending blocks get the next
+// construct's entry appended (sequence).
+type builder struct {
+	succs [][]int
+	r     *rand.Rand
+}
+
+func (b *builder) block(to ...int) int {
+	b.succs = append(b.succs, to)
+	return len(b.succs) - 1
+}
+
+func (b *builder) follow(pending []int, e int) {
+	for _, p := range pending {
+		b.succs[p] = append(b.succs[p], e)
+	}
+}
+
+// graph ends the pending blocks in a return block and returns the graph,
+// each block's successors distinct.
+func (b *builder) graph(pending []int) *cfg.Graph {
+	b.follow(pending, b.block())
+	g := cfg.New(len(b.succs))
+	for i, s := range b.succs {
+		var d []int
+		for _, t := range s {
+			if !slices.Contains(d, t) {
+				d = append(d, t)
+			}
+		}
+		g.Succs[i] = d
+	}
+	return g
+}
+
+// sequence appends constructs from part until the graph has n blocks.
+func (b *builder) sequence(n int, part func(budget int) (int, []int)) *cfg.Graph {
+	entry := b.block()
+	pending := []int{entry}
+	for len(b.succs) < n-1 {
+		e, p := part(n - 1 - len(b.succs))
+		b.follow(pending, e)
+		pending = p
+	}
+	return b.graph(pending)
+}
+
+// structuredProgram composes structured constructs as a program does:
+// sequences, if, if-else, while and do-while loops, early returns, and
+// breaks and continues inside loops, at most 12 deep.
+func structuredProgram(r *rand.Rand, n int) *cfg.Graph {
+	b := &builder{r: r}
+	return b.sequence(n, func(budget int) (int, []int) { return b.region(budget, 0, nil) })
+}
+
+// loopCtx is the loop a region is in: its breaks and continue target.
+type loopCtx struct {
+	breaks *[]int
+	cont   int
+}
+
+func (b *builder) region(budget, depth int, loop *loopCtx) (int, []int) {
+	if budget <= 1 || depth > 12 {
+		x := b.block()
+		return x, []int{x}
+	}
+	kinds := []string{"seq", "seq", "if", "ifelse", "while", "dowhile", "ret"}
+	if loop != nil {
+		kinds = append(kinds, "break", "continue")
+	}
+	switch kinds[b.r.IntN(len(kinds))] {
+	case "seq":
+		half := max(1, budget/2)
+		e1, p1 := b.region(half, depth+1, loop)
+		e2, p2 := b.region(budget-half, depth+1, loop)
+		b.follow(p1, e2)
+		return e1, p2
+	case "if":
+		c := b.block()
+		e, p := b.region(budget-1, depth+1, loop)
+		b.follow([]int{c}, e)
+		return c, append([]int{c}, p...)
+	case "ifelse":
+		c := b.block()
+		half := max(1, (budget-1)/2)
+		e1, p1 := b.region(half, depth+1, loop)
+		e2, p2 := b.region(max(1, budget-1-half), depth+1, loop)
+		b.succs[c] = append(b.succs[c], e1, e2)
+		return c, append(p1, p2...)
+	case "while":
+		h := b.block()
+		var breaks []int
+		e, p := b.region(budget-1, depth+1, &loopCtx{&breaks, h})
+		b.follow([]int{h}, e)
+		b.follow(p, h)
+		return h, append([]int{h}, breaks...)
+	case "dowhile":
+		latch := b.block()
+		var breaks []int
+		e, p := b.region(budget-1, depth+1, &loopCtx{&breaks, latch})
+		b.follow(p, latch)
+		b.follow([]int{latch}, e)
+		return e, append([]int{latch}, breaks...)
+	case "ret":
+		c := b.block()
+		ret := b.block()
+		e, p := b.region(budget-2, depth+1, loop)
+		b.succs[c] = append(b.succs[c], ret, e)
+		return c, p
+	case "break":
+		c := b.block()
+		*loop.breaks = append(*loop.breaks, c)
+		e, p := b.region(budget-1, depth+1, loop)
+		b.follow([]int{c}, e)
+		return c, p
+	default: // continue
+		c := b.block(loop.cont)
+		e, p := b.region(budget-1, depth+1, loop)
+		b.follow([]int{c}, e)
+		return c, p
+	}
+}
+
+// loopNests is a sequence of loop nests 32 deep: each level a header, a
+// block that breaks out of the level or enters the next one, and a latch
+// that loops or leaves.
+func loopNests(r *rand.Rand, n int) *cfg.Graph {
+	b := &builder{r: r}
+	var nest func(depth int) (int, []int)
+	nest = func(depth int) (int, []int) {
+		if depth == 0 {
+			x := b.block()
+			return x, []int{x}
+		}
+		h := b.block()
+		k := b.block()
+		b.follow([]int{h}, k)
+		e, p := nest(depth - 1)
+		b.follow([]int{k}, e)
+		latch := b.block(h)
+		b.follow(p, latch)
+		return h, []int{latch, k}
+	}
+	return b.sequence(n, func(budget int) (int, []int) { return nest(min(32, max(1, budget/3))) })
+}
+
+// diamondChain is a chain of diamonds: a conditional, two arms, a join.
+func diamondChain(r *rand.Rand, n int) *cfg.Graph {
+	b := &builder{r: r}
+	return b.sequence(n, func(int) (int, []int) {
+		j := b.block()
+		c := b.block(b.block(j), b.block(j))
+		return c, []int{j}
+	})
+}
+
+// switchChain is a chain of 16-way switches whose cases join, every
+// fourth case falling through into the next.
+func switchChain(r *rand.Rand, n int) *cfg.Graph {
+	b := &builder{r: r}
+	return b.sequence(n, func(int) (int, []int) {
+		const width = 16
+		j := b.block()
+		cases := make([]int, width)
+		for i := width - 1; i >= 0; i-- {
+			if i%4 == 1 && i+1 < width {
+				cases[i] = b.block(cases[i+1])
+			} else {
+				cases[i] = b.block(j)
+			}
+		}
+		return b.block(cases...), []int{j}
+	})
+}

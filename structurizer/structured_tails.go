@@ -1,0 +1,282 @@
+// structured_tails.go: the nested pass's tail test (tailSize, used by
+// loopMerge), answered from the graph's dominator tree instead of a walk
+// of the tails, so that choosing a merge for every loop costs near-linear
+// time rather than one walk of the rest of the function per candidate.
+//
+// The tails of loop L (header h) for merge m are the blocks reachable from
+// the exits other than m without passing m or entering L; they close when
+// none enters L and every tail's predecessors lie in the tails or in L.
+// Let D be h's dominator subtree less L. When every block is reachable
+// (tailIndex.usable), the dominator tree decides the test:
+//   - a tail outside D means the tails do not close: its entry path from
+//     block 0 avoids h, so pred-closure puts block 0 among the tails, and
+//     then every path from block 0 to h passes m. So the walk stops at the
+//     first such block, unless block 0 has predecessors and m dominates h
+//     (then the tails are walked as defined);
+//   - no block of D has an edge into L (it would lie on a cycle through h,
+//     inside L: L is h's natural loop, the graph being reducible), and
+//     every predecessor of a block of D lies in D or L;
+//   - for m in D, a block of D is a tail exactly when m does not dominate
+//     it (a path from block 0 to it passes h, leaves L through an exit and
+//     stays in D), so the tails are D less m's subtree. They close when
+//     every exit lies in D, no edge leaves m's subtree for the rest of D
+//     (such a tail would have a predecessor past the merge), and every
+//     edge leaving h's subtree from D starts in m's subtree;
+//   - for m outside D and L that does not dominate h (or none), the tails are D and close when every exit
+//     other than m lies in D and every edge leaving h's subtree from D
+//     goes to m.
+//
+// The edges leaving h's subtree are counted once per graph (leaving: an
+// edge p->t leaves the subtrees of the blocks on the tree path from p up
+// to, not including, the nearest common dominator of p and t, which is t
+// when t dominates p and t's immediate dominator otherwise); m's subtree is
+// walked when it is the smaller side of D, the tails otherwise, so a test
+// costs the smaller of the two; and only when the edges leaving m's
+// subtree are as many as the loop's leaving edges (and some are), since
+// otherwise the count alone decides. Without usable, tailWalk walks the tails as
+// the definition says.
+package structurizer
+
+import (
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// tailIndex is a graph's dominator tree laid out for the tail test: blocks
+// in preorder (byPre), each block's preorder number, subtree size and
+// depth, and leaving[x], the number of edges from x's subtree to blocks
+// outside it.
+type tailIndex struct {
+	usable  bool
+	entered bool // block 0 has predecessors
+	idom    []int
+	pre     []int
+	size    []int
+	depth   []int
+	byPre   []int
+	leaving []int
+}
+
+// newTailIndex builds g's tail index from its dominator tree.
+func newTailIndex(g *cfg.Graph, facts *graphFacts) *tailIndex {
+	n := g.Len()
+	ti := &tailIndex{usable: n > 0, entered: n > 0 && len(facts.preds[0]) > 0}
+	if !ti.usable {
+		return ti
+	}
+	dom := cfg.DominatorsOf(g, facts.order, facts.preds)
+	ti.idom = dom.IDom
+	ints := make([]int, 5*n)
+	ti.pre, ti.size, ti.depth, ti.byPre, ti.leaving = ints[:n:n], ints[n:2*n:2*n], ints[2*n:3*n:3*n], ints[3*n:4*n:4*n], ints[4*n:]
+	kids := treeKids(ti.idom)
+	clock := 0
+	stack := []int{0}
+	for len(stack) > 0 { // preorder, children in block order
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ti.pre[b], ti.byPre[clock] = clock, b
+		clock++
+		k := kids.of(b)
+		for i := len(k) - 1; i >= 0; i-- {
+			ti.depth[k[i]] = ti.depth[b] + 1
+			stack = append(stack, k[i])
+		}
+	}
+	if clock != n {
+		ti.usable = false // an unreachable block
+		return ti
+	}
+	for i := n - 1; i >= 0; i-- { // subtree sizes, bottom-up
+		b := ti.byPre[i]
+		ti.size[b]++
+		if d := ti.idom[b]; d >= 0 {
+			ti.size[d] += ti.size[b]
+		}
+	}
+	for p := range n { // +1 at each edge's source, -1 at its nearest common dominator
+		for _, t := range g.Succs[p] {
+			ti.leaving[p]++
+			if ti.dominates(t, p) {
+				ti.leaving[t]--
+			} else {
+				ti.leaving[ti.idom[t]]--
+			}
+		}
+	}
+	for i := n - 1; i > 0; i-- {
+		b := ti.byPre[i]
+		ti.leaving[ti.idom[b]] += ti.leaving[b]
+	}
+	return ti
+}
+
+// dominates reports whether a dominates b (reflexive).
+func (ti *tailIndex) dominates(a, b int) bool {
+	return ti.pre[a] <= ti.pre[b] && ti.pre[b] < ti.pre[a]+ti.size[a]
+}
+
+// tailIndex returns g's tail index, built on first use.
+func (fa *graphFacts) tailIndex(g *cfg.Graph) *tailIndex {
+	if fa.tails == nil {
+		fa.tails = newTailIndex(g, fa)
+	}
+	return fa.tails
+}
+
+// loopTails is what the tail test knows of the loop loopMerge is choosing
+// a merge for: its header, the size of D, the edges leaving h's subtree
+// from D, and the exits outside D (outside: how many; out: one of them).
+type loopTails struct {
+	ti                *tailIndex
+	h, dsize, leaving int
+	outside, out      int
+}
+
+// loopTails prepares the tail test for the loop with header h, blocks
+// (those of the loop) and exits.
+func (nt *nester) loopTails(h int, blocks, exits []int) loopTails {
+	ti := nt.facts.tailIndex(nt.g)
+	lt := loopTails{ti: ti, h: h}
+	if !ti.usable {
+		return lt
+	}
+	lt.dsize, lt.leaving = ti.size[h]-len(blocks), ti.leaving[h]
+	for _, b := range blocks { // less the loop's own edges leaving h's subtree
+		for _, t := range nt.g.Succs[b] {
+			if !ti.dominates(h, t) {
+				lt.leaving--
+			}
+		}
+	}
+	for _, e := range exits {
+		if !ti.dominates(h, e) {
+			lt.outside, lt.out = lt.outside+1, e
+		}
+	}
+	return lt
+}
+
+// tailSize returns the size of the tails of the exits other than m (-1
+// when they do not close) and how many of their edges go to m; m -1 means
+// no merge. See the file comment.
+func (nt *nester) tailSize(exits []int, m int, in []bool) (size, into int) {
+	lt := &nt.tails
+	ti := lt.ti
+	if ti == nil || !ti.usable {
+		return nt.tailWalk(exits, m, in, false)
+	}
+	h := lt.h
+	switch {
+	case m >= 0 && in[m]:
+		return nt.tailWalk(exits, m, in, !ti.entered)
+	case m >= 0 && ti.entered && ti.dominates(m, h):
+		return nt.tailWalk(exits, m, in, false)
+	}
+	if m < 0 || !ti.dominates(h, m) {
+		// The tails are D: every exit but m inside it, every edge leaving
+		// h's subtree from D going to m.
+		if lt.outside > 1 || lt.outside == 1 && lt.out != m {
+			return -1, 0
+		}
+		if m >= 0 {
+			for _, p := range nt.preds[m] {
+				if ti.dominates(h, p) && !in[p] {
+					into++
+				}
+			}
+		}
+		if into != lt.leaving {
+			return -1, 0
+		}
+		return lt.dsize, into
+	}
+	if lt.outside > 0 {
+		return -1, 0
+	}
+	// The tails are D less m's subtree. The edges leaving m's subtree
+	// (none enters L) are those leaving h's subtree and those to tails;
+	// when their count is not the loop's, some edge goes to a tail or
+	// leaves h's subtree from a tail.
+	if ti.leaving[m] != lt.leaving {
+		return -1, 0
+	}
+	sub := ti.size[m]
+	if lt.leaving == 0 {
+		return lt.dsize - sub, nt.into(m, in)
+	}
+	if sub > lt.dsize-sub {
+		return nt.tailWalk(exits, m, in, true)
+	}
+	leaving := 0 // walk the subtree: do the loop's leaving edges start there?
+	for _, p := range ti.byPre[ti.pre[m] : ti.pre[m]+sub] {
+		nt.walked++
+		for _, t := range nt.g.Succs[p] {
+			switch {
+			case !ti.dominates(h, t):
+				leaving++
+			case !ti.dominates(m, t) && !in[t]:
+				return -1, 0 // a tail entered from past the merge
+			}
+		}
+	}
+	if leaving != lt.leaving {
+		return -1, 0
+	}
+	return lt.dsize - sub, nt.into(m, in)
+}
+
+// into counts the edges to m from the tails D less m's subtree (m in D).
+func (nt *nester) into(m int, in []bool) int {
+	ti, into := nt.tails.ti, 0
+	for _, p := range nt.preds[m] {
+		if !ti.dominates(m, p) && !in[p] {
+			into++
+		}
+	}
+	return into
+}
+
+// tailWalk walks the tails of the exits other than m and returns their
+// size (-1 when they do not close) and how many of their edges go to m.
+// stopOutside stops the walk at a block the loop header does not dominate
+// (the tails then do not close: see the file comment; only with a usable
+// index).
+func (nt *nester) tailWalk(exits []int, m int, in []bool, stopOutside bool) (size, into int) {
+	ti := nt.tails.ti
+	nt.stamp++
+	st := nt.stamp
+	nt.queue = nt.queue[:0]
+	for _, e := range exits {
+		if e != m {
+			if stopOutside && !ti.dominates(nt.tails.h, e) {
+				return -1, 0
+			}
+			nt.mark[e] = st
+			nt.queue = append(nt.queue, e)
+		}
+	}
+	for i := 0; i < len(nt.queue); i++ {
+		nt.walked++
+		for _, t := range nt.g.Succs[nt.queue[i]] {
+			if t == m {
+				into++
+				continue
+			}
+			if nt.mark[t] == st {
+				continue
+			}
+			if in[t] || stopOutside && !ti.dominates(nt.tails.h, t) {
+				return -1, 0
+			}
+			nt.mark[t] = st
+			nt.queue = append(nt.queue, t)
+		}
+	}
+	for _, b := range nt.queue {
+		for _, p := range nt.preds[b] {
+			if nt.mark[p] != st && !in[p] {
+				return -1, 0
+			}
+		}
+	}
+	return len(nt.queue), into
+}
