@@ -61,10 +61,13 @@ func TestRunGuidedCorpusAcrossNights(t *testing.T) {
 		len(c1.Entries), len(c2.Entries), first.Guided.Features, second.Guided.Features, first.Guided.Mutants, second.Guided.Mutants)
 }
 
-// TestGuidedMutantFindingReplays plants a fault, finds it on a mutant and
-// runs the finding's replay command through this binary: it fails again.
+// TestGuidedMutantFindingReplays plants a fault, finds it on a mutant (a
+// start corpus from a clean campaign and --mutate 1: every graph is one)
+// and runs the finding's replay command through this binary: it fails
+// again.
 func TestGuidedMutantFindingReplays(t *testing.T) {
-	c := guidedCampaign(t, nil, 300, "--inject", "route-not-cleared", "--mutate", "1", "--corpus-batch", "50")
+	start := guidedCampaign(t, nil, 100, "--mutate", "0.5", "--corpus-batch", "50").Corpus
+	c := guidedCampaign(t, start, 300, "--inject", "route-not-cleared", "--mutate", "1", "--corpus-batch", "50")
 	var mutant *fuzz.Finding
 	for i := range c.Report.Findings {
 		if c.Report.Findings[i].First.Mutant != "" {
@@ -73,7 +76,7 @@ func TestGuidedMutantFindingReplays(t *testing.T) {
 		}
 	}
 	if mutant == nil {
-		t.Fatal("no finding's first graph was a mutant in 300 graphs (seed 1, --mutate 1)")
+		t.Fatalf("no finding's first graph was a mutant in 300 graphs (seed 1, --mutate 1, a start corpus of %d)", len(start.Entries))
 	}
 	bin := filepath.Join(t.TempDir(), "cfgfuzz")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
