@@ -1,18 +1,22 @@
 // guide_test.go checks guided generation's promises: the same seed and
 // start corpus give the same report and corpus whatever the workers, a
-// resumed campaign and merged shards give the run's report, the corpus
+// resumed campaign (killed or interrupted) and merged shards give the
+// run's report, the corpus
 // grows only with graphs that showed new features and round-trips through
 // its directory, mutants replay from their own text, and the features read
 // a module's construct tree.
 package fuzz
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
@@ -141,6 +145,47 @@ func TestGuidedResumeAndShards(t *testing.T) {
 
 // keepRecords cuts dir's results log to its records of index below n (a
 // campaign killed there, as far as the log shows).
+// cancelSource is the test source that cancels its campaign when asked
+// for its n-th graph.
+type cancelSource struct {
+	testSource
+	n      int32
+	calls  atomic.Int32
+	cancel context.CancelCauseFunc
+}
+
+func (s *cancelSource) Item(st Stream, run uint64, j int) (Item, error) {
+	if s.calls.Add(1) == s.n {
+		s.cancel(errors.New("SIGINT"))
+	}
+	return s.testSource.Item(st, run, j)
+}
+
+// TestGuidedInterruptedResume: a guided campaign interrupted part-way
+// (its context cancelled while it generates, between or at a batch
+// barrier) says so, and its resume gives the whole run's report.
+func TestGuidedInterruptedResume(t *testing.T) {
+	whole := guidedConfig(t, 150)
+	mustRun(t, whole)
+	part := guidedConfig(t, 150)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	part.Context, part.Source = ctx, &cancelSource{n: 60, cancel: cancel}
+	o := mustRun(t, part)
+	if in := o.Report.Incomplete; in == nil || in.Done >= 150 {
+		t.Fatalf("interrupted guided campaign: incomplete %+v", in)
+	}
+	t.Logf("interrupted after %d of 150 graphs", o.Report.Incomplete.Done)
+	saved, err := LoadSettings(part.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part.Settings, part.Resume, part.Context, part.Source = saved, true, nil, testSource{}
+	mustRun(t, part)
+	if a, b := reportJSON(t, whole.Dir), reportJSON(t, part.Dir); a != b {
+		t.Errorf("resumed interrupted guided report differs from the whole run's:\n%s\n---\n%s", a, b)
+	}
+}
+
 func keepRecords(t *testing.T, dir string, n int) {
 	t.Helper()
 	path := filepath.Join(dir, "results.jsonl")
