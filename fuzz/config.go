@@ -128,6 +128,18 @@ type Settings struct {
 	// (--build, --serve); nil or empty fields take DIR/.cfgfuzz.json's.
 	Project *Project `json:"project,omitempty"`
 	Shard   Shard    `json:"shard,omitzero"`
+	// Guided records each graph's behaviour features and grows a corpus
+	// of the graphs that showed new ones (guide.go); false does neither.
+	Guided bool `json:"guided,omitempty"`
+	// Mutate is the share (0 to 1) of graph indices that are mutants of
+	// a corpus graph rather than fresh (guided campaigns); 0 none.
+	Mutate float64 `json:"mutate,omitempty"`
+	// CorpusBatch is the number of graph indices after which the corpus
+	// grows (guide.go); 0 keeps it frozen for the campaign.
+	CorpusBatch int `json:"corpus_batch,omitempty"`
+	// Corpus names the corpus a guided campaign started from
+	// (Corpus.Digest); "" none.
+	Corpus string `json:"corpus,omitempty"`
 	// MaxAnswer bounds one answer line of a structurizer process in
 	// bytes (a longer one is a crash finding); 0 means DefaultMaxAnswer.
 	MaxAnswer int `json:"max_answer,omitempty"`
@@ -189,6 +201,9 @@ type Config struct {
 	// graphs ran ("" Settings.Strategy; DispatchStrategy for the dispatch
 	// share) and returns a smaller graph that still fails with it, or nil.
 	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
+	// Corpus is the corpus a guided campaign starts from (its digest must
+	// be Settings.Corpus); nil an empty one. Run does not change it.
+	Corpus *Corpus
 	// State is the state directory as read at the start (--state,
 	// state.go); nil runs without one: no graph is skipped as seen, no
 	// signature is classed, nothing is carried to the next night.

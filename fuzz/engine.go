@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 )
@@ -21,6 +22,10 @@ type Outcome struct {
 	// Harness lists infrastructure failures (a worker that could not
 	// start); findings are in the report.
 	Harness []string
+	// Corpus is a guided campaign's corpus at its end (the start corpus
+	// and the graphs this campaign added), to save for the next; nil
+	// unguided.
+	Corpus *Corpus
 }
 
 // validate checks a Config and fills defaults.
@@ -50,7 +55,35 @@ func (c *Config) validate() error {
 	}
 	c.Settings.Current = c.Current.Describe
 	c.Settings.Baseline = c.Baseline.Describe
-	return c.validateState()
+	if err := c.validateState(); err != nil {
+		return err
+	}
+	return c.validateGuide()
+}
+
+// validateGuide checks a guided campaign's settings against its corpus.
+func (c *Config) validateGuide() error {
+	if !c.Guided {
+		if c.Mutate != 0 || c.Corpus != nil {
+			return errors.New("a mutate share or a corpus needs a guided campaign")
+		}
+		return nil
+	}
+	if c.Mutate < 0 || c.Mutate > 1 {
+		return fmt.Errorf("mutate share %v outside 0..1", c.Mutate)
+	}
+	if c.Shard.N > 1 {
+		c.CorpusBatch = 0 // shards run frozen (guide.go)
+	}
+	d := (&Corpus{}).Digest()
+	if c.Corpus != nil {
+		d = c.Corpus.Digest()
+	}
+	if c.Resume && c.Settings.Corpus != d {
+		return fmt.Errorf("the corpus is %s, the campaign started from %s", d, c.Settings.Corpus)
+	}
+	c.Settings.Corpus = d
+	return nil
 }
 
 // Run runs (or resumes) a campaign and writes its reports into c.Dir.
@@ -88,7 +121,11 @@ func Run(c Config) (*Outcome, error) {
 		return nil, err
 	}
 	c.declared = &declaredSink{}
-	fresh, harness, stopped, jerr := c.execute(j, done, old)
+	var gd *guide
+	if c.Guided {
+		gd = newGuide(&c.Settings, c.Corpus)
+	}
+	fresh, harness, stopped, jerr := c.execute(j, done, old, gd)
 	if err := j.close(); jerr == nil {
 		jerr = err
 	}
@@ -127,7 +164,12 @@ func Run(c Config) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	return &Outcome{Report: rep, Harness: harness}, nil
+	out := &Outcome{Report: rep, Harness: harness}
+	if gd != nil {
+		gd.mergeBelow(-1, all)
+		out.Corpus = gd.corpus
+	}
+	return out, nil
 }
 
 // replay reads the log of the campaign being resumed, after checking that
@@ -146,7 +188,7 @@ func (c *Config) replay() ([]Record, int64, error) {
 // execute runs the workers until the budget is spent and returns the new
 // records, the harness failures and whether c.Context stopped it before
 // the graph indices ran out (a time budget running out does not count).
-func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record, []string, bool, error) {
+func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide) ([]Record, []string, bool, error) {
 	ctx, cancel := context.WithCancel(c.Context)
 	defer cancel()
 	if c.Duration > 0 {
@@ -185,42 +227,83 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record) ([]Record,
 		prog.finish()
 		return nil, harness, false, errors.New(harness[0])
 	}
+	batches := make(chan batchDone)
 	var stopped bool // written by the feeder before it closes indices
 	go func() {
 		defer close(indices)
-		stopped = c.dispatch(ctx, done, indices, results)
+		stopped = c.dispatch(ctx, done, gd, indices, results, batches)
 	}()
 	go func() { wg.Wait(); close(results) }()
 	var fresh []Record
 	var jerr error
-	for r := range results {
-		fresh = append(fresh, r)
-		if jerr == nil {
-			jerr = j.add(&r)
+	var pending *batchDone
+	got := 0
+	for in := (<-chan Record)(results); in != nil; {
+		select {
+		case r, ok := <-in:
+			if !ok {
+				in = nil
+				continue
+			}
+			fresh = append(fresh, r)
+			got++
+			if jerr == nil {
+				jerr = j.add(&r)
+			}
+			prog.count(&r, false)
+		case b := <-batches:
+			pending = &b
 		}
-		prog.count(&r, false)
+		if pending != nil && got >= pending.sent {
+			gd.mergeBelow(pending.end, slices.Concat(fresh[len(fresh)-got:], old))
+			close(pending.merged)
+			pending, got = nil, 0
+		}
 	}
 	prog.finish()
 	return fresh, harness, stopped, jerr
 }
 
+// batchDone is the dispatcher's word that a guided batch is all handed
+// out: sent records (jobs and skipped indices) below end; merged is
+// closed once the coordinator has added the batch's records to the corpus.
+type batchDone struct {
+	sent, end int
+	merged    chan struct{}
+}
+
 // dispatch generates every graph index's graph in order and hands this
 // shard's to the workers, except the repeats of an earlier index's graph
-// (distinct.go), which it records as skipped. It returns whether
-// c.Context stopped it before the indices ran out.
-func (c *Config) dispatch(ctx context.Context, done map[int]bool, jobs chan<- job, results chan<- Record) (stopped bool) {
+// (distinct.go), which it records as skipped. A guided campaign with a
+// corpus batch waits at the end of each batch until the batch's records
+// are in the corpus (guide.go) before it generates the next batch's
+// graphs, so each batch's mutants draw on the records of every lower
+// batch. It returns whether c.Context stopped it before the indices ran
+// out.
+func (c *Config) dispatch(ctx context.Context, done map[int]bool, gd *guide, jobs chan<- job, results chan<- Record, batches chan<- batchDone) (stopped bool) {
 	seen := NewDistinctSet(0)
+	end, sent := -1, 0
+	if gd != nil {
+		end = gd.batchEnd(0)
+	}
 	for i := 0; c.Graphs <= 0 || i < c.Graphs; i++ {
 		if ctx.Err() != nil {
 			return c.Context.Err() != nil
 		}
+		if i == end {
+			if !barrier(ctx, batches, batchDone{sent: sent, end: end, merged: make(chan struct{})}) {
+				return c.Context.Err() != nil
+			}
+			end, sent = gd.batchEnd(i), 0
+		}
 		mine := c.Shard.has(i) && !done[i]
-		j := makeJob(c.Source, &c.Settings, i)
+		j := makeJob(c.Source, &c.Settings, gd, i)
 		if j.err == nil {
 			same, repeat := seen.See(i, GraphHash(j.it.Graph, c.GraphStrategy(i)))
 			if repeat && !c.gpuSampled(i) {
 				if mine {
-					results <- Record{Index: i, Stream: j.stream, Seed: j.it.Seed, Skipped: true, SameAs: same}
+					results <- Record{Index: i, Stream: j.stream, Seed: j.it.Seed, Mutant: j.mutant, Skipped: true, SameAs: same}
+					sent++
 				}
 				continue
 			}
@@ -230,11 +313,28 @@ func (c *Config) dispatch(ctx context.Context, done map[int]bool, jobs chan<- jo
 		}
 		select {
 		case jobs <- j:
+			sent++
 		case <-ctx.Done():
 			return c.Context.Err() != nil
 		}
 	}
 	return false
+}
+
+// barrier tells the coordinator that batch b is handed out and waits
+// until its records are in the corpus; false when ctx ended first.
+func barrier(ctx context.Context, batches chan<- batchDone, b batchDone) bool {
+	select {
+	case batches <- b:
+	case <-ctx.Done():
+		return false
+	}
+	select {
+	case <-b.merged:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // gpuSampled says whether index i runs the gpu check too (GPUEvery).

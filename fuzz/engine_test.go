@@ -326,3 +326,25 @@ func TestShardsMergeMinimized(t *testing.T) {
 		t.Errorf("the merge minimized %d times, the whole run %d, for %d signatures", n, wholeCalls, len(o.Report.Findings))
 	}
 }
+
+// oneBlockSource gives the one-block graph at every index.
+type oneBlockSource struct{}
+
+func (oneBlockSource) Item(Stream, uint64, int) (Item, error) {
+	return Item{Graph: cfg.FromSuccs([][]int{{}})}, nil
+}
+func (oneBlockSource) Replay(Stream, uint64) string { return "echo '{{}}'" }
+
+// TestOneBlockKeptPerStrategy: the one-block graph on the dispatch share
+// is re-run by the determinism check on its own strategy, not answered
+// with the default strategy's kept module (which would make it
+// meta:nondeterministic). The distinct work runs the graph once per
+// strategy (the other indices repeat it), both on the one worker.
+func TestOneBlockKeptPerStrategy(t *testing.T) {
+	c := testConfig(t, 24)
+	c.Source, c.Workers, c.Strategy, c.DispatchEvery = oneBlockSource{}, 1, "", 2
+	o := mustRun(t, c)
+	if o.Report.Strategies[DispatchStrategy] != 1 || o.Report.Outcomes[OutOK] != 2 || o.Report.Throughput.Skipped != 22 {
+		t.Fatalf("outcomes %v (dispatch share %d, %d skipped), want 2 ok, one on dispatch, 22 skipped; findings %+v", o.Report.Outcomes, o.Report.Strategies[DispatchStrategy], o.Report.Throughput.Skipped, o.Report.Findings)
+	}
+}

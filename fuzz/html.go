@@ -29,6 +29,9 @@ func HTML(rep *Report) string {
 		fmt.Fprintf(&b, `<p class="incomplete"><strong>This report is %s.</strong></p>`, html.EscapeString(in.Summary()))
 	}
 	fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(summaryProse(rep)))
+	if g := rep.Guided; g != nil {
+		fmt.Fprintf(&b, "<h2>Behaviour features found</h2><p>%s</p>%s", html.EscapeString(guidedProse(g)), featureSVG(g))
+	}
 	b.WriteString("<h2>Outcomes per generator and weight setting</h2>")
 	b.WriteString(mdTableHTML(func(sb *strings.Builder) { outcomeTable(sb, rep) }))
 	if rep.Divergences != nil {

@@ -36,6 +36,9 @@ func Markdown(rep *Report) string {
 		}
 	}
 	b.WriteString(summaryProse(rep))
+	if rep.Guided != nil {
+		b.WriteString("\n" + guidedProse(rep.Guided) + "\n")
+	}
 	b.WriteString("\n## Outcomes per generator and weight setting\n\n")
 	outcomeTable(&b, rep)
 	if d := rep.Divergences; d != nil {

@@ -85,6 +85,12 @@ type Record struct {
 	Current  SideResult  `json:"cur"`
 	Baseline *SideResult `json:"base,omitempty"`
 	Class    string      `json:"class,omitempty"` // with a baseline only
+	// Mutant says how a guided campaign made the graph when it is a
+	// mutant ("corpus[K] OPS"; Seed is then the mutation's); "" fresh.
+	Mutant string `json:"mutant,omitempty"`
+	// Features are the current side's behaviour features (guided
+	// campaigns; features.go).
+	Features []string `json:"features,omitempty"`
 	// Skipped says the graph was not run: it is isomorphic to the graph of
 	// the earlier index SameAs (distinct.go). A skipped record has no
 	// outcome and counts in no report table but the skipped counts.

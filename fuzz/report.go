@@ -48,8 +48,10 @@ type Report struct {
 	NewFindings int       `json:"new_findings"` // graphs whose failure is new
 	// HarnessErrors are graphs with an "error" outcome on either side
 	// (not findings), the first few kept.
-	HarnessErrors []Example  `json:"harness_errors,omitempty"`
-	Throughput    Throughput `json:"throughput"`
+	HarnessErrors []Example `json:"harness_errors,omitempty"`
+	// Guided is a guided campaign's features and mutants (guidereport.go).
+	Guided     *GuidedSummary `json:"guided,omitempty"`
+	Throughput Throughput     `json:"throughput"`
 	// Declared is what the sides declared in a protocol v2 handshake, by
 	// side; absent for sides that declared nothing.
 	Declared Declarations `json:"declared,omitempty"`
@@ -107,6 +109,9 @@ type Example struct {
 	// Strategy is the strategy the sides ran when it is not the
 	// campaign's (Record.Strategy).
 	Strategy string `json:"strategy,omitempty"`
+	// Mutant is Record.Mutant: the graph is a guided campaign's mutant,
+	// replayed from its own text.
+	Mutant string `json:"mutant,omitempty"`
 }
 
 // Finding is one failure signature of the current side on one strategy.
@@ -177,6 +182,9 @@ func BuildReport(s Settings, recs []Record) *Report {
 	slices.SortFunc(rep.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.Signature, b.Signature), cmp.Compare(a.Strategy, b.Strategy))
 	})
+	if s.Guided {
+		rep.Guided = guidedSummary(s, recs)
+	}
 	return rep
 }
 
@@ -287,7 +295,7 @@ func (rep *Report) addDivergence(r *Record, row *StreamRow) {
 
 func (rep *Report) example(r *Record, class string) Example {
 	e := Example{Class: class, Index: r.Index, Seed: r.Seed, Graph: r.Graph, Weights: r.Weights,
-		Current: sideLabel(&r.Current), Detail: r.Current.Detail, Program: r.Program, Strategy: r.Strategy}
+		Current: sideLabel(&r.Current), Detail: r.Current.Detail, Program: r.Program, Strategy: r.Strategy, Mutant: r.Mutant}
 	if r.Stream >= 0 && r.Stream < len(rep.Settings.Streams) {
 		e.Stream = rep.Settings.Streams[r.Stream]
 	}

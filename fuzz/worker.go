@@ -33,12 +33,24 @@ type worker struct {
 	// seen is the state's filter of graphs checked on earlier nights
 	// (read-only); nil without a state.
 	seen *Bloom
-	// oneBlock is each side's answer on the one-block graph, which the
-	// meta check asks for on every graph (the strategy's fixed overhead):
-	// asked once per side. Only a strategy that claims idempotence asks,
-	// so the dispatch share's graphs never do.
-	oneBlock map[Side]seamAnswer
+	// oneBlock is each side's answer on the one-block graph per strategy,
+	// which the meta check asks for on every graph (the strategy's fixed
+	// overhead): asked once per side and strategy. Only a strategy that
+	// claims idempotence asks for it on other graphs; the one-block graph
+	// itself is re-run by the determinism check on any strategy.
+	oneBlock map[oneBlockKey]seamAnswer
 	declared *declaredSink // where close notes the sides' v2 declarations
+	// lastStats and lastModule are the last judged answer's stats and
+	// module (nil when it gave none), for its features.
+	lastStats  *structurizer.Stats
+	lastModule []byte
+}
+
+// oneBlockKey keys the one-block answers: a side on one strategy (the
+// dispatch share's graphs run another than the campaign's).
+type oneBlockKey struct {
+	side     Side
+	strategy string
 }
 
 // seamAnswer is a module the seam returned.
@@ -49,7 +61,7 @@ type seamAnswer struct {
 
 // newWorker builds one worker's sides and oracle.
 func newWorker(c *Config) (*worker, error) {
-	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[Side]seamAnswer{},
+	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[oneBlockKey]seamAnswer{},
 		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject, Registers: c.Registers},
 		baseOpt: proto.Options{Strategy: c.Strategy, Registers: c.Registers}, declared: c.declared}
 	if w.timeout == 0 {
@@ -116,7 +128,11 @@ func (w *worker) escalateIfLeaked() {
 	}
 	if s, err := w.escalate.New(); err == nil {
 		w.cur.Close()
-		delete(w.oneBlock, w.cur)
+		for k := range w.oneBlock {
+			if k.side == w.cur {
+				delete(w.oneBlock, k)
+			}
+		}
 		w.cur = s
 	}
 }
@@ -128,12 +144,21 @@ type job struct {
 	stream int
 	it     Item
 	err    error
+	// mutant describes a guided campaign's mutant (Record.Mutant); ""
+	// a fresh graph.
+	mutant string
 }
 
-// makeJob generates graph index i; a panic of the source is contained
-// (generate.go).
-func makeJob(src Source, set *Settings, i int) job {
+// makeJob generates graph index i: a guided campaign's mutant (guide.go)
+// when gd draws one (gd nil: none), else the source's graph; a panic of
+// the source is contained (generate.go).
+func makeJob(src Source, set *Settings, gd *guide, i int) job {
 	s, j := set.Place(i)
+	if gd != nil {
+		if it, desc, ok, err := gd.mutant(i); ok {
+			return job{i: i, stream: s, it: it, err: err, mutant: desc}
+		}
+	}
 	it, err := generate(src, set.Streams[s], set.Seed, j)
 	return job{i: i, stream: s, it: it, err: err}
 }
@@ -141,7 +166,7 @@ func makeJob(src Source, set *Settings, i int) job {
 // run produces job j's record.
 func (w *worker) run(j job) Record {
 	i, s, it, err := j.i, j.stream, j.it, j.err
-	rec := Record{Index: i, Stream: s, Seed: it.Seed}
+	rec := Record{Index: i, Stream: s, Seed: it.Seed, Mutant: j.mutant}
 	if err != nil {
 		rec.Current = generateFailure(err)
 		return rec
@@ -158,6 +183,9 @@ func (w *worker) run(j job) Record {
 	w.gpuNow = w.gpuOrc != nil && i%w.set.GPUEvery == 0
 	var shared *oracle.Shared
 	rec.Current, shared = w.judge(w.cur, it.Graph, curOpt, nil)
+	if w.set.Guided {
+		rec.Features = answerFeatures(w.lastStats, w.lastModule, rec.Current.Outcome, rec.Current.Signature)
+	}
 	w.gpuNow = false
 	w.escalateIfLeaked()
 	if w.base != nil {
@@ -187,6 +215,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	a := side.Structurize(g.Clone(), opt, w.timeout)
 	took := time.Since(start)
 	r := SideResult{Func: a.Func}
+	w.lastStats, w.lastModule = a.Stats, nil
 	if a.Stats != nil {
 		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
 	}
@@ -210,6 +239,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 		r.Outcome, r.Signature, r.Detail = emitOutcome(err)
 		return r, nil
 	}
+	w.lastModule = mod
 	sum := sha256.Sum256(mod)
 	r.Hash = hex.EncodeToString(sum[:12])
 	// The subject's own copy of g: meta hands it to this side's re-runs,
@@ -243,19 +273,21 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 
 // seam lets the oracle re-run a side (meta: determinism, renumbering,
 // idempotence) under the same time limit. The side's answer on the
-// one-block graph is kept once it gave a module (w.oneBlock): the side and
-// its options are fixed, and meta asks for it on every graph.
+// one-block graph is kept per strategy once it gave a module (w.oneBlock):
+// the side and its other options are fixed, and meta asks for it on every
+// graph.
 func (w *worker) seam(side Side, opt proto.Options) oracle.StructurizeFunc {
 	return func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
 		if !isOneBlock(g) {
 			return w.structurizeForSeam(side, opt, g)
 		}
-		if a, ok := w.oneBlock[side]; ok {
+		key := oneBlockKey{side, opt.Strategy}
+		if a, ok := w.oneBlock[key]; ok {
 			return a.mod, a.info, nil
 		}
 		mod, info, err := w.structurizeForSeam(side, opt, g)
 		if err == nil { // a failure is asked again next time
-			w.oneBlock[side] = seamAnswer{mod: mod, info: info}
+			w.oneBlock[key] = seamAnswer{mod: mod, info: info}
 		}
 		return mod, info, err
 	}

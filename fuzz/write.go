@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // WriteReports fills replay commands (src may be nil) and writes
@@ -37,8 +39,15 @@ func WriteReports(dir string, rep *Report, src Source) error {
 // replayCommand reproduces one graph: the source's command printing it,
 // piped into `cfgfuzz check` on the campaign's structurizer (its spec) with
 // the campaign's options and oracle settings.
+// A guided campaign's mutant is printed from its own text.
 func replayCommand(src Source, s *Settings, e *Example) string {
-	return src.Replay(e.Stream, e.Seed) + " | " + checkCommand(s, cmp.Or(e.Strategy, s.Strategy))
+	print := src.Replay(e.Stream, e.Seed)
+	if e.Mutant != "" {
+		if g, err := graphOf(e); err == nil {
+			print = "printf '%s' " + ShellQuote(cfg.FormatLines(g))
+		}
+	}
+	return print + " | " + checkCommand(s, cmp.Or(e.Strategy, s.Strategy))
 }
 
 // CheckCommand is the `cfgfuzz check` command line that judges a graph

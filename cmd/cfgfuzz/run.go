@@ -51,6 +51,7 @@ type campaignFlags struct {
 	allowFallbacks, force             bool
 	progress                          string
 	maxAnswer                         fuzz.ByteSize
+	guide                             guidedFlags
 	set                               map[string]bool // flags given
 }
 
@@ -85,6 +86,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.memProfile, "memprofile", "", "write the campaign's allocation profile (this process) to `FILE` when it ends")
 	fs.StringVar(&f.state, "state", "", "state `DIR` kept from night to night (fuzz/STATE.md): graphs already checked are skipped, the kept graphs of its signatures re-run, every signature classed new, known, ignored or fixed; exit 1 only for new ones")
 	fs.StringVar(&f.night, "night", "", "with --state: the night's `DATE` (YYYY-MM-DD) the findings are recorded under; default today (UTC). Give every shard of a night the same")
+	f.guide.define(fs)
 	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, or with --repo its build, made once and cached; or a structurizer spec)")
 	if compare {
 		fs.StringVar(&f.current, "current", "", "the current side: git revision `REV` (built as the baseline is), self (the structurizer inside this binary), or a structurizer spec; default: the working tree (HEAD+dirty, uncommitted changes included) inside a git repository of cfgfuzz or with --repo, else self")
@@ -154,6 +156,9 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	in := onStopSignals(name, stderr)
 	defer in.stop()
 	c, err := f.config(in.ctx, stderr)
+	if err == nil {
+		err = f.guide.apply(&c, c.Resume, f.state)
+	}
 	var minimizerSides openSides
 	defer minimizerSides.close()
 	if err == nil && f.minimize {
@@ -177,6 +182,10 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return in.or(exitUsage)
+	}
+	if err := f.guide.save(o); err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
+		return exitUsage
 	}
 	if f.memProfile != "" {
 		if err := writeAllocProfile(f.memProfile); err != nil {

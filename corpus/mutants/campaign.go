@@ -33,6 +33,11 @@ type Settings struct {
 	Keep    bool          // keep each mutant's temporary directory
 	Extra   []string      // more flags for `cfgfuzz run`
 	Tags    string        // build tags of cmd/cfgfuzz ("" none; "vulkan" for the gpu check)
+	// Guided, when positive, also runs each mutant's guided campaign
+	// with this mutate share (guided.go), from a copy of Corpus ("" an
+	// empty corpus).
+	Guided float64
+	Corpus string
 	// Control is each graph's outcome and module hash in the unmutated
 	// tree's campaign (nil: no control ran), to count the graphs a mutant
 	// changed.
@@ -50,12 +55,15 @@ const (
 
 // Result is what one mutant's campaign showed.
 type Result struct {
-	Name      string `json:"name"`
-	Status    string `json:"status"`
-	First     int    `json:"first"`   // index of the first failing graph, -1 none
-	Failing   int    `json:"failing"` // failing graphs
-	Graphs    int    `json:"graphs"`  // records read
-	Fallbacks int    `json:"fallbacks"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	First  int    `json:"first"` // index of the first failing graph, -1 none
+	// GuidedFirst is the guided campaign's first failing index (-1 none
+	// or not run; Settings.Guided).
+	GuidedFirst int `json:"guided_first"`
+	Failing     int `json:"failing"` // failing graphs
+	Graphs      int `json:"graphs"`  // records read
+	Fallbacks   int `json:"fallbacks"`
 	// Changed is the graphs whose outcome or module differs from the
 	// control campaign's (-1: no control): 0 for a survivor means the
 	// campaign never reached the mutated code in an observable way.
@@ -95,7 +103,7 @@ func runMutant(m *Mutant, s Settings) (r Result) {
 	if m != nil {
 		name = m.Name
 	}
-	r = Result{Name: name, First: -1, Changed: -1, outputs: map[int]string{}}
+	r = Result{Name: name, First: -1, GuidedFirst: -1, Changed: -1, outputs: map[int]string{}}
 	start := time.Now()
 	defer func() { r.Seconds = time.Since(start).Seconds() }()
 	dir, err := os.MkdirTemp("", "cfgfuzz-mutant-")
@@ -145,6 +153,12 @@ func runMutant(m *Mutant, s Settings) (r Result) {
 		}
 	}
 	judge(&r, m, s.Graphs, tail, cut)
+	if s.Guided > 0 {
+		var note string
+		if r.GuidedFirst, note = guidedFirst(bin, dir, s); note != "" {
+			r.Note = strings.TrimPrefix(r.Note+"; "+note, "; ")
+		}
+	}
 	return r
 }
 

@@ -44,6 +44,8 @@ func run(args []string) int {
 	jsonOut := fs.String("json", "", "also write the results as JSON to `FILE`")
 	tags := fs.String("tags", "", "build tags for cmd/cfgfuzz (`vulkan` for --gpu-every)")
 	extra := fs.String("run-flags", "", "more `FLAGS` for each `cfgfuzz run`, space-separated (e.g. \"--gpu-every 10\")")
+	guided := fs.Float64("guided", 0, "also run each mutant's guided campaign with `--mutate F` and show its first failing index beside the pure one")
+	corpusDir := fs.String("corpus", "", "with -guided: start each guided campaign from a copy of this corpus `DIR` (cfgfuzz run --corpus)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -71,7 +73,7 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		return 1
 	}
-	s := Settings{Root: *root, Graphs: *graphs, Seed: *seed, Workers: *workers, Limit: *limit, Keep: *keep, Extra: strings.Fields(*extra), Tags: *tags}
+	s := Settings{Root: *root, Graphs: *graphs, Seed: *seed, Workers: *workers, Limit: *limit, Keep: *keep, Extra: strings.Fields(*extra), Tags: *tags, Guided: *guided, Corpus: *corpusDir}
 	fmt.Printf("cfgfuzz mutants: %d mutants of %s, each `cfgfuzz run --graphs %d --seed %d --workers %d%s`\n",
 		len(ms), *root, s.Graphs, s.Seed, s.Workers, strings.TrimRight(" "+strings.Join(s.Extra, " "), " "))
 	if *control {
@@ -79,6 +81,10 @@ func run(args []string) int {
 		if c.Status != StSurvived {
 			fmt.Fprintf(os.Stderr, "mutants: the control campaign on the unmutated tree is %s (%d failing, first %d: %s) %s: no mutant can be judged\n",
 				c.Status, c.Failing, c.First, topSignatures(c.Signatures, 3), c.Note)
+			return 2
+		}
+		if c.GuidedFirst >= 0 {
+			fmt.Fprintf(os.Stderr, "mutants: the guided control campaign on the unmutated tree fails at graph %d %s: no guided result can be judged\n", c.GuidedFirst, c.Note)
 			return 2
 		}
 		fmt.Printf("control (unmutated tree): %d graphs ok, %d fallbacks, %.1f s\n", c.Graphs, c.Fallbacks, c.Seconds)
@@ -93,6 +99,7 @@ func run(args []string) int {
 	}
 	sum := summarize(ms, results)
 	printSummary(ms, results, sum)
+	printGuided(results, s)
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(map[string]any{"settings": s, "results": results, "summary": sum}, "", "  ")
 		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {

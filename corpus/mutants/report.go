@@ -19,7 +19,7 @@ type Summary struct {
 }
 
 func printHeader() {
-	fmt.Printf("%-34s %-10s %6s %7s %7s %9s %6s  %s\n", "mutant", "status", "first", "failing", "changed", "fallbacks", "secs", "signatures (most frequent first) / note")
+	fmt.Printf("%-34s %-10s %6s %6s %7s %7s %9s %6s  %s\n", "mutant", "status", "first", "guided", "failing", "changed", "fallbacks", "secs", "signatures (most frequent first) / note")
 }
 
 func printRow(r Result) {
@@ -38,7 +38,11 @@ func printRow(r Result) {
 	if r.Changed >= 0 {
 		changed = fmt.Sprint(r.Changed)
 	}
-	fmt.Printf("%-34s %-10s %6s %7d %7s %9d %6.1f  %s\n", r.Name, r.Status, first, r.Failing, changed, r.Fallbacks, r.Seconds, detail)
+	guided := "-"
+	if r.GuidedFirst >= 0 {
+		guided = fmt.Sprint(r.GuidedFirst)
+	}
+	fmt.Printf("%-34s %-10s %6s %6s %7d %7s %9d %6.1f  %s\n", r.Name, r.Status, first, guided, r.Failing, changed, r.Fallbacks, r.Seconds, detail)
 }
 
 func summarize(ms []Mutant, rs []Result) Summary {

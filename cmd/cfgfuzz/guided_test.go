@@ -1,0 +1,90 @@
+// guided_test.go: `cfgfuzz run --mutate --corpus` over two nights: the
+// first writes the corpus, the second starts from it (its settings name
+// it, it makes mutants from its first batch on) and grows it; a mutant's
+// replay command prints the graph and judges it as the campaign did.
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+func TestRunGuidedCorpusAcrossNights(t *testing.T) {
+	corpus := filepath.Join(t.TempDir(), "corpus")
+	night := func(seed string) *fuzz.Report {
+		out := filepath.Join(t.TempDir(), "out")
+		code, _, errs := runCmd([]string{"run", "--graphs", "150", "--seed", seed, "--workers", "2", "--mutate", "0.5", "--corpus", corpus,
+			"--corpus-batch", "50", "--progress", "none", "--minimize=false", "--out", out}, "")
+		if code != exitOK {
+			t.Fatalf("night %s: exit %d: %s", seed, code, errs)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep fuzz.Report
+		if err := json.Unmarshal(b, &rep); err != nil {
+			t.Fatal(err)
+		}
+		html, _ := os.ReadFile(filepath.Join(out, "report.html"))
+		if !strings.Contains(string(html), `class="curve"`) {
+			t.Errorf("night %s: report.html has no features plot", seed)
+		}
+		return &rep
+	}
+	first := night("1")
+	c1, err := fuzz.LoadCorpus(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c1.Entries) == 0 || first.Guided == nil || first.Guided.Features == 0 {
+		t.Fatalf("first night: corpus of %d, summary %+v", len(c1.Entries), first.Guided)
+	}
+	second := night("2")
+	if second.Settings.Corpus != c1.Digest() {
+		t.Errorf("second night started from %q, want the first's corpus %q", second.Settings.Corpus, c1.Digest())
+	}
+	c2, err := fuzz.LoadCorpus(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c2.Entries) < len(c1.Entries) || c2.Entries[0].Graph != c1.Entries[0].Graph {
+		t.Errorf("second night's corpus (%d entries) does not extend the first's (%d)", len(c2.Entries), len(c1.Entries))
+	}
+	t.Logf("corpus: %d entries after night 1, %d after night 2; features %d, %d; mutants %d, %d",
+		len(c1.Entries), len(c2.Entries), first.Guided.Features, second.Guided.Features, first.Guided.Mutants, second.Guided.Mutants)
+}
+
+// TestGuidedMutantFindingReplays plants a fault, finds it on a mutant (a
+// start corpus from a clean campaign and --mutate 1: every graph is one)
+// and runs the finding's replay command through this binary: it fails
+// again.
+func TestGuidedMutantFindingReplays(t *testing.T) {
+	start := guidedCampaign(t, nil, 100, "--mutate", "0.5", "--corpus-batch", "50").Corpus
+	c := guidedCampaign(t, start, 300, "--inject", "route-not-cleared", "--mutate", "1", "--corpus-batch", "50")
+	var mutant *fuzz.Finding
+	for i := range c.Report.Findings {
+		if c.Report.Findings[i].First.Mutant != "" {
+			mutant = &c.Report.Findings[i]
+			break
+		}
+	}
+	if mutant == nil {
+		t.Fatalf("no finding's first graph was a mutant in 300 graphs (seed 1, --mutate 1, a start corpus of %d)", len(start.Entries))
+	}
+	bin := filepath.Join(t.TempDir(), "cfgfuzz")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	replay := strings.ReplaceAll(mutant.Replay, "cfgfuzz check", bin+" check")
+	out, err := exec.Command("sh", "-c", replay).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), mutant.Signature) {
+		t.Errorf("replay %q: %v, output lacks %s:\n%s", replay, err, mutant.Signature, out)
+	}
+}

@@ -1,0 +1,151 @@
+// corpus.go defines the guided corpus: the graphs that made the
+// structurizer show a behaviour feature (features.go) that no graph before
+// them showed, in the order they were added, as AFL keeps the inputs that
+// reach new edges. It is stored in a directory of its own (the nightly
+// state's corpus/), one JSON entry a line in entries.jsonl, so a campaign
+// starts from the corpus the last one left.
+package fuzz
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// CorpusFile is the corpus's file inside its directory.
+const CorpusFile = "entries.jsonl"
+
+// StateCorpusDir is the corpus directory inside a state directory
+// (STATE.md), the default of a guided campaign run with one.
+const StateCorpusDir = "corpus"
+
+// MaxCorpus bounds the corpus: once it holds this many entries, graphs
+// with new features are no longer added (their features still count).
+const MaxCorpus = 4096
+
+// CorpusEntry is one kept graph.
+type CorpusEntry struct {
+	Graph    string   `json:"graph"`    // line notation (weights kept)
+	Features []string `json:"features"` // the features it showed, sorted
+	// Index is the campaign graph index that added it; Seed that
+	// campaign's seed (provenance only).
+	Index int    `json:"index"`
+	Seed  uint64 `json:"seed"`
+}
+
+// Corpus is the kept graphs and the union of their features. The zero
+// value is an empty corpus.
+type Corpus struct {
+	Entries []CorpusEntry
+	graphs  []*cfg.Graph // Entries' graphs, parsed
+	seen    map[string]bool
+}
+
+// Features is the number of distinct features the corpus's entries show.
+func (c *Corpus) Features() int { return len(c.seen) }
+
+// novel reports whether fs holds a feature the corpus has not seen.
+func (c *Corpus) novel(fs []string) bool {
+	for _, f := range fs {
+		if !c.seen[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// Add keeps g when its features fs hold one the corpus has not seen (and
+// the corpus is not full), and says whether it did.
+func (c *Corpus) Add(g *cfg.Graph, fs []string, index int, seed uint64) bool {
+	if !c.novel(fs) || len(c.Entries) >= MaxCorpus {
+		return false
+	}
+	c.add(CorpusEntry{Graph: cfg.FormatLines(g), Features: fs, Index: index, Seed: seed}, g)
+	return true
+}
+
+func (c *Corpus) add(e CorpusEntry, g *cfg.Graph) {
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	for _, f := range e.Features {
+		c.seen[f] = true
+	}
+	c.Entries = append(c.Entries, e)
+	c.graphs = append(c.graphs, g)
+}
+
+// Clone is an independent copy (the graphs are shared: nothing changes one).
+func (c *Corpus) Clone() *Corpus {
+	d := &Corpus{}
+	for i, e := range c.Entries {
+		d.add(e, c.graphs[i])
+	}
+	return d
+}
+
+// Digest names the corpus's content: its entry count and a hash of the
+// entries, for the settings a guided campaign depends on.
+func (c *Corpus) Digest() string {
+	h := sha256.New()
+	for _, e := range c.Entries {
+		b, _ := json.Marshal(e)
+		h.Write(append(b, '\n'))
+	}
+	return fmt.Sprintf("%d entries sha256:%s", len(c.Entries), hex.EncodeToString(h.Sum(nil)[:8]))
+}
+
+// LoadCorpus reads dir's corpus; a missing directory or file is an empty
+// corpus. A bad line is an error naming the file and line.
+func LoadCorpus(dir string) (*Corpus, error) {
+	path := filepath.Join(dir, CorpusFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &Corpus{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := &Corpus{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<24)
+	for line := 1; sc.Scan(); line++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var e CorpusEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		g, err := cfg.ParseLines(e.Graph, cfg.Limits{})
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: graph: %w", path, line, err)
+		}
+		c.add(e, g)
+	}
+	return c, sc.Err()
+}
+
+// SaveCorpus writes c into dir (created when missing), atomically.
+func SaveCorpus(dir string, c *Corpus) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	for _, e := range c.Entries {
+		line, err := json.Marshal(e)
+		if err != nil {
+			return err
+		}
+		b.Write(append(line, '\n'))
+	}
+	return writeFile(filepath.Join(dir, CorpusFile), b.Bytes())
+}

@@ -1,0 +1,139 @@
+// guide.go defines behaviour-guided generation: a campaign with
+// Settings.Guided records every graph's features (features.go) and keeps a
+// corpus (corpus.go) of the graphs that showed a new one (graphs that gen.Mutate can take); with
+// Settings.Mutate, that share of graph indices are mutants of a corpus
+// graph (gen.Mutate) instead of the source's fresh graph.
+//
+// Determinism. Graph index i's graph is a pure function of the settings,
+// the corpus at the campaign's start (Settings.Corpus names it) and the
+// records of lower batches: indices run in batches of
+// Settings.CorpusBatch, the corpus grows only between batches, from the
+// batch's records taken in index order, and a mutant of batch k draws its
+// parent from the corpus as it stood at the start of batch k. Whether i is
+// a mutant, which parent and which mutations are hashes of the campaign
+// seed and i. So any number of workers, and a resumed run (whose logged
+// records rebuild the corpus batch by batch), give the same graphs and the
+// same report. A batch of 0 freezes the corpus for the whole campaign (it
+// grows only at the end, for the next one); sharded campaigns run frozen,
+// so merged shards give the report of the same campaign run unsharded with
+// a batch of 0.
+package fuzz
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// DefaultCorpusBatch is the batch cmd/cfgfuzz gives a guided campaign.
+const DefaultCorpusBatch = 128
+
+// Salts of the guide's draws, so they are independent of the dispatch
+// share's and of each other.
+const (
+	saltMutant = 0x6775696465643031 // "guided01"
+	saltParent = 0x706172656e743031 // "parent01"
+	saltOps    = 0x6d75746f70733031 // "mutops01"
+)
+
+// guide is a campaign's guided generation: the growing corpus (the
+// coordinator's alone) and the snapshot that the workers draw parents
+// from, replaced between batches.
+type guide struct {
+	set    *Settings
+	corpus *Corpus
+	snap   atomic.Pointer[[]*cfg.Graph]
+	merged int // records with an index below it are in the corpus
+}
+
+func newGuide(s *Settings, start *Corpus) *guide {
+	g := &guide{set: s, corpus: &Corpus{}}
+	if start != nil {
+		g.corpus = start.Clone()
+	}
+	g.publish()
+	return g
+}
+
+// publish makes the corpus as it stands the workers' snapshot. The corpus
+// only appends, so a prefix of its graphs never changes.
+func (g *guide) publish() {
+	snap := g.corpus.graphs[:len(g.corpus.graphs):len(g.corpus.graphs)]
+	g.snap.Store(&snap)
+}
+
+// unit maps a hash to [0, 1).
+func unit(h uint64) float64 { return float64(h>>11) * 0x1p-53 }
+
+// mutant is graph index i as a mutant, when the share draws it and the
+// snapshot has a parent: the item and the record's description of it
+// ("corpus[K] OP+OP"). ok false means a fresh graph.
+func (g *guide) mutant(i int) (it Item, desc string, ok bool, err error) {
+	snap := *g.snap.Load()
+	if g.set.Mutate <= 0 || len(snap) == 0 || unit(shareHash(g.set.Seed^saltMutant, i)) >= g.set.Mutate {
+		return Item{}, "", false, nil
+	}
+	k := pickParent(shareHash(g.set.Seed^saltParent, i), len(snap))
+	seed := shareHash(g.set.Seed^saltOps, i)
+	m, err := gen.Mutate(snap[k], seed, gen.MutateOptions{})
+	if err != nil {
+		return Item{Seed: seed}, "", true, err
+	}
+	return Item{Graph: m.Graph, Seed: seed}, fmt.Sprintf("corpus[%d] %s", k, cmp.Or(strings.Join(m.Ops, "+"), "none")), true, nil
+}
+
+// pickParent draws a corpus entry from h: half the draws among the 16
+// newest entries (what was just found is mutated most, as a fuzzer's queue
+// favours fresh entries), the others uniformly.
+func pickParent(h uint64, n int) int {
+	const recent = 16
+	if h&1 == 1 && n > recent {
+		return n - recent + int((h>>1)%recent)
+	}
+	return int((h >> 1) % uint64(n))
+}
+
+// batchEnd is the first index after the batch holding i; -1 when the
+// corpus is frozen (one batch: the whole campaign).
+func (g *guide) batchEnd(i int) int {
+	b := g.set.CorpusBatch
+	if b <= 0 {
+		return -1
+	}
+	return (i/b + 1) * b
+}
+
+// mergeBelow adds the records with an index in [g.merged, end), in index
+// order, to the corpus (end -1: all) and publishes it. recs may hold
+// others, in any order.
+func (g *guide) mergeBelow(end int, recs []Record) {
+	var batch []*Record
+	for k := range recs {
+		if r := &recs[k]; r.Index >= g.merged && (end < 0 || r.Index < end) {
+			batch = append(batch, r)
+		}
+	}
+	slices.SortFunc(batch, func(a, b *Record) int { return cmp.Compare(a.Index, b.Index) })
+	for _, r := range batch {
+		if !g.corpus.novel(r.Features) {
+			continue
+		}
+		if gr, err := recordGraph(r); err == nil && (gen.MutateOptions{}).Fits(gr) == nil {
+			g.corpus.Add(gr, r.Features, r.Index, g.set.Seed)
+		}
+	}
+	if end >= 0 {
+		g.merged = end
+	}
+	g.publish()
+}
+
+// recordGraph is the record's graph with its weights.
+func recordGraph(r *Record) (*cfg.Graph, error) {
+	return graphOf(&Example{Graph: r.Graph, Weights: r.Weights})
+}

@@ -1,0 +1,364 @@
+// guide_test.go checks guided generation's promises: the same seed and
+// start corpus give the same report and corpus whatever the workers, a
+// resumed campaign (killed or interrupted) and merged shards give the
+// run's report, the corpus
+// grows only with graphs that showed new features and round-trips through
+// its directory, mutants replay from their own text, and the features read
+// a module's construct tree.
+package fuzz
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// guidedConfig is a guided campaign of n graphs on the default strategy,
+// with a batch of 25 and half the graphs mutants.
+func guidedConfig(t *testing.T, n int) Config {
+	c := testConfig(t, n)
+	c.Strategy = ""
+	c.Guided, c.Mutate, c.CorpusBatch = true, 0.5, 25
+	return c
+}
+
+func TestGuidedDeterministicAcrossWorkers(t *testing.T) {
+	a, b := guidedConfig(t, 150), guidedConfig(t, 150)
+	a.Workers, b.Workers = 1, 2
+	oa, ob := mustRun(t, a), mustRun(t, b)
+	g := oa.Report.Guided
+	if g == nil || g.Mutants == 0 || g.Features == 0 {
+		t.Fatalf("guided summary %+v: want mutants and features", g)
+	}
+	if ja, jb := reportJSON(t, a.Dir), reportJSON(t, b.Dir); ja != jb {
+		t.Errorf("guided reports differ between 1 and 2 workers:\n%s\n---\n%s", ja, jb)
+	}
+	if !reflect.DeepEqual(oa.Corpus.Entries, ob.Corpus.Entries) {
+		t.Errorf("corpora differ between 1 and 2 workers: %d and %d entries", len(oa.Corpus.Entries), len(ob.Corpus.Entries))
+	}
+	t.Logf("150 graphs: %d mutants, %d features, corpus of %d", g.Mutants, g.Features, len(oa.Corpus.Entries))
+}
+
+// TestGuidedMutantsDrawOnLowerBatches recomputes every graph of a guided
+// campaign from the corpus it ended with: graph i is a mutant exactly when
+// the share draws it and the corpus at the start of i's batch (the entries
+// added by lower batches) is not empty, of the parent drawn from that
+// corpus, by the drawn mutations. A corpus that grew during a batch would
+// give some of that batch's graphs another parent.
+func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
+	c := guidedConfig(t, 150)
+	c.Workers = 2
+	o := mustRun(t, c)
+	recs, _, err := ReadRecords(c.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutants := 0
+	for _, r := range recs {
+		start := r.Index / c.CorpusBatch * c.CorpusBatch
+		n := 0
+		for n < len(o.Corpus.Entries) && o.Corpus.Entries[n].Index < start {
+			n++
+		}
+		drawn := unit(shareHash(c.Seed^saltMutant, r.Index)) < c.Mutate
+		if !drawn || n == 0 {
+			if r.Mutant != "" {
+				t.Errorf("graph %d is a mutant (%s); the share did not draw it or the corpus was empty (%d entries)", r.Index, r.Mutant, n)
+			}
+			continue
+		}
+		mutants++
+		k := pickParent(shareHash(c.Seed^saltParent, r.Index), n)
+		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("corpus[%d] ", k)
+		if r.Skipped { // a repeat of an earlier graph: not run, no graph kept
+			if !strings.HasPrefix(r.Mutant, want) {
+				t.Errorf("skipped graph %d: %s, want a mutant of corpus[%d] of the %d entries its batch started with", r.Index, r.Mutant, k, n)
+			}
+			continue
+		}
+		if !strings.HasPrefix(r.Mutant, want) || r.Graph != cfg.FormatCompact(m.Graph) {
+			t.Errorf("graph %d: %s %s, want a mutant of corpus[%d] of the %d entries its batch started with: %s", r.Index, r.Mutant, r.Graph, k, n, m.Graph)
+		}
+	}
+	if mutants == 0 {
+		t.Fatal("no mutants")
+	}
+}
+
+func TestGuidedResumeAndShards(t *testing.T) {
+	whole := guidedConfig(t, 100)
+	mustRun(t, whole)
+
+	// A resumed run: the first 60 graphs' records, then the rest.
+	part := guidedConfig(t, 100)
+	mustRun(t, part)
+	keepRecords(t, part.Dir, 60)
+	saved, err := LoadSettings(part.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part.Settings, part.Resume = saved, true
+	mustRun(t, part)
+	if a, b := reportJSON(t, whole.Dir), reportJSON(t, part.Dir); a != b {
+		t.Errorf("resumed guided report differs from the whole run's:\n%s\n---\n%s", a, b)
+	}
+
+	// Shards run frozen: merged, they give the unsharded frozen run.
+	frozen := guidedConfig(t, 100)
+	frozen.CorpusBatch = 0
+	mustRun(t, frozen)
+	var dirs []string
+	for i := range 2 {
+		c := guidedConfig(t, 100)
+		c.Shard = Shard{I: i, N: 2}
+		mustRun(t, c)
+		dirs = append(dirs, c.Dir)
+	}
+	rep, err := Merge(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := WriteReports(out, rep, testSource{}); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := reportJSON(t, frozen.Dir), reportJSON(t, out); a != b {
+		t.Errorf("merged guided shards differ from the frozen run:\n%s\n---\n%s", a, b)
+	}
+}
+
+// keepRecords cuts dir's results log to its records of index below n (a
+// campaign killed there, as far as the log shows).
+// cancelSource is the test source that cancels its campaign when asked
+// for its n-th graph.
+type cancelSource struct {
+	testSource
+	n      int32
+	calls  atomic.Int32
+	cancel context.CancelCauseFunc
+}
+
+func (s *cancelSource) Item(st Stream, run uint64, j int) (Item, error) {
+	if s.calls.Add(1) == s.n {
+		s.cancel(errors.New("SIGINT"))
+	}
+	return s.testSource.Item(st, run, j)
+}
+
+// TestGuidedInterruptedResume: a guided campaign interrupted part-way
+// (its context cancelled while it generates, between or at a batch
+// barrier) says so, and its resume gives the whole run's report.
+func TestGuidedInterruptedResume(t *testing.T) {
+	whole := guidedConfig(t, 150)
+	mustRun(t, whole)
+	part := guidedConfig(t, 150)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	part.Context, part.Source = ctx, &cancelSource{n: 60, cancel: cancel}
+	o := mustRun(t, part)
+	if in := o.Report.Incomplete; in == nil || in.Done >= 150 {
+		t.Fatalf("interrupted guided campaign: incomplete %+v", in)
+	}
+	t.Logf("interrupted after %d of 150 graphs", o.Report.Incomplete.Done)
+	saved, err := LoadSettings(part.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part.Settings, part.Resume, part.Context, part.Source = saved, true, nil, testSource{}
+	mustRun(t, part)
+	if a, b := reportJSON(t, whole.Dir), reportJSON(t, part.Dir); a != b {
+		t.Errorf("resumed interrupted guided report differs from the whole run's:\n%s\n---\n%s", a, b)
+	}
+}
+
+func keepRecords(t *testing.T, dir string, n int) {
+	t.Helper()
+	path := filepath.Join(dir, "results.jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := ReadRecords(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	var keep strings.Builder
+	for k, r := range recs {
+		if r.Index < n {
+			keep.WriteString(lines[k])
+		}
+	}
+	if err := os.WriteFile(path, []byte(keep.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGuidedStartCorpus(t *testing.T) {
+	first := guidedConfig(t, 60)
+	o := mustRun(t, first)
+	dir := filepath.Join(t.TempDir(), "corpus")
+	if err := SaveCorpus(dir, o.Corpus); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadCorpus(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Digest() != o.Corpus.Digest() || back.Features() != o.Corpus.Features() {
+		t.Fatalf("corpus round trip: %s, %d features; want %s, %d", back.Digest(), back.Features(), o.Corpus.Digest(), o.Corpus.Features())
+	}
+	for _, e := range back.Entries {
+		if len(e.Features) == 0 {
+			t.Fatalf("entry of graph %d kept with no features", e.Index)
+		}
+	}
+	// The next campaign starts from it: mutants from its first batch on,
+	// and its settings name the corpus.
+	next := guidedConfig(t, 25)
+	next.Seed, next.Corpus = 2, back
+	on := mustRun(t, next)
+	if on.Report.Guided.Mutants == 0 {
+		t.Error("a campaign from a non-empty corpus made no mutant in its first batch")
+	}
+	if got := on.Report.Settings.Corpus; got != back.Digest() {
+		t.Errorf("settings name corpus %q, want %q", got, back.Digest())
+	}
+	if len(on.Corpus.Entries) < len(back.Entries) {
+		t.Errorf("the corpus shrank from %d to %d entries", len(back.Entries), len(on.Corpus.Entries))
+	}
+	// Resuming against another corpus is refused.
+	next.Resume, next.Corpus = true, &Corpus{}
+	if _, err := Run(next); err == nil || !strings.Contains(err.Error(), "corpus") {
+		t.Errorf("resume with a different corpus: %v, want an error naming the corpus", err)
+	}
+}
+
+func TestGuidedCorpusKeepsOnlyNovelGraphs(t *testing.T) {
+	var c Corpus
+	g := cfg.FromSuccs([][]int{{1}, {}})
+	if !c.Add(g, []string{"a", "b"}, 0, 1) {
+		t.Fatal("first graph not kept")
+	}
+	if c.Add(g, []string{"b", "a"}, 1, 1) {
+		t.Error("a graph with no new feature was kept")
+	}
+	if !c.Add(g, []string{"a", "c"}, 2, 1) || c.Features() != 3 {
+		t.Errorf("a graph with a new feature: %d entries, %d features; want 2, 3", len(c.Entries), c.Features())
+	}
+}
+
+func TestGuidedMutantReplay(t *testing.T) {
+	s := Settings{Walks: 16, Seed: 1}
+	e := Example{Graph: "{{1, 1}, {}}", Weights: []int{3, 4}, Mutant: "corpus[0] duplicate-case", Seed: 99}
+	got := replayCommand(testSource{}, &s, &e)
+	if !strings.HasPrefix(got, "printf '%s' ") || !strings.Contains(got, "| cfgfuzz check") || strings.Contains(got, "testsource") {
+		t.Fatalf("mutant replay %q: want the graph printed from its text, into cfgfuzz check", got)
+	}
+	g, _ := graphOf(&e)
+	if !strings.Contains(got, cfg.FormatLines(g)) && !strings.Contains(got, ShellQuote(cfg.FormatLines(g))) {
+		t.Errorf("mutant replay %q does not print the graph's line notation", got)
+	}
+}
+
+func TestBucket(t *testing.T) {
+	for n, want := range map[int]int{-1: 0, 0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 7: 4, 8: 8, 15: 8, 16: 16, 1000: 512} {
+		if got := bucket(n); got != want {
+			t.Errorf("bucket(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+// TestTreeFeatures structurizes a loop holding a conditional and reads the
+// features back from the emitted module.
+func TestTreeFeatures(t *testing.T) {
+	// 0 -> 1; 1: if -> 2 or 3; 2, 3 -> 4; 4: loop back to 1 or exit to 5.
+	g := cfg.FromSuccs([][]int{{1}, {2, 3}, {4}, {4}, {1, 5}, {}})
+	res, err := structurizer.Structurize(g, structurizer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := res.Stats
+	mod, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := answerFeatures(&st, mod, OutOK, "")
+	for _, want := range []string{"count:L1", "nests:F>L", "nests:L>S", "at-depth:S2", "depth:2", "route-vars:0"} {
+		if !slices.Contains(fs, want) {
+			t.Errorf("features %v lack %s", fs, want)
+		}
+	}
+	if !slices.ContainsFunc(fs, func(f string) bool { return strings.HasPrefix(f, "shape:") && strings.Contains(f, "L(S)") }) {
+		t.Errorf("features %v lack a shape with the loop holding the selection, L(S)", fs)
+	}
+	if !slices.IsSorted(fs) {
+		t.Errorf("features not sorted: %v", fs)
+	}
+	bad := answerFeatures(nil, nil, OutPanic, "harness:panic:x")
+	if !slices.Equal(bad, []string{"outcome:panic", "signature:harness:panic:x"}) {
+		t.Errorf("features of a panic: %v", bad)
+	}
+}
+
+// TestGuidedExternalStructurizer: a structurizer process answering with
+// modules (testdata/thinstruct, this tree's structurizer behind the
+// protocol) shows the same construct-tree features on every graph as the
+// in-process structurizer, so a guided campaign steers it alike.
+func TestGuidedExternalStructurizer(t *testing.T) {
+	bin := buildCmd(t, "./testdata/thinstruct")
+	own, ext := guidedConfig(t, 60), guidedConfig(t, 60)
+	own.Strategy, ext.Strategy = "structured", "structured"
+	ext.Current = ProcessFactory("thinstruct", []string{bin}, "")
+	mustRun(t, own)
+	mustRun(t, ext)
+	a, _, err := ReadRecords(own.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := ReadRecords(ext.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := func(r Record) []string {
+		var fs []string
+		for _, f := range r.Features {
+			if strings.HasPrefix(f, "shape:") || strings.HasPrefix(f, "nests:") || strings.HasPrefix(f, "count:") {
+				fs = append(fs, f)
+			}
+		}
+		return fs
+	}
+	byIndex := map[int]Record{}
+	for _, r := range a {
+		byIndex[r.Index] = r
+	}
+	shapes := 0
+	for _, r := range b {
+		want := tree(byIndex[r.Index])
+		if got := tree(r); !slices.Equal(got, want) {
+			t.Errorf("graph %d %s: external tree features %v, in-process %v", r.Index, r.Graph, got, want)
+		}
+		if len(want) > 0 {
+			shapes++
+		}
+	}
+	if shapes == 0 {
+		t.Fatal("no graph had tree features")
+	}
+}

@@ -1,0 +1,85 @@
+// guidereport.go defines a guided campaign's part of the report: the
+// number of distinct behaviour features its graphs showed, how many graphs
+// were mutants, and the features found over time (the curve report.html
+// draws as an inline SVG plot of features against graphs). It is computed
+// from the records alone, in index order, like the rest of the report.
+package fuzz
+
+import (
+	"fmt"
+	"strings"
+)
+
+// curvePoints bounds the curve's samples.
+const curvePoints = 64
+
+// GuidedSummary is a guided campaign's features and mutants.
+type GuidedSummary struct {
+	Features int     `json:"features"` // distinct features over all graphs
+	Mutants  int     `json:"mutants"`  // graphs that were mutants
+	Mutate   float64 `json:"mutate"`   // the share asked for
+	// Curve is the features found over time: [graphs, features] after
+	// that many graphs (in index order), at most 64 points, the last
+	// one all graphs.
+	Curve [][2]int `json:"curve"`
+}
+
+// guidedSummary computes the summary over recs sorted by index.
+func guidedSummary(s Settings, recs []Record) *GuidedSummary {
+	g := &GuidedSummary{Mutate: s.Mutate, Curve: [][2]int{}}
+	seen := map[string]bool{}
+	step := max(1, (len(recs)+curvePoints-1)/curvePoints)
+	for k := range recs {
+		r := &recs[k]
+		if r.Mutant != "" {
+			g.Mutants++
+		}
+		for _, f := range r.Features {
+			seen[f] = true
+		}
+		if (k+1)%step == 0 || k == len(recs)-1 {
+			g.Curve = append(g.Curve, [2]int{k + 1, len(seen)})
+		}
+	}
+	g.Features = len(seen)
+	return g
+}
+
+// featureSVG plots the curve: features (y) against graphs (x).
+func featureSVG(g *GuidedSummary) string {
+	const w, h, pad = 480.0, 200.0, 36.0
+	if len(g.Curve) == 0 {
+		return ""
+	}
+	last := g.Curve[len(g.Curve)-1]
+	xmax, ymax := float64(max(last[0], 1)), float64(max(g.Features, 1))
+	var pts []string
+	pts = append(pts, fmt.Sprintf("%.1f,%.1f", pad, h-pad))
+	for _, p := range g.Curve {
+		x := pad + float64(p[0])/xmax*(w-2*pad)
+		y := h - pad - float64(p[1])/ymax*(h-2*pad)
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" class="curve">`, w, h)
+	fmt.Fprintf(&b, `<line class="e" x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f"/><line class="e" x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f"/>`,
+		pad, h-pad, w-pad, h-pad, pad, h-pad, pad, pad)
+	fmt.Fprintf(&b, `<polyline class="e" points="%s"/>`, strings.Join(pts, " "))
+	fmt.Fprintf(&b, `<text class="l" x="%.0f" y="%.0f">%d graphs</text><text class="l" x="2" y="%.0f">%d</text><text class="l" x="2" y="%.0f">features</text>`,
+		w-pad-40, h-pad+14, last[0], pad+3, g.Features, pad-12)
+	b.WriteString("</svg>")
+	return b.String()
+}
+
+// guidedProse is the summary's sentence for report.md and report.html.
+func guidedProse(g *GuidedSummary) string {
+	return fmt.Sprintf("Guided generation: %s found over %s (%d mutants at a share of %g).",
+		plural(g.Features, "distinct behaviour feature"), plural(lastGraphs(g), "graph"), g.Mutants, g.Mutate)
+}
+
+func lastGraphs(g *GuidedSummary) int {
+	if len(g.Curve) == 0 {
+		return 0
+	}
+	return g.Curve[len(g.Curve)-1][0]
+}
