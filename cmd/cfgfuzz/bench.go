@@ -65,8 +65,8 @@ type benchTotals struct {
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	bf, fs := benchFlagSet(stderr)
-	if err := parseFlags(fs, args); err != nil {
-		return exitUsage
+	if code, done := parseCommandLine(fs, args); done {
+		return code
 	}
 	if !bf.driver {
 		fmt.Fprintln(stderr, "cfgfuzz bench: only --driver is implemented (structurizer and oracle benchmarks: go test -bench)")

@@ -7,7 +7,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -54,13 +53,10 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Exit status: 0 found, 2 usage, build or harness error.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, done := parseCommandLine(fs, args); done {
+		return code
 	}
+	files := fs.Args()
 	if err := bisectMain(f, files, stdin, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz bisect: %v\n", err)
 		return exitUsage

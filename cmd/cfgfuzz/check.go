@@ -61,7 +61,7 @@ type checkFlags struct {
 	strategy, checks, inject, env string
 	rulesCompat, gpuDevice        string
 	structurizer                  string
-	json, listChecks              bool
+	json, listChecks, listFaults  bool
 	allowFallbacks                bool
 	walks                         int
 	seed                          uint64
@@ -78,6 +78,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cf.rulesCompat, "rules-compat", "", "rules check: follow a validator's readings where they differ from the specification ("+oracle.CompatSPIRVTools2023+")")
 	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
 	fs.BoolVar(&cf.listChecks, "list-checks", false, "list the checks and exit")
+	fs.BoolVar(&cf.listFaults, "list-faults", false, listFaultsUsage)
 	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
 	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
@@ -94,8 +95,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout).\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
-		return exitUsage
+	if code, done := parseCommandLine(fs, args); done {
+		return code
+	}
+	if cf.listFaults {
+		printFaults(stdout)
+		return exitOK
 	}
 	if cf.listChecks {
 		docs := oracle.CheckNames()

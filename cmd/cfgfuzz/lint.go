@@ -37,8 +37,8 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Exit status: 0 clean, 1 violations, 2 unreadable input.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, done := parseCommandLine(fs, args); done {
+		return code
 	}
 	if *compat != "" && *compat != oracle.CompatSPIRVTools2023 {
 		fmt.Fprintf(stderr, "cfgfuzz lint: unknown --compat %q (have %s)\n", *compat, oracle.CompatSPIRVTools2023)

@@ -34,8 +34,8 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "(with --state: new signatures), 2 usage or infrastructure error, an incomplete shard set, or a --partial merge\nwithout new findings.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, done := parseCommandLine(fs, args); done {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

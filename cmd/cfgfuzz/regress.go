@@ -50,15 +50,15 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
+	if code, done := parseCommandLine(fs, args); done {
+		return code
 	}
+	pos := fs.Args()
 	if len(pos) > 1 {
 		fs.Usage()
 		return exitUsage
 	}
-	dir := ""
+	dir, err := "", error(nil)
 	if len(pos) == 1 {
 		dir = pos[0]
 	} else if dir, err = defaultRegressionsDir(); err != nil {

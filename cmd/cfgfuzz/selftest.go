@@ -4,7 +4,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -27,11 +26,8 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bad requests, stable reasons, both answer forms. Exit status: 0 conformant, 1 not, 2 usage.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, done := parseCommandLine(fs, args); done {
+		return code
 	}
 	if *cmd == "" || fs.NArg() > 0 {
 		fs.Usage()
