@@ -28,6 +28,7 @@ func HTML(rep *Report) string {
 	if in := rep.Incomplete; in != nil {
 		fmt.Fprintf(&b, `<p class="incomplete"><strong>This report is %s.</strong></p>`, html.EscapeString(in.Summary()))
 	}
+	b.WriteString(provenanceHTML(rep))
 	fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(summaryProse(rep)))
 	b.WriteString("<h2>Outcomes per generator and weight setting</h2>")
 	b.WriteString(mdTableHTML(func(sb *strings.Builder) { outcomeTable(sb, rep) }))
@@ -99,4 +100,13 @@ func mdTableHTML(fill func(*strings.Builder)) string {
 	}
 	b.WriteString("</table>")
 	return b.String()
+}
+
+// provenanceHTML is the report's provenance line (which build, when, on
+// which host and sides) as a paragraph; "" without provenance.
+func provenanceHTML(rep *Report) string {
+	if rep.Provenance == nil {
+		return ""
+	}
+	return `<p class="provenance">` + html.EscapeString(rep.Provenance.Line()) + "</p>"
 }

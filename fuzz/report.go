@@ -65,6 +65,9 @@ type Report struct {
 	// Minimization is "deferred to merge" on a shard, whose new findings
 	// `cfgfuzz merge` minimizes once; "" otherwise.
 	Minimization string `json:"minimization,omitempty"`
+	// Provenance says which build wrote the report, when, where, on
+	// which sides (provenance.go); WriteReports stamps it.
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
 // StreamRow counts one stream's graphs by outcome and divergence class.

@@ -4,11 +4,14 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
@@ -79,5 +82,23 @@ func TestListFaults(t *testing.T) {
 				t.Errorf("%s --list-faults lacks %s and its description:\n%s", name, fault, out)
 			}
 		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	want := fuzz.ThisBuild()
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		code, out, stderr := runCmd(args, "")
+		if code != exitOK || strings.TrimSpace(out) != want.String() {
+			t.Errorf("cfgfuzz %s: exit %d, output %q, want 0 and %q\n%s", args[0], code, out, want.String(), stderr)
+		}
+	}
+	code, out, _ := runCmd([]string{"version", "--json"}, "")
+	var got fuzz.Build
+	if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil || got != want {
+		t.Errorf("version --json: exit %d, %+v (%v), want %+v", code, got, err, want)
+	}
+	if !strings.Contains(want.String(), runtime.Version()) || !strings.Contains(want.String(), runtime.GOOS+"/"+runtime.GOARCH) {
+		t.Errorf("the version line %q lacks the toolchain or the host", want.String())
 	}
 }
