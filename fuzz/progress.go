@@ -1,8 +1,10 @@
 // progress.go shows a campaign's progress: a progressbar/v3 bar on a
 // terminal (the caller detects it: the library does not), or a plain line
 // every few seconds for CI logs. Both show ok / invalid / refused /
-// divergent / skipped counts, the rate in distinct graphs per second and,
-// under a graph budget, the ETA.
+// divergent / skipped counts, the failure signatures found (new / known
+// against a state directory), the rate in distinct graphs per second and
+// the ETA under a graph budget or the time left under a time budget.
+// minimizeLog prints a line per finding minimized, with its time.
 package fuzz
 
 import (
@@ -11,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -27,10 +30,16 @@ type progress struct {
 	skipped   int // repeats skipped (distinct.go), including replayed
 	counts    map[string]int
 	divergent int
+	// sigs holds the failure signatures seen (signature and strategy);
+	// known, when set, says which a state directory already holds.
+	sigs     map[findingKey]bool
+	known    func(sig, strategy string) bool
+	newSigs  int
+	deadline time.Time // the time budget's end; zero without one
 }
 
 func newProgress(w io.Writer, terminal bool, every time.Duration, total int) *progress {
-	p := &progress{w: w, total: total, start: time.Now(), last: time.Now(), every: every, counts: map[string]int{}}
+	p := &progress{w: w, total: total, start: time.Now(), last: time.Now(), every: every, counts: map[string]int{}, sigs: map[findingKey]bool{}}
 	if p.every <= 0 {
 		p.every = 10 * time.Second
 	}
@@ -67,6 +76,7 @@ func (p *progress) count(r *Record, replayed bool) {
 		p.fresh++
 	}
 	p.counts[r.Current.Outcome]++
+	p.countSignature(r)
 	if r.Class != "" && r.Class != ClassSame {
 		p.divergent++
 	}
@@ -81,8 +91,28 @@ func (p *progress) count(r *Record, replayed bool) {
 	}
 }
 
+// countSignature notes a failing record's signature (the report's
+// findings key: signature and strategy).
+func (p *progress) countSignature(r *Record) {
+	if !isFailure(r.Current.Outcome) {
+		return
+	}
+	k := findingKey{r.Current.Signature, r.Strategy}
+	if p.sigs[k] {
+		return
+	}
+	p.sigs[k] = true
+	if p.known == nil || !p.known(k.sig, k.strategy) {
+		p.newSigs++
+	}
+}
+
 func (p *progress) summary() string {
-	return fmt.Sprintf("ok %d invalid %d refused %d divergent %d skipped %d", p.counts[OutOK], p.counts[OutInvalid]+p.counts[OutPanic]+p.counts[OutTimeout]+p.counts[OutCrash], p.counts[OutRefused], p.divergent, p.skipped)
+	s := fmt.Sprintf("ok %d invalid %d refused %d divergent %d skipped %d", p.counts[OutOK], p.counts[OutInvalid]+p.counts[OutPanic]+p.counts[OutTimeout]+p.counts[OutCrash], p.counts[OutRefused], p.divergent, p.skipped)
+	if p.known != nil {
+		return s + fmt.Sprintf(", signatures %d new %d known", p.newSigs, len(p.sigs)-p.newSigs)
+	}
+	return s + fmt.Sprintf(", signatures %d", len(p.sigs))
 }
 
 // line is the plain progress line: distinct graphs (of the indices
@@ -100,6 +130,9 @@ func (p *progress) line() string {
 		left := p.total - p.done - p.skipped
 		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(left)/rate) * time.Second).Round(time.Second))
 	}
+	if !p.deadline.IsZero() {
+		s += fmt.Sprintf(", %s left", max(time.Until(p.deadline), 0).Round(time.Second))
+	}
 	return s
 }
 
@@ -113,4 +146,26 @@ func (p *progress) finish() {
 		p.bar.Finish()
 	}
 	fmt.Fprintln(p.w, p.line())
+}
+
+// minimizeLog wraps a findings minimizer so that each call prints a line
+// to w when it starts and one with its time when it ends: a minimization
+// may take its whole bound (30 s by default) with nothing else to show.
+// A nil w returns min itself.
+func minimizeLog(w io.Writer, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph) func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	if w == nil || min == nil {
+		return min
+	}
+	return func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		fmt.Fprintf(w, "cfgfuzz: minimizing %s (%d blocks)...\n", sig, len(g.Succs))
+		start := time.Now()
+		m := min(g, sig, strategy)
+		el := time.Since(start).Round(time.Millisecond)
+		if m == nil {
+			fmt.Fprintf(w, "cfgfuzz: minimized %s: not reduced (%s)\n", sig, el)
+		} else {
+			fmt.Fprintf(w, "cfgfuzz: minimized %s: %d -> %d blocks in %s\n", sig, len(g.Succs), len(m.Succs), el)
+		}
+		return m
+	}
 }

@@ -88,7 +88,7 @@ func mergeNight(dirs []string, out, state string, minimize, partial bool, stderr
 		return nil, err
 	}
 	defer unlock()
-	opt := fuzz.MergeOptions{Partial: partial}
+	opt := fuzz.MergeOptions{Partial: partial, Log: stderr}
 	if state != "" {
 		st, err := fuzz.LoadState(state)
 		if err != nil {
