@@ -117,7 +117,7 @@ func Run(c Config) (*Outcome, error) {
 	case c.Minimize != nil && c.Shard.N > 1:
 		rep.Minimization = MinimizationDeferred
 	case c.Minimize != nil:
-		MinimizeFindings(rep, minimizeLog(c.Progress, c.Minimize))
+		MinimizeFindings(rep, c.Minimize, c.Progress)
 	}
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 		return nil, err

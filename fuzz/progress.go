@@ -4,7 +4,7 @@
 // divergent / skipped counts, the failure signatures found (new / known
 // against a state directory), the rate in distinct graphs per second and
 // the ETA under a graph budget or the time left under a time budget.
-// minimizeLog prints a line per finding minimized, with its time.
+// MinimizeFindings (report.go) announces each finding's minimization.
 package fuzz
 
 import (
@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 	"github.com/schollz/progressbar/v3"
 )
 
@@ -146,26 +145,4 @@ func (p *progress) finish() {
 		p.bar.Finish()
 	}
 	fmt.Fprintln(p.w, p.line())
-}
-
-// minimizeLog wraps a findings minimizer so that each call prints a line
-// to w when it starts and one with its time when it ends: a minimization
-// may take its whole bound (30 s by default) with nothing else to show.
-// A nil w returns min itself.
-func minimizeLog(w io.Writer, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph) func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
-	if w == nil || min == nil {
-		return min
-	}
-	return func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
-		fmt.Fprintf(w, "cfgfuzz: minimizing %s (%d blocks)...\n", sig, len(g.Succs))
-		start := time.Now()
-		m := min(g, sig, strategy)
-		el := time.Since(start).Round(time.Millisecond)
-		if m == nil {
-			fmt.Fprintf(w, "cfgfuzz: minimized %s: not reduced (%s)\n", sig, el)
-		} else {
-			fmt.Fprintf(w, "cfgfuzz: minimized %s: %d -> %d blocks in %s\n", sig, len(g.Succs), len(m.Succs), el)
-		}
-		return m
-	}
 }
