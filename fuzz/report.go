@@ -16,7 +16,8 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// Schema names the report.json format.
+// Schema names the report.json format (the JSON Schema
+// fuzz/schema/report-v1.json).
 const Schema = "cfgfuzz-report/v1"
 
 // Report is a campaign's result.

@@ -33,6 +33,7 @@ func init() {
 
 // checkRecord is one graph's result in --json output.
 type checkRecord struct {
+	Schema   string              `json:"schema"` // checkSchema
 	Source   string              `json:"source"` // file:line:col of the graph
 	Graph    string              `json:"graph"`  // compact notation
 	Outcome  string              `json:"outcome"`
@@ -43,6 +44,10 @@ type checkRecord struct {
 	// Structurizer is the spec of the structurizer under test.
 	Structurizer string `json:"structurizer"`
 }
+
+// checkSchema names the format of a --json line (the JSON Schema
+// fuzz/schema/check-v1.json).
+const checkSchema = "cfgfuzz-check/v1"
 
 // Outcomes of one graph.
 const (
@@ -144,7 +149,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	enc := json.NewEncoder(stdout)
 	for i, it := range items {
 		rec := checkOne(it, seam, strategyName(cf.strategy), orc, lim.checks)
-		rec.Structurizer = spec.String()
+		rec.Structurizer, rec.Schema = spec.String(), checkSchema
 		if rec.Outcome == outcomeError && rec.Checks == nil && strings.HasPrefix(rec.Reason, "checks: no verdict") {
 			// The abandoned judgement still holds the side and the
 			// oracle: nothing after it can be checked with them.

@@ -19,8 +19,13 @@ func init() {
 	register(command{name: "lint", summary: "check SPIR-V binaries against the structured control-flow rules", run: runLint})
 }
 
+// lintSchema names the format of a --json line (the JSON Schema
+// fuzz/schema/lint-v1.json).
+const lintSchema = "cfgfuzz-lint/v1"
+
 // lintRecord is one file's result in --json output.
 type lintRecord struct {
+	Schema     string             `json:"schema"` // lintSchema
 	File       string             `json:"file"`
 	Error      string             `json:"error,omitempty"`
 	Violations []oracle.Violation `json:"violations"`
@@ -59,6 +64,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			code = exitFail
 		}
 		if *asJSON {
+			rec.Schema = lintSchema
 			if rec.Violations == nil {
 				rec.Violations = []oracle.Violation{}
 			}
