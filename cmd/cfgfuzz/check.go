@@ -92,15 +92,15 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var lim checkLimits
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz check [flags] [FILE...|-]")
-		fmt.Fprintln(stderr, "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
-		fmt.Fprintln(stderr, "on the structurizer under test (--structurizer: this tree's, or any program speaking")
-		fmt.Fprintln(stderr, "fuzz/PROTOCOL.md, e.g. --structurizer 'cmd:./my-adapter') and check each module.")
-		fmt.Fprintln(stderr, "Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
-		fmt.Fprintln(stderr, "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz check [flags] [FILE...|-]")
+		fmt.Fprintln(fs.Output(), "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
+		fmt.Fprintln(fs.Output(), "on the structurizer under test (--structurizer: this tree's, or any program speaking")
+		fmt.Fprintln(fs.Output(), "fuzz/PROTOCOL.md, e.g. --structurizer 'cmd:./my-adapter') and check each module.")
+		fmt.Fprintln(fs.Output(), "Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout).\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if code, done := parseCommandLine(fs, args); done {
+	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}
 	if cf.listFaults {

@@ -14,10 +14,14 @@ import (
 )
 
 // parseCommandLine parses args into fs. When it returns done, the command
-// stops with code: exitOK after -h or --help (the usage printed), exitUsage
-// after a bad flag or value (the error and the usage printed to
-// fs.Output()). Otherwise the operands, in order, are fs.Args().
-func parseCommandLine(fs *flag.FlagSet, args []string) (code int, done bool) {
+// stops with code: exitOK after -h or --help (the usage printed to stdout:
+// asked for, it is the output), exitUsage after a bad flag or value (the
+// error and the usage printed to fs.Output(), the command's standard
+// error). Otherwise the operands, in order, are fs.Args().
+func parseCommandLine(fs *flag.FlagSet, args []string, stdout io.Writer) (code int, done bool) {
+	if wantsHelp(args) {
+		fs.SetOutput(stdout)
+	}
 	err := parseFlags(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):

@@ -32,14 +32,14 @@ func runCompletion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("completion", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz completion bash|zsh|fish")
-		fmt.Fprintln(stderr, "\nPrint a completion script of every command and its flags. Load it with, e.g.:")
-		fmt.Fprintln(stderr, "  bash: source <(cfgfuzz completion bash)")
-		fmt.Fprintln(stderr, "  zsh:  source <(cfgfuzz completion zsh)")
-		fmt.Fprintln(stderr, "  fish: cfgfuzz completion fish | source")
-		fmt.Fprintln(stderr, "Exit status: 0, 2 usage.")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz completion bash|zsh|fish")
+		fmt.Fprintln(fs.Output(), "\nPrint a completion script of every command and its flags. Load it with, e.g.:")
+		fmt.Fprintln(fs.Output(), "  bash: source <(cfgfuzz completion bash)")
+		fmt.Fprintln(fs.Output(), "  zsh:  source <(cfgfuzz completion zsh)")
+		fmt.Fprintln(fs.Output(), "  fish: cfgfuzz completion fish | source")
+		fmt.Fprintln(fs.Output(), "Exit status: 0, 2 usage.")
 	}
-	if code, done := parseCommandLine(fs, args); done {
+	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}
 	if fs.NArg() != 1 {

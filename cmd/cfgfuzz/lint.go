@@ -37,12 +37,12 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object per file")
 	compat := fs.String("compat", "", "follow a validator's readings where they differ from the specification: "+oracle.CompatSPIRVTools2023+" (default: the specification)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz lint [--json] FILE.spv...  (- reads standard input)")
-		fmt.Fprintln(stderr, "\nChecks every function against rules R1-R16 of SPIR-V structured control flow, and the header's\nid bound (rule bound: 0 < id < Bound, SPIR-V specification 2.3).")
-		fmt.Fprintln(stderr, "Exit status: 0 clean, 1 violations, 2 unreadable input.")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz lint [--json] FILE.spv...  (- reads standard input)")
+		fmt.Fprintln(fs.Output(), "\nChecks every function against rules R1-R16 of SPIR-V structured control flow, and the header's\nid bound (rule bound: 0 < id < Bound, SPIR-V specification 2.3).")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 clean, 1 violations, 2 unreadable input.")
 		fs.PrintDefaults()
 	}
-	if code, done := parseCommandLine(fs, args); done {
+	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}
 	if *compat != "" && *compat != oracle.CompatSPIRVTools2023 {

@@ -68,15 +68,15 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var mf minimizeFlags
 	mf.define(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz minimize [flags] GRAPH-FILE [flags]")
-		fmt.Fprintln(stderr, "\nShrink the graph while it fails with the same signature (the original failure's, or --signature)")
-		fmt.Fprintln(stderr, "on the structurizer under test (--structurizer: this tree's, or e.g. 'cmd:./my-adapter');")
-		fmt.Fprintln(stderr, "other signatures met on the way are reported (and stored with --store), never adopted.")
-		fmt.Fprintln(stderr, "Exit status: 0 minimized and verified, 1 the result did not verify, 2 usage or input error")
-		fmt.Fprintln(stderr, "(including a graph that does not fail with the signature asked for).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz minimize [flags] GRAPH-FILE [flags]")
+		fmt.Fprintln(fs.Output(), "\nShrink the graph while it fails with the same signature (the original failure's, or --signature)")
+		fmt.Fprintln(fs.Output(), "on the structurizer under test (--structurizer: this tree's, or e.g. 'cmd:./my-adapter');")
+		fmt.Fprintln(fs.Output(), "other signatures met on the way are reported (and stored with --store), never adopted.")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 minimized and verified, 1 the result did not verify, 2 usage or input error")
+		fmt.Fprintln(fs.Output(), "(including a graph that does not fail with the signature asked for).\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if code, done := parseCommandLine(fs, args); done {
+	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}
 	if mf.listFaults {

@@ -21,12 +21,12 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the build facts as one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz version [--json]  (also: cfgfuzz --version)")
-		fmt.Fprintln(stderr, "\nPrint the module version, the VCS revision (+dirty for uncommitted changes), the Go toolchain and")
-		fmt.Fprintln(stderr, "the host this binary was built from and runs on; report.json's provenance.tool is the same object.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz version [--json]  (also: cfgfuzz --version)")
+		fmt.Fprintln(fs.Output(), "\nPrint the module version, the VCS revision (+dirty for uncommitted changes), the Go toolchain and")
+		fmt.Fprintln(fs.Output(), "the host this binary was built from and runs on; report.json's provenance.tool is the same object.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if code, done := parseCommandLine(fs, args); done {
+	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}
 	if fs.NArg() > 0 {
