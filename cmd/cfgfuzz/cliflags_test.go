@@ -36,6 +36,16 @@ func TestEveryCommandHelpExitsZero(t *testing.T) {
 	}
 }
 
+func TestHelpCommand(t *testing.T) {
+	code, out, _ := runCmd([]string{"help", "regress"}, "")
+	if code != exitOK || !strings.HasPrefix(out, "usage: cfgfuzz regress") {
+		t.Errorf("cfgfuzz help regress: exit %d, output %.80q, want regress's usage", code, out)
+	}
+	if code, _, _ := runCmd([]string{"help", "nosuch"}, ""); code != exitUsage {
+		t.Errorf("cfgfuzz help nosuch: exit %d, want 2", code)
+	}
+}
+
 func TestFlagsAfterOperands(t *testing.T) {
 	g := filepath.Join(t.TempDir(), "g.cfg")
 	if err := os.WriteFile(g, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {

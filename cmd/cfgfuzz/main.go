@@ -82,6 +82,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := args[0]
 	switch name {
 	case "-h", "-help", "--help", "help":
+		if len(args) == 2 && name == "help" {
+			return run([]string{args[1], "-h"}, stdin, stdout, stderr) // help CMD is CMD -h
+		}
 		usage(stdout)
 		return exitOK
 	}
