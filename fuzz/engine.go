@@ -154,7 +154,7 @@ func Run(c Config) (*Outcome, error) {
 	case c.Minimize != nil && c.Shard.N > 1:
 		rep.Minimization = MinimizationDeferred
 	case c.Minimize != nil:
-		MinimizeFindings(rep, c.Minimize)
+		MinimizeFindings(rep, c.Minimize, c.Progress)
 	}
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 		return nil, err
@@ -197,6 +197,12 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide)
 	}
 	total := c.planned(done)
 	prog := newProgress(c.Progress, c.Terminal, c.ProgressEvery, total)
+	if c.Duration > 0 {
+		prog.deadline = time.Now().Add(time.Duration(c.Duration))
+	}
+	if c.State != nil {
+		prog.known = func(sig, strategy string) bool { return c.State.lookup(sig, strategy) != nil }
+	}
 	for i := range old {
 		prog.count(&old[i], true)
 	}

@@ -28,6 +28,7 @@ func HTML(rep *Report) string {
 	if in := rep.Incomplete; in != nil {
 		fmt.Fprintf(&b, `<p class="incomplete"><strong>This report is %s.</strong></p>`, html.EscapeString(in.Summary()))
 	}
+	b.WriteString(provenanceHTML(rep))
 	fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(summaryProse(rep)))
 	if g := rep.Guided; g != nil {
 		fmt.Fprintf(&b, "<h2>Behaviour features found</h2><p>%s</p>%s", html.EscapeString(guidedProse(g)), featureSVG(g))
@@ -102,4 +103,13 @@ func mdTableHTML(fill func(*strings.Builder)) string {
 	}
 	b.WriteString("</table>")
 	return b.String()
+}
+
+// provenanceHTML is the report's provenance line (which build, when, on
+// which host and sides) as a paragraph; "" without provenance.
+func provenanceHTML(rep *Report) string {
+	if rep.Provenance == nil {
+		return ""
+	}
+	return `<p class="provenance">` + html.EscapeString(rep.Provenance.Line()) + "</p>"
 }

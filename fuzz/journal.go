@@ -157,7 +157,9 @@ func openJournal(dir string, resume bool, good int64, sum string) (*journal, err
 
 // add appends one record, syncing when the batch is full or old.
 func (j *journal) add(r *Record) error {
-	b, err := json.Marshal(r)
+	line := *r
+	line.Schema = RecordSchema
+	b, err := json.Marshal(&line)
 	if err != nil {
 		return err
 	}

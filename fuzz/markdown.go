@@ -29,6 +29,9 @@ func Markdown(rep *Report) string {
 		fmt.Fprintf(&b, ", baseline `%s` (%s)", s.Baseline, DescribeSpec(s.Baseline))
 	}
 	fmt.Fprintf(&b, ".\n\n")
+	if rep.Provenance != nil {
+		b.WriteString(rep.Provenance.Line() + "\n\n")
+	}
 	b.WriteString(incompleteMarkdown(rep))
 	for _, side := range []string{"current", "baseline"} {
 		if h := rep.Declared[side]; h != nil {

@@ -48,7 +48,7 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, error) 
 		}
 	}
 	if opt.Minimize != nil {
-		MinimizeFindings(rep, opt.Minimize)
+		MinimizeFindings(rep, opt.Minimize, opt.Log)
 	}
 	if opt.State == nil {
 		return rep, nil, nil

@@ -49,7 +49,7 @@ func TestStructurizeProcessMatchesInProcess(t *testing.T) {
 	ra, rb := *readReport(t, a.Dir), *readReport(t, b.Dir)
 	rb.Declared = nil
 	for _, r := range []*Report{&ra, &rb} {
-		r.Throughput, r.Settings.Shard = Throughput{}, Shard{}
+		r.Throughput, r.Settings.Shard, r.Provenance = Throughput{}, Shard{}, nil
 	}
 	ja, _ := json.MarshalIndent(ra, "", " ")
 	jb, _ := json.MarshalIndent(rb, "", " ")

@@ -1,8 +1,10 @@
 // progress.go shows a campaign's progress: a progressbar/v3 bar on a
 // terminal (the caller detects it: the library does not), or a plain line
 // every few seconds for CI logs. Both show ok / invalid / refused /
-// divergent / skipped counts, the rate in distinct graphs per second and,
-// under a graph budget, the ETA.
+// divergent / skipped counts, the failure signatures found (new / known
+// against a state directory), the rate in distinct graphs per second and
+// the ETA under a graph budget or the time left under a time budget.
+// MinimizeFindings (report.go) announces each finding's minimization.
 package fuzz
 
 import (
@@ -27,10 +29,16 @@ type progress struct {
 	skipped   int // repeats skipped (distinct.go), including replayed
 	counts    map[string]int
 	divergent int
+	// sigs holds the failure signatures seen (signature and strategy);
+	// known, when set, says which a state directory already holds.
+	sigs     map[findingKey]bool
+	known    func(sig, strategy string) bool
+	newSigs  int
+	deadline time.Time // the time budget's end; zero without one
 }
 
 func newProgress(w io.Writer, terminal bool, every time.Duration, total int) *progress {
-	p := &progress{w: w, total: total, start: time.Now(), last: time.Now(), every: every, counts: map[string]int{}}
+	p := &progress{w: w, total: total, start: time.Now(), last: time.Now(), every: every, counts: map[string]int{}, sigs: map[findingKey]bool{}}
 	if p.every <= 0 {
 		p.every = 10 * time.Second
 	}
@@ -67,6 +75,7 @@ func (p *progress) count(r *Record, replayed bool) {
 		p.fresh++
 	}
 	p.counts[r.Current.Outcome]++
+	p.countSignature(r)
 	if r.Class != "" && r.Class != ClassSame {
 		p.divergent++
 	}
@@ -81,8 +90,28 @@ func (p *progress) count(r *Record, replayed bool) {
 	}
 }
 
+// countSignature notes a failing record's signature (the report's
+// findings key: signature and strategy).
+func (p *progress) countSignature(r *Record) {
+	if !isFailure(r.Current.Outcome) {
+		return
+	}
+	k := findingKey{r.Current.Signature, r.Strategy}
+	if p.sigs[k] {
+		return
+	}
+	p.sigs[k] = true
+	if p.known == nil || !p.known(k.sig, k.strategy) {
+		p.newSigs++
+	}
+}
+
 func (p *progress) summary() string {
-	return fmt.Sprintf("ok %d invalid %d refused %d divergent %d skipped %d", p.counts[OutOK], p.counts[OutInvalid]+p.counts[OutPanic]+p.counts[OutTimeout]+p.counts[OutCrash], p.counts[OutRefused], p.divergent, p.skipped)
+	s := fmt.Sprintf("ok %d invalid %d refused %d divergent %d skipped %d", p.counts[OutOK], p.counts[OutInvalid]+p.counts[OutPanic]+p.counts[OutTimeout]+p.counts[OutCrash], p.counts[OutRefused], p.divergent, p.skipped)
+	if p.known != nil {
+		return s + fmt.Sprintf(", signatures %d new %d known", p.newSigs, len(p.sigs)-p.newSigs)
+	}
+	return s + fmt.Sprintf(", signatures %d", len(p.sigs))
 }
 
 // line is the plain progress line: distinct graphs (of the indices
@@ -99,6 +128,9 @@ func (p *progress) line() string {
 	if p.total > 0 && rate > 0 {
 		left := p.total - p.done - p.skipped
 		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(left)/rate) * time.Second).Round(time.Second))
+	}
+	if !p.deadline.IsZero() {
+		s += fmt.Sprintf(", %s left", max(time.Until(p.deadline), 0).Round(time.Second))
 	}
 	return s
 }

@@ -52,6 +52,10 @@ const (
 // Classes lists the divergence classes in report order.
 var Classes = []string{ClassSame, ClassChanged, ClassNewlyStructured, ClassNewlyRefused, ClassNewlyInvalid, ClassInvalidFixed, ClassCrash, ClassTimeout, ClassError}
 
+// RecordSchema names the format of a results.jsonl line (the JSON Schema
+// fuzz/schema/record-v1.json).
+const RecordSchema = "cfgfuzz-record/v1"
+
 // SideResult is one side's judged answer.
 type SideResult struct {
 	Outcome   string `json:"outcome"`
@@ -72,6 +76,9 @@ type SideResult struct {
 
 // Record is one graph's result.
 type Record struct {
+	// Schema is RecordSchema on every line the journal writes; "" on a
+	// record made in memory.
+	Schema  string `json:"schema,omitempty"`
 	Index   int    `json:"i"`
 	Stream  int    `json:"s"` // index into Settings.Streams
 	Seed    uint64 `json:"seed"`

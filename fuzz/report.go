@@ -2,18 +2,22 @@
 // BuildReport, which computes it from a campaign's Settings and records
 // alone, sorted by graph index: the same records give the same report,
 // whatever the order, the number of workers, the shards or the restarts
-// that produced them. Only Throughput depends on the machine and the clock.
+// that produced them. Only Throughput, and the Provenance WriteReports
+// stamps, depend on the machine and the clock.
 package fuzz
 
 import (
 	"cmp"
+	"fmt"
+	"io"
 	"slices"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// Schema names the report.json format.
+// Schema names the report.json format (the JSON Schema
+// fuzz/schema/report-v1.json).
 const Schema = "cfgfuzz-report/v1"
 
 // Report is a campaign's result.
@@ -67,6 +71,9 @@ type Report struct {
 	// Minimization is "deferred to merge" on a shard, whose new findings
 	// `cfgfuzz merge` minimizes once; "" otherwise.
 	Minimization string `json:"minimization,omitempty"`
+	// Provenance says which build wrote the report, when, where, on
+	// which sides (provenance.go); WriteReports stamps it.
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
 // StreamRow counts one stream's graphs by outcome and divergence class.
@@ -331,15 +338,31 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 // with new failures that is not minimized yet; with a state section, only
 // on the signatures it classes new (a known signature keeps the store's
 // minimized graph: fillStateMinimized).
-func MinimizeFindings(rep *Report, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph) {
+//
+// log, when not nil, gets a line as each minimization starts (i of n, the
+// signature, the graph's size): one may take its whole bound (30 s in a
+// campaign) with nothing else to show. The minimizer reports its result
+// (cmd/cfgfuzz's: blocks before and after, time, verified).
+func MinimizeFindings(rep *Report, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph, log io.Writer) {
+	var todo []*Finding
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		if f.New == 0 || f.Minimized != "" || rep.State != nil && rep.State.class(f.Signature, f.Strategy) != ClassNew {
 			continue
 		}
+		todo = append(todo, f)
+	}
+	for i, f := range todo {
 		g, err := graphOf(&f.First)
 		if err != nil {
 			continue
+		}
+		name := f.Signature
+		if f.Strategy != "" {
+			name += " (strategy " + f.Strategy + ")"
+		}
+		if log != nil {
+			fmt.Fprintf(log, "cfgfuzz: minimizing %d of %d: %s, %d blocks...\n", i+1, len(todo), name, len(g.Succs))
 		}
 		if m := min(g, f.Signature, f.Strategy); m != nil {
 			f.Minimized = cfg.FormatCompact(m)

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,6 +32,9 @@ type MergeOptions struct {
 	// yet (a shard defers them: Report.Minimization), as Config.Minimize
 	// (MergeNight).
 	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
+	// Log, when set, receives a line per finding minimized, with its time;
+	// nil prints nothing.
+	Log io.Writer
 }
 
 // shardState is what a merge needs to know of one directory.

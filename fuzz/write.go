@@ -23,6 +23,9 @@ func WriteReports(dir string, rep *Report, src Source) error {
 			rep.Findings[i].Replay = replayCommand(src, &rep.Settings, &rep.Findings[i].First)
 		}
 	}
+	if rep.Provenance == nil {
+		rep.Provenance = NewProvenance(&rep.Settings, time.Now())
+	}
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err

@@ -72,8 +72,8 @@ type benchTotals struct {
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	bf, fs := benchFlagSet(stderr)
-	if err := parseFlags(fs, args); err != nil {
-		return exitUsage
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
 	}
 	if !bf.driver {
 		fmt.Fprintln(stderr, "cfgfuzz bench: only --driver is implemented (structurizer and oracle benchmarks: go test -bench)")
@@ -138,9 +138,9 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.DurationVar(&bf.timeout, "timeout", gpu.DefaultTimeout, "fence timeout per dispatch")
 	fs.BoolVar(&bf.verbose, "v", false, "print every module's figures on standard error")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz bench --driver [flags]")
-		fmt.Fprintln(stderr, "\nTime the structured and dispatch layouts of the same graphs on a Vulkan driver (needs a")
-		fmt.Fprintln(stderr, "binary built with -tags vulkan). Exit status 1 if a driver run disagrees with a walk.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz bench --driver [flags]")
+		fmt.Fprintln(fs.Output(), "\nTime the structured and dispatch layouts of the same graphs on a Vulkan driver (needs a")
+		fmt.Fprintln(fs.Output(), "binary built with -tags vulkan). Exit status 1 if a driver run disagrees with a walk.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	return bf, fs

@@ -7,7 +7,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -47,20 +46,17 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.walks, "walks", 16, "random walks of the exec check")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the checks (meta's renumbering, exec's walks)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz bisect [--repo DIR [--build CMD] [--serve CMD]] --good REV --bad REV GRAPH-FILE")
-		fmt.Fprintln(stderr, "\nFind the first commit on the first-parent chain from --good to --bad whose verdict on the graph")
-		fmt.Fprintln(stderr, "(outcome and signature) differs from the good commit's. Each commit tested is built once (cached)")
-		fmt.Fprintln(stderr, "and served as compare does; a commit whose build fails is skipped.")
-		fmt.Fprintln(stderr, "Exit status: 0 found, 2 usage, build or harness error.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz bisect [--repo DIR [--build CMD] [--serve CMD]] --good REV --bad REV GRAPH-FILE")
+		fmt.Fprintln(fs.Output(), "\nFind the first commit on the first-parent chain from --good to --bad whose verdict on the graph")
+		fmt.Fprintln(fs.Output(), "(outcome and signature) differs from the good commit's. Each commit tested is built once (cached)")
+		fmt.Fprintln(fs.Output(), "and served as compare does; a commit whose build fails is skipped.")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 found, 2 usage, build or harness error.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
 	}
+	files := fs.Args()
 	if err := bisectMain(f, files, stdin, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz bisect: %v\n", err)
 		return exitUsage

@@ -33,6 +33,7 @@ func init() {
 
 // checkRecord is one graph's result in --json output.
 type checkRecord struct {
+	Schema   string              `json:"schema"` // checkSchema
 	Source   string              `json:"source"` // file:line:col of the graph
 	Graph    string              `json:"graph"`  // compact notation
 	Outcome  string              `json:"outcome"`
@@ -43,6 +44,10 @@ type checkRecord struct {
 	// Structurizer is the spec of the structurizer under test.
 	Structurizer string `json:"structurizer"`
 }
+
+// checkSchema names the format of a --json line (the JSON Schema
+// fuzz/schema/check-v1.json).
+const checkSchema = "cfgfuzz-check/v1"
 
 // Outcomes of one graph.
 const (
@@ -61,7 +66,7 @@ type checkFlags struct {
 	strategy, checks, inject, env string
 	rulesCompat, gpuDevice        string
 	structurizer                  string
-	json, listChecks              bool
+	json, listChecks, listFaults  bool
 	allowFallbacks                bool
 	walks, registers              int
 	seed                          uint64
@@ -79,6 +84,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
 	fs.BoolVar(&cf.listChecks, "list-checks", false, "list the checks and exit")
 	fs.IntVar(&cf.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); 0 none")
+	fs.BoolVar(&cf.listFaults, "list-faults", false, listFaultsUsage)
 	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
 	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
@@ -87,16 +93,20 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var lim checkLimits
 	lim.register(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz check [flags] [FILE...|-]")
-		fmt.Fprintln(stderr, "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
-		fmt.Fprintln(stderr, "on the structurizer under test (--structurizer: this tree's, or any program speaking")
-		fmt.Fprintln(stderr, "fuzz/PROTOCOL.md, e.g. --structurizer 'cmd:./my-adapter') and check each module.")
-		fmt.Fprintln(stderr, "Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
-		fmt.Fprintln(stderr, "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz check [flags] [FILE...|-]")
+		fmt.Fprintln(fs.Output(), "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
+		fmt.Fprintln(fs.Output(), "on the structurizer under test (--structurizer: this tree's, or any program speaking")
+		fmt.Fprintln(fs.Output(), "fuzz/PROTOCOL.md, e.g. --structurizer 'cmd:./my-adapter') and check each module.")
+		fmt.Fprintln(fs.Output(), "Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout).\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
-		return exitUsage
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
+	}
+	if cf.listFaults {
+		printFaults(stdout)
+		return exitOK
 	}
 	if cf.listChecks {
 		docs := oracle.CheckNames()
@@ -144,7 +154,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	enc := json.NewEncoder(stdout)
 	for i, it := range items {
 		rec := checkOne(it, seam, strategyName(cf.strategy), orc, lim.checks)
-		rec.Structurizer = spec.String()
+		rec.Structurizer, rec.Schema = spec.String(), checkSchema
 		if rec.Outcome == outcomeError && rec.Checks == nil && strings.HasPrefix(rec.Reason, "checks: no verdict") {
 			// The abandoned judgement still holds the side and the
 			// oracle: nothing after it can be checked with them.

@@ -94,17 +94,3 @@ func (r flagRange) describe(f *flag.Flag) string {
 	}
 	return fmt.Sprintf("must be at least %g", r.min)
 }
-
-// parseFlags is fs.Parse followed by checkFlagRanges; a range error is
-// printed to fs.Output() as the flag package prints its own, with the usage.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if err := checkFlagRanges(fs); err != nil {
-		fmt.Fprintln(fs.Output(), err)
-		fs.Usage()
-		return err
-	}
-	return nil
-}

@@ -159,14 +159,11 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	if wantsHelp(args) {
 		fs.SetOutput(stdout) // asked for: the usage is the output
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (see cfgfuzz gen -h)", fs.Arg(0))
-	}
-	if err := checkFlagRanges(fs); err != nil {
-		return nil, err
 	}
 	seedSet := false
 	fs.Visit(func(fl *flag.Flag) { seedSet = seedSet || fl.Name == "seed" })

@@ -19,8 +19,13 @@ func init() {
 	register(command{name: "lint", summary: "check SPIR-V binaries against the structured control-flow rules", run: runLint})
 }
 
+// lintSchema names the format of a --json line (the JSON Schema
+// fuzz/schema/lint-v1.json).
+const lintSchema = "cfgfuzz-lint/v1"
+
 // lintRecord is one file's result in --json output.
 type lintRecord struct {
+	Schema     string             `json:"schema"` // lintSchema
 	File       string             `json:"file"`
 	Error      string             `json:"error,omitempty"`
 	Violations []oracle.Violation `json:"violations"`
@@ -32,13 +37,13 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object per file")
 	compat := fs.String("compat", "", "follow a validator's readings where they differ from the specification: "+oracle.CompatSPIRVTools2023+" (default: the specification)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz lint [--json] FILE.spv...  (- reads standard input)")
-		fmt.Fprintln(stderr, "\nChecks every function against rules R1-R16 of SPIR-V structured control flow, and the header's\nid bound (rule bound: 0 < id < Bound, SPIR-V specification 2.3).")
-		fmt.Fprintln(stderr, "Exit status: 0 clean, 1 violations, 2 unreadable input.")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz lint [--json] FILE.spv...  (- reads standard input)")
+		fmt.Fprintln(fs.Output(), "\nChecks every function against rules R1-R16 of SPIR-V structured control flow, and the header's\nid bound (rule bound: 0 < id < Bound, SPIR-V specification 2.3).")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 clean, 1 violations, 2 unreadable input.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
 	}
 	if *compat != "" && *compat != oracle.CompatSPIRVTools2023 {
 		fmt.Fprintf(stderr, "cfgfuzz lint: unknown --compat %q (have %s)\n", *compat, oracle.CompatSPIRVTools2023)
@@ -59,6 +64,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			code = exitFail
 		}
 		if *asJSON {
+			rec.Schema = lintSchema
 			if rec.Violations == nil {
 				rec.Violations = []oracle.Violation{}
 			}

@@ -46,7 +46,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: cfgfuzz <command> [flags] [args]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "cfgfuzz fuzzes CFG structurizers: graphs in, structured SPIR-V out, every module")
-	fmt.Fprintln(w, "checked by independent oracles. Run 'cfgfuzz <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "checked by independent oracles. Run 'cfgfuzz <command> -h' for a command's flags;")
+	fmt.Fprintln(w, "flags go before or after a command's operands. cfgfuzz --version prints the build.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
 	names := make([]string, 0, len(commands))
@@ -81,8 +82,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := args[0]
 	switch name {
 	case "-h", "-help", "--help", "help":
+		if len(args) == 2 && name == "help" {
+			return run([]string{args[1], "-h"}, stdin, stdout, stderr) // help CMD is CMD -h
+		}
 		usage(stdout)
 		return exitOK
+	}
+	if name == "--version" || name == "-version" {
+		name = "version"
 	}
 	c, ok := commands[strings.TrimPrefix(name, "--")]
 	if !ok {

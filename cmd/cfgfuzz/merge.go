@@ -30,12 +30,12 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	state := fs.String("state", "", "the state `DIR` the shards ran with (--state): class the signatures against it and write the night's updated state into it")
 	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz merge [--out DIR] [--partial] [--state DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
-		fmt.Fprintln(stderr, "(with --state: new signatures), 2 usage or infrastructure error, an incomplete shard set, or a --partial merge\nwithout new findings.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz merge [--out DIR] [--partial] [--state DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
+		fmt.Fprintln(fs.Output(), "(with --state: new signatures), 2 usage or infrastructure error, an incomplete shard set, or a --partial merge\nwithout new findings.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -88,7 +88,7 @@ func mergeNight(dirs []string, out, state string, minimize, partial bool, stderr
 		return nil, err
 	}
 	defer unlock()
-	opt := fuzz.MergeOptions{Partial: partial}
+	opt := fuzz.MergeOptions{Partial: partial, Log: stderr}
 	if state != "" {
 		st, err := fuzz.LoadState(state)
 		if err != nil {

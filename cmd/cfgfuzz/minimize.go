@@ -36,13 +36,14 @@ type minimizeFlags struct {
 	index, maxSteps, walks                                                               int
 	seed                                                                                 uint64
 	timeout, graphTimeout                                                                time.Duration
-	verbose                                                                              bool
+	verbose, listFaults                                                                  bool
 }
 
 func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.signature, "signature", "", "the signature to keep (default: the graph's own failure)")
 	fs.StringVar(&mf.baseline, "baseline", "", "a git revision whose structurizer must pass every candidate (built once into the cache by the campaign engine); the failure must be new")
 	fs.StringVar(&mf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
+	fs.BoolVar(&mf.listFaults, "list-faults", false, listFaultsUsage)
 	fs.StringVar(&mf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
 	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output")
 	fs.StringVar(&mf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
@@ -67,18 +68,22 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var mf minimizeFlags
 	mf.define(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz minimize [flags] GRAPH-FILE [flags]")
-		fmt.Fprintln(stderr, "\nShrink the graph while it fails with the same signature (the original failure's, or --signature)")
-		fmt.Fprintln(stderr, "on the structurizer under test (--structurizer: this tree's, or e.g. 'cmd:./my-adapter');")
-		fmt.Fprintln(stderr, "other signatures met on the way are reported (and stored with --store), never adopted.")
-		fmt.Fprintln(stderr, "Exit status: 0 minimized and verified, 1 the result did not verify, 2 usage or input error")
-		fmt.Fprintln(stderr, "(including a graph that does not fail with the signature asked for).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz minimize [flags] GRAPH-FILE [flags]")
+		fmt.Fprintln(fs.Output(), "\nShrink the graph while it fails with the same signature (the original failure's, or --signature)")
+		fmt.Fprintln(fs.Output(), "on the structurizer under test (--structurizer: this tree's, or e.g. 'cmd:./my-adapter');")
+		fmt.Fprintln(fs.Output(), "other signatures met on the way are reported (and stored with --store), never adopted.")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 minimized and verified, 1 the result did not verify, 2 usage or input error")
+		fmt.Fprintln(fs.Output(), "(including a graph that does not fail with the signature asked for).\n\nflags:")
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
 	}
+	if mf.listFaults {
+		printFaults(stdout)
+		return exitOK
+	}
+	pos := fs.Args()
 	if len(pos) != 1 {
 		fs.Usage()
 		return exitUsage
@@ -88,26 +93,6 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz minimize:", err)
 	}
 	return code
-}
-
-// parseInterspersed parses flags before and after positional arguments.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			if err := checkFlagRanges(fs); err != nil {
-				fmt.Fprintln(fs.Output(), err)
-				return nil, err
-			}
-			return pos, nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
 }
 
 func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr io.Writer) (int, error) {

@@ -42,23 +42,23 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize)")
 	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz regress [flags] [DIR] [flags]")
-		fmt.Fprintln(stderr, "\nReplay every NAME.cfg regression file of DIR (default: ./"+defaultRegressionsName+"; corpus/testdata/regressions")
-		fmt.Fprintln(stderr, "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
-		fmt.Fprintln(stderr, "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
-		fmt.Fprintln(stderr, "with it when the structurizer plants cfgfuzz's faults (this tree's).")
-		fmt.Fprintln(stderr, "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz regress [flags] [DIR] [flags]")
+		fmt.Fprintln(fs.Output(), "\nReplay every NAME.cfg regression file of DIR (default: ./"+defaultRegressionsName+"; corpus/testdata/regressions")
+		fmt.Fprintln(fs.Output(), "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
+		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
+		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's).")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
 	}
+	pos := fs.Args()
 	if len(pos) > 1 {
 		fs.Usage()
 		return exitUsage
 	}
-	dir := ""
+	dir, err := "", error(nil)
 	if len(pos) == 1 {
 		dir = pos[0]
 	} else if dir, err = defaultRegressionsDir(); err != nil {

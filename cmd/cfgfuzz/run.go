@@ -8,7 +8,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -48,7 +47,7 @@ type campaignFlags struct {
 	baselineStructurizer              string
 	cpuProfile, memProfile            string
 	isolate, minimize, compare        bool
-	allowFallbacks, force             bool
+	allowFallbacks, force, listFaults bool
 	progress                          string
 	maxAnswer                         fuzz.ByteSize
 	guide                             guidedFlags
@@ -73,6 +72,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
+	fs.BoolVar(&f.listFaults, "list-faults", false, listFaultsUsage)
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
 	fs.BoolVar(&f.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
 	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
@@ -126,22 +126,23 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	f.define(fs, f.compare)
 	fs.Usage = func() {
 		if name == "compare" {
-			fmt.Fprintln(stderr, "usage: cfgfuzz compare --baseline REV [--current REV|self] [--repo DIR [--build CMD] [--serve CMD]] [flags]\n\nRun the same graphs on two revisions and classify every graph: same, output-changed,")
-			fmt.Fprintln(stderr, "newly-structured, newly-refused, newly-invalid, invalid-fixed, crash, timeout. Each side is judged by its")
-			fmt.Fprintln(stderr, "own structurizer. The current side is the working tree, uncommitted changes included, inside a git")
-			fmt.Fprintln(stderr, "repository of cfgfuzz (or of --repo), built like the baseline; --current self is this binary's own.")
+			fmt.Fprintln(fs.Output(), "usage: cfgfuzz compare --baseline REV [--current REV|self] [--repo DIR [--build CMD] [--serve CMD]] [flags]\n\nRun the same graphs on two revisions and classify every graph: same, output-changed,")
+			fmt.Fprintln(fs.Output(), "newly-structured, newly-refused, newly-invalid, invalid-fixed, crash, timeout. Each side is judged by its")
+			fmt.Fprintln(fs.Output(), "own structurizer. The current side is the working tree, uncommitted changes included, inside a git")
+			fmt.Fprintln(fs.Output(), "repository of cfgfuzz (or of --repo), built like the baseline; --current self is this binary's own.")
 		} else {
-			fmt.Fprintln(stderr, "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
+			fmt.Fprintln(fs.Output(), "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
 		}
-		fmt.Fprintln(stderr, "Exit status: 0 nothing new, 1 new findings (with --state: new signatures), 2 usage or infrastructure error; 130, 143, 129")
-		fmt.Fprintln(stderr, "stopped by SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 nothing new, 1 new findings (with --state: new signatures), 2 usage or infrastructure error; 130, 143, 129")
+		fmt.Fprintln(fs.Output(), "stopped by SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
+	}
+	if f.listFaults {
+		printFaults(stdout)
+		return exitOK
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "cfgfuzz %s: unexpected arguments %q\n", name, fs.Args())
@@ -621,8 +622,25 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	form := fs.String("form", "func", "what an ok response carries: module or func")
 	inject := fs.String("inject", "", "faults planted in every answer, whatever the request asks (a structurizer with a bug of its own): "+strings.Join(structurizer.FaultNames(), ", "))
-	if err := parseFlags(fs, args); err != nil {
+	listFaults := fs.Bool("list-faults", false, listFaultsUsage)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz structurize [--form func|module] [--inject FAULT,...]")
+		fmt.Fprintln(fs.Output(), "\nServe fuzz/PROTOCOL.md (versions 1 and 2) on standard input and output with this tree's structurizer:")
+		fmt.Fprintln(fs.Output(), "one request line in, one answer line out, until end of input. It is the child process of --isolate")
+		fmt.Fprintln(fs.Output(), "and a reference server for adapters (cfgfuzz selftest --structurizer 'cfgfuzz structurize').")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 end of input, 2 usage or a broken stream.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "cfgfuzz structurize: unexpected arguments %q\n", fs.Args())
 		return exitUsage
+	}
+	if *listFaults {
+		printFaults(stdout)
+		return exitOK
 	}
 	faults := splitList(*inject)
 	if err := validateOptions("", faults); err != nil {

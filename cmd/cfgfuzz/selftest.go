@@ -4,7 +4,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -23,15 +22,12 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := fs.String("structurizer", "", "the server, a shell `CMD` (as for run --structurizer)")
 	timeout := fs.Duration("timeout", 5*time.Second, "longest wait for one answer")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cfgfuzz selftest --structurizer CMD\n\nRun the protocol conformance suite against a structurizer server: versions, ids,")
-		fmt.Fprintln(stderr, "bad requests, stable reasons, both answer forms. Exit status: 0 conformant, 1 not, 2 usage.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz selftest --structurizer CMD\n\nRun the protocol conformance suite against a structurizer server: versions, ids,")
+		fmt.Fprintln(fs.Output(), "bad requests, stable reasons, both answer forms. Exit status: 0 conformant, 1 not, 2 usage.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
 	}
 	if *cmd == "" || fs.NArg() > 0 {
 		fs.Usage()

@@ -145,10 +145,10 @@ func TestNightShardsMerge(t *testing.T) {
 	}
 }
 
-// timeless is report.json without its throughput and shard.
+// timeless is report.json without its throughput, shard and provenance.
 func timeless(t *testing.T, dir string) string {
 	rep := readJSONReport(t, dir)
-	rep.Throughput, rep.Settings.Shard = fuzz.Throughput{}, fuzz.Shard{}
+	rep.Throughput, rep.Settings.Shard, rep.Provenance = fuzz.Throughput{}, fuzz.Shard{}, nil
 	b, _ := json.MarshalIndent(rep, "", " ")
 	return string(b)
 }

@@ -1,0 +1,117 @@
+// cliflags_test.go: every subcommand's command line behaves alike: -h and
+// --help exit 0, flags go before or after the operands, --list-faults lists
+// every fault with its description (cliflags.go).
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+)
+
+func TestEveryCommandHelpExitsZero(t *testing.T) {
+	for name := range commands {
+		for _, h := range []string{"-h", "--help"} {
+			code, stdout, stderr := runCmd([]string{name, h}, "")
+			if stderr != "" {
+				t.Errorf("cfgfuzz %s %s wrote to standard error (the usage asked for is the output):\n%s", name, h, stderr)
+			}
+			stderr = stdout
+			if code != exitOK {
+				t.Errorf("cfgfuzz %s %s: exit %d, want 0; stderr:\n%s", name, h, code, stderr)
+			}
+			if !strings.Contains(stderr, "usage: cfgfuzz "+name) {
+				t.Errorf("cfgfuzz %s %s: the usage does not start with the tool's own line; got:\n%s", name, h, stderr)
+			}
+			if strings.Contains(stderr, "Usage of ") {
+				t.Errorf("cfgfuzz %s %s printed Go's raw usage:\n%s", name, h, stderr)
+			}
+		}
+	}
+}
+
+func TestHelpCommand(t *testing.T) {
+	code, out, _ := runCmd([]string{"help", "regress"}, "")
+	if code != exitOK || !strings.HasPrefix(out, "usage: cfgfuzz regress") {
+		t.Errorf("cfgfuzz help regress: exit %d, output %.80q, want regress's usage", code, out)
+	}
+	if code, _, _ := runCmd([]string{"help", "nosuch"}, ""); code != exitUsage {
+		t.Errorf("cfgfuzz help nosuch: exit %d, want 2", code)
+	}
+}
+
+func TestFlagsAfterOperands(t *testing.T) {
+	g := filepath.Join(t.TempDir(), "g.cfg")
+	if err := os.WriteFile(g, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := runCmd([]string{"check", g}, ""); code != exitOK {
+		t.Fatalf("check %s: exit %d, want 0\n%s%s", g, code, out, stderr)
+	}
+	for _, args := range [][]string{
+		{"check", g, "--inject", "swap-arms"},
+		{"check", "--inject", "swap-arms", g},
+		{"check", "--json", g, "--inject=swap-arms"},
+	} {
+		code, out, stderr := runCmd(args, "")
+		if code != exitFail || !strings.Contains(out, "exec") {
+			t.Errorf("cfgfuzz %s: exit %d, want 1 with an exec failure (the fault planted)\n%s%s", strings.Join(args, " "), code, out, stderr)
+		}
+	}
+	// "--" ends the flags: what follows is a file name, even "--inject".
+	code, _, stderr := runCmd([]string{"check", "--", g, "--inject"}, "")
+	if code != exitUsage || !strings.Contains(stderr, "open --inject") {
+		t.Errorf("check -- FILE --inject: exit %d, want 2 naming the file --inject; stderr:\n%s", code, stderr)
+	}
+	// A range error is still caught after an operand.
+	if code, _, stderr := runCmd([]string{"check", g, "--walks", "-1"}, ""); code != exitUsage {
+		t.Errorf("check FILE --walks -1: exit %d, want 2; stderr:\n%s", code, stderr)
+	}
+	// Commands without operands refuse one wherever it stands.
+	if code, _, _ := runCmd([]string{"run", "--graphs", "1", "stray"}, ""); code != exitUsage {
+		t.Errorf("run --graphs 1 stray: exit %d, want 2", code)
+	}
+}
+
+func TestListFaults(t *testing.T) {
+	for _, name := range []string{"run", "compare", "check", "minimize", "structurize"} {
+		code, out, stderr := runCmd([]string{name, "--list-faults"}, "")
+		if code != exitOK {
+			t.Errorf("%s --list-faults: exit %d, want 0; stderr:\n%s", name, code, stderr)
+			continue
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) != len(structurizer.Faults) {
+			t.Errorf("%s --list-faults: %d lines, want one per fault (%d):\n%s", name, len(lines), len(structurizer.Faults), out)
+		}
+		for fault, desc := range structurizer.Faults {
+			if !strings.Contains(out, fault) || !strings.Contains(out, desc) {
+				t.Errorf("%s --list-faults lacks %s and its description:\n%s", name, fault, out)
+			}
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	want := fuzz.ThisBuild()
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		code, out, stderr := runCmd(args, "")
+		if code != exitOK || strings.TrimSpace(out) != want.String() {
+			t.Errorf("cfgfuzz %s: exit %d, output %q, want 0 and %q\n%s", args[0], code, out, want.String(), stderr)
+		}
+	}
+	code, out, _ := runCmd([]string{"version", "--json"}, "")
+	var got fuzz.Build
+	if err := json.Unmarshal([]byte(out), &got); code != exitOK || err != nil || got != want {
+		t.Errorf("version --json: exit %d, %+v (%v), want %+v", code, got, err, want)
+	}
+	if !strings.Contains(want.String(), runtime.Version()) || !strings.Contains(want.String(), runtime.GOOS+"/"+runtime.GOARCH) {
+		t.Errorf("the version line %q lacks the toolchain or the host", want.String())
+	}
+}

@@ -1,0 +1,194 @@
+// completion.go: `cfgfuzz completion bash|zsh|fish`, a shell completion
+// script generated from the command table and each command's flag set: the
+// flags are read from the usage the command prints for -h (flag.PrintDefaults),
+// so a flag added to a command is completed without touching this file.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+func init() {
+	register(command{name: "completion", summary: "print a bash, zsh or fish completion script", run: runCompletion})
+}
+
+// completionFlag is one flag of a command: its name and the first line of
+// its usage.
+type completionFlag struct{ name, usage string }
+
+// completionCommand is one command: name, summary, flags.
+type completionCommand struct {
+	name, summary string
+	flags         []completionFlag
+}
+
+func runCompletion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("completion", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz completion bash|zsh|fish")
+		fmt.Fprintln(fs.Output(), "\nPrint a completion script of every command and its flags. Load it with, e.g.:")
+		fmt.Fprintln(fs.Output(), "  bash: source <(cfgfuzz completion bash)")
+		fmt.Fprintln(fs.Output(), "  zsh:  source <(cfgfuzz completion zsh)")
+		fmt.Fprintln(fs.Output(), "  fish: cfgfuzz completion fish | source")
+		fmt.Fprintln(fs.Output(), "Exit status: 0, 2 usage.")
+	}
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	cmds := completionCommands()
+	switch fs.Arg(0) {
+	case "bash":
+		io.WriteString(stdout, bashCompletion(cmds))
+	case "zsh":
+		io.WriteString(stdout, zshCompletion(cmds))
+	case "fish":
+		io.WriteString(stdout, fishCompletion(cmds))
+	default:
+		fmt.Fprintf(stderr, "cfgfuzz completion: unknown shell %q (have bash, zsh, fish)\n", fs.Arg(0))
+		return exitUsage
+	}
+	return exitOK
+}
+
+// completionCommands is every command, sorted, with its flags.
+func completionCommands() []completionCommand {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []completionCommand
+	for _, n := range names {
+		c := completionCommand{name: n, summary: commands[n].summary}
+		if n != "completion" {
+			c.flags = commandFlags(commands[n])
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// flagLine matches a flag's first line in flag.PrintDefaults' output:
+// "  -name", "  -name TYPE", or a one-letter flag's "  -v\tusage".
+var flagLine = regexp.MustCompile(`^  -([A-Za-z0-9][A-Za-z0-9-]*)(?:[ \t](.*))?$`)
+
+// commandFlags runs the command's -h and reads its flags from the usage.
+func commandFlags(c command) []completionFlag {
+	var out, errw bytes.Buffer
+	c.run([]string{"-h"}, strings.NewReader(""), &out, &errw)
+	var flags []completionFlag
+	lines := strings.Split(out.String()+errw.String(), "\n")
+	for i, l := range lines {
+		m := flagLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		f := completionFlag{name: m[1]}
+		if strings.HasPrefix(m[2], "\t") || (len(m[1]) == 1 && m[2] != "") {
+			f.usage = strings.TrimSpace(m[2])
+		} else if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "    \t") {
+			f.usage = strings.TrimSpace(lines[i+1])
+		}
+		flags = append(flags, f)
+	}
+	return flags
+}
+
+func bashCompletion(cmds []completionCommand) string {
+	var b strings.Builder
+	b.WriteString("# bash completion for cfgfuzz (cfgfuzz completion bash)\n_cfgfuzz() {\n")
+	b.WriteString("  local cur=${COMP_WORDS[COMP_CWORD]} flags=\n")
+	b.WriteString("  if [ \"$COMP_CWORD\" -eq 1 ]; then\n")
+	fmt.Fprintf(&b, "    COMPREPLY=($(compgen -W %q -- \"$cur\"))\n    return\n  fi\n", strings.Join(append(commandNames(cmds), "--help", "--version"), " "))
+	b.WriteString("  case \"${COMP_WORDS[1]}\" in\n")
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "    %s) flags=%q ;;\n", c.name, strings.Join(dashed(c.flags), " "))
+	}
+	b.WriteString("  esac\n")
+	b.WriteString("  if [ \"${COMP_WORDS[1]}\" = completion ]; then\n    COMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\"))\n  elif [[ $cur == -* ]]; then\n")
+	b.WriteString("    COMPREPLY=($(compgen -W \"$flags\" -- \"$cur\"))\n  else\n    COMPREPLY=($(compgen -f -- \"$cur\"))\n  fi\n}\n")
+	b.WriteString("complete -o filenames -F _cfgfuzz cfgfuzz\n")
+	return b.String()
+}
+
+func zshCompletion(cmds []completionCommand) string {
+	var b strings.Builder
+	b.WriteString("#compdef cfgfuzz\n# zsh completion for cfgfuzz (cfgfuzz completion zsh)\n_cfgfuzz() {\n")
+	b.WriteString("  if (( CURRENT == 2 )); then\n    local -a cmds\n    cmds=(\n")
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "      %s\n", completionQuote(c.name+":"+c.summary))
+	}
+	b.WriteString("    )\n    _describe command cmds\n    return\n  fi\n  case $words[2] in\n")
+	for _, c := range cmds {
+		if c.name == "completion" {
+			b.WriteString("    completion) compadd bash zsh fish ;;\n")
+			continue
+		}
+		fmt.Fprintf(&b, "    %s) _arguments", c.name)
+		for _, f := range c.flags {
+			fmt.Fprintf(&b, " %s", completionQuote("--"+f.name+"["+zshBracket(f.usage)+"]"))
+		}
+		b.WriteString(" '*:file:_files' ;;\n")
+	}
+	b.WriteString("  esac\n}\ncompdef _cfgfuzz cfgfuzz\n")
+	return b.String()
+}
+
+func fishCompletion(cmds []completionCommand) string {
+	var b strings.Builder
+	b.WriteString("# fish completion for cfgfuzz (cfgfuzz completion fish)\n")
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "complete -c cfgfuzz -f -n __fish_use_subcommand -a %s -d %s\n", c.name, completionQuote(c.summary))
+	}
+	b.WriteString("complete -c cfgfuzz -f -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n")
+	for _, c := range cmds {
+		for _, f := range c.flags {
+			fmt.Fprintf(&b, "complete -c cfgfuzz -n '__fish_seen_subcommand_from %s' -l %s -d %s\n", c.name, f.name, completionQuote(f.usage))
+		}
+	}
+	return b.String()
+}
+
+func commandNames(cmds []completionCommand) []string {
+	var n []string
+	for _, c := range cmds {
+		n = append(n, c.name)
+	}
+	return n
+}
+
+func dashed(flags []completionFlag) []string {
+	var n []string
+	for _, f := range flags {
+		n = append(n, "--"+f.name)
+	}
+	return n
+}
+
+// completionQuote single-quotes s for sh, zsh and fish alike: a quote inside
+// ends the string, is escaped, and opens a new one. Fish reads '\” the
+// same way.
+func completionQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// zshBracket makes a usage safe inside _arguments' [description]: no
+// brackets, no colons, at most one line of about 70 characters.
+func zshBracket(s string) string {
+	s = strings.NewReplacer("[", "(", "]", ")", ":", " ", "\\", "").Replace(s)
+	if len(s) > 70 {
+		s = s[:70]
+	}
+	return s
+}

@@ -1,0 +1,48 @@
+// version.go: `cfgfuzz version` and `cfgfuzz --version`: the module
+// version and VCS revision this binary was built from (fuzz.ThisBuild, from
+// runtime/debug.ReadBuildInfo), the toolchain and the host.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+func init() {
+	register(command{name: "version", summary: "print the module version and VCS revision this binary was built from", run: runVersion})
+}
+
+func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the build facts as one JSON object")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz version [--json]  (also: cfgfuzz --version)")
+		fmt.Fprintln(fs.Output(), "\nPrint the module version, the VCS revision (+dirty for uncommitted changes), the Go toolchain and")
+		fmt.Fprintln(fs.Output(), "the host this binary was built from and runs on; report.json's provenance.tool is the same object.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if code, done := parseCommandLine(fs, args, stdout); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "cfgfuzz version: unexpected arguments %q\n", fs.Args())
+		return exitUsage
+	}
+	b := fuzz.ThisBuild()
+	if *asJSON {
+		out, err := json.Marshal(b)
+		if err != nil {
+			fmt.Fprintln(stderr, "cfgfuzz version:", err)
+			return exitUsage
+		}
+		fmt.Fprintln(stdout, string(out))
+		return exitOK
+	}
+	fmt.Fprintln(stdout, b)
+	return exitOK
+}
