@@ -107,6 +107,11 @@ type Example struct {
 	// Strategy is the strategy the sides ran when it is not the
 	// campaign's (Record.Strategy).
 	Strategy string `json:"strategy,omitempty"`
+	// CurrentModule and BaselineModule are the sides' modules of a
+	// divergence example, when the worker kept them (SideResult.Module),
+	// for the compare report's pictures and disassembly diff.
+	CurrentModule  []byte `json:"current_module,omitempty"`
+	BaselineModule []byte `json:"baseline_module,omitempty"`
 }
 
 // Finding is one failure signature of the current side on one strategy.
@@ -129,6 +134,11 @@ type Finding struct {
 	// Func is the structured function of First, when the side gave one
 	// (for the report's pictures).
 	Func *structurizer.Func `json:"func,omitempty"`
+	// stored is the finding's entry of the findings store relative to
+	// the report's directory, and storedFiles its files to link, when
+	// WriteReports found it there (write.go).
+	stored      string
+	storedFiles []string
 }
 
 // Throughput is the only part of a report that depends on the clock.
@@ -290,6 +300,12 @@ func (rep *Report) example(r *Record, class string) Example {
 		Current: sideLabel(&r.Current), Detail: r.Current.Detail, Program: r.Program, Strategy: r.Strategy}
 	if r.Stream >= 0 && r.Stream < len(rep.Settings.Streams) {
 		e.Stream = rep.Settings.Streams[r.Stream]
+	}
+	if class != "" {
+		e.CurrentModule = r.Current.Module
+		if r.Baseline != nil {
+			e.BaselineModule = r.Baseline.Module
+		}
 	}
 	if r.Baseline != nil {
 		e.Baseline = sideLabel(r.Baseline)
