@@ -20,15 +20,31 @@ func divergenceHTML(b *strings.Builder, rep *Report) {
 	if len(d.Examples) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "<p>The first %s of each class, side by side:</p><ul>", plural(len(d.Examples), "graph"))
-	for i := range d.Examples {
-		e := &d.Examples[i]
+	shown := shownDivergences(d.Examples)
+	fmt.Fprintf(b, "<p>The first %d graphs of each class side by side (report.json keeps up to %d of each):</p><ul>", sideBySide, maxExamples)
+	for _, e := range shown {
 		fmt.Fprintf(b, `<li><a href="#%s">%s, graph %d</a></li>`, divergenceAnchor(e), html.EscapeString(e.Class), e.Index)
 	}
 	b.WriteString("</ul>")
-	for i := range d.Examples {
-		divergenceExampleHTML(b, &d.Examples[i])
+	for _, e := range shown {
+		divergenceExampleHTML(b, e)
 	}
+}
+
+// sideBySide is how many examples of each class the page draws.
+const sideBySide = 5
+
+// shownDivergences are the first sideBySide examples of each class.
+func shownDivergences(ex []Example) []*Example {
+	per := map[string]int{}
+	var out []*Example
+	for i := range ex {
+		if per[ex[i].Class] < sideBySide {
+			per[ex[i].Class]++
+			out = append(out, &ex[i])
+		}
+	}
+	return out
 }
 
 func divergenceExampleHTML(b *strings.Builder, e *Example) {
@@ -43,8 +59,8 @@ func divergenceExampleHTML(b *strings.Builder, e *Example) {
 	picturesHTML(b, divergencePictures(e))
 	base, cur := disassembly(e.BaselineModule), disassembly(e.CurrentModule)
 	if base != "" || cur != "" {
-		b.WriteString("<details open><summary>disassembly diff (baseline −, current +)</summary>")
-		b.WriteString(diffHTML(LineDiff(base, cur)))
+		b.WriteString("<details open><summary>disassembly diff (baseline −, current +; 3 lines of context)</summary>")
+		b.WriteString(diffHTML(Hunks(LineDiff(base, cur), 3)))
 		b.WriteString("</details>")
 	}
 	b.WriteString("</div>")
@@ -98,12 +114,12 @@ func LineDiff(a, b string) []DiffLine {
 		case i < len(x) && j < len(y) && x[i] == y[j]:
 			out = append(out, DiffLine{' ', x[i]})
 			i, j = i+1, j+1
-		case j < len(y) && (i == len(x) || lcs[i][j+1] >= lcs[i+1][j]):
-			out = append(out, DiffLine{'+', y[j]})
-			j++
-		default:
+		case i < len(x) && (j == len(y) || lcs[i+1][j] >= lcs[i][j+1]):
 			out = append(out, DiffLine{'-', x[i]})
 			i++
+		default:
+			out = append(out, DiffLine{'+', y[j]})
+			j++
 		}
 	}
 	return out
@@ -127,6 +143,34 @@ func wholeDiff(x, y []string) []DiffLine {
 	return out
 }
 
+// Hunks keeps the changed lines of d with context unchanged lines around
+// them; a line with Op '@' stands for the unchanged lines left out.
+func Hunks(d []DiffLine, context int) []DiffLine {
+	keep := make([]bool, len(d))
+	for i, l := range d {
+		if l.Op != ' ' {
+			for j := max(0, i-context); j <= min(len(d)-1, i+context); j++ {
+				keep[j] = true
+			}
+		}
+	}
+	var out []DiffLine
+	for i := 0; i < len(d); {
+		if keep[i] {
+			out = append(out, d[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(d) && !keep[j] {
+			j++
+		}
+		out = append(out, DiffLine{'@', fmt.Sprintf("%d unchanged lines", j-i)})
+		i = j
+	}
+	return out
+}
+
 // diffHTML shows a diff with its changed lines marked.
 func diffHTML(d []DiffLine) string {
 	var b strings.Builder
@@ -138,6 +182,8 @@ func diffHTML(d []DiffLine) string {
 			cls = ` class="del"`
 		case '+':
 			cls = ` class="add"`
+		case '@':
+			cls = ` class="skip"`
 		}
 		fmt.Fprintf(&b, "<span%s>%c %s</span>\n", cls, l.Op, html.EscapeString(l.Text))
 	}

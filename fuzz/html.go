@@ -21,7 +21,7 @@ td:first-child,th:first-child{text-align:left}code,pre{background:#f4f4f4;paddin
 .pics{display:flex;gap:2em;flex-wrap:wrap;align-items:flex-start}.pics figure{margin:0}figcaption{font-size:90%}
 .summary th{text-align:left;background:#f4f4f4}.summary td{text-align:left}
 .finding,.divergence{border-top:2px solid #999;margin-top:2em}.incomplete{color:#a00}
-.side{flex:1;min-width:300px}.diff .del{background:#fdd}.diff .add{background:#dfd}`
+.side{flex:1;min-width:300px}.diff .del{background:#fdd}.diff .add{background:#dfd}.diff .skip{color:#888}`
 
 // HTML renders rep.
 func HTML(rep *Report) string {
