@@ -1,10 +1,13 @@
 package draw
 
 import (
+	"encoding/xml"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -118,6 +121,32 @@ func TestLegendAndDOT(t *testing.T) {
 	for _, want := range []string{`digraph "after" {`, `n0 -> n1 [label="T"];`, `n0 -> n2 [style=dashed color="#22aa77" constraint=false];`, `n2 [label="2"`} {
 		if !strings.Contains(dot, want) {
 			t.Errorf("dot lacks %q:\n%s", want, dot)
+		}
+	}
+}
+
+// Labels are escaped and cut on rune boundaries: every picture is
+// well-formed XML and valid UTF-8, whatever the block names.
+func TestSVGWellFormed(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 7))
+	for range 50 {
+		g := randomGraph(r, 2+r.IntN(12))
+		g.Names = make([]string, g.Len())
+		g.Names[0] = `a<b&"c"`
+		g.Names[g.Len()-1] = "ééééééééééé"
+		s := FromGraph(g).SVG(Options{Title: "t<1>"})
+		if !utf8.ValidString(s) {
+			t.Fatalf("%s: invalid UTF-8", cfg.FormatCompact(g))
+		}
+		d := xml.NewDecoder(strings.NewReader(s))
+		for {
+			if _, err := d.Token(); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: %v\n%s", cfg.FormatCompact(g), err, s)
+			}
 		}
 	}
 }

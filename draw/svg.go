@@ -100,8 +100,8 @@ func writeNode(b *strings.Builder, box Box, n Node) {
 	}
 	fmt.Fprintf(b, `<rect x="%.0f" y="%.0f" width="%d" height="%d" rx="8" fill="%s" stroke="#333"%s/>`, box.X0, box.Y0, 2*RX, 2*RY, nodeFill[n.Class], dash)
 	label := n.Label
-	if len(label) > 9 {
-		label = label[:8] + "…"
+	if r := []rune(label); len(r) > 9 {
+		label = string(r[:8]) + "…"
 	}
 	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" text-anchor="middle"><title>%s</title>%s</text>`+"\n", (box.X0+box.X1)/2, (box.Y0+box.Y1)/2+4, html.EscapeString(n.Label), html.EscapeString(label))
 }
