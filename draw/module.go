@@ -3,7 +3,8 @@
 // finding whose structurizer answered with a module (a baseline revision, an
 // external structurizer) rather than with its structured function. Blocks
 // report the original id of their first append call (the module
-// convention); blocks without one are synthetic. It is for drawing only: no
+// convention); blocks without one are synthetic, named by their label's
+// OpName. It is for drawing only: no
 // weights, stores or route variables.
 package draw
 
@@ -35,6 +36,7 @@ func ModuleFunc(module []byte) (*structurizer.Func, error) {
 		to    []uint32 // labels; resolved below
 		merge [2]uint32
 	}
+	names := m.Names()
 	var blocks []*block
 	var cur *block
 	inEntry := false
@@ -51,7 +53,7 @@ func ModuleFunc(module []byte) (*structurizer.Func, error) {
 		ops := in.Operands
 		switch in.Op {
 		case spirv.OpLabel:
-			cur = &block{label: ops[0], blk: structurizer.Block{Kind: structurizer.Synthetic, Orig: -1}}
+			cur = &block{label: ops[0], blk: structurizer.Block{Kind: structurizer.Synthetic, Orig: -1, Name: names[ops[0]]}}
 			blocks = append(blocks, cur)
 		case spirv.OpFunctionCall:
 			if cur != nil && cur.blk.Orig < 0 && len(ops) == 4 {

@@ -57,3 +57,29 @@ func TestModuleFunc(t *testing.T) {
 		t.Error("bad drawing")
 	}
 }
+
+// Synthetic blocks read back from a module carry their labels' names.
+func TestModuleFuncNamesSyntheticBlocks(t *testing.T) {
+	g, _ := cfg.ParseCompact("{{1, 2}, {2, 0}, {}}", cfg.Limits{})
+	res, err := structurizer.Structurize(g, structurizer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ModuleFunc(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := 0
+	for _, b := range f.Blocks {
+		if b.Kind == structurizer.Synthetic && b.Name != "" {
+			named++
+		}
+	}
+	if named == 0 {
+		t.Errorf("no synthetic block is named: %+v", f.Blocks)
+	}
+}
