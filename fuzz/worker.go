@@ -333,11 +333,13 @@ func emitSafely(a Answer) (mod []byte, err error) {
 	return emit.Bytes(a.Func, emit.Options{})
 }
 
-// keepModules keeps both sides' modules on the first maxExamples
-// divergent graphs of each class this worker meets and drops them
-// everywhere else, so results.jsonl stays small.
+// keepModules keeps both sides' modules on the first sideBySide
+// divergent graphs of each class this worker meets (a worker takes its
+// graphs in index order, so the first sideBySide of a class overall are
+// among them) and drops them everywhere else, so results.jsonl stays
+// small.
 func (w *worker) keepModules(rec *Record) {
-	if rec.Baseline != nil && rec.Class != ClassSame && w.keptModules[rec.Class] < maxExamples {
+	if rec.Baseline != nil && rec.Class != ClassSame && w.keptModules[rec.Class] < sideBySide {
 		if w.keptModules == nil {
 			w.keptModules = map[string]int{}
 		}
