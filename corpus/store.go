@@ -8,12 +8,17 @@
 //	min.cfg        the minimized graph (when minimized)
 //	verdict.json   the signature, the verdicts, the stats, where it came from
 //	module.spv     the module the structurizer made of the graph
+//	module.spvasm  its disassembly (emit/spirv.Disassemble)
 //	min.spv        the module of the minimized graph
+//	min.spvasm     its disassembly
 //	answer.json    the structurizer's answer on the graph (an external
 //	               structurizer's protocol response: outcome, reason,
 //	               stats, module or function)
-//	before.svg     a picture of the graph
-//	after.svg      a picture of the minimized graph
+//	before.svg     a picture of the graph as found (package draw)
+//	after.svg      a picture of the structurizer's function of it, read
+//	               back from module.spv (when there is a module)
+//	min.svg        a picture of the minimized graph
+//	*.dot          the Graphviz source of each picture, beside it
 //
 // DIR/findings/<signature-hash>/signature.txt names the signature,
 // reports.txt lists the graph-hash of every graph reported with it, kept or
@@ -38,6 +43,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cfgfuzz/cfgfuzz/draw"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -146,6 +153,12 @@ func (st *Store) Add(f Finding) (Added, error) {
 	}
 	a.Kept = true
 	return a, writeEntry(a.Dir, f)
+}
+
+// EntryDir is the directory, relative to the store's root, of the entry
+// a graph failing with sig under strategy and inject has (or would have).
+func EntryDir(sig string, g *cfg.Graph, strategy string, inject []string) string {
+	return filepath.Join("findings", Hash(sig), entryHash(Finding{Graph: g, Strategy: strategy, Inject: inject}))
 }
 
 // entryHash names an entry: the graph's Key under the options it failed
@@ -259,20 +272,21 @@ func writeEntry(dir string, f Finding) error {
 func writeEntryFiles(dir string, f Finding) error {
 	v := Verdict{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Inject: f.Inject,
 		Graph: cfg.FormatCompact(f.Graph), Verdicts: f.Verdicts, Stats: f.Stats, Structurizer: f.Structurizer, Replay: f.Replay}
-	files := map[string][]byte{
-		"graph.cfg":  []byte(graphFile(f, f.Graph)),
-		"before.svg": []byte(SVG(f.Graph, SVGOptions{Title: f.Signature + " (as found)"})),
-	}
+	files := map[string][]byte{"graph.cfg": []byte(graphFile(f, f.Graph))}
+	addPicture(files, "before", f.Signature+" (as found)", draw.FromGraph(f.Graph))
 	if f.Module != nil {
-		files["module.spv"] = f.Module
+		addModule(files, "module", f.Module)
+		if pic, err := draw.FromModule(f.Module); err == nil {
+			addPicture(files, "after", f.Signature+" (structured)", pic)
+		}
 	}
 	if f.Minimized != nil {
 		v.Minimized = cfg.FormatCompact(f.Minimized)
 		files["min.cfg"] = []byte(graphFile(f, f.Minimized))
-		files["after.svg"] = []byte(SVG(f.Minimized, SVGOptions{Title: f.Signature + " (minimized)"}))
+		addPicture(files, "min", f.Signature+" (minimized)", draw.FromGraph(f.Minimized))
 	}
 	if f.MinModule != nil {
-		files["min.spv"] = f.MinModule
+		addModule(files, "min", f.MinModule)
 	}
 	if f.Answer != nil {
 		files["answer.json"] = f.Answer
@@ -288,6 +302,21 @@ func writeEntryFiles(dir string, f Finding) error {
 		}
 	}
 	return nil
+}
+
+// addPicture adds NAME.svg and NAME.dot.
+func addPicture(files map[string][]byte, name, title string, pic *draw.Picture) {
+	files[name+".svg"] = []byte(pic.SVG(draw.Options{Title: title}))
+	files[name+".dot"] = []byte(pic.DOT(name))
+}
+
+// addModule adds NAME.spv and, when it decodes, its disassembly
+// NAME.spvasm.
+func addModule(files map[string][]byte, name string, module []byte) {
+	files[name+".spv"] = module
+	if m, err := spirv.Decode(module); err == nil {
+		files[name+".spvasm"] = []byte(spirv.Disassemble(m))
+	}
 }
 
 // graphFile is a graph in line notation under header comments.

@@ -1,6 +1,7 @@
 // store_test.go: the findings store deduplicates by signature and graph,
 // counts every graph reported once, keeps at most Cap entries per signature, and writes
-// every file of an entry; SVG draws any graph as well-formed XML.
+// every file of an entry: the modules' disassemblies, and the pictures
+// (well-formed SVG, a Graphviz file beside each).
 package corpus
 
 import (
@@ -10,8 +11,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
+
+// moduleOf is the in-process structurizer's module of g.
+func moduleOf(t *testing.T, g *cfg.Graph) []byte {
+	t.Helper()
+	res, err := structurizer.Structurize(g, structurizer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mod
+}
 
 func TestStoreDedupAndCap(t *testing.T) {
 	st := &Store{Dir: t.TempDir(), Cap: 2}
@@ -33,7 +50,7 @@ func TestStoreDedupAndCap(t *testing.T) {
 		{"rules:R12", "{{1, 1}, {}}", true, true},
 	}
 	for i, a := range adds {
-		got, err := st.Add(Finding{Signature: a.sig, Graph: g(a.graph), Minimized: g("{{1}, {}}"), Module: []byte{1, 2, 3, 4}, Origin: "test"})
+		got, err := st.Add(Finding{Signature: a.sig, Graph: g(a.graph), Minimized: g("{{1}, {}}"), Module: moduleOf(t, g(a.graph)), Origin: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,10 +65,17 @@ func TestStoreDedupAndCap(t *testing.T) {
 	if len(sigs) != 2 || sigs[0].Signature != "exec:trace-mismatch" || sigs[0].Reports != 3 || len(sigs[0].Entries) != 2 {
 		t.Fatalf("List: %+v", sigs)
 	}
-	for _, f := range []string{"graph.cfg", "min.cfg", "verdict.json", "module.spv", "before.svg", "after.svg"} {
+	for _, f := range []string{"graph.cfg", "min.cfg", "verdict.json", "module.spv", "module.spvasm",
+		"before.svg", "before.dot", "after.svg", "after.dot", "min.svg", "min.dot"} {
 		if _, err := os.Stat(filepath.Join(sigs[0].Entries[0], f)); err != nil {
 			t.Error(err)
 		}
+	}
+	if asm := string(mustRead(t, filepath.Join(sigs[0].Entries[0], "module.spvasm"))); !strings.Contains(asm, "OpFunction") {
+		t.Errorf("module.spvasm is no disassembly:\n%s", asm)
+	}
+	if dot := string(mustRead(t, filepath.Join(sigs[0].Entries[0], "after.dot"))); !strings.Contains(dot, "digraph") || !strings.Contains(dot, "style=dashed") {
+		t.Errorf("after.dot has no merge declaration:\n%s", dot)
 	}
 	items, err := cfg.Parse("graph.cfg", mustRead(t, filepath.Join(sigs[1].Entries[0], "graph.cfg")), cfg.Limits{})
 	if err != nil || len(items) != 1 || cfg.FormatCompact(items[0].Graph) != "{{1, 1}, {}}" {
@@ -67,20 +91,30 @@ func mustRead(t *testing.T, path string) []byte {
 	return b
 }
 
-func TestSVGIsWellFormed(t *testing.T) {
+func TestStoredPicturesAreWellFormed(t *testing.T) {
+	st := &Store{Dir: t.TempDir()}
 	for seed := range uint64(20) {
 		g := randomGraph(seed, 2+int(seed)*3)
 		g.Names = make([]string, g.Len())
 		g.Names[0] = `a<b&"c"`
-		s := SVG(g, SVGOptions{Title: "t<1>"})
-		d := xml.NewDecoder(strings.NewReader(s))
-		for {
-			_, err := d.Token()
-			if err != nil {
-				if err.Error() != "EOF" {
-					t.Fatalf("seed %d: %v\n%s", seed, err, s)
+		a, err := st.Add(Finding{Signature: "t<1>", Graph: g, Minimized: g, Origin: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.Kept {
+			continue
+		}
+		for _, name := range []string{"before.svg", "min.svg"} {
+			s := string(mustRead(t, filepath.Join(a.Dir, name)))
+			d := xml.NewDecoder(strings.NewReader(s))
+			for {
+				_, err := d.Token()
+				if err != nil {
+					if err.Error() != "EOF" {
+						t.Fatalf("seed %d %s: %v\n%s", seed, name, err, s)
+					}
+					break
 				}
-				break
 			}
 		}
 	}

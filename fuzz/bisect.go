@@ -70,7 +70,7 @@ func JudgeGraph(c Config, g *cfg.Graph) (SideResult, error) {
 	}
 	defer w.close()
 	r, _ := w.judge(w.cur, g, w.curOpt, nil)
-	r.Func = nil
+	r.Func, r.Module = nil, nil
 	return r, nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cfgfuzz/cfgfuzz/draw"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
@@ -51,7 +52,7 @@ func answerFeatures(st *structurizer.Stats, mod []byte, outcome, sig string) []s
 		}
 	}
 	if mod != nil {
-		if f, err := moduleFunc(mod); err == nil {
+		if f, err := draw.ModuleFunc(mod); err == nil {
 			fs = append(fs, treeFeatures(f)...)
 		} else {
 			add("module:undecodable")

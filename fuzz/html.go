@@ -1,82 +1,192 @@
-// html.go renders a report as one self-contained HTML page: the summary,
-// the tables, and for every finding its first graph drawn before and after
-// structurization (and minimized, when a minimizer ran), with the replay
-// command. The pictures are inline SVG from svg.go.
+// html.go renders a report as one self-contained HTML page: a summary
+// (status, sides, duration, graphs), the findings (each with an anchor, its
+// signature, graph count, minimized graph, a replay command for the
+// minimized graph that runs as printed, its pictures and links into the
+// findings store), the divergences side by side (compare.go's
+// divergenceHTML), the state section, and last, collapsed, the table per
+// generator. Pictures come from package draw (pictures.go names them).
 package fuzz
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"strings"
-
-	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+	"time"
 )
 
 const pageStyle = `body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}
-td:first-child,th:first-child{text-align:left}code,pre{background:#f4f4f4;padding:2px 4px}
-.pics{display:flex;gap:2em;flex-wrap:wrap;align-items:flex-start}.pics figure{margin:0}
-svg .e{stroke:#333;fill:none}svg .merge{stroke:#2a7;fill:none;stroke-dasharray:4 3}svg .continue{stroke:#c60;fill:none;stroke-dasharray:2 3}
-svg ellipse{fill:#fff;stroke:#333}svg .clone ellipse{fill:#def}svg .synth ellipse{fill:#eee;stroke-dasharray:3 2}svg .heavy ellipse{fill:#fdd}
-svg .l{fill:#555;font-size:9px}.finding{border-top:2px solid #999;margin-top:2em}`
+td:first-child,th:first-child{text-align:left}code,pre{background:#f4f4f4;padding:2px 4px}pre{overflow-x:auto}
+.pics{display:flex;gap:2em;flex-wrap:wrap;align-items:flex-start}.pics figure{margin:0}figcaption{font-size:90%}
+.summary th{text-align:left;background:#f4f4f4}.summary td{text-align:left}
+.finding,.divergence{border-top:2px solid #999;margin-top:2em}.incomplete{color:#a00}
+.side{flex:1;min-width:300px}.diff .del{background:#fdd}.diff .add{background:#dfd}.diff .skip{color:#888}`
 
 // HTML renders rep.
 func HTML(rep *Report) string {
 	var b strings.Builder
 	b.WriteString("<!doctype html><html><head><meta charset=\"utf-8\"><title>cfgfuzz report</title><style>" + pageStyle + "</style></head><body>")
-	fmt.Fprintf(&b, "<h1>cfgfuzz campaign, seed %d</h1>", rep.Settings.Seed)
-	if in := rep.Incomplete; in != nil {
-		fmt.Fprintf(&b, `<p class="incomplete"><strong>This report is %s.</strong></p>`, html.EscapeString(in.Summary()))
-	}
+	b.WriteString("<h1>cfgfuzz report</h1>")
+	summaryHTML(&b, rep)
 	b.WriteString(provenanceHTML(rep))
 	fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(summaryProse(rep)))
+	findingsHTML(&b, rep)
 	if g := rep.Guided; g != nil {
 		fmt.Fprintf(&b, "<h2>Behaviour features found</h2><p>%s</p>%s", html.EscapeString(guidedProse(g)), featureSVG(g))
 	}
-	b.WriteString("<h2>Outcomes per generator and weight setting</h2>")
-	b.WriteString(mdTableHTML(func(sb *strings.Builder) { outcomeTable(sb, rep) }))
 	if rep.Divergences != nil {
-		b.WriteString("<h2>Divergences from the baseline</h2>")
-		b.WriteString(mdTableHTML(func(sb *strings.Builder) { divergenceTable(sb, rep) }))
+		divergenceHTML(&b, rep)
 	}
 	b.WriteString(stateHTML(rep))
-	fmt.Fprintf(&b, "<h2>Findings (%d signatures)</h2>", len(rep.Findings))
-	for i := range rep.Findings {
-		findingHTML(&b, &rep.Findings[i])
-	}
-	b.WriteString("</body></html>\n")
+	b.WriteString("<details><summary><h2 style=\"display:inline\">Outcomes per generator and weight setting</h2></summary>")
+	b.WriteString(mdTableHTML(func(sb *strings.Builder) { outcomeTable(sb, rep) }))
+	b.WriteString("</details></body></html>\n")
 	return b.String()
 }
 
-func findingHTML(b *strings.Builder, f *Finding) {
+// summaryHTML is the table the page opens with.
+func summaryHTML(b *strings.Builder, rep *Report) {
+	s := &rep.Settings
+	row := func(k, v string) { fmt.Fprintf(b, "<tr><th>%s</th><td>%s</td></tr>", k, v) }
+	b.WriteString(`<table class="summary">`)
+	row("status", statusHTML(rep))
+	row("findings", html.EscapeString(findingCounts(rep)))
+	row("current side", sideHTML(s.Current))
+	if s.Baseline != "" {
+		row("baseline side", sideHTML(s.Baseline))
+	}
+	if rep.State != nil && rep.State.Night != "" {
+		row("night", html.EscapeString(rep.State.Night))
+	}
+	row("duration", html.EscapeString(durationText(rep.Throughput.Seconds)))
+	row("graphs", html.EscapeString(graphCounts(rep)))
+	row("campaign", html.EscapeString(campaignText(s)))
+	b.WriteString("</table>")
+}
+
+// statusHTML says whether the report is complete.
+func statusHTML(rep *Report) string {
+	if in := rep.Incomplete; in != nil {
+		return `<strong class="incomplete">incomplete: ` + html.EscapeString(in.Summary()) + `</strong>`
+	}
+	return "complete"
+}
+
+// findingCounts is the signatures found, by state class when the state
+// classed them, else new against the baseline.
+func findingCounts(rep *Report) string {
+	n := len(rep.Findings)
+	if st := rep.State; st != nil {
+		var parts []string
+		for _, c := range SignatureClasses {
+			parts = append(parts, fmt.Sprintf("%d %s", st.Classes[c], c))
+		}
+		return plural(n, "signature") + ": " + strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("%s (%s whose failure is new)", plural(n, "signature"), plural(rep.NewFindings, "graph"))
+}
+
+func sideHTML(spec string) string {
+	return "<code>" + html.EscapeString(cmp.Or(spec, "self")) + "</code>: " + html.EscapeString(DescribeSpec(cmp.Or(spec, "self")))
+}
+
+func durationText(sec float64) string {
+	if sec <= 0 {
+		return "not measured"
+	}
+	return time.Duration(sec * float64(time.Second)).Round(time.Millisecond).String()
+}
+
+func graphCounts(rep *Report) string {
+	t := fmt.Sprintf("%d distinct graphs run, %d skipped as repeats", rep.Graphs, rep.Skipped)
+	if rep.Seen > 0 {
+		t += fmt.Sprintf(", %d skipped as checked on an earlier night", rep.Seen)
+	}
+	return t
+}
+
+func campaignText(s *Settings) string {
+	t := fmt.Sprintf("seed %d, strategy %s", s.Seed, cmp.Or(s.Strategy, "default"))
+	if len(s.Inject) > 0 {
+		t += ", faults " + strings.Join(s.Inject, ",")
+	}
+	return t
+}
+
+// findingsHTML is the findings section: an index, then one block each.
+func findingsHTML(b *strings.Builder, rep *Report) {
+	fmt.Fprintf(b, "<h2>Findings (%s)</h2>", plural(len(rep.Findings), "signature"))
+	if len(rep.Findings) == 0 {
+		b.WriteString("<p>No findings.</p>")
+		return
+	}
+	b.WriteString("<ul>")
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		on := ""
+		if f.Strategy != "" {
+			on = " (strategy " + f.Strategy + ")"
+		}
+		fmt.Fprintf(b, `<li><a href="#%s">%s</a>%s: %s</li>`, findingAnchor(f), html.EscapeString(f.Signature), html.EscapeString(on), plural(f.Count, "graph"))
+	}
+	b.WriteString("</ul>")
+	for i := range rep.Findings {
+		findingHTML(b, rep, &rep.Findings[i])
+	}
+}
+
+func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	e := &f.First
 	on := ""
 	if f.Strategy != "" {
 		on = " (strategy " + f.Strategy + ")"
 	}
-	fmt.Fprintf(b, `<div class="finding"><h3>%s%s</h3><p>%d graphs, %d new. First: %s, seed %d, graph <code>%s</code>.</p>`,
-		html.EscapeString(f.Signature), html.EscapeString(on), f.Count, f.New, html.EscapeString(e.Stream.String()), e.Seed, html.EscapeString(e.Graph))
+	a := findingAnchor(f)
+	fmt.Fprintf(b, `<div class="finding" id="%s"><h3><a href="#%s">%s</a>%s</h3><p>%s, %d new. First: %s, seed %d, graph <code>%s</code>.</p>`,
+		a, a, html.EscapeString(f.Signature), html.EscapeString(on), plural(f.Count, "graph"), f.New, html.EscapeString(e.Stream.String()), e.Seed, html.EscapeString(e.Graph))
 	if e.Detail != "" {
 		fmt.Fprintf(b, "<pre>%s</pre>", html.EscapeString(e.Detail))
+	}
+	if f.Minimized != "" {
+		fmt.Fprintf(b, "<p>Minimized: <code>%s</code></p><p>Replay the minimized graph:</p><pre>%s</pre>",
+			html.EscapeString(f.Minimized), html.EscapeString(MinimizedReplay(&rep.Settings, f)))
+	}
+	if f.Replay != "" {
+		fmt.Fprintf(b, "<p>Replay the graph as found:</p><pre>%s</pre>", html.EscapeString(f.Replay))
 	}
 	if e.Program != "" {
 		fmt.Fprintf(b, "<details><summary>program</summary><pre>%s</pre></details>", html.EscapeString(e.Program))
 	}
-	fmt.Fprintf(b, "<p>Replay: <code>%s</code></p><div class=\"pics\">", html.EscapeString(f.Replay))
-	if g, err := graphOf(e); err == nil {
-		fmt.Fprintf(b, "<figure>%s<figcaption>before</figcaption></figure>", graphDrawing(g).SVG())
+	storeLinksHTML(b, f)
+	picturesHTML(b, findingPictures(f))
+	b.WriteString("</div>")
+}
+
+// MinimizedReplay is a shell command that judges f's minimized graph as
+// the campaign judged its graphs: the graph in compact notation piped into
+// `cfgfuzz check` ("" when f was not minimized).
+func MinimizedReplay(s *Settings, f *Finding) string {
+	if f.Minimized == "" {
+		return ""
 	}
-	if f.Func != nil {
-		fmt.Fprintf(b, "<figure>%s<figcaption>after (%s)</figcaption></figure>", funcDrawing(f.Func).SVG(), html.EscapeString(e.Current))
-	} else {
-		b.WriteString("<figure><p>(no structured function: " + html.EscapeString(e.Current) + ")</p></figure>")
+	return "echo " + ShellQuote(f.Minimized) + " | " + checkCommand(s, cmp.Or(f.Strategy, s.Strategy))
+}
+
+// storeLinksHTML links the finding's entry of the findings store, when
+// WriteReports found it beside the report.
+func storeLinksHTML(b *strings.Builder, f *Finding) {
+	if f.stored == "" {
+		return
 	}
-	if f.Minimized != "" {
-		if g, err := cfg.ParseCompact(f.Minimized, cfg.Limits{}); err == nil {
-			fmt.Fprintf(b, "<figure>%s<figcaption>minimized <code>%s</code></figcaption></figure>", graphDrawing(g).SVG(), html.EscapeString(f.Minimized))
+	b.WriteString("<p>Findings store: ")
+	for i, l := range storeFiles(f) {
+		if i > 0 {
+			b.WriteString(" · ")
 		}
+		fmt.Fprintf(b, `<a href="%s">%s</a>`, html.EscapeString(f.stored+"/"+l), html.EscapeString(l))
 	}
-	b.WriteString("</div></div>")
+	b.WriteString("</p>")
 }
 
 // mdTableHTML converts a Markdown table written by fill to an HTML table.

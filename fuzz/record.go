@@ -72,6 +72,10 @@ type SideResult struct {
 	CopiedWords int `json:"copied_words,omitempty"`
 	// Func is kept for findings only, to draw the structured graph.
 	Func *structurizer.Func `json:"func,omitempty"`
+	// Module is the side's module, kept on both sides for the first 5
+	// divergent graphs of each class a worker meets (keepModules), for
+	// the compare report's pictures and disassembly diff.
+	Module []byte `json:"module,omitempty"`
 }
 
 // Record is one graph's result.

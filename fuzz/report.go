@@ -119,6 +119,11 @@ type Example struct {
 	// Mutant is Record.Mutant: the graph is a guided campaign's mutant,
 	// replayed from its own text.
 	Mutant string `json:"mutant,omitempty"`
+	// CurrentModule and BaselineModule are the sides' modules of a
+	// divergence example, when the worker kept them (SideResult.Module),
+	// for the compare report's pictures and disassembly diff.
+	CurrentModule  []byte `json:"current_module,omitempty"`
+	BaselineModule []byte `json:"baseline_module,omitempty"`
 }
 
 // Finding is one failure signature of the current side on one strategy.
@@ -141,6 +146,11 @@ type Finding struct {
 	// Func is the structured function of First, when the side gave one
 	// (for the report's pictures).
 	Func *structurizer.Func `json:"func,omitempty"`
+	// stored is the finding's entry of the findings store relative to
+	// the report's directory, and storedFiles its files to link, when
+	// WriteReports found it there (write.go).
+	stored      string
+	storedFiles []string
 }
 
 // Throughput is the only part of a report that depends on the clock.
@@ -305,6 +315,12 @@ func (rep *Report) example(r *Record, class string) Example {
 		Current: sideLabel(&r.Current), Detail: r.Current.Detail, Program: r.Program, Strategy: r.Strategy, Mutant: r.Mutant}
 	if r.Stream >= 0 && r.Stream < len(rep.Settings.Streams) {
 		e.Stream = rep.Settings.Streams[r.Stream]
+	}
+	if class != "" {
+		e.CurrentModule = r.Current.Module
+		if r.Baseline != nil {
+			e.BaselineModule = r.Baseline.Module
+		}
 	}
 	if r.Baseline != nil {
 		e.Baseline = sideLabel(r.Baseline)

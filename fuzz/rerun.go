@@ -77,7 +77,7 @@ func (w *worker) rerun(r *Rerun) SideResult {
 	}
 	res, _ := w.judge(w.cur, g, opt, nil)
 	w.escalateIfLeaked()
-	res.Func = nil
+	res.Func, res.Module = nil, nil
 	return res
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/draw"
 	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
@@ -44,6 +45,9 @@ type worker struct {
 	// module (nil when it gave none), for its features.
 	lastStats  *structurizer.Stats
 	lastModule []byte
+	// keptModules counts the divergent graphs per class whose modules
+	// this worker kept (keepModules).
+	keptModules map[string]int
 }
 
 // oneBlockKey keys the one-block answers: a side on one strategy (the
@@ -194,6 +198,7 @@ func (w *worker) run(j job) Record {
 		rec.Baseline = &b
 		rec.Class = Classify(rec.Current, b)
 	}
+	w.keepModules(&rec)
 	if isFailure(rec.Current.Outcome) {
 		rec.Program = it.Program
 	} else {
@@ -242,6 +247,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	w.lastModule = mod
 	sum := sha256.Sum256(mod)
 	r.Hash = hex.EncodeToString(sum[:12])
+	r.Module = mod
 	// The subject's own copy of g: meta hands it to this side's re-runs,
 	// which must not change the other side's graph.
 	sub := &oracle.Subject{Graph: g.Clone(), Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
@@ -261,7 +267,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	if v := oracle.Failed(vs); v != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, v.Signature, firstLine(v.Detail)
 		if r.Func == nil {
-			r.Func, _ = moduleFunc(mod) // the module's own control flow, for the report's picture
+			r.Func, _ = draw.ModuleFunc(mod) // the module's own control flow, for the report's picture
 		}
 	} else if v := oracle.Errored(vs); v != nil {
 		r.Outcome, r.Detail = OutError, firstLine(v.Check+": "+v.Detail)
@@ -361,4 +367,23 @@ func emitSafely(a Answer, registers int) (mod []byte, err error) {
 		}
 	}()
 	return emit.Bytes(a.Func, emit.Options{Registers: registers})
+}
+
+// keepModules keeps both sides' modules on the first sideBySide
+// divergent graphs of each class this worker meets (a worker takes its
+// graphs in index order, so the first sideBySide of a class overall are
+// among them) and drops them everywhere else, so results.jsonl stays
+// small.
+func (w *worker) keepModules(rec *Record) {
+	if rec.Baseline != nil && rec.Class != ClassSame && w.keptModules[rec.Class] < sideBySide {
+		if w.keptModules == nil {
+			w.keptModules = map[string]int{}
+		}
+		w.keptModules[rec.Class]++
+		return
+	}
+	rec.Current.Module = nil
+	if rec.Baseline != nil {
+		rec.Baseline.Module = nil
+	}
 }

@@ -1,6 +1,8 @@
 // write.go writes a report's three forms into a directory: report.json
-// (REPORT.md documents it), report.md and report.html; and fills the
-// findings' replay commands from the graph source.
+// (REPORT.md documents it), report.md and report.html with a Graphviz file
+// per picture under pictures/; fills the findings' replay commands from the
+// graph source, and links each finding to its entry of the findings store
+// when the store is beside the report.
 package fuzz
 
 import (
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -25,6 +28,10 @@ func WriteReports(dir string, rep *Report, src Source) error {
 	}
 	if rep.Provenance == nil {
 		rep.Provenance = NewProvenance(&rep.Settings, time.Now())
+	}
+	findStored(dir, rep)
+	if err := writePictures(dir, rep); err != nil {
+		return err
 	}
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
@@ -109,3 +116,59 @@ func writeFile(path string, data []byte) error {
 	}
 	return err
 }
+
+// writePictures writes DIR/pictures/NAME.dot for every picture of
+// report.html.
+func writePictures(dir string, rep *Report) error {
+	pics := reportPictures(rep)
+	if len(pics) == 0 {
+		return nil
+	}
+	pdir := filepath.Join(dir, PicturesDir)
+	if err := os.MkdirAll(pdir, 0o755); err != nil {
+		return err
+	}
+	for _, p := range pics {
+		if p.Pic == nil {
+			continue
+		}
+		if err := writeFile(filepath.Join(pdir, p.Name+".dot"), []byte(p.Pic.DOT(p.Name))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findStored links each finding to the findings store's entry of its
+// first graph under DIR/findings (corpus.EntryDir), when there is one.
+func findStored(dir string, rep *Report) {
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		g, err := graphOf(&f.First)
+		if err != nil {
+			continue
+		}
+		rel := corpus.EntryDir(f.Signature, g, cmp.Or(f.First.Strategy, rep.Settings.Strategy), rep.Settings.Inject)
+		des, err := os.ReadDir(filepath.Join(dir, rel))
+		if err != nil {
+			continue
+		}
+		f.stored, f.storedFiles = filepath.ToSlash(rel), nil
+		for _, de := range des {
+			if storeLinked[de.Name()] {
+				f.storedFiles = append(f.storedFiles, de.Name())
+			}
+		}
+	}
+}
+
+// storeLinked are the files of a store entry report.html links.
+var storeLinked = map[string]bool{
+	"graph.cfg": true, "min.cfg": true, "module.spv": true, "module.spvasm": true,
+	"min.spv": true, "min.spvasm": true, "verdict.json": true, "answer.json": true,
+	"before.svg": true, "after.svg": true, "min.svg": true,
+	"before.dot": true, "after.dot": true, "min.dot": true,
+}
+
+// storeFiles are the linked files of f's store entry, in name order.
+func storeFiles(f *Finding) []string { return f.storedFiles }

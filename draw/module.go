@@ -1,11 +1,12 @@
-// modulecfg.go reads the entry point's control flow back from a SPIR-V
+// module.go reads the entry point's control flow back from a SPIR-V
 // module into the structured function form, for the "after" picture of a
 // finding whose structurizer answered with a module (a baseline revision, an
 // external structurizer) rather than with its structured function. Blocks
 // report the original id of their first append call (the module
-// convention); blocks without one are synthetic. It is for drawing only: no
+// convention); blocks without one are synthetic, named by their label's
+// OpName. It is for drawing only: no
 // weights, stores or route variables.
-package fuzz
+package draw
 
 import (
 	"fmt"
@@ -14,8 +15,8 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
-// moduleFunc decodes module's entry-point function.
-func moduleFunc(module []byte) (*structurizer.Func, error) {
+// ModuleFunc decodes module's entry-point function.
+func ModuleFunc(module []byte) (*structurizer.Func, error) {
 	m, err := spirv.Decode(module)
 	if err != nil {
 		return nil, err
@@ -35,6 +36,7 @@ func moduleFunc(module []byte) (*structurizer.Func, error) {
 		to    []uint32 // labels; resolved below
 		merge [2]uint32
 	}
+	names := m.Names()
 	var blocks []*block
 	var cur *block
 	inEntry := false
@@ -51,7 +53,7 @@ func moduleFunc(module []byte) (*structurizer.Func, error) {
 		ops := in.Operands
 		switch in.Op {
 		case spirv.OpLabel:
-			cur = &block{label: ops[0], blk: structurizer.Block{Kind: structurizer.Synthetic, Orig: -1}}
+			cur = &block{label: ops[0], blk: structurizer.Block{Kind: structurizer.Synthetic, Orig: -1, Name: names[ops[0]]}}
 			blocks = append(blocks, cur)
 		case spirv.OpFunctionCall:
 			if cur != nil && cur.blk.Orig < 0 && len(ops) == 4 {
@@ -100,4 +102,15 @@ func moduleFunc(module []byte) (*structurizer.Func, error) {
 		f.Blocks = append(f.Blocks, b.blk)
 	}
 	return f, nil
+}
+
+// FromModule is the picture of a module's entry-point function: the
+// "after" picture when only the module is at hand (a stored finding, a
+// baseline revision, an external structurizer).
+func FromModule(module []byte) (*Picture, error) {
+	f, err := ModuleFunc(module)
+	if err != nil {
+		return nil, err
+	}
+	return FromFunc(f), nil
 }

@@ -1,0 +1,106 @@
+// html_test.go checks report.html's structure: the summary first, the
+// findings with anchors and pictures, the divergences side by side with
+// both verdicts, both sides' pictures and a disassembly diff, the table
+// per generator last and collapsed, and a Graphviz file for every picture.
+package fuzz
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestHTMLReportStructure(t *testing.T) {
+	c := testConfig(t, 60)
+	c.Inject = []string{"swap-arms"}
+	c.Baseline = SideFactory{Describe: "in-process (clean)", New: InProcessFactory().New}
+	o := mustRun(t, c)
+	if len(o.Report.Findings) == 0 || o.Report.Divergences == nil || len(o.Report.Divergences.Examples) == 0 {
+		t.Fatalf("the campaign found nothing to show: %+v", o.Report.Divergences)
+	}
+	b, err := os.ReadFile(filepath.Join(c.Dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	order := []string{`<table class="summary">`, "<th>status</th><td>complete</td>", "<th>baseline side</th>",
+		"<h2>Findings (", "<h2>Divergences from the baseline</h2>", "<details><summary><h2 style=\"display:inline\">Outcomes per generator"}
+	at := -1
+	for _, s := range order {
+		i := strings.Index(page, s)
+		if i < 0 || i < at {
+			t.Fatalf("%q missing or out of order (at %d, after %d)", s, i, at)
+		}
+		at = i
+	}
+	if last := page[at:]; !strings.Contains(last, "<th>generator</th>") || strings.Contains(last, `class="finding"`) || strings.Contains(last, `class="divergence"`) {
+		t.Error("the per-generator table is not alone in the last, collapsed section")
+	}
+	for i := range o.Report.Findings {
+		f := &o.Report.Findings[i]
+		a := findingAnchor(f)
+		if !strings.Contains(page, `id="`+a+`"`) || !strings.Contains(page, `href="#`+a+`"`) {
+			t.Errorf("finding %s has no anchor %s linked from the index", f.Signature, a)
+		}
+	}
+	e := &o.Report.Divergences.Examples[0]
+	if e.BaselineModule == nil || e.CurrentModule == nil {
+		t.Fatalf("the first divergence kept no modules")
+	}
+	block := page[strings.Index(page, `id="`+divergenceAnchor(e)+`"`):]
+	block = block[:strings.Index(block[1:], `<div class="divergence"`)+1]
+	for _, want := range []string{"<th>baseline verdict</th><td>" + e.Baseline, "<th>current verdict</th><td>" + e.Current,
+		"baseline: " + e.Baseline, "current: " + e.Current, `class="diff"`, `class="del"`, `class="add"`} {
+		if !strings.Contains(block, want) {
+			t.Errorf("divergence %d lacks %q", e.Index, want)
+		}
+	}
+	if n := strings.Count(block, "<svg"); n != 3 {
+		t.Errorf("divergence %d has %d pictures, want the graph and both sides'", e.Index, n)
+	}
+	links := regexp.MustCompile(`href="(pictures/[^"]+\.dot)"`).FindAllStringSubmatch(page, -1)
+	if len(links) == 0 || len(links) != strings.Count(page, "<figure><svg") {
+		t.Errorf("%d Graphviz links for %d pictures", len(links), strings.Count(page, "<figure><svg"))
+	}
+	for _, l := range links {
+		if d, err := os.ReadFile(filepath.Join(c.Dir, l[1])); err != nil || !strings.HasPrefix(string(d), "digraph") {
+			t.Errorf("%s: %v %.40q", l[1], err, d)
+		}
+	}
+}
+
+// An interrupted campaign's summary says so in its status row.
+func TestHTMLStatusIncomplete(t *testing.T) {
+	rep := &Report{Incomplete: &Incomplete{Reason: "interrupted"}, Outcomes: zeroCounts(Outcomes)}
+	if h := HTML(rep); !strings.Contains(h, `<th>status</th><td><strong class="incomplete">incomplete: `) {
+		t.Errorf("status row: %s", h[:min(len(h), 2000)])
+	}
+}
+
+func TestMinimizedReplay(t *testing.T) {
+	s := &Settings{Seed: 1, Walks: 16, Strategy: "structured", Inject: []string{"swap-arms"}}
+	f := &Finding{Signature: "exec:trace-mismatch", Strategy: "dispatch", Minimized: "{{0, 1}, {}}"}
+	if got, want := MinimizedReplay(s, f), `echo '{{0, 1}, {}}' | cfgfuzz check --strategy dispatch --inject swap-arms`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := MinimizedReplay(s, &Finding{}); got != "" {
+		t.Errorf("a finding not minimized has a replay %q", got)
+	}
+}
+
+func TestLineDiffAndHunks(t *testing.T) {
+	d := LineDiff("a\nb\nc\nd\ne\nf\ng\nh\n", "a\nb\nc\nX\ne\nf\ng\nh\n")
+	var ops strings.Builder
+	for _, l := range d {
+		ops.WriteByte(l.Op)
+	}
+	if ops.String() != "   -+    " {
+		t.Errorf("ops %q", ops.String())
+	}
+	h := Hunks(d, 1)
+	if len(h) != 6 || h[0].Op != '@' || h[0].Text != "2 unchanged lines" || h[2].Text != "d" || h[3].Text != "X" || h[5].Op != '@' {
+		t.Errorf("hunks %+v", h)
+	}
+}
