@@ -22,6 +22,7 @@ const (
 	SigStalled     = "stalled"            // module ran on without recording (hang)
 	SigTrap        = "trap"               // OpUnreachable, out-of-bounds access
 	SigOverflow    = "trace-overflow"     // a write outside the invocation's trace slice
+	SigSink        = "sink-mismatch"      // returned without storing the filler's sink
 	SigLoad        = "unloadable"         // the interpreter cannot load the module
 )
 
@@ -90,6 +91,7 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 	entrySteps := (int(capacity) + Overrun + 2) * (hang + 1)
 	mach.MaxBlocks = 64 * entrySteps
 	var firstTrap error
+	sinks := sinkCells(p, fillerSinks(m))
 	guard := sliceGuard{trace: trace, stride: int(batch.TraceStride), own: sc.ownSlices[:0]}
 	defer func() { sc.ownSlices = guard.own }()
 	for i := range walks {
@@ -99,6 +101,9 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 		*mach.watch = traceWatch{count: &trace[i*int(batch.TraceStride)+spirv.TraceCount], hang: hang, capacity: capacity + Overrun, entrySteps: entrySteps}
 		err := mach.run(uint32(i))
 		guard.after(i)
+		if err == nil && firstTrap == nil {
+			firstTrap = checkSink(mach, sinks, guard.slice(i), i)
+		}
 		switch {
 		case err == nil, errors.Is(err, ErrStopped):
 		case isTrap(err):
@@ -188,7 +193,10 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 	var trap *TrapError
 	var unsupported *UnsupportedError
 	var overflow *TraceOverflowError
+	var sink *SinkError
 	switch {
+	case errors.As(err, &sink):
+		return ExecResult{Signature: SigSink, Detail: err.Error(), Walk: sink.Walk}
 	case errors.As(err, &overflow):
 		return ExecResult{Signature: SigOverflow, Detail: err.Error(), Walk: overflow.Walk}
 	case errors.As(err, &trap):
