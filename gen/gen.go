@@ -89,6 +89,9 @@ type Config struct {
 	// Heavy gives one block, chosen by the seed, HeavyWords words (the
 	// field's "one block at 1000" variants). false means no heavy block.
 	Heavy bool
+	// WordsUpTo, when above 0, gives each block its own weight drawn
+	// from the seed in 0..WordsUpTo instead of Words. 0 means Words.
+	WordsUpTo int
 	// ExhaustiveN is the largest block count of the exhaustive
 	// enumeration (1 to MaxExhaustiveN). 0 means DefaultExhaustiveN.
 	ExhaustiveN int
@@ -143,6 +146,9 @@ func (c Config) normalized() (Config, error) {
 	}
 	if c.Words < 0 || c.Words > cfg.DefaultLimits.MaxWeight {
 		return c, fmt.Errorf("%w: words per block %d outside 0..%d", ErrConfig, c.Words, cfg.DefaultLimits.MaxWeight)
+	}
+	if c.WordsUpTo < 0 || c.WordsUpTo > cfg.DefaultLimits.MaxWeight {
+		return c, fmt.Errorf("%w: largest varied weight %d outside 0..%d", ErrConfig, c.WordsUpTo, cfg.DefaultLimits.MaxWeight)
 	}
 	if c.ExhaustiveN == 0 {
 		c.ExhaustiveN = DefaultExhaustiveN
@@ -227,7 +233,7 @@ func Generate(c Config, seed uint64) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	applyWeights(it.Graph, Weighting{Words: c.Words, Heavy: c.Heavy}, seed)
+	applyWeights(it.Graph, Weighting{Words: c.Words, Heavy: c.Heavy, UpTo: c.WordsUpTo}, seed)
 	return it, nil
 }
 

@@ -301,7 +301,7 @@ func TestWeights(t *testing.T) {
 			}
 		}
 	}
-	if names := fmt.Sprint(FieldWeightings()); names != "[{0 false} {0 true} {16 false} {16 true} {1000 false}]" {
+	if names := fmt.Sprint(FieldWeightings()); names != "[{0 false 0} {0 true 0} {16 false 0} {16 true 0} {1000 false 0}]" {
 		t.Errorf("FieldWeightings = %s", names)
 	}
 }

@@ -50,6 +50,7 @@ import (
 type loopLabels struct {
 	cont, brk int  // labels; cont is -1 for a do-while until a continue needs it
 	doWhile   bool // continue goes to the condition block
+	continued bool // a continue goes to it
 }
 
 type lowerer struct {
@@ -269,6 +270,7 @@ func (l *lowerer) jumpTarget(s *stmt) int {
 	case opContinue:
 		l.count(ConstructContinue, ConstructContinueOuter, s.depth)
 		lp := &l.loops[len(l.loops)-s.depth]
+		lp.continued = true
 		if lp.cont < 0 {
 			lp.cont = l.newLabel()
 		}
@@ -404,6 +406,9 @@ func (l *lowerer) lowerLoop(s *stmt) {
 	l.indent++
 	l.depth++
 	l.seq(s.body)
+	if l.cur < 0 && !l.loops[len(l.loops)-1].continued {
+		l.cons.Count[ConstructLoopOnce]++ // no back edge: lowered, no cycle
+	}
 	l.jump(head)
 	l.depth--
 	l.indent--

@@ -36,7 +36,10 @@
 // allows) and 2-4 case values, its default goes to a body half the time, a
 // body that can falls into the next 80% of the time, and the bodies' first
 // blocks are numbered in a random order among themselves, so a case falls
-// into the next at a lower or a higher id, listed before or after it; 30%
+// into the next at a lower or a higher id, listed before or after it; a
+// `loop` whose body falls through ends in a break 30% of the time (its
+// body always breaks: lowered, no back edge, so a break out of nested
+// ifs in it jumps past their joins); 30%
 // of programs send every return through one shared exit block; 30% of
 // conditions are negated (the false arm first). Nested sequences stop
 // after each statement with probability 0.4 and start empty with 0.25 (an
@@ -93,13 +96,14 @@ const (
 	ConstructDuplicateCase                  // two case values (or default) with one body
 	ConstructJumpArm                        // a branch straight to a break/continue/return target
 	ConstructSharedExit                     // returns meeting in one exit block
+	ConstructLoopOnce                       // a loop { } whose body always breaks (no back edge)
 	NumConstructs          = iota
 )
 
 var constructNames = [NumConstructs]string{
 	"if", "if/else", "while", "do-while", "loop+break", "break", "break outer",
 	"continue", "continue outer", "return", "return in loop", "return at depth 3+",
-	"switch", "fallthrough", "duplicate case", "jump arm", "shared exit",
+	"switch", "fallthrough", "duplicate case", "jump arm", "shared exit", "loop always broken",
 }
 
 func (c Construct) String() string {
@@ -161,7 +165,7 @@ type progParams struct {
 	wBreak, wContinue, wReturn          float64
 	loneJump, direct, outer, sharedExit float64
 	negate, stop, empty, loopInLoop     float64
-	fallsInto, multiCase                float64
+	fallsInto, multiCase, loopOnce      float64
 	maxLoops, maxDepth                  int
 }
 
@@ -176,7 +180,7 @@ func progParamsFor(c Config) progParams {
 		wIf:        3, wIfElse: 2, wWhile: 1.5, wDo: 1, wLoop: 1,
 		wBreak: 1.2, wContinue: 1, wReturn: 0.8,
 		loneJump: 0.3, direct: 0.5, outer: 0.6, sharedExit: 0.3,
-		negate: 0.3, stop: 0.4, empty: 0.25, loopInLoop: 2.5, fallsInto: 0.8, multiCase: 0.9,
+		negate: 0.3, stop: 0.4, empty: 0.25, loopInLoop: 2.5, fallsInto: 0.8, multiCase: 0.9, loopOnce: 0.3,
 		maxLoops: 4, maxDepth: 6,
 	}
 }
@@ -404,6 +408,12 @@ func (g *progGen) loopStmt(o op) stmt {
 	g.depth--
 	l := g.loops[len(g.loops)-1]
 	g.loops = g.loops[:len(g.loops)-1]
+	if o == opLoop && g.r.chance(g.p.loopOnce) && seqFalls(s.body) {
+		// The body always breaks: its end leaves the loop, so the
+		// lowered loop has no back edge unless a continue makes one.
+		s.body = append(s.body, stmt{op: opBreak, depth: 1})
+		l.broken = true
+	}
 	if o == opLoop {
 		if l.broken {
 			g.budget++ // the block reserved for a break is not needed

@@ -137,7 +137,7 @@ return`
 		ConstructDoWhile: 1, ConstructIf: 2, ConstructContinue: 1, ConstructSwitch: 1,
 		ConstructFallthrough: 1, ConstructDuplicateCase: 1, ConstructWhile: 1, ConstructLoop: 1,
 		ConstructJumpArm: 1, ConstructBreakOuter: 1, ConstructIfElse: 1, ConstructBreak: 1,
-		ConstructReturn: 1, ConstructReturnInLoop: 1, ConstructReturnDeep: 1,
+		ConstructReturn: 1, ConstructReturnInLoop: 1, ConstructReturnDeep: 1, ConstructLoopOnce: 1,
 	}
 	for c := range Construct(NumConstructs) {
 		if got := prog.constructs.Count[c]; got != want[c] {

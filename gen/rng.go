@@ -21,6 +21,7 @@ const (
 	streamProgram        = 0x70726f6772616d31 // "program1"
 	streamExhaustive     = 0x6578686175737431 // "exhaust1"
 	streamWeights        = 0x7765696768747331 // "weights1"
+	streamVaried         = 0x7661726965643031 // "varied01"
 )
 
 func streamOf(k Kind) uint64 {

@@ -14,13 +14,17 @@ import (
 func TestShapesOf(t *testing.T) {
 	for src, want := range map[string][]Shape{
 		// Case 2 falls into case 1, listed before it at a lower id.
-		"{{3, 1, 2}, {3}, {1}, {}}": {ShapeEarlyReturn, ShapeSwitch, ShapeFallthrough, ShapeFallthroughBack, ShapeFallthroughEarlier, ShapeFallthroughReversed},
+		"{{3, 1, 2}, {3}, {1}, {}}": {ShapeEarlyReturn, ShapeSwitch, ShapeFallthrough, ShapeFallthroughBack, ShapeFallthroughEarlier, ShapeFallthroughReversed, ShapeSingleFallthrough},
 		// Case 1 falls into case 2: the program order.
-		"{{1, 2, 3}, {2}, {3}, {}}": {ShapeEarlyReturn, ShapeSwitch, ShapeFallthrough},
+		"{{1, 2, 3}, {2}, {3}, {}}": {ShapeEarlyReturn, ShapeSwitch, ShapeFallthrough, ShapeSingleFallthrough},
+		// Case 2 falls into the default's target, case 1 falls nowhere.
+		"{{1, 2, 3}, {3}, {1}, {}}": {ShapeEarlyReturn, ShapeSwitch, ShapeFallthrough, ShapeFallthroughBack, ShapeFallthroughEarlier, ShapeFallthroughReversed, ShapeSingleFallthrough, ShapeFallIntoDefault},
+		// Two fall-throughs in a row: 1 into 2, 2 into 3.
+		"{{4, 1, 2, 3}, {2}, {3}, {4}, {}}": {ShapeEarlyReturn, ShapeSwitch, ShapeFallthrough},
 		// Cases 1 and 3 fall into case 2, listed after them at a lower id.
-		"{{3, 2, 1, 2}, {3}, {1}, {}}": {ShapeEarlyReturn, ShapeSwitch, ShapeSharedCase, ShapeFallthrough, ShapeFallthroughBack},
+		"{{3, 2, 1, 2}, {3}, {1}, {}}": {ShapeEarlyReturn, ShapeSwitch, ShapeSharedCase, ShapeFallthrough, ShapeFallthroughBack, ShapeSingleFallthrough},
 		// Case 2 falls into case 1, listed before it at a higher id.
-		"{{3, 2, 1}, {2}, {3}, {}}":                 {ShapeEarlyReturn, ShapeSwitch, ShapeFallthrough, ShapeFallthroughEarlier},
+		"{{3, 2, 1}, {2}, {3}, {}}":                 {ShapeEarlyReturn, ShapeSwitch, ShapeFallthrough, ShapeFallthroughEarlier, ShapeSingleFallthrough},
 		"{{1, 2}, {2, 3}, {1}, {}}":                 {ShapeMultiLatch, ShapeIrreducible, ShapeReturnInLoop, ShapeEarlyReturn},
 		"{{1}, {1, 2}, {}}":                         {ShapeSelfLoop, ShapeReturnInLoop, ShapeEarlyReturn},
 		"{{1}, {2, 0}, {1}}":                        {ShapeNestedLoops, ShapeContinueOuter, ShapeEndlessLoop},
@@ -78,7 +82,7 @@ func TestShapesPerCampaignMix(t *testing.T) {
 // inner one through a block of its own unless it is a jump arm.
 var programShapes = []Shape{ShapeLoopExits, ShapeNestedLoops, ShapeBreakOuter, ShapeMultiLatch, ShapeSelfLoop,
 	ShapeReturnInLoop, ShapeEarlyReturn, ShapeSwitch, ShapeSharedCase, ShapeFallthrough, ShapeFallthroughBack,
-	ShapeFallthroughEarlier, ShapeFallthroughReversed, ShapeSwitchExitsLoop}
+	ShapeFallthroughEarlier, ShapeFallthroughReversed, ShapeSwitchExitsLoop, ShapeFallIntoDefault, ShapeSingleFallthrough}
 
 // TestProgramRates: every program construct, and every program shape
 // (the fall-through orders among them), in at least one program of 200.

@@ -14,17 +14,34 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// Weighting is one weight setting: Words on every block, and optionally
-// one block, chosen by the seed, at HeavyWords. The zero value is all
-// blocks at 0 words.
+// Weighting is one weight setting: Words on every block, or, when UpTo is
+// above 0, each block its own weight drawn from the seed in 0..UpTo; and
+// optionally one block, chosen by the seed, at HeavyWords. The zero value
+// is all blocks at 0 words.
 type Weighting struct {
 	Words int
 	Heavy bool
+	UpTo  int
 }
 
-// Name is a short label for reports: "w0", "w16+heavy", ...
+// VariedWords is the largest weight of the varied setting (Weightings):
+// every block weighs 0 to 64 words, so blocks below the filler's smallest
+// size, between CloneMaxWeight (16) and the 64-word clone budget, and
+// graphs whose copies exhaust that budget all occur.
+const VariedWords = 64
+
+// Weightings are the settings a campaign runs by default: the field's
+// (FieldWeightings) and the varied one, each block 0..VariedWords words.
+func Weightings() []Weighting {
+	return append(FieldWeightings(), Weighting{UpTo: VariedWords})
+}
+
+// Name is a short label for reports: "w0", "w16+heavy", "w0to64", ...
 func (w Weighting) Name() string {
 	s := fmt.Sprintf("w%d", w.Words)
+	if w.UpTo > 0 {
+		s = fmt.Sprintf("w0to%d", w.UpTo)
+	}
 	if w.Heavy {
 		s += "+heavy"
 	}
@@ -52,13 +69,18 @@ func HeavyBlock(seed uint64, n int) int {
 	return newRNG(seed, streamWeights).intn(n)
 }
 
-// applyWeights sets g's weights for w; seed picks the heavy block.
+// applyWeights sets g's weights for w; seed picks the heavy block and,
+// from a stream of its own, the varied weights.
 func applyWeights(g *cfg.Graph, w Weighting, seed uint64) {
 	if len(g.Weights) != g.Len() {
 		g.Weights = make([]int, g.Len())
 	}
+	varied := newRNG(seed, streamVaried)
 	for b := range g.Weights {
 		g.Weights[b] = w.Words
+		if w.UpTo > 0 {
+			g.Weights[b] = varied.intn(w.UpTo + 1)
+		}
 	}
 	if w.Heavy && g.Len() > 0 {
 		g.Weights[HeavyBlock(seed, g.Len())] = HeavyWords

@@ -21,6 +21,8 @@ const (
 	SigEarlyReturn = "early-return"       // module returned where the walk went on
 	SigStalled     = "stalled"            // module ran on without recording (hang)
 	SigTrap        = "trap"               // OpUnreachable, out-of-bounds access
+	SigOverflow    = "trace-overflow"     // a write outside the invocation's trace slice
+	SigSink        = "sink-mismatch"      // returned without storing the filler's sink
 	SigLoad        = "unloadable"         // the interpreter cannot load the module
 	// SigRegisters (registers.go): the register file's checksum differs.
 )
@@ -35,7 +37,10 @@ type Executor interface {
 // Interpreter is the Executor backed by this package's SPIR-V interpreter.
 // HangSteps bounds the blocks an invocation may run without appending to its
 // trace before it counts as hung; 0 means 64 + 4 x the module's blocks. An
-// invocation also stops after (capacity+2)(HangSteps+1) blocks of the entry
+// invocation runs on past its capacity for Overrun more appends (which the
+// convention sends to the overflow slot), so a module that computes its
+// capacity or slice wrongly writes outside its slice (TraceOverflowError).
+// It also stops after (capacity+Overrun+2)(HangSteps+1) blocks of the entry
 // point, or 64 times that many blocks of every function together (a module
 // that rewrites its trace count, or loops inside a helper).
 type Interpreter struct {
@@ -84,12 +89,22 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 	// most entrySteps blocks of the entry point; more means the count
 	// goes back and forth (a module that rewrites it) and would never
 	// stop. Called functions get 64 blocks per entry block (MaxBlocks).
-	entrySteps := (int(capacity) + 2) * (hang + 1)
+	entrySteps := (int(capacity) + Overrun + 2) * (hang + 1)
 	mach.MaxBlocks = 64 * entrySteps
 	var firstTrap error
+	sinks := sinkCells(p, fillerSinks(m))
+	guard := sliceGuard{trace: trace, stride: int(batch.TraceStride), own: sc.ownSlices[:0]}
+	defer func() { sc.ownSlices = guard.own }()
 	for i := range walks {
-		*mach.watch = traceWatch{count: &trace[i*int(batch.TraceStride)+spirv.TraceCount], hang: hang, capacity: capacity, entrySteps: entrySteps}
+		if firstTrap == nil {
+			firstTrap = guard.before(i)
+		}
+		*mach.watch = traceWatch{count: &trace[i*int(batch.TraceStride)+spirv.TraceCount], hang: hang, capacity: capacity + Overrun, entrySteps: entrySteps}
 		err := mach.run(uint32(i))
+		guard.after(i)
+		if err == nil && firstTrap == nil {
+			firstTrap = checkSink(mach, sinks, guard.slice(i), i)
+		}
 		switch {
 		case err == nil, errors.Is(err, ErrStopped):
 		case isTrap(err):
@@ -99,6 +114,9 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 		default:
 			return nil, err
 		}
+	}
+	if firstTrap == nil {
+		firstTrap = guard.end(walks)
 	}
 	obs := make([]spirv.Observed, walks)
 	for i := range obs {
@@ -158,7 +176,11 @@ func CompareWalks(ex Executor, module []byte, walks []Walk) ExecResult {
 // not nil, the interpreter runs the module decoded gives (the oracle's
 // shared decoding of module) instead of decoding it again.
 func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, error), walks []Walk) ExecResult {
-	batch := WalkBatch(walks)
+	decs := make([][]uint32, len(walks))
+	for i, w := range walks {
+		decs[i] = w.Decisions
+	}
+	batch := spirv.NewRegisterBatch(decs, batchCapacity(walks), walksRegisters(walks))
 	var obs []spirv.Observed
 	var err error
 	if it, ok := ex.(Interpreter); ok && decoded != nil {
@@ -171,7 +193,13 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 	}
 	var trap *TrapError
 	var unsupported *UnsupportedError
+	var overflow *TraceOverflowError
+	var sink *SinkError
 	switch {
+	case errors.As(err, &sink):
+		return ExecResult{Signature: SigSink, Detail: err.Error(), Walk: sink.Walk}
+	case errors.As(err, &overflow):
+		return ExecResult{Signature: SigOverflow, Detail: err.Error(), Walk: overflow.Walk}
 	case errors.As(err, &trap):
 		return ExecResult{Signature: SigTrap, Detail: err.Error(), Walk: -1}
 	case errors.As(err, &unsupported):
@@ -208,6 +236,26 @@ func walksRegisters(walks []Walk) int {
 	return walks[0].Registers
 }
 
+// batchCapacity is the trace capacity of a batch of walks: room for every
+// returned walk's trace and one id more; and, when a capped walk is longer,
+// Overrun+1 ids less than it, so the module, following that walk's own
+// decisions, appends past its capacity and into the overflow slot (where a
+// module that computes its slice wrongly writes outside it).
+func batchCapacity(walks []Walk) int {
+	capacity := 1
+	for _, w := range walks {
+		if w.Returned {
+			capacity = max(capacity, len(w.Trace)+1)
+		}
+	}
+	for _, w := range walks {
+		if !w.Returned {
+			capacity = max(capacity, len(w.Trace)-Overrun-1)
+		}
+	}
+	return capacity
+}
+
 // compareOne judges one walk against what the module recorded.
 func compareOne(w Walk, o spirv.Observed) (sig, detail string) {
 	if !w.Returned || !sameTrace(w.Trace, o.IDs) || o.Truncated || !o.Returned || int(o.Consumed) != w.Consumed {
@@ -242,15 +290,22 @@ func judgeOne(w Walk, o spirv.Observed) (sig, detail string) {
 	if !w.Returned {
 		// The walk was cut at the step cap: the module must record at
 		// least as much, the same, and not return.
+		// The batch's capacity may be shorter than the walk: then the
+		// module's count, which goes on past capacity, says how far it
+		// recorded, and the ids it kept must match.
 		n := min(len(w.Trace), len(got))
+		recorded := len(got)
+		if o.Truncated {
+			recorded = int(o.Count)
+		}
 		switch {
 		case !slices.Equal(w.Trace[:n], got[:n]):
 			return SigTrace, fmt.Sprintf("capped walk: graph %v, module %v", w.Trace, got)
-		case o.Returned && len(got) <= len(w.Trace):
+		case o.Returned && recorded <= len(w.Trace):
 			// Past the walk's last block the module runs on decisions
 			// the walk never chose; only returning before it is wrong.
 			return SigEarlyReturn, fmt.Sprintf("module returned after %v; the walk went on: %v", got, w.Trace)
-		case len(got) < len(w.Trace):
+		case recorded < len(w.Trace):
 			return SigStalled, fmt.Sprintf("module stopped recording after %v; the walk went on: %v", got, w.Trace)
 		}
 		return "", ""

@@ -17,6 +17,7 @@ package oracle
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -43,6 +44,7 @@ type blockFill struct {
 	reported int
 	label    uint32
 	words    int
+	sinks    []uint32 // the Private variables stored after the report call
 }
 
 // fillArithmetic lists the integer arithmetic a filler chain may use.
@@ -131,10 +133,17 @@ func fillOfBlock(blk []spirv.Instruction, consts map[uint32]uint32, private map[
 			}
 		}
 	}
-	for _, in := range blk {
+	reportedAt := -1
+	for i, in := range blk {
+		if in.Op == spirv.OpFunctionCall && len(in.Operands) == 4 && reportedAt < 0 && f.reported >= 0 {
+			reportedAt = i
+		}
 		if in.Op == spirv.OpStore && len(in.Operands) >= 2 && private[in.Operands[0]] {
 			f.words += in.Words()
 			cone(in.Operands[1])
+			if reportedAt >= 0 && !slices.Contains(f.sinks, in.Operands[0]) {
+				f.sinks = append(f.sinks, in.Operands[0])
+			}
 		}
 	}
 	return f

@@ -148,6 +148,7 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	fs.IntVar(&f.count, "count", 10, "number of graphs `N`")
 	fs.Uint64Var(&f.seed, "seed", 1, "run seed `S`")
 	fs.IntVar(&f.cfg.Words, "words", 0, "weight of every block in SPIR-V words `W` (the field used 0, 16, 1000)")
+	fs.IntVar(&f.cfg.WordsUpTo, "words-upto", 0, "each block its own weight, drawn from the seed, in 0..`W` words (instead of --words)")
 	fs.BoolVar(&f.cfg.Heavy, "heavy", false, fmt.Sprintf("one block, chosen by the seed, weighs %d words", gen.HeavyWords))
 	fs.IntVar(&f.cfg.ExhaustiveN, "n", gen.DefaultExhaustiveN, fmt.Sprintf("exhaustive: largest block count `N` (1..%d)", gen.MaxExhaustiveN))
 	fs.BoolVar(&f.cfg.ExhaustiveGrow, "grow", false, fmt.Sprintf("exhaustive: the seed is a position in the growing order a campaign walks (every graph of 1 to %d blocks, then sampled larger ones); --n is ignored", gen.GrowingFullN))

@@ -107,7 +107,7 @@ func kindList() string {
 
 func weightList() string {
 	var s []string
-	for _, w := range gen.FieldWeightings() {
+	for _, w := range gen.Weightings() {
 		s = append(s, w.Name())
 	}
 	return strings.Join(s, ",")
@@ -564,7 +564,7 @@ func dedupe(names []string) []string {
 }
 
 func weighting(name string) (gen.Weighting, error) {
-	for _, w := range gen.FieldWeightings() {
+	for _, w := range gen.Weightings() {
 		if w.Name() == name {
 			return w, nil
 		}
@@ -585,7 +585,7 @@ func (genSource) Item(s fuzz.Stream, run uint64, j int) (fuzz.Item, error) {
 		return fuzz.Item{}, err
 	}
 	k := gen.Kind(s.Kind)
-	it, err := gen.Generate(gen.Config{Kind: k, Words: w.Words, Heavy: w.Heavy, ExhaustiveGrow: true}, gen.SeedFor(k, run, j))
+	it, err := gen.Generate(gen.Config{Kind: k, Words: w.Words, Heavy: w.Heavy, WordsUpTo: w.UpTo, ExhaustiveGrow: true}, gen.SeedFor(k, run, j))
 	if err != nil {
 		return fuzz.Item{}, err
 	}
@@ -607,6 +607,9 @@ func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 	if w, err := weighting(s.Weights); err == nil {
 		if w.Words != 0 {
 			cmd += fmt.Sprintf(" --words %d", w.Words)
+		}
+		if w.UpTo != 0 {
+			cmd += fmt.Sprintf(" --words-upto %d", w.UpTo)
 		}
 		if w.Heavy {
 			cmd += " --heavy"
