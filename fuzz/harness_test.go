@@ -23,7 +23,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// harnessStrategy overrides the default strategy (go test only; OSS-Fuzz
+// harnessStrategy overrides the default strategy (go test only; ClusterFuzzLite
 // and go-fuzz use the default).
 var harnessStrategy = flag.String("harness-strategy", "", "strategy FuzzStructurize structurizes with (default: the structurizer's default)")
 
@@ -56,7 +56,7 @@ func FuzzStructurize(f *testing.F) {
 }
 
 // seedFromRegressions adds every regression graph that fits FromBytes'
-// bounds. Where the suite is absent (an OSS-Fuzz runner has only the
+// bounds. Where the suite is absent (a ClusterFuzzLite runner has only the
 // binary and its seed corpus zip) nothing is added.
 func seedFromRegressions(f *testing.F) {
 	if _, err := os.Stat(regressionDir); err != nil {

@@ -1,10 +1,10 @@
 // Command seeds writes the regression suite as fuzzer inputs: each graph of
 // corpus/testdata/regressions encoded with gen.ToBytes (the inverse of the
 // harnesses' gen.FromBytes) into one file of DIR, named after the
-// regression. OSS-Fuzz's build.sh zips DIR into the seed corpus; go-fuzz
-// takes DIR as its workdir's corpus.
+// regression. ClusterFuzzLite's build (.clusterfuzzlite/build.sh) zips DIR
+// into the seed corpus; go-fuzz takes DIR as its workdir's corpus.
 //
-//	go run ./corpus/oss-fuzz/seeds -out DIR
+//	go run ./corpus/fuzzseeds -out DIR
 package main
 
 import (
