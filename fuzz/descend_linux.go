@@ -12,6 +12,11 @@
 //     (serverEnv=TOKEN, set on every server and inherited by what it
 //     starts): the reparented orphans of a server that is gone.
 //
+// A child of cfgfuzz whose environment reads empty may be inside execve
+// (the new image's environment is not in /proc yet, though its parent saw
+// the exec succeed and may have exited): the sweep looks again, for a few
+// rounds, before it gives up on it.
+//
 // Every process found is killed (SIGKILL) and, once it is a zombie child of
 // cfgfuzz, reaped, round after round until a round finds nothing alive. A
 // descendant that clears its environment and is orphaned before cfgfuzz
@@ -89,17 +94,23 @@ func scanProcs() []procStat {
 }
 
 // environHas says whether an environment entry of pid starts with prefix.
-func environHas(pid int, prefix string) bool {
+// unsure is true when the environment reads empty: a process inside
+// execve has no environment in /proc until the new image is set up, and
+// its parent may already have seen the exec succeed and exited.
+func environHas(pid int, prefix string) (has, unsure bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
-		return false
+		return false, false
+	}
+	if len(b) == 0 {
+		return false, true
 	}
 	for _, kv := range bytes.Split(b, []byte{0}) {
 		if bytes.HasPrefix(kv, []byte(prefix)) {
-			return true
+			return true, false
 		}
 	}
-	return false
+	return false, false
 }
 
 // descendantsOf returns the live processes under root in the process
@@ -139,18 +150,23 @@ func sweepDescendants(envPrefix string, known map[int]uint64) {
 	killed := map[int]uint64{} // pid -> start time
 	for round := 0; round < 100; round++ {
 		procs := scanProcs()
-		alive := killRound(procs, self, envPrefix, known, killed)
+		alive, unsure := killRound(procs, self, envPrefix, known, killed)
 		pending := reapKilled(procs, self, killed)
-		if !alive && !pending {
+		if !alive && !pending && (!unsure || round >= unsureRounds) {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 }
 
+// unsureRounds bounds how many rounds a sweep waits for a child of this
+// process whose environment cannot be read yet (it is inside execve).
+const unsureRounds = 40
+
 // killRound kills, in one scan, the live processes sweepDescendants is
-// after, recording them in killed; it says whether it found any alive.
-func killRound(procs []procStat, self int, envPrefix string, known, killed map[int]uint64) bool {
+// after, recording them in killed; it says whether it found any alive, and
+// whether a child of this process could not be told apart yet.
+func killRound(procs []procStat, self int, envPrefix string, known, killed map[int]uint64) (found, unsure bool) {
 	children := childrenIndex(procs)
 	var todo []procStat
 	for _, p := range procs {
@@ -159,11 +175,15 @@ func killRound(procs []procStat, self int, envPrefix string, known, killed map[i
 		}
 	}
 	for _, p := range children[self] {
-		if p.state != 'Z' && environHas(p.pid, envPrefix) {
+		if p.state == 'Z' || isServer(p.pid) {
+			continue
+		}
+		has, u := environHas(p.pid, envPrefix)
+		if has {
 			todo = append(todo, p)
 		}
+		unsure = unsure || u
 	}
-	found := false
 	seen := map[int]bool{}
 	for len(todo) > 0 {
 		p := todo[len(todo)-1]
@@ -180,7 +200,7 @@ func killRound(procs []procStat, self int, envPrefix string, known, killed map[i
 		killed[p.pid] = p.start
 		found = true
 	}
-	return found
+	return found, unsure
 }
 
 // reapKilled waits for the killed processes that are zombie children of

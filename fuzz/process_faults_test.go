@@ -207,6 +207,8 @@ func markedAlive(t *testing.T, mark string) []int {
 			continue
 		}
 		if st, ok := readProcStat(pid); ok && st.state != 'Z' {
+			cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+			t.Logf("alive: pid %d ppid %d state %c: %q", pid, st.ppid, st.state, bytes.ReplaceAll(cmd, []byte{0}, []byte{' '}))
 			pids = append(pids, pid)
 		}
 	}
