@@ -43,8 +43,9 @@ func TestRecordsCarryCopiedWords(t *testing.T) {
 
 // TestExternalModulesAreHeldToFillerAndBudget: a structurizer process
 // whose modules drop the filler of small blocks, or copy past the clone
-// budget, gives filler:short and growth:clones findings; the same process
-// keeping both promises gives none.
+// budget, gives filler:short and growth:clones findings; one that declares
+// copies lighter than it makes (protocol v2) gives growth:clone-weight; the
+// same process keeping its promises gives none.
 func TestExternalModulesAreHeldToFillerAndBudget(t *testing.T) {
 	bin := buildCmd(t, "./testdata/thinstruct")
 	for _, c := range []struct {
@@ -55,6 +56,8 @@ func TestExternalModulesAreHeldToFillerAndBudget(t *testing.T) {
 		{nil, cloningSource{}, ""},
 		{[]string{"-drop-filler"}, testSource{}, "filler:short"},
 		{[]string{"-clone-budget", "1000"}, cloningSource{}, "growth:clones"},
+		{[]string{"-max-clone-words", "16"}, cloningSource{}, ""},
+		{[]string{"-max-clone-words", "8"}, cloningSource{}, "growth:clone-weight"},
 	} {
 		cfg := testConfig(t, 20)
 		cfg.Source, cfg.Strategy = c.src, "structured"

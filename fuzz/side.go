@@ -26,8 +26,9 @@ type Answer struct {
 	Module  []byte             // set when the side emitted the module itself
 	Func    *structurizer.Func // set when the client must emit it
 	// Declared is what the structurizer promised in a protocol v2
-	// handshake; nil when it declared nothing (v1, in-process): then meta
-	// holds it to determinism and renumbering invariance, and to
+	// handshake, or this tree's promises (proto.LocalDeclare) for its
+	// in-process structurizer; nil when it declared nothing (v1): then
+	// meta holds it to determinism and renumbering invariance, and to
 	// idempotence unless its strategy is dispatch.
 	Declared *proto.Promises
 }
@@ -143,5 +144,12 @@ func structureLocal(g *cfg.Graph, opt proto.Options) Answer {
 		}
 		return Answer{Outcome: proto.Error, Reason: err.Error()}
 	}
-	return Answer{Outcome: proto.OK, Stats: &res.Stats, Func: res.Func}
+	return Answer{Outcome: proto.OK, Stats: &res.Stats, Func: res.Func, Declared: localPromises(opt)}
+}
+
+// localPromises is what this tree's structurizer promises for opt, the
+// promises its server declares (proto.LocalDeclare).
+func localPromises(opt proto.Options) *proto.Promises {
+	p := proto.LocalDeclare(opt).Promises
+	return &p
 }

@@ -354,6 +354,7 @@ func InfoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
 	if d := a.Declared; d != nil { // meta checks only what is claimed
 		info.Idempotent = d.Idempotent
 		info.NotDeterministic, info.NotRenumberingInvariant = !d.Deterministic, !d.RenumberingInvariant
+		info.CloneMaxWords = d.MaxCloneWords
 	}
 	return info
 }

@@ -166,19 +166,25 @@ func (s *Subject) fills() ([]blockFill, error) {
 // they copy (the original's weight, per copy).
 type Copies struct {
 	Blocks, Words int
+	Heaviest      int // the weight of the heaviest block copied
+	HeaviestID    int // its original id (-1 no copy)
 }
 
 // copiesOf counts the copies of g's blocks among fills.
 func copiesOf(g *cfg.Graph, fills []blockFill) Copies {
 	seen := make([]bool, g.Len())
-	var c Copies
+	c := Copies{HeaviestID: -1}
 	for _, f := range fills {
 		if f.reported < 0 || f.reported >= g.Len() {
 			continue
 		}
 		if seen[f.reported] {
+			w := max(0, g.Weight(f.reported))
 			c.Blocks++
-			c.Words += max(0, g.Weight(f.reported))
+			c.Words += w
+			if c.HeaviestID < 0 || w > c.Heaviest {
+				c.Heaviest, c.HeaviestID = w, f.reported
+			}
 		}
 		seen[f.reported] = true
 	}

@@ -139,6 +139,27 @@ func TestGrowthHoldsTheCloneBudget(t *testing.T) {
 	}
 }
 
+// TestGrowthHoldsTheDeclaredCloneWeight: the structured strategy copies
+// return blocks of 16 words on cloningGraph; a structurizer declaring
+// copies of at most 16 words passes, one declaring 8 fails
+// growth:clone-weight, one declaring nothing passes.
+func TestGrowthHoldsTheDeclaredCloneWeight(t *testing.T) {
+	g, mod, _ := structuredModule(t, cloningGraph, cloningWeights, structurizer.Options{}, nil)
+	for _, c := range []struct {
+		most int
+		sig  string
+	}{{0, ""}, {structurizer.CloneMaxWeight, ""}, {8, "growth:" + SigCloneWeight}} {
+		s := &Subject{Graph: g, Module: mod, Info: ResultInfo{CloneMaxWords: c.most}}
+		v := (&Oracle{}).checkGrowth(s)
+		if v.Signature != c.sig {
+			t.Errorf("declared %d: want %q, got %+v", c.most, c.sig, v)
+		}
+		if s.Copied.Heaviest != 16 || g.Weight(s.Copied.HeaviestID) != 16 {
+			t.Errorf("declared %d: heaviest copy %+v, want a block of 16 words", c.most, s.Copied)
+		}
+	}
+}
+
 // TestCopiesNeverExceedClones: on random graphs the copies the oracle
 // counts in the module are at most the clones the structurizer reports,
 // and within the default budget.

@@ -18,8 +18,9 @@
 //     already reported by another block (filler.go), the module's clones.
 //
 // Limits: blocks out <= BlockFactor x blocks in + BlockSlack, words out <=
-// WordFactor x words in; words copied <= CloneBudget; time <= TimeLimit
-// (from Subject.Info.Duration).
+// WordFactor x words in; words copied <= CloneBudget; the heaviest block
+// copied <= the weight the structurizer declares (Info.CloneMaxWords, none
+// when 0); time <= TimeLimit (from Subject.Info.Duration).
 // The defaults (8x + 24 blocks, 4x words, 1 s) pass the dispatch loop and
 // the structured strategy on random graphs of up to 20 blocks (worst seen:
 // 9 blocks in, 86 out) and catch growth by an order of magnitude.
@@ -100,6 +101,7 @@ const (
 	SigGrowthWords  = "words"
 	SigGrowthTime   = "time"
 	SigGrowthClones = "clones"
+	SigCloneWeight  = "clone-weight"
 )
 
 func (o *Oracle) checkGrowth(s *Subject) Verdict {
@@ -138,6 +140,9 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 	}
 	if budget := max(0, lim.CloneBudget); s.Copied.Words > budget {
 		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthClones, Detail: fmt.Sprintf("%d copies of original blocks carry %d words (clone budget %d)", s.Copied.Blocks, s.Copied.Words, budget)}
+	}
+	if most := s.Info.CloneMaxWords; most > 0 && s.Copied.Heaviest > most {
+		return Verdict{Status: Fail, Signature: "growth:" + SigCloneWeight, Detail: fmt.Sprintf("a copy of block %d carries %d words (the structurizer declares copies of at most %d)", s.Copied.HeaviestID, s.Copied.Heaviest, most)}
 	}
 	if s.Info.Duration > lim.TimeLimit {
 		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthTime, Detail: fmt.Sprintf("structurizing took %v (limit %v)", s.Info.Duration, lim.TimeLimit)}

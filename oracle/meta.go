@@ -39,6 +39,10 @@ type ResultInfo struct {
 	// does not claim determinism or renumbering invariance (a protocol v2
 	// declaration): meta skips the property. The zero value claims both.
 	NotDeterministic, NotRenumberingInvariant bool
+	// CloneMaxWords is the heaviest block the structurizer promises to
+	// copy, in words (a protocol v2 declaration); growth checks it. 0
+	// promises nothing.
+	CloneMaxWords int
 }
 
 // StructurizeFunc is the seam to a structurizer: a graph in, a module (or a

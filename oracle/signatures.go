@@ -56,6 +56,7 @@ var Signatures = []SignatureDoc{
 	{"growth:" + SigGrowthWords, "output words beyond the word factor"},
 	{"growth:" + SigGrowthTime, "the structurizer took longer than the per-graph limit"},
 	{"growth:" + SigGrowthClones, "copies of original blocks carry more words than the clone budget"},
+	{"growth:" + SigCloneWeight, "a copy duplicates a block heavier than the structurizer declares (`max_clone_words`)"},
 	{"filler:" + SigFillerShort, "a block carries less filler than its original's weight promises"},
 	{"meta:" + SigNondeterministic, "two runs on one graph gave different bytes"},
 	{"meta:" + SigRenumbering, "a renumbered graph gave a module that is not isomorphic"},

@@ -31,7 +31,7 @@ func TestSignatureConstantsAreListed(t *testing.T) {
 	for check, reasons := range map[string][]string{
 		"exec:":   {SigTrace, SigDecisions, SigNoReturn, SigEarlyReturn, SigStalled, SigTrap, SigLoad},
 		"pdom:":   {SigIDomRef, SigIPDomRef, SigIDomLib, SigIPDomLib},
-		"growth:": {SigGrowthBlocks, SigGrowthWords, SigGrowthTime, SigGrowthClones},
+		"growth:": {SigGrowthBlocks, SigGrowthWords, SigGrowthTime, SigGrowthClones, SigCloneWeight},
 		"filler:": {SigFillerShort},
 		"meta:":   {SigNondeterministic, SigRenumbering, SigNotIdempotent, SigInputMutated, SigRerunFailed, SigOutputCFG},
 		"rules:":  {SigRulesMalformed, "R1", "R16"},

@@ -34,6 +34,11 @@ type Promises struct {
 	// MaxBlocks: the largest graph served, in blocks; 0 no bound. A larger
 	// graph is `unsupported`.
 	MaxBlocks int `json:"max_blocks,omitempty"`
+	// MaxCloneWords: no copy of a block (a block reporting an original
+	// id another block already reports) duplicates a block heavier than
+	// this many words; 0 no promise. The growth check holds the module to
+	// it (growth:clone-weight).
+	MaxCloneWords int `json:"max_clone_words,omitempty"`
 }
 
 // HelloAnswer is a v2 server's answer to a hello (Response.Hello).

@@ -144,7 +144,8 @@ func serveLine(line []byte, h Handler, declare Declare) Response {
 // LocalDeclare is what this tree's structurizer promises: deterministic
 // and renumbering-invariant with every strategy, idempotent with every
 // strategy but dispatch (a dispatch loop's own CFG is a loop again), every
-// graph the default limits allow.
+// graph the default limits allow, copies only of blocks of at most
+// structurizer.CloneMaxWeight words.
 func LocalDeclare(opt Options) HelloAnswer {
 	strategy := opt.Strategy
 	if strategy == "" {
@@ -152,7 +153,8 @@ func LocalDeclare(opt Options) HelloAnswer {
 	}
 	return HelloAnswer{Name: "cfgfuzz/" + strategy, Promises: Promises{
 		Deterministic: true, RenumberingInvariant: true, Idempotent: strategy != "dispatch",
-		Switches: true, Irreducible: true, MaxBlocks: cfg.DefaultLimits.MaxBlocks}}
+		Switches: true, Irreducible: true, MaxBlocks: cfg.DefaultLimits.MaxBlocks,
+		MaxCloneWords: structurizer.CloneMaxWeight}}
 }
 
 // Local is the handler of this tree's structurizer: the graph parsed from

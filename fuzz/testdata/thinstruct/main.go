@@ -2,8 +2,10 @@
 // breaks the module convention's promises on size while keeping every
 // other: it answers with this tree's structurizer as a module, and with
 // -drop-filler emits every block of weight 16 or less without its filler,
-// with -clone-budget N copies up to N words. Its stats claim nothing
-// unusual. The fuzz tests build it.
+// with -clone-budget N copies up to N words; with -max-clone-words N it
+// speaks protocol v2 and declares copies of blocks of at most N words (what
+// it copies is this tree's: up to 16). Its stats claim nothing unusual.
+// The fuzz tests build it.
 package main
 
 import (
@@ -19,8 +21,17 @@ import (
 func main() {
 	dropFiller := flag.Bool("drop-filler", false, "emit blocks of weight 16 or less without filler")
 	budget := flag.Int("clone-budget", 0, "the structurizer's clone budget (0: its default)")
+	maxClone := flag.Int("max-clone-words", 0, "speak v2 and declare copies of at most N words (0: speak v1)")
 	flag.Parse()
-	proto.Serve(os.Stdin, os.Stdout, func(req proto.Request) proto.Response {
+	var declare proto.Declare
+	if *maxClone > 0 {
+		declare = func(opt proto.Options) proto.HelloAnswer {
+			h := proto.LocalDeclare(opt)
+			h.Name, h.Promises.MaxCloneWords = "thinstruct", *maxClone
+			return h
+		}
+	}
+	proto.ServeDeclared(os.Stdin, os.Stdout, func(req proto.Request) proto.Response {
 		g, err := cfg.ParseCompact(req.Graph, cfg.Limits{})
 		if err != nil {
 			return proto.Response{Outcome: proto.Error, Reason: proto.RequestError + err.Error()}
@@ -44,5 +55,5 @@ func main() {
 			return proto.Response{Outcome: proto.Error, Reason: err.Error()}
 		}
 		return proto.Response{Outcome: proto.OK, Stats: &res.Stats, Module: mod}
-	})
+	}, declare)
 }
