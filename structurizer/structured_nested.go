@@ -1191,6 +1191,9 @@ func (nt *nester) sharedCase(x int) int {
 // their first case; a case falling into the default target lists the
 // default as case 0 right after it. A switch whose fall-throughs break R11
 // in another way keeps the default order, and the self-check refuses it.
+// Post: where the fall-throughs can be listed in line (fallsInLine), the
+// order meets R11 (checkCaseOrder); otherwise it is a bug and panics, which
+// the strategy reports as the fallback nested:panic.
 func orderFallThroughs(ff *funcFacts) {
 	f := ff.f
 	for b := range f.Blocks {
@@ -1207,7 +1210,48 @@ func orderFallThroughs(ff *funcFacts) {
 		if err == nil && len(fall) > 0 {
 			blk.Term.Order = chainOrder(blk.Term.To, fall)
 		}
+		if err == nil && fallsInLine(fall, blk.Term.To) {
+			if bad := checkCaseOrder(blk, b, dom, preds); bad != nil {
+				panic(fmt.Sprintf("bug: orderFallThroughs: %v (targets %v, order %v)", bad, blk.Term.To, blk.Term.Order))
+			}
+		}
 	}
+}
+
+// fallsInLine says whether fall-throughs (case construct -> the target it
+// falls into) of a switch with targets to can all be listed in line: each
+// falls from a target (not from a block the header dominates that no case
+// names), and none into a chain that leads back to it. (fallThroughs
+// already refuses a construct falling into two, or two into one.)
+func fallsInLine(fall map[int]int, to []int) bool {
+	for from := range fall {
+		if !slices.Contains(to, from) {
+			return false
+		}
+		t, steps := from, 0
+		for {
+			next, ok := fall[t]
+			if !ok {
+				break
+			}
+			if t = next; t == from || steps > len(fall) {
+				return false
+			}
+			steps++
+		}
+	}
+	return true
+}
+
+// checkCaseOrder is orderFallThroughs' postcondition for switch b: under
+// the order it chose, the switch's fall-throughs meet R11 (fallThroughs and
+// checkFallOrder, the self-check's own reading).
+func checkCaseOrder(blk *Block, b int, dom *domTree, preds [][]int) error {
+	fall, err := fallThroughs(blk, b, dom, preds)
+	if err != nil {
+		return err
+	}
+	return checkFallOrder(blk, b, fall)
 }
 
 // chainOrder lists the case indices of a switch with targets to so that

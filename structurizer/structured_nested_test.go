@@ -238,3 +238,52 @@ func TestCaseOrderValidated(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseOrderPostcondition: orderFallThroughs' postcondition accepts the
+// order the nested pass gives a switch whose case falls into the default's
+// target, and refuses the default order and an order without the default
+// listed as a case (what a chainOrder bug would give).
+func TestCaseOrderPostcondition(t *testing.T) {
+	g, err := cfg.ParseCompact("{{2, 1, 3}, {2}, {3}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, why := nested(g)
+	if f == nil {
+		t.Fatalf("the graph does not nest: %s", why)
+	}
+	sw := -1
+	for b := range f.Blocks {
+		if isSwitch(&f.Blocks[b]) {
+			sw = b
+		}
+	}
+	if sw < 0 {
+		t.Fatal("no switch in the nested layout")
+	}
+	blk := &f.Blocks[sw]
+	check := func(order []int) error {
+		saved := blk.Term.Order
+		blk.Term.Order = order
+		defer func() { blk.Term.Order = saved }()
+		ff := &funcFacts{f: f}
+		return checkCaseOrder(blk, sw, ff.structuralDom(), ff.branchPreds())
+	}
+	if err := check(blk.Term.Order); err != nil {
+		t.Errorf("the nested order %v: %v", blk.Term.Order, err)
+	}
+	var noDefault []int
+	for _, k := range blk.Term.Order {
+		if k != 0 {
+			noDefault = append(noDefault, k)
+		}
+	}
+	for _, order := range [][]int{nil, noDefault} {
+		if err := check(order); err == nil {
+			t.Errorf("order %v of targets %v: accepted", order, blk.Term.To)
+		}
+	}
+	if !fallsInLine(map[int]int{1: 2}, []int{3, 1, 2}) || fallsInLine(map[int]int{1: 2, 2: 1}, []int{3, 1, 2}) || fallsInLine(map[int]int{4: 2}, []int{3, 1, 2}) {
+		t.Error("fallsInLine: want a chain in line, a cycle and a fall from an unlisted block not")
+	}
+}
