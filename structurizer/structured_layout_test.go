@@ -1,9 +1,11 @@
 // structured_layout_test.go: the layout pass's in-place block move
 // (moveBlocks) against a copy made through the permutation, on seeded
-// random permutations.
+// random permutations; and what the layout pass is given: every loop's
+// continue target reached by a branch.
 package structurizer
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -26,4 +28,66 @@ func TestMoveBlocksMatchesCopy(t *testing.T) {
 			t.Fatalf("permutation %d %v: moved %v, want %v", i, order, blocks, want)
 		}
 	}
+}
+
+// branchReachable marks the blocks of f reached from the entry over branch
+// edges alone (no merge or continue declaration).
+func branchReachable(f *Func) []bool {
+	seen := make([]bool, len(f.Blocks))
+	seen[0] = true
+	stack := []int{0}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, t := range f.Blocks[b].Term.To {
+			if !seen[t] {
+				seen[t] = true
+				stack = append(stack, t)
+			}
+		}
+	}
+	return seen
+}
+
+// TestPassTableReachesEveryContinue: the Func the layout pass gets (after
+// thread) reaches every loop's continue target over branches, on arbitrary
+// graphs (irreducible, exit-less, switches, unreachable blocks) of 1 to 14
+// blocks: the loops pass gives each loop one latch, every back edge of
+// the loop branches to it, and the selections and thread passes keep every
+// edge. So layout keeps a continue block by its branches, and its visit of
+// continue declarations (structurallyReachable) never decides anything in
+// the pass table's output.
+func TestPassTableReachesEveryContinue(t *testing.T) {
+	r := loggedRand(t, 20261202)
+	loops := 0
+	for i := range 20000 {
+		g := randomGraph(r, 1+r.IntN(14))
+		var bad string
+		hooks := &Hooks{AfterPass: func(pass string, f *Func) {
+			if pass != "thread" || f == nil {
+				return
+			}
+			seen := branchReachable(f)
+			for b := range f.Blocks {
+				blk := &f.Blocks[b]
+				if blk.Merge.Kind != LoopMerge || !seen[b] {
+					continue
+				}
+				loops++
+				if !seen[blk.Merge.Continue] {
+					bad = fmt.Sprintf("loop %d: continue %d reached by no branch", b, blk.Merge.Continue)
+				}
+			}
+		}}
+		if _, err := Structurize(g, Options{Hooks: hooks}); err != nil {
+			t.Fatalf("graph %d %v: %v", i, g, err)
+		}
+		if bad != "" {
+			t.Fatalf("graph %d %v: %s", i, g, bad)
+		}
+	}
+	if loops < 1000 {
+		t.Fatalf("only %d loops reached the layout pass: the test measures little", loops)
+	}
+	t.Logf("%d loops, every continue reached by a branch", loops)
 }
