@@ -7,7 +7,7 @@ TAGS      ?= vulkan
 GOFLAGS   ?= -tags=$(TAGS)
 TESTFLAGS ?=
 
-.PHONY: all deps build demo test vet bench fuzz-parse clean
+.PHONY: all deps build demo test vet bench ci-recipes fuzz-parse clean
 
 all: build
 
@@ -35,6 +35,11 @@ vet:
 
 test: deps vet
 	$(GO) test $(GOFLAGS) $(TESTFLAGS) ./...
+
+# The nightly workflow's and the Kubernetes examples' shell steps, run on
+# this machine (cmd/cfgfuzz/recipes_test.go; part of `make test` too).
+ci-recipes: deps
+	$(GO) test $(GOFLAGS) -count=1 -run 'TestNightlyWorkflowRuns|TestKubernetesExamplesRun' -v ./cmd/cfgfuzz
 
 bench: deps
 	$(GO) test $(GOFLAGS) -run '^$$' -bench . -benchtime 1x ./...

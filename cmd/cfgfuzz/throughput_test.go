@@ -26,6 +26,8 @@ import (
 	"flag"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -100,7 +102,7 @@ func cpuSeconds() float64 {
 // benchConfig is the campaign `cfgfuzz run --graphs N --workers 2
 // [--checks C]` sets up (through its own flags, so every default is the
 // command's), into a fresh directory.
-func benchConfig(b testing.TB, checks string) fuzz.Config {
+func benchConfig(b testing.TB, checks string, more ...string) fuzz.Config {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var f campaignFlags
 	f.define(fs, false)
@@ -108,6 +110,7 @@ func benchConfig(b testing.TB, checks string) fuzz.Config {
 	if checks != "" {
 		args = append(args, "--checks", checks)
 	}
+	args = append(args, more...)
 	if err := fs.Parse(args); err != nil {
 		b.Fatal(err)
 	}
@@ -119,8 +122,8 @@ func benchConfig(b testing.TB, checks string) fuzz.Config {
 }
 
 // benchCampaign runs the campaign and returns its rate.
-func benchCampaign(b *testing.B, checks string) float64 {
-	c := benchConfig(b, checks)
+func benchCampaign(b *testing.B, checks string, more ...string) float64 {
+	c := benchConfig(b, checks, more...)
 	start := time.Now()
 	out, err := fuzz.Run(c)
 	if err != nil {
@@ -183,4 +186,33 @@ func benchValidation(b *testing.B, mods [][]byte, distinct int) float64 {
 	}
 	wg.Wait()
 	return float64(distinct) / time.Since(start).Seconds()
+}
+
+// BenchmarkProtocolCost measures what the protocol costs: the main job on
+// this tree's structurizer in-process against the same campaign with that
+// structurizer behind the protocol (`--structurizer 'cmd:cfgfuzz
+// structurize'`, a cfgfuzz binary built from this tree, one server per
+// worker), every check, in distinct graphs per second, best of benchRounds
+// interleaved rounds.
+//
+//	go test ./cmd/cfgfuzz -run '^$' -bench ProtocolCost -benchtime 1x
+func BenchmarkProtocolCost(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "cfgfuzz")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	server := []string{"--structurizer", "cmd:" + bin + " structurize"}
+	for range b.N {
+		var inProc, proto, inCPU, protoCPU float64
+		for range benchRounds {
+			w, c := measure(benchGraphs, func() float64 { return benchCampaign(b, "") })
+			inProc, inCPU = max(inProc, w), max(inCPU, c)
+			w, c = measure(benchGraphs, func() float64 { return benchCampaign(b, "", server...) })
+			proto, protoCPU = max(proto, w), max(protoCPU, c)
+		}
+		b.ReportMetric(inProc, "in-process-graphs/s")
+		b.ReportMetric(proto, "protocol-graphs/s")
+		b.ReportMetric(100*proto/inProc, "protocol-%")
+		b.Logf("CPU rates count this process only (the servers' CPU is not in them): in-process %.0f, protocol %.0f graphs/s", inCPU, protoCPU)
+	}
 }

@@ -1,0 +1,401 @@
+// recipes_test.go runs the CI recipes the repository ships, on this
+// machine, so that a recipe that no longer works fails a test instead of a
+// user's night:
+//
+//   - .github/workflows/nightly-fuzz.yml: its jobs in dependency order
+//     (plan, every shard of the matrix, merge), each `run:` step in bash
+//     as GitHub's runner runs it (bash -e -o pipefail), with the `${{ }}`
+//     expressions the workflow uses evaluated (actionsEnv), `if:`
+//     conditions honoured and the actions it uses stood in for by what
+//     they do on a runner: checkout is a clone of this repository's
+//     committed HEAD (full history), cache restore and save copy a
+//     directory to and from a local cache, artifacts are copied out and
+//     back, setup-go is the Go running the test. The graph budget is
+//     small (inputs.graphs); everything else is the workflow's.
+//   - fuzz/examples/k8s-indexed-job.yaml and k8s-merge-job.yaml: each
+//     container's shell script with its environment, for every completion
+//     index, then the merge job; /results is a temporary directory, the
+//     budget small, and one index runs twice to take the --resume branch.
+//
+// A step that installs Debian packages (apt-get install) is not run: the
+// test checks with dpkg that each package it names is installed, which
+// catches a name that does not exist but not a package the steps need and
+// the step leaves out (the machine running the tests has every package the
+// README's test command installs).
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// workflow is the part of a GitHub Actions workflow the recipes use.
+type workflow struct {
+	Env  map[string]string `yaml:"env"`
+	Jobs map[string]struct {
+		Needs    any               `yaml:"needs"`
+		Outputs  map[string]string `yaml:"outputs"`
+		Strategy struct {
+			Matrix map[string][]any `yaml:"matrix"`
+		} `yaml:"strategy"`
+		Steps []step `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+type step struct {
+	ID   string            `yaml:"id"`
+	Name string            `yaml:"name"`
+	Uses string            `yaml:"uses"`
+	Run  string            `yaml:"run"`
+	If   string            `yaml:"if"`
+	With map[string]string `yaml:"with"`
+}
+
+// actionsEnv is the state of one job's run: the values its expressions
+// read and the directories its actions stand in for.
+type actionsEnv struct {
+	t         *testing.T
+	vals      map[string]string // inputs.graphs, matrix.shard, needs.plan.outputs.night, steps.ID.outputs.K, vars.X, github.run_id
+	env       []string          // the workflow's env, evaluated
+	work      string            // the job's workspace
+	origin    string            // the repository a checkout clones
+	cache     string            // the Actions cache
+	artifacts string            // uploaded artifacts, one folder each
+}
+
+var exprRE = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
+
+// eval evaluates an expression of the forms the workflow uses: a name, a
+// quoted string or a number, `a || b` (the first non-empty), `a != 'v'`
+// and `a == 'v'` ("true" or "false").
+func (a *actionsEnv) eval(expr string) string {
+	expr = strings.TrimSpace(expr)
+	for _, op := range []string{"!=", "=="} {
+		if l, r, ok := strings.Cut(expr, op); ok {
+			eq := a.eval(l) == a.eval(r)
+			return strconv.FormatBool(eq == (op == "=="))
+		}
+	}
+	if strings.Contains(expr, "||") {
+		for _, alt := range strings.Split(expr, "||") {
+			if v := a.eval(alt); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	if len(expr) >= 2 && expr[0] == '\'' && expr[len(expr)-1] == '\'' {
+		return expr[1 : len(expr)-1]
+	}
+	if _, err := strconv.Atoi(expr); err == nil {
+		return expr
+	}
+	v, ok := a.vals[expr]
+	if !ok && !strings.HasPrefix(expr, "vars.") && !strings.HasPrefix(expr, "inputs.") && !strings.HasPrefix(expr, "steps.") {
+		a.t.Fatalf("workflow expression %q: this test does not know it", expr)
+	}
+	return v
+}
+
+func (a *actionsEnv) expand(s string) string {
+	return exprRE.ReplaceAllStringFunc(s, func(m string) string { return a.eval(exprRE.FindStringSubmatch(m)[1]) })
+}
+
+// runJob runs a job's steps in order and returns the exit status of the
+// job (0 when every step that ran succeeded) and its step outputs.
+func (a *actionsEnv) runJob(name string, steps []step) int {
+	for i, s := range steps {
+		if s.If != "" && a.eval(s.If) != "true" {
+			a.t.Logf("%s step %d (%s%s): skipped, if: %s", name, i, s.Uses, s.Name, s.If)
+			continue
+		}
+		if code := a.runStep(name, i, s); code != 0 {
+			return code
+		}
+	}
+	return 0
+}
+
+var aptRE = regexp.MustCompile(`apt-get install -y ([a-z0-9.+\- ]+)`)
+
+func (a *actionsEnv) runStep(job string, i int, s step) int {
+	t := a.t
+	with := map[string]string{}
+	for k, v := range s.With {
+		with[k] = a.expand(v)
+	}
+	action, _, _ := strings.Cut(s.Uses, "@")
+	switch action {
+	case "":
+	case "actions/checkout":
+		if out, err := exec.Command("git", "clone", "--quiet", a.origin, a.work).CombinedOutput(); err != nil {
+			t.Fatalf("%s: checkout: %v\n%s", job, err, out)
+		}
+		return 0
+	case "actions/setup-go":
+		return 0
+	case "actions/cache/restore":
+		copyTree(t, filepath.Join(a.cache, with["path"]), filepath.Join(a.work, with["path"]))
+		return 0
+	case "actions/cache/save":
+		os.RemoveAll(filepath.Join(a.cache, with["path"]))
+		copyTree(t, filepath.Join(a.work, with["path"]), filepath.Join(a.cache, with["path"]))
+		return 0
+	case "actions/upload-artifact":
+		copyTree(t, filepath.Join(a.work, with["path"]), filepath.Join(a.artifacts, with["name"]))
+		return 0
+	case "actions/download-artifact":
+		ents, _ := os.ReadDir(a.artifacts)
+		for _, e := range ents {
+			if ok, _ := filepath.Match(with["pattern"], e.Name()); ok {
+				copyTree(t, filepath.Join(a.artifacts, e.Name()), filepath.Join(a.work, e.Name()))
+			}
+		}
+		return 0
+	default:
+		t.Fatalf("%s step %d: action %s: this test has no stand-in for it", job, i, s.Uses)
+	}
+	script := a.expand(s.Run)
+	if m := aptRE.FindStringSubmatch(script); m != nil {
+		for _, pkg := range strings.Fields(m[1]) {
+			if out, err := exec.Command("dpkg", "-s", pkg).CombinedOutput(); err != nil || !strings.Contains(string(out), "Status: install ok installed") {
+				t.Errorf("%s step %d installs %s, which this machine does not have installed: %v", job, i, pkg, err)
+			}
+		}
+		return 0
+	}
+	output := filepath.Join(a.work, fmt.Sprintf(".github-output-%s-%d", job, i))
+	cmd := exec.Command("bash", "--noprofile", "--norc", "-e", "-o", "pipefail", "-c", script)
+	cmd.Dir = a.work
+	cmd.Env = append(append(os.Environ(), a.env...), "GITHUB_OUTPUT="+output, "GITHUB_STEP_SUMMARY="+filepath.Join(a.work, ".step-summary"))
+	out, err := cmd.CombinedOutput()
+	code := cmd.ProcessState.ExitCode()
+	t.Logf("%s step %d (%s): exit %d\n%s", job, i, firstLine(strings.TrimSpace(script)), code, lastBytes(string(out), 1500))
+	if err != nil && code < 0 {
+		t.Fatalf("%s step %d: %v", job, i, err)
+	}
+	if b, err := os.ReadFile(output); err == nil && s.ID != "" {
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if k, v, ok := strings.Cut(line, "="); ok {
+				a.vals["steps."+s.ID+".outputs."+k] = v
+			}
+		}
+	}
+	return code
+}
+
+func lastBytes(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
+
+// copyTree copies the tree src to dst (nothing when src does not exist).
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	if _, err := os.Stat(src); err != nil {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cp", "-a", src, dst).CombinedOutput(); err != nil {
+		t.Fatalf("cp %s %s: %v\n%s", src, dst, err, out)
+	}
+}
+
+// recipeOrigin is a clone of this repository's committed HEAD for the
+// recipes to check out, and whether its HEAD has a parent.
+func recipeOrigin(t *testing.T) (dir string, parent bool) {
+	root := repoRoot(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	if err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Run(); err != nil {
+		t.Skip("not in a git checkout")
+	}
+	dir = filepath.Join(t.TempDir(), "origin")
+	if out, err := exec.Command("git", "clone", "--quiet", root, dir).CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	parent = exec.Command("git", "-C", dir, "rev-parse", "--verify", "--quiet", "HEAD~1").Run() == nil
+	return dir, parent
+}
+
+func TestNightlyWorkflowRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two revisions and runs eight shards and a merge")
+	}
+	root := repoRoot(t)
+	b, err := os.ReadFile(filepath.Join(root, ".github/workflows/nightly-fuzz.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf workflow
+	if err := yaml.Unmarshal(b, &wf); err != nil {
+		t.Fatalf("nightly-fuzz.yml: %v", err)
+	}
+	origin, parent := recipeOrigin(t)
+	tmp := t.TempDir()
+	vals := map[string]string{"inputs.graphs": "160", "github.run_id": "1"}
+	if !parent {
+		// A clone without history has no HEAD~1: take the BASELINE
+		// variable's path instead, as a repository would set it.
+		vals["vars.CFGFUZZ_BASELINE"] = "HEAD"
+		t.Log("HEAD has no parent here: CFGFUZZ_BASELINE=HEAD")
+	}
+	base := &actionsEnv{t: t, vals: vals, origin: origin, cache: filepath.Join(tmp, "cache"), artifacts: filepath.Join(tmp, "artifacts")}
+	for k, v := range wf.Env {
+		base.env = append(base.env, k+"="+base.expand(v))
+	}
+	shards, err := strconv.Atoi(wf.Env["SHARDS"])
+	if err != nil {
+		t.Fatalf("env SHARDS %q: %v", wf.Env["SHARDS"], err)
+	}
+	if m := wf.Jobs["shard"].Strategy.Matrix["shard"]; len(m) != shards {
+		t.Fatalf("the shard matrix has %d entries, SHARDS says %d", len(m), shards)
+	}
+	job := func(name string, matrix map[string]string) (*actionsEnv, int) {
+		a := *base
+		a.vals = maps.Clone(base.vals)
+		maps.Copy(a.vals, matrix)
+		a.work = filepath.Join(tmp, "work-"+name+matrix["matrix.shard"]) // checkout clones into it
+		if err := os.MkdirAll(a.work, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		code := a.runJob(name, wf.Jobs[name].Steps)
+		for k, v := range wf.Jobs[name].Outputs {
+			base.vals["needs."+name+".outputs."+k] = a.expand(v)
+		}
+		return &a, code
+	}
+	if _, code := job("plan", nil); code != 0 {
+		t.Fatalf("plan: exit %d", code)
+	}
+	if base.vals["needs.plan.outputs.night"] == "" {
+		t.Fatal("plan gave no night")
+	}
+	for _, s := range wf.Jobs["shard"].Strategy.Matrix["shard"] {
+		if _, code := job("shard", map[string]string{"matrix.shard": fmt.Sprint(s)}); code != 0 {
+			t.Fatalf("shard %v: exit %d", s, code)
+		}
+	}
+	merge, code := job("merge", nil)
+	if code != 0 {
+		t.Errorf("merge: exit %d (merge status %q)", code, merge.vals["steps.merge.outputs.status"])
+	}
+	for _, f := range []string{"report/report.json", "report/report.md", ".step-summary"} {
+		if st, err := os.Stat(filepath.Join(merge.work, f)); err != nil || st.Size() == 0 {
+			t.Errorf("merge job: %s missing or empty (%v)", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(base.cache, "cfgfuzz-state")); err != nil {
+		t.Errorf("the night's state was not saved to the cache: %v", err)
+	}
+	rep, _ := os.ReadFile(filepath.Join(merge.work, "report/report.json"))
+	if !strings.Contains(string(rep), `"graphs"`) {
+		t.Errorf("report.json: %s", lastBytes(string(rep), 300))
+	}
+}
+
+// k8sJob is the part of a Kubernetes Job the examples use.
+type k8sJob struct {
+	Spec struct {
+		Completions int `yaml:"completions"`
+		Template    struct {
+			Spec struct {
+				Containers []struct {
+					Command []string `yaml:"command"`
+					Args    []string `yaml:"args"`
+					Env     []struct {
+						Name  string `yaml:"name"`
+						Value string `yaml:"value"`
+					} `yaml:"env"`
+				} `yaml:"containers"`
+			} `yaml:"spec"`
+		} `yaml:"template"`
+	} `yaml:"spec"`
+}
+
+// runK8sJob runs the container script of the Job in file for completion
+// index i, /results being results and the graph budget graphs, with
+// cfgfuzz (bin's folder) on the PATH; it returns the exit status and the
+// output.
+func runK8sJob(t *testing.T, file, results, bin string, i, graphs int) (int, string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j k8sJob
+	if err := yaml.Unmarshal(b, &j); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	cs := j.Spec.Template.Spec.Containers
+	if len(cs) != 1 || len(cs[0].Command) == 0 || len(cs[0].Args) != 1 {
+		t.Fatalf("%s: want one container running one shell script, got %+v", file, cs)
+	}
+	script := strings.ReplaceAll(cs[0].Args[0], "/results", results)
+	script = regexp.MustCompile(`--graphs [0-9]+`).ReplaceAllString(script, "--graphs "+strconv.Itoa(graphs))
+	cmd := exec.Command(cs[0].Command[0], append(cs[0].Command[1:], script)...)
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"), "JOB_COMPLETION_INDEX="+strconv.Itoa(i))
+	for _, e := range cs[0].Env {
+		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
+	}
+	out, _ := cmd.CombinedOutput()
+	code := cmd.ProcessState.ExitCode()
+	t.Logf("%s index %d: exit %d\n%s", filepath.Base(file), i, code, lastBytes(string(out), 800))
+	return code, string(out)
+}
+
+func TestKubernetesExamplesRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a sharded campaign")
+	}
+	root := repoRoot(t)
+	bin := filepath.Join(t.TempDir(), "cfgfuzz")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	results := t.TempDir()
+	shards := filepath.Join(root, "fuzz/examples/k8s-indexed-job.yaml")
+	b, _ := os.ReadFile(shards)
+	var j k8sJob
+	if err := yaml.Unmarshal(b, &j); err != nil || j.Spec.Completions < 1 {
+		t.Fatalf("%s: completions %d, %v", shards, j.Spec.Completions, err)
+	}
+	n := j.Spec.Completions
+	for i := range n {
+		if code, _ := runK8sJob(t, shards, results, bin, i, 20*n); code != 0 {
+			t.Fatalf("shard %d: exit %d", i, code)
+		}
+	}
+	// A pod restarted after it finished takes the --resume branch.
+	if code, out := runK8sJob(t, shards, results, bin, 0, 20*n); code != 0 || !strings.Contains(out, "this run 0 ") {
+		t.Fatalf("shard 0 again: exit %d, want 0 and nothing run again (--resume of a finished shard)", code)
+	}
+	if code, _ := runK8sJob(t, filepath.Join(root, "fuzz/examples/k8s-merge-job.yaml"), results, bin, 0, 0); code != 0 {
+		t.Fatalf("merge: exit %d", code)
+	}
+	rep, err := os.ReadFile(filepath.Join(results, "merged", "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Graphs, Skipped int
+	}
+	if err := json.Unmarshal(rep, &r); err != nil || r.Graphs+r.Skipped != 20*n {
+		t.Errorf("merged report: %d graphs and %d skipped, want %d indices (%v)", r.Graphs, r.Skipped, 20*n, err)
+	}
+}
