@@ -47,12 +47,7 @@ const (
 )
 
 func BenchmarkThroughput(b *testing.B) {
-	if env := os.Getenv("GOGC"); env != "" {
-		b.Logf("GOGC=%s from the environment", env)
-	} else {
-		defer debug.SetGCPercent(debug.SetGCPercent(fuzz.CampaignGCPercent))
-		b.Logf("GOGC %d (fuzz.CampaignGCPercent, as cmd/cfgfuzz runs)", fuzz.CampaignGCPercent)
-	}
+	defer campaignGC(b)()
 	variants := []struct {
 		name   string
 		checks string // --checks; "": the defaults
@@ -82,6 +77,18 @@ func BenchmarkThroughput(b *testing.B) {
 			b.ReportMetric(100*cpuRates[i]/valCPU, v.name+"-cpu-%")
 		}
 	}
+}
+
+// campaignGC sets the garbage collector as cmd/cfgfuzz does (unless GOGC
+// is set) and returns what restores it.
+func campaignGC(b *testing.B) (restore func()) {
+	if env := os.Getenv("GOGC"); env != "" {
+		b.Logf("GOGC=%s from the environment", env)
+		return func() {}
+	}
+	old := debug.SetGCPercent(fuzz.CampaignGCPercent)
+	b.Logf("GOGC %d (fuzz.CampaignGCPercent, as cmd/cfgfuzz runs)", fuzz.CampaignGCPercent)
+	return func() { debug.SetGCPercent(old) }
 }
 
 // measure runs f (which returns a wall-clock rate of distinct graphs)
@@ -192,11 +199,12 @@ func benchValidation(b *testing.B, mods [][]byte, distinct int) float64 {
 // this tree's structurizer in-process against the same campaign with that
 // structurizer behind the protocol (`--structurizer 'cmd:cfgfuzz
 // structurize'`, a cfgfuzz binary built from this tree, one server per
-// worker), every check, in distinct graphs per second, best of benchRounds
-// interleaved rounds.
+// worker, whose garbage collector is its own), every check, in distinct
+// graphs per second, best of benchRounds interleaved rounds.
 //
 //	go test ./cmd/cfgfuzz -run '^$' -bench ProtocolCost -benchtime 1x
 func BenchmarkProtocolCost(b *testing.B) {
+	defer campaignGC(b)()
 	bin := filepath.Join(b.TempDir(), "cfgfuzz")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
