@@ -1,6 +1,7 @@
 // adapters_test.go: the example adapters of fuzz/examples (C++ built with
 // g++, Python run with python3, Go built as its own module) each speak
-// protocol v1 to `cfgfuzz run --structurizer`: 200 graphs with no finding,
+// protocol v1 to `cfgfuzz run --structurizer` and pass `cfgfuzz selftest`
+// (with and without their bug): 200 graphs with no finding,
 // and each adapter's planted bug found (exit 1, its signature) and
 // minimized against the adapter into the findings store. g++ or
 // python3 missing skips that adapter, saying so.
@@ -110,6 +111,16 @@ func TestExampleAdapters(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			cmd := a.build(t, t.TempDir())
 			checkBadRequests(t, cmd)
+			var stdout, stderr bytes.Buffer
+			if code := run([]string{"selftest", "--structurizer", cmd, "--timeout", "10s"}, nil, &stdout, &stderr); code != 0 {
+				t.Errorf("selftest: exit %d, want 0\n%s%s", code, stdout.String(), stderr.String())
+			}
+			var bugOut, bugErr bytes.Buffer
+			if code := run([]string{"selftest", "--structurizer", cmd + a.bug, "--timeout", "10s"}, nil, &bugOut, &bugErr); code != 0 {
+				// The protocol is the adapter's, not its bug's: selftest
+				// checks the protocol only.
+				t.Errorf("selftest of the adapter with%s: exit %d, want 0\n%s%s", a.bug, code, bugOut.String(), bugErr.String())
+			}
 			code, counts, text := campaignOutcomes(t, cmd, t.TempDir(), false)
 			if code != 0 || counts["ok"] != 200 {
 				t.Errorf("clean adapter: exit %d, outcomes %v, want exit 0 and 200 ok\n%s", code, counts, text)
