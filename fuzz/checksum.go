@@ -88,6 +88,8 @@ func checkRecord(s *Settings, r *Record) error {
 		return fmt.Errorf("skipped graph %d repeats graph %d, not an earlier one", r.Index, r.SameAs)
 	case r.Skipped:
 		return nil // no outcome
+	case r.Seen:
+		return nil // checked on an earlier night: no outcome either
 	case !slices.Contains(Outcomes, r.Current.Outcome):
 		return fmt.Errorf("unknown outcome %q", r.Current.Outcome)
 	case (s.Baseline != "") != (r.Baseline != nil):

@@ -73,6 +73,15 @@ type KeptGraph struct {
 type storeFile struct {
 	Schema     string            `json:"schema"`
 	Signatures []StoredSignature `json:"signatures"`
+	LastGood   *GoodNight        `json:"last_good,omitempty"`
+}
+
+// GoodNight is the last night whose campaign covered its whole budget and
+// showed no new signature, on a current side that was a committed
+// revision: what `compare --baseline last-good` compares against.
+type GoodNight struct {
+	Night    string `json:"night"`
+	Revision string `json:"revision"` // the commit (of cfgfuzz, or of --repo's repository)
 }
 
 // State is a state directory as read at the start of a night.
@@ -81,6 +90,8 @@ type State struct {
 	Store  []StoredSignature // sorted by signature, then strategy
 	Triage map[string]TriageEntry
 	Seen   *Bloom
+	// LastGood is the last good night recorded (nil: none yet).
+	LastGood *GoodNight
 	// Digest hashes the three files as read (Settings.StateDigest): the
 	// shards of a night must have read the same state.
 	Digest string
@@ -106,7 +117,7 @@ func LoadState(dir string) (*State, error) {
 		if f.Schema != StateSchema {
 			return nil, fmt.Errorf("%s: schema %q, want %q", filepath.Join(dir, StateFindingsFile), f.Schema, StateSchema)
 		}
-		st.Store = f.Signatures
+		st.Store, st.LastGood = f.Signatures, f.LastGood
 		sortStore(st.Store)
 	}
 	triage, err := os.ReadFile(filepath.Join(dir, StateTriageFile))
@@ -171,14 +182,16 @@ func recordSeenKey(s *Settings, r *Record) ([]byte, bool) {
 
 // StateUpdate is a night's updated state: what NextState computes.
 type StateUpdate struct {
-	Store []StoredSignature
-	Seen  *Bloom
+	Store    []StoredSignature
+	Seen     *Bloom
+	LastGood *GoodNight
 }
 
 // NextState is the state after tonight: every signature tonight's report
 // classed, with its dates, revision and kept graphs, and the filter with
 // tonight's checked graphs added (seen, which may be nil: the filter of
-// the night's records; merge passes the OR of the shards').
+// the night's records; merge passes the OR of the shards'). Tonight is
+// the last good night when goodNight says so, else the state's stays.
 func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 	byKey := map[findingKey]StoredSignature{}
 	for _, e := range st.Store {
@@ -214,7 +227,10 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 		}
 		byKey[k] = e
 	}
-	up := StateUpdate{Seen: NewBloom()}
+	up := StateUpdate{Seen: NewBloom(), LastGood: st.LastGood}
+	if g := goodNight(rep); g != nil {
+		up.LastGood = g
+	}
 	for _, e := range byKey {
 		up.Store = append(up.Store, e)
 	}
@@ -224,6 +240,34 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 		up.Seen.Or(seen)
 	}
 	return up
+}
+
+// goodNight is tonight as a good night: a complete report without a new
+// signature whose current side is a revision without uncommitted changes;
+// nil otherwise.
+func goodNight(rep *Report) *GoodNight {
+	if rep.Incomplete != nil || rep.State == nil || rep.State.Classes[ClassNew] > 0 {
+		return nil
+	}
+	sp, err := ParseSpec(rep.Settings.Current)
+	if err != nil || (sp.Kind != SpecRev && sp.Kind != SpecRepo) || sp.WorkTree != "" || !isCommitHash(sp.Rev) {
+		return nil
+	}
+	return &GoodNight{Night: rep.Settings.Night, Revision: sp.Rev}
+}
+
+// isCommitHash says whether rev is a full hexadecimal object name (a
+// resolved revision, not a name like HEAD that moves).
+func isCommitHash(rev string) bool {
+	if len(rev) != 40 && len(rev) != 64 {
+		return false
+	}
+	for _, c := range rev {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
 }
 
 // stateRevision is the current side as the store records it: its spec,
@@ -264,7 +308,7 @@ func WriteStateUpdate(dir string, up StateUpdate) error {
 	if store == nil {
 		store = []StoredSignature{}
 	}
-	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Signatures: store}, "", "  ")
+	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Signatures: store, LastGood: up.LastGood}, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -301,3 +301,64 @@ func TestGraphFingerprint(t *testing.T) {
 		t.Errorf("a weight did not change the fingerprint")
 	}
 }
+
+// TestStateRecordsLastGoodNight: a night without a new signature on a
+// committed revision becomes the state's last good night; a night with a
+// new signature, or on a tree with uncommitted changes, leaves it.
+func TestStateRecordsLastGoodNight(t *testing.T) {
+	dir := t.TempDir()
+	rev := func(c byte) string { return strings.Repeat(string(c), 40) }
+	for i, n := range []struct {
+		date, current string
+		buggy         bool
+		want          *GoodNight
+	}{
+		{"2026-12-01", "rev:" + rev('a'), false, &GoodNight{"2026-12-01", rev('a')}},
+		{"2026-12-02", "rev:" + rev('b'), true, &GoodNight{"2026-12-01", rev('a')}},
+		{"2026-12-03", "rev:" + rev('c') + "+dirty:" + rev('d'), false, &GoodNight{"2026-12-01", rev('a')}},
+		{"2026-12-04", "rev:HEAD", false, &GoodNight{"2026-12-01", rev('a')}},
+		{"2026-12-05", "repo:/src/app@" + rev('e'), false, &GoodNight{"2026-12-05", rev('e')}},
+	} {
+		night(t, dir, n.date, uint64(i+1), 40, func(c *Config) {
+			side := SideFactory{New: func() (Side, error) { return &InProcess{}, nil }}
+			if n.buggy {
+				side = panicsOnFour()
+			}
+			side.Describe = n.current // the spec the report names
+			c.Current = side
+		})
+		st, err := LoadState(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.LastGood == nil || *st.LastGood != *n.want {
+			t.Errorf("after night %s on %s (bug %v): last good %+v, want %+v", n.date, n.current, n.buggy, st.LastGood, n.want)
+		}
+	}
+}
+
+// TestShardsMergeSeenNight: the shards of a night whose graphs were all
+// checked on an earlier night (records marked seen, without an outcome)
+// merge into the report the whole night gives.
+func TestShardsMergeSeenNight(t *testing.T) {
+	base := t.TempDir()
+	night(t, base, "2026-03-01", 1, 40, nil)
+	state, err := LoadState(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for i := range 2 {
+		c := testConfig(t, 40)
+		c.Seed, c.State, c.Night, c.Shard = 1, state, "2026-03-02", Shard{I: i, N: 2}
+		mustRun(t, c)
+		dirs = append(dirs, c.Dir)
+	}
+	rep, _, err := MergeNight(dirs, MergeOptions{State: state})
+	if err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	if rep.Seen != 40 || rep.Graphs != 0 {
+		t.Errorf("merged: %d seen, %d graphs run; want 40 seen, 0 run", rep.Seen, rep.Graphs)
+	}
+}

@@ -2,8 +2,10 @@
 // machine, so that a recipe that no longer works fails a test instead of a
 // user's night:
 //
-//   - .github/workflows/nightly-fuzz.yml: its jobs in dependency order
-//     (plan, every shard of the matrix, merge), each `run:` step in bash
+//   - .github/workflows/nightly-fuzz.yml: two nights of its jobs in
+//     dependency order (plan, every shard of the matrix, merge; the second
+//     night restoring the state the first saved and comparing against its
+//     last good revision), each `run:` step in bash
 //     as GitHub's runner runs it (bash -e -o pipefail), with the `${{ }}`
 //     expressions the workflow uses evaluated (actionsEnv), `if:`
 //     conditions honoured and the actions it uses stood in for by what
@@ -71,7 +73,11 @@ type actionsEnv struct {
 	origin    string            // the repository a checkout clones
 	cache     string            // the Actions cache
 	artifacts string            // uploaded artifacts, one folder each
+	log       *strings.Builder  // the output of the run steps
+	runner    string            // the runner's own files (step outputs, the summary), outside the workspace
 }
+
+func (a *actionsEnv) summary() string { return filepath.Join(a.runner, "step-summary") }
 
 var exprRE = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
 
@@ -174,12 +180,15 @@ func (a *actionsEnv) runStep(job string, i int, s step) int {
 		}
 		return 0
 	}
-	output := filepath.Join(a.work, fmt.Sprintf(".github-output-%s-%d", job, i))
+	output := filepath.Join(a.runner, fmt.Sprintf("output-%s-%d", job, i))
 	cmd := exec.Command("bash", "--noprofile", "--norc", "-e", "-o", "pipefail", "-c", script)
 	cmd.Dir = a.work
-	cmd.Env = append(append(os.Environ(), a.env...), "GITHUB_OUTPUT="+output, "GITHUB_STEP_SUMMARY="+filepath.Join(a.work, ".step-summary"))
+	cmd.Env = append(append(os.Environ(), a.env...), "GITHUB_OUTPUT="+output, "GITHUB_STEP_SUMMARY="+a.summary())
 	out, err := cmd.CombinedOutput()
 	code := cmd.ProcessState.ExitCode()
+	if a.log != nil {
+		a.log.Write(out)
+	}
 	t.Logf("%s step %d (%s): exit %d\n%s", job, i, firstLine(strings.TrimSpace(script)), code, lastBytes(string(out), 1500))
 	if err != nil && code < 0 {
 		t.Fatalf("%s step %d: %v", job, i, err)
@@ -266,13 +275,17 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 	if m := wf.Jobs["shard"].Strategy.Matrix["shard"]; len(m) != shards {
 		t.Fatalf("the shard matrix has %d entries, SHARDS says %d", len(m), shards)
 	}
-	job := func(name string, matrix map[string]string) (*actionsEnv, int) {
+	job := func(night int, name string, matrix map[string]string) (*actionsEnv, int) {
 		a := *base
 		a.vals = maps.Clone(base.vals)
 		maps.Copy(a.vals, matrix)
-		a.work = filepath.Join(tmp, "work-"+name+matrix["matrix.shard"]) // checkout clones into it
-		if err := os.MkdirAll(a.work, 0o755); err != nil {
-			t.Fatal(err)
+		a.log = &strings.Builder{}
+		a.work = filepath.Join(tmp, fmt.Sprintf("night%d-%s%s", night, name, matrix["matrix.shard"])) // checkout clones into it
+		a.runner = a.work + "-runner"
+		for _, d := range []string{a.work, a.runner} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
 		}
 		code := a.runJob(name, wf.Jobs[name].Steps)
 		for k, v := range wf.Jobs[name].Outputs {
@@ -280,32 +293,49 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 		}
 		return &a, code
 	}
-	if _, code := job("plan", nil); code != 0 {
-		t.Fatalf("plan: exit %d", code)
+	// Two nights: the first has no good night in its state (the baseline
+	// is HEAD~1), and records one; the second compares against it.
+	head, err := exec.Command("git", "-C", origin, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if base.vals["needs.plan.outputs.night"] == "" {
-		t.Fatal("plan gave no night")
+	wantBaseline := []string{"records no good night yet: HEAD~1", strings.TrimSpace(string(head)) + ", the last good night"}
+	if !parent {
+		wantBaseline = []string{"", ""} // CFGFUZZ_BASELINE names it
 	}
-	for _, s := range wf.Jobs["shard"].Strategy.Matrix["shard"] {
-		if _, code := job("shard", map[string]string{"matrix.shard": fmt.Sprint(s)}); code != 0 {
-			t.Fatalf("shard %v: exit %d", s, code)
+	for night := range 2 {
+		os.RemoveAll(base.artifacts) // artifacts belong to one workflow run
+		if _, code := job(night, "plan", nil); code != 0 {
+			t.Fatalf("plan: exit %d", code)
 		}
-	}
-	merge, code := job("merge", nil)
-	if code != 0 {
-		t.Errorf("merge: exit %d (merge status %q)", code, merge.vals["steps.merge.outputs.status"])
-	}
-	for _, f := range []string{"report/report.json", "report/report.md", ".step-summary"} {
-		if st, err := os.Stat(filepath.Join(merge.work, f)); err != nil || st.Size() == 0 {
-			t.Errorf("merge job: %s missing or empty (%v)", f, err)
+		if base.vals["needs.plan.outputs.night"] == "" {
+			t.Fatal("plan gave no night")
 		}
-	}
-	if _, err := os.Stat(filepath.Join(base.cache, "cfgfuzz-state")); err != nil {
-		t.Errorf("the night's state was not saved to the cache: %v", err)
-	}
-	rep, _ := os.ReadFile(filepath.Join(merge.work, "report/report.json"))
-	if !strings.Contains(string(rep), `"graphs"`) {
-		t.Errorf("report.json: %s", lastBytes(string(rep), 300))
+		for _, s := range wf.Jobs["shard"].Strategy.Matrix["shard"] {
+			a, code := job(night, "shard", map[string]string{"matrix.shard": fmt.Sprint(s)})
+			if code != 0 {
+				t.Fatalf("night %d shard %v: exit %d", night, s, code)
+			}
+			if !strings.Contains(a.log.String(), wantBaseline[night]) {
+				t.Errorf("night %d shard %v: the log does not say %q", night, s, wantBaseline[night])
+			}
+		}
+		merge, code := job(night, "merge", nil)
+		if code != 0 {
+			t.Errorf("night %d merge: exit %d (merge status %q)", night, code, merge.vals["steps.merge.outputs.status"])
+		}
+		for _, f := range []string{filepath.Join(merge.work, "report/report.json"), filepath.Join(merge.work, "report/report.md"), merge.summary()} {
+			if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+				t.Errorf("night %d merge job: %s missing or empty (%v)", night, f, err)
+			}
+		}
+		state, err := os.ReadFile(filepath.Join(base.cache, "cfgfuzz-state", "findings.json"))
+		if err != nil {
+			t.Fatalf("night %d: the state was not saved to the cache: %v", night, err)
+		}
+		if parent && !strings.Contains(string(state), `"last_good"`) {
+			t.Errorf("night %d: the saved state records no good night:\n%s", night, lastBytes(string(state), 500))
+		}
 	}
 }
 

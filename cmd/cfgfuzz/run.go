@@ -87,7 +87,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.state, "state", "", "state `DIR` kept from night to night (fuzz/STATE.md): graphs already checked are skipped, the kept graphs of its signatures re-run, every signature classed new, known, ignored or fixed; exit 1 only for new ones")
 	fs.StringVar(&f.night, "night", "", "with --state: the night's `DATE` (YYYY-MM-DD) the findings are recorded under; default today (UTC). Give every shard of a night the same")
 	f.guide.define(fs)
-	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, or with --repo its build, made once and cached; or a structurizer spec)")
+	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, or with --repo its build, made once and cached; or a structurizer spec); last-good: the --state directory's last good night's revision, HEAD~1 before there is one")
 	if compare {
 		fs.StringVar(&f.current, "current", "", "the current side: git revision `REV` (built as the baseline is), self (the structurizer inside this binary), or a structurizer spec; default: the working tree (HEAD+dirty, uncommitted changes included) inside a git repository of cfgfuzz or with --repo, else self")
 		fs.StringVar(&f.repo, "repo", "", "compare revisions of the git repository `DIR` instead of cfgfuzz's own: each checked out in a worktree, built with --build and served with --serve (or DIR/"+fuzz.ConfigFile+")")
@@ -376,7 +376,11 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	case f.baseline != "" && f.baselineStructurizer != "":
 		return c, fmt.Errorf("--baseline and --baseline-structurizer both name the baseline; give one")
 	case f.baseline != "":
-		spec, err := f.sideSpec(f.baseline)
+		rev, err := f.lastGood(f.baseline, stderr)
+		if err != nil {
+			return c, err
+		}
+		spec, err := f.sideSpec(rev)
 		if err != nil {
 			return c, err
 		}

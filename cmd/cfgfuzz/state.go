@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -32,6 +33,32 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 		c.Night = time.Now().UTC().Format(time.DateOnly)
 	}
 	return nil
+}
+
+// lastGoodBaseline is the --baseline value naming the state's last good
+// night's revision.
+const lastGoodBaseline = "last-good"
+
+// lastGood resolves --baseline last-good: the revision the --state
+// directory's last good night ran (fuzz.GoodNight), or HEAD~1 while it has
+// none, saying which on stderr. Any other value is returned as it is.
+func (f *campaignFlags) lastGood(baseline string, stderr io.Writer) (string, error) {
+	if baseline != lastGoodBaseline {
+		return baseline, nil
+	}
+	if f.state == "" {
+		return "", fmt.Errorf("--baseline %s needs --state DIR (the nights it remembers)", lastGoodBaseline)
+	}
+	st, err := fuzz.LoadState(f.state)
+	if err != nil {
+		return "", fmt.Errorf("--state: %w", err)
+	}
+	if g := st.LastGood; g != nil {
+		fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s, the last good night (%s)\n", lastGoodBaseline, g.Revision, g.Night)
+		return g.Revision, nil
+	}
+	fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s records no good night yet: HEAD~1\n", lastGoodBaseline, f.state)
+	return "HEAD~1", nil
 }
 
 // stateSummary is the summary line of the signature classes.
