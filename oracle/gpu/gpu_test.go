@@ -359,9 +359,9 @@ func TestAgreesWithInterpreter(t *testing.T) {
 	}
 }
 
-// TestKnownDriverDisagreements logs whether lavapipe still disagrees with
-// the interpreter on the minimized shape in README.md that a driver runs
-// wrong, and checks that the shapes it used to run wrong run right.
+// TestKnownDriverDisagreements runs shapes that a driver runs wrong
+// without emit's lane guard (or at all, per wrongOn) and checks that every
+// other one runs right.
 // TestCheckGenerated is the judge of the population; this says at a glance
 // whether a driver or structurizer change made a miscompile appear or go.
 func TestKnownDriverDisagreements(t *testing.T) {
@@ -375,10 +375,10 @@ func TestKnownDriverDisagreements(t *testing.T) {
 	}{
 		{
 			// Two do-while loops in a row, the first left on a non-zero
-			// decision. Lavapipe of Mesa 22.3 ran the second loop once
-			// (decisions [1 0 1]: [0 1 2] for the graph's [0 1 1 2])
-			// until emit's lane guard: the SIMD lanes past the workgroup
-			// followed the all-zero walk around the first loop and spent
+			// decision. Without emit's lane guard lavapipe of Mesa 22.3
+			// runs the second loop once (decisions [1 0 1]: [0 1 2] for
+			// the graph's [0 1 1 2]): the SIMD lanes past the workgroup
+			// follow the all-zero walk around the first loop and spend
 			// the shared 65,535-iteration limit (TestLaneGuard).
 			"two loops in a row", [][]int{{1, 0}, {2, 1}, {}}, []uint32{1, 0, 1}, never,
 		},
