@@ -518,7 +518,7 @@ func (nt *nester) run() (*Func, string) {
 	f := nt.build()
 	layout(f)
 	ff := &funcFacts{f: f}
-	orderFallThroughs(ff)
+	orderFallThroughs(ff, chainOrder)
 	if err := f.Validate(); err != nil {
 		return nil, "malformed: " + err.Error()
 	}
@@ -1194,7 +1194,9 @@ func (nt *nester) sharedCase(x int) int {
 // Post: where the fall-throughs can be listed in line (fallsInLine), the
 // order meets R11 (checkCaseOrder); otherwise it is a bug and panics, which
 // the strategy reports as the fallback nested:panic.
-func orderFallThroughs(ff *funcFacts) {
+// order is the case-order rule (chainOrder; tests pass others to see the
+// postcondition hold it).
+func orderFallThroughs(ff *funcFacts, order func(to []int, fall map[int]int) []int) {
 	f := ff.f
 	for b := range f.Blocks {
 		blk := &f.Blocks[b]
@@ -1208,7 +1210,7 @@ func orderFallThroughs(ff *funcFacts) {
 		fall, err := fallThroughs(blk, b, dom, preds)
 		blk.Term.Order = nil
 		if err == nil && len(fall) > 0 {
-			blk.Term.Order = chainOrder(blk.Term.To, fall)
+			blk.Term.Order = order(blk.Term.To, fall)
 		}
 		if err == nil && fallsInLine(fall, blk.Term.To) {
 			if bad := checkCaseOrder(blk, b, dom, preds); bad != nil {

@@ -3,6 +3,7 @@
 package structurizer
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -283,6 +284,18 @@ func TestCaseOrderPostcondition(t *testing.T) {
 			t.Errorf("order %v of targets %v: accepted", order, blk.Term.To)
 		}
 	}
+	// orderFallThroughs holds its order rule to the postcondition: a rule
+	// that drops the default from the order panics.
+	ff := &funcFacts{f: f}
+	orderFallThroughs(ff, chainOrder) // the nested pass's own rule: no panic
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "orderFallThroughs") {
+				t.Errorf("an order without the default: recovered %v, want the postcondition's panic", r)
+			}
+		}()
+		orderFallThroughs(&funcFacts{f: f}, func(to []int, fall map[int]int) []int { return caseOrder(to) })
+	}()
 	if !fallsInLine(map[int]int{1: 2}, []int{3, 1, 2}) || fallsInLine(map[int]int{1: 2, 2: 1}, []int{3, 1, 2}) || fallsInLine(map[int]int{4: 2}, []int{3, 1, 2}) {
 		t.Error("fallsInLine: want a chain in line, a cycle and a fall from an unlisted block not")
 	}
