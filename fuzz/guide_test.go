@@ -362,3 +362,56 @@ func TestGuidedExternalStructurizer(t *testing.T) {
 		t.Fatal("no graph had tree features")
 	}
 }
+
+// TestMergedNightGrowsTheStateCorpus: the shards of a guided night run
+// frozen and write no corpus; merging them with the state gives the corpus
+// the whole night, run unsharded and frozen, leaves: its start corpus (the
+// state's, grown by an earlier night) plus what tonight's records showed.
+func TestMergedNightGrowsTheStateCorpus(t *testing.T) {
+	base := t.TempDir()
+	first := guidedConfig(t, 80)
+	st, err := LoadState(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.State, first.Night = st, "2026-04-01"
+	o := mustRun(t, first)
+	tonight := func(shard Shard) (Config, *State) {
+		dir := t.TempDir()
+		copyDir(t, base, dir) // the state's files
+		if err := SaveCorpus(filepath.Join(dir, StateCorpusDir), o.Corpus); err != nil {
+			t.Fatal(err)
+		}
+		st, err := LoadState(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start, err := LoadCorpus(filepath.Join(dir, StateCorpusDir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := guidedConfig(t, 120)
+		c.Seed, c.State, c.Night, c.Corpus, c.CorpusBatch, c.Shard = 9, st, "2026-04-02", start, 0, shard
+		return c, st
+	}
+	whole, _ := tonight(Shard{})
+	want := mustRun(t, whole).Corpus
+	var dirs []string
+	var state *State
+	for i := range 2 {
+		c, st := tonight(Shard{I: i, N: 2})
+		mustRun(t, c)
+		dirs, state = append(dirs, c.Dir), st
+	}
+	_, up, err := MergeNight(dirs, MergeOptions{State: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up.Corpus == nil || up.Corpus.Digest() != want.Digest() {
+		t.Fatalf("merged corpus %v, want the whole night's %s", up.Corpus, want.Digest())
+	}
+	if len(want.Entries) <= len(o.Corpus.Entries) {
+		t.Errorf("tonight added nothing to the %d entries: the test measures little", len(o.Corpus.Entries))
+	}
+	t.Logf("corpus: %d entries after the first night, %d after the merged second", len(o.Corpus.Entries), len(up.Corpus.Entries))
+}

@@ -5,11 +5,13 @@
 // goes on as the end of an unsharded run does: it classes the signatures
 // against the state the shards read (their re-runs unioned), minimizes the
 // new findings the shards deferred (once each, on the whole night's first
-// graph), and computes the night's updated state.
+// graph), and computes the night's updated state, with the guided corpus
+// the whole night would have grown (mergedCorpus).
 package fuzz
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 )
 
@@ -17,7 +19,7 @@ import (
 // minimizes and updates the state as opt says. The update is nil without
 // a state.
 func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, error) {
-	rep, err := MergeWith(dirs, opt)
+	rep, recs, err := mergeWith(dirs, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -54,7 +56,34 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, error) 
 		return rep, nil, nil
 	}
 	up := NextState(opt.State, rep, seen)
+	if up.Corpus, err = mergedCorpus(opt.State, rep, recs); err != nil {
+		return nil, nil, err
+	}
 	return rep, &up, nil
+}
+
+// mergedCorpus is the corpus a guided night leaves in the state's
+// corpus/ directory when its shards are merged: the corpus the shards
+// started from (which must be that directory's: the shards' settings name
+// its digest) grown by every record in index order, which is what the
+// whole night run unsharded and frozen (shards run frozen) grows at its
+// end. nil when there is nothing to write: not a guided night, an
+// incomplete merge, or shards that started from another corpus (an
+// explicit --corpus), which the merge cannot know.
+func mergedCorpus(st *State, rep *Report, recs []Record) (*Corpus, error) {
+	if st == nil || !rep.Settings.Guided || rep.Incomplete != nil {
+		return nil, nil
+	}
+	start, err := LoadCorpus(filepath.Join(st.Dir, StateCorpusDir))
+	if err != nil {
+		return nil, err
+	}
+	if start.Digest() != rep.Settings.Corpus {
+		return nil, nil
+	}
+	g := newGuide(&rep.Settings, start)
+	g.mergeBelow(-1, recs)
+	return g.corpus, nil
 }
 
 // Merge is MergeWith under the zero options: an incomplete shard set is
@@ -66,8 +95,14 @@ func Merge(dirs []string) (*Report, error) { return MergeWith(dirs, MergeOptions
 // none. An incomplete set (shardset.go) is an error naming what is missing
 // unless opt.Partial, when the report's Incomplete names it.
 func MergeWith(dirs []string, opt MergeOptions) (*Report, error) {
+	rep, _, err := mergeWith(dirs, opt)
+	return rep, err
+}
+
+// mergeWith is MergeWith, also returning the merged records.
+func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("no directories to merge")
+		return nil, nil, fmt.Errorf("no directories to merge")
 	}
 	var base Settings
 	seen := map[int]bool{}
@@ -78,7 +113,7 @@ func MergeWith(dirs []string, opt MergeOptions) (*Report, error) {
 	for k, dir := range dirs {
 		st, err := inspectShard(dir)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		shards = append(shards, st)
 		s := st.settings
@@ -86,7 +121,7 @@ func MergeWith(dirs []string, opt MergeOptions) (*Report, error) {
 		if k == 0 {
 			base = s
 		} else if !reflect.DeepEqual(normalizeForMerge(s), normalizeForMerge(base)) {
-			return nil, fmt.Errorf("%s: campaign settings differ from %s's", dir, dirs[0])
+			return nil, nil, fmt.Errorf("%s: campaign settings differ from %s's", dir, dirs[0])
 		}
 		for _, r := range st.recs {
 			if !seen[r.Index] {
@@ -108,7 +143,7 @@ func MergeWith(dirs []string, opt MergeOptions) (*Report, error) {
 	}
 	in := mergeIncomplete(shards, seen, len(all))
 	if in != nil && !opt.Partial {
-		return nil, fmt.Errorf("incomplete shard set: %s (merge it anyway with --partial)", in.coverage())
+		return nil, nil, fmt.Errorf("incomplete shard set: %s (merge it anyway with --partial)", in.coverage())
 	}
 	rep := BuildReport(base, all)
 	for i := range rep.Findings {
@@ -119,7 +154,7 @@ func MergeWith(dirs []string, opt MergeOptions) (*Report, error) {
 	tp.fill()
 	rep.Throughput = tp
 	rep.Incomplete = in
-	return rep, nil
+	return rep, all, nil
 }
 
 // normalizeForMerge clears what may differ between shards of one campaign.

@@ -185,6 +185,10 @@ type StateUpdate struct {
 	Store    []StoredSignature
 	Seen     *Bloom
 	LastGood *GoodNight
+	// Corpus is the guided corpus to write into the state's corpus/
+	// (merge only; nil: leave it as it is). An unsharded run writes its
+	// own (cmd/cfgfuzz's --corpus).
+	Corpus *Corpus
 }
 
 // NextState is the state after tonight: every signature tonight's report

@@ -120,6 +120,11 @@ func mergeNight(dirs []string, out, state string, minimize, partial bool, stderr
 		if err := fuzz.WriteStateUpdate(state, *up); err != nil {
 			return nil, err
 		}
+		if up.Corpus != nil {
+			if err := fuzz.SaveCorpus(filepath.Join(state, fuzz.StateCorpusDir), up.Corpus); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return rep, nil
 }
