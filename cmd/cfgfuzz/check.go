@@ -66,6 +66,7 @@ type checkFlags struct {
 	strategy, checks, inject, env string
 	rulesCompat, gpuDevice        string
 	structurizer                  string
+	maxAnswer                     fuzz.ByteSize
 	json, listChecks, listFaults  bool
 	allowFallbacks                bool
 	walks, registers              int
@@ -90,6 +91,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
 	fs.BoolVar(&cf.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
 	fs.StringVar(&cf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
+	defineMaxAnswer(fs, &cf.maxAnswer)
 	var lim checkLimits
 	lim.register(fs)
 	fs.Usage = func() {
@@ -140,7 +142,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz check: --registers:", err)
 		return exitUsage
 	}
-	side, spec, err := openSide(cf.structurizer, stderr)
+	side, spec, err := openSide(cf.structurizer, cf.maxAnswer, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
@@ -257,15 +259,22 @@ func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 	return all, nil
 }
 
+// defineMaxAnswer is the --max-answer flag of the commands that talk to a
+// structurizer process (as run's).
+func defineMaxAnswer(fs *flag.FlagSet, v *fuzz.ByteSize) {
+	*v = fuzz.DefaultMaxAnswer
+	fs.Var(v, "max-answer", "longest answer line a structurizer process may write (`SIZE`, e.g. 256MiB); a longer one is a crash finding")
+}
+
 // openSide resolves a structurizer spec (fuzz.Resolve: a revision is
 // built once) and starts its side; the self spec escalates to isolated
 // after a hang (fuzz.Escalating), as a campaign's workers do.
-func openSide(spec string, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
+func openSide(spec string, maxAnswer fuzz.ByteSize, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
 	sp, err := fuzz.ParseSpec(spec)
 	if err != nil {
 		return nil, sp, err
 	}
-	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}})
+	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}, Process: fuzz.ProcessOptions{MaxAnswer: int(maxAnswer)}})
 	if err != nil {
 		return nil, sp, err
 	}
@@ -276,7 +285,7 @@ func openSide(spec string, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
 	if sp.Kind == fuzz.SpecSelf {
 		// A hung in-process call is abandoned once; the graphs after it
 		// go to this tree's structurizer as a child process.
-		iso, _, err := fuzz.Resolve(fuzz.Spec{Kind: fuzz.SpecIsolated}, fuzz.ResolveOptions{})
+		iso, _, err := fuzz.Resolve(fuzz.Spec{Kind: fuzz.SpecIsolated}, fuzz.ResolveOptions{Process: fuzz.ProcessOptions{MaxAnswer: int(maxAnswer)}})
 		if err == nil {
 			side = &fuzz.Escalating{Cur: side, Then: iso}
 		}

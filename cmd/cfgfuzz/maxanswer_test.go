@@ -47,3 +47,51 @@ func TestRunMaxAnswer(t *testing.T) {
 		t.Errorf("campaign records max_answer %d, want %d", s.MaxAnswer, 1<<20)
 	}
 }
+
+// TestCheckMinimizeRegressMaxAnswer: check, minimize and regress hold a
+// structurizer process to --max-answer as run does: this tree's server,
+// whose answers are a few hundred bytes, passes under the default and is
+// a crash finding under a 64-byte bound.
+func TestCheckMinimizeRegressMaxAnswer(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "server")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/redteam/server").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	graph := filepath.Join(t.TempDir(), "g.cfg")
+	if err := os.WriteFile(graph, []byte("# signature: none\n{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const sig = "answer longer than"
+	for _, c := range []struct {
+		bound string
+		code  int
+	}{{"", exitOK}, {"64", exitFail}} {
+		args := []string{"check", "--structurizer", bin + " good", graph}
+		if c.bound != "" {
+			args = append(args, "--max-answer", c.bound)
+		}
+		var stdout, stderr bytes.Buffer
+		code := run(args, strings.NewReader(""), &stdout, &stderr)
+		if code != c.code || (c.bound != "") != strings.Contains(stdout.String(), sig) {
+			t.Errorf("check --max-answer %q: exit %d, want %d\n%s%s", c.bound, code, c.code, stdout.String(), stderr.String())
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"minimize", "--structurizer", bin + " good", "--max-answer", "64", graph}, strings.NewReader(""), &stdout, &stderr)
+	if code != exitOK || !strings.Contains(stdout.String()+stderr.String(), sig) {
+		t.Errorf("minimize --max-answer 64: exit %d, want 0 and the crash signature\n%s%s", code, stdout.String(), stderr.String())
+	}
+	for _, c := range []struct {
+		bound string
+		code  int
+	}{{"", exitOK}, {"64", exitFail}} {
+		args := []string{"regress", "--structurizer", bin + " good", filepath.Dir(graph)}
+		if c.bound != "" {
+			args = append(args, "--max-answer", c.bound)
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != c.code {
+			t.Errorf("regress --max-answer %q: exit %d, want %d\n%s%s", c.bound, code, c.code, stdout.String(), stderr.String())
+		}
+	}
+}

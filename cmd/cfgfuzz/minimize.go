@@ -33,6 +33,7 @@ func init() {
 type minimizeFlags struct {
 	signature, baseline, inject, strategy, out, save, regressions, store, checks, origin string
 	structurizer, expect                                                                 string
+	maxAnswer                                                                            fuzz.ByteSize
 	index, maxSteps, walks                                                               int
 	seed                                                                                 uint64
 	timeout, graphTimeout                                                                time.Duration
@@ -47,6 +48,7 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
 	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output")
 	fs.StringVar(&mf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
+	defineMaxAnswer(fs, &mf.maxAnswer)
 	fs.DurationVar(&mf.graphTimeout, "graph-timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (a candidate past it fails structurize:timeout)")
 	fs.StringVar(&mf.save, "save-regression", "", "also save the result as NAME.cfg in the regression directory (--regressions)")
 	fs.StringVar(&mf.regressions, "regressions", "", "the regression directory (default: "+defaultRegressionsName+" in the working directory; corpus/testdata/regressions inside a cfgfuzz checkout)")
@@ -108,7 +110,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		return exitUsage, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
 	}
 	popt := proto.Options{Strategy: mf.strategy, Inject: splitList(mf.inject)}
-	side, spec, err := openSide(mf.structurizer, stderr)
+	side, spec, err := openSide(mf.structurizer, mf.maxAnswer, stderr)
 	if err != nil {
 		return exitUsage, err
 	}

@@ -26,6 +26,7 @@ func init() {
 
 type regressFlags struct {
 	structurizer, junit, checks string
+	maxAnswer                   fuzz.ByteSize
 	walks                       int
 	seed                        uint64
 	timeout                     time.Duration
@@ -37,6 +38,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var rf regressFlags
 	fs.StringVar(&rf.structurizer, "structurizer", "", "the structurizer under test: self, isolated, rev:REV, cmd:CMD or repo:DIR@REV (default: each file's own '# structurizer:', else self)")
 	fs.StringVar(&rf.junit, "junit", "", "also write the results as JUnit XML to `FILE`")
+	defineMaxAnswer(fs, &rf.maxAnswer)
 	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present, as minimize)")
 	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize)")
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize)")
@@ -157,7 +159,7 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 	if s, ok := rp.sides[spec]; ok {
 		return s, rp.specs[spec], nil
 	}
-	s, sp, err := openSide(spec, rp.log)
+	s, sp, err := openSide(spec, rp.rf.maxAnswer, rp.log)
 	if err != nil {
 		if rp.err == nil {
 			rp.err = err
