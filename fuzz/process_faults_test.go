@@ -207,12 +207,31 @@ func markedAlive(t *testing.T, mark string) []int {
 			continue
 		}
 		if st, ok := readProcStat(pid); ok && st.state != 'Z' {
-			cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-			t.Logf("alive: pid %d ppid %d state %c: %q", pid, st.ppid, st.state, bytes.ReplaceAll(cmd, []byte{0}, []byte{' '}))
 			pids = append(pids, pid)
 		}
 	}
 	return pids
+}
+
+// leftAlive is markedAlive once the marked processes had time to end: a
+// process killed a moment ago may still be on its way out (its parent
+// reaps it), while a leaked one (the red-team's lingering children sleep
+// for an hour) is still there after the wait.
+func leftAlive(t *testing.T, mark string) []int {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		left := markedAlive(t, mark)
+		if len(left) == 0 || time.Now().After(deadline) {
+			for _, pid := range left {
+				st, _ := readProcStat(pid)
+				cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+				t.Logf("left alive: pid %d, parent %d, state %c: %q", pid, st.ppid, st.state, bytes.ReplaceAll(cmd, []byte{0}, []byte{' '}))
+			}
+			return left
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // markProcesses sets a unique environment entry that every process the
@@ -247,7 +266,7 @@ func TestProcessLeavesNoDescendants(t *testing.T) {
 				}
 			}
 			p.Close()
-			if left := markedAlive(t, mark); len(left) > 0 {
+			if left := leftAlive(t, mark); len(left) > 0 {
 				t.Errorf("%d processes left: %v", len(left), left)
 			}
 		})
@@ -262,7 +281,7 @@ func TestProcessTimeoutKillsDescendants(t *testing.T) {
 	if a.Outcome != OutTimeout {
 		t.Fatalf("answer %s %q, want a timeout", a.Outcome, clip(a.Reason))
 	}
-	if left := markedAlive(t, mark); len(left) > 0 {
+	if left := leftAlive(t, mark); len(left) > 0 {
 		t.Errorf("%d processes left after the timeout: %v", len(left), left)
 	}
 }
@@ -277,7 +296,7 @@ func TestKillAllServers(t *testing.T) {
 		t.Fatalf("want the server and its detached child running")
 	}
 	KillAllServers()
-	if left := markedAlive(t, mark); len(left) > 0 {
+	if left := leftAlive(t, mark); len(left) > 0 {
 		t.Errorf("%d processes left: %v", len(left), left)
 	}
 	done := make(chan struct{})
@@ -312,7 +331,7 @@ func TestCampaignLeavesNoOrphans(t *testing.T) {
 	if o.Report.Outcomes[OutCrash] != 12 {
 		t.Errorf("outcomes %v: want 12 crashes", o.Report.Outcomes)
 	}
-	if left := markedAlive(t, mark); len(left) > 0 {
+	if left := leftAlive(t, mark); len(left) > 0 {
 		t.Errorf("%d processes left by a campaign of 12 graphs: %v", len(left), left)
 	}
 }
