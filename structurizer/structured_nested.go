@@ -1212,7 +1212,7 @@ func orderFallThroughs(ff *funcFacts, order func(to []int, fall map[int]int) []i
 		if err == nil && len(fall) > 0 {
 			blk.Term.Order = order(blk.Term.To, fall)
 		}
-		if err == nil && fallsInLine(fall, blk.Term.To) {
+		if err == nil && len(fall) > 0 && fallsInLine(fall, blk.Term.To) {
 			if bad := checkCaseOrder(blk, b, dom, preds); bad != nil {
 				panic(fmt.Sprintf("bug: orderFallThroughs: %v (targets %v, order %v)", bad, blk.Term.To, blk.Term.Order))
 			}
