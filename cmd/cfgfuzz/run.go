@@ -33,6 +33,7 @@ func init() {
 
 // campaignFlags are the flags of run and compare.
 type campaignFlags struct {
+	loaded                            *fuzz.State // --state as read (loadState), once
 	graphs                            int
 	duration, timeout                 time.Duration
 	seed                              uint64

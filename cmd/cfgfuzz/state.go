@@ -21,9 +21,9 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 		}
 		return nil
 	}
-	st, err := fuzz.LoadState(f.state)
+	st, err := f.loadState()
 	if err != nil {
-		return fmt.Errorf("--state: %w", err)
+		return err
 	}
 	c.State = st
 	switch {
@@ -33,6 +33,19 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 		c.Night = time.Now().UTC().Format(time.DateOnly)
 	}
 	return nil
+}
+
+// loadState reads --state once for the campaign (the baseline's
+// last-good and the campaign both use it).
+func (f *campaignFlags) loadState() (*fuzz.State, error) {
+	if f.loaded == nil {
+		st, err := fuzz.LoadState(f.state)
+		if err != nil {
+			return nil, fmt.Errorf("--state: %w", err)
+		}
+		f.loaded = st
+	}
+	return f.loaded, nil
 }
 
 // lastGoodBaseline is the --baseline value naming the state's last good
@@ -49,9 +62,9 @@ func (f *campaignFlags) lastGood(baseline string, stderr io.Writer) (string, err
 	if f.state == "" {
 		return "", fmt.Errorf("--baseline %s needs --state DIR (the nights it remembers)", lastGoodBaseline)
 	}
-	st, err := fuzz.LoadState(f.state)
+	st, err := f.loadState()
 	if err != nil {
-		return "", fmt.Errorf("--state: %w", err)
+		return "", err
 	}
 	if g := st.LastGood; g != nil {
 		fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s, the last good night (%s)\n", lastGoodBaseline, g.Revision, g.Night)
