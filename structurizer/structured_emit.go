@@ -253,6 +253,7 @@ type frame struct {
 	// one is going to (noCross: none passes); target: a skip ends here.
 	crossTo int
 	target  bool
+	at      int // the frame's index in the stack it was pushed on
 }
 
 const noCross = int(^uint(0) >> 1)
@@ -262,12 +263,25 @@ func newFrame(merge, def int, pass bool) *frame {
 	return &frame{merge: merge, def: def, pass: pass, crossTo: noCross}
 }
 
+// push puts f on top of the stack; a join's frame becomes its def's
+// pending frame.
+func (e *emitter) push(f *frame) {
+	f.at = len(e.frames)
+	e.frames = append(e.frames, f)
+	if !f.pass {
+		e.pending[f.def] = f
+	}
+}
+
 // pop removes the top frame and hands the skips passing it on to the frame
 // below when they go further: O(1) per frame, whatever the skips.
 func (e *emitter) pop() *frame {
 	k := len(e.frames) - 1
 	f := e.frames[k]
 	e.frames = e.frames[:k]
+	if !f.pass {
+		e.pending[f.def] = nil
+	}
 	if f.crossTo < k-1 {
 		next := e.frames[k-1]
 		next.crossTo = min(next.crossTo, f.crossTo)
@@ -277,17 +291,23 @@ func (e *emitter) pop() *frame {
 
 // emitter lays out the working graph as a Func.
 type emitter struct {
-	w       *work
-	lv      *levels
-	f       *Func
-	fb      []int // node -> Func block, -1 until allocated
-	frames  []*frame
+	w      *work
+	lv     *levels
+	f      *Func
+	fb     []int // node -> Func block, -1 until allocated
+	frames []*frame
+	// pending is, by node, the frame of a join not yet popped: the lookup
+	// of an edge's pending join in O(1), where a scan of the stack costs
+	// its depth. A node is a join of one construct at most (its dominator
+	// tree parent's), so it has one frame at most.
+	pending []*frame
 	cur     int // current level (loop index, -1: function)
 	headers []int
 	clears  []int // blocks of joins that skips end at: they clear the skip variable
 	placed  []bool
 	// deferred: merges chosen past an arm's loop, not laid out in the arm.
 	deferred map[int]bool
+	twice    map[[2]int]bool // twiceToLoop's pairs
 	origN    int
 	guards   int
 	buf      []int
@@ -317,7 +337,7 @@ func (e *emitter) list(vals ...int) []int {
 }
 
 func newEmitter(w *work, origN int) *emitter {
-	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes))} // deferred is made on first use
+	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes)), pending: make([]*frame, len(w.nodes)), twice: w.twiceToLoops()} // deferred is made on first use
 	for i := range e.fb {
 		e.fb[i] = -1
 	}
@@ -471,11 +491,11 @@ func (e *emitter) branching(x, id int, b Block) {
 	if enclosing != nil {
 		exit.def = enclosing.def
 	}
-	e.frames = append(e.frames, exit)
+	e.push(exit)
 	gs := make([]*frame, len(joins))
 	for i := len(joins) - 1; i >= 0; i-- {
 		gs[i] = newFrame(e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "guard"}), joins[i], false)
-		e.frames = append(e.frames, gs[i])
+		e.push(gs[i])
 	}
 	e.guards += len(joins)
 	merge := exit.merge
@@ -529,6 +549,38 @@ func (e *emitter) isArm(x, t int) bool {
 // twiceToLoop: x branches to loop header t on several arms. t is then laid
 // out as a join (behind a guard block), so that t keeps a single entry edge.
 func (e *emitter) twiceToLoop(x, t int) bool {
+	twice := e.twice[[2]int{x, t}]
+	if e.w.opt.CheckPasses && twice != e.twiceToLoopScan(x, t) {
+		panic(fmt.Sprintf("bug: twiceToLoop(%d, %d) = %v, the count of edges says otherwise", x, t, twice))
+	}
+	return twice
+}
+
+// twiceToLoops lists the pairs {x, t} of twiceToLoop: one pass over the
+// edges (a node's count of edges to a header, kept in seen by target).
+func (w *work) twiceToLoops() map[[2]int]bool {
+	twice := map[[2]int]bool{}
+	seen := make([]int, len(w.nodes)) // edges from the node being counted, plus one when counted
+	for x := range w.nodes {
+		for _, t := range w.nodes[x].succs {
+			if w.nodes[t].kind != wLoopHeader {
+				continue
+			}
+			if seen[t] > 0 {
+				twice[[2]int{x, t}] = true
+			}
+			seen[t]++
+		}
+		for _, t := range w.nodes[x].succs {
+			seen[t] = 0
+		}
+	}
+	return twice
+}
+
+// twiceToLoopScan is twiceToLoop's obvious reference, a count of x's
+// edges, run under Options.CheckPasses.
+func (e *emitter) twiceToLoopScan(x, t int) bool {
 	if e.w.nodes[t].kind != wLoopHeader {
 		return false
 	}
@@ -751,11 +803,10 @@ func (e *emitter) edge(x, t int, sw bool) int {
 		top.used = true
 		return top.merge
 	}
-	at := -1
-	for j := len(e.frames) - 1; j >= 0; j-- {
-		if !e.frames[j].pass && e.frames[j].def == t {
-			at = j
-			break
+	at := e.pendingFor(t)
+	if e.w.opt.CheckPasses {
+		if ref := e.pendingScan(t); ref != at {
+			panic(fmt.Sprintf("bug: edge %d->%d: pending join at %d, the stack's scan says %d", x, t, at, ref))
 		}
 	}
 	if at < 0 {
@@ -769,6 +820,28 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	top.used = true
 	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "skip",
 		Stores: []Store{{Var: e.w.skip(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: e.list(top.merge)}})
+}
+
+// pendingFor is the stack index of the frame of the current level whose
+// join is t, -1 when none is. A loop body starts a stack of its own, so a
+// frame of an enclosing level is not at its index in the current stack.
+func (e *emitter) pendingFor(t int) int {
+	f := e.pending[t]
+	if f == nil || f.at >= len(e.frames) || e.frames[f.at] != f {
+		return -1
+	}
+	return f.at
+}
+
+// pendingScan is pendingFor's obvious reference, a scan of the stack from
+// the top, run under Options.CheckPasses.
+func (e *emitter) pendingScan(t int) int {
+	for j := len(e.frames) - 1; j >= 0; j-- {
+		if !e.frames[j].pass && e.frames[j].def == t {
+			return j
+		}
+	}
+	return -1
 }
 
 // cloneReturn copies a small return block instead of routing a skip to it,

@@ -190,11 +190,15 @@ func (w *work) headerCandidate(li int) bool {
 func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 	var pdom *cfg.DomTree // computed once, when a loop leaves for several blocks
 	tail := w.tails(f, order, len(w.nodes))
+	// Returns ignored: computed when needed, again only when the loops
+	// whose exits all return are others than last time (the one thing of
+	// the round it depends on; the edges do not change).
+	var pdomTails *cfg.DomTree
+	var returning []int // pdomTails' loops whose exits all return
 	for {
 		dests := w.exitDests(f, order)
 		moved := false
-		// returns ignored, computed once per round when needed:
-		var pdomTails *cfg.DomTree
+		fresh := false                            // pdomTails is of this round's dests
 		for li := len(dests) - 1; li >= 0; li-- { // inner loops first
 			if len(dests[li]) >= 2 && pdom == nil {
 				pdom = w.postDominators(dests, nil)
@@ -206,8 +210,11 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 			if len(dests[li]) < 2 {
 				continue
 			}
-			if pdomTails == nil {
-				pdomTails = w.postDominators(dests, tail)
+			if !fresh {
+				if r := returningLoops(dests, tail); pdomTails == nil || !slices.Equal(r, returning) {
+					pdomTails, returning = w.postDominators(dests, tail), r
+				}
+				fresh = true
 			}
 			if w.absorbRegion(f, pdomTails, tail, li, dests[li], true) {
 				moved = true
@@ -254,17 +261,9 @@ func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 // (idempotence).
 func (w *work) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 	n := len(w.nodes)
-	exitless := func(ds []int) bool {
-		for _, d := range ds {
-			if tail == nil || d < 0 || !tail[d] {
-				return false
-			}
-		}
-		return true
-	}
 	sinks := 0
 	for _, ds := range dests {
-		if exitless(ds) {
+		if exitless(ds, tail) {
 			sinks++
 		}
 	}
@@ -283,7 +282,7 @@ func (w *work) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 	}
 	sink := n
 	for li, ds := range dests {
-		if exitless(ds) {
+		if exitless(ds, tail) {
 			h := w.loops[li].entry
 			g.Succs[h] = append(slices.Clone(g.Succs[h]), sink)
 			sink++
@@ -292,9 +291,107 @@ func (w *work) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 	return cfg.PostDominators(g)
 }
 
+// exitless: a loop with destinations ds has no exit in postDominators'
+// graph, every destination a return tail (with tail nil: none at all).
+func exitless(ds []int, tail []bool) bool {
+	for _, d := range ds {
+		if tail == nil || d < 0 || !tail[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// returningLoops lists the loops exitless makes sinks of.
+func returningLoops(dests [][]int, tail []bool) []int {
+	var r []int
+	for li, ds := range dests {
+		if exitless(ds, tail) {
+			r = append(r, li)
+		}
+	}
+	return r
+}
+
 // exitDests lists each loop's exit destinations (-1 stands for continuing
-// an outer loop).
+// an outer loop), each loop's in the order of its exit edges. An edge's
+// walk is as long as the loops it leaves, with the loop tree's depths
+// (loopDepths) to find where it stops; no map, a count per loop instead.
 func (w *work) exitDests(f *cfg.Forest, order cfg.Order) [][]int {
+	type exit struct{ loop, dest int }
+	var exits []exit // every loop an edge leaves, in the order of the edges
+	depth := w.loopDepths()
+	for _, b := range order.RPO {
+		sl := w.level[b]
+		for _, t := range w.nodes[b].succs {
+			tl, d := w.level[t], t
+			if lt, ok := f.IsHeader(t); ok {
+				tl = w.loops[lt].parent
+				if w.within(depth, lt, sl) {
+					tl, d = lt, -1
+				}
+			}
+			// The loops the edge leaves: sl and its parents up to (not
+			// including) the innermost loop holding tl too.
+			for x, y := sl, tl; x != y; {
+				if depth[x+1] >= depth[y+1] {
+					exits = append(exits, exit{x, d})
+					x = w.loops[x].parent
+				} else {
+					y = w.loops[y].parent
+				}
+			}
+		}
+	}
+	// Grouped by loop, in edge order (a counting sort), then each loop's
+	// first exit to a destination kept: seen holds, by destination (-1 at
+	// the end), the loop that last kept it.
+	start := make([]int, len(w.loops)+1)
+	for _, x := range exits {
+		start[x.loop+1]++
+	}
+	for li := range w.loops {
+		start[li+1] += start[li]
+	}
+	byLoop := make([]int, len(exits))
+	at := slices.Clone(start[:len(w.loops)])
+	for _, x := range exits {
+		byLoop[at[x.loop]] = x.dest
+		at[x.loop]++
+	}
+	seen := make([]int, len(w.nodes)+1)
+	dests := make([][]int, len(w.loops))
+	for li := range w.loops {
+		for _, d := range byLoop[start[li]:start[li+1]] {
+			k := d
+			if d < 0 {
+				k = len(w.nodes)
+			}
+			if seen[k] != li+1 {
+				seen[k] = li + 1
+				dests[li] = append(dests[li], d)
+			}
+		}
+	}
+	if w.opt.CheckPasses {
+		if ref := w.exitDestsScan(f, order); !slices.EqualFunc(dests, ref, slices.Equal) {
+			panic(fmt.Sprintf("bug: exit destinations %v, the scan says %v", dests, ref))
+		}
+	}
+	return dests
+}
+
+// within is inLoop with the loop tree's depths: level lv lies in loop l.
+func (w *work) within(depth []int, l, lv int) bool {
+	for lv >= 0 && depth[lv+1] > depth[l+1] {
+		lv = w.loops[lv].parent
+	}
+	return lv == l
+}
+
+// exitDestsScan is exitDests' obvious reference: each edge walks up from
+// its source's level, asking of every loop whether it holds the target's.
+func (w *work) exitDestsScan(f *cfg.Forest, order cfg.Order) [][]int {
 	dests := make([][]int, len(w.loops))
 	noted := map[[2]int]bool{} // {loop, destination}: a set, so a loop with many destinations costs no scan per edge
 	note := func(x, d int) {
@@ -319,6 +416,29 @@ func (w *work) exitDests(f *cfg.Forest, order cfg.Order) [][]int {
 		}
 	}
 	return dests
+}
+
+// loopDepths is each loop's depth in the loop tree at index loop+1 (the
+// function level, -1, has depth 0 at index 0): a loop's parent comes first
+// or later in w.loops, so depths are filled by walking up to a known one.
+func (w *work) loopDepths() []int {
+	depth := make([]int, len(w.loops)+1)
+	for i := range w.loops {
+		depth[i+1] = -1
+	}
+	var walk []int
+	for i := range w.loops {
+		walk = walk[:0]
+		x := i
+		for x >= 0 && depth[x+1] < 0 {
+			walk = append(walk, x)
+			x = w.loops[x].parent
+		}
+		for k := len(walk) - 1; k >= 0; k-- {
+			depth[walk[k]+1] = depth[w.loops[walk[k]].parent+1] + 1
+		}
+	}
+	return depth
 }
 
 // absorbable: destination d of loop li is entered only from inside li and

@@ -161,3 +161,28 @@ func TestStructurizeLeavesItsInputAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingJoinIndex structurizes graphs deep enough for long frame
+// stacks under CheckPasses, where the walk checks each lookup of a pending
+// join (pendingFor) against a scan of the stack (pendingScan), each
+// twiceToLoop against a count of edges (twiceToLoopScan), and the loops
+// pass checks exitDests against exitDestsScan; a
+// disagreement panics, which the strategy reports as a fallback.
+func TestPendingJoinIndex(t *testing.T) {
+	r := loggedRand(t, 11)
+	for i := range 200 {
+		var g *cfg.Graph
+		if i%2 == 0 {
+			g = randomGraph(r, 50+r.IntN(300))
+		} else {
+			g = randomReducible(r, 50+r.IntN(600))
+		}
+		res, err := Structurize(g, Options{CheckPasses: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Fallbacks != 0 {
+			t.Fatalf("graph %d (%d blocks) fell back: %v", i, g.Len(), res.Stats.PassesUsed)
+		}
+	}
+}
