@@ -46,6 +46,9 @@ type Executor interface {
 type Interpreter struct {
 	HangSteps int
 	generic   bool // Machine.generic: the reference path, for tests
+	// fills, when set, is the module's filler as blockFills reads it (the
+	// oracle's shared reading), so the sink check does not read it again.
+	fills func() ([]blockFill, error)
 }
 
 // Name is "interp".
@@ -92,7 +95,15 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 	entrySteps := (int(capacity) + Overrun + 2) * (hang + 1)
 	mach.MaxBlocks = 64 * entrySteps
 	var firstTrap error
-	sinks := sinkCells(p, fillerSinks(m))
+	fills := it.fills
+	if fills == nil {
+		fills = func() ([]blockFill, error) { return blockFills(m), nil }
+	}
+	fl, err := fills()
+	if err != nil {
+		return nil, err
+	}
+	sinks := sinkCells(p, sinksOf(fl))
 	guard := sliceGuard{trace: trace, stride: int(batch.TraceStride), own: sc.ownSlices[:0]}
 	defer func() { sc.ownSlices = guard.own }()
 	for i := range walks {
@@ -169,13 +180,14 @@ type ExecResult struct {
 // CompareWalks runs the walks through ex and compares. walks come from
 // Walks on the original graph.
 func CompareWalks(ex Executor, module []byte, walks []Walk) ExecResult {
-	return compareWalks(ex, module, nil, walks)
+	return compareWalks(ex, module, nil, nil, walks)
 }
 
 // compareWalks is CompareWalks; when ex is the Interpreter and decoded is
 // not nil, the interpreter runs the module decoded gives (the oracle's
-// shared decoding of module) instead of decoding it again.
-func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, error), walks []Walk) ExecResult {
+// shared decoding of module) instead of decoding it again, and reads the
+// filler's sinks from fills when that is not nil (Subject.fills).
+func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, error), fills func() ([]blockFill, error), walks []Walk) ExecResult {
 	decs := make([][]uint32, len(walks))
 	for i, w := range walks {
 		decs[i] = w.Decisions
@@ -186,6 +198,7 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 	if it, ok := ex.(Interpreter); ok && decoded != nil {
 		var m *spirv.Module
 		if m, err = decoded(); err == nil {
+			it.fills = fills
 			obs, err = it.executeDecoded(m, batch, len(walks))
 		}
 	} else {

@@ -27,9 +27,12 @@ func (e *SinkError) Error() string {
 // fillerSinks are the Private variables m's filler stores: those stored in
 // an entry-point block after its report call (filler.go's blocks). Empty
 // when no block reports an id and stores after it.
-func fillerSinks(m *spirv.Module) []uint32 {
+func fillerSinks(m *spirv.Module) []uint32 { return sinksOf(blockFills(m)) }
+
+// sinksOf is fillerSinks of the module whose filler is fills.
+func sinksOf(fills []blockFill) []uint32 {
 	var out []uint32
-	for _, f := range blockFills(m) {
+	for _, f := range fills {
 		for _, v := range f.sinks {
 			if !slices.Contains(out, v) {
 				out = append(out, v)

@@ -351,7 +351,7 @@ func Errored(vs []Verdict) *Verdict {
 
 func (o *Oracle) checkExec(s *Subject) Verdict {
 	walks := Walks(s.Graph, o.opt.Walks)
-	r := compareWalks(o.opt.Executor, s.Module, s.decoded, walks)
+	r := compareWalks(o.opt.Executor, s.Module, s.decoded, s.fills, walks)
 	switch {
 	case r.Harness != nil:
 		return Verdict{Status: Error, Detail: r.Harness.Error()}
