@@ -523,6 +523,7 @@ func (nt *nester) run() (*Func, string) {
 		return nil, "malformed: " + err.Error()
 	}
 	if err := selfCheck(ff); err != nil {
+		nt.blameRule(f, err)
 		return nil, "selfcheck: " + err.Error()
 	}
 	return f, ""
@@ -818,8 +819,8 @@ func (nt *nester) loopMerge(h int, exits []int, in []bool) int {
 	switch {
 	case len(exits) == 0:
 		return -2
-	case len(exits) == 1 && (nt.policy == preferSmallest || nt.policy == preferBreaks):
-		return exits[0]
+	case len(exits) == 1 && (nt.policy == preferSmallest || nt.policy == preferBreaks) && !nt.caseOf(exits[0], in):
+		return exits[0] // a case target is never the merge (caseOf): the search below looks past it
 	}
 	for _, t := range nt.g.Succs[h] {
 		if !in[t] {
@@ -1012,6 +1013,25 @@ func (nt *nester) blameOpen(open []nestedConstruct, h int) {
 		if c.kind == cLoop {
 			nt.blame = append(nt.blame, c.header)
 		}
+	}
+}
+
+// blameRule records the loops a self-check failure of layout f suspects:
+// those around the block the broken rule names, innermost first (a loop
+// merge chosen too early makes a construct in the loop break to it where a
+// rule forbids, as R11 does for a switch's case). The walk of the
+// selections saw nothing wrong, so no loop was blamed yet.
+func (nt *nester) blameRule(f *Func, err error) {
+	re, ok := err.(*RuleError)
+	if !ok || re.Block < 0 || re.Block >= len(f.Blocks) {
+		return
+	}
+	b := f.Blocks[re.Block].Orig
+	if b < 0 || b >= len(nt.forest.LoopOf) {
+		return
+	}
+	for l := nt.forest.LoopOf[b]; l != cfg.NoBlock; l = nt.forest.Loops[l].Parent {
+		nt.blame = append(nt.blame, nt.forest.Loops[l].Header)
 	}
 }
 
