@@ -57,3 +57,46 @@ func TestExecSinkPublished(t *testing.T) {
 	}
 	t.Log(v.Detail)
 }
+
+// TestExecSinkThroughTheOracle: the oracle's exec check reads the sinks
+// from the subject's one reading of the filler (Subject.fills), whether the
+// filler check ran first or not, and still finds the sink unpublished; and
+// compareWalks takes the filler it is given, reading it once.
+func TestExecSinkThroughTheOracle(t *testing.T) {
+	g := cfg.New(3)
+	g.Succs[0] = []int{1, 2}
+	for b := range g.Weights {
+		g.Weights[b] = 20
+	}
+	bad := clone(dispatchModule(t, g))
+	if n := dropSinkPublish(bad); n == 0 {
+		t.Fatal("no sink slot store in the module")
+	}
+	for _, checks := range [][]string{{"exec"}, {"filler", "exec"}} {
+		o, err := New(Options{Checks: checks, Walks: WalkOptions{Seed: 7}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var exec *Verdict
+		vs := o.Check(&Subject{Graph: g, Module: bad.Bytes()})
+		for i := range vs {
+			if vs[i].Check == "exec" {
+				exec = &vs[i]
+			}
+		}
+		if exec == nil || exec.Signature != "exec:"+SigSink {
+			t.Fatalf("checks %v: exec verdict %+v, want exec:%s", checks, exec, SigSink)
+		}
+	}
+	reads := 0
+	decoded := func() (*spirv.Module, error) { return bad, nil }
+	fills := func() ([]blockFill, error) { reads++; return blockFills(bad), nil }
+	r := compareWalks(Interpreter{}, bad.Bytes(), decoded, fills, Walks(g, WalkOptions{Seed: 7}))
+	if r.Signature != SigSink || reads != 1 {
+		t.Fatalf("compareWalks with the filler given: signature %q after %d readings, want %q after 1", r.Signature, reads, SigSink)
+	}
+	none := func() ([]blockFill, error) { return nil, nil } // a filler with no sink: nothing to check
+	if r := compareWalks(Interpreter{}, bad.Bytes(), decoded, none, Walks(g, WalkOptions{Seed: 7})); r.Signature != "" {
+		t.Fatalf("compareWalks with a filler of no sink: signature %q, want none (the sinks come from the filler given)", r.Signature)
+	}
+}
