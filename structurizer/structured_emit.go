@@ -560,7 +560,7 @@ func (e *emitter) twiceToLoop(x, t int) bool {
 // edges (a node's count of edges to a header, kept in seen by target).
 func (w *work) twiceToLoops() map[[2]int]bool {
 	twice := map[[2]int]bool{}
-	seen := make([]int, len(w.nodes)) // edges from the node being counted, plus one when counted
+	seen := make([]int, len(w.nodes)) // by target: x's edges to it counted so far
 	for x := range w.nodes {
 		for _, t := range w.nodes[x].succs {
 			if w.nodes[t].kind != wLoopHeader {

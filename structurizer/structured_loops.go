@@ -190,15 +190,17 @@ func (w *work) headerCandidate(li int) bool {
 func (w *work) findExits(f *cfg.Forest, order cfg.Order) {
 	var pdom *cfg.DomTree // computed once, when a loop leaves for several blocks
 	tail := w.tails(f, order, len(w.nodes))
-	// Returns ignored: computed when needed, again only when the loops
-	// whose exits all return are others than last time (the one thing of
-	// the round it depends on; the edges do not change).
+	// The post-dominators with returns ignored depend on a round only
+	// through the loops whose exits all return (the edges do not change),
+	// so they are computed when first needed and again only when those
+	// loops change.
 	var pdomTails *cfg.DomTree
 	var returning []int // pdomTails' loops whose exits all return
 	for {
 		dests := w.exitDests(f, order)
 		moved := false
-		fresh := false                            // pdomTails is of this round's dests
+		// fresh: pdomTails is known to fit this round's dests.
+		fresh := false
 		for li := len(dests) - 1; li >= 0; li-- { // inner loops first
 			if len(dests[li]) >= 2 && pdom == nil {
 				pdom = w.postDominators(dests, nil)
