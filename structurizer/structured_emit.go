@@ -557,9 +557,13 @@ func (e *emitter) twiceToLoop(x, t int) bool {
 }
 
 // twiceToLoops lists the pairs {x, t} of twiceToLoop: one pass over the
-// edges (a node's count of edges to a header, kept in seen by target).
+// edges (a node's count of edges to a header, kept in seen by target). The
+// map is made on the first pair; most graphs have none.
 func (w *work) twiceToLoops() map[[2]int]bool {
-	twice := map[[2]int]bool{}
+	var twice map[[2]int]bool
+	if len(w.loops) == 0 {
+		return nil
+	}
 	seen := make([]int, len(w.nodes)) // by target: x's edges to it counted so far
 	for x := range w.nodes {
 		for _, t := range w.nodes[x].succs {
@@ -567,6 +571,9 @@ func (w *work) twiceToLoops() map[[2]int]bool {
 				continue
 			}
 			if seen[t] > 0 {
+				if twice == nil {
+					twice = map[[2]int]bool{}
+				}
 				twice[[2]int{x, t}] = true
 			}
 			seen[t]++
