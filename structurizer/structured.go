@@ -14,6 +14,8 @@
 //	loops        loops first: header, one latch, one merge with routed exits
 //	selections   each level's dominator tree laid out as selections, joins
 //	             under guards, skips routed (structured_emit.go)
+//	fold         store blocks folded into the block before them
+//	             (structured_fold.go)
 //	thread       empty forwarding blocks bypassed (structured_thread.go)
 //	layout       blocks in reverse post-order of the branch graph
 //	selfcheck    the structured rules R1..R15 (structured_check.go)
@@ -76,6 +78,12 @@ var structuredPasses = []pass{
 			s.f, s.guard = f, e.guards
 			return e.guards > 0 || s.w.routeVar >= 0 || s.w.clones > 0, err
 		},
+	},
+	{
+		name: "fold",
+		pre:  "a Func that passes Validate",
+		post: "store blocks entered by one edge folded into the block before them, stores of a value already held dropped; the same runs",
+		run:  func(s *structState) (bool, error) { return fold(s.f), nil },
 	},
 	{
 		name: "thread",

@@ -53,8 +53,8 @@ func branchReachable(f *Func) []bool {
 // thread) reaches every loop's continue target over branches, on arbitrary
 // graphs (irreducible, exit-less, switches, unreachable blocks) of 1 to 14
 // blocks: the loops pass gives each loop one latch, every back edge of
-// the loop branches to it, and the selections and thread passes keep every
-// edge. So layout keeps a continue block by its branches, and its visit of
+// the loop branches to it, and the selections, fold and thread passes keep
+// every path (a bypassed block's edge goes on to where it led). So layout keeps a continue block by its branches, and its visit of
 // continue declarations (structurallyReachable) never decides anything in
 // the pass table's output.
 func TestPassTableReachesEveryContinue(t *testing.T) {

@@ -25,17 +25,10 @@ package structurizer
 // once per block (memoized, and a chain that comes back to itself stops).
 func thread(f *Func) bool {
 	n := len(f.Blocks)
-	declared := make([]bool, n)
+	declared := declaredBlocks(f)
 	preds := make([]int, n)
 	for b := range f.Blocks {
-		blk := &f.Blocks[b]
-		if blk.Merge.Kind != NoMerge {
-			declared[blk.Merge.Merge] = true
-		}
-		if blk.Merge.Kind == LoopMerge {
-			declared[blk.Merge.Continue] = true
-		}
-		for _, t := range blk.Term.To {
+		for _, t := range f.Blocks[b].Term.To {
 			preds[t]++
 		}
 	}
@@ -79,7 +72,7 @@ func thread(f *Func) bool {
 		to := blk.Term.To
 		for i, t := range to {
 			if r := resolve(t); r != t {
-				if len(to) == 2 && to[1-i] == r || isSwitch(blk) && r != blk.Merge.Merge {
+				if !retargetable(blk, i, r) {
 					continue
 				}
 				to[i] = r

@@ -1,0 +1,366 @@
+// structured_fold.go: the fold pass of the structured strategy. The
+// selections and loops passes put every store that belongs to an edge (a
+// skip past a join, a loop exit to a routed destination) into a block of its
+// own, because SPIR-V has no stores on edges. This pass removes those blocks
+// where the function can carry the stores elsewhere without changing a run:
+//
+//   - a store that writes the value its variable holds on every run that
+//     reaches it is dropped (a loop merge routes value v to the parent's
+//     exit block, which stores v again); a store block left empty is a
+//     forwarder for the thread pass;
+//   - a store block entered by one edge, from a block that branches, takes
+//     its stores into that block, whose branch then goes on past it;
+//   - a store block entered by one edge, from an original conditional,
+//     becomes a per-choice store of the conditional (Store.PerChoice): the
+//     stored value on the arm that led to the store block, and on the other
+//     arm the value the variable already holds there, which must be one
+//     known value.
+//
+// A switch keeps its store blocks: a case would go on only to the switch's
+// merge (R11), and a switch whose case goes straight to its merge is one
+// whose merge a later run of the nested pass can mistake, so that
+// structurizing the output again grows (the idempotence guarantee of
+// ARCHITECTURE.md).
+//
+// The values a variable may hold come from a constant propagation over the
+// function's blocks (Kildall's dataflow framework, POPL 1973), whose lattice
+// is a set of at most maxKnown values or "any", and in which a test or route
+// refines its variable on each edge it takes (the value tested on the equal
+// edge, the others on the default). The propagation runs once: each fold
+// keeps every variable's value at every remaining block as it was, so its
+// facts stay true as the pass goes.
+//
+// A store block moves only where the thread pass would bypass an empty
+// forwarder: it heads nothing and is no merge or continue target (so it lies
+// in the same constructs as the block before it, and the edge leaves the
+// same ones), its target is no loop header, a conditional's two labels stay
+// distinct (R15) and a switch's case goes on only to the switch's own merge
+// (R11).
+package structurizer
+
+import "slices"
+
+// maxKnown is how many values a variable's set holds before it is "any".
+const maxKnown = 4
+
+// known is a set of values a variable may hold at a point: n values, or any
+// value when n < 0. n == 0 is the empty set: no run reaches the point.
+type known struct {
+	n int8
+	v [maxKnown]uint32
+}
+
+var anyValue = known{n: -1}
+
+func one(v uint32) known { return known{n: 1, v: [maxKnown]uint32{v}} }
+
+func (k known) has(v uint32) bool {
+	return k.n < 0 || slices.Contains(k.v[:k.n], v)
+}
+
+// single returns the set's one value.
+func (k known) single() (uint32, bool) { return k.v[0], k.n == 1 }
+
+// union returns k and o together, any past maxKnown values.
+func (k known) union(o known) known {
+	if k.n < 0 || o.n < 0 {
+		return anyValue
+	}
+	for _, v := range o.v[:o.n] {
+		if slices.Contains(k.v[:k.n], v) {
+			continue
+		}
+		if int(k.n) == maxKnown {
+			return anyValue
+		}
+		k.v[k.n] = v
+		k.n++
+	}
+	return k
+}
+
+// without returns k less the values vs (any stays any).
+func (k known) without(vs []uint32) known {
+	if k.n < 0 {
+		return k
+	}
+	var r known
+	for _, v := range k.v[:k.n] {
+		if !slices.Contains(vs, v) {
+			r.v[r.n] = v
+			r.n++
+		}
+	}
+	return r
+}
+
+// only returns k less every value but v.
+func (k known) only(v uint32) known {
+	if k.has(v) {
+		return one(v)
+	}
+	return known{}
+}
+
+// varValues are the values each variable may hold on entry to each block:
+// at[b*nv+x] for block b and variable x.
+type varValues struct {
+	nv int
+	at []known
+}
+
+func (vv *varValues) entry(b int) []known { return vv.at[b*vv.nv : (b+1)*vv.nv] }
+
+// afterStores applies block blk's stores to the state s (in place) for the
+// choice c (-1: the block reads no decision, or every choice at once).
+func afterStores(blk *Block, s []known, c int) {
+	for _, st := range blk.Stores {
+		switch {
+		case st.PerChoice == nil:
+			s[st.Var] = one(st.Value)
+		case c >= 0:
+			s[st.Var] = one(st.PerChoice[c])
+		default:
+			var u known
+			for _, v := range st.PerChoice {
+				u = u.union(one(v))
+			}
+			s[st.Var] = u
+		}
+	}
+}
+
+// refine narrows state s to what holds on edge i of block blk's terminator.
+// It returns false when no run takes the edge.
+func refine(blk *Block, i int, s []known) bool {
+	t := &blk.Term
+	var k known
+	switch {
+	case t.Kind == Test && i == 0:
+		k = s[t.Var].only(t.Values[0])
+	case t.Kind == Test:
+		k = s[t.Var].without(t.Values)
+	case t.Kind == Route && i == 0:
+		k = s[t.Var].without(t.Values)
+	case t.Kind == Route:
+		k = s[t.Var].only(t.Values[i-1])
+	default:
+		return true
+	}
+	s[t.Var] = k
+	return k.n != 0
+}
+
+// propagate computes the values of f's variables on entry to each block: a
+// worklist to the fixpoint from the entry, each variable at its Init. Each
+// block's sets only grow, at most maxKnown+1 times a variable, so the
+// worklist ends.
+func propagate(f *Func) *varValues {
+	nv := len(f.Vars)
+	vv := &varValues{nv: nv, at: make([]known, len(f.Blocks)*nv)}
+	if nv == 0 {
+		return vv
+	}
+	for x, v := range f.Vars {
+		vv.at[x] = one(v.Init)
+	}
+	work := []int{0}
+	queued := make([]bool, len(f.Blocks))
+	queued[0] = true
+	s, base := make([]known, nv), make([]known, nv)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		queued[b] = false
+		blk := &f.Blocks[b]
+		perEdge := blk.Term.Kind == Choose
+		if !perEdge {
+			copy(base, vv.entry(b))
+			afterStores(blk, base, -1)
+		}
+		for i, t := range blk.Term.To {
+			if perEdge {
+				copy(s, vv.entry(b))
+				afterStores(blk, s, i)
+			} else {
+				copy(s, base)
+			}
+			if !refine(blk, i, s) {
+				continue
+			}
+			in := vv.entry(t)
+			grew := false
+			for x := range s {
+				if u := in[x].union(s[x]); u != in[x] {
+					in[x], grew = u, true
+				}
+			}
+			if grew && !queued[t] {
+				queued[t] = true
+				work = append(work, t)
+			}
+		}
+	}
+	return vv
+}
+
+// fold runs the pass. Pre: f passes Validate. Post: f passes Validate and
+// every run of it appends the same blocks as before; it changed something
+// when it returns true. Progress: one propagation, then one walk over the
+// blocks; a fold moves one store block's stores one block up, so a chain of
+// store blocks folds in one walk when its head comes first, and what is left
+// waits for the thread pass.
+func fold(f *Func) bool {
+	n := len(f.Blocks)
+	declared := declaredBlocks(f)
+	edges := make([]int, n) // entering edges
+	from := make([]int, n)  // the block of the last entering edge
+	for b := range f.Blocks {
+		for _, t := range f.Blocks[b].Term.To {
+			edges[t]++
+			from[t] = b
+		}
+	}
+	vv := propagate(f)
+	changed := false
+	for s := range f.Blocks {
+		blk := &f.Blocks[s]
+		if !storeBlock(blk, s) || declared[s] || edges[s] == 0 {
+			continue
+		}
+		if dropHeld(blk, vv.entry(s)) {
+			changed = true
+		}
+		if len(blk.Stores) == 0 || edges[s] != 1 {
+			continue
+		}
+		p, t := from[s], blk.Term.To[0]
+		if moveInto(f, vv, p, s) {
+			if from[t] == s {
+				from[t] = p
+			}
+			changed = true
+		}
+	}
+	return changed
+}
+
+// storeBlock: block blk (number s) is synthetic, heads nothing, and
+// branches on to another block.
+func storeBlock(blk *Block, s int) bool {
+	return blk.Kind == Synthetic && blk.Merge.Kind == NoMerge && blk.Term.Kind == Branch && blk.Term.To[0] != s
+}
+
+// declaredBlocks marks the blocks some header names as its merge or
+// continue target.
+func declaredBlocks(f *Func) []bool {
+	declared := make([]bool, len(f.Blocks))
+	for b := range f.Blocks {
+		m := &f.Blocks[b].Merge
+		if m.Kind != NoMerge {
+			declared[m.Merge] = true
+		}
+		if m.Kind == LoopMerge {
+			declared[m.Continue] = true
+		}
+	}
+	return declared
+}
+
+// dropHeld removes the stores of blk that write what their variable holds
+// already on every run (in: the values on entry). It reports whether it
+// removed one.
+func dropHeld(blk *Block, in []known) bool {
+	s := slices.Clone(in)
+	var kept []Store // a new list: the block's may be its working node's
+	for _, st := range blk.Stores {
+		if st.PerChoice == nil {
+			if v, ok := s[st.Var].single(); ok && v == st.Value {
+				continue
+			}
+		}
+		afterStores(&Block{Arity: blk.Arity, Stores: []Store{st}}, s, -1)
+		kept = append(kept, st)
+	}
+	dropped := len(kept) < len(blk.Stores)
+	blk.Stores = kept
+	return dropped
+}
+
+// moveInto folds store block s, entered by its one edge from block p, into
+// p when the rules allow (the package's header): p branches past s, to s's
+// target. It reports whether it did.
+func moveInto(f *Func, vv *varValues, p, s int) bool {
+	pb, sb := &f.Blocks[p], &f.Blocks[s]
+	t := sb.Term.To[0]
+	if p == s || f.Blocks[t].Merge.Kind == LoopMerge {
+		return false
+	}
+	i := slices.Index(pb.Term.To, s)
+	switch {
+	case pb.Term.Kind == Branch:
+		pb.Stores = append(slices.Clip(pb.Stores), sb.Stores...)
+	case pb.Term.Kind == Choose && pb.Arity == 2:
+		if !retargetable(pb, i, t) {
+			return false
+		}
+		stores, ok := perChoice(pb, vv.entry(p), i, sb.Stores)
+		if !ok {
+			return false
+		}
+		pb.Stores = stores
+	default:
+		return false
+	}
+	pb.Term.To[i] = t
+	sb.Stores = nil
+	return true
+}
+
+// retargetable: edge i of block blk may go to t instead (R15: a
+// conditional's two labels stay distinct; R11: a switch's case goes on only
+// to the switch's own merge, and a switch with its own case order keeps it).
+func retargetable(blk *Block, i, t int) bool {
+	to := blk.Term.To
+	if len(to) == 2 && to[1-i] == t {
+		return false
+	}
+	return !isSwitch(blk) || t == blk.Merge.Merge && blk.Term.Order == nil
+}
+
+// perChoice returns the stores of choosing block pb (entry values in) with
+// the stores ss of its choice i's store block folded in: each variable ss
+// writes gets one per-choice store, ss's value on choice i and on the others
+// the value pb leaves it with, which must be known. ok is false when it is
+// not.
+func perChoice(pb *Block, in []known, i int, ss []Store) (stores []Store, ok bool) {
+	var written []int
+	for _, st := range ss {
+		if !slices.Contains(written, st.Var) {
+			written = append(written, st.Var)
+		}
+	}
+	for _, st := range pb.Stores {
+		if !slices.Contains(written, st.Var) {
+			stores = append(stores, st)
+		}
+	}
+	s := make([]known, len(in))
+	for _, x := range written {
+		pc := make([]uint32, pb.Arity)
+		for c := range pb.Arity {
+			copy(s, in)
+			afterStores(pb, s, c)
+			if c == i {
+				afterStores(&Block{Stores: ss}, s, -1)
+			}
+			v, one := s[x].single()
+			if !one {
+				return nil, false
+			}
+			pc[c] = v
+		}
+		stores = append(stores, Store{Var: x, PerChoice: pc})
+	}
+	return stores, true
+}
