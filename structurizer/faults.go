@@ -49,3 +49,15 @@ func (o Options) Has(fault string) bool {
 	}
 	return false
 }
+
+// dropFirstMerge plants the drop-merge fault: the first original block (in
+// layout order) heading a selection loses its merge instruction.
+func dropFirstMerge(f *Func) {
+	for i := range f.Blocks {
+		b := &f.Blocks[i]
+		if b.Kind != Synthetic && b.Merge.Kind == SelectionMerge {
+			b.Merge = Merge{}
+			return
+		}
+	}
+}

@@ -11,14 +11,23 @@
 //	             passes below do not run (structured_nested.go; the faults
 //	             that can apply to it are planted afterwards)
 //	irreducible  multi-entry cycles get one selector header each
+//	             (structured_irreducible.go)
 //	loops        loops first: header, one latch, one merge with routed exits
+//	             (structured_loops.go)
 //	selections   each level's dominator tree laid out as selections, joins
 //	             under guards, skips routed (structured_emit.go)
 //	fold         store blocks folded into the block before them
 //	             (structured_fold.go)
 //	thread       empty forwarding blocks bypassed (structured_thread.go)
 //	layout       blocks in reverse post-order of the branch graph
+//	             (func_layout.go)
 //	selfcheck    the structured rules R1..R15 (structured_check.go)
+//
+// What the passes share lies below them: the structured function form
+// (func.go, func_layout.go), the input graph's analyses (structured_facts.go),
+// the working graph (structured_graph.go), and the self-check with its
+// dominator trees and rule helpers (structured_check.go, structured_dom.go).
+// A pass's file uses only those and its own helpers.
 //
 // Any error or panic in a pass, or a self-check failure, is a bug: the
 // strategy then returns the dispatch loop for the whole function, with
@@ -213,16 +222,4 @@ func (s *structState) check(p pass) error {
 		return SelfCheck(s.f)
 	}
 	return nil
-}
-
-// dropFirstMerge plants the drop-merge fault: the first original block (in
-// layout order) heading a selection loses its merge instruction.
-func dropFirstMerge(f *Func) {
-	for i := range f.Blocks {
-		b := &f.Blocks[i]
-		if b.Kind != Synthetic && b.Merge.Kind == SelectionMerge {
-			b.Merge = Merge{}
-			return
-		}
-	}
 }

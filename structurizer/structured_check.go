@@ -857,3 +857,30 @@ func checkExit(f *Func, cs []construct, s, u, t int) error {
 	}
 	return violation("R6", u, "selection %d left for %d", c.header, t)
 }
+
+// declaredBlocks marks the blocks some header names as its merge or
+// continue target.
+func declaredBlocks(f *Func) []bool {
+	declared := make([]bool, len(f.Blocks))
+	for b := range f.Blocks {
+		m := &f.Blocks[b].Merge
+		if m.Kind != NoMerge {
+			declared[m.Merge] = true
+		}
+		if m.Kind == LoopMerge {
+			declared[m.Continue] = true
+		}
+	}
+	return declared
+}
+
+// retargetable: edge i of block blk may go to t instead (R15: a
+// conditional's two labels stay distinct; R11: a switch's case goes on only
+// to the switch's own merge, and a switch with its own case order keeps it).
+func retargetable(blk *Block, i, t int) bool {
+	to := blk.Term.To
+	if len(to) == 2 && to[1-i] == t {
+		return false
+	}
+	return !isSwitch(blk) || t == blk.Merge.Merge && blk.Term.Order == nil
+}

@@ -262,22 +262,6 @@ func storeBlock(blk *Block, s int) bool {
 	return blk.Kind == Synthetic && blk.Merge.Kind == NoMerge && blk.Term.Kind == Branch && blk.Term.To[0] != s
 }
 
-// declaredBlocks marks the blocks some header names as its merge or
-// continue target.
-func declaredBlocks(f *Func) []bool {
-	declared := make([]bool, len(f.Blocks))
-	for b := range f.Blocks {
-		m := &f.Blocks[b].Merge
-		if m.Kind != NoMerge {
-			declared[m.Merge] = true
-		}
-		if m.Kind == LoopMerge {
-			declared[m.Continue] = true
-		}
-	}
-	return declared
-}
-
 // dropHeld removes the stores of blk that write what their variable holds
 // already on every run (in: the values on entry; s: room for a state). It
 // reports whether it removed one.
@@ -336,17 +320,6 @@ func moveInto(f *Func, vv *varValues, p, s int) bool {
 	pb.Term.To[i] = t
 	sb.Stores = nil
 	return true
-}
-
-// retargetable: edge i of block blk may go to t instead (R15: a
-// conditional's two labels stay distinct; R11: a switch's case goes on only
-// to the switch's own merge, and a switch with its own case order keeps it).
-func retargetable(blk *Block, i, t int) bool {
-	to := blk.Term.To
-	if len(to) == 2 && to[1-i] == t {
-		return false
-	}
-	return !isSwitch(blk) || t == blk.Merge.Merge && blk.Term.Order == nil
 }
 
 // perChoice returns the stores of choosing block pb (entry values in) with

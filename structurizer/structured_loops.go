@@ -35,15 +35,6 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// DefaultCloneBudget is the words the structured strategy may copy in all
-// when Options.CloneBudget is 0.
-const DefaultCloneBudget = 64
-
-// CloneMaxWeight is the largest weight (in words) of a return block that is
-// cloned rather than routed: about what a route costs (a store on the edge,
-// a guard testing it, a merge).
-const CloneMaxWeight = 16
-
 // passLoops normalizes every loop.
 //
 // Pre: the working graph is reducible; the entry node has no predecessor.

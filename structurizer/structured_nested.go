@@ -562,57 +562,6 @@ func (nt *nester) fail(format string, args ...any) bool {
 	return false
 }
 
-// graphFacts are a graph's analyses that every run of a search over it
-// reads and none changes: depth-first orders, predecessors, loop forest,
-// the nester's preorder and, once a run reaches the selections, the
-// post-dominators (computed once per graph rather than once per run; runs
-// are sequential, so the lazy post-dominators need no lock).
-type graphFacts struct {
-	order  cfg.Order
-	preds  [][]int
-	forest *cfg.Forest
-	pre    []int
-	pdom   *cfg.DomTree // nil until postDominators
-	tails  *tailIndex   // nil until tailIndex (structured_tails.go)
-}
-
-func factsOf(g *cfg.Graph) *graphFacts {
-	o, preds := cfg.DFSOrder(g), g.Preds()
-	return &graphFacts{order: o, preds: preds, forest: cfg.LoopForestOf(g, o, preds), pre: preorder(g)}
-}
-
-// postDominators returns g's post-dominator tree, computed on first use.
-func (fa *graphFacts) postDominators(g *cfg.Graph) *cfg.DomTree {
-	if fa.pdom == nil {
-		fa.pdom = cfg.PostDominators(g)
-	}
-	return fa.pdom
-}
-
-// preorder numbers g's blocks in depth-first preorder over successor
-// order from block 0 (-1: unreached).
-func preorder(g *cfg.Graph) []int {
-	pre := filled(g.Len(), -1)
-	clock := 0
-	stack := make([]int, 1, g.Len()+1)
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if pre[b] >= 0 {
-			continue
-		}
-		pre[b] = clock
-		clock++
-		s := g.Succs[b]
-		for i := len(s) - 1; i >= 0; i-- {
-			if pre[s[i]] < 0 {
-				stack = append(stack, s[i])
-			}
-		}
-	}
-	return pre
-}
-
 func newNester(g *cfg.Graph) *nester { return newNesterWith(g, factsOf(g)) }
 
 // newNesterWith is newNester with g's facts given; the nester only reads
@@ -681,14 +630,6 @@ func (nt *nester) adopt(x, m int) {
 	nt.kids[p] = slices.Delete(nt.kids[p], i, i+1)
 	nt.kids[x] = append(nt.kids[x], m)
 	nt.parent[m] = x
-}
-
-func filled(n, v int) []int {
-	s := make([]int, n)
-	for i := range s {
-		s[i] = v
-	}
-	return s
 }
 
 // freshRoom is how many fresh merges a run's tables have room for.

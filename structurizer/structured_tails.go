@@ -34,93 +34,9 @@
 // costs the smaller of the two; and only when the edges leaving m's
 // subtree are as many as the loop's leaving edges (and some are), since
 // otherwise the count alone decides. Without usable, tailWalk walks the tails as
-// the definition says.
+// the definition says. The index itself (tailIndex) is one of the graph's
+// facts (structured_facts.go), built once for every run of the search.
 package structurizer
-
-import (
-	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
-)
-
-// tailIndex is a graph's dominator tree laid out for the tail test: blocks
-// in preorder (byPre), each block's preorder number, subtree size and
-// depth, and leaving[x], the number of edges from x's subtree to blocks
-// outside it.
-type tailIndex struct {
-	usable  bool
-	entered bool // block 0 has predecessors
-	idom    []int
-	pre     []int
-	size    []int
-	depth   []int
-	byPre   []int
-	leaving []int
-}
-
-// newTailIndex builds g's tail index from its dominator tree.
-func newTailIndex(g *cfg.Graph, facts *graphFacts) *tailIndex {
-	n := g.Len()
-	ti := &tailIndex{usable: n > 0, entered: n > 0 && len(facts.preds[0]) > 0}
-	if !ti.usable {
-		return ti
-	}
-	dom := cfg.DominatorsOf(g, facts.order, facts.preds)
-	ti.idom = dom.IDom
-	ints := make([]int, 5*n)
-	ti.pre, ti.size, ti.depth, ti.byPre, ti.leaving = ints[:n:n], ints[n:2*n:2*n], ints[2*n:3*n:3*n], ints[3*n:4*n:4*n], ints[4*n:]
-	kids := treeKids(ti.idom)
-	clock := 0
-	stack := []int{0}
-	for len(stack) > 0 { // preorder, children in block order
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		ti.pre[b], ti.byPre[clock] = clock, b
-		clock++
-		k := kids.of(b)
-		for i := len(k) - 1; i >= 0; i-- {
-			ti.depth[k[i]] = ti.depth[b] + 1
-			stack = append(stack, k[i])
-		}
-	}
-	if clock != n {
-		ti.usable = false // an unreachable block
-		return ti
-	}
-	for i := n - 1; i >= 0; i-- { // subtree sizes, bottom-up
-		b := ti.byPre[i]
-		ti.size[b]++
-		if d := ti.idom[b]; d >= 0 {
-			ti.size[d] += ti.size[b]
-		}
-	}
-	for p := range n { // +1 at each edge's source, -1 at its nearest common dominator
-		for _, t := range g.Succs[p] {
-			ti.leaving[p]++
-			if ti.dominates(t, p) {
-				ti.leaving[t]--
-			} else {
-				ti.leaving[ti.idom[t]]--
-			}
-		}
-	}
-	for i := n - 1; i > 0; i-- {
-		b := ti.byPre[i]
-		ti.leaving[ti.idom[b]] += ti.leaving[b]
-	}
-	return ti
-}
-
-// dominates reports whether a dominates b (reflexive).
-func (ti *tailIndex) dominates(a, b int) bool {
-	return ti.pre[a] <= ti.pre[b] && ti.pre[b] < ti.pre[a]+ti.size[a]
-}
-
-// tailIndex returns g's tail index, built on first use.
-func (fa *graphFacts) tailIndex(g *cfg.Graph) *tailIndex {
-	if fa.tails == nil {
-		fa.tails = newTailIndex(g, fa)
-	}
-	return fa.tails
-}
 
 // loopTails is what the tail test knows of the loop loopMerge is choosing
 // a merge for: its header, the size of D, the edges leaving h's subtree

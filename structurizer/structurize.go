@@ -32,6 +32,15 @@ type Options struct {
 	Hooks *Hooks
 }
 
+// DefaultCloneBudget is the words the structured strategy may copy in all
+// when Options.CloneBudget is 0.
+const DefaultCloneBudget = 64
+
+// CloneMaxWeight is the largest weight (in words) of a return block that is
+// cloned rather than routed: about what a route costs (a store on the edge,
+// a guard testing it, a merge).
+const CloneMaxWeight = 16
+
 // Result is a structured function with its statistics.
 type Result struct {
 	Func  *Func

@@ -1,5 +1,6 @@
-// structured_layout.go: the layout pass of the structured strategy. The
-// emitter allocates blocks in walk order (a guard before the arms it
+// func_layout.go: the layout order of a structured function, which the
+// structured strategy's nested pass and its layout pass both use. A Func is
+// built in walk order (the emitter puts a guard before the arms it
 // follows); SPIR-V wants every block after its dominator and the entry first
 // (rule R14). The layout is the reverse post-order of the branch graph from
 // the entry, which places every block after its dominator, followed by the

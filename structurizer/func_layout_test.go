@@ -1,4 +1,4 @@
-// structured_layout_test.go: the layout pass's in-place block move
+// func_layout_test.go: the layout's in-place block move
 // (moveBlocks) against a copy made through the permutation, on seeded
 // random permutations; and what the layout pass is given: every loop's
 // continue target reached by a branch.

@@ -1,0 +1,150 @@
+// structured_facts.go: the analyses of the input graph that the structured
+// strategy computes once and every stage reads: depth-first orders,
+// predecessors, the loop nesting forest, a depth-first preorder, and, on
+// first use, the post-dominator tree and the dominator tree laid out for
+// the nested pass's tail test (tailIndex, whose use structured_tails.go
+// explains). None of them changes once computed.
+package structurizer
+
+import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+
+// graphFacts are a graph's analyses that every run of a search over it
+// reads and none changes: depth-first orders, predecessors, loop forest,
+// the nester's preorder and, once a run reaches the selections, the
+// post-dominators (computed once per graph rather than once per run; runs
+// are sequential, so the lazy post-dominators need no lock).
+type graphFacts struct {
+	order  cfg.Order
+	preds  [][]int
+	forest *cfg.Forest
+	pre    []int
+	pdom   *cfg.DomTree // nil until postDominators
+	tails  *tailIndex   // nil until tailIndex (structured_tails.go)
+}
+
+func factsOf(g *cfg.Graph) *graphFacts {
+	o, preds := cfg.DFSOrder(g), g.Preds()
+	return &graphFacts{order: o, preds: preds, forest: cfg.LoopForestOf(g, o, preds), pre: preorder(g)}
+}
+
+// postDominators returns g's post-dominator tree, computed on first use.
+func (fa *graphFacts) postDominators(g *cfg.Graph) *cfg.DomTree {
+	if fa.pdom == nil {
+		fa.pdom = cfg.PostDominators(g)
+	}
+	return fa.pdom
+}
+
+// preorder numbers g's blocks in depth-first preorder over successor
+// order from block 0 (-1: unreached).
+func preorder(g *cfg.Graph) []int {
+	pre := filled(g.Len(), -1)
+	clock := 0
+	stack := make([]int, 1, g.Len()+1)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if pre[b] >= 0 {
+			continue
+		}
+		pre[b] = clock
+		clock++
+		s := g.Succs[b]
+		for i := len(s) - 1; i >= 0; i-- {
+			if pre[s[i]] < 0 {
+				stack = append(stack, s[i])
+			}
+		}
+	}
+	return pre
+}
+
+// tailIndex is a graph's dominator tree laid out for the tail test: blocks
+// in preorder (byPre), each block's preorder number, subtree size and
+// depth, and leaving[x], the number of edges from x's subtree to blocks
+// outside it.
+type tailIndex struct {
+	usable  bool
+	entered bool // block 0 has predecessors
+	idom    []int
+	pre     []int
+	size    []int
+	depth   []int
+	byPre   []int
+	leaving []int
+}
+
+// newTailIndex builds g's tail index from its dominator tree.
+func newTailIndex(g *cfg.Graph, facts *graphFacts) *tailIndex {
+	n := g.Len()
+	ti := &tailIndex{usable: n > 0, entered: n > 0 && len(facts.preds[0]) > 0}
+	if !ti.usable {
+		return ti
+	}
+	dom := cfg.DominatorsOf(g, facts.order, facts.preds)
+	ti.idom = dom.IDom
+	ints := make([]int, 5*n)
+	ti.pre, ti.size, ti.depth, ti.byPre, ti.leaving = ints[:n:n], ints[n:2*n:2*n], ints[2*n:3*n:3*n], ints[3*n:4*n:4*n], ints[4*n:]
+	kids := treeKids(ti.idom)
+	clock := 0
+	stack := []int{0}
+	for len(stack) > 0 { // preorder, children in block order
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ti.pre[b], ti.byPre[clock] = clock, b
+		clock++
+		k := kids.of(b)
+		for i := len(k) - 1; i >= 0; i-- {
+			ti.depth[k[i]] = ti.depth[b] + 1
+			stack = append(stack, k[i])
+		}
+	}
+	if clock != n {
+		ti.usable = false // an unreachable block
+		return ti
+	}
+	for i := n - 1; i >= 0; i-- { // subtree sizes, bottom-up
+		b := ti.byPre[i]
+		ti.size[b]++
+		if d := ti.idom[b]; d >= 0 {
+			ti.size[d] += ti.size[b]
+		}
+	}
+	for p := range n { // +1 at each edge's source, -1 at its nearest common dominator
+		for _, t := range g.Succs[p] {
+			ti.leaving[p]++
+			if ti.dominates(t, p) {
+				ti.leaving[t]--
+			} else {
+				ti.leaving[ti.idom[t]]--
+			}
+		}
+	}
+	for i := n - 1; i > 0; i-- {
+		b := ti.byPre[i]
+		ti.leaving[ti.idom[b]] += ti.leaving[b]
+	}
+	return ti
+}
+
+// dominates reports whether a dominates b (reflexive).
+func (ti *tailIndex) dominates(a, b int) bool {
+	return ti.pre[a] <= ti.pre[b] && ti.pre[b] < ti.pre[a]+ti.size[a]
+}
+
+// tailIndex returns g's tail index, built on first use.
+func (fa *graphFacts) tailIndex(g *cfg.Graph) *tailIndex {
+	if fa.tails == nil {
+		fa.tails = newTailIndex(g, fa)
+	}
+	return fa.tails
+}
+
+// filled is n ints, each v.
+func filled(n, v int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
