@@ -26,6 +26,9 @@
 // Small return blocks reached by a skip are cloned instead, within the clone
 // budget. Everything is emitted once per node: time is linear in the size of
 // the working graph plus the guards' route values.
+//
+// The levels it walks are analysed in structured_levels.go; its stack of
+// pending joins is structured_frames.go.
 package structurizer
 
 import "fmt"
@@ -33,274 +36,13 @@ import "fmt"
 // neverRouted is a route value no edge stores (values are node ids plus one).
 const neverRouted = ^uint32(0) - 1
 
-// levels holds the per-level analyses (each node belongs to one level).
-type levels struct {
-	rpo  []int // RPO number within the node's level, -1 if unreached
-	idom []int
-	in   []int // distinct predecessors in the level (a switch's cases to one block count once)
-	kids [][]int
-	// flows[x]: some level edge leaves x's dominator subtree (to a join of
-	// an ancestor), so x's subtree can end by going on after it.
-	flows []bool
-}
-
-// levelSuccs are node x's successors in its level's acyclic graph: a child
-// loop's header is followed by the child's merge; the level's own latch and
-// merge are sinks and left out.
-func (w *work) levelSuccs(x int, buf []int) []int {
-	n := &w.nodes[x]
-	buf = buf[:0]
-	switch n.kind {
-	case wLoopHeader:
-		return append(buf, w.loops[n.loop].M)
-	case wLatch:
-		return buf
-	}
-	lv := w.level[x]
-	for _, t := range n.succs {
-		if lv >= 0 && (t == w.loops[lv].C || t == w.loops[lv].M) {
-			continue
-		}
-		buf = append(buf, t)
-	}
-	return buf
-}
-
-// analyzeLevels computes, for every level, the reverse post-order from the
-// level's entry, the dominator tree (one pass in RPO: the level is acyclic)
-// and the incoming edge counts.
-func (w *work) analyzeLevels() *levels {
-	n := len(w.nodes)
-	// Each node is one node's kid at most: the kid lists are carved from
-	// one array, a list getting room for this level's kids when first
-	// filled (a later level's kid, were there one, would copy it).
-	// Likewise the predecessor lists, from room for every level edge.
-	room := 0
-	for i := range w.nodes {
-		room += max(len(w.nodes[i].succs), 1)
-	}
-	// rpo, idom, in, the kid lists' room, the counts, the post-order and
-	// the predecessor lists' room in one allocation.
-	ints := make([]int, 7*n+room)
-	lv := &levels{rpo: ints[:n:n], idom: ints[n : 2*n : 2*n], in: ints[2*n : 3*n : 3*n], kids: make([][]int, n)}
-	for i := range lv.rpo {
-		lv.rpo[i], lv.idom[i] = -1, -1
-	}
-	kidRoom, kidCount, predCount := ints[3*n:4*n:4*n], ints[4*n:5*n:5*n], ints[5*n:6*n:6*n]
-	post := ints[6*n : 6*n : 7*n]
-	predRoom := ints[7*n:]
-	entries := make([]int, 1, 1+len(w.loops))
-	entries[0] = w.functionEntry()
-	for _, l := range w.loops {
-		entries = append(entries, l.entry)
-	}
-	var buf []int
-	preds := make([][]int, n)
-	state := make([]uint8, n)
-	// Each node's level successors are listed once, when the walk enters
-	// it (a dispatch node has thousands), into one arena.
-	type frame struct {
-		b, i int
-		s    []int
-	}
-	arena := make([]int, 0, room)
-	succsOf := func(x int) []int {
-		s := w.levelSuccs(x, arena[len(arena):])
-		if len(s) <= cap(arena)-len(arena) {
-			arena = arena[:len(arena)+len(s)]
-		}
-		return s
-	}
-	stack := make([]frame, 0, n)
-	for _, root := range entries {
-		post = post[:0]
-		stack = append(stack[:0], frame{root, 0, succsOf(root)})
-		state[root] = 1
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			if top.i < len(top.s) {
-				t := top.s[top.i]
-				top.i++
-				if state[t] == 0 {
-					state[t] = 1
-					stack = append(stack, frame{t, 0, succsOf(t)})
-				}
-				continue
-			}
-			post = append(post, top.b)
-			stack = stack[:len(stack)-1]
-		}
-		for i := len(post) - 1; i >= 0; i-- {
-			lv.rpo[post[i]] = len(post) - 1 - i
-		}
-		for i := len(post) - 1; i >= 0; i-- {
-			buf = w.levelSuccs(post[i], buf)
-			for _, t := range buf {
-				predCount[t]++
-			}
-		}
-		for i := len(post) - 1; i >= 0; i-- {
-			x := post[i]
-			buf = w.levelSuccs(x, buf)
-			for _, t := range buf {
-				if c := predCount[t]; c > 0 {
-					if preds[t] == nil {
-						preds[t], predRoom = predRoom[:0:c], predRoom[c:]
-					}
-					predCount[t] = 0
-				}
-				if k := len(preds[t]); k == 0 || preds[t][k-1] != x {
-					preds[t] = append(preds[t], x)
-					lv.in[t]++
-				}
-			}
-		}
-		for i := len(post) - 1; i >= 0; i-- {
-			v := post[i]
-			if v == root {
-				continue
-			}
-			d := -1
-			for _, p := range preds[v] {
-				if lv.rpo[p] >= lv.rpo[v] {
-					continue // not acyclic: left for the self-check to catch
-				}
-				if d < 0 {
-					d = p
-					continue
-				}
-				a, b := p, d
-				for a != b {
-					for lv.rpo[a] > lv.rpo[b] {
-						a = lv.idom[a]
-					}
-					for lv.rpo[b] > lv.rpo[a] {
-						b = lv.idom[b]
-					}
-				}
-				d = a
-			}
-			lv.idom[v] = d
-			if d >= 0 {
-				kidCount[d]++
-			}
-		}
-		for i := len(post) - 1; i >= 0; i-- {
-			v := post[i]
-			if d := lv.idom[v]; v != root && d >= 0 {
-				if k := kidCount[d]; k > 0 {
-					if lv.kids[d] == nil {
-						lv.kids[d], kidRoom = kidRoom[:0:k], kidRoom[k:]
-					}
-					kidCount[d] = 0
-				}
-				lv.kids[d] = append(lv.kids[d], v)
-			}
-		}
-	}
-	w.findFlows(lv, entries)
-	return lv
-}
-
-// findFlows numbers each level's dominator tree in pre-order and marks the
-// subtrees that an edge leaves: an edge u->s with u in x's subtree leaves it
-// when s's number lies outside x's interval. One pass over the edges, one
-// bottom-up pass over the trees.
-func (w *work) findFlows(lv *levels, roots []int) {
-	n := len(w.nodes)
-	perNode := make([]int, 4*n) // pre, last, lo and hi in one allocation
-	pre, last := perNode[:n:n], perNode[n:2*n:2*n]
-	order := make([]int, 0, n)
-	stack := make([]int, 0, n)
-	for _, r := range roots {
-		stack = append(stack[:0], r)
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			pre[x] = len(order)
-			order = append(order, x)
-			for i := len(lv.kids[x]) - 1; i >= 0; i-- {
-				stack = append(stack, lv.kids[x][i])
-			}
-		}
-	}
-	lo, hi := perNode[2*n:3*n:3*n], perNode[3*n:]
-	lv.flows = make([]bool, n)
-	var buf []int
-	for i := len(order) - 1; i >= 0; i-- {
-		x := order[i]
-		lo[x], hi[x], last[x] = pre[x], pre[x], pre[x]
-		buf = w.levelSuccs(x, buf)
-		for _, s := range buf {
-			lo[x], hi[x] = min(lo[x], pre[s]), max(hi[x], pre[s])
-		}
-		for _, k := range lv.kids[x] {
-			lo[x], hi[x], last[x] = min(lo[x], lo[k]), max(hi[x], hi[k]), max(last[x], last[k])
-		}
-		lv.flows[x] = lo[x] < pre[x] || hi[x] > last[x]
-	}
-}
-
-// frame is one pending position of the walk: reaching merge means going on
-// with node def. A pass frame (a construct's exit block E_x) forwards to the
-// enclosing frame and routes nothing itself.
-type frame struct {
-	merge int
-	def   int
-	pass  bool
-	used  bool
-	// crossTo is the stack index of the farthest frame a skip passing this
-	// one is going to (noCross: none passes); target: a skip ends here.
-	crossTo int
-	target  bool
-	at      int // the frame's index in the stack it was pushed on
-}
-
-const noCross = int(^uint(0) >> 1)
-
-// newFrame is a pending position.
-func newFrame(merge, def int, pass bool) *frame {
-	return &frame{merge: merge, def: def, pass: pass, crossTo: noCross}
-}
-
-// push puts f on top of the stack; a join's frame becomes its def's
-// pending frame.
-func (e *emitter) push(f *frame) {
-	f.at = len(e.frames)
-	e.frames = append(e.frames, f)
-	if !f.pass {
-		e.pending[f.def] = f
-	}
-}
-
-// pop removes the top frame and hands the skips passing it on to the frame
-// below when they go further: O(1) per frame, whatever the skips.
-func (e *emitter) pop() *frame {
-	k := len(e.frames) - 1
-	f := e.frames[k]
-	e.frames = e.frames[:k]
-	if !f.pass {
-		e.pending[f.def] = nil
-	}
-	if f.crossTo < k-1 {
-		next := e.frames[k-1]
-		next.crossTo = min(next.crossTo, f.crossTo)
-	}
-	return f
-}
-
 // emitter lays out the working graph as a Func.
 type emitter struct {
-	w      *work
-	lv     *levels
-	f      *Func
-	fb     []int // node -> Func block, -1 until allocated
-	frames []*frame
-	// pending is, by node, the frame of a join not yet popped: the lookup
-	// of an edge's pending join in O(1), where a scan of the stack costs
-	// its depth. A node is a join of one construct at most (its dominator
-	// tree parent's), so it has one frame at most.
-	pending []*frame
+	w       *work
+	lv      *levels
+	f       *Func
+	fb      []int // node -> Func block, -1 until allocated
+	frames  frameStack
 	cur     int // current level (loop index, -1: function)
 	headers []int
 	clears  []int // blocks of joins that skips end at: they clear the skip variable
@@ -337,7 +79,7 @@ func (e *emitter) list(vals ...int) []int {
 }
 
 func newEmitter(w *work, origN int) *emitter {
-	e := &emitter{w: w, lv: w.analyzeLevels(), f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes)), pending: make([]*frame, len(w.nodes)), twice: w.twiceToLoops()} // deferred is made on first use
+	e := &emitter{w: w, lv: newLevels(w), f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes)), frames: frameStack{pending: make([]*frame, len(w.nodes))}, twice: w.twiceToLoops()} // deferred is made on first use
 	for i := range e.fb {
 		e.fb[i] = -1
 	}
@@ -444,10 +186,10 @@ func (e *emitter) node(x int) {
 func (e *emitter) loop(li int) {
 	l := &e.w.loops[li]
 	h, c, m := e.block(l.H), e.block(l.C), e.block(l.M)
-	saved, savedCur := e.frames, e.cur
-	e.frames, e.cur = nil, li
+	saved, savedCur := e.frames.stack, e.cur
+	e.frames.stack, e.cur = nil, li
 	e.node(l.entry)
-	e.frames, e.cur = saved, savedCur
+	e.frames.stack, e.cur = saved, savedCur
 	hb := e.base(l.H)
 	hb.Merge = Merge{Kind: LoopMerge, Merge: m, Continue: c}
 	hb.Term = Term{Kind: Branch, To: e.list(e.fb[l.entry])}
@@ -486,16 +228,16 @@ func (e *emitter) branching(x, id int, b Block) {
 	if len(joins) == 0 && (e.branchToLoop(x, id, b) || e.armMerge(x, id, b)) {
 		return
 	}
-	enclosing := e.top()
+	enclosing := e.frames.top()
 	exit := newFrame(e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "exit"}), -1, true)
 	if enclosing != nil {
 		exit.def = enclosing.def
 	}
-	e.push(exit)
+	e.frames.push(exit)
 	gs := make([]*frame, len(joins))
 	for i := len(joins) - 1; i >= 0; i-- {
 		gs[i] = newFrame(e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "guard"}), joins[i], false)
-		e.push(gs[i])
+		e.frames.push(gs[i])
 	}
 	e.guards += len(joins)
 	merge := exit.merge
@@ -517,11 +259,11 @@ func (e *emitter) branching(x, id int, b Block) {
 	e.setTerm(n, &b, to)
 	e.f.Blocks[id] = b
 	for i, j := range joins {
-		e.pop()
-		e.guard(gs[i], e.top(), j)
+		e.frames.pop()
+		e.guard(gs[i], e.frames.top(), j)
 		e.node(j)
 	}
-	e.pop()
+	e.frames.pop()
 	if exit.used {
 		if enclosing == nil {
 			panic("bug: construct exit used at the top of a level")
@@ -740,13 +482,6 @@ func (e *emitter) afterLoop(h int) int {
 	}
 }
 
-func (e *emitter) top() *frame {
-	if len(e.frames) == 0 {
-		return nil
-	}
-	return e.frames[len(e.frames)-1]
-}
-
 // guard fills frame f's guard block: a plain branch to join j when no skip
 // passes it, else a selection on the skip variable that runs j when no skip
 // is pending (0) or the pending one is j's, and sends every other value on
@@ -802,7 +537,7 @@ func (e *emitter) edge(x, t int, sw bool) int {
 		}
 		return e.fb[t]
 	}
-	top := e.top()
+	top := e.frames.top()
 	if top == nil {
 		panic(fmt.Sprintf("bug: edge %d->%d to a join with no pending frame", x, t))
 	}
@@ -810,9 +545,9 @@ func (e *emitter) edge(x, t int, sw bool) int {
 		top.used = true
 		return top.merge
 	}
-	at := e.pendingFor(t)
+	at := e.frames.pendingFor(t)
 	if e.w.opt.CheckPasses {
-		if ref := e.pendingScan(t); ref != at {
+		if ref := e.frames.pendingScan(t); ref != at {
 			panic(fmt.Sprintf("bug: edge %d->%d: pending join at %d, the stack's scan says %d", x, t, at, ref))
 		}
 	}
@@ -822,33 +557,11 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	if c, ok := e.cloneReturn(t); ok {
 		return c
 	}
-	e.frames[at].target = true
+	e.frames.stack[at].target = true
 	top.crossTo = min(top.crossTo, at)
 	top.used = true
 	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "skip",
 		Stores: []Store{{Var: e.w.skip(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: e.list(top.merge)}})
-}
-
-// pendingFor is the stack index of the frame of the current level whose
-// join is t, -1 when none is. A loop body starts a stack of its own, so a
-// frame of an enclosing level is not at its index in the current stack.
-func (e *emitter) pendingFor(t int) int {
-	f := e.pending[t]
-	if f == nil || f.at >= len(e.frames) || e.frames[f.at] != f {
-		return -1
-	}
-	return f.at
-}
-
-// pendingScan is pendingFor's obvious reference, a scan of the stack from
-// the top, run under Options.CheckPasses.
-func (e *emitter) pendingScan(t int) int {
-	for j := len(e.frames) - 1; j >= 0; j-- {
-		if !e.frames[j].pass && e.frames[j].def == t {
-			return j
-		}
-	}
-	return -1
 }
 
 // cloneReturn copies a small return block instead of routing a skip to it,
