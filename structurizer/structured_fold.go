@@ -295,7 +295,7 @@ func dropHeld(blk *Block, in, s []known) bool {
 func moveInto(f *Func, vv *varValues, p, s int) bool {
 	pb, sb := &f.Blocks[p], &f.Blocks[s]
 	t := sb.Term.To[0]
-	if p == s || f.Blocks[t].Merge.Kind == LoopMerge {
+	if f.Blocks[t].Merge.Kind == LoopMerge {
 		return false
 	}
 	i := 0
@@ -348,8 +348,8 @@ func perChoice(pb *Block, in []known, i int, ss []Store) (stores []Store, ok boo
 			if c == i {
 				afterStores(&Block{Stores: ss}, s, -1)
 			}
-			v, one := s[x].single()
-			if !one {
+			v, held := s[x].single()
+			if !held {
 				return nil, false
 			}
 			pc[c] = v
