@@ -13,7 +13,11 @@
 //	irreducible  multi-entry cycles get one selector header each
 //	             (structured_irreducible.go)
 //	loops        loops first: header, one latch, one merge with routed exits
-//	             (structured_loops.go)
+//	             (structured_loops.go; return tails placed first,
+//	             structured_loops_tails.go; each loop's way out found,
+//	             structured_loops_exits.go with its exit destinations and
+//	             exit regions, structured_loops_dests.go and
+//	             structured_loops_region.go)
 //	selections   each level's dominator tree laid out as selections, joins
 //	             under guards, skips routed (structured_emit.go)
 //	fold         store blocks folded into the block before them

@@ -68,10 +68,9 @@ type work struct {
 	selVar   int // selector variable of irreducible headers, -1 until used
 	skipVar  int // skip variable of the selections' guards, -1 until used
 	loops    []wloop
-	preds    [][]int // predecessors of the input's nodes, for the loops pass
-	level    []int   // per node: innermost loop whose body holds it, -1 for the function level (after the loops pass)
-	budget   int     // clone words left
-	cloneMax int     // largest weight of a block worth cloning instead of routing
+	level    []int // per node: innermost loop whose body holds it, -1 for the function level (after the loops pass)
+	budget   int   // clone words left
+	cloneMax int   // largest weight of a block worth cloning instead of routing
 	opt      Options
 	clones   int
 	notes    []string

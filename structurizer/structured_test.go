@@ -166,7 +166,7 @@ func TestStructurizeLeavesItsInputAlone(t *testing.T) {
 // stacks under CheckPasses, where the walk checks each lookup of a pending
 // join (pendingFor) against a scan of the stack (pendingScan), each
 // twiceToLoop against a count of edges (twiceToLoopScan), and the loops
-// pass checks exitDests against exitDestsScan; a
+// pass checks exitDests against its scan (exitWalk.scan); a
 // disagreement panics, which the strategy reports as a fallback.
 func TestPendingJoinIndex(t *testing.T) {
 	r := loggedRand(t, 11)

@@ -1,0 +1,154 @@
+// structured_loops_dests.go: each loop's exit destinations, as the exit
+// search reads them every round: the blocks its exit edges go to (-1 for
+// continuing an outer loop), found by walking each edge up the loop tree
+// as far as the loops it leaves, next to exitWalk.scan, the obvious
+// reference that asks every loop on the way (Options.CheckPasses compares
+// them).
+package structurizer
+
+import (
+	"fmt"
+	"slices"
+)
+
+// exitDests lists each loop's exit destinations (-1 stands for continuing
+// an outer loop), each loop's in the order of its exit edges.
+func (lp *loopsPass) exitDests() [][]int {
+	ew := &exitWalk{loopsPass: lp}
+	ew.depth = ew.loopDepths()
+	return ew.dests()
+}
+
+// exitWalk is one listing of exit destinations, with the loop tree's depths
+// to find where an edge's walk stops.
+type exitWalk struct {
+	*loopsPass
+	depth []int // per loop, at index loop+1: its depth in the loop tree (loopDepths)
+}
+
+// dests is exitDests' listing. An edge's walk is as long as the loops it
+// leaves; no map, a count per loop instead.
+func (ew *exitWalk) dests() [][]int {
+	type exit struct{ loop, dest int }
+	var exits []exit // every loop an edge leaves, in the order of the edges
+	depth := ew.depth
+	for _, b := range ew.dfs.RPO {
+		sl := ew.level[b]
+		for _, t := range ew.nodes[b].succs {
+			tl, d := ew.level[t], t
+			if lt, ok := ew.f.IsHeader(t); ok {
+				tl = ew.loops[lt].parent
+				if ew.within(lt, sl) {
+					tl, d = lt, -1
+				}
+			}
+			// The loops the edge leaves: sl and its parents up to (not
+			// including) the innermost loop holding tl too.
+			for x, y := sl, tl; x != y; {
+				if depth[x+1] >= depth[y+1] {
+					exits = append(exits, exit{x, d})
+					x = ew.loops[x].parent
+				} else {
+					y = ew.loops[y].parent
+				}
+			}
+		}
+	}
+	// Grouped by loop, in edge order (a counting sort), then each loop's
+	// first exit to a destination kept: seen holds, by destination (-1 at
+	// the end), the loop that last kept it.
+	start := make([]int, len(ew.loops)+1)
+	for _, x := range exits {
+		start[x.loop+1]++
+	}
+	for li := range ew.loops {
+		start[li+1] += start[li]
+	}
+	byLoop := make([]int, len(exits))
+	at := slices.Clone(start[:len(ew.loops)])
+	for _, x := range exits {
+		byLoop[at[x.loop]] = x.dest
+		at[x.loop]++
+	}
+	seen := make([]int, len(ew.nodes)+1)
+	dests := make([][]int, len(ew.loops))
+	for li := range ew.loops {
+		for _, d := range byLoop[start[li]:start[li+1]] {
+			k := d
+			if d < 0 {
+				k = len(ew.nodes)
+			}
+			if seen[k] != li+1 {
+				seen[k] = li + 1
+				dests[li] = append(dests[li], d)
+			}
+		}
+	}
+	if ew.opt.CheckPasses {
+		if ref := ew.scan(); !slices.EqualFunc(dests, ref, slices.Equal) {
+			panic(fmt.Sprintf("bug: exit destinations %v, the scan says %v", dests, ref))
+		}
+	}
+	return dests
+}
+
+// within is inLoop with the loop tree's depths: level lv lies in loop l.
+func (ew *exitWalk) within(l, lv int) bool {
+	depth := ew.depth
+	for lv >= 0 && depth[lv+1] > depth[l+1] {
+		lv = ew.loops[lv].parent
+	}
+	return lv == l
+}
+
+// scan is dests' obvious reference: each edge walks up from
+// its source's level, asking of every loop whether it holds the target's.
+func (ew *exitWalk) scan() [][]int {
+	dests := make([][]int, len(ew.loops))
+	noted := map[[2]int]bool{} // {loop, destination}: a set, so a loop with many destinations costs no scan per edge
+	note := func(x, d int) {
+		if k := [2]int{x, d}; !noted[k] {
+			noted[k] = true
+			dests[x] = append(dests[x], d)
+		}
+	}
+	for _, b := range ew.dfs.RPO {
+		sl := ew.level[b]
+		for _, t := range ew.nodes[b].succs {
+			tl, d := ew.level[t], t
+			if lt, ok := ew.f.IsHeader(t); ok {
+				tl = ew.loops[lt].parent
+				if ew.inLoop(lt, sl) {
+					tl, d = lt, -1
+				}
+			}
+			for x := sl; x >= 0 && !ew.inLoop(x, tl); x = ew.loops[x].parent {
+				note(x, d)
+			}
+		}
+	}
+	return dests
+}
+
+// loopDepths is each loop's depth in the loop tree at index loop+1 (the
+// function level, -1, has depth 0 at index 0): a loop's parent comes first
+// or later in the list, so depths are filled by walking up to a known one.
+func (ew *exitWalk) loopDepths() []int {
+	depth := make([]int, len(ew.loops)+1)
+	for i := range ew.loops {
+		depth[i+1] = -1
+	}
+	var walk []int
+	for i := range ew.loops {
+		walk = walk[:0]
+		x := i
+		for x >= 0 && depth[x+1] < 0 {
+			walk = append(walk, x)
+			x = ew.loops[x].parent
+		}
+		for k := len(walk) - 1; k >= 0; k-- {
+			depth[walk[k]+1] = depth[ew.loops[walk[k]].parent+1] + 1
+		}
+	}
+	return depth
+}

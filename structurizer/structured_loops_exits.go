@@ -1,0 +1,247 @@
+// structured_loops_exits.go: the loops pass's search for each loop's way
+// out. Before any header, latch or merge is placed, what lies between a
+// loop's exits and the block where they meet (their nearest common
+// post-dominator) moves into the loop, and so does a destination that only
+// branches on to another one; the rounds end when nothing moves, and each
+// loop that then leaves for one block records it as its exit (the merge
+// candidate, rule R6). The post-dominators count every loop without an exit
+// as leaving for a sink of its own, so a second structurization finds the
+// same meeting points (idempotence).
+package structurizer
+
+import (
+	"slices"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// findExits records each loop's exit destination: the one block its exits
+// go to, or -1 when they go to several, continue an outer loop or enter
+// another loop. A destination that only branches on to another destination
+// of the same loop and is entered only from the loop (an exit store left by
+// an earlier structurization, say) is moved into the loop first.
+//
+// Progress: each round moves at least one block into a deeper level, and a
+// block can only go as deep as the loop nesting, so the rounds end.
+func (lp *loopsPass) findExits() {
+	(&exitSearch{loopsPass: lp, tail: lp.tails(len(lp.nodes))}).run()
+}
+
+// exitSearch is one run of findExits over the loops pass's graph, with
+// the return tails its rounds share.
+type exitSearch struct {
+	*loopsPass
+	tail []bool // the return tails among the nodes (loopsPass.tails)
+}
+
+// run is findExits' rounds.
+func (es *exitSearch) run() {
+	var pdom *cfg.DomTree // computed once, when a loop leaves for several blocks
+	// The post-dominators with returns ignored depend on a round only
+	// through the loops whose exits all return (the edges do not change),
+	// so they are computed when first needed and again only when those
+	// loops change.
+	var pdomTails *cfg.DomTree
+	var returning []int // pdomTails' loops whose exits all return
+	for {
+		dests := es.exitDests()
+		moved := false
+		// fresh: pdomTails is known to fit this round's dests.
+		fresh := false
+		for li := len(dests) - 1; li >= 0; li-- { // inner loops first
+			if len(dests[li]) >= 2 && pdom == nil {
+				pdom = es.postDominators(dests, nil)
+			}
+			if es.absorbRegion(pdom, li, dests[li], false) {
+				moved = true
+				continue
+			}
+			if len(dests[li]) < 2 {
+				continue
+			}
+			if !fresh {
+				if r := returningLoops(dests, es.tail); pdomTails == nil || !slices.Equal(r, returning) {
+					pdomTails, returning = es.postDominators(dests, es.tail), r
+				}
+				fresh = true
+			}
+			if es.absorbRegion(pdomTails, li, dests[li], true) {
+				moved = true
+			}
+		}
+		if moved {
+			continue
+		}
+		for li, ds := range dests {
+			set := es.newDestSet(ds)
+			for _, d := range ds {
+				if es.absorbable(li, d, ds, set) {
+					es.level[d] = li
+					moved = true
+				}
+			}
+		}
+		if moved {
+			continue
+		}
+		for li := range es.loops {
+			es.loops[li].exit = -1
+			if len(dests[li]) == 1 {
+				es.loops[li].exit = dests[li][0]
+			}
+		}
+		return
+	}
+}
+
+// postDominators of the working graph in which every loop without an exit
+// also leaves for a sink: the structured form names such a loop's merge by
+// a test that never holds, and structurizing that form again sees the merge
+// as a block that ends the function. Counting it here makes both runs find
+// the same meeting points (idempotence).
+//
+// With tail non-nil, paths into return tails are ignored: a node that is no
+// tail loses its edges to tails, and a loop whose exits all go to tails
+// counts as having none. The meeting point of a loop's exits is then where
+// they meet unless they return: a block the first run placed in the loop
+// because it leads both to a return and to the loop's exit (a tail then, as
+// the exit went on to a tail) is no tail in the output, where it branches
+// to the loop's merge; seen this way it goes back into the loop
+// (idempotence).
+func (es *exitSearch) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
+	n := len(es.nodes)
+	sinks := 0
+	for _, ds := range dests {
+		if exitless(ds, tail) {
+			sinks++
+		}
+	}
+	g := &cfg.Graph{Succs: make([][]int, n+sinks)} // one sink per such loop, as each has its own merge
+	for i := range es.nodes {
+		g.Succs[i] = es.nodes[i].succs
+		if tail != nil && !tail[i] {
+			var ss []int
+			for _, t := range g.Succs[i] {
+				if !tail[t] {
+					ss = append(ss, t)
+				}
+			}
+			g.Succs[i] = ss
+		}
+	}
+	sink := n
+	for li, ds := range dests {
+		if exitless(ds, tail) {
+			h := es.loops[li].entry
+			g.Succs[h] = append(slices.Clone(g.Succs[h]), sink)
+			sink++
+		}
+	}
+	return cfg.PostDominators(g)
+}
+
+// exitless: a loop with destinations ds has no exit in postDominators'
+// graph, every destination a return tail (with tail nil: none at all).
+func exitless(ds []int, tail []bool) bool {
+	for _, d := range ds {
+		if tail == nil || d < 0 || !tail[d] {
+			return false
+		}
+	}
+	return true
+}
+
+// returningLoops lists the loops exitless makes sinks of.
+func returningLoops(dests [][]int, tail []bool) []int {
+	var r []int
+	for li, ds := range dests {
+		if exitless(ds, tail) {
+			r = append(r, li)
+		}
+	}
+	return r
+}
+
+// absorbable: destination d of loop li is entered only from inside li and
+// only branches to another of li's destinations ds, or to where another
+// destination only branches too (or, when it is the only destination, a
+// switch in the loop branches to it, no return tail does but a forwarder
+// out of a branch in li's own body, and its target has no other
+// predecessor).
+func (es *exitSearch) absorbable(li, d int, ds []int, set destSet) bool {
+	if d < 0 || len(es.nodes[d].succs) != 1 {
+		return false
+	}
+	if _, ok := es.f.IsHeader(d); ok {
+		return false
+	}
+	s := es.nodes[d].succs[0]
+	for _, p := range es.preds[d] {
+		if !es.inLoop(li, es.level[p]) {
+			return false
+		}
+	}
+	if len(ds) == 1 {
+		// A forwarder a switch breaks through (left by an earlier
+		// structurization): its target, entered from it alone, is the
+		// merge. Not a block a return tail also enters: that is where paths
+		// join on their way to a return, and moving it in would put the skip
+		// past the join under a guard in the loop, which structurizing the
+		// output again takes for the loop's merge. A forwarder out of a
+		// branch in li's own body is no such join: it is what an earlier
+		// structurization put where an inner selection breaks out to d.
+		switched := false
+		for _, q := range es.preds[d] {
+			if len(es.nodes[q].succs) >= 3 {
+				switched = true
+			} else if es.tail[q] && !es.breaksOut(li, q, d) {
+				return false
+			}
+		}
+		_, hdr := es.f.IsHeader(s)
+		return switched && !hdr && len(es.preds[s]) == 1 && s != d
+	}
+	if s == d {
+		return false
+	}
+	// d goes on to another destination, or another destination y (d is
+	// one of those counted) only branches to s too: d and y meet at s.
+	return set.is[s] || set.onlyTo[s] >= 2
+}
+
+// destSet indexes a loop's destinations ds for absorbable: which blocks
+// they are, and how many of them branch only to each block.
+type destSet struct {
+	is     map[int]bool
+	onlyTo map[int]int
+}
+
+func (es *exitSearch) newDestSet(ds []int) destSet {
+	set := destSet{is: make(map[int]bool, len(ds)), onlyTo: map[int]int{}}
+	for _, y := range ds {
+		if y < 0 {
+			continue
+		}
+		set.is[y] = true
+		if s := es.nodes[y].succs; len(s) == 1 {
+			set.onlyTo[s[0]]++
+		}
+	}
+	return set
+}
+
+// breaksOut reports whether q, a block entering d, is a forwarder out of a
+// branch in loop li's own body (not in a loop nested in it) that does not
+// also enter d: the block an earlier structurization put where a selection
+// breaks out to the loop's way out.
+func (es *exitSearch) breaksOut(li, q, d int) bool {
+	if len(es.nodes[q].succs) != 1 {
+		return false
+	}
+	for _, p := range es.preds[q] {
+		if es.level[p] != li || slices.Contains(es.preds[d], p) {
+			return false
+		}
+	}
+	return true
+}
