@@ -8,8 +8,9 @@
 // Passes, in order:
 //
 //	nested       a graph that already nests is laid out as it is, and the
-//	             passes below do not run (structured_nested.go; the faults
-//	             that can apply to it are planted afterwards)
+//	             passes below do not run (structured_nested.go and the
+//	             structured_nested_*.go files it names; the faults that can
+//	             apply to it are planted afterwards)
 //	irreducible  multi-entry cycles get one selector header each
 //	             (structured_irreducible.go)
 //	loops        loops first: header, one latch, one merge with routed exits

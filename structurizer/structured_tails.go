@@ -74,18 +74,18 @@ func (nt *nester) loopTails(h int, blocks, exits []int) loopTails {
 // tailSize returns the size of the tails of the exits other than m (-1
 // when they do not close) and how many of their edges go to m; m -1 means
 // no merge. See the file comment.
-func (nt *nester) tailSize(exits []int, m int, in []bool) (size, into int) {
-	lt := &nt.tails
+func (lc *loopChoice) tailSize(m int) (size, into int) {
+	lt := &lc.tails
 	ti := lt.ti
 	if ti == nil || !ti.usable {
-		return nt.tailWalk(exits, m, in, false)
+		return lc.tailWalk(m, false)
 	}
 	h := lt.h
 	switch {
-	case m >= 0 && in[m]:
-		return nt.tailWalk(exits, m, in, !ti.entered)
+	case m >= 0 && lc.in[m]:
+		return lc.tailWalk(m, !ti.entered)
 	case m >= 0 && ti.entered && ti.dominates(m, h):
-		return nt.tailWalk(exits, m, in, false)
+		return lc.tailWalk(m, false)
 	}
 	if m < 0 || !ti.dominates(h, m) {
 		// The tails are D: every exit but m inside it, every edge leaving
@@ -94,8 +94,8 @@ func (nt *nester) tailSize(exits []int, m int, in []bool) (size, into int) {
 			return -1, 0
 		}
 		if m >= 0 {
-			for _, p := range nt.preds[m] {
-				if ti.dominates(h, p) && !in[p] {
+			for _, p := range lc.preds[m] {
+				if ti.dominates(h, p) && !lc.in[p] {
 					into++
 				}
 			}
@@ -117,19 +117,19 @@ func (nt *nester) tailSize(exits []int, m int, in []bool) (size, into int) {
 	}
 	sub := ti.size[m]
 	if lt.leaving == 0 {
-		return lt.dsize - sub, nt.into(m, in)
+		return lt.dsize - sub, lc.into(m)
 	}
 	if sub > lt.dsize-sub {
-		return nt.tailWalk(exits, m, in, true)
+		return lc.tailWalk(m, true)
 	}
 	leaving := 0 // walk the subtree: do the loop's leaving edges start there?
 	for _, p := range ti.byPre[ti.pre[m] : ti.pre[m]+sub] {
-		nt.walked++
-		for _, t := range nt.g.Succs[p] {
+		lc.walked++
+		for _, t := range lc.g.Succs[p] {
 			switch {
 			case !ti.dominates(h, t):
 				leaving++
-			case !ti.dominates(m, t) && !in[t]:
+			case !ti.dominates(m, t) && !lc.in[t]:
 				return -1, 0 // a tail entered from past the merge
 			}
 		}
@@ -137,14 +137,14 @@ func (nt *nester) tailSize(exits []int, m int, in []bool) (size, into int) {
 	if leaving != lt.leaving {
 		return -1, 0
 	}
-	return lt.dsize - sub, nt.into(m, in)
+	return lt.dsize - sub, lc.into(m)
 }
 
 // into counts the edges to m from the tails D less m's subtree (m in D).
-func (nt *nester) into(m int, in []bool) int {
-	ti, into := nt.tails.ti, 0
-	for _, p := range nt.preds[m] {
-		if !ti.dominates(m, p) && !in[p] {
+func (lc *loopChoice) into(m int) int {
+	ti, into := lc.tails.ti, 0
+	for _, p := range lc.preds[m] {
+		if !ti.dominates(m, p) && !lc.in[p] {
 			into++
 		}
 	}
@@ -156,43 +156,43 @@ func (nt *nester) into(m int, in []bool) int {
 // stopOutside stops the walk at a block the loop header does not dominate
 // (the tails then do not close: see the file comment; only with a usable
 // index).
-func (nt *nester) tailWalk(exits []int, m int, in []bool, stopOutside bool) (size, into int) {
-	ti := nt.tails.ti
-	nt.stamp++
-	st := nt.stamp
-	nt.queue = nt.queue[:0]
-	for _, e := range exits {
+func (lc *loopChoice) tailWalk(m int, stopOutside bool) (size, into int) {
+	ti := lc.tails.ti
+	lc.stamp++
+	st := lc.stamp
+	lc.queue = lc.queue[:0]
+	for _, e := range lc.exits {
 		if e != m {
-			if stopOutside && !ti.dominates(nt.tails.h, e) {
+			if stopOutside && !ti.dominates(lc.tails.h, e) {
 				return -1, 0
 			}
-			nt.mark[e] = st
-			nt.queue = append(nt.queue, e)
+			lc.mark[e] = st
+			lc.queue = append(lc.queue, e)
 		}
 	}
-	for i := 0; i < len(nt.queue); i++ {
-		nt.walked++
-		for _, t := range nt.g.Succs[nt.queue[i]] {
+	for i := 0; i < len(lc.queue); i++ {
+		lc.walked++
+		for _, t := range lc.g.Succs[lc.queue[i]] {
 			if t == m {
 				into++
 				continue
 			}
-			if nt.mark[t] == st {
+			if lc.mark[t] == st {
 				continue
 			}
-			if in[t] || stopOutside && !ti.dominates(nt.tails.h, t) {
+			if lc.in[t] || stopOutside && !ti.dominates(lc.tails.h, t) {
 				return -1, 0
 			}
-			nt.mark[t] = st
-			nt.queue = append(nt.queue, t)
+			lc.mark[t] = st
+			lc.queue = append(lc.queue, t)
 		}
 	}
-	for _, b := range nt.queue {
-		for _, p := range nt.preds[b] {
-			if nt.mark[p] != st && !in[p] {
+	for _, b := range lc.queue {
+		for _, p := range lc.preds[b] {
+			if lc.mark[p] != st && !lc.in[p] {
 				return -1, 0
 			}
 		}
 	}
-	return len(nt.queue), into
+	return len(lc.queue), into
 }

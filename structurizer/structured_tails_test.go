@@ -34,10 +34,10 @@ func compareTails(t *testing.T, g *cfg.Graph, what string) (closing int) {
 				}
 			}
 		}
-		nt.tails = nt.loopTails(l.Header, l.Blocks, exits)
+		lc := &loopChoice{nester: nt, h: l.Header, exits: exits, in: in, tails: nt.loopTails(l.Header, l.Blocks, exits)}
 		for m := -1; m < g.Len(); m++ {
-			size, into := nt.tailSize(exits, m, in)
-			wsize, winto := nt.tailWalk(exits, m, in, false)
+			size, into := lc.tailSize(m)
+			wsize, winto := lc.tailWalk(m, false)
 			if size != wsize || into != winto {
 				t.Fatalf("%s: loop %d merge %d: tailSize (%d, %d), walk (%d, %d)\n%v", what, l.Header, m, size, into, wsize, winto, g.Succs)
 			}

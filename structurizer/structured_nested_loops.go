@@ -1,0 +1,257 @@
+// structured_nested_loops.go: the nested pass's loop declarations. Each
+// natural loop of the graph, as it stands, gets its one latch for the
+// continue target (rules R3 and R5) and a merge chosen among its exits and
+// the blocks just after them (loopChoice): the blocks between the loop and
+// its merge (the tails) must end in returns or at the merge and be entered
+// only from the loop or from one another, which the tail test of
+// structured_tails.go answers. A loop shape the rules reject outright (a
+// switch for a header, several latches, a latch a switch targets, a header
+// whose conditional stays in the loop) fails the run for the reshaping
+// search to fix.
+package structurizer
+
+import "slices"
+
+// declareLoops gives each loop its continue target and merge.
+func (nt *nester) declareLoops() bool {
+	forest := nt.forest
+	if !forest.Reducible() {
+		nt.final = true
+		return nt.fail("irreducible")
+	}
+	in := make([]bool, nt.n)
+	for _, l := range forest.Loops {
+		h := l.Header
+		if len(nt.g.Succs[h]) > 2 {
+			nt.final, nt.reshape = true, true
+			return nt.fail("loop header %d is a switch", h)
+		}
+		for _, b := range l.Blocks {
+			in[b] = true
+		}
+		latch, ok := -1, true
+		for _, p := range nt.preds[h] {
+			if in[p] {
+				ok = ok && (latch < 0 || latch == p)
+				latch = p
+			}
+		}
+		var exits []int
+		for _, b := range l.Blocks {
+			for _, t := range nt.g.Succs[b] {
+				if !in[t] && !slices.Contains(exits, t) {
+					exits = append(exits, t)
+				}
+			}
+		}
+		merge := nt.loopMerge(h, l.Blocks, exits, in)
+		caseLatch := latch >= 0 && nt.caseOf(latch, in)
+		stays := headerStays(nt.g, l)
+		for _, b := range l.Blocks {
+			in[b] = false
+		}
+		if !ok || latch < 0 || latch == h {
+			nt.final, nt.reshape = true, latch >= 0
+			return nt.fail("loop %d: several latches, or a self-loop", h)
+		}
+		if stays {
+			// R12: the header's conditional needs a selection merge; a
+			// header of its own takes the loop merge.
+			nt.final, nt.reshape = true, true
+			return nt.fail("loop %d: its header's conditional stays in the loop", h)
+		}
+		if caseLatch {
+			// R11: a continue target is no case target; a latch of its
+			// own leaves the old one to be the switch's merge or case.
+			nt.final, nt.reshape = true, true
+			return nt.fail("loop %d: its latch %d is a switch's target", h, latch)
+		}
+		if merge == -1 {
+			return nt.fail("loop %d: no exit closes the others' tails", h)
+		}
+		if merge == -2 {
+			merge = nt.newFresh()
+		}
+		if !nt.declare(h, Merge{Kind: LoopMerge, Merge: merge, Continue: latch}) {
+			if merge < nt.n && (nt.mergeOf[merge] >= 0 || nt.contOf[merge] >= 0) && nt.forward == nil {
+				nt.forward = &[2]int{h, merge}
+			}
+			return nt.fail("loop %d: merge %d or continue target %d declared twice", h, merge, latch)
+		}
+	}
+	return true
+}
+
+// loopMerge picks a loop's merge (-2: none, a fresh block; -1: no choice
+// works). Candidates are the exit targets and the blocks after them, in
+// breadth-first order from the exits (at most nestLoopCandidates past the
+// exits); the exits other than the merge start tails: blocks of the loop
+// construct outside the natural loop, which must end in returns or at the
+// merge and be entered only from the loop or the tails. Of the candidates
+// whose tails close, preferSmallest takes the one with the smallest tails,
+// then the one the loop branches to most often (breaks), then the first;
+// preferBreaks the most breaks first; preferInto the one the tails branch
+// to most often (our own layouts break through forwarding blocks; tails
+// that only return are cloned return blocks), then the smallest tails,
+// then the most breaks; preferLargest the largest tails (the loop
+// construct reaching as far as it can: a break from deep in its
+// selections), then the most breaks. The search's rank for the loop
+// (nester.ranks) picks the candidate in that order; loops with more than one
+// are recorded (nester.options). A single exit is the merge, except under
+// preferInto, where the blocks after it are candidates too (a loop whose
+// merge follows a tail: the selector stores of an irreducible region,
+// say). A case target of a switch in the loop is no candidate (caseOf).
+func (nt *nester) loopMerge(h int, blocks, exits []int, in []bool) int {
+	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, blocks, exits)}
+	if m, ok := lc.forced(); ok {
+		return m
+	}
+	switch {
+	case len(exits) == 0:
+		return -2
+	case len(exits) == 1 && (nt.policy == preferSmallest || nt.policy == preferBreaks) && !nt.caseOf(exits[0], in):
+		return exits[0] // a case target is never the merge (caseOf): the search below looks past it
+	}
+	for _, t := range nt.g.Succs[h] {
+		if !in[t] {
+			// The header's conditional leaves the loop: R12 wants that
+			// target to be the merge (the other is in the loop).
+			if size, _ := lc.tailSize(t); size >= 0 {
+				return t
+			}
+			return -1
+		}
+	}
+	closing := lc.closing(lc.candidates())
+	if len(closing) > 1 {
+		nt.options = append(nt.options, loopOptions{h, len(closing)})
+	}
+	if k := nt.ranks[h]; k < len(closing) {
+		return closing[k].m
+	}
+	return -1
+}
+
+// loopChoice is the choice of one loop's merge (loopMerge): the loop's
+// header h, its exits, its blocks (in) and what the tail test knows of it.
+type loopChoice struct {
+	*nester
+	h     int
+	exits []int
+	in    []bool // the loop's blocks
+	tails loopTails
+}
+
+// forced is the merge the search forces on the loop (nester.force), when
+// it is free and its tails close.
+func (lc *loopChoice) forced() (int, bool) {
+	m, ok := lc.force[lc.h]
+	if !ok || len(lc.exits) == 0 || lc.mergeOf[m] >= 0 || lc.contOf[m] >= 0 || lc.caseOf(m, lc.in) {
+		return 0, false
+	}
+	size, _ := lc.tailSize(m)
+	return m, size >= 0
+}
+
+// candidates are the exits in preorder, then the blocks after them
+// breadth first, at most nestLoopCandidates of those. It sorts lc.exits.
+func (lc *loopChoice) candidates() []int {
+	exits := lc.exits
+	slices.SortFunc(exits, func(x, y int) int { return lc.pre[x] - lc.pre[y] })
+	cands := append([]int(nil), exits...)
+	seen := map[int]bool{}
+	for _, e := range exits {
+		seen[e] = true
+	}
+	for i := 0; i < len(cands) && len(cands) < len(exits)+nestLoopCandidates; i++ {
+		for _, t := range lc.g.Succs[cands[i]] {
+			if !lc.in[t] && !seen[t] {
+				seen[t] = true
+				cands = append(cands, t)
+			}
+		}
+	}
+	return cands
+}
+
+// mergeScore ranks a candidate whose tails close: edges from the tails to
+// it (preferInto only), the tails' size, edges from the loop to it.
+type mergeScore struct{ into, size, breaks int }
+
+// mergeCand is a candidate merge m (-2: a fresh one) with its score.
+type mergeCand struct {
+	m  int
+	sc mergeScore
+}
+
+// better orders scores under the run's policy (see loopMerge).
+func (lc *loopChoice) better(a, b mergeScore) bool {
+	if a.into != b.into {
+		return a.into > b.into
+	}
+	if lc.policy == preferBreaks && a.breaks != b.breaks {
+		return a.breaks > b.breaks
+	}
+	if a.size != b.size {
+		return (a.size < b.size) != (lc.policy == preferLargest)
+	}
+	return a.breaks > b.breaks
+}
+
+// closing lists the candidates whose tails close, best first (a stable
+// sort, so ties keep the candidates' order), then a fresh merge when every
+// tail returns and the run allows one (the last choice: it adds a block).
+func (lc *loopChoice) closing(cands []int) []mergeCand {
+	var closing []mergeCand
+	for _, m := range cands {
+		if lc.caseOf(m, lc.in) || lc.mergeOf[m] >= 0 || lc.contOf[m] >= 0 {
+			continue // an enclosing loop's merge or latch is taken
+		}
+		size, into := lc.tailSize(m)
+		if size < 0 {
+			continue
+		}
+		if lc.policy != preferInto {
+			into = 0
+		}
+		sc := mergeScore{into: into, size: size}
+		for _, p := range lc.preds[m] {
+			if lc.in[p] {
+				sc.breaks++
+			}
+		}
+		closing = append(closing, mergeCand{m, sc})
+	}
+	slices.SortStableFunc(closing, func(a, b mergeCand) int {
+		switch {
+		case lc.better(a.sc, b.sc):
+			return -1
+		case lc.better(b.sc, a.sc):
+			return 1
+		}
+		return 0
+	})
+	if size, _ := lc.tailSize(-1); size >= 0 {
+		// Every tail returns: the loop may also never fall through, with
+		// a fresh unreachable merge (every tail inside), the last choice
+		// since it adds a block; only in the search's second round.
+		lc.freshable = true
+		if lc.allowFresh {
+			closing = append(closing, mergeCand{-2, mergeScore{size: size}})
+		}
+	}
+	return closing
+}
+
+// caseOf reports whether m is a case target of a switch in the loop: the
+// loop header's merge edge keeps the switch from dominating m structurally,
+// so the switch needs a block of its own to break through (rule R11) and m
+// cannot be the merge.
+func (nt *nester) caseOf(m int, in []bool) bool {
+	for _, p := range nt.preds[m] {
+		if in[p] && len(nt.g.Succs[p]) > 2 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,142 @@
+// structured_nested_reshape.go: the graphs the nested pass's search reruns
+// on when a loop's shape keeps it from nesting: a loop's own header or
+// latch added where the rules want one (withLoopBlocks: R3, R5, R12), and
+// a forwarding merge for a loop whose only exit another construct declared
+// (withForwarder). Each adds blocks from the graph's length up, so the
+// input's blocks keep their ids.
+package structurizer
+
+import (
+	"slices"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// withLoopBlocks returns g with the blocks the DESIGN's "loops first"
+// gives a loop that lacks them, as synthetic blocks of the result: a loop
+// whose header is a switch, or a conditional both of whose targets stay in
+// the loop (R12), gets a header of its own (every edge into the
+// old header goes to it; the switch becomes the loop's first block), and a
+// loop with several back-edge blocks, a self-loop, or a back-edge block that
+// a switch in the loop targets (R11: no continue target is a case target)
+// gets a latch of its own (every back edge goes to it). No route is needed.
+func withLoopBlocks(g *cfg.Graph, facts *graphFacts) *cfg.Graph {
+	ng := cloneGraph(g, g.Len())
+	preds, forest := facts.preds, facts.forest
+	for _, l := range forest.Loops {
+		if h := l.Header; len(g.Succs[h]) > 2 || headerStays(g, l) {
+			p := addBlock(ng, h)
+			for _, b := range preds[h] {
+				redirect(ng.Succs[b], h, p)
+			}
+		}
+	}
+	if ng.Len() > g.Len() { // headers added: the loops are found again
+		preds = ng.Preds()
+		forest = cfg.LoopForest(ng)
+	}
+	g = ng
+	ng = cloneGraph(g, g.Len())
+	for _, l := range forest.Loops {
+		h, latches := l.Header, 0
+		var back []int
+		for _, b := range l.Blocks {
+			if slices.Contains(g.Succs[b], h) {
+				back = append(back, b)
+				latches++
+			}
+		}
+		if latches > 1 || slices.Contains(back, h) || switchTargets(g, preds, l.Blocks, back[0]) {
+			c := addBlock(ng, h)
+			for _, b := range back {
+				redirect(ng.Succs[b], h, c)
+			}
+		}
+	}
+	return ng
+}
+
+// headerStays reports whether loop l's header is a conditional whose
+// targets both stay in the loop without either being a back-edge block:
+// it needs a selection merge, which a loop header cannot declare (R12).
+func headerStays(g *cfg.Graph, l cfg.Loop) bool {
+	s := g.Succs[l.Header]
+	if len(s) != 2 || s[0] == s[1] {
+		return false
+	}
+	for _, t := range s {
+		if _, in := slices.BinarySearch(l.Blocks, t); !in || slices.Contains(g.Succs[t], l.Header) {
+			return false
+		}
+	}
+	return true
+}
+
+// switchTargets reports whether a switch among blocks targets t (preds:
+// g's predecessor lists). Looks at blocks only when a switch targets t.
+func switchTargets(g *cfg.Graph, preds [][]int, blocks []int, t int) bool {
+	for _, p := range preds[t] {
+		if len(g.Succs[p]) > 2 && slices.Contains(blocks, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// cloneGraph copies g with room for more blocks (weights and names kept).
+func cloneGraph(g *cfg.Graph, n int) *cfg.Graph {
+	ng := cfg.New(n)
+	edges := 0
+	for b := range g.Len() {
+		edges += len(g.Succs[b])
+	}
+	all := make([]int, edges) // every block's list, each capped at its length
+	for b := range g.Len() {
+		k := len(g.Succs[b])
+		ng.Succs[b], all = all[:k:k], all[k:]
+		copy(ng.Succs[b], g.Succs[b])
+		ng.Weights[b] = g.Weight(b)
+	}
+	if g.Names != nil {
+		ng.Names = make([]string, n)
+		copy(ng.Names, g.Names)
+	}
+	return ng
+}
+
+// addBlock appends a weightless block branching to t and returns its id.
+func addBlock(g *cfg.Graph, t int) int {
+	g.Succs = append(g.Succs, []int{t})
+	g.Weights = append(g.Weights, 0)
+	if g.Names != nil {
+		g.Names = append(g.Names, "")
+	}
+	return len(g.Succs) - 1
+}
+
+// redirect replaces target from by to in succs.
+func redirect(succs []int, from, to int) {
+	for i, t := range succs {
+		if t == from {
+			succs[i] = to
+		}
+	}
+}
+
+// withForwarder returns g with a new block F (id g.Len(), weight 0) that
+// branches to e, and every edge into e from a block loop header h dominates
+// redirected to F: the loop gets a merge of its own where its only exit is
+// a block some other construct declared (the enclosing loop's continue
+// target, or its merge: a break out of two loops). F becomes a synthetic
+// block of the result, so the layout adds a block but no route.
+func withForwarder(g *cfg.Graph, facts *graphFacts, h, e int) *cfg.Graph {
+	dom := cfg.DominatorsOf(g, facts.order, facts.preds)
+	ng := cloneGraph(g, g.Len())
+	f := addBlock(ng, e)
+	for b := range g.Len() {
+		if dom.Dominates(h, b) {
+			redirect(ng.Succs[b], e, f)
+		}
+	}
+	return ng
+}

@@ -1,0 +1,360 @@
+// structured_nested_selections.go: the nested pass's selection and switch
+// declarations. A walk of the structural dominator tree keeps the stack of
+// open constructs; each conditional that is no break or continue (rule
+// R12) and each switch heads a construct, and its merge is chosen
+// (selectionChoice): the region between the header and the merge must be
+// entered only through the header (R10), leave only for the merge or an
+// exit the open constructs allow (R6), and, for a switch, lie in its cases.
+package structurizer
+
+import "slices"
+
+// declareSelections walks the dominator tree with the stack of open
+// constructs and declares a merge for each branch point that needs one.
+func (nt *nester) declareSelections() bool {
+	return (&selectionWalk{nester: nt}).run()
+}
+
+// selectionWalk is one walk of declareSelections: the constructs open at
+// the block it is at, outermost first.
+type selectionWalk struct {
+	*nester
+	open []nestedConstruct
+}
+
+// walkFrame is a block on the walk's stack: the next of its tree children
+// to enter, the constructs pushed at it, and the construct closed at it
+// (reopen: its merge is b), which is open again once b's subtree is done.
+type walkFrame struct {
+	b, i   int
+	pushed int
+	closed nestedConstruct
+	reopen bool
+}
+
+// run walks the structural dominator tree depth first from block 0.
+func (sw *selectionWalk) run() bool {
+	fr0, ok := sw.enter(0)
+	if !ok {
+		return false
+	}
+	stack := []walkFrame{fr0}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.i < len(sw.kids[top.b]) {
+			c := sw.kids[top.b][top.i]
+			top.i++
+			fr, ok := sw.enter(c)
+			if !ok {
+				return false
+			}
+			stack = append(stack, fr)
+			continue
+		}
+		sw.open = sw.open[:len(sw.open)-top.pushed]
+		if top.reopen {
+			sw.open = append(sw.open, top.closed)
+		}
+		stack = stack[:len(stack)-1]
+	}
+	return true
+}
+
+// enter closes the construct block b merges (it must be the innermost open
+// one), opens the continue construct b is the target of, and the loop or
+// the selection b heads, choosing the selection's merge (chooseMerge).
+func (sw *selectionWalk) enter(b int) (walkFrame, bool) {
+	fr := walkFrame{b: b}
+	if h := sw.mergeOf[b]; h >= 0 {
+		k := len(sw.open) - 1
+		if k < 0 || sw.open[k].header != h || sw.open[k].kind == cContinue {
+			sw.blameOpen(sw.open, h)
+			return fr, sw.fail("merge %d of %d reached inside another construct", b, h)
+		}
+		fr.closed, fr.reopen = sw.open[k], true
+		sw.open = sw.open[:k]
+	}
+	if h := sw.contOf[b]; h >= 0 {
+		k := len(sw.open) - 1
+		if k < 0 || sw.open[k].header != h || sw.open[k].kind != cLoop {
+			sw.blameOpen(sw.open, h)
+			return fr, sw.fail("continue target %d of %d reached inside another construct", b, h)
+		}
+		sw.open = append(sw.open, nestedConstruct{kind: cContinue, header: h, merge: -1, cont: -1})
+		fr.pushed++
+	}
+	if d := sw.decl[b]; d.Kind == LoopMerge {
+		sw.open = append(sw.open, nestedConstruct{kind: cLoop, header: b, merge: d.Merge, cont: d.Continue})
+		fr.pushed++
+		return fr, true
+	}
+	kind, need, ok := sw.needsHeader(b)
+	if !ok {
+		return fr, sw.fail("conditional %d with equal targets", b)
+	}
+	if need {
+		m, ok := sw.chooseMerge(b, kind, sw.open)
+		if !ok || !sw.declare(b, Merge{Kind: SelectionMerge, Merge: m}) {
+			sw.blameOpen(sw.open, -1)
+			return fr, sw.fail("no merge closes the region of %d", b)
+		}
+		if m < sw.n {
+			sw.adopt(b, m)
+		}
+		sw.open = append(sw.open, nestedConstruct{kind: kind, header: b, merge: m, cont: -1})
+		fr.pushed++
+	}
+	return fr, true
+}
+
+// needsHeader says whether branch point b heads a construct, and of which
+// kind. ok is false for a conditional with equal targets (rule R15).
+func (nt *nester) needsHeader(b int) (kind cKind, need, ok bool) {
+	s := nt.g.Succs[b]
+	switch {
+	case len(s) < 2:
+		return 0, false, true
+	case len(s) > 2:
+		return cSwitch, true, true
+	case s[0] == s[1]:
+		return 0, false, false
+	}
+	for _, t := range s {
+		if h := nt.mergeOf[t]; h >= 0 && nt.decl[h].Kind == LoopMerge || nt.contOf[t] >= 0 {
+			return 0, false, true // a break or continue (R12)
+		}
+	}
+	return cSelection, true, true
+}
+
+// allowedExits lists the blocks a new construct of kind k may leave for
+// besides its own merge (rule R6): the innermost loop's merge and continue
+// target and, for a selection, the merges of switches inside that loop.
+// None inside a continue construct.
+func allowedExits(open []nestedConstruct, k cKind) []int {
+	var ex []int
+	for i := len(open) - 1; i >= 0; i-- {
+		c := open[i]
+		switch c.kind {
+		case cLoop:
+			return append(ex, c.merge, c.cont)
+		case cContinue:
+			return nil
+		case cSwitch:
+			if k != cSwitch {
+				ex = append(ex, c.merge)
+			}
+		}
+	}
+	return ex
+}
+
+// chooseMerge picks header x's merge, a construct of kind k under the open
+// constructs: the first candidate that closes x's region (see the file
+// comment of structured_nested.go).
+func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool) {
+	sc := &selectionChoice{nester: nt, x: x, k: k, exits: allowedExits(open, k)}
+	return sc.choose()
+}
+
+// selectionChoice is the choice of one selection's or switch's merge
+// (chooseMerge): its header x, its kind and the exits it may leave for
+// besides the merge (allowedExits).
+type selectionChoice struct {
+	*nester
+	x     int
+	k     cKind
+	exits []int
+}
+
+// choose tries, in order: for a switch, the one target other blocks enter
+// too (sharedCase); x's immediate post-dominator; then x's dominator-tree
+// descendants breadth first (nearest); a fresh merge when the region
+// closes without one.
+func (sc *selectionChoice) choose() (int, bool) {
+	if sc.k == cSwitch {
+		if t := sc.sharedCase(); t >= 0 && sc.usable(t) && sc.closes(t, sc.n) >= 0 {
+			return t, true
+		}
+	}
+	if p := sc.pdom.IDom[sc.x]; sc.usable(p) && sc.closes(p, sc.n) >= 0 {
+		return p, true
+	}
+	if best := sc.nearest(); best >= 0 {
+		return best, true
+	}
+	if sc.regionSize(-1, sc.n) < 0 {
+		sc.hintFor()
+		return 0, false
+	}
+	return sc.newFresh(), true
+}
+
+// usable: m may be the merge: a block x strictly dominates that is no
+// other construct's merge or continue target nor an allowed exit.
+func (sc *selectionChoice) usable(m int) bool {
+	return m >= 0 && m < sc.n && sc.dom.StrictlyDominates(sc.x, m) &&
+		sc.mergeOf[m] < 0 && sc.contOf[m] < 0 && !slices.Contains(sc.exits, m)
+}
+
+// closes is regionSize, and for a switch also that every block of the
+// region lies in a case (R6's case constructs: dominated by a target).
+func (sc *selectionChoice) closes(m, limit int) int {
+	size := sc.regionSize(m, limit)
+	if size >= 0 && sc.k == cSwitch && !sc.casesCover() {
+		return -1
+	}
+	return size
+}
+
+// nearest is the usable descendant of x in the dominator tree, level by
+// level, whose region closes smallest (ties: the most distinct
+// predecessors), among the first nestCandidates tried (a switch's targets
+// each a candidate on top: a route's dispatch has many); -1 when none
+// closes.
+func (sc *selectionChoice) nearest() int {
+	best, bestSize, tried, limit := -1, sc.n+1, 0, nestCandidates
+	if sc.k == cSwitch {
+		limit += len(sc.g.Succs[sc.x])
+	}
+	level := append([]int(nil), sc.kids[sc.x]...)
+	for len(level) > 0 && best < 0 && tried < limit {
+		var next []int
+		for _, m := range level {
+			next = append(next, sc.kids[m]...)
+			if !sc.usable(m) || tried >= limit {
+				continue
+			}
+			tried++
+			size := sc.closes(m, bestSize)
+			if size >= 0 && (size < bestSize || size == bestSize && distinctPreds(sc.preds[m]) > distinctPreds(sc.preds[best])) {
+				best, bestSize = m, size
+			}
+		}
+		level = next
+	}
+	return best
+}
+
+// hintFor is called for a header x whose region does not close. Where x
+// follows a loop's merge (the nearest loop merge among its dominators)
+// and branches to a block that loop's header dominates but x does not, the
+// loop's merge was likely chosen too early: x's branch is the loop's break.
+// It records each such {loop header, target} as a hint to force (nested),
+// and blames the loop (the search tries its later merges first). Not when
+// x lies inside a loop below that merge: that loop is the suspect, and the
+// walk blames it (blameOpen).
+func (sc *selectionChoice) hintFor() {
+	if len(sc.hints) > 0 {
+		return
+	}
+	h := -1
+	for d := sc.dom.IDom[sc.x]; d >= 0 && h < 0; d = sc.dom.IDom[d] {
+		if dd := sc.decl[d]; dd.Kind == LoopMerge && (dd.Merge >= sc.n || !sc.dom.Dominates(dd.Merge, sc.x)) {
+			return // x is inside loop d, which the walk blames (blameOpen)
+		}
+		if m := sc.mergeOf[d]; m >= 0 && sc.decl[m].Kind == LoopMerge {
+			h = m
+		}
+	}
+	if h < 0 {
+		return
+	}
+	sc.blame = append(sc.blame, h)
+	for _, t := range sc.g.Succs[sc.x] {
+		if sc.dom.Dominates(sc.x, t) || !sc.dom.Dominates(h, t) || sc.force[h] == t || sc.contOf[t] >= 0 {
+			continue
+		}
+		if m := sc.mergeOf[t]; m >= 0 && sc.decl[m].Kind == LoopMerge {
+			continue
+		}
+		sc.hints = append(sc.hints, [2]int{h, t})
+	}
+}
+
+// distinctPreds counts the distinct blocks in preds (a switch's cases to
+// one block count once).
+func distinctPreds(preds []int) int {
+	n := 0
+	for i, p := range preds {
+		if !slices.Contains(preds[:i], p) {
+			n++
+		}
+	}
+	return n
+}
+
+// sharedCase finds the one target of switch x that is entered from
+// elsewhere too (not by a back edge), -1 when none or several are. Such a
+// target is the merge, or a case another case falls into; the merge is
+// tried first.
+func (sc *selectionChoice) sharedCase() int {
+	shared := -1
+	for _, t := range sc.g.Succs[sc.x] {
+		if t == shared {
+			continue
+		}
+		for _, p := range sc.preds[t] {
+			if p != sc.x && !sc.dom.Dominates(t, p) {
+				if shared >= 0 {
+					return -1
+				}
+				shared = t
+				break
+			}
+		}
+	}
+	return shared
+}
+
+// casesCover reports whether every block of the region regionSize just
+// walked (the nester's queue, header x first) is dominated, in the walk's tree, by a
+// target of x: the blocks of a switch's construct must each lie in a case.
+func (sc *selectionChoice) casesCover() bool {
+	for _, b := range sc.queue[1:] {
+		c := b
+		for sc.parent[c] != sc.x {
+			if c = sc.parent[c]; c < 0 {
+				return false
+			}
+		}
+		if !slices.Contains(sc.g.Succs[sc.x], c) {
+			return false
+		}
+	}
+	return true
+}
+
+// regionSize walks x's region for merge m (-1: none, a fresh block) and
+// returns its size, or -1 when the region does not close or grows past
+// limit blocks.
+func (sc *selectionChoice) regionSize(m, limit int) int {
+	sc.stamp++
+	st := sc.stamp
+	stop := func(t int) bool { return t == m || slices.Contains(sc.exits, t) }
+	sc.queue = append(sc.queue[:0], sc.x)
+	sc.mark[sc.x] = st
+	for i := 0; i < len(sc.queue); i++ {
+		if len(sc.queue) > limit {
+			return -1
+		}
+		for _, t := range sc.g.Succs[sc.queue[i]] {
+			if t == sc.x {
+				return -1 // a cycle through the header: x is not a selection
+			}
+			if stop(t) || sc.mark[t] == st {
+				continue
+			}
+			sc.mark[t] = st
+			sc.queue = append(sc.queue, t)
+		}
+	}
+	for _, b := range sc.queue[1:] {
+		for _, p := range sc.preds[b] {
+			if sc.mark[p] != st {
+				return -1 // entered past the header (R10)
+			}
+		}
+	}
+	return len(sc.queue)
+}
