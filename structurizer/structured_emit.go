@@ -27,8 +27,10 @@
 // budget. Everything is emitted once per node: time is linear in the size of
 // the working graph plus the guards' route values.
 //
-// The levels it walks are analysed in structured_levels.go; its stack of
-// pending joins is structured_frames.go.
+// The levels it walks are analysed in structured_levels.go (which arms
+// there are: isArm, twiceToLoop); its stack of pending joins is
+// structured_frames.go; the Func it builds, block by block,
+// structured_emit_func.go.
 package structurizer
 
 import "fmt"
@@ -38,10 +40,8 @@ const neverRouted = ^uint32(0) - 1
 
 // emitter lays out the working graph as a Func.
 type emitter struct {
-	w       *work
+	funcBuilder
 	lv      *levels
-	f       *Func
-	fb      []int // node -> Func block, -1 until allocated
 	frames  frameStack
 	cur     int // current level (loop index, -1: function)
 	headers []int
@@ -49,77 +49,16 @@ type emitter struct {
 	placed  []bool
 	// deferred: merges chosen past an arm's loop, not laid out in the arm.
 	deferred map[int]bool
-	twice    map[[2]int]bool // twiceToLoop's pairs
-	origN    int
 	guards   int
-	buf      []int
-	room     intRoom // the blocks' target lists
-}
-
-// intRoom hands out int lists carved from shared arrays, each capped at
-// its length, so a list is as independent of the others as a fresh one
-// (appending to it copies it) at a fraction of the allocations.
-type intRoom struct{ free []int }
-
-// take returns a zeroed list of k ints.
-func (r *intRoom) take(k int) []int {
-	if len(r.free) < k {
-		r.free = make([]int, max(k, 64))
-	}
-	s := r.free[:k:k]
-	r.free = r.free[k:]
-	return s
-}
-
-// list returns a list holding vals.
-func (e *emitter) list(vals ...int) []int {
-	s := e.room.take(len(vals))
-	copy(s, vals)
-	return s
 }
 
 func newEmitter(w *work, origN int) *emitter {
-	e := &emitter{w: w, lv: newLevels(w), f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), cur: -1, origN: origN, placed: make([]bool, len(w.nodes)), frames: frameStack{pending: make([]*frame, len(w.nodes))}, twice: w.twiceToLoops()} // deferred is made on first use
+	fb := funcBuilder{w: w, f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), origN: origN}
+	e := &emitter{funcBuilder: fb, lv: newLevels(w), cur: -1, placed: make([]bool, len(w.nodes)), frames: frameStack{pending: make([]*frame, len(w.nodes))}} // deferred is made on first use
 	for i := range e.fb {
 		e.fb[i] = -1
 	}
 	return e
-}
-
-// block returns node x's Func block, allocating it.
-func (e *emitter) block(x int) int {
-	if e.fb[x] < 0 {
-		e.fb[x] = e.newBlock(Block{Kind: Synthetic, Orig: -1})
-	}
-	return e.fb[x]
-}
-
-func (e *emitter) newBlock(b Block) int {
-	e.f.Blocks = append(e.f.Blocks, b)
-	return len(e.f.Blocks) - 1
-}
-
-func (e *emitter) forward(to int) int {
-	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "fwd", Term: Term{Kind: Branch, To: e.list(to)}})
-}
-
-// base is node x's block without terminator or merge.
-func (e *emitter) base(x int) Block {
-	n := &e.w.nodes[x]
-	if n.synthetic() {
-		return Block{Kind: Synthetic, Orig: -1, Name: n.name, Stores: n.stores}
-	}
-	b := Block{Kind: Original, Orig: n.orig, Weight: n.weight, Name: n.name}
-	if n.clone {
-		b.Kind = Clone
-		if e.w.opt.Has("clone-wrong-id") && e.origN > 1 {
-			b.Orig = (n.orig + 1) % e.origN
-		}
-	}
-	if len(n.succs) >= 2 {
-		b.Arity = len(n.succs)
-	}
-	return b
 }
 
 // functionEntry is the node the function level starts at: the input's
@@ -221,7 +160,7 @@ func (e *emitter) branching(x, id int, b Block) {
 	n := &e.w.nodes[x]
 	var joins []int
 	for _, k := range e.lv.kids[x] {
-		if e.lv.in[k] >= 2 || e.twiceToLoop(x, k) {
+		if e.lv.in[k] >= 2 || e.lv.twiceToLoop(x, k) {
 			joins = append(joins, k)
 		}
 	}
@@ -284,79 +223,6 @@ func (e *emitter) isSink(t int) bool {
 	return t == l.C || t == l.M
 }
 
-func (e *emitter) isArm(x, t int) bool {
-	return e.lv.idom[t] == x && e.lv.in[t] == 1 && !e.twiceToLoop(x, t)
-}
-
-// twiceToLoop: x branches to loop header t on several arms. t is then laid
-// out as a join (behind a guard block), so that t keeps a single entry edge.
-func (e *emitter) twiceToLoop(x, t int) bool {
-	twice := e.twice[[2]int{x, t}]
-	if e.w.opt.CheckPasses && twice != e.twiceToLoopScan(x, t) {
-		panic(fmt.Sprintf("bug: twiceToLoop(%d, %d) = %v, the count of edges says otherwise", x, t, twice))
-	}
-	return twice
-}
-
-// twiceToLoops lists the pairs {x, t} of twiceToLoop: one pass over the
-// edges (a node's count of edges to a header, kept in seen by target). The
-// map is made on the first pair; most graphs have none.
-func (w *work) twiceToLoops() map[[2]int]bool {
-	var twice map[[2]int]bool
-	if len(w.loops) == 0 {
-		return nil
-	}
-	seen := make([]int, len(w.nodes)) // by target: x's edges to it counted so far
-	for x := range w.nodes {
-		for _, t := range w.nodes[x].succs {
-			if w.nodes[t].kind != wLoopHeader {
-				continue
-			}
-			if seen[t] > 0 {
-				if twice == nil {
-					twice = map[[2]int]bool{}
-				}
-				twice[[2]int{x, t}] = true
-			}
-			seen[t]++
-		}
-		for _, t := range w.nodes[x].succs {
-			seen[t] = 0
-		}
-	}
-	return twice
-}
-
-// twiceToLoopScan is twiceToLoop's obvious reference, a count of x's
-// edges, run under Options.CheckPasses.
-func (e *emitter) twiceToLoopScan(x, t int) bool {
-	if e.w.nodes[t].kind != wLoopHeader {
-		return false
-	}
-	k := 0
-	for _, s := range e.w.nodes[x].succs {
-		if s == t {
-			k++
-		}
-	}
-	return k >= 2
-}
-
-// setTerm gives block b (node n's) its choosing terminator over to.
-func (e *emitter) setTerm(n *wnode, b *Block, to []int) {
-	switch {
-	case !n.synthetic():
-		b.Term = Term{Kind: Choose, To: to}
-		if len(to) == 2 && e.w.opt.Has("swap-arms") {
-			b.Term.To = e.list(to[1], to[0])
-		}
-	case len(to) == 2:
-		b.Term = Term{Kind: Test, Var: n.rvar, Values: n.values, To: e.list(to[1], to[0])}
-	default:
-		b.Term = Term{Kind: Route, Var: n.rvar, Values: n.values, To: to}
-	}
-}
-
 // branchToLoop emits a two-way node x with no joins one of whose targets is
 // the loop's latch or merge as a conditional without a merge (a break or
 // continue, which R12 allows); its other arm stays in the current construct.
@@ -383,7 +249,7 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 	for _, t := range n.succs {
 		switch {
 		case e.isSink(t):
-		case e.isArm(x, t):
+		case e.lv.isArm(x, t):
 			if e.lv.flows[t] {
 				if flowing == 0 || flowArm != t {
 					flowing++
@@ -452,7 +318,7 @@ func (e *emitter) afterLoop(h int) int {
 		}
 		if len(n.succs) == 1 {
 			t := n.succs[0]
-			if e.isSink(t) || !e.isArm(v, t) || e.w.nodes[t].kind != wPlain {
+			if e.isSink(t) || !e.lv.isArm(v, t) || e.w.nodes[t].kind != wPlain {
 				return -1
 			}
 			return t
@@ -461,7 +327,7 @@ func (e *emitter) afterLoop(h int) int {
 		for _, t := range n.succs {
 			switch {
 			case e.isSink(t):
-			case !e.isArm(v, t) || e.lv.in[t] >= 2:
+			case !e.lv.isArm(v, t) || e.lv.in[t] >= 2:
 				return -1 // a join or a pending block: the flow leaves here
 			case e.lv.flows[t]:
 				if next >= 0 && next != t {
@@ -530,7 +396,7 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	if e.deferred[t] {
 		return e.block(t) // a selection's merge, laid out after it
 	}
-	if e.isArm(x, t) {
+	if e.lv.isArm(x, t) {
 		if e.fb[t] < 0 || !e.placed[t] {
 			e.placed[t] = true
 			e.node(t)
@@ -562,21 +428,4 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	top.used = true
 	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "skip",
 		Stores: []Store{{Var: e.w.skip(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: e.list(top.merge)}})
-}
-
-// cloneReturn copies a small return block instead of routing a skip to it,
-// within the clone budget.
-func (e *emitter) cloneReturn(t int) (int, bool) {
-	n := &e.w.nodes[t]
-	w := e.w
-	if n.synthetic() || len(n.succs) != 0 || n.weight > w.cloneMax || n.weight > w.budget || w.opt.CloneBudget < 0 {
-		return 0, false
-	}
-	w.budget -= n.weight
-	w.clones++
-	b := Block{Kind: Clone, Orig: n.orig, Weight: n.weight, Name: n.name, Term: Term{Kind: Return}}
-	if w.opt.Has("clone-wrong-id") && e.origN > 1 {
-		b.Orig = (n.orig + 1) % e.origN
-	}
-	return e.newBlock(b), true
 }

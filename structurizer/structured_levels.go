@@ -3,9 +3,12 @@
 // is acyclic with one entry; for each, the reverse post-order, the
 // dominator tree (one pass in reverse post-order, as in Cooper, Harvey and
 // Kennedy's "A Simple, Fast Dominance Algorithm", which needs no iteration
-// on an acyclic graph), the distinct predecessor counts, and which
-// dominator subtrees an edge leaves (flows).
+// on an acyclic graph), the distinct predecessor counts, which dominator
+// subtrees an edge leaves (flows), and the arms of each branching node
+// (isArm: a child entered once, not a loop header it branches to twice).
 package structurizer
+
+import "fmt"
 
 // levels holds the per-level analyses (each node belongs to one level).
 type levels struct {
@@ -16,6 +19,8 @@ type levels struct {
 	// flows[x]: some level edge leaves x's dominator subtree (to a join of
 	// an ancestor), so x's subtree can end by going on after it.
 	flows []bool
+	w     *work
+	twice map[[2]int]bool // twiceToLoop's pairs
 }
 
 // levelSuccs are node x's successors in its level's acyclic graph: a child
@@ -173,6 +178,7 @@ func newLevels(w *work) *levels {
 		}
 	}
 	lv.findFlows(w, entries)
+	lv.w, lv.twice = w, w.twiceToLoops()
 	return lv
 }
 
@@ -213,4 +219,62 @@ func (lv *levels) findFlows(w *work, roots []int) {
 		}
 		lv.flows[x] = lo[x] < pre[x] || hi[x] > last[x]
 	}
+}
+
+func (lv *levels) isArm(x, t int) bool {
+	return lv.idom[t] == x && lv.in[t] == 1 && !lv.twiceToLoop(x, t)
+}
+
+// twiceToLoop: x branches to loop header t on several arms. t is then laid
+// out as a join (behind a guard block), so that t keeps a single entry edge.
+func (lv *levels) twiceToLoop(x, t int) bool {
+	twice := lv.twice[[2]int{x, t}]
+	if lv.w.opt.CheckPasses && twice != lv.twiceToLoopScan(x, t) {
+		panic(fmt.Sprintf("bug: twiceToLoop(%d, %d) = %v, the count of edges says otherwise", x, t, twice))
+	}
+	return twice
+}
+
+// twiceToLoops lists the pairs {x, t} of twiceToLoop: one pass over the
+// edges (a node's count of edges to a header, kept in seen by target). The
+// map is made on the first pair; most graphs have none.
+func (w *work) twiceToLoops() map[[2]int]bool {
+	var twice map[[2]int]bool
+	if len(w.loops) == 0 {
+		return nil
+	}
+	seen := make([]int, len(w.nodes)) // by target: x's edges to it counted so far
+	for x := range w.nodes {
+		for _, t := range w.nodes[x].succs {
+			if w.nodes[t].kind != wLoopHeader {
+				continue
+			}
+			if seen[t] > 0 {
+				if twice == nil {
+					twice = map[[2]int]bool{}
+				}
+				twice[[2]int{x, t}] = true
+			}
+			seen[t]++
+		}
+		for _, t := range w.nodes[x].succs {
+			seen[t] = 0
+		}
+	}
+	return twice
+}
+
+// twiceToLoopScan is twiceToLoop's obvious reference, a count of x's
+// edges, run under Options.CheckPasses.
+func (lv *levels) twiceToLoopScan(x, t int) bool {
+	if lv.w.nodes[t].kind != wLoopHeader {
+		return false
+	}
+	k := 0
+	for _, s := range lv.w.nodes[x].succs {
+		if s == t {
+			k++
+		}
+	}
+	return k >= 2
 }

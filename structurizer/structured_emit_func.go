@@ -1,0 +1,108 @@
+// structured_emit_func.go: the Func the selections pass builds, one block
+// at a time: a block per working-graph node (allocated when first branched
+// to), the synthetic blocks the walk adds (forwarders, skips, clones of
+// small return blocks), and their terminators in the Func's form
+// (func.go): an original block chooses, a synthetic one tests or routes on
+// its route variable.
+package structurizer
+
+// funcBuilder is the Func under construction over working graph w: its
+// blocks, each node's block, and the room their target lists come from.
+// origN is the input's block count (the clone-wrong-id fault's modulus).
+type funcBuilder struct {
+	w     *work
+	f     *Func
+	fb    []int // node -> Func block, -1 until allocated
+	room  intRoom
+	origN int
+}
+
+// intRoom hands out int lists carved from shared arrays, each capped at
+// its length, so a list is as independent of the others as a fresh one
+// (appending to it copies it) at a fraction of the allocations.
+type intRoom struct{ free []int }
+
+// take returns a zeroed list of k ints.
+func (r *intRoom) take(k int) []int {
+	if len(r.free) < k {
+		r.free = make([]int, max(k, 64))
+	}
+	s := r.free[:k:k]
+	r.free = r.free[k:]
+	return s
+}
+
+// list returns a list holding vals.
+func (fb *funcBuilder) list(vals ...int) []int {
+	s := fb.room.take(len(vals))
+	copy(s, vals)
+	return s
+}
+
+// block returns node x's Func block, allocating it.
+func (fb *funcBuilder) block(x int) int {
+	if fb.fb[x] < 0 {
+		fb.fb[x] = fb.newBlock(Block{Kind: Synthetic, Orig: -1})
+	}
+	return fb.fb[x]
+}
+
+func (fb *funcBuilder) newBlock(b Block) int {
+	fb.f.Blocks = append(fb.f.Blocks, b)
+	return len(fb.f.Blocks) - 1
+}
+
+func (fb *funcBuilder) forward(to int) int {
+	return fb.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "fwd", Term: Term{Kind: Branch, To: fb.list(to)}})
+}
+
+// base is node x's block without terminator or merge.
+func (fb *funcBuilder) base(x int) Block {
+	n := &fb.w.nodes[x]
+	if n.synthetic() {
+		return Block{Kind: Synthetic, Orig: -1, Name: n.name, Stores: n.stores}
+	}
+	b := Block{Kind: Original, Orig: n.orig, Weight: n.weight, Name: n.name}
+	if n.clone {
+		b.Kind = Clone
+		if fb.w.opt.Has("clone-wrong-id") && fb.origN > 1 {
+			b.Orig = (n.orig + 1) % fb.origN
+		}
+	}
+	if len(n.succs) >= 2 {
+		b.Arity = len(n.succs)
+	}
+	return b
+}
+
+// setTerm gives block b (node n's) its choosing terminator over to.
+func (fb *funcBuilder) setTerm(n *wnode, b *Block, to []int) {
+	switch {
+	case !n.synthetic():
+		b.Term = Term{Kind: Choose, To: to}
+		if len(to) == 2 && fb.w.opt.Has("swap-arms") {
+			b.Term.To = fb.list(to[1], to[0])
+		}
+	case len(to) == 2:
+		b.Term = Term{Kind: Test, Var: n.rvar, Values: n.values, To: fb.list(to[1], to[0])}
+	default:
+		b.Term = Term{Kind: Route, Var: n.rvar, Values: n.values, To: to}
+	}
+}
+
+// cloneReturn copies a small return block instead of routing a skip to it,
+// within the clone budget.
+func (fb *funcBuilder) cloneReturn(t int) (int, bool) {
+	n := &fb.w.nodes[t]
+	w := fb.w
+	if n.synthetic() || len(n.succs) != 0 || n.weight > w.cloneMax || n.weight > w.budget || w.opt.CloneBudget < 0 {
+		return 0, false
+	}
+	w.budget -= n.weight
+	w.clones++
+	b := Block{Kind: Clone, Orig: n.orig, Weight: n.weight, Name: n.name, Term: Term{Kind: Return}}
+	if w.opt.Has("clone-wrong-id") && fb.origN > 1 {
+		b.Orig = (n.orig + 1) % fb.origN
+	}
+	return fb.newBlock(b), true
+}
