@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,6 +96,9 @@ func checkCommand(s *Settings, strategy string) string {
 	}
 	if len(s.Checks) > 0 {
 		b.WriteString(" --checks " + ShellQuote(strings.Join(s.Checks, ",")))
+	}
+	if s.GPUDevice != "" && slices.Contains(s.Checks, "gpu") {
+		b.WriteString(" --gpu-device " + ShellQuote(s.GPUDevice))
 	}
 	if t := time.Duration(s.Timeout); t > 0 && t != DefaultTimeout {
 		b.WriteString(" --timeout " + t.String())

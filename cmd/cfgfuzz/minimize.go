@@ -32,9 +32,9 @@ func init() {
 
 type minimizeFlags struct {
 	signature, baseline, inject, strategy, out, save, regressions, store, checks, origin string
-	structurizer, expect                                                                 string
+	structurizer, expect, gpuDevice                                                      string
 	maxAnswer                                                                            fuzz.ByteSize
-	index, maxSteps, walks                                                               int
+	index, maxSteps, walks, registers                                                    int
 	seed                                                                                 uint64
 	timeout, graphTimeout                                                                time.Duration
 	verbose, listFaults                                                                  bool
@@ -57,6 +57,8 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present)")
 	fs.StringVar(&mf.origin, "origin", "", "where the graph came from, for the header and the store (default: the file and position)")
 	fs.IntVar(&mf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for check)")
+	fs.IntVar(&mf.registers, "registers", 0, "judge under a register file of `N` values, as check (a campaign's finding needs the campaign's --registers)")
+	fs.StringVar(&mf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check, as check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&mf.seed, "seed", 1, "seed of the random walks (as for check; a campaign's finding needs the campaign's seed)")
 	fs.IntVar(&mf.index, "index", 0, "which graph of the file to minimize (from 0)")
 	fs.IntVar(&mf.maxSteps, "max-steps", corpus.DefaultMaxSteps, "bound on predicate calls (negative: none)")
@@ -109,7 +111,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if mf.expect != corpus.ExpectPass && mf.expect != corpus.ExpectFail {
 		return exitUsage, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
 	}
-	popt := proto.Options{Strategy: mf.strategy, Inject: splitList(mf.inject)}
+	popt := proto.Options{Strategy: mf.strategy, Inject: splitList(mf.inject), Registers: mf.registers}
 	side, spec, err := openSide(mf.structurizer, mf.maxAnswer, stderr)
 	if err != nil {
 		return exitUsage, err
@@ -125,7 +127,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return exitUsage, err
 	}
-	tag := findingTag{spec: spec, opt: popt, walks: mf.walks, seed: mf.seed, checks: mf.checks, limit: mf.graphTimeout}
+	tag := findingTag{spec: spec, opt: popt, walks: mf.walks, seed: mf.seed, checks: mf.checks, limit: mf.graphTimeout, gpuDevice: mf.gpuDevice}
 	var store *corpus.Store
 	if mf.store != "" {
 		store = &corpus.Store{Dir: mf.store}
@@ -167,25 +169,28 @@ func specField(s fuzz.Spec) string {
 // structurizer, its options and the oracle's settings, from which its
 // replay command is made (fuzz.CheckCommand).
 type findingTag struct {
-	spec   fuzz.Spec
-	opt    proto.Options
-	walks  int
-	seed   uint64
-	checks string
-	limit  time.Duration
+	spec      fuzz.Spec
+	opt       proto.Options
+	walks     int
+	seed      uint64
+	checks    string
+	limit     time.Duration
+	gpuDevice string
 }
 
 // replay is the command that judges file again as the finding was judged.
 func (t findingTag) replay(file string) string {
 	s := fuzz.Settings{Current: t.spec.String(), Strategy: t.opt.Strategy, Inject: t.opt.Inject, Walks: t.walks, Seed: t.seed,
-		Checks: splitList(t.checks), Timeout: fuzz.Duration(t.limit)}
+		Checks: splitList(t.checks), Timeout: fuzz.Duration(t.limit), Registers: t.opt.Registers, GPUDevice: t.gpuDevice}
 	return fuzz.CheckCommand(&s) + " " + file
 }
 
 // runnerOptions are the oracle's settings from the flags: the checks
-// (resolved as check resolves them) and the walks.
+// (resolved as check resolves them), the walks, the register file and the
+// gpu check's device.
 func (mf minimizeFlags) runnerOptions() corpus.RunnerOptions {
 	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(mf.walks, mf.seed)}
+	ro.Oracle.Walks.Registers, ro.Oracle.GPUDevice = mf.registers, mf.gpuDevice
 	if mf.checks != "" {
 		ro.Checks = oracle.ResolveChecks(mf.checks)
 	}
@@ -227,7 +232,7 @@ func baselinePredicate(rev string, mf minimizeFlags, stderr io.Writer) (corpus.P
 	if err != nil {
 		return nil, fmt.Errorf("building the baseline %s: %w", rev, err)
 	}
-	return sidePredicate(fuzz.ProcessFactory("baseline "+commit[:12], []string{bin}, ""), proto.Options{Strategy: mf.strategy}, mf.runnerOptions(), mf.graphTimeout)
+	return sidePredicate(fuzz.ProcessFactory("baseline "+commit[:12], []string{bin}, ""), proto.Options{Strategy: mf.strategy, Registers: mf.registers}, mf.runnerOptions(), mf.graphTimeout)
 }
 
 // sidePredicate judges candidates on a campaign side (a protocol process
@@ -315,6 +320,16 @@ func campaignMinimizer(c *fuzz.Config, sides *openSides, log io.Writer) error {
 	return nil
 }
 
+// settingsOracle is the oracle a campaign with settings s judges by: its
+// walks and their seed, its register-file workload and the gpu check's
+// device, so a finding is minimized under the campaign's own checks.
+func settingsOracle(s *fuzz.Settings) oracle.Options {
+	o := corpus.CampaignOracle(s.Walks, s.Seed)
+	o.Walks.Registers = s.Registers
+	o.GPUDevice = s.GPUDevice
+	return o
+}
+
 // strategyMinimizer is campaignMinimizer's hook for the graphs that ran
 // one strategy.
 func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io.Writer) (func(g *cfg.Graph, sig string) *cfg.Graph, error) {
@@ -322,7 +337,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io
 	// Structurizer only names the options in stored findings; candidates
 	// go through the side (Structurize).
 	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: strategy, Inject: s.Inject}, Checks: s.Checks,
-		Oracle: corpus.CampaignOracle(s.Walks, s.Seed)}
+		Oracle: settingsOracle(&s)}
 	limit := time.Duration(s.Timeout)
 	if limit == 0 {
 		limit = fuzz.DefaultTimeout
@@ -335,7 +350,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io
 	if cur.New == nil {
 		cur = fuzz.InProcessFactory()
 	}
-	popt := proto.Options{Strategy: strategy, Inject: s.Inject}
+	popt := proto.Options{Strategy: strategy, Inject: s.Inject, Registers: s.Registers}
 	side, err := sides.open(cur)
 	if err != nil {
 		return nil, err
@@ -345,11 +360,11 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io
 	if s.Checks != nil {
 		checks = strings.Join(s.Checks, ",")
 	}
-	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit}
+	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit, gpuDevice: s.GPUDevice}
 	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log,
 		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Replay: tag.replay("graph.cfg")}
 	if c.Baseline.New != nil {
-		base, err := trackedPredicate(sides, c.Baseline, proto.Options{Strategy: strategy}, corpus.RunnerOptions{Checks: s.Checks, Oracle: ropt.Oracle}, limit)
+		base, err := trackedPredicate(sides, c.Baseline, proto.Options{Strategy: strategy, Registers: s.Registers}, corpus.RunnerOptions{Checks: s.Checks, Oracle: ropt.Oracle}, limit)
 		if err != nil {
 			return nil, err
 		}

@@ -27,7 +27,7 @@ func init() {
 type regressFlags struct {
 	structurizer, junit, checks string
 	maxAnswer                   fuzz.ByteSize
-	walks                       int
+	walks, registers            int
 	seed                        uint64
 	timeout                     time.Duration
 }
@@ -41,6 +41,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defineMaxAnswer(fs, &rf.maxAnswer)
 	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present, as minimize)")
 	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize)")
+	fs.IntVar(&rf.registers, "registers", 0, "judge under a register file of `N` values (as for minimize)")
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize)")
 	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
 	fs.Usage = func() {
@@ -181,7 +182,8 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 		return nil, err
 	}
 	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(rp.rf.walks, rp.rf.seed),
-		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults}, rp.rf.timeout)}
+		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: rp.rf.registers}, rp.rf.timeout)}
+	ro.Oracle.Walks.Registers = rp.rf.registers
 	if rp.rf.checks != "" {
 		ro.Checks = oracle.ResolveChecks(rp.rf.checks)
 	}
