@@ -64,6 +64,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 		log = io.Discard
 	}
 	sopt := opt.Runner.Structurizer
+	registers := opt.Runner.Oracle.Walks.Registers
 	return func(g *cfg.Graph, sig string) *cfg.Graph {
 		o := mo
 		o.Signature = sig
@@ -71,7 +72,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 			o.OnOther = func(c *cfg.Graph, other string) {
 				r := run.Run(c)
 				opt.Store.Add(Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
-					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject,
+					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
 					Structurizer: opt.Structurizer, Answer: r.Answer, Replay: opt.Replay})
 			}
 		}
@@ -91,7 +92,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 		if opt.Store != nil {
 			before, after := run.Run(g), run.Run(res.Graph)
 			opt.Store.Add(Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
-				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject,
+				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
 				Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.Replay})
 		}
 		return res.Graph

@@ -5,6 +5,7 @@
 //	# signature: exec:trace-mismatch   (the failure it guards against, or "none")
 //	# fault: swap-arms                 (the fault it was found under, if any)
 //	# strategy: dispatch               (the strategy, "" for the default)
+//	# registers: 64                    (the register file it was judged under, if any: emit/CONVENTION.md)
 //	# structurizer: cmd:./my-adapter   (the structurizer it was found on, fuzz.Spec; "" this tree's)
 //	# expect: pass                     (what replaying it must give: pass, or fail with the signature)
 //	# origin: cfgfuzz minimize, seed 7 (where it came from)
@@ -24,6 +25,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/oracle"
@@ -40,6 +42,9 @@ type Header struct {
 	Signature string
 	Fault     string // comma-separated fault names; "" none
 	Strategy  string
+	// Registers is the register file the graph was judged under
+	// (structurizer and oracle alike); 0 none.
+	Registers int
 	// Structurizer is the spec of the structurizer it was found on
 	// (fuzz.Spec); "" this tree's.
 	Structurizer string
@@ -70,6 +75,9 @@ func (h Header) Format() string {
 	kv("signature", h.Signature)
 	kv("fault", h.Fault)
 	kv("strategy", h.Strategy)
+	if h.Registers > 0 {
+		kv("registers", strconv.Itoa(h.Registers))
+	}
 	kv("structurizer", h.Structurizer)
 	kv("expect", h.Expect)
 	kv("origin", h.Origin)
@@ -91,9 +99,9 @@ func (h Header) Faults() []string {
 	return out
 }
 
-// parseHeader reads the leading comment lines of a file.
-func parseHeader(data string) Header {
-	var h Header
+// parseHeader reads the leading comment lines of a file; the error names
+// a header value that does not parse.
+func parseHeader(data string) (h Header, err error) {
 	for _, line := range strings.Split(data, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
@@ -114,6 +122,10 @@ func parseHeader(data string) Header {
 			h.Fault = v
 		case "strategy":
 			h.Strategy = v
+		case "registers":
+			if h.Registers, err = strconv.Atoi(v); err != nil || h.Registers < 0 {
+				return h, fmt.Errorf("'# registers: %s': want a count of values", v)
+			}
 		case "structurizer":
 			h.Structurizer = v
 		case "expect":
@@ -126,7 +138,7 @@ func parseHeader(data string) Header {
 			h.Notes = append(h.Notes, m[1]+": "+v)
 		}
 	}
-	return h
+	return h, nil
 }
 
 // Regression is one file of the suite.
@@ -151,8 +163,11 @@ func ReadRegression(path string) (*Regression, error) {
 	if len(items) != 1 {
 		return nil, fmt.Errorf("%s: holds %d graphs, want 1", path, len(items))
 	}
-	r := &Regression{Name: strings.TrimSuffix(filepath.Base(path), ".cfg"), Path: path,
-		Header: parseHeader(string(data)), Graph: items[0].Graph}
+	h, err := parseHeader(string(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r := &Regression{Name: strings.TrimSuffix(filepath.Base(path), ".cfg"), Path: path, Header: h, Graph: items[0].Graph}
 	if r.Header.Signature == "" {
 		return nil, fmt.Errorf("%s: no '# signature:' header", path)
 	}

@@ -76,6 +76,8 @@ type Finding struct {
 	// Strategy and Inject are the structurizer's options it failed under.
 	Strategy string
 	Inject   []string
+	// Registers is the register file it was judged under; 0 none.
+	Registers int
 	// Structurizer is the spec of the structurizer under test (fuzz.Spec:
 	// self, cmd:CMD, ...); "" for this tree's.
 	Structurizer string
@@ -321,7 +323,7 @@ func addModule(files map[string][]byte, name string, module []byte) {
 
 // graphFile is a graph in line notation under header comments.
 func graphFile(f Finding, g *cfg.Graph) string {
-	h := Header{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Fault: strings.Join(f.Inject, ","), Structurizer: f.Structurizer}
+	h := Header{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Fault: strings.Join(f.Inject, ","), Registers: f.Registers, Structurizer: f.Structurizer}
 	return h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
 }
 

@@ -142,7 +142,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if mf.origin != "" {
 		origin = mf.origin + "; " + origin
 	}
-	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy,
+	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
 		Structurizer: specField(spec), Expect: mf.expect, Origin: origin, Date: time.Now().UTC().Format("2006-01-02")}
 	if err := writeResult(res.Graph, h, mf.out, stdout); err != nil {
 		return exitUsage, err

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defineMaxAnswer(fs, &rf.maxAnswer)
 	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present, as minimize)")
 	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize)")
-	fs.IntVar(&rf.registers, "registers", 0, "judge under a register file of `N` values (as for minimize)")
+	fs.IntVar(&rf.registers, "registers", -1, "judge under a register file of `N` values (as for minimize; default: each file's own '# registers:', else none)")
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize)")
 	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
 	fs.Usage = func() {
@@ -173,7 +174,8 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 
 func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []string) (*corpus.Runner, error) {
 	spec := rp.specOf(r)
-	key := spec + "\x00" + strategy + "\x00" + strings.Join(faults, ",")
+	registers := rp.registersOf(r)
+	key := spec + "\x00" + strategy + "\x00" + strings.Join(faults, ",") + "\x00" + strconv.Itoa(registers)
 	if run, ok := rp.runners[key]; ok {
 		return run, nil
 	}
@@ -182,8 +184,8 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 		return nil, err
 	}
 	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(rp.rf.walks, rp.rf.seed),
-		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: rp.rf.registers}, rp.rf.timeout)}
-	ro.Oracle.Walks.Registers = rp.rf.registers
+		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: registers}, rp.rf.timeout)}
+	ro.Oracle.Walks.Registers = registers
 	if rp.rf.checks != "" {
 		ro.Checks = oracle.ResolveChecks(rp.rf.checks)
 	}
@@ -193,6 +195,15 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	}
 	rp.runners[key] = run
 	return run, nil
+}
+
+// registersOf is the register file r is judged under: --registers when
+// given, else the file's own.
+func (rp *replayer) registersOf(r *corpus.Regression) int {
+	if rp.rf.registers >= 0 {
+		return rp.rf.registers
+	}
+	return r.Header.Registers
 }
 
 // plantsFaults: only this tree's structurizer plants cfgfuzz's faults.
@@ -205,7 +216,7 @@ func (rp *replayer) plantsFaults(r *corpus.Regression) bool {
 func (rp *replayer) replay(c corpus.ReplayCase) string {
 	sp, _ := fuzz.ParseSpec(rp.specOf(c.Regression))
 	s := fuzz.Settings{Current: sp.String(), Strategy: c.Regression.Header.Strategy, Walks: rp.rf.walks, Seed: rp.rf.seed,
-		Checks: splitList(rp.rf.checks), Timeout: fuzz.Duration(rp.rf.timeout)}
+		Checks: splitList(rp.rf.checks), Timeout: fuzz.Duration(rp.rf.timeout), Registers: rp.registersOf(c.Regression)}
 	if c.Case != "clean" {
 		s.Inject = c.Regression.Header.Faults()
 	}

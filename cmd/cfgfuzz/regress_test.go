@@ -134,3 +134,57 @@ func TestRegressionDirectory(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestRegressRegisterFile: a regression minimized under a register file
+// names it in its header, regress replays it under that file (the replay
+// command of a failing case says so) unless --registers overrides it, and
+// a header count that does not parse is refused by name.
+func TestRegressRegisterFile(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regs := filepath.Join(dir, "regs")
+	// --expect fail makes the clean case fail, so regress prints its replay.
+	if code, _, errs := runCmd([]string{"minimize", in, "--inject", "swap-arms", "--registers", "8", "--save-regression", "swapped", "--regressions", regs, "--expect", corpus.ExpectFail}, ""); code != exitOK {
+		t.Fatalf("minimize: exit %d: %s", code, errs)
+	}
+	r, err := corpus.ReadRegression(filepath.Join(regs, "swapped.cfg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Header.Registers != 8 {
+		t.Fatalf("saved header: registers %d, want 8", r.Header.Registers)
+	}
+	for _, c := range []struct {
+		flags []string
+		want  string // in the failing case's replay; "" means no --registers
+	}{{nil, "--registers 8"}, {[]string{"--registers", "0"}, ""}} {
+		code, out, errs := runCmd(append([]string{"regress", regs}, c.flags...), "")
+		if code != exitFail {
+			t.Fatalf("regress %v: exit %d, want %d (the clean case passes against --expect fail)\n%s%s", c.flags, code, exitFail, out, errs)
+		}
+		if !strings.Contains(out, "ok "+filepath.Join(regs, "swapped.cfg")+" fault:swap-arms") {
+			t.Errorf("regress %v: the fault case does not pass:\n%s", c.flags, out)
+		}
+		at := strings.Index(out, "replay: ")
+		if at < 0 {
+			t.Fatalf("regress %v: no replay command printed:\n%s", c.flags, out)
+		}
+		replay := out[at:]
+		if got := strings.Contains(replay, "--registers"); got != (c.want != "") || c.want != "" && !strings.Contains(replay, c.want) {
+			t.Errorf("regress %v: replay %q, want %q", c.flags, strings.SplitN(replay, "\n", 2)[0], c.want)
+		}
+	}
+	bad := filepath.Join(dir, "bad")
+	if err := os.MkdirAll(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bad, "x.cfg"), []byte("# signature: none\n# registers: many\n{{}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCmd([]string{"regress", bad}, ""); code == exitOK || !strings.Contains(out+errs, "'# registers: many'") {
+		t.Errorf("regress on a bad registers header: exit %d\n%s%s", code, out, errs)
+	}
+}
