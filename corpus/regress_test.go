@@ -33,7 +33,16 @@ func loadSuite(t *testing.T) []*Regression {
 
 func newTestRunner(t testing.TB, sopt structurizer.Options) *Runner {
 	t.Helper()
-	r, err := NewRunner(RunnerOptions{Structurizer: sopt})
+	return newSuiteRunner(t, sopt, 0)
+}
+
+// newSuiteRunner is newTestRunner under a register file of registers
+// values (a regression's # registers:).
+func newSuiteRunner(t testing.TB, sopt structurizer.Options, registers int) *Runner {
+	t.Helper()
+	o := RunnerOptions{Structurizer: sopt}
+	o.Oracle.Walks.Registers = registers
+	r, err := NewRunner(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +69,7 @@ func TestRegressionsPass(t *testing.T) {
 				t.Logf("%s: strategy %q not built, skipped", r.Name, strat)
 				continue
 			}
-			run := newTestRunner(t, structurizer.Options{Strategy: strat})
+			run := newSuiteRunner(t, structurizer.Options{Strategy: strat}, r.Header.Registers)
 			out := run.Run(r.Graph)
 			if out.Err != nil {
 				t.Errorf("%s (strategy %q): %v", r.Path, strat, out.Err)
@@ -89,7 +98,7 @@ func TestRegressionsFailUnderTheirFault(t *testing.T) {
 			t.Logf("%s: fault %v not built here, skipped", r.Name, missing)
 			continue
 		}
-		run := newTestRunner(t, structurizer.Options{Strategy: r.Header.Strategy, Inject: faults})
+		run := newSuiteRunner(t, structurizer.Options{Strategy: r.Header.Strategy, Inject: faults}, r.Header.Registers)
 		out := run.Run(r.Graph)
 		switch {
 		case out.Signature == r.Header.Signature:
@@ -118,7 +127,7 @@ func unknownFaults(fs []string) []string {
 func TestRegressionFileRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	r := loadSuite(t)[0]
-	h := Header{Signature: "exec:trace-mismatch", Fault: "swap-arms", Origin: "test", Date: "2026-11-29", Notes: []string{"a note"}}
+	h := Header{Signature: "exec:trace-mismatch", Fault: "swap-arms", Registers: 64, Origin: "test", Date: "2026-11-29", Notes: []string{"a note"}}
 	path, err := WriteRegression(dir, "x", h, r.Graph)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +139,7 @@ func TestRegressionFileRoundTrip(t *testing.T) {
 	if !back.Graph.Equal(r.Graph) && Key(back.Graph) != Key(r.Graph) {
 		t.Errorf("graph %v read back as %v", r.Graph, back.Graph)
 	}
-	if back.Header.Signature != h.Signature || back.Header.Fault != h.Fault || back.Header.Date != h.Date || back.Name != "x" {
+	if back.Header.Signature != h.Signature || back.Header.Fault != h.Fault || back.Header.Registers != h.Registers || back.Header.Date != h.Date || back.Name != "x" {
 		t.Errorf("header %+v read back as %+v", h, back.Header)
 	}
 	if _, err := WriteRegression(dir, "x", h, r.Graph); err == nil {

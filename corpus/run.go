@@ -187,7 +187,8 @@ type emitError struct{ err error }
 
 func (e *emitError) Error() string { return e.err.Error() }
 
-// structurize runs the structurizer (timed) and the emitter, and describes
+// structurize runs the structurizer (timed) and the emitter (with the
+// register file of the oracle's walks, Oracle.Walks.Registers), and describes
 // the result for the growth, meta and fallback checks as cmd/cfgfuzz check and the
 // campaign engine do: every strategy but dispatch claims idempotence.
 func (r *Runner) structurize(g *cfg.Graph) ([]byte, oracle.ResultInfo, *structurizer.Stats, error) {
@@ -198,7 +199,7 @@ func (r *Runner) structurize(g *cfg.Graph) ([]byte, oracle.ResultInfo, *structur
 		return nil, oracle.ResultInfo{}, nil, err
 	}
 	st := res.Stats
-	mod, err := emit.Bytes(res.Func, emit.Options{})
+	mod, err := emit.Bytes(res.Func, emit.Options{Registers: r.oracleOpt.Walks.Registers}) // the register file the walks check
 	if err != nil {
 		return nil, oracle.ResultInfo{}, &st, &emitError{err}
 	}
