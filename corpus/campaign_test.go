@@ -80,7 +80,7 @@ func faultCampaign(t *testing.T, fault string) {
 // when the fault causes it, and the minimizer runs in baseline mode (the
 // clean tree must pass every candidate).
 func runCampaign(t *testing.T, sopt structurizer.Options, checks []string) *fuzz.Report {
-	orc := corpus.CampaignOracle(16, 1)
+	orc := corpus.CampaignOracle(corpus.Judging{Walks: 16, Seed: 1})
 	clean, err := corpus.NewRunner(corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: sopt.Strategy}, Checks: checks, Oracle: orc})
 	if err != nil {
 		t.Fatal(err)

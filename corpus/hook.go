@@ -99,14 +99,25 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 	}, nil
 }
 
-// CampaignOracle is the oracle's walk and seed settings as a campaign's
-// workers make them from its Settings.Walks and Settings.Seed: the random
-// walks and meta's renumbering are seeded with the campaign's seed, and 0
-// walks means none. A finding that only a random walk shows keeps failing
-// under the minimizer only with the same settings.
-func CampaignOracle(walks int, seed uint64) oracle.Options {
-	o := oracle.Options{Walks: oracle.WalkOptions{Random: walks, Seed: seed}, Seed: seed}
-	if walks == 0 {
+// Judging is what of a campaign's settings its oracle depends on
+// (Settings.Walks, Seed, Registers and GPUDevice in package fuzz); the zero
+// value is no random walk, seed 0, no register file, the default device.
+type Judging struct {
+	Walks     int
+	Seed      uint64
+	Registers int
+	GPUDevice string
+}
+
+// CampaignOracle is the oracle's settings as a campaign's workers make
+// them from j: the random walks and meta's renumbering are seeded with the
+// campaign's seed (0 walks means none), the walks and the modules carry
+// its register file, and the gpu check runs on its device. A finding that
+// only a random walk or the register file shows keeps failing under the
+// minimizer only with the same settings.
+func CampaignOracle(j Judging) oracle.Options {
+	o := oracle.Options{Walks: oracle.WalkOptions{Random: j.Walks, Seed: j.Seed, Registers: j.Registers}, Seed: j.Seed, GPUDevice: j.GPUDevice}
+	if j.Walks == 0 {
 		o.Walks.Random = -1
 	}
 	return o

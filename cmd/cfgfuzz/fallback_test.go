@@ -92,7 +92,7 @@ var dropSelectionMerges = &structurizer.Hooks{AfterPass: func(pass string, f *st
 func TestDefaultCampaignReportsAPassBugAsFallbacks(t *testing.T) {
 	c := defaultCampaign(t, plantedGraphs, dropSelectionMerges)
 	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Hooks: dropSelectionMerges}, Checks: c.Settings.Checks,
-		Oracle: corpus.CampaignOracle(c.Settings.Walks, c.Settings.Seed)}
+		Oracle: corpus.CampaignOracle(corpus.Judging{Walks: c.Settings.Walks, Seed: c.Settings.Seed})}
 	hook, err := corpus.MinimizeHook(corpus.HookOptions{Runner: ropt})
 	if err != nil {
 		t.Fatal(err)

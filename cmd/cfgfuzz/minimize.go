@@ -189,8 +189,7 @@ func (t findingTag) replay(file string) string {
 // (resolved as check resolves them), the walks, the register file and the
 // gpu check's device.
 func (mf minimizeFlags) runnerOptions() corpus.RunnerOptions {
-	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(mf.walks, mf.seed)}
-	ro.Oracle.Walks.Registers, ro.Oracle.GPUDevice = mf.registers, mf.gpuDevice
+	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: mf.walks, Seed: mf.seed, Registers: mf.registers, GPUDevice: mf.gpuDevice})}
 	if mf.checks != "" {
 		ro.Checks = oracle.ResolveChecks(mf.checks)
 	}
@@ -320,16 +319,6 @@ func campaignMinimizer(c *fuzz.Config, sides *openSides, log io.Writer) error {
 	return nil
 }
 
-// settingsOracle is the oracle a campaign with settings s judges by: its
-// walks and their seed, its register-file workload and the gpu check's
-// device, so a finding is minimized under the campaign's own checks.
-func settingsOracle(s *fuzz.Settings) oracle.Options {
-	o := corpus.CampaignOracle(s.Walks, s.Seed)
-	o.Walks.Registers = s.Registers
-	o.GPUDevice = s.GPUDevice
-	return o
-}
-
 // strategyMinimizer is campaignMinimizer's hook for the graphs that ran
 // one strategy.
 func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io.Writer) (func(g *cfg.Graph, sig string) *cfg.Graph, error) {
@@ -337,7 +326,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io
 	// Structurizer only names the options in stored findings; candidates
 	// go through the side (Structurize).
 	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: strategy, Inject: s.Inject}, Checks: s.Checks,
-		Oracle: settingsOracle(&s)}
+		Oracle: corpus.CampaignOracle(corpus.Judging{Walks: s.Walks, Seed: s.Seed, Registers: s.Registers, GPUDevice: s.GPUDevice})}
 	limit := time.Duration(s.Timeout)
 	if limit == 0 {
 		limit = fuzz.DefaultTimeout

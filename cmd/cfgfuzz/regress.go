@@ -183,9 +183,8 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	if err != nil {
 		return nil, err
 	}
-	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(rp.rf.walks, rp.rf.seed),
+	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: rp.rf.walks, Seed: rp.rf.seed, Registers: registers}),
 		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: registers}, rp.rf.timeout)}
-	ro.Oracle.Walks.Registers = registers
 	if rp.rf.checks != "" {
 		ro.Checks = oracle.ResolveChecks(rp.rf.checks)
 	}
