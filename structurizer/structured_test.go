@@ -1,11 +1,13 @@
 // structured_test.go: the structured strategy against the original graph's
 // walks and its own self-check, on seeded random graphs of every kind
 // (arbitrary, reducible, switches, loops with many exits), plus hand-made
-// shapes from the field reports, and that Structurize leaves its input
-// alone (it hands a fully reachable graph to the strategy as it is).
+// shapes from the field reports, that Structurize leaves its input alone
+// (it may hand a graph to the strategy as it is), and that the structured
+// strategy does not depend on the input's block numbering.
 package structurizer
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -132,13 +134,17 @@ func TestStructuredRandomGraphs(t *testing.T) {
 }
 
 // TestStructurizeLeavesItsInputAlone: Structurize hands a graph whose
-// blocks are all reachable to the strategy as it is, so no strategy may
+// blocks are all reachable (and, for structured, in reverse post-order) to
+// the strategy as it is, so no strategy may
 // change it, and no result may share a list with it (its Func's targets
 // are checked by changing the graph afterwards).
 func TestStructurizeLeavesItsInputAlone(t *testing.T) {
 	r := loggedRand(t, 51)
 	for i := range 2000 {
 		g := mixedGraph(r, i, 2, 12, 14)
+		if i%2 == 1 {
+			g, _ = g.InRPO() // a graph the structured strategy gets as it is
+		}
 		for _, st := range Strategies() {
 			before := g.Clone()
 			res, err := Structurize(g, Options{Strategy: st})
@@ -183,6 +189,42 @@ func TestPendingJoinIndex(t *testing.T) {
 		}
 		if res.Stats.Fallbacks != 0 {
 			t.Fatalf("graph %d (%d blocks) fell back: %v", i, g.Len(), res.Stats.PassesUsed)
+		}
+	}
+}
+
+// TestStructuredRenumberingInvariant: the structured strategy runs on the
+// reachable blocks in reverse post-order (strategyInput), so a graph
+// renumbered with its entry and successor order kept gives the same
+// function, each original or clone block naming the renumbered id of its
+// block; the dispatch strategy is left to the meta check.
+func TestStructuredRenumberingInvariant(t *testing.T) {
+	r := rand.New(rand.NewPCG(testSeed(t), 5))
+	for i := range 1500 {
+		g := mixedGraph(r, i, 3, 12, 60)
+		n := g.Len()
+		perm := make([]int, n)
+		for b := range perm {
+			perm[b] = b
+		}
+		r.Shuffle(n-1, func(a, b int) { perm[a+1], perm[b+1] = perm[b+1], perm[a+1] })
+		a, err := Structurize(g, Options{})
+		if err != nil {
+			t.Fatalf("graph %d %v: %v", i, g, err)
+		}
+		b, err := Structurize(g.Permute(perm), Options{})
+		if err != nil {
+			t.Fatalf("graph %d %v renumbered by %v: %v", i, g, perm, err)
+		}
+		for k := range a.Func.Blocks {
+			if a.Func.Blocks[k].Kind != Synthetic {
+				a.Func.Blocks[k].Orig = perm[a.Func.Blocks[k].Orig]
+			}
+		}
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Fatalf("graph %d %v renumbered by %v: the functions differ:\n%s\n%s", i, g, perm, ja, jb)
 		}
 	}
 }

@@ -94,9 +94,11 @@ func HasStrategy(name string) bool {
 	return ok
 }
 
-// Structurize validates g, drops its unreachable blocks and runs the chosen
-// strategy. The returned function's blocks report ids of g (not of the
-// reachable subgraph). g is not modified.
+// Structurize validates g, drops its unreachable blocks (for the
+// structured strategy, renumbers the rest in reverse post-order:
+// strategyInput) and runs the chosen strategy. The returned function's
+// blocks report ids of g (not of the graph the strategy ran on). g is not
+// modified.
 func Structurize(g *cfg.Graph, opt Options) (*Result, error) {
 	name := opt.Strategy
 	if name == "" {
@@ -112,13 +114,7 @@ func Structurize(g *cfg.Graph, opt Options) (*Result, error) {
 	if err := g.Validate(cfg.Limits{}); err != nil {
 		return nil, err
 	}
-	// A graph whose blocks are all reachable is its own reachable
-	// subgraph: the strategy gets g itself (strategies never mutate their
-	// input, and no Func shares a list with it) and no id changes.
-	h, old := g, []int(nil)
-	if slices.Contains(g.Reachable(), false) {
-		h, old = g.DropUnreachable()
-	}
+	h, old := strategyInput(g, name)
 	res, err := strat(h, opt)
 	if err != nil {
 		return nil, err
@@ -136,4 +132,24 @@ func Structurize(g *cfg.Graph, opt Options) (*Result, error) {
 	st.Strategy, st.BlocksIn, st.Dropped, st.WordsIn = name, h.Len(), g.Len()-h.Len(), h.TotalWeight()
 	st.Count(f)
 	return res, nil
+}
+
+// strategyInput is the graph strategy name runs on and old[id] = g's id of
+// its block id (nil: the ids are g's). The structured strategy gets the
+// reachable blocks in reverse post-order (cfg.InRPO): its passes walk
+// edges in that order, so on large graphs they touch memory in order
+// instead of at random (at 100,000 random blocks the difference is about
+// a third of the time), and a renumbered input gives the same function.
+// The dispatch strategy gets the reachable blocks in their own order. A
+// graph whose blocks are all reachable (and, for structured, already in
+// order) is passed as it is: strategies never mutate their input, and no
+// Func shares a list with it.
+func strategyInput(g *cfg.Graph, name string) (h *cfg.Graph, old []int) {
+	if name == "structured" {
+		return g.InRPO()
+	}
+	if slices.Contains(g.Reachable(), false) {
+		return g.DropUnreachable()
+	}
+	return g, nil
 }

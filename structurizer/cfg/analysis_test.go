@@ -7,6 +7,7 @@ package cfg
 
 import (
 	"flag"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -389,4 +390,79 @@ func TestReverseWithExitAgainstPredecessors(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestInRPOAgainstRecursiveDFS: InRPO keeps the blocks a recursive
+// depth-first search from the entry reaches, numbered in the reverse of
+// the order it finishes them, with their weights, names and successor
+// order; a graph already in that order comes back as it is; and a
+// renumbered graph (entry kept) gives the same graph.
+func TestInRPOAgainstRecursiveDFS(t *testing.T) {
+	t.Logf("seed %d", *analysisSeed)
+	r := rand.New(rand.NewPCG(*analysisSeed, 47))
+	for i := range 2000 {
+		n := 1 + r.IntN(14)
+		g := randomAny(r, n)
+		if i%2 == 1 {
+			g = randomForward(r, n)
+		}
+		g.Names = make([]string, n)
+		for b := range n {
+			g.Weights[b], g.Names[b] = r.IntN(4), fmt.Sprintf("b%d", b)
+		}
+		var post []int
+		seen := make([]bool, n)
+		var visit func(b int)
+		visit = func(b int) {
+			seen[b] = true
+			for _, s := range g.Succs[b] {
+				if !seen[s] {
+					visit(s)
+				}
+			}
+			post = append(post, b)
+		}
+		visit(0)
+		slices.Reverse(post)
+		h, old := g.InRPO()
+		if old == nil {
+			if !slices.Equal(post, identity(n)) {
+				t.Fatalf("graph %d %v: InRPO kept the numbering, RPO is %v", i, g, post)
+			}
+			continue
+		}
+		if !slices.Equal(old, post) {
+			t.Fatalf("graph %d %v: InRPO order %v, the recursive search's %v", i, g, old, post)
+		}
+		newID := map[int]int{}
+		for nb, ob := range old {
+			newID[ob] = nb
+		}
+		for nb, ob := range old {
+			want := make([]int, 0, len(g.Succs[ob]))
+			for _, s := range g.Succs[ob] {
+				want = append(want, newID[s])
+			}
+			if !slices.Equal(h.Succs[nb], want) || h.Weights[nb] != g.Weights[ob] || h.Names[nb] != g.Names[ob] {
+				t.Fatalf("graph %d %v: block %d (was %d) is %v w%d %q, want %v w%d %q", i, g, nb, ob, h.Succs[nb], h.Weights[nb], h.Names[nb], want, g.Weights[ob], g.Names[ob])
+			}
+		}
+		if again, o := h.InRPO(); o != nil || again != h {
+			t.Fatalf("graph %d %v: InRPO of its result renumbered it again: %v", i, g, o)
+		}
+		perm := identity(n)
+		r.Shuffle(n-1, func(a, b int) { perm[a+1], perm[b+1] = perm[b+1], perm[a+1] })
+		p, _ := g.Permute(perm).InRPO()
+		if !slices.EqualFunc(p.Succs, h.Succs, slices.Equal[[]int]) {
+			t.Fatalf("graph %d %v renumbered by %v: InRPO gives %v, the graph's own %v", i, g, perm, p.Succs, h.Succs)
+		}
+	}
+}
+
+func identity(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return p
 }

@@ -321,23 +321,50 @@ func (g *Graph) Reachable() []bool {
 // The entry stays block 0.
 func (g *Graph) DropUnreachable() (h *Graph, old []int) {
 	reach := g.Reachable()
-	newID := make([]int, len(g.Succs))
-	kept, edges := 0, 0
-	for b, r := range reach {
+	kept := 0
+	for _, r := range reach {
 		if r {
 			kept++
-			edges += len(g.Succs[b])
 		}
 	}
 	old = make([]int, 0, kept)
 	for b, r := range reach {
-		newID[b] = -1
 		if r {
-			newID[b] = len(old)
 			old = append(old, b)
 		}
 	}
-	h = New(len(old))
+	return g.subgraph(old), old
+}
+
+// InRPO returns the subgraph of blocks reachable from the entry, renumbered
+// in reverse post-order (DFSOrder: successors in order), and old[newID] =
+// oldID; nil old when g already is that graph (every block reachable and
+// numbered in reverse post-order), and h is g. Walks that follow edges in
+// that order then visit blocks in about increasing id, and a graph
+// renumbered (the entry kept, successor order kept) gives the same h.
+func (g *Graph) InRPO() (h *Graph, old []int) {
+	rpo := DFSOrder(g).RPO
+	same := len(rpo) == len(g.Succs)
+	for i, b := range rpo {
+		same = same && i == b
+	}
+	if same {
+		return g, nil
+	}
+	return g.subgraph(rpo), rpo
+}
+
+// subgraph is the graph of blocks old[0], old[1], ... renumbered 0, 1, ...
+// with their weights and names; every successor of a listed block must be
+// listed.
+func (g *Graph) subgraph(old []int) *Graph {
+	newID := make([]int, len(g.Succs))
+	edges := 0
+	for nb, ob := range old {
+		newID[ob] = nb
+		edges += len(g.Succs[ob])
+	}
+	h := New(len(old))
 	if g.Names != nil {
 		h.Names = make([]string, len(old))
 	}
@@ -353,7 +380,7 @@ func (g *Graph) DropUnreachable() (h *Graph, old []int) {
 			h.Names[nb] = g.Names[ob]
 		}
 	}
-	return h, old
+	return h
 }
 
 // Permute returns the graph with block b renamed perm[b]. perm must be a
