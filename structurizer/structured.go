@@ -20,7 +20,10 @@
 //	             exit regions, structured_loops_dests.go and
 //	             structured_loops_region.go)
 //	selections   each level's dominator tree laid out as selections, joins
-//	             under guards, skips routed (structured_emit.go)
+//	             under guards, skips routed (structured_emit.go; the
+//	             levels' analysis structured_levels.go and
+//	             structured_arms.go, the pending joins
+//	             structured_frames.go, the blocks structured_emit_func.go)
 //	fold         store blocks folded into the block before them
 //	             (structured_fold.go)
 //	thread       empty forwarding blocks bypassed (structured_thread.go)

@@ -28,9 +28,10 @@
 // the working graph plus the guards' route values.
 //
 // The levels it walks are analysed in structured_levels.go (which arms
-// there are: isArm, twiceToLoop); its stack of pending joins is
-// structured_frames.go; the Func it builds, block by block,
-// structured_emit_func.go.
+// there are: isArm, twiceToLoop), and where a node with no joins merges
+// at one of its arms in structured_arms.go; its stack of pending joins is
+// structured_frames.go; the Func it builds, block by block (guards and
+// loop headers included), structured_emit_func.go.
 package structurizer
 
 import "fmt"
@@ -131,22 +132,7 @@ func (e *emitter) loop(li int) {
 	e.frames.stack, e.cur = saved, savedCur
 	hb := e.base(l.H)
 	hb.Merge = Merge{Kind: LoopMerge, Merge: m, Continue: c}
-	hb.Term = Term{Kind: Branch, To: e.list(e.fb[l.entry])}
-	hn := &e.w.nodes[l.H]
-	switch {
-	case hn.orig >= 0 && len(hn.succs) == 2:
-		// A while loop's test: one arm is the merge.
-		to := e.list(e.fb[l.entry], m)
-		if hn.succs[0] == l.M {
-			to[0], to[1] = m, e.fb[l.entry]
-		}
-		e.setTerm(hn, &hb, to)
-	case !l.reusedM && len(e.w.nodes[l.M].succs) == 0:
-		// A loop with no exit: a test that never holds names the merge, so
-		// the merge is a branch target and structurizing the output again
-		// finds it (idempotence).
-		hb.Term = Term{Kind: Test, Var: e.w.route(), Values: []uint32{neverRouted}, To: e.list(m, e.fb[l.entry])}
-	}
+	e.loopEntry(l, &hb, m)
 	e.f.Blocks[h] = hb
 	cb := e.base(l.C)
 	cb.Term = Term{Kind: Branch, To: e.list(h)}
@@ -188,18 +174,15 @@ func (e *emitter) branching(x, id int, b Block) {
 	for i, t := range n.succs {
 		to[i] = e.edge(x, t, sw)
 	}
-	if len(to) == 2 && to[0] == to[1] {
-		to[1] = e.forward(to[1])
-	}
-	b.Merge = Merge{Kind: SelectionMerge, Merge: merge}
-	if e.cur >= 0 && !n.synthetic() && e.w.opt.Has("merge-at-continue") {
-		b.Merge.Merge = e.block(e.w.loops[e.cur].C)
-	}
+	e.twoBlocks(to)
+	b.Merge = e.selectionMerge(n, merge, e.cur)
 	e.setTerm(n, &b, to)
 	e.f.Blocks[id] = b
 	for i, j := range joins {
 		e.frames.pop()
-		e.guard(gs[i], e.frames.top(), j)
+		if jb := e.guard(gs[i], e.frames.top(), j); gs[i].target {
+			e.clears = append(e.clears, jb)
+		}
 		e.node(j)
 	}
 	e.frames.pop()
@@ -214,27 +197,16 @@ func (e *emitter) branching(x, id int, b Block) {
 	}
 }
 
-// isSink reports whether t is the current level's latch or merge.
-func (e *emitter) isSink(t int) bool {
-	if e.cur < 0 {
-		return false
-	}
-	l := &e.w.loops[e.cur]
-	return t == l.C || t == l.M
-}
-
 // branchToLoop emits a two-way node x with no joins one of whose targets is
 // the loop's latch or merge as a conditional without a merge (a break or
 // continue, which R12 allows); its other arm stays in the current construct.
 func (e *emitter) branchToLoop(x, id int, b Block) bool {
 	n := &e.w.nodes[x]
-	if len(n.succs) != 2 || !(e.isSink(n.succs[0]) || e.isSink(n.succs[1])) {
+	if len(n.succs) != 2 || !(e.lv.sink(e.cur, n.succs[0]) || e.lv.sink(e.cur, n.succs[1])) {
 		return false
 	}
 	to := e.list(e.edge(x, n.succs[0], false), e.edge(x, n.succs[1], false))
-	if to[0] == to[1] {
-		to[1] = e.forward(to[1])
-	}
+	e.twoBlocks(to)
 	e.setTerm(n, &b, to)
 	e.f.Blocks[id] = b
 	return true
@@ -244,43 +216,18 @@ func (e *emitter) branchToLoop(x, id int, b Block) bool {
 // after it, except perhaps one: x merges at that arm (or at its last arm
 // when none goes on), whose subtree follows the construct. No block is added.
 func (e *emitter) armMerge(x, id int, b Block) bool {
-	n := &e.w.nodes[x]
-	flowArm, flowing, quiet := -1, 0, -1
-	for _, t := range n.succs {
-		switch {
-		case e.isSink(t):
-		case e.lv.isArm(x, t):
-			if e.lv.flows[t] {
-				if flowing == 0 || flowArm != t {
-					flowing++
-				}
-				flowArm = t
-			} else if e.w.nodes[t].kind != wLoopHeader {
-				quiet = t // a loop header never becomes a selection merge
-			}
-		default:
-			return false // an edge straight to a pending join
-		}
+	merge, pastLoop := e.lv.armMerge(e.cur, x)
+	if merge < 0 {
+		return false
 	}
-	merge := quiet
-	if flowing > 0 {
-		merge = flowArm
-	}
-	if flowing == 1 && e.w.nodes[flowArm].kind == wLoopHeader {
-		// The arm that goes on is a loop: merge where its merge goes on to.
-		merge = e.afterLoop(flowArm)
-		if merge < 0 {
-			return false
-		}
+	if pastLoop {
 		if e.deferred == nil {
 			e.deferred = map[int]bool{}
 		}
 		e.deferred[merge] = true
 		defer delete(e.deferred, merge)
 	}
-	if merge < 0 || flowing > 1 || e.w.nodes[merge].kind == wLoopHeader {
-		return false
-	}
+	n := &e.w.nodes[x]
 	sw := len(n.succs) >= 3
 	to := e.room.take(len(n.succs))
 	for i, t := range n.succs {
@@ -290,91 +237,13 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 			to[i] = e.edge(x, t, sw)
 		}
 	}
-	if len(to) == 2 && to[0] == to[1] {
-		to[1] = e.forward(to[1])
-	}
-	b.Merge = Merge{Kind: SelectionMerge, Merge: e.block(merge)}
-	if e.cur >= 0 && !n.synthetic() && e.w.opt.Has("merge-at-continue") {
-		b.Merge.Merge = e.block(e.w.loops[e.cur].C)
-	}
+	e.twoBlocks(to)
+	b.Merge = e.selectionMerge(n, e.block(merge), e.cur)
 	e.setTerm(n, &b, to)
 	e.f.Blocks[id] = b
 	e.placed[merge] = true
 	e.node(merge)
 	return true
-}
-
-// afterLoop is where the flow out of loop header h's subtree leaves it: the
-// block that the loop's merge (or, down a chain of selections each with one
-// arm that goes on, that arm) only branches to, entered from there alone; -1
-// when there is no such block. Progress: each step goes down the dominator
-// tree.
-func (e *emitter) afterLoop(h int) int {
-	v := e.w.loops[e.w.nodes[h].loop].M
-	for {
-		n := &e.w.nodes[v]
-		if n.kind == wLoopHeader {
-			return -1
-		}
-		if len(n.succs) == 1 {
-			t := n.succs[0]
-			if e.isSink(t) || !e.lv.isArm(v, t) || e.w.nodes[t].kind != wPlain {
-				return -1
-			}
-			return t
-		}
-		next := -1
-		for _, t := range n.succs {
-			switch {
-			case e.isSink(t):
-			case !e.lv.isArm(v, t) || e.lv.in[t] >= 2:
-				return -1 // a join or a pending block: the flow leaves here
-			case e.lv.flows[t]:
-				if next >= 0 && next != t {
-					return -1
-				}
-				next = t
-			}
-		}
-		for _, k := range e.lv.kids[v] {
-			if e.lv.in[k] >= 2 {
-				return -1
-			}
-		}
-		if next < 0 {
-			return -1
-		}
-		v = next
-	}
-}
-
-// guard fills frame f's guard block: a plain branch to join j when no skip
-// passes it, else a selection on the skip variable that runs j when no skip
-// is pending (0) or the pending one is j's, and sends every other value on
-// to the next frame's merge. A join that skips end at clears the variable.
-func (e *emitter) guard(f, next *frame, j int) {
-	b := Block{Kind: Synthetic, Orig: -1, Name: "guard"}
-	jb := e.block(j)
-	switch {
-	case f.crossTo == noCross:
-		b.Term = Term{Kind: Branch, To: e.list(jb)}
-	case !f.target:
-		next.used = true
-		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
-		b.Term = Term{Kind: Test, Var: e.w.skip(), Values: []uint32{0}, To: e.list(jb, next.merge)}
-	default:
-		next.used = true
-		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
-		to := jb
-		if e.w.nodes[j].kind == wLoopHeader {
-			to = e.forward(jb) // a loop header keeps one entry edge
-		}
-		b.Term = Term{Kind: Route, Var: e.w.skip(), Values: []uint32{0, valueOf(j)}, To: e.list(next.merge, to, to)}
-	}
-	if f.target {
-		e.clears = append(e.clears, jb)
-	}
-	e.f.Blocks[f.merge] = b
 }
 
 // edge returns the block that node x's edge to t branches to, emitting t's
@@ -411,15 +280,7 @@ func (e *emitter) edge(x, t int, sw bool) int {
 		top.used = true
 		return top.merge
 	}
-	at := e.frames.pendingFor(t)
-	if e.w.opt.CheckPasses {
-		if ref := e.frames.pendingScan(t); ref != at {
-			panic(fmt.Sprintf("bug: edge %d->%d: pending join at %d, the stack's scan says %d", x, t, at, ref))
-		}
-	}
-	if at < 0 {
-		panic(fmt.Sprintf("bug: edge %d->%d to a join that is not pending", x, t))
-	}
+	at := e.frames.joinAt(x, t, e.w.opt.CheckPasses)
 	if c, ok := e.cloneReturn(t); ok {
 		return c
 	}

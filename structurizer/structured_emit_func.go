@@ -106,3 +106,72 @@ func (fb *funcBuilder) cloneReturn(t int) (int, bool) {
 	}
 	return fb.newBlock(b), true
 }
+
+// loopEntry gives loop l's header block hb (l's merge is block m) its
+// terminator: a branch into the body; a while loop's test, one arm the
+// merge; or, for a loop with no exit, a test that never holds naming the
+// merge, so the merge is a branch target and structurizing the output
+// again finds it (idempotence).
+func (fb *funcBuilder) loopEntry(l *wloop, hb *Block, m int) {
+	entry := fb.fb[l.entry]
+	hb.Term = Term{Kind: Branch, To: fb.list(entry)}
+	hn := &fb.w.nodes[l.H]
+	switch {
+	case hn.orig >= 0 && len(hn.succs) == 2:
+		to := fb.list(entry, m)
+		if hn.succs[0] == l.M {
+			to[0], to[1] = m, entry
+		}
+		fb.setTerm(hn, hb, to)
+	case !l.reusedM && len(fb.w.nodes[l.M].succs) == 0:
+		hb.Term = Term{Kind: Test, Var: fb.w.route(), Values: []uint32{neverRouted}, To: fb.list(m, entry)}
+	}
+}
+
+// guard fills frame f's guard block, whose next frame is next, and returns
+// join j's block: a plain branch to j when no skip passes it, else a
+// selection on the skip variable that runs j when no skip is pending (0)
+// or the pending one is j's, and sends every other value on to next's
+// merge. A join that skips end at (f.target) clears the variable: the
+// caller records it.
+func (fb *funcBuilder) guard(f, next *frame, j int) (jb int) {
+	b := Block{Kind: Synthetic, Orig: -1, Name: "guard"}
+	jb = fb.block(j)
+	switch {
+	case f.crossTo == noCross:
+		b.Term = Term{Kind: Branch, To: fb.list(jb)}
+	case !f.target:
+		next.used = true
+		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
+		b.Term = Term{Kind: Test, Var: fb.w.skip(), Values: []uint32{0}, To: fb.list(jb, next.merge)}
+	default:
+		next.used = true
+		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
+		to := jb
+		if fb.w.nodes[j].kind == wLoopHeader {
+			to = fb.forward(jb) // a loop header keeps one entry edge
+		}
+		b.Term = Term{Kind: Route, Var: fb.w.skip(), Values: []uint32{0, valueOf(j)}, To: fb.list(next.merge, to, to)}
+	}
+	fb.f.Blocks[f.merge] = b
+	return jb
+}
+
+// twoBlocks makes a two-way branch's targets distinct blocks (SPIR-V's
+// conditional may name one block twice, but a selection construct would
+// then have no arm): the second goes through a forwarding block.
+func (fb *funcBuilder) twoBlocks(to []int) {
+	if len(to) == 2 && to[0] == to[1] {
+		to[1] = fb.forward(to[1])
+	}
+}
+
+// selectionMerge is node n's selection merge at block merge; under the
+// merge-at-continue fault an original header in loop cur declares the
+// loop's latch instead.
+func (fb *funcBuilder) selectionMerge(n *wnode, merge, cur int) Merge {
+	if cur >= 0 && !n.synthetic() && fb.w.opt.Has("merge-at-continue") {
+		merge = fb.block(fb.w.loops[cur].C)
+	}
+	return Merge{Kind: SelectionMerge, Merge: merge}
+}

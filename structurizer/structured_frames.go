@@ -7,6 +7,8 @@
 // the skips.
 package structurizer
 
+import "fmt"
+
 // frame is one pending position of the walk: reaching merge means going on
 // with node def. A pass frame (a construct's exit block E_x) forwards to the
 // enclosing frame and routes nothing itself.
@@ -94,4 +96,20 @@ func (fs *frameStack) pendingScan(t int) int {
 		}
 	}
 	return -1
+}
+
+// joinAt is pendingFor(t) for an edge x->t that skips to a pending join,
+// cross-checked against pendingScan when check is set; an edge to a join
+// that is not pending is a bug of the walk.
+func (fs *frameStack) joinAt(x, t int, check bool) int {
+	at := fs.pendingFor(t)
+	if check {
+		if ref := fs.pendingScan(t); ref != at {
+			panic(fmt.Sprintf("bug: edge %d->%d: pending join at %d, the stack's scan says %d", x, t, at, ref))
+		}
+	}
+	if at < 0 {
+		panic(fmt.Sprintf("bug: edge %d->%d to a join that is not pending", x, t))
+	}
+	return at
 }
