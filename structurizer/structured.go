@@ -18,7 +18,8 @@
 //	             structured_loops_tails.go; each loop's way out found,
 //	             structured_loops_exits.go with its exit destinations and
 //	             exit regions, structured_loops_dests.go and
-//	             structured_loops_region.go)
+//	             structured_loops_region.go; every edge routed,
+//	             structured_loops_route.go)
 //	selections   each level's dominator tree laid out as selections, joins
 //	             under guards, skips routed (structured_emit.go; the
 //	             levels' analysis structured_levels.go and

@@ -173,3 +173,13 @@ func (w *work) checkWork() error {
 	}
 	return nil
 }
+
+// inLoop reports whether level lv lies in loop l (l itself or nested in it).
+func (w *work) inLoop(l, lv int) bool {
+	for ; lv >= 0; lv = w.loops[lv].parent {
+		if lv == l {
+			return true
+		}
+	}
+	return false
+}

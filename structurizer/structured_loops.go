@@ -27,12 +27,13 @@
 // skip over a join that follows it: the guard the emitter puts at such a
 // skip would be where the exits meet when the output is structurized again.
 //
-// This file holds the pass (loopsPass) and its last two steps, placing each
-// loop's nodes and routing every edge; its first steps have files of their
-// own: the return tails (structured_loops_tails.go) and each loop's way out
+// This file holds the pass (loopsPass) and the step placing each loop's
+// nodes; the other steps have files of their own: the return tails
+// (structured_loops_tails.go), each loop's way out
 // (structured_loops_exits.go, over the exit destinations of
 // structured_loops_dests.go and the exit regions of
-// structured_loops_region.go).
+// structured_loops_region.go), and routing every edge, last
+// (structured_loops_route.go).
 package structurizer
 
 import (
@@ -100,29 +101,8 @@ func (lp *loopsPass) run() (bool, error) {
 	for li := range lp.loops {
 		lp.placeLoop(li)
 	}
-	for _, b := range lp.dfs.RPO {
-		if b >= n0 || lp.nodes[b].kind == wLatch {
-			continue
-		}
-		from := lp.level[b]
-		if lp.nodes[b].kind == wLoopHeader {
-			from = lp.nodes[b].loop // a reused header's edge goes into its body
-		}
-		for i, t := range lp.nodes[b].succs {
-			d := t
-			if lt, ok := f.IsHeader(t); ok {
-				if lp.inLoop(lt, from) {
-					d = lp.loops[lt].C
-				} else {
-					d = lp.loops[lt].H
-				}
-			}
-			nt, err := lp.hop(from, d)
-			if err != nil {
-				return true, err
-			}
-			lp.nodes[b].succs[i] = nt
-		}
+	if err := (exitRouter{lp.work}).routeEdges(f, lp.dfs.RPO, n0); err != nil {
+		return true, err
 	}
 	for li := range lp.loops {
 		l := &lp.loops[li]
@@ -263,103 +243,4 @@ func (lp *loopsPass) predsInOrder(rpo []int, n int) [][]int {
 		}
 	}
 	return p
-}
-
-// inLoop reports whether level lv lies in loop l (l itself or nested in it).
-func (lp *loopsPass) inLoop(l, lv int) bool {
-	for ; lv >= 0; lv = lp.loops[lv].parent {
-		if lv == l {
-			return true
-		}
-	}
-	return false
-}
-
-// levelOf is the level a destination lives in: a latch is its own loop's
-// continue target; a loop header and a loop merge live in the parent.
-func (lp *loopsPass) levelOf(d int) int { return lp.level[d] }
-
-// hop returns the node an edge from level lv must branch to in order to
-// reach destination d: d itself when it lives at lv, else the exit of loop
-// lv towards d (its merge, or a store node before it, or a clone of a small
-// return block), routing d at the merge.
-func (lp *loopsPass) hop(lv, d int) (int, error) {
-	dl := lp.levelOf(d)
-	if d < len(lp.level) && lp.nodes[d].kind == wLatch {
-		dl = lp.nodes[d].loop
-	}
-	if lv == dl {
-		return d, nil
-	}
-	if lv < 0 || !lp.inLoop(dl, lv) && dl >= 0 {
-		return 0, fmt.Errorf("bug: edge from level %d to node %d at level %d enters a loop past its header", lv, d, dl)
-	}
-	l := &lp.loops[lv]
-	if l.reusedM {
-		if d != l.M {
-			return 0, fmt.Errorf("bug: loop %d reuses %d as its merge but also leaves for %d", lv, l.M, d)
-		}
-		return l.M, nil
-	}
-	idx, ok := l.destAt[d]
-	if !ok {
-		idx = -1
-	}
-	if idx == 0 {
-		return l.M, nil
-	}
-	if idx < 0 && len(l.dests) > 0 {
-		if c, ok := lp.cloneFor(lv, d); ok {
-			return c, nil
-		}
-	}
-	if idx < 0 {
-		next, err := lp.hop(lp.loops[lv].parent, d)
-		if err != nil {
-			return 0, err
-		}
-		l = &lp.loops[lv]
-		m := &lp.nodes[l.M]
-		if len(l.dests) > 0 {
-			m.rvar = lp.route()
-			m.values = append(m.values, valueOf(d))
-		}
-		m.succs = append(m.succs, next)
-		if l.destAt == nil {
-			l.destAt = map[int]int{}
-		}
-		l.destAt[d] = len(l.dests)
-		l.dests = append(l.dests, d)
-		if len(l.dests) == 1 {
-			return l.M, nil
-		}
-	}
-	l = &lp.loops[lv]
-	if s, ok := l.store[d]; ok {
-		return s, nil
-	}
-	s := lp.syn("exit.store", l.M)
-	lp.nodes[s].stores = []Store{{Var: lp.route(), Value: valueOf(d)}}
-	lp.level = append(lp.level, lv)
-	if lp.loops[lv].store == nil {
-		lp.loops[lv].store = map[int]int{}
-	}
-	lp.loops[lv].store[d] = s
-	return s, nil
-}
-
-// cloneFor copies a small return block into loop lv's body instead of
-// routing an exit to it, within the clone budget: one copy per edge, so each
-// copy is a leaf of the block that branches to it (and structurizing the
-// result again keeps it there).
-func (lp *loopsPass) cloneFor(lv, d int) (int, bool) {
-	n := &lp.nodes[d]
-	if n.synthetic() || len(n.succs) != 0 || n.weight > lp.cloneMax || n.weight > lp.budget || lp.opt.CloneBudget < 0 {
-		return 0, false
-	}
-	lp.budget -= n.weight
-	c := lp.add(wnode{orig: n.orig, clone: true, weight: n.weight, name: n.name, loop: -1})
-	lp.level = append(lp.level, lv)
-	lp.clones++
-	return c, true
 }
