@@ -57,8 +57,9 @@
 // input renumbers the output. Faults are planted in its result afterwards
 // (plantNestedFaults), where they can apply.
 //
-// The pass's files: this one holds a run (nester: the structural tree,
-// declarations, the Func it builds); the search over runs is
+// The pass's files: this one holds a run (nester); its declarations and
+// the Func it builds from them are structured_nested_decls.go, the tree
+// its walk follows structured_nested_tree.go; the search over runs is
 // structured_nested_search.go, the graphs it reruns on
 // structured_nested_reshape.go, the loop declarations
 // structured_nested_loops.go with their tail test structured_tails.go, the
@@ -82,7 +83,6 @@ package structurizer
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -97,21 +97,15 @@ const (
 // nester holds the analyses and declarations of the nested pass. Blocks are
 // the graph's ids; fresh unreachable merges get ids from g.Len() up.
 type nester struct {
-	g       *cfg.Graph
-	n       int
-	facts   *graphFacts
-	preds   [][]int
-	dom     *cfg.DomTree // the structural dominator tree (structuralTree)
-	forest  *cfg.Forest  // g's natural loops (graphFacts)
-	pdom    *cfg.DomTree
-	pre     []int   // depth-first preorder number over successor order (graphFacts)
-	parent  []int   // the walk's tree: structural immediate dominators
-	kids    [][]int // the walk's tree's children, in preorder
-	decl    []Merge // per block (fresh ones included)
-	mergeOf []int   // header declaring b as merge, -1
-	contOf  []int   // loop header declaring b as continue target, -1
-	fresh   int     // fresh unreachable merges
-	walked  int     // blocks the tail walks visited (a cost the tests bound)
+	nestDecls // the declarations, over g's n blocks and the fresh merges
+	nestTree  // the walk's tree, once the loops are declared
+	g         *cfg.Graph
+	facts     *graphFacts
+	preds     [][]int
+	forest    *cfg.Forest // g's natural loops (graphFacts)
+	pdom      *cfg.DomTree
+	pre       []int // depth-first preorder number over successor order (graphFacts)
+	walked    int   // blocks the tail walks visited (a cost the tests bound)
 
 	why   string // the first reason the graph does not nest as found
 	final bool   // why does not depend on the loop-merge policy
@@ -154,12 +148,12 @@ func (nt *nester) run() (*Func, string) {
 		}
 		nt.seen[k] = true
 	}
-	nt.structuralTree()
+	nt.nestTree = structuralTree(nt.g, &nt.nestDecls, nt.pre)
 	nt.pdom = nt.facts.postDominators(nt.g)
 	if !nt.declareSelections() {
 		return nil, nt.why
 	}
-	f := nt.build()
+	f := nt.build(nt.g, nt.orig)
 	layout(f)
 	ff := &funcFacts{f: f}
 	orderFallThroughs(ff, chainOrder)
@@ -167,7 +161,7 @@ func (nt *nester) run() (*Func, string) {
 		return nil, "malformed: " + err.Error()
 	}
 	if err := selfCheck(ff); err != nil {
-		nt.blameRule(f, err)
+		nt.blame = append(nt.blame, ruleSuspects(nt.forest, f, err)...)
 		return nil, "selfcheck: " + err.Error()
 	}
 	return f, ""
@@ -187,7 +181,7 @@ func newNester(g *cfg.Graph) *nester { return newNesterWith(g, factsOf(g)) }
 // them.
 func newNesterWith(g *cfg.Graph, facts *graphFacts) *nester {
 	n := g.Len()
-	nt := &nester{g: g, n: n, facts: facts, preds: facts.preds, forest: facts.forest, pre: facts.pre}
+	nt := &nester{nestDecls: nestDecls{n: n}, g: g, facts: facts, preds: facts.preds, forest: facts.forest, pre: facts.pre}
 	nt.orig = n
 	// Room for freshRoom fresh merges (newFresh appends; more copy).
 	nt.decl = make([]Merge, n, n+freshRoom)
@@ -200,161 +194,26 @@ func newNesterWith(g *cfg.Graph, facts *graphFacts) *nester {
 	return nt
 }
 
-// structuralTree replaces the dominator tree by the structural one once
-// the loops are declared: over branch edges and each loop header's edges
-// to its merge and continue target (the self-check's dominance, rule D3).
-// Selections' merge edges are added as they are declared (adopt).
-func (nt *nester) structuralTree() {
-	succs := make([][]int, nt.n)
-	edges := 0
-	for b := range nt.n {
-		edges += len(nt.g.Succs[b]) + 2
-	}
-	all := make([]int, 0, edges) // every block's list, each capped at its length
-	for b := range nt.n {
-		start := len(all)
-		if d := nt.decl[b]; d.Kind == LoopMerge {
-			if d.Merge < nt.n {
-				all = append(all, d.Merge)
-			}
-			all = append(all, d.Continue)
-		}
-		all = append(all, nt.g.Succs[b]...)
-		if len(all) > start {
-			succs[b] = all[start:len(all):len(all)]
-		}
-	}
-	nt.dom = cfg.TreeFromIDom(dominatorTree(&cfg.Graph{Succs: succs})) // the semi-NCA tree: the same, fewer allocations
-	nt.parent = slices.Clone(nt.dom.IDom)
-	kids := treeKids(nt.parent) // adopt appends to a list: each is capped at its length
-	nt.kids = make([][]int, nt.n)
-	for b := range nt.n {
-		if k := kids.of(b); len(k) > 0 {
-			nt.kids[b] = k[:len(k):len(k)]
-			slices.SortFunc(nt.kids[b], func(x, y int) int { return nt.pre[x] - nt.pre[y] })
-		}
-	}
-}
-
-// adopt makes merge m a child of its header x in the walk's tree: the
-// structural edge x->m makes x m's immediate dominator, and m's subtree
-// moves with it. Pre: x strictly dominates m and the walk has not entered
-// m's parent yet.
-func (nt *nester) adopt(x, m int) {
-	p := nt.parent[m]
-	if p == x {
-		return
-	}
-	i := slices.Index(nt.kids[p], m)
-	nt.kids[p] = slices.Delete(nt.kids[p], i, i+1)
-	nt.kids[x] = append(nt.kids[x], m)
-	nt.parent[m] = x
-}
-
-// freshRoom is how many fresh merges a run's tables have room for.
-const freshRoom = 4
-
-// newFresh adds a fresh unreachable merge block.
-func (nt *nester) newFresh() int {
-	id := nt.n + nt.fresh
-	nt.fresh++
-	nt.decl = append(nt.decl, Merge{})
-	nt.mergeOf = append(nt.mergeOf, -1)
-	nt.contOf = append(nt.contOf, -1)
-	return id
-}
-
-// declare records header h's declaration.
-func (nt *nester) declare(h int, m Merge) bool {
-	if nt.mergeOf[m.Merge] >= 0 || nt.contOf[m.Merge] >= 0 {
-		return false
-	}
-	if m.Kind == LoopMerge {
-		if nt.contOf[m.Continue] >= 0 || nt.mergeOf[m.Continue] >= 0 {
-			return false
-		}
-		nt.contOf[m.Continue] = h
-	}
-	nt.mergeOf[m.Merge] = h
-	nt.decl[h] = m
-	return true
-}
-
-// blameOpen records the loops a failed walk suspects of a wrong merge: the
-// open loops and h when h heads a loop.
-func (nt *nester) blameOpen(open []nestedConstruct, h int) {
-	if h >= 0 && nt.decl[h].Kind == LoopMerge {
-		nt.blame = append(nt.blame, h)
-	}
-	for _, c := range open {
-		if c.kind == cLoop {
-			nt.blame = append(nt.blame, c.header)
-		}
-	}
-}
-
-// blameRule records the loops a self-check failure of layout f suspects:
+// ruleSuspects are the loop headers a self-check failure err of layout f
+// suspects (forest: the graph's loops):
 // those around the block the broken rule names, innermost first (a loop
 // merge chosen too early makes a construct in the loop break to it where a
 // rule forbids, as R11 does for a switch's case). The walk of the
 // selections saw nothing wrong, so no loop was blamed yet.
-func (nt *nester) blameRule(f *Func, err error) {
+func ruleSuspects(forest *cfg.Forest, f *Func, err error) []int {
 	re, ok := err.(*RuleError)
 	if !ok || re.Block < 0 || re.Block >= len(f.Blocks) {
-		return
+		return nil
 	}
 	b := f.Blocks[re.Block].Orig
-	if b < 0 || b >= len(nt.forest.LoopOf) {
-		return
+	if b < 0 || b >= len(forest.LoopOf) {
+		return nil
 	}
-	for l := nt.forest.LoopOf[b]; l != cfg.NoBlock; l = nt.forest.Loops[l].Parent {
-		nt.blame = append(nt.blame, nt.forest.Loops[l].Header)
+	var hs []int
+	for l := forest.LoopOf[b]; l != cfg.NoBlock; l = forest.Loops[l].Parent {
+		hs = append(hs, forest.Loops[l].Header)
 	}
-}
-
-// build makes the Func: a synthetic entry, then block b of g as block b+1,
-// then the fresh merges.
-func (nt *nester) build() *Func {
-	g := nt.g
-	f := &Func{Blocks: make([]Block, 1+nt.n+nt.fresh)}
-	f.Blocks[0] = Block{Name: "entry", Kind: Synthetic, Orig: -1, Term: Term{Kind: Branch, To: []int{1}}}
-	edges := 0
-	for b := range nt.n {
-		edges += len(g.Succs[b])
-	}
-	all := make([]int, edges) // every block's targets, each capped at its length
-	for b := range nt.n {
-		blk := Block{Name: g.Name(b), Kind: Original, Orig: b, Weight: g.Weight(b)}
-		if b >= nt.orig {
-			blk = Block{Name: "fwd", Kind: Synthetic, Orig: -1}
-		}
-		s := g.Succs[b]
-		to := all[:len(s):len(s)]
-		all = all[len(s):]
-		for i, t := range s {
-			to[i] = t + 1
-		}
-		switch len(s) {
-		case 0:
-			blk.Term = Term{Kind: Return}
-		case 1:
-			blk.Term = Term{Kind: Branch, To: to}
-		default:
-			blk.Arity = len(s)
-			blk.Term = Term{Kind: Choose, To: to}
-		}
-		if d := nt.decl[b]; d.Kind != NoMerge {
-			blk.Merge = Merge{Kind: d.Kind, Merge: d.Merge + 1}
-			if d.Kind == LoopMerge {
-				blk.Merge.Continue = d.Continue + 1
-			}
-		}
-		f.Blocks[b+1] = blk
-	}
-	for i := range nt.fresh {
-		f.Blocks[1+nt.n+i] = Block{Name: "merge", Kind: Synthetic, Orig: -1, Term: Term{Kind: Unreachable}}
-	}
-	return f
+	return hs
 }
 
 // plantNestedFaults plants the injected faults that apply to a function

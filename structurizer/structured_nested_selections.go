@@ -22,6 +22,19 @@ type selectionWalk struct {
 	open []nestedConstruct
 }
 
+// blameOpen records the loops a failed walk suspects of a wrong merge: the
+// open loops and h when h heads a loop.
+func (sw *selectionWalk) blameOpen(open []nestedConstruct, h int) {
+	if h >= 0 && sw.decl[h].Kind == LoopMerge {
+		sw.blame = append(sw.blame, h)
+	}
+	for _, c := range open {
+		if c.kind == cLoop {
+			sw.blame = append(sw.blame, c.header)
+		}
+	}
+}
+
 // walkFrame is a block on the walk's stack: the next of its tree children
 // to enter, the constructs pushed at it, and the construct closed at it
 // (reopen: its merge is b), which is open again once b's subtree is done.
