@@ -36,7 +36,8 @@
 // (func.go, func_layout.go), the input graph's analyses (structured_facts.go),
 // the working graph (structured_graph.go), and the self-check with its
 // dominator trees and rule helpers (structured_check.go, structured_dom.go).
-// A pass's file uses only those and its own helpers.
+// A pass's file uses only those and its own helpers, and what lies below
+// uses no pass (layers_test.go type-checks the package and holds it so).
 //
 // Any error or panic in a pass, or a self-check failure, is a bug: the
 // strategy then returns the dispatch loop for the whole function, with
