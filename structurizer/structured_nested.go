@@ -47,9 +47,16 @@
 //
 // When a run fails, the pass may rerun on a reshaped graph (a loop's own
 // header or latch, withLoopBlocks; a forwarding merge, withForwarder) or
-// with a loop's merge forced to a later block (hintFor: a header past the
-// loop's merge whose region does not close because one of its branches is
-// really the loop's break).
+// with a loop's merge forced to a later block (hintFor: a header whose
+// region does not close, or that a self-check failure names, branches,
+// directly or through forwarders, to a block a loop's header dominates
+// outside its natural loop, or its region is entered there from elsewhere:
+// that branch is really the loop's break, and its target the loop's
+// merge). When the search fails, the hints of its first run are followed
+// as a last resort (followHints, a few runs): a hint names the merge
+// outright, where the search steps through a loop's candidates one by one
+// and a loop around the whole function may have more whose tails close
+// than the budget has runs.
 //
 // The result must pass SelfCheck; otherwise the pass declines and the pass
 // table runs.
@@ -162,6 +169,7 @@ func (nt *nester) run() (*Func, string) {
 	}
 	if err := selfCheck(ff); err != nil {
 		nt.blame = append(nt.blame, ruleSuspects(nt.forest, f, err)...)
+		ruleHints(nt, f, err)
 		return nil, "selfcheck: " + err.Error()
 	}
 	return f, ""

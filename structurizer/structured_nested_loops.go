@@ -100,7 +100,8 @@ func (nt *nester) declareLoops() bool {
 // are recorded (nester.options). A single exit is the merge, except under
 // preferInto, where the blocks after it are candidates too (a loop whose
 // merge follows a tail: the selector stores of an irreducible region,
-// say). A case target of a switch in the loop is no candidate (caseOf).
+// say). A case target of a switch in the loop is no candidate (caseOf),
+// nor a block entered from a nested loop (fromInnerLoop).
 func (nt *nester) loopMerge(h int, blocks, exits []int, in []bool) int {
 	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, blocks, exits)}
 	if m, ok := lc.forced(); ok {
@@ -207,6 +208,9 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 		if lc.caseOf(m, lc.in) || lc.mergeOf[m] >= 0 || lc.contOf[m] >= 0 {
 			continue // an enclosing loop's merge or latch is taken
 		}
+		if lc.fromInnerLoop(m) {
+			continue
+		}
 		size, into := lc.tailSize(m)
 		if size < 0 {
 			continue
@@ -241,6 +245,21 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 		}
 	}
 	return closing
+}
+
+// fromInnerLoop reports whether m is entered from a block of a loop nested
+// in this one: such an edge leaves the inner loop, whose breaks go to its
+// own merge, so m lies in the inner loop's construct (a return tail of it,
+// say) and cannot be this loop's merge, which lies past this loop's
+// construct.
+func (lc *loopChoice) fromInnerLoop(m int) bool {
+	own := lc.forest.LoopOf[lc.h]
+	for _, p := range lc.preds[m] {
+		if lc.in[p] && lc.forest.LoopOf[p] != own {
+			return true
+		}
+	}
+	return false
 }
 
 // caseOf reports whether m is a case target of a switch in the loop: the

@@ -25,8 +25,9 @@ import (
 // and then with each such loop's second choice in turn (nestedPolicies).
 // When that fails too, it reshapes the graph (a loop's own header or latch,
 // once; a forwarding merge) or forces a hinted loop merge, and tries again:
-// at most nestForwarders times, and nestMaxRuns runs in all. Each run is a
-// full, linear-time run of the pass.
+// at most nestForwarders times, and nestMaxRuns runs in all; then, as a
+// last resort, it follows the first run's hints (followHints, nestHintRuns
+// runs more). Each run is a full, linear-time run of the pass.
 func nested(g *cfg.Graph) (*Func, string) {
 	f, why, _ := nestedSearch(g)
 	return f, why
@@ -43,12 +44,28 @@ func nestedSearch(g *cfg.Graph) (f *Func, why string, fresh bool) {
 // reads their loop forest when the search fails). The facts of each graph
 // the search reshapes are computed once and shared by its runs.
 func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool) {
+	f, why, fresh, first := searchShapes(g, facts)
+	if f == nil && len(first) > 0 {
+		if hf := followHints(g, facts, first); hf != nil {
+			return hf, "", false
+		}
+	}
+	return f, why, fresh
+}
+
+// searchShapes is the search over merge choices, reshapings and forced
+// merges, within nestRunWork/blocks runs; first is the hints of its first
+// run on g.
+func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool, first [][2]int) {
 	cur, reshaped, bonus := g, false, false
 	var force map[int]int // made when a merge is first forced
 	var hints [][2]int
 	budget := min(max(nestRunWork/max(g.Len(), 1), nestMinRuns), nestMaxRuns)
 	for split := 0; ; split++ {
 		r := nestedPolicies(cur, facts, g.Len(), force, &budget)
+		if split == 0 {
+			first = r.hints
+		}
 		if budget <= 0 && !bonus && (r.forward != nil || r.reshape && !reshaped) {
 			// The search spent the budget on merge choices of a shape
 			// that asks for a reshaping: nestMinRuns more runs, once.
@@ -59,7 +76,7 @@ func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fre
 		}
 		switch {
 		case r.f != nil || split == nestForwarders || budget <= 0:
-			return r.f, r.why, r.fresh
+			return r.f, r.why, r.fresh, first
 		case r.reshape && !reshaped:
 			cur, reshaped, hints = withLoopBlocks(cur, facts), true, nil
 			facts = factsOf(cur)
@@ -74,10 +91,37 @@ func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fre
 			}
 			force[hints[0][0]], hints = hints[0][1], hints[1:]
 		default:
-			return nil, r.why, false
+			return nil, r.why, false, first
 		}
 	}
 }
+
+// followHints is the search's last resort on g: the hints of its first
+// run, each forced on top of those before it, and the hints each forced
+// run gives followed in turn, nestHintRuns runs at most. A hint names a
+// loop's merge outright (hintFor) where the search steps through a loop's
+// candidates one rank at a time: a loop around the whole function may
+// have dozens whose tails close, more than the budget. It returns the
+// first layout found, nil when none.
+func followHints(g *cfg.Graph, facts *graphFacts, hints [][2]int) *Func {
+	force := map[int]int{}
+	seen := map[string]bool{}
+	for range nestHintRuns {
+		if len(hints) == 0 {
+			return nil
+		}
+		force[hints[0][0]] = hints[0][1]
+		r := nestedWith(g, facts, g.Len(), nestChoice{}, force, seen)
+		if r.f != nil {
+			return r.f
+		}
+		hints = append(hints[1:], r.hints...)
+	}
+	return nil
+}
+
+// nestHintRuns bounds followHints' runs.
+const nestHintRuns = 8
 
 // nestForwarders bounds the reshapings of the graph (withLoopBlocks,
 // withForwarder) and the loop merges forced from hints (hintFor) per graph.

@@ -7,7 +7,11 @@
 // exit the open constructs allow (R6), and, for a switch, lie in its cases.
 package structurizer
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
 
 // declareSelections walks the dominator tree with the stack of open
 // constructs and declares a merge for each branch point that needs one.
@@ -166,7 +170,10 @@ func allowedExits(open []nestedConstruct, k cKind) []int {
 // constructs: the first candidate that closes x's region (see the file
 // comment of structured_nested.go).
 func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool) {
-	sc := &selectionChoice{nester: nt, x: x, k: k, exits: allowedExits(open, k)}
+	sc := &selectionChoice{nester: nt, x: x, k: k, exits: allowedExits(open, k), inner: -1}
+	if len(open) > 0 {
+		sc.inner = open[len(open)-1].merge
+	}
 	return sc.choose()
 }
 
@@ -178,6 +185,7 @@ type selectionChoice struct {
 	x     int
 	k     cKind
 	exits []int
+	inner int // the innermost open construct's merge, -1 for none
 }
 
 // choose tries, in order: for a switch, the one target other blocks enter
@@ -250,40 +258,137 @@ func (sc *selectionChoice) nearest() int {
 }
 
 // hintFor is called for a header x whose region does not close. Where x
-// follows a loop's merge (the nearest loop merge among its dominators)
-// and branches to a block that loop's header dominates but x does not, the
-// loop's merge was likely chosen too early: x's branch is the loop's break.
-// It records each such {loop header, target} as a hint to force (nested),
-// and blames the loop (the search tries its later merges first). Not when
-// x lies inside a loop below that merge: that loop is the suspect, and the
-// walk blames it (blameOpen).
+// follows loop merges (loops declared before it, whose merges dominate
+// x) and branches to a block one of those loops' headers dominates but x
+// does not, that loop's merge was likely chosen too early: x's branch is
+// the loop's break (directly, or through forwarding blocks only x enters:
+// pastForwarders). Of such loops, nearest first, it records the first
+// one's {loop header, target} pairs as hints to force (nested), and
+// blames that loop and the nearest (the search tries their later merges
+// first). The loops x lies inside are suspects too, which the walk
+// blames (blameOpen): x's branches that leave such a loop's natural loop
+// for a block the loop's header dominates are its hints, innermost loop
+// first, in the order the dominator tree meets them.
 func (sc *selectionChoice) hintFor() {
 	if len(sc.hints) > 0 {
 		return
 	}
-	h := -1
-	for d := sc.dom.IDom[sc.x]; d >= 0 && h < 0; d = sc.dom.IDom[d] {
+	nearest, found, targets := true, false, sc.breakTargets()
+	for d := sc.dom.IDom[sc.x]; d >= 0; d = sc.dom.IDom[d] {
 		if dd := sc.decl[d]; dd.Kind == LoopMerge && (dd.Merge >= sc.n || !sc.dom.Dominates(dd.Merge, sc.x)) {
-			return // x is inside loop d, which the walk blames (blameOpen)
-		}
-		if m := sc.mergeOf[d]; m >= 0 && sc.decl[m].Kind == LoopMerge {
-			h = m
-		}
-	}
-	if h < 0 {
-		return
-	}
-	sc.blame = append(sc.blame, h)
-	for _, t := range sc.g.Succs[sc.x] {
-		if sc.dom.Dominates(sc.x, t) || !sc.dom.Dominates(h, t) || sc.force[h] == t || sc.contOf[t] >= 0 {
+			// x is inside loop d, which the walk blames (blameOpen); its
+			// breaks may be d's or an enclosing loop's, innermost first.
+			sc.breaksOf(d, targets)
 			continue
 		}
-		if m := sc.mergeOf[t]; m >= 0 && sc.decl[m].Kind == LoopMerge {
+		h := sc.mergeOf[d]
+		if found || h < 0 || sc.decl[h].Kind != LoopMerge {
 			continue
 		}
-		sc.hints = append(sc.hints, [2]int{h, t})
+		if nearest {
+			sc.blame, nearest = append(sc.blame, h), false
+		}
+		if sc.breaksOf(h, targets) {
+			found = true
+			if sc.blame[len(sc.blame)-1] != h {
+				sc.blame = append(sc.blame, h)
+			}
+		}
 	}
 }
+
+// ruleHints looks for hints (hintFor) at the branch point a self-check
+// failure err of layout f names, as if its region had not closed: the
+// walk accepted the declarations, the rules did not, and a loop merge
+// chosen too early shows the same way (a switch whose case is really a
+// break, R11; a selection left for the loop's real merge, R6). The branch
+// point's own merge is the exit it may take.
+func ruleHints(nt *nester, f *Func, err error) {
+	re, ok := err.(*RuleError)
+	if !ok || re.Block < 0 || re.Block >= len(f.Blocks) {
+		return
+	}
+	x := f.Blocks[re.Block].Orig
+	if x < 0 || x >= nt.n || len(nt.g.Succs[x]) < 2 {
+		return
+	}
+	sc := &selectionChoice{nester: nt, x: x, inner: -1}
+	if d := nt.decl[x]; d.Kind == SelectionMerge {
+		sc.inner = d.Merge
+	}
+	sc.hintFor()
+}
+
+// breaksOf records as hints the blocks of targets (breakTargets) that can
+// be breaks of loop h: blocks h dominates and x does not, outside h's
+// natural loop and no loop's merge or continue target already, nor the
+// innermost construct's merge (an exit x may take). It reports whether it
+// found one.
+func (sc *selectionChoice) breaksOf(h int, targets []int) bool {
+	found := false
+	for _, t := range targets {
+		if sc.dom.Dominates(sc.x, t) || !sc.dom.Dominates(h, t) || sc.force[h] == t || sc.contOf[t] >= 0 || t == sc.inner {
+			continue
+		}
+		if m := sc.mergeOf[t]; m >= 0 && sc.decl[m].Kind == LoopMerge || sc.inNaturalLoop(t, h) ||
+			slices.Contains(sc.hints, [2]int{h, t}) {
+			continue
+		}
+		sc.hints, found = append(sc.hints, [2]int{h, t}), true
+	}
+	return found
+}
+
+// breakTargets are where x's branches may really be a loop's breaks: its
+// targets, each past forwarding blocks only x enters (pastForwarders:
+// where a switch breaks, it breaks through one, rule R11), then the
+// blocks of x's region without a merge that are entered from outside it
+// (rule R10: a break from elsewhere in the loop comes in there), in the
+// order of the region's walk.
+func (sc *selectionChoice) breakTargets() []int {
+	var ts []int
+	for _, t := range sc.g.Succs[sc.x] {
+		ts = append(ts, sc.pastForwarders(t))
+	}
+	sc.regionSize(-1, sc.n) // fills the queue and marks, whether it closes or not
+	for _, b := range sc.queue[1:] {
+		for _, p := range sc.preds[b] {
+			if sc.mark[p] != sc.stamp {
+				ts = append(ts, b)
+				break
+			}
+		}
+	}
+	return ts
+}
+
+// inNaturalLoop reports whether block t lies in the natural loop headed by
+// h (or one nested in it).
+func (sc *selectionChoice) inNaturalLoop(t, h int) bool {
+	f := sc.forest
+	for l := f.LoopOf[t]; l != cfg.NoBlock; l = f.Loops[l].Parent {
+		if f.Loops[l].Header == h {
+			return true
+		}
+	}
+	return false
+}
+
+// pastForwarders follows t down a chain of forwarding blocks x alone
+// enters (one successor each, at most nestForwardHops of them): where a
+// switch breaks, it breaks through one (rule R11).
+func (sc *selectionChoice) pastForwarders(t int) int {
+	for range nestForwardHops {
+		if len(sc.g.Succs[t]) != 1 || len(sc.preds[t]) != 1 || !sc.dom.StrictlyDominates(sc.x, t) {
+			break
+		}
+		t = sc.g.Succs[t][0]
+	}
+	return t
+}
+
+// nestForwardHops bounds the forwarding blocks hintFor follows.
+const nestForwardHops = 4
 
 // distinctPreds counts the distinct blocks in preds (a switch's cases to
 // one block count once).
