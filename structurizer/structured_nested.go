@@ -47,16 +47,17 @@
 //
 // When a run fails, the pass may rerun on a reshaped graph (a loop's own
 // header or latch, withLoopBlocks; a forwarding merge, withForwarder) or
-// with a loop's merge forced to a later block (hintFor: a header whose
-// region does not close, or that a self-check failure names, branches,
-// directly or through forwarders, to a block a loop's header dominates
-// outside its natural loop, or its region is entered there from elsewhere:
-// that branch is really the loop's break, and its target the loop's
-// merge). When the search fails, the hints of its first run are followed
-// as a last resort (followHints, a few runs): a hint names the merge
-// outright, where the search steps through a loop's candidates one by one
-// and a loop around the whole function may have more whose tails close
-// than the budget has runs.
+// with a loop's merge forced to a later block (hintFor: a header past the
+// loop's merge whose region does not close because one of its branches is
+// really the loop's break). When the search fails, the breaks its first
+// run found are forced as a last resort (followHints, a few runs;
+// breakHints: a header whose region does not close, or that a self-check
+// failure names, branches, directly or through forwarders, to a block a
+// loop's header dominates outside its natural loop, or its region is
+// entered there from elsewhere; for the loops it follows or lies in): a
+// break names the merge outright, where the search steps through a loop's
+// candidates one by one and a loop around the whole function may have more
+// whose tails close than the budget has runs.
 //
 // The result must pass SelfCheck; otherwise the pass declines and the pass
 // table runs.
@@ -123,6 +124,7 @@ type nester struct {
 	reshape    bool            // a loop needs a header or latch of its own (withLoopBlocks)
 	force      map[int]int     // loop header -> the merge it must take when its tails close there
 	hints      [][2]int        // {loop header, merge} worth forcing (hintFor)
+	breaks     [][2]int        // {loop header, merge} the last resort forces (breakHints)
 	ranks      map[int]int     // loop header -> its merge's rank among the candidates (absent: 0)
 	options    []loopOptions   // loops with more than one merge that closes, in declaration order
 	seen       map[string]bool // loop declarations of earlier runs

@@ -26,8 +26,8 @@ import (
 // When that fails too, it reshapes the graph (a loop's own header or latch,
 // once; a forwarding merge) or forces a hinted loop merge, and tries again:
 // at most nestForwarders times, and nestMaxRuns runs in all; then, as a
-// last resort, it follows the first run's hints (followHints, nestHintRuns
-// runs more). Each run is a full, linear-time run of the pass.
+// last resort, it follows the breaks the first run found (followHints,
+// nestHintRuns runs more). Each run is a full, linear-time run of the pass.
 func nested(g *cfg.Graph) (*Func, string) {
 	f, why, _ := nestedSearch(g)
 	return f, why
@@ -54,8 +54,8 @@ func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fre
 }
 
 // searchShapes is the search over merge choices, reshapings and forced
-// merges, within nestRunWork/blocks runs; first is the hints of its first
-// run on g.
+// merges, within nestRunWork/blocks runs; first is the breaks its first
+// run on g found (breakHints).
 func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool, first [][2]int) {
 	cur, reshaped, bonus := g, false, false
 	var force map[int]int // made when a merge is first forced
@@ -64,7 +64,7 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 	for split := 0; ; split++ {
 		r := nestedPolicies(cur, facts, g.Len(), force, &budget)
 		if split == 0 {
-			first = r.hints
+			first = r.breaks
 		}
 		if budget <= 0 && !bonus && (r.forward != nil || r.reshape && !reshaped) {
 			// The search spent the budget on merge choices of a shape
@@ -96,13 +96,13 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 	}
 }
 
-// followHints is the search's last resort on g: the hints of its first
-// run, each forced on top of those before it, and the hints each forced
-// run gives followed in turn, nestHintRuns runs at most. A hint names a
-// loop's merge outright (hintFor) where the search steps through a loop's
-// candidates one rank at a time: a loop around the whole function may
-// have dozens whose tails close, more than the budget. It returns the
-// first layout found, nil when none.
+// followHints is the search's last resort on g: the breaks its first run
+// found (breakHints), each forced on top of those before it, and the
+// breaks each forced run finds followed in turn, nestHintRuns runs at
+// most. A break names a loop's merge outright where the search steps
+// through a loop's candidates one rank at a time: a loop around the whole
+// function may have dozens whose tails close, more than the budget. It
+// returns the first layout found, nil when none.
 func followHints(g *cfg.Graph, facts *graphFacts, hints [][2]int) *Func {
 	force := map[int]int{}
 	seen := map[string]bool{}
@@ -115,7 +115,7 @@ func followHints(g *cfg.Graph, facts *graphFacts, hints [][2]int) *Func {
 		if r.f != nil {
 			return r.f
 		}
-		hints = append(hints[1:], r.hints...)
+		hints = append(hints[1:], r.breaks...)
 	}
 	return nil
 }
@@ -250,7 +250,7 @@ func nestedWith(g *cfg.Graph, facts *graphFacts, orig int, c nestChoice, force m
 	nt := newNesterWith(g, facts)
 	nt.orig, nt.policy, nt.ranks, nt.allowFresh, nt.force, nt.seen = orig, c.policy, c.ranks, c.fresh, force, seen
 	f, why := nt.run()
-	return nestedRun{f: f, why: why, options: nt.options, blame: nt.blame, freshable: nt.freshable, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints}
+	return nestedRun{f: f, why: why, options: nt.options, blame: nt.blame, freshable: nt.freshable, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints, breaks: nt.breaks}
 }
 
 // nestChoice is how one run picks loop merges: the policy's order, the
@@ -280,6 +280,7 @@ type nestedRun struct {
 	forward   *[2]int  // {loop header, exit} wanting a forwarding merge
 	reshape   bool     // a loop wants a header or latch of its own
 	hints     [][2]int // {loop header, merge} to force (hintFor)
+	breaks    [][2]int // {loop header, merge} the last resort forces (breakHints)
 }
 
 // declKey is a key of a run's loop declarations for the seen set: the

@@ -206,6 +206,7 @@ func (sc *selectionChoice) choose() (int, bool) {
 	}
 	if sc.regionSize(-1, sc.n) < 0 {
 		sc.hintFor()
+		sc.breakHints()
 		return 0, false
 	}
 	return sc.newFresh(), true
@@ -258,26 +259,61 @@ func (sc *selectionChoice) nearest() int {
 }
 
 // hintFor is called for a header x whose region does not close. Where x
-// follows loop merges (loops declared before it, whose merges dominate
-// x) and branches to a block one of those loops' headers dominates but x
-// does not, that loop's merge was likely chosen too early: x's branch is
-// the loop's break (directly, or through forwarding blocks only x enters:
-// pastForwarders). Of such loops, nearest first, it records the first
-// one's {loop header, target} pairs as hints to force (nested), and
-// blames that loop and the nearest (the search tries their later merges
-// first). The loops x lies inside are suspects too, which the walk
-// blames (blameOpen): x's branches that leave such a loop's natural loop
-// for a block the loop's header dominates are its hints, innermost loop
-// first, in the order the dominator tree meets them.
+// follows a loop's merge (the nearest loop merge among its dominators)
+// and branches to a block that loop's header dominates but x does not, the
+// loop's merge was likely chosen too early: x's branch is the loop's break.
+// It records each such {loop header, target} as a hint to force (nested),
+// and blames the loop (the search tries its later merges first). Not when
+// x lies inside a loop below that merge: that loop is the suspect, and the
+// walk blames it (blameOpen).
 func (sc *selectionChoice) hintFor() {
 	if len(sc.hints) > 0 {
 		return
 	}
-	nearest, found, targets := true, false, sc.breakTargets()
+	h := -1
+	for d := sc.dom.IDom[sc.x]; d >= 0 && h < 0; d = sc.dom.IDom[d] {
+		if dd := sc.decl[d]; dd.Kind == LoopMerge && (dd.Merge >= sc.n || !sc.dom.Dominates(dd.Merge, sc.x)) {
+			return // x is inside loop d, which the walk blames (blameOpen)
+		}
+		if m := sc.mergeOf[d]; m >= 0 && sc.decl[m].Kind == LoopMerge {
+			h = m
+		}
+	}
+	if h < 0 {
+		return
+	}
+	sc.blame = append(sc.blame, h)
+	for _, t := range sc.g.Succs[sc.x] {
+		if sc.dom.Dominates(sc.x, t) || !sc.dom.Dominates(h, t) || sc.force[h] == t || sc.contOf[t] >= 0 {
+			continue
+		}
+		if m := sc.mergeOf[t]; m >= 0 && sc.decl[m].Kind == LoopMerge {
+			continue
+		}
+		sc.hints = append(sc.hints, [2]int{h, t})
+	}
+}
+
+// breakHints is hintFor's wider look, for the search's last resort
+// (followHints): where x follows loop merges (loops declared before it,
+// whose merges dominate x) and may break to a block one of those loops'
+// headers dominates but x does not (breakTargets: its branches past
+// forwarders, and where its region is entered from elsewhere), that
+// loop's merge was likely chosen too early. Of such loops, nearest first,
+// it records the first one's {loop header, target} pairs as breaks to
+// force. The loops x lies inside are suspects too: x's breaks that leave
+// such a loop's natural loop for a block the loop's header dominates are
+// its own, innermost loop first, in the order the dominator tree meets
+// them. It blames nothing: the search's order stays hintFor's.
+func (sc *selectionChoice) breakHints() {
+	if len(sc.breaks) > 0 {
+		return
+	}
+	found, targets := false, sc.breakTargets()
 	for d := sc.dom.IDom[sc.x]; d >= 0; d = sc.dom.IDom[d] {
 		if dd := sc.decl[d]; dd.Kind == LoopMerge && (dd.Merge >= sc.n || !sc.dom.Dominates(dd.Merge, sc.x)) {
-			// x is inside loop d, which the walk blames (blameOpen); its
-			// breaks may be d's or an enclosing loop's, innermost first.
+			// x is inside loop d; its breaks may be d's or an
+			// enclosing loop's, innermost first.
 			sc.breaksOf(d, targets)
 			continue
 		}
@@ -285,19 +321,11 @@ func (sc *selectionChoice) hintFor() {
 		if found || h < 0 || sc.decl[h].Kind != LoopMerge {
 			continue
 		}
-		if nearest {
-			sc.blame, nearest = append(sc.blame, h), false
-		}
-		if sc.breaksOf(h, targets) {
-			found = true
-			if sc.blame[len(sc.blame)-1] != h {
-				sc.blame = append(sc.blame, h)
-			}
-		}
+		found = sc.breaksOf(h, targets)
 	}
 }
 
-// ruleHints looks for hints (hintFor) at the branch point a self-check
+// ruleHints looks for breaks (breakHints) at the branch point a self-check
 // failure err of layout f names, as if its region had not closed: the
 // walk accepted the declarations, the rules did not, and a loop merge
 // chosen too early shows the same way (a switch whose case is really a
@@ -316,11 +344,11 @@ func ruleHints(nt *nester, f *Func, err error) {
 	if d := nt.decl[x]; d.Kind == SelectionMerge {
 		sc.inner = d.Merge
 	}
-	sc.hintFor()
+	sc.breakHints()
 }
 
-// breaksOf records as hints the blocks of targets (breakTargets) that can
-// be breaks of loop h: blocks h dominates and x does not, outside h's
+// breaksOf records as breaks of loop h the blocks of targets
+// (breakTargets) that can be: blocks h dominates and x does not, outside h's
 // natural loop and no loop's merge or continue target already, nor the
 // innermost construct's merge (an exit x may take). It reports whether it
 // found one.
@@ -331,10 +359,10 @@ func (sc *selectionChoice) breaksOf(h int, targets []int) bool {
 			continue
 		}
 		if m := sc.mergeOf[t]; m >= 0 && sc.decl[m].Kind == LoopMerge || sc.inNaturalLoop(t, h) ||
-			slices.Contains(sc.hints, [2]int{h, t}) {
+			slices.Contains(sc.breaks, [2]int{h, t}) {
 			continue
 		}
-		sc.hints, found = append(sc.hints, [2]int{h, t}), true
+		sc.breaks, found = append(sc.breaks, [2]int{h, t}), true
 	}
 	return found
 }
