@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -209,3 +210,40 @@ func benchValidateTiny(b *testing.B, v Validator) {
 
 func BenchmarkValidatorLibTiny(b *testing.B)  { benchValidateTiny(b, libValidator(b)) }
 func BenchmarkValidatorExecTiny(b *testing.B) { benchValidateTiny(b, execValidator(b)) }
+
+// BenchmarkBlockFills is the filler check's read of a module (blockFills):
+// structured modules of random graphs with 12 and 200 blocks of 16 words
+// each, so that blocks carry filler.
+func BenchmarkBlockFills(b *testing.B) {
+	for _, n := range []int{12, 200} {
+		b.Run(itoaInt(n), func(b *testing.B) {
+			_, graphs := strategyModules(b, "structured", 8, n)
+			decoded := make([]*spirv.Module, len(graphs))
+			for i, g := range graphs {
+				for k := range g.Weights {
+					g.Weights[k] = 16
+				}
+				res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "structured"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				m, err := emit.Bytes(res.Func, emit.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				d, err := spirv.Decode(m)
+				if err != nil {
+					b.Fatal(err)
+				}
+				decoded[i] = d
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				if len(blockFills(decoded[i%len(decoded)])) == 0 {
+					b.Fatal("no blocks read")
+				}
+			}
+		})
+	}
+}

@@ -47,32 +47,33 @@ type blockFill struct {
 	sinks    []uint32 // the Private variables stored after the report call
 }
 
-// fillArithmetic lists the integer arithmetic a filler chain may use.
-var fillArithmetic = map[spirv.Op]bool{
-	spirv.OpIAdd: true, spirv.OpISub: true, spirv.OpIMul: true, spirv.OpUDiv: true, spirv.OpUMod: true,
-	spirv.Op(126):             true,                      // OpSNegate
-	spirv.Op(135):             true,                      // OpSDiv
-	spirv.Op(138):             true,                      // OpSRem
-	spirv.Op(139):             true,                      // OpSMod
-	spirv.OpShiftRightLogical: true, spirv.Op(195): true, // OpShiftRightArithmetic
-	spirv.OpShiftLeftLogical: true, spirv.OpBitwiseOr: true, spirv.OpBitwiseXor: true, spirv.OpBitwiseAnd: true, spirv.OpNot: true,
+// isFillArithmetic reports whether op is integer arithmetic a filler
+// chain may use.
+func isFillArithmetic(op spirv.Op) bool {
+	switch op {
+	case spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpUDiv, spirv.OpUMod,
+		spirv.Op(126),                            // OpSNegate
+		spirv.Op(135),                            // OpSDiv
+		spirv.Op(138),                            // OpSRem
+		spirv.Op(139),                            // OpSMod
+		spirv.OpShiftRightLogical, spirv.Op(195), // OpShiftRightArithmetic
+		spirv.OpShiftLeftLogical, spirv.OpBitwiseOr, spirv.OpBitwiseXor, spirv.OpBitwiseAnd, spirv.OpNot:
+		return true
+	}
+	return false
 }
 
 // blockFills reads every block of m's entry point, in binary order.
 func blockFills(m *spirv.Module) []blockFill {
-	consts, private := map[uint32]uint32{}, map[uint32]bool{}
+	ids := newFillIDs(m)
 	entry := uint32(0)
 	for _, in := range m.Insts {
-		switch {
-		case in.Op == spirv.OpConstant && len(in.Operands) == 3:
-			consts[in.Operands[1]] = in.Operands[2]
-		case in.Op == spirv.OpVariable && len(in.Operands) >= 3 && in.Operands[2] == spirv.StoragePrivate:
-			private[in.Operands[1]] = true
-		case in.Op == spirv.OpEntryPoint && len(in.Operands) >= 2 && entry == 0:
+		if in.Op == spirv.OpEntryPoint && len(in.Operands) >= 2 && entry == 0 {
 			entry = in.Operands[1]
 		}
 	}
 	var out []blockFill
+	sc := fillScratch{def: map[uint32]int{}}
 	inEntry, start := false, -1
 	for i, in := range m.Insts {
 		switch in.Op {
@@ -86,11 +87,40 @@ func blockFills(m *spirv.Module) []blockFill {
 			}
 		}
 		if start >= 0 && isTerminator(in.Op) {
-			out = append(out, fillOfBlock(m.Insts[start:i+1], consts, private))
+			out = append(out, fillOfBlock(m.Insts[start:i+1], ids, &sc))
 			start = -1
 		}
 	}
 	return out
+}
+
+// fillIDs is what blockFills reads of a module's globals: the value of
+// each integer constant and the Private variables, by id.
+type fillIDs struct {
+	consts  map[uint32]uint32
+	private map[uint32]bool
+}
+
+// newFillIDs reads m's constants and Private variables.
+func newFillIDs(m *spirv.Module) *fillIDs {
+	ids := &fillIDs{consts: map[uint32]uint32{}, private: map[uint32]bool{}}
+	for _, in := range m.Insts {
+		switch {
+		case in.Op == spirv.OpConstant && len(in.Operands) == 3:
+			ids.consts[in.Operands[1]] = in.Operands[2]
+		case in.Op == spirv.OpVariable && len(in.Operands) >= 3 && in.Operands[2] == spirv.StoragePrivate:
+			ids.private[in.Operands[1]] = true
+		}
+	}
+	return ids
+}
+
+// fillScratch is fillOfBlock's working memory, kept from block to block.
+type fillScratch struct {
+	def   map[uint32]int // result id -> index in the block, for filler sources
+	seen  []bool
+	stack []uint32
+	sinks []uint32 // every block's sinks, in order: each block's list is a capped part
 }
 
 // isTerminator reports whether op ends a block.
@@ -104,47 +134,59 @@ func isTerminator(op spirv.Op) bool {
 }
 
 // fillOfBlock measures one block (its label first, its terminator last).
-func fillOfBlock(blk []spirv.Instruction, consts map[uint32]uint32, private map[uint32]bool) blockFill {
+func fillOfBlock(blk []spirv.Instruction, ids *fillIDs, sc *fillScratch) blockFill {
 	f := blockFill{reported: -1, label: blk[0].Operands[0]}
-	def := map[uint32]int{} // result id -> index in blk, for filler sources
+	def := sc.def
+	clear(def)
 	for i, in := range blk {
 		switch {
 		case in.Op == spirv.OpFunctionCall && len(in.Operands) == 4 && f.reported < 0:
-			if v, ok := consts[in.Operands[3]]; ok {
+			if v, ok := ids.consts[in.Operands[3]]; ok {
 				f.reported = int(v)
 			}
-		case fillArithmetic[in.Op] && len(in.Operands) >= 3,
-			in.Op == spirv.OpLoad && len(in.Operands) >= 3 && private[in.Operands[2]]:
+		case isFillArithmetic(in.Op) && len(in.Operands) >= 3,
+			in.Op == spirv.OpLoad && len(in.Operands) >= 3 && ids.private[in.Operands[2]]:
 			def[in.Operands[1]] = i
 		}
 	}
-	seen := make([]bool, len(blk))
-	var cone func(id uint32)
-	cone = func(id uint32) {
-		i, ok := def[id]
-		if !ok || seen[i] {
-			return
-		}
-		seen[i] = true
-		f.words += blk[i].Words()
-		if blk[i].Op != spirv.OpLoad {
-			for _, x := range blk[i].Operands[2:] {
-				cone(x)
+	if cap(sc.seen) < len(blk) {
+		sc.seen = make([]bool, len(blk))
+	}
+	seen := sc.seen[:len(blk)]
+	clear(seen)
+	// cone adds the words of the instructions value id is computed from
+	// (a walk with an explicit stack: a filler chain may be long).
+	cone := func(id uint32) {
+		sc.stack = append(sc.stack[:0], id)
+		for len(sc.stack) > 0 {
+			id := sc.stack[len(sc.stack)-1]
+			sc.stack = sc.stack[:len(sc.stack)-1]
+			i, ok := def[id]
+			if !ok || seen[i] {
+				continue
+			}
+			seen[i] = true
+			f.words += blk[i].Words()
+			if blk[i].Op != spirv.OpLoad {
+				sc.stack = append(sc.stack, blk[i].Operands[2:]...)
 			}
 		}
 	}
-	reportedAt := -1
+	reportedAt, start := -1, len(sc.sinks)
 	for i, in := range blk {
 		if in.Op == spirv.OpFunctionCall && len(in.Operands) == 4 && reportedAt < 0 && f.reported >= 0 {
 			reportedAt = i
 		}
-		if in.Op == spirv.OpStore && len(in.Operands) >= 2 && private[in.Operands[0]] {
+		if in.Op == spirv.OpStore && len(in.Operands) >= 2 && ids.private[in.Operands[0]] {
 			f.words += in.Words()
 			cone(in.Operands[1])
-			if reportedAt >= 0 && !slices.Contains(f.sinks, in.Operands[0]) {
-				f.sinks = append(f.sinks, in.Operands[0])
+			if reportedAt >= 0 && !slices.Contains(sc.sinks[start:], in.Operands[0]) {
+				sc.sinks = append(sc.sinks, in.Operands[0])
 			}
 		}
+	}
+	if end := len(sc.sinks); end > start {
+		f.sinks = sc.sinks[start:end:end] // capped: later blocks' sinks follow in the array
 	}
 	return f
 }
