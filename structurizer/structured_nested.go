@@ -51,7 +51,7 @@
 // loop's merge whose region does not close because one of its branches is
 // really the loop's break). When the search fails, the breaks its first
 // run found are forced as a last resort (followHints, a few runs;
-// breakHints: a header whose region does not close, or that a self-check
+// breakSearch, structured_nested_breaks.go: a header whose region does not close, or that a self-check
 // failure names, branches, directly or through forwarders, to a block a
 // loop's header dominates outside its natural loop, or its region is
 // entered there from elsewhere; for the loops it follows or lies in): a
@@ -124,7 +124,7 @@ type nester struct {
 	reshape    bool            // a loop needs a header or latch of its own (withLoopBlocks)
 	force      map[int]int     // loop header -> the merge it must take when its tails close there
 	hints      [][2]int        // {loop header, merge} worth forcing (hintFor)
-	breaks     [][2]int        // {loop header, merge} the last resort forces (breakHints)
+	breaks     [][2]int        // {loop header, merge} the last resort forces (breakSearch)
 	ranks      map[int]int     // loop header -> its merge's rank among the candidates (absent: 0)
 	options    []loopOptions   // loops with more than one merge that closes, in declaration order
 	seen       map[string]bool // loop declarations of earlier runs

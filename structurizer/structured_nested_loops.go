@@ -10,7 +10,11 @@
 // search to fix.
 package structurizer
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
 
 // declareLoops gives each loop its continue target and merge.
 func (nt *nester) declareLoops() bool {
@@ -208,7 +212,7 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 		if lc.caseOf(m, lc.in) || lc.mergeOf[m] >= 0 || lc.contOf[m] >= 0 {
 			continue // an enclosing loop's merge or latch is taken
 		}
-		if lc.fromInnerLoop(m) {
+		if fromInnerLoop(lc.forest, lc.preds[m], lc.in, lc.h) {
 			continue
 		}
 		size, into := lc.tailSize(m)
@@ -247,15 +251,15 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 	return closing
 }
 
-// fromInnerLoop reports whether m is entered from a block of a loop nested
-// in this one: such an edge leaves the inner loop, whose breaks go to its
-// own merge, so m lies in the inner loop's construct (a return tail of it,
-// say) and cannot be this loop's merge, which lies past this loop's
-// construct.
-func (lc *loopChoice) fromInnerLoop(m int) bool {
-	own := lc.forest.LoopOf[lc.h]
-	for _, p := range lc.preds[m] {
-		if lc.in[p] && lc.forest.LoopOf[p] != own {
+// fromInnerLoop reports whether a block m with predecessors preds is
+// entered from a block of a loop nested in the one headed by h (in marks
+// that loop's blocks): such an edge leaves the inner loop, whose breaks go
+// to its own merge, so m lies in the inner loop's construct (a return tail
+// of it, say) and cannot be h's merge, which lies past h's construct.
+func fromInnerLoop(f *cfg.Forest, preds []int, in []bool, h int) bool {
+	own := f.LoopOf[h]
+	for _, p := range preds {
+		if in[p] && f.LoopOf[p] != own {
 			return true
 		}
 	}

@@ -55,7 +55,7 @@ func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fre
 
 // searchShapes is the search over merge choices, reshapings and forced
 // merges, within nestRunWork/blocks runs; first is the breaks its first
-// run on g found (breakHints).
+// run on g found (breakSearch).
 func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool, first [][2]int) {
 	cur, reshaped, bonus := g, false, false
 	var force map[int]int // made when a merge is first forced
@@ -97,7 +97,7 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 }
 
 // followHints is the search's last resort on g: the breaks its first run
-// found (breakHints), each forced on top of those before it, and the
+// found (breakSearch), each forced on top of those before it, and the
 // breaks each forced run finds followed in turn, nestHintRuns runs at
 // most. A break names a loop's merge outright where the search steps
 // through a loop's candidates one rank at a time: a loop around the whole
@@ -280,7 +280,7 @@ type nestedRun struct {
 	forward   *[2]int  // {loop header, exit} wanting a forwarding merge
 	reshape   bool     // a loop wants a header or latch of its own
 	hints     [][2]int // {loop header, merge} to force (hintFor)
-	breaks    [][2]int // {loop header, merge} the last resort forces (breakHints)
+	breaks    [][2]int // {loop header, merge} the last resort forces (breakSearch)
 }
 
 // declKey is a key of a run's loop declarations for the seen set: the

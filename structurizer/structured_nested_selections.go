@@ -7,11 +7,7 @@
 // exit the open constructs allow (R6), and, for a switch, lie in its cases.
 package structurizer
 
-import (
-	"slices"
-
-	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
-)
+import "slices"
 
 // declareSelections walks the dominator tree with the stack of open
 // constructs and declares a merge for each branch point that needs one.
@@ -206,7 +202,7 @@ func (sc *selectionChoice) choose() (int, bool) {
 	}
 	if sc.regionSize(-1, sc.n) < 0 {
 		sc.hintFor()
-		sc.breakHints()
+		breakSearch{sc}.hints()
 		return 0, false
 	}
 	return sc.newFresh(), true
@@ -293,130 +289,6 @@ func (sc *selectionChoice) hintFor() {
 		sc.hints = append(sc.hints, [2]int{h, t})
 	}
 }
-
-// breakHints is hintFor's wider look, for the search's last resort
-// (followHints): where x follows loop merges (loops declared before it,
-// whose merges dominate x) and may break to a block one of those loops'
-// headers dominates but x does not (breakTargets: its branches past
-// forwarders, and where its region is entered from elsewhere), that
-// loop's merge was likely chosen too early. Of such loops, nearest first,
-// it records the first one's {loop header, target} pairs as breaks to
-// force. The loops x lies inside are suspects too: x's breaks that leave
-// such a loop's natural loop for a block the loop's header dominates are
-// its own, innermost loop first, in the order the dominator tree meets
-// them. It blames nothing: the search's order stays hintFor's.
-func (sc *selectionChoice) breakHints() {
-	if len(sc.breaks) > 0 {
-		return
-	}
-	found, targets := false, sc.breakTargets()
-	for d := sc.dom.IDom[sc.x]; d >= 0; d = sc.dom.IDom[d] {
-		if dd := sc.decl[d]; dd.Kind == LoopMerge && (dd.Merge >= sc.n || !sc.dom.Dominates(dd.Merge, sc.x)) {
-			// x is inside loop d; its breaks may be d's or an
-			// enclosing loop's, innermost first.
-			sc.breaksOf(d, targets)
-			continue
-		}
-		h := sc.mergeOf[d]
-		if found || h < 0 || sc.decl[h].Kind != LoopMerge {
-			continue
-		}
-		found = sc.breaksOf(h, targets)
-	}
-}
-
-// ruleHints looks for breaks (breakHints) at the branch point a self-check
-// failure err of layout f names, as if its region had not closed: the
-// walk accepted the declarations, the rules did not, and a loop merge
-// chosen too early shows the same way (a switch whose case is really a
-// break, R11; a selection left for the loop's real merge, R6). The branch
-// point's own merge is the exit it may take.
-func ruleHints(nt *nester, f *Func, err error) {
-	re, ok := err.(*RuleError)
-	if !ok || re.Block < 0 || re.Block >= len(f.Blocks) {
-		return
-	}
-	x := f.Blocks[re.Block].Orig
-	if x < 0 || x >= nt.n || len(nt.g.Succs[x]) < 2 {
-		return
-	}
-	sc := &selectionChoice{nester: nt, x: x, inner: -1}
-	if d := nt.decl[x]; d.Kind == SelectionMerge {
-		sc.inner = d.Merge
-	}
-	sc.breakHints()
-}
-
-// breaksOf records as breaks of loop h the blocks of targets
-// (breakTargets) that can be: blocks h dominates and x does not, outside h's
-// natural loop and no loop's merge or continue target already, nor the
-// innermost construct's merge (an exit x may take). It reports whether it
-// found one.
-func (sc *selectionChoice) breaksOf(h int, targets []int) bool {
-	found := false
-	for _, t := range targets {
-		if sc.dom.Dominates(sc.x, t) || !sc.dom.Dominates(h, t) || sc.force[h] == t || sc.contOf[t] >= 0 || t == sc.inner {
-			continue
-		}
-		if m := sc.mergeOf[t]; m >= 0 && sc.decl[m].Kind == LoopMerge || sc.inNaturalLoop(t, h) ||
-			slices.Contains(sc.breaks, [2]int{h, t}) {
-			continue
-		}
-		sc.breaks, found = append(sc.breaks, [2]int{h, t}), true
-	}
-	return found
-}
-
-// breakTargets are where x's branches may really be a loop's breaks: its
-// targets, each past forwarding blocks only x enters (pastForwarders:
-// where a switch breaks, it breaks through one, rule R11), then the
-// blocks of x's region without a merge that are entered from outside it
-// (rule R10: a break from elsewhere in the loop comes in there), in the
-// order of the region's walk.
-func (sc *selectionChoice) breakTargets() []int {
-	var ts []int
-	for _, t := range sc.g.Succs[sc.x] {
-		ts = append(ts, sc.pastForwarders(t))
-	}
-	sc.regionSize(-1, sc.n) // fills the queue and marks, whether it closes or not
-	for _, b := range sc.queue[1:] {
-		for _, p := range sc.preds[b] {
-			if sc.mark[p] != sc.stamp {
-				ts = append(ts, b)
-				break
-			}
-		}
-	}
-	return ts
-}
-
-// inNaturalLoop reports whether block t lies in the natural loop headed by
-// h (or one nested in it).
-func (sc *selectionChoice) inNaturalLoop(t, h int) bool {
-	f := sc.forest
-	for l := f.LoopOf[t]; l != cfg.NoBlock; l = f.Loops[l].Parent {
-		if f.Loops[l].Header == h {
-			return true
-		}
-	}
-	return false
-}
-
-// pastForwarders follows t down a chain of forwarding blocks x alone
-// enters (one successor each, at most nestForwardHops of them): where a
-// switch breaks, it breaks through one (rule R11).
-func (sc *selectionChoice) pastForwarders(t int) int {
-	for range nestForwardHops {
-		if len(sc.g.Succs[t]) != 1 || len(sc.preds[t]) != 1 || !sc.dom.StrictlyDominates(sc.x, t) {
-			break
-		}
-		t = sc.g.Succs[t][0]
-	}
-	return t
-}
-
-// nestForwardHops bounds the forwarding blocks hintFor follows.
-const nestForwardHops = 4
 
 // distinctPreds counts the distinct blocks in preds (a switch's cases to
 // one block count once).
