@@ -68,7 +68,8 @@
 // The pass's files: this one holds a run (nester); its declarations and
 // the Func it builds from them are structured_nested_decls.go, the tree
 // its walk follows structured_nested_tree.go; the search over runs is
-// structured_nested_search.go, the graphs it reruns on
+// structured_nested_search.go, its last resort's break search
+// structured_nested_breaks.go, the graphs it reruns on
 // structured_nested_reshape.go, the loop declarations
 // structured_nested_loops.go with their tail test structured_tails.go, the
 // selection declarations structured_nested_selections.go, and a switch's
