@@ -116,7 +116,7 @@ func (bs breakSearch) pastForwarders(t int) int {
 	return t
 }
 
-// nestForwardHops bounds the forwarding blocks hintFor follows.
+// nestForwardHops bounds the forwarding blocks pastForwarders follows.
 const nestForwardHops = 4
 
 // ruleHints looks for breaks (breakSearch) at the branch point a self-check
