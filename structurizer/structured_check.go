@@ -37,17 +37,27 @@ type construct struct {
 	loop                int // for continue constructs: the loop construct
 }
 
-// RuleError is a violation found by the self-check.
+// RuleError is a violation found by the self-check. To is the target of
+// the edge a construct's exit rule (R6) names, -1 for a violation at a
+// block.
 type RuleError struct {
 	Rule  string
 	Block int
 	What  string
+	To    int
 }
 
 func (e *RuleError) Error() string { return fmt.Sprintf("%s at block %d: %s", e.Rule, e.Block, e.What) }
 
 func violation(rule string, b int, format string, args ...any) error {
-	return &RuleError{Rule: rule, Block: b, What: fmt.Sprintf(format, args...)}
+	return &RuleError{Rule: rule, Block: b, What: fmt.Sprintf(format, args...), To: -1}
+}
+
+// exitViolation is an R6 violation of the edge u->t.
+func exitViolation(u, t int, format string, args ...any) error {
+	e := violation("R6", u, format, args...).(*RuleError)
+	e.To = t
+	return e
 }
 
 // isSwitch reports whether block b is laid out as an OpSwitch.
@@ -821,7 +831,7 @@ func checkEdges(f *Func, dom *domTree, cs []construct, inner, outer, backOf []in
 // checkExit: an edge u->t leaves construct s (R6).
 func checkExit(f *Func, cs []construct, s, u, t int) error {
 	if s < 0 {
-		return violation("R6", u, "edge to %d leaves the function level", t)
+		return exitViolation(u, t, "edge to %d leaves the function level", t)
 	}
 	c := cs[s]
 	switch c.kind {
@@ -830,12 +840,12 @@ func checkExit(f *Func, cs []construct, s, u, t int) error {
 		if t == l.header || t == l.merge {
 			return nil
 		}
-		return violation("R6", u, "continue construct of %d left for %d", c.header, t)
+		return exitViolation(u, t, "continue construct of %d left for %d", c.header, t)
 	case cLoop:
 		if t == c.merge || t == c.cont {
 			return nil
 		}
-		return violation("R6", u, "loop %d left for %d", c.header, t)
+		return exitViolation(u, t, "loop %d left for %d", c.header, t)
 	}
 	if t == c.merge {
 		return nil
@@ -846,16 +856,16 @@ func checkExit(f *Func, cs []construct, s, u, t int) error {
 			if t == cs[p].merge || t == cs[p].cont {
 				return nil
 			}
-			return violation("R6", u, "selection %d left for %d", c.header, t)
+			return exitViolation(u, t, "selection %d left for %d", c.header, t)
 		case cSwitch:
 			if t == cs[p].merge && c.kind != cSwitch {
 				return nil
 			}
 		case cContinue:
-			return violation("R6", u, "selection %d in a continue construct left for %d", c.header, t)
+			return exitViolation(u, t, "selection %d in a continue construct left for %d", c.header, t)
 		}
 	}
-	return violation("R6", u, "selection %d left for %d", c.header, t)
+	return exitViolation(u, t, "selection %d left for %d", c.header, t)
 }
 
 // declaredBlocks marks the blocks some header names as its merge or

@@ -54,10 +54,12 @@
 // breakSearch, structured_nested_breaks.go: a header whose region does not close, or that a self-check
 // failure names, branches, directly or through forwarders, to a block a
 // loop's header dominates outside its natural loop, or its region is
-// entered there from elsewhere; for the loops it follows or lies in): a
-// break names the merge outright, where the search steps through a loop's
-// candidates one by one and a loop around the whole function may have more
-// whose tails close than the budget has runs.
+// entered there from elsewhere; for the loops it follows or lies in), and
+// the loop merges a self-check failure rules out are dropped from the
+// candidates (ruleBans: an inner construct's edge to the merge breaks R6):
+// a break names the merge outright, where the search steps through a
+// loop's candidates one by one and a loop around the whole function may
+// have more whose tails close than the budget has runs.
 //
 // The result must pass SelfCheck; otherwise the pass declines and the pass
 // table runs.
@@ -126,6 +128,8 @@ type nester struct {
 	force      map[int]int     // loop header -> the merge it must take when its tails close there
 	hints      [][2]int        // {loop header, merge} worth forcing (hintFor)
 	breaks     [][2]int        // {loop header, merge} the last resort forces (breakSearch)
+	bans       map[[2]int]bool // {loop header, block} the last resort rules out as the loop's merge
+	banned     [][2]int        // {loop header, merge} a self-check failure ruled out (ruleBans)
 	ranks      map[int]int     // loop header -> its merge's rank among the candidates (absent: 0)
 	options    []loopOptions   // loops with more than one merge that closes, in declaration order
 	seen       map[string]bool // loop declarations of earlier runs
@@ -173,6 +177,7 @@ func (nt *nester) run() (*Func, string) {
 	if err := selfCheck(ff); err != nil {
 		nt.blame = append(nt.blame, ruleSuspects(nt.forest, f, err)...)
 		ruleHints(nt, f, err)
+		ruleBans(nt, f, err)
 		return nil, "selfcheck: " + err.Error()
 	}
 	return f, ""

@@ -140,3 +140,21 @@ func ruleHints(nt *nester, f *Func, err error) {
 	}
 	breakSearch{sc}.hints()
 }
+
+// ruleBans records the loop merge a self-check failure err of layout f
+// rules out: an exit rule (R6) broken by an edge to a block some loop
+// declares as its merge, from a construct that may not leave for it (an
+// inner loop's, say), shows that block is not that loop's merge.
+func ruleBans(nt *nester, f *Func, err error) {
+	re, ok := err.(*RuleError)
+	if !ok || re.Rule != "R6" || re.To < 0 || re.To >= len(f.Blocks) {
+		return
+	}
+	t := f.Blocks[re.To].Orig
+	if t < 0 || t >= nt.n {
+		return
+	}
+	if h := nt.mergeOf[t]; h >= 0 && nt.decl[h].Kind == LoopMerge {
+		nt.banned = append(nt.banned, [2]int{h, t})
+	}
+}

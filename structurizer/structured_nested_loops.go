@@ -151,7 +151,7 @@ type loopChoice struct {
 // it is free and its tails close.
 func (lc *loopChoice) forced() (int, bool) {
 	m, ok := lc.force[lc.h]
-	if !ok || len(lc.exits) == 0 || lc.mergeOf[m] >= 0 || lc.contOf[m] >= 0 || lc.caseOf(m, lc.in) {
+	if !ok || len(lc.exits) == 0 || lc.mergeOf[m] >= 0 || lc.contOf[m] >= 0 || lc.caseOf(m, lc.in) || lc.bans[[2]int{lc.h, m}] {
 		return 0, false
 	}
 	size, _ := lc.tailSize(m)
@@ -212,7 +212,7 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 		if lc.caseOf(m, lc.in) || lc.mergeOf[m] >= 0 || lc.contOf[m] >= 0 {
 			continue // an enclosing loop's merge or latch is taken
 		}
-		if fromInnerLoop(lc.forest, lc.preds[m], lc.in, lc.h) {
+		if fromInnerLoop(lc.forest, lc.preds[m], lc.in, lc.h) || lc.bans[[2]int{lc.h, m}] {
 			continue
 		}
 		size, into := lc.tailSize(m)

@@ -44,9 +44,9 @@ func nestedSearch(g *cfg.Graph) (f *Func, why string, fresh bool) {
 // reads their loop forest when the search fails). The facts of each graph
 // the search reshapes are computed once and shared by its runs.
 func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool) {
-	f, why, fresh, first := searchShapes(g, facts)
-	if f == nil && len(first) > 0 {
-		if hf := followHints(g, facts, first); hf != nil {
+	f, why, fresh, first, bans := searchShapes(g, facts)
+	if f == nil && len(first)+len(bans) > 0 {
+		if hf := followHints(g, facts, first, bans); hf != nil {
 			return hf, "", false
 		}
 	}
@@ -56,7 +56,7 @@ func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fre
 // searchShapes is the search over merge choices, reshapings and forced
 // merges, within nestRunWork/blocks runs; first is the breaks its first
 // run on g found (breakSearch).
-func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool, first [][2]int) {
+func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool, first, bans [][2]int) {
 	cur, reshaped, bonus := g, false, false
 	var force map[int]int // made when a merge is first forced
 	var hints [][2]int
@@ -64,7 +64,7 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 	for split := 0; ; split++ {
 		r := nestedPolicies(cur, facts, g.Len(), force, &budget)
 		if split == 0 {
-			first = r.breaks
+			first, bans = r.breaks, r.banned
 		}
 		if budget <= 0 && !bonus && (r.forward != nil || r.reshape && !reshaped) {
 			// The search spent the budget on merge choices of a shape
@@ -76,7 +76,7 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 		}
 		switch {
 		case r.f != nil || split == nestForwarders || budget <= 0:
-			return r.f, r.why, r.fresh, first
+			return r.f, r.why, r.fresh, first, bans
 		case r.reshape && !reshaped:
 			cur, reshaped, hints = withLoopBlocks(cur, facts), true, nil
 			facts = factsOf(cur)
@@ -91,31 +91,41 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 			}
 			force[hints[0][0]], hints = hints[0][1], hints[1:]
 		default:
-			return nil, r.why, false, first
+			return nil, r.why, false, first, bans
 		}
 	}
 }
 
 // followHints is the search's last resort on g: the breaks its first run
 // found (breakSearch), each forced on top of those before it, and the
-// breaks each forced run finds followed in turn, nestHintRuns runs at
-// most. A break names a loop's merge outright where the search steps
+// breaks each forced run finds followed in turn; the loop merges a run's
+// self-check failure rules out (bans, ruleBans) are no candidates in the
+// runs after it, and when no break is left to force but a merge was newly
+// ruled out, it runs again; nestHintRuns runs at most. A break names a loop's merge outright where the search steps
 // through a loop's candidates one rank at a time: a loop around the whole
 // function may have dozens whose tails close, more than the budget. It
 // returns the first layout found, nil when none.
-func followHints(g *cfg.Graph, facts *graphFacts, hints [][2]int) *Func {
-	force := map[int]int{}
-	seen := map[string]bool{}
+func followHints(g *cfg.Graph, facts *graphFacts, hints, bans [][2]int) *Func {
+	force, banned := map[int]int{}, map[[2]int]bool{}
 	for range nestHintRuns {
-		if len(hints) == 0 {
+		fresh := false
+		for _, b := range bans {
+			fresh = fresh || !banned[b]
+			banned[b] = true
+		}
+		switch {
+		case len(hints) > 0:
+			force[hints[0][0]], hints = hints[0][1], hints[1:]
+		case !fresh:
 			return nil
 		}
-		force[hints[0][0]] = hints[0][1]
-		r := nestedWith(g, facts, g.Len(), nestChoice{}, force, seen)
-		if r.f != nil {
-			return r.f
+		nt := newNesterWith(g, facts)
+		nt.orig, nt.force, nt.bans = g.Len(), force, banned
+		f, _ := nt.run()
+		if f != nil {
+			return f
 		}
-		hints = append(hints[1:], r.breaks...)
+		hints, bans = append(hints, nt.breaks...), nt.banned
 	}
 	return nil
 }
@@ -250,7 +260,7 @@ func nestedWith(g *cfg.Graph, facts *graphFacts, orig int, c nestChoice, force m
 	nt := newNesterWith(g, facts)
 	nt.orig, nt.policy, nt.ranks, nt.allowFresh, nt.force, nt.seen = orig, c.policy, c.ranks, c.fresh, force, seen
 	f, why := nt.run()
-	return nestedRun{f: f, why: why, options: nt.options, blame: nt.blame, freshable: nt.freshable, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints, breaks: nt.breaks}
+	return nestedRun{f: f, why: why, options: nt.options, blame: nt.blame, freshable: nt.freshable, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints, breaks: nt.breaks, banned: nt.banned}
 }
 
 // nestChoice is how one run picks loop merges: the policy's order, the
@@ -281,6 +291,7 @@ type nestedRun struct {
 	reshape   bool     // a loop wants a header or latch of its own
 	hints     [][2]int // {loop header, merge} to force (hintFor)
 	breaks    [][2]int // {loop header, merge} the last resort forces (breakSearch)
+	banned    [][2]int // {loop header, merge} the last resort rules out (ruleBans)
 }
 
 // declKey is a key of a run's loop declarations for the seen set: the
