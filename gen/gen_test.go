@@ -357,3 +357,27 @@ func TestWeightingsDistinct(t *testing.T) {
 		}
 	}
 }
+
+// TestCampaignBlocks: about one seed in CampaignLargeEvery draws the large
+// range, never for the exhaustive kind, and the draw does not follow the
+// seed's low bits.
+func TestCampaignBlocks(t *testing.T) {
+	const n = 64000
+	large := 0
+	for seed := range uint64(n) {
+		lo, hi := CampaignBlocks(Reducible, seed)
+		switch {
+		case lo == 0 && hi == 0:
+		case lo == CampaignLargeMin && hi == CampaignLargeMax:
+			large++
+		default:
+			t.Fatalf("seed %d: range %d-%d", seed, lo, hi)
+		}
+		if lo, hi := CampaignBlocks(Exhaustive, seed); lo != 0 || hi != 0 {
+			t.Fatalf("exhaustive seed %d: range %d-%d", seed, lo, hi)
+		}
+	}
+	if want := n / CampaignLargeEvery; large < want*9/10 || large > want*11/10 {
+		t.Errorf("%d of %d seeds large, want about %d", large, n, want)
+	}
+}

@@ -582,14 +582,17 @@ type genSource struct{}
 // Item is graph j of a stream's generator at the stream's weights:
 // gen.SeedFor's j-th seed of the run; the exhaustive generator walks its
 // growing order (gen.GrowingAt), so it goes on to larger graphs instead of
-// wrapping around.
+// wrapping around; the random kinds draw some graphs larger than the
+// field's 5-9 blocks (gen.CampaignBlocks).
 func (genSource) Item(s fuzz.Stream, run uint64, j int) (fuzz.Item, error) {
 	w, err := weighting(s.Weights)
 	if err != nil {
 		return fuzz.Item{}, err
 	}
 	k := gen.Kind(s.Kind)
-	it, err := gen.Generate(gen.Config{Kind: k, Words: w.Words, Heavy: w.Heavy, WordsUpTo: w.UpTo, ExhaustiveGrow: true}, gen.SeedFor(k, run, j))
+	seed := gen.SeedFor(k, run, j)
+	lo, hi := gen.CampaignBlocks(k, seed)
+	it, err := gen.Generate(gen.Config{Kind: k, MinBlocks: lo, MaxBlocks: hi, Words: w.Words, Heavy: w.Heavy, WordsUpTo: w.UpTo, ExhaustiveGrow: true}, seed)
 	if err != nil {
 		return fuzz.Item{}, err
 	}
@@ -607,6 +610,9 @@ func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 	cmd := fmt.Sprintf("cfgfuzz gen --kind %s --seed %d --count 1 --lines", s.Kind, seed)
 	if gen.Kind(s.Kind) == gen.Exhaustive {
 		cmd += " --grow"
+	}
+	if lo, hi := gen.CampaignBlocks(gen.Kind(s.Kind), seed); hi != 0 {
+		cmd += fmt.Sprintf(" --blocks %d-%d", lo, hi)
 	}
 	if w, err := weighting(s.Weights); err == nil {
 		if w.Words != 0 {
