@@ -136,6 +136,8 @@ type nester struct {
 	blame      []int           // loop headers whose merge a failed walk suspects (blameOpen)
 	allowFresh bool            // a loop whose tails all return may take a fresh merge, last
 	freshable  bool            // some loop had such a candidate (taken or not)
+	singleAlts bool            // a single exit's later blocks are candidates too (loopMerge)
+	singles    bool            // some single-exit loop took its exit without the later candidates
 
 	// region walk scratch: mark[b] == stamp means b is in the region.
 	mark  []int

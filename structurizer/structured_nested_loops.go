@@ -101,7 +101,9 @@ func (nt *nester) declareLoops() bool {
 // construct reaching as far as it can: a break from deep in its
 // selections), then the most breaks. The search's rank for the loop
 // (nester.ranks) picks the candidate in that order; loops with more than one
-// are recorded (nester.options). A single exit is the merge, except under
+// are recorded (nester.options). A single exit is the merge (first under
+// those two orders anyway: its tails are empty and every break goes to it),
+// except in the search's last step (nester.singleAlts) and under
 // preferInto, where the blocks after it are candidates too (a loop whose
 // merge follows a tail: the selector stores of an irreducible region,
 // say). A case target of a switch in the loop is no candidate (caseOf),
@@ -115,7 +117,10 @@ func (nt *nester) loopMerge(h int, blocks, exits []int, in []bool) int {
 	case len(exits) == 0:
 		return -2
 	case len(exits) == 1 && (nt.policy == preferSmallest || nt.policy == preferBreaks) && !nt.caseOf(exits[0], in):
-		return exits[0] // a case target is never the merge (caseOf): the search below looks past it
+		if !nt.singleAlts {
+			nt.singles = true
+			return exits[0] // a case target is never the merge (caseOf): the search below looks past it
+		}
 	}
 	for _, t := range nt.g.Succs[h] {
 		if !in[t] {

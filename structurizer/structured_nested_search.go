@@ -27,7 +27,9 @@ import (
 // once; a forwarding merge) or forces a hinted loop merge, and tries again:
 // at most nestForwarders times, and nestMaxRuns runs in all; then, as a
 // last resort, it follows the breaks the first run found (followHints,
-// nestHintRuns runs more). Each run is a full, linear-time run of the pass.
+// nestHintRuns runs more), and last searches again with the blocks after a
+// single exit as its loop's later candidates (nestMinRuns runs more). Each
+// run is a full, linear-time run of the pass.
 func nested(g *cfg.Graph) (*Func, string) {
 	f, why, _ := nestedSearch(g)
 	return f, why
@@ -44,10 +46,21 @@ func nestedSearch(g *cfg.Graph) (f *Func, why string, fresh bool) {
 // reads their loop forest when the search fails). The facts of each graph
 // the search reshapes are computed once and shared by its runs.
 func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool) {
-	f, why, fresh, first, bans := searchShapes(g, facts)
+	f, why, fresh, first, bans, singles := searchShapes(g, facts)
 	if f == nil && len(first)+len(bans) > 0 {
 		if hf := followHints(g, facts, first, bans); hf != nil {
 			return hf, "", false
+		}
+	}
+	if f == nil && singles {
+		// The last step: loops with one exit may merge past it (a loop
+		// construct reaching over a selection whose arms break to the
+		// loop's merge: our own output, structurized again). Reported as
+		// fresh, so the caller keeps it only when it is no larger than the
+		// pass table's layout.
+		budget := nestMinRuns
+		if r, _ := searchMerges(g, facts, g.Len(), nil, &budget, nestChoice{singleAlts: true}); r.f != nil {
+			return r.f, "", true
 		}
 	}
 	return f, why, fresh
@@ -56,7 +69,7 @@ func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fre
 // searchShapes is the search over merge choices, reshapings and forced
 // merges, within nestRunWork/blocks runs; first is the breaks its first
 // run on g found (breakSearch).
-func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool, first, bans [][2]int) {
+func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool, first, bans [][2]int, singles bool) {
 	cur, reshaped, bonus := g, false, false
 	var force map[int]int // made when a merge is first forced
 	var hints [][2]int
@@ -64,7 +77,7 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 	for split := 0; ; split++ {
 		r := nestedPolicies(cur, facts, g.Len(), force, &budget)
 		if split == 0 {
-			first, bans = r.breaks, r.banned
+			first, bans, singles = r.breaks, r.banned, r.singles
 		}
 		if budget <= 0 && !bonus && (r.forward != nil || r.reshape && !reshaped) {
 			// The search spent the budget on merge choices of a shape
@@ -76,7 +89,7 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 		}
 		switch {
 		case r.f != nil || split == nestForwarders || budget <= 0:
-			return r.f, r.why, r.fresh, first, bans
+			return r.f, r.why, r.fresh, first, bans, singles
 		case r.reshape && !reshaped:
 			cur, reshaped, hints = withLoopBlocks(cur, facts), true, nil
 			facts = factsOf(cur)
@@ -91,7 +104,7 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 			}
 			force[hints[0][0]], hints = hints[0][1], hints[1:]
 		default:
-			return nil, r.why, false, first, bans
+			return nil, r.why, false, first, bans, singles
 		}
 	}
 }
@@ -148,24 +161,26 @@ const nestForwarders = 6
 // runs are spent. On failure it returns the first run's requests
 // (forwarding merge, reshaping, hints).
 func nestedPolicies(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, budget *int) nestedRun {
-	first, freshable := searchMerges(g, facts, orig, force, budget, false)
+	first, freshable := searchMerges(g, facts, orig, force, budget, nestChoice{})
 	if first.f != nil || !freshable || first.final {
 		return first
 	}
 	extra := max(*budget, nestMinRuns)
 	*budget -= extra
-	if r, _ := searchMerges(g, facts, orig, force, &extra, true); r.f != nil {
+	if r, _ := searchMerges(g, facts, orig, force, &extra, nestChoice{fresh: true}); r.f != nil {
 		r.fresh = true
 		return r
 	}
 	return first
 }
 
-// searchMerges is one breadth-first search of nestedPolicies; fresh lets a
-// loop whose tails all return take a fresh unreachable merge as its last
-// candidate (a second search, run when the first fails and a run reported
-// such a loop: freshable).
-func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, budget *int, fresh bool) (first nestedRun, freshable bool) {
+// searchMerges is one breadth-first search of nestedPolicies (and of the
+// search's last step); mode's fresh lets a loop whose tails all return take
+// a fresh unreachable merge as its last candidate (a second search, run
+// when the first fails and a run reported such a loop: freshable), and its
+// singleAlts gives single-exit loops the blocks after their exit as later
+// candidates (nester.singleAlts).
+func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, budget *int, mode nestChoice) (first nestedRun, freshable bool) {
 	type try struct {
 		policy mergePolicy
 		ranks  map[int]int
@@ -188,7 +203,7 @@ func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, 
 		} else {
 			t, queue = queue[0], queue[1:]
 		}
-		r := nestedWith(g, facts, orig, nestChoice{t.policy, t.ranks, fresh}, force, seen)
+		r := nestedWith(g, facts, orig, nestChoice{t.policy, t.ranks, mode.fresh, mode.singleAlts}, force, seen)
 		if r.f != nil {
 			return r, freshable
 		}
@@ -258,18 +273,19 @@ var policyNames = [...]string{"smallest tails", "most breaks", "most branched-to
 // loop whose only exit another construct declared.
 func nestedWith(g *cfg.Graph, facts *graphFacts, orig int, c nestChoice, force map[int]int, seen map[string]bool) nestedRun {
 	nt := newNesterWith(g, facts)
-	nt.orig, nt.policy, nt.ranks, nt.allowFresh, nt.force, nt.seen = orig, c.policy, c.ranks, c.fresh, force, seen
+	nt.orig, nt.policy, nt.ranks, nt.allowFresh, nt.singleAlts, nt.force, nt.seen = orig, c.policy, c.ranks, c.fresh, c.singleAlts, force, seen
 	f, why := nt.run()
-	return nestedRun{f: f, why: why, options: nt.options, blame: nt.blame, freshable: nt.freshable, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints, breaks: nt.breaks, banned: nt.banned}
+	return nestedRun{f: f, why: why, options: nt.options, blame: nt.blame, freshable: nt.freshable, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints, breaks: nt.breaks, banned: nt.banned, singles: nt.singles}
 }
 
 // nestChoice is how one run picks loop merges: the policy's order, the
 // ranks the search gives loops in it, and whether a fresh merge is a
 // candidate.
 type nestChoice struct {
-	policy mergePolicy
-	ranks  map[int]int
-	fresh  bool
+	policy     mergePolicy
+	ranks      map[int]int
+	fresh      bool
+	singleAlts bool // a single exit's later blocks are candidates too
 }
 
 // whySeen is the reason of a run whose loops an earlier run declared.
@@ -292,6 +308,7 @@ type nestedRun struct {
 	hints     [][2]int // {loop header, merge} to force (hintFor)
 	breaks    [][2]int // {loop header, merge} the last resort forces (breakSearch)
 	banned    [][2]int // {loop header, merge} the last resort rules out (ruleBans)
+	singles   bool     // a single-exit loop took its exit without the later candidates
 }
 
 // declKey is a key of a run's loop declarations for the seen set: the

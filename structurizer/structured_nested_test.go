@@ -336,6 +336,16 @@ func TestIdempotentLoopBreaks(t *testing.T) {
 	})
 }
 
+// TestIdempotentSingleExitPast: the output's loop around the function has
+// one exit, a guard whose arms break to the loop's merge; that merge lies
+// past the exit, so only the search's last step (nester.singleAlts), which
+// gives a single exit's later blocks as candidates, nests it again.
+func TestIdempotentSingleExitPast(t *testing.T) {
+	noneGrows(t, []string{
+		"{{1, 11}, {2, 0}, {3, 4}, {4}, {5}, {6, 5}, {7, 4}, {8, 7}, {9, 6}, {10, 8}, {10}, {12, 13}, {3, 12}, {1, 2}}",
+	})
+}
+
 // noneGrows structurizes each graph (compact notation) and its output's
 // CFG again: none may grow.
 func noneGrows(t *testing.T, graphs []string) {
