@@ -380,4 +380,13 @@ func TestCampaignBlocks(t *testing.T) {
 	if want := n / CampaignLargeEvery; large < want*9/10 || large > want*11/10 {
 		t.Errorf("%d of %d seeds large, want about %d", large, n, want)
 	}
+	aligned := 0 // seeds that are multiples of CampaignLargeEvery
+	for seed := uint64(0); seed < n*CampaignLargeEvery; seed += CampaignLargeEvery {
+		if _, hi := CampaignBlocks(Reducible, seed); hi != 0 {
+			aligned++
+		}
+	}
+	if want := n / CampaignLargeEvery; aligned < want*9/10 || aligned > want*11/10 {
+		t.Errorf("%d of %d seeds that are multiples of %d large, want about %d", aligned, n, CampaignLargeEvery, want)
+	}
 }
