@@ -13,7 +13,11 @@
 //     header (which keeps one entry edge, so it never becomes a join), in a
 //     switch's target list unless it becomes the switch's own merge (R11:
 //     targets stay dominated by the header), and where a conditional's two
-//     labels would become equal (R15).
+//     labels would become equal (R15);
+//   - a switch whose cases still go through several empty forwarders to
+//     one block (R11 keeps them: the block is not the switch's to name)
+//     goes through one of them for all those cases, the cases listed
+//     side by side (R11's adjacent duplicate labels).
 //
 // The layout pass then drops the blocks nothing names.
 package structurizer
@@ -76,6 +80,40 @@ func thread(f *Func) bool {
 					continue
 				}
 				to[i] = r
+				changed = true
+			}
+		}
+	}
+	return shareForwarders(f, declared, empty) || changed
+}
+
+// shareForwarders sends the cases of each switch that go through empty
+// forwarders (empty, and named by no header: declared) to one block
+// through the first such forwarder. A switch with its own case order
+// (fall-through) keeps it. It reports whether a case moved.
+func shareForwarders(f *Func, declared []bool, empty func(int) bool) bool {
+	changed := false
+	var first map[int]int // the forwarder kept for a block, made on first use
+	for b := range f.Blocks {
+		blk := &f.Blocks[b]
+		if !isSwitch(blk) || blk.Term.Order != nil {
+			continue
+		}
+		clear(first)
+		for i, t := range blk.Term.To {
+			if t == b || declared[t] || !empty(t) {
+				continue
+			}
+			z := f.Blocks[t].Term.To[0]
+			k, ok := first[z]
+			switch {
+			case !ok:
+				if first == nil {
+					first = map[int]int{}
+				}
+				first[z] = t
+			case k != t:
+				blk.Term.To[i] = k
 				changed = true
 			}
 		}

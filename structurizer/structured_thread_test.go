@@ -1,0 +1,67 @@
+// structured_thread_test.go: the thread pass on hand-made functions: a
+// switch's forwarders to one block shared, the rules kept and every run the
+// same.
+package structurizer
+
+import (
+	"slices"
+	"testing"
+)
+
+// switchInLoop is a loop whose body is a switch: case 2 leaves the loop, and
+// the default and case 1 continue it through forwarders of their own (R11
+// forbids a case straight to the loop's continue target). With order set,
+// the switch lists its cases in that order.
+func switchInLoop(order []int) *Func {
+	syn := func(name string, m Merge, t Term) Block {
+		return Block{Kind: Synthetic, Orig: -1, Name: name, Merge: m, Term: t}
+	}
+	br := func(to int) Term { return Term{Kind: Branch, To: []int{to}} }
+	return &Func{Blocks: []Block{
+		syn("entry", Merge{}, br(1)),
+		syn("loop", Merge{Kind: LoopMerge, Merge: 8, Continue: 6}, br(2)),
+		{Kind: Original, Orig: 0, Arity: 3, Merge: Merge{Kind: SelectionMerge, Merge: 5},
+			Term: Term{Kind: Choose, To: []int{3, 4, 7}, Order: order}},
+		syn("fwd", Merge{}, br(6)),
+		syn("fwd", Merge{}, br(6)),
+		syn("merge", Merge{}, Term{Kind: Unreachable}),
+		syn("latch", Merge{}, br(1)),
+		{Kind: Original, Orig: 2, Term: Term{Kind: Branch, To: []int{8}}},
+		{Kind: Original, Orig: 1, Term: Term{Kind: Return}},
+	}}
+}
+
+func TestThreadSharesASwitchsForwarders(t *testing.T) {
+	f := switchInLoop(nil)
+	if err := SelfCheck(f); err != nil {
+		t.Fatalf("hand-made function: %v", err)
+	}
+	before := *f
+	before.Blocks = slices.Clone(f.Blocks)
+	before.Blocks[2].Term.To = slices.Clone(f.Blocks[2].Term.To)
+	if !thread(f) {
+		t.Fatal("thread changed nothing")
+	}
+	if got := f.Blocks[2].Term.To; !slices.Equal(got, []int{3, 3, 7}) {
+		t.Fatalf("switch targets %v, want [3 3 7] (both cases through the first forwarder)", got)
+	}
+	if err := SelfCheck(f); err != nil {
+		t.Fatalf("after thread: %v", err)
+	}
+	for _, dec := range [][]uint32{{0, 2}, {1, 1, 0, 2}, {2, 1, 2, 0, 2}} {
+		if a, b := Simulate(&before, dec, 100), Simulate(f, dec, 100); !sameRun(a, b) {
+			t.Errorf("decisions %v: %+v before, %+v after", dec, a, b)
+		}
+	}
+}
+
+func TestThreadKeepsASwitchsOwnCaseOrder(t *testing.T) {
+	f := switchInLoop([]int{2, 1})
+	if err := SelfCheck(f); err != nil {
+		t.Fatalf("hand-made function: %v", err)
+	}
+	thread(f)
+	if got := f.Blocks[2].Term.To; !slices.Equal(got, []int{3, 4, 7}) {
+		t.Fatalf("switch targets %v, want [3 4 7]: a switch with its own order keeps its cases", got)
+	}
+}
