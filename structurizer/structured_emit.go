@@ -18,10 +18,22 @@
 //     an edge that skips past a join (to a later join, or out of an inner
 //     construct) stores the target's route value and branches to the
 //     innermost merge; every guard it passes routes the value on to its own
-//     merge, and the guard of the target runs the join (the DESIGN's "merge
-//     at the join, route the skip, run what lies between under a test");
+//     merge, and the guard of the target runs the join (the "merge at the
+//     join, route the skip, run what lies between under a test" of the
+//     field's structurizers), which clears the value;
+//   - skips and loop exits share the route variable: a loop merge's edge
+//     to its destination carries the destination's value on, so when the
+//     destination is a join further out the guards take it as a skip
+//     with no store of its own (routedToJoin), and a destination the
+//     merge branches to directly clears it (clearAfterRoute);
 //   - edges to the level's latch or merge are continue and break (R6);
 //     a switch reaches them through a forwarding block (R11).
+//
+// In a function with a route variable, every loop's synthetic latch tests
+// it for a value it never holds, naming the loop's merge as its other
+// target (nameMergesAtLatches): a continue construct leaves only for its
+// merge (R6), so structurizing the output again reads each loop's merge
+// off its latch (the nested pass's loopMerge) instead of searching for it.
 //
 // Small return blocks reached by a skip are cloned instead, within the clone
 // budget. Everything is emitted once per node: time is linear in the size of
@@ -34,7 +46,10 @@
 // loop headers included), structured_emit_func.go.
 package structurizer
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // neverRouted is a route value no edge stores (values are node ids plus one).
 const neverRouted = ^uint32(0) - 1
@@ -89,8 +104,9 @@ func (e *emitter) run() (*Func, error) {
 			e.f.Blocks[h].Stores = append([]Store{{Var: e.w.routeVar, Value: 0}}, e.f.Blocks[h].Stores...)
 		}
 	}
+	e.nameMergesAtLatches()
 	for _, b := range e.clears {
-		e.f.Blocks[b].Stores = append([]Store{{Var: e.w.skipVar, Value: 0}}, e.f.Blocks[b].Stores...)
+		e.f.Blocks[b].Stores = append([]Store{{Var: e.w.route(), Value: 0}}, e.f.Blocks[b].Stores...)
 	}
 	e.f.Vars = e.w.vars
 	return e.f, nil
@@ -252,6 +268,9 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	if e.cur >= 0 {
 		l := &e.w.loops[e.cur]
 		if t == l.C || t == l.M {
+			if t == l.M && e.w.nodes[t].kind != wLoopMerge {
+				e.clearAfterRoute(x, t)
+			}
 			id := e.block(t)
 			if t == l.M && e.w.opt.Has("exit-to-outer-merge") && l.parent >= 0 {
 				id = e.block(e.w.loops[l.parent].M)
@@ -263,6 +282,7 @@ func (e *emitter) edge(x, t int, sw bool) int {
 		}
 	}
 	if e.deferred[t] {
+		e.clearAfterRoute(x, t)
 		return e.block(t) // a selection's merge, laid out after it
 	}
 	if e.lv.isArm(x, t) {
@@ -270,6 +290,7 @@ func (e *emitter) edge(x, t int, sw bool) int {
 			e.placed[t] = true
 			e.node(t)
 		}
+		e.clearAfterRoute(x, t)
 		return e.fb[t]
 	}
 	top := e.frames.top()
@@ -278,6 +299,9 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	}
 	if top.def == t {
 		top.used = true
+		if e.w.nodes[x].kind == wLoopMerge {
+			e.routedToJoin(x, t)
+		}
 		return top.merge
 	}
 	at := e.frames.joinAt(x, t, e.w.opt.CheckPasses)
@@ -288,5 +312,74 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	top.crossTo = min(top.crossTo, at)
 	top.used = true
 	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "skip",
-		Stores: []Store{{Var: e.w.skip(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: e.list(top.merge)}})
+		Stores: []Store{{Var: e.w.route(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: e.list(top.merge)}})
+}
+
+// clearAfterRoute: the edge x->t leaves loop merge x for its destination
+// t, which clears the route variable (shared with the skips) unless t
+// stores it itself.
+func (e *emitter) clearAfterRoute(x, t int) {
+	if e.w.nodes[x].kind != wLoopMerge || e.w.routeVar < 0 {
+		return
+	}
+	if storesRoute(&e.w.nodes[t], e.w.routeVar) {
+		return
+	}
+	e.clears = append(e.clears, e.block(t))
+}
+
+// routedToJoin: loop merge x goes on to t, a pending join, holding the
+// route value of its destination; t's guard runs t on that value too (t
+// clears it, or stores its own when t is a hop further out).
+func (e *emitter) routedToJoin(x, t int) {
+	f := e.frames.stack[e.frames.joinAt(x, t, e.w.opt.CheckPasses)]
+	if !storesRoute(&e.w.nodes[t], e.w.routeVar) {
+		f.target = true
+		return
+	}
+	n := &e.w.nodes[x]
+	for i, s := range n.succs {
+		v := uint32(0)
+		switch {
+		case s != t:
+			continue
+		case i > 0:
+			v = n.values[i-1]
+		case len(e.w.loops[n.loop].dests) > 0:
+			v = valueOf(e.w.loops[n.loop].dests[0])
+		}
+		if v != 0 && !slices.Contains(f.accept, v) {
+			f.accept = append(f.accept, v)
+		}
+	}
+}
+
+// storesRoute: node n stores route variable rv.
+func storesRoute(n *wnode, rv int) bool {
+	for _, st := range n.stores {
+		if st.Var == rv {
+			return true
+		}
+	}
+	return false
+}
+
+// nameMergesAtLatches: in a function with a route variable, each loop's
+// synthetic latch tests it for a value it never holds, naming the loop's
+// merge as its other target; the merge is then where the continue
+// construct may leave for (R6), and structurizing the output again reads
+// it off instead of searching.
+func (e *emitter) nameMergesAtLatches() {
+	if len(e.w.vars) == 0 || e.w.routeVar < 0 {
+		return
+	}
+	for _, h := range e.headers {
+		hb := &e.f.Blocks[h]
+		c, m := hb.Merge.Continue, hb.Merge.Merge
+		cb := &e.f.Blocks[c]
+		if cb.Kind != Synthetic || cb.Term.Kind != Branch || cb.Term.To[0] != h || slices.Contains(hb.Term.To, m) {
+			continue
+		}
+		cb.Term = Term{Kind: Test, Var: e.w.routeVar, Values: []uint32{neverRouted}, To: e.list(m, h)}
+	}
 }

@@ -137,13 +137,17 @@ func (fb *funcBuilder) loopEntry(l *wloop, hb *Block, m int) {
 func (fb *funcBuilder) guard(f, next *frame, j int) (jb int) {
 	b := Block{Kind: Synthetic, Orig: -1, Name: "guard"}
 	jb = fb.block(j)
+	accept := f.accept
+	if f.target {
+		accept = append([]uint32{valueOf(j)}, accept...)
+	}
 	switch {
 	case f.crossTo == noCross:
 		b.Term = Term{Kind: Branch, To: fb.list(jb)}
-	case !f.target:
+	case len(accept) == 0:
 		next.used = true
 		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
-		b.Term = Term{Kind: Test, Var: fb.w.skip(), Values: []uint32{0}, To: fb.list(jb, next.merge)}
+		b.Term = Term{Kind: Test, Var: fb.w.route(), Values: []uint32{0}, To: fb.list(jb, next.merge)}
 	default:
 		next.used = true
 		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
@@ -151,7 +155,13 @@ func (fb *funcBuilder) guard(f, next *frame, j int) (jb int) {
 		if fb.w.nodes[j].kind == wLoopHeader {
 			to = fb.forward(jb) // a loop header keeps one entry edge
 		}
-		b.Term = Term{Kind: Route, Var: fb.w.skip(), Values: []uint32{0, valueOf(j)}, To: fb.list(next.merge, to, to)}
+		vals := append([]uint32{0}, accept...)
+		tos := fb.room.take(len(vals) + 1)
+		tos[0] = next.merge
+		for i := range vals {
+			tos[i+1] = to
+		}
+		b.Term = Term{Kind: Route, Var: fb.w.route(), Values: vals, To: tos}
 	}
 	fb.f.Blocks[f.merge] = b
 	return jb

@@ -21,7 +21,11 @@ type frame struct {
 	// one is going to (noCross: none passes); target: a skip ends here.
 	crossTo int
 	target  bool
-	at      int // the frame's index in the stack it was pushed on
+	// accept: route values besides 0 (and the join's own, when target)
+	// on which the guard runs the join: a loop merge's destinations that
+	// go on through the join.
+	accept []uint32
+	at     int // the frame's index in the stack it was pushed on
 }
 
 const noCross = int(^uint(0) >> 1)

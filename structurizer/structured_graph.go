@@ -6,10 +6,13 @@
 //
 // Route values are node ids plus one (valueOf), so a value names the node a
 // routed edge is going to and 0 means "nothing routed" (the cleared state).
-// Three variables: "route" carries loop exits to the loop's merge (cleared
-// at every loop header), "skip" carries a skip past joins to its target
-// join (which clears it), "select" carries the entry of a multi-entry
-// cycle to its selector header (stored on every entry edge).
+// Two variables: "route" carries loop exits to the loop's merge and skips
+// past joins to their target join, "select" carries the entry of a
+// multi-entry cycle to its selector header (stored on every entry edge).
+// The route is 0 except while a value is on its way: every loop header
+// clears it, and so does every block a value ends at (a skip's join, a
+// loop merge's destination); a loop merge that goes on to a join passes its
+// value on unchanged, so the skip needs no store of its own.
 package structurizer
 
 import (
@@ -66,7 +69,6 @@ type work struct {
 	vars     []Var
 	routeVar int // index in vars, -1 until used
 	selVar   int // selector variable of irreducible headers, -1 until used
-	skipVar  int // skip variable of the selections' guards, -1 until used
 	loops    []wloop
 	level    []int // per node: innermost loop whose body holds it, -1 for the function level (after the loops pass)
 	budget   int   // clone words left
@@ -91,7 +93,7 @@ type work struct {
 // block b is node b+1.
 func newWork(g *cfg.Graph, opt Options) *work {
 	n := g.Len()
-	w := &work{routeVar: -1, selVar: -1, skipVar: -1, opt: opt}
+	w := &work{routeVar: -1, selVar: -1, opt: opt}
 	w.nodes = make([]wnode, n+1, n+n/2+8)
 	w.nodes[0] = wnode{orig: -1, succs: []int{1}, name: "entry", loop: -1}
 	edges := 0
@@ -141,7 +143,6 @@ func (w *work) variable(slot *int, name string) int {
 
 func (w *work) route() int   { return w.variable(&w.routeVar, "route") }
 func (w *work) select_() int { return w.variable(&w.selVar, "select") }
-func (w *work) skip() int    { return w.variable(&w.skipVar, "skip") }
 
 // graph is the working graph as a cfg.Graph (for the analyses of package
 // cfg). Latches keep no successor here: the loops pass has already placed

@@ -48,7 +48,7 @@ func (nt *nester) declareLoops() bool {
 				}
 			}
 		}
-		merge := nt.loopMerge(h, l.Blocks, exits, in)
+		merge := nt.loopMerge(h, latch, l.Blocks, exits, in)
 		caseLatch := latch >= 0 && nt.caseOf(latch, in)
 		stays := headerStays(nt.g, l)
 		for _, b := range l.Blocks {
@@ -107,8 +107,11 @@ func (nt *nester) declareLoops() bool {
 // preferInto, where the blocks after it are candidates too (a loop whose
 // merge follows a tail: the selector stores of an irreducible region,
 // say). A case target of a switch in the loop is no candidate (caseOf),
-// nor a block entered from a nested loop (fromInnerLoop).
-func (nt *nester) loopMerge(h int, blocks, exits []int, in []bool) int {
+// nor a block entered from a nested loop (fromInnerLoop). Where the
+// header's conditional or the latch leaves the loop, that target is the
+// merge and no other is tried: R12 and R6 (a continue construct leaves
+// only for its header or merge) leave no choice.
+func (nt *nester) loopMerge(h, latch int, blocks, exits []int, in []bool) int {
 	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, blocks, exits)}
 	if m, ok := lc.forced(); ok {
 		return m
@@ -130,6 +133,18 @@ func (nt *nester) loopMerge(h int, blocks, exits []int, in []bool) int {
 				return t
 			}
 			return -1
+		}
+	}
+	if latch >= 0 && latch != h {
+		for _, t := range nt.g.Succs[latch] {
+			if !in[t] {
+				// The latch leaves the loop: a continue construct leaves
+				// only for its header or its merge (R6).
+				if size, _ := lc.tailSize(t); size >= 0 {
+					return t
+				}
+				return -1
+			}
 		}
 	}
 	closing := lc.closing(lc.candidates())
