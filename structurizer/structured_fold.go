@@ -10,17 +10,14 @@
 //     forwarder for the thread pass;
 //   - a store block entered by one edge, from a block that branches, takes
 //     its stores into that block, whose branch then goes on past it;
-//   - a store block entered by one edge, from an original conditional,
-//     becomes a per-choice store of the conditional (Store.PerChoice): the
-//     stored value on the arm that led to the store block, and on the other
-//     arm the value the variable already holds there, which must be one
-//     known value.
-//
-// A switch keeps its store blocks: a case would go on only to the switch's
-// merge (R11), and a switch whose case goes straight to its merge is one
-// whose merge a later run of the nested pass can mistake, so that
-// structurizing the output again grows (the idempotence guarantee of
-// ARCHITECTURE.md).
+//   - a store block entered by one edge, from an original conditional or
+//     switch, becomes a per-choice store of it (Store.PerChoice): the
+//     stored value on the choice that led to the store block, and on the
+//     others the value the variable already holds there, which must be one
+//     known value. A switch's case then goes straight on only to the
+//     switch's own merge (R11); to any other block it goes through the
+//     emptied store block, a forwarder that the thread pass shares among
+//     the switch's cases to that block.
 //
 // The values a variable may hold come from a constant propagation over the
 // function's blocks (Kildall's dataflow framework, POPL 1973), whose lattice
@@ -30,12 +27,11 @@
 // keeps every variable's value at every remaining block as it was, so its
 // facts stay true as the pass goes.
 //
-// A store block moves only where the thread pass would bypass an empty
-// forwarder: it heads nothing and is no merge or continue target (so it lies
-// in the same constructs as the block before it, and the edge leaves the
-// same ones), its target is no loop header, a conditional's two labels stay
-// distinct (R15) and a switch's case goes on only to the switch's own merge
-// (R11).
+// A store block's stores move only where the thread pass would bypass an
+// empty forwarder: it heads nothing and is no merge or continue target (so
+// it lies in the same constructs as the block before it, and the edge leaves
+// the same ones), its target is no loop header, and a conditional's two
+// labels stay distinct (R15).
 package structurizer
 
 import "slices"
@@ -246,8 +242,8 @@ func fold(f *Func) bool {
 			continue
 		}
 		p, t := from[s], blk.Term.To[0]
-		if moveInto(f, vv, p, s) {
-			if from[t] == s {
+		if moved, past := moveInto(f, vv, p, s); moved {
+			if past && from[t] == s {
 				from[t] = p
 			}
 			changed = true
@@ -290,36 +286,43 @@ func dropHeld(blk *Block, in, s []known) bool {
 }
 
 // moveInto folds store block s, entered by its one edge from block p, into
-// p when the rules allow (the package's header): p branches past s, to s's
-// target. It reports whether it did.
-func moveInto(f *Func, vv *varValues, p, s int) bool {
+// p when the rules allow (the package's header): p takes s's stores, and
+// branches past s, to s's target, unless p is a switch and the target is
+// not its merge (R11): the case then goes through s, now an empty
+// forwarder the thread pass can share. moved reports whether the stores
+// moved, past whether the edge now goes past s.
+func moveInto(f *Func, vv *varValues, p, s int) (moved, past bool) {
 	pb, sb := &f.Blocks[p], &f.Blocks[s]
 	t := sb.Term.To[0]
 	if f.Blocks[t].Merge.Kind == LoopMerge {
-		return false
+		return false, false
 	}
 	i := 0
 	switch {
 	case pb.Term.Kind == Branch:
 		pb.Stores = append(slices.Clip(pb.Stores), sb.Stores...)
-	case pb.Term.Kind == Choose && pb.Arity == 2:
-		if pb.Term.To[0] != s {
-			i = 1
-		}
-		if !retargetable(pb, i, t) {
-			return false
+	case pb.Term.Kind == Choose:
+		i = slices.Index(pb.Term.To, s)
+		past = retargetable(pb, i, t)
+		if !past && !isSwitch(pb) {
+			return false, false
 		}
 		stores, ok := perChoice(pb, vv.entry(p), i, sb.Stores)
 		if !ok {
-			return false
+			return false, false
 		}
 		pb.Stores = stores
+		sb.Stores = nil
+		if past {
+			pb.Term.To[i] = t
+		}
+		return true, past
 	default:
-		return false
+		return false, false
 	}
 	pb.Term.To[i] = t
 	sb.Stores = nil
-	return true
+	return true, true
 }
 
 // perChoice returns the stores of choosing block pb (entry values in) with

@@ -310,3 +310,44 @@ func TestFoldKeepsSharedStoreBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldIntoSwitch: a switch takes its cases' store blocks as per-choice
+// stores; a case whose store block goes on to the switch's merge goes
+// there straight (R11 allows it), one whose store block leaves for another
+// block keeps it as an empty forwarder (for the thread pass to share).
+func TestFoldIntoSwitch(t *testing.T) {
+	// 0 (a switch of arity 3, merging at 4): default to 1 (return), case 1
+	// to the store block 2 (route = 8, then 4), case 2 to the store block
+	// 3 (route = 9, then 5); 4 tests the route for 8; 5 and 6 return.
+	f := &Func{
+		Vars: []Var{{Name: "route"}},
+		Blocks: []Block{
+			{Kind: Original, Orig: 0, Arity: 3, Merge: Merge{Kind: SelectionMerge, Merge: 4}, Term: Term{Kind: Choose, To: []int{1, 2, 3}}},
+			{Kind: Original, Orig: 1, Term: Term{Kind: Return}},
+			{Kind: Synthetic, Orig: -1, Stores: []Store{{Var: 0, Value: 8}}, Term: Term{Kind: Branch, To: []int{4}}},
+			{Kind: Synthetic, Orig: -1, Stores: []Store{{Var: 0, Value: 9}}, Term: Term{Kind: Branch, To: []int{5}}},
+			{Kind: Synthetic, Orig: -1, Term: Term{Kind: Test, Var: 0, Values: []uint32{8}, To: []int{6, 7}}},
+			{Kind: Original, Orig: 2, Term: Term{Kind: Return}},
+			{Kind: Original, Orig: 3, Term: Term{Kind: Return}},
+			{Kind: Original, Orig: 4, Term: Term{Kind: Return}},
+		},
+	}
+	before := copyFunc(f)
+	if !fold(f) {
+		t.Fatal("nothing folded")
+	}
+	if got, want := f.Blocks[0].Term.To, []int{1, 4, 3}; !slices.Equal(got, want) {
+		t.Fatalf("switch targets %v, want %v", got, want)
+	}
+	if got := f.Blocks[0].Stores; len(got) != 1 || !slices.Equal(got[0].PerChoice, []uint32{0, 8, 9}) {
+		t.Fatalf("switch stores %+v, want one per-choice store [0 8 9]", got)
+	}
+	if len(f.Blocks[3].Stores) != 0 {
+		t.Fatalf("store block 3 keeps %+v", f.Blocks[3].Stores)
+	}
+	for d := range uint32(4) {
+		if want, got := Simulate(before, []uint32{d}, 20), Simulate(f, []uint32{d}, 20); !sameRun(want, got) {
+			t.Fatalf("decision %d: %+v before, %+v folded", d, want, got)
+		}
+	}
+}
