@@ -27,8 +27,9 @@
 //	             structured_frames.go, the blocks structured_emit_func.go)
 //	fold         store blocks folded into the block before them
 //	             (structured_fold.go)
-//	thread       empty forwarding blocks bypassed, a switch's forwarders
-//	             to one block shared (structured_thread.go)
+//	thread       empty forwarding blocks bypassed, chains of guards made
+//	             one route, a switch's forwarders to one block shared
+//	             (structured_thread.go)
 //	layout       blocks in reverse post-order of the branch graph
 //	             (func_layout.go)
 //	selfcheck    the structured rules R1..R15 (structured_check.go)
@@ -108,7 +109,7 @@ var structuredPasses = []pass{
 	{
 		name: "thread",
 		pre:  "a Func whose declared merges are distinct blocks",
-		post: "empty forwarders bypassed where R1, R4, R11 and R15 allow, a switch's cases sharing one forwarder to a block; the same runs",
+		post: "empty forwarders bypassed where R1, R4, R11 and R15 allow, chained guards joined, a switch's cases sharing one forwarder to a block; the same runs",
 		run:  func(s *structState) (bool, error) { return thread(s.f), nil },
 	},
 	{

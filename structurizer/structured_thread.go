@@ -14,6 +14,10 @@
 //     switch's target list unless it becomes the switch's own merge (R11:
 //     targets stay dominated by the header), and where a conditional's two
 //     labels would become equal (R15);
+//   - a chain of guards (a synthetic test or route whose merge is its
+//     default target, another route on the same variable entered from it
+//     alone) becomes one route with the cases of both and the second's
+//     merge (joinRoutes);
 //   - a switch whose cases still go through several empty forwarders to
 //     one block (R11 keeps them: the block is not the switch's to name)
 //     goes through one of them for all those cases, the cases listed
@@ -21,6 +25,8 @@
 //
 // The layout pass then drops the blocks nothing names.
 package structurizer
+
+import "slices"
 
 // thread runs the pass. Pre: f passes Validate and every declared merge is
 // a distinct block. Post: the same function with fewer forwarders; it
@@ -84,7 +90,8 @@ func thread(f *Func) bool {
 			}
 		}
 	}
-	return shareForwarders(f, declared, empty) || changed
+	joined := joinRoutes(f)
+	return shareForwarders(f, declaredBlocks(f), empty) || joined || changed
 }
 
 // shareForwarders sends the cases of each switch that go through empty
@@ -119,4 +126,94 @@ func shareForwarders(f *Func, declared []bool, empty func(int) bool) bool {
 		}
 	}
 	return changed
+}
+
+// routeCases is a test's or a route's terminator as a default target and
+// the cases on its variable, in the order they are tested.
+func routeCases(t *Term) (def int, vals []uint32, to []int) {
+	if t.Kind == Test {
+		return t.To[1], t.Values, t.To[:1]
+	}
+	return t.To[0], t.Values, t.To[1:]
+}
+
+// joinRoutes merges chains of routes: a synthetic test or route whose
+// merge is its default target, itself a synthetic test or route on the
+// same variable that heads a selection, holds no stores and is entered
+// from it alone, takes that one's cases (after its own) and its merge. A
+// value the first tests goes where it did; any other goes where the second
+// sent it, so every run is the same. The second's targets were dominated by
+// it, so by the first (R11), and the first's own cases never reached it. It
+// reports whether it merged any.
+func joinRoutes(f *Func) bool {
+	entering := make([]int, len(f.Blocks))
+	for b := range f.Blocks {
+		for _, t := range f.Blocks[b].Term.To {
+			entering[t]++
+		}
+	}
+	changed := false
+	for a := range f.Blocks {
+		for joinRoute(f, a, entering) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+// isRoute: block b is a synthetic test or route heading a selection.
+func isRoute(b *Block) bool {
+	return b.Kind == Synthetic && b.Merge.Kind == SelectionMerge && (b.Term.Kind == Test || b.Term.Kind == Route) && b.Term.Order == nil
+}
+
+// joinRoute merges block a with the route its default goes to, when it can
+// (joinRoutes); entering counts the edges into each block.
+func joinRoute(f *Func, a int, entering []int) bool {
+	ab := &f.Blocks[a]
+	if !isRoute(ab) {
+		return false
+	}
+	def, vals, to := routeCases(&ab.Term)
+	b := ab.Merge.Merge
+	bb := &f.Blocks[b]
+	fromA := 0
+	for _, t := range ab.Term.To {
+		if t == b {
+			fromA++
+		}
+	}
+	if def != b || b == a || !isRoute(bb) || len(bb.Stores) != 0 || bb.Term.Var != ab.Term.Var || entering[b] != fromA {
+		return false
+	}
+	bdef, bvals, bto := routeCases(&bb.Term)
+	next := func(v uint32) int {
+		if k := slices.Index(bvals, v); k >= 0 {
+			return bto[k]
+		}
+		return bdef
+	}
+	nvals := slices.Clone(vals)
+	nto := []int{bdef}
+	for k, t := range to {
+		if t == b {
+			t = next(vals[k])
+		}
+		nto = append(nto, t)
+	}
+	for k, v := range bvals {
+		if !slices.Contains(vals, v) {
+			nvals = append(nvals, v)
+			nto = append(nto, bto[k])
+		}
+	}
+	for _, t := range nto {
+		entering[t]++
+	}
+	for _, t := range slices.Concat(ab.Term.To, bb.Term.To) {
+		entering[t]--
+	}
+	ab.Term = Term{Kind: Route, Var: ab.Term.Var, Values: nvals, To: nto}
+	ab.Merge.Merge = bb.Merge.Merge
+	*bb = Block{Kind: Synthetic, Orig: -1, Term: Term{Kind: Unreachable}} // named by nothing now: layout drops it
+	return true
 }

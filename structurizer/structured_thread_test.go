@@ -65,3 +65,58 @@ func TestThreadKeepsASwitchsOwnCaseOrder(t *testing.T) {
 		t.Fatalf("switch targets %v, want [3 4 7]: a switch with its own order keeps its cases", got)
 	}
 }
+
+// guardChain is a switch whose joins run under two chained guards: 0
+// chooses 1 (route = 5, to the first guard 3) or 2 (route = 6, also to 3);
+// guard 3 runs join 4 on 0 or 5, else goes on to guard 5, which runs join 6
+// on 0 or 6, else goes on to 7; the joins return.
+func guardChain() *Func {
+	syn := func(m Merge, t Term) Block { return Block{Kind: Synthetic, Orig: -1, Merge: m, Term: t} }
+	route := func(def int, vals []uint32, to ...int) Term {
+		return Term{Kind: Route, Var: 0, Values: vals, To: append([]int{def}, to...)}
+	}
+	return &Func{Vars: []Var{{Name: "route"}}, Blocks: []Block{
+		{Kind: Original, Orig: 0, Arity: 2, Merge: Merge{Kind: SelectionMerge, Merge: 3}, Term: Term{Kind: Choose, To: []int{1, 2}}},
+		syn(Merge{}, Term{Kind: Branch, To: []int{3}}),
+		syn(Merge{}, Term{Kind: Branch, To: []int{3}}),
+		syn(Merge{Kind: SelectionMerge, Merge: 5}, route(5, []uint32{0, 5}, 4, 4)),
+		{Kind: Original, Orig: 1, Term: Term{Kind: Return}},
+		syn(Merge{Kind: SelectionMerge, Merge: 7}, route(7, []uint32{0, 6}, 6, 6)),
+		{Kind: Original, Orig: 2, Term: Term{Kind: Return}},
+		syn(Merge{}, Term{Kind: Unreachable}),
+	}}
+}
+
+func TestThreadJoinsChainedGuards(t *testing.T) {
+	f := guardChain()
+	f.Blocks[1].Stores = []Store{{Var: 0, Value: 5}}
+	f.Blocks[2].Stores = []Store{{Var: 0, Value: 6}}
+	if err := SelfCheck(f); err != nil {
+		t.Fatalf("hand-made function: %v", err)
+	}
+	before := copyFunc(f)
+	if !joinRoutes(f) {
+		t.Fatal("the guards were not joined")
+	}
+	g := &f.Blocks[3]
+	if g.Merge.Merge != 7 || !slices.Equal(g.Term.Values, []uint32{0, 5, 6}) || !slices.Equal(g.Term.To, []int{7, 4, 4, 6}) {
+		t.Fatalf("joined guard: merge %d, values %v, targets %v; want merge 7, values [0 5 6], targets [7 4 4 6]", g.Merge.Merge, g.Term.Values, g.Term.To)
+	}
+	layout(f)
+	if err := SelfCheck(f); err != nil {
+		t.Fatalf("after joining: %v", err)
+	}
+	for d := range uint32(2) {
+		if want, got := Simulate(before, []uint32{d}, 20), Simulate(f, []uint32{d}, 20); !sameRun(want, got) {
+			t.Errorf("decision %d: %+v before, %+v after", d, want, got)
+		}
+	}
+}
+
+func TestThreadKeepsAGuardEnteredElsewhere(t *testing.T) {
+	f := guardChain()
+	f.Blocks[4].Term = Term{Kind: Branch, To: []int{5}} // join 4 goes on to the second guard
+	if joinRoutes(f) {
+		t.Fatalf("joined a guard that another block enters: %+v", f.Blocks[3].Term)
+	}
+}
