@@ -249,6 +249,7 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 	for i, t := range n.succs {
 		if t == merge {
 			to[i] = e.block(t)
+			e.clearAfterRoute(x, t)
 		} else {
 			to[i] = e.edge(x, t, sw)
 		}
