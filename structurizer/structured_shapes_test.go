@@ -8,7 +8,10 @@ package structurizer
 
 import (
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
+	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -25,6 +28,35 @@ var shapes = []shape{
 	{"nests", loopNests},
 	{"diamonds", diamondChain},
 	{"switches", switchChain},
+}
+
+// TestShapeOnce is a tool, skipped unless SHAPE and N are set: it
+// structurizes shape SHAPE at N blocks once (seed N, as BenchmarkShapes
+// draws it), for a profiler that counts what one run does, such as
+// valgrind's callgrind, whose instruction counts do not depend on what
+// else the machine is doing:
+//
+//	go test -c -o s.test ./structurizer
+//	SHAPE=random N=100000 GOGC=off valgrind --tool=callgrind ./s.test -test.run TestShapeOnce
+func TestShapeOnce(t *testing.T) {
+	name, n := os.Getenv("SHAPE"), os.Getenv("N")
+	if name == "" || n == "" {
+		t.Skip("SHAPE and N not set")
+	}
+	blocks, err := strconv.Atoi(n)
+	if err != nil || blocks < 2 {
+		t.Fatalf("N=%q: want a block count of 2 or more", n)
+	}
+	i := slices.IndexFunc(shapes, func(s shape) bool { return s.name == name })
+	if i < 0 {
+		t.Fatalf("SHAPE=%q: no such shape", name)
+	}
+	g := shapes[i].make(rand.New(rand.NewPCG(uint64(blocks), 1)), blocks)
+	res, err := Structurize(g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s, %d blocks: %d out, %d synthetic", name, g.Len(), res.Stats.BlocksOut, res.Stats.Synthetic)
 }
 
 // builder grows a graph block by block; pending blocks get the next
