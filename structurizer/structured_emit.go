@@ -61,7 +61,7 @@ type emitter struct {
 	frames  frameStack
 	cur     int // current level (loop index, -1: function)
 	headers []int
-	clears  []int // blocks of joins that skips end at: they clear the skip variable
+	clears  []int // blocks a routed value ends at (a skip's join, a loop merge's destination): they clear the route variable
 	placed  []bool
 	// deferred: merges chosen past an arm's loop, not laid out in the arm.
 	deferred map[int]bool

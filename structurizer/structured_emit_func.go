@@ -130,10 +130,11 @@ func (fb *funcBuilder) loopEntry(l *wloop, hb *Block, m int) {
 
 // guard fills frame f's guard block, whose next frame is next, and returns
 // join j's block: a plain branch to j when no skip passes it, else a
-// selection on the skip variable that runs j when no skip is pending (0)
-// or the pending one is j's, and sends every other value on to next's
-// merge. A join that skips end at (f.target) clears the variable: the
-// caller records it.
+// selection on the route variable that runs j when no value is pending
+// (0), or the pending one is j's (f.target) or one of f.accept (a loop
+// merge's destination further out, which j stores anew), and sends every
+// other value on to next's merge. A join that skips end at clears the
+// variable: the caller records it.
 func (fb *funcBuilder) guard(f, next *frame, j int) (jb int) {
 	b := Block{Kind: Synthetic, Orig: -1, Name: "guard"}
 	jb = fb.block(j)
