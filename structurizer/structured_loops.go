@@ -152,7 +152,9 @@ func (lp *loopsPass) placeLoop(li int) {
 
 // headerCandidate: loop li's own header can carry OpLoopMerge when it only
 // branches into the loop, or is a conditional whose other target is the
-// loop's merge (a while loop's test).
+// loop's merge (a while loop's test): the merge itself, or the loop's one
+// exit destination, which the edge reaches through a synthetic merge with
+// no store (its value is the merge's only one: routeEdges).
 func (lp *loopsPass) headerCandidate(li int) bool {
 	l := &lp.loops[li]
 	hn := &lp.nodes[l.entry]
@@ -163,11 +165,15 @@ func (lp *loopsPass) headerCandidate(li int) bool {
 	case 1:
 		return hn.succs[0] != l.entry
 	case 2:
+		out := l.M
+		if !l.reusedM {
+			out = l.exit
+		}
 		a, b := hn.succs[0], hn.succs[1]
-		if b == l.M {
+		if b == out {
 			a, b = b, a
 		}
-		return hn.orig >= 0 && l.reusedM && a == l.M && b != l.M && b != l.entry
+		return hn.orig >= 0 && out >= 0 && a == out && b != out && b != l.entry
 	}
 	return false
 }
