@@ -2,7 +2,9 @@
 // Settings.Guided records every graph's features (features.go) and keeps a
 // corpus (corpus.go) of the graphs that showed a new one (graphs that gen.Mutate can take); with
 // Settings.Mutate, that share of graph indices are mutants of a corpus
-// graph (gen.Mutate) instead of the source's fresh graph.
+// graph (gen.Mutate) instead of the source's fresh graph, unless that
+// graph is one of the source's large draws, which are always kept
+// (keepFresh, worker.go).
 //
 // Determinism. Graph index i's graph is a pure function of the settings,
 // the corpus at the campaign's start (Settings.Corpus names it) and the

@@ -415,3 +415,51 @@ func TestMergedNightGrowsTheStateCorpus(t *testing.T) {
 	}
 	t.Logf("corpus: %d entries after the first night, %d after the merged second", len(o.Corpus.Entries), len(up.Corpus.Entries))
 }
+
+// sizedSource draws a 12-block chain at even positions and a 4-block one
+// at odd positions.
+type sizedSource struct{ testSource }
+
+func (sizedSource) Item(st Stream, run uint64, j int) (Item, error) {
+	n := 4
+	if j%2 == 0 {
+		n = 12
+	}
+	g := cfg.New(n)
+	for b := range n - 1 {
+		g.Succs[b] = []int{b + 1}
+	}
+	return Item{Graph: g, Seed: uint64(j)}, nil
+}
+
+// TestGuidedKeepsLargeDraws: with every index drawn as a mutant, a fresh
+// graph of gen.CampaignLargeMin blocks or more stays fresh and a smaller
+// one is replaced.
+func TestGuidedKeepsLargeDraws(t *testing.T) {
+	set := &Settings{Seed: 1, Streams: testStreams, Mutate: 1, Guided: true}
+	start := &Corpus{}
+	start.Add(cfg.FromSuccs([][]int{{1, 2}, {2}, {}}), []string{"f"}, 0, 1)
+	gd := newGuide(set, start)
+	kept, replaced := 0, 0
+	for i := range 40 {
+		j := makeJob(sizedSource{}, set, gd, i)
+		if j.err != nil {
+			t.Fatal(j.err)
+		}
+		_, pos := set.Place(i)
+		large := pos%2 == 0
+		switch {
+		case large && j.mutant != "":
+			t.Fatalf("index %d: a 12-block fresh graph was traded for mutant %s", i, j.mutant)
+		case large:
+			kept++
+		case j.mutant == "":
+			t.Fatalf("index %d: a 4-block fresh graph kept with every index drawn as a mutant", i)
+		default:
+			replaced++
+		}
+	}
+	if kept == 0 || replaced == 0 {
+		t.Fatalf("kept %d, replaced %d: the source gave no graph of one of the sizes", kept, replaced)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/draw"
 	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/gen"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -158,13 +159,22 @@ type job struct {
 // the source is contained (generate.go).
 func makeJob(src Source, set *Settings, gd *guide, i int) job {
 	s, j := set.Place(i)
-	if gd != nil {
-		if it, desc, ok, err := gd.mutant(i); ok {
-			return job{i: i, stream: s, it: it, err: err, mutant: desc}
+	it, err := generate(src, set.Streams[s], set.Seed, j)
+	if gd != nil && !keepFresh(it, err) {
+		if mt, desc, ok, merr := gd.mutant(i); ok {
+			return job{i: i, stream: s, it: mt, err: merr, mutant: desc}
 		}
 	}
-	it, err := generate(src, set.Streams[s], set.Seed, j)
 	return job{i: i, stream: s, it: it, err: err}
+}
+
+// keepFresh says whether a guided campaign keeps index i's fresh graph
+// whatever the mutant share draws: a large one (gen.CampaignBlocks: the
+// one draw in 16 a campaign makes on purpose to reach shapes that small
+// graphs cannot) is never traded for a mutant, so the faults only such
+// graphs show are found no later than by pure generation.
+func keepFresh(it Item, err error) bool {
+	return err == nil && it.Graph != nil && it.Graph.Len() >= gen.CampaignLargeMin
 }
 
 // run produces job j's record.
