@@ -64,7 +64,7 @@ func TestPassTableReachesEveryContinue(t *testing.T) {
 		g := randomGraph(r, 1+r.IntN(14))
 		var bad string
 		hooks := &Hooks{AfterPass: func(pass string, f *Func) {
-			if pass != "thread" || f == nil {
+			if pass != "lift" || f == nil {
 				return
 			}
 			seen := branchReachable(f)

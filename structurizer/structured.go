@@ -30,6 +30,9 @@
 //	thread       empty forwarding blocks bypassed, chains of guards made
 //	             one route, a switch's forwarders to one block shared
 //	             (structured_thread.go)
+//	lift         conditionals whose merge only forwards to the enclosing
+//	             switch's or loop's merge keep no merge of their own
+//	             (structured_lift.go)
 //	layout       blocks in reverse post-order of the branch graph
 //	             (func_layout.go)
 //	selfcheck    the structured rules R1..R15 (structured_check.go)
@@ -59,7 +62,10 @@
 //     back-edge block (12% of the loops of large random layouts);
 //   - a selection's merge is then the first candidate that closes its
 //     region, in the order the selections pass itself merges: the
-//     immediate post-dominator, then the joins of its dominator subtree.
+//     immediate post-dominator, then the joins of its dominator subtree;
+//   - a conditional the lift pass left without a merge breaks from the
+//     innermost switch's case or loop, and the nested pass declares
+//     nothing for such a conditional (needsHeader), as for a continue.
 //
 // The greedy last step is not proved to match. The bounded search over the
 // loops' candidates stays behind it, and the measured margin is in
@@ -136,6 +142,12 @@ var structuredPasses = []pass{
 		pre:  "a Func whose declared merges are distinct blocks",
 		post: "empty forwarders bypassed where R1, R4, R11 and R15 allow, chained guards joined, a switch's cases sharing one forwarder to a block; the same runs",
 		run:  func(s *structState) (bool, error) { return thread(s.f), nil },
+	},
+	{
+		name: "lift",
+		pre:  "a Func whose declared merges are distinct blocks and whose constructs nest",
+		post: "no conditional heads a selection whose merge only forwards to the merge of the switch around it, or to the merge or continue target of the loop around it; the same runs",
+		run:  func(s *structState) (bool, error) { return lift(s.f), nil },
 	},
 	{
 		name: "layout",

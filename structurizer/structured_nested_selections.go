@@ -101,7 +101,7 @@ func (sw *selectionWalk) enter(b int) (walkFrame, bool) {
 		fr.pushed++
 		return fr, true
 	}
-	kind, need, ok := sw.needsHeader(b)
+	kind, need, ok := sw.needsHeader(b, sw.open)
 	if !ok {
 		return fr, sw.fail("conditional %d with equal targets", b)
 	}
@@ -120,9 +120,13 @@ func (sw *selectionWalk) enter(b int) (walkFrame, bool) {
 	return fr, true
 }
 
-// needsHeader says whether branch point b heads a construct, and of which
-// kind. ok is false for a conditional with equal targets (rule R15).
-func (nt *nester) needsHeader(b int) (kind cKind, need, ok bool) {
+// needsHeader says whether branch point b, inside the open constructs,
+// heads a construct, and of which kind. A conditional heads none when it
+// breaks or continues a loop, or when it leaves the innermost open
+// switch for its merge (R12 and R6 allow both; the lift pass lays out its
+// own conditionals so). ok is false for a conditional with equal targets
+// (rule R15).
+func (nt *nester) needsHeader(b int, open []nestedConstruct) (kind cKind, need, ok bool) {
 	s := nt.g.Succs[b]
 	switch {
 	case len(s) < 2:
@@ -136,6 +140,10 @@ func (nt *nester) needsHeader(b int) (kind cKind, need, ok bool) {
 		if h := nt.mergeOf[t]; h >= 0 && nt.decl[h].Kind == LoopMerge || nt.contOf[t] >= 0 {
 			return 0, false, true // a break or continue (R12)
 		}
+	}
+	if k := len(open) - 1; k >= 0 && open[k].kind == cSwitch &&
+		(s[0] == open[k].merge || s[1] == open[k].merge) {
+		return 0, false, true // a break from a case (R12, R6)
 	}
 	return cSelection, true, true
 }

@@ -1,0 +1,166 @@
+// structured_lift.go: the lift pass of the structured strategy. The
+// selections pass gives every branch point with arms a construct of its
+// own, so a conditional nested in a construct that ends where it ends
+// needs a merge of its own (R1: no two headers share one), an empty
+// block that only forwards to the enclosing construct's merge. Rule R12
+// does not ask for it: a conditional needs no selection merge when one of
+// its labels is a declared merge or continue target. This pass lifts such
+// a conditional into the construct around it:
+//
+//   - h is a conditional (two labels) heading a selection whose merge m is
+//     an empty forwarder to t, and h branches to m itself;
+//   - the construct around h is a switch and t its merge (a break from a
+//     case), or a loop and t its merge or continue target;
+//   - the switch's merge is entered from more than one of its cases
+//     (oneCaseMerges says why);
+//
+// then h loses its declaration and every edge into m goes to t. The blocks
+// of h's construct become blocks of the construct around it, and their
+// edges to t leave it for its own merge or continue target, which R6
+// allows; nested constructs never named m (R6 again), so their exits do
+// not change. h keeps R12 through its edge to t, which is declared.
+//
+// Not into a selection, though R12 and R6 allow that too: the SPIR-V front
+// end of Mesa 22.3 (lavapipe on Debian bookworm) fails to compile a
+// conditional that leaves for its enclosing selection's merge
+// (vkCreateComputePipelines: VK_ERROR_UNKNOWN on 3 of 300 campaign
+// graphs), where it takes a switch's break and a loop's break or continue.
+//
+// The nested pass lifts in the same way (needsHeader: a conditional with
+// a label at the innermost open switch's merge heads nothing), so an
+// output structurized again is laid out with the same declarations.
+package structurizer
+
+// lift runs the pass. Pre: f passes Validate, its declared merges are
+// distinct blocks and its constructs nest (R8). Post: the same function
+// with the lifted conditionals' merges unnamed (the layout drops them);
+// the same runs. It reports whether it lifted any. Constructs are visited
+// outermost first, so a lifted construct's children are judged against
+// the construct around it: one walk suffices.
+func lift(f *Func) bool {
+	n := len(f.Blocks)
+	mergeOf, contOf := make([]int, n), make([]int, n)
+	for b := range n {
+		mergeOf[b], contOf[b] = -1, -1
+	}
+	for b := range f.Blocks {
+		m := &f.Blocks[b].Merge
+		if m.Kind != NoMerge {
+			mergeOf[m.Merge] = b
+		}
+		if m.Kind == LoopMerge {
+			contOf[m.Continue] = b
+		}
+	}
+	ff := &funcFacts{f: f}
+	dom := ff.structuralDom()
+	cs, _, _, err := constructs(f, dom, mergeOf, contOf)
+	if err != nil {
+		return false // the self-check reports it
+	}
+	preds := ff.branchPreds()
+	closed := make([]bool, len(cs)) // lift nothing into it
+	for c := range cs {
+		closed[c] = cs[c].kind == cSwitch && oneCaseMerges(f, cs[c], dom, preds)
+	}
+	lifted := make([]bool, len(cs))
+	around := func(c int) int {
+		p := cs[c].parent
+		for p >= 0 && lifted[p] {
+			p = cs[p].parent
+		}
+		return p
+	}
+	changed := false
+	for c := range cs {
+		if cs[c].kind != cSelection {
+			continue
+		}
+		p := around(c)
+		if p < 0 || closed[p] {
+			continue
+		}
+		if t, ok := liftable(f, cs[c].header, cs[p], contOf, preds); ok {
+			unhead(f, cs[c].header, t, preds)
+			lifted[c], changed = true, true
+		}
+	}
+	return changed
+}
+
+// liftable says whether conditional h may be lifted into construct p
+// around it, and the block its merge forwards to.
+func liftable(f *Func, h int, p construct, contOf []int, preds [][]int) (t int, ok bool) {
+	hb := &f.Blocks[h]
+	m := hb.Merge.Merge
+	mb := &f.Blocks[m]
+	if !isCond(hb) || mb.Kind != Synthetic || len(mb.Stores) != 0 || mb.Merge.Kind != NoMerge ||
+		mb.Term.Kind != Branch || contOf[m] >= 0 {
+		return -1, false
+	}
+	t = mb.Term.To[0]
+	if t == m || p.kind == cSelection || p.kind == cContinue || (t != p.merge && !(p.kind == cLoop && t == p.cont)) {
+		return -1, false
+	}
+	toM := false
+	for _, x := range hb.Term.To {
+		toM = toM || x == m
+	}
+	if !toM {
+		return -1, false // h keeps R12 only through its edge to t
+	}
+	for _, u := range preds[m] {
+		for i, x := range f.Blocks[u].Term.To {
+			if x == m && !retargetable(&f.Blocks[u], i, t) {
+				return -1, false
+			}
+		}
+	}
+	return t, true
+}
+
+// oneCaseMerges reports whether every edge into switch w's merge comes
+// from one case (the blocks one target of w dominates). Its other cases
+// then all leave, so that case's target closes w's region too, and the
+// nested pass, which takes the nearest block that closes a region, would
+// merge w there when it lays out the output again: the conditionals lifted
+// out of that case would be left in a selection (not lifted into it, see
+// above), with no block for a merge of their own.
+func oneCaseMerges(f *Func, w construct, dom *domTree, preds [][]int) bool {
+	ps := preds[w.merge]
+	if len(ps) == 0 {
+		return false
+	}
+	c := -1
+	for _, t := range f.Blocks[w.header].Term.To {
+		if t != w.merge && dom.Dominates(t, ps[0]) {
+			c = t
+			break
+		}
+	}
+	if c < 0 {
+		return false
+	}
+	for _, u := range ps {
+		if !dom.Dominates(c, u) {
+			return false
+		}
+	}
+	return true
+}
+
+// unhead drops h's declaration and sends every edge into its merge m to
+// t; preds follows (m's entries move to t).
+func unhead(f *Func, h, t int, preds [][]int) {
+	m := f.Blocks[h].Merge.Merge
+	for _, u := range preds[m] {
+		for i, x := range f.Blocks[u].Term.To {
+			if x == m {
+				f.Blocks[u].Term.To[i] = t
+			}
+		}
+	}
+	preds[t] = append(preds[t], preds[m]...)
+	preds[m] = nil
+	f.Blocks[h].Merge = Merge{}
+}
