@@ -8,7 +8,10 @@
 package structurizer
 
 import (
+	"fmt"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -196,5 +199,32 @@ func TestNestedLaysOutALiftedConditional(t *testing.T) {
 		if headers != 1 {
 			t.Errorf("%s: structurized again with %d selection headers, want 1 (the lifted conditionals head nothing)", name, headers)
 		}
+	}
+}
+
+// TestWriteLiftSet writes, when LIFT_SET names a file, 300 random
+// reducible graphs of 20-79 blocks (seed 77) that the lift pass changes,
+// one per line: the set the gpu check runs on real drivers
+// (BENCHMARKS.md).
+func TestWriteLiftSet(t *testing.T) {
+	path := os.Getenv("LIFT_SET")
+	if path == "" {
+		t.Skip("LIFT_SET=FILE writes the set")
+	}
+	r := loggedRand(t, 77)
+	var out strings.Builder
+	for k := 0; k < 300; {
+		g := randomReducible(r, 20+r.IntN(60))
+		res, err := Structurize(g, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(res.Stats.PassesUsed, "lift") {
+			fmt.Fprintln(&out, g)
+			k++
+		}
+	}
+	if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
