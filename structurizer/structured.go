@@ -146,7 +146,7 @@ var structuredPasses = []pass{
 	{
 		name: "lift",
 		pre:  "a Func whose declared merges are distinct blocks and whose constructs nest",
-		post: "no conditional heads a selection whose merge only forwards to the merge of the switch around it, or to the merge or continue target of the loop around it; the same runs",
+		post: "a conditional that branches to its merge, which only forwards to the merge of the switch around it (one reached from several cases) or to the merge or continue target of the loop around it, keeps no merge where R15 allows; the same runs",
 		run:  func(s *structState) (bool, error) { return lift(s.f), nil },
 	},
 	{
