@@ -868,18 +868,35 @@ func checkExit(f *Func, cs []construct, s, u, t int) error {
 	return exitViolation(u, t, "selection %d left for %d", c.header, t)
 }
 
-// declaredBlocks marks the blocks some header names as its merge or
-// continue target.
-func declaredBlocks(f *Func) []bool {
-	declared := make([]bool, len(f.Blocks))
+// declarers returns, for each block, the header that names it as its
+// merge and the loop header that names it as its continue target (-1 for
+// none; the last one where several do, which the self-check refuses).
+func declarers(f *Func) (mergeOf, contOf []int) {
+	n := len(f.Blocks)
+	perBlock := make([]int, 2*n)
+	mergeOf, contOf = perBlock[:n:n], perBlock[n:]
+	for b := range perBlock {
+		perBlock[b] = -1
+	}
 	for b := range f.Blocks {
 		m := &f.Blocks[b].Merge
 		if m.Kind != NoMerge {
-			declared[m.Merge] = true
+			mergeOf[m.Merge] = b
 		}
 		if m.Kind == LoopMerge {
-			declared[m.Continue] = true
+			contOf[m.Continue] = b
 		}
+	}
+	return mergeOf, contOf
+}
+
+// declaredBlocks marks the blocks some header names as its merge or
+// continue target.
+func declaredBlocks(f *Func) []bool {
+	mergeOf, contOf := declarers(f)
+	declared := make([]bool, len(f.Blocks))
+	for b := range declared {
+		declared[b] = mergeOf[b] >= 0 || contOf[b] >= 0
 	}
 	return declared
 }

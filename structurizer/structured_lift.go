@@ -38,20 +38,7 @@ package structurizer
 // outermost first, so a lifted construct's children are judged against
 // the construct around it: one walk suffices.
 func lift(f *Func) bool {
-	n := len(f.Blocks)
-	mergeOf, contOf := make([]int, n), make([]int, n)
-	for b := range n {
-		mergeOf[b], contOf[b] = -1, -1
-	}
-	for b := range f.Blocks {
-		m := &f.Blocks[b].Merge
-		if m.Kind != NoMerge {
-			mergeOf[m.Merge] = b
-		}
-		if m.Kind == LoopMerge {
-			contOf[m.Continue] = b
-		}
-	}
+	mergeOf, contOf := declarers(f)
 	ff := &funcFacts{f: f}
 	dom := ff.structuralDom()
 	cs, _, _, err := constructs(f, dom, mergeOf, contOf)
