@@ -37,7 +37,11 @@ var shapes = []shape{
 // else the machine is doing:
 //
 //	go test -c -o s.test ./structurizer
-//	SHAPE=random N=100000 GOGC=off valgrind --tool=callgrind ./s.test -test.run TestShapeOnce
+//	SHAPE=random N=100000 GOGC=off GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 \
+//		valgrind --tool=callgrind ./s.test -test.run TestShapeOnce
+//
+// (callgrind 3.19 aborts on the signals of Go's asynchronous preemption,
+// hence asyncpreemptoff).
 func TestShapeOnce(t *testing.T) {
 	name, n := os.Getenv("SHAPE"), os.Getenv("N")
 	if name == "" || n == "" {
