@@ -66,6 +66,8 @@
 //   - a conditional the lift pass left without a merge breaks from the
 //     innermost switch's case or loop, and the nested pass declares
 //     nothing for such a conditional (needsHeader), as for a continue.
+//     The pass lifts nothing into a switch whose merge one case alone
+//     reaches: the nested pass would merge that switch at the case.
 //
 // The greedy last step is not proved to match. The bounded search over the
 // loops' candidates stays behind it, and the measured margin is in
