@@ -61,9 +61,27 @@ func TestSelfCheckRejectsStructuralFaults(t *testing.T) {
 	}
 }
 
+// synBlock is a synthetic block named name, for hand-made functions.
+func synBlock(name string, m Merge, t Term) Block {
+	return Block{Kind: Synthetic, Orig: -1, Name: name, Merge: m, Term: t}
+}
+
+// branchTo is an unconditional branch to block to.
+func branchTo(to int) Term { return Term{Kind: Branch, To: []int{to}} }
+
+// runsSame checks that f runs as before did on each decision string.
+func runsSame(t *testing.T, before, f *Func, decisions ...[]uint32) {
+	t.Helper()
+	for _, dec := range decisions {
+		if a, b := Simulate(before, dec, 100), Simulate(f, dec, 100); !sameRun(a, b) {
+			t.Errorf("decisions %v: %+v before, %+v after", dec, a, b)
+		}
+	}
+}
+
 func TestSelfCheckRejectsHandMadeViolations(t *testing.T) {
-	syn := func(m Merge, t Term) Block { return Block{Kind: Synthetic, Orig: -1, Merge: m, Term: t} }
-	br := func(to int) Term { return Term{Kind: Branch, To: []int{to}} }
+	syn := func(m Merge, t Term) Block { return synBlock("", m, t) }
+	br := branchTo
 	test := func(a, b int) Term { return Term{Kind: Test, Var: 0, Values: []uint32{1}, To: []int{a, b}} }
 	cases := []struct {
 		name string

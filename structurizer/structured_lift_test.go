@@ -15,12 +15,6 @@ import (
 	"testing"
 )
 
-func liftSyn(name string, m Merge, t Term) Block {
-	return Block{Kind: Synthetic, Orig: -1, Name: name, Merge: m, Term: t}
-}
-
-func liftBr(to int) Term { return Term{Kind: Branch, To: []int{to}} }
-
 func liftCond(orig, merge int, to ...int) Block {
 	b := Block{Kind: Original, Orig: orig, Arity: 2, Term: Term{Kind: Choose, To: to}}
 	if merge >= 0 {
@@ -39,13 +33,13 @@ func selectionChain(sw bool) *Func {
 		p.Arity, p.Term.To = 3, []int{2, 7, 7}
 	}
 	return &Func{Blocks: []Block{
-		liftSyn("entry", Merge{}, liftBr(1)),
+		synBlock("entry", Merge{}, branchTo(1)),
 		p,
 		liftCond(1, 6, 3, 6),
 		liftCond(2, 5, 4, 5),
-		{Kind: Original, Orig: 3, Term: liftBr(5)},
-		liftSyn("exit", Merge{}, liftBr(6)),
-		liftSyn("exit", Merge{}, liftBr(7)),
+		{Kind: Original, Orig: 3, Term: branchTo(5)},
+		synBlock("exit", Merge{}, branchTo(6)),
+		synBlock("exit", Merge{}, branchTo(7)),
 		{Kind: Original, Orig: 4, Term: Term{Kind: Return}},
 	}}
 }
@@ -55,41 +49,26 @@ func selectionChain(sw bool) *Func {
 // arm (3) returns.
 func switchCase() *Func {
 	return &Func{Blocks: []Block{
-		liftSyn("entry", Merge{}, liftBr(1)),
+		synBlock("entry", Merge{}, branchTo(1)),
 		{Kind: Original, Orig: 0, Arity: 3, Merge: Merge{Kind: SelectionMerge, Merge: 6}, Term: Term{Kind: Choose, To: []int{6, 2, 5}}},
 		liftCond(1, 4, 3, 4),
 		{Kind: Original, Orig: 2, Term: Term{Kind: Return}},
-		liftSyn("exit", Merge{}, liftBr(6)),
-		{Kind: Original, Orig: 3, Term: liftBr(6)},
+		synBlock("exit", Merge{}, branchTo(6)),
+		{Kind: Original, Orig: 3, Term: branchTo(6)},
 		{Kind: Original, Orig: 4, Term: Term{Kind: Return}},
 	}}
 }
 
-// runsSame checks that f runs as before did on a few decision strings.
-func runsSame(t *testing.T, before, f *Func) {
-	t.Helper()
-	for _, dec := range [][]uint32{{0, 0, 0, 0}, {1, 1, 1, 1}, {0, 1, 0, 1}, {1, 0, 1, 0}, {2, 0, 1}, {1, 1, 0, 0}} {
-		if a, b := Simulate(before, dec, 100), Simulate(f, dec, 100); !sameRun(a, b) {
-			t.Errorf("decisions %v: %+v before, %+v after", dec, a, b)
-		}
-	}
-}
-
-func cloneFunc(f *Func) *Func {
-	c := *f
-	c.Blocks = slices.Clone(f.Blocks)
-	for i := range c.Blocks {
-		c.Blocks[i].Term.To = slices.Clone(f.Blocks[i].Term.To)
-	}
-	return &c
-}
+// liftDecisions are the decision strings the lift tests run before and
+// after the pass.
+var liftDecisions = [][]uint32{{0, 0, 0, 0}, {1, 1, 1, 1}, {0, 1, 0, 1}, {1, 0, 1, 0}, {2, 0, 1}, {1, 1, 0, 0}}
 
 func TestLiftIntoASwitchCase(t *testing.T) {
 	f := switchCase()
 	if err := SelfCheck(f); err != nil {
 		t.Fatalf("hand-made function: %v", err)
 	}
-	before := cloneFunc(f)
+	before := copyFunc(f)
 	if !lift(f) {
 		t.Fatal("lift changed nothing")
 	}
@@ -99,7 +78,7 @@ func TestLiftIntoASwitchCase(t *testing.T) {
 	if err := SelfCheck(f); err != nil {
 		t.Fatalf("after lift: %v", err)
 	}
-	runsSame(t, before, f)
+	runsSame(t, before, f, liftDecisions...)
 }
 
 func TestLiftNestedInOneWalk(t *testing.T) {
@@ -107,7 +86,7 @@ func TestLiftNestedInOneWalk(t *testing.T) {
 	if err := SelfCheck(f); err != nil {
 		t.Fatalf("hand-made function: %v", err)
 	}
-	before := cloneFunc(f)
+	before := copyFunc(f)
 	if !lift(f) {
 		t.Fatal("lift changed nothing")
 	}
@@ -122,7 +101,7 @@ func TestLiftNestedInOneWalk(t *testing.T) {
 	if err := SelfCheck(f); err != nil {
 		t.Fatalf("after lift: %v", err)
 	}
-	runsSame(t, before, f)
+	runsSame(t, before, f, liftDecisions...)
 }
 
 // TestLiftKeepsTheRules: a conditional whose other label is already the
@@ -134,33 +113,33 @@ func TestLiftKeepsTheRules(t *testing.T) {
 	// A loop (1) whose body h (2) continues (to 3, the continue target)
 	// or goes to its merge m (4), which forwards to 3 too.
 	loop := &Func{Blocks: []Block{
-		liftSyn("entry", Merge{}, liftBr(1)),
-		liftSyn("loop", Merge{Kind: LoopMerge, Merge: 5, Continue: 3}, liftBr(2)),
+		synBlock("entry", Merge{}, branchTo(1)),
+		synBlock("loop", Merge{Kind: LoopMerge, Merge: 5, Continue: 3}, branchTo(2)),
 		liftCond(0, 4, 3, 4),
 		{Kind: Original, Orig: 1, Arity: 2, Term: Term{Kind: Choose, To: []int{1, 5}}},
-		liftSyn("exit", Merge{}, liftBr(3)),
+		synBlock("exit", Merge{}, branchTo(3)),
 		{Kind: Original, Orig: 2, Term: Term{Kind: Return}},
 	}}
 	// In a switch's case, h (2) chooses two arms (3, 4) that both reach
 	// its merge m (5).
 	arms := &Func{Blocks: []Block{
-		liftSyn("entry", Merge{}, liftBr(1)),
+		synBlock("entry", Merge{}, branchTo(1)),
 		{Kind: Original, Orig: 0, Arity: 3, Merge: Merge{Kind: SelectionMerge, Merge: 7}, Term: Term{Kind: Choose, To: []int{2, 7, 7}}},
 		liftCond(1, 5, 3, 4),
-		{Kind: Original, Orig: 2, Term: liftBr(5)},
-		{Kind: Original, Orig: 3, Term: liftBr(5)},
-		liftSyn("exit", Merge{}, liftBr(7)),
+		{Kind: Original, Orig: 2, Term: branchTo(5)},
+		{Kind: Original, Orig: 3, Term: branchTo(5)},
+		synBlock("exit", Merge{}, branchTo(7)),
 		{Kind: Original, Orig: 4, Term: Term{Kind: Return}},
 		{Kind: Original, Orig: 5, Term: Term{Kind: Return}},
 	}}
 	// A switch (1) whose cases 5 and 6 return: its merge (7) is entered
 	// from case h (2) alone, through h's merge (4).
 	oneCase := &Func{Blocks: []Block{
-		liftSyn("entry", Merge{}, liftBr(1)),
+		synBlock("entry", Merge{}, branchTo(1)),
 		{Kind: Original, Orig: 0, Arity: 3, Merge: Merge{Kind: SelectionMerge, Merge: 7}, Term: Term{Kind: Choose, To: []int{2, 5, 6}}},
 		liftCond(1, 4, 3, 4),
 		{Kind: Original, Orig: 2, Term: Term{Kind: Return}},
-		liftSyn("exit", Merge{}, liftBr(7)),
+		synBlock("exit", Merge{}, branchTo(7)),
 		{Kind: Original, Orig: 3, Term: Term{Kind: Return}},
 		{Kind: Original, Orig: 4, Term: Term{Kind: Return}},
 		{Kind: Original, Orig: 5, Term: Term{Kind: Return}},

@@ -13,10 +13,7 @@ import (
 // forbids a case straight to the loop's continue target). With order set,
 // the switch lists its cases in that order.
 func switchInLoop(order []int) *Func {
-	syn := func(name string, m Merge, t Term) Block {
-		return Block{Kind: Synthetic, Orig: -1, Name: name, Merge: m, Term: t}
-	}
-	br := func(to int) Term { return Term{Kind: Branch, To: []int{to}} }
+	syn, br := synBlock, branchTo
 	return &Func{Blocks: []Block{
 		syn("entry", Merge{}, br(1)),
 		syn("loop", Merge{Kind: LoopMerge, Merge: 8, Continue: 6}, br(2)),
@@ -36,9 +33,7 @@ func TestThreadSharesASwitchsForwarders(t *testing.T) {
 	if err := SelfCheck(f); err != nil {
 		t.Fatalf("hand-made function: %v", err)
 	}
-	before := *f
-	before.Blocks = slices.Clone(f.Blocks)
-	before.Blocks[2].Term.To = slices.Clone(f.Blocks[2].Term.To)
+	before := copyFunc(f)
 	if !thread(f) {
 		t.Fatal("thread changed nothing")
 	}
@@ -48,11 +43,7 @@ func TestThreadSharesASwitchsForwarders(t *testing.T) {
 	if err := SelfCheck(f); err != nil {
 		t.Fatalf("after thread: %v", err)
 	}
-	for _, dec := range [][]uint32{{0, 2}, {1, 1, 0, 2}, {2, 1, 2, 0, 2}} {
-		if a, b := Simulate(&before, dec, 100), Simulate(f, dec, 100); !sameRun(a, b) {
-			t.Errorf("decisions %v: %+v before, %+v after", dec, a, b)
-		}
-	}
+	runsSame(t, before, f, []uint32{0, 2}, []uint32{1, 1, 0, 2}, []uint32{2, 1, 2, 0, 2})
 }
 
 func TestThreadKeepsASwitchsOwnCaseOrder(t *testing.T) {
@@ -71,7 +62,7 @@ func TestThreadKeepsASwitchsOwnCaseOrder(t *testing.T) {
 // guard 3 runs join 4 on 0 or 5, else goes on to guard 5, which runs join 6
 // on 0 or 6, else goes on to 7; the joins return.
 func guardChain() *Func {
-	syn := func(m Merge, t Term) Block { return Block{Kind: Synthetic, Orig: -1, Merge: m, Term: t} }
+	syn := func(m Merge, t Term) Block { return synBlock("", m, t) }
 	route := func(def int, vals []uint32, to ...int) Term {
 		return Term{Kind: Route, Var: 0, Values: vals, To: append([]int{def}, to...)}
 	}
