@@ -1,4 +1,5 @@
-// bench_test.go: the oracle's costs. spirv-val in-process (cgo) against the
+// bench_test.go: the oracle's costs. spirv-val in-process (cgo), with its
+// quiet first pass and with friendly names in every pass, against the
 // executable on the same modules, the rules checker per module (small and
 // large), pdom per graph, and the whole default check set per graph.
 package oracle
@@ -72,15 +73,19 @@ func reportCPU(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e3, "cpu-µs/op")
 }
 
-func BenchmarkValidatorLib(b *testing.B)  { benchValidate(b, libValidator(b)) }
+func BenchmarkValidatorLib(b *testing.B) { benchValidate(b, libValidator(b, NewLibValidator)) }
+func BenchmarkValidatorLibNamed(b *testing.B) {
+	benchValidate(b, libValidator(b, NewNamedLibValidator))
+}
 func BenchmarkValidatorExec(b *testing.B) { benchValidate(b, execValidator(b)) }
 
-// libValidator is the in-process validator, or a skip without cgo.
-func libValidator(b *testing.B) Validator {
+// libValidator is an in-process validator made by newV, or a skip without
+// cgo.
+func libValidator[V Validator](b *testing.B, newV func(env string) (V, error)) Validator {
 	if !HaveLibValidator {
 		b.Skip("built without cgo")
 	}
-	v, err := NewLibValidator("")
+	v, err := newV("")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -208,7 +213,7 @@ func benchValidateTiny(b *testing.B, v Validator) {
 	reportCPU(b, start)
 }
 
-func BenchmarkValidatorLibTiny(b *testing.B)  { benchValidateTiny(b, libValidator(b)) }
+func BenchmarkValidatorLibTiny(b *testing.B)  { benchValidateTiny(b, libValidator(b, NewLibValidator)) }
 func BenchmarkValidatorExecTiny(b *testing.B) { benchValidateTiny(b, execValidator(b)) }
 
 // BenchmarkBlockFills is the filler check's read of a module (blockFills):

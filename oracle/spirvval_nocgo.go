@@ -15,6 +15,11 @@ func NewLibValidator(env string) (Validator, error) {
 	return nil, errors.New("spirv-val: built without cgo, no in-process validator (use the executable)")
 }
 
+// NewNamedLibValidator fails: this build has no cgo.
+func NewNamedLibValidator(env string) (Validator, error) {
+	return NewLibValidator(env)
+}
+
 // LookupValidator returns the executable validator for env, or an error
 // that says how to get one.
 func LookupValidator(env string) (Validator, error) {

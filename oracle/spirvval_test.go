@@ -1,7 +1,9 @@
 // spirvval_test.go: the validator seam. LookupValidator gives the
 // in-process validator in a cgo build and the executable without cgo; the
 // two give the same verdicts and the same normalized signatures on the
-// hand-written rule cases; unknown target environments are an error.
+// hand-written rule cases, with the in-process validator's quiet first
+// pass and without it (NewNamedLibValidator); unknown target environments
+// are an error.
 package oracle
 
 import (
@@ -38,8 +40,13 @@ func TestLibAndExecValidatorsAgree(t *testing.T) {
 	if err != nil {
 		t.Skip("no spirv-val executable")
 	}
+	bad := 0
 	for _, c := range ruleCases {
 		lib, err := NewLibValidator(c.valEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		named, err := NewNamedLibValidator(c.valEnv)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,14 +59,25 @@ func TestLibAndExecValidatorsAgree(t *testing.T) {
 			mod := assemble(t, body, c.asEnv)
 			ok1, msg1, err1 := lib.Validate(mod)
 			ok2, msg2, err2 := ex.Validate(mod)
-			if err1 != nil || err2 != nil {
-				t.Fatal(err1, err2)
+			ok3, msg3, err3 := named.Validate(mod)
+			if err1 != nil || err2 != nil || err3 != nil {
+				t.Fatal(err1, err2, err3)
 			}
 			if ok1 != ok2 || NormalizeValidatorMessage(msg1) != NormalizeValidatorMessage(msg2) {
 				t.Errorf("%s.%s: lib %v %q, exec %v %q", c.stem, kind, ok1, msg1, ok2, msg2)
 			}
+			if ok1 != ok3 || msg1 != msg3 {
+				t.Errorf("%s.%s: lib %v %q, named lib %v %q", c.stem, kind, ok1, msg1, ok3, msg3)
+			}
+			if !ok2 {
+				bad++
+			}
 		}
 	}
+	if bad == 0 {
+		t.Error("no rule case is invalid to spirv-val: the rejecting path went untested")
+	}
+	t.Logf("%d rule cases, %d modules spirv-val rejects", len(ruleCases), bad)
 }
 
 func TestNoValidatorIsAClearError(t *testing.T) {

@@ -10,6 +10,12 @@
 // refusals have none). Rates are distinct graphs per second; the target is
 // a campaign at least 70% as fast as validation alone.
 //
+// Two baselines: the oracle's validator as the campaign runs it (a first
+// pass without friendly names, spirvval_cgo.go), and SPIRV-Tools'
+// validator as the spirv-val executable runs it, with friendly names
+// (oracle.NewNamedLibValidator; its rate and every check's share of it are
+// the "named" metrics).
+//
 // Rows: every check (the default), every check but meta, spirv-val and
 // exec, spirv-val alone (the engine's own overhead). Each rate is the best
 // of benchRounds interleaved rounds (other load on a shared machine only
@@ -59,18 +65,23 @@ func BenchmarkThroughput(b *testing.B) {
 	}
 	mods, distinct := benchModules(b)
 	for range b.N {
-		var val, valCPU float64
+		var val, valCPU, named, namedCPU float64
 		rates := make([]float64, len(variants))
 		cpuRates := make([]float64, len(variants))
 		for range benchRounds {
-			w, c := measure(distinct, func() float64 { return benchValidation(b, mods, distinct) })
+			w, c := measure(distinct, func() float64 { return benchValidation(b, mods, distinct, oracle.LookupValidator) })
 			val, valCPU = max(val, w), max(valCPU, c)
+			w, c = measure(distinct, func() float64 { return benchValidation(b, mods, distinct, namedValidator) })
+			named, namedCPU = max(named, w), max(namedCPU, c)
 			for i, v := range variants {
 				w, c := measure(distinct, func() float64 { return benchCampaign(b, v.checks) })
 				rates[i], cpuRates[i] = max(rates[i], w), max(cpuRates[i], c)
 			}
 		}
 		b.ReportMetric(val, "spirv-val-only-graphs/s")
+		b.ReportMetric(named, "spirv-val-named-graphs/s")
+		b.ReportMetric(100*rates[0]/named, variants[0].name+"-of-named-%")
+		b.ReportMetric(100*cpuRates[0]/namedCPU, variants[0].name+"-of-named-cpu-%")
 		for i, v := range variants {
 			b.ReportMetric(rates[i], v.name+"-graphs/s")
 			b.ReportMetric(100*rates[i]/val, v.name+"-%")
@@ -171,13 +182,17 @@ func benchModules(b *testing.B) (mods [][]byte, distinct int) {
 	return mods, distinct
 }
 
-// benchValidation validates the modules with the oracle's validator on 2
+// namedValidator is the in-process validator as the spirv-val executable
+// runs: friendly names in every pass.
+func namedValidator(env string) (oracle.Validator, error) { return oracle.NewNamedLibValidator(env) }
+
+// benchValidation validates the modules with a validator from newV on 2
 // goroutines and returns distinct graphs (not modules) per second.
-func benchValidation(b *testing.B, mods [][]byte, distinct int) float64 {
+func benchValidation(b *testing.B, mods [][]byte, distinct int, newV func(env string) (oracle.Validator, error)) float64 {
 	start := time.Now()
 	var wg sync.WaitGroup
 	for w := range 2 {
-		v, err := oracle.LookupValidator("")
+		v, err := newV("")
 		if err != nil {
 			b.Fatal(err)
 		}
