@@ -81,6 +81,12 @@ type Process struct {
 	srv    *server // the running child; nil: none
 	nextID int64
 	hello  handshakeState
+	// answered: some child wrote a line; lastExit and lastTail: the exit
+	// status (-1 killed by a signal or unknown) and the last line of
+	// standard error of the last child that died. Preflight reads them.
+	answered bool
+	lastExit int
+	lastTail string
 }
 
 // server is one started child.
@@ -201,6 +207,7 @@ func (p *Process) exchange(req proto.Request, deadline time.Time, limit time.Dur
 			return nil, ptr(p.died(deadline))
 		}
 		if !isBlank(line) { // blank lines between answers are allowed
+			p.answered = true
 			return line, nil
 		}
 	}
@@ -273,7 +280,12 @@ func (p *Process) died(deadline time.Time) Answer {
 	s := p.srv
 	grace := min(exitGrace, max(0, time.Until(deadline)))
 	killed := p.end(false, grace)
+	p.lastExit = -1
+	if s.cmd.ProcessState != nil {
+		p.lastExit = s.cmd.ProcessState.ExitCode()
+	}
 	tail := s.stderr.String()
+	p.lastTail = lastLine(tail)
 	if m := panicLine.FindStringSubmatch(tail); m != nil {
 		return Answer{Outcome: OutPanic, Reason: strings.TrimSpace(m[1])}
 	}

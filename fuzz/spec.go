@@ -262,7 +262,10 @@ type ResolveOptions struct {
 }
 
 // Resolve makes the side factory a spec names, building what it needs
-// (a rev spec's revision, once, cached by commit). The returned spec is
+// (a rev spec's revision, once, cached by commit), and checks that a
+// command's program runs at all (Preflight; for a built revision a serve
+// command that does not is a BuildError). The isolated spec runs this
+// executable, which is there. The returned spec is
 // the one to record: a revision resolved to its full commit hash, so a
 // resumed campaign or a replay uses the same build.
 func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
@@ -280,7 +283,8 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 		}
 		return ProcessFactoryWith(s.String(), []string{self, "structurize"}, "", opt.Process), s, nil
 	case SpecCmd:
-		return ProcessFactoryWith(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, "", opt.Process), s, nil
+		f := ProcessFactoryWith(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, "", opt.Process)
+		return f, s, Preflight(f, PreflightLimit)
 	case SpecRev:
 		return resolveBuilt(s, OwnProject(), opt.Build, opt.Process)
 	case SpecRepo:
@@ -307,7 +311,11 @@ func resolveBuilt(s Spec, p Project, opt BuildOptions, popt ProcessOptions) (Sid
 		return SideFactory{}, s, err
 	}
 	s.Rev, s.WorkTree = rev.Commit, rev.Tree
-	return ServeBuilt(s.String(), p, b, popt), s, nil
+	f := ServeBuilt(s.String(), p, b, popt)
+	if err := Preflight(f, PreflightLimit); err != nil {
+		return f, s, &BuildError{Rev: rev, Command: p.Serve, Err: err}
+	}
+	return f, s, nil
 }
 
 // revisionOf is the revision s names: its commit, and with +dirty the
