@@ -660,20 +660,9 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
 		return exitUsage
 	}
-	if err := proto.ServeDeclared(stdin, stdout, plantFaults(proto.Local(*form == "module"), faults), proto.LocalDeclare); err != nil {
+	if err := proto.ServeDeclared(stdin, stdout, proto.WithFaults(proto.Local(*form == "module"), faults), proto.LocalDeclare); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)
 		return exitUsage
 	}
 	return exitOK
-}
-
-// plantFaults adds faults to every request's before h serves it.
-func plantFaults(h proto.Handler, faults []string) proto.Handler {
-	if len(faults) == 0 {
-		return h
-	}
-	return func(req proto.Request) proto.Response {
-		req.Options.Inject = append(slices.Clone(req.Options.Inject), faults...)
-		return h(req)
-	}
 }

@@ -197,6 +197,20 @@ func Local(module bool) Handler {
 	}
 }
 
+// WithFaults is h with faults planted in every request, whatever the
+// request asks: a server with a bug of its own (`cfgfuzz structurize
+// --inject`, `cmd/structurize --inject`). Unknown names are CheckOptions'
+// errors, answered to every request.
+func WithFaults(h Handler, faults []string) Handler {
+	if len(faults) == 0 {
+		return h
+	}
+	return func(req Request) Response {
+		req.Options.Inject = append(slices.Clone(req.Options.Inject), faults...)
+		return h(req)
+	}
+}
+
 // CheckOptions reports an unknown strategy or fault name.
 func CheckOptions(o Options) error {
 	if o.Registers < 0 || o.Registers > emit.MaxRegisters {

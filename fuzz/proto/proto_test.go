@@ -51,3 +51,24 @@ func TestServeDeclared(t *testing.T) {
 		t.Errorf("v1-only server: %+v", v1only)
 	}
 }
+
+// TestWithFaults: the planted faults join the request's own, and a server
+// with a fault answers a diamond differently from one without.
+func TestWithFaults(t *testing.T) {
+	var got []string
+	h := WithFaults(func(req Request) Response { got = req.Options.Inject; return Response{Outcome: OK} }, []string{"swap-arms"})
+	h(Request{Options: Options{Inject: []string{"drop-merge"}}})
+	if strings.Join(got, ",") != "drop-merge,swap-arms" {
+		t.Errorf("faults seen by the handler: %v, want [drop-merge swap-arms]", got)
+	}
+	req := Request{V: Version, ID: 1, Graph: "{{1, 2}, {3}, {3}, {}}"}
+	clean, planted := Local(false)(req), WithFaults(Local(false), []string{"swap-arms"})(req)
+	if clean.Outcome != OK || planted.Outcome != OK {
+		t.Fatalf("outcomes %s, %s: %s %s", clean.Outcome, planted.Outcome, clean.Reason, planted.Reason)
+	}
+	a, _ := json.Marshal(clean.Func)
+	b, _ := json.Marshal(planted.Func)
+	if bytes.Equal(a, b) {
+		t.Error("swap-arms planted by WithFaults left the diamond's function unchanged")
+	}
+}
