@@ -27,13 +27,11 @@ func (c *Config) openDir() (unlock func(), err error) {
 	if c.Resume {
 		return unlock, nil
 	}
-	old := holdsCampaign(c.Dir)
-	switch {
-	case old == "":
-	case !c.Force:
+	if err := CheckDirFree(c.Dir, c.Force); err != nil {
 		unlock()
-		return nil, fmt.Errorf("%s holds a campaign (%s): continue it with --resume %s, replace it with --force, or choose another --out", c.Dir, old, c.Dir)
-	default:
+		return nil, err
+	}
+	if c.Force {
 		for _, name := range campaignFiles {
 			if err := os.RemoveAll(filepath.Join(c.Dir, name)); err != nil {
 				unlock()
@@ -42,6 +40,17 @@ func (c *Config) openDir() (unlock func(), err error) {
 		}
 	}
 	return unlock, nil
+}
+
+// CheckDirFree fails when a new campaign may not write into dir: dir
+// holds another campaign and force is false. Run checks it under the
+// directory's lock; a command checks it first too, so that it fails before
+// building a revision.
+func CheckDirFree(dir string, force bool) error {
+	if old := holdsCampaign(dir); old != "" && !force {
+		return fmt.Errorf("%s holds a campaign (%s): continue it with --resume %s, replace it with --force, or choose another --out", dir, old, dir)
+	}
+	return nil
 }
 
 // holdsCampaign names the first campaign file present in dir, "" none.

@@ -42,6 +42,25 @@ func TestRunRefusesToReplaceCampaign(t *testing.T) {
 	}
 }
 
+// TestRefusedDirStartsNothing: a run refused for its directory refuses
+// before it starts (or builds) a structurizer: the command of its
+// --structurizer never runs.
+func TestRefusedDirStartsNothing(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	dir := filepath.Join(t.TempDir(), "c")
+	if code, out := exitCode(t, smallRun(bin, dir)); code != 0 {
+		t.Fatalf("first run: exit %d\n%s", code, out)
+	}
+	marker := filepath.Join(t.TempDir(), "started")
+	code, out := exitCode(t, smallRun(bin, dir, "--structurizer", "cmd:touch "+marker+"; exec "+bin+" structurize"))
+	if code != exitUsage || !strings.Contains(out, "holds a campaign") {
+		t.Errorf("run into the campaign: exit %d, want 2 saying the directory holds a campaign\n%s", code, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the refused run started its structurizer first")
+	}
+}
+
 // TestRunLocksDir starts a long campaign, checks that a second one into its
 // directory is refused naming the owner, kills the owner with SIGKILL
 // (leaving its lock) and checks that the stale lock is taken over.

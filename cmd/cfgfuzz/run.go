@@ -393,6 +393,9 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		s.Baseline = spec.String()
 	}
 	c.Settings = s
+	if err := fuzz.CheckDirFree(c.Dir, c.Force); err != nil {
+		return c, err // before a revision is built for nothing
+	}
 	if err := f.attachState(&c); err != nil {
 		return c, err
 	}
