@@ -275,16 +275,33 @@ func summaryLines(rep *fuzz.Report) string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "%d findings (%d signatures), %d new\n", countFindings(rep), len(rep.Findings), rep.NewFindings)
+	// Without a baseline every failing graph is new to the campaign; with a
+	// state the signatures' classes say what is new, so the counts that
+	// would contradict them are left out.
+	byState := rep.State != nil && rep.Settings.Baseline == ""
+	if byState {
+		fmt.Fprintf(&b, "%d findings (%d signatures), classed against the state:\n", countFindings(rep), len(rep.Findings))
+	} else {
+		fmt.Fprintf(&b, "%d findings (%d signatures), %d new\n", countFindings(rep), len(rep.Findings), rep.NewFindings)
+	}
 	b.WriteString(stateSummary(rep))
 	for _, fd := range rep.Findings {
-		on := ""
-		if fd.Strategy != "" {
-			on = " (strategy " + fd.Strategy + ")"
+		news := fmt.Sprintf(", %d new", fd.New)
+		if byState {
+			news = ""
 		}
-		fmt.Fprintf(&b, "  %s%s: %d graphs, %d new; replay: %s\n", fd.Signature, on, fd.Count, fd.New, fd.Replay)
+		fmt.Fprintf(&b, "  %s%s: %d graphs%s; replay: %s\n", fd.Signature, onStrategy(fd.Strategy), fd.Count, news, fd.Replay)
 	}
 	return b.String()
+}
+
+// onStrategy is " (strategy S)" for a finding under a strategy other than
+// the campaign's, "" otherwise.
+func onStrategy(strategy string) string {
+	if strategy == "" {
+		return ""
+	}
+	return " (strategy " + strategy + ")"
 }
 
 func countFindings(rep *fuzz.Report) int {

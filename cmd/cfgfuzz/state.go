@@ -87,7 +87,7 @@ func stateSummary(rep *fuzz.Report) string {
 	}
 	fmt.Fprintf(&b, " (signatures); %d kept graphs re-run, %d graphs skipped as seen\n", s.Reruns, s.Seen)
 	for _, sig := range s.Signatures {
-		fmt.Fprintf(&b, "  %s %s: %s\n", sig.Class, sig.Signature, sig.Reason)
+		fmt.Fprintf(&b, "  %s %s%s: %s\n", sig.Class, sig.Signature, onStrategy(sig.Strategy), sig.Reason)
 	}
 	return b.String()
 }

@@ -1,0 +1,38 @@
+// summary_test.go: the summary a campaign prints. A signature found under
+// two strategies gives two lines that say which strategy each is, in the
+// findings and in the state's classes; with a state and no baseline the
+// signatures' classes say what is new, and no count contradicts them.
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+func TestSummaryLinesNameStrategies(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 10, Findings: []fuzz.Finding{
+		{Signature: "exec:trace-mismatch", Count: 7, New: 7, Replay: "r1"},
+		{Signature: "exec:trace-mismatch", Strategy: "dispatch", Count: 2, New: 2, Replay: "r2"},
+	}, NewFindings: 9}
+	plain := summaryLines(rep)
+	for _, want := range []string{"9 findings (2 signatures), 9 new\n", "  exec:trace-mismatch: 7 graphs, 7 new; replay: r1\n", "  exec:trace-mismatch (strategy dispatch): 2 graphs, 2 new; replay: r2\n"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("without a state, the summary lacks %q:\n%s", want, plain)
+		}
+	}
+	rep.State = &fuzz.StateReport{Night: "2026-03-02", Classes: map[string]int{fuzz.ClassKnown: 2}, Signatures: []fuzz.SignatureState{
+		{Signature: "exec:trace-mismatch", Class: fuzz.ClassKnown, Reason: "r"},
+		{Signature: "exec:trace-mismatch", Strategy: "dispatch", Class: fuzz.ClassKnown, Reason: "r"},
+	}}
+	night := summaryLines(rep)
+	for _, want := range []string{"9 findings (2 signatures), classed against the state:\n", "  known exec:trace-mismatch: r\n", "  known exec:trace-mismatch (strategy dispatch): r\n", "  exec:trace-mismatch (strategy dispatch): 2 graphs; replay: r2\n"} {
+		if !strings.Contains(night, want) {
+			t.Errorf("with a state, the summary lacks %q:\n%s", want, night)
+		}
+	}
+	if strings.Contains(night, " new") && !strings.Contains(night, " new 0") {
+		t.Errorf("with a state and no baseline, the summary counts graphs as new besides the classes:\n%s", night)
+	}
+}
