@@ -80,7 +80,7 @@ type Result struct {
 }
 
 // ErrNotFailing means the original graph does not fail the way asked.
-var ErrNotFailing = errors.New("the graph does not fail with the target signature")
+var ErrNotFailing = errors.New("the graph does not fail")
 
 // search is the state shared by the stages of one minimization.
 type search struct {
@@ -134,8 +134,13 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 	if s.target == "" {
 		s.target = sig
 	}
-	if sig == "" || sig != s.target {
-		return nil, fmt.Errorf("%w %q (it gives %q)", ErrNotFailing, s.target, sig)
+	switch {
+	case sig == "" && opt.Signature == "":
+		return nil, fmt.Errorf("%w: it passes, so there is nothing to minimize", ErrNotFailing)
+	case sig == "":
+		return nil, fmt.Errorf("%w with %q: it passes", ErrNotFailing, s.target)
+	case sig != s.target:
+		return nil, fmt.Errorf("%w with %q: it fails with %q", ErrNotFailing, s.target, sig)
 	}
 	if err := s.checkBaseline(h); err != nil {
 		return nil, err

@@ -8,6 +8,7 @@
 package corpus
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -111,9 +112,24 @@ func TestMinimizeKeepsTheSignature(t *testing.T) {
 	t.Logf("%v -> %v in %d steps, %d cache hits, stages %v", res.Before, res.After, res.Steps, res.CacheHits, res.Stages)
 }
 
+// TestMinimizeRefusesAPassingGraph: a graph that passes, or fails another
+// way than the signature asked, is refused with ErrNotFailing and a
+// message that says what the graph does.
 func TestMinimizeRefusesAPassingGraph(t *testing.T) {
-	if _, err := Minimize(cfg.FromSuccs([][]int{{1}, {}}), fakeBugs, Options{}); err == nil {
-		t.Error("minimized a graph that passes")
+	passing, failingA := cfg.FromSuccs([][]int{{1}, {}}), cfg.FromSuccs([][]int{{1, 2}, {}, {}})
+	for _, c := range []struct {
+		g    *cfg.Graph
+		sig  string
+		want string
+	}{
+		{passing, "", "it passes, so there is nothing to minimize"},
+		{passing, "fake:B", `does not fail with "fake:B": it passes`},
+		{failingA, "fake:B", `does not fail with "fake:B": it fails with "fake:A"`},
+	} {
+		_, err := Minimize(c.g, fakeBugs, Options{Signature: c.sig})
+		if !errors.Is(err, ErrNotFailing) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v asked for %q: error %v, want ErrNotFailing saying %q", c.g, c.sig, err, c.want)
+		}
 	}
 }
 
