@@ -1,6 +1,8 @@
-// selftest.go is `cfgfuzz selftest --structurizer CMD`: the protocol
-// conformance suite (fuzz.SelfTest) against a structurizer server, one
-// line a case, exit 1 when the server gets anything wrong.
+// selftest.go is `cfgfuzz selftest --structurizer SPEC`: the protocol
+// conformance suite (fuzz.SelfTest) against a structurizer server named as
+// every command names one (fuzz/spec.go; self and isolated are this
+// binary's `cfgfuzz structurize`), one line a case, exit 1 when the server
+// gets anything wrong, 2 when it cannot be started or built.
 package main
 
 import (
@@ -19,24 +21,60 @@ func init() {
 func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("selftest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cmd := fs.String("structurizer", "", "the server, a shell `CMD` (as for run --structurizer)")
+	cmd := fs.String("structurizer", "", "the server, a `SPEC` as for run --structurizer: cmd:CMD (or CMD alone), rev:REV, repo:DIR@REV, isolated")
 	timeout := fs.Duration("timeout", 5*time.Second, "longest wait for one answer")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: cfgfuzz selftest --structurizer CMD\n\nRun the protocol conformance suite against a structurizer server: versions, ids,")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz selftest --structurizer SPEC\n\nRun the protocol conformance suite against a structurizer server: versions, ids,")
 		fmt.Fprintln(fs.Output(), "bad requests, stable reasons, both answer forms. Exit status: 0 conformant, 1 not, 2 usage.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}
-	if *cmd == "" || fs.NArg() > 0 {
-		fs.Usage()
+	switch {
+	case *cmd == "":
+		fmt.Fprintln(stderr, "cfgfuzz selftest: --structurizer SPEC is required (the server to test)")
+		return exitUsage
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "cfgfuzz selftest: unexpected arguments %q (the server is --structurizer SPEC)\n", fs.Args())
 		return exitUsage
 	}
-	text, ok := fuzz.FormatSelfTest(fuzz.SelfTest([]string{"sh", "-c", "exec " + *cmd}, "", *timeout))
+	argv, dir, err := selfTestServer(*cmd, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz selftest:", err)
+		return exitUsage
+	}
+	text, ok := fuzz.FormatSelfTest(fuzz.SelfTest(argv, dir, *timeout))
 	fmt.Fprint(stdout, text)
 	if !ok {
 		return exitFail
 	}
 	return exitOK
+}
+
+// selfTestServer resolves spec (building a revision when it names one) to
+// the server's command line and directory. self is served as isolated:
+// the suite talks to a process.
+func selfTestServer(spec string, log io.Writer) (argv []string, dir string, err error) {
+	sp, err := fuzz.ParseSpec(spec)
+	if err != nil {
+		return nil, "", err
+	}
+	if sp.Kind == fuzz.SpecSelf {
+		sp.Kind = fuzz.SpecIsolated
+	}
+	f, _, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}})
+	if err != nil {
+		return nil, "", err
+	}
+	side, err := f.New()
+	if err != nil {
+		return nil, "", err
+	}
+	defer side.Close()
+	p, ok := side.(*fuzz.Process)
+	if !ok {
+		return nil, "", fmt.Errorf("structurizer %s is not a process", sp)
+	}
+	return p.Argv, p.Dir, nil
 }

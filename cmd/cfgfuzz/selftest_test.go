@@ -29,10 +29,18 @@ func TestSelfTest(t *testing.T) {
 		{"server wrong-id", exitFail, "FAIL ids echoed in order: answer id 1007 to request 7"},
 		{"server both", exitFail, "FAIL v1 request answered: ok answer with both module and func"},
 		{"server good", exitFail, `FAIL unknown version is a request error: outcome "ok"`},
+		{"cmd:" + filepath.Join(dir, "structurize"), exitOK, `speaks v2 as "cfgfuzz/structured"`}, // a spec, as every command takes
+		{"no-such-server", exitUsage, "the command was not found"},
+		{"cmd:", exitUsage, "cmd: needs a command"},
+		{"", exitUsage, "--structurizer SPEC is required"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := run([]string{"selftest", "--structurizer", filepath.Join(dir, c.server), "--timeout", "2s"}, nil, &stdout, &stderr)
-		if code != c.code || !strings.Contains(stdout.String(), c.want) {
+		server := c.server
+		if server != "" && !strings.Contains(server, ":") {
+			server = filepath.Join(dir, server)
+		}
+		code := run([]string{"selftest", "--structurizer", server, "--timeout", "2s"}, nil, &stdout, &stderr)
+		if code != c.code || !strings.Contains(stdout.String()+stderr.String(), c.want) {
 			t.Errorf("%s: exit %d, want %d and %q in:\n%s%s", c.server, code, c.code, c.want, stdout.String(), stderr.String())
 		}
 	}
