@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
@@ -321,8 +322,10 @@ func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *ora
 }
 
 // checkLine is the text form: ok or FAIL with the signature, the source and
-// the stats.
+// the stats. A long graph or detail is clipped (lineClip): a line is read
+// by a person; --json keeps both whole.
 func checkLine(r checkRecord) string {
+	r.Graph = clip(r.Graph, lineClip)
 	switch r.Outcome {
 	case outcomeOK:
 		s := r.Stats
@@ -337,13 +340,29 @@ func checkLine(r checkRecord) string {
 		if v != nil {
 			detail = v.Detail
 		}
-		return fmt.Sprintf("FAIL %s %s %s: %s", r.Reason, r.Source, r.Graph, firstLine(detail))
+		return fmt.Sprintf("FAIL %s %s %s: %s", r.Reason, r.Source, r.Graph, clip(firstLine(detail), lineClip))
 	case outcomeRefused:
 		return fmt.Sprintf("FAIL structurize:refused %s %s: %s", r.Source, r.Graph, r.Reason)
 	case outcomeUnsupported:
 		return fmt.Sprintf("UNSUPPORTED %s %s: %s", r.Source, r.Graph, r.Reason)
 	}
 	return fmt.Sprintf("ERROR %s %s: %s", r.Source, r.Graph, r.Reason)
+}
+
+// lineClip is the most bytes of a graph or a detail a text line shows.
+const lineClip = 300
+
+// clip is s, or its first n bytes (cut at a rune boundary) and how long
+// it was.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d bytes; --json has it whole)", s[:cut], len(s))
 }
 
 func firstLine(s string) string {
