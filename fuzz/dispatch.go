@@ -1,6 +1,6 @@
 // dispatch.go defines a campaign's dispatch share. The dispatch strategy
 // is the structured strategy's fallback and the reference its layout is
-// checked against (DESIGN.md), so a campaign on cfgfuzz's own structurizer
+// checked against (ARCHITECTURE.md, guarantee 1), so a campaign on cfgfuzz's own structurizer
 // runs it too: on about one graph index in Settings.DispatchEvery, drawn
 // by a hash of the campaign seed and the index, every side runs the
 // dispatch strategy instead of Settings.Strategy. The draw depends on

@@ -1,4 +1,4 @@
-// fallback.go: the `fallback` check (DESIGN.md, structurizer guarantee 1:
+// fallback.go: the `fallback` check (ARCHITECTURE.md, structurizer guarantee 1:
 // on the default strategy a fallback to the dispatch loop is a bug). A
 // structurizer reports a fallback in its statistics (protocol v1's
 // stats.fallbacks, and why in stats.passes_used: fuzz/PROTOCOL.md); the

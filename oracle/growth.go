@@ -1,4 +1,4 @@
-// growth.go: the `growth` check (DESIGN.md, structurizer guarantee 4): the
+// growth.go: the `growth` check (ARCHITECTURE.md, structurizer guarantee 4): the
 // output stays within stated factors of the input, and the structurizer
 // within a time limit per graph. Sizes are measured, not taken from the
 // structurizer's own report:

@@ -1,5 +1,5 @@
 // meta.go: the `meta` check, metamorphic properties of a structurizer
-// (DESIGN.md, structurizer guarantees 3 and 5): determinism (structurizing
+// (ARCHITECTURE.md, structurizer guarantees 3 and 5): determinism (structurizing
 // the graph again gives the same bytes), renumbering invariance (a random
 // permutation of block ids, entry fixed, gives an isomorphic module, see
 // modulecfg.go), idempotence (structurizing the module's own CFG adds no

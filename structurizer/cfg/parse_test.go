@@ -66,7 +66,7 @@ func TestParseCompactShapes(t *testing.T) {
 		want [][]int
 	}{
 		{"{{1}, {2, 3}, {3}, {}}", [][]int{{1}, {2, 3}, {3}, {}}},
-		// As DESIGN.md quotes it: block 4 has no list of its own, so it
+		// As the README quotes it: block 4 has no list of its own, so it
 		// returns (a bug report's trailing returning blocks).
 		{"{{1}, {2, 3}, {4}, {}}", [][]int{{1}, {2, 3}, {4}, {}, {}}},
 		{"{\n  {1},\n  {2}\n}", [][]int{{1}, {2}, {}}},
