@@ -27,6 +27,9 @@ func parseCommandLine(fs *flag.FlagSet, args []string, stdout io.Writer) (code i
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK, true
 	case err != nil:
+		// The error came first, above the usage; it is said again last,
+		// where a reader of a long usage looks.
+		fmt.Fprintf(fs.Output(), "cfgfuzz %s: %v\n", fs.Name(), err)
 		return exitUsage, true
 	}
 	return exitOK, false

@@ -56,16 +56,16 @@ type campaignFlags struct {
 }
 
 func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
-	fs.IntVar(&f.graphs, "graphs", 0, "graph budget `N` (graph indices 0..N-1 before sharding; 0 none)")
+	fs.IntVar(&f.graphs, "graphs", 0, "graph budget `N` (graph indices 0..N-1 before sharding; 0: no graph limit, the time budget ends the run)")
 	fs.DurationVar(&f.duration, "duration", 0, "time budget (default 30s when --graphs is not given)")
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
 	fs.Uint64Var(&f.seed, "seed", 1, "campaign seed")
-	fs.IntVar(&f.workers, "workers", 0, "parallel workers (default GOMAXPROCS)")
+	fs.IntVar(&f.workers, "workers", 0, "parallel workers; 0: GOMAXPROCS")
 	fs.IntVar(&f.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); 0 none")
 	fs.IntVar(&f.walks, "walks", 16, "random walks drawn per graph on top of the edge-covering ones (a draw repeating an earlier walk is dropped)")
 	fs.IntVar(&f.gpuEvery, "gpu-every", 0, "also run every Nth graph's module on the Vulkan driver (the gpu check); 0 never")
 	fs.StringVar(&f.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
-	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i)")
+	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i, 0 <= i < n)")
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
 	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports and findings); without it such a DIR is refused")
 	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` (its settings; --workers and --progress may change)")
@@ -240,6 +240,9 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	if in := rep.Incomplete; in != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, in.Summary())
 	}
+	if hint := allCrashedHint(rep); hint != "" {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
+	}
 	switch {
 	case rep.State != nil && rep.State.NewSignatures() > 0, rep.State == nil && rep.NewFindings > 0:
 		return exitFail
@@ -247,6 +250,18 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 		return exitUsage
 	}
 	return exitOK
+}
+
+// allCrashedHint is a note for a campaign whose every graph crashed the
+// current side with one signature: the findings stand, but a command that
+// dies at once (a script's path mistyped, a missing library) looks the
+// same, so the note says how to tell. "" otherwise.
+func allCrashedHint(rep *fuzz.Report) string {
+	if rep.Graphs < 2 || rep.Outcomes[fuzz.OutCrash] != rep.Graphs || len(rep.Findings) != 1 {
+		return ""
+	}
+	return fmt.Sprintf("every graph crashed the structurizer with one signature (%s): if its command is wrong, `cfgfuzz selftest --structurizer %s` shows how the server fails",
+		rep.Findings[0].Signature, fuzz.ShellQuote(rep.Settings.Current))
 }
 
 func summaryLines(rep *fuzz.Report) string {

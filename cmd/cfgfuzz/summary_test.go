@@ -36,3 +36,25 @@ func TestSummaryLinesNameStrategies(t *testing.T) {
 		t.Errorf("with a state and no baseline, the summary counts graphs as new besides the classes:\n%s", night)
 	}
 }
+
+// TestAllCrashedHint: a campaign whose every graph crashed the server with
+// one signature gets a note naming selftest; any graph answered, or a
+// second signature, and it gets none.
+func TestAllCrashedHint(t *testing.T) {
+	crashed := func(graphs, crashes, sigs int) *fuzz.Report {
+		rep := &fuzz.Report{Graphs: graphs, Outcomes: map[string]int{fuzz.OutCrash: crashes, fuzz.OutOK: graphs - crashes}}
+		rep.Settings.Current = "cmd:python3 adapter.py"
+		for i := range sigs {
+			rep.Findings = append(rep.Findings, fuzz.Finding{Signature: "structurize:crash:" + string(rune('a'+i))})
+		}
+		return rep
+	}
+	if h := allCrashedHint(crashed(10, 10, 1)); !strings.Contains(h, "selftest --structurizer 'cmd:python3 adapter.py'") {
+		t.Errorf("every graph crashed: hint %q, want one naming selftest with the spec", h)
+	}
+	for _, rep := range []*fuzz.Report{crashed(10, 9, 1), crashed(10, 10, 2), crashed(1, 1, 1)} {
+		if h := allCrashedHint(rep); h != "" {
+			t.Errorf("%d of %d crashed, %d signatures: hint %q, want none", rep.Outcomes[fuzz.OutCrash], rep.Graphs, len(rep.Findings), h)
+		}
+	}
+}
