@@ -49,6 +49,11 @@ func strategyModules(b *testing.B, strategy string, count, n int) ([][]byte, []*
 
 func benchValidate(b *testing.B, v Validator) {
 	mods, _ := benchModules(b, 16, 12)
+	benchValidateMods(b, v, mods)
+}
+
+// benchValidateMods validates mods in turn.
+func benchValidateMods(b *testing.B, v Validator, mods [][]byte) {
 	b.ResetTimer()
 	start := cpuTime()
 	for i := range b.N {
@@ -78,6 +83,19 @@ func BenchmarkValidatorLibNamed(b *testing.B) {
 	benchValidate(b, libValidator(b, NewNamedLibValidator))
 }
 func BenchmarkValidatorExec(b *testing.B) { benchValidate(b, execValidator(b)) }
+
+// The structured layouts of 24-block graphs: modules of a campaign's size.
+func BenchmarkValidatorStructured(b *testing.B) {
+	benchValidateStructured(b, libValidator(b, NewLibValidator))
+}
+func BenchmarkValidatorStructuredNamed(b *testing.B) {
+	benchValidateStructured(b, libValidator(b, NewNamedLibValidator))
+}
+
+func benchValidateStructured(b *testing.B, v Validator) {
+	mods, _ := strategyModules(b, "structured", 16, 24)
+	benchValidateMods(b, v, mods)
+}
 
 // libValidator is an in-process validator made by newV, or a skip without
 // cgo.
