@@ -14,18 +14,18 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
 
-// PreflightLimit bounds the preflight: a command the shell cannot find or
+// preflightLimit bounds the preflight: a command the shell cannot find or
 // run ends within milliseconds; a server still silent after it is left to
 // the campaign (a hang is its finding).
-const PreflightLimit = time.Second
+const preflightLimit = time.Second
 
-// Preflight starts one process of f and sends it the protocol v2 hello
+// preflight starts one process of f and sends it the protocol v2 hello
 // (which a v1 server answers with an error line). It fails only when the
 // command could not run: the process exited with status 126 or 127
 // without writing a line. Whatever else happens (an answer, another exit,
 // silence past limit) is left for the campaign to judge; the process is
 // ended either way.
-func Preflight(f SideFactory, limit time.Duration) error {
+func preflight(f SideFactory, limit time.Duration) error {
 	side, err := f.New()
 	if err != nil {
 		return fmt.Errorf("structurizer %s: %w", f.Describe, err)

@@ -83,7 +83,7 @@ type Process struct {
 	hello  handshakeState
 	// answered: some child wrote a line; lastExit and lastTail: the exit
 	// status (-1 killed by a signal or unknown) and the last line of
-	// standard error of the last child that died. Preflight reads them.
+	// standard error of the last child that died. preflight reads them.
 	answered bool
 	lastExit int
 	lastTail string

@@ -263,7 +263,7 @@ type ResolveOptions struct {
 
 // Resolve makes the side factory a spec names, building what it needs
 // (a rev spec's revision, once, cached by commit), and checks that a
-// command's program runs at all (Preflight; for a built revision a serve
+// command's program runs at all (preflight; for a built revision a serve
 // command that does not is a BuildError). The isolated spec runs this
 // executable, which is there. The returned spec is
 // the one to record: a revision resolved to its full commit hash, so a
@@ -284,7 +284,7 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 		return ProcessFactoryWith(s.String(), []string{self, "structurize"}, "", opt.Process), s, nil
 	case SpecCmd:
 		f := ProcessFactoryWith(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, "", opt.Process)
-		return f, s, Preflight(f, PreflightLimit)
+		return f, s, preflight(f, preflightLimit)
 	case SpecRev:
 		return resolveBuilt(s, OwnProject(), opt.Build, opt.Process)
 	case SpecRepo:
@@ -312,7 +312,7 @@ func resolveBuilt(s Spec, p Project, opt BuildOptions, popt ProcessOptions) (Sid
 	}
 	s.Rev, s.WorkTree = rev.Commit, rev.Tree
 	f := ServeBuilt(s.String(), p, b, popt)
-	if err := Preflight(f, PreflightLimit); err != nil {
+	if err := preflight(f, preflightLimit); err != nil {
 		return f, s, &BuildError{Rev: rev, Command: p.Serve, Err: err}
 	}
 	return f, s, nil
