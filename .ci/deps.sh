@@ -2,8 +2,8 @@
 # Installs the Debian packages cfgfuzz's tests need, when missing:
 # spirv-tools (spirv-val, libSPIRV-Tools.a and headers), lavapipe with the
 # Vulkan loader (mesa-vulkan-drivers, libvulkan-dev) for the driver check,
-# pkg-config and a C/C++ compiler for cgo, and python3 for the Python
-# example adapter.
+# pkg-config and a C/C++ compiler for cgo, and rustc and python3 for the
+# Rust and Python example adapters.
 #
 # Lavapipe comes from the release's Mesa (22.3 on bookworm): with emit's
 # lane guard every module of the gpu tests runs right on it, and it runs the
@@ -20,8 +20,10 @@ dpkg -s libvulkan-dev >/dev/null 2>&1 || need="$need libvulkan-dev"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v gcc >/dev/null 2>&1 || need="$need gcc"
 # The example adapters (fuzz/examples): the C++ one is built with g++, the
-# Python one run with python3.
+# Rust one with rustc (any release since 1.63, bookworm's), the Python one
+# run with python3.
 command -v g++ >/dev/null 2>&1 || need="$need g++"
+command -v rustc >/dev/null 2>&1 || need="$need rustc"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 
 # mesa: "" (installed, recent enough), "system" or "backports".

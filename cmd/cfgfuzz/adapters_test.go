@@ -1,9 +1,10 @@
 // adapters_test.go: the example adapters of fuzz/examples (C++ built with
-// g++, Python run with python3, Go built as its own module) each speak
+// g++, Rust built with rustc, Python run with python3, Go built as its own
+// module) each speak
 // protocol v1 to `cfgfuzz run --structurizer` and pass `cfgfuzz selftest`
 // (with and without their bug): 200 graphs with no finding,
 // and each adapter's planted bug found (exit 1, its signature) and
-// minimized against the adapter into the findings store. g++ or
+// minimized against the adapter into the findings store. g++, rustc or
 // python3 missing skips that adapter, saying so.
 package main
 
@@ -30,6 +31,7 @@ type adapter struct {
 
 var adapters = []adapter{
 	{name: "cpp", build: buildCppAdapter, bug: " --bug swap-arms", sig: "exec:trace-mismatch"},
+	{name: "rust", build: buildRustAdapter, bug: " --bug choice-rotated", sig: "exec:trace-mismatch"},
 	{name: "python", build: pythonAdapter, bug: " --bug exit-restarts", sig: "exec:trace-mismatch"},
 	{name: "go", build: buildGoAdapter, bug: " --bug no-loop-merge", sig: "rules:R3"},
 }
@@ -53,6 +55,19 @@ func buildCppAdapter(t *testing.T, dir string) string {
 	src := filepath.Join(examplesDir(t), "cpp-adapter", "dispatch_adapter.cpp")
 	if out, err := exec.Command(gxx, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-o", bin, src).CombinedOutput(); err != nil {
 		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	return shellQuote(bin)
+}
+
+func buildRustAdapter(t *testing.T, dir string) string {
+	rustc, err := exec.LookPath("rustc")
+	if err != nil {
+		t.Skip("rustc not installed: the Rust adapter is not built")
+	}
+	bin := filepath.Join(dir, "rust-adapter")
+	src := filepath.Join(examplesDir(t), "rust-adapter", "src", "main.rs")
+	if out, err := exec.Command(rustc, "--edition", "2021", "-D", "warnings", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, out)
 	}
 	return shellQuote(bin)
 }
