@@ -155,3 +155,25 @@ func TestResumeRefusesWhatDoesNotVerify(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeRefusesOtherSettings: --resume runs on the campaign's recorded
+// settings, so a flag that would change them is refused by name instead of
+// being ignored; the run's own flags (--workers, --progress) are taken.
+func TestResumeRefusesOtherSettings(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	var out, errOut strings.Builder
+	if code := run([]string{"run", "--graphs", "20", "--progress", "none", "--minimize=false", "--out", dir}, strings.NewReader(""), &out, &errOut); code != exitOK {
+		t.Fatalf("first run: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	code := run([]string{"run", "--resume", dir, "--graphs", "10", "--inject", "swap-arms", "--progress", "none"}, strings.NewReader(""), &out, &errOut)
+	if code != exitUsage || !strings.Contains(errOut.String(), "--graphs, --inject cannot change") {
+		t.Errorf("--resume with --graphs and --inject: exit %d, want 2 naming both\n%s%s", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"run", "--resume", dir, "--workers", "1", "--progress", "none", "--minimize=false"}, strings.NewReader(""), &out, &errOut); code != exitOK {
+		t.Errorf("--resume with --workers: exit %d, want 0\n%s%s", code, out.String(), errOut.String())
+	}
+}

@@ -68,7 +68,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i, 0 <= i < n)")
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
 	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports and findings); without it such a DIR is refused")
-	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` (its settings; --workers and --progress may change)")
+	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize, --state, --night and the profiles may be given with it")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
 	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
@@ -95,6 +95,31 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 		fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions)")
 		fs.StringVar(&f.baselineStructurizer, "baseline-structurizer", "", "the baseline side as a structurizer `SPEC` (self, isolated, rev:REV, cmd:CMD, repo:DIR@REV; fuzz.Spec) instead of --baseline REV")
 	}
+}
+
+// resumeAllows are the flags --resume takes besides DIR: how this run
+// goes (workers, display, profiles, minimization) and the state it reads
+// and writes, which is the night's, not the campaign's settings.
+var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "state", "night"}
+
+// resumeFlagsOnly refuses a flag --resume would ignore: a resumed
+// campaign runs on its recorded settings.
+func (f *campaignFlags) resumeFlagsOnly() error {
+	if f.resume == "" {
+		return nil
+	}
+	var ignored []string
+	for name := range f.set {
+		if !slices.Contains(resumeAllows, name) {
+			ignored = append(ignored, "--"+name)
+		}
+	}
+	if len(ignored) == 0 {
+		return nil
+	}
+	slices.Sort(ignored)
+	return fmt.Errorf("--resume %s continues that campaign with its recorded settings, so %s cannot change (only --workers, --progress, --minimize, --state, --night and the profiles may); for other settings start a new campaign: another --out, or --force",
+		f.resume, strings.Join(ignored, ", "))
 }
 
 func kindList() string {
@@ -150,6 +175,10 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if err := f.resumeFlagsOnly(); err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
+		return exitUsage
+	}
 	if name == "compare" && f.baseline == "" && f.baselineStructurizer == "" && f.resume == "" {
 		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV or --baseline-structurizer SPEC is required")
 		return exitUsage
