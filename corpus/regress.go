@@ -177,22 +177,46 @@ func ReadRegression(path string) (*Regression, error) {
 	return r, nil
 }
 
-// LoadRegressions reads every *.cfg of dir, sorted by name.
+// LoadRegressions reads every *.cfg of dir, sorted by name; the first file
+// that does not read is the error.
 func LoadRegressions(dir string) ([]*Regression, error) {
+	rs, bad, err := LoadRegressionsEach(dir)
+	if err == nil && len(bad) > 0 {
+		err = bad[0].Err
+	}
+	return rs, err
+}
+
+// BadRegression is a regression file that does not read, and why.
+type BadRegression struct {
+	Path string
+	Err  error
+}
+
+// LoadRegressionsEach reads every *.cfg of dir, sorted by name: the files
+// that read and, apart, those that do not, so one broken file does not
+// keep the others from running. err is a directory that cannot be read
+// (or is none).
+func LoadRegressionsEach(dir string) (rs []*Regression, bad []BadRegression, err error) {
+	if st, err := os.Stat(dir); err != nil {
+		return nil, nil, err
+	} else if !st.IsDir() {
+		return nil, nil, fmt.Errorf("%s is not a directory", dir)
+	}
 	paths, err := filepath.Glob(filepath.Join(dir, "*.cfg"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	sort.Strings(paths)
-	var out []*Regression
 	for _, p := range paths {
 		r, err := ReadRegression(p)
 		if err != nil {
-			return nil, err
+			bad = append(bad, BadRegression{Path: p, Err: err})
+			continue
 		}
-		out = append(out, r)
+		rs = append(rs, r)
 	}
-	return out, nil
+	return rs, bad, nil
 }
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)

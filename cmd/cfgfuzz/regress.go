@@ -84,16 +84,24 @@ func defaultRegressionsDir() (string, error) {
 
 // regress replays dir and reports.
 func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error) {
-	rs, err := corpus.LoadRegressions(dir)
+	rs, bad, err := corpus.LoadRegressionsEach(dir)
 	if err != nil {
 		return exitUsage, err
 	}
-	if len(rs) == 0 {
+	if len(rs)+len(bad) == 0 {
 		return exitUsage, fmt.Errorf("no regression files (*.cfg) in %s", dir)
 	}
 	rp := newReplayer(rf, stderr)
 	defer rp.close()
-	cases := corpus.Replay(rs, corpus.ReplayOptions{Runner: rp.runner, PlantsFaults: rp.plantsFaults})
+	// A file that does not read is one error case of its own, reported
+	// with the others (and in the JUnit file); the rest still run.
+	var cases []corpus.ReplayCase
+	for _, b := range bad {
+		name := strings.TrimSuffix(filepath.Base(b.Path), ".cfg")
+		cases = append(cases, corpus.ReplayCase{Regression: &corpus.Regression{Name: name, Path: b.Path}, Case: "read",
+			Want: "a regression file", Got: b.Err.Error(), Status: corpus.CaseError})
+	}
+	cases = append(cases, corpus.Replay(rs, corpus.ReplayOptions{Runner: rp.runner, PlantsFaults: rp.plantsFaults})...)
 	code, counts := exitOK, map[string]int{}
 	for _, c := range cases {
 		counts[c.Status]++
@@ -106,7 +114,7 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		}
 	}
 	fmt.Fprintf(stderr, "cfgfuzz regress: %s: %d files, %d cases: %d passed, %d failed, %d errors, %d skipped\n",
-		dir, len(rs), len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip])
+		dir, len(rs)+len(bad), len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip])
 	if rf.junit != "" {
 		if err := writeJUnit(rf.junit, junitReport(dir, cases, rp.replay)); err != nil {
 			return exitUsage, err

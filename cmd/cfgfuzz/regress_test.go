@@ -188,3 +188,31 @@ func TestRegressRegisterFile(t *testing.T) {
 		t.Errorf("regress on a bad registers header: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestRegressBrokenFile: a file that does not read is one error case (a
+// line and a JUnit error); the other files still run and the JUnit file is
+// written; a directory that does not exist is named as such.
+func TestRegressBrokenFile(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile(filepath.Join("..", "..", "corpus", "testdata", "regressions", "fuzz-route-cleared-at-merge.cfg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "good.cfg"), good, 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.cfg"), []byte("# signature none\n{{1}, {}}\n"), 0o644)
+	junit := filepath.Join(t.TempDir(), "r.xml")
+	var out, errOut strings.Builder
+	code := run([]string{"regress", dir, "--junit", junit}, strings.NewReader(""), &out, &errOut)
+	if code != exitUsage || !strings.Contains(out.String(), "ERROR "+filepath.Join(dir, "bad.cfg")+" read:") || !strings.Contains(out.String(), "ok "+filepath.Join(dir, "good.cfg")) {
+		t.Errorf("exit %d, want 2 with an ERROR line for bad.cfg and good.cfg run\n%s%s", code, out.String(), errOut.String())
+	}
+	if r := readJUnit(t, junit); r.Tests < 2 || r.Errors != 1 {
+		t.Errorf("JUnit: %d tests, %d errors; want bad.cfg's error and good.cfg's cases", r.Tests, r.Errors)
+	}
+	out.Reset()
+	errOut.Reset()
+	missing := filepath.Join(dir, "nonexistent")
+	if code := run([]string{"regress", missing}, strings.NewReader(""), &out, &errOut); code != exitUsage || !strings.Contains(errOut.String(), "no such file or directory") {
+		t.Errorf("a missing directory: exit %d, want 2 saying it does not exist\n%s", code, errOut.String())
+	}
+}
