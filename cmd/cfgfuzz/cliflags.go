@@ -9,15 +9,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 // parseCommandLine parses args into fs. When it returns done, the command
 // stops with code: exitOK after -h or --help (the usage printed to stdout:
-// asked for, it is the output), exitUsage after a bad flag or value (the
-// error and the usage printed to fs.Output(), the command's standard
-// error). Otherwise the operands, in order, are fs.Args().
+// asked for, it is the output), exitUsage after a bad flag or value (one
+// line naming the command and the error, and where the flags are listed,
+// on fs.Output(), the command's standard error). Otherwise the operands,
+// in order, are fs.Args().
 func parseCommandLine(fs *flag.FlagSet, args []string, stdout io.Writer) (code int, done bool) {
 	if wantsHelp(args) {
 		fs.SetOutput(stdout)
@@ -27,18 +29,31 @@ func parseCommandLine(fs *flag.FlagSet, args []string, stdout io.Writer) (code i
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK, true
 	case err != nil:
-		// The error came first, above the usage; it is said again last,
-		// where a reader of a long usage looks.
-		fmt.Fprintf(fs.Output(), "cfgfuzz %s: %v\n", fs.Name(), err)
+		fmt.Fprintln(fs.Output(), flagError(fs.Name(), err))
 		return exitUsage, true
 	}
 	return exitOK, false
 }
 
+// flagError is a bad flag's message: the command, the error, and the
+// command that lists the flags (the usage is not repeated: it would bury
+// the one line that matters).
+func flagError(name string, err error) string {
+	name = strings.TrimPrefix(name, "cfgfuzz ")
+	return fmt.Sprintf("cfgfuzz %s: %v (cfgfuzz %s -h lists the flags)", name, err, name)
+}
+
 // parseFlags parses flags before and after operands and then checks the
-// numeric flags' ranges; a range error is printed to fs.Output() as the flag
-// package prints its own, with the usage. fs.Args() holds the operands.
+// numeric flags' ranges. Unless help is asked for, the flag package prints
+// nothing: the caller reports the error it returns. fs.Args() holds the
+// operands.
 func parseFlags(fs *flag.FlagSet, args []string) error {
+	if !wantsHelp(args) {
+		out, usage := fs.Output(), fs.Usage
+		fs.SetOutput(io.Discard)
+		fs.Usage = func() {}
+		defer func() { fs.SetOutput(out); fs.Usage = usage }()
+	}
 	var operands []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -60,12 +75,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(append([]string{"--"}, operands...)); err != nil {
 		return err
 	}
-	if err := checkFlagRanges(fs); err != nil {
-		fmt.Fprintln(fs.Output(), err)
-		fs.Usage()
-		return err
-	}
-	return nil
+	return checkFlagRanges(fs)
 }
 
 // listFaultsUsage is the --list-faults flag's text, the same on every

@@ -1,6 +1,7 @@
 // cliflags_test.go: every subcommand's command line behaves alike: -h and
-// --help exit 0, flags go before or after the operands, --list-faults lists
-// every fault with its description (cliflags.go).
+// --help exit 0, a bad flag or value is one line on standard error with
+// exit 2, flags go before or after the operands, --list-faults lists every
+// fault with its description (cliflags.go).
 package main
 
 import (
@@ -32,6 +33,25 @@ func TestEveryCommandHelpExitsZero(t *testing.T) {
 			if strings.Contains(stderr, "Usage of ") {
 				t.Errorf("cfgfuzz %s %s printed Go's raw usage:\n%s", name, h, stderr)
 			}
+		}
+	}
+}
+
+// TestBadFlagIsOneLine: a bad flag or value is one line naming the
+// command, the error and how to list the flags, not the whole usage.
+func TestBadFlagIsOneLine(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--graphs", "-5"},
+		{"gen", "--count", "-1"},
+		{"gen", "--blocks", "9-5"},
+		{"check", "--nope"},
+		{"bench", "--repeats", "0"},
+	} {
+		var stdout, stderr strings.Builder
+		code := run(args, strings.NewReader(""), &stdout, &stderr)
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		if code != exitUsage || len(lines) != 1 || !strings.HasPrefix(lines[0], "cfgfuzz "+args[0]+": ") || !strings.HasSuffix(lines[0], "(cfgfuzz "+args[0]+" -h lists the flags)") {
+			t.Errorf("%v: exit %d, want 2 and one line naming the command and -h:\n%s", args, code, stderr.String())
 		}
 	}
 }

@@ -40,14 +40,14 @@ func runGen(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cfgfuzz gen: %v\n", err)
+		fmt.Fprintln(stderr, flagError("gen", err))
 		return exitUsage
 	}
 	for _, k := range f.kinds {
 		c := f.cfg
 		c.Kind = k
 		if err := c.Validate(); err != nil {
-			fmt.Fprintf(stderr, "cfgfuzz gen: %v\n", err)
+			fmt.Fprintf(stderr, "cfgfuzz gen: %s\n", strings.TrimPrefix(err.Error(), "gen: "))
 			return exitUsage
 		}
 	}
