@@ -173,19 +173,22 @@ func PutWords(dst []byte, w []uint32) {
 // Decode parses a binary module in either byte order. It checks the header
 // and that every instruction fits; it does not validate semantics.
 func Decode(data []byte) (*Module, error) {
-	if len(data)%4 != 0 {
-		return nil, &DecodeError{Word: len(data) / 4, Msg: fmt.Sprintf("length %d bytes is not a multiple of 4", len(data))}
-	}
-	if len(data) < 20 {
-		return nil, &DecodeError{Word: 0, Msg: fmt.Sprintf("only %d bytes: a module needs a 5-word header", len(data))}
-	}
+	// The magic number first: a file that is not SPIR-V at all is told so,
+	// whatever its length.
 	big := false
 	switch {
+	case len(data) < 4:
 	case binary.LittleEndian.Uint32(data) == Magic:
 	case binary.BigEndian.Uint32(data) == Magic:
 		big = true
 	default:
 		return nil, &DecodeError{Word: 0, Msg: fmt.Sprintf("magic number 0x%08x is not SPIR-V's 0x%08x", binary.LittleEndian.Uint32(data), Magic)}
+	}
+	if len(data)%4 != 0 {
+		return nil, &DecodeError{Word: len(data) / 4, Msg: fmt.Sprintf("length %d bytes is not a multiple of 4", len(data))}
+	}
+	if len(data) < 20 {
+		return nil, &DecodeError{Word: 0, Msg: fmt.Sprintf("only %d bytes: a module needs a 5-word header", len(data))}
 	}
 	words := make([]uint32, len(data)/4)
 	wordsOf(words, data, big)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -104,4 +105,27 @@ func mustEncode(t *testing.T, m *Module) []uint32 {
 		t.Fatal(err)
 	}
 	return w
+}
+
+// TestDecodeNamesTheMagicFirst: a file that is not SPIR-V is told so by
+// its magic number, whatever its length; a SPIR-V file of a bad length by
+// its length.
+func TestDecodeNamesTheMagicFirst(t *testing.T) {
+	spv := make([]byte, 22)
+	binary.LittleEndian.PutUint32(spv, Magic)
+	for _, c := range []struct {
+		data []byte
+		want string
+	}{
+		{[]byte("# a report\nnot a module, 31 bytes"), "magic number"},
+		{[]byte("abcdefgh"), "magic number"},
+		{spv, "not a multiple of 4"},
+		{spv[:8], "a module needs a 5-word header"},
+		{[]byte{3}, "not a multiple of 4"},
+	} {
+		_, err := Decode(c.data)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want an error saying %q", c.data, err, c.want)
+		}
+	}
 }
