@@ -7,6 +7,7 @@ package fuzz
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -49,5 +50,22 @@ func TestMergeOfMissingShard(t *testing.T) {
 	rep, err := MergeWith([]string{c.Dir}, MergeOptions{Partial: true})
 	if err != nil || rep.Incomplete == nil || strings.Join(rep.Incomplete.MissingShards, ",") != "1/2" || rep.Incomplete.Done != 20 || rep.Incomplete.Planned != 40 {
 		t.Errorf("partial merge: %v, %+v", err, rep)
+	}
+}
+
+// TestMergeSaysWhatDiffers: shards of different campaigns are refused
+// naming the settings that differ, and a shard given twice is named.
+func TestMergeSaysWhatDiffers(t *testing.T) {
+	a, b := testConfig(t, 40), testConfig(t, 40)
+	a.Shard, b.Shard = Shard{I: 0, N: 2}, Shard{I: 1, N: 2}
+	b.Seed = a.Seed + 1
+	mustRun(t, a)
+	mustRun(t, b)
+	want := fmt.Sprintf("seed %d against %d", b.Seed, a.Seed)
+	if _, err := Merge([]string{a.Dir, b.Dir}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("shards of two seeds: %v, want an error saying %q", err, want)
+	}
+	if _, err := Merge([]string{a.Dir, a.Dir + "/"}); err == nil || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("a shard given twice: %v, want an error saying so", err)
 	}
 }

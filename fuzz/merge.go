@@ -10,9 +10,12 @@
 package fuzz
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 )
 
 // MergeNight merges the shard directories as MergeWith does, then classes,
@@ -104,6 +107,17 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	if len(dirs) == 0 {
 		return nil, nil, fmt.Errorf("no directories to merge")
 	}
+	given := map[string]string{}
+	for _, dir := range dirs {
+		key := filepath.Clean(dir)
+		if abs, err := filepath.Abs(dir); err == nil {
+			key = abs
+		}
+		if first, ok := given[key]; ok {
+			return nil, nil, fmt.Errorf("%s is given twice (as %s and %s)", key, first, dir)
+		}
+		given[key] = dir
+	}
 	var base Settings
 	seen := map[int]bool{}
 	var all []Record
@@ -121,7 +135,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		if k == 0 {
 			base = s
 		} else if !reflect.DeepEqual(normalizeForMerge(s), normalizeForMerge(base)) {
-			return nil, nil, fmt.Errorf("%s: campaign settings differ from %s's", dir, dirs[0])
+			return nil, nil, fmt.Errorf("%s: campaign settings differ from %s's: %s", dir, dirs[0], settingsDiff(normalizeForMerge(s), normalizeForMerge(base)))
 		}
 		for _, r := range st.recs {
 			if !seen[r.Index] {
@@ -168,4 +182,52 @@ func normalizeForMerge(s Settings) Settings {
 type minKey struct {
 	sig   string
 	index int
+}
+
+// settingsDiff names the settings that differ between a and b, as their
+// JSON fields: "seed 2 against 1".
+func settingsDiff(a, b Settings) string {
+	fields := func(s Settings) map[string]json.RawMessage {
+		m := map[string]json.RawMessage{}
+		raw, _ := json.Marshal(s)
+		json.Unmarshal(raw, &m)
+		return m
+	}
+	fa, fb := fields(a), fields(b)
+	var keys []string
+	for k := range fa {
+		keys = append(keys, k)
+	}
+	for k := range fb {
+		if _, ok := fa[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var diffs []string
+	for _, k := range keys {
+		va, vb := string(fa[k]), string(fb[k])
+		if va == vb {
+			continue
+		}
+		if va == "" {
+			va = "unset"
+		}
+		if vb == "" {
+			vb = "unset"
+		}
+		diffs = append(diffs, fmt.Sprintf("%s %s against %s", k, clipSetting(va), clipSetting(vb)))
+	}
+	if len(diffs) == 0 {
+		return "(a field JSON does not show)"
+	}
+	return strings.Join(diffs, ", ")
+}
+
+// clipSetting shortens a long setting's JSON for a message.
+func clipSetting(v string) string {
+	if len(v) > 80 {
+		return v[:77] + "..."
+	}
+	return v
 }
