@@ -126,7 +126,7 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.SetOutput(stderr)
 	fs.BoolVar(&bf.driver, "driver", false, "time modules on a Vulkan driver (the only mode)")
 	fs.StringVar(&bf.device, "device", "cpu", "Vulkan device: cpu (lavapipe), gpu, any")
-	fs.StringVar(&bf.sizes, "sizes", "50,200,400", "block counts of the random reducible graphs")
+	fs.StringVar(&bf.sizes, "sizes", "50,200,400", "block counts `N,...` of the random reducible graphs (structured programs of N blocks, N+1 when an early return needs a block of its own; the table shows the mean)")
 	fs.StringVar(&bf.registers, "registers", "0", "register-file sizes, a comma-separated `list`: every set is timed with modules carrying each (emit/CONVENTION.md, \"Register file\"); 0 none")
 	fs.IntVar(&bf.graphs, "graphs", 3, "graphs per size")
 	fs.IntVar(&bf.words, "words", 0, "weight in SPIR-V words of every generated block (filler code; the field used 0, 16, 1000)")
