@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -166,12 +167,32 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (see cfgfuzz gen -h)", fs.Arg(0))
 	}
-	seedSet := false
-	fs.Visit(func(fl *flag.Flag) { seedSet = seedSet || fl.Name == "seed" })
-	if err := f.finish(*blocks, *switchProb, seedSet); err != nil {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if err := f.finish(*blocks, *switchProb, set["seed"]); err != nil {
 		return nil, err
 	}
+	if err := f.applies(set); err != nil {
+		return nil, err
+	}
+	if !f.lines && (set["words"] || set["words-upto"] || set["heavy"]) {
+		fmt.Fprintln(stderr, "cfgfuzz gen: note: compact notation carries no weights; --lines prints them")
+	}
 	return f, nil
+}
+
+// applies refuses a flag that given kinds ignore, instead of ignoring it.
+func (f *genFlags) applies(set map[string]bool) error {
+	has := func(k gen.Kind) bool { return slices.Contains(f.kinds, k) }
+	switch {
+	case set["blocks"] && has(gen.Exhaustive):
+		return fmt.Errorf("--blocks does not apply to --kind exhaustive: --n sets its largest block count")
+	case set["program"] && !has(gen.Program):
+		return fmt.Errorf("--program only applies to --kind program")
+	case (set["n"] || set["grow"]) && !has(gen.Exhaustive):
+		return fmt.Errorf("--n and --grow only apply to --kind exhaustive")
+	}
+	return nil
 }
 
 // finish fills the config from the flags that need parsing.

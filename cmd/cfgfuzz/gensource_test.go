@@ -1,6 +1,7 @@
 // gensource_test.go: the campaign's graph source and the replay command it
 // prints agree: running the command gives the graph the campaign checked,
-// the larger graphs of gen.CampaignBlocks included.
+// the larger graphs of gen.CampaignBlocks included; gen refuses flags its
+// kinds would ignore.
 package main
 
 import (
@@ -48,6 +49,39 @@ func TestReplayPrintsTheCampaignGraph(t *testing.T) {
 			}
 			if k != gen.Exhaustive && large == 0 {
 				t.Errorf("%v: none of 120 graphs has %d blocks or more (one in %d should)", s, gen.CampaignLargeMin, gen.CampaignLargeEvery)
+			}
+		}
+	}
+}
+
+// TestGenRefusesFlagsItsKindsIgnore: a flag none of the asked kinds reads
+// is a usage error naming it, and weights asked for in compact notation
+// get a note; every replay command a campaign prints stays accepted.
+func TestGenRefusesFlagsItsKindsIgnore(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gen", "--kind", "exhaustive", "--blocks", "7-8"}, "--blocks does not apply to --kind exhaustive"},
+		{[]string{"gen", "--program"}, "--program only applies to --kind program"},
+		{[]string{"gen", "--kind", "reducible", "--n", "3"}, "--n and --grow only apply to --kind exhaustive"},
+	} {
+		var stdout, stderr strings.Builder
+		if code := run(c.args, strings.NewReader(""), &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, want 2 saying %q\n%s", c.args, code, c.want, stderr.String())
+		}
+	}
+	var stdout, stderr strings.Builder
+	if code := run([]string{"gen", "--words", "16", "--count", "1"}, strings.NewReader(""), &stdout, &stderr); code != exitOK || !strings.Contains(stderr.String(), "--lines prints them") {
+		t.Errorf("--words without --lines: exit %d, want 0 and a note\n%s", code, stderr.String())
+	}
+	for _, k := range gen.Kinds() {
+		for seed := range uint64(64) {
+			replay := genSource{}.Replay(fuzz.Stream{Kind: string(k), Weights: "w16+heavy"}, seed)
+			args := strings.Fields(strings.TrimPrefix(replay, "cfgfuzz "))
+			var out, errOut strings.Builder
+			if code := run(args, strings.NewReader(""), &out, &errOut); code != exitOK {
+				t.Fatalf("%s: exit %d\n%s", replay, code, errOut.String())
 			}
 		}
 	}
