@@ -23,7 +23,7 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz version [--json]  (also: cfgfuzz --version)")
 		fmt.Fprintln(fs.Output(), "\nPrint the module version, the VCS revision (+dirty for uncommitted changes), the Go toolchain and")
-		fmt.Fprintln(fs.Output(), "the host this binary was built from and runs on; report.json's provenance.tool is the same object.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "the host (GOOS/GOARCH) this binary was built for; report.json's provenance holds the same facts (tool, host).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
@@ -35,7 +35,10 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	b := fuzz.ThisBuild()
 	if *asJSON {
-		out, err := json.Marshal(b)
+		out, err := json.Marshal(struct {
+			fuzz.Build
+			Host string `json:"host"`
+		}{b, fuzz.Host()})
 		if err != nil {
 			fmt.Fprintln(stderr, "cfgfuzz version:", err)
 			return exitUsage
