@@ -143,7 +143,7 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 		fmt.Fprint(fs.Output(), genUsage)
 		fs.PrintDefaults()
 	}
-	blocks := fs.String("blocks", "5-9", "block count range `MIN-MAX` (or one number), 1 to 65536")
+	blocks := fs.String("blocks", "5-9", fmt.Sprintf("block count range `MIN-MAX` (or one number), 1 to %d", gen.MaxBlocksLimit))
 	switchProb := fs.Float64("switch", gen.DefaultSwitchProb, "probability `P` that a block is a switch (program: 2P that a statement is); 0 for none")
 	fs.StringVar(&f.kindName, "kind", string(gen.Reducible), "generator `K`: reducible, irreducible, nonterminating, program, exhaustive; K1,K2,... take turns (graph i is graph i/n of the (i mod n)-th kind, as a campaign's streams)")
 	fs.IntVar(&f.count, "count", 10, "number of graphs `N`")
