@@ -1,7 +1,10 @@
 // completion.go: `cfgfuzz completion bash|zsh|fish`, a shell completion
 // script generated from the command table and each command's flag set: the
 // flags are read from the usage the command prints for -h (flag.PrintDefaults),
-// so a flag added to a command is completed without touching this file.
+// so a flag added to a command is completed without touching this file. A
+// flag that takes a value completes the values flagValues lists for its
+// name (generators, faults, strategies, ...), else file names; a boolean
+// flag takes none.
 package main
 
 import (
@@ -12,15 +15,66 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 func init() {
 	register(command{name: "completion", summary: "print a bash, zsh or fish completion script", run: runCompletion})
 }
 
-// completionFlag is one flag of a command: its name and the first line of
-// its usage.
-type completionFlag struct{ name, usage string }
+// completionFlag is one flag of a command: its name, the first line of its
+// usage, and whether it takes a value.
+type completionFlag struct {
+	name, usage string
+	value       bool
+}
+
+// flagValues are the values a flag of this name takes, by name across
+// commands; a value flag not listed completes file names.
+func flagValues(name string) []string {
+	switch name {
+	case "kind", "kinds":
+		return kindNames()
+	case "inject":
+		return structurizer.FaultNames()
+	case "strategy":
+		return structurizer.Strategies()
+	case "weights":
+		var w []string
+		for _, x := range gen.Weightings() {
+			w = append(w, x.Name())
+		}
+		return w
+	case "checks":
+		var c []string
+		for n := range oracle.CheckNames() {
+			c = append(c, n)
+		}
+		sort.Strings(c)
+		return c
+	case "progress":
+		return []string{"auto", "bar", "plain", "none"}
+	case "device", "gpu-device":
+		return []string{"cpu", "gpu", "any"}
+	case "form":
+		return []string{"func", "module"}
+	case "expect":
+		return []string{"pass", "fail"}
+	}
+	return nil
+}
+
+// kindNames are the generators' names.
+func kindNames() []string {
+	var k []string
+	for _, x := range gen.Kinds() {
+		k = append(k, string(x))
+	}
+	return k
+}
 
 // completionCommand is one command: name, summary, flags.
 type completionCommand struct {
@@ -80,8 +134,9 @@ func completionCommands() []completionCommand {
 }
 
 // flagLine matches a flag's first line in flag.PrintDefaults' output:
-// "  -name", "  -name TYPE", or a one-letter flag's "  -v\tusage".
-var flagLine = regexp.MustCompile(`^  -([A-Za-z0-9][A-Za-z0-9-]*)(?:[ \t](.*))?$`)
+// "  -name" (a boolean), "  -name TYPE" (a value), or a one-letter flag's
+// "  -v\tusage" (a boolean) or "  -n N\tusage" (a value).
+var flagLine = regexp.MustCompile(`^  -([A-Za-z0-9][A-Za-z0-9-]*)(?:([ \t])(.*))?$`)
 
 // commandFlags runs the command's -h and reads its flags from the usage.
 func commandFlags(c command) []completionFlag {
@@ -94,9 +149,13 @@ func commandFlags(c command) []completionFlag {
 		if m == nil {
 			continue
 		}
-		f := completionFlag{name: m[1]}
-		if strings.HasPrefix(m[2], "\t") || (len(m[1]) == 1 && m[2] != "") {
-			f.usage = strings.TrimSpace(m[2])
+		f := completionFlag{name: m[1], value: m[2] == " "}
+		rest := m[3]
+		if m[2] == " " {
+			_, rest, _ = strings.Cut(rest, "\t") // past the value's name
+		}
+		if strings.TrimSpace(rest) != "" {
+			f.usage = strings.TrimSpace(rest)
 		} else if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "    \t") {
 			f.usage = strings.TrimSpace(lines[i+1])
 		}
@@ -108,12 +167,22 @@ func commandFlags(c command) []completionFlag {
 func bashCompletion(cmds []completionCommand) string {
 	var b strings.Builder
 	b.WriteString("# bash completion for cfgfuzz (cfgfuzz completion bash)\n_cfgfuzz() {\n")
-	b.WriteString("  local cur=${COMP_WORDS[COMP_CWORD]} flags=\n")
+	b.WriteString("  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} flags=\n")
 	b.WriteString("  if [ \"$COMP_CWORD\" -eq 1 ]; then\n")
 	fmt.Fprintf(&b, "    COMPREPLY=($(compgen -W %q -- \"$cur\"))\n    return\n  fi\n", strings.Join(append(commandNames(cmds), "--help", "--version"), " "))
 	b.WriteString("  case \"${COMP_WORDS[1]}\" in\n")
 	for _, c := range cmds {
 		fmt.Fprintf(&b, "    %s) flags=%q ;;\n", c.name, strings.Join(dashed(c.flags), " "))
+	}
+	b.WriteString("  esac\n")
+	// After a flag that takes a value: its values, or file names.
+	b.WriteString("  case \"$prev\" in\n")
+	for _, name := range valueFlagNames(cmds) {
+		if vs := flagValues(name); vs != nil {
+			fmt.Fprintf(&b, "    --%s|-%s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", name, name, strings.Join(vs, " "))
+		} else {
+			fmt.Fprintf(&b, "    --%s|-%s) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", name, name)
+		}
 	}
 	b.WriteString("  esac\n")
 	b.WriteString("  if [ \"${COMP_WORDS[1]}\" = completion ]; then\n    COMPREPLY=($(compgen -W \"bash zsh fish\" -- \"$cur\"))\n  elif [[ $cur == -* ]]; then\n")
@@ -137,7 +206,14 @@ func zshCompletion(cmds []completionCommand) string {
 		}
 		fmt.Fprintf(&b, "    %s) _arguments", c.name)
 		for _, f := range c.flags {
-			fmt.Fprintf(&b, " %s", completionQuote("--"+f.name+"["+zshBracket(f.usage)+"]"))
+			spec := "--" + f.name + "[" + zshBracket(f.usage) + "]"
+			if f.value {
+				spec += ":" + f.name + ":_files"
+				if vs := flagValues(f.name); vs != nil {
+					spec = "--" + f.name + "[" + zshBracket(f.usage) + "]:" + f.name + ":(" + strings.Join(vs, " ") + ")"
+				}
+			}
+			fmt.Fprintf(&b, " %s", completionQuote(spec))
 		}
 		b.WriteString(" '*:file:_files' ;;\n")
 	}
@@ -154,10 +230,34 @@ func fishCompletion(cmds []completionCommand) string {
 	b.WriteString("complete -c cfgfuzz -f -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n")
 	for _, c := range cmds {
 		for _, f := range c.flags {
-			fmt.Fprintf(&b, "complete -c cfgfuzz -n '__fish_seen_subcommand_from %s' -l %s -d %s\n", c.name, f.name, completionQuote(f.usage))
+			arg := ""
+			if f.value {
+				arg = " -r"
+				if vs := flagValues(f.name); vs != nil {
+					arg = " -x -a " + completionQuote(strings.Join(vs, " "))
+				}
+			}
+			fmt.Fprintf(&b, "complete -c cfgfuzz -n '__fish_seen_subcommand_from %s' -l %s%s -d %s\n", c.name, f.name, arg, completionQuote(f.usage))
 		}
 	}
 	return b.String()
+}
+
+// valueFlagNames are the names of every command's flags that take a value,
+// sorted, once each.
+func valueFlagNames(cmds []completionCommand) []string {
+	seen := map[string]bool{}
+	var n []string
+	for _, c := range cmds {
+		for _, f := range c.flags {
+			if f.value && !seen[f.name] {
+				seen[f.name] = true
+				n = append(n, f.name)
+			}
+		}
+	}
+	sort.Strings(n)
+	return n
 }
 
 func commandNames(cmds []completionCommand) []string {

@@ -1,5 +1,6 @@
 // completion_test.go: the completion scripts list every command and each
-// command's flags; the bash script parses (bash -n) and completes in bash.
+// command's flags, and a value flag's values; the bash script parses
+// (bash -n) and completes in bash.
 package main
 
 import (
@@ -41,6 +42,10 @@ func TestCompletionBash(t *testing.T) {
 		{"cfgfuzz compare --cur", "--current", ""},
 		{"cfgfuzz run --cur", "", "--current"},
 		{"cfgfuzz completion ", "bash zsh fish", ""},
+		{"cfgfuzz gen --kind ", "reducible irreducible nonterminating program exhaustive", ""},
+		{"cfgfuzz run --inject sw", "swap-arms", ""},
+		{"cfgfuzz run --progress ", "auto bar plain none", ""},
+		{"cfgfuzz check --json ", "", "reducible"}, // a boolean takes no value: files follow
 	} {
 		words := strings.Fields(tc.words)
 		if strings.HasSuffix(tc.words, " ") {
@@ -77,6 +82,9 @@ func TestCompletionZshFish(t *testing.T) {
 			if !strings.Contains(script, flag) {
 				t.Errorf("the %s script lacks the flag --%s", shell, flag)
 			}
+		}
+		if !strings.Contains(script, "swap-arms") || !strings.Contains(script, "nonterminating") {
+			t.Errorf("the %s script lacks the values of --inject or --kind", shell)
 		}
 		if path, err := exec.LookPath(shell); err == nil {
 			f := filepath.Join(t.TempDir(), "c."+shell)
