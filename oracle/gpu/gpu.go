@@ -151,6 +151,10 @@ type DriverError struct {
 }
 
 func (e *DriverError) Error() string {
+	if e.Result == codeNoDevice {
+		// Device is the kind asked for: no device was opened.
+		return fmt.Sprintf("gpu: no Vulkan device of the kind %q here (cpu: lavapipe, gpu: a hardware GPU, any: either; vulkaninfo --summary lists this machine's)", e.Device)
+	}
 	s := fmt.Sprintf("gpu: %s failed: %s", e.Op, resultName(e.Result))
 	if e.Result <= codeNoDevice && e.Result >= codeTooBig {
 		s = "gpu: " + resultName(e.Result)
