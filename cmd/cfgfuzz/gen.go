@@ -165,7 +165,7 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q (see cfgfuzz gen -h)", fs.Arg(0))
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
@@ -181,11 +181,12 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	return f, nil
 }
 
-// applies refuses a flag that given kinds ignore, instead of ignoring it.
+// applies refuses a flag that every asked kind ignores, instead of
+// ignoring it.
 func (f *genFlags) applies(set map[string]bool) error {
 	has := func(k gen.Kind) bool { return slices.Contains(f.kinds, k) }
 	switch {
-	case set["blocks"] && has(gen.Exhaustive):
+	case set["blocks"] && !slices.ContainsFunc(f.kinds, func(k gen.Kind) bool { return k != gen.Exhaustive }):
 		return fmt.Errorf("--blocks does not apply to --kind exhaustive: --n sets its largest block count")
 	case set["program"] && !has(gen.Program):
 		return fmt.Errorf("--program only applies to --kind program")

@@ -71,6 +71,10 @@ func TestGenRefusesFlagsItsKindsIgnore(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2 saying %q\n%s", c.args, code, c.want, stderr.String())
 		}
 	}
+	var mixed, mixedErr strings.Builder
+	if code := run([]string{"gen", "--kind", "reducible,exhaustive", "--blocks", "10-12", "--count", "2"}, strings.NewReader(""), &mixed, &mixedErr); code != exitOK {
+		t.Errorf("--blocks with one kind that reads it: exit %d, want 0\n%s", code, mixedErr.String())
+	}
 	var stdout, stderr strings.Builder
 	if code := run([]string{"gen", "--words", "16", "--count", "1"}, strings.NewReader(""), &stdout, &stderr); code != exitOK || !strings.Contains(stderr.String(), "--lines prints them") {
 		t.Errorf("--words without --lines: exit %d, want 0 and a note\n%s", code, stderr.String())
