@@ -19,7 +19,8 @@
 //
 // The working tree: REV+dirty in a rev or repo spec (rev:HEAD+dirty,
 // repo:DIR@HEAD+dirty) is HEAD plus the working tree's uncommitted changes
-// (tracked and untracked files git does not ignore), snapshotted and built
+// (tracked and untracked files git does not ignore, less the directories
+// holding a campaign's output or a state: worktree.go), snapshotted and built
 // like a commit (worktree.go); REV must be the working tree's HEAD.
 // Resolved, the spec names exactly what was built: rev:COMMIT when the
 // tree has no changes, else rev:COMMIT+dirty:TREE with the git tree hash

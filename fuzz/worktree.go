@@ -2,7 +2,11 @@
 // included, without touching the user's index, stash or refs: a temporary
 // index is filled from HEAD and every tracked and untracked file git does
 // not ignore (`git add -A`), written as a tree, and wrapped in a commit
-// object whose parent is HEAD and that no ref names. The tree's hash is
+// object whose parent is HEAD and that no ref names. Untracked directories
+// that hold what cfgfuzz itself writes (a campaign's output, a state
+// directory: outputDirs) are left out: they are results, not source, so a
+// campaign run inside the checkout neither makes it dirty nor goes into
+// its build. The tree's hash is
 // the content hash that names the snapshot (two equal working trees give
 // one hash, so one build); the commit is what a build checks out. git
 // writes the files' blobs into the repository's object store, where
@@ -45,7 +49,15 @@ func SnapshotWorkTree(dir string) (Snapshot, error) {
 	if _, err := gitEnv(top, env, "read-tree", s.Head); err != nil {
 		return s, err
 	}
-	if _, err := gitEnv(top, env, "add", "-A"); err != nil {
+	outputs, err := outputDirs(top)
+	if err != nil {
+		return s, err
+	}
+	add := []string{"add", "-A", "--", "."}
+	for _, d := range outputs {
+		add = append(add, ":(exclude)"+d)
+	}
+	if _, err := gitEnv(top, env, add...); err != nil {
 		return s, err
 	}
 	if s.Tree, err = gitEnv(top, env, "write-tree"); err != nil {
@@ -62,6 +74,50 @@ func SnapshotWorkTree(dir string) (Snapshot, error) {
 	id := []string{"GIT_AUTHOR_NAME=cfgfuzz", "GIT_AUTHOR_EMAIL=cfgfuzz@localhost", "GIT_COMMITTER_NAME=cfgfuzz", "GIT_COMMITTER_EMAIL=cfgfuzz@localhost"}
 	s.Commit, err = gitEnv(top, id, "commit-tree", s.Tree, "-p", s.Head, "-m", "cfgfuzz: the working tree on "+s.Head)
 	return s, err
+}
+
+// outputDirs are the untracked directories of the working tree at top
+// (as git lists them, and their subdirectories two levels down) that hold
+// a campaign (campaign.json or results.jsonl) or a state (findings.json
+// with seen.bloom), relative to top with a trailing slash.
+func outputDirs(top string) ([]string, error) {
+	list, err := gitEnv(top, nil, "ls-files", "--others", "--exclude-standard", "--directory", "-z")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	var visit func(rel string, depth int)
+	visit = func(rel string, depth int) {
+		dir := filepath.Join(top, rel)
+		if isOutputDir(dir) {
+			out = append(out, filepath.ToSlash(rel)+"/")
+			return
+		}
+		if depth == 0 {
+			return
+		}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.IsDir() {
+				visit(filepath.Join(rel, e.Name()), depth-1)
+			}
+		}
+	}
+	for _, entry := range strings.Split(list, "\x00") {
+		if strings.HasSuffix(entry, "/") {
+			visit(strings.TrimSuffix(entry, "/"), 2)
+		}
+	}
+	return out, nil
+}
+
+// isOutputDir says whether dir holds a campaign or a state.
+func isOutputDir(dir string) bool {
+	has := func(name string) bool {
+		_, err := os.Stat(filepath.Join(dir, name))
+		return err == nil
+	}
+	return has(CampaignFile) || has(ResultsFile) || (has(StateFindingsFile) && has(StateSeenFile))
 }
 
 // repoTop is the top directory of the git repository holding dir.

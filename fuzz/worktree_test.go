@@ -86,3 +86,31 @@ func TestProjectFile(t *testing.T) {
 		t.Errorf("expand: %s", v)
 	}
 }
+
+// TestSnapshotLeavesOutCampaignOutput: untracked directories holding a
+// campaign or a state (cfgfuzz's own output) keep a clean tree clean; any
+// other untracked file makes it dirty.
+func TestSnapshotLeavesOutCampaignOutput(t *testing.T) {
+	repo, commits := tableRepo(t, 0)
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(repo, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("night/"+CampaignFile, "{}")
+	write("night/findings/abc/graph.cfg", "{{}}")
+	write("runs/a/"+ResultsFile, "")
+	write("st/"+StateFindingsFile, "{}")
+	write("st/"+StateSeenFile, "")
+	s, err := SnapshotWorkTree(repo)
+	if err != nil || !s.Clean || s.Commit != commits[0] {
+		t.Fatalf("a tree whose only untracked files are cfgfuzz's output: %+v, %v; want clean at %s", s, err, commits[0])
+	}
+	write("runs/notes.txt", "source\n")
+	if s, err := SnapshotWorkTree(repo); err != nil || s.Clean {
+		t.Errorf("an untracked file beside the output: %+v, %v; want dirty", s, err)
+	}
+}
