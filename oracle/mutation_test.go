@@ -1,7 +1,7 @@
 // mutation_test.go: lint against spirv-val on mutants of valid modules.
 // Valid seeds: dispatch layouts of random graphs (structurizer + emit; the
-// "structured" strategy too when it exists), the template module of
-// shared/reference and random structured programs of its shape
+// "structured" strategy too when it exists), the template module
+// (testdata/template-module.spvasm) and random structured programs of its shape
 // (structgen_test.go), and the mended hand-written rule cases. Each mutant applies one or two random structural mutations
 // (retarget a branch, drop or move a merge, move a continue target, swap
 // continue and merge, add a selection merge, swap conditional arms, turn a

@@ -1,6 +1,6 @@
 // rules.go: the project's own checker of SPIR-V structured control flow
 // (the `rules` check and `cfgfuzz lint`). It implements rules R1-R16 of
-// shared/reference/spirv-structured-rules.md over structural dominance
+// RULES.md over structural dominance
 // (dominance over branch, merge and continue edges), for every function of
 // any module, and follows the specification where SPIRV-Tools approximates
 // (R12). Each violation names its rule, its function and its blocks.

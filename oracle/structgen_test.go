@@ -1,5 +1,5 @@
 // structgen_test.go: random structured programs as SPIR-V assembly, in the
-// shape of shared/reference/template-module.spvasm: nested selections
+// shape of testdata/template-module.spvasm: nested selections
 // (with and without else), loops with multi-block continue constructs,
 // switches with fall-through and default, and the structured exits (break
 // and continue from nested selections, switch break, return outside

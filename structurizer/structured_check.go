@@ -1,5 +1,5 @@
 // structured_check.go: the structured strategy's own checker of SPIR-V's
-// structured control-flow rules (../shared/reference/spirv-structured-rules.md,
+// structured control-flow rules (oracle/RULES.md,
 // R1..R15, following the specification 2.11 where the validator is more
 // lenient) over a Func. Dominance and post-dominance are structural: over
 // branch, merge and continue edges. Constructs are found in one walk of the

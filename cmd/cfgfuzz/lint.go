@@ -1,5 +1,5 @@
 // lint.go: `cfgfuzz lint [--json] FILE.spv...`: the oracle's structured
-// rules checker (rules R1-R16 of shared/reference/spirv-structured-rules.md,
+// rules checker (rules R1-R16 of oracle/RULES.md,
 // and the id bound rule of oracle/rules_bound.go) on any SPIR-V binary.
 // Exit 0 when every file is clean, 1 on violations, 2 when a file cannot be
 // read or split into blocks.

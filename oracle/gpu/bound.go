@@ -7,7 +7,7 @@
 //
 // The rewrite touches only back-edge blocks, with the forms structured
 // control flow allows there (SPIR-V 2.11; rules R3, R5, R6 and R12 of
-// ../shared/reference/spirv-structured-rules.md):
+// oracle/RULES.md):
 //
 //	OpBranch %header                      (latch, or a one-block loop)
 //	  -> count; OpBranchConditional %ok %header %merge
