@@ -14,8 +14,9 @@ import (
 // Signature classes of a night with a state directory.
 const (
 	// ClassNew: it showed tonight and neither the store nor the triage
-	// file knows it (or the store had it fixed: a regression), and the
-	// baseline does not share it. The only class that fails a night.
+	// file knows it, or the store had it fixed (a regression, even when
+	// the triage file says known), and the baseline does not share it.
+	// The only class that fails a night.
 	ClassNew = "new"
 	// ClassKnown: it showed tonight and the store or the triage file
 	// (known) has it, or the baseline fails the same way on all its graphs.
@@ -52,6 +53,10 @@ type StateReport struct {
 	FilterFalsePositive float64 `json:"filter_false_positive"`
 	// Reruns is the number of kept graphs re-run.
 	Reruns int `json:"reruns"`
+	// Unmatched are the triage file's lines whose signature neither the
+	// store nor tonight holds (a typo, or a signature with a space left
+	// unquoted), in line order.
+	Unmatched []TriageNote `json:"triage_unmatched,omitempty"`
 }
 
 // SignatureState is one signature's class tonight.
@@ -113,7 +118,9 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 			t.sig.rerunShowing = append(t.sig.rerunShowing, r.Graph)
 		}
 	}
+	known := map[string]bool{}
 	for k, t := range ts {
+		known[k.sig] = true
 		t.sig.RerunGraphs, t.sig.RerunShowing = t.rerunGraphs, t.rerunShowing
 		classify(&t.sig, t, st.lookup(k.sig, k.strategy), st.Triage)
 		out.Classes[t.sig.Class]++
@@ -123,6 +130,7 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 		return cmp.Or(cmp.Compare(a.Signature, b.Signature), cmp.Compare(a.Strategy, b.Strategy))
 	})
 	out.Seen = rep.Seen
+	out.Unmatched = unmatchedTriage(st.Triage, known)
 	return out
 }
 
@@ -148,10 +156,13 @@ func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[s
 		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, plural(t.rerunGraphs, "kept graph"))
 	case triaged && tr.Status == TriageIgnored:
 		s.Class, s.Reason = ClassIgnored, "triage: "+tr.Reason
-	case triaged:
-		s.Class, s.Reason = ClassKnown, "triage: "+tr.Reason
 	case stored != nil && stored.Fixed != "":
 		s.Class, s.Reason = ClassNew, "regressed: fixed since "+stored.Fixed
+		if triaged {
+			s.Reason += fmt.Sprintf(" (%s:%d says known: %s)", StateTriageFile, tr.Line, tr.Reason)
+		}
+	case triaged:
+		s.Class, s.Reason = ClassKnown, "triage: "+tr.Reason
 	case stored != nil:
 		s.Class, s.Reason = ClassKnown, "seen since "+stored.FirstSeen
 	case s.Tonight > 0 && t.allShared && t.rerunShowing == 0:

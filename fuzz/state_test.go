@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -231,17 +232,91 @@ func TestKnownNotReminimized(t *testing.T) {
 	}
 }
 
-// TestTriageFile: the format's errors name the line.
+// TestTriageFile: the format's errors name the line; a signature with a
+// space is written quoted.
 func TestTriageFile(t *testing.T) {
-	good := "# comment\n\nknown   exec:trace-mismatch  tracked upstream\nignored rules:R12\tnot ours\n"
+	good := "# comment\n\nknown   exec:trace-mismatch  tracked upstream\nignored rules:R12\tnot ours\n" +
+		"known \"structurize:crash:exit status 3\"\tcrashes on purpose\nknown \"a\\\"b\" escaped quote\n"
 	m, err := ParseTriage("triage.txt", []byte(good))
-	if err != nil || m["exec:trace-mismatch"] != (TriageEntry{TriageKnown, "tracked upstream"}) || m["rules:R12"].Status != TriageIgnored {
-		t.Errorf("parse: %v %v", m, err)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, bad := range []string{"known exec:x\n", "fixed exec:x because\n", "known a r\nignored a r\n"} {
+	want := map[string]TriageEntry{
+		"exec:trace-mismatch":             {TriageKnown, "tracked upstream", 3},
+		"rules:R12":                       {TriageIgnored, "not ours", 4},
+		"structurize:crash:exit status 3": {TriageKnown, "crashes on purpose", 5},
+		`a"b`:                             {TriageKnown, "escaped quote", 6},
+	}
+	if len(m) != len(want) {
+		t.Errorf("parsed %v, want %v", m, want)
+	}
+	for sig, e := range want {
+		if m[sig] != e {
+			t.Errorf("%s: %+v, want %+v", sig, m[sig], e)
+		}
+	}
+	for _, bad := range []string{"known exec:x\n", "fixed exec:x because\n", "known a r\nignored a r\n", "known\n",
+		"known \"open quote reason\n", "known \"sig\"reason\n", "known \"\" empty\n", "known \"sig\"\n"} {
 		if _, err := ParseTriage("triage.txt", []byte(bad)); err == nil || !strings.Contains(err.Error(), "triage.txt:") {
 			t.Errorf("%q: error %v, want one naming the line", bad, err)
 		}
+	}
+	for sig, want := range map[string]string{"exec:x": "exec:x", "structurize:crash:exit status 3": `"structurize:crash:exit status 3"`, "#x": `"#x"`} {
+		if got := TriageSignature(sig); got != want {
+			t.Errorf("TriageSignature(%q) = %s, want %s", sig, got, want)
+		}
+		line := "known " + TriageSignature(sig) + " why"
+		if m, err := ParseTriage("t", []byte(line)); err != nil || m[sig].Reason != "why" {
+			t.Errorf("%s reads back as %v, %v", line, m, err)
+		}
+	}
+}
+
+// TestClassifyTriage: a regression is new even when the triage file says
+// known; a quoted signature with spaces is triaged; a line whose
+// signature nothing holds is reported, with the signature it meant when
+// its text begins with one.
+func TestClassifyTriage(t *testing.T) {
+	const (
+		regressed = "exec:trace-mismatch"
+		crash3    = "structurize:crash:exit status 3"
+		crash4    = "structurize:crash:exit status 4"
+	)
+	triage, err := ParseTriage("triage.txt", []byte("known exec:trace-mismatch tracked upstream\n"+
+		"known \"structurize:crash:exit status 3\" on purpose\n"+
+		"ignored structurize:crash:exit status 4 upstream bug\n"+
+		"ignored rules:R99 a typo\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &State{Triage: triage, Seen: NewBloom(), Store: []StoredSignature{
+		{Signature: regressed, Outcome: OutInvalid, FirstSeen: "2026-03-01", LastSeen: "2026-03-01", Fixed: "2026-03-02"},
+	}}
+	rep := &Report{Settings: Settings{Night: "2026-03-03", Current: SpecSelf}, Findings: []Finding{
+		{Signature: regressed, Outcome: OutInvalid, Count: 2, New: 2},
+		{Signature: crash3, Outcome: OutCrash, Count: 1, New: 1},
+		{Signature: crash4, Outcome: OutCrash, Count: 1, New: 1},
+	}}
+	sr := ClassifyState(st, rep, nil)
+	got := map[string]SignatureState{}
+	for _, s := range sr.Signatures {
+		got[s.Signature] = s
+	}
+	if s := got[regressed]; s.Class != ClassNew || !strings.Contains(s.Reason, "regressed: fixed since 2026-03-02") || !strings.Contains(s.Reason, "triage.txt:1 says known") {
+		t.Errorf("%s: %s (%s), want new: a regression despite the known line", regressed, s.Class, s.Reason)
+	}
+	if s := got[crash3]; s.Class != ClassKnown {
+		t.Errorf("%s: %s (%s), want known from its quoted triage line", crash3, s.Class, s.Reason)
+	}
+	if s := got[crash4]; s.Class != ClassNew {
+		t.Errorf("%s: %s (%s), want new: its triage line is unquoted", crash4, s.Class, s.Reason)
+	}
+	want := []TriageNote{{Line: 3, Signature: "structurize:crash:exit", Meant: crash4}, {Line: 4, Signature: "rules:R99"}}
+	if !slices.Equal(sr.Unmatched, want) {
+		t.Errorf("unmatched triage lines %+v, want %+v", sr.Unmatched, want)
+	}
+	if n := sr.Unmatched[0].String(); !strings.Contains(n, "triage.txt:3") || !strings.Contains(n, `"structurize:crash:exit status 4"`) {
+		t.Errorf("note %q names neither the line nor the quoted signature", n)
 	}
 }
 

@@ -63,6 +63,12 @@ func stateMarkdown(rep *Report) string {
 		b.WriteString("\n")
 		stateTable(&b, rep)
 	}
+	if len(rep.State.Unmatched) > 0 {
+		b.WriteString("\n")
+		for _, n := range rep.State.Unmatched {
+			fmt.Fprintf(&b, "- %s\n", mdCell(n.String()))
+		}
+	}
 	return b.String()
 }
 
@@ -75,6 +81,9 @@ func stateHTML(rep *Report) string {
 	fmt.Fprintf(&b, "<h2>Signatures against the state</h2><p>%s</p>", html.EscapeString(stateProse(rep)))
 	if len(rep.State.Signatures) > 0 {
 		b.WriteString(mdTableHTML(func(sb *strings.Builder) { stateTable(sb, rep) }))
+	}
+	for _, n := range rep.State.Unmatched {
+		fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(n.String()))
 	}
 	return b.String()
 }

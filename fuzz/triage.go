@@ -5,9 +5,14 @@
 //	ignored SIGNATURE  REASON...
 //
 // fields separated by spaces or tabs, the reason the rest of the line and
-// required; blank lines and lines starting with # are comments. A known
-// signature is not new even on the first night it shows; an ignored one is
-// reported as ignored and never fails a night. STATE.md documents it.
+// required; blank lines and lines starting with # are comments. A
+// signature that holds a space (structurize:crash:exit status N) is
+// written in double quotes, with Go's escapes. A known signature is not
+// new even on the first night it shows, unless the store had it fixed (a
+// regression is new); an ignored one is reported as ignored and never
+// fails a night. A line naming a signature that neither the store nor
+// tonight knows is reported (StateReport.Unmatched), as a typo would be.
+// STATE.md documents it.
 package fuzz
 
 import (
@@ -15,6 +20,8 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -28,6 +35,8 @@ const (
 type TriageEntry struct {
 	Status string `json:"status"`
 	Reason string `json:"reason"`
+	// Line is the entry's line in the file, for the notes about it.
+	Line int `json:"-"`
 }
 
 // ReadTriage reads a triage file by signature; a missing file is empty.
@@ -52,17 +61,99 @@ func ParseTriage(name string, data []byte) (map[string]TriageEntry, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		f := strings.Fields(line)
-		if len(f) < 3 {
-			return nil, fmt.Errorf("%s:%d: want STATUS SIGNATURE REASON, got %q", name, n, line)
+		status, sig, reason, err := triageFields(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
 		}
-		if f[0] != TriageKnown && f[0] != TriageIgnored {
-			return nil, fmt.Errorf("%s:%d: status %q: want known or ignored", name, n, f[0])
+		if _, dup := out[sig]; dup {
+			return nil, fmt.Errorf("%s:%d: signature %s triaged twice", name, n, TriageSignature(sig))
 		}
-		if _, dup := out[f[1]]; dup {
-			return nil, fmt.Errorf("%s:%d: signature %s triaged twice", name, n, f[1])
-		}
-		out[f[1]] = TriageEntry{Status: f[0], Reason: strings.Join(f[2:], " ")}
+		out[sig] = TriageEntry{Status: status, Reason: reason, Line: n}
 	}
 	return out, sc.Err()
+}
+
+// triageFields splits a line into its status, signature (unquoted) and
+// reason.
+func triageFields(line string) (status, sig, reason string, err error) {
+	malformed := fmt.Errorf("want STATUS SIGNATURE REASON, got %q", line)
+	i := strings.IndexAny(line, " \t")
+	if i < 0 {
+		return "", "", "", malformed
+	}
+	status, rest := line[:i], strings.TrimLeft(line[i:], " \t")
+	if status != TriageKnown && status != TriageIgnored {
+		return "", "", "", fmt.Errorf("status %q: want known or ignored", status)
+	}
+	if strings.HasPrefix(rest, `"`) {
+		q, qerr := strconv.QuotedPrefix(rest)
+		if qerr != nil {
+			return "", "", "", fmt.Errorf("the quoted signature does not end: %s", rest)
+		}
+		sig, _ = strconv.Unquote(q)
+		rest = rest[len(q):]
+		if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+			return "", "", "", fmt.Errorf("want a space after the quoted signature %s", q)
+		}
+	} else {
+		j := strings.IndexAny(rest, " \t")
+		if j < 0 {
+			return "", "", "", malformed
+		}
+		sig, rest = rest[:j], rest[j:]
+	}
+	reason = strings.Join(strings.Fields(rest), " ")
+	if sig == "" || reason == "" {
+		return "", "", "", malformed
+	}
+	return status, sig, reason, nil
+}
+
+// TriageSignature is sig as a triage line writes it: as it is, or quoted
+// when it holds a space, a tab, a quote or nothing.
+func TriageSignature(sig string) string {
+	if sig == "" || strings.ContainsAny(sig, " \t\"") || strings.HasPrefix(sig, "#") {
+		return strconv.Quote(sig)
+	}
+	return sig
+}
+
+// TriageNote is a triage line whose signature neither the store nor
+// tonight holds: a typo, or a signature with a space left unquoted
+// (Meant: the signature the line's text begins with, "" none).
+type TriageNote struct {
+	Line      int    `json:"line"`
+	Signature string `json:"signature"`
+	Meant     string `json:"meant,omitempty"`
+}
+
+// String is the note as the summary and report.md print it.
+func (n TriageNote) String() string {
+	s := fmt.Sprintf("%s:%d: %s matches no signature of the store or tonight", StateTriageFile, n.Line, TriageSignature(n.Signature))
+	if n.Meant != "" {
+		s += fmt.Sprintf("; for %q write the signature in double quotes: %s", n.Meant, TriageSignature(n.Meant))
+	}
+	return s
+}
+
+// unmatchedTriage lists the triage lines whose signature known lacks, in
+// line order, each with the known signature the line's text begins with
+// (the longest), as a signature with a space reads when left unquoted.
+func unmatchedTriage(triage map[string]TriageEntry, known map[string]bool) []TriageNote {
+	var out []TriageNote
+	for sig, e := range triage {
+		if known[sig] {
+			continue
+		}
+		note := TriageNote{Line: e.Line, Signature: sig}
+		text := sig + " " + e.Reason
+		for k := range known {
+			if strings.HasPrefix(text, k+" ") && len(k) > len(note.Meant) {
+				note.Meant = k
+			}
+		}
+		out = append(out, note)
+	}
+	slices.SortFunc(out, func(a, b TriageNote) int { return a.Line - b.Line })
+	return out
 }

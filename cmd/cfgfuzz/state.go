@@ -89,5 +89,8 @@ func stateSummary(rep *fuzz.Report) string {
 	for _, sig := range s.Signatures {
 		fmt.Fprintf(&b, "  %s %s%s: %s\n", sig.Class, sig.Signature, onStrategy(sig.Strategy), sig.Reason)
 	}
+	for _, n := range s.Unmatched {
+		fmt.Fprintf(&b, "  note: %s\n", n)
+	}
 	return b.String()
 }
