@@ -67,7 +67,11 @@ type Built struct {
 func ResolveRevision(rev string, opt BuildOptions) (string, error) {
 	out, err := git(opt.Repo, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
 	if err != nil {
-		return "", fmt.Errorf("revision %q: not a commit of this repository", rev)
+		top, terr := repoTop(opt.Repo)
+		if terr != nil {
+			return "", fmt.Errorf("revision %q: %v", rev, terr)
+		}
+		return "", fmt.Errorf("revision %q: not a commit of the git repository %s", rev, top)
 	}
 	return strings.TrimSpace(out), nil
 }
@@ -200,10 +204,16 @@ type BuildError struct {
 	Command string
 	Err     error
 	Output  string
+	// Serving: the build finished but its serve command cannot run.
+	Serving bool
 }
 
 func (e *BuildError) Error() string {
-	return fmt.Sprintf("building %s (%s): %v\n%s", short(e.Rev), e.Command, e.Err, e.Output)
+	verb := "building"
+	if e.Serving {
+		verb = "serving the build of"
+	}
+	return strings.TrimSuffix(fmt.Sprintf("%s %s (%s): %v\n%s", verb, short(e.Rev), e.Command, e.Err, e.Output), "\n")
 }
 
 // IsBuildError reports whether err is a failed build command (not git

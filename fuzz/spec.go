@@ -314,7 +314,7 @@ func resolveBuilt(s Spec, p Project, opt BuildOptions, popt ProcessOptions) (Sid
 	s.Rev, s.WorkTree = rev.Commit, rev.Tree
 	f := ServeBuilt(s.String(), p, b, popt)
 	if err := preflight(f, preflightLimit); err != nil {
-		return f, s, &BuildError{Rev: rev, Command: p.Serve, Err: err}
+		return f, s, &BuildError{Rev: rev, Command: p.Serve, Err: err, Serving: true}
 	}
 	return f, s, nil
 }

@@ -81,7 +81,18 @@ type storeFile struct {
 // revision: what `compare --baseline last-good` compares against.
 type GoodNight struct {
 	Night    string `json:"night"`
-	Revision string `json:"revision"` // the commit (of cfgfuzz, or of --repo's repository)
+	Revision string `json:"revision"` // the commit (of cfgfuzz, or of Repo)
+	// Repo is the repository of a repo:DIR@REV current side; "" for a
+	// revision of cfgfuzz.
+	Repo string `json:"repo,omitempty"`
+}
+
+// Spec is the good night's revision as a structurizer spec.
+func (g GoodNight) Spec() string {
+	if g.Repo != "" {
+		return Spec{Kind: SpecRepo, Repo: g.Repo, Rev: g.Revision}.String()
+	}
+	return Spec{Kind: SpecRev, Rev: g.Revision}.String()
 }
 
 // State is a state directory as read at the start of a night.
@@ -257,7 +268,7 @@ func goodNight(rep *Report) *GoodNight {
 	if err != nil || (sp.Kind != SpecRev && sp.Kind != SpecRepo) || sp.WorkTree != "" || !isCommitHash(sp.Rev) {
 		return nil
 	}
-	return &GoodNight{Night: rep.Settings.Night, Revision: sp.Rev}
+	return &GoodNight{Night: rep.Settings.Night, Revision: sp.Rev, Repo: sp.Repo}
 }
 
 // isCommitHash says whether rev is a full hexadecimal object name (a

@@ -388,11 +388,11 @@ func TestStateRecordsLastGoodNight(t *testing.T) {
 		buggy         bool
 		want          *GoodNight
 	}{
-		{"2026-12-01", "rev:" + rev('a'), false, &GoodNight{"2026-12-01", rev('a')}},
-		{"2026-12-02", "rev:" + rev('b'), true, &GoodNight{"2026-12-01", rev('a')}},
-		{"2026-12-03", "rev:" + rev('c') + "+dirty:" + rev('d'), false, &GoodNight{"2026-12-01", rev('a')}},
-		{"2026-12-04", "rev:HEAD", false, &GoodNight{"2026-12-01", rev('a')}},
-		{"2026-12-05", "repo:/src/app@" + rev('e'), false, &GoodNight{"2026-12-05", rev('e')}},
+		{"2026-12-01", "rev:" + rev('a'), false, &GoodNight{"2026-12-01", rev('a'), ""}},
+		{"2026-12-02", "rev:" + rev('b'), true, &GoodNight{"2026-12-01", rev('a'), ""}},
+		{"2026-12-03", "rev:" + rev('c') + "+dirty:" + rev('d'), false, &GoodNight{"2026-12-01", rev('a'), ""}},
+		{"2026-12-04", "rev:HEAD", false, &GoodNight{"2026-12-01", rev('a'), ""}},
+		{"2026-12-05", "repo:/src/app@" + rev('e'), false, &GoodNight{"2026-12-05", rev('e'), "/src/app"}},
 	} {
 		night(t, dir, n.date, uint64(i+1), 40, func(c *Config) {
 			side := SideFactory{New: func() (Side, error) { return &InProcess{}, nil }}
@@ -408,6 +408,9 @@ func TestStateRecordsLastGoodNight(t *testing.T) {
 		}
 		if st.LastGood == nil || *st.LastGood != *n.want {
 			t.Errorf("after night %s on %s (bug %v): last good %+v, want %+v", n.date, n.current, n.buggy, st.LastGood, n.want)
+		}
+		if want := "repo:/src/app@" + rev('e'); n.want.Repo != "" && st.LastGood.Spec() != want {
+			t.Errorf("after night %s: last good spec %s, want %s", n.date, st.LastGood.Spec(), want)
 		}
 	}
 }

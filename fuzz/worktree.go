@@ -128,6 +128,9 @@ func repoTop(dir string) (string, error) {
 		if d == "" {
 			d = "."
 		}
+		if _, serr := os.Stat(d); serr != nil {
+			return "", fmt.Errorf("%s: no such directory", d)
+		}
 		return "", fmt.Errorf("%s: not inside a git repository", d)
 	}
 	return top, nil

@@ -114,3 +114,25 @@ func TestSnapshotLeavesOutCampaignOutput(t *testing.T) {
 		t.Errorf("an untracked file beside the output: %+v, %v; want dirty", s, err)
 	}
 }
+
+// TestServeFailureNamed: a build whose serve command cannot run is a build
+// error that says it was serving, and a revision the repository lacks is
+// refused naming the repository.
+func TestServeFailureNamed(t *testing.T) {
+	repo, _ := tableRepo(t, 0)
+	s := MustParseSpec("repo:x@HEAD")
+	s.Repo = repo
+	_, _, err := Resolve(s, ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Build: "true", Serve: "./no-such-server"}})
+	if !IsBuildError(err) || !strings.HasPrefix(err.Error(), "serving the build of ") || !strings.Contains(err.Error(), "./no-such-server") {
+		t.Errorf("a serve command that cannot run: %v, want a build error saying it was serving", err)
+	}
+	s.Rev = "no-such-tag"
+	_, _, err = Resolve(s, ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Build: "true", Serve: "cat"}})
+	if err == nil || !strings.Contains(err.Error(), "not a commit of the git repository "+repo) {
+		t.Errorf("a missing revision: %v, want one naming %s", err, repo)
+	}
+	s.Repo = filepath.Join(repo, "no-such-dir")
+	if _, _, err = Resolve(s, ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Build: "true", Serve: "cat"}}); err == nil || !strings.Contains(err.Error(), "no such directory") {
+		t.Errorf("a repository that does not exist: %v", err)
+	}
+}

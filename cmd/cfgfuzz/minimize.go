@@ -10,6 +10,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -42,7 +43,7 @@ type minimizeFlags struct {
 
 func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.signature, "signature", "", "the signature to keep (default: the graph's own failure)")
-	fs.StringVar(&mf.baseline, "baseline", "", "a git revision whose structurizer must pass every candidate (built once into the cache by the campaign engine); the failure must be new")
+	fs.StringVar(&mf.baseline, "baseline", "", "the baseline, which must pass every candidate (the failure must be new): a git revision `REV` of cfgfuzz, or a structurizer spec (repo:DIR@REV for a revision of your own repository, cmd:CMD, ...), built once into the cache as a campaign's baseline is")
 	fs.StringVar(&mf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.BoolVar(&mf.listFaults, "list-faults", false, listFaultsUsage)
 	fs.StringVar(&mf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
@@ -218,20 +219,19 @@ func (mf minimizeFlags) options(stderr io.Writer) (corpus.Options, error) {
 	return opt, nil
 }
 
-// baselinePredicate builds the revision with the campaign engine's
-// baseline runner (fuzz.BuildRevision: a detached git worktree, the binary
-// cached by commit) and judges each candidate on it through protocol v1.
+// baselinePredicate judges each candidate on the baseline: a structurizer
+// spec, or a bare revision of cfgfuzz (revisionSpec), built once into the
+// cache as a campaign's baseline is and served through protocol v1.
 func baselinePredicate(rev string, mf minimizeFlags, stderr io.Writer) (corpus.Predicate, error) {
-	bo := fuzz.BuildOptions{Log: stderr}
-	commit, err := fuzz.ResolveRevision(rev, bo)
+	spec, err := revisionSpec(rev, "")
 	if err != nil {
 		return nil, err
 	}
-	bin, err := fuzz.BuildRevision(commit, bo)
+	f, _, err := sideFor(context.Background(), spec, nil, fuzz.ProcessOptions{MaxAnswer: int(mf.maxAnswer)}, stderr)
 	if err != nil {
-		return nil, fmt.Errorf("building the baseline %s: %w", rev, err)
+		return nil, fmt.Errorf("the baseline %s: %w", rev, err)
 	}
-	return sidePredicate(fuzz.ProcessFactory("baseline "+commit[:12], []string{bin}, ""), proto.Options{Strategy: mf.strategy, Registers: mf.registers}, mf.runnerOptions(), mf.graphTimeout)
+	return sidePredicate(f, proto.Options{Strategy: mf.strategy, Registers: mf.registers}, mf.runnerOptions(), mf.graphTimeout)
 }
 
 // sidePredicate judges candidates on a campaign side (a protocol process

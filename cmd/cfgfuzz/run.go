@@ -87,7 +87,11 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.state, "state", "", "state `DIR` kept from night to night (fuzz/STATE.md): graphs already checked are skipped, the kept graphs of its signatures re-run, every signature classed new, known, ignored or fixed; exit 1 only for new ones")
 	fs.StringVar(&f.night, "night", "", "with --state: the night's `DATE` (YYYY-MM-DD) the findings are recorded under; default today (UTC). Give every shard of a night the same")
 	f.guide.define(fs)
-	fs.StringVar(&f.baseline, "baseline", "", "compare with git revision `REV` (its cmd/structurize, or with --repo its build, made once and cached; or a structurizer spec); last-good: the --state directory's last good night's revision, HEAD~1 before there is one")
+	baselineUsage := "compare with git revision `REV` of cfgfuzz (its cmd/structurize, made once and cached) or a structurizer spec (repo:DIR@REV: a revision of your own repository, built as its " + fuzz.ConfigFile + " says); last-good: the --state directory's last good night's revision, HEAD~1 before there is one"
+	if compare {
+		baselineUsage = "compare with git revision `REV` (its cmd/structurize, or with --repo its build, made once and cached; or a structurizer spec); last-good: the --state directory's last good night's revision, HEAD~1 before there is one"
+	}
+	fs.StringVar(&f.baseline, "baseline", "", baselineUsage)
 	if compare {
 		fs.StringVar(&f.current, "current", "", "the current side: git revision `REV` (built as the baseline is), self (the structurizer inside this binary), or a structurizer spec; default: the working tree (HEAD+dirty, uncommitted changes included) inside a git repository of cfgfuzz or with --repo, else self")
 		fs.StringVar(&f.repo, "repo", "", "compare revisions of the git repository `DIR` instead of cfgfuzz's own: each checked out in a worktree, built with --build and served with --serve (or DIR/"+fuzz.ConfigFile+")")
@@ -547,14 +551,37 @@ func sideFor(ctx context.Context, desc string, project *fuzz.Project, popt fuzz.
 
 // sideSpec reads a --baseline or --current value: self, isolated or a
 // structurizer spec as it is, else a revision: of --repo's repository
-// when given, else of cfgfuzz's own.
+// when given, else of cfgfuzz's own (revisionSpec).
 func (f *campaignFlags) sideSpec(v string) (string, error) {
-	switch {
-	case v == fuzz.SpecSelf || v == fuzz.SpecIsolated || strings.HasPrefix(v, "rev:") || strings.HasPrefix(v, "cmd:") || strings.HasPrefix(v, "repo:"):
+	if f.repo != "" && !isSpec(v) {
+		return "repo:" + f.repo + "@" + v, nil
+	}
+	hint := ""
+	if f.compare {
+		hint = ", or give --repo DIR"
+	}
+	return revisionSpec(v, hint)
+}
+
+// isSpec reports whether v is written as a structurizer spec rather than
+// a bare revision.
+func isSpec(v string) bool {
+	return v == fuzz.SpecSelf || v == fuzz.SpecIsolated || strings.HasPrefix(v, "rev:") || strings.HasPrefix(v, "cmd:") || strings.HasPrefix(v, "repo:")
+}
+
+// revisionSpec is a --baseline value as a spec: a spec as it is (checked),
+// a bare revision as rev:REV, a commit of cfgfuzz, which needs a git
+// repository of cfgfuzz around the current directory; elsewhere the error
+// says how to name a revision of the user's own repository (hint adds the
+// command's own way).
+func revisionSpec(v, hint string) (string, error) {
+	if isSpec(v) {
 		spec, err := fuzz.ParseSpec(v)
 		return spec.String(), err
-	case f.repo != "":
-		return "repo:" + f.repo + "@" + v, nil
+	}
+	if !fuzz.IsOwnRepo("") {
+		wd, _ := os.Getwd()
+		return "", fmt.Errorf("revision %q: a bare revision names a commit of cfgfuzz, and %s is not inside a git repository of cfgfuzz; for a revision of your own structurizer's repository give repo:DIR@%s%s", v, wd, v, hint)
 	}
 	return "rev:" + v, nil
 }

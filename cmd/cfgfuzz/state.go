@@ -53,8 +53,9 @@ func (f *campaignFlags) loadState() (*fuzz.State, error) {
 const lastGoodBaseline = "last-good"
 
 // lastGood resolves --baseline last-good: the revision the --state
-// directory's last good night ran (fuzz.GoodNight), or HEAD~1 while it has
-// none, saying which on stderr. Any other value is returned as it is.
+// directory's last good night ran (fuzz.GoodNight; as a repo:DIR@REV spec
+// when that night ran a revision of a repository other than --repo's), or
+// HEAD~1 while it has none, saying which on stderr. Any other value is returned as it is.
 func (f *campaignFlags) lastGood(baseline string, stderr io.Writer) (string, error) {
 	if baseline != lastGoodBaseline {
 		return baseline, nil
@@ -67,8 +68,12 @@ func (f *campaignFlags) lastGood(baseline string, stderr io.Writer) (string, err
 		return "", err
 	}
 	if g := st.LastGood; g != nil {
-		fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s, the last good night (%s)\n", lastGoodBaseline, g.Revision, g.Night)
-		return g.Revision, nil
+		rev := g.Revision
+		if g.Repo != "" && g.Repo != f.repo {
+			rev = g.Spec() // a revision of the repository that night ran
+		}
+		fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s, the last good night (%s)\n", lastGoodBaseline, rev, g.Night)
+		return rev, nil
 	}
 	fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s records no good night yet: HEAD~1\n", lastGoodBaseline, f.state)
 	return "HEAD~1", nil

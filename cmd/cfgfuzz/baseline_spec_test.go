@@ -1,0 +1,69 @@
+// baseline_spec_test.go: how a --baseline value becomes a spec. A bare
+// revision is cfgfuzz's own and is refused, saying how to name one of the
+// user's repository, outside a git repository of cfgfuzz (for run,
+// compare and minimize alike); last-good names the repository its night
+// ran.
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+func TestBareRevisionOutsideCfgfuzz(t *testing.T) {
+	if spec, err := revisionSpec("v1", ""); err != nil || spec != "rev:v1" {
+		t.Fatalf("inside cfgfuzz's repository: %q, %v; want rev:v1", spec, err)
+	}
+	t.Chdir(t.TempDir())
+	for _, v := range []string{"repo:/src/app@v1", "cmd:./adapter", "self"} {
+		if _, err := revisionSpec(v, ""); err != nil {
+			t.Errorf("%s outside: %v, want the spec as it is", v, err)
+		}
+	}
+	_, err := revisionSpec("v1", "")
+	if err == nil || !strings.Contains(err.Error(), "repo:DIR@v1") || !strings.Contains(err.Error(), "not inside a git repository of cfgfuzz") {
+		t.Errorf("a bare revision outside: %v, want a refusal naming repo:DIR@v1", err)
+	}
+	for _, args := range [][]string{
+		{"run", "--baseline", "v1", "--graphs", "5"},
+		{"compare", "--baseline", "v1", "--graphs", "5"},
+	} {
+		args = append(args, "--out", filepath.Join(t.TempDir(), "out"))
+		code, stdout, stderr := runCmd(args, "")
+		if code != 2 || !strings.Contains(stderr, "repo:DIR@v1") || strings.Contains(stderr+stdout, "go build") {
+			t.Errorf("cfgfuzz %s: exit %d, stderr %q; want 2 and the refusal, nothing built", strings.Join(args, " "), code, stderr)
+		}
+	}
+	if code, _, stderr := runCmd([]string{"compare", "--baseline", "v1", "--graphs", "5", "--out", filepath.Join(t.TempDir(), "out")}, ""); code != 2 || !strings.Contains(stderr, "--repo DIR") {
+		t.Errorf("compare: exit %d, %q; want the --repo hint", code, stderr)
+	}
+	g := filepath.Join(t.TempDir(), "g.cfg")
+	os.WriteFile(g, []byte("{{1, 2}, {2}, {}}\n"), 0o644)
+	if code, _, stderr := runCmd([]string{"minimize", "--inject", "swap-arms", "--baseline", "v1", g}, ""); code != 2 || !strings.Contains(stderr, "repo:DIR@v1") {
+		t.Errorf("minimize --baseline v1 outside: exit %d, %q; want 2 and the refusal", code, stderr)
+	}
+}
+
+// TestLastGoodNamesItsRepository: a good night of repo:DIR@REV is that
+// repository's revision for a command without --repo, and the bare
+// revision for compare --repo DIR.
+func TestLastGoodNamesItsRepository(t *testing.T) {
+	state := t.TempDir()
+	rev := strings.Repeat("e", 40)
+	os.WriteFile(filepath.Join(state, fuzz.StateFindingsFile),
+		[]byte(`{"schema": "`+fuzz.StateSchema+`", "signatures": [], "last_good": {"night": "2026-12-01", "revision": "`+rev+`", "repo": "/src/app"}}`), 0o644)
+	var log strings.Builder
+	f := &campaignFlags{state: state}
+	if got, err := f.lastGood(lastGoodBaseline, &log); err != nil || got != "repo:/src/app@"+rev {
+		t.Errorf("without --repo: %q, %v; want repo:/src/app@%s", got, err, rev)
+	}
+	f = &campaignFlags{state: state, repo: "/src/app"}
+	if got, err := f.lastGood(lastGoodBaseline, &log); err != nil || got != rev {
+		t.Errorf("with --repo /src/app: %q, %v; want the bare revision", got, err)
+	}
+	t.Log(log.String())
+}
