@@ -136,9 +136,10 @@ func Run(c Config) (*Outcome, error) {
 	rep := BuildReport(c.Settings, all)
 	rep.Throughput = Throughput{Seconds: time.Since(start).Seconds(), Workers: c.Workers, Resumed: len(old)}
 	for i := range fresh {
-		if fresh[i].Skipped {
+		switch {
+		case fresh[i].Skipped:
 			rep.Throughput.Skipped++
-		} else {
+		case !fresh[i].Seen: // a graph an earlier night checked is not run
 			rep.Throughput.Graphs++
 		}
 	}

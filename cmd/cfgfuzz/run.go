@@ -330,7 +330,11 @@ func summaryLines(rep *fuzz.Report) string {
 	if byState {
 		fmt.Fprintf(&b, "%d findings (%d signatures), classed against the state:\n", countFindings(rep), len(rep.Findings))
 	} else {
-		fmt.Fprintf(&b, "%d findings (%d signatures), %d new\n", countFindings(rep), len(rep.Findings), rep.NewFindings)
+		against := ""
+		if rep.State != nil {
+			against = " against the baseline" // the state's classes follow
+		}
+		fmt.Fprintf(&b, "%d findings (%d signatures), %d new%s\n", countFindings(rep), len(rep.Findings), rep.NewFindings, against)
 	}
 	b.WriteString(stateSummary(rep))
 	for _, fd := range rep.Findings {

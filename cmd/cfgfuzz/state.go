@@ -97,5 +97,9 @@ func stateSummary(rep *fuzz.Report) string {
 	for _, n := range s.Unmatched {
 		fmt.Fprintf(&b, "  note: %s\n", n)
 	}
+	if s.Seen > 0 && s.Seen >= rep.Graphs {
+		fmt.Fprintf(&b, "  note: %d of the night's %d graphs were checked on an earlier night and skipped; give each night its own --seed (the date, as the nightly workflow does) so that the budget goes to graphs not checked yet\n",
+			s.Seen, s.Seen+rep.Graphs)
+	}
 	return b.String()
 }

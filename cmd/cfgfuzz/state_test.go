@@ -173,3 +173,21 @@ func TestNightsExternalStructurizer(t *testing.T) {
 		t.Errorf("night 2, the bug removed: exit %d, classes %v, %d re-runs; want 0, fixed, re-runs", code, classOf(two), two.State.Reruns)
 	}
 }
+
+// TestSameSeedNightSaysSo: a night whose graphs an earlier night checked
+// (the same seed) runs none of them, reports no rate for them, and says
+// to give each night its own seed.
+func TestSameSeedNightSaysSo(t *testing.T) {
+	state := t.TempDir()
+	args := func(date string) []string {
+		return []string{"run", "--graphs", "60", "--seed", "5", "--state", state, "--night", date, "--progress", "none", "--out", filepath.Join(t.TempDir(), "out")}
+	}
+	if code, out, errs := runCmd(args("2026-03-01"), ""); code != 0 || strings.Contains(out, "own --seed") {
+		t.Fatalf("night 1: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCmd(args("2026-03-02"), "")
+	t.Logf("night 2: exit %d\n%s%s", code, out, errs)
+	if code != 0 || !strings.Contains(out, "this run 0 in") || !strings.Contains(out, " 0 distinct graphs/s") || !strings.Contains(out, "give each night its own --seed") {
+		t.Errorf("night 2 on the same seed: want 0 graphs run, a rate of 0 and the note")
+	}
+}
