@@ -50,42 +50,48 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "\nFind the first commit on the first-parent chain from --good to --bad whose verdict on the graph")
 		fmt.Fprintln(fs.Output(), "(outcome and signature) differs from the good commit's. Each commit tested is built once (cached)")
 		fmt.Fprintln(fs.Output(), "and served as compare does; a commit whose build fails is skipped.")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 found, 2 usage, build or harness error.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 found; 2 usage, build or harness error, the good and bad commits giving the same")
+		fmt.Fprintln(fs.Output(), "verdict, or an answer not narrowed to one commit (skipped commits hide which of several it is).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}
 	files := fs.Args()
-	if err := bisectMain(f, files, stdin, stdout, stderr); err != nil {
+	res, err := bisectMain(f, files, stdin, stdout, stderr)
+	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz bisect: %v\n", err)
+		return exitUsage
+	}
+	if n := len(res.Candidates); n > 0 {
+		fmt.Fprintf(stderr, "cfgfuzz bisect: not narrowed to one commit: one of %d candidates, %d of which did not build\n", n+1, n)
 		return exitUsage
 	}
 	return exitOK
 }
 
-func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr io.Writer) (*fuzz.BisectResult, error) {
 	if f.good == "" || f.bad == "" || len(files) != 1 {
-		return fmt.Errorf("want --good REV --bad REV and one GRAPH-FILE")
+		return nil, fmt.Errorf("want --good REV --bad REV and one GRAPH-FILE")
 	}
 	items, err := readGraphs(files, stdin)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(items) != 1 {
-		return fmt.Errorf("%s holds %d graphs, want one", files[0], len(items))
+		return nil, fmt.Errorf("%s holds %d graphs, want one", files[0], len(items))
 	}
 	g := items[0].Graph
 	specOf, err := f.specOf()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	c := fuzz.Config{Settings: fuzz.Settings{Seed: f.seed, Timeout: fuzz.Duration(f.timeout), Strategy: f.strategy, Walks: f.walks}}
 	if f.checks != "" {
 		c.Checks = oracle.ResolveChecks(f.checks)
 	}
 	if err := validateOptions(f.strategy, nil); err != nil {
-		return err
+		return nil, err
 	}
 	opt := fuzz.BisectOptions{Good: f.good, Bad: f.bad, Repo: f.repo, SpecOf: specOf, Log: stderr,
 		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: stderr}, Project: fuzz.Project{Build: f.build, Serve: f.serve}},
@@ -95,10 +101,10 @@ func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr i
 		}}
 	res, err := fuzz.Bisect(opt)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	printBisect(res, f, specOf, files[0], stdout)
-	return nil
+	return res, nil
 }
 
 // specOf is how a commit is built and served: a revision of --repo's

@@ -53,6 +53,19 @@ func TestBisectFindsTheCommitThatPlantsTheBug(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr, "SyntaxError") {
 		t.Errorf("a good commit that does not build: exit %d\n%s", code, stderr)
 	}
+
+	// A first differing commit right after one that does not build leaves
+	// two candidates: an incomplete answer, exit 2.
+	writeFile(t, toy, toyServer(0))
+	good2 := commitAll(t, repo, "toy: the bug removed")
+	writeFile(t, toy, "def broken(:\n")
+	broken2 := commitAll(t, repo, "toy: a syntax error again")
+	writeFile(t, toy, toyServer(3))
+	planted2 := commitAll(t, repo, "toy: the bug planted again")
+	code, stdout, stderr = cliIn(t, t.TempDir(), "bisect", "--repo", repo, "--good", good2, "--bad", planted2, graph)
+	if code != exitUsage || !strings.Contains(stdout, "is one of (the others were skipped): "+broken2+" "+planted2) || !strings.Contains(stderr, "not narrowed to one commit") {
+		t.Errorf("a culprit hidden by a failed build: exit %d, want 2 and both candidates\n%s%s", code, stdout, stderr)
+	}
 }
 
 func TestBisectCfgfuzzsOwnHistory(t *testing.T) {

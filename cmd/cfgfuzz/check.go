@@ -150,13 +150,18 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer side.Close()
 	seam := fuzz.SideStructurizer(side, popt, lim.timeout)
+	asked := askedStrategy(cf.strategy, spec)
 	if !cf.json {
-		fmt.Fprintf(stderr, "cfgfuzz check: %d graphs, structurizer %s, strategy %s, checks %s\n", len(items), spec, strategyName(cf.strategy), strings.Join(orc.Checks(), ","))
+		shown := asked
+		if shown == "" {
+			shown = "its own (none asked)"
+		}
+		fmt.Fprintf(stderr, "cfgfuzz check: %d graphs, structurizer %s, strategy %s, checks %s\n", len(items), spec, shown, strings.Join(orc.Checks(), ","))
 	}
 	code, failed := exitOK, 0
 	enc := json.NewEncoder(stdout)
 	for i, it := range items {
-		rec := checkOne(it, seam, strategyName(cf.strategy), orc, lim.checks)
+		rec := checkOne(it, seam, asked, orc, lim.checks)
 		rec.Structurizer, rec.Schema = spec.String(), checkSchema
 		if rec.Outcome == outcomeError && rec.Checks == nil && strings.HasPrefix(rec.Reason, "checks: no verdict") {
 			// The abandoned judgement still holds the side and the
@@ -205,6 +210,17 @@ func resolveChecks(spec string, allowFallbacks bool) []string {
 		return nil
 	}
 	return oracle.ResolveChecks(spec)
+}
+
+// askedStrategy is the strategy a check asks of spec's structurizer:
+// --strategy, else cfgfuzz's default for cfgfuzz's own (in-process,
+// isolated, a revision); another program is asked none ("") and
+// structurizes its own way.
+func askedStrategy(s string, spec fuzz.Spec) string {
+	if s == "" && !spec.IsSelf() && spec.Kind != fuzz.SpecRev {
+		return ""
+	}
+	return strategyName(s)
 }
 
 func strategyName(s string) string {

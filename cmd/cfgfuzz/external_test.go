@@ -102,8 +102,8 @@ func TestCheckExternalStructurizer(t *testing.T) {
 		t.Fatalf("self: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, errs := runCmd([]string{"check", "--structurizer", plantedSpec(t), "-"}, g)
-	if code != exitFail || !strings.HasPrefix(out, "FAIL exec:") || !strings.Contains(errs, "structurizer cmd:") {
-		t.Errorf("planted: exit %d\n%s%s", code, out, errs)
+	if code != exitFail || !strings.HasPrefix(out, "FAIL exec:") || !strings.Contains(errs, "structurizer cmd:") || !strings.Contains(errs, "strategy its own (none asked)") {
+		t.Errorf("planted: exit %d, want a failure and a header that asks no strategy\n%s%s", code, out, errs)
 	}
 	const loop = "{{1}, {1, 2}, {}}\n" + g
 	for mode, sig := range map[string]string{

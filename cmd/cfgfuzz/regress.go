@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -84,6 +85,11 @@ func defaultRegressionsDir() (string, error) {
 
 // regress replays dir and reports.
 func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error) {
+	if rf.junit != "" {
+		if st, err := os.Stat(filepath.Dir(rf.junit)); err != nil || !st.IsDir() {
+			return exitUsage, fmt.Errorf("--junit %s: the directory %s does not exist", rf.junit, filepath.Dir(rf.junit))
+		}
+	}
 	rs, bad, err := corpus.LoadRegressionsEach(dir)
 	if err != nil {
 		return exitUsage, err

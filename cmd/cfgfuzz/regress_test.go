@@ -215,4 +215,9 @@ func TestRegressBrokenFile(t *testing.T) {
 	if code := run([]string{"regress", missing}, strings.NewReader(""), &out, &errOut); code != exitUsage || !strings.Contains(errOut.String(), "no such file or directory") {
 		t.Errorf("a missing directory: exit %d, want 2 saying it does not exist\n%s", code, errOut.String())
 	}
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"regress", dir, "--junit", filepath.Join(missing, "r.xml")}, strings.NewReader(""), &out, &errOut); code != exitUsage || out.Len() != 0 || !strings.Contains(errOut.String(), "does not exist") {
+		t.Errorf("--junit into a missing directory: exit %d, want 2 before any case runs\n%s%s", code, out.String(), errOut.String())
+	}
 }
