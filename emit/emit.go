@@ -145,6 +145,9 @@ func Module(f *structurizer.Func, opt Options) (*spirv.Module, error) {
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("emit: %w", err)
 	}
+	if err := fillerFits(f); err != nil {
+		return nil, err
+	}
 	b, err := build(f, opt)
 	if err != nil {
 		return nil, err
@@ -158,6 +161,9 @@ func Module(f *structurizer.Func, opt Options) (*spirv.Module, error) {
 func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("emit: %w", err)
+	}
+	if err := fillerFits(f); err != nil {
+		return nil, err
 	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)

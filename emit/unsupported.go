@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 // MaxSwitchCases is the most cases (the default not counted) one OpSwitch
@@ -21,9 +22,21 @@ const MaxSwitchCases = (spirv.MaxWords - 3) / 2
 type UnsupportedError struct {
 	Op    spirv.Op
 	Words int // the instruction's length in words
+	// Reason, when set, is what else the emitter cannot encode (the
+	// module's size: MaxFillerWords).
+	Reason string
 }
 
+// MaxFillerWords is the most filler words (the sum of the blocks'
+// weights) the emitter lays out: 2^24 words, a 64 MiB module, sixteen
+// times what the largest graph of a campaign can ask. A function that
+// asks more is refused before anything is allocated.
+const MaxFillerWords = 1 << 24
+
 func (e *UnsupportedError) Error() string {
+	if e.Reason != "" {
+		return "unsupported: " + e.Reason
+	}
 	return fmt.Sprintf("unsupported: %s of %d words (%d cases) exceeds the %d words an instruction may have; a switch may have at most %d cases",
 		e.Op, e.Words, (e.Words-3)/2, spirv.MaxWords, MaxSwitchCases)
 }
@@ -32,6 +45,18 @@ func (e *UnsupportedError) Error() string {
 func fits(op spirv.Op, operands []uint32) error {
 	if n := 1 + len(operands); n > spirv.MaxWords {
 		return &UnsupportedError{Op: op, Words: n}
+	}
+	return nil
+}
+
+// fillerFits refuses a function whose blocks' weights add up to more than
+// MaxFillerWords.
+func fillerFits(f *structurizer.Func) error {
+	words := 0
+	for _, b := range f.Blocks {
+		if words += b.Weight; words > MaxFillerWords {
+			return &UnsupportedError{Reason: fmt.Sprintf("the blocks' weights add up to more than the %d filler words a module may carry", MaxFillerWords)}
+		}
 	}
 	return nil
 }

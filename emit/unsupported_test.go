@@ -1,5 +1,6 @@
-// unsupported_test.go: a switch too wide for one instruction is the typed
-// UnsupportedError, not a module whose word counts wrap.
+// unsupported_test.go: a switch too wide for one instruction, or weights
+// past the module's filler limit, are the typed UnsupportedError, not a
+// module whose word counts wrap or an allocation that cannot succeed.
 package emit
 
 import (
@@ -67,5 +68,33 @@ func TestWideSwitchUnsupported(t *testing.T) {
 		if widest > spirv.MaxWords || widest < spirv.MaxWords-32 {
 			t.Fatalf("%s: widest switch %d words, want just within %d", c.name, widest, spirv.MaxWords)
 		}
+	}
+}
+
+// TestFillerLimit: weights that add up past MaxFillerWords are refused
+// before anything is laid out, the limit itself is laid out, and a block
+// heavier than any graph's block is a malformed function.
+func TestFillerLimit(t *testing.T) {
+	chain := func(n, w int) *structurizer.Func {
+		f := &structurizer.Func{}
+		for i := range n {
+			term := structurizer.Term{Kind: structurizer.Branch, To: []int{i + 1}}
+			if i == n-1 {
+				term = structurizer.Term{Kind: structurizer.Return}
+			}
+			f.Blocks = append(f.Blocks, structurizer.Block{Kind: structurizer.Original, Orig: i, Weight: w, Term: term})
+		}
+		return f
+	}
+	heaviest := cfg.DefaultLimits.MaxWeight
+	var ue *UnsupportedError
+	if _, err := Bytes(chain(MaxFillerWords/heaviest+1, heaviest), Options{}); !errors.As(err, &ue) || ue.Reason == "" {
+		t.Errorf("past the filler limit: %v, want an UnsupportedError with its reason", err)
+	}
+	if mod, err := Bytes(chain(MaxFillerWords/heaviest, heaviest), Options{}); err != nil || len(mod) < 4*MaxFillerWords {
+		t.Errorf("at the filler limit: %d bytes, %v", len(mod), err)
+	}
+	if _, err := Bytes(chain(1, heaviest+1), Options{}); err == nil || errors.As(err, &ue) {
+		t.Errorf("a block heavier than a graph's: %v, want a malformed function", err)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Kind tells where a block of a structured function comes from.
@@ -214,6 +216,9 @@ func (f *Func) Validate() error {
 		blk := &f.Blocks[b]
 		if blk.Kind == Synthetic && (blk.Arity != 0 || blk.Weight != 0) {
 			return fmt.Errorf("block %d: synthetic block with arity %d or weight %d", b, blk.Arity, blk.Weight)
+		}
+		if blk.Weight < 0 || blk.Weight > cfg.DefaultLimits.MaxWeight {
+			return fmt.Errorf("block %d: weight %d outside 0..%d (the most a graph's block may weigh)", b, blk.Weight, cfg.DefaultLimits.MaxWeight)
 		}
 		if blk.Kind != Synthetic && blk.Orig < 0 {
 			return fmt.Errorf("block %d: %s block without an original id", b, blk.Kind)
