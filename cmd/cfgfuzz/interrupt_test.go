@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -180,4 +181,69 @@ func copyDir(t *testing.T, from, to string) string {
 		}
 	}
 	return to
+}
+
+// TestSecondSignalKillsServers: a second SIGINT ends a campaign whose
+// servers hang and ignore SIGTERM at once, and kills them and what they
+// started: no process of the campaign is left.
+func TestSecondSignalKillsServers(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	server := filepath.Join(t.TempDir(), "stubborn.sh")
+	os.WriteFile(server, []byte("#!/bin/sh\ntrap '' TERM INT HUP\nread -r line\nsleep 1000 &\nwait\n"), 0o755)
+	dir := filepath.Join(t.TempDir(), "c")
+	cmd := exec.Command(bin, "run", "--structurizer", server, "--graphs", "20", "--workers", "2", "--timeout", "60s", "--progress", "none", "--out", dir)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, filepath.Join(dir, "lock"))
+	time.Sleep(time.Second)
+	token := "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
+	if len(processesWithEnv(token)) == 0 {
+		t.Fatalf("no server of the campaign is running\n%s", stderr.String())
+	}
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	took := time.Since(start)
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	t.Logf("exit %d after %v\n%s", code, took, stderr.String())
+	if code != 130 || took > 10*time.Second {
+		t.Errorf("exit %d after %v, want 130 at once", code, took)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if left := processesWithEnv(token); len(left) > 0 {
+		t.Errorf("processes of the campaign left: %v", left)
+		for _, p := range left {
+			if n, err := strconv.Atoi(p); err == nil {
+				syscall.Kill(n, syscall.SIGKILL)
+			}
+		}
+	}
+}
+
+// processesWithEnv lists the pids whose environment holds an entry that
+// starts with prefix.
+func processesWithEnv(prefix string) []string {
+	var pids []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil {
+			continue
+		}
+		for _, kv := range bytes.Split(b, []byte{0}) {
+			if bytes.HasPrefix(kv, []byte(prefix)) {
+				pids = append(pids, e.Name())
+				break
+			}
+		}
+	}
+	return pids
 }

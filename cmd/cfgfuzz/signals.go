@@ -3,8 +3,11 @@
 // its cause, so the graphs in flight finish, every side is closed through
 // the normal teardown, the log is synced and the reports say the campaign
 // was interrupted; the command then exits 128 + the signal's number (130,
-// 143, 129). A second signal ends the process at once (the default
-// action, restored after the first).
+// 143, 129). A second signal ends the process at once: every structurizer
+// server and what it started is killed first (fuzz.KillAllServers), so
+// none is left behind, then the process exits 128 + that signal's number.
+// The handler stays installed after the first signal, so a signal the
+// shell started cfgfuzz ignoring (a background job's SIGINT) still counts.
 package main
 
 import (
@@ -15,6 +18,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
 // stopSignals are the signals that stop a campaign.
@@ -43,14 +48,29 @@ func onStopSignals(name string, log io.Writer) *interrupt {
 	go func() {
 		select {
 		case s := <-in.ch:
-			signal.Reset(stopSignals...)
 			in.got <- s
 			fmt.Fprintf(log, "cfgfuzz %s: %s: stopping (the graphs in flight finish, then the report; a second signal ends at once)\n", name, signalName(s))
 			in.cancel(signalError{s})
 		case <-in.done:
+			return
+		}
+		select {
+		case s := <-in.ch:
+			fmt.Fprintf(log, "cfgfuzz %s: %s again: killing the structurizer servers and ending now (the report is not written; --resume continues the campaign)\n", name, signalName(s))
+			fuzz.KillAllServers()
+			os.Exit(signalStatus(s))
+		case <-in.done:
 		}
 	}()
 	return in
+}
+
+// signalStatus is 128 + s's number.
+func signalStatus(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return 128 + int(syscall.SIGINT)
 }
 
 // stop releases the handler.
@@ -65,10 +85,7 @@ func (in *interrupt) exitStatus() int {
 	select {
 	case s := <-in.got:
 		in.got <- s
-		if n, ok := s.(syscall.Signal); ok {
-			return 128 + int(n)
-		}
-		return 128 + int(syscall.SIGINT)
+		return signalStatus(s)
 	default:
 		return 0
 	}
