@@ -86,8 +86,8 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 			return nil
 		}
 		fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v, verified %v\n", sig, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), res.Verified)
-		if !res.Verified {
-			return nil
+		if !res.Verified || res.Stopped == StoppedByInterruption {
+			return nil // an interrupted campaign's resume minimizes it whole
 		}
 		if opt.Store != nil {
 			before, after := run.Run(g), run.Run(res.Graph)

@@ -10,6 +10,7 @@
 package corpus
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -52,7 +53,14 @@ type Options struct {
 	Stages []Stage
 	// Log, when non-nil, receives one line per accepted reduction.
 	Log func(format string, args ...any)
+	// Context, when non-nil, stops the search once it is done (a stopped
+	// campaign): Result.Stopped is then "interruption".
+	Context context.Context
 }
+
+// StoppedByInterruption is Result.Stopped for a search whose
+// Options.Context was done.
+const StoppedByInterruption = "interruption"
 
 // Defaults for the zero values of Options.
 const (
@@ -170,6 +178,8 @@ func (s *search) stopped() bool {
 	switch {
 	case s.res.Stopped != "":
 		return true
+	case s.opt.Context != nil && s.opt.Context.Err() != nil:
+		s.res.Stopped = StoppedByInterruption
 	case s.opt.MaxSteps > 0 && s.res.Steps >= s.opt.MaxSteps:
 		s.res.Stopped = fmt.Sprintf("step limit (%d)", s.opt.MaxSteps)
 	case !s.deadline.IsZero() && time.Now().After(s.deadline):

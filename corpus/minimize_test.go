@@ -8,6 +8,7 @@
 package corpus
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -110,6 +111,28 @@ func TestMinimizeKeepsTheSignature(t *testing.T) {
 		t.Errorf("other signatures %v, fake:A met %v: want it reported exactly when met", others, sawA)
 	}
 	t.Logf("%v -> %v in %d steps, %d cache hits, stages %v", res.Before, res.After, res.Steps, res.CacheHits, res.Stages)
+}
+
+// TestMinimizeStopsWithItsContext: a search whose context is done stops
+// at the next step and says it was interrupted.
+func TestMinimizeStopsWithItsContext(t *testing.T) {
+	g := randomGraph(7, 60)
+	g.Succs[5] = []int{5, 6}
+	ctx, cancel := context.WithCancel(context.Background())
+	steps := 0
+	pred := func(h *cfg.Graph) (string, error) {
+		if steps++; steps == 3 {
+			cancel()
+		}
+		return fakeBugs(h)
+	}
+	res, err := Minimize(g, pred, Options{Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stopped != StoppedByInterruption || res.Steps > 4 {
+		t.Errorf("stopped %q after %d steps, want the interruption right after the third", res.Stopped, res.Steps)
+	}
 }
 
 // TestMinimizeRefusesAPassingGraph: a graph that passes, or fails another

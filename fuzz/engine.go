@@ -14,6 +14,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Outcome of a campaign: the report and whether it found anything new.
@@ -155,7 +157,7 @@ func Run(c Config) (*Outcome, error) {
 	case c.Minimize != nil && c.Shard.N > 1:
 		rep.Minimization = MinimizationDeferred
 	case c.Minimize != nil:
-		MinimizeFindings(rep, c.Minimize, c.Progress)
+		c.minimizeUnlessStopped(rep, len(all), c.planned(done))
 	}
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 		return nil, err
@@ -360,4 +362,33 @@ func (c *Config) planned(done map[int]bool) int {
 		}
 	}
 	return n
+}
+
+// minimizeUnlessStopped minimizes the report's new findings until the
+// campaign's context is done; a campaign stopped while minimizing is
+// incomplete (its resume minimizes every finding again, from the start).
+func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
+	ctx := c.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	before := make([]string, len(rep.Findings))
+	for i := range rep.Findings {
+		before[i] = rep.Findings[i].Minimized
+	}
+	MinimizeFindings(rep, func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return c.Minimize(g, sig, strategy)
+	}, c.Progress)
+	if ctx.Err() == nil {
+		return
+	}
+	for i := range rep.Findings {
+		rep.Findings[i].Minimized = before[i]
+	}
+	rep.Incomplete = c.interruption(true, done, 0)
+	rep.Incomplete.Reason += " while minimizing"
+	rep.Incomplete.Planned = max(planned, 0)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestCancelledCampaignIsIncomplete(t *testing.T) {
@@ -67,5 +69,40 @@ func TestMergeSaysWhatDiffers(t *testing.T) {
 	}
 	if _, err := Merge([]string{a.Dir, a.Dir + "/"}); err == nil || !strings.Contains(err.Error(), "given twice") {
 		t.Errorf("a shard given twice: %v, want an error saying so", err)
+	}
+}
+
+// TestStoppedWhileMinimizing: a campaign stopped while it minimizes
+// minimizes nothing more, keeps no partly minimized graph, and is
+// incomplete; its resume minimizes every new finding.
+func TestStoppedWhileMinimizing(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	c := testConfig(t, 40)
+	c.Inject, c.Context, c.ResumeCommand = []string{"swap-arms"}, ctx, "cfgfuzz run --resume DIR"
+	calls := 0
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+		calls++
+		cancel(errors.New("SIGINT"))
+		return g
+	}
+	rep := mustRun(t, c).Report
+	if len(rep.Findings) == 0 {
+		t.Fatal("no finding to minimize")
+	}
+	in := rep.Incomplete
+	if calls != 1 || in == nil || in.Reason != "interrupted (SIGINT) while minimizing" || in.Resume != c.ResumeCommand {
+		t.Fatalf("stopped while minimizing: %d minimizations, incomplete %+v", calls, in)
+	}
+	for _, f := range rep.Findings {
+		if f.Minimized != "" {
+			t.Errorf("%s kept the interrupted minimization's graph %s", f.Signature, f.Minimized)
+		}
+	}
+	c.Context, c.Resume, calls = context.Background(), true, 0
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph { calls++; return g }
+	rep = mustRun(t, c).Report
+	if rep.Incomplete != nil || calls != len(rep.Findings) {
+		t.Errorf("resumed: incomplete %+v, %d minimizations for %d findings", rep.Incomplete, calls, len(rep.Findings))
 	}
 }

@@ -352,6 +352,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io
 	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit, gpuDevice: s.GPUDevice}
 	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log,
 		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Replay: tag.replay("graph.cfg")}
+	ho.Minimize.Context = c.Context
 	if c.Baseline.New != nil {
 		base, err := trackedPredicate(sides, c.Baseline, proto.Options{Strategy: strategy, Registers: s.Registers}, corpus.RunnerOptions{Checks: s.Checks, Oracle: ropt.Oracle}, limit)
 		if err != nil {

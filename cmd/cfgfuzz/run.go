@@ -193,6 +193,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = f.guide.apply(&c, c.Resume, f.state)
 	}
+	c.Context = in.ctx // the minimizer stops with the campaign
 	var minimizerSides openSides
 	defer minimizerSides.close()
 	if err == nil && f.minimize {
