@@ -233,3 +233,56 @@ func reapKilled(procs []procStat, self int, killed map[int]uint64) bool {
 	}
 	return len(killed) > 0
 }
+
+// dieWithParent has the server killed when cfgfuzz dies, even by SIGKILL
+// (PR_SET_PDEATHSIG, kept across its exec). Go sends it when the thread
+// that started the server ends, which the runtime does only for a
+// goroutine that exits locked to its thread; cfgfuzz locks none. What the
+// server started does not get it: SweepOrphans finds those.
+func dieWithParent(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
+
+// SweepOrphans kills the processes that a cfgfuzz no longer running left
+// behind (one killed by SIGKILL cannot sweep its servers' descendants):
+// every process whose environment names a server token (serverEnv=PID.N)
+// of a PID that no longer exists. A PID that is in use again is taken
+// for that cfgfuzz, and its processes are left alone. It returns how many
+// it killed; campaigns call it when they start.
+func SweepOrphans() int {
+	self := os.Getpid()
+	procs := scanProcs()
+	live := make(map[int]bool, len(procs))
+	for _, p := range procs {
+		live[p.pid] = p.state != 'Z'
+	}
+	killed := 0
+	for _, p := range procs {
+		if p.pid == self || p.state == 'Z' {
+			continue
+		}
+		owner, ok := serverOwner(p.pid)
+		if !ok || owner == self || live[owner] {
+			continue
+		}
+		if syscall.Kill(p.pid, syscall.SIGKILL) == nil {
+			killed++
+		}
+	}
+	return killed
+}
+
+// serverOwner is the cfgfuzz pid in pid's server token, when its
+// environment holds one.
+func serverOwner(pid int) (int, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return 0, false
+	}
+	for _, kv := range bytes.Split(b, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, []byte(serverEnv+"=")); ok {
+			owner, _, _ := bytes.Cut(v, []byte("."))
+			n, err := strconv.Atoi(string(owner))
+			return n, err == nil
+		}
+	}
+	return 0, false
+}

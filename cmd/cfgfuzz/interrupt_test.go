@@ -247,3 +247,42 @@ func processesWithEnv(prefix string) []string {
 	}
 	return pids
 }
+
+// TestKilledCampaignLeavesNothing: a campaign killed by SIGKILL takes its
+// servers with it (their parent-death signal), and the next campaign kills
+// what they started.
+func TestKilledCampaignLeavesNothing(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	server := filepath.Join(t.TempDir(), "spawner.sh")
+	os.WriteFile(server, []byte("#!/bin/sh\nsleep 1000 &\nread -r line\nexec sleep 1000\n"), 0o755)
+	dir := filepath.Join(t.TempDir(), "c")
+	cmd := exec.Command(bin, "run", "--structurizer", server, "--graphs", "20", "--workers", "2", "--timeout", "60s", "--progress", "none", "--out", dir)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, filepath.Join(dir, "lock"))
+	time.Sleep(time.Second)
+	token := "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
+	before := processesWithEnv(token)
+	cmd.Process.Kill()
+	cmd.Wait()
+	time.Sleep(300 * time.Millisecond)
+	left := processesWithEnv(token)
+	t.Logf("processes of the campaign: %v before SIGKILL, %v after", before, left)
+	if len(before) < 4 || len(left) == 0 || len(left) >= len(before) {
+		t.Fatalf("want the servers dead and their background sleeps left: %d before, %d after", len(before), len(left))
+	}
+	code, out := exitCode(t, exec.Command(bin, "run", "--graphs", "5", "--progress", "none", "--out", filepath.Join(t.TempDir(), "next")))
+	if code != 0 || !strings.Contains(out, "killed "+strconv.Itoa(len(left))+" processes") {
+		t.Errorf("the next campaign: exit %d, want it to say it killed %d\n%s", code, len(left), out)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if still := processesWithEnv(token); len(still) > 0 {
+		t.Errorf("left after the next campaign: %v", still)
+		for _, p := range still {
+			if n, err := strconv.Atoi(p); err == nil {
+				syscall.Kill(n, syscall.SIGKILL)
+			}
+		}
+	}
+}

@@ -189,6 +189,9 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	in := onStopSignals(name, stderr)
 	defer in.stop()
+	if n := fuzz.SweepOrphans(); n > 0 {
+		fmt.Fprintf(stderr, "cfgfuzz %s: killed %d processes that the servers of a cfgfuzz no longer running left behind\n", name, n)
+	}
 	c, err := f.config(in.ctx, stderr)
 	if err == nil {
 		err = f.guide.apply(&c, c.Resume, f.state)
