@@ -171,7 +171,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			} else if err := enc.Encode(rec); err != nil {
 				fmt.Fprintln(stderr, "cfgfuzz check:", err)
 			}
-			fmt.Fprintf(stderr, "cfgfuzz check: stopped: a graph's checks ran past --check-timeout; %d of %d graphs not checked (incomplete)\n", len(items)-i-1, len(items))
+			fmt.Fprintf(stderr, "cfgfuzz check: stopped: graph %d of %d has no verdict (its checks ran past --check-timeout), and the %d after it were not checked (incomplete)\n", i+1, len(items), len(items)-i-1)
 			return exitUsage
 		}
 		if rec.Outcome == outcomeError {
