@@ -19,6 +19,12 @@ import (
 // Defaults for zero values.
 const (
 	DefaultTimeout = 10 * time.Second
+	// DefaultCheckTimeout bounds one side's checks of one graph. spirv-val,
+	// the costliest check on large modules, takes 5.2 s on a structured
+	// module of a 4,000-block reducible graph and grows faster than
+	// linearly (BenchmarkSpirvValGrowth, oracle/README.md), so two minutes
+	// checks such graphs rather than timing them out.
+	DefaultCheckTimeout = 2 * time.Minute
 )
 
 // Stream is one generator at one weight setting; a campaign interleaves its
@@ -101,12 +107,16 @@ type Settings struct {
 	// runs comparable.
 	Duration Duration `json:"duration,omitempty"`
 	// Timeout is the per-graph limit on the structurizer; 0 means 10 s.
-	Timeout  Duration `json:"timeout"`
-	Streams  []Stream `json:"streams"`
-	Strategy string   `json:"strategy,omitempty"` // "" the structurizer's default
-	Inject   []string `json:"inject,omitempty"`   // faults planted on the current side
-	Checks   []string `json:"checks,omitempty"`   // oracle checks; nil the oracle's defaults
-	Walks    int      `json:"walks"`              // random walks per graph for exec
+	Timeout Duration `json:"timeout"`
+	// CheckTimeout bounds one side's checks of one graph (worker.go,
+	// checkWithin); past it the graph's outcome is error, without a
+	// verdict. 0 means DefaultCheckTimeout.
+	CheckTimeout Duration `json:"check_timeout,omitempty"`
+	Streams      []Stream `json:"streams"`
+	Strategy     string   `json:"strategy,omitempty"` // "" the structurizer's default
+	Inject       []string `json:"inject,omitempty"`   // faults planted on the current side
+	Checks       []string `json:"checks,omitempty"`   // oracle checks; nil the oracle's defaults
+	Walks        int      `json:"walks"`              // random walks per graph for exec
 	// Registers is the register-file workload's size in every module
 	// (emit/CONVENTION.md, version 1.1; proto.Options.Registers); 0 none.
 	Registers int `json:"registers,omitempty"`

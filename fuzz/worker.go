@@ -27,11 +27,16 @@ type worker struct {
 	base     Side // nil without a baseline
 	orc      *oracle.Oracle
 	gpuOrc   *oracle.Oracle // the gpu check alone; nil without GPUEvery
-	gpuNow   bool           // the graph being judged also runs on the driver
-	curOpt   proto.Options
-	baseOpt  proto.Options
-	timeout  time.Duration
-	keepFunc bool
+	orcOpt   oracle.Options // how orc was made (a new one after abandon)
+	// curNew and baseNew make the sides again (abandon); checkLimit
+	// bounds one side's checks of a graph (checklimit.go).
+	curNew, baseNew func() (Side, error)
+	checkLimit      time.Duration
+	gpuNow          bool // the graph being judged also runs on the driver
+	curOpt          proto.Options
+	baseOpt         proto.Options
+	timeout         time.Duration
+	keepFunc        bool
 	// seen is the state's filter of graphs checked on earlier nights
 	// (read-only); nil without a state.
 	seen *Bloom
@@ -93,7 +98,12 @@ func newWorker(c *Config) (*worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
 	}
-	w.orc = orc
+	w.orc, w.orcOpt = orc, opt
+	w.curNew, w.baseNew = c.Current.New, c.Baseline.New
+	w.checkLimit = time.Duration(c.CheckTimeout)
+	if w.checkLimit <= 0 {
+		w.checkLimit = DefaultCheckTimeout
+	}
 	if c.GPUEvery > 0 {
 		gopt := opt
 		gopt.Checks = []string{"gpu"}
@@ -261,18 +271,14 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	// The subject's own copy of g: meta hands it to this side's re-runs,
 	// which must not change the other side's graph.
 	sub := &oracle.Subject{Graph: g.Clone(), Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
-	vs := w.orc.CheckShared(sub, shared)
-	vs = oracle.RetimeSlow(w.orc, sub, shared, vs, func() time.Duration {
-		start := time.Now()
-		side.Structurize(g.Clone(), opt, w.timeout)
-		return time.Since(start)
-	})
+	ck, ok := w.checkWithin(sub, shared, side, opt, g)
+	if !ok {
+		r.Outcome, r.Detail = OutError, ck.detail
+		return r, nil
+	}
+	vs, mine := ck.verdicts, ck.mine
 	if sub.CopiedKnown {
 		r.CopiedWords = sub.Copied.Words
-	}
-	mine := oracle.Share(sub, vs)
-	if w.gpuNow {
-		vs = append(vs, w.gpuOrc.Check(sub)...)
 	}
 	if v := oracle.Failed(vs); v != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, v.Signature, firstLine(v.Detail)

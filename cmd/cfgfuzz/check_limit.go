@@ -21,12 +21,9 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// DefaultCheckTimeout bounds one graph's checks. spirv-val, the costliest
-// check on large modules, takes 5.2 s on a structured module of a
-// 4,000-block reducible graph and grows faster than linearly
-// (BenchmarkSpirvValGrowth, oracle/README.md), so two minutes checks such
-// graphs rather than timing them out.
-const DefaultCheckTimeout = 2 * time.Minute
+// DefaultCheckTimeout bounds one graph's checks, as in campaigns
+// (fuzz.DefaultCheckTimeout).
+const DefaultCheckTimeout = fuzz.DefaultCheckTimeout
 
 // judgeWithin judges g through the seam (corpus.Judge) and waits at most
 // limit for it; ok is false when no outcome came within it. The abandoned

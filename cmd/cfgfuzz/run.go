@@ -35,7 +35,7 @@ func init() {
 type campaignFlags struct {
 	loaded                            *fuzz.State // --state as read (loadState), once
 	graphs                            int
-	duration, timeout                 time.Duration
+	duration, timeout, checkTimeout   time.Duration
 	seed                              uint64
 	workers, walks, gpuEvery          int
 	dispatchEvery, registers          int
@@ -59,6 +59,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.IntVar(&f.graphs, "graphs", 0, "graph budget `N` (graph indices 0..N-1 before sharding; 0: no graph limit, the time budget ends the run)")
 	fs.DurationVar(&f.duration, "duration", 0, "time budget (default 30s when --graphs is not given)")
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
+	fs.DurationVar(&f.checkTimeout, "check-timeout", fuzz.DefaultCheckTimeout, "limit on one side's checks of one graph: past it the graph's outcome is error, without a verdict (exit 2), and the campaign goes on")
 	fs.Uint64Var(&f.seed, "seed", 1, "campaign seed")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers; 0: GOMAXPROCS")
 	fs.IntVar(&f.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); 0 none")
@@ -280,6 +281,10 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	if hint := allCrashedHint(rep); hint != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
 	}
+	if n := rep.Outcomes[fuzz.OutError] + rep.BaselineOutcomes[fuzz.OutError]; n > 0 && len(rep.HarnessErrors) > 0 {
+		e := rep.HarnessErrors[0]
+		fmt.Fprintf(stderr, "cfgfuzz %s: %d graphs have no verdict (outcome error; report.json's harness_errors), the first graph %d: %s\n", name, n, e.Index, e.Detail)
+	}
 	switch {
 	case rep.State != nil && rep.State.NewSignatures() > 0, rep.State == nil && rep.NewFindings > 0:
 		return exitFail
@@ -391,6 +396,12 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	}
 	if int(f.maxAnswer) != fuzz.DefaultMaxAnswer {
 		s.MaxAnswer = int(f.maxAnswer)
+	}
+	if f.checkTimeout != fuzz.DefaultCheckTimeout {
+		if f.checkTimeout <= 0 {
+			return c, fmt.Errorf("--check-timeout %v: want a positive duration", f.checkTimeout)
+		}
+		s.CheckTimeout = fuzz.Duration(f.checkTimeout)
 	}
 	if f.graphs == 0 && f.duration == 0 {
 		s.Duration = fuzz.Duration(30 * time.Second)

@@ -1,0 +1,116 @@
+// checklimit.go bounds one side's checks of one graph in a campaign
+// (Settings.CheckTimeout), as `cfgfuzz check --check-timeout` bounds a
+// graph's: a module that makes a check run without end (spirv-val on a
+// function of a million route variables, say) gives the graph the outcome
+// error, without a verdict, and the campaign goes on. The abandoned checks
+// keep the oracle and the side they were using; the worker takes new ones,
+// and the abandoned side is closed when its checks end (or with the
+// process). A panic in the checks is the outcome error too.
+package fuzz
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// checked is the oracle's answer on one side's module: its verdicts and
+// what it lends the other side; detail says why there is none.
+type checked struct {
+	verdicts []oracle.Verdict
+	mine     *oracle.Shared
+	detail   string
+}
+
+// checkWithin runs the checks of sub (every check, the slow ones retimed,
+// the gpu check when this graph has it) within the campaign's check
+// limit; ok is false when they did not finish in time or panicked.
+func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Side, opt proto.Options, g *cfg.Graph) (ck checked, ok bool) {
+	orc, gpuOrc, gpuNow, timeout := w.orc, w.gpuOrc, w.gpuNow, w.timeout
+	run := func() (ck checked) {
+		defer func() {
+			if p := recover(); p != nil {
+				ck = checked{detail: fmt.Sprintf("checks: panicked: %v", p)}
+			}
+		}()
+		vs := orc.CheckShared(sub, shared)
+		vs = oracle.RetimeSlow(orc, sub, shared, vs, func() time.Duration {
+			start := time.Now()
+			side.Structurize(g.Clone(), opt, timeout)
+			return time.Since(start)
+		})
+		ck.mine = oracle.Share(sub, vs)
+		if gpuNow {
+			vs = append(vs, gpuOrc.Check(sub)...)
+		}
+		ck.verdicts = vs
+		return ck
+	}
+	limit := w.checkLimit
+	var mu sync.Mutex
+	finished, abandoned := false, false
+	done := make(chan checked, 1)
+	go func() {
+		res := run()
+		mu.Lock()
+		finished = true
+		gone := abandoned
+		mu.Unlock()
+		if gone {
+			side.Close()
+			return
+		}
+		done <- res
+	}()
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	select {
+	case ck = <-done:
+	case <-t.C:
+		mu.Lock()
+		if !finished {
+			abandoned = true
+		}
+		mu.Unlock()
+		if abandoned {
+			w.abandon(side)
+			return checked{detail: fmt.Sprintf("checks: no verdict within %v (the check limit, --check-timeout)", limit)}, false
+		}
+		ck = <-done
+	}
+	return ck, ck.detail == ""
+}
+
+// abandon gives the worker a new oracle and a new side for the one whose
+// checks it left running.
+func (w *worker) abandon(side Side) {
+	if orc, err := oracle.New(w.orcOpt); err == nil {
+		w.orc = orc
+	}
+	if w.gpuOrc != nil {
+		gopt := w.orcOpt
+		gopt.Checks = []string{"gpu"}
+		if orc, err := oracle.New(gopt); err == nil {
+			w.gpuOrc = orc
+		}
+	}
+	for k := range w.oneBlock {
+		if k.side == side {
+			delete(w.oneBlock, k)
+		}
+	}
+	switch side {
+	case w.cur:
+		if s, err := w.curNew(); err == nil {
+			w.cur = s
+		}
+	case w.base:
+		if s, err := w.baseNew(); err == nil {
+			w.base = s
+		}
+	}
+}
