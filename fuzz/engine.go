@@ -247,8 +247,12 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide)
 	var jerr error
 	var pending *batchDone
 	got := 0
+	tick := time.NewTicker(prog.every)
+	defer tick.Stop()
 	for in := (<-chan Record)(results); in != nil; {
 		select {
+		case <-tick.C:
+			prog.heartbeat() // a plain line even while no graph finishes
 		case r, ok := <-in:
 			if !ok {
 				in = nil

@@ -135,6 +135,20 @@ func (p *progress) line() string {
 	return s
 }
 
+// heartbeat prints the plain line when none was printed for p.every:
+// graphs whose checks run long still show the campaign alive.
+func (p *progress) heartbeat() {
+	if p.w == nil || p.bar != nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if time.Since(p.last) >= p.every {
+		p.last = time.Now()
+		fmt.Fprintln(p.w, p.line())
+	}
+}
+
 func (p *progress) finish() {
 	if p.w == nil {
 		return

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -97,4 +98,31 @@ func TestCampaignProgressTimeLeft(t *testing.T) {
 	if out := w.String(); !strings.Contains(out, "s left") {
 		t.Errorf("a campaign under --duration shows no time left:\n%s", out)
 	}
+}
+
+// TestProgressWhileNoGraphFinishes: a plain line comes every interval even
+// while a graph's checks hold the only worker.
+func TestProgressWhileNoGraphFinishes(t *testing.T) {
+	c := testConfig(t, 2)
+	var w lockedBuffer
+	c.Workers, c.Progress, c.ProgressEvery = 1, &w, 50*time.Millisecond
+	slow := InProcessFactory()
+	c.Current = SideFactory{Describe: slow.Describe, New: func() (Side, error) {
+		s, err := slow.New()
+		return sleepySide{s}, err
+	}}
+	mustRun(t, c)
+	if n := strings.Count(w.String(), "distinct graphs/s"); n < 5 {
+		t.Errorf("%d progress lines over two graphs of 200 ms, want a line every 50 ms:\n%s", n, w.String())
+	}
+}
+
+// sleepySide takes 200 ms over its first answer on each graph.
+type sleepySide struct{ Side }
+
+func (s sleepySide) Structurize(g *cfg.Graph, opt proto.Options, limit time.Duration) Answer {
+	if g.Len() > 1 {
+		time.Sleep(200 * time.Millisecond)
+	}
+	return s.Side.Structurize(g, opt, limit)
 }
