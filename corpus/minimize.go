@@ -264,9 +264,16 @@ func (s *search) accept(stage string, c *cfg.Graph) {
 	s.res.Stages[stage]++
 }
 
-// verify judges the result once more, bypassing the cache, and fills the
-// result's figures.
+// verify judges the result once more, bypassing the cache (not after an
+// interruption: the campaign stops, and its resume minimizes anew), and
+// fills the result's figures.
 func (s *search) verify() {
+	s.res.Graph = s.cur
+	s.res.After = SizeOf(s.cur)
+	if s.res.Stopped == StoppedByInterruption {
+		s.res.Elapsed = time.Since(s.start) // not verified: the caller stops
+		return
+	}
 	sig, err := s.pred(s.cur)
 	s.res.Steps++
 	s.res.Verified = err == nil && sig == s.target
@@ -275,7 +282,5 @@ func (s *search) verify() {
 		s.res.Steps++
 		s.res.Verified = err == nil && base == ""
 	}
-	s.res.Graph = s.cur
-	s.res.After = SizeOf(s.cur)
 	s.res.Elapsed = time.Since(s.start)
 }

@@ -130,8 +130,8 @@ func TestMinimizeStopsWithItsContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Stopped != StoppedByInterruption || res.Steps > 4 {
-		t.Errorf("stopped %q after %d steps, want the interruption right after the third", res.Stopped, res.Steps)
+	if res.Stopped != StoppedByInterruption || res.Steps != 3 || res.Verified {
+		t.Errorf("stopped %q after %d steps (verified %v), want the interruption right after the third, nothing verified", res.Stopped, res.Steps, res.Verified)
 	}
 }
 

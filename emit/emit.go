@@ -223,7 +223,7 @@ func buildInto(f *structurizer.Func, opt Options, sc *scratch) (*builder, error)
 	if err := b.mainFunc(f); err != nil {
 		return nil, err
 	}
-	return b, nil
+	return b, idsFit(b)
 }
 
 // buildFresh is build with the prefix built anew and main built by the
@@ -238,7 +238,7 @@ func buildFresh(f *structurizer.Func, opt Options) (*builder, error) {
 	if err := b.mainFunc(f); err != nil {
 		return nil, err
 	}
-	return b, nil
+	return b, idsFit(b)
 }
 
 // newPrefix builds everything before main: the preamble, the lane guard's

@@ -60,3 +60,16 @@ func fillerFits(f *structurizer.Func) error {
 	}
 	return nil
 }
+
+// MaxIDBound is the largest id bound a module may declare: SPIR-V's
+// universal limit of 4,194,303 ids (specification, "Universal Limits"),
+// which SPIRV-Tools' validator enforces.
+const MaxIDBound = 0x3FFFFF
+
+// idsFit refuses a module that needs more ids than SPIR-V allows.
+func idsFit(b *builder) error {
+	if b.bound+1 > MaxIDBound {
+		return &UnsupportedError{Reason: fmt.Sprintf("the module needs %d ids, more than the %d SPIR-V allows", b.bound+1, MaxIDBound)}
+	}
+	return nil
+}

@@ -5,6 +5,7 @@ package emit
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
@@ -96,5 +97,36 @@ func TestFillerLimit(t *testing.T) {
 	}
 	if _, err := Bytes(chain(1, heaviest+1), Options{}); err == nil || errors.As(err, &ue) {
 		t.Errorf("a block heavier than a graph's: %v, want a malformed function", err)
+	}
+}
+
+// TestIDBound: a function that needs more ids than SPIR-V allows is
+// refused as unsupported, not emitted for the validator to reject.
+func TestIDBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lays out a function of a million blocks")
+	}
+	f := &structurizer.Func{}
+	const n = 900_000 // five ids a block of weight 8
+	for i := range n {
+		term := structurizer.Term{Kind: structurizer.Branch, To: []int{i + 1}}
+		if i == n-1 {
+			term = structurizer.Term{Kind: structurizer.Return}
+		}
+		f.Blocks = append(f.Blocks, structurizer.Block{Kind: structurizer.Original, Orig: i, Weight: 8, Term: term})
+	}
+	var ue *UnsupportedError
+	if _, err := Bytes(f, Options{}); !errors.As(err, &ue) || !strings.Contains(ue.Error(), "ids") {
+		t.Errorf("%d blocks: %v, want an UnsupportedError for the id bound", n, err)
+	}
+	f.Blocks = f.Blocks[n-1000:]
+	for i := range f.Blocks {
+		f.Blocks[i].Orig = i
+		if to := f.Blocks[i].Term.To; len(to) > 0 {
+			f.Blocks[i].Term.To = []int{i + 1}
+		}
+	}
+	if _, err := Bytes(f, Options{}); err != nil {
+		t.Errorf("1,000 blocks: %v", err)
 	}
 }

@@ -77,10 +77,21 @@ func checkResponse(r *proto.Response, blocks int) string {
 	case r.Module == nil && r.Func == nil:
 		return "ok answer with neither module nor func"
 	case r.Func != nil:
+		if n := len(r.Func.Blocks); n > MaxFuncBlocks(blocks) {
+			return fmt.Sprintf("func of %d blocks for a %d-block graph, more than the %d an answer may have", n, blocks, MaxFuncBlocks(blocks))
+		}
 		return checkOrigs(r.Func, blocks)
 	}
 	return ""
 }
+
+// MaxFuncBlocks is the most blocks a func answer may have for a graph of
+// blocks blocks (PROTOCOL.md): 64 per block and 4,096 more, eight times
+// what the growth check lets through (8 per block and 24), so that an
+// answer blown up by orders of magnitude is a protocol violation, read
+// and refused before it is laid out and checked at a cost in memory and
+// time that grows with it.
+func MaxFuncBlocks(blocks int) int { return 64*blocks + 4096 }
 
 // checkOrigs says which block of f names an original block the graph does
 // not have, or "".

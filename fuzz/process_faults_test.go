@@ -166,6 +166,7 @@ func TestProcessProtocolViolations(t *testing.T) {
 		{"both", OutCrash, "protocol: ok answer with both module and func"},
 		{"neither", OutCrash, "protocol: ok answer with neither module nor func"},
 		{"huge-orig", OutCrash, "protocol: func block 0: orig 1000000000000 is not a block of the 4-block graph"},
+		{"huge-func", OutCrash, "protocol: func of 100009 blocks for a 4-block graph, more than the 4352 an answer may have"},
 		{"wrong-id", OutCrash, "protocol: answer id 1001 to request 1"},
 		{"bad-outcome", OutCrash, `protocol: unknown outcome "splendid"`},
 		{"garbage", OutCrash, `protocol: answer is not a response (invalid character 'h' looking for beginning of value): "hello, this is not json"`},

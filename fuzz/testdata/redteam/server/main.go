@@ -24,6 +24,7 @@
 //	ignore-stdin  never reads its standard input, sleeps
 //	blank-line    writes a blank line before every answer (allowed)
 //	huge-orig     answers with a func whose first original block is 10^12
+//	huge-func     answers with its func and 100,000 more return blocks
 //	stderr-flood  writes 10 MB to standard error for every request, answers
 //	nondet        names its first block differently on every answer (v1)
 //	v2-nondet     the same, speaking v2 and declaring itself not deterministic
@@ -45,6 +46,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -149,6 +151,12 @@ func serve(mode string) {
 						resp.Func.Blocks[i].Orig = 1_000_000_000_000
 						break
 					}
+				}
+			}
+		case "huge-func":
+			if resp.Outcome == proto.OK && resp.Func != nil {
+				for range 100_000 {
+					resp.Func.Blocks = append(resp.Func.Blocks, structurizer.Block{Kind: structurizer.Synthetic, Orig: -1, Term: structurizer.Term{Kind: structurizer.Return}})
 				}
 			}
 		case "stderr-flood":
