@@ -318,6 +318,17 @@ func TestClassifyTriage(t *testing.T) {
 	if n := sr.Unmatched[0].String(); !strings.Contains(n, "triage.txt:3") || !strings.Contains(n, `"structurize:crash:exit status 4"`) {
 		t.Errorf("note %q names neither the line nor the quoted signature", n)
 	}
+	// The whole signature and nothing after it, unquoted.
+	bare, err := ParseTriage("triage.txt", []byte("ignored structurize:crash:exit status 4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := unmatchedTriage(bare, map[string]bool{crash4: true}); len(got) != 1 || got[0].Meant != crash4 {
+		t.Errorf("an unquoted signature with nothing after it: %+v, want it meant %s", got, crash4)
+	}
+	if _, err := ParseTriage("triage.txt", []byte("known structurize:crash:exit status 3 a\nknown structurize:crash:exit status 4 b\n")); err == nil || !strings.Contains(err.Error(), "double quotes") {
+		t.Errorf("two unquoted signatures with spaces: %v, want the quoting hint", err)
+	}
 }
 
 // TestBloom: added keys are found, the measured false-positive rate at

@@ -66,7 +66,7 @@ func ParseTriage(name string, data []byte) (map[string]TriageEntry, error) {
 			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
 		}
 		if _, dup := out[sig]; dup {
-			return nil, fmt.Errorf("%s:%d: signature %s triaged twice", name, n, TriageSignature(sig))
+			return nil, fmt.Errorf("%s:%d: signature %s triaged twice (a signature that holds a space goes in double quotes)", name, n, TriageSignature(sig))
 		}
 		out[sig] = TriageEntry{Status: status, Reason: reason, Line: n}
 	}
@@ -138,7 +138,8 @@ func (n TriageNote) String() string {
 
 // unmatchedTriage lists the triage lines whose signature known lacks, in
 // line order, each with the known signature the line's text begins with
-// (the longest), as a signature with a space reads when left unquoted.
+// or is (the longest), as a signature with a space reads when left
+// unquoted.
 func unmatchedTriage(triage map[string]TriageEntry, known map[string]bool) []TriageNote {
 	var out []TriageNote
 	for sig, e := range triage {
@@ -148,7 +149,7 @@ func unmatchedTriage(triage map[string]TriageEntry, known map[string]bool) []Tri
 		note := TriageNote{Line: e.Line, Signature: sig}
 		text := sig + " " + e.Reason
 		for k := range known {
-			if strings.HasPrefix(text, k+" ") && len(k) > len(note.Meant) {
+			if (text == k || strings.HasPrefix(text, k+" ")) && len(k) > len(note.Meant) {
 				note.Meant = k
 			}
 		}
