@@ -5,7 +5,9 @@
 // error, without a verdict, and the campaign goes on. The abandoned checks
 // keep the oracle and the side they were using; the worker takes new ones,
 // and the abandoned side is closed when its checks end (or with the
-// process). A panic in the checks is the outcome error too.
+// process). At most two abandoned checks run at once in a process: a
+// worker that would leave a third waits for one to end. A panic in the
+// checks is the outcome error too.
 package fuzz
 
 import (
@@ -17,6 +19,12 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
+
+// abandonedChecks holds a token for each abandoned check still running: a
+// worker that abandons one more than it holds waits for one to end, so
+// the memory they keep stays bounded (a validator call cannot be
+// stopped, only waited for).
+var abandonedChecks = make(chan struct{}, 2)
 
 // checked is the oracle's answer on one side's module: its verdicts and
 // what it lends the other side; detail says why there is none.
@@ -62,6 +70,7 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 		mu.Unlock()
 		if gone {
 			side.Close()
+			<-abandonedChecks
 			return
 		}
 		done <- res
@@ -78,6 +87,7 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 		mu.Unlock()
 		if abandoned {
 			w.abandon(side)
+			abandonedChecks <- struct{}{} // waits while too many still run
 			return checked{detail: fmt.Sprintf("checks: no verdict within %v (the check limit, --check-timeout)", limit)}, false
 		}
 		ck = <-done
