@@ -187,21 +187,9 @@ func copyDir(t *testing.T, from, to string) string {
 // servers hang and ignore SIGTERM at once, and kills them and what they
 // started: no process of the campaign is left.
 func TestSecondSignalKillsServers(t *testing.T) {
-	bin := cfgfuzzBinary(t)
-	server := filepath.Join(t.TempDir(), "stubborn.sh")
-	os.WriteFile(server, []byte("#!/bin/sh\ntrap '' TERM INT HUP\nread -r line\nsleep 1000 &\nwait\n"), 0o755)
-	dir := filepath.Join(t.TempDir(), "c")
-	cmd := exec.Command(bin, "run", "--structurizer", server, "--graphs", "20", "--workers", "2", "--timeout", "60s", "--progress", "none", "--out", dir)
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitForFile(t, filepath.Join(dir, "lock"))
-	time.Sleep(time.Second)
-	token := "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
+	cmd, out, token := startServersCampaign(t, "#!/bin/sh\ntrap '' TERM INT HUP\nread -r line\nsleep 1000 &\nwait\n")
 	if len(processesWithEnv(token)) == 0 {
-		t.Fatalf("no server of the campaign is running\n%s", stderr.String())
+		t.Fatalf("no server of the campaign is running\n%s", out.String())
 	}
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)
@@ -213,17 +201,41 @@ func TestSecondSignalKillsServers(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	}
-	t.Logf("exit %d after %v\n%s", code, took, stderr.String())
+	t.Logf("exit %d after %v\n%s", code, took, out.String())
 	if code != 130 || took > 10*time.Second {
 		t.Errorf("exit %d after %v, want 130 at once", code, took)
 	}
 	time.Sleep(200 * time.Millisecond)
 	if left := processesWithEnv(token); len(left) > 0 {
 		t.Errorf("processes of the campaign left: %v", left)
-		for _, p := range left {
-			if n, err := strconv.Atoi(p); err == nil {
-				syscall.Kill(n, syscall.SIGKILL)
-			}
+		killPids(left)
+	}
+}
+
+// startServersCampaign starts a campaign of two workers on the server
+// script and returns once its servers run: the command, its output and
+// the environment entry that marks its servers and what they start.
+func startServersCampaign(t *testing.T, script string) (*exec.Cmd, *bytes.Buffer, string) {
+	t.Helper()
+	server := filepath.Join(t.TempDir(), "server.sh")
+	os.WriteFile(server, []byte(script), 0o755)
+	dir := filepath.Join(t.TempDir(), "c")
+	cmd := exec.Command(cfgfuzzBinary(t), "run", "--structurizer", server, "--graphs", "20", "--workers", "2", "--timeout", "60s", "--progress", "none", "--out", dir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, filepath.Join(dir, "lock"))
+	time.Sleep(time.Second)
+	return cmd, &out, "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
+}
+
+// killPids kills what a failed test left running.
+func killPids(pids []string) {
+	for _, p := range pids {
+		if n, err := strconv.Atoi(p); err == nil {
+			syscall.Kill(n, syscall.SIGKILL)
 		}
 	}
 }
@@ -252,17 +264,7 @@ func processesWithEnv(prefix string) []string {
 // servers with it (their parent-death signal), and the next campaign kills
 // what they started.
 func TestKilledCampaignLeavesNothing(t *testing.T) {
-	bin := cfgfuzzBinary(t)
-	server := filepath.Join(t.TempDir(), "spawner.sh")
-	os.WriteFile(server, []byte("#!/bin/sh\nsleep 1000 &\nread -r line\nexec sleep 1000\n"), 0o755)
-	dir := filepath.Join(t.TempDir(), "c")
-	cmd := exec.Command(bin, "run", "--structurizer", server, "--graphs", "20", "--workers", "2", "--timeout", "60s", "--progress", "none", "--out", dir)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitForFile(t, filepath.Join(dir, "lock"))
-	time.Sleep(time.Second)
-	token := "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
+	cmd, _, token := startServersCampaign(t, "#!/bin/sh\nsleep 1000 &\nread -r line\nexec sleep 1000\n")
 	before := processesWithEnv(token)
 	cmd.Process.Kill()
 	cmd.Wait()
@@ -270,19 +272,16 @@ func TestKilledCampaignLeavesNothing(t *testing.T) {
 	left := processesWithEnv(token)
 	t.Logf("processes of the campaign: %v before SIGKILL, %v after", before, left)
 	if len(before) < 4 || len(left) == 0 || len(left) >= len(before) {
+		killPids(left)
 		t.Fatalf("want the servers dead and their background sleeps left: %d before, %d after", len(before), len(left))
 	}
-	code, out := exitCode(t, exec.Command(bin, "run", "--graphs", "5", "--progress", "none", "--out", filepath.Join(t.TempDir(), "next")))
+	code, out := exitCode(t, exec.Command(cfgfuzzBinary(t), "run", "--graphs", "5", "--progress", "none", "--out", filepath.Join(t.TempDir(), "next")))
 	if code != 0 || !strings.Contains(out, "killed "+strconv.Itoa(len(left))+" processes") {
 		t.Errorf("the next campaign: exit %d, want it to say it killed %d\n%s", code, len(left), out)
 	}
 	time.Sleep(100 * time.Millisecond)
 	if still := processesWithEnv(token); len(still) > 0 {
 		t.Errorf("left after the next campaign: %v", still)
-		for _, p := range still {
-			if n, err := strconv.Atoi(p); err == nil {
-				syscall.Kill(n, syscall.SIGKILL)
-			}
-		}
+		killPids(still)
 	}
 }
