@@ -437,26 +437,6 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		return c, err
 	}
 	switch {
-	case f.current != "":
-		spec, err := f.sideSpec(f.current)
-		if err != nil {
-			return c, err
-		}
-		s.Current = spec
-	case f.structurizerCmd != "":
-		spec, err := fuzz.ParseSpec(f.structurizerCmd)
-		if err != nil {
-			return c, err
-		}
-		s.Current = spec.String()
-	case f.isolate:
-		s.Current = fuzz.SpecIsolated
-	case f.compare:
-		s.Current = f.workTreeSpec(stderr)
-	default:
-		s.Current = fuzz.SpecSelf
-	}
-	switch {
 	case f.baseline != "" && f.baselineStructurizer != "":
 		return c, fmt.Errorf("--baseline and --baseline-structurizer both name the baseline; give one")
 	case f.baseline != "":
@@ -475,6 +455,26 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 			return c, err
 		}
 		s.Baseline = spec.String()
+	}
+	switch {
+	case f.current != "":
+		spec, err := f.sideSpec(f.current)
+		if err != nil {
+			return c, err
+		}
+		s.Current = spec
+	case f.structurizerCmd != "":
+		spec, err := fuzz.ParseSpec(f.structurizerCmd)
+		if err != nil {
+			return c, err
+		}
+		s.Current = spec.String()
+	case f.isolate:
+		s.Current = fuzz.SpecIsolated
+	case f.compare:
+		s.Current = f.workTreeSpec(stderr)
+	default:
+		s.Current = fuzz.SpecSelf
 	}
 	c.Settings = s
 	if err := fuzz.CheckDirFree(c.Dir, c.Force); err != nil {
