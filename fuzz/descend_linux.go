@@ -243,12 +243,18 @@ func dieWithParent(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
 
 // SweepOrphans kills the processes that a cfgfuzz no longer running left
 // behind (one killed by SIGKILL cannot sweep its servers' descendants):
-// every process whose environment names a server token (serverEnv=PID.N)
-// of a PID that no longer exists. A PID that is in use again is taken
-// for that cfgfuzz, and its processes are left alone. It returns how many
-// it killed; campaigns call it when they start.
+// every process of this pid namespace whose environment names a server
+// token (serverEnv=PID.N) of a PID that no longer exists. A PID that is in
+// use again is taken for that cfgfuzz, and its processes are left alone;
+// so are processes of another pid namespace (a container's, whose PIDs
+// mean nothing here) and those whose namespace cannot be read. It returns
+// how many it killed; campaigns call it when they start.
 func SweepOrphans() int {
 	self := os.Getpid()
+	ns, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		return 0
+	}
 	procs := scanProcs()
 	live := make(map[int]bool, len(procs))
 	for _, p := range procs {
@@ -261,6 +267,9 @@ func SweepOrphans() int {
 		}
 		owner, ok := serverOwner(p.pid)
 		if !ok || owner == self || live[owner] {
+			continue
+		}
+		if theirs, err := os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid"); err != nil || theirs != ns {
 			continue
 		}
 		if syscall.Kill(p.pid, syscall.SIGKILL) == nil {
