@@ -6,8 +6,8 @@
 // keep the oracle and the side they were using; the worker takes new ones,
 // and the abandoned side is closed when its checks end (or with the
 // process). At most two abandoned checks run at once in a process: a
-// worker that would leave a third waits for one to end. A panic in the
-// checks is the outcome error too.
+// worker that would leave a third waits for one to end, four check limits
+// at most. A panic in the checks is the outcome error too.
 package fuzz
 
 import (
@@ -25,6 +25,24 @@ import (
 // the memory they keep stays bounded (a validator call cannot be
 // stopped, only waited for).
 var abandonedChecks = make(chan struct{}, 2)
+
+// abandonWait is how many check limits a worker waits for an abandoned
+// check to end before it goes on anyway (a check that never ends must not
+// stop the campaign).
+const abandonWait = 4
+
+// takeToken takes a token of abandonedChecks, waiting at most wait; it
+// says whether it got one.
+func takeToken(wait time.Duration) bool {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case abandonedChecks <- struct{}{}:
+		return true
+	case <-t.C:
+		return false
+	}
+}
 
 // checked is the oracle's answer on one side's module: its verdicts and
 // what it lends the other side; detail says why there is none.
@@ -62,6 +80,7 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 	var mu sync.Mutex
 	finished, abandoned := false, false
 	done := make(chan checked, 1)
+	held := make(chan bool, 1) // whether the worker took a token for it
 	go func() {
 		res := run()
 		mu.Lock()
@@ -70,7 +89,9 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 		mu.Unlock()
 		if gone {
 			side.Close()
-			<-abandonedChecks
+			if <-held {
+				<-abandonedChecks
+			}
 			return
 		}
 		done <- res
@@ -87,7 +108,7 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 		mu.Unlock()
 		if abandoned {
 			w.abandon(side)
-			abandonedChecks <- struct{}{} // waits while too many still run
+			held <- takeToken(abandonWait * limit)
 			return checked{detail: fmt.Sprintf("checks: no verdict within %v (the check limit, --check-timeout)", limit)}, false
 		}
 		ck = <-done

@@ -43,3 +43,21 @@ func TestCheckLimit(t *testing.T) {
 		t.Errorf("within the limit: outcomes %v", rep.Outcomes)
 	}
 }
+
+// TestAbandonedChecksBounded: a third abandoned check waits for a token,
+// and gives up after its wait rather than stop the campaign.
+func TestAbandonedChecksBounded(t *testing.T) {
+	for len(abandonedChecks) < cap(abandonedChecks) {
+		abandonedChecks <- struct{}{}
+	}
+	if takeToken(20 * time.Millisecond) {
+		t.Fatal("took a token while every one is held")
+	}
+	go func() { time.Sleep(10 * time.Millisecond); <-abandonedChecks }()
+	if !takeToken(time.Second) {
+		t.Error("no token after one was given back")
+	}
+	for len(abandonedChecks) > 0 {
+		<-abandonedChecks
+	}
+}
