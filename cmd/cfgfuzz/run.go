@@ -436,45 +436,11 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	if err := f.dispatchShare(&s); err != nil {
 		return c, err
 	}
-	switch {
-	case f.baseline != "" && f.baselineStructurizer != "":
-		return c, fmt.Errorf("--baseline and --baseline-structurizer both name the baseline; give one")
-	case f.baseline != "":
-		rev, err := f.lastGood(f.baseline, stderr)
-		if err != nil {
-			return c, err
-		}
-		spec, err := f.sideSpec(rev)
-		if err != nil {
-			return c, err
-		}
-		s.Baseline = spec
-	case f.baselineStructurizer != "":
-		spec, err := fuzz.ParseSpec(f.baselineStructurizer)
-		if err != nil {
-			return c, err
-		}
-		s.Baseline = spec.String()
+	if s.Baseline, err = f.baselineSpec(stderr); err != nil {
+		return c, err
 	}
-	switch {
-	case f.current != "":
-		spec, err := f.sideSpec(f.current)
-		if err != nil {
-			return c, err
-		}
-		s.Current = spec
-	case f.structurizerCmd != "":
-		spec, err := fuzz.ParseSpec(f.structurizerCmd)
-		if err != nil {
-			return c, err
-		}
-		s.Current = spec.String()
-	case f.isolate:
-		s.Current = fuzz.SpecIsolated
-	case f.compare:
-		s.Current = f.workTreeSpec(stderr)
-	default:
-		s.Current = fuzz.SpecSelf
+	if s.Current, err = f.currentSpec(stderr); err != nil {
+		return c, err
 	}
 	c.Settings = s
 	if err := fuzz.CheckDirFree(c.Dir, c.Force); err != nil {
@@ -568,6 +534,46 @@ func sideFor(ctx context.Context, desc string, project *fuzz.Project, popt fuzz.
 	return fuzz.Resolve(spec, opt)
 }
 
+// baselineSpec is the baseline side's spec from --baseline (a revision,
+// a spec or last-good) or --baseline-structurizer; "" none.
+func (f *campaignFlags) baselineSpec(stderr io.Writer) (string, error) {
+	switch {
+	case f.baseline != "" && f.baselineStructurizer != "":
+		return "", fmt.Errorf("--baseline and --baseline-structurizer both name the baseline; give one")
+	case f.baseline != "":
+		rev, err := f.lastGood(f.baseline, stderr)
+		if err != nil {
+			return "", err
+		}
+		return f.sideSpec(rev)
+	case f.baselineStructurizer != "":
+		return specString(f.baselineStructurizer)
+	}
+	return "", nil
+}
+
+// currentSpec is the current side's spec: --current, --structurizer,
+// --isolate, compare's working tree, else self.
+func (f *campaignFlags) currentSpec(stderr io.Writer) (string, error) {
+	switch {
+	case f.current != "":
+		return f.sideSpec(f.current)
+	case f.structurizerCmd != "":
+		return specString(f.structurizerCmd)
+	case f.isolate:
+		return fuzz.SpecIsolated, nil
+	case f.compare:
+		return f.workTreeSpec(stderr), nil
+	}
+	return fuzz.SpecSelf, nil
+}
+
+// specString is a structurizer spec checked and written as recorded.
+func specString(v string) (string, error) {
+	spec, err := fuzz.ParseSpec(v)
+	return spec.String(), err
+}
+
 // sideSpec reads a --baseline or --current value: self, isolated or a
 // structurizer spec as it is, else a revision: of --repo's repository
 // when given, else of cfgfuzz's own (revisionSpec).
@@ -595,8 +601,7 @@ func isSpec(v string) bool {
 // command's own way).
 func revisionSpec(v, hint string) (string, error) {
 	if isSpec(v) {
-		spec, err := fuzz.ParseSpec(v)
-		return spec.String(), err
+		return specString(v)
 	}
 	if !fuzz.IsOwnRepo("") {
 		wd, _ := os.Getwd()
