@@ -72,10 +72,11 @@ func (es *exitSearch) run() {
 		if moved {
 			continue
 		}
+		var set destSet
 		for li, ds := range dests {
-			set := es.newDestSet(ds)
+			set.index(es.nodes, ds)
 			for _, d := range ds {
-				if es.absorbable(li, d, ds, set) {
+				if es.absorbable(li, d, ds, &set) {
 					es.level[d] = li
 					moved = true
 				}
@@ -168,7 +169,7 @@ func returningLoops(dests [][]int, tail []bool) []int {
 // switch in the loop branches to it, no return tail does but a forwarder
 // out of a branch in li's own body, and its target has no other
 // predecessor).
-func (es *exitSearch) absorbable(li, d int, ds []int, set destSet) bool {
+func (es *exitSearch) absorbable(li, d int, ds []int, set *destSet) bool {
 	if d < 0 || len(es.nodes[d].succs) != 1 {
 		return false
 	}
@@ -206,28 +207,52 @@ func (es *exitSearch) absorbable(li, d int, ds []int, set destSet) bool {
 	}
 	// d goes on to another destination, or another destination y (d is
 	// one of those counted) only branches to s too: d and y meet at s.
-	return set.is[s] || set.onlyTo[s] >= 2
+	return set.is(s) || set.onlyTo(s) >= 2
 }
 
 // destSet indexes a loop's destinations ds for absorbable: which blocks
-// they are, and how many of them branch only to each block.
+// they are, and how many of them branch only to each block. Its arrays are
+// by node and serve one loop after another: an entry counts only when it
+// carries the current loop's stamp, so a round allocates nothing per loop.
 type destSet struct {
-	is     map[int]bool
-	onlyTo map[int]int
+	stamp int
+	isAt  []int // isAt[b] == stamp: b is one of the destinations
+	toAt  []int // toAt[b] == stamp: to[b] counts the current loop's
+	to    []int
 }
 
-func (es *exitSearch) newDestSet(ds []int) destSet {
-	set := destSet{is: make(map[int]bool, len(ds)), onlyTo: map[int]int{}}
+// index makes set describe ds, destinations among nodes.
+func (set *destSet) index(nodes []wnode, ds []int) {
+	if n := len(nodes); len(set.isAt) < n {
+		set.isAt = append(set.isAt, make([]int, n-len(set.isAt))...)
+		set.toAt = append(set.toAt, make([]int, n-len(set.toAt))...)
+		set.to = append(set.to, make([]int, n-len(set.to))...)
+	}
+	set.stamp++
 	for _, y := range ds {
 		if y < 0 {
 			continue
 		}
-		set.is[y] = true
-		if s := es.nodes[y].succs; len(s) == 1 {
-			set.onlyTo[s[0]]++
+		set.isAt[y] = set.stamp
+		if s := nodes[y].succs; len(s) == 1 {
+			if t := s[0]; set.toAt[t] != set.stamp {
+				set.toAt[t], set.to[t] = set.stamp, 1
+			} else {
+				set.to[t]++
+			}
 		}
 	}
-	return set
+}
+
+// is reports whether b is one of the destinations.
+func (set *destSet) is(b int) bool { return set.isAt[b] == set.stamp }
+
+// onlyTo is how many destinations branch only to b.
+func (set *destSet) onlyTo(b int) int {
+	if set.toAt[b] != set.stamp {
+		return 0
+	}
+	return set.to[b]
 }
 
 // breaksOut reports whether q, a block entering d, is a forwarder out of a

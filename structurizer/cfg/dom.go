@@ -93,7 +93,7 @@ func Dominators(g *Graph) *DomTree { return DominatorsOf(g, DFSOrder(g), g.Preds
 // predecessor lists (Preds) given; it only reads them.
 func DominatorsOf(g *Graph, o Order, preds [][]int) *DomTree {
 	n := len(g.Succs)
-	idom := chk(n, o.RPO, o.PostNum, func(b int) []int { return preds[b] }, 0)
+	idom := chk(n, o.RPO, o.PostNum, func(b int) []int { return preds[b] })
 	t := &DomTree{IDom: idom, Root: 0}
 	t.number(n)
 	return t
@@ -118,7 +118,7 @@ func PostDominators(g *Graph) *DomTree {
 	}
 	rsucc := reverseWithExit(g)
 	o := dfsOrder(rsucc, n)
-	idom := chk(n+1, o.RPO, o.PostNum, succ, n)
+	idom := chk(n+1, o.RPO, o.PostNum, succ)
 	for b := range idom {
 		if idom[b] == n {
 			idom[b] = Exit
@@ -165,50 +165,78 @@ func reverseWithExit(g *Graph) [][]int {
 	return p
 }
 
-// chk is the Cooper-Harvey-Kennedy iteration. rpo lists the nodes reachable
-// from root in reverse post-order, postNum their post-order numbers, preds
-// the predecessors in the direction of the analysis.
-func chk(n int, rpo, postNum []int, preds func(int) []int, root int) []int {
-	idom := make([]int, n)
-	for b := range idom {
-		idom[b] = NoBlock
-	}
-	idom[root] = root
-	intersect := func(a, b int) int {
-		for a != b {
-			for postNum[a] < postNum[b] {
-				a = idom[a]
+// chk is the Cooper-Harvey-Kennedy iteration, run as the paper runs it:
+// over post-order numbers, not block ids. The intersect then compares the
+// numbers themselves, and the dominators and predecessor lists are dense
+// arrays in reverse post-order, read about in order: indexed by block id,
+// a 100,000-block graph's arrays no longer fit a core's cache and every
+// step of an intersect risks a miss. rpo lists the nodes reachable from
+// the root (rpo[0]) in reverse post-order, postNum their post-order
+// numbers, preds the predecessors in the direction of the analysis. The
+// result is indexed by block id: NoBlock for the root and for the nodes
+// rpo leaves out.
+func chk(n int, rpo, postNum []int, preds func(int) []int) []int {
+	m := len(rpo)
+	// at[i]..at[i+1]: the post-order numbers of the reachable
+	// predecessors of rpo[i], in pred[]; rpo[i]'s own number is m-1-i.
+	at := make([]int32, m+1)
+	var pred []int32
+	for i, b := range rpo {
+		at[i] = int32(len(pred))
+		for _, p := range preds(b) {
+			if q := postNum[p]; q >= 0 {
+				pred = append(pred, int32(q))
 			}
-			for postNum[b] < postNum[a] {
-				b = idom[b]
+		}
+	}
+	at[m] = int32(len(pred))
+	doms := make([]int32, m) // by post-order number; -1 not yet known
+	for i := range doms {
+		doms[i] = -1
+	}
+	if m > 0 {
+		doms[m-1] = int32(m - 1) // the root, first in rpo
+	}
+	intersect := func(a, b int32) int32 {
+		for a != b {
+			for a < b {
+				a = doms[a]
+			}
+			for b < a {
+				b = doms[b]
 			}
 		}
 		return a
 	}
 	for changed := true; changed; {
 		changed = false
-		for _, b := range rpo {
-			if b == root {
-				continue
-			}
-			nd := NoBlock
-			for _, p := range preds(b) {
-				if idom[p] == NoBlock {
-					continue // not yet processed or unreachable
+		for i := 1; i < m; i++ {
+			nd := int32(-1)
+			for _, p := range pred[at[i]:at[i+1]] {
+				if doms[p] < 0 {
+					continue // not yet processed
 				}
-				if nd == NoBlock {
+				if nd < 0 {
 					nd = p
 				} else {
 					nd = intersect(p, nd)
 				}
 			}
-			if nd != idom[b] {
-				idom[b] = nd
+			if num := m - 1 - i; nd != doms[num] {
+				doms[num] = nd
 				changed = true
 			}
 		}
 	}
-	idom[root] = NoBlock
+	idom := make([]int, n)
+	for b := range idom {
+		idom[b] = NoBlock
+	}
+	for i := 1; i < m; i++ {
+		if d := doms[m-1-i]; d >= 0 {
+			idom[rpo[i]] = rpo[m-1-int(d)]
+		}
+	}
 	return idom
 }
 

@@ -79,22 +79,17 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 		}
 		return f
 	}
-	ints := make([]int, 6*n) // LoopOf, stamp and the SCC finder's four, in one allocation
-	bools := make([]bool, 2*n)
-	f := &Forest{LoopOf: ints[:n:n]}
+	f := &Forest{LoopOf: make([]int, n)}
 	for b := range f.LoopOf {
 		f.LoopOf[b] = NoBlock
 	}
-	entry := bools[:n:n]         // an entry of some loop already found
-	stamp := ints[n : 2*n : 2*n] // set membership for the current region
-	for b := range stamp {
-		stamp[b] = -1
+	// Every per-block field the search reads, side by side: on large
+	// graphs one cache line then serves a block's visit.
+	nodes := make([]forestNode, n)
+	for b := range nodes {
+		nodes[b] = forestNode{index: -1, stamp: -1}
 	}
-	sc := &sccFinder{index: ints[2*n : 3*n : 3*n], low: ints[3*n : 4*n : 4*n], onStack: bools[n:],
-		stack: ints[4*n : 4*n : 5*n], members: ints[5*n : 5*n : 6*n]}
-	for i := range sc.index {
-		sc.index[i] = -1
-	}
+	sc := &sccFinder{nodes: nodes}
 
 	type region struct {
 		blocks []int
@@ -107,18 +102,18 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 	for next := 0; next < len(work); next++ {
 		r := work[next]
 		for _, b := range r.blocks {
-			stamp[b] = r.id
+			nodes[b].stamp = int32(r.id)
 		}
-		follow := sccRegion{stamp: stamp, id: r.id, entry: entry}
+		follow := sccRegion{nodes: nodes, id: int32(r.id)}
 		comps := sc.components(r.blocks, g.Succs, follow)
 		for _, c := range comps {
 			if len(c) == 1 && !selfLoop(g, c[0], follow) {
 				continue
 			}
 			li := len(f.Loops)
-			inLoop := func(b int) bool { return stamp[b] == nextID }
+			inLoop := func(b int) bool { return nodes[b].stamp == int32(nextID) }
 			for _, b := range c {
-				stamp[b] = nextID
+				nodes[b].stamp = int32(nextID)
 			}
 			k := len(c)
 			lists := make([]int, 3*k) // blocks, sub and entries in one allocation
@@ -155,7 +150,7 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 				f.LoopOf[b] = li
 			}
 			for _, e := range entries {
-				entry[e] = true
+				nodes[e].entry = true
 			}
 			// Order the region's blocks by RPO for a deterministic recursion.
 			sub := lists[k : 2*k : 2*k]
@@ -166,8 +161,8 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 		}
 		// Restore stamps of blocks not in any loop of this region.
 		for _, b := range r.blocks {
-			if stamp[b] == r.id {
-				stamp[b] = -1
+			if nodes[b].stamp == int32(r.id) {
+				nodes[b].stamp = -1
 			}
 		}
 	}
@@ -178,13 +173,20 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 // with its id, less the entries of loops already found (the edges into
 // them are cut).
 type sccRegion struct {
-	stamp []int
-	id    int
-	entry []bool
+	nodes []forestNode
+	id    int32
 }
 
 // follow reports whether the search follows an edge to t.
-func (r sccRegion) follow(t int) bool { return r.stamp[t] == r.id && !r.entry[t] }
+func (r sccRegion) follow(t int) bool { n := &r.nodes[t]; return n.stamp == r.id && !n.entry }
+
+// forestNode is what LoopForestOf and its SCC search know of one block.
+type forestNode struct {
+	index, low int32 // Tarjan's numbers; index -1 between searches
+	stamp      int32 // the region the block is in, -1 for none
+	onStack    bool  // on Tarjan's stack
+	entry      bool  // an entry of a loop already found
+}
 
 // acyclic reports whether the blocks the entry reaches form no cycle: no
 // edge between them goes to a block that finishes no earlier in the
@@ -214,12 +216,11 @@ func selfLoop(g *Graph, b int, r sccRegion) bool {
 // regions: index is -1 for every block between calls, and the stacks are
 // empty (kept for their room, as are the last call's components).
 type sccFinder struct {
-	index, low []int
-	onStack    []bool
-	stack      []int
-	call       []sccFrame
-	members    []int   // the last call's components' blocks, one after another
-	comps      [][]int // the last call's components
+	nodes   []forestNode // index, low and onStack of each block
+	stack   []int
+	call    []sccFrame
+	members []int   // the last call's components' blocks, one after another
+	comps   [][]int // the last call's components
 }
 
 // sccFrame is a block of the search's call stack and its next successor.
@@ -232,19 +233,23 @@ type sccFrame struct{ b, i int }
 func (s *sccFinder) components(blocks []int, succs [][]int, r sccRegion) [][]int {
 	if k := len(blocks); cap(s.call) < k { // the first region, every block, is the largest
 		s.call, s.comps = make([]sccFrame, 0, k), make([][]int, 0, k)
+		s.stack, s.members = make([]int, 0, k), make([]int, 0, k)
 	}
+	nodes := s.nodes
 	comps, members := s.comps[:0], s.members[:0]
 	stack, call := s.stack[:0], s.call[:0]
-	clock := 0
+	clock := int32(0)
+	push := func(b int) {
+		nodes[b].index, nodes[b].low, nodes[b].onStack = clock, clock, true
+		clock++
+		stack = append(stack, b)
+		call = append(call, sccFrame{b, 0})
+	}
 	for _, root := range blocks {
-		if s.index[root] >= 0 {
+		if nodes[root].index >= 0 {
 			continue
 		}
-		s.index[root], s.low[root] = clock, clock
-		clock++
-		stack = append(stack, root)
-		s.onStack[root] = true
-		call = append(call, sccFrame{root, 0})
+		push(root)
 		for len(call) > 0 {
 			top := &call[len(call)-1]
 			b := top.b
@@ -254,30 +259,26 @@ func (s *sccFinder) components(blocks []int, succs [][]int, r sccRegion) [][]int
 				if !r.follow(t) {
 					continue
 				}
-				if s.index[t] < 0 {
-					s.index[t], s.low[t] = clock, clock
-					clock++
-					stack = append(stack, t)
-					s.onStack[t] = true
-					call = append(call, sccFrame{t, 0})
-				} else if s.onStack[t] && s.index[t] < s.low[b] {
-					s.low[b] = s.index[t]
+				if nt := &nodes[t]; nt.index < 0 {
+					push(t)
+				} else if nt.onStack && nt.index < nodes[b].low {
+					nodes[b].low = nt.index
 				}
 				continue
 			}
 			call = call[:len(call)-1]
+			nb := &nodes[b]
 			if len(call) > 0 {
-				p := call[len(call)-1].b
-				if s.low[b] < s.low[p] {
-					s.low[p] = s.low[b]
+				if p := &nodes[call[len(call)-1].b]; nb.low < p.low {
+					p.low = nb.low
 				}
 			}
-			if s.low[b] == s.index[b] {
+			if nb.low == nb.index {
 				start := len(members)
 				for {
 					x := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
-					s.onStack[x] = false
+					nodes[x].onStack = false
 					members = append(members, x)
 					if x == b {
 						break
@@ -289,7 +290,7 @@ func (s *sccFinder) components(blocks []int, succs [][]int, r sccRegion) [][]int
 	}
 	// Reset for the next region.
 	for _, b := range blocks {
-		s.index[b] = -1
+		nodes[b].index = -1
 	}
 	s.stack, s.call, s.members, s.comps = stack[:0], call[:0], members, comps
 	// Tarjan emits sinks first; reverse so outer-first (topological) order
