@@ -17,7 +17,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -193,7 +192,17 @@ func (p *Process) exchange(req proto.Request, deadline time.Time, limit time.Dur
 		if pastDeadline(err, deadline) {
 			return nil, ptr(p.timedOut(limit))
 		}
-		return nil, ptr(p.died(deadline)) // its input is closed: it is gone or going
+		// Its input is closed: it is gone or going. A line it wrote
+		// before it went still counts as written (preflight tells a
+		// program that ran from one the shell could not start by it).
+		select {
+		case <-p.srv.exited:
+			if line, err := readAnswerLine(p.srv.out, p.maxAnswer()); err == nil && !isBlank(line) {
+				p.answered = true
+			}
+		case <-time.After(min(exitGrace, max(0, time.Until(deadline)))):
+		}
+		return nil, ptr(p.died(deadline))
 	}
 	for {
 		line, err := readAnswerLine(p.srv.out, p.maxAnswer())
@@ -286,8 +295,12 @@ func (p *Process) died(deadline time.Time) Answer {
 	}
 	tail := s.stderr.String()
 	p.lastTail = lastLine(tail)
-	if m := panicLine.FindStringSubmatch(tail); m != nil {
-		return Answer{Outcome: OutPanic, Reason: strings.TrimSpace(m[1])}
+	headline, panicked, found := crashReport(tail)
+	if panicked {
+		return Answer{Outcome: OutPanic, Reason: headline, Stderr: tail}
+	}
+	if !found {
+		headline = lastLine(tail)
 	}
 	reason := "exited"
 	switch {
@@ -296,13 +309,11 @@ func (p *Process) died(deadline time.Time) Answer {
 	case s.waitErr != nil:
 		reason = s.waitErr.Error()
 	}
-	if t := lastLine(tail); t != "" {
-		reason += ": " + t
+	if headline != "" {
+		reason += ": " + headline
 	}
-	return Answer{Outcome: OutCrash, Reason: reason}
+	return Answer{Outcome: OutCrash, Reason: reason, Stderr: tail}
 }
-
-var panicLine = regexp.MustCompile(`(?m)^panic: (.*)$`)
 
 // end stops the server: with kill at once, else its input closed and
 // grace to exit before it is killed. Its descendants are killed too, and

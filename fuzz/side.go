@@ -25,6 +25,9 @@ type Answer struct {
 	Stats   *structurizer.Stats
 	Module  []byte             // set when the side emitted the module itself
 	Func    *structurizer.Func // set when the client must emit it
+	// Stderr is the last 8 KiB of a server's standard error when it died
+	// (outcomes OutPanic and OutCrash), kept with the finding.
+	Stderr string
 	// Declared is what the structurizer promised in a protocol v2
 	// handshake, or this tree's promises (proto.LocalDeclare) for its
 	// in-process structurizer; nil when it declared nothing (v1): then

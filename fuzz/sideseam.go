@@ -51,11 +51,13 @@ type answerRecord struct {
 	Stats   *structurizer.Stats `json:"stats,omitempty"`
 	Module  []byte              `json:"module,omitempty"`
 	Func    *structurizer.Func  `json:"func,omitempty"`
+	// Stderr is the server's standard error tail when it died.
+	Stderr string `json:"stderr,omitempty"`
 }
 
 // AnswerJSON is the answer as a findings-store entry keeps it.
 func AnswerJSON(a Answer) []byte {
-	b, err := json.MarshalIndent(answerRecord{Outcome: a.Outcome, Reason: a.Reason, Stats: a.Stats, Module: a.Module, Func: a.Func}, "", "  ")
+	b, err := json.MarshalIndent(answerRecord{Outcome: a.Outcome, Reason: a.Reason, Stats: a.Stats, Module: a.Module, Func: a.Func, Stderr: a.Stderr}, "", "  ")
 	if err != nil {
 		return nil
 	}

@@ -1,0 +1,102 @@
+// crashreport_test.go holds the report table to reports real runtimes
+// printed (Rust, g++, glibc's assert, AddressSanitizer, Go), and runs a
+// server that dies with one to see the headline reach the answer, its
+// signature and answer.json.
+package fuzz
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// rustPanic is what a Rust server printed on an out-of-bounds index with
+// RUST_BACKTRACE=1, a log line first.
+const rustPanic = `log: serving
+
+thread 'main' (31893) panicked at src/main.rs:1:115:
+index out of bounds: the len is 3 but the index is 5
+stack backtrace:
+   0: __rustc::rust_begin_unwind
+             at /rustc/library/std/src/panicking.rs:689:5
+   3: p::main
+note: Some details are omitted, run with ` + "`RUST_BACKTRACE=full`" + ` for a verbose backtrace.
+`
+
+func TestCrashReport(t *testing.T) {
+	cases := []struct {
+		name, tail, headline string
+		panic, found         bool
+	}{
+		{"go panic", "log\npanic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n", "runtime error: index out of range [5] with length 3", true, true},
+		{"go fatal error", "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\n", "fatal error: all goroutines are asleep - deadlock!", false, true},
+		{"rust panic with a backtrace", rustPanic, "index out of bounds: the len is 3 but the index is 5", true, true},
+		{"rust panic without", "\nthread 'main' panicked at src/lower.rs:40:5:\nswitch lowering not implemented\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n", "switch lowering not implemented", true, true},
+		{"rust panic before 1.73", "thread 'main' panicked at 'switch lowering not implemented', src/lower.rs:40:5\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n", "switch lowering not implemented", true, true},
+		{"c++ exception", "log: serving\nterminate called after throwing an instance of 'std::out_of_range'\n  what():  block 7 has no merge\n", "uncaught std::out_of_range: block 7 has no merge", true, true},
+		{"c++ exception without what", "terminate called after throwing an instance of 'int'\n", "uncaught int", true, true},
+		{"assert", "log: serving\nss: lower.cpp:5: int main(int, char**): Assertion `argc == 7 && \"merge found\"' failed.\n", `assertion failed: argc == 7 && "merge found"`, false, true},
+		{"address sanitizer", "log\n=================================================================\n==31995==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000030 at pc 0x55579881e5df\nREAD of size 4 at 0x602000000030 thread T0\n    #0 0x55579881e5de in main /src/e.cpp:5\n", "AddressSanitizer: heap-buffer-overflow", false, true},
+		{"undefined behaviour", "lower.cpp:12:9: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\n", "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'", false, true},
+		{"the last of two", "panic: first\npanic: second\n", "second", true, true},
+		{"python", "Traceback (most recent call last):\n  File \"ss.py\", line 3, in <module>\nKeyError: 7\n", "", false, false},
+		{"nothing", "", "", false, false},
+	}
+	for _, c := range cases {
+		h, p, f := crashReport(c.tail)
+		if h != c.headline || p != c.panic || f != c.found {
+			t.Errorf("%s: got (%q, panic %v, found %v), want (%q, %v, %v)", c.name, h, p, f, c.headline, c.panic, c.found)
+		}
+	}
+}
+
+// TestServerDeathReported runs servers that die on every request with a
+// report on standard error: the answer's reason is the headline, two
+// different panics get two signatures, and answer.json keeps the tail.
+func TestServerDeathReported(t *testing.T) {
+	dir := t.TempDir()
+	server := func(name, report string) Side {
+		t.Helper()
+		file := filepath.Join(dir, name+".txt")
+		if err := os.WriteFile(file, []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		side, err := ProcessFactory(name, []string{"sh", "-c", "read line; cat " + file + " >&2; exit 101"}, "").New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { side.Close() })
+		return side
+	}
+	g := cfg.FromSuccs([][]int{{1, 2}, {2}, {}})
+	bounds := server("bounds", rustPanic)
+	lowering := server("lowering", strings.ReplaceAll(rustPanic, "index out of bounds: the len is 3 but the index is 5", "switch lowering not implemented"))
+	cxx := server("cxx", "terminate called after throwing an instance of 'std::out_of_range'\n  what():  block 7 has no merge\n")
+	seen := map[string]string{}
+	for _, c := range []struct {
+		side               Side
+		outcome, signature string
+	}{
+		{bounds, OutPanic, "structurize:panic:index out of bounds: the len is N but the index is N"},
+		{lowering, OutPanic, "structurize:panic:switch lowering not implemented"},
+		{cxx, OutPanic, "structurize:panic:uncaught std::out_of_range: block N has no merge"},
+	} {
+		a := c.side.Structurize(g.Clone(), proto.Options{}, 10*time.Second)
+		out, sig, _ := classifyAnswer(a)
+		if out != c.outcome || sig != c.signature {
+			t.Errorf("answer %q: %q, signature %q; want %q, %q", a.Reason, out, sig, c.outcome, c.signature)
+		}
+		if prev, ok := seen[sig]; ok {
+			t.Errorf("two reports share signature %q: %q and %q", sig, prev, a.Reason)
+		}
+		seen[sig] = a.Reason
+		if js := string(AnswerJSON(a)); !strings.Contains(js, `"stderr"`) || !strings.Contains(js, "panicked at") && !strings.Contains(js, "terminate called") {
+			t.Errorf("answer.json keeps no standard error:\n%s", js)
+		}
+	}
+}
