@@ -35,6 +35,7 @@ package fuzz
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 )
@@ -284,6 +285,7 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 		}
 		return ProcessFactoryWith(s.String(), []string{self, "structurize"}, "", opt.Process), s, nil
 	case SpecCmd:
+		s.Cmd = absoluteWords(s.Cmd)
 		f := ProcessFactoryWith(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, "", opt.Process)
 		return f, s, preflight(f, preflightLimit)
 	case SpecRev:
@@ -299,6 +301,31 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 	}
 	return SideFactory{}, s, fmt.Errorf("unknown structurizer spec kind %q", s.Kind)
 }
+
+// absoluteWords is cmd with each relative path made absolute: a word of
+// plain path characters that holds a slash and names a file or directory
+// from the working directory (./adapter, build/ss, ../tools/ss.py). The
+// recorded spec then runs from any directory, as a findings store's replay
+// does from the entry's own. Words with quotes, variables or globs are left
+// as they are, and so is a bare name, which the shell looks up in PATH.
+func absoluteWords(cmd string) string {
+	words := strings.Split(cmd, " ")
+	for i, w := range words {
+		if !strings.Contains(w, "/") || strings.HasPrefix(w, "/") || strings.Trim(w, pathChars) != "" {
+			continue
+		}
+		if _, err := os.Stat(w); err != nil {
+			continue
+		}
+		if abs, err := filepath.Abs(w); err == nil && strings.Trim(abs, pathChars) == "" {
+			words[i] = abs
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// pathChars are the characters absoluteWords takes for a path's.
+const pathChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/+-"
 
 // resolveBuilt builds the revision a rev or repo spec names with p and
 // serves it; the returned spec names the revision exactly.

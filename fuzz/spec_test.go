@@ -1,7 +1,9 @@
 package fuzz
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -62,5 +64,42 @@ func TestSpecFlagReplaysThroughAShell(t *testing.T) {
 	}
 	if f := MustParseSpec("self").Flag(); f != "" {
 		t.Errorf("self.Flag() = %q, want none", f)
+	}
+}
+
+// TestCommandPathsRecordedAbsolute: a cmd spec's relative paths are
+// recorded absolute, so a replay runs from any directory; what is no
+// path, or not plainly one, is left to the shell.
+func TestCommandPathsRecordedAbsolute(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, f := range []string{"ss", "tools/ss.py"} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("#!/bin/sh\nread line\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := map[string]string{
+		"./ss --fast":            dir + "/ss --fast",
+		"python3 tools/ss.py -v": "python3 " + dir + "/tools/ss.py -v",
+		"python3 ss":             "python3 ss", // no slash: the shell's to find
+		"'./ss'":                 "'./ss'",
+		"./missing":              "./missing",
+		"/bin/cat":               "/bin/cat",
+		"./ss $HOME/x":           dir + "/ss $HOME/x",
+	}
+	for cmd, want := range cases {
+		if got := absoluteWords(cmd); got != want {
+			t.Errorf("absoluteWords(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+	_, rec, err := Resolve(MustParseSpec("cmd:./ss --fast"), ResolveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "cmd:" + dir + "/ss --fast"; rec.String() != want {
+		t.Errorf("recorded %q, want %q", rec.String(), want)
 	}
 }
