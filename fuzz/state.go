@@ -257,11 +257,14 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 	return up
 }
 
-// goodNight is tonight as a good night: a complete report without a new
-// signature whose current side is a revision without uncommitted changes;
-// nil otherwise.
+// goodNight is tonight as a good night: a complete report that checked at
+// least one graph, gave every graph a verdict and holds no new signature,
+// whose current side is a revision without uncommitted changes; nil
+// otherwise. A night that checked nothing (every graph seen before) or
+// left graphs without a verdict (the check limit) is no evidence.
 func goodNight(rep *Report) *GoodNight {
-	if rep.Incomplete != nil || rep.State == nil || rep.State.Classes[ClassNew] > 0 {
+	if rep.Incomplete != nil || rep.State == nil || rep.State.Classes[ClassNew] > 0 ||
+		rep.Graphs == 0 || rep.Outcomes[OutError] > 0 {
 		return nil
 	}
 	sp, err := ParseSpec(rep.Settings.Current)

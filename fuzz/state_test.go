@@ -424,6 +424,18 @@ func TestStateRecordsLastGoodNight(t *testing.T) {
 			t.Errorf("after night %s: last good spec %s, want %s", n.date, st.LastGood.Spec(), want)
 		}
 	}
+	// The fifth night's seed again: every graph was checked before, so
+	// the night checks none and proves nothing.
+	rep := night(t, dir, "2026-12-06", 5, 40, func(c *Config) {
+		c.Current = SideFactory{Describe: "rev:" + rev('f'), New: func() (Side, error) { return &InProcess{}, nil }}
+	})
+	st, err := LoadState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Graphs != 0 || st.LastGood == nil || st.LastGood.Revision != rev('e') {
+		t.Errorf("a night of %d graphs, all seen before, left last good %+v; want the fifth night's", rep.Graphs, st.LastGood)
+	}
 }
 
 // TestShardsMergeSeenNight: the shards of a night whose graphs were all
