@@ -159,6 +159,23 @@ type Settings struct {
 	// them.
 	Night       string `json:"night,omitempty"`
 	StateDigest string `json:"state_digest,omitempty"`
+	// ExhaustiveFrom is where the exhaustive generator's walk of the
+	// growing order starts: the state's next position (State.ExhaustiveNext),
+	// so a night goes on where the last one stopped; nil starts it at Seed.
+	ExhaustiveFrom *uint64 `json:"exhaustive_from,omitempty"`
+}
+
+// ExhaustiveKind is the generator that walks every graph in order: the
+// one stream whose run seed is a position (Settings.ExhaustiveFrom).
+const ExhaustiveKind = "exhaustive"
+
+// RunSeed is the run seed stream i's generator draws graph j from: Seed,
+// or ExhaustiveFrom for the exhaustive generator when it is set.
+func (s *Settings) RunSeed(i int) uint64 {
+	if s.ExhaustiveFrom != nil && i >= 0 && i < len(s.Streams) && s.Streams[i].Kind == ExhaustiveKind {
+		return *s.ExhaustiveFrom
+	}
+	return s.Seed
 }
 
 // Duration is a time.Duration that reads and writes as "30s".

@@ -21,7 +21,8 @@ import (
 const MinimizationDeferred = "deferred to merge"
 
 // validateState checks the state settings: a night's date with a state,
-// and on --resume the same state as the campaign started with.
+// and on --resume the same state as the campaign started with. A fresh
+// night takes the state's digest and the exhaustive walk's next position.
 func (c *Config) validateState() error {
 	if c.State == nil {
 		if c.Night != "" || c.StateDigest != "" {
@@ -35,6 +36,7 @@ func (c *Config) validateState() error {
 	switch {
 	case c.StateDigest == "":
 		c.StateDigest = c.State.Digest
+		c.ExhaustiveFrom = c.State.ExhaustiveNext // go on where the last night stopped
 	case c.StateDigest != c.State.Digest:
 		return fmt.Errorf("state %s changed since the campaign started (digest %s, campaign read %s)", c.State.Dir, c.State.Digest, c.StateDigest)
 	}

@@ -68,6 +68,10 @@ type Report struct {
 	// State classes the signatures against the state directory (with
 	// --state; classify.go).
 	State *StateReport `json:"state,omitempty"`
+	// ExhaustiveNext is the exhaustive generator's next position after
+	// tonight (with --state): one past the last it gave, a graph skipped
+	// or seen included, so the next night goes on from there.
+	ExhaustiveNext *uint64 `json:"exhaustive_next,omitempty"`
 	// Minimization is "deferred to merge" on a shard, whose new findings
 	// `cfgfuzz merge` minimizes once; "" otherwise.
 	Minimization string `json:"minimization,omitempty"`
@@ -189,6 +193,9 @@ func BuildReport(s Settings, recs []Record) *Report {
 		}
 	}
 	bySig := map[findingKey]int{}
+	if s.Night != "" {
+		rep.ExhaustiveNext = exhaustiveNext(&s, recs)
+	}
 	for i := range recs {
 		if recs[i].Seen {
 			rep.Seen++
@@ -215,6 +222,23 @@ func zeroCounts(keys []string) map[string]int {
 
 // dispatchShare is the number of graphs that ran the dispatch share.
 func (rep *Report) dispatchShare() int { return rep.Strategies[DispatchStrategy] }
+
+// exhaustiveNext is one past the last position of the growing order the
+// records' exhaustive graphs came from (their own seeds: gen.SeedFor walks
+// positions), mutants left out; nil when no record is one.
+func exhaustiveNext(s *Settings, recs []Record) *uint64 {
+	var next *uint64
+	for i := range recs {
+		r := &recs[i]
+		if r.Mutant != "" || r.Stream < 0 || r.Stream >= len(s.Streams) || s.Streams[r.Stream].Kind != ExhaustiveKind {
+			continue
+		}
+		if p := r.Seed + 1; next == nil || p > *next {
+			next = &p
+		}
+	}
+	return next
+}
 
 // findingKey keys the findings: a signature on one strategy.
 type findingKey struct{ sig, strategy string }

@@ -74,6 +74,8 @@ type storeFile struct {
 	Schema     string            `json:"schema"`
 	Signatures []StoredSignature `json:"signatures"`
 	LastGood   *GoodNight        `json:"last_good,omitempty"`
+	// ExhaustiveNext is where the next night's exhaustive walk starts.
+	ExhaustiveNext *uint64 `json:"exhaustive_next,omitempty"`
 }
 
 // GoodNight is the last night whose campaign covered its whole budget and
@@ -103,6 +105,9 @@ type State struct {
 	Seen   *Bloom
 	// LastGood is the last good night recorded (nil: none yet).
 	LastGood *GoodNight
+	// ExhaustiveNext is the position of the growing order where the last
+	// night's exhaustive walk stopped (nil: no night walked it yet).
+	ExhaustiveNext *uint64
 	// Digest hashes the three files as read (Settings.StateDigest): the
 	// shards of a night must have read the same state.
 	Digest string
@@ -128,7 +133,7 @@ func LoadState(dir string) (*State, error) {
 		if f.Schema != StateSchema {
 			return nil, fmt.Errorf("%s: schema %q, want %q", filepath.Join(dir, StateFindingsFile), f.Schema, StateSchema)
 		}
-		st.Store, st.LastGood = f.Signatures, f.LastGood
+		st.Store, st.LastGood, st.ExhaustiveNext = f.Signatures, f.LastGood, f.ExhaustiveNext
 		sortStore(st.Store)
 	}
 	triage, err := os.ReadFile(filepath.Join(dir, StateTriageFile))
@@ -196,6 +201,9 @@ type StateUpdate struct {
 	Store    []StoredSignature
 	Seen     *Bloom
 	LastGood *GoodNight
+	// ExhaustiveNext is where the next night's exhaustive walk starts:
+	// tonight's report's, or the state's when tonight walked none.
+	ExhaustiveNext *uint64
 	// Corpus is the guided corpus to write into the state's corpus/
 	// (merge only; nil: leave it as it is). An unsharded run writes its
 	// own (cmd/cfgfuzz's --corpus).
@@ -242,7 +250,7 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 		}
 		byKey[k] = e
 	}
-	up := StateUpdate{Seen: NewBloom(), LastGood: st.LastGood}
+	up := StateUpdate{Seen: NewBloom(), LastGood: st.LastGood, ExhaustiveNext: cmp.Or(rep.ExhaustiveNext, st.ExhaustiveNext)}
 	if g := goodNight(rep); g != nil {
 		up.LastGood = g
 	}
@@ -326,7 +334,7 @@ func WriteStateUpdate(dir string, up StateUpdate) error {
 	if store == nil {
 		store = []StoredSignature{}
 	}
-	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Signatures: store, LastGood: up.LastGood}, "", "  ")
+	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Signatures: store, LastGood: up.LastGood, ExhaustiveNext: up.ExhaustiveNext}, "", "  ")
 	if err != nil {
 		return err
 	}
