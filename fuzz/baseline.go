@@ -193,7 +193,7 @@ func runBuild(ctx context.Context, p Project, b Built) error {
 	case ctx.Err() != nil:
 		return fmt.Errorf("building %s: %w", short(b.Rev), err)
 	case err != nil:
-		return &BuildError{Rev: b.Rev, Command: v.expand(p.Build), Err: err, Output: out}
+		return &BuildError{Rev: b.Rev, Command: v.expand(p.Build), Err: err, Output: out, Worktree: b.Worktree, Out: b.Out}
 	}
 	return nil
 }
@@ -206,6 +206,43 @@ type BuildError struct {
 	Output  string
 	// Serving: the build finished but its serve command cannot run.
 	Serving bool
+	// Worktree and Out are a failed build's checkout and output
+	// directory ({worktree}, {out}), removed when the build failed.
+	Worktree, Out string
+}
+
+// Reason is the failure in one line, naming no path: "build failed:
+// exit status 101".
+func (e *BuildError) Reason() string {
+	if e.Serving {
+		return "serve command failed: " + firstLine(e.Err.Error())
+	}
+	return "build failed: " + firstLine(e.Err.Error())
+}
+
+// OutputTail is the last n lines of the build's output that hold more
+// than spaces. Paths inside the build's checkout, removed once the build
+// failed, are written relative to it, as in the repository, and its
+// output directory {out}.
+func (e *BuildError) OutputTail(n int) []string {
+	var pairs []string
+	if e.Worktree != "" {
+		pairs = append(pairs, e.Worktree+string(filepath.Separator), "", e.Worktree, "{worktree}")
+	}
+	if e.Out != "" {
+		pairs = append(pairs, e.Out, "{out}")
+	}
+	out := e.Output
+	if len(pairs) > 0 {
+		out = strings.NewReplacer(pairs...).Replace(out)
+	}
+	var lines []string
+	for l := range strings.Lines(out) {
+		if l = strings.TrimRight(l, " \t\r\n"); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines[max(0, len(lines)-n):]
 }
 
 func (e *BuildError) Error() string {

@@ -8,6 +8,7 @@
 package fuzz
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -35,8 +36,16 @@ type BisectOptions struct {
 type BisectStep struct {
 	Commit  string
 	Verdict string // VerdictKey; "" when skipped
-	Skipped string // why the commit could not be tested; "" when it was
+	// Skipped says in one line why the commit could not be tested ("" when
+	// it was) and Output is the tail of its failed build's output
+	// (BuildError.OutputTail: BisectOutputLines lines at most).
+	Skipped string
+	Output  []string
 }
+
+// BisectOutputLines is how many lines of a failed build's output a
+// skipped commit keeps.
+const BisectOutputLines = 8
 
 // BisectResult is what Bisect found.
 type BisectResult struct {
@@ -179,10 +188,11 @@ type bisection struct {
 func (b *bisection) test(commit string) (verdict, why string, err error) {
 	side, _, err := Resolve(b.opt.SpecOf(commit), b.opt.Resolve)
 	if err != nil {
-		if IsBuildError(err) {
+		var be *BuildError
+		if errors.As(err, &be) {
 			b.buildErr = err
-			why = "build failed: " + firstLine(err.Error())
-			b.step(BisectStep{Commit: commit, Skipped: why})
+			why = be.Reason()
+			b.step(BisectStep{Commit: commit, Skipped: why, Output: be.OutputTail(BisectOutputLines)})
 			return "", why, nil
 		}
 		return "", "", fmt.Errorf("commit %s: %w", commit[:12], err)
@@ -219,7 +229,22 @@ func (b *bisection) step(s BisectStep) {
 			what = "skipped (" + s.Skipped + ")"
 		}
 		fmt.Fprintf(b.opt.Log, "cfgfuzz bisect: %s: %s\n", s.Commit[:12], what)
+		for _, l := range s.Output {
+			fmt.Fprintf(b.opt.Log, "    %s\n", l)
+		}
 	}
+}
+
+// Tested is the number of commits after Good that were tested (a verdict,
+// not skipped); Good's own test is not one of them.
+func (r *BisectResult) Tested() int {
+	var out []string
+	for _, s := range r.Steps {
+		if s.Verdict != "" && s.Commit != r.Good && !slices.Contains(out, s.Commit) {
+			out = append(out, s.Commit)
+		}
+	}
+	return len(out)
 }
 
 // Skipped lists the commits skipped.

@@ -1,8 +1,8 @@
 // bisect_test.go: Bisect's search on a temporary repository whose commits
 // are judged by a table (the judge reads the commit from the side's spec):
 // the first differing commit found exactly around a commit whose build
-// fails (skipped), every candidate named when a skipped commit hides the
-// answer, and the probe order.
+// fails (skipped, with the tail of its build's output), every candidate
+// named when a skipped commit hides the answer, and the probe order.
 package fuzz
 
 import (
@@ -75,6 +75,47 @@ func TestBisectSkipsBrokenBuilds(t *testing.T) {
 	res = bisectTable(t, repo, commits, 3)
 	if res.First != commits[3] || !slices.Equal(res.Candidates, []string{commits[2]}) {
 		t.Errorf("bug at 3 behind the broken 2: first %s, candidates %v", res.First, res.Candidates)
+	}
+}
+
+// TestBisectSkipKeepsBuildOutput: a skipped commit says why in one line
+// and keeps the tail of its build's output, with the paths of the removed
+// checkout relative to it and none naming the build's directories; the
+// commits tested are those after the good one.
+func TestBisectSkipKeepsBuildOutput(t *testing.T) {
+	repo, commits := tableRepo(t, 5, 2)
+	cache := t.TempDir()
+	var log strings.Builder
+	build := "if test -e BROKEN; then seq 1 20; echo error: {worktree}/src/lib.rs:3: cannot find x >&2; echo; echo error: could not compile into {out}; exit 101; fi"
+	res, err := Bisect(BisectOptions{Good: commits[0], Bad: commits[5], Repo: repo, Log: &log,
+		SpecOf:  func(c string) Spec { return Spec{Kind: SpecRepo, Repo: repo, Rev: c} },
+		Resolve: ResolveOptions{Build: BuildOptions{CacheDir: cache}, Project: Project{Build: build, Serve: "cat"}},
+		Judge: func(side SideFactory) (SideResult, error) {
+			if strings.HasSuffix(side.Describe, "@"+commits[4]) || strings.HasSuffix(side.Describe, "@"+commits[5]) {
+				return SideResult{Outcome: OutInvalid, Signature: "exec:trace-mismatch"}, nil
+			}
+			return SideResult{Outcome: OutOK}, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(res.Steps, func(s BisectStep) bool { return s.Skipped != "" })
+	if i < 0 {
+		t.Fatalf("no commit skipped: %+v", res.Steps)
+	}
+	s := res.Steps[i]
+	want := []string{"15", "16", "17", "18", "19", "20", "error: src/lib.rs:3: cannot find x", "error: could not compile into {out}"}
+	if s.Commit != commits[2] || s.Skipped != "build failed: exit status 101" || !slices.Equal(s.Output, want) {
+		t.Errorf("skipped %s: %q, output %q; want commit 2: %q, output %q", s.Commit, s.Skipped, s.Output, "build failed: exit status 101", want)
+	}
+	if strings.Contains(log.String(), cache) {
+		t.Errorf("the log names the build's directories, removed:\n%s", log.String())
+	}
+	if !strings.Contains(log.String(), "skipped (build failed: exit status 101)\n    15\n") {
+		t.Errorf("the log lacks the skipped commit's output:\n%s", log.String())
+	}
+	if tested := res.Tested(); tested != len(res.Steps)-2 {
+		t.Errorf("%d tested of steps %+v: want every step but the good commit's and the skipped one", tested, res.Steps)
 	}
 }
 

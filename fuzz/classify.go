@@ -142,7 +142,6 @@ func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[s
 			s.Outcome = stored.Outcome
 		}
 	}
-	tr, triaged := triage[s.Signature]
 	showed := s.Tonight > 0 || t.rerunShowing > 0
 	switch {
 	case !showed && t.rerunGraphs > 0 && t.rerunErrors == 0:
@@ -154,22 +153,43 @@ func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[s
 		s.Class, s.Reason = ClassUnverified, "not seen tonight; none of its kept graphs was re-run here"
 	case !showed:
 		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, plural(t.rerunGraphs, "kept graph"))
-	case triaged && tr.Status == TriageIgnored:
-		s.Class, s.Reason = ClassIgnored, "triage: "+tr.Reason
-	case stored != nil && stored.Fixed != "":
-		s.Class, s.Reason = ClassNew, "regressed: fixed since "+stored.Fixed
-		if triaged {
-			s.Reason += fmt.Sprintf(" (%s:%d says known: %s)", StateTriageFile, tr.Line, tr.Reason)
-		}
-	case triaged:
-		s.Class, s.Reason = ClassKnown, "triage: "+tr.Reason
-	case stored != nil:
-		s.Class, s.Reason = ClassKnown, "seen since "+stored.FirstSeen
-	case s.Tonight > 0 && t.allShared && t.rerunShowing == 0:
-		s.Class, s.Reason = ClassKnown, "the baseline fails the same way"
 	default:
-		s.Class, s.Reason = ClassNew, "first seen tonight"
+		s.Class, s.Reason = showingClass(s.Signature, s.Tonight > 0 && t.allShared && t.rerunShowing == 0, stored, triage)
 	}
+}
+
+// showingClass is the class and reason of a signature that showed tonight
+// (in the campaign's graphs or the re-runs of kept graphs): new, known or
+// ignored. baselineShares says the baseline fails the same way on every
+// campaign graph of it and no re-run showed it. The summary (classify)
+// and the progress line (progress.go) both class by it.
+func showingClass(sig string, baselineShares bool, stored *StoredSignature, triage map[string]TriageEntry) (class, reason string) {
+	tr, triaged := triage[sig]
+	switch {
+	case triaged && tr.Status == TriageIgnored:
+		return ClassIgnored, "triage: " + tr.Reason
+	case stored != nil && stored.Fixed != "":
+		reason = "regressed: fixed since " + stored.Fixed
+		if triaged {
+			reason += fmt.Sprintf(" (%s:%d says known: %s)", StateTriageFile, tr.Line, tr.Reason)
+		}
+		return ClassNew, reason
+	case triaged:
+		return ClassKnown, "triage: " + tr.Reason
+	case stored != nil:
+		return ClassKnown, "seen since " + stored.FirstSeen
+	case baselineShares:
+		return ClassKnown, "the baseline fails the same way"
+	}
+	return ClassNew, "first seen tonight"
+}
+
+// classShowing is the class (new, known or ignored) that a signature
+// showing tonight on strategy gets against the state; baselineShares as
+// in showingClass.
+func (st *State) classShowing(sig, strategy string, baselineShares bool) string {
+	class, _ := showingClass(sig, baselineShares, st.lookup(sig, strategy), st.Triage)
+	return class
 }
 
 // NewSignatures is the number of signatures classed new (with a state),

@@ -127,7 +127,7 @@ func Run(c Config) (*Outcome, error) {
 	if c.Guided {
 		gd = newGuide(&c.Settings, c.Corpus)
 	}
-	fresh, harness, stopped, jerr := c.execute(j, done, old, gd)
+	fresh, harness, stopped, jerr := c.execute(j, done, old, reruns, gd)
 	if err := j.close(); jerr == nil {
 		jerr = err
 	}
@@ -191,7 +191,9 @@ func (c *Config) replay() ([]Record, int64, error) {
 // execute runs the workers until the budget is spent and returns the new
 // records, the harness failures and whether c.Context stopped it before
 // the graph indices ran out (a time budget running out does not count).
-func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide) ([]Record, []string, bool, error) {
+// old are the records replayed from the log and reruns the night's
+// re-runs of kept graphs: the progress line counts both.
+func (c *Config) execute(j *journal, done map[int]bool, old []Record, reruns []Rerun, gd *guide) ([]Record, []string, bool, error) {
 	ctx, cancel := context.WithCancel(c.Context)
 	defer cancel()
 	if c.Duration > 0 {
@@ -204,7 +206,8 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, gd *guide)
 		prog.deadline = time.Now().Add(time.Duration(c.Duration))
 	}
 	if c.State != nil {
-		prog.known = func(sig, strategy string) bool { return c.State.lookup(sig, strategy) != nil }
+		prog.class = c.State.classShowing
+		prog.reruns(reruns)
 	}
 	for i := range old {
 		prog.count(&old[i], true)

@@ -1,15 +1,19 @@
 // progress.go shows a campaign's progress: a progressbar/v3 bar on a
 // terminal (the caller detects it: the library does not), or a plain line
-// every few seconds for CI logs. Both show ok / invalid / refused /
-// divergent / skipped counts, the failure signatures found (new / known
-// against a state directory), the rate in distinct graphs per second and
-// the ETA under a graph budget or the time left under a time budget.
+// every few seconds for CI logs. Both count as the summary does: distinct
+// graphs checked (not those skipped as repeats or, with a state, as
+// checked on an earlier night, which are counted apart), the current
+// side's outcomes, divergent graphs, and the failure signatures found,
+// with a state classed new / known / ignored as the summary classes them
+// (classify.go); then the rate in distinct graphs per second and the ETA
+// under a graph budget or the time left under a time budget.
 // MinimizeFindings (report.go) announces each finding's minimization.
 package fuzz
 
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,21 +28,34 @@ type progress struct {
 	last      time.Time
 	start     time.Time
 	total     int
-	done      int // distinct graphs, including replayed
-	fresh     int // distinct graphs run by this run
+	done      int // distinct graphs checked, including replayed
+	fresh     int // distinct graphs checked by this run
 	skipped   int // repeats skipped (distinct.go), including replayed
+	seen      int // graphs skipped as checked on an earlier night (the state's filter)
 	counts    map[string]int
 	divergent int
-	// sigs holds the failure signatures seen (signature and strategy);
-	// known, when set, says which a state directory already holds.
-	sigs     map[findingKey]bool
-	known    func(sig, strategy string) bool
-	newSigs  int
+	// sigs tallies the failure signatures seen (the report's findings
+	// key: signature and strategy).
+	sigs map[findingKey]*progressSig
+	// class, set with a state, classes a signature showing tonight as the
+	// summary does (State.classShowing).
+	class    func(sig, strategy string, baselineShares bool) string
 	deadline time.Time // the time budget's end; zero without one
 }
 
+// progressSig is what the campaign has shown of one signature so far.
+type progressSig struct {
+	graphs    int  // campaign graphs failing with it
+	newGraphs int  // of those, the ones the baseline does not share (Record.isNew)
+	rerun     bool // a re-run of a kept graph showed it
+}
+
+// baselineShares is ClassifyState's test for a signature the baseline
+// fails the same way on.
+func (s *progressSig) baselineShares() bool { return s.graphs > 0 && s.newGraphs == 0 && !s.rerun }
+
 func newProgress(w io.Writer, terminal bool, every time.Duration, total int) *progress {
-	p := &progress{w: w, total: total, start: time.Now(), last: time.Now(), every: every, counts: map[string]int{}, sigs: map[findingKey]bool{}}
+	p := &progress{w: w, total: total, start: time.Now(), last: time.Now(), every: every, counts: map[string]int{}, sigs: map[findingKey]*progressSig{}}
 	if p.every <= 0 {
 		p.every = 10 * time.Second
 	}
@@ -63,8 +80,12 @@ func (p *progress) count(r *Record, replayed bool) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if r.Skipped {
-		p.skipped++
+	if r.Skipped || r.Seen {
+		if r.Skipped {
+			p.skipped++
+		} else {
+			p.seen++
+		}
 		if p.bar != nil {
 			p.bar.Add(1)
 		}
@@ -90,43 +111,87 @@ func (p *progress) count(r *Record, replayed bool) {
 	}
 }
 
+// sig is the tally of signature sig on strategy, made on first use.
+func (p *progress) sig(sig, strategy string) *progressSig {
+	k := findingKey{sig, strategy}
+	if p.sigs[k] == nil {
+		p.sigs[k] = &progressSig{}
+	}
+	return p.sigs[k]
+}
+
 // countSignature notes a failing record's signature (the report's
 // findings key: signature and strategy).
 func (p *progress) countSignature(r *Record) {
 	if !isFailure(r.Current.Outcome) {
 		return
 	}
-	k := findingKey{r.Current.Signature, r.Strategy}
-	if p.sigs[k] {
-		return
-	}
-	p.sigs[k] = true
-	if p.known == nil || !p.known(k.sig, k.strategy) {
-		p.newSigs++
+	s := p.sig(r.Current.Signature, r.Strategy)
+	s.graphs++
+	if r.isNew() {
+		s.newGraphs++
 	}
 }
 
+// reruns notes the signatures the night's re-runs of kept graphs showed:
+// the summary classes them too.
+func (p *progress) reruns(rs []Rerun) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, r := range rs {
+		if isFailure(r.Result.Outcome) {
+			p.sig(r.Result.Signature, r.Strategy).rerun = true
+		}
+	}
+}
+
+// summary is the counts: the current side's outcomes as the summary lists
+// them, divergent graphs, the skips, and the signatures (with a state, by
+// the class the summary gives them).
 func (p *progress) summary() string {
-	s := fmt.Sprintf("ok %d invalid %d refused %d divergent %d skipped %d", p.counts[OutOK], p.counts[OutInvalid]+p.counts[OutPanic]+p.counts[OutTimeout]+p.counts[OutCrash], p.counts[OutRefused], p.divergent, p.skipped)
-	if p.known != nil {
-		return s + fmt.Sprintf(", signatures %d new %d known", p.newSigs, len(p.sigs)-p.newSigs)
+	var b strings.Builder
+	for i, o := range Outcomes {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "%s %d", o, p.counts[o])
 	}
-	return s + fmt.Sprintf(", signatures %d", len(p.sigs))
+	fmt.Fprintf(&b, " divergent %d skipped %d", p.divergent, p.skipped)
+	if p.class == nil {
+		n := 0
+		for _, s := range p.sigs {
+			if s.graphs > 0 {
+				n++
+			}
+		}
+		fmt.Fprintf(&b, ", signatures %d", n)
+		return b.String()
+	}
+	fmt.Fprintf(&b, " seen %d, signatures:", p.seen)
+	classes := map[string]int{}
+	for k, s := range p.sigs {
+		classes[p.class(k.sig, k.strategy, s.baselineShares())]++
+	}
+	for _, c := range []string{ClassNew, ClassKnown, ClassIgnored} {
+		fmt.Fprintf(&b, " %s %d", c, classes[c])
+	}
+	return b.String()
 }
 
-// line is the plain progress line: distinct graphs (of the indices
-// planned under a graph budget, skips included), counts, the rate in
-// distinct graphs per second, and the ETA under a budget.
+// line is the plain progress line: distinct graphs checked (of the
+// indices planned under a graph budget, skips included), counts, the rate
+// in distinct graphs per second, and the ETA under a budget.
 func (p *progress) line() string {
 	el := time.Since(p.start)
 	rate := float64(p.fresh) / el.Seconds()
 	s := fmt.Sprintf("cfgfuzz: %d distinct graphs", p.done)
+	handled := p.done + p.skipped + p.seen
 	if p.total > 0 {
-		s += fmt.Sprintf(" (%d/%d indices)", p.done+p.skipped, p.total)
+		s += fmt.Sprintf(" (%d/%d indices)", handled, p.total)
 	}
 	s += fmt.Sprintf(" %s, %.0f distinct graphs/s, %s", p.summary(), rate, el.Round(time.Second))
 	if p.total > 0 && rate > 0 {
-		left := p.total - p.done - p.skipped
+		left := p.total - handled
 		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(left)/rate) * time.Second).Round(time.Second))
 	}
 	if !p.deadline.IsZero() {

@@ -1,11 +1,15 @@
-// progress_test.go: the progress line counts distinct graphs and failure
-// signatures (new / known against a state), shows the time left under a
-// time budget, and each finding's minimization prints a line as it starts.
+// progress_test.go: the progress line counts distinct graphs, outcomes
+// and failure signatures (new / known / ignored against a state) as the
+// summary does, shows the time left under a time budget, and each
+// finding's minimization prints a line as it starts.
 package fuzz
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -36,7 +40,8 @@ func (l *lockedBuffer) String() string {
 func TestProgressSignaturesAndTimeLeft(t *testing.T) {
 	var w bytes.Buffer
 	p := newProgress(&w, false, time.Hour, 0)
-	p.known = func(sig, strategy string) bool { return sig == "exec:old" }
+	st := &State{Store: []StoredSignature{{Signature: "exec:old", Outcome: OutInvalid, FirstSeen: "2026-03-01"}}, Triage: map[string]TriageEntry{}}
+	p.class = st.classShowing
 	p.deadline = time.Now().Add(50 * time.Second)
 	for _, r := range []Record{
 		{Current: SideResult{Outcome: OutOK}},
@@ -49,7 +54,7 @@ func TestProgressSignaturesAndTimeLeft(t *testing.T) {
 		p.count(&r, false)
 	}
 	line := p.line()
-	for _, want := range []string{"6 distinct graphs", "signatures 2 new 1 known"} {
+	for _, want := range []string{"6 distinct graphs", "signatures: new 2 known 1 ignored 0"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("progress line %q lacks %q", line, want)
 		}
@@ -57,10 +62,103 @@ func TestProgressSignaturesAndTimeLeft(t *testing.T) {
 	if m := regexp.MustCompile(`, (\d+)s left`).FindStringSubmatch(line); m == nil || m[1] < "45" || m[1] > "50" {
 		t.Errorf("progress line %q: want about 50s left", line)
 	}
-	p.known = nil
+	p.class = nil
 	if line := p.line(); !strings.Contains(line, "signatures 3") || strings.Contains(line, "known") {
 		t.Errorf("without a state the line %q should count 3 signatures, none known", line)
 	}
+}
+
+// lastProgressLine is the last plain progress line in out.
+func lastProgressLine(t *testing.T, out string) string {
+	t.Helper()
+	var last string
+	for l := range strings.Lines(out) {
+		if strings.HasPrefix(l, "cfgfuzz: ") && strings.Contains(l, "distinct graphs/s") {
+			last = strings.TrimSpace(l)
+		}
+	}
+	if last == "" {
+		t.Fatalf("no progress line in:\n%s", out)
+	}
+	return last
+}
+
+// progressCount is the number after name in a progress line, -1 if none.
+func progressCount(line, re string) int {
+	m := regexp.MustCompile(re).FindStringSubmatch(line)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// checkProgressAgrees checks the final progress line's counts against the
+// report the summary prints.
+func checkProgressAgrees(t *testing.T, line string, rep *Report) {
+	t.Helper()
+	check := func(what, re string, want int) {
+		t.Helper()
+		if got := progressCount(line, re); got != want {
+			t.Errorf("progress %s %d, the summary %d:\n%s", what, got, want, line)
+		}
+	}
+	check("distinct graphs", `^cfgfuzz: (\d+) distinct graphs`, rep.Graphs)
+	for _, o := range Outcomes {
+		check(o, `[ ,]`+o+` (\d+)\b`, rep.Outcomes[o])
+	}
+	check("skipped", ` skipped (\d+)\b`, rep.Skipped)
+	if rep.State == nil {
+		return
+	}
+	check("seen", ` seen (\d+)\b`, rep.State.Seen)
+	for _, c := range []string{ClassNew, ClassKnown, ClassIgnored} {
+		check("signatures "+c, `signatures:.* `+c+` (\d+)\b`, rep.State.Classes[c])
+	}
+}
+
+// TestProgressCountsTimeoutsApart: graphs that time out count as timeout
+// in the progress line, as in the summary, not as invalid.
+func TestProgressCountsTimeoutsApart(t *testing.T) {
+	c := testConfig(t, 40)
+	var w lockedBuffer
+	c.Progress, c.ProgressEvery = &w, time.Hour
+	c.Current = SideFactory{Describe: "times out on four blocks", New: func() (Side, error) {
+		return &InProcess{Fn: func(g *cfg.Graph, opt proto.Options) Answer {
+			if g.Len() == 4 {
+				return Answer{Outcome: OutTimeout, Reason: "stand-in"}
+			}
+			return structureLocal(g, opt)
+		}}, nil
+	}}
+	rep := mustRun(t, c).Report
+	if rep.Outcomes[OutTimeout] == 0 {
+		t.Fatalf("outcomes %v: the test needs a timeout", rep.Outcomes)
+	}
+	checkProgressAgrees(t, lastProgressLine(t, w.String()), rep)
+}
+
+// TestProgressAgreesOnRegressionNight: on a night where a signature the
+// state has fixed shows again (new, though the triage file says known),
+// over graphs part of which an earlier night checked, the progress line
+// classes the signatures and counts the distinct graphs as the summary.
+func TestProgressAgreesOnRegressionNight(t *testing.T) {
+	state := t.TempDir()
+	swap := func(c *Config) { c.Inject = []string{"swap-arms"} }
+	night(t, state, "2026-03-01", 1, 40, swap)
+	night(t, state, "2026-03-02", 2, 40, func(c *Config) { c.Current = panicsOnFour() })
+	if err := os.WriteFile(filepath.Join(state, StateTriageFile), []byte("known "+swapSig+" tracked upstream\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var w lockedBuffer
+	rep := night(t, state, "2026-03-03", 1, 60, func(c *Config) {
+		swap(c)
+		c.Progress, c.ProgressEvery = &w, time.Hour
+	})
+	if got := classesOf(rep); got[swapSig] != ClassNew || rep.State.Seen == 0 {
+		t.Fatalf("classes %v, %d seen: the test needs %s regressed and graphs seen", got, rep.State.Seen, swapSig)
+	}
+	checkProgressAgrees(t, lastProgressLine(t, w.String()), rep)
 }
 
 func TestCampaignProgressShowsMinimization(t *testing.T) {

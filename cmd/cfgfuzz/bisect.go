@@ -49,7 +49,8 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz bisect [--repo DIR [--build CMD] [--serve CMD]] --good REV --bad REV GRAPH-FILE")
 		fmt.Fprintln(fs.Output(), "\nFind the first commit on the first-parent chain from --good to --bad whose verdict on the graph")
 		fmt.Fprintln(fs.Output(), "(outcome and signature) differs from the good commit's. Each commit tested is built once (cached)")
-		fmt.Fprintln(fs.Output(), "and served as compare does; a commit whose build fails is skipped.")
+		fmt.Fprintln(fs.Output(), "and served as compare does; a commit whose build fails is skipped, shown with the last lines")
+		fmt.Fprintln(fs.Output(), "of its build's output. The output counts the commits after --good, those tested and those skipped.")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 found; 2 usage, build or harness error, the good and bad commits giving the same")
 		fmt.Fprintln(fs.Output(), "verdict, or an answer not narrowed to one commit (skipped commits hide which of several it is).\n\nflags:")
 		fs.PrintDefaults()
@@ -130,7 +131,11 @@ func (f *bisectFlags) specOf() (func(string) fuzz.Spec, error) {
 // printBisect prints the first differing commit, both verdicts, what was
 // skipped, and the commands that reproduce it.
 func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz.Spec, file string, w io.Writer) {
-	fmt.Fprintf(w, "%d commits after the good one, %d tested, %d skipped\n", res.Commits, len(res.Steps)-len(res.Skipped()), len(res.Skipped()))
+	commits := fmt.Sprintf("%d commits", res.Commits)
+	if res.Commits == 1 {
+		commits = "1 commit"
+	}
+	fmt.Fprintf(w, "%s after the good one, %d tested, %d skipped\n", commits, res.Tested(), len(res.Skipped()))
 	fmt.Fprintf(w, "good  %s: %s\n", res.Good, res.GoodVerdict)
 	if len(res.Candidates) > 0 {
 		fmt.Fprintf(w, "the first commit whose verdict differs is one of (the others were skipped): %s %s\n", strings.Join(res.Candidates, " "), res.First)
@@ -143,6 +148,9 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz
 	for _, s := range res.Steps {
 		if s.Skipped != "" {
 			fmt.Fprintf(w, "skipped %s: %s\n", s.Commit, s.Skipped)
+			for _, l := range s.Output {
+				fmt.Fprintf(w, "    %s\n", l)
+			}
 		}
 	}
 	cmd := []string{"cfgfuzz", "bisect"}

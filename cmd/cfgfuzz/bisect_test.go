@@ -1,11 +1,13 @@
 // bisect_test.go: `cfgfuzz bisect` on a temporary repository of a Python
 // toy server whose history plants a bug, with a commit whose build fails
-// on the way (skipped), and on a copy of this tree whose history plants a
+// on the way (skipped, with its build's error), and on a copy of this tree whose history plants a
 // panic in the structurizer (no --repo, --build or --serve).
 package main
 
 import (
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -34,18 +36,31 @@ func TestBisectFindsTheCommitThatPlantsTheBug(t *testing.T) {
 	for _, want := range []string{
 		"good  " + good + ": refused",
 		"first " + planted + ": invalid: structurize:error:toy: planted bug",
-		"skipped " + broken + ": build failed",
+		"skipped " + broken + ": build failed: exit status 1\n",
 		"reproduce: cfgfuzz bisect --repo " + repo + " --good " + planted + "^ --bad " + planted + " " + graph,
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
+	// The skipped commit shows its build's error, and no path of the
+	// build, removed once it failed.
+	skip := regexp.MustCompile(`(?m)^skipped ` + broken + `: .*\n(    .*\n)*`).FindString(stdout)
+	if !strings.Contains(skip, "SyntaxError") || strings.Contains(skip, "/") {
+		t.Errorf("the skipped commit's lines should show the build's error and name no path:\n%s", skip)
+	}
+	// The counts: five commits after the good one, each step logged on
+	// standard error either tested or skipped, the good commit's aside.
+	m := regexp.MustCompile(`(?m)^5 commits after the good one, (\d+) tested, (\d+) skipped$`).FindStringSubmatch(stdout)
+	steps := len(regexp.MustCompile(`(?m)^cfgfuzz bisect: [0-9a-f]{12}: `).FindAllString(stderr, -1))
+	if m == nil || m[2] != "1" || m[1] != strconv.Itoa(steps-2) {
+		t.Errorf("counts %q after %d steps logged, want 5 commits, 1 skipped and the others of the steps tested but the good one:\n%s", m, steps, stdout)
+	}
 
 	// The printed reproduction, run as printed, finds the same commit.
 	code, again, _ := cliIn(t, t.TempDir(), "bisect", "--repo", repo, "--good", planted+"^", "--bad", planted, graph)
-	if code != exitOK || !strings.Contains(again, "first "+planted+": invalid: structurize:error:toy: planted bug") {
-		t.Errorf("the reproduction: exit %d\n%s", code, again)
+	if code != exitOK || !strings.Contains(again, "first "+planted+": invalid: structurize:error:toy: planted bug") || !strings.Contains(again, "1 commit after the good one, 1 tested, 0 skipped\n") {
+		t.Errorf("the reproduction: exit %d, want one commit after the good one, tested\n%s", code, again)
 	}
 
 	// A good commit that does not build is an error naming the build's output.

@@ -25,7 +25,8 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 5*time.Second, "longest wait for one answer")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz selftest --structurizer SPEC\n\nRun the protocol conformance suite against a structurizer server: versions, ids,")
-		fmt.Fprintln(fs.Output(), "bad requests, stable reasons, both answer forms. Exit status: 0 conformant, 1 not, 2 usage or a server that\ncannot be started or built.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "bad requests, stable reasons, both answer forms. A case whose graph a v2 server's promises exclude is")
+		fmt.Fprintln(fs.Output(), "skipped, naming the promise. Exit status: 0 conformant, 1 not, 2 usage or a server that\ncannot be started or built.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {

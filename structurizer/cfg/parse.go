@@ -11,18 +11,18 @@
 // The outer list holds one successor list per block, block 0 first. A
 // successor is a decimal block number (leading zeros are allowed and mean
 // nothing). Whitespace and newlines may appear between any two tokens, and
-// '#' starts a comment that runs to the end of the line. A trailing comma is
-// accepted at the end of every list ({1, 2,} and {{1}, {},}), as generated
-// code often writes one. A successor past the last list adds returning
-// blocks up to it, as bug reports leave out trailing returning blocks: the
-// example above has five blocks, block 4 returning. Only a successor at or
-// past Limits.MaxBlocks is out of range, so a graph may be far larger than
-// its text: {{1048575}}, 11 bytes, declares 1,048,576 blocks, the most
-// DefaultLimits allows (MaxBlocks, 1<<20), of which all but two are
-// unreachable returning blocks. The parser's memory stays proportional to
-// the blocks (a few dozen bytes each); what callers do with such a graph
-// must be bounded by them (cfgfuzz check: --timeout and --check-timeout). Compact notation carries no names
-// and no weights.
+// '#' starts a comment that runs to the end of the line. Commas separate the
+// items of a list and nothing else: a trailing comma ({1, 2,} or
+// {{1}, {},}) is an error at the comma. A successor past the last list adds
+// returning blocks up to it, as bug reports leave out trailing returning
+// blocks: the example above has five blocks, block 4 returning. Only a
+// successor at or past Limits.MaxBlocks is out of range, so a graph may be
+// far larger than its text: {{1048575}}, 11 bytes, declares 1,048,576
+// blocks, the most DefaultLimits allows (MaxBlocks, 1<<20), of which all
+// but two are unreachable returning blocks. The parser's memory stays
+// proportional to the blocks (a few dozen bytes each); what callers do with
+// such a graph must be bounded by them (cfgfuzz check: --timeout and
+// --check-timeout). Compact notation carries no names and no weights.
 //
 // # Line notation
 //

@@ -63,17 +63,23 @@ func graphFromFlat(flat, ends []int) *Graph {
 	return g
 }
 
-// graph reads '{' list, list, ... '}'.
+// graph reads '{' list, list, ... '}'. A ',' separates two lists: one
+// before the '}' is an error at the comma.
 func (r *compactReader) graph() error {
 	s := r.s
 	r.openLine, r.openCol = s.line, s.col()
 	s.pos++
+	comma := false // the last token was a ',' (at commaLine:commaCol)
+	var commaLine, commaCol int
 	for {
 		if err := s.skipSpace(true); err != nil {
 			return err
 		}
 		switch s.peek() {
 		case '}':
+			if comma {
+				return s.errAt(commaLine, commaCol, "trailing comma after the successor list of block %d: a ',' is followed by the next list, '}' ends the graph", len(r.ends)-1)
+			}
 			s.pos++
 			return nil
 		case '{':
@@ -84,6 +90,9 @@ func (r *compactReader) graph() error {
 				return err
 			}
 		default:
+			if comma {
+				return r.unexpected("expected '{' to start the successor list of block %d after ','", "", len(r.ends))
+			}
 			return r.unexpected("expected '{' to start the successor list of block %d, or '}' to end the graph", "", len(r.ends))
 		}
 		if err := s.skipSpace(true); err != nil {
@@ -91,25 +100,33 @@ func (r *compactReader) graph() error {
 		}
 		switch s.peek() {
 		case ',':
-			s.pos++ // a '}' may follow: trailing commas are accepted
+			comma, commaLine, commaCol = true, s.line, s.col()
+			s.pos++
 		case '}':
+			comma = false
 		default:
 			return r.unexpected("expected ',' or '}' after the successor list of block %d", "", len(r.ends)-1)
 		}
 	}
 }
 
-// list reads the successor list of the next block: '{' n, n, ... '}'.
+// list reads the successor list of the next block: '{' n, n, ... '}'. A
+// ',' separates two successors: one before the '}' is an error at the
+// comma.
 func (r *compactReader) list() error {
 	s := r.s
 	b := len(r.ends)
 	count := 0
 	s.pos++
+	comma := false // the last token was a ',' (at commaLine:commaCol)
+	var commaLine, commaCol int
 	for {
 		if err := s.skipSpace(true); err != nil {
 			return err
 		}
 		switch c := s.peek(); {
+		case c == '}' && comma:
+			return s.errAt(commaLine, commaCol, "trailing comma after successor %d of block %d: a ',' is followed by the next successor, '}' ends the list", count-1, b)
 		case c == '}':
 			s.pos++
 			r.ends = append(r.ends, len(r.flat))
@@ -121,6 +138,8 @@ func (r *compactReader) list() error {
 			count++
 		case c == '-':
 			return s.errHere("expected a block number in the successor list of block %d, found '-': successors are non-negative block numbers", b)
+		case comma:
+			return r.unexpected("expected a block number after ',' in the successor list of block %d", "", b)
 		default:
 			return r.unexpected("expected a block number or '}' in the successor list of block %d", "", b)
 		}
@@ -129,8 +148,10 @@ func (r *compactReader) list() error {
 		}
 		switch s.peek() {
 		case ',':
-			s.pos++ // a '}' may follow: trailing commas are accepted
+			comma, commaLine, commaCol = true, s.line, s.col()
+			s.pos++
 		case '}':
+			comma = false
 		default:
 			return r.unexpected("expected ',' or '}' after successor", " (successor %d of block %d)", count-1, b)
 		}

@@ -79,7 +79,6 @@ func TestParseCompactShapes(t *testing.T) {
 		{"{{1}, {2, 0}, {1}}", [][]int{{1}, {2, 0}, {1}}},
 		{"{{1,2},{2},{1}}", [][]int{{1, 2}, {2}, {1}}},
 		{" {\n {1}, # entry\n {2, 3},\n {3},\n {}\n}\n", [][]int{{1}, {2, 3}, {3}, {}}},
-		{"{{1, 2,}, {}, {},}", [][]int{{1, 2}, {}, {}}},
 		{"{{007}, {}, {}, {}, {}, {}, {}, {}}", [][]int{{7}, {}, {}, {}, {}, {}, {}, {}}},
 		{"\uFEFF{{}}", [][]int{{}}},
 		{"{\t{ 1 ,2 }\r\n,{},{}}", [][]int{{1, 2}, {}, {}}},
@@ -222,8 +221,14 @@ func TestParseCompactErrors(t *testing.T) {
 	runErrCases(t, []errCase{
 		// The design's own example names block 4 in a 4-block graph.
 		{compact, "{{1}, {2", 1, 9, "expected ',' or '}' after successor, found end of input (successor 0 of block 1) (the graph opened at 1:1 is not closed)", Limits{}},
-		{compact, "{{1},", 1, 6, "expected '{' to start the successor list of block 1, or '}' to end the graph, found end of input", Limits{}},
+		{compact, "{{1},", 1, 6, "expected '{' to start the successor list of block 1 after ',', found end of input", Limits{}},
 		{compact, "{{1}", 1, 5, "expected ',' or '}' after the successor list of block 0, found end of input", Limits{}},
+		// The grammar has no trailing comma: the error points at the comma.
+		{compact, "{{1,},{}}", 1, 4, "trailing comma after successor 0 of block 0: a ',' is followed by the next successor, '}' ends the list", Limits{}},
+		{compact, "{{1, 2,}, {}, {},}", 1, 7, "trailing comma after successor 1 of block 0", Limits{}},
+		{compact, "{{1}, {},}", 1, 9, "trailing comma after the successor list of block 1: a ',' is followed by the next list, '}' ends the graph", Limits{}},
+		{compact, "{{1}, {2 ,\n  # a comment\n  }}", 1, 10, "trailing comma after successor 0 of block 1", Limits{}},
+		{compact, "{\n  {1},\n  {},\n}", 3, 5, "trailing comma after the successor list of block 1", Limits{}},
 		{compact, "{{1},{}", 1, 8, "not closed", Limits{}},
 		{compact, "{", 1, 2, "found end of input", Limits{}},
 		{compact, "{{", 1, 3, "expected a block number or '}' in the successor list of block 0, found end of input", Limits{}},
@@ -240,7 +245,7 @@ func TestParseCompactErrors(t *testing.T) {
 		{compact, "{{9223372036854775808}}", 1, 3, "too large", Limits{}},
 		{compact, "{{},,{}}", 1, 5, "expected '{' to start the successor list of block 1", Limits{}},
 		{compact, "{{,}}", 1, 3, "expected a block number or '}'", Limits{}},
-		{compact, "{{1,,2}}", 1, 5, "expected a block number or '}'", Limits{}},
+		{compact, "{{1,,2}}", 1, 5, "expected a block number after ',' in the successor list of block 0, found ','", Limits{}},
 		{compact, "{,{}}", 1, 2, "expected '{' to start the successor list of block 0", Limits{}},
 		{compact, "{{} {}}", 1, 5, "expected ',' or '}' after the successor list of block 0, found '{'", Limits{}},
 		{compact, "{}", 1, 1, "empty graph", Limits{}},
