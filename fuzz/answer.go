@@ -9,6 +9,7 @@ package fuzz
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -61,28 +62,84 @@ func excerpt(line []byte) string {
 	return fmt.Sprintf("%q", line)
 }
 
+// A violation is an answer that breaks the protocol. rule names the rule
+// broken in a fixed phrase, and the finding's signature is made of it
+// alone ("structurize:crash:protocol: RULE"), so that one defect keeps one
+// signature on every graph that shows it; detail is what the answer held
+// (an excerpt of the line, an id, a value, a block's index and numbers),
+// which only the finding's reason carries.
+type violation struct{ rule, detail string }
+
+// Rules of the answer (PROTOCOL.md, "Failure behaviour"). An answer line
+// longer than the answer limit breaks one more, which names the limit.
+const (
+	ruleNotJSON     = "answer is not JSON"
+	ruleNotResponse = "answer is not a response"
+	ruleID          = "answer id other than the request's"
+	ruleOutcome     = "unknown outcome"
+	ruleBoth        = "ok answer with both module and func"
+	ruleNeither     = "ok answer with neither module nor func"
+	ruleOrig        = "func block whose orig is not a block of the graph"
+	ruleFuncBlocks  = "func of more blocks than an answer may have"
+)
+
+// tooLong is the violation of an answer line longer than max bytes: the
+// limit is the campaign's, the same for every graph, so it is part of the
+// rule.
+func tooLong(max int) violation {
+	return violation{rule: fmt.Sprintf("answer longer than %d bytes (--max-answer)", max)}
+}
+
+// String is the violation as a reason: "RULE: DETAIL", or the rule alone.
+func (v violation) String() string {
+	if v.detail == "" {
+		return v.rule
+	}
+	return v.rule + ": " + v.detail
+}
+
+// broken says whether v is a violation (the zero violation is none).
+func (v violation) broken() bool { return v.rule != "" }
+
+// notResponse is the violation of a line that does not decode as a
+// response, err the decoder's complaint: not JSON at all, or JSON of
+// another shape.
+func notResponse(line []byte, err error) violation {
+	rule := ruleNotResponse
+	if !json.Valid(line) {
+		rule = ruleNotJSON
+	}
+	return violation{rule, fmt.Sprintf("%s (%v)", excerpt(line), err)}
+}
+
+// wrongID is the violation of an answer of id to request want.
+func wrongID(id, want int64) violation {
+	return violation{ruleID, fmt.Sprintf("%d to request %d", id, want)}
+}
+
 // checkResponse says what in a parsed response breaks the protocol for a
-// request of a graph of blocks blocks, or "".
-func checkResponse(r *proto.Response, blocks int) string {
+// request of a graph of blocks blocks; the zero violation when nothing
+// does. The id is the caller's to check.
+func checkResponse(r *proto.Response, blocks int) violation {
 	switch r.Outcome {
 	case proto.OK:
 	case proto.Refused, proto.Error:
-		return ""
+		return violation{}
 	default:
-		return fmt.Sprintf("unknown outcome %q", r.Outcome)
+		return violation{ruleOutcome, fmt.Sprintf("%q", r.Outcome)}
 	}
 	switch {
 	case r.Module != nil && r.Func != nil:
-		return "ok answer with both module and func"
+		return violation{rule: ruleBoth}
 	case r.Module == nil && r.Func == nil:
-		return "ok answer with neither module nor func"
+		return violation{rule: ruleNeither}
 	case r.Func != nil:
 		if n := len(r.Func.Blocks); n > MaxFuncBlocks(blocks) {
-			return fmt.Sprintf("func of %d blocks for a %d-block graph, more than the %d an answer may have", n, blocks, MaxFuncBlocks(blocks))
+			return violation{ruleFuncBlocks, fmt.Sprintf("%d blocks for a %d-block graph, at most %d", n, blocks, MaxFuncBlocks(blocks))}
 		}
 		return checkOrigs(r.Func, blocks)
 	}
-	return ""
+	return violation{}
 }
 
 // MaxFuncBlocks is the most blocks a func answer may have for a graph of
@@ -94,12 +151,12 @@ func checkResponse(r *proto.Response, blocks int) string {
 func MaxFuncBlocks(blocks int) int { return 64*blocks + 4096 }
 
 // checkOrigs says which block of f names an original block the graph does
-// not have, or "".
-func checkOrigs(f *structurizer.Func, blocks int) string {
+// not have; the zero violation when none does.
+func checkOrigs(f *structurizer.Func, blocks int) violation {
 	for i, b := range f.Blocks {
 		if b.Kind != structurizer.Synthetic && (b.Orig < 0 || b.Orig >= blocks) {
-			return fmt.Sprintf("func block %d: orig %d is not a block of the %d-block graph", i, b.Orig, blocks)
+			return violation{ruleOrig, fmt.Sprintf("block %d: orig %d of a %d-block graph", i, b.Orig, blocks)}
 		}
 	}
-	return ""
+	return violation{}
 }

@@ -209,7 +209,7 @@ func (p *Process) exchange(req proto.Request, deadline time.Time, limit time.Dur
 		switch {
 		case errors.Is(err, errAnswerTooLong):
 			runtime.GC() // the discarded line is garbage now: do not let floods pile up
-			return nil, ptr(p.violation(fmt.Sprintf("answer longer than %d bytes (--max-answer)", p.maxAnswer())))
+			return nil, ptr(p.violation(tooLong(p.maxAnswer())))
 		case err != nil && pastDeadline(err, deadline):
 			return nil, ptr(p.timedOut(limit))
 		case err != nil:
@@ -258,21 +258,22 @@ func pastDeadline(err error, deadline time.Time) bool {
 func (p *Process) answer(line []byte, id int64, blocks int) Answer {
 	var resp proto.Response
 	if err := json.Unmarshal(line, &resp); err != nil {
-		return p.violation(fmt.Sprintf("answer is not a response (%v): %s", err, excerpt(line)))
+		return p.violation(notResponse(line, err))
 	}
 	if resp.ID != id {
-		return p.violation(fmt.Sprintf("answer id %d to request %d", resp.ID, id))
+		return p.violation(wrongID(resp.ID, id))
 	}
-	if msg := checkResponse(&resp, blocks); msg != "" {
-		return p.violation(msg)
+	if v := checkResponse(&resp, blocks); v.broken() {
+		return p.violation(v)
 	}
 	return Answer{Outcome: resp.Outcome, Reason: resp.Reason, Stats: resp.Stats, Module: resp.Module, Func: resp.Func}
 }
 
-// violation ends a server that broke the protocol: a crash finding.
-func (p *Process) violation(msg string) Answer {
+// violation ends a server that broke the protocol: a crash finding, whose
+// signature names the rule broken and whose reason adds the details.
+func (p *Process) violation(v violation) Answer {
 	p.end(true, 0)
-	return Answer{Outcome: OutCrash, Reason: "protocol: " + msg}
+	return Answer{Outcome: OutCrash, Reason: "protocol: " + v.String(), Violation: "protocol: " + v.rule}
 }
 
 // timedOut ends a server that did not answer in time.

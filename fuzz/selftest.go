@@ -140,7 +140,7 @@ func (st *selfTester) send(line string) (proto.Response, string) {
 		var r proto.Response
 		if err := json.Unmarshal(b, &r); err != nil {
 			st.p.end(true, 0)
-			return proto.Response{}, fmt.Sprintf("answer is not a response (%v): %s", err, excerpt(b))
+			return proto.Response{}, notResponse(b, err).String()
 		}
 		return r, ""
 	}
@@ -181,8 +181,8 @@ func checkOK(r proto.Response, blocks int) string {
 	default:
 		return fmt.Sprintf("outcome %q (%s) on a valid graph", r.Outcome, r.Reason)
 	}
-	if msg := checkResponse(&r, blocks); msg != "" {
-		return msg
+	if v := checkResponse(&r, blocks); v.broken() {
+		return v.String()
 	}
 	if _, err := ModuleOf(Answer{Module: r.Module, Func: r.Func}); err != nil {
 		return "the func does not emit: " + err.Error()

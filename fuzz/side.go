@@ -22,9 +22,13 @@ type Answer struct {
 	// harness outcomes OutPanic, OutTimeout, OutCrash.
 	Outcome string
 	Reason  string
-	Stats   *structurizer.Stats
-	Module  []byte             // set when the side emitted the module itself
-	Func    *structurizer.Func // set when the client must emit it
+	// Violation is set on a crash that broke the protocol: "protocol:
+	// RULE", the rule broken (answer.go), which alone makes the
+	// signature; Reason adds what the answer held.
+	Violation string
+	Stats     *structurizer.Stats
+	Module    []byte             // set when the side emitted the module itself
+	Func      *structurizer.Func // set when the client must emit it
 	// Stderr is the last 8 KiB of a server's standard error when it died
 	// (outcomes OutPanic and OutCrash), kept with the finding.
 	Stderr string

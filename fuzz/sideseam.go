@@ -24,7 +24,8 @@ import (
 // no signature), OutRefused (corpus.SigRefused), OutPanic, OutTimeout,
 // OutCrash and OutInvalid (an error on a valid graph) with their harness
 // signatures, or OutError (the request could not be served: not a
-// finding). detail is the reason's first line.
+// finding). detail is the reason's first line. The signature of a protocol
+// violation names the rule broken alone (Answer.Violation).
 func classifyAnswer(a Answer) (outcome, sig, detail string) {
 	switch a.Outcome {
 	case proto.OK:
@@ -34,7 +35,11 @@ func classifyAnswer(a Answer) (outcome, sig, detail string) {
 	case OutUnsupported:
 		return OutUnsupported, "", firstLine(a.Reason)
 	case OutPanic, OutTimeout, OutCrash:
-		return a.Outcome, harnessSignature(a.Outcome, a.Reason), firstLine(a.Reason)
+		why := a.Reason
+		if a.Violation != "" {
+			why = a.Violation
+		}
+		return a.Outcome, harnessSignature(a.Outcome, why), firstLine(a.Reason)
 	case proto.Error:
 		if !strings.HasPrefix(a.Reason, proto.RequestError) {
 			return OutInvalid, harnessSignature("error", a.Reason), firstLine(a.Reason)
