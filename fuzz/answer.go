@@ -2,8 +2,10 @@
 // the protocol (PROTOCOL.md, "Response" and "Failure behaviour"): a line of
 // at most the answer limit, read without holding more than that in memory;
 // blank lines skipped; an ok answer carrying exactly one of module and
-// func, a func naming only blocks of the request's graph, a known outcome.
-// What breaks these rules is a protocol violation, answered as a crash.
+// func, a func whose blocks write their required fields and name only
+// blocks of the request's graph, a known outcome. What breaks these rules
+// is a protocol violation, answered as a crash whose signature names the
+// rule broken.
 package fuzz
 
 import (
@@ -12,6 +14,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
@@ -81,6 +86,7 @@ const (
 	ruleNeither     = "ok answer with neither module nor func"
 	ruleOrig        = "func block whose orig is not a block of the graph"
 	ruleFuncBlocks  = "func of more blocks than an answer may have"
+	ruleFields      = "func block without a required field"
 )
 
 // tooLong is the violation of an answer line longer than max bytes: the
@@ -110,6 +116,167 @@ func notResponse(line []byte, err error) violation {
 		rule = ruleNotJSON
 	}
 	return violation{rule, fmt.Sprintf("%s (%v)", excerpt(line), err)}
+}
+
+// decodeResponse reads an answer line: the response, or the violation of
+// a line that is not one: not JSON, JSON of another shape, or an ok
+// answer whose func has a block that leaves out a required field
+// (PROTOCOL.md, "The structured function"). It reads the line once, as
+// encoding/json reads a proto.Response, except that the func's blocks note
+// what they leave out (wireBlock).
+func decodeResponse(line []byte) (proto.Response, violation) {
+	var w wireResponse
+	if err := json.Unmarshal(line, &w); err != nil {
+		return proto.Response{}, notResponse(line, err)
+	}
+	r := w.Response
+	if w.Func == nil {
+		return r, violation{}
+	}
+	f, v := w.Func.read()
+	r.Func = f
+	if r.Outcome != proto.OK { // its func is ignored
+		v = violation{}
+	}
+	return r, v
+}
+
+// wireResponse is a response as decodeResponse reads it: its func (the
+// field shadows Response.Func) through wireFunc.
+type wireResponse struct {
+	proto.Response
+	Func *wireFunc `json:"func,omitempty"`
+}
+
+// wireFunc is a structured function whose blocks (the field shadows
+// Func.Blocks) are read through wireBlock.
+type wireFunc struct {
+	structurizer.Func
+	Blocks []wireBlock `json:"blocks"`
+}
+
+// wireBlock is a block of a func answer as it is read: its required
+// fields (the fields shadow the block's) note whether the answer wrote
+// them, every other field is read into the block itself. Each field is
+// read once, in the one pass over the line.
+type wireBlock struct {
+	structurizer.Block
+	Kind  writtenKind `json:"kind"`
+	Orig  writtenInt  `json:"orig"`
+	Merge wireMerge   `json:"merge"`
+	Term  wireTerm    `json:"term"`
+}
+
+type wireMerge struct {
+	structurizer.Merge
+	Kind writtenMergeKind `json:"kind"`
+}
+
+type wireTerm struct {
+	structurizer.Term
+	Kind writtenTermKind `json:"kind"`
+}
+
+// writtenKind, writtenMergeKind and writtenTermKind are a kind read from
+// its name, and whether the answer wrote it.
+type writtenKind struct {
+	v  structurizer.Kind
+	ok bool
+}
+
+func (w *writtenKind) UnmarshalText(b []byte) error { w.ok = true; return w.v.UnmarshalText(b) }
+
+type writtenMergeKind struct {
+	v  structurizer.MergeKind
+	ok bool
+}
+
+func (w *writtenMergeKind) UnmarshalText(b []byte) error { w.ok = true; return w.v.UnmarshalText(b) }
+
+type writtenTermKind struct {
+	v  structurizer.TermKind
+	ok bool
+}
+
+func (w *writtenTermKind) UnmarshalText(b []byte) error { w.ok = true; return w.v.UnmarshalText(b) }
+
+// writtenInt is an int, and whether the answer wrote it: null is not
+// writing it, as null leaves an int as it is.
+type writtenInt struct {
+	v  int
+	ok bool
+}
+
+func (w *writtenInt) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	n, err := strconv.ParseInt(string(b), 10, strconv.IntSize)
+	if err != nil {
+		what := "number"
+		switch b[0] {
+		case '"':
+			what = "string"
+		case '{':
+			what = "object"
+		case '[':
+			what = "array"
+		case 't', 'f':
+			what = "bool"
+		}
+		return &json.UnmarshalTypeError{Value: what, Type: reflect.TypeFor[int]()}
+	}
+	w.v, w.ok = int(n), true
+	return nil
+}
+
+// read is the function the answer wrote, with the first block that leaves
+// out a required field (the zero violation when none does). A field left
+// out reads as its zero value; a synthetic block's orig, which it may
+// leave out, as -1.
+func (w *wireFunc) read() (*structurizer.Func, violation) {
+	f := w.Func
+	if w.Blocks != nil {
+		f.Blocks = make([]structurizer.Block, len(w.Blocks))
+	}
+	var v violation
+	for i := range w.Blocks {
+		if lacks := w.Blocks[i].read(&f.Blocks[i]); lacks != "" && !v.broken() {
+			v = violation{ruleFields, fmt.Sprintf("block %d lacks %s", i, lacks)}
+		}
+	}
+	return &f, v
+}
+
+// read sets b to the block the answer wrote and lists the required fields
+// it left out ("" none): kind; orig, unless the block is synthetic; the
+// kinds of merge and term.
+func (w *wireBlock) read(b *structurizer.Block) string {
+	*b = w.Block
+	b.Merge = w.Merge.Merge
+	b.Term = w.Term.Term
+	b.Kind, b.Orig, b.Merge.Kind, b.Term.Kind = w.Kind.v, w.Orig.v, w.Merge.Kind.v, w.Term.Kind.v
+	if w.Kind.ok && w.Orig.ok && w.Merge.Kind.ok && w.Term.Kind.ok {
+		return ""
+	}
+	var lacks []string
+	if !w.Kind.ok {
+		lacks = append(lacks, "kind")
+	}
+	switch {
+	case w.Orig.ok:
+	case w.Kind.ok && b.Kind == structurizer.Synthetic:
+		b.Orig = -1
+	default:
+		lacks = append(lacks, "orig")
+	}
+	if !w.Merge.Kind.ok {
+		lacks = append(lacks, "merge.kind")
+	}
+	if !w.Term.Kind.ok {
+		lacks = append(lacks, "term.kind")
+	}
+	return strings.Join(lacks, ", ")
 }
 
 // wrongID is the violation of an answer of id to request want.

@@ -5,10 +5,14 @@
 package fuzz
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
 
 // funcAnswer is an ok answer line of id 1 whose func has the given blocks
@@ -40,8 +44,9 @@ func TestProtocolViolationSignatures(t *testing.T) {
 			[]string{"hello, this is not json", "xyz 12", `{"id":1,"outcome":"ok"`, strings.Repeat("w", 100)},
 			[]string{`"hello, this is not json"`, `"xyz 12"`, `"{\"id\":1,\"outcome\":\"ok\""`, `"wwwwwwwwww`}},
 		{"structurize:crash:protocol: answer is not a response",
-			[]string{`[1, 2]`, `{"id":"one"}`, funcAnswer(`{"kind":"square","orig":0,"merge":{"kind":"none"},"term":{"kind":"return"}}`)},
-			[]string{`"[1, 2]"`, `"{\"id\":\"one\"}"`, `square`}},
+			[]string{`[1, 2]`, `{"id":"one"}`, funcAnswer(`{"kind":"square","orig":0,"merge":{"kind":"none"},"term":{"kind":"return"}}`),
+				funcAnswer(`{"kind":"original","orig":"1","merge":{"kind":"none"},"term":{"kind":"return"}}`), funcAnswer(`{"kind":"original","orig":1.5,"merge":{"kind":"none"},"term":{"kind":"return"}}`)},
+			[]string{`"[1, 2]"`, `"{\"id\":\"one\"}"`, `square`, `cannot unmarshal string`, `cannot unmarshal number`}},
 		{"structurize:crash:protocol: answer id other than the request's",
 			[]string{`{"id":1001,"outcome":"ok","module":""}`, `{"id":-7,"outcome":"refused"}`, `{"outcome":"ok"}`},
 			[]string{"1001 to request 1", "-7 to request 1", "0 to request 1"}},
@@ -84,4 +89,127 @@ func TestProtocolViolationsDocumented(t *testing.T) {
 			t.Errorf("PROTOCOL.md does not list %s", sig)
 		}
 	}
+}
+
+// TestFuncBlockRequiredFields: an ok answer whose func has a block that
+// leaves out kind, orig (unless the block is synthetic), merge's kind or
+// term's kind is a protocol violation naming the first such block and
+// what it lacks, not a block read with zero values (an original block 0
+// that returns).
+func TestFuncBlockRequiredFields(t *testing.T) {
+	const sig = "structurize:crash:protocol: func block without a required field"
+	for _, c := range []struct {
+		line, detail string // detail "": no violation
+	}{
+		{funcAnswer(`{}`), "block 0 lacks kind, orig, merge.kind, term.kind"},
+		{funcAnswer(`null`), "block 0 lacks kind, orig, merge.kind, term.kind"},
+		{funcAnswer(returns("synthetic", -1), `{"kind":"original","orig":2,"term":{"kind":"return"}}`), "block 1 lacks merge.kind"},
+		{funcAnswer(returns("synthetic", -1), `{"kind":"original","orig":2,"merge":{},"term":{"kind":"return"}}`), "block 1 lacks merge.kind"},
+		{funcAnswer(`{"kind":"clone","merge":{"kind":"none"},"term":{"to":[0]}}`, `{}`), "block 0 lacks orig, term.kind"},
+		{funcAnswer(`{"orig":1,"merge":{"kind":"none"},"term":{"kind":"return"}}`), "block 0 lacks kind"},
+		{funcAnswer(`{"kind":"original","orig":null,"merge":{"kind":"none"},"term":{"kind":"return"}}`), "block 0 lacks orig"},
+		{funcAnswer(`{"kind":"synthetic","merge":{"kind":"none"},"term":{"kind":"return"}}`), ""}, // a synthetic block's orig may be left out
+		{funcAnswer(`{"kind":"original","orig":0,"merge":{"kind":"none"},"term":{"kind":"return"}}`), ""},
+		{`{"id":1,"outcome":"refused","reason":"no","func":{"blocks":[{}]}}`, ""}, // not ok: the func is ignored
+	} {
+		a := (&Process{}).answer([]byte(c.line), 1, 4)
+		out, s, detail := classifyAnswer(a)
+		switch {
+		case c.detail == "" && out == OutCrash:
+			t.Errorf("%s: %s %q (%s), want no violation", c.line, out, s, detail)
+		case c.detail != "" && (out != OutCrash || s != sig || detail != "protocol: func block without a required field: "+c.detail):
+			t.Errorf("%s: %s %q (%s), want crash %q naming %q", c.line, out, s, detail, sig, c.detail)
+		}
+	}
+	a := (&Process{}).answer([]byte(funcAnswer(`{"kind":"synthetic","merge":{"kind":"none"},"term":{"kind":"return"}}`)), 1, 4)
+	if a.Func == nil || a.Func.Blocks[0].Orig != -1 {
+		t.Errorf("a synthetic block without orig reads as %+v, want orig -1", a.Func)
+	}
+}
+
+// localAnswers are the lines this tree's structurizer answers in the func
+// form for a few graphs: a chain, a diamond, a loop, a switch, and an
+// irreducible graph of many blocks.
+func localAnswers(t testing.TB) [][]byte {
+	var lines [][]byte
+	h := proto.Local(false)
+	for _, g := range []string{"{{1}, {}}", "{{1, 2}, {3}, {3}, {}}", "{{1}, {2, 3}, {1}, {}}", "{{1, 2, 3}, {4}, {4}, {4}, {}}", irreducibleChain(300)} {
+		resp := h(proto.Request{V: proto.Version, ID: 1, Graph: g})
+		if resp.Outcome != proto.OK || resp.Func == nil {
+			t.Fatalf("%.40s: %s %s", g, resp.Outcome, resp.Reason)
+		}
+		resp.ID = 1
+		b, err := json.Marshal(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, b)
+	}
+	return lines
+}
+
+// irreducibleChain is a graph of n blocks: a chain whose every other block
+// also jumps two ahead and back one, for a structured function of many
+// blocks of every kind.
+func irreducibleChain(n int) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range n - 1 {
+		switch {
+		case i+2 < n && i%2 == 0:
+			fmt.Fprintf(&b, "{%d, %d}, ", i+1, i+2)
+		case i > 0 && i%3 == 0:
+			fmt.Fprintf(&b, "{%d, %d}, ", i+1, i-1)
+		default:
+			fmt.Fprintf(&b, "{%d}, ", i+1)
+		}
+	}
+	b.WriteString("{}}")
+	return b.String()
+}
+
+// TestDecodeResponseAsWritten: an answer whose blocks write every field
+// reads exactly as encoding/json reads it into proto.Response.
+func TestDecodeResponseAsWritten(t *testing.T) {
+	for _, line := range localAnswers(t) {
+		var want proto.Response
+		if err := json.Unmarshal(line, &want); err != nil {
+			t.Fatal(err)
+		}
+		got, v := decodeResponse(line)
+		if v.broken() || !reflect.DeepEqual(got, want) {
+			t.Errorf("%.80s: read as %+v (%s), want %+v", line, got, v, want)
+		}
+	}
+}
+
+// BenchmarkDecodeResponse reads this tree's answers as a campaign's
+// process side does (decodeResponse) and as plain encoding/json would.
+func BenchmarkDecodeResponse(b *testing.B) {
+	lines := localAnswers(b)
+	size := 0
+	for _, l := range lines {
+		size += len(l)
+	}
+	b.Run("decodeResponse", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, l := range lines {
+				if _, v := decodeResponse(l); v.broken() {
+					b.Fatal(v)
+				}
+			}
+		}
+	})
+	b.Run("json.Unmarshal", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, l := range lines {
+				var r proto.Response
+				if err := json.Unmarshal(l, &r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }

@@ -256,9 +256,9 @@ func pastDeadline(err error, deadline time.Time) bool {
 // answer turns a response line into an answer, or a protocol violation
 // into a crash (PROTOCOL.md, "Failure behaviour").
 func (p *Process) answer(line []byte, id int64, blocks int) Answer {
-	var resp proto.Response
-	if err := json.Unmarshal(line, &resp); err != nil {
-		return p.violation(notResponse(line, err))
+	resp, v := decodeResponse(line)
+	if v.broken() {
+		return p.violation(v)
 	}
 	if resp.ID != id {
 		return p.violation(wrongID(resp.ID, id))

@@ -172,6 +172,7 @@ func TestProcessProtocolViolations(t *testing.T) {
 		{"huge-func", OutCrash, "structurize:crash:protocol: func of more blocks than an answer may have", "blocks for a 4-block graph, at most 4352"},
 		{"wrong-id", OutCrash, "structurize:crash:protocol: answer id other than the request's", "1002 to request 2"}, // the hello was request 1
 		{"bad-outcome", OutCrash, "structurize:crash:protocol: unknown outcome", `"splendid"`},
+		{"empty-block", OutCrash, "structurize:crash:protocol: func block without a required field", "block 0 lacks kind, orig, merge.kind, term.kind"},
 		{"garbage", OutCrash, "structurize:crash:protocol: answer is not JSON", `"hello, this is not json" (invalid character 'h' looking for beginning of value)`},
 	} {
 		t.Run(c.mode, func(t *testing.T) {

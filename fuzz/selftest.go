@@ -137,10 +137,10 @@ func (st *selfTester) send(line string) (proto.Response, string) {
 		if isBlank(b) {
 			continue
 		}
-		var r proto.Response
-		if err := json.Unmarshal(b, &r); err != nil {
+		r, v := decodeResponse(b)
+		if v.broken() {
 			st.p.end(true, 0)
-			return proto.Response{}, notResponse(b, err).String()
+			return proto.Response{}, v.String()
 		}
 		return r, ""
 	}

@@ -33,6 +33,7 @@ func TestSelfTest(t *testing.T) {
 		{"badstruct", exitFail, "FAIL v1 request answered: no answer: the server ended (panic: badstruct: four blocks)"},
 		{"server wrong-id", exitFail, "FAIL ids echoed in order: answer id 1007 to request 7"},
 		{"server both", exitFail, "FAIL v1 request answered: ok answer with both module and func"},
+		{"server empty-block", exitFail, "FAIL v1 request answered: func block without a required field: block 0 lacks kind, orig, merge.kind, term.kind"},
 		{"server good", exitFail, `FAIL unknown version is a request error: outcome "ok"`},
 		{"cmd:" + filepath.Join(dir, "structurize"), exitOK, `speaks v2 as "cfgfuzz/structured"`}, // a spec, as every command takes
 		{"no-such-server", exitUsage, "the command was not found"},

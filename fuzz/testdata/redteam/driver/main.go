@@ -29,7 +29,7 @@ import (
 const markEnv = "CFGFUZZ_REDTEAM_MARK"
 
 var defaultModes = "good,garbage,wrong-id,exit,panic,invalid,both,neither,bad-outcome,hang,slow,huge-line,endless," +
-	"detach,detach-exit,detach-deep,closed-stdout,ignore-stdin,blank-line,huge-orig,stderr-flood,sigint,sigterm,sighup"
+	"detach,detach-exit,detach-deep,closed-stdout,ignore-stdin,blank-line,huge-orig,empty-block,stderr-flood,sigint,sigterm,sighup"
 
 func main() {
 	cfgfuzz := flag.String("cfgfuzz", "", "the cfgfuzz binary")

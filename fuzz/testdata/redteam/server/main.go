@@ -25,6 +25,7 @@
 //	blank-line    writes a blank line before every answer (allowed)
 //	huge-orig     answers with a func whose first original block is 10^12
 //	huge-func     answers with its func and 100,000 more return blocks
+//	empty-block   answers with its func, the first block written {}
 //	stderr-flood  writes 10 MB to standard error for every request, answers
 //	nondet        names its first block differently on every answer (v1)
 //	v2-nondet     the same, speaking v2 and declaring itself not deterministic
@@ -159,6 +160,12 @@ func serve(mode string) {
 					resp.Func.Blocks = append(resp.Func.Blocks, structurizer.Block{Kind: structurizer.Synthetic, Orig: -1, Term: structurizer.Term{Kind: structurizer.Return}})
 				}
 			}
+		case "empty-block":
+			if resp.Outcome == proto.OK && resp.Func != nil {
+				w.Write(append(emptyFirstBlock(resp), '\n'))
+				w.Flush()
+				continue
+			}
 		case "stderr-flood":
 			chunk := strings.Repeat("x", 1<<20)
 			for range 10 {
@@ -169,6 +176,17 @@ func serve(mode string) {
 		w.Write(append(b, '\n'))
 		w.Flush()
 	}
+}
+
+// emptyFirstBlock is the answer line of resp, a func answer, with the
+// func's first block written {}.
+func emptyFirstBlock(resp proto.Response) []byte {
+	b, _ := json.Marshal(resp)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	m["func"].(map[string]any)["blocks"].([]any)[0] = map[string]any{}
+	b, _ = json.Marshal(m)
+	return b
 }
 
 // nondeterministic serves this tree's structurizer with the entry block
