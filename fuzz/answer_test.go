@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
 // funcAnswer is an ok answer line of id 1 whose func has the given blocks
@@ -210,6 +211,49 @@ func BenchmarkDecodeResponse(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		}
+	})
+}
+
+// FuzzDecodeResponse: decodeResponse takes what encoding/json takes into
+// a proto.Response, refuses what it refuses, and reads it the same, but
+// for the orig a synthetic block leaves out (-1) and the violations of
+// blocks that leave out required fields.
+func FuzzDecodeResponse(f *testing.F) {
+	for _, l := range localAnswers(f) {
+		f.Add(l)
+	}
+	for _, l := range []string{funcAnswer(`{}`), funcAnswer(`null`), funcAnswer(`{"kind":null,"orig":null,"merge":null,"term":null}`),
+		funcAnswer(`{"KIND":"clone","Orig":3,"merge":{"kind":"loop","merge":1},"term":{"kind":"branch","to":[1]},"kind":"synthetic"}`),
+		funcAnswer(`{"kind":"original","orig":1e2,"merge":{"kind":"none"},"term":{"kind":"return"}}`),
+		`{"id":1,"outcome":"error","func":{"blocks":[{"orig":true}]}}`, `{"id":1,"outcome":"ok","func":{}}`, `null`, `[]`} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var want proto.Response
+		werr := json.Unmarshal(line, &want)
+		got, v := decodeResponse(line)
+		refused := v.rule == ruleNotJSON || v.rule == ruleNotResponse
+		if (werr != nil) != refused {
+			t.Fatalf("%q: encoding/json says %v, decodeResponse %v", line, werr, v)
+		}
+		if refused {
+			return
+		}
+		if v.broken() && (v.rule != ruleFields || want.Outcome != proto.OK) {
+			t.Fatalf("%q: %v", line, v)
+		}
+		for _, r := range []*proto.Response{&want, &got} {
+			if r.Func != nil {
+				for i := range r.Func.Blocks {
+					if r.Func.Blocks[i].Kind == structurizer.Synthetic {
+						r.Func.Blocks[i].Orig = 0
+					}
+				}
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: read as %+v, encoding/json reads %+v", line, got, want)
 		}
 	})
 }
