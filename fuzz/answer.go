@@ -17,6 +17,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
@@ -115,7 +116,24 @@ func notResponse(line []byte, err error) violation {
 	if !json.Valid(line) {
 		rule = ruleNotJSON
 	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		err = fmt.Errorf("%s in field %s", te.Value, fieldPath(te.Field))
+	}
 	return violation{rule, fmt.Sprintf("%s (%v)", excerpt(line), err)}
+}
+
+// fieldPath is a field's path in an answer as the protocol names it, from
+// a path of encoding/json's: without the names of the Go types embedded
+// in the types it is read into (the protocol's names are lower case).
+func fieldPath(path string) string {
+	var keep []string
+	for _, f := range strings.Split(path, ".") {
+		if f != "" && !unicode.IsUpper(rune(f[0])) {
+			keep = append(keep, f)
+		}
+	}
+	return strings.Join(keep, ".")
 }
 
 // decodeResponse reads an answer line: the response, or the violation of

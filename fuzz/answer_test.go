@@ -47,7 +47,7 @@ func TestProtocolViolationSignatures(t *testing.T) {
 		{"structurize:crash:protocol: answer is not a response",
 			[]string{`[1, 2]`, `{"id":"one"}`, funcAnswer(`{"kind":"square","orig":0,"merge":{"kind":"none"},"term":{"kind":"return"}}`),
 				funcAnswer(`{"kind":"original","orig":"1","merge":{"kind":"none"},"term":{"kind":"return"}}`), funcAnswer(`{"kind":"original","orig":1.5,"merge":{"kind":"none"},"term":{"kind":"return"}}`)},
-			[]string{`"[1, 2]"`, `"{\"id\":\"one\"}"`, `square`, `cannot unmarshal string`, `cannot unmarshal number`}},
+			[]string{`"[1, 2]"`, `"{\"id\":\"one\"}" (string in field id)`, `square`, `(string in field func.blocks.orig)`, `(number in field func.blocks.orig)`}},
 		{"structurize:crash:protocol: answer id other than the request's",
 			[]string{`{"id":1001,"outcome":"ok","module":""}`, `{"id":-7,"outcome":"refused"}`, `{"outcome":"ok"}`},
 			[]string{"1001 to request 1", "-7 to request 1", "0 to request 1"}},
