@@ -5,7 +5,9 @@ GO        ?= go
 # which `make deps` installs; TAGS= builds without it.
 TAGS      ?= vulkan
 GOFLAGS   ?= -tags=$(TAGS)
-TESTFLAGS ?=
+# cmd/cfgfuzz's tests take about 7 minutes on 2 cores: room past go test's
+# 10-minute default on a slower or busier machine.
+TESTFLAGS ?= -timeout 25m
 
 .PHONY: all deps build demo test vet bench ci-recipes fuzz-parse clean
 
