@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
@@ -63,7 +64,11 @@ func isBlank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
 func excerpt(line []byte) string {
 	line = bytes.TrimRight(line, "\r\n")
 	if len(line) > 40 {
-		return fmt.Sprintf("%q...", line[:40])
+		k := 40
+		for k > 0 && !utf8.RuneStart(line[k]) { // cut between characters
+			k--
+		}
+		return fmt.Sprintf("%q...", line[:k])
 	}
 	return fmt.Sprintf("%q", line)
 }

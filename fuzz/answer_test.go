@@ -257,3 +257,15 @@ func FuzzDecodeResponse(f *testing.F) {
 		}
 	})
 }
+
+// TestExcerptCutsBetweenCharacters: a long line's excerpt ends at a
+// character's start, never inside a multi-byte one.
+func TestExcerptCutsBetweenCharacters(t *testing.T) {
+	line := []byte(strings.Repeat("a", 39) + "é and more")
+	if got, want := excerpt(line), `"`+strings.Repeat("a", 39)+`"...`; got != want {
+		t.Errorf("excerpt = %s, want %s", got, want)
+	}
+	if got := excerpt([]byte("short\n")); got != `"short"` {
+		t.Errorf("excerpt of a short line = %s", got)
+	}
+}

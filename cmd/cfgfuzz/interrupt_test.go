@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -260,6 +261,22 @@ func processesWithEnv(prefix string) []string {
 	return pids
 }
 
+// settledProcesses is processesWithEnv once the list stops changing: the
+// parent-death signal reaches the servers when the system gets to it,
+// later on a loaded machine (two equal readings 200 ms apart, 5 s at most).
+func settledProcesses(prefix string) []string {
+	last := processesWithEnv(prefix)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+		now := processesWithEnv(prefix)
+		if slices.Equal(now, last) {
+			return now
+		}
+		last = now
+	}
+	return last
+}
+
 // TestKilledCampaignLeavesNothing: a campaign killed by SIGKILL takes its
 // servers with it (their parent-death signal), and the next campaign kills
 // what they started.
@@ -268,8 +285,7 @@ func TestKilledCampaignLeavesNothing(t *testing.T) {
 	before := processesWithEnv(token)
 	cmd.Process.Kill()
 	cmd.Wait()
-	time.Sleep(300 * time.Millisecond)
-	left := processesWithEnv(token)
+	left := settledProcesses(token)
 	t.Logf("processes of the campaign: %v before SIGKILL, %v after", before, left)
 	if len(before) < 4 || len(left) == 0 || len(left) >= len(before) {
 		killPids(left)
