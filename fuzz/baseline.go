@@ -225,17 +225,7 @@ func (e *BuildError) Reason() string {
 // failed, are written relative to it, as in the repository, and its
 // output directory {out}.
 func (e *BuildError) OutputTail(n int) []string {
-	var pairs []string
-	if e.Worktree != "" {
-		pairs = append(pairs, e.Worktree+string(filepath.Separator), "", e.Worktree, "{worktree}")
-	}
-	if e.Out != "" {
-		pairs = append(pairs, e.Out, "{out}")
-	}
-	out := e.Output
-	if len(pairs) > 0 {
-		out = strings.NewReplacer(pairs...).Replace(out)
-	}
+	out := e.unplace(e.Output)
 	var lines []string
 	for l := range strings.Lines(out) {
 		if l = strings.TrimRight(l, " \t\r\n"); strings.TrimSpace(l) != "" {
@@ -250,7 +240,24 @@ func (e *BuildError) Error() string {
 	if e.Serving {
 		verb = "serving the build of"
 	}
-	return strings.TrimSuffix(fmt.Sprintf("%s %s (%s): %v\n%s", verb, short(e.Rev), e.Command, e.Err, e.Output), "\n")
+	return strings.TrimSuffix(fmt.Sprintf("%s %s (%s): %v\n%s", verb, short(e.Rev), e.unplace(e.Command), e.Err, e.unplace(e.Output)), "\n")
+}
+
+// unplace writes s without the places of the failed build, removed by
+// the time anyone reads it: a path inside its checkout relative to it,
+// the checkout itself {worktree}, its output directory {out}.
+func (e *BuildError) unplace(s string) string {
+	var pairs []string
+	if e.Worktree != "" {
+		pairs = append(pairs, e.Worktree+string(filepath.Separator), "", e.Worktree, "{worktree}")
+	}
+	if e.Out != "" {
+		pairs = append(pairs, e.Out, "{out}")
+	}
+	if len(pairs) == 0 {
+		return s
+	}
+	return strings.NewReplacer(pairs...).Replace(s)
 }
 
 // IsBuildError reports whether err is a failed build command (not git

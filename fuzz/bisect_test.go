@@ -6,6 +6,7 @@
 package fuzz
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -151,5 +152,20 @@ func TestNextProbe(t *testing.T) {
 		if got, ok := nextProbe(c.lo, c.hi, sk); got != c.want || ok != c.ok {
 			t.Errorf("nextProbe(%d, %d, %v) = %d, %v; want %d, %v", c.lo, c.hi, c.skipped, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+// TestBuildErrorNamesNoRemovedPath: a failed build's message names its
+// command and output without the checkout and output directory, which
+// are gone by the time anyone reads it.
+func TestBuildErrorNamesNoRemovedPath(t *testing.T) {
+	e := &BuildError{
+		Rev: Revision{Commit: strings.Repeat("a", 40)}, Command: "cd /tmp/b1/worktree && cargo build --target-dir /tmp/b1/out",
+		Err: errors.New("exit status 101"), Output: "error: /tmp/b1/worktree/src/lib.rs:3: cannot find x\n",
+		Worktree: "/tmp/b1/worktree", Out: "/tmp/b1/out",
+	}
+	msg := e.Error()
+	if strings.Contains(msg, "/tmp/b1") || !strings.Contains(msg, "cd {worktree} && cargo build --target-dir {out}") || !strings.Contains(msg, "error: src/lib.rs:3: cannot find x") {
+		t.Errorf("build error names a removed path, or not its command and output:\n%s", msg)
 	}
 }
