@@ -30,6 +30,7 @@ type progress struct {
 	total     int
 	done      int // distinct graphs checked, including replayed
 	fresh     int // distinct graphs checked by this run
+	indices   int // indices this run handled: checked, skipped or seen
 	skipped   int // repeats skipped (distinct.go), including replayed
 	seen      int // graphs skipped as checked on an earlier night (the state's filter)
 	counts    map[string]int
@@ -80,6 +81,9 @@ func (p *progress) count(r *Record, replayed bool) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !replayed {
+		p.indices++
+	}
 	if r.Skipped || r.Seen {
 		if r.Skipped {
 			p.skipped++
@@ -180,7 +184,10 @@ func (p *progress) summary() string {
 
 // line is the plain progress line: distinct graphs checked (of the
 // indices planned under a graph budget, skips included), counts, the rate
-// in distinct graphs per second, and the ETA under a budget.
+// in distinct graphs per second, and the ETA under a budget: the indices
+// left at the rate this run handles indices, so that a night whose graphs
+// are mostly seen before (skipped at once) is not forecast at the rate of
+// the graphs it checks.
 func (p *progress) line() string {
 	el := time.Since(p.start)
 	rate := float64(p.fresh) / el.Seconds()
@@ -190,9 +197,9 @@ func (p *progress) line() string {
 		s += fmt.Sprintf(" (%d/%d indices)", handled, p.total)
 	}
 	s += fmt.Sprintf(" %s, %.0f distinct graphs/s, %s", p.summary(), rate, el.Round(time.Second))
-	if p.total > 0 && rate > 0 {
+	if perIndex := float64(p.indices) / el.Seconds(); p.total > 0 && perIndex > 0 {
 		left := p.total - handled
-		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(left)/rate) * time.Second).Round(time.Second))
+		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(left)/perIndex) * time.Second).Round(time.Second))
 	}
 	if !p.deadline.IsZero() {
 		s += fmt.Sprintf(", %s left", max(time.Until(p.deadline), 0).Round(time.Second))

@@ -224,3 +224,26 @@ func (s sleepySide) Structurize(g *cfg.Graph, opt proto.Options, limit time.Dura
 	}
 	return s.Side.Structurize(g, opt, limit)
 }
+
+// TestProgressETACountsSeenGraphs: the ETA goes by the indices handled per
+// second, seen graphs included, not by the distinct graphs checked: 10
+// checked and 40 seen in 10 s leave 50 indices for 10 s more.
+func TestProgressETACountsSeenGraphs(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, false, time.Hour, 100)
+	p.start = time.Now().Add(-10 * time.Second)
+	for i := range 50 {
+		r := Record{Index: i, Seen: i%5 != 0, Current: SideResult{Outcome: OutOK}}
+		if r.Seen {
+			r.Current = SideResult{}
+		}
+		p.count(&r, false)
+	}
+	line := p.line()
+	_, after, _ := strings.Cut(line, "ETA ")
+	text, _, _ := strings.Cut(after, ",")
+	eta, err := time.ParseDuration(text)
+	if err != nil || eta < 9*time.Second || eta > 12*time.Second {
+		t.Errorf("progress line %q: ETA %v (%v), want about 10s", line, eta, err)
+	}
+}
