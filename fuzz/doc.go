@@ -45,7 +45,8 @@
 //     (detached ones too, on Linux) when an answer is late, too long or
 //     breaks the protocol, and restarted for the next graph when it died; a
 //     Go panic in its standard error makes the finding a panic, anything
-//     else a crash. KillAllServers is the exit path's backstop.
+//     else a crash. StopServers (KillAllServers, with no server started
+//     after it) is the exit path's backstop.
 //
 // # Baselines
 //

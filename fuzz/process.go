@@ -106,6 +106,11 @@ type server struct {
 
 func (p *Process) start() error {
 	becomeSubreaper()
+	end, err := beginStart()
+	if err != nil {
+		return err
+	}
+	defer end()
 	var files [6]*os.File // stdin r/w, stdout r/w, stderr r/w
 	for i := 0; i < 6; i += 2 {
 		r, w, err := os.Pipe()
@@ -122,7 +127,7 @@ func (p *Process) start() error {
 	cmd.Env = append(os.Environ(), serverEnv+"="+s.token)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
 	setProcessGroup(cmd)
-	err := cmd.Start()
+	err = cmd.Start()
 	closeAll(files[0], files[3], files[5]) // the child's ends
 	if err != nil {
 		closeAll(s.stdin, s.stdout, s.stderrR)

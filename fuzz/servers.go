@@ -6,6 +6,7 @@
 package fuzz
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -20,7 +21,39 @@ var (
 	serverSerial atomic.Int64
 	serversMu    sync.Mutex
 	servers      = map[int]string{} // pid -> token of each running server
+
+	// startMu is held for reading while a server starts (until it is
+	// registered) and for writing by StopServers to close the gate:
+	// no server starts once stopped is set.
+	startMu sync.RWMutex
+	stopped bool
 )
+
+// errServersStopped is what starting a server says after StopServers.
+var errServersStopped = errors.New("cfgfuzz is ending: no structurizer server starts now")
+
+// beginStart lets one server start unless StopServers ran; the returned
+// function ends the start (after the server is registered, or failed).
+func beginStart() (end func(), err error) {
+	startMu.RLock()
+	if stopped {
+		startMu.RUnlock()
+		return nil, errServersStopped
+	}
+	return startMu.RUnlock, nil
+}
+
+// StopServers ends every server for good, for an exit path that may race
+// with workers still at work (a second signal, the end of main): it closes
+// the gate of Process.start, waiting for the starts in progress, so that a
+// worker restarting the server it just lost cannot start one that outlives
+// the kill; then KillAllServers.
+func StopServers() {
+	startMu.Lock()
+	stopped = true
+	startMu.Unlock()
+	KillAllServers()
+}
 
 // newServerToken names the next server.
 func newServerToken() string {

@@ -206,8 +206,7 @@ func TestSecondSignalKillsServers(t *testing.T) {
 	if code != 130 || took > 10*time.Second {
 		t.Errorf("exit %d after %v, want 130 at once", code, took)
 	}
-	time.Sleep(200 * time.Millisecond)
-	if left := processesWithEnv(token); len(left) > 0 {
+	if left := leftAfter(token, 5*time.Second); len(left) > 0 {
 		t.Errorf("processes of the campaign left: %v", left)
 		killPids(left)
 	}
@@ -277,6 +276,18 @@ func settledProcesses(prefix string) []string {
 	return last
 }
 
+// leftAfter is processesWithEnv once it is empty, or after wait: a killed
+// process stays listed until the system has torn it down, later on a
+// loaded machine; one still listed after wait was left alive.
+func leftAfter(prefix string, wait time.Duration) []string {
+	left := processesWithEnv(prefix)
+	for deadline := time.Now().Add(wait); len(left) > 0 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		left = processesWithEnv(prefix)
+	}
+	return left
+}
+
 // TestKilledCampaignLeavesNothing: a campaign killed by SIGKILL takes its
 // servers with it (their parent-death signal), and the next campaign kills
 // what they started.
@@ -295,8 +306,7 @@ func TestKilledCampaignLeavesNothing(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "killed "+strconv.Itoa(len(left))+" processes") {
 		t.Errorf("the next campaign: exit %d, want it to say it killed %d\n%s", code, len(left), out)
 	}
-	time.Sleep(100 * time.Millisecond)
-	if still := processesWithEnv(token); len(still) > 0 {
+	if still := leftAfter(token, 5*time.Second); len(still) > 0 {
 		t.Errorf("left after the next campaign: %v", still)
 		killPids(still)
 	}

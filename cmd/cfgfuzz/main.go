@@ -70,7 +70,7 @@ func main() {
 		debug.SetGCPercent(fuzz.CampaignGCPercent)
 	}
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	fuzz.KillAllServers() // whatever path run took, no structurizer server outlives it
+	fuzz.StopServers() // whatever path run took, no structurizer server outlives it
 	os.Exit(code)
 }
 

@@ -4,7 +4,8 @@
 // the normal teardown, the log is synced and the reports say the campaign
 // was interrupted; the command then exits 128 + the signal's number (130,
 // 143, 129). A second signal ends the process at once: every structurizer
-// server and what it started is killed first (fuzz.KillAllServers), so
+// server and what it started is killed first (fuzz.StopServers, which
+// also keeps a worker from starting a server it lost meanwhile), so
 // none is left behind, then the process exits 128 + that signal's number.
 // The handler stays installed after the first signal, so a signal the
 // shell started cfgfuzz ignoring (a background job's SIGINT) still counts.
@@ -57,7 +58,7 @@ func onStopSignals(name string, log io.Writer) *interrupt {
 		select {
 		case s := <-in.ch:
 			fmt.Fprintf(log, "cfgfuzz %s: %s again: killing the structurizer servers and ending now (the report is not written; --resume continues the campaign)\n", name, signalName(s))
-			fuzz.KillAllServers()
+			fuzz.StopServers()
 			os.Exit(signalStatus(s))
 		case <-in.done:
 		}
