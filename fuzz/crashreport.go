@@ -10,8 +10,11 @@
 package fuzz
 
 import (
+	"bytes"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // crashFormat is one runtime's report: re finds it in the tail, and
@@ -54,15 +57,108 @@ var crashFormats = []crashFormat{
 		headline: func(m []string) string { return "assertion failed: " + m[1] }},
 }
 
-// crashReport finds the report in a dead server's standard error tail:
-// the headline of the first format that matches (its last report in the
-// tail, the one that ended the server), and whether it is a panic; found
-// is false when no format matches.
-func crashReport(tail string) (headline string, panic, found bool) {
+// crashReport finds the report in a dead server's standard error: the
+// headline of the first format that matches (its first report in the text:
+// the root cause, where a thread's panic is raised again by the thread
+// that joins it), and whether it is a panic; found is false when no format
+// matches.
+func crashReport(text string) (headline string, panic, found bool) {
 	for _, f := range crashFormats {
-		if ms := f.re.FindAllStringSubmatch(tail, -1); ms != nil {
-			return strings.TrimSpace(f.headline(ms[len(ms)-1])), f.panic, true
+		if m := f.re.FindStringSubmatch(text); m != nil {
+			return strings.TrimSpace(f.headline(m)), f.panic, true
 		}
 	}
 	return "", false, false
+}
+
+// stderrLog is what a Process keeps of its server's standard error: the
+// last tailSize bytes, and the first report's start (the first line a
+// crash format may begin with, and what follows it, reportSize bytes): a
+// deep backtrace would push the report's headline out of the tail.
+type stderrLog struct {
+	mu     sync.Mutex
+	tail   []byte
+	line   []byte // the line being written, its first lineSize bytes
+	report []byte // from the first report line on; nil before one
+}
+
+const (
+	tailSize   = 8 << 10
+	reportSize = 4 << 10
+	lineSize   = 1 << 10
+)
+
+// reportStarts are the first lines of the crash formats, each with a
+// word it must hold (a cheap test on a flood of logs before the pattern).
+var reportStarts = []struct {
+	word string
+	re   *regexp.Regexp
+}{
+	{"panic: ", regexp.MustCompile(`^panic: `)},
+	{"fatal error: ", regexp.MustCompile(`^fatal error: `)},
+	{" panicked at ", regexp.MustCompile(`^thread '[^']*'(?: \(\d+\))? panicked at `)},
+	{"terminate called", regexp.MustCompile(`^terminate called after throwing`)},
+	{"Sanitizer", regexp.MustCompile(`^==\d+==ERROR: \w+Sanitizer`)},
+	{"runtime error: ", regexp.MustCompile(`runtime error: `)},
+	{"Assertion", regexp.MustCompile("Assertion [`'].*' failed")},
+}
+
+func newStderrLog() *stderrLog { return &stderrLog{} }
+
+func (l *stderrLog) Write(p []byte) (int, error) {
+	n := len(p)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.tail = append(l.tail, p...)
+	if len(l.tail) > tailSize {
+		l.tail = append(l.tail[:0:0], l.tail[len(l.tail)-tailSize:]...)
+	}
+	if len(l.report) >= reportSize {
+		return n, nil
+	}
+	if l.report != nil {
+		l.report = append(l.report, p[:min(len(p), reportSize-len(l.report))]...)
+		return n, nil
+	}
+	for len(p) > 0 && l.report == nil {
+		i := bytes.IndexByte(p, '\n')
+		chunk := p
+		if i >= 0 {
+			chunk = p[:i+1]
+		}
+		l.line = append(l.line, chunk[:min(len(chunk), max(0, lineSize-len(l.line)))]...)
+		p = p[len(chunk):]
+		if i < 0 {
+			break
+		}
+		if startsReport(l.line) {
+			l.report = append(slices.Clone(l.line), p[:min(len(p), reportSize-len(l.line))]...)
+		}
+		l.line = l.line[:0]
+	}
+	return n, nil
+}
+
+// startsReport says whether a line begins a crash report.
+func startsReport(line []byte) bool {
+	for _, s := range reportStarts {
+		if bytes.Contains(line, []byte(s.word)) && s.re.Match(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// String is the tail.
+func (l *stderrLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return string(l.tail)
+}
+
+// Report is the first report's start, "" when no line began one.
+func (l *stderrLog) Report() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return string(l.report)
 }

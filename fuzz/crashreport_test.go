@@ -43,7 +43,7 @@ func TestCrashReport(t *testing.T) {
 		{"assert", "log: serving\nss: lower.cpp:5: int main(int, char**): Assertion `argc == 7 && \"merge found\"' failed.\n", `assertion failed: argc == 7 && "merge found"`, false, true},
 		{"address sanitizer", "log\n=================================================================\n==31995==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000030 at pc 0x55579881e5df\nREAD of size 4 at 0x602000000030 thread T0\n    #0 0x55579881e5de in main /src/e.cpp:5\n", "AddressSanitizer: heap-buffer-overflow", false, true},
 		{"undefined behaviour", "lower.cpp:12:9: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\n", "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'", false, true},
-		{"the last of two", "panic: first\npanic: second\n", "second", true, true},
+		{"the first of two", "panic: first\npanic: second\n", "first", true, true},
 		{"python", "Traceback (most recent call last):\n  File \"ss.py\", line 3, in <module>\nKeyError: 7\n", "", false, false},
 		{"nothing", "", "", false, false},
 	}
@@ -97,6 +97,40 @@ func TestServerDeathReported(t *testing.T) {
 		seen[sig] = a.Reason
 		if js := string(AnswerJSON(a)); !strings.Contains(js, `"stderr"`) || !strings.Contains(js, "panicked at") && !strings.Contains(js, "terminate called") {
 			t.Errorf("answer.json keeps no standard error:\n%s", js)
+		}
+	}
+}
+
+// TestStderrLogKeepsTheFirstReport: the first report's start is kept
+// apart from the tail, so a backtrace longer than the tail, or a second
+// report (a joined thread's panic raised again by main), does not take the
+// headline's place; written in chunks that split its lines.
+func TestStderrLogKeepsTheFirstReport(t *testing.T) {
+	deep := "log: serving\n" + strings.Replace(rustPanic, "log: serving\n", "", 1) +
+		strings.Repeat("  42: lower::nest\n             at src/lower.rs:99:9\n", 400) +
+		"\nthread 'main' panicked at src/main.rs:9:22:\ncalled `Result::unwrap()` on an `Err` value: Any { .. }\n"
+	for _, chunk := range []int{1, 7, 4096, len(deep)} {
+		l := newStderrLog()
+		for s := deep; s != ""; {
+			k := min(chunk, len(s))
+			if n, err := l.Write([]byte(s[:k])); n != k || err != nil {
+				t.Fatalf("Write = %d, %v; want %d", n, err, k)
+			}
+			s = s[k:]
+		}
+		if len(l.String()) > tailSize {
+			t.Errorf("chunks of %d: tail of %d bytes", chunk, len(l.String()))
+		}
+		h, p, f := crashReport(l.Report() + "\n" + l.String())
+		if h != "index out of bounds: the len is 3 but the index is 5" || !p || !f {
+			t.Errorf("chunks of %d: headline %q (panic %v, found %v), want the first panic's", chunk, h, p, f)
+		}
+	}
+	for _, logs := range []string{strings.Repeat("x", 3*lineSize) + "\nok\n", "log: panic hook installed\n", "log: no panic: yet\n"} {
+		l := newStderrLog()
+		l.Write([]byte(logs))
+		if l.Report() != "" {
+			t.Errorf("a log line started a report: %q", l.Report())
 		}
 	}
 }

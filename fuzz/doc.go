@@ -44,8 +44,9 @@
 //     The child is killed with its process group and its descendants
 //     (detached ones too, on Linux) when an answer is late, too long or
 //     breaks the protocol, and restarted for the next graph when it died; a
-//     Go panic in its standard error makes the finding a panic, anything
-//     else a crash. StopServers (KillAllServers, with no server started
+//     panic report in its standard error (Go, Rust, an uncaught C++
+//     exception: crashreport.go) makes the finding a panic, anything else a
+//     crash. StopServers (KillAllServers, with no server started
 //     after it) is the exit path's backstop.
 //
 // # Baselines

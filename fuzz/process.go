@@ -19,7 +19,6 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
@@ -97,7 +96,7 @@ type server struct {
 	stdout    *os.File // this side's end of its standard output
 	stderrR   *os.File // this side's end of its standard error
 	out       *bufio.Reader
-	stderr    *tailBuffer
+	stderr    *stderrLog
 	errDone   chan struct{} // closed when its standard error ended
 	exited    chan struct{} // closed when it was reaped; waitErr is set then
 	waitErr   error
@@ -121,7 +120,7 @@ func (p *Process) start() error {
 		files[i], files[i+1] = r, w
 	}
 	s := &server{token: newServerToken(), stdin: files[1], stdout: files[2], stderrR: files[4],
-		stderr: &tailBuffer{max: 8 << 10}, errDone: make(chan struct{}), exited: make(chan struct{})}
+		stderr: newStderrLog(), errDone: make(chan struct{}), exited: make(chan struct{})}
 	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
 	cmd.Dir = p.Dir
 	cmd.Env = append(os.Environ(), serverEnv+"="+s.token)
@@ -299,9 +298,9 @@ func (p *Process) died(deadline time.Time) Answer {
 	if s.cmd.ProcessState != nil {
 		p.lastExit = s.cmd.ProcessState.ExitCode()
 	}
-	tail := s.stderr.String()
+	tail, report := s.stderr.String(), s.stderr.Report()
 	p.lastTail = lastLine(tail)
-	headline, panicked, found := crashReport(tail)
+	headline, panicked, found := crashReport(report + "\n" + tail)
 	if panicked {
 		return Answer{Outcome: OutPanic, Reason: headline, Stderr: tail}
 	}
@@ -374,29 +373,6 @@ func weightsOf(g *cfg.Graph) []int {
 		w[b] = g.Weight(b)
 	}
 	return w
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
 }
 
 func firstLine(s string) string {
