@@ -225,9 +225,14 @@ func (rp *replayer) plantsFaults(r *corpus.Regression) bool {
 	return err == nil && sp.IsSelf()
 }
 
-// replay is the check command that reproduces a case.
+// replay is the check command that reproduces a case: on the spec as
+// resolved (a cmd spec's relative paths made absolute), so it runs from
+// any directory.
 func (rp *replayer) replay(c corpus.ReplayCase) string {
-	sp, _ := fuzz.ParseSpec(rp.specOf(c.Regression))
+	sp, ok := rp.specs[rp.specOf(c.Regression)]
+	if !ok {
+		sp, _ = fuzz.ParseSpec(rp.specOf(c.Regression))
+	}
 	s := fuzz.Settings{Current: sp.String(), Strategy: c.Regression.Header.Strategy, Walks: rp.rf.walks, Seed: rp.rf.seed,
 		Checks: splitList(rp.rf.checks), Timeout: fuzz.Duration(rp.rf.timeout), Registers: rp.registersOf(c.Regression)}
 	if c.Case != "clean" {

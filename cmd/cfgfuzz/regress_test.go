@@ -221,3 +221,25 @@ func TestRegressBrokenFile(t *testing.T) {
 		t.Errorf("--junit into a missing directory: exit %d, want 2 before any case runs\n%s%s", code, out.String(), errOut.String())
 	}
 }
+
+// TestRegressReplayRunsAnywhere: regress --structurizer with a relative
+// path prints replay commands with the path made absolute, so a CI log's
+// replay runs from any directory.
+func TestRegressReplayRunsAnywhere(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(cfgfuzzBinary(t), filepath.Join(dir, "planted")); err != nil {
+		t.Fatal(err)
+	}
+	regs := filepath.Join(dir, "regs")
+	if err := os.MkdirAll(regs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(regs, "arms.cfg"), []byte("# signature: none\n{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, out, errs := runCmd([]string{"regress", "regs", "--structurizer", "./planted structurize --inject swap-arms"}, "")
+	if code != exitFail || !strings.Contains(out, "replay: cfgfuzz check --structurizer 'cmd:"+dir+"/planted structurize --inject swap-arms'") {
+		t.Errorf("regress: exit %d, want a replay naming %s/planted\n%s%s", code, dir, out, errs)
+	}
+}
