@@ -15,7 +15,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -363,16 +365,29 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io
 	return corpus.MinimizeHook(ho)
 }
 
+// stageCounts words the accepted reductions per stage, "none" when no
+// stage shrank the graph.
+func stageCounts(stages map[string]int) string {
+	if len(stages) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(stages)) {
+		parts = append(parts, fmt.Sprintf("%s %d", name, stages[name]))
+	}
+	return strings.Join(parts, ", ")
+}
+
 func report(res *corpus.Result, w io.Writer) {
 	fmt.Fprintf(w, "minimize: %s: %d blocks %d edges %d words -> %d blocks %d edges %d words in %v (%d steps, %d cache hits, %d harness errors)\n",
 		res.Signature, res.Before.Blocks, res.Before.Edges, res.Before.Words, res.After.Blocks, res.After.Edges, res.After.Words,
 		res.Elapsed.Round(time.Millisecond), res.Steps, res.CacheHits, res.Errors)
-	fmt.Fprintf(w, "minimize: accepted reductions per stage: %v\n", res.Stages)
+	fmt.Fprintf(w, "minimize: accepted reductions per stage: %s\n", stageCounts(res.Stages))
 	if res.Stopped != "" {
 		fmt.Fprintf(w, "minimize: stopped early by the %s; the result is the smallest accepted so far\n", res.Stopped)
 	}
-	for sig, g := range res.Others {
-		fmt.Fprintf(w, "minimize: other signature met, not adopted: %s on %s\n", sig, cfg.FormatCompact(g))
+	for _, sig := range slices.Sorted(maps.Keys(res.Others)) {
+		fmt.Fprintf(w, "minimize: other signature met, not adopted: %s on %s\n", sig, cfg.FormatCompact(res.Others[sig]))
 	}
 	fmt.Fprintf(w, "minimize: verified: %v\n", res.Verified)
 }

@@ -87,3 +87,12 @@ func TestCampaignMinimizer(t *testing.T) {
 		t.Errorf("store: %v %v", sigs, err)
 	}
 }
+
+func TestStageCounts(t *testing.T) {
+	if got := stageCounts(map[string]int{}); got != "none" {
+		t.Errorf("no stage: %q", got)
+	}
+	if got := stageCounts(map[string]int{"split": 2, "drop-block": 5}); got != "drop-block 5, split 2" {
+		t.Errorf("two stages: %q", got)
+	}
+}

@@ -299,7 +299,7 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantBaseline := []string{"records one): HEAD~1", strings.TrimSpace(string(head)) + ", the last good night"}
+	wantBaseline := []string{"records no good night yet, so the baseline is HEAD~1", strings.TrimSpace(string(head)) + ", the last good night"}
 	if !parent {
 		wantBaseline = []string{"", ""} // CFGFUZZ_BASELINE names it
 	}

@@ -75,7 +75,7 @@ func (f *campaignFlags) lastGood(baseline string, stderr io.Writer) (string, err
 		fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s, the last good night (%s)\n", lastGoodBaseline, rev, g.Night)
 		return rev, nil
 	}
-	fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s records no good night yet (only a night that runs a revision, rev:REV or repo:DIR@REV, records one): HEAD~1\n", lastGoodBaseline, f.state)
+	fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s records no good night yet, so the baseline is HEAD~1 (a good night runs a committed revision, rev:REV or repo:DIR@REV, covers its budget, checks at least one graph and finds nothing new: fuzz/STATE.md)\n", lastGoodBaseline, f.state)
 	return "HEAD~1", nil
 }
 
