@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -221,9 +222,10 @@ func (e *BuildError) Reason() string {
 }
 
 // OutputTail is the last n lines of the build's output that hold more
-// than spaces. Paths inside the build's checkout, removed once the build
-// failed, are written relative to it, as in the repository, and its
-// output directory {out}.
+// than spaces, the first error line leading them when it is above them.
+// Paths inside the build's checkout, removed once the build failed, are
+// written relative to it, as in the repository, and its output directory
+// {out}.
 func (e *BuildError) OutputTail(n int) []string {
 	out := e.unplace(e.Output)
 	var lines []string
@@ -232,7 +234,23 @@ func (e *BuildError) OutputTail(n int) []string {
 			lines = append(lines, l)
 		}
 	}
-	return lines[max(0, len(lines)-n):]
+	if len(lines) <= n {
+		return lines
+	}
+	// A compiler's first error can sit above pages of notes: it leads,
+	// then "...", then the last lines.
+	tail := lines[len(lines)-n:]
+	if i := slices.IndexFunc(lines[:len(lines)-n], isErrorLine); i >= 0 && n >= 3 {
+		return append([]string{lines[i], "..."}, tail[2:]...)
+	}
+	return tail
+}
+
+// isErrorLine says whether a build output line reports an error
+// (error:, error[E0425]:, fatal error:, ERROR).
+func isErrorLine(l string) bool {
+	l = strings.ToLower(l)
+	return strings.Contains(l, "error:") || strings.Contains(l, "error[")
 }
 
 func (e *BuildError) Error() string {

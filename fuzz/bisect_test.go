@@ -169,3 +169,17 @@ func TestBuildErrorNamesNoRemovedPath(t *testing.T) {
 		t.Errorf("build error names a removed path, or not its command and output:\n%s", msg)
 	}
 }
+
+// TestBuildOutputTailKeepsTheFirstError: a compiler error above pages of
+// notes leads the tail.
+func TestBuildOutputTailKeepsTheFirstError(t *testing.T) {
+	out := "compiling\nss.cpp:4:12: error: no match for 'operator<<'\n" + strings.Repeat("note: candidate: template\n", 200) + "ninja: build stopped\n"
+	got := (&BuildError{Output: out}).OutputTail(4)
+	want := []string{"ss.cpp:4:12: error: no match for 'operator<<'", "...", "note: candidate: template", "ninja: build stopped"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tail %q, want %q", got, want)
+	}
+	if got := (&BuildError{Output: "a\nb\n"}).OutputTail(4); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("short output: %q", got)
+	}
+}
