@@ -72,14 +72,18 @@ func crashReport(text string) (headline string, panic, found bool) {
 }
 
 // stderrLog is what a Process keeps of its server's standard error: the
-// last tailSize bytes, and the first report's start (the first line a
-// crash format may begin with, and what follows it, reportSize bytes): a
-// deep backtrace would push the report's headline out of the tail.
+// last tailSize bytes, and the start of the first report since the last
+// request (the first line a crash format begins with, and what follows
+// it, reportSize bytes): a deep backtrace would push the report's
+// headline out of the tail.
 type stderrLog struct {
-	mu     sync.Mutex
-	tail   []byte
-	line   []byte // the line being written, its first lineSize bytes
-	report []byte // from the first report line on; nil before one
+	mu      sync.Mutex
+	tail    []byte
+	line    []byte // the line being written, its first lineSize bytes
+	report  []byte // from the first report line on; nil before one
+	written int64  // bytes written in all
+	mark    int64  // written when the last request but the first was sent
+	sent    bool   // a request was sent
 }
 
 const (
@@ -109,6 +113,7 @@ func (l *stderrLog) Write(p []byte) (int, error) {
 	n := len(p)
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.written += int64(n)
 	l.tail = append(l.tail, p...)
 	if len(l.tail) > tailSize {
 		l.tail = append(l.tail[:0:0], l.tail[len(l.tail)-tailSize:]...)
@@ -147,6 +152,27 @@ func startsReport(line []byte) bool {
 		}
 	}
 	return false
+}
+
+// newRequest forgets the report caught so far and marks where this
+// request's output starts: what a server printed for an earlier graph (a
+// panic it caught and answered as an error, say) is not why it dies on
+// this one. The tail stays.
+func (l *stderrLog) newRequest() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sent { // what a server writes as it starts goes with its first request
+		l.report, l.line, l.mark = nil, l.line[:0], l.written
+	}
+	l.sent = true
+}
+
+// SinceRequest is the part of the tail written since the last request.
+func (l *stderrLog) SinceRequest() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	k := int(min(l.written-l.mark, int64(len(l.tail))))
+	return string(l.tail[len(l.tail)-k:])
 }
 
 // String is the tail.

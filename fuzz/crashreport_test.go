@@ -121,7 +121,7 @@ func TestStderrLogKeepsTheFirstReport(t *testing.T) {
 		if len(l.String()) > tailSize {
 			t.Errorf("chunks of %d: tail of %d bytes", chunk, len(l.String()))
 		}
-		h, p, f := crashReport(l.Report() + "\n" + l.String())
+		h, p, f := crashReport(l.Report())
 		if h != "index out of bounds: the len is 3 but the index is 5" || !p || !f {
 			t.Errorf("chunks of %d: headline %q (panic %v, found %v), want the first panic's", chunk, h, p, f)
 		}
@@ -132,5 +132,31 @@ func TestStderrLogKeepsTheFirstReport(t *testing.T) {
 		if l.Report() != "" {
 			t.Errorf("a log line started a report: %q", l.Report())
 		}
+	}
+}
+
+// TestStderrLogForgetsEarlierRequests: a report printed for an earlier
+// graph (a panic the server caught and answered as an error) is not the
+// report of the death on a later one.
+func TestStderrLogForgetsEarlierRequests(t *testing.T) {
+	l := newStderrLog()
+	l.Write([]byte("log: starting\n"))
+	l.newRequest() // the first: what the server wrote as it started goes with it
+	if got := l.SinceRequest(); got != "log: starting\n" {
+		t.Errorf("since the first request: %q", got)
+	}
+	l.Write([]byte("thread 'main' panicked at src/a.rs:1:1:\ncaught and answered\n"))
+	l.newRequest()
+	l.Write([]byte("log: next graph\nterminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\n"))
+	if h, _, _ := crashReport(l.Report()); h != "uncaught std::bad_alloc: std::bad_alloc" {
+		t.Errorf("headline %q, want this request's", h)
+	}
+	l.newRequest()
+	l.Write([]byte("log: a graph\n"))
+	if got := l.SinceRequest(); got != "log: a graph\n" {
+		t.Errorf("since the request: %q", got)
+	}
+	if l.Report() != "" || !strings.Contains(l.String(), "caught and answered") {
+		t.Errorf("after a request: report %q, tail %q", l.Report(), l.String())
 	}
 }

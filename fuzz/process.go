@@ -190,6 +190,7 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 // the answer that ended the server (timeout, death, an answer too long).
 func (p *Process) exchange(req proto.Request, deadline time.Time, limit time.Duration) ([]byte, *Answer) {
 	b, _ := json.Marshal(req)
+	p.srv.stderr.newRequest()
 	stop := p.srv.arm(deadline)
 	defer stop()
 	if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
@@ -298,14 +299,20 @@ func (p *Process) died(deadline time.Time) Answer {
 	if s.cmd.ProcessState != nil {
 		p.lastExit = s.cmd.ProcessState.ExitCode()
 	}
-	tail, report := s.stderr.String(), s.stderr.Report()
-	p.lastTail = lastLine(tail)
-	headline, panicked, found := crashReport(report + "\n" + tail)
+	// What the server wrote for this request words its death: the first
+	// report (kept apart from the tail, which a deep backtrace overruns),
+	// else a report or the last line of what the tail holds of it.
+	tail, mine := s.stderr.String(), s.stderr.SinceRequest()
+	p.lastTail = lastLine(mine)
+	headline, panicked, found := crashReport(s.stderr.Report())
+	if !found {
+		headline, panicked, found = crashReport(mine)
+	}
 	if panicked {
 		return Answer{Outcome: OutPanic, Reason: headline, Stderr: tail}
 	}
 	if !found {
-		headline = lastLine(tail)
+		headline = lastLine(mine)
 	}
 	reason := "exited"
 	switch {
