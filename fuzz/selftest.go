@@ -309,13 +309,14 @@ func formCase(id int64, g string) func(*selfTester) (string, string) {
 // whether every case passed (a skipped case fails nothing).
 func FormatSelfTest(cases []SelfTestCase) (string, bool) {
 	var b bytes.Buffer
-	ok := true
+	failed, skipped := 0, 0
 	for _, c := range cases {
 		switch {
 		case c.Problem != "":
-			ok = false
+			failed++
 			fmt.Fprintf(&b, "FAIL %s: %s\n", c.Name, c.Problem)
 		case c.Skipped != "":
+			skipped++
 			fmt.Fprintf(&b, "skip %s: %s\n", c.Name, c.Skipped)
 		case c.Note != "":
 			fmt.Fprintf(&b, "ok   %s (%s)\n", c.Name, c.Note)
@@ -323,5 +324,10 @@ func FormatSelfTest(cases []SelfTestCase) (string, bool) {
 			fmt.Fprintf(&b, "ok   %s\n", c.Name)
 		}
 	}
-	return b.String(), ok
+	fmt.Fprintf(&b, "%d cases: %d ok, %d failed, %d skipped", len(cases), len(cases)-failed-skipped, failed, skipped)
+	if skipped > 0 {
+		b.WriteString(" (the server's promises exclude their graphs, which a campaign then does not send either)")
+	}
+	b.WriteString("\n")
+	return b.String(), failed == 0
 }

@@ -26,7 +26,9 @@ func TestSelfTest(t *testing.T) {
 	}{
 		{"structurize", exitOK, `speaks v2 as "cfgfuzz/structured"`},
 		{"structurize --form func", exitOK, "ok   answer of a switch (answered with func)\nok   answer of a loop (answered with func)\n"},
+		{"structurize", exitOK, " ok, 0 failed, 0 skipped\n"},
 		{"server v1", exitOK, "speaks v1 only"},
+		{"server v2-limited", exitOK, " ok, 0 failed, 1 skipped (the server's promises exclude their graphs"},
 		// It declares no switches and exits if sent one: the switch's case
 		// is skipped, naming the promise, and the loop's still runs.
 		{"server v2-limited", exitOK, "skip answer of a switch: the server declares \"switches\":false, so a campaign does not send it {{1, 2, 3}, {4}, {4}, {4}, {}} (unsupported: switches)\nok   answer of a loop (answered with func)\n"},
