@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,4 +67,24 @@ func TestLastGoodNamesItsRepository(t *testing.T) {
 		t.Errorf("with --repo /src/app: %q, %v; want the bare revision", got, err)
 	}
 	t.Log(log.String())
+}
+
+// TestLastGoodWithoutANight: with no good night recorded, last-good is the
+// parent of a repo:DIR@REV structurizer's revision, and refused for a cmd:
+// structurizer (HEAD~1 would be a revision of cfgfuzz, not of it).
+func TestLastGoodWithoutANight(t *testing.T) {
+	state := t.TempDir()
+	var log bytes.Buffer
+	f := &campaignFlags{state: state, structurizerCmd: "repo:/src/app@main"}
+	if got, err := f.lastGood(lastGoodBaseline, &log); err != nil || got != "repo:/src/app@HEAD~1" {
+		t.Errorf("repo structurizer: %q, %v; want repo:/src/app@HEAD~1", got, err)
+	}
+	f = &campaignFlags{state: state, structurizerCmd: "cmd:./ss"}
+	if _, err := f.lastGood(lastGoodBaseline, &log); err == nil || !strings.Contains(err.Error(), "HEAD~1 would be a revision of cfgfuzz, not of cmd:./ss") {
+		t.Errorf("cmd structurizer: %v, want a refusal", err)
+	}
+	f = &campaignFlags{state: state}
+	if got, err := f.lastGood(lastGoodBaseline, &log); err != nil || got != "HEAD~1" {
+		t.Errorf("cfgfuzz's own: %q, %v; want HEAD~1", got, err)
+	}
 }

@@ -55,7 +55,9 @@ const lastGoodBaseline = "last-good"
 // lastGood resolves --baseline last-good: the revision the --state
 // directory's last good night ran (fuzz.GoodNight; as a repo:DIR@REV spec
 // when that night ran a revision of a repository other than --repo's), or
-// HEAD~1 while it has none, saying which on stderr. Any other value is returned as it is.
+// while it has none HEAD~1 (of the repository of a repo:DIR@REV
+// --structurizer; refused for a cmd: one, whose revisions cfgfuzz does not
+// know), saying which on stderr. Any other value is returned as it is.
 func (f *campaignFlags) lastGood(baseline string, stderr io.Writer) (string, error) {
 	if baseline != lastGoodBaseline {
 		return baseline, nil
@@ -75,8 +77,18 @@ func (f *campaignFlags) lastGood(baseline string, stderr io.Writer) (string, err
 		fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s, the last good night (%s)\n", lastGoodBaseline, rev, g.Night)
 		return rev, nil
 	}
-	fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s records no good night yet, so the baseline is HEAD~1 (a good night runs a committed revision, rev:REV or repo:DIR@REV, covers its budget, checks at least one graph and finds nothing new: fuzz/STATE.md)\n", lastGoodBaseline, f.state)
-	return "HEAD~1", nil
+	const what = "a good night runs a committed revision, rev:REV or repo:DIR@REV, covers its budget, checks at least one graph and finds nothing new: fuzz/STATE.md"
+	fallback := "HEAD~1"
+	if cur, err := fuzz.ParseSpec(f.structurizerCmd); f.structurizerCmd != "" && f.repo == "" && err == nil {
+		switch cur.Kind {
+		case fuzz.SpecRepo: // the parent of the structurizer's own revision
+			fallback = fuzz.Spec{Kind: fuzz.SpecRepo, Repo: cur.Repo, Rev: "HEAD~1"}.String()
+		case fuzz.SpecCmd:
+			return "", fmt.Errorf("--baseline %s: %s records no good night yet (%s), and HEAD~1 would be a revision of cfgfuzz, not of %s: give --baseline a spec, or run the nights on repo:DIR@REV", lastGoodBaseline, f.state, what, cur)
+		}
+	}
+	fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s records no good night yet, so the baseline is %s (%s)\n", lastGoodBaseline, f.state, fallback, what)
+	return fallback, nil
 }
 
 // stateSummary is the summary line of the signature classes.
