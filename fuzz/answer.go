@@ -122,8 +122,11 @@ func notResponse(line []byte, err error) violation {
 		rule = ruleNotJSON
 	}
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
+	switch {
+	case errors.As(err, &te) && te.Field != "":
 		err = fmt.Errorf("%s in field %s", te.Value, fieldPath(te.Field))
+	case errors.As(err, &te): // the line itself: a number, a string, a list
+		err = fmt.Errorf("a JSON %s, not an object", te.Value)
 	}
 	return violation{rule, fmt.Sprintf("%s (%v)", excerpt(line), err)}
 }

@@ -269,3 +269,14 @@ func TestExcerptCutsBetweenCharacters(t *testing.T) {
 		t.Errorf("excerpt of a short line = %s", got)
 	}
 }
+
+// TestNotAnObjectNamesNoGoType: an answer line that is JSON but no object
+// is described in the protocol's words, not by the Go type read into.
+func TestNotAnObjectNamesNoGoType(t *testing.T) {
+	for _, line := range []string{"2", `"ok"`, "[1, 2]"} {
+		_, v := decodeResponse([]byte(line))
+		if v.rule != ruleNotResponse || strings.Contains(v.detail, "Go") || strings.Contains(v.detail, "wire") || !strings.Contains(v.detail, "not an object") {
+			t.Errorf("%s: violation %q", line, v)
+		}
+	}
+}
