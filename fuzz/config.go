@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/gen"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -167,11 +168,11 @@ type Settings struct {
 
 // ExhaustiveKind is the generator that walks every graph in order: the
 // one stream whose run seed is a position (Settings.ExhaustiveFrom).
-const ExhaustiveKind = "exhaustive"
+const ExhaustiveKind = string(gen.Exhaustive)
 
-// RunSeed is the run seed stream i's generator draws graph j from: Seed,
+// runSeed is the run seed stream i's generator draws graph j from: Seed,
 // or ExhaustiveFrom for the exhaustive generator when it is set.
-func (s *Settings) RunSeed(i int) uint64 {
+func (s *Settings) runSeed(i int) uint64 {
 	if s.ExhaustiveFrom != nil && i >= 0 && i < len(s.Streams) && s.Streams[i].Kind == ExhaustiveKind {
 		return *s.ExhaustiveFrom
 	}

@@ -107,16 +107,14 @@ var reportStarts = []struct {
 	{"Assertion", regexp.MustCompile("Assertion [`'].*' failed")},
 }
 
-func newStderrLog() *stderrLog { return &stderrLog{} }
-
 func (l *stderrLog) Write(p []byte) (int, error) {
 	n := len(p)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.written += int64(n)
 	l.tail = append(l.tail, p...)
-	if len(l.tail) > tailSize {
-		l.tail = append(l.tail[:0:0], l.tail[len(l.tail)-tailSize:]...)
+	if len(l.tail) > tailSize { // keep the last tailSize bytes, in place
+		l.tail = l.tail[:copy(l.tail, l.tail[len(l.tail)-tailSize:])]
 	}
 	if len(l.report) >= reportSize {
 		return n, nil

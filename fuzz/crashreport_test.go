@@ -110,7 +110,7 @@ func TestStderrLogKeepsTheFirstReport(t *testing.T) {
 		strings.Repeat("  42: lower::nest\n             at src/lower.rs:99:9\n", 400) +
 		"\nthread 'main' panicked at src/main.rs:9:22:\ncalled `Result::unwrap()` on an `Err` value: Any { .. }\n"
 	for _, chunk := range []int{1, 7, 4096, len(deep)} {
-		l := newStderrLog()
+		l := &stderrLog{}
 		for s := deep; s != ""; {
 			k := min(chunk, len(s))
 			if n, err := l.Write([]byte(s[:k])); n != k || err != nil {
@@ -127,7 +127,7 @@ func TestStderrLogKeepsTheFirstReport(t *testing.T) {
 		}
 	}
 	for _, logs := range []string{strings.Repeat("x", 3*lineSize) + "\nok\n", "log: panic hook installed\n", "log: no panic: yet\n"} {
-		l := newStderrLog()
+		l := &stderrLog{}
 		l.Write([]byte(logs))
 		if l.Report() != "" {
 			t.Errorf("a log line started a report: %q", l.Report())
@@ -139,7 +139,7 @@ func TestStderrLogKeepsTheFirstReport(t *testing.T) {
 // graph (a panic the server caught and answered as an error) is not the
 // report of the death on a later one.
 func TestStderrLogForgetsEarlierRequests(t *testing.T) {
-	l := newStderrLog()
+	l := &stderrLog{}
 	l.Write([]byte("log: starting\n"))
 	l.newRequest() // the first: what the server wrote as it started goes with it
 	if got := l.SinceRequest(); got != "log: starting\n" {

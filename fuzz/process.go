@@ -120,7 +120,7 @@ func (p *Process) start() error {
 		files[i], files[i+1] = r, w
 	}
 	s := &server{token: newServerToken(), stdin: files[1], stdout: files[2], stderrR: files[4],
-		stderr: newStderrLog(), errDone: make(chan struct{}), exited: make(chan struct{})}
+		stderr: &stderrLog{}, errDone: make(chan struct{}), exited: make(chan struct{})}
 	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
 	cmd.Dir = p.Dir
 	cmd.Env = append(os.Environ(), serverEnv+"="+s.token)

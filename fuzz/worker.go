@@ -169,7 +169,7 @@ type job struct {
 // the source is contained (generate.go).
 func makeJob(src Source, set *Settings, gd *guide, i int) job {
 	s, j := set.Place(i)
-	it, err := generate(src, set.Streams[s], set.RunSeed(s), j)
+	it, err := generate(src, set.Streams[s], set.runSeed(s), j)
 	if gd != nil && !keepFresh(it, err) {
 		if mt, desc, ok, merr := gd.mutant(i); ok {
 			return job{i: i, stream: s, it: mt, err: merr, mutant: desc}
