@@ -209,11 +209,13 @@ func (r *Runner) structurize(g *cfg.Graph) ([]byte, oracle.ResultInfo, *structur
 }
 
 // seam is the oracle's re-run of the structurizer (meta's determinism,
-// renumbering and idempotence), a panic contained as an error of that run.
+// renumbering and idempotence), a panic contained as an error of that run
+// with the signature a first run's panic has (oracle.RerunFailure).
 func (r *Runner) seam(g *cfg.Graph) (mod []byte, info oracle.ResultInfo, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v", p)
+			msg := fmt.Sprint(p)
+			err = &oracle.RerunFailure{Signature: PanicSignature(msg), Detail: msg}
 		}
 	}()
 	mod, info, _, err = r.structurize(g)

@@ -88,8 +88,9 @@ func Judge(fn StructurizeFunc, g *cfg.Graph, orc *oracle.Oracle) Outcome {
 	return out
 }
 
-// rerunSeam is the oracle's re-run (meta) through the seam: a refusal is a
-// *structurizer.Refusal, any other failure an error.
+// rerunSeam is the oracle's re-run (meta) through the seam: a failure the
+// seam gave a signature (a refusal, panic, crash, timeout) is an
+// *oracle.RerunFailure carrying it, any other failure an error.
 func rerunSeam(fn StructurizeFunc) oracle.StructurizeFunc {
 	return func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
 		s := fn(g)
@@ -98,10 +99,8 @@ func rerunSeam(fn StructurizeFunc) oracle.StructurizeFunc {
 			return nil, oracle.ResultInfo{}, s.Err
 		case s.Unsupported: // meta does not check what the side does not serve
 			return nil, oracle.ResultInfo{}, fmt.Errorf("%w: %s", oracle.ErrUnsupported, s.Detail)
-		case s.Failure == SigRefused:
-			return nil, oracle.ResultInfo{}, &structurizer.Refusal{Strategy: s.Info.Strategy, Reason: s.Detail}
 		case s.Failure != "":
-			return nil, oracle.ResultInfo{}, errors.New(s.Failure + ": " + s.Detail)
+			return nil, oracle.ResultInfo{}, &oracle.RerunFailure{Signature: s.Failure, Detail: s.Detail}
 		}
 		return s.Module, s.Info, nil
 	}

@@ -159,11 +159,12 @@ func decodeResponse(line []byte) (proto.Response, violation) {
 	if w.Func == nil {
 		return r, violation{}
 	}
+	if r.Outcome != proto.OK { // its func is ignored
+		r.Func = nil
+		return r, violation{}
+	}
 	f, v := w.Func.read()
 	r.Func = f
-	if r.Outcome != proto.OK { // its func is ignored
-		v = violation{}
-	}
 	return r, v
 }
 

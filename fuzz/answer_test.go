@@ -126,6 +126,12 @@ func TestFuncBlockRequiredFields(t *testing.T) {
 	if a.Func == nil || a.Func.Blocks[0].Orig != -1 {
 		t.Errorf("a synthetic block without orig reads as %+v, want orig -1", a.Func)
 	}
+	for _, outcome := range []string{"refused", "error"} {
+		line := `{"id":1,"outcome":"` + outcome + `","reason":"no","func":{"blocks":[` + returns("synthetic", -1) + `]}}`
+		if a := (&Process{}).answer([]byte(line), 1, 4); a.Func != nil {
+			t.Errorf("%s: the func of a %s answer is kept (for the report's pictures): %+v", line, outcome, a.Func)
+		}
+	}
 }
 
 // localAnswers are the lines this tree's structurizer answers in the func

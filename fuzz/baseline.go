@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // BuildOptions configures a build. The zero value builds from the
@@ -110,7 +111,8 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 		return Built{}, err
 	}
 	defer os.RemoveAll(tmp)
-	fmt.Fprintf(log, "cfgfuzz: building %s in %s\n", short(rev), b.Worktree)
+	fmt.Fprintf(log, "cfgfuzz: building %s (kept in %s)\n", short(rev), entry)
+	start := time.Now()
 	if err := addWorktree(ctx, opt.Repo, b.Worktree, rev); err != nil {
 		removeWorktree(opt.Repo, b.Worktree) // a cancelled add may have registered it
 		return Built{}, err
@@ -122,7 +124,11 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 	if !p.keepsWorktree() {
 		removeWorktree(opt.Repo, b.Worktree)
 	}
-	return installBuild(opt.Repo, p, b, tmp, entry)
+	built, err := installBuild(opt.Repo, p, b, tmp, entry)
+	if err == nil {
+		fmt.Fprintf(log, "cfgfuzz: built %s in %.1fs\n", short(rev), time.Since(start).Seconds())
+	}
+	return built, err
 }
 
 // buildEntry is the cache directory of rev of p.

@@ -239,13 +239,14 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	start := time.Now()
 	a := side.Structurize(g.Clone(), opt, w.timeout)
 	took := time.Since(start)
-	r := SideResult{Func: a.Func}
+	var r SideResult
 	w.lastStats, w.lastModule = a.Stats, nil
 	if a.Stats != nil {
 		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
 	}
 	switch out, sig, detail := classifyAnswer(a); out {
 	case OutOK:
+		r.Func = a.Func // a func sent with another outcome is ignored (PROTOCOL.md)
 	case OutRefused:
 		r.Outcome, r.Detail = OutRefused, a.Reason
 		return r, nil
@@ -330,10 +331,11 @@ func (w *worker) structurizeForSeam(side Side, opt proto.Options, g *cfg.Graph) 
 	case proto.OK:
 		mod, err := ModuleFor(a, opt)
 		return mod, InfoOf(a, opt, took), err
-	case proto.Refused:
-		return nil, oracle.ResultInfo{}, &structurizer.Refusal{Strategy: opt.Strategy, Reason: a.Reason}
 	case OutUnsupported:
 		return nil, oracle.ResultInfo{}, fmt.Errorf("%w: %s", oracle.ErrUnsupported, a.Reason)
+	}
+	if _, sig, detail := classifyAnswer(a); sig != "" {
+		return nil, oracle.ResultInfo{}, &oracle.RerunFailure{Signature: sig, Detail: detail}
 	}
 	return nil, oracle.ResultInfo{}, fmt.Errorf("%s: %s", a.Outcome, firstLine(a.Reason))
 }

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -79,7 +80,7 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 		return metaFail(SigInputMutated, "the structurizer changed its input graph")
 	}
 	if err != nil {
-		return metaFail(SigRerunFailed, "structurizing the same graph again: "+err.Error())
+		return rerunFailed("structurizing the same graph again", err)
 	}
 	if !s.Info.NotDeterministic && !bytes.Equal(again, s.Module) {
 		return metaFail(SigNondeterministic, fmt.Sprintf("two runs on one graph gave different modules (%d and %d bytes)", len(s.Module), len(again)))
@@ -146,6 +147,32 @@ func metaFail(sig, detail string) Verdict {
 	return Verdict{Status: Fail, Signature: "meta:" + sig, Detail: detail}
 }
 
+// RerunFailure is a re-run that gave no module, as a seam reports it:
+// the harness signature the same answer would have on a first run
+// ("structurize:panic:<reason>", "structurize:refused", ...) and the
+// reason's first line.
+type RerunFailure struct {
+	Signature string
+	Detail    string
+}
+
+func (e *RerunFailure) Error() string { return e.Signature + ": " + e.Detail }
+
+// rerunFailed is the verdict on a re-run that failed with err while doing
+// what. A RerunFailure names the failure in the signature
+// ("meta:rerun-failed:panic:<reason>"), so re-runs that fail differently
+// are different findings; any other error is "meta:rerun-failed".
+func rerunFailed(what string, err error) Verdict {
+	sig := SigRerunFailed
+	var rf *RerunFailure
+	if errors.As(err, &rf) {
+		if rest, ok := strings.CutPrefix(rf.Signature, "structurize:"); ok && rest != "" {
+			sig += ":" + rest
+		}
+	}
+	return metaFail(sig, what+": "+err.Error())
+}
+
 // checkRenumbering structurizes a permuted copy and compares canonical
 // forms, the first module's reported ids mapped through the permutation.
 func (o *Oracle) checkRenumbering(s *Subject, own *lazyModuleCFG) Verdict {
@@ -166,7 +193,7 @@ func (o *Oracle) checkRenumbering(s *Subject, own *lazyModuleCFG) Verdict {
 		return Verdict{Status: Pass, Detail: "renumbering not checked: " + err.Error()}
 	}
 	if err != nil {
-		return metaFail(SigRerunFailed, fmt.Sprintf("structurizing the graph renumbered by %v: %v", perm, err))
+		return rerunFailed(fmt.Sprintf("structurizing the graph renumbered by %v", perm), err)
 	}
 	a, err := own.get()
 	if err != nil {
@@ -218,11 +245,11 @@ func checkIdempotence(s *Subject, own *lazyModuleCFG) Verdict {
 		return Verdict{Status: Pass, Detail: "idempotence not checked: " + err.Error()}
 	}
 	if err != nil {
-		return metaFail(SigRerunFailed, "structurizing the output's CFG: "+err.Error())
+		return rerunFailed("structurizing the output's CFG", err)
 	}
 	one, _, err := s.Structurize(cfg.FromSuccs([][]int{{}}))
 	if err != nil {
-		return metaFail(SigRerunFailed, "structurizing the one-block graph: "+err.Error())
+		return rerunFailed("structurizing the one-block graph", err)
 	}
 	first, err1 := s.entryBlocks()
 	second, err2 := entryBlocks(again)

@@ -5,6 +5,7 @@
 package oracle
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -59,6 +60,51 @@ func TestMetaChecksOnlyClaims(t *testing.T) {
 			v := (&Oracle{}).checkMeta(s)
 			if v.Status != Pass || !strings.Contains(v.Detail, "not claimed") {
 				t.Fatalf("not claimed: want a pass saying so, got %+v", v)
+			}
+		})
+	}
+}
+
+// TestRerunFailuresAreNamed: a re-run that fails with a signature (a
+// seam's RerunFailure) is named by it, so two re-runs that fail
+// differently are two findings; any other error is meta:rerun-failed.
+func TestRerunFailuresAreNamed(t *testing.T) {
+	real := dispatchSeam("structured") // claims idempotence: meta re-runs the output's CFG
+	failOn := func(call int, err error) StructurizeFunc {
+		calls := 0
+		return func(g *cfg.Graph) ([]byte, ResultInfo, error) {
+			if calls++; calls == call {
+				return nil, ResultInfo{}, err
+			}
+			return real(g)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		call int // 1: the same graph again, 2: renumbered, 3: the output's CFG
+		err  error
+		sig  string
+	}{
+		{"panic again", 1, &RerunFailure{Signature: HarnessSignature(HarnessPanic, "index out of range [7] with length 7"), Detail: "index out of range [7] with length 7"},
+			"meta:rerun-failed:panic:index out of range [N] with length N"},
+		{"crash renumbered", 2, &RerunFailure{Signature: HarnessSignature(HarnessCrash, "Segmentation fault"), Detail: "Segmentation fault"},
+			"meta:rerun-failed:crash:Segmentation fault"},
+		{"timeout on the output", 3, &RerunFailure{Signature: HarnessSignature(HarnessTimeout, "no answer"), Detail: "no answer"},
+			"meta:rerun-failed:timeout"},
+		{"refused", 1, &RerunFailure{Signature: "structurize:refused", Detail: "too big"}, "meta:rerun-failed:refused"},
+		{"an error the seam did not name", 1, errors.New("boom"), "meta:rerun-failed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := subjectOf(t, loopGraph, failOn(c.call+1, c.err)) // call 1 made the subject's module
+			v := (&Oracle{}).checkMeta(s)
+			if v.Status != Fail || v.Signature != c.sig {
+				t.Fatalf("want %s, got %+v", c.sig, v)
+			}
+			if !KnownSignature(v.Signature) {
+				t.Errorf("%s is not in the signature table", v.Signature)
+			}
+			if !strings.Contains(v.Detail, c.err.Error()) {
+				t.Errorf("detail %q does not say %q", v.Detail, c.err)
 			}
 		})
 	}
