@@ -53,8 +53,31 @@ var crashFormats = []crashFormat{
 		headline: func(m []string) string { return m[1] + ": " + m[2] }},
 	{name: "undefined behaviour", re: regexp.MustCompile(`(?m)runtime error: (.*)$`),
 		headline: func(m []string) string { return "runtime error: " + m[1] }},
+	// Python: an uncaught exception's traceback, the exception's line
+	// after the indented frames.
+	{name: "python exception", re: regexp.MustCompile(`(?m)^Traceback \(most recent call last\):\n(?:[ \t][^\n]*\n)*([^ \t\n][^\n]*)$`), panic: true,
+		headline: func(m []string) string { return m[1] }},
 	{name: "assertion", re: regexp.MustCompile("(?m)Assertion [`'](.*)' failed\\.?$"),
 		headline: func(m []string) string { return "assertion failed: " + m[1] }},
+}
+
+// errorLine finds, in what a dead server wrote that holds no report of
+// crashFormats, the line that says why it died: a command-line or setup
+// error printed before a usage text (Go's flag package, Python's argparse,
+// Rust's clap, a C library's strerror) is the first such line, not the
+// last. Matched case-insensitively.
+var errorLine = regexp.MustCompile(`(?i)error|not defined|unrecognized|unknown (?:option|flag|argument|command)|unexpected argument|no such file|not found|permission denied|cannot|can't`)
+
+// deathLine is the line that words a death without a report: the first
+// line errorLine matches that is not indented (an indented line is a
+// usage text's description or a frame of a trace), else the last line.
+func deathLine(text string) string {
+	for line := range strings.Lines(text) {
+		if line != "" && line[0] != ' ' && line[0] != '\t' && errorLine.MatchString(line) {
+			return strings.TrimSpace(line)
+		}
+	}
+	return lastLine(text)
 }
 
 // crashReport finds the report in a dead server's standard error: the

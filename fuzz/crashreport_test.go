@@ -6,6 +6,7 @@ package fuzz
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,13 +45,35 @@ func TestCrashReport(t *testing.T) {
 		{"address sanitizer", "log\n=================================================================\n==31995==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000030 at pc 0x55579881e5df\nREAD of size 4 at 0x602000000030 thread T0\n    #0 0x55579881e5de in main /src/e.cpp:5\n", "AddressSanitizer: heap-buffer-overflow", false, true},
 		{"undefined behaviour", "lower.cpp:12:9: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\n", "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'", false, true},
 		{"the first of two", "panic: first\npanic: second\n", "first", true, true},
-		{"python", "Traceback (most recent call last):\n  File \"ss.py\", line 3, in <module>\nKeyError: 7\n", "", false, false},
+		{"python", "Traceback (most recent call last):\n  File \"error_handler.py\", line 4, in <module>\n  File \"error_handler.py\", line 3, in f\nKeyError: 7\n", "KeyError: 7", true, true},
+		{"python, chained", "Traceback (most recent call last):\n  File \"a.py\", line 3, in f\nKeyError: 7\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"a.py\", line 5, in <module>\nValueError: no merge\n", "KeyError: 7", true, true},
+		{"no report", "flag provided but not defined: -serve\nUsage of ./structurize:\n", "", false, false},
 		{"nothing", "", "", false, false},
 	}
 	for _, c := range cases {
 		h, p, f := crashReport(c.tail)
 		if h != c.headline || p != c.panic || f != c.found {
 			t.Errorf("%s: got (%q, panic %v, found %v), want (%q, %v, %v)", c.name, h, p, f, c.headline, c.panic, c.found)
+		}
+	}
+}
+
+// TestDeathLine: a death without a report is worded by its first line
+// that reads as an error, not by a usage text or frame after it; else by
+// its last line.
+func TestDeathLine(t *testing.T) {
+	goFlag := "flag provided but not defined: -serve\nUsage of ./bin/structurize:\n  -form string\n    \twhat an ok response carries (default \"module\")\n  -inject string\n    \tfaults planted in every answer, whatever the request asks: clone-wrong-id\n"
+	for _, c := range []struct{ name, text, want string }{
+		{"go flag", goFlag, "flag provided but not defined: -serve"},
+		{"argparse", "usage: adapter.py [-h] [--form FORM]\nadapter.py: error: unrecognized arguments: --serve\n", "adapter.py: error: unrecognized arguments: --serve"},
+		{"clap", "error: unexpected argument '--serve' found\n\nUsage: lower [OPTIONS]\n\nFor more information, try '--help'.\n", "error: unexpected argument '--serve' found"},
+		{"a missing file", "loading rules\nrules.json: No such file or directory\n", "rules.json: No such file or directory"},
+		{"no error line", "step 1\nstep 2\nAborted\n", "Aborted"},
+		{"an indented error is a frame", "step 1\n    at error_handler (x.js:3)\nAborted\n", "Aborted"},
+		{"nothing", "", ""},
+	} {
+		if got := deathLine(c.text); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
 }
@@ -77,6 +100,7 @@ func TestServerDeathReported(t *testing.T) {
 	bounds := server("bounds", rustPanic)
 	lowering := server("lowering", strings.ReplaceAll(rustPanic, "index out of bounds: the len is 3 but the index is 5", "switch lowering not implemented"))
 	cxx := server("cxx", "terminate called after throwing an instance of 'std::out_of_range'\n  what():  block 7 has no merge\n")
+	python := server("python", "Traceback (most recent call last):\n  File \"adapter.py\", line 40, in <module>\n    lower(graph)\n  File \"adapter.py\", line 12, in lower\n    return merges[b]\n           ~~~~~~^^^\nKeyError: 7\n")
 	seen := map[string]string{}
 	for _, c := range []struct {
 		side               Side
@@ -85,6 +109,7 @@ func TestServerDeathReported(t *testing.T) {
 		{bounds, OutPanic, "structurize:panic:index out of bounds: the len is N but the index is N"},
 		{lowering, OutPanic, "structurize:panic:switch lowering not implemented"},
 		{cxx, OutPanic, "structurize:panic:uncaught std::out_of_range: block N has no merge"},
+		{python, OutPanic, "structurize:panic:KeyError: N"},
 	} {
 		a := c.side.Structurize(g.Clone(), proto.Options{}, 10*time.Second)
 		out, sig, _ := classifyAnswer(a)
@@ -95,7 +120,7 @@ func TestServerDeathReported(t *testing.T) {
 			t.Errorf("two reports share signature %q: %q and %q", sig, prev, a.Reason)
 		}
 		seen[sig] = a.Reason
-		if js := string(AnswerJSON(a)); !strings.Contains(js, `"stderr"`) || !strings.Contains(js, "panicked at") && !strings.Contains(js, "terminate called") {
+		if js := string(AnswerJSON(a)); !strings.Contains(js, `"stderr"`) || !strings.Contains(js, "panicked at") && !strings.Contains(js, "terminate called") && !strings.Contains(js, "Traceback") {
 			t.Errorf("answer.json keeps no standard error:\n%s", js)
 		}
 	}
@@ -158,5 +183,26 @@ func TestStderrLogForgetsEarlierRequests(t *testing.T) {
 	}
 	if l.Report() != "" || !strings.Contains(l.String(), "caught and answered") {
 		t.Errorf("after a request: report %q, tail %q", l.Report(), l.String())
+	}
+}
+
+// TestStartupDeathWorded: a server that cannot start (a wrong flag in its
+// command) dies on its first request; its answer names the error line, not
+// the usage text printed after it.
+func TestStartupDeathWorded(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "structurize")
+	build := exec.Command("go", "build", "-o", bin, "github.com/cfgfuzz/cfgfuzz/cmd/structurize")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building cmd/structurize: %v\n%s", err, out)
+	}
+	side, err := ProcessFactory("wrong flag", []string{bin, "--serve"}, "").New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer side.Close()
+	a := side.Structurize(cfg.FromSuccs([][]int{{1}, {}}), proto.Options{}, 10*time.Second)
+	out, sig, _ := classifyAnswer(a)
+	if want := "structurize:crash:exit status N: flag provided but not defined: -serve"; out != OutCrash || sig != want {
+		t.Errorf("%s %q (%s), want crash %q", out, sig, a.Reason, want)
 	}
 }

@@ -301,7 +301,8 @@ func (p *Process) died(deadline time.Time) Answer {
 	}
 	// What the server wrote for this request words its death: the first
 	// report (kept apart from the tail, which a deep backtrace overruns),
-	// else a report or the last line of what the tail holds of it.
+	// else a report or the line that reads as an error (deathLine) of
+	// what the tail holds of it.
 	tail, mine := s.stderr.String(), s.stderr.SinceRequest()
 	p.lastTail = lastLine(mine)
 	headline, panicked, found := crashReport(s.stderr.Report())
@@ -312,7 +313,7 @@ func (p *Process) died(deadline time.Time) Answer {
 		return Answer{Outcome: OutPanic, Reason: headline, Stderr: tail}
 	}
 	if !found {
-		headline = lastLine(mine)
+		headline = deathLine(mine)
 	}
 	reason := "exited"
 	switch {
