@@ -5,9 +5,7 @@ package corpus
 import (
 	"testing"
 
-	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
-	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -30,15 +28,7 @@ func TestJudgeNamesAFailedRerun(t *testing.T) {
 			if calls++; calls > 1 {
 				return Structurized{Failure: c.failure, Detail: "again"}
 			}
-			res, err := structurizer.Structurize(g, structurizer.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			mod, err := emit.Bytes(res.Func, emit.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return Structurized{Module: mod, Info: oracle.ResultInfo{Strategy: res.Stats.Strategy, Idempotent: true}}
+			return Structurized{Module: moduleOf(t, g), Info: oracle.ResultInfo{Strategy: "structured", Idempotent: true}}
 		}
 		if o := Judge(fn, g, orc); o.Signature != c.want {
 			t.Errorf("a re-run failing with %s: signature %q, want %q", c.failure, o.Signature, c.want)
