@@ -125,6 +125,9 @@ func LoadState(dir string) (*State, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err
 	}
+	if err == nil && len(store) == 0 {
+		return nil, fmt.Errorf("%s: empty file, not a %s store (a write cut short?): restore it, or delete it to start the store afresh", filepath.Join(dir, StateFindingsFile), StateSchema)
+	}
 	if len(store) > 0 {
 		var f storeFile
 		if err := json.Unmarshal(store, &f); err != nil {
