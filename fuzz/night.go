@@ -72,7 +72,10 @@ func (c *Config) saveState(rep *Report, recs []Record) error {
 	if c.Shard.N > 1 || rep.Incomplete != nil { // the resume commits the night
 		return nil
 	}
-	return WriteStateUpdate(c.State.Dir, up)
+	if err := CommitState(c.State, up); err != nil {
+		return fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(c.Dir, StateUpdateDir))
+	}
+	return nil
 }
 
 // seenBefore reports whether graph index i's graph is in the state's
