@@ -62,16 +62,20 @@ func (c *Config) reruns() ([]Rerun, error) {
 }
 
 // saveState writes the night's updated state into OUT/state and, for an
-// unsharded run, into the state directory.
+// unsharded run that covered its budget, into the state directory (an
+// interrupted night leaves the directory as it read it, for its resume).
 func (c *Config) saveState(rep *Report, recs []Record) error {
 	up := NextState(c.State, rep, seenOf(&c.Settings, recs))
 	if err := WriteStateUpdate(filepath.Join(c.Dir, StateUpdateDir), up); err != nil {
 		return err
 	}
-	if c.Shard.N > 1 {
+	if c.Shard.N > 1 || rep.Incomplete != nil { // the resume commits the night
 		return nil
 	}
-	return WriteStateUpdate(c.State.Dir, up)
+	if err := CommitState(c.State, up); err != nil {
+		return fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(c.Dir, StateUpdateDir))
+	}
+	return nil
 }
 
 // seenBefore reports whether graph index i's graph is in the state's

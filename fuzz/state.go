@@ -111,6 +111,9 @@ type State struct {
 	// Digest hashes the three files as read (Settings.StateDigest): the
 	// shards of a night must have read the same state.
 	Digest string
+	// written hashes the two files a night writes (findings.json and
+	// seen.bloom) as read: CommitState compares it with the directory's.
+	written string
 }
 
 // LoadState reads a state directory; missing files (a first night) are
@@ -124,6 +127,9 @@ func LoadState(dir string) (*State, error) {
 	store, err := os.ReadFile(filepath.Join(dir, StateFindingsFile))
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err
+	}
+	if err == nil && len(store) == 0 {
+		return nil, fmt.Errorf("%s: empty file, not a %s store (a write cut short?): restore it, or delete it to start the store afresh", filepath.Join(dir, StateFindingsFile), StateSchema)
 	}
 	if len(store) > 0 {
 		var f storeFile
@@ -152,7 +158,41 @@ func LoadState(dir string) (*State, error) {
 		h.Write(part)
 	}
 	st.Digest = hex.EncodeToString(h.Sum(nil)[:12])
+	st.written = writtenDigest(store, seen)
 	return st, nil
+}
+
+// writtenDigest hashes the contents of findings.json and seen.bloom.
+func writtenDigest(store, seen []byte) string {
+	h := sha256.New()
+	for _, part := range [][]byte{store, seen} {
+		fmt.Fprintf(h, "%d\n", len(part))
+		h.Write(part)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// CommitState writes a night's update into the state directory st was
+// read from, unless another campaign committed to it since (its
+// findings.json or seen.bloom differ from what st read): that campaign's
+// update is then kept and this one refused. The directory is locked
+// while it is compared and written.
+func CommitState(st *State, up StateUpdate) error {
+	unlock, err := LockDir(st.Dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	var now [2][]byte
+	for i, name := range []string{StateFindingsFile, StateSeenFile} {
+		if now[i], err = os.ReadFile(filepath.Join(st.Dir, name)); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	if writtenDigest(now[0], now[1]) != st.written {
+		return fmt.Errorf("state %s changed since this campaign read it (did another campaign commit to it meanwhile?): not overwritten", st.Dir)
+	}
+	return WriteStateUpdate(st.Dir, up)
 }
 
 func sortStore(s []StoredSignature) {

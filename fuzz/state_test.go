@@ -272,6 +272,22 @@ func TestTriageFile(t *testing.T) {
 	}
 }
 
+// TestTriageFileAsEditorsSave: a triage file saved with a byte order mark
+// or CRLF line endings reads as the plain file, and a line's length has no
+// limit.
+func TestTriageFileAsEditorsSave(t *testing.T) {
+	for _, text := range []string{"\ufeffknown exec:x why\n", "known exec:x why\r\n# note\r\n"} {
+		m, err := ParseTriage("triage.txt", []byte(text))
+		if err != nil || m["exec:x"] != (TriageEntry{TriageKnown, "why", 1}) {
+			t.Errorf("%q: %v, %v", text, m, err)
+		}
+	}
+	long := strings.Repeat("y", 1<<17)
+	if m, err := ParseTriage("triage.txt", []byte("known exec:x "+long+"\n")); err != nil || m["exec:x"].Reason != long {
+		t.Errorf("a reason of 128 KiB: %v", err)
+	}
+}
+
 // TestClassifyTriage: a regression is new even when the triage file says
 // known; a quoted signature with spaces is triaged; a line whose
 // signature nothing holds is reported, with the signature it meant when

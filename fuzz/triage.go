@@ -16,7 +16,6 @@
 package fuzz
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -55,9 +54,10 @@ func ReadTriage(path string) (map[string]TriageEntry, error) {
 // the errors.
 func ParseTriage(name string, data []byte) (map[string]TriageEntry, error) {
 	out := map[string]TriageEntry{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+	data = bytes.TrimPrefix(data, []byte("\ufeff")) // an editor's byte order mark
+	for i, line := range strings.Split(string(data), "\n") {
+		n := i + 1
+		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -70,7 +70,7 @@ func ParseTriage(name string, data []byte) (map[string]TriageEntry, error) {
 		}
 		out[sig] = TriageEntry{Status: status, Reason: reason, Line: n}
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // triageFields splits a line into its status, signature (unquoted) and

@@ -311,3 +311,46 @@ func TestKilledCampaignLeavesNothing(t *testing.T) {
 		killPids(still)
 	}
 }
+
+// TestInterruptedNightResumesAsPrinted: a night with --state stopped by
+// SIGINT prints a resume command that names the state directory, leaves
+// that directory as it read it, and the command, run as printed, completes
+// the night and commits its state.
+func TestInterruptedNightResumesAsPrinted(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	dir, state := filepath.Join(t.TempDir(), "c"), filepath.Join(t.TempDir(), "state")
+	if code, out := exitCode(t, exec.Command(bin, "run", "--graphs", "40", "--seed", "1", "--state", state, "--night", "2026-03-01",
+		"--progress", "none", "--minimize=false", "--out", filepath.Join(t.TempDir(), "first"))); code != 0 {
+		t.Fatalf("first night: exit %d\n%s", code, out)
+	}
+	before := readFile(t, filepath.Join(state, fuzz.StateSeenFile))
+	cmd := exec.Command(bin, "run", "--graphs", "3000", "--seed", "2", "--state", state, "--night", "2026-03-02",
+		"--progress", "none", "--minimize=false", "--out", dir)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, filepath.Join(dir, "lock"))
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	rep := readReportJSON(t, dir)
+	want := "cfgfuzz run --resume " + dir + " --state " + state
+	if rep.Incomplete == nil || rep.Incomplete.Resume != want {
+		t.Fatalf("incomplete %+v, want the resume command %q\n%s", rep.Incomplete, want, stderr.String())
+	}
+	if readFile(t, filepath.Join(state, fuzz.StateSeenFile)) != before {
+		t.Errorf("the interrupted night changed %s", state)
+	}
+	args := strings.Fields(strings.TrimPrefix(want, "cfgfuzz "))
+	if code, out := exitCode(t, exec.Command(bin, append(args, "--progress", "none", "--minimize=false")...)); code != 0 {
+		t.Fatalf("%s: exit %d\n%s", want, code, out)
+	}
+	if rep := readReportJSON(t, dir); rep.Incomplete != nil || rep.State == nil {
+		t.Errorf("resumed night: incomplete %+v, state %v", rep.Incomplete, rep.State != nil)
+	}
+	if readFile(t, filepath.Join(state, fuzz.StateSeenFile)) == before {
+		t.Errorf("the resumed night did not commit its state")
+	}
+}

@@ -117,8 +117,8 @@ func mergeNight(dirs []string, out, state string, minimize, partial bool, stderr
 		if err := fuzz.WriteStateUpdate(filepath.Join(out, fuzz.StateUpdateDir), *up); err != nil {
 			return nil, err
 		}
-		if err := fuzz.WriteStateUpdate(state, *up); err != nil {
-			return nil, err
+		if err := fuzz.CommitState(opt.State, *up); err != nil {
+			return nil, fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(out, fuzz.StateUpdateDir))
 		}
 		if up.Corpus != nil {
 			if err := fuzz.SaveCorpus(filepath.Join(state, fuzz.StateCorpusDir), up.Corpus); err != nil {

@@ -209,6 +209,9 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	c.Context = in.ctx
 	c.ResumeCommand = "cfgfuzz " + name + " --resume " + shellWord(c.Dir)
+	if f.state != "" { // a night resumes against the state it read
+		c.ResumeCommand += " --state " + shellWord(f.state)
+	}
 	if f.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(f.cpuProfile)
 		if err != nil {
