@@ -217,7 +217,7 @@ func countReport(sdir, sig, hash string) (int, error) {
 		seen[hash] = true
 	}
 	n := len(seen)
-	return n, replaceFile(filepath.Join(sdir, "count.txt"), []byte(strconv.Itoa(n)+"\n"))
+	return n, ReplaceFile(filepath.Join(sdir, "count.txt"), []byte(strconv.Itoa(n)+"\n"))
 }
 
 // reportedGraphs reads reports.txt, ignoring a torn last line.
@@ -236,15 +236,40 @@ func reportedGraphs(sdir string) (map[string]bool, error) {
 	return seen, nil
 }
 
-// replaceFile writes path through a temporary file and a rename.
-func replaceFile(path string, data []byte) error {
+// ReplaceFile writes path through a temporary file, flushed to disk and
+// renamed into place, so a reader, or the next run after a crash or a
+// power cut, finds the old file or the new one, never a part of one. The
+// temporary file is removed when a step fails (a full disk leaves no
+// debris).
+func ReplaceFile(path string, data []byte) error {
 	tmp := path + ".tmp"
-	err := os.WriteFile(tmp, data, 0o644)
+	err := writeSynced(tmp, data)
 	if err == nil {
 		err = os.Rename(tmp, path)
 	}
 	if err != nil {
 		os.Remove(tmp)
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil { // the rename, where the file system needs it
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// writeSynced writes data into path and flushes it to disk.
+func writeSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	return err
 }
@@ -298,8 +323,8 @@ func writeEntryFiles(dir string, f Finding) error {
 		return err
 	}
 	files["verdict.json"] = append(js, '\n')
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+	for name, data := range files { // flushed before the directory is renamed into place
+		if err := writeSynced(filepath.Join(dir, name), data); err != nil {
 			return err
 		}
 	}

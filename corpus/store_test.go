@@ -172,3 +172,31 @@ func TestStoreIdempotentPerGraph(t *testing.T) {
 		t.Errorf("the first add did not report a new signature")
 	}
 }
+
+// TestReplaceFile: the new contents replace the old, no temporary file is
+// left, and a write that cannot happen leaves the old file as it was.
+func TestReplaceFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "findings.json")
+	for _, want := range []string{"one\n", "two\n"} {
+		if err := ReplaceFile(p, []byte(want)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(p); err != nil || string(got) != want {
+			t.Fatalf("read %q, %v; want %q", got, err, want)
+		}
+	}
+	if err := os.Mkdir(p+".tmp", 0o755); err != nil { // the temporary file cannot be written
+		t.Fatal(err)
+	}
+	if err := ReplaceFile(p, []byte("three\n")); err == nil {
+		t.Error("a write whose temporary file cannot be made succeeded")
+	}
+	if got, _ := os.ReadFile(p); string(got) != "two\n" {
+		t.Errorf("a failed write left %q, want the old contents", got)
+	}
+	os.Remove(p + ".tmp")
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left %d files, want the one", len(ents))
+	}
+}

@@ -106,20 +106,10 @@ func checkCommand(s *Settings, strategy string) string {
 	return b.String()
 }
 
-// writeFile writes through a temporary file so a reader never sees half;
-// the temporary file is removed when writing or renaming it fails (a full
-// disk leaves no debris).
-func writeFile(path string, data []byte) error {
-	tmp := path + ".tmp"
-	err := os.WriteFile(tmp, data, 0o644)
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
-}
+// writeFile writes through a temporary file, flushed and renamed, so a
+// reader never sees half and a crash leaves the old file or the new one
+// (corpus.ReplaceFile).
+func writeFile(path string, data []byte) error { return corpus.ReplaceFile(path, data) }
 
 // writePictures writes DIR/pictures/NAME.dot for every picture of
 // report.html.
