@@ -264,7 +264,9 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, reruns []R
 			fresh = append(fresh, r)
 			got++
 			if jerr == nil {
-				jerr = j.add(&r)
+				if jerr = j.add(&r); jerr != nil {
+					cancel() // the log takes no more (a full disk): hand out no more graphs
+				}
 			}
 			prog.count(&r, false)
 		case b := <-batches:
