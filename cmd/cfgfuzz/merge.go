@@ -117,6 +117,10 @@ func mergeNight(dirs []string, out, state string, minimize, partial bool, stderr
 		if err := fuzz.WriteStateUpdate(filepath.Join(out, fuzz.StateUpdateDir), *up); err != nil {
 			return nil, err
 		}
+		if rep.Incomplete != nil { // the merge of every shard commits the night
+			fmt.Fprintf(stderr, "cfgfuzz merge: a partial night leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
+			return rep, nil
+		}
 		if err := fuzz.CommitState(opt.State, *up); err != nil {
 			return nil, fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(out, fuzz.StateUpdateDir))
 		}

@@ -124,6 +124,16 @@ func TestNightShardsMerge(t *testing.T) {
 		runNight(t, nightArgs(sharded, "2026-03-02", "2", "clone-wrong-id", out, "--shard", sh, "--minimize=true"))
 		shards = append(shards, out)
 	}
+	// A partial merge (one shard) leaves the state as it was: the merge of
+	// both then commits the night.
+	before := stateFiles(t, sharded)
+	part := filepath.Join(dir, "part")
+	if code, _, stderr := runCmd([]string{"merge", "--partial", "--state", sharded, "--out", part, shards[0]}, ""); code == exitUsage || !strings.Contains(stderr, "leaves") {
+		t.Errorf("partial merge: exit %d, %q; want it to say the state is left as it was", code, stderr)
+	}
+	if after := stateFiles(t, sharded); after != before {
+		t.Errorf("a partial merge changed the state directory")
+	}
 	merged := filepath.Join(dir, "m")
 	code, stdout, stderr := runCmd(append([]string{"merge", "--state", sharded, "--out", merged}, shards...), "")
 	t.Logf("merge: exit %d\n%s%s", code, stdout, stderr)
@@ -143,6 +153,17 @@ func TestNightShardsMerge(t *testing.T) {
 	if es, _ := os.ReadDir(filepath.Join(merged, "findings")); len(es) == 0 {
 		t.Errorf("the merge wrote no findings store")
 	}
+}
+
+// stateFiles is the contents of a state directory's findings.json and
+// seen.bloom.
+func stateFiles(t *testing.T, dir string) string {
+	var b strings.Builder
+	for _, f := range []string{fuzz.StateFindingsFile, fuzz.StateSeenFile} {
+		data, _ := os.ReadFile(filepath.Join(dir, f))
+		b.Write(data)
+	}
+	return b.String()
 }
 
 // timeless is report.json without its throughput, shard and provenance.
