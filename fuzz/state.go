@@ -134,7 +134,7 @@ func LoadState(dir string) (*State, error) {
 	if len(store) > 0 {
 		var f storeFile
 		if err := json.Unmarshal(store, &f); err != nil {
-			return nil, fmt.Errorf("%s: %v", filepath.Join(dir, StateFindingsFile), err)
+			return nil, fmt.Errorf("%s: %v (%d bytes; cut short or edited?): restore it, for example from the last night's OUT/state, or delete it to start the store afresh", filepath.Join(dir, StateFindingsFile), err, len(store))
 		}
 		if f.Schema != StateSchema {
 			return nil, fmt.Errorf("%s: schema %q, want %q", filepath.Join(dir, StateFindingsFile), f.Schema, StateSchema)
