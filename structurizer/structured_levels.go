@@ -73,7 +73,6 @@ func newLevels(w *work) *levels {
 	for _, l := range w.loops {
 		entries = append(entries, l.entry)
 	}
-	var buf []int
 	preds := make([][]int, n)
 	state := make([]uint8, n)
 	// Each node's level successors are listed once, when the walk enters
@@ -82,14 +81,21 @@ func newLevels(w *work) *levels {
 		b, i int
 		s    []int
 	}
+	// The later walks read them there: at[2x] and at[2x+1] bound x's.
 	arena := make([]int, 0, room)
+	at := make([]int32, 2*n)
 	succsOf := func(x int) []int {
-		s := levelSuccs(w, x, arena[len(arena):])
-		if len(s) <= cap(arena)-len(arena) {
-			arena = arena[:len(arena)+len(s)]
+		start := len(arena)
+		s := levelSuccs(w, x, arena[start:])
+		if len(s) <= cap(arena)-start {
+			arena = arena[:start+len(s)]
+		} else {
+			arena = append(arena, s...) // room bounds every list: not taken
 		}
+		at[2*x], at[2*x+1] = int32(start), int32(len(arena))
 		return s
 	}
+	succ := func(x int) []int { return arena[at[2*x]:at[2*x+1]] }
 	stack := make([]frame, 0, n)
 	for _, root := range entries {
 		post = post[:0]
@@ -113,15 +119,13 @@ func newLevels(w *work) *levels {
 			lv.rpo[post[i]] = len(post) - 1 - i
 		}
 		for i := len(post) - 1; i >= 0; i-- {
-			buf = levelSuccs(w, post[i], buf)
-			for _, t := range buf {
+			for _, t := range succ(post[i]) {
 				predCount[t]++
 			}
 		}
 		for i := len(post) - 1; i >= 0; i-- {
 			x := post[i]
-			buf = levelSuccs(w, x, buf)
-			for _, t := range buf {
+			for _, t := range succ(x) {
 				if c := predCount[t]; c > 0 {
 					if preds[t] == nil {
 						preds[t], predRoom = predRoom[:0:c], predRoom[c:]
@@ -177,16 +181,16 @@ func newLevels(w *work) *levels {
 			}
 		}
 	}
-	lv.findFlows(w, entries)
+	lv.findFlows(w, entries, succ)
 	lv.w, lv.twice = w, w.twiceToLoops()
 	return lv
 }
 
 // findFlows numbers each level's dominator tree in pre-order and marks the
 // subtrees that an edge leaves: an edge u->s with u in x's subtree leaves it
-// when s's number lies outside x's interval. One pass over the edges, one
-// bottom-up pass over the trees.
-func (lv *levels) findFlows(w *work, roots []int) {
+// when s's number lies outside x's interval. One pass over the edges (succ:
+// a node's level successors), one bottom-up pass over the trees.
+func (lv *levels) findFlows(w *work, roots []int, succ func(int) []int) {
 	n := len(w.nodes)
 	perNode := make([]int, 4*n) // pre, last, lo and hi in one allocation
 	pre, last := perNode[:n:n], perNode[n:2*n:2*n]
@@ -206,12 +210,10 @@ func (lv *levels) findFlows(w *work, roots []int) {
 	}
 	lo, hi := perNode[2*n:3*n:3*n], perNode[3*n:]
 	lv.flows = make([]bool, n)
-	var buf []int
 	for i := len(order) - 1; i >= 0; i-- {
 		x := order[i]
 		lo[x], hi[x], last[x] = pre[x], pre[x], pre[x]
-		buf = levelSuccs(w, x, buf)
-		for _, s := range buf {
+		for _, s := range succ(x) {
 			lo[x], hi[x] = min(lo[x], pre[s]), max(hi[x], pre[s])
 		}
 		for _, k := range lv.kids[x] {
