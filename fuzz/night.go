@@ -62,13 +62,14 @@ func (c *Config) reruns() ([]Rerun, error) {
 }
 
 // saveState writes the night's updated state into OUT/state and, for an
-// unsharded run, into the state directory.
+// unsharded run that covered its budget, into the state directory: an
+// interrupted night leaves it as read, for its --resume reads it again.
 func (c *Config) saveState(rep *Report, recs []Record) error {
 	up := NextState(c.State, rep, seenOf(&c.Settings, recs))
 	if err := WriteStateUpdate(filepath.Join(c.Dir, StateUpdateDir), up); err != nil {
 		return err
 	}
-	if c.Shard.N > 1 {
+	if c.Shard.N > 1 || rep.Incomplete != nil {
 		return nil
 	}
 	return WriteStateUpdate(c.State.Dir, up)
