@@ -3,8 +3,8 @@
 // signature, graph count, minimized graph, a replay command for the
 // minimized graph that runs as printed, its pictures and links into the
 // findings store), the divergences side by side (compare.go's
-// divergenceHTML), the state section, and last, collapsed, the table per
-// generator. Pictures come from package draw (pictures.go names them).
+// divergenceHTML), the state section, the harness errors, and last,
+// collapsed, the table per generator. Pictures come from package draw (pictures.go names them).
 package fuzz
 
 import (
@@ -39,6 +39,7 @@ func HTML(rep *Report) string {
 		divergenceHTML(&b, rep)
 	}
 	b.WriteString(stateHTML(rep))
+	harnessErrorsHTML(&b, rep)
 	b.WriteString("<details><summary><h2 style=\"display:inline\">Outcomes per generator and weight setting</h2></summary>")
 	b.WriteString(mdTableHTML(func(sb *strings.Builder) { outcomeTable(sb, rep) }))
 	b.WriteString("</details></body></html>\n")
@@ -65,12 +66,44 @@ func summaryHTML(b *strings.Builder, rep *Report) {
 	b.WriteString("</table>")
 }
 
-// statusHTML says whether the report is complete.
+// statusHTML says whether the report is complete, and how many graphs
+// have no verdict (harness errors) on either side.
 func statusHTML(rep *Report) string {
 	if in := rep.Incomplete; in != nil {
-		return `<strong class="incomplete">incomplete: ` + html.EscapeString(in.Summary()) + `</strong>`
+		return `<strong class="incomplete">` + html.EscapeString(in.Summary()) + `</strong>`
 	}
-	return "complete"
+	cur, base := rep.Outcomes[OutError], rep.BaselineOutcomes[OutError]
+	if cur == 0 && base == 0 {
+		return "complete"
+	}
+	var t string
+	if rep.BaselineOutcomes != nil {
+		t = fmt.Sprintf("complete, but %s no verdict on the current side and %d on the baseline", haveGraphs(cur), base)
+	} else {
+		t = fmt.Sprintf("complete, but %s no verdict", haveGraphs(cur))
+	}
+	return `<strong class="incomplete">` + html.EscapeString(t) + ` (harness errors, below)</strong>`
+}
+
+// haveGraphs is "1 graph has" or "N graphs have".
+func haveGraphs(n int) string {
+	if n == 1 {
+		return "1 graph has"
+	}
+	return fmt.Sprintf("%d graphs have", n)
+}
+
+// harnessErrorsHTML lists the first graphs without a verdict, as report.md
+// does.
+func harnessErrorsHTML(b *strings.Builder, rep *Report) {
+	if len(rep.HarnessErrors) == 0 {
+		return
+	}
+	b.WriteString("<h2>Harness errors (not findings)</h2><ul>")
+	for _, e := range rep.HarnessErrors {
+		fmt.Fprintf(b, "<li>%s seed %d <code>%s</code>: %s</li>", html.EscapeString(e.Stream.String()), e.Seed, html.EscapeString(e.Graph), html.EscapeString(e.Detail))
+	}
+	b.WriteString("</ul>")
 }
 
 // findingCounts is the signatures found, by state class when the state

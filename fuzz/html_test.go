@@ -104,3 +104,23 @@ func TestLineDiffAndHunks(t *testing.T) {
 		t.Errorf("hunks %+v", h)
 	}
 }
+
+func TestHTMLStatusSaysIncompleteOnce(t *testing.T) {
+	rep := &Report{Incomplete: &Incomplete{Reason: "interrupted (SIGINT)", Done: 49, Planned: 300}, Outcomes: zeroCounts(Outcomes)}
+	if h := HTML(rep); strings.Contains(h, "incomplete: incomplete") || !strings.Contains(h, "incomplete: interrupted (SIGINT) at 49 of 300 graphs") {
+		t.Errorf("status row: %s", h[:min(len(h), 2000)])
+	}
+}
+
+func TestHTMLSaysWhichGraphsHaveNoVerdict(t *testing.T) {
+	rep := &Report{Outcomes: zeroCounts(Outcomes), BaselineOutcomes: zeroCounts(Outcomes)}
+	rep.Outcomes[OutOK], rep.Outcomes[OutError], rep.BaselineOutcomes[OutError] = 27, 3, 1
+	rep.HarnessErrors = []Example{{Index: 4, Seed: 9, Graph: "{{1}, {}}", Current: "error", Detail: "checks: no verdict within 2ms (the check limit, --check-timeout)"}}
+	h := HTML(rep)
+	if !strings.Contains(h, "<th>status</th><td><strong class=\"incomplete\">complete, but 3 graphs have no verdict on the current side and 1 on the baseline") {
+		t.Errorf("the status row does not say that graphs have no verdict: %s", h[:min(len(h), 2000)])
+	}
+	if !strings.Contains(h, "Harness errors") || !strings.Contains(h, "no verdict within 2ms (the check limit, --check-timeout)") {
+		t.Errorf("the page does not list the harness errors: %s", h)
+	}
+}

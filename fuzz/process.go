@@ -320,7 +320,9 @@ func (p *Process) died(deadline time.Time) Answer {
 	case killed:
 		reason = "closed its output without exiting"
 	case s.waitErr != nil:
-		reason = s.waitErr.Error()
+		// Whether a killed server dumped core is the machine's setting
+		// (ulimit -c), not the bug's: it stays out of the signature.
+		reason = strings.TrimSuffix(s.waitErr.Error(), " (core dumped)")
 	}
 	if headline != "" {
 		reason += ": " + headline

@@ -442,3 +442,23 @@ func TestUnsupportedGraphsAreNotSent(t *testing.T) {
 		}
 	}
 }
+
+// TestProcessSignalSignatureIgnoresCoreDumps: a server killed by a signal
+// gets one signature whether or not the machine let it dump core (ulimit
+// -c), which says nothing about the bug.
+func TestProcessSignalSignatureIgnoresCoreDumps(t *testing.T) {
+	dir := t.TempDir() // where a core file goes
+	sigs := map[string]string{}
+	for _, limit := range []string{"0", "unlimited"} {
+		p := &Process{Argv: []string{"sh", "-c", "cd " + dir + " && ulimit -c " + limit + "; read line; kill -SEGV $$"}}
+		a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 20*time.Second)
+		p.Close()
+		if a.Outcome != OutCrash {
+			t.Fatalf("ulimit -c %s: answer %s %q, want a crash", limit, a.Outcome, clip(a.Reason))
+		}
+		sigs[limit] = oracle.HarnessSignature(a.Outcome, a.Reason)
+	}
+	if sigs["0"] != sigs["unlimited"] || sigs["0"] != "structurize:crash:signal: segmentation fault" {
+		t.Errorf("signatures %q (no core) and %q (core dumped), want both structurize:crash:signal: segmentation fault", sigs["0"], sigs["unlimited"])
+	}
+}

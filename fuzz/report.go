@@ -123,9 +123,10 @@ type Example struct {
 	// Mutant is Record.Mutant: the graph is a guided campaign's mutant,
 	// replayed from its own text.
 	Mutant string `json:"mutant,omitempty"`
-	// CurrentModule and BaselineModule are the sides' modules of a
-	// divergence example, when the worker kept them (SideResult.Module),
-	// for the compare report's pictures and disassembly diff.
+	// CurrentModule and BaselineModule are the sides' modules of one of
+	// the first sideBySide divergence examples of its class
+	// (SideResult.Module), for the compare report's pictures and
+	// disassembly diff.
 	CurrentModule  []byte `json:"current_module,omitempty"`
 	BaselineModule []byte `json:"baseline_module,omitempty"`
 }
@@ -329,8 +330,23 @@ func (rep *Report) addDivergence(r *Record, row *StreamRow) {
 	if r.Class == ClassNewlyInvalid {
 		d.NewlyInvalid++
 	}
-	if r.Class != ClassSame && len(d.Examples) < maxExamples {
-		d.Examples = append(d.Examples, rep.example(r, r.Class))
+	if r.Class == ClassSame {
+		return
+	}
+	n := 0
+	for i := range d.Examples {
+		if d.Examples[i].Class == r.Class {
+			n++
+		}
+	}
+	if n < maxExamples {
+		e := rep.example(r, r.Class)
+		if n >= sideBySide {
+			// Only the first sideBySide of a class are drawn; which
+			// later records still carry modules depends on the workers.
+			e.CurrentModule, e.BaselineModule = nil, nil
+		}
+		d.Examples = append(d.Examples, e)
 	}
 }
 

@@ -8,6 +8,7 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -477,5 +478,63 @@ func TestShardsMergeSeenNight(t *testing.T) {
 	}
 	if rep.Seen != 40 || rep.Graphs != 0 {
 		t.Errorf("merged: %d seen, %d graphs run; want 40 seen, 0 run", rep.Seen, rep.Graphs)
+	}
+}
+
+// TestInterruptedNightLeavesTheState: a night interrupted part-way leaves
+// the state directory as it read it (its update stays in OUT/state), so
+// its resume reads the same state and gives the whole night's report and
+// state.
+func TestInterruptedNightLeavesTheState(t *testing.T) {
+	swap := func(c *Config) { c.Inject = []string{"swap-arms"} }
+	state := t.TempDir()
+	night(t, state, "2026-03-01", 1, 40, swap)
+	wholeState := t.TempDir()
+	copyDir(t, state, wholeState)
+	whole := testConfig(t, 120)
+	st, err := LoadState(wholeState)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole.Seed, whole.State, whole.Night, whole.Inject = 2, st, "2026-03-02", []string{"swap-arms"}
+	mustRun(t, whole)
+
+	before := map[string][]byte{}
+	for _, f := range []string{StateFindingsFile, StateSeenFile} {
+		before[f], _ = os.ReadFile(filepath.Join(state, f))
+	}
+	part := testConfig(t, 120)
+	if part.State, err = LoadState(state); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	part.Seed, part.Night, part.Inject = 2, "2026-03-02", []string{"swap-arms"}
+	part.Context, part.Source = ctx, &cancelSource{n: 50, cancel: cancel}
+	if o := mustRun(t, part); o.Report.Incomplete == nil {
+		t.Fatal("the night was not interrupted")
+	}
+	for _, f := range []string{StateFindingsFile, StateSeenFile} {
+		if after, _ := os.ReadFile(filepath.Join(state, f)); !bytes.Equal(before[f], after) {
+			t.Errorf("the interrupted night rewrote %s of the state directory", f)
+		}
+	}
+	saved, err := LoadSettings(part.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if part.State, err = LoadState(state); err != nil {
+		t.Fatal(err)
+	}
+	part.Settings, part.Resume, part.Context, part.Source = saved, true, nil, testSource{}
+	mustRun(t, part)
+	if a, b := reportJSON(t, whole.Dir), reportJSON(t, part.Dir); a != b {
+		t.Errorf("the resumed night's report differs from the whole night's:\n%s\n---\n%s", a, b)
+	}
+	for _, f := range []string{StateFindingsFile, StateSeenFile} {
+		a, _ := os.ReadFile(filepath.Join(wholeState, f))
+		b, _ := os.ReadFile(filepath.Join(state, f))
+		if !bytes.Equal(a, b) {
+			t.Errorf("the resumed night's %s differs from the whole night's", f)
+		}
 	}
 }

@@ -69,7 +69,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i, 0 <= i < n)")
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
 	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports and findings); without it such a DIR is refused")
-	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize, --state, --night and the profiles may be given with it")
+	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize, --state, --night, --corpus and the profiles may be given with it")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
 	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
@@ -103,9 +103,23 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 }
 
 // resumeAllows are the flags --resume takes besides DIR: how this run
-// goes (workers, display, profiles, minimization) and the state it reads
-// and writes, which is the night's, not the campaign's settings.
-var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "state", "night"}
+// goes (workers, display, profiles, minimization), the state it reads
+// and writes, which is the night's, not the campaign's settings, and the
+// corpus directory it reads (its digest is a setting, checked).
+var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "state", "night", "corpus"}
+
+// resumeCommand is the command that continues the campaign in dir: the
+// state and the corpus directory it read must be given again.
+func resumeCommand(name, dir, state, corpus string) string {
+	c := "cfgfuzz " + name + " --resume " + shellWord(dir)
+	if state != "" {
+		c += " --state " + shellWord(state)
+	}
+	if corpus != "" {
+		c += " --corpus " + shellWord(corpus)
+	}
+	return c
+}
 
 // resumeFlagsOnly refuses a flag --resume would ignore: a resumed
 // campaign runs on its recorded settings.
@@ -123,7 +137,7 @@ func (f *campaignFlags) resumeFlagsOnly() error {
 		return nil
 	}
 	slices.Sort(ignored)
-	return fmt.Errorf("--resume %s continues that campaign with its recorded settings, so %s cannot change (only --workers, --progress, --minimize, --state, --night and the profiles may); for other settings start a new campaign: another --out, or --force",
+	return fmt.Errorf("--resume %s continues that campaign with its recorded settings, so %s cannot change (only --workers, --progress, --minimize, --state, --night, --corpus and the profiles may); for other settings start a new campaign: another --out, or --force",
 		f.resume, strings.Join(ignored, ", "))
 }
 
@@ -208,10 +222,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		return in.or(exitUsage)
 	}
 	c.Context = in.ctx
-	c.ResumeCommand = "cfgfuzz " + name + " --resume " + shellWord(c.Dir)
-	if f.state != "" { // a night resumes against the state it read
-		c.ResumeCommand += " --state " + shellWord(f.state)
-	}
+	c.ResumeCommand = resumeCommand(name, c.Dir, f.state, f.guide.corpus)
 	if f.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(f.cpuProfile)
 		if err != nil {
