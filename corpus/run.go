@@ -9,6 +9,7 @@ package corpus
 import (
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"time"
@@ -153,7 +154,8 @@ func (r *Runner) Run(g *cfg.Graph) Outcome {
 func (r *Runner) run(g *cfg.Graph, orc *oracle.Oracle) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			out = failure(PanicSignature(fmt.Sprint(p)), "structurize", fmt.Sprint(p))
+			msg := recovered(p)
+			out = failure(PanicSignature(msg), "structurize", msg)
 		}
 	}()
 	if r.seamFn != nil {
@@ -214,7 +216,7 @@ func (r *Runner) structurize(g *cfg.Graph) ([]byte, oracle.ResultInfo, *structur
 func (r *Runner) seam(g *cfg.Graph) (mod []byte, info oracle.ResultInfo, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			msg := fmt.Sprint(p)
+			msg := recovered(p)
 			err = &oracle.RerunFailure{Signature: PanicSignature(msg), Detail: msg}
 		}
 	}()
@@ -228,6 +230,13 @@ func (r *Runner) Predicate() Predicate {
 		o := r.Run(g)
 		return o.Signature, o.Err
 	}
+}
+
+// recovered is what a deferred function that recovered p says of it: the
+// panic's message led by the function that panicked (oracle.PanicSite), as
+// package fuzz says it of the same panic.
+func recovered(p any) string {
+	return oracle.WithSite(oracle.PanicSite(string(debug.Stack())), fmt.Sprint(p))
 }
 
 // PanicSignature is the signature of a panic with the given message:

@@ -66,7 +66,7 @@ func TestEachSideIsJudgedByItsOwnStructurizer(t *testing.T) {
 	cases := []struct{ misbehave, sig string }{
 		{"nondeterministic", "meta:nondeterministic"},
 		{"renumbering", "meta:renumbering-not-isomorphic"},
-		{"idempotence", "meta:rerun-failed:panic:eight blocks or more"},
+		{"idempotence", "meta:rerun-failed:panic:fuzz.(*rerunSide).answer: eight blocks or more"},
 		{"slow", "growth:time"},
 	}
 	for _, tc := range cases {

@@ -11,20 +11,27 @@ package fuzz
 
 import (
 	"bytes"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // crashFormat is one runtime's report: re finds it in the tail, and
 // headline words the bug from re's submatches. panic says whether the
 // report is a language-level panic (outcome panic) rather than a crash.
+// site, when set, names where the report says the bug is, from the
+// submatches and the text after the match (oracle/panicsite.go): the
+// headline is led by it, so one message from two places is two findings.
 type crashFormat struct {
 	name     string
 	re       *regexp.Regexp
 	panic    bool
 	headline func(m []string) string
+	site     func(m []string, after string) string
 }
 
 // crashFormats are tried in order; the first that matches words the
@@ -32,16 +39,19 @@ type crashFormat struct {
 // print both.
 var crashFormats = []crashFormat{
 	{name: "go panic", re: regexp.MustCompile(`(?m)^panic: (.*)$`), panic: true,
-		headline: func(m []string) string { return m[1] }},
+		headline: func(m []string) string { return m[1] },
+		site:     func(_ []string, after string) string { return oracle.PanicSite(after) }},
 	{name: "go fatal error", re: regexp.MustCompile(`(?m)^fatal error: (.*)$`),
 		headline: func(m []string) string { return "fatal error: " + m[1] }},
 	// Rust 1.73 and later: the location ends the first line, the message
 	// is the next (newer releases write a thread id after the name).
-	{name: "rust panic", re: regexp.MustCompile(`(?m)^thread '[^']*'(?: \(\d+\))? panicked at [^\n]*:\n(.*)$`), panic: true,
-		headline: func(m []string) string { return m[1] }},
+	{name: "rust panic", re: regexp.MustCompile(`(?m)^thread '[^']*'(?: \(\d+\))? panicked at ([^\n]*):\n(.*)$`), panic: true,
+		headline: func(m []string) string { return m[2] },
+		site:     func(m []string, _ string) string { return rustSite(m[1]) }},
 	// Rust before 1.73: the message quoted on the same line.
-	{name: "rust panic (before 1.73)", re: regexp.MustCompile(`(?m)^thread '[^']*'(?: \(\d+\))? panicked at '(.*)', \S+$`), panic: true,
-		headline: func(m []string) string { return m[1] }},
+	{name: "rust panic (before 1.73)", re: regexp.MustCompile(`(?m)^thread '[^']*'(?: \(\d+\))? panicked at '(.*)', (\S+)$`), panic: true,
+		headline: func(m []string) string { return m[1] },
+		site:     func(m []string, _ string) string { return rustSite(m[2]) }},
 	{name: "c++ exception", re: regexp.MustCompile(`(?m)^terminate called after throwing an instance of '([^']*)'(?:\n\s*what\(\):\s*(.*))?$`), panic: true,
 		headline: func(m []string) string {
 			if m[2] != "" {
@@ -55,8 +65,9 @@ var crashFormats = []crashFormat{
 		headline: func(m []string) string { return "runtime error: " + m[1] }},
 	// Python: an uncaught exception's traceback, the exception's line
 	// after the indented frames.
-	{name: "python exception", re: regexp.MustCompile(`(?m)^Traceback \(most recent call last\):\n(?:[ \t][^\n]*\n)*([^ \t\n][^\n]*)$`), panic: true,
-		headline: func(m []string) string { return m[1] }},
+	{name: "python exception", re: regexp.MustCompile(`(?m)^Traceback \(most recent call last\):\n((?:[ \t][^\n]*\n)*)([^ \t\n][^\n]*)$`), panic: true,
+		headline: func(m []string) string { return m[2] },
+		site:     func(m []string, _ string) string { return pythonSite(m[1]) }},
 	{name: "assertion", re: regexp.MustCompile("(?m)Assertion [`'](.*)' failed\\.?$"),
 		headline: func(m []string) string { return "assertion failed: " + m[1] }},
 }
@@ -87,12 +98,45 @@ func deathLine(text string) string {
 // matches.
 func crashReport(text string) (headline string, panic, found bool) {
 	for _, f := range crashFormats {
-		if m := f.re.FindStringSubmatch(text); m != nil {
-			return strings.TrimSpace(f.headline(m)), f.panic, true
+		at := f.re.FindStringSubmatchIndex(text)
+		if at == nil {
+			continue
 		}
+		m := make([]string, len(at)/2)
+		for i := range m {
+			if at[2*i] >= 0 {
+				m[i] = text[at[2*i]:at[2*i+1]]
+			}
+		}
+		headline = strings.TrimSpace(f.headline(m))
+		if f.site != nil {
+			headline = oracle.WithSite(f.site(m, text[at[1]:]), headline)
+		}
+		return headline, f.panic, true
 	}
 	return "", false, false
 }
+
+// rustSite is the file of a Rust panic's location ("src/lower.rs:40:5"),
+// without its directories and line: "lower.rs".
+func rustSite(loc string) string {
+	loc = strings.TrimRight(loc, "0123456789:")
+	return filepath.Base(filepath.ToSlash(loc))
+}
+
+// pythonSite is the function of a Python traceback's last frame
+// (`  File "adapter.py", line 12, in lower`): "lower".
+func pythonSite(frames string) string {
+	site := ""
+	for line := range strings.Lines(frames) {
+		if m := pythonFrame.FindStringSubmatch(line); m != nil {
+			site = m[1]
+		}
+	}
+	return site
+}
+
+var pythonFrame = regexp.MustCompile(`^\s+File "[^"]*", line \d+, in (\S+)`)
 
 // stderrLog is what a Process keeps of its server's standard error: the
 // last tailSize bytes, and the start of the first report since the last

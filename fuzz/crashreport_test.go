@@ -5,9 +5,11 @@
 package fuzz
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,19 +36,20 @@ func TestCrashReport(t *testing.T) {
 		name, tail, headline string
 		panic, found         bool
 	}{
-		{"go panic", "log\npanic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n", "runtime error: index out of range [5] with length 3", true, true},
+		{"go panic", "log\npanic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n", "main.main: runtime error: index out of range [5] with length 3", true, true},
 		{"go fatal error", "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\n", "fatal error: all goroutines are asleep - deadlock!", false, true},
-		{"rust panic with a backtrace", rustPanic, "index out of bounds: the len is 3 but the index is 5", true, true},
-		{"rust panic without", "\nthread 'main' panicked at src/lower.rs:40:5:\nswitch lowering not implemented\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n", "switch lowering not implemented", true, true},
-		{"rust panic before 1.73", "thread 'main' panicked at 'switch lowering not implemented', src/lower.rs:40:5\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n", "switch lowering not implemented", true, true},
+		{"rust panic with a backtrace", rustPanic, "main.rs: index out of bounds: the len is 3 but the index is 5", true, true},
+		{"rust panic without", "\nthread 'main' panicked at src/lower.rs:40:5:\nswitch lowering not implemented\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n", "lower.rs: switch lowering not implemented", true, true},
+		{"rust panic before 1.73", "thread 'main' panicked at 'switch lowering not implemented', src/lower.rs:40:5\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n", "lower.rs: switch lowering not implemented", true, true},
 		{"c++ exception", "log: serving\nterminate called after throwing an instance of 'std::out_of_range'\n  what():  block 7 has no merge\n", "uncaught std::out_of_range: block 7 has no merge", true, true},
 		{"c++ exception without what", "terminate called after throwing an instance of 'int'\n", "uncaught int", true, true},
 		{"assert", "log: serving\nss: lower.cpp:5: int main(int, char**): Assertion `argc == 7 && \"merge found\"' failed.\n", `assertion failed: argc == 7 && "merge found"`, false, true},
 		{"address sanitizer", "log\n=================================================================\n==31995==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000030 at pc 0x55579881e5df\nREAD of size 4 at 0x602000000030 thread T0\n    #0 0x55579881e5de in main /src/e.cpp:5\n", "AddressSanitizer: heap-buffer-overflow", false, true},
 		{"undefined behaviour", "lower.cpp:12:9: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\n", "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'", false, true},
 		{"the first of two", "panic: first\npanic: second\n", "first", true, true},
-		{"python", "Traceback (most recent call last):\n  File \"error_handler.py\", line 4, in <module>\n  File \"error_handler.py\", line 3, in f\nKeyError: 7\n", "KeyError: 7", true, true},
-		{"python, chained", "Traceback (most recent call last):\n  File \"a.py\", line 3, in f\nKeyError: 7\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"a.py\", line 5, in <module>\nValueError: no merge\n", "KeyError: 7", true, true},
+		{"go panic in a method", "panic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\ngithub.com/acme/lower/passes.(*nester).place(...)\n\t/src/passes/nest.go:11\nmain.main()\n", "passes.(*nester).place: runtime error: index out of range [5] with length 3", true, true},
+		{"python", "Traceback (most recent call last):\n  File \"error_handler.py\", line 4, in <module>\n  File \"error_handler.py\", line 3, in f\nKeyError: 7\n", "f: KeyError: 7", true, true},
+		{"python, chained", "Traceback (most recent call last):\n  File \"a.py\", line 3, in f\nKeyError: 7\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"a.py\", line 5, in <module>\nValueError: no merge\n", "f: KeyError: 7", true, true},
 		{"no report", "flag provided but not defined: -serve\nUsage of ./structurize:\n", "", false, false},
 		{"nothing", "", "", false, false},
 	}
@@ -106,10 +109,10 @@ func TestServerDeathReported(t *testing.T) {
 		side               Side
 		outcome, signature string
 	}{
-		{bounds, OutPanic, "structurize:panic:index out of bounds: the len is N but the index is N"},
-		{lowering, OutPanic, "structurize:panic:switch lowering not implemented"},
+		{bounds, OutPanic, "structurize:panic:main.rs: index out of bounds: the len is N but the index is N"},
+		{lowering, OutPanic, "structurize:panic:main.rs: switch lowering not implemented"},
 		{cxx, OutPanic, "structurize:panic:uncaught std::out_of_range: block N has no merge"},
-		{python, OutPanic, "structurize:panic:KeyError: N"},
+		{python, OutPanic, "structurize:panic:lower: KeyError: N"},
 	} {
 		a := c.side.Structurize(g.Clone(), proto.Options{}, 10*time.Second)
 		out, sig, _ := classifyAnswer(a)
@@ -147,7 +150,7 @@ func TestStderrLogKeepsTheFirstReport(t *testing.T) {
 			t.Errorf("chunks of %d: tail of %d bytes", chunk, len(l.String()))
 		}
 		h, p, f := crashReport(l.Report())
-		if h != "index out of bounds: the len is 3 but the index is 5" || !p || !f {
+		if h != "main.rs: index out of bounds: the len is 3 but the index is 5" || !p || !f {
 			t.Errorf("chunks of %d: headline %q (panic %v, found %v), want the first panic's", chunk, h, p, f)
 		}
 	}
@@ -205,4 +208,34 @@ func TestStartupDeathWorded(t *testing.T) {
 	if want := "structurize:crash:exit status N: flag provided but not defined: -serve"; out != OutCrash || sig != want {
 		t.Errorf("%s %q (%s), want crash %q", out, sig, a.Reason, want)
 	}
+}
+
+// TestInProcessPanicSite: a panic of a structurizer in this process is
+// led by the function that panicked, as a dead server's Go trace is: one
+// message from two functions is two signatures.
+func TestInProcessPanicSite(t *testing.T) {
+	g := cfg.FromSuccs([][]int{{1}, {}})
+	var sigs []string
+	for _, fn := range []func(*cfg.Graph, proto.Options) Answer{placeMergesPanics, buildLoopsPanics} {
+		a := answerRecovered(fn, g, proto.Options{})
+		_, sig, _ := classifyAnswer(a)
+		sigs = append(sigs, sig)
+	}
+	want := []string{
+		"structurize:panic:fuzz.placeMergesPanics: runtime error: index out of range [N] with length N",
+		"structurize:panic:fuzz.buildLoopsPanics: runtime error: index out of range [N] with length N",
+	}
+	if !slices.Equal(sigs, want) {
+		t.Errorf("signatures %q, want %q", sigs, want)
+	}
+}
+
+var outOfRange []int
+
+func placeMergesPanics(g *cfg.Graph, _ proto.Options) Answer {
+	return Answer{Reason: fmt.Sprint(outOfRange[g.Len()])}
+}
+
+func buildLoopsPanics(g *cfg.Graph, _ proto.Options) Answer {
+	return Answer{Reason: fmt.Sprint(outOfRange[g.Len()+1])}
 }

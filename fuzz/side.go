@@ -9,9 +9,11 @@ package fuzz
 
 import (
 	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -117,11 +119,12 @@ func serveInProcess(fn func(g *cfg.Graph, opt proto.Options) Answer, calls <-cha
 	}
 }
 
-// answerRecovered is fn's answer, or OutPanic with what it panicked with.
+// answerRecovered is fn's answer, or OutPanic with what it panicked with,
+// led by the function that panicked (oracle.PanicSite).
 func answerRecovered(fn func(g *cfg.Graph, opt proto.Options) Answer, g *cfg.Graph, opt proto.Options) (a Answer) {
 	defer func() {
 		if r := recover(); r != nil {
-			a = Answer{Outcome: OutPanic, Reason: fmt.Sprint(r)}
+			a = Answer{Outcome: OutPanic, Reason: oracle.WithSite(oracle.PanicSite(string(debug.Stack())), fmt.Sprint(r))}
 		}
 	}()
 	return fn(g, opt)

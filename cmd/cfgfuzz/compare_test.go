@@ -53,7 +53,7 @@ func TestCompareJudgesEachRevisionByItsOwnStructurizer(t *testing.T) {
 		t.Errorf("good -> bad: exit %d, classes %v, %d new; want 1, 300 newly invalid, 300 new", code, d.Classes, rep.NewFindings)
 	}
 	for _, f := range rep.Findings {
-		if want := "meta:rerun-failed:panic:planted: too many blocks"; f.Signature != want {
+		if want := "meta:rerun-failed:panic:structurizer.Structurize: planted: too many blocks"; f.Signature != want {
 			t.Errorf("good -> bad: finding %s, want %s", f.Signature, want)
 		}
 	}
