@@ -1,58 +1,16 @@
 // state_damage_test.go: a state directory survives what happens to it
-// between and during nights: an interrupted night leaves it as it was read
-// (so that the night can be resumed against it), a night whose state
-// directory another campaign committed to meanwhile does not overwrite
-// that campaign's update, and an empty findings.json is an error, not an
-// empty store.
+// between nights (state_test.go has the interrupted night): a night whose
+// state directory another campaign committed to meanwhile does not
+// overwrite that campaign's update, and an empty findings.json is an
+// error, not an empty store.
 package fuzz
 
 import (
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
-
-// TestInterruptedNightResumes: a night stopped before its budget is spent
-// writes its update into OUT/state only, so its resume reads the state it
-// started with and completes the night, which then commits it.
-func TestInterruptedNightResumes(t *testing.T) {
-	state := t.TempDir()
-	night(t, state, "2026-03-01", 1, 40, func(c *Config) { c.Inject = []string{"swap-arms"} })
-	before, err := LoadState(state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	c := testConfig(t, 3000)
-	c.Source = testSource{Delay: time.Millisecond}
-	c.Seed, c.State, c.Night, c.Context = 2, before, "2026-03-02", ctx
-	time.AfterFunc(200*time.Millisecond, func() { cancel(errors.New("SIGINT")) })
-	rep := mustRun(t, c).Report
-	if rep.Incomplete == nil {
-		t.Fatal("the night was not interrupted")
-	}
-	after, err := LoadState(state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if after.Digest != before.Digest {
-		t.Errorf("an interrupted night changed the state directory (digest %s, read %s)", after.Digest, before.Digest)
-	}
-	if _, err := os.Stat(filepath.Join(c.Dir, StateUpdateDir, StateFindingsFile)); err != nil {
-		t.Errorf("the interrupted night's update is not in OUT/state: %v", err)
-	}
-	// The resume runs under the settings the night recorded.
-	c.Source, c.Context, c.Resume, c.State = testSource{}, context.Background(), true, after
-	c.StateDigest, c.ExhaustiveFrom = before.Digest, before.ExhaustiveNext
-	if _, err := Run(c); err != nil {
-		t.Fatalf("resume of the interrupted night: %v", err)
-	}
-}
 
 // TestStateChangedMeanwhileNotOverwritten: two nights read the same state
 // directory; the first commits its update, and the second, finishing
