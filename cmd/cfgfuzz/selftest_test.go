@@ -32,7 +32,7 @@ func TestSelfTest(t *testing.T) {
 		// It declares no switches and exits if sent one: the switch's case
 		// is skipped, naming the promise, and the loop's still runs.
 		{"server v2-limited", exitOK, "skip answer of a switch: the server declares \"switches\":false, so a campaign does not send it {{1, 2, 3}, {4}, {4}, {4}, {}} (unsupported: switches)\nok   answer of a loop (answered with func)\n"},
-		{"badstruct", exitFail, "FAIL v1 request answered: no answer: the server ended (panic: badstruct: four blocks)"},
+		{"badstruct", exitFail, "FAIL v1 request answered: no answer: the server ended (panic: main.main.func1: badstruct: four blocks)"},
 		{"server wrong-id", exitFail, "FAIL ids echoed in order: answer id 1007 to request 7"},
 		{"server both", exitFail, "FAIL v1 request answered: ok answer with both module and func"},
 		{"server empty-block", exitFail, "FAIL v1 request answered: func block without a required field: block 0 lacks kind, orig, merge.kind, term.kind"},
