@@ -119,6 +119,11 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 	}
 	if err := runBuild(ctx, p, b); err != nil {
 		removeWorktree(opt.Repo, b.Worktree)
+		ended := "failed"
+		if ctx.Err() != nil {
+			ended = "stopped"
+		}
+		fmt.Fprintf(log, "cfgfuzz: building %s %s after %.1fs (nothing kept)\n", short(rev), ended, time.Since(start).Seconds())
 		return Built{}, err
 	}
 	if !p.keepsWorktree() {

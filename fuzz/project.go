@@ -87,9 +87,24 @@ func ProjectFor(repo string, over Project) (Project, error) {
 		return OwnProject(), nil
 	}
 	if strings.TrimSpace(p.Serve) == "" {
-		return p, fmt.Errorf("repository %s: no serve command (give --serve, or \"serve\" in %s)", repo, ConfigFile)
+		return p, fmt.Errorf("repository %s: no serve command (put \"build\" and \"serve\" in its %s; compare and bisect also take --build and --serve)", repo, ConfigFile)
 	}
 	return p, nil
+}
+
+// OverridesFile reports whether over's build or serve command is not
+// the one repo's .cfgfuzz.json gives: a replay that names a repo spec
+// (check, minimize, regress), which reads only the file, would then
+// build or serve the revision differently, or not at all.
+func OverridesFile(repo string, over Project) bool {
+	if over.Build == "" && over.Serve == "" {
+		return false
+	}
+	file, _, err := LoadProject(repo)
+	if err != nil {
+		return true
+	}
+	return (over.Build != "" && over.Build != file.Build) || (over.Serve != "" && over.Serve != file.Serve)
 }
 
 // key names the project's builds in the cache: a digest of both commands.

@@ -22,9 +22,9 @@
 // (tracked and untracked files git does not ignore, less the directories
 // holding a campaign's output or a state: worktree.go), snapshotted and built
 // like a commit (worktree.go); REV must be the working tree's HEAD.
-// Resolved, the spec names exactly what was built: rev:COMMIT when the
-// tree has no changes, else rev:COMMIT+dirty:TREE with the git tree hash
-// of the content; a later resolution of that form uses the cached build,
+// Resolved, a repo spec's DIR is absolute, and the spec names exactly
+// what was built: rev:COMMIT when the tree has no changes, else
+// rev:COMMIT+dirty:TREE with the git tree hash of the content; a later resolution of that form uses the cached build,
 // or builds the working tree again only while its content still has that
 // hash.
 //
@@ -291,6 +291,12 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 	case SpecRev:
 		return resolveBuilt(s, OwnProject(), opt.Build, opt.Process)
 	case SpecRepo:
+		// Recorded absolute, as --repo is, so a replay runs from anywhere.
+		abs, err := filepath.Abs(s.Repo)
+		if err != nil {
+			return SideFactory{}, s, err
+		}
+		s.Repo = abs
 		p, err := ProjectFor(s.Repo, opt.Project)
 		if err != nil {
 			return SideFactory{}, s, err

@@ -103,3 +103,22 @@ func TestCommandPathsRecordedAbsolute(t *testing.T) {
 		t.Errorf("recorded %q, want %q", rec.String(), want)
 	}
 }
+
+// TestRepoSpecRecordedAbsolute: a repo spec's directory given relative
+// (repo:.@HEAD) is recorded absolute, so the regression file or replay
+// command that repeats it runs from any directory, as --repo's is.
+func TestRepoSpecRecordedAbsolute(t *testing.T) {
+	repo, commits := tableRepo(t, 0)
+	t.Chdir(repo)
+	_, rec, err := Resolve(MustParseSpec("repo:.@HEAD"), ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Serve: "cat"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "repo:" + abs + "@" + commits[0]; rec.String() != want {
+		t.Errorf("recorded %q, want %q", rec.String(), want)
+	}
+}

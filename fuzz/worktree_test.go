@@ -136,3 +136,24 @@ func TestServeFailureNamed(t *testing.T) {
 		t.Errorf("a repository that does not exist: %v", err)
 	}
 }
+
+// TestBuildLogSaysHowItEnded: the build log says what is built and how
+// long it took, whether the build succeeded or failed, and a failed one
+// is not said to be kept.
+func TestBuildLogSaysHowItEnded(t *testing.T) {
+	repo, commits := tableRepo(t, 1, 1)
+	var log strings.Builder
+	p := Project{Build: "test ! -e BROKEN", Serve: "cat"}
+	opt := BuildOptions{Repo: repo, CacheDir: t.TempDir(), Log: &log}
+	if _, err := BuildProject(p, Revision{Commit: commits[0]}, opt); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BuildProject(p, Revision{Commit: commits[1]}, opt); !IsBuildError(err) {
+		t.Fatalf("the broken commit: %v, want a build error", err)
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[1], "cfgfuzz: built "+commits[0][:12]+" in ") ||
+		!strings.HasPrefix(lines[3], "cfgfuzz: building "+commits[1][:12]+" failed after ") || !strings.Contains(lines[3], "nothing kept") {
+		t.Errorf("build log:\n%s", log.String())
+	}
+}

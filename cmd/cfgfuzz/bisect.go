@@ -94,6 +94,9 @@ func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr i
 	if err := validateOptions(f.strategy, nil); err != nil {
 		return nil, err
 	}
+	if f.repo != "" {
+		warnReplayProject(f.repo, fuzz.Project{Build: f.build, Serve: f.serve}, stderr)
+	}
 	opt := fuzz.BisectOptions{Good: f.good, Bad: f.bad, Repo: f.repo, SpecOf: specOf, Log: stderr,
 		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: stderr}, Project: fuzz.Project{Build: f.build, Serve: f.serve}},
 		Judge: func(side fuzz.SideFactory) (fuzz.SideResult, error) {
@@ -173,4 +176,14 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz
 	cmd = append(cmd, "--good", before, "--bad", res.First, fuzz.ShellQuote(file))
 	fmt.Fprintf(w, "reproduce: %s\n", strings.Join(cmd, " "))
 	fmt.Fprintf(w, "check it:  cfgfuzz check %s %s\n", specOf(res.First).Flag(), fuzz.ShellQuote(file))
+}
+
+// warnReplayProject says, when --build or --serve is not what repo's
+// .cfgfuzz.json gives, that the replay commands printed (check, minimize
+// and regress, which have no --build or --serve) will not build or serve
+// the revisions this way.
+func warnReplayProject(repo string, over fuzz.Project, w io.Writer) {
+	if fuzz.OverridesFile(repo, over) {
+		fmt.Fprintf(w, "cfgfuzz: warning: --build and --serve differ from %s: the replay commands printed (cfgfuzz check, minimize and regress with --structurizer repo:%s@REV) read only that file; put the commands there to replay\n", filepath.Join(repo, fuzz.ConfigFile), repo)
+	}
 }

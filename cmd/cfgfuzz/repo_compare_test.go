@@ -79,3 +79,30 @@ func TestCompareRepoNeedsAServeCommand(t *testing.T) {
 		t.Error("the test repository has a config")
 	}
 }
+
+// TestReplayOfCommandLineProjectNamed: compare given --build and --serve
+// that the repository's .cfgfuzz.json lacks warns that its replay commands
+// (check, minimize, regress, which read only the file) cannot build the
+// revision so, and such a replay's error names the file, not a --serve
+// flag that check lacks.
+func TestReplayOfCommandLineProjectNamed(t *testing.T) {
+	ownBuildCache(t)
+	repo, good := toyRepo(t, "")
+	code, _, stderr := cliIn(t, t.TempDir(), "compare", "--repo", repo, "--baseline", good, "--current", good, "--kinds", "exhaustive", "--graphs", "4",
+		"--build", "true", "--serve", "python3 {worktree}/toy.py", "--progress", "none", "--out", filepath.Join(t.TempDir(), "o"))
+	if code != exitOK || !strings.Contains(stderr, "warning: --build and --serve differ from "+filepath.Join(repo, ".cfgfuzz.json")) {
+		t.Errorf("compare with commands the repository's file lacks: exit %d, stderr:\n%s", code, stderr)
+	}
+	g := filepath.Join(t.TempDir(), "g.cfg")
+	writeFile(t, g, "{{}}\n")
+	code, _, stderr = cliIn(t, t.TempDir(), "check", "--structurizer", "repo:"+repo+"@"+good, g)
+	if code != exitUsage || !strings.Contains(stderr, `put "build" and "serve" in its .cfgfuzz.json`) || strings.Contains(stderr, "give --serve") {
+		t.Errorf("check of a repo spec without a project file: exit %d, stderr:\n%s", code, stderr)
+	}
+	writeFile(t, filepath.Join(repo, ".cfgfuzz.json"), `{"build": "true", "serve": "python3 {worktree}/toy.py"}`)
+	code, _, stderr = cliIn(t, t.TempDir(), "compare", "--repo", repo, "--baseline", good, "--current", good, "--kinds", "exhaustive", "--graphs", "4",
+		"--build", "true", "--serve", "python3 {worktree}/toy.py", "--progress", "none", "--out", filepath.Join(t.TempDir(), "o"))
+	if code != exitOK || strings.Contains(stderr, "warning") {
+		t.Errorf("compare with the file's own commands: exit %d, stderr:\n%s", code, stderr)
+	}
+}

@@ -446,6 +446,7 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		}
 		f.repo = abs
 		s.Project = &fuzz.Project{Build: f.build, Serve: f.serve}
+		warnReplayProject(f.repo, *s.Project, stderr)
 	}
 	if err := f.dispatchShare(&s); err != nil {
 		return c, err
