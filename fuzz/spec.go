@@ -24,9 +24,9 @@
 // like a commit (worktree.go); REV must be the working tree's HEAD.
 // Resolved, a repo spec's DIR is absolute, and the spec names exactly
 // what was built: rev:COMMIT when the tree has no changes, else
-// rev:COMMIT+dirty:TREE with the git tree hash of the content; a later resolution of that form uses the cached build,
-// or builds the working tree again only while its content still has that
-// hash.
+// rev:COMMIT+dirty:TREE with the git tree hash of the content; a later
+// resolution of that form uses the cached build, or builds the working
+// tree again only while its content still has that hash.
 //
 // A value with none of these prefixes is a command: `--structurizer
 // ./my-adapter` is cmd:./my-adapter. "in-process" is read as self.
