@@ -45,21 +45,7 @@ func TestRunStopsOnSignal(t *testing.T) {
 	} {
 		dir := filepath.Join(t.TempDir(), "c")
 		args := append([]string{"run", "--graphs", "1000", "--progress", "none", "--minimize=false", "--out", dir}, tc.extra...)
-		cmd := exec.Command(bin, args...)
-		var stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stderr, &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		waitForFile(t, filepath.Join(dir, "lock"))
-		time.Sleep(300 * time.Millisecond)
-		cmd.Process.Signal(tc.sig)
-		err := cmd.Wait()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
-		out := stderr.String()
+		code, out := signalled(t, exec.Command(bin, args...), dir, tc.sig)
 		t.Logf("%s: exit %d\n%s", tc.name, code, out)
 		if code != 128+int(tc.sig) {
 			t.Errorf("%s: exit %d, want %d", tc.name, code, 128+int(tc.sig))
@@ -324,21 +310,12 @@ func TestInterruptedNightResumesAsPrinted(t *testing.T) {
 		t.Fatalf("first night: exit %d\n%s", code, out)
 	}
 	before := readFile(t, filepath.Join(state, fuzz.StateSeenFile))
-	cmd := exec.Command(bin, "run", "--graphs", "3000", "--seed", "2", "--state", state, "--night", "2026-03-02",
-		"--progress", "none", "--minimize=false", "--out", dir)
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitForFile(t, filepath.Join(dir, "lock"))
-	time.Sleep(300 * time.Millisecond)
-	cmd.Process.Signal(syscall.SIGINT)
-	cmd.Wait()
+	_, out := signalled(t, exec.Command(bin, "run", "--graphs", "3000", "--seed", "2", "--state", state, "--night", "2026-03-02",
+		"--progress", "none", "--minimize=false", "--out", dir), dir, syscall.SIGINT)
 	rep := readReportJSON(t, dir)
 	want := "cfgfuzz run --resume " + dir + " --state " + state
 	if rep.Incomplete == nil || rep.Incomplete.Resume != want {
-		t.Fatalf("incomplete %+v, want the resume command %q\n%s", rep.Incomplete, want, stderr.String())
+		t.Fatalf("incomplete %+v, want the resume command %q\n%s", rep.Incomplete, want, out)
 	}
 	if readFile(t, filepath.Join(state, fuzz.StateSeenFile)) != before {
 		t.Errorf("the interrupted night changed %s", state)
@@ -353,4 +330,23 @@ func TestInterruptedNightResumesAsPrinted(t *testing.T) {
 	if readFile(t, filepath.Join(state, fuzz.StateSeenFile)) == before {
 		t.Errorf("the resumed night did not commit its state")
 	}
+}
+
+// signalled starts cmd, a campaign into dir, sends it sig once it holds
+// dir's lock and has run a little, and returns its exit status and output.
+func signalled(t *testing.T, cmd *exec.Cmd, dir string, sig syscall.Signal) (int, string) {
+	t.Helper()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, filepath.Join(dir, "lock"))
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(sig)
+	code := 0
+	if ee, ok := cmd.Wait().(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	return code, out.String()
 }
