@@ -41,8 +41,8 @@ var NormalizeRules = []NormalizeRule{
 		Meaning: "a lower-case hexadecimal word of 7 or more digits (a commit, a digest)"},
 	{Name: "number", Pattern: `\d+(?:\.\d+)?`, Replace: "N",
 		Meaning: "a decimal number, inside a word too (b17, %42, 2.5s, pid 4242)"},
-	{Name: "list", Pattern: `[%#]?N(?:(?:\s*[,;]\s*|,?\s+(?:and|or)\s+|\s+)[%#]?N)+`, Replace: "N...",
-		Meaning: "a run of numbers or ids (%N, #N) separated by commas, spaces, and, or: a list whose length is a count"},
+	{Name: "list", Pattern: `([%#]?)N(?:(?:\s*[,;]\s*|,?\s+(?:and|or)\s+|\s+)[%#]?N)+`, Replace: "${1}N",
+		Meaning: "a run of numbers or ids (%N, #N) separated by commas, spaces, and, or, as one: a list's length is a count, so a list of one and a list of many read the same"},
 	{Name: "space", Pattern: `\s+`, Replace: " ",
 		Meaning: "a run of white space"},
 }

@@ -54,6 +54,8 @@ func TestNormalizeSurvivesShrinking(t *testing.T) {
 	same := [][2]string{
 		{"exit status 139: Segmentation fault at 0x7ffd5e8a1c40 in /tmp/build-4242/s.cc:118", "exit status 139: Segmentation fault at 0x10 in /tmp/x/s.cc:9"},
 		{"merge blocks [3 5 7 9] share header 2", "merge blocks [1, 2] share header 0"},
+		{"merge blocks [3, 5] share header 2", "merge blocks [3] share header 2"}, // the list shrunk to one
+		{"loop header %42 has back edges from %7, %9 and %13", "loop header %4 has back edges from %2"},
 		{"index out of range [7] with length 3\ngoroutine 1 [running]:", "index out of range [12] with length 5"},
 	}
 	for _, p := range same {
