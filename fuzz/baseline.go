@@ -96,14 +96,15 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 		return Built{}, err
 	}
 	removeStaleBuilds(opt.Repo, filepath.Dir(entry))
-	if b, ok := cachedBuild(p, rev, entry); ok {
-		return b, nil
-	}
-	ctx := buildContext(opt)
 	log := opt.Log
 	if log == nil {
 		log = io.Discard
 	}
+	if b, ok := cachedBuild(p, rev, entry); ok {
+		fmt.Fprintf(log, "cfgfuzz: %s built before (kept in %s)\n", short(rev), entry)
+		return b, nil
+	}
+	ctx := buildContext(opt)
 	tmp := fmt.Sprintf("%s.tmp%d", entry, os.Getpid())
 	os.RemoveAll(tmp)
 	b := Built{Rev: rev, Worktree: filepath.Join(tmp, "worktree"), Out: filepath.Join(tmp, "out")}

@@ -138,8 +138,8 @@ func TestServeFailureNamed(t *testing.T) {
 }
 
 // TestBuildLogSaysHowItEnded: the build log says what is built and how
-// long it took, whether the build succeeded or failed, and a failed one
-// is not said to be kept.
+// long it took, whether the build succeeded or failed (a failed one is not
+// said to be kept), and when a build comes from the cache.
 func TestBuildLogSaysHowItEnded(t *testing.T) {
 	repo, commits := tableRepo(t, 1, 1)
 	var log strings.Builder
@@ -151,9 +151,13 @@ func TestBuildLogSaysHowItEnded(t *testing.T) {
 	if _, err := BuildProject(p, Revision{Commit: commits[1]}, opt); !IsBuildError(err) {
 		t.Fatalf("the broken commit: %v, want a build error", err)
 	}
+	if _, err := BuildProject(p, Revision{Commit: commits[0]}, opt); err != nil {
+		t.Fatal(err)
+	}
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
-	if len(lines) != 4 || !strings.HasPrefix(lines[1], "cfgfuzz: built "+commits[0][:12]+" in ") ||
-		!strings.HasPrefix(lines[3], "cfgfuzz: building "+commits[1][:12]+" failed after ") || !strings.Contains(lines[3], "nothing kept") {
+	if len(lines) != 5 || !strings.HasPrefix(lines[1], "cfgfuzz: built "+commits[0][:12]+" in ") ||
+		!strings.HasPrefix(lines[3], "cfgfuzz: building "+commits[1][:12]+" failed after ") || !strings.Contains(lines[3], "nothing kept") ||
+		!strings.HasPrefix(lines[4], "cfgfuzz: "+commits[0][:12]+" built before (kept in ") {
 		t.Errorf("build log:\n%s", log.String())
 	}
 }
