@@ -4,7 +4,8 @@
 // minimized graph that runs as printed, its pictures and links into the
 // findings store), the divergences side by side (compare.go's
 // divergenceHTML), the state section, the harness errors, and last,
-// collapsed, the table per generator. Pictures come from package draw (pictures.go names them).
+// collapsed, the table per generator. Pictures come from package draw
+// (pictures.go names them).
 package fuzz
 
 import (
