@@ -322,6 +322,10 @@ func allCrashedHint(rep *fuzz.Report) string {
 
 func summaryLines(rep *fuzz.Report) string {
 	var b strings.Builder
+	if in := rep.Incomplete; in != nil { // said on stdout too, for a job that reads only it
+		what, _, _ := strings.Cut(in.Summary(), "; resume with:")
+		fmt.Fprintf(&b, "%s (the counts below cover those)\n", what)
+	}
 	if s := rep.Settings; s.Baseline != "" {
 		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSpec(s.Current), s.Baseline, fuzz.DescribeSpec(s.Baseline))
 	}

@@ -58,3 +58,17 @@ func TestAllCrashedHint(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarySaysIncomplete: an incomplete campaign's summary on stdout
+// says so first, for a job that reads only stdout.
+func TestSummarySaysIncomplete(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 3, Incomplete: &fuzz.Incomplete{Reason: "interrupted (SIGINT)", Done: 3, Planned: 10, Resume: "cfgfuzz run --resume out"}}
+	got := summaryLines(rep)
+	if !strings.HasPrefix(got, "incomplete: interrupted (SIGINT) at 3 of 10 graphs") || strings.Contains(got, "resume with") {
+		t.Errorf("an incomplete campaign's summary:\n%s", got)
+	}
+	rep.Incomplete = nil
+	if got := summaryLines(rep); strings.Contains(got, "incomplete") {
+		t.Errorf("a complete campaign's summary says incomplete:\n%s", got)
+	}
+}
