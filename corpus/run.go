@@ -9,7 +9,6 @@ package corpus
 import (
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"time"
@@ -154,7 +153,7 @@ func (r *Runner) Run(g *cfg.Graph) Outcome {
 func (r *Runner) run(g *cfg.Graph, orc *oracle.Oracle) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
-			msg := recovered(p)
+			msg := oracle.RecoveredPanic(p)
 			out = failure(PanicSignature(msg), "structurize", msg)
 		}
 	}()
@@ -216,7 +215,7 @@ func (r *Runner) structurize(g *cfg.Graph) ([]byte, oracle.ResultInfo, *structur
 func (r *Runner) seam(g *cfg.Graph) (mod []byte, info oracle.ResultInfo, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			msg := recovered(p)
+			msg := oracle.RecoveredPanic(p)
 			err = &oracle.RerunFailure{Signature: PanicSignature(msg), Detail: msg}
 		}
 	}()
@@ -230,13 +229,6 @@ func (r *Runner) Predicate() Predicate {
 		o := r.Run(g)
 		return o.Signature, o.Err
 	}
-}
-
-// recovered is what a deferred function that recovered p says of it: the
-// panic's message led by the function that panicked (oracle.PanicSite), as
-// package fuzz says it of the same panic.
-func recovered(p any) string {
-	return oracle.WithSite(oracle.PanicSite(string(debug.Stack())), fmt.Sprint(p))
 }
 
 // PanicSignature is the signature of a panic with the given message:

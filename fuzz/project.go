@@ -95,16 +95,17 @@ func ProjectFor(repo string, over Project) (Project, error) {
 // OverridesFile reports whether over's build or serve command is not
 // the one repo's .cfgfuzz.json gives: a replay that names a repo spec
 // (check, minimize, regress), which reads only the file, would then
-// build or serve the revision differently, or not at all.
-func OverridesFile(repo string, over Project) bool {
+// build or serve the revision differently, or not at all. found says
+// whether the file is there.
+func OverridesFile(repo string, over Project) (overrides, found bool) {
 	if over.Build == "" && over.Serve == "" {
-		return false
+		return false, false
 	}
-	file, _, err := LoadProject(repo)
+	file, found, err := LoadProject(repo)
 	if err != nil {
-		return true
+		return true, found
 	}
-	return (over.Build != "" && over.Build != file.Build) || (over.Serve != "" && over.Serve != file.Serve)
+	return (over.Build != "" && over.Build != file.Build) || (over.Serve != "" && over.Serve != file.Serve), found
 }
 
 // key names the project's builds in the cache: a digest of both commands.

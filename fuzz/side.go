@@ -9,7 +9,6 @@ package fuzz
 
 import (
 	"fmt"
-	"runtime/debug"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
@@ -124,7 +123,7 @@ func serveInProcess(fn func(g *cfg.Graph, opt proto.Options) Answer, calls <-cha
 func answerRecovered(fn func(g *cfg.Graph, opt proto.Options) Answer, g *cfg.Graph, opt proto.Options) (a Answer) {
 	defer func() {
 		if r := recover(); r != nil {
-			a = Answer{Outcome: OutPanic, Reason: oracle.WithSite(oracle.PanicSite(string(debug.Stack())), fmt.Sprint(r))}
+			a = Answer{Outcome: OutPanic, Reason: oracle.RecoveredPanic(r)}
 		}
 	}()
 	return fn(g, opt)

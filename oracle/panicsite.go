@@ -10,7 +10,9 @@
 package oracle
 
 import (
+	"fmt"
 	"regexp"
+	"runtime/debug"
 	"strings"
 )
 
@@ -75,4 +77,11 @@ func WithSite(site, msg string) string {
 		return msg
 	}
 	return site + ": " + msg
+}
+
+// RecoveredPanic is what a deferred function that recovered p says of
+// it: p's message led by the function that panicked, read from the
+// goroutine's own trace. Call it from that deferred function.
+func RecoveredPanic(p any) string {
+	return WithSite(PanicSite(string(debug.Stack())), fmt.Sprint(p))
 }

@@ -183,11 +183,12 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz
 // and regress, which have no --build or --serve) will not build or serve
 // the revisions this way.
 func warnReplayProject(repo string, over fuzz.Project, w io.Writer) {
-	if !fuzz.OverridesFile(repo, over) {
+	overrides, found := fuzz.OverridesFile(repo, over)
+	if !overrides {
 		return
 	}
 	what := "differ from"
-	if _, found, _ := fuzz.LoadProject(repo); !found {
+	if !found {
 		what = "are not in"
 	}
 	fmt.Fprintf(w, "cfgfuzz: warning: --build and --serve %s %s: the replay commands printed (cfgfuzz check, minimize and regress with --structurizer repo:%s@REV) read only that file; put the commands there to replay\n", what, filepath.Join(repo, fuzz.ConfigFile), repo)
