@@ -59,69 +59,94 @@ func (r exitRouter) routeEdges(f *cfg.Forest, rpo []int, n0 int) error {
 // reach destination d: d itself when it lives at lv, else the exit of loop
 // lv towards d (its merge, or a store node before it, or a clone of a small
 // return block), routing d at the merge.
+//
+// It walks out from lv to the first level that has its answer (d's own,
+// a loop that already routes d, reuses its merge or clones d), then
+// settles the loops it left from the outermost in: each routes d at its
+// merge to the hop found for its parent. A loop nest as deep as the graph
+// is long costs no call stack.
 func (r exitRouter) hop(lv, d int) (int, error) {
 	dl := r.level[d] // a loop header and a loop merge live in the parent
 	if d < len(r.level) && r.nodes[d].kind == wLatch {
 		dl = r.nodes[d].loop
 	}
-	if lv == dl {
-		return d, nil
+	var left []int // loops that do not route d yet, innermost first
+	next := -1
+	for next < 0 {
+		if lv == dl {
+			next = d
+			break
+		}
+		if lv < 0 || !r.inLoop(dl, lv) && dl >= 0 {
+			return 0, fmt.Errorf("bug: edge from level %d to node %d at level %d enters a loop past its header", lv, d, dl)
+		}
+		l := &r.loops[lv]
+		if l.reusedM {
+			if d != l.M {
+				return 0, fmt.Errorf("bug: loop %d reuses %d as its merge but also leaves for %d", lv, l.M, d)
+			}
+			next = l.M
+			break
+		}
+		idx, ok := l.destAt[d]
+		switch {
+		case ok && idx == 0:
+			next = l.M
+		case ok:
+			next = r.exitStore(lv, d)
+		default:
+			if len(l.dests) > 0 {
+				if c, ok := r.cloneFor(lv, d); ok {
+					next = c
+					break
+				}
+			}
+			left = append(left, lv)
+			lv = l.parent
+		}
 	}
-	if lv < 0 || !r.inLoop(dl, lv) && dl >= 0 {
-		return 0, fmt.Errorf("bug: edge from level %d to node %d at level %d enters a loop past its header", lv, d, dl)
+	for i := len(left) - 1; i >= 0; i-- {
+		next = r.routeAt(left[i], d, next)
 	}
+	return next, nil
+}
+
+// routeAt makes loop lv's merge route d on to next (the hop from lv's
+// parent) and returns the hop into lv's merge: the merge itself for the
+// loop's first destination, else a store of d's value before it.
+func (r exitRouter) routeAt(lv, d, next int) int {
 	l := &r.loops[lv]
-	if l.reusedM {
-		if d != l.M {
-			return 0, fmt.Errorf("bug: loop %d reuses %d as its merge but also leaves for %d", lv, l.M, d)
-		}
-		return l.M, nil
+	m := &r.nodes[l.M]
+	if len(l.dests) > 0 {
+		m.rvar = r.route()
+		m.values = append(m.values, valueOf(d))
 	}
-	idx, ok := l.destAt[d]
-	if !ok {
-		idx = -1
+	m.succs = append(m.succs, next)
+	if l.destAt == nil {
+		l.destAt = map[int]int{}
 	}
-	if idx == 0 {
-		return l.M, nil
+	l.destAt[d] = len(l.dests)
+	l.dests = append(l.dests, d)
+	if len(l.dests) == 1 {
+		return l.M
 	}
-	if idx < 0 && len(l.dests) > 0 {
-		if c, ok := r.cloneFor(lv, d); ok {
-			return c, nil
-		}
+	return r.exitStore(lv, d)
+}
+
+// exitStore is the node that stores d's value and branches to loop lv's
+// merge, made on first use.
+func (r exitRouter) exitStore(lv, d int) int {
+	if s, ok := r.loops[lv].store[d]; ok {
+		return s
 	}
-	if idx < 0 {
-		next, err := r.hop(r.loops[lv].parent, d)
-		if err != nil {
-			return 0, err
-		}
-		l = &r.loops[lv]
-		m := &r.nodes[l.M]
-		if len(l.dests) > 0 {
-			m.rvar = r.route()
-			m.values = append(m.values, valueOf(d))
-		}
-		m.succs = append(m.succs, next)
-		if l.destAt == nil {
-			l.destAt = map[int]int{}
-		}
-		l.destAt[d] = len(l.dests)
-		l.dests = append(l.dests, d)
-		if len(l.dests) == 1 {
-			return l.M, nil
-		}
-	}
-	l = &r.loops[lv]
-	if s, ok := l.store[d]; ok {
-		return s, nil
-	}
-	s := r.syn("exit.store", l.M)
+	s := r.syn("exit.store", r.loops[lv].M)
 	r.nodes[s].stores = []Store{{Var: r.route(), Value: valueOf(d)}}
 	r.level = append(r.level, lv)
 	if r.loops[lv].store == nil {
 		r.loops[lv].store = map[int]int{}
 	}
 	r.loops[lv].store[d] = s
-	return s, nil
+	return s
 }
 
 // cloneFor copies a small return block into loop lv's body instead of

@@ -149,7 +149,15 @@ func TestLoopForestMatchesSCCDefinition(t *testing.T) {
 func checkForestShape(t *testing.T, i int, g *Graph, f *Forest) {
 	t.Helper()
 	dom := Dominators(g)
+	o := DFSOrder(g)
+	byRPO := func(a, b int) int { return o.RPONum[a] - o.RPONum[b] }
 	for li, l := range f.Loops {
+		if l.Header != l.Entries[0] || !slices.IsSortedFunc(l.Entries, byRPO) {
+			t.Fatalf("graph %d %v: loop %d: header %d, entries %v not in reverse post-order", i, g, li, l.Header, l.Entries)
+		}
+		if l.Parent >= li {
+			t.Fatalf("graph %d %v: loop %d listed before its parent %d", i, g, li, l.Parent)
+		}
 		if l.Parent != NoBlock {
 			for _, b := range l.Blocks {
 				if !slices.Contains(f.Loops[l.Parent].Blocks, b) {

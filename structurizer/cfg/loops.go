@@ -65,7 +65,7 @@ func (f *Forest) IsHeader(b int) (int, bool) {
 
 // LoopForest computes the loop nesting forest of the blocks reachable from
 // the entry. Loop indices are in discovery order: parents before children,
-// siblings by the reverse post-order of their headers.
+// siblings in the order the component search completes them.
 func LoopForest(g *Graph) *Forest { return LoopForestOf(g, DFSOrder(g), g.Preds()) }
 
 // LoopForestOf is LoopForest with g's depth-first orders (DFSOrder) and
@@ -106,34 +106,48 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 		}
 		follow := sccRegion{nodes: nodes, id: int32(r.id)}
 		comps := sc.components(r.blocks, g.Succs, follow)
+		// The region's loops, each stamped with the id of the region it
+		// becomes, its blocks listed in the region's order (reverse
+		// post-order) by one pass over the region: no sort per loop, whose
+		// cost would grow with the nesting depth.
+		first := nextID
+		var loops [][]int // per loop: its blocks, sub and entries in one allocation
 		for _, c := range comps {
 			if len(c) == 1 && !selfLoop(g, c[0], follow) {
 				continue
 			}
-			li := len(f.Loops)
-			inLoop := func(b int) bool { return nodes[b].stamp == int32(nextID) }
 			for _, b := range c {
 				nodes[b].stamp = int32(nextID)
 			}
-			k := len(c)
-			lists := make([]int, 3*k) // blocks, sub and entries in one allocation
-			entries := lists[2*k : 2*k : 3*k]
-			for _, b := range c {
+			loops = append(loops, make([]int, 0, 3*len(c)))
+			nextID++
+		}
+		for _, b := range r.blocks {
+			if j := int(nodes[b].stamp) - first; j >= 0 {
+				loops[j] = append(loops[j], b)
+			}
+		}
+		for j, lists := range loops {
+			id := first + j
+			li := len(f.Loops)
+			k := len(lists)
+			sub, blocks, entries := lists[:k:k], lists[k:2*k:2*k], lists[2*k:2*k:3*k]
+			for _, b := range sub {
 				isEntry := b == 0
 				for _, p := range preds[b] {
-					if o.RPONum[p] != NoBlock && !inLoop(p) {
+					if o.RPONum[p] != NoBlock && nodes[p].stamp != int32(id) {
 						isEntry = true
 						break
 					}
 				}
 				if isEntry {
-					entries = append(entries, b)
+					entries = append(entries, b) // in reverse post-order, as sub
 				}
 			}
-			slices.SortFunc(entries, func(a, b int) int { return o.RPONum[a] - o.RPONum[b] })
-			blocks := lists[:k:k]
-			copy(blocks, c)
-			slices.Sort(blocks)
+			copy(blocks, sub)
+			if !slices.IsSorted(blocks) {
+				slices.Sort(blocks)
+			}
 			depth := 1
 			if r.parent != NoBlock {
 				depth = f.Loops[r.parent].Depth + 1
@@ -146,18 +160,13 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 				Header: entries[0], Entries: entries, Blocks: blocks,
 				Parent: r.parent, Depth: depth, Irreducible: len(entries) > 1,
 			})
-			for _, b := range c {
+			for _, b := range sub {
 				f.LoopOf[b] = li
 			}
 			for _, e := range entries {
 				nodes[e].entry = true
 			}
-			// Order the region's blocks by RPO for a deterministic recursion.
-			sub := lists[k : 2*k : 2*k]
-			copy(sub, c)
-			slices.SortFunc(sub, func(a, b int) int { return o.RPONum[a] - o.RPONum[b] })
-			work = append(work, region{blocks: sub, parent: li, id: nextID})
-			nextID++
+			work = append(work, region{blocks: sub, parent: li, id: id})
 		}
 		// Restore stamps of blocks not in any loop of this region.
 		for _, b := range r.blocks {
