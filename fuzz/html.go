@@ -87,6 +87,9 @@ func statusHTML(rep *Report) string {
 }
 
 // haveGraphs is "1 graph has" or "N graphs have".
+// HaveGraphs is "1 graph has" or "N graphs have".
+func HaveGraphs(n int) string { return haveGraphs(n) }
+
 func haveGraphs(n int) string {
 	if n == 1 {
 		return "1 graph has"

@@ -14,7 +14,7 @@ func Markdown(rep *Report) string {
 	var b strings.Builder
 	s := &rep.Settings
 	fmt.Fprintf(&b, "# cfgfuzz campaign\n\n")
-	fmt.Fprintf(&b, "Seed %d, %d distinct graphs (%d repeats skipped)", s.Seed, rep.Graphs, rep.Skipped)
+	fmt.Fprintf(&b, "Seed %d, %s (%s skipped)", s.Seed, plural(rep.Graphs, "distinct graph"), plural(rep.Skipped, "repeat"))
 	if s.Shard.N > 0 {
 		fmt.Fprintf(&b, " (shard %s)", s.Shard)
 	}
@@ -165,6 +165,10 @@ func newPhrase(rep *Report) string {
 	}
 	return fmt.Sprintf("%s fail in a new way, with %s", plural(rep.NewFindings, "graph"), plural(n, "signature"))
 }
+
+// Plural is n with word, an s appended unless n is 1: "1 graph",
+// "2 graphs".
+func Plural(n int, word string) string { return plural(n, word) }
 
 func plural(n int, word string) string {
 	if n == 1 {

@@ -156,7 +156,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if shown == "" {
 			shown = "its own (none asked)"
 		}
-		fmt.Fprintf(stderr, "cfgfuzz check: %d graphs, structurizer %s, strategy %s, checks %s\n", len(items), spec, shown, strings.Join(orc.Checks(), ","))
+		fmt.Fprintf(stderr, "cfgfuzz check: %s, structurizer %s, strategy %s, checks %s\n", fuzz.Plural(len(items), "graph"), spec, shown, strings.Join(orc.Checks(), ","))
 	}
 	code, failed := exitOK, 0
 	enc := json.NewEncoder(stdout)

@@ -297,7 +297,7 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	}
 	if n := rep.Outcomes[fuzz.OutError] + rep.BaselineOutcomes[fuzz.OutError]; n > 0 && len(rep.HarnessErrors) > 0 {
 		e := rep.HarnessErrors[0]
-		fmt.Fprintf(stderr, "cfgfuzz %s: %d graphs have no verdict (outcome error; report.json's harness_errors), the first graph %d: %s\n", name, n, e.Index, e.Detail)
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s no verdict (outcome error; report.json's harness_errors), the first graph %d: %s\n", name, fuzz.HaveGraphs(n), e.Index, e.Detail)
 	}
 	switch {
 	case rep.State != nil && rep.State.NewSignatures() > 0, rep.State == nil && rep.NewFindings > 0:
@@ -330,8 +330,8 @@ func summaryLines(rep *fuzz.Report) string {
 		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSpec(s.Current), s.Baseline, fuzz.DescribeSpec(s.Baseline))
 	}
 	t := rep.Throughput
-	fmt.Fprintf(&b, "%d distinct graphs (%d repeats skipped); this run %d in %.1f s, %.0f distinct graphs/s\n", rep.Graphs, rep.Skipped, t.Graphs, t.Seconds, t.GraphsPerSec)
-	fmt.Fprintf(&b, "%d graphs:", rep.Graphs)
+	fmt.Fprintf(&b, "%s (%s skipped); this run %d in %.1f s, %.0f distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Graphs, t.Seconds, t.GraphsPerSec)
+	fmt.Fprintf(&b, "%s:", fuzz.Plural(rep.Graphs, "graph"))
 	for _, o := range fuzz.Outcomes {
 		fmt.Fprintf(&b, " %s %d", o, rep.Outcomes[o])
 	}
@@ -355,13 +355,13 @@ func summaryLines(rep *fuzz.Report) string {
 	// would contradict them are left out.
 	byState := rep.State != nil && rep.Settings.Baseline == ""
 	if byState {
-		fmt.Fprintf(&b, "%d findings (%d signatures), classed against the state:\n", countFindings(rep), len(rep.Findings))
+		fmt.Fprintf(&b, "%s (%s), classed against the state:\n", fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"))
 	} else {
 		against := ""
 		if rep.State != nil {
 			against = " against the baseline" // the state's classes follow
 		}
-		fmt.Fprintf(&b, "%d findings (%d signatures), %d new%s\n", countFindings(rep), len(rep.Findings), rep.NewFindings, against)
+		fmt.Fprintf(&b, "%s (%s), %d new%s\n", fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), rep.NewFindings, against)
 	}
 	b.WriteString(stateSummary(rep))
 	for _, fd := range rep.Findings {
@@ -369,7 +369,7 @@ func summaryLines(rep *fuzz.Report) string {
 		if byState {
 			news = ""
 		}
-		fmt.Fprintf(&b, "  %s%s: %d graphs%s; replay: %s\n", fd.Signature, onStrategy(fd.Strategy), fd.Count, news, fd.Replay)
+		fmt.Fprintf(&b, "  %s%s: %s%s; replay: %s\n", fd.Signature, onStrategy(fd.Strategy), fuzz.Plural(fd.Count, "graph"), news, fd.Replay)
 	}
 	return b.String()
 }

@@ -102,7 +102,7 @@ func stateSummary(rep *fuzz.Report) string {
 	for _, c := range fuzz.SignatureClasses {
 		fmt.Fprintf(&b, " %s %d", c, s.Classes[c])
 	}
-	fmt.Fprintf(&b, " (signatures); %d kept graphs re-run, %d graphs skipped as seen\n", s.Reruns, s.Seen)
+	fmt.Fprintf(&b, " (signatures); %s re-run, %s skipped as seen\n", fuzz.Plural(s.Reruns, "kept graph"), fuzz.Plural(s.Seen, "graph"))
 	for _, sig := range s.Signatures {
 		fmt.Fprintf(&b, "  %s %s%s: %s\n", sig.Class, sig.Signature, onStrategy(sig.Strategy), sig.Reason)
 	}

@@ -37,6 +37,23 @@ func TestSummaryLinesNameStrategies(t *testing.T) {
 	}
 }
 
+// TestSummarySingular: counts of one read in the singular.
+func TestSummarySingular(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 1, Skipped: 1, Findings: []fuzz.Finding{
+		{Signature: "exec:trace-mismatch", Count: 1, New: 1, Replay: "r1"},
+	}, NewFindings: 1}
+	got := summaryLines(rep)
+	for _, want := range []string{"1 distinct graph (1 repeat skipped)", "\n1 graph:", "1 finding (1 signature), 1 new\n", "  exec:trace-mismatch: 1 graph, 1 new; replay: r1\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, got)
+		}
+	}
+	rep.State = &fuzz.StateReport{Night: "2026-03-02", Reruns: 1, Seen: 1}
+	if got, want := summaryLines(rep), "1 kept graph re-run, 1 graph skipped as seen\n"; !strings.Contains(got, want) {
+		t.Errorf("the summary lacks %q:\n%s", want, got)
+	}
+}
+
 // TestAllCrashedHint: a campaign whose every graph crashed the server with
 // one signature gets a note naming selftest; any graph answered, or a
 // second signature, and it gets none.
