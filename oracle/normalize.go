@@ -15,6 +15,7 @@ package oracle
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -47,6 +48,40 @@ var NormalizeRules = []NormalizeRule{
 		Meaning: "a run of white space"},
 }
 
+// NormalizeKeep matches the words the table leaves whole because their
+// digits name a thing rather than count or number one: a structured rule
+// (R6, R12), an encoding (utf8, utf-16), a digest (sha256, md5, crc32), a
+// scalar or vector type (u32, int64, f16, vec4, ivec2, mat3x4) and an
+// architecture (x86_64, arm64). Without it "R6" and "R12" would both read
+// "RN", and two bugs would share one signature. Each match is set aside
+// before the rules and put back after them.
+var NormalizeKeep = regexp.MustCompile(`\b(?:R\d{1,2}|(?:utf|ucs)-?(?:8|16|32)|(?:sha|md|crc)\d{1,3}|(?:[iuf]|int|uint|float)(?:8|16|32|64)|[iubd]?vec[234]|mat[234](?:x[234])?|x86(?:_64)?|arm64|aarch64|amd64)\b`)
+
+// keptMark stands in for the kept word it numbers while the rules run:
+// NUL, the number in the letters q to z (neither digits nor hexadecimal,
+// so no rule rewrites it), NUL. The input's own NULs are dropped first.
+var keptMark = regexp.MustCompile("\x00([q-z]+)\x00")
+
+func markKept(i int) string {
+	d := []byte(strconv.Itoa(i))
+	for k := range d {
+		d[k] += 'q' - '0'
+	}
+	return "\x00" + string(d) + "\x00"
+}
+
+func unmarkKept(mark string, kept []string) string {
+	d := []byte(keptMark.FindStringSubmatch(mark)[1])
+	for k := range d {
+		d[k] -= 'q' - '0'
+	}
+	i, err := strconv.Atoi(string(d))
+	if err != nil || i >= len(kept) {
+		return ""
+	}
+	return kept[i]
+}
+
 // ReasonLimit is the length at which a normalized reason is cut.
 const ReasonLimit = 80
 
@@ -57,14 +92,22 @@ func init() {
 }
 
 // NormalizeReason is text's first line with every rule of the table
-// applied in order, trimmed and cut at ReasonLimit bytes.
+// applied in order (the words NormalizeKeep matches left whole), trimmed
+// and cut at ReasonLimit bytes.
 func NormalizeReason(text string) string {
 	if i := strings.IndexByte(text, '\n'); i >= 0 {
 		text = text[:i]
 	}
+	text = strings.ReplaceAll(text, "\x00", "")
+	var kept []string
+	text = NormalizeKeep.ReplaceAllStringFunc(text, func(w string) string {
+		kept = append(kept, w)
+		return markKept(len(kept) - 1)
+	})
 	for _, r := range NormalizeRules {
 		text = r.re.ReplaceAllString(text, r.Replace)
 	}
+	text = keptMark.ReplaceAllStringFunc(text, func(m string) string { return unmarkKept(m, kept) })
 	text = strings.TrimSpace(text)
 	if len(text) > ReasonLimit {
 		text = strings.TrimSpace(text[:ReasonLimit])

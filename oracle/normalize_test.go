@@ -95,3 +95,24 @@ func TestNormalizeRulesDocumented(t *testing.T) {
 		t.Errorf("SIGNATURES.md's normalization rows\n%s\ndiffer from oracle.NormalizeRules\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestNormalizeKeepsNames: words whose digits name a thing stay whole, so
+// two rules, two encodings or two digests give two signatures, also when
+// a path swallowed a kept word before them.
+func TestNormalizeKeepsNames(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"selfcheck: R6: block 3", "selfcheck: R12: block 3"},
+		{"bad utf8 in b4", "bad utf16 in b4"},
+		{"sha256 mismatch", "sha512 mismatch"},
+	} {
+		if a, b := HarnessSignature(HarnessPanic, pair[0]), HarnessSignature(HarnessPanic, pair[1]); a == b {
+			t.Errorf("%q and %q share the signature %q", pair[0], pair[1], a)
+		}
+	}
+	if got, want := NormalizeReason("/opt/x86_64/u32.so: R6 broken in b7 (arm64)"), "<path>: R6 broken in bN (arm64)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := NormalizeReason("R6 \x00qq\x00 in b2"), "R6 qq in bN"; got != want {
+		t.Errorf("an input's own NUL: got %q, want %q", got, want)
+	}
+}
