@@ -51,15 +51,18 @@
 //   - the layout's CFG nests: its own declarations pass the self-check, so
 //     the nested pass has a layout to find, with every block placed once;
 //   - the nested pass's loops come from the CFG alone (the loop forest, one
-//     back-edge block each, which our layouts always have), and a loop's
-//     merge is named where its header's conditional or its synthetic latch
-//     leaves the loop: a header tests the route for a value it never holds
-//     when its loop has no exit (loopEntry), a synthetic latch does so
-//     whenever the function has a route (nameMergesAtLatches). R12 and R6
+//     back-edge block each, which our layouts always have), and in a
+//     layout with a variable every loop's merge is named where its
+//     header's conditional or its latch leaves the loop: a header tests
+//     the route for a value it never holds when its loop has no exit
+//     (loopEntry), and a latch that would branch back unconditionally
+//     tests a variable for such a value (nameMergesAtLatches). R12 and R6
 //     leave such a merge no alternative, so the nested pass takes it
-//     outright (loopMerge) instead of searching among the loop's exits.
-//     The loops left unnamed are those whose latch is the input's own
-//     back-edge block (12% of the loops of large random layouts);
+//     outright (loopMerge) instead of searching among the loop's exits:
+//     no choice is left to go wrong. A layout without any variable keeps
+//     its loops unnamed, since naming them would cost a variable the
+//     layout does not otherwise need: the nested pass's own layouts, and
+//     the pass table's that route nothing;
 //   - a selection's merge is then the first candidate that closes its
 //     region, in the order the selections pass itself merges: the
 //     immediate post-dominator, then the joins of its dominator subtree;
@@ -69,10 +72,11 @@
 //     The pass lifts nothing into a switch whose merge one case alone
 //     reaches: the nested pass would merge that switch at the case.
 //
-// The greedy last step is not proved to match. The bounded search over the
-// loops' candidates stays behind it, and the measured margin is in
-// BENCHMARKS.md (the nested pass's first run lays out all but one in
-// 2,000 large random outputs; none of 20,000 grows).
+// The selections' greedy step is not proved to match. The bounded search
+// stays behind it, for that step and for the loops of layouts without a
+// variable; TestNestedFirstRunReadsOutputs holds the first run (no search)
+// to every layout with a variable, and the measured margins are in
+// BENCHMARKS.md.
 //
 // Any error or panic in a pass, or a self-check failure, is a bug: the
 // strategy then returns the dispatch loop for the whole function, with

@@ -29,11 +29,12 @@
 //   - edges to the level's latch or merge are continue and break (R6);
 //     a switch reaches them through a forwarding block (R11).
 //
-// In a function with a route variable, every loop's synthetic latch tests
-// it for a value it never holds, naming the loop's merge as its other
-// target (nameMergesAtLatches): a continue construct leaves only for its
-// merge (R6), so structurizing the output again reads each loop's merge
-// off its latch (the nested pass's loopMerge) instead of searching for it.
+// In a function with a route variable, every loop's latch that branches
+// back unconditionally tests it for a value it never holds, naming the
+// loop's merge as its other target (nameMergesAtLatches): a continue
+// construct leaves only for its merge (R6), so structurizing the output
+// again reads each loop's merge off its latch (the nested pass's
+// loopMerge) instead of searching for it.
 //
 // Small return blocks reached by a skip are cloned instead, within the clone
 // budget. Everything is emitted once per node: time is linear in the size of
@@ -104,10 +105,10 @@ func (e *emitter) run() (*Func, error) {
 			e.f.Blocks[h].Stores = append([]Store{{Var: e.w.routeVar, Value: 0}}, e.f.Blocks[h].Stores...)
 		}
 	}
-	e.nameMergesAtLatches()
 	for _, b := range e.clears {
 		e.f.Blocks[b].Stores = append([]Store{{Var: e.w.route(), Value: 0}}, e.f.Blocks[b].Stores...)
 	}
+	e.nameMergesAtLatches()
 	e.f.Vars = e.w.vars
 	return e.f, nil
 }
@@ -365,22 +366,29 @@ func storesRoute(n *wnode, rv int) bool {
 	return false
 }
 
-// nameMergesAtLatches: in a function with a route variable, each loop's
-// synthetic latch tests it for a value it never holds, naming the loop's
-// merge as its other target; the merge is then where the continue
-// construct may leave for (R6), and structurizing the output again reads
-// it off instead of searching.
+// nameMergesAtLatches: in a function with a route variable (else an
+// irreducible region's selector variable), each loop's latch that
+// branches back unconditionally (a synthetic latch, or the input's own
+// back-edge block) tests it for a value it never holds,
+// naming the loop's merge as its other target; the merge is then where
+// the continue construct may leave for (R6), and structurizing the output
+// again reads it off instead of searching. A loop whose header's
+// conditional leaves it is named there already (R12).
 func (e *emitter) nameMergesAtLatches() {
-	if len(e.w.vars) == 0 || e.w.routeVar < 0 {
+	v := e.w.routeVar
+	if v < 0 {
+		v = e.w.selVar // it never holds neverRouted either: its values are entry numbers
+	}
+	if v < 0 {
 		return
 	}
 	for _, h := range e.headers {
 		hb := &e.f.Blocks[h]
 		c, m := hb.Merge.Continue, hb.Merge.Merge
 		cb := &e.f.Blocks[c]
-		if cb.Kind != Synthetic || cb.Term.Kind != Branch || cb.Term.To[0] != h || slices.Contains(hb.Term.To, m) {
+		if cb.Term.Kind != Branch || cb.Term.To[0] != h || slices.Contains(hb.Term.To, m) {
 			continue
 		}
-		cb.Term = Term{Kind: Test, Var: e.w.routeVar, Values: []uint32{neverRouted}, To: e.list(m, h)}
+		cb.Term = Term{Kind: Test, Var: v, Values: []uint32{neverRouted}, To: e.list(m, h)}
 	}
 }

@@ -20,11 +20,11 @@
 //     back-edge block is the continue target (several, or a self-loop, get
 //     a latch of their own on a rerun: withLoopBlocks); the merge is where
 //     the header's conditional or the latch leaves the loop, when one
-//     does (R12, and R6 for a continue construct: our own layouts name
-//     every routed loop's merge so), else the block where the exits' tails
-//     close (see loopMerge: the candidates ordered by a policy, the rank
-//     chosen by the search), or a fresh unreachable block when the loop
-//     never exits;
+//     does (R12, and R6 for a continue construct: our own layouts with a
+//     variable name every loop's merge so), else the block where the
+//     exits' tails close (see loopMerge: the candidates ordered by a
+//     policy, the rank chosen by the search), or a fresh unreachable block
+//     when the loop never exits;
 //   - branch points, in a walk of the dominator tree that keeps the stack of
 //     open constructs as the self-check does: a conditional with a target
 //     that is a loop's merge or continue target needs no header (rule R12's
