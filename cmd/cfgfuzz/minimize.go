@@ -138,6 +138,9 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	}
 	res, err := corpus.Minimize(it.Graph, run.PredicateFor(mf.signature), opt)
 	if err != nil {
+		if m := recordedMismatch(path, mf.registers, mf.strategy); m != "" && errors.Is(err, corpus.ErrNotFailing) {
+			err = fmt.Errorf("%w; %s", err, m)
+		}
 		return exitUsage, err // the graph does not fail as asked, or cannot be judged
 	}
 	report(res, stderr)
