@@ -38,9 +38,10 @@ type HookOptions struct {
 	// Structurizer is the spec of the structurizer under test, recorded
 	// with stored findings; "" this tree's.
 	Structurizer string
-	// Replay is the command, run in an entry's directory, that judges its
-	// graph.cfg again; "" none.
-	Replay string
+	// Replay, when non-nil, gives the command, run in an entry's
+	// directory, that judges its graph.cfg again for a finding of the
+	// signature given.
+	Replay func(signature string) string
 	// Log receives one line per finding; nil discards.
 	Log io.Writer
 }
@@ -73,7 +74,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 				r := run.Run(c)
 				opt.Store.Add(Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
 					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
-					Structurizer: opt.Structurizer, Answer: r.Answer, Replay: opt.Replay})
+					Structurizer: opt.Structurizer, Answer: r.Answer, Replay: opt.replay(other)})
 			}
 		}
 		pred := opt.Predicate
@@ -93,10 +94,18 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 			before, after := run.Run(g), run.Run(res.Graph)
 			opt.Store.Add(Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
 				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
-				Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.Replay})
+				Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.replay(sig)})
 		}
 		return res.Graph
 	}, nil
+}
+
+// replay is the replay command of a finding of signature; "" none.
+func (opt *HookOptions) replay(signature string) string {
+	if opt.Replay == nil {
+		return ""
+	}
+	return opt.Replay(signature)
 }
 
 // Judging is what of a campaign's settings its oracle depends on

@@ -266,7 +266,7 @@ func TestGuidedCorpusKeepsOnlyNovelGraphs(t *testing.T) {
 func TestGuidedMutantReplay(t *testing.T) {
 	s := Settings{Walks: 16, Seed: 1}
 	e := Example{Graph: "{{1, 1}, {}}", Weights: []int{3, 4}, Mutant: "corpus[0] duplicate-case", Seed: 99}
-	got := replayCommand(testSource{}, &s, &e)
+	got := replayCommand(testSource{}, &s, &e, "exec:trace-mismatch")
 	if !strings.HasPrefix(got, "printf '%s' ") || !strings.Contains(got, "| cfgfuzz check") || strings.Contains(got, "testsource") {
 		t.Fatalf("mutant replay %q: want the graph printed from its text, into cfgfuzz check", got)
 	}

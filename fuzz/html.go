@@ -207,7 +207,7 @@ func MinimizedReplay(s *Settings, f *Finding) string {
 	if f.Minimized == "" {
 		return ""
 	}
-	return "echo " + ShellQuote(f.Minimized) + " | " + checkCommand(s, cmp.Or(f.Strategy, s.Strategy))
+	return "echo " + ShellQuote(f.Minimized) + " | " + checkCommand(s, cmp.Or(f.Strategy, s.Strategy), f.Signature)
 }
 
 // storeLinksHTML links the finding's entry of the findings store, when

@@ -124,3 +124,25 @@ func TestHTMLSaysWhichGraphsHaveNoVerdict(t *testing.T) {
 		t.Errorf("the page does not list the harness errors: %s", h)
 	}
 }
+
+func TestReplayOfGPUFindingRunsGPU(t *testing.T) {
+	f := &Finding{Signature: "gpu:trace-mismatch", Minimized: "{{1}, {}}"}
+	for _, c := range []struct {
+		s    Settings
+		want string
+	}{
+		{Settings{Walks: 16, Seed: 1, GPUEvery: 1, Registers: 8}, `echo '{{1}, {}}' | cfgfuzz check --registers 8 --checks +gpu`},
+		{Settings{Walks: 16, Seed: 1, GPUEvery: 1, GPUDevice: "any"}, `echo '{{1}, {}}' | cfgfuzz check --checks +gpu --gpu-device any`},
+		{Settings{Walks: 16, Seed: 1, Checks: []string{"+gpu"}, GPUDevice: "any"}, `echo '{{1}, {}}' | cfgfuzz check --checks +gpu --gpu-device any`},
+		{Settings{Walks: 16, Seed: 1, Checks: []string{"exec", "gpu"}}, `echo '{{1}, {}}' | cfgfuzz check --checks exec,gpu`},
+		{Settings{Walks: 16, Seed: 1, Checks: []string{"-meta"}}, `echo '{{1}, {}}' | cfgfuzz check --checks -meta,+gpu`},
+	} {
+		if got := MinimizedReplay(&c.s, f); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+	s := &Settings{Walks: 16, Seed: 1, GPUEvery: 1}
+	if got, want := MinimizedReplay(s, &Finding{Signature: "exec:trace-mismatch", Minimized: "{{1}, {}}"}), `echo '{{1}, {}}' | cfgfuzz check`; got != want {
+		t.Errorf("a finding of another check: got %s, want %s", got, want)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -24,7 +25,8 @@ import (
 func WriteReports(dir string, rep *Report, src Source) error {
 	if src != nil {
 		for i := range rep.Findings {
-			rep.Findings[i].Replay = replayCommand(src, &rep.Settings, &rep.Findings[i].First)
+			f := &rep.Findings[i]
+			f.Replay = replayCommand(src, &rep.Settings, &f.First, f.Signature)
 		}
 	}
 	if rep.Provenance == nil {
@@ -51,29 +53,32 @@ func WriteReports(dir string, rep *Report, src Source) error {
 // piped into `cfgfuzz check` on the campaign's structurizer (its spec) with
 // the campaign's options and oracle settings.
 // A guided campaign's mutant is printed from its own text.
-func replayCommand(src Source, s *Settings, e *Example) string {
+func replayCommand(src Source, s *Settings, e *Example, signature string) string {
 	print := src.Replay(e.Stream, e.Seed)
 	if e.Mutant != "" {
 		if g, err := graphOf(e); err == nil {
 			print = "printf '%s' " + ShellQuote(cfg.FormatLines(g))
 		}
 	}
-	return print + " | " + checkCommand(s, cmp.Or(e.Strategy, s.Strategy))
+	return print + " | " + checkCommand(s, cmp.Or(e.Strategy, s.Strategy), signature)
 }
 
 // CheckCommand is the `cfgfuzz check` command line that judges a graph
-// as the campaign s judged it on its current side: --structurizer with
-// the side's spec (none for self), the strategy and faults, the register
-// file, and the walks,
-// seed, checks and per-graph limit where they differ from check's
-// defaults (16 walks, seed 1, every default check, DefaultTimeout).
-func CheckCommand(s *Settings) string {
-	return checkCommand(s, s.Strategy)
+// as the campaign s judged it on its current side, for a finding of
+// signature ("" when none is known): --structurizer with the side's spec
+// (none for self), the strategy and faults, the register file, and the
+// walks, seed, checks and per-graph limit where they differ from check's
+// defaults (16 walks, seed 1, every default check, DefaultTimeout). A
+// finding of the gpu check adds it to the checks when they leave it out
+// (a campaign that ran it on every GPUEvery-th graph, a minimize or
+// regress that ran every check present), so the replay runs the driver.
+func CheckCommand(s *Settings, signature string) string {
+	return checkCommand(s, s.Strategy, signature)
 }
 
 // checkCommand is CheckCommand for a graph that ran strategy (the
 // campaign's, or the dispatch share's).
-func checkCommand(s *Settings, strategy string) string {
+func checkCommand(s *Settings, strategy, signature string) string {
 	var b strings.Builder
 	b.WriteString("cfgfuzz check")
 	if spec, err := ParseSpec(s.Current); err == nil && spec.Flag() != "" {
@@ -94,16 +99,27 @@ func checkCommand(s *Settings, strategy string) string {
 	if s.Seed != 1 {
 		fmt.Fprintf(&b, " --seed %d", s.Seed)
 	}
-	if len(s.Checks) > 0 {
-		b.WriteString(" --checks " + ShellQuote(strings.Join(s.Checks, ",")))
+	checks := replayChecks(s.Checks, signature)
+	if len(checks) > 0 {
+		b.WriteString(" --checks " + ShellQuote(strings.Join(checks, ",")))
 	}
-	if s.GPUDevice != "" && slices.Contains(s.Checks, "gpu") {
+	if s.GPUDevice != "" && slices.Contains(oracle.ResolveChecks(strings.Join(checks, ",")), "gpu") {
 		b.WriteString(" --gpu-device " + ShellQuote(s.GPUDevice))
 	}
 	if t := time.Duration(s.Timeout); t > 0 && t != DefaultTimeout {
 		b.WriteString(" --timeout " + t.String())
 	}
 	return b.String()
+}
+
+// replayChecks is the checks that replay a finding of signature: checks,
+// with "+gpu" added when the finding is the gpu check's and checks leave
+// that check out.
+func replayChecks(checks []string, signature string) []string {
+	if !strings.HasPrefix(signature, "gpu:") || slices.Contains(oracle.ResolveChecks(strings.Join(checks, ",")), "gpu") {
+		return checks
+	}
+	return append(slices.Clone(checks), "+gpu")
 }
 
 // writeFile writes through a temporary file, flushed and renamed, so a

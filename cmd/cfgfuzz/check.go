@@ -157,6 +157,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			shown = "its own (none asked)"
 		}
 		fmt.Fprintf(stderr, "cfgfuzz check: %s, structurizer %s, strategy %s, checks %s\n", fuzz.Plural(len(items), "graph"), spec, shown, strings.Join(orc.Checks(), ","))
+		for _, f := range fs.Args() {
+			if m := recordedMismatch(f, cf.registers, cf.strategy); m != "" {
+				fmt.Fprintln(stderr, "cfgfuzz check: note:", m)
+			}
+		}
 	}
 	code, failed := exitOK, 0
 	enc := json.NewEncoder(stdout)

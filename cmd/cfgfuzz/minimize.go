@@ -138,6 +138,9 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	}
 	res, err := corpus.Minimize(it.Graph, run.PredicateFor(mf.signature), opt)
 	if err != nil {
+		if m := recordedMismatch(path, mf.registers, mf.strategy); m != "" && errors.Is(err, corpus.ErrNotFailing) {
+			err = fmt.Errorf("%w; %s", err, m)
+		}
 		return exitUsage, err // the graph does not fail as asked, or cannot be judged
 	}
 	report(res, stderr)
@@ -181,11 +184,17 @@ type findingTag struct {
 	gpuDevice string
 }
 
-// replay is the command that judges file again as the finding was judged.
-func (t findingTag) replay(file string) string {
+// replay is the command that judges file again as the finding of
+// signature was judged.
+func (t findingTag) replay(file, signature string) string {
 	s := fuzz.Settings{Current: t.spec.String(), Strategy: t.opt.Strategy, Inject: t.opt.Inject, Walks: t.walks, Seed: t.seed,
 		Checks: splitList(t.checks), Timeout: fuzz.Duration(t.limit), Registers: t.opt.Registers, GPUDevice: t.gpuDevice}
-	return fuzz.CheckCommand(&s) + " " + file
+	return fuzz.CheckCommand(&s, signature) + " " + file
+}
+
+// replayer is replay of file as a function of the finding's signature.
+func (t findingTag) replayer(file string) func(string) string {
+	return func(signature string) string { return t.replay(file, signature) }
 }
 
 // runnerOptions are the oracle's settings from the flags: the checks
@@ -353,7 +362,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io
 	}
 	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit, gpuDevice: s.GPUDevice}
 	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log,
-		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Replay: tag.replay("graph.cfg")}
+		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Replay: tag.replayer("graph.cfg")}
 	ho.Minimize.Context = c.Context
 	if c.Baseline.New != nil {
 		base, err := trackedPredicate(sides, c.Baseline, proto.Options{Strategy: strategy, Registers: s.Registers}, corpus.RunnerOptions{Checks: s.Checks, Oracle: ropt.Oracle}, limit)
@@ -421,7 +430,7 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h corpus.Header, mf minimi
 	o, m := run.Run(orig), run.Run(res.Graph)
 	a, err := store.Add(corpus.Finding{Signature: res.Signature, Graph: orig, Minimized: res.Graph, Verdicts: o.Verdicts,
 		Module: o.Module, MinModule: m.Module, Stats: o.Stats, Origin: h.Origin, Strategy: h.Strategy, Inject: splitList(h.Fault),
-		Structurizer: h.Structurizer, Answer: o.Answer, Replay: tag.replay("graph.cfg")})
+		Structurizer: h.Structurizer, Answer: o.Answer, Replay: tag.replay("graph.cfg", res.Signature)})
 	if err != nil {
 		return err
 	}
@@ -435,7 +444,7 @@ func storeOther(store *corpus.Store, run *corpus.Runner, tag findingTag, origin 
 		o := run.Run(g)
 		_, err := store.Add(corpus.Finding{Signature: sig, Graph: g, Verdicts: o.Verdicts, Module: o.Module, Stats: o.Stats,
 			Origin: origin, Strategy: tag.opt.Strategy, Inject: tag.opt.Inject, Structurizer: specField(tag.spec), Answer: o.Answer,
-			Replay: tag.replay("graph.cfg")})
+			Replay: tag.replay("graph.cfg", sig)})
 		if err != nil {
 			fmt.Fprintln(stderr, "minimize: store:", err)
 		}

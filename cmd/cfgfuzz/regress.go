@@ -242,7 +242,7 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	return fuzz.CheckCommand(&s) + " " + fuzz.ShellQuote(path)
+	return fuzz.CheckCommand(&s, c.Regression.Header.Signature) + " " + fuzz.ShellQuote(path)
 }
 
 func (rp *replayer) close() {

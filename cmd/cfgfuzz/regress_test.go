@@ -243,3 +243,23 @@ func TestRegressReplayRunsAnywhere(t *testing.T) {
 		t.Errorf("regress: exit %d, want a replay naming %s/planted\n%s%s", code, dir, out, errs)
 	}
 }
+
+func TestRecordedRegistersNamed(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "min.cfg")
+	if err := os.WriteFile(in, []byte("# signature: exec:registers-mismatch\n# registers: 5\n{{1}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const hint = "judge it with --registers 5"
+	code, _, errs := runCmd([]string{"check", in}, "")
+	if code != exitOK || !strings.Contains(errs, "note: "+in+" records another judging") || !strings.Contains(errs, hint) {
+		t.Errorf("check without --registers: exit %d, want %d and a note naming %q:\n%s", code, exitOK, hint, errs)
+	}
+	if _, _, errs := runCmd([]string{"check", in, "--registers", "5"}, ""); strings.Contains(errs, "note:") {
+		t.Errorf("check --registers 5 notes a mismatch:\n%s", errs)
+	}
+	code, _, errs = runCmd([]string{"minimize", in}, "")
+	if code != exitUsage || !strings.Contains(errs, "does not fail") || !strings.Contains(errs, hint) {
+		t.Errorf("minimize without --registers: exit %d, want %d and an error naming %q:\n%s", code, exitUsage, hint, errs)
+	}
+}

@@ -1,0 +1,38 @@
+// recorded.go: the judging a graph file's header records (the register
+// file and the strategy of a finding's graph.cfg or min.cfg, or of a
+// regression file: corpus.Header), held against the flags check and
+// minimize judge it under. They read the graph alone, so a file judged
+// without the register file it failed under passes; they say so.
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+)
+
+// recordedMismatch words the flags that judge the file at path as its
+// header records, where registers and strategy differ from them: "" when
+// they agree, or when path is standard input or not a file with a
+// header.
+func recordedMismatch(path string, registers int, strategy string) string {
+	if path == "" || path == "-" {
+		return ""
+	}
+	r, err := corpus.ReadRegression(path)
+	if err != nil {
+		return ""
+	}
+	var flags []string
+	if r.Header.Registers != registers {
+		flags = append(flags, fmt.Sprintf("--registers %d", r.Header.Registers))
+	}
+	if r.Header.Strategy != "" && r.Header.Strategy != strategy {
+		flags = append(flags, "--strategy "+r.Header.Strategy)
+	}
+	if len(flags) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s records another judging in its header: judge it with %s as it was judged", path, strings.Join(flags, " "))
+}
