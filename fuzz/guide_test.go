@@ -316,6 +316,27 @@ func TestTreeFeatures(t *testing.T) {
 	}
 }
 
+// TestPassFeaturesIgnoreNumbers: a pass entry's numbers (a block id, a
+// timing a structurizer logs) do not make a new feature, so a declared
+// pass that names them does not send every graph into the corpus.
+func TestPassFeaturesIgnoreNumbers(t *testing.T) {
+	a := structurizer.Stats{PassesUsed: []string{"lower: took 12ms", "fallback: selfcheck: R6: at block 12: loop 3 left for 5"}}
+	b := structurizer.Stats{PassesUsed: []string{"lower: took 0.75ms", "fallback: selfcheck: R6: at block 7: loop 10 left for 0x1f"}}
+	fa, fb := answerFeatures(&a, nil, OutOK, ""), answerFeatures(&b, nil, OutOK, "")
+	if !slices.Equal(fa, fb) {
+		t.Errorf("features differ only in the passes' numbers:\n%v\n%v", fa, fb)
+	}
+	if !slices.Contains(fa, "pass:fallback: selfcheck: R6: at block N: loop N left for N") {
+		t.Errorf("features %v lack the fallback pass with its numbers as N and R6 kept", fa)
+	}
+	long := structurizer.Stats{PassesUsed: []string{strings.Repeat("x", 1000) + "\nsecond line"}}
+	for _, f := range answerFeatures(&long, nil, OutOK, "") {
+		if len(f) > len("pass:")+passFeatureMax || strings.Contains(f, "second") {
+			t.Errorf("feature of %d bytes from a long pass entry: %.60q...", len(f), f)
+		}
+	}
+}
+
 // TestGuidedExternalStructurizer: a structurizer process answering with
 // modules (testdata/thinstruct, this tree's structurizer behind the
 // protocol) shows the same construct-tree features on every graph as the
