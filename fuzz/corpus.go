@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cfgfuzz/cfgfuzz/gen"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -104,7 +105,8 @@ func (c *Corpus) Digest() string {
 }
 
 // LoadCorpus reads dir's corpus; a missing directory or file is an empty
-// corpus. A bad line is an error naming the file and line.
+// corpus. A bad line, or a graph beyond gen.Mutate's limits, is an error
+// naming the file and line.
 func LoadCorpus(dir string) (*Corpus, error) {
 	path := filepath.Join(dir, CorpusFile)
 	data, err := os.ReadFile(path)
@@ -128,6 +130,9 @@ func LoadCorpus(dir string) (*Corpus, error) {
 		g, err := cfg.ParseLines(e.Graph, cfg.Limits{})
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: graph: %w", path, line, err)
+		}
+		if err := (gen.MutateOptions{}).Fits(g); err != nil {
+			return nil, fmt.Errorf("%s:%d: graph: %w (a corpus holds only graphs that mutations take)", path, line, err)
 		}
 		c.add(e, g)
 	}

@@ -249,6 +249,27 @@ func TestGuidedStartCorpus(t *testing.T) {
 	}
 }
 
+// TestLoadCorpusRefusesGraphsMutateCannotTake: an entry beyond gen.Mutate's
+// limits (a corpus written by hand or by another tool) is refused when the
+// corpus is read, naming the file and line, instead of making every mutant
+// drawn from it a harness error.
+func TestLoadCorpusRefusesGraphsMutateCannotTake(t *testing.T) {
+	dir := t.TempDir()
+	var chain strings.Builder
+	for i := range 39 {
+		fmt.Fprintf(&chain, "b%d: br b%d\n", i, i+1)
+	}
+	chain.WriteString("b39: ret\n")
+	lines := `{"graph":"b0: ret\n","features":["a"]}` + "\n" + fmt.Sprintf(`{"graph":%q,"features":["b"]}`, chain.String()) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, CorpusFile), []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadCorpus(dir)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, CorpusFile)+":2:") || !strings.Contains(err.Error(), "40 blocks") {
+		t.Fatalf("LoadCorpus of a 40-block entry on line 2: %v; want an error naming the file, line 2 and the size", err)
+	}
+}
+
 func TestGuidedCorpusKeepsOnlyNovelGraphs(t *testing.T) {
 	var c Corpus
 	g := cfg.FromSuccs([][]int{{1}, {}})
