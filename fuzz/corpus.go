@@ -119,7 +119,8 @@ func LoadCorpus(dir string) (*Corpus, error) {
 	c := &Corpus{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<24)
-	for line := 1; sc.Scan(); line++ {
+	line := 1
+	for ; sc.Scan(); line++ {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
@@ -136,7 +137,10 @@ func LoadCorpus(dir string) (*Corpus, error) {
 		}
 		c.add(e, g)
 	}
-	return c, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+	}
+	return c, nil
 }
 
 // SaveCorpus writes c into dir (created when missing), atomically.

@@ -270,6 +270,20 @@ func TestLoadCorpusRefusesGraphsMutateCannotTake(t *testing.T) {
 	}
 }
 
+// TestLoadCorpusNamesTheFileOfALongLine: a line past the reader's bound is
+// an error naming the file and the line, as a malformed one is.
+func TestLoadCorpusNamesTheFileOfALongLine(t *testing.T) {
+	dir := t.TempDir()
+	line := `{"graph":"b0: ret\n","features":["` + strings.Repeat("x", 17<<20) + `"]}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, CorpusFile), []byte(`{"graph":"b0: ret\n","features":["a"]}`+"\n"+line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadCorpus(dir)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, CorpusFile)+":2:") {
+		t.Fatalf("LoadCorpus of a 17 MiB line 2: %v; want an error naming the file and line 2", err)
+	}
+}
+
 func TestGuidedCorpusKeepsOnlyNovelGraphs(t *testing.T) {
 	var c Corpus
 	g := cfg.FromSuccs([][]int{{1}, {}})
