@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cfgfuzz/cfgfuzz/gen"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -104,7 +105,8 @@ func (c *Corpus) Digest() string {
 }
 
 // LoadCorpus reads dir's corpus; a missing directory or file is an empty
-// corpus. A bad line is an error naming the file and line.
+// corpus. A bad line, or a graph beyond gen.Mutate's limits, is an error
+// naming the file and line.
 func LoadCorpus(dir string) (*Corpus, error) {
 	path := filepath.Join(dir, CorpusFile)
 	data, err := os.ReadFile(path)
@@ -117,7 +119,8 @@ func LoadCorpus(dir string) (*Corpus, error) {
 	c := &Corpus{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<24)
-	for line := 1; sc.Scan(); line++ {
+	line := 1
+	for ; sc.Scan(); line++ {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
@@ -129,9 +132,15 @@ func LoadCorpus(dir string) (*Corpus, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: graph: %w", path, line, err)
 		}
+		if err := (gen.MutateOptions{}).Fits(g); err != nil {
+			return nil, fmt.Errorf("%s:%d: graph: %w (a corpus holds only graphs that mutations take)", path, line, err)
+		}
 		c.add(e, g)
 	}
-	return c, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+	}
+	return c, nil
 }
 
 // SaveCorpus writes c into dir (created when missing), atomically.

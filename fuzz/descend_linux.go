@@ -18,7 +18,10 @@
 // rounds, before it gives up on it.
 //
 // Every process found is killed (SIGKILL) and, once it is a zombie child of
-// cfgfuzz, reaped, round after round until a round finds nothing alive. A
+// cfgfuzz, reaped, round after round until a round finds nothing alive.
+// A descendant that died on its own after its parent (a zombie reparented
+// to cfgfuzz, whose environment no longer reads) is reaped too when it was
+// seen under the server or is still in the server's process group. A
 // descendant that clears its environment and is orphaned before cfgfuzz
 // looks (its server exits on its own, or an intermediate process exits
 // while the server runs) is not recognized: it stays a child of cfgfuzz,
@@ -28,6 +31,7 @@ package fuzz
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -49,6 +53,7 @@ func becomeSubreaper() {
 // procStat is one process as /proc/PID/stat shows it.
 type procStat struct {
 	pid, ppid int
+	pgrp      int    // its process group
 	state     byte   // R, S, D, Z, ...
 	start     uint64 // start time in clock ticks since boot: tells a reused pid apart
 }
@@ -70,8 +75,9 @@ func readProcStat(pid int) (procStat, bool) {
 		return procStat{}, false
 	}
 	ppid, _ := strconv.Atoi(f[1])
+	pgrp, _ := strconv.Atoi(f[2])
 	start, _ := strconv.ParseUint(f[19], 10, 64)
-	return procStat{pid: pid, ppid: ppid, state: f[0][0], start: start}, true
+	return procStat{pid: pid, ppid: ppid, pgrp: pgrp, state: f[0][0], start: start}, true
 }
 
 // scanProcs reads every process of /proc.
@@ -143,13 +149,16 @@ func childrenIndex(procs []procStat) map[int][]procStat {
 // descendantsOf while their server ran) that still run, every child of this
 // process whose environment has an entry starting with envPrefix, and all
 // their descendants, then reaps those that end up as zombie children of
-// this process. The registered servers are neither killed nor reaped here:
-// their exec.Cmd waits for them.
-func sweepDescendants(envPrefix string, known map[int]uint64) {
+// this process, and the zombie children of this process that are known or
+// in one of groups (the servers' process groups: no other child of this
+// process is in one). The registered servers are neither killed nor reaped
+// here: their exec.Cmd waits for them.
+func sweepDescendants(envPrefix string, known map[int]uint64, groups []int) {
 	self := os.Getpid()
 	killed := map[int]uint64{} // pid -> start time
 	for round := 0; round < 100; round++ {
 		procs := scanProcs()
+		adoptDead(procs, self, known, groups, killed)
 		alive, unsure := killRound(procs, self, envPrefix, known, killed)
 		pending := reapKilled(procs, self, killed)
 		if !alive && !pending && (!unsure || round >= unsureRounds) {
@@ -162,6 +171,21 @@ func sweepDescendants(envPrefix string, known map[int]uint64) {
 // unsureRounds bounds how many rounds a sweep waits for a child of this
 // process whose environment cannot be read yet (it is inside execve).
 const unsureRounds = 40
+
+// adoptDead adds to killed, for reapKilled, the zombie children of this
+// process that are known descendants (the same pid and start time) or in
+// one of groups: a server's descendant that died after its parent, and
+// that nothing else will ever reap while this process runs.
+func adoptDead(procs []procStat, self int, known map[int]uint64, groups []int, killed map[int]uint64) {
+	for _, p := range procs {
+		if p.ppid != self || p.state != 'Z' || isServer(p.pid) {
+			continue
+		}
+		if start, ok := known[p.pid]; (ok && start == p.start) || slices.Contains(groups, p.pgrp) {
+			killed[p.pid] = p.start
+		}
+	}
+}
 
 // killRound kills, in one scan, the live processes sweepDescendants is
 // after, recording them in killed; it says whether it found any alive, and

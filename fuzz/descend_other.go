@@ -17,4 +17,4 @@ func becomeSubreaper() {}
 
 func descendantsOf(root int) map[int]uint64 { return nil }
 
-func sweepDescendants(envPrefix string, known map[int]uint64) {}
+func sweepDescendants(envPrefix string, known map[int]uint64, groups []int) {}

@@ -16,6 +16,7 @@ package fuzz
 import (
 	"fmt"
 	"math/bits"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -45,7 +46,7 @@ func answerFeatures(st *structurizer.Stats, mod []byte, outcome, sig string) []s
 		add("fallbacks:%d", bucket(st.Fallbacks))
 		add("growth:%d", bucket(st.BlocksOut-st.BlocksIn))
 		for _, p := range st.PassesUsed {
-			add("pass:%s", p)
+			add("pass:%s", passFeature(p))
 		}
 		if st.Strategy != "" {
 			add("strategy:%s", st.Strategy)
@@ -66,6 +67,26 @@ func answerFeatures(st *structurizer.Stats, mod []byte, outcome, sig string) []s
 	}
 	slices.Sort(fs)
 	return slices.Compact(fs)
+}
+
+// passFeatureMax bounds a pass feature's text, in bytes.
+const passFeatureMax = 80
+
+// reFeatureNumber is a number starting a word (a unit may follow it: 12ms,
+// 0.75s); a digit inside a word (R6) is not one.
+var reFeatureNumber = regexp.MustCompile(`\b(0x[0-9a-fA-F]+|\d+(\.\d+)?)`)
+
+// passFeature is a passes_used entry as a feature: its first line, numbers
+// as N, blanks collapsed, cut at passFeatureMax bytes. A block id or a
+// timing a structurizer writes there is no new behaviour, as a signature
+// holds no number (oracle.FallbackSignature).
+func passFeature(p string) string {
+	p, _, _ = strings.Cut(p, "\n")
+	p = strings.Join(strings.Fields(reFeatureNumber.ReplaceAllString(p, "N")), " ")
+	if len(p) > passFeatureMax {
+		p = strings.ToValidUTF8(p[:passFeatureMax], "")
+	}
+	return p
 }
 
 // construct is one node of a module's construct tree.

@@ -249,6 +249,41 @@ func TestGuidedStartCorpus(t *testing.T) {
 	}
 }
 
+// TestLoadCorpusRefusesGraphsMutateCannotTake: an entry beyond gen.Mutate's
+// limits (a corpus written by hand or by another tool) is refused when the
+// corpus is read, naming the file and line, instead of making every mutant
+// drawn from it a harness error.
+func TestLoadCorpusRefusesGraphsMutateCannotTake(t *testing.T) {
+	dir := t.TempDir()
+	var chain strings.Builder
+	for i := range 39 {
+		fmt.Fprintf(&chain, "b%d: br b%d\n", i, i+1)
+	}
+	chain.WriteString("b39: ret\n")
+	lines := `{"graph":"b0: ret\n","features":["a"]}` + "\n" + fmt.Sprintf(`{"graph":%q,"features":["b"]}`, chain.String()) + "\n"
+	if err := os.WriteFile(filepath.Join(dir, CorpusFile), []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadCorpus(dir)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, CorpusFile)+":2:") || !strings.Contains(err.Error(), "40 blocks") {
+		t.Fatalf("LoadCorpus of a 40-block entry on line 2: %v; want an error naming the file, line 2 and the size", err)
+	}
+}
+
+// TestLoadCorpusNamesTheFileOfALongLine: a line past the reader's bound is
+// an error naming the file and the line, as a malformed one is.
+func TestLoadCorpusNamesTheFileOfALongLine(t *testing.T) {
+	dir := t.TempDir()
+	line := `{"graph":"b0: ret\n","features":["` + strings.Repeat("x", 17<<20) + `"]}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, CorpusFile), []byte(`{"graph":"b0: ret\n","features":["a"]}`+"\n"+line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadCorpus(dir)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, CorpusFile)+":2:") {
+		t.Fatalf("LoadCorpus of a 17 MiB line 2: %v; want an error naming the file and line 2", err)
+	}
+}
+
 func TestGuidedCorpusKeepsOnlyNovelGraphs(t *testing.T) {
 	var c Corpus
 	g := cfg.FromSuccs([][]int{{1}, {}})
@@ -313,6 +348,27 @@ func TestTreeFeatures(t *testing.T) {
 	bad := answerFeatures(nil, nil, OutPanic, "harness:panic:x")
 	if !slices.Equal(bad, []string{"outcome:panic", "signature:harness:panic:x"}) {
 		t.Errorf("features of a panic: %v", bad)
+	}
+}
+
+// TestPassFeaturesIgnoreNumbers: a pass entry's numbers (a block id, a
+// timing a structurizer logs) do not make a new feature, so a declared
+// pass that names them does not send every graph into the corpus.
+func TestPassFeaturesIgnoreNumbers(t *testing.T) {
+	a := structurizer.Stats{PassesUsed: []string{"lower: took 12ms", "fallback: selfcheck: R6: at block 12: loop 3 left for 5"}}
+	b := structurizer.Stats{PassesUsed: []string{"lower: took 0.75ms", "fallback: selfcheck: R6: at block 7: loop 10 left for 0x1f"}}
+	fa, fb := answerFeatures(&a, nil, OutOK, ""), answerFeatures(&b, nil, OutOK, "")
+	if !slices.Equal(fa, fb) {
+		t.Errorf("features differ only in the passes' numbers:\n%v\n%v", fa, fb)
+	}
+	if !slices.Contains(fa, "pass:fallback: selfcheck: R6: at block N: loop N left for N") {
+		t.Errorf("features %v lack the fallback pass with its numbers as N and R6 kept", fa)
+	}
+	long := structurizer.Stats{PassesUsed: []string{strings.Repeat("x", 1000) + "\nsecond line"}}
+	for _, f := range answerFeatures(&long, nil, OutOK, "") {
+		if len(f) > len("pass:")+passFeatureMax || strings.Contains(f, "second") {
+			t.Errorf("feature of %d bytes from a long pass entry: %.60q...", len(f), f)
+		}
 	}
 }
 

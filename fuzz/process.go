@@ -357,7 +357,7 @@ func (p *Process) end(kill bool, grace time.Duration) (killed bool) {
 		killGroup(s.pid)
 	}
 	<-s.exited
-	sweepDescendants(serverEnv+"="+s.token, known)
+	sweepDescendants(serverEnv+"="+s.token, known, []int{s.pid})
 	s.stdout.Close()
 	select {
 	case <-s.errDone:

@@ -462,3 +462,38 @@ func TestProcessSignalSignatureIgnoresCoreDumps(t *testing.T) {
 		t.Errorf("signatures %q (no core) and %q (core dumped), want both structurize:crash:signal: segmentation fault", sigs["0"], sigs["unlimited"])
 	}
 }
+
+// TestProcessReapsDeadOrphans: a server that exits leaving a child that
+// had already died unreaped (a zombie, reparented to cfgfuzz as the child
+// subreaper) gets that zombie reaped when the server ends, so a campaign
+// whose server keeps dying does not fill the process table with them.
+func TestProcessReapsDeadOrphans(t *testing.T) {
+	markProcesses(t)
+	p := &Process{Argv: []string{"sh", "-c", "echo group=$$ >&2; (exit 0) & exec sleep 0.3"}}
+	a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+	p.Close()
+	if a.Outcome != OutCrash {
+		t.Fatalf("answer %s %q, want a crash", a.Outcome, clip(a.Reason))
+	}
+	_, rest, ok := strings.Cut(a.Stderr, "group=")
+	group, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(rest, "\n", 2)[0]))
+	if !ok || err != nil {
+		t.Fatalf("no group in the server's standard error %q", a.Stderr)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		var left []int
+		for _, ps := range scanProcs() {
+			if ps.ppid == os.Getpid() && ps.state == 'Z' && ps.pgrp == group {
+				left = append(left, ps.pid)
+			}
+		}
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("zombie children of the server's group %d left unreaped: %v", group, left)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -99,11 +99,13 @@ func KillAllServers() {
 	}
 	serversMu.Unlock()
 	known := map[int]uint64{}
+	var groups []int
 	for pid := range live {
 		for d, start := range descendantsOf(pid) {
 			known[d] = start
 		}
 		killGroup(pid)
+		groups = append(groups, pid)
 	}
-	sweepDescendants(serverEnv+"="+fmt.Sprint(os.Getpid())+".", known)
+	sweepDescendants(serverEnv+"="+fmt.Sprint(os.Getpid())+".", known, groups)
 }

@@ -350,3 +350,40 @@ func signalled(t *testing.T, cmd *exec.Cmd, dir string, sig syscall.Signal) (int
 	}
 	return code, out.String()
 }
+
+// TestCheckStoppedKillsServers: check (a command with no campaign to stop
+// gracefully) stopped by SIGTERM or SIGINT kills its structurizer server
+// and what the server started before it exits 128 + the signal's number:
+// the signal's default action would leave the server's children running.
+func TestCheckStoppedKillsServers(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			server := filepath.Join(t.TempDir(), "server.sh")
+			os.WriteFile(server, []byte("#!/bin/sh\nsleep 1000 &\nread -r line\nexec sleep 1000\n"), 0o755)
+			in := filepath.Join(t.TempDir(), "g.cfg")
+			os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644)
+			cmd := exec.Command(cfgfuzzBinary(t), "check", "--structurizer", server, "--timeout", "60s", in)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			token := "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
+			for deadline := time.Now().Add(10 * time.Second); len(processesWithEnv(token)) < 3 && time.Now().Before(deadline); {
+				time.Sleep(50 * time.Millisecond)
+			}
+			cmd.Process.Signal(sig)
+			code := 0
+			if ee, ok := cmd.Wait().(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			if want := 128 + int(sig); code != want {
+				t.Errorf("exit %d, want %d\n%s", code, want, out.String())
+			}
+			if left := leftAfter(token, 5*time.Second); len(left) > 0 {
+				t.Errorf("processes of the server left: %v", left)
+				killPids(left)
+			}
+		})
+	}
+}

@@ -60,7 +60,7 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage, input or output errors;")
-	fmt.Fprintln(w, "run and compare stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129")
+	fmt.Fprintln(w, "stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129 (run and compare write their report first)")
 }
 
 func main() {
@@ -68,6 +68,9 @@ func main() {
 		// Every subcommand is a batch job with a small live heap and a high
 		// allocation rate (fuzz.CampaignGCPercent says how much this buys).
 		debug.SetGCPercent(fuzz.CampaignGCPercent)
+	}
+	if len(os.Args) < 2 || (os.Args[1] != "run" && os.Args[1] != "compare") {
+		killServersOnStop() // run and compare stop on signals their own way (onStopSignals)
 	}
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	fuzz.StopServers() // whatever path run took, no structurizer server outlives it

@@ -57,7 +57,7 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.regressions, "regressions", "", "the regression directory (default: "+defaultRegressionsName+" in the working directory; corpus/testdata/regressions inside a cfgfuzz checkout)")
 	fs.StringVar(&mf.expect, "expect", corpus.ExpectPass, "what replaying the saved regression must give: pass (the bug is to be fixed) or fail (it must keep failing with the signature)")
 	fs.StringVar(&mf.store, "store", "", "a findings store directory: the finding and every other signature met are added to DIR/findings")
-	fs.StringVar(&mf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present)")
+	fs.StringVar(&mf.checks, "checks", "", "comma-separated oracle checks, as for check (default: all of "+strings.Join(oracle.DefaultChecks, ",")+"); +NAME adds to the defaults (+gpu the driver check), -NAME removes")
 	fs.StringVar(&mf.origin, "origin", "", "where the graph came from, for the header and the store (default: the file and position)")
 	fs.IntVar(&mf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for check)")
 	fs.IntVar(&mf.registers, "registers", 0, "judge under a register file of `N` values, as check (a campaign's finding needs the campaign's --registers)")
@@ -198,13 +198,12 @@ func (t findingTag) replayer(file string) func(string) string {
 }
 
 // runnerOptions are the oracle's settings from the flags: the checks
-// (resolved as check resolves them), the walks, the register file and the
-// gpu check's device.
+// (resolved as check resolves them, check's defaults when none are given,
+// so the result is judged as its replay command judges it), the walks, the
+// register file and the gpu check's device.
 func (mf minimizeFlags) runnerOptions() corpus.RunnerOptions {
 	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: mf.walks, Seed: mf.seed, Registers: mf.registers, GPUDevice: mf.gpuDevice})}
-	if mf.checks != "" {
-		ro.Checks = oracle.ResolveChecks(mf.checks)
-	}
+	ro.Checks = oracle.ResolveChecks(mf.checks)
 	return ro
 }
 

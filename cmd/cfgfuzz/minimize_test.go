@@ -8,11 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -94,5 +96,21 @@ func TestStageCounts(t *testing.T) {
 	}
 	if got := stageCounts(map[string]int{"split": 2, "drop-block": 5}); got != "drop-block 5, split 2" {
 		t.Errorf("two stages: %q", got)
+	}
+}
+
+// TestMinimizeChecksAreChecks: minimize judges with check's default checks
+// (no gpu unless asked for with +gpu, whatever drivers the machine has), so
+// the result is judged as its replay command (`cfgfuzz check`) judges it,
+// and a large graph is not run on lavapipe at every step.
+func TestMinimizeChecksAreChecks(t *testing.T) {
+	for flag, want := range map[string][]string{
+		"":     oracle.DefaultChecks,
+		"+gpu": append(slices.Clone(oracle.DefaultChecks), "gpu"),
+		"exec": {"exec"},
+	} {
+		if got := (minimizeFlags{checks: flag}).runnerOptions().Checks; !slices.Equal(got, want) {
+			t.Errorf("--checks %q: minimize runs %v, want %v", flag, got, want)
+		}
 	}
 }

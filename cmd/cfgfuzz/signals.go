@@ -66,6 +66,22 @@ func onStopSignals(name string, log io.Writer) *interrupt {
 	return in
 }
 
+// killServersOnStop has a command without a stop handler of its own
+// (every one but run and compare) end on the first stop signal as the
+// signal would end it, but with every structurizer server and what the
+// servers started killed first (fuzz.StopServers): the signal's default
+// action kills the servers alone (their parent-death signal) and leaves
+// their children running. It exits 128 + the signal's number.
+func killServersOnStop() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, stopSignals...)
+	go func() {
+		s := <-ch
+		fuzz.StopServers()
+		os.Exit(signalStatus(s))
+	}()
+}
+
 // signalStatus is 128 + s's number.
 func signalStatus(s os.Signal) int {
 	if n, ok := s.(syscall.Signal); ok {
