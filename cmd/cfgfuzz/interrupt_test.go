@@ -387,3 +387,35 @@ func TestCheckStoppedKillsServers(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckKeepsAnIgnoredSignalIgnored: a check started with SIGINT
+// ignored (a shell script's background job) is not stopped by one; it
+// runs on to its verdict (here the hanging server's timeout, exit 1).
+func TestCheckKeepsAnIgnoredSignalIgnored(t *testing.T) {
+	server := filepath.Join(t.TempDir(), "server.sh")
+	os.WriteFile(server, []byte("#!/bin/sh\nread -r line\nexec sleep 1000\n"), 0o755)
+	in := filepath.Join(t.TempDir(), "g.cfg")
+	os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644)
+	cmd := exec.Command("sh", "-c", `trap '' INT; exec "$0" check --structurizer "$1" --timeout 3s "$2"`, cfgfuzzBinary(t), server, in)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	token := "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
+	for deadline := time.Now().Add(10 * time.Second); len(processesWithEnv(token)) < 1 && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	code := 0
+	if ee, ok := cmd.Wait().(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != exitFail || !strings.Contains(out.String(), "timeout") {
+		t.Errorf("exit %d, want %d with the timeout finding (SIGINT was ignored)\n%s", code, exitFail, out.String())
+	}
+	if left := leftAfter(token, 5*time.Second); len(left) > 0 {
+		t.Errorf("processes of the server left: %v", left)
+		killPids(left)
+	}
+}

@@ -71,10 +71,21 @@ func onStopSignals(name string, log io.Writer) *interrupt {
 // signal would end it, but with every structurizer server and what the
 // servers started killed first (fuzz.StopServers): the signal's default
 // action kills the servers alone (their parent-death signal) and leaves
-// their children running. It exits 128 + the signal's number.
+// their children running. It exits 128 + the signal's number. A signal
+// the command was started ignoring (SIGINT and SIGQUIT for a shell
+// script's background job) stays ignored.
 func killServersOnStop() {
+	var heard []os.Signal
+	for _, s := range stopSignals {
+		if !signal.Ignored(s) {
+			heard = append(heard, s)
+		}
+	}
+	if len(heard) == 0 {
+		return
+	}
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, stopSignals...)
+	signal.Notify(ch, heard...)
 	go func() {
 		s := <-ch
 		fuzz.StopServers()
