@@ -21,6 +21,7 @@ const (
 	SigEarlyReturn = "early-return"       // module returned where the walk went on
 	SigStalled     = "stalled"            // module ran on without recording (hang)
 	SigTrap        = "trap"               // OpUnreachable, out-of-bounds access
+	SigUndefined   = "undefined-load"     // a load of a variable never stored to, without an initializer
 	SigOverflow    = "trace-overflow"     // a write outside the invocation's trace slice
 	SigSink        = "sink-mismatch"      // returned without storing the filler's sink
 	SigLoad        = "unloadable"         // the interpreter cannot load the module
@@ -208,7 +209,10 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 	var unsupported *UnsupportedError
 	var overflow *TraceOverflowError
 	var sink *SinkError
+	var undefined *UndefinedLoadError
 	switch {
+	case errors.As(err, &undefined):
+		return ExecResult{Signature: SigUndefined, Detail: err.Error(), Walk: -1}
 	case errors.As(err, &sink):
 		return ExecResult{Signature: SigSink, Detail: err.Error(), Walk: sink.Walk}
 	case errors.As(err, &overflow):

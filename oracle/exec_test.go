@@ -385,3 +385,39 @@ func BenchmarkExecWeighted(b *testing.B) {
 		i++
 	}
 }
+
+// TestExecCatchesUndefinedLoads: a module that loads a variable before
+// anything stored to it reads an undefined value in SPIR-V. The dispatch
+// loop's state variable, its first store at the entry dropped, is such a
+// module: exec reports exec:undefined-load on both interpreter paths,
+// although the zero a careless interpreter would read gives the right walks
+// (the dispatch loop starts at case 0).
+func TestExecCatchesUndefinedLoads(t *testing.T) {
+	g := cfg.FromSuccs([][]int{{1, 2}, {2}, {}})
+	m := dispatchModule(t, g)
+	if v := execVerdict(g, m.Bytes()); v.Signature != "" {
+		t.Fatalf("the intact module: %s %s", v.Signature, v.Detail)
+	}
+	vars := map[uint32]bool{}
+	drop := -1
+	for i, in := range m.Insts {
+		if in.Op == spirv.OpVariable && len(in.Operands) == 3 && in.Operands[2] == spirv.StorageFunction {
+			vars[in.Operands[1]] = true
+		}
+		if in.Op == spirv.OpStore && vars[in.Operands[0]] {
+			drop = i
+			break
+		}
+	}
+	if drop < 0 {
+		t.Fatal("the dispatch module stores to no Function variable")
+	}
+	c := clone(m)
+	c.Insts = slices.Delete(c.Insts, drop, drop+1)
+	if v := execVerdict(g, c.Bytes()); v.Signature != SigUndefined {
+		t.Errorf("its first store dropped: %q %s, want %q", v.Signature, v.Detail, SigUndefined)
+	}
+	if v := CompareWalks(Interpreter{generic: true}, c.Bytes(), Walks(g, WalkOptions{Seed: 7})); v.Signature != SigUndefined {
+		t.Errorf("the generic path, its first store dropped: %q %s, want %q", v.Signature, v.Detail, SigUndefined)
+	}
+}

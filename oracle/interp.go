@@ -22,6 +22,24 @@ type TrapError struct{ Msg string }
 
 func (e *TrapError) Error() string { return "trap: " + e.Msg }
 
+// cellInit is a module-scope variable's initializer (set: it has one).
+type cellInit struct {
+	set bool
+	u   uint32
+}
+
+// UndefinedLoadError is a load from a variable nothing stored to and that
+// has no initializer: SPIR-V leaves its value undefined (a driver may read
+// anything), so a module whose run reads it is wrong even where a zero
+// would happen to give the right walk.
+type UndefinedLoadError struct{}
+
+func (*UndefinedLoadError) Error() string {
+	return "load of a variable never stored to and without an initializer: its value is undefined"
+}
+
+func undefinedLoad() error { return &UndefinedLoadError{} }
+
 // UnsupportedError is an instruction the interpreter does not implement: a
 // harness limit, not a finding.
 type UnsupportedError struct{ Op spirv.Op }
@@ -97,6 +115,7 @@ type Program struct {
 	localID   uint32 // LocalInvocationIndex variable (always 0: LocalSize is 1)
 	bound     uint32
 	nCells    int
+	cellInit  []cellInit // per module-scope cell: its initializer, if any
 	labels    int
 	at        []int32     // block index by label id, for every function (function.at)
 	callees   []*function // the fast path's stepCall targets
@@ -178,6 +197,11 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 				} else {
 					p.globals[ops[1]] = -1 - p.nCells
 					p.nCells++
+					var ci cellInit
+					if len(ops) >= 4 && ops[3] < uint32(len(p.consts)) {
+						ci = cellInit{set: true, u: p.consts[ops[3]].u}
+					}
+					p.cellInit = append(p.cellInit, ci)
 				}
 			} else if body.b != nil {
 				body.add(m.Insts, k)
@@ -345,6 +369,7 @@ type Machine struct {
 	bufs    [][]uint32          // Buffers as a slice by binding, taken at Run
 	vals    []value
 	cells   []uint32
+	defined []bool // per cell: stored to, or initialized, since the invocation began
 	gid     uint32
 	// OnBlock, when set, is called on every block entry of the entry point
 	// with the label id; returning false stops the invocation (Run returns
@@ -395,6 +420,10 @@ func (m *Machine) bindBuffers() {
 func (m *Machine) run(invocation uint32) error {
 	copy(m.vals, m.p.consts)
 	m.cells = append(m.cells[:0], make([]uint32, m.p.nCells)...)
+	m.defined = append(m.defined[:0], make([]bool, m.p.nCells)...)
+	for i, ci := range m.p.cellInit {
+		m.cells[i], m.defined[i] = ci.u, ci.set
+	}
 	m.gid = invocation
 	m.blocks = 0
 	_, err := m.call(m.p.entry, nil, true)

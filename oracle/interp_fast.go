@@ -318,9 +318,12 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 			vals[s.res] = value{kind: vScalar, u: m.chainValue(s.b, va.u)}
 			i += m.p.chains[s.b].insts - 1
 		case stepLoadCell:
+			if !m.defined[s.a] {
+				return i, ranOn, undefinedLoad()
+			}
 			vals[s.res] = value{kind: vScalar, u: m.cells[s.a]}
 		case stepStoreCell:
-			m.cells[s.a] = vals[s.b].u
+			m.cells[s.a], m.defined[s.a] = vals[s.b].u, true
 		case stepAccessWord:
 			if !accessWord(vals, s) {
 				return i, ranOn, accessTrap(vals, s)
@@ -461,16 +464,14 @@ func accessTrap(vals []value, s *step) error {
 // notScalar is the trap of an operand that must be a scalar.
 func notScalar(id uint32) error { return &TrapError{fmt.Sprintf("%%%d is not a scalar", id)} }
 
-// word is the word a pointer to a storage buffer word or to a variable's
-// cell points at, as load and storeWord find it; nil for every other
-// pointer, a buffer word out of bounds and a value that is no pointer
-// (load and storeWord then run, and trap, as the generic path).
+// word is the word a pointer to a storage buffer word points at, as load
+// and storeWord find it; nil for every other pointer (a variable's cell
+// included: load and storeWord keep track of whether it holds a value), a
+// buffer word out of bounds and a value that is no pointer (load and
+// storeWord then run, and trap, as the generic path).
 func (m *Machine) word(p *value) *uint32 {
-	if p.kind != vPtr {
+	if p.kind != vPtr || p.space == spaceCell {
 		return nil
-	}
-	if p.space == spaceCell {
-		return &m.cells[p.index]
 	}
 	if p.space < 0 || p.bufPt || int(p.space) >= len(m.bufs) {
 		return nil

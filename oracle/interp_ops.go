@@ -54,6 +54,7 @@ func (m *Machine) exec(in *spirv.Instruction) error {
 			return err
 		}
 		m.cells = append(m.cells, 0)
+		m.defined = append(m.defined, len(ops) >= 4)
 		idx := len(m.cells) - 1
 		if len(ops) >= 4 {
 			v, err := m.scalar(ops[3])
@@ -282,6 +283,9 @@ func (m *Machine) load(id uint32) (value, error) {
 	}
 	switch {
 	case p.space == spaceCell:
+		if !m.defined[p.index] {
+			return value{}, undefinedLoad()
+		}
 		return scalarV(m.cells[p.index]), nil
 	case p.space == spaceBuiltin:
 		return value{kind: vVec, u: m.gid}, nil
@@ -321,7 +325,7 @@ func (m *Machine) storeWord(ptrID uint32, u uint32) error {
 	}
 	switch {
 	case p.space == spaceCell:
-		m.cells[p.index] = u
+		m.cells[p.index], m.defined[p.index] = u, true
 		return nil
 	case p.space < 0 || p.bufPt:
 		return &TrapError{"store through a read-only or aggregate pointer"}

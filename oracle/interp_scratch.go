@@ -87,7 +87,7 @@ func (s *interpScratch) machine(p *Program, decisions, trace []uint32) *Machine 
 	}
 	bufs := zeroed(m.bufs, max(spirv.BindingDecisions, spirv.BindingTrace)+1)
 	bufs[spirv.BindingDecisions], bufs[spirv.BindingTrace] = decisions, trace
-	*m = Machine{p: p, vals: zeroed(m.vals, int(p.bound+1)), cells: m.cells[:0], bufs: bufs, memo: memo, watch: &s.watch}
+	*m = Machine{p: p, vals: zeroed(m.vals, int(p.bound+1)), cells: m.cells[:0], defined: m.defined[:0], bufs: bufs, memo: memo, watch: &s.watch}
 	return m
 }
 

@@ -49,6 +49,7 @@ var Signatures = []SignatureDoc{
 	{"exec:" + SigEarlyReturn, "the module returned where the walk went on"},
 	{"exec:" + SigStalled, "the module ran on without recording (a hang)"},
 	{"exec:" + SigTrap, "OpUnreachable reached or an out-of-bounds access"},
+	{"exec:" + SigUndefined, "a load of a Function or Private variable that nothing stored to and that has no initializer: its value is undefined in SPIR-V, whatever a driver happens to read"},
 	{"exec:" + SigSink, "a walk returned without the filler's sink in its trace's sink slot"},
 	{"exec:" + SigOverflow, "a walk wrote outside its trace slice (a wrong capacity or slice offset)"},
 	{"exec:" + SigLoad, "the interpreter cannot load the module"},
