@@ -89,17 +89,26 @@ func TestGuardOnDriver(t *testing.T) {
 func TestGuardReusesIndex(t *testing.T) {
 	v, g, m := twoLoops(t, "")
 	// emit's guard loads the index in the entry block: make it load a
-	// Private word instead, so the module declares the index but no
-	// longer reads it there.
-	var index, private uint32
-	for _, in := range m.Insts {
+	// Private word instead, initialized to the index's 0, so the module
+	// declares the index but no longer reads it there.
+	var index, private, uint, zero uint32
+	privateAt := -1
+	for i, in := range m.Insts {
 		switch {
 		case in.Op == spirv.OpDecorate && in.Operands[1] == spirv.DecorationBuiltIn && in.Operands[2] == spirv.BuiltInLocalInvocationIndex:
 			index = in.Operands[0]
 		case in.Op == spirv.OpVariable && in.Operands[2] == spirv.StoragePrivate && private == 0:
-			private = in.Operands[1]
+			private, privateAt = in.Operands[1], i
+		case in.Op == spirv.OpTypeInt && in.Operands[1] == 32 && in.Operands[2] == 0:
+			uint = in.Operands[0]
+		case in.Op == spirv.OpConstant && uint != 0 && in.Operands[0] == uint && in.Operands[2] == 0 && zero == 0:
+			zero = in.Operands[1]
 		}
 	}
+	if privateAt < 0 || zero == 0 {
+		t.Fatal("the module has no Private variable or no uint constant 0")
+	}
+	m.Insts[privateAt].Operands = append(m.Insts[privateAt].Operands, zero)
 	for i, in := range m.Insts {
 		if in.Op == spirv.OpLoad && in.Operands[2] == index {
 			m.Insts[i].Operands = []uint32{in.Operands[0], in.Operands[1], private}
