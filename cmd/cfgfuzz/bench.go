@@ -8,9 +8,12 @@
 // dispatch's traces are checked against the graph's walks. --registers
 // repeats every set with modules carrying the register-file workload of
 // each asked size (emit/CONVENTION.md): values live across blocks, which
-// the dispatch loop keeps live around its one loop. The table gives each
-// strategy's medians over a set's graphs and the ratio of the first
-// strategy's medians to the second's.
+// the dispatch loop keeps live around its one loop. --structurizer SPEC
+// times the modules of any structurizer speaking fuzz/PROTOCOL.md as a
+// column of its own, "ext", first (its modules as it answers them, not
+// salted: the shader caches are off). The table gives each column's
+// medians over a set's graphs and the ratio of the first column's medians
+// to the second's.
 package main
 
 import (
@@ -26,6 +29,8 @@ import (
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
@@ -42,6 +47,8 @@ type benchFlags struct {
 	device, sizes, corpus   string
 	registers               string
 	strategies              string
+	structurizer            string
+	maxAnswer               fuzz.ByteSize
 	graphs, warmup, repeats int
 	words                   int
 	seed                    uint64
@@ -66,6 +73,7 @@ type benchTotals struct {
 	routeVars      int
 	mismatches     int
 	driverFailures int
+	noModule       int // graphs the structurizer gave no module for
 	// Each module's compile and run times (wall and CPU), for the medians.
 	compiles, runs, compileCPUs, runCPUs []time.Duration
 }
@@ -79,12 +87,31 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz bench: only --driver is implemented (structurizer and oracle benchmarks: go test -bench)")
 		return exitUsage
 	}
+	strategiesSet := false
+	fs.Visit(func(f *flag.Flag) { strategiesSet = strategiesSet || f.Name == "strategies" })
+	if bf.structurizer != "" && !strategiesSet {
+		bf.strategies = fuzz.DispatchStrategy // the external structurizer against the dispatch loop
+	}
 	strats := splitList(bf.strategies)
 	for _, s := range strats {
 		if !slices.Contains(structurizer.Strategies(), s) {
 			fmt.Fprintf(stderr, "cfgfuzz bench: unknown strategy %q (have %v)\n", s, structurizer.Strategies())
 			return exitUsage
 		}
+	}
+	sides := make([]benchSide, 0, len(strats)+1)
+	if bf.structurizer != "" {
+		side, spec, err := openSide(bf.structurizer, bf.maxAnswer, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "cfgfuzz bench:", err)
+			return exitUsage
+		}
+		defer side.Close()
+		fmt.Fprintf(stdout, "ext: %s\n", spec)
+		sides = append(sides, externalSide(side, bf.timeout))
+	}
+	for _, s := range strats {
+		sides = append(sides, ownSide(s))
 	}
 	sets, err := benchSets(bf)
 	if err != nil {
@@ -101,19 +128,19 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if driver == "" {
 		driver = fmt.Sprintf("0x%x", info.DriverVersion)
 	}
-	fmt.Fprintf(stdout, "device: %s (%s, Vulkan %s, vendor 0x%x, driver %s); shader caches off, modules salted\n",
+	fmt.Fprintf(stdout, "device: %s (%s, Vulkan %s, vendor 0x%x, driver %s); shader caches off, cfgfuzz's own modules salted\n",
 		info.Name, info.Type, info.APIVersion, info.VendorID, driver)
 	fmt.Fprintf(stdout, "compile = pipeline creation + first dispatch; run = median of %d dispatches after %d warm-up; ratio = %s\n\n",
-		bf.repeats, bf.warmup, strings.Join(strats, "/"))
+		bf.repeats, bf.warmup, strings.Join(sideNames(sides), "/"))
 	rows := make([][]benchTotals, len(sets))
 	bad := false
 	for i, set := range sets {
-		rows[i] = benchOne(ex, set, strats, bf, stderr)
+		rows[i] = benchOne(ex, set, sides, bf, stderr)
 		for _, t := range rows[i] {
-			bad = bad || t.mismatches > 0 || t.driverFailures > 0
+			bad = bad || t.mismatches > 0 || t.driverFailures > 0 || t.noModule > 0
 		}
 	}
-	printBenchTable(stdout, sets, strats, rows)
+	printBenchTable(stdout, sets, sideNames(sides), rows)
 	if bad {
 		return exitFail
 	}
@@ -131,7 +158,9 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.IntVar(&bf.graphs, "graphs", 3, "graphs per size")
 	fs.IntVar(&bf.words, "words", 0, "weight in SPIR-V words of every generated block (filler code; the field used 0, 16, 1000)")
 	fs.StringVar(&bf.corpus, "corpus", "corpus/testdata/regressions", "directory of regression graphs (*.cfg); skipped if absent, \"\" for none")
-	fs.StringVar(&bf.strategies, "strategies", "structured,dispatch", "strategies to compare; the ratio is the first over the second")
+	fs.StringVar(&bf.strategies, "strategies", "structured,dispatch", "cfgfuzz's own strategies to compare; the ratio is the first column over the second (with --structurizer: default dispatch)")
+	fs.StringVar(&bf.structurizer, "structurizer", "", "also time the modules of this structurizer `SPEC` (as for check: cmd:PROGRAM ARGS, repo:DIR@REV, ...), as the first column, ext")
+	defineMaxAnswer(fs, &bf.maxAnswer)
 	fs.IntVar(&bf.warmup, "warmup", 5, "untimed dispatches before the timed ones")
 	fs.IntVar(&bf.repeats, "repeats", 20, "timed dispatches (the median is reported)")
 	fs.Uint64Var(&bf.seed, "seed", 1, "seed of the graphs and walks")
@@ -140,7 +169,8 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz bench --driver [flags]")
 		fmt.Fprintln(fs.Output(), "\nTime the structured and dispatch layouts of the same graphs on a Vulkan driver (needs a")
-		fmt.Fprintln(fs.Output(), "binary built with -tags vulkan). Exit status 1 if a driver run disagrees with a walk.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "binary built with -tags vulkan), or your structurizer's (--structurizer SPEC) against the")
+		fmt.Fprintln(fs.Output(), "dispatch loop. Exit status 1 if a driver run disagrees with a walk or a structurizer gives no module.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	return bf, fs
@@ -225,16 +255,16 @@ func benchGraphSets(bf *benchFlags) ([]benchSet, error) {
 }
 
 // benchOne times every graph of set with every strategy.
-func benchOne(ex *gpu.Executor, set benchSet, strats []string, bf *benchFlags, stderr io.Writer) []benchTotals {
-	tot := make([]benchTotals, len(strats))
+func benchOne(ex *gpu.Executor, set benchSet, sides []benchSide, bf *benchFlags, stderr io.Writer) []benchTotals {
+	tot := make([]benchTotals, len(sides))
 	for gi, g := range set.graphs {
 		walks := returnedOnly(oracle.Walks(g, oracle.WalkOptions{Seed: bf.seed + uint64(gi), Registers: set.registers}))
 		if len(walks) == 0 {
 			continue
 		}
-		for k := range strats {
-			si := (k + gi) % len(strats) // alternate which strategy goes first
-			benchModule(ex, g, walks, strats[si], set.registers, &tot[si], bf, stderr, fmt.Sprintf("%s #%d", set.name, gi))
+		for k := range sides {
+			si := (k + gi) % len(sides) // alternate which column goes first
+			benchModule(ex, g, walks, sides[si], set.registers, &tot[si], bf, stderr, fmt.Sprintf("%s #%d", set.name, gi))
 		}
 	}
 	return tot
@@ -243,16 +273,61 @@ func benchOne(ex *gpu.Executor, set benchSet, strats []string, bf *benchFlags, s
 // benchSalt makes every compiled module distinct within and across runs.
 var benchSalt = uint32(time.Now().UnixNano())
 
-func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, strat string, registers int, t *benchTotals, bf *benchFlags, stderr io.Writer, label string) {
-	res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strat})
-	if err != nil {
-		fmt.Fprintf(stderr, "%s %s: %v (skipped)\n", label, strat, err)
-		return
+// benchSide is one column of the table: a way to get a graph's module.
+type benchSide struct {
+	name string
+	// module is g's module under a register file of registers values,
+	// with the structurizer's stats; an error when there is none.
+	module func(g *cfg.Graph, registers int) ([]byte, *structurizer.Stats, error)
+}
+
+func sideNames(sides []benchSide) []string {
+	var names []string
+	for _, s := range sides {
+		names = append(names, s.name)
 	}
-	benchSalt++
-	mod, err := emit.Bytes(res.Func, emit.Options{NoNames: true, Salt: benchSalt | 1, Registers: registers})
+	return names
+}
+
+// ownSide is cfgfuzz's own strategy strat, its modules salted.
+func ownSide(strat string) benchSide {
+	return benchSide{name: strat, module: func(g *cfg.Graph, registers int) ([]byte, *structurizer.Stats, error) {
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strat})
+		if err != nil {
+			return nil, nil, err
+		}
+		benchSalt++
+		mod, err := emit.Bytes(res.Func, emit.Options{NoNames: true, Salt: benchSalt | 1, Registers: registers})
+		if err != nil {
+			return nil, nil, fmt.Errorf("emit: %w", err)
+		}
+		return mod, &res.Stats, nil
+	}}
+}
+
+// externalSide is the structurizer side serves, asked for its module of
+// each graph within limit (the answer's module, or its function emitted).
+func externalSide(side fuzz.Side, limit time.Duration) benchSide {
+	return benchSide{name: "ext", module: func(g *cfg.Graph, registers int) ([]byte, *structurizer.Stats, error) {
+		s := fuzz.SideStructurizer(side, proto.Options{Registers: registers}, limit)(g)
+		switch {
+		case s.Err != nil:
+			return nil, nil, s.Err
+		case s.Module == nil && s.Unsupported:
+			return nil, nil, fmt.Errorf("not served: %s", s.Detail)
+		case s.Module == nil:
+			return nil, nil, fmt.Errorf("%s: %s", s.Failure, s.Detail)
+		}
+		return s.Module, s.Stats, nil
+	}}
+}
+
+func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, side benchSide, registers int, t *benchTotals, bf *benchFlags, stderr io.Writer, label string) {
+	strat := side.name
+	mod, stats, err := side.module(g, registers)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s %s: emit: %v (skipped)\n", label, strat, err)
+		t.noModule++
+		fmt.Fprintf(stderr, "%s %s: %v (skipped)\n", label, strat, err)
 		return
 	}
 	batch, n := walkBatch(walks)
@@ -269,8 +344,10 @@ func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, strat stri
 	t.modules++
 	t.blocks += g.Len()
 	t.words += len(mod) / 4
-	t.fallbacks += res.Stats.Fallbacks
-	t.routeVars += res.Stats.RouteVars
+	if stats != nil {
+		t.fallbacks += stats.Fallbacks
+		t.routeVars += stats.RouteVars
+	}
 	t.compiles, t.runs = append(t.compiles, tm.Compile()), append(t.runs, tm.Run)
 	t.compileCPUs, t.runCPUs = append(t.compileCPUs, tm.CompileCPU()), append(t.runCPUs, tm.RunCPU)
 	if bf.verbose {

@@ -62,3 +62,22 @@ func TestBenchTableMedians(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchTimesAnExternalStructurizer: --structurizer puts a structurizer
+// speaking the protocol in a column of its own, ext, timed against the
+// dispatch loop on lavapipe; one whose modules the driver runs wrong
+// (swap-arms planted) makes the bench exit 1, naming the disagreement.
+func TestBenchTimesAnExternalStructurizer(t *testing.T) {
+	bench := []string{"bench", "--driver", "--device", "cpu", "--sizes", "12", "--graphs", "2", "--corpus", "", "--warmup", "1", "--repeats", "2"}
+	code, out, errs := runCmd(append(bench, "--structurizer", "cmd:"+cfgfuzzBinary(t)+" structurize"), "")
+	if code == exitUsage && !strings.Contains(out, "device:") {
+		t.Skipf("no lavapipe here: %s", errs)
+	}
+	if code != exitOK || !strings.Contains(out, "ratio = ext/dispatch") || !strings.Contains(out, "| reducible 12 | 2 |") {
+		t.Fatalf("exit %d, want 0 and a row of 2 graphs timed as ext/dispatch:\n%s%s", code, out, errs)
+	}
+	code, _, errs = runCmd(append(bench, "--structurizer", plantedSpec(t)), "")
+	if code != exitFail || !strings.Contains(errs, "ext: driver disagrees with the graph") {
+		t.Errorf("a planted bug: exit %d, want %d naming the disagreement:\n%s", code, exitFail, errs)
+	}
+}
