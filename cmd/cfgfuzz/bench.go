@@ -108,7 +108,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		defer side.Close()
 		fmt.Fprintf(stdout, "ext: %s\n", spec)
-		sides = append(sides, externalSide(side, bf.timeout))
+		sides = append(sides, externalSide(side, fuzz.DefaultTimeout)) // check's per-graph limit
 	}
 	for _, s := range strats {
 		sides = append(sides, ownSide(s))

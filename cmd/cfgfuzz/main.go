@@ -74,7 +74,7 @@ func main() {
 	}
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	fuzz.StopServers() // whatever path run took, no structurizer server outlives it
-	os.Exit(code)
+	os.Exit(stopStatus(code))
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

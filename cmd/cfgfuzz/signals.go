@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
@@ -66,6 +67,19 @@ func onStopSignals(name string, log io.Writer) *interrupt {
 	return in
 }
 
+// stoppedBy is the stop signal killServersOnStop took, if any.
+var stoppedBy atomic.Value // os.Signal
+
+// stopStatus is code, or 128 + the stop signal's number when
+// killServersOnStop took one: the command may have ended on the servers'
+// going before the handler exits.
+func stopStatus(code int) int {
+	if s, ok := stoppedBy.Load().(os.Signal); ok {
+		return signalStatus(s)
+	}
+	return code
+}
+
 // killServersOnStop has a command without a stop handler of its own
 // (every one but run and compare) end on the first stop signal as the
 // signal would end it, but with every structurizer server and what the
@@ -88,6 +102,7 @@ func killServersOnStop() {
 	signal.Notify(ch, heard...)
 	go func() {
 		s := <-ch
+		stoppedBy.Store(s) // before the servers go: a command that fails on their going exits as stopped
 		fuzz.StopServers()
 		os.Exit(signalStatus(s))
 	}()
