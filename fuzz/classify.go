@@ -145,14 +145,14 @@ func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[s
 	showed := s.Tonight > 0 || t.rerunShowing > 0
 	switch {
 	case !showed && t.rerunGraphs > 0 && t.rerunErrors == 0:
-		s.Class, s.Reason = ClassFixed, fmt.Sprintf("none of its %s showed it", plural(t.rerunGraphs, "kept graph"))
+		s.Class, s.Reason = ClassFixed, fmt.Sprintf("none of its %s showed it", Plural(t.rerunGraphs, "kept graph"))
 		if stored.Fixed != "" {
 			s.Reason += "; fixed since " + stored.Fixed
 		}
 	case !showed && t.rerunGraphs == 0:
 		s.Class, s.Reason = ClassUnverified, "not seen tonight; none of its kept graphs was re-run here"
 	case !showed:
-		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, plural(t.rerunGraphs, "kept graph"))
+		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, Plural(t.rerunGraphs, "kept graph"))
 	default:
 		s.Class, s.Reason = showingClass(s.Signature, s.Tonight > 0 && t.allShared && t.rerunShowing == 0, stored, triage)
 	}

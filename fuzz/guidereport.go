@@ -74,7 +74,7 @@ func featureSVG(g *GuidedSummary) string {
 // guidedProse is the summary's sentence for report.md and report.html.
 func guidedProse(g *GuidedSummary) string {
 	return fmt.Sprintf("Guided generation: %s found over %s (%d mutants at a share of %g).",
-		plural(g.Features, "distinct behaviour feature"), plural(lastGraphs(g), "graph"), g.Mutants, g.Mutate)
+		Plural(g.Features, "distinct behaviour feature"), Plural(lastGraphs(g), "graph"), g.Mutants, g.Mutate)
 }
 
 func lastGraphs(g *GuidedSummary) int {

@@ -79,18 +79,16 @@ func statusHTML(rep *Report) string {
 	}
 	var t string
 	if rep.BaselineOutcomes != nil {
-		t = fmt.Sprintf("complete, but %s no verdict on the current side and %d on the baseline", haveGraphs(cur), base)
+		t = fmt.Sprintf("complete, but %s no verdict on the current side and %d on the baseline", HaveGraphs(cur), base)
 	} else {
-		t = fmt.Sprintf("complete, but %s no verdict", haveGraphs(cur))
+		t = fmt.Sprintf("complete, but %s no verdict", HaveGraphs(cur))
 	}
 	return `<strong class="incomplete">` + html.EscapeString(t) + ` (harness errors, below)</strong>`
 }
 
 // haveGraphs is "1 graph has" or "N graphs have".
 // HaveGraphs is "1 graph has" or "N graphs have".
-func HaveGraphs(n int) string { return haveGraphs(n) }
-
-func haveGraphs(n int) string {
+func HaveGraphs(n int) string {
 	if n == 1 {
 		return "1 graph has"
 	}
@@ -119,9 +117,9 @@ func findingCounts(rep *Report) string {
 		for _, c := range SignatureClasses {
 			parts = append(parts, fmt.Sprintf("%d %s", st.Classes[c], c))
 		}
-		return plural(n, "signature") + ": " + strings.Join(parts, ", ")
+		return Plural(n, "signature") + ": " + strings.Join(parts, ", ")
 	}
-	return fmt.Sprintf("%s (%s whose failure is new)", plural(n, "signature"), plural(rep.NewFindings, "graph"))
+	return fmt.Sprintf("%s (%s whose failure is new)", Plural(n, "signature"), Plural(rep.NewFindings, "graph"))
 }
 
 func sideHTML(spec string) string {
@@ -153,7 +151,7 @@ func campaignText(s *Settings) string {
 
 // findingsHTML is the findings section: an index, then one block each.
 func findingsHTML(b *strings.Builder, rep *Report) {
-	fmt.Fprintf(b, "<h2>Findings (%s)</h2>", plural(len(rep.Findings), "signature"))
+	fmt.Fprintf(b, "<h2>Findings (%s)</h2>", Plural(len(rep.Findings), "signature"))
 	if len(rep.Findings) == 0 {
 		b.WriteString("<p>No findings.</p>")
 		return
@@ -165,7 +163,7 @@ func findingsHTML(b *strings.Builder, rep *Report) {
 		if f.Strategy != "" {
 			on = " (strategy " + f.Strategy + ")"
 		}
-		fmt.Fprintf(b, `<li><a href="#%s">%s</a>%s: %s</li>`, findingAnchor(f), html.EscapeString(f.Signature), html.EscapeString(on), plural(f.Count, "graph"))
+		fmt.Fprintf(b, `<li><a href="#%s">%s</a>%s: %s</li>`, findingAnchor(f), html.EscapeString(f.Signature), html.EscapeString(on), Plural(f.Count, "graph"))
 	}
 	b.WriteString("</ul>")
 	for i := range rep.Findings {
@@ -181,7 +179,7 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	}
 	a := findingAnchor(f)
 	fmt.Fprintf(b, `<div class="finding" id="%s"><h3><a href="#%s">%s</a>%s</h3><p>%s, %d new. First: %s, seed %d, graph <code>%s</code>.</p>`,
-		a, a, html.EscapeString(f.Signature), html.EscapeString(on), plural(f.Count, "graph"), f.New, html.EscapeString(e.Stream.String()), e.Seed, html.EscapeString(e.Graph))
+		a, a, html.EscapeString(f.Signature), html.EscapeString(on), Plural(f.Count, "graph"), f.New, html.EscapeString(e.Stream.String()), e.Seed, html.EscapeString(e.Graph))
 	if e.Detail != "" {
 		fmt.Fprintf(b, "<pre>%s</pre>", html.EscapeString(e.Detail))
 	}

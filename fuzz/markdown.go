@@ -14,7 +14,7 @@ func Markdown(rep *Report) string {
 	var b strings.Builder
 	s := &rep.Settings
 	fmt.Fprintf(&b, "# cfgfuzz campaign\n\n")
-	fmt.Fprintf(&b, "Seed %d, %s (%s skipped)", s.Seed, plural(rep.Graphs, "distinct graph"), plural(rep.Skipped, "repeat"))
+	fmt.Fprintf(&b, "Seed %d, %s (%s skipped)", s.Seed, Plural(rep.Graphs, "distinct graph"), Plural(rep.Skipped, "repeat"))
 	if s.Shard.N > 0 {
 		fmt.Fprintf(&b, " (shard %s)", s.Shard)
 	}
@@ -151,7 +151,7 @@ func invalidPhrase(n int) string {
 
 func newPhrase(rep *Report) string {
 	if s := rep.State; s != nil {
-		return fmt.Sprintf("Against the state, %d of %s are new (%d known, %d ignored, %d fixed, %d unverified)", s.NewSignatures(), plural(len(s.Signatures), "signature"),
+		return fmt.Sprintf("Against the state, %d of %s are new (%d known, %d ignored, %d fixed, %d unverified)", s.NewSignatures(), Plural(len(s.Signatures), "signature"),
 			s.Classes[ClassKnown], s.Classes[ClassIgnored], s.Classes[ClassFixed], s.Classes[ClassUnverified])
 	}
 	if rep.NewFindings == 0 {
@@ -163,14 +163,12 @@ func newPhrase(rep *Report) string {
 			n++
 		}
 	}
-	return fmt.Sprintf("%s fail in a new way, with %s", plural(rep.NewFindings, "graph"), plural(n, "signature"))
+	return fmt.Sprintf("%s fail in a new way, with %s", Plural(rep.NewFindings, "graph"), Plural(n, "signature"))
 }
 
 // Plural is n with word, an s appended unless n is 1: "1 graph",
 // "2 graphs".
-func Plural(n int, word string) string { return plural(n, word) }
-
-func plural(n int, word string) string {
+func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}

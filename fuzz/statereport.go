@@ -23,7 +23,7 @@ func stateProse(rep *Report) string {
 		fmt.Fprintf(&b, "%d %s", s.Classes[c], c)
 	}
 	fmt.Fprintf(&b, " (signatures). %s re-run; %s skipped as checked on an earlier night (the filter held %d graphs, a false-positive rate of %.2g).",
-		plural(s.Reruns, "kept graph"), plural(s.Seen, "graph"), s.FilterGraphs, s.FilterFalsePositive)
+		Plural(s.Reruns, "kept graph"), Plural(s.Seen, "graph"), s.FilterGraphs, s.FilterFalsePositive)
 	if s.NewSignatures() == 0 {
 		b.WriteString(" Nothing new: the night passes.")
 	}

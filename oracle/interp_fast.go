@@ -341,6 +341,13 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 			}
 			fallthrough
 		case stepLoad:
+			if p := &vals[s.a]; p.kind == vPtr && p.space == spaceCell {
+				if !m.defined[p.index] {
+					return i, ranOn, undefinedLoad()
+				}
+				vals[s.res] = value{kind: vScalar, u: m.cells[p.index]}
+				continue
+			}
 			if w := m.word(&vals[s.a]); w != nil {
 				vals[s.res] = value{kind: vScalar, u: *w}
 				continue
@@ -363,6 +370,10 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 			}
 			fallthrough
 		case stepStore:
+			if p := &vals[s.a]; p.kind == vPtr && p.space == spaceCell {
+				m.cells[p.index], m.defined[p.index] = vals[s.b].u, true
+				continue
+			}
 			if w := m.word(&vals[s.a]); w != nil {
 				*w = vals[s.b].u
 				continue
@@ -466,9 +477,10 @@ func notScalar(id uint32) error { return &TrapError{fmt.Sprintf("%%%d is not a s
 
 // word is the word a pointer to a storage buffer word points at, as load
 // and storeWord find it; nil for every other pointer (a variable's cell
-// included: load and storeWord keep track of whether it holds a value), a
-// buffer word out of bounds and a value that is no pointer (load and
-// storeWord then run, and trap, as the generic path).
+// included: the steps read and write a cell themselves, keeping track of
+// whether it holds a value), a buffer word out of bounds and a value that
+// is no pointer (load and storeWord then run, and trap, as the generic
+// path).
 func (m *Machine) word(p *value) *uint32 {
 	if p.kind != vPtr || p.space == spaceCell {
 		return nil
