@@ -45,9 +45,7 @@ func answerFeatures(st *structurizer.Stats, mod []byte, outcome, sig string) []s
 		add("synthetic:%d", bucket(st.Synthetic))
 		add("fallbacks:%d", bucket(st.Fallbacks))
 		add("growth:%d", bucket(st.BlocksOut-st.BlocksIn))
-		for _, p := range st.PassesUsed {
-			add("pass:%s", passFeature(p))
-		}
+		fs = append(fs, passFeatures(st.PassesUsed)...)
 		if st.Strategy != "" {
 			add("strategy:%s", st.Strategy)
 		}
@@ -71,6 +69,32 @@ func answerFeatures(st *structurizer.Stats, mod []byte, outcome, sig string) []s
 
 // passFeatureMax bounds a pass feature's text, in bytes.
 const passFeatureMax = 80
+
+// passFeaturesMax bounds the distinct pass features of one answer: a
+// structurizer that lists thousands of distinct passes (a name per block
+// it touched) would otherwise put thousands of features in every record
+// and every corpus entry. Past it, one feature "pass:+more" stands for
+// the rest.
+const passFeaturesMax = 32
+
+// passFeatures is an answer's passes_used as features, distinct, at most
+// passFeaturesMax of them in the order listed, then "pass:+more".
+func passFeatures(passes []string) []string {
+	var fs []string
+	seen := map[string]bool{}
+	for _, p := range passes {
+		f := "pass:" + passFeature(p)
+		if seen[f] {
+			continue
+		}
+		if len(fs) == passFeaturesMax {
+			return append(fs, "pass:+more")
+		}
+		seen[f] = true
+		fs = append(fs, f)
+	}
+	return fs
+}
 
 // reFeatureNumber is a number starting a word (a unit may follow it: 12ms,
 // 0.75s); a digit inside a word (R6) is not one.

@@ -372,6 +372,46 @@ func TestPassFeaturesIgnoreNumbers(t *testing.T) {
 	}
 }
 
+// TestPassFeaturesBounded: a structurizer that names a pass per block it
+// touched gives at most passFeaturesMax pass features an answer, then
+// one that stands for the rest; repeats count once.
+func TestPassFeaturesBounded(t *testing.T) {
+	var passes []string
+	for i := range 1000 {
+		passes = append(passes, fmt.Sprintf("split block%c%c", 'a'+i%26, 'a'+i/26%26), "split block aa")
+	}
+	var got []string
+	for _, f := range answerFeatures(&structurizer.Stats{PassesUsed: passes}, nil, OutOK, "") {
+		if strings.HasPrefix(f, "pass:") {
+			got = append(got, f)
+		}
+	}
+	if len(got) != passFeaturesMax+1 || !slices.Contains(got, "pass:+more") {
+		t.Errorf("%d pass features from 1,000 distinct passes (want %d and pass:+more): %v", len(got), passFeaturesMax+1, got)
+	}
+	few := answerFeatures(&structurizer.Stats{PassesUsed: []string{"a", "b", "a"}}, nil, OutOK, "")
+	if slices.Contains(few, "pass:+more") || !slices.Contains(few, "pass:a") || !slices.Contains(few, "pass:b") {
+		t.Errorf("features of passes a, b, a: %v", few)
+	}
+}
+
+// TestGuidedCurveCountsDistinctGraphs: graphs skipped as repeats are not
+// on the features curve's graph axis, nor among its mutants.
+func TestGuidedCurveCountsDistinctGraphs(t *testing.T) {
+	var recs []Record
+	for i := range 10 {
+		r := Record{Index: i, Features: []string{fmt.Sprintf("f%d", i)}, Mutant: "add-edge"}
+		if i%2 == 1 {
+			r = Record{Index: i, Seen: true, Mutant: "add-edge"}
+		}
+		recs = append(recs, r)
+	}
+	g := guidedSummary(Settings{Mutate: 1}, recs)
+	if last := g.Curve[len(g.Curve)-1]; last != [2]int{5, 5} || g.Features != 5 || g.Mutants != 5 {
+		t.Errorf("5 distinct graphs of 10 indices: curve ends at %v, %d features, %d mutants (want [5 5], 5, 5)", last, g.Features, g.Mutants)
+	}
+}
+
 // TestGuidedExternalStructurizer: a structurizer process answering with
 // modules (testdata/thinstruct, this tree's structurizer behind the
 // protocol) shows the same construct-tree features on every graph as the

@@ -16,28 +16,35 @@ const curvePoints = 64
 // GuidedSummary is a guided campaign's features and mutants.
 type GuidedSummary struct {
 	Features int     `json:"features"` // distinct features over all graphs
-	Mutants  int     `json:"mutants"`  // graphs that were mutants
+	Mutants  int     `json:"mutants"`  // distinct graphs that were mutants
 	Mutate   float64 `json:"mutate"`   // the share asked for
 	// Curve is the features found over time: [graphs, features] after
-	// that many graphs (in index order), at most 64 points, the last
-	// one all graphs.
+	// that many distinct graphs (in index order, repeats skipped), at
+	// most 64 points, the last one all of them.
 	Curve [][2]int `json:"curve"`
 }
 
-// guidedSummary computes the summary over recs sorted by index.
+// guidedSummary computes the summary over recs sorted by index. Graphs
+// skipped as repeats (Record.Seen) were not judged and showed nothing:
+// the curve counts distinct graphs, as the rest of the report does.
 func guidedSummary(s Settings, recs []Record) *GuidedSummary {
 	g := &GuidedSummary{Mutate: s.Mutate, Curve: [][2]int{}}
-	seen := map[string]bool{}
-	step := max(1, (len(recs)+curvePoints-1)/curvePoints)
+	judged := make([]*Record, 0, len(recs))
 	for k := range recs {
-		r := &recs[k]
+		if !recs[k].Seen {
+			judged = append(judged, &recs[k])
+		}
+	}
+	seen := map[string]bool{}
+	step := max(1, (len(judged)+curvePoints-1)/curvePoints)
+	for k, r := range judged {
 		if r.Mutant != "" {
 			g.Mutants++
 		}
 		for _, f := range r.Features {
 			seen[f] = true
 		}
-		if (k+1)%step == 0 || k == len(recs)-1 {
+		if (k+1)%step == 0 || k == len(judged)-1 {
 			g.Curve = append(g.Curve, [2]int{k + 1, len(seen)})
 		}
 	}
