@@ -53,6 +53,11 @@ type Options struct {
 	Stages []Stage
 	// Log, when non-nil, receives one line per accepted reduction.
 	Log func(format string, args ...any)
+	// Progress, when non-nil, is called after every judgement with the
+	// judgements so far (Result.Steps) and the current graph's size; it
+	// must be cheap, or throttle itself (the minimize command prints a
+	// line every few seconds).
+	Progress func(steps int, cur Size)
 	// Context, when non-nil, stops the search once it is done (a stopped
 	// campaign): Result.Stopped is then "interruption".
 	Context context.Context
@@ -222,6 +227,7 @@ func (s *search) key(c *cfg.Graph) string {
 }
 
 func (s *search) judgeUncached(c *cfg.Graph) bool {
+	defer s.progress()
 	sig, err := s.pred(c)
 	s.res.Steps++
 	switch {
@@ -252,6 +258,13 @@ func (s *search) other(c *cfg.Graph, sig string) {
 	s.res.Others[sig] = c
 	if s.opt.OnOther != nil {
 		s.opt.OnOther(c, sig)
+	}
+}
+
+// progress reports the search's progress to Options.Progress.
+func (s *search) progress() {
+	if s.opt.Progress != nil {
+		s.opt.Progress(s.res.Steps, SizeOf(s.cur))
 	}
 }
 

@@ -113,6 +113,31 @@ func TestMinimizeKeepsTheSignature(t *testing.T) {
 	t.Logf("%v -> %v in %d steps, %d cache hits, stages %v", res.Before, res.After, res.Steps, res.CacheHits, res.Stages)
 }
 
+// TestMinimizeReportsProgress: Options.Progress hears of every judgement
+// of the search, the steps counting up and the size never growing.
+func TestMinimizeReportsProgress(t *testing.T) {
+	g := randomGraph(7, 60)
+	g.Succs[5] = []int{5, 6}
+	var calls []int
+	last := SizeOf(g)
+	opt := Options{Progress: func(steps int, cur Size) {
+		if last.Less(cur) {
+			t.Errorf("step %d: size %+v after %+v", steps, cur, last)
+		}
+		calls, last = append(calls, steps), cur
+	}}
+	res, err := Minimize(g, fakeBugs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) == 0 || !slices.IsSorted(calls) || calls[len(calls)-1] > res.Steps {
+		t.Errorf("progress steps %v, the search took %d", calls, res.Steps)
+	}
+	if last.Less(res.After) {
+		t.Errorf("last progress size %+v is below the result's %+v", last, res.After)
+	}
+}
+
 // TestMinimizeStopsWithItsContext: a search whose context is done stops
 // at the next step and says it was interrupted.
 func TestMinimizeStopsWithItsContext(t *testing.T) {

@@ -65,8 +65,8 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.Uint64Var(&mf.seed, "seed", 1, "seed of the random walks (as for check; a campaign's finding needs the campaign's seed)")
 	fs.IntVar(&mf.index, "index", 0, "which graph of the file to minimize (from 0)")
 	fs.IntVar(&mf.maxSteps, "max-steps", corpus.DefaultMaxSteps, "bound on predicate calls (negative: none)")
-	fs.DurationVar(&mf.timeout, "timeout", corpus.DefaultTimeout, "bound on the search (negative: none)")
-	fs.BoolVar(&mf.verbose, "v", false, "log every accepted reduction")
+	fs.DurationVar(&mf.timeout, "timeout", corpus.DefaultTimeout, "bound on the search, after the first judgement of the graph (which --graph-timeout bounds) and before the final one (negative: none)")
+	fs.BoolVar(&mf.verbose, "v", false, "log every accepted reduction (without it, a progress line every 5 s)")
 }
 
 func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -218,6 +218,8 @@ func (mf minimizeFlags) options(stderr io.Writer) (corpus.Options, error) {
 	}
 	if mf.verbose {
 		opt.Log = func(format string, args ...any) { fmt.Fprintf(stderr, "minimize: "+format+"\n", args...) }
+	} else {
+		opt.Progress = minimizeProgress(stderr, minimizeProgressEvery, time.Now)
 	}
 	if mf.baseline != "" {
 		base, err := baselinePredicate(mf.baseline, mf, stderr)
@@ -227,6 +229,27 @@ func (mf minimizeFlags) options(stderr io.Writer) (corpus.Options, error) {
 		opt.Baseline = base
 	}
 	return opt, nil
+}
+
+// minimizeProgressEvery is how often minimize without -v says where its
+// search stands.
+const minimizeProgressEvery = 5 * time.Second
+
+// minimizeProgress is a corpus.Options.Progress that writes a line to w
+// at most once every interval (now is the clock): the time so far, the
+// judgements and the current graph's size.
+func minimizeProgress(w io.Writer, every time.Duration, now func() time.Time) func(int, corpus.Size) {
+	start := now()
+	last := start
+	return func(steps int, cur corpus.Size) {
+		t := now()
+		if t.Sub(last) < every {
+			return
+		}
+		last = t
+		fmt.Fprintf(w, "minimize: %s, %s, now %s, %s\n", t.Sub(start).Round(time.Second),
+			fuzz.Plural(steps, "judgement"), fuzz.Plural(cur.Blocks, "block"), fuzz.Plural(cur.Edges, "edge"))
+	}
 }
 
 // baselinePredicate judges each candidate on the baseline: a structurizer

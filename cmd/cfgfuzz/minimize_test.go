@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
@@ -112,5 +113,22 @@ func TestMinimizeChecksAreChecks(t *testing.T) {
 		if got := (minimizeFlags{checks: flag}).runnerOptions().Checks; !slices.Equal(got, want) {
 			t.Errorf("--checks %q: minimize runs %v, want %v", flag, got, want)
 		}
+	}
+}
+
+// TestMinimizeProgress: without -v, minimize writes where its search
+// stands at most once an interval, by the clock it is given.
+func TestMinimizeProgress(t *testing.T) {
+	var out strings.Builder
+	clock := time.Unix(0, 0)
+	now := func() time.Time { return clock }
+	p := minimizeProgress(&out, 5*time.Second, now)
+	for i, at := range []int{1, 4, 5, 6, 9, 11} {
+		clock = time.Unix(int64(at), 0)
+		p(i+1, corpus.Size{Blocks: 10 - i, Edges: 1})
+	}
+	want := "minimize: 5s, 3 judgements, now 8 blocks, 1 edge\nminimize: 11s, 6 judgements, now 5 blocks, 1 edge\n"
+	if out.String() != want {
+		t.Errorf("progress lines:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
