@@ -65,7 +65,7 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.Uint64Var(&mf.seed, "seed", 1, "seed of the random walks (as for check; a campaign's finding needs the campaign's seed)")
 	fs.IntVar(&mf.index, "index", 0, "which graph of the file to minimize (from 0)")
 	fs.IntVar(&mf.maxSteps, "max-steps", corpus.DefaultMaxSteps, "bound on predicate calls (negative: none)")
-	fs.DurationVar(&mf.timeout, "timeout", corpus.DefaultTimeout, "bound on the search, after the first judgement of the graph (which --graph-timeout bounds) and before the final one (negative: none)")
+	fs.DurationVar(&mf.timeout, "timeout", corpus.DefaultTimeout, "bound on the search between the first judgement of the graph and the final one, which run whole (their structurizer call within --graph-timeout) (negative: none)")
 	fs.BoolVar(&mf.verbose, "v", false, "log every accepted reduction (without it, a progress line every 5 s)")
 }
 
