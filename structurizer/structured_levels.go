@@ -47,143 +47,203 @@ func levelSuccs(w *work, x int, buf []int) []int {
 
 // newLevels computes, for every level of w, the reverse post-order from the
 // level's entry, the dominator tree (one pass in RPO: the level is acyclic)
-// and the incoming edge counts.
+// and the incoming edge counts: levelWalk's steps, one level after another.
 func newLevels(w *work) *levels {
+	lw := newLevelWalk(w)
+	for _, root := range lw.entries {
+		lw.postOrder(root)
+		lw.number()
+		lw.fillPreds()
+		lw.dominators(root)
+		lw.fillKids(root)
+	}
+	lw.lv.findFlows(w, lw.entries, lw.succ)
+	lw.lv.w, lw.lv.twice = w, w.twiceToLoops()
+	return lw.lv
+}
+
+// levelWalk is newLevels' state. Each node is one node's kid at most: the
+// kid lists are carved from one array (kidRoom), a list getting room for
+// its level's kids when first filled; likewise the predecessor lists, from
+// room for every level edge (predRoom). Each node's level successors are
+// listed once, when the walk enters it (a dispatch node has thousands),
+// into one arena, where the later steps read them: at[2x] and at[2x+1]
+// bound x's.
+type levelWalk struct {
+	w       *work
+	lv      *levels
+	entries []int // the function's entry, then each loop's body entry
+
+	kidRoom, kidCount, predCount, predRoom []int
+	preds                                  [][]int
+
+	post  []int // the current level's post-order
+	state []uint8
+	stack []levelFrame
+	arena []int
+	at    []int32
+}
+
+// levelFrame is a node on the depth-first walk's stack: its successors
+// and the next one to enter.
+type levelFrame struct {
+	b, i int
+	s    []int
+}
+
+// newLevelWalk allocates the walk's arrays: rpo, idom, in, the kid lists'
+// room, the counts, the post-order and the predecessor lists' room in one.
+func newLevelWalk(w *work) *levelWalk {
 	n := len(w.nodes)
-	// Each node is one node's kid at most: the kid lists are carved from
-	// one array, a list getting room for this level's kids when first
-	// filled (a later level's kid, were there one, would copy it).
-	// Likewise the predecessor lists, from room for every level edge.
 	room := 0
 	for i := range w.nodes {
 		room += max(len(w.nodes[i].succs), 1)
 	}
-	// rpo, idom, in, the kid lists' room, the counts, the post-order and
-	// the predecessor lists' room in one allocation.
 	ints := make([]int, 7*n+room)
 	lv := &levels{rpo: ints[:n:n], idom: ints[n : 2*n : 2*n], in: ints[2*n : 3*n : 3*n], kids: make([][]int, n)}
 	for i := range lv.rpo {
 		lv.rpo[i], lv.idom[i] = -1, -1
 	}
-	kidRoom, kidCount, predCount := ints[3*n:4*n:4*n], ints[4*n:5*n:5*n], ints[5*n:6*n:6*n]
-	post := ints[6*n : 6*n : 7*n]
-	predRoom := ints[7*n:]
-	entries := make([]int, 1, 1+len(w.loops))
-	entries[0] = w.functionEntry()
+	lw := &levelWalk{w: w, lv: lv,
+		kidRoom: ints[3*n : 4*n : 4*n], kidCount: ints[4*n : 5*n : 5*n], predCount: ints[5*n : 6*n : 6*n],
+		post: ints[6*n : 6*n : 7*n], predRoom: ints[7*n:],
+		preds: make([][]int, n), state: make([]uint8, n), stack: make([]levelFrame, 0, n),
+		arena: make([]int, 0, room), at: make([]int32, 2*n)}
+	lw.entries = make([]int, 1, 1+len(w.loops))
+	lw.entries[0] = w.functionEntry()
 	for _, l := range w.loops {
-		entries = append(entries, l.entry)
+		lw.entries = append(lw.entries, l.entry)
 	}
-	preds := make([][]int, n)
-	state := make([]uint8, n)
-	// Each node's level successors are listed once, when the walk enters
-	// it (a dispatch node has thousands), into one arena.
-	type frame struct {
-		b, i int
-		s    []int
+	return lw
+}
+
+// succsOf lists node x's level successors into the arena.
+func (lw *levelWalk) succsOf(x int) []int {
+	start := len(lw.arena)
+	s := levelSuccs(lw.w, x, lw.arena[start:])
+	if len(s) <= cap(lw.arena)-start {
+		lw.arena = lw.arena[:start+len(s)]
+	} else {
+		lw.arena = append(lw.arena, s...) // room bounds every list: not taken
 	}
-	// The later walks read them there: at[2x] and at[2x+1] bound x's.
-	arena := make([]int, 0, room)
-	at := make([]int32, 2*n)
-	succsOf := func(x int) []int {
-		start := len(arena)
-		s := levelSuccs(w, x, arena[start:])
-		if len(s) <= cap(arena)-start {
-			arena = arena[:start+len(s)]
-		} else {
-			arena = append(arena, s...) // room bounds every list: not taken
+	lw.at[2*x], lw.at[2*x+1] = int32(start), int32(len(lw.arena))
+	return s
+}
+
+// succ is node x's level successors as succsOf listed them.
+func (lw *levelWalk) succ(x int) []int { return lw.arena[lw.at[2*x]:lw.at[2*x+1]] }
+
+// postOrder walks root's level depth first, listing its nodes in post.
+func (lw *levelWalk) postOrder(root int) {
+	lw.post = lw.post[:0]
+	lw.stack = append(lw.stack[:0], levelFrame{root, 0, lw.succsOf(root)})
+	lw.state[root] = 1
+	for len(lw.stack) > 0 {
+		top := &lw.stack[len(lw.stack)-1]
+		if top.i < len(top.s) {
+			t := top.s[top.i]
+			top.i++
+			if lw.state[t] == 0 {
+				lw.state[t] = 1
+				lw.stack = append(lw.stack, levelFrame{t, 0, lw.succsOf(t)})
+			}
+			continue
 		}
-		at[2*x], at[2*x+1] = int32(start), int32(len(arena))
-		return s
+		lw.post = append(lw.post, top.b)
+		lw.stack = lw.stack[:len(lw.stack)-1]
 	}
-	succ := func(x int) []int { return arena[at[2*x]:at[2*x+1]] }
-	stack := make([]frame, 0, n)
-	for _, root := range entries {
-		post = post[:0]
-		stack = append(stack[:0], frame{root, 0, succsOf(root)})
-		state[root] = 1
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			if top.i < len(top.s) {
-				t := top.s[top.i]
-				top.i++
-				if state[t] == 0 {
-					state[t] = 1
-					stack = append(stack, frame{t, 0, succsOf(t)})
+}
+
+// number gives the level's nodes their reverse post-order numbers.
+func (lw *levelWalk) number() {
+	for i := len(lw.post) - 1; i >= 0; i-- {
+		lw.lv.rpo[lw.post[i]] = len(lw.post) - 1 - i
+	}
+}
+
+// fillPreds lists each node's distinct level predecessors in reverse
+// post-order, counting them in lv.in.
+func (lw *levelWalk) fillPreds() {
+	post := lw.post
+	for i := len(post) - 1; i >= 0; i-- {
+		for _, t := range lw.succ(post[i]) {
+			lw.predCount[t]++
+		}
+	}
+	for i := len(post) - 1; i >= 0; i-- {
+		x := post[i]
+		for _, t := range lw.succ(x) {
+			if c := lw.predCount[t]; c > 0 {
+				if lw.preds[t] == nil {
+					lw.preds[t], lw.predRoom = lw.predRoom[:0:c], lw.predRoom[c:]
 				}
+				lw.predCount[t] = 0
+			}
+			if k := len(lw.preds[t]); k == 0 || lw.preds[t][k-1] != x {
+				lw.preds[t] = append(lw.preds[t], x)
+				lw.lv.in[t]++
+			}
+		}
+	}
+}
+
+// dominators sets each node's immediate dominator in one pass in reverse
+// post-order (the level is acyclic: every predecessor comes first), as
+// Cooper, Harvey and Kennedy intersect them, counting each node's kids.
+func (lw *levelWalk) dominators(root int) {
+	lv := lw.lv
+	for i := len(lw.post) - 1; i >= 0; i-- {
+		v := lw.post[i]
+		if v == root {
+			continue
+		}
+		d := -1
+		for _, p := range lw.preds[v] {
+			if lv.rpo[p] >= lv.rpo[v] {
+				continue // not acyclic: left for the self-check to catch
+			}
+			if d < 0 {
+				d = p
 				continue
 			}
-			post = append(post, top.b)
-			stack = stack[:len(stack)-1]
+			d = lv.intersect(p, d)
 		}
-		for i := len(post) - 1; i >= 0; i-- {
-			lv.rpo[post[i]] = len(post) - 1 - i
-		}
-		for i := len(post) - 1; i >= 0; i-- {
-			for _, t := range succ(post[i]) {
-				predCount[t]++
-			}
-		}
-		for i := len(post) - 1; i >= 0; i-- {
-			x := post[i]
-			for _, t := range succ(x) {
-				if c := predCount[t]; c > 0 {
-					if preds[t] == nil {
-						preds[t], predRoom = predRoom[:0:c], predRoom[c:]
-					}
-					predCount[t] = 0
-				}
-				if k := len(preds[t]); k == 0 || preds[t][k-1] != x {
-					preds[t] = append(preds[t], x)
-					lv.in[t]++
-				}
-			}
-		}
-		for i := len(post) - 1; i >= 0; i-- {
-			v := post[i]
-			if v == root {
-				continue
-			}
-			d := -1
-			for _, p := range preds[v] {
-				if lv.rpo[p] >= lv.rpo[v] {
-					continue // not acyclic: left for the self-check to catch
-				}
-				if d < 0 {
-					d = p
-					continue
-				}
-				a, b := p, d
-				for a != b {
-					for lv.rpo[a] > lv.rpo[b] {
-						a = lv.idom[a]
-					}
-					for lv.rpo[b] > lv.rpo[a] {
-						b = lv.idom[b]
-					}
-				}
-				d = a
-			}
-			lv.idom[v] = d
-			if d >= 0 {
-				kidCount[d]++
-			}
-		}
-		for i := len(post) - 1; i >= 0; i-- {
-			v := post[i]
-			if d := lv.idom[v]; v != root && d >= 0 {
-				if k := kidCount[d]; k > 0 {
-					if lv.kids[d] == nil {
-						lv.kids[d], kidRoom = kidRoom[:0:k], kidRoom[k:]
-					}
-					kidCount[d] = 0
-				}
-				lv.kids[d] = append(lv.kids[d], v)
-			}
+		lv.idom[v] = d
+		if d >= 0 {
+			lw.kidCount[d]++
 		}
 	}
-	lv.findFlows(w, entries, succ)
-	lv.w, lv.twice = w, w.twiceToLoops()
-	return lv
+}
+
+// intersect is the nearest common dominator of a and b, walking up the
+// tree by reverse post-order numbers.
+func (lv *levels) intersect(a, b int) int {
+	for a != b {
+		for lv.rpo[a] > lv.rpo[b] {
+			a = lv.idom[a]
+		}
+		for lv.rpo[b] > lv.rpo[a] {
+			b = lv.idom[b]
+		}
+	}
+	return a
+}
+
+// fillKids lists each node's dominator-tree kids in reverse post-order.
+func (lw *levelWalk) fillKids(root int) {
+	lv := lw.lv
+	for i := len(lw.post) - 1; i >= 0; i-- {
+		v := lw.post[i]
+		if d := lv.idom[v]; v != root && d >= 0 {
+			if k := lw.kidCount[d]; k > 0 {
+				if lv.kids[d] == nil {
+					lv.kids[d], lw.kidRoom = lw.kidRoom[:0:k], lw.kidRoom[k:]
+				}
+				lw.kidCount[d] = 0
+			}
+			lv.kids[d] = append(lv.kids[d], v)
+		}
+	}
 }
 
 // findFlows numbers each level's dominator tree in pre-order and marks the
