@@ -557,11 +557,38 @@ func backEdges(f *Func, structural *cfg.Graph, contOf []int) ([]int, error) {
 // each block's innermost construct (a header's own included) and the
 // innermost construct around it (a header's own excluded); -1 for none.
 func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []int, []int, error) {
+	cw := newConstructWalk(f, mergeOf, contOf)
+	if err := cw.run(treeKids(dom.IDom)); err != nil {
+		return nil, nil, nil, err
+	}
+	numberConstructs(cw.cs)
+	return cw.cs, cw.inner, cw.outer, nil
+}
+
+// constructWalk is constructs' state: the constructs found, the stack of
+// open ones (indices into cs), and per block its innermost construct,
+// the one around it and, for a header, its own.
+type constructWalk struct {
+	f               *Func
+	mergeOf, contOf []int
+	cs              []construct
+	open            []int
+	inner, outer    []int
+	ofHeader        []int // header -> its construct, -1
+}
+
+// constructFrame is a block on the walk's stack: the next tree kid to
+// enter and what entering it opened and closed.
+type constructFrame struct {
+	b, i   int
+	pushed int // construct opened at b, -1
+	closed int // construct closed at b (to reopen on exit), -1
+	cont   int // continue construct opened at b, -1
+}
+
+func newConstructWalk(f *Func, mergeOf, contOf []int) *constructWalk {
 	n := len(f.Blocks)
-	kids := treeKids(dom.IDom)
 	perBlock := make([]int, 3*n) // inner, outer and ofHeader in one allocation
-	inner, outer := perBlock[:n:n], perBlock[n:2*n:2*n]
-	ofHeader := perBlock[2*n:] // header -> its construct, -1
 	for b := range perBlock {
 		perBlock[b] = -1
 	}
@@ -574,97 +601,103 @@ func constructs(f *Func, dom *domTree, mergeOf, contOf []int) ([]construct, []in
 			headers += 2
 		}
 	}
-	cs := make([]construct, 0, headers)
-	open := make([]int, 0, headers)
-	type fr struct {
-		b, i   int
-		pushed int // construct opened at b, -1
-		closed int // construct closed at b (to reopen on exit), -1
-		cont   int // continue construct opened at b, -1
-	}
-	push := func(c construct) int {
-		c.parent = -1
-		if len(open) > 0 {
-			c.parent = open[len(open)-1]
-		}
-		cs = append(cs, c)
-		open = append(open, len(cs)-1)
-		return len(cs) - 1
-	}
-	enter := func(b int) (fr, error) {
-		x := fr{b: b, pushed: -1, closed: -1, cont: -1}
-		if h := mergeOf[b]; h >= 0 {
-			if ci := ofHeader[h]; ci >= 0 {
-				if len(open) == 0 || open[len(open)-1] != ci {
-					return x, violation("R8", b, "merge of %d reached inside a construct nested in it", h)
-				}
-				open = open[:len(open)-1]
-				x.closed = ci
-			}
-		}
-		outer[b] = -1
-		if len(open) > 0 {
-			outer[b] = open[len(open)-1]
-		}
-		if h := contOf[b]; h >= 0 {
-			ci := ofHeader[h]
-			if ci < 0 || len(open) == 0 || open[len(open)-1] != ci {
-				return x, violation("R8", b, "continue target of %d reached outside its loop construct", h)
-			}
-			x.cont = push(construct{kind: cContinue, header: h, loop: ci, merge: -1, cont: -1})
-		}
-		blk := &f.Blocks[b]
-		switch {
-		case blk.Merge.Kind == LoopMerge:
-			x.pushed = push(construct{kind: cLoop, header: b, merge: blk.Merge.Merge, cont: blk.Merge.Continue})
-		case blk.Merge.Kind == SelectionMerge && isSwitch(blk):
-			x.pushed = push(construct{kind: cSwitch, header: b, merge: blk.Merge.Merge, cont: -1})
-		case blk.Merge.Kind == SelectionMerge:
-			x.pushed = push(construct{kind: cSelection, header: b, merge: blk.Merge.Merge, cont: -1})
-		}
-		if x.pushed >= 0 {
-			ofHeader[b] = x.pushed
-		}
-		inner[b] = -1
-		if len(open) > 0 {
-			inner[b] = open[len(open)-1]
-		}
-		return x, nil
-	}
-	leave := func(x fr) {
-		if x.pushed >= 0 {
-			open = open[:len(open)-1]
-		}
-		if x.cont >= 0 {
-			open = open[:len(open)-1]
-		}
-		if x.closed >= 0 {
-			open = append(open, x.closed)
-		}
-	}
-	x0, err := enter(0)
+	return &constructWalk{f: f, mergeOf: mergeOf, contOf: contOf,
+		cs: make([]construct, 0, headers), open: make([]int, 0, headers),
+		inner: perBlock[:n:n], outer: perBlock[n : 2*n : 2*n], ofHeader: perBlock[2*n:]}
+}
+
+// run walks the tree depth first from block 0.
+func (cw *constructWalk) run(kids children) error {
+	x0, err := cw.enter(0)
 	if err != nil {
-		return nil, nil, nil, err
+		return err
 	}
-	stack := make([]fr, 1, min(n, 64))
+	stack := make([]constructFrame, 1, min(len(cw.f.Blocks), 64))
 	stack[0] = x0
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if k := kids.of(top.b); top.i < len(k) {
 			c := k[top.i]
 			top.i++
-			x, err := enter(c)
+			x, err := cw.enter(c)
 			if err != nil {
-				return nil, nil, nil, err
+				return err
 			}
 			stack = append(stack, x)
 			continue
 		}
-		leave(*top)
+		cw.leave(*top)
 		stack = stack[:len(stack)-1]
 	}
-	numberConstructs(cs)
-	return cs, inner, outer, nil
+	return nil
+}
+
+// top is the innermost open construct, -1 for none.
+func (cw *constructWalk) top() int {
+	if len(cw.open) == 0 {
+		return -1
+	}
+	return cw.open[len(cw.open)-1]
+}
+
+// push opens construct c inside the innermost open one.
+func (cw *constructWalk) push(c construct) int {
+	c.parent = cw.top()
+	cw.cs = append(cw.cs, c)
+	cw.open = append(cw.open, len(cw.cs)-1)
+	return len(cw.cs) - 1
+}
+
+// enter closes the construct block b merges (it must be the innermost
+// open one: R8), opens the continue construct b is the target of and the
+// construct b heads, and records b's innermost and outer constructs.
+func (cw *constructWalk) enter(b int) (constructFrame, error) {
+	x := constructFrame{b: b, pushed: -1, closed: -1, cont: -1}
+	if h := cw.mergeOf[b]; h >= 0 {
+		if ci := cw.ofHeader[h]; ci >= 0 {
+			if cw.top() != ci {
+				return x, violation("R8", b, "merge of %d reached inside a construct nested in it", h)
+			}
+			cw.open = cw.open[:len(cw.open)-1]
+			x.closed = ci
+		}
+	}
+	cw.outer[b] = cw.top()
+	if h := cw.contOf[b]; h >= 0 {
+		ci := cw.ofHeader[h]
+		if ci < 0 || cw.top() != ci {
+			return x, violation("R8", b, "continue target of %d reached outside its loop construct", h)
+		}
+		x.cont = cw.push(construct{kind: cContinue, header: h, loop: ci, merge: -1, cont: -1})
+	}
+	blk := &cw.f.Blocks[b]
+	switch {
+	case blk.Merge.Kind == LoopMerge:
+		x.pushed = cw.push(construct{kind: cLoop, header: b, merge: blk.Merge.Merge, cont: blk.Merge.Continue})
+	case blk.Merge.Kind == SelectionMerge && isSwitch(blk):
+		x.pushed = cw.push(construct{kind: cSwitch, header: b, merge: blk.Merge.Merge, cont: -1})
+	case blk.Merge.Kind == SelectionMerge:
+		x.pushed = cw.push(construct{kind: cSelection, header: b, merge: blk.Merge.Merge, cont: -1})
+	}
+	if x.pushed >= 0 {
+		cw.ofHeader[b] = x.pushed
+	}
+	cw.inner[b] = cw.top()
+	return x, nil
+}
+
+// leave undoes enter once b's subtree is done: the constructs b opened
+// close, the one b closed is open again.
+func (cw *constructWalk) leave(x constructFrame) {
+	if x.pushed >= 0 {
+		cw.open = cw.open[:len(cw.open)-1]
+	}
+	if x.cont >= 0 {
+		cw.open = cw.open[:len(cw.open)-1]
+	}
+	if x.closed >= 0 {
+		cw.open = append(cw.open, x.closed)
+	}
 }
 
 // children lists the children of each block of a tree, in block order,
