@@ -202,112 +202,148 @@ func (f *Func) Succs(b int) []int { return f.Blocks[b].Term.To }
 // variables, originals and clones carrying an id. It is the precondition of
 // emit.
 func (f *Func) Validate() error {
-	n := len(f.Blocks)
-	if n == 0 {
+	if len(f.Blocks) == 0 {
 		return fmt.Errorf("structured function has no blocks")
 	}
-	inRange := func(b, t int, what string) error {
-		if t < 0 || t >= n {
-			return fmt.Errorf("block %d: %s %d out of range 0..%d", b, what, t, n-1)
-		}
-		return nil
-	}
 	for b := range f.Blocks {
-		blk := &f.Blocks[b]
-		if blk.Kind == Synthetic && (blk.Arity != 0 || blk.Weight != 0) {
-			return fmt.Errorf("block %d: synthetic block with arity %d or weight %d", b, blk.Arity, blk.Weight)
+		if err := f.validateBlock(b); err != nil {
+			return err
 		}
-		if blk.Weight < 0 || blk.Weight > cfg.DefaultLimits.MaxWeight {
-			return fmt.Errorf("block %d: weight %d outside 0..%d (the most a graph's block may weigh)", b, blk.Weight, cfg.DefaultLimits.MaxWeight)
+	}
+	return nil
+}
+
+// inRange checks that block b's t (its what) names a block.
+func (f *Func) inRange(b, t int, what string) error {
+	if n := len(f.Blocks); t < 0 || t >= n {
+		return fmt.Errorf("block %d: %s %d out of range 0..%d", b, what, t, n-1)
+	}
+	return nil
+}
+
+// validateBlock checks block b: its kind, weight, arity and stores, then
+// its terminator and its declaration.
+func (f *Func) validateBlock(b int) error {
+	blk := &f.Blocks[b]
+	if blk.Kind == Synthetic && (blk.Arity != 0 || blk.Weight != 0) {
+		return fmt.Errorf("block %d: synthetic block with arity %d or weight %d", b, blk.Arity, blk.Weight)
+	}
+	if blk.Weight < 0 || blk.Weight > cfg.DefaultLimits.MaxWeight {
+		return fmt.Errorf("block %d: weight %d outside 0..%d (the most a graph's block may weigh)", b, blk.Weight, cfg.DefaultLimits.MaxWeight)
+	}
+	if blk.Kind != Synthetic && blk.Orig < 0 {
+		return fmt.Errorf("block %d: %s block without an original id", b, blk.Kind)
+	}
+	if blk.Arity == 1 || blk.Arity < 0 {
+		return fmt.Errorf("block %d: arity %d (0, or 2 and more)", b, blk.Arity)
+	}
+	for _, s := range blk.Stores {
+		if s.Var < 0 || s.Var >= len(f.Vars) {
+			return fmt.Errorf("block %d: store to variable %d of %d", b, s.Var, len(f.Vars))
 		}
-		if blk.Kind != Synthetic && blk.Orig < 0 {
-			return fmt.Errorf("block %d: %s block without an original id", b, blk.Kind)
+		if s.PerChoice != nil && len(s.PerChoice) != blk.Arity {
+			return fmt.Errorf("block %d: per-choice store with %d values for arity %d", b, len(s.PerChoice), blk.Arity)
 		}
-		if blk.Arity == 1 || blk.Arity < 0 {
-			return fmt.Errorf("block %d: arity %d (0, or 2 and more)", b, blk.Arity)
+	}
+	if err := f.validateTerm(b, blk); err != nil {
+		return err
+	}
+	return f.validateMerge(b, blk)
+}
+
+// validateTerm checks block b's terminator: its targets, their count for
+// its kind, a route's values, a switch's order, the variable it tests and
+// whether it reads a decision exactly when it should.
+func (f *Func) validateTerm(b int, blk *Block) error {
+	t := blk.Term
+	for _, to := range t.To {
+		if err := f.inRange(b, to, "branch target"); err != nil {
+			return err
 		}
-		for _, s := range blk.Stores {
-			if s.Var < 0 || s.Var >= len(f.Vars) {
-				return fmt.Errorf("block %d: store to variable %d of %d", b, s.Var, len(f.Vars))
-			}
-			if s.PerChoice != nil && len(s.PerChoice) != blk.Arity {
-				return fmt.Errorf("block %d: per-choice store with %d values for arity %d", b, len(s.PerChoice), blk.Arity)
-			}
+	}
+	if err := termShape(b, blk); err != nil {
+		return err
+	}
+	if t.Order != nil {
+		if err := checkOrder(b, blk); err != nil {
+			return err
 		}
-		t := blk.Term
-		for _, to := range t.To {
-			if err := inRange(b, to, "branch target"); err != nil {
-				return err
-			}
+	}
+	if (t.Kind == Test || t.Kind == Route) && (t.Var < 0 || t.Var >= len(f.Vars)) {
+		return fmt.Errorf("block %d: %s on variable %d of %d", b, t.Kind, t.Var, len(f.Vars))
+	}
+	if blk.Arity >= 2 && t.Kind != Choose && !storesChoice(blk) {
+		return fmt.Errorf("block %d: reads a decision but neither chooses nor stores by choice", b)
+	}
+	if blk.Arity == 0 && t.Kind == Choose {
+		return fmt.Errorf("block %d: chooses without reading a decision", b)
+	}
+	return nil
+}
+
+// termShape checks the count of block b's targets (and a test's or a
+// route's values) for its terminator's kind.
+func termShape(b int, blk *Block) error {
+	t := blk.Term
+	switch t.Kind {
+	case Return, Unreachable:
+		if len(t.To) != 0 {
+			return fmt.Errorf("block %d: %s with targets", b, t.Kind)
 		}
-		switch t.Kind {
-		case Return, Unreachable:
-			if len(t.To) != 0 {
-				return fmt.Errorf("block %d: %s with targets", b, t.Kind)
-			}
-		case Branch:
-			if len(t.To) != 1 {
-				return fmt.Errorf("block %d: branch with %d targets", b, len(t.To))
-			}
-		case Choose:
-			if blk.Arity < 2 || len(t.To) != blk.Arity {
-				return fmt.Errorf("block %d: choose with %d targets for arity %d", b, len(t.To), blk.Arity)
-			}
-		case Test:
-			if len(t.To) != 2 || len(t.Values) != 1 {
-				return fmt.Errorf("block %d: test needs 2 targets and 1 value", b)
-			}
-		case Route:
-			if len(t.To) != len(t.Values)+1 || len(t.To) < 1 {
-				return fmt.Errorf("block %d: route needs one target more than values", b)
-			}
-			seen := map[uint32]bool{}
-			for _, v := range t.Values {
-				if seen[v] {
-					return fmt.Errorf("block %d: route value %d listed twice", b, v)
-				}
-				seen[v] = true
-			}
-		default:
-			return fmt.Errorf("block %d: unknown terminator %d", b, t.Kind)
+	case Branch:
+		if len(t.To) != 1 {
+			return fmt.Errorf("block %d: branch with %d targets", b, len(t.To))
 		}
-		if t.Order != nil {
-			if err := checkOrder(b, blk); err != nil {
-				return err
-			}
+	case Choose:
+		if blk.Arity < 2 || len(t.To) != blk.Arity {
+			return fmt.Errorf("block %d: choose with %d targets for arity %d", b, len(t.To), blk.Arity)
 		}
-		if (t.Kind == Test || t.Kind == Route) && (t.Var < 0 || t.Var >= len(f.Vars)) {
-			return fmt.Errorf("block %d: %s on variable %d of %d", b, t.Kind, t.Var, len(f.Vars))
+	case Test:
+		if len(t.To) != 2 || len(t.Values) != 1 {
+			return fmt.Errorf("block %d: test needs 2 targets and 1 value", b)
 		}
-		if blk.Arity >= 2 && t.Kind != Choose && !storesChoice(blk) {
-			return fmt.Errorf("block %d: reads a decision but neither chooses nor stores by choice", b)
+	case Route:
+		if len(t.To) != len(t.Values)+1 || len(t.To) < 1 {
+			return fmt.Errorf("block %d: route needs one target more than values", b)
 		}
-		if blk.Arity == 0 && t.Kind == Choose {
-			return fmt.Errorf("block %d: chooses without reading a decision", b)
+		seen := map[uint32]bool{}
+		for _, v := range t.Values {
+			if seen[v] {
+				return fmt.Errorf("block %d: route value %d listed twice", b, v)
+			}
+			seen[v] = true
 		}
-		m := blk.Merge
-		switch m.Kind {
-		case NoMerge:
-		case SelectionMerge:
-			if err := inRange(b, m.Merge, "merge"); err != nil {
-				return err
-			}
-			if t.Kind != Choose && t.Kind != Test && t.Kind != Route {
-				return fmt.Errorf("block %d: selection merge before a %s", b, t.Kind)
-			}
-		case LoopMerge:
-			if err := inRange(b, m.Merge, "merge"); err != nil {
-				return err
-			}
-			if err := inRange(b, m.Continue, "continue target"); err != nil {
-				return err
-			}
-			if t.Kind != Branch && t.Kind != Test && !(t.Kind == Choose && blk.Arity == 2) {
-				return fmt.Errorf("block %d: loop merge before a %s", b, t.Kind)
-			}
-		default:
-			return fmt.Errorf("block %d: unknown merge kind %d", b, m.Kind)
+	default:
+		return fmt.Errorf("block %d: unknown terminator %d", b, t.Kind)
+	}
+	return nil
+}
+
+// validateMerge checks block b's declaration: the blocks it names and the
+// terminator it may precede (R13).
+func (f *Func) validateMerge(b int, blk *Block) error {
+	m, t := blk.Merge, blk.Term
+	switch m.Kind {
+	case NoMerge:
+	case SelectionMerge:
+		if err := f.inRange(b, m.Merge, "merge"); err != nil {
+			return err
 		}
+		if t.Kind != Choose && t.Kind != Test && t.Kind != Route {
+			return fmt.Errorf("block %d: selection merge before a %s", b, t.Kind)
+		}
+	case LoopMerge:
+		if err := f.inRange(b, m.Merge, "merge"); err != nil {
+			return err
+		}
+		if err := f.inRange(b, m.Continue, "continue target"); err != nil {
+			return err
+		}
+		if t.Kind != Branch && t.Kind != Test && !(t.Kind == Choose && blk.Arity == 2) {
+			return fmt.Errorf("block %d: loop merge before a %s", b, t.Kind)
+		}
+	default:
+		return fmt.Errorf("block %d: unknown merge kind %d", b, m.Kind)
 	}
 	return nil
 }
