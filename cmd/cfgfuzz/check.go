@@ -75,35 +75,9 @@ type checkFlags struct {
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var cf checkFlags
-	fs.StringVar(&cf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
-	fs.StringVar(&cf.checks, "checks", "", "comma-separated checks to run (default: all of "+strings.Join(oracle.DefaultChecks, ",")+"); +NAME adds to the defaults, -NAME removes")
-	fs.StringVar(&cf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
-	fs.StringVar(&cf.env, "target-env", "vulkan1.1", "spirv-val target environment")
-	fs.StringVar(&cf.rulesCompat, "rules-compat", "", "rules check: follow a validator's readings where they differ from the specification ("+oracle.CompatSPIRVTools2023+")")
-	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
-	fs.BoolVar(&cf.listChecks, "list-checks", false, "list the checks and exit")
-	fs.IntVar(&cf.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); 0 none")
-	fs.BoolVar(&cf.listFaults, "list-faults", false, listFaultsUsage)
-	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
-	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
-	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
-	fs.BoolVar(&cf.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
-	fs.StringVar(&cf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
-	defineMaxAnswer(fs, &cf.maxAnswer)
 	var lim checkLimits
-	lim.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: cfgfuzz check [flags] [FILE...|-]")
-		fmt.Fprintln(fs.Output(), "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
-		fmt.Fprintln(fs.Output(), "on the structurizer under test (--structurizer: this tree's, or any program speaking")
-		fmt.Fprintln(fs.Output(), "fuzz/PROTOCOL.md, e.g. --structurizer 'cmd:./my-adapter') and check each module.")
-		fmt.Fprintln(fs.Output(), "Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout).\n\nflags:")
-		fs.PrintDefaults()
-	}
+	fs := checkFlagSet(&cf, &lim, stderr)
 	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}
@@ -112,15 +86,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if cf.listChecks {
-		docs := oracle.CheckNames()
-		names := make([]string, 0, len(docs))
-		for name := range docs {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
-			fmt.Fprintf(stdout, "%-10s %s\n", name, docs[name])
-		}
+		printChecks(stdout)
 		return exitOK
 	}
 	items, err := readGraphs(fs.Args(), stdin)
@@ -149,34 +115,103 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer side.Close()
-	seam := fuzz.SideStructurizer(side, popt, lim.timeout)
-	asked := askedStrategy(cf.strategy, spec)
+	run := checkRun{seam: fuzz.SideStructurizer(side, popt, lim.timeout), spec: spec, asked: askedStrategy(cf.strategy, spec),
+		orc: orc, limit: lim.checks, json: cf.json, stdout: stdout, stderr: stderr}
 	if !cf.json {
-		shown := asked
-		if shown == "" {
-			shown = "its own (none asked)"
-		}
-		fmt.Fprintf(stderr, "cfgfuzz check: %s, structurizer %s, strategy %s, checks %s\n", fuzz.Plural(len(items), "graph"), spec, shown, strings.Join(orc.Checks(), ","))
-		for _, f := range fs.Args() {
-			if m := recordedMismatch(f, cf.registers, cf.strategy); m != "" {
-				fmt.Fprintln(stderr, "cfgfuzz check: note:", m)
-			}
+		run.announce(len(items), fs.Args(), cf)
+	}
+	return run.all(items)
+}
+
+// checkFlagSet is check's flag set over cf and lim, with its usage.
+func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
+	fs.StringVar(&cf.checks, "checks", "", "comma-separated checks to run (default: all of "+strings.Join(oracle.DefaultChecks, ",")+"); +NAME adds to the defaults, -NAME removes")
+	fs.StringVar(&cf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
+	fs.StringVar(&cf.env, "target-env", "vulkan1.1", "spirv-val target environment")
+	fs.StringVar(&cf.rulesCompat, "rules-compat", "", "rules check: follow a validator's readings where they differ from the specification ("+oracle.CompatSPIRVTools2023+")")
+	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
+	fs.BoolVar(&cf.listChecks, "list-checks", false, "list the checks and exit")
+	fs.IntVar(&cf.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); 0 none")
+	fs.BoolVar(&cf.listFaults, "list-faults", false, listFaultsUsage)
+	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
+	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
+	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
+	fs.BoolVar(&cf.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
+	fs.StringVar(&cf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
+	defineMaxAnswer(fs, &cf.maxAnswer)
+	lim.register(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz check [flags] [FILE...|-]")
+		fmt.Fprintln(fs.Output(), "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
+		fmt.Fprintln(fs.Output(), "on the structurizer under test (--structurizer: this tree's, or any program speaking")
+		fmt.Fprintln(fs.Output(), "fuzz/PROTOCOL.md, e.g. --structurizer 'cmd:./my-adapter') and check each module.")
+		fmt.Fprintln(fs.Output(), "Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout).\n\nflags:")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// printChecks lists the checks with their documentation, by name.
+func printChecks(stdout io.Writer) {
+	docs := oracle.CheckNames()
+	names := make([]string, 0, len(docs))
+	for name := range docs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(stdout, "%-10s %s\n", name, docs[name])
+	}
+}
+
+// checkRun judges check's graphs one after another and prints a line (or
+// a JSON object) for each.
+type checkRun struct {
+	seam   corpus.StructurizeFunc
+	spec   fuzz.Spec
+	asked  string
+	orc    *oracle.Oracle
+	limit  time.Duration
+	json   bool
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// announce says on stderr what is checked, and notes each file whose
+// recorded settings differ from the flags.
+func (r *checkRun) announce(graphs int, files []string, cf checkFlags) {
+	shown := r.asked
+	if shown == "" {
+		shown = "its own (none asked)"
+	}
+	fmt.Fprintf(r.stderr, "cfgfuzz check: %s, structurizer %s, strategy %s, checks %s\n", fuzz.Plural(graphs, "graph"), r.spec, shown, strings.Join(r.orc.Checks(), ","))
+	for _, f := range files {
+		if m := recordedMismatch(f, cf.registers, cf.strategy); m != "" {
+			fmt.Fprintln(r.stderr, "cfgfuzz check: note:", m)
 		}
 	}
+}
+
+// all checks every item and returns check's exit status.
+func (r *checkRun) all(items []sourced) int {
 	code, failed := exitOK, 0
-	enc := json.NewEncoder(stdout)
+	enc := json.NewEncoder(r.stdout)
 	for i, it := range items {
-		rec := checkOne(it, seam, asked, orc, lim.checks)
-		rec.Structurizer, rec.Schema = spec.String(), checkSchema
+		rec := checkOne(it, r.seam, r.asked, r.orc, r.limit)
+		rec.Structurizer, rec.Schema = r.spec.String(), checkSchema
 		if rec.Outcome == outcomeError && rec.Checks == nil && strings.HasPrefix(rec.Reason, "checks: no verdict") {
 			// The abandoned judgement still holds the side and the
 			// oracle: nothing after it can be checked with them.
-			if !cf.json {
-				fmt.Fprintln(stdout, checkLine(rec))
+			if !r.json {
+				fmt.Fprintln(r.stdout, checkLine(rec))
 			} else if err := enc.Encode(rec); err != nil {
-				fmt.Fprintln(stderr, "cfgfuzz check:", err)
+				fmt.Fprintln(r.stderr, "cfgfuzz check:", err)
 			}
-			fmt.Fprintf(stderr, "cfgfuzz check: stopped: graph %d of %d has no verdict (its checks ran past --check-timeout), and the %d after it were not checked (incomplete)\n", i+1, len(items), len(items)-i-1)
+			fmt.Fprintf(r.stderr, "cfgfuzz check: stopped: graph %d of %d has no verdict (its checks ran past --check-timeout), and the %d after it were not checked (incomplete)\n", i+1, len(items), len(items)-i-1)
 			return exitUsage
 		}
 		if rec.Outcome == outcomeError {
@@ -187,17 +222,17 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if rec.Outcome != outcomeOK {
 			failed++
 		}
-		if cf.json {
+		if r.json {
 			if err := enc.Encode(rec); err != nil {
-				fmt.Fprintln(stderr, "cfgfuzz check:", err)
+				fmt.Fprintln(r.stderr, "cfgfuzz check:", err)
 				return exitUsage
 			}
 			continue
 		}
-		fmt.Fprintln(stdout, checkLine(rec))
+		fmt.Fprintln(r.stdout, checkLine(rec))
 	}
-	if !cf.json {
-		fmt.Fprintf(stderr, "cfgfuzz check: %d of %d graphs passed\n", len(items)-failed, len(items))
+	if !r.json {
+		fmt.Fprintf(r.stderr, "cfgfuzz check: %d of %d graphs passed\n", len(items)-failed, len(items))
 	}
 	return code
 }
