@@ -72,110 +72,142 @@ func LoopForest(g *Graph) *Forest { return LoopForestOf(g, DFSOrder(g), g.Preds(
 // predecessor lists (Preds) given; it only reads them.
 func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 	n := len(g.Succs)
-	if acyclic(g, o) {
-		f := &Forest{LoopOf: make([]int, n)}
-		for b := range f.LoopOf {
-			f.LoopOf[b] = NoBlock
-		}
-		return f
-	}
 	f := &Forest{LoopOf: make([]int, n)}
 	for b := range f.LoopOf {
 		f.LoopOf[b] = NoBlock
 	}
-	// Every per-block field the search reads, side by side: on large
-	// graphs one cache line then serves a block's visit.
-	nodes := make([]forestNode, n)
+	if acyclic(g, o) {
+		return f
+	}
+	fb := newForestBuild(g, o, preds, f)
+	for next := 0; next < len(fb.work); next++ {
+		fb.search(fb.work[next])
+	}
+	return f
+}
+
+// forestRegion is a region the forest search looks for loops in: the
+// whole graph, then each loop's blocks less its entries. Its blocks are
+// only read.
+type forestRegion struct {
+	blocks []int
+	parent int // the loop it is the body of, NoBlock for the graph
+	id     int
+}
+
+// forestBuild is LoopForestOf's state: the forest so far, the queue of
+// regions to search, and every per-block field the search reads side by
+// side (nodes: on large graphs one cache line then serves a block's
+// visit).
+type forestBuild struct {
+	g      *Graph
+	o      Order
+	preds  [][]int
+	f      *Forest
+	nodes  []forestNode
+	sc     *sccFinder
+	work   []forestRegion
+	nextID int
+}
+
+func newForestBuild(g *Graph, o Order, preds [][]int, f *Forest) *forestBuild {
+	nodes := make([]forestNode, len(g.Succs))
 	for b := range nodes {
 		nodes[b] = forestNode{index: -1, stamp: -1}
 	}
-	sc := &sccFinder{nodes: nodes}
+	fb := &forestBuild{g: g, o: o, preds: preds, f: f, nodes: nodes, sc: &sccFinder{nodes: nodes}, nextID: 1}
+	fb.work = append(make([]forestRegion, 0, 8), forestRegion{blocks: o.RPO, parent: NoBlock, id: 0})
+	return fb
+}
 
-	type region struct {
-		blocks []int
-		parent int
-		id     int
+// search finds region r's loops (its cyclic strongly connected
+// components), adds each to the forest and queues its body.
+func (fb *forestBuild) search(r forestRegion) {
+	for _, b := range r.blocks {
+		fb.nodes[b].stamp = int32(r.id)
 	}
-	work := make([]region, 1, 8) // a queue: regions' blocks are only read
-	work[0] = region{blocks: o.RPO, parent: NoBlock, id: 0}
-	nextID := 1
-	for next := 0; next < len(work); next++ {
-		r := work[next]
-		for _, b := range r.blocks {
-			nodes[b].stamp = int32(r.id)
-		}
-		follow := sccRegion{nodes: nodes, id: int32(r.id)}
-		comps := sc.components(r.blocks, g.Succs, follow)
-		// The region's loops, each stamped with the id of the region it
-		// becomes, its blocks listed in the region's order (reverse
-		// post-order) by one pass over the region: no sort per loop, whose
-		// cost would grow with the nesting depth.
-		first := nextID
-		var loops [][]int // per loop: its blocks, sub and entries in one allocation
-		for _, c := range comps {
-			if len(c) == 1 && !selfLoop(g, c[0], follow) {
-				continue
-			}
-			for _, b := range c {
-				nodes[b].stamp = int32(nextID)
-			}
-			loops = append(loops, make([]int, 0, 3*len(c)))
-			nextID++
-		}
-		for _, b := range r.blocks {
-			if j := int(nodes[b].stamp) - first; j >= 0 {
-				loops[j] = append(loops[j], b)
-			}
-		}
-		for j, lists := range loops {
-			id := first + j
-			li := len(f.Loops)
-			k := len(lists)
-			sub, blocks, entries := lists[:k:k], lists[k:2*k:2*k], lists[2*k:2*k:3*k]
-			for _, b := range sub {
-				isEntry := b == 0
-				for _, p := range preds[b] {
-					if o.RPONum[p] != NoBlock && nodes[p].stamp != int32(id) {
-						isEntry = true
-						break
-					}
-				}
-				if isEntry {
-					entries = append(entries, b) // in reverse post-order, as sub
-				}
-			}
-			copy(blocks, sub)
-			if !slices.IsSorted(blocks) {
-				slices.Sort(blocks)
-			}
-			depth := 1
-			if r.parent != NoBlock {
-				depth = f.Loops[r.parent].Depth + 1
-				f.Loops[r.parent].Children = append(f.Loops[r.parent].Children, li)
-			}
-			if f.Loops == nil {
-				f.Loops = make([]Loop, 0, 4) // room for the usual few
-			}
-			f.Loops = append(f.Loops, Loop{
-				Header: entries[0], Entries: entries, Blocks: blocks,
-				Parent: r.parent, Depth: depth, Irreducible: len(entries) > 1,
-			})
-			for _, b := range sub {
-				f.LoopOf[b] = li
-			}
-			for _, e := range entries {
-				nodes[e].entry = true
-			}
-			work = append(work, region{blocks: sub, parent: li, id: id})
-		}
-		// Restore stamps of blocks not in any loop of this region.
-		for _, b := range r.blocks {
-			if nodes[b].stamp == int32(r.id) {
-				nodes[b].stamp = -1
-			}
+	first := fb.nextID
+	for j, lists := range fb.regionLoops(r) {
+		fb.addLoop(r, first+j, lists)
+	}
+	// Restore stamps of blocks not in any loop of this region.
+	for _, b := range r.blocks {
+		if fb.nodes[b].stamp == int32(r.id) {
+			fb.nodes[b].stamp = -1
 		}
 	}
-	return f
+}
+
+// regionLoops lists region r's loops, each stamped with the id of the
+// region it becomes (from nextID on), its blocks in the region's order
+// (reverse post-order) by one pass over the region: no sort per loop,
+// whose cost would grow with the nesting depth. Each list has room for
+// the loop's blocks twice more (addLoop's sorted copy and its entries).
+func (fb *forestBuild) regionLoops(r forestRegion) [][]int {
+	follow := sccRegion{nodes: fb.nodes, id: int32(r.id)}
+	first := fb.nextID
+	var loops [][]int
+	for _, c := range fb.sc.components(r.blocks, fb.g.Succs, follow) {
+		if len(c) == 1 && !selfLoop(fb.g, c[0], follow) {
+			continue
+		}
+		for _, b := range c {
+			fb.nodes[b].stamp = int32(fb.nextID)
+		}
+		loops = append(loops, make([]int, 0, 3*len(c)))
+		fb.nextID++
+	}
+	for _, b := range r.blocks {
+		if j := int(fb.nodes[b].stamp) - first; j >= 0 {
+			loops[j] = append(loops[j], b)
+		}
+	}
+	return loops
+}
+
+// addLoop adds the loop of region r stamped id, whose blocks in reverse
+// post-order are lists (with room for two more lists as long), to the
+// forest, and queues its body as a region of its own.
+func (fb *forestBuild) addLoop(r forestRegion, id int, lists []int) {
+	f, nodes := fb.f, fb.nodes
+	li := len(f.Loops)
+	k := len(lists)
+	sub, blocks, entries := lists[:k:k], lists[k:2*k:2*k], lists[2*k:2*k:3*k]
+	for _, b := range sub {
+		isEntry := b == 0
+		for _, p := range fb.preds[b] {
+			if fb.o.RPONum[p] != NoBlock && nodes[p].stamp != int32(id) {
+				isEntry = true
+				break
+			}
+		}
+		if isEntry {
+			entries = append(entries, b) // in reverse post-order, as sub
+		}
+	}
+	copy(blocks, sub)
+	if !slices.IsSorted(blocks) {
+		slices.Sort(blocks)
+	}
+	depth := 1
+	if r.parent != NoBlock {
+		depth = f.Loops[r.parent].Depth + 1
+		f.Loops[r.parent].Children = append(f.Loops[r.parent].Children, li)
+	}
+	if f.Loops == nil {
+		f.Loops = make([]Loop, 0, 4) // room for the usual few
+	}
+	f.Loops = append(f.Loops, Loop{
+		Header: entries[0], Entries: entries, Blocks: blocks,
+		Parent: r.parent, Depth: depth, Irreducible: len(entries) > 1,
+	})
+	for _, b := range sub {
+		f.LoopOf[b] = li
+	}
+	for _, e := range entries {
+		nodes[e].entry = true
+	}
+	fb.work = append(fb.work, forestRegion{blocks: sub, parent: li, id: id})
 }
 
 // sccRegion is the subgraph LoopForest searches for loops: the blocks stamped
