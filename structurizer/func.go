@@ -255,7 +255,7 @@ func (f *Func) validateBlock(b int) error {
 // its kind, a route's values, a switch's order, the variable it tests and
 // whether it reads a decision exactly when it should.
 func (f *Func) validateTerm(b int, blk *Block) error {
-	t := blk.Term
+	t := &blk.Term
 	for _, to := range t.To {
 		if err := f.inRange(b, to, "branch target"); err != nil {
 			return err
@@ -284,7 +284,7 @@ func (f *Func) validateTerm(b int, blk *Block) error {
 // termShape checks the count of block b's targets (and a test's or a
 // route's values) for its terminator's kind.
 func termShape(b int, blk *Block) error {
-	t := blk.Term
+	t := &blk.Term
 	switch t.Kind {
 	case Return, Unreachable:
 		if len(t.To) != 0 {
@@ -306,12 +306,8 @@ func termShape(b int, blk *Block) error {
 		if len(t.To) != len(t.Values)+1 || len(t.To) < 1 {
 			return fmt.Errorf("block %d: route needs one target more than values", b)
 		}
-		seen := map[uint32]bool{}
-		for _, v := range t.Values {
-			if seen[v] {
-				return fmt.Errorf("block %d: route value %d listed twice", b, v)
-			}
-			seen[v] = true
+		if v, ok := repeatedValue(t.Values); ok {
+			return fmt.Errorf("block %d: route value %d listed twice", b, v)
 		}
 	default:
 		return fmt.Errorf("block %d: unknown terminator %d", b, t.Kind)
@@ -319,10 +315,32 @@ func termShape(b int, blk *Block) error {
 	return nil
 }
 
+// repeatedValue finds a value listed twice in vals: by scanning the ones
+// before it in a short list (a route's usual few), through a set in a
+// long one.
+func repeatedValue(vals []uint32) (uint32, bool) {
+	if len(vals) <= 16 {
+		for i, v := range vals {
+			if slices.Contains(vals[:i], v) {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	seen := make(map[uint32]bool, len(vals))
+	for _, v := range vals {
+		if seen[v] {
+			return v, true
+		}
+		seen[v] = true
+	}
+	return 0, false
+}
+
 // validateMerge checks block b's declaration: the blocks it names and the
 // terminator it may precede (R13).
 func (f *Func) validateMerge(b int, blk *Block) error {
-	m, t := blk.Merge, blk.Term
+	m, t := &blk.Merge, &blk.Term
 	switch m.Kind {
 	case NoMerge:
 	case SelectionMerge:

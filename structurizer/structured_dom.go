@@ -13,90 +13,120 @@ import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 // cfg.DomTree-compatible parent array: idom[b] is b's immediate dominator,
 // cfg.NoBlock for the entry and for blocks the entry does not reach.
 func dominatorTree(g *cfg.Graph) []int {
+	sn := domPreorder(g)
+	sn.semidominators(reachedPreds(g, sn.num))
+	idomIdx := sn.nca()
+	idom := make([]int, g.Len())
+	for b := range idom {
+		idom[b] = cfg.NoBlock
+	}
+	for i := 1; i < len(sn.order); i++ {
+		idom[sn.order[i]] = sn.order[idomIdx[i]]
+	}
+	return idom
+}
+
+// semiNCA is the state of dominatorTree: the depth-first preorder, then,
+// on preorder indices 0..m-1, the semidominators and the link-eval forest.
+type semiNCA struct {
+	num    []int // by block: preorder number + 1; 0: unreached
+	parent []int // by block: its depth-first parent, -1 for the entry
+	order  []int // blocks by preorder number
+	semi   []int
+	anc    []int // forest ancestor for eval, -1 for none
+	label  []int
+	path   []int
+}
+
+// domPreorder numbers g's blocks reached from block 0 depth first.
+func domPreorder(g *cfg.Graph) *semiNCA {
 	n := g.Len()
 	perBlock := make([]int, 3*n) // num, parent and order in one allocation
-	num := perBlock[:n:n]        // preorder number + 1; 0: unreached
-	parent := perBlock[n : 2*n : 2*n]
-	order := perBlock[2*n : 2*n : 3*n] // blocks by preorder number
+	sn := &semiNCA{num: perBlock[:n:n], parent: perBlock[n : 2*n : 2*n], order: perBlock[2*n : 2*n : 3*n]}
 	type fr struct{ b, i int }
 	stack := make([]fr, 1, n)
 	stack[0] = fr{0, 0}
-	num[0] = 1
-	order = append(order, 0)
-	parent[0] = -1
+	sn.num[0] = 1
+	sn.order = append(sn.order, 0)
+	sn.parent[0] = -1
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		s := g.Succs[top.b]
 		if top.i < len(s) {
 			t := s[top.i]
 			top.i++
-			if num[t] == 0 {
-				order = append(order, t)
-				num[t] = len(order)
-				parent[t] = top.b
+			if sn.num[t] == 0 {
+				sn.order = append(sn.order, t)
+				sn.num[t] = len(sn.order)
+				sn.parent[t] = top.b
 				stack = append(stack, fr{t, 0})
 			}
 			continue
 		}
 		stack = stack[:len(stack)-1]
 	}
-	preds := reachedPreds(g, num)
-	m := len(order)
-	// Work on preorder indices 0..m-1.
-	perIndex := make([]int, 4*m) // semi, anc, label and idomIdx in one allocation
-	semi := perIndex[:m:m]
-	anc := perIndex[m : 2*m : 2*m] // forest ancestor for eval, -1 for none
-	label := perIndex[2*m : 3*m : 3*m]
+	return sn
+}
+
+// semidominators computes each reached block's semidominator, by
+// preorder index, in reverse preorder (Lengauer and Tarjan's step 2).
+func (sn *semiNCA) semidominators(preds [][]int) {
+	m := len(sn.order)
+	perIndex := make([]int, 3*m) // semi, anc and label in one allocation
+	sn.semi, sn.anc, sn.label = perIndex[:m:m], perIndex[m:2*m:2*m], perIndex[2*m:]
 	for i := range m {
-		semi[i], anc[i], label[i] = i, -1, i
+		sn.semi[i], sn.anc[i], sn.label[i] = i, -1, i
 	}
-	var path []int
-	eval := func(v int) int {
-		if anc[v] < 0 {
-			return v
-		}
-		// Compress the path v -> ... -> root of its tree.
-		path = path[:0]
-		for x := v; anc[anc[x]] >= 0; x = anc[x] {
-			path = append(path, x)
-		}
-		for i := len(path) - 1; i >= 0; i-- {
-			x := path[i]
-			a := anc[x]
-			if semi[label[a]] < semi[label[x]] {
-				label[x] = label[a]
-			}
-			anc[x] = anc[a]
-		}
-		return label[v]
-	}
+	semi, num := sn.semi, sn.num
 	for i := m - 1; i >= 1; i-- {
-		w := order[i]
+		w := sn.order[i]
 		for _, v := range preds[w] {
-			u := eval(num[v] - 1)
-			if semi[u] < semi[i] {
+			if u := sn.eval(num[v] - 1); semi[u] < semi[i] {
 				semi[i] = semi[u]
 			}
 		}
-		anc[i] = num[parent[w]] - 1 // link w to its DFS parent
+		sn.anc[i] = num[sn.parent[w]] - 1 // link w to its DFS parent
 	}
-	idomIdx := perIndex[3*m:]
+}
+
+// eval is the vertex of least semidominator on the forest path from v up
+// to its tree's root, compressing the path on the way.
+func (sn *semiNCA) eval(v int) int {
+	anc := sn.anc
+	if anc[v] < 0 {
+		return v
+	}
+	label, semi := sn.label, sn.semi
+	sn.path = sn.path[:0]
+	for x := v; anc[anc[x]] >= 0; x = anc[x] {
+		sn.path = append(sn.path, x)
+	}
+	for i := len(sn.path) - 1; i >= 0; i-- {
+		x := sn.path[i]
+		a := anc[x]
+		if semi[label[a]] < semi[label[x]] {
+			label[x] = label[a]
+		}
+		anc[x] = anc[a]
+	}
+	return label[v]
+}
+
+// nca gives each preorder index its immediate dominator's index: the
+// nearest ancestor of its depth-first parent, on the dominator tree built
+// so far, at or above its semidominator (the semi-NCA step).
+func (sn *semiNCA) nca() []int {
+	m := len(sn.order)
+	idomIdx := make([]int, m)
 	idomIdx[0] = -1
 	for i := 1; i < m; i++ {
-		d := num[parent[order[i]]] - 1
-		for d > semi[i] {
+		d := sn.num[sn.parent[sn.order[i]]] - 1
+		for d > sn.semi[i] {
 			d = idomIdx[d]
 		}
 		idomIdx[i] = d
 	}
-	idom := make([]int, n)
-	for b := range idom {
-		idom[b] = cfg.NoBlock
-	}
-	for i := 1; i < m; i++ {
-		idom[order[i]] = order[idomIdx[i]]
-	}
-	return idom
+	return idomIdx
 }
 
 // reachedPreds lists each block's predecessors among the reached blocks

@@ -1,0 +1,45 @@
+package structurizer
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestValidateRouteValues: a route that lists a value twice is malformed,
+// in a short list and a long one alike; repeatedValue agrees with a set
+// on random lists.
+func TestValidateRouteValues(t *testing.T) {
+	for _, k := range []int{2, 16, 17, 200} {
+		vals := make([]uint32, k)
+		for i := range vals {
+			vals[i] = uint32(10 * (i + 1))
+		}
+		f := &Func{Vars: []Var{{Name: "route"}}, Blocks: []Block{
+			{Kind: Synthetic, Orig: -1, Term: Term{Kind: Route, Var: 0, Values: vals, To: make([]int, k+1)}},
+		}}
+		if err := f.Validate(); err != nil {
+			t.Errorf("%d distinct values: %v", k, err)
+		}
+		vals[k-1] = vals[0]
+		err := f.Validate()
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("route value %d listed twice", vals[0])) {
+			t.Errorf("%d values, the last repeating the first: %v", k, err)
+		}
+	}
+	r := loggedRand(t, 3)
+	for range 2000 {
+		vals := make([]uint32, r.IntN(40))
+		for i := range vals {
+			vals[i] = uint32(r.IntN(60))
+		}
+		seen, want := map[uint32]bool{}, false
+		for _, v := range vals {
+			want = want || seen[v]
+			seen[v] = true
+		}
+		if _, got := repeatedValue(vals); got != want {
+			t.Fatalf("repeatedValue(%v) = %v, a set says %v", vals, got, want)
+		}
+	}
+}
