@@ -3,7 +3,10 @@
 // of blocks and the decisions consumed, then demands the module do exactly
 // the same. Walks are chosen greedily to cover every edge of the reachable
 // graph (a shortest path to an uncovered edge, the edge, then uncovered
-// edges first), plus seeded random walks with out-of-range decisions. A
+// edges first), then to give every deciding block its boundary decisions
+// (BoundaryDecisions: the words a lowering that tests the decision's low
+// bits, its sign or a switch's bound wrongly takes the wrong way), plus
+// seeded random walks with out-of-range decisions. A
 // random walk whose decisions equal an earlier walk's is dropped: the module
 // gets the same input, so it would only repeat a run. One Walks call keeps
 // its walks' traces and decisions in one arena (walkArena) and the decisions
@@ -53,8 +56,8 @@ type WalkOptions struct {
 	Registers int
 }
 
-// Walks returns covering walks followed by the random ones that repeat no
-// earlier walk's decisions.
+// Walks returns covering walks, then boundary walks, followed by the
+// random ones that repeat no earlier walk's decisions.
 func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 	n := g.Len()
 	if opt.MaxSteps <= 0 {
@@ -68,6 +71,7 @@ func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 	}
 	a := walkArena{dec: make([]uint32, 0, 64)}
 	walks := a.coveringWalks(g, opt.MaxSteps, opt.MaxWalks)
+	walks = a.boundaryWalks(g, walks, opt.MaxSteps, opt.MaxWalks)
 	seen := decisionSet{first: make(map[uint64][]uint32, len(walks)+max(0, opt.Random))}
 	for _, w := range walks {
 		seen.add(w.Decisions)
@@ -393,4 +397,100 @@ func distToExit(g *cfg.Graph) []int {
 		}
 	}
 	return d
+}
+
+// BoundaryDecisions are the decisions, besides the ones DecisionFor gives,
+// that every reachable block of out-degree outDegree is driven with by
+// Walks' boundary walks: for a conditional 1<<31 (taken, as any non-zero
+// word: a test of fewer than 32 low bits, or a signed test > 0, falls
+// through instead), for a switch outDegree (the default: a bound check
+// off by one takes a case) and 1<<31 | 1 (the default: a switch on fewer
+// than 32 low bits takes case 1, a signed bound check reads a negative
+// index). Nil for a block that decides nothing.
+func BoundaryDecisions(outDegree int) []uint32 {
+	switch {
+	case outDegree == 2:
+		return []uint32{1 << 31}
+	case outDegree >= 3:
+		return []uint32{uint32(outDegree), 1<<31 | 1}
+	}
+	return nil
+}
+
+// boundaryWalks appends to walks, up to maxWalks more, walks that drive
+// every reachable deciding block with each of its BoundaryDecisions that
+// no walk gave it yet: a shortest path to the first such block, the
+// decision, then the next such decision wherever one is left, else the
+// edge closest to an exit.
+func (a *walkArena) boundaryWalks(g *cfg.Graph, walks []Walk, maxSteps, maxWalks int) []Walk {
+	n := g.Len()
+	reach := g.Reachable()
+	left := 0
+	done := make([][]bool, n)
+	for b, s := range g.Succs {
+		if k := len(BoundaryDecisions(len(s))); k > 0 && reach[b] {
+			done[b] = make([]bool, k)
+			left += k
+		}
+	}
+	if left == 0 {
+		return walks
+	}
+	for _, w := range walks {
+		markBoundary(g, w, done, &left)
+	}
+	toExit := distToExit(g)
+	for added := 0; left > 0 && added < maxWalks; added++ {
+		src, idx := firstUncovered(g, done, reach)
+		if src < 0 {
+			break
+		}
+		d0 := len(a.dec)
+		var ok bool
+		if a.dec, ok = a.path.appendPathTo(a.dec, g, src); !ok {
+			break
+		}
+		d := BoundaryDecisions(len(g.Succs[src]))[idx]
+		a.dec = append(a.dec, d)
+		done[src][idx] = true // given now, or never if the walk is cut before
+		left--
+		b := g.Next(src, d)
+		for steps := len(a.dec) - d0; steps < maxSteps && b >= 0 && len(g.Succs[b]) > 0; steps++ {
+			var d uint32
+			if i := slices.Index(done[b], false); i >= 0 {
+				d = BoundaryDecisions(len(g.Succs[b]))[i]
+				done[b][i] = true
+				left--
+			} else if g.Decides(b) {
+				d = cfg.DecisionFor(len(g.Succs[b]), pickEdge(g, b, nil, toExit))
+			}
+			if g.Decides(b) {
+				a.dec = append(a.dec, d)
+			}
+			b = g.Next(b, d)
+		}
+		w := a.run(g, a.dec[d0:len(a.dec):len(a.dec)], maxSteps)
+		markBoundary(g, w, done, &left)
+		walks = append(walks, w)
+	}
+	return walks
+}
+
+// markBoundary marks the boundary decisions a walk gave its blocks.
+func markBoundary(g *cfg.Graph, w Walk, done [][]bool, left *int) {
+	k := 0
+	for _, b := range w.Trace {
+		if !g.Decides(b) {
+			continue
+		}
+		var d uint32
+		if k < len(w.Decisions) {
+			d = w.Decisions[k]
+		}
+		k++
+		if i := slices.Index(BoundaryDecisions(len(g.Succs[b])), d); i >= 0 && !done[b][i] {
+			done[b][i] = true
+			*left--
+		}
+	}
 }

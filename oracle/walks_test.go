@@ -8,8 +8,12 @@ package oracle
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -66,6 +70,7 @@ func walksReference(g *cfg.Graph, opt WalkOptions) []Walk {
 		opt.MaxWalks = 4*n + 16
 	}
 	walks := coveringWalksReference(g, opt.MaxSteps, opt.MaxWalks)
+	walks = boundaryWalksReference(g, walks, opt.MaxSteps, opt.MaxWalks)
 	seen := make(map[string]bool, len(walks)+max(0, opt.Random))
 	for _, w := range walks {
 		seen[decisionKey(w.Decisions)] = true
@@ -137,6 +142,85 @@ func coveringWalksReference(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
 			covered[src][idx] = true
 			left--
 		}
+		walks = append(walks, w)
+	}
+	return walks
+}
+
+// boundaryWalksReference appends walks until every reachable deciding
+// block got each of its BoundaryDecisions from some walk (or maxWalks more
+// walks are made).
+func boundaryWalksReference(g *cfg.Graph, walks []Walk, maxSteps, maxWalks int) []Walk {
+	reach := g.Reachable()
+	given := map[[2]int]bool{} // block, index into its BoundaryDecisions
+	mark := func(w Walk) {
+		k := 0
+		for _, b := range w.Trace {
+			if !g.Decides(b) {
+				continue
+			}
+			var d uint32
+			if k < len(w.Decisions) {
+				d = w.Decisions[k]
+			}
+			k++
+			for i, bd := range BoundaryDecisions(len(g.Succs[b])) {
+				if bd == d {
+					given[[2]int{b, i}] = true
+				}
+			}
+		}
+	}
+	for _, w := range walks {
+		mark(w)
+	}
+	next := func() (int, int) {
+		for b, s := range g.Succs {
+			for i := range BoundaryDecisions(len(s)) {
+				if reach[b] && !given[[2]int{b, i}] {
+					return b, i
+				}
+			}
+		}
+		return -1, -1
+	}
+	toExit := distToExit(g)
+	for added := 0; added < maxWalks; added++ {
+		src, idx := next()
+		if src < 0 {
+			break
+		}
+		dec := pathToReference(g, src)
+		if dec == nil {
+			break
+		}
+		d := BoundaryDecisions(len(g.Succs[src]))[idx]
+		dec = append(dec, d)
+		given[[2]int{src, idx}] = true
+		b := g.Next(src, d)
+		for steps := len(dec); steps < maxSteps && b >= 0 && len(g.Succs[b]) > 0; steps++ {
+			var d uint32
+			bds := BoundaryDecisions(len(g.Succs[b]))
+			i := -1
+			for j := range bds {
+				if !given[[2]int{b, j}] {
+					i = j
+					break
+				}
+			}
+			if i >= 0 {
+				d = bds[i]
+				given[[2]int{b, i}] = true
+			} else if g.Decides(b) {
+				d = cfg.DecisionFor(len(g.Succs[b]), pickEdge(g, b, nil, toExit))
+			}
+			if g.Decides(b) {
+				dec = append(dec, d)
+			}
+			b = g.Next(b, d)
+		}
+		w := runWalkOn(g, dec, maxSteps)
+		mark(w)
 		walks = append(walks, w)
 	}
 	return walks
@@ -214,4 +298,110 @@ func runWalk(g *cfg.Graph, maxSteps int, decide func(k int) uint32) Walk {
 		}
 	}
 	return w
+}
+
+// boundaryLowering is a module whose decision is lowered the way a
+// recompiler gets it wrong only on words the edge-covering walks never
+// send, and the deterministic walks (no random ones) that must tell.
+type boundaryLowering struct {
+	name  string
+	graph string
+	edit  func(t *testing.T, m *spirv.Module)
+}
+
+// decisionReads are the ids of main's calls of next(): the decisions.
+func decisionReads(t *testing.T, m *spirv.Module) map[uint32]bool {
+	ids := map[uint32]bool{}
+	for _, i := range callSites(m, funcID(t, m, "next")) {
+		ids[m.Insts[i].Operands[1]] = true
+	}
+	return ids
+}
+
+var boundaryLowerings = []boundaryLowering{
+	{"switch bound off by one", "{{1, 2, 3, 4}, {}, {}, {}, {}}", func(t *testing.T, m *spirv.Module) {
+		// A jump table bounded by d <= 4 instead of d < 4: decision 4, the
+		// default's, takes case 3.
+		reads := decisionReads(t, m)
+		for i, in := range m.Insts {
+			if in.Op != spirv.OpSwitch || !reads[in.Operands[0]] {
+				continue
+			}
+			for k := 2; k+1 < len(in.Operands); k += 2 {
+				if in.Operands[k] == 3 {
+					ops := slices.Insert(slices.Clone(in.Operands), k+2, 4, in.Operands[k+1])
+					m.Insts[i].Operands = ops
+					return
+				}
+			}
+		}
+		t.Fatal("no switch on a decision with a case 3")
+	}},
+	{"signed conditional", "{{1, 2}, {}, {}}", func(t *testing.T, m *spirv.Module) {
+		// d > 0 signed instead of d != 0: a decision with its top bit set
+		// falls through.
+		reads := decisionReads(t, m)
+		for i, in := range m.Insts {
+			if in.Op == spirv.OpINotEqual && reads[in.Operands[2]] {
+				m.Insts[i].Op = spirv.OpSGreaterThan
+				return
+			}
+		}
+		t.Fatal("no test of a decision")
+	}},
+	{"conditional on the low 16 bits", "{{1, 2}, {}, {}}", func(t *testing.T, m *spirv.Module) {
+		// (d & 0xffff) != 0: a decision of zero low bits falls through.
+		reads := decisionReads(t, m)
+		var uint32Type uint32
+		fn := -1
+		for i, in := range m.Insts {
+			if in.Op == spirv.OpTypeInt && in.Operands[1] == 32 && in.Operands[2] == 0 {
+				uint32Type = in.Operands[0]
+			}
+			if in.Op == spirv.OpFunction && fn < 0 {
+				fn = i
+			}
+		}
+		mask, low := m.Bound, m.Bound+1
+		m.Bound += 2
+		for i, in := range m.Insts {
+			if in.Op == spirv.OpINotEqual && reads[in.Operands[2]] {
+				and := spirv.Instruction{Op: spirv.OpBitwiseAnd, Operands: []uint32{uint32Type, low, in.Operands[2], mask}}
+				m.Insts[i].Operands[2] = low
+				m.Insts = slices.Insert(m.Insts, i, and)
+				m.Insts = slices.Insert(m.Insts, fn, spirv.Instruction{Op: spirv.OpConstant, Operands: []uint32{uint32Type, mask, 0xffff}})
+				return
+			}
+		}
+		t.Fatal("no test of a decision")
+	}},
+}
+
+// TestWalksCatchBoundaryLowerings: a switch whose bound check is off by
+// one, a conditional tested as a signed number or on its low bits, each
+// agrees with the graph on every decision DecisionFor gives and on small
+// random ones; the boundary walks alone tell each from the graph.
+func TestWalksCatchBoundaryLowerings(t *testing.T) {
+	for _, c := range boundaryLowerings {
+		g, err := cfg.ParseCompact(c.graph, cfg.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "structured"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := emit.Module(res.Func, emit.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		walks := Walks(g, WalkOptions{Random: -1})
+		if v := CompareWalks(Interpreter{}, m.Bytes(), walks); v.Signature != "" {
+			t.Fatalf("%s: the module before the edit fails: %s %s", c.name, v.Signature, v.Detail)
+		}
+		c.edit(t, m)
+		if v := CompareWalks(Interpreter{}, m.Bytes(), walks); v.Signature != SigTrace {
+			t.Errorf("%s: the deterministic walks give %q, want %s", c.name, v.Signature, SigTrace)
+		}
+	}
 }
