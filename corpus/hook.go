@@ -1,6 +1,6 @@
 // hook.go: the minimizer as the campaign engine's hook. fuzz.Config has
-// Minimize func(g *cfg.Graph, sig string) *cfg.Graph, called once per new
-// finding's signature before the report is written; MinimizeHook builds
+// Minimize (a fuzz.Minimizer), called once per new finding's signature
+// before the report is written; MinimizeHook builds
 // that function over a Runner with the campaign's structurizer (its
 // options, or its side through RunnerOptions.Structurize, so the stored
 // module, verdicts, stats and answer are the structurizer under test's), a
@@ -46,9 +46,13 @@ type HookOptions struct {
 	Log io.Writer
 }
 
-// MinimizeHook returns a function for fuzz.Config.Minimize. It is not safe
-// for concurrent use (the campaign calls it from one goroutine).
-func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, error) {
+// MinimizeHook returns a function for fuzz.Config.Minimize (the strategy
+// is the Runner's): the minimized graph; nil and no error when the search
+// was interrupted or its result did not fail again; an error when g could
+// not be minimized, a *NotFailingError when g does not fail with sig. It
+// is not safe for concurrent use (the campaign calls it from one
+// goroutine).
+func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
 	run, err := NewRunner(opt.Runner)
 	if err != nil {
 		return nil, err
@@ -66,7 +70,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 	}
 	sopt := opt.Runner.Structurizer
 	registers := opt.Runner.Oracle.Walks.Registers
-	return func(g *cfg.Graph, sig string) *cfg.Graph {
+	return func(g *cfg.Graph, sig string) (*cfg.Graph, error) {
 		o := mo
 		o.Signature = sig
 		if opt.Store != nil {
@@ -84,11 +88,11 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 		res, err := Minimize(g, pred, o)
 		if err != nil {
 			fmt.Fprintf(log, "minimize %s: %v\n", sig, err)
-			return nil
+			return nil, err
 		}
 		fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v, verified %v\n", sig, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), res.Verified)
 		if !res.Verified || res.Stopped == StoppedByInterruption {
-			return nil // an interrupted campaign's resume minimizes it whole
+			return nil, nil // an interrupted campaign's resume minimizes it whole
 		}
 		if opt.Store != nil {
 			before, after := run.Run(g), run.Run(res.Graph)
@@ -96,7 +100,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) *cfg.Graph, e
 				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
 				Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.replay(sig)})
 		}
-		return res.Graph
+		return res.Graph, nil
 	}, nil
 }
 

@@ -95,6 +95,34 @@ type Result struct {
 // ErrNotFailing means the original graph does not fail the way asked.
 var ErrNotFailing = errors.New("the graph does not fail")
 
+// NotFailingError is Minimize's error for an original graph that does
+// not fail the way asked; it wraps ErrNotFailing.
+type NotFailingError struct {
+	Target string // the signature asked for, "" the graph's own
+	Got    string // the signature the graph gave, "" it passes
+}
+
+func (e *NotFailingError) Error() string {
+	switch {
+	case e.Target == "":
+		return ErrNotFailing.Error() + ": it passes, so there is nothing to minimize"
+	case e.Got == "":
+		return fmt.Sprintf("%v with %q: it passes", ErrNotFailing, e.Target)
+	}
+	return fmt.Sprintf("%v with %q: it fails with %q", ErrNotFailing, e.Target, e.Got)
+}
+
+func (e *NotFailingError) Unwrap() error { return ErrNotFailing }
+
+// What is what the graph did, worded for a report: "it passes" or "it
+// fails with SIGNATURE".
+func (e *NotFailingError) What() string {
+	if e.Got == "" {
+		return "it passes"
+	}
+	return "it fails with " + e.Got
+}
+
 // search is the state shared by the stages of one minimization.
 type search struct {
 	pred     Predicate
@@ -147,13 +175,8 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 	if s.target == "" {
 		s.target = sig
 	}
-	switch {
-	case sig == "" && opt.Signature == "":
-		return nil, fmt.Errorf("%w: it passes, so there is nothing to minimize", ErrNotFailing)
-	case sig == "":
-		return nil, fmt.Errorf("%w with %q: it passes", ErrNotFailing, s.target)
-	case sig != s.target:
-		return nil, fmt.Errorf("%w with %q: it fails with %q", ErrNotFailing, s.target, sig)
+	if sig == "" || sig != s.target {
+		return nil, &NotFailingError{Target: opt.Signature, Got: sig}
 	}
 	if err := s.checkBaseline(h); err != nil {
 		return nil, err

@@ -227,8 +227,10 @@ type Config struct {
 	// signature before the report is written (the corpus package's hook).
 	// It gets the graph, the signature and the strategy the finding's
 	// graphs ran ("" Settings.Strategy; DispatchStrategy for the dispatch
-	// share) and returns a smaller graph that still fails with it, or nil.
-	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
+	// share) and returns a smaller graph that still fails with it, or nil
+	// (Minimizer); a finding it cannot reproduce says so
+	// (Finding.NotReproduced).
+	Minimize Minimizer
 	// Corpus is the corpus a guided campaign starts from (its digest must
 	// be Settings.Corpus); nil an empty one. Run does not change it.
 	Corpus *Corpus

@@ -94,9 +94,9 @@ func TestDispatchShareFindingsKeepTheirStrategy(t *testing.T) {
 	c := shareConfig(t, 80)
 	c.Inject = []string{"swap-arms"}
 	var calls []string
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		calls = append(calls, strategy)
-		return nil
+		return nil, nil
 	}
 	rep := mustRun(t, c).Report
 	var share *Finding

@@ -385,9 +385,9 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 	for i := range rep.Findings {
 		before[i] = rep.Findings[i].Minimized
 	}
-	MinimizeFindings(rep, func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	MinimizeFindings(rep, func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if ctx.Err() != nil {
-			return nil
+			return nil, nil
 		}
 		return c.Minimize(g, sig, strategy)
 	}, c.Progress)

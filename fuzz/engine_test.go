@@ -292,9 +292,9 @@ func TestEscalateAfterHang(t *testing.T) {
 // which minimizes each new signature once, as the whole run does.
 func TestShardsMergeMinimized(t *testing.T) {
 	var calls atomic.Int32
-	minimize := func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	minimize := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		calls.Add(1)
-		return cfg.FromSuccs([][]int{{0, 1}, {}})
+		return cfg.FromSuccs([][]int{{0, 1}, {}}), nil
 	}
 	whole := testConfig(t, 60)
 	whole.Inject, whole.Minimize = []string{"swap-arms"}, minimize

@@ -187,6 +187,9 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 		fmt.Fprintf(b, "<p>Minimized: <code>%s</code></p><p>Replay the minimized graph:</p><pre>%s</pre>",
 			html.EscapeString(f.Minimized), html.EscapeString(MinimizedReplay(&rep.Settings, f)))
 	}
+	if f.NotReproduced != "" {
+		fmt.Fprintf(b, "<p><strong>Not reproduced</strong>: %s, so the replay below may pass. The structurizer's answer depends on the requests before it, or on chance.</p>", html.EscapeString(f.NotReproduced))
+	}
 	if f.Replay != "" {
 		fmt.Fprintf(b, "<p>Replay the graph as found:</p><pre>%s</pre>", html.EscapeString(f.Replay))
 	}

@@ -81,10 +81,10 @@ func TestStoppedWhileMinimizing(t *testing.T) {
 	c := testConfig(t, 40)
 	c.Inject, c.Context, c.ResumeCommand = []string{"swap-arms"}, ctx, "cfgfuzz run --resume DIR"
 	calls := 0
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		calls++
 		cancel(errors.New("SIGINT"))
-		return g
+		return g, nil
 	}
 	rep := mustRun(t, c).Report
 	if len(rep.Findings) == 0 {
@@ -100,7 +100,7 @@ func TestStoppedWhileMinimizing(t *testing.T) {
 		}
 	}
 	c.Context, c.Resume, calls = context.Background(), true, 0
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph { calls++; return g }
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { calls++; return g, nil }
 	rep = mustRun(t, c).Report
 	if rep.Incomplete != nil || calls != len(rep.Findings) {
 		t.Errorf("resumed: incomplete %+v, %d minimizations for %d findings", rep.Incomplete, calls, len(rep.Findings))

@@ -72,6 +72,9 @@ func Markdown(rep *Report) string {
 			if f.Minimized != "" {
 				fmt.Fprintf(&b, "# minimized: %s\n", f.Minimized)
 			}
+			if f.NotReproduced != "" {
+				fmt.Fprintf(&b, "# not reproduced: %s (this replay may pass)\n", f.NotReproduced)
+			}
 		}
 		b.WriteString("```\n")
 	}

@@ -165,9 +165,9 @@ func TestCampaignProgressShowsMinimization(t *testing.T) {
 	c := testConfig(t, 60)
 	var w lockedBuffer
 	c.Progress, c.ProgressEvery, c.Inject = &w, time.Nanosecond, []string{"swap-arms"}
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		time.Sleep(5 * time.Millisecond)
-		return cfg.FromSuccs([][]int{{0, 1}, {}})
+		return cfg.FromSuccs([][]int{{0, 1}, {}}), nil
 	}
 	o := mustRun(t, c)
 	out := w.String()

@@ -148,6 +148,12 @@ type Finding struct {
 	Replay string    `json:"replay"` // shell command reproducing First
 	// Minimized is the minimized graph (compact), when a minimizer ran.
 	Minimized string `json:"minimized,omitempty"`
+	// NotReproduced says why the minimizer, judging First again on a
+	// structurizer of its own, did not see it fail with the signature
+	// (it passes, or fails another way): a structurizer whose answer
+	// depends on the requests before it, or on chance. The replay
+	// command then does not reproduce the finding either.
+	NotReproduced string `json:"not_reproduced,omitempty"`
 	// Func is the structured function of First, when the side gave one
 	// (for the report's pictures).
 	Func *structurizer.Func `json:"func,omitempty"`
@@ -399,7 +405,7 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 // signature, the graph's size): one may take its whole bound (30 s in a
 // campaign) with nothing else to show. The minimizer reports its result
 // (cmd/cfgfuzz's: blocks before and after, time, verified).
-func MinimizeFindings(rep *Report, min func(g *cfg.Graph, sig, strategy string) *cfg.Graph, log io.Writer) {
+func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 	var todo []*Finding
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
@@ -420,8 +426,12 @@ func MinimizeFindings(rep *Report, min func(g *cfg.Graph, sig, strategy string) 
 		if log != nil {
 			fmt.Fprintf(log, "cfgfuzz: minimizing %d of %d: %s, %d blocks...\n", i+1, len(todo), name, len(g.Succs))
 		}
-		if m := min(g, f.Signature, f.Strategy); m != nil {
+		m, err := min(g, f.Signature, f.Strategy)
+		switch {
+		case m != nil:
 			f.Minimized = cfg.FormatCompact(m)
+		case err != nil:
+			f.NotReproduced = notReproduced(err)
 		}
 	}
 }

@@ -15,8 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-
-	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // MergeOptions configures MergeWith. The zero value refuses an incomplete
@@ -31,7 +29,7 @@ type MergeOptions struct {
 	// Minimize minimizes the merged report's new findings not minimized
 	// yet (a shard defers them: Report.Minimization), as Config.Minimize
 	// (MergeNight).
-	Minimize func(g *cfg.Graph, sig, strategy string) *cfg.Graph
+	Minimize Minimizer
 	// Log, when set, receives a line per finding minimized, with its time;
 	// nil prints nothing.
 	Log io.Writer

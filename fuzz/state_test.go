@@ -213,9 +213,9 @@ func sameState(t *testing.T, a, b string) {
 func TestKnownNotReminimized(t *testing.T) {
 	state := t.TempDir()
 	calls := map[string]int{}
-	minimize := func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	minimize := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		calls[sig]++
-		return cfg.FromSuccs([][]int{{0, 1}, {}})
+		return cfg.FromSuccs([][]int{{0, 1}, {}}), nil
 	}
 	swap := func(c *Config) { c.Inject, c.Minimize, c.Workers = []string{"swap-arms"}, minimize, 1 }
 	night(t, state, "2026-03-01", 1, 40, swap)

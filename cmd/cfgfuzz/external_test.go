@@ -123,10 +123,52 @@ func TestCheckExternalStructurizer(t *testing.T) {
 // campaignReport is the part of report.json these tests read.
 type campaignReport struct {
 	Findings []struct {
-		Signature string `json:"signature"`
-		Replay    string `json:"replay"`
-		Minimized string `json:"minimized"`
+		Signature     string `json:"signature"`
+		Replay        string `json:"replay"`
+		Minimized     string `json:"minimized"`
+		NotReproduced string `json:"not_reproduced"`
 	} `json:"findings"`
+}
+
+// TestExternalHistoryDependentFinding: a structurizer whose answers depend
+// on the requests it served before (testdata/historystruct plants a fault
+// after its fourth request) fails deep in a worker's graphs, and the
+// minimizer's fresh process sees the graph pass. The finding stays, and
+// the summary, report.json, report.md and report.html say it was not
+// reproduced; its replay indeed passes.
+func TestExternalHistoryDependentFinding(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "historystruct")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/historystruct").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	code, out, errs := runCmd([]string{"run", "--structurizer", "cmd:" + bin, "--graphs", "30", "--workers", "1", "--progress", "none", "--out", dir}, "")
+	if code != exitFail {
+		t.Fatalf("run exit %d, want %d:\n%s%s", code, exitFail, out, errs)
+	}
+	const want = "judged again by the minimizer, it passes"
+	if !strings.Contains(out, "not reproduced: "+want) {
+		t.Errorf("the summary does not say the finding was not reproduced:\n%s", out)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep campaignReport
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 || rep.Findings[0].NotReproduced != want || rep.Findings[0].Minimized != "" {
+		t.Fatalf("findings %+v, want one not reproduced (%q) and not minimized", rep.Findings, want)
+	}
+	for file, text := range map[string]string{"report.md": "# not reproduced: " + want, "report.html": "Not reproduced</strong>: " + want} {
+		if b, err := os.ReadFile(filepath.Join(dir, file)); err != nil || !strings.Contains(string(b), text) {
+			t.Errorf("%s lacks %q (%v)", file, text, err)
+		}
+	}
+	if code, out := shellReplay(t, dir, rep.Findings[0].Replay); code != exitOK {
+		t.Errorf("the replay of a finding a fresh process does not reproduce: exit %d, want %d:\n%s", code, exitOK, out)
+	}
 }
 
 // shellReplay runs a printed replay command through sh -c in dir, with

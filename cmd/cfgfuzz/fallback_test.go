@@ -97,9 +97,9 @@ func TestDefaultCampaignReportsAPassBugAsFallbacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if strategy != "" {
-			return nil // the dispatch share has no selections pass
+			return nil, nil // the dispatch share has no selections pass
 		}
 		return hook(g, sig)
 	}

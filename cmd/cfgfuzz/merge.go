@@ -135,9 +135,9 @@ func mergeNight(dirs []string, out, state string, minimize, partial bool, stderr
 
 // lazyMinimizer is the campaign's minimizer for the merged settings, its
 // sides made (a revision built) on the first finding to minimize.
-func lazyMinimizer(c fuzz.Config, sides *openSides, stderr io.Writer) func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+func lazyMinimizer(c fuzz.Config, sides *openSides, stderr io.Writer) fuzz.Minimizer {
 	var made bool
-	return func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	return func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if !made {
 			made = true
 			var f campaignFlags
@@ -151,7 +151,7 @@ func lazyMinimizer(c fuzz.Config, sides *openSides, stderr io.Writer) func(g *cf
 			}
 		}
 		if c.Minimize == nil {
-			return nil
+			return nil, nil
 		}
 		return c.Minimize(g, sig, strategy)
 	}

@@ -329,13 +329,13 @@ func sideRunner(sides *openSides, f fuzz.SideFactory, opt proto.Options, ropt co
 // is done.
 func campaignMinimizer(c *fuzz.Config, sides *openSides, log io.Writer) error {
 	s := c.Settings
-	hooks := map[string]func(g *cfg.Graph, sig string) *cfg.Graph{}
+	hooks := map[string]func(g *cfg.Graph, sig string) (*cfg.Graph, error){}
 	first, err := strategyMinimizer(c, sides, s.Strategy, log)
 	if err != nil {
 		return err
 	}
 	hooks[s.Strategy] = first
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) *cfg.Graph {
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if strategy == "" {
 			strategy = s.Strategy
 		}
@@ -343,7 +343,7 @@ func campaignMinimizer(c *fuzz.Config, sides *openSides, log io.Writer) error {
 		if !ok {
 			if h, err = strategyMinimizer(c, sides, strategy, log); err != nil {
 				fmt.Fprintf(log, "minimize %s (strategy %s): %v\n", sig, strategy, err)
-				return nil
+				return nil, err
 			}
 			hooks[strategy] = h
 		}
@@ -354,7 +354,7 @@ func campaignMinimizer(c *fuzz.Config, sides *openSides, log io.Writer) error {
 
 // strategyMinimizer is campaignMinimizer's hook for the graphs that ran
 // one strategy.
-func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io.Writer) (func(g *cfg.Graph, sig string) *cfg.Graph, error) {
+func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io.Writer) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
 	s := c.Settings
 	// Structurizer only names the options in stored findings; candidates
 	// go through the side (Structurize).

@@ -370,6 +370,9 @@ func summaryLines(rep *fuzz.Report) string {
 			news = ""
 		}
 		fmt.Fprintf(&b, "  %s%s: %s%s; replay: %s\n", fd.Signature, onStrategy(fd.Strategy), fuzz.Plural(fd.Count, "graph"), news, fd.Replay)
+		if fd.NotReproduced != "" {
+			fmt.Fprintf(&b, "    not reproduced: %s: the replay may pass; the structurizer's answer depends on the requests before it, or on chance\n", fd.NotReproduced)
+		}
 	}
 	return b.String()
 }
