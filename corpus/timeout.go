@@ -64,14 +64,14 @@ func (r *Runner) TimeoutPredicate() Predicate {
 		}
 	}
 	return func(g *cfg.Graph) (string, error) {
-		o := r.Run(g)
+		o := r.runWith(g, true)
 		if o.Signature == SigTimeout {
 			return SigTimeout, nil
 		}
 		if o.Took <= bound {
 			return o.Signature, o.Err
 		}
-		again := r.Run(g)
+		again := r.runWith(g, true)
 		if again.Signature == SigTimeout || again.Took > bound {
 			return SigTimeout, nil
 		}
@@ -116,5 +116,5 @@ func (r *Runner) judgeAnswer(g *cfg.Graph, first Structurized) (out Outcome) {
 			return first
 		}
 		return r.seamFn(h)
-	}, g, r.Oracle)
+	}, g, r.Oracle.Decisive())
 }
