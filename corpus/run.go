@@ -130,12 +130,19 @@ func AllChecks(base oracle.Options) []string {
 }
 
 // Run judges g. It never panics because of the structurizer or the emitter.
-func (r *Runner) Run(g *cfg.Graph) Outcome {
+func (r *Runner) Run(g *cfg.Graph) Outcome { return r.runWith(g, false) }
+
+// runWith is Run, with the oracle decisive (oracle.Oracle.Decisive) for a
+// caller that reads only the outcome's signature.
+func (r *Runner) runWith(g *cfg.Graph, decisive bool) Outcome {
+	orc := r.Oracle
+	if decisive {
+		orc = orc.Decisive()
+	}
 	if r.Timeout <= 0 {
-		return r.run(g, r.Oracle)
+		return r.run(g, orc)
 	}
 	done := make(chan Outcome, 1)
-	orc := r.Oracle
 	go func() { done <- r.run(g.Clone(), orc) }()
 	t := time.NewTimer(r.Timeout)
 	defer t.Stop()
@@ -223,10 +230,12 @@ func (r *Runner) seam(g *cfg.Graph) (mod []byte, info oracle.ResultInfo, err err
 	return mod, info, err
 }
 
-// Predicate returns the runner as a minimization predicate.
+// Predicate returns the runner as a minimization predicate: the
+// signature of Run's outcome, with meta skipped when an earlier check
+// failed (oracle.Oracle.Decisive).
 func (r *Runner) Predicate() Predicate {
 	return func(g *cfg.Graph) (string, error) {
-		o := r.Run(g)
+		o := r.runWith(g, true)
 		return o.Signature, o.Err
 	}
 }

@@ -69,3 +69,44 @@ func infoOf(st structurizer.Stats, took time.Duration) oracle.ResultInfo {
 	return oracle.ResultInfo{Strategy: st.Strategy, BlocksIn: st.BlocksIn, BlocksOut: st.BlocksOut, WordsIn: st.WordsIn,
 		WordsOut: st.WordsOut, Synthetic: st.Synthetic, Duration: took, Idempotent: st.Strategy != "dispatch"}
 }
+
+// A candidate of a timeout finding that answers late is decided by its
+// time alone: two structurizer calls (the fastest of two runs), not two
+// whole judgements, each of which calls the structurizer again for the
+// meta check's re-runs and the growth check's re-timing. On a large graph
+// through a slow external structurizer that is the difference between
+// seconds and minutes per candidate.
+func TestTimeoutCandidateCostsTwoCalls(t *testing.T) {
+	calls := 0
+	seam := func(g *cfg.Graph) Structurized {
+		calls++
+		return slowStructurizer(g)
+	}
+	run, err := NewRunner(RunnerOptions{Structurize: seam, Checks: []string{"growth", "meta", "exec"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred := run.PredicateFor(SigTimeout)
+	for _, c := range []struct {
+		graph    string
+		sig      string
+		maxCalls int
+	}{
+		{"{{1}, {2}, {3}, {4}, {5}, {}}", SigTimeout, 1},               // no answer: one call
+		{"{{1}, {2, 3}, {}, {}}", SigTimeout, 2},                       // 4 x 700ms, late twice
+		{"{{1}, {}}", "growth:" + oracle.SigGrowthTime, 1 + 2 + 2 + 2}, // 1.4s: judged whole
+	} {
+		g, err := cfg.ParseCompact(c.graph, cfg.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls = 0
+		sig, err := pred(g)
+		if err != nil || sig != c.sig {
+			t.Errorf("%s: %q (%v), want %q", c.graph, sig, err, c.sig)
+		}
+		if calls > c.maxCalls {
+			t.Errorf("%s: %d structurizer calls, want at most %d", c.graph, calls, c.maxCalls)
+		}
+	}
+}

@@ -258,6 +258,19 @@ func CheckNames() map[string]string {
 type Oracle struct {
 	opt    Options
 	checks []check
+	// decisive skips meta once a verdict failed (Decisive).
+	decisive bool
+}
+
+// Decisive is o for a caller that reads only the signature (Failed, a
+// minimizer's predicate): once a check has failed, meta, which runs after
+// every other check but fallback and calls the structurizer again for
+// each property, is skipped; its verdict could not be the first failure.
+// It shares o's validator: use it on o's goroutine.
+func (o *Oracle) Decisive() *Oracle {
+	d := *o
+	d.decisive = true
+	return &d
 }
 
 // New prepares an oracle; it fails on unknown check names and when a

@@ -19,6 +19,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
@@ -130,6 +131,12 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return exitUsage, err
 	}
+	var progress *minimizeProgress
+	if !mf.verbose {
+		progress = startMinimizeProgress(stderr, minimizeProgressEvery, corpus.SizeOf(it.Graph))
+		defer progress.end()
+		stderr, opt.Progress = progress.writer(), progress.update
+	}
 	tag := findingTag{spec: spec, opt: popt, walks: mf.walks, seed: mf.seed, checks: mf.checks, limit: mf.graphTimeout, gpuDevice: mf.gpuDevice}
 	var store *corpus.Store
 	if mf.store != "" {
@@ -142,6 +149,9 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 			err = fmt.Errorf("%w; %s", err, m)
 		}
 		return exitUsage, err // the graph does not fail as asked, or cannot be judged
+	}
+	if progress != nil {
+		progress.end()
 	}
 	report(res, stderr)
 	origin := fmt.Sprintf("cfgfuzz minimize %s:%d:%d", path, it.Line, it.Col)
@@ -218,8 +228,6 @@ func (mf minimizeFlags) options(stderr io.Writer) (corpus.Options, error) {
 	}
 	if mf.verbose {
 		opt.Log = func(format string, args ...any) { fmt.Fprintf(stderr, "minimize: "+format+"\n", args...) }
-	} else {
-		opt.Progress = minimizeProgress(stderr, minimizeProgressEvery, time.Now)
 	}
 	if mf.baseline != "" {
 		base, err := baselinePredicate(mf.baseline, mf, stderr)
@@ -235,21 +243,76 @@ func (mf minimizeFlags) options(stderr io.Writer) (corpus.Options, error) {
 // search stands.
 const minimizeProgressEvery = 5 * time.Second
 
-// minimizeProgress is a corpus.Options.Progress that writes a line to w
-// at most once every interval (now is the clock): the time so far, the
-// judgements and the current graph's size.
-func minimizeProgress(w io.Writer, every time.Duration, now func() time.Time) func(int, corpus.Size) {
-	start := now()
-	last := start
-	return func(steps int, cur corpus.Size) {
-		t := now()
-		if t.Sub(last) < every {
-			return
+// minimizeProgress writes a line to its writer every interval while the
+// search runs: the time so far, the judgements and the current graph's
+// size, as corpus.Options.Progress last reported them (before the first
+// judgement: none, and the graph's own size). Its own ticker writes the
+// line, so a judgement that outlasts the interval (a large graph through a
+// slow structurizer, whose meta and growth checks call it again) does not
+// silence it.
+type minimizeProgress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	start time.Time
+	steps int
+	cur   corpus.Size
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+// startMinimizeProgress starts the ticker; stop ends it.
+func startMinimizeProgress(w io.Writer, every time.Duration, size corpus.Size) *minimizeProgress {
+	p := &minimizeProgress{w: w, start: time.Now(), cur: size, stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case now := <-t.C:
+				p.mu.Lock()
+				fmt.Fprintf(p.w, "minimize: %s, %s, now %s, %s\n", now.Sub(p.start).Round(time.Second),
+					fuzz.Plural(p.steps, "judgement"), fuzz.Plural(p.cur.Blocks, "block"), fuzz.Plural(p.cur.Edges, "edge"))
+				p.mu.Unlock()
+			}
 		}
-		last = t
-		fmt.Fprintf(w, "minimize: %s, %s, now %s, %s\n", t.Sub(start).Round(time.Second),
-			fuzz.Plural(steps, "judgement"), fuzz.Plural(cur.Blocks, "block"), fuzz.Plural(cur.Edges, "edge"))
+	}()
+	return p
+}
+
+// update is corpus.Options.Progress: the judgements so far and the
+// current graph's size.
+func (p *minimizeProgress) update(steps int, cur corpus.Size) {
+	p.mu.Lock()
+	p.steps, p.cur = steps, cur
+	p.mu.Unlock()
+}
+
+// writer is w with its writes and the ticker's lines kept apart.
+func (p *minimizeProgress) writer() io.Writer { return lockedWriter{&p.mu, p.w} }
+
+// end stops the ticker; no line is written after it returns.
+func (p *minimizeProgress) end() {
+	select {
+	case <-p.stop:
+	default:
+		close(p.stop)
 	}
+	<-p.done
+}
+
+// lockedWriter writes to w under mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // baselinePredicate judges each candidate on the baseline: a structurizer
