@@ -37,8 +37,10 @@ type Options struct {
 	// MaxSteps bounds the predicate calls (cache hits are free); 0 means
 	// DefaultMaxSteps, negative means no bound.
 	MaxSteps int
-	// Timeout bounds the search; 0 means DefaultTimeout, negative means no
-	// bound. The final verification runs after it.
+	// Timeout bounds the search, from the end of the original graph's
+	// judgement (and the baseline's); 0 means DefaultTimeout, negative
+	// means no bound. The candidate being judged when it runs out is
+	// judged to its end, and the final verification runs after it.
 	Timeout time.Duration
 	// OnOther is called once per other signature met on the way, with the
 	// first candidate that showed it; nil ignores them. They are never
@@ -163,9 +165,6 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 	h := normalize(g)
 	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(),
 		res: &Result{Before: SizeOf(h), Others: map[string]*cfg.Graph{}, Stages: map[string]int{}}}
-	if opt.Timeout > 0 {
-		s.deadline = s.start.Add(opt.Timeout)
-	}
 	sig, err := pred(h)
 	s.res.Steps++
 	if err != nil {
@@ -183,6 +182,9 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 	}
 	s.cache[s.key(h)] = true
 	s.res.Signature = s.target
+	if opt.Timeout > 0 {
+		s.deadline = time.Now().Add(opt.Timeout) // the search's own time: the graph is judged first
+	}
 	return s, nil
 }
 

@@ -421,6 +421,23 @@ func TestMinimizeLimits(t *testing.T) {
 	if !strings.HasPrefix(res.Stopped, "time limit") || !res.Verified {
 		t.Errorf("time limit: stopped %q, verified %v", res.Stopped, res.Verified)
 	}
+	// The time limit is the search's: a first judgement slower than the
+	// whole limit leaves it all to the candidates.
+	first := true
+	slowFirst := func(h *cfg.Graph) (string, error) {
+		if first {
+			first = false
+			time.Sleep(120 * time.Millisecond)
+		}
+		return fakeBugs(h)
+	}
+	res, err = Minimize(g, slowFirst, Options{Timeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Steps < 10 || !res.After.Less(res.Before) {
+		t.Errorf("a slow first judgement took the search's time: %d steps, %v -> %v, stopped %q", res.Steps, res.Before, res.After, res.Stopped)
+	}
 }
 
 func TestMinimizeIsomorphicCache(t *testing.T) {
