@@ -419,3 +419,44 @@ func TestCheckKeepsAnIgnoredSignalIgnored(t *testing.T) {
 		killPids(left)
 	}
 }
+
+// TestMinimizeStopsOnSignal: SIGINT to a minimize whose structurizer is
+// slow (a server answering each request after 0.5 s) lets the judgement
+// in flight finish, then writes the smallest graph accepted so far and
+// exits 130, leaving no server behind.
+func TestMinimizeStopsOnSignal(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	dir := t.TempDir()
+	server := filepath.Join(dir, "slow.sh")
+	script := "#!/bin/sh\nwhile IFS= read -r line; do sleep 0.5; printf '%s\\n' \"$line\" | " + bin + " structurize --inject swap-arms; done\n"
+	if err := os.WriteFile(server, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "g.cfg")
+	g, err := exec.Command(bin, "gen", "--kind", "reducible", "--seed", "5", "--count", "1", "--lines", "--blocks", "40").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(in, g, 0o644)
+	cmd := exec.Command(bin, "minimize", "--structurizer", server, "--checks", "exec", in)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond) // the first judgement, and a candidate or two
+	cmd.Process.Signal(syscall.SIGINT)
+	code := 0
+	if ee, ok := cmd.Wait().(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != 130 || !strings.Contains(errs.String(), "minimize: interrupted: the smallest graph accepted so far is written") {
+		t.Fatalf("exit %d, want 130 and the interruption said:\n%s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), "# compact: {{") {
+		t.Errorf("no graph written:\n%s", out.String())
+	}
+	if left := processesRunning(bin); len(left) > 0 {
+		t.Errorf("processes of %s left: %v", bin, left)
+	}
+}

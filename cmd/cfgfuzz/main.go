@@ -60,8 +60,13 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage, input or output errors;")
-	fmt.Fprintln(w, "stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129 (run and compare write their report first)")
+	fmt.Fprintln(w, "stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129 (run and compare write their report first,")
+	fmt.Fprintln(w, "minimize the smallest graph it found)")
 }
+
+// ownStop are the commands that stop on signals their own way
+// (onStopSignals): the others end at once (killServersOnStop).
+var ownStop = map[string]bool{"run": true, "compare": true, "minimize": true}
 
 func main() {
 	if os.Getenv("GOGC") == "" {
@@ -69,8 +74,8 @@ func main() {
 		// allocation rate (fuzz.CampaignGCPercent says how much this buys).
 		debug.SetGCPercent(fuzz.CampaignGCPercent)
 	}
-	if len(os.Args) < 2 || (os.Args[1] != "run" && os.Args[1] != "compare") {
-		killServersOnStop() // run and compare stop on signals their own way (onStopSignals)
+	if len(os.Args) < 2 || !ownStop[os.Args[1]] {
+		killServersOnStop()
 	}
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	fuzz.StopServers() // whatever path run took, no structurizer server outlives it

@@ -143,12 +143,15 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		store = &corpus.Store{Dir: mf.store}
 		opt.OnOther = storeOther(store, run, tag, "met while minimizing "+path, stderr)
 	}
+	in := onStopSignals("minimize", minimizeStop, stderr)
+	defer in.stop()
+	opt.Context = in.ctx
 	res, err := corpus.Minimize(it.Graph, run.PredicateFor(mf.signature), opt)
 	if err != nil {
 		if m := recordedMismatch(path, mf.registers, mf.strategy); m != "" && errors.Is(err, corpus.ErrNotFailing) {
 			err = fmt.Errorf("%w; %s", err, m)
 		}
-		return exitUsage, err // the graph does not fail as asked, or cannot be judged
+		return in.or(exitUsage), err // the graph does not fail as asked, or cannot be judged
 	}
 	if progress != nil {
 		progress.end()
@@ -162,6 +165,10 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		Structurizer: specField(spec), Expect: mf.expect, Origin: origin, Date: time.Now().UTC().Format("2006-01-02")}
 	if err := writeResult(res.Graph, h, mf.out, stdout); err != nil {
 		return exitUsage, err
+	}
+	if res.Stopped == corpus.StoppedByInterruption {
+		fmt.Fprintln(stderr, "minimize: interrupted: the smallest graph accepted so far is written; it was not judged again, and no regression or store entry is saved")
+		return in.or(exitFail), nil
 	}
 	if err := saveOutputs(it.Graph, res, h, mf, run, tag, store, stderr); err != nil {
 		return exitUsage, err
@@ -237,6 +244,12 @@ func (mf minimizeFlags) options(stderr io.Writer) (corpus.Options, error) {
 		opt.Baseline = base
 	}
 	return opt, nil
+}
+
+// minimizeStop is what minimize's stop lines say.
+var minimizeStop = stopWords{
+	first:  "the judgement in flight finishes, then the smallest graph accepted so far is written; a second signal ends at once",
+	second: "killing the structurizer servers and ending now (nothing is written)",
 }
 
 // minimizeProgressEvery is how often minimize without -v says where its

@@ -202,7 +202,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV or --baseline-structurizer SPEC is required")
 		return exitUsage
 	}
-	in := onStopSignals(name, stderr)
+	in := onStopSignals(name, campaignStop, stderr)
 	defer in.stop()
 	if n := fuzz.SweepOrphans(); n > 0 {
 		fmt.Fprintf(stderr, "cfgfuzz %s: killed %d processes that the servers of a cfgfuzz no longer running left behind\n", name, n)

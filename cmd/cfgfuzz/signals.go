@@ -41,9 +41,19 @@ type signalError struct{ sig os.Signal }
 
 func (e signalError) Error() string { return signalName(e.sig) }
 
-// onStopSignals starts watching for the stop signals; name and log are for
-// the line saying the campaign is stopping.
-func onStopSignals(name string, log io.Writer) *interrupt {
+// stopWords are what a command's stop lines say happens after the first
+// signal and after a second one.
+type stopWords struct{ first, second string }
+
+// campaignStop is run's and compare's.
+var campaignStop = stopWords{
+	first:  "the graphs in flight finish, then the report; a second signal ends at once",
+	second: "killing the structurizer servers and ending now (the report is not written; --resume continues the campaign)",
+}
+
+// onStopSignals starts watching for the stop signals; name, words and log
+// are for the lines saying the command is stopping.
+func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
 	in := &interrupt{ch: make(chan os.Signal, 1), got: make(chan os.Signal, 1), done: make(chan struct{})}
 	in.ctx, in.cancel = context.WithCancelCause(context.Background())
 	signal.Notify(in.ch, stopSignals...)
@@ -51,14 +61,14 @@ func onStopSignals(name string, log io.Writer) *interrupt {
 		select {
 		case s := <-in.ch:
 			in.got <- s
-			fmt.Fprintf(log, "cfgfuzz %s: %s: stopping (the graphs in flight finish, then the report; a second signal ends at once)\n", name, signalName(s))
+			fmt.Fprintf(log, "cfgfuzz %s: %s: stopping (%s)\n", name, signalName(s), words.first)
 			in.cancel(signalError{s})
 		case <-in.done:
 			return
 		}
 		select {
 		case s := <-in.ch:
-			fmt.Fprintf(log, "cfgfuzz %s: %s again: killing the structurizer servers and ending now (the report is not written; --resume continues the campaign)\n", name, signalName(s))
+			fmt.Fprintf(log, "cfgfuzz %s: %s again: %s\n", name, signalName(s), words.second)
 			fuzz.StopServers()
 			os.Exit(signalStatus(s))
 		case <-in.done:
@@ -81,7 +91,7 @@ func stopStatus(code int) int {
 }
 
 // killServersOnStop has a command without a stop handler of its own
-// (every one but run and compare) end on the first stop signal as the
+// (every one but run, compare and minimize) end on the first stop signal as the
 // signal would end it, but with every structurizer server and what the
 // servers started killed first (fuzz.StopServers): the signal's default
 // action kills the servers alone (their parent-death signal) and leaves
