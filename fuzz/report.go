@@ -152,7 +152,7 @@ type Finding struct {
 	// structurizer of its own, did not see it fail with the signature
 	// (it passes, or fails another way): a structurizer whose answer
 	// depends on the requests before it, or on chance. The replay
-	// command then does not reproduce the finding either.
+	// command may then pass as well.
 	NotReproduced string `json:"not_reproduced,omitempty"`
 	// Func is the structured function of First, when the side gave one
 	// (for the report's pictures).
