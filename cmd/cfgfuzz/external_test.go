@@ -120,16 +120,6 @@ func TestCheckExternalStructurizer(t *testing.T) {
 	}
 }
 
-// campaignReport is the part of report.json these tests read.
-type campaignReport struct {
-	Findings []struct {
-		Signature     string `json:"signature"`
-		Replay        string `json:"replay"`
-		Minimized     string `json:"minimized"`
-		NotReproduced string `json:"not_reproduced"`
-	} `json:"findings"`
-}
-
 // TestExternalHistoryDependentFinding: a structurizer whose answers depend
 // on the requests it served before (testdata/historystruct plants a fault
 // after its fourth request) fails deep in a worker's graphs, and the
@@ -150,14 +140,7 @@ func TestExternalHistoryDependentFinding(t *testing.T) {
 	if !strings.Contains(out, "not reproduced: "+want) {
 		t.Errorf("the summary does not say the finding was not reproduced:\n%s", out)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep campaignReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := readCampaignReport(t, dir)
 	if len(rep.Findings) != 1 || rep.Findings[0].NotReproduced != want || rep.Findings[0].Minimized != "" {
 		t.Fatalf("findings %+v, want one not reproduced (%q) and not minimized", rep.Findings, want)
 	}
@@ -205,14 +188,7 @@ func TestExternalCampaignReplaysAndStore(t *testing.T) {
 		if code != exitFail {
 			t.Fatalf("%s: run exit %d: %s", fault, code, errs)
 		}
-		b, err := os.ReadFile(filepath.Join(dir, "report.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rep campaignReport
-		if err := json.Unmarshal(b, &rep); err != nil {
-			t.Fatal(err)
-		}
+		rep := readCampaignReport(t, dir)
 		if len(rep.Findings) == 0 {
 			t.Fatalf("%s: no findings: %s", fault, errs)
 		}
@@ -306,14 +282,7 @@ func TestExternalHarnessFindingsMinimize(t *testing.T) {
 		if code != exitFail {
 			t.Fatalf("%s: exit %d: %s", mode, code, errs)
 		}
-		b, err := os.ReadFile(filepath.Join(dir, "report.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rep campaignReport
-		if err := json.Unmarshal(b, &rep); err != nil {
-			t.Fatal(err)
-		}
+		rep := readCampaignReport(t, dir)
 		if len(rep.Findings) == 0 {
 			t.Fatalf("%s: no findings: %s", mode, errs)
 		}
