@@ -35,9 +35,17 @@ const (
 type Stream struct {
 	Kind    string `json:"kind"`    // generator name, e.g. "reducible"
 	Weights string `json:"weights"` // weight setting name, e.g. "w16+heavy"
+	// Blocks is the block range "MIN-MAX" of every graph of the stream
+	// (run --blocks); "" the campaign's own mix (the source's choice).
+	Blocks string `json:"blocks,omitempty"`
 }
 
-func (s Stream) String() string { return s.Kind + "/" + s.Weights }
+func (s Stream) String() string {
+	if s.Blocks != "" {
+		return s.Kind + "/" + s.Weights + "@" + s.Blocks
+	}
+	return s.Kind + "/" + s.Weights
+}
 
 // Item is one generated graph.
 type Item struct {

@@ -48,7 +48,7 @@ func (repeatSource) Item(st Stream, run uint64, j int) (Item, error) {
 }
 
 func TestPlaceGivesEachIndexItsOwnGraphNumber(t *testing.T) {
-	s := Settings{Streams: []Stream{{"a", "w0"}, {"a", "w16"}, {"b", "w0"}, {"a", "w1000"}}}
+	s := Settings{Streams: []Stream{{Kind: "a", Weights: "w0"}, {Kind: "a", Weights: "w16"}, {Kind: "b", Weights: "w0"}, {Kind: "a", Weights: "w1000"}}}
 	seen := map[string]int{}
 	next := map[string]int{}
 	for i := range 400 {

@@ -14,7 +14,7 @@ import (
 )
 
 // journalSettings is a campaign of two streams and ten graphs.
-var journalSettings = Settings{Seed: 1, Graphs: 10, Streams: []Stream{{"a", "w0"}, {"b", "w0"}}, Current: "in-process"}
+var journalSettings = Settings{Seed: 1, Graphs: 10, Streams: []Stream{{Kind: "a", Weights: "w0"}, {Kind: "b", Weights: "w0"}}, Current: "in-process"}
 
 // sealedLog writes campaign.json and a log of the given record bodies
 // (each sealed as the journal seals it) and returns the log's text.

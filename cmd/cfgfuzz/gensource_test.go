@@ -90,3 +90,55 @@ func TestGenRefusesFlagsItsKindsIgnore(t *testing.T) {
 		}
 	}
 }
+
+// TestRunBlocks: run --blocks gives every random generator's stream the
+// range, and each of its graphs has that many blocks, replayed by the
+// printed command; the exhaustive generator keeps its order; a bad range,
+// a range only the exhaustive generator is asked for, and --blocks with
+// guided generation are usage errors.
+func TestRunBlocks(t *testing.T) {
+	streams, err := streamsFor("reducible,exhaustive,program,irreducible", "w16", "40-60")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src genSource
+	for _, s := range streams {
+		if (s.Blocks == "") != (s.Kind == string(gen.Exhaustive)) {
+			t.Fatalf("stream %v: want the range on every random generator's stream only", s)
+		}
+		if s.Blocks == "" {
+			continue
+		}
+		for j := range 4 {
+			it, err := src.Item(s, 5, j)
+			if err != nil {
+				t.Fatalf("%v graph %d: %v", s, j, err)
+			}
+			if n := it.Graph.Len(); n < 40 || n > 60 {
+				t.Errorf("%v graph %d: %d blocks, want 40-60", s, j, n)
+			}
+			var out bytes.Buffer
+			cmd := src.Replay(s, it.Seed)
+			if code := runGen(strings.Fields(strings.TrimPrefix(cmd, "cfgfuzz "))[1:], nil, &out, io.Discard); code != exitOK || !strings.Contains(cmd, " --blocks 40-60") {
+				t.Fatalf("%s: exit %d", cmd, code)
+			}
+			if got, err := cfg.ParseLines(strings.TrimSuffix(strings.TrimSpace(out.String()), "---"), cfg.DefaultLimits); err != nil || !got.Equal(it.Graph) {
+				t.Fatalf("%s does not print the campaign's graph (%v)", cmd, err)
+			}
+		}
+	}
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"--blocks", "0-4"},
+		{"--blocks", "9-5"},
+		{"--blocks", "70000"},
+		{"--kinds", "exhaustive", "--blocks", "50"},
+		{"--blocks", "50", "--mutate", "0.5"},
+		{"--blocks", "50", "--guided"},
+	} {
+		code, _, errs := runCmd(append([]string{"run", "--graphs", "2", "--progress", "none", "--out", dir + "/x"}, args...), "")
+		if code != exitUsage || !strings.Contains(errs, "--blocks") {
+			t.Errorf("run %v: exit %d, want %d naming --blocks:\n%s", args, code, exitUsage, errs)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func TestMinimizeCommand(t *testing.T) {
 // the clean tree as baseline, minimized through campaignMinimizer: the new
 // finding comes back minimized and stored.
 func TestCampaignMinimizer(t *testing.T) {
-	streams, err := streamsFor("reducible", "")
+	streams, err := streamsFor("reducible", "", "")
 	if err != nil {
 		t.Fatal(err)
 	}

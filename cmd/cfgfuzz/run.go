@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,6 +42,7 @@ type campaignFlags struct {
 	dispatchEvery, registers          int
 	shard, out, resume                string
 	kinds, weights, strategy, inject  string
+	blocks                            string
 	checks, structurizerCmd, baseline string
 	current, gpuDevice                string
 	repo, build, serve                string
@@ -71,6 +73,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports and findings); without it such a DIR is refused")
 	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize, --state, --night, --corpus and the profiles may be given with it")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
+	fs.StringVar(&f.blocks, "blocks", "", "every random graph has `MIN-MAX` blocks (or N), up to "+strconv.Itoa(gen.MaxBlocksLimit)+" (default: 5-9, and one graph in "+strconv.Itoa(gen.CampaignLargeEvery)+" "+strconv.Itoa(gen.CampaignLargeMin)+"-"+strconv.Itoa(gen.CampaignLargeMax)+"); the exhaustive generator keeps its growing order; not with guided generation, whose mutants stay small")
 	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
 	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
@@ -210,6 +213,9 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	c, err := f.config(in.ctx, stderr)
 	if err == nil {
 		err = f.guide.apply(&c, c.Resume, f.state)
+	}
+	if err == nil && c.Guided && slices.ContainsFunc(c.Streams, func(s fuzz.Stream) bool { return s.Blocks != "" }) {
+		err = fmt.Errorf("--blocks and guided generation (--guided, --mutate, --corpus) do not go together: mutants and corpus graphs stay within %d blocks", gen.DefaultMutateMaxBlocks)
 	}
 	c.Context = in.ctx // the minimizer stops with the campaign
 	var minimizerSides openSides
@@ -435,7 +441,7 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		}
 		s.Shard = sh
 	}
-	streams, err := streamsFor(f.kinds, f.weights)
+	streams, err := streamsFor(f.kinds, f.weights, f.blocks)
 	if err != nil {
 		return c, err
 	}
@@ -668,7 +674,7 @@ func progressOutput(mode string, stderr io.Writer) (io.Writer, bool) {
 // streamsFor is every chosen generator at every chosen weight setting (a
 // setting named twice counts once): the streams of one generator take
 // turns over its graphs (fuzz.Settings.Place), each graph at one setting.
-func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
+func streamsFor(kinds, weights, blocks string) ([]fuzz.Stream, error) {
 	ks := splitList(kinds)
 	if len(ks) == 0 {
 		ks = strings.Split(kindList(), ",")
@@ -678,6 +684,19 @@ func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
 		ws = strings.Split(weightList(), ",")
 	}
 	ks, ws = dedupe(ks), dedupe(ws)
+	if blocks != "" {
+		lo, hi, err := parseRange(blocks)
+		if err != nil {
+			return nil, fmt.Errorf("--blocks: %w", err)
+		}
+		if hi > gen.MaxBlocksLimit {
+			return nil, fmt.Errorf("--blocks %s: at most %d blocks", blocks, gen.MaxBlocksLimit)
+		}
+		blocks = fmt.Sprintf("%d-%d", lo, hi)
+		if !slices.ContainsFunc(ks, func(k string) bool { return gen.Kind(k) != gen.Exhaustive }) {
+			return nil, fmt.Errorf("--blocks does not apply to the exhaustive generator, the only one asked")
+		}
+	}
 	var out []fuzz.Stream
 	for _, k := range ks {
 		if err := (gen.Config{Kind: gen.Kind(k)}).Validate(); err != nil {
@@ -687,7 +706,11 @@ func streamsFor(kinds, weights string) ([]fuzz.Stream, error) {
 			if _, err := weighting(w); err != nil {
 				return nil, err
 			}
-			out = append(out, fuzz.Stream{Kind: k, Weights: w})
+			st := fuzz.Stream{Kind: k, Weights: w}
+			if gen.Kind(k) != gen.Exhaustive {
+				st.Blocks = blocks
+			}
+			out = append(out, st)
 		}
 	}
 	return out, nil
@@ -728,7 +751,10 @@ func (genSource) Item(s fuzz.Stream, run uint64, j int) (fuzz.Item, error) {
 	}
 	k := gen.Kind(s.Kind)
 	seed := gen.SeedFor(k, run, j)
-	lo, hi := gen.CampaignBlocks(k, seed)
+	lo, hi, err := streamBlocks(s, seed)
+	if err != nil {
+		return fuzz.Item{}, err
+	}
 	it, err := gen.Generate(gen.Config{Kind: k, MinBlocks: lo, MaxBlocks: hi, Words: w.Words, Heavy: w.Heavy, WordsUpTo: w.UpTo, ExhaustiveGrow: true}, seed)
 	if err != nil {
 		return fuzz.Item{}, err
@@ -748,7 +774,7 @@ func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 	if gen.Kind(s.Kind) == gen.Exhaustive {
 		cmd += " --grow"
 	}
-	if lo, hi := gen.CampaignBlocks(gen.Kind(s.Kind), seed); hi != 0 {
+	if lo, hi, err := streamBlocks(s, seed); err == nil && hi != 0 {
 		cmd += fmt.Sprintf(" --blocks %d-%d", lo, hi)
 	}
 	if w, err := weighting(s.Weights); err == nil {
@@ -763,6 +789,21 @@ func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 		}
 	}
 	return cmd
+}
+
+// streamBlocks is the block range of stream s's graph of the given seed:
+// the stream's own (--blocks), else the campaign's mix
+// (gen.CampaignBlocks); (0, 0) the generator's default. A stream's range
+// that does not read as MIN-MAX (a damaged campaign.json) is an error.
+func streamBlocks(s fuzz.Stream, seed uint64) (lo, hi int, err error) {
+	if s.Blocks != "" {
+		if lo, hi, err = parseRange(s.Blocks); err != nil {
+			return 0, 0, fmt.Errorf("stream %s: blocks: %w", s, err)
+		}
+		return lo, hi, nil
+	}
+	lo, hi = gen.CampaignBlocks(gen.Kind(s.Kind), seed)
+	return lo, hi, nil
 }
 
 // runServe is `cfgfuzz structurize`: protocols v1 and v2 with this tree's
