@@ -195,12 +195,34 @@ func TestGrowthLimits(t *testing.T) {
 	}{
 		{GrowthOptions{BlockFactor: 0.5, BlockSlack: -1}, SigGrowthBlocks},
 		{GrowthOptions{WordFactor: 0.01}, SigGrowthWords},
-		{GrowthOptions{TimeLimit: time.Nanosecond}, SigGrowthTime},
+		{GrowthOptions{TimeLimit: time.Nanosecond, TimePerBlock: -1}, SigGrowthTime},
 	} {
 		s.Info.Duration = time.Millisecond
 		o := &Oracle{opt: Options{Growth: c.opt}}
 		if v := o.checkGrowth(s); v.Signature != "growth:"+c.sig {
 			t.Errorf("%+v: want growth:%s, got %+v", c.opt, c.sig, v)
+		}
+	}
+}
+
+// TestGrowthTimeScalesWithTheGraph: the time limit is 1 s and 1 ms for
+// each reachable block, so 1.5 s passes a graph of 1,000 blocks and fails
+// one of a few blocks.
+func TestGrowthTimeScalesWithTheGraph(t *testing.T) {
+	small := subjectOf(t, loopGraph, dispatchSeam("dispatch"))
+	succs := make([][]int, 1000)
+	for b := range 999 {
+		succs[b] = []int{b + 1}
+	}
+	large := subjectOf(t, cfg.FormatCompact(cfg.FromSuccs(succs)), dispatchSeam("dispatch"))
+	for _, c := range []struct {
+		s    *Subject
+		pass bool
+	}{{small, false}, {large, true}} {
+		c.s.Info.Duration = 1500 * time.Millisecond
+		v := (&Oracle{}).checkGrowth(c.s)
+		if (v.Status == Pass) != c.pass || !c.pass && v.Signature != "growth:"+SigGrowthTime {
+			t.Errorf("%d blocks in 1.5 s: %+v, want pass %v", c.s.Graph.Len(), v, c.pass)
 		}
 	}
 }

@@ -20,10 +20,13 @@
 // Limits: blocks out <= BlockFactor x blocks in + BlockSlack, words out <=
 // WordFactor x words in; words copied <= CloneBudget; the heaviest block
 // copied <= the weight the structurizer declares (Info.CloneMaxWords, none
-// when 0); time <= TimeLimit (from Subject.Info.Duration).
-// The defaults (8x + 24 blocks, 4x words, 1 s) pass the dispatch loop and
-// the structured strategy on random graphs of up to 20 blocks (worst seen:
-// 9 blocks in, 86 out) and catch growth by an order of magnitude.
+// when 0); time <= TimeLimit + TimePerBlock x blocks in (from
+// Subject.Info.Duration): a fixed limit would hold a structurizer of large
+// functions (1,685 blocks, say) to the time of a small one.
+// The defaults (8x + 24 blocks, 4x words, 1 s + 1 ms a block) pass the
+// dispatch loop and the structured strategy on random graphs of up to 20
+// blocks (worst seen: 9 blocks in, 86 out) and on this tree's 100,000-block
+// graphs (about 2 s), and catch growth by an order of magnitude.
 package oracle
 
 import (
@@ -44,6 +47,7 @@ type GrowthOptions struct {
 	PerCaseWords   int           // default 4
 	ModuleOverhead int           // default 600
 	TimeLimit      time.Duration // default 1 s
+	TimePerBlock   time.Duration // default 1 ms, added per reachable input block; negative: none
 	// CloneBudget is the most words a module may copy: 0 means
 	// DefaultCloneBudget, negative means none (every copy of a block of
 	// positive weight fails).
@@ -80,7 +84,15 @@ func (g GrowthOptions) withDefaults() GrowthOptions {
 	if g.TimeLimit == 0 {
 		g.TimeLimit = time.Second
 	}
+	if g.TimePerBlock == 0 {
+		g.TimePerBlock = time.Millisecond
+	}
 	return g
+}
+
+// timeFor is the time limit of a graph of blocks reachable blocks.
+func (g GrowthOptions) timeFor(blocks int) time.Duration {
+	return g.TimeLimit + time.Duration(blocks)*max(g.TimePerBlock, 0)
 }
 
 // registerWords is what the register-file workload of n registers
@@ -144,8 +156,8 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 	if most := s.Info.CloneMaxWords; most > 0 && s.Copied.Heaviest > most {
 		return Verdict{Status: Fail, Signature: "growth:" + SigCloneWeight, Detail: fmt.Sprintf("a copy of block %d carries %d words (the structurizer declares copies of at most %d)", s.Copied.HeaviestID, s.Copied.Heaviest, most)}
 	}
-	if s.Info.Duration > lim.TimeLimit {
-		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthTime, Detail: fmt.Sprintf("structurizing took %v (limit %v)", s.Info.Duration, lim.TimeLimit)}
+	if most := lim.timeFor(blocksIn); s.Info.Duration > most {
+		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthTime, Detail: fmt.Sprintf("structurizing took %v (limit %v: %v and %v a block for %d blocks)", s.Info.Duration, most, lim.TimeLimit, lim.TimePerBlock, blocksIn)}
 	}
 	// The measures of the limits, named as such: they are not the
 	// structurizer's own stats (blocks out, words) that reports show.
