@@ -304,7 +304,7 @@ func writeEntryFiles(dir string, f Finding) error {
 	if f.Module != nil {
 		addModule(files, "module", f.Module)
 		if pic, err := draw.FromModule(f.Module); err == nil {
-			addPicture(files, "after", f.Signature+" (structured)", pic)
+			addPicture(files, "after", f.Signature+" (the module's control flow)", pic)
 		}
 	}
 	if f.Minimized != nil {
