@@ -128,6 +128,13 @@ func TestRunBlocks(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
+	code, out, errs := runCmd([]string{"run", "--blocks", "30-40", "--kinds", "reducible", "--graphs", "6", "--progress", "none", "--out", dir + "/ok"}, "")
+	if code != exitOK {
+		t.Fatalf("run --blocks 30-40: exit %d\n%s%s", code, out, errs)
+	}
+	if rep := readCampaignReport(t, dir+"/ok"); len(rep.Settings.Streams) == 0 || rep.Settings.Streams[0].Blocks != "30-40" || rep.Graphs != 6 {
+		t.Errorf("report: %d graphs, streams %+v; want 6 graphs of streams with blocks 30-40", rep.Graphs, rep.Settings.Streams)
+	}
 	for _, args := range [][]string{
 		{"--blocks", "0-4"},
 		{"--blocks", "9-5"},
