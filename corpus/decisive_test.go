@@ -8,7 +8,6 @@ package corpus
 import (
 	"testing"
 
-	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -17,16 +16,7 @@ func TestPredicateSkipsMetaAfterAFailure(t *testing.T) {
 	calls := 0
 	seam := func(g *cfg.Graph) Structurized {
 		calls++
-		res, err := structurizer.Structurize(g, structurizer.Options{Inject: []string{"swap-arms"}})
-		if err != nil {
-			return Structurized{Err: err}
-		}
-		mod, err := emit.Bytes(res.Func, emit.Options{})
-		if err != nil {
-			return Structurized{Err: err}
-		}
-		st := res.Stats
-		return Structurized{Module: mod, Stats: &st, Info: infoOf(st, 0)}
+		return inProcess(g, structurizer.Options{Inject: []string{"swap-arms"}}, 0)
 	}
 	run, err := NewRunner(RunnerOptions{Structurize: seam, Checks: []string{"exec", "meta"}})
 	if err != nil {
