@@ -13,30 +13,8 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// outputGraph is f's branch graph as the module lays it out: a prologue
-// block (0) branching to f's entry, then f's blocks, a switch's targets in
-// the order the emitter lists them.
-func outputGraph(f *Func) *cfg.Graph {
-	g := cfg.New(len(f.Blocks) + 1)
-	g.Succs[0] = []int{1}
-	for i, b := range f.Blocks {
-		to := b.Term.To
-		if isSwitch(&f.Blocks[i]) { // the emitter lists the default, then the cases in order
-			order := b.Term.Order
-			if order == nil {
-				order = caseOrder(to)
-			}
-			to = []int{to[0]}
-			for _, k := range order {
-				to = append(to, b.Term.To[k])
-			}
-		}
-		for _, t := range to {
-			g.Succs[i+1] = append(g.Succs[i+1], t+1)
-		}
-	}
-	return g
-}
+// outputGraph is f's branch graph as the module lays it out (moduleGraph).
+func outputGraph(f *Func) *cfg.Graph { return moduleGraph(f) }
 
 func dumpFunc(f *Func) string {
 	s := ""

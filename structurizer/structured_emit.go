@@ -52,9 +52,6 @@ import (
 	"slices"
 )
 
-// neverRouted is a route value no edge stores (values are node ids plus one).
-const neverRouted = ^uint32(0) - 1
-
 // emitter lays out the working graph as a Func.
 type emitter struct {
 	funcBuilder
@@ -70,7 +67,7 @@ type emitter struct {
 }
 
 func newEmitter(w *work, origN int) *emitter {
-	fb := funcBuilder{w: w, f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), origN: origN}
+	fb := funcBuilder{w: w, f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)*5/8+4)}, fb: make([]int, len(w.nodes)), origN: origN}
 	e := &emitter{funcBuilder: fb, lv: newLevels(w), cur: -1, placed: make([]bool, len(w.nodes)), frames: frameStack{pending: make([]*frame, len(w.nodes))}} // deferred is made on first use
 	for i := range e.fb {
 		e.fb[i] = -1
@@ -382,13 +379,5 @@ func (e *emitter) nameMergesAtLatches() {
 	if v < 0 {
 		return
 	}
-	for _, h := range e.headers {
-		hb := &e.f.Blocks[h]
-		c, m := hb.Merge.Continue, hb.Merge.Merge
-		cb := &e.f.Blocks[c]
-		if cb.Term.Kind != Branch || cb.Term.To[0] != h || slices.Contains(hb.Term.To, m) {
-			continue
-		}
-		cb.Term = Term{Kind: Test, Var: v, Values: []uint32{neverRouted}, To: e.list(m, h)}
-	}
+	nameLoopMerges(e.f, e.headers, v)
 }
