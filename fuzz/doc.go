@@ -22,7 +22,7 @@
 // results log as they come, in completion order; reports are computed from
 // the log sorted by index, which is why the number of workers, the order of
 // completion, sharding and restarts do not change a report (only its
-// Throughput section).
+// Throughput and Provenance sections).
 //
 // # Containing the structurizer
 //
@@ -79,7 +79,8 @@
 // report.json (REPORT.md documents the schema), report.md (the outcome and
 // divergence tables per generator and weight setting, in the prose of the
 // field's write-ups) and report.html (every finding's first graph drawn
-// before and after structurization by svg.go, in-process, with no graphviz).
+// before and after structurization by package draw, pictures.go, in-process,
+// with no graphviz).
 // Config.Minimize is the corpus package's hook: it shrinks the first graph
 // of every new signature before the report is written.
 package fuzz

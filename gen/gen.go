@@ -19,7 +19,8 @@
 //     sampled larger ones (growing.go).
 //
 // Weights (weights.go) are laid over any graph: the same words on every
-// block, and the field's "one block at 1000 words" variant. FromBytes
+// block, the field's "one block at 1000 words" variant, or each block its
+// own weight drawn from the seed (the campaigns' w0to64 setting). FromBytes
 // (bytes.go) decodes raw fuzzer bytes into a graph for the go-fuzz and
 // `go test -fuzz` harnesses. Stats (stats.go) summarizes a batch: the
 // distributions documented in the generators' files, with the share of

@@ -1,6 +1,6 @@
 // structured_loops.go: the loops pass of the structured strategy ("loops
-// first", as in the DESIGN's structurizer section and the field reports on
-// routed loop exits). On the reducible working graph it gives every loop of
+// first": natural loops, the loop nesting forest, are recovered before any
+// selection merge is inferred). On the reducible working graph it gives every loop of
 // the nesting forest a header H_L (OpLoopMerge M_L C_L), one latch C_L
 // (every back edge goes there: one continue target and one back-edge block,
 // rules R3 and R5) and one merge M_L (every exit goes there, rule R6 for

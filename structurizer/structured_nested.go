@@ -6,7 +6,7 @@
 // exit another construct declared (withForwarder: a loop that leaves for
 // the enclosing loop's continue target or merge), and a loop's own header
 // or latch where it lacks one (withLoopBlocks). This is how the strategy
-// keeps DESIGN guarantee 5 (idempotence): the CFG of a structured function is a graph that nests,
+// keeps ARCHITECTURE.md's guarantee 5 (idempotence): the CFG of a structured function is a graph that nests,
 // so structurizing it again finds declarations for it instead of adding
 // blocks. It is also guarantee 6's best case: zero of everything.
 //

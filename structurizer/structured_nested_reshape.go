@@ -12,8 +12,8 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// withLoopBlocks returns g with the blocks the DESIGN's "loops first"
-// gives a loop that lacks them, as synthetic blocks of the result: a loop
+// withLoopBlocks returns g with the blocks the loops pass ("loops first",
+// structured_loops.go) gives a loop that lacks them, as synthetic blocks of the result: a loop
 // whose header is a switch, or a conditional both of whose targets stay in
 // the loop (R12), gets a header of its own (every edge into the
 // old header goes to it; the switch becomes the loop's first block), and a

@@ -1,4 +1,4 @@
-// Command seeds writes the regression suite as fuzzer inputs: each graph of
+// Command fuzzseeds writes the regression suite as fuzzer inputs: each graph of
 // corpus/testdata/regressions encoded with gen.ToBytes (the inverse of the
 // harnesses' gen.FromBytes) into one file of DIR, named after the
 // regression. ClusterFuzzLite's build (.clusterfuzzlite/build.sh) zips DIR
