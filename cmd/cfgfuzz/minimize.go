@@ -50,7 +50,7 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.BoolVar(&mf.listFaults, "list-faults", false, listFaultsUsage)
 	fs.StringVar(&mf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
-	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output")
+	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output (there after all when the file cannot be written)")
 	fs.StringVar(&mf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
 	defineMaxAnswer(fs, &mf.maxAnswer)
 	fs.DurationVar(&mf.graphTimeout, "graph-timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (a candidate past it fails structurize:timeout)")
@@ -499,14 +499,22 @@ func report(res *corpus.Result, w io.Writer) {
 	fmt.Fprintf(w, "minimize: verified: %v\n", res.Verified)
 }
 
-// writeResult writes the graph with its header to file, or to stdout.
+// writeResult writes the graph with its header to file, or to stdout; to
+// stdout too when file cannot be written, so that the search's result is
+// not lost.
 func writeResult(g *cfg.Graph, h corpus.Header, file string, stdout io.Writer) error {
 	text := h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
 	if file == "" {
 		_, err := io.WriteString(stdout, text)
 		return err
 	}
-	return os.WriteFile(file, []byte(text), 0o644)
+	err := os.WriteFile(file, []byte(text), 0o644)
+	if err != nil {
+		if _, werr := io.WriteString(stdout, text); werr == nil {
+			return fmt.Errorf("--out: %w (the minimized graph is on standard output instead)", err)
+		}
+	}
+	return err
 }
 
 // saveOutputs writes the regression file and the store entry when asked.
