@@ -466,6 +466,26 @@ func TestMinimizeStopsOnSignal(t *testing.T) {
 // processes before it exits 143: the build command's children do not run
 // on after it.
 func TestBisectStoppedKillsBuild(t *testing.T) {
+	stoppedWhileBuilding(t, func(repo, good, bad, build, graph string) []string {
+		return []string{"bisect", "--repo", repo, "--build", build, "--serve", "true", "--good", good, "--bad", bad, graph}
+	})
+}
+
+// TestMinimizeStoppedKillsBuild: minimize stopped while it builds its
+// --baseline exits 143 with the build's processes killed.
+func TestMinimizeStoppedKillsBuild(t *testing.T) {
+	stoppedWhileBuilding(t, func(repo, good, bad, build, graph string) []string {
+		b, _ := json.Marshal(map[string]string{"build": build, "serve": "true"})
+		os.WriteFile(filepath.Join(repo, ".cfgfuzz.json"), b, 0o644)
+		return []string{"minimize", "--inject", "swap-arms", "--baseline", "repo:" + repo + "@" + good, graph}
+	})
+}
+
+// stoppedWhileBuilding runs the command args gives (from a repository of
+// two commits, a build command that starts a sleep and writes its pid,
+// and a graph failing under swap-arms), sends it SIGTERM while it builds,
+// and wants exit 143 with the sleep gone.
+func stoppedWhileBuilding(t *testing.T, args func(repo, good, bad, build, graph string) []string) {
 	bin := cfgfuzzBinary(t)
 	repo := filepath.Join(t.TempDir(), "repo")
 	os.MkdirAll(repo, 0o755)
@@ -474,9 +494,8 @@ func TestBisectStoppedKillsBuild(t *testing.T) {
 	bad := commitAll(t, repo, "bad")
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	graph := filepath.Join(t.TempDir(), "g.cfg")
-	os.WriteFile(graph, []byte("{{1}, {}}\n"), 0o644)
-	cmd := exec.Command(bin, "bisect", "--repo", repo, "--build", "sleep 1000 & echo $! > "+pidFile+"; wait", "--serve", "true",
-		"--good", good, "--bad", bad, graph)
+	os.WriteFile(graph, []byte("{{1, 2}, {3}, {3}, {4, 1}, {}}\n"), 0o644)
+	cmd := exec.Command(bin, args(repo, good, bad, "sleep 1000 & echo $! > "+pidFile+"; wait", graph)...)
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir())
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -504,7 +523,7 @@ func TestBisectStoppedKillsBuild(t *testing.T) {
 	for deadline := time.Now().Add(5 * time.Second); running(); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("the build's sleep (pid %d) runs on after bisect ended", pid)
+			t.Fatalf("the build's sleep (pid %d) runs on after the command ended\n%s", pid, out.String())
 		}
 	}
 }

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -182,7 +183,7 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 	if s, ok := rp.sides[spec]; ok {
 		return s, rp.specs[spec], nil
 	}
-	s, sp, err := openSide(spec, rp.rf.maxAnswer, rp.log)
+	s, sp, err := openSide(context.Background(), spec, rp.rf.maxAnswer, rp.log)
 	if err != nil {
 		if rp.err == nil {
 			rp.err = err
