@@ -76,7 +76,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		if opt.Store != nil {
 			o.OnOther = func(c *cfg.Graph, other string) {
 				r := run.Run(c)
-				opt.Store.Add(Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
+				storeOrLog(opt.Store, log, Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
 					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
 					Structurizer: opt.Structurizer, Answer: r.Answer, Replay: opt.replay(other)})
 			}
@@ -96,12 +96,20 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		}
 		if opt.Store != nil {
 			before, after := run.Run(g), run.Run(res.Graph)
-			opt.Store.Add(Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
+			storeOrLog(opt.Store, log, Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
 				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
 				Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.replay(sig)})
 		}
 		return res.Graph, nil
 	}, nil
+}
+
+// storeOrLog adds f to store and logs why when it could not: the report
+// still holds the finding, but its store entry is missing.
+func storeOrLog(store *Store, log io.Writer, f Finding) {
+	if _, err := store.Add(f); err != nil {
+		fmt.Fprintf(log, "cfgfuzz: findings store: %s not stored under %s: %v\n", f.Signature, store.Dir, err)
+	}
 }
 
 // replay is the replay command of a finding of signature; "" none.

@@ -1,6 +1,7 @@
 // baseline_cleanup.go makes a build (baseline.go) leave nothing behind:
 // its git and build processes run in a process group of their own that
-// cancelling the build's context (a signal to the CLI) kills whole; the
+// cancelling the build's context (a signal to the CLI) kills whole, as
+// does StopServers (a command that ends at once on a signal); the
 // build directory (REVISION.tmpPID: the worktree, the output, go's work
 // files) is removed and the worktree unregistered on every exit from
 // BuildProject; and before it looks in the cache, a build removes what
@@ -14,11 +15,13 @@ package fuzz
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -51,11 +54,53 @@ func buildCommand(ctx context.Context, dir, name string, args ...string) *exec.C
 func runCommand(ctx context.Context, cmd *exec.Cmd) (string, error) {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	err := startBuildCommand(cmd)
+	if err == nil {
+		err = cmd.Wait()
+		buildsMu.Lock()
+		delete(builds, cmd.Process.Pid)
+		buildsMu.Unlock()
+	}
 	if ctx.Err() != nil {
 		err = context.Cause(ctx)
 	}
 	return out.String(), err
+}
+
+// errBuildsStopped is what starting a git or build command says after
+// killBuilds.
+var errBuildsStopped = errors.New("cfgfuzz is ending: no build starts now")
+
+var (
+	buildsMu      sync.Mutex
+	builds        = map[int]bool{} // the pids, process group leaders, of the git and build commands running
+	buildsStopped bool             // set by killBuilds: no build command starts after it
+)
+
+// startBuildCommand starts cmd and registers it for killBuilds, unless
+// killBuilds ran.
+func startBuildCommand(cmd *exec.Cmd) error {
+	buildsMu.Lock()
+	defer buildsMu.Unlock()
+	if buildsStopped {
+		return errBuildsStopped
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	builds[cmd.Process.Pid] = true
+	return nil
+}
+
+// killBuilds kills every running git and build command with its process
+// group, and lets no other start: for StopServers, the exit path.
+func killBuilds() {
+	buildsMu.Lock()
+	defer buildsMu.Unlock()
+	buildsStopped = true
+	for pid := range builds {
+		killGroup(pid)
+	}
 }
 
 // goTempDir points go's work files (GOTMPDIR) of cmd into a directory

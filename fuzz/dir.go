@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // campaignFiles are the files and directories a campaign writes into its
@@ -47,6 +48,9 @@ func (c *Config) openDir() (unlock func(), err error) {
 // directory's lock; a command checks it first too, so that it fails before
 // building a revision.
 func CheckDirFree(dir string, force bool) error {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s is not a directory: choose another --out", dir)
+	}
 	if old := holdsCampaign(dir); old != "" && !force {
 		return fmt.Errorf("%s holds a campaign (%s): continue it with --resume %s, replace it with --force, or choose another --out", dir, old, dir)
 	}
@@ -54,9 +58,11 @@ func CheckDirFree(dir string, force bool) error {
 }
 
 // holdsCampaign names the first campaign file present in dir, "" none.
+// A file that cannot be looked at for another reason than its absence (or
+// a path through a file) counts as present.
 func holdsCampaign(dir string) string {
 	for _, name := range []string{CampaignFile, ResultsFile} {
-		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			return name
 		}
 	}

@@ -47,12 +47,14 @@ func beginStart() (end func(), err error) {
 // with workers still at work (a second signal, the end of main): it closes
 // the gate of Process.start, waiting for the starts in progress, so that a
 // worker restarting the server it just lost cannot start one that outlives
-// the kill; then KillAllServers.
+// the kill; then KillAllServers, and killBuilds for the revisions being
+// built.
 func StopServers() {
 	startMu.Lock()
 	stopped = true
 	startMu.Unlock()
 	KillAllServers()
+	killBuilds()
 }
 
 // newServerToken names the next server.

@@ -17,6 +17,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -101,7 +102,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	sides := make([]benchSide, 0, len(strats)+1)
 	if bf.structurizer != "" {
-		side, spec, err := openSide(bf.structurizer, bf.maxAnswer, stderr)
+		side, spec, err := openSide(context.Background(), bf.structurizer, bf.maxAnswer, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "cfgfuzz bench:", err)
 			return exitUsage

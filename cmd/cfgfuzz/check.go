@@ -10,6 +10,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -109,7 +110,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz check: --registers:", err)
 		return exitUsage
 	}
-	side, spec, err := openSide(cf.structurizer, cf.maxAnswer, stderr)
+	side, spec, err := openSide(context.Background(), cf.structurizer, cf.maxAnswer, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
@@ -324,14 +325,15 @@ func defineMaxAnswer(fs *flag.FlagSet, v *fuzz.ByteSize) {
 }
 
 // openSide resolves a structurizer spec (fuzz.Resolve: a revision is
-// built once) and starts its side; the self spec escalates to isolated
-// after a hang (fuzz.Escalating), as a campaign's workers do.
-func openSide(spec string, maxAnswer fuzz.ByteSize, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
+// built once, stopped when ctx is done) and starts its side; the self
+// spec escalates to isolated after a hang (fuzz.Escalating), as a
+// campaign's workers do.
+func openSide(ctx context.Context, spec string, maxAnswer fuzz.ByteSize, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
 	sp, err := fuzz.ParseSpec(spec)
 	if err != nil {
 		return nil, sp, err
 	}
-	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}, Process: fuzz.ProcessOptions{MaxAnswer: int(maxAnswer)}})
+	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: fuzz.ProcessOptions{MaxAnswer: int(maxAnswer)}})
 	if err != nil {
 		return nil, sp, err
 	}

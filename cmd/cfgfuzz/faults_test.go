@@ -57,6 +57,12 @@ func TestOutputWriteErrorAnyCommand(t *testing.T) {
 	if code != exitUsage || !strings.Contains(stderr.String(), "writing standard output") {
 		t.Errorf("gen to a failing writer: exit %d, stderr %q", code, stderr.String())
 	}
+	for _, args := range [][]string{{"--help"}, {"help"}} {
+		stderr.Reset()
+		if code := run(args, strings.NewReader(""), failingWriter{}, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "writing standard output") {
+			t.Errorf("cfgfuzz %s to a failing writer: exit %d, stderr %q", args[0], code, stderr.String())
+		}
+	}
 }
 
 type failingWriter struct{}

@@ -50,3 +50,19 @@ func TestNumericFlagsInRange(t *testing.T) {
 		t.Fatalf("--walks 0: exit %d, %s", code, stderr.String())
 	}
 }
+
+// TestProgressModeChecked: a --progress value that names no display is a
+// usage error naming the flag, not the auto display.
+func TestProgressModeChecked(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--progress", "plian", "--graphs", "1"},
+		{"compare", "--baseline-structurizer", "self", "--current", "self", "--progress", "plian", "--graphs", "1"},
+	} {
+		var stdout, stderr bytes.Buffer
+		dir := t.TempDir()
+		code := run(append(args, "--out", dir), nil, &stdout, &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), "--progress") {
+			t.Errorf("%v: exit %d, want 2 naming --progress\n%s%s", args, code, stdout.String(), stderr.String())
+		}
+	}
+}

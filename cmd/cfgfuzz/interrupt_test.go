@@ -460,3 +460,70 @@ func TestMinimizeStopsOnSignal(t *testing.T) {
 		t.Errorf("processes of %s left: %v", bin, left)
 	}
 }
+
+// TestBisectStoppedKillsBuild: bisect (a command that ends at once on a
+// stop signal) stopped while it builds a revision kills the build's
+// processes before it exits 143: the build command's children do not run
+// on after it.
+func TestBisectStoppedKillsBuild(t *testing.T) {
+	stoppedWhileBuilding(t, func(repo, good, bad, build, graph string) []string {
+		return []string{"bisect", "--repo", repo, "--build", build, "--serve", "true", "--good", good, "--bad", bad, graph}
+	})
+}
+
+// TestMinimizeStoppedKillsBuild: minimize stopped while it builds its
+// --baseline exits 143 with the build's processes killed.
+func TestMinimizeStoppedKillsBuild(t *testing.T) {
+	stoppedWhileBuilding(t, func(repo, good, bad, build, graph string) []string {
+		b, _ := json.Marshal(map[string]string{"build": build, "serve": "true"})
+		os.WriteFile(filepath.Join(repo, ".cfgfuzz.json"), b, 0o644)
+		return []string{"minimize", "--inject", "swap-arms", "--baseline", "repo:" + repo + "@" + good, graph}
+	})
+}
+
+// stoppedWhileBuilding runs the command args gives (from a repository of
+// two commits, a build command that starts a sleep and writes its pid,
+// and a graph failing under swap-arms), sends it SIGTERM while it builds,
+// and wants exit 143 with the sleep gone.
+func stoppedWhileBuilding(t *testing.T, args func(repo, good, bad, build, graph string) []string) {
+	bin := cfgfuzzBinary(t)
+	repo := filepath.Join(t.TempDir(), "repo")
+	os.MkdirAll(repo, 0o755)
+	gitIn(t, repo, "init", "-q")
+	good := commitAll(t, repo, "good")
+	bad := commitAll(t, repo, "bad")
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	graph := filepath.Join(t.TempDir(), "g.cfg")
+	os.WriteFile(graph, []byte("{{1, 2}, {3}, {3}, {4, 1}, {}}\n"), 0o644)
+	cmd := exec.Command(bin, args(repo, good, bad, "sleep 1000 & echo $! > "+pidFile+"; wait", graph)...)
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir())
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, pidFile)
+	time.Sleep(100 * time.Millisecond) // the pid written whole
+	pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, pidFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	code := 0
+	if ee, ok := cmd.Wait().(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	if code != 143 {
+		t.Errorf("exit %d, want 143\n%s", code, out.String())
+	}
+	running := func() bool { // alive and not a zombie
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		return err == nil && !strings.Contains(string(stat), ") Z ")
+	}
+	for deadline := time.Now().Add(5 * time.Second); running(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the build's sleep (pid %d) runs on after the command ended\n%s", pid, out.String())
+		}
+	}
+}

@@ -93,8 +93,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(args) == 2 && name == "help" {
 			return run([]string{args[1], "-h"}, stdin, stdout, stderr) // help CMD is CMD -h
 		}
-		usage(stdout)
-		return exitOK
+		out := &checkedWriter{w: stdout}
+		usage(out)
+		return outputStatus("help", exitOK, out, stderr)
 	}
 	if name == "--version" || name == "-version" {
 		name = "version"

@@ -50,7 +50,7 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.BoolVar(&mf.listFaults, "list-faults", false, listFaultsUsage)
 	fs.StringVar(&mf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
-	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output")
+	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output (there after all when the file cannot be written)")
 	fs.StringVar(&mf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
 	defineMaxAnswer(fs, &mf.maxAnswer)
 	fs.DurationVar(&mf.graphTimeout, "graph-timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (a candidate past it fails structurize:timeout)")
@@ -115,10 +115,14 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if mf.expect != corpus.ExpectPass && mf.expect != corpus.ExpectFail {
 		return exitUsage, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
 	}
+	// From here a stop signal is minimize's own: a revision being built
+	// for the structurizer or the baseline is stopped with the search.
+	in := onStopSignals("minimize", minimizeStop, stderr)
+	defer in.stop()
 	popt := proto.Options{Strategy: mf.strategy, Inject: splitList(mf.inject), Registers: mf.registers}
-	side, spec, err := openSide(mf.structurizer, mf.maxAnswer, stderr)
+	side, spec, err := openSide(in.ctx, mf.structurizer, mf.maxAnswer, stderr)
 	if err != nil {
-		return exitUsage, err
+		return in.or(exitUsage), err
 	}
 	defer side.Close()
 	ropt := mf.runnerOptions()
@@ -127,9 +131,9 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return exitUsage, err
 	}
-	opt, err := mf.options(stderr)
+	opt, err := mf.options(in.ctx, stderr)
 	if err != nil {
-		return exitUsage, err
+		return in.or(exitUsage), err
 	}
 	var progress *minimizeProgress
 	if !mf.verbose {
@@ -143,8 +147,6 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		store = &corpus.Store{Dir: mf.store}
 		opt.OnOther = storeOther(store, run, tag, "met while minimizing "+path, stderr)
 	}
-	in := onStopSignals("minimize", minimizeStop, stderr)
-	defer in.stop()
 	opt.Context = in.ctx
 	res, err := corpus.Minimize(it.Graph, run.PredicateFor(mf.signature), opt)
 	if err != nil {
@@ -225,7 +227,7 @@ func (mf minimizeFlags) runnerOptions() corpus.RunnerOptions {
 }
 
 // options turns the flags into corpus.Options.
-func (mf minimizeFlags) options(stderr io.Writer) (corpus.Options, error) {
+func (mf minimizeFlags) options(ctx context.Context, stderr io.Writer) (corpus.Options, error) {
 	opt := corpus.Options{Signature: mf.signature, MaxSteps: mf.maxSteps, Timeout: mf.timeout}
 	if mf.maxSteps == 0 {
 		opt.MaxSteps = -1
@@ -237,7 +239,7 @@ func (mf minimizeFlags) options(stderr io.Writer) (corpus.Options, error) {
 		opt.Log = func(format string, args ...any) { fmt.Fprintf(stderr, "minimize: "+format+"\n", args...) }
 	}
 	if mf.baseline != "" {
-		base, err := baselinePredicate(mf.baseline, mf, stderr)
+		base, err := baselinePredicate(ctx, mf.baseline, mf, stderr)
 		if err != nil {
 			return opt, err
 		}
@@ -330,13 +332,14 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 
 // baselinePredicate judges each candidate on the baseline: a structurizer
 // spec, or a bare revision of cfgfuzz (revisionSpec), built once into the
-// cache as a campaign's baseline is and served through protocol v1.
-func baselinePredicate(rev string, mf minimizeFlags, stderr io.Writer) (corpus.Predicate, error) {
+// cache as a campaign's baseline is (the build stopped when ctx is done)
+// and served through protocol v1.
+func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr io.Writer) (corpus.Predicate, error) {
 	spec, err := revisionSpec(rev, "")
 	if err != nil {
 		return nil, err
 	}
-	f, _, err := sideFor(context.Background(), spec, nil, fuzz.ProcessOptions{MaxAnswer: int(mf.maxAnswer)}, stderr)
+	f, _, err := sideFor(ctx, spec, nil, fuzz.ProcessOptions{MaxAnswer: int(mf.maxAnswer)}, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("the baseline %s: %w", rev, err)
 	}
@@ -499,14 +502,22 @@ func report(res *corpus.Result, w io.Writer) {
 	fmt.Fprintf(w, "minimize: verified: %v\n", res.Verified)
 }
 
-// writeResult writes the graph with its header to file, or to stdout.
+// writeResult writes the graph with its header to file, or to stdout; to
+// stdout too when file cannot be written, so that the search's result is
+// not lost.
 func writeResult(g *cfg.Graph, h corpus.Header, file string, stdout io.Writer) error {
 	text := h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
 	if file == "" {
 		_, err := io.WriteString(stdout, text)
 		return err
 	}
-	return os.WriteFile(file, []byte(text), 0o644)
+	err := os.WriteFile(file, []byte(text), 0o644)
+	if err != nil {
+		if _, werr := io.WriteString(stdout, text); werr == nil {
+			return fmt.Errorf("--out: %w (the minimized graph is on standard output instead)", err)
+		}
+	}
+	return err
 }
 
 // saveOutputs writes the regression file and the store entry when asked.

@@ -55,6 +55,26 @@ func TestMinimizeCommand(t *testing.T) {
 	}
 }
 
+// TestMinimizeOutUnwritable: a minimized graph whose --out cannot be
+// written goes to standard output, with exit 2 and the error naming the
+// file.
+func TestMinimizeOutUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {4, 1}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outFile := filepath.Join(dir, "missing", "min.cfg")
+	var out, errw bytes.Buffer
+	code := run([]string{"minimize", in, "--inject", "swap-arms", "--out", outFile}, nil, &out, &errw)
+	if code != exitUsage || !strings.Contains(errw.String(), outFile) {
+		t.Errorf("exit %d, want 2 naming %s\n%s", code, outFile, errw.String())
+	}
+	if !strings.Contains(out.String(), "# compact: {{1, 0}, {}}") {
+		t.Errorf("the minimized graph is not on standard output:\n%s", out.String())
+	}
+}
+
 // TestCampaignMinimizer runs a small campaign with swap-arms planted and
 // the clean tree as baseline, minimized through campaignMinimizer: the new
 // finding comes back minimized and stored.

@@ -7,9 +7,12 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -86,8 +89,13 @@ func defaultRegressionsDir() (string, error) {
 // regress replays dir and reports.
 func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error) {
 	if rf.junit != "" {
-		if st, err := os.Stat(filepath.Dir(rf.junit)); err != nil || !st.IsDir() {
+		switch st, err := os.Stat(filepath.Dir(rf.junit)); {
+		case errors.Is(err, fs.ErrNotExist):
 			return exitUsage, fmt.Errorf("--junit %s: the directory %s does not exist", rf.junit, filepath.Dir(rf.junit))
+		case err != nil:
+			return exitUsage, fmt.Errorf("--junit %s: %w", rf.junit, err)
+		case !st.IsDir():
+			return exitUsage, fmt.Errorf("--junit %s: %s is not a directory", rf.junit, filepath.Dir(rf.junit))
 		}
 	}
 	rs, bad, err := corpus.LoadRegressionsEach(dir)
@@ -175,7 +183,7 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 	if s, ok := rp.sides[spec]; ok {
 		return s, rp.specs[spec], nil
 	}
-	s, sp, err := openSide(spec, rp.rf.maxAnswer, rp.log)
+	s, sp, err := openSide(context.Background(), spec, rp.rf.maxAnswer, rp.log)
 	if err != nil {
 		if rp.err == nil {
 			rp.err = err

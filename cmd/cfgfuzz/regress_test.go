@@ -220,6 +220,11 @@ func TestRegressBrokenFile(t *testing.T) {
 	if code := run([]string{"regress", dir, "--junit", filepath.Join(missing, "r.xml")}, strings.NewReader(""), &out, &errOut); code != exitUsage || out.Len() != 0 || !strings.Contains(errOut.String(), "does not exist") {
 		t.Errorf("--junit into a missing directory: exit %d, want 2 before any case runs\n%s%s", code, out.String(), errOut.String())
 	}
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"regress", dir, "--junit", filepath.Join(dir, "good.cfg", "r.xml")}, strings.NewReader(""), &out, &errOut); code != exitUsage || out.Len() != 0 || !strings.Contains(errOut.String(), "good.cfg is not a directory") {
+		t.Errorf("--junit under a file: exit %d, want 2 saying the file is not a directory, before any case runs\n%s%s", code, out.String(), errOut.String())
+	}
 }
 
 // TestRegressReplayRunsAnywhere: regress --structurizer with a relative

@@ -201,6 +201,10 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return exitUsage
 	}
+	if !slices.Contains(progressModes, f.progress) {
+		fmt.Fprintf(stderr, "cfgfuzz %s: invalid value %q for flag --progress: want %s\n", name, f.progress, strings.Join(progressModes, ", "))
+		return exitUsage
+	}
 	if name == "compare" && f.baseline == "" && f.baselineStructurizer == "" && f.resume == "" {
 		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV or --baseline-structurizer SPEC is required")
 		return exitUsage
@@ -652,6 +656,9 @@ func (f *campaignFlags) workTreeSpec(stderr io.Writer) string {
 	fmt.Fprintln(stderr, "cfgfuzz compare: not inside a git repository of cfgfuzz: the current side is the structurizer inside this binary (self); nothing is built")
 	return fuzz.SpecSelf
 }
+
+// progressModes are the values of --progress.
+var progressModes = []string{"auto", "bar", "plain", "none"}
 
 // progressOutput picks the progress display: a bar when standard error is a
 // terminal (auto) or asked for, plain lines otherwise, or none.
