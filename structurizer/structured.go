@@ -36,6 +36,10 @@
 //	layout       blocks in reverse post-order of the branch graph
 //	             (func_layout.go)
 //	selfcheck    the structured rules R1..R15 (structured_check.go)
+//	readback     a layout without a variable that the nested pass's first
+//	             run would misread gets its loops' merges named at their
+//	             latches (structured_nested_readback.go; it runs on the
+//	             nested pass's layouts too)
 //
 // What the passes share lies below them: the structured function form
 // (func.go, func_layout.go), the input graph's analyses (structured_facts.go),
@@ -48,21 +52,27 @@
 // strategy returns, structurized again, gets no block more than the
 // strategy's overhead. Why it holds:
 //
-//   - the layout's CFG nests: its own declarations pass the self-check, so
-//     the nested pass has a layout to find, with every block placed once;
-//   - the nested pass's loops come from the CFG alone (the loop forest, one
-//     back-edge block each, which our layouts always have), and in a
-//     layout with a variable every loop's merge is named where its
-//     header's conditional or its latch leaves the loop: a header tests
-//     the route for a value it never holds when its loop has no exit
-//     (loopEntry), and a latch that would branch back unconditionally
-//     tests a variable for such a value (nameMergesAtLatches). R12 and R6
-//     leave such a merge no alternative, so the nested pass takes it
-//     outright (loopMerge) instead of searching among the loop's exits:
-//     no choice is left to go wrong. A layout without any variable keeps
-//     its loops unnamed, since naming them would cost a variable the
-//     layout does not otherwise need: the nested pass's own layouts, and
-//     the pass table's that route nothing;
+//   - structurizing a CFG starts with the nested pass's first run (one
+//     merge policy, no search), and when that run lays the CFG out, its
+//     layout is the answer: it declares merges over the CFG's own blocks
+//     and adds none but the strategy's overhead (fresh merges come only
+//     from the search);
+//   - so it is enough that the first run lays out the CFG of every layout
+//     we return. In a layout with a variable every loop's merge is named
+//     where its header's conditional or its latch leaves the loop: a
+//     header tests the route for a value it never holds when its loop has
+//     no exit (loopEntry), and a latch that would branch back
+//     unconditionally tests a variable for such a value (nameLoopMerges).
+//     R12 and R6 leave such a merge no alternative, so the first run takes
+//     it outright (loopMerge) instead of choosing among the loop's exits;
+//     where the header goes to its own latch and out, the latch's target
+//     wins, since the continue target meets R12 already;
+//   - a layout without a variable keeps its loops unnamed, since naming
+//     costs a variable; the read-back step runs the first run on its CFG
+//     and, when that fails, names its loops at their latches with a
+//     variable of its own, keeping the named layout when the first run
+//     reads it (readBack). This is checked on every such layout, not
+//     argued;
 //   - a selection's merge is then the first candidate that closes its
 //     region, in the order the selections pass itself merges: the
 //     immediate post-dominator, then the joins of its dominator subtree;
@@ -72,11 +82,11 @@
 //     The pass lifts nothing into a switch whose merge one case alone
 //     reaches: the nested pass would merge that switch at the case.
 //
-// The selections' greedy step is not proved to match. The bounded search
-// stays behind it, for that step and for the loops of layouts without a
-// variable; TestNestedFirstRunReadsOutputs holds the first run (no search)
-// to every layout with a variable, and the measured margins are in
-// BENCHMARKS.md.
+// What is not proved is the selections' step for layouts with a variable:
+// that the first candidate that closes a region is the merge the
+// selections pass declared. TestNestedFirstRunReadsOutputs holds the first
+// run to every layout, with a variable or without, and the bounded search
+// stays behind it; the measured margins are in BENCHMARKS.md.
 //
 // Any error or panic in a pass, or a self-check failure, is a bug: the
 // strategy then returns the dispatch loop for the whole function, with
@@ -213,17 +223,31 @@ func runStructured(g *cfg.Graph, opt Options) (res *Result, reason string) {
 	stage = "nested"
 	nf, _, fresh := nestedSearchWith(g, facts)
 	if nf != nil && !fresh {
-		plantNestedFaults(nf, opt)
-		return &Result{Func: nf, Stats: Stats{PassesUsed: []string{"nested"}}}, ""
+		return nestedResult(nf, opt, &stage), ""
 	}
 	res, reason = runPassTable(g, opt, facts, &stage)
 	if nf != nil && (reason != "" || len(nf.Blocks) <= len(res.Func.Blocks)) {
 		// A nested layout with fresh loop merges: kept unless the pass
 		// table's has fewer blocks (idempotence counts blocks).
-		plantNestedFaults(nf, opt)
-		return &Result{Func: nf, Stats: Stats{PassesUsed: []string{"nested"}}}, ""
+		return nestedResult(nf, opt, &stage), ""
+	}
+	if reason == "" && len(opt.Inject) == 0 {
+		stage = "readback"
+		res.Func = readBack(res.Func)
 	}
 	return res, reason
+}
+
+// nestedResult is the nested pass's layout f as the strategy returns it:
+// read back (readBack) when no fault is injected, else with the faults
+// that apply to it planted.
+func nestedResult(f *Func, opt Options, stage *string) *Result {
+	if len(opt.Inject) == 0 {
+		*stage = "readback"
+		f = readBack(f)
+	}
+	plantNestedFaults(f, opt)
+	return &Result{Func: f, Stats: Stats{PassesUsed: []string{"nested"}}}
 }
 
 // runPassTable runs the passes of structuredPasses and the final checks;

@@ -125,27 +125,20 @@ func (nt *nester) loopMerge(h, latch int, blocks, exits []int, in []bool) int {
 			return exits[0] // a case target is never the merge (caseOf): the search below looks past it
 		}
 	}
-	for _, t := range nt.g.Succs[h] {
-		if !in[t] {
-			// The header's conditional leaves the loop: R12 wants that
-			// target to be the merge (the other is in the loop).
-			if size, _ := lc.tailSize(t); size >= 0 {
-				return t
-			}
-			return -1
-		}
-	}
+	// The latch's way out of the loop, if any: a continue construct leaves
+	// only for its header or its merge (R6).
+	latchOut := -1
 	if latch >= 0 && latch != h {
-		for _, t := range nt.g.Succs[latch] {
-			if !in[t] {
-				// The latch leaves the loop: a continue construct leaves
-				// only for its header or its merge (R6).
-				if size, _ := lc.tailSize(t); size >= 0 {
-					return t
-				}
-				return -1
-			}
-		}
+		latchOut = outOf(nt.g.Succs[latch], in)
+	}
+	// The header's conditional leaves the loop: R12 wants that target to
+	// be the merge, unless its other target is the latch (a continue
+	// target, which R12 accepts) and the latch names the merge itself.
+	if t := outOf(nt.g.Succs[h], in); t >= 0 && (latchOut < 0 || !slices.Contains(nt.g.Succs[h], latch)) {
+		return lc.closingOr(t)
+	}
+	if latchOut >= 0 {
+		return lc.closingOr(latchOut)
 	}
 	closing := lc.closing(lc.candidates())
 	if len(closing) > 1 {
@@ -153,6 +146,26 @@ func (nt *nester) loopMerge(h, latch int, blocks, exits []int, in []bool) int {
 	}
 	if k := nt.ranks[h]; k < len(closing) {
 		return closing[k].m
+	}
+	return -1
+}
+
+// outOf is the first of targets outside the loop (in marks its blocks),
+// -1 when none is.
+func outOf(targets []int, in []bool) int {
+	for _, t := range targets {
+		if !in[t] {
+			return t
+		}
+	}
+	return -1
+}
+
+// closingOr is m when its tails close, else -1: a merge the rules leave
+// no alternative to.
+func (lc *loopChoice) closingOr(m int) int {
+	if size, _ := lc.tailSize(m); size >= 0 {
+		return m
 	}
 	return -1
 }
