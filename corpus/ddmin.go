@@ -7,6 +7,7 @@
 // the failure is kept at once and the sweep goes on with the next chunk,
 // and the single-element sweep repeats until it removes nothing, so the
 // result is 1-minimal with respect to the list.
+
 package corpus
 
 // ddmin returns the subset of elems that the search kept. fails(keep)

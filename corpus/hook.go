@@ -7,6 +7,7 @@
 // per-finding time bound, an optional baseline predicate, and an optional
 // findings store that receives the finding (before and after) and every
 // other signature met on the way.
+
 package corpus
 
 import (

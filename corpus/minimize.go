@@ -7,6 +7,7 @@
 // again with the cache bypassed. Candidates are cached by Key, so a
 // candidate two stages both propose is judged once. Step and time limits
 // end the search early with the smallest graph accepted so far.
+
 package corpus
 
 import (

@@ -6,6 +6,7 @@
 // their incoming edges, drop edges (a switch case, an arm of a conditional,
 // a branch), keep one arm of a conditional, merge a straight-line pair,
 // zero weights, renumber in depth-first order.
+
 package corpus
 
 import (

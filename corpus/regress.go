@@ -17,6 +17,7 @@
 // planted (all must pass) and, for a file with a fault, with that fault
 // planted (it must fail with the file's signature); `cfgfuzz regress DIR
 // --structurizer SPEC` replays any directory of them (replay.go).
+
 package corpus
 
 import (

@@ -15,6 +15,7 @@
 // The Runner of each case comes from the caller (ReplayOptions.Runner), so
 // the same replay judges this tree's structurizer in process or an
 // external one through its side.
+
 package corpus
 
 import (

@@ -4,6 +4,7 @@
 // panic anywhere in the structurizer or the emitter contained and turned
 // into a failure with its own signature (the campaign engine's rule: a
 // panic is a finding, never a crash of the tool).
+
 package corpus
 
 import (

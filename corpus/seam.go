@@ -5,6 +5,7 @@
 // the findings store and the regression suite judge an external
 // structurizer exactly as the campaign does: its module, its verdicts, its
 // statistics, its answer.
+
 package corpus
 
 import (

@@ -5,6 +5,7 @@
 // accepts nothing (a fixpoint), then renumbers the result canonically.
 // Stages go from coarse to fine, so that cheap big cuts come first, as in
 // syzkaller's pkg/repro.
+
 package corpus
 
 import (

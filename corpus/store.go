@@ -27,6 +27,7 @@
 // entry is written into a temporary directory and renamed into place, so a
 // kill at any moment leaves either no entry or a whole one. A signature
 // keeps at most Cap entries; the first is the finding, the others examples.
+
 package corpus
 
 import (

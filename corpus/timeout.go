@@ -9,6 +9,7 @@
 // error, a growth:time verdict) it is the same finding; a candidate that
 // answers within the bound is judged as usual, so the search never drifts
 // to a refusal or an error of the smaller graph.
+
 package corpus
 
 import (

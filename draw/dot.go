@@ -1,5 +1,6 @@
 // dot.go writes a picture as Graphviz source, with the same labels and edge
 // kinds as the SVG, so `dot -Tsvg` redraws it with Graphviz's layout.
+
 package draw
 
 import (

@@ -1,6 +1,7 @@
 // graph.go defines a Picture (labelled nodes, typed edges) and builds one
 // from an input graph or from a structured function: "before" is always
 // the input graph, "after" always the structurizer's function.
+
 package draw
 
 import (

@@ -2,6 +2,7 @@
 // entry, layers by longest path over the remaining branch edges, each
 // layer ordered by the mean position of its predecessors (one barycentre
 // pass), rows centred.
+
 package draw
 
 import (

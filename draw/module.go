@@ -6,6 +6,7 @@
 // convention); blocks without one are synthetic, named by their label's
 // OpName. It is for drawing only: no
 // weights, stores or route variables.
+
 package draw
 
 import (

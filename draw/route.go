@@ -1,6 +1,7 @@
 // route.go routes the edges so that no segment crosses a node box: a
 // segment between two rows lies in the gap between their boxes, and a
 // vertical channel lies outside the node area, so neither can meet a box.
+
 package draw
 
 // route fills l.Paths, one polyline per edge. Edges leave a box through

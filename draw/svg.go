@@ -3,6 +3,7 @@
 // continue declarations dotted orange, and a legend under the drawing when
 // either declaration appears. Colours are attributes, not CSS, so the same
 // text works as a file of the findings store and inline in report.html.
+
 package draw
 
 import (

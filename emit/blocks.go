@@ -7,6 +7,7 @@
 //
 // so the merge instruction is always second to last (rule R13) and a
 // decision is read exactly once, at the end of the block's own code.
+
 package emit
 
 import (

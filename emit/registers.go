@@ -4,6 +4,7 @@
 // walk's decision count, two reads and two writes in every original block
 // and clone after its filler, and the file's checksum, kept as it changes,
 // stored in the trace slice's last slot before every OpReturn of main.
+
 package emit
 
 import (

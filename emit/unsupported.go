@@ -3,6 +3,7 @@
 // spirv.MaxWords words (32,766 cases with 32-bit literals), whose word
 // count would not fit its 16 bits (SPIR-V specification 2.3). The emitter
 // refuses such a switch rather than split it (emit/CONVENTION.md, "Limits").
+
 package emit
 
 import (

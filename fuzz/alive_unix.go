@@ -4,6 +4,7 @@
 // for stale locks and stale baseline worktrees. A zombie (exited, not yet
 // reaped: a campaign killed with SIGKILL in a container whose init does
 // not reap) is not alive.
+
 package fuzz
 
 import (

@@ -6,6 +6,7 @@
 // blocks of the request's graph, a known outcome. What breaks these rules
 // is a protocol violation, answered as a crash whose signature names the
 // rule broken.
+
 package fuzz
 
 import (

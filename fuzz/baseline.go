@@ -8,6 +8,7 @@
 // when it succeeded, so two processes building one revision never see
 // each other's half-built one. cfgfuzz's own revisions are the project
 // OwnProject (BuildRevision).
+
 package fuzz
 
 import (

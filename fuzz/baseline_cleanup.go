@@ -10,6 +10,7 @@
 // their worktrees' registrations, and git's registrations of worktrees
 // whose directories are gone (git worktree prune). A cache shared between
 // hosts can have a live build of another host taken for dead.
+
 package fuzz
 
 import (

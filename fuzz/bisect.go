@@ -5,6 +5,7 @@
 // (a rev or repo spec: baseline.go), a commit whose build fails skipped as
 // `git bisect skip` does. A verdict is the outcome and the signature
 // (VerdictKey): a commit that changes either is a difference.
+
 package fuzz
 
 import (

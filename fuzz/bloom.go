@@ -6,6 +6,7 @@
 // (1 - e^(-k n / m))^k after n additions: 0.05% at a million graphs, 1.9%
 // at two million, 23% at four (BloomFalsePositive). Filters of the same
 // size merge by OR, in any order.
+
 package fuzz
 
 import (

@@ -1,5 +1,6 @@
 // bytesize.go defines ByteSize, a count of bytes written with a binary unit
 // ("32MiB"), the form of --max-answer.
+
 package fuzz
 
 import (

@@ -8,6 +8,7 @@
 // process). At most two abandoned checks run at once in a process: a
 // worker that would leave a third waits for one to end, four check limits
 // at most. A panic in the checks is the outcome error too.
+
 package fuzz
 
 import (

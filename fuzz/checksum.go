@@ -6,6 +6,7 @@
 // verifies is still checked against the settings (stream index, outcomes,
 // class, graph index inside the budget and the shard, a skipped graph's
 // earlier twin).
+
 package fuzz
 
 import (

@@ -3,6 +3,7 @@
 // why. ClassifyState is a pure function of the state, the report's
 // findings and the re-runs of the kept graphs, so one campaign and the
 // merge of its shards class alike.
+
 package fuzz
 
 import (

@@ -2,6 +2,7 @@
 // class table, then each kept example side by side: the graph, the
 // baseline's function and the current one's as pictures, both verdicts,
 // and a line diff of the two modules' disassemblies.
+
 package fuzz
 
 import (

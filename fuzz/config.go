@@ -2,6 +2,7 @@
 // part that report.json records and --resume reloads (everything a result
 // depends on), and Config, which adds how to run it (workers, sides,
 // progress, output directory) without changing what it finds.
+
 package fuzz
 
 import (

@@ -4,6 +4,7 @@
 // reach new edges. It is stored in a directory of its own (the nightly
 // state's corpus/), one JSON entry a line in entries.jsonl, so a campaign
 // starts from the corpus the last one left.
+
 package fuzz
 
 import (

@@ -7,6 +7,7 @@
 // backtrace, a "note: run with RUST_BACKTRACE" line or a log line written
 // after the report then changes nothing: the headline, not the last line,
 // makes the signature (PROTOCOL.md "When a server misbehaves").
+
 package fuzz
 
 import (

@@ -3,6 +3,7 @@
 // worker notes its sides' declarations when it closes them; the first one
 // per side is kept (every worker runs the same command with the same
 // options).
+
 package fuzz
 
 import (

@@ -26,6 +26,7 @@
 // looks (its server exits on its own, or an intermediate process exits
 // while the server runs) is not recognized: it stays a child of cfgfuzz,
 // unkilled, until cfgfuzz exits.
+
 package fuzz
 
 import (

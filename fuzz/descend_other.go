@@ -4,6 +4,7 @@
 // detached descendants, so a server is killed with its process group
 // (proc_unix.go) or alone (proc_other.go), and a descendant that left the
 // group (setsid) or outlived its parent is not found.
+
 package fuzz
 
 import "syscall"

@@ -1,6 +1,7 @@
 // dir.go prepares a campaign directory for Run: created, locked for the
 // run (lock.go), and, for a new campaign, free of another campaign's files
 // unless Config.Force lets the new one replace them.
+
 package fuzz
 
 import (

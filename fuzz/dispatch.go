@@ -7,6 +7,7 @@
 // nothing else, so shards, resumed runs and any number of workers pick the
 // same graphs, and a record says which strategy it ran (Record.Strategy);
 // findings are kept per strategy and replayed and minimized with it.
+
 package fuzz
 
 // DispatchStrategy is the strategy of the dispatch share.

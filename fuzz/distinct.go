@@ -25,6 +25,7 @@
 // remembered). The coordinator generates each index's graph in order (a
 // shard generates the other shards' graphs too, for their hashes), so the
 // decision is a pure function of the seed, the settings and the index.
+
 package fuzz
 
 import (

@@ -3,6 +3,7 @@
 // already holds), appends each finished record to the results log, drives
 // the progress display, and writes the reports from the log when the budget
 // is spent, the context is cancelled or the indices run out.
+
 package fuzz
 
 import (

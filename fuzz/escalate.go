@@ -4,6 +4,7 @@
 // isolated spec), so a hang costs one graph and one abandoned goroutine,
 // not one per graph: the rule the campaign's workers follow with
 // Config.Escalate, for `check`, `minimize` and `regress` on the self spec.
+
 package fuzz
 
 import (

@@ -11,6 +11,7 @@
 // magnitude, not at every value. A failure adds its outcome and signature.
 // Guided generation (guide.go) keeps the graphs that show a feature no
 // earlier graph showed.
+
 package fuzz
 
 import (

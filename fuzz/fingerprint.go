@@ -6,6 +6,7 @@
 // one onto the other, arm order and weights included; names are not part
 // of it. The state directory's filter of graphs already checked keys on it
 // (state.go).
+
 package fuzz
 
 import (

@@ -3,6 +3,7 @@
 // generator calls) is a harness error of that graph, recorded with the
 // graph's seed under the signature harness:generator-panic, and the
 // campaign goes on, as it does after a structurizer panic.
+
 package fuzz
 
 import (

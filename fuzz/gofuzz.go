@@ -9,6 +9,7 @@
 //
 //	go-fuzz-build -o cfgfuzz-fuzz.zip ./fuzz
 //	go-fuzz -bin cfgfuzz-fuzz.zip -workdir fuzz/gofuzz-workdir
+
 package fuzz
 
 import (

@@ -19,6 +19,7 @@
 // grows only at the end, for the next one); sharded campaigns run frozen,
 // so merged shards give the report of the same campaign run unsharded with
 // a batch of 0.
+
 package fuzz
 
 import (

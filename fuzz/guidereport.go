@@ -3,6 +3,7 @@
 // were mutants, and the features found over time (the curve report.html
 // draws as an inline SVG plot of features against graphs). It is computed
 // from the records alone, in index order, like the rest of the report.
+
 package fuzz
 
 import (

@@ -5,6 +5,7 @@
 // error) or fails it (dies, answers garbage) is served v1 from then on, its
 // restarts included, and declares nothing; one that does not answer within
 // the graph's limit is a timeout, as for any request.
+
 package fuzz
 
 import (

@@ -6,6 +6,7 @@
 // divergenceHTML), the state section, the harness errors, and last,
 // collapsed, the table per generator. Pictures come from package draw
 // (pictures.go names them).
+
 package fuzz
 
 import (

@@ -5,6 +5,7 @@
 // the command that completes it; report.md, report.html and the CLI's last
 // line say so, and the CLI exits non-zero. A time budget that runs out is
 // a complete campaign.
+
 package fuzz
 
 import (

@@ -6,6 +6,7 @@
 // report (always computed from the log) equals an uninterrupted run's.
 // DIR/campaign.json holds the Settings the log belongs to. Both carry
 // checksums (checksum.go) that resume and merge verify.
+
 package fuzz
 
 import (

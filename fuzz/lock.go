@@ -3,6 +3,7 @@
 // once. The file holds the owner's pid and host name; a lock whose owner
 // ran on this host and is no longer alive is stale and taken over. A lock
 // of another host cannot be checked and is honoured.
+
 package fuzz
 
 import (

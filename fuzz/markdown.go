@@ -2,6 +2,7 @@
 // prose of the field's write-ups, outcome counts per generator and weight
 // setting, the divergence table against the baseline, and the findings
 // with their replay commands.
+
 package fuzz
 
 import (

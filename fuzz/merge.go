@@ -7,6 +7,7 @@
 // new findings the shards deferred (once each, on the whole night's first
 // graph), and computes the night's updated state, with the guided corpus
 // the whole night would have grown (mergedCorpus).
+
 package fuzz
 
 import (

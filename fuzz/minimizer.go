@@ -1,5 +1,6 @@
 // minimizer.go defines the campaign's minimizer hook (Config.Minimize)
 // and what a finding records when the minimizer cannot reproduce it.
+
 package fuzz
 
 import (

@@ -6,6 +6,7 @@
 // unsharded run (the shards of a night leave that to `cfgfuzz merge`).
 // Minimization on a shard is deferred to the merge, so that a signature
 // several shards find is minimized once, on the whole night's first graph.
+
 package fuzz
 
 import (

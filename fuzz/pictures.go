@@ -3,6 +3,7 @@
 // ("after") and the minimized graph; per divergence the graph and both
 // sides' functions. report.html draws them inline and links a Graphviz
 // file for each, which WriteReports writes under DIR/pictures/NAME.dot.
+
 package fuzz
 
 import (

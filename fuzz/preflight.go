@@ -5,6 +5,7 @@
 // left to the campaign, every graph would become a crash finding and the
 // campaign would exit 1. The protocol's hello, sent before any graph is
 // judged, tells the two apart.
+
 package fuzz
 
 import (

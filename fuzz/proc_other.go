@@ -1,6 +1,7 @@
 //go:build !unix
 
 // proc_other.go: without process groups a timeout kills the child only.
+
 package fuzz
 
 import (

@@ -3,6 +3,7 @@
 // proc_unix.go puts a structurizer child in its own process group so a
 // timeout kills everything it started (a shell wrapper and its program),
 // and on Linux has it killed when cfgfuzz dies (dieWithParent).
+
 package fuzz
 
 import (

@@ -7,6 +7,7 @@
 // output), an answer longer than the answer limit, or any other protocol
 // violation. It is started again for the next graph: a hang, a flood or a
 // crash costs one graph, never the campaign.
+
 package fuzz
 
 import (

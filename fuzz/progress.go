@@ -8,6 +8,7 @@
 // (classify.go); then the rate in distinct graphs per second and the ETA
 // under a graph budget or the time left under a time budget.
 // MinimizeFindings (report.go) announces each finding's minimization.
+
 package fuzz
 
 import (

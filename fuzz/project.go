@@ -12,6 +12,7 @@
 // `sh -c 'exec SERVE'`, in the checkout when it names {worktree}, else in
 // {out}; a checkout that the serve command does not name is removed after
 // the build.
+
 package fuzz
 
 import (

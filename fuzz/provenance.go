@@ -3,6 +3,7 @@
 // (runtime/debug.ReadBuildInfo), the date the report was written, the host,
 // and both sides' structurizer specs; `cfgfuzz --version` prints the same
 // build facts.
+
 package fuzz
 
 import (

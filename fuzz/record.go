@@ -3,6 +3,7 @@
 // on the baseline, with the graph's divergence class. Records are what the
 // results log stores and what every report is computed from, so they hold
 // no timing: the same graph always gives the same record.
+
 package fuzz
 
 import (

@@ -4,6 +4,7 @@
 // whatever the order, the number of workers, the shards or the restarts
 // that produced them. Only Throughput, and the Provenance WriteReports
 // stamps, depend on the machine and the clock.
+
 package fuzz
 
 import (

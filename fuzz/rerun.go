@@ -5,6 +5,7 @@
 // the store's order, belongs to shard j mod N, so the shards of a night
 // re-run each kept graph once and their re-runs union into the whole
 // night's. The re-runs are written to OUT/rerun.jsonl.
+
 package fuzz
 
 import (

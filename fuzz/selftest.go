@@ -11,6 +11,7 @@
 // Each case talks to the server line by line; a server that dies is
 // started again for the next case, and every server is killed at the end
 // (Process.Close).
+
 package fuzz
 
 import (

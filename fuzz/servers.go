@@ -3,6 +3,7 @@
 // cfgfuzz. Every server gets a token in its environment (serverEnv), which
 // its descendants inherit: descend_linux.go uses it to recognize the
 // orphans a server leaves behind.
+
 package fuzz
 
 import (

@@ -5,6 +5,7 @@
 // owner (lock.go), and under a graph budget a record for every graph
 // index. What is missing is listed so Merge can refuse the set or, with
 // MergeOptions.Partial, say it in the report.
+
 package fuzz
 
 import (

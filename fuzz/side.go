@@ -5,6 +5,7 @@
 // structurizer), killed and restarted when it hangs or dies. Harness
 // outcomes (panic, timeout, crash) are answers here, not errors: the
 // campaign turns them into findings and goes on.
+
 package fuzz
 
 import (

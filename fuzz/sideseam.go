@@ -5,6 +5,7 @@
 // findings store judge any structurizer (fuzz.Spec) exactly as the
 // campaign does. Signatures come from oracle.HarnessSignature, the one
 // normalization table (oracle/SIGNATURES.md).
+
 package fuzz
 
 import (

@@ -30,6 +30,7 @@
 //
 // A value with none of these prefixes is a command: `--structurizer
 // ./my-adapter` is cmd:./my-adapter. "in-process" is read as self.
+
 package fuzz
 
 import (

@@ -9,6 +9,7 @@
 // the shards of a night (NextState is a pure function of the state read,
 // the merged report and the re-runs, so the merged state does not depend
 // on the shards or the order they come in).
+
 package fuzz
 
 import (

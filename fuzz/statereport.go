@@ -3,6 +3,7 @@
 // filter's size and false-positive rate, and a table of every signature
 // with its class, why, tonight's graphs, the re-runs of its kept graphs
 // and its dates.
+
 package fuzz
 
 import (

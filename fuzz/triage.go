@@ -13,6 +13,7 @@
 // fails a night. A line naming a signature that neither the store nor
 // tonight knows is reported (StateReport.Unmatched), as a typo would be.
 // STATE.md documents it.
+
 package fuzz
 
 import (

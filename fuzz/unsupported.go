@@ -2,6 +2,7 @@
 // encode (emit.UnsupportedError, emit/CONVENTION.md "Limits"): refused,
 // with a reason starting "unsupported:", not a finding; any other emitter
 // error is the finding emit:malformed-function.
+
 package fuzz
 
 import (

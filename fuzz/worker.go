@@ -2,6 +2,7 @@
 // comparing) and its oracle, turns a graph index into a Record, and keeps
 // its own harness failures (a side that cannot start, an oracle that cannot
 // be built) apart from findings, as Go's internal/fuzz does.
+
 package fuzz
 
 import (

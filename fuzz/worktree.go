@@ -11,6 +11,7 @@
 // one hash, so one build); the commit is what a build checks out. git
 // writes the files' blobs into the repository's object store, where
 // `git gc` prunes them once nothing refers to them.
+
 package fuzz
 
 import (

@@ -3,6 +3,7 @@
 // per picture under pictures/; fills the findings' replay commands from the
 // graph source, and links each finding to its entry of the findings store
 // when the store is beside the report.
+
 package fuzz
 
 import (

@@ -2,6 +2,7 @@
 // graph (the dispatch layout, the emitter, the oracle). Unlike the campaign
 // kinds it promises nothing: irreducible and exit-less cycles, self-loops,
 // switches with duplicate cases and unreachable blocks all arise at once.
+
 package gen
 
 import (

@@ -19,6 +19,7 @@
 // The only rejection is the empty input. The graph may have unreachable
 // blocks, self-loops, duplicate targets, irreducible and endless cycles:
 // all legal input that a structurizer must take.
+
 package gen
 
 import (

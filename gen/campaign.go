@@ -6,6 +6,7 @@
 // silently rejected, its fallback correct but not idempotent) cannot show
 // on 5-9 blocks, where every layout is small enough to come out the same.
 // The exhaustive kind keeps its growing order.
+
 package gen
 
 // Campaign sizes: one graph in CampaignLargeEvery has CampaignLargeMin

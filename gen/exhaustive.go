@@ -43,6 +43,7 @@
 //
 // For n = 2: block 0 must reach block 1, so it is {1}, {0, 1}, {1, 0} or
 // {1, 1}, and block 1 is any of the 7 lists over two blocks: 4 x 7 = 28.
+
 package gen
 
 import (

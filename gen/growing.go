@@ -10,6 +10,7 @@
 // coprime to M: a permutation, so no graph of a size repeats until the
 // next size starts. Positions past the last size wrap around to the
 // first graph.
+
 package gen
 
 import (

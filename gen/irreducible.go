@@ -42,6 +42,7 @@
 // graphs of the default config: 51% of loops have no exit, 29% of graphs
 // are also irreducible, and 24% have no returning block at all (the
 // sealed loop held every return, or the only return became the way in).
+
 package gen
 
 import (

@@ -34,6 +34,7 @@
 // block 3; `while b4 {` tests in header 4; `do b5 { ... } while b7`;
 // `if !b3` takes the false arm first; `switch b2 {` switches at the end of
 // block 2, its default going past the switch unless a case lists it.
+
 package gen
 
 import (

@@ -7,6 +7,7 @@
 // reachable part only, and stays within MutateOptions' limits; a mutation
 // that does not apply to the graph is skipped. The mutant is a pure
 // function of the parent and the seed.
+
 package gen
 
 import (

@@ -66,6 +66,7 @@
 // checks that every construct appears within 1,000 programs of the
 // default config, TestProgramRates that every construct and every
 // fall-through order is in at least one program of 200.
+
 package gen
 
 import (

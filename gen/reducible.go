@@ -53,6 +53,7 @@
 //
 // TestReducibleDistribution keeps these within a few points; regenerate
 // them with the command above after changing a probability.
+
 package gen
 
 import (

@@ -6,6 +6,7 @@
 // "Fast Splittable Pseudorandom Number Generators", 2014), so neighbouring
 // seeds give unrelated streams. Each kind, and the weights, draw from a
 // stream of their own: changing the weights never changes a graph's shape.
+
 package gen
 
 import (

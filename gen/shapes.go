@@ -23,6 +23,7 @@
 // random order). In TestShapesPerCampaignMix's 10,000 graphs a case falls
 // into the default's target in 2.4% and a switch has exactly one
 // fall-through in 3.8%.
+
 package gen
 
 import (

@@ -6,6 +6,7 @@
 // loop's entries). A loop's exit targets are the distinct blocks outside
 // it that its blocks branch to; its back edges are the edges from its
 // blocks to its entries (a self-loop is one).
+
 package gen
 
 import (

@@ -6,6 +6,7 @@
 // per block that is no change, so FieldWeightings has five settings. The heavy block
 // is drawn from its own stream, so the same seed gives the same shape at
 // every weighting and results can be compared graph by graph.
+
 package gen
 
 import (

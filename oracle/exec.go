@@ -3,6 +3,7 @@
 // exactly the walk's trace, consume exactly its decisions and return
 // exactly when it returned. A walk cut at the step cap must match as a
 // prefix. Each failure kind has its own stable signature.
+
 package oracle
 
 import (

@@ -4,6 +4,7 @@
 // trace's sink slot, so no compiler may drop the filler. The interpreter
 // holds every invocation that returned to it: the sink slot must hold the
 // value the sink variable has when main returns.
+
 package oracle
 
 import (

@@ -5,6 +5,7 @@
 // other over one zeroed buffer, so a write outside the running invocation's
 // slice shows as a later slice that is not zero when its invocation starts,
 // or an earlier slice that changed after its invocation ended.
+
 package oracle
 
 import (

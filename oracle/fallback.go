@@ -5,6 +5,7 @@
 // caller copies both into ResultInfo. The module itself is still valid and
 // every other check still judges it; the check comes last in DefaultChecks,
 // so any other failure of the module is the one Failed reports.
+
 package oracle
 
 import (

@@ -13,6 +13,7 @@
 //   - the copies of b are the blocks reporting b past the first; the words
 //     copied are the sum over copies of weight(b), which growth holds to the
 //     clone budget (growth.go).
+
 package oracle
 
 import (

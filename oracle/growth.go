@@ -27,6 +27,7 @@
 // dispatch loop and the structured strategy on random graphs of up to 20
 // blocks (worst seen: 9 blocks in, 86 out) and on this tree's 100,000-block
 // graphs (about 2 s), and catch growth by an order of magnitude.
+
 package oracle
 
 import (

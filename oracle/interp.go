@@ -6,6 +6,7 @@
 //
 // Functions cannot recurse in SPIR-V, and result ids are unique in a module,
 // so one value table indexed by id serves every call frame.
+
 package oracle
 
 import (

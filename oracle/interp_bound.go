@@ -5,6 +5,7 @@
 // interpreter takes one more than the largest result id instead: an id
 // above it is defined nowhere, which the interpreter already treats as an
 // id out of bound.
+
 package oracle
 
 import "github.com/cfgfuzz/cfgfuzz/emit/spirv"

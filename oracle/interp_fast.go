@@ -11,6 +11,7 @@
 // fused further (resolveChains), folded (foldChain) and their values kept
 // in a memo (chainValue); an access word and the load or store through it
 // run as a pair (resolvePairs); a call of a straight function runs in line.
+
 package oracle
 
 import (

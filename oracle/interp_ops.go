@@ -3,6 +3,7 @@
 // Function variables, the invocation id), integer and logical arithmetic,
 // OpSelect and calls. Buffer accesses are bounds-checked: an access out of
 // bounds is a TrapError, as a robust driver would not promise anything.
+
 package oracle
 
 import (

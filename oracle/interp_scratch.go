@@ -4,6 +4,7 @@
 // kept between the modules the
 // execution check runs (interpScratch) so each graph reuses the last one's
 // memory instead of allocating its own. Load on its own gets fresh tables.
+
 package oracle
 
 import (

@@ -7,6 +7,7 @@
 // claim it) and an unchanged
 // input graph. The oracle never imports a structurizer: the caller passes
 // one through Subject.Structurize.
+
 package oracle
 
 import (

@@ -15,6 +15,7 @@
 // each round adds the colours of its merge, continue and branch targets.
 // Isomorphic modules get equal colour multisets; a differing multiset is a
 // proof that they are not isomorphic.
+
 package oracle
 
 import (

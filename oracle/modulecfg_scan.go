@@ -7,6 +7,7 @@
 // on anything else it gives up and the caller takes the decoding path
 // (decodeModuleCFG), which is the reference the scan is tested against
 // and which names what is wrong with a malformed module.
+
 package oracle
 
 import (

@@ -11,6 +11,7 @@
 // tests (normalize_test.go, testdata/normalize; `go test ./oracle -run
 // TestNormalizeGolden -update` rewrites the golden file). SIGNATURES.md
 // lists the rules.
+
 package oracle
 
 import (

@@ -7,6 +7,7 @@
 // call. A function keeps its name however the graph that shows the bug
 // shrinks, so the minimizer keeps the signature; line numbers and paths,
 // which an edit moves, are left out.
+
 package oracle
 
 import (

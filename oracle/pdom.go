@@ -14,6 +14,7 @@
 //
 // Blocks outside a tree (unreachable, or stuck in an exit-less cycle for
 // post-dominators) must be outside it in every computation.
+
 package oracle
 
 import (

@@ -16,6 +16,7 @@
 // What the sample misses: a wrong query answer or immediate dominator at a
 // block outside the sample, unless it shows in a sampled row. gonum's
 // Lengauer-Tarjan (pdom.go) still checks every immediate dominator.
+
 package oracle
 
 import (

@@ -4,6 +4,7 @@
 // block's step (spirv.StepOf) on a file set from the walk's decision count.
 // It is the reference the exec and gpu checks hold a module's checksum
 // slot to, whichever structurizer made the module.
+
 package oracle
 
 import "github.com/cfgfuzz/cfgfuzz/emit/spirv"

@@ -5,6 +5,7 @@
 // twice more and the checks run again with the fastest of the three
 // times, so a pause of a loaded machine (or of the garbage collector) is
 // not a finding and reports stay equal from run to run.
+
 package oracle
 
 import "time"

@@ -9,6 +9,7 @@
 // or three O(1) dominance queries, and the constructs holding a block are
 // found by walking up the dominator tree through construct heads only, so
 // the cost is near-linear in blocks and edges times the nesting depth.
+
 package oracle
 
 import (

@@ -3,6 +3,7 @@
 // exits), R8 (nested merges), R9 (continue target predecessors), R10
 // (entry through the header), R11 (switches), R12 (structured
 // conditionals, as the specification states it) and R16 (nesting depth).
+
 package oracle
 
 import (

@@ -6,6 +6,7 @@
 // ("A Simple, Fast Dominance Algorithm", 2001) with interval numbers for
 // O(1) dominance queries. Written here, not taken from structurizer/cfg, so
 // the oracle's judgement does not share code with what it judges.
+
 package oracle
 
 import "github.com/cfgfuzz/cfgfuzz/emit/spirv"

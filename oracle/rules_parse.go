@@ -6,6 +6,7 @@
 //
 // OpSwitch literals are one word unless the selector's type is a 64-bit
 // integer: the parser tracks the ids whose type is one.
+
 package oracle
 
 import (

@@ -7,6 +7,7 @@
 // each side against that side's own structurizer. The property belongs to
 // the check (its table entry, or RegisterCheck's argument), so no caller
 // keeps a list of checks that may be shared.
+
 package oracle
 
 import (

@@ -5,6 +5,7 @@
 // "<message>" where the reason is a validator message normalized by
 // NormalizeValidatorMessage, or "<reason>" where it is a harness reason
 // normalized by NormalizeReason (normalize.go).
+
 package oracle
 
 import "strings"

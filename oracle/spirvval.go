@@ -3,6 +3,7 @@
 // 7-10 ms a module, mostly process start); LibValidator (spirvval_cgo.go)
 // runs it in-process and is the default when built with cgo. Messages are normalized into signatures by
 // NormalizeValidatorMessage so equal defects deduplicate.
+
 package oracle
 
 import (

@@ -12,6 +12,7 @@
 // its walks' traces and decisions in one arena (walkArena) and the decisions
 // seen in a hashed set (decisionSet); walks_test.go holds it to the plain
 // selection it replaced.
+
 package oracle
 
 import (

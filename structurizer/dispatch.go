@@ -15,6 +15,7 @@
 //	join:    br latch
 //	latch:   pc == exit ? exit : header
 //	exit:    return
+
 package structurizer
 
 import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"

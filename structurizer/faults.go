@@ -1,6 +1,7 @@
 // faults.go: named fault injections. Each plants one realistic structurizer
 // bug, off by default, so the fuzzer and the minimizer can be measured by how
 // fast they catch it. Strategies consult Options.Inject through Options.Has.
+
 package structurizer
 
 import (

@@ -7,6 +7,7 @@
 // blocks no branch reaches (merges and latches named only by a merge
 // instruction), in allocation order. Blocks reached by no structural edge
 // are dropped.
+
 package structurizer
 
 // structurallyReachable marks the blocks reached from the entry over

@@ -6,6 +6,7 @@
 // strategy's read-back step and the selections pass use them; structurizing
 // a function's own CFG again (the meta oracle's idempotence check) starts
 // from moduleGraph's graph.
+
 package structurizer
 
 import (

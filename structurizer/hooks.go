@@ -3,6 +3,7 @@
 // structured strategy's self-check and fallback, a campaign's checks)
 // catches the corruption. Planted faults (faults.go) are the user-facing
 // way to plant a bug; they skip the self-check, and hooks do not.
+
 package structurizer
 
 // Hooks are test-only: no command sets them, and nil (Options' zero value)

@@ -2,6 +2,7 @@
 // structurizer's own tests and pass checks. The oracle never uses it: it
 // runs the emitted SPIR-V with its own interpreter, so a bug shared by this
 // file and the emitter cannot hide.
+
 package structurizer
 
 import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"

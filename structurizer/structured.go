@@ -97,6 +97,7 @@
 // error), DETAIL the ids. Campaigns report it as the finding
 // structurize:fallback:PASS:REASON (oracle.FallbackSignature). When a fault
 // is injected the self-check is skipped so the fault reaches the output.
+
 package structurizer
 
 import (

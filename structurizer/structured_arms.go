@@ -7,6 +7,7 @@
 // (afterLoop). These are questions about one level of the working graph,
 // answered from its analysis (structured_levels.go) and the level being
 // laid out (cur: a loop index, -1 for the function).
+
 package structurizer
 
 // sink reports whether t is level cur's latch or merge.

@@ -11,6 +11,7 @@
 //
 // It is the last pass: a function it rejects is replaced by the dispatch
 // loop, so a wrong rewrite never becomes an invalid module.
+
 package structurizer
 
 import (

@@ -5,6 +5,7 @@
 // iterative algorithm of package cfg walks long dominator chains once per
 // predecessor and pass, which a structured function (a long sequence of
 // constructs) makes deep. Cross-checked against cfg.Dominators in tests.
+
 package structurizer
 
 import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"

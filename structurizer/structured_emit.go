@@ -45,6 +45,7 @@
 // at one of its arms in structured_arms.go; its stack of pending joins is
 // structured_frames.go; the Func it builds, block by block (guards and
 // loop headers included), structured_emit_func.go.
+
 package structurizer
 
 import (

@@ -4,6 +4,7 @@
 // small return blocks), and their terminators in the Func's form
 // (func.go): an original block chooses, a synthetic one tests or routes on
 // its route variable.
+
 package structurizer
 
 // funcBuilder is the Func under construction over working graph w: its

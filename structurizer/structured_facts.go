@@ -4,6 +4,7 @@
 // first use, the post-dominator tree and the dominator tree laid out for
 // the nested pass's tail test (tailIndex, whose use structured_tails.go
 // explains). None of them changes once computed.
+
 package structurizer
 
 import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"

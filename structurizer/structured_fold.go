@@ -32,6 +32,7 @@
 // it lies in the same constructs as the block before it, and the edge leaves
 // the same ones), its target is no loop header, and a conditional's two
 // labels stay distinct (R15).
+
 package structurizer
 
 import "slices"

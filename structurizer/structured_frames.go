@@ -5,6 +5,7 @@
 // dominator-tree parent's), and a skip past frames records how far it goes
 // on the frame it passes, which pop hands down: O(1) per frame, whatever
 // the skips.
+
 package structurizer
 
 import "fmt"

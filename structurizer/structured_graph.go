@@ -13,6 +13,7 @@
 // clears it, and so does every block a value ends at (a skip's join, a
 // loop merge's destination); a loop merge that goes on to a join passes its
 // value on unchanged, so the skip needs no store of its own.
+
 package structurizer
 
 import (

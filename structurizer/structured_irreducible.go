@@ -3,6 +3,7 @@
 // dispatches on the select variable, with no cloning; the first round
 // reads the input's loop forest shifted onto the working graph
 // (entryForest) rather than analysing the working graph again.
+
 package structurizer
 
 import (

@@ -6,6 +6,7 @@
 // on an acyclic graph), the distinct predecessor counts, which dominator
 // subtrees an edge leaves (flows), and the arms of each branching node
 // (isArm: a child entered once, not a loop header it branches to twice).
+
 package structurizer
 
 import "fmt"

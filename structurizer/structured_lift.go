@@ -29,6 +29,7 @@
 // The nested pass lifts in the same way (needsHeader: a conditional with
 // a label at the innermost open switch's merge heads nothing), so an
 // output structurized again is laid out with the same declarations.
+
 package structurizer
 
 // lift runs the pass. Pre: f passes Validate, its declared merges are

@@ -34,6 +34,7 @@
 // structured_loops_dests.go and the exit regions of
 // structured_loops_region.go), and routing every edge, last
 // (structured_loops_route.go).
+
 package structurizer
 
 import (

@@ -4,6 +4,7 @@
 // as far as the loops it leaves, next to exitWalk.scan, the obvious
 // reference that asks every loop on the way (Options.CheckPasses compares
 // them).
+
 package structurizer
 
 import (

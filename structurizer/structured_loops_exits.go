@@ -7,6 +7,7 @@
 // candidate, rule R6). The post-dominators count every loop without an exit
 // as leaving for a sink of its own, so a second structurization finds the
 // same meeting points (idempotence).
+
 package structurizer
 
 import (

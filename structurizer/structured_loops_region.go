@@ -4,6 +4,7 @@
 // an if/else or a switch whose arms break, a break after an inner loop.
 // When nothing else enters it, it moves into the loop, which then leaves for
 // the meeting point alone: one merge (rule R6), no route.
+
 package structurizer
 
 import (

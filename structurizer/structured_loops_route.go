@@ -7,6 +7,7 @@
 // a small return block within the clone budget, to a copy of it in the
 // loop's body. Only the working graph (structured_graph.go) and the loop
 // forest are read.
+
 package structurizer
 
 import (

@@ -6,6 +6,7 @@
 // exits meet at a tail, the meeting point moves on past any skip over a
 // join that follows it (joinSkips): the guard the emitter puts at such a
 // skip would be where the exits meet when the output is structurized again.
+
 package structurizer
 
 import (

@@ -93,6 +93,7 @@
 // per graph (fewer on large graphs), and one per shape when the loops
 // themselves do not nest (irreducible, or waiting for a reshaping), which
 // is where most graphs that do not nest stop.
+
 package structurizer
 
 import (

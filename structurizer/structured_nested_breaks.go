@@ -6,6 +6,7 @@
 // elsewhere in the loop (rule R10) that leads to a block the loop's header
 // dominates, outside the loop's natural loop: that block is the loop's
 // merge. Only the run's declarations, trees and loop forest are read.
+
 package structurizer
 
 import (

@@ -2,6 +2,7 @@
 // pass's output. SPIR-V lets a case fall through only into the case listed
 // next (rule R11), so the cases that fall through are listed as chains
 // (chainOrder), and checkCaseOrder states the order's postcondition.
+
 package structurizer
 
 import (

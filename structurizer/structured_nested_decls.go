@@ -4,6 +4,7 @@
 // header's declaration, and the fresh unreachable merges a run adds; and
 // the Func a run builds from them, the graph's blocks as they are with
 // their declarations.
+
 package structurizer
 
 import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"

@@ -8,6 +8,7 @@
 // switch for a header, several latches, a latch a switch targets, a header
 // whose conditional stays in the loop) fails the run for the reshaping
 // search to fix.
+
 package structurizer
 
 import (

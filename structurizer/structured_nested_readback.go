@@ -13,6 +13,7 @@
 // tried on its CFG, and when that fails, its loops are named at their
 // latches with a variable of their own, kept when the first run then lays
 // the layout out.
+
 package structurizer
 
 import "slices"

@@ -4,6 +4,7 @@
 // a forwarding merge for a loop whose only exit another construct declared
 // (withForwarder). Each adds blocks from the graph's length up, so the
 // input's blocks keep their ids.
+
 package structurizer
 
 import (

@@ -6,6 +6,7 @@
 // (a loop's own header or latch, a forwarding merge:
 // structured_nested_reshape.go) and with forced merges (hints), within
 // nestRunWork/blocks runs per graph.
+
 package structurizer
 
 import (

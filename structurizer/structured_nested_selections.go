@@ -5,6 +5,7 @@
 // (selectionChoice): the region between the header and the merge must be
 // entered only through the header (R10), leave only for the merge or an
 // exit the open constructs allow (R6), and, for a switch, lie in its cases.
+
 package structurizer
 
 import "slices"

@@ -3,6 +3,7 @@
 // over branch edges and each loop header's edges to its merge and continue
 // target), with each selection's merge made a child of its header as it is
 // declared.
+
 package structurizer
 
 import (

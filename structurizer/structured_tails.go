@@ -36,6 +36,7 @@
 // otherwise the count alone decides. Without usable, tailWalk walks the tails as
 // the definition says. The index itself (tailIndex) is one of the graph's
 // facts (structured_facts.go), built once for every run of the search.
+
 package structurizer
 
 // loopTails is what the tail test knows of the loop loopMerge is choosing

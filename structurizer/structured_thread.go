@@ -24,6 +24,7 @@
 //     side by side (R11's adjacent duplicate labels).
 //
 // The layout pass then drops the blocks nothing names.
+
 package structurizer
 
 import "slices"

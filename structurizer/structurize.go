@@ -2,6 +2,7 @@
 // typed refusal. Every strategy is pure and deterministic and never mutates
 // its input; a panic inside one is the caller's to contain (the campaign
 // engine turns it into a finding).
+
 package structurizer
 
 import (

@@ -14,6 +14,7 @@
 // salted: the shader caches are off). The table gives each column's
 // medians over a set's graphs and the ratio of the first column's medians
 // to the second's.
+
 package main
 
 import (

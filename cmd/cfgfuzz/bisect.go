@@ -4,6 +4,7 @@
 // revision: cfgfuzz's own cmd/structurize inside a repository of cfgfuzz,
 // or with --repo DIR that repository's build and serve commands (--build,
 // --serve, or DIR/.cfgfuzz.json). The search is package fuzz's Bisect.
+
 package main
 
 import (

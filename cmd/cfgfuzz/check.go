@@ -7,6 +7,7 @@
 // per graph. The graph goes through a fuzz.Side and corpus.Judge, as in a
 // campaign, so an external structurizer is checked like ours and a
 // campaign's replay command reproduces its finding.
+
 package main
 
 import (

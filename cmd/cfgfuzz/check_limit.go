@@ -8,6 +8,7 @@
 // (default DefaultCheckTimeout): past it the graph's outcome is error (its
 // verdicts are incomplete), check stops there and exits 2, since the
 // abandoned judgement still holds the side and the oracle.
+
 package main
 
 import (

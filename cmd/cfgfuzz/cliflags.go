@@ -2,6 +2,7 @@
 // accepted before and after operands (`check g.cfg --inject swap-arms`), a
 // "--" ends the flags, numeric flags are range-checked (flagbounds.go), and
 // -h/--help prints the command's usage and exits 0.
+
 package main
 
 import (

@@ -1,6 +1,7 @@
 // compare.go: `cfgfuzz compare --baseline REV [--current REV]`, a campaign
 // that runs every graph on two revisions and classifies each graph (the
 // flags and the machinery are run's; see run.go).
+
 package main
 
 import "io"

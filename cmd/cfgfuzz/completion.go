@@ -5,6 +5,7 @@
 // flag that takes a value completes the values flagValues lists for its
 // name (generators, faults, strategies, ...), else file names; a boolean
 // flag takes none.
+
 package main
 
 import (

@@ -2,6 +2,7 @@
 // after parsing, so a value out of range (--walks -5, --workers -1,
 // --timeout 0s) is a usage error naming the flag, never a silent default or
 // a campaign that cannot run.
+
 package main
 
 import (

@@ -2,6 +2,7 @@
 // compact notation, one a line, for eyeballing a generator, seeding a
 // corpus or replaying one graph of a campaign from its printed seed.
 // The generators themselves live in package gen.
+
 package main
 
 import (

@@ -5,6 +5,7 @@
 // the vulkan tag, or without that device, selecting the check is refused up
 // front (opening the device is its probe), so callers that run every check
 // that can run here leave it out.
+
 package main
 
 import (

@@ -2,6 +2,7 @@
 // (fuzz/guide.go): --guided records features, --mutate sets the share of
 // mutants, --corpus names the corpus directory a campaign starts from and
 // leaves its grown corpus in, --corpus-batch how often the corpus grows.
+
 package main
 
 import (

@@ -4,6 +4,7 @@
 // directory, one testcase per case (clean, fault:NAMES), a <failure> for a
 // case that did not give what its file expects, an <error> for one that
 // could not be judged, <skipped> for one not run here.
+
 package main
 
 import (

@@ -3,6 +3,7 @@
 // and the id bound rule of oracle/rules_bound.go) on any SPIR-V binary.
 // Exit 0 when every file is clean, 1 on violations, 2 when a file cannot be
 // read or split into blocks.
+
 package main
 
 import (

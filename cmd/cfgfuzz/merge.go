@@ -4,6 +4,7 @@
 // new findings the shards deferred into DIR/findings (once per signature)
 // and, with --state, classes the signatures against the state the shards
 // read and writes the night's updated state into it.
+
 package main
 
 import (

@@ -7,6 +7,7 @@
 // finding (the original and any other signature met on the way, with the
 // structurizer's own module, verdicts, stats and answer) in a findings
 // store.
+
 package main
 
 import (

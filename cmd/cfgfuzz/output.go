@@ -2,6 +2,7 @@
 // it remembers the first write error, so that a command whose output was
 // lost (a full disk, a closed pipe reader, /dev/full) exits 2 whatever it
 // returned, instead of reporting success with nothing written.
+
 package main
 
 import (

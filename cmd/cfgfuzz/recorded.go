@@ -3,6 +3,7 @@
 // regression file: corpus.Header), held against the flags check and
 // minimize judge it under. They read the graph alone, so a file judged
 // without the register file it failed under passes; they say so.
+
 package main
 
 import (

@@ -4,6 +4,7 @@
 // structurizer under test: --structurizer SPEC, else each file's own
 // recorded spec, else this tree's. Prints one line per case, writes JUnit
 // XML for CI with --junit, and exits 1 when any case fails.
+
 package main
 
 import (

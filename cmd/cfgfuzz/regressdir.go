@@ -6,6 +6,7 @@
 // given, except a path through a `corpus` directory that is not a cfgfuzz
 // checkout's suite: that is refused, so a regression never lands in some
 // other project's corpus by accident.
+
 package main
 
 import (

@@ -4,6 +4,7 @@
 // child process of --isolate). The flags shared with `cfgfuzz compare` and
 // the translation of a saved campaign back into sides (for --resume) live
 // here too.
+
 package main
 
 import (

@@ -3,6 +3,7 @@
 // every command names one (fuzz/spec.go; self and isolated are this
 // binary's `cfgfuzz structurize`), one line a case, exit 1 when the server
 // gets anything wrong, 2 when it cannot be started or built.
+
 package main
 
 import (

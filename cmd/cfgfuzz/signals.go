@@ -9,6 +9,7 @@
 // none is left behind, then the process exits 128 + that signal's number.
 // The handler stays installed after the first signal, so a signal the
 // shell started cfgfuzz ignoring (a background job's SIGINT) still counts.
+
 package main
 
 import (

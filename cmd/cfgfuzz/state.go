@@ -1,6 +1,7 @@
 // state.go: the --state DIR and --night DATE flags of run and compare
 // (package fuzz's state.go and STATE.md), and the summary line of a
 // night's signature classes.
+
 package main
 
 import (

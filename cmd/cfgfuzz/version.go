@@ -1,6 +1,7 @@
 // version.go: `cfgfuzz version` and `cfgfuzz --version`: the module
 // version and VCS revision this binary was built from (fuzz.ThisBuild, from
 // runtime/debug.ReadBuildInfo), the toolchain and the host.
+
 package main
 
 import (

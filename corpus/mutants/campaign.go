@@ -2,6 +2,7 @@
 // mutant applied, cmd/cfgfuzz built there, and `cfgfuzz run` over a graph
 // budget; the verdict is read back from the campaign's results log (the
 // records of fuzz/record.go, one JSON object a line: fuzz/README.md).
+
 package main
 
 import (

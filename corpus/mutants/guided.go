@@ -5,6 +5,7 @@
 // tree left, as a nightly state keeps it), and the table shows its first
 // failing index beside the pure campaign's. The control runs guided too and
 // must pass.
+
 package main
 
 import (

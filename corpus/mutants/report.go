@@ -1,6 +1,7 @@
 // report.go prints the mutants' table and the score: the kill rate over
 // the mutants that are not equivalent (stillborn ones are not mutants of a
 // program and are left out too) and the median graphs-to-detection.
+
 package main
 
 import (

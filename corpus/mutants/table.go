@@ -2,6 +2,7 @@
 // format, its parser, and the one edit a mutant makes to a copy of the
 // tree. A snippet must occur exactly once in its file, so a table that the
 // code has moved past fails loudly instead of measuring nothing.
+
 package main
 
 import (

@@ -1,5 +1,6 @@
 // codec.go: encoding a Module to words and bytes, and decoding bytes back,
 // with errors that name the word offset (SPIR-V specification 2.3).
+
 package spirv
 
 import (

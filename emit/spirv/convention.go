@@ -1,6 +1,7 @@
 // convention.go: the buffer layout of the module convention (emit/CONVENTION.md),
 // shared by the emitter, the oracle's interpreter and the driver executor,
 // so the contract is written once.
+
 package spirv
 
 // ConventionVersion is the version of emit/CONVENTION.md that this layout

@@ -1,6 +1,7 @@
 // disasm.go: a readable disassembly in the style of spirv-dis (%name = OpX
 // operands), using OpName for ids, for debugging and for reports. Opcodes
 // outside the named subset print their raw operand words.
+
 package spirv
 
 import (

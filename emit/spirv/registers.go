@@ -6,6 +6,7 @@
 // and main publishes a checksum of the whole file in the trace before it
 // returns. The steps are defined on the graph (a block's id and N), so the
 // oracle computes the expected checksum from a walk's trace alone.
+
 package spirv
 
 // RegisterStep is what original block b does to a file of n registers, in

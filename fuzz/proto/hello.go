@@ -2,6 +2,7 @@
 // client's hello, a request with no graph, and the server's answer, which
 // declares what the structurizer promises for the options of the hello.
 // Requests after it carry "v":2 and are otherwise those of v1.
+
 package proto
 
 // Version2 is the protocol version of the handshake and the requests after it.

@@ -32,6 +32,7 @@
 // ErrUnbounded: the caller then sends only walks that returned, as before.
 // Written by hand on package spirv's decoder: SPIRV-Tools' optimizer has
 // no pass that bounds loops.
+
 package gpu
 
 import (

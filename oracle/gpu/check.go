@@ -2,6 +2,7 @@
 // oracle and the campaign engine can call it: walks of the original graph
 // replayed on the driver and compared with oracle.CompareWalks. Driver
 // failures are status "error", never findings.
+
 package gpu
 
 import (

@@ -4,6 +4,7 @@
 // arbitrary random graphs (irreducible or non-terminating ones included).
 // The bench and the tests use it so they do not depend on package gen;
 // deciding 0 everywhere always leaves every loop of a structured graph.
+
 package gpu
 
 import (

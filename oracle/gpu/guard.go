@@ -14,6 +14,7 @@
 // rest of the block) to a block that returns or on to the rest. Nothing
 // branches to an entry block (R14), so only OpPhi operands that named it
 // as a predecessor move to the rest's new label.
+
 package gpu
 
 import (

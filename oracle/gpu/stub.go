@@ -2,6 +2,7 @@
 
 // stub.go: the build without Vulkan (no cgo, or no `vulkan` tag). Every
 // entry point reports ErrNotBuilt, so callers and tests skip cleanly.
+
 package gpu
 
 import "github.com/cfgfuzz/cfgfuzz/emit/spirv"

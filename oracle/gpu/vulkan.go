@@ -5,6 +5,7 @@
 // serializes its jobs with a mutex, since a Vulkan queue must not be used
 // from two threads at once. Each Execute builds a job (pipeline, buffers,
 // command buffer), dispatches once, reads the traces and frees the job.
+
 package gpu
 
 /*

@@ -12,6 +12,7 @@
 // but itself. Such blocks are listed in Stuck. This is the definition taken
 // literally (every path to X passes the post-dominator, and there is no such
 // path); the structurizer decides for itself how to place merges there.
+
 package cfg
 
 // NoBlock marks a missing block (no immediate dominator, unreachable).

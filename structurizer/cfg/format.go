@@ -1,6 +1,7 @@
 // format.go: writing graphs in the compact notation ({{1}, {2, 3}, {}}) and
 // the line notation (one block a line, names and weights). parse.go reads
 // both back; the round trip is exact.
+
 package cfg
 
 import (

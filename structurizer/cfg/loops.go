@@ -12,6 +12,7 @@
 //
 // Time is O((V+E) * depth), with an iterative Tarjan SCC so deep graphs do
 // not grow the goroutine stack.
+
 package cfg
 
 import "slices"

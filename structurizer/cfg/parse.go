@@ -72,6 +72,7 @@
 // successor of a block, a target number not below MaxBlocks and a weight
 // above MaxWeight stop the parser at once, so memory stays proportional to
 // the limits, not to the input's claims.
+
 package cfg
 
 import "fmt"

@@ -2,6 +2,7 @@
 // defines compactReader, which reads one graph into a flat successor array,
 // and graphFromFlat, which slices that array into a Graph (both notations
 // use it).
+
 package cfg
 
 import (

@@ -3,6 +3,7 @@
 // graph, resolving names that are used before their definition, the
 // terminator table, and the default-name rule (a block named "b<id>" is
 // unnamed).
+
 package cfg
 
 import (

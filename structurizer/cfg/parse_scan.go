@@ -3,6 +3,7 @@
 // comment skipping with UTF-8 checks, decimal numbers with an upper bound,
 // names, the "---" separator test, and found, which describes the byte at the
 // current position for "expected X, found Y" messages.
+
 package cfg
 
 import (

@@ -8,6 +8,7 @@
 //   - reducibility by Hecht and Ullman's T1/T2 collapse (remove self-loops;
 //     merge a block into its only predecessor) until one block remains;
 //   - loops as strongly connected components by a reachability closure.
+
 package cfg
 
 import "slices"

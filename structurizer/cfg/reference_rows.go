@@ -1,6 +1,7 @@
 // reference_rows.go: one row of the brute-force dominance relations
 // (reference.go), from the same definitions, in O(n+e) a row: what the
 // oracle's pdom check samples on graphs too large for the full relation.
+
 package cfg
 
 // RefDominatesRow returns row a of RefDominates(g): dom[b] = a dominates b.
