@@ -36,6 +36,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -364,6 +365,17 @@ type k8sJob struct {
 // output.
 func runK8sJob(t *testing.T, file, results, bin string, i, graphs int) (int, string) {
 	t.Helper()
+	cmd := k8sCommand(t, file, results, bin, i, graphs)
+	out, _ := cmd.CombinedOutput()
+	code := cmd.ProcessState.ExitCode()
+	t.Logf("%s index %d: exit %d\n%s", filepath.Base(file), i, code, lastBytes(string(out), 800))
+	return code, string(out)
+}
+
+// k8sCommand is the container script of the Job in file as a command, as
+// runK8sJob runs it.
+func k8sCommand(t *testing.T, file, results, bin string, i, graphs int) *exec.Cmd {
+	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -383,10 +395,32 @@ func runK8sJob(t *testing.T, file, results, bin string, i, graphs int) (int, str
 	for _, e := range cs[0].Env {
 		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
 	}
-	out, _ := cmd.CombinedOutput()
-	code := cmd.ProcessState.ExitCode()
-	t.Logf("%s index %d: exit %d\n%s", filepath.Base(file), i, code, lastBytes(string(out), 800))
-	return code, string(out)
+	return cmd
+}
+
+// TestKubernetesShardStopsGracefully: the shard Job's shell, the pod's
+// PID 1 (which ignores SIGTERM), hands a SIGTERM to cfgfuzz: the campaign
+// stops through its teardown (the report says where to resume) and the
+// script exits with its status, 143.
+func TestKubernetesShardStopsGracefully(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a campaign")
+	}
+	bin := cfgfuzzBinary(t)
+	results := t.TempDir()
+	cmd := k8sCommand(t, filepath.Join(repoRoot(t), "fuzz/examples/k8s-indexed-job.yaml"), results, bin, 3, 1000000)
+	dir := filepath.Join(results, "shard-3")
+	code, out := signalled(t, cmd, dir, syscall.SIGTERM)
+	t.Logf("exit %d\n%s", code, lastBytes(out, 800))
+	if code != 143 {
+		t.Errorf("exit %d, want 143 (cfgfuzz's status after SIGTERM)", code)
+	}
+	if in := readReportJSON(t, dir).Incomplete; in == nil || in.Reason != "interrupted (SIGTERM)" {
+		t.Errorf("report.json incomplete = %+v, want interrupted (SIGTERM)", in)
+	}
+	if left := processesRunning(bin); len(left) > 0 {
+		t.Errorf("processes of %s left: %v", bin, left)
+	}
 }
 
 func TestKubernetesExamplesRun(t *testing.T) {
