@@ -68,7 +68,7 @@ type emitter struct {
 }
 
 func newEmitter(w *work, origN int) *emitter {
-	fb := funcBuilder{w: w, f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)*5/8+4)}, fb: make([]int, len(w.nodes)), origN: origN}
+	fb := funcBuilder{w: w, f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), origN: origN}
 	e := &emitter{funcBuilder: fb, lv: newLevels(w), cur: -1, placed: make([]bool, len(w.nodes)), frames: frameStack{pending: make([]*frame, len(w.nodes))}} // deferred is made on first use
 	for i := range e.fb {
 		e.fb[i] = -1
