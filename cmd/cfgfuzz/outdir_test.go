@@ -49,3 +49,19 @@ func TestRunReportsStoreError(t *testing.T) {
 		t.Errorf("stderr does not say the finding was not stored\n%s", errw.String())
 	}
 }
+
+// TestRunSummaryDespiteUnwritableProfile: a --memprofile that cannot be
+// written makes the exit status 2, but the summary of the run's findings
+// still comes on stdout.
+func TestRunSummaryDespiteUnwritableProfile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	prof := filepath.Join(t.TempDir(), "no", "such", "dir", "mem.prof")
+	var out, errw bytes.Buffer
+	code := run([]string{"run", "--graphs", "20", "--kinds", "reducible", "--dispatch-every", "0", "--inject", "swap-arms", "--progress", "none", "--minimize=false", "--memprofile", prof, "--out", dir}, nil, &out, &errw)
+	if code != exitUsage || !strings.Contains(errw.String(), "--memprofile") {
+		t.Errorf("exit %d, want 2 naming --memprofile\n%s", code, errw.String())
+	}
+	if !strings.Contains(out.String(), "findings (") || !strings.Contains(out.String(), "new") {
+		t.Errorf("no summary on stdout:\n%s", out.String())
+	}
+}

@@ -247,19 +247,22 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return in.or(exitUsage)
 	}
-	if err := f.guide.save(o); err != nil {
-		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
-		return exitUsage
+	// The corpus and the profile are written before the summary, which
+	// still comes when either fails: the run's findings are not lost to
+	// an unwritable file, though the exit status is then 2.
+	saved := f.guide.save(o)
+	if saved == nil && f.memProfile != "" {
+		saved = writeAllocProfile(f.memProfile)
 	}
-	if f.memProfile != "" {
-		if err := writeAllocProfile(f.memProfile); err != nil {
-			fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
-			return exitUsage
-		}
+	if saved != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, saved)
 	}
 	code := reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
 	if o.Report.Incomplete != nil {
 		return in.or(exitUsage)
+	}
+	if saved != nil {
+		return exitUsage
 	}
 	return code
 }
