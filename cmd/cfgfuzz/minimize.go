@@ -251,7 +251,7 @@ func (mf minimizeFlags) options(ctx context.Context, stderr io.Writer) (corpus.O
 
 // minimizeStop is what minimize's stop lines say.
 var minimizeStop = stopWords{
-	first:  "the judgement in flight finishes, then the smallest graph accepted so far is written; a second signal ends at once",
+	first:  "a build in progress is stopped; once the search has begun, the judgement in flight finishes and the smallest graph accepted so far is written; a second signal ends at once",
 	second: "killing the structurizer servers and ending now (nothing is written)",
 }
 
