@@ -38,8 +38,7 @@
 //	selfcheck    the structured rules R1..R15 (structured_check.go)
 //	readback     a layout without a variable that the nested pass's first
 //	             run would misread gets its loops' merges named at their
-//	             latches (structured_nested_readback.go; it runs on the
-//	             nested pass's layouts too)
+//	             latches (structured_nested_readback.go)
 //
 // What the passes share lies below them: the structured function form
 // (func.go, func_layout.go), the input graph's analyses (structured_facts.go),
@@ -67,12 +66,19 @@
 //     it outright (loopMerge) instead of choosing among the loop's exits;
 //     where the header goes to its own latch and out, the latch's target
 //     wins, since the continue target meets R12 already;
-//   - a layout without a variable keeps its loops unnamed, since naming
-//     costs a variable; the read-back step runs the first run on its CFG
-//     and, when that fails, names its loops at their latches with a
-//     variable of its own, keeping the named layout when the first run
-//     reads it (readBack). This is checked on every such layout, not
-//     argued;
+//   - a layout of the pass table without a variable keeps its loops
+//     unnamed, since naming costs a variable; the read-back step runs the
+//     first run on its CFG and, when that fails, names its loops at their
+//     latches with a variable of its own, keeping the named layout when
+//     the first run reads it (readBack). This is checked on every such
+//     layout, not argued;
+//   - a layout of the nested pass is the first run's own answer when the
+//     first run found it, and the first run finds it again on its CFG.
+//     When the search found it instead, it may be one the first run
+//     misreads (a loop whose construct reaches past a block its header
+//     leaves for, with the header going to its own latch); naming its
+//     loops would cost a variable on a graph that already nests
+//     (guarantee 6), so such a layout is left to the search;
 //   - a selection's merge is then the first candidate that closes its
 //     region, in the order the selections pass itself merges: the
 //     immediate post-dominator, then the joins of its dominator subtree;
@@ -85,8 +91,9 @@
 // What is not proved is the selections' step for layouts with a variable:
 // that the first candidate that closes a region is the merge the
 // selections pass declared. TestNestedFirstRunReadsOutputs holds the first
-// run to every layout, with a variable or without, and the bounded search
-// stays behind it; the measured margins are in BENCHMARKS.md.
+// run to every layout of the pass table and counts the nested pass's
+// layouts it misreads; the bounded search stays behind both, and the
+// measured margins are in BENCHMARKS.md.
 //
 // Any error or panic in a pass, or a self-check failure, is a bug: the
 // strategy then returns the dispatch loop for the whole function, with
@@ -224,31 +231,21 @@ func runStructured(g *cfg.Graph, opt Options) (res *Result, reason string) {
 	stage = "nested"
 	nf, _, fresh := nestedSearchWith(g, facts)
 	if nf != nil && !fresh {
-		return nestedResult(nf, opt, &stage), ""
+		plantNestedFaults(nf, opt)
+		return &Result{Func: nf, Stats: Stats{PassesUsed: []string{"nested"}}}, ""
 	}
 	res, reason = runPassTable(g, opt, facts, &stage)
 	if nf != nil && (reason != "" || len(nf.Blocks) <= len(res.Func.Blocks)) {
 		// A nested layout with fresh loop merges: kept unless the pass
 		// table's has fewer blocks (idempotence counts blocks).
-		return nestedResult(nf, opt, &stage), ""
+		plantNestedFaults(nf, opt)
+		return &Result{Func: nf, Stats: Stats{PassesUsed: []string{"nested"}}}, ""
 	}
 	if reason == "" && len(opt.Inject) == 0 {
 		stage = "readback"
 		res.Func = readBack(res.Func)
 	}
 	return res, reason
-}
-
-// nestedResult is the nested pass's layout f as the strategy returns it:
-// read back (readBack) when no fault is injected, else with the faults
-// that apply to it planted.
-func nestedResult(f *Func, opt Options, stage *string) *Result {
-	if len(opt.Inject) == 0 {
-		*stage = "readback"
-		f = readBack(f)
-	}
-	plantNestedFaults(f, opt)
-	return &Result{Func: f, Stats: Stats{PassesUsed: []string{"nested"}}}
 }
 
 // runPassTable runs the passes of structuredPasses and the final checks;

@@ -1,10 +1,10 @@
 // structured_nested_readback.go: the read-back step, the structured
-// strategy's last: what it returns is a layout whose own CFG the nested
-// pass's first run (one run, no search) lays out again, wherever a
-// variable can make it so. That first run is what structurizing the
-// output again starts with, and when it succeeds the search never runs:
-// idempotence (ARCHITECTURE.md, guarantee 5) then rests on a run checked
-// here, not on the search's budget.
+// strategy's last on the pass table's layouts: what it returns is a layout
+// whose own CFG the nested pass's first run (one run, no search) lays out
+// again, wherever a variable can make it so. That first run is what
+// structurizing the output again starts with, and when it succeeds the
+// search never runs: idempotence (ARCHITECTURE.md, guarantee 5) then rests
+// on a run checked here, not on the search's budget.
 //
 // A layout with a variable names every loop's merge already (at its
 // header's conditional, R12, or at its latch, R6: nameLoopMerges), and
@@ -12,7 +12,8 @@
 // its loops unnamed, as naming costs a variable; for it the first run is
 // tried on its CFG, and when that fails, its loops are named at their
 // latches with a variable of their own, kept when the first run then lays
-// the layout out.
+// the layout out. The nested pass's layouts do not come here: a graph that
+// already nests gets no variable (guarantee 6).
 
 package structurizer
 
