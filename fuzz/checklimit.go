@@ -51,6 +51,7 @@ type checked struct {
 	verdicts []oracle.Verdict
 	mine     *oracle.Shared
 	detail   string
+	gpu      bool // the gpu check ran (the graph is one GPUEvery samples)
 }
 
 // checkWithin runs the checks of sub (every check, the slow ones retimed,
@@ -73,6 +74,7 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 		ck.mine = oracle.Share(sub, vs)
 		if gpuNow {
 			vs = append(vs, gpuOrc.Check(sub)...)
+			ck.gpu = true
 		}
 		ck.verdicts = vs
 		return ck

@@ -7,6 +7,8 @@
 package fuzz
 
 import (
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -31,9 +33,17 @@ func TestGPUEveryRunsTheDriverCheckOnEveryNthGraph(t *testing.T) {
 		c := testConfig(t, tc.graphs)
 		c.GPUEvery = tc.every
 		before := gpuStandInCalls.Load()
-		mustRun(t, c)
+		o := mustRun(t, c)
 		if got := gpuStandInCalls.Load() - before; got != int64(tc.want) {
 			t.Errorf("GPUEvery %d over %d graphs: the gpu check ran %d times, want %d", tc.every, tc.graphs, got, tc.want)
+		}
+		// The report counts them, and says so when the check is on.
+		if got := o.Report.GPUChecked; got != tc.want {
+			t.Errorf("GPUEvery %d over %d graphs: the report's gpu_checked is %d, want %d", tc.every, tc.graphs, got, tc.want)
+		}
+		sentence := fmt.Sprintf("judged %d of the modules too: it samples the graphs whose index is a multiple of %d.", tc.want, tc.every)
+		if md := Markdown(o.Report); strings.Contains(md, sentence) != (tc.every > 0) {
+			t.Errorf("GPUEvery %d: report.md says %q: %v, want %v", tc.every, sentence, strings.Contains(md, sentence), tc.every > 0)
 		}
 	}
 }

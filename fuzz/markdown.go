@@ -128,6 +128,13 @@ func summaryProse(rep *Report) string {
 		fmt.Fprintf(&b, " (the baseline on %d)", rep.BaselineFallbacks)
 	}
 	b.WriteString(".")
+	if s := &rep.Settings; s.GPUEvery > 0 {
+		device := s.GPUDevice
+		if device == "" {
+			device = "cpu"
+		}
+		fmt.Fprintf(&b, " The gpu check (Vulkan device %s) judged %d of the modules too: it samples the graphs whose index is a multiple of %d.", device, rep.GPUChecked, s.GPUEvery)
+	}
 	if d := rep.Divergences; d != nil {
 		fmt.Fprintf(&b, " The baseline structures %d and the output is identical on %s; of its %d failures (refusals included) %d now structure; %s.",
 			d.BaselineStructured, identicalPhrase(d), d.BaselineFailures, d.NowStructured, invalidPhrase(d.NewlyInvalid))

@@ -71,6 +71,9 @@ type SideResult struct {
 	// growth check counts it against the clone budget (the module's own
 	// count, for any structurizer); 0 when growth did not run.
 	CopiedWords int `json:"copied_words,omitempty"`
+	// GPU says that the gpu check judged the module too (a graph
+	// Settings.GPUEvery samples, whose checks finished).
+	GPU bool `json:"gpu,omitempty"`
 	// Func is kept for findings only, to draw the structured graph.
 	Func *structurizer.Func `json:"func,omitempty"`
 	// Module is the side's module, kept on both sides for the first 5

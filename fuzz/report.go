@@ -38,6 +38,10 @@ type Report struct {
 	// outcome; BaselineFallbacks the baseline's (with a baseline).
 	Fallbacks         int `json:"fallbacks"`
 	BaselineFallbacks int `json:"baseline_fallbacks,omitempty"`
+	// GPUChecked counts the graphs whose current side's module the gpu
+	// check also judged (Settings.GPUEvery samples them); absent without
+	// the gpu check.
+	GPUChecked int `json:"gpu_checked,omitempty"`
 	// Strategies counts the graphs per strategy they ran when it is not
 	// the campaign's (the dispatch share: Record.Strategy); absent when
 	// every graph ran the campaign's.
@@ -271,6 +275,9 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) {
 	if r.Current.Fallbacks > 0 {
 		rep.Fallbacks++
 		row.Fallbacks++
+	}
+	if r.Current.GPU {
+		rep.GPUChecked++
 	}
 	if r.Baseline != nil && r.Baseline.Fallbacks > 0 {
 		rep.BaselineFallbacks++

@@ -279,6 +279,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 		return r, nil
 	}
 	vs, mine := ck.verdicts, ck.mine
+	r.GPU = ck.gpu
 	if sub.CopiedKnown {
 		r.CopiedWords = sub.Copied.Words
 	}

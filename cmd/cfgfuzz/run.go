@@ -356,6 +356,9 @@ func summaryLines(rep *fuzz.Report) string {
 	if n := rep.Strategies[fuzz.DispatchStrategy]; n > 0 {
 		fmt.Fprintf(&b, "; dispatch share %d", n)
 	}
+	if rep.Settings.GPUEvery > 0 {
+		fmt.Fprintf(&b, "; gpu check %d", rep.GPUChecked)
+	}
 	b.WriteString("\n")
 	if d := rep.Divergences; d != nil {
 		b.WriteString("divergences:")

@@ -89,3 +89,16 @@ func TestSummarySaysIncomplete(t *testing.T) {
 		t.Errorf("a complete campaign's summary says incomplete:\n%s", got)
 	}
 }
+
+// TestSummarySaysGPUChecked: with the gpu check on, the summary counts the
+// modules it judged; without it, it says nothing of it.
+func TestSummarySaysGPUChecked(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 30, GPUChecked: 3, Settings: fuzz.Settings{GPUEvery: 10}}
+	if got := summaryLines(rep); !strings.Contains(got, "; gpu check 3\n") {
+		t.Errorf("with --gpu-every 10, the summary lacks the gpu check's count:\n%s", got)
+	}
+	rep.Settings.GPUEvery, rep.GPUChecked = 0, 0
+	if got := summaryLines(rep); strings.Contains(got, "gpu") {
+		t.Errorf("without the gpu check, the summary mentions it:\n%s", got)
+	}
+}
