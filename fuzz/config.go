@@ -95,7 +95,8 @@ func (s Shard) String() string {
 func (s Shard) has(i int) bool { return s.N <= 1 || i%s.N == s.I }
 
 // CampaignGCPercent is the garbage collector's target (GOGC) that
-// cmd/cfgfuzz runs with unless GOGC is set. A campaign's live heap is a
+// cmd/cfgfuzz runs with, unless GOGC is set, while the live heap is small
+// (TuneGC lowers it as the heap grows). A short campaign's live heap is a
 // few megabytes and it allocates fast (modules, decoded modules, walks),
 // so at the default 100 the collector took about a quarter of the CPU;
 // at 400, the throughput benchmark (then in package fuzz, on small test

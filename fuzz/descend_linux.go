@@ -103,11 +103,16 @@ func scanProcs() []procStat {
 // environHas says whether an environment entry of pid starts with prefix.
 // unsure is true when the environment reads empty: a process inside
 // execve has no environment in /proc until the new image is set up, and
-// its parent may already have seen the exec succeed and exited.
+// its parent may already have seen the exec succeed and exited. It is true
+// too when the environment cannot be read while the process is still
+// listed: a process on its way out (a server's child exiting on its own
+// once the server closed its input) loses its environment before it is a
+// zombie, and the next round finds the zombie (adoptDead).
 func environHas(pid int, prefix string) (has, unsure bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	b, err := readEnviron(pid)
 	if err != nil {
-		return false, false
+		_, listed := readProcStat(pid)
+		return false, listed
 	}
 	if len(b) == 0 {
 		return false, true
@@ -118,6 +123,11 @@ func environHas(pid int, prefix string) (has, unsure bool) {
 		}
 	}
 	return false, false
+}
+
+// readEnviron reads /proc/PID/environ (a variable for tests).
+var readEnviron = func(pid int) ([]byte, error) {
+	return os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 }
 
 // descendantsOf returns the live processes under root in the process

@@ -35,7 +35,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if redteamBin != "" {
+		os.RemoveAll(filepath.Dir(redteamBin)) // built once per test binary (redteamServer)
+	}
+	os.Exit(code)
 }
 
 func TestResumeAfterKill(t *testing.T) {

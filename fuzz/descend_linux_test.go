@@ -1,0 +1,68 @@
+package fuzz
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestProcessReapsOrphansExitingDuringTheSweep: a server's orphaned child
+// that is on its way out when the sweep reads its environment (gone from
+// /proc before the process is a zombie) is reaped once it is one, so a
+// campaign whose wrapper keeps crashing (a script that runs the real
+// structurizer as its child, which exits at the end of its input) does not
+// fill the process table with zombies. The hook makes that moment happen
+// on the first read: it kills the child, waits until it is a zombie and
+// reads as the kernel does for an exiting process.
+func TestProcessReapsOrphansExitingDuringTheSweep(t *testing.T) {
+	mark := markProcesses(t)
+	var once sync.Once
+	real := readEnviron
+	readEnviron = func(pid int) ([]byte, error) {
+		b, err := real(pid)
+		comm, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+		if err != nil || !bytes.Contains(b, []byte(mark)) || strings.TrimSpace(string(comm)) != "tail" {
+			return b, err
+		}
+		hit := false
+		once.Do(func() {
+			hit = true
+			syscall.Kill(pid, syscall.SIGKILL)
+			for st, ok := readProcStat(pid); ok && st.state != 'Z'; st, ok = readProcStat(pid) {
+				time.Sleep(time.Millisecond)
+			}
+		})
+		if hit {
+			return nil, syscall.ESRCH
+		}
+		return b, err
+	}
+	defer func() { readEnviron = real }()
+	// The subshell orphans tail while the server runs: it is the test
+	// process's child, not known under the server, when the server ends.
+	p := &Process{Argv: []string{"sh", "-c", "(tail -f /dev/null </dev/null >/dev/null 2>&1 &); exec sleep 0.3"}}
+	a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+	p.Close()
+	if a.Outcome != OutCrash {
+		t.Fatalf("answer %s %q, want a crash", a.Outcome, clip(a.Reason))
+	}
+	// Every child of this process is gone once the servers are (a crashed
+	// server is started again for the request, so there are two groups).
+	var left []int
+	for _, ps := range scanProcs() {
+		if ps.ppid == os.Getpid() {
+			left = append(left, ps.pid)
+			syscall.Kill(ps.pid, syscall.SIGKILL)
+			var ws syscall.WaitStatus
+			syscall.Wait4(ps.pid, &ws, 0, nil)
+		}
+	}
+	if len(left) > 0 {
+		t.Fatalf("children left after the servers ended (zombies or alive): %v", left)
+	}
+}
