@@ -147,6 +147,11 @@ type nester struct {
 	mark  []int
 	stamp int
 	queue []int
+	memo  *regionMemo // regions measured once (structured_nested_regions.go); nil until used
+	// checkFast makes every answer of regionOf and allowedExits be
+	// checked against the walk it stands for (walkRegion,
+	// allowedExitsWalk); a test seam.
+	checkFast bool
 }
 
 // nestedConstruct is an open construct of the walk.
@@ -154,6 +159,12 @@ type nestedConstruct struct {
 	kind        cKind
 	header      int
 	merge, cont int
+	// What allowedExits gives a new construct opened inside this one,
+	// with this one the innermost open (set by pushConstruct): a new
+	// selection's exits and a new switch's, and whether a continue
+	// construct comes before any loop going out (then there are none).
+	selExits, switchExits []int
+	inContinue            bool
 }
 
 // run is one run of the pass.

@@ -8,7 +8,10 @@
 
 package structurizer
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // declareSelections walks the dominator tree with the stack of open
 // constructs and declares a merge for each branch point that needs one.
@@ -94,11 +97,11 @@ func (sw *selectionWalk) enter(b int) (walkFrame, bool) {
 			sw.blameOpen(sw.open, h)
 			return fr, sw.fail("continue target %d of %d reached inside another construct", b, h)
 		}
-		sw.open = append(sw.open, nestedConstruct{kind: cContinue, header: h, merge: -1, cont: -1})
+		sw.open = pushConstruct(sw.open, nestedConstruct{kind: cContinue, header: h, merge: -1, cont: -1})
 		fr.pushed++
 	}
 	if d := sw.decl[b]; d.Kind == LoopMerge {
-		sw.open = append(sw.open, nestedConstruct{kind: cLoop, header: b, merge: d.Merge, cont: d.Continue})
+		sw.open = pushConstruct(sw.open, nestedConstruct{kind: cLoop, header: b, merge: d.Merge, cont: d.Continue})
 		fr.pushed++
 		return fr, true
 	}
@@ -115,7 +118,7 @@ func (sw *selectionWalk) enter(b int) (walkFrame, bool) {
 		if m < sw.n {
 			sw.adopt(b, m)
 		}
-		sw.open = append(sw.open, nestedConstruct{kind: kind, header: b, merge: m, cont: -1})
+		sw.open = pushConstruct(sw.open, nestedConstruct{kind: kind, header: b, merge: m, cont: -1})
 		fr.pushed++
 	}
 	return fr, true
@@ -152,8 +155,48 @@ func (nt *nester) needsHeader(b int, open []nestedConstruct) (kind cKind, need, 
 // allowedExits lists the blocks a new construct of kind k may leave for
 // besides its own merge (rule R6): the innermost loop's merge and continue
 // target and, for a selection, the merges of switches inside that loop.
-// None inside a continue construct.
+// None inside a continue construct. The innermost open construct holds
+// the answer (pushConstruct), so a deep nest costs no walk out per header;
+// allowedExitsWalk is the walk it stands for.
 func allowedExits(open []nestedConstruct, k cKind) []int {
+	if len(open) == 0 {
+		return nil
+	}
+	if top := &open[len(open)-1]; k != cSwitch {
+		return top.selExits
+	}
+	return open[len(open)-1].switchExits
+}
+
+// pushConstruct opens c inside the open constructs, with what
+// allowedExits gives a construct inside it worked out from the innermost
+// open one's: a loop's merge and continue target; nothing in a continue
+// construct; a switch adds its merge for a selection inside it; a
+// selection changes nothing.
+func pushConstruct(open []nestedConstruct, c nestedConstruct) []nestedConstruct {
+	var below nestedConstruct
+	if len(open) > 0 {
+		below = open[len(open)-1]
+	}
+	switch c.kind {
+	case cLoop:
+		c.selExits, c.switchExits, c.inContinue = []int{c.merge, c.cont}, []int{c.merge, c.cont}, false
+	case cContinue:
+		c.selExits, c.switchExits, c.inContinue = nil, nil, true
+	case cSwitch:
+		c.inContinue, c.switchExits = below.inContinue, below.switchExits
+		if !c.inContinue {
+			c.selExits = append([]int{c.merge}, below.selExits...)
+		}
+	default:
+		c.selExits, c.switchExits, c.inContinue = below.selExits, below.switchExits, below.inContinue
+	}
+	return append(open, c)
+}
+
+// allowedExitsWalk is allowedExits by a walk out through the open
+// constructs (the reference that TestFastMatchesTheWalks holds it to).
+func allowedExitsWalk(open []nestedConstruct, k cKind) []int {
 	var ex []int
 	for i := len(open) - 1; i >= 0; i-- {
 		c := open[i]
@@ -176,6 +219,11 @@ func allowedExits(open []nestedConstruct, k cKind) []int {
 // comment of structured_nested.go).
 func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool) {
 	sc := &selectionChoice{nester: nt, x: x, k: k, exits: allowedExits(open, k), inner: -1}
+	if nt.checkFast {
+		if walked := allowedExitsWalk(open, k); !slices.Equal(sc.exits, walked) {
+			panic(fmt.Sprintf("bug: exits of %d (kind %d): %v kept, %v walked", x, k, sc.exits, walked))
+		}
+	}
 	if len(open) > 0 {
 		sc.inner = open[len(open)-1].merge
 	}
@@ -352,10 +400,28 @@ func (sc *selectionChoice) casesCover() bool {
 	return true
 }
 
-// regionSize walks x's region for merge m (-1: none, a fresh block) and
-// returns its size, or -1 when the region does not close or grows past
-// limit blocks.
+// regionSize returns the size of x's region for merge m (-1: none, a
+// fresh block), or -1 when the region does not close or grows past limit
+// blocks. A selection's region is measured (regionOf: nested regions
+// once each); a switch's, and the region without a merge, are walked
+// (walkRegion, which leaves the region's blocks in sc.queue for
+// casesCover and the break search).
 func (sc *selectionChoice) regionSize(m, limit int) int {
+	if sc.k != cSwitch && m >= 0 {
+		if size, ok := sc.regionOf(sc.x, m, limit); ok {
+			if sc.checkFast {
+				if walked := sc.walkRegion(m, limit); walked != size {
+					panic(fmt.Sprintf("bug: region of %d merging at %d (exits %v): %d measured, %d walked", sc.x, m, sc.exits, size, walked))
+				}
+			}
+			return size
+		}
+	}
+	return sc.walkRegion(m, limit)
+}
+
+// walkRegion is regionSize, walking the region block by block.
+func (sc *selectionChoice) walkRegion(m, limit int) int {
 	sc.stamp++
 	st := sc.stamp
 	stop := func(t int) bool { return t == m || slices.Contains(sc.exits, t) }

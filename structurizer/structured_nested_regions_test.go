@@ -1,0 +1,99 @@
+// structured_nested_regions_test.go: regionOf, which measures nested
+// regions once each, against the walk of every region, and allowedExits
+// against the walk out through the open constructs, on the
+// nested pass's first run over inputs, over the CFGs of the strategy's
+// outputs and over deep nests of selections; and the cost of those nests.
+
+package structurizer
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// nestedIfs is d selections nested in their then-arms: header i (0 <= i <
+// d) goes to i+1 or to its join 2d-i, the innermost body d goes to the
+// innermost join, and each join to the next one out, the last returning.
+func nestedIfs(d int) *cfg.Graph {
+	g := cfg.New(2*d + 2)
+	for i := range d {
+		g.Succs[i] = []int{i + 1, 2*d - i}
+	}
+	for j := d; j <= 2*d; j++ {
+		g.Succs[j] = []int{j + 1}
+	}
+	return g
+}
+
+// regionChecked runs the nested pass's first run on g with every
+// measured region and every construct's exits checked against the walks;
+// it returns how many regions were measured.
+func regionChecked(t *testing.T, what string, g *cfg.Graph) (measured int) {
+	t.Helper()
+	nt := newNester(g)
+	nt.checkFast = true
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("%s %v: %v", what, g, p)
+			}
+		}()
+		nt.run()
+	}()
+	if nt.memo != nil {
+		for _, r := range nt.memo.facts {
+			if r != nil {
+				measured++
+			}
+		}
+	}
+	return measured
+}
+
+func TestFastMatchesTheWalks(t *testing.T) {
+	r := loggedRand(t, 13)
+	measured := 0
+	for i := range 600 {
+		g := randomReducible(r, 4+r.IntN(200))
+		measured += regionChecked(t, fmt.Sprintf("random graph %d", i), g)
+		if res, err := Structurize(g, Options{}); err == nil {
+			h, _ := moduleGraph(res.Func).DropUnreachable()
+			measured += regionChecked(t, fmt.Sprintf("the output of random graph %d", i), h)
+		}
+	}
+	for _, k := range gen.Kinds() {
+		for i := range 300 {
+			it, err := gen.Generate(gen.Config{Kind: k}, gen.SeedFor(k, 13, i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			measured += regionChecked(t, fmt.Sprintf("gen %s %d", k, i), it.Graph)
+		}
+	}
+	for _, d := range []int{1, 2, 3, 50} {
+		measured += regionChecked(t, fmt.Sprintf("nested ifs of depth %d", d), nestedIfs(d))
+	}
+	if measured == 0 {
+		t.Fatal("no region was measured: the test checks nothing")
+	}
+	t.Logf("%d regions measured, each checked against the walk", measured)
+}
+
+// BenchmarkNestedIfs: Structurize on d nested selections, d from 4,000
+// to 32,000 (time per block should stay flat).
+func BenchmarkNestedIfs(b *testing.B) {
+	for _, d := range []int{4000, 16000, 32000} {
+		b.Run(fmt.Sprint(d), func(b *testing.B) {
+			g := nestedIfs(d)
+			for range b.N {
+				if _, err := Structurize(g, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(g.Len()), "ns/block")
+		})
+	}
+}
