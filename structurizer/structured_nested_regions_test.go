@@ -73,6 +73,22 @@ func TestFastMatchesTheWalks(t *testing.T) {
 			measured += regionChecked(t, fmt.Sprintf("gen %s %d", k, i), it.Graph)
 		}
 	}
+	for i := range 40000 { // small graphs, arbitrary ones included
+		g := randomReducible(r, 3+r.IntN(14))
+		if i%2 == 1 {
+			g = randomGraph(r, 3+r.IntN(10))
+		}
+		measured += regionChecked(t, fmt.Sprintf("small graph %d", i), g)
+	}
+	// Header 0's immediate post-dominator is no block (its paths return
+	// apart), so nearest tries its dominator subtree: candidate 4 lies in
+	// the region of 1, which closes at 5; stepping over it would measure
+	// past the candidate (the guard in stepOver).
+	g, err := cfg.ParseCompact("{{1, 2}, {4, 8}, {3, 6}, {2}, {5}, {8}, {7, 8}, {6}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	measured += regionChecked(t, "a candidate inside an inner region", g)
 	for _, d := range []int{1, 2, 3, 50} {
 		measured += regionChecked(t, fmt.Sprintf("nested ifs of depth %d", d), nestedIfs(d))
 	}
