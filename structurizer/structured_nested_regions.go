@@ -1,32 +1,36 @@
-// structured_nested_regions.go: the region of a selection header for a
-// merge candidate, measured so that nested regions are walked once, not
-// once per enclosing header.
+// structured_nested_regions.go: the region of a selection or switch
+// header for a merge candidate, measured so that nested regions are
+// walked once, not once per enclosing header.
 //
 // walkRegion walks a header's region block by block, so a chain of d
-// nested selections costs O(d²) blocks walked. regionOf gives the same
+// nested constructs costs O(d²) blocks walked. regionOf gives the same
 // answer for any merge candidate: it walks the region's blocks, but where
 // it reaches a block t whose own region (stopping at t's immediate
 // post-dominator and the same exits) closes, it steps over that region
 // at once and resumes from where that region's walk stopped; each inner
-// region is measured once and kept (regionMemo). Two counts replace the
-// walk's membership test: a region closes exactly when no edge returns
-// to its header and the edges from its blocks into its blocks other than
-// the header are all the edges into those blocks (every predecessor
-// inside). Both counts add up over inner regions.
+// region is measured once per set of exits and kept (regionMemo). Two
+// counts replace the walk's membership test: a region closes exactly when
+// no edge returns to its header and the edges from its blocks into its
+// blocks other than the header are all the edges into those blocks
+// (every predecessor inside). Both counts add up over inner regions.
 //
-// An inner region R(t) that closes is entered only at t, so t dominates
-// (over branch edges) every block of it; it is stepped over only when t
-// dominates neither the header nor the header's merge candidate, so
-// R(t) holds neither, and holds no exit (its own walk stops at them).
-// TestFastMatchesTheWalks holds regionOf to the walk (walkRegion).
+// A region that closes is entered only at its header h, so h dominates
+// (over branch edges) every block of it: a walk that reaches a block h
+// does not dominate stops there, the region not closing. An inner region
+// R(t) is stepped over only when t dominates neither the header nor the
+// header's merge candidate, so R(t) holds neither, and it holds no exit
+// (its own walk stops at them). A switch's blocks must each lie in one of
+// its cases (casesCover); switchRegion asks that of the blocks walked one
+// by one and of each inner region's header, under which the region lies.
+// TestFastMatchesTheWalks holds regionOf and switchRegion to the walks.
 
 package structurizer
 
 import "slices"
 
 // regionFacts is a region measured by regionOf: whether it closes, its
-// blocks, the edges into them (the header's included), and the blocks
-// outside it its edges reach, with how many edges go to each.
+// size, the edges into its blocks (the header's included), and the stops
+// its edges reach, with how many edges go to each.
 type regionFacts struct {
 	h      int   // the header
 	exits  []int // the exits it was measured with
@@ -42,16 +46,24 @@ type regionExit struct{ to, edges int }
 // regionMemo keeps the regions regionOf measured during one run of the
 // nested pass, by header.
 type regionMemo struct {
-	facts  []*regionFacts // by header; nil until measured
-	indeg  []int          // edges into each block
-	usable bool           // the graph's dominator tree covers every block
+	facts  [][]*regionFacts // by header, one for each set of exits it was measured under
+	indeg  []int            // edges into each block
+	usable bool             // the graph's dominator tree covers every block
+	// mark[b] is the id of the walk that last reached b. A walk inside
+	// another marks only blocks its header dominates, which the outer
+	// walk has not reached (its header dominates neither the outer's nor
+	// what the outer reached before it), and its header, which the outer
+	// marks again once it is done; so one array serves every walk of the
+	// recursion.
+	mark  []int32
+	walks int32
 }
 
 // regions returns the run's region memo, made on first use.
 func (sc *selectionChoice) regions() *regionMemo {
 	if sc.memo == nil {
 		ti := sc.facts.tailIndex(sc.g)
-		m := &regionMemo{facts: make([]*regionFacts, sc.n), indeg: make([]int, sc.n), usable: ti.usable}
+		m := &regionMemo{facts: make([][]*regionFacts, sc.n), indeg: make([]int, sc.n), usable: ti.usable, mark: make([]int32, sc.n)}
 		for _, ss := range sc.g.Succs {
 			for _, t := range ss {
 				m.indeg[t]++
@@ -71,10 +83,12 @@ func (sc *selectionChoice) regionOf(x, merge, limit int) (size int, ok bool) {
 		return 0, false
 	}
 	var r *regionFacts
-	if merge == sc.pdom.IDom[x] {
+	if merge == sc.pdom.IDom[x] && limit >= sc.n {
 		r = sc.measure(x, sc.exits)
 	} else {
-		r = sc.walkFrom(x, merge, slices.Clone(sc.exits))
+		rw := sc.regionWalk(x, merge, slices.Clone(sc.exits))
+		rw.limit = limit
+		r = rw.run()
 	}
 	if !r.closes || r.size > limit {
 		return -1, true
@@ -87,23 +101,56 @@ func (sc *selectionChoice) regionOf(x, merge, limit int) (size int, ok bool) {
 // steps over) when not kept already for these exits.
 func (sc *selectionChoice) measure(h int, exits []int) *regionFacts {
 	m := sc.regions()
-	if r := m.facts[h]; r != nil && slices.Equal(r.exits, exits) {
-		return r
+	for _, r := range m.facts[h] {
+		if slices.Equal(r.exits, exits) {
+			return r
+		}
 	}
 	exits = slices.Clone(exits)
 	// Until measured, h's region counts as one that does not close: a
 	// walk inside it that comes back to h walks on instead of stepping.
-	m.facts[h] = &regionFacts{h: h, exits: exits}
-	r := sc.walkFrom(h, sc.pdom.IDom[h], exits)
-	m.facts[h] = r
+	k := len(m.facts[h])
+	m.facts[h] = append(m.facts[h], &regionFacts{h: h, exits: exits})
+	r := sc.regionWalk(h, sc.pdom.IDom[h], exits).run()
+	m.facts[h][k] = r
 	return r
 }
 
-// walkFrom measures h's region stopping at merge and at exits, stepping
-// over the inner regions that close.
-func (sc *selectionChoice) walkFrom(h, merge int, exits []int) *regionFacts {
-	rw := regionWalk{sc: sc, memo: sc.regions(), h: h, merge: merge, exits: exits, in: map[int]bool{h: true}, leaves: map[int]int{}}
-	return rw.run()
+// regionWalk starts a measurement of h's region at merge under exits,
+// without a limit.
+func (sc *selectionChoice) regionWalk(h, merge int, exits []int) *regionWalk {
+	m := sc.regions()
+	m.walks++
+	m.mark[h] = m.walks
+	return &regionWalk{sc: sc, memo: m, id: m.walks, h: h, merge: merge, exits: exits, limit: sc.n, ti: sc.facts.tailIndex(sc.g)}
+}
+
+// switchRegion is closes(m, limit) for switch x: the size of its region
+// when it closes at m, has at most limit blocks and lies in x's cases,
+// else -1. It checks the cases of the blocks measured one by one and of
+// each inner region's header: an inner region that closes lies under its
+// header in the walk's tree too. ok is false when the memo cannot answer.
+func (sc *selectionChoice) switchRegion(m, limit int) (size int, ok bool) {
+	if !sc.regions().usable {
+		return 0, false
+	}
+	rw := sc.regionWalk(sc.x, m, slices.Clone(sc.exits))
+	rw.limit = limit
+	r := rw.run()
+	if !r.closes || r.size > limit {
+		return -1, true
+	}
+	for _, b := range rw.direct[1:] {
+		if !sc.inCase(b) {
+			return -1, true
+		}
+	}
+	for _, q := range rw.inner {
+		if !sc.inCase(q.h) {
+			return -1, true
+		}
+	}
+	return r.size, true
 }
 
 // regionWalk is one measurement: the header h, its stops (merge and
@@ -115,14 +162,31 @@ type regionWalk struct {
 	h      int
 	merge  int
 	exits  []int
-	in     map[int]bool // blocks of the region reached so far: direct ones and inner headers
+	id     int32 // marks the blocks of the region reached so far (memo.mark): direct ones and inner headers
 	direct []int
 	inner  []*regionFacts
-	leaves map[int]int // stop -> edges reaching it
-	broken bool        // an edge returns to h
+	leaves []regionExit // the stops reached, with the edges reaching each
+	broken bool         // an edge returns to h, or a block h does not dominate is reached, or the region grew past limit
+	size   int          // blocks so far, the inner regions' included
+	limit  int          // past this many blocks the walk stops, as regionSize's does
+	ti     *tailIndex   // the graph's dominator tree (branch edges)
 }
 
 func (rw *regionWalk) stop(t int) bool { return t == rw.merge || slices.Contains(rw.exits, t) }
+
+// in reports whether t is a block of the region reached so far.
+func (rw *regionWalk) in(t int) bool { return rw.memo.mark[t] == rw.id }
+
+// leave counts edges from the region to stop t.
+func (rw *regionWalk) leave(t, edges int) {
+	for i := range rw.leaves {
+		if rw.leaves[i].to == t {
+			rw.leaves[i].edges += edges
+			return
+		}
+	}
+	rw.leaves = append(rw.leaves, regionExit{t, edges})
+}
 
 // reach handles an edge (edges of them, from the region) to t.
 func (rw *regionWalk) reach(t, edges int) {
@@ -130,12 +194,19 @@ func (rw *regionWalk) reach(t, edges int) {
 	case t == rw.h:
 		rw.broken = true
 	case rw.stop(t):
-		rw.leaves[t] += edges
-	case rw.in[t]:
+		rw.leave(t, edges)
+	case rw.in(t):
+	case !rw.ti.dominates(rw.h, t):
+		// A region that closes is entered only at h, so h dominates
+		// every block of it: this one does not close.
+		rw.broken = true
 	default:
-		rw.in[t] = true
-		if r := rw.stepOver(t); r != nil {
+		rw.size++
+		r := rw.stepOver(t)
+		rw.memo.mark[t] = rw.id // after t's own walk, which marks t with its id
+		if r != nil {
 			rw.inner = append(rw.inner, r)
+			rw.size += r.size - 1
 			for _, e := range r.leaves {
 				rw.reach(e.to, e.edges)
 			}
@@ -153,7 +224,7 @@ func (rw *regionWalk) stepOver(t int) *regionFacts {
 	if len(sc.g.Succs[t]) < 2 || t >= sc.n {
 		return nil
 	}
-	ti := sc.facts.tailIndex(sc.g)
+	ti := rw.ti
 	if ti.dominates(t, rw.h) || rw.merge >= 0 && rw.merge < sc.n && ti.dominates(t, rw.merge) {
 		return nil
 	}
@@ -166,7 +237,12 @@ func (rw *regionWalk) stepOver(t int) *regionFacts {
 // run walks the region and adds up its facts.
 func (rw *regionWalk) run() *regionFacts {
 	rw.direct = append(rw.direct, rw.h)
+	rw.size = 1
 	for i := 0; i < len(rw.direct) && !rw.broken; i++ {
+		if rw.size > rw.limit {
+			rw.broken = true // past the limit: as if it did not close
+			break
+		}
 		for _, t := range rw.sc.g.Succs[rw.direct[i]] {
 			rw.reach(t, 1)
 		}
@@ -178,7 +254,7 @@ func (rw *regionWalk) run() *regionFacts {
 	inner, into := 0, 0 // edges from the region to its blocks but h; edges into those blocks
 	for _, u := range rw.direct {
 		for _, t := range rw.sc.g.Succs[u] {
-			if t != rw.h && rw.in[t] {
+			if t != rw.h && rw.in(t) {
 				inner++
 			}
 		}
@@ -194,16 +270,13 @@ func (rw *regionWalk) run() *regionFacts {
 		into += q.in
 		inner += q.in - rw.memo.indeg[q.h] // the edges into its blocks but its header, all from inside it (it closes)
 		for _, e := range q.leaves {
-			if e.to != rw.h && rw.in[e.to] {
+			if e.to != rw.h && rw.in(e.to) {
 				inner += e.edges
 			}
 		}
 	}
 	r.closes = inner == into
 	r.in = into + rw.memo.indeg[rw.h]
-	for to, edges := range rw.leaves {
-		r.leaves = append(r.leaves, regionExit{to, edges})
-	}
-	slices.SortFunc(r.leaves, func(a, b regionExit) int { return a.to - b.to })
+	r.leaves = rw.leaves
 	return r
 }

@@ -273,8 +273,23 @@ func (sc *selectionChoice) usable(m int) bool {
 }
 
 // closes is regionSize, and for a switch also that every block of the
-// region lies in a case (R6's case constructs: dominated by a target).
+// region lies in a case (R6's case constructs: dominated by a target); a
+// switch's region is measured (switchRegion) where it can be.
 func (sc *selectionChoice) closes(m, limit int) int {
+	if sc.k == cSwitch && m >= 0 {
+		if size, ok := sc.switchRegion(m, limit); ok {
+			if sc.checkFast {
+				walked := sc.walkRegion(m, limit)
+				if walked >= 0 && !sc.casesCover() {
+					walked = -1
+				}
+				if walked != size {
+					panic(fmt.Sprintf("bug: switch region of %d merging at %d (exits %v): %d measured, %d walked", sc.x, m, sc.exits, size, walked))
+				}
+			}
+			return size
+		}
+	}
 	size := sc.regionSize(m, limit)
 	if size >= 0 && sc.k == cSwitch && !sc.casesCover() {
 		return -1
@@ -387,17 +402,23 @@ func (sc *selectionChoice) sharedCase() int {
 // target of x: the blocks of a switch's construct must each lie in a case.
 func (sc *selectionChoice) casesCover() bool {
 	for _, b := range sc.queue[1:] {
-		c := b
-		for sc.parent[c] != sc.x {
-			if c = sc.parent[c]; c < 0 {
-				return false
-			}
-		}
-		if !slices.Contains(sc.g.Succs[sc.x], c) {
+		if !sc.inCase(b) {
 			return false
 		}
 	}
 	return true
+}
+
+// inCase reports whether block b lies, in the walk's tree, under a
+// target of x.
+func (sc *selectionChoice) inCase(b int) bool {
+	c := b
+	for sc.parent[c] != sc.x {
+		if c = sc.parent[c]; c < 0 {
+			return false
+		}
+	}
+	return slices.Contains(sc.g.Succs[sc.x], c)
 }
 
 // regionSize returns the size of x's region for merge m (-1: none, a
