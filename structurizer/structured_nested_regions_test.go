@@ -9,6 +9,7 @@ package structurizer
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/gen"
@@ -109,6 +110,27 @@ func BenchmarkNestedIfs(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(g.Len()), "ns/block")
+		})
+	}
+}
+
+// BenchmarkFirstRunOnOutput: the nested pass's first run on the CFG of a
+// random graph's output (what structurizing the output again starts
+// with, as meta's idempotence check does), at 10k, 20k, 40k and 100k
+// blocks in.
+func BenchmarkFirstRunOnOutput(b *testing.B) {
+	for _, n := range []int{10000, 20000, 40000, 100000} {
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			res, err := Structurize(randomReducible(rand.New(rand.NewPCG(uint64(n), 1)), n), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if !firstRunReads(res.Func) {
+					b.Fatal("the first run does not read the output")
+				}
+			}
 		})
 	}
 }
