@@ -3,7 +3,9 @@
 // predecessors, the loop nesting forest, a depth-first preorder, and, on
 // first use, the post-dominator tree and the dominator tree laid out for
 // the nested pass's tail test (tailIndex, whose use structured_tails.go
-// explains). None of them changes once computed.
+// explains); and the nested pass's measured regions (regionMemo), kept
+// here so that every run over the graph shares them. The analyses do not
+// change once computed; the memo only grows.
 
 package structurizer
 
@@ -15,12 +17,13 @@ import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 // post-dominators (computed once per graph rather than once per run; runs
 // are sequential, so the lazy post-dominators need no lock).
 type graphFacts struct {
-	order  cfg.Order
-	preds  [][]int
-	forest *cfg.Forest
-	pre    []int
-	pdom   *cfg.DomTree // nil until postDominators
-	tails  *tailIndex   // nil until tailIndex (structured_tails.go)
+	order   cfg.Order
+	preds   [][]int
+	forest  *cfg.Forest
+	pre     []int
+	pdom    *cfg.DomTree // nil until postDominators
+	tails   *tailIndex   // nil until tailIndex (structured_tails.go)
+	regions *regionMemo  // the nested pass's measured regions (structured_nested_regions.go); nil until used
 }
 
 func factsOf(g *cfg.Graph) *graphFacts {
@@ -148,4 +151,35 @@ func filled(n, v int) []int {
 		s[i] = v
 	}
 	return s
+}
+
+// regionFacts is a region measured by regionOf: whether it closes, its
+// size, the edges into its blocks (the header's included), and the stops
+// its edges reach, with how many edges go to each.
+type regionFacts struct {
+	h      int   // the header
+	exits  []int // the exits it was measured with
+	closes bool
+	size   int
+	in     int // edges into the region's blocks, header included
+	leaves []regionExit
+}
+
+// regionExit is a block a region's edges leave for and how many do.
+type regionExit struct{ to, edges int }
+
+// regionMemo keeps the regions regionOf measured over one graph, by
+// header.
+type regionMemo struct {
+	facts  [][]*regionFacts // by header, one for each set of exits it was measured under
+	indeg  []int            // edges into each block
+	usable bool             // the graph's dominator tree covers every block
+	// mark[b] is the id of the walk that last reached b. A walk inside
+	// another marks only blocks its header dominates, which the outer
+	// walk has not reached (its header dominates neither the outer's nor
+	// what the outer reached before it), and its header, which the outer
+	// marks again once it is done; so one array serves every walk of the
+	// recursion.
+	mark  []int32
+	walks int32
 }

@@ -147,7 +147,6 @@ type nester struct {
 	mark  []int
 	stamp int
 	queue []int
-	memo  *regionMemo // regions measured once (structured_nested_regions.go); nil until used
 	// checkFast makes every answer of regionOf and allowedExits be
 	// checked against the walk it stands for (walkRegion,
 	// allowedExitsWalk); a test seam.

@@ -28,50 +28,23 @@ package structurizer
 
 import "slices"
 
-// regionFacts is a region measured by regionOf: whether it closes, its
-// size, the edges into its blocks (the header's included), and the stops
-// its edges reach, with how many edges go to each.
-type regionFacts struct {
-	h      int   // the header
-	exits  []int // the exits it was measured with
-	closes bool
-	size   int
-	in     int // edges into the region's blocks, header included
-	leaves []regionExit
-}
-
-// regionExit is a block a region's edges leave for and how many do.
-type regionExit struct{ to, edges int }
-
-// regionMemo keeps the regions regionOf measured during one run of the
-// nested pass, by header.
-type regionMemo struct {
-	facts  [][]*regionFacts // by header, one for each set of exits it was measured under
-	indeg  []int            // edges into each block
-	usable bool             // the graph's dominator tree covers every block
-	// mark[b] is the id of the walk that last reached b. A walk inside
-	// another marks only blocks its header dominates, which the outer
-	// walk has not reached (its header dominates neither the outer's nor
-	// what the outer reached before it), and its header, which the outer
-	// marks again once it is done; so one array serves every walk of the
-	// recursion.
-	mark  []int32
-	walks int32
-}
-
-// regions returns the run's region memo, made on first use.
+// regions returns the graph's region memo, made on first use. A region
+// depends only on the graph, its post-dominators and the exits it is
+// measured under, so every run of the nested pass over the graph shares
+// the memo (graphFacts keeps it; the runs are sequential).
 func (sc *selectionChoice) regions() *regionMemo {
-	if sc.memo == nil {
-		ti := sc.facts.tailIndex(sc.g)
+	fa := sc.facts
+	if fa.regions == nil {
+		ti := fa.tailIndex(sc.g)
 		m := &regionMemo{facts: make([][]*regionFacts, sc.n), indeg: make([]int, sc.n), usable: ti.usable, mark: make([]int32, sc.n)}
 		for _, ss := range sc.g.Succs {
 			for _, t := range ss {
 				m.indeg[t]++
 			}
 		}
-		sc.memo = m
+		fa.regions = m
 	}
-	return sc.memo
+	return fa.regions
 }
 
 // regionOf is regionSize(merge, limit) for header x under sc.exits: the
@@ -86,7 +59,7 @@ func (sc *selectionChoice) regionOf(x, merge, limit int) (size int, ok bool) {
 	if merge == sc.pdom.IDom[x] && limit >= sc.n {
 		r = sc.measure(x, sc.exits)
 	} else {
-		rw := sc.regionWalk(x, merge, slices.Clone(sc.exits))
+		rw := sc.regionWalk(x, merge, sc.exits)
 		rw.limit = limit
 		r = rw.run()
 	}
@@ -134,7 +107,7 @@ func (sc *selectionChoice) switchRegion(m, limit int) (size int, ok bool) {
 	if !sc.regions().usable {
 		return 0, false
 	}
-	rw := sc.regionWalk(sc.x, m, slices.Clone(sc.exits))
+	rw := sc.regionWalk(sc.x, m, sc.exits)
 	rw.limit = limit
 	r := rw.run()
 	if !r.closes || r.size > limit {

@@ -45,8 +45,8 @@ func regionChecked(t *testing.T, what string, g *cfg.Graph) (measured int) {
 		}()
 		nt.run()
 	}()
-	if nt.memo != nil {
-		for _, rs := range nt.memo.facts {
+	if m := nt.facts.regions; m != nil {
+		for _, rs := range m.facts {
 			measured += len(rs)
 		}
 	}

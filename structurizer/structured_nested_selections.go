@@ -277,6 +277,12 @@ func (sc *selectionChoice) usable(m int) bool {
 // switch's region is measured (switchRegion) where it can be.
 func (sc *selectionChoice) closes(m, limit int) int {
 	if sc.k == cSwitch && m >= 0 {
+		if size, small := sc.smallRegion(m, limit); small {
+			if !sc.casesCover() {
+				return -1
+			}
+			return size
+		}
 		if size, ok := sc.switchRegion(m, limit); ok {
 			if sc.checkFast {
 				walked := sc.walkRegion(m, limit)
@@ -429,6 +435,9 @@ func (sc *selectionChoice) inCase(b int) bool {
 // casesCover and the break search).
 func (sc *selectionChoice) regionSize(m, limit int) int {
 	if sc.k != cSwitch && m >= 0 {
+		if size, small := sc.smallRegion(m, limit); small {
+			return size
+		}
 		if size, ok := sc.regionOf(sc.x, m, limit); ok {
 			if sc.checkFast {
 				if walked := sc.walkRegion(m, limit); walked != size {
@@ -439,6 +448,22 @@ func (sc *selectionChoice) regionSize(m, limit int) int {
 		}
 	}
 	return sc.walkRegion(m, limit)
+}
+
+// smallRegionBlocks is the largest region walked before it is measured: a walk
+// that closes within it costs no allocation, and most regions are small.
+const smallRegionBlocks = 64
+
+// smallRegion walks x's region for merge m up to smallRegionBlocks blocks: small
+// is true when it closes within them (size is then regionSize's answer,
+// and sc.queue holds its blocks). Under checkFast it walks nothing, so
+// that every region is measured and checked.
+func (sc *selectionChoice) smallRegion(m, limit int) (size int, small bool) {
+	if sc.checkFast {
+		return 0, false
+	}
+	size = sc.walkRegion(m, min(limit, smallRegionBlocks))
+	return size, size >= 0
 }
 
 // walkRegion is regionSize, walking the region block by block.
