@@ -53,6 +53,10 @@ func regionChecked(t *testing.T, what string, g *cfg.Graph) (measured int) {
 	return measured
 }
 
+// TestFastMatchesTheWalks: every region the nested pass's first run
+// measures matches the walk, and every construct's exits the walk out,
+// on random graphs and their outputs, every gen kind, small arbitrary
+// graphs, a candidate inside an inner region, and nested ifs.
 func TestFastMatchesTheWalks(t *testing.T) {
 	r := loggedRand(t, 13)
 	measured := 0
