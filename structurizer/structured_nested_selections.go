@@ -162,10 +162,11 @@ func allowedExits(open []nestedConstruct, k cKind) []int {
 	if len(open) == 0 {
 		return nil
 	}
-	if top := &open[len(open)-1]; k != cSwitch {
-		return top.selExits
+	top := &open[len(open)-1]
+	if k == cSwitch {
+		return top.switchExits
 	}
-	return open[len(open)-1].switchExits
+	return top.selExits
 }
 
 // pushConstruct opens c inside the open constructs, with what
@@ -278,7 +279,7 @@ func (sc *selectionChoice) usable(m int) bool {
 func (sc *selectionChoice) closes(m, limit int) int {
 	if sc.k == cSwitch && m >= 0 {
 		if size, small := sc.smallRegion(m, limit); small {
-			if !sc.casesCover() {
+			if size < 0 || !sc.casesCover() {
 				return -1
 			}
 			return size
@@ -454,20 +455,33 @@ func (sc *selectionChoice) regionSize(m, limit int) int {
 // that closes within it costs no allocation, and most regions are small.
 const smallRegionBlocks = 64
 
-// smallRegion walks x's region for merge m up to smallRegionBlocks blocks: small
-// is true when it closes within them (size is then regionSize's answer,
-// and sc.queue holds its blocks). Under checkFast it walks nothing, so
-// that every region is measured and checked.
+// smallRegion walks x's region for merge m up to smallRegionBlocks
+// blocks: small is true when the walk decides within them (size is then
+// regionSize's answer, and sc.queue holds the region's blocks when it
+// closes). Under checkFast it checks that answer against the full walk
+// and reports no answer, so that every region is measured and checked
+// too.
 func (sc *selectionChoice) smallRegion(m, limit int) (size int, small bool) {
+	size, cut := sc.walkRegionCut(m, min(limit, smallRegionBlocks))
 	if sc.checkFast {
+		if full := sc.walkRegion(m, limit); !cut && full != size {
+			panic(fmt.Sprintf("bug: region of %d merging at %d: %d walked within %d blocks, %d walked", sc.x, m, size, smallRegionBlocks, full))
+		}
 		return 0, false
 	}
-	size = sc.walkRegion(m, min(limit, smallRegionBlocks))
-	return size, size >= 0
+	return size, !cut
 }
 
 // walkRegion is regionSize, walking the region block by block.
 func (sc *selectionChoice) walkRegion(m, limit int) int {
+	size, _ := sc.walkRegionCut(m, limit)
+	return size
+}
+
+// walkRegionCut is walkRegion, also saying whether the region was cut at
+// limit (size is then -1 whatever a longer walk would find); any other
+// -1 is the answer under every larger limit too.
+func (sc *selectionChoice) walkRegionCut(m, limit int) (size int, cut bool) {
 	sc.stamp++
 	st := sc.stamp
 	stop := func(t int) bool { return t == m || slices.Contains(sc.exits, t) }
@@ -475,11 +489,11 @@ func (sc *selectionChoice) walkRegion(m, limit int) int {
 	sc.mark[sc.x] = st
 	for i := 0; i < len(sc.queue); i++ {
 		if len(sc.queue) > limit {
-			return -1
+			return -1, true
 		}
 		for _, t := range sc.g.Succs[sc.queue[i]] {
 			if t == sc.x {
-				return -1 // a cycle through the header: x is not a selection
+				return -1, false // a cycle through the header: x is not a selection
 			}
 			if stop(t) || sc.mark[t] == st {
 				continue
@@ -491,9 +505,9 @@ func (sc *selectionChoice) walkRegion(m, limit int) int {
 	for _, b := range sc.queue[1:] {
 		for _, p := range sc.preds[b] {
 			if sc.mark[p] != st {
-				return -1 // entered past the header (R10)
+				return -1, false // entered past the header (R10)
 			}
 		}
 	}
-	return len(sc.queue)
+	return len(sc.queue), false
 }
