@@ -30,6 +30,9 @@
 //	thread       empty forwarding blocks bypassed, chains of guards made
 //	             one route, a switch's forwarders to one block shared
 //	             (structured_thread.go)
+//	latch        a loop's conditional back-edge block that leaves for the
+//	             loop's merge is its continue target, in place of a
+//	             synthetic latch (structured_latch.go)
 //	lift         conditionals whose merge only forwards to the enclosing
 //	             switch's or loop's merge keep no merge of their own
 //	             (structured_lift.go)
@@ -86,7 +89,11 @@
 //     innermost switch's case or loop, and the nested pass declares
 //     nothing for such a conditional (needsHeader), as for a continue.
 //     The pass lifts nothing into a switch whose merge one case alone
-//     reaches: the nested pass would merge that switch at the case.
+//     reaches: the nested pass would merge that switch at the case;
+//   - a loop whose latch the latch pass absorbed has one back-edge block,
+//     a conditional that leaves for the merge: the first run takes it as
+//     the continue target and reads the merge off it (R6, R12), as off a
+//     synthetic latch.
 //
 // What is not proved is the selections' step for layouts with a variable:
 // that the first candidate that closes a region is the merge the
@@ -129,6 +136,9 @@ type structState struct {
 	w     *work
 	f     *Func
 	guard int // guards the selections pass placed
+	// facts are f's construct facts as the latch pass leaves them, for
+	// the lift pass; nil otherwise.
+	facts *constructFacts
 }
 
 var structuredPasses = []pass{
@@ -168,10 +178,24 @@ var structuredPasses = []pass{
 		run:  func(s *structState) (bool, error) { return thread(s.f), nil },
 	},
 	{
+		name: "latch",
+		pre:  "a Func whose declared merges are distinct blocks and whose constructs nest",
+		post: "a loop whose synthetic latch only follows a conditional back-edge block at the loop's own level, that leaves for the loop's merge, continues at that block instead (the latch named by nothing); the same runs",
+		run: func(s *structState) (bool, error) {
+			changed, facts := absorbLatches(s.f)
+			s.facts = facts
+			return changed, nil
+		},
+	},
+	{
 		name: "lift",
 		pre:  "a Func whose declared merges are distinct blocks and whose constructs nest",
 		post: "a conditional that branches to its merge, which only forwards to the merge of the switch around it (one reached from several cases) or to the merge or continue target of the loop around it, keeps no merge where R15 allows; the same runs",
-		run:  func(s *structState) (bool, error) { return lift(s.f), nil },
+		run: func(s *structState) (bool, error) {
+			facts := s.facts
+			s.facts = nil
+			return lift(s.f, facts), nil
+		},
 	},
 	{
 		name: "layout",

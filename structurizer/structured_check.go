@@ -554,6 +554,30 @@ func backEdges(f *Func, structural *cfg.Graph, contOf []int) ([]int, error) {
 	return backOf, nil
 }
 
+// constructFacts are the analyses the latch and lift passes read: the
+// declarers of each block, the structural dominator tree, the constructs
+// with each block's innermost one, and the branch predecessors.
+type constructFacts struct {
+	mergeOf, contOf []int
+	dom             *domTree
+	cs              []construct
+	inner           []int
+	preds           [][]int
+}
+
+// constructFactsOf computes f's construct facts; an error when its
+// constructs do not nest (the self-check reports it).
+func constructFactsOf(f *Func) (*constructFacts, error) {
+	mergeOf, contOf := declarers(f)
+	ff := &funcFacts{f: f}
+	dom := ff.structuralDom()
+	cs, inner, _, err := constructs(f, dom, mergeOf, contOf)
+	if err != nil {
+		return nil, err
+	}
+	return &constructFacts{mergeOf: mergeOf, contOf: contOf, dom: dom, cs: cs, inner: inner, preds: ff.branchPreds()}, nil
+}
+
 // constructs walks the structural dominator tree and returns the constructs,
 // each block's innermost construct (a header's own included) and the
 // innermost construct around it (a header's own excluded); -1 for none.

@@ -10,6 +10,11 @@
 //     forwarder for the thread pass;
 //   - a store block entered by one edge, from a block that branches, takes
 //     its stores into that block, whose branch then goes on past it;
+//   - a store block entered by one edge, from a conditional whose other
+//     label is the store block's target and which heads nothing (or only
+//     the store block, merging at that target), becomes a per-choice
+//     store of it, and the conditional a branch to the target: no label
+//     is left to tell apart (R15), and the emptied merge is a forwarder;
 //   - a store block entered by one edge, from an original conditional or
 //     switch, becomes a per-choice store of it (Store.PerChoice): the
 //     stored value on the choice that led to the store block, and on the
@@ -243,7 +248,7 @@ func fold(f *Func) bool {
 			continue
 		}
 		p, t := from[s], blk.Term.To[0]
-		if moved, past := moveInto(f, vv, p, s); moved {
+		if moved, past := moveInto(f, vv, edges, p, s); moved {
 			if past && from[t] == s {
 				from[t] = p
 			}
@@ -292,7 +297,7 @@ func dropHeld(blk *Block, in, s []known) bool {
 // not its merge (R11): the case then goes through s, now an empty
 // forwarder the thread pass can share. moved reports whether the stores
 // moved, past whether the edge now goes past s.
-func moveInto(f *Func, vv *varValues, p, s int) (moved, past bool) {
+func moveInto(f *Func, vv *varValues, edges []int, p, s int) (moved, past bool) {
 	pb, sb := &f.Blocks[p], &f.Blocks[s]
 	t := sb.Term.To[0]
 	if f.Blocks[t].Merge.Kind == LoopMerge {
@@ -302,6 +307,15 @@ func moveInto(f *Func, vv *varValues, p, s int) (moved, past bool) {
 	switch {
 	case pb.Term.Kind == Branch:
 		pb.Stores = append(slices.Clip(pb.Stores), sb.Stores...)
+	case pb.Term.Kind == Choose && meets(f, edges, p, s):
+		stores, ok := perChoice(pb, vv.entry(p), slices.Index(pb.Term.To, s), sb.Stores)
+		if !ok {
+			return false, false
+		}
+		pb.Stores, sb.Stores = stores, nil
+		pb.Term = Term{Kind: Branch, To: []int{t}}
+		pb.Merge = Merge{}
+		return true, true
 	case pb.Term.Kind == Choose:
 		i = slices.Index(pb.Term.To, s)
 		past = retargetable(pb, i, t)
@@ -324,6 +338,26 @@ func moveInto(f *Func, vv *varValues, p, s int) (moved, past bool) {
 	pb.Term.To[i] = t
 	sb.Stores = nil
 	return true, true
+}
+
+// meets: block p is a conditional whose labels are store block s and s's
+// target t, and which heads nothing or only the construct {p, s} (its merge
+// is t, entered by those two edges alone: edges counts each block's entering
+// edges). p can then store by choice and branch to t: every run goes on to
+// t as before, and t, no longer a merge, is a forwarder or join like any.
+func meets(f *Func, edges []int, p, s int) bool {
+	pb := &f.Blocks[p]
+	t := f.Blocks[s].Term.To[0]
+	if pb.Arity != 2 || !slices.Contains(pb.Term.To, t) {
+		return false
+	}
+	switch pb.Merge.Kind {
+	case NoMerge:
+		return true
+	case SelectionMerge:
+		return pb.Merge.Merge == t && edges[t] == 2
+	}
+	return false
 }
 
 // perChoice returns the stores of choosing block pb (entry values in) with

@@ -135,10 +135,11 @@ func TestPropagateHoldsOnRuns(t *testing.T) {
 }
 
 // TestFoldKeepsRuns folds the emitter's function and compares runs of the
-// two, and counts the store blocks folded away.
+// two, and counts the store blocks folded away and the conditionals whose
+// labels met.
 func TestFoldKeepsRuns(t *testing.T) {
 	r := loggedRand(t, 32)
-	folded, graphs := 0, 0
+	folded, graphs, met := 0, 0, 0
 	for i := range 1500 {
 		g := mixedGraph(r, i, 3, 10, 40)
 		f := emitted(t, g)
@@ -154,6 +155,11 @@ func TestFoldKeepsRuns(t *testing.T) {
 			t.Fatalf("graph %v: folded function: %v", g, err)
 		}
 		folded += storeBlocksReached(before) - storeBlocksReached(f)
+		for b := range f.Blocks {
+			if before.Blocks[b].Term.Kind == Choose && f.Blocks[b].Term.Kind == Branch {
+				met++ // a conditional whose labels met at the store block's target
+			}
+		}
 		for range 20 {
 			dec := randomDecisions(r)
 			want, got := Simulate(before, dec, 2000), Simulate(f, dec, 2000)
@@ -162,9 +168,9 @@ func TestFoldKeepsRuns(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d functions folded, %d store blocks gone", graphs, folded)
-	if folded == 0 {
-		t.Fatal("fold removed no store block")
+	t.Logf("%d functions folded, %d store blocks gone, %d conditionals became branches", graphs, folded, met)
+	if folded == 0 || met == 0 {
+		t.Fatal("fold removed no store block, or turned no conditional into a branch")
 	}
 }
 

@@ -32,21 +32,22 @@
 
 package structurizer
 
-// lift runs the pass. Pre: f passes Validate, its declared merges are
-// distinct blocks and its constructs nest (R8). Post: the same function
-// with the lifted conditionals' merges unnamed (the layout drops them);
-// the same runs. It reports whether it lifted any. Constructs are visited
-// outermost first, so a lifted construct's children are judged against
-// the construct around it: one walk suffices.
-func lift(f *Func) bool {
-	mergeOf, contOf := declarers(f)
-	ff := &funcFacts{f: f}
-	dom := ff.structuralDom()
-	cs, _, _, err := constructs(f, dom, mergeOf, contOf)
-	if err != nil {
-		return false // the self-check reports it
+// lift runs the pass on f with its construct facts (nil: computed here;
+// the latch pass's, which it keeps true of what lift reads). Pre: f passes
+// Validate, its declared merges are distinct blocks and its constructs
+// nest (R8). Post: the same function with the lifted conditionals' merges
+// unnamed (the layout drops them); the same runs. It reports whether it
+// lifted any. Constructs are visited outermost first, so a lifted
+// construct's children are judged against the construct around it: one
+// walk suffices.
+func lift(f *Func, facts *constructFacts) bool {
+	if facts == nil {
+		var err error
+		if facts, err = constructFactsOf(f); err != nil {
+			return false // the self-check reports it
+		}
 	}
-	preds := ff.branchPreds()
+	cs, dom, contOf, preds := facts.cs, facts.dom, facts.contOf, facts.preds
 	closed := make([]bool, len(cs)) // lift nothing into it
 	for c := range cs {
 		closed[c] = cs[c].kind == cSwitch && oneCaseMerges(f, cs[c], dom, preds)

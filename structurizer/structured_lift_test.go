@@ -69,7 +69,7 @@ func TestLiftIntoASwitchCase(t *testing.T) {
 		t.Fatalf("hand-made function: %v", err)
 	}
 	before := copyFunc(f)
-	if !lift(f) {
+	if !lift(f, nil) {
 		t.Fatal("lift changed nothing")
 	}
 	if h := f.Blocks[2]; h.Merge.Kind != NoMerge || !slices.Equal(h.Term.To, []int{3, 6}) {
@@ -87,7 +87,7 @@ func TestLiftNestedInOneWalk(t *testing.T) {
 		t.Fatalf("hand-made function: %v", err)
 	}
 	before := copyFunc(f)
-	if !lift(f) {
+	if !lift(f, nil) {
 		t.Fatal("lift changed nothing")
 	}
 	for _, h := range []int{2, 3} {
@@ -148,7 +148,7 @@ func TestLiftKeepsTheRules(t *testing.T) {
 		if err := SelfCheck(f); err != nil {
 			t.Fatalf("%s: hand-made function: %v", name, err)
 		}
-		if lift(f) {
+		if lift(f, nil) {
 			t.Errorf("%s: lift changed the function: h has merge %+v, targets %v", name, f.Blocks[2].Merge, f.Blocks[2].Term.To)
 		}
 	}
@@ -159,7 +159,7 @@ func TestLiftKeepsTheRules(t *testing.T) {
 // the lifted conditional heading nothing (needsHeader).
 func TestNestedLaysOutALiftedConditional(t *testing.T) {
 	for name, f := range map[string]*Func{"switch": switchCase(), "chain": selectionChain(true)} {
-		lift(f)
+		lift(f, nil)
 		layout(f)
 		g := outputGraph(f)
 		res, err := Structurize(g, Options{})

@@ -5,10 +5,13 @@
 package structurizer
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/gen"
@@ -32,6 +35,24 @@ func TestShapesIdempotent(t *testing.T) {
 	}
 }
 
+// synthByName counts f's synthetic blocks by name (what made them: guard,
+// exit, loop, merge, latch, skip, fwd, exit.store, ...), most first.
+func synthByName(f *Func) string {
+	count := map[string]int{}
+	for _, b := range f.Blocks {
+		if b.Kind == Synthetic {
+			count[b.Name]++
+		}
+	}
+	names := slices.Collect(maps.Keys(count))
+	slices.SortFunc(names, func(a, b string) int { return cmp.Or(count[b]-count[a], strings.Compare(a, b)) })
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", n, count[n]))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // synthPerOrig is the synthetic blocks per original block of one graph.
 func synthPerOrig(b *testing.B, res *Result) float64 {
 	if res.Stats.Fallbacks != 0 {
@@ -50,7 +71,8 @@ func quantiles(xs []float64) (p50, p99 float64) {
 // BenchmarkSyntheticPerOriginal reports synthetic blocks per original
 // block, p50 and p99, and the p99 of route variables and clones: 2,000
 // graphs of each gen kind (its default sizes, seed 1), and 5 graphs of
-// each named shape at 1k and 10k blocks.
+// each named shape at 1k and 10k blocks (and where the first random graph
+// of 10k blocks has its synthetic blocks).
 func BenchmarkSyntheticPerOriginal(b *testing.B) {
 	for range b.N {
 		for _, k := range gen.Kinds() {
@@ -85,6 +107,10 @@ func BenchmarkSyntheticPerOriginal(b *testing.B) {
 				}
 				p50, p99 := quantiles(ratio)
 				b.Logf("%s", fmt.Sprintf("shape %-9s %6d blocks, %d graphs: synthetic/original p50 %.3f p99 %.3f", sh.name, n, len(ratio), p50, p99))
+				if sh.name == "random" && n == 10000 {
+					res, _ := Structurize(sh.make(rand.New(rand.NewPCG(uint64(n), 1)), n), Options{})
+					b.Logf("  its first graph's %d synthetic blocks by name: %s", res.Stats.Synthetic, synthByName(res.Func))
+				}
 			}
 		}
 	}
