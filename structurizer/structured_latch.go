@@ -3,9 +3,9 @@
 // u is a conditional, since a continue construct may leave only for the
 // loop's merge (R6) and u's other label is often inside the body. Once
 // the edges are routed, that label is often the loop's merge M itself (a
-// do-while's test: u goes back or leaves). It also gives one where u's
-// edge back reaches the header only once routed, or u is the header's
-// own successor. u can then be the continue target, and C goes:
+// do-while's test: u goes back or leaves). It also gives one where u is
+// the header's own successor, so that the body is not empty; SPIR-V does
+// not ask for that. u can then be the continue target, and C goes:
 //
 //   - C is synthetic, stores nothing and only goes back to the header H
 //     (a branch, or the test of a value never held that names M, which
@@ -13,8 +13,9 @@
 //   - u heads nothing and no header declares it; it is a conditional
 //     whose labels are C and M (R6: the continue construct {u} leaves
 //     only for M; R12: u needs no header, M is declared), or it only
-//     branches to C and takes C's terminator (the test that names M
-//     included);
+//     branches to C and C only branches back (a C that tests to name M
+//     follows no such u: the loops pass makes u the latch unless u is
+//     the header's own successor, and then the header names M);
 //   - u's innermost construct is the loop itself. Inside a switch's case
 //     u cannot be the continue target (R11: the switch's header would not
 //     dominate it). Inside a selection the rules and spirv-val allow it,
@@ -24,7 +25,7 @@
 //
 // H then names u as its continue target and u branches back to H. The same
 // runs: C appended nothing to a trace. The nested pass reads the merge off
-// u's conditional or test (loopMerge, R12), as it reads C's.
+// u's conditional (loopMerge, R12), as it reads C's, or off the header.
 
 package structurizer
 
@@ -62,17 +63,11 @@ func absorbLatches(f *Func) (bool, *constructFacts) {
 }
 
 // absorb makes back-edge block u loop l's continue target in place of its
-// latch: u branches back to the header where it branched to the latch, or
-// takes the latch's terminator when it only branched there.
+// latch: u branches back to the header where it branched to the latch.
 func absorb(f *Func, l construct, u int) {
 	h, c := l.header, l.cont
 	f.Blocks[h].Merge.Continue = u
 	ub := &f.Blocks[u]
-	if ub.Term.Kind == Branch {
-		lt := f.Blocks[c].Term
-		ub.Term = Term{Kind: lt.Kind, Var: lt.Var, Values: slices.Clone(lt.Values), To: slices.Clone(lt.To)}
-		return
-	}
 	ub.Term.To[slices.Index(ub.Term.To, c)] = h
 }
 
@@ -104,7 +99,7 @@ func absorbable(f *Func, l construct, preds [][]int, mergeOf, contOf []int) (u i
 	}
 	to := ub.Term.To
 	switch {
-	case ub.Term.Kind == Branch:
+	case ub.Term.Kind == Branch && cb.Term.Kind == Branch:
 		return u, true
 	case isCond(ub) && (to[0] == c && to[1] == m || to[0] == m && to[1] == c):
 		return u, true
