@@ -113,9 +113,9 @@ func Run(c Config) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	done := make(map[int]bool, len(old))
+	done := &indexSet{}
 	for _, r := range old {
-		done[r.Index] = true
+		done.add(r.Index)
 	}
 	start := time.Now()
 	reruns, err := c.reruns()
@@ -128,27 +128,23 @@ func Run(c Config) (*Outcome, error) {
 	if c.Guided {
 		gd = newGuide(&c.Settings, c.Corpus)
 	}
-	fresh, harness, stopped, jerr := c.execute(j, done, old, reruns, gd)
+	rs := newRecordSet(&c.Settings, c.State != nil)
+	for _, r := range old {
+		rs.add(r)
+	}
+	tp, harness, stopped, jerr := c.execute(j, done, old, reruns, gd, rs)
 	if err := j.close(); jerr == nil {
 		jerr = err
 	}
 	if jerr != nil {
 		return nil, jerr
 	}
-	all := append(old, fresh...)
-	rep := BuildReport(c.Settings, all)
-	rep.Throughput = Throughput{Seconds: time.Since(start).Seconds(), Workers: c.Workers, Resumed: len(old)}
-	for i := range fresh {
-		switch {
-		case fresh[i].Skipped:
-			rep.Throughput.Skipped++
-		case !fresh[i].Seen: // a graph an earlier night checked is not run
-			rep.Throughput.Graphs++
-		}
-	}
+	rep := rs.report(c.Settings)
+	tp.Seconds, tp.Workers, tp.Resumed = time.Since(start).Seconds(), c.Workers, len(old)
+	rep.Throughput = tp
 	rep.Throughput.fill()
 	rep.Declared = c.declared.get()
-	rep.Incomplete = c.interruption(stopped, len(all), c.planned(done))
+	rep.Incomplete = c.interruption(stopped, rs.total, c.planned(done))
 	if c.State != nil {
 		rep.State = ClassifyState(c.State, rep, reruns)
 		fillStateMinimized(rep, c.State)
@@ -158,19 +154,19 @@ func Run(c Config) (*Outcome, error) {
 	case c.Minimize != nil && c.Shard.N > 1:
 		rep.Minimization = MinimizationDeferred
 	case c.Minimize != nil:
-		c.minimizeUnlessStopped(rep, len(all), c.planned(done))
+		c.minimizeUnlessStopped(rep, rs.total, c.planned(done))
 	}
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 		return nil, err
 	}
 	if c.State != nil {
-		if err := c.saveState(rep, all); err != nil {
+		if err := c.saveState(rep, rs.seen); err != nil {
 			return nil, err
 		}
 	}
 	out := &Outcome{Report: rep, Harness: harness}
 	if gd != nil {
-		gd.mergeBelow(-1, all)
+		gd.mergeBelow(-1, rs.kept) // a guided campaign's set keeps every record
 		out.Corpus = gd.corpus
 	}
 	return out, nil
@@ -189,12 +185,13 @@ func (c *Config) replay() ([]Record, int64, error) {
 	return ReadRecords(c.Dir)
 }
 
-// execute runs the workers until the budget is spent and returns the new
-// records, the harness failures and whether c.Context stopped it before
+// execute runs the workers until the budget is spent, adding each new
+// record to rs, and returns the graphs and skips it ran (the throughput's
+// counts), the harness failures and whether c.Context stopped it before
 // the graph indices ran out (a time budget running out does not count).
 // old are the records replayed from the log and reruns the night's
 // re-runs of kept graphs: the progress line counts both.
-func (c *Config) execute(j *journal, done map[int]bool, old []Record, reruns []Rerun, gd *guide) ([]Record, []string, bool, error) {
+func (c *Config) execute(j *journal, done *indexSet, old []Record, reruns []Rerun, gd *guide, rs *recordSet) (Throughput, []string, bool, error) {
 	ctx, cancel := context.WithCancel(c.Context)
 	defer cancel()
 	if c.Duration > 0 {
@@ -238,7 +235,7 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, reruns []R
 	if len(harness) == c.Workers {
 		close(indices)
 		prog.finish()
-		return nil, harness, false, errors.New(harness[0])
+		return Throughput{}, harness, false, errors.New(harness[0])
 	}
 	batches := make(chan batchDone)
 	var stopped bool // written by the feeder before it closes indices
@@ -247,7 +244,8 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, reruns []R
 		stopped = c.dispatch(ctx, done, gd, indices, results, batches)
 	}()
 	go func() { wg.Wait(); close(results) }()
-	var fresh []Record
+	var tp Throughput
+	var fresh []Record // a guided campaign's, for its corpus batches
 	var jerr error
 	var pending *batchDone
 	got := 0
@@ -262,14 +260,23 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, reruns []R
 				in = nil
 				continue
 			}
-			fresh = append(fresh, r)
+			if gd != nil {
+				fresh = append(fresh, r)
+			}
 			got++
+			switch {
+			case r.Skipped:
+				tp.Skipped++
+			case !r.Seen: // a graph an earlier night checked is not run
+				tp.Graphs++
+			}
 			if jerr == nil {
 				if jerr = j.add(&r); jerr != nil {
 					cancel() // the log takes no more (a full disk): hand out no more graphs
 				}
 			}
 			prog.count(&r, false)
+			rs.add(r)
 		case b := <-batches:
 			pending = &b
 		}
@@ -280,7 +287,7 @@ func (c *Config) execute(j *journal, done map[int]bool, old []Record, reruns []R
 		}
 	}
 	prog.finish()
-	return fresh, harness, stopped, jerr
+	return tp, harness, stopped, jerr
 }
 
 // batchDone is the dispatcher's word that a guided batch is all handed
@@ -299,7 +306,7 @@ type batchDone struct {
 // graphs, so each batch's mutants draw on the records of every lower
 // batch. It returns whether c.Context stopped it before the indices ran
 // out.
-func (c *Config) dispatch(ctx context.Context, done map[int]bool, gd *guide, jobs chan<- job, results chan<- Record, batches chan<- batchDone) (stopped bool) {
+func (c *Config) dispatch(ctx context.Context, done *indexSet, gd *guide, jobs chan<- job, results chan<- Record, batches chan<- batchDone) (stopped bool) {
 	seen := NewDistinctSet(0)
 	end, sent := -1, 0
 	if gd != nil {
@@ -315,7 +322,7 @@ func (c *Config) dispatch(ctx context.Context, done map[int]bool, gd *guide, job
 			}
 			end, sent = gd.batchEnd(i), 0
 		}
-		mine := c.Shard.has(i) && !done[i]
+		mine := c.Shard.has(i) && !done.has(i)
 		j := makeJob(c.Source, &c.Settings, gd, i)
 		if j.err == nil {
 			same, repeat := seen.See(i, GraphHash(j.it.Graph, c.GraphStrategy(i)))
@@ -361,7 +368,7 @@ func (s *Settings) gpuSampled(i int) bool { return s.GPUEvery > 0 && i%s.GPUEver
 
 // planned is the number of graphs this run will do under a graph budget,
 // -1 without one.
-func (c *Config) planned(done map[int]bool) int {
+func (c *Config) planned(done *indexSet) int {
 	if c.Graphs <= 0 {
 		return -1
 	}

@@ -103,7 +103,8 @@ func MergeWith(dirs []string, opt MergeOptions) (*Report, error) {
 	return rep, err
 }
 
-// mergeWith is MergeWith, also returning the merged records.
+// mergeWith is MergeWith, also returning the merged records a report
+// shows in full (every record of a guided campaign: recordSet).
 func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	if len(dirs) == 0 {
 		return nil, nil, fmt.Errorf("no directories to merge")
@@ -120,8 +121,8 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		given[key] = dir
 	}
 	var base Settings
-	seen := map[int]bool{}
-	var all []Record
+	covered := &indexSet{}
+	var rs *recordSet
 	var tp Throughput
 	var shards []*shardState
 	minimized := map[minKey]string{}
@@ -135,15 +136,16 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		s.Shard = Shard{}
 		if k == 0 {
 			base = s
+			rs = newRecordSet(&base, false)
 		} else if !reflect.DeepEqual(normalizeForMerge(s), normalizeForMerge(base)) {
 			return nil, nil, fmt.Errorf("%s: campaign settings differ from %s's: %s", dir, dirs[0], settingsDiff(normalizeForMerge(s), normalizeForMerge(base)))
 		}
 		for _, r := range st.recs {
-			if !seen[r.Index] {
-				seen[r.Index] = true
-				all = append(all, r)
+			if covered.add(r.Index) {
+				rs.add(r)
 			}
 		}
+		st.recs = nil // the set holds what the report needs
 		for _, f := range st.report.Findings {
 			if f.Minimized != "" {
 				minimized[minKey{f.Signature, f.First.Index}] = f.Minimized
@@ -156,11 +158,11 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		tp.Seconds = max(tp.Seconds, t.Seconds)
 		tp.Workers += t.Workers
 	}
-	in := mergeIncomplete(shards, seen, len(all))
+	in := mergeIncomplete(shards, covered, rs.total)
 	if in != nil && !opt.Partial {
 		return nil, nil, fmt.Errorf("incomplete shard set: %s (merge it anyway with --partial)", in.coverage())
 	}
-	rep := BuildReport(base, all)
+	rep := rs.report(base)
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		f.Minimized = minimized[minKey{f.Signature, f.First.Index}]
@@ -169,7 +171,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	tp.fill()
 	rep.Throughput = tp
 	rep.Incomplete = in
-	return rep, all, nil
+	return rep, rs.kept, nil
 }
 
 // normalizeForMerge clears what may differ between shards of one campaign.

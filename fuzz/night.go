@@ -65,8 +65,8 @@ func (c *Config) reruns() ([]Rerun, error) {
 // saveState writes the night's updated state into OUT/state and, for an
 // unsharded run that covered its budget, into the state directory (an
 // interrupted night leaves the directory as it read it, for its resume).
-func (c *Config) saveState(rep *Report, recs []Record) error {
-	up := NextState(c.State, rep, seenOf(&c.Settings, recs))
+func (c *Config) saveState(rep *Report, seen *Bloom) error {
+	up := NextState(c.State, rep, seen)
 	if err := WriteStateUpdate(filepath.Join(c.Dir, StateUpdateDir), up); err != nil {
 		return err
 	}

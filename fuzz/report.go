@@ -190,8 +190,15 @@ const maxExamples = 20
 
 // BuildReport computes a report from records (any order, no duplicates).
 func BuildReport(s Settings, recs []Record) *Report {
-	recs = slices.Clone(recs)
-	slices.SortFunc(recs, func(a, b Record) int { return cmp.Compare(a.Index, b.Index) })
+	rs := newRecordSet(&s, false)
+	for _, r := range recs {
+		rs.add(r)
+	}
+	return rs.report(s)
+}
+
+// newReport is the empty report of a campaign under settings s.
+func newReport(s Settings) *Report {
 	rep := &Report{Schema: Schema, Settings: s, Outcomes: zeroCounts(Outcomes), Findings: []Finding{}}
 	for _, st := range s.Streams {
 		rep.Streams = append(rep.Streams, StreamRow{Stream: st, Outcomes: zeroCounts(Outcomes)})
@@ -204,24 +211,14 @@ func BuildReport(s Settings, recs []Record) *Report {
 			rep.Streams[i].Divergences = zeroCounts(Classes)
 		}
 	}
-	bySig := map[findingKey]int{}
-	if s.Night != "" {
-		rep.ExhaustiveNext = exhaustiveNext(&s, recs)
-	}
-	for i := range recs {
-		if recs[i].Seen {
-			rep.Seen++
-			continue
-		}
-		rep.add(&recs[i], bySig)
-	}
+	return rep
+}
+
+// sortFindings puts the findings in signature order.
+func (rep *Report) sortFindings() {
 	slices.SortFunc(rep.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.Signature, b.Signature), cmp.Compare(a.Strategy, b.Strategy))
 	})
-	if s.Guided {
-		rep.Guided = guidedSummary(s, recs)
-	}
-	return rep
 }
 
 func zeroCounts(keys []string) map[string]int {
@@ -235,66 +232,108 @@ func zeroCounts(keys []string) map[string]int {
 // dispatchShare is the number of graphs that ran the dispatch share.
 func (rep *Report) dispatchShare() int { return rep.Strategies[DispatchStrategy] }
 
-// exhaustiveNext is one past the last position of the growing order the
-// records' exhaustive graphs came from (their own seeds: gen.SeedFor walks
-// positions), mutants left out; nil when no record is one.
-func exhaustiveNext(s *Settings, recs []Record) *uint64 {
-	var next *uint64
-	for i := range recs {
-		r := &recs[i]
-		if r.Mutant != "" || r.Stream < 0 || r.Stream >= len(s.Streams) || s.Streams[r.Stream].Kind != ExhaustiveKind {
-			continue
-		}
-		if p := r.Seed + 1; next == nil || p > *next {
-			next = &p
-		}
+// exhaustivePosition is one past record r's position in the exhaustive
+// generator's growing order (its own seed: gen.SeedFor walks positions);
+// false for a record of another generator or a mutant.
+func exhaustivePosition(s *Settings, r *Record) (uint64, bool) {
+	if r.Mutant != "" || r.Stream < 0 || r.Stream >= len(s.Streams) || s.Streams[r.Stream].Kind != ExhaustiveKind {
+		return 0, false
 	}
-	return next
+	return r.Seed + 1, true
 }
 
 // findingKey keys the findings: a signature on one strategy.
 type findingKey struct{ sig, strategy string }
 
-// add accounts for one record.
-func (rep *Report) add(r *Record, bySig map[findingKey]int) {
-	var row *StreamRow
-	if r.Stream >= 0 && r.Stream < len(rep.Streams) {
-		row = &rep.Streams[r.Stream]
-	} else {
-		row = &StreamRow{Outcomes: map[string]int{}, Baseline: map[string]int{}, Divergences: map[string]int{}}
+// row is stream k's row of the report; a row of its own, counted nowhere,
+// for a stream the settings do not have.
+func (rep *Report) row(k int) *StreamRow {
+	if k >= 0 && k < len(rep.Streams) {
+		return &rep.Streams[k]
 	}
-	if r.Skipped {
-		rep.Skipped++
-		row.Skipped++
+	return &StreamRow{Outcomes: map[string]int{}, Baseline: map[string]int{}, Divergences: map[string]int{}}
+}
+
+// count adds n records of key k to the report's counts: everything a
+// record adds but examples and findings.
+func (rep *Report) count(k countKey, n int) {
+	row := rep.row(k.stream)
+	switch {
+	case k.seen:
+		rep.Seen += n
+		return
+	case k.skipped:
+		rep.Skipped += n
+		row.Skipped += n
 		return
 	}
-	rep.Graphs++
-	row.Graphs++
-	rep.Outcomes[r.Current.Outcome]++
-	row.Outcomes[r.Current.Outcome]++
-	if r.Current.Fallbacks > 0 {
-		rep.Fallbacks++
-		row.Fallbacks++
+	rep.Graphs += n
+	row.Graphs += n
+	rep.Outcomes[k.outcome] += n
+	row.Outcomes[k.outcome] += n
+	if k.fallback {
+		rep.Fallbacks += n
+		row.Fallbacks += n
 	}
-	if r.Current.GPU {
-		rep.GPUChecked++
+	if k.gpu {
+		rep.GPUChecked += n
 	}
-	if r.Baseline != nil && r.Baseline.Fallbacks > 0 {
-		rep.BaselineFallbacks++
+	if k.baseFallback {
+		rep.BaselineFallbacks += n
 	}
-	if r.Strategy != "" {
+	if k.strategy != "" {
 		if rep.Strategies == nil {
 			rep.Strategies = map[string]int{}
 		}
-		rep.Strategies[r.Strategy]++
+		rep.Strategies[k.strategy] += n
+	}
+	if k.base && rep.Divergences != nil {
+		rep.countDivergence(k, row, n)
+	}
+}
+
+// countDivergence adds n records of key k (with a baseline) to the
+// divergence counts.
+func (rep *Report) countDivergence(k countKey, row *StreamRow, n int) {
+	d := rep.Divergences
+	rep.BaselineOutcomes[k.baseOutcome] += n
+	row.Baseline[k.baseOutcome] += n
+	d.Classes[k.class] += n
+	row.Divergences[k.class] += n
+	switch {
+	case k.baseOutcome == OutOK:
+		d.BaselineStructured += n
+		if k.identical {
+			d.IdenticalOnThose += n
+		}
+	case k.baseOutcome != OutError:
+		d.BaselineFailures += n
+		if isFailure(k.baseOutcome) {
+			d.BaselineFindings += n
+		}
+		if k.outcome == OutOK {
+			d.NowStructured += n
+		}
+	}
+	if k.class == ClassNewlyInvalid {
+		d.NewlyInvalid += n
+	}
+}
+
+// add accounts for one record, in index order: its counts, then the
+// examples and findings it shows.
+func (rep *Report) add(r *Record, bySig map[findingKey]int) {
+	rep.count(keyOf(r), 1)
+	if r.Seen || r.Skipped {
+		return
 	}
 	if r.Current.Outcome == OutError || r.Baseline != nil && r.Baseline.Outcome == OutError {
 		if len(rep.HarnessErrors) < maxExamples {
 			rep.HarnessErrors = append(rep.HarnessErrors, rep.example(r, ""))
 		}
 	}
-	if r.Baseline != nil && rep.Divergences != nil {
-		rep.addDivergence(r, row)
+	if r.Baseline != nil && rep.Divergences != nil && r.Class != ClassSame {
+		rep.addDivergenceExample(r)
 	}
 	if !isFailure(r.Current.Outcome) {
 		return
@@ -320,33 +359,10 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) {
 	}
 }
 
-func (rep *Report) addDivergence(r *Record, row *StreamRow) {
-	d, b := rep.Divergences, r.Baseline
-	rep.BaselineOutcomes[b.Outcome]++
-	row.Baseline[b.Outcome]++
-	d.Classes[r.Class]++
-	row.Divergences[r.Class]++
-	switch {
-	case b.Outcome == OutOK:
-		d.BaselineStructured++
-		if r.Current.Outcome == OutOK && r.Current.Hash == b.Hash {
-			d.IdenticalOnThose++
-		}
-	case b.Outcome != OutError:
-		d.BaselineFailures++
-		if isFailure(b.Outcome) {
-			d.BaselineFindings++
-		}
-		if r.Current.Outcome == OutOK {
-			d.NowStructured++
-		}
-	}
-	if r.Class == ClassNewlyInvalid {
-		d.NewlyInvalid++
-	}
-	if r.Class == ClassSame {
-		return
-	}
+// addDivergenceExample keeps divergent record r as an example of its
+// class, up to maxExamples of each.
+func (rep *Report) addDivergenceExample(r *Record) {
+	d := rep.Divergences
 	n := 0
 	for i := range d.Examples {
 		if d.Examples[i].Class == r.Class {

@@ -117,7 +117,7 @@ func splitOf(s Shard) (i, n int) {
 // shardSetGaps lists the shards missing from the set (as "i/n" of the
 // first directory's split), the directories of another split, and, under
 // a graph budget, the graph indices without a record.
-func shardSetGaps(shards []*shardState, covered map[int]bool) (missing, problems []string) {
+func shardSetGaps(shards []*shardState, covered *indexSet) (missing, problems []string) {
 	_, n := splitOf(shards[0].settings.Shard)
 	have := make([]bool, n)
 	for _, st := range shards {
@@ -136,7 +136,7 @@ func shardSetGaps(shards []*shardState, covered map[int]bool) (missing, problems
 	if g := shards[0].settings.Graphs; g > 0 {
 		lacking := 0
 		for i := range g {
-			if !covered[i] {
+			if !covered.has(i) {
 				lacking++
 			}
 		}
@@ -148,7 +148,7 @@ func shardSetGaps(shards []*shardState, covered map[int]bool) (missing, problems
 }
 
 // mergeIncomplete is the Incomplete of a merge, nil for a complete set.
-func mergeIncomplete(shards []*shardState, covered map[int]bool, done int) *Incomplete {
+func mergeIncomplete(shards []*shardState, covered *indexSet, done int) *Incomplete {
 	missing, problems := shardSetGaps(shards, covered)
 	for _, st := range shards {
 		problems = append(problems, st.problems...)

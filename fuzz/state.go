@@ -354,17 +354,6 @@ func keepGraph(gs []KeptGraph, g KeptGraph) []KeptGraph {
 	return append(gs, g)
 }
 
-// seenOf is the filter of the records' checked graphs.
-func seenOf(s *Settings, recs []Record) *Bloom {
-	b := NewBloom()
-	for i := range recs {
-		if k, ok := recordSeenKey(s, &recs[i]); ok {
-			b.Add(k)
-		}
-	}
-	return b
-}
-
 // WriteStateUpdate writes an update into dir (OUT/state, or the state
 // directory itself when committing): findings.json and seen.bloom.
 func WriteStateUpdate(dir string, up StateUpdate) error {

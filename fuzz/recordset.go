@@ -1,0 +1,154 @@
+// recordset.go: a campaign's records as its report reads them. A report
+// draws examples only from records that fail, break the harness, diverge
+// from the baseline or feed the guided corpus; every other record (a
+// graph that passed, a skipped or already-seen graph) adds only to counts,
+// which do not depend on the order records come in. A recordSet keeps the
+// first kind in full and the second as counts, so a campaign's memory
+// grows with its findings, not with its graphs: the results log on disk
+// keeps every record, and a night of tens of millions of graphs holds a
+// few counts per stream in memory.
+//
+// The report built from a recordSet is the one BuildReport computes from
+// every record (report.go counts both through one function, count), which
+// TestRecordSetReportsAsAllRecords checks on campaigns of every kind.
+
+package fuzz
+
+import "slices"
+
+// countKey is what a count-only record adds to a report: the fields of
+// Report.count.
+type countKey struct {
+	stream        int
+	skipped, seen bool
+	outcome       string
+	fallback, gpu bool
+	baseFallback  bool
+	strategy      string
+	base          bool // a baseline side ran
+	baseOutcome   string
+	class         string
+	identical     bool // both sides structured to the same module
+}
+
+// keyOf is record r's countKey.
+func keyOf(r *Record) countKey {
+	k := countKey{stream: r.Stream, skipped: r.Skipped, seen: r.Seen, outcome: r.Current.Outcome,
+		fallback: r.Current.Fallbacks > 0, gpu: r.Current.GPU, strategy: r.Strategy}
+	if b := r.Baseline; b != nil {
+		k.base, k.baseOutcome, k.class = true, b.Outcome, r.Class
+		k.baseFallback = b.Fallbacks > 0
+		k.identical = r.Current.Outcome == OutOK && r.Current.Hash == b.Hash
+	}
+	return k
+}
+
+// countOnly reports whether record r adds only counts to a report: it
+// passed (or was skipped or seen), on both sides alike, and its campaign
+// keeps no corpus.
+func countOnly(s *Settings, r *Record) bool {
+	switch {
+	case s.Guided:
+		return false // guided summaries and the corpus read every record
+	case r.Seen || r.Skipped:
+		return true
+	case isFailure(r.Current.Outcome) || r.Current.Outcome == OutError:
+		return false
+	case r.Baseline != nil:
+		return r.Class == ClassSame && r.Baseline.Outcome != OutError
+	}
+	return true
+}
+
+// recordSet holds a campaign's records: those a report shows in full, the
+// others as counts. The zero value is not ready: use newRecordSet.
+type recordSet struct {
+	s      *Settings
+	kept   []Record
+	counts map[countKey]int
+	total  int
+	// exhaustive is one past the last position of the exhaustive
+	// generator's growing order among the records (exhaustiveNext); 0
+	// with none.
+	exhaustive uint64
+	// seen, when not nil, gathers the filter keys of every record
+	// (recordSeenKey): what a night adds to the state's filter.
+	seen *Bloom
+}
+
+// newRecordSet makes an empty set for campaign settings s; withSeen
+// gathers the records' filter keys too.
+func newRecordSet(s *Settings, withSeen bool) *recordSet {
+	rs := &recordSet{s: s, counts: map[countKey]int{}}
+	if withSeen {
+		rs.seen = NewBloom()
+	}
+	return rs
+}
+
+// add takes record r (each index once).
+func (rs *recordSet) add(r Record) {
+	rs.total++
+	if p, ok := exhaustivePosition(rs.s, &r); ok && p > rs.exhaustive {
+		rs.exhaustive = p
+	}
+	if rs.seen != nil {
+		if k, ok := recordSeenKey(rs.s, &r); ok {
+			rs.seen.Add(k)
+		}
+	}
+	if countOnly(rs.s, &r) {
+		rs.counts[keyOf(&r)]++
+		return
+	}
+	rs.kept = append(rs.kept, r)
+}
+
+// report builds the report of the records taken, under settings s (the
+// set's, or a merge's, which differ only in the shard).
+func (rs *recordSet) report(s Settings) *Report {
+	slices.SortFunc(rs.kept, func(a, b Record) int { return a.Index - b.Index })
+	rep := newReport(s)
+	if s.Night != "" && rs.exhaustive > 0 {
+		next := rs.exhaustive
+		rep.ExhaustiveNext = &next
+	}
+	keys := make([]countKey, 0, len(rs.counts))
+	for k := range rs.counts {
+		keys = append(keys, k)
+	}
+	for _, k := range keys { // counts add up in any order
+		rep.count(k, rs.counts[k])
+	}
+	bySig := map[findingKey]int{}
+	for i := range rs.kept {
+		rep.add(&rs.kept[i], bySig)
+	}
+	rep.sortFindings()
+	if s.Guided {
+		rep.Guided = guidedSummary(s, rs.kept)
+	}
+	return rep
+}
+
+// indexSet is a set of graph indices, a bit each: a campaign's indices
+// that have a record (a resume's done ones, a merge's covered ones). The
+// zero value is empty; a nil set has nothing.
+type indexSet struct{ bits []uint64 }
+
+// has reports whether i is in the set.
+func (x *indexSet) has(i int) bool {
+	return x != nil && i >= 0 && i/64 < len(x.bits) && x.bits[i/64]&(1<<(i%64)) != 0
+}
+
+// add puts i (0 or more) in the set and reports whether it was new.
+func (x *indexSet) add(i int) bool {
+	if x.has(i) {
+		return false
+	}
+	for i/64 >= len(x.bits) {
+		x.bits = append(x.bits, 0)
+	}
+	x.bits[i/64] |= 1 << (i % 64)
+	return true
+}

@@ -1,0 +1,141 @@
+// recordset_test.go: a recordSet's report against the obvious one (every
+// record through Report.add in index order) on random records of every
+// kind, and the index set against a map.
+package fuzz
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// reportOfAll is the reference: every record kept, added in index order.
+func reportOfAll(s Settings, recs []Record) *Report {
+	recs = slices.Clone(recs)
+	slices.SortFunc(recs, func(a, b Record) int { return a.Index - b.Index })
+	rep := newReport(s)
+	var next uint64
+	bySig := map[findingKey]int{}
+	for i := range recs {
+		if p, ok := exhaustivePosition(&s, &recs[i]); ok && p > next {
+			next = p
+		}
+		rep.add(&recs[i], bySig)
+	}
+	if s.Night != "" && next > 0 {
+		rep.ExhaustiveNext = &next
+	}
+	rep.sortFindings()
+	if s.Guided {
+		rep.Guided = guidedSummary(s, recs)
+	}
+	return rep
+}
+
+// randomSide is a side's result drawn from every outcome.
+func randomSide(r *rand.Rand) SideResult {
+	out := Outcomes[r.IntN(len(Outcomes))]
+	sd := SideResult{Outcome: out, Fallbacks: r.IntN(3) / 2, GPU: r.IntN(4) == 0, Hash: []string{"a", "b"}[r.IntN(2)]}
+	if isFailure(out) || out == OutRefused {
+		sd.Signature = []string{"exec:trace-mismatch", "rules:R6", "spirv-val:x"}[r.IntN(3)]
+		sd.Detail = "detail"
+	}
+	return sd
+}
+
+// randomRecords draws n records with indices 0..n-1 in a random order.
+func randomRecords(r *rand.Rand, s *Settings, n int) []Record {
+	recs := make([]Record, n)
+	for i, idx := range r.Perm(n) {
+		rec := Record{Index: idx, Stream: r.IntN(len(s.Streams) + 1), Seed: uint64(r.IntN(1000)), Graph: "{{1}, {}}", Current: randomSide(r)}
+		switch r.IntN(12) {
+		case 0:
+			rec.Current = SideResult{}
+			rec.Skipped, rec.SameAs = true, r.IntN(n)
+		case 1:
+			rec.Current = SideResult{}
+			rec.Seen = true
+		}
+		if r.IntN(5) == 0 {
+			rec.Strategy = DispatchStrategy
+		}
+		if s.Baseline != "" && !rec.Skipped && !rec.Seen {
+			b := randomSide(r)
+			rec.Baseline = &b
+			rec.Class = Classify(rec.Current, b)
+		}
+		recs[i] = rec
+	}
+	return recs
+}
+
+func TestRecordSetReportsAsAllRecords(t *testing.T) {
+	seed := uint64(20261204)
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 1))
+	streams := []Stream{{Kind: "reducible", Weights: "w0"}, {Kind: ExhaustiveKind, Weights: "w0"}, {Kind: "program", Weights: "w16"}}
+	kept := 0
+	for round := range 60 {
+		s := Settings{Streams: streams, Strategy: "structured"}
+		if round%2 == 1 {
+			s.Baseline = "rev:HEAD~1"
+		}
+		if round%3 == 0 {
+			s.Night = "2026-12-04"
+		}
+		recs := randomRecords(r, &s, 1+r.IntN(400))
+		rs := newRecordSet(&s, false)
+		for _, rec := range recs {
+			rs.add(rec)
+		}
+		kept += len(rs.kept)
+		got, err := json.Marshal(rs.report(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(reportOfAll(s, recs))
+		if string(got) != string(want) {
+			t.Fatalf("round %d (%d records): the record set's report\n%s\nevery record's\n%s", round, len(recs), got, want)
+		}
+		if rs.total != len(recs) || len(rs.kept) >= len(recs) && len(recs) > 20 {
+			t.Fatalf("round %d: %d records taken, %d kept of %d", round, rs.total, len(rs.kept), len(recs))
+		}
+	}
+	t.Logf("%d records kept in full over 60 rounds", kept)
+}
+
+// TestRecordSetKeepsAGuidedCampaign: a guided campaign's set keeps every
+// record (its corpus and summary read them all).
+func TestRecordSetKeepsAGuidedCampaign(t *testing.T) {
+	s := Settings{Streams: []Stream{{Kind: "reducible", Weights: "w0"}}, Guided: true}
+	rs := newRecordSet(&s, false)
+	for i := range 50 {
+		rs.add(Record{Index: i, Current: SideResult{Outcome: OutOK}})
+	}
+	if len(rs.kept) != 50 {
+		t.Fatalf("a guided campaign's set kept %d of 50 records", len(rs.kept))
+	}
+}
+
+func TestIndexSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	var x indexSet
+	ref := map[int]bool{}
+	for range 5000 {
+		i := r.IntN(3000)
+		if got, want := x.add(i), !ref[i]; got != want {
+			t.Fatalf("add(%d) = %v, want %v", i, got, want)
+		}
+		ref[i] = true
+	}
+	for i := -1; i < 3100; i++ {
+		if x.has(i) != ref[i] {
+			t.Fatalf("has(%d) = %v, want %v", i, x.has(i), ref[i])
+		}
+	}
+	var none *indexSet
+	if none.has(0) {
+		t.Fatal("a nil set has 0")
+	}
+}
