@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -26,6 +27,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -101,6 +103,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opt.Walks.Random = -1
 	}
 	opt.Checks = resolveChecks(cf.checks, cf.allowFallbacks)
+	if err := gpuDeviceFlag("check", cf.gpuDevice, slices.Contains(opt.Checks, gpu.CheckName), stderr); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz check:", err)
+		return exitUsage
+	}
 	orc, err := oracle.New(opt)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)

@@ -68,11 +68,18 @@ func TestCheckRunsEveryDefaultCheck(t *testing.T) {
 }
 
 // TestCheckGPUDevice: --gpu-device names the gpu check's device; a name
-// oracle/gpu does not know, or a device this machine lacks, refuses the
-// check up front (exit 2, naming the check), never a verdict per graph.
+// oracle/gpu does not know is a usage error whether or not the check runs,
+// a known one given with the check off is named as doing nothing, and a
+// device this machine lacks refuses the check up front (exit 2, naming
+// the check), never a verdict per graph.
 func TestCheckGPUDevice(t *testing.T) {
-	if _, code, errs := checkVerdicts(t, "--checks", "gpu", "--gpu-device", "bogus"); code != exitUsage || !strings.Contains(errs, "check gpu cannot run here") {
-		t.Errorf("--gpu-device bogus: exit %d, %s", code, errs)
+	for _, checks := range []string{"gpu", "rules"} {
+		if _, code, errs := checkVerdicts(t, "--checks", checks, "--gpu-device", "bogus"); code != exitUsage || !strings.Contains(errs, `--gpu-device "bogus": want cpu, gpu or any`) {
+			t.Errorf("--checks %s --gpu-device bogus: exit %d, %s", checks, code, errs)
+		}
+	}
+	if names, code, errs := checkVerdicts(t, "--checks", "rules", "--gpu-device", "gpu"); code != exitOK || !slices.Equal(names, []string{"rules"}) || !strings.Contains(errs, "--gpu-device gpu does nothing: the gpu check is off") {
+		t.Errorf("--checks rules --gpu-device gpu: ran %v, exit %d, %s", names, code, errs)
 	}
 	names, code, errs := checkVerdicts(t, "--checks", "gpu", "--gpu-device", "cpu")
 	if names == nil {

@@ -56,6 +56,22 @@ func TestBadFlagIsOneLine(t *testing.T) {
 	}
 }
 
+// TestUnknownGPUDevice: an unknown --gpu-device is a usage error on every
+// command that takes it, with the gpu check on or off.
+func TestUnknownGPUDevice(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--graphs", "1", "--gpu-device", "foo", "--out", filepath.Join(t.TempDir(), "out")},
+		{"compare", "--graphs", "1", "--baseline", "self", "--gpu-device", "foo", "--out", filepath.Join(t.TempDir(), "out")},
+		{"check", "--gpu-device", "foo", "-"},
+		{"minimize", "--gpu-device", "foo", "-"},
+	} {
+		code, _, stderr := runCmd(args, "{{1}, {}}\n")
+		if code != exitUsage || !strings.Contains(stderr, `--gpu-device "foo": want cpu, gpu or any`) {
+			t.Errorf("%v: exit %d, want 2 naming the device:\n%s", args, code, stderr)
+		}
+	}
+}
+
 func TestHelpCommand(t *testing.T) {
 	code, out, _ := runCmd([]string{"help", "regress"}, "")
 	if code != exitOK || !strings.HasPrefix(out, "usage: cfgfuzz regress") {

@@ -9,6 +9,9 @@
 package main
 
 import (
+	"fmt"
+	"io"
+
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 )
@@ -28,4 +31,30 @@ func runGPUCheck(o *oracle.Oracle, s *oracle.Subject) oracle.Verdict {
 		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Error, Detail: err.Error()}
 	}
 	return gpu.Check(ex, s.Graph, s.Module, o.Opt().Walks)
+}
+
+// gpuDeviceFlag checks --gpu-device's value, whether or not the gpu check
+// runs: an unknown device is an error (a usage error for the caller); a
+// device given while the check is off (gpuOn false) is named on w, since
+// the flag then does nothing.
+func gpuDeviceFlag(cmd, device string, gpuOn bool, w io.Writer) error {
+	switch device {
+	case "":
+		return nil
+	case gpu.DeviceCPU, gpu.DeviceGPU, gpu.DeviceAny:
+	default:
+		return fmt.Errorf("--gpu-device %q: want %s, %s or %s", device, gpu.DeviceCPU, gpu.DeviceGPU, gpu.DeviceAny)
+	}
+	if !gpuOn {
+		fmt.Fprintf(w, "cfgfuzz %s: --gpu-device %s does nothing: the gpu check is off (turn it on with %s)\n", cmd, device, gpuSwitch(cmd))
+	}
+	return nil
+}
+
+// gpuSwitch names the flags that turn the gpu check on for cmd.
+func gpuSwitch(cmd string) string {
+	if cmd == "run" || cmd == "compare" {
+		return "--gpu-every N or --checks +gpu"
+	}
+	return "--checks +gpu"
 }

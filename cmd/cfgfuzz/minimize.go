@@ -27,6 +27,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -115,6 +116,9 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	it := items[mf.index]
 	if mf.expect != corpus.ExpectPass && mf.expect != corpus.ExpectFail {
 		return exitUsage, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
+	}
+	if err := gpuDeviceFlag("minimize", mf.gpuDevice, slices.Contains(oracle.ResolveChecks(mf.checks), gpu.CheckName), stderr); err != nil {
+		return exitUsage, err
 	}
 	// From here a stop signal is minimize's own: a revision being built
 	// for the structurizer or the baseline is stopped with the search.

@@ -25,6 +25,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
@@ -411,6 +412,14 @@ func countFindings(rep *fuzz.Report) int {
 	return n
 }
 
+// command is the subcommand the flags belong to.
+func (f *campaignFlags) command() string {
+	if f.compare {
+		return "compare"
+	}
+	return "run"
+}
+
 // config builds the campaign from the flags, or from the saved settings
 // with --resume.
 func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Config, error) {
@@ -445,6 +454,9 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		s.Duration = fuzz.Duration(30 * time.Second)
 	}
 	s.Checks = resolveChecks(f.checks, f.allowFallbacks)
+	if err := gpuDeviceFlag(f.command(), f.gpuDevice, f.gpuEvery > 0 || slices.Contains(s.Checks, gpu.CheckName), stderr); err != nil {
+		return c, err
+	}
 	if f.shard != "" {
 		sh, err := fuzz.ParseShard(f.shard)
 		if err != nil {
