@@ -99,23 +99,21 @@ func Run(c Config) (*Outcome, error) {
 		return nil, err
 	}
 	defer unlock()
-	var old []Record
+	rs := newRecordSet(&c.Settings, c.State != nil)
+	done := &indexSet{}
 	var good int64
 	if c.Resume {
-		if old, good, err = c.replay(); err != nil {
+		if good, err = c.replay(func(r Record) { done.add(r.Index); rs.add(r) }); err != nil {
 			return nil, err
 		}
 	}
+	resumed := rs.total
 	if err := SaveSettings(c.Dir, c.Settings); err != nil {
 		return nil, err
 	}
 	j, err := openJournal(c.Dir, c.Resume, good, SettingsSum(c.Settings))
 	if err != nil {
 		return nil, err
-	}
-	done := &indexSet{}
-	for _, r := range old {
-		done.add(r.Index)
 	}
 	start := time.Now()
 	reruns, err := c.reruns()
@@ -128,11 +126,7 @@ func Run(c Config) (*Outcome, error) {
 	if c.Guided {
 		gd = newGuide(&c.Settings, c.Corpus)
 	}
-	rs := newRecordSet(&c.Settings, c.State != nil)
-	for _, r := range old {
-		rs.add(r)
-	}
-	tp, harness, stopped, jerr := c.execute(j, done, old, reruns, gd, rs)
+	tp, harness, stopped, jerr := c.execute(j, done, reruns, gd, rs)
 	if err := j.close(); jerr == nil {
 		jerr = err
 	}
@@ -140,7 +134,7 @@ func Run(c Config) (*Outcome, error) {
 		return nil, jerr
 	}
 	rep := rs.report(c.Settings)
-	tp.Seconds, tp.Workers, tp.Resumed = time.Since(start).Seconds(), c.Workers, len(old)
+	tp.Seconds, tp.Workers, tp.Resumed = time.Since(start).Seconds(), c.Workers, resumed
 	rep.Throughput = tp
 	rep.Throughput.fill()
 	rep.Declared = c.declared.get()
@@ -172,26 +166,27 @@ func Run(c Config) (*Outcome, error) {
 	return out, nil
 }
 
-// replay reads the log of the campaign being resumed, after checking that
-// this run's settings are those the log was written under.
-func (c *Config) replay() ([]Record, int64, error) {
+// replay reads the log of the campaign being resumed, record by record
+// into fn, after checking that this run's settings are those the log was
+// written under; good is the length of its valid prefix.
+func (c *Config) replay(fn func(Record)) (good int64, err error) {
 	saved, err := LoadSettings(c.Dir)
 	if err != nil {
-		return nil, 0, fmt.Errorf("resume: %w", err)
+		return 0, fmt.Errorf("resume: %w", err)
 	}
 	if SettingsSum(saved) != SettingsSum(c.Settings) {
-		return nil, 0, fmt.Errorf("resume: the settings differ from those %s was written under", filepath.Join(c.Dir, CampaignFile))
+		return 0, fmt.Errorf("resume: the settings differ from those %s was written under", filepath.Join(c.Dir, CampaignFile))
 	}
-	return ReadRecords(c.Dir)
+	return EachRecord(c.Dir, fn)
 }
 
 // execute runs the workers until the budget is spent, adding each new
 // record to rs, and returns the graphs and skips it ran (the throughput's
 // counts), the harness failures and whether c.Context stopped it before
 // the graph indices ran out (a time budget running out does not count).
-// old are the records replayed from the log and reruns the night's
+// rs holds the records replayed from the log, and reruns are the night's
 // re-runs of kept graphs: the progress line counts both.
-func (c *Config) execute(j *journal, done *indexSet, old []Record, reruns []Rerun, gd *guide, rs *recordSet) (Throughput, []string, bool, error) {
+func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, rs *recordSet) (Throughput, []string, bool, error) {
 	ctx, cancel := context.WithCancel(c.Context)
 	defer cancel()
 	if c.Duration > 0 {
@@ -207,9 +202,8 @@ func (c *Config) execute(j *journal, done *indexSet, old []Record, reruns []Reru
 		prog.class = c.State.classShowing
 		prog.reruns(reruns)
 	}
-	for i := range old {
-		prog.count(&old[i], true)
-	}
+	rs.each(func(r *Record, n int) { prog.countN(r, n, true) })
+	old := rs.kept[:len(rs.kept):len(rs.kept)] // a guided campaign's replayed records, all of them
 	indices := make(chan job)
 	results := make(chan Record, 256) // workers never wait on a sync of the log
 	var harness []string

@@ -75,43 +75,53 @@ func LoadSettings(dir string) (Settings, error) {
 // record that does not fit the settings are errors naming the file and
 // line. A repeated index keeps its first record.
 func ReadRecords(dir string) (recs []Record, good int64, err error) {
+	good, err = EachRecord(dir, func(r Record) { recs = append(recs, r) })
+	if err != nil {
+		return nil, 0, err
+	}
+	return recs, good, nil
+}
+
+// EachRecord is ReadRecords handing each record to fn as it is read, so
+// that a log of any length is read in constant memory; fn sees the records
+// of a log that turns out damaged further on before the error.
+func EachRecord(dir string, fn func(Record)) (good int64, err error) {
 	path := filepath.Join(dir, ResultsFile)
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, 0, nil
+		return 0, nil
 	}
 	if err != nil {
-		return nil, 0, err
+		return 0, err
 	}
 	defer f.Close()
 	s, err := LoadSettings(dir)
 	if err != nil {
-		return nil, 0, err
+		return 0, err
 	}
 	sum := SettingsSum(s)
 	br := bufio.NewReaderSize(f, 1<<16)
-	seen := map[int]bool{}
+	var seen indexSet
 	for lineNo := 1; ; lineNo++ {
 		line, rerr := br.ReadBytes('\n')
 		if rerr == io.EOF {
-			return recs, good, nil // a line without its newline is torn
+			return good, nil // a line without its newline is torn
 		}
 		if rerr != nil {
-			return nil, 0, rerr
+			return 0, rerr
 		}
 		r, torn, err := readRecord(bytes.TrimSpace(line), sum, &s)
 		if torn {
 			if _, peekErr := br.Peek(1); peekErr == io.EOF {
-				return recs, good, nil
+				return good, nil
 			}
 		}
 		if err != nil {
-			return nil, 0, fmt.Errorf("%s:%d: %v", path, lineNo, err)
+			return 0, fmt.Errorf("%s:%d: %v", path, lineNo, err)
 		}
 		good += int64(len(line))
-		if !seen[r.Index] {
-			seen[r.Index] = true
-			recs = append(recs, r)
+		if seen.add(r.Index) {
+			fn(r)
 		}
 	}
 }

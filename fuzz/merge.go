@@ -140,12 +140,13 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		} else if !reflect.DeepEqual(normalizeForMerge(s), normalizeForMerge(base)) {
 			return nil, nil, fmt.Errorf("%s: campaign settings differ from %s's: %s", dir, dirs[0], settingsDiff(normalizeForMerge(s), normalizeForMerge(base)))
 		}
-		for _, r := range st.recs {
+		if _, err := EachRecord(dir, func(r Record) {
 			if covered.add(r.Index) {
 				rs.add(r)
 			}
+		}); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", dir, err)
 		}
-		st.recs = nil // the set holds what the report needs
 		for _, f := range st.report.Findings {
 			if f.Minimized != "" {
 				minimized[minKey{f.Signature, f.First.Index}] = f.Minimized

@@ -76,38 +76,42 @@ func newProgress(w io.Writer, terminal bool, every time.Duration, total int) *pr
 }
 
 // count accounts for one record; replayed ones come from the log.
-func (p *progress) count(r *Record, replayed bool) {
+func (p *progress) count(r *Record, replayed bool) { p.countN(r, 1, replayed) }
+
+// countN counts n records like r (a replayed set's counts: n of one kind;
+// a failure, whose signature it counts once, comes with n 1).
+func (p *progress) countN(r *Record, n int, replayed bool) {
 	if p.w == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !replayed {
-		p.indices++
+		p.indices += n
 	}
 	if r.Skipped || r.Seen {
 		if r.Skipped {
-			p.skipped++
+			p.skipped += n
 		} else {
-			p.seen++
+			p.seen += n
 		}
 		if p.bar != nil {
-			p.bar.Add(1)
+			p.bar.Add(n)
 		}
 		return
 	}
-	p.done++
+	p.done += n
 	if !replayed {
-		p.fresh++
+		p.fresh += n
 	}
-	p.counts[r.Current.Outcome]++
+	p.counts[r.Current.Outcome] += n
 	p.countSignature(r)
 	if r.Class != "" && r.Class != ClassSame {
-		p.divergent++
+		p.divergent += n
 	}
 	if p.bar != nil {
 		p.bar.Describe(p.summary())
-		p.bar.Add(1)
+		p.bar.Add(n)
 		return
 	}
 	if !replayed && time.Since(p.last) >= p.every {

@@ -6,7 +6,9 @@
 // first kind in full and the second as counts, so a campaign's memory
 // grows with its findings, not with its graphs: the results log on disk
 // keeps every record, and a night of tens of millions of graphs holds a
-// few counts per stream in memory.
+// few counts per stream in memory. A resume reads the killed run's log
+// into a recordSet record by record (EachRecord), and so does a merge
+// each shard's.
 //
 // The report built from a recordSet is the one BuildReport computes from
 // every record (report.go counts both through one function, count), which
@@ -104,6 +106,25 @@ func (rs *recordSet) add(r Record) {
 	rs.kept = append(rs.kept, r)
 }
 
+// each hands fn every record taken: a kept one with n 1, and for each
+// count a record standing for n of them (the fields countKey has).
+func (rs *recordSet) each(fn func(r *Record, n int)) {
+	for i := range rs.kept {
+		fn(&rs.kept[i], 1)
+	}
+	for k, n := range rs.counts {
+		r := Record{Stream: k.stream, Skipped: k.skipped, Seen: k.seen, Strategy: k.strategy, Class: k.class,
+			Current: SideResult{Outcome: k.outcome, GPU: k.gpu}}
+		if k.base {
+			r.Baseline = &SideResult{Outcome: k.baseOutcome}
+		}
+		if k.fallback {
+			r.Current.Fallbacks = 1
+		}
+		fn(&r, n)
+	}
+}
+
 // report builds the report of the records taken, under settings s (the
 // set's, or a merge's, which differ only in the shard).
 func (rs *recordSet) report(s Settings) *Report {
@@ -141,9 +162,10 @@ func (x *indexSet) has(i int) bool {
 	return x != nil && i >= 0 && i/64 < len(x.bits) && x.bits[i/64]&(1<<(i%64)) != 0
 }
 
-// add puts i (0 or more) in the set and reports whether it was new.
+// add puts i in the set and reports whether it was new; a negative i is
+// never in it.
 func (x *indexSet) add(i int) bool {
-	if x.has(i) {
+	if i < 0 || x.has(i) {
 		return false
 	}
 	for i/64 >= len(x.bits) {

@@ -5,9 +5,11 @@ package fuzz
 
 import (
 	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 )
 
 // reportOfAll is the reference: every record kept, added in index order.
@@ -137,5 +139,30 @@ func TestIndexSet(t *testing.T) {
 	var none *indexSet
 	if none.has(0) {
 		t.Fatal("a nil set has 0")
+	}
+	if x.add(-5) || x.has(-5) {
+		t.Fatal("a negative index went in")
+	}
+}
+
+// TestRecordSetReplaysIntoProgress: a resumed campaign's progress line
+// counts the replayed set (each) as it counts every record one by one.
+func TestRecordSetReplaysIntoProgress(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 3))
+	for _, base := range []string{"", "rev:HEAD~1"} {
+		s := Settings{Streams: []Stream{{Kind: "reducible", Weights: "w0"}, {Kind: "program", Weights: "w16"}}, Baseline: base}
+		recs := randomRecords(r, &s, 500)
+		one := newProgress(io.Discard, false, time.Hour, 500)
+		rs := newRecordSet(&s, false)
+		for i := range recs {
+			one.count(&recs[i], true)
+			rs.add(recs[i])
+		}
+		set := newProgress(io.Discard, false, time.Hour, 500)
+		set.start = one.start // the line shows the time since the start
+		rs.each(func(r *Record, n int) { set.countN(r, n, true) })
+		if got, want := set.line(), one.line(); got != want {
+			t.Errorf("baseline %q: replayed set\n%s\nrecord by record\n%s", base, got, want)
+		}
 	}
 }

@@ -40,7 +40,7 @@ type MergeOptions struct {
 type shardState struct {
 	dir      string
 	settings Settings
-	recs     []Record
+	records  int // records its log holds (each index once)
 	report   Report
 	problems []string
 }
@@ -54,11 +54,10 @@ func inspectShard(dir string) (*shardState, error) {
 		return nil, err
 	}
 	st := &shardState{dir: dir, settings: s}
-	recs, good, err := ReadRecords(dir)
+	good, err := EachRecord(dir, func(Record) { st.records++ })
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	st.recs = recs
 	switch fi, err := os.Stat(filepath.Join(dir, ResultsFile)); {
 	case errors.Is(err, os.ErrNotExist):
 		st.problem("no results log")
@@ -84,8 +83,8 @@ func inspectShard(dir string) (*shardState, error) {
 			st.problem("%s", in.Reason)
 		}
 	}
-	if want := shardPlanned(s); want > 0 && len(recs) < want {
-		st.problem("%s of %s graphs", thousands(len(recs)), thousands(want))
+	if want := shardPlanned(s); want > 0 && st.records < want {
+		st.problem("%s of %s graphs", thousands(st.records), thousands(want))
 	}
 	return st, nil
 }
