@@ -239,7 +239,6 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 	}()
 	go func() { wg.Wait(); close(results) }()
 	var tp Throughput
-	var fresh []Record // a guided campaign's, for its corpus batches
 	var jerr error
 	var pending *batchDone
 	got := 0
@@ -253,9 +252,6 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 			if !ok {
 				in = nil
 				continue
-			}
-			if gd != nil {
-				fresh = append(fresh, r)
 			}
 			got++
 			switch {
@@ -275,7 +271,9 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 			pending = &b
 		}
 		if pending != nil && got >= pending.sent {
-			gd.mergeBelow(pending.end, slices.Concat(fresh[len(fresh)-got:], old))
+			// a guided campaign's set keeps every record: its last got
+			// are the batch's
+			gd.mergeBelow(pending.end, slices.Concat(rs.kept[len(rs.kept)-got:], old))
 			close(pending.merged)
 			pending, got = nil, 0
 		}
