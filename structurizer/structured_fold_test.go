@@ -16,11 +16,15 @@ import (
 
 // emitted returns the Func the selections pass builds for g, before any
 // later pass rewrites it.
-func emitted(t *testing.T, g *cfg.Graph) *Func {
+func emitted(t *testing.T, g *cfg.Graph) *Func { return funcAfter(t, g, "selections") }
+
+// funcAfter returns a copy of the Func pass leaves for g, nil when the pass
+// table did not run (the nested pass laid g out).
+func funcAfter(t *testing.T, g *cfg.Graph, pass string) *Func {
 	t.Helper()
 	var f *Func
-	opt := Options{Strategy: "structured", Hooks: &Hooks{AfterPass: func(pass string, got *Func) {
-		if pass == "selections" {
+	opt := Options{Strategy: "structured", Hooks: &Hooks{AfterPass: func(p string, got *Func) {
+		if p == pass {
 			f = copyFunc(got)
 		}
 	}}}

@@ -14,16 +14,7 @@ import (
 // pass table did not run (the nested pass laid g out).
 func beforeLatch(t *testing.T, g *cfg.Graph) *Func {
 	t.Helper()
-	var f *Func
-	opt := Options{Strategy: "structured", Hooks: &Hooks{AfterPass: func(pass string, got *Func) {
-		if pass == "thread" {
-			f = copyFunc(got)
-		}
-	}}}
-	if _, err := Structurize(g, opt); err != nil {
-		t.Fatalf("graph %v: %v", g, err)
-	}
-	return f
+	return funcAfter(t, g, "thread")
 }
 
 // TestLatchKeepsRuns absorbs the latches of the thread pass's function and
