@@ -52,6 +52,9 @@ type StateReport struct {
 	// chance it then held a graph never checked.
 	FilterGraphs        uint64  `json:"filter_graphs"`
 	FilterFalsePositive float64 `json:"filter_false_positive"`
+	// FilterRestarted is the number of graphs the filter held when it was
+	// read past BloomRestartAt and started afresh (State.SeenRestarted).
+	FilterRestarted uint64 `json:"filter_restarted,omitempty"`
 	// Reruns is the number of kept graphs re-run.
 	Reruns int `json:"reruns"`
 	// Unmatched are the triage file's lines whose signature neither the
@@ -90,7 +93,8 @@ type tally struct {
 // ClassifyState classes rep's findings and the state's signatures.
 func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 	out := &StateReport{Night: rep.Settings.Night, Revision: stateRevision(&rep.Settings), Digest: st.Digest, Classes: zeroCounts(SignatureClasses),
-		Signatures: []SignatureState{}, FilterGraphs: st.Seen.Count(), FilterFalsePositive: BloomFalsePositive(st.Seen.Count()), Reruns: len(reruns)}
+		Signatures: []SignatureState{}, FilterGraphs: st.Seen.Count(), FilterFalsePositive: BloomFalsePositive(st.Seen.Count()),
+		FilterRestarted: st.SeenRestarted, Reruns: len(reruns)}
 	ts := map[findingKey]*tally{}
 	get := func(sig, strategy, outcome string) *tally {
 		k := findingKey{sig, strategy}

@@ -104,6 +104,10 @@ type State struct {
 	Store  []StoredSignature // sorted by signature, then strategy
 	Triage map[string]TriageEntry
 	Seen   *Bloom
+	// SeenRestarted is the number of graphs seen.bloom held (Bloom.Count)
+	// when it was past BloomRestartAt and so started afresh (Seen is then
+	// empty); 0 when it was kept.
+	SeenRestarted uint64
 	// LastGood is the last good night recorded (nil: none yet).
 	LastGood *GoodNight
 	// ExhaustiveNext is the position of the growing order where the last
@@ -152,6 +156,9 @@ func LoadState(dir string) (*State, error) {
 	}
 	if st.Seen, err = ReadBloom(filepath.Join(dir, StateSeenFile)); err != nil {
 		return nil, err
+	}
+	if n := st.Seen.Count(); BloomFalsePositive(n) > BloomRestartAt {
+		st.Seen, st.SeenRestarted = NewBloom(), n
 	}
 	seen, _ := os.ReadFile(filepath.Join(dir, StateSeenFile))
 	for _, part := range [][]byte{store, triage, seen} {

@@ -538,3 +538,46 @@ func TestInterruptedNightLeavesTheState(t *testing.T) {
 		}
 	}
 }
+
+// TestFullFilterStartsAfresh: a filter past BloomRestartAt, which would
+// skip most of a night's graphs as seen without having checked them, is
+// started afresh: the night checks its graphs and its filter holds them
+// alone. A filter below the bound is kept.
+func TestFullFilterStartsAfresh(t *testing.T) {
+	state := t.TempDir()
+	night(t, state, "2026-03-01", 1, 30, nil)
+	path := filepath.Join(state, StateSeenFile)
+	fill := func(word uint64) {
+		b, err := ReadBloom(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range b.bits {
+			b.bits[i] |= word
+		}
+		if err := WriteBloom(path, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fill(0x00000000ffffffff) // half the bits: about 1.66 million graphs, 0.8% false positives
+	st, err := LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.SeenRestarted != 0 || st.Seen.Count() < 1_000_000 {
+		t.Fatalf("a filter of %d graphs (%.2g false positives) restarted at %d: want it kept", st.Seen.Count(), BloomFalsePositive(st.Seen.Count()), st.SeenRestarted)
+	}
+	fill(0x1f1f1f1f1f1f1f1f) // five eighths: 3.8% false positives
+	two := night(t, state, "2026-03-02", 1, 30, nil)
+	if two.Seen != 0 || two.Graphs != 30 || two.State.FilterRestarted < 2_000_000 || two.State.FilterGraphs != 0 {
+		t.Errorf("night on a full filter: %d seen, %d graphs, filter restarted at %d graphs, read as %d: want 0, 30, the full filter's count, 0",
+			two.Seen, two.Graphs, two.State.FilterRestarted, two.State.FilterGraphs)
+	}
+	b, err := ReadBloom(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := b.Count(); n < 20 || n > 40 {
+		t.Errorf("the night's filter holds about %d graphs, want tonight's 30", n)
+	}
+}

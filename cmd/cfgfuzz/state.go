@@ -107,6 +107,9 @@ func stateSummary(rep *fuzz.Report) string {
 	for _, sig := range s.Signatures {
 		fmt.Fprintf(&b, "  %s %s%s: %s\n", sig.Class, sig.Signature, onStrategy(sig.Strategy), sig.Reason)
 	}
+	if s.FilterRestarted > 0 {
+		fmt.Fprintf(&b, "  note: %s\n", fuzz.FilterRestartNote(s.FilterRestarted))
+	}
 	for _, n := range s.Unmatched {
 		fmt.Fprintf(&b, "  note: %s\n", n)
 	}
