@@ -28,8 +28,8 @@ const (
 	// kept graph of it was re-run and none showed it.
 	ClassFixed = "fixed"
 	// ClassUnverified: the store has it, it did not show tonight, but a
-	// re-run of its kept graphs gave no verdict (a harness error) or none
-	// was re-run: neither fixed nor seen.
+	// re-run of its kept graphs gave no verdict (a harness error) or not
+	// all were re-run (a shard's share): neither fixed nor seen.
 	ClassUnverified = "unverified"
 )
 
@@ -149,13 +149,15 @@ func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[s
 	}
 	showed := s.Tonight > 0 || t.rerunShowing > 0
 	switch {
-	case !showed && t.rerunGraphs > 0 && t.rerunErrors == 0:
+	case !showed && t.rerunGraphs > 0 && t.rerunGraphs == len(stored.Graphs) && t.rerunErrors == 0:
 		s.Class, s.Reason = ClassFixed, fmt.Sprintf("none of its %s showed it", Plural(t.rerunGraphs, "kept graph"))
 		if stored.Fixed != "" {
 			s.Reason += "; fixed since " + stored.Fixed
 		}
 	case !showed && t.rerunGraphs == 0:
 		s.Class, s.Reason = ClassUnverified, "not seen tonight; none of its kept graphs was re-run here"
+	case !showed && t.rerunErrors == 0:
+		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %d kept graphs re-run here, none showing it (another shard re-ran the rest)", t.rerunGraphs, len(stored.Graphs))
 	case !showed:
 		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, Plural(t.rerunGraphs, "kept graph"))
 	default:

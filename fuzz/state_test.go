@@ -581,3 +581,42 @@ func TestFullFilterStartsAfresh(t *testing.T) {
 		t.Errorf("the night's filter holds about %d graphs, want tonight's 30", n)
 	}
 }
+
+// TestShardClassesFixedOnAllKeptGraphs: a shard re-runs only its share of
+// a signature's kept graphs, so its own report classes a signature that
+// none of them showed unverified, not fixed; the merge, which has every
+// re-run, classes it fixed.
+func TestShardClassesFixedOnAllKeptGraphs(t *testing.T) {
+	base := t.TempDir()
+	one := night(t, base, "2026-03-01", 1, 40, func(c *Config) { c.Inject = []string{"swap-arms"} })
+	if classesOf(one)[swapSig] != ClassNew {
+		t.Fatalf("night 1: classes %v, want %s new", classesOf(one), swapSig)
+	}
+	state, err := LoadState(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := len(state.lookup(swapSig, "").Graphs)
+	if kept < 2 {
+		t.Fatalf("%s keeps %d graphs: the test needs 2 or more", swapSig, kept)
+	}
+	var dirs []string
+	for i := range 3 {
+		c := testConfig(t, 40)
+		c.Seed, c.State, c.Night, c.Shard = 2, state, "2026-03-02", Shard{I: i, N: 3}
+		rep := mustRun(t, c).Report
+		dirs = append(dirs, c.Dir)
+		for _, s := range rep.State.Signatures {
+			if s.Class == ClassFixed && s.RerunGraphs < kept {
+				t.Errorf("shard %d/3: %s fixed on %d of its %d kept graphs (%s)", i, s.Signature, s.RerunGraphs, kept, s.Reason)
+			}
+		}
+	}
+	rep, _, err := MergeNight(dirs, MergeOptions{State: state})
+	if err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	if got := classesOf(rep)[swapSig]; got != ClassFixed {
+		t.Errorf("merged: %s is %q, want fixed", swapSig, got)
+	}
+}
