@@ -224,9 +224,11 @@ func (st *State) lookup(sig, strategy string) *StoredSignature {
 // it depends on besides the revision (the strategy it ran, the faults
 // planted, the checks). A graph checked under other faults or checks is
 // checked again; one checked on an older revision is not (the graphs that
-// showed a signature are re-run every night: rerun.go).
+// showed a signature are re-run every night: rerun.go). Faults and checks
+// are sets: the order they were given in does not matter.
 func seenKey(s *Settings, strategy string, fp Fingerprint) []byte {
-	k := fmt.Sprintf("%x|%s|%s|%s", fp[:], cmp.Or(strategy, s.Strategy), strings.Join(s.Inject, ","), strings.Join(s.Checks, ","))
+	set := func(xs []string) string { return strings.Join(slices.Sorted(slices.Values(xs)), ",") }
+	k := fmt.Sprintf("%x|%s|%s|%s", fp[:], cmp.Or(strategy, s.Strategy), set(s.Inject), set(s.Checks))
 	return []byte(k)
 }
 

@@ -620,3 +620,14 @@ func TestShardClassesFixedOnAllKeptGraphs(t *testing.T) {
 		t.Errorf("merged: %s is %q, want fixed", swapSig, got)
 	}
 }
+
+// TestSeenKeyFaultOrder: the same faults given in another order are the
+// same faults, so a graph checked under them is seen.
+func TestSeenKeyFaultOrder(t *testing.T) {
+	state := t.TempDir()
+	night(t, state, "2026-03-01", 1, 30, func(c *Config) { c.Inject = []string{"swap-arms", "drop-merge"} })
+	two := night(t, state, "2026-03-02", 1, 30, func(c *Config) { c.Inject = []string{"drop-merge", "swap-arms"} })
+	if two.Seen != 30 {
+		t.Errorf("the same faults in another order: %d of 30 graphs seen, want 30", two.Seen)
+	}
+}
