@@ -22,6 +22,12 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 		}
 		return nil
 	}
+	if c.Resume && c.StateDigest == "" {
+		return fmt.Errorf("--state: the campaign in %s ran without --state: resume it without --state", c.Dir)
+	}
+	if c.Resume && f.night != "" && f.night != c.Night {
+		return fmt.Errorf("--night %s: the campaign in %s is the night of %s: resume it without --night", f.night, c.Dir, c.Night)
+	}
 	st, err := f.loadState()
 	if err != nil {
 		return err
