@@ -24,6 +24,11 @@ const (
 	BloomHashes = 7
 )
 
+// BloomRestartAt is the false-positive rate past which a state's filter
+// is started afresh (LoadState), about 1.75 million graphs: a fuller one
+// would skip a growing share of every night's graphs never checked.
+const BloomRestartAt = 0.01
+
 // Bloom is a filter of BloomBits bits. The zero value is not usable; see
 // NewBloom.
 type Bloom struct {

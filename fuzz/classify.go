@@ -28,8 +28,8 @@ const (
 	// kept graph of it was re-run and none showed it.
 	ClassFixed = "fixed"
 	// ClassUnverified: the store has it, it did not show tonight, but a
-	// re-run of its kept graphs gave no verdict (a harness error) or none
-	// was re-run: neither fixed nor seen.
+	// re-run of its kept graphs gave no verdict (a harness error) or not
+	// all were re-run (a shard's share): neither fixed nor seen.
 	ClassUnverified = "unverified"
 )
 
@@ -52,6 +52,9 @@ type StateReport struct {
 	// chance it then held a graph never checked.
 	FilterGraphs        uint64  `json:"filter_graphs"`
 	FilterFalsePositive float64 `json:"filter_false_positive"`
+	// FilterRestarted is the number of graphs the filter held when it was
+	// read past BloomRestartAt and started afresh (State.SeenRestarted).
+	FilterRestarted uint64 `json:"filter_restarted,omitempty"`
 	// Reruns is the number of kept graphs re-run.
 	Reruns int `json:"reruns"`
 	// Unmatched are the triage file's lines whose signature neither the
@@ -90,7 +93,8 @@ type tally struct {
 // ClassifyState classes rep's findings and the state's signatures.
 func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 	out := &StateReport{Night: rep.Settings.Night, Revision: stateRevision(&rep.Settings), Digest: st.Digest, Classes: zeroCounts(SignatureClasses),
-		Signatures: []SignatureState{}, FilterGraphs: st.Seen.Count(), FilterFalsePositive: BloomFalsePositive(st.Seen.Count()), Reruns: len(reruns)}
+		Signatures: []SignatureState{}, FilterGraphs: st.Seen.Count(), FilterFalsePositive: BloomFalsePositive(st.Seen.Count()),
+		FilterRestarted: st.SeenRestarted, Reruns: len(reruns)}
 	ts := map[findingKey]*tally{}
 	get := func(sig, strategy, outcome string) *tally {
 		k := findingKey{sig, strategy}
@@ -145,13 +149,15 @@ func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[s
 	}
 	showed := s.Tonight > 0 || t.rerunShowing > 0
 	switch {
-	case !showed && t.rerunGraphs > 0 && t.rerunErrors == 0:
+	case !showed && t.rerunGraphs > 0 && t.rerunGraphs == len(stored.Graphs) && t.rerunErrors == 0:
 		s.Class, s.Reason = ClassFixed, fmt.Sprintf("none of its %s showed it", Plural(t.rerunGraphs, "kept graph"))
 		if stored.Fixed != "" {
 			s.Reason += "; fixed since " + stored.Fixed
 		}
 	case !showed && t.rerunGraphs == 0:
 		s.Class, s.Reason = ClassUnverified, "not seen tonight; none of its kept graphs was re-run here"
+	case !showed && t.rerunErrors == 0:
+		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %d kept graphs re-run here, none showing it (another shard re-ran the rest)", t.rerunGraphs, len(stored.Graphs))
 	case !showed:
 		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, Plural(t.rerunGraphs, "kept graph"))
 	default:

@@ -104,6 +104,10 @@ type State struct {
 	Store  []StoredSignature // sorted by signature, then strategy
 	Triage map[string]TriageEntry
 	Seen   *Bloom
+	// SeenRestarted is the number of graphs seen.bloom held (Bloom.Count)
+	// when it was past BloomRestartAt and so started afresh (Seen is then
+	// empty); 0 when it was kept.
+	SeenRestarted uint64
 	// LastGood is the last good night recorded (nil: none yet).
 	LastGood *GoodNight
 	// ExhaustiveNext is the position of the growing order where the last
@@ -152,6 +156,9 @@ func LoadState(dir string) (*State, error) {
 	}
 	if st.Seen, err = ReadBloom(filepath.Join(dir, StateSeenFile)); err != nil {
 		return nil, err
+	}
+	if n := st.Seen.Count(); BloomFalsePositive(n) > BloomRestartAt {
+		st.Seen, st.SeenRestarted = NewBloom(), n
 	}
 	seen, _ := os.ReadFile(filepath.Join(dir, StateSeenFile))
 	for _, part := range [][]byte{store, triage, seen} {
@@ -217,9 +224,11 @@ func (st *State) lookup(sig, strategy string) *StoredSignature {
 // it depends on besides the revision (the strategy it ran, the faults
 // planted, the checks). A graph checked under other faults or checks is
 // checked again; one checked on an older revision is not (the graphs that
-// showed a signature are re-run every night: rerun.go).
+// showed a signature are re-run every night: rerun.go). Faults and checks
+// are sets: the order they were given in does not matter.
 func seenKey(s *Settings, strategy string, fp Fingerprint) []byte {
-	k := fmt.Sprintf("%x|%s|%s|%s", fp[:], cmp.Or(strategy, s.Strategy), strings.Join(s.Inject, ","), strings.Join(s.Checks, ","))
+	set := func(xs []string) string { return strings.Join(slices.Sorted(slices.Values(xs)), ",") }
+	k := fmt.Sprintf("%x|%s|%s|%s", fp[:], cmp.Or(strategy, s.Strategy), set(s.Inject), set(s.Checks))
 	return []byte(k)
 }
 

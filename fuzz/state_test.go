@@ -538,3 +538,96 @@ func TestInterruptedNightLeavesTheState(t *testing.T) {
 		}
 	}
 }
+
+// TestFullFilterStartsAfresh: a filter past BloomRestartAt, which would
+// skip most of a night's graphs as seen without having checked them, is
+// started afresh: the night checks its graphs and its filter holds them
+// alone. A filter below the bound is kept.
+func TestFullFilterStartsAfresh(t *testing.T) {
+	state := t.TempDir()
+	night(t, state, "2026-03-01", 1, 30, nil)
+	path := filepath.Join(state, StateSeenFile)
+	fill := func(word uint64) {
+		b, err := ReadBloom(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range b.bits {
+			b.bits[i] |= word
+		}
+		if err := WriteBloom(path, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fill(0x00000000ffffffff) // half the bits: about 1.66 million graphs, 0.8% false positives
+	st, err := LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.SeenRestarted != 0 || st.Seen.Count() < 1_000_000 {
+		t.Fatalf("a filter of %d graphs (%.2g false positives) restarted at %d: want it kept", st.Seen.Count(), BloomFalsePositive(st.Seen.Count()), st.SeenRestarted)
+	}
+	fill(0x1f1f1f1f1f1f1f1f) // five eighths: 3.8% false positives
+	two := night(t, state, "2026-03-02", 1, 30, nil)
+	if two.Seen != 0 || two.Graphs != 30 || two.State.FilterRestarted < 2_000_000 || two.State.FilterGraphs != 0 {
+		t.Errorf("night on a full filter: %d seen, %d graphs, filter restarted at %d graphs, read as %d: want 0, 30, the full filter's count, 0",
+			two.Seen, two.Graphs, two.State.FilterRestarted, two.State.FilterGraphs)
+	}
+	b, err := ReadBloom(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := b.Count(); n < 20 || n > 40 {
+		t.Errorf("the night's filter holds about %d graphs, want tonight's 30", n)
+	}
+}
+
+// TestShardClassesFixedOnAllKeptGraphs: a shard re-runs only its share of
+// a signature's kept graphs, so its own report classes a signature that
+// none of them showed unverified, not fixed; the merge, which has every
+// re-run, classes it fixed.
+func TestShardClassesFixedOnAllKeptGraphs(t *testing.T) {
+	base := t.TempDir()
+	one := night(t, base, "2026-03-01", 1, 40, func(c *Config) { c.Inject = []string{"swap-arms"} })
+	if classesOf(one)[swapSig] != ClassNew {
+		t.Fatalf("night 1: classes %v, want %s new", classesOf(one), swapSig)
+	}
+	state, err := LoadState(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := len(state.lookup(swapSig, "").Graphs)
+	if kept < 2 {
+		t.Fatalf("%s keeps %d graphs: the test needs 2 or more", swapSig, kept)
+	}
+	var dirs []string
+	for i := range 3 {
+		c := testConfig(t, 40)
+		c.Seed, c.State, c.Night, c.Shard = 2, state, "2026-03-02", Shard{I: i, N: 3}
+		rep := mustRun(t, c).Report
+		dirs = append(dirs, c.Dir)
+		for _, s := range rep.State.Signatures {
+			if s.Class == ClassFixed && s.RerunGraphs < kept {
+				t.Errorf("shard %d/3: %s fixed on %d of its %d kept graphs (%s)", i, s.Signature, s.RerunGraphs, kept, s.Reason)
+			}
+		}
+	}
+	rep, _, err := MergeNight(dirs, MergeOptions{State: state})
+	if err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	if got := classesOf(rep)[swapSig]; got != ClassFixed {
+		t.Errorf("merged: %s is %q, want fixed", swapSig, got)
+	}
+}
+
+// TestSeenKeyFaultOrder: the same faults given in another order are the
+// same faults, so a graph checked under them is seen.
+func TestSeenKeyFaultOrder(t *testing.T) {
+	state := t.TempDir()
+	night(t, state, "2026-03-01", 1, 30, func(c *Config) { c.Inject = []string{"swap-arms", "drop-merge"} })
+	two := night(t, state, "2026-03-02", 1, 30, func(c *Config) { c.Inject = []string{"drop-merge", "swap-arms"} })
+	if two.Seen != 30 {
+		t.Errorf("the same faults in another order: %d of 30 graphs seen, want 30", two.Seen)
+	}
+}

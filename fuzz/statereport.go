@@ -25,11 +25,21 @@ func stateProse(rep *Report) string {
 	}
 	fmt.Fprintf(&b, " (signatures). %s re-run; %s skipped as checked on an earlier night (the filter held %d graphs, a false-positive rate of %.2g).",
 		Plural(s.Reruns, "kept graph"), Plural(s.Seen, "graph"), s.FilterGraphs, s.FilterFalsePositive)
+	if s.FilterRestarted > 0 {
+		b.WriteString(" " + FilterRestartNote(s.FilterRestarted) + ".")
+	}
 	if s.NewSignatures() == 0 {
 		b.WriteString(" Nothing new: the night passes.")
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// FilterRestartNote says that the state's filter was started afresh
+// (StateReport.FilterRestarted).
+func FilterRestartNote(n uint64) string {
+	return fmt.Sprintf("%s held about %d graphs, past a %g%% false-positive rate (%.2g), so it was started afresh: tonight skipped nothing as seen, and the night's filter holds tonight's graphs only",
+		StateSeenFile, n, 100*BloomRestartAt, BloomFalsePositive(n))
 }
 
 // stateTable writes the signatures' table in Markdown.

@@ -22,6 +22,12 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 		}
 		return nil
 	}
+	if c.Resume && c.StateDigest == "" {
+		return fmt.Errorf("--state: the campaign in %s ran without --state: resume it without --state", c.Dir)
+	}
+	if c.Resume && f.night != "" && f.night != c.Night {
+		return fmt.Errorf("--night %s: the campaign in %s is the night of %s: resume it without --night", f.night, c.Dir, c.Night)
+	}
 	st, err := f.loadState()
 	if err != nil {
 		return err
@@ -106,6 +112,9 @@ func stateSummary(rep *fuzz.Report) string {
 	fmt.Fprintf(&b, " (signatures); %s re-run, %s skipped as seen\n", fuzz.Plural(s.Reruns, "kept graph"), fuzz.Plural(s.Seen, "graph"))
 	for _, sig := range s.Signatures {
 		fmt.Fprintf(&b, "  %s %s%s: %s\n", sig.Class, sig.Signature, onStrategy(sig.Strategy), sig.Reason)
+	}
+	if s.FilterRestarted > 0 {
+		fmt.Fprintf(&b, "  note: %s\n", fuzz.FilterRestartNote(s.FilterRestarted))
 	}
 	for _, n := range s.Unmatched {
 		fmt.Fprintf(&b, "  note: %s\n", n)

@@ -268,3 +268,26 @@ func TestExhaustiveWalkGoesOn(t *testing.T) {
 		t.Errorf("findings.json records exhaustive_next %v (%v), want %d", f.ExhaustiveNext, err, two.last+1)
 	}
 }
+
+// TestResumeNamesTheNight: a resume given another --night than the
+// campaign's, or a --state the campaign ran without, is refused with a
+// message naming the flag, not a bare "the settings differ".
+func TestResumeNamesTheNight(t *testing.T) {
+	dir := t.TempDir()
+	state, out, plain := filepath.Join(dir, "state"), filepath.Join(dir, "out"), filepath.Join(dir, "plain")
+	if code, _ := runNight(t, nightArgs(state, "2026-05-01", "1", "swap-arms", out)); code != 1 {
+		t.Fatalf("night: exit %d, want 1", code)
+	}
+	// An empty state, as the night read it: only the night differs.
+	code, _, stderr := runCmd([]string{"run", "--resume", out, "--state", filepath.Join(dir, "empty"), "--night", "2026-05-02", "--progress", "none"}, "")
+	if code != 2 || !strings.Contains(stderr, "--night 2026-05-02") || !strings.Contains(stderr, "2026-05-01") {
+		t.Errorf("resume with another --night: exit %d, stderr %q; want 2 naming both nights", code, stderr)
+	}
+	if code, stdout, stderr := runCmd([]string{"run", "--graphs", "20", "--progress", "none", "--out", plain}, ""); code != 0 {
+		t.Fatalf("campaign without a state: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, _, stderr = runCmd([]string{"run", "--resume", plain, "--state", state, "--progress", "none"}, "")
+	if code != 2 || !strings.Contains(stderr, "without --state") {
+		t.Errorf("resume with a --state the campaign ran without: exit %d, stderr %q; want 2 saying so", code, stderr)
+	}
+}
