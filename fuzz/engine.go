@@ -175,7 +175,7 @@ func (c *Config) replay(fn func(Record)) (good int64, err error) {
 		return 0, fmt.Errorf("resume: %w", err)
 	}
 	if SettingsSum(saved) != SettingsSum(c.Settings) {
-		return 0, fmt.Errorf("resume: the settings differ from those %s was written under", filepath.Join(c.Dir, CampaignFile))
+		return 0, fmt.Errorf("resume: the settings differ from those %s was written under: %s", filepath.Join(c.Dir, CampaignFile), settingsDiff(c.Settings, saved))
 	}
 	return EachRecord(c.Dir, fn)
 }

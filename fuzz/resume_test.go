@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -102,4 +103,19 @@ func countLines(b []byte) int {
 		}
 	}
 	return c
+}
+
+// TestResumeNamesTheDifferingSetting: a resume under settings other than
+// the log's is refused naming the setting that differs.
+func TestResumeNamesTheDifferingSetting(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Run(testConfigIn(dir, 20)); err != nil {
+		t.Fatal(err)
+	}
+	c := testConfigIn(dir, 20)
+	c.Resume, c.Walks = true, 9
+	_, err := Run(c)
+	if err == nil || !strings.Contains(err.Error(), "walks 9 against 4") {
+		t.Fatalf("resume with --walks 9: %v, want a refusal naming walks", err)
+	}
 }
