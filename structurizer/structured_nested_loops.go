@@ -25,7 +25,8 @@ func (nt *nester) declareLoops() bool {
 		return nt.fail("irreducible")
 	}
 	in := make([]bool, nt.n)
-	for _, l := range forest.Loops {
+	exitOf := make([]int, nt.n) // 1 + the loop whose exit list holds the block
+	for li, l := range forest.Loops {
 		h := l.Header
 		if len(nt.g.Succs[h]) > 2 {
 			nt.final, nt.reshape = true, true
@@ -44,7 +45,8 @@ func (nt *nester) declareLoops() bool {
 		var exits []int
 		for _, b := range l.Blocks {
 			for _, t := range nt.g.Succs[b] {
-				if !in[t] && !slices.Contains(exits, t) {
+				if !in[t] && exitOf[t] != li+1 {
+					exitOf[t] = li + 1
 					exits = append(exits, t)
 				}
 			}
