@@ -202,7 +202,7 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 		prog.class = c.State.classShowing
 		prog.reruns(reruns)
 	}
-	rs.each(func(r *Record, n int) { prog.countN(r, n, true) })
+	rs.each(func(r *Record, n int, whole bool) { prog.countN(r, n, true, whole) }, prog.countSignatures)
 	old := rs.kept[:len(rs.kept):len(rs.kept)] // a guided campaign's replayed records, all of them
 	indices := make(chan job)
 	results := make(chan Record, 256) // workers never wait on a sync of the log

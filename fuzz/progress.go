@@ -76,11 +76,12 @@ func newProgress(w io.Writer, terminal bool, every time.Duration, total int) *pr
 }
 
 // count accounts for one record; replayed ones come from the log.
-func (p *progress) count(r *Record, replayed bool) { p.countN(r, 1, replayed) }
+func (p *progress) count(r *Record, replayed bool) { p.countN(r, 1, replayed, true) }
 
-// countN counts n records like r (a replayed set's counts: n of one kind;
-// a failure, whose signature it counts once, comes with n 1).
-func (p *progress) countN(r *Record, n int, replayed bool) {
+// countN counts n records like r (a replayed set's counts: n of one kind),
+// and r's signature when whole (a record standing for counts has none:
+// countSignatures gives them).
+func (p *progress) countN(r *Record, n int, replayed, whole bool) {
 	if p.w == nil {
 		return
 	}
@@ -105,7 +106,9 @@ func (p *progress) countN(r *Record, n int, replayed bool) {
 		p.fresh += n
 	}
 	p.counts[r.Current.Outcome] += n
-	p.countSignature(r)
+	if whole {
+		p.countSignature(r)
+	}
 	if r.Class != "" && r.Class != ClassSame {
 		p.divergent += n
 	}
@@ -140,6 +143,16 @@ func (p *progress) countSignature(r *Record) {
 	if r.isNew() {
 		s.newGraphs++
 	}
+}
+
+// countSignatures notes graphs failing with finding k's signature, fresh
+// of them new (a replayed set's folded failures).
+func (p *progress) countSignatures(k findingKey, graphs, fresh int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.sig(k.sig, k.strategy)
+	s.graphs += graphs
+	s.newGraphs += fresh
 }
 
 // reruns notes the signatures the night's re-runs of kept graphs showed:

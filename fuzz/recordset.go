@@ -3,16 +3,19 @@
 // from the baseline or feed the guided corpus; every other record (a
 // graph that passed, a skipped or already-seen graph) adds only to counts,
 // which do not depend on the order records come in. A recordSet keeps the
-// first kind in full and the second as counts, so a campaign's memory
-// grows with its findings, not with its graphs: the results log on disk
+// first kind in full and the second as counts, and of the first kind only
+// the few a report shows of each finding, harness errors and divergence
+// class (compact), so a campaign's memory grows with the kinds of
+// findings, not with its graphs: the results log on disk
 // keeps every record, and a night of tens of millions of graphs holds a
 // few counts per stream in memory. A resume reads the killed run's log
 // into a recordSet record by record (EachRecord), and so does a merge
 // each shard's.
 //
-// The report built from a recordSet is the one BuildReport computes from
-// every record (report.go counts both through one function, count), which
-// TestRecordSetReportsAsAllRecords checks on campaigns of every kind.
+// The report built from a recordSet is the one every record gives, each
+// through Report.add in index order (report.go counts both through one
+// function, count), which TestRecordSetReportsAsAllRecords checks on
+// random records of every outcome, class and stream.
 
 package fuzz
 
@@ -68,20 +71,34 @@ type recordSet struct {
 	s      *Settings
 	kept   []Record
 	counts map[countKey]int
-	total  int
+	// folded are the failures compact took out of kept: their findings'
+	// counts (their other counts are in counts).
+	folded map[findingKey]foldedFinding
+	// compactAt is the length of kept that sets off the next compact.
+	compactAt int
+	total     int
 	// exhaustive is one past the last position of the exhaustive
-	// generator's growing order among the records (exhaustiveNext); 0
-	// with none.
+	// generator's growing order among the records (the report's
+	// ExhaustiveNext); 0 with none.
 	exhaustive uint64
 	// seen, when not nil, gathers the filter keys of every record
 	// (recordSeenKey): what a night adds to the state's filter.
 	seen *Bloom
 }
 
+// foldedFinding is what failures folded out of a recordSet add to their
+// finding: graphs, and of them new ones.
+type foldedFinding struct{ graphs, fresh int }
+
+// compactFirst is the length of kept that sets off the first compact; each
+// compact sets the next at twice what it keeps, or this, so that compacts
+// cost O(1) a record.
+const compactFirst = 1 << 12
+
 // newRecordSet makes an empty set for campaign settings s; withSeen
 // gathers the records' filter keys too.
 func newRecordSet(s *Settings, withSeen bool) *recordSet {
-	rs := &recordSet{s: s, counts: map[countKey]int{}}
+	rs := &recordSet{s: s, counts: map[countKey]int{}, folded: map[findingKey]foldedFinding{}, compactAt: compactFirst}
 	if withSeen {
 		rs.seen = NewBloom()
 	}
@@ -104,13 +121,52 @@ func (rs *recordSet) add(r Record) {
 		return
 	}
 	rs.kept = append(rs.kept, r)
+	if len(rs.kept) >= rs.compactAt && !rs.s.Guided {
+		rs.compact()
+	}
 }
 
-// each hands fn every record taken: a kept one with n 1, and for each
-// count a record standing for n of them (the fields countKey has).
-func (rs *recordSet) each(fn func(r *Record, n int)) {
+// compact keeps of kept only the records a report of them shows (the
+// lowest indices of each finding, harness errors and divergence class:
+// Report.add) and folds the others into counts. A record the report does
+// not show now it never shows: records taken later can only come before
+// it. So a campaign that fails or diverges on most graphs keeps a few of
+// each kind, not all of them.
+func (rs *recordSet) compact() {
+	slices.SortFunc(rs.kept, func(a, b Record) int { return a.Index - b.Index })
+	rep := newReport(*rs.s)
+	bySig := map[findingKey]int{}
+	keep := rs.kept[:0]
 	for i := range rs.kept {
-		fn(&rs.kept[i], 1)
+		r := rs.kept[i]
+		if rep.add(&r, bySig) {
+			keep = append(keep, r)
+			continue
+		}
+		rs.counts[keyOf(&r)]++
+		if isFailure(r.Current.Outcome) {
+			k := findingKey{r.Current.Signature, r.Strategy}
+			f := rs.folded[k]
+			f.graphs++
+			f.fresh += btoi(r.isNew())
+			rs.folded[k] = f
+		}
+	}
+	clear(rs.kept[len(keep):]) // let the folded records go
+	rs.kept = keep
+	rs.compactAt = max(compactFirst, 2*len(keep))
+}
+
+// each hands fn every record taken: a kept one with n 1 (whole: true),
+// and for each count a record standing for n of them (the fields countKey
+// has; whole: false); then hands sig the graphs and new ones of each
+// finding its folded failures add to.
+func (rs *recordSet) each(fn func(r *Record, n int, whole bool), sig func(k findingKey, graphs, fresh int)) {
+	for i := range rs.kept {
+		fn(&rs.kept[i], 1, true)
+	}
+	for k, f := range rs.folded {
+		sig(k, f.graphs, f.fresh)
 	}
 	for k, n := range rs.counts {
 		r := Record{Stream: k.stream, Skipped: k.skipped, Seen: k.seen, Strategy: k.strategy, Class: k.class,
@@ -121,7 +177,7 @@ func (rs *recordSet) each(fn func(r *Record, n int)) {
 		if k.fallback {
 			r.Current.Fallbacks = 1
 		}
-		fn(&r, n)
+		fn(&r, n, false)
 	}
 }
 
@@ -144,6 +200,9 @@ func (rs *recordSet) report(s Settings) *Report {
 	bySig := map[findingKey]int{}
 	for i := range rs.kept {
 		rep.add(&rs.kept[i], bySig)
+	}
+	for k, f := range rs.folded { // a folded failure's finding has kept graphs
+		rep.countFinding(&rep.Findings[bySig[k]], f.graphs, f.fresh)
 	}
 	rep.sortFindings()
 	if s.Guided {

@@ -88,6 +88,9 @@ func TestRecordSetReportsAsAllRecords(t *testing.T) {
 		}
 		recs := randomRecords(r, &s, 1+r.IntN(400))
 		rs := newRecordSet(&s, false)
+		if round%4 < 2 {
+			rs.compactAt = 1 + r.IntN(40) // compact often, from the first records on
+		}
 		for _, rec := range recs {
 			rs.add(rec)
 		}
@@ -146,7 +149,8 @@ func TestIndexSet(t *testing.T) {
 }
 
 // TestRecordSetReplaysIntoProgress: a resumed campaign's progress line
-// counts the replayed set (each) as it counts every record one by one.
+// counts the replayed set (each, compacted) as it counts every record one
+// by one.
 func TestRecordSetReplaysIntoProgress(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 3))
 	for _, base := range []string{"", "rev:HEAD~1"} {
@@ -160,9 +164,37 @@ func TestRecordSetReplaysIntoProgress(t *testing.T) {
 		}
 		set := newProgress(io.Discard, false, time.Hour, 500)
 		set.start = one.start // the line shows the time since the start
-		rs.each(func(r *Record, n int) { set.countN(r, n, true) })
+		rs.compactAt = 8
+		rs.compact()
+		rs.each(func(r *Record, n int, whole bool) { set.countN(r, n, true, whole) }, set.countSignatures)
 		if got, want := set.line(), one.line(); got != want {
 			t.Errorf("baseline %q: replayed set\n%s\nrecord by record\n%s", base, got, want)
 		}
+	}
+}
+
+// TestRecordSetKeepsFewOfManyFailures: a campaign failing or diverging on
+// every graph keeps a bounded number of records, and its report is every
+// record's.
+func TestRecordSetKeepsFewOfManyFailures(t *testing.T) {
+	s := Settings{Streams: []Stream{{Kind: "reducible", Weights: "w0"}}, Baseline: "rev:HEAD~1"}
+	r := rand.New(rand.NewPCG(5, 9))
+	var recs []Record
+	rs := newRecordSet(&s, false)
+	for _, i := range r.Perm(50000) {
+		sig := []string{"exec:trace-mismatch", "rules:R6"}[i%2]
+		rec := Record{Index: i, Graph: "{{1}, {}}", Current: SideResult{Outcome: OutInvalid, Signature: sig, Hash: "a"},
+			Baseline: &SideResult{Outcome: OutOK, Hash: "b"}}
+		rec.Class = Classify(rec.Current, *rec.Baseline)
+		recs = append(recs, rec)
+		rs.add(rec)
+	}
+	if len(rs.kept) > 2*compactFirst {
+		t.Errorf("%d of 50,000 failing records kept, want at most %d", len(rs.kept), 2*compactFirst)
+	}
+	got, _ := json.Marshal(rs.report(s))
+	want, _ := json.Marshal(reportOfAll(s, recs))
+	if string(got) != string(want) {
+		t.Errorf("the compacted set's report differs from every record's:\n%s\n%s", got, want)
 	}
 }

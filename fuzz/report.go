@@ -321,22 +321,25 @@ func (rep *Report) countDivergence(k countKey, row *StreamRow, n int) {
 }
 
 // add accounts for one record, in index order: its counts, then the
-// examples and findings it shows.
-func (rep *Report) add(r *Record, bySig map[findingKey]int) {
+// examples and findings it shows. It reports whether the report shows r
+// (as an example or a finding's graph): records added later, of higher
+// indices, never change that.
+func (rep *Report) add(r *Record, bySig map[findingKey]int) (shown bool) {
 	rep.count(keyOf(r), 1)
 	if r.Seen || r.Skipped {
-		return
+		return false
 	}
 	if r.Current.Outcome == OutError || r.Baseline != nil && r.Baseline.Outcome == OutError {
 		if len(rep.HarnessErrors) < maxExamples {
 			rep.HarnessErrors = append(rep.HarnessErrors, rep.example(r, ""))
+			shown = true
 		}
 	}
 	if r.Baseline != nil && rep.Divergences != nil && r.Class != ClassSame {
-		rep.addDivergenceExample(r)
+		shown = rep.addDivergenceExample(r) || shown
 	}
 	if !isFailure(r.Current.Outcome) {
-		return
+		return shown
 	}
 	key := findingKey{r.Current.Signature, r.Strategy}
 	k, ok := bySig[key]
@@ -345,23 +348,36 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) {
 		bySig[key] = k
 		f := Finding{Signature: r.Current.Signature, Strategy: r.Strategy, Outcome: r.Current.Outcome, First: rep.example(r, ""), Func: r.Current.Func}
 		rep.Findings = append(rep.Findings, f)
+		shown = true
 	}
 	f := &rep.Findings[k]
 	if ok && len(f.Others)+1 < KeepGraphs {
 		e := rep.example(r, "")
 		e.Program = "" // the first graph's is enough
 		f.Others = append(f.Others, e)
+		shown = true
 	}
-	f.Count++
-	if r.isNew() {
-		f.New++
-		rep.NewFindings++
+	rep.countFinding(f, 1, btoi(r.isNew()))
+	return shown
+}
+
+// countFinding adds n graphs of finding f to its counts, fresh of them new.
+func (rep *Report) countFinding(f *Finding, n, fresh int) {
+	f.Count += n
+	f.New += fresh
+	rep.NewFindings += fresh
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
+	return 0
 }
 
 // addDivergenceExample keeps divergent record r as an example of its
-// class, up to maxExamples of each.
-func (rep *Report) addDivergenceExample(r *Record) {
+// class, up to maxExamples of each, and reports whether it did.
+func (rep *Report) addDivergenceExample(r *Record) bool {
 	d := rep.Divergences
 	n := 0
 	for i := range d.Examples {
@@ -369,15 +385,17 @@ func (rep *Report) addDivergenceExample(r *Record) {
 			n++
 		}
 	}
-	if n < maxExamples {
-		e := rep.example(r, r.Class)
-		if n >= sideBySide {
-			// Only the first sideBySide of a class are drawn; which
-			// later records still carry modules depends on the workers.
-			e.CurrentModule, e.BaselineModule = nil, nil
-		}
-		d.Examples = append(d.Examples, e)
+	if n >= maxExamples {
+		return false
 	}
+	e := rep.example(r, r.Class)
+	if n >= sideBySide {
+		// Only the first sideBySide of a class are drawn; which
+		// later records still carry modules depends on the workers.
+		e.CurrentModule, e.BaselineModule = nil, nil
+	}
+	d.Examples = append(d.Examples, e)
+	return true
 }
 
 func (rep *Report) example(r *Record, class string) Example {
