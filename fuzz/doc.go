@@ -19,10 +19,12 @@
 // earlier index's is skipped with a record saying so (distinct.go); the
 // others go to the workers. Each worker owns its sides and its oracle and
 // turns a generated graph into a Record. The coordinator appends records to the
-// results log as they come, in completion order; reports are computed from
-// the log sorted by index, which is why the number of workers, the order of
-// completion, sharding and restarts do not change a report (only its
-// Throughput and Provenance sections).
+// results log as they come, in completion order; a report is the one the log
+// sorted by index gives: its counts add up in any order, and the examples it
+// shows are the lowest indices of their kind, which the coordinator keeps in
+// memory as records come (recordset.go). That is why the number of workers,
+// the order of completion, sharding and restarts do not change a report
+// (only its Throughput and Provenance sections).
 //
 // # Containing the structurizer
 //

@@ -168,7 +168,7 @@ var structuredPasses = []pass{
 	{
 		name: "fold",
 		pre:  "a Func that passes Validate",
-		post: "store blocks entered by one edge folded into the block before them, stores of a value already held dropped; the same runs",
+		post: "store blocks entered by one edge folded into the block before them (a conditional whose labels meet at the store block's target becoming a branch that stores by choice), stores of a value already held dropped; the same runs",
 		run:  func(s *structState) (bool, error) { return fold(s.f), nil },
 	},
 	{
