@@ -51,7 +51,7 @@ func absorbLatches(f *Func) (bool, *constructFacts) {
 		if l.kind != cLoop {
 			continue
 		}
-		u, ok := absorbable(f, l, facts.preds, facts.mergeOf, facts.contOf)
+		u, ok := absorbable(f, l, facts)
 		if !ok || facts.inner[u] != c {
 			continue
 		}
@@ -74,8 +74,9 @@ func absorb(f *Func, l construct, u int) {
 // absorbable returns the back-edge block of loop construct l that can
 // take the place of its latch (the package's conditions but the
 // construct test).
-func absorbable(f *Func, l construct, preds [][]int, mergeOf, contOf []int) (u int, ok bool) {
+func absorbable(f *Func, l construct, facts *constructFacts) (u int, ok bool) {
 	h, c, m := l.header, l.cont, l.merge
+	preds, mergeOf, contOf := facts.preds, facts.mergeOf, facts.contOf
 	cb := &f.Blocks[c]
 	if cb.Kind != Synthetic || len(cb.Stores) != 0 || cb.Merge.Kind != NoMerge || len(preds[c]) != 1 {
 		return -1, false
