@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -579,6 +580,14 @@ func TestFullFilterStartsAfresh(t *testing.T) {
 	}
 	if n := b.Count(); n < 20 || n > 40 {
 		t.Errorf("the night's filter holds about %d graphs, want tonight's 30", n)
+	}
+	fill(^uint64(0)) // every bit: a count the estimate cannot give
+	three := night(t, state, "2026-03-03", 1, 30, nil)
+	if three.Seen != 0 || three.Graphs != 30 || three.State.FilterRestarted != math.MaxUint64 {
+		t.Errorf("night on a saturated filter: %d seen, %d graphs, filter restarted at %d: want 0, 30, MaxUint64", three.Seen, three.Graphs, three.State.FilterRestarted)
+	}
+	if note := stateProse(three); !strings.Contains(note, "every bit set (saturated)") || strings.Contains(note, "18446744073709551615") {
+		t.Errorf("the note on a saturated filter: %q, want it named as saturated, not by a count", note)
 	}
 }
 

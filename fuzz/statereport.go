@@ -9,6 +9,7 @@ package fuzz
 import (
 	"fmt"
 	"html"
+	"math"
 	"strings"
 )
 
@@ -37,9 +38,15 @@ func stateProse(rep *Report) string {
 
 // FilterRestartNote says that the state's filter was started afresh
 // (StateReport.FilterRestarted).
+// A filter with every bit set (Bloom.Count: math.MaxUint64, as a damaged
+// file can give) is named as saturated rather than by that count.
 func FilterRestartNote(n uint64) string {
-	return fmt.Sprintf("%s held about %d graphs, past a %g%% false-positive rate (%.2g), so it was started afresh: tonight skipped nothing as seen, and the night's filter holds tonight's graphs only",
-		StateSeenFile, n, 100*BloomRestartAt, BloomFalsePositive(n))
+	held := fmt.Sprintf("held about %d graphs", n)
+	if n == math.MaxUint64 {
+		held = "had every bit set (saturated)"
+	}
+	return fmt.Sprintf("%s %s, past a %g%% false-positive rate (%.2g), so it was started afresh: tonight skipped nothing as seen, and the night's filter holds tonight's graphs only",
+		StateSeenFile, held, 100*BloomRestartAt, BloomFalsePositive(n))
 }
 
 // stateTable writes the signatures' table in Markdown.
