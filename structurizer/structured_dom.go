@@ -1,5 +1,6 @@
-// structured_dom.go: dominator trees for the self-check by the semi-NCA
-// algorithm (Georgiadis, "Linear-Time Algorithms for Dominators and Related
+// structured_dom.go: dominator trees for the self-check and the nested
+// pass's tail index (structured_facts.go) by the semi-NCA algorithm
+// (Georgiadis, "Linear-Time Algorithms for Dominators and Related
 // Problems", 2005; Lengauer and Tarjan's semidominators, their immediate
 // dominators found as nearest common ancestors). Near-linear where the
 // iterative algorithm of package cfg walks long dominator chains once per

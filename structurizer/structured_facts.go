@@ -85,8 +85,7 @@ func newTailIndex(g *cfg.Graph, facts *graphFacts) *tailIndex {
 	if !ti.usable {
 		return ti
 	}
-	dom := cfg.DominatorsOf(g, facts.order, facts.preds)
-	ti.idom = dom.IDom
+	ti.idom = dominatorTree(g) // semi-NCA: the iterative algorithm walks long dominator chains once per predecessor
 	ints := make([]int, 5*n)
 	ti.pre, ti.size, ti.depth, ti.byPre, ti.leaving = ints[:n:n], ints[n:2*n:2*n], ints[2*n:3*n:3*n], ints[3*n:4*n:4*n], ints[4*n:]
 	kids := treeKids(ti.idom)
@@ -159,10 +158,15 @@ func filled(n, v int) []int {
 type regionFacts struct {
 	h      int   // the header
 	exits  []int // the exits it was measured with
+	merge  int   // the merge it was measured at (h's immediate post-dominator)
 	closes bool
 	size   int
 	in     int // edges into the region's blocks, header included
 	leaves []regionExit
+	// escape is a block h does not dominate that the walk reached from
+	// h without passing the merge or an exit (so the region does not
+	// close), -1 when the walk found none.
+	escape int
 }
 
 // regionExit is a block a region's edges leave for and how many do.
@@ -182,4 +186,7 @@ type regionMemo struct {
 	// recursion.
 	mark  []int32
 	walks int32
+	// reached counts the edges the walks followed (reach): the work the
+	// memo saves, which the tests bound.
+	reached int
 }

@@ -147,6 +147,9 @@ type nester struct {
 	mark  []int
 	stamp int
 	queue []int
+	// cases: each block's case under the header being chosen for
+	// (inCase).
+	cases caseMemo
 	// checkFast makes every answer of regionOf and allowedExits be
 	// checked against the walk it stands for (walkRegion,
 	// allowedExitsWalk); a test seam.

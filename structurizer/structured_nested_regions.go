@@ -22,6 +22,15 @@
 // (its own walk stops at them). A switch's blocks must each lie in one of
 // its cases (casesCover); switchRegion asks that of the blocks walked one
 // by one and of each inner region's header, under which the region lies.
+//
+// A region that does not close keeps the block that broke its walk (its
+// escape: one its header does not dominate). A walk that reaches that
+// header, under the same exits and with no other stop, would reach the
+// escape too, so when its own header does not dominate the escape
+// either, it stops there (escapeFrom): a chain of headers thousands deep
+// whose regions all run into one shared block then costs one walk, not
+// one per header.
+//
 // TestFastMatchesTheWalks holds regionOf and switchRegion to the walks.
 
 package structurizer
@@ -72,21 +81,38 @@ func (sc *selectionChoice) regionOf(x, merge, limit int) (size int, ok bool) {
 // measure returns the facts of h's region stopping at h's immediate
 // post-dominator and at exits, measuring them (and the inner regions it
 // steps over) when not kept already for these exits.
+//
+// exits is one of the lists allowedExits hands out, which pushConstruct
+// makes and nothing writes afterwards: the memo keeps it as it is, and a
+// lookup under the same list matches it by identity before comparing
+// contents (sameExits), so a lookup costs no walk of a long list of
+// switch merges.
 func (sc *selectionChoice) measure(h int, exits []int) *regionFacts {
 	m := sc.regions()
 	for _, r := range m.facts[h] {
-		if slices.Equal(r.exits, exits) {
+		if sameExits(r.exits, exits) {
 			return r
 		}
 	}
-	exits = slices.Clone(exits)
 	// Until measured, h's region counts as one that does not close: a
 	// walk inside it that comes back to h walks on instead of stepping.
 	k := len(m.facts[h])
-	m.facts[h] = append(m.facts[h], &regionFacts{h: h, exits: exits})
+	m.facts[h] = append(m.facts[h], &regionFacts{h: h, exits: exits, merge: sc.pdom.IDom[h], escape: -1})
 	r := sc.regionWalk(h, sc.pdom.IDom[h], exits).run()
 	m.facts[h][k] = r
 	return r
+}
+
+// sameExits reports whether two lists of exits hold the same blocks in
+// the same order: at once when they are one list.
+func sameExits(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	return slices.Equal(a, b)
 }
 
 // regionWalk starts a measurement of h's region at merge under exits,
@@ -95,7 +121,7 @@ func (sc *selectionChoice) regionWalk(h, merge int, exits []int) *regionWalk {
 	m := sc.regions()
 	m.walks++
 	m.mark[h] = m.walks
-	return &regionWalk{sc: sc, memo: m, id: m.walks, h: h, merge: merge, exits: exits, limit: sc.n, ti: sc.facts.tailIndex(sc.g)}
+	return &regionWalk{sc: sc, memo: m, id: m.walks, h: h, merge: merge, exits: exits, limit: sc.n, ti: sc.facts.tailIndex(sc.g), escape: -1}
 }
 
 // switchRegion is closes(m, limit) for switch x: the size of its region
@@ -140,6 +166,7 @@ type regionWalk struct {
 	inner  []*regionFacts
 	leaves []regionExit // the stops reached, with the edges reaching each
 	broken bool         // an edge returns to h, or a block h does not dominate is reached, or the region grew past limit
+	escape int          // the block h does not dominate that broke the walk, -1 for none
 	size   int          // blocks so far, the inner regions' included
 	limit  int          // past this many blocks the walk stops, as regionSize's does
 	ti     *tailIndex   // the graph's dominator tree (branch edges)
@@ -163,6 +190,7 @@ func (rw *regionWalk) leave(t, edges int) {
 
 // reach handles an edge (edges of them, from the region) to t.
 func (rw *regionWalk) reach(t, edges int) {
+	rw.memo.reached++
 	switch {
 	case t == rw.h:
 		rw.broken = true
@@ -172,11 +200,15 @@ func (rw *regionWalk) reach(t, edges int) {
 	case !rw.ti.dominates(rw.h, t):
 		// A region that closes is entered only at h, so h dominates
 		// every block of it: this one does not close.
-		rw.broken = true
+		rw.broken, rw.escape = true, t
 	default:
 		rw.size++
-		r := rw.stepOver(t)
+		r, escape := rw.stepOver(t)
 		rw.memo.mark[t] = rw.id // after t's own walk, which marks t with its id
+		if escape >= 0 {
+			rw.broken, rw.escape = true, escape
+			return
+		}
 		if r != nil {
 			rw.inner = append(rw.inner, r)
 			rw.size += r.size - 1
@@ -191,20 +223,44 @@ func (rw *regionWalk) reach(t, edges int) {
 
 // stepOver returns t's region when the walk may step over it: t branches
 // two ways or more, its region closes under the same exits, and t
-// dominates neither h nor h's merge.
-func (rw *regionWalk) stepOver(t int) *regionFacts {
+// dominates neither h nor h's merge. When t's region does not close
+// instead, escape is a block this walk would reach from t and that
+// breaks it too (escapeFrom), else -1.
+func (rw *regionWalk) stepOver(t int) (r *regionFacts, escape int) {
 	sc := rw.sc
 	if len(sc.g.Succs[t]) < 2 || t >= sc.n {
-		return nil
+		return nil, -1
 	}
 	ti := rw.ti
 	if ti.dominates(t, rw.h) || rw.merge >= 0 && rw.merge < sc.n && ti.dominates(t, rw.merge) {
-		return nil
+		return nil, -1
 	}
-	if r := sc.measure(t, rw.exits); r.closes {
-		return r
+	r = sc.measure(t, rw.exits)
+	if !r.closes {
+		return nil, rw.escapeFrom(r)
 	}
-	return nil
+	return r, -1
+}
+
+// escapeFrom is the escape of t's region r (regionFacts.escape) when it
+// breaks this walk too, else -1. r's walk went from t to the escape
+// without passing its merge or an exit; this walk has the same exits
+// and stops at no other block (its merge is r's, or no block: a fresh
+// merge or the virtual exit), so having reached t it reaches the escape
+// too, and h does not dominate it. Without this, each header of a long
+// chain whose regions do not close walks everything below it again.
+func (rw *regionWalk) escapeFrom(r *regionFacts) int {
+	b := r.escape
+	if b < 0 || b == rw.h {
+		return -1
+	}
+	if m := rw.merge; m != r.merge && m >= 0 && m < rw.sc.n {
+		return -1
+	}
+	if rw.ti.dominates(rw.h, b) {
+		return -1
+	}
+	return b
 }
 
 // run walks the region and adds up its facts.
@@ -220,7 +276,7 @@ func (rw *regionWalk) run() *regionFacts {
 			rw.reach(t, 1)
 		}
 	}
-	r := &regionFacts{h: rw.h, exits: rw.exits}
+	r := &regionFacts{h: rw.h, exits: rw.exits, merge: rw.merge, escape: rw.escape}
 	if rw.broken {
 		return r
 	}

@@ -30,6 +30,23 @@ func nestedIfs(d int) *cfg.Graph {
 	return g
 }
 
+// escapingChain is a chain of d headers each of which also branches to
+// a returning block of its own, the last to a returning block X as
+// well, which the entry branches to: header i (1..d) goes to i+1 (the
+// last to X) and to its return d+i, and X is 2d+1. No header's region
+// closes at its immediate post-dominator (the virtual exit: its paths
+// return apart), and each one's walk runs into X only at the bottom.
+func escapingChain(d int) *cfg.Graph {
+	x := 2*d + 1
+	g := cfg.New(2*d + 2)
+	g.Succs[0] = []int{1, x}
+	for i := 1; i <= d; i++ {
+		g.Succs[i] = []int{i + 1, d + i}
+	}
+	g.Succs[d][0] = x
+	return g
+}
+
 // regionChecked runs the nested pass's first run on g with every
 // measured region and every construct's exits checked against the walks;
 // it returns how many regions were measured.
@@ -95,11 +112,33 @@ func TestFastMatchesTheWalks(t *testing.T) {
 	measured += regionChecked(t, "a candidate inside an inner region", g)
 	for _, d := range []int{1, 2, 3, 50} {
 		measured += regionChecked(t, fmt.Sprintf("nested ifs of depth %d", d), nestedIfs(d))
+		measured += regionChecked(t, fmt.Sprintf("an escaping chain of %d headers", d), escapingChain(d))
 	}
 	if measured == 0 {
 		t.Fatal("no region was measured: the test checks nothing")
 	}
 	t.Logf("%d regions measured, each checked against the walk", measured)
+}
+
+// TestEscapesCostOneWalk: in a chain of d headers none of whose regions
+// closes (escapingChain), each header's walk stops where the region
+// below it ran out (escapeFrom) instead of walking the chain below it
+// again: the walks follow a few edges per header, where walking every
+// region would follow about d²/2.
+func TestEscapesCostOneWalk(t *testing.T) {
+	for _, d := range []int{1000, 4000} {
+		nt := newNester(escapingChain(d))
+		nt.run()
+		m := nt.facts.regions
+		if m == nil {
+			t.Fatalf("depth %d: no region was measured", d)
+		}
+		if per := float64(m.reached) / float64(d); per > 16 {
+			t.Errorf("depth %d: the walks followed %d edges, %.1f a header: want a few", d, m.reached, per)
+		} else {
+			t.Logf("depth %d: the walks followed %d edges, %.1f a header", d, m.reached, per)
+		}
+	}
 }
 
 // BenchmarkNestedIfs: Structurize on d nested selections, d from 4,000

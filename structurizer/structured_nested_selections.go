@@ -240,6 +240,9 @@ type selectionChoice struct {
 	k     cKind
 	exits []int
 	inner int // the innermost open construct's merge, -1 for none
+	// caseStamp marks this choice's entries in the nester's case memo
+	// (caseChild); 0 until the first.
+	caseStamp int32
 }
 
 // choose tries, in order: for a switch, the one target other blocks enter
@@ -417,15 +420,81 @@ func (sc *selectionChoice) casesCover() bool {
 }
 
 // inCase reports whether block b lies, in the walk's tree, under a
-// target of x.
+// target of x. The way up from b is kept for the choice (caseChild), so
+// the blocks of the regions one choice measures are each walked up once.
 func (sc *selectionChoice) inCase(b int) bool {
+	c := sc.caseChild(b)
+	in := c >= 0 && sc.cases.target[c] == sc.caseStamp
+	if sc.checkFast {
+		walked := sc.caseChildWalk(b)
+		if walkedIn := walked >= 0 && slices.Contains(sc.g.Succs[sc.x], walked); walked != c || walkedIn != in {
+			panic(fmt.Sprintf("bug: case of %d under %d: %d (a target: %v) kept, %d (%v) walked", b, sc.x, c, in, walked, walkedIn))
+		}
+	}
+	return in
+}
+
+// caseMemo keeps, for the blocks a choice asked inCase about, their
+// ancestor in the walk's tree whose parent is the choice's header (-1:
+// none), and the header's targets (target[t] holds the stamp: a switch
+// can have hundreds). An entry holds for the choice whose stamp it
+// carries: the tree changes only between choices (adopt).
+type caseMemo struct {
+	stamp  []int32
+	child  []int32
+	target []int32
+	last   int32 // the last stamp handed out
+	path   []int // scratch: the blocks walked up
+}
+
+// caseChild is b's ancestor in the walk's tree whose parent is x, or -1;
+// every block walked up on the way gets the same answer.
+func (sc *selectionChoice) caseChild(b int) int {
+	cm := &sc.cases
+	if sc.caseStamp == 0 {
+		if n := len(sc.parent); len(cm.stamp) != n {
+			cm.stamp, cm.child, cm.target = make([]int32, n), make([]int32, n), make([]int32, n)
+		}
+		cm.last++
+		sc.caseStamp = cm.last
+		for _, t := range sc.g.Succs[sc.x] {
+			cm.target[t] = sc.caseStamp
+		}
+	}
+	path, c, ans := cm.path[:0], b, -1
+	for {
+		if cm.stamp[c] == sc.caseStamp {
+			ans = int(cm.child[c])
+			break
+		}
+		path = append(path, c)
+		p := sc.parent[c]
+		if p == sc.x {
+			ans = c
+			break
+		}
+		if p < 0 {
+			break
+		}
+		c = p
+	}
+	for _, v := range path {
+		cm.stamp[v], cm.child[v] = sc.caseStamp, int32(ans)
+	}
+	cm.path = path
+	return ans
+}
+
+// caseChildWalk is caseChild by a walk up the tree (the reference
+// checkFast holds it to).
+func (sc *selectionChoice) caseChildWalk(b int) int {
 	c := b
 	for sc.parent[c] != sc.x {
 		if c = sc.parent[c]; c < 0 {
-			return false
+			return -1
 		}
 	}
-	return slices.Contains(sc.g.Succs[sc.x], c)
+	return c
 }
 
 // regionSize returns the size of x's region for merge m (-1: none, a
