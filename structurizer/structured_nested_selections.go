@@ -440,11 +440,12 @@ func (sc *selectionChoice) inCase(b int) bool {
 // can have hundreds). An entry holds for the choice whose stamp it
 // carries: the tree changes only between choices (adopt).
 type caseMemo struct {
-	stamp  []int32
-	child  []int32
-	target []int32
-	last   int32 // the last stamp handed out
-	path   []int // scratch: the blocks walked up
+	stamp   []int32
+	child   []int32
+	target  []int32
+	last    int32 // the last stamp handed out
+	targets int32 // the stamp the targets in target carry
+	path    []int // scratch: the blocks walked up
 }
 
 // caseChild is b's ancestor in the walk's tree whose parent is x, or -1;
@@ -457,9 +458,12 @@ func (sc *selectionChoice) caseChild(b int) int {
 		}
 		cm.last++
 		sc.caseStamp = cm.last
+	}
+	if cm.targets != sc.caseStamp { // this choice's first question, or another choice asked since
 		for _, t := range sc.g.Succs[sc.x] {
 			cm.target[t] = sc.caseStamp
 		}
+		cm.targets = sc.caseStamp
 	}
 	path, c, ans := cm.path[:0], b, -1
 	for {
