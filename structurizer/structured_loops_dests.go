@@ -28,49 +28,23 @@ type exitWalk struct {
 }
 
 // dests is exitDests' listing. An edge's walk is as long as the loops it
-// leaves; no map, a count per loop instead.
+// leaves; no map, a count per loop instead. The edges are walked twice,
+// counting the exits per loop and then placing them (a counting sort),
+// so no list of every exit is kept.
 func (ew *exitWalk) dests() [][]int {
-	type exit struct{ loop, dest int }
-	var exits []exit // every loop an edge leaves, in the order of the edges
-	depth := ew.depth
-	for _, b := range ew.dfs.RPO {
-		sl := ew.level[b]
-		for _, t := range ew.nodes[b].succs {
-			tl, d := ew.level[t], t
-			if lt, ok := ew.f.IsHeader(t); ok {
-				tl = ew.loops[lt].parent
-				if ew.within(lt, sl) {
-					tl, d = lt, -1
-				}
-			}
-			// The loops the edge leaves: sl and its parents up to (not
-			// including) the innermost loop holding tl too.
-			for x, y := sl, tl; x != y; {
-				if depth[x+1] >= depth[y+1] {
-					exits = append(exits, exit{x, d})
-					x = ew.loops[x].parent
-				} else {
-					y = ew.loops[y].parent
-				}
-			}
-		}
-	}
-	// Grouped by loop, in edge order (a counting sort), then each loop's
-	// first exit to a destination kept: seen holds, by destination (-1 at
-	// the end), the loop that last kept it.
 	start := make([]int, len(ew.loops)+1)
-	for _, x := range exits {
-		start[x.loop+1]++
-	}
+	ew.eachExit(func(loop, _ int) { start[loop+1]++ })
 	for li := range ew.loops {
 		start[li+1] += start[li]
 	}
-	byLoop := make([]int, len(exits))
+	byLoop := make([]int, start[len(ew.loops)])
 	at := slices.Clone(start[:len(ew.loops)])
-	for _, x := range exits {
-		byLoop[at[x.loop]] = x.dest
-		at[x.loop]++
-	}
+	ew.eachExit(func(loop, dest int) {
+		byLoop[at[loop]] = dest
+		at[loop]++
+	})
+	// Each loop's first exit to a destination kept: seen holds, by
+	// destination (-1 at the end), the loop that last kept it.
 	seen := make([]int, len(ew.nodes)+1)
 	dests := make([][]int, len(ew.loops))
 	for li := range ew.loops {
@@ -91,6 +65,34 @@ func (ew *exitWalk) dests() [][]int {
 		}
 	}
 	return dests
+}
+
+// eachExit calls exit(loop, dest) for every loop an edge leaves, in the
+// order of the edges (sources in reverse post-order), each edge's loops
+// innermost first: the loops from its source's level up to (not
+// including) the innermost loop holding its target's too.
+func (ew *exitWalk) eachExit(exit func(loop, dest int)) {
+	depth := ew.depth
+	for _, b := range ew.dfs.RPO {
+		sl := ew.level[b]
+		for _, t := range ew.nodes[b].succs {
+			tl, d := ew.level[t], t
+			if lt, ok := ew.f.IsHeader(t); ok {
+				tl = ew.loops[lt].parent
+				if ew.within(lt, sl) {
+					tl, d = lt, -1
+				}
+			}
+			for x, y := sl, tl; x != y; {
+				if depth[x+1] >= depth[y+1] {
+					exit(x, d)
+					x = ew.loops[x].parent
+				} else {
+					y = ew.loops[y].parent
+				}
+			}
+		}
+	}
 }
 
 // within is inLoop with the loop tree's depths: level lv lies in loop l.
