@@ -38,7 +38,7 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, error) 
 		case s.StateDigest != st.Digest:
 			return nil, nil, fmt.Errorf("state %s changed since the shards read it (digest %s, shards read %s)", st.Dir, st.Digest, s.StateDigest)
 		}
-		reruns, err := ReadReruns(dirs...)
+		reruns, err := ReadReruns(st, dirs...)
 		if err != nil {
 			return nil, nil, err
 		}

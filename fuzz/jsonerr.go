@@ -1,0 +1,66 @@
+// jsonerr.go: encoding/json's complaints about a file cfgfuzz reads, said
+// with where they are (line and column) and in the file's own field names
+// rather than the Go types it is read into.
+
+package fuzz
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// jsonError is err, a complaint of json.Unmarshal about data, with the
+// line and column it points at; a type error names the field by its path
+// in the file ("signatures.graphs.seed") and what was found there.
+// Other errors are returned as they are.
+func jsonError(data []byte, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		line, col := lineCol(data, se.Offset-1)
+		return fmt.Errorf("line %d, column %d: %s", line, col, se.Error())
+	case errors.As(err, &te):
+		line, col := lineCol(data, te.Offset-1)
+		want := jsonKind(te.Type.Kind().String())
+		what := fmt.Sprintf("a JSON %s, not %s", te.Value, want)
+		if want == "a number" && strings.HasPrefix(te.Value, "number") {
+			what = fmt.Sprintf("the %s, out of range", te.Value)
+		}
+		if p := fieldPath(te.Field); p != "" {
+			what = fmt.Sprintf("field %s: %s", p, what)
+		}
+		return fmt.Errorf("line %d, column %d: %s", line, col, what)
+	}
+	return err
+}
+
+// jsonKind names what a Go kind is in JSON.
+func jsonKind(kind string) string {
+	switch {
+	case strings.HasPrefix(kind, "int"), strings.HasPrefix(kind, "uint"), strings.HasPrefix(kind, "float"):
+		return "a number"
+	case kind == "string":
+		return "a string"
+	case kind == "bool":
+		return "a bool"
+	case kind == "slice", kind == "array":
+		return "an array"
+	case kind == "struct", kind == "map", kind == "ptr":
+		return "an object"
+	}
+	return "a " + kind
+}
+
+// lineCol is the 1-based line and column (in characters) of byte offset
+// off of data, clamped to the data.
+func lineCol(data []byte, off int64) (line, col int) {
+	off = max(0, min(off, int64(len(data))))
+	before := data[:off]
+	line = 1 + strings.Count(string(before), "\n")
+	start := strings.LastIndexByte(string(before), '\n') + 1
+	return line, 1 + utf8.RuneCount(before[start:])
+}
