@@ -13,7 +13,7 @@ import (
 )
 
 // jsonError is err, a complaint of json.Unmarshal about data, with the
-// line and column it points at; a type error names the field by its path
+// line and column it points at (the column alone in data of one line); a type error names the field by its path
 // in the file ("signatures.graphs.seed") and what was found there.
 // Other errors are returned as they are.
 func jsonError(data []byte, err error) error {
@@ -21,10 +21,8 @@ func jsonError(data []byte, err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		line, col := lineCol(data, se.Offset-1)
-		return fmt.Errorf("line %d, column %d: %s", line, col, se.Error())
+		return fmt.Errorf("%s: %s", jsonPos(data, se.Offset-1), se.Error())
 	case errors.As(err, &te):
-		line, col := lineCol(data, te.Offset-1)
 		want := jsonKind(te.Type.Kind().String())
 		what := fmt.Sprintf("a JSON %s, not %s", te.Value, want)
 		if want == "a number" && strings.HasPrefix(te.Value, "number") {
@@ -33,7 +31,7 @@ func jsonError(data []byte, err error) error {
 		if p := fieldPath(te.Field); p != "" {
 			what = fmt.Sprintf("field %s: %s", p, what)
 		}
-		return fmt.Errorf("line %d, column %d: %s", line, col, what)
+		return fmt.Errorf("%s: %s", jsonPos(data, te.Offset-1), what)
 	}
 	return err
 }
@@ -53,6 +51,16 @@ func jsonKind(kind string) string {
 		return "an object"
 	}
 	return "a " + kind
+}
+
+// jsonPos is where offset off of data is: "line L, column C", or "column C"
+// in data of one line.
+func jsonPos(data []byte, off int64) string {
+	line, col := lineCol(data, off)
+	if !strings.ContainsRune(string(data), '\n') {
+		return fmt.Sprintf("column %d", col)
+	}
+	return fmt.Sprintf("line %d, column %d", line, col)
 }
 
 // lineCol is the 1-based line and column (in characters) of byte offset
