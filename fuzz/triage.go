@@ -23,6 +23,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Triage statuses.
@@ -111,9 +113,12 @@ func triageFields(line string) (status, sig, reason string, err error) {
 }
 
 // TriageSignature is sig as a triage line writes it: as it is, or quoted
-// when it holds a space, a tab, a quote or nothing.
+// when it is empty, starts a comment, or holds a quote, white space (a
+// newline too) or what does not print.
 func TriageSignature(sig string) string {
-	if sig == "" || strings.ContainsAny(sig, " \t\"") || strings.HasPrefix(sig, "#") {
+	if sig == "" || strings.HasPrefix(sig, "#") || !utf8.ValidString(sig) || strings.ContainsFunc(sig, func(r rune) bool {
+		return r == '"' || unicode.IsSpace(r) || !unicode.IsPrint(r)
+	}) {
 		return strconv.Quote(sig)
 	}
 	return sig

@@ -28,7 +28,7 @@ func FuzzParseTriage(f *testing.F) {
 		"known \"structurize:crash:exit status N: fatal: out of memory\"  tracked upstream\r\n",
 		"\ufeffknown a b\r\nignored \"x\\ty\" z\n",
 		"known \"a\"b c\n", "known \"unterminated c\n", "knwn a b\n", "known a\n", "known\n", "known \"\" r\n",
-		"known a r\nknown a s\n", "\n\n# only\n", "", "\x00\xff",
+		"known a r\nknown a s\n", "known \"a\\nb\" r\n", "ignored \"\\x00\\u00a0\\xff\" r\n", "\n\n# only\n", "", "\x00\xff",
 	} {
 		f.Add([]byte(s))
 	}
