@@ -57,7 +57,7 @@ func LoadSettings(dir string) (Settings, error) {
 		return f.Settings, err
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
-		return f.Settings, fmt.Errorf("%s: %v", path, err)
+		return f.Settings, fmt.Errorf("%s: %v", path, jsonError(b, err))
 	}
 	switch got := SettingsSum(f.Settings); {
 	case f.Sum == "":

@@ -5,6 +5,7 @@
 package fuzz
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +21,8 @@ func jsonError(data []byte, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
+	case errors.As(err, &se) && len(bytes.TrimSpace(data)) == 0:
+		return fmt.Errorf("empty (%d bytes): no JSON value", len(data))
 	case errors.As(err, &se):
 		return fmt.Errorf("%s: %s", jsonPos(data, se.Offset-1), se.Error())
 	case errors.As(err, &te):

@@ -65,7 +65,7 @@ func LoadProject(repo string) (p Project, found bool, err error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields() // a misspelt "serve" is an error, not a missing command
 	if err := dec.Decode(&p); err != nil {
-		return p, false, fmt.Errorf("%s: %w", path, err)
+		return p, false, fmt.Errorf("%s: %w", path, jsonError(b, err))
 	}
 	return p, true, nil
 }
