@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -124,8 +125,8 @@ func parseHeader(data string) (h Header, err error) {
 		case "strategy":
 			h.Strategy = v
 		case "registers":
-			if h.Registers, err = strconv.Atoi(v); err != nil || h.Registers < 0 {
-				return h, fmt.Errorf("'# registers: %s': want a count of values", v)
+			if h.Registers, err = strconv.Atoi(v); err != nil || h.Registers < 0 || h.Registers > emit.MaxRegisters {
+				return h, fmt.Errorf("'# registers: %s': want a count of values, 0..%d", v, emit.MaxRegisters)
 			}
 		case "structurizer":
 			h.Structurizer = v

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -47,7 +48,7 @@ func FuzzParseRegression(f *testing.F) {
 			}
 			return
 		}
-		if r.Name != "in" || r.Header.Signature == "" || r.Header.Registers < 0 {
+		if r.Name != "in" || r.Header.Signature == "" || r.Header.Registers < 0 || r.Header.Registers > emit.MaxRegisters {
 			t.Fatalf("%q: read as %+v", data, r)
 		}
 		if err := r.Graph.Validate(cfg.Limits{}); err != nil {
