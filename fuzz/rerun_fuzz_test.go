@@ -22,7 +22,7 @@ import (
 // rerunState is a state of two signatures, three kept graphs.
 func rerunState() *State {
 	return &State{Store: []StoredSignature{
-		{Signature: "exec:trace-mismatch", Outcome: OutInvalid, Graphs: []KeptGraph{
+		{Signature: "exec:trace-mismatch", Outcome: OutInvalid, Minimized: "{{0, 1}, {}}", Graphs: []KeptGraph{
 			{Graph: "{{1, 2}, {3}, {3}, {}}", Stream: Stream{Kind: "reducible", Weights: "w0"}, Seed: 1},
 			{Graph: "{{1}, {0, 2}, {}}", Weights: []int{16, 16, 16}, Stream: Stream{Kind: "reducible", Weights: "w16"}, Seed: 7},
 		}},

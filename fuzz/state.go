@@ -166,8 +166,9 @@ func LoadState(dir string) (*State, error) {
 
 // readStore reads findings.json's text (path names it in the errors): a
 // store of the schema whose every entry a night can use, each signature
-// and strategy once, with an outcome of a finding and kept graphs that
-// parse, their weights one a block within the limits, or none. Anything else is an error
+// and strategy once, with an outcome of a finding, a minimized graph and
+// kept graphs that parse, their weights one a block within the limits, or
+// none. Anything else is an error
 // naming the file and where in it.
 func readStore(path string, data []byte) (storeFile, error) {
 	var f storeFile
@@ -195,6 +196,11 @@ func readStore(path string, data []byte) (storeFile, error) {
 			return f, fmt.Errorf("%s: the same signature and strategy as signatures[%d]", where, j)
 		}
 		at[k] = i
+		if e.Minimized != "" {
+			if _, err := cfg.ParseCompact(e.Minimized, cfg.Limits{}); err != nil {
+				return f, fmt.Errorf("%s: minimized: %v", where, err)
+			}
+		}
 		for j, g := range e.Graphs {
 			if _, err := graphOfKept(g); err != nil {
 				return f, fmt.Errorf("%s: graphs[%d]: %v", where, j, err)

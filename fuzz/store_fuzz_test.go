@@ -39,7 +39,7 @@ func TestStoreDamage(t *testing.T) {
 	}
 	for _, c := range []struct{ from, to, want string }{
 		{`"outcome": "invalid"`, `"outcome": invalid`, "findings.json: line 6, column 18: invalid character 'i'"},
-		{`"seed": 7`, `"seed": "7"`, "findings.json: line 31, column 21: field signatures.graphs.seed: a JSON string, not a number"},
+		{`"seed": 7`, `"seed": "7"`, "findings.json: line 32, column 21: field signatures.graphs.seed: a JSON string, not a number"},
 		{`"seed": 7`, `"seed": -7`, "field signatures.graphs.seed: the number -7, out of range"},
 		{`"outcome": "invalid"`, `"outcome": "ok"`, `findings.json: signatures[0] (exec:trace-mismatch): outcome "ok", want one of a finding`},
 		{`"signature": "exec:trace-mismatch"`, `"signature": ""`, "findings.json: signatures[0]: no signature"},
@@ -48,6 +48,7 @@ func TestStoreDamage(t *testing.T) {
 		{`"graph": "{{1}, {0, 2}, {}}"`, `"graph": "{{1}, {0, 2}, {}"`, "findings.json: signatures[0] (exec:trace-mismatch): graphs[1]: 1:17: expected ',' or '}'"},
 		{`"graph": "{{1}, {0, 2}, {}}"`, `"graph": "{{1}, {0}}"`, "graphs[1]: graph has 2 blocks but 3 weights"},
 		{`            16,`, `            -16,`, "graphs[1]: block 0: weight -16 outside"},
+		{`"minimized": "{{0, 1}, {}}"`, `"minimized": "{{0, 1}, {}"`, "findings.json: signatures[0] (exec:trace-mismatch): minimized: 1:12: "},
 		{`cfgfuzz-state/v1`, `cfgfuzz-state/v2`, `findings.json: schema "cfgfuzz-state/v2", want "cfgfuzz-state/v1"`},
 	} {
 		bad := strings.Replace(good, c.from, c.to, 1)
