@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -168,7 +169,7 @@ func LoadState(dir string) (*State, error) {
 // store of the schema whose every entry a night can use, each signature
 // and strategy once, with an outcome of a finding, a minimized graph and
 // kept graphs that parse, their weights one a block within the limits, or
-// none. Anything else is an error
+// none; a last good night of a date and a full commit hash. Anything else is an error
 // naming the file and where in it.
 func readStore(path string, data []byte) (storeFile, error) {
 	var f storeFile
@@ -180,6 +181,14 @@ func readStore(path string, data []byte) (storeFile, error) {
 	}
 	if f.Schema != StateSchema {
 		return f, fmt.Errorf("%s: schema %q, want %q", path, f.Schema, StateSchema)
+	}
+	if g := f.LastGood; g != nil {
+		if _, err := time.Parse(time.DateOnly, g.Night); err != nil {
+			return f, fmt.Errorf("%s: last_good: night %q: want a date YYYY-MM-DD", path, g.Night)
+		}
+		if !isCommitHash(g.Revision) {
+			return f, fmt.Errorf("%s: last_good: revision %q: want a full commit hash", path, g.Revision)
+		}
 	}
 	at := map[findingKey]int{}
 	for i := range f.Signatures {

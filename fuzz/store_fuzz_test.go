@@ -49,6 +49,8 @@ func TestStoreDamage(t *testing.T) {
 		{`"graph": "{{1}, {0, 2}, {}}"`, `"graph": "{{1}, {0}}"`, "graphs[1]: graph has 2 blocks but 3 weights"},
 		{`            16,`, `            -16,`, "graphs[1]: block 0: weight -16 outside"},
 		{`"minimized": "{{0, 1}, {}}"`, `"minimized": "{{0, 1}, {}"`, "findings.json: signatures[0] (exec:trace-mismatch): minimized: 1:12: "},
+		{`"revision": "aaaa`, `"revision": "--output=x aaaa`, `findings.json: last_good: revision "--output=x aaaa`},
+		{`"night": "2026-12-01"`, `"night": "yesterday"`, `findings.json: last_good: night "yesterday": want a date`},
 		{`cfgfuzz-state/v1`, `cfgfuzz-state/v2`, `findings.json: schema "cfgfuzz-state/v2", want "cfgfuzz-state/v1"`},
 	} {
 		bad := strings.Replace(good, c.from, c.to, 1)
