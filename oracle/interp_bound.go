@@ -23,8 +23,10 @@ const idsPerInstruction = 4
 
 // maxSparseTable is the most ids the interpreter's tables take for a
 // module whose ids are sparser than idsPerInstruction per instruction:
-// 2^20 ids, some 40 MB of tables.
-const maxSparseTable = 1 << 20
+// 2^22 ids, some 170 MB of tables. It is one more than the largest id
+// bound SPIRV-Tools' validator accepts by default (0x3FFFFF), so every
+// module spirv-val passes runs.
+const maxSparseTable = 1 << 22
 
 // tableBound is m.Bound, or one more than m's largest result id when the
 // bound is larger than idsPerInstruction per instruction (and 64) allows;
