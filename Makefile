@@ -55,7 +55,7 @@ fuzz-readers:
 	@set -e; for t in structurizer/cfg:FuzzParse emit/spirv:FuzzDecode oracle:FuzzModule oracle:FuzzModuleEdits \
 	  fuzz:FuzzDecodeResponse fuzz:FuzzFuncAnswer fuzz:FuzzReadRecords fuzz:FuzzReadReruns \
 	  fuzz:FuzzReadStore fuzz:FuzzParseTriage fuzz:FuzzLoadCorpus corpus:FuzzParseRegression; do \
-	  echo "$$t"; $(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -parallel 1 ./$${t%%:*}; done
+	  echo "$$t"; $(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s -parallel 1 ./$${t%%:*}; done
 
 clean:
 	rm -rf bin cfgfuzz-out
