@@ -9,7 +9,7 @@ GOFLAGS   ?= -tags=$(TAGS)
 # 10-minute default on a slower or busier machine.
 TESTFLAGS ?= -timeout 25m
 
-.PHONY: all deps build demo test vet bench ci-recipes fuzz-parse clean
+.PHONY: all deps build demo test vet bench ci-recipes fuzz-parse fuzz-readers clean
 
 all: build
 
@@ -48,6 +48,14 @@ bench: deps
 
 fuzz-parse:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s ./structurizer/cfg
+
+# Every reader's fuzz target in turn (corpus/README.md), FUZZTIME each.
+FUZZTIME ?= 60s
+fuzz-readers:
+	@set -e; for t in structurizer/cfg:FuzzParse emit/spirv:FuzzDecode oracle:FuzzModule oracle:FuzzModuleEdits \
+	  fuzz:FuzzDecodeResponse fuzz:FuzzFuncAnswer fuzz:FuzzReadRecords fuzz:FuzzReadReruns \
+	  fuzz:FuzzReadStore fuzz:FuzzParseTriage fuzz:FuzzLoadCorpus corpus:FuzzParseRegression; do \
+	  echo "$$t"; $(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s -parallel 1 ./$${t%%:*}; done
 
 clean:
 	rm -rf bin cfgfuzz-out

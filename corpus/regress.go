@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -124,8 +125,8 @@ func parseHeader(data string) (h Header, err error) {
 		case "strategy":
 			h.Strategy = v
 		case "registers":
-			if h.Registers, err = strconv.Atoi(v); err != nil || h.Registers < 0 {
-				return h, fmt.Errorf("'# registers: %s': want a count of values", v)
+			if h.Registers, err = strconv.Atoi(v); err != nil || h.Registers < 0 || h.Registers > emit.MaxRegisters {
+				return h, fmt.Errorf("'# registers: %s': want a count of values, 0..%d", v, emit.MaxRegisters)
 			}
 		case "structurizer":
 			h.Structurizer = v
@@ -157,6 +158,12 @@ func ReadRegression(path string) (*Regression, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseRegression(path, data)
+}
+
+// ParseRegression parses a regression file's text; path names it (and
+// the regression) in the errors.
+func ParseRegression(path string, data []byte) (*Regression, error) {
 	items, err := cfg.Parse(path, data, cfg.Limits{})
 	if err != nil {
 		return nil, err
@@ -234,7 +241,7 @@ func WriteRegression(dir, name string, h Header, g *cfg.Graph) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	text := h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
+	text := regressionText(h, g)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return "", err
@@ -244,6 +251,12 @@ func WriteRegression(dir, name string, h Header, g *cfg.Graph) (string, error) {
 		return "", err
 	}
 	return path, f.Close()
+}
+
+// regressionText is a regression file's text: the header, the compact
+// notation as a comment and the graph in line notation.
+func regressionText(h Header, g *cfg.Graph) string {
+	return h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
 }
 
 // PassingChecks splits the checks that can run here (AllChecks) into

@@ -113,7 +113,7 @@ func WriteBloom(path string, b *Bloom) error {
 // ReadBloom reads a filter written by WriteBloom; a missing file is an
 // empty filter.
 func ReadBloom(path string) (*Bloom, error) {
-	data, err := os.ReadFile(path)
+	fi, err := os.Stat(path)
 	if os.IsNotExist(err) {
 		return NewBloom(), nil
 	}
@@ -121,6 +121,13 @@ func ReadBloom(path string) (*Bloom, error) {
 		return nil, err
 	}
 	n := len(bloomMagic)
+	if fi.Size() != int64(n+BloomBits/8) { // not read: a filter has one size
+		return nil, fmt.Errorf("%s: not a cfgfuzz-bloom/v1 filter of 2^24 bits (%d bytes)", path, fi.Size())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
 	if len(data) != n+BloomBits/8 || string(data[:n]) != string(bloomMagic) {
 		return nil, fmt.Errorf("%s: not a cfgfuzz-bloom/v1 filter of 2^24 bits (%d bytes)", path, len(data))
 	}

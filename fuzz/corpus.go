@@ -117,6 +117,11 @@ func LoadCorpus(dir string) (*Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseCorpus(path, data)
+}
+
+// parseCorpus reads a corpus file's text; path names it in the errors.
+func parseCorpus(path string, data []byte) (*Corpus, error) {
 	c := &Corpus{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<24)
@@ -127,7 +132,7 @@ func LoadCorpus(dir string) (*Corpus, error) {
 		}
 		var e CorpusEntry
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+			return nil, fmt.Errorf("%s:%d: %w", path, line, jsonError(sc.Bytes(), err))
 		}
 		g, err := cfg.ParseLines(e.Graph, cfg.Limits{})
 		if err != nil {
@@ -149,13 +154,22 @@ func SaveCorpus(dir string, c *Corpus) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	b, err := corpusBytes(c)
+	if err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(dir, CorpusFile), b)
+}
+
+// corpusBytes is the corpus file's text: one entry a line.
+func corpusBytes(c *Corpus) ([]byte, error) {
 	var b bytes.Buffer
 	for _, e := range c.Entries {
 		line, err := json.Marshal(e)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		b.Write(append(line, '\n'))
 	}
-	return writeFile(filepath.Join(dir, CorpusFile), b.Bytes())
+	return b.Bytes(), nil
 }

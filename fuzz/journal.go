@@ -57,7 +57,7 @@ func LoadSettings(dir string) (Settings, error) {
 		return f.Settings, err
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
-		return f.Settings, fmt.Errorf("%s: %v", path, err)
+		return f.Settings, fmt.Errorf("%s: %v", path, jsonError(b, err))
 	}
 	switch got := SettingsSum(f.Settings); {
 	case f.Sum == "":
@@ -99,8 +99,14 @@ func EachRecord(dir string, fn func(Record)) (good int64, err error) {
 	if err != nil {
 		return 0, err
 	}
-	sum := SettingsSum(s)
-	br := bufio.NewReaderSize(f, 1<<16)
+	return eachRecordIn(path, f, &s, fn)
+}
+
+// eachRecordIn is EachRecord on the log's text, read from r under the
+// settings s; path names the log in the errors.
+func eachRecordIn(path string, r io.Reader, s *Settings, fn func(Record)) (good int64, err error) {
+	sum := SettingsSum(*s)
+	br := bufio.NewReaderSize(r, 1<<16)
 	var seen indexSet
 	for lineNo := 1; ; lineNo++ {
 		line, rerr := br.ReadBytes('\n')
@@ -108,9 +114,9 @@ func EachRecord(dir string, fn func(Record)) (good int64, err error) {
 			return good, nil // a line without its newline is torn
 		}
 		if rerr != nil {
-			return 0, rerr
+			return 0, fmt.Errorf("%s:%d: %w", path, lineNo, rerr)
 		}
-		r, torn, err := readRecord(bytes.TrimSpace(line), sum, &s)
+		r, torn, err := readRecord(bytes.TrimSpace(line), sum, s)
 		if torn {
 			if _, peekErr := br.Peek(1); peekErr == io.EOF {
 				return good, nil

@@ -17,6 +17,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // MergeNight merges the shard directories as MergeWith does, then classes,
@@ -38,7 +40,7 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, error) 
 		case s.StateDigest != st.Digest:
 			return nil, nil, fmt.Errorf("state %s changed since the shards read it (digest %s, shards read %s)", st.Dir, st.Digest, s.StateDigest)
 		}
-		reruns, err := ReadReruns(dirs...)
+		reruns, err := ReadReruns(st, dirs...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -147,8 +149,11 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		}); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", dir, err)
 		}
-		for _, f := range st.report.Findings {
+		for i, f := range st.report.Findings {
 			if f.Minimized != "" {
+				if _, err := cfg.ParseCompact(f.Minimized, cfg.Limits{}); err != nil {
+					return nil, nil, fmt.Errorf("%s: findings[%d] (%s): minimized: %v", filepath.Join(dir, "report.json"), i, TriageSignature(f.Signature), err)
+				}
 				minimized[minKey{f.Signature, f.First.Index}] = f.Minimized
 			}
 		}

@@ -52,7 +52,7 @@ func (c *Config) reruns() ([]Rerun, error) {
 	}
 	if c.Resume {
 		if _, err := os.Stat(filepath.Join(c.Dir, RerunFile)); err == nil {
-			return ReadReruns(c.Dir)
+			return ReadReruns(c.State, c.Dir)
 		}
 	}
 	rs, err := c.runReruns(c.State)

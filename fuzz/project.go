@@ -62,10 +62,16 @@ func LoadProject(repo string) (p Project, found bool, err error) {
 	if err != nil {
 		return p, false, err
 	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return p, false, fmt.Errorf("%s: empty (%d bytes): want {\"build\": CMD, \"serve\": CMD}", path, len(b))
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields() // a misspelt "serve" is an error, not a missing command
 	if err := dec.Decode(&p); err != nil {
-		return p, false, fmt.Errorf("%s: %w", path, err)
+		return p, false, fmt.Errorf("%s: %w", path, jsonError(b, err))
+	}
+	if off := dec.InputOffset(); len(bytes.TrimSpace(b[off:])) > 0 {
+		return p, false, fmt.Errorf("%s: %s: more after the object: %s", path, jsonPos(b, off+int64(len(b[off:])-len(bytes.TrimLeft(b[off:], " \t\r\n")))), excerpt(bytes.TrimSpace(b[off:])))
 	}
 	return p, true, nil
 }

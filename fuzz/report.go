@@ -432,8 +432,12 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(e.Weights) == g.Len() {
-		g.Weights = slices.Clone(e.Weights)
+	if len(e.Weights) == 0 {
+		return g, nil
+	}
+	g.Weights = slices.Clone(e.Weights)
+	if err := g.Validate(cfg.Limits{}); err != nil {
+		return nil, err
 	}
 	return g, nil
 }

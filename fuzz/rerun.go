@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,31 +97,25 @@ func WriteReruns(dir string, rs []Rerun) error {
 }
 
 // ReadReruns reads the re-runs of the directories, the union by position
-// (a kept graph re-run by two directories counts once), sorted.
-func ReadReruns(dirs ...string) ([]Rerun, error) {
+// (a kept graph re-run by two directories counts once), sorted. Every line
+// must be a re-run of st's plan (rerunPlan): its position, signature,
+// strategy and graph those of the kept graph at that position, its outcome
+// a known one; anything else is an error naming the file and line.
+func ReadReruns(st *State, dirs ...string) ([]Rerun, error) {
+	plan := rerunPlan(st)
 	byJ := map[int]Rerun{}
 	for _, dir := range dirs {
-		f, err := os.Open(filepath.Join(dir, RerunFile))
+		path := filepath.Join(dir, RerunFile)
+		f, err := os.Open(path)
 		if os.IsNotExist(err) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<24)
-		for n := 1; sc.Scan(); n++ {
-			var r Rerun
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				f.Close()
-				return nil, fmt.Errorf("%s:%d: %v", filepath.Join(dir, RerunFile), n, err)
-			}
-			if _, ok := byJ[r.J]; !ok {
-				byJ[r.J] = r
-			}
-		}
+		err = readRerunFile(path, f, plan, byJ)
 		f.Close()
-		if err := sc.Err(); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -130,4 +125,49 @@ func ReadReruns(dirs ...string) ([]Rerun, error) {
 	}
 	slices.SortFunc(out, func(a, b Rerun) int { return a.J - b.J })
 	return out, nil
+}
+
+// maxRerunLine bounds a line of rerun.jsonl: a re-run holds one kept
+// graph and its side's result, without function or module.
+const maxRerunLine = 1 << 24
+
+// readRerunFile reads one rerun.jsonl (path names it in the errors) into
+// byJ, checking every line against plan.
+func readRerunFile(path string, r io.Reader, plan []Rerun, byJ map[int]Rerun) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, maxRerunLine)
+	n := 1
+	for ; sc.Scan(); n++ {
+		var r Rerun
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return fmt.Errorf("%s:%d: %v", path, n, jsonError(sc.Bytes(), err))
+		}
+		if err := checkRerun(&r, plan); err != nil {
+			return fmt.Errorf("%s:%d: %v", path, n, err)
+		}
+		if _, ok := byJ[r.J]; !ok {
+			byJ[r.J] = r
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s:%d: %v", path, n, err)
+	}
+	return nil
+}
+
+// checkRerun says how r is not a re-run of plan's kept graph r.J.
+func checkRerun(r *Rerun, plan []Rerun) error {
+	if r.J < 0 || r.J >= len(plan) {
+		return fmt.Errorf("re-run of kept graph %d, but the state keeps %d (was the shard run on another state?)", r.J, len(plan))
+	}
+	p := &plan[r.J]
+	switch {
+	case r.Signature != p.Signature || r.Strategy != p.Strategy:
+		return fmt.Errorf("kept graph %d is of signature %s (strategy %q), not of %s (strategy %q)", r.J, TriageSignature(p.Signature), p.Strategy, TriageSignature(r.Signature), r.Strategy)
+	case r.Graph.Graph != p.Graph.Graph || !slices.Equal(r.Graph.Weights, p.Graph.Weights):
+		return fmt.Errorf("kept graph %d is %s, not %s", r.J, p.Graph.Graph, r.Graph.Graph)
+	case !slices.Contains(Outcomes, r.Result.Outcome):
+		return fmt.Errorf("kept graph %d: unknown outcome %q", r.J, r.Result.Outcome)
+	}
+	return nil
 }

@@ -77,7 +77,7 @@ func inspectShard(dir string) (*shardState, error) {
 		return nil, err
 	default:
 		if err := json.Unmarshal(b, &st.report); err != nil {
-			return nil, fmt.Errorf("%s: report.json: %v", dir, err)
+			return nil, fmt.Errorf("%s: %v", filepath.Join(dir, "report.json"), jsonError(b, err))
 		}
 		if in := st.report.Incomplete; in != nil {
 			st.problem("%s", in.Reason)

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -133,16 +134,10 @@ func LoadState(dir string) (*State, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err
 	}
-	if err == nil && len(store) == 0 {
-		return nil, fmt.Errorf("%s: empty file, not a %s store (a write cut short?): restore it, or delete it to start the store afresh", filepath.Join(dir, StateFindingsFile), StateSchema)
-	}
-	if len(store) > 0 {
-		var f storeFile
-		if err := json.Unmarshal(store, &f); err != nil {
-			return nil, fmt.Errorf("%s: %v (%d bytes; cut short or edited?): restore it, for example from the last night's OUT/state, or delete it to start the store afresh", filepath.Join(dir, StateFindingsFile), err, len(store))
-		}
-		if f.Schema != StateSchema {
-			return nil, fmt.Errorf("%s: schema %q, want %q", filepath.Join(dir, StateFindingsFile), f.Schema, StateSchema)
+	if err == nil {
+		f, err := readStore(filepath.Join(dir, StateFindingsFile), store)
+		if err != nil {
+			return nil, err
 		}
 		st.Store, st.LastGood, st.ExhaustiveNext = f.Signatures, f.LastGood, f.ExhaustiveNext
 		sortStore(st.Store)
@@ -168,6 +163,60 @@ func LoadState(dir string) (*State, error) {
 	st.Digest = hex.EncodeToString(h.Sum(nil)[:12])
 	st.written = writtenDigest(store, seen)
 	return st, nil
+}
+
+// readStore reads findings.json's text (path names it in the errors): a
+// store of the schema whose every entry a night can use, each signature
+// and strategy once, with an outcome of a finding, a minimized graph and
+// kept graphs that parse, their weights one a block within the limits, or
+// none; a last good night of a date and a full commit hash. Anything else is an error
+// naming the file and where in it.
+func readStore(path string, data []byte) (storeFile, error) {
+	var f storeFile
+	if len(data) == 0 {
+		return f, fmt.Errorf("%s: empty file, not a %s store (a write cut short?): restore it, or delete it to start the store afresh", path, StateSchema)
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return f, fmt.Errorf("%s: %v (%d bytes; cut short or edited?): restore it, for example from the last night's OUT/state, or delete it to start the store afresh", path, jsonError(data, err), len(data))
+	}
+	if f.Schema != StateSchema {
+		return f, fmt.Errorf("%s: schema %q, want %q", path, f.Schema, StateSchema)
+	}
+	if g := f.LastGood; g != nil {
+		if _, err := time.Parse(time.DateOnly, g.Night); err != nil {
+			return f, fmt.Errorf("%s: last_good: night %q: want a date YYYY-MM-DD", path, g.Night)
+		}
+		if !isCommitHash(g.Revision) {
+			return f, fmt.Errorf("%s: last_good: revision %q: want a full commit hash", path, g.Revision)
+		}
+	}
+	at := map[findingKey]int{}
+	for i := range f.Signatures {
+		e := &f.Signatures[i]
+		where := fmt.Sprintf("%s: signatures[%d] (%s)", path, i, TriageSignature(e.Signature))
+		if e.Signature == "" {
+			return f, fmt.Errorf("%s: signatures[%d]: no signature", path, i)
+		}
+		if !isFailure(e.Outcome) {
+			return f, fmt.Errorf("%s: outcome %q, want one of a finding (%s, %s, %s, %s)", where, e.Outcome, OutInvalid, OutPanic, OutTimeout, OutCrash)
+		}
+		k := findingKey{e.Signature, e.Strategy}
+		if j, dup := at[k]; dup {
+			return f, fmt.Errorf("%s: the same signature and strategy as signatures[%d]", where, j)
+		}
+		at[k] = i
+		if e.Minimized != "" {
+			if _, err := cfg.ParseCompact(e.Minimized, cfg.Limits{}); err != nil {
+				return f, fmt.Errorf("%s: minimized: %v", where, err)
+			}
+		}
+		for j, g := range e.Graphs {
+			if _, err := graphOfKept(g); err != nil {
+				return f, fmt.Errorf("%s: graphs[%d]: %v", where, j, err)
+			}
+		}
+	}
+	return f, nil
 }
 
 // writtenDigest hashes the contents of findings.json and seen.bloom.
@@ -369,18 +418,27 @@ func WriteStateUpdate(dir string, up StateUpdate) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	b, err := storeBytes(up)
+	if err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, StateFindingsFile), b); err != nil {
+		return err
+	}
+	return WriteBloom(filepath.Join(dir, StateSeenFile), up.Seen)
+}
+
+// storeBytes is findings.json's text of an update.
+func storeBytes(up StateUpdate) ([]byte, error) {
 	store := up.Store
 	if store == nil {
 		store = []StoredSignature{}
 	}
 	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Signatures: store, LastGood: up.LastGood, ExhaustiveNext: up.ExhaustiveNext}, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := writeFile(filepath.Join(dir, StateFindingsFile), append(b, '\n')); err != nil {
-		return err
-	}
-	return WriteBloom(filepath.Join(dir, StateSeenFile), up.Seen)
+	return append(b, '\n'), nil
 }
 
 // ReadStateUpdate reads a shard's OUT/state filter (the store is

@@ -23,6 +23,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Triage statuses.
@@ -77,19 +79,19 @@ func ParseTriage(name string, data []byte) (map[string]TriageEntry, error) {
 // triageFields splits a line into its status, signature (unquoted) and
 // reason.
 func triageFields(line string) (status, sig, reason string, err error) {
-	malformed := fmt.Errorf("want STATUS SIGNATURE REASON, got %q", line)
+	malformed := fmt.Errorf("want STATUS SIGNATURE REASON, got %s", excerpt([]byte(line)))
 	i := strings.IndexAny(line, " \t")
 	if i < 0 {
 		return "", "", "", malformed
 	}
 	status, rest := line[:i], strings.TrimLeft(line[i:], " \t")
 	if status != TriageKnown && status != TriageIgnored {
-		return "", "", "", fmt.Errorf("status %q: want known or ignored", status)
+		return "", "", "", fmt.Errorf("status %s: want known or ignored", excerpt([]byte(status)))
 	}
 	if strings.HasPrefix(rest, `"`) {
 		q, qerr := strconv.QuotedPrefix(rest)
 		if qerr != nil {
-			return "", "", "", fmt.Errorf("the quoted signature does not end: %s", rest)
+			return "", "", "", fmt.Errorf("the quoted signature does not end: %s", excerpt([]byte(rest)))
 		}
 		sig, _ = strconv.Unquote(q)
 		rest = rest[len(q):]
@@ -111,9 +113,12 @@ func triageFields(line string) (status, sig, reason string, err error) {
 }
 
 // TriageSignature is sig as a triage line writes it: as it is, or quoted
-// when it holds a space, a tab, a quote or nothing.
+// when it is empty, starts a comment, or holds a quote, white space (a
+// newline too) or what does not print.
 func TriageSignature(sig string) string {
-	if sig == "" || strings.ContainsAny(sig, " \t\"") || strings.HasPrefix(sig, "#") {
+	if sig == "" || strings.HasPrefix(sig, "#") || !utf8.ValidString(sig) || strings.ContainsFunc(sig, func(r rune) bool {
+		return r == '"' || unicode.IsSpace(r) || !unicode.IsPrint(r)
+	}) {
 		return strconv.Quote(sig)
 	}
 	return sig

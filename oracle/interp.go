@@ -41,11 +41,18 @@ func (*UndefinedLoadError) Error() string {
 
 func undefinedLoad() error { return &UndefinedLoadError{} }
 
-// UnsupportedError is an instruction the interpreter does not implement: a
-// harness limit, not a finding.
-type UnsupportedError struct{ Op spirv.Op }
+// UnsupportedError is an instruction the interpreter does not implement,
+// or (What) another shape of module it does not run: a harness limit, not
+// a finding.
+type UnsupportedError struct {
+	Op   spirv.Op
+	What string // what it does not run, when not the instruction Op
+}
 
 func (e *UnsupportedError) Error() string {
+	if e.What != "" {
+		return "interpreter does not support " + e.What
+	}
 	return fmt.Sprintf("interpreter does not support %s", e.Op)
 }
 
@@ -87,6 +94,11 @@ type function struct {
 	// table (Program.at) unless a label id labels two blocks; a label found
 	// there is the function's own only if its block there has it.
 	at []int32
+	// own is the function's own block index by label id, used instead of
+	// at when a label id labels two blocks: a map the size of the
+	// function, where a table by id for every function would grow with
+	// the functions times the ids.
+	own map[uint32]int32
 	// straight: one block, every instruction resolved, a return last; the
 	// fast path runs a call of it in line (fastRun).
 	straight bool
@@ -95,6 +107,10 @@ type function struct {
 // blockOf is the index of f's block labelled label, false when f has none
 // (Machine.call's trap).
 func (f *function) blockOf(label uint32) (int, bool) {
+	if f.own != nil {
+		idx, ok := f.own[label]
+		return int(idx), ok
+	}
 	if int(label) >= len(f.at) {
 		return 0, false
 	}
@@ -147,7 +163,10 @@ func loadWith(m *spirv.Module, s *interpScratch) (*Program, error) {
 // scanModule is Load's reading of the module: its functions, blocks,
 // constants, variables and label tables, and every id's uses (idUse).
 func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
-	bound := tableBound(m)
+	bound, err := tableBound(m)
+	if err != nil {
+		return nil, idUse{}, err
+	}
 	p := s.program(bound)
 	p.consts = zeroed(s.consts, int(bound)+1)
 	p.at = zeroed(s.at, int(bound)+1)
@@ -287,13 +306,10 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 	for _, f := range p.funcs {
 		f.at = p.at
 		if sharedLabels {
-			f.at = make([]int32, p.bound+1)
-			for i := range f.at {
-				f.at[i] = -1
-			}
+			f.own = make(map[uint32]int32, len(f.blocks))
 			for i, b := range f.blocks {
-				if b.label < uint32(len(f.at)) {
-					f.at[b.label] = int32(i)
+				if b.label < uint32(len(p.at)) {
+					f.own[b.label] = int32(i)
 				}
 			}
 		}

@@ -159,11 +159,33 @@ func (m *Module) Names() map[uint32]string {
 	return names
 }
 
+// maxIDName is the longest OpName Disassemble prints in place of an id.
+const maxIDName = 64
+
+// idName says whether an OpName prints in place of its id: a name of
+// letters, digits, '_' and '.' of at most maxIDName bytes. Any other (a
+// structurizer's own, with a newline or a space, or of megabytes) prints
+// as the id's number, so that the listing stays one line an instruction
+// and its size a small factor of the module's; OpName itself still
+// quotes it.
+func idName(n string) bool {
+	if n == "" || len(n) > maxIDName {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !(c == '_' || c == '.' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
 // Disassemble prints the module one instruction a line.
 func Disassemble(m *Module) string {
 	names := m.Names()
 	id := func(x uint32) string {
-		if n, ok := names[x]; ok && n != "" {
+		if n, ok := names[x]; ok && idName(n) {
 			return "%" + n
 		}
 		return fmt.Sprintf("%%%d", x)

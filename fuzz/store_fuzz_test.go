@@ -1,0 +1,109 @@
+// store_fuzz_test.go: the state directory's findings.json. TestStoreDamage
+// lists damage a hand edit leaves and the error that names it;
+// FuzzReadStore (go test -fuzz '^FuzzReadStore$') reads any bytes: a
+// store, or an error naming the file, never a panic. A store that reads
+// is one a night can use: its re-runs plan, its classes and the next
+// night's state come out without a panic, and written back as
+// WriteStateUpdate writes it, it reads again as the same store. The seed
+// corpus is a store WriteStateUpdate writes here, and under
+// testdata/fuzz/FuzzReadStore, the findings.json of nights run with the
+// cfgfuzz binary.
+package fuzz
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// storeText is findings.json as WriteStateUpdate writes the store, the
+// last good night and the exhaustive walk's next position.
+func storeText(t testing.TB, store []StoredSignature, good *GoodNight, next *uint64) []byte {
+	b, err := storeBytes(StateUpdate{Store: store, LastGood: good, ExhaustiveNext: next})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// sampleStore is findings.json of rerunState's store.
+func sampleStore(t testing.TB) []byte {
+	next := uint64(42)
+	return storeText(t, rerunState().Store, &GoodNight{Night: "2026-12-01", Revision: strings.Repeat("a", 40)}, &next)
+}
+
+func TestStoreDamage(t *testing.T) {
+	good := string(sampleStore(t))
+	if _, err := readStore("findings.json", []byte(good)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{`"outcome": "invalid"`, `"outcome": invalid`, "findings.json: line 6, column 18: invalid character 'i'"},
+		{`"seed": 7`, `"seed": "7"`, "findings.json: line 32, column 21: field signatures.graphs.seed: a JSON string, not a number"},
+		{`"seed": 7`, `"seed": -7`, "field signatures.graphs.seed: the number -7, out of range"},
+		{`"outcome": "invalid"`, `"outcome": "ok"`, `findings.json: signatures[0] (exec:trace-mismatch): outcome "ok", want one of a finding`},
+		{`"signature": "exec:trace-mismatch"`, `"signature": ""`, "findings.json: signatures[0]: no signature"},
+		{`"signature": "structurize:crash:exit status N: boom",
+      "strategy": "dispatch",`, `"signature": "exec:trace-mismatch",`, "findings.json: signatures[1] (exec:trace-mismatch): the same signature and strategy as signatures[0]"},
+		{`"graph": "{{1}, {0, 2}, {}}"`, `"graph": "{{1}, {0, 2}, {}"`, "findings.json: signatures[0] (exec:trace-mismatch): graphs[1]: 1:17: expected ',' or '}'"},
+		{`"graph": "{{1}, {0, 2}, {}}"`, `"graph": "{{1}, {0}}"`, "graphs[1]: graph has 2 blocks but 3 weights"},
+		{`            16,`, `            -16,`, "graphs[1]: block 0: weight -16 outside"},
+		{`"minimized": "{{0, 1}, {}}"`, `"minimized": "{{0, 1}, {}"`, "findings.json: signatures[0] (exec:trace-mismatch): minimized: 1:12: "},
+		{`"revision": "aaaa`, `"revision": "--output=x aaaa`, `findings.json: last_good: revision "--output=x aaaa`},
+		{`"night": "2026-12-01"`, `"night": "yesterday"`, `findings.json: last_good: night "yesterday": want a date`},
+		{`cfgfuzz-state/v1`, `cfgfuzz-state/v2`, `findings.json: schema "cfgfuzz-state/v2", want "cfgfuzz-state/v1"`},
+	} {
+		bad := strings.Replace(good, c.from, c.to, 1)
+		if bad == good {
+			t.Fatalf("%s is not in the store:\n%s", c.from, good)
+		}
+		if _, err := readStore("findings.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s -> %s: %v; want %s", c.from, c.to, err, c.want)
+		}
+	}
+}
+
+func FuzzReadStore(f *testing.F) {
+	good := sampleStore(f)
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte(`{"schema": "cfgfuzz-state/v1", "signatures": []}`))
+	f.Add([]byte(`{"schema": "cfgfuzz-state/v1", "signatures": null}`))
+	f.Add([]byte(`{"schema": "cfgfuzz-state/v1", "signatures": [{"signature": "x", "outcome": "crash", "graphs": [{"graph": "{{}}", "weights": [3]}]}]}`))
+	f.Add([]byte{})
+	seen := NewBloom()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, err := readStore("in/findings.json", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "in/findings.json: ") {
+				t.Fatalf("%q: error %q does not name the file", data, err)
+			}
+			return
+		}
+		state := &State{Store: st.Signatures, LastGood: st.LastGood, ExhaustiveNext: st.ExhaustiveNext, Triage: map[string]TriageEntry{}, Seen: seen}
+		sortStore(state.Store)
+		plan := rerunPlan(state)
+		for i := range plan {
+			plan[i].Result = SideResult{Outcome: []string{OutOK, OutInvalid, OutError}[i%3], Signature: "exec:trace-mismatch"}
+		}
+		rep := &Report{Settings: Settings{Night: "2026-12-02", Current: "self"}, Findings: []Finding{}}
+		rep.State = ClassifyState(state, rep, plan)
+		up := NextState(state, rep, nil)
+		for _, e := range up.Store {
+			for _, g := range e.Graphs {
+				if _, err := graphOfKept(g); err != nil {
+					t.Fatalf("%q: the next night keeps a graph that does not read: %v", data, err)
+				}
+			}
+		}
+		text := storeText(t, state.Store, state.LastGood, state.ExhaustiveNext)
+		again, err := readStore("in/findings.json", text)
+		if err != nil {
+			t.Fatalf("%q read, written back as\n%s\ndoes not read: %v", data, text, err)
+		}
+		sortStore(again.Signatures)
+		if text2 := storeText(t, again.Signatures, again.LastGood, again.ExhaustiveNext); !bytes.Equal(text, text2) {
+			t.Fatalf("%q written back as\n%s\nreads and writes back as\n%s", data, text, text2)
+		}
+	})
+}
