@@ -213,12 +213,28 @@ func (rs *recordSet) report(s Settings) *Report {
 
 // indexSet is a set of graph indices, a bit each: a campaign's indices
 // that have a record (a resume's done ones, a merge's covered ones). The
-// zero value is empty; a nil set has nothing.
-type indexSet struct{ bits []uint64 }
+// zero value is empty; a nil set has nothing. Indices from denseIndices
+// up (past any campaign's count, but a log's record can claim one: a
+// time-budget campaign's indices have no bound) are kept in a map, so
+// one such record costs an entry, not a bitset as long as its index.
+type indexSet struct {
+	bits   []uint64
+	sparse map[int]bool
+}
+
+// denseIndices is where indexSet stops keeping a bit per index: 2^27
+// indices, a 16 MiB bitset.
+const denseIndices = 1 << 27
 
 // has reports whether i is in the set.
 func (x *indexSet) has(i int) bool {
-	return x != nil && i >= 0 && i/64 < len(x.bits) && x.bits[i/64]&(1<<(i%64)) != 0
+	if x == nil || i < 0 {
+		return false
+	}
+	if i >= denseIndices {
+		return x.sparse[i]
+	}
+	return i/64 < len(x.bits) && x.bits[i/64]&(1<<(i%64)) != 0
 }
 
 // add puts i in the set and reports whether it was new; a negative i is
@@ -226,6 +242,13 @@ func (x *indexSet) has(i int) bool {
 func (x *indexSet) add(i int) bool {
 	if i < 0 || x.has(i) {
 		return false
+	}
+	if i >= denseIndices {
+		if x.sparse == nil {
+			x.sparse = map[int]bool{}
+		}
+		x.sparse[i] = true
+		return true
 	}
 	for i/64 >= len(x.bits) {
 		x.bits = append(x.bits, 0)

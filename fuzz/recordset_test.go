@@ -146,6 +146,23 @@ func TestIndexSet(t *testing.T) {
 	if x.add(-5) || x.has(-5) {
 		t.Fatal("a negative index went in")
 	}
+	// Indices a log can claim past any campaign's count: a map entry each,
+	// the bitset no longer than the dense ones need.
+	words := len(x.bits)
+	for _, i := range []int{denseIndices, denseIndices + 1, 1 << 62, denseIndices} {
+		if got, want := x.add(i), !ref[i]; got != want {
+			t.Fatalf("add(%d) = %v, want %v", i, got, want)
+		}
+		ref[i] = true
+	}
+	for _, i := range []int{denseIndices - 1, denseIndices, denseIndices + 1, denseIndices + 2, 1 << 62, 1<<62 + 1} {
+		if x.has(i) != ref[i] {
+			t.Fatalf("has(%d) = %v, want %v", i, x.has(i), ref[i])
+		}
+	}
+	if len(x.bits) != words {
+		t.Fatalf("the bitset grew from %d to %d words for indices past %d", words, len(x.bits), denseIndices)
+	}
 }
 
 // TestRecordSetReplaysIntoProgress: a resumed campaign's progress line
