@@ -141,15 +141,17 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 
 // classify sets one signature's class and reason.
 func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[string]TriageEntry) {
+	kept := 0 // the graphs the state keeps for it (re-runs are only ever of those)
 	if stored != nil {
 		s.FirstSeen, s.LastSeen, s.Revision = stored.FirstSeen, stored.LastSeen, stored.Revision
 		if s.Outcome == "" {
 			s.Outcome = stored.Outcome
 		}
+		kept = len(stored.Graphs)
 	}
 	showed := s.Tonight > 0 || t.rerunShowing > 0
 	switch {
-	case !showed && t.rerunGraphs > 0 && t.rerunGraphs == len(stored.Graphs) && t.rerunErrors == 0:
+	case !showed && t.rerunGraphs > 0 && t.rerunGraphs == kept && t.rerunErrors == 0:
 		s.Class, s.Reason = ClassFixed, fmt.Sprintf("none of its %s showed it", Plural(t.rerunGraphs, "kept graph"))
 		if stored.Fixed != "" {
 			s.Reason += "; fixed since " + stored.Fixed
@@ -157,7 +159,7 @@ func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[s
 	case !showed && t.rerunGraphs == 0:
 		s.Class, s.Reason = ClassUnverified, "not seen tonight; none of its kept graphs was re-run here"
 	case !showed && t.rerunErrors == 0:
-		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %d kept graphs re-run here, none showing it (another shard re-ran the rest)", t.rerunGraphs, len(stored.Graphs))
+		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %d kept graphs re-run here, none showing it (another shard re-ran the rest)", t.rerunGraphs, kept)
 	case !showed:
 		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, Plural(t.rerunGraphs, "kept graph"))
 	default:
