@@ -101,7 +101,8 @@ func moduleCFGParsed(m *spirv.Module, p *parsedModule) (*moduleCFG, error) {
 
 // reportedIDs finds each block's append call (see the file comment) and
 // hashes each block's opcode sequence (its shape, which renumbering must
-// keep; every instruction after the label), with the sequence's length.
+// keep; every instruction after the label up to the terminator), with the
+// sequence's length.
 func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) (ids []int, opcodes []uint64, counts []int) {
 	consts := map[uint32]uint32{}
 	for _, in := range m.Insts {
@@ -139,6 +140,13 @@ func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) (ids []int, opcode
 		if cur >= 0 && in.Op != spirv.OpLabel {
 			opcodes[cur] = fnvOp(opcodes[cur], in.Op)
 			counts[cur]++
+			if spirv.IsTerminator(in.Op) {
+				// A block ends at its terminator: what follows (the
+				// function's end, the next function's start) is no
+				// block's, so the last block in the binary has the
+				// shape it has anywhere else.
+				cur = -1
+			}
 		}
 	}
 	return out, opcodes, counts

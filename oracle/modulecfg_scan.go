@@ -290,6 +290,10 @@ func (s *moduleScan) merge(op spirv.Op, at, nops int) bool {
 
 func (s *moduleScan) terminator(op spirv.Op, at, nops int) bool {
 	s.inBlock = false
+	// The block's shape ends here (reportedIDs): what follows up to the
+	// next label is no block's.
+	s.flush()
+	s.cur = -1
 	first, n, step := 0, 0, 1
 	switch op {
 	case spirv.OpBranch:
