@@ -18,6 +18,7 @@ type opInfo struct {
 
 var opInfos = map[Op]opInfo{
 	OpNop: {"OpNop", false, false}, OpUndef: {"OpUndef", true, true},
+	OpSourceContinued: {"OpSourceContinued", false, false}, OpSourceExtension: {"OpSourceExtension", false, false},
 	OpSource: {"OpSource", false, false}, OpName: {"OpName", false, false},
 	OpMemberName: {"OpMemberName", false, false}, OpString: {"OpString", false, true},
 	OpLine: {"OpLine", false, false}, OpExtension: {"OpExtension", false, false},

@@ -25,7 +25,9 @@ type Op uint16
 const (
 	OpNop                  Op = 0
 	OpUndef                Op = 1
+	OpSourceContinued      Op = 2
 	OpSource               Op = 3
+	OpSourceExtension      Op = 4
 	OpName                 Op = 5
 	OpMemberName           Op = 6
 	OpString               Op = 7
