@@ -120,6 +120,9 @@ const (
 	SigCloneWeight  = "clone-weight"
 )
 
+// sizeNote ends the detail of a size limit passed.
+const sizeNote = "; the module's size, not its correctness: --checks -growth turns the check off"
+
 func (o *Oracle) checkGrowth(s *Subject) Verdict {
 	if s.Graph == nil {
 		return Verdict{Status: Skip, Detail: "no graph"}
@@ -149,19 +152,19 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 	wordsIn := weights + lim.PerBlockWords*blocksIn + lim.PerCaseWords*cases + registerWords(o.opt.Walks.Registers, blocksIn, exits)
 	wordsOut := max(0, len(s.Module)/4-debugWords(s.Module)-lim.ModuleOverhead)
 	if maxB := int(lim.BlockFactor*float64(blocksIn)) + lim.BlockSlack; blocksOut > maxB {
-		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthBlocks, Detail: fmt.Sprintf("%d blocks in, %d out (limit %d)", blocksIn, blocksOut, maxB)}
+		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthBlocks, Detail: fmt.Sprintf("%d blocks in, %d out (limit %d)%s", blocksIn, blocksOut, maxB, sizeNote)}
 	}
 	if maxW := int(lim.WordFactor * float64(wordsIn)); wordsOut > maxW {
-		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthWords, Detail: fmt.Sprintf("%d words in, %d out (limit %d)", wordsIn, wordsOut, maxW)}
+		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthWords, Detail: fmt.Sprintf("%d words in, %d out past the overhead and debug information (limit %d)%s", wordsIn, wordsOut, maxW, sizeNote)}
 	}
 	if budget := max(0, lim.CloneBudget); s.Copied.Words > budget {
-		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthClones, Detail: fmt.Sprintf("%d copies of original blocks carry %d words (clone budget %d)", s.Copied.Blocks, s.Copied.Words, budget)}
+		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthClones, Detail: fmt.Sprintf("%d copies of original blocks carry %d words (clone budget %d, the module convention's for every structurizer)%s", s.Copied.Blocks, s.Copied.Words, budget, sizeNote)}
 	}
 	if most := s.Info.CloneMaxWords; most > 0 && s.Copied.Heaviest > most {
 		return Verdict{Status: Fail, Signature: "growth:" + SigCloneWeight, Detail: fmt.Sprintf("a copy of block %d carries %d words (the structurizer declares copies of at most %d)", s.Copied.HeaviestID, s.Copied.Heaviest, most)}
 	}
 	if most := lim.timeFor(blocksIn); s.Info.Duration > most {
-		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthTime, Detail: fmt.Sprintf("structurizing took %v (limit %v: %v and %v a block for %d blocks)", s.Info.Duration, most, lim.TimeLimit, lim.TimePerBlock, blocksIn)}
+		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthTime, Detail: fmt.Sprintf("structurizing took %v (limit %v: %v and %v a block for %d blocks); the structurizer's time, not this module's correctness: --checks -growth turns the check off", s.Info.Duration, most, lim.TimeLimit, lim.TimePerBlock, blocksIn)}
 	}
 	// The measures of the limits, named as such: they are not the
 	// structurizer's own stats (blocks out, words) that reports show.
