@@ -6,9 +6,11 @@
 // two-way selections, a continue block of its own for every loop, empty
 // forwarding blocks, later merges, merges on conditional breaks, a loop
 // header block of its own, reversed case lists, cloned return blocks, a
-// dispatch loop on some graphs; and as a module it rewrote: the entry
+// dispatch loop on some graphs, a branch for a choice among one block,
+// returning unreachable merges; and as a module it rewrote: the entry
 // point first, negated conditions, filler through OpSNegate, OpSDiv and
-// arithmetic shifts, no names, no lane guard, debug information) gives no
+// arithmetic shifts, no names, no lane guard, debug information, loop and
+// selection controls) gives no
 // finding in a campaign, with and without the register file. Declaring
 // idempotence in a protocol v2 handshake it does not keep gives
 // meta:not-idempotent, whose detail says what it is about.
@@ -33,7 +35,7 @@ func buildVariantStruct(t *testing.T) string {
 
 func TestVariantLayoutsPass(t *testing.T) {
 	bin := buildVariantStruct(t)
-	const module = "reorder,vars,switch2,contsep,forward,latemerge,clone,dispatch,mergebreak,loophead,caseorder,mainfirst,notcond,sfill,nonames,noguard,debug"
+	const module = "reorder,vars,switch2,contsep,forward,latemerge,clone,dispatch,mergebreak,loophead,caseorder,samearm,retmerge,mainfirst,notcond,sfill,nonames,noguard,debug,controls"
 	for _, c := range []struct {
 		name, variants string
 		args           []string

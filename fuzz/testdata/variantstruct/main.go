@@ -36,6 +36,9 @@
 //	             own in front: the test moves into the loop body
 //	caseorder    a switch whose cases do not fall through lists them in the
 //	             reverse order
+//	samearm      a conditional or switch whose targets are all one block
+//	             branches there (it still reads its decision)
+//	retmerge     a merge no path reaches returns instead of OpUnreachable
 //
 // and, answering with a module it rewrote itself (these are not in "all"):
 //
@@ -49,8 +52,13 @@
 //	debug        debug information: an OpSource with 2 KiB of source text
 //	             and an OpLine before every terminator
 //	noguard      no return of the lanes past the workgroup
+//	controls     loops DontUnroll, selections DontFlatten
 //
-// The fuzz and cfgfuzz tests build it.
+// cmd/cfgfuzz's tests build it (variants_test.go). Every variant keeps the
+// module valid (spirv-val and the structured rules) and its runs those of
+// the graph; --log FILE records how often each changed an answer (unreach
+// rarely does: cfgfuzz's own structurizer already merges such selections
+// at an OpUnreachable block).
 package main
 
 import (
@@ -69,8 +77,8 @@ import (
 )
 
 var (
-	allVariants    = []string{"reorder", "byid", "vars", "switch2", "contsep", "forward", "unreach", "latemerge", "clone", "dispatch", "mergebreak", "loophead", "caseorder"}
-	moduleVariants = []string{"mainfirst", "notcond", "sfill", "nonames", "noguard", "debug"}
+	allVariants    = []string{"reorder", "byid", "vars", "switch2", "contsep", "forward", "unreach", "latemerge", "clone", "dispatch", "mergebreak", "loophead", "caseorder", "samearm", "retmerge"}
+	moduleVariants = []string{"mainfirst", "notcond", "sfill", "nonames", "noguard", "debug", "controls"}
 )
 
 func main() {
@@ -217,6 +225,17 @@ func rewrite(f *structurizer.Func, on map[string]bool) {
 	}
 	if on["caseorder"] {
 		caseOrderVariant(f)
+	}
+	if on["samearm"] {
+		sameArmVariant(f)
+	}
+	if on["retmerge"] {
+		for b := range f.Blocks {
+			if t := &f.Blocks[b].Term; t.Kind == structurizer.Unreachable {
+				note("retmerge")
+				t.Kind = structurizer.Return
+			}
+		}
 	}
 	if on["forward"] {
 		forwardVariant(f)
@@ -756,6 +775,36 @@ func caseOrderVariant(f *structurizer.Func) {
 	}
 }
 
+// sameArmVariant turns a choice among one target into a branch there: the
+// block keeps its arity, so it still reads its decision. A selection whose
+// arms all go to its merge, straight or through an empty block, branches
+// to the merge and declares nothing (layout drops the empty blocks).
+func sameArmVariant(f *structurizer.Func) {
+	for b := range f.Blocks {
+		blk := &f.Blocks[b]
+		t := blk.Term
+		if t.Kind != structurizer.Choose || blk.Merge.Kind == structurizer.LoopMerge {
+			continue
+		}
+		to := t.To[0]
+		if blk.Merge.Kind == structurizer.SelectionMerge {
+			to = blk.Merge.Merge
+		}
+		same := true
+		for _, x := range t.To {
+			fx := f.Blocks[x]
+			same = same && (x == to || fx.Kind == structurizer.Synthetic && len(fx.Stores) == 0 && fx.Merge.Kind == structurizer.NoMerge &&
+				fx.Term.Kind == structurizer.Branch && fx.Term.To[0] == to)
+		}
+		if !same {
+			continue
+		}
+		note("samearm")
+		blk.Term = branchTo(to)
+		blk.Merge = structurizer.Merge{}
+	}
+}
+
 // --- layout --------------------------------------------------------------
 
 // layout orders the blocks as a preorder of the dominator tree of the
@@ -763,7 +812,8 @@ func caseOrderVariant(f *structurizer.Func) {
 // children of a block in the order mode says: "stable" (by index),
 // "reverse" (by index, last first), "byid" (by original id, synthetic
 // blocks last by index). Blocks the entry does not reach follow in index
-// order.
+// order; a synthetic one that is no merge or continue target of a block
+// reached either is dropped.
 func layout(f *structurizer.Func, mode string) {
 	n := len(f.Blocks)
 	g := cfg.FromSuccs(branchSuccs(f))
@@ -799,8 +849,12 @@ func layout(f *structurizer.Func, mode string) {
 		}
 	}
 	visit(0)
+	// Blocks the entry does not reach by branches keep their index order;
+	// synthetic ones that nothing reaches at all, not even as a merge or
+	// continue target, are dropped.
+	live := cfg.FromSuccs(structSuccs(f)).Reachable()
 	for b := range n {
-		if !seen[b] {
+		if !seen[b] && (live[b] || f.Blocks[b].Kind != structurizer.Synthetic) {
 			order = append(order, b)
 		}
 	}
@@ -808,7 +862,7 @@ func layout(f *structurizer.Func, mode string) {
 	for i, b := range order {
 		at[b] = i
 	}
-	blocks := make([]structurizer.Block, n)
+	blocks := make([]structurizer.Block, len(order))
 	for i, b := range order {
 		blk := f.Blocks[b]
 		blk.Term.To = slices.Clone(blk.Term.To)
@@ -841,6 +895,17 @@ func rewriteModule(m *spirv.Module, on map[string]bool) {
 	}
 	if on["debug"] {
 		debugInfo(m)
+	}
+	if on["controls"] {
+		for i := range m.Insts {
+			in := &m.Insts[i]
+			switch {
+			case in.Op == spirv.OpLoopMerge && len(in.Operands) == 3:
+				in.Operands = []uint32{in.Operands[0], in.Operands[1], 2} // DontUnroll
+			case in.Op == spirv.OpSelectionMerge && len(in.Operands) == 2:
+				in.Operands = []uint32{in.Operands[0], 2} // DontFlatten
+			}
+		}
 	}
 }
 
