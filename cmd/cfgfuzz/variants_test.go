@@ -10,7 +10,8 @@
 // returning unreachable merges; and as a module it rewrote: the entry
 // point first, negated conditions, filler through OpSNegate, OpSDiv and
 // arithmetic shifts, no names, no lane guard, debug information, loop and
-// selection controls) gives no
+// selection controls, conditionals testing the way the original ids say)
+// gives no
 // finding in a campaign, with and without the register file. Declaring
 // idempotence in a protocol v2 handshake it does not keep gives
 // meta:not-idempotent, whose detail says what it is about.
@@ -35,7 +36,7 @@ func buildVariantStruct(t *testing.T) string {
 
 func TestVariantLayoutsPass(t *testing.T) {
 	bin := buildVariantStruct(t)
-	const module = "reorder,vars,switch2,contsep,forward,latemerge,clone,dispatch,mergebreak,loophead,caseorder,samearm,retmerge,mainfirst,notcond,sfill,nonames,noguard,debug,controls"
+	const module = "reorder,vars,switch2,contsep,forward,latemerge,clone,dispatch,mergebreak,loophead,caseorder,samearm,retmerge,mainfirst,notcond,sfill,nonames,noguard,debug,controls,polarity"
 	for _, c := range []struct {
 		name, variants string
 		args           []string

@@ -53,6 +53,11 @@
 //	             and an OpLine before every terminator
 //	noguard      no return of the lanes past the workgroup
 //	controls     loops DontUnroll, selections DontFlatten
+//	polarity     a conditional branch whose true label reports a higher
+//	             original id than its false label tests the negated
+//	             condition with its labels swapped (a decompiler's
+//	             fall-through to the lower address): a choice that
+//	             follows the numbering
 //
 // cmd/cfgfuzz's tests build it (variants_test.go). Every variant keeps the
 // module valid (spirv-val and the structured rules) and its runs those of
@@ -78,7 +83,7 @@ import (
 
 var (
 	allVariants    = []string{"reorder", "byid", "vars", "switch2", "contsep", "forward", "unreach", "latemerge", "clone", "dispatch", "mergebreak", "loophead", "caseorder", "samearm", "retmerge"}
-	moduleVariants = []string{"mainfirst", "notcond", "sfill", "nonames", "noguard", "debug", "controls"}
+	moduleVariants = []string{"mainfirst", "notcond", "sfill", "nonames", "noguard", "debug", "controls", "polarity"}
 )
 
 func main() {
@@ -885,7 +890,15 @@ func layout(f *structurizer.Func, mode string) {
 // rewriteModule applies the module variants to m.
 func rewriteModule(m *spirv.Module, on map[string]bool) {
 	if on["notcond"] {
-		notCond(m)
+		notCond(m, nil)
+	}
+	if on["polarity"] {
+		rep := reportedIDs(m)
+		notCond(m, func(a, b uint32) bool {
+			ra, oka := rep[a]
+			rb, okb := rep[b]
+			return oka && okb && ra > rb
+		})
 	}
 	if on["sfill"] {
 		signedFiller(m)
@@ -974,14 +987,39 @@ func constID(m *spirv.Module, t, v uint32) uint32 {
 	return 0
 }
 
+// reportedIDs maps each block label of m to the original id its first call
+// with a constant argument appends.
+func reportedIDs(m *spirv.Module) map[uint32]uint32 {
+	consts := map[uint32]uint32{}
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpConstant && len(in.Operands) == 3 {
+			consts[in.Operands[1]] = in.Operands[2]
+		}
+	}
+	out := map[uint32]uint32{}
+	label, found := uint32(0), false
+	for _, in := range m.Insts {
+		switch {
+		case in.Op == spirv.OpLabel:
+			label, found = in.Operands[0], false
+		case in.Op == spirv.OpFunctionCall && len(in.Operands) == 4 && !found:
+			if v, ok := consts[in.Operands[3]]; ok {
+				out[label], found = v, true
+			}
+		}
+	}
+	return out
+}
+
 // notCond: OpBranchConditional %c A B becomes %n = OpLogicalNot %bool %c;
-// OpBranchConditional %n B A.
-func notCond(m *spirv.Module) {
+// OpBranchConditional %n B A, for every conditional when swap is nil, else
+// where swap(A, B) holds.
+func notCond(m *spirv.Module, swap func(a, b uint32) bool) {
 	boolT := typeID(m, spirv.OpTypeBool)
 	ids := idAlloc{m}
 	var out []spirv.Instruction
 	for _, in := range m.Insts {
-		if in.Op == spirv.OpBranchConditional && len(in.Operands) == 3 {
+		if in.Op == spirv.OpBranchConditional && len(in.Operands) == 3 && (swap == nil || swap(in.Operands[1], in.Operands[2])) {
 			n := ids.next()
 			out = append(out, spirv.Instruction{Op: spirv.OpLogicalNot, Operands: []uint32{boolT, n, in.Operands[0]}})
 			// A preceding merge instruction must stay second to last.
