@@ -10,8 +10,8 @@
 // returning unreachable merges; and as a module it rewrote: the entry
 // point first, negated conditions, filler through OpSNegate, OpSDiv and
 // arithmetic shifts, no names, no lane guard, debug information, loop and
-// selection controls, conditionals testing the way the original ids say)
-// gives no
+// selection controls, conditionals testing the way the original ids say,
+// the convention's helpers inlined) gives no
 // finding in a campaign, with and without the register file. Declaring
 // idempotence in a protocol v2 handshake it does not keep gives
 // meta:not-idempotent, whose detail says what it is about.
@@ -37,6 +37,7 @@ func buildVariantStruct(t *testing.T) string {
 func TestVariantLayoutsPass(t *testing.T) {
 	bin := buildVariantStruct(t)
 	const module = "reorder,vars,switch2,contsep,forward,latemerge,clone,dispatch,mergebreak,loophead,caseorder,samearm,retmerge,mainfirst,notcond,sfill,nonames,noguard,debug,controls,polarity"
+	const inlined = "reorder,switch2,contsep,forward,loophead,mergebreak,dispatch,inline"
 	for _, c := range []struct {
 		name, variants string
 		args           []string
@@ -44,6 +45,7 @@ func TestVariantLayoutsPass(t *testing.T) {
 		{"func", "all", nil},
 		{"func-registers", "all", []string{"--registers", "8"}},
 		{"module-registers", module, []string{"--registers", "8"}},
+		{"inlined-helpers", inlined, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := t.TempDir()

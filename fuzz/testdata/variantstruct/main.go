@@ -53,6 +53,9 @@
 //	             and an OpLine before every terminator
 //	noguard      no return of the lanes past the workgroup
 //	controls     loops DontUnroll, selections DontFlatten
+//	inline       every call of a helper without blocks of its own (the
+//	             convention's append and next-decision helpers) inlined into
+//	             the entry point, its value passed on by OpCopyObject
 //	polarity     a conditional branch whose true label reports a higher
 //	             original id than its false label tests the negated
 //	             condition with its labels swapped (a decompiler's
@@ -83,7 +86,7 @@ import (
 
 var (
 	allVariants    = []string{"reorder", "byid", "vars", "switch2", "contsep", "forward", "unreach", "latemerge", "clone", "dispatch", "mergebreak", "loophead", "caseorder", "samearm", "retmerge"}
-	moduleVariants = []string{"mainfirst", "notcond", "sfill", "nonames", "noguard", "debug", "controls", "polarity"}
+	moduleVariants = []string{"mainfirst", "notcond", "sfill", "nonames", "noguard", "debug", "controls", "polarity", "inline"}
 )
 
 func main() {
@@ -903,6 +906,9 @@ func rewriteModule(m *spirv.Module, on map[string]bool) {
 	if on["sfill"] {
 		signedFiller(m)
 	}
+	if on["inline"] {
+		inlineCalls(m)
+	}
 	if on["mainfirst"] {
 		mainFirst(m)
 	}
@@ -1084,6 +1090,98 @@ func signedFiller(m *spirv.Module) {
 		}
 	}
 	m.Insts = out
+}
+
+// inlineCalls replaces every OpFunctionCall of a function of one block
+// (parameters, straight-line code, OpReturn or OpReturnValue) by a copy of
+// its code with fresh result ids; a returned value reaches the call's
+// result through OpCopyObject.
+func inlineCalls(m *spirv.Module) {
+	type fn struct {
+		params []uint32
+		body   []spirv.Instruction // between the label and the return
+		ret    uint32              // OpReturnValue's operand, 0 none
+	}
+	fns := map[uint32]*fn{}
+	var cur *fn
+	var curID uint32
+	blocks := 0
+	for _, in := range m.Insts {
+		switch in.Op {
+		case spirv.OpFunction:
+			cur, curID, blocks = &fn{}, in.Operands[1], 0
+		case spirv.OpFunctionParameter:
+			cur.params = append(cur.params, in.Operands[1])
+		case spirv.OpLabel:
+			blocks++
+		case spirv.OpReturn, spirv.OpReturnValue:
+			if in.Op == spirv.OpReturnValue {
+				cur.ret = in.Operands[0]
+			}
+		case spirv.OpFunctionEnd:
+			if blocks == 1 {
+				fns[curID] = cur
+			}
+			cur = nil
+		default:
+			if cur != nil && blocks == 1 {
+				if spirv.IsTerminator(in.Op) || in.Op == spirv.OpSelectionMerge || in.Op == spirv.OpLoopMerge || in.Op == spirv.OpVariable {
+					blocks = 2 // not straight-line code
+				}
+				cur.body = append(cur.body, in)
+			}
+		}
+	}
+	ids := idAlloc{m}
+	var out []spirv.Instruction
+	for _, in := range m.Insts {
+		f := fns[operand(in, 2)]
+		if in.Op != spirv.OpFunctionCall || f == nil || len(in.Operands)-3 != len(f.params) {
+			out = append(out, in)
+			continue
+		}
+		sub := map[uint32]uint32{}
+		for i, p := range f.params {
+			sub[p] = in.Operands[3+i]
+		}
+		for _, b := range f.body {
+			c := spirv.Instruction{Op: b.Op, Operands: slices.Clone(b.Operands)}
+			if info := resultAt(b.Op); info >= 0 && info < len(c.Operands) {
+				sub[c.Operands[info]] = ids.next()
+			}
+			for k, x := range c.Operands {
+				if y, ok := sub[x]; ok { // parameters and the copy's own results
+					c.Operands[k] = y
+				}
+			}
+			out = append(out, c)
+		}
+		if f.ret != 0 {
+			v := f.ret
+			if y, ok := sub[v]; ok {
+				v = y
+			}
+			out = append(out, spirv.Instruction{Op: spirv.OpCopyObject, Operands: []uint32{in.Operands[0], in.Operands[1], v}})
+		}
+	}
+	m.Insts = out
+}
+
+func operand(in spirv.Instruction, i int) uint32 {
+	if i < len(in.Operands) {
+		return in.Operands[i]
+	}
+	return 0
+}
+
+// resultAt is the operand index of op's result id among the instructions
+// the convention's helpers hold (1: after the result type), -1 none.
+func resultAt(op spirv.Op) int {
+	switch op {
+	case spirv.OpStore:
+		return -1
+	}
+	return 1
 }
 
 // mainFirst moves the entry point's function in front of every other.
