@@ -37,8 +37,8 @@ type Answer struct {
 	// Declared is what the structurizer promised in a protocol v2
 	// handshake, or this tree's promises (proto.LocalDeclare) for its
 	// in-process structurizer; nil when it declared nothing (v1): then
-	// meta holds it to determinism and renumbering invariance, and to
-	// idempotence unless its strategy is dispatch.
+	// meta holds it to determinism and renumbering invariance, not to
+	// idempotence.
 	Declared *proto.Promises
 }
 

@@ -370,7 +370,11 @@ func InfoOf(a Answer, opt proto.Options, took time.Duration) oracle.ResultInfo {
 	if info.Strategy == "" {
 		info.Strategy = structurizer.DefaultStrategy
 	}
-	info.Idempotent = info.Strategy != "dispatch"
+	// A structurizer that declared nothing (protocol v1) is held to
+	// determinism and renumbering invariance, not to idempotence: a
+	// correct structurizer may add blocks each time it runs (a continue
+	// block, a preheader of its own), and only a declaration claims
+	// otherwise.
 	if d := a.Declared; d != nil { // meta checks only what is claimed
 		info.Idempotent = d.Idempotent
 		info.NotDeterministic, info.NotRenumberingInvariant = !d.Deterministic, !d.RenumberingInvariant

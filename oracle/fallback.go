@@ -68,6 +68,9 @@ func firstLineOf(s string) string {
 	return s
 }
 
+// fallbackNote ends a fallback's detail: where the finding comes from.
+const fallbackNote = "; the structurizer's own report (stats.fallbacks), which the other checks do not need: --allow-fallbacks counts it instead"
+
 // checkFallback fails when the structurizer reported a fallback.
 func (o *Oracle) checkFallback(s *Subject) Verdict {
 	if s.Info.Fallbacks <= 0 {
@@ -80,5 +83,6 @@ func (o *Oracle) checkFallback(s *Subject) Verdict {
 			break
 		}
 	}
+	detail += fallbackNote
 	return Verdict{Status: Fail, Signature: FallbackSignature(s.Info.Passes), Detail: detail}
 }

@@ -40,7 +40,7 @@ func TestFallbackCheck(t *testing.T) {
 	if v.Status != Fail || v.Signature != "structurize:fallback:selfcheck:R12" {
 		t.Errorf("fallback: %+v", v)
 	}
-	if want := "1 fallbacks to the dispatch loop: selfcheck: R12: at block 4: conditional without a selection merge"; v.Detail != want {
+	if want := "1 fallbacks to the dispatch loop: selfcheck: R12: at block 4: conditional without a selection merge" + fallbackNote; v.Detail != want {
 		t.Errorf("detail %q, want %q", v.Detail, want)
 	}
 }

@@ -53,11 +53,8 @@ type blockFill struct {
 func isFillArithmetic(op spirv.Op) bool {
 	switch op {
 	case spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpUDiv, spirv.OpUMod,
-		spirv.Op(126),                            // OpSNegate
-		spirv.Op(135),                            // OpSDiv
-		spirv.Op(138),                            // OpSRem
-		spirv.Op(139),                            // OpSMod
-		spirv.OpShiftRightLogical, spirv.Op(195), // OpShiftRightArithmetic
+		spirv.OpSNegate, spirv.OpSDiv, spirv.OpSRem, spirv.OpSMod,
+		spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic,
 		spirv.OpShiftLeftLogical, spirv.OpBitwiseOr, spirv.OpBitwiseXor, spirv.OpBitwiseAnd, spirv.OpNot:
 		return true
 	}

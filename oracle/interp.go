@@ -1,6 +1,9 @@
 // interp.go: a SPIR-V interpreter for the logical-addressing subset the
 // module convention uses (and a little more: OpPhi, every integer compare,
-// bitwise ops), independent of the emitter. It runs one invocation at a
+// bitwise ops, the signed divisions and shifts the convention allows in
+// filler, OpCopyObject, OpBitcast between 32-bit integers), independent of
+// the emitter. An instruction outside the subset is an UnsupportedError
+// (a harness limit), never a trap. It runs one invocation at a
 // time over real buffers, so the oracle reads traces exactly as a driver run
 // would leave them.
 //

@@ -100,8 +100,9 @@ type chain struct {
 // binaryOps are the opcodes binary evaluates (all below 256).
 var binaryOps = []spirv.Op{
 	spirv.OpIAdd, spirv.OpISub, spirv.OpIMul, spirv.OpUDiv, spirv.OpUMod,
+	spirv.OpSDiv, spirv.OpSRem, spirv.OpSMod,
 	spirv.OpBitwiseOr, spirv.OpBitwiseXor, spirv.OpBitwiseAnd,
-	spirv.OpShiftLeftLogical, spirv.OpShiftRightLogical,
+	spirv.OpShiftLeftLogical, spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic,
 	spirv.OpIEqual, spirv.OpINotEqual,
 	spirv.OpULessThan, spirv.OpULessThanEqual, spirv.OpUGreaterThan, spirv.OpUGreaterThanEqual,
 	spirv.OpSLessThan, spirv.OpSLessThanEqual, spirv.OpSGreaterThan, spirv.OpSGreaterThanEqual,

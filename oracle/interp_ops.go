@@ -8,6 +8,7 @@ package oracle
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
@@ -139,7 +140,16 @@ func (m *Machine) exec(in *spirv.Instruction) error {
 			return err
 		}
 		return m.set(ops[1], old)
-	case spirv.OpLogicalNot, spirv.OpNot:
+	case spirv.OpCopyObject:
+		if err := need(in, 3); err != nil {
+			return err
+		}
+		v, err := m.ref(ops[2])
+		if err != nil {
+			return err
+		}
+		return m.set(ops[1], *v)
+	case spirv.OpLogicalNot, spirv.OpNot, spirv.OpSNegate, spirv.OpBitcast:
 		if err := need(in, 3); err != nil {
 			return err
 		}
@@ -147,10 +157,20 @@ func (m *Machine) exec(in *spirv.Instruction) error {
 		if err != nil {
 			return err
 		}
-		if in.Op == spirv.OpNot {
+		switch in.Op {
+		case spirv.OpNot:
 			return m.set(ops[1], scalarV(^a))
+		case spirv.OpSNegate:
+			return m.set(ops[1], scalarV(-a))
+		case spirv.OpBitcast: // between 32-bit integer types: the same word
+			return m.set(ops[1], scalarV(a))
 		}
 		return m.set(ops[1], boolV(a == 0))
+	}
+	if !isBinary(in.Op) {
+		// Unknown to the interpreter whatever its operands: a harness
+		// limit, not a module that traps.
+		return &UnsupportedError{Op: in.Op}
 	}
 	if err := need(in, 4); err != nil {
 		return err
@@ -187,6 +207,8 @@ func binary(op spirv.Op, a, b uint32) (u uint32, isBool bool, err error) {
 		return divide(a, b, false)
 	case spirv.OpUMod:
 		return divide(a, b, true)
+	case spirv.OpSDiv, spirv.OpSRem, spirv.OpSMod:
+		return divideSigned(op, int32(a), int32(b))
 	case spirv.OpBitwiseOr:
 		return a | b, false, nil
 	case spirv.OpBitwiseXor:
@@ -197,6 +219,8 @@ func binary(op spirv.Op, a, b uint32) (u uint32, isBool bool, err error) {
 		return a << (b & 31), false, nil
 	case spirv.OpShiftRightLogical:
 		return a >> (b & 31), false, nil
+	case spirv.OpShiftRightArithmetic:
+		return uint32(int32(a) >> (b & 31)), false, nil
 	case spirv.OpIEqual:
 		return b2u(a == b), true, nil
 	case spirv.OpINotEqual:
@@ -227,6 +251,29 @@ func binary(op spirv.Op, a, b uint32) (u uint32, isBool bool, err error) {
 		return b2u((a != 0) != (b != 0)), true, nil
 	}
 	return 0, false, &UnsupportedError{Op: op}
+}
+
+// divideSigned is OpSDiv, OpSRem (the sign of a) and OpSMod (the sign of
+// b); a zero divisor, and the most negative value divided by -1, are
+// undefined in SPIR-V: traps.
+func divideSigned(op spirv.Op, a, b int32) (uint32, bool, error) {
+	if b == 0 {
+		return 0, false, &TrapError{"integer division by zero"}
+	}
+	if b == -1 && a == math.MinInt32 {
+		return 0, false, &TrapError{"signed division overflow"}
+	}
+	switch op {
+	case spirv.OpSDiv:
+		return uint32(a / b), false, nil
+	case spirv.OpSRem:
+		return uint32(a % b), false, nil
+	}
+	r := a % b
+	if r != 0 && (r < 0) != (b < 0) {
+		r += b
+	}
+	return uint32(r), false, nil
 }
 
 func divide(a, b uint32, mod bool) (uint32, bool, error) {

@@ -84,7 +84,7 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 		return rerunFailed("structurizing the same graph again", err)
 	}
 	if !s.Info.NotDeterministic && !bytes.Equal(again, s.Module) {
-		return metaFail(SigNondeterministic, fmt.Sprintf("two runs on one graph gave different modules (%d and %d bytes)", len(s.Module), len(again)))
+		return metaFail(SigNondeterministic, fmt.Sprintf("two runs on one graph gave different modules (%d and %d bytes)%s", len(s.Module), len(again), propertyNote("deterministic")))
 	}
 	own := &lazyModuleCFG{subject: s} // read once for both checks below
 	if !s.Info.NotRenumberingInvariant {
@@ -142,6 +142,12 @@ func (s *Subject) parsedModuleCFG() (*moduleCFG, error) {
 	}
 	m, _ := s.decoded() // parsed decoded it
 	return moduleCFGParsed(m, p)
+}
+
+// propertyNote ends the detail of a property meta found missing: what it
+// is about and how a structurizer says it does not promise it.
+func propertyNote(promise string) string {
+	return fmt.Sprintf("; a property of the structurizer, not of this module's correctness: one that does not promise it declares %q false in a protocol v2 handshake (fuzz/PROTOCOL.md), or --checks -meta turns the check off", promise)
 }
 
 func metaFail(sig, detail string) Verdict {
@@ -212,7 +218,7 @@ func (o *Oracle) checkRenumbering(s *Subject, own *lazyModuleCFG) Verdict {
 	}
 	ca, cb := a.canonicalColours(rename, metaRounds), b.canonicalColours(nil, metaRounds)
 	if !equalColours(ca, cb) {
-		return metaFail(SigRenumbering, fmt.Sprintf("renumbering %v: %d blocks against %d, canonical forms differ (seed %d)", perm, len(ca), len(cb), seed))
+		return metaFail(SigRenumbering, fmt.Sprintf("renumbering %v: %d blocks against %d, canonical forms differ (seed %d)%s", perm, len(ca), len(cb), seed, propertyNote("renumbering_invariant")))
 	}
 	return Verdict{Status: Pass}
 }
@@ -259,7 +265,7 @@ func checkIdempotence(s *Subject, own *lazyModuleCFG) Verdict {
 		return metaFail(SigOutputCFG, err.Error())
 	}
 	if overhead := base - 1; second > first+overhead {
-		return metaFail(SigNotIdempotent, fmt.Sprintf("structurizing the output's CFG (%d blocks) gave %d blocks, more than %d + the strategy's overhead %d", mc.graph.Len(), second, first, overhead))
+		return metaFail(SigNotIdempotent, fmt.Sprintf("structurizing the output's CFG (%d blocks) gave %d blocks, more than %d + the strategy's overhead %d%s", mc.graph.Len(), second, first, overhead, propertyNote("idempotent")))
 	}
 	return Verdict{Status: Pass}
 }

@@ -33,8 +33,41 @@ type moduleCFG struct {
 	merges   [][2]int
 	// shapes hash each block's terminator, merge instruction and opcode
 	// sequence (FNV-1a, as the colours; no strings: the renumbering check
-	// reads two modules per graph).
+	// reads two modules per graph), the sequence read through shapeOp.
 	shapes []uint64
+	// conditional marks the blocks that end in OpBranchConditional, whose
+	// two targets the canonical form takes in either order.
+	conditional []bool
+}
+
+// shapeOps is shapeOp's table for opcodes below 256: 0 drops the opcode,
+// else the opcode the shape hashes.
+var shapeOps = func() (t [256]spirv.Op) {
+	for op := range t {
+		t[op] = spirv.Op(op)
+	}
+	t[spirv.OpLogicalNot] = 0
+	for _, op := range []spirv.Op{spirv.OpIEqual, spirv.OpINotEqual, spirv.OpUGreaterThan, spirv.OpSGreaterThan,
+		spirv.OpUGreaterThanEqual, spirv.OpSGreaterThanEqual, spirv.OpULessThan, spirv.OpSLessThan,
+		spirv.OpULessThanEqual, spirv.OpSLessThanEqual, spirv.OpLogicalEqual, spirv.OpLogicalNotEqual} {
+		t[op] = spirv.OpIEqual
+	}
+	return t
+}()
+
+// shapeOp is what a block's shape hashes of an instruction op: nothing
+// for OpLogicalNot, one opcode for every comparison, op itself else. Which
+// way a conditional branch tests (c to A else B, or not c to B else A, or
+// a comparison or its negation) is a layout choice, as is the order of a
+// switch's cases: a structurizer that puts the fall-through of a
+// conditional on the lower original id, as a decompiler on the lower
+// address, is renumbering-invariant all the same.
+func shapeOp(op spirv.Op) (spirv.Op, bool) {
+	if op < 256 {
+		s := shapeOps[op]
+		return s, s != 0 || op == spirv.OpNop
+	}
+	return op, true
 }
 
 // readModuleCFG builds the entry point's graph from module bytes: by a
@@ -91,8 +124,10 @@ func moduleCFGParsed(m *spirv.Module, p *parsedModule) (*moduleCFG, error) {
 	mc.reported, opcodes, counts = reportedIDs(m, &rm.funcs[fi], fg)
 	mc.merges = make([][2]int, len(rm.funcs[fi].blocks))
 	mc.shapes = make([]uint64, len(rm.funcs[fi].blocks))
+	mc.conditional = make([]bool, len(rm.funcs[fi].blocks))
 	for b, blk := range rm.funcs[fi].blocks {
 		mc.merges[b] = [2]int{fg.merge[b], fg.cont[b]}
+		mc.conditional[b] = blk.term == spirv.OpBranchConditional
 		h := fnvWord(fnvWord(fnvOffset, uint64(blk.term)), uint64(blk.mergeOp))
 		mc.shapes[b] = fnvWord(fnvWord(h, uint64(counts[b])), opcodes[b])
 	}
@@ -101,7 +136,8 @@ func moduleCFGParsed(m *spirv.Module, p *parsedModule) (*moduleCFG, error) {
 
 // reportedIDs finds each block's append call (see the file comment) and
 // hashes each block's opcode sequence (its shape, which renumbering must
-// keep; every instruction after the label), with the sequence's length.
+// keep; every instruction after the label up to the terminator, through
+// shapeOp), with the sequence's length.
 func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) (ids []int, opcodes []uint64, counts []int) {
 	consts := map[uint32]uint32{}
 	for _, in := range m.Insts {
@@ -137,8 +173,17 @@ func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) (ids []int, opcode
 			}
 		}
 		if cur >= 0 && in.Op != spirv.OpLabel {
-			opcodes[cur] = fnvOp(opcodes[cur], in.Op)
-			counts[cur]++
+			if op, ok := shapeOp(in.Op); ok {
+				opcodes[cur] = fnvOp(opcodes[cur], op)
+				counts[cur]++
+			}
+			if spirv.IsTerminator(in.Op) {
+				// A block ends at its terminator: what follows (the
+				// function's end, the next function's start) is no
+				// block's, so the last block in the binary has the
+				// shape it has anywhere else.
+				cur = -1
+			}
 		}
 	}
 	return out, opcodes, counts
@@ -148,9 +193,10 @@ func reportedIDs(m *spirv.Module, f *ruleFunc, fg *funcGraph) (ids []int, opcode
 // refinement; rename maps reported ids first (nil: identity). A block's
 // first colour hashes its reported id and its shape; each round hashes a
 // block's colour, its merge and continue targets' colours and its
-// successors' colours (switch cases sorted: their order is a layout
-// choice), FNV-1a over the words with separators and counts, so two
-// different sequences never share an encoding.
+// successors' colours (switch cases sorted, a conditional's two targets in
+// colour order: both are layout choices, see shapeOp), FNV-1a over the
+// words with separators and counts, so two different sequences never
+// share an encoding.
 func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64 {
 	n := mc.graph.Len()
 	buf := make([]uint64, 2*n)
@@ -175,6 +221,11 @@ func (mc *moduleCFG) canonicalColours(rename func(int) int, rounds int) []uint64
 			}
 			ts := mc.graph.Succs[b]
 			h = fnvSmall(h, uint64(len(ts)))
+			if len(ts) == 2 && mc.conditional[b] {
+				x, y := col[ts[0]], col[ts[1]]
+				next[b] = fnvWord(fnvWord(h, min(x, y)), max(x, y))
+				continue
+			}
 			if len(ts) <= 2 {
 				for _, t := range ts {
 					h = fnvWord(h, col[t])

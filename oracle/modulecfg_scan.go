@@ -129,7 +129,9 @@ func (s *moduleScan) run() bool {
 			return false
 		}
 		if cur >= 0 && op != spirv.OpLabel {
-			hash, count = fnvOp(hash, op), count+1
+			if sop, ok := shapeOp(op); ok {
+				hash, count = fnvOp(hash, sop), count+1
+			}
 			if op == spirv.OpFunctionCall && n == 5 {
 				s.call(cur, i+4)
 			}
@@ -290,6 +292,10 @@ func (s *moduleScan) merge(op spirv.Op, at, nops int) bool {
 
 func (s *moduleScan) terminator(op spirv.Op, at, nops int) bool {
 	s.inBlock = false
+	// The block's shape ends here (reportedIDs): what follows up to the
+	// next label is no block's.
+	s.flush()
+	s.cur = -1
 	first, n, step := 0, 0, 1
 	switch op {
 	case spirv.OpBranch:
@@ -333,7 +339,7 @@ func (s *moduleScan) build() (*moduleCFG, bool) {
 		}
 		return int(b)
 	}
-	mc := &moduleCFG{graph: cfg.New(n), reported: s.reported, merges: make([][2]int, n), shapes: make([]uint64, n)}
+	mc := &moduleCFG{graph: cfg.New(n), reported: s.reported, merges: make([][2]int, n), shapes: make([]uint64, n), conditional: make([]bool, n)}
 	edges := make([]int, len(s.sc.targets))
 	for b := range blocks {
 		blk := &blocks[b]
@@ -357,6 +363,7 @@ func (s *moduleScan) build() (*moduleCFG, bool) {
 		if hi > lo {
 			mc.graph.Succs[b] = edges[lo:hi:hi]
 		}
+		mc.conditional[b] = blk.term == spirv.OpBranchConditional
 		h := fnvWord(fnvWord(fnvOffset, uint64(blk.term)), uint64(blk.mergeOp))
 		mc.shapes[b] = fnvWord(fnvWord(h, uint64(s.counts[b])), s.opcodes[b])
 	}

@@ -448,9 +448,11 @@ func Disagreement(vs []Verdict) (Verdict, bool) {
 	detail := fmt.Sprintf("rules: %s %s\n%s\nspirv-val: %s %s\n%s", rules.Status, rules.Signature, rules.Detail, val.Status, val.Signature, val.Detail)
 	switch {
 	case rules.Status == Fail && val.Status == Pass:
-		return Verdict{Check: "disagree", Status: Fail, Signature: "disagree:rules-only:" + strings.TrimPrefix(rules.Signature, "rules:"), Detail: detail}, true
+		return Verdict{Check: "disagree", Status: Fail, Signature: "disagree:rules-only:" + strings.TrimPrefix(rules.Signature, "rules:"),
+			Detail: "the structured rules reject what spirv-val accepts; oracle/DISAGREEMENTS.md says which side the specification takes for the kinds seen so far\n" + detail}, true
 	case rules.Status == Pass && val.Status == Fail:
-		return Verdict{Check: "disagree", Status: Fail, Signature: "disagree:val-only:" + strings.TrimPrefix(val.Signature, "spirv-val:"), Detail: detail}, true
+		return Verdict{Check: "disagree", Status: Fail, Signature: "disagree:val-only:" + strings.TrimPrefix(val.Signature, "spirv-val:"),
+			Detail: "spirv-val rejects what the structured rules accept; oracle/DISAGREEMENTS.md lists the validator's readings the specification does not take, by SPIRV-Tools version\n" + detail}, true
 	}
 	return Verdict{}, false
 }

@@ -272,7 +272,10 @@ func (f *Func) validateTerm(b int, blk *Block) error {
 	if (t.Kind == Test || t.Kind == Route) && (t.Var < 0 || t.Var >= len(f.Vars)) {
 		return fmt.Errorf("block %d: %s on variable %d of %d", b, t.Kind, t.Var, len(f.Vars))
 	}
-	if blk.Arity >= 2 && t.Kind != Choose && !storesChoice(blk) {
+	// A block that reads a decision uses it: it chooses, stores by
+	// choice, or branches to its one target (a conditional or switch
+	// whose successors are all one block: any decision goes there).
+	if blk.Arity >= 2 && t.Kind != Choose && t.Kind != Branch && !storesChoice(blk) {
 		return fmt.Errorf("block %d: reads a decision but neither chooses nor stores by choice", b)
 	}
 	if blk.Arity == 0 && t.Kind == Choose {

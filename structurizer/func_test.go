@@ -43,3 +43,26 @@ func TestValidateRouteValues(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateBranchReadingADecision: a block that reads a decision may
+// branch to its one target (a conditional or switch whose successors are
+// all one block); testing a variable without storing its choice drops the
+// decision and stays malformed.
+func TestValidateBranchReadingADecision(t *testing.T) {
+	for _, arity := range []int{2, 3} {
+		f := &Func{Blocks: []Block{
+			{Kind: Original, Orig: 0, Arity: arity, Term: Term{Kind: Branch, To: []int{1}}},
+			{Kind: Original, Orig: 1, Term: Term{Kind: Return}},
+		}}
+		if err := f.Validate(); err != nil {
+			t.Errorf("arity %d, a branch: %v", arity, err)
+		}
+	}
+	f := &Func{Vars: []Var{{Name: "route"}}, Blocks: []Block{
+		{Kind: Original, Orig: 0, Arity: 2, Term: Term{Kind: Test, Var: 0, Values: []uint32{1}, To: []int{1, 1}}},
+		{Kind: Original, Orig: 1, Term: Term{Kind: Return}},
+	}}
+	if err := f.Validate(); err == nil || !strings.Contains(err.Error(), "neither chooses nor stores by choice") {
+		t.Errorf("a test that drops the decision: %v", err)
+	}
+}

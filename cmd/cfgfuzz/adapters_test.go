@@ -95,9 +95,15 @@ func buildGoAdapter(t *testing.T, dir string) string {
 // signature.
 func campaignOutcomes(t *testing.T, cmd, out string, minimize bool) (int, map[string]int, string) {
 	t.Helper()
+	return campaignOutcomesWith(t, cmd, out, minimize, 200)
+}
+
+// campaignOutcomesWith is campaignOutcomes on n graphs, with more flags.
+func campaignOutcomesWith(t *testing.T, cmd, out string, minimize bool, n int, args ...string) (int, map[string]int, string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"run", "--structurizer", cmd, "--graphs", "200", "--seed", "1", "--workers", "2",
-		"--out", out, "--progress", "none", "--minimize=" + strconv.FormatBool(minimize)}, strings.NewReader(""), &stdout, &stderr)
+	code := run(append([]string{"run", "--structurizer", cmd, "--graphs", strconv.Itoa(n), "--seed", "1", "--workers", "2",
+		"--out", out, "--progress", "none", "--minimize=" + strconv.FormatBool(minimize)}, args...), strings.NewReader(""), &stdout, &stderr)
 	f, err := os.Open(filepath.Join(out, "results.jsonl"))
 	if err != nil {
 		t.Fatalf("exit %d, no results log: %v\n%s%s", code, err, stdout.String(), stderr.String())

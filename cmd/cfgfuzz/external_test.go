@@ -121,8 +121,10 @@ func TestCheckExternalStructurizer(t *testing.T) {
 }
 
 // TestExternalHistoryDependentFinding: a structurizer whose answers depend
-// on the requests it served before (testdata/historystruct plants a fault
-// after its fourth request) fails deep in a worker's graphs, and the
+// on the requests it served before (testdata/historystruct -after 3 plants
+// a fault once it has served the first graph's three requests: the
+// judgement and meta's determinism and renumbering re-runs, all a v1
+// structurizer is asked) fails deep in a worker's graphs, and the
 // minimizer's fresh process sees the graph pass. The finding stays, and
 // the summary, report.json, report.md and report.html say it was not
 // reproduced; its replay indeed passes.
@@ -132,7 +134,7 @@ func TestExternalHistoryDependentFinding(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
-	code, out, errs := runCmd([]string{"run", "--structurizer", "cmd:" + bin, "--graphs", "30", "--workers", "1", "--progress", "none", "--out", dir}, "")
+	code, out, errs := runCmd([]string{"run", "--structurizer", "cmd:" + bin + " -after 3", "--graphs", "30", "--workers", "1", "--progress", "none", "--out", dir}, "")
 	if code != exitFail {
 		t.Fatalf("run exit %d, want %d:\n%s%s", code, exitFail, out, errs)
 	}

@@ -18,6 +18,7 @@ type opInfo struct {
 
 var opInfos = map[Op]opInfo{
 	OpNop: {"OpNop", false, false}, OpUndef: {"OpUndef", true, true},
+	OpSourceContinued: {"OpSourceContinued", false, false}, OpSourceExtension: {"OpSourceExtension", false, false},
 	OpSource: {"OpSource", false, false}, OpName: {"OpName", false, false},
 	OpMemberName: {"OpMemberName", false, false}, OpString: {"OpString", false, true},
 	OpLine: {"OpLine", false, false}, OpExtension: {"OpExtension", false, false},
@@ -37,8 +38,11 @@ var opInfos = map[Op]opInfo{
 	OpLoad: {"OpLoad", true, true}, OpStore: {"OpStore", false, false},
 	OpAccessChain: {"OpAccessChain", true, true}, OpInBoundsAccessChain: {"OpInBoundsAccessChain", true, true},
 	OpDecorate: {"OpDecorate", false, false}, OpMemberDecorate: {"OpMemberDecorate", false, false},
-	OpCompositeExtract: {"OpCompositeExtract", true, true},
-	OpIAdd:             {"OpIAdd", true, true}, OpISub: {"OpISub", true, true}, OpIMul: {"OpIMul", true, true},
+	OpCompositeExtract: {"OpCompositeExtract", true, true}, OpCopyObject: {"OpCopyObject", true, true},
+	OpBitcast: {"OpBitcast", true, true}, OpSNegate: {"OpSNegate", true, true},
+	OpSDiv: {"OpSDiv", true, true}, OpSRem: {"OpSRem", true, true}, OpSMod: {"OpSMod", true, true},
+	OpShiftRightArithmetic: {"OpShiftRightArithmetic", true, true},
+	OpIAdd:                 {"OpIAdd", true, true}, OpISub: {"OpISub", true, true}, OpIMul: {"OpIMul", true, true},
 	OpUDiv: {"OpUDiv", true, true}, OpUMod: {"OpUMod", true, true},
 	OpLogicalEqual: {"OpLogicalEqual", true, true}, OpLogicalNotEqual: {"OpLogicalNotEqual", true, true},
 	OpLogicalOr: {"OpLogicalOr", true, true}, OpLogicalAnd: {"OpLogicalAnd", true, true},

@@ -451,7 +451,7 @@ struct Func {
 struct Stats {
   int blocks_in = 0, blocks_out = 0, synthetic = 0, clones = 0, route_vars = 0, fallbacks = 0;
   int64_t words_in = 0, words_out = 0;
-  std::string strategy;  // "dispatch" tells cfgfuzz the layout does not claim idempotence
+  std::string strategy;  // the layout's name, for reports
 };
 
 namespace detail {

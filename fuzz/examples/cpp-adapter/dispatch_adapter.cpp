@@ -88,7 +88,7 @@ cfgfuzz::Response structurize(const cfgfuzz::Request& req, bool swap_arms) {
   st.synthetic = 6;
   st.route_vars = 1;
   st.words_in = st.words_out = words;
-  st.strategy = "dispatch";  // a dispatch loop does not claim idempotence
+  st.strategy = "dispatch";  // the layout's name, for reports
   return Response::ok(f, st);
 }
 

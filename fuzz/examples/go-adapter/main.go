@@ -60,7 +60,7 @@ func handler(noLoopMerge bool) proto.Handler {
 		}
 		st := &structurizer.Stats{BlocksIn: g.Len(), BlocksOut: len(f.Blocks), Synthetic: 6, RouteVars: 1,
 			WordsIn: words, WordsOut: words,
-			Strategy: "dispatch"} // a dispatch loop does not claim idempotence
+			Strategy: "dispatch"} // the layout's name, for reports
 		return proto.Response{Outcome: proto.OK, Stats: st, Func: f}
 	}
 }

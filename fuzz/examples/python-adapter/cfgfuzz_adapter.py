@@ -155,8 +155,7 @@ def structurize(succs, weights, bug):
         block("synthetic", -1, {"kind": "return"}, name="exit"),
     ]
     func = {"blocks": blocks, "vars": [{"name": "pc", "init": 0}]}
-    # strategy "dispatch" tells cfgfuzz's meta check that this layout does
-    # not claim idempotence (a dispatch loop structurized again grows).
+    # strategy names the layout in reports.
     stats = {"blocks_in": n, "blocks_out": len(blocks), "synthetic": 6, "clones": 0,
              "route_vars": 1, "fallbacks": 0, "words_in": sum(weights),
              "words_out": sum(weights), "strategy": "dispatch"}

@@ -401,8 +401,7 @@ fn structurize(succs: &[Vec<usize>], weights: &[u64], rotate_choices: bool) -> (
     ));
     blocks.push(block("synthetic", -1, "exit", NONE, "{\"kind\":\"return\"}", ""));
     let words: u64 = weights.iter().sum();
-    // strategy "dispatch" tells cfgfuzz's meta check that this layout does
-    // not claim idempotence (a dispatch loop structurized again grows).
+    // strategy names the layout in reports.
     let stats = format!(
         "{{\"blocks_in\":{},\"blocks_out\":{},\"synthetic\":6,\"clones\":0,\"route_vars\":1,\"fallbacks\":0,\"words_in\":{},\"words_out\":{},\"strategy\":\"dispatch\"}}",
         n,
