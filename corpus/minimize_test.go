@@ -259,6 +259,35 @@ func faultStrategies() []string {
 	return s
 }
 
+// TestMinimizeRetargets: under the drop-merge fault a conditional whose
+// arms both return fails rules:R12; no stage but retarget shrinks it (an
+// arm dropped or a block dropped leaves no conditional), and retarget
+// points one arm at the other's block.
+func TestMinimizeRetargets(t *testing.T) {
+	run := newTestRunner(t, structurizer.Options{Inject: []string{"drop-merge"}})
+	g := compact(t, "{{1, 2}, {}, {}}")
+	var without []Stage
+	for _, st := range DefaultStages {
+		if st.Name != StageRetarget.Name {
+			without = append(without, st)
+		}
+	}
+	before, err := Minimize(g, run.Predicate(), Options{Stages: without})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := Minimize(g, run.Predicate(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Signature != "rules:R12" || before.After.Blocks != 3 {
+		t.Fatalf("without retarget: %v %s; want the graph itself, rules:R12", before.Graph, before.Signature)
+	}
+	if got := cfg.FormatCompact(after.Graph); got != "{{1, 1}, {}}" || after.Signature != "rules:R12" || !after.Verified {
+		t.Errorf("with retarget: %s %s verified %v; want {{1, 1}, {}} rules:R12 verified", got, after.Signature, after.Verified)
+	}
+}
+
 func TestMinimizeEveryFault(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hunts every fault")
