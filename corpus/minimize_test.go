@@ -8,6 +8,7 @@
 package corpus
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -502,5 +503,30 @@ func TestMinimizeHalvesWeights(t *testing.T) {
 	}
 	if res.After.Blocks != 1 || res.After.Words >= 600 || !res.Verified {
 		t.Errorf("got %v (%v), want one block under 600 words", res.After, res.Graph.Weights)
+	}
+}
+
+// TestHookSaysWhenItStoppedEarly: the campaign's minimizer logs a search
+// that a limit ended before the fixpoint (its result is what a faster or
+// longer run shrinks further), and says nothing of the kind at the
+// fixpoint.
+func TestHookSaysWhenItStoppedEarly(t *testing.T) {
+	g := compact(t, "{{1, 2}, {3}, {3}, {4, 1}, {}}")
+	for _, c := range []struct {
+		steps int
+		want  string
+	}{{3, "; stopped early by the step limit (3)"}, {0, ""}} {
+		var log strings.Builder
+		hook, err := MinimizeHook(HookOptions{Runner: RunnerOptions{Structurizer: structurizer.Options{Inject: []string{"swap-arms"}}},
+			Minimize: Options{MaxSteps: c.steps}, Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err := hook(g, "exec:trace-mismatch"); m == nil || err != nil {
+			t.Fatalf("max steps %d: %v, %v", c.steps, m, err)
+		}
+		if got := log.String(); c.want != "" && !strings.Contains(got, c.want) || c.want == "" && strings.Contains(got, "stopped") {
+			t.Errorf("max steps %d: logged %q, want %q", c.steps, got, cmp.Or(c.want, "no stop"))
+		}
 	}
 }
