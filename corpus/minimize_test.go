@@ -180,6 +180,19 @@ func TestMinimizeRefusesAPassingGraph(t *testing.T) {
 			t.Errorf("%v asked for %q: error %v, want ErrNotFailing saying %q", c.g, c.sig, err, c.want)
 		}
 	}
+	// A failure that needs a block no path reaches: the graph is judged,
+	// as every candidate, without it, and the error says so.
+	unreachable := func(g *cfg.Graph) (string, error) {
+		if h, _ := g.DropUnreachable(); h.Len() < g.Len() {
+			return "fake:unreachable", nil
+		}
+		return "", nil
+	}
+	_, err := Minimize(cfg.FromSuccs([][]int{{1}, {}, {1}}), unreachable, Options{})
+	var nf *NotFailingError
+	if !errors.As(err, &nf) || nf.Unreachable != 1 || nf.AsGiven != "fake:unreachable" || !strings.Contains(err.Error(), "without its 1 unreachable block") {
+		t.Errorf("a failure that needs an unreachable block: %v, want a NotFailingError naming it", err)
+	}
 }
 
 func TestMinimizeBaselineMode(t *testing.T) {
