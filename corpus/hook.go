@@ -91,7 +91,11 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 			fmt.Fprintf(log, "minimize %s: %v\n", sig, err)
 			return nil, err
 		}
-		fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v, verified %v\n", sig, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), res.Verified)
+		stopped := ""
+		if res.Stopped != "" {
+			stopped = "; stopped early by the " + res.Stopped + ", not at the fixpoint: another run may shrink it further"
+		}
+		fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v, verified %v%s\n", sig, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), res.Verified, stopped)
 		if !res.Verified || res.Stopped == StoppedByInterruption {
 			return nil, nil // an interrupted campaign's resume minimizes it whole
 		}

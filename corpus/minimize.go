@@ -99,13 +99,27 @@ type Result struct {
 var ErrNotFailing = errors.New("the graph does not fail")
 
 // NotFailingError is Minimize's error for an original graph that does
-// not fail the way asked; it wraps ErrNotFailing.
+// not fail the way asked; it wraps ErrNotFailing. The graph is judged
+// without the blocks no path from the entry reaches, as every candidate
+// is; when it has such blocks and fails as asked only with them,
+// Unreachable counts them and AsGiven is its signature as given.
 type NotFailingError struct {
 	Target string // the signature asked for, "" the graph's own
 	Got    string // the signature the graph gave, "" it passes
+	// Unreachable and AsGiven: the failure needs the unreachable blocks.
+	Unreachable int
+	AsGiven     string
 }
 
 func (e *NotFailingError) Error() string {
+	if e.Unreachable > 0 {
+		blocks := "blocks"
+		if e.Unreachable == 1 {
+			blocks = "block"
+		}
+		return fmt.Sprintf("%v without its %d unreachable %s, which the minimizer drops from every graph it judges (%s); as given it fails with %q, which the minimizer cannot shrink: keep the graph as it is",
+			ErrNotFailing, e.Unreachable, blocks, e.What(), e.AsGiven)
+	}
 	switch {
 	case e.Target == "":
 		return ErrNotFailing.Error() + ": it passes, so there is nothing to minimize"
@@ -176,7 +190,13 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 		s.target = sig
 	}
 	if sig == "" || sig != s.target {
-		return nil, &NotFailingError{Target: opt.Signature, Got: sig}
+		nf := &NotFailingError{Target: opt.Signature, Got: sig}
+		if dropped := g.Len() - h.Len(); dropped > 0 {
+			if as, err := pred(g); err == nil && as != "" && (opt.Signature == "" || as == opt.Signature) {
+				nf.Unreachable, nf.AsGiven = dropped, as
+			}
+		}
+		return nil, nf
 	}
 	if err := s.checkBaseline(h); err != nil {
 		return nil, err

@@ -8,6 +8,7 @@
 package corpus
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -179,6 +180,19 @@ func TestMinimizeRefusesAPassingGraph(t *testing.T) {
 			t.Errorf("%v asked for %q: error %v, want ErrNotFailing saying %q", c.g, c.sig, err, c.want)
 		}
 	}
+	// A failure that needs a block no path reaches: the graph is judged,
+	// as every candidate, without it, and the error says so.
+	unreachable := func(g *cfg.Graph) (string, error) {
+		if h, _ := g.DropUnreachable(); h.Len() < g.Len() {
+			return "fake:unreachable", nil
+		}
+		return "", nil
+	}
+	_, err := Minimize(cfg.FromSuccs([][]int{{1}, {}, {1}}), unreachable, Options{})
+	var nf *NotFailingError
+	if !errors.As(err, &nf) || nf.Unreachable != 1 || nf.AsGiven != "fake:unreachable" || !strings.Contains(err.Error(), "without its 1 unreachable block") {
+		t.Errorf("a failure that needs an unreachable block: %v, want a NotFailingError naming it", err)
+	}
 }
 
 func TestMinimizeBaselineMode(t *testing.T) {
@@ -257,6 +271,35 @@ func faultStrategies() []string {
 		}
 	}
 	return s
+}
+
+// TestMinimizeRetargets: under the drop-merge fault a conditional whose
+// arms both return fails rules:R12; no stage but retarget shrinks it (an
+// arm dropped or a block dropped leaves no conditional), and retarget
+// points one arm at the other's block.
+func TestMinimizeRetargets(t *testing.T) {
+	run := newTestRunner(t, structurizer.Options{Inject: []string{"drop-merge"}})
+	g := compact(t, "{{1, 2}, {}, {}}")
+	var without []Stage
+	for _, st := range DefaultStages {
+		if st.Name != StageRetarget.Name {
+			without = append(without, st)
+		}
+	}
+	before, err := Minimize(g, run.Predicate(), Options{Stages: without})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := Minimize(g, run.Predicate(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Signature != "rules:R12" || before.After.Blocks != 3 {
+		t.Fatalf("without retarget: %v %s; want the graph itself, rules:R12", before.Graph, before.Signature)
+	}
+	if got := cfg.FormatCompact(after.Graph); got != "{{1, 1}, {}}" || after.Signature != "rules:R12" || !after.Verified {
+		t.Errorf("with retarget: %s %s verified %v; want {{1, 1}, {}} rules:R12 verified", got, after.Signature, after.Verified)
+	}
 }
 
 func TestMinimizeEveryFault(t *testing.T) {
@@ -473,5 +516,30 @@ func TestMinimizeHalvesWeights(t *testing.T) {
 	}
 	if res.After.Blocks != 1 || res.After.Words >= 600 || !res.Verified {
 		t.Errorf("got %v (%v), want one block under 600 words", res.After, res.Graph.Weights)
+	}
+}
+
+// TestHookSaysWhenItStoppedEarly: the campaign's minimizer logs a search
+// that a limit ended before the fixpoint (its result is what a faster or
+// longer run shrinks further), and says nothing of the kind at the
+// fixpoint.
+func TestHookSaysWhenItStoppedEarly(t *testing.T) {
+	g := compact(t, "{{1, 2}, {3}, {3}, {4, 1}, {}}")
+	for _, c := range []struct {
+		steps int
+		want  string
+	}{{3, "; stopped early by the step limit (3)"}, {0, ""}} {
+		var log strings.Builder
+		hook, err := MinimizeHook(HookOptions{Runner: RunnerOptions{Structurizer: structurizer.Options{Inject: []string{"swap-arms"}}},
+			Minimize: Options{MaxSteps: c.steps}, Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err := hook(g, "exec:trace-mismatch"); m == nil || err != nil {
+			t.Fatalf("max steps %d: %v, %v", c.steps, m, err)
+		}
+		if got := log.String(); c.want != "" && !strings.Contains(got, c.want) || c.want == "" && strings.Contains(got, "stopped") {
+			t.Errorf("max steps %d: logged %q, want %q", c.steps, got, cmp.Or(c.want, "no stop"))
+		}
 	}
 }

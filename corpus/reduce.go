@@ -4,8 +4,9 @@
 // renumbered densely in their old order, the entry kept as block 0), so a
 // candidate never carries dead weight. The steps: drop blocks redirecting
 // their incoming edges, drop edges (a switch case, an arm of a conditional,
-// a branch), keep one arm of a conditional, merge a straight-line pair,
-// zero weights, renumber in depth-first order.
+// a branch), keep one arm of a conditional, point an edge at another
+// block, merge a straight-line pair, zero weights, renumber in depth-first
+// order.
 
 package corpus
 
@@ -112,6 +113,41 @@ func keepArm(g *cfg.Graph, b, i int) *cfg.Graph {
 	h := g.Clone()
 	h.Succs[b] = []int{g.Succs[b][i]}
 	return normalize(h)
+}
+
+// retarget points successor i of block b at block t.
+func retarget(g *cfg.Graph, b, i, t int) *cfg.Graph {
+	h := g.Clone()
+	h.Succs[b] = slices.Clone(g.Succs[b])
+	h.Succs[b][i] = t
+	return normalize(h)
+}
+
+// retargets lists the blocks successor i of block b is pointed at by the
+// retarget stage, in the order tried: b's other successors (the arms of a
+// conditional meet, as in spirv-reduce's conditional-branch-to-simple-
+// conditional-branch), the first return block (the path ends there), b
+// itself and the entry (a loop). The edge's own target is not listed.
+func retargets(g *cfg.Graph, b, i int) []int {
+	cur := g.Succs[b][i]
+	var ts []int
+	add := func(t int) {
+		if t != cur && !slices.Contains(ts, t) {
+			ts = append(ts, t)
+		}
+	}
+	for _, t := range g.Succs[b] {
+		add(t)
+	}
+	for r, s := range g.Succs {
+		if len(s) == 0 && r != cur {
+			add(r)
+			break
+		}
+	}
+	add(b)
+	add(0)
+	return ts
 }
 
 // mergeable reports whether a branches to a block b != a, b is not the

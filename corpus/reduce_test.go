@@ -6,6 +6,7 @@ package corpus
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -52,6 +53,8 @@ func TestReductionSteps(t *testing.T) {
 			return dropEdges(compact(t, "{{1, 2}, {}, {}}"), []Edge{{0, 0}})
 		}, "{{1}, {}}"},
 		{"keep one arm", func() *cfg.Graph { return keepArm(compact(t, "{{1, 2, 3}, {}, {}, {}}"), 0, 2) }, "{{1}, {}}"},
+		{"retarget leaves a return unreachable", func() *cfg.Graph { return retarget(compact(t, "{{1, 2}, {}, {}}"), 0, 1, 1) }, "{{1, 1}, {}}"},
+		{"retarget at the block itself", func() *cfg.Graph { return retarget(compact(t, "{{1, 2}, {3}, {}, {}}"), 1, 0, 1) }, "{{1, 2}, {1}, {}}"},
 		{"merge a straight line", func() *cfg.Graph { return mergeInto(compact(t, "{{1}, {2, 3}, {}, {}}"), 0, 1) }, "{{1, 2}, {}, {}}"},
 		{"skip the entry", func() *cfg.Graph { g, _ := skipEntry(compact(t, "{{1}, {2, 1}, {}}")); return g }, "{{1, 0}, {}}"},
 		{"renumber depth-first", func() *cfg.Graph { return DFSRenumber(compact(t, "{{2}, {}, {1}}")) }, "{{1}, {2}, {}}"},
@@ -60,6 +63,9 @@ func TestReductionSteps(t *testing.T) {
 		if got := cfg.FormatCompact(c.got()); got != c.want {
 			t.Errorf("%s: got %s, want %s", c.name, got, c.want)
 		}
+	}
+	if got, want := retargets(compact(t, "{{1, 2}, {3, 0}, {}, {}}"), 1, 0), []int{0, 2, 1}; !slices.Equal(got, want) {
+		t.Errorf("retargets of 1.0: %v, want %v (the other successor, the first return, the block; the entry already listed)", got, want)
 	}
 	if _, ok := mergeable(compact(t, "{{1}, {1, 2}, {}}"), compact(t, "{{1}, {1, 2}, {}}").Preds(), 0); ok {
 		t.Error("merged into a block with a second predecessor")

@@ -37,6 +37,13 @@ var (
 	// StageEdges drops any edges (ddmin over all of them): a branch
 	// becomes a return, a conditional a branch.
 	StageEdges = Stage{"edges", func(s *search) bool { return s.dropEdgesStage("edges", nil) }}
+	// StageRetarget points an edge at another block when that leaves
+	// blocks unreachable: the block keeps its arity (a conditional stays
+	// a conditional, where the edges stage makes it a branch) while what
+	// only the edge reached goes, and a return block or a chain reached
+	// by one edge goes though its predecessor keeps deciding. Targets
+	// are tried in the order retargets gives, each edge in turn.
+	StageRetarget = Stage{"retarget", (*search).retargetStage}
 	// StageMerge merges straight-line pairs (a branch into a block with no
 	// other predecessor).
 	StageMerge = Stage{"merge", (*search).mergeStage}
@@ -50,7 +57,7 @@ var (
 )
 
 // DefaultStages is the pipeline Minimize runs when Options.Stages is nil.
-var DefaultStages = []Stage{StageBlocks, StageBlocksLast, StageCases, StageBranches, StageEdges, StageMerge, StageEntry, StageWeights, StageHalveWeights}
+var DefaultStages = []Stage{StageBlocks, StageBlocksLast, StageCases, StageBranches, StageEdges, StageMerge, StageEntry, StageRetarget, StageWeights, StageHalveWeights}
 
 // runPipeline runs the stages round after round to a fixpoint or a limit,
 // then renumbers the result in depth-first order when that keeps the bug.
@@ -167,6 +174,25 @@ func (s *search) branchesStage() bool {
 				s.accept("branches", c)
 				accepted = true
 				break
+			}
+		}
+	}
+	return accepted
+}
+
+// retargetStage points each edge in turn at the first of its retargets
+// that leaves a smaller graph failing the same way (a retarget that
+// leaves every block reachable is not smaller, and is refused unjudged).
+func (s *search) retargetStage() bool {
+	accepted := false
+	for b := 0; b < s.cur.Len() && !s.stopped(); b++ {
+		for i := 0; i < len(s.cur.Succs[b]) && !s.stopped(); i++ {
+			for _, t := range retargets(s.cur, b, i) {
+				if c := retarget(s.cur, b, i, t); s.fails(c) {
+					s.accept("retarget", c)
+					accepted = true
+					break
+				}
 			}
 		}
 	}

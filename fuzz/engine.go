@@ -381,9 +381,13 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	before := make([]string, len(rep.Findings))
-	for i := range rep.Findings {
-		before[i] = rep.Findings[i].Minimized
+	type minimized struct {
+		graph   string
+		weights []int
+	}
+	before := make([]minimized, len(rep.Findings))
+	for i, f := range rep.Findings {
+		before[i] = minimized{f.Minimized, f.MinimizedWeights}
 	}
 	MinimizeFindings(rep, func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if ctx.Err() != nil {
@@ -395,7 +399,7 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 		return
 	}
 	for i := range rep.Findings {
-		rep.Findings[i].Minimized = before[i]
+		rep.Findings[i].Minimized, rep.Findings[i].MinimizedWeights = before[i].graph, before[i].weights
 	}
 	rep.Incomplete = c.interruption(true, done, 0)
 	rep.Incomplete.Reason += " while minimizing"

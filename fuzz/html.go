@@ -15,6 +15,8 @@ import (
 	"html"
 	"strings"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 const pageStyle = `body{font-family:sans-serif;max-width:1200px;margin:2em auto;color:#222}
@@ -203,13 +205,20 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 }
 
 // MinimizedReplay is a shell command that judges f's minimized graph as
-// the campaign judged its graphs: the graph in compact notation piped into
-// `cfgfuzz check` ("" when f was not minimized).
+// the campaign judged its graphs: the graph piped into `cfgfuzz check`, in
+// compact notation, or in line notation when it has weights ("" when f
+// was not minimized).
 func MinimizedReplay(s *Settings, f *Finding) string {
 	if f.Minimized == "" {
 		return ""
 	}
-	return "echo " + ShellQuote(f.Minimized) + " | " + checkCommand(s, cmp.Or(f.Strategy, s.Strategy), f.Signature)
+	print := "echo " + ShellQuote(f.Minimized)
+	if len(f.MinimizedWeights) > 0 {
+		if g, err := minimizedGraph(f); err == nil {
+			print = "printf '%s' " + ShellQuote(cfg.FormatLines(g))
+		}
+	}
+	return print + " | " + checkCommand(s, cmp.Or(f.Strategy, s.Strategy), f.Signature)
 }
 
 // storeLinksHTML links the finding's entry of the findings store, when

@@ -71,7 +71,7 @@ func Markdown(rep *Report) string {
 		for _, f := range rep.Findings {
 			fmt.Fprintf(&b, "# %s\n%s\n", f.Signature, f.Replay)
 			if f.Minimized != "" {
-				fmt.Fprintf(&b, "# minimized: %s\n", f.Minimized)
+				fmt.Fprintf(&b, "# minimized: %s\n%s\n", f.Minimized, MinimizedReplay(&rep.Settings, &f))
 			}
 			if f.NotReproduced != "" {
 				fmt.Fprintf(&b, "# not reproduced: %s (this replay may pass)\n", f.NotReproduced)

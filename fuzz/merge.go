@@ -17,8 +17,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-
-	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // MergeNight merges the shard directories as MergeWith does, then classes,
@@ -127,7 +125,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	var rs *recordSet
 	var tp Throughput
 	var shards []*shardState
-	minimized := map[minKey]string{}
+	minimized := map[minKey]*Finding{}
 	for k, dir := range dirs {
 		st, err := inspectShard(dir)
 		if err != nil {
@@ -151,10 +149,10 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		}
 		for i, f := range st.report.Findings {
 			if f.Minimized != "" {
-				if _, err := cfg.ParseCompact(f.Minimized, cfg.Limits{}); err != nil {
+				if _, err := minimizedGraph(&f); err != nil {
 					return nil, nil, fmt.Errorf("%s: findings[%d] (%s): minimized: %v", filepath.Join(dir, "report.json"), i, TriageSignature(f.Signature), err)
 				}
-				minimized[minKey{f.Signature, f.First.Index}] = f.Minimized
+				minimized[minKey{f.Signature, f.First.Index}] = &st.report.Findings[i]
 			}
 		}
 		t := st.report.Throughput
@@ -171,7 +169,9 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	rep := rs.report(base)
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		f.Minimized = minimized[minKey{f.Signature, f.First.Index}]
+		if m := minimized[minKey{f.Signature, f.First.Index}]; m != nil {
+			f.Minimized, f.MinimizedWeights = m.Minimized, m.MinimizedWeights
+		}
 	}
 	tp.Shards = len(dirs)
 	tp.fill()

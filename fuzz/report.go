@@ -151,8 +151,12 @@ type Finding struct {
 	First  Example   `json:"first"`
 	Others []Example `json:"others,omitempty"`
 	Replay string    `json:"replay"` // shell command reproducing First
-	// Minimized is the minimized graph (compact), when a minimizer ran.
-	Minimized string `json:"minimized,omitempty"`
+	// Minimized is the minimized graph (compact), when a minimizer ran,
+	// and MinimizedWeights its blocks' weights when any is not 0: the
+	// compact notation has none, and a finding of the filler or growth
+	// checks needs them to fail.
+	Minimized        string `json:"minimized,omitempty"`
+	MinimizedWeights []int  `json:"minimized_weights,omitempty"`
 	// NotReproduced says why the minimizer, judging First again on a
 	// structurizer of its own, did not see it fail with the signature
 	// (it passes, or fails another way): a structurizer whose answer
@@ -426,6 +430,11 @@ func sideLabel(s *SideResult) string {
 	return s.Outcome
 }
 
+// minimizedGraph rebuilds a finding's minimized graph with its weights.
+func minimizedGraph(f *Finding) (*cfg.Graph, error) {
+	return graphOf(&Example{Graph: f.Minimized, Weights: f.MinimizedWeights})
+}
+
 // graphOf rebuilds an example's graph with its weights.
 func graphOf(e *Example) (*cfg.Graph, error) {
 	g, err := cfg.ParseCompact(e.Graph, cfg.Limits{})
@@ -475,7 +484,7 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 		m, err := min(g, f.Signature, f.Strategy)
 		switch {
 		case m != nil:
-			f.Minimized = cfg.FormatCompact(m)
+			f.Minimized, f.MinimizedWeights = cfg.FormatCompact(m), weightsOf(m)
 		case err != nil:
 			f.NotReproduced = notReproduced(err)
 		}

@@ -56,8 +56,11 @@ type StoredSignature struct {
 	Revision      string `json:"revision"`
 	// Fixed is the first night its graphs were re-run and none showed
 	// it; "" while it shows.
-	Fixed     string `json:"fixed,omitempty"`
-	Minimized string `json:"minimized,omitempty"`
+	Fixed string `json:"fixed,omitempty"`
+	// Minimized and MinimizedWeights are the minimized graph, as in
+	// Finding.
+	Minimized        string `json:"minimized,omitempty"`
+	MinimizedWeights []int  `json:"minimized_weights,omitempty"`
 	// Graphs are up to KeepGraphs graphs that showed it, oldest first.
 	Graphs []KeptGraph `json:"graphs"`
 }
@@ -206,7 +209,7 @@ func readStore(path string, data []byte) (storeFile, error) {
 		}
 		at[k] = i
 		if e.Minimized != "" {
-			if _, err := cfg.ParseCompact(e.Minimized, cfg.Limits{}); err != nil {
+			if _, err := graphOf(&Example{Graph: e.Minimized, Weights: e.MinimizedWeights}); err != nil {
 				return f, fmt.Errorf("%s: minimized: %v", where, err)
 			}
 		}
@@ -341,7 +344,9 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 				for _, x := range append([]Example{f.First}, f.Others...) {
 					e.Graphs = keepGraph(e.Graphs, KeptGraph{Graph: x.Graph, Weights: x.Weights, Stream: x.Stream, Seed: x.Seed})
 				}
-				e.Minimized = cmp.Or(e.Minimized, f.Minimized)
+				if e.Minimized == "" {
+					e.Minimized, e.MinimizedWeights = f.Minimized, f.MinimizedWeights
+				}
 			}
 			for _, g := range c.rerunShowing {
 				e.Graphs = keepGraph(e.Graphs, g)

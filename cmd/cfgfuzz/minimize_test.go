@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -163,5 +164,31 @@ func TestMinimizeProgress(t *testing.T) {
 		if l != first && l != last {
 			t.Errorf("progress line %q", l)
 		}
+	}
+}
+
+// TestMinimizeSaysTheFailureNeedsUnreachableBlocks: a structurizer
+// process that fails on a graph only with its unreachable block
+// (badstruct panics on 4 blocks: three reachable and one not) is refused
+// with exit 2 and an error that says why, not that the graph passes.
+func TestMinimizeSaysTheFailureNeedsUnreachableBlocks(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", dir+"/", "../../fuzz/testdata/badstruct").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	in := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(in, []byte("{{1, 2}, {2}, {}, {2}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := "cmd:" + filepath.Join(dir, "badstruct")
+	var out, errw bytes.Buffer
+	if code := run([]string{"check", "--structurizer", spec, in}, nil, &out, &errw); code != exitFail || !strings.Contains(out.String(), "FAIL structurize:panic") {
+		t.Fatalf("check: exit %d\n%s%s", code, out.String(), errw.String())
+	}
+	out.Reset()
+	errw.Reset()
+	code := run([]string{"minimize", "--structurizer", spec, in}, nil, &out, &errw)
+	if want := "without its 1 unreachable block"; code != exitUsage || !strings.Contains(errw.String(), want) || !strings.Contains(errw.String(), "as given it fails with \"structurize:panic") {
+		t.Errorf("minimize: exit %d, want %d saying %q and the panic\n%s", code, exitUsage, want, errw.String())
 	}
 }
