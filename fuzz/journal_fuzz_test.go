@@ -95,13 +95,7 @@ func FuzzReadRecords(f *testing.F) {
 		var recs []Record
 		good, err := eachRecordIn("in/results.jsonl", bytes.NewReader(data), &s, func(r Record) { recs = append(recs, r) })
 		if err != nil {
-			m := recordErrorAt.FindStringSubmatch(err.Error())
-			if m == nil {
-				t.Fatalf("%q: error %q names no line of the log", data, err)
-			}
-			if n, _ := strconv.Atoi(m[1]); n < 1 || n > bytes.Count(data, []byte("\n"))+1 {
-				t.Fatalf("%q: error %q names a line past the log", data, err)
-			}
+			errorNamesALine(t, recordErrorAt, data, err)
 			return
 		}
 		if good < 0 || good > int64(len(data)) || good > 0 && data[good-1] != '\n' {
@@ -128,4 +122,17 @@ func FuzzReadRecords(f *testing.F) {
 			}
 		}
 	})
+}
+
+// errorNamesALine fails t unless err, an error reading file data, names
+// a line of it as at does (its first group the line number).
+func errorNamesALine(t *testing.T, at *regexp.Regexp, data []byte, err error) {
+	t.Helper()
+	m := at.FindStringSubmatch(err.Error())
+	if m == nil {
+		t.Fatalf("%q: error %q names no line of the file", data, err)
+	}
+	if n, _ := strconv.Atoi(m[1]); n < 1 || n > bytes.Count(data, []byte("\n"))+1 {
+		t.Fatalf("%q: error %q names a line past the file", data, err)
+	}
 }

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -95,13 +94,7 @@ func FuzzReadReruns(f *testing.F) {
 		byJ := map[int]Rerun{}
 		err := readRerunFile("in/rerun.jsonl", bytes.NewReader(data), plan, byJ)
 		if err != nil {
-			m := rerunErrorAt.FindStringSubmatch(err.Error())
-			if m == nil {
-				t.Fatalf("%q: error %q names no line of the file", data, err)
-			}
-			if n, _ := strconv.Atoi(m[1]); n < 1 || n > bytes.Count(data, []byte("\n"))+1 {
-				t.Fatalf("%q: error %q names a line past the file", data, err)
-			}
+			errorNamesALine(t, rerunErrorAt, data, err)
 			return
 		}
 		var rs []Rerun

@@ -38,23 +38,9 @@ var fuzzModuleChecks = []string{"pdom", "rules", "exec", "filler", "growth"}
 const fuzzModuleAlloc = 512 << 20
 
 func FuzzModule(f *testing.F) {
-	for _, src := range []string{fuzzModuleGraph, "{{}}", "{{1, 2}, {3}, {3}, {}}", "{{1}, {0}}", "{{1, 2, 3}, {}, {0}, {1}}"} {
-		g, err := cfg.ParseCompact(src, cfg.Limits{})
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, strategy := range []string{"", "dispatch"} {
-			res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategy})
-			if err != nil {
-				f.Fatal(err)
-			}
-			mod, err := emit.Bytes(res.Func, emit.Options{})
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(mod)
-			f.Add(swapWords(mod))
-		}
+	for _, mod := range emittedSeeds(f, fuzzModuleGraph, "{{}}", "{{1, 2}, {3}, {3}, {}}", "{{1}, {0}}", "{{1, 2, 3}, {}, {0}, {1}}") {
+		f.Add(mod)
+		f.Add(swapWords(mod))
 	}
 	f.Add([]byte{})
 	f.Add([]byte{0x03, 0x02, 0x23, 0x07})
@@ -112,26 +98,12 @@ func swapWords(b []byte) []byte {
 //	go test -run '^$' -fuzz '^FuzzModuleEdits$' -fuzztime 150s -parallel 1 ./oracle
 func FuzzModuleEdits(f *testing.F) {
 	var seeds []*spirv.Module
-	for _, src := range []string{fuzzModuleGraph, "{{1, 2}, {3}, {3}, {}}", "{{1, 2, 3}, {}, {0}, {1}}"} {
-		g, err := cfg.ParseCompact(src, cfg.Limits{})
+	for _, mod := range emittedSeeds(f, fuzzModuleGraph, "{{1, 2}, {3}, {3}, {}}", "{{1, 2, 3}, {}, {0}, {1}}") {
+		m, err := spirv.Decode(mod)
 		if err != nil {
 			f.Fatal(err)
 		}
-		for _, strategy := range []string{"", "dispatch"} {
-			res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategy})
-			if err != nil {
-				f.Fatal(err)
-			}
-			mod, err := emit.Bytes(res.Func, emit.Options{})
-			if err != nil {
-				f.Fatal(err)
-			}
-			m, err := spirv.Decode(mod)
-			if err != nil {
-				f.Fatal(err)
-			}
-			seeds = append(seeds, m)
-		}
+		seeds = append(seeds, m)
 	}
 	for i := range seeds {
 		f.Add([]byte{byte(i)})
@@ -202,4 +174,28 @@ func editModule(m *spirv.Module, edits []byte) *spirv.Module {
 		}
 	}
 	return &c
+}
+
+// emittedSeeds is the module of each graph (compact notation) under the
+// structured strategy and the dispatch loop, as the campaign emits them.
+func emittedSeeds(f *testing.F, graphs ...string) [][]byte {
+	var mods [][]byte
+	for _, src := range graphs {
+		g, err := cfg.ParseCompact(src, cfg.Limits{})
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, strategy := range []string{"", "dispatch"} {
+			res, err := structurizer.Structurize(g, structurizer.Options{Strategy: strategy})
+			if err != nil {
+				f.Fatal(err)
+			}
+			mod, err := emit.Bytes(res.Func, emit.Options{})
+			if err != nil {
+				f.Fatal(err)
+			}
+			mods = append(mods, mod)
+		}
+	}
+	return mods
 }
