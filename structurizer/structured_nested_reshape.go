@@ -38,16 +38,10 @@ func withLoopBlocks(g *cfg.Graph, facts *graphFacts) *cfg.Graph {
 	}
 	g = ng
 	ng = cloneGraph(g, g.Len())
-	for _, l := range forest.Loops {
-		h, latches := l.Header, 0
-		var back []int
-		for _, b := range l.Blocks {
-			if slices.Contains(g.Succs[b], h) {
-				back = append(back, b)
-				latches++
-			}
-		}
-		if latches > 1 || slices.Contains(back, h) || switchTargets(g, preds, l.Blocks, back[0]) {
+	for li, l := range forest.Loops {
+		h := l.Header
+		back := backEdgeBlocks(forest, li, preds[h])
+		if len(back) > 1 || slices.Contains(back, h) || switchTargets(g, preds, forest, li, back[0]) {
 			c := addBlock(ng, h)
 			for _, b := range back {
 				redirect(ng.Succs[b], h, c)
@@ -73,11 +67,25 @@ func headerStays(g *cfg.Graph, l cfg.Loop) bool {
 	return true
 }
 
-// switchTargets reports whether a switch among blocks targets t (preds:
-// g's predecessor lists). Looks at blocks only when a switch targets t.
-func switchTargets(g *cfg.Graph, preds [][]int, blocks []int, t int) bool {
+// backEdgeBlocks lists the blocks of loop li of forest that branch to its
+// header, in increasing order, from the header's predecessor list preds
+// (increasing, as Graph.Preds makes it): no walk over the loop's blocks,
+// whose lists grow with the nesting depth.
+func backEdgeBlocks(forest *cfg.Forest, li int, preds []int) []int {
+	var back []int
+	for k, p := range preds {
+		if (k == 0 || p != preds[k-1]) && forest.Contains(li, p) {
+			back = append(back, p)
+		}
+	}
+	return back
+}
+
+// switchTargets reports whether a switch in loop li of forest targets t
+// (preds: g's predecessor lists).
+func switchTargets(g *cfg.Graph, preds [][]int, forest *cfg.Forest, li, t int) bool {
 	for _, p := range preds[t] {
-		if len(g.Succs[p]) > 2 && slices.Contains(blocks, p) {
+		if len(g.Succs[p]) > 2 && forest.Contains(li, p) {
 			return true
 		}
 	}

@@ -10,8 +10,10 @@
 // the forest is. Its header is the entry first in reverse post-order, which
 // for a reducible loop is the block that dominates the whole loop.
 //
-// Time is O((V+E) * depth), with an iterative Tarjan SCC so deep graphs do
-// not grow the goroutine stack.
+// The component search takes O((V+E) * depth), with an iterative Tarjan SCC
+// so deep graphs do not grow the goroutine stack; it runs only on
+// irreducible graphs. A reducible graph's forest comes from the collapse of
+// loops_reducible.go, in near-linear time, the same forest.
 
 package cfg
 
@@ -45,9 +47,12 @@ func (f *Forest) Reducible() bool {
 	return true
 }
 
-// Contains reports whether loop l contains block b (at any depth).
+// Contains reports whether loop l contains block b (at any depth): the
+// walk up from b's innermost loop stops at l's depth, so it costs the
+// depths between them, not b's whole nesting.
 func (f *Forest) Contains(l, b int) bool {
-	for x := f.LoopOf[b]; x != NoBlock; x = f.Loops[x].Parent {
+	depth := f.Loops[l].Depth
+	for x := f.LoopOf[b]; x != NoBlock && f.Loops[x].Depth >= depth; x = f.Loops[x].Parent {
 		if x == l {
 			return true
 		}
@@ -77,9 +82,17 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 	for b := range f.LoopOf {
 		f.LoopOf[b] = NoBlock
 	}
-	if acyclic(g, o) {
+	if acyclic(g, o) || reducibleForest(g, o, preds, f) {
 		return f
 	}
+	return componentForest(g, o, preds, f)
+}
+
+// componentForest fills f (whose LoopOf is all NoBlock) by the component
+// search, region by region: what LoopForestOf runs on an irreducible graph,
+// and the reference that the reducible construction (loops_reducible.go)
+// is tested against.
+func componentForest(g *Graph, o Order, preds [][]int, f *Forest) *Forest {
 	fb := newForestBuild(g, o, preds, f)
 	for next := 0; next < len(fb.work); next++ {
 		fb.search(fb.work[next])

@@ -1,0 +1,260 @@
+// loops_reducible.go: the loop nesting forest of a reducible graph in
+// near-linear time, by Tarjan's collapse of loop bodies in reverse
+// depth-first preorder with a union-find ("Testing flow graph
+// reducibility", JCSS 9(3), 1974), as Havlak frames it for loop nesting
+// ("Nesting of reducible and irreducible loops", TOPLAS 19(4), 1997). Each
+// block is collapsed into its innermost header once and each edge is read
+// a bounded number of times, so the time does not grow with the nesting
+// depth, which the component search of loops.go pays for on every level.
+//
+// The collapse also tests reducibility: a loop body entered from a block
+// that is no descendant of its header in the depth-first tree is a second
+// entry. On such a graph the collapse gives up, and LoopForestOf runs the
+// component search, which the forest of an irreducible graph needs (its
+// loops are the strongly connected components, Steensgaard's forest).
+//
+// For a reducible graph the two constructions give the same forest, in the
+// same order: the component search numbers the loops region by region
+// (breadth first), and within a region the components in the reverse of
+// the order in which Tarjan's search completes them. A region's search
+// runs the graph's depth-first search restricted to the region (a
+// reducible loop is entered only through its header, so nothing outside
+// it is met before its blocks are all visited), and a child loop completes
+// when its header does: siblings come in the order of their headers'
+// reverse post-order numbers. TestReducibleForestMatchesSearch checks the
+// two against each other.
+
+package cfg
+
+import "slices"
+
+// reducibleForest fills f (whose LoopOf is all NoBlock) with the loop
+// forest of g, reachable part, when g is reducible, and reports whether it
+// was. It reads the depth-first orders o and the predecessor lists preds;
+// on false, f is as it was given.
+func reducibleForest(g *Graph, o Order, preds [][]int, f *Forest) bool {
+	t := newDFSTree(g, o)
+	c := collapse{t: t, preds: preds, rep: make([]int32, len(g.Succs)), in: make([]int32, len(g.Succs)), mark: make([]int32, len(g.Succs))}
+	for b := range c.rep {
+		c.rep[b], c.in[b], c.mark[b] = int32(b), -1, -1
+	}
+	var headers []int // in reverse preorder
+	for p := len(t.order) - 1; p >= 0; p-- {
+		w := t.order[p]
+		isHeader, ok := c.loopAt(w)
+		if !ok {
+			return false
+		}
+		if isHeader {
+			headers = append(headers, w)
+		}
+	}
+	c.number(o, f, headers)
+	return true
+}
+
+// dfsTree is the depth-first spanning tree of the blocks the entry
+// reaches, the search taking successors in order (as DFSOrder does): each
+// block's preorder number and the last preorder number in its subtree, so
+// that "a is an ancestor of b" is an interval test.
+type dfsTree struct {
+	pre   []int32 // preorder number, -1 for an unreachable block
+	last  []int32 // by block: the largest preorder number of its subtree
+	order []int   // the blocks in preorder
+}
+
+func newDFSTree(g *Graph, o Order) *dfsTree {
+	n := len(g.Succs)
+	t := &dfsTree{pre: make([]int32, n), last: make([]int32, n), order: make([]int, 0, len(o.RPO))}
+	for b := range t.pre {
+		t.pre[b] = -1
+	}
+	if n == 0 {
+		return t
+	}
+	type frame struct{ b, i int }
+	stack := []frame{{0, 0}}
+	t.pre[0] = 0
+	t.order = append(t.order, 0)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if s := g.Succs[top.b]; top.i < len(s) {
+			x := s[top.i]
+			top.i++
+			if t.pre[x] < 0 {
+				t.pre[x] = int32(len(t.order))
+				t.order = append(t.order, x)
+				stack = append(stack, frame{x, 0})
+			}
+			continue
+		}
+		t.last[top.b] = int32(len(t.order) - 1)
+		stack = stack[:len(stack)-1]
+	}
+	return t
+}
+
+// ancestor reports whether a is b or an ancestor of b in the tree (both
+// reachable).
+func (t *dfsTree) ancestor(a, b int) bool {
+	return t.pre[a] <= t.pre[b] && t.pre[b] <= t.last[a]
+}
+
+// collapse is the state of Tarjan's collapse: the union-find of blocks
+// into the headers that hold them, and the header each block or inner
+// header was collapsed into.
+type collapse struct {
+	t     *dfsTree
+	preds [][]int
+	rep   []int32 // union-find parent; a block collapsed into header w points towards w
+	in    []int32 // the header a block or header was collapsed into (its loop's parent's, for a header); -1 for none
+	mark  []int32 // the header whose body last took the block
+	work  []int
+	body  []int
+}
+
+// find returns the representative of b's set: the outermost header b has
+// been collapsed into so far, or b itself (with path halving).
+func (c *collapse) find(b int) int {
+	x := int32(b)
+	for c.rep[x] != x {
+		c.rep[x] = c.rep[c.rep[x]]
+		x = c.rep[x]
+	}
+	return int(x)
+}
+
+// loopAt collapses the loop headed by w, if any: the blocks (or inner
+// headers standing for their loops) that reach a back edge into w without
+// passing through it. isHeader is false when no back edge enters w; ok is
+// false when the body is entered other than through w (irreducible).
+func (c *collapse) loopAt(w int) (isHeader, ok bool) {
+	t := c.t
+	c.body, c.work = c.body[:0], c.work[:0]
+	for _, v := range c.preds[w] {
+		if t.pre[v] < 0 || !t.ancestor(w, v) {
+			continue // unreachable, or no back edge
+		}
+		isHeader = true
+		if v == w {
+			continue // a self-loop
+		}
+		if x := c.find(v); c.mark[x] != int32(w) {
+			c.mark[x] = int32(w)
+			c.body = append(c.body, x)
+			c.work = append(c.work, x)
+		}
+	}
+	for len(c.work) > 0 {
+		x := c.work[len(c.work)-1]
+		c.work = c.work[:len(c.work)-1]
+		for _, y := range c.preds[x] {
+			if t.pre[y] < 0 || t.ancestor(x, y) {
+				continue // unreachable, or a back edge into x: inside x's own loop
+			}
+			r := c.find(y)
+			if !t.ancestor(w, r) {
+				return false, false // an entry other than w
+			}
+			if r != w && c.mark[r] != int32(w) {
+				c.mark[r] = int32(w)
+				c.body = append(c.body, r)
+				c.work = append(c.work, r)
+			}
+		}
+	}
+	for _, x := range c.body {
+		c.in[x] = int32(w)
+		c.rep[x] = int32(w)
+	}
+	return isHeader, true
+}
+
+// number builds the forest from the collapse: the loops breadth first
+// from the roots, each level's siblings by their headers' reverse
+// post-order numbers (the component search's order), each loop's blocks
+// sorted, LoopOf the innermost loop.
+func (c *collapse) number(o Order, f *Forest, headers []int) {
+	if len(headers) == 0 {
+		return
+	}
+	byRPO := func(a, b int) int { return o.RPONum[a] - o.RPONum[b] }
+	kids := map[int][]int{} // header -> its children's headers; -1 for the roots
+	for _, h := range headers {
+		kids[int(c.in[h])] = append(kids[int(c.in[h])], h)
+	}
+	loopOf := make([]int32, len(c.in)) // header -> loop index, -1 for any other block
+	for b := range loopOf {
+		loopOf[b] = -1
+	}
+	f.Loops = make([]Loop, 0, len(headers))
+	queue := []int{-1}
+	for len(queue) > 0 {
+		ph := queue[0]
+		queue = queue[1:]
+		ks := kids[ph]
+		slices.SortFunc(ks, byRPO)
+		parent, depth := NoBlock, 1
+		if ph >= 0 {
+			parent = int(loopOf[ph])
+			depth = f.Loops[parent].Depth + 1
+		}
+		for _, h := range ks {
+			li := len(f.Loops)
+			loopOf[h] = int32(li)
+			f.Loops = append(f.Loops, Loop{Header: h, Entries: []int{h}, Parent: parent, Depth: depth})
+			if parent != NoBlock {
+				f.Loops[parent].Children = append(f.Loops[parent].Children, li)
+			}
+			queue = append(queue, h)
+		}
+	}
+	c.fillBlocks(f, loopOf)
+}
+
+// fillBlocks sets LoopOf and each loop's sorted block list: every block
+// goes to its innermost loop and each loop above it, in increasing order,
+// into one backing array sized by a count per loop. The walks up read a
+// compact copy of the parents, not the loops themselves.
+func (c *collapse) fillBlocks(f *Forest, loopOf []int32) {
+	for b := range f.LoopOf {
+		switch {
+		case loopOf[b] >= 0:
+			f.LoopOf[b] = int(loopOf[b])
+		case c.in[b] >= 0:
+			f.LoopOf[b] = int(loopOf[c.in[b]])
+		}
+	}
+	nl := len(f.Loops)
+	par := make([]int32, nl)
+	at := make([]int, nl) // each loop's next place in all
+	for li := range f.Loops {
+		par[li] = int32(f.Loops[li].Parent)
+	}
+	for _, l := range f.LoopOf {
+		if l != NoBlock {
+			at[l]++
+		}
+	}
+	for li := nl - 1; li >= 0; li-- { // children after parents: sizes
+		if p := par[li]; p >= 0 {
+			at[p] += at[li]
+		}
+	}
+	total := 0
+	for li := range at {
+		total, at[li] = total+at[li], total
+	}
+	all := make([]int, total)
+	for b, l := range f.LoopOf {
+		for x := int32(l); x >= 0; x = par[x] {
+			all[at[x]] = b
+			at[x]++
+		}
+	}
+	start := 0
+	for li := range f.Loops {
+		f.Loops[li].Blocks = all[start:at[li]:at[li]]
+		start = at[li]
+	}
+}
