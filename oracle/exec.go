@@ -48,6 +48,7 @@ type Executor interface {
 type Interpreter struct {
 	HangSteps int
 	generic   bool // Machine.generic: the reference path, for tests
+	fullReset bool // Machine.fullReset: every invocation from all the constants, for tests
 	// fills, when set, is the module's filler as blockFills reads it (the
 	// oracle's shared reading), so the sink check does not read it again.
 	fills func() ([]blockFill, error)
@@ -84,7 +85,7 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 	trace := zeroed(sc.trace, batch.TraceWords)
 	sc.trace = trace
 	mach := sc.machine(p, batch.Decisions, trace)
-	mach.generic = it.generic
+	mach.generic, mach.fullReset = it.generic, it.fullReset
 	hang := it.HangSteps
 	if hang <= 0 {
 		hang = 64 + 4*p.Labels()

@@ -84,6 +84,11 @@ type value struct {
 type block struct {
 	label uint32
 	insts []spirv.Instruction // body, terminator last (the module's own, see blockBody)
+	// n is the block's index among the program's blocks; undo the ids a
+	// run of it may write (every instruction's first two operands within
+	// the bound, a superset of its results): what Machine.reset restores.
+	n    int32
+	undo []uint32
 	// fast has a resolved step for each instruction that can take the
 	// fast path (kind not stepNone), by index into insts.
 	fast []step
@@ -142,6 +147,9 @@ type Program struct {
 	chains    []chain     // the fast path's fused chains
 	segs      []chainSeg  // their folded segments
 	steps     []step      // every block's steps (block.fast is its part)
+	undo      []uint32    // every block's undo list (block.undo is its part)
+	params    []uint32    // every function's parameters, within the bound
+	blocks    int         // the blocks of every function (block.n)
 }
 
 // Labels is the number of blocks in the entry point.
@@ -332,6 +340,7 @@ func resolveProgram(p *Program, uses idUse, s *interpScratch) {
 	}
 	steps := zeroed(s.steps, total)
 	p.steps = steps
+	p.undo, p.params, p.blocks = s.undo[:0], s.params[:0], 0
 	for _, f := range p.funcs {
 		for i := range f.blocks {
 			b := &f.blocks[i]
@@ -339,9 +348,32 @@ func resolveProgram(p *Program, uses idUse, s *interpScratch) {
 			resolveSteps(b.fast, b.insts, p, f, uses)
 			resolveChains(b.fast, p, uses)
 			resolvePairs(b.fast)
+			b.n, b.undo = int32(p.blocks), p.undoOf(b)
+			p.blocks++
 		}
 		f.straight = straight(f)
+		for _, id := range f.params {
+			if id <= p.bound {
+				p.params = append(p.params, id)
+			}
+		}
 	}
+}
+
+// undoOf appends block b's undo list to p.undo and returns it: the first
+// two operands of each instruction that lie within the bound, which hold
+// every id the block's run writes (a result id is the first operand, or
+// the second after its type).
+func (p *Program) undoOf(b *block) []uint32 {
+	start := len(p.undo)
+	for _, in := range b.insts {
+		for _, id := range in.Operands[:min(2, len(in.Operands))] {
+			if id <= p.bound {
+				p.undo = append(p.undo, id)
+			}
+		}
+	}
+	return p.undo[start:len(p.undo):len(p.undo)]
 }
 
 // blockBody collects a block's body while Load reads the module: the
@@ -403,6 +435,17 @@ type Machine struct {
 	// a loop inside a called function would otherwise never end.
 	MaxBlocks int
 	blocks    int // blocks of any function this invocation
+	// ran lists the blocks this invocation entered, once each (seen[b.n]
+	// == gen), for the next one's reset; primed says vals holds the
+	// constants but for what those blocks wrote.
+	ran    []*block
+	seen   []uint32
+	gen    uint32
+	primed bool
+	// fullReset puts back every constant for each invocation: the obvious
+	// reset that reset's restoring of the entered blocks' ids is tested
+	// against.
+	fullReset bool
 	steps     int
 	ret       value       // what the fast path's return steps return
 	memo      []chainMemo // long chains' values (chainValue), made at first use
@@ -416,7 +459,7 @@ var ErrStopped = fmt.Errorf("stopped by the caller")
 
 // NewMachine prepares a machine over the buffers (by binding).
 func NewMachine(p *Program, buffers map[uint32][]uint32) *Machine {
-	return &Machine{p: p, Buffers: buffers, vals: make([]value, p.bound+1)}
+	return &Machine{p: p, Buffers: buffers, vals: make([]value, p.bound+1), seen: make([]uint32, p.blocks)}
 }
 
 // Run executes the entry point for one invocation.
@@ -438,7 +481,7 @@ func (m *Machine) bindBuffers() {
 
 // run is Run on the buffers bindBuffers took.
 func (m *Machine) run(invocation uint32) error {
-	copy(m.vals, m.p.consts)
+	m.reset()
 	m.cells = append(m.cells[:0], make([]uint32, m.p.nCells)...)
 	m.defined = append(m.defined[:0], make([]bool, m.p.nCells)...)
 	for i, ci := range m.p.cellInit {
@@ -448,6 +491,44 @@ func (m *Machine) run(invocation uint32) error {
 	m.blocks = 0
 	_, err := m.call(m.p.entry, nil, true)
 	return err
+}
+
+// reset puts the constants back in vals for a new invocation: all of them
+// the first time, after that only the ids the blocks the last invocation
+// entered may have written, so that an invocation costs what it runs, not
+// the module's size. Every write of an invocation is to a result of an
+// instruction of a block it entered (Machine.enter, on every block entry
+// of call and of the fast path's calls in line), or to a parameter, which
+// a call writes before it enters a block (and a call of a function with no
+// blocks enters none): every function's parameters are put back too.
+func (m *Machine) reset() {
+	consts := m.p.consts
+	if !m.primed || m.fullReset {
+		copy(m.vals, consts)
+		m.primed = true
+	} else {
+		for _, b := range m.ran {
+			for _, id := range b.undo {
+				m.vals[id] = consts[id]
+			}
+		}
+		for _, id := range m.p.params {
+			m.vals[id] = consts[id]
+		}
+	}
+	m.ran = m.ran[:0]
+	if m.gen++; m.gen == 0 {
+		clear(m.seen)
+		m.gen = 1
+	}
+}
+
+// enter notes that the invocation entered block b (reset's list).
+func (m *Machine) enter(b *block) {
+	if m.seen[b.n] != m.gen {
+		m.seen[b.n] = m.gen
+		m.ran = append(m.ran, b)
+	}
 }
 
 func (m *Machine) get(id uint32) (value, error) {
@@ -490,6 +571,7 @@ func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
 	bi, prev := 0, uint32(0)
 	for {
 		b := &f.blocks[bi]
+		m.enter(b)
 		if m.blocks++; m.MaxBlocks > 0 && m.blocks > m.MaxBlocks {
 			return value{}, ErrStopped
 		}

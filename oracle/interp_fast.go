@@ -408,6 +408,7 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 				return i, ranOn, ErrStopped
 			}
 			b := &fn.blocks[0]
+			m.enter(b)
 			if _, _, err := m.fastRun(b.fast, b.insts); err != nil {
 				return i, ranOn, err
 			}

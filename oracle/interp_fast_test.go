@@ -1,5 +1,7 @@
 // interp_fast_test.go: the fast path against the generic path it
-// shortcuts (Machine.generic), on emitted modules of both strategies with
+// shortcuts (Machine.generic), the generic path also resetting every value
+// for each walk (Machine.fullReset) where the fast one restores only what
+// the last walk's blocks wrote, on emitted modules of both strategies with
 // filler and on damaged copies: instructions the fast path resolves
 // (branches and returns too) pointed at other ids (pointers, undefined
 // values, ids past the bound, labels of no block or of another function's),
@@ -33,7 +35,7 @@ func TestFastPathAgainstGeneric(t *testing.T) {
 		walks := Walks(g, WalkOptions{Seed: uint64(i)})
 		fastRan += sameOnBothPaths(t, fmt.Sprintf("graph %d %v", i, g), m, walks)
 		chained += hasChain(m)
-		for k := range 5 {
+		for k := range 6 {
 			d := clone(m)
 			what := damage(r, d, k)
 			if what == "" {
@@ -60,7 +62,7 @@ func sameOnBothPaths(t *testing.T, what string, m *spirv.Module, walks []Walk) i
 		decs[i], longest = w.Decisions, max(longest, len(w.Trace))
 	}
 	run := func(generic bool) ([]spirv.Observed, string) {
-		obs, err := Interpreter{generic: generic}.executeDecoded(m, spirv.NewBatch(decs, longest+1), len(walks))
+		obs, err := Interpreter{generic: generic, fullReset: generic}.executeDecoded(m, spirv.NewBatch(decs, longest+1), len(walks))
 		if err != nil {
 			return obs, err.Error()
 		}
@@ -111,9 +113,14 @@ func hasChain(m *spirv.Module) int {
 // opcode (a division, a shift, a compare) or an operand too many, k 2 is a
 // structural mutation, k 3 makes a branch condition read a result in the
 // middle of a filler chain (which a fused chain never writes), k 4 gives an
-// access chain a word index past 2^30 (hugeIndex). It returns what it did,
+// access chain a word index past 2^30 (hugeIndex), k 5 makes a compare of
+// the entry point read a value of another function (readForeign). It
+// returns what it did,
 // "" when nothing applied.
 func damage(r *rand.Rand, m *spirv.Module, k int) string {
+	if k == 5 {
+		return readForeign(r, m)
+	}
 	if k == 4 {
 		return hugeIndex(r, m)
 	}
@@ -248,6 +255,41 @@ func readChainMiddle(r *rand.Rand, m *spirv.Module) string {
 	in.Operands = slices.Clone(in.Operands)
 	in.Operands[2] = id
 	return fmt.Sprintf("instruction %d compares %%%d, a chain's middle", i, id)
+}
+
+// readForeign points the first operand of a compare in the entry point at
+// a parameter or a result of another function: a value a walk reads
+// before its own call writes it, which the walk before it did write (the
+// machine's reset must put it back).
+func readForeign(r *rand.Rand, m *spirv.Module) string {
+	var entry, fn uint32
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpEntryPoint && len(in.Operands) > 1 {
+			entry = in.Operands[1]
+		}
+	}
+	var foreign []uint32
+	var cmps []int
+	for i, in := range m.Insts {
+		switch {
+		case in.Op == spirv.OpFunction && len(in.Operands) > 1:
+			fn = in.Operands[1]
+		case fn == entry && in.Op == spirv.OpINotEqual && len(in.Operands) == 4:
+			cmps = append(cmps, i)
+		case fn != entry && fn != 0 && in.Op != spirv.OpFunctionEnd:
+			if id, ok := in.ResultID(); ok {
+				foreign = append(foreign, id)
+			}
+		}
+	}
+	if len(foreign) == 0 || len(cmps) == 0 {
+		return ""
+	}
+	i, id := cmps[r.IntN(len(cmps))], foreign[r.IntN(len(foreign))]
+	in := &m.Insts[i]
+	in.Operands = slices.Clone(in.Operands)
+	in.Operands[2] = id
+	return fmt.Sprintf("instruction %d compares %%%d, another function's", i, id)
 }
 
 // TestLoadLabelTables: a branch to a label of another function traps, and

@@ -22,6 +22,8 @@ type interpScratch struct {
 	consts  []value
 	at      []int32
 	steps   []step
+	undo    []uint32
+	params  []uint32
 	segs    []chainSeg
 	chains  []chain
 	callees []*function
@@ -86,9 +88,11 @@ func (s *interpScratch) machine(p *Program, decisions, trace []uint32) *Machine 
 	if memo != nil {
 		clear(memo)
 	}
+	ran := m.ran[:cap(m.ran)]
+	clear(ran) // no block of an earlier program stays reachable
 	bufs := zeroed(m.bufs, max(spirv.BindingDecisions, spirv.BindingTrace)+1)
 	bufs[spirv.BindingDecisions], bufs[spirv.BindingTrace] = decisions, trace
-	*m = Machine{p: p, vals: zeroed(m.vals, int(p.bound+1)), cells: m.cells[:0], defined: m.defined[:0], bufs: bufs, memo: memo, watch: &s.watch}
+	*m = Machine{p: p, vals: zeroed(m.vals, int(p.bound+1)), cells: m.cells[:0], defined: m.defined[:0], bufs: bufs, memo: memo, watch: &s.watch, ran: ran[:0], seen: zeroed(m.seen, p.blocks)}
 	return m
 }
 
@@ -96,7 +100,7 @@ func (s *interpScratch) machine(p *Program, decisions, trace []uint32) *Machine 
 // callees are cleared so that the pool holds no function of p beyond
 // s's own.
 func (s *interpScratch) keep(p *Program) {
-	s.consts, s.at, s.steps = p.consts, p.at, p.steps
+	s.consts, s.at, s.steps, s.undo, s.params = p.consts, p.at, p.steps, p.undo, p.params
 	s.segs, s.chains = p.segs[:0], p.chains[:0]
 	clear(p.callees)
 	s.callees = p.callees[:0]
