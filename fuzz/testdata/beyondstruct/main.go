@@ -116,6 +116,7 @@ const maxBlocks = 1 << 16
 func main() {
 	form := flag.String("form", "func", "answer with the structured function (func) or a SPIR-V module of its own (module)")
 	declare := flag.Bool("declare", false, "speak protocol v2 and declare determinism, renumbering invariance, switches and irreducible graphs")
+	regArray := flag.Bool("register-array", false, "with --form module: hold the register file in one Function array instead of a variable a register")
 	bug := flag.String("bug", "", "plant a bug for trying the oracle on this layout: swap-arms (a two-way choice's arms swapped), no-pend (a break out of several loops forgets its store), skip-merge (a once-loop's merge node laid out without its test)")
 	flag.Parse()
 	if *form != "func" && *form != "module" {
@@ -128,7 +129,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "beyondstruct: unknown --bug %q\n", *bug)
 		os.Exit(2)
 	}
-	s := server{module: *form == "module", declare: *declare, bug: *bug}
+	s := server{module: *form == "module", declare: *declare, bug: *bug, regArray: *regArray}
 	if err := s.serve(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "beyondstruct:", err)
 		os.Exit(1)
@@ -136,8 +137,8 @@ func main() {
 }
 
 type server struct {
-	module, declare bool
-	bug             string
+	module, declare, regArray bool
+	bug                       string
 }
 
 func (s server) serve(r io.Reader, w io.Writer) error {
@@ -217,7 +218,7 @@ func (s server) answer(line []byte) response {
 		resp.Func = f
 		return resp
 	}
-	mod, err := emitModule(f, req.Options.Registers)
+	mod, err := emitModule(f, req.Options.Registers, s.regArray)
 	if err != nil {
 		return response{ID: req.ID, Outcome: "error", Reason: "emit: " + err.Error(), Stats: st}
 	}
