@@ -77,8 +77,8 @@ type value struct {
 	kind  valKind
 	bufPt bool // vPtr: points at a whole buffer struct
 	u     uint32
-	space int32 // vPtr: >= 0 buffer binding; -1 cell
-	index int32 // vPtr: word index in the buffer, or cell index
+	space int32 // vPtr: >= 0 buffer binding; -1 cell; -5 an array of cells (u its length)
+	index int32 // vPtr: word index in the buffer, or cell index (an array's first)
 }
 
 type block struct {
@@ -141,6 +141,12 @@ type Program struct {
 	bound     uint32
 	nCells    int
 	cellInit  []cellInit // per module-scope cell: its initializer, if any
+	// arrayLen is, for a pointer type to an array of 32-bit words (a
+	// register file held as one Function or Private array), the array's
+	// length; nil when the module declares none.
+	arrayLen map[uint32]uint32
+	// globalLen is the length of each module-scope array variable.
+	globalLen map[uint32]uint32
 	labels    int
 	at        []int32     // block index by label id, for every function (function.at)
 	callees   []*function // the fast path's stepCall targets
@@ -185,7 +191,9 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 	for i := range p.at {
 		p.at[i] = -1
 	}
-	sharedLabels := false // a label id seen twice: each function gets its own table
+	words := map[uint32]bool{}    // 32-bit integer types
+	arrays := map[uint32]uint32{} // array types of words: their length
+	sharedLabels := false         // a label id seen twice: each function gets its own table
 	var entryID uint32
 	var cur *function
 	var body blockBody // the block being read
@@ -213,6 +221,22 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 			if len(ops) >= 3 && ops[1] < uint32(len(p.consts)) {
 				p.consts[ops[1]] = value{kind: vScalar, u: ops[2]}
 			}
+		case spirv.OpTypeInt:
+			if len(ops) >= 2 && ops[1] == 32 {
+				words[ops[0]] = true
+			}
+		case spirv.OpTypeArray:
+			// An array of words whose length is a constant already read.
+			if len(ops) >= 3 && words[ops[1]] && ops[2] < uint32(len(p.consts)) && p.consts[ops[2]].kind == vScalar {
+				arrays[ops[0]] = p.consts[ops[2]].u
+			}
+		case spirv.OpTypePointer:
+			if n, ok := arrays[operandAt(ops, 2)]; ok && len(ops) >= 3 {
+				if p.arrayLen == nil {
+					p.arrayLen = map[uint32]uint32{}
+				}
+				p.arrayLen[ops[0]] = n
+			}
 		case spirv.OpConstantTrue, spirv.OpConstantFalse:
 			if len(ops) >= 2 && ops[1] < uint32(len(p.consts)) {
 				p.consts[ops[1]] = value{kind: vBool, u: b2u(in.Op == spirv.OpConstantTrue)}
@@ -225,6 +249,19 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 			if cur == nil && len(ops) >= 3 {
 				if ops[2] == spirv.StorageStorageBuffer {
 					p.globals[ops[1]] = 0 // binding filled below
+				} else if n, ok := p.arrayLen[ops[0]]; ok {
+					if n == 0 || n > maxArrayWords || len(ops) >= 4 {
+						return nil, idUse{}, &UnsupportedError{What: arrayWhat("Private", n, len(ops) >= 4)}
+					}
+					if p.globalLen == nil {
+						p.globalLen = map[uint32]uint32{}
+					}
+					p.globals[ops[1]] = -1 - p.nCells
+					p.globalLen[ops[1]] = n
+					p.nCells += int(n)
+					for range n {
+						p.cellInit = append(p.cellInit, cellInit{})
+					}
 				} else {
 					p.globals[ops[1]] = -1 - p.nCells
 					p.nCells++
@@ -299,6 +336,8 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 			p.consts[id] = value{kind: vPtr, space: spaceLocalIndex}
 		case g >= 0:
 			p.consts[id] = value{kind: vPtr, space: int32(g), bufPt: true}
+		case p.globalLen[id] > 0:
+			p.consts[id] = value{kind: vPtr, space: spaceArray, index: int32(-1 - g), u: p.globalLen[id]}
 		default:
 			p.consts[id] = value{kind: vPtr, space: spaceCell, index: int32(-1 - g)}
 		}

@@ -20,7 +20,31 @@ const (
 	// spaceLocalIndex is LocalInvocationIndex: 0, the one invocation of a
 	// LocalSize 1 workgroup.
 	spaceLocalIndex = -4
+	// spaceArray is a whole Function or Private array of words: cells
+	// index to index+u-1. Only an access chain reads through it.
+	spaceArray = -5
 )
+
+// maxArrayWords bounds an array variable the interpreter runs.
+const maxArrayWords = 1 << 16
+
+// arrayWhat words an array variable the interpreter does not run: empty,
+// past maxArrayWords, or initialized.
+func arrayWhat(storage string, n uint32, initialized bool) string {
+	what := fmt.Sprintf("a %s array variable of %d words", storage, n)
+	if initialized {
+		what += " with an initializer"
+	}
+	return what
+}
+
+// operandAt is ops[i], 0 when there is none.
+func operandAt(ops []uint32, i int) uint32 {
+	if i < len(ops) {
+		return ops[i]
+	}
+	return 0
+}
 
 func (m *Machine) set(id uint32, v value) error {
 	if int(id) >= len(m.vals) {
@@ -54,6 +78,17 @@ func (m *Machine) exec(in *spirv.Instruction) error {
 	case spirv.OpVariable:
 		if err := need(in, 3); err != nil {
 			return err
+		}
+		if n, ok := m.p.arrayLen[ops[0]]; ok {
+			if n == 0 || n > maxArrayWords || len(ops) >= 4 {
+				return &UnsupportedError{What: arrayWhat("Function", n, len(ops) >= 4)}
+			}
+			idx := len(m.cells)
+			for range n {
+				m.cells = append(m.cells, 0)
+				m.defined = append(m.defined, false)
+			}
+			return m.set(ops[1], value{kind: vPtr, space: spaceArray, index: int32(idx), u: n})
 		}
 		m.cells = append(m.cells, 0)
 		m.defined = append(m.defined, len(ops) >= 4)
@@ -346,6 +381,8 @@ func (m *Machine) load(id uint32) (value, error) {
 		return scalarV(0), nil
 	case p.bufPt:
 		return value{}, &UnsupportedError{Op: spirv.OpLoad}
+	case p.space == spaceArray:
+		return value{}, &UnsupportedError{What: "a load of a whole array"}
 	}
 	buf := m.buffer(p.space)
 	if p.index < 0 || int(p.index) >= len(buf) {
@@ -375,6 +412,8 @@ func (m *Machine) storeWord(ptrID uint32, u uint32) error {
 	case p.space == spaceCell:
 		m.cells[p.index], m.defined[p.index] = u, true
 		return nil
+	case p.space == spaceArray:
+		return &UnsupportedError{What: "a store of a whole array"}
 	case p.space < 0 || p.bufPt:
 		return &TrapError{"store through a read-only or aggregate pointer"}
 	}
@@ -395,7 +434,8 @@ func (m *Machine) buffer(binding int32) []uint32 {
 }
 
 // accessChain supports a buffer struct whose member 0 is a runtime array of
-// words, and one component of the invocation id.
+// words, an element of a Function or Private array of words, and one
+// component of the invocation id.
 func (m *Machine) accessChain(base uint32, idx []uint32) (value, error) {
 	p, err := m.pointer(base)
 	if err != nil {
@@ -413,6 +453,11 @@ func (m *Machine) accessChain(base uint32, idx []uint32) (value, error) {
 		}
 	}
 	switch {
+	case p.space == spaceArray && len(vals) == 1:
+		if vals[0] >= p.u {
+			return value{}, &TrapError{fmt.Sprintf("array index %d out of bounds of %d words", vals[0], p.u)}
+		}
+		return value{kind: vPtr, space: spaceCell, index: p.index + int32(vals[0])}, nil
 	case p.space == spaceBuiltin && len(vals) == 1:
 		return value{kind: vPtr, space: spaceBuiltX, index: int32(vals[0])}, nil
 	case p.bufPt && len(vals) == 2 && vals[0] == 0:
