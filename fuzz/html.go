@@ -73,6 +73,15 @@ func summaryHTML(b *strings.Builder, rep *Report) {
 // statusHTML says whether the report is complete, and how many graphs
 // have no verdict (harness errors) on either side.
 func statusHTML(rep *Report) string {
+	st := statusText(rep)
+	if u := rep.UncheckedSummary(); u != "" {
+		st += `<br><strong class="incomplete">` + html.EscapeString(u) + `</strong>`
+	}
+	return st
+}
+
+// statusText is statusHTML but for the unchecked graphs.
+func statusText(rep *Report) string {
 	if in := rep.Incomplete; in != nil {
 		return `<strong class="incomplete">` + html.EscapeString(in.Summary()) + `</strong>`
 	}

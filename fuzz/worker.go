@@ -280,6 +280,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	}
 	vs, mine := ck.verdicts, ck.mine
 	r.GPU = ck.gpu
+	r.Unchecked = oracle.Unchecked(vs)
 	if sub.CopiedKnown {
 		r.CopiedWords = sub.Copied.Words
 	}
@@ -292,6 +293,9 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 		r.Outcome, r.Detail = OutError, firstLine(v.Check+": "+v.Detail)
 	} else {
 		r.Outcome = OutOK
+		if len(r.Unchecked) > 0 {
+			r.Detail = firstLine(oracle.UncheckedDetail(vs)) // why, for the report's example
+		}
 	}
 	return r, mine
 }

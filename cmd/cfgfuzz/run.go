@@ -182,7 +182,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintln(fs.Output(), "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
 		}
-		fmt.Fprintln(fs.Output(), "Exit status: 0 nothing new, 1 new findings (with --state: new signatures), 2 usage or infrastructure error; 130, 143, 129")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 nothing new, 1 new findings (with --state: new signatures), 2 usage or infrastructure error, or graphs without\na whole verdict (harness errors, a check that could not judge a module); 130, 143, 129")
 		fmt.Fprintln(fs.Output(), "stopped by SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -297,7 +297,7 @@ func writeAllocProfile(path string) error {
 
 // reportExit prints the summary, the report paths and, last on stderr,
 // the report's incompleteness; it returns 1 for new findings, 2 for
-// harness errors, else 0.
+// harness errors or graphs a check could not judge, else 0.
 func reportExit(name string, rep *fuzz.Report, harness []string, dir string, stdout, stderr io.Writer) int {
 	for _, h := range harness {
 		fmt.Fprintf(stderr, "cfgfuzz %s: worker: %s\n", name, h)
@@ -314,10 +314,13 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 		e := rep.HarnessErrors[0]
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s no verdict (outcome error; report.json's harness_errors), the first graph %d: %s\n", name, fuzz.HaveGraphs(n), e.Index, e.Detail)
 	}
+	if u := rep.UncheckedSummary(); u != "" {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s (report.json's unchecked: fuzz/REPORT.md)\n", name, u)
+	}
 	switch {
 	case rep.State != nil && rep.State.NewSignatures() > 0, rep.State == nil && rep.NewFindings > 0:
 		return exitFail
-	case len(harness) > 0 || rep.Outcomes[fuzz.OutError] > 0 || rep.BaselineOutcomes[fuzz.OutError] > 0:
+	case len(harness) > 0 || rep.Outcomes[fuzz.OutError] > 0 || rep.BaselineOutcomes[fuzz.OutError] > 0 || rep.UncheckedGraphs() > 0:
 		return exitUsage
 	}
 	return exitOK
@@ -361,6 +364,9 @@ func summaryLines(rep *fuzz.Report) string {
 		fmt.Fprintf(&b, "; gpu check %d", rep.GPUChecked)
 	}
 	b.WriteString("\n")
+	if u := rep.UncheckedSummary(); u != "" {
+		b.WriteString(u + "\n")
+	}
 	if d := rep.Divergences; d != nil {
 		b.WriteString("divergences:")
 		for _, c := range fuzz.Classes {
