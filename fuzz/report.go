@@ -167,6 +167,12 @@ type Finding struct {
 	// checks needs them to fail.
 	Minimized        string `json:"minimized,omitempty"`
 	MinimizedWeights []int  `json:"minimized_weights,omitempty"`
+	// MinimizeStopped is the limit that ended the minimizer's search
+	// before its fixpoint ("time limit (30s)", "step limit (5000)"): the
+	// minimized graph is the smallest found by then. A time limit's
+	// result depends on the machine's speed and load. "" the search
+	// reached its fixpoint (or no minimizer ran).
+	MinimizeStopped string `json:"minimize_stopped,omitempty"`
 	// NotReproduced says why the minimizer, judging First again on a
 	// structurizer of its own, did not see it fail with the signature
 	// (it passes, or fails another way): a structurizer whose answer
@@ -526,7 +532,7 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 		m, err := min(g, f.Signature, f.Strategy)
 		switch {
 		case m != nil:
-			f.Minimized, f.MinimizedWeights = cfg.FormatCompact(m), weightsOf(m)
+			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = cfg.FormatCompact(m), weightsOf(m), stoppedBy(err)
 		case err != nil:
 			f.NotReproduced = notReproduced(err)
 		}
