@@ -280,7 +280,6 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	}
 	vs, mine := ck.verdicts, ck.mine
 	r.GPU = ck.gpu
-	r.Unchecked = oracle.Unchecked(vs)
 	if sub.CopiedKnown {
 		r.CopiedWords = sub.Copied.Words
 	}
@@ -293,7 +292,9 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 		r.Outcome, r.Detail = OutError, firstLine(v.Check+": "+v.Detail)
 	} else {
 		r.Outcome = OutOK
-		if len(r.Unchecked) > 0 {
+		// A graph that failed is a finding whatever a check could not
+		// judge; one that passed passed only what was judged.
+		if r.Unchecked = oracle.Unchecked(vs); len(r.Unchecked) > 0 {
 			r.Detail = firstLine(oracle.UncheckedDetail(vs)) // why, for the report's example
 		}
 	}

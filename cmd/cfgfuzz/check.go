@@ -44,8 +44,9 @@ type checkRecord struct {
 	Outcome string           `json:"outcome"`
 	Reason  string           `json:"reason,omitempty"`
 	Checks  []oracle.Verdict `json:"checks"`
-	// Unchecked is what of the checks could not judge the module
-	// (oracle.Unchecked): an incomplete verdict, exit status 2.
+	// Unchecked is what of the checks could not judge the module of a
+	// graph that passed (oracle.Unchecked): an incomplete verdict, exit
+	// status 2.
 	Unchecked []string            `json:"unchecked,omitempty"`
 	Stats     *structurizer.Stats `json:"stats,omitempty"`
 	Strategy  string              `json:"strategy"`
@@ -381,7 +382,7 @@ func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *ora
 		rec.Outcome, rec.Reason = outcomeError, fmt.Sprintf("checks: no verdict within %v (--check-timeout): incomplete", checkLimit)
 		return rec
 	}
-	rec.Checks, rec.Stats, rec.Unchecked = o.Verdicts, o.Stats, oracle.Unchecked(o.Verdicts)
+	rec.Checks, rec.Stats = o.Verdicts, o.Stats
 	switch {
 	case o.Err != nil:
 		rec.Outcome, rec.Reason = outcomeError, o.Err.Error()
@@ -392,7 +393,7 @@ func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *ora
 	case o.Signature != "":
 		rec.Outcome, rec.Reason = outcomeFail, o.Signature
 	default:
-		rec.Outcome = outcomeOK
+		rec.Outcome, rec.Unchecked = outcomeOK, oracle.Unchecked(o.Verdicts)
 	}
 	return rec
 }
