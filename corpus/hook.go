@@ -19,6 +19,20 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
+// StoppedEarly is the error MinimizeHook returns beside a minimized graph
+// when a limit ended the search before its fixpoint: the graph is the
+// smallest accepted by then, which a longer search (or, for a time limit,
+// a faster machine) shrinks further.
+type StoppedEarly struct {
+	// Limit is the limit that ended it (Result.Stopped): "time limit
+	// (30s)" or "step limit (5000)".
+	Limit string
+}
+
+func (e *StoppedEarly) Error() string {
+	return "stopped early by the " + e.Limit + ", not at the fixpoint"
+}
+
 // HookOptions configures MinimizeHook. The zero value minimizes under the
 // default strategy with no fault, every available check, 30 s and 5,000
 // predicate calls per finding, no baseline, no store and no log.
@@ -48,9 +62,10 @@ type HookOptions struct {
 }
 
 // MinimizeHook returns a function for fuzz.Config.Minimize (the strategy
-// is the Runner's): the minimized graph; nil and no error when the search
-// was interrupted or its result did not fail again; an error when g could
-// not be minimized, a *NotFailingError when g does not fail with sig. It
+// is the Runner's): the minimized graph, with a *StoppedEarly error beside
+// it when a limit ended the search; nil and no error when the search was
+// interrupted or its result did not fail again; an error when g could not
+// be minimized, a *NotFailingError when g does not fail with sig. It
 // is not safe for concurrent use (the campaign calls it from one
 // goroutine).
 func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
@@ -104,6 +119,9 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 			storeOrLog(opt.Store, log, Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
 				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
 				Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.replay(sig)})
+		}
+		if res.Stopped != "" {
+			return res.Graph, &StoppedEarly{Limit: res.Stopped}
 		}
 		return res.Graph, nil
 	}, nil

@@ -384,10 +384,11 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 	type minimized struct {
 		graph   string
 		weights []int
+		stopped string
 	}
 	before := make([]minimized, len(rep.Findings))
 	for i, f := range rep.Findings {
-		before[i] = minimized{f.Minimized, f.MinimizedWeights}
+		before[i] = minimized{f.Minimized, f.MinimizedWeights, f.MinimizeStopped}
 	}
 	MinimizeFindings(rep, func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if ctx.Err() != nil {
@@ -399,7 +400,7 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 		return
 	}
 	for i := range rep.Findings {
-		rep.Findings[i].Minimized, rep.Findings[i].MinimizedWeights = before[i].graph, before[i].weights
+		rep.Findings[i].Minimized, rep.Findings[i].MinimizedWeights, rep.Findings[i].MinimizeStopped = before[i].graph, before[i].weights, before[i].stopped
 	}
 	rep.Incomplete = c.interruption(true, done, 0)
 	rep.Incomplete.Reason += " while minimizing"

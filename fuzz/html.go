@@ -73,6 +73,15 @@ func summaryHTML(b *strings.Builder, rep *Report) {
 // statusHTML says whether the report is complete, and how many graphs
 // have no verdict (harness errors) on either side.
 func statusHTML(rep *Report) string {
+	st := statusText(rep)
+	if u := rep.UncheckedSummary(); u != "" {
+		st += `<br><strong class="incomplete">` + html.EscapeString(u) + `</strong>`
+	}
+	return st
+}
+
+// statusText is statusHTML but for the unchecked graphs.
+func statusText(rep *Report) string {
 	if in := rep.Incomplete; in != nil {
 		return `<strong class="incomplete">` + html.EscapeString(in.Summary()) + `</strong>`
 	}
@@ -189,6 +198,9 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	if f.Minimized != "" {
 		fmt.Fprintf(b, "<p>Minimized: <code>%s</code></p><p>Replay the minimized graph:</p><pre>%s</pre>",
 			html.EscapeString(f.Minimized), html.EscapeString(MinimizedReplay(&rep.Settings, f)))
+		if f.MinimizeStopped != "" {
+			fmt.Fprintf(b, `<p class="incomplete">%s</p>`, html.EscapeString(MinimizeStoppedNote(f.MinimizeStopped)))
+		}
 	}
 	if f.NotReproduced != "" {
 		fmt.Fprintf(b, "<p><strong>Not reproduced</strong>: %s, so the replay below may pass. The structurizer's answer depends on the requests before it, or on chance.</p>", html.EscapeString(f.NotReproduced))
@@ -202,6 +214,16 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	storeLinksHTML(b, f)
 	picturesHTML(b, findingPictures(f))
 	b.WriteString("</div>")
+}
+
+// MinimizeStoppedNote says of a minimized graph whose search the limit
+// stopped (Finding.MinimizeStopped) that it is not the fixpoint.
+func MinimizeStoppedNote(limit string) string {
+	note := "the minimizer's search was stopped by its " + limit + " before its fixpoint: cfgfuzz minimize shrinks it further"
+	if strings.HasPrefix(limit, "time limit") {
+		note += "; a time limit's result depends on the machine, so another run of this campaign may report another graph"
+	}
+	return note
 }
 
 // MinimizedReplay is a shell command that judges f's minimized graph as

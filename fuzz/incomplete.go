@@ -4,14 +4,19 @@
 // incomplete report names what is missing and, when it can be completed,
 // the command that completes it; report.md, report.html and the CLI's last
 // line say so, and the CLI exits non-zero. A time budget that runs out is
-// a complete campaign.
+// a complete campaign. A complete campaign may still hold graphs whose
+// verdicts are incomplete (a check that could not judge a module:
+// Report.Unchecked), which report.md and report.html state beside it.
 
 package fuzz
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -86,8 +91,47 @@ func thousands(n int) string {
 
 // incompleteMarkdown is report.md's paragraph for an incomplete report.
 func incompleteMarkdown(rep *Report) string {
-	if rep.Incomplete == nil {
+	var b strings.Builder
+	if rep.Incomplete != nil {
+		fmt.Fprintf(&b, "**This report is %s.**\n\n", rep.Incomplete.Summary())
+	}
+	if u := rep.UncheckedSummary(); u != "" {
+		fmt.Fprintf(&b, "**%s.**\n\n", u)
+	}
+	return b.String()
+}
+
+// UncheckedSummary says on how many graphs which checks could not judge
+// the module (Report.Unchecked), with the first graph and why: "" when
+// every check judged every module. Those graphs' verdicts are incomplete;
+// a campaign with such graphs and nothing new exits 2.
+func (rep *Report) UncheckedSummary() string {
+	if rep.UncheckedGraphs() == 0 {
 		return ""
 	}
-	return fmt.Sprintf("**This report is %s.**\n\n", rep.Incomplete.Summary())
+	side := func(m map[string]int) string {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			parts = append(parts, fmt.Sprintf("%s on %s", k, Plural(m[k], "graph")))
+		}
+		return strings.Join(parts, ", ")
+	}
+	var b strings.Builder
+	b.WriteString("incomplete verdicts: not judged")
+	if len(rep.Unchecked) > 0 {
+		fmt.Fprintf(&b, " %s", side(rep.Unchecked))
+		if rep.BaselineUnchecked != nil {
+			b.WriteString(" (current side)")
+		}
+	}
+	if len(rep.BaselineUnchecked) > 0 {
+		if len(rep.Unchecked) > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %s (baseline)", side(rep.BaselineUnchecked))
+	}
+	if e := rep.UncheckedFirst; e != nil {
+		fmt.Fprintf(&b, "; the first, graph %d (seed %d, %s): %s", e.Index, e.Seed, e.Stream, cmp.Or(e.Detail, e.Current))
+	}
+	return b.String()
 }

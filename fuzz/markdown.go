@@ -72,6 +72,9 @@ func Markdown(rep *Report) string {
 			fmt.Fprintf(&b, "# %s\n%s\n", f.Signature, f.Replay)
 			if f.Minimized != "" {
 				fmt.Fprintf(&b, "# minimized: %s\n%s\n", f.Minimized, MinimizedReplay(&rep.Settings, &f))
+				if f.MinimizeStopped != "" {
+					fmt.Fprintf(&b, "# %s\n", MinimizeStoppedNote(f.MinimizeStopped))
+				}
 			}
 			if f.NotReproduced != "" {
 				fmt.Fprintf(&b, "# not reproduced: %s (this replay may pass)\n", f.NotReproduced)

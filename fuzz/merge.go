@@ -170,7 +170,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		if m := minimized[minKey{f.Signature, f.First.Index}]; m != nil {
-			f.Minimized, f.MinimizedWeights = m.Minimized, m.MinimizedWeights
+			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = m.Minimized, m.MinimizedWeights, m.MinimizeStopped
 		}
 	}
 	tp.Shards = len(dirs)

@@ -5,6 +5,8 @@
 package fuzz
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -58,6 +60,11 @@ func TestExternalModulesAreHeldToFillerAndBudget(t *testing.T) {
 		{[]string{"-clone-budget", "1000"}, cloningSource{}, "growth:clones"},
 		{[]string{"-max-clone-words", "16"}, cloningSource{}, ""},
 		{[]string{"-max-clone-words", "8"}, cloningSource{}, "growth:clone-weight"},
+		// The append helper inlined, as a compiler leaves it: the
+		// same findings.
+		{[]string{"-inline"}, cloningSource{}, ""},
+		{[]string{"-inline", "-drop-filler"}, testSource{}, "filler:short"},
+		{[]string{"-inline", "-clone-budget", "1000"}, cloningSource{}, "growth:clones"},
 	} {
 		cfg := testConfig(t, 20)
 		cfg.Source, cfg.Strategy = c.src, "structured"
@@ -73,6 +80,43 @@ func TestExternalModulesAreHeldToFillerAndBudget(t *testing.T) {
 		case c.sig != "" && (len(sigs) != 1 || sigs[0] != c.sig):
 			t.Errorf("%v: findings %v, want %s", c.args, sigs, c.sig)
 		}
+		if rep.Unchecked != nil || rep.UncheckedFirst != nil {
+			t.Errorf("%v: unchecked %v, want none", c.args, rep.Unchecked)
+		}
 		t.Logf("%v: outcomes %v, findings %v", c.args, rep.Outcomes, sigs)
+	}
+}
+
+// TestUnreadAppendsAreCounted: a structurizer process whose modules append
+// computed ids, which neither filler nor growth's clone budget reads,
+// drops filler and copies past the budget: the campaign finds nothing, and
+// its report counts every graph as not judged by those checks, with the
+// first graph and why; records carry it, and no copied words.
+func TestUnreadAppendsAreCounted(t *testing.T) {
+	bin := buildCmd(t, "./testdata/thinstruct")
+	cfg := testConfig(t, 20)
+	cfg.Source, cfg.Strategy = cloningSource{}, "structured"
+	cfg.Current = ProcessFactory("thinstruct", []string{bin, "-computed-ids", "-drop-filler", "-clone-budget", "1000"}, "")
+	rep := mustRun(t, cfg).Report
+	if len(rep.Findings) != 0 || rep.Outcomes[OutOK] != rep.Graphs || rep.Graphs == 0 {
+		t.Fatalf("findings %v, outcomes %v: want every graph ok", rep.Findings, rep.Outcomes)
+	}
+	if rep.Unchecked["filler"] != rep.Graphs || rep.Unchecked["growth:clones"] != rep.Graphs || len(rep.Unchecked) != 2 {
+		t.Errorf("unchecked %v, want filler and growth:clones on all %d graphs", rep.Unchecked, rep.Graphs)
+	}
+	if e := rep.UncheckedFirst; e == nil || e.Index != 0 || !strings.Contains(e.Detail, "not judged") {
+		t.Errorf("unchecked_first %+v, want graph 0 with why", e)
+	}
+	if u := rep.UncheckedSummary(); !strings.Contains(u, "filler on 1 graph") || !strings.Contains(Markdown(rep), u) {
+		t.Errorf("summary %q, want it in report.md too", u)
+	}
+	recs, _, err := ReadRecords(cfg.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if !r.Skipped && (!slices.Equal(r.Current.Unchecked, []string{"filler", "growth:clones"}) || r.Current.CopiedWords != 0) {
+			t.Errorf("record %d: %+v, want unchecked filler and growth:clones, no copied words", r.Index, r.Current)
+		}
 	}
 }

@@ -74,6 +74,12 @@ type SideResult struct {
 	// GPU says that the gpu check judged the module too (a graph
 	// Settings.GPUEvery samples, whose checks finished).
 	GPU bool `json:"gpu,omitempty"`
+	// Unchecked is what of the checks could not judge the module of a
+	// graph that passed (oracle.Unchecked: a skipped check's name,
+	// CHECK:PART for a part), in check order; nil when every check that
+	// ran judged all of it, and for any other outcome (a finding stands
+	// on the check that failed).
+	Unchecked []string `json:"unchecked,omitempty"`
 	// Func is kept for findings only, to draw the structured graph.
 	Func *structurizer.Func `json:"func,omitempty"`
 	// Module is the side's module, kept on both sides for the first 5

@@ -19,7 +19,18 @@
 
 package fuzz
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
+
+// splitNonEmpty is strings.Split of a comma list, nil for "".
+func splitNonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
 
 // countKey is what a count-only record adds to a report: the fields of
 // Report.count.
@@ -34,15 +45,19 @@ type countKey struct {
 	baseOutcome   string
 	class         string
 	identical     bool // both sides structured to the same module
+	// unchecked and baseUnchecked are the sides' SideResult.Unchecked,
+	// joined by commas.
+	unchecked, baseUnchecked string
 }
 
 // keyOf is record r's countKey.
 func keyOf(r *Record) countKey {
 	k := countKey{stream: r.Stream, skipped: r.Skipped, seen: r.Seen, outcome: r.Current.Outcome,
-		fallback: r.Current.Fallbacks > 0, gpu: r.Current.GPU, strategy: r.Strategy}
+		fallback: r.Current.Fallbacks > 0, gpu: r.Current.GPU, strategy: r.Strategy, unchecked: strings.Join(r.Current.Unchecked, ",")}
 	if b := r.Baseline; b != nil {
 		k.base, k.baseOutcome, k.class = true, b.Outcome, r.Class
 		k.baseFallback = b.Fallbacks > 0
+		k.baseUnchecked = strings.Join(b.Unchecked, ",")
 		k.identical = r.Current.Outcome == OutOK && r.Current.Hash == b.Hash
 	}
 	return k
@@ -59,6 +74,8 @@ func countOnly(s *Settings, r *Record) bool {
 		return true
 	case isFailure(r.Current.Outcome) || r.Current.Outcome == OutError:
 		return false
+	case len(r.Current.Unchecked) > 0 || r.Baseline != nil && len(r.Baseline.Unchecked) > 0:
+		return false // the report shows the first such graph
 	case r.Baseline != nil:
 		return r.Class == ClassSame && r.Baseline.Outcome != OutError
 	}
@@ -170,9 +187,9 @@ func (rs *recordSet) each(fn func(r *Record, n int, whole bool), sig func(k find
 	}
 	for k, n := range rs.counts {
 		r := Record{Stream: k.stream, Skipped: k.skipped, Seen: k.seen, Strategy: k.strategy, Class: k.class,
-			Current: SideResult{Outcome: k.outcome, GPU: k.gpu}}
+			Current: SideResult{Outcome: k.outcome, GPU: k.gpu, Unchecked: splitNonEmpty(k.unchecked)}}
 		if k.base {
-			r.Baseline = &SideResult{Outcome: k.baseOutcome}
+			r.Baseline = &SideResult{Outcome: k.baseOutcome, Unchecked: splitNonEmpty(k.baseUnchecked)}
 		}
 		if k.fallback {
 			r.Current.Fallbacks = 1

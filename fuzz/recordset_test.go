@@ -39,6 +39,9 @@ func reportOfAll(s Settings, recs []Record) *Report {
 func randomSide(r *rand.Rand) SideResult {
 	out := Outcomes[r.IntN(len(Outcomes))]
 	sd := SideResult{Outcome: out, Fallbacks: r.IntN(3) / 2, GPU: r.IntN(4) == 0, Hash: []string{"a", "b"}[r.IntN(2)]}
+	if out == OutOK && r.IntN(5) == 0 {
+		sd.Unchecked = [][]string{{"filler", "growth:clones"}, {"filler"}}[r.IntN(2)]
+	}
 	if isFailure(out) || out == OutRefused {
 		sd.Signature = []string{"exec:trace-mismatch", "rules:R6", "spirv-val:x"}[r.IntN(3)]
 		sd.Detail = "detail"

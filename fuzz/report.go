@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -58,6 +59,15 @@ type Report struct {
 	// HarnessErrors are graphs with an "error" outcome on either side
 	// (not findings), the first few kept.
 	HarnessErrors []Example `json:"harness_errors,omitempty"`
+	// Unchecked counts the graphs whose current module some check could
+	// not judge (SideResult.Unchecked), by what it could not judge: a
+	// skipped check's name, or CHECK:PART; BaselineUnchecked the
+	// baseline's. UncheckedFirst is the lowest-index such graph of either
+	// side. Absent when every check judged every module: the verdicts
+	// of these graphs are incomplete, and the exit status says so.
+	Unchecked         map[string]int `json:"unchecked,omitempty"`
+	BaselineUnchecked map[string]int `json:"baseline_unchecked,omitempty"`
+	UncheckedFirst    *Example       `json:"unchecked_first,omitempty"`
 	// Guided is a guided campaign's features and mutants (guidereport.go).
 	Guided     *GuidedSummary `json:"guided,omitempty"`
 	Throughput Throughput     `json:"throughput"`
@@ -157,6 +167,12 @@ type Finding struct {
 	// checks needs them to fail.
 	Minimized        string `json:"minimized,omitempty"`
 	MinimizedWeights []int  `json:"minimized_weights,omitempty"`
+	// MinimizeStopped is the limit that ended the minimizer's search
+	// before its fixpoint ("time limit (30s)", "step limit (5000)"): the
+	// minimized graph is the smallest found by then. A time limit's
+	// result depends on the machine's speed and load. "" the search
+	// reached its fixpoint (or no minimizer ran).
+	MinimizeStopped string `json:"minimize_stopped,omitempty"`
 	// NotReproduced says why the minimizer, judging First again on a
 	// structurizer of its own, did not see it fail with the signature
 	// (it passes, or fails another way): a structurizer whose answer
@@ -285,6 +301,8 @@ func (rep *Report) count(k countKey, n int) {
 	if k.baseFallback {
 		rep.BaselineFallbacks += n
 	}
+	addUnchecked(&rep.Unchecked, k.unchecked, n)
+	addUnchecked(&rep.BaselineUnchecked, k.baseUnchecked, n)
 	if k.strategy != "" {
 		if rep.Strategies == nil {
 			rep.Strategies = map[string]int{}
@@ -342,6 +360,11 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) (shown bool) {
 	if r.Baseline != nil && rep.Divergences != nil && r.Class != ClassSame {
 		shown = rep.addDivergenceExample(r) || shown
 	}
+	if rep.UncheckedFirst == nil && (len(r.Current.Unchecked) > 0 || r.Baseline != nil && len(r.Baseline.Unchecked) > 0) {
+		e := rep.example(r, "")
+		e.CurrentModule, e.BaselineModule = nil, nil
+		rep.UncheckedFirst, shown = &e, true
+	}
 	if !isFailure(r.Current.Outcome) {
 		return shown
 	}
@@ -363,6 +386,31 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) (shown bool) {
 	}
 	rep.countFinding(f, 1, btoi(r.isNew()))
 	return shown
+}
+
+// addUnchecked adds n graphs to *m for each entry of the comma list what.
+func addUnchecked(m *map[string]int, what string, n int) {
+	if what == "" {
+		return
+	}
+	if *m == nil {
+		*m = map[string]int{}
+	}
+	for _, w := range strings.Split(what, ",") {
+		(*m)[w] += n
+	}
+}
+
+// UncheckedGraphs is the most graphs any one thing went unjudged on, of
+// either side: 0 when every check judged every module.
+func (rep *Report) UncheckedGraphs() int {
+	n := 0
+	for _, m := range []map[string]int{rep.Unchecked, rep.BaselineUnchecked} {
+		for _, c := range m {
+			n = max(n, c)
+		}
+	}
+	return n
 }
 
 // countFinding adds n graphs of finding f to its counts, fresh of them new.
@@ -484,7 +532,7 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 		m, err := min(g, f.Signature, f.Strategy)
 		switch {
 		case m != nil:
-			f.Minimized, f.MinimizedWeights = cfg.FormatCompact(m), weightsOf(m)
+			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = cfg.FormatCompact(m), weightsOf(m), stoppedBy(err)
 		case err != nil:
 			f.NotReproduced = notReproduced(err)
 		}

@@ -376,7 +376,7 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 // left graphs without a verdict (the check limit) is no evidence.
 func goodNight(rep *Report) *GoodNight {
 	if rep.Incomplete != nil || rep.State == nil || rep.State.Classes[ClassNew] > 0 ||
-		rep.Graphs == 0 || rep.Outcomes[OutError] > 0 {
+		rep.Graphs == 0 || rep.Outcomes[OutError] > 0 || rep.UncheckedGraphs() > 0 {
 		return nil
 	}
 	sp, err := ParseSpec(rep.Settings.Current)

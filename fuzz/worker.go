@@ -292,6 +292,11 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 		r.Outcome, r.Detail = OutError, firstLine(v.Check+": "+v.Detail)
 	} else {
 		r.Outcome = OutOK
+		// A graph that failed is a finding whatever a check could not
+		// judge; one that passed passed only what was judged.
+		if r.Unchecked = oracle.Unchecked(vs); len(r.Unchecked) > 0 {
+			r.Detail = firstLine(oracle.UncheckedDetail(vs)) // why, for the report's example
+		}
 	}
 	return r, mine
 }

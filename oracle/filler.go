@@ -2,8 +2,17 @@
 // budget reads. Both are judged from the module and the graph alone, for
 // any structurizer's module (emit/CONVENTION.md, "Blocks"):
 //
-//   - a block reports the original id it appends (the constant argument of
-//     its first call to a one-argument function, as modulecfg.go reads it);
+//   - a block reports the original id it appends: the constant argument of
+//     its first call to a one-argument function (as modulecfg.go reads it),
+//     or the append helper inlined: a store of an integer constant (or an
+//     OpCopyObject of one) into the trace buffer at an index the block
+//     computes from a value it loaded from that buffer (the count), the
+//     store before such a call or the call before such a store;
+//   - a module whose blocks report no id for some block of the graph
+//     reachable from its entry (every such id is appended somewhere, or
+//     exec fails) appends in a way this reading does not follow (through
+//     another helper, or a computed id): filler and growth's clone budget
+//     are then not judged, and say so (unreadAppends);
 //   - a block's filler is every store to a Private variable in it together
 //     with the instructions of the block its stored value is computed from:
 //     integer arithmetic and loads of Private variables (the convention's
@@ -71,7 +80,7 @@ func blockFills(m *spirv.Module) []blockFill {
 		}
 	}
 	var out []blockFill
-	sc := fillScratch{def: map[uint32]int{}}
+	sc := fillScratch{def: map[uint32]int{}, tracePtr: map[uint32]bool{}, counted: map[uint32]bool{}, copies: map[uint32]uint32{}}
 	inEntry, start := false, -1
 	for i, in := range m.Insts {
 		switch in.Op {
@@ -97,13 +106,16 @@ func blockFills(m *spirv.Module) []blockFill {
 type fillIDs struct {
 	consts  map[uint32]uint32
 	private map[uint32]bool
+	trace   map[uint32]bool // variables decorated Binding BindingTrace
 }
 
 // newFillIDs reads m's constants and Private variables.
 func newFillIDs(m *spirv.Module) *fillIDs {
-	ids := &fillIDs{consts: map[uint32]uint32{}, private: map[uint32]bool{}}
+	ids := &fillIDs{consts: map[uint32]uint32{}, private: map[uint32]bool{}, trace: map[uint32]bool{}}
 	for _, in := range m.Insts {
 		switch {
+		case in.Op == spirv.OpDecorate && len(in.Operands) >= 3 && in.Operands[1] == spirv.DecorationBinding && in.Operands[2] == spirv.BindingTrace:
+			ids.trace[in.Operands[0]] = true
 		case in.Op == spirv.OpConstant && len(in.Operands) == 3:
 			ids.consts[in.Operands[1]] = in.Operands[2]
 		case in.Op == spirv.OpVariable && len(in.Operands) >= 3 && in.Operands[2] == spirv.StoragePrivate:
@@ -115,10 +127,16 @@ func newFillIDs(m *spirv.Module) *fillIDs {
 
 // fillScratch is fillOfBlock's working memory, kept from block to block.
 type fillScratch struct {
-	def   map[uint32]int // result id -> index in the block, for filler sources
-	seen  []bool
-	stack []uint32
-	sinks []uint32 // every block's sinks, in order: each block's list is a capped part
+	def map[uint32]int // result id -> index in the block, for filler sources
+	// tracePtr: the block's pointers into the trace buffer, true when
+	// their index derives from a value loaded from it; counted: the ids
+	// that derive from such a value (inlinedAppend).
+	tracePtr map[uint32]bool
+	counted  map[uint32]bool
+	copies   map[uint32]uint32 // OpCopyObject result -> its operand
+	seen     []bool
+	stack    []uint32
+	sinks    []uint32 // every block's sinks, in order: each block's list is a capped part
 }
 
 // isTerminator reports whether op ends a block.
@@ -136,12 +154,17 @@ func fillOfBlock(blk []spirv.Instruction, ids *fillIDs, sc *fillScratch) blockFi
 	f := blockFill{reported: -1, label: blk[0].Operands[0]}
 	def := sc.def
 	clear(def)
+	clear(sc.tracePtr)
+	clear(sc.counted)
+	clear(sc.copies)
+	reportedAt := -1
 	for i, in := range blk {
-		switch {
-		case in.Op == spirv.OpFunctionCall && len(in.Operands) == 4 && f.reported < 0:
-			if v, ok := ids.consts[in.Operands[3]]; ok {
-				f.reported = int(v)
+		if f.reported < 0 {
+			if v, ok := sc.appended(in, ids); ok {
+				f.reported, reportedAt = int(v), i
 			}
+		}
+		switch {
 		case isFillArithmetic(in.Op) && len(in.Operands) >= 3,
 			in.Op == spirv.OpLoad && len(in.Operands) >= 3 && ids.private[in.Operands[2]]:
 			def[in.Operands[1]] = i
@@ -170,15 +193,12 @@ func fillOfBlock(blk []spirv.Instruction, ids *fillIDs, sc *fillScratch) blockFi
 			}
 		}
 	}
-	reportedAt, start := -1, len(sc.sinks)
+	start := len(sc.sinks)
 	for i, in := range blk {
-		if in.Op == spirv.OpFunctionCall && len(in.Operands) == 4 && reportedAt < 0 && f.reported >= 0 {
-			reportedAt = i
-		}
 		if in.Op == spirv.OpStore && len(in.Operands) >= 2 && ids.private[in.Operands[0]] {
 			f.words += in.Words()
 			cone(in.Operands[1])
-			if reportedAt >= 0 && !slices.Contains(sc.sinks[start:], in.Operands[0]) {
+			if reportedAt >= 0 && i > reportedAt && !slices.Contains(sc.sinks[start:], in.Operands[0]) {
 				sc.sinks = append(sc.sinks, in.Operands[0])
 			}
 		}
@@ -187,6 +207,67 @@ func fillOfBlock(blk []spirv.Instruction, ids *fillIDs, sc *fillScratch) blockFi
 		f.sinks = sc.sinks[start:end:end] // capped: later blocks' sinks follow in the array
 	}
 	return f
+}
+
+// appended reads one instruction of a block, in order: the id it appends,
+// ok false when it appends none. A call to a one-argument function with a
+// constant argument appends it; so does the append helper inlined, a
+// store of a constant into the trace buffer at an index derived from a
+// value loaded from it (the count), which no other store of the
+// convention is: returned and the sink go to fixed slots, the count's
+// value is no constant.
+func (sc *fillScratch) appended(in spirv.Instruction, ids *fillIDs) (uint32, bool) {
+	ops := in.Operands
+	switch in.Op {
+	case spirv.OpFunctionCall:
+		if len(ops) == 4 {
+			v, ok := ids.consts[ops[3]]
+			return v, ok
+		}
+	case spirv.OpAccessChain:
+		if len(ops) >= 3 && (ids.trace[ops[2]] || sc.tracePtr[ops[2]]) {
+			counted := sc.tracePtr[ops[2]]
+			for _, x := range ops[3:] {
+				counted = counted || sc.counted[x]
+			}
+			sc.tracePtr[ops[1]] = counted
+		}
+		return 0, false
+	case spirv.OpLoad:
+		if len(ops) >= 3 {
+			if _, ok := sc.tracePtr[ops[2]]; ok {
+				sc.counted[ops[1]] = true
+			}
+		}
+		return 0, false
+	case spirv.OpCopyObject:
+		if len(ops) >= 3 {
+			sc.copies[ops[1]] = ops[2]
+		}
+	case spirv.OpStore:
+		if len(ops) >= 2 && sc.tracePtr[ops[0]] {
+			v := ops[1]
+			for range len(sc.copies) + 1 {
+				c, ok := sc.copies[v]
+				if !ok {
+					break
+				}
+				v = c
+			}
+			c, ok := ids.consts[v]
+			return c, ok
+		}
+		return 0, false
+	}
+	if len(ops) >= 3 && !isTerminator(in.Op) {
+		for _, x := range ops[2:] {
+			if sc.counted[x] {
+				sc.counted[ops[1]] = true
+				break
+			}
+		}
+	}
+	return 0, false
 }
 
 // fills is blockFills of the subject's module, read once per Check.
@@ -231,6 +312,48 @@ func copiesOf(g *cfg.Graph, fills []blockFill) Copies {
 	return c
 }
 
+// unreadAppends counts the blocks of g reachable from its entry whose id
+// no block of fills reports, and names the first; a module that runs like
+// g appends each of them somewhere, in a way blockFills does not read.
+func unreadAppends(g *cfg.Graph, fills []blockFill) (n, first int) {
+	read := make([]bool, g.Len())
+	for _, f := range fills {
+		if f.reported >= 0 && f.reported < g.Len() {
+			read[f.reported] = true
+		}
+	}
+	first = -1
+	for b, ok := range g.Reachable() {
+		if ok && !read[b] {
+			if n == 0 {
+				first = b
+			}
+			n++
+		}
+	}
+	return n, first
+}
+
+// unreadDetail says why a check, or its part what ("" the whole), was not
+// judged: n reachable blocks' appends not read, the first b first.
+func unreadDetail(what string, n, first, reachable int) string {
+	if what != "" {
+		what += " "
+	}
+	return fmt.Sprintf("%snot judged: no block of the entry point reports the id of %d of the graph's %d reachable blocks (the first b%d): it appends them in a way the checks do not read (a call with a computed id, through another function), emit/CONVENTION.md", what, n, reachable, first)
+}
+
+// reachableCount is the number of g's blocks reachable from its entry.
+func reachableCount(g *cfg.Graph) int {
+	n := 0
+	for _, ok := range g.Reachable() {
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
 // checkFiller holds every block that reports an original id to the filler
 // its weight promises.
 func (o *Oracle) checkFiller(s *Subject) Verdict {
@@ -240,6 +363,9 @@ func (o *Oracle) checkFiller(s *Subject) Verdict {
 	fills, err := s.fills()
 	if err != nil {
 		return Verdict{Status: Skip, Detail: "module unreadable: " + err.Error()}
+	}
+	if n, first := unreadAppends(s.Graph, fills); n > 0 {
+		return Verdict{Status: Skip, Detail: unreadDetail("", n, first, reachableCount(s.Graph))}
 	}
 	blocks := 0
 	for _, f := range fills {

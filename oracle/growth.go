@@ -111,6 +111,10 @@ func registerWords(n, blocks, exits int) int {
 	return 72*blocks + 13*n + 16*max(1, exits)
 }
 
+// PartClones is Verdict.Unchecked of a growth verdict that judged sizes
+// and time but not the clone budget (the module's appends not read).
+const PartClones = "clones"
+
 // Signatures of the growth check (after "growth:").
 const (
 	SigGrowthBlocks = "blocks"
@@ -148,7 +152,10 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 	if err != nil {
 		return Verdict{Status: Skip, Detail: "module unreadable: " + err.Error()}
 	}
-	s.Copied, s.CopiedKnown = copiesOf(s.Graph, fills), true
+	unread, first := unreadAppends(s.Graph, fills)
+	if unread == 0 {
+		s.Copied, s.CopiedKnown = copiesOf(s.Graph, fills), true
+	}
 	wordsIn := weights + lim.PerBlockWords*blocksIn + lim.PerCaseWords*cases + registerWords(o.opt.Walks.Registers, blocksIn, exits)
 	wordsOut := max(0, len(s.Module)/4-debugWords(s.Module)-lim.ModuleOverhead)
 	if maxB := int(lim.BlockFactor*float64(blocksIn)) + lim.BlockSlack; blocksOut > maxB {
@@ -157,10 +164,10 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 	if maxW := int(lim.WordFactor * float64(wordsIn)); wordsOut > maxW {
 		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthWords, Detail: fmt.Sprintf("%d words in, %d out past the overhead and debug information (limit %d)%s", wordsIn, wordsOut, maxW, sizeNote)}
 	}
-	if budget := max(0, lim.CloneBudget); s.Copied.Words > budget {
+	if budget := max(0, lim.CloneBudget); s.CopiedKnown && s.Copied.Words > budget {
 		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthClones, Detail: fmt.Sprintf("%d copies of original blocks carry %d words (clone budget %d, the module convention's for every structurizer)%s", s.Copied.Blocks, s.Copied.Words, budget, sizeNote)}
 	}
-	if most := s.Info.CloneMaxWords; most > 0 && s.Copied.Heaviest > most {
+	if most := s.Info.CloneMaxWords; most > 0 && s.CopiedKnown && s.Copied.Heaviest > most {
 		return Verdict{Status: Fail, Signature: "growth:" + SigCloneWeight, Detail: fmt.Sprintf("a copy of block %d carries %d words (the structurizer declares copies of at most %d)", s.Copied.HeaviestID, s.Copied.Heaviest, most)}
 	}
 	if most := lim.timeFor(blocksIn); s.Info.Duration > most {
@@ -168,8 +175,15 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 	}
 	// The measures of the limits, named as such: they are not the
 	// structurizer's own stats (blocks out, words) that reports show.
-	return Verdict{Status: Pass, Detail: fmt.Sprintf("reachable blocks %d, entry-point blocks %d (limit %d); word budget %d, module words past the overhead and debug information %d (limit %d); copied words %d; %v",
+	v := Verdict{Status: Pass, Detail: fmt.Sprintf("reachable blocks %d, entry-point blocks %d (limit %d); word budget %d, module words past the overhead and debug information %d (limit %d); copied words %d; %v",
 		blocksIn, blocksOut, int(lim.BlockFactor*float64(blocksIn))+lim.BlockSlack, wordsIn, wordsOut, int(lim.WordFactor*float64(wordsIn)), s.Copied.Words, s.Info.Duration)}
+	if unread > 0 {
+		v.Unchecked = PartClones
+		v.Detail = fmt.Sprintf("reachable blocks %d, entry-point blocks %d (limit %d); word budget %d, module words past the overhead and debug information %d (limit %d); %v; %s",
+			blocksIn, blocksOut, int(lim.BlockFactor*float64(blocksIn))+lim.BlockSlack, wordsIn, wordsOut, int(lim.WordFactor*float64(wordsIn)), s.Info.Duration,
+			unreadDetail("the clone budget", unread, first, blocksIn))
+	}
+	return v
 }
 
 // isDebugOp reports the specification's debug instructions (2.4, logical

@@ -87,18 +87,40 @@ func (o *Oracle) checkMeta(s *Subject) Verdict {
 		return metaFail(SigNondeterministic, fmt.Sprintf("two runs on one graph gave different modules (%d and %d bytes)%s", len(s.Module), len(again), propertyNote("deterministic")))
 	}
 	own := &lazyModuleCFG{subject: s} // read once for both checks below
+	var unchecked, why []string
 	if !s.Info.NotRenumberingInvariant {
-		if v := o.checkRenumbering(s, own); v.Status != Pass {
+		v := o.checkRenumbering(s, own)
+		if v.Status != Pass {
 			return v
+		}
+		if v.Unchecked != "" {
+			unchecked, why = append(unchecked, v.Unchecked), append(why, v.Detail)
 		}
 	}
 	if s.Info.Idempotent {
-		if v := checkIdempotence(s, own); v.Status != Pass {
+		v := checkIdempotence(s, own)
+		if v.Status != Pass {
 			return v
 		}
+		if v.Unchecked != "" {
+			unchecked, why = append(unchecked, v.Unchecked), append(why, v.Detail)
+		}
 	}
-	return Verdict{Status: Pass, Detail: metaDetail(s.Info)}
+	v := Verdict{Status: Pass, Detail: metaDetail(s.Info)}
+	if len(unchecked) > 0 {
+		// A claimed property the re-run could not test (the structurizer
+		// does not serve the graph it needs) is not a pass of it.
+		v.Unchecked, v.Detail = strings.Join(unchecked, "+"), v.Detail+"; "+strings.Join(why, "; ")
+	}
+	return v
 }
+
+// Parts of meta that Verdict.Unchecked names: a claimed property whose
+// re-run the structurizer did not serve.
+const (
+	PartRenumbering = "renumbering"
+	PartIdempotence = "idempotence"
+)
 
 // metaDetail says which properties meta checked.
 func metaDetail(info ResultInfo) string {
@@ -197,7 +219,7 @@ func (o *Oracle) checkRenumbering(s *Subject, own *lazyModuleCFG) Verdict {
 	r.Shuffle(n-1, func(i, j int) { perm[i+1], perm[j+1] = perm[j+1], perm[i+1] })
 	permuted, _, err := s.Structurize(g.Permute(perm))
 	if errors.Is(err, ErrUnsupported) {
-		return Verdict{Status: Pass, Detail: "renumbering not checked: " + err.Error()}
+		return Verdict{Status: Pass, Unchecked: PartRenumbering, Detail: "renumbering not checked: " + err.Error()}
 	}
 	if err != nil {
 		return rerunFailed(fmt.Sprintf("structurizing the graph renumbered by %v", perm), err)
@@ -249,7 +271,7 @@ func checkIdempotence(s *Subject, own *lazyModuleCFG) Verdict {
 	}
 	again, _, err := s.Structurize(mc.graph)
 	if errors.Is(err, ErrUnsupported) {
-		return Verdict{Status: Pass, Detail: "idempotence not checked: " + err.Error()}
+		return Verdict{Status: Pass, Unchecked: PartIdempotence, Detail: "idempotence not checked: " + err.Error()}
 	}
 	if err != nil {
 		return rerunFailed("structurizing the output's CFG", err)

@@ -109,3 +109,36 @@ func TestRerunFailuresAreNamed(t *testing.T) {
 		})
 	}
 }
+
+// TestMetaSaysWhatItCouldNotTest: a claimed property whose re-run the
+// structurizer does not serve (ErrUnsupported: the renumbered graph, the
+// module's own CFG) passes meta with that part unchecked, not as tested.
+func TestMetaSaysWhatItCouldNotTest(t *testing.T) {
+	real := dispatchSeam("dispatch")
+	for _, c := range []struct {
+		name  string
+		after int // re-runs served before the refusals
+		part  string
+	}{
+		{"renumbering", 1, PartRenumbering},
+		{"idempotence", 2, PartIdempotence},
+	} {
+		s := subjectOf(t, loopGraph, real)
+		s.Info.Idempotent = true
+		calls := 0 // the same graph again, renumbered, the module's CFG
+		s.Structurize = func(g *cfg.Graph) ([]byte, ResultInfo, error) {
+			calls++
+			if calls > c.after && !isOne(g) {
+				return nil, ResultInfo{}, ErrUnsupported
+			}
+			return real(g)
+		}
+		v := (&Oracle{}).checkMeta(s)
+		if v.Status != Pass || !strings.Contains(v.Unchecked, c.part) || !strings.Contains(v.Detail, c.part+" not checked") {
+			t.Errorf("%s unsupported: %+v, want a pass with %s unchecked", c.name, v, c.part)
+		}
+	}
+}
+
+// isOne says whether g is the one-block graph idempotence also asks for.
+func isOne(g *cfg.Graph) bool { return g.Len() == 1 && len(g.Succs[0]) == 0 }

@@ -152,6 +152,10 @@ type Verdict struct {
 	Status    Status `json:"status"`
 	Signature string `json:"signature,omitempty"` // "check:reason", stable, no ids
 	Detail    string `json:"detail,omitempty"`
+	// Unchecked names the part of a check that passed on the rest but
+	// could not judge this module (growth's PartClones); the detail says
+	// why. A check that could judge nothing is Skip instead.
+	Unchecked string `json:"unchecked,omitempty"`
 }
 
 // Options configures an Oracle. The zero value runs DefaultChecks with the
@@ -350,6 +354,33 @@ func Failed(vs []Verdict) *Verdict {
 		}
 	}
 	return nil
+}
+
+// Unchecked lists what of the checks that ran could not judge the module:
+// each skipped check's name, and CHECK:PART for a check that judged all
+// but PART (Verdict.Unchecked); nil when every check judged all of it.
+func Unchecked(vs []Verdict) []string {
+	var out []string
+	for _, v := range vs {
+		switch {
+		case v.Status == Skip:
+			out = append(out, v.Check)
+		case v.Unchecked != "":
+			out = append(out, v.Check+":"+v.Unchecked)
+		}
+	}
+	return out
+}
+
+// UncheckedDetail is "CHECK: DETAIL" of the first verdict that could not
+// judge all of its module (Unchecked), "" none.
+func UncheckedDetail(vs []Verdict) string {
+	for _, v := range vs {
+		if v.Status == Skip || v.Unchecked != "" {
+			return v.Check + ": " + v.Detail
+		}
+	}
+	return ""
 }
 
 // Errored returns the first harness error, or nil.

@@ -38,14 +38,18 @@ func init() {
 
 // checkRecord is one graph's result in --json output.
 type checkRecord struct {
-	Schema   string              `json:"schema"` // checkSchema
-	Source   string              `json:"source"` // file:line:col of the graph
-	Graph    string              `json:"graph"`  // compact notation
-	Outcome  string              `json:"outcome"`
-	Reason   string              `json:"reason,omitempty"`
-	Checks   []oracle.Verdict    `json:"checks"`
-	Stats    *structurizer.Stats `json:"stats,omitempty"`
-	Strategy string              `json:"strategy"`
+	Schema  string           `json:"schema"` // checkSchema
+	Source  string           `json:"source"` // file:line:col of the graph
+	Graph   string           `json:"graph"`  // compact notation
+	Outcome string           `json:"outcome"`
+	Reason  string           `json:"reason,omitempty"`
+	Checks  []oracle.Verdict `json:"checks"`
+	// Unchecked is what of the checks could not judge the module of a
+	// graph that passed (oracle.Unchecked): an incomplete verdict, exit
+	// status 2.
+	Unchecked []string            `json:"unchecked,omitempty"`
+	Stats     *structurizer.Stats `json:"stats,omitempty"`
+	Strategy  string              `json:"strategy"`
 	// Structurizer is the spec of the structurizer under test.
 	Structurizer string `json:"structurizer"`
 }
@@ -157,7 +161,7 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 		fmt.Fprintln(fs.Output(), "on the structurizer under test (--structurizer: this tree's, or any program speaking")
 		fmt.Fprintln(fs.Output(), "fuzz/PROTOCOL.md, e.g. --structurizer 'cmd:./my-adapter') and check each module.")
 		fmt.Fprintln(fs.Output(), "Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout, or a check that could not judge a module: `not judged`).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	return fs
@@ -206,7 +210,7 @@ func (r *checkRun) announce(graphs int, files []string, cf checkFlags) {
 
 // all checks every item and returns check's exit status.
 func (r *checkRun) all(items []sourced) int {
-	code, failed := exitOK, 0
+	code, failed, unchecked := exitOK, 0, 0
 	enc := json.NewEncoder(r.stdout)
 	for i, it := range items {
 		rec := checkOne(it, r.seam, r.asked, r.orc, r.limit)
@@ -229,6 +233,8 @@ func (r *checkRun) all(items []sourced) int {
 		}
 		if rec.Outcome != outcomeOK {
 			failed++
+		} else if len(rec.Unchecked) > 0 {
+			unchecked++
 		}
 		if r.json {
 			if err := enc.Encode(rec); err != nil {
@@ -241,6 +247,12 @@ func (r *checkRun) all(items []sourced) int {
 	}
 	if !r.json {
 		fmt.Fprintf(r.stderr, "cfgfuzz check: %d of %d graphs passed\n", len(items)-failed, len(items))
+	}
+	if unchecked > 0 {
+		fmt.Fprintf(r.stderr, "cfgfuzz check: incomplete: %s passed, but some of their checks could not judge the module (\"not judged\" on the line, \"unchecked\" with --json)\n", fuzz.Plural(unchecked, "graph"))
+		if code == exitOK {
+			code = exitUsage
+		}
 	}
 	return code
 }
@@ -381,7 +393,7 @@ func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *ora
 	case o.Signature != "":
 		rec.Outcome, rec.Reason = outcomeFail, o.Signature
 	default:
-		rec.Outcome = outcomeOK
+		rec.Outcome, rec.Unchecked = outcomeOK, oracle.Unchecked(o.Verdicts)
 	}
 	return rec
 }
@@ -397,8 +409,12 @@ func checkLine(r checkRecord) string {
 		if s == nil {
 			s = &structurizer.Stats{}
 		}
-		return fmt.Sprintf("ok %s %s blocks %d->%d words %d->%d routes %d clones %d fallbacks %d",
+		line := fmt.Sprintf("ok %s %s blocks %d->%d words %d->%d routes %d clones %d fallbacks %d",
 			r.Source, r.Graph, s.BlocksIn, s.BlocksOut, s.WordsIn, s.WordsOut, s.RouteVars, s.Clones, s.Fallbacks)
+		if len(r.Unchecked) > 0 {
+			line += fmt.Sprintf("; not judged: %s (%s)", strings.Join(r.Unchecked, ", "), clip(firstLine(oracle.UncheckedDetail(r.Checks)), lineClip))
+		}
+		return line
 	case outcomeFail:
 		v := oracle.Failed(r.Checks)
 		detail := r.Reason

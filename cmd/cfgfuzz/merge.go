@@ -29,7 +29,9 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("out", "cfgfuzz-out", "output `DIR` of the merged report")
 	partial := fs.Bool("partial", false, "merge an incomplete shard set (a shard missing, interrupted, torn or of another split); the report names what is missing")
 	state := fs.String("state", "", "the state `DIR` the shards ran with (--state): class the signatures against it and write the night's updated state into it")
-	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings")
+	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings, each search within --minimize-timeout and --minimize-steps")
+	var budget minimizeBudget
+	budget.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz merge [--out DIR] [--partial] [--state DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
 		fmt.Fprintln(fs.Output(), "(with --state: new signatures), 2 usage or infrastructure error, an incomplete shard set, or a --partial merge\nwithout new findings.\n\nflags:")
@@ -42,7 +44,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	rep, err := mergeNight(fs.Args(), *out, *state, *minimize, *partial, stderr)
+	rep, err := mergeNight(fs.Args(), *out, *state, *minimize, budget, *partial, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
@@ -77,7 +79,7 @@ func sameDir(a, b string) bool {
 
 // mergeNight merges (an incomplete shard set only when partial),
 // minimizes, writes the reports into out, locked, and commits the state.
-func mergeNight(dirs []string, out, state string, minimize, partial bool, stderr io.Writer) (*fuzz.Report, error) {
+func mergeNight(dirs []string, out, state string, minimize bool, budget minimizeBudget, partial bool, stderr io.Writer) (*fuzz.Report, error) {
 	if err := checkMergeOut(out, dirs); err != nil {
 		return nil, err
 	}
@@ -105,7 +107,7 @@ func mergeNight(dirs []string, out, state string, minimize, partial bool, stderr
 		s.Shard = fuzz.Shard{}
 		var sides openSides
 		defer sides.close()
-		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out}, &sides, stderr)
+		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out}, &sides, budget, stderr)
 	}
 	rep, up, err := fuzz.MergeNight(dirs, opt)
 	if err != nil {
@@ -136,7 +138,7 @@ func mergeNight(dirs []string, out, state string, minimize, partial bool, stderr
 
 // lazyMinimizer is the campaign's minimizer for the merged settings, its
 // sides made (a revision built) on the first finding to minimize.
-func lazyMinimizer(c fuzz.Config, sides *openSides, stderr io.Writer) fuzz.Minimizer {
+func lazyMinimizer(c fuzz.Config, sides *openSides, budget minimizeBudget, stderr io.Writer) fuzz.Minimizer {
 	var made bool
 	return func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if !made {
@@ -144,7 +146,7 @@ func lazyMinimizer(c fuzz.Config, sides *openSides, stderr io.Writer) fuzz.Minim
 			var f campaignFlags
 			err := f.sidesFromSettings(context.Background(), &c, stderr)
 			if err == nil {
-				err = campaignMinimizer(&c, sides, stderr)
+				err = campaignMinimizer(&c, sides, budget, stderr)
 			}
 			if err != nil {
 				fmt.Fprintf(stderr, "cfgfuzz merge: minimizer: %v\n", err)

@@ -42,8 +42,9 @@ type minimizeFlags struct {
 	maxAnswer                                                                            fuzz.ByteSize
 	index, maxSteps, walks, registers                                                    int
 	seed                                                                                 uint64
-	timeout, graphTimeout                                                                time.Duration
+	searchTimeout, callTimeout                                                           time.Duration
 	verbose, listFaults                                                                  bool
+	set                                                                                  map[string]bool // flags given
 }
 
 func (mf *minimizeFlags) define(fs *flag.FlagSet) {
@@ -55,7 +56,8 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output (there after all when the file cannot be written)")
 	fs.StringVar(&mf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
 	defineMaxAnswer(fs, &mf.maxAnswer)
-	fs.DurationVar(&mf.graphTimeout, "graph-timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (a candidate past it fails structurize:timeout)")
+	fs.DurationVar(&mf.callTimeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each structurizer call, as check's --timeout (a candidate past it fails structurize:timeout)")
+	fs.Var(renamedFlag{"graph-timeout", "timeout", "the limit on each structurizer call, as check's --timeout"}, "graph-timeout", "renamed: use --timeout")
 	fs.StringVar(&mf.save, "save-regression", "", "also save the result as NAME.cfg in the regression directory (--regressions)")
 	fs.StringVar(&mf.regressions, "regressions", "", "the regression directory (default: "+defaultRegressionsName+" in the working directory; corpus/testdata/regressions inside a cfgfuzz checkout)")
 	fs.StringVar(&mf.expect, "expect", corpus.ExpectPass, "what replaying the saved regression must give: pass (the bug is to be fixed) or fail (it must keep failing with the signature)")
@@ -67,8 +69,8 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check, as check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&mf.seed, "seed", 1, "seed of the random walks (as for check; a campaign's finding needs the campaign's seed)")
 	fs.IntVar(&mf.index, "index", 0, "which graph of the file to minimize (from 0)")
-	fs.IntVar(&mf.maxSteps, "max-steps", corpus.DefaultMaxSteps, "bound on predicate calls (negative: none)")
-	fs.DurationVar(&mf.timeout, "timeout", corpus.DefaultTimeout, "bound on the search between the first judgement of the graph and the final one, which run whole (their structurizer call within --graph-timeout) (negative: none)")
+	fs.IntVar(&mf.maxSteps, "max-steps", corpus.DefaultMaxSteps, "bound on the search's judgements (0 or negative: none)")
+	fs.DurationVar(&mf.searchTimeout, "search-timeout", corpus.DefaultTimeout, "bound on the search between the first judgement of the graph and the final one, which run whole (their structurizer calls within --timeout); 0: none, the search runs to its fixpoint")
 	fs.BoolVar(&mf.verbose, "v", false, "log every accepted reduction (without it, a progress line every 5 s)")
 }
 
@@ -97,6 +99,11 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		fs.Usage()
 		return exitUsage
+	}
+	mf.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { mf.set[f.Name] = true })
+	if mf.set["timeout"] && !mf.set["search-timeout"] {
+		fmt.Fprintf(stderr, "minimize: note: --timeout %v limits each structurizer call, as check's --timeout does; the search's own limit is --search-timeout (%v)\n", mf.callTimeout, mf.searchTimeout)
 	}
 	code, err := minimizeFile(pos[0], mf, stdin, stdout, stderr)
 	if err != nil {
@@ -131,7 +138,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	}
 	defer side.Close()
 	ropt := mf.runnerOptions()
-	ropt.Structurize = fuzz.SideStructurizer(side, popt, mf.graphTimeout)
+	ropt.Structurize = fuzz.SideStructurizer(side, popt, mf.callTimeout)
 	run, err := corpus.NewRunner(ropt)
 	if err != nil {
 		return exitUsage, err
@@ -146,7 +153,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		defer progress.end()
 		stderr, opt.Progress = progress.writer(), progress.update
 	}
-	tag := findingTag{spec: spec, opt: popt, walks: mf.walks, seed: mf.seed, checks: mf.checks, limit: mf.graphTimeout, gpuDevice: mf.gpuDevice}
+	tag := findingTag{spec: spec, opt: popt, walks: mf.walks, seed: mf.seed, checks: mf.checks, limit: mf.callTimeout, gpuDevice: mf.gpuDevice}
 	var store *corpus.Store
 	if mf.store != "" {
 		store = &corpus.Store{Dir: mf.store}
@@ -184,6 +191,16 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		return exitFail, errors.New("the result did not fail the same way when checked again (flaky?)")
 	}
 	return exitOK, nil
+}
+
+// renamedFlag is a flag that was renamed: setting it is an error naming
+// the new flag, never a value read with another meaning.
+type renamedFlag struct{ old, now, what string }
+
+func (r renamedFlag) String() string { return "" }
+
+func (r renamedFlag) Set(string) error {
+	return fmt.Errorf("--%s is now --%s (%s)", r.old, r.now, r.what)
 }
 
 // specField is a spec as regression headers and store entries record it:
@@ -233,11 +250,11 @@ func (mf minimizeFlags) runnerOptions() corpus.RunnerOptions {
 
 // options turns the flags into corpus.Options.
 func (mf minimizeFlags) options(ctx context.Context, stderr io.Writer) (corpus.Options, error) {
-	opt := corpus.Options{Signature: mf.signature, MaxSteps: mf.maxSteps, Timeout: mf.timeout}
+	opt := corpus.Options{Signature: mf.signature, MaxSteps: mf.maxSteps, Timeout: mf.searchTimeout}
 	if mf.maxSteps == 0 {
 		opt.MaxSteps = -1
 	}
-	if mf.timeout == 0 {
+	if mf.searchTimeout == 0 {
 		opt.Timeout = -1
 	}
 	if mf.verbose {
@@ -348,7 +365,7 @@ func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr
 	if err != nil {
 		return nil, fmt.Errorf("the baseline %s: %w", rev, err)
 	}
-	return sidePredicate(f, proto.Options{Strategy: mf.strategy, Registers: mf.registers}, mf.runnerOptions(), mf.graphTimeout)
+	return sidePredicate(f, proto.Options{Strategy: mf.strategy, Registers: mf.registers}, mf.runnerOptions(), mf.callTimeout)
 }
 
 // sidePredicate judges candidates on a campaign side (a protocol process
@@ -401,8 +418,40 @@ func sideRunner(sides *openSides, f fuzz.SideFactory, opt proto.Options, ropt co
 	return corpus.NewRunner(ropt)
 }
 
+// minimizeBudget is the limits of a campaign's search for each finding's
+// minimized graph (run, compare and merge: --minimize-timeout,
+// --minimize-steps); 0 means none.
+type minimizeBudget struct {
+	timeout time.Duration
+	steps   int
+}
+
+// Defaults of a campaign's minimizeBudget.
+const (
+	DefaultMinimizeTimeout = 30 * time.Second
+	DefaultMinimizeSteps   = 5000
+)
+
+// define declares the budget's flags on fs.
+func (b *minimizeBudget) define(fs *flag.FlagSet) {
+	fs.DurationVar(&b.timeout, "minimize-timeout", DefaultMinimizeTimeout, "time limit on the search for each new finding's minimized graph (a candidate being judged then is judged to its end); 0: none, the search runs to its fixpoint. A result a time limit cut depends on the machine's speed, and the report marks it (minimize_stopped)")
+	fs.IntVar(&b.steps, "minimize-steps", DefaultMinimizeSteps, "limit on the structurizer judgements of each finding's minimization; 0: none. A result a limit cut is marked in the report (minimize_stopped)")
+}
+
+// options is the budget as corpus.Options' limits (negative: none).
+func (b minimizeBudget) options() corpus.Options {
+	o := corpus.Options{Timeout: b.timeout, MaxSteps: b.steps}
+	if o.Timeout == 0 {
+		o.Timeout = -1
+	}
+	if o.MaxSteps == 0 {
+		o.MaxSteps = -1
+	}
+	return o
+}
+
 // campaignMinimizer sets c.Minimize: every new finding of the campaign is
-// minimized (corpus.MinimizeHook, 30 s a finding) on the campaign's own
+// minimized (corpus.MinimizeHook, within budget) on the campaign's own
 // current side and checks, with the strategy the finding's graphs ran (the
 // campaign's, or the dispatch share's), in baseline mode when the campaign
 // has a baseline (the baseline side must pass every candidate), and stored
@@ -411,10 +460,10 @@ func sideRunner(sides *openSides, f fuzz.SideFactory, opt proto.Options, ropt co
 // cmd/cfgfuzz/run.go: call it after the sides are made; the sides the
 // hooks open are kept in sides, for the caller to close once the campaign
 // is done.
-func campaignMinimizer(c *fuzz.Config, sides *openSides, log io.Writer) error {
+func campaignMinimizer(c *fuzz.Config, sides *openSides, budget minimizeBudget, log io.Writer) error {
 	s := c.Settings
 	hooks := map[string]func(g *cfg.Graph, sig string) (*cfg.Graph, error){}
-	first, err := strategyMinimizer(c, sides, s.Strategy, log)
+	first, err := strategyMinimizer(c, sides, s.Strategy, budget, log)
 	if err != nil {
 		return err
 	}
@@ -425,7 +474,7 @@ func campaignMinimizer(c *fuzz.Config, sides *openSides, log io.Writer) error {
 		}
 		h, ok := hooks[strategy]
 		if !ok {
-			if h, err = strategyMinimizer(c, sides, strategy, log); err != nil {
+			if h, err = strategyMinimizer(c, sides, strategy, budget, log); err != nil {
 				fmt.Fprintf(log, "minimize %s (strategy %s): %v\n", sig, strategy, err)
 				return nil, err
 			}
@@ -438,7 +487,7 @@ func campaignMinimizer(c *fuzz.Config, sides *openSides, log io.Writer) error {
 
 // strategyMinimizer is campaignMinimizer's hook for the graphs that ran
 // one strategy.
-func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io.Writer) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
+func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget minimizeBudget, log io.Writer) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
 	s := c.Settings
 	// Structurizer only names the options in stored findings; candidates
 	// go through the side (Structurize).
@@ -469,6 +518,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, log io
 	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit, gpuDevice: s.GPUDevice}
 	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log,
 		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Replay: tag.replayer("graph.cfg")}
+	ho.Minimize = budget.options()
 	ho.Minimize.Context = c.Context
 	if c.Baseline.New != nil {
 		base, err := trackedPredicate(sides, c.Baseline, proto.Options{Strategy: strategy, Registers: s.Registers}, corpus.RunnerOptions{Checks: s.Checks, Oracle: ropt.Oracle}, limit)

@@ -90,7 +90,7 @@ func TestCampaignMinimizer(t *testing.T) {
 		Current:  fuzz.InProcessFactory(), Baseline: fuzz.InProcessFactory()}
 	var sides openSides
 	defer sides.close()
-	if err := campaignMinimizer(&c, &sides, io.Discard); err != nil {
+	if err := campaignMinimizer(&c, &sides, minimizeBudget{timeout: DefaultMinimizeTimeout, steps: DefaultMinimizeSteps}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	out, err := fuzz.Run(c)

@@ -55,6 +55,7 @@ type campaignFlags struct {
 	allowFallbacks, force, listFaults bool
 	progress                          string
 	maxAnswer                         fuzz.ByteSize
+	budget                            minimizeBudget
 	guide                             guidedFlags
 	set                               map[string]bool // flags given
 }
@@ -87,7 +88,8 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	defineMaxAnswer(fs, &f.maxAnswer)
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
-	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature (up to 30 s each) into DIR/findings")
+	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature into DIR/findings, each search within --minimize-timeout and --minimize-steps")
+	f.budget.define(fs)
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write the campaign's allocation profile (this process) to `FILE` when it ends")
 	fs.StringVar(&f.state, "state", "", "state `DIR` kept from night to night (fuzz/STATE.md): graphs already checked are skipped, the kept graphs of its signatures re-run, every signature classed new, known, ignored or fixed; exit 1 only for new ones")
@@ -111,7 +113,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 // goes (workers, display, profiles, minimization), the state it reads
 // and writes, which is the night's, not the campaign's settings, and the
 // corpus directory it reads (its digest is a setting, checked).
-var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "state", "night", "corpus"}
+var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "minimize-timeout", "minimize-steps", "state", "night", "corpus"}
 
 // resumeCommand is the command that continues the campaign in dir: the
 // state and the corpus directory it read must be given again.
@@ -142,7 +144,7 @@ func (f *campaignFlags) resumeFlagsOnly() error {
 		return nil
 	}
 	slices.Sort(ignored)
-	return fmt.Errorf("--resume %s continues that campaign with its recorded settings, so %s cannot change (only --workers, --progress, --minimize, --state, --night, --corpus and the profiles may); for other settings start a new campaign: another --out, or --force",
+	return fmt.Errorf("--resume %s continues that campaign with its recorded settings, so %s cannot change (only --workers, --progress, --minimize and its budget, --state, --night, --corpus and the profiles may); for other settings start a new campaign: another --out, or --force",
 		f.resume, strings.Join(ignored, ", "))
 }
 
@@ -182,7 +184,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintln(fs.Output(), "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
 		}
-		fmt.Fprintln(fs.Output(), "Exit status: 0 nothing new, 1 new findings (with --state: new signatures), 2 usage or infrastructure error; 130, 143, 129")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 nothing new, 1 new findings (with --state: new signatures), 2 usage or infrastructure error, or graphs without\na whole verdict (harness errors, a check that could not judge a module); 130, 143, 129")
 		fmt.Fprintln(fs.Output(), "stopped by SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -227,7 +229,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	var minimizerSides openSides
 	defer minimizerSides.close()
 	if err == nil && f.minimize {
-		err = campaignMinimizer(&c, &minimizerSides, stderr)
+		err = campaignMinimizer(&c, &minimizerSides, f.budget, stderr)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
@@ -297,7 +299,7 @@ func writeAllocProfile(path string) error {
 
 // reportExit prints the summary, the report paths and, last on stderr,
 // the report's incompleteness; it returns 1 for new findings, 2 for
-// harness errors, else 0.
+// harness errors or graphs a check could not judge, else 0.
 func reportExit(name string, rep *fuzz.Report, harness []string, dir string, stdout, stderr io.Writer) int {
 	for _, h := range harness {
 		fmt.Fprintf(stderr, "cfgfuzz %s: worker: %s\n", name, h)
@@ -314,10 +316,13 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 		e := rep.HarnessErrors[0]
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s no verdict (outcome error; report.json's harness_errors), the first graph %d: %s\n", name, fuzz.HaveGraphs(n), e.Index, e.Detail)
 	}
+	if u := rep.UncheckedSummary(); u != "" {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s (report.json's unchecked: fuzz/REPORT.md)\n", name, u)
+	}
 	switch {
 	case rep.State != nil && rep.State.NewSignatures() > 0, rep.State == nil && rep.NewFindings > 0:
 		return exitFail
-	case len(harness) > 0 || rep.Outcomes[fuzz.OutError] > 0 || rep.BaselineOutcomes[fuzz.OutError] > 0:
+	case len(harness) > 0 || rep.Outcomes[fuzz.OutError] > 0 || rep.BaselineOutcomes[fuzz.OutError] > 0 || rep.UncheckedGraphs() > 0:
 		return exitUsage
 	}
 	return exitOK
@@ -361,6 +366,9 @@ func summaryLines(rep *fuzz.Report) string {
 		fmt.Fprintf(&b, "; gpu check %d", rep.GPUChecked)
 	}
 	b.WriteString("\n")
+	if u := rep.UncheckedSummary(); u != "" {
+		b.WriteString(u + "\n")
+	}
 	if d := rep.Divergences; d != nil {
 		b.WriteString("divergences:")
 		for _, c := range fuzz.Classes {
@@ -388,6 +396,9 @@ func summaryLines(rep *fuzz.Report) string {
 			news = ""
 		}
 		fmt.Fprintf(&b, "  %s%s: %s%s; replay: %s\n", fd.Signature, onStrategy(fd.Strategy), fuzz.Plural(fd.Count, "graph"), news, fd.Replay)
+		if fd.MinimizeStopped != "" {
+			fmt.Fprintf(&b, "    minimized: %s\n", fuzz.MinimizeStoppedNote(fd.MinimizeStopped))
+		}
 		if fd.NotReproduced != "" {
 			fmt.Fprintf(&b, "    not reproduced: %s: the replay may pass; the structurizer's answer depends on the requests before it, or on chance\n", fd.NotReproduced)
 		}

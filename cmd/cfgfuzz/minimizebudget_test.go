@@ -1,0 +1,63 @@
+// minimizebudget_test.go: a campaign's minimization budget is set from
+// the command line (--minimize-steps, --minimize-timeout; 0 none), and a
+// finding whose search a limit stopped says so in report.json
+// (minimize_stopped), report.md and the summary; a search run to its
+// fixpoint says nothing of the kind; a negative budget is a usage error.
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+func TestMinimizeBudgetFlags(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name    string
+		args    []string
+		stopped string
+	}{
+		{"steps", []string{"--minimize-steps", "3"}, "step limit (3)"},
+		{"none", []string{"--minimize-steps", "0", "--minimize-timeout", "0"}, ""},
+	} {
+		out := filepath.Join(dir, c.name)
+		args := append([]string{"run", "--graphs", "40", "--kinds", "reducible", "--weights", "w0", "--inject", "swap-arms", "--dispatch-every", "0", "--progress", "none", "--out", out}, c.args...)
+		code, stdout, stderr := runCmd(args, "")
+		if code != exitFail {
+			t.Fatalf("%s: exit %d, want 1\n%s%s", c.name, code, stdout, stderr)
+		}
+		data, err := os.ReadFile(filepath.Join(out, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep fuzz.Report
+		if err := json.Unmarshal(data, &rep); err != nil {
+			t.Fatal(err)
+		}
+		md, err := os.ReadFile(filepath.Join(out, "report.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) == 0 {
+			t.Fatalf("%s: no finding", c.name)
+		}
+		for _, f := range rep.Findings {
+			if f.Minimized == "" || f.MinimizeStopped != c.stopped {
+				t.Errorf("%s: %s: minimized %q, minimize_stopped %q, want a graph and %q", c.name, f.Signature, f.Minimized, f.MinimizeStopped, c.stopped)
+			}
+		}
+		said := strings.Contains(string(md), "stopped by its") && strings.Contains(stdout, "stopped by its")
+		if said != (c.stopped != "") {
+			t.Errorf("%s: report.md and the summary say the search was stopped: %v, want %v\n%s", c.name, said, c.stopped != "", stdout)
+		}
+	}
+	code, _, stderr := runCmd([]string{"run", "--minimize-steps", "-1", "--out", filepath.Join(dir, "neg")}, "")
+	if code != exitUsage || !strings.Contains(stderr, "minimize-steps") {
+		t.Errorf("--minimize-steps -1: exit %d, %s; want 2 naming the flag", code, stderr)
+	}
+}

@@ -1,0 +1,57 @@
+// unchecked_test.go: a structurizer whose modules append computed ids,
+// which the filler check and growth's clone budget do not read: check
+// says "not judged" on the graph's line and exits 2, and so does a
+// campaign, whose summary and report.md say which checks went unjudged on
+// how many graphs; the same structurizer with the append helper inlined
+// is judged whole and exits 0.
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func buildThinStruct(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "thinstruct")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/thinstruct").CombinedOutput(); err != nil {
+		t.Fatalf("go build thinstruct: %v\n%s", err, out)
+	}
+	return shellQuote(bin)
+}
+
+func TestUnjudgedChecksExitTwo(t *testing.T) {
+	bin := buildThinStruct(t)
+	const g = "entry [w=16]: if a b\na [w=8]: br c\nb [w=40]: br c\nc [w=3]: ret\n"
+	code, out, errw := runCmd([]string{"check", "--structurizer", "cmd:" + bin + " -computed-ids", "-"}, g)
+	if code != exitUsage || !strings.HasPrefix(out, "ok ") || !strings.Contains(out, "not judged: filler, growth:clones") || !strings.Contains(errw, "incomplete") {
+		t.Errorf("computed ids: exit %d\n%s%s\nwant exit 2, ok with not judged, incomplete", code, out, errw)
+	}
+	code, out, _ = runCmd([]string{"check", "--json", "--structurizer", "cmd:" + bin + " -computed-ids", "-"}, g)
+	var rec checkRecord
+	if err := json.Unmarshal([]byte(out), &rec); err != nil || code != exitUsage || strings.Join(rec.Unchecked, ",") != "filler,growth:clones" {
+		t.Errorf("--json: exit %d, %v: %s", code, err, out)
+	}
+	code, out, errw = runCmd([]string{"check", "--structurizer", "cmd:" + bin + " -inline", "-"}, g)
+	if code != exitOK || strings.Contains(out, "not judged") {
+		t.Errorf("inlined: exit %d\n%s%s\nwant exit 0, judged whole", code, out, errw)
+	}
+
+	dir := t.TempDir()
+	code, out, errw = runCmd([]string{"run", "--structurizer", "cmd:" + bin + " -computed-ids", "--graphs", "30", "--progress", "none", "--out", filepath.Join(dir, "c")}, "")
+	if code != exitUsage || !strings.Contains(out, "incomplete verdicts: not judged filler on 30 graphs, growth:clones on 30 graphs") {
+		t.Errorf("campaign, computed ids: exit %d\n%s%s\nwant exit 2 and the unjudged counts", code, out, errw)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "c", "report.md"))
+	if err != nil || !strings.Contains(string(md), "**incomplete verdicts: not judged filler on 30 graphs") {
+		t.Errorf("report.md does not say which checks went unjudged (%v):\n%s", err, md)
+	}
+	code, out, errw = runCmd([]string{"run", "--structurizer", "cmd:" + bin + " -inline", "--graphs", "30", "--progress", "none", "--out", filepath.Join(dir, "i")}, "")
+	if code != exitOK || strings.Contains(out, "not judged") {
+		t.Errorf("campaign, inlined: exit %d\n%s%s\nwant exit 0", code, out, errw)
+	}
+}
