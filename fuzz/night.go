@@ -94,7 +94,7 @@ func fillStateMinimized(rep *Report, st *State) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		if e := st.lookup(f.Signature, f.Strategy); e != nil && f.Minimized == "" {
-			f.Minimized, f.MinimizedWeights = e.Minimized, e.MinimizedWeights
+			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = e.Minimized, e.MinimizedWeights, e.MinimizeStopped
 		}
 	}
 }

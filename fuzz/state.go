@@ -57,10 +57,11 @@ type StoredSignature struct {
 	// Fixed is the first night its graphs were re-run and none showed
 	// it; "" while it shows.
 	Fixed string `json:"fixed,omitempty"`
-	// Minimized and MinimizedWeights are the minimized graph, as in
-	// Finding.
+	// Minimized, MinimizedWeights and MinimizeStopped are the minimized
+	// graph and the limit that cut its search, as in Finding.
 	Minimized        string `json:"minimized,omitempty"`
 	MinimizedWeights []int  `json:"minimized_weights,omitempty"`
+	MinimizeStopped  string `json:"minimize_stopped,omitempty"`
 	// Graphs are up to KeepGraphs graphs that showed it, oldest first.
 	Graphs []KeptGraph `json:"graphs"`
 }
@@ -345,7 +346,7 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 					e.Graphs = keepGraph(e.Graphs, KeptGraph{Graph: x.Graph, Weights: x.Weights, Stream: x.Stream, Seed: x.Seed})
 				}
 				if e.Minimized == "" {
-					e.Minimized, e.MinimizedWeights = f.Minimized, f.MinimizedWeights
+					e.Minimized, e.MinimizedWeights, e.MinimizeStopped = f.Minimized, f.MinimizedWeights, f.MinimizeStopped
 				}
 			}
 			for _, g := range c.rerunShowing {

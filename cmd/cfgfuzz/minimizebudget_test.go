@@ -61,3 +61,53 @@ func TestMinimizeBudgetFlags(t *testing.T) {
 		t.Errorf("--minimize-steps -1: exit %d, %s; want 2 naming the flag", code, stderr)
 	}
 }
+
+// TestMinimizeStoppedCarriedByTheState: a night whose minimization a limit
+// stopped stores the mark with the signature's minimized graph, and the
+// next night, which takes that graph from the state instead of minimizing
+// again, reports the mark too.
+func TestMinimizeStoppedCarriedByTheState(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	night := func(name, seed string) fuzz.Report {
+		t.Helper()
+		out := filepath.Join(dir, name)
+		code, stdout, stderr := runCmd([]string{"run", "--graphs", "40", "--seed", seed, "--kinds", "reducible", "--weights", "w0", "--inject", "swap-arms", "--dispatch-every", "0", "--minimize-steps", "3", "--state", state, "--progress", "none", "--out", out}, "")
+		if code != exitFail && code != exitOK {
+			t.Fatalf("%s: exit %d\n%s%s", name, code, stdout, stderr)
+		}
+		data, err := os.ReadFile(filepath.Join(out, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep fuzz.Report
+		if err := json.Unmarshal(data, &rep); err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Findings) == 0 {
+			t.Fatalf("%s: no finding", name)
+		}
+		return rep
+	}
+	night("first", "1")
+	var st struct {
+		Signatures []fuzz.StoredSignature `json:"signatures"`
+	}
+	data, err := os.ReadFile(filepath.Join(state, "findings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range st.Signatures {
+		if e.Minimized == "" || e.MinimizeStopped != "step limit (3)" {
+			t.Errorf("stored %s: minimized %q, minimize_stopped %q; want a graph and the step limit", e.Signature, e.Minimized, e.MinimizeStopped)
+		}
+	}
+	for _, f := range night("second", "2").Findings {
+		if f.MinimizeStopped != "step limit (3)" {
+			t.Errorf("second night, %s: minimize_stopped %q, want the stored mark", f.Signature, f.MinimizeStopped)
+		}
+	}
+}
