@@ -1,13 +1,14 @@
 // structured_irreducible.go: the irreducible pass of the structured
 // strategy. Every multi-entry cycle gets one selector header that
-// dispatches on the select variable, with no cloning; the first round
-// reads the input's loop forest shifted onto the working graph
-// (entryForest) rather than analysing the working graph again.
+// dispatches on the select variable, with no cloning, all of them from one
+// loop forest: the input's, shifted onto the working graph (entryForest)
+// rather than analysed again.
 
 package structurizer
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -19,44 +20,44 @@ import (
 //
 // Pre: no edge targets the entry node. Post: the working graph is reducible.
 //
-// Progress: after a component is rewritten its entries have the selector as
-// only predecessor, so every loop nested in the new loop lies inside the
-// component minus its entries; each round strictly shrinks the blocks that
-// lie in a multi-entry component, so the loop ends after at most as many
-// rounds as there are blocks.
+// One forest serves every component, outer ones first: rewriting a loop L
+// changes only the edges into L's entries, which now reach the selector
+// through store nodes, and the selector is the new loop's only entry. The
+// loops nested in L were found with the edges into L's entries cut; no
+// block of theirs is an entry of L, so their blocks, edges and entries are
+// what they were, and they are the loops nested in the new loop (a store
+// node leads only to the selector, on no cycle that avoids it). So after
+// the one round every loop has one entry; the forest of the result is
+// computed again (now by the near-linear collapse of a reducible graph),
+// and a multi-entry loop left in it is a bug.
 func (w *work) passIrreducible() (bool, error) {
-	changed := false
-	for round := 0; ; round++ {
-		if round > len(w.nodes)+1 {
-			return changed, fmt.Errorf("bug: irreducible rewriting did not converge")
-		}
-		var f *cfg.Forest
-		var o cfg.Order
-		if round == 0 && w.input != nil {
-			f, o = entryForest(w.input)
-		} else {
-			g := w.graph()
-			o = cfg.DFSOrder(g)
-			f = cfg.LoopForestOf(g, o, g.Preds())
-		}
-		if f.Reducible() {
-			w.forest, w.order = f, o
-			return changed, nil
-		}
-		done := make([]bool, len(f.Loops))
-		for li, l := range f.Loops {
-			if l.Parent != cfg.NoBlock && done[l.Parent] {
-				done[li] = true
-				continue
-			}
-			if !l.Irreducible {
-				continue
-			}
-			done[li] = true
-			w.selectorHeader(l.Entries)
-			changed = true
+	var f *cfg.Forest
+	var o cfg.Order
+	if w.input != nil {
+		f, o = entryForest(w.input)
+	} else {
+		g := w.graph()
+		o = cfg.DFSOrder(g)
+		f = cfg.LoopForestOf(g, o, g.Preds())
+	}
+	if f.Reducible() {
+		w.forest, w.order = f, o
+		return false, nil
+	}
+	sel := newSelectors(w)
+	for _, l := range f.Loops {
+		if l.Irreducible {
+			sel.header(l.Entries)
 		}
 	}
+	g := w.graph()
+	o = cfg.DFSOrder(g)
+	f = cfg.LoopForestOf(g, o, g.Preds())
+	if !f.Reducible() {
+		return true, fmt.Errorf("bug: a loop with several entries is left after one selector per multi-entry loop")
+	}
+	w.forest, w.order = f, o
+	return true, nil
 }
 
 // entryForest returns the loop forest and depth-first orders of the
@@ -105,29 +106,51 @@ func shifted(s []int) []int {
 	return t
 }
 
-// selectorHeader rewrites one multi-entry component with the given entries.
-func (w *work) selectorHeader(entries []int) {
+// selectors rewrites the multi-entry loops of one forest. The edges into
+// a loop's entries are found from the predecessors the working graph had
+// before the first rewrite: a rewrite redirects only the edges into its own
+// loop's entries, no two loops share an entry, and the nodes it adds lead
+// only to its selector, so those lists stay exact for every later loop.
+type selectors struct {
+	w     *work
+	preds [][]int // the working graph's, before the first rewrite
+	mark  []int32 // per node: the last rewrite that had it as an entry
+	n     int32   // rewrites so far
+}
+
+func newSelectors(w *work) *selectors {
+	return &selectors{w: w, preds: w.graph().Preds(), mark: make([]int32, len(w.nodes))}
+}
+
+// header rewrites one multi-entry component with the given entries: a
+// selector node dispatching on the select variable, and a store node on
+// each edge into an entry, made in the order of their sources, then of the
+// sources' successors (as a scan of every node would).
+func (s *selectors) header(entries []int) {
+	w := s.w
+	s.n++
 	v := w.select_()
-	isEntry := map[int]bool{}
+	var sources []int
 	for _, e := range entries {
-		isEntry[e] = true
+		s.mark[e] = s.n
+		sources = append(sources, s.preds[e]...)
 	}
+	slices.Sort(sources)
+	sources = slices.Compact(sources)
 	sel := w.syn("select", entries...)
 	w.nodes[sel].rvar = v
 	for _, e := range entries[1:] {
 		w.nodes[sel].values = append(w.nodes[sel].values, valueOf(e))
 	}
-	for u := 0; u < len(w.nodes); u++ {
-		if u == sel {
-			continue
-		}
+	isEntry := func(t int) bool { return t < len(s.mark) && s.mark[t] == s.n }
+	for _, u := range sources {
 		for i, t := range w.nodes[u].succs {
-			if !isEntry[t] {
+			if !isEntry(t) {
 				continue
 			}
-			s := w.syn("select.store", sel)
-			w.nodes[s].stores = []Store{{Var: v, Value: valueOf(t)}}
-			w.nodes[u].succs[i] = s
+			st := w.syn("select.store", sel)
+			w.nodes[st].stores = []Store{{Var: v, Value: valueOf(t)}}
+			w.nodes[u].succs[i] = st
 		}
 	}
 }
