@@ -1,10 +1,13 @@
 // structured_shapes_test.go: named graph shapes of any size for the scale
 // benchmarks and the output-size report: random reducible graphs
 // (randomReducible), random reducible graphs laid out with locality, whose
-// loops nest deeper as they grow (randomLocal), structured programs with break, continue and early
-// return (composed constructs: sequences, if, if-else, while, do-while),
-// deep loop nests, long chains of diamonds and wide switches. Each is
-// reducible, block 0 the entry, every block reachable.
+// loops nest deeper as they grow (randomLocal), structured programs with
+// break, continue and early return (composed constructs: sequences, if,
+// if-else, while, do-while), deep loop nests, long chains of diamonds and
+// wide switches, all reducible, and one irreducible shape: the local graphs
+// with edges into the middle of their loops, whose loops with several
+// entries nest in one another (tangledLocal). Block 0 is the entry, every
+// block reachable.
 package structurizer
 
 import (
@@ -26,6 +29,7 @@ type shape struct {
 var shapes = []shape{
 	{"random", randomReducible},
 	{"local", randomLocal},
+	{"tangled", tangledLocal},
 	{"program", structuredProgram},
 	{"nests", loopNests},
 	{"diamonds", diamondChain},
@@ -129,6 +133,20 @@ func randomLocal(r *rand.Rand, n int) *cfg.Graph {
 			if !slices.Contains(g.Succs[b], a) {
 				g.Succs[b] = append(g.Succs[b], a)
 			}
+		}
+	}
+	return g
+}
+
+// tangledLocal is randomLocal with one edge in a hundred blocks (a
+// block with one successor branching also to a block drawn from the whole
+// graph) that enters a loop in its middle: loops with several entries,
+// nested in one another as deep as the local graph's loops are.
+func tangledLocal(r *rand.Rand, n int) *cfg.Graph {
+	g := randomLocal(r, n)
+	for range max(1, n/100) {
+		if a, b := r.IntN(n), r.IntN(n); len(g.Succs[a]) == 1 && a != b && !slices.Contains(g.Succs[a], b) {
+			g.Succs[a] = append(g.Succs[a], b)
 		}
 	}
 	return g
