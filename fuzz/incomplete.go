@@ -133,5 +133,27 @@ func (rep *Report) UncheckedSummary() string {
 	if e := rep.UncheckedFirst; e != nil {
 		fmt.Fprintf(&b, "; the first, graph %d (seed %d, %s): %s", e.Index, e.Seed, e.Stream, cmp.Or(e.Detail, e.Current))
 	}
+	fmt.Fprintf(&b, "; to leave those checks out: --checks %s", uncheckedOut(rep.Unchecked, rep.BaselineUnchecked))
 	return b.String()
+}
+
+// uncheckedOut is LeaveOut of the keys of the unchecked counts.
+func uncheckedOut(counts ...map[string]int) string {
+	var keys []string
+	for _, m := range counts {
+		keys = slices.AppendSeq(keys, maps.Keys(m))
+	}
+	return LeaveOut(keys)
+}
+
+// LeaveOut is the --checks value that leaves out the checks that unchecked
+// keys name ("filler", "growth" of "growth:clones"): "-filler,-growth".
+func LeaveOut(keys []string) string {
+	var out []string
+	for _, k := range keys {
+		name, _, _ := strings.Cut(k, ":")
+		out = append(out, "-"+name)
+	}
+	slices.Sort(out)
+	return strings.Join(slices.Compact(out), ",")
 }

@@ -211,6 +211,7 @@ func (r *checkRun) announce(graphs int, files []string, cf checkFlags) {
 // all checks every item and returns check's exit status.
 func (r *checkRun) all(items []sourced) int {
 	code, failed, unchecked := exitOK, 0, 0
+	var notJudged []string // the unchecked keys of the graphs that passed
 	enc := json.NewEncoder(r.stdout)
 	for i, it := range items {
 		rec := checkOne(it, r.seam, r.asked, r.orc, r.limit)
@@ -235,6 +236,7 @@ func (r *checkRun) all(items []sourced) int {
 			failed++
 		} else if len(rec.Unchecked) > 0 {
 			unchecked++
+			notJudged = append(notJudged, rec.Unchecked...)
 		}
 		if r.json {
 			if err := enc.Encode(rec); err != nil {
@@ -249,7 +251,7 @@ func (r *checkRun) all(items []sourced) int {
 		fmt.Fprintf(r.stderr, "cfgfuzz check: %d of %d graphs passed\n", len(items)-failed, len(items))
 	}
 	if unchecked > 0 {
-		fmt.Fprintf(r.stderr, "cfgfuzz check: incomplete: %s passed, but some of their checks could not judge the module (\"not judged\" on the line, \"unchecked\" with --json)\n", fuzz.Plural(unchecked, "graph"))
+		fmt.Fprintf(r.stderr, "cfgfuzz check: incomplete: %s passed, but some of their checks could not judge the module (\"not judged\" on the line, \"unchecked\" with --json); to leave those checks out: --checks %s\n", fuzz.Plural(unchecked, "graph"), fuzz.LeaveOut(notJudged))
 		if code == exitOK {
 			code = exitUsage
 		}

@@ -31,6 +31,12 @@ func TestUnjudgedChecksExitTwo(t *testing.T) {
 	if code != exitUsage || !strings.HasPrefix(out, "ok ") || !strings.Contains(out, "not judged: filler, growth:clones") || !strings.Contains(errw, "incomplete") {
 		t.Errorf("computed ids: exit %d\n%s%s\nwant exit 2, ok with not judged, incomplete", code, out, errw)
 	}
+	if !strings.Contains(errw, "to leave those checks out: --checks -filler,-growth") {
+		t.Errorf("check does not name the way out:\n%s", errw)
+	}
+	if code, out, errw := runCmd([]string{"check", "--checks", "-filler,-growth", "--structurizer", "cmd:" + bin + " -computed-ids", "-"}, g); code != exitOK || strings.Contains(out, "not judged") {
+		t.Errorf("computed ids, the checks left out as suggested: exit %d\n%s%s\nwant exit 0", code, out, errw)
+	}
 	code, out, _ = runCmd([]string{"check", "--json", "--structurizer", "cmd:" + bin + " -computed-ids", "-"}, g)
 	var rec checkRecord
 	if err := json.Unmarshal([]byte(out), &rec); err != nil || code != exitUsage || strings.Join(rec.Unchecked, ",") != "filler,growth:clones" {
@@ -45,6 +51,9 @@ func TestUnjudgedChecksExitTwo(t *testing.T) {
 	code, out, errw = runCmd([]string{"run", "--structurizer", "cmd:" + bin + " -computed-ids", "--graphs", "30", "--progress", "none", "--out", filepath.Join(dir, "c")}, "")
 	if code != exitUsage || !strings.Contains(out, "incomplete verdicts: not judged filler on 30 graphs, growth:clones on 30 graphs") {
 		t.Errorf("campaign, computed ids: exit %d\n%s%s\nwant exit 2 and the unjudged counts", code, out, errw)
+	}
+	if !strings.Contains(out, "to leave those checks out: --checks -filler,-growth") {
+		t.Errorf("the campaign's summary does not name the way out:\n%s", out)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "c", "report.md"))
 	if err != nil || !strings.Contains(string(md), "**incomplete verdicts: not judged filler on 30 graphs") {
