@@ -58,7 +58,7 @@ fuzz-readers:
 	  echo "$$t"; $(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s -parallel 1 ./$${t%%:*}; done
 
 # Module mutants on the driver (oracle/gpu/README.md): MODMUT graphs,
-# about 70 mutants each, 0.25 s a mutant on 2 cores; SEED as logged.
+# about 70 mutants each, 0.15-0.25 s a mutant on 2 cores; SEED as logged.
 MODMUT ?= 30
 SEED   ?= 1
 modmut: deps
