@@ -9,7 +9,7 @@ GOFLAGS   ?= -tags=$(TAGS)
 # 10-minute default on a slower or busier machine.
 TESTFLAGS ?= -timeout 25m
 
-.PHONY: all deps build demo test vet bench ci-recipes fuzz-parse fuzz-readers clean
+.PHONY: all deps build demo test vet bench ci-recipes fuzz-parse fuzz-readers modmut clean
 
 all: build
 
@@ -56,6 +56,13 @@ fuzz-readers:
 	  fuzz:FuzzDecodeResponse fuzz:FuzzFuncAnswer fuzz:FuzzReadRecords fuzz:FuzzReadReruns \
 	  fuzz:FuzzReadStore fuzz:FuzzParseTriage fuzz:FuzzLoadCorpus corpus:FuzzParseRegression; do \
 	  echo "$$t"; $(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s -parallel 1 ./$${t%%:*}; done
+
+# Module mutants on the driver (oracle/gpu/README.md): MODMUT graphs,
+# about 70 mutants each, 0.15-0.25 s a mutant on 2 cores; SEED as logged.
+MODMUT ?= 30
+SEED   ?= 1
+modmut: deps
+	CFGFUZZ_MODMUT=$(MODMUT) CFGFUZZ_SEED=$(SEED) $(GO) test $(GOFLAGS) -count=1 -timeout 90m -run '^TestModuleMutants$$' -v ./oracle/gpu
 
 clean:
 	rm -rf bin cfgfuzz-out

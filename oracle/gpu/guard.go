@@ -37,9 +37,10 @@ func laneIndexVar(m *spirv.Module) uint32 {
 }
 
 // Guard returns module with the lane guard added to its entry point, or
-// module itself when the entry point's first block already loads
-// LocalInvocationIndex (emit's guard does; what a module does with the
-// index is taken as its own guard).
+// module itself when the entry point's first block already ends in a lane
+// guard of emit's shape (laneGuarded). A module that loads the index and
+// does something else with it gets the guard too: one more guard in front
+// of a working one changes nothing.
 func Guard(module []byte) ([]byte, error) {
 	m, err := spirv.Decode(module)
 	if err != nil {
@@ -59,7 +60,7 @@ func Guard(module []byte) ([]byte, error) {
 		return nil, fmt.Errorf("gpu: guard: no entry-point function")
 	}
 	index := laneIndexVar(m)
-	if index != 0 && firstBlockLoads(m, fnAt, index) {
+	if index != 0 && laneGuarded(m, fnAt, index) {
 		return module, nil
 	}
 	b := &bounder{m: m}
@@ -88,11 +89,23 @@ func pointee(m *spirv.Module, v uint32) uint32 {
 	return 0
 }
 
-// firstBlockLoads reports whether the first block of the function at fnAt
-// loads variable v.
-func firstBlockLoads(m *spirv.Module, fnAt int, v uint32) bool {
+// laneGuarded reports whether the first block of the function at fnAt is
+// a lane guard of emit's shape: it loads variable v, compares the value
+// with a constant 0 (OpINotEqual, or OpIEqual with the arms the other way
+// round) and branches on that to a block that only returns when the value
+// is not 0.
+func laneGuarded(m *spirv.Module, fnAt int, v uint32) bool {
+	zeros := map[uint32]bool{}
+	for _, in := range m.Insts[:fnAt] {
+		if in.Op == spirv.OpConstant && len(in.Operands) == 3 && in.Operands[2] == 0 {
+			zeros[in.Operands[1]] = true
+		}
+	}
+	loaded := map[uint32]bool{}
+	ne, eq := map[uint32]bool{}, map[uint32]bool{} // index != 0, index == 0
 	labels := 0
-	for _, in := range m.Insts[fnAt:] {
+	for i, in := range m.Insts[fnAt:] {
+		ops := in.Operands
 		switch {
 		case in.Op == spirv.OpLabel:
 			labels++
@@ -101,9 +114,51 @@ func firstBlockLoads(m *spirv.Module, fnAt int, v uint32) bool {
 			}
 		case in.Op == spirv.OpFunctionEnd:
 			return false
-		case in.Op == spirv.OpLoad && len(in.Operands) >= 3 && in.Operands[2] == v:
-			return true
+		case in.Op == spirv.OpLoad && len(ops) >= 3 && ops[2] == v:
+			loaded[ops[1]] = true
+		case (in.Op == spirv.OpINotEqual || in.Op == spirv.OpIEqual) && len(ops) == 4 &&
+			(loaded[ops[2]] && zeros[ops[3]] || zeros[ops[2]] && loaded[ops[3]]):
+			if in.Op == spirv.OpINotEqual {
+				ne[ops[1]] = true
+			} else {
+				eq[ops[1]] = true
+			}
+		case in.Op == spirv.OpBranchConditional && len(ops) >= 3:
+			ret := uint32(0)
+			switch {
+			case ne[ops[0]]:
+				ret = ops[1]
+			case eq[ops[0]]:
+				ret = ops[2]
+			}
+			return ret != 0 && ops[1] != ops[2] && onlyReturns(m.Insts[fnAt+i+1:], ret)
+		case isTerminator(in.Op):
+			return false
 		}
+	}
+	return false
+}
+
+// onlyReturns reports whether the block labelled l among insts (the rest of
+// a function) is an OpReturn and nothing else.
+func onlyReturns(insts []spirv.Instruction, l uint32) bool {
+	for i, in := range insts {
+		if in.Op == spirv.OpFunctionEnd {
+			return false
+		}
+		if in.Op == spirv.OpLabel && len(in.Operands) == 1 && in.Operands[0] == l {
+			return i+1 < len(insts) && insts[i+1].Op == spirv.OpReturn
+		}
+	}
+	return false
+}
+
+// isTerminator reports whether op ends a block.
+func isTerminator(op spirv.Op) bool {
+	switch op {
+	case spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch, spirv.OpReturn, spirv.OpReturnValue,
+		spirv.OpUnreachable, spirv.OpKill, spirv.OpTerminateInvocation:
+		return true
 	}
 	return false
 }

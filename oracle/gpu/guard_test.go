@@ -6,6 +6,7 @@ package gpu_test
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
@@ -139,4 +140,46 @@ func TestGuardReusesIndex(t *testing.T) {
 		t.Fatalf("%d LocalInvocationIndex variables and %d loads of %%%d, want 1 and 1", builtins, loads, index)
 	}
 	validAndSame(t, v, g, gm, "guarded module")
+}
+
+// TestGuardNeedsAWorkingGuard: a module whose entry block loads the index
+// but whose branch no longer depends on it (its condition made a constant
+// false) gets the guard, stays valid and the same on the interpreter, and
+// runs right through Check on every driver: lavapipe before Mesa 23 would
+// otherwise run its lanes past the workgroup into the all-zero walk's
+// endless loop and cut the real invocation's loops.
+func TestGuardNeedsAWorkingGuard(t *testing.T) {
+	v, g, m := twoLoops(t, "")
+	var boolType uint32
+	branch := -1
+	for i, in := range m.Insts {
+		if in.Op == spirv.OpTypeBool {
+			boolType = in.Operands[0]
+		}
+		if in.Op == spirv.OpBranchConditional && branch < 0 {
+			branch = i // the entry block's: emit's guard
+		}
+	}
+	if boolType == 0 || branch < 0 {
+		t.Fatal("the module has no bool type or no conditional branch")
+	}
+	never := m.Bound
+	m.Bound++
+	firstFn := slices.IndexFunc(m.Insts, func(in spirv.Instruction) bool { return in.Op == spirv.OpFunction })
+	m.Insts[branch].Operands[0] = never
+	m.Insts = slices.Insert(m.Insts, firstFn, spirv.Instruction{Op: spirv.OpConstantFalse, Operands: []uint32{boolType, never}})
+	broken := m.Bytes()
+	validAndSame(t, v, g, broken, "module with the guard's condition false")
+	gm, err := gpu.Guard(broken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(gm, broken) {
+		t.Fatal("Guard left a module whose guard never returns unchanged")
+	}
+	validAndSame(t, v, g, gm, "guarded module")
+	ex := device(t)
+	if vd := gpu.Check(ex, g, broken, oracle.WalkOptions{}); vd.Status != oracle.Pass {
+		t.Errorf("the module through Check on %s: %s %s %s", ex.Info().Driver, vd.Status, vd.Signature, vd.Detail)
+	}
 }
