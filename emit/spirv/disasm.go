@@ -63,6 +63,8 @@ var opInfos = map[Op]opInfo{
 	OpReturnValue: {"OpReturnValue", false, false}, OpUnreachable: {"OpUnreachable", false, false},
 	OpNoLine: {"OpNoLine", false, false}, OpModuleProcessed: {"OpModuleProcessed", false, false},
 	OpTerminateInvocation: {"OpTerminateInvocation", false, false},
+	OpIgnoreIntersection:  {"OpIgnoreIntersectionKHR", false, false}, OpTerminateRay: {"OpTerminateRayKHR", false, false},
+	OpEmitMeshTasks: {"OpEmitMeshTasksEXT", false, false},
 }
 
 func (op Op) String() string {
