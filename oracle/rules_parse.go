@@ -11,6 +11,7 @@ package oracle
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
@@ -100,6 +101,7 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 	rm := &ruleModule{version: m.Version, src: m}
 	var wide map[uint32]bool // wideValues(m), read at the first OpSwitch
 	wideRead := false
+	var nonSemantic map[uint32]bool // nonSemanticSets(m), read at the first OpExtInst between blocks
 	var fn *ruleFunc
 	var cur *ruleBlock
 	sinceMerge := -1 // instructions since the block's merge instruction
@@ -137,7 +139,10 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 			cur = &fn.blocks[len(fn.blocks)-1]
 			sinceMerge = -1
 		case cur == nil:
-			if in.Op != spirv.OpFunctionParameter && in.Op != spirv.OpLine && in.Op != spirv.OpNoLine {
+			if in.Op == spirv.OpExtInst && nonSemantic == nil {
+				nonSemantic = nonSemanticSets(m)
+			}
+			if !betweenBlocks(in, nonSemantic) {
 				return nil, &MalformedError{fmt.Sprintf("instruction %d: %s outside a block", i, in.Op)}
 			}
 		case in.Op == spirv.OpSelectionMerge || in.Op == spirv.OpLoopMerge:
@@ -166,6 +171,35 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 		return nil, &MalformedError{"module ends inside a function"}
 	}
 	return rm, nil
+}
+
+// betweenBlocks reports the instructions a function may hold outside its
+// blocks: parameters, debug lines, and the instructions of non-semantic
+// extended instruction sets (SPV_KHR_non_semantic_info; glslang's -gVS
+// puts NonSemantic.Shader.DebugInfo.100's DebugNoLine before a function's
+// first label).
+func betweenBlocks(in *spirv.Instruction, nonSemantic map[uint32]bool) bool {
+	switch in.Op {
+	case spirv.OpFunctionParameter, spirv.OpLine, spirv.OpNoLine:
+		return true
+	case spirv.OpExtInst:
+		return len(in.Operands) >= 3 && nonSemantic[in.Operands[2]]
+	}
+	return false
+}
+
+// nonSemanticSets returns the ids of the module's extended instruction
+// set imports whose names start with "NonSemantic." (never nil).
+func nonSemanticSets(m *spirv.Module) map[uint32]bool {
+	sets := map[uint32]bool{}
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpExtInstImport && len(in.Operands) >= 2 {
+			if name, _ := spirv.ReadString(in.Operands[1:]); strings.HasPrefix(name, "NonSemantic.") {
+				sets[in.Operands[0]] = true
+			}
+		}
+	}
+	return sets
 }
 
 // splitsBlocks reports the opcodes parseRuleModule looks at inside a
