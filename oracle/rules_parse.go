@@ -62,18 +62,39 @@ type MalformedError struct{ Msg string }
 
 func (e *MalformedError) Error() string { return "malformed module: " + e.Msg }
 
-// isDeclaration reports instructions whose first operand names an id
-// without being typed by it (debug and annotation instructions, types).
-func isDeclaration(op spirv.Op) bool {
-	switch op {
-	case spirv.OpName, spirv.OpMemberName, spirv.OpDecorate, spirv.OpMemberDecorate,
-		spirv.OpTypeVector, spirv.OpTypeArray, spirv.OpTypeRuntimeArray, spirv.OpTypeStruct,
-		spirv.OpTypePointer, spirv.OpTypeFunction, spirv.OpEntryPoint, spirv.OpExecutionMode,
-		spirv.OpStore, spirv.OpLabel, spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch,
-		spirv.OpLoopMerge, spirv.OpSelectionMerge, spirv.OpReturnValue:
-		return true
+// Opcodes emit/spirv does not name whose first operand is a decoration
+// target or an entry point, never a result type.
+const (
+	opDecorationGroup      spirv.Op = 73
+	opGroupDecorate        spirv.Op = 74
+	opGroupMemberDecorate  spirv.Op = 75
+	opExecutionModeID      spirv.Op = 331
+	opDecorateID           spirv.Op = 332
+	opDecorateString       spirv.Op = 5632
+	opMemberDecorateString spirv.Op = 5633
+)
+
+// typedResult reports whether in has a result type (its first operand)
+// and a result id (its second). An opcode emit/spirv names says so itself;
+// any other is read as typed, the shape of nearly every opcode that
+// computes a value, but for the decoration and execution mode opcodes
+// above. Instructions whose first operand is a literal (OpSource's
+// language, OpCapability) or their own result (OpTypeInt) are named, and
+// untyped.
+func typedResult(in *spirv.Instruction) bool {
+	if len(in.Operands) < 2 {
+		return false
 	}
-	return false
+	if in.Op.Named() {
+		_, ok := in.ResultType()
+		return ok
+	}
+	switch in.Op {
+	case opDecorationGroup, opGroupDecorate, opGroupMemberDecorate, opExecutionModeID,
+		opDecorateID, opDecorateString, opMemberDecorateString:
+		return false
+	}
+	return true
 }
 
 // wideValues returns the ids whose type is a 64-bit integer type.
@@ -88,8 +109,9 @@ func wideValues(m *spirv.Module) map[uint32]bool {
 		return nil
 	}
 	wide := map[uint32]bool{}
-	for _, in := range m.Insts {
-		if len(in.Operands) >= 2 && !isDeclaration(in.Op) && wideTypes[in.Operands[0]] {
+	for i := range m.Insts {
+		in := &m.Insts[i]
+		if len(in.Operands) >= 2 && wideTypes[in.Operands[0]] && typedResult(in) {
 			wide[in.Operands[1]] = true
 		}
 	}

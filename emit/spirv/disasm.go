@@ -86,6 +86,13 @@ var resultShapes = func() (t [512]struct{ known, hasType, hasResult bool }) {
 	return t
 }()
 
+// Named reports whether the package knows op's name and operand shape
+// (String prints any other opcode by number).
+func (op Op) Named() bool {
+	_, ok := opInfos[op]
+	return ok
+}
+
 // shape is in's entry of resultShapes, or of opInfos past the table.
 func (in Instruction) shape() (hasType, hasResult, known bool) {
 	if int(in.Op) >= len(resultShapes) {
