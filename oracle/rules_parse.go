@@ -139,7 +139,7 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 		switch {
 		case in.Op == spirv.OpFunction:
 			if fn != nil {
-				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunction inside a function", i)}
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunction inside function %%%d, which has no OpFunctionEnd", i, fn.id)}
 			}
 			id := uint32(0)
 			if len(in.Operands) >= 2 {
@@ -148,14 +148,20 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 			rm.funcs = append(rm.funcs, ruleFunc{id: id})
 			fn = &rm.funcs[len(rm.funcs)-1]
 		case in.Op == spirv.OpFunctionEnd:
-			if fn == nil || cur != nil {
-				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunctionEnd outside a function or inside a block", i)}
+			if fn == nil {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunctionEnd outside a function", i)}
+			}
+			if cur != nil {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunctionEnd inside block %%%d, %s", i, cur.label, noTerminator(m, i))}
 			}
 			fn = nil
 		case fn == nil:
 		case in.Op == spirv.OpLabel:
-			if cur != nil || len(in.Operands) < 1 {
-				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpLabel inside a block", i)}
+			if len(in.Operands) < 1 {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpLabel without a result id", i)}
+			}
+			if cur != nil {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpLabel %%%d inside block %%%d, %s", i, in.Operands[0], cur.label, noTerminator(m, i))}
 			}
 			fn.blocks = append(fn.blocks, ruleBlock{label: in.Operands[0]})
 			cur = &fn.blocks[len(fn.blocks)-1]
@@ -165,7 +171,11 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 				nonSemantic = nonSemanticSets(m)
 			}
 			if !betweenBlocks(in, nonSemantic) {
-				return nil, &MalformedError{fmt.Sprintf("instruction %d: %s outside a block", i, in.Op)}
+				where := "before its first OpLabel"
+				if k := len(fn.blocks); k > 0 {
+					where = "after the terminator of block %" + itoa(fn.blocks[k-1].label)
+				}
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: %s outside a block, in function %%%d %s", i, in.Op, fn.id, where)}
 			}
 		case in.Op == spirv.OpSelectionMerge || in.Op == spirv.OpLoopMerge:
 			if err := cur.setMerge(*in, i); err != nil {
@@ -189,10 +199,20 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 			}
 		}
 	}
-	if fn != nil {
-		return nil, &MalformedError{"module ends inside a function"}
+	switch {
+	case cur != nil:
+		return nil, &MalformedError{fmt.Sprintf("the module ends inside block %%%d of function %%%d, %s", cur.label, fn.id, noTerminator(m, len(m.Insts)))}
+	case fn != nil:
+		return nil, &MalformedError{fmt.Sprintf("the module ends inside function %%%d, which has no OpFunctionEnd", fn.id)}
 	}
 	return rm, nil
+}
+
+// noTerminator says that the block before instruction i has no
+// terminator, and names its last instruction: an opcode the parser does
+// not know as a terminator shows there.
+func noTerminator(m *spirv.Module, i int) string {
+	return "which has no terminator (its last instruction is " + m.Insts[i-1].Op.String() + ")"
 }
 
 // betweenBlocks reports the instructions a function may hold outside its
@@ -245,7 +265,7 @@ func (b *ruleBlock) setMerge(in spirv.Instruction, i int) error {
 		need = 2
 	}
 	if len(in.Operands) < need {
-		return &MalformedError{fmt.Sprintf("instruction %d: %s has %d operands", i, in.Op, len(in.Operands))}
+		return &MalformedError{fmt.Sprintf("instruction %d: %s in block %%%d has %d operands, needs at least %d", i, in.Op, b.label, len(in.Operands), need)}
 	}
 	b.mergeOp, b.merge = in.Op, in.Operands[0]
 	if in.Op == spirv.OpLoopMerge {
@@ -258,30 +278,30 @@ func (b *ruleBlock) setMerge(in spirv.Instruction, i int) error {
 func (b *ruleBlock) setTerminator(in spirv.Instruction, i int, wide map[uint32]bool) error {
 	b.term = in.Op
 	ops := in.Operands
-	bad := func() error {
-		return &MalformedError{fmt.Sprintf("instruction %d: %s has %d operands", i, in.Op, len(ops))}
+	bad := func(need int) error {
+		return &MalformedError{fmt.Sprintf("instruction %d: %s in block %%%d has %d operands, needs at least %d", i, in.Op, b.label, len(ops), need)}
 	}
 	switch in.Op {
 	case spirv.OpBranch:
 		if len(ops) < 1 {
-			return bad()
+			return bad(1)
 		}
 		b.targets = ops[:1:1]
 	case spirv.OpBranchConditional:
 		if len(ops) < 3 {
-			return bad()
+			return bad(3)
 		}
 		b.targets = ops[1:3:3]
 	case spirv.OpSwitch:
 		if len(ops) < 2 {
-			return bad()
+			return bad(2)
 		}
-		step := 2
+		step, width := 2, "not a 64-bit integer: its case literals take one word"
 		if wide[ops[0]] {
-			step = 3
+			step, width = 3, "a 64-bit integer: its case literals take two words"
 		}
 		if (len(ops)-2)%step != 0 {
-			return bad()
+			return &MalformedError{fmt.Sprintf("instruction %d: OpSwitch in block %%%d has %d operands, not a selector, a default label and (literal, label) pairs: the selector %%%d is %s", i, b.label, len(ops), ops[0], width)}
 		}
 		b.targets = make([]uint32, 0, 1+(len(ops)-2)/step)
 		b.targets = append(b.targets, ops[1])
