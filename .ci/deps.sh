@@ -2,8 +2,9 @@
 # Installs the Debian packages cfgfuzz's tests need, when missing:
 # spirv-tools (spirv-val, libSPIRV-Tools.a and headers), lavapipe with the
 # Vulkan loader (mesa-vulkan-drivers, libvulkan-dev) for the driver check,
-# pkg-config and a C/C++ compiler for cgo, and rustc and python3 for the
-# Rust and Python example adapters.
+# pkg-config and a C/C++ compiler for cgo, rustc and python3 for the
+# Rust and Python example adapters, and glslang-tools (glslangValidator)
+# for the lint test on compiled shaders.
 #
 # Lavapipe comes from the release's Mesa (22.3 on bookworm): with emit's
 # lane guard every module of the gpu tests runs right on it, and it runs the
@@ -25,6 +26,8 @@ command -v gcc >/dev/null 2>&1 || need="$need gcc"
 command -v g++ >/dev/null 2>&1 || need="$need g++"
 command -v rustc >/dev/null 2>&1 || need="$need rustc"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# cmd/cfgfuzz's TestLintCompiledShaders compiles GLSL and HLSL with it.
+command -v glslangValidator >/dev/null 2>&1 || need="$need glslang-tools"
 
 # mesa: "" (installed, recent enough), "system" or "backports".
 mesa=""

@@ -41,6 +41,9 @@ type Violation struct {
 }
 
 func (v Violation) String() string {
+	if v.Func.ID == 0 && len(v.Blocks) == 0 {
+		return v.Rule + ": " + v.Msg // a rule of the whole module (bound)
+	}
 	refs := make([]string, len(v.Blocks))
 	for i, b := range v.Blocks {
 		refs[i] = b.String()

@@ -426,6 +426,10 @@ func (c *ruleChecker) checkConditionals() {
 		if s[0] == s[1] || declared[s[0]] || declared[s[1]] {
 			continue
 		}
-		c.report("R12", "OpBranchConditional without OpSelectionMerge, and neither target is a merge block or continue target", b, s[0], s[1])
+		if blk.mergeOp == spirv.OpLoopMerge {
+			c.report("R12", "loop header's OpBranchConditional has no arm to a merge block or continue target: OpLoopMerge is not the selection merge it needs (the specification and SPIRV-Tools from v2023.2; earlier spirv-val accepts it)", b, s[0], s[1])
+			continue
+		}
+		c.report("R12", "OpBranchConditional without OpSelectionMerge, and neither target is a declared merge block or continue target (the specification; spirv-val also accepts a target it has already seen as a branch target, RULES.md R12)", b, s[0], s[1])
 	}
 }

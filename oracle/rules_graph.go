@@ -454,13 +454,7 @@ func (g *funcGraph) isBackEdge(u, h int) bool {
 }
 
 // isFunctionEnd reports terminators that leave the function (D3).
-func isFunctionEnd(op spirv.Op) bool {
-	switch op {
-	case spirv.OpReturn, spirv.OpReturnValue, spirv.OpKill, spirv.OpUnreachable, spirv.OpTerminateInvocation:
-		return true
-	}
-	return false
-}
+func isFunctionEnd(op spirv.Op) bool { return spirv.IsFunctionExit(op) }
 
 func itoa(x uint32) string {
 	if x == 0 {

@@ -11,6 +11,7 @@ package oracle
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
@@ -61,18 +62,39 @@ type MalformedError struct{ Msg string }
 
 func (e *MalformedError) Error() string { return "malformed module: " + e.Msg }
 
-// isDeclaration reports instructions whose first operand names an id
-// without being typed by it (debug and annotation instructions, types).
-func isDeclaration(op spirv.Op) bool {
-	switch op {
-	case spirv.OpName, spirv.OpMemberName, spirv.OpDecorate, spirv.OpMemberDecorate,
-		spirv.OpTypeVector, spirv.OpTypeArray, spirv.OpTypeRuntimeArray, spirv.OpTypeStruct,
-		spirv.OpTypePointer, spirv.OpTypeFunction, spirv.OpEntryPoint, spirv.OpExecutionMode,
-		spirv.OpStore, spirv.OpLabel, spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch,
-		spirv.OpLoopMerge, spirv.OpSelectionMerge, spirv.OpReturnValue:
-		return true
+// Opcodes emit/spirv does not name whose first operand is a decoration
+// target or an entry point, never a result type.
+const (
+	opDecorationGroup      spirv.Op = 73
+	opGroupDecorate        spirv.Op = 74
+	opGroupMemberDecorate  spirv.Op = 75
+	opExecutionModeID      spirv.Op = 331
+	opDecorateID           spirv.Op = 332
+	opDecorateString       spirv.Op = 5632
+	opMemberDecorateString spirv.Op = 5633
+)
+
+// typedResult reports whether in has a result type (its first operand)
+// and a result id (its second). An opcode emit/spirv names says so itself;
+// any other is read as typed, the shape of nearly every opcode that
+// computes a value, but for the decoration and execution mode opcodes
+// above. Instructions whose first operand is a literal (OpSource's
+// language, OpCapability) or their own result (OpTypeInt) are named, and
+// untyped.
+func typedResult(in *spirv.Instruction) bool {
+	if len(in.Operands) < 2 {
+		return false
 	}
-	return false
+	if in.Op.Named() {
+		_, ok := in.ResultType()
+		return ok
+	}
+	switch in.Op {
+	case opDecorationGroup, opGroupDecorate, opGroupMemberDecorate, opExecutionModeID,
+		opDecorateID, opDecorateString, opMemberDecorateString:
+		return false
+	}
+	return true
 }
 
 // wideValues returns the ids whose type is a 64-bit integer type.
@@ -87,8 +109,9 @@ func wideValues(m *spirv.Module) map[uint32]bool {
 		return nil
 	}
 	wide := map[uint32]bool{}
-	for _, in := range m.Insts {
-		if len(in.Operands) >= 2 && !isDeclaration(in.Op) && wideTypes[in.Operands[0]] {
+	for i := range m.Insts {
+		in := &m.Insts[i]
+		if len(in.Operands) >= 2 && wideTypes[in.Operands[0]] && typedResult(in) {
 			wide[in.Operands[1]] = true
 		}
 	}
@@ -100,6 +123,7 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 	rm := &ruleModule{version: m.Version, src: m}
 	var wide map[uint32]bool // wideValues(m), read at the first OpSwitch
 	wideRead := false
+	var nonSemantic map[uint32]bool // nonSemanticSets(m), read at the first OpExtInst between blocks
 	var fn *ruleFunc
 	var cur *ruleBlock
 	sinceMerge := -1 // instructions since the block's merge instruction
@@ -115,7 +139,7 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 		switch {
 		case in.Op == spirv.OpFunction:
 			if fn != nil {
-				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunction inside a function", i)}
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunction inside function %%%d, which has no OpFunctionEnd", i, fn.id)}
 			}
 			id := uint32(0)
 			if len(in.Operands) >= 2 {
@@ -124,21 +148,34 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 			rm.funcs = append(rm.funcs, ruleFunc{id: id})
 			fn = &rm.funcs[len(rm.funcs)-1]
 		case in.Op == spirv.OpFunctionEnd:
-			if fn == nil || cur != nil {
-				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunctionEnd outside a function or inside a block", i)}
+			if fn == nil {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunctionEnd outside a function", i)}
+			}
+			if cur != nil {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpFunctionEnd inside block %%%d, %s", i, cur.label, noTerminator(m, i))}
 			}
 			fn = nil
 		case fn == nil:
 		case in.Op == spirv.OpLabel:
-			if cur != nil || len(in.Operands) < 1 {
-				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpLabel inside a block", i)}
+			if len(in.Operands) < 1 {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpLabel without a result id", i)}
+			}
+			if cur != nil {
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpLabel %%%d inside block %%%d, %s", i, in.Operands[0], cur.label, noTerminator(m, i))}
 			}
 			fn.blocks = append(fn.blocks, ruleBlock{label: in.Operands[0]})
 			cur = &fn.blocks[len(fn.blocks)-1]
 			sinceMerge = -1
 		case cur == nil:
-			if in.Op != spirv.OpFunctionParameter && in.Op != spirv.OpLine && in.Op != spirv.OpNoLine {
-				return nil, &MalformedError{fmt.Sprintf("instruction %d: %s outside a block", i, in.Op)}
+			if in.Op == spirv.OpExtInst && nonSemantic == nil {
+				nonSemantic = nonSemanticSets(m)
+			}
+			if !betweenBlocks(in, nonSemantic) {
+				where := "before its first OpLabel"
+				if k := len(fn.blocks); k > 0 {
+					where = "after the terminator of block %" + itoa(fn.blocks[k-1].label)
+				}
+				return nil, &MalformedError{fmt.Sprintf("instruction %d: %s outside a block, in function %%%d %s", i, in.Op, fn.id, where)}
 			}
 		case in.Op == spirv.OpSelectionMerge || in.Op == spirv.OpLoopMerge:
 			if err := cur.setMerge(*in, i); err != nil {
@@ -162,10 +199,49 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 			}
 		}
 	}
-	if fn != nil {
-		return nil, &MalformedError{"module ends inside a function"}
+	switch {
+	case cur != nil:
+		return nil, &MalformedError{fmt.Sprintf("the module ends inside block %%%d of function %%%d, %s", cur.label, fn.id, noTerminator(m, len(m.Insts)))}
+	case fn != nil:
+		return nil, &MalformedError{fmt.Sprintf("the module ends inside function %%%d, which has no OpFunctionEnd", fn.id)}
 	}
 	return rm, nil
+}
+
+// noTerminator says that the block before instruction i has no
+// terminator, and names its last instruction: an opcode the parser does
+// not know as a terminator shows there.
+func noTerminator(m *spirv.Module, i int) string {
+	return "which has no terminator (its last instruction is " + m.Insts[i-1].Op.String() + ")"
+}
+
+// betweenBlocks reports the instructions a function may hold outside its
+// blocks: parameters, debug lines, and the instructions of non-semantic
+// extended instruction sets (SPV_KHR_non_semantic_info; glslang's -gVS
+// puts NonSemantic.Shader.DebugInfo.100's DebugNoLine before a function's
+// first label).
+func betweenBlocks(in *spirv.Instruction, nonSemantic map[uint32]bool) bool {
+	switch in.Op {
+	case spirv.OpFunctionParameter, spirv.OpLine, spirv.OpNoLine:
+		return true
+	case spirv.OpExtInst:
+		return len(in.Operands) >= 3 && nonSemantic[in.Operands[2]]
+	}
+	return false
+}
+
+// nonSemanticSets returns the ids of the module's extended instruction
+// set imports whose names start with "NonSemantic." (never nil).
+func nonSemanticSets(m *spirv.Module) map[uint32]bool {
+	sets := map[uint32]bool{}
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpExtInstImport && len(in.Operands) >= 2 {
+			if name, _ := spirv.ReadString(in.Operands[1:]); strings.HasPrefix(name, "NonSemantic.") {
+				sets[in.Operands[0]] = true
+			}
+		}
+	}
+	return sets
 }
 
 // splitsBlocks reports the opcodes parseRuleModule looks at inside a
@@ -189,7 +265,7 @@ func (b *ruleBlock) setMerge(in spirv.Instruction, i int) error {
 		need = 2
 	}
 	if len(in.Operands) < need {
-		return &MalformedError{fmt.Sprintf("instruction %d: %s has %d operands", i, in.Op, len(in.Operands))}
+		return &MalformedError{fmt.Sprintf("instruction %d: %s in block %%%d has %d operands, needs at least %d", i, in.Op, b.label, len(in.Operands), need)}
 	}
 	b.mergeOp, b.merge = in.Op, in.Operands[0]
 	if in.Op == spirv.OpLoopMerge {
@@ -202,30 +278,30 @@ func (b *ruleBlock) setMerge(in spirv.Instruction, i int) error {
 func (b *ruleBlock) setTerminator(in spirv.Instruction, i int, wide map[uint32]bool) error {
 	b.term = in.Op
 	ops := in.Operands
-	bad := func() error {
-		return &MalformedError{fmt.Sprintf("instruction %d: %s has %d operands", i, in.Op, len(ops))}
+	bad := func(need int) error {
+		return &MalformedError{fmt.Sprintf("instruction %d: %s in block %%%d has %d operands, needs at least %d", i, in.Op, b.label, len(ops), need)}
 	}
 	switch in.Op {
 	case spirv.OpBranch:
 		if len(ops) < 1 {
-			return bad()
+			return bad(1)
 		}
 		b.targets = ops[:1:1]
 	case spirv.OpBranchConditional:
 		if len(ops) < 3 {
-			return bad()
+			return bad(3)
 		}
 		b.targets = ops[1:3:3]
 	case spirv.OpSwitch:
 		if len(ops) < 2 {
-			return bad()
+			return bad(2)
 		}
-		step := 2
+		step, width := 2, "not a 64-bit integer: its case literals take one word"
 		if wide[ops[0]] {
-			step = 3
+			step, width = 3, "a 64-bit integer: its case literals take two words"
 		}
 		if (len(ops)-2)%step != 0 {
-			return bad()
+			return &MalformedError{fmt.Sprintf("instruction %d: OpSwitch in block %%%d has %d operands, not a selector, a default label and (literal, label) pairs: the selector %%%d is %s", i, b.label, len(ops), ops[0], width)}
 		}
 		b.targets = make([]uint32, 0, 1+(len(ops)-2)/step)
 		b.targets = append(b.targets, ops[1])

@@ -63,6 +63,8 @@ var opInfos = map[Op]opInfo{
 	OpReturnValue: {"OpReturnValue", false, false}, OpUnreachable: {"OpUnreachable", false, false},
 	OpNoLine: {"OpNoLine", false, false}, OpModuleProcessed: {"OpModuleProcessed", false, false},
 	OpTerminateInvocation: {"OpTerminateInvocation", false, false},
+	OpIgnoreIntersection:  {"OpIgnoreIntersectionKHR", false, false}, OpTerminateRay: {"OpTerminateRayKHR", false, false},
+	OpEmitMeshTasks: {"OpEmitMeshTasksEXT", false, false},
 }
 
 func (op Op) String() string {
@@ -83,6 +85,13 @@ var resultShapes = func() (t [512]struct{ known, hasType, hasResult bool }) {
 	}
 	return t
 }()
+
+// Named reports whether the package knows op's name and operand shape
+// (String prints any other opcode by number).
+func (op Op) Named() bool {
+	_, ok := opInfos[op]
+	return ok
+}
 
 // shape is in's entry of resultShapes, or of opInfos past the table.
 func (in Instruction) shape() (hasType, hasResult, known bool) {

@@ -115,6 +115,9 @@ const (
 	OpNoLine               Op = 317
 	OpModuleProcessed      Op = 330
 	OpTerminateInvocation  Op = 4416
+	OpIgnoreIntersection   Op = 4448 // OpIgnoreIntersectionKHR, SPV_KHR_ray_tracing
+	OpTerminateRay         Op = 4449 // OpTerminateRayKHR, SPV_KHR_ray_tracing
+	OpEmitMeshTasks        Op = 5294 // OpEmitMeshTasksEXT, SPV_EXT_mesh_shader
 	OpDemoteToHelper       Op = 5380 // not a terminator; listed for names
 )
 
@@ -166,21 +169,25 @@ type Module struct {
 	Insts     []Instruction
 }
 
-// IsTerminator reports whether op ends a block.
+// IsTerminator reports whether op ends a block: the branches, and the
+// function exits of IsFunctionExit.
 func IsTerminator(op Op) bool {
 	switch op {
-	case OpBranch, OpBranchConditional, OpSwitch, OpReturn, OpReturnValue,
-		OpKill, OpUnreachable, OpTerminateInvocation:
+	case OpBranch, OpBranchConditional, OpSwitch:
 		return true
 	}
-	return false
+	return IsFunctionExit(op)
 }
 
 // IsFunctionExit reports whether op leaves the function (post-dominance in
-// the SPIR-V sense runs towards these).
+// the SPIR-V sense runs towards these): the returns and the unified
+// grammar's other terminators without a target, OpKill, OpUnreachable,
+// OpTerminateInvocation, and the ray tracing and mesh shading extensions'
+// OpIgnoreIntersectionKHR, OpTerminateRayKHR and OpEmitMeshTasksEXT.
 func IsFunctionExit(op Op) bool {
 	switch op {
-	case OpReturn, OpReturnValue, OpKill, OpUnreachable, OpTerminateInvocation:
+	case OpReturn, OpReturnValue, OpKill, OpUnreachable, OpTerminateInvocation,
+		OpIgnoreIntersection, OpTerminateRay, OpEmitMeshTasks:
 		return true
 	}
 	return false
