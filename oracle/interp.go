@@ -474,6 +474,7 @@ type Machine struct {
 	// a loop inside a called function would otherwise never end.
 	MaxBlocks int
 	blocks    int // blocks of any function this invocation
+	depth     int // calls in progress this invocation, the entry point's not counted
 	// ran lists the blocks this invocation entered, once each (seen[b.n]
 	// == gen), for the next one's reset; primed says vals holds the
 	// constants but for what those blocks wrote.
@@ -527,7 +528,7 @@ func (m *Machine) run(invocation uint32) error {
 		m.cells[i], m.defined[i] = ci.u, ci.set
 	}
 	m.gid = invocation
-	m.blocks = 0
+	m.blocks, m.depth = 0, 0
 	_, err := m.call(m.p.entry, nil, true)
 	return err
 }
@@ -597,8 +598,33 @@ func (m *Machine) scalar(id uint32) (uint32, error) {
 	return 0, &TrapError{fmt.Sprintf("id %%%d out of bound", id)}
 }
 
-// call runs f with arguments and returns its return value.
+// call runs f with arguments and returns its return value. A call nested
+// deeper than the module has functions is a recursive one, which SPIR-V
+// forbids (2.16.1): it traps (callDepth) rather than grow the stack.
 func (m *Machine) call(f *function, args []value, isEntry bool) (value, error) {
+	if !isEntry {
+		if err := m.callDepth(); err != nil {
+			return value{}, err
+		}
+		m.depth++
+		v, err := m.callBody(f, args, false)
+		m.depth--
+		return v, err
+	}
+	return m.callBody(f, args, true)
+}
+
+// callDepth is the trap for a call that would nest deeper than the
+// module's number of functions, nil for any other.
+func (m *Machine) callDepth() error {
+	if m.depth >= len(m.p.funcs) {
+		return &TrapError{fmt.Sprintf("calls nested %d deep in a module of %d functions: a recursive call", m.depth+1, len(m.p.funcs))}
+	}
+	return nil
+}
+
+// callBody is call without the depth count.
+func (m *Machine) callBody(f *function, args []value, isEntry bool) (value, error) {
 	for i, p := range f.params {
 		if i < len(args) {
 			m.vals[p] = args[i]

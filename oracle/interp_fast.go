@@ -401,15 +401,22 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 				}
 				continue
 			}
-			// A straight callee in line: call would count its one block,
-			// then run its steps to its return, all on the fast path.
+			// A straight callee in line: call would check the depth,
+			// count its one block, then run its steps to its return, all
+			// on the fast path.
+			if err := m.callDepth(); err != nil {
+				return i, ranOn, err
+			}
 			m.passArgs(fn, insts[i].Operands[3:])
 			if m.blocks++; m.MaxBlocks > 0 && m.blocks > m.MaxBlocks {
 				return i, ranOn, ErrStopped
 			}
 			b := &fn.blocks[0]
 			m.enter(b)
-			if _, _, err := m.fastRun(b.fast, b.insts); err != nil {
+			m.depth++
+			_, _, err := m.fastRun(b.fast, b.insts)
+			m.depth--
+			if err != nil {
 				return i, ranOn, err
 			}
 			vals[s.res] = m.ret

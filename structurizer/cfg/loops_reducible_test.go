@@ -54,22 +54,7 @@ func deepLoops(r *rand.Rand, n, depth int) *Graph {
 // and large, reducible and not: the same forest, field by field, and the
 // collapse gives up exactly on the irreducible ones.
 func TestReducibleForestMatchesSearch(t *testing.T) {
-	check := func(name string, g *Graph) {
-		t.Helper()
-		want := searchForest(g)
-		got := LoopForest(g)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s %v:\nforest %+v\nsearch %+v", name, g, got, want)
-		}
-		f := &Forest{LoopOf: make([]int, g.Len())}
-		for b := range f.LoopOf {
-			f.LoopOf[b] = NoBlock
-		}
-		o := DFSOrder(g)
-		if ok := acyclic(g, o) || reducibleForest(g, o, g.Preds(), f); ok != want.Reducible() {
-			t.Fatalf("%s %v: the collapse says reducible %v, the search %v", name, g, ok, want.Reducible())
-		}
-	}
+	check := func(name string, g *Graph) { t.Helper(); checkForest(t, name, g) }
 	forEachRandomGraph(t, 6000, func(i int, g *Graph) { check(fmt.Sprintf("graph %d", i), g) })
 	r := rand.New(rand.NewPCG(*analysisSeed, 2))
 	for i := range 300 {
@@ -77,4 +62,63 @@ func TestReducibleForestMatchesSearch(t *testing.T) {
 		check(fmt.Sprintf("forward %d", i), randomForward(r, n))
 		check(fmt.Sprintf("deep %d", i), deepLoops(r, n, 1+r.IntN(40)))
 	}
+}
+
+// checkForest fails the test when the forest of g differs from the
+// component search's, or the collapse's verdict on reducibility from the
+// search's.
+func checkForest(t *testing.T, name string, g *Graph) {
+	t.Helper()
+	want := searchForest(g)
+	got := LoopForest(g)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s %v:\nforest %+v\nsearch %+v", name, g, got, want)
+	}
+	f := &Forest{LoopOf: make([]int, g.Len())}
+	for b := range f.LoopOf {
+		f.LoopOf[b] = NoBlock
+	}
+	o := DFSOrder(g)
+	if ok := acyclic(g, o) || reducibleForest(g, o, g.Preds(), f); ok != want.Reducible() {
+		t.Fatalf("%s %v: the collapse says reducible %v, the search %v", name, g, ok, want.Reducible())
+	}
+}
+
+// TestReducibleForestExhaustive compares the collapse with the component
+// search on every graph of 1 to 4 blocks whose blocks have at most two
+// successors, in order, duplicates and self-loops included.
+func TestReducibleForestExhaustive(t *testing.T) {
+	count := 0
+	for n := 1; n <= 4; n++ {
+		var lists [][]int
+		lists = append(lists, nil)
+		for a := range n {
+			lists = append(lists, []int{a})
+			for b := range n {
+				lists = append(lists, []int{a, b})
+			}
+		}
+		idx := make([]int, n)
+		for {
+			g := New(n)
+			for b := range n {
+				g.Succs[b] = lists[idx[b]]
+			}
+			checkForest(t, "graph", g)
+			count++
+			k := 0
+			for k < n {
+				idx[k]++
+				if idx[k] < len(lists) {
+					break
+				}
+				idx[k] = 0
+				k++
+			}
+			if k == n {
+				break
+			}
+		}
+	}
+	t.Logf("%d graphs", count)
 }
