@@ -31,14 +31,7 @@ func TestMinimizeBudgetFlags(t *testing.T) {
 		if code != exitFail {
 			t.Fatalf("%s: exit %d, want 1\n%s%s", c.name, code, stdout, stderr)
 		}
-		data, err := os.ReadFile(filepath.Join(out, "report.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rep fuzz.Report
-		if err := json.Unmarshal(data, &rep); err != nil {
-			t.Fatal(err)
-		}
+		rep := readReportJSON(t, out)
 		md, err := os.ReadFile(filepath.Join(out, "report.md"))
 		if err != nil {
 			t.Fatal(err)
@@ -69,21 +62,14 @@ func TestMinimizeBudgetFlags(t *testing.T) {
 func TestMinimizeStoppedCarriedByTheState(t *testing.T) {
 	dir := t.TempDir()
 	state := filepath.Join(dir, "state")
-	night := func(name, seed string) fuzz.Report {
+	night := func(name, seed string) *fuzz.Report {
 		t.Helper()
 		out := filepath.Join(dir, name)
 		code, stdout, stderr := runCmd([]string{"run", "--graphs", "40", "--seed", seed, "--kinds", "reducible", "--weights", "w0", "--inject", "swap-arms", "--dispatch-every", "0", "--minimize-steps", "3", "--state", state, "--progress", "none", "--out", out}, "")
 		if code != exitFail && code != exitOK {
 			t.Fatalf("%s: exit %d\n%s%s", name, code, stdout, stderr)
 		}
-		data, err := os.ReadFile(filepath.Join(out, "report.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rep fuzz.Report
-		if err := json.Unmarshal(data, &rep); err != nil {
-			t.Fatal(err)
-		}
+		rep := readReportJSON(t, out)
 		if len(rep.Findings) == 0 {
 			t.Fatalf("%s: no finding", name)
 		}
