@@ -37,7 +37,10 @@ func selfCall(t *testing.T, m *spirv.Module) {
 	m.Insts = slices.Insert(m.Insts, at+1, spirv.Instruction{Op: spirv.OpFunctionCall, Operands: ops})
 }
 
-func TestRecursiveCallTraps(t *testing.T) {
+// diamondModule is the structured strategy's module of a diamond,
+// {{1, 2}, {2}, {}}, decoded.
+func diamondModule(t *testing.T) (*cfg.Graph, *spirv.Module) {
+	t.Helper()
 	g := cfg.FromSuccs([][]int{{1, 2}, {2}, {}})
 	res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "structured"})
 	if err != nil {
@@ -47,6 +50,11 @@ func TestRecursiveCallTraps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, m
+}
+
+func TestRecursiveCallTraps(t *testing.T) {
+	g, m := diamondModule(t)
 	selfCall(t, m)
 	walks := Walks(g, WalkOptions{Seed: 1})
 	decs := make([][]uint32, len(walks))

@@ -7,10 +7,7 @@ package oracle
 import (
 	"testing"
 
-	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
-	"github.com/cfgfuzz/cfgfuzz/structurizer"
-	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // hideParam rewrites m's first function of one parameter P: each OpStore
@@ -57,15 +54,7 @@ func hideParam(t *testing.T, m *spirv.Module) uint32 {
 }
 
 func TestResetRestoresParameters(t *testing.T) {
-	g := cfg.FromSuccs([][]int{{1, 2}, {2}, {}})
-	res, err := structurizer.Structurize(g, structurizer.Options{Strategy: "structured"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := emit.Module(res.Func, emit.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, m := diamondModule(t)
 	p := hideParam(t, m)
 	walks := Walks(g, WalkOptions{Seed: 1})
 	if len(walks) < 2 {
