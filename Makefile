@@ -13,9 +13,9 @@ TESTFLAGS ?= -timeout 25m
 
 all: build
 
-# Debian packages the tests need: SPIRV-Tools (spirv-val and the C library
-# the in-process validator links), lavapipe and the Vulkan loader for the
-# driver check. Installs only what is missing; waits for the dpkg lock.
+# Debian packages the tests need (.ci/deps.sh lists them: SPIRV-Tools,
+# lavapipe and the Vulkan loader, compilers, glslang, ...). Installs only
+# what is missing; waits for the dpkg lock.
 deps:
 	@sh .ci/deps.sh
 

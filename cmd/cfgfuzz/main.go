@@ -59,7 +59,8 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage, input or output errors;")
+	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage, input or output errors, or verdicts")
+	fmt.Fprintln(w, "left incomplete (check, run, compare, merge: a check past its limit or unable to judge a module);")
 	fmt.Fprintln(w, "stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129 (run and compare write their report first,")
 	fmt.Fprintln(w, "minimize the smallest graph it found)")
 }

@@ -253,6 +253,11 @@ func TestModuleMutants(t *testing.T) {
 	}
 	t.Logf("seed %d (CFGFUZZ_SEED=%d CFGFUZZ_MODMUT=%d replays)", seed, seed, graphs)
 	outDir := os.Getenv("CFGFUZZ_MODMUT_OUT")
+	if outDir != "" {
+		if err := os.MkdirAll(outDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	equivDir := ""
 	if outDir != "" && os.Getenv("CFGFUZZ_MODMUT_EQUIVALENT") != "" {
 		equivDir = filepath.Join(outDir, "equivalent")
