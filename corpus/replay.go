@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // Replay case statuses.
@@ -49,7 +51,11 @@ type ReplayCase struct {
 	Want       string // "pass" or the signature it must fail with
 	Got        string // "pass", the signature it failed with, or the harness error
 	Status     string // one of the Case* statuses
-	Elapsed    time.Duration
+	// Unchecked lists what of the checks of a case that passed could not
+	// judge the module (oracle.Unchecked): the case's verdict is
+	// incomplete.
+	Unchecked []string
+	Elapsed   time.Duration
 }
 
 // Replay runs every case of every file, in order.
@@ -78,6 +84,7 @@ func replayClean(r *Regression, opt ReplayOptions) ReplayCase {
 	case !o.Failed():
 		c.Got = CasePass
 		c.Status = pick(expectFail, CaseFail, CasePass)
+		c.Unchecked = oracle.Unchecked(o.Verdicts)
 	default:
 		c.Got = o.Signature
 		c.Status = pick(expectFail && o.Signature == r.Header.Signature, CasePass, CaseFail)

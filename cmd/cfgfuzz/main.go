@@ -60,7 +60,7 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage, input or output errors, or verdicts")
-	fmt.Fprintln(w, "left incomplete (check, run, compare, merge: a check past its limit or unable to judge a module);")
+	fmt.Fprintln(w, "left incomplete (check, run, compare, merge, regress: a check past its limit or unable to judge a module);")
 	fmt.Fprintln(w, "stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129 (run and compare write their report first,")
 	fmt.Fprintln(w, "minimize the smallest graph it found)")
 }

@@ -56,7 +56,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
 		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's).")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
@@ -118,6 +118,7 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 	}
 	cases = append(cases, corpus.Replay(rs, corpus.ReplayOptions{Runner: rp.runner, PlantsFaults: rp.plantsFaults})...)
 	code, counts := exitOK, map[string]int{}
+	var notJudged []string // the unchecked keys of the cases that passed
 	for _, c := range cases {
 		counts[c.Status]++
 		fmt.Fprintln(stdout, caseLine(c, rp.replay(c)))
@@ -127,9 +128,16 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		case c.Status == corpus.CaseFail && code == exitOK:
 			code = exitFail
 		}
+		notJudged = append(notJudged, c.Unchecked...)
 	}
 	fmt.Fprintf(stderr, "cfgfuzz regress: %s: %d files, %d cases: %d passed, %d failed, %d errors, %d skipped\n",
 		dir, len(rs)+len(bad), len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip])
+	if len(notJudged) > 0 {
+		fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: some checks of cases that passed could not judge the module (\"not judged\" on the line); to leave those checks out: --checks %s\n", fuzz.LeaveOut(notJudged))
+		if code == exitOK {
+			code = exitUsage
+		}
+	}
 	if rf.junit != "" {
 		if err := writeJUnit(rf.junit, junitReport(dir, cases, rp.replay)); err != nil {
 			return exitUsage, err
@@ -144,6 +152,9 @@ func caseLine(c corpus.ReplayCase, replay string) string {
 	name := c.Regression.Path + " " + c.Case
 	switch c.Status {
 	case corpus.CasePass:
+		if len(c.Unchecked) > 0 {
+			return "ok " + name + "; not judged: " + strings.Join(c.Unchecked, ", ")
+		}
 		return "ok " + name
 	case corpus.CaseSkip:
 		return "SKIP " + name + ": " + c.Got

@@ -64,3 +64,24 @@ func TestUnjudgedChecksExitTwo(t *testing.T) {
 		t.Errorf("campaign, inlined: exit %d\n%s%s\nwant exit 0", code, out, errw)
 	}
 }
+
+// TestRegressSaysNotJudged: a regression file replayed on a structurizer
+// whose appends the filler check cannot read passes with "not judged" on
+// its line and exits 2, naming the --checks value that leaves the checks
+// out; with that value it exits 0.
+func TestRegressSaysNotJudged(t *testing.T) {
+	bin := buildThinStruct(t)
+	dir := t.TempDir()
+	file := "# signature: none\nentry [w=16]: if a b\na [w=8]: br c\nb [w=40]: br c\nc [w=3]: ret\n"
+	if err := os.WriteFile(filepath.Join(dir, "diamond.cfg"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := "cmd:" + bin + " -computed-ids"
+	code, out, errw := runCmd([]string{"regress", "--structurizer", spec, dir}, "")
+	if code != exitUsage || !strings.Contains(out, "ok ") || !strings.Contains(out, "not judged: filler, growth:clones") || !strings.Contains(errw, "--checks -filler,-growth") {
+		t.Errorf("regress, computed ids: exit %d\n%s%s\nwant exit 2, ok with not judged, and the --checks value", code, out, errw)
+	}
+	if code, out, errw := runCmd([]string{"regress", "--structurizer", spec, "--checks", "-filler,-growth", dir}, ""); code != exitOK || strings.Contains(out, "not judged") {
+		t.Errorf("regress with the checks left out: exit %d\n%s%s\nwant exit 0", code, out, errw)
+	}
+}
