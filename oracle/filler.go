@@ -93,7 +93,7 @@ func blockFills(m *spirv.Module) []blockFill {
 				start = i
 			}
 		}
-		if start >= 0 && isTerminator(in.Op) {
+		if start >= 0 && spirv.IsTerminator(in.Op) {
 			out = append(out, fillOfBlock(m.Insts[start:i+1], ids, &sc))
 			start = -1
 		}
@@ -137,16 +137,6 @@ type fillScratch struct {
 	seen     []bool
 	stack    []uint32
 	sinks    []uint32 // every block's sinks, in order: each block's list is a capped part
-}
-
-// isTerminator reports whether op ends a block.
-func isTerminator(op spirv.Op) bool {
-	switch op {
-	case spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch, spirv.OpReturn, spirv.OpReturnValue,
-		spirv.OpKill, spirv.OpUnreachable, spirv.OpTerminateInvocation:
-		return true
-	}
-	return false
 }
 
 // fillOfBlock measures one block (its label first, its terminator last).
@@ -259,7 +249,7 @@ func (sc *fillScratch) appended(in spirv.Instruction, ids *fillIDs) (uint32, boo
 		}
 		return 0, false
 	}
-	if len(ops) >= 3 && !isTerminator(in.Op) {
+	if len(ops) >= 3 && !spirv.IsTerminator(in.Op) {
 		for _, x := range ops[2:] {
 			if sc.counted[x] {
 				sc.counted[ops[1]] = true

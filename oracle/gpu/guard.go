@@ -132,7 +132,7 @@ func laneGuarded(m *spirv.Module, fnAt int, v uint32) bool {
 				ret = ops[2]
 			}
 			return ret != 0 && ops[1] != ops[2] && onlyReturns(m.Insts[fnAt+i+1:], ret)
-		case isTerminator(in.Op):
+		case spirv.IsTerminator(in.Op):
 			return false
 		}
 	}
@@ -149,16 +149,6 @@ func onlyReturns(insts []spirv.Instruction, l uint32) bool {
 		if in.Op == spirv.OpLabel && len(in.Operands) == 1 && in.Operands[0] == l {
 			return i+1 < len(insts) && insts[i+1].Op == spirv.OpReturn
 		}
-	}
-	return false
-}
-
-// isTerminator reports whether op ends a block.
-func isTerminator(op spirv.Op) bool {
-	switch op {
-	case spirv.OpBranch, spirv.OpBranchConditional, spirv.OpSwitch, spirv.OpReturn, spirv.OpReturnValue,
-		spirv.OpUnreachable, spirv.OpKill, spirv.OpTerminateInvocation:
-		return true
 	}
 	return false
 }
