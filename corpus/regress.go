@@ -71,7 +71,7 @@ func (h Header) Format() string {
 	var sb strings.Builder
 	kv := func(k, v string) {
 		if v != "" {
-			fmt.Fprintf(&sb, "# %s: %s\n", k, v)
+			fmt.Fprintf(&sb, "# %s: %s\n", k, headerLine.Replace(v))
 		}
 	}
 	kv("signature", h.Signature)
@@ -85,10 +85,15 @@ func (h Header) Format() string {
 	kv("origin", h.Origin)
 	kv("date", h.Date)
 	for _, n := range h.Notes {
-		sb.WriteString("# " + n + "\n")
+		sb.WriteString("# " + headerLine.Replace(n) + "\n")
 	}
 	return sb.String()
 }
+
+// headerLine keeps a header value on its comment line: a spec or a file
+// name holding a line break would otherwise start a line of its own, a
+// header field or a block of the graph.
+var headerLine = strings.NewReplacer("\r", `\r`, "\n", `\n`)
 
 // Faults lists the header's faults.
 func (h Header) Faults() []string {

@@ -126,7 +126,9 @@ func TestLegendAndDOT(t *testing.T) {
 }
 
 // Labels are escaped and cut on rune boundaries: every picture is
-// well-formed XML and valid UTF-8, whatever the block names.
+// well-formed XML and valid UTF-8, whatever the block names and title
+// (control characters, NUL and invalid UTF-8 included, which a
+// structurizer's answer can hold).
 func TestSVGWellFormed(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
@@ -135,8 +137,9 @@ func TestSVGWellFormed(t *testing.T) {
 		g := randomGraph(r, 2+r.IntN(12))
 		g.Names = make([]string, g.Len())
 		g.Names[0] = `a<b&"c"`
+		g.Names[1] = "\x1b[31m\x00\x07\xff]]>"
 		g.Names[g.Len()-1] = "ééééééééééé"
-		s := FromGraph(g).SVG(Options{Title: "t<1>"})
+		s := FromGraph(g).SVG(Options{Title: "t<1>\x1b\x0b"})
 		if !utf8.ValidString(s) {
 			t.Fatalf("%s: invalid UTF-8", cfg.FormatCompact(g))
 		}

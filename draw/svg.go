@@ -7,8 +7,8 @@
 package draw
 
 import (
+	"encoding/xml"
 	"fmt"
-	"html"
 	"strings"
 )
 
@@ -35,7 +35,7 @@ func (p *Picture) SVG(opt Options) string {
 	if limit <= 0 {
 		limit = 400
 	}
-	title := html.EscapeString(opt.Title)
+	title := xmlText(opt.Title)
 	if len(p.Nodes) == 0 || len(p.Nodes) > limit {
 		return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" width="480" height="40" font-family="sans-serif" font-size="12"><text x="8" y="24">%s: %d nodes, %d edges (not drawn)</text></svg>`+"\n", title, len(p.Nodes), len(p.Edges))
 	}
@@ -76,7 +76,7 @@ func writeEdge(b *strings.Builder, path []Point, e Edge) {
 	fmt.Fprintf(b, `<path d="%s" fill="none" %s marker-end="url(#cfgfuzz-arrow)"/>`+"\n", d.String(), edgeStyle[e.Kind])
 	if e.Label != "" && len(path) >= 2 {
 		x, y := labelAt(path, e.From == e.To)
-		fmt.Fprintf(b, `<text x="%.0f" y="%.0f" fill="#555" font-size="9">%s</text>`+"\n", x, y, html.EscapeString(e.Label))
+		fmt.Fprintf(b, `<text x="%.0f" y="%.0f" fill="#555" font-size="9">%s</text>`+"\n", x, y, xmlText(e.Label))
 	}
 }
 
@@ -104,11 +104,21 @@ func writeNode(b *strings.Builder, box Box, n Node) {
 	if r := []rune(label); len(r) > 9 {
 		label = string(r[:8]) + "…"
 	}
-	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" text-anchor="middle"><title>%s</title>%s</text>`+"\n", (box.X0+box.X1)/2, (box.Y0+box.Y1)/2+4, html.EscapeString(n.Label), html.EscapeString(label))
+	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" text-anchor="middle"><title>%s</title>%s</text>`+"\n", (box.X0+box.X1)/2, (box.Y0+box.Y1)/2+4, xmlText(n.Label), xmlText(label))
 }
 
 func writeLegend(b *strings.Builder, y float64) {
 	y += 8
 	fmt.Fprintf(b, `<path d="M10,%.0fL40,%.0f" %s/><text x="46" y="%.0f">merge</text>`, y, y, edgeStyle[Merge], y+4)
 	fmt.Fprintf(b, `<path d="M100,%.0fL130,%.0f" %s/><text x="136" y="%.0f">continue</text>`+"\n", y, y, edgeStyle[Continue], y+4)
+}
+
+// xmlText is s escaped as XML character data, which is HTML's too: the
+// characters XML does not allow (control characters, a NUL, invalid
+// UTF-8), which a block's name or a title from a structurizer may hold,
+// become U+FFFD, so a standalone SVG file stays well-formed.
+func xmlText(s string) string {
+	var b strings.Builder
+	xml.EscapeText(&b, []byte(s))
+	return b.String()
 }

@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
@@ -112,11 +114,30 @@ func appendBlockName(dst []byte, blk *structurizer.Block, i int, clones map[int]
 		dst = strconv.AppendInt(append(dst, 'b'), int64(blk.Orig), 10)
 		return strconv.AppendInt(append(dst, "_clone"...), int64(clones[blk.Orig]), 10)
 	case blk.Name != "" && blk.Kind == structurizer.Synthetic:
-		return append(dst, blk.Name...)
+		return append(dst, opName(blk.Name)...)
 	case blk.Kind == structurizer.Original:
 		return strconv.AppendInt(append(dst, 'b'), int64(blk.Orig), 10)
 	}
 	return strconv.AppendInt(append(dst, 's'), int64(i), 10)
+}
+
+// maxName is the longest block name emitted, in bytes.
+const maxName = 256
+
+// opName is a synthetic block's name as its OpName holds it: without NUL
+// bytes, which would end the literal string early and leave the
+// instruction's word count wrong, and cut at maxName bytes (at a UTF-8
+// boundary), so that a name from a structurizer's answer cannot overflow
+// an instruction's word count either.
+func opName(name string) string {
+	if len(name) > maxName {
+		cut := maxName
+		for cut > 0 && !utf8.RuneStart(name[cut]) {
+			cut--
+		}
+		name = name[:cut]
+	}
+	return strings.ReplaceAll(name, "\x00", "")
 }
 
 // blockName is the OpName of block i: the reference appendBlockName is
@@ -127,7 +148,7 @@ func blockName(blk *structurizer.Block, i int, clones map[int]int) string {
 		clones[blk.Orig]++
 		return fmt.Sprintf("b%d_clone%d", blk.Orig, clones[blk.Orig])
 	case blk.Name != "" && blk.Kind == structurizer.Synthetic:
-		return blk.Name
+		return opName(blk.Name)
 	case blk.Kind == structurizer.Original:
 		return fmt.Sprintf("b%d", blk.Orig)
 	}

@@ -269,19 +269,62 @@ func mdTableHTML(fill func(*strings.Builder)) string {
 		if k == 1 {
 			continue
 		}
-		cells := strings.Split(strings.Trim(line, "|"), "|")
 		tag := "td"
 		if k == 0 {
 			tag = "th"
 		}
 		b.WriteString("<tr>")
-		for _, c := range cells {
-			c = strings.Trim(strings.TrimSpace(c), "*")
+		for _, c := range mdRowCells(line) {
 			fmt.Fprintf(&b, "<%s>%s</%s>", tag, html.EscapeString(c), tag)
 		}
 		b.WriteString("</tr>")
 	}
 	b.WriteString("</table>")
+	return b.String()
+}
+
+// mdRowCells is the cells of a row of a Markdown table as mdCell wrote
+// them: split at the | that are not backslash-escaped, escapes undone, and
+// a cell in bold (**all**) without its asterisks.
+func mdRowCells(line string) []string {
+	line = strings.TrimSpace(line)
+	line = strings.TrimPrefix(line, "|")
+	var cells []string
+	bold := func(raw string) string {
+		raw = strings.TrimSpace(raw)
+		if len(raw) > 4 && strings.HasPrefix(raw, "**") && strings.HasSuffix(raw, "**") {
+			return raw[2 : len(raw)-2]
+		}
+		return raw
+	}
+	var raw strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch {
+		case line[i] == '\\' && i+1 < len(line):
+			raw.WriteString(line[i : i+2])
+			i++
+		case line[i] == '|':
+			cells = append(cells, mdUnescape(bold(raw.String())))
+			raw.Reset()
+		default:
+			raw.WriteByte(line[i])
+		}
+	}
+	if t := strings.TrimSpace(raw.String()); t != "" {
+		cells = append(cells, mdUnescape(bold(t)))
+	}
+	return cells
+}
+
+// mdUnescape undoes mdCell's backslash escapes.
+func mdUnescape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(mdSpecial, s[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
 	return b.String()
 }
 

@@ -93,10 +93,10 @@ func thousands(n int) string {
 func incompleteMarkdown(rep *Report) string {
 	var b strings.Builder
 	if rep.Incomplete != nil {
-		fmt.Fprintf(&b, "**This report is %s.**\n\n", rep.Incomplete.Summary())
+		fmt.Fprintf(&b, "**This report is %s.**\n\n", mdCell(rep.Incomplete.Summary()))
 	}
 	if u := rep.UncheckedSummary(); u != "" {
-		fmt.Fprintf(&b, "**%s.**\n\n", u)
+		fmt.Fprintf(&b, "**%s.**\n\n", mdCell(u))
 	}
 	return b.String()
 }

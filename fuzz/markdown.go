@@ -19,7 +19,7 @@ func Markdown(rep *Report) string {
 	if s.Shard.N > 0 {
 		fmt.Fprintf(&b, " (shard %s)", s.Shard)
 	}
-	fmt.Fprintf(&b, ", current side `%s` (%s)", s.Current, DescribeSpec(s.Current))
+	fmt.Fprintf(&b, ", current side %s (%s)", mdCode(s.Current), mdCell(DescribeSpec(s.Current)))
 	if s.Strategy != "" {
 		fmt.Fprintf(&b, ", strategy %s", s.Strategy)
 	}
@@ -27,16 +27,16 @@ func Markdown(rep *Report) string {
 		fmt.Fprintf(&b, ", faults planted: %s", strings.Join(s.Inject, ", "))
 	}
 	if s.Baseline != "" {
-		fmt.Fprintf(&b, ", baseline `%s` (%s)", s.Baseline, DescribeSpec(s.Baseline))
+		fmt.Fprintf(&b, ", baseline %s (%s)", mdCode(s.Baseline), mdCell(DescribeSpec(s.Baseline)))
 	}
 	fmt.Fprintf(&b, ".\n\n")
 	if rep.Provenance != nil {
-		b.WriteString(rep.Provenance.Line() + "\n\n")
+		b.WriteString(mdCell(rep.Provenance.Line()) + "\n\n")
 	}
 	b.WriteString(incompleteMarkdown(rep))
 	for _, side := range []string{"current", "baseline"} {
 		if h := rep.Declared[side]; h != nil {
-			b.WriteString(declaredLine(side, h) + "\n\n")
+			b.WriteString(mdCell(declaredLine(side, h)) + "\n\n")
 		}
 	}
 	b.WriteString(summaryProse(rep))
@@ -67,25 +67,26 @@ func Markdown(rep *Report) string {
 		for _, f := range rep.Findings {
 			fmt.Fprintf(&b, "| %s | %s | %d | %d | `%s` | %s | %d |\n", mdCell(f.Signature), findingStrategy(rep, &f), f.Count, f.New, f.First.Graph, f.First.Stream, f.First.Seed)
 		}
-		b.WriteString("\nReplay:\n\n```sh\n")
+		var replay strings.Builder
 		for _, f := range rep.Findings {
-			fmt.Fprintf(&b, "# %s\n%s\n", f.Signature, f.Replay)
+			fmt.Fprintf(&replay, "# %s\n%s\n", PrintableLine(f.Signature), Printable(f.Replay))
 			if f.Minimized != "" {
-				fmt.Fprintf(&b, "# minimized: %s\n%s\n", f.Minimized, MinimizedReplay(&rep.Settings, &f))
+				fmt.Fprintf(&replay, "# minimized: %s\n%s\n", f.Minimized, Printable(MinimizedReplay(&rep.Settings, &f)))
 				if f.MinimizeStopped != "" {
-					fmt.Fprintf(&b, "# %s\n", MinimizeStoppedNote(f.MinimizeStopped))
+					fmt.Fprintf(&replay, "# %s\n", MinimizeStoppedNote(f.MinimizeStopped))
 				}
 			}
 			if f.NotReproduced != "" {
-				fmt.Fprintf(&b, "# not reproduced: %s (this replay may pass)\n", f.NotReproduced)
+				fmt.Fprintf(&replay, "# not reproduced: %s (this replay may pass)\n", PrintableLine(f.NotReproduced))
 			}
 		}
-		b.WriteString("```\n")
+		fence := mdFence(replay.String())
+		fmt.Fprintf(&b, "\nReplay:\n\n%ssh\n%s%s\n", fence, replay.String(), fence)
 	}
 	if len(rep.HarnessErrors) > 0 {
 		b.WriteString("\n## Harness errors (not findings)\n\n")
 		for _, e := range rep.HarnessErrors {
-			fmt.Fprintf(&b, "- %s seed %d `%s`: %s\n", e.Stream, e.Seed, e.Graph, mdCell(e.Detail))
+			fmt.Fprintf(&b, "- %s seed %d %s: %s\n", e.Stream, e.Seed, mdCode(e.Graph), mdCell(e.Detail))
 		}
 	}
 	t := rep.Throughput
@@ -229,6 +230,57 @@ func divergenceTable(b *strings.Builder, rep *Report) {
 	b.WriteString("\n")
 }
 
+// mdCell is text from outside (a signature, a reason, a path) for a
+// table cell or a line of prose in report.md: one line (newlines as
+// spaces, control characters escaped as fuzz.Printable does), with every
+// character Markdown gives a meaning to inline backslash-escaped, so that
+// it renders as written: no HTML, link, emphasis or code span, and no
+// cell boundary (a backslash before a | is escaped too).
 func mdCell(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
+	s = Printable(strings.NewReplacer("\r\n", " ", "\n", " ").Replace(s))
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(mdSpecial, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// mdSpecial are the characters mdCell escapes.
+const mdSpecial = "\\`*_<>[]|&~"
+
+// mdCode is s as a code span of report.md's prose (not of a table cell):
+// one line, fenced by a run of backticks longer than any inside it, so
+// that a backtick in s cannot end the span.
+func mdCode(s string) string {
+	s = PrintableLine(s)
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	pad := ""
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		pad = " "
+	}
+	return fence + pad + s + pad + fence
+}
+
+// mdFence is the fence of a code block that holds text: three backticks,
+// or more than the longest run of backticks in it, so that no line of
+// text closes the block early.
+func mdFence(text string) string {
+	return strings.Repeat("`", max(3, longestRun(text, '`')+1))
+}
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	best, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
 }

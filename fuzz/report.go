@@ -527,7 +527,7 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 			name += " (strategy " + f.Strategy + ")"
 		}
 		if log != nil {
-			fmt.Fprintf(log, "cfgfuzz: minimizing %d of %d: %s, %d blocks...\n", i+1, len(todo), name, len(g.Succs))
+			fmt.Fprintf(log, "cfgfuzz: minimizing %d of %d: %s, %d blocks...\n", i+1, len(todo), PrintableLine(name), len(g.Succs))
 		}
 		m, err := min(g, f.Signature, f.Strategy)
 		switch {

@@ -108,6 +108,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
+	if name != "structurize" { // a protocol server's output is JSON lines, written by encoding/json
+		stdout = printableWriter{stdout}
+	}
+	stderr = printableWriter{stderr}
 	out := &checkedWriter{w: stdout}
 	return outputStatus(c.name, c.run(args[1:], stdin, out, stderr), out, stderr)
 }

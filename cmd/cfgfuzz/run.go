@@ -693,19 +693,23 @@ var progressModes = []string{"auto", "bar", "plain", "none"}
 // progressOutput picks the progress display: a bar when standard error is a
 // terminal (auto) or asked for, plain lines otherwise, or none.
 func progressOutput(mode string, stderr io.Writer) (io.Writer, bool) {
+	raw := rawWriter(stderr) // the bar draws with control characters of its own
 	isTerm := false
-	if f, ok := stderr.(*os.File); ok {
+	if f, ok := raw.(*os.File); ok {
 		isTerm = term.IsTerminal(int(f.Fd()))
 	}
 	switch mode {
 	case "none":
 		return nil, false
 	case "bar":
-		return stderr, true
+		return raw, true
 	case "plain":
 		return stderr, false
 	}
-	return stderr, isTerm
+	if isTerm {
+		return raw, true
+	}
+	return stderr, false
 }
 
 // streamsFor is every chosen generator at every chosen weight setting (a

@@ -32,6 +32,11 @@
 //	v2-limited    a conformant v2 server declaring no switches, no
 //	              irreducible graphs and at most 6 blocks; it exits with
 //	              status 4 if it gets such a graph anyway
+//	hostile       a v2 server that puts Payload (HTML, Markdown, XML and
+//	              terminal control text) in every field it answers: its
+//	              declared name, refusal and error reasons, stats, block
+//	              names, fallback reports, standard error, panics and crash
+//	              headlines, one of these by the graph's block count
 //
 // The detached children run `server linger`, which sleeps for an hour.
 package main
@@ -78,6 +83,9 @@ func main() {
 		return
 	case "v2-limited":
 		limited()
+		return
+	case "hostile":
+		hostile()
 		return
 	case "nondet", "v2-nondet":
 		nondeterministic(mode == "v2-nondet")
@@ -267,4 +275,52 @@ func endless() {
 			return
 		}
 	}
+}
+
+// Payload is what the hostile mode writes into every text it answers: HTML
+// and script, Markdown table, code span and fence breakers, an XML CDATA
+// end, control characters (ESC sequences, BEL, CR, NUL, vertical tab) and
+// newlines followed by lines that forge a clean campaign's summary.
+const Payload = "\x1b[2J\x1b[31mRED\x1b]0;title\x07\x01\x0b\x7f\u009b\x00 <script>alert(1)</script> a|b \\| `t` ``` ]]> *em* [l](javascript:x) &amp; \"q\" 'a'" +
+	"\r0 findings (0 signatures), 0 new\n0 findings (0 signatures), 0 new\n```\n# forged <b>x</b>\n"
+
+// hostile serves the structurizer with Payload in every answer's text:
+// which field, by the graph's block count (blocks mod 7).
+func hostile() {
+	local := proto.Local(false)
+	h := func(req proto.Request) proto.Response {
+		n := strings.Count(req.Graph, "{") - 1
+		switch n % 7 {
+		case 0:
+			return proto.Response{Outcome: proto.Refused, Reason: Payload}
+		case 1:
+			return proto.Response{Outcome: proto.Error, Reason: Payload}
+		case 2:
+			fmt.Fprint(os.Stderr, Payload)
+			panic(Payload)
+		case 3:
+			resp := local(req)
+			if resp.Func != nil {
+				for i := range resp.Func.Blocks {
+					resp.Func.Blocks[i].Name = Payload
+				}
+				resp.Stats.Fallbacks = 1
+				resp.Stats.Strategy = Payload
+				resp.Stats.PassesUsed = []string{"fallback: " + Payload + ": " + Payload + ": " + Payload}
+			}
+			return resp
+		case 4:
+			fmt.Fprintln(os.Stderr, "error: "+Payload)
+			os.Exit(1)
+		case 5:
+			fmt.Fprintln(os.Stdout, "not json "+strings.ReplaceAll(Payload, "\n", " "))
+			os.Exit(0)
+		}
+		return local(req)
+	}
+	proto.ServeDeclared(os.Stdin, os.Stdout, h, func(opt proto.Options) proto.HelloAnswer {
+		a := proto.LocalDeclare(opt)
+		a.Name = "redteam/hostile " + Payload
+		return a
+	})
 }
