@@ -54,11 +54,7 @@ func FallbackSignature(passes []string) string {
 }
 
 func normalizeFallbackField(f string) string {
-	f = strings.TrimSpace(reBlanks.ReplaceAllString(reLoneNumber.ReplaceAllString(f, "N"), " "))
-	if len(f) > fallbackFieldMax {
-		f = strings.TrimSpace(f[:fallbackFieldMax])
-	}
-	return f
+	return clip(reBlanks.ReplaceAllString(reLoneNumber.ReplaceAllString(f, "N"), " "), fallbackFieldMax)
 }
 
 func firstLineOf(s string) string {

@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // NormalizeRule is one row of the table: every match of Pattern is
@@ -109,11 +110,21 @@ func NormalizeReason(text string) string {
 		text = r.re.ReplaceAllString(text, r.Replace)
 	}
 	text = keptMark.ReplaceAllStringFunc(text, func(m string) string { return unmarkKept(m, kept) })
-	text = strings.TrimSpace(text)
-	if len(text) > ReasonLimit {
-		text = strings.TrimSpace(text[:ReasonLimit])
+	return clip(text, ReasonLimit)
+}
+
+// clip is s as valid UTF-8 (a broken sequence becomes U+FFFD, as JSON
+// writes it), trimmed and cut at n bytes without splitting a character:
+// a signature reads back from report.json and the state as it was made.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(strings.ToValidUTF8(s, "\uFFFD"))
+	if len(s) <= n {
+		return s
 	}
-	return text
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.TrimSpace(s[:n])
 }
 
 // Harness outcomes, the outcome part of "structurize:<outcome>".

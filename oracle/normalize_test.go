@@ -5,12 +5,14 @@
 package oracle
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/normalize/golden.txt from the normalization table")
@@ -114,5 +116,32 @@ func TestNormalizeKeepsNames(t *testing.T) {
 	}
 	if got, want := NormalizeReason("R6 \x00qq\x00 in b2"), "R6 qq in bN"; got != want {
 		t.Errorf("an input's own NUL: got %q, want %q", got, want)
+	}
+}
+
+// TestSignaturesReadBackAsMade: a reason whose cut would split a character,
+// or that holds a broken UTF-8 sequence, gives a signature of valid UTF-8
+// that a JSON round trip (report.json, the state) leaves unchanged, so a
+// known signature stays known.
+func TestSignaturesReadBackAsMade(t *testing.T) {
+	long := strings.Repeat("é", 60)           // 120 bytes: byte 80 is the start of a character, 79 is not
+	odd := strings.Repeat("a", 79) + "é tail" // byte 80 inside "é"
+	for _, sig := range []string{
+		HarnessSignature(HarnessError, long),
+		HarnessSignature(HarnessError, odd),
+		HarnessSignature(HarnessError, "bad \xff\xfe bytes"),
+		FallbackSignature([]string{"fallback: selfcheck: " + odd}),
+	} {
+		if !utf8.ValidString(sig) {
+			t.Errorf("%q is not valid UTF-8", sig)
+		}
+		b, err := json.Marshal(sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back string
+		if err := json.Unmarshal(b, &back); err != nil || back != sig {
+			t.Errorf("%q reads back from JSON as %q (%v)", sig, back, err)
+		}
 	}
 }
