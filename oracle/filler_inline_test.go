@@ -13,100 +13,26 @@ import (
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/internal/appendedit"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
-// appendFunc is the id of m's append helper: the function of one
-// parameter, returning void, the emitter names "append".
-func appendFunc(t *testing.T, m *spirv.Module) uint32 {
-	t.Helper()
-	for i, in := range m.Insts {
-		if in.Op == spirv.OpFunction && i+1 < len(m.Insts) && m.Insts[i+1].Op == spirv.OpFunctionParameter &&
-			(i+2 >= len(m.Insts) || m.Insts[i+2].Op != spirv.OpFunctionParameter) {
-			return in.Operands[1]
-		}
-	}
-	t.Fatal("no append helper")
-	return 0
-}
-
-// inlineAppend replaces every call of m's append helper by a copy of its
-// body (between its label and its return) with fresh result ids.
+// inlineAppend inlines m's append helper (appendedit.Inline), failing
+// the test when there is no call to inline.
 func inlineAppend(t *testing.T, m *spirv.Module) {
 	t.Helper()
-	fn := appendFunc(t, m)
-	var param uint32
-	var body []spirv.Instruction
-	in := false
-	for _, x := range m.Insts {
-		switch {
-		case x.Op == spirv.OpFunction:
-			in = x.Operands[1] == fn
-		case !in:
-		case x.Op == spirv.OpFunctionParameter:
-			param = x.Operands[1]
-		case x.Op == spirv.OpLabel, x.Op == spirv.OpReturn, x.Op == spirv.OpFunctionEnd:
-		default:
-			body = append(body, x)
-		}
-	}
-	var out []spirv.Instruction
-	calls := 0
-	for _, x := range m.Insts {
-		if x.Op != spirv.OpFunctionCall || x.Operands[2] != fn {
-			out = append(out, x)
-			continue
-		}
-		calls++
-		sub := map[uint32]uint32{param: x.Operands[3]}
-		for _, b := range body {
-			c := spirv.Instruction{Op: b.Op, Operands: slices.Clone(b.Operands)}
-			if b.Op != spirv.OpStore {
-				sub[c.Operands[1]] = m.Bound
-				m.Bound++
-			}
-			for k, id := range c.Operands {
-				if y, ok := sub[id]; ok && (b.Op == spirv.OpStore || k > 0) {
-					c.Operands[k] = y
-				}
-			}
-			out = append(out, c)
-		}
-	}
-	if calls == 0 {
+	if appendedit.Inline(m) == 0 {
 		t.Fatal("no call of the append helper")
 	}
-	m.Insts = out
 }
 
-// computeIDs makes every call of the append helper pass its id as an
-// OpIAdd of the constant and 0: a computed id.
+// computeIDs makes every append compute its id (appendedit.ComputeIDs),
+// failing the test when it changed nothing.
 func computeIDs(t *testing.T, m *spirv.Module) {
 	t.Helper()
-	fn := appendFunc(t, m)
-	var uintT, zero uint32
-	for _, x := range m.Insts {
-		if x.Op == spirv.OpTypeInt && x.Operands[1] == 32 && x.Operands[2] == 0 && uintT == 0 {
-			uintT = x.Operands[0]
-		}
-		if x.Op == spirv.OpConstant && x.Operands[0] == uintT && x.Operands[2] == 0 && zero == 0 {
-			zero = x.Operands[1]
-		}
+	if appendedit.ComputeIDs(m) == 0 {
+		t.Fatal("no append helper, uint type or 0 constant")
 	}
-	if uintT == 0 || zero == 0 {
-		t.Fatal("no uint type or 0 constant")
-	}
-	var out []spirv.Instruction
-	for _, x := range m.Insts {
-		if x.Op == spirv.OpFunctionCall && x.Operands[2] == fn {
-			id := m.Bound
-			m.Bound++
-			out = append(out, spirv.Instruction{Op: spirv.OpIAdd, Operands: []uint32{uintT, id, x.Operands[3], zero}})
-			x = spirv.Instruction{Op: x.Op, Operands: []uint32{x.Operands[0], x.Operands[1], fn, id}}
-		}
-		out = append(out, x)
-	}
-	m.Insts = out
 }
 
 // rewritten is mod decoded, changed by edit and encoded again.

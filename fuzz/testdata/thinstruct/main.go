@@ -14,11 +14,11 @@ package main
 import (
 	"flag"
 	"os"
-	"slices"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/internal/appendedit"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -67,97 +67,13 @@ func main() {
 				return proto.Response{Outcome: proto.Error, Reason: err.Error()}
 			}
 			if *inline {
-				inlineAppend(m)
+				appendedit.Inline(m)
 			}
 			if *computed {
-				computeIDs(m)
+				appendedit.ComputeIDs(m)
 			}
 			mod = m.Bytes()
 		}
 		return proto.Response{Outcome: proto.OK, Stats: &res.Stats, Module: mod}
 	}, declare)
-}
-
-// appendFunc is the id of m's append helper: the function whose only
-// parameter is the id (the emitter's other helper, next, has none); 0
-// none.
-func appendFunc(m *spirv.Module) uint32 {
-	for i, in := range m.Insts {
-		if in.Op == spirv.OpFunction && i+2 < len(m.Insts) && m.Insts[i+1].Op == spirv.OpFunctionParameter && m.Insts[i+2].Op != spirv.OpFunctionParameter {
-			return in.Operands[1]
-		}
-	}
-	return 0
-}
-
-// inlineAppend replaces every call of m's append helper by a copy of its
-// body (between its label and its return) with fresh result ids.
-func inlineAppend(m *spirv.Module) {
-	fn := appendFunc(m)
-	var param uint32
-	var body []spirv.Instruction
-	in := false
-	for _, x := range m.Insts {
-		switch {
-		case x.Op == spirv.OpFunction:
-			in = fn != 0 && x.Operands[1] == fn
-		case !in:
-		case x.Op == spirv.OpFunctionParameter:
-			param = x.Operands[1]
-		case x.Op == spirv.OpLabel, x.Op == spirv.OpReturn, x.Op == spirv.OpFunctionEnd:
-		default:
-			body = append(body, x)
-		}
-	}
-	var out []spirv.Instruction
-	for _, x := range m.Insts {
-		if x.Op != spirv.OpFunctionCall || fn == 0 || x.Operands[2] != fn {
-			out = append(out, x)
-			continue
-		}
-		sub := map[uint32]uint32{param: x.Operands[3]}
-		for _, b := range body {
-			c := spirv.Instruction{Op: b.Op, Operands: slices.Clone(b.Operands)}
-			if b.Op != spirv.OpStore {
-				sub[c.Operands[1]] = m.Bound
-				m.Bound++
-			}
-			for k, id := range c.Operands {
-				if y, ok := sub[id]; ok && (b.Op == spirv.OpStore || k > 0) {
-					c.Operands[k] = y
-				}
-			}
-			out = append(out, c)
-		}
-	}
-	m.Insts = out
-}
-
-// computeIDs makes every call of the append helper pass its id as an
-// OpIAdd of the constant and 0.
-func computeIDs(m *spirv.Module) {
-	fn := appendFunc(m)
-	var uintT, zero uint32
-	for _, x := range m.Insts {
-		if x.Op == spirv.OpTypeInt && x.Operands[1] == 32 && x.Operands[2] == 0 && uintT == 0 {
-			uintT = x.Operands[0]
-		}
-		if x.Op == spirv.OpConstant && uintT != 0 && x.Operands[0] == uintT && x.Operands[2] == 0 && zero == 0 {
-			zero = x.Operands[1]
-		}
-	}
-	if fn == 0 || zero == 0 {
-		return
-	}
-	var out []spirv.Instruction
-	for _, x := range m.Insts {
-		if x.Op == spirv.OpFunctionCall && x.Operands[2] == fn {
-			id := m.Bound
-			m.Bound++
-			out = append(out, spirv.Instruction{Op: spirv.OpIAdd, Operands: []uint32{uintT, id, x.Operands[3], zero}})
-			x = spirv.Instruction{Op: x.Op, Operands: []uint32{x.Operands[0], x.Operands[1], fn, id}}
-		}
-		out = append(out, x)
-	}
-	m.Insts = out
 }
