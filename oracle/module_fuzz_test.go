@@ -63,18 +63,7 @@ func FuzzModule(f *testing.F) {
 		if _, derr := spirv.Decode(data); derr != nil && err == nil {
 			t.Fatalf("CheckRulesWith accepted what Decode refuses: %v", derr)
 		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		verdicts := o.Check(&Subject{Graph: g, Module: data})
-		runtime.ReadMemStats(&after)
-		for _, v := range verdicts {
-			if v.Status == Error && strings.Contains(v.Detail, "panicked") {
-				t.Fatalf("a check panicked: %s", v.Detail)
-			}
-		}
-		if n := after.TotalAlloc - before.TotalAlloc; n > fuzzModuleAlloc {
-			t.Fatalf("the checks of a %d-byte module allocated %d MB", len(data), n>>20)
-		}
+		checkWithoutPanicOrFlood(t, o, g, data)
 	})
 }
 
@@ -130,18 +119,7 @@ func FuzzModuleEdits(f *testing.F) {
 		if _, err := CheckRulesWith(mod, RulesOptions{}); err != nil && strings.TrimSpace(err.Error()) == "" {
 			t.Fatal("CheckRulesWith: an error without a message")
 		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		verdicts := o.Check(&Subject{Graph: g, Module: mod})
-		runtime.ReadMemStats(&after)
-		for _, v := range verdicts {
-			if v.Status == Error && strings.Contains(v.Detail, "panicked") {
-				t.Fatalf("a check panicked: %s", v.Detail)
-			}
-		}
-		if n := after.TotalAlloc - before.TotalAlloc; n > fuzzModuleAlloc {
-			t.Fatalf("the checks of a %d-byte module allocated %d MB", len(mod), n>>20)
-		}
+		checkWithoutPanicOrFlood(t, o, g, mod)
 	})
 }
 
@@ -198,4 +176,22 @@ func emittedSeeds(f *testing.F, graphs ...string) [][]byte {
 		}
 	}
 	return mods
+}
+
+// checkWithoutPanicOrFlood runs every check of o on the module: none may
+// panic, and together they may allocate at most fuzzModuleAlloc bytes.
+func checkWithoutPanicOrFlood(t *testing.T, o *Oracle, g *cfg.Graph, mod []byte) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	verdicts := o.Check(&Subject{Graph: g, Module: mod})
+	runtime.ReadMemStats(&after)
+	for _, v := range verdicts {
+		if v.Status == Error && strings.Contains(v.Detail, "panicked") {
+			t.Fatalf("a check panicked: %s", v.Detail)
+		}
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > fuzzModuleAlloc {
+		t.Fatalf("the checks of a %d-byte module allocated %d MB", len(mod), n>>20)
+	}
 }
