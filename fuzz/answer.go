@@ -12,6 +12,7 @@ package fuzz
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -157,6 +158,7 @@ func decodeResponse(line []byte) (proto.Response, violation) {
 		return proto.Response{}, notResponse(line, err)
 	}
 	r := w.Response
+	r.Module = w.Module
 	if w.Func == nil {
 		return r, violation{}
 	}
@@ -170,10 +172,38 @@ func decodeResponse(line []byte) (proto.Response, violation) {
 }
 
 // wireResponse is a response as decodeResponse reads it: its func (the
-// field shadows Response.Func) through wireFunc.
+// field shadows Response.Func) through wireFunc, its module through
+// wireModule.
 type wireResponse struct {
 	proto.Response
-	Func *wireFunc `json:"func,omitempty"`
+	Module wireModule `json:"module,omitempty"`
+	Func   *wireFunc  `json:"func,omitempty"`
+}
+
+// wireModule is a module answer's bytes, read as encoding/json reads a
+// []byte (standard base64 in a string, null for none) but, when the
+// string holds no escape, decoded from the line in place: a module is
+// most of its answer line, and encoding/json would first copy it out
+// unquoted.
+type wireModule []byte
+
+func (m *wireModule) UnmarshalJSON(b []byte) error {
+	if s, ok := bytes.CutPrefix(b, []byte{'"'}); ok && len(s) > 0 && s[len(s)-1] == '"' && bytes.IndexByte(s, '\\') < 0 {
+		s = s[:len(s)-1]
+		out := make([]byte, base64.StdEncoding.DecodedLen(len(s)))
+		n, err := base64.StdEncoding.Decode(out, s)
+		if err != nil {
+			return err
+		}
+		*m = out[:n]
+		return nil
+	}
+	var v []byte
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*m = v
+	return nil
 }
 
 // wireFunc is a structured function whose blocks (the field shadows

@@ -5,6 +5,7 @@
 package fuzz
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -223,8 +224,9 @@ func BenchmarkDecodeResponse(b *testing.B) {
 
 // FuzzDecodeResponse: decodeResponse takes what encoding/json takes into
 // a proto.Response, refuses what it refuses, and reads it the same, but
-// for the orig a synthetic block leaves out (-1) and the violations of
-// blocks that leave out required fields.
+// for the orig a synthetic block leaves out (-1), the violations of
+// blocks that leave out required fields, and the func of an answer that
+// is not ok (ignored).
 func FuzzDecodeResponse(f *testing.F) {
 	for _, l := range localAnswers(f) {
 		f.Add(l)
@@ -232,7 +234,8 @@ func FuzzDecodeResponse(f *testing.F) {
 	for _, l := range []string{funcAnswer(`{}`), funcAnswer(`null`), funcAnswer(`{"kind":null,"orig":null,"merge":null,"term":null}`),
 		funcAnswer(`{"KIND":"clone","Orig":3,"merge":{"kind":"loop","merge":1},"term":{"kind":"branch","to":[1]},"kind":"synthetic"}`),
 		funcAnswer(`{"kind":"original","orig":1e2,"merge":{"kind":"none"},"term":{"kind":"return"}}`),
-		`{"id":1,"outcome":"error","func":{"blocks":[{"orig":true}]}}`, `{"id":1,"outcome":"ok","func":{}}`, `null`, `[]`} {
+		`{"id":1,"outcome":"error","func":{"blocks":[{"orig":true}]}}`, `{"id":1,"outcome":"ok","func":{}}`, `null`, `[]`,
+		`{"id":1,"outcome":"ok","module":"AwIjBwADAQA="}`, `{"id":1,"outcome":"ok","module":"AwIj\/wAD\u0041QA="}`, `{"id":1,"outcome":"ok","module":"AwIj*"}`} {
 		f.Add([]byte(l))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
@@ -248,6 +251,9 @@ func FuzzDecodeResponse(f *testing.F) {
 		}
 		if v.broken() && (v.rule != ruleFields || want.Outcome != proto.OK) {
 			t.Fatalf("%q: %v", line, v)
+		}
+		if want.Outcome != proto.OK {
+			want.Func = nil // the func of an answer that is not ok is ignored
 		}
 		for _, r := range []*proto.Response{&want, &got} {
 			if r.Func != nil {
@@ -283,6 +289,43 @@ func TestNotAnObjectNamesNoGoType(t *testing.T) {
 		_, v := decodeResponse([]byte(line))
 		if v.rule != ruleNotResponse || strings.Contains(v.detail, "Go") || strings.Contains(v.detail, "wire") || !strings.Contains(v.detail, "not an object") {
 			t.Errorf("%s: violation %q", line, v)
+		}
+	}
+}
+
+// TestDecodeResponseModule: a module answer reads as encoding/json reads
+// it into proto.Response, whether its base64 is written plainly or with
+// escapes (which encoding/json unquotes first), and a module that is not
+// base64, or not a string, is refused in the protocol's words.
+func TestDecodeResponseModule(t *testing.T) {
+	mod := make([]byte, 301)
+	for i := range mod {
+		mod[i] = byte(i * 7)
+	}
+	plain := base64.StdEncoding.EncodeToString(mod)
+	escaped := strings.ReplaceAll(strings.ReplaceAll(plain, "/", `\/`), "A", `\u0041`)
+	for _, m := range []string{`"` + plain + `"`, `"` + escaped + `"`, `""`, `null`, `"AAE="`, `"AA\r\nE="`} {
+		line := []byte(`{"id":1,"outcome":"ok","module":` + m + `}`)
+		var want proto.Response
+		if err := json.Unmarshal(line, &want); err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		got, v := decodeResponse(line)
+		if v.broken() || !reflect.DeepEqual(got, want) {
+			t.Errorf("%.80s: read as %+v (%s), want %+v", line, got, v, want)
+		}
+		if (got.Module == nil) != (m == "null") {
+			t.Errorf("%s: module present %v", m, got.Module != nil)
+		}
+	}
+	for m, detail := range map[string]string{`"AA*E="`: "illegal base64 data at input byte 2", `5`: "number in field module", `"AA\u002aE="`: "illegal base64 data at input byte 2"} {
+		line := []byte(`{"id":1,"outcome":"ok","module":` + m + `}`)
+		var want proto.Response
+		if json.Unmarshal(line, &want) == nil {
+			t.Fatalf("%s: encoding/json takes it", line)
+		}
+		if _, v := decodeResponse(line); v.rule != ruleNotResponse || !strings.Contains(v.detail, detail) {
+			t.Errorf("%s: violation %q, want %s naming %q", m, v, ruleNotResponse, detail)
 		}
 	}
 }
