@@ -458,7 +458,7 @@ OpFunctionEnd
 // labels ("cond") and every block with two or more distinct predecessors
 // that is no loop header, merge block, continue target or OpSwitch target
 // ("join", with its predecessors sorted). OpSwitch literals are read as
-// one word (the caller leaves out modules with 64-bit integers).
+// one word: the modules it judges have no 64-bit selectors.
 func referenceR17(m *spirv.Module) []string {
 	var entries []uint32
 	calls := map[uint32][]uint32{}
