@@ -191,7 +191,7 @@ type check struct {
 // checkTable lists the checks in the order they run.
 var checkTable = []check{
 	{"pdom", "the graph package's dominators and post-dominators against the definition and gonum", OnModule, (*Oracle).checkPdom, nil},
-	{"rules", "the structured control-flow rules R1-R16 (the lint checker)", OnModule, (*Oracle).checkRules, nil},
+	{"rules", "the structured control-flow rules R1-R17 (the lint checker)", OnModule, (*Oracle).checkRules, nil},
 	{"spirv-val", "SPIRV-Tools' validator (in-process with cgo, else the executable)", OnModule, (*Oracle).checkValidator, nil},
 	{"exec", "the module's execution against the original graph's walks (interpreter)", OnModule, (*Oracle).checkExec, nil},
 	{"filler", "every block carries the filler its original's weight promises", OnModule, (*Oracle).checkFiller, nil},

@@ -1,6 +1,7 @@
 // rules.go: the project's own checker of SPIR-V structured control flow
-// (the `rules` check and `cfgfuzz lint`). It implements rules R1-R16 of
-// RULES.md over structural dominance
+// (the `rules` check and `cfgfuzz lint`). It implements rules R1-R17 of
+// RULES.md (R17 only in the functions an entry point declared
+// MaximallyReconvergesKHR reaches) over structural dominance
 // (dominance over branch, merge and continue edges), for every function of
 // any module, and follows the specification where SPIRV-Tools approximates
 // (R12). Each violation names its rule, its function and its blocks.
@@ -34,7 +35,7 @@ func (b BlockRef) String() string {
 
 // Violation is one broken rule.
 type Violation struct {
-	Rule   string     `json:"rule"` // "R1".."R16"
+	Rule   string     `json:"rule"` // "R1".."R17"
 	Func   BlockRef   `json:"func"` // the function (its id and name)
 	Blocks []BlockRef `json:"blocks"`
 	Msg    string     `json:"msg"`
@@ -68,7 +69,8 @@ type RulesOptions struct {
 // (Debian bookworm's spirv-val).
 const CompatSPIRVTools2023 = "spirv-tools-2023.1"
 
-// CheckRules parses module bytes and applies R1-R16 to every function,
+// CheckRules parses module bytes and applies R1-R16 to every function, and
+// R17 to the functions a MaximallyReconvergesKHR entry point reaches,
 // following the specification. The error is for input that is not a
 // module or whose bodies cannot be split into blocks (*spirv.DecodeError,
 // *MalformedError).
@@ -85,7 +87,7 @@ func CheckRulesWith(module []byte, opt RulesOptions) ([]Violation, error) {
 	return CheckRulesModule(m, opt)
 }
 
-// CheckRulesModule applies R1-R16 to every function of a decoded module.
+// CheckRulesModule is CheckRulesWith on a decoded module.
 func CheckRulesModule(m *spirv.Module, opt RulesOptions) ([]Violation, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
@@ -104,6 +106,7 @@ func checkRulesParsed(p *parsedModule, opt RulesOptions) ([]Violation, error) {
 		return nil, err
 	}
 	out := boundViolations(p.rm.src, p.rm)
+	reconvergent := p.rm.reconvergent()
 	for i := range p.rm.funcs {
 		if len(p.rm.funcs[i].blocks) == 0 {
 			continue // a declaration
@@ -114,6 +117,7 @@ func checkRulesParsed(p *parsedModule, opt RulesOptions) ([]Violation, error) {
 		}
 		c := newRuleChecker(p.rm, g)
 		c.opt = opt
+		c.maximal = reconvergent[p.rm.funcs[i].id]
 		c.run()
 		out = append(out, c.out...)
 	}
@@ -156,6 +160,9 @@ type construct struct {
 type ruleChecker struct {
 	opt RulesOptions
 	m   *ruleModule
+	// maximal: the function is in the static call tree of an entry point
+	// declared MaximallyReconvergesKHR (R17 applies).
+	maximal bool
 	// scratch for walks over one case construct
 	seen    []bool
 	touched []int
@@ -212,6 +219,9 @@ func (c *ruleChecker) run() {
 	c.checkNesting()
 	c.checkSwitches()
 	c.checkConditionals()
+	if c.maximal {
+		c.checkReconvergence()
+	}
 }
 
 // checkLayout: R13 (merge instruction placement), R14 (dominators first,

@@ -44,6 +44,9 @@ type ruleModule struct {
 	src     *spirv.Module
 	names   map[uint32]string // OpName by id, read from src on first use (nameOf)
 	funcs   []ruleFunc
+	// maximal lists the entry points that OpExecutionMode declares
+	// MaximallyReconvergesKHR for (R17), in module order.
+	maximal []uint32
 }
 
 // nameOf is the OpName of id: read only when a violation is reported.
@@ -73,6 +76,10 @@ const (
 	opDecorateString       spirv.Op = 5632
 	opMemberDecorateString spirv.Op = 5633
 )
+
+// executionModeMaximallyReconverges is MaximallyReconvergesKHR
+// (SPV_KHR_maximal_reconvergence), the execution mode R17 applies under.
+const executionModeMaximallyReconverges = 6023
 
 // typedResult reports whether in has a result type (its first operand)
 // and a result id (its second). An opcode emit/spirv names says so itself;
@@ -156,6 +163,9 @@ func parseRuleModule(m *spirv.Module) (*ruleModule, error) {
 			}
 			fn = nil
 		case fn == nil:
+			if in.Op == spirv.OpExecutionMode && len(in.Operands) >= 2 && in.Operands[1] == executionModeMaximallyReconverges {
+				rm.maximal = append(rm.maximal, in.Operands[0])
+			}
 		case in.Op == spirv.OpLabel:
 			if len(in.Operands) < 1 {
 				return nil, &MalformedError{fmt.Sprintf("instruction %d: OpLabel without a result id", i)}

@@ -37,6 +37,7 @@ var Signatures = []SignatureDoc{
 	{"rules:R14", "a block before its dominator in the binary, or the entry block as a branch target"},
 	{"rules:R15", "OpBranchConditional with equal labels in SPIR-V 1.6 or later"},
 	{"rules:R16", "construct nesting deeper than 1023"},
+	{"rules:R17", "under MaximallyReconvergesKHR: OpBranchConditional with equal labels, or a block with several distinct predecessors that is no loop header, merge block, continue target or switch target"},
 	{"rules:bound", "the header's id bound is 0 or not above every id the module uses (specification 2.3: 0 < id < Bound)"},
 	{"rules:" + SigRulesMalformed, "the module cannot be decoded or split into blocks"},
 	{"spirv-val:<message>", "SPIRV-Tools' validator rejects the module"},

@@ -1,5 +1,5 @@
 // lint.go: `cfgfuzz lint [--json] FILE.spv...`: the oracle's structured
-// rules checker (rules R1-R16 of oracle/RULES.md,
+// rules checker (rules R1-R17 of oracle/RULES.md,
 // and the id bound rule of oracle/rules_bound.go) on any SPIR-V binary.
 // Exit 0 when every file is clean, 1 on violations, 2 when a file cannot be
 // read or split into blocks.
@@ -39,7 +39,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	compat := fs.String("compat", "", "follow a validator's readings where they differ from the specification: "+oracle.CompatSPIRVTools2023+" (default: the specification)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz lint [--json] FILE.spv...  (- reads standard input)")
-		fmt.Fprintln(fs.Output(), "\nChecks every function against rules R1-R16 of SPIR-V structured control flow, and the header's\nid bound (rule bound: 0 < id < Bound, SPIR-V specification 2.3).")
+		fmt.Fprintln(fs.Output(), "\nChecks every function against rules R1-R16 of SPIR-V structured control flow, the functions a\nMaximallyReconvergesKHR entry point reaches against R17 too, and the header's id bound\n(rule bound: 0 < id < Bound, SPIR-V specification 2.3).")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 clean, 1 violations, 2 unreadable input.")
 		fs.PrintDefaults()
 	}
