@@ -18,6 +18,9 @@ func divergenceHTML(b *strings.Builder, rep *Report) {
 	d := rep.Divergences
 	b.WriteString("<h2>Divergences from the baseline</h2>")
 	b.WriteString(mdTableHTML(func(sb *strings.Builder) { divergenceTable(sb, rep) }))
+	if d.Size != nil {
+		sizeHTML(b, d.Size)
+	}
 	if len(d.Examples) == 0 {
 		return
 	}

@@ -54,6 +54,9 @@ func Markdown(rep *Report) string {
 				fmt.Fprintf(&b, "| %s | %s | %d | `%s` | %s | %s |\n", e.Class, e.Stream, e.Seed, e.Graph, mdCell(e.Current), mdCell(e.Baseline))
 			}
 		}
+		if d.Size != nil {
+			sizeMarkdown(&b, d.Size)
+		}
 	}
 	b.WriteString(stateMarkdown(rep))
 	b.WriteString("\n## Findings\n\n")

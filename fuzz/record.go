@@ -71,6 +71,12 @@ type SideResult struct {
 	// growth check counts it against the clone budget (the module's own
 	// count, for any structurizer); 0 when growth did not run.
 	CopiedWords int `json:"copied_words,omitempty"`
+	// ModuleBlocks and ModuleWords are the module's size as the module
+	// says it (oracle.Subject.Size: the entry point's blocks, the words
+	// less debug information), whatever the structurizer declares; 0 when
+	// no module was judged.
+	ModuleBlocks int `json:"module_blocks,omitempty"`
+	ModuleWords  int `json:"module_words,omitempty"`
 	// GPU says that the gpu check judged the module too (a graph
 	// Settings.GPUEvery samples, whose checks finished).
 	GPU bool `json:"gpu,omitempty"`

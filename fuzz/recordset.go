@@ -101,6 +101,9 @@ type recordSet struct {
 	// seen, when not nil, gathers the filter keys of every record
 	// (recordSeenKey): what a night adds to the state's filter.
 	seen *Bloom
+	// sizes compares the sides' module sizes over every record (with a
+	// baseline; nil without).
+	sizes *SizeDiff
 }
 
 // foldedFinding is what failures folded out of a recordSet add to their
@@ -119,6 +122,9 @@ func newRecordSet(s *Settings, withSeen bool) *recordSet {
 	if withSeen {
 		rs.seen = NewBloom()
 	}
+	if s.Baseline != "" {
+		rs.sizes = newSizeDiff()
+	}
 	return rs
 }
 
@@ -132,6 +138,9 @@ func (rs *recordSet) add(r Record) {
 		if k, ok := recordSeenKey(rs.s, &r); ok {
 			rs.seen.Add(k)
 		}
+	}
+	if rs.sizes != nil {
+		rs.sizes.add(rs.s, &r)
 	}
 	if countOnly(rs.s, &r) {
 		rs.counts[keyOf(&r)]++
@@ -224,6 +233,9 @@ func (rs *recordSet) report(s Settings) *Report {
 	rep.sortFindings()
 	if s.Guided {
 		rep.Guided = guidedSummary(s, rs.kept)
+	}
+	if rep.Divergences != nil && rs.sizes != nil {
+		rep.Divergences.Size = rs.sizes.clone()
 	}
 	return rep
 }

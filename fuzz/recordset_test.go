@@ -24,6 +24,9 @@ func reportOfAll(s Settings, recs []Record) *Report {
 			next = p
 		}
 		rep.add(&recs[i], bySig)
+		if rep.Divergences != nil {
+			rep.Divergences.Size.add(&s, &recs[i])
+		}
 	}
 	if s.Night != "" && next > 0 {
 		rep.ExhaustiveNext = &next
@@ -41,6 +44,9 @@ func randomSide(r *rand.Rand) SideResult {
 	sd := SideResult{Outcome: out, Fallbacks: r.IntN(3) / 2, GPU: r.IntN(4) == 0, Hash: []string{"a", "b"}[r.IntN(2)]}
 	if out == OutOK && r.IntN(5) == 0 {
 		sd.Unchecked = [][]string{{"filler", "growth:clones"}, {"filler"}}[r.IntN(2)]
+	}
+	if out == OutOK || out == OutInvalid {
+		sd.ModuleBlocks, sd.ModuleWords = 1+r.IntN(4), 100+r.IntN(3)
 	}
 	if isFailure(out) || out == OutRefused {
 		sd.Signature = []string{"exec:trace-mismatch", "rules:R6", "spirv-val:x"}[r.IntN(3)]

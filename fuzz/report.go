@@ -118,6 +118,8 @@ type Divergences struct {
 	NowStructured      int `json:"now_structured"`      // ... and current is ok
 	NewlyInvalid       int `json:"newly_invalid"`       // class newly-invalid
 	BaselineFindings   int `json:"baseline_findings"`   // baseline invalid, panic, timeout, crash
+	// Size compares the sides' module sizes (sizes.go).
+	Size *SizeDiff `json:"size"`
 }
 
 // Example is one graph, as a report shows it.
@@ -225,7 +227,7 @@ func newReport(s Settings) *Report {
 	}
 	if s.Baseline != "" {
 		rep.BaselineOutcomes = zeroCounts(Outcomes)
-		rep.Divergences = &Divergences{Classes: zeroCounts(Classes), Examples: []Example{}}
+		rep.Divergences = &Divergences{Classes: zeroCounts(Classes), Examples: []Example{}, Size: newSizeDiff()}
 		for i := range rep.Streams {
 			rep.Streams[i].Baseline = zeroCounts(Outcomes)
 			rep.Streams[i].Divergences = zeroCounts(Classes)
@@ -451,10 +453,16 @@ func (rep *Report) addDivergenceExample(r *Record) bool {
 }
 
 func (rep *Report) example(r *Record, class string) Example {
+	return exampleOf(&rep.Settings, r, class)
+}
+
+// exampleOf is record r of a campaign under settings s as a report shows
+// it; with a class, the sides' modules too (the divergence examples').
+func exampleOf(s *Settings, r *Record, class string) Example {
 	e := Example{Class: class, Index: r.Index, Seed: r.Seed, Graph: r.Graph, Weights: r.Weights,
 		Current: sideLabel(&r.Current), Detail: r.Current.Detail, Program: r.Program, Strategy: r.Strategy, Mutant: r.Mutant}
-	if r.Stream >= 0 && r.Stream < len(rep.Settings.Streams) {
-		e.Stream = rep.Settings.Streams[r.Stream]
+	if r.Stream >= 0 && r.Stream < len(s.Streams) {
+		e.Stream = s.Streams[r.Stream]
 	}
 	if class != "" {
 		e.CurrentModule = r.Current.Module

@@ -283,6 +283,9 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	if sub.CopiedKnown {
 		r.CopiedWords = sub.Copied.Words
 	}
+	if blocks, words, err := sub.Size(); err == nil {
+		r.ModuleBlocks, r.ModuleWords = blocks, words
+	}
 	if v := oracle.Failed(vs); v != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, v.Signature, firstLine(v.Detail)
 		if r.Func == nil {

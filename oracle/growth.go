@@ -241,6 +241,18 @@ func (s *Subject) entryBlocks() (int, error) {
 	return s.entryCount, s.entryErr
 }
 
+// Size is the subject's module as the growth check measures it: the
+// labels of its entry point's function, and its words less its debug
+// information (debugWords; the module overhead not taken off). Reports
+// compare two structurizers' outputs by it, whatever each declares.
+func (s *Subject) Size() (blocks, words int, err error) {
+	blocks, err = s.entryBlocks()
+	if err != nil {
+		return 0, 0, err
+	}
+	return blocks, len(s.Module)/4 - debugWords(s.Module), nil
+}
+
 func (s *Subject) countEntryBlocks() (int, error) {
 	if !s.decodeDone {
 		if n, ok := scanEntryBlocks(s.Module); ok {

@@ -375,6 +375,9 @@ func summaryLines(rep *fuzz.Report) string {
 			fmt.Fprintf(&b, " %s %d", c, d.Classes[c])
 		}
 		b.WriteString("\n")
+		if d.Size != nil {
+			b.WriteString(d.Size.Summary() + "\n")
+		}
 	}
 	// Without a baseline every failing graph is new to the campaign; with a
 	// state the signatures' classes say what is new, so the counts that

@@ -1,0 +1,90 @@
+// sizes_test.go: a comparison's report says how the sides' output sizes
+// compare, from the modules themselves: this tree's structurizer against
+// the Go example adapter's dispatch loop, a real external process that
+// declares stats of its own.
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/schema"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// TestCompareReportsSizes: against the dispatch adapter, this tree's
+// modules are smaller on the whole and on most graphs; report.json's
+// size section validates, its examples' block counts are what `check`
+// measures on each side for the same graph, and report.md and report.html
+// show the section.
+func TestCompareReportsSizes(t *testing.T) {
+	adapter := buildGoAdapter(t, t.TempDir())
+	dir := filepath.Join(t.TempDir(), "cmp")
+	code, out, stderr := runCmd([]string{"compare", "--baseline-structurizer", "cmd:" + adapter, "--current", "self",
+		"--graphs", "120", "--dispatch-every", "0", "--out", dir, "--progress", "none"}, "")
+	if code != exitOK {
+		t.Fatalf("compare: exit %d\n%s%s", code, out, stderr)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Validate(raw); err != nil {
+		t.Errorf("report.json does not validate: %v", err)
+	}
+	rep := readReportJSON(t, dir)
+	d := rep.Divergences.Size
+	if d == nil || d.Graphs < 100 || d.CurrentBlocks >= d.BaselineBlocks || d.Smaller <= d.Larger || len(d.Shrank) == 0 {
+		t.Fatalf("size section %+v: want most of 120 graphs compared, this tree's modules smaller than a dispatch loop's", d)
+	}
+	t.Logf("%d graphs: blocks %d against %d, words %d against %d; larger %d, smaller %d", d.Graphs, d.CurrentBlocks, d.BaselineBlocks, d.CurrentWords, d.BaselineWords, d.Larger, d.Smaller)
+	blocksRe := regexp.MustCompile(`entry-point blocks (\d+)`)
+	measured := func(graph string, args ...string) int {
+		t.Helper()
+		code, out, stderr := runCmd(append([]string{"check", "--json", "--checks", "growth"}, args...), graph+"\n")
+		m := blocksRe.FindStringSubmatch(out)
+		if code != exitOK || m == nil {
+			t.Fatalf("check %v of %s: exit %d, no block count\n%s%s", args, graph, code, out, stderr)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	for _, e := range append(d.Shrank, d.Grew...) {
+		items, err := cfg.Parse("example", []byte(e.Graph), cfg.Limits{})
+		if err != nil || len(items) != 1 {
+			t.Fatalf("graph %d %s: %v", e.Index, e.Graph, err)
+		}
+		g := items[0].Graph
+		g.Weights = e.Weights // weights decide what this tree clones
+		lines := cfg.FormatLines(g)
+		if cur, base := measured(lines), measured(lines, "--structurizer", "cmd:"+adapter); cur != e.CurrentBlocks || base != e.BaselineBlocks {
+			t.Errorf("graph %d %s: the report says %d blocks against %d, check measures %d against %d", e.Index, e.Graph, e.CurrentBlocks, e.BaselineBlocks, cur, base)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"report.md": string(md), "report.html": string(page)} {
+		if !strings.Contains(text, "Output size") || !strings.Contains(text, "Most blocks lost") || !strings.Contains(text, thousandsOf(d.BaselineBlocks)+" (") {
+			t.Errorf("%s lacks the size section or its figures", name)
+		}
+	}
+}
+
+// thousandsOf writes n with comma separators, as the reports do.
+func thousandsOf(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

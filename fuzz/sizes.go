@@ -1,0 +1,192 @@
+// sizes.go: what a comparison of two structurizers says of their output's
+// size, beside the divergence classes: on the graphs both sides
+// structured validly, the blocks and words of each side's modules, as the
+// modules say them (SideResult.ModuleBlocks and ModuleWords: the growth
+// check's measure), so a revision that makes its output larger shows in
+// the report whatever either side declares in its stats. The totals and
+// counts add up in any order, and the examples are the graphs that gained
+// or lost the most blocks under a total order, so shards merge and
+// workers finish in any order to the same report.
+
+package fuzz
+
+import (
+	"cmp"
+	"fmt"
+	"html"
+	"strings"
+)
+
+// SizeDiff compares the sides' module sizes on the graphs both structured
+// validly (outcome ok on both sides, both sizes measured).
+type SizeDiff struct {
+	Graphs int `json:"graphs"`
+	// Larger and Smaller count the graphs whose current module has more
+	// (fewer) blocks than the baseline's, or as many blocks and more
+	// (fewer) words; the others are the same size.
+	Larger  int `json:"larger"`
+	Smaller int `json:"smaller"`
+	// The totals over those graphs.
+	BaselineBlocks int64 `json:"baseline_blocks"`
+	CurrentBlocks  int64 `json:"current_blocks"`
+	BaselineWords  int64 `json:"baseline_words"`
+	CurrentWords   int64 `json:"current_words"`
+	// Grew and Shrank are the graphs that gained (lost) the most blocks,
+	// then words, lowest index first among equals: sizeExamples of each.
+	Grew   []SizeExample `json:"grew"`
+	Shrank []SizeExample `json:"shrank"`
+}
+
+// SizeExample is one graph of SizeDiff's examples with both sides' sizes.
+type SizeExample struct {
+	Example
+	BaselineBlocks int `json:"baseline_blocks"`
+	CurrentBlocks  int `json:"current_blocks"`
+	BaselineWords  int `json:"baseline_words"`
+	CurrentWords   int `json:"current_words"`
+}
+
+// sizeExamples is how many graphs SizeDiff keeps of each direction.
+const sizeExamples = 5
+
+// newSizeDiff is the empty comparison, its example lists empty (not
+// null) in report.json.
+func newSizeDiff() *SizeDiff {
+	return &SizeDiff{Grew: []SizeExample{}, Shrank: []SizeExample{}}
+}
+
+// add takes record r of a campaign under settings s: a graph both sides
+// structured validly, with both sizes measured, counts; any other record
+// does not.
+func (d *SizeDiff) add(s *Settings, r *Record) {
+	b := r.Baseline
+	if r.Skipped || r.Seen || b == nil || r.Current.Outcome != OutOK || b.Outcome != OutOK || r.Current.ModuleBlocks == 0 || b.ModuleBlocks == 0 {
+		return
+	}
+	c := &r.Current
+	d.Graphs++
+	d.BaselineBlocks += int64(b.ModuleBlocks)
+	d.CurrentBlocks += int64(c.ModuleBlocks)
+	d.BaselineWords += int64(b.ModuleWords)
+	d.CurrentWords += int64(c.ModuleWords)
+	dir := cmp.Or(cmp.Compare(c.ModuleBlocks, b.ModuleBlocks), cmp.Compare(c.ModuleWords, b.ModuleWords))
+	if dir == 0 {
+		return
+	}
+	e := SizeExample{Example: exampleOf(s, r, ""), BaselineBlocks: b.ModuleBlocks, CurrentBlocks: c.ModuleBlocks, BaselineWords: b.ModuleWords, CurrentWords: c.ModuleWords}
+	if dir > 0 {
+		d.Larger++
+		d.Grew = keepFirst(d.Grew, e, func(x, y *SizeExample) int { return x.before(y, 1) })
+	} else {
+		d.Smaller++
+		d.Shrank = keepFirst(d.Shrank, e, func(x, y *SizeExample) int { return x.before(y, -1) })
+	}
+}
+
+// before orders examples for a direction (1 grew, -1 shrank): the larger
+// change in blocks first, then in words, then the lower index.
+func (e *SizeExample) before(o *SizeExample, dir int) int {
+	return cmp.Or(
+		cmp.Compare(dir*(o.CurrentBlocks-o.BaselineBlocks), dir*(e.CurrentBlocks-e.BaselineBlocks)),
+		cmp.Compare(dir*(o.CurrentWords-o.BaselineWords), dir*(e.CurrentWords-e.BaselineWords)),
+		cmp.Compare(e.Index, o.Index))
+}
+
+// keepFirst inserts e into list, sorted by order, and keeps the first
+// sizeExamples.
+func keepFirst(list []SizeExample, e SizeExample, order func(x, y *SizeExample) int) []SizeExample {
+	at := len(list)
+	for at > 0 && order(&e, &list[at-1]) < 0 {
+		at--
+	}
+	if at >= sizeExamples {
+		return list
+	}
+	list = append(list, SizeExample{})
+	copy(list[at+1:], list[at:])
+	list[at] = e
+	if len(list) > sizeExamples {
+		list = list[:sizeExamples]
+	}
+	return list
+}
+
+// clone is a copy of d that shares nothing with it.
+func (d *SizeDiff) clone() *SizeDiff {
+	c := *d
+	c.Grew = append([]SizeExample{}, d.Grew...)
+	c.Shrank = append([]SizeExample{}, d.Shrank...)
+	return &c
+}
+
+// sizeProse is report.md's paragraph on the sizes.
+func sizeProse(d *SizeDiff) string {
+	if d.Graphs == 0 {
+		return "No graph was structured validly by both sides: no sizes to compare.\n"
+	}
+	same := d.Graphs - d.Larger - d.Smaller
+	return fmt.Sprintf("On the %s graphs both sides structured validly, the current side's modules have %s blocks against the baseline's %s (%s) and %s words against %s (%s): larger on %s graphs, smaller on %s, the same size on %s. "+
+		"Sizes as the modules say them, whatever the structurizers declare: the entry point's blocks, the words less debug information.\n",
+		thousands(d.Graphs), thousands64(d.CurrentBlocks), thousands64(d.BaselineBlocks), change(d.CurrentBlocks, d.BaselineBlocks),
+		thousands64(d.CurrentWords), thousands64(d.BaselineWords), change(d.CurrentWords, d.BaselineWords),
+		thousands(d.Larger), thousands(d.Smaller), thousands(same))
+}
+
+// Summary is the console's line on the sizes: "sizes on N graphs: blocks
+// C against B (+x%), words ...; larger on L, smaller on S".
+func (d *SizeDiff) Summary() string {
+	if d.Graphs == 0 {
+		return "sizes: no graph structured validly by both sides"
+	}
+	return fmt.Sprintf("sizes on %s graphs both structured: blocks %s against %s (%s), words %s against %s (%s); larger on %s, smaller on %s",
+		thousands(d.Graphs), thousands64(d.CurrentBlocks), thousands64(d.BaselineBlocks), change(d.CurrentBlocks, d.BaselineBlocks),
+		thousands64(d.CurrentWords), thousands64(d.BaselineWords), change(d.CurrentWords, d.BaselineWords), thousands(d.Larger), thousands(d.Smaller))
+}
+
+// sizeTable is the Markdown table of size examples.
+func sizeTable(b *strings.Builder, list []SizeExample) {
+	b.WriteString("| index | generator | seed | graph | blocks | words |\n|---|---|---|---|---|---|\n")
+	for _, e := range list {
+		fmt.Fprintf(b, "| %d | %s | %d | %s | %d → %d | %d → %d |\n", e.Index, mdCell(e.Stream.String()), e.Seed, mdCell(e.Graph), e.BaselineBlocks, e.CurrentBlocks, e.BaselineWords, e.CurrentWords)
+	}
+}
+
+// sizeMarkdown is report.md's size section: the prose, then the graphs
+// that gained and lost the most.
+func sizeMarkdown(b *strings.Builder, d *SizeDiff) {
+	b.WriteString("\n### Output size\n\n" + sizeProse(d))
+	for _, part := range []struct {
+		title string
+		list  []SizeExample
+	}{{"Most blocks gained", d.Grew}, {"Most blocks lost", d.Shrank}} {
+		if len(part.list) > 0 {
+			fmt.Fprintf(b, "\n%s (baseline → current):\n\n", part.title)
+			sizeTable(b, part.list)
+		}
+	}
+}
+
+// sizeHTML is report.html's size section.
+func sizeHTML(b *strings.Builder, d *SizeDiff) {
+	fmt.Fprintf(b, "<h3>Output size</h3><p>%s</p>", html.EscapeString(sizeProse(d)))
+	for _, part := range []struct {
+		title string
+		list  []SizeExample
+	}{{"Most blocks gained", d.Grew}, {"Most blocks lost", d.Shrank}} {
+		if len(part.list) > 0 {
+			fmt.Fprintf(b, "<p>%s (baseline → current):</p>", part.title)
+			b.WriteString(mdTableHTML(func(sb *strings.Builder) { sizeTable(sb, part.list) }))
+		}
+	}
+}
+
+// change is cur against base as a signed percentage, "+0.0%" when equal.
+func change(cur, base int64) string {
+	if base == 0 {
+		return "no baseline size"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*float64(cur-base)/float64(base))
+}
+
+// thousands64 is thousands of an int64.
+func thousands64(n int64) string { return thousands(int(n)) }

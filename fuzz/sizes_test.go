@@ -1,0 +1,123 @@
+package fuzz
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// sizeReference is SizeDiff by the obvious way: every counted graph's
+// change listed, sorted whole, the first sizeExamples of each direction.
+func sizeReference(s *Settings, recs []Record) *SizeDiff {
+	d := newSizeDiff()
+	var grew, shrank []SizeExample
+	for i := range recs {
+		r := &recs[i]
+		b, c := r.Baseline, &r.Current
+		if r.Skipped || r.Seen || b == nil || c.Outcome != OutOK || b.Outcome != OutOK || c.ModuleBlocks == 0 || b.ModuleBlocks == 0 {
+			continue
+		}
+		d.Graphs++
+		d.BaselineBlocks += int64(b.ModuleBlocks)
+		d.CurrentBlocks += int64(c.ModuleBlocks)
+		d.BaselineWords += int64(b.ModuleWords)
+		d.CurrentWords += int64(c.ModuleWords)
+		e := SizeExample{Example: exampleOf(s, r, ""), BaselineBlocks: b.ModuleBlocks, CurrentBlocks: c.ModuleBlocks, BaselineWords: b.ModuleWords, CurrentWords: c.ModuleWords}
+		switch {
+		case c.ModuleBlocks > b.ModuleBlocks || c.ModuleBlocks == b.ModuleBlocks && c.ModuleWords > b.ModuleWords:
+			d.Larger++
+			grew = append(grew, e)
+		case c.ModuleBlocks < b.ModuleBlocks || c.ModuleWords < b.ModuleWords:
+			d.Smaller++
+			shrank = append(shrank, e)
+		}
+	}
+	gain := func(e SizeExample) [2]int {
+		return [2]int{e.CurrentBlocks - e.BaselineBlocks, e.CurrentWords - e.BaselineWords}
+	}
+	slices.SortStableFunc(grew, func(x, y SizeExample) int {
+		gx, gy := gain(x), gain(y)
+		switch {
+		case gx != gy && (gx[0] > gy[0] || gx[0] == gy[0] && gx[1] > gy[1]):
+			return -1
+		case gx != gy:
+			return 1
+		}
+		return x.Index - y.Index
+	})
+	slices.SortStableFunc(shrank, func(x, y SizeExample) int {
+		gx, gy := gain(x), gain(y)
+		switch {
+		case gx != gy && (gx[0] < gy[0] || gx[0] == gy[0] && gx[1] < gy[1]):
+			return -1
+		case gx != gy:
+			return 1
+		}
+		return x.Index - y.Index
+	})
+	d.Grew = append(d.Grew, grew[:min(len(grew), sizeExamples)]...)
+	d.Shrank = append(d.Shrank, shrank[:min(len(shrank), sizeExamples)]...)
+	return d
+}
+
+// TestSizeDiffMatchesReference: the running comparison equals the
+// reference's on random records (ties in blocks and words included), in
+// whatever order the records come.
+func TestSizeDiffMatchesReference(t *testing.T) {
+	seed := uint64(20261205)
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 2))
+	s := Settings{Streams: []Stream{{Kind: "reducible", Weights: "w0"}, {Kind: "program", Weights: "w16"}}, Baseline: "rev:HEAD~1"}
+	side := func() SideResult {
+		out := []string{OutOK, OutOK, OutOK, OutInvalid, OutRefused}[r.IntN(5)]
+		sd := SideResult{Outcome: out}
+		if out != OutRefused && r.IntN(10) > 0 {
+			sd.ModuleBlocks, sd.ModuleWords = 1+r.IntN(6), 200+r.IntN(4)
+		}
+		return sd
+	}
+	for round := range 200 {
+		recs := make([]Record, 1+r.IntN(60))
+		for i := range recs {
+			b := side()
+			recs[i] = Record{Index: i, Stream: r.IntN(2), Seed: uint64(i), Graph: "{{1}, {}}", Current: side(), Baseline: &b, Skipped: r.IntN(20) == 0}
+		}
+		want := sizeReference(&s, recs)
+		for _, order := range [][]int{r.Perm(len(recs)), r.Perm(len(recs))} {
+			got := newSizeDiff()
+			for _, i := range order {
+				got.add(&s, &recs[i])
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d: got\n%+v\nwant\n%+v", round, got, want)
+			}
+		}
+	}
+}
+
+// TestSizeDiffLeavesOut: only graphs both sides structured validly with
+// both sizes measured count; a campaign without a baseline has none.
+func TestSizeDiffLeavesOut(t *testing.T) {
+	s := Settings{Streams: []Stream{{Kind: "reducible", Weights: "w0"}}, Baseline: "self"}
+	ok := func(blocks int) *SideResult {
+		return &SideResult{Outcome: OutOK, ModuleBlocks: blocks, ModuleWords: 10 * blocks}
+	}
+	d := newSizeDiff()
+	for _, r := range []Record{
+		{Index: 0, Current: *ok(5), Baseline: ok(3)},
+		{Index: 1, Current: *ok(5)},                                                            // no baseline
+		{Index: 2, Current: SideResult{Outcome: OutInvalid, ModuleBlocks: 9}, Baseline: ok(3)}, // current invalid
+		{Index: 3, Current: *ok(5), Baseline: &SideResult{Outcome: OutOK}},                     // baseline's size unknown
+		{Index: 4, Current: *ok(2), Baseline: ok(3), Skipped: true},
+		{Index: 5, Current: *ok(3), Baseline: ok(3)},
+	} {
+		d.add(&s, &r)
+	}
+	if d.Graphs != 2 || d.Larger != 1 || d.Smaller != 0 || d.BaselineBlocks != 6 || d.CurrentBlocks != 8 || len(d.Grew) != 1 || d.Grew[0].Index != 0 || len(d.Shrank) != 0 {
+		t.Fatalf("%+v", d)
+	}
+	if rep := BuildReport(Settings{Streams: s.Streams}, nil); rep.Divergences != nil {
+		t.Fatalf("a campaign without a baseline has divergences: %+v", rep.Divergences)
+	}
+}
