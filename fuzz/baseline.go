@@ -266,12 +266,18 @@ func isErrorLine(l string) bool {
 	return strings.Contains(l, "error:") || strings.Contains(l, "error[")
 }
 
+// Error is the failure, then the build's output with every line
+// indented, so that no line of it reads as one of cfgfuzz's own.
 func (e *BuildError) Error() string {
 	verb := "building"
 	if e.Serving {
 		verb = "serving the build of"
 	}
-	return strings.TrimSuffix(fmt.Sprintf("%s %s (%s): %v\n%s", verb, short(e.Rev), e.unplace(e.Command), e.Err, e.unplace(e.Output)), "\n")
+	var out strings.Builder
+	for l := range strings.Lines(e.unplace(e.Output)) {
+		out.WriteString("    " + l)
+	}
+	return strings.TrimSuffix(fmt.Sprintf("%s %s (%s): %v\n%s", verb, short(e.Rev), e.unplace(e.Command), e.Err, out.String()), "\n")
 }
 
 // unplace writes s without the places of the failed build, removed by
