@@ -105,6 +105,10 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 		fmt.Fprintf(log, "cfgfuzz: %s built before (kept in %s)\n", short(rev), entry)
 		return b, nil
 	}
+	if be := cachedFailure(rev, entry); be != nil {
+		fmt.Fprintf(log, "cfgfuzz: building %s failed before (recorded in %s; delete it to build again)\n", short(rev), entry+FailedSuffix)
+		return Built{}, be
+	}
 	ctx := buildContext(opt)
 	tmp := fmt.Sprintf("%s.tmp%d", entry, os.Getpid())
 	os.RemoveAll(tmp)
@@ -126,6 +130,12 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 			ended = "stopped"
 		}
 		fmt.Fprintf(log, "cfgfuzz: building %s %s after %.1fs (nothing kept)\n", short(rev), ended, time.Since(start).Seconds())
+		var be *BuildError
+		if ctx.Err() == nil && errors.As(err, &be) {
+			if rerr := recordFailure(entry, be); rerr != nil {
+				fmt.Fprintf(log, "cfgfuzz: recording the failed build of %s: %v\n", short(rev), rerr)
+			}
+		}
 		return Built{}, err
 	}
 	if !p.keepsWorktree() {
@@ -266,12 +276,18 @@ func isErrorLine(l string) bool {
 	return strings.Contains(l, "error:") || strings.Contains(l, "error[")
 }
 
+// Error is the failure, then the build's output with every line
+// indented, so that no line of it reads as one of cfgfuzz's own.
 func (e *BuildError) Error() string {
 	verb := "building"
 	if e.Serving {
 		verb = "serving the build of"
 	}
-	return strings.TrimSuffix(fmt.Sprintf("%s %s (%s): %v\n%s", verb, short(e.Rev), e.unplace(e.Command), e.Err, e.unplace(e.Output)), "\n")
+	var out strings.Builder
+	for l := range strings.Lines(e.unplace(e.Output)) {
+		out.WriteString("    " + l)
+	}
+	return strings.TrimSuffix(fmt.Sprintf("%s %s (%s): %v\n%s", verb, short(e.Rev), e.unplace(e.Command), e.Err, out.String()), "\n")
 }
 
 // unplace writes s without the places of the failed build, removed by

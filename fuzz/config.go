@@ -256,6 +256,14 @@ type Config struct {
 	// ResumeCommand is the shell command an interrupted report gives to
 	// complete the campaign; "" gives none.
 	ResumeCommand string
+	// Stage, when set, is called as the campaign reaches each of its
+	// stages: StageGraphs before the first graph is handed out,
+	// StageGraphsDone once no graph runs any more (the last one finished,
+	// or Context stopped the campaign), StageMinimize before
+	// each finding's minimization, StageReport before the reports are
+	// written. It is a seam for tests that stop a campaign (cancel
+	// Context) at an exact point.
+	Stage func(stage string)
 
 	declared *declaredSink // the sides' v2 declarations, for the report (set by Run)
 }

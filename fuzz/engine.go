@@ -126,6 +126,7 @@ func Run(c Config) (*Outcome, error) {
 	if c.Guided {
 		gd = newGuide(&c.Settings, c.Corpus)
 	}
+	c.stage(StageGraphs)
 	tp, harness, stopped, jerr := c.execute(j, done, reruns, gd, rs)
 	if err := j.close(); jerr == nil {
 		jerr = err
@@ -133,6 +134,7 @@ func Run(c Config) (*Outcome, error) {
 	if jerr != nil {
 		return nil, jerr
 	}
+	c.stage(StageGraphsDone)
 	rep := rs.report(c.Settings)
 	tp.Seconds, tp.Workers, tp.Resumed = time.Since(start).Seconds(), c.Workers, resumed
 	rep.Throughput = tp
@@ -150,6 +152,7 @@ func Run(c Config) (*Outcome, error) {
 	case c.Minimize != nil:
 		c.minimizeUnlessStopped(rep, rs.total, c.planned(done))
 	}
+	c.stage(StageReport)
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 		return nil, err
 	}
@@ -164,6 +167,21 @@ func Run(c Config) (*Outcome, error) {
 		out.Corpus = gd.corpus
 	}
 	return out, nil
+}
+
+// The stages of a campaign that Config.Stage is told of.
+const (
+	StageGraphs     = "graphs"      // before the first graph is handed out
+	StageGraphsDone = "graphs-done" // no graph runs any more, nothing reported yet
+	StageMinimize   = "minimize"    // before each finding's minimization
+	StageReport     = "report"      // before the reports are written
+)
+
+// stage tells c.Stage, when set, that the campaign reached s.
+func (c *Config) stage(s string) {
+	if c.Stage != nil {
+		c.Stage(s)
+	}
 }
 
 // replay reads the log of the campaign being resumed, record by record
@@ -391,7 +409,7 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 		before[i] = minimized{f.Minimized, f.MinimizedWeights, f.MinimizeStopped}
 	}
 	MinimizeFindings(rep, func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
-		if ctx.Err() != nil {
+		if c.stage(StageMinimize); ctx.Err() != nil {
 			return nil, nil
 		}
 		return c.Minimize(g, sig, strategy)

@@ -176,8 +176,32 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	tp.Shards = len(dirs)
 	tp.fill()
 	rep.Throughput = tp
+	rep.Declared = mergeDeclared(shards)
 	rep.Incomplete = in
 	return rep, rs.kept, nil
+}
+
+// mergeDeclared is what the shards' sides declared: per side, the
+// declaration of the lowest shard that has one, as a whole run keeps the
+// first a worker notes.
+func mergeDeclared(shards []*shardState) Declarations {
+	byShard := slices.Clone(shards)
+	slices.SortStableFunc(byShard, func(a, b *shardState) int { return a.settings.Shard.I - b.settings.Shard.I })
+	var d Declarations
+	for _, st := range byShard {
+		for side, h := range st.report.Declared {
+			if h == nil {
+				continue
+			}
+			if d == nil {
+				d = Declarations{}
+			}
+			if d[side] == nil {
+				d[side] = h
+			}
+		}
+	}
+	return d
 }
 
 // normalizeForMerge clears what may differ between shards of one campaign.

@@ -108,10 +108,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
+	var pout *printableWriter
 	if name != "structurize" { // a protocol server's output is JSON lines, written by encoding/json
-		stdout = printableWriter{stdout}
+		pout = newPrintableWriter(stdout)
+		stdout = pout
 	}
-	stderr = printableWriter{stderr}
+	perr := newPrintableWriter(stderr)
+	stderr = perr
 	out := &checkedWriter{w: stdout}
-	return outputStatus(c.name, c.run(args[1:], stdin, out, stderr), out, stderr)
+	code := c.run(args[1:], stdin, out, stderr)
+	if pout != nil {
+		if err := pout.Flush(); err != nil && out.err == nil {
+			out.err = err
+		}
+	}
+	code = outputStatus(c.name, code, out, stderr)
+	perr.Flush()
+	return code
 }

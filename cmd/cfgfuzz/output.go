@@ -11,6 +11,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
@@ -18,26 +20,70 @@ import (
 // printableWriter passes writes to w with their control characters but
 // newline and tab escaped (fuzz.Printable): what cfgfuzz prints on a
 // terminal or a CI log cannot carry a terminal's escape sequences, bell or
-// carriage return. A C1 control split between two writes is passed as it
-// is.
-type printableWriter struct{ w io.Writer }
+// carriage return. A write that ends inside a character's UTF-8 encoding
+// (the first byte of a C1 control such as U+009B, CSI) keeps those bytes
+// back and escapes them with the bytes of the next write, so a control
+// split between two writes is escaped as a whole one is; Flush writes what
+// is kept back when no write follows.
+type printableWriter struct {
+	w       io.Writer
+	mu      sync.Mutex
+	pending []byte // the start of a character a write ended inside
+}
 
-func (p printableWriter) Write(b []byte) (int, error) {
-	s := string(b)
-	t := fuzz.Printable(s)
-	if t == s {
-		return p.w.Write(b)
+func newPrintableWriter(w io.Writer) *printableWriter { return &printableWriter{w: w} }
+
+func (p *printableWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := string(p.pending) + string(b)
+	p.pending = p.pending[:0]
+	if k := incompleteTail(s); k > 0 {
+		p.pending = append(p.pending, s[len(s)-k:]...)
+		s = s[:len(s)-k]
 	}
-	if _, err := io.WriteString(p.w, t); err != nil {
+	if s == "" {
+		return len(b), nil
+	}
+	if _, err := io.WriteString(p.w, fuzz.Printable(s)); err != nil {
 		return 0, err
 	}
 	return len(b), nil
 }
 
+// Flush writes the bytes a write ended with that began a character no
+// later write finished, as Printable shows stray bytes.
+func (p *printableWriter) Flush() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.pending) == 0 {
+		return nil
+	}
+	s := string(p.pending)
+	p.pending = p.pending[:0]
+	_, err := io.WriteString(p.w, fuzz.Printable(s))
+	return err
+}
+
+// incompleteTail is the length of the start of a UTF-8 encoding that s ends
+// with and that more bytes could complete, or 0.
+func incompleteTail(s string) int {
+	for k := 1; k < utf8.UTFMax && k <= len(s); k++ {
+		c := s[len(s)-k]
+		if utf8.RuneStart(c) {
+			if c < utf8.RuneSelf || utf8.FullRuneInString(s[len(s)-k:]) {
+				return 0
+			}
+			return k
+		}
+	}
+	return 0
+}
+
 // rawWriter is the writer under a printableWriter, for the progress bar,
 // which draws with carriage returns and escape sequences of its own.
 func rawWriter(w io.Writer) io.Writer {
-	if p, ok := w.(printableWriter); ok {
+	if p, ok := w.(*printableWriter); ok {
 		return p.w
 	}
 	return w

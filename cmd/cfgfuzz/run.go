@@ -236,6 +236,9 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		return in.or(exitUsage)
 	}
 	c.Context = in.ctx
+	if campaignStage != nil {
+		c.Stage = func(s string) { campaignStage(s, in.ctx) }
+	}
 	c.ResumeCommand = resumeCommand(name, c.Dir, f.state, f.guide.corpus)
 	if f.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(f.cpuProfile)

@@ -52,6 +52,11 @@ var campaignStop = stopWords{
 	second: "killing the structurizer servers and ending now (the report is not written; --resume continues the campaign)",
 }
 
+// campaignStage, when set, is told of each stage run's and compare's
+// campaign reaches (fuzz.Config.Stage) with the context the first stop
+// signal cancels: the tests' seam for a signal at an exact point.
+var campaignStage func(stage string, ctx context.Context)
+
 // onStopSignals starts watching for the stop signals; name, words and log
 // are for the lines saying the command is stopping.
 func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
