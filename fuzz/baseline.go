@@ -106,7 +106,7 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 		return b, nil
 	}
 	if be := cachedFailure(rev, entry); be != nil {
-		fmt.Fprintf(log, "cfgfuzz: building %s failed before (recorded in %s; delete it to build again)\n", short(rev), entry+FailedSuffix)
+		fmt.Fprintf(log, "cfgfuzz: building %s failed before (recorded in %s, which stands for %v: delete it to build again sooner)\n", short(rev), entry+FailedSuffix, FailedFor)
 		return Built{}, be
 	}
 	ctx := buildContext(opt)

@@ -2,11 +2,14 @@
 // on a revision leaves, next to where the build would be kept, a record
 // (REVISION.failed: the command, its error and its output, as the
 // BuildError said them) that every later build of that revision with the
-// same commands reports at once instead of building again. Changing the
-// build or serve command changes the project's cache directory, so the
-// new command is tried; deleting the record (or the project's directory)
-// builds the revision again. A stopped build (a signal) and a failure of
-// git or of the cache itself are not recorded.
+// same commands reports at once instead of building again, for
+// FailedFor: long enough for a bisection or a night's commands, short
+// enough that a failure the machine caused (a tool missing, the network)
+// is tried again the next night without anyone deleting the record.
+// Changing the build or serve command changes the project's cache
+// directory, so the new command is tried; deleting the record (or the
+// project's directory) builds the revision again at once. A stopped build
+// (a signal) and a failure of git or of the cache itself are not recorded.
 
 package fuzz
 
@@ -15,11 +18,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 )
 
 // FailedSuffix ends the name of a failed build's record in the cache:
 // builds/PROJECT/REVISION.failed.
 const FailedSuffix = ".failed"
+
+// FailedFor is how long a failed build's record stands, from when it was
+// written (its modification time).
+const FailedFor = 12 * time.Hour
 
 // failedBuild is the record of a failed build.
 type failedBuild struct {
@@ -49,8 +57,12 @@ func recordFailure(entry string, be *BuildError) error {
 }
 
 // cachedFailure is the recorded failure of the build entry of rev, or nil
-// when there is none (or it cannot be read, when the build runs again).
+// when there is none, it is older than FailedFor, or it cannot be read:
+// then the build runs again.
 func cachedFailure(rev Revision, entry string) *BuildError {
+	if st, err := os.Stat(entry + FailedSuffix); err != nil || time.Since(st.ModTime()) > FailedFor {
+		return nil
+	}
 	raw, err := os.ReadFile(entry + FailedSuffix)
 	if err != nil {
 		return nil

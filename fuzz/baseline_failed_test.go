@@ -69,12 +69,20 @@ func TestFailedBuildIsRemembered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	old := time.Now().Add(-FailedFor - time.Minute)
+	if err := os.Chtimes(entry+FailedSuffix, old, old); err != nil {
+		t.Fatal(err)
+	}
+	build(p, commits[0]) // the record past FailedFor, it builds again (and fails again)
+	if builds() != 4 {
+		t.Errorf("the record past FailedFor, the build did not run: %d builds, want 4", builds())
+	}
 	if err := os.Remove(entry + FailedSuffix); err != nil {
 		t.Fatal(err)
 	}
 	build(p, commits[0]) // the record deleted, it builds again
-	if builds() != 4 {
-		t.Errorf("the record deleted, the build did not run: %d builds, want 4", builds())
+	if builds() != 5 {
+		t.Errorf("the record deleted, the build did not run: %d builds, want 5", builds())
 	}
 	if ents, _ := os.ReadDir(filepath.Dir(entry)); len(ents) != 2 {
 		var names []string
