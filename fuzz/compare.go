@@ -7,7 +7,6 @@ package fuzz
 
 import (
 	"fmt"
-	"html"
 	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
@@ -27,7 +26,7 @@ func divergenceHTML(b *strings.Builder, rep *Report) {
 	shown := shownDivergences(d.Examples)
 	fmt.Fprintf(b, "<p>The first %d graphs of each class side by side (report.json keeps up to %d of each):</p><ul>", sideBySide, maxExamples)
 	for _, e := range shown {
-		fmt.Fprintf(b, `<li><a href="#%s">%s, graph %d</a></li>`, divergenceAnchor(e), html.EscapeString(e.Class), e.Index)
+		fmt.Fprintf(b, `<li><a href="#%s">%s, graph %d</a></li>`, divergenceAnchor(e), htmlText(e.Class), e.Index)
 	}
 	b.WriteString("</ul>")
 	for _, e := range shown {
@@ -53,12 +52,12 @@ func shownDivergences(ex []Example) []*Example {
 
 func divergenceExampleHTML(b *strings.Builder, e *Example) {
 	a := divergenceAnchor(e)
-	fmt.Fprintf(b, `<div class="divergence" id="%s"><h3><a href="#%s">%s: graph %d</a></h3>`, a, a, html.EscapeString(e.Class), e.Index)
-	fmt.Fprintf(b, "<p>%s, seed %d, graph <code>%s</code></p>", html.EscapeString(e.Stream.String()), e.Seed, html.EscapeString(e.Graph))
+	fmt.Fprintf(b, `<div class="divergence" id="%s"><h3><a href="#%s">%s: graph %d</a></h3>`, a, a, htmlText(e.Class), e.Index)
+	fmt.Fprintf(b, "<p>%s, seed %d, graph <code>%s</code></p>", htmlText(e.Stream.String()), e.Seed, htmlText(e.Graph))
 	fmt.Fprintf(b, "<table><tr><th>baseline verdict</th><td>%s</td></tr><tr><th>current verdict</th><td>%s</td></tr></table>",
-		html.EscapeString(e.Baseline), html.EscapeString(e.Current))
+		htmlText(e.Baseline), htmlText(e.Current))
 	if e.Detail != "" {
-		fmt.Fprintf(b, "<pre>%s</pre>", html.EscapeString(e.Detail))
+		fmt.Fprintf(b, "<pre>%s</pre>", htmlText(e.Detail))
 	}
 	picturesHTML(b, divergencePictures(e))
 	base, cur := disassembly(e.BaselineModule), disassembly(e.CurrentModule)
@@ -189,7 +188,7 @@ func diffHTML(d []DiffLine) string {
 		case '@':
 			cls = ` class="skip"`
 		}
-		fmt.Fprintf(&b, "<span%s>%c %s</span>\n", cls, l.Op, html.EscapeString(l.Text))
+		fmt.Fprintf(&b, "<span%s>%c %s</span>\n", cls, l.Op, htmlText(l.Text))
 	}
 	b.WriteString("</pre>")
 	return b.String()

@@ -34,10 +34,10 @@ func HTML(rep *Report) string {
 	b.WriteString("<h1>cfgfuzz report</h1>")
 	summaryHTML(&b, rep)
 	b.WriteString(provenanceHTML(rep))
-	fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(summaryProse(rep)))
+	fmt.Fprintf(&b, "<p>%s</p>", htmlText(summaryProse(rep)))
 	findingsHTML(&b, rep)
 	if g := rep.Guided; g != nil {
-		fmt.Fprintf(&b, "<h2>Behaviour features found</h2><p>%s</p>%s", html.EscapeString(guidedProse(g)), featureSVG(g))
+		fmt.Fprintf(&b, "<h2>Behaviour features found</h2><p>%s</p>%s", htmlText(guidedProse(g)), featureSVG(g))
 	}
 	if rep.Divergences != nil {
 		divergenceHTML(&b, rep)
@@ -56,17 +56,17 @@ func summaryHTML(b *strings.Builder, rep *Report) {
 	row := func(k, v string) { fmt.Fprintf(b, "<tr><th>%s</th><td>%s</td></tr>", k, v) }
 	b.WriteString(`<table class="summary">`)
 	row("status", statusHTML(rep))
-	row("findings", html.EscapeString(findingCounts(rep)))
+	row("findings", htmlText(findingCounts(rep)))
 	row("current side", sideHTML(s.Current))
 	if s.Baseline != "" {
 		row("baseline side", sideHTML(s.Baseline))
 	}
 	if rep.State != nil && rep.State.Night != "" {
-		row("night", html.EscapeString(rep.State.Night))
+		row("night", htmlText(rep.State.Night))
 	}
-	row("duration", html.EscapeString(durationText(rep.Throughput.Seconds)))
-	row("graphs", html.EscapeString(graphCounts(rep)))
-	row("campaign", html.EscapeString(campaignText(s)))
+	row("duration", htmlText(durationText(rep.Throughput.Seconds)))
+	row("graphs", htmlText(graphCounts(rep)))
+	row("campaign", htmlText(campaignText(s)))
 	b.WriteString("</table>")
 }
 
@@ -75,7 +75,7 @@ func summaryHTML(b *strings.Builder, rep *Report) {
 func statusHTML(rep *Report) string {
 	st := statusText(rep)
 	if u := rep.UncheckedSummary(); u != "" {
-		st += `<br><strong class="incomplete">` + html.EscapeString(u) + `</strong>`
+		st += `<br><strong class="incomplete">` + htmlText(u) + `</strong>`
 	}
 	return st
 }
@@ -83,7 +83,7 @@ func statusHTML(rep *Report) string {
 // statusText is statusHTML but for the unchecked graphs.
 func statusText(rep *Report) string {
 	if in := rep.Incomplete; in != nil {
-		return `<strong class="incomplete">` + html.EscapeString(in.Summary()) + `</strong>`
+		return `<strong class="incomplete">` + htmlText(in.Summary()) + `</strong>`
 	}
 	cur, base := rep.Outcomes[OutError], rep.BaselineOutcomes[OutError]
 	if cur == 0 && base == 0 {
@@ -95,7 +95,7 @@ func statusText(rep *Report) string {
 	} else {
 		t = fmt.Sprintf("complete, but %s no verdict", HaveGraphs(cur))
 	}
-	return `<strong class="incomplete">` + html.EscapeString(t) + ` (harness errors, below)</strong>`
+	return `<strong class="incomplete">` + htmlText(t) + ` (harness errors, below)</strong>`
 }
 
 // haveGraphs is "1 graph has" or "N graphs have".
@@ -115,7 +115,7 @@ func harnessErrorsHTML(b *strings.Builder, rep *Report) {
 	}
 	b.WriteString("<h2>Harness errors (not findings)</h2><ul>")
 	for _, e := range rep.HarnessErrors {
-		fmt.Fprintf(b, "<li>%s seed %d <code>%s</code>: %s</li>", html.EscapeString(e.Stream.String()), e.Seed, html.EscapeString(e.Graph), html.EscapeString(e.Detail))
+		fmt.Fprintf(b, "<li>%s seed %d <code>%s</code>: %s</li>", htmlText(e.Stream.String()), e.Seed, htmlText(e.Graph), htmlText(e.Detail))
 	}
 	b.WriteString("</ul>")
 }
@@ -135,7 +135,7 @@ func findingCounts(rep *Report) string {
 }
 
 func sideHTML(spec string) string {
-	return "<code>" + html.EscapeString(cmp.Or(spec, "self")) + "</code>: " + html.EscapeString(DescribeSpec(cmp.Or(spec, "self")))
+	return "<code>" + htmlText(cmp.Or(spec, "self")) + "</code>: " + htmlText(DescribeSpec(cmp.Or(spec, "self")))
 }
 
 func durationText(sec float64) string {
@@ -175,7 +175,7 @@ func findingsHTML(b *strings.Builder, rep *Report) {
 		if f.Strategy != "" {
 			on = " (strategy " + f.Strategy + ")"
 		}
-		fmt.Fprintf(b, `<li><a href="#%s">%s</a>%s: %s</li>`, findingAnchor(f), html.EscapeString(f.Signature), html.EscapeString(on), Plural(f.Count, "graph"))
+		fmt.Fprintf(b, `<li><a href="#%s">%s</a>%s: %s</li>`, findingAnchor(f), htmlText(f.Signature), htmlText(on), Plural(f.Count, "graph"))
 	}
 	b.WriteString("</ul>")
 	for i := range rep.Findings {
@@ -191,25 +191,25 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	}
 	a := findingAnchor(f)
 	fmt.Fprintf(b, `<div class="finding" id="%s"><h3><a href="#%s">%s</a>%s</h3><p>%s, %d new. First: %s, seed %d, graph <code>%s</code>.</p>`,
-		a, a, html.EscapeString(f.Signature), html.EscapeString(on), Plural(f.Count, "graph"), f.New, html.EscapeString(e.Stream.String()), e.Seed, html.EscapeString(e.Graph))
+		a, a, htmlText(f.Signature), htmlText(on), Plural(f.Count, "graph"), f.New, htmlText(e.Stream.String()), e.Seed, htmlText(e.Graph))
 	if e.Detail != "" {
-		fmt.Fprintf(b, "<pre>%s</pre>", html.EscapeString(e.Detail))
+		fmt.Fprintf(b, "<pre>%s</pre>", htmlText(e.Detail))
 	}
 	if f.Minimized != "" {
 		fmt.Fprintf(b, "<p>Minimized: <code>%s</code></p><p>Replay the minimized graph:</p><pre>%s</pre>",
-			html.EscapeString(f.Minimized), html.EscapeString(MinimizedReplay(&rep.Settings, f)))
+			htmlText(f.Minimized), htmlText(MinimizedReplay(&rep.Settings, f)))
 		if f.MinimizeStopped != "" {
-			fmt.Fprintf(b, `<p class="incomplete">%s</p>`, html.EscapeString(MinimizeStoppedNote(f.MinimizeStopped)))
+			fmt.Fprintf(b, `<p class="incomplete">%s</p>`, htmlText(MinimizeStoppedNote(f.MinimizeStopped)))
 		}
 	}
 	if f.NotReproduced != "" {
-		fmt.Fprintf(b, "<p><strong>Not reproduced</strong>: %s, so the replay below may pass. The structurizer's answer depends on the requests before it, or on chance.</p>", html.EscapeString(f.NotReproduced))
+		fmt.Fprintf(b, "<p><strong>Not reproduced</strong>: %s, so the replay below may pass. The structurizer's answer depends on the requests before it, or on chance.</p>", htmlText(f.NotReproduced))
 	}
 	if f.Replay != "" {
-		fmt.Fprintf(b, "<p>Replay the graph as found:</p><pre>%s</pre>", html.EscapeString(f.Replay))
+		fmt.Fprintf(b, "<p>Replay the graph as found:</p><pre>%s</pre>", htmlText(f.Replay))
 	}
 	if e.Program != "" {
-		fmt.Fprintf(b, "<details><summary>program</summary><pre>%s</pre></details>", html.EscapeString(e.Program))
+		fmt.Fprintf(b, "<details><summary>program</summary><pre>%s</pre></details>", htmlText(e.Program))
 	}
 	storeLinksHTML(b, f)
 	picturesHTML(b, findingPictures(f))
@@ -254,7 +254,7 @@ func storeLinksHTML(b *strings.Builder, f *Finding) {
 		if i > 0 {
 			b.WriteString(" · ")
 		}
-		fmt.Fprintf(b, `<a href="%s">%s</a>`, html.EscapeString(f.stored+"/"+l), html.EscapeString(l))
+		fmt.Fprintf(b, `<a href="%s">%s</a>`, htmlText(f.stored+"/"+l), htmlText(l))
 	}
 	b.WriteString("</p>")
 }
@@ -275,7 +275,7 @@ func mdTableHTML(fill func(*strings.Builder)) string {
 		}
 		b.WriteString("<tr>")
 		for _, c := range mdRowCells(line) {
-			fmt.Fprintf(&b, "<%s>%s</%s>", tag, html.EscapeString(c), tag)
+			fmt.Fprintf(&b, "<%s>%s</%s>", tag, htmlText(c), tag)
 		}
 		b.WriteString("</tr>")
 	}
@@ -334,5 +334,11 @@ func provenanceHTML(rep *Report) string {
 	if rep.Provenance == nil {
 		return ""
 	}
-	return `<p class="provenance">` + html.EscapeString(rep.Provenance.Line()) + "</p>"
+	return `<p class="provenance">` + htmlText(rep.Provenance.Line()) + "</p>"
 }
+
+// htmlText is text for report.html, element content or an attribute's
+// value: control characters written as visible escapes (Printable), so
+// the page is as safe to print on a terminal as report.md, then escaped
+// as HTML.
+func htmlText(s string) string { return html.EscapeString(Printable(s)) }

@@ -8,7 +8,6 @@ package fuzz
 
 import (
 	"fmt"
-	"html"
 	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
@@ -108,11 +107,11 @@ func picturesHTML(b *strings.Builder, pics []reportPicture) {
 	b.WriteString(`<div class="pics">`)
 	for _, p := range pics {
 		if p.Pic == nil {
-			fmt.Fprintf(b, "<figure><p>(%s)</p><figcaption>%s</figcaption></figure>", html.EscapeString(p.Missing), html.EscapeString(p.Caption))
+			fmt.Fprintf(b, "<figure><p>(%s)</p><figcaption>%s</figcaption></figure>", htmlText(p.Missing), htmlText(p.Caption))
 			continue
 		}
 		fmt.Fprintf(b, `<figure>%s<figcaption>%s · <a href="%s/%s.dot">Graphviz source</a></figcaption></figure>`,
-			p.Pic.SVG(draw.Options{}), html.EscapeString(p.Caption), PicturesDir, html.EscapeString(p.Name))
+			p.Pic.SVG(draw.Options{}), htmlText(p.Caption), PicturesDir, htmlText(p.Name))
 	}
 	b.WriteString("</div>")
 }

@@ -13,7 +13,6 @@ package fuzz
 import (
 	"cmp"
 	"fmt"
-	"html"
 	"strings"
 )
 
@@ -168,7 +167,7 @@ func sizeMarkdown(b *strings.Builder, d *SizeDiff) {
 
 // sizeHTML is report.html's size section.
 func sizeHTML(b *strings.Builder, d *SizeDiff) {
-	fmt.Fprintf(b, "<h3>Output size</h3><p>%s</p>", html.EscapeString(sizeProse(d)))
+	fmt.Fprintf(b, "<h3>Output size</h3><p>%s</p>", htmlText(sizeProse(d)))
 	for _, part := range []struct {
 		title string
 		list  []SizeExample

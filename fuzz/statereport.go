@@ -8,7 +8,6 @@ package fuzz
 
 import (
 	"fmt"
-	"html"
 	"math"
 	"strings"
 )
@@ -96,12 +95,12 @@ func stateHTML(rep *Report) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "<h2>Signatures against the state</h2><p>%s</p>", html.EscapeString(stateProse(rep)))
+	fmt.Fprintf(&b, "<h2>Signatures against the state</h2><p>%s</p>", htmlText(stateProse(rep)))
 	if len(rep.State.Signatures) > 0 {
 		b.WriteString(mdTableHTML(func(sb *strings.Builder) { stateTable(sb, rep) }))
 	}
 	for _, n := range rep.State.Unmatched {
-		fmt.Fprintf(&b, "<p>%s</p>", html.EscapeString(n.String()))
+		fmt.Fprintf(&b, "<p>%s</p>", htmlText(n.String()))
 	}
 	return b.String()
 }

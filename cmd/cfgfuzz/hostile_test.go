@@ -94,6 +94,9 @@ func checkReports(t *testing.T, dir string) {
 		t.Errorf("report.md's replay block is not closed")
 	}
 	page := readFile(t, filepath.Join(dir, "report.html"))
+	if m := consoleControl.FindString(page); m != "" {
+		t.Errorf("report.html holds the control character %q", m)
+	}
 	for _, bad := range []string{"<script>alert", "<b>x", "<i>|"} {
 		if strings.Contains(page, bad) {
 			t.Errorf("report.html carries %q", bad)
