@@ -28,7 +28,7 @@ type judgeFlags struct {
 const (
 	allowFallbacksUsage = "do not report a structurizer's fallback to the dispatch loop (stats.fallbacks > 0) as a finding: the fallback check off, as --checks -fallback"
 	checkTimeoutUsage   = "limit on one graph's checks: past it the graph has no verdict (outcome error, incomplete)"
-	targetEnvUsage      = "spirv-val target environment (`ENV`, as spirv-val's --target-env: vulkan1.0 to vulkan1.4, universal1.0 to universal1.6, ...)"
+	targetEnvUsage      = "spirv-val's target environment: `ENV` is a name the SPIRV-Tools in use knows, as for spirv-val --target-env (vulkan1.2, vulkan1.3, universal1.5, ...)"
 )
 
 // rulesCompatUsage documents --rules-compat.
