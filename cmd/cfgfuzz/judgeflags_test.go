@@ -214,3 +214,27 @@ func storedReplays(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestCheckTimeoutMeansNoVerdict: past --check-timeout a graph has no
+// verdict on minimize and regress as on check: exit 2, saying so.
+func TestCheckTimeoutMeansNoVerdict(t *testing.T) {
+	dir := t.TempDir()
+	g := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(g, []byte("{{1, 2}, {3}, {3}, {4, 1}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regs := filepath.Join(dir, "regs")
+	if code, _, errs := runCmd([]string{"minimize", "--inject", "swap-arms", "--regressions", regs, "--save-regression", "r", g}, ""); code != exitOK {
+		t.Fatalf("minimize: exit %d: %s", code, errs)
+	}
+	for _, args := range [][]string{
+		{"check", "--inject", "swap-arms", "--check-timeout", "1ns", g},
+		{"minimize", "--inject", "swap-arms", "--check-timeout", "1ns", g},
+		{"regress", "--check-timeout", "1ns", regs},
+	} {
+		code, out, errs := runCmd(args, "")
+		if code != exitUsage || !strings.Contains(out+errs, "no verdict within 1ns (--check-timeout)") {
+			t.Errorf("%s: exit %d\n%s%s\nwant 2, no verdict", strings.Join(args, " "), code, out, errs)
+		}
+	}
+}
