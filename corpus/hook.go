@@ -144,23 +144,28 @@ func (opt *HookOptions) replay(signature string) string {
 }
 
 // Judging is what of a campaign's settings its oracle depends on
-// (Settings.Walks, Seed, Registers and GPUDevice in package fuzz); the zero
-// value is no random walk, seed 0, no register file, the default device.
+// (Settings.Walks, Seed, Registers, GPUDevice, TargetEnv and RulesCompat in
+// package fuzz); the zero value is no random walk, seed 0, no register
+// file, the default device, target environment and rules reading.
 type Judging struct {
-	Walks     int
-	Seed      uint64
-	Registers int
-	GPUDevice string
+	Walks       int
+	Seed        uint64
+	Registers   int
+	GPUDevice   string
+	TargetEnv   string
+	RulesCompat string
 }
 
 // CampaignOracle is the oracle's settings as a campaign's workers make
 // them from j: the random walks and meta's renumbering are seeded with the
 // campaign's seed (0 walks means none), the walks and the modules carry
-// its register file, and the gpu check runs on its device. A finding that
+// its register file, the gpu check runs on its device, spirv-val on its
+// target environment and the rules check with its reading. A finding that
 // only a random walk or the register file shows keeps failing under the
 // minimizer only with the same settings.
 func CampaignOracle(j Judging) oracle.Options {
-	o := oracle.Options{Walks: oracle.WalkOptions{Random: j.Walks, Seed: j.Seed, Registers: j.Registers}, Seed: j.Seed, GPUDevice: j.GPUDevice}
+	o := oracle.Options{Walks: oracle.WalkOptions{Random: j.Walks, Seed: j.Seed, Registers: j.Registers}, Seed: j.Seed, GPUDevice: j.GPUDevice,
+		Env: j.TargetEnv, RulesCompat: j.RulesCompat}
 	if j.Walks == 0 {
 		o.Walks.Random = -1
 	}

@@ -69,6 +69,15 @@ type Runner struct {
 	// the runner then gets a fresh Oracle, since the abandoned call may
 	// still be using the old one.
 	Timeout time.Duration
+	// CheckLimit bounds one judgement as `cfgfuzz check --check-timeout`
+	// bounds a graph's checks; 0 means none (Timeout, when set, applies
+	// instead). Past it the outcome has no verdict: Err says so, it is no
+	// finding. The abandoned judgement keeps the runner's structurizer
+	// seam, so every later Run gives the same error; OnAbandon, when set,
+	// is called once then, for the caller to judge on with a new runner.
+	CheckLimit time.Duration
+	OnAbandon  func()
+	abandoned  error
 	// oracleOpt remakes the Oracle after a timeout.
 	oracleOpt oracle.Options
 	// structurize is RunnerOptions.Structurize.
@@ -86,6 +95,9 @@ type RunnerOptions struct {
 	Structurize StructurizeFunc
 	// Timeout is Runner.Timeout.
 	Timeout time.Duration
+	// CheckLimit and OnAbandon are Runner.CheckLimit and OnAbandon.
+	CheckLimit time.Duration
+	OnAbandon  func()
 	// Checks names the checks; nil means AllChecks().
 	Checks []string
 	// Oracle carries the oracle's other settings (walks, validator,
@@ -104,7 +116,8 @@ func NewRunner(opt RunnerOptions) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{Options: opt.Structurizer, Oracle: orc, Timeout: opt.Timeout, oracleOpt: o, seamFn: opt.Structurize}, nil
+	return &Runner{Options: opt.Structurizer, Oracle: orc, Timeout: opt.Timeout, CheckLimit: opt.CheckLimit, OnAbandon: opt.OnAbandon,
+		oracleOpt: o, seamFn: opt.Structurize}, nil
 }
 
 // AllChecks lists every check of the oracle that can run here: the default
@@ -141,6 +154,9 @@ func (r *Runner) runWith(g *cfg.Graph, decisive bool) Outcome {
 		orc = orc.Decisive()
 	}
 	if r.Timeout <= 0 {
+		if r.CheckLimit > 0 {
+			return r.runWithin(g, orc)
+		}
 		return r.run(g, orc)
 	}
 	done := make(chan Outcome, 1)
@@ -155,6 +171,27 @@ func (r *Runner) runWith(g *cfg.Graph, decisive bool) Outcome {
 			r.Oracle = fresh
 		}
 		return failure(SigTimeout, "structurize", fmt.Sprintf("no answer within %v", r.Timeout))
+	}
+}
+
+// runWithin is run within CheckLimit (Runner.CheckLimit).
+func (r *Runner) runWithin(g *cfg.Graph, orc *oracle.Oracle) Outcome {
+	if r.abandoned != nil {
+		return Outcome{Err: r.abandoned}
+	}
+	done := make(chan Outcome, 1)
+	go func() { done <- r.run(g.Clone(), orc) }()
+	t := time.NewTimer(r.CheckLimit)
+	defer t.Stop()
+	select {
+	case o := <-done:
+		return o
+	case <-t.C:
+		r.abandoned = fmt.Errorf("checks: no verdict within %v (--check-timeout)", r.CheckLimit)
+		if r.OnAbandon != nil {
+			r.OnAbandon()
+		}
+		return Outcome{Err: r.abandoned}
 	}
 }
 

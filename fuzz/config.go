@@ -123,11 +123,17 @@ type Settings struct {
 	// checkWithin); past it the graph's outcome is error, without a
 	// verdict. 0 means DefaultCheckTimeout.
 	CheckTimeout Duration `json:"check_timeout,omitempty"`
-	Streams      []Stream `json:"streams"`
-	Strategy     string   `json:"strategy,omitempty"` // "" the structurizer's default
-	Inject       []string `json:"inject,omitempty"`   // faults planted on the current side
-	Checks       []string `json:"checks,omitempty"`   // oracle checks; nil the oracle's defaults
-	Walks        int      `json:"walks"`              // random walks per graph for exec
+	// TargetEnv is spirv-val's target environment (oracle.Options.Env);
+	// "" oracle.DefaultTargetEnv.
+	TargetEnv string `json:"target_env,omitempty"`
+	// RulesCompat is the rules check's reading (oracle.Options.RulesCompat);
+	// "" the specification's.
+	RulesCompat string   `json:"rules_compat,omitempty"`
+	Streams     []Stream `json:"streams"`
+	Strategy    string   `json:"strategy,omitempty"` // "" the structurizer's default
+	Inject      []string `json:"inject,omitempty"`   // faults planted on the current side
+	Checks      []string `json:"checks,omitempty"`   // oracle checks; nil the oracle's defaults
+	Walks       int      `json:"walks"`              // random walks per graph for exec
 	// Registers is the register-file workload's size in every module
 	// (emit/CONVENTION.md, version 1.1; proto.Options.Registers); 0 none.
 	Registers int `json:"registers,omitempty"`

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestHTMLReportStructure(t *testing.T) {
@@ -144,5 +145,24 @@ func TestReplayOfGPUFindingRunsGPU(t *testing.T) {
 	s := &Settings{Walks: 16, Seed: 1, GPUEvery: 1}
 	if got, want := MinimizedReplay(s, &Finding{Signature: "exec:trace-mismatch", Minimized: "{{1}, {}}"}), `echo '{{1}, {}}' | cfgfuzz check`; got != want {
 		t.Errorf("a finding of another check: got %s, want %s", got, want)
+	}
+}
+
+// TestReplayCarriesJudgementSettings: the check limit, the target
+// environment and the rules reading are in a replay command when they
+// differ from check's defaults, and only then.
+func TestReplayCarriesJudgementSettings(t *testing.T) {
+	f := &Finding{Signature: "exec:trace-mismatch", Minimized: "{{1}, {}}"}
+	for _, c := range []struct {
+		s    Settings
+		want string
+	}{
+		{Settings{Walks: 16, Seed: 1, CheckTimeout: Duration(DefaultCheckTimeout), TargetEnv: "vulkan1.1"}, `echo '{{1}, {}}' | cfgfuzz check`},
+		{Settings{Walks: 16, Seed: 1, CheckTimeout: Duration(5 * time.Minute)}, `echo '{{1}, {}}' | cfgfuzz check --check-timeout 5m0s`},
+		{Settings{Walks: 16, Seed: 1, TargetEnv: "vulkan1.3", RulesCompat: "spirv-tools-2023.1"}, `echo '{{1}, {}}' | cfgfuzz check --target-env vulkan1.3 --rules-compat spirv-tools-2023.1`},
+	} {
+		if got := MinimizedReplay(&c.s, f); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
 	}
 }

@@ -89,6 +89,12 @@ func newWorker(c *Config) (*worker, error) {
 	if c.GPUDevice != "" {
 		opt.GPUDevice = c.GPUDevice
 	}
+	if c.TargetEnv != "" {
+		opt.Env = c.TargetEnv
+	}
+	if c.RulesCompat != "" {
+		opt.RulesCompat = c.RulesCompat
+	}
 	if c.Walks == 0 {
 		opt.Walks.Random = -1
 	}

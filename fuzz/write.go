@@ -68,8 +68,10 @@ func replayCommand(src Source, s *Settings, e *Example, signature string) string
 // as the campaign s judged it on its current side, for a finding of
 // signature ("" when none is known): --structurizer with the side's spec
 // (none for self), the strategy and faults, the register file, and the
-// walks, seed, checks and per-graph limit where they differ from check's
-// defaults (16 walks, seed 1, every default check, DefaultTimeout). A
+// walks, seed, checks, per-graph limit, check limit, target environment
+// and rules reading where they differ from check's defaults (16 walks,
+// seed 1, every default check, DefaultTimeout, DefaultCheckTimeout,
+// oracle.DefaultTargetEnv, the specification's reading). A
 // finding of the gpu check adds it to the checks when they leave it out
 // (a campaign that ran it on every GPUEvery-th graph, a minimize or
 // regress that ran every check present), so the replay runs the driver.
@@ -109,6 +111,15 @@ func checkCommand(s *Settings, strategy, signature string) string {
 	}
 	if t := time.Duration(s.Timeout); t > 0 && t != DefaultTimeout {
 		b.WriteString(" --timeout " + t.String())
+	}
+	if t := time.Duration(s.CheckTimeout); t > 0 && t != DefaultCheckTimeout {
+		b.WriteString(" --check-timeout " + t.String())
+	}
+	if s.TargetEnv != "" && s.TargetEnv != oracle.DefaultTargetEnv {
+		b.WriteString(" --target-env " + ShellQuote(s.TargetEnv))
+	}
+	if s.RulesCompat != "" {
+		b.WriteString(" --rules-compat " + ShellQuote(s.RulesCompat))
 	}
 	return b.String()
 }

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
-	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 func init() {
@@ -30,6 +29,7 @@ type bisectFlags struct {
 	timeout                       time.Duration
 	walks                         int
 	seed                          uint64
+	judge                         judgeFlags
 }
 
 func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -46,6 +46,7 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-structurization limit")
 	fs.IntVar(&f.walks, "walks", 16, "random walks of the exec check")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the checks (meta's renumbering, exec's walks)")
+	f.judge.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz bisect [--repo DIR [--build CMD] [--serve CMD]] --good REV --bad REV GRAPH-FILE")
 		fmt.Fprintln(fs.Output(), "\nFind the first commit on the first-parent chain from --good to --bad whose verdict on the graph")
@@ -58,6 +59,10 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
+	}
+	if err := f.judge.validate(); err != nil {
+		fmt.Fprintln(stderr, flagError(fs.Name(), err))
+		return exitUsage
 	}
 	files := fs.Args()
 	res, err := bisectMain(f, files, stdin, stdout, stderr)
@@ -89,9 +94,8 @@ func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr i
 		return nil, err
 	}
 	c := fuzz.Config{Settings: fuzz.Settings{Seed: f.seed, Timeout: fuzz.Duration(f.timeout), Strategy: f.strategy, Walks: f.walks}}
-	if f.checks != "" {
-		c.Checks = oracle.ResolveChecks(f.checks)
-	}
+	c.Checks = f.judge.checks(f.checks)
+	f.judge.settings(&c.Settings)
 	if err := validateOptions(f.strategy, nil); err != nil {
 		return nil, err
 	}

@@ -72,14 +72,13 @@ const (
 )
 
 type checkFlags struct {
-	strategy, checks, inject, env string
-	rulesCompat, gpuDevice        string
-	structurizer                  string
-	maxAnswer                     fuzz.ByteSize
-	json, listChecks, listFaults  bool
-	allowFallbacks                bool
-	walks, registers              int
-	seed                          uint64
+	strategy, checks, inject     string
+	gpuDevice, structurizer      string
+	maxAnswer                    fuzz.ByteSize
+	json, listChecks, listFaults bool
+	walks, registers             int
+	seed                         uint64
+	judge                        judgeFlags
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -97,16 +96,21 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printChecks(stdout)
 		return exitOK
 	}
+	if err := cf.judge.validate(); err != nil {
+		fmt.Fprintln(stderr, flagError(fs.Name(), err))
+		return exitUsage
+	}
 	items, err := readGraphs(fs.Args(), stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
-	opt := oracle.Options{Env: cf.env, Walks: oracle.WalkOptions{Random: cf.walks, Seed: cf.seed, Registers: cf.registers}, Seed: cf.seed, RulesCompat: cf.rulesCompat, GPUDevice: cf.gpuDevice}
+	opt := oracle.Options{Walks: oracle.WalkOptions{Random: cf.walks, Seed: cf.seed, Registers: cf.registers}, Seed: cf.seed, GPUDevice: cf.gpuDevice}
 	if cf.walks == 0 {
 		opt.Walks.Random = -1
 	}
-	opt.Checks = resolveChecks(cf.checks, cf.allowFallbacks)
+	cf.judge.apply(&opt)
+	opt.Checks = cf.judge.checks(cf.checks)
 	if err := gpuDeviceFlag("check", cf.gpuDevice, slices.Contains(opt.Checks, gpu.CheckName), stderr); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
@@ -128,7 +132,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer side.Close()
 	run := checkRun{seam: fuzz.SideStructurizer(side, popt, lim.timeout), spec: spec, asked: askedStrategy(cf.strategy, spec),
-		orc: orc, limit: lim.checks, json: cf.json, stdout: stdout, stderr: stderr}
+		orc: orc, limit: cf.judge.checkTimeout, json: cf.json, stdout: stdout, stderr: stderr}
 	if !cf.json {
 		run.announce(len(items), fs.Args(), cf)
 	}
@@ -142,8 +146,6 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 	fs.StringVar(&cf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
 	fs.StringVar(&cf.checks, "checks", "", "comma-separated checks to run (default: all of "+strings.Join(oracle.DefaultChecks, ",")+"); +NAME adds to the defaults, -NAME removes")
 	fs.StringVar(&cf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
-	fs.StringVar(&cf.env, "target-env", "vulkan1.1", "spirv-val target environment")
-	fs.StringVar(&cf.rulesCompat, "rules-compat", "", "rules check: follow a validator's readings where they differ from the specification ("+oracle.CompatSPIRVTools2023+")")
 	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
 	fs.BoolVar(&cf.listChecks, "list-checks", false, "list the checks and exit")
 	fs.IntVar(&cf.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); 0 none")
@@ -151,10 +153,10 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
 	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
-	fs.BoolVar(&cf.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
 	fs.StringVar(&cf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
 	defineMaxAnswer(fs, &cf.maxAnswer)
 	lim.register(fs)
+	cf.judge.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz check [flags] [FILE...|-]")
 		fmt.Fprintln(fs.Output(), "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
@@ -258,9 +260,6 @@ func (r *checkRun) all(items []sourced) int {
 	}
 	return code
 }
-
-// allowFallbacksUsage documents --allow-fallbacks (check, run, compare).
-const allowFallbacksUsage = "do not report a structurizer's fallback to the dispatch loop (stats.fallbacks > 0) as a finding: the fallback check off, as --checks -fallback"
 
 // resolveChecks is the --checks value with --allow-fallbacks applied; nil
 // means the oracle's defaults.

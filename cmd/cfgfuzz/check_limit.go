@@ -50,13 +50,14 @@ func judgeWithin(seam corpus.StructurizeFunc, g *cfg.Graph, orc *oracle.Oracle, 
 	}
 }
 
-// checkLimits are check's time limits (flags --timeout, --check-timeout).
+// checkLimits is check's limit on each structurizer call (--timeout);
+// the limit on a graph's checks, --check-timeout, is a judgement flag
+// (judgeflags.go).
 type checkLimits struct {
-	timeout, checks time.Duration
+	timeout time.Duration
 }
 
-// register declares the flags on fs.
+// register declares the flag on fs.
 func (l *checkLimits) register(fs *flag.FlagSet) {
 	fs.DurationVar(&l.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each structurizer call (as in campaigns): past it the finding structurize:timeout")
-	fs.DurationVar(&l.checks, "check-timeout", DefaultCheckTimeout, "limit on one graph's checks: past it the graph's outcome is error (incomplete)")
 }

@@ -44,6 +44,7 @@ type minimizeFlags struct {
 	seed                                                                                 uint64
 	searchTimeout, callTimeout                                                           time.Duration
 	verbose, listFaults                                                                  bool
+	judge                                                                                judgeFlags
 	set                                                                                  map[string]bool // flags given
 }
 
@@ -67,6 +68,7 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.IntVar(&mf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for check)")
 	fs.IntVar(&mf.registers, "registers", 0, "judge under a register file of `N` values, as check (a campaign's finding needs the campaign's --registers)")
 	fs.StringVar(&mf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check, as check: cpu (lavapipe, the default), gpu, any")
+	mf.judge.define(fs)
 	fs.Uint64Var(&mf.seed, "seed", 1, "seed of the random walks (as for check; a campaign's finding needs the campaign's seed)")
 	fs.IntVar(&mf.index, "index", 0, "which graph of the file to minimize (from 0)")
 	fs.IntVar(&mf.maxSteps, "max-steps", corpus.DefaultMaxSteps, "bound on the search's judgements (0 or negative: none)")
@@ -100,6 +102,10 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if err := mf.judge.validate(); err != nil {
+		fmt.Fprintln(stderr, flagError(fs.Name(), err))
+		return exitUsage
+	}
 	mf.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { mf.set[f.Name] = true })
 	if mf.set["timeout"] && !mf.set["search-timeout"] {
@@ -124,7 +130,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if mf.expect != corpus.ExpectPass && mf.expect != corpus.ExpectFail {
 		return exitUsage, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
 	}
-	if err := gpuDeviceFlag("minimize", mf.gpuDevice, slices.Contains(oracle.ResolveChecks(mf.checks), gpu.CheckName), stderr); err != nil {
+	if err := gpuDeviceFlag("minimize", mf.gpuDevice, slices.Contains(mf.judge.checks(mf.checks), gpu.CheckName), stderr); err != nil {
 		return exitUsage, err
 	}
 	// From here a stop signal is minimize's own: a revision being built
@@ -132,17 +138,27 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	in := onStopSignals("minimize", minimizeStop, stderr)
 	defer in.stop()
 	popt := proto.Options{Strategy: mf.strategy, Inject: splitList(mf.inject), Registers: mf.registers}
-	side, spec, err := openSide(in.ctx, mf.structurizer, mf.maxAnswer, stderr)
+	var spec fuzz.Spec
+	open := func() (*corpus.Runner, fuzz.Side, error) {
+		side, sp, err := openSide(in.ctx, mf.structurizer, mf.maxAnswer, stderr)
+		if err != nil {
+			return nil, nil, err
+		}
+		spec = sp
+		ropt := mf.runnerOptions()
+		ropt.Structurize = fuzz.SideStructurizer(side, popt, mf.callTimeout)
+		run, err := corpus.NewRunner(ropt)
+		if err != nil {
+			side.Close()
+			return nil, nil, err
+		}
+		return run, side, nil
+	}
+	judge, err := newBoundedJudge(mf.judge.checkTimeout, mf.signature, open, (*corpus.Runner).PredicateFor)
 	if err != nil {
 		return in.or(exitUsage), err
 	}
-	defer side.Close()
-	ropt := mf.runnerOptions()
-	ropt.Structurize = fuzz.SideStructurizer(side, popt, mf.callTimeout)
-	run, err := corpus.NewRunner(ropt)
-	if err != nil {
-		return exitUsage, err
-	}
+	defer func() { judge.close() }()
 	opt, err := mf.options(in.ctx, stderr)
 	if err != nil {
 		return in.or(exitUsage), err
@@ -153,14 +169,14 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		defer progress.end()
 		stderr, opt.Progress = progress.writer(), progress.update
 	}
-	tag := findingTag{spec: spec, opt: popt, walks: mf.walks, seed: mf.seed, checks: mf.checks, limit: mf.callTimeout, gpuDevice: mf.gpuDevice}
+	tag := findingTag{spec: spec, opt: popt, walks: mf.walks, seed: mf.seed, checks: mf.replayChecks(), limit: mf.callTimeout, gpuDevice: mf.gpuDevice, judge: mf.judge}
 	var store *corpus.Store
 	if mf.store != "" {
 		store = &corpus.Store{Dir: mf.store}
-		opt.OnOther = storeOther(store, run, tag, "met while minimizing "+path, stderr)
+		opt.OnOther = storeOther(store, judge.runner, tag, "met while minimizing "+path, stderr)
 	}
 	opt.Context = in.ctx
-	res, err := corpus.Minimize(it.Graph, run.PredicateFor(mf.signature), opt)
+	res, err := corpus.Minimize(it.Graph, judge.predicate(), opt)
 	if err != nil {
 		if m := recordedMismatch(path, mf.registers, mf.strategy); m != "" && errors.Is(err, corpus.ErrNotFailing) {
 			err = fmt.Errorf("%w; %s", err, m)
@@ -184,7 +200,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "minimize: interrupted: the smallest graph accepted so far is written; it was not judged again, and no regression or store entry is saved")
 		return in.or(exitFail), nil
 	}
-	if err := saveOutputs(it.Graph, res, h, mf, run, tag, store, stderr); err != nil {
+	if err := saveOutputs(it.Graph, res, h, mf, judge.runner(), tag, store, stderr); err != nil {
 		return exitUsage, err
 	}
 	if !res.Verified {
@@ -223,6 +239,7 @@ type findingTag struct {
 	checks    string
 	limit     time.Duration
 	gpuDevice string
+	judge     judgeFlags // check limit, target environment, rules reading
 }
 
 // replay is the command that judges file again as the finding of
@@ -230,6 +247,7 @@ type findingTag struct {
 func (t findingTag) replay(file, signature string) string {
 	s := fuzz.Settings{Current: t.spec.String(), Strategy: t.opt.Strategy, Inject: t.opt.Inject, Walks: t.walks, Seed: t.seed,
 		Checks: splitList(t.checks), Timeout: fuzz.Duration(t.limit), Registers: t.opt.Registers, GPUDevice: t.gpuDevice}
+	t.judge.settings(&s)
 	return fuzz.CheckCommand(&s, signature) + " " + file
 }
 
@@ -239,13 +257,27 @@ func (t findingTag) replayer(file string) func(string) string {
 }
 
 // runnerOptions are the oracle's settings from the flags: the checks
-// (resolved as check resolves them, check's defaults when none are given,
-// so the result is judged as its replay command judges it), the walks, the
-// register file and the gpu check's device.
+// (resolved as check resolves them, --allow-fallbacks included, check's
+// defaults when none are given, so the result is judged as its replay
+// command judges it), the walks, the register file, the gpu check's
+// device, spirv-val's target environment and the rules check's reading.
 func (mf minimizeFlags) runnerOptions() corpus.RunnerOptions {
-	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: mf.walks, Seed: mf.seed, Registers: mf.registers, GPUDevice: mf.gpuDevice})}
-	ro.Checks = oracle.ResolveChecks(mf.checks)
+	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: mf.walks, Seed: mf.seed, Registers: mf.registers, GPUDevice: mf.gpuDevice,
+		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat})}
+	ro.Checks = mf.judge.checks(mf.checks)
+	if ro.Checks == nil {
+		ro.Checks = oracle.ResolveChecks("")
+	}
 	return ro
+}
+
+// replayChecks is --checks as a replay command gives it: with
+// --allow-fallbacks, the fallback check left out.
+func (mf minimizeFlags) replayChecks() string {
+	if mf.judge.allowFallbacks {
+		return strings.TrimPrefix(mf.checks+",-fallback", ",")
+	}
+	return mf.checks
 }
 
 // options turns the flags into corpus.Options.
@@ -365,7 +397,26 @@ func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr
 	if err != nil {
 		return nil, fmt.Errorf("the baseline %s: %w", rev, err)
 	}
-	return sidePredicate(f, proto.Options{Strategy: mf.strategy, Registers: mf.registers}, mf.runnerOptions(), mf.callTimeout)
+	popt := proto.Options{Strategy: mf.strategy, Registers: mf.registers}
+	open := func() (*corpus.Runner, fuzz.Side, error) {
+		side, err := f.New()
+		if err != nil {
+			return nil, nil, err
+		}
+		ropt := mf.runnerOptions()
+		ropt.Structurize = fuzz.SideStructurizer(side, popt, mf.callTimeout)
+		run, err := corpus.NewRunner(ropt)
+		if err != nil {
+			side.Close()
+			return nil, nil, err
+		}
+		return run, side, nil
+	}
+	judge, err := newBoundedJudge(mf.judge.checkTimeout, "", open, func(r *corpus.Runner, _ string) corpus.Predicate { return r.Predicate() })
+	if err != nil {
+		return nil, err
+	}
+	return judge.predicate(), nil
 }
 
 // sidePredicate judges candidates on a campaign side (a protocol process
@@ -492,7 +543,8 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 	// Structurizer only names the options in stored findings; candidates
 	// go through the side (Structurize).
 	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: strategy, Inject: s.Inject}, Checks: s.Checks,
-		Oracle: corpus.CampaignOracle(corpus.Judging{Walks: s.Walks, Seed: s.Seed, Registers: s.Registers, GPUDevice: s.GPUDevice})}
+		Oracle: corpus.CampaignOracle(corpus.Judging{Walks: s.Walks, Seed: s.Seed, Registers: s.Registers, GPUDevice: s.GPUDevice,
+			TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat})}
 	limit := time.Duration(s.Timeout)
 	if limit == 0 {
 		limit = fuzz.DefaultTimeout
@@ -603,9 +655,9 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h corpus.Header, mf minimi
 }
 
 // storeOther adds each other signature met while minimizing to the store.
-func storeOther(store *corpus.Store, run *corpus.Runner, tag findingTag, origin string, stderr io.Writer) func(*cfg.Graph, string) {
+func storeOther(store *corpus.Store, run func() *corpus.Runner, tag findingTag, origin string, stderr io.Writer) func(*cfg.Graph, string) {
 	return func(g *cfg.Graph, sig string) {
-		o := run.Run(g)
+		o := run().Run(g)
 		_, err := store.Add(corpus.Finding{Signature: sig, Graph: g, Verdicts: o.Verdicts, Module: o.Module, Stats: o.Stats,
 			Origin: origin, Strategy: tag.opt.Strategy, Inject: tag.opt.Inject, Structurizer: specField(tag.spec), Answer: o.Answer,
 			Replay: tag.replay("graph.cfg", sig)})

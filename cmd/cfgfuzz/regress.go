@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,6 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
-	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 func init() {
@@ -36,6 +36,7 @@ type regressFlags struct {
 	walks, registers            int
 	seed                        uint64
 	timeout                     time.Duration
+	judge                       judgeFlags
 }
 
 func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -50,6 +51,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&rf.registers, "registers", -1, "judge under a register file of `N` values (as for minimize; default: each file's own '# registers:', else none)")
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize)")
 	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
+	rf.judge.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz regress [flags] [DIR] [flags]")
 		fmt.Fprintln(fs.Output(), "\nReplay every NAME.cfg regression file of DIR (default: ./"+defaultRegressionsName+"; corpus/testdata/regressions")
@@ -61,6 +63,10 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
+	}
+	if err := rf.judge.validate(); err != nil {
+		fmt.Fprintln(stderr, flagError(fs.Name(), err))
+		return exitUsage
 	}
 	pos := fs.Args()
 	if len(pos) > 1 {
@@ -172,7 +178,10 @@ type replayer struct {
 	sides   map[string]fuzz.Side
 	specs   map[string]fuzz.Spec
 	runners map[string]*corpus.Runner
-	err     error // the first side that could not start
+	// abandoned are the sides whose judgement ran past --check-timeout,
+	// closed at the end.
+	abandoned []fuzz.Side
+	err       error // the first side that could not start
 }
 
 func newReplayer(rf regressFlags, log io.Writer) *replayer {
@@ -217,10 +226,15 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	if err != nil {
 		return nil, err
 	}
-	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: rp.rf.walks, Seed: rp.rf.seed, Registers: registers}),
-		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: registers}, rp.rf.timeout)}
-	if rp.rf.checks != "" {
-		ro.Checks = oracle.ResolveChecks(rp.rf.checks)
+	j := rp.rf.judge
+	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: rp.rf.walks, Seed: rp.rf.seed, Registers: registers, TargetEnv: j.targetEnv, RulesCompat: j.rulesCompat}),
+		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: registers}, rp.rf.timeout),
+		CheckLimit:  j.checkTimeout, OnAbandon: func() { rp.abandon(spec) }}
+	switch {
+	case rp.rf.checks != "":
+		ro.Checks = j.checks(rp.rf.checks)
+	case j.allowFallbacks:
+		ro.Checks = slices.DeleteFunc(corpus.AllChecks(ro.Oracle), func(c string) bool { return c == "fallback" })
 	}
 	run, err := corpus.NewRunner(ro)
 	if err != nil {
@@ -228,6 +242,21 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	}
 	rp.runners[key] = run
 	return run, nil
+}
+
+// abandon drops the side of spec and its runners after a judgement ran
+// past --check-timeout (the judgement still holds the side): the next
+// case on spec starts a new one.
+func (rp *replayer) abandon(spec string) {
+	if s, ok := rp.sides[spec]; ok {
+		rp.abandoned = append(rp.abandoned, s)
+		delete(rp.sides, spec)
+	}
+	for key := range rp.runners {
+		if strings.HasPrefix(key, spec+"\x00") {
+			delete(rp.runners, key)
+		}
+	}
 }
 
 // registersOf is the register file r is judged under: --registers when
@@ -253,8 +282,13 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 	if !ok {
 		sp, _ = fuzz.ParseSpec(rp.specOf(c.Regression))
 	}
+	checks := rp.rf.checks
+	if rp.rf.judge.allowFallbacks {
+		checks = strings.TrimPrefix(checks+",-fallback", ",")
+	}
 	s := fuzz.Settings{Current: sp.String(), Strategy: c.Regression.Header.Strategy, Walks: rp.rf.walks, Seed: rp.rf.seed,
-		Checks: splitList(rp.rf.checks), Timeout: fuzz.Duration(rp.rf.timeout), Registers: rp.registersOf(c.Regression)}
+		Checks: splitList(checks), Timeout: fuzz.Duration(rp.rf.timeout), Registers: rp.registersOf(c.Regression)}
+	rp.rf.judge.settings(&s)
 	if c.Case != "clean" {
 		s.Inject = c.Regression.Header.Faults()
 	}
@@ -267,6 +301,9 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 
 func (rp *replayer) close() {
 	for _, s := range rp.sides {
+		s.Close()
+	}
+	for _, s := range rp.abandoned {
 		s.Close()
 	}
 }

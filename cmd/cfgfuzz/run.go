@@ -38,7 +38,7 @@ func init() {
 type campaignFlags struct {
 	loaded                            *fuzz.State // --state as read (loadState), once
 	graphs                            int
-	duration, timeout, checkTimeout   time.Duration
+	duration, timeout                 time.Duration
 	seed                              uint64
 	workers, walks, gpuEvery          int
 	dispatchEvery, registers          int
@@ -52,7 +52,8 @@ type campaignFlags struct {
 	baselineStructurizer              string
 	cpuProfile, memProfile            string
 	isolate, minimize, compare        bool
-	allowFallbacks, force, listFaults bool
+	force, listFaults                 bool
+	judge                             judgeFlags
 	progress                          string
 	maxAnswer                         fuzz.ByteSize
 	budget                            minimizeBudget
@@ -64,7 +65,6 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.IntVar(&f.graphs, "graphs", 0, "graph budget `N` (graph indices 0..N-1 before sharding; 0: no graph limit, the time budget ends the run)")
 	fs.DurationVar(&f.duration, "duration", 0, "time budget (default 30s when --graphs is not given)")
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
-	fs.DurationVar(&f.checkTimeout, "check-timeout", fuzz.DefaultCheckTimeout, "limit on one side's checks of one graph: past it the graph's outcome is error, without a verdict (exit 2), and the campaign goes on")
 	fs.Uint64Var(&f.seed, "seed", 1, "campaign seed")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers; 0: GOMAXPROCS")
 	fs.IntVar(&f.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); 0 none")
@@ -82,7 +82,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.BoolVar(&f.listFaults, "list-faults", false, listFaultsUsage)
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
-	fs.BoolVar(&f.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
+	f.judge.define(fs)
 	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "the current side as a structurizer `SPEC`: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md; a bare command is cmd:) or repo:DIR@REV")
 	defineMaxAnswer(fs, &f.maxAnswer)
@@ -461,16 +461,14 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	if int(f.maxAnswer) != fuzz.DefaultMaxAnswer {
 		s.MaxAnswer = int(f.maxAnswer)
 	}
-	if f.checkTimeout != fuzz.DefaultCheckTimeout {
-		if f.checkTimeout <= 0 {
-			return c, fmt.Errorf("--check-timeout %v: want a positive duration", f.checkTimeout)
-		}
-		s.CheckTimeout = fuzz.Duration(f.checkTimeout)
+	if err := f.judge.validate(); err != nil {
+		return c, err
 	}
+	f.judge.settings(&s)
 	if f.graphs == 0 && f.duration == 0 {
 		s.Duration = fuzz.Duration(30 * time.Second)
 	}
-	s.Checks = resolveChecks(f.checks, f.allowFallbacks)
+	s.Checks = f.judge.checks(f.checks)
 	if err := gpuDeviceFlag(f.command(), f.gpuDevice, f.gpuEvery > 0 || slices.Contains(s.Checks, gpu.CheckName), stderr); err != nil {
 		return c, err
 	}
