@@ -86,6 +86,10 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 	}
 	sopt := opt.Runner.Structurizer
 	registers := opt.Runner.Oracle.Walks.Registers
+	env, compat := opt.Runner.Oracle.Env, opt.Runner.Oracle.RulesCompat
+	if env == oracle.DefaultTargetEnv {
+		env = ""
+	}
 	return func(g *cfg.Graph, sig string) (*cfg.Graph, error) {
 		o := mo
 		o.Signature = sig
@@ -94,7 +98,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 				r := run.Run(c)
 				storeOrLog(opt.Store, log, Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
 					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
-					Structurizer: opt.Structurizer, Answer: r.Answer, Replay: opt.replay(other)})
+					TargetEnv: env, RulesCompat: compat, Structurizer: opt.Structurizer, Answer: r.Answer, Replay: opt.replay(other)})
 			}
 		}
 		pred := opt.Predicate
@@ -118,7 +122,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 			before, after := run.Run(g), run.Run(res.Graph)
 			storeOrLog(opt.Store, log, Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
 				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
-				Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.replay(sig)})
+				TargetEnv: env, RulesCompat: compat, Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.replay(sig)})
 		}
 		if res.Stopped != "" {
 			return res.Graph, &StoppedEarly{Limit: res.Stopped}

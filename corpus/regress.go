@@ -6,6 +6,8 @@
 //	# fault: swap-arms                 (the fault it was found under, if any)
 //	# strategy: dispatch               (the strategy, "" for the default)
 //	# registers: 64                    (the register file it was judged under, if any: emit/CONVENTION.md)
+//	# target-env: vulkan1.3            (spirv-val's target environment, when not the default vulkan1.1)
+//	# rules-compat: spirv-tools-2023.1 (the rules check's reading, when not the specification's)
 //	# structurizer: cmd:./my-adapter   (the structurizer it was found on, fuzz.Spec; "" this tree's)
 //	# expect: pass                     (what replaying it must give: pass, or fail with the signature)
 //	# origin: cfgfuzz minimize, seed 7 (where it came from)
@@ -47,6 +49,12 @@ type Header struct {
 	// Registers is the register file the graph was judged under
 	// (structurizer and oracle alike); 0 none.
 	Registers int
+	// TargetEnv is spirv-val's target environment it was judged under;
+	// "" the default (oracle.DefaultTargetEnv).
+	TargetEnv string
+	// RulesCompat is the rules check's reading it was judged under
+	// (oracle.Options.RulesCompat); "" the specification's.
+	RulesCompat string
 	// Structurizer is the spec of the structurizer it was found on
 	// (fuzz.Spec); "" this tree's.
 	Structurizer string
@@ -80,6 +88,10 @@ func (h Header) Format() string {
 	if h.Registers > 0 {
 		kv("registers", strconv.Itoa(h.Registers))
 	}
+	if h.TargetEnv != oracle.DefaultTargetEnv {
+		kv("target-env", h.TargetEnv)
+	}
+	kv("rules-compat", h.RulesCompat)
 	kv("structurizer", h.Structurizer)
 	kv("expect", h.Expect)
 	kv("origin", h.Origin)
@@ -94,6 +106,15 @@ func (h Header) Format() string {
 // name holding a line break would otherwise start a line of its own, a
 // header field or a block of the graph.
 var headerLine = strings.NewReplacer("\r", `\r`, "\n", `\n`)
+
+// Env is the target environment to judge the graph under: the header's,
+// or the default.
+func (h Header) Env() string {
+	if h.TargetEnv == "" {
+		return oracle.DefaultTargetEnv
+	}
+	return h.TargetEnv
+}
 
 // Faults lists the header's faults.
 func (h Header) Faults() []string {
@@ -133,6 +154,16 @@ func parseHeader(data string) (h Header, err error) {
 			if h.Registers, err = strconv.Atoi(v); err != nil || h.Registers < 0 || h.Registers > emit.MaxRegisters {
 				return h, fmt.Errorf("'# registers: %s': want a count of values, 0..%d", v, emit.MaxRegisters)
 			}
+		case "target-env":
+			if v == "" {
+				return h, fmt.Errorf("'# target-env:' names no target environment")
+			}
+			h.TargetEnv = v
+		case "rules-compat":
+			if v != "" && v != oracle.CompatSPIRVTools2023 {
+				return h, fmt.Errorf("'# rules-compat: %s': want %s, or no line for the specification's reading", v, oracle.CompatSPIRVTools2023)
+			}
+			h.RulesCompat = v
 		case "structurizer":
 			h.Structurizer = v
 		case "expect":

@@ -9,9 +9,11 @@ import (
 	"flag"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
@@ -33,15 +35,16 @@ func loadSuite(t *testing.T) []*Regression {
 
 func newTestRunner(t testing.TB, sopt structurizer.Options) *Runner {
 	t.Helper()
-	return newSuiteRunner(t, sopt, 0)
+	return newSuiteRunner(t, sopt, Header{})
 }
 
 // newSuiteRunner is newTestRunner under a register file of registers
 // values (a regression's # registers:).
-func newSuiteRunner(t testing.TB, sopt structurizer.Options, registers int) *Runner {
+func newSuiteRunner(t testing.TB, sopt structurizer.Options, h Header) *Runner {
 	t.Helper()
 	o := RunnerOptions{Structurizer: sopt}
-	o.Oracle.Walks.Registers = registers
+	o.Oracle.Walks.Registers = h.Registers
+	o.Oracle.Env, o.Oracle.RulesCompat = h.Env(), h.RulesCompat
 	r, err := NewRunner(o)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +72,7 @@ func TestRegressionsPass(t *testing.T) {
 				t.Logf("%s: strategy %q not built, skipped", r.Name, strat)
 				continue
 			}
-			run := newSuiteRunner(t, structurizer.Options{Strategy: strat}, r.Header.Registers)
+			run := newSuiteRunner(t, structurizer.Options{Strategy: strat}, r.Header)
 			out := run.Run(r.Graph)
 			if out.Err != nil {
 				t.Errorf("%s (strategy %q): %v", r.Path, strat, out.Err)
@@ -98,7 +101,7 @@ func TestRegressionsFailUnderTheirFault(t *testing.T) {
 			t.Logf("%s: fault %v not built here, skipped", r.Name, missing)
 			continue
 		}
-		run := newSuiteRunner(t, structurizer.Options{Strategy: r.Header.Strategy, Inject: faults}, r.Header.Registers)
+		run := newSuiteRunner(t, structurizer.Options{Strategy: r.Header.Strategy, Inject: faults}, r.Header)
 		out := run.Run(r.Graph)
 		switch {
 		case out.Signature == r.Header.Signature:
@@ -127,7 +130,8 @@ func unknownFaults(fs []string) []string {
 func TestRegressionFileRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	r := loadSuite(t)[0]
-	h := Header{Signature: "exec:trace-mismatch", Fault: "swap-arms", Registers: 64, Origin: "test", Date: "2026-11-29", Notes: []string{"a note"}}
+	h := Header{Signature: "exec:trace-mismatch", Fault: "swap-arms", Registers: 64, TargetEnv: "vulkan1.3", RulesCompat: oracle.CompatSPIRVTools2023,
+		Origin: "test", Date: "2026-11-29", Notes: []string{"a note"}}
 	path, err := WriteRegression(dir, "x", h, r.Graph)
 	if err != nil {
 		t.Fatal(err)
@@ -139,11 +143,20 @@ func TestRegressionFileRoundTrip(t *testing.T) {
 	if !back.Graph.Equal(r.Graph) && Key(back.Graph) != Key(r.Graph) {
 		t.Errorf("graph %v read back as %v", r.Graph, back.Graph)
 	}
-	if back.Header.Signature != h.Signature || back.Header.Fault != h.Fault || back.Header.Registers != h.Registers || back.Header.Date != h.Date || back.Name != "x" {
+	if back.Header.Signature != h.Signature || back.Header.Fault != h.Fault || back.Header.Registers != h.Registers || back.Header.TargetEnv != h.TargetEnv ||
+		back.Header.RulesCompat != h.RulesCompat || back.Header.Date != h.Date || back.Name != "x" {
 		t.Errorf("header %+v read back as %+v", h, back.Header)
 	}
 	if _, err := WriteRegression(dir, "x", h, r.Graph); err == nil {
 		t.Error("WriteRegression overwrote an existing file")
+	}
+	for _, bad := range []string{"# signature: none\n# rules-compat: spirv-tools-1999\n{{1}, {}}\n", "# signature: none\n# target-env:\n{{1}, {}}\n"} {
+		if _, err := ParseRegression("bad.cfg", []byte(bad)); err == nil {
+			t.Errorf("%q parses", bad)
+		}
+	}
+	if d, err := ParseRegression("d.cfg", []byte("# signature: none\n# target-env: vulkan1.1\n{{1}, {}}\n")); err != nil || d.Header.Env() != oracle.DefaultTargetEnv || strings.Contains(d.Header.Format(), "target-env") {
+		t.Errorf("the default target environment: %v, header %q", err, d.Header.Format())
 	}
 	if _, err := WriteRegression(dir, filepath.Join("..", "y"), h, r.Graph); err == nil {
 		t.Error("WriteRegression accepted a path as a name")

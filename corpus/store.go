@@ -79,6 +79,9 @@ type Finding struct {
 	Inject   []string
 	// Registers is the register file it was judged under; 0 none.
 	Registers int
+	// TargetEnv and RulesCompat are spirv-val's target environment and
+	// the rules check's reading it was judged under (Header's fields).
+	TargetEnv, RulesCompat string
 	// Structurizer is the spec of the structurizer under test (fuzz.Spec:
 	// self, cmd:CMD, ...); "" for this tree's.
 	Structurizer string
@@ -349,7 +352,7 @@ func addModule(files map[string][]byte, name string, module []byte) {
 
 // graphFile is a graph in line notation under header comments.
 func graphFile(f Finding, g *cfg.Graph) string {
-	h := Header{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Fault: strings.Join(f.Inject, ","), Registers: f.Registers, Structurizer: f.Structurizer}
+	h := Header{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Fault: strings.Join(f.Inject, ","), Registers: f.Registers, TargetEnv: f.TargetEnv, RulesCompat: f.RulesCompat, Structurizer: f.Structurizer}
 	return h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
 }
 

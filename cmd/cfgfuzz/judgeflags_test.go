@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // judgeCommands are the commands that judge graphs.
@@ -236,5 +237,41 @@ func TestCheckTimeoutMeansNoVerdict(t *testing.T) {
 		if code != exitUsage || !strings.Contains(out+errs, "no verdict within 1ns (--check-timeout)") {
 			t.Errorf("%s: exit %d\n%s%s\nwant 2, no verdict", strings.Join(args, " "), code, out, errs)
 		}
+	}
+}
+
+// TestRegressionRecordsItsJudgement: a regression minimized under a
+// target environment and rules reading other than the defaults records
+// them in its header; regress judges the file under them unless the
+// flags say otherwise, and check names them when it judges the file
+// under others.
+func TestRegressionRecordsItsJudgement(t *testing.T) {
+	dir := t.TempDir()
+	g := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(g, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regs := filepath.Join(dir, "regs")
+	code, _, stderr := runCmd([]string{"minimize", "--target-env", "vulkan1.0", "--rules-compat", oracle.CompatSPIRVTools2023,
+		"--expect", "fail", "--regressions", regs, "--save-regression", "v10", g}, "")
+	if code != exitOK {
+		t.Fatalf("minimize: exit %d\n%s", code, stderr)
+	}
+	file := filepath.Join(regs, "v10.cfg")
+	text := readFile(t, file)
+	for _, want := range []string{"# target-env: vulkan1.0\n", "# rules-compat: " + oracle.CompatSPIRVTools2023 + "\n", "# signature: disagree:val-only:"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("the regression lacks %q:\n%s", want, text)
+		}
+	}
+	if code, out, stderr := runCmd([]string{"regress", regs}, ""); code != exitOK {
+		t.Errorf("regress under the file's own judgement: exit %d, want 0 (it still fails as expected)\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := runCmd([]string{"regress", "--target-env", oracle.DefaultTargetEnv, regs}, ""); code != exitFail {
+		t.Errorf("regress --target-env %s: exit %d, want 1 (the module passes where the file expects a failure)\n%s%s", oracle.DefaultTargetEnv, code, out, stderr)
+	}
+	code, out, stderr := runCmd([]string{"check", file}, "")
+	if code != exitOK || !strings.Contains(stderr, "--target-env vulkan1.0") || !strings.Contains(stderr, "--rules-compat "+oracle.CompatSPIRVTools2023) {
+		t.Errorf("check of the file under the defaults: exit %d, want 0 and a note naming the header's judgement\n%s%s", code, out, stderr)
 	}
 }

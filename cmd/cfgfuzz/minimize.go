@@ -178,7 +178,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	opt.Context = in.ctx
 	res, err := corpus.Minimize(it.Graph, judge.predicate(), opt)
 	if err != nil {
-		if m := recordedMismatch(path, mf.registers, mf.strategy); m != "" && errors.Is(err, corpus.ErrNotFailing) {
+		if m := recordedMismatch(path, mf.registers, mf.strategy, mf.judge); m != "" && errors.Is(err, corpus.ErrNotFailing) {
 			err = fmt.Errorf("%w; %s", err, m)
 		}
 		return in.or(exitUsage), err // the graph does not fail as asked, or cannot be judged
@@ -192,7 +192,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		origin = mf.origin + "; " + origin
 	}
 	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
-		Structurizer: specField(spec), Expect: mf.expect, Origin: origin, Date: time.Now().UTC().Format("2006-01-02")}
+		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Structurizer: specField(spec), Expect: mf.expect, Origin: origin, Date: time.Now().UTC().Format("2006-01-02")}
 	if err := writeResult(res.Graph, h, mf.out, stdout); err != nil {
 		return exitUsage, err
 	}

@@ -11,13 +11,14 @@ import (
 	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
 // recordedMismatch words the flags that judge the file at path as its
-// header records, where registers and strategy differ from them: "" when
-// they agree, or when path is standard input or not a file with a
-// header.
-func recordedMismatch(path string, registers int, strategy string) string {
+// header records, where registers, strategy, target environment and rules
+// reading differ from them: "" when they agree, or when path is standard
+// input or not a file with a header.
+func recordedMismatch(path string, registers int, strategy string, j judgeFlags) string {
 	if path == "" || path == "-" {
 		return ""
 	}
@@ -31,6 +32,12 @@ func recordedMismatch(path string, registers int, strategy string) string {
 	}
 	if r.Header.Strategy != "" && r.Header.Strategy != strategy {
 		flags = append(flags, "--strategy "+r.Header.Strategy)
+	}
+	if r.Header.Env() != j.targetEnv {
+		flags = append(flags, "--target-env "+fuzz.ShellQuote(r.Header.Env()))
+	}
+	if r.Header.RulesCompat != j.rulesCompat {
+		flags = append(flags, "--rules-compat "+fuzz.ShellQuote(r.Header.RulesCompat))
 	}
 	if len(flags) == 0 {
 		return ""

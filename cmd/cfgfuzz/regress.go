@@ -37,6 +37,9 @@ type regressFlags struct {
 	seed                        uint64
 	timeout                     time.Duration
 	judge                       judgeFlags
+	// envGiven and compatGiven say that --target-env and --rules-compat
+	// were given: they then judge every file, else each file's header.
+	envGiven, compatGiven bool
 }
 
 func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -57,7 +60,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "\nReplay every NAME.cfg regression file of DIR (default: ./"+defaultRegressionsName+"; corpus/testdata/regressions")
 		fmt.Fprintln(fs.Output(), "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
-		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's).")
+		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:' and '# rules-compat:' unless --registers, --target-env or\n--rules-compat is given.")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line).\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -68,6 +71,10 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, flagError(fs.Name(), err))
 		return exitUsage
 	}
+	fs.Visit(func(f *flag.Flag) {
+		rf.envGiven = rf.envGiven || f.Name == "target-env"
+		rf.compatGiven = rf.compatGiven || f.Name == "rules-compat"
+	})
 	pos := fs.Args()
 	if len(pos) > 1 {
 		fs.Usage()
@@ -218,7 +225,8 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []string) (*corpus.Runner, error) {
 	spec := rp.specOf(r)
 	registers := rp.registersOf(r)
-	key := spec + "\x00" + strategy + "\x00" + strings.Join(faults, ",") + "\x00" + strconv.Itoa(registers)
+	env, compat := rp.judgingOf(r)
+	key := strings.Join([]string{spec, strategy, strings.Join(faults, ","), strconv.Itoa(registers), env, compat}, "\x00")
 	if run, ok := rp.runners[key]; ok {
 		return run, nil
 	}
@@ -227,7 +235,7 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 		return nil, err
 	}
 	j := rp.rf.judge
-	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: rp.rf.walks, Seed: rp.rf.seed, Registers: registers, TargetEnv: j.targetEnv, RulesCompat: j.rulesCompat}),
+	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: rp.rf.walks, Seed: rp.rf.seed, Registers: registers, TargetEnv: env, RulesCompat: compat}),
 		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: registers}, rp.rf.timeout),
 		CheckLimit:  j.checkTimeout, OnAbandon: func() { rp.abandon(spec) }}
 	switch {
@@ -268,6 +276,19 @@ func (rp *replayer) registersOf(r *corpus.Regression) int {
 	return r.Header.Registers
 }
 
+// judgingOf is the target environment and rules reading r is judged
+// under: each the flag's when given, else the file's own.
+func (rp *replayer) judgingOf(r *corpus.Regression) (env, compat string) {
+	env, compat = r.Header.Env(), r.Header.RulesCompat
+	if rp.rf.envGiven {
+		env = rp.rf.judge.targetEnv
+	}
+	if rp.rf.compatGiven {
+		compat = rp.rf.judge.rulesCompat
+	}
+	return env, compat
+}
+
 // plantsFaults: only this tree's structurizer plants cfgfuzz's faults.
 func (rp *replayer) plantsFaults(r *corpus.Regression) bool {
 	sp, err := fuzz.ParseSpec(rp.specOf(r))
@@ -288,7 +309,9 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 	}
 	s := fuzz.Settings{Current: sp.String(), Strategy: c.Regression.Header.Strategy, Walks: rp.rf.walks, Seed: rp.rf.seed,
 		Checks: splitList(checks), Timeout: fuzz.Duration(rp.rf.timeout), Registers: rp.registersOf(c.Regression)}
-	rp.rf.judge.settings(&s)
+	j := rp.rf.judge
+	j.targetEnv, j.rulesCompat = rp.judgingOf(c.Regression)
+	j.settings(&s)
 	if c.Case != "clean" {
 		s.Inject = c.Regression.Header.Faults()
 	}
