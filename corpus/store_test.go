@@ -200,3 +200,37 @@ func TestReplaceFile(t *testing.T) {
 		t.Errorf("left %d files, want the one", len(ents))
 	}
 }
+
+// TestReplaceFilesAllOrNone: files replaced together are all replaced, and
+// when one of them cannot be written (a full disk on the second) none is:
+// the first keeps its old contents and no temporary file is left.
+func TestReplaceFilesAllOrNone(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "findings.json"), filepath.Join(dir, "seen.bloom")
+	if err := ReplaceFiles([]string{a, b}, [][]byte{[]byte("a1\n"), []byte("b1\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(b+".tmp", 0o755); err != nil { // the second temporary file cannot be written
+		t.Fatal(err)
+	}
+	if err := ReplaceFiles([]string{a, b}, [][]byte{[]byte("a2\n"), []byte("b2\n")}); err == nil || !strings.Contains(err.Error(), b+".tmp") {
+		t.Errorf("a replacement whose second file cannot be written: %v, want an error naming %s", err, b+".tmp")
+	}
+	for p, want := range map[string]string{a: "a1\n", b: "b1\n"} {
+		if got, _ := os.ReadFile(p); string(got) != want {
+			t.Errorf("a failed replacement left %s as %q, want the old %q", filepath.Base(p), got, want)
+		}
+	}
+	if _, err := os.Stat(a + ".tmp"); !os.IsNotExist(err) {
+		t.Errorf("a failed replacement left %s.tmp: %v", filepath.Base(a), err)
+	}
+	os.Remove(b + ".tmp")
+	if err := ReplaceFiles([]string{a, b}, [][]byte{[]byte("a3\n"), []byte("b3\n")}); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]string{a: "a3\n", b: "b3\n"} {
+		if got, _ := os.ReadFile(p); string(got) != want {
+			t.Errorf("%s holds %q, want %q", filepath.Base(p), got, want)
+		}
+	}
+}

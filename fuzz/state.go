@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -419,7 +420,12 @@ func keepGraph(gs []KeptGraph, g KeptGraph) []KeptGraph {
 }
 
 // WriteStateUpdate writes an update into dir (OUT/state, or the state
-// directory itself when committing): findings.json and seen.bloom.
+// directory itself when committing): findings.json and seen.bloom, both
+// written whole before either replaces its old file, so a write that
+// fails (a full disk, a quota) leaves the directory as it was. The store
+// is renamed first: a crash between the two renames leaves the new store
+// with the old filter, whose next night checks tonight's graphs again,
+// never a filter that skips graphs whose findings the store lacks.
 func WriteStateUpdate(dir string, up StateUpdate) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -428,10 +434,9 @@ func WriteStateUpdate(dir string, up StateUpdate) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, StateFindingsFile), b); err != nil {
-		return err
-	}
-	return WriteBloom(filepath.Join(dir, StateSeenFile), up.Seen)
+	return corpus.ReplaceFiles(
+		[]string{filepath.Join(dir, StateFindingsFile), filepath.Join(dir, StateSeenFile)},
+		[][]byte{b, up.Seen.bytes()})
 }
 
 // storeBytes is findings.json's text of an update.
