@@ -257,6 +257,20 @@ func CommitState(st *State, up StateUpdate) error {
 	return WriteStateUpdate(st.Dir, up)
 }
 
+// CheckWritable fails, naming the directory, when no file can be made in
+// the state directory (a read-only mount, no permission): a night that
+// commits its update there, or a merge, checks it before it runs, rather
+// than finding it out at its end.
+func (st *State) CheckWritable() error {
+	f, err := os.CreateTemp(st.Dir, ".write-check-*")
+	if err != nil {
+		return fmt.Errorf("state %s cannot be written, and the night's update is committed there: %w", st.Dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
 func sortStore(s []StoredSignature) {
 	slices.SortFunc(s, func(a, b StoredSignature) int {
 		return cmp.Or(cmp.Compare(a.Signature, b.Signature), cmp.Compare(a.Strategy, b.Strategy))

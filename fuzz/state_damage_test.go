@@ -2,7 +2,8 @@
 // between nights (state_test.go has the interrupted night): a night whose
 // state directory another campaign committed to meanwhile does not
 // overwrite that campaign's update, a commit that cannot be written
-// leaves the directory as it was read, and an empty findings.json is an
+// leaves the directory as it was read, a directory that cannot be written
+// is refused before the night runs, and an empty findings.json is an
 // error, not an empty store.
 package fuzz
 
@@ -104,6 +105,34 @@ func TestFailedCommitLeavesTheState(t *testing.T) {
 			t.Errorf("the resume did not commit the night's %s", f)
 		}
 	}
+}
+
+// TestUnwritableStateRefusedFirst: a night that would commit into a state
+// directory no file can be made in (here one removed after it was read;
+// a read-only mount fails the same way) is refused before it runs, naming
+// the directory, rather than at its end; a shard, which only reads the
+// directory, runs.
+func TestUnwritableStateRefusedFirst(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	st, err := LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(state); err != nil {
+		t.Fatal(err)
+	}
+	c := testConfig(t, 40)
+	c.State, c.Night = st, "2026-03-01"
+	_, err = Run(c)
+	if err == nil || !strings.Contains(err.Error(), "state "+state+" cannot be written") {
+		t.Errorf("a night on a state directory that cannot be written: %v, want an error naming it", err)
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir, ResultsFile)); !os.IsNotExist(err) {
+		t.Errorf("the refused night ran: %s is there (%v)", ResultsFile, err)
+	}
+	sh := testConfig(t, 40)
+	sh.State, sh.Night, sh.Shard = st, "2026-03-01", Shard{I: 0, N: 2}
+	mustRun(t, sh)
 }
 
 // TestEmptyStoreFileRefused: a findings.json of no bytes (a write torn by
