@@ -131,7 +131,7 @@ func Run(c Config) (*Outcome, error) {
 		jerr = err
 	}
 	if jerr != nil {
-		return nil, jerr
+		return nil, c.resumable(jerr)
 	}
 	rep := rs.report(c.Settings)
 	tp.Seconds, tp.Workers, tp.Resumed = time.Since(start).Seconds(), c.Workers, resumed
@@ -151,11 +151,14 @@ func Run(c Config) (*Outcome, error) {
 		c.minimizeUnlessStopped(rep, rs.total, c.planned(done))
 	}
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
-		return nil, err
+		return nil, c.resumable(err)
 	}
 	if c.State != nil {
 		if err := c.saveState(rep, rs.seen); err != nil {
-			return nil, err
+			if errors.Is(err, errStateChanged) { // a resume would find the state changed too
+				return nil, err
+			}
+			return nil, c.resumable(err)
 		}
 	}
 	out := &Outcome{Report: rep, Harness: harness}
@@ -164,6 +167,16 @@ func Run(c Config) (*Outcome, error) {
 		out.Corpus = gd.corpus
 	}
 	return out, nil
+}
+
+// resumable adds to an error that stopped a campaign after it started its
+// log (a full disk, a directory that cannot be written) the command that
+// continues it from the log once the cause is fixed.
+func (c *Config) resumable(err error) error {
+	if c.ResumeCommand == "" {
+		return err
+	}
+	return fmt.Errorf("%w; the graphs checked are kept in %s: once that is fixed, continue with: %s", err, filepath.Join(c.Dir, ResultsFile), c.ResumeCommand)
 }
 
 // replay reads the log of the campaign being resumed, record by record

@@ -17,6 +17,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -234,6 +235,10 @@ func writtenDigest(store, seen []byte) string {
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
+// errStateChanged is CommitState's refusal of a state directory another
+// campaign committed to since it was read.
+var errStateChanged = errors.New("changed since this campaign read it")
+
 // CommitState writes a night's update into the state directory st was
 // read from, unless another campaign committed to it since (its
 // findings.json or seen.bloom differ from what st read): that campaign's
@@ -252,7 +257,7 @@ func CommitState(st *State, up StateUpdate) error {
 		}
 	}
 	if writtenDigest(now[0], now[1]) != st.written {
-		return fmt.Errorf("state %s changed since this campaign read it (did another campaign commit to it meanwhile?): not overwritten", st.Dir)
+		return fmt.Errorf("state %s %w (did another campaign commit to it meanwhile?): not overwritten", st.Dir, errStateChanged)
 	}
 	return WriteStateUpdate(st.Dir, up)
 }

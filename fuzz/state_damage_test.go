@@ -38,8 +38,9 @@ func TestStateChangedMeanwhileNotOverwritten(t *testing.T) {
 	cb := testConfig(t, 40)
 	cb.Seed, cb.State, cb.Night = 2, b, "2026-03-01"
 	cb.Current = panicsOnFour()
+	cb.ResumeCommand = "cfgfuzz run --resume " + cb.Dir
 	_, err = Run(cb)
-	if err == nil || !strings.Contains(err.Error(), "changed since") || !strings.Contains(err.Error(), filepath.Join(cb.Dir, StateUpdateDir)) {
+	if err == nil || !strings.Contains(err.Error(), "changed since") || !strings.Contains(err.Error(), filepath.Join(cb.Dir, StateUpdateDir)) || strings.Contains(err.Error(), cb.ResumeCommand) {
 		t.Errorf("second night on a state another night committed to: %v, want an error naming the change and OUT/state", err)
 	}
 	now, err := os.ReadFile(filepath.Join(state, StateFindingsFile))
@@ -76,9 +77,10 @@ func TestFailedCommitLeavesTheState(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Seed, c.Night, c.Inject = 2, "2026-03-02", []string{"swap-arms"}
+	c.ResumeCommand = "cfgfuzz run --resume " + c.Dir + " --state " + state
 	_, err = Run(c)
-	if err == nil || !strings.Contains(err.Error(), block) || !strings.Contains(err.Error(), filepath.Join(c.Dir, StateUpdateDir)) {
-		t.Fatalf("a night whose commit cannot write %s: %v, want an error naming it and OUT/state", block, err)
+	if err == nil || !strings.Contains(err.Error(), block) || !strings.Contains(err.Error(), filepath.Join(c.Dir, StateUpdateDir)) || !strings.Contains(err.Error(), c.ResumeCommand) {
+		t.Fatalf("a night whose commit cannot write %s: %v, want an error naming it, OUT/state and the resume", block, err)
 	}
 	if after, _ := os.ReadFile(filepath.Join(state, StateFindingsFile)); !bytes.Equal(before, after) {
 		t.Errorf("the failed commit changed %s", StateFindingsFile)
