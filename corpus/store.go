@@ -196,8 +196,12 @@ func countReport(sdir, sig, hash string) (int, error) {
 	if err := os.MkdirAll(sdir, 0o755); err != nil {
 		return 0, err
 	}
-	if err := os.WriteFile(filepath.Join(sdir, "signature.txt"), []byte(sig+"\n"), 0o644); err != nil {
-		return 0, err
+	sigFile := filepath.Join(sdir, "signature.txt")
+	if b, err := os.ReadFile(sigFile); err != nil || string(b) != sig+"\n" {
+		// whole or absent: a full disk leaves no empty name a listing would read
+		if err := ReplaceFile(sigFile, []byte(sig+"\n")); err != nil {
+			return 0, err
+		}
 	}
 	seen, err := reportedGraphs(sdir)
 	if err != nil {

@@ -234,3 +234,29 @@ func TestReplaceFilesAllOrNone(t *testing.T) {
 		}
 	}
 }
+
+// TestSignatureNameWholeOrNone: a signature's name that cannot be written
+// (a full disk) leaves no signature.txt, never an empty one that the
+// store's listing would read as a signature of no name.
+func TestSignatureNameWholeOrNone(t *testing.T) {
+	st := &Store{Dir: t.TempDir()}
+	sig := "exec:trace-mismatch"
+	block := filepath.Join(st.SignatureDir(sig), "signature.txt.tmp")
+	if err := os.MkdirAll(block, 0o755); err != nil { // signature.txt cannot be written
+		t.Fatal(err)
+	}
+	g := randomGraph(1, 5)
+	if _, err := st.Add(Finding{Signature: sig, Graph: g, Origin: "test"}); err == nil || !strings.Contains(err.Error(), block) {
+		t.Errorf("a finding whose signature.txt cannot be written: %v, want an error naming %s", err, block)
+	}
+	if _, err := os.Stat(filepath.Join(st.SignatureDir(sig), "signature.txt")); !os.IsNotExist(err) {
+		t.Errorf("the failed write left signature.txt (%v)", err)
+	}
+	os.Remove(block)
+	if _, err := st.Add(Finding{Signature: sig, Graph: g, Origin: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(st.SignatureDir(sig), "signature.txt")); string(b) != sig+"\n" {
+		t.Errorf("signature.txt holds %q", b)
+	}
+}
