@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -172,11 +173,13 @@ func Run(c Config) (*Outcome, error) {
 // resumable adds to an error that stopped a campaign after it started its
 // log (a full disk, a directory that cannot be written) the command that
 // continues it from the log once the cause is fixed.
+// No command is given when the log itself is gone.
 func (c *Config) resumable(err error) error {
-	if c.ResumeCommand == "" {
+	log := filepath.Join(c.Dir, ResultsFile)
+	if _, serr := os.Stat(log); c.ResumeCommand == "" || serr != nil {
 		return err
 	}
-	return fmt.Errorf("%w; the graphs checked are kept in %s: once that is fixed, continue with: %s", err, filepath.Join(c.Dir, ResultsFile), c.ResumeCommand)
+	return fmt.Errorf("%w; the graphs checked are kept in %s: once that is fixed, continue with: %s", err, log, c.ResumeCommand)
 }
 
 // replay reads the log of the campaign being resumed, record by record

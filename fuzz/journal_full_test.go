@@ -2,10 +2,11 @@
 // disk) stops handing out graphs and fails with the write's error and the
 // command that continues it, instead of checking its whole budget first;
 // once the disk has room, that resume completes the campaign as a whole
-// run would have.
+// run would have. A campaign whose directory is removed stops too.
 package fuzz
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -69,4 +70,33 @@ func TestFullDiskResumes(t *testing.T) {
 	if a, b := reportJSON(t, whole.Dir), reportJSON(t, dir); a != b {
 		t.Errorf("the resumed campaign's report differs from the whole campaign's:\n%s\n---\n%s", a, b)
 	}
+}
+
+// TestRemovedDirStopsTheCampaign: a campaign whose directory is removed
+// while it runs (a cleanup job, a volume unmounted) stops within seconds,
+// naming its log, instead of checking its whole budget into a file no one
+// can read; it offers no resume of the log that is gone.
+func TestRemovedDirStopsTheCampaign(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	c := testConfigIn(dir, 1_000_000) // minutes of graphs, were they all checked
+	c.ResumeCommand = "cfgfuzz run --resume " + dir
+	go func() {
+		for {
+			time.Sleep(100 * time.Millisecond)
+			if _, err := os.Stat(filepath.Join(dir, ResultsFile)); err == nil {
+				os.RemoveAll(dir)
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	_, err := Run(c)
+	took := time.Since(start)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, ResultsFile)) || strings.Contains(err.Error(), c.ResumeCommand) {
+		t.Fatalf("a campaign whose directory was removed: error %v, want one naming its log and no resume", err)
+	}
+	if took > 30*time.Second {
+		t.Errorf("it ran %v after its directory was removed", took)
+	}
+	t.Logf("stopped after %v: %v", took, err)
 }
