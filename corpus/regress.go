@@ -23,7 +23,9 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -277,16 +279,46 @@ func WriteRegression(dir, name string, h Header, g *cfg.Graph) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	text := regressionText(h, g)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if _, err := os.Lstat(path); err == nil {
+		return "", fmt.Errorf("%s: %w", path, fs.ErrExist)
+	}
+	// The text goes into a temporary file (no *.cfg: LoadRegressions skips
+	// it), flushed, then linked to its name, which fails when a file took
+	// the name meanwhile: a write that fails (a full disk) leaves no part
+	// of a regression where `cfgfuzz regress` would read it.
+	f, err := os.CreateTemp(dir, "."+name+".*.tmp")
 	if err != nil {
 		return "", err
 	}
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, err = f.WriteString(regressionText(h, g))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err != nil {
 		return "", err
 	}
-	return path, f.Close()
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+		// a file system without hard links: the name was free above
+		if err := os.Rename(tmp, path); err != nil {
+			return "", err
+		}
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return path, nil
 }
 
 // regressionText is a regression file's text: the header, the compact

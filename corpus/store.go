@@ -199,8 +199,12 @@ func countReport(sdir, sig, hash string) (int, error) {
 	if err := os.MkdirAll(sdir, 0o755); err != nil {
 		return 0, err
 	}
-	if err := os.WriteFile(filepath.Join(sdir, "signature.txt"), []byte(sig+"\n"), 0o644); err != nil {
-		return 0, err
+	sigFile := filepath.Join(sdir, "signature.txt")
+	if b, err := os.ReadFile(sigFile); err != nil || string(b) != sig+"\n" {
+		// whole or absent: a full disk leaves no empty name a listing would read
+		if err := ReplaceFile(sigFile, []byte(sig+"\n")); err != nil {
+			return 0, err
+		}
 	}
 	seen, err := reportedGraphs(sdir)
 	if err != nil {
@@ -246,18 +250,39 @@ func reportedGraphs(sdir string) (map[string]bool, error) {
 // temporary file is removed when a step fails (a full disk leaves no
 // debris).
 func ReplaceFile(path string, data []byte) error {
-	tmp := path + ".tmp"
-	err := writeSynced(tmp, data)
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	return ReplaceFiles([]string{path}, [][]byte{data})
+}
+
+// ReplaceFiles replaces several files of one directory as ReplaceFile
+// does, each by data of the same index, and writes every temporary file
+// before it renames any: a step that fails while they are written (a full
+// disk, a quota) leaves all of the old files and no temporary one. The
+// renames go in the order of paths.
+func ReplaceFiles(paths []string, data [][]byte) error {
+	var tmps []string
+	fail := func(err error) error {
+		for _, t := range tmps {
+			os.Remove(t)
+		}
 		return err
 	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil { // the rename, where the file system needs it
-		d.Sync()
-		d.Close()
+	for i, path := range paths {
+		tmp := path + ".tmp"
+		tmps = append(tmps, tmp)
+		if err := writeSynced(tmp, data[i]); err != nil {
+			return fail(err)
+		}
+	}
+	for i, path := range paths {
+		if err := os.Rename(tmps[i], path); err != nil {
+			return fail(err)
+		}
+	}
+	if len(paths) > 0 {
+		if d, err := os.Open(filepath.Dir(paths[0])); err == nil { // the renames, where the file system needs it
+			d.Sync()
+			d.Close()
+		}
 	}
 	return nil
 }

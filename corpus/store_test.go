@@ -200,3 +200,63 @@ func TestReplaceFile(t *testing.T) {
 		t.Errorf("left %d files, want the one", len(ents))
 	}
 }
+
+// TestReplaceFilesAllOrNone: files replaced together are all replaced, and
+// when one of them cannot be written (a full disk on the second) none is:
+// the first keeps its old contents and no temporary file is left.
+func TestReplaceFilesAllOrNone(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "findings.json"), filepath.Join(dir, "seen.bloom")
+	if err := ReplaceFiles([]string{a, b}, [][]byte{[]byte("a1\n"), []byte("b1\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(b+".tmp", 0o755); err != nil { // the second temporary file cannot be written
+		t.Fatal(err)
+	}
+	if err := ReplaceFiles([]string{a, b}, [][]byte{[]byte("a2\n"), []byte("b2\n")}); err == nil || !strings.Contains(err.Error(), b+".tmp") {
+		t.Errorf("a replacement whose second file cannot be written: %v, want an error naming %s", err, b+".tmp")
+	}
+	for p, want := range map[string]string{a: "a1\n", b: "b1\n"} {
+		if got, _ := os.ReadFile(p); string(got) != want {
+			t.Errorf("a failed replacement left %s as %q, want the old %q", filepath.Base(p), got, want)
+		}
+	}
+	if _, err := os.Stat(a + ".tmp"); !os.IsNotExist(err) {
+		t.Errorf("a failed replacement left %s.tmp: %v", filepath.Base(a), err)
+	}
+	os.Remove(b + ".tmp")
+	if err := ReplaceFiles([]string{a, b}, [][]byte{[]byte("a3\n"), []byte("b3\n")}); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]string{a: "a3\n", b: "b3\n"} {
+		if got, _ := os.ReadFile(p); string(got) != want {
+			t.Errorf("%s holds %q, want %q", filepath.Base(p), got, want)
+		}
+	}
+}
+
+// TestSignatureNameWholeOrNone: a signature's name that cannot be written
+// (a full disk) leaves no signature.txt, never an empty one that the
+// store's listing would read as a signature of no name.
+func TestSignatureNameWholeOrNone(t *testing.T) {
+	st := &Store{Dir: t.TempDir()}
+	sig := "exec:trace-mismatch"
+	block := filepath.Join(st.SignatureDir(sig), "signature.txt.tmp")
+	if err := os.MkdirAll(block, 0o755); err != nil { // signature.txt cannot be written
+		t.Fatal(err)
+	}
+	g := randomGraph(1, 5)
+	if _, err := st.Add(Finding{Signature: sig, Graph: g, Origin: "test"}); err == nil || !strings.Contains(err.Error(), block) {
+		t.Errorf("a finding whose signature.txt cannot be written: %v, want an error naming %s", err, block)
+	}
+	if _, err := os.Stat(filepath.Join(st.SignatureDir(sig), "signature.txt")); !os.IsNotExist(err) {
+		t.Errorf("the failed write left signature.txt (%v)", err)
+	}
+	os.Remove(block)
+	if _, err := st.Add(Finding{Signature: sig, Graph: g, Origin: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(st.SignatureDir(sig), "signature.txt")); string(b) != sig+"\n" {
+		t.Errorf("signature.txt holds %q", b)
+	}
+}

@@ -102,12 +102,17 @@ var bloomMagic = []byte("cfgfuzz-bloom/v1 24 7\n")
 // WriteBloom writes the filter: the magic line, then the bits (64 to a
 // little-endian word).
 func WriteBloom(path string, b *Bloom) error {
+	return writeFile(path, b.bytes())
+}
+
+// bytes is the filter's file as WriteBloom writes it.
+func (b *Bloom) bytes() []byte {
 	buf := make([]byte, 0, len(bloomMagic)+BloomBits/8)
 	buf = append(buf, bloomMagic...)
 	for _, w := range b.bits {
 		buf = binary.LittleEndian.AppendUint64(buf, w)
 	}
-	return writeFile(path, buf)
+	return buf
 }
 
 // ReadBloom reads a filter written by WriteBloom; a missing file is an

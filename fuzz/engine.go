@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -132,7 +133,7 @@ func Run(c Config) (*Outcome, error) {
 		jerr = err
 	}
 	if jerr != nil {
-		return nil, jerr
+		return nil, c.resumable(jerr)
 	}
 	c.stage(StageGraphsDone)
 	rep := rs.report(c.Settings)
@@ -154,11 +155,14 @@ func Run(c Config) (*Outcome, error) {
 	}
 	c.stage(StageReport)
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
-		return nil, err
+		return nil, c.resumable(err)
 	}
 	if c.State != nil {
 		if err := c.saveState(rep, rs.seen); err != nil {
-			return nil, err
+			if errors.Is(err, errStateChanged) { // a resume would find the state changed too
+				return nil, err
+			}
+			return nil, c.resumable(err)
 		}
 	}
 	out := &Outcome{Report: rep, Harness: harness}
@@ -182,6 +186,18 @@ func (c *Config) stage(s string) {
 	if c.Stage != nil {
 		c.Stage(s)
 	}
+}
+
+// resumable adds to an error that stopped a campaign after it started its
+// log (a full disk, a directory that cannot be written) the command that
+// continues it from the log once the cause is fixed.
+// No command is given when the log itself is gone.
+func (c *Config) resumable(err error) error {
+	log := filepath.Join(c.Dir, ResultsFile)
+	if _, serr := os.Stat(log); c.ResumeCommand == "" || serr != nil {
+		return err
+	}
+	return fmt.Errorf("%w; the graphs checked are kept in %s: once that is fixed, continue with: %s", err, log, c.ResumeCommand)
 }
 
 // replay reads the log of the campaign being resumed, record by record

@@ -32,6 +32,7 @@ const (
 type journal struct {
 	sum       string // the settings checksum every line is bound to
 	f         *os.File
+	path      string // where f was opened: each sync checks it is still there
 	w         *bufio.Writer
 	pending   int
 	lastSync  time.Time
@@ -169,7 +170,7 @@ func openJournal(dir string, resume bool, good int64, sum string) (*journal, err
 			return nil, err
 		}
 	}
-	return &journal{sum: sum, f: f, w: bufio.NewWriterSize(f, 1<<16), lastSync: time.Now(), syncEvery: 4096, syncAfter: time.Second}, nil
+	return &journal{sum: sum, f: f, path: f.Name(), w: bufio.NewWriterSize(f, 1<<16), lastSync: time.Now(), syncEvery: 4096, syncAfter: time.Second}, nil
 }
 
 // add appends one record, syncing when the batch is full or old.
@@ -196,7 +197,27 @@ func (j *journal) sync() error {
 		return err
 	}
 	j.pending, j.lastSync = 0, time.Now()
-	return j.f.Sync()
+	if err := j.f.Sync(); err != nil {
+		return err
+	}
+	return j.stillThere()
+}
+
+// stillThere fails when the log's path no longer names the file being
+// written (its directory removed or replaced while the campaign ran):
+// records written on would be lost with it.
+func (j *journal) stillThere() error {
+	at, err := os.Stat(j.path)
+	if err == nil {
+		var open os.FileInfo
+		if open, err = j.f.Stat(); err == nil && !os.SameFile(at, open) {
+			err = errors.New("another file took its place")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s was removed or replaced while the campaign wrote it: %w", j.path, err)
+	}
+	return nil
 }
 
 func (j *journal) close() error {

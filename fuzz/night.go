@@ -34,6 +34,11 @@ func (c *Config) validateState() error {
 	if _, err := time.Parse(time.DateOnly, c.Night); err != nil {
 		return fmt.Errorf("night %q: want a date YYYY-MM-DD", c.Night)
 	}
+	if c.Shard.N <= 1 { // the night commits into the state directory
+		if err := c.State.CheckWritable(); err != nil {
+			return err
+		}
+	}
 	switch {
 	case c.StateDigest == "":
 		c.StateDigest = c.State.Digest

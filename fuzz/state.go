@@ -17,6 +17,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -233,6 +235,10 @@ func writtenDigest(store, seen []byte) string {
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
+// errStateChanged is CommitState's refusal of a state directory another
+// campaign committed to since it was read.
+var errStateChanged = errors.New("changed since this campaign read it")
+
 // CommitState writes a night's update into the state directory st was
 // read from, unless another campaign committed to it since (its
 // findings.json or seen.bloom differ from what st read): that campaign's
@@ -251,9 +257,23 @@ func CommitState(st *State, up StateUpdate) error {
 		}
 	}
 	if writtenDigest(now[0], now[1]) != st.written {
-		return fmt.Errorf("state %s changed since this campaign read it (did another campaign commit to it meanwhile?): not overwritten", st.Dir)
+		return fmt.Errorf("state %s %w (did another campaign commit to it meanwhile?): not overwritten", st.Dir, errStateChanged)
 	}
 	return WriteStateUpdate(st.Dir, up)
+}
+
+// CheckWritable fails, naming the directory, when no file can be made in
+// the state directory (a read-only mount, no permission): a night that
+// commits its update there, or a merge, checks it before it runs, rather
+// than finding it out at its end.
+func (st *State) CheckWritable() error {
+	f, err := os.CreateTemp(st.Dir, ".write-check-*")
+	if err != nil {
+		return fmt.Errorf("state %s cannot be written, and the night's update is committed there: %w", st.Dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }
 
 func sortStore(s []StoredSignature) {
@@ -419,7 +439,12 @@ func keepGraph(gs []KeptGraph, g KeptGraph) []KeptGraph {
 }
 
 // WriteStateUpdate writes an update into dir (OUT/state, or the state
-// directory itself when committing): findings.json and seen.bloom.
+// directory itself when committing): findings.json and seen.bloom, both
+// written whole before either replaces its old file, so a write that
+// fails (a full disk, a quota) leaves the directory as it was. The store
+// is renamed first: a crash between the two renames leaves the new store
+// with the old filter, whose next night checks tonight's graphs again,
+// never a filter that skips graphs whose findings the store lacks.
 func WriteStateUpdate(dir string, up StateUpdate) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -428,10 +453,9 @@ func WriteStateUpdate(dir string, up StateUpdate) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, StateFindingsFile), b); err != nil {
-		return err
-	}
-	return WriteBloom(filepath.Join(dir, StateSeenFile), up.Seen)
+	return corpus.ReplaceFiles(
+		[]string{filepath.Join(dir, StateFindingsFile), filepath.Join(dir, StateSeenFile)},
+		[][]byte{b, up.Seen.bytes()})
 }
 
 // storeBytes is findings.json's text of an update.

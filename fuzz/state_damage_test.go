@@ -1,11 +1,14 @@
 // state_damage_test.go: a state directory survives what happens to it
 // between nights (state_test.go has the interrupted night): a night whose
 // state directory another campaign committed to meanwhile does not
-// overwrite that campaign's update, and an empty findings.json is an
+// overwrite that campaign's update, a commit that cannot be written
+// leaves the directory as it was read, a directory that cannot be written
+// is refused before the night runs, and an empty findings.json is an
 // error, not an empty store.
 package fuzz
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,8 +38,9 @@ func TestStateChangedMeanwhileNotOverwritten(t *testing.T) {
 	cb := testConfig(t, 40)
 	cb.Seed, cb.State, cb.Night = 2, b, "2026-03-01"
 	cb.Current = panicsOnFour()
+	cb.ResumeCommand = "cfgfuzz run --resume " + cb.Dir
 	_, err = Run(cb)
-	if err == nil || !strings.Contains(err.Error(), "changed since") || !strings.Contains(err.Error(), filepath.Join(cb.Dir, StateUpdateDir)) {
+	if err == nil || !strings.Contains(err.Error(), "changed since") || !strings.Contains(err.Error(), filepath.Join(cb.Dir, StateUpdateDir)) || strings.Contains(err.Error(), cb.ResumeCommand) {
 		t.Errorf("second night on a state another night committed to: %v, want an error naming the change and OUT/state", err)
 	}
 	now, err := os.ReadFile(filepath.Join(state, StateFindingsFile))
@@ -49,6 +53,88 @@ func TestStateChangedMeanwhileNotOverwritten(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(cb.Dir, StateUpdateDir, StateFindingsFile)); err != nil {
 		t.Errorf("the second night's update is not in OUT/state: %v", err)
 	}
+}
+
+// TestFailedCommitLeavesTheState: a night whose commit cannot write
+// seen.bloom into the state directory (a full disk or a quota: the filter
+// is the larger file, written second) fails naming the file and OUT/state,
+// and leaves findings.json as it was read, so that the night's resume,
+// once the file can be written, commits the update the night made.
+func TestFailedCommitLeavesTheState(t *testing.T) {
+	swap := func(c *Config) { c.Inject = []string{"swap-arms"} }
+	state := t.TempDir()
+	night(t, state, "2026-03-01", 1, 40, swap)
+	before, err := os.ReadFile(filepath.Join(state, StateFindingsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := filepath.Join(state, StateSeenFile+".tmp")
+	if err := os.MkdirAll(filepath.Join(block, "x"), 0o755); err != nil { // the filter's temporary file cannot be written
+		t.Fatal(err)
+	}
+	c := testConfig(t, 80)
+	if c.State, err = LoadState(state); err != nil {
+		t.Fatal(err)
+	}
+	c.Seed, c.Night, c.Inject = 2, "2026-03-02", []string{"swap-arms"}
+	c.ResumeCommand = "cfgfuzz run --resume " + c.Dir + " --state " + state
+	_, err = Run(c)
+	if err == nil || !strings.Contains(err.Error(), block) || !strings.Contains(err.Error(), filepath.Join(c.Dir, StateUpdateDir)) || !strings.Contains(err.Error(), c.ResumeCommand) {
+		t.Fatalf("a night whose commit cannot write %s: %v, want an error naming it, OUT/state and the resume", block, err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(state, StateFindingsFile)); !bytes.Equal(before, after) {
+		t.Errorf("the failed commit changed %s", StateFindingsFile)
+	}
+	if _, err := os.Stat(filepath.Join(state, StateFindingsFile+".tmp")); !os.IsNotExist(err) {
+		t.Errorf("the failed commit left %s.tmp: %v", StateFindingsFile, err)
+	}
+	if err := os.RemoveAll(block); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := LoadSettings(c.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.State, err = LoadState(state); err != nil {
+		t.Fatal(err)
+	}
+	c.Settings, c.Resume = saved, true
+	mustRun(t, c)
+	for _, f := range []string{StateFindingsFile, StateSeenFile} {
+		want, _ := os.ReadFile(filepath.Join(c.Dir, StateUpdateDir, f))
+		got, _ := os.ReadFile(filepath.Join(state, f))
+		if len(want) == 0 || !bytes.Equal(got, want) {
+			t.Errorf("the resume did not commit the night's %s", f)
+		}
+	}
+}
+
+// TestUnwritableStateRefusedFirst: a night that would commit into a state
+// directory no file can be made in (here one removed after it was read;
+// a read-only mount fails the same way) is refused before it runs, naming
+// the directory, rather than at its end; a shard, which only reads the
+// directory, runs.
+func TestUnwritableStateRefusedFirst(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	st, err := LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(state); err != nil {
+		t.Fatal(err)
+	}
+	c := testConfig(t, 40)
+	c.State, c.Night = st, "2026-03-01"
+	_, err = Run(c)
+	if err == nil || !strings.Contains(err.Error(), "state "+state+" cannot be written") {
+		t.Errorf("a night on a state directory that cannot be written: %v, want an error naming it", err)
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir, ResultsFile)); !os.IsNotExist(err) {
+		t.Errorf("the refused night ran: %s is there (%v)", ResultsFile, err)
+	}
+	sh := testConfig(t, 40)
+	sh.State, sh.Night, sh.Shard = st, "2026-03-01", Shard{I: 0, N: 2}
+	mustRun(t, sh)
 }
 
 // TestEmptyStoreFileRefused: a findings.json of no bytes (a write torn by

@@ -22,7 +22,8 @@ import (
 )
 
 // WriteReports fills replay commands (src may be nil) and writes
-// report.json, report.md and report.html into dir.
+// report.json, report.md and report.html into dir, all three or, when a
+// write fails, none.
 func WriteReports(dir string, rep *Report, src Source) error {
 	if src != nil {
 		for i := range rep.Findings {
@@ -41,13 +42,11 @@ func WriteReports(dir string, rep *Report, src Source) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, "report.json"), append(b, '\n')); err != nil {
-		return err
-	}
-	if err := writeFile(filepath.Join(dir, "report.md"), []byte(Markdown(rep))); err != nil {
-		return err
-	}
-	return writeFile(filepath.Join(dir, "report.html"), []byte(HTML(rep)))
+	// The three forms replace the old ones together: a write that fails (a
+	// full disk) leaves no mix of two reports.
+	return corpus.ReplaceFiles(
+		[]string{filepath.Join(dir, "report.json"), filepath.Join(dir, "report.md"), filepath.Join(dir, "report.html")},
+		[][]byte{append(b, '\n'), []byte(Markdown(rep)), []byte(HTML(rep))})
 }
 
 // replayCommand reproduces one graph: the source's command printing it,

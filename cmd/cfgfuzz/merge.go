@@ -97,6 +97,11 @@ func mergeNight(dirs []string, out, state string, minimize bool, budget minimize
 		if err != nil {
 			return nil, fmt.Errorf("--state: %w", err)
 		}
+		if !partial { // the merge commits the night there
+			if err := st.CheckWritable(); err != nil {
+				return nil, err
+			}
+		}
 		opt.State = st
 	}
 	if minimize {
