@@ -13,8 +13,10 @@ import (
 )
 
 // campaignFiles are the files and directories a campaign writes into its
-// directory, which a forced new campaign removes.
-var campaignFiles = []string{ResultsFile, CampaignFile, "report.json", "report.md", "report.html", "findings"}
+// directory, which a forced new campaign removes: nothing of the old
+// campaign (its pictures, its night's re-runs and state update) is left
+// to be read as the new one's.
+var campaignFiles = []string{ResultsFile, CampaignFile, "report.json", "report.md", "report.html", "findings", PicturesDir, RerunFile, StateUpdateDir}
 
 // openDir creates and locks c.Dir and clears an old campaign from it when
 // c.Force allows; it returns what unlocks the directory.
