@@ -150,32 +150,39 @@ func sizeTable(b *strings.Builder, list []SizeExample) {
 	}
 }
 
+// sizePart is one of the size section's example tables.
+type sizePart struct {
+	title string
+	list  []SizeExample
+}
+
+// sizeParts are the example tables that have graphs, gained first.
+func sizeParts(d *SizeDiff) []sizePart {
+	var parts []sizePart
+	for _, p := range []sizePart{{"Most blocks gained", d.Grew}, {"Most blocks lost", d.Shrank}} {
+		if len(p.list) > 0 {
+			parts = append(parts, p)
+		}
+	}
+	return parts
+}
+
 // sizeMarkdown is report.md's size section: the prose, then the graphs
 // that gained and lost the most.
 func sizeMarkdown(b *strings.Builder, d *SizeDiff) {
 	b.WriteString("\n### Output size\n\n" + sizeProse(d))
-	for _, part := range []struct {
-		title string
-		list  []SizeExample
-	}{{"Most blocks gained", d.Grew}, {"Most blocks lost", d.Shrank}} {
-		if len(part.list) > 0 {
-			fmt.Fprintf(b, "\n%s (baseline → current):\n\n", part.title)
-			sizeTable(b, part.list)
-		}
+	for _, p := range sizeParts(d) {
+		fmt.Fprintf(b, "\n%s (baseline → current):\n\n", p.title)
+		sizeTable(b, p.list)
 	}
 }
 
 // sizeHTML is report.html's size section.
 func sizeHTML(b *strings.Builder, d *SizeDiff) {
 	fmt.Fprintf(b, "<h3>Output size</h3><p>%s</p>", htmlText(sizeProse(d)))
-	for _, part := range []struct {
-		title string
-		list  []SizeExample
-	}{{"Most blocks gained", d.Grew}, {"Most blocks lost", d.Shrank}} {
-		if len(part.list) > 0 {
-			fmt.Fprintf(b, "<p>%s (baseline → current):</p>", part.title)
-			b.WriteString(mdTableHTML(func(sb *strings.Builder) { sizeTable(sb, part.list) }))
-		}
+	for _, p := range sizeParts(d) {
+		fmt.Fprintf(b, "<p>%s (baseline → current):</p>", p.title)
+		b.WriteString(mdTableHTML(func(sb *strings.Builder) { sizeTable(sb, p.list) }))
 	}
 }
 

@@ -145,14 +145,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 			return nil, nil, err
 		}
 		spec = sp
-		ropt := mf.runnerOptions()
-		ropt.Structurize = fuzz.SideStructurizer(side, popt, mf.callTimeout)
-		run, err := corpus.NewRunner(ropt)
-		if err != nil {
-			side.Close()
-			return nil, nil, err
-		}
-		return run, side, nil
+		return mf.runnerOn(side, popt)
 	}
 	judge, err := newBoundedJudge(mf.judge.checkTimeout, mf.signature, open, (*corpus.Runner).PredicateFor)
 	if err != nil {
@@ -254,6 +247,19 @@ func (t findingTag) replay(file, signature string) string {
 // replayer is replay of file as a function of the finding's signature.
 func (t findingTag) replayer(file string) func(string) string {
 	return func(signature string) string { return t.replay(file, signature) }
+}
+
+// runnerOn is a runner judging through side under the flags, with side;
+// side is closed when no runner can be made.
+func (mf minimizeFlags) runnerOn(side fuzz.Side, popt proto.Options) (*corpus.Runner, fuzz.Side, error) {
+	ropt := mf.runnerOptions()
+	ropt.Structurize = fuzz.SideStructurizer(side, popt, mf.callTimeout)
+	run, err := corpus.NewRunner(ropt)
+	if err != nil {
+		side.Close()
+		return nil, nil, err
+	}
+	return run, side, nil
 }
 
 // runnerOptions are the oracle's settings from the flags: the checks
@@ -403,14 +409,7 @@ func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr
 		if err != nil {
 			return nil, nil, err
 		}
-		ropt := mf.runnerOptions()
-		ropt.Structurize = fuzz.SideStructurizer(side, popt, mf.callTimeout)
-		run, err := corpus.NewRunner(ropt)
-		if err != nil {
-			side.Close()
-			return nil, nil, err
-		}
-		return run, side, nil
+		return mf.runnerOn(side, popt)
 	}
 	judge, err := newBoundedJudge(mf.judge.checkTimeout, "", open, func(r *corpus.Runner, _ string) corpus.Predicate { return r.Predicate() })
 	if err != nil {
