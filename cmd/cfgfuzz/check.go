@@ -49,7 +49,12 @@ type checkRecord struct {
 	// status 2.
 	Unchecked []string            `json:"unchecked,omitempty"`
 	Stats     *structurizer.Stats `json:"stats,omitempty"`
-	Strategy  string              `json:"strategy"`
+	// ModuleBlocks and ModuleWords are the module's size as compare's
+	// sizes count it (oracle.Subject.Size), whatever Stats declares;
+	// absent when no module was emitted or it could not be read.
+	ModuleBlocks int    `json:"module_blocks,omitempty"`
+	ModuleWords  int    `json:"module_words,omitempty"`
+	Strategy     string `json:"strategy"`
 	// Structurizer is the spec of the structurizer under test.
 	Structurizer string `json:"structurizer"`
 }
@@ -384,6 +389,11 @@ func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *ora
 		return rec
 	}
 	rec.Checks, rec.Stats = o.Verdicts, o.Stats
+	if o.Module != nil {
+		if blocks, words, err := (&oracle.Subject{Module: o.Module}).Size(); err == nil {
+			rec.ModuleBlocks, rec.ModuleWords = blocks, words
+		}
+	}
 	switch {
 	case o.Err != nil:
 		rec.Outcome, rec.Reason = outcomeError, o.Err.Error()
