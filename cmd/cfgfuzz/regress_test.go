@@ -298,3 +298,22 @@ func TestRecordedStructurizerNamed(t *testing.T) {
 		t.Errorf("check --structurizer %s (another, chosen): exit %d, want %d and no note:\n%s", fixed, code, exitOK, errs)
 	}
 }
+
+// TestRegressOwnStructurizerMissingNamed: a file replayed on the
+// structurizer it records, which this machine lacks, is an error that says
+// where that structurizer came from and which flag replays the file on
+// another.
+func TestRegressOwnStructurizerMissingNamed(t *testing.T) {
+	dir := t.TempDir()
+	gone := filepath.Join(dir, "gone")
+	if err := os.WriteFile(filepath.Join(dir, "arms.cfg"), []byte("# signature: exec:trace-mismatch\n# structurizer: repo:"+gone+"@0123456789abcdef0123456789abcdef01234567\n{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd([]string{"regress", dir}, "")
+	if code != exitUsage || !strings.Contains(out, "ERROR "+filepath.Join(dir, "arms.cfg")+" clean: "+gone) || !strings.Contains(out, "# structurizer:; --structurizer SPEC replays it") {
+		t.Errorf("regress on the file's own, missing structurizer: exit %d, want 2 naming the header and the flag\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCmd([]string{"regress", dir, "--structurizer", "self"}, ""); code != exitOK || strings.Contains(out+errs, "# structurizer:") {
+		t.Errorf("regress --structurizer self: exit %d, want 0 and no word of the header\n%s%s", code, out, errs)
+	}
+}
