@@ -6,6 +6,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,8 +21,8 @@ import (
 // modules are smaller on the whole and on most graphs; report.json's
 // size section validates, its examples' block and word counts are what
 // `check --json` measures on each side for the same graph (module_blocks,
-// module_words), and report.md and report.html
-// show the section.
+// module_words), and report.md and report.html show the section, their
+// summaries the change.
 func TestCompareReportsSizes(t *testing.T) {
 	adapter := buildGoAdapter(t, t.TempDir())
 	dir := filepath.Join(t.TempDir(), "cmp")
@@ -81,6 +82,12 @@ func TestCompareReportsSizes(t *testing.T) {
 	for name, text := range map[string]string{"report.md": string(md), "report.html": string(page)} {
 		if !strings.Contains(text, "Output size") || !strings.Contains(text, "Most blocks lost") || !strings.Contains(text, thousandsOf(d.BaselineBlocks)+" (") {
 			t.Errorf("%s lacks the size section or its figures", name)
+		}
+		// The summary at the top says it too, for a reader who stops there.
+		pct := func(cur, base int64) string { return fmt.Sprintf("%+.1f%%", 100*float64(cur-base)/float64(base)) }
+		summary := fmt.Sprintf("graphs both structured validly its modules have %s blocks and %s words", pct(d.CurrentBlocks, d.BaselineBlocks), pct(d.CurrentWords, d.BaselineWords))
+		if i, j := strings.Index(text, summary), strings.Index(text, "Output size"); i < 0 || i > j {
+			t.Errorf("%s: the summary does not say %q before the size section", name, summary)
 		}
 	}
 }
