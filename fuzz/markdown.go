@@ -115,7 +115,8 @@ func findingStrategy(rep *Report, f *Finding) string {
 	return "default"
 }
 
-// summaryProse says in two or three sentences what the campaign found.
+// summaryProse says in a few sentences what the campaign found, and how
+// the output's size changed when comparing.
 func summaryProse(rep *Report) string {
 	var b strings.Builder
 	o := rep.Outcomes
@@ -145,6 +146,10 @@ func summaryProse(rep *Report) string {
 	if d := rep.Divergences; d != nil {
 		fmt.Fprintf(&b, " The baseline structures %d and the output is identical on %s; of its %d failures (refusals included) %d now structure; %s.",
 			d.BaselineStructured, identicalPhrase(d), d.BaselineFailures, d.NowStructured, invalidPhrase(d.NewlyInvalid))
+		if z := d.Size; z != nil && z.Graphs > 0 {
+			fmt.Fprintf(&b, " On the %s graphs both structured validly its modules have %s blocks and %s words against the baseline's (larger on %s graphs, smaller on %s; Output size, below).",
+				thousands(z.Graphs), change(z.CurrentBlocks, z.BaselineBlocks), change(z.CurrentWords, z.BaselineWords), thousands(z.Larger), thousands(z.Smaller))
+		}
 	}
 	fmt.Fprintf(&b, " %s.\n", newPhrase(rep))
 	return b.String()

@@ -353,6 +353,16 @@ func resolveBuilt(s Spec, p Project, opt BuildOptions, popt ProcessOptions) (Sid
 	return f, s, nil
 }
 
+// changedList names the first paths of a working tree's changes, and how
+// many more there are.
+func changedList(paths []string) string {
+	const shown = 5
+	if len(paths) <= shown {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:shown], ", "), len(paths)-shown)
+}
+
 // revisionOf is the revision s names: its commit, and with +dirty the
 // working tree's snapshot (none when the tree is clean). A recorded tree
 // hash is taken from the cache when built there, else the working tree
@@ -384,6 +394,9 @@ func revisionOf(s Spec, p Project, opt BuildOptions) (Revision, error) {
 	}
 	if !snap.Clean {
 		rev.Tree, rev.Checkout = snap.Tree, snap.Commit
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "cfgfuzz: the working tree differs from %s in %s (uncommitted changes, built in): %s\n", snap.Head[:12], Plural(len(snap.Changed), "path"), changedList(snap.Changed))
+		}
 	}
 	if s.WorkTree != WorkTreeAny && rev.Tree != s.WorkTree {
 		return rev, fmt.Errorf("%s: the working tree has changed since (its content is now %s) and no build of it is cached", s, rev)

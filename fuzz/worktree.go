@@ -28,6 +28,10 @@ type Snapshot struct {
 	Tree   string // the tree hash of the working tree's content
 	Commit string // a commit of Tree on top of Head; Head when Clean
 	Clean  bool   // the content equals Head's
+	// Changed are the paths whose content differs from Head's (tracked
+	// files changed or deleted, untracked files added), relative to the
+	// repository's top; none when Clean.
+	Changed []string
 }
 
 // SnapshotWorkTree snapshots the working tree of the repository holding
@@ -71,6 +75,15 @@ func SnapshotWorkTree(dir string) (Snapshot, error) {
 	if s.Clean = s.Tree == headTree; s.Clean {
 		s.Commit = s.Head
 		return s, nil
+	}
+	changed, err := gitEnv(top, nil, "diff-tree", "-r", "--name-only", "-z", headTree, s.Tree)
+	if err != nil {
+		return s, err
+	}
+	for _, p := range strings.Split(changed, "\x00") {
+		if p != "" {
+			s.Changed = append(s.Changed, p)
+		}
 	}
 	id := []string{"GIT_AUTHOR_NAME=cfgfuzz", "GIT_AUTHOR_EMAIL=cfgfuzz@localhost", "GIT_COMMITTER_NAME=cfgfuzz", "GIT_COMMITTER_EMAIL=cfgfuzz@localhost"}
 	s.Commit, err = gitEnv(top, id, "commit-tree", s.Tree, "-p", s.Head, "-m", "cfgfuzz: the working tree on "+s.Head)

@@ -1,6 +1,7 @@
 // worktree_test.go: the working tree as a revision: a clean tree resolves
 // to its commit, a dirty one to COMMIT+dirty:TREE built from its content
-// (untracked files included, the index untouched); the recorded form is
+// (untracked files included, the index untouched), whose changed paths
+// the build log names; the recorded form is
 // found in the cache, and without a cached build it resolves only while
 // the tree still has that content.
 package fuzz
@@ -16,11 +17,13 @@ func TestWorkTreeRevision(t *testing.T) {
 	repo, commits := tableRepo(t, 0)
 	head := commits[0]
 	p := Project{Build: "cat n new > {out}/content 2>/dev/null; true", Serve: "cat"}
+	var log strings.Builder
 	resolve := func(spec string, cache string) (Spec, string, error) {
 		t.Helper()
 		s := MustParseSpec(spec)
 		s.Repo = repo
-		_, got, err := Resolve(s, ResolveOptions{Build: BuildOptions{CacheDir: cache}, Project: p})
+		log.Reset()
+		_, got, err := Resolve(s, ResolveOptions{Build: BuildOptions{CacheDir: cache, Log: &log}, Project: p})
 		if err != nil {
 			return got, "", err
 		}
@@ -39,6 +42,9 @@ func TestWorkTreeRevision(t *testing.T) {
 	dirty, content, err := resolve("repo:x@HEAD+dirty", cache)
 	if err != nil || dirty.Rev != head || len(dirty.WorkTree) != 40 || content != "changed\nuntracked\n" {
 		t.Fatalf("a dirty tree: %v, %q, %v", dirty, content, err)
+	}
+	if want := "the working tree differs from " + head[:12] + " in 2 paths (uncommitted changes, built in): n, new\n"; !strings.Contains(log.String(), want) {
+		t.Errorf("the build log does not name the changes, %q:\n%s", want, log.String())
 	}
 	if !strings.HasSuffix(dirty.String(), "@"+head+"+dirty:"+dirty.WorkTree) {
 		t.Errorf("resolved spec %s", dirty)
@@ -110,8 +116,8 @@ func TestSnapshotLeavesOutCampaignOutput(t *testing.T) {
 		t.Fatalf("a tree whose only untracked files are cfgfuzz's output: %+v, %v; want clean at %s", s, err, commits[0])
 	}
 	write("runs/notes.txt", "source\n")
-	if s, err := SnapshotWorkTree(repo); err != nil || s.Clean {
-		t.Errorf("an untracked file beside the output: %+v, %v; want dirty", s, err)
+	if s, err := SnapshotWorkTree(repo); err != nil || s.Clean || strings.Join(s.Changed, ",") != "runs/notes.txt" {
+		t.Errorf("an untracked file beside the output: %+v, %v; want dirty, runs/notes.txt changed", s, err)
 	}
 }
 

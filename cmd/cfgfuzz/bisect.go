@@ -192,9 +192,27 @@ func warnReplayProject(repo string, over fuzz.Project, w io.Writer) {
 	if !overrides {
 		return
 	}
+	// Name the flags that differ: a command the file also gives is no
+	// warning's matter.
+	file, _, _ := fuzz.LoadProject(repo)
+	var flags []string
+	if over.Build != "" && over.Build != file.Build {
+		flags = append(flags, "--build")
+	}
+	if over.Serve != "" && over.Serve != file.Serve {
+		flags = append(flags, "--serve")
+	}
+	if len(flags) == 0 {
+		flags = []string{"--build", "--serve"}
+	}
 	what := "differ from"
-	if !found {
+	switch {
+	case len(flags) == 1 && found:
+		what = "differs from"
+	case len(flags) == 1:
+		what = "is not in"
+	case !found:
 		what = "are not in"
 	}
-	fmt.Fprintf(w, "cfgfuzz: warning: --build and --serve %s %s: the replay commands printed (cfgfuzz check, minimize and regress with --structurizer repo:%s@REV) read only that file; put the commands there to replay\n", what, filepath.Join(repo, fuzz.ConfigFile), repo)
+	fmt.Fprintf(w, "cfgfuzz: warning: %s %s %s: the replay commands printed (cfgfuzz check, minimize and regress with --structurizer repo:%s@REV) read only that file; put the commands there to replay\n", strings.Join(flags, " and "), what, filepath.Join(repo, fuzz.ConfigFile), repo)
 }

@@ -49,7 +49,12 @@ type checkRecord struct {
 	// status 2.
 	Unchecked []string            `json:"unchecked,omitempty"`
 	Stats     *structurizer.Stats `json:"stats,omitempty"`
-	Strategy  string              `json:"strategy"`
+	// ModuleBlocks and ModuleWords are the module's size as compare's
+	// sizes count it (oracle.Subject.Size), whatever Stats declares;
+	// absent when no module was emitted or it could not be read.
+	ModuleBlocks int    `json:"module_blocks,omitempty"`
+	ModuleWords  int    `json:"module_words,omitempty"`
+	Strategy     string `json:"strategy"`
 	// Structurizer is the spec of the structurizer under test.
 	Structurizer string `json:"structurizer"`
 }
@@ -204,7 +209,7 @@ func (r *checkRun) announce(graphs int, files []string, cf checkFlags) {
 	}
 	fmt.Fprintf(r.stderr, "cfgfuzz check: %s, structurizer %s, strategy %s, checks %s\n", fuzz.Plural(graphs, "graph"), r.spec, shown, strings.Join(r.orc.Checks(), ","))
 	for _, f := range files {
-		if m := recordedMismatch(f, cf.registers, cf.strategy, cf.judge); m != "" {
+		if m := recordedMismatch(f, r.spec, cf.registers, cf.strategy, cf.judge); m != "" {
 			fmt.Fprintln(r.stderr, "cfgfuzz check: note:", m)
 		}
 	}
@@ -384,6 +389,11 @@ func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *ora
 		return rec
 	}
 	rec.Checks, rec.Stats = o.Verdicts, o.Stats
+	if o.Module != nil {
+		if blocks, words, err := (&oracle.Subject{Module: o.Module}).Size(); err == nil {
+			rec.ModuleBlocks, rec.ModuleWords = blocks, words
+		}
+	}
 	switch {
 	case o.Err != nil:
 		rec.Outcome, rec.Reason = outcomeError, o.Err.Error()

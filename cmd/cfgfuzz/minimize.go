@@ -171,7 +171,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	opt.Context = in.ctx
 	res, err := corpus.Minimize(it.Graph, judge.predicate(), opt)
 	if err != nil {
-		if m := recordedMismatch(path, mf.registers, mf.strategy, mf.judge); m != "" && errors.Is(err, corpus.ErrNotFailing) {
+		if m := recordedMismatch(path, spec, mf.registers, mf.strategy, mf.judge); m != "" && errors.Is(err, corpus.ErrNotFailing) {
 			err = fmt.Errorf("%w; %s", err, m)
 		}
 		return in.or(exitUsage), err // the graph does not fail as asked, or cannot be judged

@@ -1,8 +1,10 @@
-// recorded.go: the judging a graph file's header records (the register
-// file and the strategy of a finding's graph.cfg or min.cfg, or of a
-// regression file: corpus.Header), held against the flags check and
-// minimize judge it under. They read the graph alone, so a file judged
-// without the register file it failed under passes; they say so.
+// recorded.go: the judging a graph file's header records (the
+// structurizer, the register file and the strategy of a finding's
+// graph.cfg or min.cfg, or of a regression file: corpus.Header), held
+// against the flags check and minimize judge it under. They read the graph
+// alone, so a file judged without the register file it failed under, or on
+// cfgfuzz's own structurizer when it was found on another, passes; they say
+// so.
 
 package main
 
@@ -16,9 +18,12 @@ import (
 
 // recordedMismatch words the flags that judge the file at path as its
 // header records, where registers, strategy, target environment and rules
-// reading differ from them: "" when they agree, or when path is standard
-// input or not a file with a header.
-func recordedMismatch(path string, registers int, strategy string, j judgeFlags) string {
+// reading differ from them, and the structurizer where the file names one
+// and used is cfgfuzz's own (the default: --structurizer left out; another
+// structurizer given is a choice, as regress makes it for a fixed build):
+// "" when they agree, or when path is standard input or not a file with a
+// header.
+func recordedMismatch(path string, used fuzz.Spec, registers int, strategy string, j judgeFlags) string {
 	if path == "" || path == "-" {
 		return ""
 	}
@@ -27,6 +32,9 @@ func recordedMismatch(path string, registers int, strategy string, j judgeFlags)
 		return ""
 	}
 	var flags []string
+	if r.Header.Structurizer != "" && specField(used) == "" {
+		flags = append(flags, "--structurizer "+fuzz.ShellQuote(r.Header.Structurizer))
+	}
 	if r.Header.Registers != registers {
 		flags = append(flags, fmt.Sprintf("--registers %d", r.Header.Registers))
 	}

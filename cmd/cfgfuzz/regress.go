@@ -213,6 +213,11 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 	}
 	s, sp, err := openSide(context.Background(), spec, rp.rf.maxAnswer, rp.log)
 	if err != nil {
+		if rp.rf.structurizer == "" && spec != fuzz.SpecSelf {
+			// The file's own, the build it was found on: a CI job's
+			// machine seldom has it.
+			err = fmt.Errorf("%w (the structurizer the file records in # structurizer:; --structurizer SPEC replays it on your build)", err)
+		}
 		if rp.err == nil {
 			rp.err = err
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
 // readJUnit parses a JUnit file into the report type junit.go writes.
@@ -266,5 +267,53 @@ func TestRecordedRegistersNamed(t *testing.T) {
 	code, _, errs = runCmd([]string{"minimize", in}, "")
 	if code != exitUsage || !strings.Contains(errs, "does not fail") || !strings.Contains(errs, hint) {
 		t.Errorf("minimize without --registers: exit %d, want %d and an error naming %q:\n%s", code, exitUsage, hint, errs)
+	}
+}
+
+// TestRecordedStructurizerNamed: a finding's graph file names the
+// structurizer it was found on; check and minimize left on cfgfuzz's own
+// say so, with the flag that judges it there, and a structurizer given is
+// taken as chosen.
+func TestRecordedStructurizerNamed(t *testing.T) {
+	dir := t.TempDir()
+	found := "cmd:" + cfgfuzzBinary(t) + " structurize --inject swap-arms"
+	in := filepath.Join(dir, "min.cfg")
+	if err := os.WriteFile(in, []byte("# signature: exec:trace-mismatch\n# structurizer: "+found+"\n{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hint := "judge it with --structurizer " + fuzz.ShellQuote(found)
+	code, _, errs := runCmd([]string{"check", in}, "")
+	if code != exitOK || !strings.Contains(errs, "note: "+in+" records another judging") || !strings.Contains(errs, hint) {
+		t.Errorf("check without --structurizer: exit %d, want %d and a note naming %q:\n%s", code, exitOK, hint, errs)
+	}
+	code, _, errs = runCmd([]string{"minimize", in}, "")
+	if code != exitUsage || !strings.Contains(errs, "does not fail") || !strings.Contains(errs, hint) {
+		t.Errorf("minimize without --structurizer: exit %d, want %d and an error naming %q:\n%s", code, exitUsage, hint, errs)
+	}
+	if code, _, errs := runCmd([]string{"check", in, "--structurizer", found}, ""); code != exitFail || strings.Contains(errs, "note:") {
+		t.Errorf("check --structurizer as recorded: exit %d, want %d and no note:\n%s", code, exitFail, errs)
+	}
+	fixed := "cmd:" + cfgfuzzBinary(t) + " structurize"
+	if code, _, errs := runCmd([]string{"check", in, "--structurizer", fixed}, ""); code != exitOK || strings.Contains(errs, "note:") {
+		t.Errorf("check --structurizer %s (another, chosen): exit %d, want %d and no note:\n%s", fixed, code, exitOK, errs)
+	}
+}
+
+// TestRegressOwnStructurizerMissingNamed: a file replayed on the
+// structurizer it records, which this machine lacks, is an error that says
+// where that structurizer came from and which flag replays the file on
+// another.
+func TestRegressOwnStructurizerMissingNamed(t *testing.T) {
+	dir := t.TempDir()
+	gone := filepath.Join(dir, "gone")
+	if err := os.WriteFile(filepath.Join(dir, "arms.cfg"), []byte("# signature: exec:trace-mismatch\n# structurizer: repo:"+gone+"@0123456789abcdef0123456789abcdef01234567\n{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd([]string{"regress", dir}, "")
+	if code != exitUsage || !strings.Contains(out, "ERROR "+filepath.Join(dir, "arms.cfg")+" clean: "+gone) || !strings.Contains(out, "# structurizer:; --structurizer SPEC replays it") {
+		t.Errorf("regress on the file's own, missing structurizer: exit %d, want 2 naming the header and the flag\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCmd([]string{"regress", dir, "--structurizer", "self"}, ""); code != exitOK || strings.Contains(out+errs, "# structurizer:") {
+		t.Errorf("regress --structurizer self: exit %d, want 0 and no word of the header\n%s%s", code, out, errs)
 	}
 }

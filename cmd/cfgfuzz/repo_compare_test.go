@@ -105,4 +105,9 @@ func TestReplayOfCommandLineProjectNamed(t *testing.T) {
 	if code != exitOK || strings.Contains(stderr, "warning") {
 		t.Errorf("compare with the file's own commands: exit %d, stderr:\n%s", code, stderr)
 	}
+	code, _, stderr = cliIn(t, t.TempDir(), "compare", "--repo", repo, "--baseline", good, "--current", good, "--kinds", "exhaustive", "--graphs", "4",
+		"--build", "true && true", "--progress", "none", "--out", filepath.Join(t.TempDir(), "o"))
+	if code != exitOK || !strings.Contains(stderr, "warning: --build differs from "+filepath.Join(repo, ".cfgfuzz.json")+":") {
+		t.Errorf("compare with another --build alone: exit %d, want a warning naming --build only, stderr:\n%s", code, stderr)
+	}
 }

@@ -5,9 +5,10 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,9 +19,10 @@ import (
 
 // TestCompareReportsSizes: against the dispatch adapter, this tree's
 // modules are smaller on the whole and on most graphs; report.json's
-// size section validates, its examples' block counts are what `check`
-// measures on each side for the same graph, and report.md and report.html
-// show the section.
+// size section validates, its examples' block and word counts are what
+// `check --json` measures on each side for the same graph (module_blocks,
+// module_words), and report.md and report.html show the section, their
+// summaries the change.
 func TestCompareReportsSizes(t *testing.T) {
 	adapter := buildGoAdapter(t, t.TempDir())
 	dir := filepath.Join(t.TempDir(), "cmp")
@@ -42,16 +44,17 @@ func TestCompareReportsSizes(t *testing.T) {
 		t.Fatalf("size section %+v: want most of 120 graphs compared, this tree's modules smaller than a dispatch loop's", d)
 	}
 	t.Logf("%d graphs: blocks %d against %d, words %d against %d; larger %d, smaller %d", d.Graphs, d.CurrentBlocks, d.BaselineBlocks, d.CurrentWords, d.BaselineWords, d.Larger, d.Smaller)
-	blocksRe := regexp.MustCompile(`entry-point blocks (\d+)`)
-	measured := func(graph string, args ...string) int {
+	measured := func(graph string, args ...string) (blocks, words int) {
 		t.Helper()
 		code, out, stderr := runCmd(append([]string{"check", "--json", "--checks", "growth"}, args...), graph+"\n")
-		m := blocksRe.FindStringSubmatch(out)
-		if code != exitOK || m == nil {
-			t.Fatalf("check %v of %s: exit %d, no block count\n%s%s", args, graph, code, out, stderr)
+		var rec struct {
+			Blocks int `json:"module_blocks"`
+			Words  int `json:"module_words"`
 		}
-		n, _ := strconv.Atoi(m[1])
-		return n
+		if err := json.Unmarshal([]byte(out), &rec); code != exitOK || err != nil || rec.Blocks == 0 || rec.Words == 0 {
+			t.Fatalf("check %v of %s: exit %d, no module size (%v)\n%s%s", args, graph, code, err, out, stderr)
+		}
+		return rec.Blocks, rec.Words
 	}
 	for _, e := range append(d.Shrank, d.Grew...) {
 		items, err := cfg.Parse("example", []byte(e.Graph), cfg.Limits{})
@@ -61,8 +64,11 @@ func TestCompareReportsSizes(t *testing.T) {
 		g := items[0].Graph
 		g.Weights = e.Weights // weights decide what this tree clones
 		lines := cfg.FormatLines(g)
-		if cur, base := measured(lines), measured(lines, "--structurizer", "cmd:"+adapter); cur != e.CurrentBlocks || base != e.BaselineBlocks {
-			t.Errorf("graph %d %s: the report says %d blocks against %d, check measures %d against %d", e.Index, e.Graph, e.CurrentBlocks, e.BaselineBlocks, cur, base)
+		cur, curWords := measured(lines)
+		base, baseWords := measured(lines, "--structurizer", "cmd:"+adapter)
+		if cur != e.CurrentBlocks || base != e.BaselineBlocks || curWords != e.CurrentWords || baseWords != e.BaselineWords {
+			t.Errorf("graph %d %s: the report says %d blocks against %d, %d words against %d; check --json measures %d against %d, %d against %d",
+				e.Index, e.Graph, e.CurrentBlocks, e.BaselineBlocks, e.CurrentWords, e.BaselineWords, cur, base, curWords, baseWords)
 		}
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
@@ -76,6 +82,12 @@ func TestCompareReportsSizes(t *testing.T) {
 	for name, text := range map[string]string{"report.md": string(md), "report.html": string(page)} {
 		if !strings.Contains(text, "Output size") || !strings.Contains(text, "Most blocks lost") || !strings.Contains(text, thousandsOf(d.BaselineBlocks)+" (") {
 			t.Errorf("%s lacks the size section or its figures", name)
+		}
+		// The summary at the top says it too, for a reader who stops there.
+		pct := func(cur, base int64) string { return fmt.Sprintf("%+.1f%%", 100*float64(cur-base)/float64(base)) }
+		summary := fmt.Sprintf("graphs both structured validly its modules have %s blocks and %s words", pct(d.CurrentBlocks, d.BaselineBlocks), pct(d.CurrentWords, d.BaselineWords))
+		if i, j := strings.Index(text, summary), strings.Index(text, "Output size"); i < 0 || i > j {
+			t.Errorf("%s: the summary does not say %q before the size section", name, summary)
 		}
 	}
 }
