@@ -151,6 +151,11 @@ type Settings struct {
 	DispatchEvery int    `json:"dispatch_every,omitempty"`
 	Current       string `json:"current"`            // the current side, described
 	Baseline      string `json:"baseline,omitempty"` // the baseline side, described; "" none
+	// MaxGrowth is the most the current side's modules may grow, in
+	// percent of the baseline's blocks, on the graphs both sides
+	// structured validly (SizeDiff): past it the report says so and the
+	// campaign fails. nil: no limit (with a baseline only).
+	MaxGrowth *float64 `json:"max_growth,omitempty"`
 	// Project is the build and serve commands given for repo specs
 	// (--build, --serve); nil or empty fields take DIR/.cfgfuzz.json's.
 	Project *Project `json:"project,omitempty"`

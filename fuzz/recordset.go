@@ -236,6 +236,7 @@ func (rs *recordSet) report(s Settings) *Report {
 	}
 	if rep.Divergences != nil && rs.sizes != nil {
 		rep.Divergences.Size = rs.sizes.clone()
+		rep.Divergences.Size.judge(s.MaxGrowth)
 	}
 	return rep
 }

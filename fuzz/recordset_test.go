@@ -35,6 +35,9 @@ func reportOfAll(s Settings, recs []Record) *Report {
 	if s.Guided {
 		rep.Guided = guidedSummary(s, recs)
 	}
+	if rep.Divergences != nil {
+		rep.Divergences.Size.judge(s.MaxGrowth)
+	}
 	return rep
 }
 
@@ -94,6 +97,10 @@ func TestRecordSetReportsAsAllRecords(t *testing.T) {
 		}
 		if round%3 == 0 {
 			s.Night = "2026-12-04"
+		}
+		if round%4 == 1 {
+			limit := float64(round % 7)
+			s.MaxGrowth = &limit
 		}
 		recs := randomRecords(r, &s, 1+r.IntN(400))
 		rs := newRecordSet(&s, false)

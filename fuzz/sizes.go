@@ -34,6 +34,49 @@ type SizeDiff struct {
 	// then words, lowest index first among equals: sizeExamples of each.
 	Grew   []SizeExample `json:"grew"`
 	Shrank []SizeExample `json:"shrank"`
+	// Limit is the campaign's Settings.MaxGrowth, and OverLimit says the
+	// current side's blocks exceed the baseline's by more than it (a
+	// failure of the campaign); absent without a limit.
+	Limit     *float64 `json:"limit,omitempty"`
+	OverLimit bool     `json:"over_limit,omitempty"`
+}
+
+// judge holds the totals against limit (a percent of the baseline's
+// blocks; nil none). With no graph compared nothing is over it.
+func (d *SizeDiff) judge(limit *float64) {
+	d.Limit, d.OverLimit = nil, false
+	if limit == nil {
+		return
+	}
+	l := *limit
+	d.Limit = &l
+	d.OverLimit = d.Graphs > 0 && float64(d.CurrentBlocks) > float64(d.BaselineBlocks)*(1+l/100)
+}
+
+// limitSentence is limitNote as a sentence of prose.
+func (d *SizeDiff) limitSentence() string {
+	n := d.limitNote()
+	return strings.ToUpper(n[:1]) + n[1:] + "."
+}
+
+// SizeOverLimit reports whether the report's current side grew past the
+// campaign's --max-growth.
+func (rep *Report) SizeOverLimit() bool {
+	return rep.Divergences != nil && rep.Divergences.Size != nil && rep.Divergences.Size.OverLimit
+}
+
+// limitNote is what the size prose and line say of the limit: "" without
+// one.
+func (d *SizeDiff) limitNote() string {
+	switch {
+	case d.Limit == nil:
+		return ""
+	case d.OverLimit:
+		return fmt.Sprintf("blocks over the limit of %+.1f%% (--max-growth): the campaign fails", *d.Limit)
+	case d.Graphs == 0:
+		return fmt.Sprintf("no sizes for the limit of %+.1f%% (--max-growth) to judge", *d.Limit)
+	}
+	return fmt.Sprintf("blocks within the limit of %+.1f%% (--max-growth)", *d.Limit)
 }
 
 // SizeExample is one graph of SizeDiff's examples with both sides' sizes.
@@ -120,6 +163,14 @@ func (d *SizeDiff) clone() *SizeDiff {
 
 // sizeProse is report.md's paragraph on the sizes.
 func sizeProse(d *SizeDiff) string {
+	text := sizeFacts(d)
+	if d.Limit != nil {
+		text += d.limitSentence() + "\n"
+	}
+	return text
+}
+
+func sizeFacts(d *SizeDiff) string {
 	if d.Graphs == 0 {
 		return "No graph was structured validly by both sides: no sizes to compare.\n"
 	}
@@ -134,6 +185,14 @@ func sizeProse(d *SizeDiff) string {
 // Summary is the console's line on the sizes: "sizes on N graphs: blocks
 // C against B (+x%), words ...; larger on L, smaller on S".
 func (d *SizeDiff) Summary() string {
+	line := d.summary()
+	if n := d.limitNote(); n != "" {
+		line += "; " + n
+	}
+	return line
+}
+
+func (d *SizeDiff) summary() string {
 	if d.Graphs == 0 {
 		return "sizes: no graph structured validly by both sides"
 	}

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -119,5 +120,35 @@ func TestSizeDiffLeavesOut(t *testing.T) {
 	}
 	if rep := BuildReport(Settings{Streams: s.Streams}, nil); rep.Divergences != nil {
 		t.Fatalf("a campaign without a baseline has divergences: %+v", rep.Divergences)
+	}
+}
+
+// TestSizeLimit: the totals are held against --max-growth: past it is
+// over, at it is not, and with no graph compared nothing is.
+func TestSizeLimit(t *testing.T) {
+	pct := func(v float64) *float64 { return &v }
+	for _, c := range []struct {
+		graphs     int
+		base, cur  int64
+		limit      *float64
+		over       bool
+		noteSubstr string
+	}{
+		{10, 100, 106, pct(5), true, "over the limit of +5.0%"},
+		{10, 100, 105, pct(5), false, "within the limit of +5.0%"},
+		{10, 100, 101, pct(0), true, "over the limit of +0.0%"},
+		{10, 100, 90, pct(0), false, "within"},
+		{0, 0, 0, pct(5), false, "no sizes for the limit"},
+		{10, 100, 300, nil, false, ""},
+	} {
+		d := SizeDiff{Graphs: c.graphs, BaselineBlocks: c.base, CurrentBlocks: c.cur}
+		d.judge(c.limit)
+		if d.OverLimit != c.over || !strings.Contains(d.limitNote(), c.noteSubstr) || (c.limit == nil) != (d.Limit == nil) {
+			t.Errorf("%+v: over %v, note %q", c, d.OverLimit, d.limitNote())
+		}
+		rep := &Report{Divergences: &Divergences{Size: &d}}
+		if rep.SizeOverLimit() != c.over {
+			t.Errorf("%+v: the report says over %v", c, rep.SizeOverLimit())
+		}
 	}
 }

@@ -34,7 +34,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	budget.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz merge [--out DIR] [--partial] [--state DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
-		fmt.Fprintln(fs.Output(), "(with --state: new signatures), 2 usage or infrastructure error, graphs without a whole verdict (harness errors,\na check that could not judge a module), an incomplete shard set, or a --partial merge without new findings.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "(with --state: new signatures) or output grown past the campaign's --max-growth, 2 usage or infrastructure error, graphs without a whole verdict (harness errors,\na check that could not judge a module), an incomplete shard set, or a --partial merge without new findings.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {

@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -54,6 +55,7 @@ type campaignFlags struct {
 	isolate, minimize, compare        bool
 	force, listFaults                 bool
 	judge                             judgeFlags
+	maxGrowth                         *float64 // --max-growth; nil none
 	progress                          string
 	maxAnswer                         fuzz.ByteSize
 	budget                            minimizeBudget
@@ -100,6 +102,14 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 		baselineUsage = "compare with git revision `REV` (its cmd/structurize, or with --repo its build, made once and cached; or a structurizer spec); last-good: the --state directory's last good night's revision, HEAD~1 before there is one"
 	}
 	fs.StringVar(&f.baseline, "baseline", "", baselineUsage)
+	fs.Func("max-growth", "with a baseline: fail (exit 1) when the current side's modules have more than `PCT` percent more blocks than the baseline's, in all, on the graphs both structured validly (the report's sizes; 0: no growth at all); default no limit", func(v string) error {
+		pct, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+		if err != nil || pct < 0 || math.IsInf(pct, 0) || math.IsNaN(pct) {
+			return fmt.Errorf("want a percentage of 0 or more, e.g. 5 or 5%%")
+		}
+		f.maxGrowth = &pct
+		return nil
+	})
 	if compare {
 		fs.StringVar(&f.current, "current", "", "the current side: git revision `REV` (built as the baseline is), self (the structurizer inside this binary), or a structurizer spec; default: the working tree (HEAD+dirty, uncommitted changes included) inside a git repository of cfgfuzz or with --repo, else self")
 		fs.StringVar(&f.repo, "repo", "", "compare revisions of the git repository `DIR` instead of cfgfuzz's own: each checked out in a worktree, built with --build and served with --serve (or DIR/"+fuzz.ConfigFile+")")
@@ -184,7 +194,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		} else {
 			fmt.Fprintln(fs.Output(), "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
 		}
-		fmt.Fprintln(fs.Output(), "Exit status: 0 nothing new, 1 new findings (with --state: new signatures), 2 usage or infrastructure error, or graphs without\na whole verdict (harness errors, a check that could not judge a module); 130, 143, 129")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 nothing new, 1 new findings (with --state: new signatures) or output grown past --max-growth, 2 usage or\ninfrastructure error, or graphs without a whole verdict (harness errors, a check that could not judge a module); 130, 143, 129")
 		fmt.Fprintln(fs.Output(), "stopped by SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -322,8 +332,11 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	if u := rep.UncheckedSummary(); u != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s (report.json's unchecked: fuzz/REPORT.md)\n", name, u)
 	}
+	if rep.SizeOverLimit() {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, rep.Divergences.Size.Summary())
+	}
 	switch {
-	case rep.State != nil && rep.State.NewSignatures() > 0, rep.State == nil && rep.NewFindings > 0:
+	case rep.State != nil && rep.State.NewSignatures() > 0, rep.State == nil && rep.NewFindings > 0, rep.SizeOverLimit():
 		return exitFail
 	case len(harness) > 0 || rep.Outcomes[fuzz.OutError] > 0 || rep.BaselineOutcomes[fuzz.OutError] > 0 || rep.UncheckedGraphs() > 0:
 		return exitUsage
@@ -508,6 +521,10 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	if s.Current, err = f.currentSpec(stderr); err != nil {
 		return c, err
 	}
+	if f.maxGrowth != nil && s.Baseline == "" {
+		return c, fmt.Errorf("--max-growth needs a baseline (--baseline or --baseline-structurizer): it limits the current side's growth over the baseline's")
+	}
+	s.MaxGrowth = f.maxGrowth
 	c.Settings = s
 	if err := fuzz.CheckDirFree(c.Dir, c.Force); err != nil {
 		return c, err // before a revision is built for nothing

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/schema"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -99,4 +100,54 @@ func thousandsOf(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// TestMaxGrowthFailsTheComparison: with the dispatch adapter as the
+// current side and this tree's structurizer as the baseline on program
+// graphs (where the loop costs about a third more blocks), --max-growth
+// below that growth fails the comparison (exit 1, said on the console and
+// in report.json and report.md), above it passes; without a baseline, or
+// with a value that is no percentage, the flag is a usage error.
+func TestMaxGrowthFailsTheComparison(t *testing.T) {
+	adapter := buildGoAdapter(t, t.TempDir())
+	compare := func(limit string) (int, string, string, *fuzz.Report) {
+		dir := filepath.Join(t.TempDir(), "cmp")
+		code, out, stderr := runCmd([]string{"compare", "--baseline-structurizer", "self", "--structurizer", "cmd:" + adapter,
+			"--kinds", "program", "--graphs", "60", "--max-growth", limit, "--out", dir, "--progress", "none"}, "")
+		if code == exitUsage {
+			t.Fatalf("compare --max-growth %s: exit 2\n%s%s", limit, out, stderr)
+		}
+		if err := schema.Validate([]byte(readFile(t, filepath.Join(dir, "report.json")))); err != nil {
+			t.Errorf("report.json does not validate: %v", err)
+		}
+		if md := readFile(t, filepath.Join(dir, "report.md")); !strings.Contains(md, "limit of +") {
+			t.Errorf("report.md does not say how the size stands against the limit")
+		}
+		return code, out, stderr, readReportJSON(t, dir)
+	}
+	code, out, stderr, rep := compare("10")
+	d := rep.Divergences.Size
+	growth := 100 * (float64(d.CurrentBlocks)/float64(d.BaselineBlocks) - 1)
+	t.Logf("%d graphs: blocks %d against %d (%+.1f%%)", d.Graphs, d.CurrentBlocks, d.BaselineBlocks, growth)
+	if growth <= 10 || growth >= 90 {
+		t.Fatalf("the dispatch adapter grows program graphs by %.1f%%: the test wants 10-90%%", growth)
+	}
+	if code != exitFail || !d.OverLimit || d.Limit == nil || *d.Limit != 10 || !strings.Contains(stderr, "over the limit of +10.0%") ||
+		!strings.Contains(out, "over the limit") || rep.NewFindings != 0 {
+		t.Errorf("--max-growth 10: exit %d, size %+v, want 1 with the size over the limit and no finding\n%s%s", code, d, out, stderr)
+	}
+	code, out, stderr, rep = compare("90%")
+	if d := rep.Divergences.Size; code != exitOK || d.OverLimit || !strings.Contains(out, "within the limit of +90.0%") {
+		t.Errorf("--max-growth 90%%: exit %d, size %+v, want 0 within the limit\n%s%s", code, d, out, stderr)
+	}
+	for _, args := range [][]string{
+		{"run", "--graphs", "5", "--max-growth", "5"},
+		{"compare", "--baseline-structurizer", "self", "--current", "self", "--graphs", "5", "--max-growth", "-1"},
+		{"compare", "--baseline-structurizer", "self", "--current", "self", "--graphs", "5", "--max-growth", "lots"},
+	} {
+		args = append(args, "--out", filepath.Join(t.TempDir(), "x"), "--progress", "none")
+		if code, out, stderr := runCmd(args, ""); code != exitUsage || !strings.Contains(stderr, "max-growth") {
+			t.Errorf("%v: exit %d, want 2 naming --max-growth\n%s%s", args, code, out, stderr)
+		}
+	}
 }
