@@ -30,6 +30,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	partial := fs.Bool("partial", false, "merge an incomplete shard set (a shard missing, interrupted, torn or of another split); the report names what is missing")
 	state := fs.String("state", "", "the state `DIR` the shards ran with (--state): class the signatures against it and write the night's updated state into it")
 	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings, each search within --minimize-timeout and --minimize-steps")
+	saveRegs := fs.String("save-regressions", "", saveRegressionsUsage)
 	var budget minimizeBudget
 	budget.define(fs)
 	fs.Usage = func() {
@@ -44,12 +45,22 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if *saveRegs != "" {
+		if err := checkRegressionDir(*saveRegs); err != nil {
+			fmt.Fprintln(stderr, "cfgfuzz merge: --save-regressions:", err)
+			return exitUsage
+		}
+	}
 	rep, err := mergeNight(fs.Args(), *out, *state, *minimize, budget, *partial, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
 	}
 	code := reportExit("merge", rep, nil, *out, stdout, stderr)
+	if err := saveRegressions(*saveRegs, rep, "merge", stdout); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
+		return exitUsage
+	}
 	if rep.Incomplete != nil && code == exitOK {
 		return exitUsage
 	}

@@ -56,6 +56,7 @@ type campaignFlags struct {
 	force, listFaults                 bool
 	judge                             judgeFlags
 	maxGrowth                         *float64 // --max-growth; nil none
+	saveRegs                          string   // --save-regressions
 	progress                          string
 	maxAnswer                         fuzz.ByteSize
 	budget                            minimizeBudget
@@ -90,6 +91,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	defineMaxAnswer(fs, &f.maxAnswer)
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
+	fs.StringVar(&f.saveRegs, "save-regressions", "", saveRegressionsUsage)
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature into DIR/findings, each search within --minimize-timeout and --minimize-steps")
 	f.budget.define(fs)
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
@@ -123,7 +125,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 // goes (workers, display, profiles, minimization), the state it reads
 // and writes, which is the night's, not the campaign's settings, and the
 // corpus directory it reads (its digest is a setting, checked).
-var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "minimize-timeout", "minimize-steps", "state", "night", "corpus"}
+var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "minimize-timeout", "minimize-steps", "state", "night", "corpus", "save-regressions"}
 
 // resumeCommand is the command that continues the campaign in dir: the
 // state and the corpus directory it read must be given again.
@@ -274,6 +276,10 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, saved)
 	}
 	code := reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
+	if err := saveRegressions(f.saveRegs, o.Report, name, stdout); err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
+		saved = err
+	}
 	if o.Report.Incomplete != nil {
 		return in.or(exitUsage)
 	}
@@ -455,6 +461,11 @@ func (f *campaignFlags) command() string {
 func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Config, error) {
 	c := fuzz.Config{Source: genSource{}, Workers: f.workers, Dir: f.out, Force: f.force}
 	c.Progress, c.Terminal = progressOutput(f.progress, stderr)
+	if f.saveRegs != "" {
+		if err := checkRegressionDir(f.saveRegs); err != nil {
+			return c, fmt.Errorf("--save-regressions: %w", err) // before the campaign, not after it
+		}
+	}
 	if f.resume != "" {
 		s, err := fuzz.LoadSettings(f.resume)
 		if err != nil {

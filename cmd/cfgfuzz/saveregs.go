@@ -1,0 +1,94 @@
+// saveregs.go: --save-regressions DIR, for run, compare and merge: each
+// new finding's minimized graph written into DIR as a regression file
+// (corpus.Header: the signature, and the structurizer, strategy, faults,
+// register file, target environment and rules reading it was found under;
+// expect pass), so a campaign's new bugs come out ready for the suite
+// `cfgfuzz regress` replays. A finding without a minimized graph (the
+// minimizer off, or the failure not reproduced) is not saved; a file of
+// the same name is kept as it is.
+
+package main
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// saveRegressionsUsage documents --save-regressions.
+const saveRegressionsUsage = "write each new finding's minimized graph into `DIR` as a regression file (expect pass; its header records the structurizer and settings it failed under), ready for cfgfuzz regress; a file of the same name is kept"
+
+// saveRegressions writes the report's new, minimized findings into dir
+// and says on out what it saved.
+func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer) error {
+	if dir == "" {
+		return nil
+	}
+	if err := checkRegressionDir(dir); err != nil {
+		return fmt.Errorf("--save-regressions: %w", err)
+	}
+	var saved, kept []string
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		if !rep.IsNew(f) || f.Minimized == "" || f.NotReproduced != "" {
+			continue
+		}
+		g, err := cfg.ParseCompact(f.Minimized, cfg.Limits{})
+		if err != nil {
+			return fmt.Errorf("--save-regressions: finding %s: minimized graph: %w", fuzz.PrintableLine(f.Signature), err)
+		}
+		g.Weights = f.MinimizedWeights
+		path, err := corpus.WriteRegression(dir, regressionName(f), regressionHeader(rep, f, command), g)
+		switch {
+		case errors.Is(err, fs.ErrExist):
+			kept = append(kept, regressionName(f)+".cfg")
+		case err != nil:
+			return fmt.Errorf("--save-regressions: %w", err)
+		default:
+			saved = append(saved, path)
+		}
+	}
+	fmt.Fprintf(out, "regressions: %s saved into %s", fuzz.Plural(len(saved), "new finding"), dir)
+	if len(kept) > 0 {
+		fmt.Fprintf(out, "; %s already there, kept (%s)", fuzz.Plural(len(kept), "file"), strings.Join(kept, ", "))
+	}
+	fmt.Fprintln(out)
+	return nil
+}
+
+// regressionHeader is the header of finding f's regression file.
+func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.Header {
+	s := &rep.Settings
+	spec, _ := fuzz.ParseSpec(s.Current)
+	return corpus.Header{Signature: f.Signature, Fault: strings.Join(s.Inject, ","), Strategy: cmp.Or(f.Strategy, s.Strategy),
+		Registers: s.Registers, TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, Structurizer: specField(spec), Expect: corpus.ExpectPass,
+		Origin: fmt.Sprintf("cfgfuzz %s, seed %d, graph %d (%s), minimized", command, s.Seed, f.First.Index, f.First.Stream),
+		Date:   time.Now().UTC().Format("2006-01-02")}
+}
+
+// regressionName is finding f's file name: its signature in letters,
+// digits and dashes, then a digest of the signature, strategy and
+// minimized graph, so two findings never share a name and the same one
+// found again does.
+func regressionName(f *fuzz.Finding) string {
+	base := strings.Trim(nameRun.ReplaceAllString(strings.ToLower(f.Signature), "-"), "-")
+	if len(base) > 48 {
+		base = strings.TrimRight(base[:48], "-")
+	}
+	sum := sha256.Sum256([]byte(fmt.Sprint(f.Signature, "\x00", f.Strategy, "\x00", f.Minimized, "\x00", f.MinimizedWeights)))
+	return cmp.Or(base, "finding") + "-" + hex.EncodeToString(sum[:4])
+}
+
+// nameRun is a run of characters a regression's name leaves out.
+var nameRun = regexp.MustCompile(`[^a-z0-9]+`)

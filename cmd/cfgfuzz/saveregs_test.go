@@ -1,0 +1,83 @@
+// saveregs_test.go: a campaign's --save-regressions writes each new
+// finding's minimized graph as a regression file that `regress` replays:
+// failing on the structurizer that had the bug, passing on one without it.
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCampaignSavesRegressions(t *testing.T) {
+	buggy := "cmd:" + cfgfuzzBinary(t) + " structurize --inject swap-arms"
+	regs := filepath.Join(t.TempDir(), "regs")
+	campaign := func() (int, string, string) {
+		return runCmd([]string{"run", "--structurizer", buggy, "--graphs", "200", "--out", filepath.Join(t.TempDir(), "c"), "--progress", "none",
+			"--save-regressions", regs}, "")
+	}
+	code, out, stderr := campaign()
+	if code != exitFail || !strings.Contains(out, "regressions: 1 new finding saved into "+regs) {
+		t.Fatalf("campaign: exit %d, want 1 and one regression saved\n%s%s", code, out, stderr)
+	}
+	ents, err := os.ReadDir(regs)
+	if err != nil || len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), "exec-trace-mismatch-") {
+		t.Fatalf("the regressions directory holds %v (%v), want one exec-trace-mismatch-*.cfg", ents, err)
+	}
+	text := readFile(t, filepath.Join(regs, ents[0].Name()))
+	for _, want := range []string{"# signature: exec:trace-mismatch\n", "# structurizer: " + buggy + "\n", "# expect: pass\n", "# origin: cfgfuzz run, seed 1, graph "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the regression lacks %q:\n%s", want, text)
+		}
+	}
+	if code, out, stderr := runCmd([]string{"regress", regs}, ""); code != exitFail || !strings.Contains(out, "exec:trace-mismatch") {
+		t.Errorf("regress on the recorded, buggy structurizer: exit %d, want 1 failing with the signature\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := runCmd([]string{"regress", "--structurizer", "self", regs}, ""); code != exitOK {
+		t.Errorf("regress on this tree's structurizer: exit %d, want 0\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = campaign()
+	if code != exitFail || !strings.Contains(out, "regressions: 0 new findings saved into "+regs+"; 1 file already there, kept ("+ents[0].Name()+")") {
+		t.Errorf("the same campaign again: exit %d, want the file kept\n%s%s", code, out, stderr)
+	}
+	other := filepath.Join(t.TempDir(), "corpus", "regs")
+	out2 := filepath.Join(t.TempDir(), "c")
+	code, out, stderr = runCmd([]string{"run", "--graphs", "5", "--out", out2, "--progress", "none", "--save-regressions", other}, "")
+	if _, err := os.Stat(out2); code != exitUsage || !strings.Contains(stderr, "--save-regressions") || err == nil {
+		t.Errorf("a regression directory in another project's corpus/: exit %d, want 2 before the campaign runs\n%s%s", code, out, stderr)
+	}
+}
+
+// TestMergeSavesRegressions: shards defer minimization to the merge,
+// which minimizes each new signature once and saves its regression, the
+// dispatch share's under its strategy.
+func TestMergeSavesRegressions(t *testing.T) {
+	var dirs []string
+	for _, shard := range []string{"0/2", "1/2"} {
+		dir := filepath.Join(t.TempDir(), "s")
+		if code, out, stderr := runCmd([]string{"run", "--inject", "swap-arms", "--graphs", "100", "--shard", shard, "--out", dir, "--progress", "none",
+			"--save-regressions", filepath.Join(t.TempDir(), "none")}, ""); code != exitFail || !strings.Contains(out, "regressions: 0 new findings saved") {
+			t.Fatalf("shard %s: exit %d, want 1 and nothing saved (a shard does not minimize)\n%s%s", shard, code, out, stderr)
+		}
+		dirs = append(dirs, dir)
+	}
+	regs := filepath.Join(t.TempDir(), "regs")
+	code, out, stderr := runCmd(append([]string{"merge", "--out", filepath.Join(t.TempDir(), "m"), "--save-regressions", regs}, dirs...), "")
+	if code != exitFail || !strings.Contains(out, "regressions: 2 new findings saved into "+regs) {
+		t.Fatalf("merge: exit %d, want 1 and two regressions saved (the campaign's strategy and the dispatch share's)\n%s%s", code, out, stderr)
+	}
+	dispatch := 0
+	ents, _ := os.ReadDir(regs)
+	for _, e := range ents {
+		if strings.Contains(readFile(t, filepath.Join(regs, e.Name())), "# strategy: dispatch\n") {
+			dispatch++
+		}
+	}
+	if len(ents) != 2 || dispatch != 1 {
+		t.Errorf("%d regression files, %d of the dispatch strategy; want 2 and 1", len(ents), dispatch)
+	}
+	if code, out, stderr := runCmd([]string{"regress", regs}, ""); code != exitOK || !strings.Contains(out, "fault:swap-arms") {
+		t.Errorf("regress: exit %d, want 0 with the clean case passing and the fault case failing as recorded\n%s%s", code, out, stderr)
+	}
+}
