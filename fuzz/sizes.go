@@ -79,13 +79,35 @@ func (d *SizeDiff) limitNote() string {
 	return fmt.Sprintf("blocks within the limit of %+.1f%% (--max-growth)", *d.Limit)
 }
 
-// SizeExample is one graph of SizeDiff's examples with both sides' sizes.
+// SizeExample is one graph of SizeDiff's examples with both sides' sizes
+// and, in a written report, the commands that measure it on each side.
 type SizeExample struct {
 	Example
 	BaselineBlocks int `json:"baseline_blocks"`
 	CurrentBlocks  int `json:"current_blocks"`
 	BaselineWords  int `json:"baseline_words"`
 	CurrentWords   int `json:"current_words"`
+	// Replay and BaselineReplay print the graph and judge it with `check
+	// --json` on the current side and on the baseline (module_blocks,
+	// module_words); "" before the report is written.
+	Replay         string `json:"replay,omitempty"`
+	BaselineReplay string `json:"baseline_replay,omitempty"`
+}
+
+// fillReplays sets the examples' commands for a campaign under settings s
+// whose graphs come from src: the current side's as a finding's replay,
+// the baseline's with the baseline as the structurizer and no fault
+// planted (faults go to the current side only).
+func (d *SizeDiff) fillReplays(src Source, s *Settings) {
+	base := *s
+	base.Current, base.Inject = s.Baseline, nil
+	for _, list := range [][]SizeExample{d.Grew, d.Shrank} {
+		for i := range list {
+			e := &list[i]
+			e.Replay = replayCommand(src, s, &e.Example, "") + " --json"
+			e.BaselineReplay = replayCommand(src, &base, &e.Example, "") + " --json"
+		}
+	}
 }
 
 // sizeExamples is how many graphs SizeDiff keeps of each direction.
@@ -227,13 +249,32 @@ func sizeParts(d *SizeDiff) []sizePart {
 }
 
 // sizeMarkdown is report.md's size section: the prose, then the graphs
-// that gained and lost the most.
+// that gained and lost the most, and the commands that measure them.
 func sizeMarkdown(b *strings.Builder, d *SizeDiff) {
 	b.WriteString("\n### Output size\n\n" + sizeProse(d))
 	for _, p := range sizeParts(d) {
 		fmt.Fprintf(b, "\n%s (baseline → current):\n\n", p.title)
 		sizeTable(b, p.list)
 	}
+	if text := sizeReplays(d); text != "" {
+		fence := mdFence(text)
+		fmt.Fprintf(b, "\nEach graph measured on each side (`module_blocks`, `module_words`):\n\n%ssh\n%s%s\n", fence, text, fence)
+	}
+}
+
+// sizeReplays lists the examples' commands, a comment line before each.
+func sizeReplays(d *SizeDiff) string {
+	var b strings.Builder
+	for _, p := range sizeParts(d) {
+		for _, e := range p.list {
+			if e.Replay == "" {
+				continue
+			}
+			fmt.Fprintf(&b, "# graph %d, current (%d blocks)\n%s\n# graph %d, baseline (%d blocks)\n%s\n",
+				e.Index, e.CurrentBlocks, Printable(e.Replay), e.Index, e.BaselineBlocks, Printable(e.BaselineReplay))
+		}
+	}
+	return b.String()
 }
 
 // sizeHTML is report.html's size section.
@@ -242,6 +283,9 @@ func sizeHTML(b *strings.Builder, d *SizeDiff) {
 	for _, p := range sizeParts(d) {
 		fmt.Fprintf(b, "<p>%s (baseline → current):</p>", p.title)
 		b.WriteString(mdTableHTML(func(sb *strings.Builder) { sizeTable(sb, p.list) }))
+	}
+	if text := sizeReplays(d); text != "" {
+		fmt.Fprintf(b, "<p>Each graph measured on each side (<code>module_blocks</code>, <code>module_words</code>):</p><pre>%s</pre>", htmlText(text))
 	}
 }
 

@@ -30,6 +30,9 @@ func WriteReports(dir string, rep *Report, src Source) error {
 			f := &rep.Findings[i]
 			f.Replay = replayCommand(src, &rep.Settings, &f.First, f.Signature)
 		}
+		if d := rep.Divergences; d != nil && d.Size != nil {
+			d.Size.fillReplays(src, &rep.Settings)
+		}
 	}
 	if rep.Provenance == nil {
 		rep.Provenance = NewProvenance(&rep.Settings, time.Now())

@@ -72,6 +72,18 @@ func TestCompareReportsSizes(t *testing.T) {
 				e.Index, e.Graph, e.CurrentBlocks, e.BaselineBlocks, e.CurrentWords, e.BaselineWords, cur, base, curWords, baseWords)
 		}
 	}
+	// The report's commands for the first graph that lost blocks, run as
+	// printed, measure it as the report says on each side.
+	e := d.Shrank[0]
+	for _, c := range []struct {
+		cmd  string
+		want int
+	}{{e.Replay, e.CurrentBlocks}, {e.BaselineReplay, e.BaselineBlocks}} {
+		code, out := shellReplay(t, t.TempDir(), c.cmd)
+		if code != exitOK || !strings.Contains(out, fmt.Sprintf(`"module_blocks":%d,`, c.want)) {
+			t.Errorf("%s: exit %d, want 0 and module_blocks %d\n%s", c.cmd, code, c.want, out)
+		}
+	}
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	if err != nil {
 		t.Fatal(err)
