@@ -42,7 +42,8 @@ type SizeDiff struct {
 }
 
 // judge holds the totals against limit (a percent of the baseline's
-// blocks; nil none). With no graph compared nothing is over it.
+// blocks; nil none). With no graph compared nothing is over it; growth of
+// exactly limit percent is within it.
 func (d *SizeDiff) judge(limit *float64) {
 	d.Limit, d.OverLimit = nil, false
 	if limit == nil {
@@ -50,7 +51,18 @@ func (d *SizeDiff) judge(limit *float64) {
 	}
 	l := *limit
 	d.Limit = &l
-	d.OverLimit = d.Graphs > 0 && float64(d.CurrentBlocks) > float64(d.BaselineBlocks)*(1+l/100)
+	d.OverLimit = d.Graphs > 0 && overLimit(d.CurrentBlocks-d.BaselineBlocks, d.BaselineBlocks, l)
+}
+
+// overLimit reports whether growth blocks over base blocks are more than
+// pct percent of base. The growth's side is exact (a count of blocks
+// times 100); the limit's is one rounded product, and a relative margin
+// far below one block keeps a limit float64 cannot hold exactly from
+// failing a growth of exactly pct percent (in float64, 100*(1+15/100) is
+// 114.99999999999999, below 115 blocks).
+func overLimit(growth, base int64, pct float64) bool {
+	allowed := pct * float64(base)
+	return float64(growth)*100 > allowed+allowed*1e-12
 }
 
 // limitSentence is limitNote as a sentence of prose.

@@ -140,6 +140,16 @@ func TestSizeLimit(t *testing.T) {
 		{10, 100, 90, pct(0), false, "within"},
 		{0, 0, 0, pct(5), false, "no sizes for the limit"},
 		{10, 100, 300, nil, false, ""},
+		// exactly the limit is within it, whatever float64 makes of
+		// 1+PCT/100
+		{10, 100, 115, pct(15), false, "within the limit of +15.0%"},
+		{10, 1000, 1001, pct(0.1), false, "within"},
+		{10, 1000, 1003, pct(0.3), false, "within"},
+		{10, 1000, 1004, pct(0.3), true, "over"},
+		{10, 3, 4, pct(100.0 / 3), false, "within"},
+		{10, 100, 116, pct(15), true, "over the limit of +15.0%"},
+		{10, 1 << 40, 1<<40 + 1<<39, pct(50), false, "within"},
+		{10, 1 << 40, 1<<40 + 1<<39 + 1, pct(50), true, "over"},
 	} {
 		d := SizeDiff{Graphs: c.graphs, BaselineBlocks: c.base, CurrentBlocks: c.cur}
 		d.judge(c.limit)
