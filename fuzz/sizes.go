@@ -20,6 +20,13 @@ import (
 // validly (outcome ok on both sides, both sizes measured).
 type SizeDiff struct {
 	Graphs int `json:"graphs"`
+	// Unmeasured counts the graphs both sides structured validly that
+	// Graphs leaves out because a side's record has no size: a record
+	// written by a cfgfuzz that did not measure modules (a campaign
+	// resumed, or shards merged, across versions), or a module the
+	// measure could not read. The totals and the limit's verdict are on
+	// the others only.
+	Unmeasured int `json:"unmeasured,omitempty"`
 	// Larger and Smaller count the graphs whose current module has more
 	// (fewer) blocks than the baseline's, or as many blocks and more
 	// (fewer) words; the others are the same size.
@@ -110,11 +117,15 @@ func newSizeDiff() *SizeDiff {
 }
 
 // add takes record r of a campaign under settings s: a graph both sides
-// structured validly, with both sizes measured, counts; any other record
-// does not.
+// structured validly, with both sizes measured, counts; one without a
+// size counts as unmeasured; any other record does not.
 func (d *SizeDiff) add(s *Settings, r *Record) {
 	b := r.Baseline
-	if r.Skipped || r.Seen || b == nil || r.Current.Outcome != OutOK || b.Outcome != OutOK || r.Current.ModuleBlocks == 0 || b.ModuleBlocks == 0 {
+	if r.Skipped || r.Seen || b == nil || r.Current.Outcome != OutOK || b.Outcome != OutOK {
+		return
+	}
+	if r.Current.ModuleBlocks == 0 || b.ModuleBlocks == 0 {
+		d.Unmeasured++
 		return
 	}
 	c := &r.Current
@@ -183,8 +194,30 @@ func sizeProse(d *SizeDiff) string {
 }
 
 func sizeFacts(d *SizeDiff) string {
+	return sizeTotals(d) + unmeasuredSentence(d)
+}
+
+// unmeasuredSentence says how many graphs the sizes leave out for want
+// of a measure: "" none.
+func unmeasuredSentence(d *SizeDiff) string {
+	if d.Unmeasured == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s both sides structured validly %s no measured size and %s left out of the sizes (records written by a cfgfuzz that did not measure modules, as a campaign resumed or shards merged across versions give, or a module the measure could not read).\n",
+		Plural(d.Unmeasured, "graph"), isAre(d.Unmeasured, "has", "have"), isAre(d.Unmeasured, "is", "are"))
+}
+
+// isAre is one when n is 1, else many.
+func isAre(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func sizeTotals(d *SizeDiff) string {
 	if d.Graphs == 0 {
-		return "No graph was structured validly by both sides: no sizes to compare.\n"
+		return "No graph was structured validly by both sides with both sizes measured: no sizes to compare.\n"
 	}
 	same := d.Graphs - d.Larger - d.Smaller
 	return fmt.Sprintf("On the %s graphs both sides structured validly, the current side's modules have %s blocks against the baseline's %s (%s) and %s words against %s (%s): larger on %s graphs, smaller on %s, the same size on %s. "+
@@ -198,6 +231,9 @@ func sizeFacts(d *SizeDiff) string {
 // C against B (+x%), words ...; larger on L, smaller on S".
 func (d *SizeDiff) Summary() string {
 	line := d.summary()
+	if d.Unmeasured > 0 {
+		line += fmt.Sprintf("; %s without a measured size left out", Plural(d.Unmeasured, "graph"))
+	}
 	if n := d.limitNote(); n != "" {
 		line += "; " + n
 	}
@@ -206,7 +242,7 @@ func (d *SizeDiff) Summary() string {
 
 func (d *SizeDiff) summary() string {
 	if d.Graphs == 0 {
-		return "sizes: no graph structured validly by both sides"
+		return "sizes: no graph structured validly by both sides with both sizes measured"
 	}
 	return fmt.Sprintf("sizes on %s graphs both structured: blocks %s against %s (%s), words %s against %s (%s); larger on %s, smaller on %s",
 		thousands(d.Graphs), thousands64(d.CurrentBlocks), thousands64(d.BaselineBlocks), change(d.CurrentBlocks, d.BaselineBlocks),

@@ -1,6 +1,10 @@
 package fuzz
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
@@ -56,6 +60,74 @@ func TestSizesDeterministicAcrossWorkersAndShards(t *testing.T) {
 		}
 		if got := reportJSON(t, out); got != want {
 			t.Errorf("%d shards merged differ from the whole run:\n%s\n---\n%s", shards, want, got)
+		}
+	}
+}
+
+// stripSizes rewrites dir's results log as a cfgfuzz that did not
+// measure modules wrote it: no record has module_blocks or module_words.
+func stripSizes(t *testing.T, dir string) {
+	t.Helper()
+	s, err := LoadSettings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := EachRecord(dir, func(r Record) {
+		r.Current.ModuleBlocks, r.Current.ModuleWords = 0, 0
+		if r.Baseline != nil {
+			r.Baseline.ModuleBlocks, r.Baseline.ModuleWords = 0, 0
+		}
+		r.Schema = RecordSchema
+		b, err := json.Marshal(&r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Write(sealRecord(b, SettingsSum(s)))
+		out.WriteByte('\n')
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ResultsFile), out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMergeAcrossVersionsSaysUnmeasured: shards merged where one was
+// written by a cfgfuzz that did not measure modules count that shard's
+// graphs as unmeasured, so the sizes say how many graphs they leave out;
+// the measured and unmeasured graphs add up to the whole run's.
+func TestMergeAcrossVersionsSaysUnmeasured(t *testing.T) {
+	const n = 60
+	whole := sizeConfig(t, n)
+	mustRun(t, whole)
+	var dirs []string
+	for i := range 2 {
+		c := sizeConfig(t, n)
+		c.Shard = Shard{I: i, N: 2}
+		mustRun(t, c)
+		dirs = append(dirs, c.Dir)
+	}
+	stripSizes(t, dirs[1])
+	rep, err := Merge(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, m := readReport(t, whole.Dir).Divergences.Size, rep.Divergences.Size
+	if w.Unmeasured != 0 || m.Unmeasured == 0 || m.Graphs == 0 || m.Graphs+m.Unmeasured != w.Graphs {
+		t.Fatalf("whole run %d graphs (%d unmeasured), merged %d graphs and %d unmeasured: want the merged to add up to the whole, some unmeasured", w.Graphs, w.Unmeasured, m.Graphs, m.Unmeasured)
+	}
+	out := t.TempDir()
+	if err := WriteReports(out, rep, testSource{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"report.md", "report.html"} {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte("no measured size")) {
+			t.Errorf("%s does not say graphs had no measured size", name)
 		}
 	}
 }

@@ -16,7 +16,11 @@ func sizeReference(s *Settings, recs []Record) *SizeDiff {
 	for i := range recs {
 		r := &recs[i]
 		b, c := r.Baseline, &r.Current
-		if r.Skipped || r.Seen || b == nil || c.Outcome != OutOK || b.Outcome != OutOK || c.ModuleBlocks == 0 || b.ModuleBlocks == 0 {
+		if r.Skipped || r.Seen || b == nil || c.Outcome != OutOK || b.Outcome != OutOK {
+			continue
+		}
+		if c.ModuleBlocks == 0 || b.ModuleBlocks == 0 {
+			d.Unmeasured++
 			continue
 		}
 		d.Graphs++
@@ -115,8 +119,13 @@ func TestSizeDiffLeavesOut(t *testing.T) {
 	} {
 		d.add(&s, &r)
 	}
-	if d.Graphs != 2 || d.Larger != 1 || d.Smaller != 0 || d.BaselineBlocks != 6 || d.CurrentBlocks != 8 || len(d.Grew) != 1 || d.Grew[0].Index != 0 || len(d.Shrank) != 0 {
+	if d.Graphs != 2 || d.Unmeasured != 1 || d.Larger != 1 || d.Smaller != 0 || d.BaselineBlocks != 6 || d.CurrentBlocks != 8 || len(d.Grew) != 1 || d.Grew[0].Index != 0 || len(d.Shrank) != 0 {
 		t.Fatalf("%+v", d)
+	}
+	for _, text := range []string{d.Summary(), sizeProse(d)} {
+		if !strings.Contains(text, "1 graph") || !strings.Contains(text, "measured size") {
+			t.Errorf("the sizes do not say a graph had no measured size: %q", text)
+		}
 	}
 	if rep := BuildReport(Settings{Streams: s.Streams}, nil); rep.Divergences != nil {
 		t.Fatalf("a campaign without a baseline has divergences: %+v", rep.Divergences)
