@@ -13,6 +13,7 @@ package fuzz
 import (
 	"cmp"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -91,11 +92,22 @@ func (d *SizeDiff) limitNote() string {
 	case d.Limit == nil:
 		return ""
 	case d.OverLimit:
-		return fmt.Sprintf("blocks over the limit of %+.1f%% (--max-growth): the campaign fails", *d.Limit)
+		return fmt.Sprintf("blocks over the limit of %s (--max-growth): the campaign fails", limitText(*d.Limit))
 	case d.Graphs == 0:
-		return fmt.Sprintf("no sizes for the limit of %+.1f%% (--max-growth) to judge", *d.Limit)
+		return fmt.Sprintf("no sizes for the limit of %s (--max-growth) to judge", limitText(*d.Limit))
 	}
-	return fmt.Sprintf("blocks within the limit of %+.1f%% (--max-growth)", *d.Limit)
+	return fmt.Sprintf("blocks within the limit of %s (--max-growth)", limitText(*d.Limit))
+}
+
+// limitText is a limit as the reports say it: "+5.0%", or with every
+// digit given when one decimal would round it ("+0.04%", not "+0.0%").
+func limitText(l float64) string {
+	l += 0 // -0 reads as 0
+	text := fmt.Sprintf("%+.1f", l)
+	if v, err := strconv.ParseFloat(text, 64); err != nil || v != l {
+		text = "+" + strconv.FormatFloat(l, 'f', -1, 64)
+	}
+	return text + "%"
 }
 
 // SizeExample is one graph of SizeDiff's examples with both sides' sizes.

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -159,6 +160,10 @@ func TestSizeLimit(t *testing.T) {
 		{10, 100, 116, pct(15), true, "over the limit of +15.0%"},
 		{10, 1 << 40, 1<<40 + 1<<39, pct(50), false, "within"},
 		{10, 1 << 40, 1<<40 + 1<<39 + 1, pct(50), true, "over"},
+		// the limit as given, not rounded to one decimal
+		{10, 10000, 10005, pct(0.04), true, "over the limit of +0.04%"},
+		{10, 10000, 10003, pct(0.04), false, "within the limit of +0.04%"},
+		{10, 100, 100, pct(math.Copysign(0, -1)), false, "within the limit of +0.0%"},
 	} {
 		d := SizeDiff{Graphs: c.graphs, BaselineBlocks: c.base, CurrentBlocks: c.cur}
 		d.judge(c.limit)
