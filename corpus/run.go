@@ -122,8 +122,18 @@ func NewRunner(opt RunnerOptions) (*Runner, error) {
 
 // AllChecks lists every check of the oracle that can run here: the default
 // checks first, in their order, then the others sorted by name, leaving out
-// any whose tool is missing (oracle.New refuses it alone).
+// any whose tool is missing (oracle.New refuses it alone). A validator
+// that runs on the default target environment but not on base.Env is not
+// missing: spirv-val stays in the list, and oracle.New refuses the
+// environment, rather than a graph being judged without the validator.
 func AllChecks(base oracle.Options) []string {
+	envRefused := false
+	if base.Env != "" && base.Env != oracle.DefaultTargetEnv && base.Validator == nil {
+		if _, err := oracle.LookupValidator(base.Env); err != nil {
+			_, derr := oracle.LookupValidator(oracle.DefaultTargetEnv)
+			envRefused = derr == nil
+		}
+	}
 	names := slices.Clone(oracle.DefaultChecks)
 	var rest []string
 	for n := range oracle.CheckNames() {
@@ -136,7 +146,7 @@ func AllChecks(base oracle.Options) []string {
 	for _, n := range append(names, rest...) {
 		o := base
 		o.Checks = []string{n}
-		if _, err := oracle.New(o); err == nil {
+		if _, err := oracle.New(o); err == nil || envRefused && n == "spirv-val" {
 			usable = append(usable, n)
 		}
 	}

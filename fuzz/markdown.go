@@ -150,6 +150,9 @@ func summaryProse(rep *Report) string {
 			fmt.Fprintf(&b, " On the %s graphs both structured validly its modules have %s blocks and %s words against the baseline's (larger on %s graphs, smaller on %s; Output size, below).",
 				thousands(z.Graphs), change(z.CurrentBlocks, z.BaselineBlocks), change(z.CurrentWords, z.BaselineWords), thousands(z.Larger), thousands(z.Smaller))
 		}
+		if z := d.Size; z != nil && z.Unmeasured > 0 {
+			fmt.Fprintf(&b, " %s both structured validly %s no measured size (Output size, below).", Plural(z.Unmeasured, "graph"), isAre(z.Unmeasured, "has", "have"))
+		}
 		if z := d.Size; z != nil && z.Limit != nil {
 			b.WriteString(" " + z.limitSentence())
 		}

@@ -13,6 +13,7 @@ package fuzz
 import (
 	"cmp"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -20,6 +21,13 @@ import (
 // validly (outcome ok on both sides, both sizes measured).
 type SizeDiff struct {
 	Graphs int `json:"graphs"`
+	// Unmeasured counts the graphs both sides structured validly that
+	// Graphs leaves out because a side's record has no size: a record
+	// written by a cfgfuzz that did not measure modules (a campaign
+	// resumed, or shards merged, across versions), or a module the
+	// measure could not read. The totals and the limit's verdict are on
+	// the others only.
+	Unmeasured int `json:"unmeasured,omitempty"`
 	// Larger and Smaller count the graphs whose current module has more
 	// (fewer) blocks than the baseline's, or as many blocks and more
 	// (fewer) words; the others are the same size.
@@ -42,7 +50,8 @@ type SizeDiff struct {
 }
 
 // judge holds the totals against limit (a percent of the baseline's
-// blocks; nil none). With no graph compared nothing is over it.
+// blocks; nil none). With no graph compared nothing is over it; growth of
+// exactly limit percent is within it.
 func (d *SizeDiff) judge(limit *float64) {
 	d.Limit, d.OverLimit = nil, false
 	if limit == nil {
@@ -50,7 +59,18 @@ func (d *SizeDiff) judge(limit *float64) {
 	}
 	l := *limit
 	d.Limit = &l
-	d.OverLimit = d.Graphs > 0 && float64(d.CurrentBlocks) > float64(d.BaselineBlocks)*(1+l/100)
+	d.OverLimit = d.Graphs > 0 && overLimit(d.CurrentBlocks-d.BaselineBlocks, d.BaselineBlocks, l)
+}
+
+// overLimit reports whether growth blocks over base blocks are more than
+// pct percent of base. The growth's side is exact (a count of blocks
+// times 100); the limit's is one rounded product, and a relative margin
+// far below one block keeps a limit float64 cannot hold exactly from
+// failing a growth of exactly pct percent (in float64, 100*(1+15/100) is
+// 114.99999999999999, below 115 blocks).
+func overLimit(growth, base int64, pct float64) bool {
+	allowed := pct * float64(base)
+	return float64(growth)*100 > allowed+allowed*1e-12
 }
 
 // limitSentence is limitNote as a sentence of prose.
@@ -72,11 +92,22 @@ func (d *SizeDiff) limitNote() string {
 	case d.Limit == nil:
 		return ""
 	case d.OverLimit:
-		return fmt.Sprintf("blocks over the limit of %+.1f%% (--max-growth): the campaign fails", *d.Limit)
+		return fmt.Sprintf("blocks over the limit of %s (--max-growth): the campaign fails", limitText(*d.Limit))
 	case d.Graphs == 0:
-		return fmt.Sprintf("no sizes for the limit of %+.1f%% (--max-growth) to judge", *d.Limit)
+		return fmt.Sprintf("no sizes for the limit of %s (--max-growth) to judge", limitText(*d.Limit))
 	}
-	return fmt.Sprintf("blocks within the limit of %+.1f%% (--max-growth)", *d.Limit)
+	return fmt.Sprintf("blocks within the limit of %s (--max-growth)", limitText(*d.Limit))
+}
+
+// limitText is a limit as the reports say it: "+5.0%", or with every
+// digit given when one decimal would round it ("+0.04%", not "+0.0%").
+func limitText(l float64) string {
+	l += 0 // -0 reads as 0
+	text := fmt.Sprintf("%+.1f", l)
+	if v, err := strconv.ParseFloat(text, 64); err != nil || v != l {
+		text = "+" + strconv.FormatFloat(l, 'f', -1, 64)
+	}
+	return text + "%"
 }
 
 // SizeExample is one graph of SizeDiff's examples with both sides' sizes
@@ -120,11 +151,15 @@ func newSizeDiff() *SizeDiff {
 }
 
 // add takes record r of a campaign under settings s: a graph both sides
-// structured validly, with both sizes measured, counts; any other record
-// does not.
+// structured validly, with both sizes measured, counts; one without a
+// size counts as unmeasured; any other record does not.
 func (d *SizeDiff) add(s *Settings, r *Record) {
 	b := r.Baseline
-	if r.Skipped || r.Seen || b == nil || r.Current.Outcome != OutOK || b.Outcome != OutOK || r.Current.ModuleBlocks == 0 || b.ModuleBlocks == 0 {
+	if r.Skipped || r.Seen || b == nil || r.Current.Outcome != OutOK || b.Outcome != OutOK {
+		return
+	}
+	if r.Current.ModuleBlocks == 0 || b.ModuleBlocks == 0 {
+		d.Unmeasured++
 		return
 	}
 	c := &r.Current
@@ -193,8 +228,30 @@ func sizeProse(d *SizeDiff) string {
 }
 
 func sizeFacts(d *SizeDiff) string {
+	return sizeTotals(d) + unmeasuredSentence(d)
+}
+
+// unmeasuredSentence says how many graphs the sizes leave out for want
+// of a measure: "" none.
+func unmeasuredSentence(d *SizeDiff) string {
+	if d.Unmeasured == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s both sides structured validly %s no measured size and %s left out of the sizes (records written by a cfgfuzz that did not measure modules, as a campaign resumed or shards merged across versions give, or a module the measure could not read).\n",
+		Plural(d.Unmeasured, "graph"), isAre(d.Unmeasured, "has", "have"), isAre(d.Unmeasured, "is", "are"))
+}
+
+// isAre is one when n is 1, else many.
+func isAre(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func sizeTotals(d *SizeDiff) string {
 	if d.Graphs == 0 {
-		return "No graph was structured validly by both sides: no sizes to compare.\n"
+		return "No graph was structured validly by both sides with both sizes measured: no sizes to compare.\n"
 	}
 	same := d.Graphs - d.Larger - d.Smaller
 	return fmt.Sprintf("On the %s graphs both sides structured validly, the current side's modules have %s blocks against the baseline's %s (%s) and %s words against %s (%s): larger on %s graphs, smaller on %s, the same size on %s. "+
@@ -208,6 +265,9 @@ func sizeFacts(d *SizeDiff) string {
 // C against B (+x%), words ...; larger on L, smaller on S".
 func (d *SizeDiff) Summary() string {
 	line := d.summary()
+	if d.Unmeasured > 0 {
+		line += fmt.Sprintf("; %s without a measured size left out", Plural(d.Unmeasured, "graph"))
+	}
 	if n := d.limitNote(); n != "" {
 		line += "; " + n
 	}
@@ -216,7 +276,7 @@ func (d *SizeDiff) Summary() string {
 
 func (d *SizeDiff) summary() string {
 	if d.Graphs == 0 {
-		return "sizes: no graph structured validly by both sides"
+		return "sizes: no graph structured validly by both sides with both sizes measured"
 	}
 	return fmt.Sprintf("sizes on %s graphs both structured: blocks %s against %s (%s), words %s against %s (%s); larger on %s, smaller on %s",
 		thousands(d.Graphs), thousands64(d.CurrentBlocks), thousands64(d.BaselineBlocks), change(d.CurrentBlocks, d.BaselineBlocks),

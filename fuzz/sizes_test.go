@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -16,7 +17,11 @@ func sizeReference(s *Settings, recs []Record) *SizeDiff {
 	for i := range recs {
 		r := &recs[i]
 		b, c := r.Baseline, &r.Current
-		if r.Skipped || r.Seen || b == nil || c.Outcome != OutOK || b.Outcome != OutOK || c.ModuleBlocks == 0 || b.ModuleBlocks == 0 {
+		if r.Skipped || r.Seen || b == nil || c.Outcome != OutOK || b.Outcome != OutOK {
+			continue
+		}
+		if c.ModuleBlocks == 0 || b.ModuleBlocks == 0 {
+			d.Unmeasured++
 			continue
 		}
 		d.Graphs++
@@ -115,8 +120,13 @@ func TestSizeDiffLeavesOut(t *testing.T) {
 	} {
 		d.add(&s, &r)
 	}
-	if d.Graphs != 2 || d.Larger != 1 || d.Smaller != 0 || d.BaselineBlocks != 6 || d.CurrentBlocks != 8 || len(d.Grew) != 1 || d.Grew[0].Index != 0 || len(d.Shrank) != 0 {
+	if d.Graphs != 2 || d.Unmeasured != 1 || d.Larger != 1 || d.Smaller != 0 || d.BaselineBlocks != 6 || d.CurrentBlocks != 8 || len(d.Grew) != 1 || d.Grew[0].Index != 0 || len(d.Shrank) != 0 {
 		t.Fatalf("%+v", d)
+	}
+	for _, text := range []string{d.Summary(), sizeProse(d)} {
+		if !strings.Contains(text, "1 graph") || !strings.Contains(text, "measured size") {
+			t.Errorf("the sizes do not say a graph had no measured size: %q", text)
+		}
 	}
 	if rep := BuildReport(Settings{Streams: s.Streams}, nil); rep.Divergences != nil {
 		t.Fatalf("a campaign without a baseline has divergences: %+v", rep.Divergences)
@@ -140,6 +150,20 @@ func TestSizeLimit(t *testing.T) {
 		{10, 100, 90, pct(0), false, "within"},
 		{0, 0, 0, pct(5), false, "no sizes for the limit"},
 		{10, 100, 300, nil, false, ""},
+		// exactly the limit is within it, whatever float64 makes of
+		// 1+PCT/100
+		{10, 100, 115, pct(15), false, "within the limit of +15.0%"},
+		{10, 1000, 1001, pct(0.1), false, "within"},
+		{10, 1000, 1003, pct(0.3), false, "within"},
+		{10, 1000, 1004, pct(0.3), true, "over"},
+		{10, 3, 4, pct(100.0 / 3), false, "within"},
+		{10, 100, 116, pct(15), true, "over the limit of +15.0%"},
+		{10, 1 << 40, 1<<40 + 1<<39, pct(50), false, "within"},
+		{10, 1 << 40, 1<<40 + 1<<39 + 1, pct(50), true, "over"},
+		// the limit as given, not rounded to one decimal
+		{10, 10000, 10005, pct(0.04), true, "over the limit of +0.04%"},
+		{10, 10000, 10003, pct(0.04), false, "within the limit of +0.04%"},
+		{10, 100, 100, pct(math.Copysign(0, -1)), false, "within the limit of +0.0%"},
 	} {
 		d := SizeDiff{Graphs: c.graphs, BaselineBlocks: c.base, CurrentBlocks: c.cur}
 		d.judge(c.limit)

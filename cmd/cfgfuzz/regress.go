@@ -251,6 +251,10 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	}
 	run, err := corpus.NewRunner(ro)
 	if err != nil {
+		if !rp.rf.envGiven && r.Header.TargetEnv != "" {
+			// the file's own environment, which no flag checked
+			err = fmt.Errorf("'# target-env: %s': %w (--target-env ENV judges the file under another)", r.Header.TargetEnv, err)
+		}
 		return nil, err
 	}
 	rp.runners[key] = run

@@ -317,3 +317,26 @@ func TestRegressOwnStructurizerMissingNamed(t *testing.T) {
 		t.Errorf("regress --structurizer self: exit %d, want 0 and no word of the header\n%s%s", code, out, errs)
 	}
 }
+
+// TestRegressUnknownTargetEnv: a file whose # target-env: spirv-val does
+// not know is an error of its case, naming the header line, as the flag
+// is a usage error; it is never judged without the validator.
+func TestRegressUnknownTargetEnv(t *testing.T) {
+	if err := knownTargetEnv("vulkan1.3"); err != nil {
+		t.Skipf("no validator that knows the target environments here: %v", err)
+	}
+	if knownTargetEnv("vulkan9.9") == nil {
+		t.Skip("no validator here to tell an unknown target environment")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.cfg"), []byte("# signature: exec:trace-mismatch\n# target-env: vulkan9.9\n# expect: pass\n{{1, 2}, {2}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCmd([]string{"regress", dir}, "")
+	if code == exitOK || !strings.Contains(out+stderr, "'# target-env: vulkan9.9'") || !strings.Contains(out+stderr, "1 errors") {
+		t.Errorf("regress: exit %d, want the case an error naming the header line\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := runCmd([]string{"regress", "--target-env", "vulkan1.3", dir}, ""); code != exitOK {
+		t.Errorf("regress --target-env vulkan1.3: exit %d, want 0\n%s%s", code, out, stderr)
+	}
+}

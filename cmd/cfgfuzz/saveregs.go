@@ -4,8 +4,10 @@
 // register file, target environment and rules reading it was found under;
 // expect pass), so a campaign's new bugs come out ready for the suite
 // `cfgfuzz regress` replays. A finding without a minimized graph (the
-// minimizer off, or the failure not reproduced) is not saved; a file of
-// the same name is kept as it is.
+// minimizer off, or the failure not reproduced) is not saved; one whose
+// minimized graph or weights do not read back (a damaged report or state)
+// is named in an error, the others saved; a file of the same name is kept
+// as it is.
 
 package main
 
@@ -18,6 +20,7 @@ import (
 	"io"
 	"io/fs"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,16 +42,18 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 		return fmt.Errorf("--save-regressions: %w", err)
 	}
 	var saved, kept []string
+	var broken []string
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		if !rep.IsNew(f) || f.Minimized == "" || f.NotReproduced != "" {
 			continue
 		}
-		g, err := cfg.ParseCompact(f.Minimized, cfg.Limits{})
+		g, err := minimizedGraph(f)
 		if err != nil {
-			return fmt.Errorf("--save-regressions: finding %s: minimized graph: %w", fuzz.PrintableLine(f.Signature), err)
+			// a damaged report or state: the other findings are still saved
+			broken = append(broken, fmt.Sprintf("finding %s: minimized graph: %v", fuzz.PrintableLine(f.Signature), err))
+			continue
 		}
-		g.Weights = f.MinimizedWeights
 		path, err := corpus.WriteRegression(dir, regressionName(f), regressionHeader(rep, f, command), g)
 		switch {
 		case errors.Is(err, fs.ErrExist):
@@ -64,7 +69,27 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 		fmt.Fprintf(out, "; %s already there, kept (%s)", fuzz.Plural(len(kept), "file"), strings.Join(kept, ", "))
 	}
 	fmt.Fprintln(out)
+	if len(broken) > 0 {
+		return fmt.Errorf("--save-regressions: not saved: %s", strings.Join(broken, "; "))
+	}
 	return nil
+}
+
+// minimizedGraph is finding f's minimized graph with its weights, checked
+// whole: a graph or weights that do not read back are an error, never a
+// regression file.
+func minimizedGraph(f *fuzz.Finding) (*cfg.Graph, error) {
+	g, err := cfg.ParseCompact(f.Minimized, cfg.Limits{})
+	if err != nil {
+		return nil, err
+	}
+	if len(f.MinimizedWeights) > 0 {
+		g.Weights = slices.Clone(f.MinimizedWeights)
+		if err := g.Validate(cfg.Limits{}); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
 }
 
 // regressionHeader is the header of finding f's regression file.
