@@ -57,11 +57,15 @@ func recordFailure(entry string, be *BuildError) error {
 }
 
 // cachedFailure is the recorded failure of the build entry of rev, or nil
-// when there is none, it is older than FailedFor, or it cannot be read:
-// then the build runs again.
+// when there is none, it is older than FailedFor (or dated ahead of this
+// machine's clock), or it cannot be read: then the build runs again.
 func cachedFailure(rev Revision, entry string) *BuildError {
-	if st, err := os.Stat(entry + FailedSuffix); err != nil || time.Since(st.ModTime()) > FailedFor {
+	st, err := os.Stat(entry + FailedSuffix)
+	if err != nil {
 		return nil
+	}
+	if age := time.Since(st.ModTime()); age > FailedFor || age < -time.Minute {
+		return nil // stale, or written by a clock ahead of this one's (a shared cache): built again
 	}
 	raw, err := os.ReadFile(entry + FailedSuffix)
 	if err != nil {

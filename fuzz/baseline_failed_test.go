@@ -77,12 +77,20 @@ func TestFailedBuildIsRemembered(t *testing.T) {
 	if builds() != 4 {
 		t.Errorf("the record past FailedFor, the build did not run: %d builds, want 4", builds())
 	}
+	ahead := time.Now().Add(2 * FailedFor)
+	if err := os.Chtimes(entry+FailedSuffix, ahead, ahead); err != nil {
+		t.Fatal(err)
+	}
+	build(p, commits[0]) // a record dated ahead of the clock stands for nothing
+	if builds() != 5 {
+		t.Errorf("a record dated ahead of the clock kept the build from running: %d builds, want 5", builds())
+	}
 	if err := os.Remove(entry + FailedSuffix); err != nil {
 		t.Fatal(err)
 	}
 	build(p, commits[0]) // the record deleted, it builds again
-	if builds() != 5 {
-		t.Errorf("the record deleted, the build did not run: %d builds, want 5", builds())
+	if builds() != 6 {
+		t.Errorf("the record deleted, the build did not run: %d builds, want 6", builds())
 	}
 	if ents, _ := os.ReadDir(filepath.Dir(entry)); len(ents) != 2 {
 		var names []string

@@ -109,6 +109,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 		if err != nil || pct < 0 || math.IsInf(pct, 0) || math.IsNaN(pct) {
 			return fmt.Errorf("want a percentage of 0 or more, e.g. 5 or 5%%")
 		}
+		pct += 0 // -0 is 0
 		f.maxGrowth = &pct
 		return nil
 	})
