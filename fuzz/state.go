@@ -391,12 +391,13 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 }
 
 // goodNight is tonight as a good night: a complete report that checked at
-// least one graph, gave every graph a verdict and holds no new signature,
-// whose current side is a revision without uncommitted changes; nil
-// otherwise. A night that checked nothing (every graph seen before) or
-// left graphs without a verdict (the check limit) is no evidence.
+// least one graph, gave every graph a verdict, holds no new signature and
+// kept its output within --max-growth, whose current side is a revision
+// without uncommitted changes; nil otherwise. A night that checked nothing
+// (every graph seen before) or left graphs without a verdict (the check
+// limit) is no evidence.
 func goodNight(rep *Report) *GoodNight {
-	if rep.Incomplete != nil || rep.State == nil || rep.State.Classes[ClassNew] > 0 ||
+	if rep.Incomplete != nil || rep.State == nil || rep.State.Classes[ClassNew] > 0 || rep.SizeOverLimit() ||
 		rep.Graphs == 0 || rep.Outcomes[OutError] > 0 || rep.UncheckedGraphs() > 0 {
 		return nil
 	}

@@ -640,3 +640,19 @@ func TestSeenKeyFaultOrder(t *testing.T) {
 		t.Errorf("the same faults in another order: %d of 30 graphs seen, want 30", two.Seen)
 	}
 }
+
+// TestGoodNightKeepsItsSizeLimit: a night that found nothing new but grew
+// its output past --max-growth failed (exit 1), so it is no good night.
+func TestGoodNightKeepsItsSizeLimit(t *testing.T) {
+	rep := &Report{Graphs: 10, Outcomes: map[string]int{}, State: &StateReport{Classes: map[string]int{}},
+		Settings:    Settings{Night: "2026-12-05", Current: "rev:" + strings.Repeat("a", 40), Baseline: "rev:" + strings.Repeat("b", 40)},
+		Divergences: &Divergences{Size: &SizeDiff{Graphs: 10, BaselineBlocks: 100, CurrentBlocks: 120}}}
+	if goodNight(rep) == nil {
+		t.Fatal("a night without a limit is not good")
+	}
+	limit := 5.0
+	rep.Divergences.Size.judge(&limit)
+	if !rep.SizeOverLimit() || goodNight(rep) != nil {
+		t.Errorf("a night over its size limit is good: over %v", rep.SizeOverLimit())
+	}
+}
