@@ -4,7 +4,9 @@
 // register file, target environment and rules reading it was found under;
 // expect pass), so a campaign's new bugs come out ready for the suite
 // `cfgfuzz regress` replays. A finding without a minimized graph (the
-// minimizer off, or the failure not reproduced) is not saved; one whose
+// minimizer off, the failure not reproduced, or a shard, which leaves
+// minimization to the merge) is not saved, and the line it prints counts
+// those and says why; one whose
 // minimized graph or weights do not read back (a damaged report or state)
 // is named in an error, the others saved; a file of the same name is kept
 // as it is.
@@ -43,9 +45,14 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 	}
 	var saved, kept []string
 	var broken []string
+	unminimized := 0
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if !rep.IsNew(f) || f.Minimized == "" || f.NotReproduced != "" {
+		if !rep.IsNew(f) {
+			continue
+		}
+		if f.Minimized == "" || f.NotReproduced != "" {
+			unminimized++
 			continue
 		}
 		g, err := minimizedGraph(f)
@@ -67,6 +74,15 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 	fmt.Fprintf(out, "regressions: %s saved into %s", fuzz.Plural(len(saved), "new finding"), dir)
 	if len(kept) > 0 {
 		fmt.Fprintf(out, "; %s already there, kept (%s)", fuzz.Plural(len(kept), "file"), strings.Join(kept, ", "))
+	}
+	switch {
+	case unminimized == 0:
+	case rep.Minimization == fuzz.MinimizationDeferred:
+		// a shard: the merge minimizes, and saves with its own flag
+		fmt.Fprintf(out, "; %s left to the merge, which minimizes them (cfgfuzz merge --save-regressions %s)",
+			fuzz.Plural(unminimized, "new finding"), fuzz.ShellQuote(dir))
+	default:
+		fmt.Fprintf(out, "; %s without a minimized graph, not saved", fuzz.Plural(unminimized, "new finding"))
 	}
 	fmt.Fprintln(out)
 	if len(broken) > 0 {

@@ -41,6 +41,12 @@ func TestCampaignSavesRegressions(t *testing.T) {
 	if code != exitFail || !strings.Contains(out, "regressions: 0 new findings saved into "+regs+"; 1 file already there, kept ("+ents[0].Name()+")") {
 		t.Errorf("the same campaign again: exit %d, want the file kept\n%s%s", code, out, stderr)
 	}
+	unmin := filepath.Join(t.TempDir(), "unmin")
+	code, out, stderr = runCmd([]string{"run", "--structurizer", buggy, "--graphs", "200", "--out", filepath.Join(t.TempDir(), "c"), "--progress", "none",
+		"--minimize=false", "--save-regressions", unmin}, "")
+	if code != exitFail || !strings.Contains(out, "regressions: 0 new findings saved into "+unmin+"; 1 new finding without a minimized graph, not saved\n") {
+		t.Errorf("the campaign with the minimizer off: exit %d, want the line to say why nothing was saved\n%s%s", code, out, stderr)
+	}
 	other := filepath.Join(t.TempDir(), "corpus", "regs")
 	out2 := filepath.Join(t.TempDir(), "c")
 	code, out, stderr = runCmd([]string{"run", "--graphs", "5", "--out", out2, "--progress", "none", "--save-regressions", other}, "")
@@ -56,9 +62,11 @@ func TestMergeSavesRegressions(t *testing.T) {
 	var dirs []string
 	for _, shard := range []string{"0/2", "1/2"} {
 		dir := filepath.Join(t.TempDir(), "s")
+		none := filepath.Join(t.TempDir(), "none")
 		if code, out, stderr := runCmd([]string{"run", "--inject", "swap-arms", "--graphs", "100", "--shard", shard, "--out", dir, "--progress", "none",
-			"--save-regressions", filepath.Join(t.TempDir(), "none")}, ""); code != exitFail || !strings.Contains(out, "regressions: 0 new findings saved") {
-			t.Fatalf("shard %s: exit %d, want 1 and nothing saved (a shard does not minimize)\n%s%s", shard, code, out, stderr)
+			"--save-regressions", none}, ""); code != exitFail ||
+			!strings.Contains(out, "regressions: 0 new findings saved into "+none+"; 2 new findings left to the merge, which minimizes them (cfgfuzz merge --save-regressions "+none+")\n") {
+			t.Fatalf("shard %s: exit %d, want 1 and nothing saved, the line saying the merge saves them (a shard does not minimize)\n%s%s", shard, code, out, stderr)
 		}
 		dirs = append(dirs, dir)
 	}
