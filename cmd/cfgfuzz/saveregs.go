@@ -61,10 +61,12 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 			broken = append(broken, fmt.Sprintf("finding %s: minimized graph: %v", fuzz.PrintableLine(f.Signature), err))
 			continue
 		}
-		path, err := corpus.WriteRegression(dir, regressionName(f), regressionHeader(rep, f, command), g)
+		h := regressionHeader(rep, f, command)
+		name := regressionName(h, f)
+		path, err := corpus.WriteRegression(dir, name, h, g)
 		switch {
 		case errors.Is(err, fs.ErrExist):
-			kept = append(kept, regressionName(f)+".cfg")
+			kept = append(kept, name+".cfg")
 		case err != nil:
 			return fmt.Errorf("--save-regressions: %w", err)
 		default:
@@ -118,16 +120,20 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 		Date:   time.Now().UTC().Format("2006-01-02")}
 }
 
-// regressionName is finding f's file name: its signature in letters,
-// digits and dashes, then a digest of the signature, strategy and
-// minimized graph, so two findings never share a name and the same one
-// found again does.
-func regressionName(f *fuzz.Finding) string {
+// regressionName is the file name of finding f saved under header h: its
+// signature in letters, digits and dashes, then a digest of what the file
+// judges (the header's signature, strategy, faults, structurizer, register
+// file, target environment and rules reading, and the minimized graph), so
+// two findings never share a name, nor one bug of two structurizers
+// minimized to the same graph, and the same finding found again does.
+func regressionName(h corpus.Header, f *fuzz.Finding) string {
 	base := strings.Trim(nameRun.ReplaceAllString(strings.ToLower(f.Signature), "-"), "-")
 	if len(base) > 48 {
 		base = strings.TrimRight(base[:48], "-")
 	}
-	sum := sha256.Sum256([]byte(fmt.Sprint(f.Signature, "\x00", f.Strategy, "\x00", f.Minimized, "\x00", f.MinimizedWeights)))
+	judged := fmt.Sprint(h.Signature, "\x00", h.Strategy, "\x00", h.Fault, "\x00", h.Structurizer, "\x00", h.Registers, "\x00",
+		h.TargetEnv, "\x00", h.RulesCompat, "\x00", f.Minimized, "\x00", f.MinimizedWeights)
+	sum := sha256.Sum256([]byte(judged))
 	return cmp.Or(base, "finding") + "-" + hex.EncodeToString(sum[:4])
 }
 

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
 func TestCampaignSavesRegressions(t *testing.T) {
@@ -87,5 +90,21 @@ func TestMergeSavesRegressions(t *testing.T) {
 	}
 	if code, out, stderr := runCmd([]string{"regress", regs}, ""); code != exitOK || !strings.Contains(out, "fault:swap-arms") {
 		t.Errorf("regress: exit %d, want 0 with the clean case passing and the fault case failing as recorded\n%s%s", code, out, stderr)
+	}
+}
+
+// TestRegressionNamesTellStructurizersApart: one signature minimized to
+// one graph on two structurizers (or under two faults) gives two files;
+// the same finding again gives the same name whatever the date.
+func TestRegressionNamesTellStructurizersApart(t *testing.T) {
+	f := &fuzz.Finding{Signature: "exec:trace-mismatch", Minimized: "{{0, 1}, {}}"}
+	h := corpus.Header{Signature: f.Signature, Structurizer: "cmd:./a", Date: "2026-12-05"}
+	other, fault, later := h, h, h
+	other.Structurizer = "cmd:./b"
+	fault.Fault = "swap-arms"
+	later.Date, later.Origin = "2026-12-06", "elsewhere"
+	name := regressionName(h, f)
+	if !strings.HasPrefix(name, "exec-trace-mismatch-") || name == regressionName(other, f) || name == regressionName(fault, f) || name != regressionName(later, f) {
+		t.Errorf("names %s, %s, %s, %s", name, regressionName(other, f), regressionName(fault, f), regressionName(later, f))
 	}
 }
