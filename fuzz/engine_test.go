@@ -82,15 +82,7 @@ func TestShardsMergeToWholeRun(t *testing.T) {
 		}
 		dirs = append(dirs, c.Dir)
 	}
-	rep, err := Merge(dirs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if err := WriteReports(out, rep, testSource{}); err != nil {
-		t.Fatal(err)
-	}
-	if jw, jm := reportJSON(t, whole.Dir), reportJSON(t, out); jw != jm {
+	if jw, jm := reportJSON(t, whole.Dir), mergedReportJSON(t, dirs); jw != jm {
 		t.Errorf("merged shards differ from the whole run:\n%s\n---\n%s", jw, jm)
 	}
 }
@@ -347,4 +339,19 @@ func TestOneBlockKeptPerStrategy(t *testing.T) {
 	if o.Report.Strategies[DispatchStrategy] != 1 || o.Report.Outcomes[OutOK] != 2 || o.Report.Throughput.Skipped != 22 {
 		t.Fatalf("outcomes %v (dispatch share %d, %d skipped), want 2 ok, one on dispatch, 22 skipped; findings %+v", o.Report.Outcomes, o.Report.Strategies[DispatchStrategy], o.Report.Throughput.Skipped, o.Report.Findings)
 	}
+}
+
+// mergedReportJSON merges the shard directories and returns the merged
+// report.json as reportJSON reads it.
+func mergedReportJSON(t *testing.T, dirs []string) string {
+	t.Helper()
+	rep, err := Merge(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := WriteReports(out, rep, testSource{}); err != nil {
+		t.Fatal(err)
+	}
+	return reportJSON(t, out)
 }

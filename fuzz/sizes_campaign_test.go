@@ -50,15 +50,7 @@ func TestSizesDeterministicAcrossWorkersAndShards(t *testing.T) {
 			mustRun(t, c)
 			dirs = append(dirs, c.Dir)
 		}
-		rep, err := Merge(dirs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := t.TempDir()
-		if err := WriteReports(out, rep, testSource{}); err != nil {
-			t.Fatal(err)
-		}
-		if got := reportJSON(t, out); got != want {
+		if got := mergedReportJSON(t, dirs); got != want {
 			t.Errorf("%d shards merged differ from the whole run:\n%s\n---\n%s", shards, want, got)
 		}
 	}
