@@ -6,10 +6,9 @@
 // `cfgfuzz regress` replays. A finding without a minimized graph (the
 // minimizer off, the failure not reproduced, or a shard, which leaves
 // minimization to the merge) is not saved, and the line it prints counts
-// those and says why; one whose
-// minimized graph or weights do not read back (a damaged report or state)
-// is named in an error, the others saved; a file of the same name is kept
-// as it is.
+// those and says why; one whose minimized graph or weights do not read
+// back (a damaged report or state) is named in an error, the others
+// saved; a file of the same name is kept as it is.
 
 package main
 
