@@ -236,7 +236,7 @@ func MinimizedReplay(s *Settings, f *Finding) string {
 	}
 	print := "echo " + ShellQuote(f.Minimized)
 	if len(f.MinimizedWeights) > 0 {
-		if g, err := minimizedGraph(f); err == nil {
+		if g, err := f.MinimizedGraph(); err == nil {
 			print = "printf '%s' " + ShellQuote(cfg.FormatLines(g))
 		}
 	}

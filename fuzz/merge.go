@@ -149,7 +149,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		}
 		for i, f := range st.report.Findings {
 			if f.Minimized != "" {
-				if _, err := minimizedGraph(&f); err != nil {
+				if _, err := f.MinimizedGraph(); err != nil {
 					return nil, nil, fmt.Errorf("%s: findings[%d] (%s): minimized: %v", filepath.Join(dir, "report.json"), i, TriageSignature(f.Signature), err)
 				}
 				minimized[minKey{f.Signature, f.First.Index}] = &st.report.Findings[i]

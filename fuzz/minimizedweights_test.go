@@ -58,7 +58,7 @@ func TestMinimizedFindingKeepsItsWeights(t *testing.T) {
 	if f.Minimized == "" || len(f.MinimizedWeights) == 0 {
 		t.Fatalf("minimized %q, weights %v: want a graph and its weights", f.Minimized, f.MinimizedWeights)
 	}
-	g, err := minimizedGraph(f)
+	g, err := f.MinimizedGraph()
 	if err != nil {
 		t.Fatal(err)
 	}

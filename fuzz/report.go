@@ -486,8 +486,9 @@ func sideLabel(s *SideResult) string {
 	return s.Outcome
 }
 
-// minimizedGraph rebuilds a finding's minimized graph with its weights.
-func minimizedGraph(f *Finding) (*cfg.Graph, error) {
+// MinimizedGraph rebuilds the finding's minimized graph with its weights;
+// an error when they do not read back (a damaged report or state).
+func (f *Finding) MinimizedGraph() (*cfg.Graph, error) {
 	return graphOf(&Example{Graph: f.Minimized, Weights: f.MinimizedWeights})
 }
 

@@ -21,13 +21,11 @@ import (
 	"io"
 	"io/fs"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
-	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // saveRegressionsUsage documents --save-regressions.
@@ -54,7 +52,7 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 			unminimized++
 			continue
 		}
-		g, err := minimizedGraph(f)
+		g, err := f.MinimizedGraph()
 		if err != nil {
 			// a damaged report or state: the other findings are still saved
 			broken = append(broken, fmt.Sprintf("finding %s: minimized graph: %v", fuzz.PrintableLine(f.Signature), err))
@@ -90,23 +88,6 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 		return fmt.Errorf("--save-regressions: not saved: %s", strings.Join(broken, "; "))
 	}
 	return nil
-}
-
-// minimizedGraph is finding f's minimized graph with its weights, checked
-// whole: a graph or weights that do not read back are an error, never a
-// regression file.
-func minimizedGraph(f *fuzz.Finding) (*cfg.Graph, error) {
-	g, err := cfg.ParseCompact(f.Minimized, cfg.Limits{})
-	if err != nil {
-		return nil, err
-	}
-	if len(f.MinimizedWeights) > 0 {
-		g.Weights = slices.Clone(f.MinimizedWeights)
-		if err := g.Validate(cfg.Limits{}); err != nil {
-			return nil, err
-		}
-	}
-	return g, nil
 }
 
 // regressionHeader is the header of finding f's regression file.
