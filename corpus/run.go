@@ -127,13 +127,7 @@ func NewRunner(opt RunnerOptions) (*Runner, error) {
 // missing: spirv-val stays in the list, and oracle.New refuses the
 // environment, rather than a graph being judged without the validator.
 func AllChecks(base oracle.Options) []string {
-	envRefused := false
-	if base.Env != "" && base.Env != oracle.DefaultTargetEnv && base.Validator == nil {
-		if _, err := oracle.LookupValidator(base.Env); err != nil {
-			_, derr := oracle.LookupValidator(oracle.DefaultTargetEnv)
-			envRefused = derr == nil
-		}
-	}
+	envRefused := base.Validator == nil && oracle.UnknownTargetEnv(base.Env) != nil
 	names := slices.Clone(oracle.DefaultChecks)
 	var rest []string
 	for n := range oracle.CheckNames() {

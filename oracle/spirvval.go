@@ -67,6 +67,23 @@ func (v ExecValidator) Validate(module []byte) (bool, string, error) {
 // DefaultTargetEnv is the validator's target environment when none is set.
 const DefaultTargetEnv = "vulkan1.1"
 
+// UnknownTargetEnv is the validator's refusal of target environment env,
+// or nil when env is known here. Only a validator that runs on the
+// default environment can tell that another is unknown; without one the
+// answer is nil, and spirv-val says why it cannot run when its check is
+// asked for.
+func UnknownTargetEnv(env string) error {
+	if env == "" || env == DefaultTargetEnv {
+		return nil
+	}
+	if _, err := LookupValidator(env); err != nil {
+		if _, derr := LookupValidator(DefaultTargetEnv); derr == nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // LookupExecValidator returns the executable validator, or an error that
 // says how to install it.
 func LookupExecValidator(env string) (Validator, error) {

@@ -56,24 +56,8 @@ func (j judgeFlags) validate() error {
 	if j.targetEnv == "" {
 		return fmt.Errorf("invalid value %q for flag --target-env: want a target environment, e.g. %s", j.targetEnv, oracle.DefaultTargetEnv)
 	}
-	if err := knownTargetEnv(j.targetEnv); err != nil {
+	if err := oracle.UnknownTargetEnv(j.targetEnv); err != nil {
 		return fmt.Errorf("invalid value %q for flag --target-env: %v", j.targetEnv, err)
-	}
-	return nil
-}
-
-// knownTargetEnv refuses a target environment spirv-val does not know.
-// Only a validator that knows the default can tell that an environment is
-// unknown; without one, spirv-val says why it cannot run when its check
-// is asked for.
-func knownTargetEnv(env string) error {
-	if env == oracle.DefaultTargetEnv {
-		return nil
-	}
-	if _, err := oracle.LookupValidator(env); err != nil {
-		if _, derr := oracle.LookupValidator(oracle.DefaultTargetEnv); derr == nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // readJUnit parses a JUnit file into the report type junit.go writes.
@@ -322,10 +323,10 @@ func TestRegressOwnStructurizerMissingNamed(t *testing.T) {
 // not know is an error of its case, naming the header line, as the flag
 // is a usage error; it is never judged without the validator.
 func TestRegressUnknownTargetEnv(t *testing.T) {
-	if err := knownTargetEnv("vulkan1.3"); err != nil {
+	if err := oracle.UnknownTargetEnv("vulkan1.3"); err != nil {
 		t.Skipf("no validator that knows the target environments here: %v", err)
 	}
-	if knownTargetEnv("vulkan9.9") == nil {
+	if oracle.UnknownTargetEnv("vulkan9.9") == nil {
 		t.Skip("no validator here to tell an unknown target environment")
 	}
 	dir := t.TempDir()
