@@ -187,7 +187,7 @@ func makeJob(src Source, set *Settings, gd *guide, i int) job {
 
 // keepFresh says whether a guided campaign keeps index i's fresh graph
 // whatever the mutant share draws: a large one (gen.CampaignBlocks: the
-// one draw in 16 a campaign makes on purpose to reach shapes that small
+// one draw in 16 a campaign makes larger on purpose to reach shapes that small
 // graphs cannot) is never traded for a mutant, so the faults only such
 // graphs show are found no later than by pure generation.
 func keepFresh(it Item, err error) bool {

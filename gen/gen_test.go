@@ -358,18 +358,20 @@ func TestWeightingsDistinct(t *testing.T) {
 	}
 }
 
-// TestCampaignBlocks: about one seed in CampaignLargeEvery draws the large
-// range, never for the exhaustive kind, and the draw does not follow the
-// seed's low bits.
+// TestCampaignBlocks: about one seed in CampaignLargeEvery draws a
+// larger range, one in CampaignHugeEvery of them the huge one, never for
+// the exhaustive kind, and the draw does not follow the seed's low bits.
 func TestCampaignBlocks(t *testing.T) {
-	const n = 64000
-	large := 0
+	const n = 256000
+	large, huge := 0, 0
 	for seed := range uint64(n) {
 		lo, hi := CampaignBlocks(Reducible, seed)
 		switch {
 		case lo == 0 && hi == 0:
 		case lo == CampaignLargeMin && hi == CampaignLargeMax:
 			large++
+		case lo == CampaignHugeMin && hi == CampaignHugeMax:
+			huge++
 		default:
 			t.Fatalf("seed %d: range %d-%d", seed, lo, hi)
 		}
@@ -377,8 +379,12 @@ func TestCampaignBlocks(t *testing.T) {
 			t.Fatalf("exhaustive seed %d: range %d-%d", seed, lo, hi)
 		}
 	}
-	if want := n / CampaignLargeEvery; large < want*9/10 || large > want*11/10 {
+	near := func(got, want int) bool { return got >= want*9/10 && got <= want*11/10 }
+	if want := n/CampaignLargeEvery - n/CampaignHugeEvery; !near(large, want) {
 		t.Errorf("%d of %d seeds large, want about %d", large, n, want)
+	}
+	if want := n / CampaignHugeEvery; !near(huge, want) {
+		t.Errorf("%d of %d seeds huge, want about %d", huge, n, want)
 	}
 	aligned := 0 // seeds that are multiples of CampaignLargeEvery
 	for seed := uint64(0); seed < n*CampaignLargeEvery; seed += CampaignLargeEvery {
@@ -386,7 +392,7 @@ func TestCampaignBlocks(t *testing.T) {
 			aligned++
 		}
 	}
-	if want := n / CampaignLargeEvery; aligned < want*9/10 || aligned > want*11/10 {
+	if want := n / CampaignLargeEvery; !near(aligned, want) {
 		t.Errorf("%d of %d seeds that are multiples of %d large, want about %d", aligned, n, CampaignLargeEvery, want)
 	}
 }
