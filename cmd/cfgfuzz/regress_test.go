@@ -229,10 +229,11 @@ func TestRegressBrokenFile(t *testing.T) {
 	}
 }
 
-// TestRegressReplayRunsAnywhere: regress --structurizer with a relative
-// path prints replay commands with the path made absolute, so a CI log's
-// replay runs from any directory.
-func TestRegressReplayRunsAnywhere(t *testing.T) {
+// TestRegressReplayRunsWhereItRan: regress --structurizer with a relative
+// path prints replay commands that name the paths under the working
+// directory from there (a CI log's replay runs at the same place of
+// another checkout) and the others absolute.
+func TestRegressReplayRunsWhereItRan(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Symlink(cfgfuzzBinary(t), filepath.Join(dir, "planted")); err != nil {
 		t.Fatal(err)
@@ -246,8 +247,13 @@ func TestRegressReplayRunsAnywhere(t *testing.T) {
 	}
 	t.Chdir(dir)
 	code, out, errs := runCmd([]string{"regress", "regs", "--structurizer", "./planted structurize --inject swap-arms"}, "")
-	if code != exitFail || !strings.Contains(out, "replay: cfgfuzz check --structurizer 'cmd:"+dir+"/planted structurize --inject swap-arms'") {
-		t.Errorf("regress: exit %d, want a replay naming %s/planted\n%s%s", code, dir, out, errs)
+	if want := "replay: cfgfuzz check --structurizer 'cmd:./planted structurize --inject swap-arms' ./regs/arms.cfg"; code != exitFail || !strings.Contains(out, want) {
+		t.Errorf("regress: exit %d, want %q\n%s%s", code, want, out, errs)
+	}
+	t.Chdir(regs)
+	code, out, errs = runCmd([]string{"regress", ".", "--structurizer", "../planted structurize --inject swap-arms"}, "")
+	if want := "replay: cfgfuzz check --structurizer 'cmd:" + dir + "/planted structurize --inject swap-arms' ./arms.cfg"; code != exitFail || !strings.Contains(out, want) {
+		t.Errorf("regress from regs/: exit %d, want %q\n%s%s", code, want, out, errs)
 	}
 }
 
