@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/oracle"
@@ -26,5 +27,26 @@ func TestUnknownTargetEnvRefused(t *testing.T) {
 	}
 	if _, err := NewRunner(RunnerOptions{Oracle: CampaignOracle(Judging{TargetEnv: "vulkan1.3"})}); err != nil {
 		t.Errorf("a runner on vulkan1.3: %v", err)
+	}
+}
+
+// TestTargetEnvHeaderReadAtParse: a '# target-env:' that is no name, or
+// one the validator here refuses, makes the file not read, the error
+// naming the file and the line.
+func TestTargetEnvHeaderReadAtParse(t *testing.T) {
+	cases := map[string]string{"vulkan 1.3": "not a target environment's name", "": "names no target environment"}
+	if oracle.UnknownTargetEnv("vulkan1.3") == nil && oracle.UnknownTargetEnv("vulkan9.9") != nil {
+		cases["vulkan9.9"] = "unknown target environment"
+		if r, err := ParseRegression("ok.cfg", []byte("# signature: x\n# target-env: vulkan1.3\n{{}}\n")); err != nil || r.Header.Env() != "vulkan1.3" {
+			t.Errorf("# target-env: vulkan1.3: %+v, %v", r, err)
+		}
+	} else {
+		t.Log("no validator here that tells an unknown target environment: only the names are checked")
+	}
+	for env, want := range cases {
+		_, err := ParseRegression("in.cfg", []byte("# signature: x\n# note\n# target-env: "+env+"\n{{}}\n"))
+		if err == nil || !strings.HasPrefix(err.Error(), "in.cfg:3: '# target-env:") || !strings.Contains(err.Error(), want) {
+			t.Errorf("# target-env: %q: error %v, want in.cfg:3 and %q", env, err, want)
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -180,26 +181,69 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		progress.end()
 	}
 	report(res, stderr)
-	origin := fmt.Sprintf("cfgfuzz minimize %s:%d:%d", path, it.Line, it.Col)
-	if mf.origin != "" {
-		origin = mf.origin + "; " + origin
-	}
 	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
-		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Structurizer: specField(spec), Expect: mf.expect, Origin: origin, Date: time.Now().UTC().Format("2006-01-02")}
-	if err := writeResult(res.Graph, h, mf.out, stdout); err != nil {
+		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Structurizer: specField(spec), Expect: mf.expect,
+		Origin: minimizeOrigin(mf.origin, path, it, nil), Date: time.Now().UTC().Format("2006-01-02")}
+	saved := mf.savedHeader(h, path, it)
+	if err := writeResult(res.Graph, saved, mf.out, stdout); err != nil {
 		return exitUsage, err
 	}
 	if res.Stopped == corpus.StoppedByInterruption {
 		fmt.Fprintln(stderr, "minimize: interrupted: the smallest graph accepted so far is written; it was not judged again, and no regression or store entry is saved")
 		return in.or(exitFail), nil
 	}
-	if err := saveOutputs(it.Graph, res, h, mf, judge.runner(), tag, store, stderr); err != nil {
+	if err := saveOutputs(it.Graph, res, h, saved, mf, judge.runner(), tag, store, stderr); err != nil {
 		return exitUsage, err
 	}
 	if !res.Verified {
 		return exitFail, errors.New("the result did not fail the same way when checked again (flaky?)")
 	}
 	return exitOK, nil
+}
+
+// minimizeOrigin is the header's origin of the graph at it in file path:
+// the file from its root's placeholder when roots is given and it lies
+// there (portable.go), else as given; --origin's text first.
+func minimizeOrigin(given, path string, it sourced, roots *fileRoots) string {
+	if roots != nil {
+		if abs, err := filepath.Abs(path); err == nil && path != "-" {
+			if p := roots.rooted(abs); p != abs {
+				path = p
+			}
+		}
+	}
+	origin := fmt.Sprintf("cfgfuzz minimize %s:%d:%d", path, it.Line, it.Col)
+	if given != "" {
+		origin = given + "; " + origin
+	}
+	return origin
+}
+
+// savedHeader is h as the file minimize writes records it: a regression
+// file (--save-regression) or --out, with the paths that lie where that
+// file lies written from their placeholders (portable.go); h itself when
+// minimize writes to standard output only.
+func (mf minimizeFlags) savedHeader(h corpus.Header, path string, it sourced) corpus.Header {
+	dir := ""
+	switch {
+	case mf.save != "":
+		d, err := regressionDir(mf.regressions)
+		if err != nil {
+			return h // saveOutputs reports it
+		}
+		dir = d
+	case mf.out != "":
+		dir = filepath.Dir(mf.out)
+	default:
+		return h
+	}
+	r, err := rootsOf(dir)
+	if err != nil {
+		return h
+	}
+	h.Structurizer = r.portableSpec(h.Structurizer)
+	h.Origin = minimizeOrigin(mf.origin, path, it, &r)
+	return h
 }
 
 // renamedFlag is a flag that was renamed: setting it is an error naming
@@ -626,14 +670,15 @@ func writeResult(g *cfg.Graph, h corpus.Header, file string, stdout io.Writer) e
 	return err
 }
 
-// saveOutputs writes the regression file and the store entry when asked.
-func saveOutputs(orig *cfg.Graph, res *corpus.Result, h corpus.Header, mf minimizeFlags, run *corpus.Runner, tag findingTag, store *corpus.Store, stderr io.Writer) error {
+// saveOutputs writes the regression file (under header saved) and the
+// store entry (under h) when asked.
+func saveOutputs(orig *cfg.Graph, res *corpus.Result, h, saved corpus.Header, mf minimizeFlags, run *corpus.Runner, tag findingTag, store *corpus.Store, stderr io.Writer) error {
 	if mf.save != "" && res.Verified {
 		dir, err := regressionDir(mf.regressions)
 		if err != nil {
 			return err
 		}
-		p, err := corpus.WriteRegression(dir, mf.save, h, res.Graph)
+		p, err := corpus.WriteRegression(dir, mf.save, saved, res.Graph)
 		if err != nil {
 			return err
 		}

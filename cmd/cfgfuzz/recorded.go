@@ -33,7 +33,7 @@ func recordedMismatch(path string, used fuzz.Spec, registers int, strategy strin
 	}
 	var flags []string
 	if r.Header.Structurizer != "" && specField(used) == "" {
-		flags = append(flags, "--structurizer "+fuzz.ShellQuote(r.Header.Structurizer))
+		flags = append(flags, recordedFlag(r))
 	}
 	if r.Header.Registers != registers {
 		flags = append(flags, fmt.Sprintf("--registers %d", r.Header.Registers))
@@ -51,4 +51,19 @@ func recordedMismatch(path string, used fuzz.Spec, registers int, strategy strin
 		return ""
 	}
 	return fmt.Sprintf("%s records another judging in its header: judge it with %s as it was judged", path, strings.Join(flags, " "))
+}
+
+// recordedFlag is the --structurizer flag that judges r on the
+// structurizer it records: its placeholders replaced and its paths named
+// from the working directory (portable.go), or as recorded when a
+// placeholder cannot be replaced.
+func recordedFlag(r *corpus.Regression) string {
+	spec, err := recordedSpec(r)
+	if err != nil {
+		return "--structurizer " + fuzz.ShellQuote(r.Header.Structurizer)
+	}
+	if sp, err := fuzz.ParseSpec(spec); err == nil {
+		spec = shownSpec(sp).String()
+	}
+	return "--structurizer " + fuzz.ShellQuote(spec)
 }

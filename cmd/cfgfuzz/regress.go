@@ -60,7 +60,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "\nReplay every NAME.cfg regression file of DIR (default: ./"+defaultRegressionsName+"; corpus/testdata/regressions")
 		fmt.Fprintln(fs.Output(), "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
-		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:' and '# rules-compat:' unless --registers, --target-env or\n--rules-compat is given.")
+		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:' and '# rules-compat:' unless --registers, --target-env or\n--rules-compat is given. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line).\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -195,15 +195,21 @@ func newReplayer(rf regressFlags, log io.Writer) *replayer {
 	return &replayer{rf: rf, log: log, sides: map[string]fuzz.Side{}, specs: map[string]fuzz.Spec{}, runners: map[string]*corpus.Runner{}}
 }
 
-// specOf is the spec a file is replayed on.
-func (rp *replayer) specOf(r *corpus.Regression) string {
+// specOf is the spec a file is replayed on: the flag's, else the file's
+// own with its placeholders replaced from where it lies (portable.go),
+// else self. The error is a placeholder that cannot be replaced.
+func (rp *replayer) specOf(r *corpus.Regression) (string, error) {
 	switch {
 	case rp.rf.structurizer != "":
-		return rp.rf.structurizer
+		return rp.rf.structurizer, nil
 	case r.Header.Structurizer != "":
-		return r.Header.Structurizer
+		spec, err := recordedSpec(r)
+		if err != nil {
+			return spec, fmt.Errorf("%w (--structurizer SPEC replays it on your build)", err)
+		}
+		return spec, nil
 	}
-	return fuzz.SpecSelf
+	return fuzz.SpecSelf, nil
 }
 
 // side is the (started) side of a spec.
@@ -228,7 +234,10 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 }
 
 func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []string) (*corpus.Runner, error) {
-	spec := rp.specOf(r)
+	spec, err := rp.specOf(r)
+	if err != nil {
+		return nil, err
+	}
 	registers := rp.registersOf(r)
 	env, compat := rp.judgingOf(r)
 	key := strings.Join([]string{spec, strategy, strings.Join(faults, ","), strconv.Itoa(registers), env, compat}, "\x00")
@@ -300,18 +309,25 @@ func (rp *replayer) judgingOf(r *corpus.Regression) (env, compat string) {
 
 // plantsFaults: only this tree's structurizer plants cfgfuzz's faults.
 func (rp *replayer) plantsFaults(r *corpus.Regression) bool {
-	sp, err := fuzz.ParseSpec(rp.specOf(r))
+	spec, err := rp.specOf(r)
+	if err != nil {
+		return false
+	}
+	sp, err := fuzz.ParseSpec(spec)
 	return err == nil && sp.IsSelf()
 }
 
 // replay is the check command that reproduces a case: on the spec as
-// resolved (a cmd spec's relative paths made absolute), so it runs from
-// any directory.
+// resolved, with the paths under the working directory named from there
+// and the others absolute (portable.go), so it runs where regress ran,
+// in this checkout or, copied from a CI log, in the same place of another.
 func (rp *replayer) replay(c corpus.ReplayCase) string {
-	sp, ok := rp.specs[rp.specOf(c.Regression)]
+	spec, _ := rp.specOf(c.Regression)
+	sp, ok := rp.specs[spec]
 	if !ok {
-		sp, _ = fuzz.ParseSpec(rp.specOf(c.Regression))
+		sp, _ = fuzz.ParseSpec(spec)
 	}
+	sp = shownSpec(sp)
 	checks := rp.rf.checks
 	if rp.rf.judge.allowFallbacks {
 		checks = strings.TrimPrefix(checks+",-fallback", ",")
@@ -326,7 +342,7 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 	}
 	path := c.Regression.Path
 	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
+		path = shownPath(abs)
 	}
 	return fuzz.CheckCommand(&s, c.Regression.Header.Signature) + " " + fuzz.ShellQuote(path)
 }

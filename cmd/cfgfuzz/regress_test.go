@@ -229,10 +229,11 @@ func TestRegressBrokenFile(t *testing.T) {
 	}
 }
 
-// TestRegressReplayRunsAnywhere: regress --structurizer with a relative
-// path prints replay commands with the path made absolute, so a CI log's
-// replay runs from any directory.
-func TestRegressReplayRunsAnywhere(t *testing.T) {
+// TestRegressReplayRunsWhereItRan: regress --structurizer with a relative
+// path prints replay commands that name the paths under the working
+// directory from there (a CI log's replay runs at the same place of
+// another checkout) and the others absolute.
+func TestRegressReplayRunsWhereItRan(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Symlink(cfgfuzzBinary(t), filepath.Join(dir, "planted")); err != nil {
 		t.Fatal(err)
@@ -246,8 +247,13 @@ func TestRegressReplayRunsAnywhere(t *testing.T) {
 	}
 	t.Chdir(dir)
 	code, out, errs := runCmd([]string{"regress", "regs", "--structurizer", "./planted structurize --inject swap-arms"}, "")
-	if code != exitFail || !strings.Contains(out, "replay: cfgfuzz check --structurizer 'cmd:"+dir+"/planted structurize --inject swap-arms'") {
-		t.Errorf("regress: exit %d, want a replay naming %s/planted\n%s%s", code, dir, out, errs)
+	if want := "replay: cfgfuzz check --structurizer 'cmd:./planted structurize --inject swap-arms' ./regs/arms.cfg"; code != exitFail || !strings.Contains(out, want) {
+		t.Errorf("regress: exit %d, want %q\n%s%s", code, want, out, errs)
+	}
+	t.Chdir(regs)
+	code, out, errs = runCmd([]string{"regress", ".", "--structurizer", "../planted structurize --inject swap-arms"}, "")
+	if want := "replay: cfgfuzz check --structurizer 'cmd:" + dir + "/planted structurize --inject swap-arms' ./arms.cfg"; code != exitFail || !strings.Contains(out, want) {
+		t.Errorf("regress from regs/: exit %d, want %q\n%s%s", code, want, out, errs)
 	}
 }
 
@@ -320,8 +326,9 @@ func TestRegressOwnStructurizerMissingNamed(t *testing.T) {
 }
 
 // TestRegressUnknownTargetEnv: a file whose # target-env: spirv-val does
-// not know is an error of its case, naming the header line, as the flag
-// is a usage error; it is never judged without the validator.
+// not know does not read: an error case of its own naming the file and
+// line, with --target-env too (the file is broken here, as the flag's
+// value is a usage error); it is never judged without the validator.
 func TestRegressUnknownTargetEnv(t *testing.T) {
 	if err := oracle.UnknownTargetEnv("vulkan1.3"); err != nil {
 		t.Skipf("no validator that knows the target environments here: %v", err)
@@ -330,14 +337,15 @@ func TestRegressUnknownTargetEnv(t *testing.T) {
 		t.Skip("no validator here to tell an unknown target environment")
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "a.cfg"), []byte("# signature: exec:trace-mismatch\n# target-env: vulkan9.9\n# expect: pass\n{{1, 2}, {2}, {}}\n"), 0o644); err != nil {
+	file := filepath.Join(dir, "a.cfg")
+	if err := os.WriteFile(file, []byte("# signature: exec:trace-mismatch\n# target-env: vulkan9.9\n# expect: pass\n{{1, 2}, {2}, {}}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, stderr := runCmd([]string{"regress", dir}, "")
-	if code == exitOK || !strings.Contains(out+stderr, "'# target-env: vulkan9.9'") || !strings.Contains(out+stderr, "1 errors") {
-		t.Errorf("regress: exit %d, want the case an error naming the header line\n%s%s", code, out, stderr)
-	}
-	if code, out, stderr := runCmd([]string{"regress", "--target-env", "vulkan1.3", dir}, ""); code != exitOK {
-		t.Errorf("regress --target-env vulkan1.3: exit %d, want 0\n%s%s", code, out, stderr)
+	want := "ERROR " + file + " read: " + file + ":2: '# target-env: vulkan9.9'"
+	for _, args := range [][]string{{"regress", dir}, {"regress", "--target-env", "vulkan1.3", dir}} {
+		code, out, stderr := runCmd(args, "")
+		if code != exitUsage || !strings.Contains(out, want) || !strings.Contains(stderr, "1 errors") {
+			t.Errorf("%v: exit %d, want 2 and %q\n%s%s", args, code, want, out, stderr)
+		}
 	}
 }

@@ -2,7 +2,8 @@
 // new finding's minimized graph written into DIR as a regression file
 // (corpus.Header: the signature, and the structurizer, strategy, faults,
 // register file, target environment and rules reading it was found under;
-// expect pass), so a campaign's new bugs come out ready for the suite
+// expect pass; the structurizer's paths inside the directory's git work
+// tree written from {repo}: portable.go), so a campaign's new bugs come out ready for the suite
 // `cfgfuzz regress` replays. A finding without a minimized graph (the
 // minimizer off, the failure not reproduced, or a shard, which leaves
 // minimization to the merge) is not saved, and the line it prints counts
@@ -58,7 +59,7 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 			broken = append(broken, fmt.Sprintf("finding %s: minimized graph: %v", fuzz.PrintableLine(f.Signature), err))
 			continue
 		}
-		h := regressionHeader(rep, f, command)
+		h := portableHeader(regressionHeader(rep, f, command), dir)
 		name := regressionName(h, f)
 		path, err := corpus.WriteRegression(dir, name, h, g)
 		switch {

@@ -1,0 +1,209 @@
+// portable.go: regression files that travel to another checkout. A
+// regression file is committed to its project and replayed in that
+// project's CI, in a checkout at another path, so the paths its header
+// records are written from the place the file lies in whenever they lie
+// there too:
+//
+//	{repo}   the top of the git work tree that holds the regression file
+//	         (the directory with .git: a clone, a linked worktree, a submodule)
+//	{dir}    the directory that holds the regression file, for a file in no
+//	         git work tree
+//
+// `minimize --save-regression` and `--save-regressions` write a
+// structurizer's paths (a cmd spec's path words, a repo spec's DIR) and the
+// origin's graph file that way: `# structurizer: cmd:{repo}/tools/adapter
+// --inject swap-arms`; paths elsewhere stay absolute. `regress` reads them
+// back against the file's own place, and the replay commands it prints
+// name every path under the working directory from there (./tools/adapter),
+// so a command copied from a CI log runs in the same place of another
+// checkout; check and minimize name a file's recorded structurizer the
+// same way.
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+// The placeholders of a regression header's paths.
+const (
+	rootRepo = "{repo}"
+	rootDir  = "{dir}"
+)
+
+// fileRoots are the directories a regression file's placeholders stand
+// for, absolute; repo is "" for a file in no git work tree.
+type fileRoots struct {
+	repo, dir string
+}
+
+// rootsOf are the roots of the regression files of dir.
+func rootsOf(dir string) (fileRoots, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fileRoots{}, err
+	}
+	return fileRoots{repo: gitTop(abs), dir: abs}, nil
+}
+
+// gitTop is the directory at or above dir that holds a .git (a directory,
+// or the file of a linked worktree or a submodule), or "".
+func gitTop(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// rooted is absolute path p written from the placeholder of the root it
+// lies in: the git work tree's, else (in none) the file's directory's;
+// any other path as it is.
+func (r fileRoots) rooted(p string) string {
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	root, name := r.repo, rootRepo
+	if root == "" {
+		root, name = r.dir, rootDir
+	}
+	rel, ok := pathWithin(root, p)
+	if !ok {
+		return p
+	}
+	if rel == "." {
+		return name
+	}
+	return name + "/" + filepath.ToSlash(rel)
+}
+
+// expand is p with its leading placeholder replaced by the root it names;
+// the error says that a file in no git work tree names {repo}.
+func (r fileRoots) expand(p string) (string, error) {
+	for _, ph := range []struct{ name, dir string }{{rootRepo, r.repo}, {rootDir, r.dir}} {
+		rest, ok := strings.CutPrefix(p, ph.name)
+		if !ok || (rest != "" && rest[0] != '/') {
+			continue
+		}
+		if ph.dir == "" {
+			return p, fmt.Errorf("%s stands for the top of the git work tree holding the file, and no .git lies at or above %s", ph.name, r.dir)
+		}
+		return ph.dir + filepath.FromSlash(rest), nil
+	}
+	return p, nil
+}
+
+// pathWithin is p relative to root when p lies at or below root, compared as
+// written and, failing that, with symbolic links followed.
+func pathWithin(root, p string) (string, bool) {
+	if rel, ok := below(root, p); ok {
+		return rel, true
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", false
+	}
+	realDir, err := filepath.EvalSymlinks(filepath.Dir(p))
+	if err != nil {
+		return "", false
+	}
+	return below(realRoot, filepath.Join(realDir, filepath.Base(p)))
+}
+
+// below is the lexical half of pathWithin.
+func below(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return rel, true
+}
+
+// portableSpec is spec (as specField records it) with the paths inside
+// the roots written from their placeholders.
+func (r fileRoots) portableSpec(spec string) string {
+	sp, err := fuzz.ParseSpec(spec)
+	if spec == "" || err != nil {
+		return spec
+	}
+	return sp.MapPaths(r.rooted).String()
+}
+
+// expandSpec is a recorded spec with its placeholders replaced.
+func (r fileRoots) expandSpec(spec string) (string, error) {
+	sp, err := fuzz.ParseSpec(spec)
+	if spec == "" || err != nil {
+		return spec, nil // regress reports a spec that does not parse when it opens it
+	}
+	var bad error
+	sp = sp.MapPaths(func(p string) string {
+		e, err := r.expand(p)
+		if err != nil && bad == nil {
+			bad = err
+		}
+		return e
+	})
+	return sp.String(), bad
+}
+
+// portableHeader is h as a regression file in dir records it: its
+// structurizer's paths inside the file's roots written from their
+// placeholders.
+func portableHeader(h corpus.Header, dir string) corpus.Header {
+	r, err := rootsOf(dir)
+	if err != nil {
+		return h
+	}
+	h.Structurizer = r.portableSpec(h.Structurizer)
+	return h
+}
+
+// recordedSpec is the structurizer a regression file records, its
+// placeholders replaced from where the file lies.
+func recordedSpec(reg *corpus.Regression) (string, error) {
+	r, err := rootsOf(filepath.Dir(reg.Path))
+	if err != nil {
+		return reg.Header.Structurizer, err
+	}
+	spec, err := r.expandSpec(reg.Header.Structurizer)
+	if err != nil {
+		return spec, fmt.Errorf("'# structurizer: %s': %w", reg.Header.Structurizer, err)
+	}
+	return spec, nil
+}
+
+// shownSpec is a spec as a replay command printed for the user names it:
+// its absolute paths under the working directory from there.
+func shownSpec(sp fuzz.Spec) fuzz.Spec {
+	return sp.MapPaths(shownPath)
+}
+
+// shownPath is p from the working directory when it lies at or below it
+// ("./" and the rest), else as it is; from the file system's root, as it
+// is.
+func shownPath(p string) string {
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	wd, err := os.Getwd()
+	if err != nil || filepath.Dir(wd) == wd {
+		return p
+	}
+	rel, ok := below(wd, p)
+	if !ok {
+		return p
+	}
+	if rel == "." {
+		return "."
+	}
+	return "./" + filepath.ToSlash(rel)
+}

@@ -1,0 +1,144 @@
+// portable_test.go: regression files that travel. Saved in a git
+// repository, a file records the structurizer inside it from {repo}; a
+// clone at another path replays it on the clone's own program without
+// --structurizer, and prints replay commands that run from where regress
+// ran.
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// adapterScript is a protocol adapter inside a project: this tree's
+// structurizer, with the given arguments (a fault planted, or none).
+func adapterScript(t *testing.T, path, args string) {
+	t.Helper()
+	writeFile(t, path, "#!/bin/sh\nexec "+cfgfuzzBinary(t)+" structurize "+args+"\n")
+	if err := os.Chmod(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRegressionTravelsToAClone(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	proj := filepath.Join(t.TempDir(), "proj")
+	adapterScript(t, filepath.Join(proj, "tools", "adapter.sh"), `"$@"`)
+	writeFile(t, filepath.Join(proj, "found", "g.cfg"), "{{1, 2}, {3}, {3}, {4, 1}, {}}\n")
+	gitIn(t, proj, "init", "-q")
+	t.Chdir(proj)
+	const spec = "cmd:tools/adapter.sh --inject swap-arms"
+	code, _, errs := runCmd([]string{"run", "--structurizer", spec, "--graphs", "100", "--out", filepath.Join(t.TempDir(), "c"),
+		"--progress", "none", "--save-regressions", "tests/regs"}, "")
+	if code != exitFail {
+		t.Fatalf("run --save-regressions: exit %d, want 1\n%s", code, errs)
+	}
+	code, out, errs := runCmd([]string{"minimize", "--structurizer", spec, "--regressions", "tests/regs", "--save-regression", "arms", "found/g.cfg"}, "")
+	if code != exitOK {
+		t.Fatalf("minimize --save-regression: exit %d\n%s", code, errs)
+	}
+	saved := readFile(t, filepath.Join(proj, "tests", "regs", "arms.cfg"))
+	for _, want := range []string{"# structurizer: cmd:{repo}/tools/adapter.sh --inject swap-arms\n", "# origin: cfgfuzz minimize {repo}/found/g.cfg:1:1\n"} {
+		if !strings.Contains(saved, want) || !strings.Contains(out, want) {
+			t.Errorf("the saved regression (and the text minimize printed) lack %q:\n%s", want, saved)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(proj, "tests", "regs", "exec-trace-mismatch-*.cfg"))
+	if len(files) != 1 || !strings.Contains(readFile(t, files[0]), "# structurizer: cmd:{repo}/tools/adapter.sh --inject swap-arms\n") {
+		t.Fatalf("the campaign's regression files %v do not record the adapter from {repo}", files)
+	}
+	commitAll(t, proj, "the adapter and its regressions")
+
+	clone := filepath.Join(t.TempDir(), "elsewhere", "clone")
+	gitIn(t, filepath.Dir(proj), "clone", "-q", proj, clone)
+	t.Chdir(clone)
+	code, out, errs = runCmd([]string{"regress", "tests/regs"}, "")
+	want := "replay: cfgfuzz check --structurizer 'cmd:./tools/adapter.sh --inject swap-arms' ./tests/regs/arms.cfg"
+	if code != exitFail || strings.Count(out, "got exec:trace-mismatch") != 2 || !strings.Contains(out, want) {
+		t.Errorf("regress in the clone, on the recorded (buggy) adapter: exit %d, want 1, both files failing with the signature and %q\n%s%s", code, want, out, errs)
+	}
+	if _, _, errs := runCmd([]string{"check", "tests/regs/arms.cfg"}, ""); !strings.Contains(errs, "judge it with --structurizer 'cmd:./tools/adapter.sh --inject swap-arms'") {
+		t.Errorf("check on cfgfuzz's own does not name the recorded adapter as it runs from here:\n%s", errs)
+	}
+	// The clone's own program runs: fixed there, every file passes.
+	adapterScript(t, filepath.Join(clone, "tools", "adapter.sh"), "")
+	if code, out, errs := runCmd([]string{"regress", "tests/regs"}, ""); code != exitOK {
+		t.Errorf("regress in the clone on its fixed adapter: exit %d, want 0\n%s%s", code, out, errs)
+	}
+	// From another directory the paths outside it are absolute.
+	t.Chdir(filepath.Join(clone, "tools"))
+	adapterScript(t, filepath.Join(clone, "tools", "adapter.sh"), `"$@"`)
+	code, out, _ = runCmd([]string{"regress", "../tests/regs"}, "")
+	if want := "--structurizer 'cmd:./adapter.sh --inject swap-arms' " + filepath.Join(clone, "tests", "regs", "arms.cfg"); code != exitFail || !strings.Contains(out, want) {
+		t.Errorf("regress from tools/: exit %d, want a replay with %q\n%s", code, want, out)
+	}
+}
+
+// TestRegressPlaceholderWithoutGit: a file in no git work tree that names
+// {repo} is an error case saying so; {dir} is the file's own directory.
+func TestRegressPlaceholderWithoutGit(t *testing.T) {
+	dir := t.TempDir()
+	if gitTop(dir) != "" {
+		t.Skipf("the temporary directory %s lies in a git work tree", dir)
+	}
+	regs := filepath.Join(dir, "regs")
+	writeFile(t, filepath.Join(regs, "repo.cfg"), "# signature: exec:trace-mismatch\n# structurizer: cmd:{repo}/adapter.sh\n{{1, 2}, {3}, {3}, {}}\n")
+	code, out, errs := runCmd([]string{"regress", regs}, "")
+	if code != exitUsage || !strings.Contains(out, "ERROR "+filepath.Join(regs, "repo.cfg")+" clean: '# structurizer: cmd:{repo}/adapter.sh': {repo} stands for the top of the git work tree") {
+		t.Errorf("{repo} outside git: exit %d, want 2 and an error case naming the header\n%s%s", code, out, errs)
+	}
+	os.Remove(filepath.Join(regs, "repo.cfg"))
+	adapterScript(t, filepath.Join(regs, "adapter.sh"), "--inject swap-arms")
+	writeFile(t, filepath.Join(regs, "dir.cfg"), "# signature: exec:trace-mismatch\n# structurizer: cmd:{dir}/adapter.sh\n# expect: fail\n{{1, 2}, {3}, {3}, {}}\n")
+	t.Chdir(t.TempDir())
+	if code, out, errs := runCmd([]string{"regress", regs}, ""); code != exitOK || !strings.Contains(out, "ok "+filepath.Join(regs, "dir.cfg")+" clean") {
+		t.Errorf("{dir}: exit %d, want the adapter beside the file to fail as expected\n%s%s", code, out, errs)
+	}
+}
+
+// TestRootedPaths: a path is written from the placeholder of the root it
+// lies in and read back to the same path; one outside stays as it is.
+func TestRootedPaths(t *testing.T) {
+	repo := t.TempDir()
+	for _, d := range []string{".git", "tools"} {
+		if err := os.Mkdir(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := rootsOf(filepath.Join(repo, "tests", "regs"))
+	if err != nil || r.repo != repo {
+		t.Fatalf("rootsOf: %+v, %v; want the repository %s", r, err, repo)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(repo, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(repo, "tools", "a"), "{repo}/tools/a"},
+		{repo, "{repo}"},
+		{filepath.Join(link, "tools", "a"), "{repo}/tools/a"},
+		{repo + "-other/a", repo + "-other/a"},
+		{"/usr/bin/python3", "/usr/bin/python3"},
+		{"tools/a", "tools/a"},
+	} {
+		got := r.rooted(c.path)
+		if got != c.want {
+			t.Errorf("rooted(%s) = %s, want %s", c.path, got, c.want)
+		}
+		back, err := r.expand(got)
+		if wantBack := strings.Replace(c.path, link, repo, 1); err != nil || back != wantBack {
+			t.Errorf("expand(%s) = %s, %v; want %s", got, back, err, wantBack)
+		}
+	}
+	if got, err := r.expandSpec("repo:{repo}@abc"); err != nil || got != "repo:"+repo+"@abc" {
+		t.Errorf("expandSpec(repo:{repo}@abc) = %s, %v", got, err)
+	}
+	if got := r.portableSpec("repo:" + repo + "@abc"); got != "repo:{repo}@abc" {
+		t.Errorf("portableSpec(repo:%s@abc) = %s", repo, got)
+	}
+}

@@ -1,0 +1,50 @@
+package fuzz
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestMapPathsFindsThePathsResolveMakesAbsolute: MapPaths hands f the words
+// of a cmd spec that read as paths (and a placeholder's) and a repo spec's
+// DIR, nothing else, and quotes an answer a shell would split.
+func TestMapPathsFindsThePathsResolveMakesAbsolute(t *testing.T) {
+	upper := func(p string) string { return "<" + p + ">" }
+	for _, c := range []struct{ in, want string }{
+		{"cmd:/a/adapter --x", "cmd:'</a/adapter>' --x"},
+		{"cmd:python3 tools/ss.py --conf=a/b", "cmd:python3 '<tools/ss.py>' --conf=a/b"},
+		{"cmd:{repo}/tools/ss {dir}/x", "cmd:'<{repo}/tools/ss>' '<{dir}/x>'"},
+		{"cmd:'/a b/ad' $HOME/x {Repo}/x {}/x {repo", "cmd:'/a b/ad' $HOME/x {Repo}/x {}/x {repo"},
+		{"cmd:adapter", "cmd:adapter"},
+		{"repo:/src/p@v1", "repo:</src/p>@v1"},
+		{"rev:main", "rev:main"},
+		{"isolated", "isolated"},
+		{"self", "self"},
+	} {
+		if got := MustParseSpec(c.in).MapPaths(upper).String(); got != c.want {
+			t.Errorf("MapPaths(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+	same := func(p string) string { return p }
+	for _, s := range []string{"cmd:./a  b", "cmd:{repo}/a --x /y", "repo:{repo}@abc"} {
+		if got := MustParseSpec(s).MapPaths(same).String(); got != s {
+			t.Errorf("MapPaths(%s) with the paths unchanged = %s", s, got)
+		}
+	}
+}
+
+// TestMapPathsQuotesForTheShell: a path with a space put into a command
+// reaches the program as one argument.
+func TestMapPathsQuotesForTheShell(t *testing.T) {
+	s := MustParseSpec("cmd:printf %s:%s {repo}/x/y end").MapPaths(func(p string) string {
+		return strings.Replace(p, "{repo}", "/my proj", 1)
+	})
+	out, err := exec.Command("sh", "-c", "exec "+s.Cmd).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != "/my proj/x/y:end" {
+		t.Errorf("%s printed %q, want the path as one argument", s, out)
+	}
+}
