@@ -138,6 +138,11 @@ type ShardWriter struct {
 // Summary is the one-line statement of a mixed merge: which cfgfuzz wrote
 // which shards, and which merged them.
 func (m *Mixed) Summary() string {
+	return "mixed: " + m.describe()
+}
+
+// describe is Summary without its "mixed: " label.
+func (m *Mixed) describe() string {
 	var parts []string
 	for _, w := range m.writers() {
 		var dirs []string
@@ -148,7 +153,7 @@ func (m *Mixed) Summary() string {
 		}
 		parts = append(parts, w.String()+" wrote "+strings.Join(dirs, ", "))
 	}
-	return fmt.Sprintf("mixed: shards of %s merged by %s: %s", Plural(len(parts), "cfgfuzz build"), m.MergedBy, strings.Join(parts, "; "))
+	return fmt.Sprintf("shards of %s merged by %s: %s", Plural(len(parts), "cfgfuzz build"), m.MergedBy, strings.Join(parts, "; "))
 }
 
 // writers lists the shards' distinct writers in order of first appearance.
@@ -190,6 +195,6 @@ func mixedWriters(shards []*shardState, w Writer) *Mixed {
 type MixedError struct{ Mixed *Mixed }
 
 func (e *MixedError) Error() string {
-	return e.Mixed.Summary() + ". A night's verdicts must come from one cfgfuzz: run the shards again with one build and merge them with it, " +
+	return e.Mixed.describe() + ". A night's verdicts must come from one cfgfuzz: run the shards again with one build and merge them with it, " +
 		"or merge them anyway with --mixed (the report then says mixed, the state is not committed, and the exit status is 2 unless a finding is new)"
 }
