@@ -37,10 +37,12 @@ func SettingsSum(s Settings) string {
 	return shortSum(b)
 }
 
-// settingsFile is campaign.json: the settings and their checksum.
+// settingsFile is campaign.json: the settings, their checksum and the
+// cfgfuzz that writes the log (writer.go; nil in a format 1 file).
 type settingsFile struct {
 	Settings
-	Sum string `json:"sha256"`
+	Sum    string  `json:"sha256"`
+	Writer *Writer `json:"writer,omitempty"`
 }
 
 // recordPrefix opens every line of the results log: {"sum":"<16 hex>",

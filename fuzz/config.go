@@ -232,6 +232,10 @@ type Config struct {
 	Dir string
 	// Resume continues the campaign in Dir instead of starting afresh.
 	Resume bool
+	// Writer is the cfgfuzz writing the campaign, recorded in
+	// campaign.json; a resume of a log another writer started is refused
+	// (WriterMismatch). The zero value is ThisWriter.
+	Writer Writer
 	// Force lets a new campaign replace the one Dir holds (its log,
 	// settings, reports and findings); false refuses such a Dir.
 	Force   bool

@@ -166,7 +166,7 @@ func resumeFromPart(t *testing.T, c Config, k int) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := SaveSettings(r.Dir, saved); err != nil {
+	if err := SaveSettings(r.Dir, saved, ThisWriter()); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(r.Dir, ResultsFile), []byte(strings.Join(lines[:k], "")), 0o644); err != nil {

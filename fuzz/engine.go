@@ -57,6 +57,7 @@ func (c *Config) validate() error {
 	if c.Context == nil {
 		c.Context = context.Background()
 	}
+	c.Writer = writerOr(c.Writer)
 	c.Settings.Current = c.Current.Describe
 	c.Settings.Baseline = c.Baseline.Describe
 	if err := c.validateState(); err != nil {
@@ -109,7 +110,7 @@ func Run(c Config) (*Outcome, error) {
 		}
 	}
 	resumed := rs.total
-	if err := SaveSettings(c.Dir, c.Settings); err != nil {
+	if err := SaveSettings(c.Dir, c.Settings, c.Writer); err != nil {
 		return nil, err
 	}
 	j, err := openJournal(c.Dir, c.Resume, good, SettingsSum(c.Settings))
@@ -154,6 +155,7 @@ func Run(c Config) (*Outcome, error) {
 		c.minimizeUnlessStopped(rep, rs.total, c.planned(done))
 	}
 	c.stage(StageReport)
+	rep.Provenance = NewProvenance(&rep.Settings, c.Writer, time.Now())
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 		return nil, c.resumable(err)
 	}
@@ -201,12 +203,15 @@ func (c *Config) resumable(err error) error {
 }
 
 // replay reads the log of the campaign being resumed, record by record
-// into fn, after checking that this run's settings are those the log was
-// written under; good is the length of its valid prefix.
+// into fn, after checking that this cfgfuzz (c.Writer) wrote it and that
+// this run's settings are those the log was written under; good is the length of its valid prefix.
 func (c *Config) replay(fn func(Record)) (good int64, err error) {
-	saved, err := LoadSettings(c.Dir)
+	saved, w, err := LoadCampaign(c.Dir)
 	if err != nil {
 		return 0, fmt.Errorf("resume: %w", err)
+	}
+	if w != c.Writer {
+		return 0, fmt.Errorf("resume: %w", &WriterMismatch{Dir: c.Dir, Log: w, This: c.Writer})
 	}
 	if SettingsSum(saved) != SettingsSum(c.Settings) {
 		return 0, fmt.Errorf("resume: the settings differ from those %s was written under: %s", filepath.Join(c.Dir, CampaignFile), settingsDiff(c.Settings, saved))

@@ -77,6 +77,9 @@ func statusHTML(rep *Report) string {
 	if u := rep.UncheckedSummary(); u != "" {
 		st += `<br><strong class="incomplete">` + htmlText(u) + `</strong>`
 	}
+	if m := rep.Mixed; m != nil {
+		st += `<br><strong class="incomplete">` + htmlText("These verdicts are not one cfgfuzz's: "+m.Summary()) + `</strong>`
+	}
 	return st
 }
 

@@ -89,7 +89,8 @@ func thousands(n int) string {
 	return s
 }
 
-// incompleteMarkdown is report.md's paragraph for an incomplete report.
+// incompleteMarkdown is report.md's paragraph for an incomplete report, for
+// graphs a check could not judge and for a mixed merge.
 func incompleteMarkdown(rep *Report) string {
 	var b strings.Builder
 	if rep.Incomplete != nil {
@@ -97,6 +98,9 @@ func incompleteMarkdown(rep *Report) string {
 	}
 	if u := rep.UncheckedSummary(); u != "" {
 		fmt.Fprintf(&b, "**%s.**\n\n", mdCell(u))
+	}
+	if m := rep.Mixed; m != nil {
+		fmt.Fprintf(&b, "**These verdicts are not one cfgfuzz's: %s.**\n\n", mdCell(m.Summary()))
 	}
 	return b.String()
 }

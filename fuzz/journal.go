@@ -40,33 +40,70 @@ type journal struct {
 	syncAfter time.Duration
 }
 
-// SaveSettings writes DIR/campaign.json with the settings' checksum.
-func SaveSettings(dir string, s Settings) error {
-	b, err := json.MarshalIndent(settingsFile{Settings: s, Sum: SettingsSum(s)}, "", "  ")
+// SaveSettings writes DIR/campaign.json: the settings, their checksum and
+// the writer w, the cfgfuzz that writes the campaign's log.
+func SaveSettings(dir string, s Settings, w Writer) error {
+	b, err := json.MarshalIndent(settingsFile{Settings: s, Sum: SettingsSum(s), Writer: &w}, "", "  ")
 	if err != nil {
 		return err
 	}
 	return writeFile(filepath.Join(dir, CampaignFile), append(b, '\n'))
 }
 
-// LoadSettings reads DIR/campaign.json and verifies its checksum.
+// LoadSettings reads DIR/campaign.json and verifies its checksum: the
+// settings of LoadCampaign.
 func LoadSettings(dir string) (Settings, error) {
+	s, _, err := LoadCampaign(dir)
+	return s, err
+}
+
+// LoadCampaign reads DIR/campaign.json: the settings, checksum verified,
+// and the writer it records (format 1 and no build when it records none).
+// A log format newer than LogFormat is refused before anything else is
+// read: this cfgfuzz would drop what it does not know.
+func LoadCampaign(dir string) (Settings, Writer, error) {
 	path := filepath.Join(dir, CampaignFile)
 	var f settingsFile
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return f.Settings, err
+		return f.Settings, Writer{}, err
+	}
+	w, err := campaignWriter(b)
+	if err != nil {
+		return f.Settings, w, fmt.Errorf("%s: %v", path, err)
 	}
 	if err := json.Unmarshal(b, &f); err != nil {
-		return f.Settings, fmt.Errorf("%s: %v", path, jsonError(b, err))
+		return f.Settings, w, fmt.Errorf("%s: %v", path, jsonError(b, err))
 	}
 	switch got := SettingsSum(f.Settings); {
 	case f.Sum == "":
-		return f.Settings, fmt.Errorf("%s: no sha256 checksum of the settings", path)
+		return f.Settings, w, fmt.Errorf("%s: no sha256 checksum of the settings", path)
 	case got != f.Sum:
-		return f.Settings, fmt.Errorf("%s: the settings do not match their sha256 %s (they were changed after the campaign wrote them; restore them or start a new campaign)", path, f.Sum)
+		return f.Settings, w, fmt.Errorf("%s: the settings do not match their sha256 %s (they were changed after the campaign wrote them; restore them or start a new campaign)", path, f.Sum)
 	}
-	return f.Settings, nil
+	return f.Settings, w, nil
+}
+
+// campaignWriter reads the writer of campaign.json's text b, before its
+// settings: a log format this cfgfuzz does not read is refused whatever
+// else the file holds.
+func campaignWriter(b []byte) (Writer, error) {
+	var f struct {
+		Writer *Writer `json:"writer"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return Writer{}, jsonError(b, err)
+	}
+	if f.Writer == nil {
+		return Writer{Format: unrecordedFormat}, nil
+	}
+	switch w := *f.Writer; {
+	case w.Format > LogFormat:
+		return w, fmt.Errorf("written by %s, a newer log format than this cfgfuzz reads (%d): read it with the cfgfuzz that wrote it, or a newer one", w, LogFormat)
+	case w.Format <= unrecordedFormat || w.Build == "":
+		return w, fmt.Errorf("writer: format %d and build %q: want a log format from %d and a build (was it edited?)", w.Format, w.Build, unrecordedFormat+1)
+	}
+	return *f.Writer, nil
 }
 
 // ReadRecords replays DIR/results.jsonl against DIR/campaign.json. A torn

@@ -20,7 +20,7 @@ var journalSettings = Settings{Seed: 1, Graphs: 10, Streams: []Stream{{Kind: "a"
 // (each sealed as the journal seals it) and returns the log's text.
 func sealedLog(t *testing.T, dir string, bodies ...string) string {
 	t.Helper()
-	if err := SaveSettings(dir, journalSettings); err != nil {
+	if err := SaveSettings(dir, journalSettings, ThisWriter()); err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder

@@ -17,6 +17,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 )
 
 // MergeNight merges the shard directories as MergeWith does, then classes,
@@ -72,10 +73,10 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, error) 
 // its digest) grown by every record in index order, which is what the
 // whole night run unsharded and frozen (shards run frozen) grows at its
 // end. nil when there is nothing to write: not a guided night, an
-// incomplete merge, or shards that started from another corpus (an
+// incomplete or mixed merge, or shards that started from another corpus (an
 // explicit --corpus), which the merge cannot know.
 func mergedCorpus(st *State, rep *Report, recs []Record) (*Corpus, error) {
-	if st == nil || !rep.Settings.Guided || rep.Incomplete != nil {
+	if st == nil || !rep.Settings.Guided || rep.Incomplete != nil || rep.Mixed != nil {
 		return nil, nil
 	}
 	start, err := LoadCorpus(filepath.Join(st.Dir, StateCorpusDir))
@@ -120,18 +121,21 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		}
 		given[key] = dir
 	}
+	shards, err := inspectShards(dirs)
+	if err != nil {
+		return nil, nil, err
+	}
+	mixed := mixedWriters(shards, writerOr(opt.Writer))
+	if mixed != nil && !opt.Mixed {
+		return nil, nil, &MixedError{mixed}
+	}
 	var base Settings
 	covered := &indexSet{}
 	var rs *recordSet
 	var tp Throughput
-	var shards []*shardState
 	minimized := map[minKey]*Finding{}
-	for k, dir := range dirs {
-		st, err := inspectShard(dir)
-		if err != nil {
-			return nil, nil, err
-		}
-		shards = append(shards, st)
+	for k, st := range shards {
+		dir := st.dir
 		s := st.settings
 		s.Shard = Shard{}
 		if k == 0 {
@@ -178,7 +182,23 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	rep.Throughput = tp
 	rep.Declared = mergeDeclared(shards)
 	rep.Incomplete = in
+	rep.Mixed = mixed
+	rep.Provenance = NewProvenance(&rep.Settings, writerOr(opt.Writer), time.Now())
 	return rep, rs.kept, nil
+}
+
+// inspectShards reads every directory of a merge (inspectShard), before
+// any record is merged: the writers decide whether the merge may go on.
+func inspectShards(dirs []string) ([]*shardState, error) {
+	var shards []*shardState
+	for _, dir := range dirs {
+		st, err := inspectShard(dir)
+		if err != nil {
+			return nil, err
+		}
+		shards = append(shards, st)
+	}
+	return shards, nil
 }
 
 // mergeDeclared is what the shards' sides declared: per side, the

@@ -77,13 +77,16 @@ type Provenance struct {
 	// Baseline "" without one).
 	Current  string `json:"current"`
 	Baseline string `json:"baseline,omitempty"`
+	// Writer is the cfgfuzz that wrote the campaign's log and report, as
+	// campaign.json records it (writer.go): the log format and the build.
+	Writer Writer `json:"writer"`
 }
 
 // NewProvenance is the provenance of a report on the campaign s written
-// at now.
-func NewProvenance(s *Settings, now time.Time) *Provenance {
+// at now by the writer w.
+func NewProvenance(s *Settings, w Writer, now time.Time) *Provenance {
 	return &Provenance{Tool: ThisBuild(), Date: now.UTC().Format(time.RFC3339), Host: Host(),
-		Current: s.Current, Baseline: s.Baseline}
+		Current: s.Current, Baseline: s.Baseline, Writer: w}
 }
 
 // Line is the provenance as one sentence, for report.md and report.html.

@@ -77,6 +77,10 @@ type Report struct {
 	// Incomplete, when set, says the report covers less than its campaign
 	// (interrupted, a partial merge) and how to complete it.
 	Incomplete *Incomplete `json:"incomplete,omitempty"`
+	// Mixed, when set, says a merge's shards were not all written by the
+	// cfgfuzz that merged them (MergeOptions.Mixed; writer.go): its
+	// verdicts are several oracles'.
+	Mixed *Mixed `json:"mixed,omitempty"`
 	// Seen counts the graphs skipped as checked on an earlier night (the
 	// state's filter); Graphs does not count them.
 	Seen int `json:"seen,omitempty"`

@@ -34,13 +34,19 @@ type MergeOptions struct {
 	// Log, when set, receives a line per finding minimized, with its time;
 	// nil prints nothing.
 	Log io.Writer
+	// Writer is the merging cfgfuzz (the zero value: ThisWriter). Shards
+	// another writer wrote are refused (MixedError) unless Mixed, when the
+	// report's Mixed names each shard's writer.
+	Writer Writer
+	Mixed  bool
 }
 
 // shardState is what a merge needs to know of one directory.
 type shardState struct {
 	dir      string
 	settings Settings
-	records  int // records its log holds (each index once)
+	writer   Writer // the cfgfuzz that wrote it (campaign.json)
+	records  int    // records its log holds (each index once)
 	report   Report
 	problems []string
 }
@@ -49,11 +55,11 @@ type shardState struct {
 // does not hold: throughput, minimized graphs, completeness) and lists its
 // defects.
 func inspectShard(dir string) (*shardState, error) {
-	s, err := LoadSettings(dir)
+	s, w, err := LoadCampaign(dir)
 	if err != nil {
 		return nil, err
 	}
-	st := &shardState{dir: dir, settings: s}
+	st := &shardState{dir: dir, settings: s, writer: w}
 	good, err := EachRecord(dir, func(Record) { st.records++ })
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)

@@ -23,8 +23,8 @@ type SizeDiff struct {
 	Graphs int `json:"graphs"`
 	// Unmeasured counts the graphs both sides structured validly that
 	// Graphs leaves out because a side's record has no size: a record
-	// written by a cfgfuzz that did not measure modules (a campaign
-	// resumed, or shards merged, across versions), or a module the
+	// written by a cfgfuzz that did not measure modules (shards of
+	// several builds merged with MergeOptions.Mixed), or a module the
 	// measure could not read. The totals and the limit's verdict are on
 	// the others only.
 	Unmeasured int `json:"unmeasured,omitempty"`
@@ -237,7 +237,7 @@ func unmeasuredSentence(d *SizeDiff) string {
 	if d.Unmeasured == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s both sides structured validly %s no measured size and %s left out of the sizes (records written by a cfgfuzz that did not measure modules, as a campaign resumed or shards merged across versions give, or a module the measure could not read).\n",
+	return fmt.Sprintf("%s both sides structured validly %s no measured size and %s left out of the sizes (records written by a cfgfuzz that did not measure modules, as shards of several builds merged with merge --mixed give, or a module the measure could not read).\n",
 		Plural(d.Unmeasured, "graph"), isAre(d.Unmeasured, "has", "have"), isAre(d.Unmeasured, "is", "are"))
 }
 

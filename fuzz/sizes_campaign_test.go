@@ -85,8 +85,8 @@ func stripSizes(t *testing.T, dir string) {
 	}
 }
 
-// TestMergeAcrossVersionsSaysUnmeasured: shards merged where one was
-// written by a cfgfuzz that did not measure modules count that shard's
+// TestMergeAcrossVersionsSaysUnmeasured: shards merged (Mixed) where one
+// was written by a cfgfuzz that did not measure modules count that shard's
 // graphs as unmeasured, so the sizes say how many graphs they leave out;
 // the measured and unmeasured graphs add up to the whole run's.
 func TestMergeAcrossVersionsSaysUnmeasured(t *testing.T) {
@@ -101,7 +101,11 @@ func TestMergeAcrossVersionsSaysUnmeasured(t *testing.T) {
 		dirs = append(dirs, c.Dir)
 	}
 	stripSizes(t, dirs[1])
-	rep, err := Merge(dirs)
+	dropWriter(t, dirs[1]) // as a cfgfuzz that recorded no version wrote it
+	if _, err := Merge(dirs); err == nil {
+		t.Fatal("shards of two cfgfuzz builds merged without Mixed")
+	}
+	rep, err := MergeWith(dirs, MergeOptions{Mixed: true})
 	if err != nil {
 		t.Fatal(err)
 	}

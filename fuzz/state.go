@@ -22,10 +22,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -185,8 +187,8 @@ func readStore(path string, data []byte) (storeFile, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return f, fmt.Errorf("%s: %v (%d bytes; cut short or edited?): restore it, for example from the last night's OUT/state, or delete it to start the store afresh", path, jsonError(data, err), len(data))
 	}
-	if f.Schema != StateSchema {
-		return f, fmt.Errorf("%s: schema %q, want %q", path, f.Schema, StateSchema)
+	if err := checkStoreSchema(f.Schema); err != nil {
+		return f, fmt.Errorf("%s: %v", path, err)
 	}
 	if g := f.LastGood; g != nil {
 		if _, err := time.Parse(time.DateOnly, g.Night); err != nil {
@@ -223,6 +225,24 @@ func readStore(path string, data []byte) (storeFile, error) {
 		}
 	}
 	return f, nil
+}
+
+// checkStoreSchema accepts findings.json's schema when it is StateSchema
+// and names what else it is: a newer state format (a newer cfgfuzz wrote
+// it: refused, as this one would drop what it does not know when it
+// writes the night's update) or no state store at all.
+func checkStoreSchema(schema string) error {
+	const prefix = "cfgfuzz-state/v"
+	n, err := strconv.Atoi(strings.TrimPrefix(schema, prefix))
+	switch {
+	case schema == StateSchema:
+		return nil
+	case schema == "":
+		return fmt.Errorf("no schema: not a %s store", StateSchema)
+	case !strings.HasPrefix(schema, prefix) || err != nil || n < 1:
+		return fmt.Errorf("schema %q: not a cfgfuzz state store (want %q)", schema, StateSchema)
+	}
+	return fmt.Errorf("schema %q: a newer state format than this cfgfuzz reads (%q): run the night with the cfgfuzz that wrote it or a newer one, or give another --state directory", schema, StateSchema)
 }
 
 // writtenDigest hashes the contents of findings.json and seen.bloom.
@@ -295,13 +315,19 @@ func (st *State) lookup(sig, strategy string) *StoredSignature {
 
 // seenKey is a graph's key in the filter: its fingerprint and what judging
 // it depends on besides the revision (the strategy it ran, the faults
-// planted, the checks). A graph checked under other faults or checks is
+// planted, the checks: the oracle's default set by name when the campaign
+// names none, so a cfgfuzz whose defaults differ checks the graph again).
+// A graph checked under other faults or checks is
 // checked again; one checked on an older revision is not (the graphs that
 // showed a signature are re-run every night: rerun.go). Faults and checks
 // are sets: the order they were given in does not matter.
 func seenKey(s *Settings, strategy string, fp Fingerprint) []byte {
 	set := func(xs []string) string { return strings.Join(slices.Sorted(slices.Values(xs)), ",") }
-	k := fmt.Sprintf("%x|%s|%s|%s", fp[:], cmp.Or(strategy, s.Strategy), set(s.Inject), set(s.Checks))
+	checks := s.Checks
+	if checks == nil { // the defaults, named: another cfgfuzz's may differ
+		checks = oracle.DefaultChecks
+	}
+	k := fmt.Sprintf("%x|%s|%s|%s", fp[:], cmp.Or(strategy, s.Strategy), set(s.Inject), set(checks))
 	return []byte(k)
 }
 
@@ -390,14 +416,15 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 	return up
 }
 
-// goodNight is tonight as a good night: a complete report that checked at
+// goodNight is tonight as a good night: a complete report of one cfgfuzz
+// (not a mixed merge) that checked at
 // least one graph, gave every graph a verdict, holds no new signature and
 // kept its output within --max-growth, whose current side is a revision
 // without uncommitted changes; nil otherwise. A night that checked nothing
 // (every graph seen before) or left graphs without a verdict (the check
 // limit) is no evidence.
 func goodNight(rep *Report) *GoodNight {
-	if rep.Incomplete != nil || rep.State == nil || rep.State.Classes[ClassNew] > 0 || rep.SizeOverLimit() ||
+	if rep.Incomplete != nil || rep.Mixed != nil || rep.State == nil || rep.State.Classes[ClassNew] > 0 || rep.SizeOverLimit() ||
 		rep.Graphs == 0 || rep.Outcomes[OutError] > 0 || rep.UncheckedGraphs() > 0 {
 		return nil
 	}

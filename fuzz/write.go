@@ -35,7 +35,7 @@ func WriteReports(dir string, rep *Report, src Source) error {
 		}
 	}
 	if rep.Provenance == nil {
-		rep.Provenance = NewProvenance(&rep.Settings, time.Now())
+		rep.Provenance = NewProvenance(&rep.Settings, ThisWriter(), time.Now())
 	}
 	findStored(dir, rep)
 	if err := writePictures(dir, rep); err != nil {

@@ -28,6 +28,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "cfgfuzz-out", "output `DIR` of the merged report")
 	partial := fs.Bool("partial", false, "merge an incomplete shard set (a shard missing, interrupted, torn or of another split); the report names what is missing")
+	mixed := fs.Bool("mixed", false, "merge shards that another cfgfuzz build wrote (than each other, or than this one); the report names each shard's writer, the state is not committed, and the exit status is 2 unless a finding is new")
 	state := fs.String("state", "", "the state `DIR` the shards ran with (--state): class the signatures against it and write the night's updated state into it")
 	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings, each search within --minimize-timeout and --minimize-steps")
 	saveRegs := fs.String("save-regressions", "", saveRegressionsUsage)
@@ -51,7 +52,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	rep, err := mergeNight(fs.Args(), *out, *state, *minimize, budget, *partial, stderr)
+	rep, err := mergeNight(fs.Args(), *out, *state, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: stderr})
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
@@ -61,7 +62,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
 	}
-	if rep.Incomplete != nil && code == exitOK {
+	if (rep.Incomplete != nil || rep.Mixed != nil) && code == exitOK {
 		return exitUsage
 	}
 	return code
@@ -88,9 +89,12 @@ func sameDir(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
-// mergeNight merges (an incomplete shard set only when partial),
-// minimizes, writes the reports into out, locked, and commits the state.
-func mergeNight(dirs []string, out, state string, minimize bool, budget minimizeBudget, partial bool, stderr io.Writer) (*fuzz.Report, error) {
+// mergeNight merges as opt says (an incomplete shard set only when
+// opt.Partial, shards of another cfgfuzz only when opt.Mixed), minimizes,
+// writes the reports into out, locked, and commits the state of a whole
+// night of one cfgfuzz.
+func mergeNight(dirs []string, out, state string, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions) (*fuzz.Report, error) {
+	stderr := opt.Log
 	if err := checkMergeOut(out, dirs); err != nil {
 		return nil, err
 	}
@@ -102,13 +106,12 @@ func mergeNight(dirs []string, out, state string, minimize bool, budget minimize
 		return nil, err
 	}
 	defer unlock()
-	opt := fuzz.MergeOptions{Partial: partial, Log: stderr}
 	if state != "" {
 		st, err := fuzz.LoadState(state)
 		if err != nil {
 			return nil, fmt.Errorf("--state: %w", err)
 		}
-		if !partial { // the merge commits the night there
+		if !opt.Partial { // the merge commits the night there
 			if err := st.CheckWritable(); err != nil {
 				return nil, err
 			}
@@ -138,6 +141,10 @@ func mergeNight(dirs []string, out, state string, minimize bool, budget minimize
 		}
 		if rep.Incomplete != nil { // the merge of every shard commits the night
 			fmt.Fprintf(stderr, "cfgfuzz merge: a partial night leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
+			return rep, nil
+		}
+		if rep.Mixed != nil { // one cfgfuzz's night commits it
+			fmt.Fprintf(stderr, "cfgfuzz merge: a night of several cfgfuzz builds leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
 			return rep, nil
 		}
 		if err := fuzz.CommitState(opt.State, *up); err != nil {

@@ -329,6 +329,9 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	if in := rep.Incomplete; in != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, in.Summary())
 	}
+	if m := rep.Mixed; m != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, m.Summary())
+	}
 	if hint := allCrashedHint(rep); hint != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
 	}
@@ -368,6 +371,9 @@ func summaryLines(rep *fuzz.Report) string {
 	if in := rep.Incomplete; in != nil { // said on stdout too, for a job that reads only it
 		what, _, _ := strings.Cut(in.Summary(), "; resume with:")
 		fmt.Fprintf(&b, "%s (the counts below cover those)\n", what)
+	}
+	if m := rep.Mixed; m != nil {
+		fmt.Fprintf(&b, "%s\n", m.Summary())
 	}
 	if s := rep.Settings; s.Baseline != "" {
 		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSpec(s.Current), s.Baseline, fuzz.DescribeSpec(s.Baseline))
@@ -467,10 +473,14 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 			return c, fmt.Errorf("--save-regressions: %w", err) // before the campaign, not after it
 		}
 	}
+	c.Writer = thisWriter()
 	if f.resume != "" {
-		s, err := fuzz.LoadSettings(f.resume)
+		s, w, err := fuzz.LoadCampaign(f.resume)
 		if err != nil {
 			return c, fmt.Errorf("resume: %w", err)
+		}
+		if w != c.Writer { // before a revision is built for nothing
+			return c, fmt.Errorf("resume: %w", &fuzz.WriterMismatch{Dir: f.resume, Log: w, This: c.Writer})
 		}
 		c.Settings, c.Dir, c.Resume = s, f.resume, true
 		if err := f.attachState(&c); err != nil {

@@ -1,6 +1,7 @@
 // version.go: `cfgfuzz version` and `cfgfuzz --version`: the module
 // version and VCS revision this binary was built from (fuzz.ThisBuild, from
-// runtime/debug.ReadBuildInfo), the toolchain and the host.
+// runtime/debug.ReadBuildInfo), the toolchain and the host; and the writer
+// a campaign directory records (thisWriter).
 
 package main
 
@@ -38,8 +39,9 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *asJSON {
 		out, err := json.Marshal(struct {
 			fuzz.Build
-			Host string `json:"host"`
-		}{b, fuzz.Host()})
+			Host   string      `json:"host"`
+			Writer fuzz.Writer `json:"writer"`
+		}{b, fuzz.Host(), thisWriter()})
 		if err != nil {
 			fmt.Fprintln(stderr, "cfgfuzz version:", err)
 			return exitUsage
@@ -49,4 +51,19 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, b)
 	return exitOK
+}
+
+// buildID, when set at link time (go build -ldflags "-X main.buildID=ID"),
+// names this build in the campaign directories it writes instead of its
+// module version and revision: for a build without VCS information that
+// a packager names, and for the tests that make two builds of one tree.
+var buildID string
+
+// thisWriter is the cfgfuzz this binary writes into campaign.json and
+// compares a resumed log and merged shards with (fuzz.Writer).
+func thisWriter() fuzz.Writer {
+	if buildID == "" {
+		return fuzz.ThisWriter()
+	}
+	return fuzz.Writer{Format: fuzz.LogFormat, Build: buildID}
 }

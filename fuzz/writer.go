@@ -1,0 +1,200 @@
+// writer.go: which cfgfuzz wrote a campaign directory. campaign.json
+// records its Writer: the log format (LogFormat, the layout of
+// campaign.json and results.jsonl) and the build (module version, VCS
+// revision, and for a build that names no clean revision a digest of the
+// executable). A campaign's verdicts are one oracle's only when one build
+// judged every graph, so --resume refuses a log another writer started
+// (WriterMismatch) and merge refuses shards of several writers unless told
+// to merge them as a mixed night (MergeOptions.Mixed, Report.Mixed).
+
+package fuzz
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// LogFormat is the format of a campaign directory's campaign.json and
+// results.jsonl that this cfgfuzz writes and reads. It grows by one when a
+// record or a setting changes its meaning or a reader of the other number
+// would misread it. A campaign.json without a writer is format 1.
+const LogFormat = 2
+
+// unrecordedFormat is the format of a campaign.json that names no writer.
+const unrecordedFormat = 1
+
+// Writer is the cfgfuzz that wrote a campaign: what campaign.json records
+// under "writer". Two writers are the same cfgfuzz when both fields are
+// equal.
+type Writer struct {
+	// Format is the log format (LogFormat when this cfgfuzz wrote it).
+	Format int `json:"format"`
+	// Build names the build: "VERSION rev REVISION" for a build of a clean
+	// checkout, with "+dirty exe sha256:HEX" for uncommitted changes and
+	// "revision unknown, exe sha256:HEX" for a build without VCS
+	// information, whose revision does not say what it runs.
+	Build string `json:"build"`
+}
+
+// String is the writer as messages name it: "cfgfuzz BUILD (log format N)".
+func (w Writer) String() string {
+	if w.Format == unrecordedFormat && w.Build == "" {
+		return "a cfgfuzz that recorded no version (log format 1)"
+	}
+	return fmt.Sprintf("cfgfuzz %s (log format %d)", w.Build, w.Format)
+}
+
+var (
+	thisWriterOnce sync.Once
+	thisWriter     Writer
+)
+
+// ThisWriter is the running binary as a Writer (its build information and
+// LogFormat). A command passes it as Config.Writer and MergeOptions.Writer;
+// tests pass others.
+func ThisWriter() Writer {
+	thisWriterOnce.Do(func() { thisWriter = WriterOf(ThisBuild(), executableDigest) })
+	return thisWriter
+}
+
+// WriterOf is the Writer of build b at LogFormat; digest gives the
+// executable's digest, asked only for a build whose revision does not
+// name what it runs (dirty or unknown).
+func WriterOf(b Build, digest func() string) Writer {
+	id := b.Version + " rev " + b.Revision
+	switch {
+	case b.Revision == "":
+		id = b.Version + " revision unknown, exe sha256:" + digest()
+	case b.Dirty:
+		id += "+dirty exe sha256:" + digest()
+	}
+	return Writer{Format: LogFormat, Build: id}
+}
+
+// executableDigest is 16 hex digits of the SHA-256 of the running
+// executable, "unreadable" when it cannot be read.
+func executableDigest() string {
+	path, err := os.Executable()
+	if err != nil {
+		return "unreadable"
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "unreadable"
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "unreadable"
+	}
+	return hex.EncodeToString(h.Sum(nil))[:sumLen]
+}
+
+// writerOr is w, or ThisWriter when w is the zero value.
+func writerOr(w Writer) Writer {
+	if w == (Writer{}) {
+		return ThisWriter()
+	}
+	return w
+}
+
+// WriterMismatch is the refusal of a campaign directory another cfgfuzz
+// wrote: --resume would mix two oracles' verdicts in one log.
+type WriterMismatch struct {
+	Dir  string
+	Log  Writer // the writer campaign.json records
+	This Writer // the cfgfuzz asked to continue it
+}
+
+func (e *WriterMismatch) Error() string {
+	return fmt.Sprintf("%s was written by %s; this is %s. One campaign's verdicts must come from one cfgfuzz: "+
+		"resume it with the cfgfuzz that started it, or start it again with this one (--force, or another --out)",
+		e.Dir, e.Log, e.This)
+}
+
+// Mixed is report.json's "mixed": a merge of shards that were not all
+// written by the merging cfgfuzz (MergeOptions.Mixed). Its verdicts are
+// several oracles' and its state update is not committed.
+type Mixed struct {
+	// MergedBy is the cfgfuzz that merged the shards (and minimized the
+	// new findings); Shards each shard's writer, in the order given.
+	MergedBy Writer        `json:"merged_by"`
+	Shards   []ShardWriter `json:"shards"`
+}
+
+// ShardWriter is one merged directory and the cfgfuzz that wrote it.
+type ShardWriter struct {
+	Dir    string `json:"dir"`
+	Shard  string `json:"shard,omitempty"` // "i/n"; absent for an unsharded directory
+	Writer Writer `json:"writer"`
+}
+
+// Summary is the one-line statement of a mixed merge: which cfgfuzz wrote
+// which shards, and which merged them.
+func (m *Mixed) Summary() string {
+	return "mixed: " + m.describe()
+}
+
+// describe is Summary without its "mixed: " label.
+func (m *Mixed) describe() string {
+	var parts []string
+	for _, w := range m.writers() {
+		var dirs []string
+		for _, sw := range m.Shards {
+			if sw.Writer == w {
+				dirs = append(dirs, sw.name())
+			}
+		}
+		parts = append(parts, w.String()+" wrote "+strings.Join(dirs, ", "))
+	}
+	return fmt.Sprintf("shards of %s merged by %s: %s", Plural(len(parts), "cfgfuzz build"), m.MergedBy, strings.Join(parts, "; "))
+}
+
+// writers lists the shards' distinct writers in order of first appearance.
+func (m *Mixed) writers() []Writer {
+	var ws []Writer
+	for _, sw := range m.Shards {
+		if !slices.Contains(ws, sw.Writer) {
+			ws = append(ws, sw.Writer)
+		}
+	}
+	return ws
+}
+
+// name is "DIR (i/n)", or DIR for an unsharded directory.
+func (sw ShardWriter) name() string {
+	if sw.Shard == "" {
+		return sw.Dir
+	}
+	return sw.Dir + " (" + sw.Shard + ")"
+}
+
+// mixedWriters is the Mixed of a merge by w of the shards, nil when w
+// wrote every one of them.
+func mixedWriters(shards []*shardState, w Writer) *Mixed {
+	m := &Mixed{MergedBy: w}
+	same := true
+	for _, st := range shards {
+		m.Shards = append(m.Shards, ShardWriter{Dir: st.dir, Shard: st.settings.Shard.String(), Writer: st.writer})
+		same = same && st.writer == w
+	}
+	if same {
+		return nil
+	}
+	return m
+}
+
+// MixedError is a merge's refusal of shards not all written by the
+// merging cfgfuzz (MergeOptions.Mixed unset).
+type MixedError struct{ Mixed *Mixed }
+
+func (e *MixedError) Error() string {
+	return e.Mixed.describe() + ". A night's verdicts must come from one cfgfuzz: run the shards again with one build and merge them with it, " +
+		"or merge them anyway with --mixed (the report then says mixed, the state is not committed, and the exit status is 2 unless a finding is new)"
+}
