@@ -138,7 +138,7 @@ func TestExternalHistoryDependentFinding(t *testing.T) {
 	if code != exitFail {
 		t.Fatalf("run exit %d, want %d:\n%s%s", code, exitFail, out, errs)
 	}
-	const want = "judged again by the minimizer, it passes"
+	const want = "judged again by the minimizer, it passes (judged 3 times)"
 	if !strings.Contains(out, "not reproduced: "+want) {
 		t.Errorf("the summary does not say the finding was not reproduced:\n%s", out)
 	}
