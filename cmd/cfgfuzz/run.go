@@ -416,6 +416,9 @@ func summaryLines(rep *fuzz.Report) string {
 		fmt.Fprintf(&b, "%s (%s), %d new%s\n", fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), rep.NewFindings, against)
 	}
 	b.WriteString(stateSummary(rep))
+	if note := fuzz.ReproductionNote(rep); note != "" {
+		b.WriteString("  " + note + "\n")
+	}
 	for _, fd := range rep.Findings {
 		news := fmt.Sprintf(", %d new", fd.New)
 		if byState {
@@ -427,6 +430,9 @@ func summaryLines(rep *fuzz.Report) string {
 		}
 		if fd.NotReproduced != "" {
 			fmt.Fprintf(&b, "    not reproduced: %s: the replay may pass; the structurizer's answer depends on the requests before it, or on chance\n", fd.NotReproduced)
+		}
+		if fd.Flaky != "" {
+			fmt.Fprintf(&b, "    flaky: %s: the replays may pass; the structurizer's answer depends on chance, or on the requests before it\n", fd.Flaky)
 		}
 	}
 	return b.String()
