@@ -56,7 +56,7 @@ func TestMinimizeRejudgesTheOriginal(t *testing.T) {
 	}
 	_, err = Minimize(g, scripted("", "fake:A", ""), Options{Signature: "fake:B", Rejudge: 3})
 	var nf *NotFailingError
-	if !errors.As(err, &nf) || nf.Judged != 3 || nf.Got != "" || nf.What() != "it passes (judged 3 times)" {
+	if !errors.As(err, &nf) || nf.Judged != 3 || nf.Got != "" || nf.What() != "it passes (the first of 3 judgements, none failing with the signature)" {
 		t.Errorf("a graph that never fails as asked: %v (%+v), want a NotFailingError judged 3 times", err, nf)
 	}
 	// Without a signature asked, the first failing judgement names it.

@@ -149,10 +149,7 @@ func (e *NotFailingError) Error() string {
 		return fmt.Sprintf("%v without its %d unreachable %s, which the minimizer drops from every graph it judges (%s); as given it fails with %q, which the minimizer cannot shrink: keep the graph as it is",
 			ErrNotFailing, e.Unreachable, blocks, e.What(), e.AsGiven)
 	}
-	times := ""
-	if e.Judged > 1 {
-		times = fmt.Sprintf(" (judged %d times)", e.Judged)
-	}
+	times := e.times()
 	switch {
 	case e.Target == "":
 		return ErrNotFailing.Error() + ": it passes" + times + ", so there is nothing to minimize"
@@ -167,14 +164,22 @@ func (e *NotFailingError) Unwrap() error { return ErrNotFailing }
 // What is what the graph did, worded for a report: "it passes" or "it
 // fails with SIGNATURE".
 func (e *NotFailingError) What() string {
-	times := ""
-	if e.Judged > 1 {
-		times = fmt.Sprintf(" (judged %d times)", e.Judged)
-	}
 	if e.Got == "" {
-		return "it passes" + times
+		return "it passes" + e.times()
 	}
-	return "it fails with " + e.Got + times
+	return "it fails with " + e.Got + e.times()
+}
+
+// times says how many judgements there were, when more than one: with no
+// signature asked every one passed; with one, Got is the first's.
+func (e *NotFailingError) times() string {
+	switch {
+	case e.Judged <= 1:
+		return ""
+	case e.Target == "":
+		return fmt.Sprintf(" (judged %d times)", e.Judged)
+	}
+	return fmt.Sprintf(" (the first of %d judgements, none failing with the signature)", e.Judged)
 }
 
 // BaselineFailsError is Minimize's error for an original graph that the
