@@ -216,6 +216,9 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	if f.Flaky != "" {
 		fmt.Fprintf(b, "<p><strong>Flaky</strong>: %s, so the replays may pass. The structurizer's answer depends on chance, or on the requests before it.</p>", htmlText(f.Flaky))
 	}
+	if f.BaselineFlaky != "" {
+		fmt.Fprintf(b, "<p><strong>Baseline flaky</strong>: %s, so the failure may not be new. The baseline's answer depends on chance, or on the requests before it.</p>", htmlText(f.BaselineFlaky))
+	}
 	if f.Replay != "" {
 		fmt.Fprintf(b, "<p>Replay the graph as found:</p><pre>%s</pre>", htmlText(f.Replay))
 	}

@@ -88,6 +88,9 @@ func Markdown(rep *Report) string {
 			if f.Flaky != "" {
 				fmt.Fprintf(&replay, "# flaky: %s (these replays may pass)\n", PrintableLine(f.Flaky))
 			}
+			if f.BaselineFlaky != "" {
+				fmt.Fprintf(&replay, "# baseline flaky: %s (perhaps not new)\n", PrintableLine(f.BaselineFlaky))
+			}
 		}
 		fence := mdFence(replay.String())
 		fmt.Fprintf(&b, "\nReplay:\n\n%ssh\n%s%s\n", fence, replay.String(), fence)

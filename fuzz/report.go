@@ -188,6 +188,11 @@ type Finding struct {
 	// or on the requests before them: the replay commands may pass, and
 	// the same campaign run again may report other graphs.
 	Flaky string `json:"flaky,omitempty"`
+	// BaselineFlaky says the minimizer, judging First again on the
+	// baseline, saw it fail there too, though the campaign's baseline
+	// passed it: the baseline's answers depend on chance or on the
+	// requests before them, and the finding may not be new.
+	BaselineFlaky string `json:"baseline_flaky,omitempty"`
 	// Func is the structured function of First, when the side gave one
 	// (for the report's pictures).
 	Func *structurizer.Func `json:"func,omitempty"`
@@ -549,6 +554,6 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 		if m != nil {
 			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = cfg.FormatCompact(m), weightsOf(m), stoppedBy(err)
 		}
-		f.NotReproduced, f.Flaky = notReproduced(err), flakyNote(err)
+		f.NotReproduced, f.Flaky, f.BaselineFlaky = notReproduced(err), flakyNote(err), baselineFlaky(err)
 	}
 }

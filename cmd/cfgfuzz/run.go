@@ -434,6 +434,9 @@ func summaryLines(rep *fuzz.Report) string {
 		if fd.Flaky != "" {
 			fmt.Fprintf(&b, "    flaky: %s: the replays may pass; the structurizer's answer depends on chance, or on the requests before it\n", fd.Flaky)
 		}
+		if fd.BaselineFlaky != "" {
+			fmt.Fprintf(&b, "    baseline flaky: %s: the failure may not be new; the baseline's answer depends on chance, or on the requests before it\n", fd.BaselineFlaky)
+		}
 	}
 	return b.String()
 }
