@@ -11,6 +11,7 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -31,6 +32,35 @@ type StoppedEarly struct {
 
 func (e *StoppedEarly) Error() string {
 	return "stopped early by the " + e.Limit + ", not at the fixpoint"
+}
+
+// Flaky is the error MinimizeHook returns when the judgements of one
+// graph disagreed: the finding's graph, or its minimized graph, failed
+// with the signature in some of its judgements and not in the others, or
+// the minimized graph, accepted on a judgement that failed, failed in
+// none of its own. The structurizer's answers then depend on chance (or
+// on the requests before them), and a replay may pass.
+type Flaky struct {
+	// Original and Minimized are Result.Original and Result.Confirmed.
+	Original, Minimized Tally
+}
+
+func (e *Flaky) Error() string { return "flaky: " + e.What() }
+
+// What is what the judgements saw, worded for a report: "judged again by
+// the minimizer, it failed with the signature in 2 of 3 judgements, its
+// minimized graph in 3 of 3".
+func (e *Flaky) What() string {
+	return fmt.Sprintf("judged again by the minimizer, it failed with the signature in %v judgements, its minimized graph in %v", e.Original, e.Minimized)
+}
+
+// flakyOf is the Flaky error of a finished search, nil when every
+// judgement of the original and of the result gave the signature.
+func flakyOf(res *Result) error {
+	if res.Original.Mixed() || res.Confirmed.Failed < res.Confirmed.Judged && res.BaselineFails == "" {
+		return &Flaky{Original: res.Original, Minimized: res.Confirmed}
+	}
+	return nil
 }
 
 // HookOptions configures MinimizeHook. The zero value minimizes under the
@@ -59,14 +89,21 @@ type HookOptions struct {
 	Replay func(signature string) string
 	// Log receives one line per finding; nil discards.
 	Log io.Writer
+	// Fresh, when non-nil, gives for a signature the predicate that
+	// judges a graph on a structurizer of its own each time
+	// (Options.Fresh).
+	Fresh func(sig string) Predicate
 }
 
 // MinimizeHook returns a function for fuzz.Config.Minimize (the strategy
 // is the Runner's): the minimized graph, with a *StoppedEarly error beside
-// it when a limit ended the search; nil and no error when the search was
-// interrupted or its result did not fail again; an error when g could not
-// be minimized, a *NotFailingError when g does not fail with sig. It
-// is not safe for concurrent use (the campaign calls it from one
+// it when a limit ended the search and a *Flaky error when judgements
+// disagreed (both through errors.Join); nil and no error when the search
+// was interrupted; nil and a *Flaky error when the result failed none of
+// its judgements, and a *BaselineFailsError when the baseline failed it;
+// an error when g could not be minimized, a *NotFailingError when g does
+// not fail with sig, a *BaselineFailsError when the baseline fails it
+// too. It is not safe for concurrent use (the campaign calls it from one
 // goroutine).
 func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
 	run, err := NewRunner(opt.Runner)
@@ -93,6 +130,9 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 	return func(g *cfg.Graph, sig string) (*cfg.Graph, error) {
 		o := mo
 		o.Signature = sig
+		if opt.Fresh != nil {
+			o.Fresh = opt.Fresh(sig)
+		}
 		if opt.Store != nil {
 			o.OnOther = func(c *cfg.Graph, other string) {
 				r := run.Run(c)
@@ -114,9 +154,18 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		if res.Stopped != "" {
 			stopped = "; stopped early by the " + res.Stopped + ", not at the fixpoint: another run may shrink it further"
 		}
+		flaky := flakyOf(res)
+		if flaky != nil {
+			stopped += "; " + flaky.Error()
+		}
 		fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v, verified %v%s\n", sig, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), res.Verified, stopped)
-		if !res.Verified || res.Stopped == StoppedByInterruption {
+		switch {
+		case res.Stopped == StoppedByInterruption:
 			return nil, nil // an interrupted campaign's resume minimizes it whole
+		case res.BaselineFails != "":
+			return nil, &BaselineFailsError{Got: res.BaselineFails}
+		case res.Confirmed.Failed == 0:
+			return nil, flaky
 		}
 		if opt.Store != nil {
 			before, after := run.Run(g), run.Run(res.Graph)
@@ -124,10 +173,11 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
 				TargetEnv: env, RulesCompat: compat, Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.replay(sig)})
 		}
+		var early error
 		if res.Stopped != "" {
-			return res.Graph, &StoppedEarly{Limit: res.Stopped}
+			early = &StoppedEarly{Limit: res.Stopped}
 		}
-		return res.Graph, nil
+		return res.Graph, errors.Join(early, flaky)
 	}, nil
 }
 

@@ -4,7 +4,10 @@
 // candidate is accepted only when the predicate gives exactly the target
 // signature (and, in baseline mode, the baseline passes it), the pipeline
 // repeats until a whole round shrinks nothing, and the result is verified
-// again with the cache bypassed. Candidates are cached by Key, so a
+// again with the cache bypassed. The original graph and the result are
+// each judged Options.Rejudge times, so that a structurizer whose answers
+// depend on chance shows as judgements that disagree (Result.Original,
+// Result.Confirmed). Candidates are cached by Key, so a
 // candidate two stages both propose is judged once. Step and time limits
 // end the search early with the smallest graph accepted so far.
 
@@ -64,6 +67,17 @@ type Options struct {
 	// Context, when non-nil, stops the search once it is done (a stopped
 	// campaign): Result.Stopped is then "interruption".
 	Context context.Context
+	// Rejudge is how many times the original graph and the result are
+	// judged (Result.Original, Result.Confirmed): a structurizer whose
+	// answers depend on chance fails some of them. 0 means
+	// DefaultRejudge; every candidate in between is judged once.
+	Rejudge int
+	// Fresh, when non-nil, makes every judgement of the original graph
+	// and of the result but the first of each: it judges a graph on a
+	// structurizer of its own (a new process for an external one), so
+	// that answers depending on the process (a hash seed, addresses) or
+	// on the requests before disagree too. nil: the search's predicate.
+	Fresh Predicate
 }
 
 // StoppedByInterruption is Result.Stopped for a search whose
@@ -74,6 +88,7 @@ const StoppedByInterruption = "interruption"
 const (
 	DefaultMaxSteps = 20000
 	DefaultTimeout  = 5 * time.Minute
+	DefaultRejudge  = 3
 )
 
 // Result is a minimization's outcome.
@@ -87,7 +102,18 @@ type Result struct {
 	Errors    int        // predicate harness errors (counted as passing)
 	Elapsed   time.Duration
 	Stopped   string // "" when the pipeline reached its fixpoint, else the limit that ended it
-	Verified  bool   // the final verification gave the signature again
+	// Verified: every judgement of the result gave the signature again
+	// (and, in baseline mode, the baseline passed it).
+	Verified bool
+	// Original and Confirmed count the judgements of the original graph
+	// and of the result (Options.Rejudge each; none of the result after
+	// an interruption) that gave the signature. Judgements of one graph
+	// that disagree (Tally.Mixed) mean the structurizer's answers depend
+	// on chance, or on the requests before them.
+	Original, Confirmed Tally
+	// BaselineFails is the baseline's signature on the result when, in
+	// baseline mode, it failed it: the result is not a new failure.
+	BaselineFails string
 	// Others maps each other signature met on the way to the first
 	// candidate that showed it.
 	Others map[string]*cfg.Graph
@@ -105,7 +131,10 @@ var ErrNotFailing = errors.New("the graph does not fail")
 // Unreachable counts them and AsGiven is its signature as given.
 type NotFailingError struct {
 	Target string // the signature asked for, "" the graph's own
-	Got    string // the signature the graph gave, "" it passes
+	Got    string // the signature the graph gave (its first judgement), "" it passes
+	// Judged is how many times the graph was judged, none of them
+	// failing as asked (Options.Rejudge).
+	Judged int
 	// Unreachable and AsGiven: the failure needs the unreachable blocks.
 	Unreachable int
 	AsGiven     string
@@ -120,13 +149,14 @@ func (e *NotFailingError) Error() string {
 		return fmt.Sprintf("%v without its %d unreachable %s, which the minimizer drops from every graph it judges (%s); as given it fails with %q, which the minimizer cannot shrink: keep the graph as it is",
 			ErrNotFailing, e.Unreachable, blocks, e.What(), e.AsGiven)
 	}
+	times := e.times()
 	switch {
 	case e.Target == "":
-		return ErrNotFailing.Error() + ": it passes, so there is nothing to minimize"
+		return ErrNotFailing.Error() + ": it passes" + times + ", so there is nothing to minimize"
 	case e.Got == "":
-		return fmt.Sprintf("%v with %q: it passes", ErrNotFailing, e.Target)
+		return fmt.Sprintf("%v with %q: it passes%s", ErrNotFailing, e.Target, times)
 	}
-	return fmt.Sprintf("%v with %q: it fails with %q", ErrNotFailing, e.Target, e.Got)
+	return fmt.Sprintf("%v with %q: it fails with %q%s", ErrNotFailing, e.Target, e.Got, times)
 }
 
 func (e *NotFailingError) Unwrap() error { return ErrNotFailing }
@@ -135,10 +165,43 @@ func (e *NotFailingError) Unwrap() error { return ErrNotFailing }
 // fails with SIGNATURE".
 func (e *NotFailingError) What() string {
 	if e.Got == "" {
-		return "it passes"
+		return "it passes" + e.times()
 	}
-	return "it fails with " + e.Got
+	return "it fails with " + e.Got + e.times()
 }
+
+// times says how many judgements there were, when more than one: with no
+// signature asked every one passed; with one, Got is the first's.
+func (e *NotFailingError) times() string {
+	switch {
+	case e.Judged <= 1:
+		return ""
+	case e.Target == "":
+		return fmt.Sprintf(" (judged %d times)", e.Judged)
+	}
+	return fmt.Sprintf(" (the first of %d judgements, none failing with the signature)", e.Judged)
+}
+
+// BaselineFailsError is Minimize's error for an original graph that the
+// baseline fails too (Options.Baseline): not a new failure.
+type BaselineFailsError struct {
+	Got string // the baseline's signature
+}
+
+func (e *BaselineFailsError) Error() string {
+	return fmt.Sprintf("not a new failure: the baseline fails it too (%s)", e.Got)
+}
+
+// Tally counts the judgements of one graph that gave the target
+// signature.
+type Tally struct {
+	Failed, Judged int
+}
+
+// Mixed says the judgements disagreed: some gave the signature, some not.
+func (t Tally) Mixed() bool { return t.Failed > 0 && t.Failed < t.Judged }
+
+func (t Tally) String() string { return fmt.Sprintf("%d of %d", t.Failed, t.Judged) }
 
 // search is the state shared by the stages of one minimization.
 type search struct {
@@ -177,20 +240,18 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 	if err := g.Validate(cfg.Limits{}); err != nil {
 		return nil, err
 	}
+	if opt.Rejudge <= 0 {
+		opt.Rejudge = DefaultRejudge
+	}
 	h := normalize(g)
 	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(),
 		res: &Result{Before: SizeOf(h), Others: map[string]*cfg.Graph{}, Stages: map[string]int{}}}
-	sig, err := pred(h)
-	s.res.Steps++
+	first, err := s.judgeOriginal(h)
 	if err != nil {
-		return nil, fmt.Errorf("judging the original graph: %w", err)
+		return nil, err
 	}
-	s.target = opt.Signature
-	if s.target == "" {
-		s.target = sig
-	}
-	if sig == "" || sig != s.target {
-		nf := &NotFailingError{Target: opt.Signature, Got: sig}
+	if s.res.Original.Failed == 0 {
+		nf := &NotFailingError{Target: opt.Signature, Got: first, Judged: s.res.Original.Judged}
 		if dropped := g.Len() - h.Len(); dropped > 0 {
 			if as, err := pred(g); err == nil && as != "" && (opt.Signature == "" || as == opt.Signature) {
 				nf.Unreachable, nf.AsGiven = dropped, as
@@ -219,9 +280,35 @@ func (s *search) checkBaseline(h *cfg.Graph) error {
 		return fmt.Errorf("judging the original graph on the baseline: %w", err)
 	}
 	if sig != "" {
-		return fmt.Errorf("not a new failure: the baseline fails it too (%s)", sig)
+		return &BaselineFailsError{Got: sig}
 	}
 	return nil
+}
+
+// judgeOriginal judges the original graph h Options.Rejudge times into
+// Result.Original and sets the target: Options.Signature, else the first
+// signature h gave. It returns the first judgement's signature.
+func (s *search) judgeOriginal(h *cfg.Graph) (string, error) {
+	s.target = s.opt.Signature
+	first := ""
+	for i := range s.opt.Rejudge {
+		sig, err := s.rejudge(i)(h)
+		s.res.Steps++
+		if err != nil {
+			return "", fmt.Errorf("judging the original graph: %w", err)
+		}
+		if i == 0 {
+			first = sig
+		}
+		if s.target == "" {
+			s.target = sig
+		}
+		s.res.Original.Judged++
+		if sig != "" && sig == s.target {
+			s.res.Original.Failed++
+		}
+	}
+	return first, nil
 }
 
 // stopped reports (and records) whether a limit has been reached.
@@ -323,9 +410,18 @@ func (s *search) accept(stage string, c *cfg.Graph) {
 	s.res.Stages[stage]++
 }
 
-// verify judges the result once more, bypassing the cache (not after an
-// interruption: the campaign stops, and its resume minimizes anew), and
-// fills the result's figures.
+// rejudge is the predicate of the i-th judgement of the original graph
+// or of the result: the search's for the first, Options.Fresh's after.
+func (s *search) rejudge(i int) Predicate {
+	if i == 0 || s.opt.Fresh == nil {
+		return s.pred
+	}
+	return s.opt.Fresh
+}
+
+// verify judges the result Options.Rejudge times more, bypassing the
+// cache (not after an interruption: the campaign stops, and its resume
+// minimizes anew), and fills the result's figures.
 func (s *search) verify() {
 	s.res.Graph = s.cur
 	s.res.After = SizeOf(s.cur)
@@ -333,13 +429,21 @@ func (s *search) verify() {
 		s.res.Elapsed = time.Since(s.start) // not verified: the caller stops
 		return
 	}
-	sig, err := s.pred(s.cur)
-	s.res.Steps++
-	s.res.Verified = err == nil && sig == s.target
-	if s.res.Verified && s.opt.Baseline != nil {
+	for i := range s.opt.Rejudge {
+		sig, err := s.rejudge(i)(s.cur)
+		s.res.Steps++
+		s.res.Confirmed.Judged++
+		if err == nil && sig == s.target {
+			s.res.Confirmed.Failed++
+		}
+	}
+	s.res.Verified = s.res.Confirmed.Failed == s.res.Confirmed.Judged
+	if s.res.Confirmed.Failed > 0 && s.opt.Baseline != nil {
 		base, err := s.opt.Baseline(s.cur)
 		s.res.Steps++
-		s.res.Verified = err == nil && base == ""
+		if err != nil || base != "" {
+			s.res.Verified, s.res.BaselineFails = false, base
+		}
 	}
 	s.res.Elapsed = time.Since(s.start)
 }

@@ -254,7 +254,8 @@ type Config struct {
 	// graphs ran ("" Settings.Strategy; DispatchStrategy for the dispatch
 	// share) and returns a smaller graph that still fails with it, or nil
 	// (Minimizer); a finding it cannot reproduce says so
-	// (Finding.NotReproduced).
+	// (Finding.NotReproduced), and so does one whose judgements disagreed
+	// (Finding.Flaky).
 	Minimize Minimizer
 	// Corpus is the corpus a guided campaign starts from (its digest must
 	// be Settings.Corpus); nil an empty one. Run does not change it.

@@ -132,9 +132,17 @@ func findingCounts(rep *Report) string {
 		for _, c := range SignatureClasses {
 			parts = append(parts, fmt.Sprintf("%d %s", st.Classes[c], c))
 		}
-		return Plural(n, "signature") + ": " + strings.Join(parts, ", ")
+		return Plural(n, "signature") + ": " + strings.Join(parts, ", ") + reproductionSuffix(rep)
 	}
-	return fmt.Sprintf("%s (%s whose failure is new)", Plural(n, "signature"), Plural(rep.NewFindings, "graph"))
+	return fmt.Sprintf("%s (%s whose failure is new)", Plural(n, "signature"), Plural(rep.NewFindings, "graph")) + reproductionSuffix(rep)
+}
+
+// reproductionSuffix is "; " and ReproductionNote, "" without one.
+func reproductionSuffix(rep *Report) string {
+	if note := ReproductionNote(rep); note != "" {
+		return "; " + note
+	}
+	return ""
 }
 
 func sideHTML(spec string) string {
@@ -207,6 +215,12 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	}
 	if f.NotReproduced != "" {
 		fmt.Fprintf(b, "<p><strong>Not reproduced</strong>: %s, so the replay below may pass. The structurizer's answer depends on the requests before it, or on chance.</p>", htmlText(f.NotReproduced))
+	}
+	if f.Flaky != "" {
+		fmt.Fprintf(b, "<p><strong>Flaky</strong>: %s, so the replays may pass. The structurizer's answer depends on chance, or on the requests before it.</p>", htmlText(f.Flaky))
+	}
+	if f.BaselineFlaky != "" {
+		fmt.Fprintf(b, "<p><strong>Baseline flaky</strong>: %s, so the failure may not be new. The baseline's answer depends on chance, or on the requests before it.</p>", htmlText(f.BaselineFlaky))
 	}
 	if f.Replay != "" {
 		fmt.Fprintf(b, "<p>Replay the graph as found:</p><pre>%s</pre>", htmlText(f.Replay))

@@ -63,6 +63,9 @@ func Markdown(rep *Report) string {
 	if rep.Minimization != "" {
 		fmt.Fprintf(&b, "Minimization %s.\n\n", rep.Minimization)
 	}
+	if note := ReproductionNote(rep); note != "" {
+		fmt.Fprintf(&b, "**%s.**\n\n", mdCell(upperFirst(note)))
+	}
 	if len(rep.Findings) == 0 {
 		b.WriteString("None.\n")
 	} else {
@@ -81,6 +84,12 @@ func Markdown(rep *Report) string {
 			}
 			if f.NotReproduced != "" {
 				fmt.Fprintf(&replay, "# not reproduced: %s (this replay may pass)\n", PrintableLine(f.NotReproduced))
+			}
+			if f.Flaky != "" {
+				fmt.Fprintf(&replay, "# flaky: %s (these replays may pass)\n", PrintableLine(f.Flaky))
+			}
+			if f.BaselineFlaky != "" {
+				fmt.Fprintf(&replay, "# baseline flaky: %s (perhaps not new)\n", PrintableLine(f.BaselineFlaky))
 			}
 		}
 		fence := mdFence(replay.String())

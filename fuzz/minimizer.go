@@ -1,10 +1,13 @@
 // minimizer.go defines the campaign's minimizer hook (Config.Minimize)
-// and what a finding records when the minimizer cannot reproduce it.
+// and what a finding records when the minimizer cannot reproduce it, or
+// sees it only in some of its judgements.
 
 package fuzz
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -14,9 +17,12 @@ import (
 // strategy given ("" the campaign's), and returns the minimized graph,
 // with a *corpus.StoppedEarly error beside it when a limit ended the
 // search (Finding.MinimizeStopped); a nil graph and a nil error when there
-// is none to keep (the search was stopped or its result did not fail
-// again), an error when the graph could not be minimized: a
-// *corpus.NotFailingError when, judged again, g does not fail with sig.
+// is none to keep (the search was interrupted), an error when the graph
+// could not be minimized: a *corpus.NotFailingError when, judged again, g
+// does not fail with sig (Finding.NotReproduced), a
+// *corpus.BaselineFailsError when the baseline fails it too
+// (Finding.BaselineFlaky). A *corpus.Flaky error, beside a
+// graph or not, says judgements of one graph disagreed (Finding.Flaky).
 type Minimizer func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error)
 
 // stoppedBy is Finding.MinimizeStopped for the minimizer's error err: the
@@ -30,11 +36,71 @@ func stoppedBy(err error) string {
 }
 
 // notReproduced is Finding.NotReproduced for the minimizer's error err,
-// "" unless it is a *corpus.NotFailingError.
+// "" unless it is a *corpus.NotFailingError
+// (the current side's answer).
 func notReproduced(err error) string {
 	var nf *corpus.NotFailingError
 	if !errors.As(err, &nf) {
 		return ""
 	}
 	return "judged again by the minimizer, " + nf.What()
+}
+
+// baselineFlaky is Finding.BaselineFlaky for the minimizer's error err,
+// "" unless it is a *corpus.BaselineFailsError.
+func baselineFlaky(err error) string {
+	var bf *corpus.BaselineFailsError
+	if !errors.As(err, &bf) {
+		return ""
+	}
+	return "judged again by the minimizer, the baseline fails it too (" + bf.Got + "), though it passed it in the campaign"
+}
+
+// flakyNote is Finding.Flaky for the minimizer's error err, "" unless it
+// holds a *corpus.Flaky.
+func flakyNote(err error) string {
+	var fl *corpus.Flaky
+	if !errors.As(err, &fl) {
+		return ""
+	}
+	return fl.What()
+}
+
+// ReproductionNote is one sentence on the findings the minimizer saw fail
+// in only some of its judgements (Finding.Flaky) or in none
+// (Finding.NotReproduced), or whose graph the baseline failed too
+// (Finding.BaselineFlaky), and what that means for their replays and for
+// the report's determinism; "" when there are none.
+func ReproductionNote(rep *Report) string {
+	flaky, not, base := 0, 0, 0
+	for i := range rep.Findings {
+		switch f := &rep.Findings[i]; {
+		case f.Flaky != "":
+			flaky++
+		case f.NotReproduced != "":
+			not++
+		case f.BaselineFlaky != "":
+			base++
+		}
+	}
+	if flaky+not+base == 0 {
+		return ""
+	}
+	var parts []string
+	if flaky+not > 0 {
+		parts = append(parts, fmt.Sprintf("%d flaky and %d not reproduced of the %s when the minimizer judged them again (their replays may pass)",
+			flaky, not, Plural(len(rep.Findings), "signature")))
+	}
+	if base > 0 {
+		parts = append(parts, fmt.Sprintf("%d whose graph the baseline failed when the minimizer judged it there again (perhaps not new)", base))
+	}
+	return strings.Join(parts, "; ") + ": as the answers depend on chance or on the requests before them, the same campaign run again may report other graphs"
+}
+
+// upperFirst is s with its first letter upper case (s begins with ASCII).
+func upperFirst(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }

@@ -185,6 +185,18 @@ type Finding struct {
 	// depends on the requests before it, or on chance. The replay
 	// command may then pass as well.
 	NotReproduced string `json:"not_reproduced,omitempty"`
+	// Flaky says the minimizer's judgements of one graph disagreed: First,
+	// or the minimized graph, failed with the signature in some of them
+	// and not in the others (or the minimized graph in none of its own,
+	// when Minimized is ""). The structurizer's answers depend on chance,
+	// or on the requests before them: the replay commands may pass, and
+	// the same campaign run again may report other graphs.
+	Flaky string `json:"flaky,omitempty"`
+	// BaselineFlaky says the minimizer, judging First again on the
+	// baseline, saw it fail there too, though the campaign's baseline
+	// passed it: the baseline's answers depend on chance or on the
+	// requests before them, and the finding may not be new.
+	BaselineFlaky string `json:"baseline_flaky,omitempty"`
 	// Func is the structured function of First, when the side gave one
 	// (for the report's pictures).
 	Func *structurizer.Func `json:"func,omitempty"`
@@ -543,11 +555,9 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 			fmt.Fprintf(log, "cfgfuzz: minimizing %d of %d: %s, %d blocks...\n", i+1, len(todo), PrintableLine(name), len(g.Succs))
 		}
 		m, err := min(g, f.Signature, f.Strategy)
-		switch {
-		case m != nil:
+		if m != nil {
 			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = cfg.FormatCompact(m), weightsOf(m), stoppedBy(err)
-		case err != nil:
-			f.NotReproduced = notReproduced(err)
 		}
+		f.NotReproduced, f.Flaky, f.BaselineFlaky = notReproduced(err), flakyNote(err), baselineFlaky(err)
 	}
 }

@@ -138,7 +138,7 @@ func TestExternalHistoryDependentFinding(t *testing.T) {
 	if code != exitFail {
 		t.Fatalf("run exit %d, want %d:\n%s%s", code, exitFail, out, errs)
 	}
-	const want = "judged again by the minimizer, it passes"
+	const want = "judged again by the minimizer, it passes (the first of 3 judgements, none failing with the signature)"
 	if !strings.Contains(out, "not reproduced: "+want) {
 		t.Errorf("the summary does not say the finding was not reproduced:\n%s", out)
 	}
@@ -153,6 +153,81 @@ func TestExternalHistoryDependentFinding(t *testing.T) {
 	}
 	if code, out := shellReplay(t, dir, rep.Findings[0].Replay); code != exitOK {
 		t.Errorf("the replay of a finding a fresh process does not reproduce: exit %d, want %d:\n%s", code, exitOK, out)
+	}
+}
+
+// TestExternalFlakyFindings: a structurizer that plants a fault in half
+// its answers by chance (testdata/flakystruct, its chance seeded so that
+// the test sees the same requests answered the same way every time)
+// fails graphs that the minimizer's rejudgements, on processes of their
+// own, do not all fail. Every finding is reported; one whose judgements
+// disagreed is marked flaky in the summary, report.json, report.md and
+// report.html, the summary counts the flaky and not reproduced ones, and
+// --save-regressions saves only the findings that reproduced.
+func TestExternalFlakyFindings(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "flakystruct")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/flakystruct").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir, regs := t.TempDir(), filepath.Join(t.TempDir(), "regs")
+	code, out, errs := runCmd([]string{"run", "--structurizer", "cmd:" + bin + " -rate 0.5 -seed 1", "--graphs", "20", "--kinds", "reducible", "--workers", "1",
+		"--progress", "none", "--out", dir, "--save-regressions", regs}, "")
+	if code != exitFail {
+		t.Fatalf("run exit %d, want %d:\n%s%s", code, exitFail, out, errs)
+	}
+	rep := readCampaignReport(t, dir)
+	flaky, unreliable, reliable := 0, 0, 0
+	for _, f := range rep.Findings {
+		switch {
+		case f.Flaky != "":
+			flaky++
+			unreliable++
+			if !strings.Contains(out, "    flaky: "+f.Flaky+": the replays may pass") {
+				t.Errorf("the summary does not say %s is flaky:\n%s", f.Signature, out)
+			}
+		case f.NotReproduced != "":
+			unreliable++
+		case f.Minimized != "":
+			reliable++
+		}
+	}
+	if flaky == 0 {
+		t.Fatalf("no finding marked flaky: %+v\n%s", rep.Findings, out)
+	}
+	note := fuzz.ReproductionNote(rep)
+	if !strings.Contains(out, "  "+note+"\n") || !strings.HasPrefix(note, fmt.Sprintf("%d flaky and %d not reproduced", flaky, unreliable-flaky)) {
+		t.Errorf("the summary lacks the count %q:\n%s", note, out)
+	}
+	for file, text := range map[string]string{"report.md": "# flaky: ", "report.html": "Flaky</strong>: "} {
+		if b, err := os.ReadFile(filepath.Join(dir, file)); err != nil || !strings.Contains(string(b), text) {
+			t.Errorf("%s lacks %q (%v)", file, text, err)
+		}
+	}
+	saved, _ := filepath.Glob(filepath.Join(regs, "*.cfg"))
+	if len(saved) != reliable {
+		t.Errorf("%d regression files saved, want %d (the findings that reproduced): %v", len(saved), reliable, saved)
+	}
+	if want := fmt.Sprintf("%d new finding", flaky); !strings.Contains(out, "; "+want) || !strings.Contains(out, "flaky (the minimizer's judgements disagreed), not saved") {
+		t.Errorf("--save-regressions does not say why the flaky findings were not saved:\n%s", out)
+	}
+}
+
+// TestMinimizeFlakyStructurizer: minimize on a structurizer that plants
+// its fault by chance (seeded, so the same every time) writes the result,
+// says the judgements disagreed and saves no regression (exit 1).
+func TestMinimizeFlakyStructurizer(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "flakystruct")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/flakystruct").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	regs := t.TempDir()
+	code, out, errs := runCmd([]string{"minimize", "--structurizer", "cmd:" + bin + " -rate 0.5 -seed 3", "--signature", "exec:trace-mismatch",
+		"--regressions", regs, "--save-regression", "flaky", "-"}, "{{1, 2}, {3}, {3}, {4, 1}, {}}\n")
+	if code != exitFail || !strings.Contains(errs, "cfgfuzz minimize: flaky: the graph failed with exec:trace-mismatch in ") || !strings.Contains(out, "# compact: ") {
+		t.Fatalf("minimize exit %d, want %d saying the judgements disagreed, with the result written:\n%s%s", code, exitFail, out, errs)
+	}
+	if saved, _ := filepath.Glob(filepath.Join(regs, "*.cfg")); len(saved) != 0 {
+		t.Errorf("a flaky result saved as a regression: %v", saved)
 	}
 }
 

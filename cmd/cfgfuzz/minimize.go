@@ -170,6 +170,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		opt.OnOther = storeOther(store, judge.runner, tag, "met while minimizing "+path, stderr)
 	}
 	opt.Context = in.ctx
+	opt.Fresh = judge.fresh()
 	res, err := corpus.Minimize(it.Graph, judge.predicate(), opt)
 	if err != nil {
 		if m := recordedMismatch(path, spec, mf.registers, mf.strategy, mf.judge); m != "" && errors.Is(err, corpus.ErrNotFailing) {
@@ -195,8 +196,8 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if err := saveOutputs(it.Graph, res, h, saved, mf, judge.runner(), tag, store, stderr); err != nil {
 		return exitUsage, err
 	}
-	if !res.Verified {
-		return exitFail, errors.New("the result did not fail the same way when checked again (flaky?)")
+	if err := unreliable(res); err != nil {
+		return exitFail, err
 	}
 	return exitOK, nil
 }
@@ -244,6 +245,20 @@ func (mf minimizeFlags) savedHeader(h corpus.Header, path string, it sourced) co
 	h.Structurizer = r.portableSpec(h.Structurizer)
 	h.Origin = minimizeOrigin(mf.origin, path, it, &r)
 	return h
+}
+
+// unreliable is the error of a result that did not fail with its
+// signature in every judgement of the original graph and of the result,
+// or that the baseline fails; nil for one that did and it passes.
+func unreliable(res *corpus.Result) error {
+	switch {
+	case res.BaselineFails != "":
+		return fmt.Errorf("the baseline fails the result too (%s): not a new failure; no regression saved", res.BaselineFails)
+	case res.Original.Mixed() || !res.Verified:
+		return fmt.Errorf("flaky: the graph failed with %s in %v judgements, the result in %v (each after the first on a structurizer of its own); "+
+			"the structurizer's answers depend on chance, or on the requests before them, so the result is written but no regression is saved", res.Signature, res.Original, res.Confirmed)
+	}
+	return nil
 }
 
 // renamedFlag is a flag that was renamed: setting it is an error naming
@@ -512,6 +527,29 @@ func sideRunner(sides *openSides, f fuzz.SideFactory, opt proto.Options, ropt co
 	return corpus.NewRunner(ropt)
 }
 
+// freshPredicate is, for a signature, a predicate that judges each graph
+// on a new side of f, closed after it (corpus.HookOptions.Fresh): the
+// minimizer's rejudgements of a finding see a structurizer process that
+// served nothing before, as a replay command does.
+func freshPredicate(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOptions, limit time.Duration) func(string) corpus.Predicate {
+	return func(sig string) corpus.Predicate {
+		return func(g *cfg.Graph) (string, error) {
+			side, err := f.New()
+			if err != nil {
+				return "", err
+			}
+			defer side.Close()
+			ro := ropt
+			ro.Structurize = fuzz.SideStructurizer(side, opt, limit)
+			run, err := corpus.NewRunner(ro)
+			if err != nil {
+				return "", err
+			}
+			return run.PredicateFor(sig)(g)
+		}
+	}
+}
+
 // minimizeBudget is the limits of a campaign's search for each finding's
 // minimized graph (run, compare and merge: --minimize-timeout,
 // --minimize-steps); 0 means none.
@@ -615,6 +653,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Replay: tag.replayer("graph.cfg")}
 	ho.Minimize = budget.options()
 	ho.Minimize.Context = c.Context
+	ho.Fresh = freshPredicate(cur, popt, ropt, limit)
 	if c.Baseline.New != nil {
 		base, err := trackedPredicate(sides, c.Baseline, proto.Options{Strategy: strategy, Registers: s.Registers}, corpus.RunnerOptions{Checks: s.Checks, Oracle: ropt.Oracle}, limit)
 		if err != nil {
@@ -649,7 +688,7 @@ func report(res *corpus.Result, w io.Writer) {
 	for _, sig := range slices.Sorted(maps.Keys(res.Others)) {
 		fmt.Fprintf(w, "minimize: other signature met, not adopted: %s on %s\n", sig, cfg.FormatCompact(res.Others[sig]))
 	}
-	fmt.Fprintf(w, "minimize: verified: %v\n", res.Verified)
+	fmt.Fprintf(w, "minimize: verified: %v (the graph failed with the signature in %v judgements, the result in %v)\n", res.Verified, res.Original, res.Confirmed)
 }
 
 // writeResult writes the graph with its header to file, or to stdout; to
@@ -670,10 +709,11 @@ func writeResult(g *cfg.Graph, h corpus.Header, file string, stdout io.Writer) e
 	return err
 }
 
-// saveOutputs writes the regression file (under header saved) and the
-// store entry (under h) when asked.
+// saveOutputs writes the regression file (under header saved, for a
+// result every judgement reproduced: unreliable) and the store entry
+// (under h) when asked.
 func saveOutputs(orig *cfg.Graph, res *corpus.Result, h, saved corpus.Header, mf minimizeFlags, run *corpus.Runner, tag findingTag, store *corpus.Store, stderr io.Writer) error {
-	if mf.save != "" && res.Verified {
+	if mf.save != "" && unreliable(res) == nil {
 		dir, err := regressionDir(mf.regressions)
 		if err != nil {
 			return err

@@ -64,6 +64,21 @@ func (b *boundedJudge) close() {
 	}
 }
 
+// fresh is predicate on a new side for every graph, the side before it
+// closed (corpus.Options.Fresh): a judgement by a structurizer that
+// served nothing before, as a replay's. The search goes on on that side.
+func (b *boundedJudge) fresh() corpus.Predicate {
+	pred := b.predicate()
+	return func(g *cfg.Graph) (string, error) {
+		old := b.side
+		if err := b.renew(); err != nil {
+			return "", err
+		}
+		old.Close()
+		return pred(g)
+	}
+}
+
 // predicate is the judge as a minimization predicate.
 func (b *boundedJudge) predicate() corpus.Predicate {
 	type verdict struct {

@@ -422,6 +422,9 @@ func summaryLines(rep *fuzz.Report) string {
 		fmt.Fprintf(&b, "%s (%s), %d new%s\n", fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), rep.NewFindings, against)
 	}
 	b.WriteString(stateSummary(rep))
+	if note := fuzz.ReproductionNote(rep); note != "" {
+		b.WriteString("  " + note + "\n")
+	}
 	for _, fd := range rep.Findings {
 		news := fmt.Sprintf(", %d new", fd.New)
 		if byState {
@@ -433,6 +436,12 @@ func summaryLines(rep *fuzz.Report) string {
 		}
 		if fd.NotReproduced != "" {
 			fmt.Fprintf(&b, "    not reproduced: %s: the replay may pass; the structurizer's answer depends on the requests before it, or on chance\n", fd.NotReproduced)
+		}
+		if fd.Flaky != "" {
+			fmt.Fprintf(&b, "    flaky: %s: the replays may pass; the structurizer's answer depends on chance, or on the requests before it\n", fd.Flaky)
+		}
+		if fd.BaselineFlaky != "" {
+			fmt.Fprintf(&b, "    baseline flaky: %s: the failure may not be new; the baseline's answer depends on chance, or on the requests before it\n", fd.BaselineFlaky)
 		}
 	}
 	return b.String()

@@ -6,8 +6,9 @@
 // tree written from {repo}: portable.go), so a campaign's new bugs come out ready for the suite
 // `cfgfuzz regress` replays. A finding without a minimized graph (the
 // minimizer off, the failure not reproduced, or a shard, which leaves
-// minimization to the merge) is not saved, and the line it prints counts
-// those and says why; one whose minimized graph or weights do not read
+// minimization to the merge) is not saved, nor is a flaky one (the
+// minimizer's judgements disagreed: a regression that passes by chance),
+// and the line it prints counts those and says why; one whose minimized graph or weights do not read
 // back (a damaged report or state) is named in an error, the others
 // saved; a file of the same name is kept as it is.
 
@@ -43,13 +44,17 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 	}
 	var saved, kept []string
 	var broken []string
-	unminimized := 0
+	unminimized, flaky := 0, 0
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		if !rep.IsNew(f) {
 			continue
 		}
-		if f.Minimized == "" || f.NotReproduced != "" {
+		if f.Flaky != "" && f.Minimized != "" {
+			flaky++ // a regression that passes by chance
+			continue
+		}
+		if f.Minimized == "" || f.NotReproduced != "" || f.Flaky != "" {
 			unminimized++
 			continue
 		}
@@ -83,6 +88,9 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 			fuzz.Plural(unminimized, "new finding"), fuzz.ShellQuote(dir))
 	default:
 		fmt.Fprintf(out, "; %s without a minimized graph, not saved", fuzz.Plural(unminimized, "new finding"))
+	}
+	if flaky > 0 {
+		fmt.Fprintf(out, "; %s flaky (the minimizer's judgements disagreed), not saved", fuzz.Plural(flaky, "new finding"))
 	}
 	fmt.Fprintln(out)
 	if len(broken) > 0 {

@@ -1,0 +1,105 @@
+// flaky_test.go tests the minimizer on a predicate whose judgements
+// depend on chance: the original graph and the result are judged
+// Options.Rejudge times and the tallies say when they disagree.
+
+package corpus
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// flakyBugs is fakeBugs whose failures show with probability rate, drawn
+// from rng: a structurizer whose answers depend on chance.
+func flakyBugs(rng *rand.Rand, rate float64) Predicate {
+	return func(g *cfg.Graph) (string, error) {
+		sig, err := fakeBugs(g)
+		if sig != "" && rng.Float64() >= rate {
+			return "", err
+		}
+		return sig, err
+	}
+}
+
+// scripted is a predicate that gives the signatures of script in turn,
+// whatever the graph, then fakeBugs' verdicts.
+func scripted(script ...string) Predicate {
+	return func(g *cfg.Graph) (string, error) {
+		if len(script) == 0 {
+			return fakeBugs(g)
+		}
+		sig := script[0]
+		script = script[1:]
+		return sig, nil
+	}
+}
+
+// TestMinimizeRejudgesTheOriginal: the original graph is judged
+// Options.Rejudge times; judgements that disagree show in
+// Result.Original, and a graph none of whose judgements fails as asked
+// is a NotFailingError counting them.
+func TestMinimizeRejudgesTheOriginal(t *testing.T) {
+	g := randomGraph(7, 60)
+	g.Succs[5] = []int{5, 6}
+	res, err := Minimize(g, scripted("fake:B", "", "fake:B"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Tally{Failed: 2, Judged: DefaultRejudge}); res.Original != want || !res.Original.Mixed() {
+		t.Errorf("original judged %v, want %v, mixed", res.Original, want)
+	}
+	if !res.Verified || res.Confirmed != (Tally{Failed: DefaultRejudge, Judged: DefaultRejudge}) || res.Confirmed.Mixed() {
+		t.Errorf("result verified %v, confirmed %v; want every judgement failing", res.Verified, res.Confirmed)
+	}
+	_, err = Minimize(g, scripted("", "fake:A", ""), Options{Signature: "fake:B", Rejudge: 3})
+	var nf *NotFailingError
+	if !errors.As(err, &nf) || nf.Judged != 3 || nf.Got != "" || nf.What() != "it passes (the first of 3 judgements, none failing with the signature)" {
+		t.Errorf("a graph that never fails as asked: %v (%+v), want a NotFailingError judged 3 times", err, nf)
+	}
+	// Without a signature asked, the first failing judgement names it.
+	res, err = Minimize(g, scripted("", "fake:A", "fake:B"), Options{})
+	if err != nil || res.Signature != "fake:A" || res.Original != (Tally{Failed: 1, Judged: 3}) {
+		t.Errorf("target from the first failing judgement: %v, %+v", err, res)
+	}
+}
+
+// TestMinimizeFlakyPredicate: on a predicate whose failures show half
+// the time, the minimizer keeps the signature (it never adopts another),
+// and the tallies count what the rejudgements saw: with 25 judgements of
+// each, both disagree.
+func TestMinimizeFlakyPredicate(t *testing.T) {
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	g := randomGraph(7, 60)
+	g.Succs[5] = []int{5, 6}
+	res, err := Minimize(g, flakyBugs(rng, 0.5), Options{Signature: "fake:B", Rejudge: 25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Signature != "fake:B" {
+		t.Fatalf("drifted to %q", res.Signature)
+	}
+	if got, _ := fakeBugs(res.Graph); got != "fake:B" {
+		t.Errorf("result %v gives %q without chance, want fake:B", res.Graph, got)
+	}
+	// Each tally is 25 fair coin flips: all alike has odds 2^-24.
+	if !res.Original.Mixed() || !res.Confirmed.Mixed() || res.Verified {
+		t.Errorf("original %v, result %v, verified %v: want both mixed, not verified", res.Original, res.Confirmed, res.Verified)
+	}
+}
+
+// TestMinimizeBaselineFailsTheOriginal: in baseline mode an original
+// graph the baseline fails too is a BaselineFailsError naming its
+// signature.
+func TestMinimizeBaselineFailsTheOriginal(t *testing.T) {
+	g := cfg.FromSuccs([][]int{{1, 0}, {}})
+	_, err := Minimize(g, fakeBugs, Options{Baseline: func(*cfg.Graph) (string, error) { return "fake:old", nil }})
+	var bf *BaselineFailsError
+	if !errors.As(err, &bf) || bf.Got != "fake:old" {
+		t.Errorf("error %v, want a BaselineFailsError with fake:old", err)
+	}
+}
