@@ -7,6 +7,7 @@ package corpus
 import (
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -101,5 +102,47 @@ func TestMinimizeBaselineFailsTheOriginal(t *testing.T) {
 	var bf *BaselineFailsError
 	if !errors.As(err, &bf) || bf.Got != "fake:old" {
 		t.Errorf("error %v, want a BaselineFailsError with fake:old", err)
+	}
+}
+
+// TestMinimizeRejudgeErrorIsNoVerdict: a judgement of the result that
+// could not be made (a fresh side that did not start) counts as neither
+// failing nor passing: the result is not verified, not flaky, and the hook
+// says what kept it from judging, with the graph when another judgement
+// reproduced it and without when none did.
+func TestMinimizeRejudgeErrorIsNoVerdict(t *testing.T) {
+	g := randomGraph(7, 60)
+	g.Succs[5] = []int{5, 6}
+	broken := errors.New("fresh side did not start")
+	fresh := func(*cfg.Graph) (string, error) { return "", broken }
+	res, err := Minimize(g, fakeBugs, Options{Signature: "fake:B", Fresh: fakeBugs})
+	if err != nil || !res.Verified || res.RejudgeErr != nil {
+		t.Fatalf("a fresh side that judges: verified %v, rejudge error %v, %v", res.Verified, res.RejudgeErr, err)
+	}
+	// The original's judgements after the first run on fresh too: its
+	// harness error stops the search.
+	if _, err := Minimize(g, fakeBugs, Options{Signature: "fake:B", Fresh: fresh}); err == nil || !errors.Is(err, broken) {
+		t.Fatalf("an original judged on a broken fresh side: %v, want its error", err)
+	}
+	calls := 0
+	failing := func(*cfg.Graph) (string, error) { // the original's two, then the result's
+		calls++
+		if calls <= 2 {
+			return "fake:B", nil
+		}
+		return "", broken
+	}
+	res, err = Minimize(g, fakeBugs, Options{Signature: "fake:B", Fresh: failing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verified || !errors.Is(res.RejudgeErr, broken) || res.Confirmed != (Tally{Failed: 1, Judged: 1}) {
+		t.Errorf("verified %v, rejudge error %v, confirmed %v; want not verified, the error, 1 of 1", res.Verified, res.RejudgeErr, res.Confirmed)
+	}
+	if fl := flakyOf(res); fl != nil {
+		t.Errorf("a judgement that could not be made reads as flaky: %v", fl)
+	}
+	if e := rejudgeError(res); e == nil || !errors.Is(e, broken) || !strings.Contains(e.Error(), "judging the minimized graph again") {
+		t.Errorf("hook error %v", e)
 	}
 }

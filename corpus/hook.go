@@ -164,6 +164,8 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 			return nil, nil // an interrupted campaign's resume minimizes it whole
 		case res.BaselineFails != "":
 			return nil, &BaselineFailsError{Got: res.BaselineFails}
+		case res.Confirmed.Failed == 0 && res.RejudgeErr != nil:
+			return nil, rejudgeError(res)
 		case res.Confirmed.Failed == 0:
 			return nil, flaky
 		}
@@ -177,8 +179,17 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		if res.Stopped != "" {
 			early = &StoppedEarly{Limit: res.Stopped}
 		}
-		return res.Graph, errors.Join(early, flaky)
+		return res.Graph, errors.Join(early, flaky, rejudgeError(res))
 	}, nil
+}
+
+// rejudgeError is the error of a result some judgement of which could not
+// be made (Result.RejudgeErr), nil when each was.
+func rejudgeError(res *Result) error {
+	if res.RejudgeErr == nil {
+		return nil
+	}
+	return fmt.Errorf("judging the minimized graph again: %w", res.RejudgeErr)
 }
 
 // storeOrLog adds f to store and logs why when it could not: the report

@@ -111,6 +111,11 @@ type Result struct {
 	// that disagree (Tally.Mixed) mean the structurizer's answers depend
 	// on chance, or on the requests before them.
 	Original, Confirmed Tally
+	// RejudgeErr is the first harness error of a judgement of the result
+	// (a fresh structurizer side that did not start, say): that judgement
+	// is not counted in Confirmed, and the result is not Verified. It says
+	// nothing of the structurizer's answers.
+	RejudgeErr error
 	// BaselineFails is the baseline's signature on the result when, in
 	// baseline mode, it failed it: the result is not a new failure.
 	BaselineFails string
@@ -432,12 +437,18 @@ func (s *search) verify() {
 	for i := range s.opt.Rejudge {
 		sig, err := s.rejudge(i)(s.cur)
 		s.res.Steps++
+		if err != nil {
+			if s.res.RejudgeErr == nil {
+				s.res.RejudgeErr = err
+			}
+			continue // no judgement: neither failing nor passing
+		}
 		s.res.Confirmed.Judged++
-		if err == nil && sig == s.target {
+		if sig == s.target {
 			s.res.Confirmed.Failed++
 		}
 	}
-	s.res.Verified = s.res.Confirmed.Failed == s.res.Confirmed.Judged
+	s.res.Verified = s.res.RejudgeErr == nil && s.res.Confirmed.Failed == s.res.Confirmed.Judged
 	if s.res.Confirmed.Failed > 0 && s.opt.Baseline != nil {
 		base, err := s.opt.Baseline(s.cur)
 		s.res.Steps++

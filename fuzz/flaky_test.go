@@ -93,3 +93,47 @@ func TestReproductionNoteCounts(t *testing.T) {
 		t.Errorf("note %q for findings that all reproduced", got)
 	}
 }
+
+// TestMinimizeErrorRecorded: an error of the minimizer that is no limit,
+// reproduction or disagreement (a harness error) is recorded in the
+// finding and said in report.md and report.html, beside a minimized graph
+// or without one, never dropped.
+func TestMinimizeErrorRecorded(t *testing.T) {
+	harness := errors.New("judging the minimized graph again: fresh side did not start")
+	for _, c := range []struct {
+		name  string
+		graph bool
+		err   error
+	}{
+		{"beside a graph", true, errors.Join(&corpus.StoppedEarly{Limit: "step limit (5)"}, harness)},
+		{"without a graph", false, harness},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cf := testConfig(t, 30)
+			cf.Inject = []string{"swap-arms"}
+			cf.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+				if c.graph {
+					return g, c.err
+				}
+				return nil, c.err
+			}
+			rep := mustRun(t, cf).Report
+			if len(rep.Findings) == 0 {
+				t.Fatal("no finding")
+			}
+			f := rep.Findings[0]
+			if f.MinimizeError != harness.Error() || f.Flaky != "" || f.NotReproduced != "" || (f.Minimized != "") != c.graph {
+				t.Fatalf("minimize_error %q, flaky %q, not reproduced %q, minimized %q", f.MinimizeError, f.Flaky, f.NotReproduced, f.Minimized)
+			}
+			b, err := json.Marshal(rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, text := range map[string]string{"report.md": Markdown(rep), "report.html": HTML(rep), "report.json": string(b)} {
+				if !strings.Contains(text, harness.Error()) {
+					t.Errorf("%s lacks %q", name, harness.Error())
+				}
+			}
+		})
+	}
+}

@@ -219,6 +219,9 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	if f.Flaky != "" {
 		fmt.Fprintf(b, "<p><strong>Flaky</strong>: %s, so the replays may pass. The structurizer's answer depends on chance, or on the requests before it.</p>", htmlText(f.Flaky))
 	}
+	if f.MinimizeError != "" {
+		fmt.Fprintf(b, `<p class="incomplete"><strong>Minimizer could not judge</strong>: %s.</p>`, htmlText(f.MinimizeError))
+	}
 	if f.BaselineFlaky != "" {
 		fmt.Fprintf(b, "<p><strong>Baseline flaky</strong>: %s, so the failure may not be new. The baseline's answer depends on chance, or on the requests before it.</p>", htmlText(f.BaselineFlaky))
 	}

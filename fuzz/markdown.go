@@ -88,6 +88,9 @@ func Markdown(rep *Report) string {
 			if f.Flaky != "" {
 				fmt.Fprintf(&replay, "# flaky: %s (these replays may pass)\n", PrintableLine(f.Flaky))
 			}
+			if f.MinimizeError != "" {
+				fmt.Fprintf(&replay, "# the minimizer could not judge: %s\n", PrintableLine(f.MinimizeError))
+			}
 			if f.BaselineFlaky != "" {
 				fmt.Fprintf(&replay, "# baseline flaky: %s (perhaps not new)\n", PrintableLine(f.BaselineFlaky))
 			}

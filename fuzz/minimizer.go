@@ -66,6 +66,30 @@ func flakyNote(err error) string {
 	return fl.What()
 }
 
+// minimizeError is Finding.MinimizeError for the minimizer's error err:
+// each error err joins that none of stoppedBy, notReproduced, flakyNote
+// and baselineFlaky records, "" when there is none.
+func minimizeError(err error) string {
+	var msgs []string
+	for _, e := range joinedErrors(err) {
+		if stoppedBy(e) == "" && notReproduced(e) == "" && flakyNote(e) == "" && baselineFlaky(e) == "" {
+			msgs = append(msgs, e.Error())
+		}
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// joinedErrors is the errors err joins (errors.Join), or err alone.
+func joinedErrors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
 // ReproductionNote is one sentence on the findings the minimizer saw fail
 // in only some of its judgements (Finding.Flaky) or in none
 // (Finding.NotReproduced), or whose graph the baseline failed too

@@ -192,6 +192,12 @@ type Finding struct {
 	// or on the requests before them: the replay commands may pass, and
 	// the same campaign run again may report other graphs.
 	Flaky string `json:"flaky,omitempty"`
+	// MinimizeError is what kept the minimizer from judging (a harness
+	// error: a structurizer side that did not start, say), apart from the
+	// limits, reproductions and disagreements the fields beside it
+	// record: Minimized is then absent, or not judged again every time.
+	// "" none.
+	MinimizeError string `json:"minimize_error,omitempty"`
 	// BaselineFlaky says the minimizer, judging First again on the
 	// baseline, saw it fail there too, though the campaign's baseline
 	// passed it: the baseline's answers depend on chance or on the
@@ -559,5 +565,6 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = cfg.FormatCompact(m), weightsOf(m), stoppedBy(err)
 		}
 		f.NotReproduced, f.Flaky, f.BaselineFlaky = notReproduced(err), flakyNote(err), baselineFlaky(err)
+		f.MinimizeError = minimizeError(err)
 	}
 }
