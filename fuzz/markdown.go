@@ -86,7 +86,7 @@ func Markdown(rep *Report) string {
 				fmt.Fprintf(&replay, "# not reproduced: %s (this replay may pass)\n", PrintableLine(f.NotReproduced))
 			}
 			if f.Flaky != "" {
-				fmt.Fprintf(&replay, "# flaky: %s (these replays may pass)\n", PrintableLine(f.Flaky))
+				fmt.Fprintf(&replay, "# flaky: %s (these replays may pass; `cfgfuzz check --repeat 5` judges a graph five times)\n", PrintableLine(f.Flaky))
 			}
 			if f.MinimizeError != "" {
 				fmt.Fprintf(&replay, "# the minimizer could not judge: %s\n", PrintableLine(f.MinimizeError))

@@ -57,6 +57,10 @@ type checkRecord struct {
 	Strategy     string `json:"strategy"`
 	// Structurizer is the spec of the structurizer under test.
 	Structurizer string `json:"structurizer"`
+	// Judgements, with --repeat N, counts the graph's judgements that
+	// ended as this record did (Alike) among the N that gave a verdict
+	// (Judged): fewer than Judged means they disagreed (check_repeat.go).
+	Judgements *judgements `json:"judgements,omitempty"`
 }
 
 // checkSchema names the format of a --json line (the JSON Schema
@@ -81,7 +85,7 @@ type checkFlags struct {
 	gpuDevice, structurizer      string
 	maxAnswer                    fuzz.ByteSize
 	json, listChecks, listFaults bool
-	walks, registers             int
+	walks, registers, repeat     int
 	seed                         uint64
 	judge                        judgeFlags
 }
@@ -103,6 +107,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := cf.judge.validate(); err != nil {
 		fmt.Fprintln(stderr, flagError(fs.Name(), err))
+		return exitUsage
+	}
+	if cf.repeat < 1 {
+		fmt.Fprintf(stderr, "cfgfuzz check: --repeat %d: want 1 or more judgements a graph\n", cf.repeat)
 		return exitUsage
 	}
 	items, err := readGraphs(fs.Args(), stdin)
@@ -137,7 +145,14 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer side.Close()
 	run := checkRun{seam: fuzz.SideStructurizer(side, popt, lim.timeout), spec: spec, asked: askedStrategy(cf.strategy, spec),
-		orc: orc, limit: cf.judge.checkTimeout, json: cf.json, stdout: stdout, stderr: stderr}
+		orc: orc, limit: cf.judge.checkTimeout, json: cf.json, stdout: stdout, stderr: stderr, repeat: cf.repeat}
+	run.fresh = func() (corpus.StructurizeFunc, func(), error) {
+		s, _, err := openSide(context.Background(), cf.structurizer, cf.maxAnswer, stderr)
+		if err != nil {
+			return nil, nil, err
+		}
+		return fuzz.SideStructurizer(s, popt, lim.timeout), func() { s.Close() }, nil
+	}
 	if !cf.json {
 		run.announce(len(items), fs.Args(), cf)
 	}
@@ -158,6 +173,7 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
 	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
+	fs.IntVar(&cf.repeat, "repeat", 1, "judge every graph `N` times, each judgement after the first on a structurizer of its own (a new process for cmd:), and say how many ended alike: a structurizer whose answers depend on chance shows as judgements that disagree")
 	fs.StringVar(&cf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
 	defineMaxAnswer(fs, &cf.maxAnswer)
 	lim.register(fs)
@@ -198,6 +214,8 @@ type checkRun struct {
 	json   bool
 	stdout io.Writer
 	stderr io.Writer
+	repeat int       // judgements a graph (--repeat)
+	fresh  freshSide // a side for each judgement after the first
 }
 
 // announce says on stderr what is checked, and notes each file whose
@@ -221,9 +239,9 @@ func (r *checkRun) all(items []sourced) int {
 	var notJudged []string // the unchecked keys of the graphs that passed
 	enc := json.NewEncoder(r.stdout)
 	for i, it := range items {
-		rec := checkOne(it, r.seam, r.asked, r.orc, r.limit)
+		rec := r.judge(it)
 		rec.Structurizer, rec.Schema = r.spec.String(), checkSchema
-		if rec.Outcome == outcomeError && rec.Checks == nil && strings.HasPrefix(rec.Reason, "checks: no verdict") {
+		if abandoned(rec) {
 			// The abandoned judgement still holds the side and the
 			// oracle: nothing after it can be checked with them.
 			if !r.json {
@@ -410,9 +428,15 @@ func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *ora
 }
 
 // checkLine is the text form: ok or FAIL with the signature, the source and
-// the stats. A long graph or detail is clipped (lineClip): a line is read
-// by a person; --json keeps both whole.
+// the stats, and with --repeat how many judgements ended alike. A long
+// graph or detail is clipped (lineClip): a line is read by a person;
+// --json keeps both whole.
 func checkLine(r checkRecord) string {
+	return verdictLine(r) + repeatNote(r)
+}
+
+// verdictLine is checkLine less the --repeat note.
+func verdictLine(r checkRecord) string {
 	r.Graph = clip(r.Graph, lineClip)
 	switch r.Outcome {
 	case outcomeOK:

@@ -1,0 +1,101 @@
+// check_repeat.go: `check --repeat N`, each graph judged N times, every
+// judgement after the first on a structurizer side of its own (a new
+// process for a cmd: spec). A structurizer whose answers depend on chance,
+// or on the requests it served before, shows as judgements that disagree;
+// a report's flaky finding is replayed this way. The graph's line is its
+// first judgement that did not pass (else its first), with how many of the
+// N failed as that one did.
+
+package main
+
+import (
+	"fmt"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+)
+
+// judgements is a --repeat record's count: of the Judged judgements that
+// gave a verdict, Alike ended as the record did.
+type judgements struct {
+	Alike  int `json:"alike"`
+	Judged int `json:"judged"`
+}
+
+func (j judgements) String() string { return fmt.Sprintf("%d of %d", j.Alike, j.Judged) }
+
+// freshSide opens a structurizer side of its own for one judgement: its
+// seam and the function that closes it.
+type freshSide func() (corpus.StructurizeFunc, func(), error)
+
+// judge is the record of graph it under --repeat: checkOne's when repeat
+// is 1 or the first judgement has no verdict (its side is still held).
+func (r *checkRun) judge(it sourced) checkRecord {
+	rec := checkOne(it, r.seam, r.asked, r.orc, r.limit)
+	if r.repeat <= 1 || abandoned(rec) {
+		return rec
+	}
+	recs := []checkRecord{rec}
+	for range r.repeat - 1 {
+		seam, done, err := r.fresh()
+		if err != nil {
+			rec.Outcome, rec.Reason = outcomeError, fmt.Sprintf("--repeat: a structurizer side for judgement %d of %d: %v", len(recs)+1, r.repeat, err)
+			return rec
+		}
+		again := checkOne(it, seam, r.asked, r.orc, r.limit)
+		if abandoned(again) {
+			return again // its side is still held: the caller stops
+		}
+		done()
+		recs = append(recs, again)
+	}
+	return repeated(recs)
+}
+
+// abandoned says the judgement has no verdict: its checks ran past
+// --check-timeout and still hold the side and the oracle.
+func abandoned(rec checkRecord) bool {
+	return rec.Outcome == outcomeError && rec.Checks == nil && len(rec.Reason) > len(noVerdict) && rec.Reason[:len(noVerdict)] == noVerdict
+}
+
+// noVerdict begins the reason of a judgement with no verdict (checkOne).
+const noVerdict = "checks: no verdict"
+
+// repeated is the record of judgements recs of one graph: the first that
+// did not pass (else the first), with Judgements counting those that
+// ended as it did (its outcome and reason) among those that gave a
+// verdict.
+func repeated(recs []checkRecord) checkRecord {
+	pick := recs[0]
+	for _, rec := range recs {
+		if rec.Outcome != outcomeOK {
+			pick = rec
+			break
+		}
+	}
+	t := judgements{}
+	for _, rec := range recs {
+		if rec.Outcome == outcomeError && pick.Outcome != outcomeError {
+			continue // no verdict to count
+		}
+		t.Judged++
+		if rec.Outcome == pick.Outcome && rec.Reason == pick.Reason {
+			t.Alike++
+		}
+	}
+	pick.Judgements = &t
+	return pick
+}
+
+// repeatNote is the text line's account of --repeat: how many judgements
+// ended as the line says, and whether they disagreed.
+func repeatNote(r checkRecord) string {
+	t := r.Judgements
+	if t == nil {
+		return ""
+	}
+	note := fmt.Sprintf(" [%s judgements alike]", t)
+	if t.Alike < t.Judged {
+		note = fmt.Sprintf(" [flaky: %s judgements alike; the structurizer's answers depend on chance or on the requests before them]", t)
+	}
+	return note
+}
