@@ -1,9 +1,10 @@
-// structured_loops_dests.go: each loop's exit destinations, as the exit
-// search reads them every round: the blocks its exit edges go to (-1 for
-// continuing an outer loop), found by walking each edge up the loop tree
-// as far as the loops it leaves, next to exitWalk.scan, the obvious
-// reference that asks every loop on the way (Options.CheckPasses compares
-// them).
+// structured_loops_dests.go: each loop's exit destinations listed in
+// full: the blocks its exit edges go to (-1 for continuing an outer loop),
+// found by walking each edge up the loop tree as far as the loops it
+// leaves, next to exitWalk.scan, the obvious reference that asks every
+// loop on the way (Options.CheckPasses compares them). The exit search
+// lists them once and keeps them across its rounds
+// (structured_loops_dests_kept.go), checked against this listing.
 
 package structurizer
 
