@@ -2,10 +2,11 @@
 // across the exit search's rounds (exitLists). A round after the first
 // moves a few blocks into deeper levels and a few loops under another
 // loop; only the edges at those blocks and the edges leaving or entering
-// those loops can leave other loops than they did, so only the loops those
-// edges left or now leave are listed again, and a round costs what it
-// moved. exitDests, the full listing, is the reference
-// (Options.CheckPasses compares them every round).
+// those loops can leave other loops than they did, so only a loop those
+// edges left or now leave, and then only when its exits among them differ,
+// is listed again: a round costs what it moved. exitDests, the full
+// listing, is the reference (Options.CheckPasses compares them every
+// round).
 
 package structurizer
 
@@ -29,12 +30,10 @@ type exitLists struct {
 	moved  []parentMove // loops moved since the last refresh, in order
 
 	// Scratch marks, each set to its stamp when it holds: an edge at a
-	// move (edgeMark, stamp), a loop to list again (loopMark, stamp), an
-	// ancestor of an edge's target level (anc, ancStamp), a destination
-	// kept (seen, seenStamp).
+	// move (edgeMark, stamp), an ancestor of an edge's target level (anc,
+	// ancStamp), a destination kept (seen, seenStamp).
 	stamp, ancStamp, seenStamp int
-	edgeMark, loopMark, anc    []int
-	seen                       []int
+	edgeMark, anc, seen        []int
 }
 
 // levelMove is block b moved from level from to level to.
@@ -63,7 +62,6 @@ func newExitLists(lp *loopsPass) *exitLists {
 		el.dests[li] = destsOf(es, el.seen, el.seenStamp)
 	}
 	el.edgeMark = make([]int, len(el.src))
-	el.loopMark = make([]int, len(lp.loops))
 	el.anc = make([]int, len(lp.loops))
 	return el
 }
@@ -99,36 +97,9 @@ func (el *exitLists) setParent(x, p int) {
 // refresh and returns each loop's destinations, exitDests' lists.
 //
 // Post: the result equals exitDests(); no moves are pending.
-// Progress: one pass over the moved blocks' edges and the moved loops'
-// exits and entries, and over the exits of each loop listed again.
 func (el *exitLists) refresh() [][]int {
 	if len(el.blocks) > 0 || len(el.moved) > 0 {
-		el.stamp++
-		changed := el.changedEdges()
-		el.undo()
-		var dirty []int
-		for _, e := range changed {
-			el.leaves(e, func(x, _ int) { dirty = el.markLoop(dirty, x) })
-		}
-		el.redo()
-		var adds []loopEdge
-		for _, e := range changed {
-			el.leaves(e, func(x, d int) {
-				dirty = el.markLoop(dirty, x)
-				adds = append(adds, loopEdge{x, exitEdge{e, d}})
-			})
-		}
-		slices.Sort(dirty)
-		slices.SortStableFunc(adds, func(a, b loopEdge) int { return cmp.Compare(a.loop, b.loop) })
-		for _, x := range dirty {
-			k := 0
-			for k < len(adds) && adds[k].loop == x {
-				k++
-			}
-			el.relist(x, adds[:k])
-			adds = adds[k:]
-		}
-		el.blocks, el.moved = el.blocks[:0], el.moved[:0]
+		el.update()
 	}
 	if el.opt.CheckPasses {
 		if ref := el.exitDests(); !slices.EqualFunc(el.dests, ref, slices.Equal) {
@@ -136,6 +107,61 @@ func (el *exitLists) refresh() [][]int {
 		}
 	}
 	return el.dests
+}
+
+// update lists again each loop whose exits the pending moves change: the
+// loops the changed edges (changedEdges) left where the last refresh found
+// the blocks and loops, and those they leave where the moves put them,
+// when the two differ for the loop.
+//
+// Pre: the lists describe the blocks and loops where the last refresh
+// found them.
+// Post: the lists describe them where they are; no moves are pending.
+// Progress: one pass over the moved blocks' edges and the moved loops'
+// exits and entries, two walks up the loop tree per changed edge, and one
+// pass over the exits of each loop listed again.
+func (el *exitLists) update() {
+	el.stamp++
+	changed := el.changedEdges()
+	el.undo()
+	was := el.exitsOf(changed)
+	el.redo()
+	is := el.exitsOf(changed)
+	for len(was) > 0 || len(is) > 0 {
+		x := -1
+		if len(was) > 0 {
+			x = was[0].loop
+		}
+		if len(is) > 0 && (x < 0 || is[0].loop < x) {
+			x = is[0].loop
+		}
+		i, j := runOf(was, x), runOf(is, x)
+		if !slices.Equal(was[:i], is[:j]) {
+			el.relist(x, is[:j])
+		}
+		was, is = was[i:], is[j:]
+	}
+	el.blocks, el.moved = el.blocks[:0], el.moved[:0]
+}
+
+// exitsOf lists the loops each of the edges changed leaves, by loop and
+// each loop's in edge order (changed is in edge order).
+func (el *exitLists) exitsOf(changed []int) []loopEdge {
+	var les []loopEdge
+	for _, e := range changed {
+		el.leaves(e, func(x, d int) { les = append(les, loopEdge{x, exitEdge{e, d}}) })
+	}
+	slices.SortStableFunc(les, func(a, b loopEdge) int { return cmp.Compare(a.loop, b.loop) })
+	return les
+}
+
+// runOf is how many of les, from the first, are loop x's.
+func runOf(les []loopEdge, x int) int {
+	k := 0
+	for k < len(les) && les[k].loop == x {
+		k++
+	}
+	return k
 }
 
 // changedEdges lists, in edge order, the edges whose loops left can differ
@@ -200,15 +226,6 @@ func (el *exitLists) redo() {
 	}
 }
 
-// markLoop adds loop x to dirty once per refresh.
-func (el *exitLists) markLoop(dirty []int, x int) []int {
-	if el.loopMark[x] != el.stamp {
-		el.loopMark[x] = el.stamp
-		dirty = append(dirty, x)
-	}
-	return dirty
-}
-
 // leaves calls exit(loop, dest) for every loop edge e leaves, as eachExit
 // does, innermost first: the loops from its source's level up to (not
 // including) the innermost one holding its target's level too.
@@ -233,7 +250,7 @@ func (el *exitLists) leaves(e int, exit func(loop, dest int)) {
 }
 
 // relist lists loop x's exits again: its listed exits but the changed
-// edges (edgeMark), merged with adds, x's exits among the changed edges,
+// edges (edgeMark), merged with adds, x's exits among the changed edges
 // in edge order.
 func (el *exitLists) relist(x int, adds []loopEdge) {
 	es := make([]exitEdge, 0, len(el.exits[x])+len(adds))
