@@ -3,10 +3,10 @@
 // moves a few blocks into deeper levels and a few loops under another
 // loop; only the edges at those blocks and the edges leaving or entering
 // those loops can leave other loops than they did, so only a loop those
-// edges left or now leave, and then only when its exits among them differ,
-// is listed again: a round costs what it moved. exitDests, the full
-// listing, is the reference (Options.CheckPasses compares them every
-// round).
+// edges leave on either side of the moves, and then only when its exits
+// among them differ, is listed again: a round costs what it moved.
+// exitDests, the full listing, is the reference (Options.CheckPasses
+// compares them every round).
 
 package structurizer
 
