@@ -31,7 +31,8 @@
 // nodes; the other steps have files of their own: the return tails
 // (structured_loops_tails.go), each loop's way out
 // (structured_loops_exits.go, over the exit destinations of
-// structured_loops_dests.go and the exit regions of
+// structured_loops_dests.go, kept across rounds by
+// structured_loops_dests_kept.go, and the exit regions of
 // structured_loops_region.go), and routing every edge, last
 // (structured_loops_route.go).
 

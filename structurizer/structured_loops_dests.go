@@ -1,9 +1,10 @@
-// structured_loops_dests.go: each loop's exit destinations, as the exit
-// search reads them every round: the blocks its exit edges go to (-1 for
-// continuing an outer loop), found by walking each edge up the loop tree
-// as far as the loops it leaves, next to exitWalk.scan, the obvious
-// reference that asks every loop on the way (Options.CheckPasses compares
-// them).
+// structured_loops_dests.go: each loop's exit destinations listed in
+// full: the blocks its exit edges go to (-1 for continuing an outer loop),
+// found by walking each edge up the loop tree as far as the loops it
+// leaves, next to exitWalk.scan, the obvious reference that asks every
+// loop on the way (Options.CheckPasses compares them). The exit search
+// lists them once and keeps them across its rounds
+// (structured_loops_dests_kept.go), checked against this listing.
 
 package structurizer
 
@@ -27,37 +28,14 @@ type exitWalk struct {
 	depth []int // per loop, at index loop+1: its depth in the loop tree (loopDepths)
 }
 
-// dests is exitDests' listing. An edge's walk is as long as the loops it
-// leaves; no map, a count per loop instead. The edges are walked twice,
-// counting the exits per loop and then placing them (a counting sort),
-// so no list of every exit is kept.
+// dests is exitDests' listing: each loop's exit edges (exitEdges), each
+// destination kept at its first edge.
 func (ew *exitWalk) dests() [][]int {
-	start := make([]int, len(ew.loops)+1)
-	ew.eachExit(func(loop, _ int) { start[loop+1]++ })
-	for li := range ew.loops {
-		start[li+1] += start[li]
-	}
-	byLoop := make([]int, start[len(ew.loops)])
-	at := slices.Clone(start[:len(ew.loops)])
-	ew.eachExit(func(loop, dest int) {
-		byLoop[at[loop]] = dest
-		at[loop]++
-	})
-	// Each loop's first exit to a destination kept: seen holds, by
-	// destination (-1 at the end), the loop that last kept it.
+	edges := ew.exitEdges()
 	seen := make([]int, len(ew.nodes)+1)
-	dests := make([][]int, len(ew.loops))
-	for li := range ew.loops {
-		for _, d := range byLoop[start[li]:start[li+1]] {
-			k := d
-			if d < 0 {
-				k = len(ew.nodes)
-			}
-			if seen[k] != li+1 {
-				seen[k] = li + 1
-				dests[li] = append(dests[li], d)
-			}
-		}
+	dests := make([][]int, len(edges))
+	for li, es := range edges {
+		dests[li] = destsOf(es, seen, li+1)
 	}
 	if ew.opt.CheckPasses {
 		if ref := ew.scan(); !slices.EqualFunc(dests, ref, slices.Equal) {
@@ -67,15 +45,64 @@ func (ew *exitWalk) dests() [][]int {
 	return dests
 }
 
-// eachExit calls exit(loop, dest) for every loop an edge leaves, in the
-// order of the edges (sources in reverse post-order), each edge's loops
-// innermost first: the loops from its source's level up to (not
-// including) the innermost loop holding its target's too.
-func (ew *exitWalk) eachExit(exit func(loop, dest int)) {
+// exitEdge is an edge leaving a loop: its number (eachExit's order) and
+// where it goes (-1 for continuing an outer loop).
+type exitEdge struct{ edge, dest int }
+
+// exitEdges lists, per loop, the edges leaving it in eachExit's order. An
+// edge's walk is as long as the loops it leaves; no map, a count per loop
+// instead. The edges are walked twice, counting the exits per loop and
+// then placing them (a counting sort). Each loop's list is capped at its
+// length, so appending to one copies it.
+func (ew *exitWalk) exitEdges() [][]exitEdge {
+	start := make([]int, len(ew.loops)+1)
+	ew.eachExit(func(_, loop, _ int) { start[loop+1]++ })
+	for li := range ew.loops {
+		start[li+1] += start[li]
+	}
+	all := make([]exitEdge, start[len(ew.loops)])
+	at := slices.Clone(start[:len(ew.loops)])
+	ew.eachExit(func(edge, loop, dest int) {
+		all[at[loop]] = exitEdge{edge, dest}
+		at[loop]++
+	})
+	edges := make([][]exitEdge, len(ew.loops))
+	for li := range ew.loops {
+		edges[li] = all[start[li]:start[li+1]:start[li+1]]
+	}
+	return edges
+}
+
+// destsOf is the destinations of a loop's exit edges es, each at its first
+// edge (nil for none). seen holds, by destination (-1 at the end), the
+// stamp of the listing that last kept it; stamp is this listing's own.
+func destsOf(es []exitEdge, seen []int, stamp int) []int {
+	var dests []int
+	for _, e := range es {
+		k := e.dest
+		if k < 0 {
+			k = len(seen) - 1
+		}
+		if seen[k] != stamp {
+			seen[k] = stamp
+			dests = append(dests, e.dest)
+		}
+	}
+	return dests
+}
+
+// eachExit calls exit(edge, loop, dest) for every loop an edge leaves, in
+// the order of the edges (sources in reverse post-order), each edge's
+// loops innermost first: the loops from its source's level up to (not
+// including) the innermost loop holding its target's too. Edges are
+// numbered in that order from 0 (edgeNumbers).
+func (ew *exitWalk) eachExit(exit func(edge, loop, dest int)) {
 	depth := ew.depth
+	edge := -1
 	for _, b := range ew.dfs.RPO {
 		sl := ew.level[b]
 		for _, t := range ew.nodes[b].succs {
+			edge++
 			tl, d := ew.level[t], t
 			if lt, ok := ew.f.IsHeader(t); ok {
 				tl = ew.loops[lt].parent
@@ -85,7 +112,7 @@ func (ew *exitWalk) eachExit(exit func(loop, dest int)) {
 			}
 			for x, y := sl, tl; x != y; {
 				if depth[x+1] >= depth[y+1] {
-					exit(x, d)
+					exit(edge, x, d)
 					x = ew.loops[x].parent
 				} else {
 					y = ew.loops[y].parent

@@ -25,15 +25,24 @@ import (
 // Progress: each round moves at least one block into a deeper level, and a
 // block can only go as deep as the loop nesting, so the rounds end.
 func (lp *loopsPass) findExits() {
-	(&exitSearch{loopsPass: lp, tail: lp.tails(len(lp.nodes))}).run()
+	(&exitSearch{loopsPass: lp, tail: lp.tails(len(lp.nodes)), lists: newExitLists(lp)}).run()
 }
 
 // exitSearch is one run of findExits over the loops pass's graph, with
-// the return tails its rounds share.
+// the return tails its rounds share and the exit destinations it keeps
+// across them. It moves blocks and loops only through setLevel and
+// setParent, so that the kept lists follow.
 type exitSearch struct {
 	*loopsPass
-	tail []bool // the return tails among the nodes (loopsPass.tails)
+	tail  []bool     // the return tails among the nodes (loopsPass.tails)
+	lists *exitLists // each loop's exit destinations (exitDests)
 }
+
+// setLevel moves block b to level lv.
+func (es *exitSearch) setLevel(b, lv int) { es.lists.setLevel(b, lv) }
+
+// setParent moves loop x under loop p.
+func (es *exitSearch) setParent(x, p int) { es.lists.setParent(x, p) }
 
 // run is findExits' rounds.
 func (es *exitSearch) run() {
@@ -45,7 +54,7 @@ func (es *exitSearch) run() {
 	var pdomTails *cfg.DomTree
 	var returning []int // pdomTails' loops whose exits all return
 	for {
-		dests := es.exitDests()
+		dests := es.lists.refresh()
 		moved := false
 		// fresh: pdomTails is known to fit this round's dests.
 		fresh := false
@@ -78,7 +87,7 @@ func (es *exitSearch) run() {
 			set.index(es.nodes, ds)
 			for _, d := range ds {
 				if es.absorbable(li, d, ds, &set) {
-					es.level[d] = li
+					es.setLevel(d, li)
 					moved = true
 				}
 			}

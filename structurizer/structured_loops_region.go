@@ -171,12 +171,12 @@ func (r *exitRegion) atParentLevel() bool {
 func (r *exitRegion) move() {
 	for _, b := range r.plain {
 		if !r.insideAny(b) {
-			r.level[b] = r.li
+			r.setLevel(b, r.li)
 		}
 	}
 	for _, x := range r.inner {
-		if wl := &r.work.loops[x]; !slices.Contains(r.inner, wl.parent) {
-			wl.parent = r.li
+		if !slices.Contains(r.inner, r.work.loops[x].parent) {
+			r.setParent(x, r.li)
 		}
 	}
 }
