@@ -10,6 +10,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 )
@@ -54,7 +55,7 @@ func (r *checkRun) judge(it sourced) checkRecord {
 // abandoned says the judgement has no verdict: its checks ran past
 // --check-timeout and still hold the side and the oracle.
 func abandoned(rec checkRecord) bool {
-	return rec.Outcome == outcomeError && rec.Checks == nil && len(rec.Reason) > len(noVerdict) && rec.Reason[:len(noVerdict)] == noVerdict
+	return rec.Outcome == outcomeError && rec.Checks == nil && strings.HasPrefix(rec.Reason, noVerdict)
 }
 
 // noVerdict begins the reason of a judgement with no verdict (checkOne).
