@@ -36,19 +36,7 @@ func TestFlakyFindingsSaySo(t *testing.T) {
 			"", "judged again by the minimizer, the baseline fails it too (rules:R7), though it passed it in the campaign", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cf := testConfig(t, 30)
-			cf.Inject = []string{"swap-arms"}
-			cf.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
-				if c.graph {
-					return g, c.err
-				}
-				return nil, c.err
-			}
-			rep := mustRun(t, cf).Report
-			if len(rep.Findings) == 0 {
-				t.Fatal("no finding")
-			}
-			f := rep.Findings[0]
+			rep, f := minimizedBy(t, c.graph, c.err)
 			if f.Flaky != c.flaky || f.BaselineFlaky != c.baseline || f.NotReproduced != "" || (f.Minimized != "") != c.minimized {
 				t.Fatalf("flaky %q, baseline flaky %q, not reproduced %q, minimized %q; want %q, %q, none, minimized %v",
 					f.Flaky, f.BaselineFlaky, f.NotReproduced, f.Minimized, c.flaky, c.baseline, c.minimized)
@@ -109,19 +97,7 @@ func TestMinimizeErrorRecorded(t *testing.T) {
 		{"without a graph", false, harness},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cf := testConfig(t, 30)
-			cf.Inject = []string{"swap-arms"}
-			cf.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
-				if c.graph {
-					return g, c.err
-				}
-				return nil, c.err
-			}
-			rep := mustRun(t, cf).Report
-			if len(rep.Findings) == 0 {
-				t.Fatal("no finding")
-			}
-			f := rep.Findings[0]
+			rep, f := minimizedBy(t, c.graph, c.err)
 			if f.MinimizeError != harness.Error() || f.Flaky != "" || f.NotReproduced != "" || (f.Minimized != "") != c.graph {
 				t.Fatalf("minimize_error %q, flaky %q, not reproduced %q, minimized %q", f.MinimizeError, f.Flaky, f.NotReproduced, f.Minimized)
 			}
@@ -136,4 +112,24 @@ func TestMinimizeErrorRecorded(t *testing.T) {
 			}
 		})
 	}
+}
+
+// minimizedBy runs a small campaign with swap-arms planted whose minimizer
+// answers every finding with err, beside the graph itself when graph is
+// set, and returns the report and its first finding.
+func minimizedBy(t *testing.T, graph bool, err error) (*Report, Finding) {
+	t.Helper()
+	cf := testConfig(t, 30)
+	cf.Inject = []string{"swap-arms"}
+	cf.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+		if graph {
+			return g, err
+		}
+		return nil, err
+	}
+	rep := mustRun(t, cf).Report
+	if len(rep.Findings) == 0 {
+		t.Fatal("no finding")
+	}
+	return rep, rep.Findings[0]
 }
