@@ -142,3 +142,40 @@ func TestRootedPaths(t *testing.T) {
 		t.Errorf("portableSpec(repo:%s@abc) = %s", repo, got)
 	}
 }
+
+// TestRegressionTravelsFromAPathWithSpaces: a project whose checkout path
+// holds a space records its adapter from {repo} as well, and a clone at
+// another such path replays it.
+func TestRegressionTravelsFromAPathWithSpaces(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	proj := filepath.Join(t.TempDir(), "my proj")
+	adapterScript(t, filepath.Join(proj, "tools", "adapter.sh"), `"$@"`)
+	writeFile(t, filepath.Join(proj, "found", "g.cfg"), "{{1, 2}, {3}, {3}, {4, 1}, {}}\n")
+	gitIn(t, proj, "init", "-q")
+	t.Chdir(proj)
+	for _, spec := range []string{"cmd:tools/adapter.sh --inject swap-arms", "cmd:'" + proj + "/tools/adapter.sh' --inject swap-arms"} {
+		if code, _, errs := runCmd([]string{"minimize", "--structurizer", spec, "--regressions", "tests/regs", "--save-regression", "arms", "found/g.cfg"}, ""); code != exitOK {
+			t.Fatalf("minimize --structurizer %s --save-regression: exit %d\n%s", spec, code, errs)
+		}
+		saved := readFile(t, filepath.Join(proj, "tests", "regs", "arms.cfg"))
+		if want := "# structurizer: cmd:{repo}/tools/adapter.sh --inject swap-arms\n"; !strings.Contains(saved, want) {
+			t.Errorf("--structurizer %s: the saved regression lacks %q:\n%s", spec, want, saved)
+		}
+		os.Remove(filepath.Join(proj, "tests", "regs", "arms.cfg"))
+	}
+	if code, _, errs := runCmd([]string{"minimize", "--structurizer", "cmd:tools/adapter.sh --inject swap-arms", "--regressions", "tests/regs", "--save-regression", "arms", "found/g.cfg"}, ""); code != exitOK {
+		t.Fatalf("minimize --save-regression: exit %d\n%s", code, errs)
+	}
+	commitAll(t, proj, "the adapter and its regression")
+
+	clone := filepath.Join(t.TempDir(), "other place", "clone")
+	gitIn(t, filepath.Dir(proj), "clone", "-q", proj, clone)
+	t.Chdir(filepath.Join(clone, "tests"))
+	code, out, errs := runCmd([]string{"regress", "regs"}, "")
+	want := "replay: cfgfuzz check --structurizer 'cmd:'\\''" + clone + "/tools/adapter.sh'\\'' --inject swap-arms' ./regs/arms.cfg"
+	if code != exitFail || !strings.Contains(out, "got exec:trace-mismatch") || !strings.Contains(out, want) {
+		t.Errorf("regress in the clone's tests/: exit %d, want 1, the file failing with the signature and %q\n%s%s", code, want, out, errs)
+	}
+}
