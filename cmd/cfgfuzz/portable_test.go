@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 )
 
 // adapterScript is a protocol adapter inside a project: this tree's
@@ -177,5 +179,45 @@ func TestRegressionTravelsFromAPathWithSpaces(t *testing.T) {
 	want := "replay: cfgfuzz check --structurizer 'cmd:'\\''" + clone + "/tools/adapter.sh'\\'' --inject swap-arms' ./regs/arms.cfg"
 	if code != exitFail || !strings.Contains(out, "got exec:trace-mismatch") || !strings.Contains(out, want) {
 		t.Errorf("regress in the clone's tests/: exit %d, want 1, the file failing with the signature and %q\n%s%s", code, want, out, errs)
+	}
+}
+
+// TestRegressionDirectoryLinkedIntoARepository: a regression directory
+// reached through a symbolic link from outside the work tree it lies in
+// records the paths of that work tree from {repo}, as the file read from
+// its clone does.
+func TestRegressionDirectoryLinkedIntoARepository(t *testing.T) {
+	repo := t.TempDir()
+	for _, d := range []string{".git", "tools", "tests/regs"} {
+		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outside := t.TempDir()
+	if gitTop(outside) != "" {
+		t.Skipf("the temporary directory %s lies in a git work tree", outside)
+	}
+	link := filepath.Join(outside, "regs")
+	if err := os.Symlink(filepath.Join(repo, "tests", "regs"), link); err != nil {
+		t.Fatal(err)
+	}
+	spec := "cmd:" + repo + "/tools/adapter --x"
+	if got := portableHeader(corpus.Header{Structurizer: spec}, link).Structurizer; got != "cmd:{repo}/tools/adapter --x" {
+		t.Errorf("saved through %s, the header records %s, want cmd:{repo}/tools/adapter --x", link, got)
+	}
+	if got := portableHeader(corpus.Header{Structurizer: spec}, filepath.Join(link, "sub")).Structurizer; got != "cmd:{repo}/tools/adapter --x" {
+		t.Errorf("saved into a directory not made yet under %s, the header records %s, want cmd:{repo}/tools/adapter --x", link, got)
+	}
+	reg := &corpus.Regression{Path: filepath.Join(link, "a.cfg"), Header: corpus.Header{Structurizer: "cmd:{repo}/tools/adapter --x"}}
+	if got, err := recordedSpec(reg); err != nil || got != spec {
+		t.Errorf("read through %s: %s, %v; want %s", link, got, err, spec)
+	}
+	// A link inside the work tree to a directory outside it: the files lie
+	// in no work tree.
+	if err := os.Symlink(outside, filepath.Join(repo, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := rootsOf(filepath.Join(repo, "out")); err != nil || r.repo != "" {
+		t.Errorf("rootsOf(a link out of the work tree) = %+v, %v; want no repository", r, err)
 	}
 }
