@@ -87,8 +87,10 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "\nShrink the graph while it fails with the same signature (the original failure's, or --signature)")
 		fmt.Fprintln(fs.Output(), "on the structurizer under test (--structurizer: this tree's, or e.g. 'cmd:./my-adapter');")
 		fmt.Fprintln(fs.Output(), "other signatures met on the way are reported (and stored with --store), never adopted.")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 minimized and verified, 1 the result did not verify, 2 usage or input error")
-		fmt.Fprintln(fs.Output(), "(including a graph that does not fail with the signature asked for).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 minimized and verified (the graph and the result each failed with the signature in all 3 judgements),")
+		fmt.Fprintln(fs.Output(), "1 the result did not verify in every judgement, or the graph's judgements disagreed (flaky), or the baseline fails")
+		fmt.Fprintln(fs.Output(), "the result: the result is written, no regression saved; 2 usage or input error (including a graph that does")
+		fmt.Fprintln(fs.Output(), "not fail with the signature asked for in any judgement).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
