@@ -187,8 +187,8 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
 		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Structurizer: specField(spec), Expect: mf.expect,
 		Origin: minimizeOrigin(mf.origin, path, it, nil), Date: time.Now().UTC().Format("2006-01-02")}
-	saved := mf.savedHeader(h, path, it)
-	if err := writeResult(res.Graph, saved, mf.out, stdout); err != nil {
+	written, saved := mf.savedHeaders(h, path, it)
+	if err := writeResult(res.Graph, written, mf.out, stdout); err != nil {
 		return exitUsage, err
 	}
 	if res.Stopped == corpus.StoppedByInterruption {
@@ -222,22 +222,28 @@ func minimizeOrigin(given, path string, it sourced, roots *fileRoots) string {
 	return origin
 }
 
-// savedHeader is h as the file minimize writes records it: a regression
-// file (--save-regression) or --out, with the paths that lie where that
-// file lies written from their placeholders (portable.go); h itself when
-// minimize writes to standard output only.
-func (mf minimizeFlags) savedHeader(h corpus.Header, path string, it sourced) corpus.Header {
-	dir := ""
-	switch {
-	case mf.save != "":
-		d, err := regressionDir(mf.regressions)
-		if err != nil {
-			return h // saveOutputs reports it
+// savedHeaders are h as the files minimize writes record it, each with
+// the paths that lie where that file lies written from their placeholders
+// (portable.go): out for --out (or, without it, standard output, shown as
+// the regression file records it), reg for the regression file
+// (--save-regression); h itself where there is no such file.
+func (mf minimizeFlags) savedHeaders(h corpus.Header, path string, it sourced) (out, reg corpus.Header) {
+	regDir := ""
+	if mf.save != "" {
+		if d, err := regressionDir(mf.regressions); err == nil {
+			regDir = d // else saveOutputs reports it
 		}
-		dir = d
-	case mf.out != "":
-		dir = filepath.Dir(mf.out)
-	default:
+	}
+	outDir := regDir
+	if mf.out != "" {
+		outDir = filepath.Dir(mf.out)
+	}
+	return mf.headerIn(h, path, it, outDir), mf.headerIn(h, path, it, regDir)
+}
+
+// headerIn is h as a file in dir records it; h itself for dir "".
+func (mf minimizeFlags) headerIn(h corpus.Header, path string, it sourced, dir string) corpus.Header {
+	if dir == "" {
 		return h
 	}
 	r, err := rootsOf(dir)

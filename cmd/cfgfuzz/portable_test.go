@@ -221,3 +221,37 @@ func TestRegressionDirectoryLinkedIntoARepository(t *testing.T) {
 		t.Errorf("rootsOf(a link out of the work tree) = %+v, %v; want no repository", r, err)
 	}
 }
+
+// TestMinimizeOutAndRegressionEachFromTheirPlace: minimize --out FILE
+// --save-regression NAME writes each file's paths from where that file
+// lies: the regression file inside the work tree from {repo}, the --out
+// file outside it absolute, so check names a structurizer that runs.
+func TestMinimizeOutAndRegressionEachFromTheirPlace(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	proj := filepath.Join(t.TempDir(), "proj")
+	adapterScript(t, filepath.Join(proj, "tools", "adapter.sh"), `"$@"`)
+	gitIn(t, proj, "init", "-q")
+	outside := t.TempDir()
+	if gitTop(outside) != "" {
+		t.Skipf("the temporary directory %s lies in a git work tree", outside)
+	}
+	t.Chdir(proj)
+	out := filepath.Join(outside, "min.cfg")
+	code, _, errs := runCmd([]string{"minimize", "--structurizer", "cmd:tools/adapter.sh --inject swap-arms", "--regressions", "tests/regs",
+		"--save-regression", "arms", "--out", out, "-"}, "{{1, 2}, {3}, {3}, {4, 1}, {}}\n")
+	if code != exitOK {
+		t.Fatalf("minimize: exit %d\n%s", code, errs)
+	}
+	if saved, want := readFile(t, filepath.Join(proj, "tests", "regs", "arms.cfg")), "# structurizer: cmd:{repo}/tools/adapter.sh --inject swap-arms\n"; !strings.Contains(saved, want) {
+		t.Errorf("the regression file lacks %q:\n%s", want, saved)
+	}
+	if got, want := readFile(t, out), "# structurizer: cmd:"+proj+"/tools/adapter.sh --inject swap-arms\n"; !strings.Contains(got, want) {
+		t.Errorf("the --out file outside the work tree lacks %q:\n%s", want, got)
+	}
+	t.Chdir(outside)
+	if _, _, errs := runCmd([]string{"check", out}, ""); !strings.Contains(errs, "judge it with --structurizer 'cmd:"+proj+"/tools/adapter.sh --inject swap-arms'") {
+		t.Errorf("check on the --out file does not name the adapter's path:\n%s", errs)
+	}
+}
