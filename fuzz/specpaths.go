@@ -10,8 +10,8 @@ package fuzz
 import "strings"
 
 // MapPaths is the spec with each path it names replaced by f's answer: a
-// cmd spec's words that read as paths (plain path characters, a slash,
-// optionally a leading {placeholder}; or a path quoted whole, '/my
+// cmd spec's words that read as paths (plain path characters and a slash,
+// a {placeholder} alone or leading such a path; or a path quoted whole, '/my
 // proj/adapter', as Resolve records one a shell would split) and a repo
 // spec's DIR. A cmd word f answers with characters a shell would read
 // otherwise is shell-quoted, and one that no longer needs its quotes loses
@@ -101,20 +101,18 @@ func pathOfWord(w string) (string, bool) {
 	return inner, true
 }
 
-// isPathWord says whether a command's word reads as a path: a slash, and
-// only path characters once a leading {placeholder} is set aside.
+// isPathWord says whether a command's word reads as a path: path
+// characters with a slash, or a {placeholder} alone or followed by a
+// slash and path characters.
 func isPathWord(w string) bool {
-	if !strings.Contains(w, "/") {
-		return false
-	}
 	if rest, ok := strings.CutPrefix(w, "{"); ok {
 		name, after, ok := strings.Cut(rest, "}")
 		if !ok || name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz") != "" {
 			return false
 		}
-		w = after
+		return after == "" || after[0] == '/' && strings.Trim(after, pathChars) == ""
 	}
-	return strings.Trim(w, pathChars) == ""
+	return strings.Contains(w, "/") && strings.Trim(w, pathChars) == ""
 }
 
 // quotedPath is p as a word of a shell command: as it is when it holds

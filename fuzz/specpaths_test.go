@@ -15,6 +15,7 @@ func TestMapPathsFindsThePathsResolveMakesAbsolute(t *testing.T) {
 		{"cmd:/a/adapter --x", "cmd:'</a/adapter>' --x"},
 		{"cmd:python3 tools/ss.py --conf=a/b", "cmd:python3 '<tools/ss.py>' --conf=a/b"},
 		{"cmd:{repo}/tools/ss {dir}/x", "cmd:'<{repo}/tools/ss>' '<{dir}/x>'"},
+		{"cmd:make -C {repo} {dir}x {repo}x/y", "cmd:make -C '<{repo}>' {dir}x {repo}x/y"},
 		{"cmd:'/a b/ad' --x", "cmd:'</a b/ad>' --x"},
 		{`cmd:"/a b/ad" --x`, "cmd:'</a b/ad>' --x"},
 		{`cmd:$HOME/x {Repo}/x {}/x {repo 'a b'/x "$D/x" 'it''s/x'`, `cmd:$HOME/x {Repo}/x {}/x {repo 'a b'/x "$D/x" 'it''s/x'`},

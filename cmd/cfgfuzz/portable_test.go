@@ -255,3 +255,25 @@ func TestMinimizeOutAndRegressionEachFromTheirPlace(t *testing.T) {
 		t.Errorf("check on the --out file does not name the adapter's path:\n%s", errs)
 	}
 }
+
+// TestRootWordTravels: a cmd word that is the work tree's top itself (an
+// adapter told where the project is, `-C /home/me/proj`) is written as
+// {repo} and read back, as a path below it is.
+func TestRootWordTravels(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := rootsOf(filepath.Join(repo, "tests"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := "cmd:make -s -C " + repo + " serve"
+	saved := r.portableSpec(spec)
+	if saved != "cmd:make -s -C {repo} serve" {
+		t.Errorf("portableSpec(%s) = %s, want the top written {repo}", spec, saved)
+	}
+	if back, err := r.expandSpec(saved); err != nil || back != spec {
+		t.Errorf("expandSpec(%s) = %s, %v; want %s", saved, back, err, spec)
+	}
+}
