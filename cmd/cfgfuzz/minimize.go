@@ -257,14 +257,20 @@ func (mf minimizeFlags) headerIn(h corpus.Header, path string, it sourced, dir s
 
 // unreliable is the error of a result that did not fail with its
 // signature in every judgement of the original graph and of the result,
-// or that the baseline fails; nil for one that did and it passes.
+// that the baseline fails, or some judgement of which could not be made;
+// nil for one that did and it passes. Only judgements that disagree are
+// called flaky: one not made says nothing of the structurizer's answers.
 func unreliable(res *corpus.Result) error {
 	switch {
 	case res.BaselineFails != "":
 		return fmt.Errorf("the baseline fails the result too (%s): not a new failure; no regression saved", res.BaselineFails)
-	case res.Original.Mixed() || !res.Verified:
+	case res.Original.Mixed() || res.Confirmed.Failed < res.Confirmed.Judged:
 		return fmt.Errorf("flaky: the graph failed with %s in %v judgements, the result in %v (each after the first on a structurizer of its own); "+
 			"the structurizer's answers depend on chance, or on the requests before them, so the result is written but no regression is saved", res.Signature, res.Original, res.Confirmed)
+	case res.RejudgeErr != nil:
+		return fmt.Errorf("could not judge the result again (%v): it failed with %s in %v judgements made; the result is written but no regression is saved", res.RejudgeErr, res.Signature, res.Confirmed)
+	case !res.Verified:
+		return errors.New("the baseline could not judge the result again: the result is written but no regression is saved")
 	}
 	return nil
 }
