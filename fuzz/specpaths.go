@@ -14,8 +14,8 @@ import "strings"
 // a {placeholder} alone or leading such a path; or a path quoted whole, '/my
 // proj/adapter', as Resolve records one a shell would split) and a repo
 // spec's DIR. A cmd word f answers with characters a shell would read
-// otherwise is shell-quoted, and one that no longer needs its quotes loses
-// them. Other specs come back as they are.
+// otherwise is shell-quoted, and an answer of plain path characters goes
+// unquoted whatever the word was. Other specs come back as they are.
 func (s Spec) MapPaths(f func(path string) string) Spec {
 	switch s.Kind {
 	case SpecCmd:

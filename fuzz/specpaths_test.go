@@ -53,8 +53,8 @@ func TestMapPathsQuotesForTheShell(t *testing.T) {
 }
 
 // TestMapPathsReadsQuotedPaths: a path quoted as one word (one in a
-// directory with a space, as Resolve records it) is a path too, and one
-// that no longer needs quotes loses them.
+// directory with a space, as Resolve records it) is a path too, and its
+// answer of plain path characters goes unquoted.
 func TestMapPathsReadsQuotedPaths(t *testing.T) {
 	s := MustParseSpec("cmd:'/my proj/tools/ad' --x '/my proj/conf'").MapPaths(func(p string) string {
 		return strings.Replace(p, "/my proj", "{repo}", 1)
