@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -144,5 +145,38 @@ func TestMinimizeRejudgeErrorIsNoVerdict(t *testing.T) {
 	}
 	if e := rejudgeError(res); e == nil || !errors.Is(e, broken) || !strings.Contains(e.Error(), "judging the minimized graph again") {
 		t.Errorf("hook error %v", e)
+	}
+}
+
+// TestHookBaselineFailsTheResult: a baseline that passed every graph the
+// search accepted and fails the minimized graph judged again is a
+// BaselineFailsError about the minimized graph, not about the original,
+// which the baseline passed.
+func TestHookBaselineFailsTheResult(t *testing.T) {
+	g := compact(t, "{{1, 2}, {3}, {3}, {4, 1}, {}}")
+	seen := map[string]bool{}
+	again := func(c *cfg.Graph) (string, error) { // fails a graph the second time it sees it
+		k := cfg.FormatCompact(c)
+		if seen[k] {
+			return "fake:old", nil
+		}
+		seen[k] = true
+		return "", nil
+	}
+	hook, err := MinimizeHook(HookOptions{Runner: RunnerOptions{Structurizer: structurizer.Options{Inject: []string{"swap-arms"}}},
+		Minimize: Options{Baseline: again}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := hook(g, "exec:trace-mismatch")
+	var bf *BaselineFailsError
+	if m != nil || !errors.As(err, &bf) || bf.Got != "fake:old" || !bf.Minimized {
+		t.Fatalf("%v, %v (%+v): want no graph and a BaselineFailsError about the minimized graph", m, err, bf)
+	}
+	if !strings.Contains(err.Error(), "minimized graph") {
+		t.Errorf("error %q does not say it is the minimized graph the baseline fails", err)
+	}
+	if _, err := Minimize(g, fakeBugs, Options{Baseline: func(*cfg.Graph) (string, error) { return "fake:old", nil }}); !errors.As(err, &bf) || bf.Minimized {
+		t.Errorf("the original failing on the baseline: %v (%+v), want a BaselineFailsError about the original", err, bf)
 	}
 }

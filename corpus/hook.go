@@ -163,7 +163,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		case res.Stopped == StoppedByInterruption:
 			return nil, nil // an interrupted campaign's resume minimizes it whole
 		case res.BaselineFails != "":
-			return nil, &BaselineFailsError{Got: res.BaselineFails}
+			return nil, &BaselineFailsError{Got: res.BaselineFails, Minimized: true}
 		case res.Confirmed.Failed == 0 && res.RejudgeErr != nil:
 			return nil, rejudgeError(res)
 		case res.Confirmed.Failed == 0:

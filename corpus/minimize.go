@@ -188,12 +188,18 @@ func (e *NotFailingError) times() string {
 }
 
 // BaselineFailsError is Minimize's error for an original graph that the
-// baseline fails too (Options.Baseline): not a new failure.
+// baseline fails too (Options.Baseline): not a new failure; and
+// MinimizeHook's for a minimized graph the baseline fails when judged
+// again, though it passed it during the search (Minimized).
 type BaselineFailsError struct {
-	Got string // the baseline's signature
+	Got       string // the baseline's signature
+	Minimized bool   // the graph is the minimized one, not the original
 }
 
 func (e *BaselineFailsError) Error() string {
+	if e.Minimized {
+		return fmt.Sprintf("the baseline fails the minimized graph (%s), though it passed it during the search: perhaps not a new failure", e.Got)
+	}
 	return fmt.Sprintf("not a new failure: the baseline fails it too (%s)", e.Got)
 }
 

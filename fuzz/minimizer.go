@@ -53,6 +53,9 @@ func baselineFlaky(err error) string {
 	if !errors.As(err, &bf) {
 		return ""
 	}
+	if bf.Minimized {
+		return "judged again by the minimizer, the baseline fails its minimized graph (" + bf.Got + "), though it passed it during the search"
+	}
 	return "judged again by the minimizer, the baseline fails it too (" + bf.Got + "), though it passed it in the campaign"
 }
 

@@ -200,8 +200,10 @@ type Finding struct {
 	MinimizeError string `json:"minimize_error,omitempty"`
 	// BaselineFlaky says the minimizer, judging First again on the
 	// baseline, saw it fail there too, though the campaign's baseline
-	// passed it: the baseline's answers depend on chance or on the
-	// requests before them, and the finding may not be new.
+	// passed it, or judging the minimized graph again saw the baseline
+	// fail it, though it passed it during the search: the baseline's
+	// answers depend on chance or on the requests before them, and the
+	// finding may not be new.
 	BaselineFlaky string `json:"baseline_flaky,omitempty"`
 	// Func is the structured function of First, when the side gave one
 	// (for the report's pictures).

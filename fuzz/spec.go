@@ -313,8 +313,10 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 // plain path characters that holds a slash and names a file or directory
 // from the working directory (./adapter, build/ss, ../tools/ss.py). The
 // recorded spec then runs from any directory, as a findings store's replay
-// does from the entry's own. Words with quotes, variables or globs are left
-// as they are, and so is a bare name, which the shell looks up in PATH.
+// does from the entry's own; an absolute path a shell would split (a
+// directory with a space) is single-quoted, which MapPaths reads back.
+// Words with quotes, variables or globs are left as they are, and so is a
+// bare name, which the shell looks up in PATH.
 func absoluteWords(cmd string) string {
 	words := strings.Split(cmd, " ")
 	for i, w := range words {
@@ -324,8 +326,13 @@ func absoluteWords(cmd string) string {
 		if _, err := os.Stat(w); err != nil {
 			continue
 		}
-		if abs, err := filepath.Abs(w); err == nil && strings.Trim(abs, pathChars) == "" {
+		abs, err := filepath.Abs(w)
+		switch {
+		case err != nil:
+		case strings.Trim(abs, pathChars) == "":
 			words[i] = abs
+		case !strings.ContainsAny(abs, "'\n"):
+			words[i] = "'" + abs + "'" // a directory with a space, say: one word still
 		}
 	}
 	return strings.Join(words, " ")

@@ -104,6 +104,31 @@ func TestCommandPathsRecordedAbsolute(t *testing.T) {
 	}
 }
 
+// TestCommandPathsRecordedAbsoluteWithSpaces: in a directory whose path a
+// shell would split, a relative path is recorded absolute and quoted, and
+// the recorded command runs from elsewhere.
+func TestCommandPathsRecordedAbsoluteWithSpaces(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my proj")
+	if err := os.MkdirAll(filepath.Join(dir, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tools", "ss"), []byte("#!/bin/sh\necho \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	got := absoluteWords("tools/ss --fast")
+	if want := "'" + dir + "/tools/ss' --fast"; got != want {
+		t.Fatalf("absoluteWords(tools/ss --fast) = %q, want %q", got, want)
+	}
+	t.Chdir(t.TempDir())
+	if out, err := exec.Command("sh", "-c", "exec "+got).Output(); err != nil || string(out) != "--fast\n" {
+		t.Errorf("the recorded command %s run from elsewhere: %q, %v", got, out, err)
+	}
+	if got := absoluteWords("tools/ss"); got != "tools/ss" {
+		t.Errorf("absoluteWords(tools/ss) from elsewhere = %q, want it as it is (no such file here)", got)
+	}
+}
+
 // TestRepoSpecRecordedAbsolute: a repo spec's directory given relative
 // (repo:.@HEAD) is recorded absolute, so the regression file or replay
 // command that repeats it runs from any directory, as --repo's is.

@@ -10,43 +10,109 @@ package fuzz
 import "strings"
 
 // MapPaths is the spec with each path it names replaced by f's answer: a
-// cmd spec's words that read as paths (plain path characters, a slash,
-// optionally a leading {placeholder}) and a repo spec's DIR. A cmd word f
-// answers with characters a shell would read otherwise is shell-quoted.
-// Other specs come back as they are.
+// cmd spec's words that read as paths (plain path characters and a slash,
+// a {placeholder} alone or leading such a path; or a path quoted whole, '/my
+// proj/adapter', as Resolve records one a shell would split) and a repo
+// spec's DIR. A cmd word f answers with characters a shell would read
+// otherwise is shell-quoted, and an answer of plain path characters goes
+// unquoted whatever the word was. Other specs come back as they are.
 func (s Spec) MapPaths(f func(path string) string) Spec {
 	switch s.Kind {
 	case SpecCmd:
-		words := strings.Split(s.Cmd, " ")
-		for i, w := range words {
-			if !isPathWord(w) {
+		var b strings.Builder
+		last := 0
+		for _, w := range shellWords(s.Cmd) {
+			word := s.Cmd[w[0]:w[1]]
+			path, ok := pathOfWord(word)
+			if !ok {
 				continue
 			}
-			if p := f(w); p != w {
-				words[i] = quotedPath(p)
+			if p := f(path); p != path {
+				b.WriteString(s.Cmd[last:w[0]])
+				b.WriteString(quotedPath(p))
+				last = w[1]
 			}
 		}
-		s.Cmd = strings.Join(words, " ")
+		b.WriteString(s.Cmd[last:])
+		s.Cmd = b.String()
 	case SpecRepo:
 		s.Repo = f(s.Repo)
 	}
 	return s
 }
 
-// isPathWord says whether a command's word reads as a path: a slash, and
-// only path characters once a leading {placeholder} is set aside.
-func isPathWord(w string) bool {
-	if !strings.Contains(w, "/") {
-		return false
+// shellWords are the spans [start, end) of cmd's words: runs of characters
+// up to a space outside quotes ('...', "...", a backslash's character).
+// An unclosed quote runs to the end.
+func shellWords(cmd string) [][2]int {
+	var words [][2]int
+	start, quote := -1, byte(0)
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' && i+1 < len(cmd) {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+			continue
+		case c == ' ':
+			if start >= 0 {
+				words = append(words, [2]int{start, i})
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		switch c {
+		case '\'', '"':
+			quote = c
+		case '\\':
+			i++
+		}
 	}
+	if start >= 0 {
+		words = append(words, [2]int{start, len(cmd)})
+	}
+	return words
+}
+
+// pathOfWord is the path a command's word names, and whether it names
+// one: a word of path characters with a slash (isPathWord), or a path with
+// a slash quoted whole, in single quotes or in double quotes without the
+// characters a shell reads inside those.
+func pathOfWord(w string) (string, bool) {
+	if isPathWord(w) {
+		return w, true
+	}
+	if len(w) < 2 || (w[0] != '\'' && w[0] != '"') || w[len(w)-1] != w[0] {
+		return "", false
+	}
+	inner, special := w[1:len(w)-1], "'"
+	if w[0] == '"' {
+		special = "\"$`\\!"
+	}
+	if !strings.Contains(inner, "/") || strings.ContainsAny(inner, special+"\n") {
+		return "", false
+	}
+	return inner, true
+}
+
+// isPathWord says whether a command's word reads as a path: path
+// characters with a slash, or a {placeholder} alone or followed by a
+// slash and path characters.
+func isPathWord(w string) bool {
 	if rest, ok := strings.CutPrefix(w, "{"); ok {
 		name, after, ok := strings.Cut(rest, "}")
 		if !ok || name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz") != "" {
 			return false
 		}
-		w = after
+		return after == "" || after[0] == '/' && strings.Trim(after, pathChars) == ""
 	}
-	return strings.Trim(w, pathChars) == ""
+	return strings.Contains(w, "/") && strings.Trim(w, pathChars) == ""
 }
 
 // quotedPath is p as a word of a shell command: as it is when it holds

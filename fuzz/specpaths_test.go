@@ -15,7 +15,10 @@ func TestMapPathsFindsThePathsResolveMakesAbsolute(t *testing.T) {
 		{"cmd:/a/adapter --x", "cmd:'</a/adapter>' --x"},
 		{"cmd:python3 tools/ss.py --conf=a/b", "cmd:python3 '<tools/ss.py>' --conf=a/b"},
 		{"cmd:{repo}/tools/ss {dir}/x", "cmd:'<{repo}/tools/ss>' '<{dir}/x>'"},
-		{"cmd:'/a b/ad' $HOME/x {Repo}/x {}/x {repo", "cmd:'/a b/ad' $HOME/x {Repo}/x {}/x {repo"},
+		{"cmd:make -C {repo} {dir}x {repo}x/y", "cmd:make -C '<{repo}>' {dir}x {repo}x/y"},
+		{"cmd:'/a b/ad' --x", "cmd:'</a b/ad>' --x"},
+		{`cmd:"/a b/ad" --x`, "cmd:'</a b/ad>' --x"},
+		{`cmd:$HOME/x {Repo}/x {}/x {repo 'a b'/x "$D/x" 'it''s/x'`, `cmd:$HOME/x {Repo}/x {}/x {repo 'a b'/x "$D/x" 'it''s/x'`},
 		{"cmd:adapter", "cmd:adapter"},
 		{"repo:/src/p@v1", "repo:</src/p>@v1"},
 		{"rev:main", "rev:main"},
@@ -27,7 +30,7 @@ func TestMapPathsFindsThePathsResolveMakesAbsolute(t *testing.T) {
 		}
 	}
 	same := func(p string) string { return p }
-	for _, s := range []string{"cmd:./a  b", "cmd:{repo}/a --x /y", "repo:{repo}@abc"} {
+	for _, s := range []string{"cmd:./a  b", "cmd:'/a  b/c' -x", `cmd:sh -c 'exec /x/y  z'`, "cmd:{repo}/a --x /y", "repo:{repo}@abc"} {
 		if got := MustParseSpec(s).MapPaths(same).String(); got != s {
 			t.Errorf("MapPaths(%s) with the paths unchanged = %s", s, got)
 		}
@@ -46,5 +49,17 @@ func TestMapPathsQuotesForTheShell(t *testing.T) {
 	}
 	if string(out) != "/my proj/x/y:end" {
 		t.Errorf("%s printed %q, want the path as one argument", s, out)
+	}
+}
+
+// TestMapPathsReadsQuotedPaths: a path quoted as one word (one in a
+// directory with a space, as Resolve records it) is a path too, and its
+// answer of plain path characters goes unquoted.
+func TestMapPathsReadsQuotedPaths(t *testing.T) {
+	s := MustParseSpec("cmd:'/my proj/tools/ad' --x '/my proj/conf'").MapPaths(func(p string) string {
+		return strings.Replace(p, "/my proj", "{repo}", 1)
+	})
+	if want := "cmd:{repo}/tools/ad --x {repo}/conf"; s.String() != want {
+		t.Errorf("MapPaths = %s, want %s", s, want)
 	}
 }

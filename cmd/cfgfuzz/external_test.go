@@ -229,6 +229,11 @@ func TestMinimizeFlakyStructurizer(t *testing.T) {
 	if saved, _ := filepath.Glob(filepath.Join(regs, "*.cfg")); len(saved) != 0 {
 		t.Errorf("a flaky result saved as a regression: %v", saved)
 	}
+	// The exit status the help states for it: a flaky result may verify
+	// (every judgement of the result failing, not every one of the graph).
+	if _, out, errs := runCmd([]string{"minimize", "-h"}, ""); !strings.Contains(out+errs, "1 the result did not verify in every judgement, or the graph's judgements disagreed") {
+		t.Errorf("minimize -h does not give exit 1 for judgements that disagreed:\n%s%s", out, errs)
+	}
 }
 
 // shellReplay runs a printed replay command through sh -c in dir, with

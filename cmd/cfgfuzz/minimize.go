@@ -87,8 +87,10 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "\nShrink the graph while it fails with the same signature (the original failure's, or --signature)")
 		fmt.Fprintln(fs.Output(), "on the structurizer under test (--structurizer: this tree's, or e.g. 'cmd:./my-adapter');")
 		fmt.Fprintln(fs.Output(), "other signatures met on the way are reported (and stored with --store), never adopted.")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 minimized and verified, 1 the result did not verify, 2 usage or input error")
-		fmt.Fprintln(fs.Output(), "(including a graph that does not fail with the signature asked for).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 minimized and verified (the graph and the result each failed with the signature in all 3 judgements),")
+		fmt.Fprintln(fs.Output(), "1 the result did not verify in every judgement, or the graph's judgements disagreed (flaky), or the baseline fails")
+		fmt.Fprintln(fs.Output(), "the result: the result is written, no regression saved; 2 usage or input error (including a graph that does")
+		fmt.Fprintln(fs.Output(), "not fail with the signature asked for in any judgement).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
@@ -185,8 +187,8 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
 		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Structurizer: specField(spec), Expect: mf.expect,
 		Origin: minimizeOrigin(mf.origin, path, it, nil), Date: time.Now().UTC().Format("2006-01-02")}
-	saved := mf.savedHeader(h, path, it)
-	if err := writeResult(res.Graph, saved, mf.out, stdout); err != nil {
+	written, saved := mf.savedHeaders(h, path, it)
+	if err := writeResult(res.Graph, written, mf.out, stdout); err != nil {
 		return exitUsage, err
 	}
 	if res.Stopped == corpus.StoppedByInterruption {
@@ -220,22 +222,28 @@ func minimizeOrigin(given, path string, it sourced, roots *fileRoots) string {
 	return origin
 }
 
-// savedHeader is h as the file minimize writes records it: a regression
-// file (--save-regression) or --out, with the paths that lie where that
-// file lies written from their placeholders (portable.go); h itself when
-// minimize writes to standard output only.
-func (mf minimizeFlags) savedHeader(h corpus.Header, path string, it sourced) corpus.Header {
-	dir := ""
-	switch {
-	case mf.save != "":
-		d, err := regressionDir(mf.regressions)
-		if err != nil {
-			return h // saveOutputs reports it
+// savedHeaders are h as the files minimize writes record it, each with
+// the paths that lie where that file lies written from their placeholders
+// (portable.go): out for --out (or, without it, standard output, shown as
+// the regression file records it), reg for the regression file
+// (--save-regression); h itself where there is no such file.
+func (mf minimizeFlags) savedHeaders(h corpus.Header, path string, it sourced) (out, reg corpus.Header) {
+	regDir := ""
+	if mf.save != "" {
+		if d, err := regressionDir(mf.regressions); err == nil {
+			regDir = d // else saveOutputs reports it
 		}
-		dir = d
-	case mf.out != "":
-		dir = filepath.Dir(mf.out)
-	default:
+	}
+	outDir := regDir
+	if mf.out != "" {
+		outDir = filepath.Dir(mf.out)
+	}
+	return mf.headerIn(h, path, it, outDir), mf.headerIn(h, path, it, regDir)
+}
+
+// headerIn is h as a file in dir records it; h itself for dir "".
+func (mf minimizeFlags) headerIn(h corpus.Header, path string, it sourced, dir string) corpus.Header {
+	if dir == "" {
 		return h
 	}
 	r, err := rootsOf(dir)
@@ -249,14 +257,20 @@ func (mf minimizeFlags) savedHeader(h corpus.Header, path string, it sourced) co
 
 // unreliable is the error of a result that did not fail with its
 // signature in every judgement of the original graph and of the result,
-// or that the baseline fails; nil for one that did and it passes.
+// that the baseline fails, or some judgement of which could not be made;
+// nil for one that did and it passes. Only judgements that disagree are
+// called flaky: one not made says nothing of the structurizer's answers.
 func unreliable(res *corpus.Result) error {
 	switch {
 	case res.BaselineFails != "":
 		return fmt.Errorf("the baseline fails the result too (%s): not a new failure; no regression saved", res.BaselineFails)
-	case res.Original.Mixed() || !res.Verified:
+	case res.Original.Mixed() || res.Confirmed.Failed < res.Confirmed.Judged:
 		return fmt.Errorf("flaky: the graph failed with %s in %v judgements, the result in %v (each after the first on a structurizer of its own); "+
 			"the structurizer's answers depend on chance, or on the requests before them, so the result is written but no regression is saved", res.Signature, res.Original, res.Confirmed)
+	case res.RejudgeErr != nil:
+		return fmt.Errorf("could not judge the result again (%v): it failed with %s in %v judgements made; the result is written but no regression is saved", res.RejudgeErr, res.Signature, res.Confirmed)
+	case !res.Verified:
+		return errors.New("the baseline could not judge the result again: the result is written but no regression is saved")
 	}
 	return nil
 }

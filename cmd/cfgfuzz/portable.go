@@ -52,9 +52,28 @@ func rootsOf(dir string) (fileRoots, error) {
 	return fileRoots{repo: gitTop(abs), dir: abs}, nil
 }
 
-// gitTop is the directory at or above dir that holds a .git (a directory,
-// or the file of a linked worktree or a submodule), or "".
+// gitTop is the top of the git work tree dir lies in: the directory at or
+// above it that holds a .git (a directory, or the file of a linked
+// worktree or a submodule), or "". Where dir lies is where its symbolic
+// links lead (a regression directory linked into a project from outside
+// lies in the project, one linked out of it in none); the top is named as
+// dir names it when that is the same directory.
 func gitTop(dir string) string {
+	named := gitTopAbove(dir)
+	real := resolvedDir(dir)
+	if real == dir {
+		return named
+	}
+	top := gitTopAbove(real)
+	if named != "" && top != "" && sameDir(named, top) {
+		return named
+	}
+	return top
+}
+
+// gitTopAbove is the directory at or above dir, as written, that holds a
+// .git, or "".
+func gitTopAbove(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d
@@ -62,6 +81,22 @@ func gitTop(dir string) string {
 		if filepath.Dir(d) == d {
 			return ""
 		}
+	}
+}
+
+// resolvedDir is absolute dir with the symbolic links of its longest
+// existing prefix followed (a regression directory not made yet lies
+// where its parent does).
+func resolvedDir(dir string) string {
+	rest := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		if real, err := filepath.EvalSymlinks(d); err == nil {
+			return filepath.Join(real, rest)
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+		rest = filepath.Join(filepath.Base(d), rest)
 	}
 }
 

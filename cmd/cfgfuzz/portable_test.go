@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 )
 
 // adapterScript is a protocol adapter inside a project: this tree's
@@ -140,5 +142,138 @@ func TestRootedPaths(t *testing.T) {
 	}
 	if got := r.portableSpec("repo:" + repo + "@abc"); got != "repo:{repo}@abc" {
 		t.Errorf("portableSpec(repo:%s@abc) = %s", repo, got)
+	}
+}
+
+// TestRegressionTravelsFromAPathWithSpaces: a project whose checkout path
+// holds a space records its adapter from {repo} as well, and a clone at
+// another such path replays it.
+func TestRegressionTravelsFromAPathWithSpaces(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	proj := filepath.Join(t.TempDir(), "my proj")
+	adapterScript(t, filepath.Join(proj, "tools", "adapter.sh"), `"$@"`)
+	writeFile(t, filepath.Join(proj, "found", "g.cfg"), "{{1, 2}, {3}, {3}, {4, 1}, {}}\n")
+	gitIn(t, proj, "init", "-q")
+	t.Chdir(proj)
+	for _, spec := range []string{"cmd:tools/adapter.sh --inject swap-arms", "cmd:'" + proj + "/tools/adapter.sh' --inject swap-arms"} {
+		if code, _, errs := runCmd([]string{"minimize", "--structurizer", spec, "--regressions", "tests/regs", "--save-regression", "arms", "found/g.cfg"}, ""); code != exitOK {
+			t.Fatalf("minimize --structurizer %s --save-regression: exit %d\n%s", spec, code, errs)
+		}
+		saved := readFile(t, filepath.Join(proj, "tests", "regs", "arms.cfg"))
+		if want := "# structurizer: cmd:{repo}/tools/adapter.sh --inject swap-arms\n"; !strings.Contains(saved, want) {
+			t.Errorf("--structurizer %s: the saved regression lacks %q:\n%s", spec, want, saved)
+		}
+		os.Remove(filepath.Join(proj, "tests", "regs", "arms.cfg"))
+	}
+	if code, _, errs := runCmd([]string{"minimize", "--structurizer", "cmd:tools/adapter.sh --inject swap-arms", "--regressions", "tests/regs", "--save-regression", "arms", "found/g.cfg"}, ""); code != exitOK {
+		t.Fatalf("minimize --save-regression: exit %d\n%s", code, errs)
+	}
+	commitAll(t, proj, "the adapter and its regression")
+
+	clone := filepath.Join(t.TempDir(), "other place", "clone")
+	gitIn(t, filepath.Dir(proj), "clone", "-q", proj, clone)
+	t.Chdir(filepath.Join(clone, "tests"))
+	code, out, errs := runCmd([]string{"regress", "regs"}, "")
+	want := "replay: cfgfuzz check --structurizer 'cmd:'\\''" + clone + "/tools/adapter.sh'\\'' --inject swap-arms' ./regs/arms.cfg"
+	if code != exitFail || !strings.Contains(out, "got exec:trace-mismatch") || !strings.Contains(out, want) {
+		t.Errorf("regress in the clone's tests/: exit %d, want 1, the file failing with the signature and %q\n%s%s", code, want, out, errs)
+	}
+}
+
+// TestRegressionDirectoryLinkedIntoARepository: a regression directory
+// reached through a symbolic link from outside the work tree it lies in
+// records the paths of that work tree from {repo}, as the file read from
+// its clone does.
+func TestRegressionDirectoryLinkedIntoARepository(t *testing.T) {
+	repo := t.TempDir()
+	for _, d := range []string{".git", "tools", "tests/regs"} {
+		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outside := t.TempDir()
+	if gitTop(outside) != "" {
+		t.Skipf("the temporary directory %s lies in a git work tree", outside)
+	}
+	link := filepath.Join(outside, "regs")
+	if err := os.Symlink(filepath.Join(repo, "tests", "regs"), link); err != nil {
+		t.Fatal(err)
+	}
+	spec := "cmd:" + repo + "/tools/adapter --x"
+	if got := portableHeader(corpus.Header{Structurizer: spec}, link).Structurizer; got != "cmd:{repo}/tools/adapter --x" {
+		t.Errorf("saved through %s, the header records %s, want cmd:{repo}/tools/adapter --x", link, got)
+	}
+	if got := portableHeader(corpus.Header{Structurizer: spec}, filepath.Join(link, "sub")).Structurizer; got != "cmd:{repo}/tools/adapter --x" {
+		t.Errorf("saved into a directory not made yet under %s, the header records %s, want cmd:{repo}/tools/adapter --x", link, got)
+	}
+	reg := &corpus.Regression{Path: filepath.Join(link, "a.cfg"), Header: corpus.Header{Structurizer: "cmd:{repo}/tools/adapter --x"}}
+	if got, err := recordedSpec(reg); err != nil || got != spec {
+		t.Errorf("read through %s: %s, %v; want %s", link, got, err, spec)
+	}
+	// A link inside the work tree to a directory outside it: the files lie
+	// in no work tree.
+	if err := os.Symlink(outside, filepath.Join(repo, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := rootsOf(filepath.Join(repo, "out")); err != nil || r.repo != "" {
+		t.Errorf("rootsOf(a link out of the work tree) = %+v, %v; want no repository", r, err)
+	}
+}
+
+// TestMinimizeOutAndRegressionEachFromTheirPlace: minimize --out FILE
+// --save-regression NAME writes each file's paths from where that file
+// lies: the regression file inside the work tree from {repo}, the --out
+// file outside it absolute, so check names a structurizer that runs.
+func TestMinimizeOutAndRegressionEachFromTheirPlace(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	proj := filepath.Join(t.TempDir(), "proj")
+	adapterScript(t, filepath.Join(proj, "tools", "adapter.sh"), `"$@"`)
+	gitIn(t, proj, "init", "-q")
+	outside := t.TempDir()
+	if gitTop(outside) != "" {
+		t.Skipf("the temporary directory %s lies in a git work tree", outside)
+	}
+	t.Chdir(proj)
+	out := filepath.Join(outside, "min.cfg")
+	code, _, errs := runCmd([]string{"minimize", "--structurizer", "cmd:tools/adapter.sh --inject swap-arms", "--regressions", "tests/regs",
+		"--save-regression", "arms", "--out", out, "-"}, "{{1, 2}, {3}, {3}, {4, 1}, {}}\n")
+	if code != exitOK {
+		t.Fatalf("minimize: exit %d\n%s", code, errs)
+	}
+	if saved, want := readFile(t, filepath.Join(proj, "tests", "regs", "arms.cfg")), "# structurizer: cmd:{repo}/tools/adapter.sh --inject swap-arms\n"; !strings.Contains(saved, want) {
+		t.Errorf("the regression file lacks %q:\n%s", want, saved)
+	}
+	if got, want := readFile(t, out), "# structurizer: cmd:"+proj+"/tools/adapter.sh --inject swap-arms\n"; !strings.Contains(got, want) {
+		t.Errorf("the --out file outside the work tree lacks %q:\n%s", want, got)
+	}
+	t.Chdir(outside)
+	if _, _, errs := runCmd([]string{"check", out}, ""); !strings.Contains(errs, "judge it with --structurizer 'cmd:"+proj+"/tools/adapter.sh --inject swap-arms'") {
+		t.Errorf("check on the --out file does not name the adapter's path:\n%s", errs)
+	}
+}
+
+// TestRootWordTravels: a cmd word that is the work tree's top itself (an
+// adapter told where the project is, `-C /home/me/proj`) is written as
+// {repo} and read back, as a path below it is.
+func TestRootWordTravels(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := rootsOf(filepath.Join(repo, "tests"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := "cmd:make -s -C " + repo + " serve"
+	saved := r.portableSpec(spec)
+	if saved != "cmd:make -s -C {repo} serve" {
+		t.Errorf("portableSpec(%s) = %s, want the top written {repo}", spec, saved)
+	}
+	if back, err := r.expandSpec(saved); err != nil || back != spec {
+		t.Errorf("expandSpec(%s) = %s, %v; want %s", saved, back, err, spec)
 	}
 }
