@@ -3,13 +3,15 @@
 // (corpus.Header: the signature, and the structurizer, strategy, faults,
 // register file, target environment and rules reading it was found under;
 // expect pass; the structurizer's paths inside the directory's git work
-// tree written from {repo}: portable.go), so a campaign's new bugs come out ready for the suite
-// `cfgfuzz regress` replays. A finding without a minimized graph (the
-// minimizer off, the failure not reproduced, or a shard, which leaves
-// minimization to the merge) is not saved, nor is a flaky one (the
-// minimizer's judgements disagreed: a regression that passes by chance),
-// and the line it prints counts those and says why; one whose minimized graph or weights do not read
-// back (a damaged report or state) is named in an error, the others
+// tree written from {repo}: portable.go), so a campaign's new bugs come
+// out ready for the suite `cfgfuzz regress` replays. A finding without a
+// minimized graph (the minimizer off, the failure not reproduced, or a
+// shard, which leaves minimization to the merge) is not saved, nor is a
+// flaky one (the minimizer's judgements disagreed: a regression that
+// passes by chance) or one whose minimized graph the minimizer could not
+// judge again every time (Finding.MinimizeError), and the line it prints
+// counts those and says why; one whose minimized graph or weights do not
+// read back (a damaged report or state) is named in an error, the others
 // saved; a file of the same name is kept as it is.
 
 package main
@@ -44,7 +46,7 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 	}
 	var saved, kept []string
 	var broken []string
-	unminimized, flaky := 0, 0
+	unminimized, flaky, unjudged := 0, 0, 0
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		if !rep.IsNew(f) {
@@ -52,6 +54,10 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 		}
 		if f.Flaky != "" && f.Minimized != "" {
 			flaky++ // a regression that passes by chance
+			continue
+		}
+		if f.MinimizeError != "" && f.Minimized != "" {
+			unjudged++ // not judged again every time, as minimize --save-regression refuses it
 			continue
 		}
 		if f.Minimized == "" || f.NotReproduced != "" || f.Flaky != "" {
@@ -91,6 +97,9 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 	}
 	if flaky > 0 {
 		fmt.Fprintf(out, "; %s flaky (the minimizer's judgements disagreed), not saved", fuzz.Plural(flaky, "new finding"))
+	}
+	if unjudged > 0 {
+		fmt.Fprintf(out, "; %s whose minimized graph the minimizer could not judge again (minimize_error in the report), not saved", fuzz.Plural(unjudged, "new finding"))
 	}
 	fmt.Fprintln(out)
 	if len(broken) > 0 {

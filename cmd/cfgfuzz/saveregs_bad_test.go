@@ -33,3 +33,24 @@ func TestSaveRegressionsSkipsABrokenGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveRegressionsSkipsUnjudged: a new finding whose minimized graph
+// the minimizer could not judge again every time (minimize_error) is not
+// saved, as minimize --save-regression refuses it, and the line counts it
+// with the reason; a finding beside it that reproduced is saved.
+func TestSaveRegressionsSkipsUnjudged(t *testing.T) {
+	unjudged := fuzz.Finding{Signature: "exec:trace-mismatch", Minimized: "{{1, 2}, {}, {}}", New: 1,
+		MinimizeError: "judging the minimized graph again: fresh side did not start"}
+	good := fuzz.Finding{Signature: "rules:R12", Minimized: "{{1, 2}, {2}, {}}", New: 1}
+	rep := &fuzz.Report{Settings: fuzz.Settings{Current: "self", Seed: 1}, Findings: []fuzz.Finding{unjudged, good}}
+	dir := filepath.Join(t.TempDir(), "regs")
+	var out bytes.Buffer
+	if err := saveRegressions(dir, rep, "run", &out); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), "rules-r12-") ||
+		!strings.Contains(out.String(), "1 new finding whose minimized graph the minimizer could not judge again (minimize_error in the report), not saved") {
+		t.Errorf("the directory holds %v, the line says %q; want the good finding's file alone and the other counted", ents, out.String())
+	}
+}
