@@ -19,8 +19,15 @@ all: build
 deps:
 	@sh .ci/deps.sh
 
+# BUILDID names the build in the campaigns it writes (fuzz/README.md, "One
+# cfgfuzz per campaign"): shards built on several machines, or in several
+# directories of one tree, merge only under one name, e.g.
+# make build BUILDID="(devel) rev $$(git rev-parse HEAD)". Empty: the
+# binary's version, revision and, without a clean revision, its digest.
+BUILDID   ?=
+
 build:
-	$(GO) build $(GOFLAGS) -o bin/cfgfuzz ./cmd/cfgfuzz
+	$(GO) build $(GOFLAGS) $(if $(BUILDID),-ldflags "-X 'main.buildID=$(BUILDID)'") -o bin/cfgfuzz ./cmd/cfgfuzz
 	$(GO) build $(GOFLAGS) -o bin/structurize ./cmd/structurize
 
 # The main job: a ~30 s campaign over every generator, report in

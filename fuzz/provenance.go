@@ -91,7 +91,14 @@ func NewProvenance(s *Settings, w Writer, now time.Time) *Provenance {
 
 // Line is the provenance as one sentence, for report.md and report.html.
 func (p *Provenance) Line() string {
-	s := fmt.Sprintf("Written %s on %s by %s; current side %s", p.Date, p.Host, p.Tool, p.Current)
+	s := fmt.Sprintf("Written %s on %s by %s", p.Date, p.Host, p.Tool)
+	if p.Writer.Build != "" {
+		// the name merge and --resume compare, which the version line
+		// leaves out for a build named at link time or without VCS
+		// information
+		s += ", writer " + p.Writer.String()
+	}
+	s += "; current side " + p.Current
 	if p.Baseline != "" {
 		s += ", baseline " + p.Baseline
 	}

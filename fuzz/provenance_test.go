@@ -56,6 +56,16 @@ func TestReportsCarryProvenance(t *testing.T) {
 	}
 }
 
+// The line names the campaign's writer: two builds that print the same
+// version (no VCS information) are told apart by it, as merge tells them.
+func TestProvenanceLineNamesTheWriter(t *testing.T) {
+	p := Provenance{Tool: Build{Module: "m", Version: "(devel)", Go: "go1.x"}, Date: "d", Host: "h", Current: "self",
+		Writer: Writer{Format: LogFormat, Build: "(devel) rev abc123"}}
+	if line, want := p.Line(), p.Writer.String(); !strings.Contains(line, want) {
+		t.Errorf("provenance line %q lacks the writer %q", line, want)
+	}
+}
+
 func TestBuildString(t *testing.T) {
 	b := Build{Module: "m", Version: "v1.0.0", Revision: "abc123", Dirty: true, Go: "go1.x"}
 	if s := b.String(); !strings.Contains(s, "v1.0.0") || !strings.Contains(s, "revision abc123+dirty") || !strings.Contains(s, Host()) {

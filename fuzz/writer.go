@@ -195,6 +195,7 @@ func mixedWriters(shards []*shardState, w Writer) *Mixed {
 type MixedError struct{ Mixed *Mixed }
 
 func (e *MixedError) Error() string {
-	return e.Mixed.describe() + ". A night's verdicts must come from one cfgfuzz: run the shards again with one build and merge them with it, " +
+	return e.Mixed.describe() + ". A night's verdicts must come from one cfgfuzz: run the shards again with one build and merge them with it " +
+		"(one binary everywhere, or builds of one commit given one name at link time: go build -ldflags \"-X 'main.buildID=ID'\", make build BUILDID=ID), " +
 		"or merge them anyway with --mixed (the report then says mixed, the state is not committed, and the exit status is 2 unless a finding is new)"
 }

@@ -138,8 +138,9 @@ func TestVersion(t *testing.T) {
 	want := fuzz.ThisBuild()
 	for _, args := range [][]string{{"--version"}, {"version"}} {
 		code, out, stderr := runCmd(args, "")
-		if code != exitOK || strings.TrimSpace(out) != want.String() {
-			t.Errorf("cfgfuzz %s: exit %d, output %q, want 0 and %q\n%s", args[0], code, out, want.String(), stderr)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != exitOK || len(lines) != 2 || lines[0] != want.String() || !strings.Contains(lines[1], thisWriter().String()) {
+			t.Errorf("cfgfuzz %s: exit %d, output %q, want 0, %q and a line naming the writer %q\n%s", args[0], code, out, want.String(), thisWriter(), stderr)
 		}
 	}
 	code, out, _ := runCmd([]string{"version", "--json"}, "")

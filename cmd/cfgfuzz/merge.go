@@ -36,7 +36,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	budget.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz merge [--out DIR] [--partial] [--state DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
-		fmt.Fprintln(fs.Output(), "(with --state: new signatures) or output grown past the campaign's --max-growth, 2 usage or infrastructure error, graphs without a whole verdict (harness errors,\na check that could not judge a module), an incomplete shard set, or a --partial merge without new findings.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "(with --state: new signatures) or output grown past the campaign's --max-growth, 2 usage or infrastructure error\n(the structurizer the shards ran not there to minimize with: the state is then left as it was), graphs without a whole verdict (harness errors,\na check that could not judge a module), an incomplete shard set, or a --partial merge without new findings.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
@@ -52,7 +52,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	rep, err := mergeNight(fs.Args(), *out, *state, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: stderr})
+	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: stderr})
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
@@ -63,6 +63,9 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if (rep.Incomplete != nil || rep.Mixed != nil) && code == exitOK {
+		return exitUsage
+	}
+	if minErr != nil { // an infrastructure error: the night is not recorded
 		return exitUsage
 	}
 	return code
@@ -92,28 +95,32 @@ func sameDir(a, b string) bool {
 // mergeNight merges as opt says (an incomplete shard set only when
 // opt.Partial, shards of another cfgfuzz only when opt.Mixed), minimizes,
 // writes the reports into out, locked, and commits the state of a whole
-// night of one cfgfuzz.
-func mergeNight(dirs []string, out, state string, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions) (*fuzz.Report, error) {
+// night of one cfgfuzz whose new findings were minimized. minErr says why
+// the minimizer did not start (the structurizer the shards ran is not
+// there): the night's new findings are then not minimized, and the state
+// is left as it was, so that they stay new and a merge run again where
+// the structurizer runs minimizes them.
+func mergeNight(dirs []string, out, state string, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions) (rep *fuzz.Report, minErr error, err error) {
 	stderr := opt.Log
 	if err := checkMergeOut(out, dirs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	unlock, err := fuzz.LockDir(out)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer unlock()
 	if state != "" {
 		st, err := fuzz.LoadState(state)
 		if err != nil {
-			return nil, fmt.Errorf("--state: %w", err)
+			return nil, nil, fmt.Errorf("--state: %w", err)
 		}
 		if !opt.Partial { // the merge commits the night there
 			if err := st.CheckWritable(); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		opt.State = st
@@ -121,47 +128,59 @@ func mergeNight(dirs []string, out, state string, minimize bool, budget minimize
 	if minimize {
 		s, err := fuzz.LoadSettings(dirs[0])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		s.Shard = fuzz.Shard{}
 		var sides openSides
 		defer sides.close()
-		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out}, &sides, budget, stderr)
+		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out}, &sides, budget, stderr, &minErr)
 	}
 	rep, up, err := fuzz.MergeNight(dirs, opt)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	again := ""
+	if minErr != nil {
+		again = "; merge again where the structurizer runs"
+		if up == nil {
+			fmt.Fprintf(stderr, "cfgfuzz merge: the new findings are not minimized%s\n", again)
+		}
 	}
 	if err := fuzz.WriteReports(out, rep, genSource{}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if up != nil {
 		if err := fuzz.WriteStateUpdate(filepath.Join(out, fuzz.StateUpdateDir), *up); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if rep.Incomplete != nil { // the merge of every shard commits the night
 			fmt.Fprintf(stderr, "cfgfuzz merge: a partial night leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
-			return rep, nil
+			return rep, minErr, nil
 		}
 		if rep.Mixed != nil { // one cfgfuzz's night commits it
 			fmt.Fprintf(stderr, "cfgfuzz merge: a night of several cfgfuzz builds leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
-			return rep, nil
+			return rep, minErr, nil
+		}
+		if minErr != nil { // the new findings are left for a merge that minimizes them
+			fmt.Fprintf(stderr, "cfgfuzz merge: a night whose new findings are not minimized leaves %s as it was; its update is in %s%s\n", state, filepath.Join(out, fuzz.StateUpdateDir), again)
+			return rep, minErr, nil
 		}
 		if err := fuzz.CommitState(opt.State, *up); err != nil {
-			return nil, fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(out, fuzz.StateUpdateDir))
+			return nil, nil, fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(out, fuzz.StateUpdateDir))
 		}
 		if up.Corpus != nil {
 			if err := fuzz.SaveCorpus(filepath.Join(state, fuzz.StateCorpusDir), up.Corpus); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	return rep, nil
+	return rep, minErr, nil
 }
 
 // lazyMinimizer is the campaign's minimizer for the merged settings, its
-// sides made (a revision built) on the first finding to minimize.
-func lazyMinimizer(c fuzz.Config, sides *openSides, budget minimizeBudget, stderr io.Writer) fuzz.Minimizer {
+// sides made (a revision built) on the first finding to minimize; when
+// they cannot be made it minimizes nothing and sets *failed.
+func lazyMinimizer(c fuzz.Config, sides *openSides, budget minimizeBudget, stderr io.Writer, failed *error) fuzz.Minimizer {
 	var made bool
 	return func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if !made {
@@ -174,6 +193,7 @@ func lazyMinimizer(c fuzz.Config, sides *openSides, budget minimizeBudget, stder
 			if err != nil {
 				fmt.Fprintf(stderr, "cfgfuzz merge: minimizer: %v\n", err)
 				c.Minimize = nil
+				*failed = err
 			}
 		}
 		if c.Minimize == nil {

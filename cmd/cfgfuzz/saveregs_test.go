@@ -6,6 +6,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -106,5 +107,52 @@ func TestRegressionNamesTellStructurizersApart(t *testing.T) {
 	name := regressionName(h, f)
 	if !strings.HasPrefix(name, "exec-trace-mismatch-") || name == regressionName(other, f) || name == regressionName(fault, f) || name != regressionName(later, f) {
 		t.Errorf("names %s, %s, %s, %s", name, regressionName(other, f), regressionName(fault, f), regressionName(later, f))
+	}
+}
+
+// TestMergeWithoutTheStructurizer: a merge whose minimizer cannot start
+// the structurizer the shards ran (an adapter missing on the merging
+// machine) minimizes nothing and saves no regression; it exits 2 and
+// leaves the state as it was, so that the new signatures stay new and the
+// merge run again where the structurizer runs minimizes and saves them.
+func TestMergeWithoutTheStructurizer(t *testing.T) {
+	tmp := t.TempDir()
+	adapter := filepath.Join(tmp, "adapter")
+	exe, err := os.ReadFile(cfgfuzzBinary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	install := func() {
+		if err := os.WriteFile(adapter, exe, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	install()
+	spec := "cmd:" + adapter + " structurize --inject swap-arms"
+	state := filepath.Join(tmp, "state")
+	var dirs []string
+	for i, shard := range []string{"0/2", "1/2"} {
+		dir := filepath.Join(tmp, "s"+strconv.Itoa(i))
+		if code, out, stderr := runCmd([]string{"run", "--structurizer", spec, "--graphs", "100", "--shard", shard, "--state", state, "--night", "2026-12-05",
+			"--out", dir, "--progress", "none"}, ""); code != exitFail {
+			t.Fatalf("shard %s: exit %d, want 1\n%s%s", shard, code, out, stderr)
+		}
+		dirs = append(dirs, dir)
+	}
+	if err := os.Remove(adapter); err != nil {
+		t.Fatal(err)
+	}
+	regs := filepath.Join(tmp, "regs")
+	code, out, stderr := runCmd(append([]string{"merge", "--state", state, "--out", filepath.Join(tmp, "m1"), "--save-regressions", regs}, dirs...), "")
+	if code != exitUsage || !strings.Contains(stderr, "leaves "+state+" as it was") || !strings.Contains(stderr, "merge again where the structurizer runs") {
+		t.Errorf("merge without the structurizer: exit %d, want 2, the state left as it was and what to do\n%s%s", code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(state, "findings.json")); !os.IsNotExist(err) {
+		t.Errorf("a merge that minimized nothing committed its state (%v)", err)
+	}
+	install()
+	code, out, stderr = runCmd(append([]string{"merge", "--state", state, "--out", filepath.Join(tmp, "m2"), "--save-regressions", regs}, dirs...), "")
+	if code != exitFail || !strings.Contains(out, "new 1 ") || !strings.Contains(out, "regressions: 1 new finding saved into "+regs) {
+		t.Errorf("the merge again with the structurizer: exit %d, want 1, the signature new and its regression saved\n%s%s", code, out, stderr)
 	}
 }

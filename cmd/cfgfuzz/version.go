@@ -25,7 +25,8 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz version [--json]  (also: cfgfuzz --version)")
 		fmt.Fprintln(fs.Output(), "\nPrint the module version, the VCS revision (+dirty for uncommitted changes), the Go toolchain and")
-		fmt.Fprintln(fs.Output(), "the host (GOOS/GOARCH) this binary was built for; report.json's provenance holds the same facts (tool, host).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "the host (GOOS/GOARCH) this binary was built for, and the writer it records in the campaigns it writes,")
+		fmt.Fprintln(fs.Output(), "which merge and --resume compare; report.json's provenance holds the same facts (tool, host, writer).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
@@ -50,6 +51,9 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	fmt.Fprintln(stdout, b)
+	// The name merge and --resume compare: two builds that print the same
+	// version line (no VCS information) may still be two writers.
+	fmt.Fprintf(stdout, "campaign writer: %s\n", thisWriter())
 	return exitOK
 }
 

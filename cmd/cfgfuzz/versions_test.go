@@ -42,8 +42,8 @@ func TestShardsOfTwoBuilds(t *testing.T) {
 	s0, s1 := shard(binA, "0"), shard(binB, "1")
 
 	code, msg := exitCode(t, exec.Command(binA, "merge", "--state", state, "--out", filepath.Join(tmp, "refused"), s0, s1))
-	if code != exitUsage || !strings.Contains(msg, "cfgfuzz fake-a (log format 2) wrote "+s0+" (0/2)") || !strings.Contains(msg, "cfgfuzz fake-b (log format 2) wrote "+s1+" (1/2)") || !strings.Contains(msg, "--mixed") {
-		t.Errorf("merge of two builds: exit %d, want 2 naming both builds and --mixed\n%s", code, msg)
+	if code != exitUsage || !strings.Contains(msg, "cfgfuzz fake-a (log format 2) wrote "+s0+" (0/2)") || !strings.Contains(msg, "cfgfuzz fake-b (log format 2) wrote "+s1+" (1/2)") || !strings.Contains(msg, "--mixed") || !strings.Contains(msg, "main.buildID=ID") {
+		t.Errorf("merge of two builds: exit %d, want 2 naming both builds, how to name them alike and --mixed\n%s", code, msg)
 	}
 
 	merged := filepath.Join(tmp, "merged")
@@ -73,6 +73,9 @@ func TestShardsOfTwoBuilds(t *testing.T) {
 		t.Errorf("resume by another build: exit %d, want 2 naming both builds and what to do\n%s", code, msg)
 	}
 
+	if out, err := exec.Command(binA, "version").Output(); err != nil || !strings.Contains(string(out), "cfgfuzz fake-a (log format 2)") {
+		t.Errorf("version: %s (%v), want a line naming the writer, cfgfuzz fake-a (log format 2)", out, err)
+	}
 	out, err := exec.Command(binA, "version", "--json").Output()
 	var v struct {
 		Writer struct {
