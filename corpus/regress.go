@@ -8,6 +8,7 @@
 //	# registers: 64                    (the register file it was judged under, if any: emit/CONVENTION.md)
 //	# target-env: vulkan1.3            (spirv-val's target environment, when not the default vulkan1.1)
 //	# rules-compat: spirv-tools-2023.1 (the rules check's reading, when not the specification's)
+//	# walks: 16 seed 20261205         (the exec check's random walks and their seed, when not 16 and 1)
 //	# structurizer: cmd:{repo}/adapter (the structurizer it was found on, fuzz.Spec; "" this tree's;
 //	                                    {repo} and {dir}: where the file lies, cmd/cfgfuzz/portable.go)
 //	# expect: pass                     (what replaying it must give: pass, or fail with the signature)
@@ -58,6 +59,10 @@ type Header struct {
 	// RulesCompat is the rules check's reading it was judged under
 	// (oracle.Options.RulesCompat); "" the specification's.
 	RulesCompat string
+	// Walks is the exec check's random walks it was judged under (a
+	// campaign's --walks and --seed, which also seeds meta's renumbering);
+	// nil DefaultWalks.
+	Walks *Walks
 	// Structurizer is the spec of the structurizer it was found on
 	// (fuzz.Spec); "" this tree's.
 	Structurizer string
@@ -67,6 +72,39 @@ type Header struct {
 	Origin string
 	Date   string
 	Notes  []string
+}
+
+// Walks is how many random walks the exec check draws on top of the
+// edge-covering ones, and their seed: a failure only a random walk shows
+// is judged again only under the same.
+type Walks struct {
+	Random int
+	Seed   uint64
+}
+
+// DefaultWalks is what check, minimize and regress judge under unless
+// told otherwise (their --walks and --seed).
+var DefaultWalks = Walks{Random: 16, Seed: 1}
+
+// String is the header's form: "16 seed 1".
+func (w Walks) String() string { return fmt.Sprintf("%d seed %d", w.Random, w.Seed) }
+
+// JudgedWalks is the walks to judge the graph under: the header's, or
+// DefaultWalks.
+func (h Header) JudgedWalks() Walks {
+	if h.Walks == nil {
+		return DefaultWalks
+	}
+	return *h.Walks
+}
+
+// WalksOf is the Walks a header records for random walks and seed: nil
+// for DefaultWalks, which it leaves unsaid.
+func WalksOf(random int, seed uint64) *Walks {
+	if w := (Walks{random, seed}); w != DefaultWalks {
+		return &w
+	}
+	return nil
 }
 
 // What a regression's replay must give.
@@ -95,6 +133,9 @@ func (h Header) Format() string {
 		kv("target-env", h.TargetEnv)
 	}
 	kv("rules-compat", h.RulesCompat)
+	if h.Walks != nil && *h.Walks != DefaultWalks {
+		kv("walks", h.Walks.String())
+	}
 	kv("structurizer", h.Structurizer)
 	kv("expect", h.Expect)
 	kv("origin", h.Origin)
@@ -169,6 +210,12 @@ func (h *Header) set(key, v string) (err error) {
 		}
 	case "target-env":
 		return h.setTargetEnv(v)
+	case "walks":
+		var w Walks
+		if n, err := fmt.Sscanf(v, "%d seed %d", &w.Random, &w.Seed); err != nil || n != 2 || w.Random < 0 || w.String() != v {
+			return fmt.Errorf("'# walks: %s': want COUNT seed SEED (random walks on top of the edge-covering ones, and their seed)", v)
+		}
+		h.Walks = &w
 	case "rules-compat":
 		if v != "" && v != oracle.CompatSPIRVTools2023 {
 			return fmt.Errorf("'# rules-compat: %s': want %s, or no line for the specification's reading", v, oracle.CompatSPIRVTools2023)

@@ -44,6 +44,10 @@ func newSuiteRunner(t testing.TB, sopt structurizer.Options, h Header) *Runner {
 	t.Helper()
 	o := RunnerOptions{Structurizer: sopt}
 	o.Oracle.Walks.Registers = h.Registers
+	if h.Walks != nil {
+		w := CampaignOracle(Judging{Walks: h.Walks.Random, Seed: h.Walks.Seed})
+		o.Oracle.Walks.Random, o.Oracle.Walks.Seed, o.Oracle.Seed = w.Walks.Random, w.Walks.Seed, w.Seed
+	}
 	o.Oracle.Env, o.Oracle.RulesCompat = h.Env(), h.RulesCompat
 	r, err := NewRunner(o)
 	if err != nil {
@@ -131,7 +135,7 @@ func TestRegressionFileRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	r := loadSuite(t)[0]
 	h := Header{Signature: "exec:trace-mismatch", Fault: "swap-arms", Registers: 64, TargetEnv: "vulkan1.3", RulesCompat: oracle.CompatSPIRVTools2023,
-		Origin: "test", Date: "2026-11-29", Notes: []string{"a note"}}
+		Walks: &Walks{Random: 0, Seed: 20261205}, Origin: "test", Date: "2026-11-29", Notes: []string{"a note"}}
 	path, err := WriteRegression(dir, "x", h, r.Graph)
 	if err != nil {
 		t.Fatal(err)
@@ -144,13 +148,14 @@ func TestRegressionFileRoundTrip(t *testing.T) {
 		t.Errorf("graph %v read back as %v", r.Graph, back.Graph)
 	}
 	if back.Header.Signature != h.Signature || back.Header.Fault != h.Fault || back.Header.Registers != h.Registers || back.Header.TargetEnv != h.TargetEnv ||
-		back.Header.RulesCompat != h.RulesCompat || back.Header.Date != h.Date || back.Name != "x" {
+		back.Header.RulesCompat != h.RulesCompat || back.Header.Walks == nil || *back.Header.Walks != *h.Walks || back.Header.Date != h.Date || back.Name != "x" {
 		t.Errorf("header %+v read back as %+v", h, back.Header)
 	}
 	if _, err := WriteRegression(dir, "x", h, r.Graph); err == nil {
 		t.Error("WriteRegression overwrote an existing file")
 	}
-	for _, bad := range []string{"# signature: none\n# rules-compat: spirv-tools-1999\n{{1}, {}}\n", "# signature: none\n# target-env:\n{{1}, {}}\n"} {
+	for _, bad := range []string{"# signature: none\n# rules-compat: spirv-tools-1999\n{{1}, {}}\n", "# signature: none\n# target-env:\n{{1}, {}}\n",
+		"# signature: none\n# walks: 16\n{{1}, {}}\n", "# signature: none\n# walks: -1 seed 3\n{{1}, {}}\n", "# signature: none\n# walks: 16 seed 3 more\n{{1}, {}}\n"} {
 		if _, err := ParseRegression("bad.cfg", []byte(bad)); err == nil {
 			t.Errorf("%q parses", bad)
 		}

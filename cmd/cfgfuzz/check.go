@@ -227,7 +227,7 @@ func (r *checkRun) announce(graphs int, files []string, cf checkFlags) {
 	}
 	fmt.Fprintf(r.stderr, "cfgfuzz check: %s, structurizer %s, strategy %s, checks %s\n", fuzz.Plural(graphs, "graph"), r.spec, shown, strings.Join(r.orc.Checks(), ","))
 	for _, f := range files {
-		if m := recordedMismatch(f, r.spec, cf.registers, cf.strategy, cf.judge); m != "" {
+		if m := recordedMismatch(f, r.spec, cf.registers, cf.strategy, corpus.Walks{Random: cf.walks, Seed: cf.seed}, cf.judge); m != "" {
 			fmt.Fprintln(r.stderr, "cfgfuzz check: note:", m)
 		}
 	}

@@ -17,13 +17,13 @@ import (
 )
 
 // recordedMismatch words the flags that judge the file at path as its
-// header records, where registers, strategy, target environment and rules
-// reading differ from them, and the structurizer where the file names one
+// header records, where registers, strategy, walks, target environment and
+// rules reading differ from them, and the structurizer where the file names one
 // and used is cfgfuzz's own (the default: --structurizer left out; another
 // structurizer given is a choice, as regress makes it for a fixed build):
 // "" when they agree, or when path is standard input or not a file with a
 // header.
-func recordedMismatch(path string, used fuzz.Spec, registers int, strategy string, j judgeFlags) string {
+func recordedMismatch(path string, used fuzz.Spec, registers int, strategy string, walks corpus.Walks, j judgeFlags) string {
 	if path == "" || path == "-" {
 		return ""
 	}
@@ -40,6 +40,9 @@ func recordedMismatch(path string, used fuzz.Spec, registers int, strategy strin
 	}
 	if r.Header.Strategy != "" && r.Header.Strategy != strategy {
 		flags = append(flags, "--strategy "+r.Header.Strategy)
+	}
+	if w := r.Header.JudgedWalks(); w != walks {
+		flags = append(flags, fmt.Sprintf("--walks %d --seed %d", w.Random, w.Seed))
 	}
 	if r.Header.Env() != j.targetEnv {
 		flags = append(flags, "--target-env "+fuzz.ShellQuote(r.Header.Env()))

@@ -37,9 +37,10 @@ type regressFlags struct {
 	seed                        uint64
 	timeout                     time.Duration
 	judge                       judgeFlags
-	// envGiven and compatGiven say that --target-env and --rules-compat
-	// were given: they then judge every file, else each file's header.
-	envGiven, compatGiven bool
+	// envGiven, compatGiven, walksGiven and seedGiven say that
+	// --target-env, --rules-compat, --walks and --seed were given: they
+	// then judge every file, else each file's header.
+	envGiven, compatGiven, walksGiven, seedGiven bool
 }
 
 func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -50,9 +51,9 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&rf.junit, "junit", "", "also write the results as JUnit XML to `FILE`")
 	defineMaxAnswer(fs, &rf.maxAnswer)
 	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present, the gpu check included where a Vulkan device is; minimize and check leave gpu out unless --checks +gpu)")
-	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize)")
+	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize; default: each file's own '# walks:', else 16)")
 	fs.IntVar(&rf.registers, "registers", -1, "judge under a register file of `N` values (as for minimize; default: each file's own '# registers:', else none)")
-	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize)")
+	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize; default: each file's own '# walks:', else 1)")
 	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
 	rf.judge.define(fs)
 	fs.Usage = func() {
@@ -60,7 +61,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "\nReplay every NAME.cfg regression file of DIR (default: ./"+defaultRegressionsName+"; corpus/testdata/regressions")
 		fmt.Fprintln(fs.Output(), "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
-		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:' and '# rules-compat:' unless --registers, --target-env or\n--rules-compat is given. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
+		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:' and '# walks:' unless --registers, --target-env,\n--rules-compat, --walks or --seed is given. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line).\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -74,6 +75,8 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Visit(func(f *flag.Flag) {
 		rf.envGiven = rf.envGiven || f.Name == "target-env"
 		rf.compatGiven = rf.compatGiven || f.Name == "rules-compat"
+		rf.walksGiven = rf.walksGiven || f.Name == "walks"
+		rf.seedGiven = rf.seedGiven || f.Name == "seed"
 	})
 	pos := fs.Args()
 	if len(pos) > 1 {
@@ -240,7 +243,8 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	}
 	registers := rp.registersOf(r)
 	env, compat := rp.judgingOf(r)
-	key := strings.Join([]string{spec, strategy, strings.Join(faults, ","), strconv.Itoa(registers), env, compat}, "\x00")
+	walks := rp.walksOf(r)
+	key := strings.Join([]string{spec, strategy, strings.Join(faults, ","), strconv.Itoa(registers), env, compat, walks.String()}, "\x00")
 	if run, ok := rp.runners[key]; ok {
 		return run, nil
 	}
@@ -249,7 +253,7 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 		return nil, err
 	}
 	j := rp.rf.judge
-	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: rp.rf.walks, Seed: rp.rf.seed, Registers: registers, TargetEnv: env, RulesCompat: compat}),
+	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: walks.Random, Seed: walks.Seed, Registers: registers, TargetEnv: env, RulesCompat: compat}),
 		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: registers}, rp.rf.timeout),
 		CheckLimit:  j.checkTimeout, OnAbandon: func() { rp.abandon(spec) }}
 	switch {
@@ -294,6 +298,19 @@ func (rp *replayer) registersOf(r *corpus.Regression) int {
 	return r.Header.Registers
 }
 
+// walksOf is the random walks r is judged under: --walks and --seed where
+// given, else the file's own.
+func (rp *replayer) walksOf(r *corpus.Regression) corpus.Walks {
+	w := r.Header.JudgedWalks()
+	if rp.rf.walksGiven {
+		w.Random = rp.rf.walks
+	}
+	if rp.rf.seedGiven {
+		w.Seed = rp.rf.seed
+	}
+	return w
+}
+
 // judgingOf is the target environment and rules reading r is judged
 // under: each the flag's when given, else the file's own.
 func (rp *replayer) judgingOf(r *corpus.Regression) (env, compat string) {
@@ -332,7 +349,8 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 	if rp.rf.judge.allowFallbacks {
 		checks = strings.TrimPrefix(checks+",-fallback", ",")
 	}
-	s := fuzz.Settings{Current: sp.String(), Strategy: c.Regression.Header.Strategy, Walks: rp.rf.walks, Seed: rp.rf.seed,
+	walks := rp.walksOf(c.Regression)
+	s := fuzz.Settings{Current: sp.String(), Strategy: c.Regression.Header.Strategy, Walks: walks.Random, Seed: walks.Seed,
 		Checks: splitList(checks), Timeout: fuzz.Duration(rp.rf.timeout), Registers: rp.registersOf(c.Regression)}
 	j := rp.rf.judge
 	j.targetEnv, j.rulesCompat = rp.judgingOf(c.Regression)

@@ -113,7 +113,8 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 	s := &rep.Settings
 	spec, _ := fuzz.ParseSpec(s.Current)
 	return corpus.Header{Signature: f.Signature, Fault: strings.Join(s.Inject, ","), Strategy: cmp.Or(f.Strategy, s.Strategy),
-		Registers: s.Registers, TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, Structurizer: specField(spec), Expect: corpus.ExpectPass,
+		Registers: s.Registers, TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, Walks: corpus.WalksOf(s.Walks, s.Seed),
+		Structurizer: specField(spec), Expect: corpus.ExpectPass,
 		Origin: fmt.Sprintf("cfgfuzz %s, seed %d, graph %d (%s), minimized", command, s.Seed, f.First.Index, f.First.Stream),
 		Date:   time.Now().UTC().Format("2006-01-02")}
 }
@@ -121,7 +122,7 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 // regressionName is the file name of finding f saved under header h: its
 // signature in letters, digits and dashes, then a digest of what the file
 // judges (the header's signature, strategy, faults, structurizer, register
-// file, target environment and rules reading, and the minimized graph), so
+// file, target environment, rules reading and walks, and the minimized graph), so
 // two findings never share a name, nor one bug of two structurizers
 // minimized to the same graph, and the same finding found again does.
 func regressionName(h corpus.Header, f *fuzz.Finding) string {
@@ -131,6 +132,9 @@ func regressionName(h corpus.Header, f *fuzz.Finding) string {
 	}
 	judged := fmt.Sprint(h.Signature, "\x00", h.Strategy, "\x00", h.Fault, "\x00", h.Structurizer, "\x00", h.Registers, "\x00",
 		h.TargetEnv, "\x00", h.RulesCompat, "\x00", f.Minimized, "\x00", f.MinimizedWeights)
+	if h.Walks != nil {
+		judged += "\x00" + h.Walks.String()
+	}
 	sum := sha256.Sum256([]byte(judged))
 	return cmp.Or(base, "finding") + "-" + hex.EncodeToString(sum[:4])
 }

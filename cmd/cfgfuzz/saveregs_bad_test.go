@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
@@ -52,5 +54,41 @@ func TestSaveRegressionsSkipsUnjudged(t *testing.T) {
 	if len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), "rules-r12-") ||
 		!strings.Contains(out.String(), "1 new finding whose minimized graph the minimizer could not judge again (minimize_error in the report), not saved") {
 		t.Errorf("the directory holds %v, the line says %q; want the good finding's file alone and the other counted", ents, out.String())
+	}
+}
+
+// TestSavedRegressionRecordsWalks: a campaign's regression file records
+// the campaign's walks and seed ('# walks:'), which regress judges it
+// under unless --walks or --seed is given, and check names them when it
+// judges the file under others.
+func TestSavedRegressionRecordsWalks(t *testing.T) {
+	dir, regs := t.TempDir(), filepath.Join(t.TempDir(), "regs")
+	code, out, errs := runCmd([]string{"run", "--graphs", "20", "--seed", "7", "--kinds", "reducible", "--inject", "swap-arms", "--workers", "1",
+		"--progress", "none", "--out", dir, "--save-regressions", regs}, "")
+	if code != exitFail {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(regs, "*.cfg"))
+	if len(files) == 0 {
+		t.Fatalf("no regression saved\n%s", out)
+	}
+	r, err := corpus.ReadRegression(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := r.Header.JudgedWalks(); w != (corpus.Walks{Random: 16, Seed: 7}) {
+		t.Errorf("%s records walks %v, want 16 seed 7", files[0], w)
+	}
+	rp := newReplayer(regressFlags{walks: 16, seed: 1}, io.Discard)
+	if w := rp.walksOf(r); w != (corpus.Walks{Random: 16, Seed: 7}) {
+		t.Errorf("regress judges it under %v, want the file's 16 seed 7", w)
+	}
+	rp = newReplayer(regressFlags{walks: 16, seed: 3, seedGiven: true}, io.Discard)
+	if w := rp.walksOf(r); w != (corpus.Walks{Random: 16, Seed: 3}) {
+		t.Errorf("regress --seed 3 judges it under %v, want 16 seed 3", w)
+	}
+	_, _, errs = runCmd([]string{"check", files[0]}, "")
+	if !strings.Contains(errs, "--walks 16 --seed 7") {
+		t.Errorf("check under the defaults does not name the file's walks:\n%s", errs)
 	}
 }
