@@ -8,7 +8,7 @@
 //	# registers: 64                    (the register file it was judged under, if any: emit/CONVENTION.md)
 //	# target-env: vulkan1.3            (spirv-val's target environment, when not the default vulkan1.1)
 //	# rules-compat: spirv-tools-2023.1 (the rules check's reading, when not the specification's)
-//	# walks: 16 seed 20261205         (the exec check's random walks and their seed, when not 16 and 1)
+//	# walks: 16 seed 7                 (the exec check's random walks and their seed, when not 16 and 1)
 //	# structurizer: cmd:{repo}/adapter (the structurizer it was found on, fuzz.Spec; "" this tree's;
 //	                                    {repo} and {dir}: where the file lies, cmd/cfgfuzz/portable.go)
 //	# expect: pass                     (what replaying it must give: pass, or fail with the signature)
