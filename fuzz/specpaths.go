@@ -3,7 +3,12 @@
 // checkout writes the paths that lie inside it from a placeholder, and a
 // replay command printed for the user names them from the working
 // directory; both go through MapPaths, which finds the paths of a spec the
-// way Resolve makes them absolute (absoluteWords).
+// way Resolve makes them absolute (absoluteWords). Its word splitter
+// (shellWords) is written here rather than taken from a shell-lexing
+// library (google/shlex, mvdan.cc/sh): MapPaths needs each word's span in
+// the command, to replace a path and keep every other byte as the user
+// wrote it, and those libraries give the words' values only, or a whole
+// syntax tree to print back.
 
 package fuzz
 
