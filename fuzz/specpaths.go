@@ -4,11 +4,11 @@
 // replay command printed for the user names them from the working
 // directory; both go through MapPaths, which finds the paths of a spec the
 // way Resolve makes them absolute (absoluteWords). Its word splitter
-// (shellWords) is written here rather than taken from a shell-lexing
-// library (google/shlex, mvdan.cc/sh): MapPaths needs each word's span in
-// the command, to replace a path and keep every other byte as the user
-// wrote it, and those libraries give the words' values only, or a whole
-// syntax tree to print back.
+// (shellWords) is written here rather than taken from a library: MapPaths
+// needs each word's span in the command, to replace a path and keep every
+// other byte as the user wrote it; google/shlex gives the words' values
+// only, and mvdan.cc/sh, which gives positions, parses whole shell
+// programs, a large dependency for a loop of thirty lines.
 
 package fuzz
 
