@@ -25,14 +25,23 @@ func adapterScript(t *testing.T, path, args string) {
 	}
 }
 
-func TestRegressionTravelsToAClone(t *testing.T) {
+// adapterProject is a git work tree at DIR/name (a fresh temporary DIR)
+// holding tools/adapter.sh, this tree's structurizer passing on its
+// arguments; the test is skipped without git.
+func adapterProject(t *testing.T, name string) string {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	proj := filepath.Join(t.TempDir(), "proj")
+	proj := filepath.Join(t.TempDir(), name)
 	adapterScript(t, filepath.Join(proj, "tools", "adapter.sh"), `"$@"`)
-	writeFile(t, filepath.Join(proj, "found", "g.cfg"), "{{1, 2}, {3}, {3}, {4, 1}, {}}\n")
 	gitIn(t, proj, "init", "-q")
+	return proj
+}
+
+func TestRegressionTravelsToAClone(t *testing.T) {
+	proj := adapterProject(t, "proj")
+	writeFile(t, filepath.Join(proj, "found", "g.cfg"), "{{1, 2}, {3}, {3}, {4, 1}, {}}\n")
 	t.Chdir(proj)
 	const spec = "cmd:tools/adapter.sh --inject swap-arms"
 	code, _, errs := runCmd([]string{"run", "--structurizer", spec, "--graphs", "100", "--out", filepath.Join(t.TempDir(), "c"),
@@ -149,13 +158,8 @@ func TestRootedPaths(t *testing.T) {
 // holds a space records its adapter from {repo} as well, and a clone at
 // another such path replays it.
 func TestRegressionTravelsFromAPathWithSpaces(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	proj := filepath.Join(t.TempDir(), "my proj")
-	adapterScript(t, filepath.Join(proj, "tools", "adapter.sh"), `"$@"`)
+	proj := adapterProject(t, "my proj")
 	writeFile(t, filepath.Join(proj, "found", "g.cfg"), "{{1, 2}, {3}, {3}, {4, 1}, {}}\n")
-	gitIn(t, proj, "init", "-q")
 	t.Chdir(proj)
 	for _, spec := range []string{"cmd:tools/adapter.sh --inject swap-arms", "cmd:'" + proj + "/tools/adapter.sh' --inject swap-arms"} {
 		if code, _, errs := runCmd([]string{"minimize", "--structurizer", spec, "--regressions", "tests/regs", "--save-regression", "arms", "found/g.cfg"}, ""); code != exitOK {
@@ -227,12 +231,7 @@ func TestRegressionDirectoryLinkedIntoARepository(t *testing.T) {
 // lies: the regression file inside the work tree from {repo}, the --out
 // file outside it absolute, so check names a structurizer that runs.
 func TestMinimizeOutAndRegressionEachFromTheirPlace(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	proj := filepath.Join(t.TempDir(), "proj")
-	adapterScript(t, filepath.Join(proj, "tools", "adapter.sh"), `"$@"`)
-	gitIn(t, proj, "init", "-q")
+	proj := adapterProject(t, "proj")
 	outside := t.TempDir()
 	if gitTop(outside) != "" {
 		t.Skipf("the temporary directory %s lies in a git work tree", outside)
