@@ -1,9 +1,11 @@
 // writer.go: which cfgfuzz wrote a campaign directory. campaign.json
 // records its Writer: the log format (LogFormat, the layout of
-// campaign.json and results.jsonl) and the build (module version, VCS
+// campaign.json and results.jsonl), the build (module version, VCS
 // revision, and for a build that names no clean revision a digest of the
-// executable). A campaign's verdicts are one oracle's only when one build
-// judged every graph, so --resume refuses a log another writer started
+// executable) and the validator's version (SPIRV-Tools, linked or on
+// PATH, which a system upgrade changes under an unchanged build). A
+// campaign's verdicts are one oracle's only when one build with one
+// validator judged every graph, so --resume refuses a log another writer started
 // (WriterMismatch) and merge refuses shards of several writers unless told
 // to merge them as a mixed night (MergeOptions.Mixed, Report.Mixed).
 
@@ -18,6 +20,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // LogFormat is the format of a campaign directory's campaign.json and
@@ -30,7 +34,7 @@ const LogFormat = 2
 const unrecordedFormat = 1
 
 // Writer is the cfgfuzz that wrote a campaign: what campaign.json records
-// under "writer". Two writers are the same cfgfuzz when both fields are
+// under "writer". Two writers are the same cfgfuzz when every field is
 // equal.
 type Writer struct {
 	// Format is the log format (LogFormat when this cfgfuzz wrote it).
@@ -40,14 +44,21 @@ type Writer struct {
 	// "revision unknown, exe sha256:HEX" for a build without VCS
 	// information, whose revision does not say what it runs.
 	Build string `json:"build"`
+	// Validator is the SPIRV-Tools version the build validated with
+	// (oracle.ValidatorVersion); empty in a log whose writer recorded none.
+	Validator string `json:"validator,omitempty"`
 }
 
-// String is the writer as messages name it: "cfgfuzz BUILD (log format N)".
+// String is the writer as messages name it: "cfgfuzz BUILD (log format N;
+// VALIDATOR)", without the validator where the log records none.
 func (w Writer) String() string {
 	if w.Format == unrecordedFormat && w.Build == "" {
 		return "a cfgfuzz that recorded no version (log format 1)"
 	}
-	return fmt.Sprintf("cfgfuzz %s (log format %d)", w.Build, w.Format)
+	if w.Validator == "" {
+		return fmt.Sprintf("cfgfuzz %s (log format %d)", w.Build, w.Format)
+	}
+	return fmt.Sprintf("cfgfuzz %s (log format %d; %s)", w.Build, w.Format, w.Validator)
 }
 
 var (
@@ -55,11 +66,14 @@ var (
 	thisWriter     Writer
 )
 
-// ThisWriter is the running binary as a Writer (its build information and
-// LogFormat). A command passes it as Config.Writer and MergeOptions.Writer;
-// tests pass others.
+// ThisWriter is the running binary as a Writer (its build information,
+// LogFormat and the validator's version). A command passes it as
+// Config.Writer and MergeOptions.Writer; tests pass others.
 func ThisWriter() Writer {
-	thisWriterOnce.Do(func() { thisWriter = WriterOf(ThisBuild(), executableDigest) })
+	thisWriterOnce.Do(func() {
+		thisWriter = WriterOf(ThisBuild(), executableDigest)
+		thisWriter.Validator = oracle.ValidatorVersion()
+	})
 	return thisWriter
 }
 
@@ -113,9 +127,19 @@ type WriterMismatch struct {
 }
 
 func (e *WriterMismatch) Error() string {
-	return fmt.Sprintf("%s was written by %s; this is %s. One campaign's verdicts must come from one cfgfuzz: "+
+	return fmt.Sprintf("%s was written by %s; this is %s%s. One campaign's verdicts must come from one cfgfuzz: "+
 		"resume it with the cfgfuzz that started it, or start it again with this one (--force, or another --out)",
-		e.Dir, e.Log, e.This)
+		e.Dir, e.Log, e.This, validatorChange(e.Log, e.This))
+}
+
+// validatorChange is ", the same build with another validator ..." when
+// writers a and b differ only in the validator's version, else "": a
+// SPIRV-Tools upgrade leaves the build's name as it was.
+func validatorChange(a, b Writer) string {
+	if a.Format != b.Format || a.Build != b.Build || a.Validator == b.Validator {
+		return ""
+	}
+	return ", the same build with another SPIRV-Tools (a system upgrade between the runs?)"
 }
 
 // Mixed is report.json's "mixed": a merge of shards that were not all
@@ -195,7 +219,8 @@ func mixedWriters(shards []*shardState, w Writer) *Mixed {
 type MixedError struct{ Mixed *Mixed }
 
 func (e *MixedError) Error() string {
-	return e.Mixed.describe() + ". A night's verdicts must come from one cfgfuzz: run the shards again with one build and merge them with it " +
-		"(one binary everywhere, or builds of one commit given one name at link time: go build -ldflags \"-X 'main.buildID=ID'\", make build BUILDID=ID), " +
+	return e.Mixed.describe() + ". A night's verdicts must come from one cfgfuzz: run the shards again with one build and one SPIRV-Tools and merge them with it " +
+		"(one binary everywhere, or builds of one commit given one name at link time: go build -ldflags \"-X 'main.buildID=ID'\", make build BUILDID=ID; " +
+		"one spirv-tools package on every machine), " +
 		"or merge them anyway with --mixed (the report then says mixed, the state is not committed, and the exit status is 2 unless a finding is new)"
 }

@@ -5,7 +5,8 @@
 // report names each shard's writer and is not a good night; a log format
 // newer than this cfgfuzz reads, or a campaign.json with no writer, is
 // named; a state store of a newer format is refused; the seen filter's
-// key names the default checks.
+// key names the default checks; one build with two SPIRV-Tools versions is
+// two writers.
 
 package fuzz
 
@@ -86,6 +87,39 @@ func TestResumeRefusesAnotherWriter(t *testing.T) {
 	c.Writer = writerA
 	if o := mustRun(t, c); o.Report.Throughput.Resumed != 40 {
 		t.Errorf("resume by A replayed %d records, want 40", o.Report.Throughput.Resumed)
+	}
+}
+
+// TestValidatorIsPartOfTheWriter: one build with two SPIRV-Tools versions
+// (a system upgrade between two runs) is two writers: --resume refuses
+// the log, saying the validator changed, and a merge of their shards is
+// mixed; ThisWriter records the validator this build links.
+func TestValidatorIsPartOfTheWriter(t *testing.T) {
+	if v := ThisWriter().Validator; v != oracle.ValidatorVersion() || !strings.HasPrefix(v, "SPIRV-Tools v") {
+		t.Errorf("ThisWriter().Validator = %q, want oracle.ValidatorVersion() %q, starting SPIRV-Tools v", v, oracle.ValidatorVersion())
+	}
+	old, upgraded := writerA, writerA
+	old.Validator, upgraded.Validator = "SPIRV-Tools v2023.1 unknown hash, 2023-02-15T14:03:51", "SPIRV-Tools v2025.1 unknown hash, 2025-03-01T10:00:00"
+	dir := runAs(t, old, 20, Shard{I: 0, N: 2})
+	if _, w, err := LoadCampaign(dir); err != nil || w != old {
+		t.Fatalf("campaign.json records writer %+v (%v), want %+v", w, err, old)
+	}
+	c := testConfigIn(dir, 20)
+	c.Writer, c.Resume, c.Shard = upgraded, true, Shard{I: 0, N: 2}
+	_, err := Run(c)
+	var mm *WriterMismatch
+	if !errors.As(err, &mm) {
+		t.Fatalf("resume after the upgrade: %v, want a WriterMismatch", err)
+	}
+	for _, want := range []string{"v2023.1", "v2025.1", "the same build with another SPIRV-Tools"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("resume after the upgrade: %q does not name %q", err, want)
+		}
+	}
+	other := runAs(t, upgraded, 20, Shard{I: 1, N: 2})
+	var me *MixedError
+	if _, err := MergeWith([]string{dir, other}, MergeOptions{Writer: old}); !errors.As(err, &me) || !strings.Contains(err.Error(), "one SPIRV-Tools") {
+		t.Errorf("merge of shards judged by two validators: %v, want a MixedError asking for one SPIRV-Tools", err)
 	}
 }
 

@@ -94,6 +94,24 @@ func LookupExecValidator(env string) (Validator, error) {
 	return ExecValidator{Path: path, Env: env}, nil
 }
 
+// execValidatorVersion is the first line of `spirv-val --version`
+// ("SPIRV-Tools v2023.1 unknown hash, DATE"), or a line that says why
+// there is none.
+func execValidatorVersion() string {
+	path, err := exec.LookPath("spirv-val")
+	if err != nil {
+		return "no spirv-val on PATH"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	line, _, _ := strings.Cut(string(out), "\n")
+	if line = strings.TrimSpace(line); err != nil || line == "" {
+		return "spirv-val --version failed"
+	}
+	return line
+}
+
 var (
 	reValLine   = regexp.MustCompile(`(?m)^\s*(error|warning):\s*(line \d+:\s*)?`)
 	reValIDName = regexp.MustCompile(`\d+\[%[^\]]*\]|%[A-Za-z0-9_.]+|\b\d+\b`)

@@ -143,3 +143,10 @@ func (v *LibValidator) Validate(module []byte) (bool, string, error) {
 func LookupValidator(env string) (Validator, error) {
 	return NewLibValidator(env)
 }
+
+// ValidatorVersion is the version LookupValidator's validator reports:
+// libSPIRV-Tools' spvSoftwareVersionDetailsString, the line spirv-val
+// --version prints first ("SPIRV-Tools v2023.1 unknown hash, DATE").
+func ValidatorVersion() string {
+	return strings.TrimSpace(C.GoString(C.spvSoftwareVersionDetailsString()))
+}

@@ -25,3 +25,9 @@ func NewNamedLibValidator(env string) (Validator, error) {
 func LookupValidator(env string) (Validator, error) {
 	return LookupExecValidator(env)
 }
+
+// ValidatorVersion is the version LookupValidator's validator reports:
+// the first line of spirv-val --version.
+func ValidatorVersion() string {
+	return execValidatorVersion()
+}

@@ -3,7 +3,7 @@
 // two give the same verdicts and the same normalized signatures on the
 // hand-written rule cases, with the in-process validator's quiet first
 // pass and without it (NewNamedLibValidator); unknown target environments
-// are an error.
+// are an error; the library and the executable report one version.
 package oracle
 
 import (
@@ -29,6 +29,22 @@ func TestLookupValidatorKind(t *testing.T) {
 		if _, err := NewLibValidator("vulkan9.9"); err == nil {
 			t.Error("an unknown target environment should be an error")
 		}
+	}
+}
+
+// TestValidatorVersion: ValidatorVersion names SPIRV-Tools and, where the
+// spirv-val executable is on PATH, is the first line of its --version (on
+// Debian the library and the executable come from one package).
+func TestValidatorVersion(t *testing.T) {
+	v := ValidatorVersion()
+	if !strings.HasPrefix(v, "SPIRV-Tools v") || strings.Contains(v, "\n") {
+		t.Fatalf("ValidatorVersion() = %q, want one line starting SPIRV-Tools v", v)
+	}
+	if _, err := exec.LookPath("spirv-val"); err != nil {
+		t.Skip("no spirv-val on PATH to compare with")
+	}
+	if exe := execValidatorVersion(); exe != v {
+		t.Errorf("ValidatorVersion() = %q, spirv-val --version says %q", v, exe)
 	}
 }
 

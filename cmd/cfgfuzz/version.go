@@ -69,5 +69,7 @@ func thisWriter() fuzz.Writer {
 	if buildID == "" {
 		return fuzz.ThisWriter()
 	}
-	return fuzz.Writer{Format: fuzz.LogFormat, Build: buildID}
+	w := fuzz.ThisWriter()
+	w.Build = buildID
+	return w
 }
