@@ -132,12 +132,15 @@ func (e *WriterMismatch) Error() string {
 		e.Dir, e.Log, e.This, validatorChange(e.Log, e.This))
 }
 
-// validatorChange is ", the same build with another validator ..." when
-// writers a and b differ only in the validator's version, else "": a
-// SPIRV-Tools upgrade leaves the build's name as it was.
+// validatorChange says so when writers a and b differ only in the
+// validator's version, else it is "": a SPIRV-Tools upgrade leaves the
+// build's name as it was.
 func validatorChange(a, b Writer) string {
-	if a.Format != b.Format || a.Build != b.Build || a.Validator == b.Validator {
+	switch {
+	case a.Format != b.Format || a.Build != b.Build || a.Validator == b.Validator:
 		return ""
+	case a.Validator == "" || b.Validator == "":
+		return ", the same build, one of them recording no SPIRV-Tools version"
 	}
 	return ", the same build with another SPIRV-Tools (a system upgrade between the runs?)"
 }

@@ -116,6 +116,12 @@ func TestValidatorIsPartOfTheWriter(t *testing.T) {
 			t.Errorf("resume after the upgrade: %q does not name %q", err, want)
 		}
 	}
+	if got := validatorChange(writerA, old); !strings.Contains(got, "recording no SPIRV-Tools version") {
+		t.Errorf("a writer without a validator against one with: %q", got)
+	}
+	if got := validatorChange(writerA, writerB); got != "" {
+		t.Errorf("two builds: %q, want nothing said of the validator", got)
+	}
 	other := runAs(t, upgraded, 20, Shard{I: 1, N: 2})
 	var me *MixedError
 	if _, err := MergeWith([]string{dir, other}, MergeOptions{Writer: old}); !errors.As(err, &me) || !strings.Contains(err.Error(), "one SPIRV-Tools") {
