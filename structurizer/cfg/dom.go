@@ -39,8 +39,29 @@ func dfsOrder(succs [][]int, root int) Order {
 	for b := range 2 * n {
 		nums[b] = NoBlock
 	}
-	// A block is seen once its RPONum is set (0 until it is known).
-	_, post := dfsWalk(succs, root, o.RPONum, nil, nil, nums[2*n:2*n:3*n])
+	seen := o.RPONum // a block is seen once its RPONum is set (0 until it is known)
+	type frame struct{ b, i int }
+	post := nums[2*n : 2*n : 3*n]
+	stack := make([]frame, 0, n)
+	if r := root; r >= 0 && r < n {
+		seen[r] = 0
+		stack = append(stack, frame{r, 0})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			s := succs[top.b]
+			if top.i < len(s) {
+				t := s[top.i]
+				top.i++
+				if seen[t] == NoBlock {
+					seen[t] = 0
+					stack = append(stack, frame{t, 0})
+				}
+				continue
+			}
+			post = append(post, top.b)
+			stack = stack[:len(stack)-1]
+		}
+	}
 	o.RPO = nums[3*n : 3*n+len(post) : 3*n+len(post)]
 	for i, b := range post {
 		o.PostNum[b] = i
@@ -48,49 +69,6 @@ func dfsOrder(succs [][]int, root int) Order {
 		o.RPONum[b] = len(post) - 1 - i
 	}
 	return o
-}
-
-// dfsWalk walks the nodes of succs that root reaches depth first,
-// successors in order, with an explicit stack. seen[b] is NoBlock for
-// every node on entry and is set to 0 for each node reached. It appends
-// the nodes to post as it finishes them and, when parent is not nil, to
-// pre as it reaches them, with parent[t] the node it reached t from
-// (NoBlock for the root); it returns pre and post. A root out of range
-// reaches nothing.
-func dfsWalk(succs [][]int, root int, seen, parent, pre, post []int) ([]int, []int) {
-	if root < 0 || root >= len(succs) {
-		return pre, post
-	}
-	type frame struct{ b, i int }
-	stack := make([]frame, 1, len(succs))
-	stack[0] = frame{root, 0}
-	seen[root] = 0
-	if parent != nil {
-		pre = append(pre, root)
-		parent[root] = NoBlock
-	}
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		s := succs[top.b]
-		if top.i < len(s) {
-			t := s[top.i]
-			top.i++
-			if seen[t] == NoBlock {
-				seen[t] = 0
-				if parent != nil {
-					pre = append(pre, t)
-					parent[t] = top.b
-				}
-				stack = append(stack, frame{t, 0})
-			}
-			continue
-		}
-		if post != nil {
-			post = append(post, top.b)
-		}
-		stack = stack[:len(stack)-1]
-	}
-	return pre, post
 }
 
 // DomTree is a dominator (or post-dominator) tree.

@@ -49,17 +49,39 @@ type semiState struct {
 }
 
 // dfsPreorder numbers the nodes reached from root depth first, successors
-// in order.
+// in order: dfsOrder's walk, numbering the nodes as it reaches them. It is
+// a loop of its own: one walk serving both, with the lists and marks of
+// both live in its loop, takes 1.6% more instructions to structurize the
+// shape tangled at 100k blocks (callgrind).
 func dfsPreorder(succs [][]int, root int) *semiState {
 	n := len(succs)
 	perNode := make([]int, 3*n) // num, parent and order in one allocation
-	sn := &semiState{num: perNode[:n:n], parent: perNode[n : 2*n : 2*n]}
+	sn := &semiState{num: perNode[:n:n], parent: perNode[n : 2*n : 2*n], order: perNode[2*n : 2*n : 3*n]}
 	for b := range sn.num {
 		sn.num[b] = NoBlock
 	}
-	sn.order, _ = dfsWalk(succs, root, sn.num, sn.parent, perNode[2*n:2*n:3*n], nil)
-	for i, b := range sn.order {
-		sn.num[b] = i
+	if root < 0 || root >= n {
+		return sn
+	}
+	type frame struct{ b, i int }
+	stack := make([]frame, 1, n)
+	stack[0] = frame{root, 0}
+	sn.num[root], sn.parent[root] = 0, NoBlock
+	sn.order = append(sn.order, root)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		s := succs[top.b]
+		if top.i < len(s) {
+			t := s[top.i]
+			top.i++
+			if sn.num[t] == NoBlock {
+				sn.num[t], sn.parent[t] = len(sn.order), top.b
+				sn.order = append(sn.order, t)
+				stack = append(stack, frame{t, 0})
+			}
+			continue
+		}
+		stack = stack[:len(stack)-1]
 	}
 	return sn
 }
