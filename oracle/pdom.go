@@ -1,6 +1,6 @@
 // pdom.go: the `pdom` check. The graph package's dominator and
-// post-dominator trees (Cooper-Harvey-Kennedy) on the input graph are
-// compared with two independent computations:
+// post-dominator trees (semi-NCA) on the input graph are compared with two
+// independent computations:
 //
 //   - the brute-force definitions (cfg.RefDominates, cfg.RefPostDominates,
 //     cfg.RefIDom): a dominates b iff removing a cuts b off the entry;

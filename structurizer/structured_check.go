@@ -123,7 +123,7 @@ func (ff *funcFacts) graphs() (branch, structural *cfg.Graph) {
 func (ff *funcFacts) structuralDom() *domTree {
 	if ff.dom == nil {
 		_, structural := ff.graphs()
-		ff.dom = newDomTree(dominatorTree(structural))
+		ff.dom = newDomTree(cfg.ImmediateDominators(structural))
 	}
 	return ff.dom
 }
@@ -408,7 +408,7 @@ func checkFallOrder(blk *Block, b int, fall map[int]int) error {
 func checkLayout(f *Func, branch *cfg.Graph) error {
 	var idom []int
 	if !inReversePostOrder(branch) {
-		idom = dominatorTree(branch)
+		idom = cfg.ImmediateDominators(branch)
 	}
 	for b := range f.Blocks {
 		for _, t := range f.Blocks[b].Term.To {
@@ -431,7 +431,7 @@ func checkLayout(f *Func, branch *cfg.Graph) error {
 
 // inReversePostOrder reports whether the blocks g's entry reaches are
 // 0, 1, ... in the reverse post-order of a depth-first search over
-// successor order (the one the layout pass and dominatorTree make). In
+// successor order (the one the layout pass and cfg.DFSOrder make). In
 // that order every block comes after each of its dominators (a dominator
 // is an ancestor in the search tree, so it finishes later). Blocks it does
 // not reach have no dominator to check.

@@ -85,7 +85,7 @@ func newTailIndex(g *cfg.Graph, facts *graphFacts) *tailIndex {
 	if !ti.usable {
 		return ti
 	}
-	ti.idom = dominatorTree(g) // semi-NCA: the iterative algorithm walks long dominator chains once per predecessor
+	ti.idom = cfg.ImmediateDominators(g)
 	ints := make([]int, 5*n)
 	ti.pre, ti.size, ti.depth, ti.byPre, ti.leaving = ints[:n:n], ints[n:2*n:2*n], ints[2*n:3*n:3*n], ints[3*n:4*n:4*n], ints[4*n:]
 	kids := treeKids(ti.idom)

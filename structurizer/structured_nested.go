@@ -267,7 +267,7 @@ func plantNestedFaults(f *Func, opt Options) {
 	for b := range n {
 		branch.Succs[b] = f.Blocks[b].Term.To
 	}
-	dom := newDomTree(dominatorTree(branch))
+	dom := newDomTree(cfg.ImmediateDominators(branch))
 	// loopOf is the innermost loop header around b (-1): the nearest
 	// dominator heading a loop whose merge does not dominate b.
 	loopOf := func(b int) int {

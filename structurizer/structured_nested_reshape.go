@@ -139,7 +139,7 @@ func redirect(succs []int, from, to int) {
 // target, or its merge: a break out of two loops). F becomes a synthetic
 // block of the result, so the layout adds a block but no route.
 func withForwarder(g *cfg.Graph, facts *graphFacts, h, e int) *cfg.Graph {
-	dom := cfg.DominatorsOf(g, facts.order, facts.preds)
+	dom := cfg.DominatorsOf(g, facts.preds)
 	ng := cloneGraph(g, g.Len())
 	f := addBlock(ng, e)
 	for b := range g.Len() {

@@ -46,7 +46,7 @@ func structuralTree(g *cfg.Graph, d *nestDecls, pre []int) nestTree {
 		}
 	}
 	var t nestTree
-	t.dom = cfg.TreeFromIDom(dominatorTree(&cfg.Graph{Succs: succs})) // the semi-NCA tree: the same, fewer allocations
+	t.dom = cfg.Dominators(&cfg.Graph{Succs: succs})
 	t.parent = slices.Clone(t.dom.IDom)
 	kids := treeKids(t.parent) // adopt appends to a list: each is capped at its length
 	t.kids = make([][]int, n)

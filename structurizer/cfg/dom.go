@@ -1,11 +1,10 @@
 // dom.go: depth-first orders, dominators and post-dominators.
 //
-// Dominators follow Cooper, Harvey and Kennedy, "A Simple, Fast Dominance
-// Algorithm" (Software Practice & Experience, 2001): the iterative data-flow
-// formulation over reverse post-order with the two-finger intersect. On the
-// reducible graphs that dominate our inputs it converges in two passes.
+// Immediate dominators come from the semi-NCA algorithm (dom_seminca.go).
+// A dominator tree keeps them with interval numbers from a walk of the
+// tree, so that a dominance query is O(1).
 //
-// Post-dominators run the same algorithm on the reverse graph with a virtual
+// Post-dominators are the dominators of the reverse graph with a virtual
 // exit X whose predecessors are the returning blocks. A block that cannot
 // reach any returning block (it sits in, or only leads into, a cycle with no
 // exit) has no post-dominator: IPDom is NoBlock and it post-dominates nothing
@@ -88,38 +87,37 @@ type DomTree struct {
 const Exit = -2
 
 // Dominators computes the dominator tree of g from block 0.
-func Dominators(g *Graph) *DomTree { return DominatorsOf(g, DFSOrder(g), g.Preds()) }
+func Dominators(g *Graph) *DomTree { return DominatorsOf(g, g.Preds()) }
 
-// DominatorsOf is Dominators with g's depth-first orders (DFSOrder) and
-// predecessor lists (Preds) given; it only reads them.
-func DominatorsOf(g *Graph, o Order, preds [][]int) *DomTree {
-	n := len(g.Succs)
-	idom := chk(n, o.RPO, o.PostNum, func(b int) []int { return preds[b] })
-	t := &DomTree{IDom: idom, Root: 0}
-	t.number(n)
-	return t
+// DominatorsOf is Dominators with g's predecessor lists (Preds) given; it
+// only reads them.
+func DominatorsOf(g *Graph, preds [][]int) *DomTree {
+	return TreeFromIDom(semiNCA(g.Succs, preds, 0))
 }
+
+// ImmediateDominators is Dominators(g).IDom without the tree's numbering:
+// each block's immediate dominator, NoBlock for block 0 and for the blocks
+// it does not reach.
+func ImmediateDominators(g *Graph) []int { return semiNCA(g.Succs, g.Preds(), 0) }
 
 // PostDominators computes the post-dominator tree of g towards a virtual
 // exit that every returning block reaches. IDom[b] == Exit when b's
 // immediate post-dominator is the virtual exit; NoBlock for stuck blocks.
 func PostDominators(g *Graph) *DomTree {
 	n := len(g.Succs)
-	// Reverse graph with the virtual exit as node n, a returning block's
-	// only successor.
-	toExit := []int{n}
-	succ := func(b int) []int {
-		switch {
-		case b == n:
-			return nil
-		case len(g.Succs[b]) == 0:
-			return toExit
-		}
-		return g.Succs[b]
-	}
+	// The reverse graph with the virtual exit as node n: its successor
+	// lists, and as its predecessor lists g's successors, the virtual exit
+	// for a returning block.
 	rsucc := reverseWithExit(g)
-	o := dfsOrder(rsucc, n)
-	idom := chk(n+1, o.RPO, o.PostNum, succ)
+	rpred := make([][]int, n+1)
+	toExit := []int{n}
+	for b, s := range g.Succs {
+		rpred[b] = s
+		if len(s) == 0 {
+			rpred[b] = toExit
+		}
+	}
+	idom := semiNCA(rsucc, rpred, n)
 	for b := range idom {
 		if idom[b] == n {
 			idom[b] = Exit
@@ -164,81 +162,6 @@ func reverseWithExit(g *Graph) [][]int {
 		}
 	}
 	return p
-}
-
-// chk is the Cooper-Harvey-Kennedy iteration, run as the paper runs it:
-// over post-order numbers, not block ids. The intersect then compares the
-// numbers themselves, and the dominators and predecessor lists are dense
-// arrays in reverse post-order, read about in order: indexed by block id,
-// a 100,000-block graph's arrays no longer fit a core's cache and every
-// step of an intersect risks a miss. rpo lists the nodes reachable from
-// the root (rpo[0]) in reverse post-order, postNum their post-order
-// numbers, preds the predecessors in the direction of the analysis. The
-// result is indexed by block id: NoBlock for the root and for the nodes
-// rpo leaves out.
-func chk(n int, rpo, postNum []int, preds func(int) []int) []int {
-	m := len(rpo)
-	// at[i]..at[i+1]: the post-order numbers of the reachable
-	// predecessors of rpo[i], in pred[]; rpo[i]'s own number is m-1-i.
-	at := make([]int32, m+1)
-	var pred []int32
-	for i, b := range rpo {
-		at[i] = int32(len(pred))
-		for _, p := range preds(b) {
-			if q := postNum[p]; q >= 0 {
-				pred = append(pred, int32(q))
-			}
-		}
-	}
-	at[m] = int32(len(pred))
-	doms := make([]int32, m) // by post-order number; -1 not yet known
-	for i := range doms {
-		doms[i] = -1
-	}
-	if m > 0 {
-		doms[m-1] = int32(m - 1) // the root, first in rpo
-	}
-	intersect := func(a, b int32) int32 {
-		for a != b {
-			for a < b {
-				a = doms[a]
-			}
-			for b < a {
-				b = doms[b]
-			}
-		}
-		return a
-	}
-	for changed := true; changed; {
-		changed = false
-		for i := 1; i < m; i++ {
-			nd := int32(-1)
-			for _, p := range pred[at[i]:at[i+1]] {
-				if doms[p] < 0 {
-					continue // not yet processed
-				}
-				if nd < 0 {
-					nd = p
-				} else {
-					nd = intersect(p, nd)
-				}
-			}
-			if num := m - 1 - i; nd != doms[num] {
-				doms[num] = nd
-				changed = true
-			}
-		}
-	}
-	idom := make([]int, n)
-	for b := range idom {
-		idom[b] = NoBlock
-	}
-	for i := 1; i < m; i++ {
-		if d := doms[m-1-i]; d >= 0 {
-			idom[rpo[i]] = rpo[m-1-int(d)]
-		}
-	}
-	return idom
 }
 
 // TreeFromIDom builds a dominator tree rooted at block 0 from an immediate

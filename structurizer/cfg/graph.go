@@ -1,9 +1,10 @@
 // Package cfg defines the control-flow graph every part of cfgfuzz speaks, its
 // two text notations, and the analyses the structurizer and the oracle share:
-// reverse post-order, dominators and post-dominators (Cooper, Harvey and
-// Kennedy, "A Simple, Fast Dominance Algorithm", 2001), the loop nesting
-// forest (SCC-based, after Ramalingam, "On Loops, Dominators, and Dominance
-// Frontiers", 2002, Steensgaard's variant) and reducibility.
+// reverse post-order, dominators and post-dominators (semi-NCA, after
+// Georgiadis, "Linear-Time Algorithms for Dominators and Related Problems",
+// 2005), the loop nesting forest (SCC-based, after Ramalingam, "On Loops,
+// Dominators, and Dominance Frontiers", 2002, Steensgaard's variant) and
+// reducibility.
 //
 // Every fast analysis has a slow reference in reference.go that follows the
 // definition literally; the tests cross-check the two on thousands of seeded

@@ -85,11 +85,19 @@ func checkForest(t *testing.T, name string, g *Graph) {
 }
 
 // TestReducibleForestExhaustive compares the collapse with the component
-// search on every graph of 1 to 4 blocks whose blocks have at most two
-// successors, in order, duplicates and self-loops included.
+// search on every graph of 1 to 4 blocks (forEachSmallGraph).
 func TestReducibleForestExhaustive(t *testing.T) {
+	count := forEachSmallGraph(4, func(g *Graph) { checkForest(t, "graph", g) })
+	t.Logf("%d graphs", count)
+}
+
+// forEachSmallGraph calls f on every graph of 1 to maxN blocks whose
+// blocks have at most two successors, in order, duplicates and self-loops
+// included (so unreachable blocks and blocks that reach no exit too), and
+// returns how many there were.
+func forEachSmallGraph(maxN int, f func(g *Graph)) int {
 	count := 0
-	for n := 1; n <= 4; n++ {
+	for n := 1; n <= maxN; n++ {
 		var lists [][]int
 		lists = append(lists, nil)
 		for a := range n {
@@ -104,7 +112,7 @@ func TestReducibleForestExhaustive(t *testing.T) {
 			for b := range n {
 				g.Succs[b] = lists[idx[b]]
 			}
-			checkForest(t, "graph", g)
+			f(g)
 			count++
 			k := 0
 			for k < n {
@@ -120,5 +128,5 @@ func TestReducibleForestExhaustive(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d graphs", count)
+	return count
 }
