@@ -145,7 +145,8 @@ type forestBuild struct {
 	g     *Graph
 	f     *Forest
 	nodes []forestNode
-	inner []bool // the blocks the search leaves out (one predecessor)
+	inner []bool  // the blocks the search leaves out (one predecessor)
+	lists [][]int // follow's stack, kept for its room
 	off   []int32
 	adj   []int32
 	work  []forestRegion
@@ -200,22 +201,22 @@ func newForestBuild(g *Graph, o Order, preds [][]int, f *Forest) *forestBuild {
 // (inner), the blocks it reaches by that block's edges, in their order.
 // Each block left out has one predecessor, so it is read once.
 func (fb *forestBuild) follow(succs []int) {
-	type frame struct{ s []int }
-	stack := []frame{{succs}}
+	stack := append(fb.lists[:0], succs) // the successor lists left to read
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if len(top.s) == 0 {
+		if len(*top) == 0 {
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		t := top.s[0]
-		top.s = top.s[1:]
+		t := (*top)[0]
+		*top = (*top)[1:]
 		if fb.inner[t] {
-			stack = append(stack, frame{fb.g.Succs[t]})
+			stack = append(stack, fb.g.Succs[t])
 		} else {
 			fb.adj = append(fb.adj, int32(t))
 		}
 	}
+	fb.lists = stack
 }
 
 // innerLoops sets the innermost loop of each block the search left out
