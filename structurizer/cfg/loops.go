@@ -125,11 +125,11 @@ func componentForest(g *Graph, o Order, preds [][]int, f *Forest) *Forest {
 	return f
 }
 
-// forestRegion is a region the forest search looks for loops in: the
-// whole graph, then each loop's blocks, in reverse post-order, less the
-// edges into its entries (the search starts from them, as from every
-// block, but no edge leads to them). A loop li's region has id li+1, the
-// graph's 0.
+// forestRegion is a region the forest search looks for loops in, its
+// blocks less those left out (inner), in reverse post-order: the whole
+// graph, then each loop's blocks less the edges into its entries (the
+// search starts from them, as from every block, but no edge leads to
+// them). A loop li's region has id li+1, the graph's 0.
 type forestRegion struct {
 	blocks []int
 	parent int // the loop it is the body of, NoBlock for the graph
@@ -137,10 +137,11 @@ type forestRegion struct {
 }
 
 // forestBuild is componentForest's state: the forest so far, the queue of
-// regions to search, the successors packed in one array (adj, block b's
-// from off[b] to off[b+1]), every per-block field the search reads side by
-// side (nodes: on large graphs one cache line then serves a block's visit),
-// and the search's stacks, as long as the graph.
+// regions to search, the successors as the search reads them (follow)
+// packed in one array (adj, block b's from off[b] to off[b+1]), every
+// per-block field the search reads side by side (nodes: on large graphs
+// one cache line then serves a block's visit), and the search's stacks, as
+// long as the first region.
 type forestBuild struct {
 	g     *Graph
 	f     *Forest
