@@ -116,13 +116,18 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 // package's own, no paper's; on graphs laid out as code is (the tangled
 // shape) it leaves out 60% of the blocks, and of each level's search.
 func componentForest(g *Graph, o Order, preds [][]int, f *Forest) *Forest {
-	fb := newForestBuild(g, o, preds, f)
+	newForestBuild(g, o, preds, f).build(o, preds)
+	return f
+}
+
+// build searches the regions breadth first, then sets the loops of the
+// blocks left out and every loop's blocks.
+func (fb *forestBuild) build(o Order, preds [][]int) {
 	for next := 0; next < len(fb.work); next++ {
 		fb.search(fb.work[next])
 	}
 	fb.innerLoops(o, preds)
-	fillBlocks(f)
-	return f
+	fillBlocks(fb.f)
 }
 
 // forestRegion is a region the forest search looks for loops in, its

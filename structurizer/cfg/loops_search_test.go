@@ -347,3 +347,34 @@ func TestComponentForestTangled(t *testing.T) {
 		t.Fatal("no irreducible graph")
 	}
 }
+
+// TestComponentForestClockWraps runs the component search with Tarjan's
+// numbers starting next to their limit, so that it starts them again from
+// zero between regions, and compares the forest with the reference.
+func TestComponentForestClockWraps(t *testing.T) {
+	t.Logf("seed %d (-analysis.seed to change)", *analysisSeed)
+	r := rand.New(rand.NewPCG(*analysisSeed, 4))
+	for i := range 200 {
+		g := tangled(r, 20+r.IntN(300))
+		for range 1 + r.IntN(10) {
+			a, b := r.IntN(g.Len()), r.IntN(g.Len())
+			g.Succs[a] = append(g.Succs[a], b)
+		}
+		want := referenceForest(g)
+		o := DFSOrder(g)
+		if acyclic(g, o) {
+			continue
+		}
+		f := &Forest{LoopOf: make([]int, g.Len())}
+		for b := range f.LoopOf {
+			f.LoopOf[b] = NoBlock
+		}
+		preds := g.Preds()
+		fb := newForestBuild(g, o, preds, f)
+		fb.clock = 1<<31 - 1 - int32(r.IntN(2*g.Len()))
+		fb.build(o, preds)
+		if !reflect.DeepEqual(f, want) {
+			t.Fatalf("graph %d %v:\nforest %+v\nsearch %+v", i, g, f, want)
+		}
+	}
+}
