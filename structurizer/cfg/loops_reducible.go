@@ -209,14 +209,12 @@ func (c *collapse) number(o Order, f *Forest, headers []int) {
 			queue = append(queue, h)
 		}
 	}
-	c.fillBlocks(f, loopOf)
+	c.fillLoopOf(f, loopOf)
 }
 
-// fillBlocks sets LoopOf and each loop's sorted block list: every block
-// goes to its innermost loop and each loop above it, in increasing order,
-// into one backing array sized by a count per loop. The walks up read a
-// compact copy of the parents, not the loops themselves.
-func (c *collapse) fillBlocks(f *Forest, loopOf []int32) {
+// fillLoopOf sets LoopOf, each block's innermost loop, and then each
+// loop's blocks (fillBlocks).
+func (c *collapse) fillLoopOf(f *Forest, loopOf []int32) {
 	for b := range f.LoopOf {
 		switch {
 		case loopOf[b] >= 0:
@@ -225,6 +223,15 @@ func (c *collapse) fillBlocks(f *Forest, loopOf []int32) {
 			f.LoopOf[b] = int(loopOf[c.in[b]])
 		}
 	}
+	fillBlocks(f)
+}
+
+// fillBlocks sets each loop's sorted block list from LoopOf and the
+// loops' parents: every block goes to its innermost loop and each loop
+// above it, in increasing order, into one backing array sized by a count
+// per loop (parents come before their children in the loop indices). The
+// walks up read a compact copy of the parents, not the loops themselves.
+func fillBlocks(f *Forest) {
 	nl := len(f.Loops)
 	par := make([]int32, nl)
 	at := make([]int, nl) // each loop's next place in all

@@ -18,7 +18,7 @@ func searchForest(g *Graph) *Forest {
 	if acyclic(g, o) {
 		return f
 	}
-	return componentForest(g, o, g.Preds(), f)
+	return refComponentForest(g, o, g.Preds(), f)
 }
 
 // deepLoops is a reducible graph of n blocks whose loops nest about depth
