@@ -38,7 +38,7 @@
 //	             (structured_lift.go)
 //	layout       blocks in reverse post-order of the branch graph
 //	             (func_layout.go)
-//	selfcheck    the structured rules R1..R15 (structured_check.go)
+//	selfcheck    the structured rules R1..R16 (structured_check.go)
 //	readback     a layout without a variable that the nested pass's first
 //	             run would misread gets its loops' merges named at their
 //	             latches (structured_nested_readback.go)
@@ -107,7 +107,7 @@
 // Stats.Fallbacks = 1 and one Stats.PassesUsed entry "fallback: PASS:
 // REASON: DETAIL" (fallbackEntry): PASS the stage that failed (a pass
 // name, "validate" or "selfcheck"), REASON stable and free of ids (the
-// broken rule R1..R15, "panic", "malformed", "postcondition", or the pass's
+// broken rule R1..R16, "panic", "malformed", "postcondition", or the pass's
 // error), DETAIL the ids. Campaigns report it as the finding
 // structurize:fallback:PASS:REASON (oracle.FallbackSignature). When a fault
 // is injected the self-check is skipped so the fault reaches the output.

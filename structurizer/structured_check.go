@@ -1,6 +1,6 @@
 // structured_check.go: the structured strategy's own checker of SPIR-V's
 // structured control-flow rules (oracle/RULES.md,
-// R1..R15, following the specification 2.11 where the validator is more
+// R1..R16, following the specification 2.11 where the validator is more
 // lenient) over a Func. Dominance and post-dominance are structural: over
 // branch, merge and continue edges. Constructs are found in one walk of the
 // structural dominator tree that keeps a stack of open constructs: entering
@@ -205,6 +205,9 @@ func selfCheck(ff *funcFacts) error {
 	if err != nil {
 		return err
 	}
+	if err := checkNestingDepth(cs); err != nil {
+		return err
+	}
 	if err := checkEdges(f, dom, cs, inner, outer, backOf); err != nil {
 		return err
 	}
@@ -212,6 +215,33 @@ func selfCheck(ff *funcFacts) error {
 		return err
 	}
 	return checkCases(ff)
+}
+
+// MaxNestingDepth is R16's limit: constructs nest at most 1,023 deep, the
+// validator's default (spirv-val --max-control-flow-nesting-depth). A
+// selection, switch or loop construct counts one level, a continue
+// construct none, as in the rules check (oracle/rules_check.go).
+const MaxNestingDepth = 1023
+
+// checkNestingDepth: R16 over the construct tree cs (parents come first).
+// An else-if chain of over a thousand arms that share one join nests its
+// selections that deep: the function then falls back to the dispatch loop,
+// whose constructs nest two deep.
+func checkNestingDepth(cs []construct) error {
+	depth := make([]int32, len(cs))
+	for c := range cs {
+		d := int32(0)
+		if p := cs[c].parent; p >= 0 {
+			d = depth[p]
+		}
+		if cs[c].kind != cContinue {
+			d++
+		}
+		if depth[c] = d; d > MaxNestingDepth {
+			return violation("R16", cs[c].header, "constructs nest %d deep, over %d", d, MaxNestingDepth)
+		}
+	}
+	return nil
 }
 
 // checkContinueConstructs: R6 for edges inside a continue construct as
