@@ -62,12 +62,12 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage, input or output errors, or verdicts")
 	fmt.Fprintln(w, "left incomplete (check, run, compare, merge, regress: a check past its limit or unable to judge a module);")
 	fmt.Fprintln(w, "stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129 (run and compare write their report first,")
-	fmt.Fprintln(w, "minimize the smallest graph it found)")
+	fmt.Fprintln(w, "minimize the smallest graph it found, regress its summary and JUnit file of the cases judged)")
 }
 
 // ownStop are the commands that stop on signals their own way
 // (onStopSignals): the others end at once (killServersOnStop).
-var ownStop = map[string]bool{"run": true, "compare": true, "minimize": true}
+var ownStop = map[string]bool{"run": true, "compare": true, "minimize": true, "regress": true}
 
 func main() {
 	if os.Getenv("GOGC") == "" {

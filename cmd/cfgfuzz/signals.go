@@ -97,7 +97,7 @@ func stopStatus(code int) int {
 }
 
 // killServersOnStop has a command without a stop handler of its own
-// (every one but run, compare and minimize) end on the first stop signal as the
+// (every one but run, compare, minimize and regress) end on the first stop signal as the
 // signal would end it, but with every structurizer server and what the
 // servers started killed first (fuzz.StopServers): the signal's default
 // action kills the servers alone (their parent-death signal) and leaves
