@@ -214,7 +214,7 @@ func (p *progress) line() string {
 	if p.total > 0 {
 		s += fmt.Sprintf(" (%d/%d indices)", handled, p.total)
 	}
-	s += fmt.Sprintf(" %s, %.0f distinct graphs/s, %s", p.summary(), rate, el.Round(time.Second))
+	s += fmt.Sprintf(" %s, %s distinct graphs/s, %s", p.summary(), Rate(rate), el.Round(time.Second))
 	if perIndex := float64(p.indices) / el.Seconds(); p.total > 0 && perIndex > 0 {
 		left := p.total - handled
 		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(left)/perIndex) * time.Second).Round(time.Second))
@@ -249,4 +249,20 @@ func (p *progress) finish() {
 		p.bar.Finish()
 	}
 	fmt.Fprintln(p.w, p.line())
+}
+
+// Rate is a rate in distinct graphs per second as the progress line, the
+// summary and report.md print it: whole numbers from 10 up, one decimal
+// from 1, and two significant digits below, so that a structurizer slower
+// than a graph a second shows its rate rather than 0.
+func Rate(r float64) string {
+	switch {
+	case r >= 9.95:
+		return fmt.Sprintf("%.0f", r)
+	case r >= 0.995:
+		return fmt.Sprintf("%.1f", r)
+	case r <= 0:
+		return "0"
+	}
+	return fmt.Sprintf("%.2g", r)
 }

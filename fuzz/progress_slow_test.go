@@ -1,0 +1,27 @@
+// progress_slow_test.go: a slow structurizer's rate (under one distinct
+// graph a second) is shown as it is, not rounded to 0, in the progress
+// line and in every place that prints the rate.
+package fuzz
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestProgressLineSlowRate(t *testing.T) {
+	p := newProgress(nil, false, time.Second, 100)
+	p.start = time.Now().Add(-10 * time.Second)
+	p.done, p.fresh, p.indices = 3, 3, 3
+	if l := p.line(); !strings.Contains(l, ", 0.3 distinct graphs/s,") {
+		t.Errorf("3 graphs in 10 s: %s", l)
+	}
+	for _, c := range []struct {
+		rate float64
+		want string
+	}{{0, "0"}, {0.004, "0.004"}, {0.0123, "0.012"}, {0.25, "0.25"}, {1.34, "1.3"}, {9.96, "10"}, {12.4, "12"}, {1070.2, "1070"}} {
+		if got := Rate(c.rate); got != c.want {
+			t.Errorf("Rate(%v) = %s, want %s", c.rate, got, c.want)
+		}
+	}
+}
