@@ -43,6 +43,7 @@ type progress struct {
 	// summary does (State.classShowing).
 	class    func(sig, strategy string, baselineShares bool) string
 	deadline time.Time // the time budget's end; zero without one
+	finished bool      // no graph is in flight any more (finish)
 }
 
 // progressSig is what the campaign has shown of one signature so far.
@@ -220,7 +221,15 @@ func (p *progress) line() string {
 		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(left)/perIndex) * time.Second).Round(time.Second))
 	}
 	if !p.deadline.IsZero() {
-		s += fmt.Sprintf(", %s left", max(time.Until(p.deadline), 0).Round(time.Second))
+		// Past the budget no graph starts, but those in flight finish.
+		switch left := time.Until(p.deadline); {
+		case left > 0:
+			s += fmt.Sprintf(", %s left", left.Round(time.Second))
+		case p.finished:
+			s += ", time budget spent"
+		default:
+			s += fmt.Sprintf(", time budget spent %s ago: the graphs in flight finish", (-left).Round(time.Second))
+		}
 	}
 	return s
 }
@@ -248,6 +257,7 @@ func (p *progress) finish() {
 	if p.bar != nil {
 		p.bar.Finish()
 	}
+	p.finished = true
 	fmt.Fprintln(p.w, p.line())
 }
 

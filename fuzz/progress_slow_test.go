@@ -25,3 +25,24 @@ func TestProgressLineSlowRate(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressLinePastTimeBudget: once the time budget has run out, the
+// graphs in flight still finish (a slow structurizer's take a while):
+// the line says so rather than "0s left" over and over, and the last line,
+// when they have finished, says the budget is spent.
+func TestProgressLinePastTimeBudget(t *testing.T) {
+	p := newProgress(nil, false, time.Second, 0)
+	p.start = time.Now().Add(-45 * time.Second)
+	p.deadline = time.Now().Add(-25 * time.Second)
+	if l := p.line(); !strings.HasSuffix(l, ", time budget spent 25s ago: the graphs in flight finish") {
+		t.Errorf("past the budget: %s", l)
+	}
+	p.finished = true
+	if l := p.line(); !strings.HasSuffix(l, ", time budget spent") {
+		t.Errorf("the last line: %s", l)
+	}
+	p.deadline = time.Now().Add(10 * time.Second)
+	if l := p.line(); !strings.HasSuffix(l, ", 10s left") {
+		t.Errorf("within the budget: %s", l)
+	}
+}
