@@ -580,7 +580,7 @@ const (
 
 // define declares the budget's flags on fs.
 func (b *minimizeBudget) define(fs *flag.FlagSet) {
-	fs.DurationVar(&b.timeout, "minimize-timeout", DefaultMinimizeTimeout, "time limit on the search for each new finding's minimized graph (a candidate being judged then is judged to its end); 0: none, the search runs to its fixpoint. A result a time limit cut depends on the machine's speed, and the report marks it (minimize_stopped)")
+	fs.DurationVar(&b.timeout, "minimize-timeout", DefaultMinimizeTimeout, "time limit on the search for each new finding's minimized graph (a candidate being judged then is judged to its end; the 3 judgements of the graph before it and the 3 of the result after it are not counted, nor the findings store's 2); 0: none, the search runs to its fixpoint. A result a time limit cut depends on the machine's speed, and the report marks it (minimize_stopped)")
 	fs.IntVar(&b.steps, "minimize-steps", DefaultMinimizeSteps, "limit on the structurizer judgements of each finding's minimization; 0: none. A result a limit cut is marked in the report (minimize_stopped)")
 }
 
