@@ -79,7 +79,7 @@ func main() {
 	if len(os.Args) < 2 || !ownStop[os.Args[1]] {
 		killServersOnStop()
 	}
-	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := run(os.Args[1:], os.Stdin, endingGate{os.Stdout}, endingGate{os.Stderr})
 	fuzz.StopServers() // whatever path run took, no structurizer server outlives it
 	os.Exit(stopStatus(code))
 }
