@@ -203,7 +203,8 @@ func (p *progress) summary() string {
 
 // line is the plain progress line: distinct graphs checked (of the
 // indices planned under a graph budget, skips included), counts, the rate
-// in distinct graphs per second, and the ETA under a budget: the indices
+// in distinct graphs per second, and the ETA under a budget (none once a
+// time budget has run out: no more graphs start): the indices
 // left at the rate this run handles indices, so that a night whose graphs
 // are mostly seen before (skipped at once) is not forecast at the rate of
 // the graphs it checks.
@@ -216,7 +217,8 @@ func (p *progress) line() string {
 		s += fmt.Sprintf(" (%d/%d indices)", handled, p.total)
 	}
 	s += fmt.Sprintf(" %s, %s distinct graphs/s, %s", p.summary(), Rate(rate), el.Round(time.Second))
-	if perIndex := float64(p.indices) / el.Seconds(); p.total > 0 && perIndex > 0 {
+	spent := !p.deadline.IsZero() && !time.Now().Before(p.deadline)
+	if perIndex := float64(p.indices) / el.Seconds(); p.total > 0 && perIndex > 0 && !spent {
 		left := p.total - handled
 		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(left)/perIndex) * time.Second).Round(time.Second))
 	}

@@ -45,4 +45,16 @@ func TestProgressLinePastTimeBudget(t *testing.T) {
 	if l := p.line(); !strings.HasSuffix(l, ", 10s left") {
 		t.Errorf("within the budget: %s", l)
 	}
+	// Under a graph budget too, a time budget that has run out leaves no
+	// ETA: no more graphs start.
+	p = newProgress(nil, false, time.Second, 100)
+	p.start, p.deadline = time.Now().Add(-7*time.Second), time.Now().Add(-time.Second)
+	p.done, p.fresh, p.indices = 10, 10, 10
+	if l := p.line(); strings.Contains(l, "ETA") {
+		t.Errorf("graphs in flight past the time budget: %s", l)
+	}
+	p.finished = true
+	if l := p.line(); strings.Contains(l, "ETA") || !strings.HasSuffix(l, ", time budget spent") {
+		t.Errorf("the last line of a campaign the time budget ended at 10 of 100 graphs: %s", l)
+	}
 }
