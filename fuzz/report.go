@@ -59,6 +59,9 @@ type Report struct {
 	// HarnessErrors are graphs with an "error" outcome on either side
 	// (not findings), the first few kept.
 	HarnessErrors []Example `json:"harness_errors,omitempty"`
+	// TimeBudgetNote says that the time budget ran out before the graph
+	// budget (a complete campaign all the same): the summary's note.
+	TimeBudgetNote string `json:"-"`
 	// Unchecked counts the graphs whose current module some check could
 	// not judge (SideResult.Unchecked), by what it could not judge: a
 	// skipped check's name, or CHECK:PART; BaselineUnchecked the

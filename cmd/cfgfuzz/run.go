@@ -375,6 +375,9 @@ func summaryLines(rep *fuzz.Report) string {
 	if m := rep.Mixed; m != nil {
 		fmt.Fprintf(&b, "%s\n", m.Summary())
 	}
+	if n := rep.TimeBudgetNote; n != "" {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	if s := rep.Settings; s.Baseline != "" {
 		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSpec(s.Current), s.Baseline, fuzz.DescribeSpec(s.Baseline))
 	}
