@@ -542,8 +542,9 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 //
 // log, when not nil, gets a line as each minimization starts (i of n, the
 // signature, the graph's size): one may take its whole bound (30 s in a
-// campaign) with nothing else to show. The minimizer reports its result
-// (cmd/cfgfuzz's: blocks before and after, time, verified).
+// campaign), and on a slow structurizer minutes more. The minimizer
+// reports where its search stands and its result (cmd/cfgfuzz's: a line
+// every 10 s, then blocks before and after, time, verified).
 func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 	var todo []*Finding
 	for i := range rep.Findings {
