@@ -62,7 +62,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
 		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:' and '# walks:' unless --registers, --target-env,\n--rules-compat, --walks or --seed is given. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line); 130, 143, 129 stopped by SIGINT, SIGTERM,\nSIGHUP after the case in flight (the summary and the JUnit file hold the cases judged; a second signal ends at once).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line); 130, 143, 129 stopped by SIGINT, SIGTERM,\nSIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit file an error case\n\"interrupted\" too; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
@@ -164,9 +164,10 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 			show(c)
 		},
 		Stop: func() bool { return in.ctx.Err() != nil }})...)
-	files := fmt.Sprintf("%d files", len(rs)+len(bad))
+	files, stopped := fmt.Sprintf("%d files", len(rs)+len(bad)), ""
 	if in.ctx.Err() != nil && judged < len(rs)+len(bad) {
-		files = fmt.Sprintf("interrupted (%v) after %d of %d files", context.Cause(in.ctx), judged, len(rs)+len(bad))
+		stopped = fmt.Sprintf("interrupted (%v) after %d of %d files", context.Cause(in.ctx), judged, len(rs)+len(bad))
+		files = stopped
 	}
 	fmt.Fprintf(stderr, "cfgfuzz regress: %s: %s, %d cases: %d passed, %d failed, %d errors, %d skipped\n",
 		dir, files, len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip])
@@ -177,7 +178,11 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		}
 	}
 	if rf.junit != "" {
-		if err := writeJUnit(rf.junit, junitReport(dir, cases, rp.replay)); err != nil {
+		r := junitReport(dir, cases, rp.replay)
+		if stopped != "" {
+			r.addError("interrupted", stopped+": the other files were not replayed")
+		}
+		if err := writeJUnit(rf.junit, r); err != nil {
 			return in.or(exitUsage), err
 		}
 	}

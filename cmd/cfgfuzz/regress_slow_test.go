@@ -68,9 +68,15 @@ func TestRegressSlowStructurizerStopped(t *testing.T) {
 	if !strings.Contains(errs.String(), fmt.Sprintf("interrupted (SIGTERM) after %d of %d files", lines, files)) {
 		t.Errorf("the summary does not say the replay stopped after %d of %d files:\n%s", lines, files, errs.String())
 	}
+	// The JUnit file holds the cases judged, and an error case saying the
+	// replay stopped, which a CI dashboard shows.
 	rep := readJUnit(t, junit)
-	if rep.Tests != lines || rep.Failures != 0 || rep.Errors != 0 {
-		t.Errorf("junit: %d tests %d failures %d errors, want the %d cases judged, passed", rep.Tests, rep.Failures, rep.Errors, lines)
+	if rep.Tests != lines+1 || rep.Failures != 0 || rep.Errors != 1 || len(rep.Suites) != 1 {
+		t.Fatalf("junit: %d tests %d failures %d errors, want the %d cases judged, passed, and the interruption's error", rep.Tests, rep.Failures, rep.Errors, lines)
+	}
+	last := rep.Suites[0].Cases[len(rep.Suites[0].Cases)-1]
+	if last.Error == nil || !strings.Contains(last.Error.Message, fmt.Sprintf("interrupted (SIGTERM) after %d of %d files", lines, files)) {
+		t.Errorf("junit's last case %+v, want the interruption's error", last)
 	}
 	if left := processesRunning(bin); len(left) > 0 {
 		t.Errorf("processes of %s left: %v", bin, left)
