@@ -335,6 +335,9 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	if hint := allCrashedHint(rep); hint != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
 	}
+	if hint := allTimedOutHint(rep); hint != "" {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
+	}
 	if n := rep.Outcomes[fuzz.OutError] + rep.BaselineOutcomes[fuzz.OutError]; n > 0 && len(rep.HarnessErrors) > 0 {
 		e := rep.HarnessErrors[0]
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s no verdict (outcome error; report.json's harness_errors), the first graph %d: %s\n", name, fuzz.HaveGraphs(n), e.Index, e.Detail)
@@ -352,6 +355,23 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 		return exitUsage
 	}
 	return exitOK
+}
+
+// allTimedOutHint is a note for a campaign whose every graph timed out on
+// the current side: the findings stand, but a structurizer that takes
+// longer than --timeout to start looks the same (each timeout kills it,
+// and its restart takes as long again), so the note says so and how to
+// tell. "" otherwise.
+func allTimedOutHint(rep *fuzz.Report) string {
+	if rep.Graphs < 2 || rep.Outcomes[fuzz.OutTimeout] != rep.Graphs {
+		return ""
+	}
+	limit := time.Duration(rep.Settings.Timeout)
+	if limit == 0 {
+		limit = fuzz.DefaultTimeout
+	}
+	return fmt.Sprintf("every graph timed out (--timeout %s): a structurizer that takes longer than that to start times out on every graph, as each timeout restarts it; `cfgfuzz selftest --structurizer %s --timeout 1m` shows whether it answers given the time, and a larger --timeout gives it the time to start",
+		limit, fuzz.ShellQuote(rep.Settings.Current))
 }
 
 // allCrashedHint is a note for a campaign whose every graph crashed the
