@@ -170,6 +170,8 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 			return nil, flaky
 		}
 		if opt.Store != nil {
+			// Two judgements more, as long as any on a slow structurizer.
+			fmt.Fprintf(log, "minimize %s: judging the graph and its minimized graph once more for the findings store (verdicts, modules, answer)...\n", sig)
 			before, after := run.Run(g), run.Run(res.Graph)
 			storeOrLog(opt.Store, log, Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
 				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,

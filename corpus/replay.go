@@ -42,6 +42,12 @@ type ReplayOptions struct {
 	// PlantsFaults says whether the structurizer under test plants
 	// cfgfuzz's faults (this tree's does); false skips the fault cases.
 	PlantsFaults func(r *Regression) bool
+	// OnCase, when set, is given each case as soon as it is judged, so
+	// that a caller shows it while the next one runs.
+	OnCase func(ReplayCase)
+	// Stop, when set, is asked before each file: true ends the replay
+	// there, the cases judged so far returned.
+	Stop func() bool
 }
 
 // ReplayCase is the result of one case of one file.
@@ -58,13 +64,22 @@ type ReplayCase struct {
 	Elapsed   time.Duration
 }
 
-// Replay runs every case of every file, in order.
+// Replay runs every case of every file, in order, until Stop says so.
 func Replay(rs []*Regression, opt ReplayOptions) []ReplayCase {
 	var out []ReplayCase
+	add := func(c ReplayCase) {
+		out = append(out, c)
+		if opt.OnCase != nil {
+			opt.OnCase(c)
+		}
+	}
 	for _, r := range rs {
-		out = append(out, replayClean(r, opt))
+		if opt.Stop != nil && opt.Stop() {
+			break
+		}
+		add(replayClean(r, opt))
 		if fs := r.Header.Faults(); len(fs) > 0 {
-			out = append(out, replayFault(r, fs, opt))
+			add(replayFault(r, fs, opt))
 		}
 	}
 	return out

@@ -212,6 +212,12 @@ func openJournal(dir string, resume bool, good int64, sum string) (*journal, err
 
 // add appends one record, syncing when the batch is full or old.
 func (j *journal) add(r *Record) error {
+	if serversStopped() {
+		// The process is ending on a second signal (StopServers): the
+		// graphs still coming lost their servers to the kill, and a
+		// crash it made is no result for --resume to replay.
+		return nil
+	}
 	line := *r
 	line.Schema = RecordSchema
 	b, err := json.Marshal(&line)

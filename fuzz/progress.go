@@ -43,6 +43,7 @@ type progress struct {
 	// summary does (State.classShowing).
 	class    func(sig, strategy string, baselineShares bool) string
 	deadline time.Time // the time budget's end; zero without one
+	finished bool      // no graph is in flight any more (finish)
 }
 
 // progressSig is what the campaign has shown of one signature so far.
@@ -202,7 +203,8 @@ func (p *progress) summary() string {
 
 // line is the plain progress line: distinct graphs checked (of the
 // indices planned under a graph budget, skips included), counts, the rate
-// in distinct graphs per second, and the ETA under a budget: the indices
+// in distinct graphs per second, and the ETA under a budget (none once a
+// time budget has run out: no more graphs start): the indices
 // left at the rate this run handles indices, so that a night whose graphs
 // are mostly seen before (skipped at once) is not forecast at the rate of
 // the graphs it checks.
@@ -214,13 +216,22 @@ func (p *progress) line() string {
 	if p.total > 0 {
 		s += fmt.Sprintf(" (%d/%d indices)", handled, p.total)
 	}
-	s += fmt.Sprintf(" %s, %.0f distinct graphs/s, %s", p.summary(), rate, el.Round(time.Second))
-	if perIndex := float64(p.indices) / el.Seconds(); p.total > 0 && perIndex > 0 {
+	s += fmt.Sprintf(" %s, %s distinct graphs/s, %s", p.summary(), Rate(rate), el.Round(time.Second))
+	spent := !p.deadline.IsZero() && !time.Now().Before(p.deadline)
+	if perIndex := float64(p.indices) / el.Seconds(); p.total > 0 && perIndex > 0 && !spent {
 		left := p.total - handled
 		s += fmt.Sprintf(", ETA %s", (time.Duration(float64(left)/perIndex) * time.Second).Round(time.Second))
 	}
 	if !p.deadline.IsZero() {
-		s += fmt.Sprintf(", %s left", max(time.Until(p.deadline), 0).Round(time.Second))
+		// Past the budget no graph starts, but those in flight finish.
+		switch left := time.Until(p.deadline); {
+		case left > 0:
+			s += fmt.Sprintf(", %s left", left.Round(time.Second))
+		case p.finished:
+			s += ", time budget spent"
+		default:
+			s += fmt.Sprintf(", time budget spent %s ago: the graphs in flight finish", (-left).Round(time.Second))
+		}
 	}
 	return s
 }
@@ -248,5 +259,22 @@ func (p *progress) finish() {
 	if p.bar != nil {
 		p.bar.Finish()
 	}
+	p.finished = true
 	fmt.Fprintln(p.w, p.line())
+}
+
+// Rate is a rate in distinct graphs per second as the progress line, the
+// summary and report.md print it: whole numbers from 10 up, one decimal
+// from 1, and two significant digits below, so that a structurizer slower
+// than a graph a second shows its rate rather than 0.
+func Rate(r float64) string {
+	switch {
+	case r >= 9.95:
+		return fmt.Sprintf("%.0f", r)
+	case r >= 0.995:
+		return fmt.Sprintf("%.1f", r)
+	case r <= 0:
+		return "0"
+	}
+	return fmt.Sprintf("%.2g", r)
 }

@@ -59,6 +59,9 @@ type Report struct {
 	// HarnessErrors are graphs with an "error" outcome on either side
 	// (not findings), the first few kept.
 	HarnessErrors []Example `json:"harness_errors,omitempty"`
+	// TimeBudgetNote says that the time budget ran out before the graph
+	// budget (a complete campaign all the same): the summary's note.
+	TimeBudgetNote string `json:"-"`
 	// Unchecked counts the graphs whose current module some check could
 	// not judge (SideResult.Unchecked), by what it could not judge: a
 	// skipped check's name, or CHECK:PART; BaselineUnchecked the
@@ -539,8 +542,9 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 //
 // log, when not nil, gets a line as each minimization starts (i of n, the
 // signature, the graph's size): one may take its whole bound (30 s in a
-// campaign) with nothing else to show. The minimizer reports its result
-// (cmd/cfgfuzz's: blocks before and after, time, verified).
+// campaign), and on a slow structurizer minutes more. The minimizer
+// reports where its search stands and its result (cmd/cfgfuzz's: a line
+// every 10 s, then blocks before and after, time, verified).
 func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 	var todo []*Finding
 	for i := range rep.Findings {

@@ -44,6 +44,14 @@ func beginStart() (end func(), err error) {
 	return startMu.RUnlock, nil
 }
 
+// serversStopped says whether StopServers has run: the process is ending,
+// and a graph judged since may have lost its server to the kill.
+func serversStopped() bool {
+	startMu.RLock()
+	defer startMu.RUnlock()
+	return stopped
+}
+
 // StopServers ends every server for good, for an exit path that may race
 // with workers still at work (a second signal, the end of main): it closes
 // the gate of Process.start, waiting for the starts in progress, so that a

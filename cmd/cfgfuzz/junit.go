@@ -81,6 +81,17 @@ func junitReport(dir string, cases []corpus.ReplayCase, replay func(corpus.Repla
 	return junitSuites{Name: "cfgfuzz regress", Tests: s.Tests, Failures: s.Failures, Errors: s.Errors, Skipped: s.Skipped, Time: s.Time, Suites: []junitSuite{s}}
 }
 
+// addError adds an error case of its own to the first suite: what kept
+// the run from judging every case (an interruption).
+func (r *junitSuites) addError(name, message string) {
+	s := &r.Suites[0]
+	s.Cases = append(s.Cases, junitCase{Name: name, ClassName: "cfgfuzz.regress", Time: "0.000", Error: &junitProblem{Message: message, Type: "interrupted"}})
+	s.Tests++
+	s.Errors++
+	r.Tests++
+	r.Errors++
+}
+
 // writeJUnit writes the report to file.
 func writeJUnit(file string, r junitSuites) error {
 	b, err := xml.MarshalIndent(r, "", "  ")

@@ -62,12 +62,12 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage, input or output errors, or verdicts")
 	fmt.Fprintln(w, "left incomplete (check, run, compare, merge, regress: a check past its limit or unable to judge a module);")
 	fmt.Fprintln(w, "stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129 (run and compare write their report first,")
-	fmt.Fprintln(w, "minimize the smallest graph it found)")
+	fmt.Fprintln(w, "minimize the smallest graph it found, regress its summary and JUnit file of the cases judged)")
 }
 
 // ownStop are the commands that stop on signals their own way
 // (onStopSignals): the others end at once (killServersOnStop).
-var ownStop = map[string]bool{"run": true, "compare": true, "minimize": true}
+var ownStop = map[string]bool{"run": true, "compare": true, "minimize": true, "regress": true}
 
 func main() {
 	if os.Getenv("GOGC") == "" {
@@ -79,7 +79,7 @@ func main() {
 	if len(os.Args) < 2 || !ownStop[os.Args[1]] {
 		killServersOnStop()
 	}
-	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := run(os.Args[1:], os.Stdin, endingGate{os.Stdout}, endingGate{os.Stderr})
 	fuzz.StopServers() // whatever path run took, no structurizer server outlives it
 	os.Exit(stopStatus(code))
 }

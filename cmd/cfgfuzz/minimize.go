@@ -161,7 +161,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	}
 	var progress *minimizeProgress
 	if !mf.verbose {
-		progress = startMinimizeProgress(stderr, minimizeProgressEvery, corpus.SizeOf(it.Graph))
+		progress = startMinimizeProgress(stderr, "minimize: ", minimizeProgressEvery, corpus.SizeOf(it.Graph))
 		defer progress.end()
 		stderr, opt.Progress = progress.writer(), progress.update
 	}
@@ -399,18 +399,20 @@ const minimizeProgressEvery = 5 * time.Second
 // slow structurizer, whose meta and growth checks call it again) does not
 // silence it.
 type minimizeProgress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	start time.Time
-	steps int
-	cur   corpus.Size
-	stop  chan struct{}
-	done  chan struct{}
+	mu     sync.Mutex
+	w      io.Writer
+	prefix string // what each line opens with: "minimize: "
+	start  time.Time
+	steps  int
+	cur    corpus.Size
+	stop   chan struct{}
+	done   chan struct{}
 }
 
-// startMinimizeProgress starts the ticker; stop ends it.
-func startMinimizeProgress(w io.Writer, every time.Duration, size corpus.Size) *minimizeProgress {
-	p := &minimizeProgress{w: w, start: time.Now(), cur: size, stop: make(chan struct{}), done: make(chan struct{})}
+// startMinimizeProgress starts the ticker, its lines opening with prefix;
+// stop ends it.
+func startMinimizeProgress(w io.Writer, prefix string, every time.Duration, size corpus.Size) *minimizeProgress {
+	p := &minimizeProgress{w: w, prefix: prefix, start: time.Now(), cur: size, stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		t := time.NewTicker(every)
@@ -421,7 +423,7 @@ func startMinimizeProgress(w io.Writer, every time.Duration, size corpus.Size) *
 				return
 			case now := <-t.C:
 				p.mu.Lock()
-				fmt.Fprintf(p.w, "minimize: %s, %s, now %s, %s\n", now.Sub(p.start).Round(time.Second),
+				fmt.Fprintf(p.w, "%s%s, %s, now %s, %s\n", p.prefix, now.Sub(p.start).Round(time.Second),
 					fuzz.Plural(p.steps, "judgement"), fuzz.Plural(p.cur.Blocks, "block"), fuzz.Plural(p.cur.Edges, "edge"))
 				p.mu.Unlock()
 			}
@@ -580,7 +582,7 @@ const (
 
 // define declares the budget's flags on fs.
 func (b *minimizeBudget) define(fs *flag.FlagSet) {
-	fs.DurationVar(&b.timeout, "minimize-timeout", DefaultMinimizeTimeout, "time limit on the search for each new finding's minimized graph (a candidate being judged then is judged to its end); 0: none, the search runs to its fixpoint. A result a time limit cut depends on the machine's speed, and the report marks it (minimize_stopped)")
+	fs.DurationVar(&b.timeout, "minimize-timeout", DefaultMinimizeTimeout, "time limit on the search for each new finding's minimized graph (a candidate being judged then is judged to its end; the 3 judgements of the graph before it and the 3 of the result after it are not counted, nor the findings store's 2); 0: none, the search runs to its fixpoint. A result a time limit cut depends on the machine's speed, and the report marks it (minimize_stopped)")
 	fs.IntVar(&b.steps, "minimize-steps", DefaultMinimizeSteps, "limit on the structurizer judgements of each finding's minimization; 0: none. A result a limit cut is marked in the report (minimize_stopped)")
 }
 
@@ -675,7 +677,58 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 		}
 		ho.Minimize.Baseline = base
 	}
-	return corpus.MinimizeHook(ho)
+	label := ""
+	if strategy != s.Strategy {
+		label = " (strategy " + strategy + ")"
+	}
+	return minimizeHook(ho, c.Progress, label)
+}
+
+// campaignMinimizeEvery is how often a campaign's search for a finding's
+// minimized graph says where it stands.
+var campaignMinimizeEvery = 10 * time.Second
+
+// minimizeHook is corpus.MinimizeHook, with a line to w every
+// campaignMinimizeEvery while each search runs (as minimize writes, its
+// own ticker's, so a slow structurizer's long judgements do not silence
+// it), unless w is nil (--progress none). label follows the signature.
+func minimizeHook(ho corpus.HookOptions, w io.Writer, label string) (func(*cfg.Graph, string) (*cfg.Graph, error), error) {
+	if w == nil {
+		return corpus.MinimizeHook(ho)
+	}
+	var cur *minimizeProgress // the search running, set and read on the hook's goroutine
+	ho.Log = progressLog{&cur, ho.Log}
+	ho.Minimize.Progress = func(steps int, size corpus.Size) {
+		if cur != nil {
+			cur.update(steps, size)
+		}
+	}
+	hook, err := corpus.MinimizeHook(ho)
+	if err != nil {
+		return nil, err
+	}
+	return func(g *cfg.Graph, sig string) (*cfg.Graph, error) {
+		cur = startMinimizeProgress(w, "cfgfuzz: minimizing "+fuzz.PrintableLine(sig)+label+": ", campaignMinimizeEvery, corpus.SizeOf(g))
+		defer func() { cur.end(); cur = nil }()
+		return hook(g, sig)
+	}, nil
+}
+
+// progressLog is a hook's log whose lines are kept apart from the lines
+// of the search running, if any.
+type progressLog struct {
+	cur **minimizeProgress
+	w   io.Writer
+}
+
+func (l progressLog) Write(b []byte) (int, error) {
+	if l.w == nil {
+		return len(b), nil
+	}
+	if p := *l.cur; p != nil {
+		return lockedWriter{&p.mu, l.w}.Write(b)
+	}
+	return l.w.Write(b)
 }
 
 // stageCounts words the accepted reductions per stage, "none" when no

@@ -143,7 +143,7 @@ func TestMinimizeChecksAreChecks(t *testing.T) {
 // intervals, and nothing after it ends.
 func TestMinimizeProgress(t *testing.T) {
 	var out strings.Builder
-	p := startMinimizeProgress(&out, 10*time.Millisecond, corpus.Size{Blocks: 2000, Edges: 3230})
+	p := startMinimizeProgress(&out, "minimize: ", 10*time.Millisecond, corpus.Size{Blocks: 2000, Edges: 3230})
 	time.Sleep(50 * time.Millisecond) // the first judgement, still running
 	p.update(1, corpus.Size{Blocks: 1001, Edges: 1609})
 	time.Sleep(50 * time.Millisecond)

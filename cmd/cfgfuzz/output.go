@@ -80,11 +80,15 @@ func incompleteTail(s string) int {
 	return 0
 }
 
-// rawWriter is the writer under a printableWriter, for the progress bar,
-// which draws with carriage returns and escape sequences of its own.
+// rawWriter is the writer under a printableWriter and an endingGate, for
+// the progress bar, which draws with carriage returns and escape sequences
+// of its own (and needs the terminal itself to know it is one).
 func rawWriter(w io.Writer) io.Writer {
-	if p, ok := w.(*printableWriter); ok {
-		return p.w
+	switch v := w.(type) {
+	case *printableWriter:
+		return rawWriter(v.w)
+	case endingGate:
+		return rawWriter(v.w)
 	}
 	return w
 }

@@ -62,7 +62,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
 		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:' and '# walks:' unless --registers, --target-env,\n--rules-compat, --walks or --seed is given. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line); 130, 143, 129 stopped by SIGINT, SIGTERM,\nSIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit file an error case\n\"interrupted\" too; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
@@ -122,7 +122,11 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 	if len(rs)+len(bad) == 0 {
 		return exitUsage, fmt.Errorf("no regression files (*.cfg) in %s", dir)
 	}
-	rp := newReplayer(rf, stderr)
+	// From here a stop signal is regress's own: the case in flight
+	// finishes and the cases judged so far are reported.
+	in := onStopSignals("regress", regressStop, stderr)
+	defer in.stop()
+	rp := newReplayer(in.ctx, rf, stderr)
 	defer rp.close()
 	// A file that does not read is one error case of its own, reported
 	// with the others (and in the JUnit file); the rest still run.
@@ -132,10 +136,12 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		cases = append(cases, corpus.ReplayCase{Regression: &corpus.Regression{Name: name, Path: b.Path}, Case: "read",
 			Want: "a regression file", Got: b.Err.Error(), Status: corpus.CaseError})
 	}
-	cases = append(cases, corpus.Replay(rs, corpus.ReplayOptions{Runner: rp.runner, PlantsFaults: rp.plantsFaults})...)
 	code, counts := exitOK, map[string]int{}
 	var notJudged []string // the unchecked keys of the cases that passed
-	for _, c := range cases {
+	// Each case's line is written as the case is judged: a slow
+	// structurizer shows its progress, and a replay stopped part way
+	// keeps the lines of the cases it judged.
+	show := func(c corpus.ReplayCase) {
 		counts[c.Status]++
 		fmt.Fprintln(stdout, caseLine(c, rp.replay(c)))
 		switch {
@@ -146,8 +152,25 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		}
 		notJudged = append(notJudged, c.Unchecked...)
 	}
-	fmt.Fprintf(stderr, "cfgfuzz regress: %s: %d files, %d cases: %d passed, %d failed, %d errors, %d skipped\n",
-		dir, len(rs)+len(bad), len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip])
+	for _, c := range cases {
+		show(c)
+	}
+	judged := len(bad) // files with a case
+	cases = append(cases, corpus.Replay(rs, corpus.ReplayOptions{Runner: rp.runner, PlantsFaults: rp.plantsFaults,
+		OnCase: func(c corpus.ReplayCase) {
+			if c.Case == "clean" {
+				judged++
+			}
+			show(c)
+		},
+		Stop: func() bool { return in.ctx.Err() != nil }})...)
+	files, stopped := fmt.Sprintf("%d files", len(rs)+len(bad)), ""
+	if in.ctx.Err() != nil && judged < len(rs)+len(bad) {
+		stopped = fmt.Sprintf("interrupted (%v) after %d of %d files", context.Cause(in.ctx), judged, len(rs)+len(bad))
+		files = stopped
+	}
+	fmt.Fprintf(stderr, "cfgfuzz regress: %s: %s, %d cases: %d passed, %d failed, %d errors, %d skipped\n",
+		dir, files, len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip])
 	if len(notJudged) > 0 {
 		fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: some checks of cases that passed could not judge the module (\"not judged\" on the line); to leave those checks out: --checks %s\n", fuzz.LeaveOut(notJudged))
 		if code == exitOK {
@@ -155,11 +178,21 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		}
 	}
 	if rf.junit != "" {
-		if err := writeJUnit(rf.junit, junitReport(dir, cases, rp.replay)); err != nil {
-			return exitUsage, err
+		r := junitReport(dir, cases, rp.replay)
+		if stopped != "" {
+			r.addError("interrupted", stopped+": the other files were not replayed")
+		}
+		if err := writeJUnit(rf.junit, r); err != nil {
+			return in.or(exitUsage), err
 		}
 	}
-	return code, rp.err
+	return in.or(code), rp.err
+}
+
+// regressStop is what regress's stop lines say.
+var regressStop = stopWords{
+	first:  "the case in flight finishes, then the summary and the JUnit file of the cases judged; a second signal ends at once",
+	second: "killing the structurizer servers and ending now (no summary or JUnit file is written)",
 }
 
 // caseLine is one case's line: ok, FAIL, ERROR or SKIP, the file and the
@@ -183,6 +216,7 @@ func caseLine(c corpus.ReplayCase, replay string) string {
 // replayer opens one side per structurizer spec and one runner per spec,
 // strategy and faults, for corpus.Replay.
 type replayer struct {
+	ctx     context.Context // a build a side needs stops with it
 	rf      regressFlags
 	log     io.Writer
 	sides   map[string]fuzz.Side
@@ -194,8 +228,8 @@ type replayer struct {
 	err       error // the first side that could not start
 }
 
-func newReplayer(rf regressFlags, log io.Writer) *replayer {
-	return &replayer{rf: rf, log: log, sides: map[string]fuzz.Side{}, specs: map[string]fuzz.Spec{}, runners: map[string]*corpus.Runner{}}
+func newReplayer(ctx context.Context, rf regressFlags, log io.Writer) *replayer {
+	return &replayer{ctx: ctx, rf: rf, log: log, sides: map[string]fuzz.Side{}, specs: map[string]fuzz.Spec{}, runners: map[string]*corpus.Runner{}}
 }
 
 // specOf is the spec a file is replayed on: the flag's, else the file's
@@ -220,7 +254,7 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 	if s, ok := rp.sides[spec]; ok {
 		return s, rp.specs[spec], nil
 	}
-	s, sp, err := openSide(context.Background(), spec, rp.rf.maxAnswer, rp.log)
+	s, sp, err := openSide(rp.ctx, spec, rp.rf.maxAnswer, rp.log)
 	if err != nil {
 		if rp.rf.structurizer == "" && spec != fuzz.SpecSelf {
 			// The file's own, the build it was found on: a CI job's

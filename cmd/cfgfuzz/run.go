@@ -66,7 +66,7 @@ type campaignFlags struct {
 
 func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.IntVar(&f.graphs, "graphs", 0, "graph budget `N` (graph indices 0..N-1 before sharding; 0: no graph limit, the time budget ends the run)")
-	fs.DurationVar(&f.duration, "duration", 0, "time budget (default 30s when --graphs is not given)")
+	fs.DurationVar(&f.duration, "duration", 0, "time budget (default 30s when --graphs is not given): no graph starts past it, the graphs in flight finish (their structurizer calls within --timeout), then the new findings are minimized")
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
 	fs.Uint64Var(&f.seed, "seed", 1, "campaign seed")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers; 0: GOMAXPROCS")
@@ -335,6 +335,9 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	if hint := allCrashedHint(rep); hint != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
 	}
+	if hint := allTimedOutHint(rep); hint != "" {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
+	}
 	if n := rep.Outcomes[fuzz.OutError] + rep.BaselineOutcomes[fuzz.OutError]; n > 0 && len(rep.HarnessErrors) > 0 {
 		e := rep.HarnessErrors[0]
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s no verdict (outcome error; report.json's harness_errors), the first graph %d: %s\n", name, fuzz.HaveGraphs(n), e.Index, e.Detail)
@@ -352,6 +355,23 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 		return exitUsage
 	}
 	return exitOK
+}
+
+// allTimedOutHint is a note for a campaign whose every graph timed out on
+// the current side: the findings stand, but a structurizer that takes
+// longer than --timeout to start looks the same (each timeout kills it,
+// and its restart takes as long again), so the note says so and how to
+// tell. "" otherwise.
+func allTimedOutHint(rep *fuzz.Report) string {
+	if rep.Graphs < 2 || rep.Outcomes[fuzz.OutTimeout] != rep.Graphs {
+		return ""
+	}
+	limit := time.Duration(rep.Settings.Timeout)
+	if limit == 0 {
+		limit = fuzz.DefaultTimeout
+	}
+	return fmt.Sprintf("every graph timed out (--timeout %s): a structurizer that takes longer than that to start times out on every graph, as each timeout restarts it; `cfgfuzz selftest --structurizer %s --timeout 1m` shows whether it answers given the time, and a larger --timeout gives it the time to start",
+		limit, fuzz.ShellQuote(rep.Settings.Current))
 }
 
 // allCrashedHint is a note for a campaign whose every graph crashed the
@@ -375,11 +395,14 @@ func summaryLines(rep *fuzz.Report) string {
 	if m := rep.Mixed; m != nil {
 		fmt.Fprintf(&b, "%s\n", m.Summary())
 	}
+	if n := rep.TimeBudgetNote; n != "" {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	if s := rep.Settings; s.Baseline != "" {
 		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSpec(s.Current), s.Baseline, fuzz.DescribeSpec(s.Baseline))
 	}
 	t := rep.Throughput
-	fmt.Fprintf(&b, "%s (%s skipped); this run %d in %.1f s, %.0f distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Graphs, t.Seconds, t.GraphsPerSec)
+	fmt.Fprintf(&b, "%s (%s skipped); this run %d in %.1f s, %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
 	fmt.Fprintf(&b, "%s:", fuzz.Plural(rep.Graphs, "graph"))
 	for _, o := range fuzz.Outcomes {
 		fmt.Fprintf(&b, " %s %d", o, rep.Outcomes[o])

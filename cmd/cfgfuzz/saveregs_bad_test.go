@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -79,11 +80,11 @@ func TestSavedRegressionRecordsWalks(t *testing.T) {
 	if w := r.Header.JudgedWalks(); w != (corpus.Walks{Random: 16, Seed: 7}) {
 		t.Errorf("%s records walks %v, want 16 seed 7", files[0], w)
 	}
-	rp := newReplayer(regressFlags{walks: 16, seed: 1}, io.Discard)
+	rp := newReplayer(context.Background(), regressFlags{walks: 16, seed: 1}, io.Discard)
 	if w := rp.walksOf(r); w != (corpus.Walks{Random: 16, Seed: 7}) {
 		t.Errorf("regress judges it under %v, want the file's 16 seed 7", w)
 	}
-	rp = newReplayer(regressFlags{walks: 16, seed: 3, seedGiven: true}, io.Discard)
+	rp = newReplayer(context.Background(), regressFlags{walks: 16, seed: 3, seedGiven: true}, io.Discard)
 	if w := rp.walksOf(r); w != (corpus.Walks{Random: 16, Seed: 3}) {
 		t.Errorf("regress --seed 3 judges it under %v, want 16 seed 3", w)
 	}

@@ -75,6 +75,7 @@ func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
 		select {
 		case s := <-in.ch:
 			fmt.Fprintf(log, "cfgfuzz %s: %s again: %s\n", name, signalName(s), words.second)
+			ending.Store(true)
 			fuzz.StopServers()
 			os.Exit(signalStatus(s))
 		case <-in.done:
@@ -97,7 +98,7 @@ func stopStatus(code int) int {
 }
 
 // killServersOnStop has a command without a stop handler of its own
-// (every one but run, compare and minimize) end on the first stop signal as the
+// (every one but run, compare, minimize and regress) end on the first stop signal as the
 // signal would end it, but with every structurizer server and what the
 // servers started killed first (fuzz.StopServers): the signal's default
 // action kills the servers alone (their parent-death signal) and leaves
@@ -119,9 +120,28 @@ func killServersOnStop() {
 	go func() {
 		s := <-ch
 		stoppedBy.Store(s) // before the servers go: a command that fails on their going exits as stopped
+		ending.Store(true) // nor says so: what it would write of the graphs after is the kill's doing
 		fuzz.StopServers()
 		os.Exit(signalStatus(s))
 	}()
+}
+
+// ending is set when the process ends at once on a stop signal, just
+// before the structurizer servers are killed: from then on endingGate
+// drops what the command writes, which would report the graphs the kill
+// left unanswered as crashes of the structurizer, until the signal's
+// goroutine exits.
+var ending atomic.Bool
+
+// endingGate is the command's standard output or error, dropped once the
+// process is ending (ending).
+type endingGate struct{ w io.Writer }
+
+func (g endingGate) Write(p []byte) (int, error) {
+	if ending.Load() {
+		return len(p), nil
+	}
+	return g.w.Write(p)
 }
 
 // signalStatus is 128 + s's number.

@@ -1,0 +1,31 @@
+// hook_store_test.go: the campaign's minimizer says, before it judges the
+// finding's graph and its minimized graph once more for the findings store,
+// that it does: on a slow structurizer those judgements take as long as
+// any others, and without the line the campaign looks stuck after the
+// minimizer's result.
+package corpus
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+)
+
+func TestHookSaysItJudgesForTheStore(t *testing.T) {
+	g := compact(t, "{{1, 2}, {3}, {3}, {4, 1}, {}}")
+	var log strings.Builder
+	hook, err := MinimizeHook(HookOptions{Runner: RunnerOptions{Structurizer: structurizer.Options{Inject: []string{"swap-arms"}}},
+		Store: &Store{Dir: t.TempDir()}, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := hook(g, "exec:trace-mismatch"); m == nil || err != nil {
+		t.Fatalf("%v, %v", m, err)
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	want := "minimize exec:trace-mismatch: judging the graph and its minimized graph once more for the findings store"
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "minimize exec:trace-mismatch: 5 -> ") || !strings.HasPrefix(lines[1], want) {
+		t.Errorf("logged:\n%s\nwant the result's line, then %q", log.String(), want)
+	}
+}
