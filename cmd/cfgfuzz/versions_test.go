@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // buildAs builds this command into dir with buildID set to id.
@@ -40,9 +42,13 @@ func TestShardsOfTwoBuilds(t *testing.T) {
 		return out
 	}
 	s0, s1 := shard(binA, "0"), shard(binB, "1")
+	// each writer as messages name it: the build, the log format and the
+	// SPIRV-Tools both builds link
+	wA := "cfgfuzz fake-a (log format 2; " + oracle.ValidatorVersion() + ")"
+	wB := "cfgfuzz fake-b (log format 2; " + oracle.ValidatorVersion() + ")"
 
 	code, msg := exitCode(t, exec.Command(binA, "merge", "--state", state, "--out", filepath.Join(tmp, "refused"), s0, s1))
-	if code != exitUsage || !strings.Contains(msg, "cfgfuzz fake-a (log format 2) wrote "+s0+" (0/2)") || !strings.Contains(msg, "cfgfuzz fake-b (log format 2) wrote "+s1+" (1/2)") || !strings.Contains(msg, "--mixed") || !strings.Contains(msg, "main.buildID=ID") {
+	if code != exitUsage || !strings.Contains(msg, wA+" wrote "+s0+" (0/2)") || !strings.Contains(msg, wB+" wrote "+s1+" (1/2)") || !strings.Contains(msg, "--mixed") || !strings.Contains(msg, "main.buildID=ID") {
 		t.Errorf("merge of two builds: exit %d, want 2 naming both builds, how to name them alike and --mixed\n%s", code, msg)
 	}
 
@@ -69,21 +75,22 @@ func TestShardsOfTwoBuilds(t *testing.T) {
 	}
 
 	code, msg = exitCode(t, exec.Command(binB, "run", "--resume", s0, "--progress", "none", "--minimize=false", "--state", state))
-	if code != exitUsage || !strings.Contains(msg, s0+" was written by cfgfuzz fake-a (log format 2); this is cfgfuzz fake-b (log format 2)") || !strings.Contains(msg, "--force") {
+	if code != exitUsage || !strings.Contains(msg, s0+" was written by "+wA+"; this is "+wB+". ") || !strings.Contains(msg, "--force") {
 		t.Errorf("resume by another build: exit %d, want 2 naming both builds and what to do\n%s", code, msg)
 	}
 
-	if out, err := exec.Command(binA, "version").Output(); err != nil || !strings.Contains(string(out), "cfgfuzz fake-a (log format 2)") {
-		t.Errorf("version: %s (%v), want a line naming the writer, cfgfuzz fake-a (log format 2)", out, err)
+	if out, err := exec.Command(binA, "version").Output(); err != nil || !strings.Contains(string(out), "campaign writer: "+wA+"\n") {
+		t.Errorf("version: %s (%v), want a line naming the writer, %s", out, err, wA)
 	}
 	out, err := exec.Command(binA, "version", "--json").Output()
 	var v struct {
 		Writer struct {
-			Format int    `json:"format"`
-			Build  string `json:"build"`
+			Format    int    `json:"format"`
+			Build     string `json:"build"`
+			Validator string `json:"validator"`
 		} `json:"writer"`
 	}
-	if err != nil || json.Unmarshal(out, &v) != nil || v.Writer.Build != "fake-a" || v.Writer.Format != 2 {
-		t.Errorf("version --json: %s (%v), want writer fake-a, format 2", out, err)
+	if err != nil || json.Unmarshal(out, &v) != nil || v.Writer.Build != "fake-a" || v.Writer.Format != 2 || v.Writer.Validator != oracle.ValidatorVersion() {
+		t.Errorf("version --json: %s (%v), want writer fake-a, format 2, validator %s", out, err, oracle.ValidatorVersion())
 	}
 }
