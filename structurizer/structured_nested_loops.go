@@ -53,7 +53,7 @@ func (nt *nester) declareLoops() bool {
 		}
 		merge := nt.loopMerge(h, latch, l.Blocks, exits, in)
 		caseLatch := latch >= 0 && nt.caseOf(latch, in)
-		stays := headerStays(nt.g, l)
+		stays := headerStays(nt.g, forest, li)
 		for _, b := range l.Blocks {
 			in[b] = false
 		}
