@@ -24,7 +24,7 @@ func (nt *nester) declareLoops() bool {
 		nt.final = true
 		return nt.fail("irreducible")
 	}
-	in := make([]bool, nt.n)
+	edges := loopExitEdges(nt.g, forest)
 	exitOf := make([]int, nt.n) // 1 + the loop whose exit list holds the block
 	for li, l := range forest.Loops {
 		h := l.Header
@@ -32,31 +32,24 @@ func (nt *nester) declareLoops() bool {
 			nt.final, nt.reshape = true, true
 			return nt.fail("loop header %d is a switch", h)
 		}
-		for _, b := range l.Blocks {
-			in[b] = true
-		}
+		in := loopIn{forest, li}
 		latch, ok := -1, true
 		for _, p := range nt.preds[h] {
-			if in[p] {
+			if in.has(p) {
 				ok = ok && (latch < 0 || latch == p)
 				latch = p
 			}
 		}
 		var exits []int
-		for _, b := range l.Blocks {
-			for _, t := range nt.g.Succs[b] {
-				if !in[t] && exitOf[t] != li+1 {
-					exitOf[t] = li + 1
-					exits = append(exits, t)
-				}
+		for _, e := range edges[li] {
+			if t := int(e.to); exitOf[t] != li+1 {
+				exitOf[t] = li + 1
+				exits = append(exits, t)
 			}
 		}
-		merge := nt.loopMerge(h, latch, l.Blocks, exits, in)
+		merge := nt.loopMerge(h, latch, len(l.Blocks), edges[li], exits, in)
 		caseLatch := latch >= 0 && nt.caseOf(latch, in)
 		stays := headerStays(nt.g, forest, li)
-		for _, b := range l.Blocks {
-			in[b] = false
-		}
 		if !ok || latch < 0 || latch == h {
 			nt.final, nt.reshape = true, latch >= 0
 			return nt.fail("loop %d: several latches, or a self-loop", h)
@@ -114,8 +107,8 @@ func (nt *nester) declareLoops() bool {
 // header's conditional or the latch leaves the loop, that target is the
 // merge and no other is tried: R12 and R6 (a continue construct leaves
 // only for its header or merge) leave no choice.
-func (nt *nester) loopMerge(h, latch int, blocks, exits []int, in []bool) int {
-	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, blocks, exits)}
+func (nt *nester) loopMerge(h, latch, size int, edges []loopExit, exits []int, in loopIn) int {
+	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, size, edges, exits)}
 	if m, ok := lc.forced(); ok {
 		return m
 	}
@@ -155,9 +148,9 @@ func (nt *nester) loopMerge(h, latch int, blocks, exits []int, in []bool) int {
 
 // outOf is the first of targets outside the loop (in marks its blocks),
 // -1 when none is.
-func outOf(targets []int, in []bool) int {
+func outOf(targets []int, in loopIn) int {
 	for _, t := range targets {
-		if !in[t] {
+		if !in.has(t) {
 			return t
 		}
 	}
@@ -179,7 +172,7 @@ type loopChoice struct {
 	*nester
 	h     int
 	exits []int
-	in    []bool // the loop's blocks
+	in    loopIn // the loop's blocks
 	tails loopTails
 }
 
@@ -206,7 +199,7 @@ func (lc *loopChoice) candidates() []int {
 	}
 	for i := 0; i < len(cands) && len(cands) < len(exits)+nestLoopCandidates; i++ {
 		for _, t := range lc.g.Succs[cands[i]] {
-			if !lc.in[t] && !seen[t] {
+			if !lc.in.has(t) && !seen[t] {
 				seen[t] = true
 				cands = append(cands, t)
 			}
@@ -260,7 +253,7 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 		}
 		sc := mergeScore{into: into, size: size}
 		for _, p := range lc.preds[m] {
-			if lc.in[p] {
+			if lc.in.has(p) {
 				sc.breaks++
 			}
 		}
@@ -292,10 +285,10 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 // that loop's blocks): such an edge leaves the inner loop, whose breaks go
 // to its own merge, so m lies in the inner loop's construct (a return tail
 // of it, say) and cannot be h's merge, which lies past h's construct.
-func fromInnerLoop(f *cfg.Forest, preds []int, in []bool, h int) bool {
+func fromInnerLoop(f *cfg.Forest, preds []int, in loopIn, h int) bool {
 	own := f.LoopOf[h]
 	for _, p := range preds {
-		if in[p] && f.LoopOf[p] != own {
+		if in.has(p) && f.LoopOf[p] != own {
 			return true
 		}
 	}
@@ -306,11 +299,67 @@ func fromInnerLoop(f *cfg.Forest, preds []int, in []bool, h int) bool {
 // loop header's merge edge keeps the switch from dominating m structurally,
 // so the switch needs a block of its own to break through (rule R11) and m
 // cannot be the merge.
-func (nt *nester) caseOf(m int, in []bool) bool {
+func (nt *nester) caseOf(m int, in loopIn) bool {
 	for _, p := range nt.preds[m] {
-		if in[p] && len(nt.g.Succs[p]) > 2 {
+		if in.has(p) && len(nt.g.Succs[p]) > 2 {
 			return true
 		}
 	}
 	return false
+}
+
+// loopIn is the membership of loop li of a forest: a range test
+// (cfg.Forest.Contains), whatever the loop's size.
+type loopIn struct {
+	f  *cfg.Forest
+	li int
+}
+
+func (in loopIn) has(b int) bool { return in.f.Contains(in.li, b) }
+
+// loopExit is an edge from a loop's block to a block outside it: the
+// k-th successor of from.
+type loopExit struct{ from, k, to int32 }
+
+// loopExitEdges lists each loop's exit edges ordered by their block, then
+// successor: the edges out of the loop's own blocks (the first of its
+// Blocks, cfg.Forest) and those of its children's exits that leave it too,
+// children before parents. The lists take as much as the exits the loops
+// have, not the sum of the loops' sizes, which grows with the nesting
+// depth.
+func loopExitEdges(g *cfg.Graph, f *cfg.Forest) [][]loopExit {
+	out := make([][]loopExit, len(f.Loops))
+	for li := len(f.Loops) - 1; li >= 0; li-- {
+		l := &f.Loops[li]
+		own := len(l.Blocks)
+		for _, c := range l.Children {
+			own -= len(f.Loops[c].Blocks)
+		}
+		var es []loopExit
+		for _, b := range l.Blocks[:own] {
+			for k, t := range g.Succs[b] {
+				if !f.Contains(li, t) {
+					es = append(es, loopExit{int32(b), int32(k), int32(t)})
+				}
+			}
+		}
+		sorted := len(l.Children) == 0
+		for _, c := range l.Children {
+			for _, e := range out[c] {
+				if !f.Contains(li, int(e.to)) {
+					es = append(es, e)
+				}
+			}
+		}
+		if !sorted {
+			slices.SortFunc(es, func(a, b loopExit) int {
+				if a.from != b.from {
+					return int(a.from - b.from)
+				}
+				return int(a.k - b.k)
+			})
+		}
+		out[li] = es
+	}
+	return out
 }

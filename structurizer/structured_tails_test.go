@@ -22,19 +22,27 @@ func compareTails(t *testing.T, g *cfg.Graph, what string) (closing int) {
 		return 0
 	}
 	in := make([]bool, g.Len())
-	for _, l := range nt.forest.Loops {
+	edges := loopExitEdges(g, nt.forest)
+	for li, l := range nt.forest.Loops {
 		for _, b := range l.Blocks {
 			in[b] = true
 		}
 		var exits []int
-		for _, b := range l.Blocks {
-			for _, s := range g.Succs[b] {
-				if !in[s] && !slices.Contains(exits, s) {
-					exits = append(exits, s)
+		var want []loopExit // the loop's exit edges, by block and successor
+		for _, b := range slices.Sorted(slices.Values(l.Blocks)) {
+			for k, s := range g.Succs[b] {
+				if !in[s] {
+					want = append(want, loopExit{int32(b), int32(k), int32(s)})
+					if !slices.Contains(exits, s) {
+						exits = append(exits, s)
+					}
 				}
 			}
 		}
-		lc := &loopChoice{nester: nt, h: l.Header, exits: exits, in: in, tails: nt.loopTails(l.Header, l.Blocks, exits)}
+		if !slices.Equal(edges[li], want) {
+			t.Fatalf("%s: loop %d: exit edges %v, want %v", what, l.Header, edges[li], want)
+		}
+		lc := &loopChoice{nester: nt, h: l.Header, exits: exits, in: loopIn{nt.forest, li}, tails: nt.loopTails(l.Header, len(l.Blocks), edges[li], exits)}
 		for m := -1; m < g.Len(); m++ {
 			size, into := lc.tailSize(m)
 			wsize, winto := lc.tailWalk(m, false)
