@@ -90,7 +90,7 @@ func (el *exitLists) setLevel(b, lv int) {
 // setParent moves loop x under loop p.
 func (el *exitLists) setParent(x, p int) {
 	el.moved = append(el.moved, parentMove{x, el.loops[x].parent, p})
-	el.loops[x].parent = p
+	el.setParentOf(x, p)
 }
 
 // refresh brings the lists up to date with the moves since the last
@@ -212,7 +212,7 @@ func (el *exitLists) undo() {
 		el.level[el.blocks[i].b] = el.blocks[i].from
 	}
 	for i := len(el.moved) - 1; i >= 0; i-- {
-		el.loops[el.moved[i].loop].parent = el.moved[i].from
+		el.setParentOf(el.moved[i].loop, el.moved[i].from)
 	}
 }
 
@@ -222,7 +222,7 @@ func (el *exitLists) redo() {
 		el.level[m.b] = m.to
 	}
 	for _, m := range el.moved {
-		el.loops[m.loop].parent = m.to
+		el.setParentOf(m.loop, m.to)
 	}
 }
 
