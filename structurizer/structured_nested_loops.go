@@ -24,8 +24,12 @@ func (nt *nester) declareLoops() bool {
 		nt.final = true
 		return nt.fail("irreducible")
 	}
-	edges := loopExitEdges(nt.g, forest)
-	exitOf := make([]int, nt.n) // 1 + the loop whose exit list holds the block
+	budget := exitBudget(nt.g.Len(), nt.g.Edges())
+	exitsOf, ok := loopExitTargets(nt.g, forest, budget)
+	if !ok {
+		nt.final = true
+		return nt.fail("the loops' exits number more than %d, summed over the loops", budget)
+	}
 	for li, l := range forest.Loops {
 		h := l.Header
 		if len(nt.g.Succs[h]) > 2 {
@@ -40,14 +44,11 @@ func (nt *nester) declareLoops() bool {
 				latch = p
 			}
 		}
-		var exits []int
-		for _, e := range edges[li] {
-			if t := int(e.to); exitOf[t] != li+1 {
-				exitOf[t] = li + 1
-				exits = append(exits, t)
-			}
+		exits := make([]int, len(exitsOf[li])) // loopMerge's own: candidates sorts it
+		for i, e := range exitsOf[li] {
+			exits[i] = int(e.to)
 		}
-		merge := nt.loopMerge(h, latch, len(l.Blocks), edges[li], exits, in)
+		merge := nt.loopMerge(h, latch, len(l.Blocks), exitsOf[li], exits, in)
 		caseLatch := latch >= 0 && nt.caseOf(latch, in)
 		stays := headerStays(nt.g, forest, li)
 		if !ok || latch < 0 || latch == h {
@@ -107,8 +108,8 @@ func (nt *nester) declareLoops() bool {
 // header's conditional or the latch leaves the loop, that target is the
 // merge and no other is tried: R12 and R6 (a continue construct leaves
 // only for its header or merge) leave no choice.
-func (nt *nester) loopMerge(h, latch, size int, edges []loopExit, exits []int, in loopIn) int {
-	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, size, edges, exits)}
+func (nt *nester) loopMerge(h, latch, size int, targets []loopExit, exits []int, in loopIn) int {
+	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, size, targets, exits)}
 	if m, ok := lc.forced(); ok {
 		return m
 	}
@@ -317,49 +318,54 @@ type loopIn struct {
 
 func (in loopIn) has(b int) bool { return in.f.Contains(in.li, b) }
 
-// loopExit is an edge from a loop's block to a block outside it: the
-// k-th successor of from.
-type loopExit struct{ from, k, to int32 }
+// loopExit is a block outside a loop that the loop's blocks branch to,
+// and how many of their edges go to it.
+type loopExit struct{ to, n int32 }
 
-// loopExitEdges lists each loop's exit edges ordered by their block, then
-// successor: the edges out of the loop's own blocks (the first of its
-// Blocks, cfg.Forest) and those of its children's exits that leave it too,
-// children before parents. The lists take as much as the exits the loops
-// have, not the sum of the loops' sizes, which grows with the nesting
-// depth.
-func loopExitEdges(g *cfg.Graph, f *cfg.Forest) [][]loopExit {
+// loopExitTargets lists each loop's exits: the targets of the edges out of
+// its own blocks (the first of its Blocks, cfg.Forest), then those of its
+// children's exits that leave it too, each once with its count of edges,
+// children before parents. The lists take as much as the loops' distinct
+// exits, not the sum of the loops' sizes, which grows with the nesting
+// depth; false when they would hold more than budget exits together.
+func loopExitTargets(g *cfg.Graph, f *cfg.Forest, budget int) ([][]loopExit, bool) {
 	out := make([][]loopExit, len(f.Loops))
+	stamp := make([]int32, g.Len()) // by block: 1 + the loop whose list holds it
+	at := make([]int32, g.Len())    // by block: its place in that list
+	total := 0
 	for li := len(f.Loops) - 1; li >= 0; li-- {
 		l := &f.Loops[li]
+		var es []loopExit
+		add := func(t int, n int32) {
+			if stamp[t] == int32(li+1) {
+				es[at[t]].n += n
+				return
+			}
+			stamp[t], at[t] = int32(li+1), int32(len(es))
+			es = append(es, loopExit{int32(t), n})
+		}
 		own := len(l.Blocks)
 		for _, c := range l.Children {
 			own -= len(f.Loops[c].Blocks)
 		}
-		var es []loopExit
 		for _, b := range l.Blocks[:own] {
-			for k, t := range g.Succs[b] {
+			for _, t := range g.Succs[b] {
 				if !f.Contains(li, t) {
-					es = append(es, loopExit{int32(b), int32(k), int32(t)})
+					add(t, 1)
 				}
 			}
 		}
-		sorted := len(l.Children) == 0
 		for _, c := range l.Children {
 			for _, e := range out[c] {
 				if !f.Contains(li, int(e.to)) {
-					es = append(es, e)
+					add(int(e.to), e.n)
 				}
 			}
 		}
-		if !sorted {
-			slices.SortFunc(es, func(a, b loopExit) int {
-				if a.from != b.from {
-					return int(a.from - b.from)
-				}
-				return int(a.k - b.k)
-			})
+		if total += len(es); total > budget {
+			return nil, false
 		}
 		out[li] = es
 	}
-	return out
+	return out, true
 }

@@ -49,8 +49,8 @@ type loopTails struct {
 }
 
 // loopTails prepares the tail test for the loop with header h, size
-// blocks, exit edges edges and exits.
-func (nt *nester) loopTails(h, size int, edges []loopExit, exits []int) loopTails {
+// blocks, exits exits and their edge counts targets (loopExitTargets).
+func (nt *nester) loopTails(h, size int, targets []loopExit, exits []int) loopTails {
 	ti := nt.facts.tailIndex(nt.g)
 	lt := loopTails{ti: ti, h: h}
 	if !ti.usable {
@@ -59,9 +59,9 @@ func (nt *nester) loopTails(h, size int, edges []loopExit, exits []int) loopTail
 	lt.dsize, lt.leaving = ti.size[h]-size, ti.leaving[h]
 	// Less the loop's own edges leaving h's subtree: h dominates the
 	// loop's blocks (the graph is reducible), so those are exit edges.
-	for _, e := range edges {
+	for _, e := range targets {
 		if !ti.dominates(h, int(e.to)) {
-			lt.leaving--
+			lt.leaving -= int(e.n)
 		}
 	}
 	for _, e := range exits {
