@@ -1,8 +1,9 @@
 // structured_deep_test.go: the tests of loop nests as deep as the graph is
 // long: one structurizes in memory linear in its size and passes the
 // self-check, the loops' spans answer inLoop as the walk up the parents
-// does, and a nest deeper than the emitter's recursion limit falls back
-// instead of ending the process.
+// does, and a nest deeper than the emitter's recursion limit, or whose
+// loops' exits sum past exitBudget, falls back instead of ending the
+// process.
 
 package structurizer
 
@@ -57,6 +58,46 @@ func TestDeepNestLinearMemory(t *testing.T) {
 	t.Logf("nest of %d loops (%d blocks): %d blocks out, %d MB allocated (%d bytes a block)", n, g.Len(), len(res.Func.Blocks), alloc>>20, alloc/uint64(g.Len()))
 	if limit := uint64(24 << 10 * g.Len()); alloc > limit {
 		t.Fatalf("nest of %d loops: %d bytes allocated, more than %d (24 KB a block)", n, alloc, limit)
+	}
+}
+
+// breakNestGraph is nestGraph with each header also branching to the
+// return: a break out of every loop, so that the loops' exit edges sum to
+// n²/2.
+func breakNestGraph(n int) *cfg.Graph {
+	g := nestGraph(n)
+	for i := range n {
+		g.Succs[i] = append(g.Succs[i], 2*n)
+	}
+	return g
+}
+
+// TestBreakNestPastExitBudget structurizes a nest of 16,000 loops whose
+// headers all break out of every loop: the loops' exit edges (128 million
+// together) are past exitBudget, so the loops pass refuses the graph,
+// naming the budget, and the structurizer falls back, allocating memory
+// linear in the graph on the way.
+func TestBreakNestPastExitBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("structurizes 32,001 blocks")
+	}
+	const n = 16000
+	g := breakNestGraph(n)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := Structurize(g, Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stats.Fallbacks != 1 || len(res.Stats.PassesUsed) != 1 || !strings.Contains(res.Stats.PassesUsed[0], "exit edges number more than") {
+		t.Fatalf("break nest of %d: fallbacks %d, %v", n, res.Stats.Fallbacks, res.Stats.PassesUsed)
+	}
+	alloc := after.TotalAlloc - before.TotalAlloc
+	t.Logf("break nest of %d loops (%d blocks): %s; %d MB allocated", n, g.Len(), res.Stats.PassesUsed[0], alloc>>20)
+	if limit := uint64(24 << 10 * g.Len()); alloc > limit {
+		t.Fatalf("break nest of %d loops: %d bytes allocated, more than %d (24 KB a block)", n, alloc, limit)
 	}
 }
 

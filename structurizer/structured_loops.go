@@ -99,7 +99,9 @@ func (lp *loopsPass) run() (bool, error) {
 	lp.absorbTails(level)
 	lp.level = level
 	lp.preds = lp.predsInOrder(lp.dfs.RPO, n0)
-	lp.findExits()
+	if err := lp.findExits(); err != nil {
+		return true, err
+	}
 	lp.spanLoops()
 	for li := range lp.loops {
 		lp.placeLoop(li)

@@ -48,13 +48,19 @@ type loopEdge struct {
 	exitEdge
 }
 
-// newExitLists lists every loop's exits in full (exitWalk.exitEdges).
-func newExitLists(lp *loopsPass) *exitLists {
+// newExitLists lists every loop's exits in full (exitWalk.exitEdges); an
+// error when they hold more edges together than exitBudget allows.
+func newExitLists(lp *loopsPass) (*exitLists, error) {
 	el := &exitLists{loopsPass: lp}
 	el.edgeNumbers()
 	ew := &exitWalk{loopsPass: lp}
 	ew.depth = ew.loopDepths()
-	el.exits = ew.exitEdges()
+	budget := exitBudget(len(lp.nodes), len(el.src))
+	exits, ok := ew.exitEdges(budget)
+	if !ok {
+		return nil, fmt.Errorf("the loops' exit edges number more than %d, summed over the loops", budget)
+	}
+	el.exits = exits
 	el.dests = make([][]int, len(el.exits))
 	el.seen = make([]int, len(lp.nodes)+1)
 	for li, es := range el.exits {
@@ -63,7 +69,7 @@ func newExitLists(lp *loopsPass) *exitLists {
 	}
 	el.edgeMark = make([]int, len(el.src))
 	el.anc = make([]int, len(lp.loops))
-	return el
+	return el, nil
 }
 
 // edgeNumbers numbers the edges as eachExit meets them: sources in reverse
