@@ -10,6 +10,7 @@ package structurizer
 import (
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -169,5 +170,26 @@ func TestLoopSpansMatchWalk(t *testing.T) {
 				t.Fatal("setParentOf kept the spans")
 			}
 		}
+	}
+}
+
+// BenchmarkDeepNest structurizes nests of 4,000 to 32,000 loops (2n+1
+// blocks): the time and the bytes allocated a block, which stay flat as
+// the nest deepens.
+func BenchmarkDeepNest(b *testing.B) {
+	for _, n := range []int{4000, 8000, 16000, 32000} {
+		g := nestGraph(n)
+		b.Run(strconv.Itoa(n/1000)+"k", func(b *testing.B) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for b.Loop() {
+				if _, err := Structurize(g, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*g.Len()), "ns/block")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N*g.Len()), "B/block")
+		})
 	}
 }
