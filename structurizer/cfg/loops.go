@@ -140,6 +140,10 @@ func componentForest(g *Graph, o Order, preds [][]int, f *Forest) *Forest {
 func (fb *forestBuild) build(o Order, preds [][]int) {
 	for next := 0; next < len(fb.work); next++ {
 		fb.search(fb.work[next])
+		// Searched: its block list may go. The lists of all regions sum to
+		// the blocks times the nesting depth, the queue holds a level or
+		// two of them at a time.
+		fb.work[next].blocks = nil
 	}
 	fb.innerLoops(o, preds)
 	fillBlocks(fb.f)

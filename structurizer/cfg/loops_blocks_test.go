@@ -172,3 +172,51 @@ func TestForestDeepNestLinear(t *testing.T) {
 		}
 	}
 }
+
+// irreducibleNestGraph is nestGraph behind a loop of two entries (blocks
+// 1 and 2, both entered from block 0 and leaving for the nest), so that
+// the component search builds the whole forest, the nest's n levels
+// included.
+func irreducibleNestGraph(n int) *Graph {
+	nest := nestGraph(n)
+	g := New(nest.Len() + 3)
+	g.Succs[0] = []int{1, 2}
+	g.Succs[1] = []int{2, 3}
+	g.Succs[2] = []int{1, 3}
+	for b, s := range nest.Succs {
+		for _, x := range s {
+			g.Succs[b+3] = append(g.Succs[b+3], x+3)
+		}
+	}
+	return g
+}
+
+// TestComponentForestDeepNest checks the component search's forest of a
+// deep nest behind an irreducible loop, and that the search lets go of
+// each region's block list once it has searched the region: the lists of
+// all regions sum to the blocks times the depth.
+func TestComponentForestDeepNest(t *testing.T) {
+	g := irreducibleNestGraph(60)
+	f := LoopForest(g)
+	if f.Reducible() || len(f.Loops) != 61 {
+		t.Fatalf("%d loops, reducible %v", len(f.Loops), f.Reducible())
+	}
+	checkForestBlocks(t, "irreducible nest", g, f)
+
+	g = irreducibleNestGraph(2000)
+	o, preds := DFSOrder(g), g.Preds()
+	f = &Forest{LoopOf: make([]int, g.Len())}
+	for b := range f.LoopOf {
+		f.LoopOf[b] = NoBlock
+	}
+	fb := newForestBuild(g, o, preds, f)
+	fb.build(o, preds)
+	if len(f.Loops) != 2001 || f.Loops[len(f.Loops)-1].Depth != 2000 {
+		t.Fatalf("%d loops, the last %d deep", len(f.Loops), f.Loops[len(f.Loops)-1].Depth)
+	}
+	for i, r := range fb.work {
+		if r.blocks != nil {
+			t.Fatalf("region %d (loop %d) keeps its %d blocks after the search", i, r.parent, len(r.blocks))
+		}
+	}
+}
