@@ -65,7 +65,20 @@ type emitter struct {
 	// deferred: merges chosen past an arm's loop, not laid out in the arm.
 	deferred map[int]bool
 	guards   int
+	depth    int // nodes being emitted (node's recursion)
 }
+
+// maxEmitDepth bounds node's recursion, which goes one level deeper for
+// each nested loop, arm and join: past it the emitter refuses the graph
+// (errEmitDepth) rather than let the goroutine's stack outgrow Go's limit
+// (1 GB), which ends the process. A level's frames take about 2 KB for a
+// loop (node, emitNode, loop) and at most about 3 KB through a selection
+// (node, emitNode, branching, edge), so the stack stays under 400 MB.
+var maxEmitDepth = 1 << 17 // a variable for the tests
+
+// emitDepthPanic is what node panics with past maxEmitDepth; run recovers
+// it as an error.
+type emitDepthPanic struct{}
 
 func newEmitter(w *work, origN int) *emitter {
 	fb := funcBuilder{w: w, f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), origN: origN}
@@ -94,7 +107,15 @@ func (w *work) functionEntry() int {
 }
 
 // run emits the function level from the entry node.
-func (e *emitter) run() (*Func, error) {
+func (e *emitter) run() (f *Func, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(emitDepthPanic); !ok {
+				panic(r)
+			}
+			f, err = nil, fmt.Errorf("nesting deeper than %d constructs, beyond the emitter's recursion limit", maxEmitDepth)
+		}
+	}()
 	entry := e.w.functionEntry()
 	e.block(entry)
 	e.node(entry)
@@ -111,8 +132,18 @@ func (e *emitter) run() (*Func, error) {
 	return e.f, nil
 }
 
-// node emits node x and its dominator subtree.
+// node emits node x and its dominator subtree (emitNode), within
+// maxEmitDepth.
 func (e *emitter) node(x int) {
+	if e.depth++; e.depth > maxEmitDepth {
+		panic(emitDepthPanic{})
+	}
+	e.emitNode(x)
+	e.depth--
+}
+
+// emitNode emits node x and its dominator subtree.
+func (e *emitter) emitNode(x int) {
 	id := e.block(x)
 	n := &e.w.nodes[x]
 	if n.kind == wLoopHeader {

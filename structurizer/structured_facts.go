@@ -190,3 +190,14 @@ type regionMemo struct {
 	// memo saves, which the tests bound.
 	reached int
 }
+
+// exitBudget bounds the exit lists of all loops of a graph together
+// (loopExitTargets, the loops pass's exitEdges): a loop holds its nested
+// loops' exits that leave it too, so a nest whose inner blocks branch out
+// of every loop has lists quadratic in its size. Past the budget, 32 a
+// block and edge plus 2^26 (a gigabyte of the loops pass's 16-byte
+// entries), the graph is refused rather than let the lists exhaust
+// memory.
+func exitBudget(blocks, edges int) int {
+	return 32*(blocks+edges) + 1<<26
+}

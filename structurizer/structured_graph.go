@@ -18,6 +18,7 @@ package structurizer
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -71,6 +72,10 @@ type work struct {
 	routeVar int // index in vars, -1 until used
 	selVar   int // selector variable of irreducible headers, -1 until used
 	loops    []wloop
+	// spans, while set, is the preorder interval of each loop in the tree
+	// of the loops' parents (loopSpans), which inLoop then tests instead
+	// of walking up the parents; every change of a parent clears it.
+	spans    *loopSpans
 	level    []int // per node: innermost loop whose body holds it, -1 for the function level (after the loops pass)
 	budget   int   // clone words left
 	cloneMax int   // largest weight of a block worth cloning instead of routing
@@ -176,12 +181,76 @@ func (w *work) checkWork() error {
 	return nil
 }
 
-// inLoop reports whether level lv lies in loop l (l itself or nested in it).
+// inLoop reports whether level lv lies in loop l (l itself or nested in it):
+// a range test while the loops' spans are set, else a walk up from lv.
 func (w *work) inLoop(l, lv int) bool {
+	if w.spans != nil {
+		if l < 0 || lv < 0 {
+			return false
+		}
+		p := w.spans.pre[lv]
+		return w.spans.pre[l] <= p && p <= w.spans.last[l]
+	}
 	for ; lv >= 0; lv = w.loops[lv].parent {
 		if lv == l {
 			return true
 		}
 	}
 	return false
+}
+
+// loopSpans numbers the loops in a preorder of the tree their parents
+// make: loop a holds loop b exactly when pre[a] <= pre[b] <= last[a].
+type loopSpans struct {
+	pre, last []int32
+}
+
+// spanLoops sets the loops' spans for inLoop, in time linear in the number
+// of loops: inLoop's walk costs the nesting depth, which a nest as deep as
+// the graph is long makes quadratic. The spans hold until a parent changes
+// (setParentOf).
+func (w *work) spanLoops() {
+	n := len(w.loops)
+	sp := &loopSpans{pre: make([]int32, n), last: make([]int32, n)}
+	first := make([]int32, n+2) // children of loop x (root: -1 at 0) from first[x+1]
+	for li := range w.loops {
+		first[w.loops[li].parent+2]++
+	}
+	for i := 1; i < len(first); i++ {
+		first[i] += first[i-1]
+	}
+	kids := make([]int32, n)
+	at := slices.Clone(first)
+	for li := range w.loops {
+		p := w.loops[li].parent + 1
+		kids[at[p]] = int32(li)
+		at[p]++
+	}
+	// An iterative depth-first walk: a frame is a loop (root -1) and its
+	// next child's place in kids.
+	type frame struct{ l, next int32 }
+	stack := []frame{{-1, first[0]}}
+	var num int32
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < first[top.l+2] {
+			c := kids[top.next]
+			top.next++
+			sp.pre[c] = num
+			num++
+			stack = append(stack, frame{c, first[c+1]})
+			continue
+		}
+		if top.l >= 0 {
+			sp.last[top.l] = num - 1
+		}
+		stack = stack[:len(stack)-1]
+	}
+	w.spans = sp
+}
+
+// setParentOf sets loop x's parent to p and clears the loops' spans.
+func (w *work) setParentOf(x, p int) {
+	w.loops[x].parent = p
+	w.spans = nil
 }

@@ -66,20 +66,8 @@ func (w *work) passIrreducible() (bool, error) {
 // loop and first in reverse post-order (the same as cfg.LoopForest and
 // cfg.DFSOrder of w.graph(); a test compares them).
 func entryForest(fa *graphFacts) (*cfg.Forest, cfg.Order) {
-	in := fa.forest
-	n := len(in.LoopOf)
-	f := &cfg.Forest{LoopOf: make([]int, n+1)}
-	if len(in.Loops) > 0 {
-		f.Loops = make([]cfg.Loop, len(in.Loops))
-	}
-	f.LoopOf[0] = cfg.NoBlock
-	copy(f.LoopOf[1:], in.LoopOf)
-	for i, l := range in.Loops {
-		l.Header++
-		l.Entries = shifted(l.Entries)
-		l.Blocks = shifted(l.Blocks)
-		f.Loops[i] = l
-	}
+	f := fa.forest.Shifted(1)
+	n := len(fa.forest.LoopOf)
 	io := fa.order
 	nums := make([]int, 3*(n+1))
 	o := cfg.Order{RPO: nums[: 1 : n+1], RPONum: nums[n+1 : 2*n+2 : 2*n+2], PostNum: nums[2*n+2:]}
@@ -95,15 +83,6 @@ func entryForest(fa *graphFacts) (*cfg.Forest, cfg.Order) {
 		}
 	}
 	return f, o
-}
-
-// shifted returns the blocks of s plus one.
-func shifted(s []int) []int {
-	t := make([]int, len(s))
-	for i, b := range s {
-		t[i] = b + 1
-	}
-	return t
 }
 
 // selectors rewrites the multi-entry loops of one forest. The edges into

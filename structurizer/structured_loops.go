@@ -88,7 +88,7 @@ func (lp *loopsPass) run() (bool, error) {
 		return false, nil
 	}
 	n0 := len(lp.nodes)
-	lp.loops = make([]wloop, len(f.Loops))
+	lp.loops, lp.spans = make([]wloop, len(f.Loops)), nil
 	for li, l := range f.Loops {
 		lp.loops[li] = wloop{entry: l.Header, parent: l.Parent} // store is made on first use
 	}
@@ -99,7 +99,10 @@ func (lp *loopsPass) run() (bool, error) {
 	lp.absorbTails(level)
 	lp.level = level
 	lp.preds = lp.predsInOrder(lp.dfs.RPO, n0)
-	lp.findExits()
+	if err := lp.findExits(); err != nil {
+		return true, err
+	}
+	lp.spanLoops()
 	for li := range lp.loops {
 		lp.placeLoop(li)
 	}

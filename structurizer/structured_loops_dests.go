@@ -10,6 +10,7 @@ package structurizer
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -28,10 +29,11 @@ type exitWalk struct {
 	depth []int // per loop, at index loop+1: its depth in the loop tree (loopDepths)
 }
 
-// dests is exitDests' listing: each loop's exit edges (exitEdges), each
-// destination kept at its first edge.
+// dests is exitDests' listing: each loop's exit edges (exitEdges, with no
+// budget: exitDests is the checks' reference), each destination kept at
+// its first edge.
 func (ew *exitWalk) dests() [][]int {
-	edges := ew.exitEdges()
+	edges, _ := ew.exitEdges(math.MaxInt)
 	seen := make([]int, len(ew.nodes)+1)
 	dests := make([][]int, len(edges))
 	for li, es := range edges {
@@ -53,10 +55,19 @@ type exitEdge struct{ edge, dest int }
 // edge's walk is as long as the loops it leaves; no map, a count per loop
 // instead. The edges are walked twice, counting the exits per loop and
 // then placing them (a counting sort). Each loop's list is capped at its
-// length, so appending to one copies it.
-func (ew *exitWalk) exitEdges() [][]exitEdge {
+// length, so appending to one copies it. The lists hold at most budget
+// edges together (exitBudget); false, with the count stopped there, when
+// they would hold more.
+func (ew *exitWalk) exitEdges(budget int) ([][]exitEdge, bool) {
 	start := make([]int, len(ew.loops)+1)
-	ew.eachExit(func(_, loop, _ int) { start[loop+1]++ })
+	total := 0
+	if !ew.eachExitWhile(func(_, loop, _ int) bool {
+		start[loop+1]++
+		total++
+		return total <= budget
+	}) {
+		return nil, false
+	}
 	for li := range ew.loops {
 		start[li+1] += start[li]
 	}
@@ -70,7 +81,7 @@ func (ew *exitWalk) exitEdges() [][]exitEdge {
 	for li := range ew.loops {
 		edges[li] = all[start[li]:start[li+1]:start[li+1]]
 	}
-	return edges
+	return edges, true
 }
 
 // destsOf is the destinations of a loop's exit edges es, each at its first
@@ -97,6 +108,15 @@ func destsOf(es []exitEdge, seen []int, stamp int) []int {
 // including) the innermost loop holding its target's too. Edges are
 // numbered in that order from 0 (edgeNumbers).
 func (ew *exitWalk) eachExit(exit func(edge, loop, dest int)) {
+	ew.eachExitWhile(func(edge, loop, dest int) bool {
+		exit(edge, loop, dest)
+		return true
+	})
+}
+
+// eachExitWhile is eachExit until exit returns false; it reports whether
+// every exit was met.
+func (ew *exitWalk) eachExitWhile(exit func(edge, loop, dest int) bool) bool {
 	depth := ew.depth
 	edge := -1
 	for _, b := range ew.dfs.RPO {
@@ -112,7 +132,9 @@ func (ew *exitWalk) eachExit(exit func(edge, loop, dest int)) {
 			}
 			for x, y := sl, tl; x != y; {
 				if depth[x+1] >= depth[y+1] {
-					exit(edge, x, d)
+					if !exit(edge, x, d) {
+						return false
+					}
 					x = ew.loops[x].parent
 				} else {
 					y = ew.loops[y].parent
@@ -120,6 +142,7 @@ func (ew *exitWalk) eachExit(exit func(edge, loop, dest int)) {
 			}
 		}
 	}
+	return true
 }
 
 // within is inLoop with the loop tree's depths: level lv lies in loop l.

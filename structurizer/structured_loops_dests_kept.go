@@ -48,13 +48,19 @@ type loopEdge struct {
 	exitEdge
 }
 
-// newExitLists lists every loop's exits in full (exitWalk.exitEdges).
-func newExitLists(lp *loopsPass) *exitLists {
+// newExitLists lists every loop's exits in full (exitWalk.exitEdges); an
+// error when they hold more edges together than exitBudget allows.
+func newExitLists(lp *loopsPass) (*exitLists, error) {
 	el := &exitLists{loopsPass: lp}
 	el.edgeNumbers()
 	ew := &exitWalk{loopsPass: lp}
 	ew.depth = ew.loopDepths()
-	el.exits = ew.exitEdges()
+	budget := exitBudget(len(lp.nodes), len(el.src))
+	exits, ok := ew.exitEdges(budget)
+	if !ok {
+		return nil, fmt.Errorf("the loops' exit edges number more than %d, summed over the loops", budget)
+	}
+	el.exits = exits
 	el.dests = make([][]int, len(el.exits))
 	el.seen = make([]int, len(lp.nodes)+1)
 	for li, es := range el.exits {
@@ -63,7 +69,7 @@ func newExitLists(lp *loopsPass) *exitLists {
 	}
 	el.edgeMark = make([]int, len(el.src))
 	el.anc = make([]int, len(lp.loops))
-	return el
+	return el, nil
 }
 
 // edgeNumbers numbers the edges as eachExit meets them: sources in reverse
@@ -90,7 +96,7 @@ func (el *exitLists) setLevel(b, lv int) {
 // setParent moves loop x under loop p.
 func (el *exitLists) setParent(x, p int) {
 	el.moved = append(el.moved, parentMove{x, el.loops[x].parent, p})
-	el.loops[x].parent = p
+	el.setParentOf(x, p)
 }
 
 // refresh brings the lists up to date with the moves since the last
@@ -212,7 +218,7 @@ func (el *exitLists) undo() {
 		el.level[el.blocks[i].b] = el.blocks[i].from
 	}
 	for i := len(el.moved) - 1; i >= 0; i-- {
-		el.loops[el.moved[i].loop].parent = el.moved[i].from
+		el.setParentOf(el.moved[i].loop, el.moved[i].from)
 	}
 }
 
@@ -222,7 +228,7 @@ func (el *exitLists) redo() {
 		el.level[m.b] = m.to
 	}
 	for _, m := range el.moved {
-		el.loops[m.loop].parent = m.to
+		el.setParentOf(m.loop, m.to)
 	}
 }
 

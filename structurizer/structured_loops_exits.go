@@ -24,8 +24,15 @@ import (
 //
 // Progress: each round moves at least one block into a deeper level, and a
 // block can only go as deep as the loop nesting, so the rounds end.
-func (lp *loopsPass) findExits() {
-	(&exitSearch{loopsPass: lp, tail: lp.tails(len(lp.nodes)), lists: newExitLists(lp)}).run()
+//
+// An error when the loops' exit lists would outgrow exitBudget.
+func (lp *loopsPass) findExits() error {
+	lists, err := newExitLists(lp)
+	if err != nil {
+		return err
+	}
+	(&exitSearch{loopsPass: lp, tail: lp.tails(len(lp.nodes)), lists: lists}).run()
+	return nil
 }
 
 // exitSearch is one run of findExits over the loops pass's graph, with

@@ -269,19 +269,17 @@ func (j *joinSkips) join(m int) bool {
 	return false
 }
 
-// commonLoop is the innermost loop containing both loops a and b (-1: none).
+// commonLoop is the innermost loop containing both loops a and b (-1:
+// none): the first of a and the loops around it that holds b's header, a
+// range test each (cfg.Forest.Contains). place asks it with a that only
+// moves outwards, so its walks together cost the nesting depth once, not
+// once a predecessor.
 func (tp *tailPlacer) commonLoop(a, b int) int {
-	for a != b {
-		switch {
-		case a < 0 || b < 0:
-			return -1
-		case tp.f.Loops[a].Depth > tp.f.Loops[b].Depth:
-			a = tp.f.Loops[a].Parent
-		case tp.f.Loops[b].Depth > tp.f.Loops[a].Depth:
-			b = tp.f.Loops[b].Parent
-		default:
-			a, b = tp.f.Loops[a].Parent, tp.f.Loops[b].Parent
-		}
+	if b < 0 {
+		return -1
+	}
+	for a >= 0 && !tp.f.Contains(a, tp.f.Loops[b].Header) {
+		a = tp.f.Loops[a].Parent
 	}
 	return a
 }

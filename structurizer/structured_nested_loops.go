@@ -24,39 +24,33 @@ func (nt *nester) declareLoops() bool {
 		nt.final = true
 		return nt.fail("irreducible")
 	}
-	in := make([]bool, nt.n)
-	exitOf := make([]int, nt.n) // 1 + the loop whose exit list holds the block
+	budget := exitBudget(nt.g.Len(), nt.g.Edges())
+	exitsOf, ok := loopExitTargets(nt.g, forest, budget)
+	if !ok {
+		nt.final = true
+		return nt.fail("the loops' exits number more than %d, summed over the loops", budget)
+	}
 	for li, l := range forest.Loops {
 		h := l.Header
 		if len(nt.g.Succs[h]) > 2 {
 			nt.final, nt.reshape = true, true
 			return nt.fail("loop header %d is a switch", h)
 		}
-		for _, b := range l.Blocks {
-			in[b] = true
-		}
+		in := loopIn{forest, li}
 		latch, ok := -1, true
 		for _, p := range nt.preds[h] {
-			if in[p] {
+			if in.has(p) {
 				ok = ok && (latch < 0 || latch == p)
 				latch = p
 			}
 		}
-		var exits []int
-		for _, b := range l.Blocks {
-			for _, t := range nt.g.Succs[b] {
-				if !in[t] && exitOf[t] != li+1 {
-					exitOf[t] = li + 1
-					exits = append(exits, t)
-				}
-			}
+		exits := make([]int, len(exitsOf[li])) // loopMerge's own: candidates sorts it
+		for i, e := range exitsOf[li] {
+			exits[i] = int(e.to)
 		}
-		merge := nt.loopMerge(h, latch, l.Blocks, exits, in)
+		merge := nt.loopMerge(h, latch, len(l.Blocks), exitsOf[li], exits, in)
 		caseLatch := latch >= 0 && nt.caseOf(latch, in)
-		stays := headerStays(nt.g, l)
-		for _, b := range l.Blocks {
-			in[b] = false
-		}
+		stays := headerStays(nt.g, forest, li)
 		if !ok || latch < 0 || latch == h {
 			nt.final, nt.reshape = true, latch >= 0
 			return nt.fail("loop %d: several latches, or a self-loop", h)
@@ -114,8 +108,8 @@ func (nt *nester) declareLoops() bool {
 // header's conditional or the latch leaves the loop, that target is the
 // merge and no other is tried: R12 and R6 (a continue construct leaves
 // only for its header or merge) leave no choice.
-func (nt *nester) loopMerge(h, latch int, blocks, exits []int, in []bool) int {
-	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, blocks, exits)}
+func (nt *nester) loopMerge(h, latch, size int, targets []loopExit, exits []int, in loopIn) int {
+	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, size, targets, exits)}
 	if m, ok := lc.forced(); ok {
 		return m
 	}
@@ -155,9 +149,9 @@ func (nt *nester) loopMerge(h, latch int, blocks, exits []int, in []bool) int {
 
 // outOf is the first of targets outside the loop (in marks its blocks),
 // -1 when none is.
-func outOf(targets []int, in []bool) int {
+func outOf(targets []int, in loopIn) int {
 	for _, t := range targets {
-		if !in[t] {
+		if !in.has(t) {
 			return t
 		}
 	}
@@ -179,7 +173,7 @@ type loopChoice struct {
 	*nester
 	h     int
 	exits []int
-	in    []bool // the loop's blocks
+	in    loopIn // the loop's blocks
 	tails loopTails
 }
 
@@ -206,7 +200,7 @@ func (lc *loopChoice) candidates() []int {
 	}
 	for i := 0; i < len(cands) && len(cands) < len(exits)+nestLoopCandidates; i++ {
 		for _, t := range lc.g.Succs[cands[i]] {
-			if !lc.in[t] && !seen[t] {
+			if !lc.in.has(t) && !seen[t] {
 				seen[t] = true
 				cands = append(cands, t)
 			}
@@ -260,7 +254,7 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 		}
 		sc := mergeScore{into: into, size: size}
 		for _, p := range lc.preds[m] {
-			if lc.in[p] {
+			if lc.in.has(p) {
 				sc.breaks++
 			}
 		}
@@ -292,10 +286,10 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 // that loop's blocks): such an edge leaves the inner loop, whose breaks go
 // to its own merge, so m lies in the inner loop's construct (a return tail
 // of it, say) and cannot be h's merge, which lies past h's construct.
-func fromInnerLoop(f *cfg.Forest, preds []int, in []bool, h int) bool {
+func fromInnerLoop(f *cfg.Forest, preds []int, in loopIn, h int) bool {
 	own := f.LoopOf[h]
 	for _, p := range preds {
-		if in[p] && f.LoopOf[p] != own {
+		if in.has(p) && f.LoopOf[p] != own {
 			return true
 		}
 	}
@@ -306,11 +300,72 @@ func fromInnerLoop(f *cfg.Forest, preds []int, in []bool, h int) bool {
 // loop header's merge edge keeps the switch from dominating m structurally,
 // so the switch needs a block of its own to break through (rule R11) and m
 // cannot be the merge.
-func (nt *nester) caseOf(m int, in []bool) bool {
+func (nt *nester) caseOf(m int, in loopIn) bool {
 	for _, p := range nt.preds[m] {
-		if in[p] && len(nt.g.Succs[p]) > 2 {
+		if in.has(p) && len(nt.g.Succs[p]) > 2 {
 			return true
 		}
 	}
 	return false
+}
+
+// loopIn is the membership of loop li of a forest: a range test
+// (cfg.Forest.Contains), whatever the loop's size.
+type loopIn struct {
+	f  *cfg.Forest
+	li int
+}
+
+func (in loopIn) has(b int) bool { return in.f.Contains(in.li, b) }
+
+// loopExit is a block outside a loop that the loop's blocks branch to,
+// and how many of their edges go to it.
+type loopExit struct{ to, n int32 }
+
+// loopExitTargets lists each loop's exits: the targets of the edges out of
+// its own blocks (the first of its Blocks, cfg.Forest), then those of its
+// children's exits that leave it too, each once with its count of edges,
+// children before parents. The lists take as much as the loops' distinct
+// exits, not the sum of the loops' sizes, which grows with the nesting
+// depth; false when they would hold more than budget exits together.
+func loopExitTargets(g *cfg.Graph, f *cfg.Forest, budget int) ([][]loopExit, bool) {
+	out := make([][]loopExit, len(f.Loops))
+	stamp := make([]int32, g.Len()) // by block: 1 + the loop whose list holds it
+	at := make([]int32, g.Len())    // by block: its place in that list
+	total := 0
+	for li := len(f.Loops) - 1; li >= 0; li-- {
+		l := &f.Loops[li]
+		var es []loopExit
+		add := func(t int, n int32) {
+			if stamp[t] == int32(li+1) {
+				es[at[t]].n += n
+				return
+			}
+			stamp[t], at[t] = int32(li+1), int32(len(es))
+			es = append(es, loopExit{int32(t), n})
+		}
+		own := len(l.Blocks)
+		for _, c := range l.Children {
+			own -= len(f.Loops[c].Blocks)
+		}
+		for _, b := range l.Blocks[:own] {
+			for _, t := range g.Succs[b] {
+				if !f.Contains(li, t) {
+					add(t, 1)
+				}
+			}
+		}
+		for _, c := range l.Children {
+			for _, e := range out[c] {
+				if !f.Contains(li, int(e.to)) {
+					add(int(e.to), e.n)
+				}
+			}
+		}
+		if total += len(es); total > budget {
+			return nil, false
+		}
+		out[li] = es
+	}
+	return out, true
 }

@@ -24,8 +24,8 @@ import (
 func withLoopBlocks(g *cfg.Graph, facts *graphFacts) *cfg.Graph {
 	ng := cloneGraph(g, g.Len())
 	preds, forest := facts.preds, facts.forest
-	for _, l := range forest.Loops {
-		if h := l.Header; len(g.Succs[h]) > 2 || headerStays(g, l) {
+	for li, l := range forest.Loops {
+		if h := l.Header; len(g.Succs[h]) > 2 || headerStays(g, forest, li) {
 			p := addBlock(ng, h)
 			for _, b := range preds[h] {
 				redirect(ng.Succs[b], h, p)
@@ -51,16 +51,18 @@ func withLoopBlocks(g *cfg.Graph, facts *graphFacts) *cfg.Graph {
 	return ng
 }
 
-// headerStays reports whether loop l's header is a conditional whose
-// targets both stay in the loop without either being a back-edge block:
-// it needs a selection merge, which a loop header cannot declare (R12).
-func headerStays(g *cfg.Graph, l cfg.Loop) bool {
+// headerStays reports whether loop li of forest has a header that is a
+// conditional whose targets both stay in the loop without either being a
+// back-edge block: it needs a selection merge, which a loop header cannot
+// declare (R12).
+func headerStays(g *cfg.Graph, forest *cfg.Forest, li int) bool {
+	l := &forest.Loops[li]
 	s := g.Succs[l.Header]
 	if len(s) != 2 || s[0] == s[1] {
 		return false
 	}
 	for _, t := range s {
-		if _, in := slices.BinarySearch(l.Blocks, t); !in || slices.Contains(g.Succs[t], l.Header) {
+		if !forest.Contains(li, t) || slices.Contains(g.Succs[t], l.Header) {
 			return false
 		}
 	}

@@ -48,20 +48,20 @@ type loopTails struct {
 	outside, out      int
 }
 
-// loopTails prepares the tail test for the loop with header h, blocks
-// (those of the loop) and exits.
-func (nt *nester) loopTails(h int, blocks, exits []int) loopTails {
+// loopTails prepares the tail test for the loop with header h, size
+// blocks, exits exits and their edge counts targets (loopExitTargets).
+func (nt *nester) loopTails(h, size int, targets []loopExit, exits []int) loopTails {
 	ti := nt.facts.tailIndex(nt.g)
 	lt := loopTails{ti: ti, h: h}
 	if !ti.usable {
 		return lt
 	}
-	lt.dsize, lt.leaving = ti.size[h]-len(blocks), ti.leaving[h]
-	for _, b := range blocks { // less the loop's own edges leaving h's subtree
-		for _, t := range nt.g.Succs[b] {
-			if !ti.dominates(h, t) {
-				lt.leaving--
-			}
+	lt.dsize, lt.leaving = ti.size[h]-size, ti.leaving[h]
+	// Less the loop's own edges leaving h's subtree: h dominates the
+	// loop's blocks (the graph is reducible), so those are exit edges.
+	for _, e := range targets {
+		if !ti.dominates(h, int(e.to)) {
+			lt.leaving -= int(e.n)
 		}
 	}
 	for _, e := range exits {
@@ -83,7 +83,7 @@ func (lc *loopChoice) tailSize(m int) (size, into int) {
 	}
 	h := lt.h
 	switch {
-	case m >= 0 && lc.in[m]:
+	case m >= 0 && lc.in.has(m):
 		return lc.tailWalk(m, !ti.entered)
 	case m >= 0 && ti.entered && ti.dominates(m, h):
 		return lc.tailWalk(m, false)
@@ -96,7 +96,7 @@ func (lc *loopChoice) tailSize(m int) (size, into int) {
 		}
 		if m >= 0 {
 			for _, p := range lc.preds[m] {
-				if ti.dominates(h, p) && !lc.in[p] {
+				if ti.dominates(h, p) && !lc.in.has(p) {
 					into++
 				}
 			}
@@ -130,7 +130,7 @@ func (lc *loopChoice) tailSize(m int) (size, into int) {
 			switch {
 			case !ti.dominates(h, t):
 				leaving++
-			case !ti.dominates(m, t) && !lc.in[t]:
+			case !ti.dominates(m, t) && !lc.in.has(t):
 				return -1, 0 // a tail entered from past the merge
 			}
 		}
@@ -145,7 +145,7 @@ func (lc *loopChoice) tailSize(m int) (size, into int) {
 func (lc *loopChoice) into(m int) int {
 	ti, into := lc.tails.ti, 0
 	for _, p := range lc.preds[m] {
-		if !ti.dominates(m, p) && !lc.in[p] {
+		if !ti.dominates(m, p) && !lc.in.has(p) {
 			into++
 		}
 	}
@@ -181,7 +181,7 @@ func (lc *loopChoice) tailWalk(m int, stopOutside bool) (size, into int) {
 			if lc.mark[t] == st {
 				continue
 			}
-			if lc.in[t] || stopOutside && !ti.dominates(lc.tails.h, t) {
+			if lc.in.has(t) || stopOutside && !ti.dominates(lc.tails.h, t) {
 				return -1, 0
 			}
 			lc.mark[t] = st
@@ -190,7 +190,7 @@ func (lc *loopChoice) tailWalk(m int, stopOutside bool) (size, into int) {
 	}
 	for _, b := range lc.queue {
 		for _, p := range lc.preds[b] {
-			if lc.mark[p] != st && !lc.in[p] {
+			if lc.mark[p] != st && !lc.in.has(p) {
 				return -1, 0
 			}
 		}

@@ -5,6 +5,7 @@
 package structurizer
 
 import (
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -22,19 +23,34 @@ func compareTails(t *testing.T, g *cfg.Graph, what string) (closing int) {
 		return 0
 	}
 	in := make([]bool, g.Len())
-	for _, l := range nt.forest.Loops {
+	targets, _ := loopExitTargets(g, nt.forest, exitBudget(g.Len(), g.Edges()))
+	for li, l := range nt.forest.Loops {
 		for _, b := range l.Blocks {
 			in[b] = true
 		}
 		var exits []int
+		edges := map[int32]int32{} // exit -> the loop's edges to it
 		for _, b := range l.Blocks {
 			for _, s := range g.Succs[b] {
-				if !in[s] && !slices.Contains(exits, s) {
-					exits = append(exits, s)
+				if !in[s] {
+					edges[int32(s)]++
+					if !slices.Contains(exits, s) {
+						exits = append(exits, s)
+					}
 				}
 			}
 		}
-		lc := &loopChoice{nester: nt, h: l.Header, exits: exits, in: in, tails: nt.loopTails(l.Header, l.Blocks, exits)}
+		got := map[int32]int32{}
+		for _, e := range targets[li] {
+			if _, twice := got[e.to]; twice {
+				t.Fatalf("%s: loop %d: exit %d listed twice", what, l.Header, e.to)
+			}
+			got[e.to] = e.n
+		}
+		if !maps.Equal(got, edges) {
+			t.Fatalf("%s: loop %d: exits %v, want %v", what, l.Header, got, edges)
+		}
+		lc := &loopChoice{nester: nt, h: l.Header, exits: exits, in: loopIn{nt.forest, li}, tails: nt.loopTails(l.Header, len(l.Blocks), targets[li], exits)}
 		for m := -1; m < g.Len(); m++ {
 			size, into := lc.tailSize(m)
 			wsize, winto := lc.tailWalk(m, false)

@@ -123,7 +123,7 @@ func TestLoopForestMatchesSCCDefinition(t *testing.T) {
 		for _, l := range f.Loops {
 			entries := slices.Clone(l.Entries)
 			slices.Sort(entries)
-			got = append(got, RefLoop{Blocks: l.Blocks, Entries: entries})
+			got = append(got, RefLoop{Blocks: slices.Sorted(slices.Values(l.Blocks)), Entries: entries})
 		}
 		slices.SortFunc(got, func(a, b RefLoop) int {
 			if a.Blocks[0] != b.Blocks[0] {

@@ -25,7 +25,7 @@ import "slices"
 type Loop struct {
 	Header      int   // the entry first in reverse post-order
 	Entries     []int // every block entered from outside the loop, in RPO order
-	Blocks      []int // all blocks of the loop, nested loops included, sorted
+	Blocks      []int // all blocks of the loop, nested loops included: see Forest
 	Parent      int   // enclosing loop index, or NoBlock
 	Children    []int // nested loop indices
 	Depth       int   // 1 for outermost loops
@@ -33,10 +33,20 @@ type Loop struct {
 }
 
 // Forest is the loop nesting forest of a graph.
+//
+// The loops' block lists share one array, which lists the blocks in a
+// preorder of the loop tree: each loop's own blocks (those whose innermost
+// loop it is) in increasing order, then its children's lists in Children
+// order. A loop's Blocks is its range of that array, so the forest holds
+// each block once, however deep the nesting, and Contains is a range test.
 type Forest struct {
 	Loops []Loop
 	// LoopOf[b] is the innermost loop containing b, or NoBlock.
 	LoopOf []int
+
+	all   []int   // every block in a loop, in the order above
+	pos   []int32 // by block: its place in all, -1 for a block in no loop
+	first []int32 // by loop: the place of its first block in all
 }
 
 // Reducible reports whether no loop has more than one entry.
@@ -49,10 +59,15 @@ func (f *Forest) Reducible() bool {
 	return true
 }
 
-// Contains reports whether loop l contains block b (at any depth): the
-// walk up from b's innermost loop stops at l's depth, so it costs the
-// depths between them, not b's whole nesting.
+// Contains reports whether loop l contains block b (at any depth): b's
+// place in the shared block array lies in l's range. A forest put
+// together outside this package (no shared array) walks up from b's
+// innermost loop to l's depth instead.
 func (f *Forest) Contains(l, b int) bool {
+	if f.pos != nil {
+		p := f.pos[b] - f.first[l]
+		return p >= 0 && int(p) < len(f.Loops[l].Blocks)
+	}
 	depth := f.Loops[l].Depth
 	for x := f.LoopOf[b]; x != NoBlock && f.Loops[x].Depth >= depth; x = f.Loops[x].Parent {
 		if x == l {
@@ -104,8 +119,8 @@ func LoopForestOf(g *Graph, o Order, preds [][]int) *Forest {
 // regions; the search marks a block that an edge from another component
 // enters (seen), which gives each loop's entries without reading the
 // predecessors; and each block's innermost loop is set once, in the region
-// where it is in no loop, the sorted block lists of all loops then coming
-// from LoopOf in one pass (fillBlocks).
+// where it is in no loop, the block lists of all loops then coming from
+// LoopOf in one pass (fillBlocks).
 //
 // The search also leaves out every block other than the entry with one
 // predecessor, reading the edge into it as the edges out of it (follow),
@@ -125,6 +140,10 @@ func componentForest(g *Graph, o Order, preds [][]int, f *Forest) *Forest {
 func (fb *forestBuild) build(o Order, preds [][]int) {
 	for next := 0; next < len(fb.work); next++ {
 		fb.search(fb.work[next])
+		// Searched: its block list may go. The lists of all regions sum to
+		// the blocks times the nesting depth, the queue holds a level or
+		// two of them at a time.
+		fb.work[next].blocks = nil
 	}
 	fb.innerLoops(o, preds)
 	fillBlocks(fb.f)

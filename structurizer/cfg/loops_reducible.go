@@ -172,8 +172,8 @@ func (c *collapse) loopAt(w int) (isHeader, ok bool) {
 
 // number builds the forest from the collapse: the loops breadth first
 // from the roots, each level's siblings by their headers' reverse
-// post-order numbers (the component search's order), each loop's blocks
-// sorted, LoopOf the innermost loop.
+// post-order numbers (the component search's order), LoopOf the innermost
+// loop, then the loops' block lists (fillBlocks).
 func (c *collapse) number(o Order, f *Forest, headers []int) {
 	if len(headers) == 0 {
 		return
@@ -226,42 +226,102 @@ func (c *collapse) fillLoopOf(f *Forest, loopOf []int32) {
 	fillBlocks(f)
 }
 
-// fillBlocks sets each loop's sorted block list from LoopOf and the
-// loops' parents: every block goes to its innermost loop and each loop
-// above it, in increasing order, into one backing array sized by a count
-// per loop (parents come before their children in the loop indices). The
-// walks up read a compact copy of the parents, not the loops themselves.
+// fillBlocks sets each loop's block list from LoopOf and the loops'
+// parents and children (parents come before their children in the loop
+// indices): the ranges of one array that lists the blocks in a preorder of
+// the loop tree (see Forest), sized by a count per loop, so the lists take
+// O(V) memory and time whatever the nesting depth.
 func fillBlocks(f *Forest) {
 	nl := len(f.Loops)
-	par := make([]int32, nl)
-	at := make([]int, nl) // each loop's next place in all
-	for li := range f.Loops {
-		par[li] = int32(f.Loops[li].Parent)
+	if nl == 0 {
+		return
 	}
+	size := make([]int32, nl)
+	at := make([]int32, nl) // each loop's next place for its own blocks
 	for _, l := range f.LoopOf {
 		if l != NoBlock {
-			at[l]++
+			size[l]++
 		}
 	}
 	for li := nl - 1; li >= 0; li-- { // children after parents: sizes
-		if p := par[li]; p >= 0 {
-			at[p] += at[li]
+		if p := f.Loops[li].Parent; p != NoBlock {
+			size[p] += size[li]
 		}
 	}
-	total := 0
-	for li := range at {
-		total, at[li] = total+at[li], total
+	f.first = make([]int32, nl)
+	var total int32
+	for li := range f.Loops { // the roots, in index order
+		if f.Loops[li].Parent == NoBlock {
+			f.first[li], total = total, total+size[li]
+		}
 	}
-	all := make([]int, total)
+	for li := range f.Loops { // each loop's own blocks, then its children
+		next := f.first[li] + size[li]
+		for _, c := range slices.Backward(f.Loops[li].Children) {
+			next -= size[c]
+			f.first[c] = next
+		}
+		at[li] = f.first[li]
+	}
+	f.all = make([]int, total)
+	f.pos = make([]int32, len(f.LoopOf))
 	for b, l := range f.LoopOf {
-		for x := int32(l); x >= 0; x = par[x] {
-			all[at[x]] = b
-			at[x]++
+		f.pos[b] = -1
+		if l != NoBlock {
+			f.all[at[l]], f.pos[b] = b, at[l]
+			at[l]++
 		}
 	}
-	start := 0
 	for li := range f.Loops {
-		f.Loops[li].Blocks = all[start:at[li]:at[li]]
-		start = at[li]
+		lo, hi := f.first[li], f.first[li]+size[li]
+		f.Loops[li].Blocks = f.all[lo:hi:hi]
 	}
+}
+
+// Shifted returns the forest of the graph with k blocks in no loop put
+// before f's, f's blocks numbered k higher. It shares the loops' Children
+// lists with f.
+func (f *Forest) Shifted(k int) *Forest {
+	n := len(f.LoopOf)
+	s := &Forest{LoopOf: make([]int, n+k)}
+	for b := range k {
+		s.LoopOf[b] = NoBlock
+	}
+	copy(s.LoopOf[k:], f.LoopOf)
+	if len(f.Loops) == 0 {
+		return s
+	}
+	s.Loops = make([]Loop, len(f.Loops))
+	s.all = make([]int, len(f.all))
+	for i, b := range f.all {
+		s.all[i] = b + k
+	}
+	if f.pos != nil {
+		s.pos = make([]int32, n+k)
+		for b := range k {
+			s.pos[b] = -1
+		}
+		copy(s.pos[k:], f.pos)
+		s.first = f.first
+	}
+	for i, l := range f.Loops {
+		l.Header += k
+		es := make([]int, len(l.Entries))
+		for j, e := range l.Entries {
+			es[j] = e + k
+		}
+		l.Entries = es
+		if f.pos != nil {
+			lo, hi := f.first[i], f.first[i]+int32(len(l.Blocks))
+			l.Blocks = s.all[lo:hi:hi]
+		} else {
+			bs := make([]int, len(l.Blocks))
+			for j, b := range l.Blocks {
+				bs[j] = b + k
+			}
+			l.Blocks = bs
+		}
+		s.Loops[i] = l
+	}
+	return s
 }

@@ -9,6 +9,7 @@
 package cfg
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -22,6 +23,18 @@ func refComponentForest(g *Graph, o Order, preds [][]int, f *Forest) *Forest {
 	fb := newRefBuild(g, o, preds, f)
 	for next := 0; next < len(fb.work); next++ {
 		fb.search(fb.work[next])
+	}
+	// The search's own sorted block lists, held against the shared array
+	// fillBlocks lays out, which the forest then takes.
+	own := make([][]int, len(f.Loops))
+	for li := range f.Loops {
+		own[li] = f.Loops[li].Blocks
+	}
+	fillBlocks(f)
+	for li := range f.Loops {
+		if got := slices.Sorted(slices.Values(f.Loops[li].Blocks)); !slices.Equal(got, own[li]) {
+			panic(fmt.Sprintf("loop %d: fillBlocks %v, search %v", li, got, own[li]))
+		}
 	}
 	return f
 }
