@@ -45,12 +45,21 @@ func RunWalk(g *cfg.Graph, decisions []uint32, maxSteps int) Walk {
 
 // WalkOptions configures walk selection. The zero value covers every edge
 // and adds 16 random walks (fewer where some repeat an earlier walk), with
-// a step cap of max(64, 4 x blocks).
+// a step cap of max(64, 4 x blocks) and a cap on all walks' steps together
+// of max(2^23, 64 x blocks).
 type WalkOptions struct {
 	Random   int    // random walks drawn on top of the covering ones; 0: 16, <0: none
 	MaxSteps int    // step cap per walk; 0: max(64, 4 x blocks)
 	Seed     uint64 // seeds the random walks
 	MaxWalks int    // cap on covering walks; 0: 4 x blocks + 16
+	// MaxTotalSteps caps the blocks all walks visit together; 0:
+	// max(2^23, 64 x blocks). Without it a graph whose edges each need a
+	// walk across it (a nest of thousands of loops: every latch is as deep
+	// as its loop) gives walks quadratic in its size, in memory and in
+	// the executor's time. No graph of up to 500 blocks can reach the
+	// default: at most 8 x blocks + 48 walks (covering, boundary and
+	// random) of at most 4 x blocks steps each.
+	MaxTotalSteps int
 	// Registers is the size of the modules' register file (the workload
 	// of convention 1.1); 0: none. With it every returned walk carries the
 	// file's expected checksum.
@@ -60,6 +69,13 @@ type WalkOptions struct {
 // Walks returns covering walks, then boundary walks, followed by the
 // random ones that repeat no earlier walk's decisions.
 func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
+	walks, _ := walksOf(g, opt)
+	return walks
+}
+
+// walksOf is Walks, and whether the step budget (MaxTotalSteps) stopped
+// the covering or boundary walks with edges or decisions left to give.
+func walksOf(g *cfg.Graph, opt WalkOptions) ([]Walk, bool) {
 	n := g.Len()
 	if opt.MaxSteps <= 0 {
 		opt.MaxSteps = max(64, 4*n)
@@ -70,7 +86,10 @@ func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 	if opt.MaxWalks <= 0 {
 		opt.MaxWalks = 4*n + 16
 	}
-	a := walkArena{dec: make([]uint32, 0, 64)}
+	if opt.MaxTotalSteps <= 0 {
+		opt.MaxTotalSteps = max(1<<23, 64*n)
+	}
+	a := walkArena{dec: make([]uint32, 0, 64), budget: opt.MaxTotalSteps}
 	walks := a.coveringWalks(g, opt.MaxSteps, opt.MaxWalks)
 	walks = a.boundaryWalks(g, walks, opt.MaxSteps, opt.MaxWalks)
 	seen := decisionSet{first: make(map[uint64][]uint32, len(walks)+max(0, opt.Random))}
@@ -79,6 +98,9 @@ func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 	}
 	r := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
 	for range max(0, opt.Random) {
+		if a.spent() {
+			break
+		}
 		t0, d0 := len(a.trace), len(a.dec)
 		w := a.randomWalk(g, opt.MaxSteps, r)
 		if seen.add(w.Decisions) {
@@ -90,7 +112,7 @@ func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 	if opt.Registers > 0 {
 		setChecksums(walks, opt.Registers)
 	}
-	return walks
+	return walks, a.cut
 }
 
 // walkArena holds the traces and decisions of one Walks call: each walk's
@@ -100,7 +122,14 @@ type walkArena struct {
 	trace []int
 	dec   []uint32
 	path  pathScratch
+	// budget caps len(trace), the steps of every walk kept; cut is set
+	// when it stopped the covering or boundary walks with work left.
+	budget int
+	cut    bool
 }
+
+// spent reports whether the walks kept have used up the step budget.
+func (a *walkArena) spent() bool { return a.budget > 0 && len(a.trace) >= a.budget }
 
 // part is s from index from on, capped; nil when empty.
 func part[T any](s []T, from int) []T {
@@ -238,8 +267,13 @@ func (a *walkArena) coveringWalks(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
 	}
 	toExit := distToExit(g)
 	walks := make([]Walk, 0, min(left, maxWalks))
+	from := 0
 	for left > 0 && len(walks) < maxWalks {
-		src, idx := firstUncovered(g, covered, reach)
+		if a.spent() {
+			a.cut = true
+			break
+		}
+		src, idx := firstUncoveredFrom(covered, reach, &from)
 		d0 := len(a.dec)
 		var ok bool
 		if a.dec, ok = a.path.appendPathTo(a.dec, g, src); !ok {
@@ -277,11 +311,21 @@ func (a *walkArena) coveringWalks(g *cfg.Graph, maxSteps, maxWalks int) []Walk {
 }
 
 func firstUncovered(g *cfg.Graph, covered [][]bool, reach []bool) (int, int) {
-	for b, c := range covered {
+	from := 0
+	return firstUncoveredFrom(covered, reach, &from)
+}
+
+// firstUncoveredFrom is firstUncovered searching from block *from on and
+// moving *from past the blocks it finds all covered: flags are only ever
+// set, so the next search need not look at them again, and a walk set's
+// searches together read each block once.
+func firstUncoveredFrom(covered [][]bool, reach []bool, from *int) (int, int) {
+	for ; *from < len(covered); *from++ {
+		b := *from
 		if !reach[b] {
 			continue
 		}
-		for i, ok := range c {
+		for i, ok := range covered[b] {
 			if !ok {
 				return b, i
 			}
@@ -441,8 +485,13 @@ func (a *walkArena) boundaryWalks(g *cfg.Graph, walks []Walk, maxSteps, maxWalks
 		markBoundary(g, w, done, &left)
 	}
 	toExit := distToExit(g)
+	from := 0
 	for added := 0; left > 0 && added < maxWalks; added++ {
-		src, idx := firstUncovered(g, done, reach)
+		if a.spent() {
+			a.cut = true
+			break
+		}
+		src, idx := firstUncoveredFrom(done, reach, &from)
 		if src < 0 {
 			break
 		}
