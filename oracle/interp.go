@@ -92,6 +92,34 @@ type block struct {
 	// fast has a resolved step for each instruction that can take the
 	// fast path (kind not stepNone), by index into insts.
 	fast []step
+	// cases maps the literals of an OpSwitch terminator of at least
+	// switchIndexMin cases to their labels (the first for a repeated
+	// literal, as the scan finds it); nil for other blocks, which scan.
+	cases map[uint32]uint32
+}
+
+// switchIndexMin is the case count from which a switch's cases are looked
+// up in a map instead of scanned: a dispatch loop's switch has a case per
+// block of the graph, and a scan per step makes its walks quadratic.
+const switchIndexMin = 16
+
+// switchCases is the cases map of b's terminator, nil when it is not an
+// OpSwitch of at least switchIndexMin cases.
+func switchCases(b *block) map[uint32]uint32 {
+	if len(b.insts) == 0 {
+		return nil
+	}
+	in := &b.insts[len(b.insts)-1]
+	if in.Op != spirv.OpSwitch || (len(in.Operands)-2)/2 < switchIndexMin {
+		return nil
+	}
+	cases := make(map[uint32]uint32, (len(in.Operands)-2)/2)
+	for i := 2; i+1 < len(in.Operands); i += 2 {
+		if _, ok := cases[in.Operands[i]]; !ok {
+			cases[in.Operands[i]] = in.Operands[i+1]
+		}
+	}
+	return cases
 }
 
 type function struct {
@@ -388,6 +416,7 @@ func resolveProgram(p *Program, uses idUse, s *interpScratch) {
 			resolveChains(b.fast, p, uses)
 			resolvePairs(b.fast)
 			b.n, b.undo = int32(p.blocks), p.undoOf(b)
+			b.cases = switchCases(b)
 			p.blocks++
 		}
 		f.straight = straight(f)
@@ -712,6 +741,12 @@ func (m *Machine) block(f *function, b *block, prev uint32, start int) (next int
 			sel, err := m.scalar(ops[0])
 			if err != nil {
 				return 0, value{}, false, err
+			}
+			if b.cases != nil && i == len(b.insts) && !m.generic { // the terminator switchCases read; the reference scans
+				if l, ok := b.cases[sel]; ok {
+					return target(f, l)
+				}
+				return target(f, ops[1])
 			}
 			for i := 2; i+1 < len(ops); i += 2 {
 				if ops[i] == sel {

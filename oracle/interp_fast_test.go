@@ -435,3 +435,38 @@ func TestScratchReuse(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitchIndexAgainstScan: a dispatch loop's switch has a case per
+// block, looked up in the block's cases map (switchCases) from
+// switchIndexMin cases on; the generic path, the reference, scans them.
+// On dispatch modules of 16 to 150 blocks both give the same observations.
+func TestSwitchIndexAgainstScan(t *testing.T) {
+	r := seededRand(t, 18)
+	indexed := 0
+	for i := range 40 {
+		g := anyGraph(r, switchIndexMin+r.IntN(135))
+		res, err := structurizer.Dispatch(g, structurizer.Options{})
+		if err != nil {
+			t.Fatalf("graph %d: %v", i, err)
+		}
+		m, err := emit.Module(res.Func, emit.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Load(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range p.funcs {
+			for _, b := range f.blocks {
+				if b.cases != nil {
+					indexed++
+				}
+			}
+		}
+		sameOnBothPaths(t, fmt.Sprintf("graph %d %v", i, g), m, Walks(g, WalkOptions{Seed: uint64(i)}))
+	}
+	if indexed < 20 {
+		t.Fatalf("only %d switches of 40 dispatch modules were indexed", indexed)
+	}
+}
