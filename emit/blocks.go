@@ -206,7 +206,7 @@ func (fb *fnBody) block(i int, blk *structurizer.Block, labels, vars []uint32) e
 		for _, k := range caseOrder(term) {
 			ops = append(ops, uint32(k), to(k))
 		}
-		if err := fits(spirv.OpSwitch, ops); err != nil {
+		if err := switchFits(ops); err != nil {
 			return err
 		}
 		fb.add(spirv.OpSwitch, ops...)
@@ -217,7 +217,7 @@ func (fb *fnBody) block(i int, blk *structurizer.Block, labels, vars []uint32) e
 		for _, k := range caseOrder(term) {
 			ops = append(ops, term.Values[k-1], to(k))
 		}
-		if err := fits(spirv.OpSwitch, ops); err != nil {
+		if err := switchFits(ops); err != nil {
 			return err
 		}
 		fb.add(spirv.OpSwitch, ops...)

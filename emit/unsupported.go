@@ -1,8 +1,10 @@
 // unsupported.go: UnsupportedError, the typed refusal of a structured
 // function the convention cannot lay out: an OpSwitch of more than
-// spirv.MaxWords words (32,766 cases with 32-bit literals), whose word
-// count would not fit its 16 bits (SPIR-V specification 2.3). The emitter
-// refuses such a switch rather than split it (emit/CONVENTION.md, "Limits").
+// 16,383 (literal, label) pairs, SPIR-V's universal limit (specification
+// 2.17, which spirv-val enforces; the 65,535 words of one instruction,
+// 2.3, would hold twice as many), a module past the filler or id limits.
+// The emitter refuses such a switch rather than split it
+// (emit/CONVENTION.md, "Limits").
 
 package emit
 
@@ -14,8 +16,8 @@ import (
 )
 
 // MaxSwitchCases is the most cases (the default not counted) one OpSwitch
-// with 32-bit literals may have: 3 + 2*cases words within spirv.MaxWords.
-const MaxSwitchCases = (spirv.MaxWords - 3) / 2
+// may have: SPIR-V's universal limit on its (literal, label) pairs.
+const MaxSwitchCases = 16383
 
 // UnsupportedError is a structured function that is valid but that the
 // emitter cannot encode: callers report it as the outcome `unsupported`,
@@ -23,6 +25,7 @@ const MaxSwitchCases = (spirv.MaxWords - 3) / 2
 type UnsupportedError struct {
 	Op    spirv.Op
 	Words int // the instruction's length in words
+	Cases int // an OpSwitch's cases, past MaxSwitchCases; 0 for the others
 	// Reason, when set, is what else the emitter cannot encode (the
 	// module's size: MaxFillerWords).
 	Reason string
@@ -35,17 +38,25 @@ type UnsupportedError struct {
 const MaxFillerWords = 1 << 24
 
 func (e *UnsupportedError) Error() string {
-	if e.Reason != "" {
+	switch {
+	case e.Reason != "":
 		return "unsupported: " + e.Reason
+	case e.Cases > 0:
+		return fmt.Sprintf("unsupported: %s of %d cases exceeds the %d (literal, label) pairs SPIR-V allows one switch (universal limits)",
+			e.Op, e.Cases, MaxSwitchCases)
 	}
-	return fmt.Sprintf("unsupported: %s of %d words (%d cases) exceeds the %d words an instruction may have; a switch may have at most %d cases",
-		e.Op, e.Words, (e.Words-3)/2, spirv.MaxWords, MaxSwitchCases)
+	return fmt.Sprintf("unsupported: %s of %d words exceeds the %d words an instruction may have", e.Op, e.Words, spirv.MaxWords)
 }
 
-// fits refuses an instruction of more than spirv.MaxWords words.
-func fits(op spirv.Op, operands []uint32) error {
-	if n := 1 + len(operands); n > spirv.MaxWords {
-		return &UnsupportedError{Op: op, Words: n}
+// switchFits refuses an OpSwitch (selector, default, then the pairs) of
+// more than MaxSwitchCases cases or spirv.MaxWords words.
+func switchFits(operands []uint32) error {
+	n := 1 + len(operands)
+	if cases := (len(operands) - 2) / 2; cases > MaxSwitchCases {
+		return &UnsupportedError{Op: spirv.OpSwitch, Words: n, Cases: cases}
+	}
+	if n > spirv.MaxWords {
+		return &UnsupportedError{Op: spirv.OpSwitch, Words: n}
 	}
 	return nil
 }

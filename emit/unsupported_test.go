@@ -1,4 +1,4 @@
-// unsupported_test.go: a switch too wide for one instruction, or weights
+// unsupported_test.go: a switch of more cases than SPIR-V allows, or weights
 // past the module's filler limit, are the typed UnsupportedError, not a
 // module whose word counts wrap or an allocation that cannot succeed.
 package emit
@@ -48,7 +48,7 @@ func TestWideSwitchUnsupported(t *testing.T) {
 		mod, err := Bytes(res.Func, Options{})
 		var ue *UnsupportedError
 		if c.unsupported {
-			if !errors.As(err, &ue) || ue.Op != spirv.OpSwitch || ue.Words <= spirv.MaxWords {
+			if !errors.As(err, &ue) || ue.Op != spirv.OpSwitch || ue.Cases <= MaxSwitchCases || !strings.Contains(err.Error(), "16383 (literal, label) pairs") {
 				t.Fatalf("%s: got %v, want an UnsupportedError", c.name, err)
 			}
 			continue
@@ -63,11 +63,11 @@ func TestWideSwitchUnsupported(t *testing.T) {
 		widest := 0
 		for _, in := range m.Insts {
 			if in.Op == spirv.OpSwitch {
-				widest = max(widest, in.Words())
+				widest = max(widest, (len(in.Operands)-2)/2)
 			}
 		}
-		if widest > spirv.MaxWords || widest < spirv.MaxWords-32 {
-			t.Fatalf("%s: widest switch %d words, want just within %d", c.name, widest, spirv.MaxWords)
+		if widest > MaxSwitchCases || widest < MaxSwitchCases-32 {
+			t.Fatalf("%s: widest switch %d cases, want just within %d", c.name, widest, MaxSwitchCases)
 		}
 	}
 }

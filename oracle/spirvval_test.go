@@ -3,14 +3,21 @@
 // two give the same verdicts and the same normalized signatures on the
 // hand-written rule cases, with the in-process validator's quiet first
 // pass and without it (NewNamedLibValidator); unknown target environments
-// are an error; the library and the executable report one version.
+// are an error; the library and the executable report one version; the
+// emitter's switch limit is the validator's.
 package oracle
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestLookupValidatorKind(t *testing.T) {
@@ -104,5 +111,56 @@ func TestNoValidatorIsAClearError(t *testing.T) {
 	_, err := LookupValidator("")
 	if err == nil || !strings.Contains(err.Error(), "cgo") || !strings.Contains(err.Error(), "spirv-tools") {
 		t.Errorf("want an error naming both ways to get a validator, got %v", err)
+	}
+}
+
+// TestSwitchCaseLimit: emit.MaxSwitchCases is the validator's limit on an
+// OpSwitch's (literal, label) pairs, SPIR-V's universal limit: the
+// dispatch loop of a chain of n blocks switches on n cases, and that many
+// validate, while one case more the emitter refuses.
+func TestSwitchCaseLimit(t *testing.T) {
+	v, err := LookupValidator("")
+	if err != nil {
+		t.Skip(err)
+	}
+	chain := func(n int) *cfg.Graph {
+		g := &cfg.Graph{Succs: make([][]int, n)}
+		for i := 0; i+1 < n; i++ {
+			g.Succs[i] = []int{i + 1}
+		}
+		return g
+	}
+	for _, cases := range []int{emit.MaxSwitchCases, emit.MaxSwitchCases + 1} {
+		res, err := structurizer.Structurize(chain(cases), structurizer.Options{Strategy: "dispatch"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod, err := emit.Bytes(res.Func, emit.Options{})
+		var ue *emit.UnsupportedError
+		if cases > emit.MaxSwitchCases {
+			if !errors.As(err, &ue) || ue.Cases != cases {
+				t.Errorf("a switch of %d cases: %v, want an UnsupportedError", cases, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("a switch of %d cases: %v", cases, err)
+		}
+		m, err := spirv.Decode(mod)
+		if err != nil {
+			t.Fatal(err)
+		}
+		widest := 0
+		for _, in := range m.Insts {
+			if in.Op == spirv.OpSwitch {
+				widest = max(widest, (len(in.Operands)-2)/2)
+			}
+		}
+		if widest != cases {
+			t.Fatalf("the dispatch loop of %d blocks switches on %d cases, want %d", cases, widest, cases)
+		}
+		if ok, msg, err := v.Validate(mod); err != nil || !ok {
+			t.Errorf("a switch of %d cases does not validate: %s %v", cases, msg, err)
+		}
 	}
 }
