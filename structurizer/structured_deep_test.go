@@ -32,6 +32,21 @@ func nestGraph(n int) *cfg.Graph {
 	return g
 }
 
+// structurizeMeasured structurizes g and returns the result and the bytes
+// it allocated.
+func structurizeMeasured(t *testing.T, g *cfg.Graph) (*Result, uint64) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := Structurize(g, Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, after.TotalAlloc - before.TotalAlloc
+}
+
 // TestDeepNestLinearMemory structurizes a nest of 20,000 loops (laid out,
 // then falling back for R16) and bounds what it allocates by a constant
 // per block (about 15 KB a block is what
@@ -43,14 +58,7 @@ func TestDeepNestLinearMemory(t *testing.T) {
 	}
 	const n = 20000
 	g := nestGraph(n)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	res, err := Structurize(g, Options{})
-	runtime.ReadMemStats(&after)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, alloc := structurizeMeasured(t, g)
 	// Its structured layout nests the loops 20,000 deep, past R16's
 	// limit: the self-check rejects it, and the dispatch loop stands in.
 	if res.Stats.Fallbacks != 1 || !strings.HasPrefix(res.Stats.PassesUsed[0], "fallback: selfcheck: R16: ") {
@@ -59,7 +67,6 @@ func TestDeepNestLinearMemory(t *testing.T) {
 	if err := SelfCheck(res.Func); err != nil {
 		t.Fatalf("nest of %d: %v", n, err)
 	}
-	alloc := after.TotalAlloc - before.TotalAlloc
 	t.Logf("nest of %d loops (%d blocks): %d blocks out, %d MB allocated (%d bytes a block)", n, g.Len(), len(res.Func.Blocks), alloc>>20, alloc/uint64(g.Len()))
 	if limit := uint64(24 << 10 * g.Len()); alloc > limit {
 		t.Fatalf("nest of %d loops: %d bytes allocated, more than %d (24 KB a block)", n, alloc, limit)
@@ -88,18 +95,10 @@ func TestBreakNestPastExitBudget(t *testing.T) {
 	}
 	const n = 16000
 	g := breakNestGraph(n)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	res, err := Structurize(g, Options{})
-	runtime.ReadMemStats(&after)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, alloc := structurizeMeasured(t, g)
 	if res.Stats.Fallbacks != 1 || len(res.Stats.PassesUsed) != 1 || !strings.Contains(res.Stats.PassesUsed[0], "exit edges number more than") {
 		t.Fatalf("break nest of %d: fallbacks %d, %v", n, res.Stats.Fallbacks, res.Stats.PassesUsed)
 	}
-	alloc := after.TotalAlloc - before.TotalAlloc
 	t.Logf("break nest of %d loops (%d blocks): %s; %d MB allocated", n, g.Len(), res.Stats.PassesUsed[0], alloc>>20)
 	if limit := uint64(24 << 10 * g.Len()); alloc > limit {
 		t.Fatalf("break nest of %d loops: %d bytes allocated, more than %d (24 KB a block)", n, alloc, limit)

@@ -20,11 +20,7 @@ import (
 func TestCheckStoppedWritesNoFalseFindings(t *testing.T) {
 	bin := cfgfuzzBinary(t)
 	dir := t.TempDir()
-	server := filepath.Join(dir, "slow.sh")
-	script := "#!/bin/sh\nwhile IFS= read -r line; do sleep 0.3; printf '%s\\n' \"$line\" | " + bin + " structurize; done\n"
-	if err := os.WriteFile(server, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	server := slowServer(t, dir, bin, "0.3", "")
 	in := filepath.Join(dir, "g.cfg")
 	if err := os.WriteFile(in, []byte(strings.Repeat("{{1, 2}, {3}, {3}, {}}\n", 8)), 0o644); err != nil {
 		t.Fatal(err)

@@ -427,11 +427,7 @@ func TestCheckKeepsAnIgnoredSignalIgnored(t *testing.T) {
 func TestMinimizeStopsOnSignal(t *testing.T) {
 	bin := cfgfuzzBinary(t)
 	dir := t.TempDir()
-	server := filepath.Join(dir, "slow.sh")
-	script := "#!/bin/sh\nwhile IFS= read -r line; do sleep 0.5; printf '%s\\n' \"$line\" | " + bin + " structurize --inject swap-arms; done\n"
-	if err := os.WriteFile(server, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	server := slowServer(t, dir, bin, "0.5", "--inject swap-arms")
 	in := filepath.Join(dir, "g.cfg")
 	g, err := exec.Command(bin, "gen", "--kind", "reducible", "--seed", "5", "--count", "1", "--lines", "--blocks", "40").Output()
 	if err != nil {
@@ -526,4 +522,18 @@ func stoppedWhileBuilding(t *testing.T, args func(repo, good, bad, build, graph 
 			t.Fatalf("the build's sleep (pid %d) runs on after the command ended\n%s", pid, out.String())
 		}
 	}
+}
+
+// slowServer writes into dir a structurizer server, slow.sh, that sleeps
+// delay seconds before answering each request through bin's own
+// structurize (with flags, "" for none), and returns its path: a real
+// process that takes a while on every graph.
+func slowServer(t *testing.T, dir, bin, delay, flags string) string {
+	t.Helper()
+	server := filepath.Join(dir, "slow.sh")
+	script := "#!/bin/sh\nwhile IFS= read -r line; do sleep " + delay + "; printf '%s\\n' \"$line\" | " + bin + " structurize " + flags + "; done\n"
+	if err := os.WriteFile(server, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return server
 }

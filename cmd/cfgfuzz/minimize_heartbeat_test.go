@@ -4,7 +4,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -14,11 +13,7 @@ import (
 func TestCampaignMinimizationHeartbeat(t *testing.T) {
 	bin := cfgfuzzBinary(t)
 	dir := t.TempDir()
-	server := filepath.Join(dir, "slow.sh")
-	script := "#!/bin/sh\nwhile IFS= read -r line; do sleep 0.05; printf '%s\\n' \"$line\" | " + bin + " structurize --inject swap-arms; done\n"
-	if err := os.WriteFile(server, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	server := slowServer(t, dir, bin, "0.05", "--inject swap-arms")
 	defer func(every time.Duration) { campaignMinimizeEvery = every }(campaignMinimizeEvery)
 	campaignMinimizeEvery = 200 * time.Millisecond
 	out := filepath.Join(dir, "c")

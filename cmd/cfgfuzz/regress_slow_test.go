@@ -21,11 +21,7 @@ import (
 func TestRegressSlowStructurizerStopped(t *testing.T) {
 	bin := cfgfuzzBinary(t)
 	dir := t.TempDir()
-	server := filepath.Join(dir, "slow.sh")
-	script := "#!/bin/sh\nwhile IFS= read -r line; do sleep 0.4; printf '%s\\n' \"$line\" | " + bin + " structurize; done\n"
-	if err := os.WriteFile(server, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	server := slowServer(t, dir, bin, "0.4", "")
 	regs := filepath.Join(dir, "regs")
 	os.Mkdir(regs, 0o755)
 	const files = 6

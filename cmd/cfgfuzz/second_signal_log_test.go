@@ -18,11 +18,7 @@ import (
 
 func TestSecondSignalLogsNoKilledGraphs(t *testing.T) {
 	bin := cfgfuzzBinary(t)
-	server := filepath.Join(t.TempDir(), "slow.sh")
-	script := "#!/bin/sh\nwhile IFS= read -r line; do sleep 2; printf '%s\\n' \"$line\" | " + bin + " structurize; done\n"
-	if err := os.WriteFile(server, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	server := slowServer(t, t.TempDir(), bin, "2", "")
 	dir := filepath.Join(t.TempDir(), "c")
 	cmd := exec.Command(bin, "run", "--structurizer", server, "--graphs", "20", "--workers", "2", "--checks", "exec", "--progress", "none", "--out", dir)
 	var out bytes.Buffer
