@@ -93,6 +93,12 @@ type HookOptions struct {
 	// judges a graph on a structurizer of its own each time
 	// (Options.Fresh).
 	Fresh func(sig string) Predicate
+	// Remaining, when non-nil, is the time left of a budget shared by
+	// several findings: each search's time limit is the smaller of
+	// Minimize.Timeout and Remaining() when the search starts (the
+	// judgements of the graph before it, of the result after it and the
+	// store's are not cut).
+	Remaining func() time.Duration
 }
 
 // MinimizeHook returns a function for fuzz.Config.Minimize (the strategy
@@ -130,6 +136,11 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 	return func(g *cfg.Graph, sig string) (*cfg.Graph, error) {
 		o := mo
 		o.Signature = sig
+		if opt.Remaining != nil {
+			if left := max(opt.Remaining(), time.Millisecond); o.Timeout < 0 || left < o.Timeout {
+				o.Timeout = left
+			}
+		}
 		if opt.Fresh != nil {
 			o.Fresh = opt.Fresh(sig)
 		}

@@ -201,6 +201,11 @@ type Finding struct {
 	// record: Minimized is then absent, or not judged again every time.
 	// "" none.
 	MinimizeError string `json:"minimize_error,omitempty"`
+	// MinimizeSkipped says why the minimizer did not run on this new
+	// signature: the campaign's total minimization time
+	// (--minimize-budget) was spent on the findings before it. Minimized
+	// is then absent, and the finding was not judged again. "" none.
+	MinimizeSkipped string `json:"minimize_skipped,omitempty"`
 	// BaselineFlaky says the minimizer, judging First again on the
 	// baseline, saw it fail there too, though the campaign's baseline
 	// passed it, or judging the minimized graph again saw the baseline
@@ -572,5 +577,6 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 		}
 		f.NotReproduced, f.Flaky, f.BaselineFlaky = notReproduced(err), flakyNote(err), baselineFlaky(err)
 		f.MinimizeError = minimizeError(err)
+		f.MinimizeSkipped = budgetSkipped(err)
 	}
 }
