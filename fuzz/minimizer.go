@@ -82,30 +82,42 @@ func (e *BudgetSpent) Error() string {
 }
 
 // budgetSkipped is Finding.MinimizeSkipped for the minimizer's error err,
-// "" unless it is a *BudgetSpent.
+// "" unless it is a *BudgetSpent or a *corpus.NotJudged.
 func budgetSkipped(err error) string {
 	var bs *BudgetSpent
-	if !errors.As(err, &bs) {
-		return ""
+	if errors.As(err, &bs) {
+		return bs.Error()
 	}
-	return bs.Error()
+	var nj *corpus.NotJudged
+	if errors.As(err, &nj) {
+		return nj.What()
+	}
+	return ""
 }
 
 // BudgetNote is one sentence on the new signatures left unminimized
 // because the campaign's minimization budget was spent
 // (Finding.MinimizeSkipped); "" when there are none.
 func BudgetNote(rep *Report) string {
-	n, budget := 0, ""
+	n, unjudged, budget := 0, 0, ""
 	for i := range rep.Findings {
-		if s := rep.Findings[i].MinimizeSkipped; s != "" {
+		switch f := &rep.Findings[i]; {
+		case f.MinimizeSkipped == "":
+		case f.Minimized == "":
 			n++
-			budget = s
+			budget = f.MinimizeSkipped
+		default:
+			unjudged++
 		}
 	}
-	if n == 0 {
-		return ""
+	var parts []string
+	if n > 0 {
+		parts = append(parts, fmt.Sprintf("%s left unminimized, %s: their graphs are as found, not judged again", Plural(n, "new signature"), strings.TrimPrefix(budget, "not minimized: ")))
 	}
-	return fmt.Sprintf("%s left unminimized, %s: their graphs are as found, not judged again", Plural(n, "new signature"), strings.TrimPrefix(budget, "not minimized: "))
+	if unjudged > 0 {
+		parts = append(parts, fmt.Sprintf("%s minimized but not judged again every time, the minimization budget having run out: whether the minimized graph reproduces is unknown", Plural(unjudged, "new signature")))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // minimizeError is Finding.MinimizeError for the minimizer's error err:

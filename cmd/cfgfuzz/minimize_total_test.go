@@ -22,15 +22,20 @@ const (
 	budgetKinds  = "reducible,program"
 )
 
-// checkBudgetReport checks that the first signature was minimized and the
-// others were left unminimized, marked, and counted in the summary and
-// report.md.
-func checkBudgetReport(t *testing.T, what, out, stdout string) {
+// checkBudgetReport checks that a signature was minimized and some others
+// were left unminimized, marked, and counted in the summary and
+// report.md; with unjudged, that the minimized one is marked as not judged
+// again.
+func checkBudgetReport(t *testing.T, what, out, stdout string, unjudged bool) {
 	t.Helper()
 	rep := readReportJSON(t, out)
 	skipped := 0
 	for i, f := range rep.Findings {
 		switch {
+		case f.Minimized != "":
+			if said := strings.Contains(f.MinimizeSkipped, "judged again"); unjudged && !said || f.MinimizeSkipped != "" && !said {
+				t.Errorf("%s: %s: minimized, minimize_skipped %q, want it marked not judged again: %v", what, f.Signature, f.MinimizeSkipped, unjudged)
+			}
 		case f.MinimizeSkipped != "":
 			skipped++
 			if f.Minimized != "" || f.NotReproduced != "" || f.Flaky != "" || !strings.Contains(f.MinimizeSkipped, "--minimize-budget") {
@@ -45,7 +50,10 @@ func checkBudgetReport(t *testing.T, what, out, stdout string) {
 	}
 	note := fuzz.BudgetNote(rep)
 	want := fuzz.Plural(skipped, "new signature") + " left unminimized"
-	if !strings.HasPrefix(note, want) || !strings.Contains(stdout, note) || !strings.Contains(readFile(t, filepath.Join(out, "report.md")), upperFirstWord(note)) {
+	if unjudged {
+		want = "1 new signature minimized but not judged again"
+	}
+	if !strings.Contains(note, want) || !strings.Contains(stdout, note) || !strings.Contains(readFile(t, filepath.Join(out, "report.md")), upperFirstWord(note)) {
 		t.Errorf("%s: the summary and report.md do not say %q (note %q):\n%s", what, want, note, stdout)
 	}
 }
@@ -75,11 +83,11 @@ func minimizingTime(t *testing.T, args []string, budget time.Duration, out strin
 }
 
 // TestMinimizeBudgetBoundsRun: a budget of 1ns minimizes the first new
-// signature with its search cut at once, which takes the judgements the
-// budget does not cut (its graph's before the search, its result's after
-// and the store's): one finding's overrun. A budget of 500ms takes at
-// most the budget and that overrun (with a second of slack), and both
-// leave the other signatures unminimized, saying so.
+// signature with its search cut at once and its result not judged again,
+// which takes the judgements the budget does not cut (its graph's before
+// the search, the candidate in flight): one finding's overrun. A budget
+// of 500ms takes at most the budget and that overrun (with a second of
+// slack), and both leave the other signatures unminimized, saying so.
 func TestMinimizeBudgetBoundsRun(t *testing.T) {
 	bin := cfgfuzzBinary(t)
 	dir := t.TempDir()
@@ -87,14 +95,14 @@ func TestMinimizeBudgetBoundsRun(t *testing.T) {
 	args := []string{"run", "--structurizer", server, "--graphs", "6", "--kinds", budgetKinds, "--checks", "-meta", "--dispatch-every", "0", "--workers", "2", "--progress", "none"}
 
 	overrun, stdout := minimizingTime(t, args, time.Nanosecond, filepath.Join(dir, "1ns"))
-	checkBudgetReport(t, "1ns", filepath.Join(dir, "1ns"), stdout)
+	checkBudgetReport(t, "1ns", filepath.Join(dir, "1ns"), stdout, true)
 	const budget = 500 * time.Millisecond
 	took, stdout := minimizingTime(t, args, budget, filepath.Join(dir, "budget"))
 	if bound := budget + overrun + time.Second; took > bound {
 		t.Errorf("minimization took about %v under --minimize-budget %v, want at most %v (one finding's judgements outside its search took %v)",
 			took.Round(time.Millisecond), budget, bound, overrun.Round(time.Millisecond))
 	}
-	checkBudgetReport(t, "500ms", filepath.Join(dir, "budget"), stdout)
+	checkBudgetReport(t, "500ms", filepath.Join(dir, "budget"), stdout, false)
 
 	code, _, stderr := runCmd([]string{"run", "--minimize-budget", "-1s", "--out", filepath.Join(dir, "neg")}, "")
 	if code != exitUsage || !strings.Contains(stderr, "minimize-budget") {
@@ -124,5 +132,5 @@ func TestMinimizeBudgetBoundsMerge(t *testing.T) {
 	if code != exitFail {
 		t.Fatalf("merge: exit %d, want 1\n%s%s", code, stdout, stderr)
 	}
-	checkBudgetReport(t, "merge", out, stdout)
+	checkBudgetReport(t, "merge", out, stdout, true)
 }
