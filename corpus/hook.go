@@ -47,7 +47,11 @@ func (e *NotJudged) Error() string { return e.What() }
 
 // What is what was left undone, worded for a report.
 func (e *NotJudged) What() string {
-	return fmt.Sprintf("the minimization budget ran out before its minimized graph was judged again (%d judgements skipped, it failed with the signature in %v made): whether it reproduces is unknown", e.Skipped, e.Judged)
+	made := ""
+	if e.Judged.Judged > 0 {
+		made = fmt.Sprintf(", it failed with the signature in %v made", e.Judged)
+	}
+	return fmt.Sprintf("the minimization budget ran out before its minimized graph was judged again every time (%d judgements skipped%s): whether it reproduces is unknown", e.Skipped, made)
 }
 
 // Flaky is the error MinimizeHook returns when the judgements of one
