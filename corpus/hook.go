@@ -34,6 +34,26 @@ func (e *StoppedEarly) Error() string {
 	return "stopped early by the " + e.Limit + ", not at the fixpoint"
 }
 
+// NotJudged is the error MinimizeHook returns beside a minimized graph
+// when the minimization budget (HookOptions.Remaining) ran out before
+// every judgement of the result was made: whether it fails with the
+// signature every time is unknown, and it was not stored.
+type NotJudged struct {
+	Skipped int   // judgements of the result skipped (Result.Unjudged)
+	Judged  Tally // those made (Result.Confirmed)
+}
+
+func (e *NotJudged) Error() string { return e.What() }
+
+// What is what was left undone, worded for a report.
+func (e *NotJudged) What() string {
+	made := ""
+	if e.Judged.Judged > 0 {
+		made = fmt.Sprintf(", it failed with the signature in %v made", e.Judged)
+	}
+	return fmt.Sprintf("the minimization budget ran out before its minimized graph was judged again every time (%d judgements skipped%s): whether it reproduces is unknown", e.Skipped, made)
+}
+
 // Flaky is the error MinimizeHook returns when the judgements of one
 // graph disagreed: the finding's graph, or its minimized graph, failed
 // with the signature in some of its judgements and not in the others, or
@@ -93,6 +113,14 @@ type HookOptions struct {
 	// judges a graph on a structurizer of its own each time
 	// (Options.Fresh).
 	Fresh func(sig string) Predicate
+	// Remaining, when non-nil, is the time left of a budget shared by
+	// several findings: each search's time limit is the smaller of
+	// Minimize.Timeout and Remaining() when the minimization starts, and
+	// that is its Deadline too: no judgement of the result, nor the
+	// store's, starts past it (the result is returned with a *NotJudged
+	// error, and not stored). The judgements of the graph before the
+	// search are not cut.
+	Remaining func() time.Duration
 }
 
 // MinimizeHook returns a function for fuzz.Config.Minimize (the strategy
@@ -130,6 +158,13 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 	return func(g *cfg.Graph, sig string) (*cfg.Graph, error) {
 		o := mo
 		o.Signature = sig
+		if opt.Remaining != nil {
+			left := max(opt.Remaining(), time.Millisecond)
+			if o.Timeout < 0 || left < o.Timeout {
+				o.Timeout = left
+			}
+			o.Deadline = time.Now().Add(left)
+		}
 		if opt.Fresh != nil {
 			o.Fresh = opt.Fresh(sig)
 		}
@@ -166,10 +201,16 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 			return nil, &BaselineFailsError{Got: res.BaselineFails, Minimized: true}
 		case res.Confirmed.Failed == 0 && res.RejudgeErr != nil:
 			return nil, rejudgeError(res)
-		case res.Confirmed.Failed == 0:
+		case res.Confirmed.Failed == 0 && res.Confirmed.Judged > 0:
 			return nil, flaky
 		}
-		if opt.Store != nil {
+		var unjudged error
+		if res.Unjudged > 0 {
+			unjudged = &NotJudged{Skipped: res.Unjudged, Judged: res.Confirmed}
+			fmt.Fprintf(log, "minimize %s: %v; not stored\n", sig, unjudged)
+		} else if !o.Deadline.IsZero() && time.Now().After(o.Deadline) {
+			fmt.Fprintf(log, "minimize %s: the minimization budget is spent: not stored (its 2 judgements for the findings store skipped)\n", sig)
+		} else if opt.Store != nil {
 			// Two judgements more, as long as any on a slow structurizer.
 			fmt.Fprintf(log, "minimize %s: judging the graph and its minimized graph once more for the findings store (verdicts, modules, answer)...\n", sig)
 			before, after := run.Run(g), run.Run(res.Graph)
@@ -181,7 +222,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		if res.Stopped != "" {
 			early = &StoppedEarly{Limit: res.Stopped}
 		}
-		return res.Graph, errors.Join(early, flaky, rejudgeError(res))
+		return res.Graph, errors.Join(early, flaky, rejudgeError(res), unjudged)
 	}, nil
 }
 

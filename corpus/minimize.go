@@ -78,6 +78,10 @@ type Options struct {
 	// that answers depending on the process (a hash seed, addresses) or
 	// on the requests before disagree too. nil: the search's predicate.
 	Fresh Predicate
+	// Deadline, when not zero, is when the whole minimization must end
+	// (a campaign's budget): no judgement of the result starts past it
+	// (Result.Unjudged). It does not end the search (Timeout does).
+	Deadline time.Time
 }
 
 // StoppedByInterruption is Result.Stopped for a search whose
@@ -116,6 +120,11 @@ type Result struct {
 	// is not counted in Confirmed, and the result is not Verified. It says
 	// nothing of the structurizer's answers.
 	RejudgeErr error
+	// Unjudged counts the judgements of the result skipped because
+	// Options.Deadline had passed (the baseline's included): the result
+	// is then not Verified, and whether it fails as the original did is
+	// unknown.
+	Unjudged int
 	// BaselineFails is the baseline's signature on the result when, in
 	// baseline mode, it failed it: the result is not a new failure.
 	BaselineFails string
@@ -440,7 +449,12 @@ func (s *search) verify() {
 		s.res.Elapsed = time.Since(s.start) // not verified: the caller stops
 		return
 	}
+	past := func() bool { return !s.opt.Deadline.IsZero() && time.Now().After(s.opt.Deadline) }
 	for i := range s.opt.Rejudge {
+		if past() {
+			s.res.Unjudged++
+			continue
+		}
 		sig, err := s.rejudge(i)(s.cur)
 		s.res.Steps++
 		if err != nil {
@@ -454,8 +468,11 @@ func (s *search) verify() {
 			s.res.Confirmed.Failed++
 		}
 	}
-	s.res.Verified = s.res.RejudgeErr == nil && s.res.Confirmed.Failed == s.res.Confirmed.Judged
-	if s.res.Confirmed.Failed > 0 && s.opt.Baseline != nil {
+	s.res.Verified = s.res.RejudgeErr == nil && s.res.Unjudged == 0 && s.res.Confirmed.Failed == s.res.Confirmed.Judged
+	if s.res.Confirmed.Failed > 0 && s.opt.Baseline != nil && past() {
+		s.res.Unjudged++
+		s.res.Verified = false
+	} else if s.res.Confirmed.Failed > 0 && s.opt.Baseline != nil {
 		base, err := s.opt.Baseline(s.cur)
 		s.res.Steps++
 		if err != nil || base != "" {

@@ -161,6 +161,23 @@ func TestMinimizeStopsWithItsContext(t *testing.T) {
 	}
 }
 
+// TestMinimizeDeadlineSkipsTheResultsJudgements: past Options.Deadline
+// (reached here during the search) no judgement of the result is made:
+// each is counted as skipped, none guessed, and the result is not
+// verified.
+func TestMinimizeDeadlineSkipsTheResultsJudgements(t *testing.T) {
+	g := randomGraph(7, 60)
+	g.Succs[5] = []int{5, 6}
+	res, err := Minimize(g, fakeBugs, Options{Deadline: time.Now().Add(-time.Second), Timeout: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Unjudged != DefaultRejudge || res.Confirmed.Judged != 0 || res.Verified || res.Original.Judged != DefaultRejudge {
+		t.Errorf("unjudged %d, confirmed %v, verified %v, original %v; want %d skipped, none made, not verified, the original judged every time",
+			res.Unjudged, res.Confirmed, res.Verified, res.Original, DefaultRejudge)
+	}
+}
+
 // TestMinimizeRefusesAPassingGraph: a graph that passes, or fails another
 // way than the signature asked, is refused with ErrNotFailing and a
 // message that says what the graph does.

@@ -443,6 +443,7 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 	}
 	for i := range rep.Findings {
 		rep.Findings[i].Minimized, rep.Findings[i].MinimizedWeights, rep.Findings[i].MinimizeStopped = before[i].graph, before[i].weights, before[i].stopped
+		rep.Findings[i].MinimizeSkipped = "" // the resume minimizes them
 	}
 	rep.Incomplete = c.interruption(true, done, 0)
 	rep.Incomplete.Reason += " while minimizing"

@@ -137,12 +137,16 @@ func findingCounts(rep *Report) string {
 	return fmt.Sprintf("%s (%s whose failure is new)", Plural(n, "signature"), Plural(rep.NewFindings, "graph")) + reproductionSuffix(rep)
 }
 
-// reproductionSuffix is "; " and ReproductionNote, "" without one.
+// reproductionSuffix is "; " and ReproductionNote, then "; " and
+// BudgetNote, "" without either.
 func reproductionSuffix(rep *Report) string {
-	if note := ReproductionNote(rep); note != "" {
-		return "; " + note
+	s := ""
+	for _, note := range []string{ReproductionNote(rep), BudgetNote(rep)} {
+		if note != "" {
+			s += "; " + note
+		}
 	}
-	return ""
+	return s
 }
 
 func sideHTML(spec string) string {

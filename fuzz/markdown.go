@@ -66,6 +66,9 @@ func Markdown(rep *Report) string {
 	if note := ReproductionNote(rep); note != "" {
 		fmt.Fprintf(&b, "**%s.**\n\n", mdCell(upperFirst(note)))
 	}
+	if note := BudgetNote(rep); note != "" {
+		fmt.Fprintf(&b, "**%s.**\n\n", mdCell(upperFirst(note)))
+	}
 	if len(rep.Findings) == 0 {
 		b.WriteString("None.\n")
 	} else {

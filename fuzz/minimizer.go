@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -69,13 +70,63 @@ func flakyNote(err error) string {
 	return fl.What()
 }
 
+// BudgetSpent is a Minimizer's error for a finding it did not minimize
+// because the campaign's total minimization time (--minimize-budget) was
+// spent: the finding is kept as found (Finding.MinimizeSkipped).
+type BudgetSpent struct {
+	Budget time.Duration
+}
+
+func (e *BudgetSpent) Error() string {
+	return fmt.Sprintf("not minimized: the campaign's minimization budget (%v, --minimize-budget) was spent", e.Budget)
+}
+
+// budgetSkipped is Finding.MinimizeSkipped for the minimizer's error err,
+// "" unless it is a *BudgetSpent or a *corpus.NotJudged.
+func budgetSkipped(err error) string {
+	var bs *BudgetSpent
+	if errors.As(err, &bs) {
+		return bs.Error()
+	}
+	var nj *corpus.NotJudged
+	if errors.As(err, &nj) {
+		return nj.What()
+	}
+	return ""
+}
+
+// BudgetNote is one sentence on the new signatures left unminimized
+// because the campaign's minimization budget was spent
+// (Finding.MinimizeSkipped); "" when there are none.
+func BudgetNote(rep *Report) string {
+	n, unjudged, budget := 0, 0, ""
+	for i := range rep.Findings {
+		switch f := &rep.Findings[i]; {
+		case f.MinimizeSkipped == "":
+		case f.Minimized == "":
+			n++
+			budget = f.MinimizeSkipped
+		default:
+			unjudged++
+		}
+	}
+	var parts []string
+	if n > 0 {
+		parts = append(parts, fmt.Sprintf("%s left unminimized, %s: their graphs are as found, not judged again", Plural(n, "new signature"), strings.TrimPrefix(budget, "not minimized: ")))
+	}
+	if unjudged > 0 {
+		parts = append(parts, fmt.Sprintf("%s minimized but not judged again every time, the minimization budget having run out: whether the minimized graph reproduces is unknown", Plural(unjudged, "new signature")))
+	}
+	return strings.Join(parts, "; ")
+}
+
 // minimizeError is Finding.MinimizeError for the minimizer's error err:
 // each error err joins that none of stoppedBy, notReproduced, flakyNote
 // and baselineFlaky records, "" when there is none.
 func minimizeError(err error) string {
 	var msgs []string
 	for _, e := range joinedErrors(err) {
-		if stoppedBy(e) == "" && notReproduced(e) == "" && flakyNote(e) == "" && baselineFlaky(e) == "" {
+		if stoppedBy(e) == "" && notReproduced(e) == "" && flakyNote(e) == "" && baselineFlaky(e) == "" && budgetSkipped(e) == "" {
 			msgs = append(msgs, e.Error())
 		}
 	}

@@ -201,6 +201,13 @@ type Finding struct {
 	// record: Minimized is then absent, or not judged again every time.
 	// "" none.
 	MinimizeError string `json:"minimize_error,omitempty"`
+	// MinimizeSkipped says what of this new signature's minimization the
+	// campaign's total minimization time (--minimize-budget) left undone:
+	// all of it, spent on the findings before it (Minimized is then
+	// absent, and the finding was not judged again), or the judgements
+	// of Minimized after its search (whether it reproduces is then
+	// unknown, and it is not in the findings store). "" none.
+	MinimizeSkipped string `json:"minimize_skipped,omitempty"`
 	// BaselineFlaky says the minimizer, judging First again on the
 	// baseline, saw it fail there too, though the campaign's baseline
 	// passed it, or judging the minimized graph again saw the baseline
@@ -572,5 +579,6 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 		}
 		f.NotReproduced, f.Flaky, f.BaselineFlaky = notReproduced(err), flakyNote(err), baselineFlaky(err)
 		f.MinimizeError = minimizeError(err)
+		f.MinimizeSkipped = budgetSkipped(err)
 	}
 }

@@ -32,7 +32,7 @@ var flagRanges = map[string]map[string]flagRange{
 	"compare":  campaignRanges,
 	"check":    {"walks": atLeast(0), "timeout": positive, "check-timeout": positive},
 	"minimize": {"walks": atLeast(0), "index": atLeast(0), "timeout": positive, "search-timeout": atLeast(0), "check-timeout": positive},
-	"merge":    {"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0)},
+	"merge":    {"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0)},
 	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive},
 	"cfgfuzz gen": {"count": atLeast(0), "words": atLeast(0), "switch": {min: 0, max: 1, hasMax: true},
 		"n": {min: 1, max: gen.MaxExhaustiveN, hasMax: true}},
@@ -41,7 +41,7 @@ var flagRanges = map[string]map[string]flagRange{
 var campaignRanges = map[string]flagRange{
 	"graphs": atLeast(0), "duration": atLeast(0), "timeout": positive, "check-timeout": positive,
 	"workers": atLeast(0), "walks": atLeast(0), "gpu-every": atLeast(0),
-	"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0),
+	"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0),
 }
 
 // checkFlagRanges checks the flags of fs (named after its command) against

@@ -30,7 +30,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	partial := fs.Bool("partial", false, "merge an incomplete shard set (a shard missing, interrupted, torn or of another split); the report names what is missing")
 	mixed := fs.Bool("mixed", false, "merge shards that another cfgfuzz build wrote (than each other, or than this one); the report names each shard's writer, the state is not committed, and the exit status is 2 unless a finding is new")
 	state := fs.String("state", "", "the state `DIR` the shards ran with (--state): class the signatures against it and write the night's updated state into it")
-	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings, each search within --minimize-timeout and --minimize-steps")
+	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings, each search within --minimize-timeout and --minimize-steps, all of them within --minimize-budget")
 	saveRegs := fs.String("save-regressions", "", saveRegressionsUsage)
 	var budget minimizeBudget
 	budget.define(fs)

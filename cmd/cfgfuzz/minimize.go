@@ -568,10 +568,12 @@ func freshPredicate(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOpt
 
 // minimizeBudget is the limits of a campaign's search for each finding's
 // minimized graph (run, compare and merge: --minimize-timeout,
-// --minimize-steps); 0 means none.
+// --minimize-steps) and of all its minimization (--minimize-budget); 0
+// means none.
 type minimizeBudget struct {
 	timeout time.Duration
 	steps   int
+	total   time.Duration
 }
 
 // Defaults of a campaign's minimizeBudget.
@@ -584,6 +586,36 @@ const (
 func (b *minimizeBudget) define(fs *flag.FlagSet) {
 	fs.DurationVar(&b.timeout, "minimize-timeout", DefaultMinimizeTimeout, "time limit on the search for each new finding's minimized graph (a candidate being judged then is judged to its end; the 3 judgements of the graph before it and the 3 of the result after it are not counted, nor the findings store's 2); 0: none, the search runs to its fixpoint. A result a time limit cut depends on the machine's speed, and the report marks it (minimize_stopped)")
 	fs.IntVar(&b.steps, "minimize-steps", DefaultMinimizeSteps, "limit on the structurizer judgements of each finding's minimization; 0: none. A result a limit cut is marked in the report (minimize_stopped)")
+	fs.DurationVar(&b.total, "minimize-budget", 0, "limit on the time all of the campaign's minimization takes, judgements included: each search ends by it too; past it the result's judgements and the findings store's are skipped (the result's reproduction is then unknown), and the remaining new signatures are kept unminimized, not judged again (the report marks both, minimize_skipped, and says how many). The judgements that run when it runs out (the finding's graph's 3 before its search, the candidate in flight) go to their end, so the campaign can pass it by those; 0: no limit")
+}
+
+// budgetClock is a campaign's --minimize-budget: the minimization time
+// spent so far against the budget.
+type budgetClock struct {
+	budget, spent time.Duration
+}
+
+// remaining is the budget's time left, 0 when spent.
+func (b *budgetClock) remaining() time.Duration { return max(b.budget-b.spent, 0) }
+
+// wrap is m, minimizing each finding only while the budget is not
+// spent and counting the time it takes; a finding past it is not
+// minimized (*fuzz.BudgetSpent, said on log). With no budget it is m
+// itself.
+func (b *budgetClock) wrap(m fuzz.Minimizer, log io.Writer) fuzz.Minimizer {
+	if b.budget <= 0 {
+		return m
+	}
+	return func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+		if b.remaining() == 0 {
+			err := &fuzz.BudgetSpent{Budget: b.budget}
+			fmt.Fprintf(log, "minimize %s: %v\n", fuzz.PrintableLine(sig), err)
+			return nil, err
+		}
+		start := time.Now()
+		defer func() { b.spent += time.Since(start) }()
+		return m(g, sig, strategy)
+	}
 }
 
 // options is the budget as corpus.Options' limits (negative: none).
@@ -611,31 +643,32 @@ func (b minimizeBudget) options() corpus.Options {
 func campaignMinimizer(c *fuzz.Config, sides *openSides, budget minimizeBudget, log io.Writer) error {
 	s := c.Settings
 	hooks := map[string]func(g *cfg.Graph, sig string) (*cfg.Graph, error){}
-	first, err := strategyMinimizer(c, sides, s.Strategy, budget, log)
+	clock := &budgetClock{budget: budget.total}
+	first, err := strategyMinimizer(c, sides, s.Strategy, budget, clock, log)
 	if err != nil {
 		return err
 	}
 	hooks[s.Strategy] = first
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	c.Minimize = clock.wrap(func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if strategy == "" {
 			strategy = s.Strategy
 		}
 		h, ok := hooks[strategy]
 		if !ok {
-			if h, err = strategyMinimizer(c, sides, strategy, budget, log); err != nil {
+			if h, err = strategyMinimizer(c, sides, strategy, budget, clock, log); err != nil {
 				fmt.Fprintf(log, "minimize %s (strategy %s): %v\n", sig, strategy, err)
 				return nil, err
 			}
 			hooks[strategy] = h
 		}
 		return h(g, sig)
-	}
+	}, log)
 	return nil
 }
 
 // strategyMinimizer is campaignMinimizer's hook for the graphs that ran
 // one strategy.
-func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget minimizeBudget, log io.Writer) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
+func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget minimizeBudget, clock *budgetClock, log io.Writer) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
 	s := c.Settings
 	// Structurizer only names the options in stored findings; candidates
 	// go through the side (Structurize).
@@ -669,6 +702,9 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Replay: tag.replayer("graph.cfg")}
 	ho.Minimize = budget.options()
 	ho.Minimize.Context = c.Context
+	if clock.budget > 0 {
+		ho.Remaining = clock.remaining
+	}
 	ho.Fresh = freshPredicate(cur, popt, ropt, limit)
 	if c.Baseline.New != nil {
 		base, err := trackedPredicate(sides, c.Baseline, proto.Options{Strategy: strategy, Registers: s.Registers}, corpus.RunnerOptions{Checks: s.Checks, Oracle: ropt.Oracle}, limit)

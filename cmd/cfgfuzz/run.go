@@ -77,7 +77,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i, 0 <= i < n)")
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
 	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports, findings, pictures, re-runs and state update); without it such a DIR is refused")
-	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize (and --minimize-timeout, --minimize-steps), --state, --night, --corpus and the profiles may be given with it")
+	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize (and --minimize-timeout, --minimize-steps, --minimize-budget), --state, --night, --corpus and the profiles may be given with it")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
 	fs.StringVar(&f.blocks, "blocks", "", "every random graph has `MIN-MAX` blocks (or N), up to "+strconv.Itoa(gen.MaxBlocksLimit)+" (default: 5-9; one graph in "+strconv.Itoa(gen.CampaignLargeEvery)+" larger, "+strconv.Itoa(gen.CampaignLargeMin)+"-"+strconv.Itoa(gen.CampaignLargeMax)+" or, for one in "+strconv.Itoa(gen.CampaignHugeEvery)+" of all, "+strconv.Itoa(gen.CampaignHugeMin)+"-"+strconv.Itoa(gen.CampaignHugeMax)+"); the exhaustive generator keeps its growing order; not with guided generation, whose mutants stay small")
 	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
@@ -92,7 +92,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
 	fs.StringVar(&f.saveRegs, "save-regressions", "", saveRegressionsUsage)
-	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature into DIR/findings, each search within --minimize-timeout and --minimize-steps")
+	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature into DIR/findings, each search within --minimize-timeout and --minimize-steps, all of them within --minimize-budget")
 	f.budget.define(fs)
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write the campaign's allocation profile (this process) to `FILE` when it ends")
@@ -126,7 +126,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 // goes (workers, display, profiles, minimization), the state it reads
 // and writes, which is the night's, not the campaign's settings, and the
 // corpus directory it reads (its digest is a setting, checked).
-var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "minimize-timeout", "minimize-steps", "state", "night", "corpus", "save-regressions"}
+var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "minimize-timeout", "minimize-steps", "minimize-budget", "state", "night", "corpus", "save-regressions"}
 
 // resumeCommand is the command that continues the campaign in dir: the
 // state and the corpus directory it read must be given again.
@@ -448,6 +448,9 @@ func summaryLines(rep *fuzz.Report) string {
 	if note := fuzz.ReproductionNote(rep); note != "" {
 		b.WriteString("  " + note + "\n")
 	}
+	if note := fuzz.BudgetNote(rep); note != "" {
+		b.WriteString("  " + note + "\n")
+	}
 	for _, fd := range rep.Findings {
 		news := fmt.Sprintf(", %d new", fd.New)
 		if byState {
@@ -456,6 +459,9 @@ func summaryLines(rep *fuzz.Report) string {
 		fmt.Fprintf(&b, "  %s%s: %s%s; replay: %s\n", fd.Signature, onStrategy(fd.Strategy), fuzz.Plural(fd.Count, "graph"), news, fd.Replay)
 		if fd.MinimizeStopped != "" {
 			fmt.Fprintf(&b, "    minimized: %s\n", fuzz.MinimizeStoppedNote(fd.MinimizeStopped))
+		}
+		if fd.MinimizeSkipped != "" {
+			fmt.Fprintf(&b, "    %s\n", fd.MinimizeSkipped)
 		}
 		if fd.NotReproduced != "" {
 			fmt.Fprintf(&b, "    not reproduced: %s: the replay may pass; the structurizer's answer depends on the requests before it, or on chance\n", fd.NotReproduced)
