@@ -544,8 +544,11 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 
 // MinimizeFindings runs the minimizer on the first graph of every finding
 // with new failures that is not minimized yet; with a state section, only
-// on the signatures it classes new (a known signature keeps the store's
-// minimized graph: fillStateMinimized).
+// on the signatures it classes new, and on known ones the store holds no
+// minimized graph of (a night with --minimize=false, or past
+// --minimize-budget, left it unminimized); a known signature keeps the
+// store's minimized graph (fillStateMinimized), an ignored one is not
+// minimized.
 //
 // log, when not nil, gets a line as each minimization starts (i of n, the
 // signature, the graph's size): one may take its whole bound (30 s in a
@@ -556,7 +559,7 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 	var todo []*Finding
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if f.New == 0 || f.Minimized != "" || rep.State != nil && rep.State.class(f.Signature, f.Strategy) != ClassNew {
+		if f.New == 0 || f.Minimized != "" || rep.State != nil && !minimizedTonight(rep.State.class(f.Signature, f.Strategy)) {
 			continue
 		}
 		todo = append(todo, f)
@@ -581,4 +584,10 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 		f.MinimizeError = minimizeError(err)
 		f.MinimizeSkipped = budgetSkipped(err)
 	}
+}
+
+// minimizedTonight reports whether a finding of a signature of the given
+// class, with no minimized graph of its own or in the store, is minimized.
+func minimizedTonight(class string) bool {
+	return class == ClassNew || class == ClassKnown
 }

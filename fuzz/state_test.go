@@ -234,6 +234,28 @@ func TestKnownNotReminimized(t *testing.T) {
 	}
 }
 
+// TestKnownUnminimizedMinimizedLater: a night without minimization
+// stores a signature with no minimized graph; the next night it shows,
+// known, it is minimized once, and the night after keeps that graph.
+func TestKnownUnminimizedMinimizedLater(t *testing.T) {
+	state := t.TempDir()
+	calls := 0
+	minimize := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+		calls++
+		return cfg.FromSuccs([][]int{{0, 1}, {}}), nil
+	}
+	night(t, state, "2026-03-01", 1, 40, func(c *Config) { c.Inject, c.Workers = []string{"swap-arms"}, 1 })
+	swap := func(c *Config) { c.Inject, c.Minimize, c.Workers = []string{"swap-arms"}, minimize, 1 }
+	two := night(t, state, "2026-03-02", 2, 40, swap)
+	if classesOf(two)[swapSig] != ClassKnown || calls != 1 {
+		t.Fatalf("night 2: %s %s, minimized %d times, want known and once", swapSig, classesOf(two)[swapSig], calls)
+	}
+	night(t, state, "2026-03-03", 3, 40, swap)
+	if calls != 1 {
+		t.Errorf("night 3 minimized %s again (%d calls), want the store's graph", swapSig, calls)
+	}
+}
+
 // TestTriageFile: the format's errors name the line; a signature with a
 // space is written quoted.
 func TestTriageFile(t *testing.T) {
