@@ -6,9 +6,11 @@
 // (retarget a branch, drop or move a merge, move a continue target, swap
 // continue and merge, add a selection merge, swap conditional arms, turn a
 // loop merge into a selection merge, end a block early, move a block).
-// Agreement means both accept or both reject; each kind of disagreement is
-// counted by its signature (DISAGREEMENTS.md lists them with the side the
-// specification takes).
+// Agreement means both accept or both reject; a mutant spirv-val rejects for
+// a reason outside structured control flow while rules accepts it is
+// counted apart (no verdict on structure to compare); each kind of
+// disagreement is counted by its signature (DISAGREEMENTS.md lists them
+// with the side the specification takes).
 //
 // go test ./oracle runs 2,000 mutants; CFGFUZZ_MUTANTS=10000 runs more.
 // The seed is logged; CFGFUZZ_SEED replays one.
@@ -271,7 +273,7 @@ func TestMutantsLintAgreesWithSpirvVal(t *testing.T) {
 	compatAgree := 0
 	kinds := map[string]int{}
 	examples := map[string]string{}
-	agree, total, invalid := 0, 0, 0
+	agree, total, invalid, outside := 0, 0, 0, 0
 	for total < want {
 		m, err := spirv.Decode(seeds[r.IntN(len(seeds))])
 		if err != nil {
@@ -314,6 +316,10 @@ func TestMutantsLintAgreesWithSpirvVal(t *testing.T) {
 			compatAgree++
 		}
 		d, differ := Disagreement([]Verdict{rv, vv})
+		if !differ && rv.Status == Pass && vv.Status == Fail {
+			outside++ // spirv-val stopped at something other than structure
+			continue
+		}
 		if !differ {
 			agree++
 			continue
@@ -339,10 +345,12 @@ func TestMutantsLintAgreesWithSpirvVal(t *testing.T) {
 			t.Logf("example of %s:\n%s", s, examples[s])
 		}
 	}
-	pct := 100 * float64(agree) / float64(total)
-	cpct := 100 * float64(compatAgree) / float64(total)
-	t.Logf("agreement, rules following the specification: %d/%d = %.2f%% (%d mutants invalid per spirv-val)", agree, total, pct, invalid)
-	t.Logf("agreement, rules with Compat %s: %d/%d = %.2f%%", CompatSPIRVTools2023, compatAgree, total, cpct)
+	judged := total - outside
+	pct := 100 * float64(agree) / float64(judged)
+	cpct := 100 * float64(compatAgree) / float64(judged)
+	t.Logf("%d mutants rejected by spirv-val outside structured control flow (valscope.go), which rules accepts: no verdict on structure to compare", outside)
+	t.Logf("agreement, rules following the specification: %d/%d = %.2f%% (%d mutants invalid per spirv-val)", agree, judged, pct, invalid)
+	t.Logf("agreement, rules with Compat %s: %d/%d = %.2f%%", CompatSPIRVTools2023, compatAgree, judged, cpct)
 	if cpct < 99 {
 		t.Errorf("lint (compat %s) and spirv-val agree on %.2f%% of mutants, want >= 99%%", CompatSPIRVTools2023, cpct)
 	}

@@ -464,7 +464,9 @@ func ruleNumber(r string) int {
 // Disagreement compares the rules and spirv-val verdicts: when one failed
 // and the other passed it returns a verdict with signature
 // "disagree:rules-only:<rule>" or "disagree:val-only:<normalized message>"
-// and both verdicts in the detail.
+// and both verdicts in the detail. spirv-val failing for a reason outside
+// structured control flow (ControlFlowRule: a type, an id, a limit) is no
+// disagreement: the validator did not judge what rules judges.
 func Disagreement(vs []Verdict) (Verdict, bool) {
 	var rules, val *Verdict
 	for i := range vs {
@@ -483,9 +485,16 @@ func Disagreement(vs []Verdict) (Verdict, bool) {
 	case rules.Status == Fail && val.Status == Pass:
 		return Verdict{Check: "disagree", Status: Fail, Signature: "disagree:rules-only:" + strings.TrimPrefix(rules.Signature, "rules:"),
 			Detail: "the structured rules reject what spirv-val accepts; oracle/DISAGREEMENTS.md says which side the specification takes for the kinds seen so far\n" + detail}, true
-	case rules.Status == Pass && val.Status == Fail:
+	case rules.Status == Pass && val.Status == Fail && valJudgedStructure(val):
 		return Verdict{Check: "disagree", Status: Fail, Signature: "disagree:val-only:" + strings.TrimPrefix(val.Signature, "spirv-val:"),
 			Detail: "spirv-val rejects what the structured rules accept; oracle/DISAGREEMENTS.md lists the validator's readings the specification does not take, by SPIRV-Tools version\n" + detail}, true
 	}
 	return Verdict{}, false
+}
+
+// valJudgedStructure reports whether a failing spirv-val verdict is about
+// structured control flow (valscope.go).
+func valJudgedStructure(val *Verdict) bool {
+	_, ok := ControlFlowRule(strings.TrimPrefix(val.Signature, "spirv-val:"))
+	return ok
 }

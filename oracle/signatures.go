@@ -43,7 +43,7 @@ var Signatures = []SignatureDoc{
 	{"spirv-val:<message>", "SPIRV-Tools' validator rejects the module"},
 	{"disagree:rules-only:R<n>", "rules rejects (rule n) what spirv-val accepts"},
 	{"disagree:rules-only:" + SigRulesMalformed, "rules cannot read a module spirv-val accepts"},
-	{"disagree:val-only:<message>", "spirv-val rejects what rules accepts"},
+	{"disagree:val-only:<message>", "spirv-val rejects, for a structured control-flow reason ([valscope.go](valscope.go)), what rules accepts"},
 	{"exec:" + SigTrace, "the module visits a different block sequence than the walk"},
 	{"exec:" + SigDecisions, "same blocks, a different number of decisions read"},
 	{"exec:" + SigRegisters, "same blocks and decisions, a different register-file checksum (--registers N)"},
