@@ -114,10 +114,71 @@ func TestFastMatchesTheWalks(t *testing.T) {
 		measured += regionChecked(t, fmt.Sprintf("nested ifs of depth %d", d), nestedIfs(d))
 		measured += regionChecked(t, fmt.Sprintf("an escaping chain of %d headers", d), escapingChain(d))
 	}
+	for i := range 300 {
+		measured += regionChecked(t, fmt.Sprintf("wide switch %d", i), manyCaseSwitch(r, 3+r.IntN(60)))
+	}
+	measured += regionChecked(t, "a switch of 300 returning cases", returningSwitch(300))
 	if measured == 0 {
 		t.Fatal("no region was measured: the test checks nothing")
 	}
 	t.Logf("%d regions measured, each checked against the walk", measured)
+}
+
+// manyCaseSwitch is a switch of k cases (targets 1..k), each of which returns,
+// branches to one of two joins, falls into the next case, or branches to
+// the first join and to a case, as r draws; the joins go on to one
+// returning block.
+func manyCaseSwitch(r *rand.Rand, k int) *cfg.Graph {
+	g := cfg.New(k + 4)
+	for c := 1; c <= k; c++ {
+		g.Succs[0] = append(g.Succs[0], c)
+		switch r.IntN(5) {
+		case 1:
+			g.Succs[c] = []int{k + 1}
+		case 2:
+			g.Succs[c] = []int{k + 2}
+		case 3:
+			if c < k {
+				g.Succs[c] = []int{c + 1}
+			}
+		case 4:
+			g.Succs[c] = []int{k + 1, 1 + r.IntN(k)}
+		}
+	}
+	g.Succs[k+1] = []int{k + 3}
+	g.Succs[k+2] = []int{k + 3}
+	return g
+}
+
+// returningSwitch is a switch of k cases that each return: every case
+// is a merge candidate whose region holds all the others.
+func returningSwitch(k int) *cfg.Graph {
+	g := cfg.New(k + 1)
+	for c := 1; c <= k; c++ {
+		g.Succs[0] = append(g.Succs[0], c)
+	}
+	return g
+}
+
+// TestWideSwitchCostsOneWalk: of a switch's merge candidates, only those
+// whose region could be smaller than the best so far are measured
+// (switchFloor): a switch of k returning cases follows a few edges a case,
+// where measuring every candidate would follow about k² (a dispatch of
+// 16,385 states took seconds).
+func TestWideSwitchCostsOneWalk(t *testing.T) {
+	for _, k := range []int{1000, 16385} {
+		nt := newNester(returningSwitch(k))
+		nt.run()
+		m := nt.facts.regions
+		if m == nil {
+			t.Fatalf("%d cases: no region was measured", k)
+		}
+		if per := float64(m.reached) / float64(k); per > 16 {
+			t.Errorf("%d cases: the walks followed %d edges, %.1f a case: want a few", k, m.reached, per)
+		} else {
+			t.Logf("%d cases: the walks followed %d edges, %.1f a case", k, m.reached, per)
+		}
+	}
 }
 
 // TestEscapesCostOneWalk: in a chain of d headers none of whose regions

@@ -5,6 +5,10 @@
 // (selectionChoice): the region between the header and the merge must be
 // entered only through the header (R10), leave only for the merge or an
 // exit the open constructs allow (R6), and, for a switch, lie in its cases.
+// Of the candidate merges, the one whose region closes smallest wins; a
+// switch's candidates are first bounded below by the targets their region
+// must hold (switchFloor), so a dispatch of thousands of cases measures
+// one region, not one per case.
 
 package structurizer
 
@@ -314,8 +318,10 @@ func (sc *selectionChoice) closes(m, limit int) int {
 // closes.
 func (sc *selectionChoice) nearest() int {
 	best, bestSize, tried, limit := -1, sc.n+1, 0, nestCandidates
+	var floor switchFloor
 	if sc.k == cSwitch {
 		limit += len(sc.g.Succs[sc.x])
+		floor = sc.switchFloor()
 	}
 	level := append([]int(nil), sc.kids[sc.x]...)
 	for len(level) > 0 && best < 0 && tried < limit {
@@ -326,6 +332,9 @@ func (sc *selectionChoice) nearest() int {
 				continue
 			}
 			tried++
+			if best >= 0 && sc.belowFloor(floor, m, best, bestSize) {
+				continue
+			}
 			size := sc.closes(m, bestSize)
 			if size >= 0 && (size < bestSize || size == bestSize && distinctPreds(sc.preds[m]) > distinctPreds(sc.preds[best])) {
 				best, bestSize = m, size
@@ -334,6 +343,59 @@ func (sc *selectionChoice) nearest() int {
 		level = next
 	}
 	return best
+}
+
+// switchFloor bounds a switch's region from below without walking it: a
+// region that closes at merge m holds the header and every target of the
+// header but m, the exits and the header itself (each a block of its own).
+// A wide switch (a dispatch of thousands of cases) then costs one region
+// walk for its first closing candidate, not one per candidate.
+type switchFloor struct {
+	blocks  int          // 1 + the distinct targets that are neither an exit nor the header
+	targets map[int]bool // those targets
+}
+
+func (sc *selectionChoice) switchFloor() switchFloor {
+	f := switchFloor{blocks: 1, targets: map[int]bool{}}
+	for _, t := range sc.g.Succs[sc.x] {
+		if t != sc.x && !slices.Contains(sc.exits, t) && !f.targets[t] {
+			f.targets[t] = true
+			f.blocks++
+		}
+	}
+	return f
+}
+
+// cannotBeat reports whether x's region at candidate m is sure not to
+// replace the best so far (bestSize blocks): closes(m, bestSize) gives -1
+// past bestSize, and a region of bestSize blocks wins only on more
+// distinct predecessors (morePreds). The zero switchFloor (a selection)
+// bounds nothing.
+func (f switchFloor) cannotBeat(m, bestSize int, morePreds bool) bool {
+	if f.targets == nil {
+		return false
+	}
+	floor := f.blocks
+	if f.targets[m] {
+		floor--
+	}
+	return floor > bestSize || floor == bestSize && !morePreds
+}
+
+// belowFloor reports whether candidate m cannot replace best (bestSize
+// blocks), by the switch's floor f alone. Under checkFast it measures m's
+// region anyway and panics if m would have replaced best.
+func (sc *selectionChoice) belowFloor(f switchFloor, m, best, bestSize int) bool {
+	more := distinctPreds(sc.preds[m]) > distinctPreds(sc.preds[best])
+	if !f.cannotBeat(m, bestSize, more) {
+		return false
+	}
+	if sc.checkFast {
+		if size := sc.closes(m, bestSize); size >= 0 && (size < bestSize || size == bestSize && more) {
+			panic(fmt.Sprintf("bug: switch %d's region at %d (%d blocks) beats the best, %d blocks at %d, under its floor", sc.x, m, size, bestSize, best))
+		}
+	}
+	return true
 }
 
 // hintFor is called for a header x whose region does not close. Where x
