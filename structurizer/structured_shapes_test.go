@@ -49,7 +49,9 @@ var shapes = []shape{
 // (callgrind 3.19 aborts on the signals of Go's asynchronous preemption,
 // hence asyncpreemptoff). With GRAPH=FILE instead, it structurizes the
 // first graph of FILE (either notation, up to a million blocks): a graph
-// of another generator, such as an independent one's.
+// of another generator, such as an independent one's. With OUT=FILE it
+// writes the shape's graph to FILE in compact notation instead, for
+// cfgfuzz check to time; SHAPE may also name one of deepShapes.
 func TestShapeOnce(t *testing.T) {
 	if path := os.Getenv("GRAPH"); path != "" {
 		structurizeFileOnce(t, path)
@@ -63,16 +65,50 @@ func TestShapeOnce(t *testing.T) {
 	if err != nil || blocks < 2 {
 		t.Fatalf("N=%q: want a block count of 2 or more", n)
 	}
-	i := slices.IndexFunc(shapes, func(s shape) bool { return s.name == name })
+	all := append(slices.Clone(shapes), deepShapes...)
+	i := slices.IndexFunc(all, func(s shape) bool { return s.name == name })
 	if i < 0 {
 		t.Fatalf("SHAPE=%q: no such shape", name)
 	}
-	g := shapes[i].make(rand.New(rand.NewPCG(uint64(blocks), 1)), blocks)
+	g := all[i].make(rand.New(rand.NewPCG(uint64(blocks), 1)), blocks)
+	if out := os.Getenv("OUT"); out != "" {
+		if err := os.WriteFile(out, []byte(g.String()+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s, %d blocks: written to %s", name, g.Len(), out)
+		return
+	}
 	res, err := Structurize(g, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%s, %d blocks: %d out, %d synthetic", name, g.Len(), res.Stats.BlocksOut, res.Stats.Synthetic)
+}
+
+// deepShapes are the nests of structured_deep_test.go, which TestShapeOnce
+// also builds (N is then the number of loops): deepnest (nestGraph),
+// breaknest (breakNestGraph) and irrnest (nestGraph behind a loop of two
+// entries, so that the loop forest comes from the component search).
+var deepShapes = []shape{
+	{"deepnest", func(_ *rand.Rand, n int) *cfg.Graph { return nestGraph(n) }},
+	{"breaknest", func(_ *rand.Rand, n int) *cfg.Graph { return breakNestGraph(n) }},
+	{"irrnest", func(_ *rand.Rand, n int) *cfg.Graph { return behindIrreducibleLoop(nestGraph(n)) }},
+}
+
+// behindIrreducibleLoop is g entered through a loop of two entries:
+// blocks 1 and 2, both entered from the new entry 0, each branching to
+// the other and to g's entry (block 3).
+func behindIrreducibleLoop(g *cfg.Graph) *cfg.Graph {
+	h := cfg.New(g.Len() + 3)
+	h.Succs[0] = []int{1, 2}
+	h.Succs[1] = []int{2, 3}
+	h.Succs[2] = []int{1, 3}
+	for b, ss := range g.Succs {
+		for _, t := range ss {
+			h.Succs[b+3] = append(h.Succs[b+3], t+3)
+		}
+	}
+	return h
 }
 
 // structurizeFileOnce is TestShapeOnce on the first graph of a file.
