@@ -137,16 +137,23 @@ func (es *exitSearch) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 		}
 	}
 	g := &cfg.Graph{Succs: make([][]int, n+sinks)} // one sink per such loop, as each has its own merge
+	var room []int                                 // the lists without tails, carved from one array that edgesWithoutTails sizes
+	if tail != nil {
+		room = make([]int, 0, es.edgesWithoutTails(tail))
+	}
 	for i := range es.nodes {
 		g.Succs[i] = es.nodes[i].succs
 		if tail != nil && !tail[i] {
-			var ss []int
+			start := len(room)
 			for _, t := range g.Succs[i] {
 				if !tail[t] {
-					ss = append(ss, t)
+					room = append(room, t)
 				}
 			}
-			g.Succs[i] = ss
+			g.Succs[i] = nil
+			if len(room) > start {
+				g.Succs[i] = room[start:len(room):len(room)]
+			}
 		}
 	}
 	sink := n
@@ -158,6 +165,23 @@ func (es *exitSearch) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 		}
 	}
 	return cfg.PostDominators(g)
+}
+
+// edgesWithoutTails counts the edges postDominators keeps from nodes
+// that are no return tail to nodes that are none.
+func (es *exitSearch) edgesWithoutTails(tail []bool) int {
+	k := 0
+	for i := range es.nodes {
+		if tail[i] {
+			continue
+		}
+		for _, t := range es.nodes[i].succs {
+			if !tail[t] {
+				k++
+			}
+		}
+	}
+	return k
 }
 
 // exitless: a loop with destinations ds has no exit in postDominators'
