@@ -13,6 +13,12 @@
 // clears it, and so does every block a value ends at (a skip's join, a
 // loop merge's destination); a loop merge that goes on to a join passes its
 // value on unchanged, so the skip needs no store of its own.
+//
+// A loop lists its exit destinations in routing order with their store
+// nodes beside them (wloop.stores), and finds a destination's index by a
+// scan of the list, or through a map once the list is longer than
+// destScan (destIndex): most loops leave for a few blocks, and a map per
+// loop costs an allocation and hashing on every routed edge.
 
 package structurizer
 
@@ -58,10 +64,49 @@ type wloop struct {
 	entry   int // the body's first node (the loop's header in the input)
 	parent  int // enclosing loop index or -1 (function level)
 	dests   []int
-	destAt  map[int]int // destination -> its index in dests
-	exit    int         // the only exit destination, -1 for several or none
-	reusedM bool        // M is that destination itself
-	store   map[int]int // destination -> store node in this loop's body
+	// destAt maps a destination to its index in dests once the loop has
+	// more than destScan of them (destIndex); nil before: most loops
+	// leave for a few blocks, which a scan of dests finds sooner than a
+	// map, and a map per loop costs an allocation.
+	destAt  map[int]int
+	exit    int   // the only exit destination, -1 for several or none
+	reusedM bool  // M is that destination itself
+	stores  []int // by index in dests: the node storing it before M, -1 until made (exitStore)
+}
+
+// destScan is the most destinations a loop finds by scanning dests.
+const destScan = 8
+
+// destIndex is d's index in l.dests, or -1.
+func (l *wloop) destIndex(d int) int {
+	if l.destAt != nil {
+		if i, ok := l.destAt[d]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, x := range l.dests {
+		if x == d {
+			return i
+		}
+	}
+	return -1
+}
+
+// addDest appends d to l.dests (d not among them), with no store node
+// yet, indexing the destinations in destAt past destScan.
+func (l *wloop) addDest(d int) {
+	l.dests = append(l.dests, d)
+	l.stores = append(l.stores, -1)
+	switch {
+	case l.destAt != nil:
+		l.destAt[d] = len(l.dests) - 1
+	case len(l.dests) > destScan:
+		l.destAt = make(map[int]int, 2*len(l.dests))
+		for i, x := range l.dests {
+			l.destAt[x] = i
+		}
+	}
 }
 
 // work is the working graph with its variables and the structure found so

@@ -6,7 +6,9 @@
 // loop that then leaves for one block records it as its exit (the merge
 // candidate, rule R6). The post-dominators count every loop without an exit
 // as leaving for a sink of its own, so a second structurization finds the
-// same meeting points (idempotence).
+// same meeting points (idempotence). A round indexes each loop's
+// destinations in one array of per-node entries (destSet), stamped per
+// loop, each node's fields side by side in one cache line.
 
 package structurizer
 
@@ -135,16 +137,23 @@ func (es *exitSearch) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 		}
 	}
 	g := &cfg.Graph{Succs: make([][]int, n+sinks)} // one sink per such loop, as each has its own merge
+	var room []int                                 // the lists without tails, carved from one array that edgesWithoutTails sizes
+	if tail != nil {
+		room = make([]int, 0, es.edgesWithoutTails(tail))
+	}
 	for i := range es.nodes {
 		g.Succs[i] = es.nodes[i].succs
 		if tail != nil && !tail[i] {
-			var ss []int
+			start := len(room)
 			for _, t := range g.Succs[i] {
 				if !tail[t] {
-					ss = append(ss, t)
+					room = append(room, t)
 				}
 			}
-			g.Succs[i] = ss
+			g.Succs[i] = nil
+			if len(room) > start {
+				g.Succs[i] = room[start:len(room):len(room)]
+			}
 		}
 	}
 	sink := n
@@ -156,6 +165,23 @@ func (es *exitSearch) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 		}
 	}
 	return cfg.PostDominators(g)
+}
+
+// edgesWithoutTails counts the edges postDominators keeps from nodes
+// that are no return tail to nodes that are none.
+func (es *exitSearch) edgesWithoutTails(tail []bool) int {
+	k := 0
+	for i := range es.nodes {
+		if tail[i] {
+			continue
+		}
+		for _, t := range es.nodes[i].succs {
+			if !tail[t] {
+				k++
+			}
+		}
+	}
+	return k
 }
 
 // exitless: a loop with destinations ds has no exit in postDominators'
@@ -228,48 +254,53 @@ func (es *exitSearch) absorbable(li, d int, ds []int, set *destSet) bool {
 }
 
 // destSet indexes a loop's destinations ds for absorbable: which blocks
-// they are, and how many of them branch only to each block. Its arrays are
-// by node and serve one loop after another: an entry counts only when it
+// they are, and how many of them branch only to each block. Its array is
+// by node and serves one loop after another: an entry counts only when it
 // carries the current loop's stamp, so a round allocates nothing per loop.
+// A node's three fields sit side by side, so that a look-up reads one
+// cache line where three arrays by node would read three.
 type destSet struct {
 	stamp int
-	isAt  []int // isAt[b] == stamp: b is one of the destinations
-	toAt  []int // toAt[b] == stamp: to[b] counts the current loop's
-	to    []int
+	at    []destMark
+}
+
+// destMark is one node's entry in a destSet.
+type destMark struct {
+	isAt int // == stamp: the node is one of the destinations
+	toAt int // == stamp: to counts the current loop's destinations
+	to   int // how many destinations branch only to the node
 }
 
 // index makes set describe ds, destinations among nodes.
 func (set *destSet) index(nodes []wnode, ds []int) {
-	if n := len(nodes); len(set.isAt) < n {
-		set.isAt = append(set.isAt, make([]int, n-len(set.isAt))...)
-		set.toAt = append(set.toAt, make([]int, n-len(set.toAt))...)
-		set.to = append(set.to, make([]int, n-len(set.to))...)
+	if n := len(nodes); len(set.at) < n {
+		set.at = append(set.at, make([]destMark, n-len(set.at))...)
 	}
 	set.stamp++
 	for _, y := range ds {
 		if y < 0 {
 			continue
 		}
-		set.isAt[y] = set.stamp
+		set.at[y].isAt = set.stamp
 		if s := nodes[y].succs; len(s) == 1 {
-			if t := s[0]; set.toAt[t] != set.stamp {
-				set.toAt[t], set.to[t] = set.stamp, 1
+			if m := &set.at[s[0]]; m.toAt != set.stamp {
+				m.toAt, m.to = set.stamp, 1
 			} else {
-				set.to[t]++
+				m.to++
 			}
 		}
 	}
 }
 
 // is reports whether b is one of the destinations.
-func (set *destSet) is(b int) bool { return set.isAt[b] == set.stamp }
+func (set *destSet) is(b int) bool { return set.at[b].isAt == set.stamp }
 
 // onlyTo is how many destinations branch only to b.
 func (set *destSet) onlyTo(b int) int {
-	if set.toAt[b] != set.stamp {
+	if set.at[b].toAt != set.stamp {
 		return 0
 	}
-	return set.to[b]
+	return set.at[b].to
 }
 
 // breaksOut reports whether q, a block entering d, is a forwarder out of a

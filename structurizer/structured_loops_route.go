@@ -89,12 +89,12 @@ func (r exitRouter) hop(lv, d int) (int, error) {
 			next = l.M
 			break
 		}
-		idx, ok := l.destAt[d]
+		idx := l.destIndex(d)
 		switch {
-		case ok && idx == 0:
+		case idx == 0:
 			next = l.M
-		case ok:
-			next = r.exitStore(lv, d)
+		case idx > 0:
+			next = r.exitStore(lv, idx)
 		default:
 			if len(l.dests) > 0 {
 				if c, ok := r.cloneFor(lv, d); ok {
@@ -123,30 +123,24 @@ func (r exitRouter) routeAt(lv, d, next int) int {
 		m.values = append(m.values, valueOf(d))
 	}
 	m.succs = append(m.succs, next)
-	if l.destAt == nil {
-		l.destAt = map[int]int{}
-	}
-	l.destAt[d] = len(l.dests)
-	l.dests = append(l.dests, d)
+	l.addDest(d)
 	if len(l.dests) == 1 {
 		return l.M
 	}
-	return r.exitStore(lv, d)
+	return r.exitStore(lv, len(l.dests)-1)
 }
 
-// exitStore is the node that stores d's value and branches to loop lv's
-// merge, made on first use.
-func (r exitRouter) exitStore(lv, d int) int {
-	if s, ok := r.loops[lv].store[d]; ok {
+// exitStore is the node that stores the value of loop lv's destination of
+// index idx and branches to the loop's merge, made on first use.
+func (r exitRouter) exitStore(lv, idx int) int {
+	if s := r.loops[lv].stores[idx]; s >= 0 {
 		return s
 	}
+	d := r.loops[lv].dests[idx]
 	s := r.syn("exit.store", r.loops[lv].M)
 	r.nodes[s].stores = []Store{{Var: r.route(), Value: valueOf(d)}}
 	r.level = append(r.level, lv)
-	if r.loops[lv].store == nil {
-		r.loops[lv].store = map[int]int{}
-	}
-	r.loops[lv].store[d] = s
+	r.loops[lv].stores[idx] = s
 	return s
 }
 

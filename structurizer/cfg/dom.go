@@ -79,45 +79,36 @@ type DomTree struct {
 	IDom []int
 	// Root is the tree's root: 0 for dominators, Exit for post-dominators.
 	Root int
-	// pre and post are the tree's DFS interval numbers for O(1) queries.
-	pre, post []int
+	// pre and post are the tree's DFS interval numbers for O(1) queries,
+	// int32 so that a query on a large tree touches half the cache lines.
+	pre, post []int32
 }
 
 // Exit is the id of the virtual exit in post-dominator trees.
 const Exit = -2
 
 // Dominators computes the dominator tree of g from block 0.
-func Dominators(g *Graph) *DomTree { return DominatorsOf(g, g.Preds()) }
+func Dominators(g *Graph) *DomTree { return TreeFromIDom(semiNCA(g.Succs, 0)) }
 
-// DominatorsOf is Dominators with g's predecessor lists (Preds) given; it
-// only reads them.
+// DominatorsOf is Dominators for a caller that holds g's predecessor lists
+// (Preds); semi-NCA lists the predecessors it needs while it walks g, so
+// it does not read them.
 func DominatorsOf(g *Graph, preds [][]int) *DomTree {
-	return TreeFromIDom(semiNCA(g.Succs, preds, 0))
+	return TreeFromIDom(semiNCA(g.Succs, 0))
 }
 
 // ImmediateDominators is Dominators(g).IDom without the tree's numbering:
 // each block's immediate dominator, NoBlock for block 0 and for the blocks
 // it does not reach.
-func ImmediateDominators(g *Graph) []int { return semiNCA(g.Succs, g.Preds(), 0) }
+func ImmediateDominators(g *Graph) []int { return semiNCA(g.Succs, 0) }
 
 // PostDominators computes the post-dominator tree of g towards a virtual
 // exit that every returning block reaches. IDom[b] == Exit when b's
 // immediate post-dominator is the virtual exit; NoBlock for stuck blocks.
 func PostDominators(g *Graph) *DomTree {
 	n := len(g.Succs)
-	// The reverse graph with the virtual exit as node n: its successor
-	// lists, and as its predecessor lists g's successors, the virtual exit
-	// for a returning block.
-	rsucc := reverseWithExit(g)
-	rpred := make([][]int, n+1)
-	toExit := []int{n}
-	for b, s := range g.Succs {
-		rpred[b] = s
-		if len(s) == 0 {
-			rpred[b] = toExit
-		}
-	}
-	idom := semiNCA(rsucc, rpred, n)
+	// The dominators of the reverse graph with the virtual exit as node n.
+	idom := semiNCA(reverseWithExit(g), n)
 	for b := range idom {
 		if idom[b] == n {
 			idom[b] = Exit
@@ -131,38 +122,7 @@ func PostDominators(g *Graph) *DomTree {
 // reverseWithExit is Predecessors(n+1, succ) for PostDominators' succ:
 // g's reverse graph plus the virtual exit n, whose successors are the
 // returning blocks; in one array, without a function call per block.
-func reverseWithExit(g *Graph) [][]int {
-	n := len(g.Succs)
-	edges := 0
-	for _, s := range g.Succs {
-		edges += max(len(s), 1)
-	}
-	ints := make([]int, n+1+edges) // count, then all
-	count, all := ints[:n+1:n+1], ints[n+1:]
-	for _, s := range g.Succs {
-		if len(s) == 0 {
-			count[n]++
-		}
-		for _, t := range s {
-			count[t]++
-		}
-	}
-	p := make([][]int, n+1)
-	for t, c := range count {
-		if c > 0 {
-			p[t], all = all[:0:c], all[c:]
-		}
-	}
-	for b, s := range g.Succs {
-		if len(s) == 0 {
-			p[n] = append(p[n], b)
-		}
-		for _, t := range s {
-			p[t] = append(p[t], b)
-		}
-	}
-	return p
-}
+func reverseWithExit(g *Graph) [][]int { return bucketPreds(len(g.Succs)+1, g.Succs, len(g.Succs)) }
 
 // TreeFromIDom builds a dominator tree rooted at block 0 from an immediate
 // dominator array computed elsewhere (NoBlock for the root and for blocks
@@ -186,7 +146,7 @@ func (t *DomTree) number(n int) {
 	// virtual exit), all in one array.
 	// count, fill, all and the walk's stack are scratch; pre and post stay
 	// with the tree: one allocation.
-	ints := make([]int, (n+2)+(n+1)+n+2*(n+1)+2*(n+1))
+	ints := make([]int32, (n+2)+(n+1)+n+2*(n+1)+2*(n+1))
 	count := ints[: n+2 : n+2]
 	for _, d := range t.IDom {
 		if d != NoBlock {
@@ -198,10 +158,10 @@ func (t *DomTree) number(n int) {
 	}
 	fill := ints[n+2 : 2*n+3 : 2*n+3]
 	copy(fill, count[:n+1])
-	all := ints[2*n+3 : 2*n+3+count[n+1] : 3*n+3]
+	all := ints[2*n+3 : 2*n+3+int(count[n+1]) : 3*n+3]
 	for b, d := range t.IDom {
 		if d != NoBlock {
-			all[fill[slot(d)]] = b
+			all[fill[slot(d)]] = int32(b)
 			fill[slot(d)]++
 		}
 	}
@@ -212,8 +172,8 @@ func (t *DomTree) number(n int) {
 	}
 	// The walk's stack: node and next child's index in all, per level.
 	node, next := ints[5*n+5:6*n+6:6*n+6], ints[6*n+6:]
-	clock := 0
-	node[0], next[0] = slot(t.Root), count[slot(t.Root)]
+	clock := int32(0)
+	node[0], next[0] = int32(slot(t.Root)), count[slot(t.Root)]
 	sp := 1
 	t.pre[slot(t.Root)] = clock
 	clock++

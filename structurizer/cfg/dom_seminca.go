@@ -14,108 +14,144 @@
 // algorithm of Cooper, Harvey and Kennedy, the tests' reference
 // (dom_chk_test.go), makes more passes and longer intersect walks the
 // deeper the loops nest.
+//
+// Data: after the depth-first walk every array is indexed by preorder
+// number and holds int32 preorder numbers, and each node's predecessors
+// come as one compressed list (predAt, predTo) that the walk fills from
+// the edges it crosses, already numbered. The semidominator and NCA steps
+// then read no per-node array and no successor or predecessor list of the
+// graph: on a 100,000-block graph their arrays take 4 bytes a node or an
+// edge, hold no pointer for the collector to scan, and the predecessor
+// lists are read in order. Node counts and edge counts must fit an int32
+// (a graph of 2^31 blocks would not fit in memory as [][]int anyway).
 
 package cfg
 
 // semiNCA returns the immediate dominators of the graph whose node v has
-// successors succs[v] and predecessors preds[v], from root: idom[v] for
-// every node, NoBlock for the root and for the nodes the root does not
-// reach. Predecessors the root does not reach are skipped.
-func semiNCA(succs, preds [][]int, root int) []int {
+// successors succs[v], from root: idom[v] for every node, NoBlock for the
+// root and for the nodes the root does not reach. Only edges between
+// nodes the root reaches count, as in the definition.
+func semiNCA(succs [][]int, root int) []int {
 	n := len(succs)
 	idom := make([]int, n)
 	for v := range idom {
 		idom[v] = NoBlock
 	}
-	sn := dfsPreorder(succs, root)
-	if len(sn.order) == 0 {
-		return idom // root out of range
+	if root < 0 || root >= n {
+		return idom
 	}
-	sn.semidominators(preds)
-	idomIdx := sn.nca()
+	sn := dfsPreorder(succs, root)
+	sn.semidominators()
+	sn.nca()
 	for i := 1; i < len(sn.order); i++ {
-		idom[sn.order[i]] = sn.order[idomIdx[i]]
+		idom[sn.order[i]] = int(sn.order[sn.idom[i]])
 	}
 	return idom
 }
 
-// semiState is semiNCA's working state: the depth-first preorder, then,
-// on preorder indices 0..m-1, the semidominators and the link-eval forest.
+// semiState is semiNCA's working state, every array by preorder index
+// 0..m-1 of the m nodes the root reaches.
 type semiState struct {
-	num    []int // by node: preorder number; NoBlock: unreached
-	parent []int // by node: its depth-first parent, NoBlock for the root
-	order  []int // nodes by preorder number
-	semi   []int
-	anc    []int // forest ancestor for eval, -1 for none
-	label  []int
-	path   []int
+	order  []int32 // the node of each index
+	parent []int32 // the depth-first parent's index, -1 for the root
+	// predAt and predTo list each index's predecessors (their indices):
+	// those of i are predTo[predAt[i]:predAt[i+1]].
+	predAt, predTo []int32
+	semi           []int32
+	anc            []int32 // forest ancestor for eval, -1 for none
+	label          []int32
+	idom           []int32 // immediate dominator's index, -1 for the root
+	path           []int32 // eval's scratch
 }
 
 // dfsPreorder numbers the nodes reached from root depth first, successors
-// in order: dfsOrder's walk, numbering the nodes as it reaches them. It is
-// a loop of its own: one walk serving both, with the lists and marks of
-// both live in its loop, takes 1.6% more instructions to structurize the
-// shape tangled at 100k blocks (callgrind).
+// in order (dfsOrder's walk, numbering the nodes as it reaches them), and
+// lists every edge it crosses, as a pair of indices, for the predecessor
+// lists. root is in range.
 func dfsPreorder(succs [][]int, root int) *semiState {
 	n := len(succs)
-	perNode := make([]int, 3*n) // num, parent and order in one allocation
-	sn := &semiState{num: perNode[:n:n], parent: perNode[n : 2*n : 2*n], order: perNode[2*n : 2*n : 3*n]}
-	for b := range sn.num {
-		sn.num[b] = NoBlock
+	num := make([]int32, n) // by node: its index, -1 until reached
+	for b := range num {
+		num[b] = -1
 	}
-	if root < 0 || root >= n {
-		return sn
+	sn := &semiState{order: make([]int32, 0, n), parent: make([]int32, 0, n)}
+	count := make([]int32, n+1) // by index + 1: its predecessors
+	e := 0
+	for _, s := range succs {
+		e += len(s)
 	}
-	type frame struct{ b, i int }
+	edges := make([]int32, 0, 2*e) // target index, source index, for each edge crossed
+	type frame struct{ b, i int32 }
 	stack := make([]frame, 1, n)
-	stack[0] = frame{root, 0}
-	sn.num[root], sn.parent[root] = 0, NoBlock
-	sn.order = append(sn.order, root)
+	stack[0] = frame{int32(root), 0}
+	num[root] = 0
+	sn.order = append(sn.order, int32(root))
+	sn.parent = append(sn.parent, -1)
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		s := succs[top.b]
-		if top.i < len(s) {
-			t := s[top.i]
-			top.i++
-			if sn.num[t] == NoBlock {
-				sn.num[t], sn.parent[t] = len(sn.order), top.b
-				sn.order = append(sn.order, t)
-				stack = append(stack, frame{t, 0})
-			}
+		if int(top.i) >= len(s) {
+			stack = stack[:len(stack)-1]
 			continue
 		}
-		stack = stack[:len(stack)-1]
+		t := s[top.i]
+		top.i++
+		from := num[top.b]
+		if num[t] < 0 {
+			num[t] = int32(len(sn.order))
+			sn.order = append(sn.order, int32(t))
+			sn.parent = append(sn.parent, from)
+			stack = append(stack, frame{int32(t), 0})
+		}
+		count[num[t]+1]++
+		edges = append(edges, num[t], from)
 	}
+	sn.predLists(count[:len(sn.order)+1], edges)
 	return sn
 }
 
-// semidominators computes each reached node's semidominator, by preorder
-// index, in reverse preorder (Lengauer and Tarjan's step 2).
-func (sn *semiState) semidominators(preds [][]int) {
+// predLists buckets the crossed edges (target, source pairs) by target
+// into predAt and predTo; count[i+1] is index i's number of predecessors.
+func (sn *semiState) predLists(count, edges []int32) {
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	sn.predAt = count
+	fill := make([]int32, len(count)-1)
+	copy(fill, count)
+	sn.predTo = make([]int32, len(edges)/2)
+	for k := 0; k < len(edges); k += 2 {
+		t := edges[k]
+		sn.predTo[fill[t]] = edges[k+1]
+		fill[t]++
+	}
+}
+
+// semidominators computes each index's semidominator in reverse preorder
+// (Lengauer and Tarjan's step 2).
+func (sn *semiState) semidominators() {
 	m := len(sn.order)
-	perIndex := make([]int, 3*m) // semi, anc and label in one allocation
+	perIndex := make([]int32, 3*m) // semi, anc and label in one allocation
 	sn.semi, sn.anc, sn.label = perIndex[:m:m], perIndex[m:2*m:2*m], perIndex[2*m:]
 	for i := range m {
-		sn.semi[i], sn.anc[i], sn.label[i] = i, -1, i
+		sn.semi[i], sn.anc[i], sn.label[i] = int32(i), -1, int32(i)
 	}
-	semi, num := sn.semi, sn.num
+	semi := sn.semi
 	for i := m - 1; i >= 1; i-- {
-		w := sn.order[i]
-		for _, v := range preds[w] {
-			if num[v] == NoBlock {
-				continue // the root does not reach v
-			}
-			if u := sn.eval(num[v]); semi[u] < semi[i] {
-				semi[i] = semi[u]
+		s := semi[i]
+		for _, v := range sn.predTo[sn.predAt[i]:sn.predAt[i+1]] {
+			if u := sn.eval(v); semi[u] < s {
+				s = semi[u]
 			}
 		}
-		sn.anc[i] = num[sn.parent[w]] // link w to its DFS parent
+		semi[i] = s
+		sn.anc[i] = sn.parent[i] // link i to its depth-first parent
 	}
 }
 
 // eval is the index of least semidominator on the forest path from v up
 // to its tree's root, compressing the path on the way.
-func (sn *semiState) eval(v int) int {
+func (sn *semiState) eval(v int32) int32 {
 	anc := sn.anc
 	if anc[v] < 0 {
 		return v
@@ -136,19 +172,18 @@ func (sn *semiState) eval(v int) int {
 	return label[v]
 }
 
-// nca gives each preorder index its immediate dominator's index: the
-// nearest ancestor of its depth-first parent, on the dominator tree built
-// so far, at or above its semidominator (the semi-NCA step).
-func (sn *semiState) nca() []int {
+// nca gives each index its immediate dominator's index: the nearest
+// ancestor of its depth-first parent, on the dominator tree built so far,
+// at or above its semidominator (the semi-NCA step).
+func (sn *semiState) nca() {
 	m := len(sn.order)
-	idomIdx := make([]int, m)
-	idomIdx[0] = -1
+	sn.idom = make([]int32, m)
+	sn.idom[0] = -1
 	for i := 1; i < m; i++ {
-		d := sn.num[sn.parent[sn.order[i]]]
+		d := sn.parent[i]
 		for d > sn.semi[i] {
-			d = idomIdx[d]
+			d = sn.idom[d]
 		}
-		idomIdx[i] = d
+		sn.idom[i] = d
 	}
-	return idomIdx
 }

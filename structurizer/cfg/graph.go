@@ -120,67 +120,64 @@ func (g *Graph) Equal(h *Graph) bool {
 // Preds returns the predecessor lists: one entry per edge, so a block reached
 // twice from one switch lists that switch twice. Order: by source, then by
 // successor index.
-func (g *Graph) Preds() [][]int {
-	// Predecessors over g.Succs, without the function call per block.
-	n := len(g.Succs)
-	edges := 0
-	for _, s := range g.Succs {
-		edges += len(s)
-	}
-	ints := make([]int, n+edges) // count, then all
-	count, all := ints[:n:n], ints[n:]
-	for _, s := range g.Succs {
-		for _, t := range s {
-			count[t]++
-		}
-	}
-	p := make([][]int, n)
-	at := 0
-	for t := range n {
-		p[t] = all[at : at : at+count[t]]
-		at += count[t]
-	}
-	for b, s := range g.Succs {
-		for _, t := range s {
-			p[t] = append(p[t], b)
-		}
-	}
-	for t := range n {
-		if len(p[t]) == 0 {
-			p[t] = nil
-		}
-	}
-	return p
-}
+func (g *Graph) Preds() [][]int { return bucketPreds(len(g.Succs), g.Succs, NoBlock) }
 
 // Predecessors lists, for each of n blocks, the blocks whose succ names
 // it, in block order (once per edge; nil for none). The lists share one
 // array, each capped at its length, so appending to one copies it and
 // leaves the others be.
 func Predecessors(n int, succ func(b int) []int) [][]int {
-	count := make([]int, n+1)
-	edges := 0
+	succs := make([][]int, n)
 	for b := range n {
-		for _, t := range succ(b) {
-			count[t]++
+		succs[b] = succ(b)
+	}
+	return bucketPreds(n, succs, NoBlock)
+}
+
+// bucketPreds is the predecessor lists of n blocks over the edges of
+// succs (len(succs) <= n), plus, when exit is a block, an edge from every
+// block without successors to exit: a counting sort of the edges by
+// target, in the order of their sources. The edges go into one array
+// through a cursor per target (at), so the scattered writes touch that
+// int array and the edge array, not the lists' 24-byte headers, which are
+// then written in order.
+func bucketPreds(n int, succs [][]int, exit int) [][]int {
+	edges := 0
+	for _, s := range succs {
+		edges += len(s)
+		if len(s) == 0 && exit != NoBlock {
 			edges++
 		}
 	}
-	all := make([]int, edges)
-	p := make([][]int, n)
-	at := 0
-	for t := range n {
-		p[t] = all[at : at : at+count[t]]
-		at += count[t]
-	}
-	for b := range n {
-		for _, t := range succ(b) {
-			p[t] = append(p[t], b)
+	ints := make([]int, n+1+edges) // at, then all
+	at, all := ints[:n+1:n+1], ints[n+1:]
+	for _, s := range succs {
+		if len(s) == 0 && exit != NoBlock {
+			at[exit+1]++
+		}
+		for _, t := range s {
+			at[t+1]++
 		}
 	}
+	for t := 1; t <= n; t++ {
+		at[t] += at[t-1] // at[t]: where t's list starts
+	}
+	for b, s := range succs {
+		if len(s) == 0 && exit != NoBlock {
+			all[at[exit]] = b
+			at[exit]++
+		}
+		for _, t := range s {
+			all[at[t]] = b
+			at[t]++ // at[t]: where t's list ends
+		}
+	}
+	p := make([][]int, n)
+	start := 0
 	for t := range n {
-		if len(p[t]) == 0 {
-			p[t] = nil
+		if end := at[t]; end > start {
+			p[t] = all[start:end:end]
+			start = end
 		}
 	}
 	return p

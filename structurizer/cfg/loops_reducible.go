@@ -73,7 +73,8 @@ func newDFSTree(g *Graph, o Order) *dfsTree {
 		return t
 	}
 	type frame struct{ b, i int }
-	stack := []frame{{0, 0}}
+	stack := make([]frame, 1, n) // room for the deepest walk: append never copies it
+	stack[0] = frame{0, 0}
 	t.pre[0] = 0
 	t.order = append(t.order, 0)
 	for len(stack) > 0 {
