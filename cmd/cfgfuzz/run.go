@@ -90,7 +90,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "the current side as a structurizer `SPEC`: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md; a bare command is cmd:) or repo:DIR@REV")
 	defineMaxAnswer(fs, &f.maxAnswer)
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
-	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
+	fs.StringVar(&f.progress, "progress", "auto", progressUsage)
 	fs.StringVar(&f.saveRegs, "save-regressions", "", saveRegressionsUsage)
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature into DIR/findings, each search within --minimize-timeout and --minimize-steps, all of them within --minimize-budget")
 	f.budget.define(fs)
@@ -767,6 +767,10 @@ func (f *campaignFlags) workTreeSpec(stderr io.Writer) string {
 	fmt.Fprintln(stderr, "cfgfuzz compare: not inside a git repository of cfgfuzz: the current side is the structurizer inside this binary (self); nothing is built")
 	return fuzz.SpecSelf
 }
+
+// progressUsage is the --progress flag's text, the same on run, compare
+// and merge.
+const progressUsage = "progress display: auto, bar, plain or none (none: no progress lines, the minimization's included)"
 
 // progressModes are the values of --progress.
 var progressModes = []string{"auto", "bar", "plain", "none"}
