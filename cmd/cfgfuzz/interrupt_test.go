@@ -393,7 +393,7 @@ func TestCheckStoppedKillsServers(t *testing.T) {
 // runs on to its verdict (here the hanging server's timeout, exit 1).
 func TestCheckKeepsAnIgnoredSignalIgnored(t *testing.T) {
 	server := filepath.Join(t.TempDir(), "server.sh")
-	os.WriteFile(server, []byte("#!/bin/sh\nread -r line\nexec sleep 1000\n"), 0o755)
+	os.WriteFile(server, []byte(hangsOnGraphs), 0o755)
 	in := filepath.Join(t.TempDir(), "g.cfg")
 	os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644)
 	cmd := exec.Command("sh", "-c", `trap '' INT; exec "$0" check --structurizer "$1" --timeout 3s "$2"`, cfgfuzzBinary(t), server, in)

@@ -40,7 +40,7 @@ func init() {
 type minimizeFlags struct {
 	signature, baseline, inject, strategy, out, save, regressions, store, checks, origin string
 	structurizer, expect, gpuDevice                                                      string
-	maxAnswer                                                                            fuzz.ByteSize
+	proc                                                                                 processFlags
 	index, maxSteps, walks, registers                                                    int
 	seed                                                                                 uint64
 	searchTimeout, callTimeout                                                           time.Duration
@@ -57,7 +57,7 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
 	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output (there after all when the file cannot be written)")
 	fs.StringVar(&mf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
-	defineMaxAnswer(fs, &mf.maxAnswer)
+	mf.proc.define(fs)
 	fs.DurationVar(&mf.callTimeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each structurizer call, as check's --timeout (a candidate past it fails structurize:timeout)")
 	fs.Var(renamedFlag{"graph-timeout", "timeout", "the limit on each structurizer call, as check's --timeout"}, "graph-timeout", "renamed: use --timeout")
 	fs.StringVar(&mf.save, "save-regression", "", "also save the result as NAME.cfg in the regression directory (--regressions)")
@@ -143,7 +143,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	popt := proto.Options{Strategy: mf.strategy, Inject: splitList(mf.inject), Registers: mf.registers}
 	var spec fuzz.Spec
 	open := func() (*corpus.Runner, fuzz.Side, error) {
-		side, sp, err := openSide(in.ctx, mf.structurizer, mf.maxAnswer, stderr)
+		side, sp, err := openSide(in.ctx, mf.structurizer, mf.proc.options(), stderr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -474,7 +474,7 @@ func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr
 	if err != nil {
 		return nil, err
 	}
-	f, _, err := sideFor(ctx, spec, nil, fuzz.ProcessOptions{MaxAnswer: int(mf.maxAnswer)}, stderr)
+	f, _, err := sideFor(ctx, spec, nil, mf.proc.options(), stderr)
 	if err != nil {
 		return nil, fmt.Errorf("the baseline %s: %w", rev, err)
 	}

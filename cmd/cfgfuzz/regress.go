@@ -32,7 +32,7 @@ func init() {
 
 type regressFlags struct {
 	structurizer, junit, checks string
-	maxAnswer                   fuzz.ByteSize
+	proc                        processFlags
 	walks, registers            int
 	seed                        uint64
 	timeout                     time.Duration
@@ -49,7 +49,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var rf regressFlags
 	fs.StringVar(&rf.structurizer, "structurizer", "", "the structurizer under test: self, isolated, rev:REV, cmd:CMD or repo:DIR@REV (default: each file's own '# structurizer:', else self)")
 	fs.StringVar(&rf.junit, "junit", "", "also write the results as JUnit XML to `FILE`")
-	defineMaxAnswer(fs, &rf.maxAnswer)
+	rf.proc.define(fs)
 	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present, the gpu check included where a Vulkan device is; minimize and check leave gpu out unless --checks +gpu)")
 	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize; default: each file's own '# walks:', else 16)")
 	fs.IntVar(&rf.registers, "registers", -1, "judge under a register file of `N` values (as for minimize; default: each file's own '# registers:', else none)")
@@ -254,7 +254,7 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 	if s, ok := rp.sides[spec]; ok {
 		return s, rp.specs[spec], nil
 	}
-	s, sp, err := openSide(rp.ctx, spec, rp.rf.maxAnswer, rp.log)
+	s, sp, err := openSide(rp.ctx, spec, rp.rf.proc.options(), rp.log)
 	if err != nil {
 		if rp.rf.structurizer == "" && spec != fuzz.SpecSelf {
 			// The file's own, the build it was found on: a CI job's

@@ -58,7 +58,7 @@ type campaignFlags struct {
 	maxGrowth                         *float64 // --max-growth; nil none
 	saveRegs                          string   // --save-regressions
 	progress                          string
-	maxAnswer                         fuzz.ByteSize
+	proc                              processFlags
 	budget                            minimizeBudget
 	guide                             guidedFlags
 	set                               map[string]bool // flags given
@@ -88,7 +88,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	f.judge.define(fs)
 	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "the current side as a structurizer `SPEC`: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md; a bare command is cmd:) or repo:DIR@REV")
-	defineMaxAnswer(fs, &f.maxAnswer)
+	f.proc.define(fs)
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", progressUsage)
 	fs.StringVar(&f.saveRegs, "save-regressions", "", saveRegressionsUsage)
@@ -358,10 +358,10 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 }
 
 // allTimedOutHint is a note for a campaign whose every graph timed out on
-// the current side: the findings stand, but a structurizer that takes
-// longer than --timeout to start looks the same (each timeout kills it,
-// and its restart takes as long again), so the note says so and how to
-// tell. "" otherwise.
+// the current side: the findings stand, but a structurizer that answers
+// no graph in time, whatever the graph, may be one that needs more time
+// than --timeout on every graph (its start-up has --start-timeout of its
+// own), so the note says how to tell. "" otherwise.
 func allTimedOutHint(rep *fuzz.Report) string {
 	if rep.Graphs < 2 || rep.Outcomes[fuzz.OutTimeout] != rep.Graphs {
 		return ""
@@ -370,7 +370,7 @@ func allTimedOutHint(rep *fuzz.Report) string {
 	if limit == 0 {
 		limit = fuzz.DefaultTimeout
 	}
-	return fmt.Sprintf("every graph timed out (--timeout %s): a structurizer that takes longer than that to start times out on every graph, as each timeout restarts it; `cfgfuzz selftest --structurizer %s --timeout 1m` shows whether it answers given the time, and a larger --timeout gives it the time to start",
+	return fmt.Sprintf("every graph timed out (--timeout %s): `cfgfuzz selftest --structurizer %s --timeout 1m` shows whether it answers small graphs given the time, and a larger --timeout gives each graph more (a server's start-up has --start-timeout of its own)",
 		limit, fuzz.ShellQuote(rep.Settings.Current))
 }
 
@@ -531,8 +531,11 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	if err := proto.CheckOptions(proto.Options{Registers: f.registers}); err != nil {
 		return c, fmt.Errorf("--registers: %w", err)
 	}
-	if int(f.maxAnswer) != fuzz.DefaultMaxAnswer {
-		s.MaxAnswer = int(f.maxAnswer)
+	if int(f.proc.maxAnswer) != fuzz.DefaultMaxAnswer {
+		s.MaxAnswer = int(f.proc.maxAnswer)
+	}
+	if f.proc.startTimeout != fuzz.DefaultStartTimeout {
+		s.StartTimeout = fuzz.Duration(f.proc.startTimeout)
 	}
 	if err := f.judge.validate(); err != nil {
 		return c, err
@@ -643,7 +646,7 @@ func validateOptions(strategy string, inject []string) error {
 // revision to its full commit hash) so a resumed campaign uses the same
 // build.
 func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, log io.Writer) error {
-	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer}
+	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer, StartTimeout: time.Duration(c.Settings.StartTimeout)}
 	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, popt, log)
 	if err != nil {
 		return fmt.Errorf("current side: %w", err)
