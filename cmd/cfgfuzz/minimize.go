@@ -589,6 +589,29 @@ func (b *minimizeBudget) define(fs *flag.FlagSet) {
 	fs.DurationVar(&b.total, "minimize-budget", 0, "limit on the time all of the campaign's minimization takes, judgements included: each search ends by it too; past it the result's judgements and the findings store's are skipped (the result's reproduction is then unknown), and the remaining new signatures are kept unminimized, not judged again (the report marks both, minimize_skipped, and says how many). The judgements that run when it runs out (the finding's graph's 3 before its search, the candidate in flight) go to their end, so the campaign can pass it by those; 0: no limit")
 }
 
+// resumeFlags is how a resume command asks for minimize and these
+// limits: --minimize=false, else each limit flag not at its default. A
+// campaign's settings do not record them (a resume may change them), so
+// the resume command an interrupted report prints repeats them; the
+// resume spends the whole budget, as it redoes all of the minimization
+// (an interrupted run keeps none of it).
+func (b minimizeBudget) resumeFlags(minimize bool) string {
+	if !minimize {
+		return " --minimize=false"
+	}
+	var f string
+	if b.timeout != DefaultMinimizeTimeout {
+		f += " --minimize-timeout " + b.timeout.String()
+	}
+	if b.steps != DefaultMinimizeSteps {
+		f += fmt.Sprintf(" --minimize-steps %d", b.steps)
+	}
+	if b.total != 0 {
+		f += " --minimize-budget " + b.total.String()
+	}
+	return f
+}
+
 // budgetClock is a campaign's --minimize-budget: the minimization time
 // spent so far against the budget.
 type budgetClock struct {
