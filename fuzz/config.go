@@ -175,6 +175,9 @@ type Settings struct {
 	// MaxAnswer bounds one answer line of a structurizer process in
 	// bytes (a longer one is a crash finding); 0 means DefaultMaxAnswer.
 	MaxAnswer int `json:"max_answer,omitempty"`
+	// StartTimeout is a structurizer process's start-up allowance
+	// (ProcessOptions.StartTimeout); 0 means DefaultStartTimeout.
+	StartTimeout Duration `json:"start_timeout,omitempty"`
 	// Night is the date (YYYY-MM-DD) the state directory records the
 	// night's findings under, and StateDigest the digest of the state read
 	// (State.Digest); both "" without --state. The shards of a night share

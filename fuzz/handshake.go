@@ -3,8 +3,10 @@
 // sends a hello and keeps what the server declares for them. A server that
 // answers the hello with an error (a v1 server: another version is an
 // error) or fails it (dies, answers garbage) is served v1 from then on, its
-// restarts included, and declares nothing; one that does not answer within
-// the graph's limit is a timeout, as for any request.
+// restarts included, and declares nothing. A new server that does not
+// answer the hello within the graph's limit and its start-up allowance
+// has not started: the graph is a harness error (Answer.NotStarted), and
+// the next graph's new server is asked again.
 
 package fuzz
 
@@ -56,9 +58,11 @@ func (p *Process) Declared(opt proto.Options) *proto.HelloAnswer {
 }
 
 // handshake asks the running server for its promises for opt unless
-// known, within limit. However the hello fails, the graph is not charged
-// with it: the server is served v1 from then on, restarted if the hello
-// ended it; the error is a restart's.
+// known, within limit (and the start-up allowance on a new server). A
+// new server silent past both has not started: the error says so, and
+// nothing is concluded of its protocol. However else the hello fails, the
+// graph is not charged with it: the server is served v1 from then on,
+// restarted if the hello ended it; the error is a restart's.
 func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 	key := optionsKey(opt)
 	if p.hello.v1 || p.hello.asked[key] != nil {
@@ -66,7 +70,11 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 	}
 	p.nextID++
 	req := proto.Request{V: proto.Version2, ID: p.nextID, Options: opt, Hello: &proto.Hello{Options: opt}}
-	line, fail := p.exchange(req, time.Now().Add(limit), limit)
+	allowance := p.allowance()
+	line, fail := p.exchange(req, limit, allowance)
+	if fail != nil && fail.Outcome == OutTimeout && allowance > 0 {
+		return fmt.Errorf("no answer to the protocol's hello within %v (--timeout) and the start-up allowance of %v (--start-timeout): the server did not start, or does not read its standard input", limit, p.startTimeout())
+	}
 	p.hello.v1 = true // unless the answer below says v2
 	if fail == nil {
 		var resp proto.Response

@@ -17,7 +17,8 @@ import (
 
 // preflightLimit bounds the preflight: a command the shell cannot find or
 // run ends within milliseconds; a server still silent after it is left to
-// the campaign (a hang is its finding).
+// the command (one silent past its start-up allowance has not started, a
+// harness error of the graph it was started for: handshake.go).
 const preflightLimit = time.Second
 
 // preflight starts one process of f and sends it the protocol v2 hello
@@ -40,7 +41,7 @@ func preflight(f SideFactory, limit time.Duration) error {
 		return fmt.Errorf("structurizer %s: %w", f.Describe, err)
 	}
 	p.nextID++
-	p.exchange(proto.Request{V: proto.Version2, ID: p.nextID, Hello: &proto.Hello{}}, time.Now().Add(limit), limit)
+	p.exchange(proto.Request{V: proto.Version2, ID: p.nextID, Hello: &proto.Hello{}}, limit, 0)
 	if p.answered || (p.lastExit != 126 && p.lastExit != 127) {
 		return nil
 	}

@@ -4,9 +4,10 @@
 // and every descendant found (descend_linux.go), when it misbehaves: no
 // answer within the per-graph limit (counted from the moment the request is
 // sent, whatever the child does: not reading, not writing, closing its
-// output), an answer longer than the answer limit, or any other protocol
-// violation. It is started again for the next graph: a hang, a flood or a
-// crash costs one graph, never the campaign.
+// output; the first request a child gets has its start-up allowance on top,
+// PROTOCOL.md "Failure behaviour"), an answer longer than the answer limit,
+// or any other protocol violation. It is started again for the next graph:
+// a hang, a flood or a crash costs one graph, never the campaign.
 
 package fuzz
 
@@ -43,10 +44,20 @@ const (
 	errGrace   = time.Second     // after it exited, for its standard error to end
 )
 
+// DefaultStartTimeout is the default start-up allowance of a structurizer
+// process (--start-timeout): the time its first request may take beyond
+// the per-graph limit, for a server that loads a large binary, starts an
+// interpreter or compiles itself before it reads its input.
+const DefaultStartTimeout = 30 * time.Second
+
 // ProcessOptions tune a Process. The zero value is the defaults.
 type ProcessOptions struct {
 	// MaxAnswer bounds one answer line in bytes; 0 means DefaultMaxAnswer.
 	MaxAnswer int
+	// StartTimeout is the start-up allowance: the first request a newly
+	// started server gets (the hello, or a graph after a restart) may
+	// take this much longer than its limit. 0 means DefaultStartTimeout.
+	StartTimeout time.Duration
 }
 
 // ProcessFactory runs argv (program and arguments) in dir ("" the current
@@ -102,6 +113,7 @@ type server struct {
 	exited    chan struct{} // closed when it was reaped; waitErr is set then
 	waitErr   error
 	deadlines bool // the pipes take deadlines (else a watchdog kills at the limit)
+	spoke     bool // it wrote a line: it has started
 }
 
 func (p *Process) start() error {
@@ -166,19 +178,18 @@ func closeAll(fs ...*os.File) {
 func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Duration) Answer {
 	if p.srv == nil {
 		if err := p.start(); err != nil {
-			return Answer{Outcome: proto.Error, Reason: "start " + p.Argv[0] + ": " + err.Error()}
+			return p.notStarted(err)
 		}
 	}
 	if err := p.handshake(opt, limit); err != nil {
-		return Answer{Outcome: proto.Error, Reason: "start " + p.Argv[0] + ": " + err.Error()}
+		return p.notStarted(err)
 	}
 	if why := unsupported(g, p.declared(opt)); why != "" {
 		return Answer{Outcome: OutUnsupported, Reason: "unsupported: " + why, Declared: p.declared(opt)}
 	}
-	deadline := time.Now().Add(limit)
 	p.nextID++
 	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: weightsOf(g), Options: opt}
-	line, fail := p.exchange(req, deadline, limit)
+	line, fail := p.exchange(req, limit, p.allowance())
 	if fail != nil {
 		return *fail
 	}
@@ -187,16 +198,42 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 	return a
 }
 
-// exchange sends one request line and reads its answer line: the line, or
-// the answer that ended the server (timeout, death, an answer too long).
-func (p *Process) exchange(req proto.Request, deadline time.Time, limit time.Duration) ([]byte, *Answer) {
+// notStarted is the answer of a graph whose server could not be started
+// or did not start: a harness error, not a finding of the graph.
+func (p *Process) notStarted(err error) Answer {
+	return Answer{Outcome: proto.Error, Reason: "start " + p.Argv[0] + ": " + err.Error(), NotStarted: true}
+}
+
+// startTimeout is the start-up allowance.
+func (p *Process) startTimeout() time.Duration {
+	if p.Options.StartTimeout > 0 {
+		return p.Options.StartTimeout
+	}
+	return DefaultStartTimeout
+}
+
+// allowance is the start-up allowance of the running server's next
+// request: the whole of it until the server has written a line, then 0.
+func (p *Process) allowance() time.Duration {
+	if p.srv.spoke {
+		return 0
+	}
+	return p.startTimeout()
+}
+
+// exchange sends one request line and reads its answer line within limit
+// and allowance from now: the line, or the answer that ended the server
+// (timeout, death, an answer too long).
+func (p *Process) exchange(req proto.Request, limit, allowance time.Duration) ([]byte, *Answer) {
+	starting := allowance > 0
+	deadline := time.Now().Add(limit + allowance)
 	b, _ := json.Marshal(req)
 	p.srv.stderr.newRequest()
 	stop := p.srv.arm(deadline)
 	defer stop()
 	if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
 		if pastDeadline(err, deadline) {
-			return nil, ptr(p.timedOut(limit))
+			return nil, ptr(p.timedOut(limit, starting))
 		}
 		// Its input is closed: it is gone or going. A line it wrote
 		// before it went still counts as written (preflight tells a
@@ -204,7 +241,7 @@ func (p *Process) exchange(req proto.Request, deadline time.Time, limit time.Dur
 		select {
 		case <-p.srv.exited:
 			if line, err := readAnswerLine(p.srv.out, p.maxAnswer()); err == nil && !isBlank(line) {
-				p.answered = true
+				p.answered, p.srv.spoke = true, true
 			}
 		case <-time.After(min(exitGrace, max(0, time.Until(deadline)))):
 		}
@@ -217,12 +254,12 @@ func (p *Process) exchange(req proto.Request, deadline time.Time, limit time.Dur
 			runtime.GC() // the discarded line is garbage now: do not let floods pile up
 			return nil, ptr(p.violation(tooLong(p.maxAnswer())))
 		case err != nil && pastDeadline(err, deadline):
-			return nil, ptr(p.timedOut(limit))
+			return nil, ptr(p.timedOut(limit, starting))
 		case err != nil:
 			return nil, ptr(p.died(deadline))
 		}
 		if !isBlank(line) { // blank lines between answers are allowed
-			p.answered = true
+			p.answered, p.srv.spoke = true, true
 			return line, nil
 		}
 	}
@@ -282,9 +319,13 @@ func (p *Process) violation(v violation) Answer {
 	return Answer{Outcome: OutCrash, Reason: "protocol: " + v.String(), Violation: "protocol: " + v.rule}
 }
 
-// timedOut ends a server that did not answer in time.
-func (p *Process) timedOut(limit time.Duration) Answer {
+// timedOut ends a server that did not answer in time: within limit, and
+// the start-up allowance more when starting (its first request).
+func (p *Process) timedOut(limit time.Duration, starting bool) Answer {
 	p.end(true, 0)
+	if starting {
+		return Answer{Outcome: OutTimeout, Reason: fmt.Sprintf("no answer within %v and the start-up allowance of %v (--start-timeout) after it started", limit, p.startTimeout())}
+	}
 	return Answer{Outcome: OutTimeout, Reason: fmt.Sprintf("no answer within %v", limit)}
 }
 

@@ -24,6 +24,11 @@ type Answer struct {
 	// harness outcomes OutPanic, OutTimeout, OutCrash.
 	Outcome string
 	Reason  string
+	// NotStarted is set on an error answer of a graph whose structurizer
+	// process could not be started, or started and answered nothing,
+	// not even the protocol's hello, within its start-up allowance
+	// (ProcessOptions.StartTimeout): a harness error, never a finding.
+	NotStarted bool
 	// Violation is set on a crash that broke the protocol: "protocol:
 	// RULE", the rule broken (answer.go), which alone makes the
 	// signature; Reason adds what the answer held.

@@ -24,8 +24,8 @@ import (
 // classifyAnswer reads an answer: OutOK (a module or function to check,
 // no signature), OutRefused (corpus.SigRefused), OutPanic, OutTimeout,
 // OutCrash and OutInvalid (an error on a valid graph) with their harness
-// signatures, or OutError (the request could not be served: not a
-// finding). detail is the reason's first line. The signature of a protocol
+// signatures, or OutError (the request could not be served, or the
+// structurizer did not start: not a finding). detail is the reason's first line. The signature of a protocol
 // violation names the rule broken alone (Answer.Violation).
 func classifyAnswer(a Answer) (outcome, sig, detail string) {
 	switch a.Outcome {
@@ -42,7 +42,7 @@ func classifyAnswer(a Answer) (outcome, sig, detail string) {
 		}
 		return a.Outcome, harnessSignature(a.Outcome, why), firstLine(a.Reason)
 	case proto.Error:
-		if !strings.HasPrefix(a.Reason, proto.RequestError) {
+		if !a.NotStarted && !strings.HasPrefix(a.Reason, proto.RequestError) {
 			return OutInvalid, harnessSignature("error", a.Reason), firstLine(a.Reason)
 		}
 	}

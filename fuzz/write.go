@@ -114,6 +114,9 @@ func checkCommand(s *Settings, strategy, signature string) string {
 	if t := time.Duration(s.Timeout); t > 0 && t != DefaultTimeout {
 		b.WriteString(" --timeout " + t.String())
 	}
+	if t := time.Duration(s.StartTimeout); t > 0 && t != DefaultStartTimeout {
+		b.WriteString(" --start-timeout " + t.String())
+	}
 	if t := time.Duration(s.CheckTimeout); t > 0 && t != DefaultCheckTimeout {
 		b.WriteString(" --check-timeout " + t.String())
 	}

@@ -50,7 +50,7 @@ type benchFlags struct {
 	registers               string
 	strategies              string
 	structurizer            string
-	maxAnswer               fuzz.ByteSize
+	proc                    processFlags
 	graphs, warmup, repeats int
 	words                   int
 	seed                    uint64
@@ -103,7 +103,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	sides := make([]benchSide, 0, len(strats)+1)
 	if bf.structurizer != "" {
-		side, spec, err := openSide(context.Background(), bf.structurizer, bf.maxAnswer, stderr)
+		side, spec, err := openSide(context.Background(), bf.structurizer, bf.proc.options(), stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "cfgfuzz bench:", err)
 			return exitUsage
@@ -162,7 +162,7 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.StringVar(&bf.corpus, "corpus", "corpus/testdata/regressions", "directory of regression graphs (*.cfg); skipped if absent, \"\" for none")
 	fs.StringVar(&bf.strategies, "strategies", "structured,dispatch", "cfgfuzz's own strategies to compare; the ratio is the first column over the second (with --structurizer: default dispatch)")
 	fs.StringVar(&bf.structurizer, "structurizer", "", "also time the modules of this structurizer `SPEC` (as for check: cmd:PROGRAM ARGS, repo:DIR@REV, ...), as the first column, ext")
-	defineMaxAnswer(fs, &bf.maxAnswer)
+	bf.proc.define(fs)
 	fs.IntVar(&bf.warmup, "warmup", 5, "untimed dispatches before the timed ones")
 	fs.IntVar(&bf.repeats, "repeats", 20, "timed dispatches (the median is reported)")
 	fs.Uint64Var(&bf.seed, "seed", 1, "seed of the graphs and walks")

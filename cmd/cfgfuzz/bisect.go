@@ -26,7 +26,7 @@ func init() {
 type bisectFlags struct {
 	repo, good, bad, build, serve string
 	strategy, checks              string
-	timeout                       time.Duration
+	timeout, startTimeout         time.Duration
 	walks                         int
 	seed                          uint64
 	judge                         judgeFlags
@@ -44,6 +44,7 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.strategy, "strategy", "", "the strategy asked of every commit's structurizer")
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check; default all)")
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-structurization limit")
+	fs.DurationVar(&f.startTimeout, "start-timeout", fuzz.DefaultStartTimeout, startTimeoutUsage)
 	fs.IntVar(&f.walks, "walks", 16, "random walks of the exec check")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the checks (meta's renumbering, exec's walks)")
 	f.judge.define(fs)
@@ -103,7 +104,7 @@ func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr i
 		warnReplayProject(f.repo, fuzz.Project{Build: f.build, Serve: f.serve}, stderr)
 	}
 	opt := fuzz.BisectOptions{Good: f.good, Bad: f.bad, Repo: f.repo, SpecOf: specOf, Log: stderr,
-		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: stderr}, Project: fuzz.Project{Build: f.build, Serve: f.serve}},
+		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: stderr}, Project: fuzz.Project{Build: f.build, Serve: f.serve}, Process: fuzz.ProcessOptions{StartTimeout: f.startTimeout}},
 		Judge: func(side fuzz.SideFactory) (fuzz.SideResult, error) {
 			c.Current = side
 			return fuzz.JudgeGraph(c, g.Clone())

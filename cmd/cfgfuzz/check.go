@@ -83,7 +83,7 @@ const (
 type checkFlags struct {
 	strategy, checks, inject     string
 	gpuDevice, structurizer      string
-	maxAnswer                    fuzz.ByteSize
+	proc                         processFlags
 	json, listChecks, listFaults bool
 	walks, registers, repeat     int
 	seed                         uint64
@@ -138,7 +138,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz check: --registers:", err)
 		return exitUsage
 	}
-	side, spec, err := openSide(context.Background(), cf.structurizer, cf.maxAnswer, stderr)
+	side, spec, err := openSide(context.Background(), cf.structurizer, cf.proc.options(), stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
@@ -147,7 +147,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	run := checkRun{seam: fuzz.SideStructurizer(side, popt, lim.timeout), spec: spec, asked: askedStrategy(cf.strategy, spec),
 		orc: orc, limit: cf.judge.checkTimeout, json: cf.json, stdout: stdout, stderr: stderr, repeat: cf.repeat}
 	run.fresh = func() (corpus.StructurizeFunc, func(), error) {
-		s, _, err := openSide(context.Background(), cf.structurizer, cf.maxAnswer, stderr)
+		s, _, err := openSide(context.Background(), cf.structurizer, cf.proc.options(), stderr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -175,7 +175,7 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
 	fs.IntVar(&cf.repeat, "repeat", 1, "judge every graph `N` times, each judgement after the first on a structurizer of its own (a new process for cmd:), and say how many ended alike: a structurizer whose answers depend on chance shows as judgements that disagree")
 	fs.StringVar(&cf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
-	defineMaxAnswer(fs, &cf.maxAnswer)
+	cf.proc.define(fs)
 	lim.register(fs)
 	cf.judge.define(fs)
 	fs.Usage = func() {
@@ -360,23 +360,16 @@ func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 	return all, nil
 }
 
-// defineMaxAnswer is the --max-answer flag of the commands that talk to a
-// structurizer process (as run's).
-func defineMaxAnswer(fs *flag.FlagSet, v *fuzz.ByteSize) {
-	*v = fuzz.DefaultMaxAnswer
-	fs.Var(v, "max-answer", "longest answer line a structurizer process may write (`SIZE`, e.g. 256MiB); a longer one is a crash finding")
-}
-
 // openSide resolves a structurizer spec (fuzz.Resolve: a revision is
 // built once, stopped when ctx is done) and starts its side; the self
 // spec escalates to isolated after a hang (fuzz.Escalating), as a
 // campaign's workers do.
-func openSide(ctx context.Context, spec string, maxAnswer fuzz.ByteSize, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
+func openSide(ctx context.Context, spec string, popt fuzz.ProcessOptions, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
 	sp, err := fuzz.ParseSpec(spec)
 	if err != nil {
 		return nil, sp, err
 	}
-	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: fuzz.ProcessOptions{MaxAnswer: int(maxAnswer)}})
+	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: popt})
 	if err != nil {
 		return nil, sp, err
 	}
@@ -387,7 +380,7 @@ func openSide(ctx context.Context, spec string, maxAnswer fuzz.ByteSize, log io.
 	if sp.Kind == fuzz.SpecSelf {
 		// A hung in-process call is abandoned once; the graphs after it
 		// go to this tree's structurizer as a child process.
-		iso, _, err := fuzz.Resolve(fuzz.Spec{Kind: fuzz.SpecIsolated}, fuzz.ResolveOptions{Process: fuzz.ProcessOptions{MaxAnswer: int(maxAnswer)}})
+		iso, _, err := fuzz.Resolve(fuzz.Spec{Kind: fuzz.SpecIsolated}, fuzz.ResolveOptions{Process: popt})
 		if err == nil {
 			side = &fuzz.Escalating{Cur: side, Then: iso}
 		}

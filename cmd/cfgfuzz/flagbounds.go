@@ -30,16 +30,18 @@ var positive = atLeast(1)
 var flagRanges = map[string]map[string]flagRange{
 	"run":      campaignRanges,
 	"compare":  campaignRanges,
-	"check":    {"walks": atLeast(0), "timeout": positive, "check-timeout": positive},
-	"minimize": {"walks": atLeast(0), "index": atLeast(0), "timeout": positive, "search-timeout": atLeast(0), "check-timeout": positive},
+	"check":    {"walks": atLeast(0), "timeout": positive, "check-timeout": positive, "start-timeout": positive},
+	"minimize": {"walks": atLeast(0), "index": atLeast(0), "timeout": positive, "search-timeout": atLeast(0), "check-timeout": positive, "start-timeout": positive},
+	"bisect":   {"start-timeout": positive},
+	"regress":  {"timeout": positive, "check-timeout": positive, "start-timeout": positive, "duration": atLeast(0)},
 	"merge":    {"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0)},
-	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive},
+	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive, "start-timeout": positive},
 	"cfgfuzz gen": {"count": atLeast(0), "words": atLeast(0), "switch": {min: 0, max: 1, hasMax: true},
 		"n": {min: 1, max: gen.MaxExhaustiveN, hasMax: true}},
 }
 
 var campaignRanges = map[string]flagRange{
-	"graphs": atLeast(0), "duration": atLeast(0), "timeout": positive, "check-timeout": positive,
+	"graphs": atLeast(0), "duration": atLeast(0), "timeout": positive, "check-timeout": positive, "start-timeout": positive,
 	"workers": atLeast(0), "walks": atLeast(0), "gpu-every": atLeast(0),
 	"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0),
 }

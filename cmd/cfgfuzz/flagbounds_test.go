@@ -19,6 +19,10 @@ func TestNumericFlagsOutOfRange(t *testing.T) {
 		{"compare", "--baseline", "HEAD", "--walks", "-5"},
 		{"check", "--walks", "-5"},
 		{"check", "--timeout", "-1s"},
+		{"run", "--start-timeout", "0s"},
+		{"check", "--start-timeout", "-1s"},
+		{"regress", "--start-timeout", "0s"},
+		{"regress", "--duration", "-1s"},
 		{"minimize", "--walks", "-1", "x.txt"},
 		{"minimize", "x.txt", "--index", "-1"},
 		{"bench", "--driver", "--repeats", "0"},
@@ -57,6 +61,7 @@ func TestProgressModeChecked(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "--progress", "plian", "--graphs", "1"},
 		{"compare", "--baseline-structurizer", "self", "--current", "self", "--progress", "plian", "--graphs", "1"},
+		{"merge", "--progress", "plian", "shard"},
 	} {
 		var stdout, stderr bytes.Buffer
 		dir := t.TempDir()

@@ -40,7 +40,9 @@ func TestRunStopsOnSignal(t *testing.T) {
 		extra []string
 	}{
 		{syscall.SIGINT, "SIGINT", nil},
-		{syscall.SIGTERM, "SIGTERM", nil},
+		// The resume command repeats the minimization's limits, which
+		// the campaign's settings do not record.
+		{syscall.SIGTERM, "SIGTERM", []string{"--minimize=true", "--minimize-budget", "7m", "--minimize-steps", "9"}},
 		{syscall.SIGHUP, "SIGHUP", []string{"--isolate"}}, // servers closed by the teardown
 	} {
 		dir := filepath.Join(t.TempDir(), "c")
@@ -51,7 +53,10 @@ func TestRunStopsOnSignal(t *testing.T) {
 			t.Errorf("%s: exit %d, want %d", tc.name, code, 128+int(tc.sig))
 		}
 		rep := readReportJSON(t, dir)
-		resume := "cfgfuzz run --resume " + dir
+		resume := "cfgfuzz run --resume " + dir + " --minimize=false"
+		if tc.sig == syscall.SIGTERM {
+			resume = "cfgfuzz run --resume " + dir + " --minimize-steps 9 --minimize-budget 7m0s"
+		}
 		in := rep.Incomplete
 		if in == nil || in.Reason != "interrupted ("+tc.name+")" || in.Done != rep.Graphs+rep.Skipped || in.Planned != 1000 || in.Resume != resume {
 			t.Fatalf("%s: report.json incomplete = %+v, want interrupted at %d of 1000 with %q", tc.name, in, rep.Graphs+rep.Skipped, resume)
@@ -313,7 +318,7 @@ func TestInterruptedNightResumesAsPrinted(t *testing.T) {
 	_, out := signalled(t, exec.Command(bin, "run", "--graphs", "3000", "--seed", "2", "--state", state, "--night", "2026-03-02",
 		"--progress", "none", "--minimize=false", "--out", dir), dir, syscall.SIGINT)
 	rep := readReportJSON(t, dir)
-	want := "cfgfuzz run --resume " + dir + " --state " + state
+	want := "cfgfuzz run --resume " + dir + " --state " + state + " --minimize=false"
 	if rep.Incomplete == nil || rep.Incomplete.Resume != want {
 		t.Fatalf("incomplete %+v, want the resume command %q\n%s", rep.Incomplete, want, out)
 	}
@@ -393,7 +398,7 @@ func TestCheckStoppedKillsServers(t *testing.T) {
 // runs on to its verdict (here the hanging server's timeout, exit 1).
 func TestCheckKeepsAnIgnoredSignalIgnored(t *testing.T) {
 	server := filepath.Join(t.TempDir(), "server.sh")
-	os.WriteFile(server, []byte("#!/bin/sh\nread -r line\nexec sleep 1000\n"), 0o755)
+	os.WriteFile(server, []byte(hangsOnGraphs), 0o755)
 	in := filepath.Join(t.TempDir(), "g.cfg")
 	os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644)
 	cmd := exec.Command("sh", "-c", `trap '' INT; exec "$0" check --structurizer "$1" --timeout 3s "$2"`, cfgfuzzBinary(t), server, in)

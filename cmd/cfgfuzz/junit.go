@@ -3,7 +3,9 @@
 // GitHub's test reporters take it): one testsuite per regression
 // directory, one testcase per case (clean, fault:NAMES), a <failure> for a
 // case that did not give what its file expects, an <error> for one that
-// could not be judged, <skipped> for one not run here.
+// could not be judged, <skipped> for one not run here (a fault case the
+// structurizer cannot plant), an <error> for each file a time budget left
+// unreplayed, and one for an interruption.
 
 package main
 
@@ -86,6 +88,17 @@ func junitReport(dir string, cases []corpus.ReplayCase, replay func(corpus.Repla
 func (r *junitSuites) addError(name, message string) {
 	s := &r.Suites[0]
 	s.Cases = append(s.Cases, junitCase{Name: name, ClassName: "cfgfuzz.regress", Time: "0.000", Error: &junitProblem{Message: message, Type: "interrupted"}})
+	s.Tests++
+	s.Errors++
+	r.Tests++
+	r.Errors++
+}
+
+// addNotRun adds an error case of its own to the first suite for a file
+// that was not replayed: a case not run is never counted as passed.
+func (r *junitSuites) addNotRun(reg *corpus.Regression, message string) {
+	s := &r.Suites[0]
+	s.Cases = append(s.Cases, junitCase{Name: reg.Name + " not-run", ClassName: "cfgfuzz.regress", File: reg.Path, Time: "0.000", Error: &junitProblem{Message: message, Type: "not-run"}})
 	s.Tests++
 	s.Errors++
 	r.Tests++

@@ -14,6 +14,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -32,6 +34,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	state := fs.String("state", "", "the state `DIR` the shards ran with (--state): class the signatures against it and write the night's updated state into it")
 	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings, each search within --minimize-timeout and --minimize-steps, all of them within --minimize-budget")
 	saveRegs := fs.String("save-regressions", "", saveRegressionsUsage)
+	progress := fs.String("progress", "auto", progressUsage)
 	var budget minimizeBudget
 	budget.define(fs)
 	fs.Usage = func() {
@@ -46,13 +49,18 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	if !slices.Contains(progressModes, *progress) {
+		fmt.Fprintf(stderr, "cfgfuzz merge: invalid value %q for flag --progress: want %s\n", *progress, strings.Join(progressModes, ", "))
+		return exitUsage
+	}
 	if *saveRegs != "" {
 		if err := checkRegressionDir(*saveRegs); err != nil {
 			fmt.Fprintln(stderr, "cfgfuzz merge: --save-regressions:", err)
 			return exitUsage
 		}
 	}
-	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: stderr})
+	lines, _ := progressOutput(*progress, stderr)
+	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: lines}, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
@@ -99,9 +107,10 @@ func sameDir(a, b string) bool {
 // the minimizer did not start (the structurizer the shards ran is not
 // there): the night's new findings are then not minimized, and the state
 // is left as it was, so that they stay new and a merge run again where
-// the structurizer runs minimizes them.
-func mergeNight(dirs []string, out, state string, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions) (rep *fuzz.Report, minErr error, err error) {
-	stderr := opt.Log
+// the structurizer runs minimizes them. opt.Log (nil: none) takes the
+// minimization's progress lines, as a campaign's --progress; stderr the
+// merge's own messages.
+func mergeNight(dirs []string, out, state string, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions, stderr io.Writer) (rep *fuzz.Report, minErr error, err error) {
 	if err := checkMergeOut(out, dirs); err != nil {
 		return nil, nil, err
 	}
@@ -133,7 +142,7 @@ func mergeNight(dirs []string, out, state string, minimize bool, budget minimize
 		s.Shard = fuzz.Shard{}
 		var sides openSides
 		defer sides.close()
-		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out}, &sides, budget, stderr, &minErr)
+		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out, Progress: opt.Log}, &sides, budget, stderr, &minErr)
 	}
 	rep, up, err := fuzz.MergeNight(dirs, opt)
 	if err != nil {

@@ -40,7 +40,7 @@ func init() {
 type minimizeFlags struct {
 	signature, baseline, inject, strategy, out, save, regressions, store, checks, origin string
 	structurizer, expect, gpuDevice                                                      string
-	maxAnswer                                                                            fuzz.ByteSize
+	proc                                                                                 processFlags
 	index, maxSteps, walks, registers                                                    int
 	seed                                                                                 uint64
 	searchTimeout, callTimeout                                                           time.Duration
@@ -57,7 +57,7 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
 	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output (there after all when the file cannot be written)")
 	fs.StringVar(&mf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
-	defineMaxAnswer(fs, &mf.maxAnswer)
+	mf.proc.define(fs)
 	fs.DurationVar(&mf.callTimeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each structurizer call, as check's --timeout (a candidate past it fails structurize:timeout)")
 	fs.Var(renamedFlag{"graph-timeout", "timeout", "the limit on each structurizer call, as check's --timeout"}, "graph-timeout", "renamed: use --timeout")
 	fs.StringVar(&mf.save, "save-regression", "", "also save the result as NAME.cfg in the regression directory (--regressions)")
@@ -143,7 +143,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	popt := proto.Options{Strategy: mf.strategy, Inject: splitList(mf.inject), Registers: mf.registers}
 	var spec fuzz.Spec
 	open := func() (*corpus.Runner, fuzz.Side, error) {
-		side, sp, err := openSide(in.ctx, mf.structurizer, mf.maxAnswer, stderr)
+		side, sp, err := openSide(in.ctx, mf.structurizer, mf.proc.options(), stderr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -474,7 +474,7 @@ func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr
 	if err != nil {
 		return nil, err
 	}
-	f, _, err := sideFor(ctx, spec, nil, fuzz.ProcessOptions{MaxAnswer: int(mf.maxAnswer)}, stderr)
+	f, _, err := sideFor(ctx, spec, nil, mf.proc.options(), stderr)
 	if err != nil {
 		return nil, fmt.Errorf("the baseline %s: %w", rev, err)
 	}
@@ -587,6 +587,29 @@ func (b *minimizeBudget) define(fs *flag.FlagSet) {
 	fs.DurationVar(&b.timeout, "minimize-timeout", DefaultMinimizeTimeout, "time limit on the search for each new finding's minimized graph (a candidate being judged then is judged to its end; the 3 judgements of the graph before it and the 3 of the result after it are not counted, nor the findings store's 2); 0: none, the search runs to its fixpoint. A result a time limit cut depends on the machine's speed, and the report marks it (minimize_stopped)")
 	fs.IntVar(&b.steps, "minimize-steps", DefaultMinimizeSteps, "limit on the structurizer judgements of each finding's minimization; 0: none. A result a limit cut is marked in the report (minimize_stopped)")
 	fs.DurationVar(&b.total, "minimize-budget", 0, "limit on the time all of the campaign's minimization takes, judgements included: each search ends by it too; past it the result's judgements and the findings store's are skipped (the result's reproduction is then unknown), and the remaining new signatures are kept unminimized, not judged again (the report marks both, minimize_skipped, and says how many). The judgements that run when it runs out (the finding's graph's 3 before its search, the candidate in flight) go to their end, so the campaign can pass it by those; 0: no limit")
+}
+
+// resumeFlags is how a resume command asks for minimize and these
+// limits: --minimize=false, else each limit flag not at its default. A
+// campaign's settings do not record them (a resume may change them), so
+// the resume command an interrupted report prints repeats them; the
+// resume spends the whole budget, as it redoes all of the minimization
+// (an interrupted run keeps none of it).
+func (b minimizeBudget) resumeFlags(minimize bool) string {
+	if !minimize {
+		return " --minimize=false"
+	}
+	var f string
+	if b.timeout != DefaultMinimizeTimeout {
+		f += " --minimize-timeout " + b.timeout.String()
+	}
+	if b.steps != DefaultMinimizeSteps {
+		f += fmt.Sprintf(" --minimize-steps %d", b.steps)
+	}
+	if b.total != 0 {
+		f += " --minimize-budget " + b.total.String()
+	}
+	return f
 }
 
 // budgetClock is a campaign's --minimize-budget: the minimization time

@@ -1,11 +1,13 @@
 // minimize_heartbeat_test.go: a campaign minimizing a finding on a slow
 // structurizer says where each search stands at intervals, as minimize
-// does, rather than nothing between "minimizing 1 of 1" and the result.
+// does, rather than nothing between "minimizing 1 of 1" and the result;
+// so does merge, minimizing what the shards deferred.
 package main
 
 import (
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -27,5 +29,35 @@ func TestCampaignMinimizationHeartbeat(t *testing.T) {
 		"--minimize-steps", "2", "--progress", "none", "--out", out, "--force"}, "")
 	if code != exitFail || re.MatchString(stderr) {
 		t.Errorf("--progress none: exit %d, want 1 and no line on the search:\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestMergeMinimizationHeartbeat: merge minimizes the findings the shards
+// deferred, and says where each search stands at intervals as run does,
+// unless --progress none.
+func TestMergeMinimizationHeartbeat(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	dir := t.TempDir()
+	server := slowServer(t, dir, bin, "0.05", "--inject swap-arms")
+	defer func(every time.Duration) { campaignMinimizeEvery = every }(campaignMinimizeEvery)
+	campaignMinimizeEvery = 200 * time.Millisecond
+	var shards []string
+	for _, sh := range []string{"0/2", "1/2"} {
+		out := filepath.Join(dir, "s"+sh[:1])
+		code, stdout, stderr := runCmd([]string{"run", "--structurizer", server, "--graphs", "2", "--kinds", "reducible", "--checks", "exec",
+			"--shard", sh, "--progress", "none", "--out", out}, "")
+		if code != exitFail && code != exitOK {
+			t.Fatalf("shard %s: exit %d\n%s%s", sh, code, stdout, stderr)
+		}
+		shards = append(shards, out)
+	}
+	re := regexp.MustCompile(`(?m)^cfgfuzz: minimizing exec:trace-mismatch: [0-9]+s, [0-9]+ judgements?, now [0-9]+ blocks?, [0-9]+ edges?$`)
+	code, stdout, stderr := runCmd(append([]string{"merge", "--minimize-steps", "2", "--progress", "plain", "--out", filepath.Join(dir, "m")}, shards...), "")
+	if code != exitFail || !re.MatchString(stderr) {
+		t.Errorf("merge: exit %d, want 1 and a line on the search while it runs:\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCmd(append([]string{"merge", "--minimize-steps", "2", "--progress", "none", "--out", filepath.Join(dir, "m2")}, shards...), "")
+	if code != exitFail || re.MatchString(stderr) || strings.Contains(stderr, "minimizing") {
+		t.Errorf("merge --progress none: exit %d, want 1 and no line on the search:\n%s%s", code, stdout, stderr)
 	}
 }

@@ -32,11 +32,14 @@ func init() {
 
 type regressFlags struct {
 	structurizer, junit, checks string
-	maxAnswer                   fuzz.ByteSize
+	proc                        processFlags
 	walks, registers            int
 	seed                        uint64
 	timeout                     time.Duration
-	judge                       judgeFlags
+	// duration is the time budget (--duration): no file starts past it;
+	// 0 none.
+	duration time.Duration
+	judge    judgeFlags
 	// envGiven, compatGiven, walksGiven and seedGiven say that
 	// --target-env, --rules-compat, --walks and --seed were given: they
 	// then judge every file, else each file's header.
@@ -49,12 +52,13 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var rf regressFlags
 	fs.StringVar(&rf.structurizer, "structurizer", "", "the structurizer under test: self, isolated, rev:REV, cmd:CMD or repo:DIR@REV (default: each file's own '# structurizer:', else self)")
 	fs.StringVar(&rf.junit, "junit", "", "also write the results as JUnit XML to `FILE`")
-	defineMaxAnswer(fs, &rf.maxAnswer)
+	rf.proc.define(fs)
 	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present, the gpu check included where a Vulkan device is; minimize and check leave gpu out unless --checks +gpu)")
 	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize; default: each file's own '# walks:', else 16)")
 	fs.IntVar(&rf.registers, "registers", -1, "judge under a register file of `N` values (as for minimize; default: each file's own '# registers:', else none)")
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize; default: each file's own '# walks:', else 1)")
 	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
+	fs.DurationVar(&rf.duration, "duration", 0, "time budget: no file starts past it, the case in flight finishes (its structurizer calls within --timeout, its checks within --check-timeout); the files not replayed are named in the summary and are error cases of the JUnit file, and the replay is incomplete (exit 2 unless a case failed); 0: none")
 	rf.judge.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz regress [flags] [DIR] [flags]")
@@ -62,7 +66,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
 		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:' and '# walks:' unless --registers, --target-env,\n--rules-compat, --walks or --seed is given. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line); 130, 143, 129 stopped by SIGINT, SIGTERM,\nSIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit file an error case\n\"interrupted\" too; a second signal ends at once).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line); 130, 143, 129 stopped by SIGINT, SIGTERM,\nSIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit file an error case\n\"interrupted\" too; a second signal ends at once). A --duration that runs out leaves the replay incomplete: exit 2 unless a\ncase failed, the files not replayed named in the summary and each an error case \"not run\" of the JUnit file.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
@@ -156,6 +160,7 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		show(c)
 	}
 	judged := len(bad) // files with a case
+	budget := newReplayBudget(rf.duration)
 	cases = append(cases, corpus.Replay(rs, corpus.ReplayOptions{Runner: rp.runner, PlantsFaults: rp.plantsFaults,
 		OnCase: func(c corpus.ReplayCase) {
 			if c.Case == "clean" {
@@ -163,14 +168,26 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 			}
 			show(c)
 		},
-		Stop: func() bool { return in.ctx.Err() != nil }})...)
+		Stop: func() bool { return in.ctx.Err() != nil || budget.spent() }})...)
 	files, stopped := fmt.Sprintf("%d files", len(rs)+len(bad)), ""
-	if in.ctx.Err() != nil && judged < len(rs)+len(bad) {
+	var notRun []*corpus.Regression
+	switch {
+	case judged == len(rs)+len(bad):
+	case in.ctx.Err() != nil:
 		stopped = fmt.Sprintf("interrupted (%v) after %d of %d files", context.Cause(in.ctx), judged, len(rs)+len(bad))
 		files = stopped
+	default: // the time budget ran out
+		notRun = rs[judged-len(bad):]
+		files = fmt.Sprintf("%d of %d files (%s)", judged, len(rs)+len(bad), budget.outOfTime())
 	}
 	fmt.Fprintf(stderr, "cfgfuzz regress: %s: %s, %d cases: %d passed, %d failed, %d errors, %d skipped\n",
 		dir, files, len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip])
+	if len(notRun) > 0 {
+		fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: %s not replayed (%s): %s\n", fuzz.Plural(len(notRun), "file"), budget.outOfTime(), regressionPaths(notRun))
+		if code == exitOK {
+			code = exitUsage
+		}
+	}
 	if len(notJudged) > 0 {
 		fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: some checks of cases that passed could not judge the module (\"not judged\" on the line); to leave those checks out: --checks %s\n", fuzz.LeaveOut(notJudged))
 		if code == exitOK {
@@ -181,6 +198,9 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		r := junitReport(dir, cases, rp.replay)
 		if stopped != "" {
 			r.addError("interrupted", stopped+": the other files were not replayed")
+		}
+		for _, n := range notRun {
+			r.addNotRun(n, "not run: "+budget.outOfTime())
 		}
 		if err := writeJUnit(rf.junit, r); err != nil {
 			return in.or(exitUsage), err
@@ -254,7 +274,7 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 	if s, ok := rp.sides[spec]; ok {
 		return s, rp.specs[spec], nil
 	}
-	s, sp, err := openSide(rp.ctx, spec, rp.rf.maxAnswer, rp.log)
+	s, sp, err := openSide(rp.ctx, spec, rp.rf.proc.options(), rp.log)
 	if err != nil {
 		if rp.rf.structurizer == "" && spec != fuzz.SpecSelf {
 			// The file's own, the build it was found on: a CI job's
@@ -406,4 +426,13 @@ func (rp *replayer) close() {
 	for _, s := range rp.abandoned {
 		s.Close()
 	}
+}
+
+// regressionPaths is the files' paths, comma-separated.
+func regressionPaths(rs []*corpus.Regression) string {
+	paths := make([]string, len(rs))
+	for i, r := range rs {
+		paths[i] = r.Path
+	}
+	return strings.Join(paths, ", ")
 }

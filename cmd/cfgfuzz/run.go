@@ -58,7 +58,7 @@ type campaignFlags struct {
 	maxGrowth                         *float64 // --max-growth; nil none
 	saveRegs                          string   // --save-regressions
 	progress                          string
-	maxAnswer                         fuzz.ByteSize
+	proc                              processFlags
 	budget                            minimizeBudget
 	guide                             guidedFlags
 	set                               map[string]bool // flags given
@@ -77,7 +77,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i, 0 <= i < n)")
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
 	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports, findings, pictures, re-runs and state update); without it such a DIR is refused")
-	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize (and --minimize-timeout, --minimize-steps, --minimize-budget), --state, --night, --corpus and the profiles may be given with it")
+	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize (and --minimize-timeout, --minimize-steps, --minimize-budget), --state, --night, --corpus and the profiles may be given with it. The minimization flags are not recorded: a resume takes those given to it (the resume command an interrupted report prints repeats the campaign's), and spends its whole --minimize-budget, as it redoes all of the minimization")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
 	fs.StringVar(&f.blocks, "blocks", "", "every random graph has `MIN-MAX` blocks (or N), up to "+strconv.Itoa(gen.MaxBlocksLimit)+" (default: 5-9; one graph in "+strconv.Itoa(gen.CampaignLargeEvery)+" larger, "+strconv.Itoa(gen.CampaignLargeMin)+"-"+strconv.Itoa(gen.CampaignLargeMax)+" or, for one in "+strconv.Itoa(gen.CampaignHugeEvery)+" of all, "+strconv.Itoa(gen.CampaignHugeMin)+"-"+strconv.Itoa(gen.CampaignHugeMax)+"); the exhaustive generator keeps its growing order; not with guided generation, whose mutants stay small")
 	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
@@ -88,9 +88,9 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	f.judge.define(fs)
 	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "the current side as a structurizer `SPEC`: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md; a bare command is cmd:) or repo:DIR@REV")
-	defineMaxAnswer(fs, &f.maxAnswer)
+	f.proc.define(fs)
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
-	fs.StringVar(&f.progress, "progress", "auto", "progress display: auto, bar, plain or none")
+	fs.StringVar(&f.progress, "progress", "auto", progressUsage)
 	fs.StringVar(&f.saveRegs, "save-regressions", "", saveRegressionsUsage)
 	fs.BoolVar(&f.minimize, "minimize", true, "minimize the first graph of every new finding's signature into DIR/findings, each search within --minimize-timeout and --minimize-steps, all of them within --minimize-budget")
 	f.budget.define(fs)
@@ -129,7 +129,8 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "minimize-timeout", "minimize-steps", "minimize-budget", "state", "night", "corpus", "save-regressions"}
 
 // resumeCommand is the command that continues the campaign in dir: the
-// state and the corpus directory it read must be given again.
+// state and the corpus directory it read must be given again (and the
+// minimization flags, minimizeBudget.resumeFlags).
 func resumeCommand(name, dir, state, corpus string) string {
 	c := "cfgfuzz " + name + " --resume " + shellWord(dir)
 	if state != "" {
@@ -252,7 +253,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	if campaignStage != nil {
 		c.Stage = func(s string) { campaignStage(s, in.ctx) }
 	}
-	c.ResumeCommand = resumeCommand(name, c.Dir, f.state, f.guide.corpus)
+	c.ResumeCommand = resumeCommand(name, c.Dir, f.state, f.guide.corpus) + f.budget.resumeFlags(f.minimize)
 	if f.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(f.cpuProfile)
 		if err != nil {
@@ -358,10 +359,10 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 }
 
 // allTimedOutHint is a note for a campaign whose every graph timed out on
-// the current side: the findings stand, but a structurizer that takes
-// longer than --timeout to start looks the same (each timeout kills it,
-// and its restart takes as long again), so the note says so and how to
-// tell. "" otherwise.
+// the current side: the findings stand, but a structurizer that answers
+// no graph in time, whatever the graph, may be one that needs more time
+// than --timeout on every graph (its start-up has --start-timeout of its
+// own), so the note says how to tell. "" otherwise.
 func allTimedOutHint(rep *fuzz.Report) string {
 	if rep.Graphs < 2 || rep.Outcomes[fuzz.OutTimeout] != rep.Graphs {
 		return ""
@@ -370,7 +371,7 @@ func allTimedOutHint(rep *fuzz.Report) string {
 	if limit == 0 {
 		limit = fuzz.DefaultTimeout
 	}
-	return fmt.Sprintf("every graph timed out (--timeout %s): a structurizer that takes longer than that to start times out on every graph, as each timeout restarts it; `cfgfuzz selftest --structurizer %s --timeout 1m` shows whether it answers given the time, and a larger --timeout gives it the time to start",
+	return fmt.Sprintf("every graph timed out (--timeout %s): `cfgfuzz selftest --structurizer %s --timeout 1m` shows whether it answers small graphs given the time, and a larger --timeout gives each graph more (a server's start-up has --start-timeout of its own)",
 		limit, fuzz.ShellQuote(rep.Settings.Current))
 }
 
@@ -531,8 +532,11 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	if err := proto.CheckOptions(proto.Options{Registers: f.registers}); err != nil {
 		return c, fmt.Errorf("--registers: %w", err)
 	}
-	if int(f.maxAnswer) != fuzz.DefaultMaxAnswer {
-		s.MaxAnswer = int(f.maxAnswer)
+	if int(f.proc.maxAnswer) != fuzz.DefaultMaxAnswer {
+		s.MaxAnswer = int(f.proc.maxAnswer)
+	}
+	if f.proc.startTimeout != fuzz.DefaultStartTimeout {
+		s.StartTimeout = fuzz.Duration(f.proc.startTimeout)
 	}
 	if err := f.judge.validate(); err != nil {
 		return c, err
@@ -643,7 +647,7 @@ func validateOptions(strategy string, inject []string) error {
 // revision to its full commit hash) so a resumed campaign uses the same
 // build.
 func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, log io.Writer) error {
-	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer}
+	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer, StartTimeout: time.Duration(c.Settings.StartTimeout)}
 	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, popt, log)
 	if err != nil {
 		return fmt.Errorf("current side: %w", err)
@@ -767,6 +771,10 @@ func (f *campaignFlags) workTreeSpec(stderr io.Writer) string {
 	fmt.Fprintln(stderr, "cfgfuzz compare: not inside a git repository of cfgfuzz: the current side is the structurizer inside this binary (self); nothing is built")
 	return fuzz.SpecSelf
 }
+
+// progressUsage is the --progress flag's text, the same on run, compare
+// and merge.
+const progressUsage = "progress display: auto, bar, plain or none (none: no progress lines, the minimization's included)"
 
 // progressModes are the values of --progress.
 var progressModes = []string{"auto", "bar", "plain", "none"}

@@ -1,8 +1,11 @@
-// slow_start_test.go: a structurizer that takes longer than --timeout to
-// start (a JIT, an interpreter loading its libraries) times out on every
-// graph, as each timeout kills it and its restart takes as long again:
-// the campaign's findings stand as they are, but a note says what else
-// makes every graph time out, and what to try.
+// slow_start_test.go: a structurizer server's start-up (a JIT, an
+// interpreter loading its libraries, a large binary) has an allowance of
+// its own, --start-timeout, beyond the per-graph --timeout: a server
+// slower to start than --timeout is judged on its graphs by run, compare,
+// check and minimize, never charged with timeouts; one that answers
+// nothing within both has not started, a harness error (exit 2) naming
+// --start-timeout, not a finding. A campaign whose every graph timed out
+// says how to tell a structurizer too slow for --timeout.
 package main
 
 import (
@@ -12,17 +15,91 @@ import (
 	"testing"
 )
 
-func TestEveryGraphTimedOutHint(t *testing.T) {
-	bin := cfgfuzzBinary(t)
-	dir := t.TempDir()
+// slowStartServer is a protocol server (cfgfuzz structurize, flags added)
+// that sleeps delay seconds before it reads its input.
+func slowStartServer(t *testing.T, dir, delay, flags string) string {
+	t.Helper()
 	server := filepath.Join(dir, "slow-start.sh")
-	if err := os.WriteFile(server, []byte("#!/bin/sh\nsleep 1.5\nexec "+bin+" structurize\n"), 0o755); err != nil {
+	script := "#!/bin/sh\nsleep " + delay + "\nexec " + cfgfuzzBinary(t) + " structurize " + flags + "\n"
+	if err := os.WriteFile(server, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runCmd([]string{"run", "--structurizer", server, "--graphs", "2", "--workers", "1", "--timeout", "1s", "--checks", "exec",
+	return server
+}
+
+// hangsOnGraphs is a server script that answers the protocol's hello as
+// a v1 server does (it has started), then hangs on the graph.
+const hangsOnGraphs = `#!/bin/sh
+read -r line
+case "$line" in *'"hello"'*)
+	id=$(printf '%s\n' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/')
+	echo "{\"id\":$id,\"outcome\":\"error\",\"reason\":\"request: version 2\"}"
+	read -r line;;
+esac
+exec sleep 1000
+`
+
+func TestSlowStartIsNoFinding(t *testing.T) {
+	dir := t.TempDir()
+	server := slowStartServer(t, dir, "1.5", "")
+	g := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(g, []byte("{{1, 2}, {3}, {3}, {4, 1}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"run", "--structurizer", server, "--graphs", "2", "--workers", "1", "--timeout", "1s", "--checks", "exec", "--minimize=false", "--progress", "none", "--out", filepath.Join(dir, "run")},
+		{"compare", "--baseline-structurizer", "self", "--structurizer", server, "--graphs", "2", "--workers", "1", "--timeout", "1s", "--checks", "exec", "--minimize=false", "--progress", "none", "--out", filepath.Join(dir, "compare")},
+		{"check", "--structurizer", server, "--timeout", "1s", "--checks", "exec", g},
+	} {
+		code, stdout, stderr := runCmd(args, "")
+		if code != exitOK || strings.Contains(stdout, "timeout 1") || strings.Contains(stdout, "timeout 2") || strings.Contains(stdout, "structurize:timeout") {
+			t.Errorf("%s: exit %d, want 0 and no timeout: a start-up slower than --timeout is within --start-timeout\n%s%s", args[0], code, stdout, stderr)
+		}
+	}
+	// minimize: every judgement (three of them on new processes) starts
+	// a server; the planted fault is what fails, never the start-up.
+	planted := slowStartServer(t, t.TempDir(), "1.5", "--inject swap-arms")
+	code, stdout, stderr := runCmd([]string{"minimize", "--structurizer", planted, "--timeout", "1s", "--checks", "exec", "--max-steps", "2", g}, "")
+	if code != exitOK || !strings.Contains(stdout+stderr, "exec:trace-mismatch") || strings.Contains(stdout+stderr, "structurize:timeout") {
+		t.Errorf("minimize: exit %d, want 0 minimizing exec:trace-mismatch, no timeout\n%s%s", code, stdout, stderr)
+	}
+}
+
+func TestServerThatNeverStartsIsAHarnessError(t *testing.T) {
+	dir := t.TempDir()
+	server := filepath.Join(dir, "silent.sh")
+	if err := os.WriteFile(server, []byte("#!/bin/sh\nexec sleep 1000\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(g, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	limits := []string{"--timeout", "200ms", "--start-timeout", "300ms"}
+	code, stdout, stderr := runCmd(append([]string{"run", "--structurizer", server, "--graphs", "2", "--workers", "1", "--checks", "exec", "--progress", "none", "--out", filepath.Join(dir, "run")}, limits...), "")
+	if code != exitUsage || !strings.Contains(stdout, "timeout 0 crash 0 error 2") || !strings.Contains(stdout, "0 findings") {
+		t.Errorf("run: exit %d, want 2 with 2 harness errors and no finding\n%s%s", code, stdout, stderr)
+	}
+	rep := readCampaignReport(t, filepath.Join(dir, "run"))
+	if len(rep.HarnessErrors) == 0 || !strings.Contains(rep.HarnessErrors[0].Detail, "--start-timeout") {
+		t.Errorf("harness errors %+v, want them to name --start-timeout", rep.HarnessErrors)
+	}
+	code, stdout, stderr = runCmd(append([]string{"check", "--structurizer", server, "--checks", "exec", g}, limits...), "")
+	if code != exitUsage || strings.Contains(stdout, "structurize:timeout") || !strings.Contains(stdout+stderr, "did not start") {
+		t.Errorf("check: exit %d, want 2 saying the structurizer did not start\n%s%s", code, stdout, stderr)
+	}
+}
+
+func TestEveryGraphTimedOutHint(t *testing.T) {
+	dir := t.TempDir()
+	server := filepath.Join(dir, "hangs.sh")
+	if err := os.WriteFile(server, []byte(hangsOnGraphs), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd([]string{"run", "--structurizer", server, "--graphs", "2", "--workers", "1", "--timeout", "300ms", "--start-timeout", "300ms", "--checks", "exec",
 		"--minimize=false", "--progress", "none", "--out", filepath.Join(dir, "c")}, "")
-	want := "every graph timed out (--timeout 1s): a structurizer that takes longer than that to start times out on every graph"
-	if code != exitFail || !strings.Contains(stdout, "timeout 2 ") || !strings.Contains(stderr, want) || !strings.Contains(stderr, "selftest --structurizer cmd:"+server+" --timeout ") {
-		t.Errorf("exit %d, want 1, 2 timeouts and the note %q naming selftest:\n%s%s", code, want, stdout, stderr)
+	want := "every graph timed out (--timeout 300ms): `cfgfuzz selftest --structurizer cmd:" + server + " --timeout 1m`"
+	if code != exitFail || !strings.Contains(stdout, "timeout 2 ") || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, want 1, 2 timeouts and the note %q:\n%s%s", code, want, stdout, stderr)
 	}
 }

@@ -1,0 +1,36 @@
+// processflags.go: the flags of every command that talks to a structurizer
+// process, one definition with one meaning everywhere: --max-answer (the
+// longest answer line, PROTOCOL.md "The answer limit") and --start-timeout
+// (a server's start-up allowance beyond --timeout, PROTOCOL.md "Failure
+// behaviour").
+
+package main
+
+import (
+	"flag"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
+
+// processFlags are the values of the process flags. The zero value is
+// not the defaults: define sets them.
+type processFlags struct {
+	maxAnswer    fuzz.ByteSize
+	startTimeout time.Duration
+}
+
+// startTimeoutUsage is the --start-timeout flag's text.
+const startTimeoutUsage = "start-up allowance of a structurizer process: the first request each new process gets (the protocol's hello, or after a restart a graph) may take this much longer than --timeout; a process that does not answer its hello within both has not started: a harness error of the graph (exit 2), not a finding"
+
+// define declares the flags on fs, at their defaults.
+func (p *processFlags) define(fs *flag.FlagSet) {
+	p.maxAnswer = fuzz.DefaultMaxAnswer
+	fs.Var(&p.maxAnswer, "max-answer", "longest answer line a structurizer process may write (`SIZE`, e.g. 256MiB); a longer one is a crash finding")
+	fs.DurationVar(&p.startTimeout, "start-timeout", fuzz.DefaultStartTimeout, startTimeoutUsage)
+}
+
+// options are the flags as fuzz.ProcessOptions.
+func (p processFlags) options() fuzz.ProcessOptions {
+	return fuzz.ProcessOptions{MaxAnswer: int(p.maxAnswer), StartTimeout: p.startTimeout}
+}

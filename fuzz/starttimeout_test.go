@@ -1,0 +1,41 @@
+// starttimeout_test.go: a structurizer server's start-up has an allowance
+// of its own (ProcessOptions.StartTimeout, PROTOCOL.md "Failure
+// behaviour"): a server slower to start than the per-graph limit answers
+// its graphs, after its first start and after a restart, and one that
+// answers nothing, not even the hello, within both has not started: a
+// harness error of the graph, not a finding.
+package fuzz
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSlowStartIsNotATimeout(t *testing.T) {
+	p := &Process{Argv: []string{"sh", "-c", "sleep 1.5; exec " + redteamServer(t) + " v1"}}
+	defer p.Close()
+	for start := 1; start <= 2; start++ {
+		a, _ := structurizeWithin(t, p, smallGraph(t), time.Second, 20*time.Second)
+		if out, sig, detail := classifyAnswer(a); out != OutOK {
+			t.Errorf("start %d: %s %s %q, want ok: the start-up is not the graph's", start, out, sig, detail)
+		}
+		p.end(true, 0) // the next graph starts a new server
+	}
+	if p.Starts != 2 {
+		t.Errorf("%d starts, want 2", p.Starts)
+	}
+}
+
+func TestServerThatNeverStartsIsAHarnessError(t *testing.T) {
+	p := &Process{Argv: []string{redteamServer(t), "ignore-stdin"}, Options: ProcessOptions{StartTimeout: 300 * time.Millisecond}}
+	defer p.Close()
+	a, took := structurizeWithin(t, p, smallGraph(t), 200*time.Millisecond, 10*time.Second)
+	out, sig, detail := classifyAnswer(a)
+	if out != OutError || sig != "" || !strings.Contains(detail, "--start-timeout") || !strings.Contains(detail, "did not start") {
+		t.Errorf("answer %s %s %q, want a harness error naming --start-timeout", out, sig, detail)
+	}
+	if took < 500*time.Millisecond || took > 3*time.Second {
+		t.Errorf("took %v, want the limit and the allowance, 500ms, and a little", took)
+	}
+}
