@@ -46,6 +46,10 @@ type Subject struct {
 	decodeErr     error
 	decodeDone    bool
 	parse         *parsedModule
+	// decoder is the memory the module is decoded into: the checking
+	// oracle's own during its Check (Oracle.decoder), nil (fresh memory)
+	// outside one.
+	decoder *spirv.Decoder
 	// The entry point's blocks, counted once for growth and meta (see
 	// entryBlocks); reset with the rest.
 	entryCount int
@@ -123,7 +127,11 @@ func (s *Subject) parsed() (*parsedModule, error) {
 // only read it.
 func (s *Subject) decoded() (*spirv.Module, error) {
 	if !s.decodeDone {
-		s.decodedModule, s.decodeErr = spirv.Decode(s.Module)
+		if s.decoder != nil {
+			s.decodedModule, s.decodeErr = s.decoder.Decode(s.Module)
+		} else {
+			s.decodedModule, s.decodeErr = spirv.Decode(s.Module)
+		}
 		s.decodeDone = true
 	}
 	return s.decodedModule, s.decodeErr
@@ -264,13 +272,16 @@ type Oracle struct {
 	checks []check
 	// decisive skips meta once a verdict failed (Decisive).
 	decisive bool
+	// decoder is the memory each Check decodes its subject's module into,
+	// reused from subject to subject (Subject.decoded).
+	decoder *spirv.Decoder
 }
 
 // Decisive is o for a caller that reads only the signature (Failed, a
 // minimizer's predicate): once a check has failed, meta, which runs after
 // every other check but fallback and calls the structurizer again for
 // each property, is skipped; its verdict could not be the first failure.
-// It shares o's validator: use it on o's goroutine.
+// It shares o's validator and decoding memory: use it on o's goroutine.
 func (o *Oracle) Decisive() *Oracle {
 	d := *o
 	d.decisive = true
@@ -284,7 +295,7 @@ func New(opt Options) (*Oracle, error) {
 	if names == nil {
 		names = DefaultChecks
 	}
-	o := &Oracle{opt: opt}
+	o := &Oracle{opt: opt, decoder: new(spirv.Decoder)}
 	for _, n := range names {
 		i := slices.IndexFunc(checkTable, func(c check) bool { return c.name == n })
 		if i < 0 {
