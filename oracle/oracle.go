@@ -67,7 +67,16 @@ type Subject struct {
 	// after it: callers read it then.
 	Copied      Copies
 	CopiedKnown bool
+	// size is the module's size as Size measures it, measured by growth
+	// (sizeKnown); cleared when Check starts and kept after it, like
+	// Copied, for the caller's Size.
+	size      moduleSize
+	sizeKnown bool
 }
+
+// moduleSize is Size's answer: entry-point blocks and words less debug
+// information.
+type moduleSize struct{ blocks, words int }
 
 // parsedModule is a decoded module split into blocks (parseRuleModule) and
 // the graphs of its functions, each built on first use: its edges

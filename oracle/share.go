@@ -87,6 +87,7 @@ func (o *Oracle) CheckShared(s *Subject, sh *Shared) []Verdict {
 	s.decoder = o.decoder
 	defer func() { s.reset(); s.decoder = nil }()
 	s.Copied, s.CopiedKnown = Copies{}, false
+	s.size, s.sizeKnown = moduleSize{}, false
 	for _, c := range o.checks {
 		if share && c.depends == OnModule {
 			if v, ok := sh.verdict(c.name); ok {
