@@ -282,15 +282,18 @@ type Oracle struct {
 	// decisive skips meta once a verdict failed (Decisive).
 	decisive bool
 	// decoder is the memory each Check decodes its subject's module into,
-	// reused from subject to subject (Subject.decoded).
+	// reused from subject to subject (Subject.decoded); walks is the
+	// memory of the execution check's walks, reused likewise.
 	decoder *spirv.Decoder
+	walks   *walkArena
 }
 
 // Decisive is o for a caller that reads only the signature (Failed, a
 // minimizer's predicate): once a check has failed, meta, which runs after
 // every other check but fallback and calls the structurizer again for
 // each property, is skipped; its verdict could not be the first failure.
-// It shares o's validator and decoding memory: use it on o's goroutine.
+// It shares o's validator and its decoding and walk memory: use it on
+// o's goroutine.
 func (o *Oracle) Decisive() *Oracle {
 	d := *o
 	d.decisive = true
@@ -304,7 +307,7 @@ func New(opt Options) (*Oracle, error) {
 	if names == nil {
 		names = DefaultChecks
 	}
-	o := &Oracle{opt: opt, decoder: new(spirv.Decoder)}
+	o := &Oracle{opt: opt, decoder: new(spirv.Decoder), walks: new(walkArena)}
 	for _, n := range names {
 		i := slices.IndexFunc(checkTable, func(c check) bool { return c.name == n })
 		if i < 0 {
@@ -414,7 +417,11 @@ func Errored(vs []Verdict) *Verdict {
 }
 
 func (o *Oracle) checkExec(s *Subject) Verdict {
-	walks, cut := walksOf(s.Graph, o.opt.Walks)
+	arena := o.walks
+	if arena == nil { // an Oracle not made by New
+		arena = new(walkArena)
+	}
+	walks, cut := walksIn(arena, s.Graph, o.opt.Walks)
 	r := compareWalks(o.opt.Executor, s.Module, s.decoded, s.fills, walks)
 	switch {
 	case r.Harness != nil:
