@@ -7,7 +7,10 @@
 // and the abandoned side is closed when its checks end (or with the
 // process). At most two abandoned checks run at once in a process: a
 // worker that would leave a third waits for one to end, four check limits
-// at most. A panic in the checks is the outcome error too.
+// at most. A panic in the checks is the outcome error too. The checks run
+// on a goroutine the worker keeps from graph to graph (checkRunner), so
+// its stack, grown by the first graphs, stays grown; an abandoned one
+// ends once its checks do, and the next graph starts another.
 
 package fuzz
 
@@ -84,7 +87,10 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 	finished, abandoned := false, false
 	done := make(chan checked, 1)
 	held := make(chan bool, 1) // whether the worker took a token for it
-	go func() {
+	if w.checks == nil {
+		w.checks = newCheckRunner()
+	}
+	w.checks <- func() {
 		res := run()
 		mu.Lock()
 		finished = true
@@ -98,7 +104,7 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 			return
 		}
 		done <- res
-	}()
+	}
 	t := time.NewTimer(limit)
 	defer t.Stop()
 	select {
@@ -110,6 +116,8 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 		}
 		mu.Unlock()
 		if abandoned {
+			w.checks.stop() // its goroutine ends with these checks
+			w.checks = nil
 			w.abandon(side)
 			held <- takeToken(abandonWait * limit)
 			return checked{detail: fmt.Sprintf("checks: no verdict within %v (the check limit, --check-timeout)", limit)}, false
@@ -148,3 +156,23 @@ func (w *worker) abandon(side Side) {
 		}
 	}
 }
+
+// checkRunner is a goroutine that runs the checks it is sent, one graph's
+// after another, until stop.
+type checkRunner chan func()
+
+// newCheckRunner starts a checkRunner. Its channel holds one graph's
+// checks, so sending them never waits for the goroutine to take them: the
+// worker's limit starts at once, as with a goroutine started per graph.
+func newCheckRunner() checkRunner {
+	r := make(checkRunner, 1)
+	go func() {
+		for f := range r {
+			f()
+		}
+	}()
+	return r
+}
+
+// stop ends the runner once the checks it runs, if any, return.
+func (r checkRunner) stop() { close(r) }

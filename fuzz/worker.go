@@ -30,9 +30,11 @@ type worker struct {
 	gpuOrc   *oracle.Oracle // the gpu check alone; nil without GPUEvery
 	orcOpt   oracle.Options // how orc was made (a new one after abandon)
 	// curNew and baseNew make the sides again (abandon); checkLimit
-	// bounds one side's checks of a graph (checklimit.go).
+	// bounds one side's checks of a graph (checklimit.go), which run on
+	// checks (nil: not started yet).
 	curNew, baseNew func() (Side, error)
 	checkLimit      time.Duration
+	checks          checkRunner
 	gpuNow          bool // the graph being judged also runs on the driver
 	curOpt          proto.Options
 	baseOpt         proto.Options
@@ -131,6 +133,10 @@ func newWorker(c *Config) (*worker, error) {
 }
 
 func (w *worker) close() {
+	if w.checks != nil {
+		w.checks.stop()
+		w.checks = nil
+	}
 	w.declared.note("current", w.cur, w.curOpt)
 	if w.base != nil {
 		w.declared.note("baseline", w.base, w.baseOpt)

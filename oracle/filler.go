@@ -28,6 +28,7 @@ package oracle
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -72,7 +73,9 @@ func isFillArithmetic(op spirv.Op) bool {
 
 // blockFills reads every block of m's entry point, in binary order.
 func blockFills(m *spirv.Module) []blockFill {
-	ids := newFillIDs(m)
+	tabs := fillTablesPool.Get().(*fillTables)
+	defer fillTablesPool.Put(tabs)
+	ids := newFillIDs(m, tabs)
 	entry := uint32(0)
 	for _, in := range m.Insts {
 		if in.Op == spirv.OpEntryPoint && len(in.Operands) >= 2 && entry == 0 {
@@ -80,7 +83,11 @@ func blockFills(m *spirv.Module) []blockFill {
 		}
 	}
 	var out []blockFill
-	sc := fillScratch{def: map[uint32]int{}, tracePtr: map[uint32]bool{}, counted: map[uint32]bool{}, copies: map[uint32]uint32{}}
+	sc := fillScratch{fillTables: tabs}
+	sc.def.reset(m.Bound)
+	sc.tracePtr.reset(m.Bound)
+	sc.counted.reset(m.Bound)
+	sc.copies.reset(m.Bound)
 	inEntry, start := false, -1
 	for i, in := range m.Insts {
 		switch in.Op {
@@ -101,52 +108,69 @@ func blockFills(m *spirv.Module) []blockFill {
 	return out
 }
 
-// fillIDs is what blockFills reads of a module's globals: the value of
-// each integer constant and the Private variables, by id.
-type fillIDs struct {
-	consts  map[uint32]uint32
-	private map[uint32]bool
-	trace   map[uint32]bool // variables decorated Binding BindingTrace
+// fillTables are the id tables one module's reading uses (fillIDs' and
+// fillScratch's), kept between modules (fillTablesPool): emptying them
+// costs nothing, filling them no allocation once they are sized.
+type fillTables struct {
+	consts, private, trace         idTable
+	def, tracePtr, counted, copies idTable
+	seen                           []bool
+	stack                          []uint32
 }
 
-// newFillIDs reads m's constants and Private variables.
-func newFillIDs(m *spirv.Module) *fillIDs {
-	ids := &fillIDs{consts: map[uint32]uint32{}, private: map[uint32]bool{}, trace: map[uint32]bool{}}
+// fillTablesPool keeps fillTables between readings; each reading takes
+// its own (the oracle's workers run concurrently).
+var fillTablesPool = sync.Pool{New: func() any { return new(fillTables) }}
+
+// fillIDs is what blockFills reads of a module's globals, by id: the value
+// of each integer constant (consts), the Private variables (private) and
+// the variables decorated Binding BindingTrace (trace), each a set id.
+type fillIDs struct {
+	consts, private, trace *idTable
+}
+
+// newFillIDs reads m's constants and Private variables into tabs'
+// tables.
+func newFillIDs(m *spirv.Module, tabs *fillTables) *fillIDs {
+	ids := &fillIDs{consts: &tabs.consts, private: &tabs.private, trace: &tabs.trace}
+	ids.consts.reset(m.Bound)
+	ids.private.reset(m.Bound)
+	ids.trace.reset(m.Bound)
 	for _, in := range m.Insts {
 		switch {
 		case in.Op == spirv.OpDecorate && len(in.Operands) >= 3 && in.Operands[1] == spirv.DecorationBinding && in.Operands[2] == spirv.BindingTrace:
-			ids.trace[in.Operands[0]] = true
+			ids.trace.set(in.Operands[0], 1)
 		case in.Op == spirv.OpConstant && len(in.Operands) == 3:
-			ids.consts[in.Operands[1]] = in.Operands[2]
+			ids.consts.set(in.Operands[1], in.Operands[2])
 		case in.Op == spirv.OpVariable && len(in.Operands) >= 3 && in.Operands[2] == spirv.StoragePrivate:
-			ids.private[in.Operands[1]] = true
+			ids.private.set(in.Operands[1], 1)
 		}
 	}
 	return ids
 }
 
-// fillScratch is fillOfBlock's working memory, kept from block to block.
+// fillScratch is fillOfBlock's working memory, kept from block to block:
+// its tables (emptied at each block) and the sinks of every block.
 type fillScratch struct {
-	def map[uint32]int // result id -> index in the block, for filler sources
-	// tracePtr: the block's pointers into the trace buffer, true when
-	// their index derives from a value loaded from it; counted: the ids
-	// that derive from such a value (inlinedAppend).
-	tracePtr map[uint32]bool
-	counted  map[uint32]bool
-	copies   map[uint32]uint32 // OpCopyObject result -> its operand
-	seen     []bool
-	stack    []uint32
-	sinks    []uint32 // every block's sinks, in order: each block's list is a capped part
+	// def: result id -> index in the block, for filler sources;
+	// tracePtr: the block's pointers into the trace buffer, 1 when their
+	// index derives from a value loaded from it, else 0; counted: the ids
+	// that derive from such a value (inlinedAppend); copies: OpCopyObject
+	// result -> its operand, ncopies of them. They live in *fillTables.
+	*fillTables
+	ncopies int
+	sinks   []uint32 // every block's sinks, in order: each block's list is a capped part
 }
 
 // fillOfBlock measures one block (its label first, its terminator last).
 func fillOfBlock(blk []spirv.Instruction, ids *fillIDs, sc *fillScratch) blockFill {
 	f := blockFill{reported: -1, label: blk[0].Operands[0]}
-	def := sc.def
-	clear(def)
-	clear(sc.tracePtr)
-	clear(sc.counted)
-	clear(sc.copies)
+	def := &sc.def
+	def.clear()
+	sc.tracePtr.clear()
+	sc.counted.clear()
+	sc.copies.clear()
+	sc.ncopies = 0
 	reportedAt := -1
 	for i, in := range blk {
 		if f.reported < 0 {
@@ -156,8 +180,8 @@ func fillOfBlock(blk []spirv.Instruction, ids *fillIDs, sc *fillScratch) blockFi
 		}
 		switch {
 		case isFillArithmetic(in.Op) && len(in.Operands) >= 3,
-			in.Op == spirv.OpLoad && len(in.Operands) >= 3 && ids.private[in.Operands[2]]:
-			def[in.Operands[1]] = i
+			in.Op == spirv.OpLoad && len(in.Operands) >= 3 && ids.private.has(in.Operands[2]):
+			def.set(in.Operands[1], uint32(i))
 		}
 	}
 	if cap(sc.seen) < len(blk) {
@@ -172,7 +196,7 @@ func fillOfBlock(blk []spirv.Instruction, ids *fillIDs, sc *fillScratch) blockFi
 		for len(sc.stack) > 0 {
 			id := sc.stack[len(sc.stack)-1]
 			sc.stack = sc.stack[:len(sc.stack)-1]
-			i, ok := def[id]
+			i, ok := def.get(id)
 			if !ok || seen[i] {
 				continue
 			}
@@ -185,7 +209,7 @@ func fillOfBlock(blk []spirv.Instruction, ids *fillIDs, sc *fillScratch) blockFi
 	}
 	start := len(sc.sinks)
 	for i, in := range blk {
-		if in.Op == spirv.OpStore && len(in.Operands) >= 2 && ids.private[in.Operands[0]] {
+		if in.Op == spirv.OpStore && len(in.Operands) >= 2 && ids.private.has(in.Operands[0]) {
 			f.words += in.Words()
 			cone(in.Operands[1])
 			if reportedAt >= 0 && i > reportedAt && !slices.Contains(sc.sinks[start:], in.Operands[0]) {
@@ -211,53 +235,58 @@ func (sc *fillScratch) appended(in spirv.Instruction, ids *fillIDs) (uint32, boo
 	switch in.Op {
 	case spirv.OpFunctionCall:
 		if len(ops) == 4 {
-			v, ok := ids.consts[ops[3]]
-			return v, ok
+			return ids.consts.get(ops[3])
 		}
 	case spirv.OpAccessChain:
-		if len(ops) >= 3 && (ids.trace[ops[2]] || sc.tracePtr[ops[2]]) {
-			counted := sc.tracePtr[ops[2]]
-			for _, x := range ops[3:] {
-				counted = counted || sc.counted[x]
+		if len(ops) >= 3 {
+			if ids.trace.has(ops[2]) || sc.countedPtr(ops[2]) {
+				counted := sc.countedPtr(ops[2])
+				for _, x := range ops[3:] {
+					counted = counted || sc.counted.has(x)
+				}
+				sc.tracePtr.set(ops[1], b2u(counted))
 			}
-			sc.tracePtr[ops[1]] = counted
 		}
 		return 0, false
 	case spirv.OpLoad:
-		if len(ops) >= 3 {
-			if _, ok := sc.tracePtr[ops[2]]; ok {
-				sc.counted[ops[1]] = true
-			}
+		if len(ops) >= 3 && sc.tracePtr.has(ops[2]) {
+			sc.counted.set(ops[1], 1)
 		}
 		return 0, false
 	case spirv.OpCopyObject:
-		if len(ops) >= 3 {
-			sc.copies[ops[1]] = ops[2]
+		if len(ops) >= 3 && !sc.copies.set(ops[1], ops[2]) {
+			sc.ncopies++
 		}
 	case spirv.OpStore:
-		if len(ops) >= 2 && sc.tracePtr[ops[0]] {
+		if len(ops) >= 2 && sc.countedPtr(ops[0]) {
 			v := ops[1]
-			for range len(sc.copies) + 1 {
-				c, ok := sc.copies[v]
+			for range sc.ncopies + 1 {
+				c, ok := sc.copies.get(v)
 				if !ok {
 					break
 				}
 				v = c
 			}
-			c, ok := ids.consts[v]
-			return c, ok
+			return ids.consts.get(v)
 		}
 		return 0, false
 	}
 	if len(ops) >= 3 && !spirv.IsTerminator(in.Op) {
 		for _, x := range ops[2:] {
-			if sc.counted[x] {
-				sc.counted[ops[1]] = true
+			if sc.counted.has(x) {
+				sc.counted.set(ops[1], 1)
 				break
 			}
 		}
 	}
 	return 0, false
+}
+
+// countedPtr says whether id is a pointer into the trace buffer whose
+// index derives from a value loaded from it.
+func (sc *fillScratch) countedPtr(id uint32) bool {
+	v, _ := sc.tracePtr.get(id)
+	return v == 1
 }
 
 // fills is blockFills of the subject's module, read once per Check.

@@ -157,7 +157,9 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 		s.Copied, s.CopiedKnown = copiesOf(s.Graph, fills), true
 	}
 	wordsIn := weights + lim.PerBlockWords*blocksIn + lim.PerCaseWords*cases + registerWords(o.opt.Walks.Registers, blocksIn, exits)
-	wordsOut := max(0, len(s.Module)/4-debugWords(s.Module)-lim.ModuleOverhead)
+	words := len(s.Module)/4 - debugWords(s.Module)
+	s.size, s.sizeKnown = moduleSize{blocks: blocksOut, words: words}, true
+	wordsOut := max(0, words-lim.ModuleOverhead)
 	if maxB := int(lim.BlockFactor*float64(blocksIn)) + lim.BlockSlack; blocksOut > maxB {
 		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthBlocks, Detail: fmt.Sprintf("%d blocks in, %d out (limit %d)%s", blocksIn, blocksOut, maxB, sizeNote)}
 	}
@@ -244,8 +246,12 @@ func (s *Subject) entryBlocks() (int, error) {
 // Size is the subject's module as the growth check measures it: the
 // labels of its entry point's function, and its words less its debug
 // information (debugWords; the module overhead not taken off). Reports
-// compare two structurizers' outputs by it, whatever each declares.
+// compare two structurizers' outputs by it, whatever each declares. After
+// a Check in which growth measured the module, it is that measure.
 func (s *Subject) Size() (blocks, words int, err error) {
+	if s.sizeKnown {
+		return s.size.blocks, s.size.words, nil
+	}
 	blocks, err = s.entryBlocks()
 	if err != nil {
 		return 0, 0, err

@@ -46,6 +46,10 @@ type Subject struct {
 	decodeErr     error
 	decodeDone    bool
 	parse         *parsedModule
+	// decoder is the memory the module is decoded into: the checking
+	// oracle's own during its Check (Oracle.decoder), nil (fresh memory)
+	// outside one.
+	decoder *spirv.Decoder
 	// The entry point's blocks, counted once for growth and meta (see
 	// entryBlocks); reset with the rest.
 	entryCount int
@@ -63,7 +67,16 @@ type Subject struct {
 	// after it: callers read it then.
 	Copied      Copies
 	CopiedKnown bool
+	// size is the module's size as Size measures it, measured by growth
+	// (sizeKnown); cleared when Check starts and kept after it, like
+	// Copied, for the caller's Size.
+	size      moduleSize
+	sizeKnown bool
 }
+
+// moduleSize is Size's answer: entry-point blocks and words less debug
+// information.
+type moduleSize struct{ blocks, words int }
 
 // parsedModule is a decoded module split into blocks (parseRuleModule) and
 // the graphs of its functions, each built on first use: its edges
@@ -123,7 +136,11 @@ func (s *Subject) parsed() (*parsedModule, error) {
 // only read it.
 func (s *Subject) decoded() (*spirv.Module, error) {
 	if !s.decodeDone {
-		s.decodedModule, s.decodeErr = spirv.Decode(s.Module)
+		if s.decoder != nil {
+			s.decodedModule, s.decodeErr = s.decoder.Decode(s.Module)
+		} else {
+			s.decodedModule, s.decodeErr = spirv.Decode(s.Module)
+		}
 		s.decodeDone = true
 	}
 	return s.decodedModule, s.decodeErr
@@ -264,13 +281,19 @@ type Oracle struct {
 	checks []check
 	// decisive skips meta once a verdict failed (Decisive).
 	decisive bool
+	// decoder is the memory each Check decodes its subject's module into,
+	// reused from subject to subject (Subject.decoded); walks is the
+	// memory of the execution check's walks, reused likewise.
+	decoder *spirv.Decoder
+	walks   *walkArena
 }
 
 // Decisive is o for a caller that reads only the signature (Failed, a
 // minimizer's predicate): once a check has failed, meta, which runs after
 // every other check but fallback and calls the structurizer again for
 // each property, is skipped; its verdict could not be the first failure.
-// It shares o's validator: use it on o's goroutine.
+// It shares o's validator and its decoding and walk memory: use it on
+// o's goroutine.
 func (o *Oracle) Decisive() *Oracle {
 	d := *o
 	d.decisive = true
@@ -284,7 +307,7 @@ func New(opt Options) (*Oracle, error) {
 	if names == nil {
 		names = DefaultChecks
 	}
-	o := &Oracle{opt: opt}
+	o := &Oracle{opt: opt, decoder: new(spirv.Decoder), walks: new(walkArena)}
 	for _, n := range names {
 		i := slices.IndexFunc(checkTable, func(c check) bool { return c.name == n })
 		if i < 0 {
@@ -394,7 +417,11 @@ func Errored(vs []Verdict) *Verdict {
 }
 
 func (o *Oracle) checkExec(s *Subject) Verdict {
-	walks, cut := walksOf(s.Graph, o.opt.Walks)
+	arena := o.walks
+	if arena == nil { // an Oracle not made by New
+		arena = new(walkArena)
+	}
+	walks, cut := walksIn(arena, s.Graph, o.opt.Walks)
 	r := compareWalks(o.opt.Executor, s.Module, s.decoded, s.fills, walks)
 	switch {
 	case r.Harness != nil:

@@ -84,8 +84,10 @@ func (o *Oracle) CheckShared(s *Subject, sh *Shared) []Verdict {
 	share := sh.matches(s)
 	out := make([]Verdict, 0, len(o.checks)+1)
 	s.reset()
-	defer s.reset()
+	s.decoder = o.decoder
+	defer func() { s.reset(); s.decoder = nil }()
 	s.Copied, s.CopiedKnown = Copies{}, false
+	s.size, s.sizeKnown = moduleSize{}, false
 	for _, c := range o.checks {
 		if share && c.depends == OnModule {
 			if v, ok := sh.verdict(c.name); ok {

@@ -76,6 +76,13 @@ func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 // walksOf is Walks, and whether the step budget (MaxTotalSteps) stopped
 // the covering or boundary walks with edges or decisions left to give.
 func walksOf(g *cfg.Graph, opt WalkOptions) ([]Walk, bool) {
+	return walksIn(&walkArena{dec: make([]uint32, 0, 64)}, g, opt)
+}
+
+// walksIn is walksOf with the walks' traces and decisions in a's memory,
+// which it empties first: the walks are valid until a's next use (the
+// execution check keeps one arena per oracle, oracle.go).
+func walksIn(a *walkArena, g *cfg.Graph, opt WalkOptions) ([]Walk, bool) {
 	n := g.Len()
 	if opt.MaxSteps <= 0 {
 		opt.MaxSteps = max(64, 4*n)
@@ -89,7 +96,7 @@ func walksOf(g *cfg.Graph, opt WalkOptions) ([]Walk, bool) {
 	if opt.MaxTotalSteps <= 0 {
 		opt.MaxTotalSteps = max(1<<23, 64*n)
 	}
-	a := walkArena{dec: make([]uint32, 0, 64), budget: opt.MaxTotalSteps}
+	a.reset(opt.MaxTotalSteps)
 	walks := a.coveringWalks(g, opt.MaxSteps, opt.MaxWalks)
 	walks = a.boundaryWalks(g, walks, opt.MaxSteps, opt.MaxWalks)
 	seen := decisionSet{first: make(map[uint64][]uint32, len(walks)+max(0, opt.Random))}
@@ -126,6 +133,13 @@ type walkArena struct {
 	// when it stopped the covering or boundary walks with work left.
 	budget int
 	cut    bool
+}
+
+// reset empties a for the walks of another graph under budget, keeping
+// its memory.
+func (a *walkArena) reset(budget int) {
+	a.trace, a.dec = a.trace[:0], a.dec[:0]
+	a.budget, a.cut = budget, false
 }
 
 // spent reports whether the walks kept have used up the step budget.

@@ -1,7 +1,8 @@
 // walks_test.go: Walks against walksReference, the plain selection it
 // replaced (every walk's trace and decisions their own allocations, the
 // decisions seen kept as string keys): the same walks, nil-ness of their
-// slices included, on arbitrary graphs with every option; and the
+// slices included, on arbitrary graphs with every option; walks in one
+// arena reused from graph to graph against walks in a fresh one; and the
 // decision set against a map of keys when hashes collide.
 package oracle
 
@@ -19,6 +20,7 @@ import (
 
 func TestWalksAgainstReference(t *testing.T) {
 	r := seededRand(t, 43)
+	var arena walkArena // one for every graph, as the execution check's
 	for i := range 600 {
 		g := anyGraph(r, 1+r.IntN(12))
 		opt := WalkOptions{Seed: r.Uint64()}
@@ -33,6 +35,13 @@ func TestWalksAgainstReference(t *testing.T) {
 		got, want := Walks(g, opt), walksReference(g, opt)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("graph %d %v, %+v:\n walks %+v\n reference %+v", i, g, opt, got, want)
+		}
+		if i%5 == 4 {
+			opt.MaxTotalSteps = 1 + r.IntN(40) // the step budget cuts some
+		}
+		fresh, freshCut := walksOf(g, opt)
+		if reused, cut := walksIn(&arena, g, opt); !reflect.DeepEqual(reused, fresh) || cut != freshCut {
+			t.Fatalf("graph %d %v, %+v:\n walks in a reused arena %+v (cut %v)\n in a fresh one %+v (cut %v)", i, g, opt, reused, cut, fresh, freshCut)
 		}
 	}
 }

@@ -174,6 +174,22 @@ func PutWords(dst []byte, w []uint32) {
 // Decode parses a binary module in either byte order. It checks the header
 // and that every instruction fits; it does not validate semantics.
 func Decode(data []byte) (*Module, error) {
+	var d Decoder
+	return d.Decode(data)
+}
+
+// Decoder decodes modules into memory it keeps from one module to the
+// next: the words, the instruction list and the Module itself. A module it
+// returns is valid until its next Decode; the zero value is ready. Not
+// safe for concurrent use.
+type Decoder struct {
+	words []uint32
+	insts []Instruction
+	mod   Module
+}
+
+// Decode is the package's Decode into d's memory.
+func (d *Decoder) Decode(data []byte) (*Module, error) {
 	// The magic number first: a file that is not SPIR-V at all is told so,
 	// whatever its length.
 	big := false
@@ -191,9 +207,19 @@ func Decode(data []byte) (*Module, error) {
 	if len(data) < 20 {
 		return nil, &DecodeError{Word: 0, Msg: fmt.Sprintf("only %d bytes: a module needs a 5-word header", len(data))}
 	}
-	words := make([]uint32, len(data)/4)
-	wordsOf(words, data, big)
-	return DecodeWords(words)
+	d.words = sized(d.words, len(data)/4)
+	wordsOf(d.words, data, big)
+	return d.decodeWords(d.words)
+}
+
+// sized is buf with length n: buf's memory when it is large enough, new
+// memory otherwise (never nil); its contents are left to the caller to
+// overwrite.
+func sized[T any](buf []T, n int) []T {
+	if buf == nil || cap(buf) < n {
+		return make([]T, n)
+	}
+	return buf[:n]
 }
 
 // wordsOf reads data's words little-endian, or big-endian: each reading a
@@ -219,22 +245,28 @@ func wordsOf(words []uint32, data []byte, big bool) {
 
 // DecodeWords parses a module given as host-order words.
 func DecodeWords(w []uint32) (*Module, error) {
+	var d Decoder
+	return d.decodeWords(w)
+}
+
+// decodeWords is DecodeWords into d's instruction list and Module; the
+// operands are slices of w.
+func (d *Decoder) decodeWords(w []uint32) (*Module, error) {
 	if len(w) < 5 {
 		return nil, &DecodeError{Word: 0, Msg: "truncated header"}
 	}
 	if w[0] != Magic {
 		return nil, &DecodeError{Word: 0, Msg: fmt.Sprintf("magic number 0x%08x is not SPIR-V's", w[0])}
 	}
-	m := &Module{Version: w[1], Generator: w[2], Bound: w[3], Schema: w[4]}
-	// Operands are slices of w; the instruction list is allocated once, at
-	// the size a first pass over the word counts gives.
+	// The instruction list is sized by a first pass over the word counts.
 	n := 0
 	for i := 5; i < len(w) && w[i]>>16 != 0; i += int(w[i] >> 16) {
 		n++
 	}
 	// Every instruction the second pass reaches without an error was
 	// counted by the first.
-	insts := make([]Instruction, n) // filled through a local: no reload of m.Insts
+	insts := sized(d.insts, n) // filled through a local: no reload of m.Insts
+	d.insts = insts
 	k := 0
 	for i := 5; i < len(w); k++ {
 		count := int(w[i] >> 16)
@@ -248,8 +280,8 @@ func DecodeWords(w []uint32) (*Module, error) {
 		insts[k] = Instruction{Op: op, Operands: w[i+1 : i+count : i+count]}
 		i += count
 	}
-	m.Insts = insts
-	return m, nil
+	d.mod = Module{Version: w[1], Generator: w[2], Bound: w[3], Schema: w[4], Insts: insts}
+	return &d.mod, nil
 }
 
 // String encodes a literal string operand: UTF-8, NUL-terminated, padded to

@@ -1,7 +1,8 @@
-// codec_test.go: Decode against a word-at-a-time reference (the byte order
-// through the binary.ByteOrder interface, instructions appended one by
-// one) on random instruction streams in both byte orders, whole and
-// damaged, and EncodeBytes and WordsToBytes against Encode's words.
+// codec_test.go: Decode, and one Decoder reused from stream to stream,
+// against a word-at-a-time reference (the byte order through the
+// binary.ByteOrder interface, instructions appended one by one) on random
+// instruction streams in both byte orders, whole and damaged, and
+// EncodeBytes and WordsToBytes against Encode's words.
 package spirv
 
 import (
@@ -52,6 +53,7 @@ func TestDecodeAgainstReference(t *testing.T) {
 	const seed = 61
 	t.Logf("seed %d", seed)
 	r := rand.New(rand.NewPCG(seed, 0))
+	var dec Decoder // reused: streams grow and shrink
 	for i := range 2000 {
 		m := &Module{Version: Version13, Generator: r.Uint32(), Bound: r.Uint32N(1000), Schema: r.Uint32N(2)}
 		for range r.IntN(40) {
@@ -85,6 +87,9 @@ func TestDecodeAgainstReference(t *testing.T) {
 		want, werr := decodeRef(data)
 		if fmt.Sprint(err) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
 			t.Fatalf("stream %d (variant %d): Decode %v %v, reference %v %v", i, i%4, got, err, want, werr)
+		}
+		if got, err := dec.Decode(data); fmt.Sprint(err) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("stream %d (variant %d): a reused Decoder %v %v, reference %v %v", i, i%4, got, err, want, werr)
 		}
 	}
 }
