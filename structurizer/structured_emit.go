@@ -373,6 +373,11 @@ func caseValue(n *wnode, i int) uint32 {
 // skip to t carries already, so the skip stores nothing: t stores the
 // route itself (a hop of w's destination: the guard accepts w, as
 // routedToJoin has it), or w names t (the skip's own value: t clears it).
+//
+// Pre: every run on the skip's edge holds w (caseValue), and w names a
+// destination whose one hop in this level is t, so no guard the skip
+// passes before t's runs its join on w. Post: t's guard runs t on w, and
+// the guards it passes send w on.
 func (f *frame) takes(t int, w uint32, wk *work) bool {
 	switch {
 	case storesRoute(&wk.nodes[t], wk.routeVar):
