@@ -168,13 +168,13 @@ var structuredPasses = []pass{
 	{
 		name: "fold",
 		pre:  "a Func that passes Validate",
-		post: "store blocks entered by one edge folded into the block before them (a conditional whose labels meet at the store block's target becoming a branch that stores by choice), stores of a value already held dropped; the same runs",
+		post: "store blocks entered by one edge folded into the block before them (a conditional whose labels meet at the store block's target becoming a branch that stores by choice, a header's merge giving it its stores by choice), stores of a value already held dropped; the same runs",
 		run:  func(s *structState) (bool, error) { return fold(s.f), nil },
 	},
 	{
 		name: "thread",
 		pre:  "a Func whose declared merges are distinct blocks",
-		post: "empty forwarders bypassed where R1, R4, R11 and R15 allow, chained guards joined, a switch's cases sharing one forwarder to a block; the same runs",
+		post: "empty forwarders bypassed where R1, R4, R11 and R15 allow, chained guards joined, a switch's cases sharing one forwarder to a block (its own merge when that is one); the same runs",
 		run:  func(s *structState) (bool, error) { return thread(s.f), nil },
 	},
 	{

@@ -24,8 +24,10 @@
 //   - skips and loop exits share the route variable: a loop merge's edge
 //     to its destination carries the destination's value on, so when the
 //     destination is a join further out the guards take it as a skip
-//     with no store of its own (routedToJoin), and a destination the
-//     merge branches to directly clears it (clearAfterRoute);
+//     with no store of its own (routedToJoin for the innermost pending
+//     join; frame.takes for one past it, on a case of the merge's test or
+//     route, whose value every run through it holds), and a destination
+//     the merge branches to directly clears it (clearAfterRoute);
 //   - edges to the level's latch or merge are continue and break (R6);
 //     a switch reaches them through a forwarding block (R11).
 //
@@ -66,6 +68,10 @@ type emitter struct {
 	deferred map[int]bool
 	guards   int
 	depth    int // nodes being emitted (node's recursion)
+	// carried: the route value the edge about to be emitted holds on
+	// every run, a loop merge's case (branching sets it, edge reads and
+	// clears it); 0 for none.
+	carried uint32
 }
 
 // maxEmitDepth bounds node's recursion, which goes one level deeper for
@@ -218,6 +224,7 @@ func (e *emitter) branching(x, id int, b Block) {
 	sw := len(n.succs) >= 3
 	to := e.room.take(len(n.succs))
 	for i, t := range n.succs {
+		e.carried = caseValue(n, i)
 		to[i] = e.edge(x, t, sw)
 	}
 	e.twoBlocks(to)
@@ -296,6 +303,8 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 // edge returns the block that node x's edge to t branches to, emitting t's
 // subtree when t is an arm of x.
 func (e *emitter) edge(x, t int, sw bool) int {
+	carried := e.carried
+	e.carried = 0
 	if e.cur >= 0 {
 		l := &e.w.loops[e.cur]
 		if t == l.C || t == l.M {
@@ -339,11 +348,48 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	if c, ok := e.cloneReturn(t); ok {
 		return c
 	}
-	e.frames.stack[at].target = true
 	top.crossTo = min(top.crossTo, at)
 	top.used = true
+	if carried != 0 && e.frames.stack[at].takes(t, carried, e.w) {
+		return top.merge // x's own merge: a case may go there (R11)
+	}
+	e.frames.stack[at].target = true
 	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "skip",
 		Stores: []Store{{Var: e.w.route(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: e.list(top.merge)}})
+}
+
+// caseValue is the route value loop merge n holds on its edge i (a case
+// of its test or route: the value of the destination it routes there), 0
+// for any other node's edge and for the default edge, whose value the
+// route does not fix.
+func caseValue(n *wnode, i int) uint32 {
+	if n.kind != wLoopMerge || i == 0 || i > len(n.values) {
+		return 0
+	}
+	return n.values[i-1]
+}
+
+// takes: join t's guard (frame f) can run t on the route value w that a
+// skip to t carries already, so the skip stores nothing: t stores the
+// route itself (a hop of w's destination: the guard accepts w, as
+// routedToJoin has it), or w names t (the skip's own value: t clears it).
+//
+// Pre: every run on the skip's edge holds w (caseValue), and w names a
+// destination whose one hop in this level is t, so no guard the skip
+// passes before t's runs its join on w. Post: t's guard runs t on w, and
+// the guards it passes send w on.
+func (f *frame) takes(t int, w uint32, wk *work) bool {
+	switch {
+	case storesRoute(&wk.nodes[t], wk.routeVar):
+		if !slices.Contains(f.accept, w) {
+			f.accept = append(f.accept, w)
+		}
+		return true
+	case w == valueOf(t):
+		f.target = true
+		return true
+	}
+	return false
 }
 
 // clearAfterRoute: the edge x->t leaves loop merge x for its destination

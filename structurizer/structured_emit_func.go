@@ -135,7 +135,11 @@ func (fb *funcBuilder) loopEntry(l *wloop, hb *Block, m int) {
 // (0), or the pending one is j's (f.target) or one of f.accept (a loop
 // merge's destination further out, which j stores anew), and sends every
 // other value on to next's merge. A join that skips end at clears the
-// variable: the caller records it.
+// variable: the caller records it. The guard's cases that run j all go
+// to j's block, a loop header included: a header entered by several
+// cases of one switch is still entered from one block outside its loop,
+// which is what the loops pass and the nested pass read a loop's entry by
+// (R11 lists the equal targets side by side).
 func (fb *funcBuilder) guard(f, next *frame, j int) (jb int) {
 	b := Block{Kind: Synthetic, Orig: -1, Name: "guard"}
 	jb = fb.block(j)
@@ -153,15 +157,11 @@ func (fb *funcBuilder) guard(f, next *frame, j int) (jb int) {
 	default:
 		next.used = true
 		b.Merge = Merge{Kind: SelectionMerge, Merge: next.merge}
-		to := jb
-		if fb.w.nodes[j].kind == wLoopHeader {
-			to = fb.forward(jb) // a loop header keeps one entry edge
-		}
 		vals := append([]uint32{0}, accept...)
 		tos := fb.room.take(len(vals) + 1)
 		tos[0] = next.merge
 		for i := range vals {
-			tos[i+1] = to
+			tos[i+1] = jb
 		}
 		b.Term = Term{Kind: Route, Var: fb.w.route(), Values: vals, To: tos}
 	}

@@ -15,6 +15,14 @@
 //     the store block, merging at that target), becomes a per-choice
 //     store of it, and the conditional a branch to the target: no label
 //     is left to tell apart (R15), and the emptied merge is a forwarder;
+//   - a store block that is the selection merge of the original
+//     conditional or switch before it, and is entered by that one edge
+//     alone, gives its stores to the header as per-choice stores (as
+//     below) and stays its merge, empty: the header runs on every run that
+//     reaches the merge and the merge reads no variable, so every other
+//     block sees the values it saw. The thread pass then sends the
+//     switch's cases that go through other empty forwarders to the same
+//     block to that merge;
 //   - a store block entered by one edge, from an original conditional or
 //     switch, becomes a per-choice store of it (Store.PerChoice): the
 //     stored value on the choice that led to the store block, and on the
@@ -32,9 +40,10 @@
 // keeps every variable's value at every remaining block as it was, so its
 // facts stay true as the pass goes.
 //
-// A store block's stores move only where the thread pass would bypass an
-// empty forwarder: it heads nothing and is no merge or continue target (so
-// it lies in the same constructs as the block before it, and the edge leaves
+// A merge's stores move into its header and no edge moves. Any other store
+// block's stores move only where the thread pass would bypass an empty
+// forwarder: it heads nothing and is no merge or continue target (so it
+// lies in the same constructs as the block before it, and the edge leaves
 // the same ones), its target is no loop header, and a conditional's two
 // labels stay distinct (R15).
 
@@ -238,7 +247,13 @@ func fold(f *Func) bool {
 	changed := false
 	for s := range f.Blocks {
 		blk := &f.Blocks[s]
-		if !storeBlock(blk, s) || declared[s] || edges[s] == 0 {
+		if !storeBlock(blk, s) || edges[s] == 0 {
+			continue
+		}
+		if declared[s] {
+			if edges[s] == 1 && storesIntoHeader(f, vv, from[s], s) {
+				changed = true
+			}
 			continue
 		}
 		if dropHeld(blk, vv.entry(s), room) {
@@ -256,6 +271,29 @@ func fold(f *Func) bool {
 		}
 	}
 	return changed
+}
+
+// storesIntoHeader moves the stores of store block s, the selection merge
+// of block p and entered from p alone, into p as per-choice stores when p
+// is an original conditional or switch and the values its other choices
+// leave are known (perChoice); s stays p's merge. It reports whether the
+// stores moved.
+//
+// Pre: s is declared by p alone and p's one edge to s is s's only
+// entering edge. Post: s holds no store; p's runs store on the choice
+// that leads to s what s stored, and on the others what the variable held
+// already, so every block but s is entered with the values it was.
+func storesIntoHeader(f *Func, vv *varValues, p, s int) bool {
+	pb, sb := &f.Blocks[p], &f.Blocks[s]
+	if len(sb.Stores) == 0 || pb.Term.Kind != Choose || pb.Merge.Kind != SelectionMerge || pb.Merge.Merge != s {
+		return false
+	}
+	stores, ok := perChoice(pb, vv.entry(p), slices.Index(pb.Term.To, s), sb.Stores)
+	if !ok {
+		return false
+	}
+	pb.Stores, sb.Stores = stores, nil
+	return true
 }
 
 // storeBlock: block blk (number s) is synthetic, heads nothing, and

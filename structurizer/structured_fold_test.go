@@ -361,3 +361,62 @@ func TestFoldIntoSwitch(t *testing.T) {
 		}
 	}
 }
+
+// switchMergingAtStore is a loop whose body is an original switch (block
+// 2) merging at the store block 3 that its case 2 enters: it stores the
+// route value 9 and leaves for the loop's merge 6, which routes on it. Case
+// 1 leaves for the same merge through the empty forwarder 7 (R11), case 0
+// continues the loop. With stored false, the switch already stores by
+// choice and block 3 is empty.
+func switchMergingAtStore(stored bool) *Func {
+	syn, br := synBlock, branchTo
+	f := &Func{Vars: []Var{{Name: "route"}}, Blocks: []Block{
+		syn("entry", Merge{}, br(1)),
+		syn("loop", Merge{Kind: LoopMerge, Merge: 6, Continue: 5}, br(2)),
+		{Kind: Original, Orig: 0, Arity: 3, Merge: Merge{Kind: SelectionMerge, Merge: 3},
+			Term: Term{Kind: Choose, To: []int{4, 7, 3}}},
+		syn("exit.store", Merge{}, br(6)),
+		{Kind: Original, Orig: 1, Term: branchTo(5)},
+		syn("latch", Merge{}, br(1)),
+		syn("merge", Merge{Kind: SelectionMerge, Merge: 10}, Term{Kind: Test, Var: 0, Values: []uint32{9}, To: []int{8, 9}}),
+		syn("fwd", Merge{}, br(6)),
+		{Kind: Original, Orig: 2, Term: Term{Kind: Return}},
+		{Kind: Original, Orig: 3, Term: Term{Kind: Return}},
+		syn("exit", Merge{}, Term{Kind: Unreachable}),
+	}}
+	f.Blocks[1].Stores = []Store{{Var: 0, Value: 0}}
+	if stored {
+		f.Blocks[3].Stores = []Store{{Var: 0, Value: 9}}
+	} else {
+		f.Blocks[2].Stores = []Store{{Var: 0, PerChoice: []uint32{0, 0, 9}}}
+	}
+	return f
+}
+
+// switchRuns are decisions that take each case of switchMergingAtStore's
+// switch, after a turn of the loop and without.
+var switchRuns = [][]uint32{{0, 1}, {1}, {2}, {0, 0, 2}, {3, 2}}
+
+// TestFoldMovesAMergesStoresIntoItsHeader: the store block a switch merges
+// at gives its stores to the switch, by choice, and stays its merge.
+func TestFoldMovesAMergesStoresIntoItsHeader(t *testing.T) {
+	f := switchMergingAtStore(true)
+	if err := SelfCheck(f); err != nil {
+		t.Fatalf("hand-made function: %v", err)
+	}
+	before := copyFunc(f)
+	if !fold(f) {
+		t.Fatal("fold changed nothing")
+	}
+	if len(f.Blocks[3].Stores) != 0 || f.Blocks[2].Merge.Merge != 3 {
+		t.Fatalf("merge 3 keeps stores %v (header 2 merging at %d), want none", f.Blocks[3].Stores, f.Blocks[2].Merge.Merge)
+	}
+	want := []Store{{Var: 0, PerChoice: []uint32{0, 0, 9}}}
+	if got := f.Blocks[2].Stores; len(got) != 1 || got[0].Var != 0 || !slices.Equal(got[0].PerChoice, want[0].PerChoice) {
+		t.Fatalf("switch stores %v, want %v", got, want)
+	}
+	if err := SelfCheck(f); err != nil {
+		t.Fatalf("after fold: %v", err)
+	}
+	runsSame(t, before, f, switchRuns...)
+}

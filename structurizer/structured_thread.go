@@ -21,7 +21,10 @@
 //   - a switch whose cases still go through several empty forwarders to
 //     one block (R11 keeps them: the block is not the switch's to name)
 //     goes through one of them for all those cases, the cases listed
-//     side by side (R11's adjacent duplicate labels).
+//     side by side (R11's adjacent duplicate labels); through its own
+//     merge when that is an empty block forwarding to the same block (R11
+//     lets a case go to its switch's merge), so the forwarders are left
+//     to no one.
 //
 // The layout pass then drops the blocks nothing names.
 
@@ -97,8 +100,14 @@ func thread(f *Func) bool {
 
 // shareForwarders sends the cases of each switch that go through empty
 // forwarders (empty, and named by no header: declared) to one block
-// through the first such forwarder. A switch with its own case order
-// (fall-through) keeps it. It reports whether a case moved.
+// through one block: the switch's merge when it is empty and forwards to
+// that block, else the first such forwarder. A switch with its own case
+// order (fall-through) keeps it. It reports whether a case moved.
+//
+// Pre: f's declared merges are distinct blocks. Post: every case goes on
+// to the block it reached, through one empty block; a case retargeted to
+// the switch's merge leaves the switch's construct for its own merge
+// (R6, R11); the same runs.
 func shareForwarders(f *Func, declared []bool, empty func(int) bool) bool {
 	changed := false
 	var first map[int]int // the forwarder kept for a block, made on first use
@@ -108,6 +117,9 @@ func shareForwarders(f *Func, declared []bool, empty func(int) bool) bool {
 			continue
 		}
 		clear(first)
+		if m := blk.Merge.Merge; blk.Merge.Kind == SelectionMerge && m != b && empty(m) {
+			first = keep(first, f.Blocks[m].Term.To[0], m)
+		}
 		for i, t := range blk.Term.To {
 			if t == b || declared[t] || !empty(t) {
 				continue
@@ -116,10 +128,7 @@ func shareForwarders(f *Func, declared []bool, empty func(int) bool) bool {
 			k, ok := first[z]
 			switch {
 			case !ok:
-				if first == nil {
-					first = map[int]int{}
-				}
-				first[z] = t
+				first = keep(first, z, t)
 			case k != t:
 				blk.Term.To[i] = k
 				changed = true
@@ -127,6 +136,16 @@ func shareForwarders(f *Func, declared []bool, empty func(int) bool) bool {
 		}
 	}
 	return changed
+}
+
+// keep records forwarder t as the one kept for block z, making the map on
+// first use.
+func keep(first map[int]int, z, t int) map[int]int {
+	if first == nil {
+		first = map[int]int{}
+	}
+	first[z] = t
+	return first
 }
 
 // routeCases is a test's or a route's terminator as a default target and

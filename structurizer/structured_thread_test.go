@@ -111,3 +111,24 @@ func TestThreadKeepsAGuardEnteredElsewhere(t *testing.T) {
 		t.Fatalf("joined a guard that another block enters: %+v", f.Blocks[3].Term)
 	}
 }
+
+// TestThreadSendsCasesToTheSwitchsEmptyMerge: a switch whose merge is an
+// empty block forwarding to the loop's merge sends its other case that
+// leaves for that block to its merge, not through a forwarder of its own.
+func TestThreadSendsCasesToTheSwitchsEmptyMerge(t *testing.T) {
+	f := switchMergingAtStore(false)
+	if err := SelfCheck(f); err != nil {
+		t.Fatalf("hand-made function: %v", err)
+	}
+	before := copyFunc(f)
+	if !thread(f) {
+		t.Fatal("thread changed nothing")
+	}
+	if got := f.Blocks[2].Term.To; !slices.Equal(got, []int{4, 3, 3}) {
+		t.Fatalf("switch targets %v, want [4 3 3] (case 1 to the switch's merge)", got)
+	}
+	if err := SelfCheck(f); err != nil {
+		t.Fatalf("after thread: %v", err)
+	}
+	runsSame(t, before, f, switchRuns...)
+}

@@ -17,9 +17,10 @@ import (
 
 // TestRetargetShrinksAMutantsFinding minimizes the first graph a campaign
 // finds layout-dead-blocks-kept's fallback on (cfgfuzz gen --kind
-// irreducible --seed 1) on the mutant's cmd/structurize: without the
-// retarget stage the pipeline stops at three blocks, with it at two; both
-// keep the signature, and the result passes on the unmutated structurizer.
+// irreducible --seed 1, its fifth graph) on the mutant's cmd/structurize:
+// without the retarget stage the pipeline stops at four blocks, with it at
+// two; both keep the signature, and the result passes on the unmutated
+// structurizer.
 func TestRetargetShrinksAMutantsFinding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("copies the tree and builds two structurizers")
@@ -45,7 +46,7 @@ func TestRetargetShrinksAMutantsFinding(t *testing.T) {
 		t.Fatal(err)
 	}
 	buggy, clean := buildStructurize(t, tree, filepath.Join(dir, "buggy")), buildStructurize(t, root, filepath.Join(dir, "clean"))
-	g, err := cfg.ParseCompact("{{1, 3}, {2, 0}, {4}, {4, 5}, {2, 5, 2, 5}, {}}", cfg.Limits{})
+	g, err := cfg.ParseCompact("{{1}, {0, 2}, {3, 5}, {6, 4, 0, 5}, {}, {6, 3}, {}}", cfg.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
