@@ -167,17 +167,7 @@ func returningSwitch(k int) *cfg.Graph {
 // 16,385 states took seconds).
 func TestWideSwitchCostsOneWalk(t *testing.T) {
 	for _, k := range []int{1000, 16385} {
-		nt := newNester(returningSwitch(k))
-		nt.run()
-		m := nt.facts.regions
-		if m == nil {
-			t.Fatalf("%d cases: no region was measured", k)
-		}
-		if per := float64(m.reached) / float64(k); per > 16 {
-			t.Errorf("%d cases: the walks followed %d edges, %.1f a case: want a few", k, m.reached, per)
-		} else {
-			t.Logf("%d cases: the walks followed %d edges, %.1f a case", k, m.reached, per)
-		}
+		fewEdgesEach(t, returningSwitch(k), k, fmt.Sprintf("%d cases", k), "case")
 	}
 }
 
@@ -188,17 +178,25 @@ func TestWideSwitchCostsOneWalk(t *testing.T) {
 // region would follow about d²/2.
 func TestEscapesCostOneWalk(t *testing.T) {
 	for _, d := range []int{1000, 4000} {
-		nt := newNester(escapingChain(d))
-		nt.run()
-		m := nt.facts.regions
-		if m == nil {
-			t.Fatalf("depth %d: no region was measured", d)
-		}
-		if per := float64(m.reached) / float64(d); per > 16 {
-			t.Errorf("depth %d: the walks followed %d edges, %.1f a header: want a few", d, m.reached, per)
-		} else {
-			t.Logf("depth %d: the walks followed %d edges, %.1f a header", d, m.reached, per)
-		}
+		fewEdgesEach(t, escapingChain(d), d, fmt.Sprintf("depth %d", d), "header")
+	}
+}
+
+// fewEdgesEach runs the nested pass's first run on g and fails unless its
+// region walks followed at most 16 edges for each of its units (cases,
+// headers: unit names them).
+func fewEdgesEach(t *testing.T, g *cfg.Graph, units int, what, unit string) {
+	t.Helper()
+	nt := newNester(g)
+	nt.run()
+	m := nt.facts.regions
+	if m == nil {
+		t.Fatalf("%s: no region was measured", what)
+	}
+	if per := float64(m.reached) / float64(units); per > 16 {
+		t.Errorf("%s: the walks followed %d edges, %.1f a %s: want a few", what, m.reached, per, unit)
+	} else {
+		t.Logf("%s: the walks followed %d edges, %.1f a %s", what, m.reached, per, unit)
 	}
 }
 
