@@ -259,7 +259,7 @@ func TestRegressionRecordsItsJudgement(t *testing.T) {
 	}
 	file := filepath.Join(regs, "v10.cfg")
 	text := readFile(t, file)
-	for _, want := range []string{"# target-env: vulkan1.0\n", "# rules-compat: " + oracle.CompatSPIRVTools2023 + "\n", "# signature: disagree:val-only:"} {
+	for _, want := range []string{"# target-env: vulkan1.0\n", "# rules-compat: " + oracle.CompatSPIRVTools2023 + "\n", "# signature: spirv-val:Invalid SPIR-V binary version"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("the regression lacks %q:\n%s", want, text)
 		}
