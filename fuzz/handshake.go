@@ -6,7 +6,9 @@
 // restarts included, and declares nothing. A new server that does not
 // answer the hello within the graph's limit and its start-up allowance
 // has not started: the graph is a harness error (Answer.NotStarted), and
-// the next graph's new server is asked again.
+// the next graph's new server is asked again. A restarted server is sent
+// the hello again (probeStart), so that its start-up, not a graph, takes
+// the allowance.
 
 package fuzz
 
@@ -23,8 +25,9 @@ import (
 // handshakeState is what a Process knows of its server's protocol. The
 // zero value knows nothing yet.
 type handshakeState struct {
-	v1    bool                          // the server does not speak v2
-	asked map[string]*proto.HelloAnswer // v2 answers by options (kept across restarts)
+	v1      bool                          // the server does not speak v2
+	asked   map[string]*proto.HelloAnswer // v2 answers by options (kept across restarts)
+	noProbe bool                          // a hello ended a server or put it out of step: restarts are not probed
 }
 
 func optionsKey(opt proto.Options) string {
@@ -73,7 +76,7 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 	allowance := p.allowance()
 	line, fail := p.exchange(req, limit, allowance)
 	if fail != nil && fail.Outcome == OutTimeout && allowance > 0 {
-		return fmt.Errorf("no answer to the protocol's hello within %v (--timeout) and the start-up allowance of %v (--start-timeout): the server did not start, or does not read its standard input", limit, p.startTimeout())
+		return p.didNotStart(limit)
 	}
 	p.hello.v1 = true // unless the answer below says v2
 	if fail == nil {
@@ -89,13 +92,54 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 			return nil
 		}
 		if !inStep || resp.Outcome != proto.Error {
+			p.hello.noProbe = true
 			p.end(true, 0) // out of step: start afresh
 		}
 	}
 	if p.srv == nil {
+		p.hello.noProbe = true
 		return p.start()
 	}
 	return nil
+}
+
+// didNotStart is the error of a new server silent past limit and its
+// start-up allowance.
+func (p *Process) didNotStart(limit time.Duration) error {
+	return fmt.Errorf("no answer to the protocol's hello within %v (--timeout) and the start-up allowance of %v (--start-timeout): the server did not start, or does not read its standard input", limit, p.startTimeout())
+}
+
+// probeStart sends a restarted server, which has written nothing yet, the
+// hello again before its first graph (a v1 server answers it with an
+// error), within limit and the start-up allowance. The allowance is then
+// spent on that line, and every graph is given its own limit alone: a
+// structurizer that hangs on graph after graph, restarted after each, costs
+// each graph the limit, not the limit and the allowance. A server silent
+// past both has not started (the error says so). One whose hello ended
+// it or put it out of step is started afresh and not probed again
+// (noProbe): its graphs after a restart take the allowance themselves.
+//
+// Pre: the handshake for opt is done. Post: the server is running, and it
+// has written a line unless probes are off.
+func (p *Process) probeStart(opt proto.Options, limit time.Duration) error {
+	if p.srv == nil || p.srv.spoke || p.hello.noProbe {
+		return nil
+	}
+	p.nextID++
+	req := proto.Request{V: proto.Version2, ID: p.nextID, Options: opt, Hello: &proto.Hello{Options: opt}}
+	line, fail := p.exchange(req, limit, p.allowance())
+	if fail != nil && fail.Outcome == OutTimeout {
+		return p.didNotStart(limit)
+	}
+	if fail == nil {
+		var resp proto.Response
+		if err := json.Unmarshal(line, &resp); err == nil && resp.ID == req.ID && (resp.Outcome == proto.Error || resp.Outcome == proto.OK && resp.Hello != nil) {
+			return nil
+		}
+		p.end(true, 0)
+	}
+	p.hello.noProbe = true
+	return p.start()
 }
 
 // unsupported says which declared limit g exceeds ("" none; nil promises

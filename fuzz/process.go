@@ -184,6 +184,9 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 	if err := p.handshake(opt, limit); err != nil {
 		return p.notStarted(err)
 	}
+	if err := p.probeStart(opt, limit); err != nil {
+		return p.notStarted(err)
+	}
 	if why := unsupported(g, p.declared(opt)); why != "" {
 		return Answer{Outcome: OutUnsupported, Reason: "unsupported: " + why, Declared: p.declared(opt)}
 	}

@@ -3,7 +3,8 @@
 // behaviour"): a server slower to start than the per-graph limit answers
 // its graphs, after its first start and after a restart, and one that
 // answers nothing, not even the hello, within both has not started: a
-// harness error of the graph, not a finding.
+// harness error of the graph, not a finding. A restarted server spends
+// the allowance on the hello, never on a graph.
 package fuzz
 
 import (
@@ -37,5 +38,26 @@ func TestServerThatNeverStartsIsAHarnessError(t *testing.T) {
 	}
 	if took < 500*time.Millisecond || took > 3*time.Second {
 		t.Errorf("took %v, want the limit and the allowance, 500ms, and a little", took)
+	}
+}
+
+// TestHangsCostTheLimitAlone: a server that answers its hello but hangs
+// on every graph is restarted after each; the restarted server's start-up
+// allowance goes to the hello it is sent again (probeStart), so each
+// hanging graph costs its limit, not its limit and the allowance.
+func TestHangsCostTheLimitAlone(t *testing.T) {
+	p := &Process{Argv: []string{redteamServer(t), "hang-graphs"}, Options: ProcessOptions{StartTimeout: 20 * time.Second}}
+	defer p.Close()
+	for i := range 3 {
+		a, took := structurizeWithin(t, p, smallGraph(t), 300*time.Millisecond, 30*time.Second)
+		if out, sig, _ := classifyAnswer(a); out != OutTimeout {
+			t.Fatalf("graph %d: %s %s, want a timeout", i, out, sig)
+		}
+		if took > 5*time.Second {
+			t.Errorf("graph %d: its timeout took %v: the start-up allowance (20s) was spent on the graph", i, took)
+		}
+	}
+	if p.Starts != 3 {
+		t.Errorf("%d starts, want 3 (one a hanging graph)", p.Starts)
 	}
 }

@@ -14,6 +14,7 @@
 //	neither       answers ok with neither module nor func
 //	bad-outcome   answers with an outcome the protocol does not have
 //	hang          reads requests, never answers
+//	hang-graphs   answers the protocol's hello (as v1 does, an error), never a graph
 //	slow          writes its answer one byte every 100 ms
 //	huge-line     writes a 100 MB line (then the answer)
 //	endless       writes bytes without a newline, forever
@@ -134,6 +135,10 @@ func serve(mode string) {
 			resp.Outcome = "splendid"
 		case "hang":
 			continue
+		case "hang-graphs":
+			if req.Hello == nil {
+				continue
+			}
 		case "slow":
 			b, _ := json.Marshal(resp)
 			for _, c := range append(b, '\n') {
