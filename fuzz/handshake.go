@@ -117,7 +117,8 @@ func (p *Process) didNotStart(limit time.Duration) error {
 // each graph the limit, not the limit and the allowance. A server silent
 // past both has not started (the error says so). One whose hello ended
 // it or put it out of step is started afresh and not probed again
-// (noProbe): its graphs after a restart take the allowance themselves.
+// (noProbe): its graphs after a restart take the allowance themselves
+// (allowance: as long as its starts were seen to take).
 //
 // Pre: the handshake for opt is done. Post: the server is running, and it
 // has written a line unless probes are off.

@@ -97,6 +97,10 @@ type Process struct {
 	answered bool
 	lastExit int
 	lastTail string
+	// startSeen is the longest any child took, from its start, to answer
+	// or end on its first request: what a restart not probed by a hello
+	// is allowed (allowance).
+	startSeen time.Duration
 }
 
 // server is one started child.
@@ -114,6 +118,7 @@ type server struct {
 	waitErr   error
 	deadlines bool // the pipes take deadlines (else a watchdog kills at the limit)
 	spoke     bool // it wrote a line: it has started
+	began     time.Time
 }
 
 func (p *Process) start() error {
@@ -133,7 +138,7 @@ func (p *Process) start() error {
 		files[i], files[i+1] = r, w
 	}
 	s := &server{token: newServerToken(), stdin: files[1], stdout: files[2], stderrR: files[4],
-		stderr: &stderrLog{}, errDone: make(chan struct{}), exited: make(chan struct{})}
+		stderr: &stderrLog{}, errDone: make(chan struct{}), exited: make(chan struct{}), began: time.Now()}
 	cmd := exec.Command(p.Argv[0], p.Argv[1:]...)
 	cmd.Dir = p.Dir
 	cmd.Env = append(os.Environ(), serverEnv+"="+s.token)
@@ -217,17 +222,35 @@ func (p *Process) startTimeout() time.Duration {
 
 // allowance is the start-up allowance of the running server's next
 // request: the whole of it until the server has written a line, then 0.
+// A restart that no hello probes (noProbe: its first request is a graph)
+// gets twice the longest start seen and a second, when one was seen, so
+// that a structurizer hanging on graph after graph is not given the
+// whole allowance on each.
 func (p *Process) allowance() time.Duration {
-	if p.srv.spoke {
+	switch {
+	case p.srv.spoke:
 		return 0
+	case p.hello.noProbe && p.startSeen > 0:
+		return min(p.startTimeout(), 2*p.startSeen+time.Second)
 	}
 	return p.startTimeout()
 }
 
 // exchange sends one request line and reads its answer line within limit
 // and allowance from now: the line, or the answer that ended the server
-// (timeout, death, an answer too long).
+// (timeout, death, an answer too long). A server's first request that it
+// answers or ends on tells how long it takes to start (startSeen).
 func (p *Process) exchange(req proto.Request, limit, allowance time.Duration) ([]byte, *Answer) {
+	began, first := p.srv.began, !p.srv.spoke
+	line, fail := p.exchangeLine(req, limit, allowance)
+	if first && (fail == nil || fail.Outcome != OutTimeout) {
+		p.startSeen = max(p.startSeen, time.Since(began))
+	}
+	return line, fail
+}
+
+// exchangeLine is exchange's request and answer.
+func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration) ([]byte, *Answer) {
 	starting := allowance > 0
 	deadline := time.Now().Add(limit + allowance)
 	b, _ := json.Marshal(req)

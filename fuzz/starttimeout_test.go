@@ -61,3 +61,21 @@ func TestHangsCostTheLimitAlone(t *testing.T) {
 		t.Errorf("%d starts, want 3 (one a hanging graph)", p.Starts)
 	}
 }
+
+// TestUnprobedHangsCostLittleMore: a server that dies on the hello (an
+// adapter that reads only graphs) and hangs on every graph is restarted
+// unprobed; each restart's first graph gets twice the start seen and a
+// second on top of its limit, not the whole allowance.
+func TestUnprobedHangsCostLittleMore(t *testing.T) {
+	p := &Process{Argv: []string{"sh", "-c", `read line; case "$line" in *hello*) exit 3;; esac; sleep 3600`}, Options: ProcessOptions{StartTimeout: 20 * time.Second}}
+	defer p.Close()
+	for i := range 3 {
+		a, took := structurizeWithin(t, p, smallGraph(t), 300*time.Millisecond, 30*time.Second)
+		if out, sig, _ := classifyAnswer(a); out != OutTimeout {
+			t.Fatalf("graph %d: %s %s, want a timeout", i, out, sig)
+		}
+		if took > 5*time.Second {
+			t.Errorf("graph %d: its timeout took %v: the start-up allowance (20s) was spent on the graph", i, took)
+		}
+	}
+}
