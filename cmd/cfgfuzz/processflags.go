@@ -21,7 +21,7 @@ type processFlags struct {
 }
 
 // startTimeoutUsage is the --start-timeout flag's text.
-const startTimeoutUsage = "start-up allowance of a structurizer process: the first request each new process gets (the protocol's hello, or after a restart a graph) may take this much longer than --timeout; a process that does not answer its hello within both has not started: a harness error of the graph (exit 2), not a finding"
+const startTimeoutUsage = "start-up allowance of a structurizer process: the first request each new process gets, the protocol's hello (sent again after each restart), may take this much longer than --timeout; a process that does not answer its hello within both has not started: a harness error of the graph (exit 2), not a finding"
 
 // define declares the flags on fs, at their defaults.
 func (p *processFlags) define(fs *flag.FlagSet) {
