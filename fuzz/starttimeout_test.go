@@ -48,15 +48,7 @@ func TestServerThatNeverStartsIsAHarnessError(t *testing.T) {
 func TestHangsCostTheLimitAlone(t *testing.T) {
 	p := &Process{Argv: []string{redteamServer(t), "hang-graphs"}, Options: ProcessOptions{StartTimeout: 20 * time.Second}}
 	defer p.Close()
-	for i := range 3 {
-		a, took := structurizeWithin(t, p, smallGraph(t), 300*time.Millisecond, 30*time.Second)
-		if out, sig, _ := classifyAnswer(a); out != OutTimeout {
-			t.Fatalf("graph %d: %s %s, want a timeout", i, out, sig)
-		}
-		if took > 5*time.Second {
-			t.Errorf("graph %d: its timeout took %v: the start-up allowance (20s) was spent on the graph", i, took)
-		}
-	}
+	hangsCostLittle(t, p, 3)
 	if p.Starts != 3 {
 		t.Errorf("%d starts, want 3 (one a hanging graph)", p.Starts)
 	}
@@ -69,7 +61,15 @@ func TestHangsCostTheLimitAlone(t *testing.T) {
 func TestUnprobedHangsCostLittleMore(t *testing.T) {
 	p := &Process{Argv: []string{"sh", "-c", `read line; case "$line" in *hello*) exit 3;; esac; sleep 3600`}, Options: ProcessOptions{StartTimeout: 20 * time.Second}}
 	defer p.Close()
-	for i := range 3 {
+	hangsCostLittle(t, p, 3)
+}
+
+// hangsCostLittle sends p n graphs, each of which must time out within
+// 5 s at a limit of 300 ms: p's start-up allowance (20 s in these tests)
+// not spent on them.
+func hangsCostLittle(t *testing.T, p *Process, n int) {
+	t.Helper()
+	for i := range n {
 		a, took := structurizeWithin(t, p, smallGraph(t), 300*time.Millisecond, 30*time.Second)
 		if out, sig, _ := classifyAnswer(a); out != OutTimeout {
 			t.Fatalf("graph %d: %s %s, want a timeout", i, out, sig)
