@@ -287,8 +287,8 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 		return ProcessFactoryWith(s.String(), []string{self, "structurize"}, "", opt.Process), s, nil
 	case SpecCmd:
 		s.Cmd = absoluteWords(s.Cmd)
-		f := ProcessFactoryWith(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, "", opt.Process)
-		return f, s, preflight(f, preflightLimit)
+		f, err := preflight(ProcessFactoryWith(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, "", opt.Process), preflightLimit)
+		return f, s, err
 	case SpecRev:
 		return resolveBuilt(s, OwnProject(), opt.Build, opt.Process)
 	case SpecRepo:
@@ -353,8 +353,8 @@ func resolveBuilt(s Spec, p Project, opt BuildOptions, popt ProcessOptions) (Sid
 		return SideFactory{}, s, err
 	}
 	s.Rev, s.WorkTree = rev.Commit, rev.Tree
-	f := ServeBuilt(s.String(), p, b, popt)
-	if err := preflight(f, preflightLimit); err != nil {
+	f, err := preflight(ServeBuilt(s.String(), p, b, popt), preflightLimit)
+	if err != nil {
 		return f, s, &BuildError{Rev: rev, Command: p.Serve, Err: err, Serving: true}
 	}
 	return f, s, nil
