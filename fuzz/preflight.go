@@ -5,11 +5,12 @@
 // left to the campaign, every graph would become a crash finding and the
 // campaign would exit 1. The preflight starts one server and sends it the
 // protocol's hello: a server that writes anything has run, one that exits
-// with 126 or 127 having written nothing could not. A server that runs,
-// or is still silent at the preflight's limit (starting slowly), is not
-// killed but handed on: the factory's first New returns it, its hello's
-// answer still to come, so that a campaign does not start a server for
-// nothing and a slow start is not cut short.
+// with 126 or 127 having written nothing could not. For a caller that
+// will call New (ResolveOptions.HandOn), a server that runs, or is still
+// silent at the preflight's limit (starting slowly), is not ended but
+// handed on: the factory's first New returns it, its hello's answer
+// still to come, so that a campaign does not start a server for nothing
+// and a slow start is not cut short. Otherwise the preflight ends it.
 
 package fuzz
 
@@ -33,11 +34,12 @@ const preflightLimit = time.Second
 // preflight starts one process of f and sends it the protocol v2 hello
 // (which a v1 server answers with an error line). It fails only when the
 // command could not run: the process exited with status 126 or 127
-// without writing anything. It returns f, or, when the process runs (it
-// wrote something, or is silent at limit), f handing that process on
-// (handingOn). A process that ended otherwise is left for the campaign to
-// judge, on a process of its own.
-func preflight(f SideFactory, limit time.Duration) (SideFactory, error) {
+// without writing anything. It returns f, or, with handOn, when the
+// process runs (it wrote something, or is silent at limit), f handing
+// that process on (handingOn); without, the process is ended. A process
+// that ended otherwise is left for the campaign to judge, on a process
+// of its own.
+func preflight(f SideFactory, limit time.Duration, handOn bool) (SideFactory, error) {
 	side, err := f.New()
 	if err != nil {
 		return f, fmt.Errorf("structurizer %s: %w", f.Describe, err)
@@ -52,7 +54,11 @@ func preflight(f SideFactory, limit time.Duration) (SideFactory, error) {
 	}
 	p.nextID++
 	if p.awaitStart(proto.Request{V: proto.Version2, ID: p.nextID, Hello: &proto.Hello{}}, limit) {
-		return handingOn(f, p), nil
+		if handOn {
+			return handingOn(f, p), nil
+		}
+		p.end(true, 0)
+		return f, nil
 	}
 	if p.lastExit != 126 && p.lastExit != 127 {
 		return f, nil

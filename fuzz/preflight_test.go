@@ -2,10 +2,10 @@
 // shell cannot find or execute (status 127 or 126 before a line is
 // written), with an error that names the command and says which, and
 // accepts every other command, whatever it answers: a crash or a protocol
-// violation of its own is the campaign's finding, not a setup error. The
-// server the preflight started is the one the first structurizer call
-// talks to, a fast one and one slower to start than the preflight's limit
-// alike: one start, not two.
+// violation of its own is the campaign's finding, not a setup error. With
+// HandOn the server the preflight started is the one the first
+// structurizer call talks to, a fast one and one slower to start than
+// the preflight's limit alike: one start, not two.
 package fuzz
 
 import (
@@ -37,12 +37,7 @@ func TestPreflight(t *testing.T) {
 		{"sh -c 'echo answer; exit 127'", ""}, // it wrote a line: it ran
 		{"sleep 60", ""},                      // silent past the limit: a hang is the campaign's finding
 	} {
-		f, _, err := Resolve(Spec{Kind: SpecCmd, Cmd: c.cmd}, ResolveOptions{})
-		if err == nil { // kill the server it hands on (sleep 60 ignores its input closing)
-			if side, err := f.New(); err == nil {
-				side.(*Process).end(true, 0)
-			}
-		}
+		_, _, err := Resolve(Spec{Kind: SpecCmd, Cmd: c.cmd}, ResolveOptions{})
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("cmd:%s: %v, want it left to the campaign", c.cmd, err)
@@ -55,24 +50,28 @@ func TestPreflight(t *testing.T) {
 	}
 }
 
-// TestPreflightHandsItsServerOn: a real server that counts its starts in
-// a file is started once from Resolve to its first graph's answer, whether
-// it answers the preflight's hello at once or starts slower than the
-// preflight's limit; the second graph, and a second New, start no more.
-// With no options the preflight's hello is the handshake (request ids 1,
-// then 2 and 3 for the graphs); with a strategy its answer is set aside
-// and the strategy's hello follows (ids up to 4).
+// TestPreflightHandsItsServerOn: with HandOn, a real server that counts
+// its starts in a file is started once from Resolve to its first graph's
+// answer, whether it answers the preflight's hello at once or starts
+// slower than the preflight's limit; the second graph, and a second New,
+// start no more. With no options the preflight's hello is the handshake
+// (request ids 1, then 2 and 3 for the graphs); with a strategy its
+// answer is set aside and the strategy's hello follows (ids up to 4).
+// Without HandOn the preflight ends its server: two starts.
 func TestPreflightHandsItsServerOn(t *testing.T) {
 	server := redteamServer(t)
 	for _, c := range []struct {
 		sleep  string
 		opt    proto.Options
+		handOn bool
 		lastID int64
+		starts int
 	}{
-		{"0", proto.Options{}, 3},
-		{"0", proto.Options{Strategy: "dispatch"}, 4},
-		{"1.3", proto.Options{}, 3},
-		{"1.3", proto.Options{Strategy: "dispatch"}, 4},
+		{"0", proto.Options{}, true, 3, 1},
+		{"0", proto.Options{Strategy: "dispatch"}, true, 4, 1},
+		{"1.3", proto.Options{}, true, 3, 1},
+		{"1.3", proto.Options{Strategy: "dispatch"}, true, 4, 1},
+		{"0", proto.Options{}, false, 3, 2},
 	} {
 		dir := t.TempDir()
 		count := filepath.Join(dir, "starts")
@@ -81,7 +80,7 @@ func TestPreflightHandsItsServerOn(t *testing.T) {
 			t.Fatal(err)
 		}
 		began := time.Now()
-		f, _, err := Resolve(Spec{Kind: SpecCmd, Cmd: script}, ResolveOptions{Process: ProcessOptions{StartTimeout: 10 * time.Second}})
+		f, _, err := Resolve(Spec{Kind: SpecCmd, Cmd: script}, ResolveOptions{Process: ProcessOptions{StartTimeout: 10 * time.Second}, HandOn: c.handOn})
 		if err != nil {
 			t.Fatalf("sleep %s: %v", c.sleep, err)
 		}
@@ -108,12 +107,12 @@ func TestPreflightHandsItsServerOn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := strings.Count(string(b), "start"); n != 1 {
-			t.Errorf("sleep %s, options %+v: %d starts, want 1: the preflight's server is the first graph's", c.sleep, c.opt, n)
+		if n := strings.Count(string(b), "start"); n != c.starts {
+			t.Errorf("sleep %s, options %+v, hand on %v: %d starts, want %d", c.sleep, c.opt, c.handOn, n, c.starts)
 		}
 		if resolved > preflightLimit+time.Second {
 			t.Errorf("sleep %s: Resolve took %v, want the preflight's limit (%v) at most and a little", c.sleep, resolved, preflightLimit)
 		}
-		t.Logf("sleep %s, options %+v: Resolve %v, two graphs answered %v", c.sleep, c.opt, resolved, time.Since(began))
+		t.Logf("sleep %s, options %+v, hand on %v: Resolve %v, two graphs answered %v", c.sleep, c.opt, c.handOn, resolved, time.Since(began))
 	}
 }
