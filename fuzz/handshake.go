@@ -8,7 +8,8 @@
 // has not started: the graph is a harness error (Answer.NotStarted), and
 // the next graph's new server is asked again. A restarted server is sent
 // the hello again (probeStart), so that its start-up, not a graph, takes
-// the allowance.
+// the allowance. The preflight's hello (preflight.go), sent with no
+// options to the server it hands on, is the handshake for no options.
 
 package fuzz
 
@@ -71,8 +72,13 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 	if p.hello.v1 || p.hello.asked[key] != nil {
 		return nil
 	}
-	p.nextID++
-	req := proto.Request{V: proto.Version2, ID: p.nextID, Options: opt, Hello: &proto.Hello{Options: opt}}
+	req := proto.Request{V: proto.Version2, Options: opt, Hello: &proto.Hello{Options: opt}}
+	if p.pending != 0 && key == optionsKey(proto.Options{}) {
+		req.ID = p.pending // the preflight sent this hello: its answer is the handshake's
+	} else {
+		p.nextID++
+		req.ID = p.nextID
+	}
 	allowance := p.allowance()
 	line, fail := p.exchange(req, limit, allowance)
 	if fail != nil && fail.Outcome == OutTimeout && allowance > 0 {

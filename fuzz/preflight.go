@@ -3,51 +3,115 @@
 // command spec exits with status 127 when it cannot find the program and
 // 126 when it cannot execute it (POSIX, "Command Search and Execution");
 // left to the campaign, every graph would become a crash finding and the
-// campaign would exit 1. The protocol's hello, sent before any graph is
-// judged, tells the two apart.
+// campaign would exit 1. The preflight starts one server and sends it the
+// protocol's hello: a server that writes anything has run, one that exits
+// with 126 or 127 having written nothing could not. For a caller that
+// will call New (ResolveOptions.HandOn), a server that runs, or is still
+// silent at the preflight's limit (starting slowly), is not ended but
+// handed on: the factory's first New returns it, its hello's answer
+// still to come, so that a campaign does not start a server for nothing
+// and a slow start is not cut short. Otherwise the preflight ends it.
 
 package fuzz
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"sync"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
 
 // preflightLimit bounds the preflight: a command the shell cannot find or
-// run ends within milliseconds; a server still silent after it is left to
-// the command (one silent past its start-up allowance has not started, a
-// harness error of the graph it was started for: handshake.go).
+// run ends within milliseconds; a server still silent after it is handed
+// on, its start-up allowance counted from its first request
+// (handshake.go).
 const preflightLimit = time.Second
 
 // preflight starts one process of f and sends it the protocol v2 hello
 // (which a v1 server answers with an error line). It fails only when the
 // command could not run: the process exited with status 126 or 127
-// without writing a line. Whatever else happens (an answer, another exit,
-// silence past limit) is left for the campaign to judge; the process is
-// ended either way.
-func preflight(f SideFactory, limit time.Duration) error {
+// without writing anything. It returns f, or, with handOn, when the
+// process runs (it wrote something, or is silent at limit), f handing
+// that process on (handingOn); without, the process is ended. A process
+// that ended otherwise is left for the campaign to judge, on a process
+// of its own.
+func preflight(f SideFactory, limit time.Duration, handOn bool) (SideFactory, error) {
 	side, err := f.New()
 	if err != nil {
-		return fmt.Errorf("structurizer %s: %w", f.Describe, err)
+		return f, fmt.Errorf("structurizer %s: %w", f.Describe, err)
 	}
-	defer side.Close()
 	p, ok := side.(*Process)
 	if !ok {
-		return nil
+		side.Close()
+		return f, nil
 	}
 	if err := p.start(); err != nil {
-		return fmt.Errorf("structurizer %s: %w", f.Describe, err)
+		return f, fmt.Errorf("structurizer %s: %w", f.Describe, err)
 	}
 	p.nextID++
-	p.exchange(proto.Request{V: proto.Version2, ID: p.nextID, Hello: &proto.Hello{}}, limit, 0)
-	if p.answered || (p.lastExit != 126 && p.lastExit != 127) {
-		return nil
+	if p.awaitStart(proto.Request{V: proto.Version2, ID: p.nextID, Hello: &proto.Hello{}}, limit) {
+		if handOn {
+			return handingOn(f, p), nil
+		}
+		p.end(true, 0)
+		return f, nil
+	}
+	if p.lastExit != 126 && p.lastExit != 127 {
+		return f, nil
 	}
 	what := "was not found"
 	if p.lastExit == 126 {
 		what = "could not be executed"
 	}
-	return fmt.Errorf("structurizer %s: the command %s (exit status %d): %s", f.Describe, what, p.lastExit, p.lastTail)
+	return f, fmt.Errorf("structurizer %s: the command %s (exit status %d): %s", f.Describe, what, p.lastExit, p.lastTail)
+}
+
+// awaitStart sends req to the new server and waits, at most limit, for
+// its first byte of output without reading it: the answer is left
+// pending (Process.pending), for the next exchange to skip. It says
+// whether the server runs: it wrote something (which no shell does that
+// cannot start a program), or is silent at limit with its pipes intact.
+// A server whose output ended is ended (died): lastExit and lastTail say
+// how.
+func (p *Process) awaitStart(req proto.Request, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	b, _ := json.Marshal(req)
+	stop := p.srv.arm(deadline)
+	// A write that fails finds the server's input closed: whether it
+	// wrote anything before it went is what Peek tells.
+	p.srv.stdin.Write(append(b, '\n'))
+	_, err := p.srv.out.Peek(1)
+	stop()
+	switch {
+	case err == nil:
+		p.pending = req.ID
+		return true
+	case errors.Is(err, os.ErrDeadlineExceeded): // silent, its pipes intact
+		p.pending = req.ID
+		return true
+	}
+	p.died(deadline)
+	return false
+}
+
+// handingOn is f whose first New returns p, a running server the
+// preflight started; every later New is f's. A p that no New takes runs
+// until cfgfuzz exits (it dies with cfgfuzz, and a stop signal's kill of
+// every server takes it).
+func handingOn(f SideFactory, p *Process) SideFactory {
+	var mu sync.Mutex
+	return SideFactory{Describe: f.Describe, New: func() (Side, error) {
+		mu.Lock()
+		q := p
+		p = nil
+		mu.Unlock()
+		if q != nil {
+			return q, nil
+		}
+		return f.New()
+	}}
 }

@@ -2,7 +2,10 @@
 // shell cannot find or execute (status 127 or 126 before a line is
 // written), with an error that names the command and says which, and
 // accepts every other command, whatever it answers: a crash or a protocol
-// violation of its own is the campaign's finding, not a setup error.
+// violation of its own is the campaign's finding, not a setup error. With
+// HandOn the server the preflight started is the one the first
+// structurizer call talks to, a fast one and one slower to start than
+// the preflight's limit alike: one start, not two.
 package fuzz
 
 import (
@@ -11,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
 
 func TestPreflight(t *testing.T) {
@@ -42,5 +47,72 @@ func TestPreflight(t *testing.T) {
 	}
 	if took := time.Since(start); took > 5*preflightLimit {
 		t.Errorf("the preflights took %v, more than the silent server's limit (%v) and a little", took, preflightLimit)
+	}
+}
+
+// TestPreflightHandsItsServerOn: with HandOn, a real server that counts
+// its starts in a file is started once from Resolve to its first graph's
+// answer, whether it answers the preflight's hello at once or starts
+// slower than the preflight's limit; the second graph, and a second New,
+// start no more. With no options the preflight's hello is the handshake
+// (request ids 1, then 2 and 3 for the graphs); with a strategy its
+// answer is set aside and the strategy's hello follows (ids up to 4).
+// Without HandOn the preflight ends its server: two starts.
+func TestPreflightHandsItsServerOn(t *testing.T) {
+	server := redteamServer(t)
+	for _, c := range []struct {
+		sleep  string
+		opt    proto.Options
+		handOn bool
+		lastID int64
+		starts int
+	}{
+		{"0", proto.Options{}, true, 3, 1},
+		{"0", proto.Options{Strategy: "dispatch"}, true, 4, 1},
+		{"1.3", proto.Options{}, true, 3, 1},
+		{"1.3", proto.Options{Strategy: "dispatch"}, true, 4, 1},
+		{"0", proto.Options{}, false, 3, 2},
+	} {
+		dir := t.TempDir()
+		count := filepath.Join(dir, "starts")
+		script := filepath.Join(dir, "server.sh")
+		if err := os.WriteFile(script, []byte("#!/bin/sh\necho start >> "+count+"\nsleep "+c.sleep+"\nexec "+server+" v1\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		began := time.Now()
+		f, _, err := Resolve(Spec{Kind: SpecCmd, Cmd: script}, ResolveOptions{Process: ProcessOptions{StartTimeout: 10 * time.Second}, HandOn: c.handOn})
+		if err != nil {
+			t.Fatalf("sleep %s: %v", c.sleep, err)
+		}
+		resolved := time.Since(began)
+		side, err := f.New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			if a := side.Structurize(smallGraph(t), c.opt, time.Second); a.Outcome != proto.OK {
+				t.Errorf("sleep %s, options %+v, graph %d: %s %s, want ok", c.sleep, c.opt, i, a.Outcome, a.Reason)
+			}
+		}
+		if id := side.(*Process).nextID; id != c.lastID {
+			t.Errorf("sleep %s, options %+v: last request id %d, want %d", c.sleep, c.opt, id, c.lastID)
+		}
+		side.Close()
+		other, err := f.New() // a second worker's: a process of its own, not started yet
+		if err != nil {
+			t.Fatal(err)
+		}
+		other.Close()
+		b, err := os.ReadFile(count)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "start"); n != c.starts {
+			t.Errorf("sleep %s, options %+v, hand on %v: %d starts, want %d", c.sleep, c.opt, c.handOn, n, c.starts)
+		}
+		if resolved > preflightLimit+time.Second {
+			t.Errorf("sleep %s: Resolve took %v, want the preflight's limit (%v) at most and a little", c.sleep, resolved, preflightLimit)
+		}
+		t.Logf("sleep %s, options %+v, hand on %v: Resolve %v, two graphs answered %v", c.sleep, c.opt, c.handOn, resolved, time.Since(began))
 	}
 }

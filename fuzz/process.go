@@ -91,12 +91,17 @@ type Process struct {
 	srv    *server // the running child; nil: none
 	nextID int64
 	hello  handshakeState
-	// answered: some child wrote a line; lastExit and lastTail: the exit
-	// status (-1 killed by a signal or unknown) and the last line of
-	// standard error of the last child that died. preflight reads them.
-	answered bool
+	// lastExit and lastTail: the exit status (-1 killed by a signal or
+	// unknown) and the last line of standard error of the last child that
+	// died. preflight reads them.
 	lastExit int
 	lastTail string
+	// pending is the id of a request the running child was sent and whose
+	// answer is yet to be read (the preflight's hello); 0 none. An
+	// exchange of a request with that id only reads its answer (the
+	// handshake for empty options); any other exchange skips the child's
+	// first line when it carries that id.
+	pending int64
 	// startSeen is the longest any child took, from its start, to answer
 	// or end on its first request: what a restart not probed by a hello
 	// is allowed (allowance).
@@ -257,17 +262,18 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 	p.srv.stderr.newRequest()
 	stop := p.srv.arm(deadline)
 	defer stop()
-	if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
+	if req.ID == p.pending { // sent already (the preflight's hello): its answer is this one's
+		p.pending = 0
+	} else if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
 		if pastDeadline(err, deadline) {
 			return nil, ptr(p.timedOut(limit, starting))
 		}
 		// Its input is closed: it is gone or going. A line it wrote
-		// before it went still counts as written (preflight tells a
-		// program that ran from one the shell could not start by it).
+		// before it went still counts as written: it had started.
 		select {
 		case <-p.srv.exited:
 			if line, err := readAnswerLine(p.srv.out, p.maxAnswer()); err == nil && !isBlank(line) {
-				p.answered, p.srv.spoke = true, true
+				p.srv.spoke = true
 			}
 		case <-time.After(min(exitGrace, max(0, time.Until(deadline)))):
 		}
@@ -284,14 +290,33 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 		case err != nil:
 			return nil, ptr(p.died(deadline))
 		}
-		if !isBlank(line) { // blank lines between answers are allowed
-			p.answered, p.srv.spoke = true, true
-			return line, nil
+		if isBlank(line) { // blank lines between answers are allowed
+			continue
 		}
+		p.srv.spoke = true
+		if id := p.pending; id != 0 {
+			p.pending = 0
+			if answerID(line) == id { // the answer of a request sent before this one
+				continue
+			}
+		}
+		return line, nil
 	}
 }
 
 func ptr(a Answer) *Answer { return &a }
+
+// answerID is the id an answer line carries; 0 when it is no JSON object
+// with one.
+func answerID(line []byte) int64 {
+	var r struct {
+		ID int64 `json:"id"`
+	}
+	if json.Unmarshal(line, &r) != nil {
+		return 0
+	}
+	return r.ID
+}
 
 func (p *Process) maxAnswer() int {
 	if p.Options.MaxAnswer > 0 {
@@ -407,7 +432,7 @@ func (p *Process) end(kill bool, grace time.Duration) (killed bool) {
 	if s == nil {
 		return false
 	}
-	p.srv = nil
+	p.srv, p.pending = nil, 0
 	known := descendantsOf(s.pid) // before the server's end orphans them
 	s.stdin.Close()
 	if !kill {

@@ -10,7 +10,13 @@
 // is skipped, naming the promise, as a campaign never sends such a graph.
 // Each case talks to the server line by line; a server that dies is
 // started again for the next case, and every server is killed at the end
-// (Process.Close).
+// (Process.Close). The first answer after each start of a server may take
+// a start-up allowance beyond the limit, as a campaign's first request of
+// a new server may: the whole of ProcessOptions.StartTimeout
+// (--start-timeout) until a start was seen, then, as for a campaign's
+// restart that no hello probes (the suite sends each case's lines alone),
+// twice the longest start seen and a second, so that a server that hangs
+// on case after case costs each little more than the limit.
 
 package fuzz
 
@@ -38,13 +44,24 @@ type SelfTestCase struct {
 	Skipped string
 }
 
-// SelfTest runs the conformance suite against the server argv (in dir),
-// waiting at most limit for each answer (0: 5 s).
-func SelfTest(argv []string, dir string, limit time.Duration) []SelfTestCase {
+// SelfTestOptions tune SelfTest. The zero value is the defaults.
+type SelfTestOptions struct {
+	// Limit is the longest wait for one answer; 0 means 5 s.
+	Limit time.Duration
+	// Process are the server's answer limit and start-up allowance
+	// (StartTimeout: how much longer than Limit the first answer after
+	// each start may take); its zero fields are the defaults.
+	Process ProcessOptions
+}
+
+// SelfTest runs the conformance suite against the server argv (in dir).
+func SelfTest(argv []string, dir string, opt SelfTestOptions) []SelfTestCase {
+	limit := opt.Limit
 	if limit <= 0 {
 		limit = 5 * time.Second
 	}
-	st := &selfTester{p: &Process{Argv: argv, Dir: dir}, limit: limit}
+	st := &selfTester{p: &Process{Argv: argv, Dir: dir, Options: opt.Process}, limit: limit}
+	st.p.hello.noProbe = true // no restart is sent a hello: its allowance follows the starts seen
 	defer st.p.Close()
 	var out []SelfTestCase
 	for _, c := range []struct {
@@ -108,43 +125,70 @@ func (st *selfTester) unserved(graphs []string) string {
 }
 
 // send writes one raw line and reads one answer line (blank lines
-// skipped), starting the server when none runs.
+// skipped), starting the server when none runs. Until the server has
+// written a line the wait is the limit and its start-up allowance
+// (Process.allowance); a server's first line, or its death, tells how
+// long it took to start (startSeen).
 func (st *selfTester) send(line string) (proto.Response, string) {
 	if st.p.srv == nil {
 		if err := st.p.start(); err != nil {
 			return proto.Response{}, "cannot start: " + err.Error()
 		}
 	}
-	deadline := time.Now().Add(st.limit)
+	srv, allowance := st.p.srv, st.p.allowance()
+	r, problem, timedOut := st.sendLine(line, allowance)
+	if allowance > 0 && !timedOut {
+		st.p.startSeen = max(st.p.startSeen, time.Since(srv.began))
+	}
+	return r, problem
+}
+
+// sendLine is send's line and answer, within the limit and allowance from
+// now; timedOut says the wait ran out.
+func (st *selfTester) sendLine(line string, allowance time.Duration) (r proto.Response, problem string, timedOut bool) {
+	deadline := time.Now().Add(st.limit + allowance)
 	stop := st.p.srv.arm(deadline)
 	defer stop()
 	if _, err := st.p.srv.stdin.Write([]byte(line + "\n")); err != nil {
-		return proto.Response{}, fmt.Sprintf("%s: it stopped reading", st.p.died(deadline).Reason)
+		return proto.Response{}, fmt.Sprintf("%s: it stopped reading", st.p.died(deadline).Reason), false
 	}
 	for {
 		b, err := readAnswerLine(st.p.srv.out, st.p.maxAnswer())
 		if err != nil {
 			if pastDeadline(err, deadline) {
 				st.p.end(true, 0)
-				return proto.Response{}, fmt.Sprintf("no answer within %v", st.limit)
+				return proto.Response{}, st.noAnswer(allowance), true
 			}
 			if err == errAnswerTooLong {
 				st.p.end(true, 0)
-				return proto.Response{}, "answer longer than the answer limit"
+				return proto.Response{}, "answer longer than the answer limit", false
 			}
 			a := st.p.died(deadline)
-			return proto.Response{}, fmt.Sprintf("no answer: the server ended (%s: %s)", a.Outcome, firstLine(a.Reason))
+			return proto.Response{}, fmt.Sprintf("no answer: the server ended (%s: %s)", a.Outcome, firstLine(a.Reason)), false
 		}
 		if isBlank(b) {
 			continue
 		}
+		st.p.srv.spoke = true
 		r, v := decodeResponse(b)
 		if v.broken() {
 			st.p.end(true, 0)
-			return proto.Response{}, v.String()
+			return proto.Response{}, v.String(), false
 		}
-		return r, ""
+		return r, "", false
 	}
+}
+
+// noAnswer is the problem of a server silent past the limit and
+// allowance.
+func (st *selfTester) noAnswer(allowance time.Duration) string {
+	switch {
+	case allowance == 0:
+		return fmt.Sprintf("no answer within %v", st.limit)
+	case allowance == st.p.startTimeout():
+		return fmt.Sprintf("no answer within %v (--timeout) and the start-up allowance of %v (--start-timeout) after the server started", st.limit, allowance)
+	}
+	return fmt.Sprintf("no answer within %v (--timeout) and a restart's start-up allowance of %v after the server started (twice the longest start seen and 1s, --start-timeout at most)", st.limit, allowance.Round(time.Millisecond))
 }
 
 // request sends a v1 request for graph with id.

@@ -1,11 +1,14 @@
 // selftest_test.go: the conformance suite skips a case whose graph the
-// server's declared promises exclude, naming the promise (the suite
-// against real servers is cmd/cfgfuzz's selftest_test.go).
+// server's declared promises exclude, naming the promise, and gives a
+// server slower to start than the limit its start-up allowance on the
+// first answer after each start (the suite against this tree's servers is
+// cmd/cfgfuzz's selftest_test.go).
 package fuzz
 
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
@@ -30,5 +33,50 @@ func TestSelfTestUnserved(t *testing.T) {
 		if c.want == "" && got != "" || c.want != "" && (!strings.Contains(got, c.want) || !strings.Contains(got, c.graph)) {
 			t.Errorf("promises %+v, graph %s: %q, want %q naming the graph", c.promises, c.graph, got, c.want)
 		}
+	}
+}
+
+// TestSelfTestSlowStart: real servers that sleep longer than the limit
+// before they read their input pass the suite on their start-up
+// allowance: the hello's server, the next one, and (badstruct, which
+// panics on the v1 request case) the restart after a case that ended one;
+// badstruct's hang on the switch, after its server answered, costs the
+// limit alone.
+// With an allowance too short the hello's case fails, naming both waits.
+func TestSelfTestSlowStart(t *testing.T) {
+	const limit, sleep = 200 * time.Millisecond, "0.4"
+	slow := func(bin, mode string) []string {
+		return []string{"sh", "-c", "sleep " + sleep + "; exec " + bin + " " + mode}
+	}
+	v1, bad := slow(redteamServer(t), "v1"), slow(buildCmd(t, "./testdata/badstruct"), "")
+	for _, c := range []struct {
+		argv      []string
+		allowance time.Duration
+		want      []string // in the report
+		failed    int      // -1: any number
+	}{
+		{v1, 10 * time.Second, []string{"9 cases: 9 ok, 0 failed"}, 0},
+		{bad, 10 * time.Second, []string{
+			"FAIL v1 request answered: no answer: the server ended (panic: main.main.func1: badstruct: four blocks)\nok   ids echoed in order\n",
+			"FAIL answer of a switch: no answer within 200ms\n"}, 3},
+		{v1, time.Nanosecond, []string{"FAIL v2 hello answered (or refused as a version): no answer within 200ms (--timeout) and the start-up allowance of 1ns (--start-timeout)"}, -1},
+	} {
+		start := time.Now()
+		cases := SelfTest(c.argv, "", SelfTestOptions{Limit: limit, Process: ProcessOptions{StartTimeout: c.allowance}})
+		text, _ := FormatSelfTest(cases)
+		failed := 0
+		for _, sc := range cases {
+			if sc.Problem != "" {
+				failed++
+			}
+		}
+		missing := c.failed >= 0 && failed != c.failed
+		for _, w := range c.want {
+			missing = missing || !strings.Contains(text, w)
+		}
+		if missing {
+			t.Errorf("%q, allowance %v: %d failed, want %d and %q, in:\n%s", c.argv, c.allowance, failed, c.failed, c.want, text)
+		}
+		t.Logf("%q, allowance %v: %v", c.argv, c.allowance, time.Since(start))
 	}
 }

@@ -262,6 +262,12 @@ type ResolveOptions struct {
 	// Process configures the structurizer processes of every spec but
 	// self (the answer size limit).
 	Process ProcessOptions
+	// HandOn gives the server the preflight started (cmd, rev and repo
+	// specs) to the returned factory's first New, for a caller that
+	// calls New: a campaign then starts no server for nothing, and a
+	// slow start is not cut short (preflight.go). false: the preflight
+	// ends its server.
+	HandOn bool
 }
 
 // Resolve makes the side factory a spec names, building what it needs
@@ -287,10 +293,10 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 		return ProcessFactoryWith(s.String(), []string{self, "structurize"}, "", opt.Process), s, nil
 	case SpecCmd:
 		s.Cmd = absoluteWords(s.Cmd)
-		f := ProcessFactoryWith(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, "", opt.Process)
-		return f, s, preflight(f, preflightLimit)
+		f, err := preflight(ProcessFactoryWith(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, "", opt.Process), preflightLimit, opt.HandOn)
+		return f, s, err
 	case SpecRev:
-		return resolveBuilt(s, OwnProject(), opt.Build, opt.Process)
+		return resolveBuilt(s, OwnProject(), opt)
 	case SpecRepo:
 		// Recorded absolute, as --repo is, so a replay runs from anywhere.
 		abs, err := filepath.Abs(s.Repo)
@@ -302,9 +308,8 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 		if err != nil {
 			return SideFactory{}, s, err
 		}
-		b := opt.Build
-		b.Repo = s.Repo
-		return resolveBuilt(s, p, b, opt.Process)
+		opt.Build.Repo = s.Repo
+		return resolveBuilt(s, p, opt)
 	}
 	return SideFactory{}, s, fmt.Errorf("unknown structurizer spec kind %q", s.Kind)
 }
@@ -341,20 +346,21 @@ func absoluteWords(cmd string) string {
 // pathChars are the characters absoluteWords takes for a path's.
 const pathChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/+-"
 
-// resolveBuilt builds the revision a rev or repo spec names with p and
-// serves it; the returned spec names the revision exactly.
-func resolveBuilt(s Spec, p Project, opt BuildOptions, popt ProcessOptions) (SideFactory, Spec, error) {
-	rev, err := revisionOf(s, p, opt)
+// resolveBuilt builds the revision a rev or repo spec names with p (as
+// opt.Build says) and serves it; the returned spec names the revision
+// exactly.
+func resolveBuilt(s Spec, p Project, opt ResolveOptions) (SideFactory, Spec, error) {
+	rev, err := revisionOf(s, p, opt.Build)
 	if err != nil {
 		return SideFactory{}, s, err
 	}
-	b, err := BuildProject(p, rev, opt)
+	b, err := BuildProject(p, rev, opt.Build)
 	if err != nil {
 		return SideFactory{}, s, err
 	}
 	s.Rev, s.WorkTree = rev.Commit, rev.Tree
-	f := ServeBuilt(s.String(), p, b, popt)
-	if err := preflight(f, preflightLimit); err != nil {
+	f, err := preflight(ServeBuilt(s.String(), p, b, opt.Process), preflightLimit, opt.HandOn)
+	if err != nil {
 		return f, s, &BuildError{Rev: rev, Command: p.Serve, Err: err, Serving: true}
 	}
 	return f, s, nil

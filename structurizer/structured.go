@@ -24,7 +24,8 @@
 //	             under guards, skips routed (structured_emit.go; the
 //	             levels' analysis structured_levels.go and
 //	             structured_arms.go, the pending joins
-//	             structured_frames.go, the blocks structured_emit_func.go)
+//	             structured_frames.go, the blocks structured_emit_func.go,
+//	             the routed cases' reference structured_emit_routes.go)
 //	fold         store blocks folded into the block before them
 //	             (structured_fold.go)
 //	thread       empty forwarding blocks bypassed, chains of guards made

@@ -46,7 +46,9 @@
 // there are: isArm, twiceToLoop), and where a node with no joins merges
 // at one of its arms in structured_arms.go; its stack of pending joins is
 // structured_frames.go; the Func it builds, block by block (guards and
-// loop headers included), structured_emit_func.go.
+// loop headers included), structured_emit_func.go; the reference its
+// skips that store nothing are checked against under CheckPasses,
+// structured_emit_routes.go.
 
 package structurizer
 
@@ -72,6 +74,10 @@ type emitter struct {
 	// every run, a loop merge's case (branching sets it, edge reads and
 	// clears it); 0 for none.
 	carried uint32
+	// taken counts the skips that store nothing because their join's
+	// guard takes the value they carry (frame.takes); checkRoutedCases
+	// is their reference.
+	taken int
 }
 
 // maxEmitDepth bounds node's recursion, which goes one level deeper for
@@ -135,6 +141,11 @@ func (e *emitter) run() (f *Func, err error) {
 	}
 	e.nameMergesAtLatches()
 	e.f.Vars = e.w.vars
+	if e.w.opt.CheckPasses {
+		if _, err := e.checkRoutedCases(); err != nil {
+			return nil, err
+		}
+	}
 	return e.f, nil
 }
 
@@ -351,6 +362,7 @@ func (e *emitter) edge(x, t int, sw bool) int {
 	top.crossTo = min(top.crossTo, at)
 	top.used = true
 	if carried != 0 && e.frames.stack[at].takes(t, carried, e.w) {
+		e.taken++
 		return top.merge // x's own merge: a case may go there (R11)
 	}
 	e.frames.stack[at].target = true
@@ -373,6 +385,8 @@ func caseValue(n *wnode, i int) uint32 {
 // skip to t carries already, so the skip stores nothing: t stores the
 // route itself (a hop of w's destination: the guard accepts w, as
 // routedToJoin has it), or w names t (the skip's own value: t clears it).
+// Its reference is checkRoutedCases (structured_emit_routes.go), which
+// runs each such skip through the emitted guards.
 //
 // Pre: every run on the skip's edge holds w (caseValue), and w names a
 // destination whose one hop in this level is t, so no guard the skip

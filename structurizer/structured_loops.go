@@ -229,37 +229,7 @@ func (lp *loopsPass) mergeCandidate(li int) int {
 // predsInOrder lists the predecessors of each of the first n nodes among
 // the nodes of rpo, in that order (once per edge; nil for none): what
 // appending each edge to its target's list gives, in one array with each
-// list capped at its length. The edges are bucketed through a cursor per
-// target (at), so the scattered writes touch that int array and the edge
-// array, not the lists' 24-byte headers, which are written in order.
+// list capped at its length (cfg.PredecessorsInOrder's counting sort).
 func (lp *loopsPass) predsInOrder(rpo []int, n int) [][]int {
-	edges := 0
-	for _, b := range rpo {
-		edges += len(lp.nodes[b].succs)
-	}
-	ints := make([]int, n+1+edges) // at, then the lists
-	at, all := ints[:n+1:n+1], ints[n+1:]
-	for _, b := range rpo {
-		for _, t := range lp.nodes[b].succs {
-			at[t+1]++
-		}
-	}
-	for t := 1; t <= n; t++ {
-		at[t] += at[t-1] // at[t]: where t's list starts
-	}
-	for _, b := range rpo {
-		for _, t := range lp.nodes[b].succs {
-			all[at[t]] = b
-			at[t]++ // at[t]: where t's list ends
-		}
-	}
-	p := make([][]int, n)
-	start := 0
-	for t := range n {
-		if end := at[t]; end > start {
-			p[t] = all[start:end:end]
-			start = end
-		}
-	}
-	return p
+	return cfg.PredecessorsInOrder(n, rpo, func(b int) []int { return lp.nodes[b].succs })
 }

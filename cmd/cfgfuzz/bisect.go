@@ -104,7 +104,7 @@ func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr i
 		warnReplayProject(f.repo, fuzz.Project{Build: f.build, Serve: f.serve}, stderr)
 	}
 	opt := fuzz.BisectOptions{Good: f.good, Bad: f.bad, Repo: f.repo, SpecOf: specOf, Log: stderr,
-		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: stderr}, Project: fuzz.Project{Build: f.build, Serve: f.serve}, Process: fuzz.ProcessOptions{StartTimeout: f.startTimeout}},
+		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: stderr}, Project: fuzz.Project{Build: f.build, Serve: f.serve}, Process: fuzz.ProcessOptions{StartTimeout: f.startTimeout}, HandOn: true},
 		Judge: func(side fuzz.SideFactory) (fuzz.SideResult, error) {
 			c.Current = side
 			return fuzz.JudgeGraph(c, g.Clone())

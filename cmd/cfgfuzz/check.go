@@ -369,7 +369,7 @@ func openSide(ctx context.Context, spec string, popt fuzz.ProcessOptions, log io
 	if err != nil {
 		return nil, sp, err
 	}
-	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: popt})
+	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: popt, HandOn: true})
 	if err != nil {
 		return nil, sp, err
 	}

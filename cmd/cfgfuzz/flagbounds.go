@@ -33,6 +33,7 @@ var flagRanges = map[string]map[string]flagRange{
 	"check":    {"walks": atLeast(0), "timeout": positive, "check-timeout": positive, "start-timeout": positive},
 	"minimize": {"walks": atLeast(0), "index": atLeast(0), "timeout": positive, "search-timeout": atLeast(0), "check-timeout": positive, "start-timeout": positive},
 	"bisect":   {"start-timeout": positive},
+	"selftest": {"timeout": positive, "start-timeout": positive},
 	"regress":  {"timeout": positive, "check-timeout": positive, "start-timeout": positive, "duration": atLeast(0)},
 	"merge":    {"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0)},
 	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive, "start-timeout": positive},

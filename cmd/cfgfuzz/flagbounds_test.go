@@ -22,6 +22,8 @@ func TestNumericFlagsOutOfRange(t *testing.T) {
 		{"run", "--start-timeout", "0s"},
 		{"check", "--start-timeout", "-1s"},
 		{"regress", "--start-timeout", "0s"},
+		{"selftest", "--timeout", "0s"},
+		{"selftest", "--start-timeout", "-1s"},
 		{"regress", "--duration", "-1s"},
 		{"minimize", "--walks", "-1", "x.txt"},
 		{"minimize", "x.txt", "--index", "-1"},

@@ -674,7 +674,7 @@ func sideFor(ctx context.Context, desc string, project *fuzz.Project, popt fuzz.
 	if err != nil {
 		return fuzz.SideFactory{}, spec, err
 	}
-	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: popt}
+	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: popt, HandOn: true}
 	if project != nil {
 		opt.Project = *project
 	}

@@ -23,7 +23,13 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("selftest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cmd := fs.String("structurizer", "", "the server, a `SPEC` as for run --structurizer: cmd:CMD (or CMD alone), rev:REV, repo:DIR@REV, isolated")
-	timeout := fs.Duration("timeout", 5*time.Second, "longest wait for one answer")
+	timeout := fs.Duration("timeout", 5*time.Second, "longest wait for one answer (the first after each start of the server has --start-timeout more)")
+	var proc processFlags
+	proc.define(fs)
+	// What the two limits mean to the suite: a case fails, no harness error
+	// and no finding.
+	fs.Lookup("start-timeout").Usage = "start-up allowance of the server: the first answer after each start may take this much longer than --timeout (after a restart: twice the longest start seen and 1s, this at most); past both the case fails"
+	fs.Lookup("max-answer").Usage = "longest answer line the server may write (`SIZE`, e.g. 256MiB); a longer one fails the case"
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz selftest --structurizer SPEC\n\nRun the protocol conformance suite against a structurizer server: versions, ids,")
 		fmt.Fprintln(fs.Output(), "bad requests, stable reasons, both answer forms. A case whose graph a v2 server's promises exclude is")
@@ -46,7 +52,7 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz selftest:", err)
 		return exitUsage
 	}
-	text, ok := fuzz.FormatSelfTest(fuzz.SelfTest(argv, dir, *timeout))
+	text, ok := fuzz.FormatSelfTest(fuzz.SelfTest(argv, dir, fuzz.SelfTestOptions{Limit: *timeout, Process: proc.options()}))
 	fmt.Fprint(stdout, text)
 	if !ok {
 		return exitFail

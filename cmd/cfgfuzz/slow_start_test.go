@@ -4,8 +4,9 @@
 // slower to start than --timeout is judged on its graphs by run, compare,
 // check and minimize, never charged with timeouts; one that answers
 // nothing within both has not started, a harness error (exit 2) naming
-// --start-timeout, not a finding. A campaign whose every graph timed out
-// says how to tell a structurizer too slow for --timeout.
+// --start-timeout, not a finding. selftest gives the first answer after
+// each start of its server the same allowance. A campaign whose every
+// graph timed out says how to tell a structurizer too slow for --timeout.
 package main
 
 import (
@@ -62,6 +63,27 @@ func TestSlowStartIsNoFinding(t *testing.T) {
 	code, stdout, stderr := runCmd([]string{"minimize", "--structurizer", planted, "--timeout", "1s", "--checks", "exec", "--max-steps", "2", g}, "")
 	if code != exitOK || !strings.Contains(stdout+stderr, "exec:trace-mismatch") || strings.Contains(stdout+stderr, "structurize:timeout") {
 		t.Errorf("minimize: exit %d, want 0 minimizing exec:trace-mismatch, no timeout\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestSelfTestSlowStart: selftest passes a server slower to start than
+// --timeout on --start-timeout's default, and fails its hello's case,
+// naming both flags, when --start-timeout is too short for the start.
+func TestSelfTestSlowStart(t *testing.T) {
+	server := slowStartServer(t, t.TempDir(), "0.4", "")
+	for _, c := range []struct {
+		flags []string
+		code  int
+		want  string
+	}{
+		{nil, exitOK, " ok, 0 failed"},
+		{[]string{"--start-timeout", "1ms"}, exitFail, "FAIL v2 hello answered (or refused as a version): no answer within 200ms (--timeout) and the start-up allowance of 1ms (--start-timeout)"},
+		{[]string{"--start-timeout", "0s"}, exitUsage, "start-timeout"},
+	} {
+		code, stdout, stderr := runCmd(append([]string{"selftest", "--structurizer", server, "--timeout", "200ms"}, c.flags...), "")
+		if code != c.code || !strings.Contains(stdout+stderr, c.want) {
+			t.Errorf("selftest %q: exit %d, want %d and %q in:\n%s%s", c.flags, code, c.code, c.want, stdout, stderr)
+		}
 	}
 }
 

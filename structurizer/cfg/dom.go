@@ -11,8 +11,18 @@
 // but itself. Such blocks are listed in Stuck. This is the definition taken
 // literally (every path to X passes the post-dominator, and there is no such
 // path); the structurizer decides for itself how to place merges there.
+//
+// The computations number nodes and edges in int32 arrays: a graph of more
+// than math.MaxInt32 edges, or more than math.MaxInt32/2 - 1 blocks, makes
+// them panic with an error saying which count is past its limit
+// (semiNCACounts, treeCounts).
 
 package cfg
+
+import (
+	"fmt"
+	"math"
+)
 
 // NoBlock marks a missing block (no immediate dominator, unreachable).
 const NoBlock = -1
@@ -133,9 +143,23 @@ func TreeFromIDom(idom []int) *DomTree {
 	return t
 }
 
+// treeCounts says why a DomTree's int32 interval numbers cannot number
+// a tree over n blocks and the virtual exit (two numbers a node, so past
+// n = math.MaxInt32/2 - 1), nil when they can.
+func treeCounts(n int64) error {
+	if 2*(n+1) > math.MaxInt32 {
+		return fmt.Errorf("cfg: dominator tree of %d blocks: its int32 interval numbers number at most %d", n, math.MaxInt32/2-1)
+	}
+	return nil
+}
+
 // number assigns DFS interval numbers over the tree so that Dominates is
-// O(1). Nodes outside the tree get pre = -1.
+// O(1). Nodes outside the tree get pre = -1. It panics with treeCounts's
+// error for more blocks than the numbers hold.
 func (t *DomTree) number(n int) {
+	if err := treeCounts(int64(n)); err != nil {
+		panic(err)
+	}
 	slot := func(b int) int {
 		if b == Exit {
 			return n

@@ -22,17 +22,46 @@
 // then read no per-node array and no successor or predecessor list of the
 // graph: on a 100,000-block graph their arrays take 4 bytes a node or an
 // edge, hold no pointer for the collector to scan, and the predecessor
-// lists are read in order. Node counts and edge counts must fit an int32
-// (a graph of 2^31 blocks would not fit in memory as [][]int anyway).
+// lists are read in order. Node counts and edge counts must fit an int32:
+// semiNCA checks both at its entry (semiNCACounts) and panics with an
+// error naming the count past math.MaxInt32 (a graph of 2^31 blocks would
+// not fit in memory as [][]int anyway, so no caller handles it).
 
 package cfg
+
+import (
+	"fmt"
+	"math"
+)
+
+// semiNCACounts says why semiNCA's int32 arrays cannot number a graph of
+// nodes nodes and edges edges (either past math.MaxInt32), nil when they
+// can.
+func semiNCACounts(nodes, edges int64) error {
+	switch {
+	case nodes > math.MaxInt32:
+		return fmt.Errorf("cfg: dominators of %d nodes: semi-NCA numbers at most %d (int32 indices)", nodes, math.MaxInt32)
+	case edges > math.MaxInt32:
+		return fmt.Errorf("cfg: dominators of a graph of %d edges: semi-NCA lists at most %d (int32 indices)", edges, math.MaxInt32)
+	}
+	return nil
+}
 
 // semiNCA returns the immediate dominators of the graph whose node v has
 // successors succs[v], from root: idom[v] for every node, NoBlock for the
 // root and for the nodes the root does not reach. Only edges between
-// nodes the root reaches count, as in the definition.
+// nodes the root reaches count, as in the definition. It panics with
+// semiNCACounts's error when the graph has more than math.MaxInt32 nodes
+// or edges.
 func semiNCA(succs [][]int, root int) []int {
 	n := len(succs)
+	e := 0
+	for _, s := range succs {
+		e += len(s)
+	}
+	if err := semiNCACounts(int64(n), int64(e)); err != nil {
+		panic(err)
+	}
 	idom := make([]int, n)
 	for v := range idom {
 		idom[v] = NoBlock
@@ -40,7 +69,7 @@ func semiNCA(succs [][]int, root int) []int {
 	if root < 0 || root >= n {
 		return idom
 	}
-	sn := dfsPreorder(succs, root)
+	sn := dfsPreorder(succs, root, e)
 	sn.semidominators()
 	sn.nca()
 	for i := 1; i < len(sn.order); i++ {
@@ -67,19 +96,15 @@ type semiState struct {
 // dfsPreorder numbers the nodes reached from root depth first, successors
 // in order (dfsOrder's walk, numbering the nodes as it reaches them), and
 // lists every edge it crosses, as a pair of indices, for the predecessor
-// lists. root is in range.
-func dfsPreorder(succs [][]int, root int) *semiState {
+// lists. root is in range; e is the graph's number of edges.
+func dfsPreorder(succs [][]int, root, e int) *semiState {
 	n := len(succs)
 	num := make([]int32, n) // by node: its index, -1 until reached
 	for b := range num {
 		num[b] = -1
 	}
 	sn := &semiState{order: make([]int32, 0, n), parent: make([]int32, 0, n)}
-	count := make([]int32, n+1) // by index + 1: its predecessors
-	e := 0
-	for _, s := range succs {
-		e += len(s)
-	}
+	count := make([]int32, n+1)    // by index + 1: its predecessors
 	edges := make([]int32, 0, 2*e) // target index, source index, for each edge crossed
 	type frame struct{ b, i int32 }
 	stack := make([]frame, 1, n)

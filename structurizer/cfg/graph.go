@@ -136,14 +136,37 @@ func Predecessors(n int, succ func(b int) []int) [][]int {
 
 // bucketPreds is the predecessor lists of n blocks over the edges of
 // succs (len(succs) <= n), plus, when exit is a block, an edge from every
-// block without successors to exit: a counting sort of the edges by
+// block without successors to exit (bucketEdges).
+func bucketPreds(n int, succs [][]int, exit int) [][]int {
+	return bucketEdges(n, nil, len(succs), func(b int) []int { return succs[b] }, exit)
+}
+
+// PredecessorsInOrder lists, for each of n blocks, the blocks of order
+// whose succ names it, in the order of order (once per edge; nil for
+// none): the edges of blocks not in order do not count. The lists share
+// one array, each capped at its length, as Predecessors's do.
+func PredecessorsInOrder(n int, order []int, succ func(b int) []int) [][]int {
+	return bucketEdges(n, order, len(order), succ, NoBlock)
+}
+
+// bucketEdges is the predecessor lists of n blocks over the edges of m
+// sources, the blocks of order (nil: blocks 0 to m-1), block b's
+// successors succ(b), plus, when exit is a block, an edge from every
+// source without successors to exit: a counting sort of the edges by
 // target, in the order of their sources. The edges go into one array
 // through a cursor per target (at), so the scattered writes touch that
 // int array and the edge array, not the lists' 24-byte headers, which are
 // then written in order.
-func bucketPreds(n int, succs [][]int, exit int) [][]int {
+func bucketEdges(n int, order []int, m int, succ func(b int) []int, exit int) [][]int {
+	source := func(i int) int {
+		if order == nil {
+			return i
+		}
+		return order[i]
+	}
 	edges := 0
-	for _, s := range succs {
+	for i := range m {
+		s := succ(source(i))
 		edges += len(s)
 		if len(s) == 0 && exit != NoBlock {
 			edges++
@@ -151,7 +174,8 @@ func bucketPreds(n int, succs [][]int, exit int) [][]int {
 	}
 	ints := make([]int, n+1+edges) // at, then all
 	at, all := ints[:n+1:n+1], ints[n+1:]
-	for _, s := range succs {
+	for i := range m {
+		s := succ(source(i))
 		if len(s) == 0 && exit != NoBlock {
 			at[exit+1]++
 		}
@@ -162,7 +186,9 @@ func bucketPreds(n int, succs [][]int, exit int) [][]int {
 	for t := 1; t <= n; t++ {
 		at[t] += at[t-1] // at[t]: where t's list starts
 	}
-	for b, s := range succs {
+	for i := range m {
+		b := source(i)
+		s := succ(b)
 		if len(s) == 0 && exit != NoBlock {
 			all[at[exit]] = b
 			at[exit]++
