@@ -2,7 +2,10 @@
 // continue target and back-edge block: the self-check accepts them and
 // refuses a header that continues at itself and branches elsewhere than
 // to itself and its merge (R6: its continue construct is the block alone);
-// the nested pass lays a conditional self-loop out with no latch.
+// the nested pass lays a conditional self-loop out with no latch; the
+// one-block pass (structured_oneblock.go) drops the synthetic header of
+// such a loop, keeps the runs and the self-check, and leaves alone a loop
+// it must not touch.
 package structurizer
 
 import (
@@ -130,6 +133,87 @@ func ownLoops(f *Func) int {
 	return n
 }
 
+// TestOneBlockHandShapes: behind an irreducible entry (blocks 0-2, so
+// that the pass table runs), a one-block do-while loses its synthetic
+// header, in a loop too; a loop whose body is a switch, or whose back-edge block is not
+// its header's only successor, keeps it.
+func TestOneBlockHandShapes(t *testing.T) {
+	for _, c := range []struct {
+		graph string
+		drops bool
+	}{
+		{"{{1, 2}, {2, 3}, {1, 3}, {4}, {4, 5}, {}}", true},         // a one-block do-while
+		{"{{1, 2}, {2, 3}, {1, 3}, {4}, {5, 4}, {}}", true},         // the back edge listed second
+		{"{{1, 2}, {2, 3}, {1, 3}, {4}, {4, 5, 6}, {}, {}}", false}, // a switch (R13)
+		{"{{1, 2}, {2, 3}, {1, 3}, {4}, {5}, {4, 6}, {}}", false},   // two blocks
+		{"{{1, 2}, {2, 3}, {1, 3}, {4}, {4, 5}, {5, 3}}", true},     // in a loop
+	} {
+		g, err := cfg.ParseCompact(c.graph, cfg.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := funcAfter(t, g, "lift")
+		if f == nil {
+			t.Fatalf("%s: the nested pass laid it out", c.graph)
+		}
+		before := copyFunc(f)
+		if got := oneBlockLoops(f); got != c.drops {
+			t.Errorf("%s: dropped a header %v, want %v (func %+v)", c.graph, got, c.drops, before)
+		}
+		layout(f)
+		if err := SelfCheck(f); err != nil {
+			t.Errorf("%s: %v", c.graph, err)
+		}
+		if c.drops && (ownLoops(f) == 0 || named(f, "loop") != named(before, "loop")-ownLoops(f)) {
+			t.Errorf("%s: %d blocks their own loops, %d headers dropped: %+v", c.graph, ownLoops(f), named(before, "loop")-named(f, "loop"), f.Blocks)
+		}
+		runsSame(t, before, f, []uint32{0, 0, 0, 0, 1, 1}, []uint32{1, 0, 1, 0, 0, 1}, []uint32{1, 1, 1, 1})
+	}
+}
+
+// TestOneBlockKeepsRuns drops the one-block loops' headers of the lift
+// pass's function on random graphs and compares runs; the result passes
+// the self-check, and some headers that stored (the route cleared) go.
+func TestOneBlockKeepsRuns(t *testing.T) {
+	r := loggedRand(t, 43)
+	dropped, stored := 0, 0
+	for i := range 3000 {
+		g := mixedGraph(r, i, 2, 10, 60)
+		f := funcAfter(t, g, "lift")
+		if f == nil {
+			continue
+		}
+		before := copyFunc(f)
+		n := oneBlockHeaders(f)
+		if !oneBlockLoops(f) {
+			continue
+		}
+		for _, h := range n {
+			if f.Blocks[h].Merge.Kind == NoMerge {
+				dropped++
+				if len(before.Blocks[h].Stores) > 0 {
+					stored++
+				}
+			}
+		}
+		layout(f)
+		if err := SelfCheck(f); err != nil {
+			t.Fatalf("graph %v: after the one-block pass: %v\nbefore %+v\nafter %+v", g, err, before, f)
+		}
+		for range 20 {
+			dec := randomDecisions(r)
+			want, got := Simulate(before, dec, 2000), Simulate(f, dec, 2000)
+			if !sameRun(want, got) || want.Returned != got.Returned {
+				t.Fatalf("graph %v decisions %v: before %+v, after %+v", g, dec, want, got)
+			}
+		}
+	}
+	t.Logf("%d synthetic headers dropped, %d of them storing", dropped, stored)
+	if dropped == 0 || stored == 0 {
+		t.Fatalf("dropped %d headers, %d storing: the pass was not exercised", dropped, stored)
+	}
+}
+
 // named counts the blocks of f named name.
 func named(f *Func, name string) int {
 	n := 0
@@ -139,4 +223,15 @@ func named(f *Func, name string) int {
 		}
 	}
 	return n
+}
+
+// oneBlockHeaders lists the blocks of f of the one-block pass's shape.
+func oneBlockHeaders(f *Func) []int {
+	var hs []int
+	for h := range f.Blocks {
+		if oneBlockShape(f, h) {
+			hs = append(hs, h)
+		}
+	}
+	return hs
 }
