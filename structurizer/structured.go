@@ -36,6 +36,9 @@
 //	lift         conditionals whose merge only forwards to the enclosing
 //	             switch's or loop's merge keep no merge of their own
 //	             (structured_lift.go)
+//	armmerge     a conditional whose merge only forwards, reached through
+//	             one arm alone, merges at that arm
+//	             (structured_armmerge.go)
 //	oneblock     a loop of one block is its own header and continue
 //	             target, in place of a synthetic header
 //	             (structured_oneblock.go)
@@ -204,6 +207,12 @@ var structuredPasses = []pass{
 			s.facts = nil
 			return lift(s.f, facts), nil
 		},
+	},
+	{
+		name: "armmerge",
+		pre:  "a Func whose declared merges and continue targets are distinct blocks",
+		post: "a conditional whose synthetic merge only forwards, and is reached only through the chain of one arm, merges at that arm (the old merge named by nothing); the same runs",
+		run:  func(s *structState) (bool, error) { return armMerges(s.f), nil },
 	},
 	{
 		name: "oneblock",
