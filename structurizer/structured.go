@@ -96,6 +96,11 @@
 //     nothing for such a conditional (needsHeader), as for a continue.
 //     The pass lifts nothing into a switch whose merge one case alone
 //     reaches: the nested pass would merge that switch at the case;
+//   - a conditional the arm-merge pass merged at one of its arms has a
+//     region that only that arm's first block closes among its own
+//     targets (the other arm returns or breaks); that the first run
+//     takes it before a later candidate is what the selections' step
+//     below leaves unproved too;
 //   - a loop of one block (the one-block pass's, or the nested pass's) is
 //     its own header, continue target and back-edge block: its
 //     conditional goes back to itself and out, and the first run takes it
