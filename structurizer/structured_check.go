@@ -1001,6 +1001,17 @@ func declarers(f *Func) (mergeOf, contOf []int) {
 	return mergeOf, contOf
 }
 
+// predCounts is the number of branch edges into each block of f.
+func predCounts(f *Func) []int {
+	n := make([]int, len(f.Blocks))
+	for b := range f.Blocks {
+		for _, t := range f.Blocks[b].Term.To {
+			n[t]++
+		}
+	}
+	return n
+}
+
 // declaredBlocks marks the blocks some header names as its merge or
 // continue target.
 func declaredBlocks(f *Func) []bool {

@@ -100,17 +100,6 @@ func oneBlockShape(f *Func, h int) bool {
 	return a == h && b == m || a == m && b == h
 }
 
-// predCounts is the number of branch edges into each block of f.
-func predCounts(f *Func) []int {
-	n := make([]int, len(f.Blocks))
-	for b := range f.Blocks {
-		for _, t := range f.Blocks[b].Term.To {
-			n[t]++
-		}
-	}
-	return n
-}
-
 // redirectAll makes every branch target and declared merge h of f with
 // to[h] >= 0 name to[h] instead.
 func redirectAll(f *Func, to []int) {
