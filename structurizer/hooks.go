@@ -11,8 +11,9 @@ package structurizer
 type Hooks struct {
 	// AfterPass is called after each pass of the structured strategy's
 	// pass table (structuredPasses: irreducible, loops, selections,
-	// fold, thread, lift, layout) with the Func built so far (nil before the
-	// selections pass), before the pass checks and the self-check.
+	// fold, thread, latch, lift, armmerge, oneblock, layout) with the Func
+	// built so far (nil before the selections pass), before the pass
+	// checks and the self-check.
 	AfterPass func(pass string, f *Func)
 	// Dispatch is called with the dispatch loop's Func before the
 	// dispatch strategy returns it (also when it is the structured

@@ -46,6 +46,10 @@ func passOf(file string) string {
 		return "lift"
 	case file == "structured_latch.go":
 		return "latch"
+	case file == "structured_oneblock.go":
+		return "oneblock"
+	case file == "structured_armmerge.go":
+		return "armmerge"
 	}
 	return ""
 }
@@ -109,7 +113,7 @@ func TestPassFilesUseOnlyWhatLiesBelow(t *testing.T) {
 		}
 		bad[from+" uses "+obj.Name()+" of "+to+" ("+pt+")"] = true
 	}
-	for _, want := range []string{"nested", "irreducible", "loops", "selections", "fold", "thread", "latch", "lift", "table", "api", ""} {
+	for _, want := range []string{"nested", "irreducible", "loops", "selections", "fold", "thread", "latch", "lift", "armmerge", "oneblock", "table", "api", ""} {
 		if !passes[want] {
 			t.Errorf("no file of %q found: passOf is out of date", want)
 		}

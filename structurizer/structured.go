@@ -37,6 +37,12 @@
 //	lift         conditionals whose merge only forwards to the enclosing
 //	             switch's or loop's merge keep no merge of their own
 //	             (structured_lift.go)
+//	armmerge     a conditional whose merge only forwards, reached through
+//	             one arm alone, merges at that arm
+//	             (structured_armmerge.go)
+//	oneblock     a loop of one block is its own header and continue
+//	             target, in place of a synthetic header
+//	             (structured_oneblock.go)
 //	layout       blocks in reverse post-order of the branch graph
 //	             (func_layout.go)
 //	selfcheck    the structured rules R1..R16 (structured_check.go)
@@ -91,6 +97,16 @@
 //     nothing for such a conditional (needsHeader), as for a continue.
 //     The pass lifts nothing into a switch whose merge one case alone
 //     reaches: the nested pass would merge that switch at the case;
+//   - a conditional the arm-merge pass merged at one of its arms has a
+//     region that only that arm's first block closes among its own
+//     targets (the other arm returns or breaks); that the first run
+//     takes it before a later candidate is what the selections' step
+//     below leaves unproved too;
+//   - a loop of one block (the one-block pass's, or the nested pass's) is
+//     its own header, continue target and back-edge block: its
+//     conditional goes back to itself and out, and the first run takes it
+//     as its own continue target with the other label as the merge (R12,
+//     and R6 for the continue construct it is);
 //   - a loop whose latch the latch pass absorbed has one back-edge block,
 //     a conditional that leaves for the merge: the first run takes it as
 //     the continue target and reads the merge off it (R6, R12), as off a
@@ -197,6 +213,18 @@ var structuredPasses = []pass{
 			s.facts = nil
 			return lift(s.f, facts), nil
 		},
+	},
+	{
+		name: "armmerge",
+		pre:  "a Func whose declared merges and continue targets are distinct blocks",
+		post: "a conditional whose synthetic merge only forwards, and is reached only through the chain of one arm, merges at that arm (the old merge named by nothing); the same runs",
+		run:  func(s *structState) (bool, error) { return armMerges(s.f), nil },
+	},
+	{
+		name: "oneblock",
+		pre:  "a Func whose declared merges and continue targets are distinct blocks",
+		post: "a loop whose synthetic header only branches to a conditional continue target that goes back to it and to the loop's merge is that block alone, its own header, continue target and back-edge block (the header named by nothing); the same runs",
+		run:  func(s *structState) (bool, error) { return oneBlockLoops(s.f), nil },
 	},
 	{
 		name: "layout",

@@ -6,7 +6,11 @@
 // structural dominator tree that keeps a stack of open constructs: entering
 // a header opens its construct, entering its merge closes it (which must then
 // be the innermost open one, rule R8), entering a loop's continue target
-// opens its continue construct. Every query after that is O(1), so the check
+// opens its continue construct. A loop of one block (a header whose
+// conditional goes back to itself and out) is its own continue target and
+// back-edge block: it may branch only to itself and its merge, its loop
+// construct stands for its continue construct, and its entries reach the
+// continue target through the header (R9's one-block loops aside). Every query after that is O(1), so the check
 // is linear (plus the dominator computations).
 //
 // It is the last pass: a function it rejects is replaced by the dispatch
@@ -517,6 +521,9 @@ func checkHeader(f *Func, b int, dom *domTree, isMerge []bool, mergeOf []int) er
 		if !dom.Dominates(b, blk.Merge.Continue) {
 			return violation("R5", b, "header does not dominate its continue target")
 		}
+		if err := checkOwnContinue(blk, b); err != nil {
+			return err
+		}
 	}
 	if blk.Merge.Kind != NoMerge && !dom.StrictlyDominates(b, blk.Merge.Merge) {
 		return violation("R2", b, "header does not strictly dominate its merge %d", blk.Merge.Merge)
@@ -534,6 +541,21 @@ func checkHeader(f *Func, b int, dom *domTree, isMerge []bool, mergeOf []int) er
 			if t != blk.Merge.Merge && !dom.Dominates(b, t) {
 				return violation("R11", b, "switch target %d not dominated by the header", t)
 			}
+		}
+	}
+	return nil
+}
+
+// checkOwnContinue: R6 for a loop header b that is its own continue
+// target. Its continue construct is b alone (R5 makes b its back-edge
+// block too), so b may branch only to itself and to its merge.
+func checkOwnContinue(blk *Block, b int) error {
+	if blk.Merge.Continue != b {
+		return nil
+	}
+	for _, t := range blk.Term.To {
+		if t != b && t != blk.Merge.Merge {
+			return exitViolation(b, t, "continue construct of %d left for %d", b, t)
 		}
 	}
 	return nil
@@ -704,8 +726,9 @@ func (cw *constructWalk) push(c construct) int {
 }
 
 // enter closes the construct block b merges (it must be the innermost
-// open one: R8), opens the continue construct b is the target of and the
-// construct b heads, and records b's innermost and outer constructs.
+// open one: R8), opens the continue construct b is the target of (none
+// where b heads the loop itself: a one-block loop) and the construct b
+// heads, and records b's innermost and outer constructs.
 func (cw *constructWalk) enter(b int) (constructFrame, error) {
 	x := constructFrame{b: b, pushed: -1, closed: -1, cont: -1}
 	if h := cw.mergeOf[b]; h >= 0 {
@@ -718,7 +741,7 @@ func (cw *constructWalk) enter(b int) (constructFrame, error) {
 		}
 	}
 	cw.outer[b] = cw.top()
-	if h := cw.contOf[b]; h >= 0 {
+	if h := cw.contOf[b]; h >= 0 && h != b {
 		ci := cw.ofHeader[h]
 		if ci < 0 || cw.top() != ci {
 			return x, violation("R8", b, "continue target of %d reached outside its loop construct", h)
@@ -908,7 +931,7 @@ func checkEdges(f *Func, dom *domTree, cs []construct, inner, outer, backOf []in
 		}
 		for _, t := range f.Blocks[u].Term.To {
 			c := loopOfCont[t]
-			if c >= 0 && u != backOf[cs[c].header] && !within(cs, inner[u], c) {
+			if c >= 0 && u != backOf[cs[c].header] && t != cs[c].header && !within(cs, inner[u], c) {
 				return violation("R9", u, "branch to continue target %d from outside loop %d", t, cs[c].header)
 			}
 		}
@@ -976,6 +999,17 @@ func declarers(f *Func) (mergeOf, contOf []int) {
 		}
 	}
 	return mergeOf, contOf
+}
+
+// predCounts is the number of branch edges into each block of f.
+func predCounts(f *Func) []int {
+	n := make([]int, len(f.Blocks))
+	for b := range f.Blocks {
+		for _, t := range f.Blocks[b].Term.To {
+			n[t]++
+		}
+	}
+	return n
 }
 
 // declaredBlocks marks the blocks some header names as its merge or

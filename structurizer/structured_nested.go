@@ -17,8 +17,9 @@
 // walk blames first), within nestRunWork/blocks runs per graph
 // (nestMinRuns..nestMaxRuns):
 //   - loops (cfg.LoopForest, which must find the graph reducible): the one
-//     back-edge block is the continue target (several, or a self-loop, get
-//     a latch of their own on a rerun: withLoopBlocks); the merge is where
+//     back-edge block is the continue target (a loop of one block is its
+//     own; several, or an unconditional self-loop, get a latch of their
+//     own on a rerun: withLoopBlocks); the merge is where
 //     the header's conditional or the latch leaves the loop, when one
 //     does (R12, and R6 for a continue construct: our own layouts with a
 //     variable name every loop's merge so), else the block where the

@@ -15,8 +15,11 @@ type nestDecls struct {
 	n       int
 	decl    []Merge // per block (fresh ones included)
 	mergeOf []int   // header declaring b as merge, -1
-	contOf  []int   // loop header declaring b as continue target, -1
-	fresh   int     // fresh unreachable merges
+	// contOf is the loop header declaring b as continue target, -1; -1
+	// too for a one-block loop's header, its own continue target, which
+	// the walk takes as a loop header and a selection may merge at.
+	contOf []int
+	fresh  int // fresh unreachable merges
 }
 
 // freshRoom is how many fresh merges a run's tables have room for.
@@ -37,7 +40,7 @@ func (d *nestDecls) declare(h int, m Merge) bool {
 	if d.mergeOf[m.Merge] >= 0 || d.contOf[m.Merge] >= 0 {
 		return false
 	}
-	if m.Kind == LoopMerge {
+	if m.Kind == LoopMerge && m.Continue != h {
 		if d.contOf[m.Continue] >= 0 || d.mergeOf[m.Continue] >= 0 {
 			return false
 		}

@@ -1,6 +1,6 @@
 // structured_nested_loops.go: the nested pass's loop declarations. Each
 // natural loop of the graph, as it stands, gets its one latch for the
-// continue target (rules R3 and R5) and a merge chosen among its exits and
+// continue target (rules R3 and R5; a loop of one block is its own) and a merge chosen among its exits and
 // the blocks just after them (loopChoice): the blocks between the loop and
 // its merge (the tails) must end in returns or at the merge and be entered
 // only from the loop or from one another, which the tail test of
@@ -51,7 +51,7 @@ func (nt *nester) declareLoops() bool {
 		merge := nt.loopMerge(h, latch, len(l.Blocks), exitsOf[li], exits, in)
 		caseLatch := latch >= 0 && nt.caseOf(latch, in)
 		stays := headerStays(nt.g, forest, li)
-		if !ok || latch < 0 || latch == h {
+		if !ok || latch < 0 || latch == h && !oneBlockLoop(nt.g, h) {
 			nt.final, nt.reshape = true, latch >= 0
 			return nt.fail("loop %d: several latches, or a self-loop", h)
 		}
@@ -107,9 +107,13 @@ func (nt *nester) declareLoops() bool {
 // nor a block entered from a nested loop (fromInnerLoop). Where the
 // header's conditional or the latch leaves the loop, that target is the
 // merge and no other is tried: R12 and R6 (a continue construct leaves
-// only for its header or merge) leave no choice.
+// only for its header or merge) leave no choice; for a loop of one block,
+// whose header is its continue construct, not even a forced merge.
 func (nt *nester) loopMerge(h, latch, size int, targets []loopExit, exits []int, in loopIn) int {
 	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, size, targets, exits)}
+	if t := outOf(nt.g.Succs[h], in); latch == h && t >= 0 {
+		return lc.closingOr(t) // a loop of one block: its continue construct leaves only for its merge (R6)
+	}
 	if m, ok := lc.forced(); ok {
 		return m
 	}
@@ -145,6 +149,15 @@ func (nt *nester) loopMerge(h, latch, size int, targets []loopExit, exits []int,
 		return closing[k].m
 	}
 	return -1
+}
+
+// oneBlockLoop reports whether block h of g is a loop of one block: a
+// conditional that goes back to h and out. It is its own continue target
+// and back-edge block (oracle/RULES.md, R9); R12 makes its other target
+// the merge.
+func oneBlockLoop(g *cfg.Graph, h int) bool {
+	s := g.Succs[h]
+	return len(s) == 2 && s[0] != s[1] && (s[0] == h || s[1] == h)
 }
 
 // outOf is the first of targets outside the loop (in marks its blocks),

@@ -21,6 +21,8 @@ import (
 // loop with several back-edge blocks, a self-loop, or a back-edge block that
 // a switch in the loop targets (R11: no continue target is a case target)
 // gets a latch of its own (every back edge goes to it). No route is needed.
+// A conditional self-loop, a loop of one block, nests as it is; the
+// search reshapes it only when that fails (hasOneBlockLoop).
 func withLoopBlocks(g *cfg.Graph, facts *graphFacts) *cfg.Graph {
 	ng := cloneGraph(g, g.Len())
 	preds, forest := facts.preds, facts.forest
@@ -49,6 +51,17 @@ func withLoopBlocks(g *cfg.Graph, facts *graphFacts) *cfg.Graph {
 		}
 	}
 	return ng
+}
+
+// hasOneBlockLoop reports whether a loop of forest over g is a loop of
+// one block (oneBlockLoop), which withLoopBlocks gives a latch of its own.
+func hasOneBlockLoop(g *cfg.Graph, forest *cfg.Forest) bool {
+	for _, l := range forest.Loops {
+		if len(l.Blocks) == 1 && oneBlockLoop(g, l.Header) {
+			return true
+		}
+	}
+	return false
 }
 
 // headerStays reports whether loop li of forest has a header that is a

@@ -25,7 +25,7 @@ import (
 // later; so the pass runs again: for each policy (mergePolicy), once as is
 // and then with each such loop's second choice in turn (nestedPolicies).
 // When that fails too, it reshapes the graph (a loop's own header or latch,
-// once; a forwarding merge) or forces a hinted loop merge, and tries again:
+// once, a loop of one block's latch included; a forwarding merge) or forces a hinted loop merge, and tries again:
 // at most nestForwarders times, and nestMaxRuns runs in all; then, as a
 // last resort, it follows the breaks the first run found (followHints,
 // nestHintRuns runs more), and last searches again with the blocks after a
@@ -77,6 +77,9 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 	budget := min(max(nestRunWork/max(g.Len(), 1), nestMinRuns), nestMaxRuns)
 	for split := 0; ; split++ {
 		r := nestedPolicies(cur, facts, g.Len(), force, &budget)
+		if r.f == nil && !reshaped && hasOneBlockLoop(cur, facts.forest) {
+			r.reshape = true // a latch for each loop of one block may let it nest
+		}
 		if split == 0 {
 			first, bans, singles = r.breaks, r.banned, r.singles
 		}

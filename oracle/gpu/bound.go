@@ -14,7 +14,11 @@
 //	OpBranchConditional %c %header %merge (or the arms swapped)
 //	  -> the same with %c && %ok (or %c || !%ok)
 //
-// where count increments a Private counter and %ok is "below the limit".
+// where count increments a Private counter and %ok is "below the limit";
+// count goes before the terminator, or at the start of a block that calls
+// a function (a block that reports, by the module convention: a one-block
+// loop's header, a back-edge block that is its loop's continue target),
+// so that the filler's reading does not take the counter for its sink.
 // A continue construct may branch to its loop's merge (R6) and the merge is
 // a declared merge block (R12), so the module stays structured. A loop
 // whose merge was unreachable (OpUnreachable: the loop only returns)
@@ -371,8 +375,13 @@ func (b *bounder) rewrite(fns []*fnBlocks, edits []backEdge) *spirv.Module {
 			returns[i] = true
 		}
 	}
+	early := map[int]int{}      // where a latch counts at its start -> its terminator
+	counted := map[int]uint32{} // a latch's terminator -> the %ok its start counted
 	for _, e := range edits {
 		byTerm[e.fn.blocks[e.latch].term] = e
+		if at, ok := b.countsEarly(e); ok {
+			early[at] = e.fn.blocks[e.latch].term
+		}
 	}
 	for _, f := range fns {
 		for _, w := range f.woken {
@@ -406,8 +415,11 @@ func (b *bounder) rewrite(fns []*fnBlocks, edits []backEdge) *spirv.Module {
 		if in.Op == spirv.OpEntryPoint && b.m.Version >= 0x00010400 {
 			in = spirv.Instruction{Op: in.Op, Operands: append(append([]uint32(nil), in.Operands...), b.steps)}
 		}
-		if e, ok := byTerm[i]; ok {
-			out = b.countedBranch(out, e, in)
+		if term, found := early[i]; found {
+			out, counted[term] = b.count(out)
+		}
+		if e, found := byTerm[i]; found {
+			out = b.countedBranch(out, e, in, counted[i])
 			continue
 		}
 		if returns[i] {
@@ -421,22 +433,61 @@ func (b *bounder) rewrite(fns []*fnBlocks, edits []backEdge) *spirv.Module {
 	return &spirv.Module{Version: b.m.Version, Generator: b.m.Generator, Bound: b.m.Bound, Schema: b.m.Schema, Insts: out}
 }
 
-// countedBranch appends the counting code and the bounded branch that
-// replace the latch's terminator. The merge instruction of a one-block
-// loop must stay second to last (R13), so the code goes before it.
-func (b *bounder) countedBranch(out []spirv.Instruction, e backEdge, term spirv.Instruction) []spirv.Instruction {
+// countAt is the index of the first instruction of latch e's block past
+// its OpLabel and OpPhis.
+func (b *bounder) countAt(e backEdge) int {
+	bl := e.fn.blocks[e.latch]
+	at := bl.start + 1
+	for at < bl.term && (b.m.Insts[at].Op == spirv.OpPhi || b.m.Insts[at].Op == spirv.OpLine || b.m.Insts[at].Op == spirv.OpNoLine) {
+		at++
+	}
+	return at
+}
+
+// countsEarly reports whether latch e's block counts at its start (at
+// countAt) rather than before its terminator: where it calls a function.
+// By the module convention a block's report is a call, and the filler's
+// reading takes a Private variable stored after it for the filler's sink
+// (oracle's fillerSinks), so the count goes before anything the block
+// calls. Nothing else in an emitted block touches the counter, so the
+// count's value is the same there; in a module whose called functions
+// have loops of their own, the block's back edge is then judged on the
+// count before their back edges.
+func (b *bounder) countsEarly(e backEdge) (at int, ok bool) {
+	bl := e.fn.blocks[e.latch]
+	for i := bl.start; i < bl.term; i++ {
+		if b.m.Insts[i].Op == spirv.OpFunctionCall {
+			return b.countAt(e), true
+		}
+	}
+	return 0, false
+}
+
+// count appends the counting code: the counter goes up by one, and ok
+// says whether it was below the limit.
+func (b *bounder) count(out []spirv.Instruction) (_ []spirv.Instruction, ok uint32) {
+	old, next, ok := b.id(), b.id(), b.id()
+	return append(out,
+		spirv.Instruction{Op: spirv.OpLoad, Operands: []uint32{b.uint, old, b.steps}},
+		spirv.Instruction{Op: spirv.OpIAdd, Operands: []uint32{b.uint, next, old, b.one}},
+		spirv.Instruction{Op: spirv.OpStore, Operands: []uint32{b.steps, next}},
+		spirv.Instruction{Op: spirv.OpULessThan, Operands: []uint32{b.boolean, ok, old, b.max}},
+	), ok
+}
+
+// countedBranch appends the counting code (unless the block counted at
+// its start: ok, nonzero) and the bounded branch that replace the latch's
+// terminator. The merge instruction of a one-block loop must stay second
+// to last (R13), so the code goes before it.
+func (b *bounder) countedBranch(out []spirv.Instruction, e backEdge, term spirv.Instruction, ok uint32) []spirv.Instruction {
 	var mergeInst []spirv.Instruction
 	if n := len(out); n > 0 && (out[n-1].Op == spirv.OpLoopMerge || out[n-1].Op == spirv.OpSelectionMerge) {
 		mergeInst, out = []spirv.Instruction{out[n-1]}, out[:n-1]
 	}
 	header, merge := e.fn.blocks[e.header].label, e.fn.blocks[e.merge].label
-	old, next, ok := b.id(), b.id(), b.id()
-	out = append(out,
-		spirv.Instruction{Op: spirv.OpLoad, Operands: []uint32{b.uint, old, b.steps}},
-		spirv.Instruction{Op: spirv.OpIAdd, Operands: []uint32{b.uint, next, old, b.one}},
-		spirv.Instruction{Op: spirv.OpStore, Operands: []uint32{b.steps, next}},
-		spirv.Instruction{Op: spirv.OpULessThan, Operands: []uint32{b.boolean, ok, old, b.max}},
-	)
+	if ok == 0 {
+		out, ok = b.count(out)
+	}
 	branch := spirv.Instruction{Op: spirv.OpBranchConditional, Operands: []uint32{ok, header, merge}}
 	if term.Op == spirv.OpBranchConditional && term.Operands[1] != term.Operands[2] {
 		c, t := term.Operands[0], term.Operands[1]

@@ -1,0 +1,119 @@
+// structured_armmerge_test.go: the arm-merge pass (structured_armmerge.go)
+// on hand-made functions where it must and must not merge a conditional
+// at its arm, on a graph whose nested conditionals return on one arm, and
+// on random graphs against the runs of the function before it and the
+// self-check.
+package structurizer
+
+import (
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// armFunc is X (block 1) choosing between T (block 2) and A (block 3),
+// X merging at the synthetic E (block 4) that goes on to M (block 5):
+// t and a are T's and A's terminators.
+func armFunc(t, a Term) *Func {
+	return &Func{Vars: []Var{{Name: "v"}}, Blocks: []Block{
+		synBlock("entry", Merge{}, branchTo(1)),
+		choose2("x", Merge{Kind: SelectionMerge, Merge: 4}, 2, 3),
+		{Kind: Original, Orig: 1, Term: t},
+		{Kind: Original, Orig: 2, Term: a},
+		synBlock("exit", Merge{}, branchTo(5)),
+		{Kind: Original, Orig: 3, Term: Term{Kind: Return}},
+	}}
+}
+
+func TestArmMergeHandMade(t *testing.T) {
+	ret := Term{Kind: Return}
+	for _, c := range []struct {
+		name  string
+		f     *Func
+		moves bool
+	}{
+		{"one arm returns", armFunc(branchTo(4), ret), true},
+		{"both arms reach the merge", armFunc(branchTo(4), branchTo(4)), false},
+		{"the arm is entered twice", armFunc(branchTo(4), branchTo(2)), false},
+		{"the arm's conditional goes back into the construct", armFunc(Term{Kind: Test, Var: 0, Values: []uint32{1}, To: []int{4, 3}}, ret), false},
+	} {
+		if err := c.f.Validate(); err != nil {
+			t.Fatalf("%s: malformed: %v", c.name, err)
+		}
+		before := copyFunc(c.f)
+		if got := armMerges(c.f); got != c.moves {
+			t.Errorf("%s: merged at the arm %v, want %v", c.name, got, c.moves)
+		}
+		if c.moves && (c.f.Blocks[1].Merge.Merge != 2 || c.f.Blocks[2].Term.To[0] != 5) {
+			t.Errorf("%s: want block 1 merging at block 2 and block 2 going to block 5: %+v", c.name, c.f.Blocks)
+		}
+		layout(c.f)
+		if err := SelfCheck(c.f); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		runsSame(t, before, c.f, []uint32{0}, []uint32{1})
+	}
+}
+
+// TestArmMergeNestedReturns: blocks 1 and 2 each return on one arm
+// (cloned return blocks); block 1's merge then is block 2, and one
+// forwarding merge goes.
+func TestArmMergeNestedReturns(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1, 3}, {2, 5}, {3, 5}, {5, 4}, {5}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := funcAfter(t, g, "lift")
+	if f == nil {
+		t.Fatalf("%v: the nested pass laid it out", g)
+	}
+	layout(f)
+	before := copyFunc(f)
+	if !armMerges(f) {
+		t.Fatalf("%v: no conditional merged at its arm: %+v", g, f.Blocks)
+	}
+	layout(f)
+	if err := SelfCheck(f); err != nil {
+		t.Fatal(err)
+	}
+	if named(f, "exit") != named(before, "exit")-1 {
+		t.Errorf("%v: %d forwarding merges, %d before", g, named(f, "exit"), named(before, "exit"))
+	}
+	runsSame(t, before, f, []uint32{0, 0, 0}, []uint32{0, 1, 0}, []uint32{1, 1, 1}, []uint32{1, 0, 0})
+}
+
+// TestArmMergeKeepsRuns merges the lift pass's conditionals at their arms
+// on random graphs and compares runs; the result passes the self-check,
+// and some merges went.
+func TestArmMergeKeepsRuns(t *testing.T) {
+	r := loggedRand(t, 44)
+	moved := 0
+	for i := range 3000 {
+		g := mixedGraph(r, i, 2, 10, 60)
+		f := funcAfter(t, g, "lift")
+		if f == nil {
+			continue
+		}
+		layout(f)
+		before := copyFunc(f)
+		if !armMerges(f) {
+			continue
+		}
+		layout(f)
+		moved += len(before.Blocks) - len(f.Blocks)
+		if err := SelfCheck(f); err != nil {
+			t.Fatalf("graph %v: after the arm-merge pass: %v\nbefore %+v\nafter %+v", g, err, before, f)
+		}
+		for range 20 {
+			dec := randomDecisions(r)
+			want, got := Simulate(before, dec, 2000), Simulate(f, dec, 2000)
+			if !sameRun(want, got) || want.Returned != got.Returned {
+				t.Fatalf("graph %v decisions %v: before %+v, after %+v", g, dec, want, got)
+			}
+		}
+	}
+	t.Logf("%d forwarding merges dropped", moved)
+	if moved == 0 {
+		t.Fatal("the arm-merge pass dropped no merge")
+	}
+}
