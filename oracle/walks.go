@@ -76,7 +76,7 @@ func Walks(g *cfg.Graph, opt WalkOptions) []Walk {
 // walksOf is Walks, and whether the step budget (MaxTotalSteps) stopped
 // the covering or boundary walks with edges or decisions left to give.
 func walksOf(g *cfg.Graph, opt WalkOptions) ([]Walk, bool) {
-	return walksIn(&walkArena{dec: make([]uint32, 0, 64)}, g, opt)
+	return walksIn(&walkArena{}, g, opt)
 }
 
 // walksIn is walksOf with the walks' traces and decisions in a's memory,
@@ -138,6 +138,9 @@ type walkArena struct {
 // reset empties a for the walks of another graph under budget, keeping
 // its memory.
 func (a *walkArena) reset(budget int) {
+	if a.dec == nil { // a walk of no decisions has empty ones, not nil, on any arena
+		a.dec = make([]uint32, 0, 64)
+	}
 	a.trace, a.dec = a.trace[:0], a.dec[:0]
 	a.budget, a.cut = budget, false
 }

@@ -65,7 +65,7 @@ func TestDecisionSetCollisions(t *testing.T) {
 	}
 }
 
-// walksReference is Walks as it was before its arena and decision set: it returns covering walks followed by the random ones that repeat no
+// walksReference is Walks without its arena and decision set: it returns covering walks followed by the random ones that repeat no
 // earlier walk's decisions.
 func walksReference(g *cfg.Graph, opt WalkOptions) []Walk {
 	n := g.Len()
