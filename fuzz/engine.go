@@ -418,6 +418,8 @@ func (c *Config) planned(done *indexSet) int {
 // minimizeUnlessStopped minimizes the report's new findings until the
 // campaign's context is done; a campaign stopped while minimizing is
 // incomplete (its resume minimizes every finding again, from the start).
+// One stopped with nothing left to minimize (no new finding, or the last
+// search ended before the stop) is complete.
 func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 	ctx := c.Context
 	if ctx == nil {
@@ -432,13 +434,17 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 	for i, f := range rep.Findings {
 		before[i] = minimized{f.Minimized, f.MinimizedWeights, f.MinimizeStopped}
 	}
+	cut := false // a search was skipped or ran while the context was done
 	MinimizeFindings(rep, func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if c.stage(StageMinimize); ctx.Err() != nil {
+			cut = true
 			return nil, nil
 		}
-		return c.Minimize(g, sig, strategy)
+		m, err := c.Minimize(g, sig, strategy)
+		cut = cut || ctx.Err() != nil
+		return m, err
 	}, c.Progress)
-	if ctx.Err() == nil {
+	if !cut {
 		return
 	}
 	for i := range rep.Findings {

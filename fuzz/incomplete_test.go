@@ -72,6 +72,33 @@ func TestMergeSaysWhatDiffers(t *testing.T) {
 	}
 }
 
+// TestStoppedWithNothingToMinimize: a stop that reaches a campaign after
+// its last graph, when no new finding is left to minimize, leaves it
+// complete: every graph was judged and nothing was cut short.
+func TestStoppedWithNothingToMinimize(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	c := testConfig(t, 40)
+	c.Context, c.ResumeCommand = ctx, "cfgfuzz run --resume DIR"
+	calls := 0
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { calls++; return g, nil }
+	c.Stage = func(s string) {
+		if s == StageGraphsDone {
+			cancel(errors.New("SIGTERM"))
+		}
+	}
+	rep := mustRun(t, c).Report
+	if len(rep.Findings) != 0 || calls != 0 {
+		t.Fatalf("a clean campaign has %d findings, %d minimizations", len(rep.Findings), calls)
+	}
+	if rep.Incomplete != nil {
+		t.Errorf("stopped with nothing to minimize: incomplete %+v", rep.Incomplete)
+	}
+	if rep.Graphs+rep.Skipped != 40 {
+		t.Errorf("the report covers %d of 40 graphs", rep.Graphs+rep.Skipped)
+	}
+}
+
 // TestStoppedWhileMinimizing: a campaign stopped while it minimizes
 // minimizes nothing more, keeps no partly minimized graph, and is
 // incomplete; its resume minimizes every new finding.
