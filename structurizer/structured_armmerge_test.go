@@ -6,6 +6,7 @@
 package structurizer
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -115,5 +116,31 @@ func TestArmMergeKeepsRuns(t *testing.T) {
 	t.Logf("%d forwarding merges dropped", moved)
 	if moved == 0 {
 		t.Fatal("the arm-merge pass dropped no merge")
+	}
+}
+
+// TestArmMergeGuards: the forwarding merge's stores move to the block
+// that went to it, and a chain through a block some loop names as its
+// continue target is not taken (the arm would hold a latch).
+func TestArmMergeGuards(t *testing.T) {
+	f := armFunc(branchTo(4), Term{Kind: Return})
+	f.Blocks[4].Stores = []Store{{Var: 0, Value: 3}}
+	if err := f.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if !armMerges(f) {
+		t.Fatalf("no merge at the arm: %+v", f.Blocks)
+	}
+	if want := []Store{{Var: 0, Value: 3}}; !reflect.DeepEqual(f.Blocks[2].Stores, want) {
+		t.Errorf("the arm's last block stores %+v, want the dropped merge's %+v", f.Blocks[2].Stores, want)
+	}
+
+	g := armFunc(branchTo(4), Term{Kind: Return})
+	g.Blocks[0].Merge = Merge{Kind: LoopMerge, Merge: 5, Continue: 2}
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if armMerges(g) {
+		t.Errorf("merged at an arm whose chain holds a continue target: %+v", g.Blocks)
 	}
 }

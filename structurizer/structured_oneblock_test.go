@@ -10,6 +10,7 @@ package structurizer
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -234,4 +235,59 @@ func oneBlockHeaders(f *Func) []int {
 		}
 	}
 	return hs
+}
+
+// oneBlockFunc is a one-block loop u (block 2) under the synthetic header
+// H (block 1, clearing v), u storing 5 into v and leaving for M (block 3),
+// which tests v: 5 goes to block 4, anything else to block 5, both
+// then to the return (block 6). With
+// enterU, the entry chooses between H and u, so u is entered from
+// outside its loop too.
+func oneBlockFunc(enterU bool) *Func {
+	entry := synBlock("entry", Merge{}, branchTo(1))
+	if enterU {
+		entry = choose2("entry", Merge{}, 1, 2)
+	}
+	h := synBlock("loop", Merge{Kind: LoopMerge, Merge: 3, Continue: 2}, branchTo(2))
+	h.Stores = []Store{{Var: 0, Value: 0}}
+	u := choose2("u", Merge{}, 1, 3)
+	u.Orig, u.Stores = 1, []Store{{Var: 0, Value: 5}}
+	return &Func{Vars: []Var{{Name: "v"}}, Blocks: []Block{
+		entry, h, u,
+		{Kind: Original, Orig: 2, Merge: Merge{Kind: SelectionMerge, Merge: 6}, Term: Term{Kind: Test, Var: 0, Values: []uint32{5}, To: []int{4, 5}}},
+		{Kind: Original, Orig: 3, Term: branchTo(6)},
+		{Kind: Original, Orig: 4, Term: branchTo(6)},
+		synBlock("end", Merge{}, Term{Kind: Return}),
+	}}
+}
+
+// TestOneBlockStoresFirst: the dropped header's stores run before the
+// block's own, so the header's clearing does not undo what the block
+// stores (M reads 5, as before); a block entered from outside its loop
+// keeps its header.
+func TestOneBlockStoresFirst(t *testing.T) {
+	f := oneBlockFunc(false)
+	if err := f.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	before := copyFunc(f)
+	if !oneBlockLoops(f) {
+		t.Fatalf("the header was not dropped: %+v", f.Blocks)
+	}
+	if want := []Store{{Var: 0, Value: 0}, {Var: 0, Value: 5}}; !reflect.DeepEqual(f.Blocks[2].Stores, want) {
+		t.Errorf("the block stores %+v, want %+v", f.Blocks[2].Stores, want)
+	}
+	layout(f)
+	if err := SelfCheck(f); err != nil {
+		t.Error(err)
+	}
+	runsSame(t, before, f, []uint32{1}, []uint32{0, 0, 1}, []uint32{0, 1})
+
+	g := oneBlockFunc(true)
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if oneBlockLoops(g) {
+		t.Errorf("a block entered from outside its loop lost its header: %+v", g.Blocks)
+	}
 }
