@@ -26,6 +26,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -73,10 +74,20 @@ func (g *guide) publish() {
 // unit maps a hash to [0, 1).
 func unit(h uint64) float64 { return float64(h>>11) * 0x1p-53 }
 
+// graftFrom is the text a grafted mutant's description ends with, then
+// the block the fresh graph starts at.
+const graftFrom = "; fresh from block "
+
 // mutant is graph index i as a mutant, when the share draws it and the
 // snapshot has a parent: the item and the record's description of it
-// ("corpus[K] OP+OP"). ok false means a fresh graph.
-func (g *guide) mutant(i int) (it Item, desc string, ok bool, err error) {
+// ("corpus[K] OP+OP; fresh from block N"). The mutant of the parent is
+// grafted before fresh, index i's fresh graph (gen.Graft): the fresh graph
+// stays whole inside it, so trading it for a mutant loses none of what the
+// fresh graph alone would show. A mutant without a return (the fresh
+// graph would be unreachable) leaves index i its fresh graph; a fresh graph
+// that could not be made (fresh nil) gives the mutant alone ("corpus[K]
+// OP+OP"). ok false means the fresh graph.
+func (g *guide) mutant(i int, fresh *cfg.Graph) (it Item, desc string, ok bool, err error) {
 	snap := *g.snap.Load()
 	if g.set.Mutate <= 0 || len(snap) == 0 || unit(shareHash(g.set.Seed^saltMutant, i)) >= g.set.Mutate {
 		return Item{}, "", false, nil
@@ -87,7 +98,40 @@ func (g *guide) mutant(i int) (it Item, desc string, ok bool, err error) {
 	if err != nil {
 		return Item{Seed: seed}, "", true, err
 	}
-	return Item{Graph: m.Graph, Seed: seed}, fmt.Sprintf("corpus[%d] %s", k, cmp.Or(strings.Join(m.Ops, "+"), "none")), true, nil
+	desc = fmt.Sprintf("corpus[%d] %s", k, cmp.Or(strings.Join(m.Ops, "+"), "none"))
+	if fresh == nil {
+		return Item{Graph: m.Graph, Seed: seed}, desc, true, nil
+	}
+	gr, ok := gen.Graft(m.Graph, fresh)
+	if !ok {
+		return Item{}, "", false, nil
+	}
+	return Item{Graph: gr, Seed: seed}, fmt.Sprintf("%s%s%d", desc, graftFrom, m.Graph.Len()), true, nil
+}
+
+// corpusGraph is the graph a novel record gives the corpus: its own, when
+// gen.Mutate takes it; else, for a grafted mutant, the mutant it grafted
+// before the fresh graph (what the guide made of the corpus); else none.
+func corpusGraph(r *Record) *cfg.Graph {
+	gr, err := recordGraph(r)
+	if err != nil {
+		return nil
+	}
+	if (gen.MutateOptions{}).Fits(gr) == nil {
+		return gr
+	}
+	_, n, found := strings.Cut(r.Mutant, graftFrom)
+	if !found {
+		return nil
+	}
+	at, err := strconv.Atoi(n)
+	if err != nil {
+		return nil
+	}
+	if head, ok := gen.GraftPrefix(gr, at); ok && (gen.MutateOptions{}).Fits(head) == nil {
+		return head
+	}
+	return nil
 }
 
 // pickParent draws a corpus entry from h: half the draws among the 16
@@ -126,7 +170,7 @@ func (g *guide) mergeBelow(end int, recs []Record) {
 		if !g.corpus.novel(r.Features) {
 			continue
 		}
-		if gr, err := recordGraph(r); err == nil && (gen.MutateOptions{}).Fits(gr) == nil {
+		if gr := corpusGraph(r); gr != nil {
 			g.corpus.Add(gr, r.Features, r.Index, g.set.Seed)
 		}
 	}

@@ -53,10 +53,12 @@ func TestGuidedDeterministicAcrossWorkers(t *testing.T) {
 
 // TestGuidedMutantsDrawOnLowerBatches recomputes every graph of a guided
 // campaign from the corpus it ended with: graph i is a mutant exactly when
-// the share draws it and the corpus at the start of i's batch (the entries
-// added by lower batches) is not empty, of the parent drawn from that
-// corpus, by the drawn mutations. A corpus that grew during a batch would
-// give some of that batch's graphs another parent.
+// the share draws it, the corpus at the start of i's batch (the entries
+// added by lower batches) is not empty and the fresh graph is not a large
+// draw, of the parent drawn from that corpus, by the drawn mutations,
+// grafted before index i's fresh graph (the fresh graph alone when the
+// mutant has no return). A corpus that grew during a batch would give some
+// of that batch's graphs another parent.
 func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 	c := guidedConfig(t, 150)
 	c.Workers = 2
@@ -79,12 +81,27 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 			}
 			continue
 		}
-		mutants++
 		k := pickParent(shareHash(c.Seed^saltParent, r.Index), n)
 		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
+		s, j := c.Place(r.Index)
+		fresh, err := generate(c.Source, c.Streams[s], c.runSeed(s), j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if keepFresh(fresh, nil) {
+			continue
+		}
+		graft, ok := gen.Graft(m.Graph, fresh.Graph)
+		if !ok { // a mutant without a return: the fresh graph stays
+			if r.Mutant != "" || !r.Skipped && r.Graph != cfg.FormatCompact(fresh.Graph) {
+				t.Errorf("graph %d: %s %s, want the fresh graph %s (the mutant of corpus[%d] has no return)", r.Index, r.Mutant, r.Graph, fresh.Graph, k)
+			}
+			continue
+		}
+		mutants++
 		want := fmt.Sprintf("corpus[%d] ", k)
 		if r.Skipped { // a repeat of an earlier graph: not run, no graph kept
 			if !strings.HasPrefix(r.Mutant, want) {
@@ -92,8 +109,8 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 			}
 			continue
 		}
-		if !strings.HasPrefix(r.Mutant, want) || r.Graph != cfg.FormatCompact(m.Graph) {
-			t.Errorf("graph %d: %s %s, want a mutant of corpus[%d] of the %d entries its batch started with: %s", r.Index, r.Mutant, r.Graph, k, n, m.Graph)
+		if !strings.HasPrefix(r.Mutant, want) || !strings.HasSuffix(r.Mutant, fmt.Sprintf("%s%d", graftFrom, m.Graph.Len())) || r.Graph != cfg.FormatCompact(graft) {
+			t.Errorf("graph %d: %s %s, want a mutant of corpus[%d] of the %d entries its batch started with, grafted before the fresh graph: %s", r.Index, r.Mutant, r.Graph, k, n, graft)
 		}
 	}
 	if mutants == 0 {
@@ -522,13 +539,14 @@ func (sizedSource) Item(st Stream, run uint64, j int) (Item, error) {
 
 // TestGuidedKeepsLargeDraws: with every index drawn as a mutant, a fresh
 // graph of gen.CampaignLargeMin blocks or more stays fresh and a smaller
-// one is replaced.
+// one gets the mutant grafted before it (or stays, when the mutant has no
+// return).
 func TestGuidedKeepsLargeDraws(t *testing.T) {
 	set := &Settings{Seed: 1, Streams: testStreams, Mutate: 1, Guided: true}
 	start := &Corpus{}
 	start.Add(cfg.FromSuccs([][]int{{1, 2}, {2}, {}}), []string{"f"}, 0, 1)
 	gd := newGuide(set, start)
-	kept, replaced := 0, 0
+	kept, replaced, noReturn := 0, 0, 0
 	for i := range 40 {
 		j := makeJob(sizedSource{}, set, gd, i)
 		if j.err != nil {
@@ -542,12 +560,23 @@ func TestGuidedKeepsLargeDraws(t *testing.T) {
 		case large:
 			kept++
 		case j.mutant == "":
-			t.Fatalf("index %d: a 4-block fresh graph kept with every index drawn as a mutant", i)
+			m, err := gen.Mutate(start.graphs[0], shareHash(set.Seed^saltOps, i), gen.MutateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := gen.Graft(m.Graph, j.it.Graph); ok {
+				t.Fatalf("index %d: a 4-block fresh graph kept with every index drawn as a mutant that has a return", i)
+			}
+			noReturn++
 		default:
+			if !strings.Contains(j.mutant, graftFrom) || j.it.Graph.Len() <= 4 {
+				t.Fatalf("index %d: mutant %s of %d blocks, want one grafted before the 4-block fresh graph", i, j.mutant, j.it.Graph.Len())
+			}
 			replaced++
 		}
 	}
 	if kept == 0 || replaced == 0 {
 		t.Fatalf("kept %d, replaced %d: the source gave no graph of one of the sizes", kept, replaced)
 	}
+	t.Logf("kept %d large, grafted %d, %d small kept as their mutant had no return", kept, replaced, noReturn)
 }
