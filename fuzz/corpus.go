@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/gen"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -49,6 +50,25 @@ type Corpus struct {
 	Entries []CorpusEntry
 	graphs  []*cfg.Graph // Entries' graphs, parsed
 	seen    map[string]bool
+	// quiet lists the entries, in order, whose structurization needed no
+	// route variable, clone or fallback (quietFeatures).
+	quiet []int
+}
+
+// quietFeatures says whether a structurization with features fs kept the
+// graph's own control flow: it reports stats that show no route
+// variable, no clone, no fallback, and it did not fail.
+func quietFeatures(fs []string) bool {
+	want := 0
+	for _, f := range fs {
+		switch {
+		case f == "route-vars:0" || f == "clones:0" || f == "fallbacks:0":
+			want++
+		case strings.HasPrefix(f, "outcome:"):
+			return false
+		}
+	}
+	return want == 3
 }
 
 // Features is the number of distinct features the corpus's entries show.
@@ -80,6 +100,9 @@ func (c *Corpus) add(e CorpusEntry, g *cfg.Graph) {
 	}
 	for _, f := range e.Features {
 		c.seen[f] = true
+	}
+	if quietFeatures(e.Features) {
+		c.quiet = append(c.quiet, len(c.Entries))
 	}
 	c.Entries = append(c.Entries, e)
 	c.graphs = append(c.graphs, g)

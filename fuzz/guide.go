@@ -1,10 +1,30 @@
 // guide.go defines behaviour-guided generation: a campaign with
 // Settings.Guided records every graph's features (features.go) and keeps a
-// corpus (corpus.go) of the graphs that showed a new one (graphs that gen.Mutate can take); with
-// Settings.Mutate, that share of graph indices are mutants of a corpus
-// graph (gen.Mutate) instead of the source's fresh graph, unless that
-// graph is one of the source's large draws, which are always kept
-// (keepFresh, worker.go).
+// corpus (corpus.go) of the graphs that showed a new one (graphs that
+// gen.Mutate can take); with Settings.Mutate, that share of graph indices
+// run a mutant of a corpus graph (gen.Mutate) grafted before the source's
+// fresh graph of the index (gen.Graft: the mutant's returns continue into
+// the fresh graph), unless that graph is one of the source's large draws,
+// which are always kept as they are (keepFresh, worker.go).
+//
+// Why a graft and not the mutant alone: a mutant in place of the fresh
+// graph loses that graph, and a fault that only the fresh stream's graphs
+// reach is then found later than by pure generation, however well the
+// mutants do elsewhere. The graft holds the fresh graph whole, so what the
+// fresh graph alone would show, the graft can still show at the same
+// index. It can still hide it where a structurizer decides for the whole
+// function at once (a direct layout for graphs that already nest, say) and
+// the mutant takes the function off the path the fresh graph alone would
+// take. So the parents are drawn in two phases. The grafts of the first
+// quietFrom indices draw on the whole corpus: its full variety, what
+// earlier campaigns found most unlike, is tried first, and the faults
+// common enough to show on a few graphs show there. From index quietFrom
+// on, a graft draws its parent among the quiet corpus entries (the ones
+// whose structurization needed no route variable, clone or fallback:
+// Corpus.quiet), the heads least likely to move the fresh graph off its
+// path, so the rarer faults that the fresh stream alone reaches are found
+// at the fresh graph's own index. Many mutants of quiet entries are no
+// longer quiet, so the grafts still reach the harder behaviours.
 //
 // Determinism. Graph index i's graph is a pure function of the settings,
 // the corpus at the campaign's start (Settings.Corpus names it) and the
@@ -51,8 +71,15 @@ const (
 type guide struct {
 	set    *Settings
 	corpus *Corpus
-	snap   atomic.Pointer[[]*cfg.Graph]
+	snap   atomic.Pointer[snapshot]
 	merged int // records with an index below it are in the corpus
+}
+
+// snapshot is the corpus as the workers draw parents from it: its graphs
+// and which of them are quiet (Corpus.quiet).
+type snapshot struct {
+	graphs []*cfg.Graph
+	quiet  []int
 }
 
 func newGuide(s *Settings, start *Corpus) *guide {
@@ -67,8 +94,8 @@ func newGuide(s *Settings, start *Corpus) *guide {
 // publish makes the corpus as it stands the workers' snapshot. The corpus
 // only appends, so a prefix of its graphs never changes.
 func (g *guide) publish() {
-	snap := g.corpus.graphs[:len(g.corpus.graphs):len(g.corpus.graphs)]
-	g.snap.Store(&snap)
+	c := g.corpus
+	g.snap.Store(&snapshot{graphs: c.graphs[:len(c.graphs):len(c.graphs)], quiet: c.quiet[:len(c.quiet):len(c.quiet)]})
 }
 
 // unit maps a hash to [0, 1).
@@ -88,13 +115,13 @@ const graftFrom = "; fresh from block "
 // that could not be made (fresh nil) gives the mutant alone ("corpus[K]
 // OP+OP"). ok false means the fresh graph.
 func (g *guide) mutant(i int, fresh *cfg.Graph) (it Item, desc string, ok bool, err error) {
-	snap := *g.snap.Load()
-	if g.set.Mutate <= 0 || len(snap) == 0 || unit(shareHash(g.set.Seed^saltMutant, i)) >= g.set.Mutate {
+	snap := g.snap.Load()
+	if g.set.Mutate <= 0 || len(snap.graphs) == 0 || unit(shareHash(g.set.Seed^saltMutant, i)) >= g.set.Mutate {
 		return Item{}, "", false, nil
 	}
-	k := pickParent(shareHash(g.set.Seed^saltParent, i), len(snap))
+	k := g.parent(snap, i, fresh != nil)
 	seed := shareHash(g.set.Seed^saltOps, i)
-	m, err := gen.Mutate(snap[k], seed, gen.MutateOptions{})
+	m, err := gen.Mutate(snap.graphs[k], seed, gen.MutateOptions{})
 	if err != nil {
 		return Item{Seed: seed}, "", true, err
 	}
@@ -132,6 +159,21 @@ func corpusGraph(r *Record) *cfg.Graph {
 		return head
 	}
 	return nil
+}
+
+// quietFrom is the first graph index whose graft draws its parent among
+// the quiet entries (guide.go's header says why).
+const quietFrom = 16
+
+// parent draws index i's parent from the snapshot: for a graft (grafted
+// true) at index quietFrom or later, among the quiet entries when there
+// are any; else among them all. Either way pickParent's draw.
+func (g *guide) parent(snap *snapshot, i int, grafted bool) int {
+	h := shareHash(g.set.Seed^saltParent, i)
+	if grafted && i >= quietFrom && len(snap.quiet) > 0 {
+		return snap.quiet[pickParent(h, len(snap.quiet))]
+	}
+	return pickParent(h, len(snap.graphs))
 }
 
 // pickParent draws a corpus entry from h: half the draws among the 16

@@ -57,8 +57,9 @@ func TestGuidedDeterministicAcrossWorkers(t *testing.T) {
 // added by lower batches) is not empty and the fresh graph is not a large
 // draw, of the parent drawn from that corpus, by the drawn mutations,
 // grafted before index i's fresh graph (the fresh graph alone when the
-// mutant has no return). A corpus that grew during a batch would give some
-// of that batch's graphs another parent.
+// mutant has no return); from index quietFrom on, the parent is drawn
+// among the quiet entries. A corpus that grew during a batch would give
+// some of that batch's graphs another parent.
 func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 	c := guidedConfig(t, 150)
 	c.Workers = 2
@@ -67,7 +68,7 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mutants := 0
+	mutants, quietParents := 0, 0
 	for _, r := range recs {
 		start := r.Index / c.CorpusBatch * c.CorpusBatch
 		n := 0
@@ -81,11 +82,6 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 			}
 			continue
 		}
-		k := pickParent(shareHash(c.Seed^saltParent, r.Index), n)
-		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
 		s, j := c.Place(r.Index)
 		fresh, err := generate(c.Source, c.Streams[s], c.runSeed(s), j)
 		if err != nil {
@@ -93,6 +89,20 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 		}
 		if keepFresh(fresh, nil) {
 			continue
+		}
+		var quiet []int
+		for q := range n {
+			if quietFeatures(o.Corpus.Entries[q].Features) {
+				quiet = append(quiet, q)
+			}
+		}
+		k, quietParent := pickParent(shareHash(c.Seed^saltParent, r.Index), n), false
+		if r.Index >= quietFrom && len(quiet) > 0 {
+			k, quietParent = quiet[pickParent(shareHash(c.Seed^saltParent, r.Index), len(quiet))], true
+		}
+		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		graft, ok := gen.Graft(m.Graph, fresh.Graph)
 		if !ok { // a mutant without a return: the fresh graph stays
@@ -102,6 +112,9 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 			continue
 		}
 		mutants++
+		if quietParent {
+			quietParents++
+		}
 		want := fmt.Sprintf("corpus[%d] ", k)
 		if r.Skipped { // a repeat of an earlier graph: not run, no graph kept
 			if !strings.HasPrefix(r.Mutant, want) {
@@ -113,9 +126,10 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 			t.Errorf("graph %d: %s %s, want a mutant of corpus[%d] of the %d entries its batch started with, grafted before the fresh graph: %s", r.Index, r.Mutant, r.Graph, k, n, graft)
 		}
 	}
-	if mutants == 0 {
-		t.Fatal("no mutants")
+	if mutants == 0 || quietParents == 0 {
+		t.Fatalf("%d mutants, %d of quiet parents: want both", mutants, quietParents)
 	}
+	t.Logf("%d mutants, %d of quiet parents", mutants, quietParents)
 }
 
 func TestGuidedResumeAndShards(t *testing.T) {
@@ -579,4 +593,64 @@ func TestGuidedKeepsLargeDraws(t *testing.T) {
 		t.Fatalf("kept %d, replaced %d: the source gave no graph of one of the sizes", kept, replaced)
 	}
 	t.Logf("kept %d large, grafted %d, %d small kept as their mutant had no return", kept, replaced, noReturn)
+}
+
+// TestCorpusGraphOfAGraft: a novel record gives the corpus its own graph
+// when gen.Mutate takes it; a graft too large for that gives the mutant
+// grafted before the fresh graph; any other record too large gives none.
+func TestCorpusGraphOfAGraft(t *testing.T) {
+	head := cfg.FromSuccs([][]int{{1, 2}, {2}, {}})
+	tail := cfg.New(15)
+	for b := range 14 {
+		tail.Succs[b] = []int{b + 1}
+	}
+	graft, ok := gen.Graft(head, tail)
+	if !ok {
+		t.Fatal("no graft")
+	}
+	small, _ := gen.Graft(head, cfg.FromSuccs([][]int{{1}, {}}))
+	rec := func(g *cfg.Graph, mutant string) *Record {
+		return &Record{Graph: cfg.FormatCompact(g), Weights: weightsOf(g), Mutant: mutant}
+	}
+	desc := "corpus[0] split" + graftFrom + "3"
+	if got := corpusGraph(rec(small, desc)); got == nil || !got.Equal(small) {
+		t.Errorf("a graft within the limits gives %v, want itself %s", got, small)
+	}
+	if got := corpusGraph(rec(graft, desc)); got == nil || cfg.FormatCompact(got) != cfg.FormatCompact(head) {
+		t.Errorf("a graft of %d blocks gives %v, want its head %s", graft.Len(), got, head)
+	}
+	if got := corpusGraph(rec(graft, "")); got != nil {
+		t.Errorf("a fresh graph of %d blocks gives %s, want none", graft.Len(), got)
+	}
+	if got := corpusGraph(rec(graft, "corpus[0] split"+graftFrom+"2")); got != nil {
+		t.Errorf("a graft said to start its tail at a block its head branches past gives %s, want none", got)
+	}
+}
+
+// TestQuietFeatures: an entry is quiet when its stats show no route
+// variable, clone or fallback and it did not fail; an answer without
+// stats is not.
+func TestQuietFeatures(t *testing.T) {
+	quiet := []string{"clones:0", "depth:1", "fallbacks:0", "pass:nested", "route-vars:0"}
+	for _, tc := range []struct {
+		fs   []string
+		want bool
+	}{
+		{quiet, true},
+		{[]string{"clones:0", "fallbacks:0", "route-vars:1"}, false},
+		{[]string{"clones:2", "fallbacks:0", "route-vars:0"}, false},
+		{[]string{"clones:0", "fallbacks:1", "route-vars:0"}, false},
+		{append(slices.Clone(quiet), "outcome:invalid"), false},
+		{[]string{"depth:1", "shape:F(S)"}, false},
+	} {
+		if got := quietFeatures(tc.fs); got != tc.want {
+			t.Errorf("quietFeatures(%v) = %v, want %v", tc.fs, got, tc.want)
+		}
+	}
+	var c Corpus
+	c.Add(cfg.FromSuccs([][]int{{1}, {}}), []string{"clones:1", "fallbacks:0", "route-vars:0"}, 0, 1)
+	c.Add(cfg.FromSuccs([][]int{{}}), quiet, 1, 1)
+	if !slices.Equal(c.quiet, []int{1}) || !slices.Equal(c.Clone().quiet, []int{1}) {
+		t.Errorf("quiet entries %v (clone %v), want [1]", c.quiet, c.Clone().quiet)
+	}
 }
