@@ -3,7 +3,8 @@
 // them showed, in the order they were added, as AFL keeps the inputs that
 // reach new edges. It is stored in a directory of its own (the nightly
 // state's corpus/), one JSON entry a line in entries.jsonl, so a campaign
-// starts from the corpus the last one left.
+// starts from the corpus the last one left. The corpus also knows its quiet
+// entries (quietFeatures), among which guide.go draws most grafts' parents.
 
 package fuzz
 
