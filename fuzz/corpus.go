@@ -52,24 +52,29 @@ type Corpus struct {
 	graphs  []*cfg.Graph // Entries' graphs, parsed
 	seen    map[string]bool
 	// quiet lists the entries, in order, whose structurization needed no
-	// route variable, clone or fallback (quietFeatures).
+	// route variable, clone or fallback and one pass at most
+	// (quietFeatures).
 	quiet []int
 }
 
 // quietFeatures says whether a structurization with features fs kept the
 // graph's own control flow: it reports stats that show no route
-// variable, no clone, no fallback, and it did not fail.
+// variable, no clone, no fallback, it names one pass at most (a
+// structurizer that took the graph as it stood: the passes that rework a
+// graph add their names), and it did not fail.
 func quietFeatures(fs []string) bool {
-	want := 0
+	want, passes := 0, 0
 	for _, f := range fs {
 		switch {
 		case f == "route-vars:0" || f == "clones:0" || f == "fallbacks:0":
 			want++
+		case strings.HasPrefix(f, "pass:"):
+			passes++
 		case strings.HasPrefix(f, "outcome:"):
 			return false
 		}
 	}
-	return want == 3
+	return want == 3 && passes <= 1
 }
 
 // Features is the number of distinct features the corpus's entries show.

@@ -15,16 +15,18 @@
 // index. It can still hide it where a structurizer decides for the whole
 // function at once (a direct layout for graphs that already nest, say) and
 // the mutant takes the function off the path the fresh graph alone would
-// take. So the parents are drawn in two phases. The grafts of the first
-// quietFrom indices draw on the whole corpus: its full variety, what
-// earlier campaigns found most unlike, is tried first, and the faults
-// common enough to show on a few graphs show there. From index quietFrom
-// on, a graft draws its parent among the quiet corpus entries (the ones
-// whose structurization needed no route variable, clone or fallback:
-// Corpus.quiet), the heads least likely to move the fresh graph off its
-// path, so the rarer faults that the fresh stream alone reaches are found
-// at the fresh graph's own index. Many mutants of quiet entries are no
-// longer quiet, so the grafts still reach the harder behaviours.
+// take. So the grafts come in two phases. Those of the first quietFrom
+// indices draw on the whole corpus and chain up to earlyChain mutants of
+// distinct draws before the fresh graph: the corpus's full variety, what
+// earlier campaigns found most unlike, is tried first, several entries a
+// graph, and the faults common enough to show on a few graphs show there.
+// From index quietFrom on, a graft is one mutant of a quiet corpus entry
+// (one whose structurization needed no route variable, clone or fallback
+// and one pass at most: Corpus.quiet) with a single mutation, the heads
+// least likely to move the fresh graph off its path, so the rarer faults
+// that the fresh stream alone reaches are found at the fresh graph's own
+// index more often. Many such mutants are no longer quiet, so the grafts
+// still reach the harder behaviours.
 //
 // Determinism. Graph index i's graph is a pure function of the settings,
 // the corpus at the campaign's start (Settings.Corpus names it) and the
@@ -110,30 +112,59 @@ const graftFrom = "; fresh from block "
 // ("corpus[K] OP+OP; fresh from block N"). The mutant of the parent is
 // grafted before fresh, index i's fresh graph (gen.Graft): the fresh graph
 // stays whole inside it, so trading it for a mutant loses none of what the
-// fresh graph alone would show. A mutant without a return (the fresh
-// graph would be unreachable) leaves index i its fresh graph; a fresh graph
-// that could not be made (fresh nil) gives the mutant alone ("corpus[K]
-// OP+OP"). ok false means the fresh graph.
+// fresh graph alone would show. Below quietFrom the graft chains up to
+// earlyChain mutants of distinct draws ("corpus[K] OPS > corpus[J] OPS;
+// fresh from block N"). A mutant without a return (what follows it would
+// be unreachable) is left out of the chain, and a chain left empty leaves
+// index i its fresh graph; a fresh graph that could not be made (fresh
+// nil) gives the first mutant alone ("corpus[K] OP+OP"). ok false means
+// the fresh graph.
 func (g *guide) mutant(i int, fresh *cfg.Graph) (it Item, desc string, ok bool, err error) {
 	snap := g.snap.Load()
 	if g.set.Mutate <= 0 || len(snap.graphs) == 0 || unit(shareHash(g.set.Seed^saltMutant, i)) >= g.set.Mutate {
 		return Item{}, "", false, nil
 	}
-	k := g.parent(snap, i, fresh != nil)
-	seed := shareHash(g.set.Seed^saltOps, i)
-	m, err := gen.Mutate(snap.graphs[k], seed, gen.MutateOptions{})
-	if err != nil {
-		return Item{Seed: seed}, "", true, err
+	links := 1
+	if fresh != nil && i < quietFrom {
+		links = earlyChain
 	}
-	desc = fmt.Sprintf("corpus[%d] %s", k, cmp.Or(strings.Join(m.Ops, "+"), "none"))
-	if fresh == nil {
-		return Item{Graph: m.Graph, Seed: seed}, desc, true, nil
+	var chain []gen.Mutant
+	var descs []string
+	first := shareHash(g.set.Seed^saltOps, i)
+	for c := range links {
+		k := g.parent(snap, i, c, fresh != nil)
+		o := gen.MutateOptions{}
+		if fresh != nil && i >= quietFrom {
+			o.MaxStack = quietStack
+		}
+		m, err := gen.Mutate(snap.graphs[k], linkHash(first, c), o)
+		if err != nil {
+			return Item{Seed: first}, "", true, err
+		}
+		d := fmt.Sprintf("corpus[%d] %s", k, cmp.Or(strings.Join(m.Ops, "+"), "none"))
+		if fresh == nil {
+			return Item{Graph: m.Graph, Seed: first}, d, true, nil
+		}
+		if slices.ContainsFunc(m.Graph.Succs, func(s []int) bool { return len(s) == 0 }) {
+			chain, descs = append(chain, m), append(descs, d)
+		}
 	}
-	gr, ok := gen.Graft(m.Graph, fresh)
-	if !ok {
+	if len(chain) == 0 {
 		return Item{}, "", false, nil
 	}
-	return Item{Graph: gr, Seed: seed}, fmt.Sprintf("%s%s%d", desc, graftFrom, m.Graph.Len()), true, nil
+	gr := fresh
+	for c := len(chain) - 1; c >= 0; c-- {
+		gr, _ = gen.Graft(chain[c].Graph, gr)
+	}
+	return Item{Graph: gr, Seed: first}, fmt.Sprintf("%s%s%d", strings.Join(descs, " > "), graftFrom, gr.Len()-fresh.Len()), true, nil
+}
+
+// linkHash is the seed of a chain's link c, from its first link's.
+func linkHash(first uint64, c int) uint64 {
+	if c == 0 {
+		return first
+	}
+	return shareHash(first, c)
 }
 
 // corpusGraph is the graph a novel record gives the corpus: its own, when
@@ -165,11 +196,22 @@ func corpusGraph(r *Record) *cfg.Graph {
 // the quiet entries (guide.go's header says why).
 const quietFrom = 16
 
-// parent draws index i's parent from the snapshot: for a graft (grafted
-// true) at index quietFrom or later, among the quiet entries when there
-// are any; else among them all. Either way pickParent's draw.
-func (g *guide) parent(snap *snapshot, i int, grafted bool) int {
-	h := shareHash(g.set.Seed^saltParent, i)
+// earlyChain is how many mutants a graft below quietFrom chains before
+// its fresh graph: a first graph holding the shapes of several corpus
+// entries shows what each of them would.
+const earlyChain = 3
+
+// quietStack bounds the mutations stacked on a quiet parent
+// (gen.MutateOptions.MaxStack): each one more is a further chance that the
+// head stops being quiet.
+const quietStack = 1
+
+// parent draws the parent of index i's chain link c from the snapshot: for
+// a graft (grafted true) at index quietFrom or later, among the quiet
+// entries when there are any; else among them all. Either way
+// pickParent's draw.
+func (g *guide) parent(snap *snapshot, i, c int, grafted bool) int {
+	h := linkHash(shareHash(g.set.Seed^saltParent, i), c)
 	if grafted && i >= quietFrom && len(snap.quiet) > 0 {
 		return snap.quiet[pickParent(h, len(snap.quiet))]
 	}

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -100,7 +101,7 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 		if r.Index >= quietFrom && len(quiet) > 0 {
 			k, quietParent = quiet[pickParent(shareHash(c.Seed^saltParent, r.Index), len(quiet))], true
 		}
-		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{})
+		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{MaxStack: quietStack})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -553,7 +554,7 @@ func (sizedSource) Item(st Stream, run uint64, j int) (Item, error) {
 
 // TestGuidedKeepsLargeDraws: with every index drawn as a mutant, a fresh
 // graph of gen.CampaignLargeMin blocks or more stays fresh and a smaller
-// one gets the mutant grafted before it (or stays, when the mutant has no
+// one gets the mutants grafted before it (or stays, when none has a
 // return).
 func TestGuidedKeepsLargeDraws(t *testing.T) {
 	set := &Settings{Seed: 1, Streams: testStreams, Mutate: 1, Guided: true}
@@ -574,12 +575,18 @@ func TestGuidedKeepsLargeDraws(t *testing.T) {
 		case large:
 			kept++
 		case j.mutant == "":
-			m, err := gen.Mutate(start.graphs[0], shareHash(set.Seed^saltOps, i), gen.MutateOptions{})
-			if err != nil {
-				t.Fatal(err)
+			links, o := 1, gen.MutateOptions{MaxStack: quietStack}
+			if i < quietFrom {
+				links, o = earlyChain, gen.MutateOptions{}
 			}
-			if _, ok := gen.Graft(m.Graph, j.it.Graph); ok {
-				t.Fatalf("index %d: a 4-block fresh graph kept with every index drawn as a mutant that has a return", i)
+			for c := range links {
+				m, err := gen.Mutate(start.graphs[0], linkHash(shareHash(set.Seed^saltOps, i), c), o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, ok := gen.Graft(m.Graph, j.it.Graph); ok {
+					t.Fatalf("index %d: a 4-block fresh graph kept with every index drawn as a mutant, and link %d has a return", i, c)
+				}
 			}
 			noReturn++
 		default:
@@ -628,8 +635,8 @@ func TestCorpusGraphOfAGraft(t *testing.T) {
 }
 
 // TestQuietFeatures: an entry is quiet when its stats show no route
-// variable, clone or fallback and it did not fail; an answer without
-// stats is not.
+// variable, clone or fallback, at most one pass, and it did not fail; an
+// answer without stats is not.
 func TestQuietFeatures(t *testing.T) {
 	quiet := []string{"clones:0", "depth:1", "fallbacks:0", "pass:nested", "route-vars:0"}
 	for _, tc := range []struct {
@@ -640,6 +647,8 @@ func TestQuietFeatures(t *testing.T) {
 		{[]string{"clones:0", "fallbacks:0", "route-vars:1"}, false},
 		{[]string{"clones:2", "fallbacks:0", "route-vars:0"}, false},
 		{[]string{"clones:0", "fallbacks:1", "route-vars:0"}, false},
+		{[]string{"clones:0", "fallbacks:0", "pass:loops", "pass:selections", "route-vars:0"}, false},
+		{[]string{"clones:0", "fallbacks:0", "route-vars:0", "strategy:structured"}, true},
 		{append(slices.Clone(quiet), "outcome:invalid"), false},
 		{[]string{"depth:1", "shape:F(S)"}, false},
 	} {
@@ -653,4 +662,62 @@ func TestQuietFeatures(t *testing.T) {
 	if !slices.Equal(c.quiet, []int{1}) || !slices.Equal(c.Clone().quiet, []int{1}) {
 		t.Errorf("quiet entries %v (clone %v), want [1]", c.quiet, c.Clone().quiet)
 	}
+}
+
+// TestGuidedGraftHoldsTheFreshGraph: with every index drawn as a mutant
+// and a start corpus, each graft ends with the index's fresh graph whole,
+// from the block its description names; the first quietFrom indices chain
+// several mutants, the later ones one.
+func TestGuidedGraftHoldsTheFreshGraph(t *testing.T) {
+	set := &Settings{Seed: 3, Streams: testStreams, Mutate: 1, Guided: true}
+	t.Logf("seed %d", set.Seed)
+	start := &Corpus{}
+	start.Add(cfg.FromSuccs([][]int{{1, 2}, {2}, {}}), []string{"f"}, 0, 1)
+	start.Add(cfg.FromSuccs([][]int{{1}, {2, 0}, {}}), []string{"g"}, 1, 1)
+	gd := newGuide(set, start)
+	chains, singles := 0, 0
+	for i := range 60 {
+		j := makeJob(testSource{}, set, gd, i)
+		if j.err != nil {
+			t.Fatal(j.err)
+		}
+		s, n := set.Place(i)
+		fresh, err := generate(testSource{}, set.Streams[s], set.runSeed(s), n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, at, found := strings.Cut(j.mutant, graftFrom)
+		if !found {
+			continue
+		}
+		from, err := strconv.Atoi(at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := j.it.Graph
+		if g.Len() != from+fresh.Graph.Len() {
+			t.Fatalf("index %d (%s): %d blocks, want %d before the fresh graph's %d", i, j.mutant, g.Len(), from, fresh.Graph.Len())
+		}
+		for b, succ := range fresh.Graph.Succs {
+			want := make([]int, len(succ))
+			for k, x := range succ {
+				want[k] = from + x
+			}
+			if !slices.Equal(g.Succs[from+b], want) || g.Weight(from+b) != fresh.Graph.Weight(b) {
+				t.Fatalf("index %d (%s): block %d is %v, want the fresh graph's block %d %v shifted", i, j.mutant, from+b, g.Succs[from+b], b, succ)
+			}
+		}
+		switch links := strings.Count(j.mutant, " > ") + 1; {
+		case i >= quietFrom && links > 1:
+			t.Fatalf("index %d: a chain of %d links (%s) past quietFrom", i, links, j.mutant)
+		case links > 1:
+			chains++
+		default:
+			singles++
+		}
+	}
+	if chains == 0 || singles == 0 {
+		t.Fatalf("%d chains, %d single mutants: want both", chains, singles)
+	}
+	t.Logf("%d chains, %d single mutants", chains, singles)
 }
