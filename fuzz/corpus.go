@@ -3,7 +3,8 @@
 // them showed, in the order they were added, as AFL keeps the inputs that
 // reach new edges. It is stored in a directory of its own (the nightly
 // state's corpus/), one JSON entry a line in entries.jsonl, so a campaign
-// starts from the corpus the last one left.
+// starts from the corpus the last one left. The corpus also knows its quiet
+// entries (quietFeatures), among which guide.go draws most grafts' parents.
 
 package fuzz
 
@@ -17,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/gen"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -49,6 +51,30 @@ type Corpus struct {
 	Entries []CorpusEntry
 	graphs  []*cfg.Graph // Entries' graphs, parsed
 	seen    map[string]bool
+	// quiet lists the entries, in order, whose structurization needed no
+	// route variable, clone or fallback and one pass at most
+	// (quietFeatures).
+	quiet []int
+}
+
+// quietFeatures says whether a structurization with features fs kept the
+// graph's own control flow: it reports stats that show no route
+// variable, no clone, no fallback, it names one pass at most (a
+// structurizer that took the graph as it stood: the passes that rework a
+// graph add their names), and it did not fail.
+func quietFeatures(fs []string) bool {
+	want, passes := 0, 0
+	for _, f := range fs {
+		switch {
+		case f == "route-vars:0" || f == "clones:0" || f == "fallbacks:0":
+			want++
+		case strings.HasPrefix(f, "pass:"):
+			passes++
+		case strings.HasPrefix(f, "outcome:"):
+			return false
+		}
+	}
+	return want == 3 && passes <= 1
 }
 
 // Features is the number of distinct features the corpus's entries show.
@@ -80,6 +106,9 @@ func (c *Corpus) add(e CorpusEntry, g *cfg.Graph) {
 	}
 	for _, f := range e.Features {
 		c.seen[f] = true
+	}
+	if quietFeatures(e.Features) {
+		c.quiet = append(c.quiet, len(c.Entries))
 	}
 	c.Entries = append(c.Entries, e)
 	c.graphs = append(c.graphs, g)

@@ -1,10 +1,32 @@
 // guide.go defines behaviour-guided generation: a campaign with
 // Settings.Guided records every graph's features (features.go) and keeps a
-// corpus (corpus.go) of the graphs that showed a new one (graphs that gen.Mutate can take); with
-// Settings.Mutate, that share of graph indices are mutants of a corpus
-// graph (gen.Mutate) instead of the source's fresh graph, unless that
-// graph is one of the source's large draws, which are always kept
-// (keepFresh, worker.go).
+// corpus (corpus.go) of the graphs that showed a new one (graphs that
+// gen.Mutate can take); with Settings.Mutate, that share of graph indices
+// run a mutant of a corpus graph (gen.Mutate) grafted before the source's
+// fresh graph of the index (gen.Graft: the mutant's returns continue into
+// the fresh graph), unless that graph is one of the source's large draws,
+// which are always kept as they are (keepFresh, worker.go).
+//
+// Why a graft and not the mutant alone: a mutant in place of the fresh
+// graph loses that graph, and a fault that only the fresh stream's graphs
+// reach is then found later than by pure generation, however well the
+// mutants do elsewhere. The graft holds the fresh graph whole, so what the
+// fresh graph alone would show, the graft can still show at the same
+// index. It can still hide it where a structurizer decides for the whole
+// function at once (a direct layout for graphs that already nest, say) and
+// the mutant takes the function off the path the fresh graph alone would
+// take. So the grafts come in two phases. Those of the first quietFrom
+// indices draw on the whole corpus and chain up to earlyChain mutants of
+// distinct draws before the fresh graph: the corpus's full variety, what
+// earlier campaigns found most unlike, is tried first, several entries a
+// graph, and the faults common enough to show on a few graphs show there.
+// From index quietFrom on, a graft is one mutant of a quiet corpus entry
+// (one whose structurization needed no route variable, clone or fallback
+// and one pass at most: Corpus.quiet) with a single mutation, the heads
+// least likely to move the fresh graph off its path, so the rarer faults
+// that the fresh stream alone reaches are found at the fresh graph's own
+// index more often. Many such mutants are no longer quiet, so the grafts
+// still reach the harder behaviours.
 //
 // Determinism. Graph index i's graph is a pure function of the settings,
 // the corpus at the campaign's start (Settings.Corpus names it) and the
@@ -26,6 +48,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -50,8 +73,15 @@ const (
 type guide struct {
 	set    *Settings
 	corpus *Corpus
-	snap   atomic.Pointer[[]*cfg.Graph]
+	snap   atomic.Pointer[snapshot]
 	merged int // records with an index below it are in the corpus
+}
+
+// snapshot is the corpus as the workers draw parents from it: its graphs
+// and which of them are quiet (Corpus.quiet).
+type snapshot struct {
+	graphs []*cfg.Graph
+	quiet  []int
 }
 
 func newGuide(s *Settings, start *Corpus) *guide {
@@ -66,28 +96,126 @@ func newGuide(s *Settings, start *Corpus) *guide {
 // publish makes the corpus as it stands the workers' snapshot. The corpus
 // only appends, so a prefix of its graphs never changes.
 func (g *guide) publish() {
-	snap := g.corpus.graphs[:len(g.corpus.graphs):len(g.corpus.graphs)]
-	g.snap.Store(&snap)
+	c := g.corpus
+	g.snap.Store(&snapshot{graphs: c.graphs[:len(c.graphs):len(c.graphs)], quiet: c.quiet[:len(c.quiet):len(c.quiet)]})
 }
 
 // unit maps a hash to [0, 1).
 func unit(h uint64) float64 { return float64(h>>11) * 0x1p-53 }
 
+// graftFrom is the text a grafted mutant's description ends with, then
+// the block the fresh graph starts at.
+const graftFrom = "; fresh from block "
+
 // mutant is graph index i as a mutant, when the share draws it and the
 // snapshot has a parent: the item and the record's description of it
-// ("corpus[K] OP+OP"). ok false means a fresh graph.
-func (g *guide) mutant(i int) (it Item, desc string, ok bool, err error) {
-	snap := *g.snap.Load()
-	if g.set.Mutate <= 0 || len(snap) == 0 || unit(shareHash(g.set.Seed^saltMutant, i)) >= g.set.Mutate {
+// ("corpus[K] OP+OP; fresh from block N"). The mutant of the parent is
+// grafted before fresh, index i's fresh graph (gen.Graft): the fresh graph
+// stays whole inside it, so trading it for a mutant loses none of what the
+// fresh graph alone would show. Below quietFrom the graft chains up to
+// earlyChain mutants of distinct draws ("corpus[K] OPS > corpus[J] OPS;
+// fresh from block N"). A mutant without a return (what follows it would
+// be unreachable) is left out of the chain, and a chain left empty leaves
+// index i its fresh graph; a fresh graph that could not be made (fresh
+// nil) gives the first mutant alone ("corpus[K] OP+OP"). ok false means
+// the fresh graph.
+func (g *guide) mutant(i int, fresh *cfg.Graph) (it Item, desc string, ok bool, err error) {
+	snap := g.snap.Load()
+	if g.set.Mutate <= 0 || len(snap.graphs) == 0 || unit(shareHash(g.set.Seed^saltMutant, i)) >= g.set.Mutate {
 		return Item{}, "", false, nil
 	}
-	k := pickParent(shareHash(g.set.Seed^saltParent, i), len(snap))
-	seed := shareHash(g.set.Seed^saltOps, i)
-	m, err := gen.Mutate(snap[k], seed, gen.MutateOptions{})
-	if err != nil {
-		return Item{Seed: seed}, "", true, err
+	links := 1
+	if fresh != nil && i < quietFrom {
+		links = earlyChain
 	}
-	return Item{Graph: m.Graph, Seed: seed}, fmt.Sprintf("corpus[%d] %s", k, cmp.Or(strings.Join(m.Ops, "+"), "none")), true, nil
+	var chain []gen.Mutant
+	var descs []string
+	first := shareHash(g.set.Seed^saltOps, i)
+	for c := range links {
+		k := g.parent(snap, i, c, fresh != nil)
+		o := gen.MutateOptions{}
+		if fresh != nil && i >= quietFrom {
+			o.MaxStack = quietStack
+		}
+		m, err := gen.Mutate(snap.graphs[k], linkHash(first, c), o)
+		if err != nil {
+			return Item{Seed: first}, "", true, err
+		}
+		d := fmt.Sprintf("corpus[%d] %s", k, cmp.Or(strings.Join(m.Ops, "+"), "none"))
+		if fresh == nil {
+			return Item{Graph: m.Graph, Seed: first}, d, true, nil
+		}
+		if slices.ContainsFunc(m.Graph.Succs, func(s []int) bool { return len(s) == 0 }) {
+			chain, descs = append(chain, m), append(descs, d)
+		}
+	}
+	if len(chain) == 0 {
+		return Item{}, "", false, nil
+	}
+	gr := fresh
+	for c := len(chain) - 1; c >= 0; c-- {
+		gr, _ = gen.Graft(chain[c].Graph, gr)
+	}
+	return Item{Graph: gr, Seed: first}, fmt.Sprintf("%s%s%d", strings.Join(descs, " > "), graftFrom, gr.Len()-fresh.Len()), true, nil
+}
+
+// linkHash is the seed of a chain's link c, from its first link's.
+func linkHash(first uint64, c int) uint64 {
+	if c == 0 {
+		return first
+	}
+	return shareHash(first, c)
+}
+
+// corpusGraph is the graph a novel record gives the corpus: its own, when
+// gen.Mutate takes it; else, for a grafted mutant, the mutant it grafted
+// before the fresh graph (what the guide made of the corpus); else none.
+func corpusGraph(r *Record) *cfg.Graph {
+	gr, err := recordGraph(r)
+	if err != nil {
+		return nil
+	}
+	if (gen.MutateOptions{}).Fits(gr) == nil {
+		return gr
+	}
+	_, n, found := strings.Cut(r.Mutant, graftFrom)
+	if !found {
+		return nil
+	}
+	at, err := strconv.Atoi(n)
+	if err != nil {
+		return nil
+	}
+	if head, ok := gen.GraftPrefix(gr, at); ok && (gen.MutateOptions{}).Fits(head) == nil {
+		return head
+	}
+	return nil
+}
+
+// quietFrom is the first graph index whose graft draws its parent among
+// the quiet entries (guide.go's header says why).
+const quietFrom = 16
+
+// earlyChain is how many mutants a graft below quietFrom chains before
+// its fresh graph: a first graph holding the shapes of several corpus
+// entries shows what each of them would.
+const earlyChain = 3
+
+// quietStack bounds the mutations stacked on a quiet parent
+// (gen.MutateOptions.MaxStack): each one more is a further chance that the
+// head stops being quiet.
+const quietStack = 1
+
+// parent draws the parent of index i's chain link c from the snapshot: for
+// a graft (grafted true) at index quietFrom or later, among the quiet
+// entries when there are any; else among them all. Either way
+// pickParent's draw.
+func (g *guide) parent(snap *snapshot, i, c int, grafted bool) int {
+	h := linkHash(shareHash(g.set.Seed^saltParent, i), c)
+	if grafted && i >= quietFrom && len(snap.quiet) > 0 {
+		return snap.quiet[pickParent(h, len(snap.quiet))]
+	}
+	return pickParent(h, len(snap.graphs))
 }
 
 // pickParent draws a corpus entry from h: half the draws among the 16
@@ -126,7 +254,7 @@ func (g *guide) mergeBelow(end int, recs []Record) {
 		if !g.corpus.novel(r.Features) {
 			continue
 		}
-		if gr, err := recordGraph(r); err == nil && (gen.MutateOptions{}).Fits(gr) == nil {
+		if gr := corpusGraph(r); gr != nil {
 			g.corpus.Add(gr, r.Features, r.Index, g.set.Seed)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -53,10 +54,13 @@ func TestGuidedDeterministicAcrossWorkers(t *testing.T) {
 
 // TestGuidedMutantsDrawOnLowerBatches recomputes every graph of a guided
 // campaign from the corpus it ended with: graph i is a mutant exactly when
-// the share draws it and the corpus at the start of i's batch (the entries
-// added by lower batches) is not empty, of the parent drawn from that
-// corpus, by the drawn mutations. A corpus that grew during a batch would
-// give some of that batch's graphs another parent.
+// the share draws it, the corpus at the start of i's batch (the entries
+// added by lower batches) is not empty and the fresh graph is not a large
+// draw, of the parent drawn from that corpus, by the drawn mutations,
+// grafted before index i's fresh graph (the fresh graph alone when the
+// mutant has no return); from index quietFrom on, the parent is drawn
+// among the quiet entries. A corpus that grew during a batch would give
+// some of that batch's graphs another parent.
 func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 	c := guidedConfig(t, 150)
 	c.Workers = 2
@@ -65,7 +69,7 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mutants := 0
+	mutants, quietParents := 0, 0
 	for _, r := range recs {
 		start := r.Index / c.CorpusBatch * c.CorpusBatch
 		n := 0
@@ -79,11 +83,38 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 			}
 			continue
 		}
-		mutants++
-		k := pickParent(shareHash(c.Seed^saltParent, r.Index), n)
-		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{})
+		s, j := c.Place(r.Index)
+		fresh, err := generate(c.Source, c.Streams[s], c.runSeed(s), j)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if keepFresh(fresh, nil) {
+			continue
+		}
+		var quiet []int
+		for q := range n {
+			if quietFeatures(o.Corpus.Entries[q].Features) {
+				quiet = append(quiet, q)
+			}
+		}
+		k, quietParent := pickParent(shareHash(c.Seed^saltParent, r.Index), n), false
+		if r.Index >= quietFrom && len(quiet) > 0 {
+			k, quietParent = quiet[pickParent(shareHash(c.Seed^saltParent, r.Index), len(quiet))], true
+		}
+		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{MaxStack: quietStack})
+		if err != nil {
+			t.Fatal(err)
+		}
+		graft, ok := gen.Graft(m.Graph, fresh.Graph)
+		if !ok { // a mutant without a return: the fresh graph stays
+			if r.Mutant != "" || !r.Skipped && r.Graph != cfg.FormatCompact(fresh.Graph) {
+				t.Errorf("graph %d: %s %s, want the fresh graph %s (the mutant of corpus[%d] has no return)", r.Index, r.Mutant, r.Graph, fresh.Graph, k)
+			}
+			continue
+		}
+		mutants++
+		if quietParent {
+			quietParents++
 		}
 		want := fmt.Sprintf("corpus[%d] ", k)
 		if r.Skipped { // a repeat of an earlier graph: not run, no graph kept
@@ -92,13 +123,14 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 			}
 			continue
 		}
-		if !strings.HasPrefix(r.Mutant, want) || r.Graph != cfg.FormatCompact(m.Graph) {
-			t.Errorf("graph %d: %s %s, want a mutant of corpus[%d] of the %d entries its batch started with: %s", r.Index, r.Mutant, r.Graph, k, n, m.Graph)
+		if !strings.HasPrefix(r.Mutant, want) || !strings.HasSuffix(r.Mutant, fmt.Sprintf("%s%d", graftFrom, m.Graph.Len())) || r.Graph != cfg.FormatCompact(graft) {
+			t.Errorf("graph %d: %s %s, want a mutant of corpus[%d] of the %d entries its batch started with, grafted before the fresh graph: %s", r.Index, r.Mutant, r.Graph, k, n, graft)
 		}
 	}
-	if mutants == 0 {
-		t.Fatal("no mutants")
+	if mutants == 0 || quietParents == 0 {
+		t.Fatalf("%d mutants, %d of quiet parents: want both", mutants, quietParents)
 	}
+	t.Logf("%d mutants, %d of quiet parents", mutants, quietParents)
 }
 
 func TestGuidedResumeAndShards(t *testing.T) {
@@ -522,13 +554,14 @@ func (sizedSource) Item(st Stream, run uint64, j int) (Item, error) {
 
 // TestGuidedKeepsLargeDraws: with every index drawn as a mutant, a fresh
 // graph of gen.CampaignLargeMin blocks or more stays fresh and a smaller
-// one is replaced.
+// one gets the mutants grafted before it (or stays, when none has a
+// return).
 func TestGuidedKeepsLargeDraws(t *testing.T) {
 	set := &Settings{Seed: 1, Streams: testStreams, Mutate: 1, Guided: true}
 	start := &Corpus{}
 	start.Add(cfg.FromSuccs([][]int{{1, 2}, {2}, {}}), []string{"f"}, 0, 1)
 	gd := newGuide(set, start)
-	kept, replaced := 0, 0
+	kept, replaced, noReturn := 0, 0, 0
 	for i := range 40 {
 		j := makeJob(sizedSource{}, set, gd, i)
 		if j.err != nil {
@@ -542,12 +575,149 @@ func TestGuidedKeepsLargeDraws(t *testing.T) {
 		case large:
 			kept++
 		case j.mutant == "":
-			t.Fatalf("index %d: a 4-block fresh graph kept with every index drawn as a mutant", i)
+			links, o := 1, gen.MutateOptions{MaxStack: quietStack}
+			if i < quietFrom {
+				links, o = earlyChain, gen.MutateOptions{}
+			}
+			for c := range links {
+				m, err := gen.Mutate(start.graphs[0], linkHash(shareHash(set.Seed^saltOps, i), c), o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, ok := gen.Graft(m.Graph, j.it.Graph); ok {
+					t.Fatalf("index %d: a 4-block fresh graph kept with every index drawn as a mutant, and link %d has a return", i, c)
+				}
+			}
+			noReturn++
 		default:
+			if !strings.Contains(j.mutant, graftFrom) || j.it.Graph.Len() <= 4 {
+				t.Fatalf("index %d: mutant %s of %d blocks, want one grafted before the 4-block fresh graph", i, j.mutant, j.it.Graph.Len())
+			}
 			replaced++
 		}
 	}
 	if kept == 0 || replaced == 0 {
 		t.Fatalf("kept %d, replaced %d: the source gave no graph of one of the sizes", kept, replaced)
 	}
+	t.Logf("kept %d large, grafted %d, %d small kept as their mutant had no return", kept, replaced, noReturn)
+}
+
+// TestCorpusGraphOfAGraft: a novel record gives the corpus its own graph
+// when gen.Mutate takes it; a graft too large for that gives the mutant
+// grafted before the fresh graph; any other record too large gives none.
+func TestCorpusGraphOfAGraft(t *testing.T) {
+	head := cfg.FromSuccs([][]int{{1, 2}, {2}, {}})
+	tail := cfg.New(15)
+	for b := range 14 {
+		tail.Succs[b] = []int{b + 1}
+	}
+	graft, ok := gen.Graft(head, tail)
+	if !ok {
+		t.Fatal("no graft")
+	}
+	small, _ := gen.Graft(head, cfg.FromSuccs([][]int{{1}, {}}))
+	rec := func(g *cfg.Graph, mutant string) *Record {
+		return &Record{Graph: cfg.FormatCompact(g), Weights: weightsOf(g), Mutant: mutant}
+	}
+	desc := "corpus[0] split" + graftFrom + "3"
+	if got := corpusGraph(rec(small, desc)); got == nil || !got.Equal(small) {
+		t.Errorf("a graft within the limits gives %v, want itself %s", got, small)
+	}
+	if got := corpusGraph(rec(graft, desc)); got == nil || cfg.FormatCompact(got) != cfg.FormatCompact(head) {
+		t.Errorf("a graft of %d blocks gives %v, want its head %s", graft.Len(), got, head)
+	}
+	if got := corpusGraph(rec(graft, "")); got != nil {
+		t.Errorf("a fresh graph of %d blocks gives %s, want none", graft.Len(), got)
+	}
+	if got := corpusGraph(rec(graft, "corpus[0] split"+graftFrom+"2")); got != nil {
+		t.Errorf("a graft said to start its tail at a block its head branches past gives %s, want none", got)
+	}
+}
+
+// TestQuietFeatures: an entry is quiet when its stats show no route
+// variable, clone or fallback, at most one pass, and it did not fail; an
+// answer without stats is not.
+func TestQuietFeatures(t *testing.T) {
+	quiet := []string{"clones:0", "depth:1", "fallbacks:0", "pass:nested", "route-vars:0"}
+	for _, tc := range []struct {
+		fs   []string
+		want bool
+	}{
+		{quiet, true},
+		{[]string{"clones:0", "fallbacks:0", "route-vars:1"}, false},
+		{[]string{"clones:2", "fallbacks:0", "route-vars:0"}, false},
+		{[]string{"clones:0", "fallbacks:1", "route-vars:0"}, false},
+		{[]string{"clones:0", "fallbacks:0", "pass:loops", "pass:selections", "route-vars:0"}, false},
+		{[]string{"clones:0", "fallbacks:0", "route-vars:0", "strategy:structured"}, true},
+		{append(slices.Clone(quiet), "outcome:invalid"), false},
+		{[]string{"depth:1", "shape:F(S)"}, false},
+	} {
+		if got := quietFeatures(tc.fs); got != tc.want {
+			t.Errorf("quietFeatures(%v) = %v, want %v", tc.fs, got, tc.want)
+		}
+	}
+	var c Corpus
+	c.Add(cfg.FromSuccs([][]int{{1}, {}}), []string{"clones:1", "fallbacks:0", "route-vars:0"}, 0, 1)
+	c.Add(cfg.FromSuccs([][]int{{}}), quiet, 1, 1)
+	if !slices.Equal(c.quiet, []int{1}) || !slices.Equal(c.Clone().quiet, []int{1}) {
+		t.Errorf("quiet entries %v (clone %v), want [1]", c.quiet, c.Clone().quiet)
+	}
+}
+
+// TestGuidedGraftHoldsTheFreshGraph: with every index drawn as a mutant
+// and a start corpus, each graft ends with the index's fresh graph whole,
+// from the block its description names; the first quietFrom indices chain
+// several mutants, the later ones one.
+func TestGuidedGraftHoldsTheFreshGraph(t *testing.T) {
+	set := &Settings{Seed: 3, Streams: testStreams, Mutate: 1, Guided: true}
+	t.Logf("seed %d", set.Seed)
+	start := &Corpus{}
+	start.Add(cfg.FromSuccs([][]int{{1, 2}, {2}, {}}), []string{"f"}, 0, 1)
+	start.Add(cfg.FromSuccs([][]int{{1}, {2, 0}, {}}), []string{"g"}, 1, 1)
+	gd := newGuide(set, start)
+	chains, singles := 0, 0
+	for i := range 60 {
+		j := makeJob(testSource{}, set, gd, i)
+		if j.err != nil {
+			t.Fatal(j.err)
+		}
+		s, n := set.Place(i)
+		fresh, err := generate(testSource{}, set.Streams[s], set.runSeed(s), n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, at, found := strings.Cut(j.mutant, graftFrom)
+		if !found {
+			continue
+		}
+		from, err := strconv.Atoi(at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := j.it.Graph
+		if g.Len() != from+fresh.Graph.Len() {
+			t.Fatalf("index %d (%s): %d blocks, want %d before the fresh graph's %d", i, j.mutant, g.Len(), from, fresh.Graph.Len())
+		}
+		for b, succ := range fresh.Graph.Succs {
+			want := make([]int, len(succ))
+			for k, x := range succ {
+				want[k] = from + x
+			}
+			if !slices.Equal(g.Succs[from+b], want) || g.Weight(from+b) != fresh.Graph.Weight(b) {
+				t.Fatalf("index %d (%s): block %d is %v, want the fresh graph's block %d %v shifted", i, j.mutant, from+b, g.Succs[from+b], b, succ)
+			}
+		}
+		switch links := strings.Count(j.mutant, " > ") + 1; {
+		case i >= quietFrom && links > 1:
+			t.Fatalf("index %d: a chain of %d links (%s) past quietFrom", i, links, j.mutant)
+		case links > 1:
+			chains++
+		default:
+			singles++
+		}
+	}
+	if chains == 0 || singles == 0 {
+		t.Fatalf("%d chains, %d single mutants: want both", chains, singles)
+	}
+	t.Logf("%d chains, %d single mutants", chains, singles)
 }

@@ -184,7 +184,11 @@ func makeJob(src Source, set *Settings, gd *guide, i int) job {
 	s, j := set.Place(i)
 	it, err := generate(src, set.Streams[s], set.runSeed(s), j)
 	if gd != nil && !keepFresh(it, err) {
-		if mt, desc, ok, merr := gd.mutant(i); ok {
+		fresh := it.Graph
+		if err != nil {
+			fresh = nil
+		}
+		if mt, desc, ok, merr := gd.mutant(i, fresh); ok {
 			return job{i: i, stream: s, it: mt, err: merr, mutant: desc}
 		}
 	}
