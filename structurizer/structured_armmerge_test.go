@@ -100,18 +100,8 @@ func TestArmMergeKeepsRuns(t *testing.T) {
 		if !armMerges(f) {
 			continue
 		}
-		layout(f)
+		passKeepsRuns(t, r, g, "arm-merge", before, f)
 		moved += len(before.Blocks) - len(f.Blocks)
-		if err := SelfCheck(f); err != nil {
-			t.Fatalf("graph %v: after the arm-merge pass: %v\nbefore %+v\nafter %+v", g, err, before, f)
-		}
-		for range 20 {
-			dec := randomDecisions(r)
-			want, got := Simulate(before, dec, 2000), Simulate(f, dec, 2000)
-			if !sameRun(want, got) || want.Returned != got.Returned {
-				t.Fatalf("graph %v decisions %v: before %+v, after %+v", g, dec, want, got)
-			}
-		}
 	}
 	t.Logf("%d forwarding merges dropped", moved)
 	if moved == 0 {

@@ -7,6 +7,7 @@ package structurizer
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -68,6 +69,24 @@ func synBlock(name string, m Merge, t Term) Block {
 
 // branchTo is an unconditional branch to block to.
 func branchTo(to int) Term { return Term{Kind: Branch, To: []int{to}} }
+
+// passKeepsRuns lays out f, which pass made of before (graph g), and
+// checks that it passes the self-check and runs as before did on 20
+// random decision strings drawn from r.
+func passKeepsRuns(t *testing.T, r *rand.Rand, g fmt.Stringer, pass string, before, f *Func) {
+	t.Helper()
+	layout(f)
+	if err := SelfCheck(f); err != nil {
+		t.Fatalf("graph %v: after the %s pass: %v\nbefore %+v\nafter %+v", g, pass, err, before, f)
+	}
+	for range 20 {
+		dec := randomDecisions(r)
+		want, got := Simulate(before, dec, 2000), Simulate(f, dec, 2000)
+		if !sameRun(want, got) || want.Returned != got.Returned {
+			t.Fatalf("graph %v decisions %v: before %+v, after %+v", g, dec, want, got)
+		}
+	}
+}
 
 // runsSame checks that f runs as before did on each decision string.
 func runsSame(t *testing.T, before, f *Func, decisions ...[]uint32) {

@@ -18,6 +18,15 @@ func loggedRand(t *testing.T, seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, 0))
 }
 
+// freshRand is a generator on a seed drawn anew each run (logged) and
+// the given stream.
+func freshRand(t *testing.T, stream uint64) *rand.Rand {
+	t.Helper()
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	return rand.New(rand.NewPCG(seed, stream))
+}
+
 // mixedGraph is draw i of a seeded mix: a reducible graph of 2 to n+1
 // blocks every k-th draw, else an arbitrary one of 1 to m blocks
 // (irreducible ones and unreachable blocks included).

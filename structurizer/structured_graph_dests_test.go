@@ -5,7 +5,6 @@
 package structurizer
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -14,9 +13,7 @@ import (
 // to 40 of them and asks destIndex for each node, present or not, after
 // every addition; each new destination has no store node.
 func TestDestIndexAgainstScan(t *testing.T) {
-	seed := uint64(rand.Int64())
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 61))
+	r := freshRand(t, 61)
 	for i := range 200 {
 		var l wloop
 		for range r.IntN(40) {

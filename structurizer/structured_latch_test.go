@@ -37,17 +37,7 @@ func TestLatchKeepsRuns(t *testing.T) {
 		if err := f.Validate(); err != nil {
 			t.Fatalf("graph %v: %v", g, err)
 		}
-		layout(f)
-		if err := SelfCheck(f); err != nil {
-			t.Fatalf("graph %v: after the latch pass: %v\nbefore %+v\nafter %+v", g, err, before, f)
-		}
-		for range 20 {
-			dec := randomDecisions(r)
-			want, got := Simulate(before, dec, 2000), Simulate(f, dec, 2000)
-			if !sameRun(want, got) || want.Returned != got.Returned {
-				t.Fatalf("graph %v decisions %v: before %+v, after %+v", g, dec, want, got)
-			}
-		}
+		passKeepsRuns(t, r, g, "latch", before, f)
 	}
 	t.Logf("%d synthetic latches absorbed", absorbed)
 	if absorbed == 0 {

@@ -5,7 +5,6 @@
 package structurizer
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -16,9 +15,7 @@ import (
 // appending each edge of the sources in RPO to its target's list gives,
 // nil for none, and each list is capped at its length.
 func TestPredsInOrderAgainstAppend(t *testing.T) {
-	seed := uint64(rand.Int64())
-	t.Logf("seed %d", seed)
-	r := rand.New(rand.NewPCG(seed, 59))
+	r := freshRand(t, 59)
 	var graphs []*cfg.Graph
 	for range 500 {
 		graphs = append(graphs, randomGraph(r, 1+r.IntN(40)))

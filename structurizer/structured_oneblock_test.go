@@ -197,17 +197,7 @@ func TestOneBlockKeepsRuns(t *testing.T) {
 				}
 			}
 		}
-		layout(f)
-		if err := SelfCheck(f); err != nil {
-			t.Fatalf("graph %v: after the one-block pass: %v\nbefore %+v\nafter %+v", g, err, before, f)
-		}
-		for range 20 {
-			dec := randomDecisions(r)
-			want, got := Simulate(before, dec, 2000), Simulate(f, dec, 2000)
-			if !sameRun(want, got) || want.Returned != got.Returned {
-				t.Fatalf("graph %v decisions %v: before %+v, after %+v", g, dec, want, got)
-			}
-		}
+		passKeepsRuns(t, r, g, "one-block", before, f)
 	}
 	t.Logf("%d synthetic headers dropped, %d of them storing", dropped, stored)
 	if dropped == 0 || stored == 0 {
