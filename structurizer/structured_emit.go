@@ -101,15 +101,15 @@ func newEmitter(w *work, origN int) *emitter {
 	return e
 }
 
-// functionEntry is the node the function level starts at: the input's
-// block 0 when nothing branches to it (so structurizing a structured
-// function adds no entry block), else the synthetic entry.
-func (w *work) functionEntry() int {
-	if len(w.nodes[wEntry].succs) != 1 || w.nodes[wEntry].succs[0] != 1 || w.nodes[1].kind != wPlain {
+// functionEntry is the node of nodes the function level starts at: the
+// input's block 0 when nothing branches to it (so structurizing a
+// structured function adds no entry block), else the synthetic entry.
+func functionEntry(nodes []wnode) int {
+	if len(nodes[wEntry].succs) != 1 || nodes[wEntry].succs[0] != 1 || nodes[1].kind != wPlain {
 		return wEntry
 	}
-	for i := range w.nodes {
-		for _, t := range w.nodes[i].succs {
+	for i := range nodes {
+		for _, t := range nodes[i].succs {
 			if t == 1 && i != wEntry {
 				return wEntry
 			}
@@ -128,7 +128,7 @@ func (e *emitter) run() (f *Func, err error) {
 			f, err = nil, fmt.Errorf("nesting deeper than %d constructs, beyond the emitter's recursion limit", maxEmitDepth)
 		}
 	}()
-	entry := e.w.functionEntry()
+	entry := functionEntry(e.w.nodes)
 	e.block(entry)
 	e.node(entry)
 	if e.w.routeVar >= 0 && !e.w.opt.Has("route-not-cleared") {
