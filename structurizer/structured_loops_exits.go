@@ -33,7 +33,7 @@ func (lp *loopsPass) findExits() error {
 	if err != nil {
 		return err
 	}
-	(&exitSearch{loopsPass: lp, tail: lp.tails(len(lp.nodes)), lists: lists}).run()
+	(&exitSearch{loopsPass: lp, tail: returnTails(lp.nodes, lp.f, lp.dfs.RPO, len(lp.nodes)), lists: lists}).run()
 	return nil
 }
 
