@@ -121,7 +121,6 @@ type nester struct {
 	forest    *cfg.Forest // g's natural loops (graphFacts)
 	pdom      *cfg.DomTree
 	pre       []int // depth-first preorder number over successor order (graphFacts)
-	walked    int   // blocks the tail walks visited (a cost the tests bound)
 
 	why   string // the first reason the graph does not nest as found
 	final bool   // why does not depend on the loop-merge policy
@@ -144,10 +143,7 @@ type nester struct {
 	singleAlts bool            // a single exit's later blocks are candidates too (loopMerge)
 	singles    bool            // some single-exit loop took its exit without the later candidates
 
-	// region walk scratch: mark[b] == stamp means b is in the region.
-	mark  []int
-	stamp int
-	queue []int
+	walkMarks // the tail and region walks' scratch
 	// cases: each block's case under the header being chosen for
 	// (inCase).
 	cases caseMemo
@@ -155,6 +151,17 @@ type nester struct {
 	// checked against the walk it stands for (walkRegion,
 	// allowedExitsWalk); a test seam.
 	checkFast bool
+}
+
+// walkMarks is the scratch the walks of one run share (the tail walks and
+// the region walks): mark[b] == stamp means b is in the set being walked,
+// which queue lists in walk order; one stamp counter serves both kinds of
+// walk, so marks left by one never count for the other.
+type walkMarks struct {
+	mark   []int
+	stamp  int
+	queue  []int
+	walked int // blocks the tail walks visited (a cost the tests bound)
 }
 
 // nestedConstruct is an open construct of the walk.

@@ -110,7 +110,7 @@ func (nt *nester) declareLoops() bool {
 // only for its header or merge) leave no choice; for a loop of one block,
 // whose header is its continue construct, not even a forced merge.
 func (nt *nester) loopMerge(h, latch, size int, targets []loopExit, exits []int, in loopIn) int {
-	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, size, targets, exits)}
+	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: newLoopTails(nt.g, nt.facts, &nt.walkMarks, h, size, in, targets, exits)}
 	if t := outOf(nt.g.Succs[h], in); latch == h && t >= 0 {
 		return lc.closingOr(t) // a loop of one block: its continue construct leaves only for its merge (R6)
 	}
@@ -174,7 +174,7 @@ func outOf(targets []int, in loopIn) int {
 // closingOr is m when its tails close, else -1: a merge the rules leave
 // no alternative to.
 func (lc *loopChoice) closingOr(m int) int {
-	if size, _ := lc.tailSize(m); size >= 0 {
+	if size, _ := lc.tails.tailSize(m); size >= 0 {
 		return m
 	}
 	return -1
@@ -197,7 +197,7 @@ func (lc *loopChoice) forced() (int, bool) {
 	if !ok || len(lc.exits) == 0 || lc.mergeOf[m] >= 0 || lc.contOf[m] >= 0 || lc.caseOf(m, lc.in) || lc.bans[[2]int{lc.h, m}] {
 		return 0, false
 	}
-	size, _ := lc.tailSize(m)
+	size, _ := lc.tails.tailSize(m)
 	return m, size >= 0
 }
 
@@ -258,7 +258,7 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 		if fromInnerLoop(lc.forest, lc.preds[m], lc.in, lc.h) || lc.bans[[2]int{lc.h, m}] {
 			continue
 		}
-		size, into := lc.tailSize(m)
+		size, into := lc.tails.tailSize(m)
 		if size < 0 {
 			continue
 		}
@@ -282,7 +282,7 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 		}
 		return 0
 	})
-	if size, _ := lc.tailSize(-1); size >= 0 {
+	if size, _ := lc.tails.tailSize(-1); size >= 0 {
 		// Every tail returns: the loop may also never fall through, with
 		// a fresh unreachable merge (every tail inside), the last choice
 		// since it adds a block; only in the search's second round.
