@@ -125,23 +125,19 @@ type nester struct {
 	why   string // the first reason the graph does not nest as found
 	final bool   // why does not depend on the loop-merge policy
 
-	policy     mergePolicy     // how a loop's merge is picked among candidates (loopMerge)
-	orig       int             // blocks from orig up are forwarders (withForwarder)
-	forward    *[2]int         // {loop header, exit}: the exit is taken; a forwarder would do
-	reshape    bool            // a loop needs a header or latch of its own (withLoopBlocks)
-	force      map[int]int     // loop header -> the merge it must take when its tails close there
-	hints      [][2]int        // {loop header, merge} worth forcing (hintFor)
-	breaks     [][2]int        // {loop header, merge} the last resort forces (breakSearch)
-	bans       map[[2]int]bool // {loop header, block} the last resort rules out as the loop's merge
-	banned     [][2]int        // {loop header, merge} a self-check failure ruled out (ruleBans)
-	ranks      map[int]int     // loop header -> its merge's rank among the candidates (absent: 0)
-	options    []loopOptions   // loops with more than one merge that closes, in declaration order
-	seen       map[string]bool // loop declarations of earlier runs
-	blame      []int           // loop headers whose merge a failed walk suspects (blameOpen)
-	allowFresh bool            // a loop whose tails all return may take a fresh merge, last
-	freshable  bool            // some loop had such a candidate (taken or not)
-	singleAlts bool            // a single exit's later blocks are candidates too (loopMerge)
-	singles    bool            // some single-exit loop took its exit without the later candidates
+	// How the run chooses loop merges, and what its loop choices found
+	// (structured_nested_loops.go).
+	mergeRules
+	loopFindings
+
+	orig    int             // blocks from orig up are forwarders (withForwarder)
+	forward *[2]int         // {loop header, exit}: the exit is taken; a forwarder would do
+	reshape bool            // a loop needs a header or latch of its own (withLoopBlocks)
+	hints   [][2]int        // {loop header, merge} worth forcing (hintFor)
+	breaks  [][2]int        // {loop header, merge} the last resort forces (breakSearch)
+	banned  [][2]int        // {loop header, merge} a self-check failure ruled out (ruleBans)
+	seen    map[string]bool // loop declarations of earlier runs
+	blame   []int           // loop headers whose merge a failed walk suspects (blameOpen)
 
 	walkMarks // the tail and region walks' scratch
 	// cases: each block's case under the header being chosen for
