@@ -78,8 +78,11 @@
 // structured_nested_breaks.go, the graphs it reruns on
 // structured_nested_reshape.go, the loop declarations
 // structured_nested_loops.go with their tail test structured_tails.go, the
-// selection declarations structured_nested_selections.go, and a switch's
-// case order structured_nested_cases.go.
+// selection declarations structured_nested_selections.go with the test
+// whether a merge closes a header's region structured_nested_closes.go
+// (its measured regions structured_nested_regions.go, the case a block of
+// a switch's region lies in structured_nested_switchcases.go), and a
+// switch's case order structured_nested_cases.go.
 //
 // Cost per run: one dominator computation (the structural tree's; the
 // graph's post-dominators, loop forest, predecessors and the dominator
