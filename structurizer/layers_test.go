@@ -36,7 +36,8 @@ func passOf(file string) string {
 	case strings.HasPrefix(file, "structured_loops"):
 		return "loops"
 	case file == "structured_emit.go", file == "structured_emit_func.go", file == "structured_levels.go",
-		file == "structured_arms.go", file == "structured_frames.go", file == "structured_emit_routes.go":
+		file == "structured_arms.go", file == "structured_frames.go", file == "structured_emit_routes.go",
+		file == "structured_emit_joins.go":
 		return "selections"
 	case file == "structured_fold.go":
 		return "fold"

@@ -24,8 +24,10 @@
 //	             under guards, skips routed (structured_emit.go; the
 //	             levels' analysis structured_levels.go and
 //	             structured_arms.go, the pending joins
-//	             structured_frames.go, the blocks structured_emit_func.go,
-//	             the routed cases' reference structured_emit_routes.go)
+//	             structured_frames.go, where an edge that is no arm goes
+//	             structured_emit_joins.go, the blocks
+//	             structured_emit_func.go, the routed cases' reference
+//	             structured_emit_routes.go)
 //	fold         store blocks folded into the block before them
 //	             (structured_fold.go)
 //	thread       empty forwarding blocks bypassed, chains of guards made
@@ -178,8 +180,8 @@ var structuredPasses = []pass{
 		run: func(s *structState) (bool, error) {
 			e := newEmitter(s.w, s.g.Len())
 			f, err := e.run()
-			s.f, s.guard = f, e.guards
-			return e.guards > 0 || s.w.routeVar >= 0 || s.w.clones > 0, err
+			s.f, s.guard = f, e.routes.guards
+			return e.routes.guards > 0 || s.w.routeVar >= 0 || s.w.clones > 0, err
 		},
 	},
 	{

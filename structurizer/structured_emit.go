@@ -42,42 +42,35 @@
 // budget. Everything is emitted once per node: time is linear in the size of
 // the working graph plus the guards' route values.
 //
-// The levels it walks are analysed in structured_levels.go (which arms
-// there are: isArm, twiceToLoop), and where a node with no joins merges
-// at one of its arms in structured_arms.go; its stack of pending joins is
-// structured_frames.go; the Func it builds, block by block (guards and
-// loop headers included), structured_emit_func.go; the reference its
-// skips that store nothing are checked against under CheckPasses,
-// structured_emit_routes.go.
+// This file holds the walk (emitter). The levels it walks are analysed in
+// structured_levels.go (which arms there are: isArm, twiceToLoop), and
+// where a node with no joins merges at one of its arms in
+// structured_arms.go; where an edge that is no arm goes (a break, a
+// continue, a join, a skip) is structured_emit_joins.go, over the stack of
+// pending joins of structured_frames.go; the Func it builds, block by
+// block (guards and loop headers included), structured_emit_func.go; the
+// reference its skips that store nothing are checked against under
+// CheckPasses, structured_emit_routes.go.
 
 package structurizer
 
 import (
 	"fmt"
-	"slices"
 )
 
-// emitter lays out the working graph as a Func.
+// emitter lays out the working graph as a Func: a walk of each level's
+// dominator tree, the constructs it opens routing their edges through
+// routes.
 type emitter struct {
 	funcBuilder
 	lv      *levels
-	frames  frameStack
+	routes  joinRouter
 	cur     int // current level (loop index, -1: function)
 	headers []int
-	clears  []int // blocks a routed value ends at (a skip's join, a loop merge's destination): they clear the route variable
 	placed  []bool
 	// deferred: merges chosen past an arm's loop, not laid out in the arm.
 	deferred map[int]bool
-	guards   int
 	depth    int // nodes being emitted (node's recursion)
-	// carried: the route value the edge about to be emitted holds on
-	// every run, a loop merge's case (branching sets it, edge reads and
-	// clears it); 0 for none.
-	carried uint32
-	// taken counts the skips that store nothing because their join's
-	// guard takes the value they carry (frame.takes); checkRoutedCases
-	// is their reference.
-	taken int
 }
 
 // maxEmitDepth bounds node's recursion, which goes one level deeper for
@@ -94,22 +87,23 @@ type emitDepthPanic struct{}
 
 func newEmitter(w *work, origN int) *emitter {
 	fb := funcBuilder{w: w, f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), origN: origN}
-	e := &emitter{funcBuilder: fb, lv: newLevels(w), cur: -1, placed: make([]bool, len(w.nodes)), frames: frameStack{pending: make([]*frame, len(w.nodes))}} // deferred is made on first use
+	e := &emitter{funcBuilder: fb, lv: newLevels(w), cur: -1, placed: make([]bool, len(w.nodes))} // deferred is made on first use
+	e.routes = joinRouter{fb: &e.funcBuilder, frames: frameStack{pending: make([]*frame, len(w.nodes))}}
 	for i := range e.fb {
 		e.fb[i] = -1
 	}
 	return e
 }
 
-// functionEntry is the node the function level starts at: the input's
-// block 0 when nothing branches to it (so structurizing a structured
-// function adds no entry block), else the synthetic entry.
-func (w *work) functionEntry() int {
-	if len(w.nodes[wEntry].succs) != 1 || w.nodes[wEntry].succs[0] != 1 || w.nodes[1].kind != wPlain {
+// functionEntry is the node of nodes the function level starts at: the
+// input's block 0 when nothing branches to it (so structurizing a
+// structured function adds no entry block), else the synthetic entry.
+func functionEntry(nodes []wnode) int {
+	if len(nodes[wEntry].succs) != 1 || nodes[wEntry].succs[0] != 1 || nodes[1].kind != wPlain {
 		return wEntry
 	}
-	for i := range w.nodes {
-		for _, t := range w.nodes[i].succs {
+	for i := range nodes {
+		for _, t := range nodes[i].succs {
 			if t == 1 && i != wEntry {
 				return wEntry
 			}
@@ -128,21 +122,14 @@ func (e *emitter) run() (f *Func, err error) {
 			f, err = nil, fmt.Errorf("nesting deeper than %d constructs, beyond the emitter's recursion limit", maxEmitDepth)
 		}
 	}()
-	entry := e.w.functionEntry()
+	entry := functionEntry(e.w.nodes)
 	e.block(entry)
 	e.node(entry)
-	if e.w.routeVar >= 0 && !e.w.opt.Has("route-not-cleared") {
-		for _, h := range e.headers {
-			e.f.Blocks[h].Stores = append([]Store{{Var: e.w.routeVar, Value: 0}}, e.f.Blocks[h].Stores...)
-		}
-	}
-	for _, b := range e.clears {
-		e.f.Blocks[b].Stores = append([]Store{{Var: e.w.route(), Value: 0}}, e.f.Blocks[b].Stores...)
-	}
-	e.nameMergesAtLatches()
+	e.routes.clearRoutes(e.headers)
+	nameMergesAtLatches(e.f, e.headers, e.w.routeVar, e.w.selVar)
 	e.f.Vars = e.w.vars
 	if e.w.opt.CheckPasses {
-		if _, err := e.checkRoutedCases(); err != nil {
+		if _, err := (routedCases{e.w, e.f, e.fb}).check(); err != nil {
 			return nil, err
 		}
 	}
@@ -189,17 +176,11 @@ func (e *emitter) emitNode(x int) {
 func (e *emitter) loop(li int) {
 	l := &e.w.loops[li]
 	h, c, m := e.block(l.H), e.block(l.C), e.block(l.M)
-	saved, savedCur := e.frames.stack, e.cur
-	e.frames.stack, e.cur = nil, li
+	saved, savedCur := e.routes.frames.stack, e.cur
+	e.routes.frames.stack, e.cur = nil, li
 	e.node(l.entry)
-	e.frames.stack, e.cur = saved, savedCur
-	hb := e.base(l.H)
-	hb.Merge = Merge{Kind: LoopMerge, Merge: m, Continue: c}
-	e.loopEntry(l, &hb, m)
-	e.f.Blocks[h] = hb
-	cb := e.base(l.C)
-	cb.Term = Term{Kind: Branch, To: e.list(h)}
-	e.f.Blocks[c] = cb
+	e.routes.frames.stack, e.cur = saved, savedCur
+	e.loopBlocks(l, h, c, m)
 	e.headers = append(e.headers, h)
 }
 
@@ -216,49 +197,20 @@ func (e *emitter) branching(x, id int, b Block) {
 	if len(joins) == 0 && (e.branchToLoop(x, id, b) || e.armMerge(x, id, b)) {
 		return
 	}
-	enclosing := e.frames.top()
-	exit := newFrame(e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "exit"}), -1, true)
-	if enclosing != nil {
-		exit.def = enclosing.def
-	}
-	e.frames.push(exit)
-	gs := make([]*frame, len(joins))
-	for i := len(joins) - 1; i >= 0; i-- {
-		gs[i] = newFrame(e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "guard"}), joins[i], false)
-		e.frames.push(gs[i])
-	}
-	e.guards += len(joins)
-	merge := exit.merge
-	if len(joins) > 0 {
-		merge = gs[0].merge
-	}
+	c := e.routes.open(joins)
 	sw := len(n.succs) >= 3
 	to := e.room.take(len(n.succs))
 	for i, t := range n.succs {
-		e.carried = caseValue(n, i)
+		e.routes.carried = caseValue(n, i)
 		to[i] = e.edge(x, t, sw)
 	}
 	e.twoBlocks(to)
-	b.Merge = e.selectionMerge(n, merge, e.cur)
-	e.setTerm(n, &b, to)
-	e.f.Blocks[id] = b
+	e.selectionHeader(id, n, b, to, c.merge(), e.cur)
 	for i, j := range joins {
-		e.frames.pop()
-		if jb := e.guard(gs[i], e.frames.top(), j); gs[i].target {
-			e.clears = append(e.clears, jb)
-		}
+		e.routes.guardJoin(c, i, j)
 		e.node(j)
 	}
-	e.frames.pop()
-	if exit.used {
-		if enclosing == nil {
-			panic("bug: construct exit used at the top of a level")
-		}
-		enclosing.used = true
-		e.f.Blocks[exit.merge].Term = Term{Kind: Branch, To: e.list(enclosing.merge)}
-	} else {
-		e.f.Blocks[exit.merge].Term = Term{Kind: Unreachable}
-	}
+	e.routes.close(c)
 }
 
 // branchToLoop emits a two-way node x with no joins one of whose targets is
@@ -297,43 +249,29 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 	for i, t := range n.succs {
 		if t == merge {
 			to[i] = e.block(t)
-			e.clearAfterRoute(x, t)
+			e.routes.clearAfterRoute(x, t)
 		} else {
 			to[i] = e.edge(x, t, sw)
 		}
 	}
 	e.twoBlocks(to)
-	b.Merge = e.selectionMerge(n, e.block(merge), e.cur)
-	e.setTerm(n, &b, to)
-	e.f.Blocks[id] = b
+	e.selectionHeader(id, n, b, to, e.block(merge), e.cur)
 	e.placed[merge] = true
 	e.node(merge)
 	return true
 }
 
 // edge returns the block that node x's edge to t branches to, emitting t's
-// subtree when t is an arm of x.
+// subtree when t is an arm of x; an edge that is no arm goes where routes
+// sends it (a break, a continue, a join or a skip).
 func (e *emitter) edge(x, t int, sw bool) int {
-	carried := e.carried
-	e.carried = 0
-	if e.cur >= 0 {
-		l := &e.w.loops[e.cur]
-		if t == l.C || t == l.M {
-			if t == l.M && e.w.nodes[t].kind != wLoopMerge {
-				e.clearAfterRoute(x, t)
-			}
-			id := e.block(t)
-			if t == l.M && e.w.opt.Has("exit-to-outer-merge") && l.parent >= 0 {
-				id = e.block(e.w.loops[l.parent].M)
-			}
-			if sw {
-				return e.forward(id)
-			}
-			return id
-		}
+	carried := e.routes.carried
+	e.routes.carried = 0
+	if id, ok := e.routes.toLevelEnd(x, t, sw, e.cur); ok {
+		return id
 	}
 	if e.deferred[t] {
-		e.clearAfterRoute(x, t)
+		e.routes.clearAfterRoute(x, t)
 		return e.block(t) // a selection's merge, laid out after it
 	}
 	if e.lv.isArm(x, t) {
@@ -341,135 +279,28 @@ func (e *emitter) edge(x, t int, sw bool) int {
 			e.placed[t] = true
 			e.node(t)
 		}
-		e.clearAfterRoute(x, t)
+		e.routes.clearAfterRoute(x, t)
 		return e.fb[t]
 	}
-	top := e.frames.top()
-	if top == nil {
-		panic(fmt.Sprintf("bug: edge %d->%d to a join with no pending frame", x, t))
-	}
-	if top.def == t {
-		top.used = true
-		if e.w.nodes[x].kind == wLoopMerge {
-			e.routedToJoin(x, t)
-		}
-		return top.merge
-	}
-	at := e.frames.joinAt(x, t, e.w.opt.CheckPasses)
-	if c, ok := e.cloneReturn(t); ok {
-		return c
-	}
-	top.crossTo = min(top.crossTo, at)
-	top.used = true
-	if carried != 0 && e.frames.stack[at].takes(t, carried, e.w) {
-		e.taken++
-		return top.merge // x's own merge: a case may go there (R11)
-	}
-	e.frames.stack[at].target = true
-	return e.newBlock(Block{Kind: Synthetic, Orig: -1, Name: "skip",
-		Stores: []Store{{Var: e.w.route(), Value: valueOf(t)}}, Term: Term{Kind: Branch, To: e.list(top.merge)}})
+	return e.routes.toJoin(x, t, carried)
 }
 
-// caseValue is the route value loop merge n holds on its edge i (a case
-// of its test or route: the value of the destination it routes there), 0
-// for any other node's edge and for the default edge, whose value the
-// route does not fix.
-func caseValue(n *wnode, i int) uint32 {
-	if n.kind != wLoopMerge || i == 0 || i > len(n.values) {
-		return 0
-	}
-	return n.values[i-1]
-}
-
-// takes: join t's guard (frame f) can run t on the route value w that a
-// skip to t carries already, so the skip stores nothing: t stores the
-// route itself (a hop of w's destination: the guard accepts w, as
-// routedToJoin has it), or w names t (the skip's own value: t clears it).
-// Its reference is checkRoutedCases (structured_emit_routes.go), which
-// runs each such skip through the emitted guards.
-//
-// Pre: every run on the skip's edge holds w (caseValue), and w names a
-// destination whose one hop in this level is t, so no guard the skip
-// passes before t's runs its join on w. Post: t's guard runs t on w, and
-// the guards it passes send w on.
-func (f *frame) takes(t int, w uint32, wk *work) bool {
-	switch {
-	case storesRoute(&wk.nodes[t], wk.routeVar):
-		if !slices.Contains(f.accept, w) {
-			f.accept = append(f.accept, w)
-		}
-		return true
-	case w == valueOf(t):
-		f.target = true
-		return true
-	}
-	return false
-}
-
-// clearAfterRoute: the edge x->t leaves loop merge x for its destination
-// t, which clears the route variable (shared with the skips) unless t
-// stores it itself.
-func (e *emitter) clearAfterRoute(x, t int) {
-	if e.w.nodes[x].kind != wLoopMerge || e.w.routeVar < 0 {
-		return
-	}
-	if storesRoute(&e.w.nodes[t], e.w.routeVar) {
-		return
-	}
-	e.clears = append(e.clears, e.block(t))
-}
-
-// routedToJoin: loop merge x goes on to t, a pending join, holding the
-// route value of its destination; t's guard runs t on that value too (t
-// clears it, or stores its own when t is a hop further out).
-func (e *emitter) routedToJoin(x, t int) {
-	f := e.frames.stack[e.frames.joinAt(x, t, e.w.opt.CheckPasses)]
-	if !storesRoute(&e.w.nodes[t], e.w.routeVar) {
-		f.target = true
-		return
-	}
-	n := &e.w.nodes[x]
-	for i, s := range n.succs {
-		v := uint32(0)
-		switch {
-		case s != t:
-			continue
-		case i > 0:
-			v = n.values[i-1]
-		case len(e.w.loops[n.loop].dests) > 0:
-			v = valueOf(e.w.loops[n.loop].dests[0])
-		}
-		if v != 0 && !slices.Contains(f.accept, v) {
-			f.accept = append(f.accept, v)
-		}
-	}
-}
-
-// storesRoute: node n stores route variable rv.
-func storesRoute(n *wnode, rv int) bool {
-	for _, st := range n.stores {
-		if st.Var == rv {
-			return true
-		}
-	}
-	return false
-}
-
-// nameMergesAtLatches: in a function with a route variable (else an
-// irreducible region's selector variable), each loop's latch that
-// branches back unconditionally (a synthetic latch, or the input's own
-// back-edge block) tests it for a value it never holds,
-// naming the loop's merge as its other target; the merge is then where
-// the continue construct may leave for (R6), and structurizing the output
-// again reads it off instead of searching. A loop whose header's
-// conditional leaves it is named there already (R12).
-func (e *emitter) nameMergesAtLatches() {
-	v := e.w.routeVar
+// nameMergesAtLatches: in a function f with a route variable routeVar
+// (else an irreducible region's selector variable selVar), each loop's
+// latch (of the loops headed by headers) that branches back
+// unconditionally (a synthetic latch, or the input's own back-edge block)
+// tests it for a value it never holds, naming the loop's merge as its
+// other target; the merge is then where the continue construct may leave
+// for (R6), and structurizing the output again reads it off instead of
+// searching. A loop whose header's conditional leaves it is named there
+// already (R12).
+func nameMergesAtLatches(f *Func, headers []int, routeVar, selVar int) {
+	v := routeVar
 	if v < 0 {
-		v = e.w.selVar // it never holds neverRouted either: its values are entry numbers
+		v = selVar // it never holds neverRouted either: its values are entry numbers
 	}
 	if v < 0 {
 		return
 	}
-	nameLoopMerges(e.f, e.headers, v)
+	nameLoopMerges(f, headers, v)
 }

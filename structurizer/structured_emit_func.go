@@ -178,6 +178,28 @@ func (fb *funcBuilder) twoBlocks(to []int) {
 	}
 }
 
+// loopBlocks fills the blocks of loop l: its header's, h, declaring
+// OpLoopMerge with merge block m and continue target c, with loopEntry's
+// terminator; and its latch's, c, which branches back to h.
+func (fb *funcBuilder) loopBlocks(l *wloop, h, c, m int) {
+	hb := fb.base(l.H)
+	hb.Merge = Merge{Kind: LoopMerge, Merge: m, Continue: c}
+	fb.loopEntry(l, &hb, m)
+	fb.f.Blocks[h] = hb
+	cb := fb.base(l.C)
+	cb.Term = Term{Kind: Branch, To: fb.list(h)}
+	fb.f.Blocks[c] = cb
+}
+
+// selectionHeader fills block id, node n's block b, as a selection header
+// in loop cur (-1: none) merging at block merge (selectionMerge) and
+// branching to to.
+func (fb *funcBuilder) selectionHeader(id int, n *wnode, b Block, to []int, merge, cur int) {
+	b.Merge = fb.selectionMerge(n, merge, cur)
+	fb.setTerm(n, &b, to)
+	fb.f.Blocks[id] = b
+}
+
 // selectionMerge is node n's selection merge at block merge; under the
 // merge-at-continue fault an original header in loop cur declares the
 // loop's latch instead.

@@ -17,29 +17,38 @@ import (
 	"slices"
 )
 
-// checkRoutedCases follows every case of every loop merge in the emitted
-// Func (e.f) to its target, and says where a run goes wrong; it returns
-// how many cases went through a guard.
-func (e *emitter) checkRoutedCases() (guarded int, err error) {
-	rv := e.w.routeVar
+// routedCases is what the reference reads: the working graph w, the Func
+// f the selections pass emitted from it, and each node's block in f (fb,
+// -1 for none).
+type routedCases struct {
+	w  *work
+	f  *Func
+	fb []int
+}
+
+// check follows every case of every loop merge in f to its target, and
+// says where a run goes wrong; it returns how many cases went through a
+// guard.
+func (rc routedCases) check() (guarded int, err error) {
+	rv := rc.w.routeVar
 	if rv < 0 {
 		return 0, nil
 	}
-	for x := range e.w.nodes {
-		n := &e.w.nodes[x]
-		if n.kind != wLoopMerge || n.rvar != rv || len(n.succs) < 2 || e.fb[x] < 0 {
+	for x := range rc.w.nodes {
+		n := &rc.w.nodes[x]
+		if n.kind != wLoopMerge || n.rvar != rv || len(n.succs) < 2 || rc.fb[x] < 0 {
 			continue
 		}
-		term := e.f.Blocks[e.fb[x]].Term
+		term := rc.f.Blocks[rc.fb[x]].Term
 		for i, t := range n.succs[1:] {
 			v := n.values[i]
 			from, ok := caseTarget(term, rv, v)
 			if !ok {
-				return guarded, fmt.Errorf("bug: loop merge %d (block %d) has no case of route value %d", x, e.fb[x], v)
+				return guarded, fmt.Errorf("bug: loop merge %d (block %d) has no case of route value %d", x, rc.fb[x], v)
 			}
-			through, err := e.followRoute(from, v, t)
+			through, err := rc.follow(from, v, t)
 			if err != nil {
-				return guarded, fmt.Errorf("bug: loop merge %d (block %d), its case of route value %d to node %d: %w", x, e.fb[x], v, t, err)
+				return guarded, fmt.Errorf("bug: loop merge %d (block %d), its case of route value %d to node %d: %w", x, rc.fb[x], v, t, err)
 			}
 			if through {
 				guarded++
@@ -68,23 +77,23 @@ func caseTarget(term Term, rv int, v uint32) (int, bool) {
 	return 0, false
 }
 
-// followRoute runs from block b with the route variable holding v until
+// follow runs from block b with the route variable holding v until
 // it reaches node t's block (or a clone of t), and says whether a guard
 // (a test or route on the variable) ran on the way. Only synthetic blocks
 // may come between, and t's block, reached through a guard, must store
 // the variable.
-func (e *emitter) followRoute(b int, v uint32, t int) (guarded bool, err error) {
-	rv := e.w.routeVar
-	for range len(e.f.Blocks) + 1 {
-		blk := &e.f.Blocks[b]
-		if b == e.fb[t] || blk.Kind == Clone && blk.Orig == e.w.nodes[t].orig && len(e.w.nodes[t].succs) == 0 {
+func (rc routedCases) follow(b int, v uint32, t int) (guarded bool, err error) {
+	rv := rc.w.routeVar
+	for range len(rc.f.Blocks) + 1 {
+		blk := &rc.f.Blocks[b]
+		if b == rc.fb[t] || blk.Kind == Clone && blk.Orig == rc.w.nodes[t].orig && len(rc.w.nodes[t].succs) == 0 {
 			if guarded && !slices.ContainsFunc(blk.Stores, func(s Store) bool { return s.Var == rv }) {
 				return guarded, fmt.Errorf("block %d, run by a guard on route value %d, does not store the route variable", b, v)
 			}
 			return guarded, nil
 		}
 		if blk.Kind != Synthetic {
-			return guarded, fmt.Errorf("the run on route value %d reaches block %d (original %d), not node %d's block %d", v, b, blk.Orig, t, e.fb[t])
+			return guarded, fmt.Errorf("the run on route value %d reaches block %d (original %d), not node %d's block %d", v, b, blk.Orig, t, rc.fb[t])
 		}
 		for _, s := range blk.Stores {
 			if s.Var == rv {

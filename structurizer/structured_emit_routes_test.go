@@ -1,7 +1,7 @@
 // structured_emit_routes_test.go: frame.takes, the decision that a skip
 // to a join stores nothing because the join's guard already runs the join
 // on the route value the skip carries, is cross-checked against its slow
-// reference (checkRoutedCases: every loop merge's case run through the
+// reference (routedCases.check: every loop merge's case run through the
 // emitted guards to its target) on random graphs of every generator kind.
 package structurizer
 
@@ -33,11 +33,11 @@ func TestTakesAgainstRoutedCases(t *testing.T) {
 			if _, err := e.run(); err != nil {
 				t.Fatalf("%s graph %d %v: selections: %v", k, i, it.Graph, err)
 			}
-			g, err := e.checkRoutedCases()
+			g, err := (routedCases{e.w, e.f, e.fb}).check()
 			if err != nil {
-				t.Errorf("%s graph %d (seed %d) %v: %d skips taken: %v", k, i, it.Seed, it.Graph, e.taken, err)
+				t.Errorf("%s graph %d (seed %d) %v: %d skips taken: %v", k, i, it.Seed, it.Graph, e.routes.taken, err)
 			}
-			kindTaken += e.taken
+			kindTaken += e.routes.taken
 			guarded += g
 		}
 		t.Logf("%s: %d skips storing nothing (frame.takes), in %d graphs", k, kindTaken, perKind)

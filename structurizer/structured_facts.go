@@ -172,9 +172,13 @@ type regionFacts struct {
 // regionExit is a block a region's edges leave for and how many do.
 type regionExit struct{ to, edges int }
 
-// regionMemo keeps the regions regionOf measured over one graph, by
-// header.
+// regionMemo keeps the regions regionOf measured over one graph g, by
+// header, with what measuring them reads: g's post-dominators and its
+// tail index's dominator tree.
 type regionMemo struct {
+	g      *cfg.Graph
+	pdom   *cfg.DomTree
+	ti     *tailIndex
 	facts  [][]*regionFacts // by header, one for each set of exits it was measured under
 	indeg  []int            // edges into each block
 	usable bool             // the graph's dominator tree covers every block

@@ -250,24 +250,28 @@ type loopSpans struct {
 	pre, last []int32
 }
 
-// spanLoops sets the loops' spans for inLoop, in time linear in the number
-// of loops: inLoop's walk costs the nesting depth, which a nest as deep as
-// the graph is long makes quadratic. The spans hold until a parent changes
-// (setParentOf).
-func (w *work) spanLoops() {
-	n := len(w.loops)
+// spanLoops sets the loops' spans for inLoop (newLoopSpans). The spans
+// hold until a parent changes (setParentOf).
+func (w *work) spanLoops() { w.spans = newLoopSpans(w.loops) }
+
+// newLoopSpans numbers loops in a preorder of the tree their parents
+// make, in time linear in the number of loops: inLoop's walk costs the
+// nesting depth, which a nest as deep as the graph is long makes
+// quadratic.
+func newLoopSpans(loops []wloop) *loopSpans {
+	n := len(loops)
 	sp := &loopSpans{pre: make([]int32, n), last: make([]int32, n)}
 	first := make([]int32, n+2) // children of loop x (root: -1 at 0) from first[x+1]
-	for li := range w.loops {
-		first[w.loops[li].parent+2]++
+	for li := range loops {
+		first[loops[li].parent+2]++
 	}
 	for i := 1; i < len(first); i++ {
 		first[i] += first[i-1]
 	}
 	kids := make([]int32, n)
 	at := slices.Clone(first)
-	for li := range w.loops {
-		p := w.loops[li].parent + 1
+	for li := range loops {
+		p := loops[li].parent + 1
 		kids[at[p]] = int32(li)
 		at[p]++
 	}
@@ -291,7 +295,7 @@ func (w *work) spanLoops() {
 		}
 		stack = stack[:len(stack)-1]
 	}
-	w.spans = sp
+	return sp
 }
 
 // setParentOf sets loop x's parent to p and clears the loops' spans.

@@ -59,7 +59,10 @@ func newLevels(w *work) *levels {
 		lw.fillKids(root)
 	}
 	lw.lv.findFlows(w, lw.entries, lw.succ)
-	lw.lv.w, lw.lv.twice = w, w.twiceToLoops()
+	lw.lv.w = w
+	if len(w.loops) > 0 {
+		lw.lv.twice = twiceToLoops(w.nodes)
+	}
 	return lw.lv
 }
 
@@ -111,7 +114,7 @@ func newLevelWalk(w *work) *levelWalk {
 		preds: make([][]int, n), state: make([]uint8, n), stack: make([]levelFrame, 0, n),
 		arena: make([]int, 0, room), at: make([]int32, 2*n)}
 	lw.entries = make([]int, 1, 1+len(w.loops))
-	lw.entries[0] = w.functionEntry()
+	lw.entries[0] = functionEntry(w.nodes)
 	for _, l := range w.loops {
 		lw.entries = append(lw.entries, l.entry)
 	}
@@ -298,18 +301,15 @@ func (lv *levels) twiceToLoop(x, t int) bool {
 	return twice
 }
 
-// twiceToLoops lists the pairs {x, t} of twiceToLoop: one pass over the
-// edges (a node's count of edges to a header, kept in seen by target). The
-// map is made on the first pair; most graphs have none.
-func (w *work) twiceToLoops() map[[2]int]bool {
+// twiceToLoops lists the pairs {x, t} of twiceToLoop among nodes: one
+// pass over the edges (a node's count of edges to a header, kept in seen
+// by target). The map is made on the first pair; most graphs have none.
+func twiceToLoops(nodes []wnode) map[[2]int]bool {
 	var twice map[[2]int]bool
-	if len(w.loops) == 0 {
-		return nil
-	}
-	seen := make([]int, len(w.nodes)) // by target: x's edges to it counted so far
-	for x := range w.nodes {
-		for _, t := range w.nodes[x].succs {
-			if w.nodes[t].kind != wLoopHeader {
+	seen := make([]int, len(nodes)) // by target: x's edges to it counted so far
+	for x := range nodes {
+		for _, t := range nodes[x].succs {
+			if nodes[t].kind != wLoopHeader {
 				continue
 			}
 			if seen[t] > 0 {
@@ -320,7 +320,7 @@ func (w *work) twiceToLoops() map[[2]int]bool {
 			}
 			seen[t]++
 		}
-		for _, t := range w.nodes[x].succs {
+		for _, t := range nodes[x].succs {
 			seen[t] = 0
 		}
 	}

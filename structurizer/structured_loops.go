@@ -81,10 +81,7 @@ func (lp *loopsPass) run() (bool, error) {
 		return false, fmt.Errorf("bug: loops pass on an irreducible graph")
 	}
 	if len(f.Loops) == 0 {
-		lp.level = make([]int, len(lp.nodes))
-		for i := range lp.level {
-			lp.level[i] = -1
-		}
+		lp.level = filled(len(lp.nodes), -1)
 		return false, nil
 	}
 	n0 := len(lp.nodes)
@@ -98,7 +95,7 @@ func (lp *loopsPass) run() (bool, error) {
 	}
 	lp.absorbTails(level)
 	lp.level = level
-	lp.preds = lp.predsInOrder(lp.dfs.RPO, n0)
+	lp.preds = predsInOrder(lp.nodes, lp.dfs.RPO, n0)
 	if err := lp.findExits(); err != nil {
 		return true, err
 	}
@@ -109,17 +106,23 @@ func (lp *loopsPass) run() (bool, error) {
 	if err := (exitRouter{lp.work}).routeEdges(f, lp.dfs.RPO, n0); err != nil {
 		return true, err
 	}
-	for li := range lp.loops {
-		l := &lp.loops[li]
-		if lp.nodes[l.H].orig >= 0 {
-			for _, t := range lp.nodes[l.H].succs {
+	enterBodies(lp.loops, lp.nodes)
+	return true, nil
+}
+
+// enterBodies sets the body entry of each loop whose header is the input's
+// own block: the header's target other than the loop's merge.
+func enterBodies(loops []wloop, nodes []wnode) {
+	for li := range loops {
+		l := &loops[li]
+		if nodes[l.H].orig >= 0 {
+			for _, t := range nodes[l.H].succs {
 				if t != l.M {
 					l.entry = t
 				}
 			}
 		}
 	}
-	return true, nil
 }
 
 // placeLoop gives loop li its header, latch and merge nodes: the loop's own
@@ -137,7 +140,7 @@ func (lp *loopsPass) placeLoop(li int) {
 		lp.level = append(lp.level, l.parent)
 	}
 	h := l.entry
-	if lp.headerCandidate(li) {
+	if ownHeader(l, lp.nodes) {
 		hn := &lp.nodes[h]
 		hn.kind, hn.loop = wLoopHeader, li
 		l.H = h
@@ -155,14 +158,13 @@ func (lp *loopsPass) placeLoop(li int) {
 	}
 }
 
-// headerCandidate: loop li's own header can carry OpLoopMerge when it only
-// branches into the loop, or is a conditional whose other target is the
-// loop's merge (a while loop's test): the merge itself, or the loop's one
-// exit destination, which the edge reaches through a synthetic merge with
-// no store (its value is the merge's only one: routeEdges).
-func (lp *loopsPass) headerCandidate(li int) bool {
-	l := &lp.loops[li]
-	hn := &lp.nodes[l.entry]
+// ownHeader: loop l's own header (among nodes) can carry OpLoopMerge when
+// it only branches into the loop, or is a conditional whose other target
+// is the loop's merge (a while loop's test): the merge itself, or the
+// loop's one exit destination, which the edge reaches through a synthetic
+// merge with no store (its value is the merge's only one: routeEdges).
+func ownHeader(l *wloop, nodes []wnode) bool {
+	hn := &nodes[l.entry]
 	if hn.kind != wPlain {
 		return false
 	}
@@ -230,6 +232,6 @@ func (lp *loopsPass) mergeCandidate(li int) int {
 // the nodes of rpo, in that order (once per edge; nil for none): what
 // appending each edge to its target's list gives, in one array with each
 // list capped at its length (cfg.PredecessorsInOrder's counting sort).
-func (lp *loopsPass) predsInOrder(rpo []int, n int) [][]int {
-	return cfg.PredecessorsInOrder(n, rpo, func(b int) []int { return lp.nodes[b].succs })
+func predsInOrder(nodes []wnode, rpo []int, n int) [][]int {
+	return cfg.PredecessorsInOrder(n, rpo, func(b int) []int { return nodes[b].succs })
 }

@@ -33,7 +33,7 @@ func (lp *loopsPass) findExits() error {
 	if err != nil {
 		return err
 	}
-	(&exitSearch{loopsPass: lp, tail: lp.tails(len(lp.nodes)), lists: lists}).run()
+	(&exitSearch{loopsPass: lp, tail: returnTails(lp.nodes, lp.f, lp.dfs.RPO, len(lp.nodes)), lists: lists}).run()
 	return nil
 }
 
@@ -69,7 +69,7 @@ func (es *exitSearch) run() {
 		fresh := false
 		for li := len(dests) - 1; li >= 0; li-- { // inner loops first
 			if len(dests[li]) >= 2 && pdom == nil {
-				pdom = es.postDominators(dests, nil)
+				pdom = exitPostDominators(es.nodes, es.loops, dests, nil)
 			}
 			if es.absorbRegion(pdom, li, dests[li], false) {
 				moved = true
@@ -80,7 +80,7 @@ func (es *exitSearch) run() {
 			}
 			if !fresh {
 				if r := returningLoops(dests, es.tail); pdomTails == nil || !slices.Equal(r, returning) {
-					pdomTails, returning = es.postDominators(dests, es.tail), r
+					pdomTails, returning = exitPostDominators(es.nodes, es.loops, dests, es.tail), r
 				}
 				fresh = true
 			}
@@ -114,11 +114,12 @@ func (es *exitSearch) run() {
 	}
 }
 
-// postDominators of the working graph in which every loop without an exit
-// also leaves for a sink: the structured form names such a loop's merge by
-// a test that never holds, and structurizing that form again sees the merge
-// as a block that ends the function. Counting it here makes both runs find
-// the same meeting points (idempotence).
+// exitPostDominators are the post-dominators of the working graph (nodes,
+// loops, each loop's exit destinations dests) in which every loop without
+// an exit also leaves for a sink: the structured form names such a loop's
+// merge by a test that never holds, and structurizing that form again sees
+// the merge as a block that ends the function. Counting it here makes both
+// runs find the same meeting points (idempotence).
 //
 // With tail non-nil, paths into return tails are ignored: a node that is no
 // tail loses its edges to tails, and a loop whose exits all go to tails
@@ -128,8 +129,8 @@ func (es *exitSearch) run() {
 // the exit went on to a tail) is no tail in the output, where it branches
 // to the loop's merge; seen this way it goes back into the loop
 // (idempotence).
-func (es *exitSearch) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
-	n := len(es.nodes)
+func exitPostDominators(nodes []wnode, loops []wloop, dests [][]int, tail []bool) *cfg.DomTree {
+	n := len(nodes)
 	sinks := 0
 	for _, ds := range dests {
 		if exitless(ds, tail) {
@@ -139,10 +140,10 @@ func (es *exitSearch) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 	g := &cfg.Graph{Succs: make([][]int, n+sinks)} // one sink per such loop, as each has its own merge
 	var room []int                                 // the lists without tails, carved from one array that edgesWithoutTails sizes
 	if tail != nil {
-		room = make([]int, 0, es.edgesWithoutTails(tail))
+		room = make([]int, 0, edgesWithoutTails(nodes, tail))
 	}
-	for i := range es.nodes {
-		g.Succs[i] = es.nodes[i].succs
+	for i := range nodes {
+		g.Succs[i] = nodes[i].succs
 		if tail != nil && !tail[i] {
 			start := len(room)
 			for _, t := range g.Succs[i] {
@@ -159,7 +160,7 @@ func (es *exitSearch) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 	sink := n
 	for li, ds := range dests {
 		if exitless(ds, tail) {
-			h := es.loops[li].entry
+			h := loops[li].entry
 			g.Succs[h] = append(slices.Clone(g.Succs[h]), sink)
 			sink++
 		}
@@ -167,15 +168,15 @@ func (es *exitSearch) postDominators(dests [][]int, tail []bool) *cfg.DomTree {
 	return cfg.PostDominators(g)
 }
 
-// edgesWithoutTails counts the edges postDominators keeps from nodes
+// edgesWithoutTails counts the edges exitPostDominators keeps from nodes
 // that are no return tail to nodes that are none.
-func (es *exitSearch) edgesWithoutTails(tail []bool) int {
+func edgesWithoutTails(nodes []wnode, tail []bool) int {
 	k := 0
-	for i := range es.nodes {
+	for i := range nodes {
 		if tail[i] {
 			continue
 		}
-		for _, t := range es.nodes[i].succs {
+		for _, t := range nodes[i].succs {
 			if !tail[t] {
 				k++
 			}
@@ -184,7 +185,7 @@ func (es *exitSearch) edgesWithoutTails(tail []bool) int {
 	return k
 }
 
-// exitless: a loop with destinations ds has no exit in postDominators'
+// exitless: a loop with destinations ds has no exit in exitPostDominators'
 // graph, every destination a return tail (with tail nil: none at all).
 func exitless(ds []int, tail []bool) bool {
 	for _, d := range ds {

@@ -33,7 +33,7 @@ func TestPredsInOrderAgainstAppend(t *testing.T) {
 				want[x] = append(want[x], b)
 			}
 		}
-		got := lp.predsInOrder(rpo, n)
+		got := predsInOrder(lp.nodes, rpo, n)
 		for b := range want {
 			if !slices.Equal(got[b], want[b]) || (got[b] == nil) != (want[b] == nil) || cap(got[b]) != len(got[b]) {
 				t.Fatalf("graph %d %v: preds of node %d %v (cap %d), want %v", i, g, b, got[b], cap(got[b]), want[b])

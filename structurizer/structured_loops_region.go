@@ -20,12 +20,13 @@ import (
 // parent level: a return tail placed further out (an enclosing loop's only
 // way out, its merge) stays there.
 //
-// Pre: pdom is the post-dominator tree of the working graph (postDominators).
+// Pre: pdom is the post-dominator tree of the working graph
+// (exitPostDominators).
 // Post: on true, li leaves for the meeting point alone; on false nothing
 // changed.
 // Progress: it only moves blocks and loops into li, deeper than they were.
 func (es *exitSearch) absorbRegion(pdom *cfg.DomTree, li int, ds []int, local bool) bool {
-	m, ok := es.meetingPoint(pdom, ds)
+	m, ok := meetingPoint(pdom, ds, es.nodes, es.preds, es.tail)
 	if !ok {
 		return false
 	}
@@ -37,14 +38,15 @@ func (es *exitSearch) absorbRegion(pdom *cfg.DomTree, li int, ds []int, local bo
 	return true
 }
 
-// meetingPoint is where a loop's exit destinations ds (two or more) meet:
-// their nearest common post-dominator, moved on past any skip over a join
-// that follows it when it is a return tail (joinSkips: the guard the
-// emitter puts there would otherwise be where the exits meet on the second
-// run, idempotence). False when there are fewer than two, one continues an
-// outer loop, or they meet nowhere short of a loop's sink.
+// meetingPoint is where a loop's exit destinations ds (two or more) meet
+// in the working graph (nodes, their predecessors preds, the return tails
+// tail): their nearest common post-dominator, moved on past any skip over
+// a join that follows it when it is a return tail (joinSkips: the guard
+// the emitter puts there would otherwise be where the exits meet on the
+// second run, idempotence). False when there are fewer than two, one
+// continues an outer loop, or they meet nowhere short of a loop's sink.
 // Progress: moving on goes down the finite post-dominator tree.
-func (es *exitSearch) meetingPoint(pdom *cfg.DomTree, ds []int) (int, bool) {
+func meetingPoint(pdom *cfg.DomTree, ds []int, nodes []wnode, preds [][]int, tail []bool) (int, bool) {
 	if len(ds) < 2 {
 		return 0, false
 	}
@@ -58,12 +60,12 @@ func (es *exitSearch) meetingPoint(pdom *cfg.DomTree, ds []int) (int, bool) {
 		} else {
 			m = pdom.NearestCommon(m, d)
 		}
-		if m < 0 || m >= len(es.nodes) { // no meeting point, or a loop's sink
+		if m < 0 || m >= len(nodes) { // no meeting point, or a loop's sink
 			return 0, false
 		}
 	}
-	skips := newJoinSkips(es.nodes, pdom, es.preds, es.tail)
-	for m < len(es.tail) && es.tail[m] && skips.after(m) {
+	skips := newJoinSkips(nodes, pdom, preds, tail)
+	for m < len(tail) && tail[m] && skips.after(m) {
 		m = pdom.IDom[m]
 	}
 	return m, true

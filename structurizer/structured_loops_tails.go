@@ -24,7 +24,7 @@ import (
 // level is each node's innermost loop (the forest's), updated in place.
 func (lp *loopsPass) absorbTails(level []int) {
 	n := len(level)
-	tp := &tailPlacer{loopsPass: lp, level: level, preds: lp.predsInOrder(lp.dfs.RPO, n), tail: lp.tails(n)}
+	tp := &tailPlacer{loopsPass: lp, level: level, preds: predsInOrder(lp.nodes, lp.dfs.RPO, n), tail: returnTails(lp.nodes, lp.f, lp.dfs.RPO, n)}
 	tp.markExits()
 	tp.place(tp.tailMeets())
 }
@@ -114,18 +114,18 @@ func (tp *tailPlacer) fromHeader(l, p int) bool {
 	return p == h || len(tp.nodes[h].succs) == 1 && tp.nodes[h].succs[0] == p
 }
 
-// tails marks the return tails among the first n nodes: the blocks in no
-// cycle whose successors are all tails (every path from them returns).
-func (lp *loopsPass) tails(n int) []bool {
+// returnTails marks the return tails among the first n nodes: the blocks
+// in no cycle (no loop of forest f) whose successors are all tails (every
+// path from them returns), found in the reverse of rpo.
+func returnTails(nodes []wnode, f *cfg.Forest, rpo []int, n int) []bool {
 	tail := make([]bool, n)
-	po := lp.dfs.RPO
-	for i := len(po) - 1; i >= 0; i-- { // successors first
-		b := po[i]
-		if lp.f.LoopOf[b] != cfg.NoBlock {
+	for i := len(rpo) - 1; i >= 0; i-- { // successors first
+		b := rpo[i]
+		if f.LoopOf[b] != cfg.NoBlock {
 			continue
 		}
 		ok := true
-		for _, t := range lp.nodes[b].succs {
+		for _, t := range nodes[b].succs {
 			ok = ok && tail[t]
 		}
 		tail[b] = ok

@@ -78,8 +78,11 @@
 // structured_nested_breaks.go, the graphs it reruns on
 // structured_nested_reshape.go, the loop declarations
 // structured_nested_loops.go with their tail test structured_tails.go, the
-// selection declarations structured_nested_selections.go, and a switch's
-// case order structured_nested_cases.go.
+// selection declarations structured_nested_selections.go with the test
+// whether a merge closes a header's region structured_nested_closes.go
+// (its measured regions structured_nested_regions.go, the case a block of
+// a switch's region lies in structured_nested_switchcases.go), and a
+// switch's case order structured_nested_cases.go.
 //
 // Cost per run: one dominator computation (the structural tree's; the
 // graph's post-dominators, loop forest, predecessors and the dominator
@@ -121,33 +124,25 @@ type nester struct {
 	forest    *cfg.Forest // g's natural loops (graphFacts)
 	pdom      *cfg.DomTree
 	pre       []int // depth-first preorder number over successor order (graphFacts)
-	walked    int   // blocks the tail walks visited (a cost the tests bound)
 
 	why   string // the first reason the graph does not nest as found
 	final bool   // why does not depend on the loop-merge policy
 
-	policy     mergePolicy     // how a loop's merge is picked among candidates (loopMerge)
-	orig       int             // blocks from orig up are forwarders (withForwarder)
-	forward    *[2]int         // {loop header, exit}: the exit is taken; a forwarder would do
-	reshape    bool            // a loop needs a header or latch of its own (withLoopBlocks)
-	force      map[int]int     // loop header -> the merge it must take when its tails close there
-	hints      [][2]int        // {loop header, merge} worth forcing (hintFor)
-	breaks     [][2]int        // {loop header, merge} the last resort forces (breakSearch)
-	bans       map[[2]int]bool // {loop header, block} the last resort rules out as the loop's merge
-	banned     [][2]int        // {loop header, merge} a self-check failure ruled out (ruleBans)
-	ranks      map[int]int     // loop header -> its merge's rank among the candidates (absent: 0)
-	options    []loopOptions   // loops with more than one merge that closes, in declaration order
-	seen       map[string]bool // loop declarations of earlier runs
-	blame      []int           // loop headers whose merge a failed walk suspects (blameOpen)
-	allowFresh bool            // a loop whose tails all return may take a fresh merge, last
-	freshable  bool            // some loop had such a candidate (taken or not)
-	singleAlts bool            // a single exit's later blocks are candidates too (loopMerge)
-	singles    bool            // some single-exit loop took its exit without the later candidates
+	// How the run chooses loop merges, and what its loop choices found
+	// (structured_nested_loops.go).
+	mergeRules
+	loopFindings
 
-	// region walk scratch: mark[b] == stamp means b is in the region.
-	mark  []int
-	stamp int
-	queue []int
+	orig    int             // blocks from orig up are forwarders (withForwarder)
+	forward *[2]int         // {loop header, exit}: the exit is taken; a forwarder would do
+	reshape bool            // a loop needs a header or latch of its own (withLoopBlocks)
+	hints   [][2]int        // {loop header, merge} worth forcing (hintFor)
+	breaks  [][2]int        // {loop header, merge} the last resort forces (breakSearch)
+	banned  [][2]int        // {loop header, merge} a self-check failure ruled out (ruleBans)
+	seen    map[string]bool // loop declarations of earlier runs
+	blame   []int           // loop headers whose merge a failed walk suspects (blameOpen)
+
+	walkMarks // the tail and region walks' scratch
 	// cases: each block's case under the header being chosen for
 	// (inCase).
 	cases caseMemo
@@ -155,6 +150,17 @@ type nester struct {
 	// checked against the walk it stands for (walkRegion,
 	// allowedExitsWalk); a test seam.
 	checkFast bool
+}
+
+// walkMarks is the scratch the walks of one run share (the tail walks and
+// the region walks): mark[b] == stamp means b is in the set being walked,
+// which queue lists in walk order; one stamp counter serves both kinds of
+// walk, so marks left by one never count for the other.
+type walkMarks struct {
+	mark   []int
+	stamp  int
+	queue  []int
+	walked int // blocks the tail walks visited (a cost the tests bound)
 }
 
 // nestedConstruct is an open construct of the walk.

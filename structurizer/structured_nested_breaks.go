@@ -1,11 +1,13 @@
-// structured_nested_breaks.go: the nested pass's last resort when its
-// search fails (followHints): which blocks are really a loop's breaks.
+// structured_nested_breaks.go: which blocks are really a loop's breaks.
 // Where a header's region does not close, or a self-check failure names a
 // branch point, a loop merge chosen too early shows as a branch (past
 // forwarding blocks, rule R11's way for a switch) or a region entry from
 // elsewhere in the loop (rule R10) that leads to a block the loop's header
 // dominates, outside the loop's natural loop: that block is the loop's
-// merge. Only the run's declarations, trees and loop forest are read.
+// merge. The search forces the breaks found at a header that does not
+// close first (hintFor), and, as its last resort when it fails
+// (followHints), those of a wider look (hints). Only the run's
+// declarations, trees, loop forest and region walks are read.
 
 package structurizer
 
@@ -15,9 +17,53 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// breakSearch finds the breaks of one branch point's loops (the
-// selectionChoice of the header whose region did not close).
-type breakSearch struct{ *selectionChoice }
+// breakSearch finds the breaks of one branch point x's loops in a run
+// (the header whose region did not close, or that a self-check failure
+// names), inner being the innermost open construct's merge (an exit x may
+// take; -1 for none) and region x's region without a merge, whose walk
+// (the run's marks) shows where it is entered from elsewhere. What it
+// finds goes to the run's hints, breaks and blame.
+type breakSearch struct {
+	*nester
+	x, inner int
+	region   *headerRegion
+}
+
+// hintFor is called for a header x whose region does not close. Where x
+// follows a loop's merge (the nearest loop merge among its dominators)
+// and branches to a block that loop's header dominates but x does not, the
+// loop's merge was likely chosen too early: x's branch is the loop's break.
+// It records each such {loop header, target} as a hint to force (nested),
+// and blames the loop (the search tries its later merges first). Not when
+// x lies inside a loop below that merge: that loop is the suspect, and the
+// walk blames it (blameOpen).
+func (bs breakSearch) hintFor() {
+	if len(bs.nester.hints) > 0 {
+		return
+	}
+	h := -1
+	for d := bs.dom.IDom[bs.x]; d >= 0 && h < 0; d = bs.dom.IDom[d] {
+		if dd := bs.decl[d]; dd.Kind == LoopMerge && (dd.Merge >= bs.n || !bs.dom.Dominates(dd.Merge, bs.x)) {
+			return // x is inside loop d, which the walk blames (blameOpen)
+		}
+		if m := bs.mergeOf[d]; m >= 0 && bs.decl[m].Kind == LoopMerge {
+			h = m
+		}
+	}
+	if h < 0 {
+		return
+	}
+	bs.blame = append(bs.blame, h)
+	for _, t := range bs.g.Succs[bs.x] {
+		if bs.dom.Dominates(bs.x, t) || !bs.dom.Dominates(h, t) || bs.force[h] == t || bs.contOf[t] >= 0 {
+			continue
+		}
+		if m := bs.mergeOf[t]; m >= 0 && bs.decl[m].Kind == LoopMerge {
+			continue
+		}
+		bs.nester.hints = append(bs.nester.hints, [2]int{h, t})
+	}
+}
 
 // hints is hintFor's wider look, for the search's last resort
 // (followHints): where x follows loop merges (loops declared before it,
@@ -80,7 +126,7 @@ func (bs breakSearch) targets() []int {
 	for _, t := range bs.g.Succs[bs.x] {
 		ts = append(ts, bs.pastForwarders(t))
 	}
-	bs.regionSize(-1, bs.n) // fills the queue and marks, whether it closes or not
+	bs.region.regionSize(-1, bs.n) // fills the queue and marks, whether it closes or not
 	for _, b := range bs.queue[1:] {
 		for _, p := range bs.preds[b] {
 			if bs.mark[p] != bs.stamp {
@@ -135,11 +181,12 @@ func ruleHints(nt *nester, f *Func, err error) {
 	if x < 0 || x >= nt.n || len(nt.g.Succs[x]) < 2 {
 		return
 	}
-	sc := &selectionChoice{nester: nt, x: x, inner: -1}
+	region := nt.headerRegion(x, cSelection, nil)
+	bs := breakSearch{nester: nt, x: x, inner: -1, region: &region}
 	if d := nt.decl[x]; d.Kind == SelectionMerge {
-		sc.inner = d.Merge
+		bs.inner = d.Merge
 	}
-	breakSearch{sc}.hints()
+	bs.hints()
 }
 
 // ruleBans records the loop merge a self-check failure err of layout f

@@ -49,7 +49,7 @@ func (nt *nester) declareLoops() bool {
 			exits[i] = int(e.to)
 		}
 		merge := nt.loopMerge(h, latch, len(l.Blocks), exitsOf[li], exits, in)
-		caseLatch := latch >= 0 && nt.caseOf(latch, in)
+		caseLatch := latch >= 0 && caseInLoop(nt.g, nt.preds[latch], in)
 		stays := headerStays(nt.g, forest, li)
 		if !ok || latch < 0 || latch == h && !oneBlockLoop(nt.g, h) {
 			nt.final, nt.reshape = true, latch >= 0
@@ -83,35 +83,82 @@ func (nt *nester) declareLoops() bool {
 	return true
 }
 
-// loopMerge picks a loop's merge (-2: none, a fresh block; -1: no choice
-// works). Candidates are the exit targets and the blocks after them, in
-// breadth-first order from the exits (at most nestLoopCandidates past the
-// exits); the exits other than the merge start tails: blocks of the loop
-// construct outside the natural loop, which must end in returns or at the
-// merge and be entered only from the loop or the tails. Of the candidates
-// whose tails close, preferSmallest takes the one with the smallest tails,
-// then the one the loop branches to most often (breaks), then the first;
-// preferBreaks the most breaks first; preferInto the one the tails branch
-// to most often (our own layouts break through forwarding blocks; tails
-// that only return are cloned return blocks), then the smallest tails,
-// then the most breaks; preferLargest the largest tails (the loop
-// construct reaching as far as it can: a break from deep in its
-// selections), then the most breaks. The search's rank for the loop
-// (nester.ranks) picks the candidate in that order; loops with more than one
-// are recorded (nester.options). A single exit is the merge (first under
-// those two orders anyway: its tails are empty and every break goes to it),
-// except in the search's last step (nester.singleAlts) and under
-// preferInto, where the blocks after it are candidates too (a loop whose
-// merge follows a tail: the selector stores of an irreducible region,
-// say). A case target of a switch in the loop is no candidate (caseOf),
-// nor a block entered from a nested loop (fromInnerLoop). Where the
-// header's conditional or the latch leaves the loop, that target is the
-// merge and no other is tried: R12 and R6 (a continue construct leaves
-// only for its header or merge) leave no choice; for a loop of one block,
-// whose header is its continue construct, not even a forced merge.
+// loopMerge picks the merge of the loop with header h, latch latch, size
+// blocks in and exits exits (their edge counts: targets), as the run's
+// rules have it (loopChoice.merge).
 func (nt *nester) loopMerge(h, latch, size int, targets []loopExit, exits []int, in loopIn) int {
-	lc := &loopChoice{nester: nt, h: h, exits: exits, in: in, tails: nt.loopTails(h, size, targets, exits)}
-	if t := outOf(nt.g.Succs[h], in); latch == h && t >= 0 {
+	lc := &loopChoice{g: nt.g, preds: nt.preds, forest: nt.forest, pre: nt.pre, decls: &nt.nestDecls,
+		rules: &nt.mergeRules, found: &nt.loopFindings, h: h, exits: exits, in: in,
+		tails: newLoopTails(nt.g, nt.facts, &nt.walkMarks, h, size, in, targets, exits)}
+	return lc.merge(latch)
+}
+
+// mergeRules are how a run chooses loop merges, as the search sets them.
+type mergeRules struct {
+	policy     mergePolicy     // how a loop's merge is picked among candidates (loopChoice.merge)
+	ranks      map[int]int     // loop header -> its merge's rank among the candidates (absent: 0)
+	force      map[int]int     // loop header -> the merge it must take when its tails close there
+	bans       map[[2]int]bool // {loop header, block} the last resort rules out as the loop's merge
+	allowFresh bool            // a loop whose tails all return may take a fresh merge, last
+	singleAlts bool            // a single exit's later blocks are candidates too (loopChoice.merge)
+}
+
+// loopFindings are what a run's loop choices found, for the search.
+type loopFindings struct {
+	options   []loopOptions // loops with more than one merge that closes, in declaration order
+	freshable bool          // some loop had a fresh merge for a candidate (taken or not)
+	singles   bool          // some single-exit loop took its exit without the later candidates
+}
+
+// loopChoice is the choice of one loop's merge (loopMerge): the loop's
+// header h, its exits, its blocks (in) and what the tail test knows of it,
+// in graph g (predecessors preds, loop forest forest, depth-first preorder
+// pre) under the run's declarations so far (decls: the blocks other
+// constructs took) and rules; what it finds goes to found.
+type loopChoice struct {
+	g      *cfg.Graph
+	preds  [][]int
+	forest *cfg.Forest
+	pre    []int
+	decls  *nestDecls
+	rules  *mergeRules
+	found  *loopFindings
+	h      int
+	exits  []int
+	in     loopIn // the loop's blocks
+	tails  loopTails
+}
+
+// merge picks the loop's merge (-2: none, a fresh block; -1: no choice
+// works); latch is its latch. Candidates are the exit targets and the
+// blocks after them, in breadth-first order from the exits (at most
+// nestLoopCandidates past the exits); the exits other than the merge start
+// tails: blocks of the loop construct outside the natural loop, which must
+// end in returns or at the merge and be entered only from the loop or the
+// tails. Of the candidates whose tails close, preferSmallest takes the one
+// with the smallest tails, then the one the loop branches to most often
+// (breaks), then the first; preferBreaks the most breaks first; preferInto
+// the one the tails branch to most often (our own layouts break through
+// forwarding blocks; tails that only return are cloned return blocks),
+// then the smallest tails, then the most breaks; preferLargest the largest
+// tails (the loop construct reaching as far as it can: a break from deep
+// in its selections), then the most breaks. The search's rank for the loop
+// (mergeRules.ranks) picks the candidate in that order; loops with more
+// than one are recorded (loopFindings.options). A single exit is the merge
+// (first under those two orders anyway: its tails are empty and every
+// break goes to it), except in the search's last step
+// (mergeRules.singleAlts) and under preferInto, where the blocks after it
+// are candidates too (a loop whose merge follows a tail: the selector
+// stores of an irreducible region, say). A case target of a switch in the
+// loop is no candidate (caseInLoop), nor a block entered from a nested
+// loop (fromInnerLoop). Where the header's conditional or the latch leaves
+// the loop, that target is the merge and no other is tried: R12 and R6 (a
+// continue construct leaves only for its header or merge) leave no choice;
+// for a loop of one block, whose header is its continue construct, not
+// even a forced merge.
+func (lc *loopChoice) merge(latch int) int {
+	h, exits, in, rules := lc.h, lc.exits, lc.in, lc.rules
+	if t := outOf(lc.g.Succs[h], in); latch == h && t >= 0 {
 		return lc.closingOr(t) // a loop of one block: its continue construct leaves only for its merge (R6)
 	}
 	if m, ok := lc.forced(); ok {
@@ -120,22 +167,22 @@ func (nt *nester) loopMerge(h, latch, size int, targets []loopExit, exits []int,
 	switch {
 	case len(exits) == 0:
 		return -2
-	case len(exits) == 1 && (nt.policy == preferSmallest || nt.policy == preferBreaks) && !nt.caseOf(exits[0], in):
-		if !nt.singleAlts {
-			nt.singles = true
-			return exits[0] // a case target is never the merge (caseOf): the search below looks past it
+	case len(exits) == 1 && (rules.policy == preferSmallest || rules.policy == preferBreaks) && !caseInLoop(lc.g, lc.preds[exits[0]], in):
+		if !rules.singleAlts {
+			lc.found.singles = true
+			return exits[0] // a case target is never the merge (caseInLoop): the search below looks past it
 		}
 	}
 	// The latch's way out of the loop, if any: a continue construct leaves
 	// only for its header or its merge (R6).
 	latchOut := -1
 	if latch >= 0 && latch != h {
-		latchOut = outOf(nt.g.Succs[latch], in)
+		latchOut = outOf(lc.g.Succs[latch], in)
 	}
 	// The header's conditional leaves the loop: R12 wants that target to
 	// be the merge, unless its other target is the latch (a continue
 	// target, which R12 accepts) and the latch names the merge itself.
-	if t := outOf(nt.g.Succs[h], in); t >= 0 && (latchOut < 0 || !slices.Contains(nt.g.Succs[h], latch)) {
+	if t := outOf(lc.g.Succs[h], in); t >= 0 && (latchOut < 0 || !slices.Contains(lc.g.Succs[h], latch)) {
 		return lc.closingOr(t)
 	}
 	if latchOut >= 0 {
@@ -143,9 +190,9 @@ func (nt *nester) loopMerge(h, latch, size int, targets []loopExit, exits []int,
 	}
 	closing := lc.closing(lc.candidates())
 	if len(closing) > 1 {
-		nt.options = append(nt.options, loopOptions{h, len(closing)})
+		lc.found.options = append(lc.found.options, loopOptions{h, len(closing)})
 	}
-	if k := nt.ranks[h]; k < len(closing) {
+	if k := rules.ranks[h]; k < len(closing) {
 		return closing[k].m
 	}
 	return -1
@@ -174,30 +221,20 @@ func outOf(targets []int, in loopIn) int {
 // closingOr is m when its tails close, else -1: a merge the rules leave
 // no alternative to.
 func (lc *loopChoice) closingOr(m int) int {
-	if size, _ := lc.tailSize(m); size >= 0 {
+	if size, _ := lc.tails.tailSize(m); size >= 0 {
 		return m
 	}
 	return -1
 }
 
-// loopChoice is the choice of one loop's merge (loopMerge): the loop's
-// header h, its exits, its blocks (in) and what the tail test knows of it.
-type loopChoice struct {
-	*nester
-	h     int
-	exits []int
-	in    loopIn // the loop's blocks
-	tails loopTails
-}
-
-// forced is the merge the search forces on the loop (nester.force), when
-// it is free and its tails close.
+// forced is the merge the search forces on the loop (mergeRules.force),
+// when it is free and its tails close.
 func (lc *loopChoice) forced() (int, bool) {
-	m, ok := lc.force[lc.h]
-	if !ok || len(lc.exits) == 0 || lc.mergeOf[m] >= 0 || lc.contOf[m] >= 0 || lc.caseOf(m, lc.in) || lc.bans[[2]int{lc.h, m}] {
+	m, ok := lc.rules.force[lc.h]
+	if !ok || len(lc.exits) == 0 || lc.decls.mergeOf[m] >= 0 || lc.decls.contOf[m] >= 0 || caseInLoop(lc.g, lc.preds[m], lc.in) || lc.rules.bans[[2]int{lc.h, m}] {
 		return 0, false
 	}
-	size, _ := lc.tailSize(m)
+	size, _ := lc.tails.tailSize(m)
 	return m, size >= 0
 }
 
@@ -237,11 +274,11 @@ func (lc *loopChoice) better(a, b mergeScore) bool {
 	if a.into != b.into {
 		return a.into > b.into
 	}
-	if lc.policy == preferBreaks && a.breaks != b.breaks {
+	if lc.rules.policy == preferBreaks && a.breaks != b.breaks {
 		return a.breaks > b.breaks
 	}
 	if a.size != b.size {
-		return (a.size < b.size) != (lc.policy == preferLargest)
+		return (a.size < b.size) != (lc.rules.policy == preferLargest)
 	}
 	return a.breaks > b.breaks
 }
@@ -252,17 +289,17 @@ func (lc *loopChoice) better(a, b mergeScore) bool {
 func (lc *loopChoice) closing(cands []int) []mergeCand {
 	var closing []mergeCand
 	for _, m := range cands {
-		if lc.caseOf(m, lc.in) || lc.mergeOf[m] >= 0 || lc.contOf[m] >= 0 {
+		if caseInLoop(lc.g, lc.preds[m], lc.in) || lc.decls.mergeOf[m] >= 0 || lc.decls.contOf[m] >= 0 {
 			continue // an enclosing loop's merge or latch is taken
 		}
-		if fromInnerLoop(lc.forest, lc.preds[m], lc.in, lc.h) || lc.bans[[2]int{lc.h, m}] {
+		if fromInnerLoop(lc.forest, lc.preds[m], lc.in, lc.h) || lc.rules.bans[[2]int{lc.h, m}] {
 			continue
 		}
-		size, into := lc.tailSize(m)
+		size, into := lc.tails.tailSize(m)
 		if size < 0 {
 			continue
 		}
-		if lc.policy != preferInto {
+		if lc.rules.policy != preferInto {
 			into = 0
 		}
 		sc := mergeScore{into: into, size: size}
@@ -282,12 +319,12 @@ func (lc *loopChoice) closing(cands []int) []mergeCand {
 		}
 		return 0
 	})
-	if size, _ := lc.tailSize(-1); size >= 0 {
+	if size, _ := lc.tails.tailSize(-1); size >= 0 {
 		// Every tail returns: the loop may also never fall through, with
 		// a fresh unreachable merge (every tail inside), the last choice
 		// since it adds a block; only in the search's second round.
-		lc.freshable = true
-		if lc.allowFresh {
+		lc.found.freshable = true
+		if lc.rules.allowFresh {
 			closing = append(closing, mergeCand{-2, mergeScore{size: size}})
 		}
 	}
@@ -309,13 +346,14 @@ func fromInnerLoop(f *cfg.Forest, preds []int, in loopIn, h int) bool {
 	return false
 }
 
-// caseOf reports whether m is a case target of a switch in the loop: the
-// loop header's merge edge keeps the switch from dominating m structurally,
-// so the switch needs a block of its own to break through (rule R11) and m
+// caseInLoop reports whether a block of g with predecessors preds is a
+// case target of a switch in the loop (in marks its blocks): the loop
+// header's merge edge keeps the switch from dominating it structurally, so
+// the switch needs a block of its own to break through (rule R11) and it
 // cannot be the merge.
-func (nt *nester) caseOf(m int, in loopIn) bool {
-	for _, p := range nt.preds[m] {
-		if in.has(p) && len(nt.g.Succs[p]) > 2 {
+func caseInLoop(g *cfg.Graph, preds []int, in loopIn) bool {
+	for _, p := range preds {
+		if in.has(p) && len(g.Succs[p]) > 2 {
 			return true
 		}
 	}

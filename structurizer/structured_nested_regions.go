@@ -35,18 +35,23 @@
 
 package structurizer
 
-import "slices"
+import (
+	"slices"
 
-// regions returns the graph's region memo, made on first use. A region
-// depends only on the graph, its post-dominators and the exits it is
-// measured under, so every run of the nested pass over the graph shares
-// the memo (graphFacts keeps it; the runs are sequential).
-func (sc *selectionChoice) regions() *regionMemo {
-	fa := sc.facts
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// regionMemo returns the region memo of g (fa: g's facts), made on first
+// use. A region depends only on the graph, its post-dominators and the
+// exits it is measured under, so every run of the nested pass over the
+// graph shares the memo (graphFacts keeps it; the runs are sequential).
+func (fa *graphFacts) regionMemo(g *cfg.Graph) *regionMemo {
 	if fa.regions == nil {
-		ti := fa.tailIndex(sc.g)
-		m := &regionMemo{facts: make([][]*regionFacts, sc.n), indeg: make([]int, sc.n), usable: ti.usable, mark: make([]int32, sc.n)}
-		for _, ss := range sc.g.Succs {
+		ti := fa.tailIndex(g)
+		n := g.Len()
+		m := &regionMemo{g: g, pdom: fa.postDominators(g), ti: ti,
+			facts: make([][]*regionFacts, n), indeg: make([]int, n), usable: ti.usable, mark: make([]int32, n)}
+		for _, ss := range g.Succs {
 			for _, t := range ss {
 				m.indeg[t]++
 			}
@@ -56,19 +61,20 @@ func (sc *selectionChoice) regions() *regionMemo {
 	return fa.regions
 }
 
-// regionOf is regionSize(merge, limit) for header x under sc.exits: the
+// regionOf is regionSize(merge, limit) for header x under its exits: the
 // size of x's region when it closes at merge and has at most limit
 // blocks, else -1. ok is false when the memo cannot answer (the graph has
 // unreachable blocks); the caller walks then.
-func (sc *selectionChoice) regionOf(x, merge, limit int) (size int, ok bool) {
-	if !sc.regions().usable {
+func (hr *headerRegion) regionOf(merge, limit int) (size int, ok bool) {
+	m := hr.memo()
+	if !m.usable {
 		return 0, false
 	}
 	var r *regionFacts
-	if merge == sc.pdom.IDom[x] && limit >= sc.n {
-		r = sc.measure(x, sc.exits)
+	if merge == m.pdom.IDom[hr.x] && limit >= hr.g.Len() {
+		r = m.measure(hr.x, hr.exits)
 	} else {
-		rw := sc.regionWalk(x, merge, sc.exits)
+		rw := m.regionWalk(hr.x, merge, hr.exits)
 		rw.limit = limit
 		r = rw.run()
 	}
@@ -87,8 +93,7 @@ func (sc *selectionChoice) regionOf(x, merge, limit int) (size int, ok bool) {
 // lookup under the same list matches it by identity before comparing
 // contents (sameExits), so a lookup costs no walk of a long list of
 // switch merges.
-func (sc *selectionChoice) measure(h int, exits []int) *regionFacts {
-	m := sc.regions()
+func (m *regionMemo) measure(h int, exits []int) *regionFacts {
 	for _, r := range m.facts[h] {
 		if sameExits(r.exits, exits) {
 			return r
@@ -97,8 +102,8 @@ func (sc *selectionChoice) measure(h int, exits []int) *regionFacts {
 	// Until measured, h's region counts as one that does not close: a
 	// walk inside it that comes back to h walks on instead of stepping.
 	k := len(m.facts[h])
-	m.facts[h] = append(m.facts[h], &regionFacts{h: h, exits: exits, merge: sc.pdom.IDom[h], escape: -1})
-	r := sc.regionWalk(h, sc.pdom.IDom[h], exits).run()
+	m.facts[h] = append(m.facts[h], &regionFacts{h: h, exits: exits, merge: m.pdom.IDom[h], escape: -1})
+	r := m.regionWalk(h, m.pdom.IDom[h], exits).run()
 	m.facts[h][k] = r
 	return r
 }
@@ -117,11 +122,10 @@ func sameExits(a, b []int) bool {
 
 // regionWalk starts a measurement of h's region at merge under exits,
 // without a limit.
-func (sc *selectionChoice) regionWalk(h, merge int, exits []int) *regionWalk {
-	m := sc.regions()
+func (m *regionMemo) regionWalk(h, merge int, exits []int) *regionWalk {
 	m.walks++
 	m.mark[h] = m.walks
-	return &regionWalk{sc: sc, memo: m, id: m.walks, h: h, merge: merge, exits: exits, limit: sc.n, ti: sc.facts.tailIndex(sc.g), escape: -1}
+	return &regionWalk{memo: m, id: m.walks, h: h, merge: merge, exits: exits, limit: m.g.Len(), ti: m.ti, escape: -1}
 }
 
 // switchRegion is closes(m, limit) for switch x: the size of its region
@@ -129,23 +133,24 @@ func (sc *selectionChoice) regionWalk(h, merge int, exits []int) *regionWalk {
 // else -1. It checks the cases of the blocks measured one by one and of
 // each inner region's header: an inner region that closes lies under its
 // header in the walk's tree too. ok is false when the memo cannot answer.
-func (sc *selectionChoice) switchRegion(m, limit int) (size int, ok bool) {
-	if !sc.regions().usable {
+func (hr *headerRegion) switchRegion(m, limit int) (size int, ok bool) {
+	memo := hr.memo()
+	if !memo.usable {
 		return 0, false
 	}
-	rw := sc.regionWalk(sc.x, m, sc.exits)
+	rw := memo.regionWalk(hr.x, m, hr.exits)
 	rw.limit = limit
 	r := rw.run()
 	if !r.closes || r.size > limit {
 		return -1, true
 	}
 	for _, b := range rw.direct[1:] {
-		if !sc.inCase(b) {
+		if !hr.cases.inCase(b) {
 			return -1, true
 		}
 	}
 	for _, q := range rw.inner {
-		if !sc.inCase(q.h) {
+		if !hr.cases.inCase(q.h) {
 			return -1, true
 		}
 	}
@@ -156,7 +161,6 @@ func (sc *selectionChoice) switchRegion(m, limit int) (size int, ok bool) {
 // exits), the blocks walked one by one (direct, h first) and the inner
 // regions stepped over (inner), with what they add up to.
 type regionWalk struct {
-	sc     *selectionChoice
 	memo   *regionMemo
 	h      int
 	merge  int
@@ -227,15 +231,15 @@ func (rw *regionWalk) reach(t, edges int) {
 // instead, escape is a block this walk would reach from t and that
 // breaks it too (escapeFrom), else -1.
 func (rw *regionWalk) stepOver(t int) (r *regionFacts, escape int) {
-	sc := rw.sc
-	if len(sc.g.Succs[t]) < 2 || t >= sc.n {
+	g := rw.memo.g
+	if len(g.Succs[t]) < 2 || t >= g.Len() {
 		return nil, -1
 	}
 	ti := rw.ti
-	if ti.dominates(t, rw.h) || rw.merge >= 0 && rw.merge < sc.n && ti.dominates(t, rw.merge) {
+	if ti.dominates(t, rw.h) || rw.merge >= 0 && rw.merge < g.Len() && ti.dominates(t, rw.merge) {
 		return nil, -1
 	}
-	r = sc.measure(t, rw.exits)
+	r = rw.memo.measure(t, rw.exits)
 	if !r.closes {
 		return nil, rw.escapeFrom(r)
 	}
@@ -254,7 +258,7 @@ func (rw *regionWalk) escapeFrom(r *regionFacts) int {
 	if b < 0 || b == rw.h {
 		return -1
 	}
-	if m := rw.merge; m != r.merge && m >= 0 && m < rw.sc.n {
+	if m := rw.merge; m != r.merge && m >= 0 && m < rw.memo.g.Len() {
 		return -1
 	}
 	if rw.ti.dominates(rw.h, b) {
@@ -272,7 +276,7 @@ func (rw *regionWalk) run() *regionFacts {
 			rw.broken = true // past the limit: as if it did not close
 			break
 		}
-		for _, t := range rw.sc.g.Succs[rw.direct[i]] {
+		for _, t := range rw.memo.g.Succs[rw.direct[i]] {
 			rw.reach(t, 1)
 		}
 	}
@@ -282,7 +286,7 @@ func (rw *regionWalk) run() *regionFacts {
 	}
 	inner, into := 0, 0 // edges from the region to its blocks but h; edges into those blocks
 	for _, u := range rw.direct {
-		for _, t := range rw.sc.g.Succs[u] {
+		for _, t := range rw.memo.g.Succs[u] {
 			if t != rw.h && rw.in(t) {
 				inner++
 			}

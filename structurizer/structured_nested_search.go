@@ -183,7 +183,7 @@ func nestedPolicies(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int
 // a fresh unreachable merge as its last candidate (a second search, run
 // when the first fails and a run reported such a loop: freshable), and its
 // singleAlts gives single-exit loops the blocks after their exit as later
-// candidates (nester.singleAlts).
+// candidates (mergeRules.singleAlts).
 func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, budget *int, mode nestChoice) (first nestedRun, freshable bool) {
 	type try struct {
 		policy mergePolicy

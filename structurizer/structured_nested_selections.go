@@ -1,20 +1,24 @@
 // structured_nested_selections.go: the nested pass's selection and switch
 // declarations. A walk of the structural dominator tree keeps the stack of
-// open constructs; each conditional that is no break or continue (rule
-// R12) and each switch heads a construct, and its merge is chosen
-// (selectionChoice): the region between the header and the merge must be
-// entered only through the header (R10), leave only for the merge or an
-// exit the open constructs allow (R6), and, for a switch, lie in its cases.
-// Of the candidate merges, the one whose region closes smallest wins; a
-// switch's candidates are first bounded below by the targets their region
-// must hold (switchFloor), so a dispatch of thousands of cases measures
-// one region, not one per case.
+// open constructs (selectionWalk); each conditional that is no break or
+// continue (rule R12) and each switch heads a construct, and its merge is
+// chosen (selectionChoice): the region between the header and the merge
+// must be entered only through the header (R10), leave only for the merge
+// or an exit the open constructs allow (R6), and, for a switch, lie in its
+// cases, which structured_nested_closes.go tests. Of the candidate merges,
+// the one whose region closes smallest wins; a switch's candidates are
+// first bounded below by the targets their region must hold
+// (switchFloor), so a dispatch of thousands of cases measures one region,
+// not one per case. When none closes, the break search
+// (structured_nested_breaks.go) looks for the loop merge to blame.
 
 package structurizer
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // declareSelections walks the dominator tree with the stack of open
@@ -109,12 +113,12 @@ func (sw *selectionWalk) enter(b int) (walkFrame, bool) {
 		fr.pushed++
 		return fr, true
 	}
-	kind, need, ok := sw.needsHeader(b, sw.open)
+	kind, need, ok := needsHeader(sw.g.Succs[b], &sw.nestDecls, sw.open)
 	if !ok {
 		return fr, sw.fail("conditional %d with equal targets", b)
 	}
 	if need {
-		m, ok := sw.chooseMerge(b, kind, sw.open)
+		m, ok := sw.chooseMerge(b, kind)
 		if !ok || !sw.declare(b, Merge{Kind: SelectionMerge, Merge: m}) {
 			sw.blameOpen(sw.open, -1)
 			return fr, sw.fail("no merge closes the region of %d", b)
@@ -128,14 +132,13 @@ func (sw *selectionWalk) enter(b int) (walkFrame, bool) {
 	return fr, true
 }
 
-// needsHeader says whether branch point b, inside the open constructs,
-// heads a construct, and of which kind. A conditional heads none when it
-// breaks or continues a loop, or when it leaves the innermost open
-// switch for its merge (R12 and R6 allow both; the lift pass lays out its
-// own conditionals so). ok is false for a conditional with equal targets
-// (rule R15).
-func (nt *nester) needsHeader(b int, open []nestedConstruct) (kind cKind, need, ok bool) {
-	s := nt.g.Succs[b]
+// needsHeader says whether a branch point with targets s, inside the open
+// constructs under declarations d, heads a construct, and of which kind. A
+// conditional heads none when it breaks or continues a loop, or when it
+// leaves the innermost open switch for its merge (R12 and R6 allow both;
+// the lift pass lays out its own conditionals so). ok is false for a
+// conditional with equal targets (rule R15).
+func needsHeader(s []int, d *nestDecls, open []nestedConstruct) (kind cKind, need, ok bool) {
 	switch {
 	case len(s) < 2:
 		return 0, false, true
@@ -145,7 +148,7 @@ func (nt *nester) needsHeader(b int, open []nestedConstruct) (kind cKind, need, 
 		return 0, false, false
 	}
 	for _, t := range s {
-		if h := nt.mergeOf[t]; h >= 0 && nt.decl[h].Kind == LoopMerge || nt.contOf[t] >= 0 {
+		if h := d.mergeOf[t]; h >= 0 && d.decl[h].Kind == LoopMerge || d.contOf[t] >= 0 {
 			return 0, false, true // a break or continue (R12)
 		}
 	}
@@ -221,94 +224,76 @@ func allowedExitsWalk(open []nestedConstruct, k cKind) []int {
 
 // chooseMerge picks header x's merge, a construct of kind k under the open
 // constructs: the first candidate that closes x's region (see the file
-// comment of structured_nested.go).
-func (nt *nester) chooseMerge(x int, k cKind, open []nestedConstruct) (int, bool) {
-	sc := &selectionChoice{nester: nt, x: x, k: k, exits: allowedExits(open, k), inner: -1}
-	if nt.checkFast {
-		if walked := allowedExitsWalk(open, k); !slices.Equal(sc.exits, walked) {
-			panic(fmt.Sprintf("bug: exits of %d (kind %d): %v kept, %v walked", x, k, sc.exits, walked))
+// comment of structured_nested.go). When none does, the break search
+// records the loops to blame and the breaks to force (hintFor, hints).
+func (sw *selectionWalk) chooseMerge(x int, k cKind) (int, bool) {
+	exits := allowedExits(sw.open, k)
+	if sw.checkFast {
+		if walked := allowedExitsWalk(sw.open, k); !slices.Equal(exits, walked) {
+			panic(fmt.Sprintf("bug: exits of %d (kind %d): %v kept, %v walked", x, k, exits, walked))
 		}
 	}
-	if len(open) > 0 {
-		sc.inner = open[len(open)-1].merge
+	sc := &selectionChoice{g: sw.g, preds: sw.preds, tree: &sw.nestTree, pdom: sw.pdom, decls: &sw.nestDecls,
+		x: x, k: k, exits: exits, region: sw.headerRegion(x, k, exits), checkFast: sw.checkFast}
+	m, ok := sc.choose()
+	if !ok {
+		bs := breakSearch{nester: sw.nester, x: x, inner: -1, region: &sc.region}
+		if len(sw.open) > 0 {
+			bs.inner = sw.open[len(sw.open)-1].merge
+		}
+		bs.hintFor()
+		bs.hints()
 	}
-	return sc.choose()
+	return m, ok
 }
 
 // selectionChoice is the choice of one selection's or switch's merge
-// (chooseMerge): its header x, its kind and the exits it may leave for
-// besides the merge (allowedExits).
+// (chooseMerge): its header x, its kind, the exits it may leave for
+// besides the merge (allowedExits) and its region, in graph g with
+// predecessors preds, the walk's tree, the post-dominators pdom and the
+// run's declarations so far (decls: the blocks other constructs took, and
+// where a fresh merge comes from).
 type selectionChoice struct {
-	*nester
-	x     int
-	k     cKind
-	exits []int
-	inner int // the innermost open construct's merge, -1 for none
-	// caseStamp marks this choice's entries in the nester's case memo
-	// (caseChild); 0 until the first.
-	caseStamp int32
+	g         *cfg.Graph
+	preds     [][]int
+	tree      *nestTree
+	pdom      *cfg.DomTree
+	decls     *nestDecls
+	x         int
+	k         cKind
+	exits     []int
+	region    headerRegion
+	checkFast bool // check every bound against the region it bounds (belowFloor)
 }
 
 // choose tries, in order: for a switch, the one target other blocks enter
 // too (sharedCase); x's immediate post-dominator; then x's dominator-tree
 // descendants breadth first (nearest); a fresh merge when the region
-// closes without one.
+// closes without one. It returns false when no merge closes the region.
 func (sc *selectionChoice) choose() (int, bool) {
+	n := sc.decls.n
 	if sc.k == cSwitch {
-		if t := sc.sharedCase(); t >= 0 && sc.usable(t) && sc.closes(t, sc.n) >= 0 {
+		if t := sc.sharedCase(); t >= 0 && sc.usable(t) && sc.region.closes(t, n) >= 0 {
 			return t, true
 		}
 	}
-	if p := sc.pdom.IDom[sc.x]; sc.usable(p) && sc.closes(p, sc.n) >= 0 {
+	if p := sc.pdom.IDom[sc.x]; sc.usable(p) && sc.region.closes(p, n) >= 0 {
 		return p, true
 	}
 	if best := sc.nearest(); best >= 0 {
 		return best, true
 	}
-	if sc.regionSize(-1, sc.n) < 0 {
-		sc.hintFor()
-		breakSearch{sc}.hints()
+	if sc.region.regionSize(-1, n) < 0 {
 		return 0, false
 	}
-	return sc.newFresh(), true
+	return sc.decls.newFresh(), true
 }
 
 // usable: m may be the merge: a block x strictly dominates that is no
 // other construct's merge or continue target nor an allowed exit.
 func (sc *selectionChoice) usable(m int) bool {
-	return m >= 0 && m < sc.n && sc.dom.StrictlyDominates(sc.x, m) &&
-		sc.mergeOf[m] < 0 && sc.contOf[m] < 0 && !slices.Contains(sc.exits, m)
-}
-
-// closes is regionSize, and for a switch also that every block of the
-// region lies in a case (R6's case constructs: dominated by a target); a
-// switch's region is measured (switchRegion) where it can be.
-func (sc *selectionChoice) closes(m, limit int) int {
-	if sc.k == cSwitch && m >= 0 {
-		if size, small := sc.smallRegion(m, limit); small {
-			if size < 0 || !sc.casesCover() {
-				return -1
-			}
-			return size
-		}
-		if size, ok := sc.switchRegion(m, limit); ok {
-			if sc.checkFast {
-				walked := sc.walkRegion(m, limit)
-				if walked >= 0 && !sc.casesCover() {
-					walked = -1
-				}
-				if walked != size {
-					panic(fmt.Sprintf("bug: switch region of %d merging at %d (exits %v): %d measured, %d walked", sc.x, m, sc.exits, size, walked))
-				}
-			}
-			return size
-		}
-	}
-	size := sc.regionSize(m, limit)
-	if size >= 0 && sc.k == cSwitch && !sc.casesCover() {
-		return -1
-	}
-	return size
+	return m >= 0 && m < sc.decls.n && sc.tree.dom.StrictlyDominates(sc.x, m) &&
+		sc.decls.mergeOf[m] < 0 && sc.decls.contOf[m] < 0 && !slices.Contains(sc.exits, m)
 }
 
 // nearest is the usable descendant of x in the dominator tree, level by
@@ -317,17 +302,17 @@ func (sc *selectionChoice) closes(m, limit int) int {
 // each a candidate on top: a route's dispatch has many); -1 when none
 // closes.
 func (sc *selectionChoice) nearest() int {
-	best, bestSize, tried, limit := -1, sc.n+1, 0, nestCandidates
+	best, bestSize, tried, limit := -1, sc.decls.n+1, 0, nestCandidates
 	var floor switchFloor
 	if sc.k == cSwitch {
 		limit += len(sc.g.Succs[sc.x])
 		floor = sc.switchFloor()
 	}
-	level := append([]int(nil), sc.kids[sc.x]...)
+	level := append([]int(nil), sc.tree.kids[sc.x]...)
 	for len(level) > 0 && best < 0 && tried < limit {
 		var next []int
 		for _, m := range level {
-			next = append(next, sc.kids[m]...)
+			next = append(next, sc.tree.kids[m]...)
 			if !sc.usable(m) || tried >= limit {
 				continue
 			}
@@ -335,7 +320,7 @@ func (sc *selectionChoice) nearest() int {
 			if best >= 0 && sc.belowFloor(floor, m, best, bestSize) {
 				continue
 			}
-			size := sc.closes(m, bestSize)
+			size := sc.region.closes(m, bestSize)
 			if size >= 0 && (size < bestSize || size == bestSize && distinctPreds(sc.preds[m]) > distinctPreds(sc.preds[best])) {
 				best, bestSize = m, size
 			}
@@ -391,47 +376,11 @@ func (sc *selectionChoice) belowFloor(f switchFloor, m, best, bestSize int) bool
 		return false
 	}
 	if sc.checkFast {
-		if size := sc.closes(m, bestSize); size >= 0 && (size < bestSize || size == bestSize && more) {
+		if size := sc.region.closes(m, bestSize); size >= 0 && (size < bestSize || size == bestSize && more) {
 			panic(fmt.Sprintf("bug: switch %d's region at %d (%d blocks) beats the best, %d blocks at %d, under its floor", sc.x, m, size, bestSize, best))
 		}
 	}
 	return true
-}
-
-// hintFor is called for a header x whose region does not close. Where x
-// follows a loop's merge (the nearest loop merge among its dominators)
-// and branches to a block that loop's header dominates but x does not, the
-// loop's merge was likely chosen too early: x's branch is the loop's break.
-// It records each such {loop header, target} as a hint to force (nested),
-// and blames the loop (the search tries its later merges first). Not when
-// x lies inside a loop below that merge: that loop is the suspect, and the
-// walk blames it (blameOpen).
-func (sc *selectionChoice) hintFor() {
-	if len(sc.hints) > 0 {
-		return
-	}
-	h := -1
-	for d := sc.dom.IDom[sc.x]; d >= 0 && h < 0; d = sc.dom.IDom[d] {
-		if dd := sc.decl[d]; dd.Kind == LoopMerge && (dd.Merge >= sc.n || !sc.dom.Dominates(dd.Merge, sc.x)) {
-			return // x is inside loop d, which the walk blames (blameOpen)
-		}
-		if m := sc.mergeOf[d]; m >= 0 && sc.decl[m].Kind == LoopMerge {
-			h = m
-		}
-	}
-	if h < 0 {
-		return
-	}
-	sc.blame = append(sc.blame, h)
-	for _, t := range sc.g.Succs[sc.x] {
-		if sc.dom.Dominates(sc.x, t) || !sc.dom.Dominates(h, t) || sc.force[h] == t || sc.contOf[t] >= 0 {
-			continue
-		}
-		if m := sc.mergeOf[t]; m >= 0 && sc.decl[m].Kind == LoopMerge {
-			continue
-		}
-		sc.hints = append(sc.hints, [2]int{h, t})
-	}
 }
 
 // distinctPreds counts the distinct blocks in preds (a switch's cases to
@@ -457,7 +406,7 @@ func (sc *selectionChoice) sharedCase() int {
 			continue
 		}
 		for _, p := range sc.preds[t] {
-			if p != sc.x && !sc.dom.Dominates(t, p) {
+			if p != sc.x && !sc.tree.dom.Dominates(t, p) {
 				if shared >= 0 {
 					return -1
 				}
@@ -467,182 +416,4 @@ func (sc *selectionChoice) sharedCase() int {
 		}
 	}
 	return shared
-}
-
-// casesCover reports whether every block of the region regionSize just
-// walked (the nester's queue, header x first) is dominated, in the walk's tree, by a
-// target of x: the blocks of a switch's construct must each lie in a case.
-func (sc *selectionChoice) casesCover() bool {
-	for _, b := range sc.queue[1:] {
-		if !sc.inCase(b) {
-			return false
-		}
-	}
-	return true
-}
-
-// inCase reports whether block b lies, in the walk's tree, under a
-// target of x. The way up from b is kept for the choice (caseChild), so
-// the blocks of the regions one choice measures are each walked up once.
-func (sc *selectionChoice) inCase(b int) bool {
-	c := sc.caseChild(b)
-	in := c >= 0 && sc.cases.target[c] == sc.caseStamp
-	if sc.checkFast {
-		walked := sc.caseChildWalk(b)
-		if walkedIn := walked >= 0 && slices.Contains(sc.g.Succs[sc.x], walked); walked != c || walkedIn != in {
-			panic(fmt.Sprintf("bug: case of %d under %d: %d (a target: %v) kept, %d (%v) walked", b, sc.x, c, in, walked, walkedIn))
-		}
-	}
-	return in
-}
-
-// caseMemo keeps, for the blocks a choice asked inCase about, their
-// ancestor in the walk's tree whose parent is the choice's header (-1:
-// none), and the header's targets (target[t] holds the stamp: a switch
-// can have hundreds). An entry holds for the choice whose stamp it
-// carries: the tree changes only between choices (adopt).
-type caseMemo struct {
-	stamp   []int32
-	child   []int32
-	target  []int32
-	last    int32 // the last stamp handed out
-	targets int32 // the stamp the targets in target carry
-	path    []int // scratch: the blocks walked up
-}
-
-// caseChild is b's ancestor in the walk's tree whose parent is x, or -1;
-// every block walked up on the way gets the same answer.
-func (sc *selectionChoice) caseChild(b int) int {
-	cm := &sc.cases
-	if sc.caseStamp == 0 {
-		if n := len(sc.parent); len(cm.stamp) != n {
-			cm.stamp, cm.child, cm.target = make([]int32, n), make([]int32, n), make([]int32, n)
-		}
-		cm.last++
-		sc.caseStamp = cm.last
-	}
-	if cm.targets != sc.caseStamp { // this choice's first question, or another choice asked since
-		for _, t := range sc.g.Succs[sc.x] {
-			cm.target[t] = sc.caseStamp
-		}
-		cm.targets = sc.caseStamp
-	}
-	path, c, ans := cm.path[:0], b, -1
-	for {
-		if cm.stamp[c] == sc.caseStamp {
-			ans = int(cm.child[c])
-			break
-		}
-		path = append(path, c)
-		p := sc.parent[c]
-		if p == sc.x {
-			ans = c
-			break
-		}
-		if p < 0 {
-			break
-		}
-		c = p
-	}
-	for _, v := range path {
-		cm.stamp[v], cm.child[v] = sc.caseStamp, int32(ans)
-	}
-	cm.path = path
-	return ans
-}
-
-// caseChildWalk is caseChild by a walk up the tree (the reference
-// checkFast holds it to).
-func (sc *selectionChoice) caseChildWalk(b int) int {
-	c := b
-	for sc.parent[c] != sc.x {
-		if c = sc.parent[c]; c < 0 {
-			return -1
-		}
-	}
-	return c
-}
-
-// regionSize returns the size of x's region for merge m (-1: none, a
-// fresh block), or -1 when the region does not close or grows past limit
-// blocks. A selection's region is measured (regionOf: nested regions
-// once each); a switch's, and the region without a merge, are walked
-// (walkRegion, which leaves the region's blocks in sc.queue for
-// casesCover and the break search).
-func (sc *selectionChoice) regionSize(m, limit int) int {
-	if sc.k != cSwitch && m >= 0 {
-		if size, small := sc.smallRegion(m, limit); small {
-			return size
-		}
-		if size, ok := sc.regionOf(sc.x, m, limit); ok {
-			if sc.checkFast {
-				if walked := sc.walkRegion(m, limit); walked != size {
-					panic(fmt.Sprintf("bug: region of %d merging at %d (exits %v): %d measured, %d walked", sc.x, m, sc.exits, size, walked))
-				}
-			}
-			return size
-		}
-	}
-	return sc.walkRegion(m, limit)
-}
-
-// smallRegionBlocks is the largest region walked before it is measured: a walk
-// that closes within it costs no allocation, and most regions are small.
-const smallRegionBlocks = 64
-
-// smallRegion walks x's region for merge m up to smallRegionBlocks
-// blocks: small is true when the walk decides within them (size is then
-// regionSize's answer, and sc.queue holds the region's blocks when it
-// closes). Under checkFast it checks that answer against the full walk
-// and reports no answer, so that every region is measured and checked
-// too.
-func (sc *selectionChoice) smallRegion(m, limit int) (size int, small bool) {
-	size, cut := sc.walkRegionCut(m, min(limit, smallRegionBlocks))
-	if sc.checkFast {
-		if full := sc.walkRegion(m, limit); !cut && full != size {
-			panic(fmt.Sprintf("bug: region of %d merging at %d: %d walked within %d blocks, %d walked", sc.x, m, size, smallRegionBlocks, full))
-		}
-		return 0, false
-	}
-	return size, !cut
-}
-
-// walkRegion is regionSize, walking the region block by block.
-func (sc *selectionChoice) walkRegion(m, limit int) int {
-	size, _ := sc.walkRegionCut(m, limit)
-	return size
-}
-
-// walkRegionCut is walkRegion, also saying whether the region was cut at
-// limit (size is then -1 whatever a longer walk would find); any other
-// -1 is the answer under every larger limit too.
-func (sc *selectionChoice) walkRegionCut(m, limit int) (size int, cut bool) {
-	sc.stamp++
-	st := sc.stamp
-	stop := func(t int) bool { return t == m || slices.Contains(sc.exits, t) }
-	sc.queue = append(sc.queue[:0], sc.x)
-	sc.mark[sc.x] = st
-	for i := 0; i < len(sc.queue); i++ {
-		if len(sc.queue) > limit {
-			return -1, true
-		}
-		for _, t := range sc.g.Succs[sc.queue[i]] {
-			if t == sc.x {
-				return -1, false // a cycle through the header: x is not a selection
-			}
-			if stop(t) || sc.mark[t] == st {
-				continue
-			}
-			sc.mark[t] = st
-			sc.queue = append(sc.queue, t)
-		}
-	}
-	for _, b := range sc.queue[1:] {
-		for _, p := range sc.preds[b] {
-			if sc.mark[p] != st {
-				return -1, false // entered past the header (R10)
-			}
-		}
-	}
-	return len(sc.queue), false
 }

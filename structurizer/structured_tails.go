@@ -1,7 +1,8 @@
-// structured_tails.go: the nested pass's tail test (tailSize, used by
-// loopMerge), answered from the graph's dominator tree instead of a walk
-// of the tails, so that choosing a merge for every loop costs near-linear
-// time rather than one walk of the rest of the function per candidate.
+// structured_tails.go: the nested pass's tail test (loopTails.tailSize,
+// used by loopMerge), answered from the graph's dominator tree instead of
+// a walk of the tails, so that choosing a merge for every loop costs
+// near-linear time rather than one walk of the rest of the function per
+// candidate.
 //
 // The tails of loop L (header h) for merge m are the blocks reachable from
 // the exits other than m without passing m or entering L; they close when
@@ -39,20 +40,31 @@
 
 package structurizer
 
-// loopTails is what the tail test knows of the loop loopMerge is choosing
-// a merge for: its header, the size of D, the edges leaving h's subtree
-// from D, and the exits outside D (outside: how many; out: one of them).
+import "github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+
+// loopTails is the tail test of the loop loopMerge is choosing a merge
+// for: the loop (its header h, its blocks in, its exits) in graph g with
+// predecessors preds; what the dominator tree ti tells of it (the size of
+// D, the edges leaving h's subtree from D, the exits outside D: outside,
+// how many, out, one of them); and the scratch of the walks it falls back
+// on (marks).
 type loopTails struct {
 	ti                *tailIndex
 	h, dsize, leaving int
 	outside, out      int
+	g                 *cfg.Graph
+	preds             [][]int
+	exits             []int // the loop's exits (loopChoice.candidates sorts them in place)
+	in                loopIn
+	marks             *walkMarks
 }
 
-// loopTails prepares the tail test for the loop with header h, size
-// blocks, exits exits and their edge counts targets (loopExitTargets).
-func (nt *nester) loopTails(h, size int, targets []loopExit, exits []int) loopTails {
-	ti := nt.facts.tailIndex(nt.g)
-	lt := loopTails{ti: ti, h: h}
+// newLoopTails prepares the tail test for the loop of graph g (with facts
+// facts) with header h, size blocks in, exits exits and their edge counts
+// targets (loopExitTargets); its walks use marks.
+func newLoopTails(g *cfg.Graph, facts *graphFacts, marks *walkMarks, h, size int, in loopIn, targets []loopExit, exits []int) loopTails {
+	ti := facts.tailIndex(g)
+	lt := loopTails{ti: ti, h: h, g: g, preds: facts.preds, exits: exits, in: in, marks: marks}
 	if !ti.usable {
 		return lt
 	}
@@ -75,18 +87,17 @@ func (nt *nester) loopTails(h, size int, targets []loopExit, exits []int) loopTa
 // tailSize returns the size of the tails of the exits other than m (-1
 // when they do not close) and how many of their edges go to m; m -1 means
 // no merge. See the file comment.
-func (lc *loopChoice) tailSize(m int) (size, into int) {
-	lt := &lc.tails
+func (lt *loopTails) tailSize(m int) (size, into int) {
 	ti := lt.ti
 	if ti == nil || !ti.usable {
-		return lc.tailWalk(m, false)
+		return lt.tailWalk(m, false)
 	}
 	h := lt.h
 	switch {
-	case m >= 0 && lc.in.has(m):
-		return lc.tailWalk(m, !ti.entered)
+	case m >= 0 && lt.in.has(m):
+		return lt.tailWalk(m, !ti.entered)
 	case m >= 0 && ti.entered && ti.dominates(m, h):
-		return lc.tailWalk(m, false)
+		return lt.tailWalk(m, false)
 	}
 	if m < 0 || !ti.dominates(h, m) {
 		// The tails are D: every exit but m inside it, every edge leaving
@@ -95,8 +106,8 @@ func (lc *loopChoice) tailSize(m int) (size, into int) {
 			return -1, 0
 		}
 		if m >= 0 {
-			for _, p := range lc.preds[m] {
-				if ti.dominates(h, p) && !lc.in.has(p) {
+			for _, p := range lt.preds[m] {
+				if ti.dominates(h, p) && !lt.in.has(p) {
 					into++
 				}
 			}
@@ -118,19 +129,19 @@ func (lc *loopChoice) tailSize(m int) (size, into int) {
 	}
 	sub := ti.size[m]
 	if lt.leaving == 0 {
-		return lt.dsize - sub, lc.into(m)
+		return lt.dsize - sub, lt.into(m)
 	}
 	if sub > lt.dsize-sub {
-		return lc.tailWalk(m, true)
+		return lt.tailWalk(m, true)
 	}
 	leaving := 0 // walk the subtree: do the loop's leaving edges start there?
 	for _, p := range ti.byPre[ti.pre[m] : ti.pre[m]+sub] {
-		lc.walked++
-		for _, t := range lc.g.Succs[p] {
+		lt.marks.walked++
+		for _, t := range lt.g.Succs[p] {
 			switch {
 			case !ti.dominates(h, t):
 				leaving++
-			case !ti.dominates(m, t) && !lc.in.has(t):
+			case !ti.dominates(m, t) && !lt.in.has(t):
 				return -1, 0 // a tail entered from past the merge
 			}
 		}
@@ -138,14 +149,14 @@ func (lc *loopChoice) tailSize(m int) (size, into int) {
 	if leaving != lt.leaving {
 		return -1, 0
 	}
-	return lt.dsize - sub, lc.into(m)
+	return lt.dsize - sub, lt.into(m)
 }
 
 // into counts the edges to m from the tails D less m's subtree (m in D).
-func (lc *loopChoice) into(m int) int {
-	ti, into := lc.tails.ti, 0
-	for _, p := range lc.preds[m] {
-		if !ti.dominates(m, p) && !lc.in.has(p) {
+func (lt *loopTails) into(m int) int {
+	into := 0
+	for _, p := range lt.preds[m] {
+		if !lt.ti.dominates(m, p) && !lt.in.has(p) {
 			into++
 		}
 	}
@@ -157,43 +168,43 @@ func (lc *loopChoice) into(m int) int {
 // stopOutside stops the walk at a block the loop header does not dominate
 // (the tails then do not close: see the file comment; only with a usable
 // index).
-func (lc *loopChoice) tailWalk(m int, stopOutside bool) (size, into int) {
-	ti := lc.tails.ti
-	lc.stamp++
-	st := lc.stamp
-	lc.queue = lc.queue[:0]
-	for _, e := range lc.exits {
+func (lt *loopTails) tailWalk(m int, stopOutside bool) (size, into int) {
+	ti, wm := lt.ti, lt.marks
+	wm.stamp++
+	st := wm.stamp
+	wm.queue = wm.queue[:0]
+	for _, e := range lt.exits {
 		if e != m {
-			if stopOutside && !ti.dominates(lc.tails.h, e) {
+			if stopOutside && !ti.dominates(lt.h, e) {
 				return -1, 0
 			}
-			lc.mark[e] = st
-			lc.queue = append(lc.queue, e)
+			wm.mark[e] = st
+			wm.queue = append(wm.queue, e)
 		}
 	}
-	for i := 0; i < len(lc.queue); i++ {
-		lc.walked++
-		for _, t := range lc.g.Succs[lc.queue[i]] {
+	for i := 0; i < len(wm.queue); i++ {
+		wm.walked++
+		for _, t := range lt.g.Succs[wm.queue[i]] {
 			if t == m {
 				into++
 				continue
 			}
-			if lc.mark[t] == st {
+			if wm.mark[t] == st {
 				continue
 			}
-			if lc.in.has(t) || stopOutside && !ti.dominates(lc.tails.h, t) {
+			if lt.in.has(t) || stopOutside && !ti.dominates(lt.h, t) {
 				return -1, 0
 			}
-			lc.mark[t] = st
-			lc.queue = append(lc.queue, t)
+			wm.mark[t] = st
+			wm.queue = append(wm.queue, t)
 		}
 	}
-	for _, b := range lc.queue {
-		for _, p := range lc.preds[b] {
-			if lc.mark[p] != st && !lc.in.has(p) {
+	for _, b := range wm.queue {
+		for _, p := range lt.preds[b] {
+			if wm.mark[p] != st && !lt.in.has(p) {
 				return -1, 0
 			}
 		}
 	}
-	return len(lc.queue), into
+	return len(wm.queue), into
 }

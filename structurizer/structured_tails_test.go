@@ -50,10 +50,10 @@ func compareTails(t *testing.T, g *cfg.Graph, what string) (closing int) {
 		if !maps.Equal(got, edges) {
 			t.Fatalf("%s: loop %d: exits %v, want %v", what, l.Header, got, edges)
 		}
-		lc := &loopChoice{nester: nt, h: l.Header, exits: exits, in: loopIn{nt.forest, li}, tails: nt.loopTails(l.Header, len(l.Blocks), targets[li], exits)}
+		lt := newLoopTails(g, nt.facts, &nt.walkMarks, l.Header, len(l.Blocks), loopIn{nt.forest, li}, targets[li], exits)
 		for m := -1; m < g.Len(); m++ {
-			size, into := lc.tailSize(m)
-			wsize, winto := lc.tailWalk(m, false)
+			size, into := lt.tailSize(m)
+			wsize, winto := lt.tailWalk(m, false)
 			if size != wsize || into != winto {
 				t.Fatalf("%s: loop %d merge %d: tailSize (%d, %d), walk (%d, %d)\n%v", what, l.Header, m, size, into, wsize, winto, g.Succs)
 			}
