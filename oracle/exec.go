@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
@@ -228,7 +229,7 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 	}
 	for i, w := range walks {
 		if sig, detail := compareOne(w, obs[i]); sig != "" {
-			return ExecResult{Signature: sig, Detail: fmt.Sprintf("walk %d (decisions %v): %s", i, w.Decisions, detail), Walk: i}
+			return ExecResult{Signature: sig, Detail: fmt.Sprintf("walk %d: %s; decisions %v", i, detail, w.Decisions), Walk: i}
 		}
 	}
 	return ExecResult{}
@@ -286,6 +287,37 @@ func compareOne(w Walk, o spirv.Observed) (sig, detail string) {
 	return "", ""
 }
 
+// parting says where the module's trace leaves the walk's: the first
+// position (from 0) at which they differ, after the last few blocks they
+// share, so that a long trace's mismatch reads without counting.
+func parting(graph, module []int) string {
+	i := 0
+	for i < len(graph) && i < len(module) && graph[i] == module[i] {
+		i++
+	}
+	after := "at the start"
+	if i > 0 {
+		shared := graph[max(0, i-partingShared):i]
+		more := ""
+		if i > partingShared {
+			more = "... "
+		}
+		after = fmt.Sprintf("after %s%s", more, strings.Trim(fmt.Sprint(shared), "[]"))
+	}
+	switch {
+	case i < len(graph) && i < len(module):
+		return fmt.Sprintf("the traces part at position %d, %s: the graph goes to b%d, the module to b%d", i, after, graph[i], module[i])
+	case i < len(graph):
+		return fmt.Sprintf("the module's trace ends at position %d, %s: the graph goes on to b%d", i, after, graph[i])
+	case i < len(module):
+		return fmt.Sprintf("the graph's trace ends at position %d, %s: the module goes on to b%d", i, after, module[i])
+	}
+	return "the traces agree as far as recorded"
+}
+
+// partingShared is how many shared blocks parting shows before the parting.
+const partingShared = 4
+
 // sameTrace says whether the module recorded exactly the walk's trace.
 func sameTrace(trace []int, ids []uint32) bool {
 	if len(trace) != len(ids) {
@@ -319,7 +351,7 @@ func judgeOne(w Walk, o spirv.Observed) (sig, detail string) {
 		}
 		switch {
 		case !slices.Equal(w.Trace[:n], got[:n]):
-			return SigTrace, fmt.Sprintf("capped walk: graph %v, module %v", w.Trace, got)
+			return SigTrace, fmt.Sprintf("capped walk, %s: graph %v, module %v", parting(w.Trace, got), w.Trace, got)
 		case o.Returned && recorded <= len(w.Trace):
 			// Past the walk's last block the module runs on decisions
 			// the walk never chose; only returning before it is wrong.
@@ -331,12 +363,12 @@ func judgeOne(w Walk, o spirv.Observed) (sig, detail string) {
 	}
 	if !slices.Equal(w.Trace, got) || o.Truncated {
 		if o.Returned || len(got) >= len(w.Trace) {
-			return SigTrace, fmt.Sprintf("graph %v, module %v", w.Trace, got)
+			return SigTrace, fmt.Sprintf("%s: graph %v, module %v", parting(w.Trace, got), w.Trace, got)
 		}
 		if slices.Equal(w.Trace[:len(got)], got) {
 			return SigStalled, fmt.Sprintf("module stopped recording after %v; graph returned after %v", got, w.Trace)
 		}
-		return SigTrace, fmt.Sprintf("graph %v, module %v", w.Trace, got)
+		return SigTrace, fmt.Sprintf("%s: graph %v, module %v", parting(w.Trace, got), w.Trace, got)
 	}
 	if !o.Returned {
 		return SigNoReturn, fmt.Sprintf("module recorded the whole trace %v but did not return", got)
