@@ -53,7 +53,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&rf.structurizer, "structurizer", "", "the structurizer under test: self, isolated, rev:REV, cmd:CMD or repo:DIR@REV (default: each file's own '# structurizer:', else self)")
 	fs.StringVar(&rf.junit, "junit", "", "also write the results as JUnit XML to `FILE`")
 	rf.proc.define(fs)
-	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present, the gpu check included where a Vulkan device is; minimize and check leave gpu out unless --checks +gpu)")
+	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present, the gpu check included where a Vulkan device is; minimize and check leave gpu out unless --checks +gpu, so a failing case's replay then carries it; the summary names the checks run)")
 	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize; default: each file's own '# walks:', else 16)")
 	fs.IntVar(&rf.registers, "registers", -1, "judge under a register file of `N` values (as for minimize; default: each file's own '# registers:', else none)")
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize; default: each file's own '# walks:', else 1)")
@@ -180,8 +180,8 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		notRun = rs[judged-len(bad):]
 		files = fmt.Sprintf("%d of %d files (%s)", judged, len(rs)+len(bad), budget.outOfTime())
 	}
-	fmt.Fprintf(stderr, "cfgfuzz regress: %s: %s, %d cases: %d passed, %d failed, %d errors, %d skipped\n",
-		dir, files, len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip])
+	fmt.Fprintf(stderr, "cfgfuzz regress: %s: %s, %d cases: %d passed, %d failed, %d errors, %d skipped%s\n",
+		dir, files, len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip], checksNamed(rp.checks))
 	if len(notRun) > 0 {
 		fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: %s not replayed (%s): %s\n", fuzz.Plural(len(notRun), "file"), budget.outOfTime(), regressionPaths(notRun))
 		if code == exitOK {
@@ -233,6 +233,15 @@ func caseLine(c corpus.ReplayCase, replay string) string {
 	return fmt.Sprintf("FAIL %s: want %s, got %s; replay: %s", name, c.Want, c.Got, replay)
 }
 
+// checksNamed is the summary's note of the checks run, empty when no
+// case was judged.
+func checksNamed(checks []string) string {
+	if len(checks) == 0 {
+		return ""
+	}
+	return "; checks " + strings.Join(checks, ",")
+}
+
 // replayer opens one side per structurizer spec and one runner per spec,
 // strategy and faults, for corpus.Replay.
 type replayer struct {
@@ -246,6 +255,11 @@ type replayer struct {
 	// closed at the end.
 	abandoned []fuzz.Side
 	err       error // the first side that could not start
+	// checks are the checks the runners run, in the order first met (the
+	// summary names them); gpu says whether the default set had the gpu
+	// check, which check and minimize leave out unless asked.
+	checks []string
+	gpu    bool
 }
 
 func newReplayer(ctx context.Context, rf regressFlags, log io.Writer) *replayer {
@@ -325,7 +339,20 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 		return nil, err
 	}
 	rp.runners[key] = run
+	rp.noteChecks(run.Oracle.Checks())
 	return run, nil
+}
+
+// noteChecks adds a new runner's checks to those the summary names.
+func (rp *replayer) noteChecks(checks []string) {
+	for _, c := range checks {
+		if !slices.Contains(rp.checks, c) {
+			rp.checks = append(rp.checks, c)
+		}
+		if c == "gpu" && rp.rf.checks == "" {
+			rp.gpu = true
+		}
+	}
 }
 
 // abandon drops the side of spec and its runners after a judgement ran
@@ -400,6 +427,9 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 	}
 	sp = shownSpec(sp)
 	checks := rp.rf.checks
+	if rp.gpu {
+		checks = "+gpu" // the default set here had it; check's leaves it out
+	}
 	if rp.rf.judge.allowFallbacks {
 		checks = strings.TrimPrefix(checks+",-fallback", ",")
 	}

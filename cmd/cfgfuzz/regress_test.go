@@ -10,6 +10,7 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -188,6 +189,49 @@ func TestRegressRegisterFile(t *testing.T) {
 	}
 	if code, out, errs := runCmd([]string{"regress", bad}, ""); code == exitOK || !strings.Contains(out+errs, "'# registers: many'") {
 		t.Errorf("regress on a bad registers header: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestRegressNamesItsChecks: the summary names the checks the cases ran,
+// and a failing case's replay asks check for the gpu check exactly when
+// regress's default set had it (check leaves it out unless asked), so the
+// replay judges as regress did.
+func TestRegressNamesItsChecks(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regs := filepath.Join(dir, "regs")
+	// --expect fail makes the clean case fail, so regress prints its replay.
+	if code, _, errs := runCmd([]string{"minimize", in, "--inject", "swap-arms", "--save-regression", "swapped", "--regressions", regs, "--expect", corpus.ExpectFail}, ""); code != exitOK {
+		t.Fatalf("minimize: exit %d: %s", code, errs)
+	}
+	for _, c := range []struct {
+		flags []string
+		want  string // the summary's list; "" means the default set
+	}{{nil, ""}, {[]string{"--checks", "spirv-val,exec"}, "spirv-val,exec"}} {
+		code, out, errs := runCmd(append([]string{"regress", regs}, c.flags...), "")
+		if code != exitFail {
+			t.Fatalf("regress %v: exit %d, want %d\n%s%s", c.flags, code, exitFail, out, errs)
+		}
+		at := strings.Index(errs, "; checks ")
+		if at < 0 {
+			t.Fatalf("regress %v: the summary names no checks:\n%s", c.flags, errs)
+		}
+		named := strings.Fields(errs[at+len("; checks "):])[0]
+		if c.want != "" && named != c.want || c.want == "" && !strings.Contains(named, "exec") {
+			t.Errorf("regress %v: summary names checks %q, want %q", c.flags, named, c.want)
+		}
+		replay := out[strings.Index(out, "replay: "):]
+		replay = strings.SplitN(replay, "\n", 2)[0]
+		withGPU := c.want == "" && slices.Contains(strings.Split(named, ","), "gpu")
+		if got := strings.Contains(replay, "--checks +gpu"); got != withGPU {
+			t.Errorf("regress %v (checks %s): replay %q: asks for the gpu check %v, want %v", c.flags, named, replay, got, withGPU)
+		}
+		if c.want != "" && !strings.Contains(replay, "--checks "+c.want) {
+			t.Errorf("regress %v: replay %q does not carry --checks %s", c.flags, replay, c.want)
+		}
 	}
 }
 
