@@ -95,7 +95,8 @@ func writeItem(w io.Writer, it gen.Item, f *genFlags) {
 }
 
 const genUsage = `usage: cfgfuzz gen [--kind K] [--count N] [--seed S] [--blocks MIN-MAX]
-                   [--words W] [--heavy] [--switch P] [--stats] [--program] [--verbose]
+                   [--words W | --words-upto W] [--heavy] [--switch P] [--lines]
+                   [--stats] [--program] [--verbose] [-n N] [--all] [--grow]
 
 Prints generated graphs in compact notation, one graph a line. Everything is
 a function of the flags: the same flags print the same bytes.
