@@ -237,6 +237,7 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 	}
 	total := c.planned(done)
 	prog := newProgress(c.Progress, c.Terminal, c.ProgressEvery, total)
+	prog.compared = c.Baseline.New != nil
 	if c.Duration > 0 {
 		prog.deadline = time.Now().Add(time.Duration(c.Duration))
 	}

@@ -36,6 +36,7 @@ type progress struct {
 	seen      int // graphs skipped as checked on an earlier night (the state's filter)
 	counts    map[string]int
 	divergent int
+	compared  bool // a baseline runs: the line counts the divergent graphs
 	// sigs tallies the failure signatures seen (the report's findings
 	// key: signature and strategy).
 	sigs map[findingKey]*progressSig
@@ -169,7 +170,7 @@ func (p *progress) reruns(rs []Rerun) {
 }
 
 // summary is the counts: the current side's outcomes as the summary lists
-// them, divergent graphs, the skips, and the signatures (with a state, by
+// them, divergent graphs (with a baseline), the skips, and the signatures (with a state, by
 // the class the summary gives them).
 func (p *progress) summary() string {
 	var b strings.Builder
@@ -179,7 +180,10 @@ func (p *progress) summary() string {
 		}
 		fmt.Fprintf(&b, "%s %d", o, p.counts[o])
 	}
-	fmt.Fprintf(&b, " divergent %d skipped %d", p.divergent, p.skipped)
+	if p.compared {
+		fmt.Fprintf(&b, " divergent %d", p.divergent)
+	}
+	fmt.Fprintf(&b, " skipped %d", p.skipped)
 	if p.class == nil {
 		n := 0
 		for _, s := range p.sigs {

@@ -138,6 +138,25 @@ func TestProgressCountsTimeoutsApart(t *testing.T) {
 	checkProgressAgrees(t, lastProgressLine(t, w.String()), rep)
 }
 
+// TestProgressDivergentOnlyWithABaseline: the progress line counts
+// divergent graphs when a baseline runs, and says nothing of them when
+// none does (there is nothing to diverge from).
+func TestProgressDivergentOnlyWithABaseline(t *testing.T) {
+	for _, compared := range []bool{false, true} {
+		c := testConfig(t, 20)
+		var w lockedBuffer
+		c.Progress, c.ProgressEvery = &w, time.Hour
+		if compared {
+			c.Baseline = InProcessFactory()
+		}
+		mustRun(t, c)
+		line := lastProgressLine(t, w.String())
+		if got := strings.Contains(line, " divergent "); got != compared {
+			t.Errorf("baseline %v: the line counts divergent graphs: %v, want %v\n%s", compared, got, compared, line)
+		}
+	}
+}
+
 // TestProgressAgreesOnRegressionNight: on a night where a signature the
 // state has fixed shows again (new, though the triage file says known),
 // over graphs part of which an earlier night checked, the progress line
