@@ -18,11 +18,20 @@ import (
 // to be read as the new one's.
 var campaignFiles = []string{ResultsFile, CampaignFile, "report.json", "report.md", "report.html", "findings", PicturesDir, RerunFile, StateUpdateDir}
 
+// DirError is a campaign directory that could not be made.
+type DirError struct {
+	Dir string
+	Err error
+}
+
+func (e *DirError) Error() string { return fmt.Sprintf("campaign directory %s: %v", e.Dir, e.Err) }
+func (e *DirError) Unwrap() error { return e.Err }
+
 // openDir creates and locks c.Dir and clears an old campaign from it when
 // c.Force allows; it returns what unlocks the directory.
 func (c *Config) openDir() (unlock func(), err error) {
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
-		return nil, err
+		return nil, &DirError{Dir: c.Dir, Err: err}
 	}
 	unlock, err = LockDir(c.Dir)
 	if err != nil {

@@ -12,7 +12,8 @@ import (
 )
 
 // TestOutIsAFile: run and compare into an --out that is a regular file
-// exit 2 saying it is not a directory, not that it holds a campaign.
+// exit 2 saying it is not a directory, not that it holds a campaign; into
+// an --out below a file, exit 2 naming the flag and the directory.
 func TestOutIsAFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "f")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
@@ -26,6 +27,13 @@ func TestOutIsAFile(t *testing.T) {
 		code := run(args, nil, &out, &errw)
 		if code != exitUsage || !strings.Contains(errw.String(), file+" is not a directory") || strings.Contains(errw.String(), "holds a campaign") {
 			t.Errorf("%s --out FILE: exit %d, want 2 saying %s is not a directory\n%s%s", args[0], code, file, out.String(), errw.String())
+		}
+		below := filepath.Join(file, "x")
+		args[len(args)-1] = below
+		out.Reset()
+		errw.Reset()
+		if code := run(args, nil, &out, &errw); code != exitUsage || !strings.Contains(errw.String(), "--out "+below+": ") {
+			t.Errorf("%s --out FILE/x: exit %d, want 2 naming --out %s\n%s%s", args[0], code, below, out.String(), errw.String())
 		}
 	}
 }

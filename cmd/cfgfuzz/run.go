@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -264,6 +265,9 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	o, err := fuzz.Run(c)
 	if err != nil {
+		if de := (*fuzz.DirError)(nil); errors.As(err, &de) {
+			err = fmt.Errorf("--out %s: %w", de.Dir, de.Err)
+		}
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return in.or(exitUsage)
 	}
