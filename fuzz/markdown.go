@@ -7,6 +7,7 @@ package fuzz
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -151,6 +152,9 @@ func summaryProse(rep *Report) string {
 		fmt.Fprintf(&b, " (the baseline on %d)", rep.BaselineFallbacks)
 	}
 	b.WriteString(".")
+	if len(rep.Checks) > 0 {
+		fmt.Fprintf(&b, " Every module ran the checks %s%s.", strings.Join(rep.Checks, ", "), walksPhrase(&rep.Settings, rep.Checks))
+	}
 	if s := &rep.Settings; s.GPUEvery > 0 {
 		device := s.GPUDevice
 		if device == "" {
@@ -312,4 +316,16 @@ func longestRun(s string, c byte) int {
 		}
 	}
 	return best
+}
+
+// walksPhrase says which walks the exec check followed, when it ran
+// (oracle.WalkOptions).
+func walksPhrase(s *Settings, checks []string) string {
+	if !slices.Contains(checks, "exec") {
+		return ""
+	}
+	if s.Walks == 0 {
+		return " (exec on the covering walks only)"
+	}
+	return fmt.Sprintf(" (exec on the covering walks and %d random ones a graph, seed %d)", s.Walks, s.Seed)
 }

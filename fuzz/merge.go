@@ -181,6 +181,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	tp.fill()
 	rep.Throughput = tp
 	rep.Declared = mergeDeclared(shards)
+	rep.Checks = mergeChecks(shards)
 	rep.Incomplete = in
 	rep.Mixed = mixed
 	rep.Provenance = NewProvenance(&rep.Settings, writerOr(opt.Writer), time.Now())
@@ -204,6 +205,23 @@ func inspectShards(dirs []string) ([]*shardState, error) {
 // mergeDeclared is what the shards' sides declared: per side, the
 // declaration of the lowest shard that has one, as a whole run keeps the
 // first a worker notes.
+// mergeChecks are the checks every shard's graphs ran: those its
+// reports all name, in the first's order (nil when a report names none).
+func mergeChecks(shards []*shardState) []string {
+	var checks []string
+	for i, st := range shards {
+		if st.report.Checks == nil {
+			return nil
+		}
+		if i == 0 {
+			checks = slices.Clone(st.report.Checks)
+			continue
+		}
+		checks = slices.DeleteFunc(checks, func(c string) bool { return !slices.Contains(st.report.Checks, c) })
+	}
+	return checks
+}
+
 func mergeDeclared(shards []*shardState) Declarations {
 	byShard := slices.Clone(shards)
 	slices.SortStableFunc(byShard, func(a, b *shardState) int { return a.settings.Shard.I - b.settings.Shard.I })

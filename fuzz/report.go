@@ -39,6 +39,9 @@ type Report struct {
 	// outcome; BaselineFallbacks the baseline's (with a baseline).
 	Fallbacks         int `json:"fallbacks"`
 	BaselineFallbacks int `json:"baseline_fallbacks,omitempty"`
+	// Checks are the checks every graph's current module ran, in the
+	// oracle's order (the gpu check of Settings.GPUEvery aside: GPUChecked).
+	Checks []string `json:"checks,omitempty"`
 	// GPUChecked counts the graphs whose current side's module the gpu
 	// check also judged (Settings.GPUEvery samples them); absent without
 	// the gpu check.

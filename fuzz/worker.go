@@ -83,26 +83,7 @@ func newWorker(c *Config) (*worker, error) {
 	if c.State != nil {
 		w.seen = c.State.Seen
 	}
-	opt := c.Oracle
-	if c.Checks != nil {
-		opt.Checks = c.Checks
-	}
-	opt.Walks.Random, opt.Walks.Seed, opt.Walks.Registers = c.Walks, c.Seed, c.Registers
-	if c.GPUDevice != "" {
-		opt.GPUDevice = c.GPUDevice
-	}
-	if c.TargetEnv != "" {
-		opt.Env = c.TargetEnv
-	}
-	if c.RulesCompat != "" {
-		opt.RulesCompat = c.RulesCompat
-	}
-	if c.Walks == 0 {
-		opt.Walks.Random = -1
-	}
-	if opt.Seed == 0 {
-		opt.Seed = c.Seed
-	}
+	opt := c.oracleOptions()
 	orc, err := oracle.New(opt)
 	if err != nil {
 		return nil, fmt.Errorf("oracle: %w", err)
@@ -435,4 +416,41 @@ func (w *worker) keepModules(rec *Record) {
 	if rec.Baseline != nil {
 		rec.Baseline.Module = nil
 	}
+}
+
+// oracleOptions are the options of every worker's oracle: Config.Oracle
+// under the settings that override it (checks, walks, target environment).
+func (c *Config) oracleOptions() oracle.Options {
+	opt := c.Oracle
+	if c.Checks != nil {
+		opt.Checks = c.Checks
+	}
+	opt.Walks.Random, opt.Walks.Seed, opt.Walks.Registers = c.Walks, c.Seed, c.Registers
+	if c.GPUDevice != "" {
+		opt.GPUDevice = c.GPUDevice
+	}
+	if c.TargetEnv != "" {
+		opt.Env = c.TargetEnv
+	}
+	if c.RulesCompat != "" {
+		opt.RulesCompat = c.RulesCompat
+	}
+	if c.Walks == 0 {
+		opt.Walks.Random = -1
+	}
+	if opt.Seed == 0 {
+		opt.Seed = c.Seed
+	}
+	return opt
+}
+
+// checksRun are the checks every graph's module runs, the oracle's order:
+// the workers' oracle's (nil when none can be made: the workers then fail
+// first, and there is no report).
+func (c *Config) checksRun() []string {
+	orc, err := oracle.New(c.oracleOptions())
+	if err != nil {
+		return nil
+	}
+	return orc.Checks()
 }
