@@ -4,11 +4,12 @@
 // candidate is accepted only when the predicate gives exactly the target
 // signature (and, in baseline mode, the baseline passes it), the pipeline
 // repeats until a whole round shrinks nothing, and the result is verified
-// again with the cache bypassed. The original graph and the result are
-// each judged Options.Rejudge times, so that a structurizer whose answers
-// depend on chance shows as judgements that disagree (Result.Original,
-// Result.Confirmed). Candidates are cached by Key, so a
-// candidate two stages both propose is judged once. Step and time limits
+// again with the cache bypassed. A graph whose every block can return is
+// shrunk only into graphs that can too (returnsEverywhere). The original
+// graph and the result are each judged Options.Rejudge times, so that a
+// structurizer whose answers depend on chance shows as judgements that
+// disagree (Result.Original, Result.Confirmed). Candidates are cached by
+// Key, so a candidate two stages both propose is judged once. Step and time limits
 // end the search early with the smallest graph accepted so far.
 
 package corpus
@@ -233,6 +234,9 @@ type search struct {
 	res      *Result
 	deadline time.Time
 	start    time.Time
+	// returning: every block of the original graph can reach a return,
+	// so every candidate must too (returnsEverywhere).
+	returning bool
 }
 
 // Minimize shrinks g while it keeps failing with the target signature.
@@ -264,7 +268,7 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 		opt.Rejudge = DefaultRejudge
 	}
 	h := normalize(g)
-	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(),
+	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(), returning: returnsEverywhere(h),
 		res: &Result{Before: SizeOf(h), Others: map[string]*cfg.Graph{}, Stages: map[string]int{}}}
 	first, err := s.judgeOriginal(h)
 	if err != nil {
@@ -359,6 +363,9 @@ func (s *search) fails(c *cfg.Graph) bool {
 
 // judge is fails without the size rule (the renumbering stage).
 func (s *search) judge(c *cfg.Graph) bool {
+	if s.returning && !returnsEverywhere(c) {
+		return false
+	}
 	key := s.key(c)
 	if v, ok := s.cache[key]; ok {
 		s.res.CacheHits++
@@ -480,4 +487,53 @@ func (s *search) verify() {
 		}
 	}
 	s.res.Elapsed = time.Since(s.start)
+}
+
+// returnsEverywhere reports whether every block reachable from the entry
+// can reach a block without successors (a return). The search keeps a
+// graph that returns from everywhere so: a smaller graph with a loop that
+// never exits shows its signature only on walks cut at the step cap, far
+// harder to read than the original's returning walks.
+func returnsEverywhere(g *cfg.Graph) bool {
+	n := g.Len()
+	if n == 0 {
+		return true
+	}
+	reach := make([]bool, n)
+	reach[0] = true
+	stack := []int{0}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, t := range g.Succs[b] {
+			if !reach[t] {
+				reach[t] = true
+				stack = append(stack, t)
+			}
+		}
+	}
+	preds := g.Preds()
+	returns := make([]bool, n)
+	for b := range n {
+		if len(g.Succs[b]) == 0 {
+			returns[b] = true
+			stack = append(stack, b)
+		}
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, p := range preds[b] {
+			if !returns[p] {
+				returns[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	for b := range n {
+		if reach[b] && !returns[b] {
+			return false
+		}
+	}
+	return true
 }

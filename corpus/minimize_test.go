@@ -114,6 +114,50 @@ func TestMinimizeKeepsTheSignature(t *testing.T) {
 	t.Logf("%v -> %v in %d steps, %d cache hits, stages %v", res.Before, res.After, res.Steps, res.CacheHits, res.Stages)
 }
 
+// TestMinimizeKeepsReturning: a failure shown by any graph with a loop
+// shrinks, from a graph that returns from every block, to a graph that
+// still does (the smallest such loop: a block that loops or leaves),
+// never to the smaller loop that never exits; from a graph that does not
+// return everywhere, to that loop.
+func TestMinimizeKeepsReturning(t *testing.T) {
+	loops := func(h *cfg.Graph) (string, error) {
+		for b, s := range h.Succs {
+			for _, t := range s {
+				if t <= b {
+					return "fake:loop", nil
+				}
+			}
+		}
+		return "", nil
+	}
+	for _, c := range []struct {
+		in        string
+		returning bool
+		most      int // blocks of the result
+	}{
+		{"{{1, 2}, {3}, {3}, {4, 1}, {5}, {}}", true, 2},
+		{"{{1, 2}, {3}, {3}, {4, 1}, {4}, {}}", false, 1},
+	} {
+		g, err := cfg.ParseCompact(c.in, cfg.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if returnsEverywhere(g) != c.returning {
+			t.Fatalf("setup: %s returns from every block: %v", c.in, !c.returning)
+		}
+		res, err := Minimize(g, loops, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Verified || res.Signature != "fake:loop" {
+			t.Fatalf("%s: %+v", c.in, res)
+		}
+		if returnsEverywhere(res.Graph) != c.returning || res.Graph.Len() > c.most {
+			t.Errorf("%s -> %v: returns from every block %v, want %v, in at most %d blocks", c.in, res.Graph, returnsEverywhere(res.Graph), c.returning, c.most)
+		}
+	}
+}
+
 // TestMinimizeReportsProgress: Options.Progress hears of every judgement
 // of the search, the steps counting up and the size never growing.
 func TestMinimizeReportsProgress(t *testing.T) {

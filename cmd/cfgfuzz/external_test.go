@@ -221,7 +221,7 @@ func TestMinimizeFlakyStructurizer(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	regs := t.TempDir()
-	code, out, errs := runCmd([]string{"minimize", "--structurizer", "cmd:" + bin + " -rate 0.5 -seed 3", "--signature", "exec:trace-mismatch",
+	code, out, errs := runCmd([]string{"minimize", "--structurizer", "cmd:" + bin + " -rate 0.5 -seed 6", "--signature", "exec:trace-mismatch",
 		"--regressions", regs, "--save-regression", "flaky", "-"}, "{{1, 2}, {3}, {3}, {4, 1}, {}}\n")
 	if code != exitFail || !strings.Contains(errs, "cfgfuzz minimize: flaky: the graph failed with exec:trace-mismatch in ") || !strings.Contains(out, "# compact: ") {
 		t.Fatalf("minimize exit %d, want %d saying the judgements disagreed, with the result written:\n%s%s", code, exitFail, out, errs)
