@@ -4,8 +4,9 @@
 // candidate is accepted only when the predicate gives exactly the target
 // signature (and, in baseline mode, the baseline passes it), the pipeline
 // repeats until a whole round shrinks nothing, and the result is verified
-// again with the cache bypassed. A graph whose every block can return is
-// shrunk only into graphs that can too (returnsEverywhere). The original
+// again with the cache bypassed. For a signature judged on walks, a graph
+// whose every block can return is shrunk only into graphs that can too
+// (returnsEverywhere). The original
 // graph and the result are each judged Options.Rejudge times, so that a
 // structurizer whose answers depend on chance shows as judgements that
 // disagree (Result.Original, Result.Confirmed). Candidates are cached by
@@ -18,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -234,8 +236,9 @@ type search struct {
 	res      *Result
 	deadline time.Time
 	start    time.Time
-	// returning: every block of the original graph can reach a return,
-	// so every candidate must too (returnsEverywhere).
+	// returning: the target is judged on walks and every block of the
+	// original graph can reach a return, so every candidate's must too
+	// (returnsEverywhere).
 	returning bool
 }
 
@@ -268,7 +271,7 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 		opt.Rejudge = DefaultRejudge
 	}
 	h := normalize(g)
-	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(), returning: returnsEverywhere(h),
+	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(),
 		res: &Result{Before: SizeOf(h), Others: map[string]*cfg.Graph{}, Stages: map[string]int{}}}
 	first, err := s.judgeOriginal(h)
 	if err != nil {
@@ -288,6 +291,7 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 	}
 	s.cache[s.key(h)] = true
 	s.res.Signature = s.target
+	s.returning = onWalks(s.target) && returnsEverywhere(h)
 	if opt.Timeout > 0 {
 		s.deadline = time.Now().Add(opt.Timeout) // the search's own time: the graph is judged first
 	}
@@ -487,6 +491,13 @@ func (s *search) verify() {
 		}
 	}
 	s.res.Elapsed = time.Since(s.start)
+}
+
+// onWalks reports whether a signature comes of running the module on the
+// walks (the exec and gpu checks), whose traces a loop that never exits
+// would cut at the step cap.
+func onWalks(signature string) bool {
+	return strings.HasPrefix(signature, "exec:") || strings.HasPrefix(signature, "gpu:")
 }
 
 // returnsEverywhere reports whether every block reachable from the entry

@@ -115,45 +115,45 @@ func TestMinimizeKeepsTheSignature(t *testing.T) {
 }
 
 // TestMinimizeKeepsReturning: a failure shown by any graph with a loop
-// shrinks, from a graph that returns from every block, to a graph that
-// still does (the smallest such loop: a block that loops or leaves),
-// never to the smaller loop that never exits; from a graph that does not
-// return everywhere, to that loop.
+// shrinks, from a graph that returns from every block and under a
+// signature judged on walks, to a graph that still returns from every
+// block (the smallest such loop: a block that loops or leaves), never to
+// the smaller loop that never exits; under another signature, or from a
+// graph that does not return everywhere, to that loop.
 func TestMinimizeKeepsReturning(t *testing.T) {
-	loops := func(h *cfg.Graph) (string, error) {
-		for b, s := range h.Succs {
-			for _, t := range s {
-				if t <= b {
-					return "fake:loop", nil
+	for _, c := range []struct {
+		in, sig   string
+		returning bool // the result returns from every block
+		most      int  // blocks of the result
+	}{
+		{"{{1, 2}, {3}, {3}, {4, 1}, {5}, {}}", "exec:loop", true, 2},
+		{"{{1, 2}, {3}, {3}, {4, 1}, {5}, {}}", "gpu:loop", true, 2},
+		{"{{1, 2}, {3}, {3}, {4, 1}, {5}, {}}", "rules:loop", false, 1},
+		{"{{1, 2}, {3}, {3}, {4, 1}, {4}, {}}", "exec:loop", false, 1},
+	} {
+		loops := func(h *cfg.Graph) (string, error) {
+			for b, s := range h.Succs {
+				for _, t := range s {
+					if t <= b {
+						return c.sig, nil
+					}
 				}
 			}
+			return "", nil
 		}
-		return "", nil
-	}
-	for _, c := range []struct {
-		in        string
-		returning bool
-		most      int // blocks of the result
-	}{
-		{"{{1, 2}, {3}, {3}, {4, 1}, {5}, {}}", true, 2},
-		{"{{1, 2}, {3}, {3}, {4, 1}, {4}, {}}", false, 1},
-	} {
 		g, err := cfg.ParseCompact(c.in, cfg.Limits{})
 		if err != nil {
 			t.Fatal(err)
-		}
-		if returnsEverywhere(g) != c.returning {
-			t.Fatalf("setup: %s returns from every block: %v", c.in, !c.returning)
 		}
 		res, err := Minimize(g, loops, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !res.Verified || res.Signature != "fake:loop" {
-			t.Fatalf("%s: %+v", c.in, res)
+		if !res.Verified || res.Signature != c.sig {
+			t.Fatalf("%s %s: %+v", c.in, c.sig, res)
 		}
 		if returnsEverywhere(res.Graph) != c.returning || res.Graph.Len() > c.most {
-			t.Errorf("%s -> %v: returns from every block %v, want %v, in at most %d blocks", c.in, res.Graph, returnsEverywhere(res.Graph), c.returning, c.most)
+			t.Errorf("%s %s -> %v: returns from every block %v, want %v, in at most %d blocks", c.in, c.sig, res.Graph, returnsEverywhere(res.Graph), c.returning, c.most)
 		}
 	}
 }
