@@ -262,6 +262,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		}
 		defer stopProfile()
 	}
+	in.reportsIn(c.Dir)
 	o, err := fuzz.Run(c)
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
