@@ -46,6 +46,7 @@ import (
 
 	"github.com/cfgfuzz/cfgfuzz/draw"
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/internal/tidy"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -257,26 +258,39 @@ func ReplaceFile(path string, data []byte) error {
 // does, each by data of the same index, and writes every temporary file
 // before it renames any: a step that fails while they are written (a full
 // disk, a quota) leaves all of the old files and no temporary one. The
-// renames go in the order of paths.
+// renames go in the order of paths, all of them before a process ending
+// at once removes the temporary files (package tidy): it finds the old
+// files or the new ones.
 func ReplaceFiles(paths []string, data [][]byte) error {
 	var tmps []string
 	fail := func(err error) error {
 		for _, t := range tmps {
 			os.Remove(t)
 		}
+		tidy.Forget(tmps...)
 		return err
 	}
 	for i, path := range paths {
 		tmp := path + ".tmp"
 		tmps = append(tmps, tmp)
-		if err := writeSynced(tmp, data[i]); err != nil {
+		f, err := tidy.Create(tmp)
+		if err != nil {
+			return fail(err)
+		}
+		if err := writeSyncedFile(f, data[i]); err != nil {
 			return fail(err)
 		}
 	}
-	for i, path := range paths {
-		if err := os.Rename(tmps[i], path); err != nil {
-			return fail(err)
+	err := tidy.Commit(tmps, paths, func() error {
+		for i, path := range paths {
+			if err := os.Rename(tmps[i], path); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return fail(err)
 	}
 	if len(paths) > 0 {
 		if d, err := os.Open(filepath.Dir(paths[0])); err == nil { // the renames, where the file system needs it
@@ -293,7 +307,12 @@ func writeSynced(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	return writeSyncedFile(f, data)
+}
+
+// writeSyncedFile writes data into f, flushes it to disk and closes it.
+func writeSyncedFile(f *os.File, data []byte) error {
+	_, err := f.Write(data)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -311,15 +330,17 @@ func writeEntry(dir string, f Finding) error {
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
+	if err := tidy.Mkdir(tmp); err != nil {
+		tidy.Forget(tmp)
 		return err
 	}
 	err := writeEntryFiles(tmp, f)
 	if err == nil {
-		err = os.Rename(tmp, dir)
+		err = tidy.Commit([]string{tmp}, []string{dir}, func() error { return os.Rename(tmp, dir) })
 	}
 	if err != nil {
 		os.RemoveAll(tmp)
+		tidy.Forget(tmp)
 	}
 	return err
 }

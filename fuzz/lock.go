@@ -2,7 +2,8 @@
 // two cfgfuzz processes from writing one results log or one report at
 // once. The file holds the owner's pid and host name; a lock whose owner
 // ran on this host and is no longer alive is stale and taken over. A lock
-// of another host cannot be checked and is honoured.
+// of another host cannot be checked and is honoured. A process that ends
+// at once on a stop signal removes its locks first (package tidy).
 
 package fuzz
 
@@ -13,6 +14,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/internal/tidy"
 )
 
 // LockFile is the lock's name inside a campaign directory.
@@ -35,7 +38,8 @@ func LockDir(dir string) (unlock func(), err error) {
 				os.Remove(path)
 				return nil, werr
 			}
-			return func() { os.Remove(path) }, nil
+			tidy.Hold(path, []byte(me)) // a process ending at once removes it too
+			return func() { tidy.Release(path) }, nil
 		}
 		if !errors.Is(err, os.ErrExist) || attempt > 0 {
 			return nil, fmt.Errorf("lock %s: %w", path, err)

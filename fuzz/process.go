@@ -62,7 +62,9 @@ type ProcessOptions struct {
 
 // ProcessFactory runs argv (program and arguments) in dir ("" the current
 // directory) as a protocol v1 server, one per worker, with the default
-// options.
+// options. describe names the structurizer as the user gave it (its spec,
+// Spec.String), in the errors of its processes too (Process.Name): argv
+// may be a shell running the user's command.
 func ProcessFactory(describe string, argv []string, dir string) SideFactory {
 	return ProcessFactoryWith(describe, argv, dir, ProcessOptions{})
 }
@@ -76,7 +78,7 @@ func ProcessFactoryWith(describe string, argv []string, dir string, opt ProcessO
 		if _, err := exec.LookPath(argv[0]); err != nil {
 			return nil, err
 		}
-		return &Process{Argv: argv, Dir: dir, Options: opt}, nil
+		return &Process{Argv: argv, Dir: dir, Options: opt, Name: describe}, nil
 	}}
 }
 
@@ -87,6 +89,10 @@ type Process struct {
 	Dir     string
 	Options ProcessOptions
 	Starts  int
+	// Name is what the errors of its start call the server: the
+	// structurizer's spec as the user gave it (cmd:CMD, not the shell
+	// that runs CMD); "" is Argv[0].
+	Name string
 
 	srv    *server // the running child; nil: none
 	nextID int64
@@ -214,7 +220,15 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 // notStarted is the answer of a graph whose server could not be started
 // or did not start: a harness error, not a finding of the graph.
 func (p *Process) notStarted(err error) Answer {
-	return Answer{Outcome: proto.Error, Reason: "start " + p.Argv[0] + ": " + err.Error(), NotStarted: true}
+	return Answer{Outcome: proto.Error, Reason: "start " + p.name() + ": " + err.Error(), NotStarted: true}
+}
+
+// name is what errors call the server: Name, else Argv[0].
+func (p *Process) name() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.Argv[0]
 }
 
 // startTimeout is the start-up allowance.

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/internal/tidy"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -50,6 +51,13 @@ func WriteReports(dir string, rep *Report, src Source) error {
 	return corpus.ReplaceFiles(
 		[]string{filepath.Join(dir, "report.json"), filepath.Join(dir, "report.md"), filepath.Join(dir, "report.html")},
 		[][]byte{append(b, '\n'), []byte(Markdown(rep)), []byte(HTML(rep))})
+}
+
+// ReportsWritten says whether this process has put the reports into dir
+// (WriteReports): all three, since they are renamed into place together
+// (corpus.ReplaceFiles, package tidy).
+func ReportsWritten(dir string) bool {
+	return tidy.Replaced(filepath.Join(dir, "report.json"))
 }
 
 // replayCommand reproduces one graph: the source's command printing it,

@@ -263,6 +263,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		}
 		defer stopProfile()
 	}
+	in.reportsIn(c.Dir)
 	o, err := fuzz.Run(c)
 	if err != nil {
 		if de := (*fuzz.DirError)(nil); errors.As(err, &de) {

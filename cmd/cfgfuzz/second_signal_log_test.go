@@ -1,8 +1,9 @@
 // second_signal_log_test.go: the second stop signal kills the servers and
-// ends the campaign without a report, for --resume to continue from the
-// log: the graphs whose server the kill cut off are not results, so the
-// log must not record them (as structurize:crash:signal: killed), or the
-// resumed campaign reports crashes the structurizer never had.
+// ends the campaign without a report (and without its lock), for --resume
+// to continue from the log: the graphs whose server the kill cut off are
+// not results, so the log must not record them (as
+// structurize:crash:signal: killed), or the resumed campaign reports
+// crashes the structurizer never had.
 package main
 
 import (
@@ -51,5 +52,13 @@ func TestSecondSignalLogsNoKilledGraphs(t *testing.T) {
 	}
 	if left := processesRunning(bin); len(left) > 0 {
 		t.Errorf("processes of %s left: %v", bin, left)
+	}
+	// The graphs were in flight: no report, as the second signal's line
+	// says, and no lock of a process gone.
+	if _, err := os.Stat(filepath.Join(dir, "report.json")); err == nil || !strings.Contains(out.String(), "the report is not written") {
+		t.Errorf("a report written (%v) or the line does not say none is:\n%s", err == nil, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lock")); err == nil {
+		t.Errorf("the lock is left behind")
 	}
 }

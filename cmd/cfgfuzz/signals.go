@@ -3,10 +3,14 @@
 // its cause, so the graphs in flight finish, every side is closed through
 // the normal teardown, the log is synced and the reports say the campaign
 // was interrupted; the command then exits 128 + the signal's number (130,
-// 143, 129). A second signal ends the process at once: every structurizer
-// server and what it started is killed first (fuzz.StopServers, which
-// also keeps a worker from starting a server it lost meanwhile), so
-// none is left behind, then the process exits 128 + that signal's number.
+// 143, 129). A second signal ends the process at once: files being
+// replaced are left as they are (tidy.Freeze: reports being renamed into
+// place are renamed first, so they are all old or all new, and none is
+// begun after), the line it prints says whether the reports are written,
+// every structurizer server and what it started is killed (fuzz.StopServers,
+// which also keeps a worker from starting a server it lost meanwhile), so
+// none is left behind, the temporary files and the directory's lock are
+// removed (tidy.Clean), then the process exits 128 + that signal's number.
 // The handler stays installed after the first signal, so a signal the
 // shell started cfgfuzz ignoring (a background job's SIGINT) still counts.
 
@@ -23,6 +27,7 @@ import (
 	"syscall"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/internal/tidy"
 )
 
 // stopSignals are the signals that stop a campaign.
@@ -35,6 +40,10 @@ type interrupt struct {
 	ch     chan os.Signal
 	got    chan os.Signal // the signal received, buffered, at most one
 	done   chan struct{}
+	// reports is the directory the command writes its reports into
+	// (reportsIn), for the second signal's line; unset, the line is
+	// stopWords.second.
+	reports atomic.Value // string
 }
 
 // signalError is the cause of an interrupted campaign's context.
@@ -43,13 +52,15 @@ type signalError struct{ sig os.Signal }
 func (e signalError) Error() string { return signalName(e.sig) }
 
 // stopWords are what a command's stop lines say happens after the first
-// signal and after a second one.
-type stopWords struct{ first, second string }
+// signal and after a second one; written is the second one's words once
+// the reports are written (interrupt.reportsIn).
+type stopWords struct{ first, second, written string }
 
 // campaignStop is run's and compare's.
 var campaignStop = stopWords{
-	first:  "the graphs in flight finish, then the report; a second signal ends at once",
-	second: "killing the structurizer servers and ending now (the report is not written; --resume continues the campaign)",
+	first:   "the graphs in flight finish, then the report; a second signal ends at once",
+	second:  "killing the structurizer servers and ending now (the report is not written; --resume continues the campaign)",
+	written: "killing the structurizer servers and ending now (the report is already written)",
 }
 
 // campaignStage, when set, is told of each stage run's and compare's
@@ -74,15 +85,25 @@ func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
 		}
 		select {
 		case s := <-in.ch:
-			fmt.Fprintf(log, "cfgfuzz %s: %s again: %s\n", name, signalName(s), words.second)
+			tidy.Freeze() // from here on the reports are written or they are not
+			said := words.second
+			if dir, ok := in.reports.Load().(string); ok && words.written != "" && fuzz.ReportsWritten(dir) {
+				said = words.written
+			}
+			fmt.Fprintf(log, "cfgfuzz %s: %s again: %s\n", name, signalName(s), said)
 			ending.Store(true)
 			fuzz.StopServers()
+			tidy.Clean()
 			os.Exit(signalStatus(s))
 		case <-in.done:
 		}
 	}()
 	return in
 }
+
+// reportsIn tells the handler the directory the command writes its
+// reports into: a second signal then says whether they are written.
+func (in *interrupt) reportsIn(dir string) { in.reports.Store(dir) }
 
 // stoppedBy is the stop signal killServersOnStop took, if any.
 var stoppedBy atomic.Value // os.Signal
@@ -102,7 +123,9 @@ func stopStatus(code int) int {
 // signal would end it, but with every structurizer server and what the
 // servers started killed first (fuzz.StopServers): the signal's default
 // action kills the servers alone (their parent-death signal) and leaves
-// their children running. It exits 128 + the signal's number. A signal
+// their children running, and leaves a lock and the temporary files of a
+// file being replaced (tidy.Clean removes them). It exits 128 + the
+// signal's number. A signal
 // the command was started ignoring (SIGINT and SIGQUIT for a shell
 // script's background job) stays ignored.
 func killServersOnStop() {
@@ -120,8 +143,10 @@ func killServersOnStop() {
 	go func() {
 		s := <-ch
 		stoppedBy.Store(s) // before the servers go: a command that fails on their going exits as stopped
+		tidy.Freeze()      // files being replaced (merge's reports) stay all old or all new
 		ending.Store(true) // nor says so: what it would write of the graphs after is the kill's doing
 		fuzz.StopServers()
+		tidy.Clean() // their temporary files and the locks go
 		os.Exit(signalStatus(s))
 	}()
 }

@@ -1,0 +1,119 @@
+// second_signal_files_test.go: a second stop signal that reaches a
+// campaign while it writes its files ends it at once and leaves its
+// directory clean: no temporary file (NAME.tmp) and no lock of its own,
+// the reports either the old ones (none, for a new campaign) or the new
+// ones whole, and the line it prints says which. A FIFO where the
+// campaign writes a temporary file holds it at that point: opening one
+// for writing waits for a reader, which never comes.
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestSecondSignalLeavesNoDebris(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	for _, tc := range []struct {
+		name string
+		fifo string   // the temporary file, relative to the campaign directory, the campaign is held at
+		wait string   // the file whose appearance says the campaign got there
+		args []string // run's extra arguments
+		// written: whether the reports are there after the second signal
+		written bool
+	}{
+		// The reports' temporary files are written before any is renamed
+		// into place: held at the second, none is there.
+		{"while the reports are written", "report.md.tmp", "report.json.tmp", nil, false},
+		// A night writes its state update after the reports.
+		{"after the reports are written", "state/findings.json.tmp", "report.json", []string{"--state", "STATE", "--night", "2026-03-01"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "c")
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, tc.fifo)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(filepath.Join(dir, tc.fifo), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"run", "--graphs", "3000", "--workers", "1", "--progress", "none", "--minimize=false", "--out", dir}
+			for _, a := range tc.args {
+				args = append(args, strings.ReplaceAll(a, "STATE", filepath.Join(t.TempDir(), "state")))
+			}
+			cmd := exec.Command(bin, args...)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			waitForFile(t, filepath.Join(dir, "lock"))
+			time.Sleep(300 * time.Millisecond)
+			cmd.Process.Signal(syscall.SIGINT)
+			waitForFile(t, filepath.Join(dir, tc.wait))
+			time.Sleep(200 * time.Millisecond) // on to the FIFO
+			cmd.Process.Signal(syscall.SIGINT)
+			start := time.Now()
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
+			var err error
+			select {
+			case err = <-exited:
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				<-exited
+				t.Fatalf("still running 20 s after the second signal\n%s", out.String())
+			}
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			t.Logf("exit %d %v after the second signal\n%s", code, time.Since(start), out.String())
+			if code != 130 {
+				t.Errorf("exit %d, want 130", code)
+			}
+			filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+				if err == nil && strings.HasSuffix(d.Name(), ".tmp") {
+					t.Errorf("%s left behind", path)
+				}
+				return nil
+			})
+			if _, err := os.Stat(filepath.Join(dir, "lock")); err == nil {
+				t.Errorf("the lock is left behind")
+			}
+			var there []string
+			for _, f := range []string{"report.json", "report.md", "report.html"} {
+				if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+					there = append(there, f)
+				}
+			}
+			if tc.written && len(there) != 3 || !tc.written && len(there) != 0 {
+				t.Errorf("reports there: %v, want all three: %v", there, tc.written)
+			}
+			if len(there) == 3 {
+				if rep := readReportJSON(t, dir); rep.Incomplete == nil {
+					t.Errorf("the report written does not say the campaign is incomplete")
+				}
+			}
+			again := ""
+			for _, l := range strings.Split(out.String(), "\n") {
+				if strings.Contains(l, "SIGINT again") {
+					again = l
+				}
+			}
+			if says := strings.Contains(again, "the report is already written"); says != (len(there) == 3) || !says && !strings.Contains(again, "the report is not written") {
+				t.Errorf("the second signal's line %q, with the reports %v on disk", again, there)
+			}
+			if left := processesRunning(bin); len(left) > 0 {
+				t.Errorf("processes of %s left: %v", bin, left)
+			}
+		})
+	}
+}
