@@ -506,43 +506,9 @@ func onWalks(signature string) bool {
 // never exits shows its signature only on walks cut at the step cap, far
 // harder to read than the original's returning walks.
 func returnsEverywhere(g *cfg.Graph) bool {
-	n := g.Len()
-	if n == 0 {
-		return true
-	}
-	reach := make([]bool, n)
-	reach[0] = true
-	stack := []int{0}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, t := range g.Succs[b] {
-			if !reach[t] {
-				reach[t] = true
-				stack = append(stack, t)
-			}
-		}
-	}
-	preds := g.Preds()
-	returns := make([]bool, n)
-	for b := range n {
-		if len(g.Succs[b]) == 0 {
-			returns[b] = true
-			stack = append(stack, b)
-		}
-	}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, p := range preds[b] {
-			if !returns[p] {
-				returns[p] = true
-				stack = append(stack, p)
-			}
-		}
-	}
-	for b := range n {
-		if reach[b] && !returns[b] {
+	returns := cfg.RefExitReaching(g, g.Preds())
+	for b, reached := range g.Reachable() {
+		if reached && !returns[b] {
 			return false
 		}
 	}
