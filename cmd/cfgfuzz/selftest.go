@@ -55,8 +55,10 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	text, ok := fuzz.FormatSelfTest(fuzz.SelfTest(argv, dir, fuzz.SelfTestOptions{Limit: *timeout, Process: proc.options()}))
 	fmt.Fprint(stdout, text)
 	if !ok {
+		fmt.Fprintf(stderr, "cfgfuzz selftest: %s does not conform to the protocol (fuzz/PROTOCOL.md): see the FAIL lines\n", *cmd)
 		return exitFail
 	}
+	fmt.Fprintf(stderr, "cfgfuzz selftest: %s conforms to the protocol\n", *cmd)
 	return exitOK
 }
 

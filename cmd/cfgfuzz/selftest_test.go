@@ -51,5 +51,10 @@ func TestSelfTest(t *testing.T) {
 		if code != c.code || !strings.Contains(stdout.String()+stderr.String(), c.want) {
 			t.Errorf("%s: exit %d, want %d and %q in:\n%s%s", c.server, code, c.code, c.want, stdout.String(), stderr.String())
 		}
+		// A verdict names the server it is about.
+		verdict := map[int]string{exitOK: " conforms to the protocol\n", exitFail: " does not conform to the protocol"}[c.code]
+		if verdict != "" && !strings.Contains(stderr.String(), "cfgfuzz selftest: "+server+verdict) {
+			t.Errorf("%s: exit %d without the verdict %q naming the server:\n%s", c.server, code, server+verdict, stderr.String())
+		}
 	}
 }
