@@ -202,9 +202,6 @@ func inspectShards(dirs []string) ([]*shardState, error) {
 	return shards, nil
 }
 
-// mergeDeclared is what the shards' sides declared: per side, the
-// declaration of the lowest shard that has one, as a whole run keeps the
-// first a worker notes.
 // mergeChecks are the checks every shard's graphs ran: those its
 // reports all name, in the first's order (nil when a report names none).
 func mergeChecks(shards []*shardState) []string {
@@ -222,6 +219,9 @@ func mergeChecks(shards []*shardState) []string {
 	return checks
 }
 
+// mergeDeclared is what the shards' sides declared: per side, the
+// declaration of the lowest shard that has one, as a whole run keeps the
+// first a worker notes.
 func mergeDeclared(shards []*shardState) Declarations {
 	byShard := slices.Clone(shards)
 	slices.SortStableFunc(byShard, func(a, b *shardState) int { return a.settings.Shard.I - b.settings.Shard.I })
