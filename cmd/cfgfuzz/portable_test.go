@@ -69,7 +69,7 @@ func TestRegressionTravelsToAClone(t *testing.T) {
 	gitIn(t, filepath.Dir(proj), "clone", "-q", proj, clone)
 	t.Chdir(clone)
 	code, out, errs = runCmd([]string{"regress", "tests/regs"}, "")
-	want := "replay: cfgfuzz check --structurizer 'cmd:./tools/adapter.sh --inject swap-arms' ./tests/regs/arms.cfg"
+	want := "replay: cfgfuzz check --structurizer 'cmd:./tools/adapter.sh --inject swap-arms'" + gpuReplay(errs) + " ./tests/regs/arms.cfg"
 	if code != exitFail || strings.Count(out, "got exec:trace-mismatch") != 2 || !strings.Contains(out, want) {
 		t.Errorf("regress in the clone, on the recorded (buggy) adapter: exit %d, want 1, both files failing with the signature and %q\n%s%s", code, want, out, errs)
 	}
@@ -84,8 +84,8 @@ func TestRegressionTravelsToAClone(t *testing.T) {
 	// From another directory the paths outside it are absolute.
 	t.Chdir(filepath.Join(clone, "tools"))
 	adapterScript(t, filepath.Join(clone, "tools", "adapter.sh"), `"$@"`)
-	code, out, _ = runCmd([]string{"regress", "../tests/regs"}, "")
-	if want := "--structurizer 'cmd:./adapter.sh --inject swap-arms' " + filepath.Join(clone, "tests", "regs", "arms.cfg"); code != exitFail || !strings.Contains(out, want) {
+	code, out, errs = runCmd([]string{"regress", "../tests/regs"}, "")
+	if want := "--structurizer 'cmd:./adapter.sh --inject swap-arms'" + gpuReplay(errs) + " " + filepath.Join(clone, "tests", "regs", "arms.cfg"); code != exitFail || !strings.Contains(out, want) {
 		t.Errorf("regress from tools/: exit %d, want a replay with %q\n%s", code, want, out)
 	}
 }
@@ -180,7 +180,7 @@ func TestRegressionTravelsFromAPathWithSpaces(t *testing.T) {
 	gitIn(t, filepath.Dir(proj), "clone", "-q", proj, clone)
 	t.Chdir(filepath.Join(clone, "tests"))
 	code, out, errs := runCmd([]string{"regress", "regs"}, "")
-	want := "replay: cfgfuzz check --structurizer 'cmd:'\\''" + clone + "/tools/adapter.sh'\\'' --inject swap-arms' ./regs/arms.cfg"
+	want := "replay: cfgfuzz check --structurizer 'cmd:'\\''" + clone + "/tools/adapter.sh'\\'' --inject swap-arms'" + gpuReplay(errs) + " ./regs/arms.cfg"
 	if code != exitFail || !strings.Contains(out, "got exec:trace-mismatch") || !strings.Contains(out, want) {
 		t.Errorf("regress in the clone's tests/: exit %d, want 1, the file failing with the signature and %q\n%s%s", code, want, out, errs)
 	}

@@ -192,6 +192,20 @@ func TestRegressRegisterFile(t *testing.T) {
 	}
 }
 
+// gpuReplay is what a failing case's replay carries before its file for
+// the gpu check: " --checks +gpu" when the checks regress's summary
+// (errs) names have it, as its default set does where a Vulkan device is.
+func gpuReplay(errs string) string {
+	at := strings.Index(errs, "; checks ")
+	if at < 0 {
+		return ""
+	}
+	if named := strings.Fields(errs[at+len("; checks "):]); len(named) > 0 && slices.Contains(strings.Split(named[0], ","), "gpu") {
+		return " --checks +gpu"
+	}
+	return ""
+}
+
 // TestRegressNamesItsChecks: the summary names the checks the cases ran,
 // and a failing case's replay asks check for the gpu check exactly when
 // regress's default set had it (check leaves it out unless asked), so the
@@ -291,12 +305,12 @@ func TestRegressReplayRunsWhereItRan(t *testing.T) {
 	}
 	t.Chdir(dir)
 	code, out, errs := runCmd([]string{"regress", "regs", "--structurizer", "./planted structurize --inject swap-arms"}, "")
-	if want := "replay: cfgfuzz check --structurizer 'cmd:./planted structurize --inject swap-arms' ./regs/arms.cfg"; code != exitFail || !strings.Contains(out, want) {
+	if want := "replay: cfgfuzz check --structurizer 'cmd:./planted structurize --inject swap-arms'" + gpuReplay(errs) + " ./regs/arms.cfg"; code != exitFail || !strings.Contains(out, want) {
 		t.Errorf("regress: exit %d, want %q\n%s%s", code, want, out, errs)
 	}
 	t.Chdir(regs)
 	code, out, errs = runCmd([]string{"regress", ".", "--structurizer", "../planted structurize --inject swap-arms"}, "")
-	if want := "replay: cfgfuzz check --structurizer 'cmd:" + dir + "/planted structurize --inject swap-arms' ./arms.cfg"; code != exitFail || !strings.Contains(out, want) {
+	if want := "replay: cfgfuzz check --structurizer 'cmd:" + dir + "/planted structurize --inject swap-arms'" + gpuReplay(errs) + " ./arms.cfg"; code != exitFail || !strings.Contains(out, want) {
 		t.Errorf("regress from regs/: exit %d, want %q\n%s%s", code, want, out, errs)
 	}
 }
