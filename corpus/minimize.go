@@ -19,7 +19,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -497,7 +496,8 @@ func (s *search) verify() {
 // walks (the exec and gpu checks), whose traces a loop that never exits
 // would cut at the step cap.
 func onWalks(signature string) bool {
-	return strings.HasPrefix(signature, "exec:") || strings.HasPrefix(signature, "gpu:")
+	c := checkOf(signature)
+	return c == "exec" || c == "gpu"
 }
 
 // returnsEverywhere reports whether every block reachable from the entry

@@ -285,4 +285,5 @@ type Config struct {
 	Stage func(stage string)
 
 	declared *declaredSink // the sides' v2 declarations, for the report (set by Run)
+	checks   []string      // the checks the workers' oracle runs, for the report (set by execute)
 }

@@ -142,7 +142,7 @@ func Run(c Config) (*Outcome, error) {
 	rep.Throughput = tp
 	rep.Throughput.fill()
 	rep.Declared = c.declared.get()
-	rep.Checks = c.checksRun()
+	rep.Checks = c.checks
 	rep.Incomplete = c.interruption(stopped, rs.total, c.planned(done))
 	if planned := c.planned(done); rep.Incomplete == nil && c.Duration > 0 && planned > 0 && rs.total < planned {
 		rep.TimeBudgetNote = fmt.Sprintf("the time budget (%s) ran out at %s of %s graphs, before the graph budget", time.Duration(c.Duration), thousands(rs.total), thousands(planned))
@@ -260,6 +260,9 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 			harness = append(harness, err.Error())
 			hmu.Unlock()
 			continue
+		}
+		if c.checks == nil {
+			c.checks = wk.orc.Checks() // every worker's oracle has the same options
 		}
 		wg.Add(1)
 		go func() {

@@ -443,14 +443,3 @@ func (c *Config) oracleOptions() oracle.Options {
 	}
 	return opt
 }
-
-// checksRun are the checks every graph's module runs, the oracle's order:
-// the workers' oracle's (nil when none can be made: the workers then fail
-// first, and there is no report).
-func (c *Config) checksRun() []string {
-	orc, err := oracle.New(c.oracleOptions())
-	if err != nil {
-		return nil
-	}
-	return orc.Checks()
-}

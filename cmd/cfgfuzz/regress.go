@@ -256,10 +256,8 @@ type replayer struct {
 	abandoned []fuzz.Side
 	err       error // the first side that could not start
 	// checks are the checks the runners run, in the order first met (the
-	// summary names them); gpu says whether the default set had the gpu
-	// check, which check and minimize leave out unless asked.
+	// summary names them).
 	checks []string
-	gpu    bool
 }
 
 func newReplayer(ctx context.Context, rf regressFlags, log io.Writer) *replayer {
@@ -349,9 +347,6 @@ func (rp *replayer) noteChecks(checks []string) {
 		if !slices.Contains(rp.checks, c) {
 			rp.checks = append(rp.checks, c)
 		}
-		if c == "gpu" && rp.rf.checks == "" {
-			rp.gpu = true
-		}
 	}
 }
 
@@ -427,7 +422,7 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 	}
 	sp = shownSpec(sp)
 	checks := rp.rf.checks
-	if rp.gpu {
+	if checks == "" && slices.Contains(rp.checks, "gpu") {
 		checks = "+gpu" // the default set here had it; check's leaves it out
 	}
 	if rp.rf.judge.allowFallbacks {

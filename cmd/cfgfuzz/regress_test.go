@@ -138,21 +138,30 @@ func TestRegressionDirectory(t *testing.T) {
 	}
 }
 
+// failingRegression saves, into dir/regs, the regression swapped.cfg of a
+// diamond minimized under swap-arms with flags, expecting fail: its clean
+// case fails, so regress prints its replay. It returns dir/regs.
+func failingRegression(t *testing.T, dir string, flags ...string) string {
+	t.Helper()
+	in := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	regs := filepath.Join(dir, "regs")
+	args := append([]string{"minimize", in, "--inject", "swap-arms", "--save-regression", "swapped", "--regressions", regs, "--expect", corpus.ExpectFail}, flags...)
+	if code, _, errs := runCmd(args, ""); code != exitOK {
+		t.Fatalf("minimize: exit %d: %s", code, errs)
+	}
+	return regs
+}
+
 // TestRegressRegisterFile: a regression minimized under a register file
 // names it in its header, regress replays it under that file (the replay
 // command of a failing case says so) unless --registers overrides it, and
 // a header count that does not parse is refused by name.
 func TestRegressRegisterFile(t *testing.T) {
 	dir := t.TempDir()
-	in := filepath.Join(dir, "g.cfg")
-	if err := os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	regs := filepath.Join(dir, "regs")
-	// --expect fail makes the clean case fail, so regress prints its replay.
-	if code, _, errs := runCmd([]string{"minimize", in, "--inject", "swap-arms", "--registers", "8", "--save-regression", "swapped", "--regressions", regs, "--expect", corpus.ExpectFail}, ""); code != exitOK {
-		t.Fatalf("minimize: exit %d: %s", code, errs)
-	}
+	regs := failingRegression(t, dir, "--registers", "8")
 	r, err := corpus.ReadRegression(filepath.Join(regs, "swapped.cfg"))
 	if err != nil {
 		t.Fatal(err)
@@ -211,16 +220,7 @@ func gpuReplay(errs string) string {
 // regress's default set had it (check leaves it out unless asked), so the
 // replay judges as regress did.
 func TestRegressNamesItsChecks(t *testing.T) {
-	dir := t.TempDir()
-	in := filepath.Join(dir, "g.cfg")
-	if err := os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	regs := filepath.Join(dir, "regs")
-	// --expect fail makes the clean case fail, so regress prints its replay.
-	if code, _, errs := runCmd([]string{"minimize", in, "--inject", "swap-arms", "--save-regression", "swapped", "--regressions", regs, "--expect", corpus.ExpectFail}, ""); code != exitOK {
-		t.Fatalf("minimize: exit %d: %s", code, errs)
-	}
+	regs := failingRegression(t, t.TempDir())
 	for _, c := range []struct {
 		flags []string
 		want  string // the summary's list; "" means the default set
