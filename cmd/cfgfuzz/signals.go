@@ -9,8 +9,9 @@
 // begun after), the line it prints says whether the reports are written,
 // every structurizer server and what it started is killed (fuzz.StopServers,
 // which also keeps a worker from starting a server it lost meanwhile), so
-// none is left behind, the temporary files and the directory's lock are
-// removed (tidy.Clean), then the process exits 128 + that signal's number.
+// none is left behind, the temporary files, a pictures directory made for
+// reports not written and the directory's lock are removed (tidy.Clean),
+// then the process exits 128 + that signal's number.
 // The handler stays installed after the first signal, so a signal the
 // shell started cfgfuzz ignoring (a background job's SIGINT) still counts.
 
