@@ -53,9 +53,10 @@ func ThisBuild() Build {
 }
 
 // String is the one-line form `cfgfuzz --version` prints: module, version,
-// revision (+dirty), toolchain, host.
+// revision (+dirty) or why there is none (NoVCSStamp, in short), toolchain,
+// host.
 func (b Build) String() string {
-	rev := "revision unknown"
+	rev := "revision unknown: no VCS stamp"
 	if b.Revision != "" {
 		rev = "revision " + b.Revision
 		if b.Dirty {

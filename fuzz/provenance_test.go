@@ -72,7 +72,41 @@ func TestBuildString(t *testing.T) {
 		t.Errorf("Build.String() = %q, want the version, revision abc123+dirty and the host", s)
 	}
 	b.Revision, b.Dirty = "", false
-	if s := b.String(); !strings.Contains(s, "revision unknown") {
-		t.Errorf("Build.String() without a revision = %q, want it to say the revision is unknown", s)
+	if s := b.String(); !strings.Contains(s, "revision unknown: no VCS stamp") {
+		t.Errorf("Build.String() without a revision = %q, want it to say the revision is unknown and why", s)
+	}
+}
+
+// A report that cannot name a side's revision, or its own build's, says
+// why: for this tree's structurizer (self, isolated) and for cfgfuzz, a
+// binary without a VCS stamp (as a test binary is); for an external
+// command, that cfgfuzz cannot ask it and where a revision can come from.
+// The writer's name (WriterOf), which merge and --resume compare, stays
+// as it is: its digest stands in for the revision.
+func TestRevisionUnknownSaysWhy(t *testing.T) {
+	stamped := ThisBuild().Revision != ""
+	for _, tc := range []struct{ current, want string }{
+		{"self", NoVCSStamp},
+		{"isolated", NoVCSStamp},
+		{"cmd:./my-adapter", "hello's name"},
+	} {
+		rep := BuildReport(Settings{Seed: 1, Current: tc.current}, nil)
+		dir := t.TempDir()
+		if err := WriteReports(dir, rep, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"report.md", "report.html"} {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := strings.NewReplacer("&#34;", `"`, "&#39;", "'", rep.Provenance.Writer.Build, "WRITER").Replace(string(b))
+			if n, why := strings.Count(text, "revision unknown"), strings.Count(text, "revision unknown: "); n != why {
+				t.Errorf("%s, current %s: %d of %d \"revision unknown\" do not say why\n%s", name, tc.current, n-why, n, text)
+			}
+			if (!stamped || strings.HasPrefix(tc.current, "cmd:")) && !strings.Contains(text, tc.want) {
+				t.Errorf("%s, current %s: no %q", name, tc.current, tc.want)
+			}
+		}
 	}
 }

@@ -162,14 +162,22 @@ func (s Spec) String() string {
 	return s.Kind
 }
 
-// Describe says in words what the spec runs, for reports.
-func (s Spec) Describe() string {
+// Describe says in words what the spec runs, for reports: the revision
+// it runs, and where cfgfuzz cannot tell it, why.
+func (s Spec) Describe() string { return s.describe(true) }
+
+// describe is Describe; why false leaves out why a revision is unknown
+// (the state store's revision, stateRevision).
+func (s Spec) describe(why bool) string {
 	switch s.Kind {
 	case "", SpecSelf:
-		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision() + "), called in-process; nothing built"
+		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision(why) + "), called in-process; nothing built"
 	case SpecIsolated:
-		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision() + "), as child processes; nothing built"
+		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision(why) + "), as child processes; nothing built"
 	case SpecCmd:
+		if why {
+			return "the external structurizer `" + s.Cmd + "`, " + externalRevision + "; nothing built"
+		}
 		return "the external structurizer `" + s.Cmd + "`; nothing built"
 	}
 	what := "cfgfuzz's cmd/structurize"
@@ -195,12 +203,28 @@ func DescribeSpec(s string) string {
 	return sp.Describe()
 }
 
+// externalRevision is what Describe says of a cmd spec's revision, which
+// cfgfuzz has no way to read, and where a report can show one.
+const externalRevision = "revision unknown: cfgfuzz cannot ask a command for one (a protocol v2 server can put it in its hello's name, which the report shows; repo:DIR@REV builds a commit and names it)"
+
+// NoVCSStamp says why a cfgfuzz binary's revision is unknown: the Go
+// toolchain stamps a binary with its commit (debug.ReadBuildInfo's
+// vcs.revision) only when go build or go install runs inside a git
+// checkout, without -buildvcs=false.
+const NoVCSStamp = "the binary carries no VCS stamp (built with -buildvcs=false, by go run, or outside a git checkout)"
+
 // selfRevision is the revision this binary was built from, as its build
-// information records it.
-func selfRevision() string {
+// information records it; why adds why it is unknown, when it is.
+func selfRevision(why bool) string {
+	unknown := func(reason string) string {
+		if why {
+			return "revision unknown: " + reason
+		}
+		return "revision unknown"
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "revision unknown"
+		return unknown("the binary carries no build information")
 	}
 	rev, dirty := "", false
 	for _, st := range bi.Settings {
@@ -213,7 +237,7 @@ func selfRevision() string {
 	}
 	switch {
 	case rev == "":
-		return "revision unknown"
+		return unknown(NoVCSStamp)
 	case dirty:
 		return "built from commit " + rev + " with uncommitted changes"
 	}

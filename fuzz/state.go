@@ -453,7 +453,7 @@ func isCommitHash(rev string) bool {
 // and for this binary's own structurizer the commit it was built from.
 func stateRevision(s *Settings) string {
 	if sp, err := ParseSpec(s.Current); err == nil && sp.IsSelf() {
-		return s.Current + " (" + sp.Describe() + ")"
+		return s.Current + " (" + sp.describe(false) + ")"
 	}
 	return s.Current
 }

@@ -153,14 +153,19 @@ func replayChecks(checks []string, signature string) []string {
 func writeFile(path string, data []byte) error { return corpus.ReplaceFile(path, data) }
 
 // writePictures writes DIR/pictures/NAME.dot for every picture of
-// report.html.
+// report.html, each through a temporary file (writeFile). A process that
+// ends at once before the reports are in place (a second stop signal)
+// removes a pictures directory it made, written part way or not at all
+// (tidy.MkdirFor): no pictures without the report that shows them. One
+// that was there (a resumed campaign's) stays, each picture in it whole,
+// the old one or the new one.
 func writePictures(dir string, rep *Report) error {
 	pics := reportPictures(rep)
 	if len(pics) == 0 {
 		return nil
 	}
 	pdir := filepath.Join(dir, PicturesDir)
-	if err := os.MkdirAll(pdir, 0o755); err != nil {
+	if err := tidy.MkdirFor(pdir, filepath.Join(dir, "report.json")); err != nil {
 		return err
 	}
 	for _, p := range pics {

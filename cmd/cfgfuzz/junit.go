@@ -105,11 +105,19 @@ func (r *junitSuites) addNotRun(reg *corpus.Regression, message string) {
 	r.Errors++
 }
 
-// writeJUnit writes the report to file.
+// writeJUnit writes the report to file: through a temporary file renamed
+// into place (corpus.ReplaceFile), so that a process ending at once (a
+// second stop signal) leaves the old file or the new one whole and knows
+// which (tidy.Replaced); in place when file is there and not a regular
+// file (/dev/stdout, a FIFO), which no rename replaces.
 func writeJUnit(file string, r junitSuites) error {
 	b, err := xml.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(file, append([]byte(xml.Header), append(b, '\n')...), 0o644)
+	b = append([]byte(xml.Header), append(b, '\n')...)
+	if st, err := os.Stat(file); err == nil && !st.Mode().IsRegular() {
+		return os.WriteFile(file, b, 0o644)
+	}
+	return corpus.ReplaceFile(file, b)
 }

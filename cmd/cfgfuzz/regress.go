@@ -19,11 +19,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/internal/tidy"
 )
 
 func init() {
@@ -130,6 +132,14 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 	// finishes and the cases judged so far are reported.
 	in := onStopSignals("regress", regressStop, stderr)
 	defer in.stop()
+	// What a second signal finds done: the files replayed, the summary
+	// (printed under in.printed) and the JUnit file.
+	var replayed atomic.Int64
+	summarized, junitWritten := false, atomic.Bool{}
+	in.sayWith(func() string {
+		return regressSecondWords(rf.junit, int(replayed.Load()), len(rs)+len(bad), summarized,
+			junitWritten.Load() || rf.junit != "" && tidy.Replaced(rf.junit))
+	})
 	rp := newReplayer(in.ctx, rf, stderr)
 	defer rp.close()
 	// A file that does not read is one error case of its own, reported
@@ -158,15 +168,17 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 	}
 	for _, c := range cases {
 		show(c)
+		replayed.Add(1)
 	}
 	judged := len(bad) // files with a case
 	budget := newReplayBudget(rf.duration)
 	cases = append(cases, corpus.Replay(rs, corpus.ReplayOptions{Runner: rp.runner, PlantsFaults: rp.plantsFaults,
 		OnCase: func(c corpus.ReplayCase) {
+			show(c)
 			if c.Case == "clean" {
 				judged++
+				replayed.Add(1)
 			}
-			show(c)
 		},
 		Stop: func() bool { return in.ctx.Err() != nil || budget.spent() }})...)
 	files, stopped := fmt.Sprintf("%d files", len(rs)+len(bad)), ""
@@ -180,19 +192,19 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		notRun = rs[judged-len(bad):]
 		files = fmt.Sprintf("%d of %d files (%s)", judged, len(rs)+len(bad), budget.outOfTime())
 	}
-	fmt.Fprintf(stderr, "cfgfuzz regress: %s: %s, %d cases: %d passed, %d failed, %d errors, %d skipped%s\n",
-		dir, files, len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip], checksNamed(rp.checks))
-	if len(notRun) > 0 {
-		fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: %s not replayed (%s): %s\n", fuzz.Plural(len(notRun), "file"), budget.outOfTime(), regressionPaths(notRun))
-		if code == exitOK {
-			code = exitUsage
+	in.printed(func() {
+		fmt.Fprintf(stderr, "cfgfuzz regress: %s: %s, %d cases: %d passed, %d failed, %d errors, %d skipped%s\n",
+			dir, files, len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip], checksNamed(rp.checks))
+		if len(notRun) > 0 {
+			fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: %s not replayed (%s): %s\n", fuzz.Plural(len(notRun), "file"), budget.outOfTime(), regressionPaths(notRun))
 		}
-	}
-	if len(notJudged) > 0 {
-		fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: some checks of cases that passed could not judge the module (\"not judged\" on the line); to leave those checks out: --checks %s\n", fuzz.LeaveOut(notJudged))
-		if code == exitOK {
-			code = exitUsage
+		if len(notJudged) > 0 {
+			fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: some checks of cases that passed could not judge the module (\"not judged\" on the line); to leave those checks out: --checks %s\n", fuzz.LeaveOut(notJudged))
 		}
+		summarized = true
+	})
+	if (len(notRun) > 0 || len(notJudged) > 0) && code == exitOK {
+		code = exitUsage
 	}
 	if rf.junit != "" {
 		r := junitReport(dir, cases, rp.replay)
@@ -205,14 +217,37 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		if err := writeJUnit(rf.junit, r); err != nil {
 			return in.or(exitUsage), err
 		}
+		junitWritten.Store(true)
 	}
 	return in.or(code), rp.err
 }
 
-// regressStop is what regress's stop lines say.
+// regressStop is what regress's stop lines say; the second one's words
+// in parentheses are regressSecondWords's once the cases run.
 var regressStop = stopWords{
 	first:  "the case in flight finishes, then the summary and the JUnit file of the cases judged; a second signal ends at once",
-	second: "killing the structurizer servers and ending now (no summary or JUnit file is written)",
+	second: "killing the structurizer servers and ending now (no case replayed, no summary or JUnit file is written)",
+}
+
+// regressSecondWords says what a regress ending at once on a second
+// signal leaves: replayed of files replayed (their lines printed) and the
+// rest not, while the summary is not printed; whether the summary is
+// printed and the JUnit file junit ("" none asked for) written.
+func regressSecondWords(junit string, replayed, files int, summarized, junitWritten bool) string {
+	var s string
+	if summarized {
+		s = "the summary is printed"
+	} else {
+		s = fmt.Sprintf("%d of %d files replayed, their cases' lines printed, the others not; no summary is printed", replayed, files)
+	}
+	switch {
+	case junit == "":
+	case junitWritten:
+		s += ", the JUnit file " + junit + " is written"
+	default:
+		s += ", the JUnit file " + junit + " is not written"
+	}
+	return s
 }
 
 // caseLine is one case's line: ok, FAIL, ERROR or SKIP, the file and the

@@ -2,7 +2,9 @@
 // campaign while it writes its files ends it at once and leaves its
 // directory clean: no temporary file (NAME.tmp) and no lock of its own,
 // the reports either the old ones (none, for a new campaign) or the new
-// ones whole, and the line it prints says which. A FIFO where the
+// ones whole, and the line it prints says which; the pictures directory
+// (a campaign with findings) goes with reports that are not written, and
+// stays, every picture whole, with reports that are. A FIFO where the
 // campaign writes a temporary file holds it at that point: opening one
 // for writing waits for a reader, which never comes.
 package main
@@ -13,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -34,6 +37,9 @@ func TestSecondSignalLeavesNoDebris(t *testing.T) {
 		{"while the reports are written", "report.md.tmp", "report.json.tmp", nil, false},
 		// A night writes its state update after the reports.
 		{"after the reports are written", "state/findings.json.tmp", "report.json", []string{"--state", "STATE", "--night", "2026-03-01"}, true},
+		// With findings, their pictures are written before the reports.
+		{"findings, while the reports are written", "report.md.tmp", "report.json.tmp", []string{"--inject", "swap-arms"}, false},
+		{"findings, after the reports are written", "state/findings.json.tmp", "report.json", []string{"--inject", "swap-arms", "--state", "STATE", "--night", "2026-03-01"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "c")
@@ -59,11 +65,12 @@ func TestSecondSignalLeavesNoDebris(t *testing.T) {
 			cmd.Process.Signal(syscall.SIGINT)
 			waitForFile(t, filepath.Join(dir, tc.wait))
 			time.Sleep(200 * time.Millisecond) // on to the FIFO
+			_, err := os.Stat(filepath.Join(dir, "pictures"))
+			picturesBefore := err == nil
 			cmd.Process.Signal(syscall.SIGINT)
 			start := time.Now()
 			exited := make(chan error, 1)
 			go func() { exited <- cmd.Wait() }()
-			var err error
 			select {
 			case err = <-exited:
 			case <-time.After(20 * time.Second):
@@ -97,10 +104,20 @@ func TestSecondSignalLeavesNoDebris(t *testing.T) {
 			if tc.written && len(there) != 3 || !tc.written && len(there) != 0 {
 				t.Errorf("reports there: %v, want all three: %v", there, tc.written)
 			}
+			pics, _ := filepath.Glob(filepath.Join(dir, "pictures", "*"))
 			if len(there) == 3 {
-				if rep := readReportJSON(t, dir); rep.Incomplete == nil {
+				rep := readReportJSON(t, dir)
+				if rep.Incomplete == nil {
 					t.Errorf("the report written does not say the campaign is incomplete")
 				}
+				if len(rep.Findings) > 0 && len(pics) == 0 {
+					t.Errorf("the report has %d findings and no pictures", len(rep.Findings))
+				}
+			} else if _, err := os.Stat(filepath.Join(dir, "pictures")); err == nil {
+				t.Errorf("no report written, and the pictures directory is left, with %d files", len(pics))
+			}
+			if slices.Contains(tc.args, "swap-arms") && !picturesBefore {
+				t.Errorf("no pictures directory when the second signal was sent")
 			}
 			again := ""
 			for _, l := range strings.Split(out.String(), "\n") {

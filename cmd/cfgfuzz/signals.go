@@ -9,8 +9,9 @@
 // begun after), the line it prints says whether the reports are written,
 // every structurizer server and what it started is killed (fuzz.StopServers,
 // which also keeps a worker from starting a server it lost meanwhile), so
-// none is left behind, the temporary files and the directory's lock are
-// removed (tidy.Clean), then the process exits 128 + that signal's number.
+// none is left behind, the temporary files, a pictures directory made for
+// reports not written and the directory's lock are removed (tidy.Clean),
+// then the process exits 128 + that signal's number.
 // The handler stays installed after the first signal, so a signal the
 // shell started cfgfuzz ignoring (a background job's SIGINT) still counts.
 
@@ -23,6 +24,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -44,6 +46,14 @@ type interrupt struct {
 	// (reportsIn), for the second signal's line; unset, the line is
 	// stopWords.second.
 	reports atomic.Value // string
+	// says, when set (sayWith), says what the second signal's line says
+	// in parentheses instead of stopWords.second, from what the command
+	// has done when the signal comes.
+	says atomic.Value // func() string
+	// printing is held while the command prints what says counts
+	// (printed), and from says's words to the end by the handler: the line
+	// does not say "not printed" of what the command prints meanwhile.
+	printing sync.Mutex
 }
 
 // signalError is the cause of an interrupted campaign's context.
@@ -86,9 +96,13 @@ func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
 		select {
 		case s := <-in.ch:
 			tidy.Freeze() // from here on the reports are written or they are not
+			in.printing.Lock()
 			said := words.second
 			if dir, ok := in.reports.Load().(string); ok && words.written != "" && fuzz.ReportsWritten(dir) {
 				said = words.written
+			}
+			if says, ok := in.says.Load().(func() string); ok {
+				said = "killing the structurizer servers and ending now (" + says() + ")"
 			}
 			fmt.Fprintf(log, "cfgfuzz %s: %s again: %s\n", name, signalName(s), said)
 			ending.Store(true)
@@ -104,6 +118,20 @@ func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
 // reportsIn tells the handler the directory the command writes its
 // reports into: a second signal then says whether they are written.
 func (in *interrupt) reportsIn(dir string) { in.reports.Store(dir) }
+
+// sayWith has the second signal's line say, in parentheses, what says
+// returns when the signal comes, after tidy.Freeze (a file written
+// through package tidy is then in place or it is not) and with printing
+// held (what printed prints is then printed or it is not).
+func (in *interrupt) sayWith(says func() string) { in.says.Store(says) }
+
+// printed runs print, which prints what the second signal's line counts
+// (regress's summary), so that the line comes before it or after it.
+func (in *interrupt) printed(print func()) {
+	in.printing.Lock()
+	defer in.printing.Unlock()
+	print()
+}
 
 // stoppedBy is the stop signal killServersOnStop took, if any.
 var stoppedBy atomic.Value // os.Signal

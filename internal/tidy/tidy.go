@@ -1,21 +1,24 @@
 // Package tidy keeps what a process that ends at once must not leave in
 // the directories it writes: the temporary files and directories of the
-// replacements in progress (corpus.ReplaceFiles, a findings entry) and the
-// lock files it holds (fuzz.LockDir). A process ending on os.Exit (a
+// replacements in progress (corpus.ReplaceFiles, a findings entry), the
+// directories it made for files it had not put into place yet (MkdirFor:
+// a report's pictures) and the lock files it holds (fuzz.LockDir). A process ending on os.Exit (a
 // second stop signal) runs no deferred function, so without them a
 // NAME.tmp and a lock of a process gone would stay behind.
 //
 // The exit path calls Freeze, then Clean. Freeze waits for a replacement
 // that is renaming its files into place and keeps any other from
 // starting: a file replaced together with others (the three reports) is
-// then either all old or all new. Clean removes the temporary files and
-// the locks. A writer that reaches Create, Mkdir or Commit after Freeze
-// waits there until the process exits.
+// then either all old or all new. Clean removes the temporary files, the
+// directories made for a file not put into place, and the locks. A writer
+// that reaches Create, Mkdir, MkdirFor or Commit after Freeze waits there
+// until the process exits.
 package tidy
 
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -27,6 +30,7 @@ var (
 	creating int                   // temporaries being created (Create, Mkdir)
 	locks    = map[string][]byte{} // lock file -> what this process wrote in it
 	replaced = map[string]bool{}   // files Commit put into place
+	madeFor  = map[string]string{} // directory MkdirFor made -> the file it was made for
 )
 
 // createWait bounds how long Clean waits for a temporary being created
@@ -67,6 +71,39 @@ func Create(path string) (*os.File, error) {
 func Mkdir(path string) error {
 	begin(path)
 	defer created()
+	return os.MkdirAll(path, 0o755)
+}
+
+// MkdirFor creates the directory path and its missing parents, as
+// os.MkdirAll does, for files that go with target (a report's pictures,
+// with report.json). Clean removes the topmost directory it created, with
+// what is written into it, unless a Commit has put target into place:
+// the files of a target a process ending at once never wrote do not stay
+// behind. A directory that was there already stays, whatever is in it.
+func MkdirFor(path, target string) error {
+	mu.Lock()
+	if frozen {
+		mu.Unlock()
+		select {} // the process is ending
+	}
+	creating++
+	mu.Unlock()
+	defer created()
+	top := "" // the topmost directory of path not there yet
+	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		}
+		top = p
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	if top != "" {
+		mu.Lock()
+		madeFor[top] = target // before it is made: Clean removes one made part way too
+		mu.Unlock()
+	}
 	return os.MkdirAll(path, 0o755)
 }
 
@@ -135,8 +172,9 @@ func Freeze() {
 }
 
 // Clean, after Freeze, removes the temporaries (waiting up to createWait
-// for those being created) and the locks that still hold what this
-// process wrote in them. It is the exit path's last step.
+// for those being created), the directories MkdirFor made for a file not
+// put into place, and the locks that still hold what this process wrote
+// in them. It is the exit path's last step.
 func Clean() {
 	for deadline := time.Now().Add(createWait); ; time.Sleep(5 * time.Millisecond) {
 		mu.Lock()
@@ -148,6 +186,11 @@ func Clean() {
 	defer mu.Unlock()
 	for p := range temps {
 		os.RemoveAll(p)
+	}
+	for p, target := range madeFor {
+		if !replaced[target] {
+			os.RemoveAll(p)
+		}
 	}
 	for p, content := range locks {
 		if b, err := os.ReadFile(p); err == nil && bytes.Equal(b, content) {

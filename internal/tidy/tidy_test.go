@@ -8,9 +8,10 @@ import (
 )
 
 // TestFreezeAndClean: Freeze waits for a Commit renaming its files and
-// keeps a later one from renaming; Clean removes the temporaries and the
-// locks that still hold what this process wrote, not one another process
-// wrote since. The package's state is the process's: one test holds it.
+// keeps a later one from renaming; Clean removes the temporaries, the
+// directories MkdirFor made for a file not put into place (with what was
+// written in them; not one that was there already), and the locks that
+// still hold what this process wrote, not one another process wrote since. The package's state is the process's: one test holds it.
 func TestFreezeAndClean(t *testing.T) {
 	dir := t.TempDir()
 	p := func(name string) string { return filepath.Join(dir, name) }
@@ -28,6 +29,21 @@ func TestFreezeAndClean(t *testing.T) {
 		}
 		f.Close()
 	}
+	// Directories for the files of a, which is put into place, and of b,
+	// which is not.
+	for _, d := range []struct{ path, target string }{{"pics-a", "a"}, {"pics-b/deeper", "b"}, {"old/new", "b"}, {"old", "b"}} {
+		if d.path == "old/new" {
+			if err := os.Mkdir(p("old"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := MkdirFor(p(d.path), p(d.target)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("pics-a/x.dot", "digraph{}")
+	write("pics-b/deeper/x.dot", "digraph{}")
+	write("old/kept", "")
 	Hold(p("mine"), []byte("1 host\n"))
 	write("mine", "1 host\n")
 	Hold(p("taken"), []byte("1 host\n"))
@@ -65,7 +81,8 @@ func TestFreezeAndClean(t *testing.T) {
 	}
 
 	Clean()
-	for name, want := range map[string]bool{"a": true, "b.tmp": false, "b": false, "mine": false, "taken": true} {
+	for name, want := range map[string]bool{"a": true, "b.tmp": false, "b": false, "mine": false, "taken": true,
+		"pics-a/x.dot": true, "pics-b": false, "old/kept": true, "old/new": false} {
 		if exists(name) != want {
 			t.Errorf("%s there: %v, want %v", name, !want, want)
 		}
