@@ -386,6 +386,9 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 			e.Fixed = cmp.Or(e.Fixed, s.Night)
 		case c.Class == ClassUnverified:
 		default: // it showed tonight
+			if c.changed { // not the defect the store knew: tonight's starts afresh
+				e = StoredSignature{Signature: c.Signature, Strategy: c.Strategy, Outcome: c.Outcome, FirstSeen: s.Night, FirstRevision: stateRevision(s)}
+			}
 			e.LastSeen, e.Revision, e.Fixed = s.Night, stateRevision(s), ""
 			if f := firsts[k]; f != nil {
 				for _, x := range append([]Example{f.First}, f.Others...) {
