@@ -41,7 +41,10 @@ func (c *Config) validateState() error {
 		}
 	}
 	switch {
-	case c.StateDigest == "":
+	case c.StateDigest == "": // a fresh night (a resume checked this when it started)
+		if err := c.State.CheckNight(c.Night, c.Current.Describe, c.StateNewStructurizer); err != nil {
+			return err
+		}
 		c.StateDigest = c.State.Digest
 		c.ExhaustiveFrom = c.State.ExhaustiveNext // go on where the last night stopped
 	case c.StateDigest != c.State.Digest:
