@@ -55,8 +55,10 @@ type StateReport struct {
 	// FilterRestarted is the number of graphs the filter held when it was
 	// read past BloomRestartAt and started afresh (State.SeenRestarted).
 	FilterRestarted uint64 `json:"filter_restarted,omitempty"`
-	// Reruns is the number of kept graphs re-run.
-	Reruns int `json:"reruns"`
+	// Reruns is the number of kept graphs re-run, MinimizedReruns of
+	// minimized graphs.
+	Reruns          int `json:"reruns"`
+	MinimizedReruns int `json:"minimized_reruns,omitempty"`
 	// Unmatched are the triage file's lines whose signature neither the
 	// store nor tonight holds (a typo, or a signature with a space left
 	// unquoted), in line order.
@@ -73,28 +75,51 @@ type SignatureState struct {
 	// Tonight counts the campaign's graphs failing with it.
 	Tonight int `json:"tonight"`
 	// RerunGraphs kept graphs of it were re-run; RerunShowing of all the
-	// re-runs showed it (its own kept graphs or another signature's).
+	// re-runs showed it (its own kept or minimized graphs, or another
+	// signature's: a new signature can show on another's kept graph).
 	RerunGraphs  int    `json:"rerun_graphs"`
 	RerunShowing int    `json:"rerun_showing"`
 	FirstSeen    string `json:"first_seen,omitempty"`
 	LastSeen     string `json:"last_seen,omitempty"`
 	Revision     string `json:"revision,omitempty"` // where it was last seen before tonight
-	// rerunShowing are the re-run graphs that showed it, for the store.
+	// Minimized is the verdict its stored minimized graph gave when
+	// re-run tonight: "shows" (it failed with this signature), "passes"
+	// (it did not fail), the signature it failed with instead, or "error"
+	// (no verdict); absent when the store holds no minimized graph of it
+	// or it was not re-run here (another shard re-ran it).
+	Minimized string `json:"minimized_rerun,omitempty"`
+	// rerunShowing are the re-run kept graphs that showed it, for the
+	// store.
 	rerunShowing []KeptGraph
+	// changed says it is not the defect the store knows: its stored
+	// minimized graph no longer shows it while tonight's campaign graphs
+	// do. It is minimized again, on tonight's first graph, and the store's
+	// entry starts afresh from tonight (NextState).
+	changed bool
 }
+
+// Verdicts of a stored minimized graph re-run (SignatureState.Minimized),
+// but for the signature it failed with instead.
+const (
+	MinimizedShows  = "shows"
+	MinimizedPasses = "passes"
+	MinimizedError  = "error"
+)
 
 // tally is what tonight showed of one signature.
 type tally struct {
 	sig                                    SignatureState
 	allShared                              bool // the baseline shares every campaign graph of it
 	rerunGraphs, rerunShowing, rerunErrors int
+	first                                  string // tonight's first campaign graph failing with it
+	minimized                              *Rerun // the re-run of its stored minimized graph
 }
 
 // ClassifyState classes rep's findings and the state's signatures.
 func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 	out := &StateReport{Night: rep.Settings.Night, Revision: stateRevision(&rep.Settings), Digest: st.Digest, Classes: zeroCounts(SignatureClasses),
 		Signatures: []SignatureState{}, FilterGraphs: st.Seen.Count(), FilterFalsePositive: BloomFalsePositive(st.Seen.Count()),
-		FilterRestarted: st.SeenRestarted, Reruns: len(reruns)}
+		FilterRestarted: st.SeenRestarted}
 	ts := map[findingKey]*tally{}
 	get := func(sig, strategy, outcome string) *tally {
 		k := findingKey{sig, strategy}
@@ -107,20 +132,32 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 		t := get(f.Signature, f.Strategy, f.Outcome)
 		t.sig.Tonight = f.Count
 		t.allShared = f.New == 0
+		t.first = f.First.Graph
 	}
 	for _, e := range st.Store {
 		get(e.Signature, e.Strategy, e.Outcome)
 	}
-	for _, r := range reruns {
+	for i, r := range reruns {
 		own := get(r.Signature, r.Strategy, "")
-		own.rerunGraphs++
+		if r.Minimized {
+			out.MinimizedReruns++
+			own.minimized = &reruns[i]
+			own.sig.Minimized = minimizedVerdict(&r)
+		} else {
+			out.Reruns++
+			own.rerunGraphs++
+		}
 		switch {
 		case r.Result.Outcome == OutError:
-			own.rerunErrors++
+			if !r.Minimized {
+				own.rerunErrors++
+			}
 		case isFailure(r.Result.Outcome):
 			t := get(r.Result.Signature, r.Strategy, r.Result.Outcome)
 			t.rerunShowing++
-			t.sig.rerunShowing = append(t.sig.rerunShowing, r.Graph)
+			if !r.Minimized { // a minimized graph is kept as such
+				t.sig.rerunShowing = append(t.sig.rerunShowing, r.Graph)
+			}
 		}
 	}
 	known := map[string]bool{}
@@ -139,20 +176,46 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 	return out
 }
 
+// minimizedVerdict is what the re-run of a stored minimized graph gave
+// (SignatureState.Minimized).
+func minimizedVerdict(r *Rerun) string {
+	switch {
+	case r.Result.Outcome == OutError:
+		return MinimizedError
+	case !isFailure(r.Result.Outcome):
+		return MinimizedPasses
+	case r.Result.Signature == r.Signature:
+		return MinimizedShows
+	}
+	return r.Result.Signature
+}
+
 // classify sets one signature's class and reason.
 func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[string]TriageEntry) {
 	kept := 0 // the graphs the state keeps for it (re-runs are only ever of those)
+	minimized := false
 	if stored != nil {
 		s.FirstSeen, s.LastSeen, s.Revision = stored.FirstSeen, stored.LastSeen, stored.Revision
 		if s.Outcome == "" {
 			s.Outcome = stored.Outcome
 		}
 		kept = len(stored.Graphs)
+		minimized = stored.Minimized != ""
 	}
 	showed := s.Tonight > 0 || t.rerunShowing > 0
+	minJudged := t.minimized != nil && s.Minimized != MinimizedError
 	switch {
+	case !showed && t.rerunGraphs > 0 && t.rerunGraphs == kept && t.rerunErrors == 0 && minimized && !minJudged:
+		why := "was not re-run here (another shard re-ran it)"
+		if t.minimized != nil {
+			why = "re-ran without a verdict"
+		}
+		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; none of its %s showed it, but its minimized graph %s", Plural(t.rerunGraphs, "kept graph"), why)
 	case !showed && t.rerunGraphs > 0 && t.rerunGraphs == kept && t.rerunErrors == 0:
 		s.Class, s.Reason = ClassFixed, fmt.Sprintf("none of its %s showed it", Plural(t.rerunGraphs, "kept graph"))
+		if minimized {
+			s.Reason += ", nor its minimized graph " + stored.Minimized
+		}
 		if stored.Fixed != "" {
 			s.Reason += "; fixed since " + stored.Fixed
 		}
@@ -164,6 +227,34 @@ func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[s
 		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, Plural(t.rerunGraphs, "kept graph"))
 	default:
 		s.Class, s.Reason = showingClass(s.Signature, s.Tonight > 0 && t.allShared && t.rerunShowing == 0, stored, triage)
+		if s.Tonight > 0 && minJudged && s.Minimized != MinimizedShows {
+			rejudge(s, t, stored)
+		}
+	}
+}
+
+// rejudge re-classes a stored signature that tonight's campaign graphs
+// show but whose stored minimized graph, re-run tonight, does not: the
+// signature is generic (oracle/SIGNATURES.md), and what shows it tonight
+// is not the defect the store knows. A known signature is then new (it
+// fails the night, and is minimized on tonight's first graph); an
+// ignored one stays ignored, with the note; a regression stays new, with
+// the note.
+func rejudge(s *SignatureState, t *tally, stored *StoredSignature) {
+	verdict := "passes tonight"
+	if s.Minimized != MinimizedPasses {
+		verdict = "fails tonight with " + TriageSignature(s.Minimized) + ", not with it"
+	}
+	note := fmt.Sprintf("its recorded graph %s %s; tonight's first failing graph is %s", stored.Minimized, verdict, t.first)
+	switch s.Class {
+	case ClassKnown:
+		s.Class, s.Reason = ClassNew, "not the defect the store knows: "+note+" (was known: "+s.Reason+")"
+		s.changed = true
+	case ClassNew:
+		s.Reason += "; " + note
+		s.changed = true
+	default:
+		s.Reason += "; " + note + ": another defect may share the signature"
 	}
 }
 
@@ -204,3 +295,12 @@ func (st *State) classShowing(sig, strategy string, baselineShares bool) string 
 // NewSignatures is the number of signatures classed new (with a state),
 // the one thing that fails a night.
 func (s *StateReport) NewSignatures() int { return s.Classes[ClassNew] }
+
+// RerunsPhrase says what the night re-ran: "N kept graphs re-run", with
+// the minimized graphs when there were any.
+func (s *StateReport) RerunsPhrase() string {
+	if s.MinimizedReruns == 0 {
+		return Plural(s.Reruns, "kept graph") + " re-run"
+	}
+	return Plural(s.Reruns, "kept graph") + " and " + Plural(s.MinimizedReruns, "minimized graph") + " re-run"
+}

@@ -267,6 +267,10 @@ type Config struct {
 	// state.go); nil runs without one: no graph is skipped as seen, no
 	// signature is classed, nothing is carried to the next night.
 	State *State
+	// StateNewStructurizer lets a fresh night take State over from another
+	// structurizer than the one its store records (State.CheckNight);
+	// false refuses such a night (--state-new-structurizer).
+	StateNewStructurizer bool
 	// Context cancels the campaign (Ctrl-C): work stops, the log is
 	// flushed, the report covers what was done and says it is incomplete
 	// (Report.Incomplete, with the context's cause as the reason when it

@@ -205,8 +205,8 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 		on = " (strategy " + f.Strategy + ")"
 	}
 	a := findingAnchor(f)
-	fmt.Fprintf(b, `<div class="finding" id="%s"><h3><a href="#%s">%s</a>%s</h3><p>%s, %d new. First: %s, seed %d, graph <code>%s</code>.</p>`,
-		a, a, htmlText(f.Signature), htmlText(on), Plural(f.Count, "graph"), f.New, htmlText(e.Stream.String()), e.Seed, htmlText(e.Graph))
+	fmt.Fprintf(b, `<div class="finding" id="%s"><h3><a href="#%s">%s</a>%s</h3><p>%s, %s. First: %s, seed %d, graph <code>%s</code>.</p>`,
+		a, a, htmlText(f.Signature), htmlText(on), Plural(f.Count, "graph"), htmlText(findingNewPhrase(rep, f)), htmlText(e.Stream.String()), e.Seed, htmlText(e.Graph))
 	if e.Detail != "" {
 		fmt.Fprintf(b, "<pre>%s</pre>", htmlText(e.Detail))
 	}

@@ -73,9 +73,9 @@ func Markdown(rep *Report) string {
 	if len(rep.Findings) == 0 {
 		b.WriteString("None.\n")
 	} else {
-		b.WriteString("| signature | strategy | graphs | new | first graph | generator | seed |\n|---|---|---|---|---|---|---|\n")
+		fmt.Fprintf(&b, "| signature | strategy | graphs | %s | first graph | generator | seed |\n|---|---|---|---|---|---|---|\n", findingNewHeader(rep))
 		for _, f := range rep.Findings {
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | `%s` | %s | %d |\n", mdCell(f.Signature), findingStrategy(rep, &f), f.Count, f.New, f.First.Graph, f.First.Stream, f.First.Seed)
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | `%s` | %s | %d |\n", mdCell(f.Signature), findingStrategy(rep, &f), f.Count, findingNewCell(rep, &f), f.First.Graph, f.First.Stream, f.First.Seed)
 		}
 		var replay strings.Builder
 		for _, f := range rep.Findings {
@@ -328,4 +328,41 @@ func walksPhrase(s *Settings, checks []string) string {
 		return " (exec on the covering walks only)"
 	}
 	return fmt.Sprintf(" (exec on the covering walks and %d random ones a graph, seed %d)", s.Walks, s.Seed)
+}
+
+// findingNewHeader heads the findings table's column of what is new:
+// without a state, "new" (the graphs the baseline passed; with no
+// baseline, every failing graph); with a state, the signature's class,
+// which decides the exit status, and with a baseline too the graphs the
+// baseline passed, so named.
+func findingNewHeader(rep *Report) string {
+	switch {
+	case rep.State == nil:
+		return "new"
+	case rep.Settings.Baseline != "":
+		return "class (baseline passed)"
+	}
+	return "class"
+}
+
+// findingNewCell is a finding's cell in that column.
+func findingNewCell(rep *Report, f *Finding) string {
+	switch {
+	case rep.State == nil:
+		return fmt.Sprint(f.New)
+	case rep.Settings.Baseline != "":
+		return fmt.Sprintf("%s (%d)", dash(rep.State.class(f.Signature, f.Strategy)), f.New)
+	}
+	return dash(rep.State.class(f.Signature, f.Strategy))
+}
+
+// findingNewPhrase says the same in a sentence: "3 new", "class known".
+func findingNewPhrase(rep *Report, f *Finding) string {
+	if rep.State == nil {
+		return fmt.Sprintf("%d new", f.New)
+	}
+	if rep.Settings.Baseline != "" {
+		return fmt.Sprintf("class %s, %d the baseline passed", dash(rep.State.class(f.Signature, f.Strategy)), f.New)
+	}
+	return "class " + dash(rep.State.class(f.Signature, f.Strategy))
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -40,7 +41,10 @@ func (c *Config) validateState() error {
 		}
 	}
 	switch {
-	case c.StateDigest == "":
+	case c.StateDigest == "": // a fresh night (a resume checked this when it started)
+		if err := c.State.CheckNight(c.Night, c.Current.Describe, c.StateNewStructurizer); err != nil {
+			return err
+		}
 		c.StateDigest = c.State.Digest
 		c.ExhaustiveFrom = c.State.ExhaustiveNext // go on where the last night stopped
 	case c.StateDigest != c.State.Digest:
@@ -94,14 +98,35 @@ func (w *worker) seenBefore(i int, g *cfg.Graph) bool {
 }
 
 // fillStateMinimized gives the findings of stored signatures the store's
-// minimized graph: they are not minimized again.
+// minimized graph: they are not minimized again. A signature whose stored
+// minimized graph no longer shows it (rep.State: changed) gets none, and
+// loses it where a shard's report gave it one: it is minimized again, on
+// tonight's first graph.
 func fillStateMinimized(rep *Report, st *State) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if e := st.lookup(f.Signature, f.Strategy); e != nil && f.Minimized == "" {
+		e := st.lookup(f.Signature, f.Strategy)
+		switch {
+		case e == nil:
+		case rep.State != nil && rep.State.changed(f.Signature, f.Strategy):
+			if f.Minimized == e.Minimized && slices.Equal(f.MinimizedWeights, e.MinimizedWeights) {
+				f.Minimized, f.MinimizedWeights, f.MinimizeStopped = "", nil, ""
+			}
+		case f.Minimized == "":
 			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = e.Minimized, e.MinimizedWeights, e.MinimizeStopped
 		}
 	}
+}
+
+// changed says whether a signature showing tonight is not the defect the
+// store knows (SignatureState.changed).
+func (s *StateReport) changed(sig, strategy string) bool {
+	for _, c := range s.Signatures {
+		if c.Signature == sig && c.Strategy == strategy {
+			return c.changed
+		}
+	}
+	return false
 }
 
 // class is a signature's class tonight ("" when not classed).

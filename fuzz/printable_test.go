@@ -76,8 +76,8 @@ func TestMarkdownEscapesOutsideText(t *testing.T) {
 		case strings.HasPrefix(line, "| known |"):
 			cells := mdRowCells(line)
 			want := strings.TrimSpace("x|" + Printable(strings.NewReplacer("\r\n", " ", "\n", " ").Replace(hostile)))
-			if len(cells) != 8 || cells[1] != want {
-				t.Errorf("state row has %d cells (want 8), signature %q: %s", len(cells), cells[1], line)
+			if len(cells) != 10 || cells[1] != want {
+				t.Errorf("state row has %d cells (want 10), signature %q: %s", len(cells), cells[1], line)
 			}
 		}
 	}

@@ -52,6 +52,9 @@ type progressSig struct {
 	graphs    int  // campaign graphs failing with it
 	newGraphs int  // of those, the ones the baseline does not share (Record.isNew)
 	rerun     bool // a re-run of a kept graph showed it
+	// rejudged: its stored minimized graph, re-run tonight, gave a
+	// verdict other than this signature (classify.go's rejudge).
+	rejudged bool
 }
 
 // baselineShares is ClassifyState's test for a signature the baseline
@@ -163,6 +166,11 @@ func (p *progress) reruns(rs []Rerun) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, r := range rs {
+		if r.Minimized {
+			if v := minimizedVerdict(&r); v != MinimizedShows && v != MinimizedError {
+				p.sig(r.Signature, r.Strategy).rejudged = true
+			}
+		}
 		if isFailure(r.Result.Outcome) {
 			p.sig(r.Result.Signature, r.Strategy).rerun = true
 		}
@@ -197,7 +205,11 @@ func (p *progress) summary() string {
 	fmt.Fprintf(&b, " seen %d, signatures:", p.seen)
 	classes := map[string]int{}
 	for k, s := range p.sigs {
-		classes[p.class(k.sig, k.strategy, s.baselineShares())]++
+		c := p.class(k.sig, k.strategy, s.baselineShares())
+		if c == ClassKnown && s.rejudged && s.graphs > 0 {
+			c = ClassNew // as classify.go's rejudge
+		}
+		classes[c]++
 	}
 	for _, c := range []string{ClassNew, ClassKnown, ClassIgnored} {
 		fmt.Fprintf(&b, " %s %d", c, classes[c])

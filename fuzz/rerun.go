@@ -1,10 +1,14 @@
 // rerun.go re-runs the graphs the state keeps for each signature
-// (StoredSignature.Graphs) at the start of a night, on the current side
-// with the signature's strategy: what tells a fixed signature (its graphs
-// re-run, none shows it) from one merely not met tonight. Kept graph j, in
-// the store's order, belongs to shard j mod N, so the shards of a night
-// re-run each kept graph once and their re-runs union into the whole
-// night's. The re-runs are written to OUT/rerun.jsonl.
+// (StoredSignature.Graphs) and each signature's minimized graph at the
+// start of a night, on the current side with the signature's strategy:
+// what tells a fixed signature (its graphs re-run, none shows it) from one
+// merely not met tonight, and a known signature from another defect that
+// shows the same signature (its minimized graph passes while tonight's
+// graphs fail: classify.go). The plan lists every kept graph in the
+// store's order, then every minimized graph; re-run j belongs to shard j
+// mod N, so the shards of a night re-run each graph once and their re-runs
+// union into the whole night's. The re-runs are written to
+// OUT/rerun.jsonl.
 
 package fuzz
 
@@ -24,21 +28,32 @@ import (
 // RerunFile holds a campaign's re-runs, one JSON object a line.
 const RerunFile = "rerun.jsonl"
 
-// Rerun is one kept graph of a stored signature, re-run tonight.
+// Rerun is one kept graph, or the minimized graph, of a stored signature,
+// re-run tonight.
 type Rerun struct {
-	J         int        `json:"j"` // position in the store's order of kept graphs
-	Signature string     `json:"signature"`
-	Strategy  string     `json:"strategy,omitempty"`
+	J         int    `json:"j"` // position in the plan (rerunPlan)
+	Signature string `json:"signature"`
+	Strategy  string `json:"strategy,omitempty"`
+	// Minimized says Graph is the signature's minimized graph
+	// (StoredSignature.Minimized), not one of its kept graphs.
+	Minimized bool       `json:"minimized,omitempty"`
 	Graph     KeptGraph  `json:"graph"`
 	Result    SideResult `json:"result"`
 }
 
-// rerunPlan lists the kept graphs in the store's order.
+// rerunPlan lists the kept graphs in the store's order, then the
+// minimized graphs in the store's order.
 func rerunPlan(st *State) []Rerun {
 	var out []Rerun
 	for _, e := range st.Store {
 		for _, g := range e.Graphs {
 			out = append(out, Rerun{J: len(out), Signature: e.Signature, Strategy: e.Strategy, Graph: g})
+		}
+	}
+	for _, e := range st.Store {
+		if e.Minimized != "" {
+			out = append(out, Rerun{J: len(out), Signature: e.Signature, Strategy: e.Strategy, Minimized: true,
+				Graph: KeptGraph{Graph: e.Minimized, Weights: e.MinimizedWeights}})
 		}
 	}
 	return out
@@ -67,7 +82,7 @@ func (c *Config) runReruns(st *State) ([]Rerun, error) {
 	return mine, nil
 }
 
-// rerun judges one kept graph on the current side.
+// rerun judges one kept or minimized graph on the current side.
 func (w *worker) rerun(r *Rerun) SideResult {
 	g, err := graphOfKept(r.Graph)
 	if err != nil {
@@ -158,10 +173,12 @@ func readRerunFile(path string, r io.Reader, plan []Rerun, byJ map[int]Rerun) er
 // checkRerun says how r is not a re-run of plan's kept graph r.J.
 func checkRerun(r *Rerun, plan []Rerun) error {
 	if r.J < 0 || r.J >= len(plan) {
-		return fmt.Errorf("re-run of kept graph %d, but the state keeps %d (was the shard run on another state?)", r.J, len(plan))
+		return fmt.Errorf("re-run %d, but the state's re-runs are %d (%s; was the shard run on another state?)", r.J, len(plan), rerunPlanSize(plan))
 	}
 	p := &plan[r.J]
 	switch {
+	case r.Minimized != p.Minimized:
+		return fmt.Errorf("re-run %d is of %s, not of %s", r.J, rerunWhat(p), rerunWhat(r))
 	case r.Signature != p.Signature || r.Strategy != p.Strategy:
 		return fmt.Errorf("kept graph %d is of signature %s (strategy %q), not of %s (strategy %q)", r.J, TriageSignature(p.Signature), p.Strategy, TriageSignature(r.Signature), r.Strategy)
 	case r.Graph.Graph != p.Graph.Graph || !slices.Equal(r.Graph.Weights, p.Graph.Weights):
@@ -170,4 +187,23 @@ func checkRerun(r *Rerun, plan []Rerun) error {
 		return fmt.Errorf("kept graph %d: unknown outcome %q", r.J, r.Result.Outcome)
 	}
 	return nil
+}
+
+// rerunWhat names what a re-run re-runs: a kept or the minimized graph.
+func rerunWhat(r *Rerun) string {
+	if r.Minimized {
+		return "a minimized graph"
+	}
+	return "a kept graph"
+}
+
+// rerunPlanSize says what a plan re-runs: its kept and minimized graphs.
+func rerunPlanSize(plan []Rerun) string {
+	m := 0
+	for _, r := range plan {
+		if r.Minimized {
+			m++
+		}
+	}
+	return Plural(len(plan)-m, "kept graph") + " and " + Plural(m, "minimized graph")
 }

@@ -18,14 +18,15 @@ import (
 	"testing"
 )
 
-// rerunState is a state of two signatures, three kept graphs.
+// rerunState is a state of two signatures, three kept graphs and one
+// minimized graph.
 func rerunState() *State {
 	return &State{Store: []StoredSignature{
-		{Signature: "exec:trace-mismatch", Outcome: OutInvalid, Minimized: "{{0, 1}, {}}", Graphs: []KeptGraph{
+		{Signature: "exec:trace-mismatch", Outcome: OutInvalid, FirstSeen: "2026-11-28", LastSeen: "2026-11-30", Minimized: "{{0, 1}, {}}", Graphs: []KeptGraph{
 			{Graph: "{{1, 2}, {3}, {3}, {}}", Stream: Stream{Kind: "reducible", Weights: "w0"}, Seed: 1},
 			{Graph: "{{1}, {0, 2}, {}}", Weights: []int{16, 16, 16}, Stream: Stream{Kind: "reducible", Weights: "w16"}, Seed: 7},
 		}},
-		{Signature: "structurize:crash:exit status N: boom", Strategy: "dispatch", Outcome: OutCrash, Graphs: []KeptGraph{
+		{Signature: "structurize:crash:exit status N: boom", Strategy: "dispatch", Outcome: OutCrash, FirstSeen: "2026-11-28", LastSeen: "2026-11-28", Fixed: "2026-11-29", Graphs: []KeptGraph{
 			{Graph: "{{}}", Stream: Stream{Kind: "exhaustive", Weights: "w0"}, Seed: 3},
 		}},
 	}, Triage: map[string]TriageEntry{}, Seen: NewBloom()}
@@ -54,8 +55,9 @@ func TestRerunOfUnknownSignature(t *testing.T) {
 	good := rerunLines(t, st)
 	for _, c := range []struct{ from, to, want string }{
 		{`"signature":"exec:trace-mismatch"`, `"signature":"exec:other"`, "rerun.jsonl:1: kept graph 0 is of signature exec:trace-mismatch"},
-		{`{"j":2,`, `{"j":9,`, "rerun.jsonl:3: re-run of kept graph 9, but the state keeps 3"},
-		{`{"j":1,`, `{"j":-1,`, "rerun.jsonl:2: re-run of kept graph -1"},
+		{`{"j":2,`, `{"j":9,`, "rerun.jsonl:3: re-run 9, but the state's re-runs are 4 (3 kept graphs and 1 minimized graph;"},
+		{`{"j":1,`, `{"j":-1,`, "rerun.jsonl:2: re-run -1"},
+		{`"minimized":true,`, ``, "rerun.jsonl:4: re-run 3 is of a minimized graph, not of a kept graph"},
 		{`{{1}, {0, 2}, {}}`, `{{1}, {0, 1}, {}}`, "rerun.jsonl:2: kept graph 1 is {{1}, {0, 2}, {}}, not {{1}, {0, 1}, {}}"},
 		{`"outcome":"ok"`, `"outcome":"fine"`, `rerun.jsonl:1: kept graph 0: unknown outcome "fine"`},
 		{`{"j":0,`, "null\n" + `{"j":0,`, "rerun.jsonl:1: kept graph 0 is of signature"},

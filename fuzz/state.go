@@ -13,6 +13,7 @@
 package fuzz
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -81,7 +82,12 @@ type KeptGraph struct {
 
 // storeFile is findings.json.
 type storeFile struct {
-	Schema     string            `json:"schema"`
+	Schema string `json:"schema"`
+	// Night is the last night that wrote the store, Current that night's
+	// current side (Settings.Current): what a night on another
+	// structurizer, or an earlier night, is refused by (CheckNight).
+	Night      string            `json:"night,omitempty"`
+	Current    string            `json:"current,omitempty"`
 	Signatures []StoredSignature `json:"signatures"`
 	LastGood   *GoodNight        `json:"last_good,omitempty"`
 	// ExhaustiveNext is where the next night's exhaustive walk starts.
@@ -122,6 +128,10 @@ type State struct {
 	// ExhaustiveNext is the position of the growing order where the last
 	// night's exhaustive walk stopped (nil: no night walked it yet).
 	ExhaustiveNext *uint64
+	// Night and Current are the last night that wrote the store and its
+	// current side ("" when the store does not record them: a first
+	// night, or a store written without them).
+	Night, Current string
 	// Digest hashes the three files as read (Settings.StateDigest): the
 	// shards of a night must have read the same state.
 	Digest string
@@ -147,7 +157,7 @@ func LoadState(dir string) (*State, error) {
 		if err != nil {
 			return nil, err
 		}
-		st.Store, st.LastGood, st.ExhaustiveNext = f.Signatures, f.LastGood, f.ExhaustiveNext
+		st.Store, st.LastGood, st.ExhaustiveNext, st.Night, st.Current = f.Signatures, f.LastGood, f.ExhaustiveNext, f.Night, f.Current
 		sortStore(st.Store)
 	}
 	triage, err := os.ReadFile(filepath.Join(dir, StateTriageFile))
@@ -190,6 +200,12 @@ func readStore(path string, data []byte) (storeFile, error) {
 	if err := checkStoreSchema(f.Schema); err != nil {
 		return f, fmt.Errorf("%s: %v", path, err)
 	}
+	if err := unknownStoreKey(data); err != nil {
+		return f, fmt.Errorf("%s: %v", path, err)
+	}
+	if f.Night != "" && !isDate(f.Night) {
+		return f, fmt.Errorf("%s: night %q: want a date YYYY-MM-DD", path, f.Night)
+	}
 	if g := f.LastGood; g != nil {
 		if _, err := time.Parse(time.DateOnly, g.Night); err != nil {
 			return f, fmt.Errorf("%s: last_good: night %q: want a date YYYY-MM-DD", path, g.Night)
@@ -213,6 +229,11 @@ func readStore(path string, data []byte) (storeFile, error) {
 			return f, fmt.Errorf("%s: the same signature and strategy as signatures[%d]", where, j)
 		}
 		at[k] = i
+		for _, d := range []struct{ key, date string }{{"first_seen", e.FirstSeen}, {"last_seen", e.LastSeen}, {"fixed", e.Fixed}} {
+			if (d.date != "" || d.key != "fixed") && !isDate(d.date) {
+				return f, fmt.Errorf("%s: %s %q: want a date YYYY-MM-DD", where, d.key, d.date)
+			}
+		}
 		if e.Minimized != "" {
 			if _, err := graphOf(&Example{Graph: e.Minimized, Weights: e.MinimizedWeights}); err != nil {
 				return f, fmt.Errorf("%s: minimized: %v", where, err)
@@ -225,6 +246,131 @@ func readStore(path string, data []byte) (storeFile, error) {
 		}
 	}
 	return f, nil
+}
+
+// isDate says whether s is a night's date, YYYY-MM-DD.
+func isDate(s string) bool {
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil
+}
+
+// unknownStoreKey names a key of findings.json's text that the store has
+// no field for (a misspelling, which would otherwise be dropped when the
+// night writes the store back), and the entry it is in.
+func unknownStoreKey(data []byte) error {
+	strict := func(data []byte, v any) error {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		err := dec.Decode(v)
+		if err != nil && strings.HasPrefix(err.Error(), "json: unknown field ") {
+			return fmt.Errorf("unknown key %s (misspelt? STATE.md lists the keys)", strings.TrimPrefix(err.Error(), "json: unknown field "))
+		}
+		return nil // any other error is the lenient reading's to report
+	}
+	var raw struct {
+		Signatures []json.RawMessage `json:"signatures"`
+		LastGood   json.RawMessage   `json:"last_good"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil
+	}
+	for i, r := range raw.Signatures {
+		var e StoredSignature
+		if err := strict(r, &e); err != nil {
+			var named struct {
+				Signature string `json:"signature"`
+			}
+			json.Unmarshal(r, &named)
+			return fmt.Errorf("signatures[%d] (%s): %v", i, TriageSignature(named.Signature), err)
+		}
+	}
+	if len(raw.LastGood) > 0 {
+		var g GoodNight
+		if err := strict(raw.LastGood, &g); err != nil {
+			return fmt.Errorf("last_good: %v", err)
+		}
+	}
+	return strict(data, &storeFile{})
+}
+
+// LatestNight is the latest night the store records: the night that last
+// wrote it, or where it does not say, the latest of its entries' dates
+// and of the last good night ("" for an empty store).
+func (st *State) LatestNight() string {
+	latest := st.Night
+	for _, e := range st.Store {
+		latest = max(latest, e.FirstSeen, e.LastSeen, e.Fixed)
+	}
+	if st.LastGood != nil {
+		latest = max(latest, st.LastGood.Night)
+	}
+	return latest
+}
+
+// StoreStructurizer is the current side the store was last written with:
+// Current, or where the store does not say, the revision of the entry
+// last seen (its spec; "" for an empty store).
+func (st *State) StoreStructurizer() string {
+	if st.Current != "" {
+		return st.Current
+	}
+	spec, last := "", ""
+	for _, e := range st.Store {
+		if e.Revision != "" && e.LastSeen >= last {
+			spec, last = e.Revision, e.LastSeen
+		}
+	}
+	if st.LastGood != nil && st.LastGood.Night >= last {
+		spec = st.LastGood.Spec()
+	}
+	return spec
+}
+
+// structurizerOf is which structurizer a spec (or a store's revision,
+// "self (built from ...)") tests, whatever its revision: cfgfuzz's own
+// (self, isolated, rev:REV), a repository's (repo:DIR@REV), or a
+// command's (cmd:COMMAND: its program, the first word; the arguments may
+// change, as a fix's flag does).
+func structurizerOf(spec string) string {
+	if !strings.HasPrefix(spec, SpecCmd+":") {
+		spec, _, _ = strings.Cut(spec, " (") // "self (built from ...)"
+	}
+	sp, err := ParseSpec(spec)
+	switch {
+	case err != nil:
+		return spec
+	case sp.IsSelf() || sp.Kind == SpecRev:
+		return "cfgfuzz's own structurizer"
+	case sp.Kind == SpecRepo:
+		if abs, err := filepath.Abs(sp.Repo); err == nil {
+			return "the structurizer of repository " + abs
+		}
+		return "the structurizer of repository " + sp.Repo
+	}
+	if prog := strings.Fields(sp.Cmd); len(prog) > 0 { // its arguments may change from night to night
+		return "the command " + prog[0]
+	}
+	return "cmd:" + sp.Cmd
+}
+
+// CheckNight refuses a night on st that would rewrite it wrongly: a night
+// earlier than the latest the store records, or a current side (spec) of
+// another structurizer than the store was written by, unless
+// otherStructurizer (--state-new-structurizer) says to take the state
+// over. A changed revision of the same structurizer is what nights are
+// for, and the same night again is allowed.
+func (st *State) CheckNight(night, spec string, otherStructurizer bool) error {
+	if latest := st.LatestNight(); latest != "" && night < latest {
+		return fmt.Errorf("night %s is earlier than the latest night of state %s (%s): a night's findings go after the nights its store holds; give a later --night (the default is today, UTC)", night, st.Dir, latest)
+	}
+	stored := st.StoreStructurizer()
+	if stored == "" || otherStructurizer {
+		return nil
+	}
+	if was, is := structurizerOf(stored), structurizerOf(spec); was != is {
+		return fmt.Errorf("state %s was written by nights of %s (%s), but this night tests %s (%s): its kept graphs would be re-run on another structurizer, and its signatures classed fixed or new for it; give the --structurizer the state was written with, another --state directory (one per structurizer under test), or --state-new-structurizer to take this state over to %s", st.Dir, was, stored, is, spec, is)
+	}
+	return nil
 }
 
 // checkStoreSchema accepts findings.json's schema when it is StateSchema
@@ -353,6 +499,9 @@ type StateUpdate struct {
 	// ExhaustiveNext is where the next night's exhaustive walk starts:
 	// tonight's report's, or the state's when tonight walked none.
 	ExhaustiveNext *uint64
+	// Night and Current are the night that wrote the update and its
+	// current side (storeFile).
+	Night, Current string
 	// Corpus is the guided corpus to write into the state's corpus/
 	// (merge only; nil: leave it as it is). An unsharded run writes its
 	// own (cmd/cfgfuzz's --corpus).
@@ -386,6 +535,9 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 			e.Fixed = cmp.Or(e.Fixed, s.Night)
 		case c.Class == ClassUnverified:
 		default: // it showed tonight
+			if c.changed { // not the defect the store knew: tonight's starts afresh
+				e = StoredSignature{Signature: c.Signature, Strategy: c.Strategy, Outcome: c.Outcome, FirstSeen: s.Night, FirstRevision: stateRevision(s)}
+			}
 			e.LastSeen, e.Revision, e.Fixed = s.Night, stateRevision(s), ""
 			if f := firsts[k]; f != nil {
 				for _, x := range append([]Example{f.First}, f.Others...) {
@@ -401,7 +553,8 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 		}
 		byKey[k] = e
 	}
-	up := StateUpdate{Seen: NewBloom(), LastGood: st.LastGood, ExhaustiveNext: cmp.Or(rep.ExhaustiveNext, st.ExhaustiveNext)}
+	up := StateUpdate{Seen: NewBloom(), LastGood: st.LastGood, ExhaustiveNext: cmp.Or(rep.ExhaustiveNext, st.ExhaustiveNext),
+		Night: max(st.Night, s.Night), Current: s.Current}
 	if g := goodNight(rep); g != nil {
 		up.LastGood = g
 	}
@@ -492,7 +645,7 @@ func storeBytes(up StateUpdate) ([]byte, error) {
 	if store == nil {
 		store = []StoredSignature{}
 	}
-	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Signatures: store, LastGood: up.LastGood, ExhaustiveNext: up.ExhaustiveNext}, "", "  ")
+	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Night: up.Night, Current: up.Current, Signatures: store, LastGood: up.LastGood, ExhaustiveNext: up.ExhaustiveNext}, "", "  ")
 	if err != nil {
 		return nil, err
 	}

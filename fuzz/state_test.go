@@ -22,9 +22,10 @@ import (
 )
 
 // panicsOnFour is a test structurizer with a bug of its own: it panics on
-// every graph of four blocks.
+// every graph of four blocks. It stands for another revision of cfgfuzz's
+// structurizer, which a state written by self goes on with.
 func panicsOnFour() SideFactory {
-	return SideFactory{Describe: "panics on four blocks", New: func() (Side, error) {
+	return SideFactory{Describe: "rev:panics-on-four-blocks", New: func() (Side, error) {
 		return &InProcess{Fn: func(g *cfg.Graph, opt proto.Options) Answer {
 			if g.Len() == 4 {
 				panic("four blocks")
@@ -452,6 +453,7 @@ func TestStateRecordsLastGoodNight(t *testing.T) {
 			}
 			side.Describe = n.current // the spec the report names
 			c.Current = side
+			c.StateNewStructurizer = strings.HasPrefix(n.current, "repo:") // from cfgfuzz's to the repository's
 		})
 		st, err := LoadState(dir)
 		if err != nil {
@@ -468,6 +470,7 @@ func TestStateRecordsLastGoodNight(t *testing.T) {
 	// the night checks none and proves nothing.
 	rep := night(t, dir, "2026-12-06", 5, 40, func(c *Config) {
 		c.Current = SideFactory{Describe: "rev:" + rev('f'), New: func() (Side, error) { return &InProcess{}, nil }}
+		c.StateNewStructurizer = true // back from the repository's to cfgfuzz's
 	})
 	st, err := LoadState(dir)
 	if err != nil {
@@ -676,5 +679,118 @@ func TestGoodNightKeepsItsSizeLimit(t *testing.T) {
 	rep.Divergences.Size.judge(&limit)
 	if !rep.SizeOverLimit() || goodNight(rep) != nil {
 		t.Errorf("a night over its size limit is good: over %v", rep.SizeOverLimit())
+	}
+}
+
+// TestNightRefusedOnAnotherStructurizerOrEarlier: a state written by one
+// structurizer refuses a night of another (a cmd: command for cfgfuzz's
+// own, or the reverse), naming both and the flag that takes it over, also
+// when its store records the structurizer only in its entries' revisions;
+// another revision of the same structurizer goes on. A night earlier than
+// the store's latest is refused; the same night again is not.
+func TestNightRefusedOnAnotherStructurizerOrEarlier(t *testing.T) {
+	adapter := func(c *Config) {
+		c.Inject = []string{"swap-arms"}
+		c.Current = SideFactory{Describe: "cmd:/opt/adapter --serve", New: func() (Side, error) { return &InProcess{}, nil }}
+	}
+	runOn := func(dir, date string, change func(*Config)) error {
+		st, err := LoadState(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := testConfig(t, 20)
+		c.State, c.Night = st, date
+		change(&c)
+		_, err = Run(c)
+		return err
+	}
+	state := t.TempDir()
+	night(t, state, "2026-12-04", 1, 40, adapter)
+	b, err := os.ReadFile(filepath.Join(state, StateFindingsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noCurrent := t.TempDir() // a store that records the structurizer only in its entries
+	copyDir(t, state, noCurrent)
+	var lines []string
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if !strings.HasPrefix(l, `  "current": `) {
+			lines = append(lines, l)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(noCurrent, StateFindingsFile), []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{state, noCurrent} {
+		self := func(c *Config) {}
+		err := runOn(dir, "2026-12-05", self)
+		if err == nil || !strings.Contains(err.Error(), "was written by nights of the command /opt/adapter (cmd:/opt/adapter --serve)") ||
+			!strings.Contains(err.Error(), "this night tests cfgfuzz's own structurizer (self)") || !strings.Contains(err.Error(), "--state-new-structurizer") {
+			t.Errorf("%s: a night of self on an adapter's state: %v", dir, err)
+		}
+	}
+	other := func(c *Config) {
+		c.Current = SideFactory{Describe: "cmd:/opt/other-adapter", New: func() (Side, error) { return &InProcess{}, nil }}
+	}
+	if err := runOn(state, "2026-12-05", other); err == nil || !strings.Contains(err.Error(), "this night tests the command /opt/other-adapter (cmd:/opt/other-adapter)") {
+		t.Errorf("another adapter: %v", err)
+	}
+	otherArgs := func(c *Config) {
+		c.Current = SideFactory{Describe: "cmd:/opt/adapter --serve --fixed", New: func() (Side, error) { return &InProcess{}, nil }}
+	}
+	if err := runOn(state, "2026-12-04", otherArgs); err != nil {
+		t.Errorf("the same adapter with other arguments: %v", err)
+	}
+	if err := runOn(state, "2026-11-01", adapter); err == nil || !strings.Contains(err.Error(), "night 2026-11-01 is earlier than the latest night of state") || !strings.Contains(err.Error(), "(2026-12-04)") {
+		t.Errorf("an earlier night: %v", err)
+	}
+	if err := runOn(state, "2026-12-04", adapter); err != nil {
+		t.Errorf("the same night again: %v", err)
+	}
+	if err := runOn(state, "2026-12-05", func(c *Config) { c.StateNewStructurizer = true }); err != nil {
+		t.Errorf("self taking the state over: %v", err)
+	}
+	st, err := LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Current != SpecSelf || st.Night != "2026-12-05" {
+		t.Errorf("the state taken over records %q on %s, want self on 2026-12-05", st.Current, st.Night)
+	}
+	// Another revision of cfgfuzz's structurizer needs no flag.
+	if err := runOn(state, "2026-12-06", func(c *Config) { c.Current = panicsOnFour() }); err != nil {
+		t.Errorf("another revision of self: %v", err)
+	}
+}
+
+// TestStateTableSaysWhatItCounts: a new signature that shows on another's
+// kept graphs has none of its own re-run, and the table does not make
+// that "3 of 0"; with a state, the findings table's column of what is new
+// is the signature's class, not the graphs no baseline passed.
+func TestStateTableSaysWhatItCounts(t *testing.T) {
+	rep := &Report{Settings: Settings{Night: "2026-12-05", Current: "self"}, Graphs: 975,
+		Findings: []Finding{{Signature: "exec:trace-mismatch", Count: 804, New: 804, First: Example{Graph: "{{}}"}}}}
+	rep.State = &StateReport{Night: "2026-12-05", Classes: map[string]int{ClassNew: 1, ClassKnown: 1}, Reruns: 3, Signatures: []SignatureState{
+		{Signature: "exec:trace-mismatch", Class: ClassKnown, Reason: "seen since 2026-12-01", Tonight: 804, RerunGraphs: 3, RerunShowing: 0, Minimized: MinimizedShows},
+		{Signature: "filler:short", Class: ClassNew, Reason: "first seen tonight", RerunShowing: 3},
+	}}
+	md := Markdown(rep)
+	for _, want := range []string{
+		"| class | signature | strategy | tonight | its kept graphs re-run | re-runs showing it | its minimized graph | why |",
+		"| new | filler:short | default | 0 | 0 | 3 | - | first seen tonight |",
+		"| known | exec:trace-mismatch | default | 804 | 3 | 0 | shows | seen since 2026-12-01 |",
+		"| signature | strategy | graphs | class | first graph |",
+		"| exec:trace-mismatch | default | 804 | known | `{{}}` |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "3 of 0") || strings.Contains(md, "| 804 | 804 |") {
+		t.Errorf("report.md counts a signature's re-runs or its new graphs as before:\n%s", md)
+	}
+	rep.Settings.Baseline = "rev:HEAD~1"
+	if md := Markdown(rep); !strings.Contains(md, "| graphs | class (baseline passed) |") || !strings.Contains(md, "| 804 | known (804) |") {
+		t.Errorf("with a baseline, report.md's findings table:\n%s", md)
 	}
 }

@@ -1,7 +1,7 @@
 // statereport.go renders a report's state section (classify.go) for
 // report.md and report.html: a sentence with the class counts, the
 // filter's size and false-positive rate, and a table of every signature
-// with its class, why, tonight's graphs, the re-runs of its kept graphs
+// with its class, why, tonight's graphs, the re-runs of the stored graphs
 // and its dates.
 
 package fuzz
@@ -23,8 +23,8 @@ func stateProse(rep *Report) string {
 		}
 		fmt.Fprintf(&b, "%d %s", s.Classes[c], c)
 	}
-	fmt.Fprintf(&b, " (signatures). %s re-run; %s skipped as checked on an earlier night (the filter held %d graphs, a false-positive rate of %.2g).",
-		Plural(s.Reruns, "kept graph"), Plural(s.Seen, "graph"), s.FilterGraphs, s.FilterFalsePositive)
+	fmt.Fprintf(&b, " (signatures). %s; %s skipped as checked on an earlier night (the filter held %d graphs, a false-positive rate of %.2g).",
+		s.RerunsPhrase(), Plural(s.Seen, "graph"), s.FilterGraphs, s.FilterFalsePositive)
 	if s.FilterRestarted > 0 {
 		b.WriteString(" " + FilterRestartNote(s.FilterRestarted) + ".")
 	}
@@ -48,16 +48,19 @@ func FilterRestartNote(n uint64) string {
 		StateSeenFile, held, 100*BloomRestartAt, BloomFalsePositive(n))
 }
 
-// stateTable writes the signatures' table in Markdown.
+// stateTable writes the signatures' table in Markdown: tonight's campaign
+// graphs failing with each, its own kept graphs re-run, the re-runs that
+// showed it (of any signature's kept or minimized graphs: not a share of
+// its own), and its minimized graph's verdict.
 func stateTable(b *strings.Builder, rep *Report) {
-	b.WriteString("| class | signature | strategy | tonight | re-runs showing it | why | first seen | last seen |\n|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| class | signature | strategy | tonight | its kept graphs re-run | re-runs showing it | its minimized graph | why | first seen | last seen |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, s := range rep.State.Signatures {
 		st := s.Strategy
 		if st == "" {
 			st = "default"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %d | %d of %d | %s | %s | %s |\n", s.Class, mdCell(s.Signature), st, s.Tonight,
-			s.RerunShowing, s.RerunGraphs, mdCell(s.Reason), dash(s.FirstSeen), dash(s.LastSeen))
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %d | %d | %s | %s | %s | %s |\n", s.Class, mdCell(s.Signature), st, s.Tonight,
+			s.RerunGraphs, s.RerunShowing, mdCell(dash(s.Minimized)), mdCell(s.Reason), dash(s.FirstSeen), dash(s.LastSeen))
 	}
 }
 

@@ -51,6 +51,13 @@ func TestStoreDamage(t *testing.T) {
 		{`"minimized": "{{0, 1}, {}}"`, `"minimized": "{{0, 1}, {}"`, "findings.json: signatures[0] (exec:trace-mismatch): minimized: 1:12: "},
 		{`"revision": "aaaa`, `"revision": "--output=x aaaa`, `findings.json: last_good: revision "--output=x aaaa`},
 		{`"night": "2026-12-01"`, `"night": "yesterday"`, `findings.json: last_good: night "yesterday": want a date`},
+		{`"fixed": "2026-11-29"`, `"fixed": "yesterday"`, `findings.json: signatures[1] ("structurize:crash:exit status N: boom"): fixed "yesterday": want a date YYYY-MM-DD`},
+		{`"first_seen": "2026-11-28"`, `"first_seen": "2026-11-31"`, `findings.json: signatures[0] (exec:trace-mismatch): first_seen "2026-11-31": want a date`},
+		{`"last_seen": "2026-11-30"`, `"last_seen": ""`, `findings.json: signatures[0] (exec:trace-mismatch): last_seen "": want a date`},
+		{`"last_seen": "2026-11-30"`, `"last_sene": "2026-11-30"`, `findings.json: signatures[0] (exec:trace-mismatch): unknown key "last_sene" (misspelt?`},
+		{`"seed": 7`, `"seed": 7, "sede": 7`, `findings.json: signatures[0] (exec:trace-mismatch): unknown key "sede"`},
+		{`"night": "2026-12-01"`, `"night": "2026-12-01", "nite": "x"`, `findings.json: last_good: unknown key "nite"`},
+		{`"exhaustive_next": 42`, `"exhaustive_nxt": 42`, `findings.json: unknown key "exhaustive_nxt"`},
 		{`cfgfuzz-state/v1`, `cfgfuzz-state/v2`, `findings.json: schema "cfgfuzz-state/v2": a newer state format than this cfgfuzz reads ("cfgfuzz-state/v1")`},
 	} {
 		bad := strings.Replace(good, c.from, c.to, 1)

@@ -20,8 +20,12 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 		if f.night != "" {
 			return fmt.Errorf("--night needs --state")
 		}
+		if f.stateNewStructurizer {
+			return fmt.Errorf("--state-new-structurizer needs --state")
+		}
 		return nil
 	}
+	c.StateNewStructurizer = f.stateNewStructurizer
 	if c.Resume && c.StateDigest == "" {
 		return fmt.Errorf("--state: the campaign in %s ran without --state: resume it without --state", c.Dir)
 	}
@@ -38,6 +42,9 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 		c.Night = f.night
 	case c.Night == "":
 		c.Night = time.Now().UTC().Format(time.DateOnly)
+	}
+	if !c.Resume { // fuzz.Run checks it too; here it is before a server starts or a revision is built
+		return st.CheckNight(c.Night, c.Settings.Current, f.stateNewStructurizer)
 	}
 	return nil
 }
@@ -109,7 +116,7 @@ func stateSummary(rep *fuzz.Report) string {
 	for _, c := range fuzz.SignatureClasses {
 		fmt.Fprintf(&b, " %s %d", c, s.Classes[c])
 	}
-	fmt.Fprintf(&b, " (signatures); %s re-run, %s skipped as seen\n", fuzz.Plural(s.Reruns, "kept graph"), fuzz.Plural(s.Seen, "graph"))
+	fmt.Fprintf(&b, " (signatures); %s, %s skipped as seen\n", s.RerunsPhrase(), fuzz.Plural(s.Seen, "graph"))
 	for _, sig := range s.Signatures {
 		fmt.Fprintf(&b, "  %s %s%s: %s\n", sig.Class, sig.Signature, onStrategy(sig.Strategy), sig.Reason)
 	}

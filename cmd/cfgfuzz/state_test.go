@@ -291,3 +291,37 @@ func TestResumeNamesTheNight(t *testing.T) {
 		t.Errorf("resume with a --state the campaign ran without: exit %d, stderr %q; want 2 saying so", code, stderr)
 	}
 }
+
+// TestNightOnAnotherStructurizerRefused: a night without --structurizer
+// (cfgfuzz's own) on a state an adapter's nights wrote exits 2 naming both
+// and the flag, and leaves the state as it was; --state-new-structurizer
+// runs it. A night earlier than the state's latest exits 2.
+func TestNightOnAnotherStructurizerRefused(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	adapter := "cmd:" + cfgfuzzBinary(t) + " structurize"
+	args := func(date, out string, more ...string) []string {
+		return append([]string{"run", "--graphs", "30", "--seed", "1", "--state", state, "--night", date, "--progress", "none", "--minimize=false", "--out", filepath.Join(dir, out)}, more...)
+	}
+	if code, out, errs := runCmd(args("2026-12-04", "n1", "--structurizer", adapter), ""); code != exitOK {
+		t.Fatalf("night 1: exit %d\n%s%s", code, out, errs)
+	}
+	before, err := os.ReadFile(filepath.Join(state, fuzz.StateFindingsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCmd(args("2026-12-05", "n2"), "")
+	if code != exitUsage || !strings.Contains(errs, "the command "+cfgfuzzBinary(t)) || !strings.Contains(errs, "cfgfuzz's own structurizer (self)") || !strings.Contains(errs, "--state-new-structurizer") {
+		t.Errorf("a night of self on an adapter's state: exit %d\n%s", code, errs)
+	}
+	code, _, errs = runCmd(args("2026-11-01", "n3", "--structurizer", adapter), "")
+	if code != exitUsage || !strings.Contains(errs, "night 2026-11-01 is earlier than the latest night") {
+		t.Errorf("an earlier night: exit %d\n%s", code, errs)
+	}
+	if after, _ := os.ReadFile(filepath.Join(state, fuzz.StateFindingsFile)); !bytes.Equal(before, after) {
+		t.Errorf("a refused night changed %s", fuzz.StateFindingsFile)
+	}
+	if code, out, errs := runCmd(args("2026-12-05", "n4", "--state-new-structurizer"), ""); code != exitOK {
+		t.Errorf("--state-new-structurizer: exit %d\n%s%s", code, out, errs)
+	}
+}
