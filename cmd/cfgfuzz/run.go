@@ -98,7 +98,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write the campaign's allocation profile (this process) to `FILE` when it ends")
 	fs.StringVar(&f.state, "state", "", "state `DIR` kept from night to night (fuzz/STATE.md): graphs already checked are skipped, the kept graphs of its signatures re-run, every signature classed new, known, ignored or fixed; exit 1 only for new ones")
-	fs.StringVar(&f.night, "night", "", "with --state: the night's `DATE` (YYYY-MM-DD) the findings are recorded under; default today (UTC). Give every shard of a night the same")
+	fs.StringVar(&f.night, "night", "", "with --state: the night's `DATE` (YYYY-MM-DD) the findings are recorded under; default today (UTC). Give every shard of a night the same DATE: merge refuses shards of different nights")
 	f.guide.define(fs)
 	baselineUsage := "compare with git revision `REV` of cfgfuzz (its cmd/structurize, made once and cached) or a structurizer spec (repo:DIR@REV: a revision of your own repository, built as its " + fuzz.ConfigFile + " says); last-good: the --state directory's last good night's revision, HEAD~1 before there is one"
 	if compare {
