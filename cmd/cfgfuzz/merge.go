@@ -53,6 +53,10 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz merge: invalid value %q for flag --progress: want %s\n", *progress, strings.Join(progressModes, ", "))
 		return exitUsage
 	}
+	if err := checkOutState(*out, *state); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
+		return exitUsage
+	}
 	if *saveRegs != "" {
 		if err := checkRegressionDir(*saveRegs); err != nil {
 			fmt.Fprintln(stderr, "cfgfuzz merge: --save-regressions:", err)

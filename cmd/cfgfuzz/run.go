@@ -224,6 +224,14 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz %s: invalid value %q for flag --progress: want %s\n", name, f.progress, strings.Join(progressModes, ", "))
 		return exitUsage
 	}
+	dir := f.out
+	if f.resume != "" {
+		dir = f.resume
+	}
+	if err := checkOutState(dir, f.state); err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
+		return exitUsage
+	}
 	if name == "compare" && f.baseline == "" && f.baselineStructurizer == "" && f.resume == "" {
 		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV or --baseline-structurizer SPEC is required")
 		return exitUsage
