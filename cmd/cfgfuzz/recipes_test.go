@@ -14,10 +14,12 @@
 //     directory to and from a local cache, artifacts are copied out and
 //     back, setup-go is the Go running the test. The graph budget is
 //     small (inputs.graphs); everything else is the workflow's.
-//   - fuzz/examples/k8s-indexed-job.yaml and k8s-merge-job.yaml: each
-//     container's shell script with its environment, for every completion
-//     index, then the merge job; /results is a temporary directory, the
-//     budget small, and one index runs twice to take the --resume branch.
+//   - fuzz/examples/k8s-indexed-job.yaml and k8s-merge-job.yaml: two
+//     nights of each container's shell script with its environment (the
+//     second night's NIGHT and CAMPAIGN_SEED as the driver in the header
+//     sets them), for every completion index, then the merge job;
+//     /results is a temporary directory, the budget small, and one index
+//     runs twice a night to take the --resume branch.
 //
 // A step that installs Debian packages (apt-get install) is not run: the
 // test checks with dpkg that each package it names is installed, which
@@ -361,11 +363,11 @@ type k8sJob struct {
 
 // runK8sJob runs the container script of the Job in file for completion
 // index i, /results being results and the graph budget graphs, with
-// cfgfuzz (bin's folder) on the PATH; it returns the exit status and the
-// output.
-func runK8sJob(t *testing.T, file, results, bin string, i, graphs int) (int, string) {
+// cfgfuzz (bin's folder) on the PATH and env (NAME=VALUE) over the Job's
+// own; it returns the exit status and the output.
+func runK8sJob(t *testing.T, file, results, bin string, i, graphs int, env ...string) (int, string) {
 	t.Helper()
-	cmd := k8sCommand(t, file, results, bin, i, graphs)
+	cmd := k8sCommand(t, file, results, bin, i, graphs, env...)
 	out, _ := cmd.CombinedOutput()
 	code := cmd.ProcessState.ExitCode()
 	t.Logf("%s index %d: exit %d\n%s", filepath.Base(file), i, code, lastBytes(string(out), 800))
@@ -374,7 +376,7 @@ func runK8sJob(t *testing.T, file, results, bin string, i, graphs int) (int, str
 
 // k8sCommand is the container script of the Job in file as a command, as
 // runK8sJob runs it.
-func k8sCommand(t *testing.T, file, results, bin string, i, graphs int) *exec.Cmd {
+func k8sCommand(t *testing.T, file, results, bin string, i, graphs int, env ...string) *exec.Cmd {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -395,6 +397,7 @@ func k8sCommand(t *testing.T, file, results, bin string, i, graphs int) *exec.Cm
 	for _, e := range cs[0].Env {
 		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
 	}
+	cmd.Env = append(cmd.Env, env...) // the last of a name wins
 	return cmd
 }
 
@@ -408,8 +411,8 @@ func TestKubernetesShardStopsGracefully(t *testing.T) {
 	}
 	bin := cfgfuzzBinary(t)
 	results := t.TempDir()
-	cmd := k8sCommand(t, filepath.Join(repoRoot(t), "fuzz/examples/k8s-indexed-job.yaml"), results, bin, 3, 1000000)
-	dir := filepath.Join(results, "shard-3")
+	cmd := k8sCommand(t, filepath.Join(repoRoot(t), "fuzz/examples/k8s-indexed-job.yaml"), results, bin, 3, 1000000, "NIGHT=2026-11-29")
+	dir := filepath.Join(results, "2026-11-29", "shard-3")
 	code, out := signalled(t, cmd, dir, syscall.SIGTERM)
 	t.Logf("exit %d\n%s", code, lastBytes(out, 800))
 	if code != 143 {
@@ -440,26 +443,57 @@ func TestKubernetesExamplesRun(t *testing.T) {
 		t.Fatalf("%s: completions %d, %v", shards, j.Spec.Completions, err)
 	}
 	n := j.Spec.Completions
-	for i := range n {
-		if code, _ := runK8sJob(t, shards, results, bin, i, 20*n); code != 0 {
-			t.Fatalf("shard %d: exit %d", i, code)
+	merge := filepath.Join(root, "fuzz/examples/k8s-merge-job.yaml")
+	// Two nights, as the driver in k8s-indexed-job.yaml's header sets
+	// them: the second runs on the volume the first left.
+	var states []string // the state's findings.json after each night
+	for _, night := range []string{"2026-11-29", "2026-11-30"} {
+		env := []string{"NIGHT=" + night, "CAMPAIGN_SEED=" + strings.ReplaceAll(night, "-", "")}
+		for i := range n {
+			if code, _ := runK8sJob(t, shards, results, bin, i, 20*n, env...); code != 0 {
+				t.Fatalf("night %s shard %d: exit %d", night, i, code)
+			}
 		}
+		// A pod restarted after it finished takes the --resume branch.
+		if code, out := runK8sJob(t, shards, results, bin, 0, 20*n, env...); code != 0 || !strings.Contains(out, "this run 0 ") {
+			t.Fatalf("night %s shard 0 again: exit %d, want 0 and nothing run again (--resume of a finished shard)", night, code)
+		}
+		if code, _ := runK8sJob(t, merge, results, bin, 0, 0, env...); code != 0 {
+			t.Fatalf("night %s merge: exit %d", night, code)
+		}
+		rep, err := os.ReadFile(filepath.Join(results, night, "merged", "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			Graphs, Skipped int
+			Config          struct{ Night string }
+		}
+		if err := json.Unmarshal(rep, &r); err != nil || r.Graphs+r.Skipped != 20*n || r.Config.Night != night {
+			t.Errorf("night %s merged report: %d graphs and %d skipped of night %q, want %d indices (%v)", night, r.Graphs, r.Skipped, r.Config.Night, 20*n, err)
+		}
+		state, err := os.ReadFile(filepath.Join(results, "state", "findings.json"))
+		if err != nil {
+			t.Fatalf("night %s: the merge committed no state: %v", night, err)
+		}
+		states = append(states, string(state))
 	}
-	// A pod restarted after it finished takes the --resume branch.
-	if code, out := runK8sJob(t, shards, results, bin, 0, 20*n); code != 0 || !strings.Contains(out, "this run 0 ") {
-		t.Fatalf("shard 0 again: exit %d, want 0 and nothing run again (--resume of a finished shard)", code)
+	if len(states) != 2 || states[0] == states[1] {
+		t.Errorf("the second night's merge did not commit its state: %q", states)
 	}
-	if code, _ := runK8sJob(t, filepath.Join(root, "fuzz/examples/k8s-merge-job.yaml"), results, bin, 0, 0); code != 0 {
-		t.Fatalf("merge: exit %d", code)
-	}
-	rep, err := os.ReadFile(filepath.Join(results, "merged", "report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r struct {
-		Graphs, Skipped int
-	}
-	if err := json.Unmarshal(rep, &r); err != nil || r.Graphs+r.Skipped != 20*n {
-		t.Errorf("merged report: %d graphs and %d skipped, want %d indices (%v)", r.Graphs, r.Skipped, 20*n, err)
+}
+
+// TestKubernetesMergeCarriesVerdict: the merge Job's script exits with
+// merge's status, so that the Job fails on new signatures (1) and on
+// errors (2) and completes only when nothing is new.
+func TestKubernetesMergeCarriesVerdict(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "cfgfuzz")
+	for _, code := range []int{0, 1, 2} {
+		if err := os.WriteFile(bin, []byte(fmt.Sprintf("#!/bin/sh\nexit %d\n", code)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := runK8sJob(t, filepath.Join(repoRoot(t), "fuzz/examples/k8s-merge-job.yaml"), t.TempDir(), bin, 0, 0); got != code {
+			t.Errorf("cfgfuzz merge exits %d: the merge Job's script exits %d", code, got)
+		}
 	}
 }
