@@ -36,6 +36,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -46,6 +47,10 @@ import (
 
 // workflow is the part of a GitHub Actions workflow the recipes use.
 type workflow struct {
+	Concurrency struct {
+		Group            string `yaml:"group"`
+		CancelInProgress bool   `yaml:"cancel-in-progress"`
+	} `yaml:"concurrency"`
 	Env  map[string]string `yaml:"env"`
 	Jobs map[string]struct {
 		Needs    any               `yaml:"needs"`
@@ -74,7 +79,8 @@ type actionsEnv struct {
 	env       []string          // the workflow's env, evaluated
 	work      string            // the job's workspace
 	origin    string            // the repository a checkout clones
-	cache     string            // the Actions cache
+	cache     string            // the Actions cache, one folder per key
+	keys      *[]string         // the cache's keys, oldest first
 	artifacts string            // uploaded artifacts, one folder each
 	log       *strings.Builder  // the output of the run steps
 	runner    string            // the runner's own files (step outputs, the summary), outside the workspace
@@ -154,11 +160,30 @@ func (a *actionsEnv) runStep(job string, i int, s step) int {
 	case "actions/setup-go":
 		return 0
 	case "actions/cache/restore":
-		copyTree(t, filepath.Join(a.cache, with["path"]), filepath.Join(a.work, with["path"]))
+		key := a.cacheLookup(with["key"], with["restore-keys"])
+		if key == "" {
+			t.Logf("%s step %d: cache not found for %q, %q", job, i, with["key"], with["restore-keys"])
+			if with["fail-on-cache-miss"] == "true" {
+				return 1
+			}
+			return 0
+		}
+		if s.ID != "" {
+			a.vals["steps."+s.ID+".outputs.cache-matched-key"] = key
+			a.vals["steps."+s.ID+".outputs.cache-hit"] = strconv.FormatBool(key == with["key"])
+		}
+		if with["lookup-only"] != "true" {
+			copyTree(t, filepath.Join(a.cache, key, with["path"]), filepath.Join(a.work, with["path"]))
+		}
+		t.Logf("%s step %d: cache %s restored (lookup only: %q)", job, i, key, with["lookup-only"])
 		return 0
 	case "actions/cache/save":
-		os.RemoveAll(filepath.Join(a.cache, with["path"]))
-		copyTree(t, filepath.Join(a.work, with["path"]), filepath.Join(a.cache, with["path"]))
+		if slices.Contains(*a.keys, with["key"]) { // a cache entry is never replaced
+			t.Errorf("%s step %d: cache key %s is taken: GitHub keeps the first entry and drops this save", job, i, with["key"])
+			return 0
+		}
+		copyTree(t, filepath.Join(a.work, with["path"]), filepath.Join(a.cache, with["key"], with["path"]))
+		*a.keys = append(*a.keys, with["key"])
 		return 0
 	case "actions/upload-artifact":
 		copyTree(t, filepath.Join(a.work, with["path"]), filepath.Join(a.artifacts, with["name"]))
@@ -204,6 +229,23 @@ func (a *actionsEnv) runStep(job string, i int, s step) int {
 		}
 	}
 	return code
+}
+
+// cacheLookup is the key actions/cache restores for key and restoreKeys
+// (one prefix a line): key itself when saved, else the newest key with the
+// first prefix that has one; "" none.
+func (a *actionsEnv) cacheLookup(key, restoreKeys string) string {
+	if slices.Contains(*a.keys, key) {
+		return key
+	}
+	for _, prefix := range strings.Fields(restoreKeys) {
+		for i := len(*a.keys) - 1; i >= 0; i-- {
+			if strings.HasPrefix((*a.keys)[i], prefix) {
+				return (*a.keys)[i]
+			}
+		}
+	}
+	return ""
 }
 
 func lastBytes(s string, n int) string {
@@ -267,7 +309,10 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 		vals["vars.CFGFUZZ_BASELINE"] = "HEAD"
 		t.Log("HEAD has no parent here: CFGFUZZ_BASELINE=HEAD")
 	}
-	base := &actionsEnv{t: t, vals: vals, origin: origin, cache: filepath.Join(tmp, "cache"), artifacts: filepath.Join(tmp, "artifacts")}
+	if wf.Concurrency.Group == "" || wf.Concurrency.CancelInProgress {
+		t.Errorf("concurrency %+v: want one group, never cancelled: two nights at once each save a state, and the older update is lost", wf.Concurrency)
+	}
+	base := &actionsEnv{t: t, vals: vals, origin: origin, cache: filepath.Join(tmp, "cache"), keys: &[]string{}, artifacts: filepath.Join(tmp, "artifacts")}
 	for k, v := range wf.Env {
 		base.env = append(base.env, k+"="+base.expand(v))
 	}
@@ -290,6 +335,14 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		needs := fmt.Sprint(wf.Jobs[name].Needs)
+		for _, s := range wf.Jobs[name].Steps {
+			for _, m := range regexp.MustCompile(`needs\.([-\w]+)\.`).FindAllStringSubmatch(s.Run+fmt.Sprint(s.With), -1) {
+				if !regexp.MustCompile(`\b` + m[1] + `\b`).MatchString(needs) {
+					t.Errorf("job %s reads needs.%s but needs only %s: GitHub gives it nothing", name, m[1], needs)
+				}
+			}
+		}
 		code := a.runJob(name, wf.Jobs[name].Steps)
 		for k, v := range wf.Jobs[name].Outputs {
 			base.vals["needs."+name+".outputs."+k] = a.expand(v)
@@ -297,7 +350,11 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 		return &a, code
 	}
 	// Two nights: the first has no good night in its state (the baseline
-	// is HEAD~1), and records one; the second compares against it.
+	// is HEAD~1), and records one; the second compares against it. Before
+	// the second the repository drops fuzz/triage.txt, and halfway through
+	// its shards another run saves a state of its own (a run the
+	// concurrency group would have queued): the rest of the night still
+	// reads the state its plan picked.
 	head, err := exec.Command("git", "-C", origin, "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -306,7 +363,16 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 	if !parent {
 		wantBaseline = []string{"", ""} // CFGFUZZ_BASELINE names it
 	}
+	_, triaged := os.Stat(filepath.Join(origin, "fuzz/triage.txt"))
 	for night := range 2 {
+		base.vals["github.run_id"] = fmt.Sprint(night + 1)
+		if night == 1 && triaged == nil {
+			drop := exec.Command("sh", "-c", "git rm -q fuzz/triage.txt && git -c user.name=t -c user.email=t@example.com commit -qm 'no triage file'")
+			drop.Dir = origin
+			if out, err := drop.CombinedOutput(); err != nil {
+				t.Fatalf("dropping fuzz/triage.txt: %v\n%s", err, out)
+			}
+		}
 		os.RemoveAll(base.artifacts) // artifacts belong to one workflow run
 		if _, code := job(night, "plan", nil); code != 0 {
 			t.Fatalf("plan: exit %d", code)
@@ -322,6 +388,13 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 			if !strings.Contains(a.log.String(), wantBaseline[night]) {
 				t.Errorf("night %d shard %v: the log does not say %q", night, s, wantBaseline[night])
 			}
+			if night == 1 && fmt.Sprint(s) == "3" {
+				other := filepath.Join(tmp, "other-run", "cfgfuzz-state")
+				os.MkdirAll(other, 0o755)
+				os.WriteFile(filepath.Join(other, "triage.txt"), []byte("# another run's state\n"), 0o644)
+				copyTree(t, other, filepath.Join(base.cache, "cfgfuzz-state-99", "cfgfuzz-state"))
+				*base.keys = append(*base.keys, "cfgfuzz-state-99")
+			}
 		}
 		merge, code := job(night, "merge", nil)
 		if code != 0 {
@@ -332,9 +405,13 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 				t.Errorf("night %d merge job: %s missing or empty (%v)", night, f, err)
 			}
 		}
-		state, err := os.ReadFile(filepath.Join(base.cache, "cfgfuzz-state", "findings.json"))
+		saved := filepath.Join(base.cache, "cfgfuzz-state-"+base.vals["github.run_id"], "cfgfuzz-state")
+		state, err := os.ReadFile(filepath.Join(saved, "findings.json"))
 		if err != nil {
 			t.Fatalf("night %d: the state was not saved to the cache: %v", night, err)
+		}
+		if _, err := os.Stat(filepath.Join(saved, "triage.txt")); (err == nil) != (night == 0 && triaged == nil) {
+			t.Errorf("night %d: the saved state's triage.txt (%v) is not the repository's fuzz/triage.txt (present on night 0 only)", night, err)
 		}
 		if parent && !strings.Contains(string(state), `"last_good"`) {
 			t.Errorf("night %d: the saved state records no good night:\n%s", night, lastBytes(string(state), 500))
