@@ -52,7 +52,7 @@ test: deps vet
 # The nightly workflow's and the Kubernetes examples' shell steps, run on
 # this machine (cmd/cfgfuzz/recipes_test.go; part of `make test` too).
 ci-recipes: deps
-	$(GO) test $(GOFLAGS) -count=1 -run 'TestNightlyWorkflowRuns|TestKubernetesExamplesRun' -v ./cmd/cfgfuzz
+	$(GO) test $(GOFLAGS) -count=1 -run 'TestNightlyWorkflowRuns|TestKubernetesExamplesRun|TestKubernetesMergeCarriesVerdict' -v ./cmd/cfgfuzz
 
 bench: deps
 	$(GO) test $(GOFLAGS) -run '^$$' -bench . -benchtime 1x ./...

@@ -10,7 +10,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
@@ -58,7 +60,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	var operands []string
 	for {
 		if err := fs.Parse(args); err != nil {
-			return err
+			return plainFlagError(fs, err)
 		}
 		rest := fs.Args()
 		consumed := len(args) - len(rest)
@@ -74,9 +76,58 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	}
 	// Parsing "--" alone leaves the flags as set and fs.Args() the operands.
 	if err := fs.Parse(append([]string{"--"}, operands...)); err != nil {
-		return err
+		return plainFlagError(fs, err)
 	}
 	return checkFlagRanges(fs)
+}
+
+// goFlagName is a flag named in an error of Go's flag package, which
+// writes one dash: "for flag -seed", "not defined: -nope", "argument: -out".
+var goFlagName = regexp.MustCompile(`(for flag |for |defined: |argument: )-([A-Za-z0-9][-A-Za-z0-9_.]*)`)
+
+// goParseError is Go's error for a value a flag of a built-in type cannot
+// parse: "invalid value "x" for flag -n: parse error", or "invalid boolean
+// value "x" for -n: parse error".
+var goParseError = regexp.MustCompile(`^(invalid (?:boolean )?value "(?:[^"\\]|\\.)*" for (?:flag )?)-([-A-Za-z0-9_.]+): parse error$`)
+
+// plainFlagError rewrites an error of Go's flag package in the form the
+// usage and the documentation give flags, --name, and says what the flag
+// wants instead of Go's bare "parse error".
+func plainFlagError(fs *flag.FlagSet, err error) error {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	msg := err.Error()
+	if m := goParseError.FindStringSubmatch(msg); m != nil {
+		if want := flagWants(fs.Lookup(m[2])); want != "" {
+			return fmt.Errorf("%s--%s: %s", m[1], m[2], want)
+		}
+	}
+	return errors.New(goFlagName.ReplaceAllString(msg, "${1}--${2}"))
+}
+
+// flagWants says what a flag of a built-in type takes, "" for another.
+func flagWants(f *flag.Flag) string {
+	if f == nil {
+		return ""
+	}
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return ""
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return "want a duration such as 30s or 10m"
+	case int, int64:
+		return "want a whole number"
+	case uint, uint64:
+		return "want a whole number, 0 or more"
+	case float64:
+		return "want a number"
+	case bool:
+		return "want true or false"
+	}
+	return ""
 }
 
 // listFaultsUsage is the --list-faults flag's text, the same on every

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -153,5 +154,64 @@ func TestVersion(t *testing.T) {
 	}
 	if !strings.Contains(want.String(), runtime.Version()) || !strings.Contains(want.String(), runtime.GOOS+"/"+runtime.GOARCH) {
 		t.Errorf("the version line %q lacks the toolchain or the host", want.String())
+	}
+}
+
+// TestFlagErrorsUseDoubleDash: an error of Go's flag package names the
+// flag as the usage and the documentation do, --name, on every command,
+// and a duration flag's bad value says what a duration looks like.
+func TestFlagErrorsUseDoubleDash(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--seed", "abc"}, `invalid value "abc" for flag --seed: want a whole number`},
+		{[]string{"run", "--duration", "5"}, `invalid value "5" for flag --duration: want a duration such as 30s or 10m`},
+		{[]string{"merge", "--minimize-timeout", "x"}, `invalid value "x" for flag --minimize-timeout: want a duration such as 30s or 10m`},
+		{[]string{"run", "--force=maybe"}, `invalid boolean value "maybe" for --force: want true or false`},
+		{[]string{"check", "--nope"}, `flag provided but not defined: --nope`},
+		{[]string{"gen", "--count"}, `flag needs an argument: --count`},
+		{[]string{"regress", "-nosuch", "1"}, `flag provided but not defined: --nosuch`},
+		{[]string{"bench", "--graphs", "many"}, `invalid value "many" for flag --graphs: want a whole number`},
+	} {
+		code, _, stderr := runCmd(c.args, "")
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, want 2 and %q:\n%s", c.args, code, c.want, stderr)
+		}
+		if strings.Contains(stderr, "parse error") || regexp.MustCompile(`(flag|for|:) -[a-z]`).MatchString(stderr) {
+			t.Errorf("%v: a flag named with one dash, or Go's bare parse error:\n%s", c.args, stderr)
+		}
+	}
+}
+
+// TestFlagUsageSentencesEnd: no flag's usage text, on any command, stops
+// on a word that leaves its sentence unfinished ("... the same").
+func TestFlagUsageSentencesEnd(t *testing.T) {
+	dangling := map[string]bool{"the": true, "a": true, "an": true, "of": true, "to": true, "and": true, "or": true,
+		"same": true, "with": true, "for": true, "by": true, "in": true, "its": true, "their": true}
+	for name := range commands {
+		_, out, _ := runCmd([]string{name, "-h"}, "")
+		var flagName, text string
+		check := func() {
+			text = regexp.MustCompile(`\s*\(default .*\)$`).ReplaceAllString(strings.TrimSpace(text), "")
+			words := strings.Fields(text)
+			if flagName != "" && len(words) > 0 && dangling[strings.ToLower(words[len(words)-1])] {
+				t.Errorf("cfgfuzz %s -h: the usage of %s ends unfinished: %q", name, flagName, lastBytes(text, 80))
+			}
+		}
+		for _, line := range strings.Split(out, "\n") {
+			switch {
+			case strings.HasPrefix(line, "  -"):
+				check()
+				f := strings.Fields(line)
+				flagName, text = f[0], strings.Join(f[1:], " ")
+				if strings.Contains(line, "\t") { // a short flag's usage on its own line
+					_, text, _ = strings.Cut(line, "\t")
+				}
+			case strings.HasPrefix(line, "    \t"):
+				text += " " + strings.TrimSpace(line)
+			}
+		}
+		check()
 	}
 }

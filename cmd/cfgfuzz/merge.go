@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -35,10 +36,11 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings, each search within --minimize-timeout and --minimize-steps, all of them within --minimize-budget")
 	saveRegs := fs.String("save-regressions", "", saveRegressionsUsage)
 	progress := fs.String("progress", "auto", progressUsage)
+	force := fs.Bool("force", false, "replace the merge that --out holds (its reports, findings, pictures and state update); without it such a DIR is refused")
 	var budget minimizeBudget
 	budget.define(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: cfgfuzz merge [--out DIR] [--partial] [--state DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz merge [--out DIR [--force]] [--partial] [--state DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
 		fmt.Fprintln(fs.Output(), "(with --state: new signatures) or output grown past the campaign's --max-growth, 2 usage or infrastructure error\n(the structurizer the shards ran not there to minimize with: the state is then left as it was), graphs without a whole verdict (harness errors,\na check that could not judge a module), an incomplete shard set, or a --partial merge without new findings.\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -53,6 +55,10 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz merge: invalid value %q for flag --progress: want %s\n", *progress, strings.Join(progressModes, ", "))
 		return exitUsage
 	}
+	if err := checkOutState(*out, *state); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
+		return exitUsage
+	}
 	if *saveRegs != "" {
 		if err := checkRegressionDir(*saveRegs); err != nil {
 			fmt.Fprintln(stderr, "cfgfuzz merge: --save-regressions:", err)
@@ -60,7 +66,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	lines, _ := progressOutput(*progress, stderr)
-	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: lines}, stderr)
+	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *force, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: lines}, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
@@ -79,9 +85,15 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
-// checkMergeOut refuses an out that is one of the inputs or holds a
-// campaign (whose report the merge would replace).
-func checkMergeOut(out string, inputs []string) error {
+// mergeFiles are the files and directories a merge writes into its --out,
+// which --force removes: nothing of an earlier merge (its findings, its
+// pictures) is left beside the new report to be read as the new night's.
+var mergeFiles = []string{"report.json", "report.md", "report.html", "findings", fuzz.PicturesDir, fuzz.StateUpdateDir}
+
+// checkMergeOut refuses an out that is one of the inputs, holds a
+// campaign (whose report the merge would replace), or holds an earlier
+// merge unless force.
+func checkMergeOut(out string, inputs []string, force bool) error {
 	for _, in := range inputs {
 		if sameDir(out, in) {
 			return fmt.Errorf("--out %s is one of the shards merged; choose another directory", out)
@@ -89,6 +101,14 @@ func checkMergeOut(out string, inputs []string) error {
 	}
 	if _, err := os.Stat(filepath.Join(out, fuzz.CampaignFile)); err == nil {
 		return fmt.Errorf("--out %s holds a campaign (%s) whose report the merge would replace; choose another directory", out, fuzz.CampaignFile)
+	}
+	if force {
+		return nil
+	}
+	for _, name := range mergeFiles {
+		if _, err := os.Lstat(filepath.Join(out, name)); err == nil {
+			return fmt.Errorf("--out %s holds an earlier merge (%s): replace it with --force, or choose another directory", out, name)
+		}
 	}
 	return nil
 }
@@ -110,9 +130,19 @@ func sameDir(a, b string) bool {
 // the structurizer runs minimizes them. opt.Log (nil: none) takes the
 // minimization's progress lines, as a campaign's --progress; stderr the
 // merge's own messages.
-func mergeNight(dirs []string, out, state string, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions, stderr io.Writer) (rep *fuzz.Report, minErr error, err error) {
-	if err := checkMergeOut(out, dirs); err != nil {
+func mergeNight(dirs []string, out, state string, force, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions, stderr io.Writer) (rep *fuzz.Report, minErr error, err error) {
+	if err := checkMergeOut(out, dirs, force); err != nil {
 		return nil, nil, err
+	}
+	if _, serr := os.Lstat(out); errors.Is(serr, os.ErrNotExist) {
+		// A refused merge leaves no folder of its own behind: out is
+		// removed again when nothing was written into it (os.Remove
+		// removes an empty directory only), after the lock is released.
+		defer func() {
+			if err != nil {
+				os.Remove(out)
+			}
+		}()
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, nil, err
@@ -122,6 +152,13 @@ func mergeNight(dirs []string, out, state string, minimize bool, budget minimize
 		return nil, nil, err
 	}
 	defer unlock()
+	if force {
+		for _, name := range mergeFiles {
+			if err := os.RemoveAll(filepath.Join(out, name)); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
 	if state != "" {
 		st, err := fuzz.LoadState(state)
 		if err != nil {

@@ -14,10 +14,12 @@
 //     directory to and from a local cache, artifacts are copied out and
 //     back, setup-go is the Go running the test. The graph budget is
 //     small (inputs.graphs); everything else is the workflow's.
-//   - fuzz/examples/k8s-indexed-job.yaml and k8s-merge-job.yaml: each
-//     container's shell script with its environment, for every completion
-//     index, then the merge job; /results is a temporary directory, the
-//     budget small, and one index runs twice to take the --resume branch.
+//   - fuzz/examples/k8s-indexed-job.yaml and k8s-merge-job.yaml: two
+//     nights of each container's shell script with its environment (the
+//     second night's NIGHT and CAMPAIGN_SEED as the driver in the header
+//     sets them), for every completion index, then the merge job;
+//     /results is a temporary directory, the budget small, and one index
+//     runs twice a night to take the --resume branch.
 //
 // A step that installs Debian packages (apt-get install) is not run: the
 // test checks with dpkg that each package it names is installed, which
@@ -34,6 +36,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -44,6 +47,10 @@ import (
 
 // workflow is the part of a GitHub Actions workflow the recipes use.
 type workflow struct {
+	Concurrency struct {
+		Group            string `yaml:"group"`
+		CancelInProgress bool   `yaml:"cancel-in-progress"`
+	} `yaml:"concurrency"`
 	Env  map[string]string `yaml:"env"`
 	Jobs map[string]struct {
 		Needs    any               `yaml:"needs"`
@@ -72,7 +79,8 @@ type actionsEnv struct {
 	env       []string          // the workflow's env, evaluated
 	work      string            // the job's workspace
 	origin    string            // the repository a checkout clones
-	cache     string            // the Actions cache
+	cache     string            // the Actions cache, one folder per key
+	keys      *[]string         // the cache's keys, oldest first
 	artifacts string            // uploaded artifacts, one folder each
 	log       *strings.Builder  // the output of the run steps
 	runner    string            // the runner's own files (step outputs, the summary), outside the workspace
@@ -152,11 +160,30 @@ func (a *actionsEnv) runStep(job string, i int, s step) int {
 	case "actions/setup-go":
 		return 0
 	case "actions/cache/restore":
-		copyTree(t, filepath.Join(a.cache, with["path"]), filepath.Join(a.work, with["path"]))
+		key := a.cacheLookup(with["key"], with["restore-keys"])
+		if key == "" {
+			t.Logf("%s step %d: cache not found for %q, %q", job, i, with["key"], with["restore-keys"])
+			if with["fail-on-cache-miss"] == "true" {
+				return 1
+			}
+			return 0
+		}
+		if s.ID != "" {
+			a.vals["steps."+s.ID+".outputs.cache-matched-key"] = key
+			a.vals["steps."+s.ID+".outputs.cache-hit"] = strconv.FormatBool(key == with["key"])
+		}
+		if with["lookup-only"] != "true" {
+			copyTree(t, filepath.Join(a.cache, key, with["path"]), filepath.Join(a.work, with["path"]))
+		}
+		t.Logf("%s step %d: cache %s restored (lookup only: %q)", job, i, key, with["lookup-only"])
 		return 0
 	case "actions/cache/save":
-		os.RemoveAll(filepath.Join(a.cache, with["path"]))
-		copyTree(t, filepath.Join(a.work, with["path"]), filepath.Join(a.cache, with["path"]))
+		if slices.Contains(*a.keys, with["key"]) { // a cache entry is never replaced
+			t.Errorf("%s step %d: cache key %s is taken: GitHub keeps the first entry and drops this save", job, i, with["key"])
+			return 0
+		}
+		copyTree(t, filepath.Join(a.work, with["path"]), filepath.Join(a.cache, with["key"], with["path"]))
+		*a.keys = append(*a.keys, with["key"])
 		return 0
 	case "actions/upload-artifact":
 		copyTree(t, filepath.Join(a.work, with["path"]), filepath.Join(a.artifacts, with["name"]))
@@ -202,6 +229,23 @@ func (a *actionsEnv) runStep(job string, i int, s step) int {
 		}
 	}
 	return code
+}
+
+// cacheLookup is the key actions/cache restores for key and restoreKeys
+// (one prefix a line): key itself when saved, else the newest key with the
+// first prefix that has one; "" none.
+func (a *actionsEnv) cacheLookup(key, restoreKeys string) string {
+	if slices.Contains(*a.keys, key) {
+		return key
+	}
+	for _, prefix := range strings.Fields(restoreKeys) {
+		for i := len(*a.keys) - 1; i >= 0; i-- {
+			if strings.HasPrefix((*a.keys)[i], prefix) {
+				return (*a.keys)[i]
+			}
+		}
+	}
+	return ""
 }
 
 func lastBytes(s string, n int) string {
@@ -265,7 +309,10 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 		vals["vars.CFGFUZZ_BASELINE"] = "HEAD"
 		t.Log("HEAD has no parent here: CFGFUZZ_BASELINE=HEAD")
 	}
-	base := &actionsEnv{t: t, vals: vals, origin: origin, cache: filepath.Join(tmp, "cache"), artifacts: filepath.Join(tmp, "artifacts")}
+	if wf.Concurrency.Group == "" || wf.Concurrency.CancelInProgress {
+		t.Errorf("concurrency %+v: want one group, never cancelled: two nights at once each save a state, and the older update is lost", wf.Concurrency)
+	}
+	base := &actionsEnv{t: t, vals: vals, origin: origin, cache: filepath.Join(tmp, "cache"), keys: &[]string{}, artifacts: filepath.Join(tmp, "artifacts")}
 	for k, v := range wf.Env {
 		base.env = append(base.env, k+"="+base.expand(v))
 	}
@@ -288,6 +335,14 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		needs := fmt.Sprint(wf.Jobs[name].Needs)
+		for _, s := range wf.Jobs[name].Steps {
+			for _, m := range regexp.MustCompile(`needs\.([-\w]+)\.`).FindAllStringSubmatch(s.Run+fmt.Sprint(s.With), -1) {
+				if !regexp.MustCompile(`\b` + m[1] + `\b`).MatchString(needs) {
+					t.Errorf("job %s reads needs.%s but needs only %s: GitHub gives it nothing", name, m[1], needs)
+				}
+			}
+		}
 		code := a.runJob(name, wf.Jobs[name].Steps)
 		for k, v := range wf.Jobs[name].Outputs {
 			base.vals["needs."+name+".outputs."+k] = a.expand(v)
@@ -295,7 +350,11 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 		return &a, code
 	}
 	// Two nights: the first has no good night in its state (the baseline
-	// is HEAD~1), and records one; the second compares against it.
+	// is HEAD~1), and records one; the second compares against it. Before
+	// the second the repository drops fuzz/triage.txt, and halfway through
+	// its shards another run saves a state of its own (a run the
+	// concurrency group would have queued): the rest of the night still
+	// reads the state its plan picked.
 	head, err := exec.Command("git", "-C", origin, "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +363,16 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 	if !parent {
 		wantBaseline = []string{"", ""} // CFGFUZZ_BASELINE names it
 	}
+	_, triaged := os.Stat(filepath.Join(origin, "fuzz/triage.txt"))
 	for night := range 2 {
+		base.vals["github.run_id"] = fmt.Sprint(night + 1)
+		if night == 1 && triaged == nil {
+			drop := exec.Command("sh", "-c", "git rm -q fuzz/triage.txt && git -c user.name=t -c user.email=t@example.com commit -qm 'no triage file'")
+			drop.Dir = origin
+			if out, err := drop.CombinedOutput(); err != nil {
+				t.Fatalf("dropping fuzz/triage.txt: %v\n%s", err, out)
+			}
+		}
 		os.RemoveAll(base.artifacts) // artifacts belong to one workflow run
 		if _, code := job(night, "plan", nil); code != 0 {
 			t.Fatalf("plan: exit %d", code)
@@ -320,6 +388,13 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 			if !strings.Contains(a.log.String(), wantBaseline[night]) {
 				t.Errorf("night %d shard %v: the log does not say %q", night, s, wantBaseline[night])
 			}
+			if night == 1 && fmt.Sprint(s) == "3" {
+				other := filepath.Join(tmp, "other-run", "cfgfuzz-state")
+				os.MkdirAll(other, 0o755)
+				os.WriteFile(filepath.Join(other, "triage.txt"), []byte("# another run's state\n"), 0o644)
+				copyTree(t, other, filepath.Join(base.cache, "cfgfuzz-state-99", "cfgfuzz-state"))
+				*base.keys = append(*base.keys, "cfgfuzz-state-99")
+			}
 		}
 		merge, code := job(night, "merge", nil)
 		if code != 0 {
@@ -330,9 +405,13 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 				t.Errorf("night %d merge job: %s missing or empty (%v)", night, f, err)
 			}
 		}
-		state, err := os.ReadFile(filepath.Join(base.cache, "cfgfuzz-state", "findings.json"))
+		saved := filepath.Join(base.cache, "cfgfuzz-state-"+base.vals["github.run_id"], "cfgfuzz-state")
+		state, err := os.ReadFile(filepath.Join(saved, "findings.json"))
 		if err != nil {
 			t.Fatalf("night %d: the state was not saved to the cache: %v", night, err)
+		}
+		if _, err := os.Stat(filepath.Join(saved, "triage.txt")); (err == nil) != (night == 0 && triaged == nil) {
+			t.Errorf("night %d: the saved state's triage.txt (%v) is not the repository's fuzz/triage.txt (present on night 0 only)", night, err)
 		}
 		if parent && !strings.Contains(string(state), `"last_good"`) {
 			t.Errorf("night %d: the saved state records no good night:\n%s", night, lastBytes(string(state), 500))
@@ -361,11 +440,11 @@ type k8sJob struct {
 
 // runK8sJob runs the container script of the Job in file for completion
 // index i, /results being results and the graph budget graphs, with
-// cfgfuzz (bin's folder) on the PATH; it returns the exit status and the
-// output.
-func runK8sJob(t *testing.T, file, results, bin string, i, graphs int) (int, string) {
+// cfgfuzz (bin's folder) on the PATH and env (NAME=VALUE) over the Job's
+// own; it returns the exit status and the output.
+func runK8sJob(t *testing.T, file, results, bin string, i, graphs int, env ...string) (int, string) {
 	t.Helper()
-	cmd := k8sCommand(t, file, results, bin, i, graphs)
+	cmd := k8sCommand(t, file, results, bin, i, graphs, env...)
 	out, _ := cmd.CombinedOutput()
 	code := cmd.ProcessState.ExitCode()
 	t.Logf("%s index %d: exit %d\n%s", filepath.Base(file), i, code, lastBytes(string(out), 800))
@@ -374,7 +453,7 @@ func runK8sJob(t *testing.T, file, results, bin string, i, graphs int) (int, str
 
 // k8sCommand is the container script of the Job in file as a command, as
 // runK8sJob runs it.
-func k8sCommand(t *testing.T, file, results, bin string, i, graphs int) *exec.Cmd {
+func k8sCommand(t *testing.T, file, results, bin string, i, graphs int, env ...string) *exec.Cmd {
 	t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -395,6 +474,7 @@ func k8sCommand(t *testing.T, file, results, bin string, i, graphs int) *exec.Cm
 	for _, e := range cs[0].Env {
 		cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
 	}
+	cmd.Env = append(cmd.Env, env...) // the last of a name wins
 	return cmd
 }
 
@@ -408,8 +488,8 @@ func TestKubernetesShardStopsGracefully(t *testing.T) {
 	}
 	bin := cfgfuzzBinary(t)
 	results := t.TempDir()
-	cmd := k8sCommand(t, filepath.Join(repoRoot(t), "fuzz/examples/k8s-indexed-job.yaml"), results, bin, 3, 1000000)
-	dir := filepath.Join(results, "shard-3")
+	cmd := k8sCommand(t, filepath.Join(repoRoot(t), "fuzz/examples/k8s-indexed-job.yaml"), results, bin, 3, 1000000, "NIGHT=2026-11-29")
+	dir := filepath.Join(results, "2026-11-29", "shard-3")
 	code, out := signalled(t, cmd, dir, syscall.SIGTERM)
 	t.Logf("exit %d\n%s", code, lastBytes(out, 800))
 	if code != 143 {
@@ -440,26 +520,57 @@ func TestKubernetesExamplesRun(t *testing.T) {
 		t.Fatalf("%s: completions %d, %v", shards, j.Spec.Completions, err)
 	}
 	n := j.Spec.Completions
-	for i := range n {
-		if code, _ := runK8sJob(t, shards, results, bin, i, 20*n); code != 0 {
-			t.Fatalf("shard %d: exit %d", i, code)
+	merge := filepath.Join(root, "fuzz/examples/k8s-merge-job.yaml")
+	// Two nights, as the driver in k8s-indexed-job.yaml's header sets
+	// them: the second runs on the volume the first left.
+	var states []string // the state's findings.json after each night
+	for _, night := range []string{"2026-11-29", "2026-11-30"} {
+		env := []string{"NIGHT=" + night, "CAMPAIGN_SEED=" + strings.ReplaceAll(night, "-", "")}
+		for i := range n {
+			if code, _ := runK8sJob(t, shards, results, bin, i, 20*n, env...); code != 0 {
+				t.Fatalf("night %s shard %d: exit %d", night, i, code)
+			}
 		}
+		// A pod restarted after it finished takes the --resume branch.
+		if code, out := runK8sJob(t, shards, results, bin, 0, 20*n, env...); code != 0 || !strings.Contains(out, "this run 0 ") {
+			t.Fatalf("night %s shard 0 again: exit %d, want 0 and nothing run again (--resume of a finished shard)", night, code)
+		}
+		if code, _ := runK8sJob(t, merge, results, bin, 0, 0, env...); code != 0 {
+			t.Fatalf("night %s merge: exit %d", night, code)
+		}
+		rep, err := os.ReadFile(filepath.Join(results, night, "merged", "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r struct {
+			Graphs, Skipped int
+			Config          struct{ Night string }
+		}
+		if err := json.Unmarshal(rep, &r); err != nil || r.Graphs+r.Skipped != 20*n || r.Config.Night != night {
+			t.Errorf("night %s merged report: %d graphs and %d skipped of night %q, want %d indices (%v)", night, r.Graphs, r.Skipped, r.Config.Night, 20*n, err)
+		}
+		state, err := os.ReadFile(filepath.Join(results, "state", "findings.json"))
+		if err != nil {
+			t.Fatalf("night %s: the merge committed no state: %v", night, err)
+		}
+		states = append(states, string(state))
 	}
-	// A pod restarted after it finished takes the --resume branch.
-	if code, out := runK8sJob(t, shards, results, bin, 0, 20*n); code != 0 || !strings.Contains(out, "this run 0 ") {
-		t.Fatalf("shard 0 again: exit %d, want 0 and nothing run again (--resume of a finished shard)", code)
+	if len(states) != 2 || states[0] == states[1] {
+		t.Errorf("the second night's merge did not commit its state: %q", states)
 	}
-	if code, _ := runK8sJob(t, filepath.Join(root, "fuzz/examples/k8s-merge-job.yaml"), results, bin, 0, 0); code != 0 {
-		t.Fatalf("merge: exit %d", code)
-	}
-	rep, err := os.ReadFile(filepath.Join(results, "merged", "report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r struct {
-		Graphs, Skipped int
-	}
-	if err := json.Unmarshal(rep, &r); err != nil || r.Graphs+r.Skipped != 20*n {
-		t.Errorf("merged report: %d graphs and %d skipped, want %d indices (%v)", r.Graphs, r.Skipped, 20*n, err)
+}
+
+// TestKubernetesMergeCarriesVerdict: the merge Job's script exits with
+// merge's status, so that the Job fails on new signatures (1) and on
+// errors (2) and completes only when nothing is new.
+func TestKubernetesMergeCarriesVerdict(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "cfgfuzz")
+	for _, code := range []int{0, 1, 2} {
+		if err := os.WriteFile(bin, []byte(fmt.Sprintf("#!/bin/sh\nexit %d\n", code)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := runK8sJob(t, filepath.Join(repoRoot(t), "fuzz/examples/k8s-merge-job.yaml"), t.TempDir(), bin, 0, 0); got != code {
+			t.Errorf("cfgfuzz merge exits %d: the merge Job's script exits %d", code, got)
+		}
 	}
 }

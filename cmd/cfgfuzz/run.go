@@ -99,7 +99,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the campaign (this process: engine, in-process structurizer, checks) to `FILE`")
 	fs.StringVar(&f.memProfile, "memprofile", "", "write the campaign's allocation profile (this process) to `FILE` when it ends")
 	fs.StringVar(&f.state, "state", "", "state `DIR` kept from night to night (fuzz/STATE.md): graphs already checked are skipped, the kept graphs of its signatures re-run, every signature classed new, known, ignored or fixed; exit 1 only for new ones")
-	fs.StringVar(&f.night, "night", "", "with --state: the night's `DATE` (YYYY-MM-DD) the findings are recorded under, not earlier than the state's latest night; default today (UTC). Give every shard of a night the same")
+	fs.StringVar(&f.night, "night", "", "with --state: the night's `DATE` (YYYY-MM-DD) the findings are recorded under, not earlier than the state's latest night; default today (UTC). Give every shard of a night the same DATE: merge refuses shards of different nights")
 	fs.BoolVar(&f.stateNewStructurizer, "state-new-structurizer", false, "with --state: take the state directory over to this night's structurizer when its store was written by another (another cmd: command or repository, or cfgfuzz's own); without it such a night is refused. Another revision of the same structurizer needs no flag")
 	f.guide.define(fs)
 	baselineUsage := "compare with git revision `REV` of cfgfuzz (its cmd/structurize, made once and cached) or a structurizer spec (repo:DIR@REV: a revision of your own repository, built as its " + fuzz.ConfigFile + " says); last-good: the --state directory's last good night's revision, HEAD~1 before there is one"
@@ -224,6 +224,14 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	if !slices.Contains(progressModes, f.progress) {
 		fmt.Fprintf(stderr, "cfgfuzz %s: invalid value %q for flag --progress: want %s\n", name, f.progress, strings.Join(progressModes, ", "))
+		return exitUsage
+	}
+	dir := f.out
+	if f.resume != "" {
+		dir = f.resume
+	}
+	if err := checkOutState(dir, f.state); err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return exitUsage
 	}
 	if name == "compare" && f.baseline == "" && f.baselineStructurizer == "" && f.resume == "" {
