@@ -210,6 +210,12 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	if e.Detail != "" {
 		fmt.Fprintf(b, "<pre>%s</pre>", htmlText(e.Detail))
 	}
+	if n := f.FirstNew; n != nil {
+		fmt.Fprintf(b, "<p>%s: %s, seed %d, graph <code>%s</code>.</p>", htmlText(upperFirst(FirstNewNote(f))), htmlText(n.Stream.String()), n.Seed, htmlText(n.Graph))
+		if n.Detail != "" {
+			fmt.Fprintf(b, "<pre>%s</pre>", htmlText(n.Detail))
+		}
+	}
 	if f.Minimized != "" {
 		fmt.Fprintf(b, "<p>Minimized: <code>%s</code></p><p>Replay the minimized graph:</p><pre>%s</pre>",
 			htmlText(f.Minimized), htmlText(MinimizedReplay(&rep.Settings, f)))
@@ -232,8 +238,8 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	if f.Replay != "" {
 		fmt.Fprintf(b, "<p>Replay the graph as found:</p><pre>%s</pre>", htmlText(f.Replay))
 	}
-	if e.Program != "" {
-		fmt.Fprintf(b, "<details><summary>program</summary><pre>%s</pre></details>", htmlText(e.Program))
+	if p := f.Subject().Program; p != "" {
+		fmt.Fprintf(b, "<details><summary>program</summary><pre>%s</pre></details>", htmlText(p))
 	}
 	storeLinksHTML(b, f)
 	picturesHTML(b, findingPictures(f))

@@ -79,7 +79,11 @@ func Markdown(rep *Report) string {
 		}
 		var replay strings.Builder
 		for _, f := range rep.Findings {
-			fmt.Fprintf(&replay, "# %s\n%s\n", PrintableLine(f.Signature), Printable(f.Replay))
+			fmt.Fprintf(&replay, "# %s\n", PrintableLine(f.Signature))
+			if f.FirstNew != nil {
+				fmt.Fprintf(&replay, "# %s: %s\n", FirstNewNote(&f), f.FirstNew.Graph)
+			}
+			fmt.Fprintf(&replay, "%s\n", Printable(f.Replay))
 			if f.Minimized != "" {
 				fmt.Fprintf(&replay, "# minimized: %s\n%s\n", f.Minimized, Printable(MinimizedReplay(&rep.Settings, &f)))
 				if f.MinimizeStopped != "" {

@@ -5,7 +5,7 @@
 // goes on as the end of an unsharded run does: it classes the signatures
 // against the state the shards read (their re-runs unioned), minimizes the
 // new findings the shards deferred (once each, on the whole night's first
-// graph), and computes the night's updated state, with the guided corpus
+// new graph), and computes the night's updated state, with the guided corpus
 // the whole night would have grown (mergedCorpus).
 
 package fuzz
@@ -156,7 +156,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 				if _, err := f.MinimizedGraph(); err != nil {
 					return nil, nil, fmt.Errorf("%s: findings[%d] (%s): minimized: %v", filepath.Join(dir, "report.json"), i, TriageSignature(f.Signature), err)
 				}
-				minimized[minKey{f.Signature, f.First.Index}] = &st.report.Findings[i]
+				minimized[minKey{f.Signature, f.Subject().Index}] = &st.report.Findings[i]
 			}
 		}
 		t := st.report.Throughput
@@ -173,7 +173,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	rep := rs.report(base)
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if m := minimized[minKey{f.Signature, f.First.Index}]; m != nil {
+		if m := minimized[minKey{f.Signature, f.Subject().Index}]; m != nil {
 			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = m.Minimized, m.MinimizedWeights, m.MinimizeStopped
 		}
 	}
@@ -248,8 +248,9 @@ func normalizeForMerge(s Settings) Settings {
 	return s
 }
 
-// minKey finds a shard's minimized graph: the whole run minimizes the
-// lowest-index graph of a signature, and so did the shard that holds it.
+// minKey finds a shard's minimized graph: the whole run minimizes a
+// signature's lowest-index new graph (Finding.Subject), and so did the
+// shard that holds it.
 type minKey struct {
 	sig   string
 	index int

@@ -153,8 +153,8 @@ func (rs *recordSet) add(r Record) {
 }
 
 // compact keeps of kept only the records a report of them shows (the
-// lowest indices of each finding, harness errors and divergence class:
-// Report.add) and folds the others into counts. A record the report does
+// lowest indices of each finding, harness errors and divergence class,
+// and each finding's lowest-index new graph: Report.add) and folds the others into counts. A record the report does
 // not show now it never shows: records taken later can only come before
 // it. So a campaign that fails or diverges on most graphs keeps a few of
 // each kind, not all of them.

@@ -172,7 +172,12 @@ type Finding struct {
 	// to re-run).
 	First  Example   `json:"first"`
 	Others []Example `json:"others,omitempty"`
-	Replay string    `json:"replay"` // shell command reproducing First
+	// FirstNew is the lowest-index graph failing with the signature that
+	// the baseline did not fail (Record.isNew), when that is not First:
+	// the baseline fails First too. Subject is the graph the finding is
+	// minimized, replayed, stored and saved as a regression on.
+	FirstNew *Example `json:"first_new,omitempty"`
+	Replay   string   `json:"replay"` // shell command reproducing Subject()
 	// Minimized is the minimized graph (compact), when a minimizer ran,
 	// and MinimizedWeights its blocks' weights when any is not 0: the
 	// compact notation has none, and a finding of the filler or growth
@@ -185,16 +190,16 @@ type Finding struct {
 	// result depends on the machine's speed and load. "" the search
 	// reached its fixpoint (or no minimizer ran).
 	MinimizeStopped string `json:"minimize_stopped,omitempty"`
-	// NotReproduced says why the minimizer, judging First again on a
+	// NotReproduced says why the minimizer, judging Subject again on a
 	// structurizer of its own, did not see it fail with the signature
 	// (it passes, or fails another way): a structurizer whose answer
 	// depends on the requests before it, or on chance. The replay
 	// command may then pass as well.
 	NotReproduced string `json:"not_reproduced,omitempty"`
-	// Flaky says the minimizer's judgements of one graph disagreed: First,
-	// or the minimized graph, failed with the signature in some of them
-	// and not in the others (or the minimized graph in none of its own,
-	// when Minimized is ""). The structurizer's answers depend on chance,
+	// Flaky says the minimizer's judgements of one graph disagreed:
+	// Subject, or the minimized graph, failed with the signature in some
+	// of them and not in the others (or the minimized graph in none of its
+	// own, when Minimized is ""). The structurizer's answers depend on chance,
 	// or on the requests before them: the replay commands may pass, and
 	// the same campaign run again may report other graphs.
 	Flaky string `json:"flaky,omitempty"`
@@ -211,12 +216,13 @@ type Finding struct {
 	// of Minimized after its search (whether it reproduces is then
 	// unknown, and it is not in the findings store). "" none.
 	MinimizeSkipped string `json:"minimize_skipped,omitempty"`
-	// BaselineFlaky says the minimizer, judging First again on the
+	// BaselineFlaky says the minimizer, judging Subject again on the
 	// baseline, saw it fail there too, though the campaign's baseline
-	// passed it, or judging the minimized graph again saw the baseline
-	// fail it, though it passed it during the search: the baseline's
-	// answers depend on chance or on the requests before them, and the
-	// finding may not be new.
+	// passed it (the minimizer runs only on findings with new graphs, and
+	// Subject is their first), or judging the minimized graph again saw
+	// the baseline fail it, though it passed it during the search: the
+	// baseline's answers depend on chance or on the requests before them,
+	// and the finding may not be new.
 	BaselineFlaky string `json:"baseline_flaky,omitempty"`
 	// Func is the structured function of First, when the side gave one
 	// (for the report's pictures).
@@ -423,8 +429,33 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) (shown bool) {
 		f.Others = append(f.Others, e)
 		shown = true
 	}
+	if ok && r.isNew() && f.New == 0 {
+		// Records come in index order and a kept one adds to New at
+		// once: New is 0 only before the first new one. (recordSet
+		// keeps that one: the report shows it.)
+		e := rep.example(r, "")
+		f.FirstNew, shown = &e, true
+	}
 	rep.countFinding(f, 1, btoi(r.isNew()))
 	return shown
+}
+
+// FirstNewNote says of a finding with FirstNew which graph its replay,
+// minimized graph and regression are of, and why.
+func FirstNewNote(f *Finding) string {
+	return fmt.Sprintf("the baseline fails the signature's first graph (index %d) too: the replay and the minimized graph are of its first new graph (index %d), which the baseline passed", f.First.Index, f.FirstNew.Index)
+}
+
+// Subject is the graph a finding's write-up is built around: the
+// signature's first new graph (FirstNew) when the baseline fails its first
+// graph too, First otherwise. It is the graph minimized, replayed
+// (Replay), stored in the findings store and saved as a regression: the
+// failure the baseline does not have.
+func (f *Finding) Subject() *Example {
+	if f.FirstNew != nil {
+		return f.FirstNew
+	}
+	return &f.First
 }
 
 // addUnchecked adds n graphs to *m for each entry of the comma list what.
@@ -545,8 +576,8 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 	return g, nil
 }
 
-// MinimizeFindings runs the minimizer on the first graph of every finding
-// with new failures that is not minimized yet; with a state section, only
+// MinimizeFindings runs the minimizer on the first new graph (Subject) of
+// every finding with new failures that is not minimized yet; with a state section, only
 // on the signatures it classes new, and on known ones the store holds no
 // minimized graph of (a night with --minimize=false, or past
 // --minimize-budget, left it unminimized); a known signature keeps the
@@ -568,7 +599,7 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 		todo = append(todo, f)
 	}
 	for i, f := range todo {
-		g, err := graphOf(&f.First)
+		g, err := graphOf(f.Subject())
 		if err != nil {
 			continue
 		}

@@ -29,7 +29,7 @@ func WriteReports(dir string, rep *Report, src Source) error {
 	if src != nil {
 		for i := range rep.Findings {
 			f := &rep.Findings[i]
-			f.Replay = replayCommand(src, &rep.Settings, &f.First, f.Signature)
+			f.Replay = replayCommand(src, &rep.Settings, f.Subject(), f.Signature)
 		}
 		if d := rep.Divergences; d != nil && d.Size != nil {
 			d.Size.fillReplays(src, &rep.Settings)
@@ -179,16 +179,18 @@ func writePictures(dir string, rep *Report) error {
 	return nil
 }
 
-// findStored links each finding to the findings store's entry of its
-// first graph under DIR/findings (corpus.EntryDir), when there is one.
+// findStored links each finding to the findings store's entry of the
+// graph it was minimized on (Finding.Subject) under DIR/findings
+// (corpus.EntryDir), when there is one.
 func findStored(dir string, rep *Report) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		g, err := graphOf(&f.First)
+		e := f.Subject()
+		g, err := graphOf(e)
 		if err != nil {
 			continue
 		}
-		rel := corpus.EntryDir(f.Signature, g, cmp.Or(f.First.Strategy, rep.Settings.Strategy), rep.Settings.Inject)
+		rel := corpus.EntryDir(f.Signature, g, cmp.Or(e.Strategy, rep.Settings.Strategy), rep.Settings.Inject)
 		des, err := os.ReadDir(filepath.Join(dir, rel))
 		if err != nil {
 			continue

@@ -488,6 +488,9 @@ func summaryLines(rep *fuzz.Report) string {
 		if fd.BaselineFlaky != "" {
 			fmt.Fprintf(&b, "    baseline flaky: %s: the failure may not be new; the baseline's answer depends on chance, or on the requests before it\n", fd.BaselineFlaky)
 		}
+		if fd.FirstNew != nil {
+			fmt.Fprintf(&b, "    %s\n", fuzz.FirstNewNote(&fd))
+		}
 	}
 	return b.String()
 }

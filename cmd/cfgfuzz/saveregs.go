@@ -115,7 +115,7 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 	return corpus.Header{Signature: f.Signature, Fault: strings.Join(s.Inject, ","), Strategy: cmp.Or(f.Strategy, s.Strategy),
 		Registers: s.Registers, TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, Walks: corpus.WalksOf(s.Walks, s.Seed),
 		Structurizer: specField(spec), Expect: corpus.ExpectPass,
-		Origin: fmt.Sprintf("cfgfuzz %s, seed %d, graph %d (%s), minimized", command, s.Seed, f.First.Index, f.First.Stream),
+		Origin: fmt.Sprintf("cfgfuzz %s, seed %d, graph %d (%s), minimized", command, s.Seed, f.Subject().Index, f.Subject().Stream),
 		Date:   time.Now().UTC().Format("2006-01-02")}
 }
 
