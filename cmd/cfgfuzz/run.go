@@ -441,6 +441,9 @@ func summaryLines(rep *fuzz.Report) string {
 		b.WriteString("divergences:")
 		for _, c := range fuzz.Classes {
 			fmt.Fprintf(&b, " %s %d", c, d.Classes[c])
+			if c == fuzz.ClassChanged {
+				fmt.Fprintf(&b, " (of which both invalid %d)", d.BothInvalid)
+			}
 		}
 		b.WriteString("\n")
 		if d.Size != nil {
