@@ -665,6 +665,17 @@ func validateOptions(strategy string, inject []string) error {
 // revision to its full commit hash) so a resumed campaign uses the same
 // build.
 func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, log io.Writer) error {
+	// Both revisions resolved before either side is built: a baseline
+	// that does not exist is said at once, not after the current side's
+	// build.
+	if err := fuzz.CheckRevision(c.Settings.Current); err != nil {
+		return fmt.Errorf("current side: %w", err)
+	}
+	if c.Settings.Baseline != "" {
+		if err := fuzz.CheckRevision(c.Settings.Baseline); err != nil {
+			return fmt.Errorf("baseline: %w", err)
+		}
+	}
 	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer, StartTimeout: time.Duration(c.Settings.StartTimeout)}
 	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, popt, log)
 	if err != nil {
