@@ -187,13 +187,13 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		}
 		stopped := ""
 		if res.Stopped != "" {
-			stopped = "; stopped early by the " + res.Stopped + ", not at the fixpoint: another run may shrink it further"
+			stopped = "; the search stopped early by the " + res.Stopped + ", not at the fixpoint: another run may shrink it further"
 		}
 		flaky := flakyOf(res)
 		if flaky != nil {
 			stopped += "; " + flaky.Error()
 		}
-		fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v, verified %v%s\n", sig, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), res.Verified, stopped)
+		fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v (%s), verified %v%s\n", sig, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), timeSplit(res), res.Verified, stopped)
 		switch {
 		case res.Stopped == StoppedByInterruption:
 			return nil, nil // an interrupted campaign's resume minimizes it whole
@@ -224,6 +224,21 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		}
 		return res.Graph, errors.Join(early, flaky, rejudgeError(res), unjudged)
 	}, nil
+}
+
+// timeSplit words how a search's time divides between the search, which
+// Options.Timeout bounds, and the judgements around it, which it does not
+// (each as long as a judgement of the graph takes: up to the
+// structurizer's time limit for a timeout): "the search 30.2s, the 6
+// judgements of the graph and of its result around it 1m0.771s".
+func timeSplit(res *Result) string {
+	around, n := res.Elapsed-res.Search, res.Steps-res.SearchSteps
+	judgements := "judgements"
+	if n == 1 {
+		judgements = "judgement"
+	}
+	return fmt.Sprintf("the search %v, the %d %s of the graph and of its result around it %v",
+		res.Search.Round(time.Millisecond), n, judgements, max(around, 0).Round(time.Millisecond))
 }
 
 // rejudgeError is the error of a result some judgement of which could not

@@ -107,7 +107,14 @@ type Result struct {
 	CacheHits int        // candidates answered from the cache
 	Errors    int        // predicate harness errors (counted as passing)
 	Elapsed   time.Duration
-	Stopped   string // "" when the pipeline reached its fixpoint, else the limit that ended it
+	// Search is the search's own part of Elapsed, the part
+	// Options.Timeout bounds: from the end of the judgements of the
+	// original graph (and the baseline's) to the start of the result's;
+	// SearchSteps its predicate calls. The rest of Elapsed is the
+	// Steps-SearchSteps judgements around it.
+	Search      time.Duration
+	SearchSteps int
+	Stopped     string // "" when the pipeline reached its fixpoint, else the limit that ended it
 	// Verified: every judgement of the result gave the signature again
 	// (and, in baseline mode, the baseline passed it).
 	Verified bool
@@ -235,6 +242,10 @@ type search struct {
 	res      *Result
 	deadline time.Time
 	start    time.Time
+	// searchStart and searchSteps: when the search proper began, and
+	// Result.Steps then (Result.Search).
+	searchStart time.Time
+	searchSteps int
 	// returning: the target is judged on walks and every block of the
 	// original graph can reach a return, so every candidate's must too
 	// (returnsEverywhere).
@@ -291,8 +302,9 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 	s.cache[s.key(h)] = true
 	s.res.Signature = s.target
 	s.returning = onWalks(s.target) && returnsEverywhere(h)
+	s.searchStart, s.searchSteps = time.Now(), s.res.Steps
 	if opt.Timeout > 0 {
-		s.deadline = time.Now().Add(opt.Timeout) // the search's own time: the graph is judged first
+		s.deadline = s.searchStart.Add(opt.Timeout) // the search's own time: the graph is judged first
 	}
 	return s, nil
 }
@@ -453,6 +465,7 @@ func (s *search) rejudge(i int) Predicate {
 // cache (not after an interruption: the campaign stops, and its resume
 // minimizes anew), and fills the result's figures.
 func (s *search) verify() {
+	s.res.Search, s.res.SearchSteps = time.Since(s.searchStart), s.res.Steps-s.searchSteps
 	s.res.Graph = s.cur
 	s.res.After = SizeOf(s.cur)
 	if s.res.Stopped == StoppedByInterruption {

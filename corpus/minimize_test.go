@@ -589,7 +589,7 @@ func TestHookSaysWhenItStoppedEarly(t *testing.T) {
 	for _, c := range []struct {
 		steps int
 		want  string
-	}{{3, "; stopped early by the step limit (3)"}, {0, ""}} {
+	}{{3, "; the search stopped early by the step limit (3)"}, {0, ""}} {
 		var log strings.Builder
 		hook, err := MinimizeHook(HookOptions{Runner: RunnerOptions{Structurizer: structurizer.Options{Inject: []string{"swap-arms"}}},
 			Minimize: Options{MaxSteps: c.steps}, Log: &log})
@@ -604,5 +604,40 @@ func TestHookSaysWhenItStoppedEarly(t *testing.T) {
 		if got := log.String(); c.want != "" && !strings.Contains(got, c.want) || c.want == "" && strings.Contains(got, "stopped") {
 			t.Errorf("max steps %d: logged %q, want %q", c.steps, got, cmp.Or(c.want, "no stop"))
 		}
+	}
+}
+
+// TestHookSplitsItsTime: a search a time limit ended logs its time split
+// between the search, which the limit bounds, and the judgements of the
+// graph and of its result around it, which it does not, so that a total
+// far past the limit does not read as the limit broken.
+func TestHookSplitsItsTime(t *testing.T) {
+	g := compact(t, "{{1, 2}, {3}, {3}, {4, 1}, {}}")
+	const judgement = 100 * time.Millisecond
+	slow := func(*cfg.Graph) (string, error) {
+		time.Sleep(judgement)
+		return "fake:slow", nil
+	}
+	var log strings.Builder
+	hook, err := MinimizeHook(HookOptions{Predicate: slow, Minimize: Options{Timeout: judgement / 2}, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := hook(g, "fake:slow"); m == nil {
+		t.Fatalf("no graph; log %q", log.String())
+	}
+	line := log.String()
+	var search, around time.Duration
+	i := strings.Index(line, "(the search ")
+	if i >= 0 {
+		var s, a string
+		if _, err := fmt.Sscanf(strings.ReplaceAll(line[i:], ",", " "), "(the search %s the 6 judgements of the graph and of its result around it %s", &s, &a); err == nil {
+			search, _ = time.ParseDuration(s)
+			around, _ = time.ParseDuration(strings.TrimSuffix(a, ")"))
+		}
+	}
+	if search < judgement || search > 3*judgement || around < 6*judgement ||
+		!strings.Contains(line, "verified true; the search stopped early by the time limit (50ms), not at the fixpoint") {
+		t.Errorf("logged %q (search %v, around it %v): want the search's time (one candidate, %v) apart from the 6 judgements' around it (%v each), and the time limit said to have stopped the search", line, search, around, judgement, judgement)
 	}
 }

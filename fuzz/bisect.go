@@ -58,8 +58,13 @@ type BisectResult struct {
 	// untested commits before First, any of which may be the first
 	// (First too); nil when First is exact.
 	Candidates []string
-	Commits    int // commits after Good up to Bad
-	Steps      []BisectStep
+	// LastGood is the last commit tested with Good's verdict: the commit
+	// just before the first candidate (or First), Good itself when no
+	// commit after it gave its verdict. LastGood and First are the
+	// narrowest pair of ends the bisection established.
+	LastGood string
+	Commits  int // commits after Good up to Bad
+	Steps    []BisectStep
 }
 
 // VerdictKey is a side's result as bisection compares it.
@@ -142,6 +147,10 @@ func Bisect(opt BisectOptions) (*BisectResult, error) {
 		}
 	}
 	res.First, res.FirstVerdict = commits[hi], verdicts[hi]
+	res.LastGood = res.Good
+	if lo >= 0 {
+		res.LastGood = commits[lo]
+	}
 	for i := lo + 1; i < hi; i++ {
 		res.Candidates = append(res.Candidates, commits[i])
 	}

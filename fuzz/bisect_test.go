@@ -74,8 +74,8 @@ func TestBisectSkipsBrokenBuilds(t *testing.T) {
 		t.Errorf("skipped %v, want commit 2", sk)
 	}
 	res = bisectTable(t, repo, commits, 3)
-	if res.First != commits[3] || !slices.Equal(res.Candidates, []string{commits[2]}) {
-		t.Errorf("bug at 3 behind the broken 2: first %s, candidates %v", res.First, res.Candidates)
+	if res.First != commits[3] || !slices.Equal(res.Candidates, []string{commits[2]}) || res.LastGood != commits[1] {
+		t.Errorf("bug at 3 behind the broken 2: first %s, candidates %v, last good %s; want the last good commit tested, 1 (%s)", res.First, res.Candidates, res.LastGood, commits[1])
 	}
 }
 

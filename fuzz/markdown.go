@@ -169,6 +169,9 @@ func summaryProse(rep *Report) string {
 	if d := rep.Divergences; d != nil {
 		fmt.Fprintf(&b, " The baseline structures %d and the output is identical on %s; of its %d failures (refusals included) %d now structure; %s.",
 			d.BaselineStructured, identicalPhrase(d), d.BaselineFailures, d.NowStructured, invalidPhrase(d.NewlyInvalid))
+		if n := d.Classes[ClassChanged]; n > 0 {
+			fmt.Fprintf(&b, " Of the %s whose output changed (output-changed), %d %s invalid on both sides, with different modules.", Plural(n, "graph"), d.BothInvalid, isAre(d.BothInvalid, "is", "are"))
+		}
 		if z := d.Size; z != nil && z.Graphs > 0 {
 			fmt.Fprintf(&b, " On the %s graphs both structured validly its modules have %s blocks and %s words against the baseline's (larger on %s graphs, smaller on %s; Output size, below).",
 				thousands(z.Graphs), change(z.CurrentBlocks, z.BaselineBlocks), change(z.CurrentWords, z.BaselineWords), thousands(z.Larger), thousands(z.Smaller))

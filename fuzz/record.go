@@ -40,7 +40,7 @@ func isFailure(out string) bool {
 // Divergence classes of a graph when a baseline runs beside the current side.
 const (
 	ClassSame            = "same"             // same outcome and, when structured, the same module
-	ClassChanged         = "output-changed"   // both structured and valid, different modules
+	ClassChanged         = "output-changed"   // both valid or both invalid (Divergences.BothInvalid), different modules; and the other cases Classify gives it
 	ClassNewlyStructured = "newly-structured" // baseline refused, current structures validly
 	ClassNewlyRefused    = "newly-refused"    // baseline structured validly, current refuses
 	ClassNewlyInvalid    = "newly-invalid"    // current invalid where the baseline was not

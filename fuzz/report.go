@@ -127,6 +127,7 @@ type Divergences struct {
 	BaselineFailures   int `json:"baseline_failures"`   // baseline refused, invalid, panic, timeout, crash
 	NowStructured      int `json:"now_structured"`      // ... and current is ok
 	NewlyInvalid       int `json:"newly_invalid"`       // class newly-invalid
+	BothInvalid        int `json:"both_invalid"`        // class output-changed, invalid on both sides
 	BaselineFindings   int `json:"baseline_findings"`   // baseline invalid, panic, timeout, crash
 	// Size compares the sides' module sizes (sizes.go).
 	Size *SizeDiff `json:"size"`
@@ -384,6 +385,9 @@ func (rep *Report) countDivergence(k countKey, row *StreamRow, n int) {
 	}
 	if k.class == ClassNewlyInvalid {
 		d.NewlyInvalid += n
+	}
+	if k.class == ClassChanged && k.outcome == OutInvalid && k.baseOutcome == OutInvalid {
+		d.BothInvalid += n
 	}
 }
 

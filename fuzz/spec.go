@@ -338,6 +338,31 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 	return SideFactory{}, s, fmt.Errorf("unknown structurizer spec kind %q", s.Kind)
 }
 
+// CheckRevision resolves the commit a rev or repo spec names (desc as
+// recorded), as Resolve does first, without building it: a campaign of
+// two sides checks both before it builds either, so a revision that does
+// not exist is refused before the other side's build. Other specs, and
+// the working tree of a +dirty spec, are left to Resolve; a spec that
+// does not parse is its error.
+func CheckRevision(desc string) error {
+	s, err := ParseSpec(desc)
+	if err != nil {
+		return err
+	}
+	var opt BuildOptions
+	switch s.Kind {
+	case SpecRev:
+	case SpecRepo:
+		if opt.Repo, err = filepath.Abs(s.Repo); err != nil {
+			return err
+		}
+	default:
+		return nil
+	}
+	_, err = ResolveRevision(s.Rev, opt)
+	return err
+}
+
 // absoluteWords is cmd with each relative path made absolute: a word of
 // plain path characters that holds a slash and names a file or directory
 // from the working directory (./adapter, build/ss, ../tools/ss.py). The

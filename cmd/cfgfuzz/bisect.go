@@ -175,7 +175,7 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz
 	if f.strategy != "" {
 		cmd = append(cmd, "--strategy", f.strategy)
 	}
-	before := res.Good
+	before := res.LastGood // the narrowest ends established, not --good
 	if len(res.Candidates) == 0 {
 		before = res.First + "^"
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
 func TestBisectFindsTheCommitThatPlantsTheBug(t *testing.T) {
@@ -102,5 +104,21 @@ func TestBisectCfgfuzzsOwnHistory(t *testing.T) {
 	code, stdout, stderr := cliIn(t, repo, "bisect", "--good", good, "--bad", bad, graph)
 	if code != exitOK || !strings.Contains(stdout, "good  "+good+": ok\n") || !strings.Contains(stdout, "first "+planted+": panic: structurize:panic:") {
 		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestBisectReproducesFromTheNarrowestEnds: when skipped commits leave
+// the answer ambiguous, the reproduce line bisects again from the last
+// commit tested good to the first tested bad, not from --good.
+func TestBisectReproducesFromTheNarrowestEnds(t *testing.T) {
+	good, lastGood, skipped, first := strings.Repeat("1", 40), strings.Repeat("2", 40), strings.Repeat("3", 40), strings.Repeat("4", 40)
+	res := &fuzz.BisectResult{Good: good, Bad: first, GoodVerdict: "ok", First: first, FirstVerdict: "invalid: exec:trace-mismatch",
+		Candidates: []string{skipped}, LastGood: lastGood, Commits: 3,
+		Steps: []fuzz.BisectStep{{Commit: good, Verdict: "ok"}, {Commit: first, Verdict: "invalid: exec:trace-mismatch"},
+			{Commit: lastGood, Verdict: "ok"}, {Commit: skipped, Skipped: "build failed: exit status 1"}}}
+	var b strings.Builder
+	printBisect(res, bisectFlags{repo: "/r"}, func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRepo, Repo: "/r", Rev: c} }, "bug.cfg", &b)
+	if want := "reproduce: cfgfuzz bisect --repo /r --good " + lastGood + " --bad " + first + " bug.cfg\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("printed:\n%s\nwant %q", b.String(), want)
 	}
 }

@@ -7,6 +7,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,6 +95,28 @@ func TestMinimizeStoppedCarriedByTheState(t *testing.T) {
 	for _, f := range night("second", "2").Findings {
 		if f.MinimizeStopped != "step limit (3)" {
 			t.Errorf("second night, %s: minimize_stopped %q, want the stored mark", f.Signature, f.MinimizeStopped)
+		}
+	}
+}
+
+// TestBudgetHelpSaysHowFarMinimizationRuns: --duration's and
+// --minimize-timeout's help say up front how far past them a campaign's
+// minimization may run (the judgements around each search, each up to
+// --timeout on a structurizer that hangs), so that a job sized for
+// --duration is sized for them too.
+func TestBudgetHelpSaysHowFarMinimizationRuns(t *testing.T) {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var f campaignFlags
+	f.define(fs, false)
+	for name, want := range map[string][]string{
+		"duration":         {"past it", "--minimize-timeout plus 9 judgements, each up to --timeout", "--minimize-budget bounds all of it"},
+		"minimize-timeout": {"runs past it by up to 9 judgements, each up to the structurizer's --timeout", "the findings store's 2"},
+	} {
+		usage := fs.Lookup(name).Usage
+		for _, w := range want {
+			if !strings.Contains(usage, w) {
+				t.Errorf("--%s's help %q: want %q", name, usage, w)
+			}
 		}
 	}
 }

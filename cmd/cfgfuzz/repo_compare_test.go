@@ -111,3 +111,23 @@ func TestReplayOfCommandLineProjectNamed(t *testing.T) {
 		t.Errorf("compare with another --build alone: exit %d, want a warning naming --build only, stderr:\n%s", code, stderr)
 	}
 }
+
+// TestCompareRefusesAMissingBaselineBeforeBuilding: a baseline revision
+// that does not exist is refused before the current side is built (the
+// build command leaves a mark when it runs), as is a current one.
+func TestCompareRefusesAMissingBaselineBeforeBuilding(t *testing.T) {
+	ownBuildCache(t)
+	repo, good := toyRepo(t, "")
+	for _, c := range []struct{ side, baseline, current, want string }{
+		{"baseline", "v9.9", good, `baseline: revision "v9.9": not a commit of the git repository`},
+		{"current", good, "v9.9", `current side: revision "v9.9": not a commit of the git repository`},
+	} {
+		mark := filepath.Join(t.TempDir(), "built")
+		code, _, stderr := cliIn(t, t.TempDir(), "compare", "--repo", repo, "--baseline", c.baseline, "--current", c.current, "--graphs", "1",
+			"--build", "touch "+mark, "--serve", "python3 {worktree}/toy.py", "--progress", "none", "--out", filepath.Join(t.TempDir(), "o"))
+		_, err := os.Stat(mark)
+		if code != exitUsage || !strings.Contains(stderr, c.want) || err == nil {
+			t.Errorf("a missing %s revision: exit %d, built %v, stderr:\n%s\nwant %q before any build", c.side, code, err == nil, stderr, c.want)
+		}
+	}
+}

@@ -68,7 +68,7 @@ type campaignFlags struct {
 
 func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.IntVar(&f.graphs, "graphs", 0, "graph budget `N` (graph indices 0..N-1 before sharding; 0: no graph limit, the time budget ends the run)")
-	fs.DurationVar(&f.duration, "duration", 0, "time budget (default 30s when --graphs is not given): no graph starts past it, the graphs in flight finish (their structurizer calls within --timeout), then the new findings are minimized")
+	fs.DurationVar(&f.duration, "duration", 0, "time budget (default 30s when --graphs is not given): no graph starts past it, the graphs in flight finish (their structurizer calls within --timeout), then the new findings are minimized, past it: each new signature's minimization takes up to --minimize-timeout plus 9 judgements, each up to --timeout on a structurizer that hangs (30s + 9 x 10s by default; see --minimize-timeout); --minimize-budget bounds all of it, --minimize=false skips it")
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
 	fs.Uint64Var(&f.seed, "seed", 1, "campaign seed")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers; 0: GOMAXPROCS")
@@ -441,6 +441,9 @@ func summaryLines(rep *fuzz.Report) string {
 		b.WriteString("divergences:")
 		for _, c := range fuzz.Classes {
 			fmt.Fprintf(&b, " %s %d", c, d.Classes[c])
+			if c == fuzz.ClassChanged {
+				fmt.Fprintf(&b, " (of which both invalid %d)", d.BothInvalid)
+			}
 		}
 		b.WriteString("\n")
 		if d.Size != nil {
@@ -665,6 +668,17 @@ func validateOptions(strategy string, inject []string) error {
 // revision to its full commit hash) so a resumed campaign uses the same
 // build.
 func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, log io.Writer) error {
+	// Both revisions resolved before either side is built: a baseline
+	// that does not exist is said at once, not after the current side's
+	// build.
+	if err := fuzz.CheckRevision(c.Settings.Current); err != nil {
+		return fmt.Errorf("current side: %w", err)
+	}
+	if c.Settings.Baseline != "" {
+		if err := fuzz.CheckRevision(c.Settings.Baseline); err != nil {
+			return fmt.Errorf("baseline: %w", err)
+		}
+	}
 	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer, StartTimeout: time.Duration(c.Settings.StartTimeout)}
 	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, popt, log)
 	if err != nil {
