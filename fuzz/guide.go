@@ -145,7 +145,7 @@ func (g *guide) mutant(i int, fresh *cfg.Graph) (it Item, desc string, ok bool, 
 		if fresh == nil {
 			return Item{Graph: m.Graph, Seed: first}, d, true, nil
 		}
-		if slices.ContainsFunc(m.Graph.Succs, func(s []int) bool { return len(s) == 0 }) {
+		if i >= quietFrom || slices.ContainsFunc(m.Graph.Succs, func(s []int) bool { return len(s) == 0 }) {
 			chain, descs = append(chain, m), append(descs, d)
 		}
 	}
@@ -153,7 +153,10 @@ func (g *guide) mutant(i int, fresh *cfg.Graph) (it Item, desc string, ok bool, 
 		return Item{}, "", false, nil
 	}
 	gr := fresh
-	for c := len(chain) - 1; c >= 0; c-- {
+	if i >= quietFrom {
+		gr = gen.GraftBeside(chain[0].Graph, fresh)
+	}
+	for c := len(chain) - 1; c >= 0 && i < quietFrom; c-- {
 		gr, _ = gen.Graft(chain[c].Graph, gr)
 	}
 	return Item{Graph: gr, Seed: first}, fmt.Sprintf("%s%s%d", strings.Join(descs, " > "), graftFrom, gr.Len()-fresh.Len()), true, nil
