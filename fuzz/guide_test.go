@@ -586,7 +586,7 @@ func TestGuidedKeepsLargeDraws(t *testing.T) {
 			noReturn++
 		default:
 			if !strings.Contains(j.mutant, graftFrom) || j.it.Graph.Len() <= 4 {
-				t.Fatalf("index %d: mutant %s of %d blocks, want one grafted before the 4-block fresh graph", i, j.mutant, j.it.Graph.Len())
+				t.Fatalf("index %d: mutant %s of %d blocks, want one grafted onto the 4-block fresh graph", i, j.mutant, j.it.Graph.Len())
 			}
 			replaced++
 		}
