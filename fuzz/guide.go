@@ -143,7 +143,7 @@ func (g *guide) mutant(i int, fresh *cfg.Graph) (it Item, desc string, ok bool, 
 		k := g.parent(snap, i, c, fresh != nil)
 		o := gen.MutateOptions{}
 		if fresh != nil && i >= quietFrom {
-			o.MaxStack = quietStack
+			o.MaxStack, o.Ops = quietStack, quietOps
 		}
 		m, err := gen.Mutate(snap.graphs[k], linkHash(first, c), o)
 		if err != nil {
@@ -217,6 +217,14 @@ const earlyChain = 3
 // (gen.MutateOptions.MaxStack): each one more is a further chance that the
 // head stops being quiet.
 const quietStack = 1
+
+// quietOps are the mutations drawn for a quiet parent (gen.MutateOptions.Ops):
+// those that keep a graph that nests nesting (a block split in two, two
+// merged into one, an edge of a branch dropped), so the graft beside the
+// fresh graph nests whenever the fresh graph does. Adding or retargeting
+// an edge, a back edge, a loop around a region or a duplicated case each
+// stop about half the mutants of quiet parents from nesting.
+var quietOps = []string{"remove-edge", "split", "merge"}
 
 // parent draws the parent of index i's chain link c from the snapshot: for
 // a graft (grafted true) at index quietFrom or later, among the quiet
