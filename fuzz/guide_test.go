@@ -101,7 +101,7 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 		if r.Index >= quietFrom && len(quiet) > 0 {
 			k, quietParent = quiet[pickParent(shareHash(c.Seed^saltParent, r.Index), len(quiet))], true
 		}
-		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{MaxStack: quietStack})
+		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{MaxStack: quietStack, Ops: quietOps})
 		if err != nil {
 			t.Fatal(err)
 		}
