@@ -24,15 +24,18 @@
 // to show on a few graphs show there. From index quietFrom on, a graft is
 // one mutant of a quiet corpus entry (one whose structurization needed no
 // route variable, clone or fallback and one pass at most: Corpus.quiet)
-// with a single mutation, beside the fresh graph (gen.GraftBeside: a new
-// entry branches to the mutant and to the fresh graph, each keeping its
-// own returns), the layout least likely to move the fresh graph off its
-// path: the graft nests whenever the mutant and the fresh graph both
-// nest, where a mutant before the fresh graph joins its returns at the
-// fresh graph's entry and often stops the whole from nesting. So the
-// rarer faults that the fresh stream alone reaches are found at the fresh
-// graph's own index more often. Many such mutants are no longer quiet, so
-// the grafts still reach the harder behaviours.
+// with a single mutation of those that keep a graph that nests nesting
+// (quietOps), beside the fresh graph (gen.GraftBeside: a new entry
+// branches to the mutant and to the fresh graph, each keeping its own
+// returns). Each choice keeps the fresh graph on its path: the graft
+// nests whenever the mutant and the fresh graph both nest, where a mutant
+// before the fresh graph joins its returns at the fresh graph's entry and
+// often stops the whole from nesting, and the other mutations stop about
+// half the mutants of quiet parents from nesting. So the rarer faults
+// that the fresh stream alone reaches are found at the fresh graph's own
+// index. The grafts still differ from the fresh graph where the
+// structurizer weighs the whole function (its size, the blocks and words
+// of both parts), and the mutants' shapes are new to the corpus.
 //
 // Determinism. Graph index i's graph is a pure function of the settings,
 // the corpus at the campaign's start (Settings.Corpus names it) and the
