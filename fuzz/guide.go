@@ -31,11 +31,12 @@
 // nests whenever the mutant and the fresh graph both nest, where a mutant
 // before the fresh graph joins its returns at the fresh graph's entry and
 // often stops the whole from nesting, and the other mutations stop about
-// half the mutants of quiet parents from nesting. So the rarer faults
-// that the fresh stream alone reaches are found at the fresh graph's own
-// index. The grafts still differ from the fresh graph where the
-// structurizer weighs the whole function (its size, the blocks and words
-// of both parts), and the mutants' shapes are new to the corpus.
+// half the mutants of quiet parents from nesting. So a rare fault that
+// the fresh stream alone reaches shows at the fresh graph's own index
+// nearly always. The grafts still reach behaviour the fresh graphs do
+// not: each mutant is a shape the corpus has not held, and the
+// structurizer still weighs the whole function (its size, both parts'
+// blocks and words).
 //
 // Determinism. Graph index i's graph is a pure function of the settings,
 // the corpus at the campaign's start (Settings.Corpus names it) and the
