@@ -2,10 +2,10 @@
 // Settings.Guided records every graph's features (features.go) and keeps a
 // corpus (corpus.go) of the graphs that showed a new one (graphs that
 // gen.Mutate can take); with Settings.Mutate, that share of graph indices
-// run a mutant of a corpus graph (gen.Mutate) grafted before the source's
-// fresh graph of the index (gen.Graft: the mutant's returns continue into
-// the fresh graph), unless that graph is one of the source's large draws,
-// which are always kept as they are (keepFresh, worker.go).
+// run a mutant of a corpus graph (gen.Mutate) grafted onto the source's
+// fresh graph of the index (gen/graft.go), unless that graph is one of the
+// source's large draws, which are always kept as they are (keepFresh,
+// worker.go).
 //
 // Why a graft and not the mutant alone: a mutant in place of the fresh
 // graph loses that graph, and a fault that only the fresh stream's graphs
@@ -17,16 +17,26 @@
 // the mutant takes the function off the path the fresh graph alone would
 // take. So the grafts come in two phases. Those of the first quietFrom
 // indices draw on the whole corpus and chain up to earlyChain mutants of
-// distinct draws before the fresh graph: the corpus's full variety, what
-// earlier campaigns found most unlike, is tried first, several entries a
-// graph, and the faults common enough to show on a few graphs show there.
-// From index quietFrom on, a graft is one mutant of a quiet corpus entry
-// (one whose structurization needed no route variable, clone or fallback
-// and one pass at most: Corpus.quiet) with a single mutation, the heads
-// least likely to move the fresh graph off its path, so the rarer faults
-// that the fresh stream alone reaches are found at the fresh graph's own
-// index more often. Many such mutants are no longer quiet, so the grafts
-// still reach the harder behaviours.
+// distinct draws before the fresh graph (gen.Graft: each mutant's returns
+// continue into what follows it): the corpus's full variety, what earlier
+// campaigns found most unlike, is tried first, several entries a graph,
+// their exits joined into the fresh graph, and the faults common enough
+// to show on a few graphs show there. From index quietFrom on, a graft is
+// one mutant of a quiet corpus entry (one whose structurization needed no
+// route variable, clone or fallback and one pass at most: Corpus.quiet)
+// with a single mutation of those that keep a graph that nests nesting
+// (quietOps), beside the fresh graph (gen.GraftBeside: a new entry
+// branches to the mutant and to the fresh graph, each keeping its own
+// returns). Each choice keeps the fresh graph on its path: the graft
+// nests whenever the mutant and the fresh graph both nest, where a mutant
+// before the fresh graph joins its returns at the fresh graph's entry and
+// often stops the whole from nesting, and the other mutations stop about
+// half the mutants of quiet parents from nesting. So a rare fault that
+// the fresh stream alone reaches shows at the fresh graph's own index
+// nearly always. The grafts still reach behaviour the fresh graphs do
+// not: each mutant is a shape the corpus has not held, and the
+// structurizer still weighs the whole function (its size, both parts'
+// blocks and words).
 //
 // Determinism. Graph index i's graph is a pure function of the settings,
 // the corpus at the campaign's start (Settings.Corpus names it) and the
@@ -110,15 +120,17 @@ const graftFrom = "; fresh from block "
 // mutant is graph index i as a mutant, when the share draws it and the
 // snapshot has a parent: the item and the record's description of it
 // ("corpus[K] OP+OP; fresh from block N"). The mutant of the parent is
-// grafted before fresh, index i's fresh graph (gen.Graft): the fresh graph
-// stays whole inside it, so trading it for a mutant loses none of what the
-// fresh graph alone would show. Below quietFrom the graft chains up to
-// earlyChain mutants of distinct draws ("corpus[K] OPS > corpus[J] OPS;
-// fresh from block N"). A mutant without a return (what follows it would
-// be unreachable) is left out of the chain, and a chain left empty leaves
-// index i its fresh graph; a fresh graph that could not be made (fresh
-// nil) gives the first mutant alone ("corpus[K] OP+OP"). ok false means
-// the fresh graph.
+// grafted onto fresh, index i's fresh graph: the fresh graph stays whole
+// inside it, from block N on, so trading it for a mutant loses none of what
+// the fresh graph alone would show. Below quietFrom the graft chains up to
+// earlyChain mutants of distinct draws before the fresh graph (gen.Graft;
+// "corpus[K] OPS > corpus[J] OPS; fresh from block N"); a mutant without a
+// return (what follows it would be unreachable) is left out of the chain,
+// and a chain left empty leaves index i its fresh graph. From quietFrom on
+// the one mutant is grafted beside the fresh graph (gen.GraftBeside, N the
+// mutant's blocks plus one), which takes any mutant. A fresh graph that
+// could not be made (fresh nil) gives the first mutant alone ("corpus[K]
+// OP+OP"). ok false means the fresh graph.
 func (g *guide) mutant(i int, fresh *cfg.Graph) (it Item, desc string, ok bool, err error) {
 	snap := g.snap.Load()
 	if g.set.Mutate <= 0 || len(snap.graphs) == 0 || unit(shareHash(g.set.Seed^saltMutant, i)) >= g.set.Mutate {
@@ -135,7 +147,7 @@ func (g *guide) mutant(i int, fresh *cfg.Graph) (it Item, desc string, ok bool, 
 		k := g.parent(snap, i, c, fresh != nil)
 		o := gen.MutateOptions{}
 		if fresh != nil && i >= quietFrom {
-			o.MaxStack = quietStack
+			o.MaxStack, o.Ops = quietStack, quietOps
 		}
 		m, err := gen.Mutate(snap.graphs[k], linkHash(first, c), o)
 		if err != nil {
@@ -145,7 +157,7 @@ func (g *guide) mutant(i int, fresh *cfg.Graph) (it Item, desc string, ok bool, 
 		if fresh == nil {
 			return Item{Graph: m.Graph, Seed: first}, d, true, nil
 		}
-		if slices.ContainsFunc(m.Graph.Succs, func(s []int) bool { return len(s) == 0 }) {
+		if i >= quietFrom || slices.ContainsFunc(m.Graph.Succs, func(s []int) bool { return len(s) == 0 }) {
 			chain, descs = append(chain, m), append(descs, d)
 		}
 	}
@@ -153,7 +165,10 @@ func (g *guide) mutant(i int, fresh *cfg.Graph) (it Item, desc string, ok bool, 
 		return Item{}, "", false, nil
 	}
 	gr := fresh
-	for c := len(chain) - 1; c >= 0; c-- {
+	if i >= quietFrom {
+		gr = gen.GraftBeside(chain[0].Graph, fresh)
+	}
+	for c := len(chain) - 1; c >= 0 && i < quietFrom; c-- {
 		gr, _ = gen.Graft(chain[c].Graph, gr)
 	}
 	return Item{Graph: gr, Seed: first}, fmt.Sprintf("%s%s%d", strings.Join(descs, " > "), graftFrom, gr.Len()-fresh.Len()), true, nil
@@ -168,8 +183,9 @@ func linkHash(first uint64, c int) uint64 {
 }
 
 // corpusGraph is the graph a novel record gives the corpus: its own, when
-// gen.Mutate takes it; else, for a grafted mutant, the mutant it grafted
-// before the fresh graph (what the guide made of the corpus); else none.
+// gen.Mutate takes it; else, for a grafted mutant, the mutants it grafted
+// onto the fresh graph, before it or beside it (what the guide made of the
+// corpus; gen.GraftPrefix tells the layouts apart); else none.
 func corpusGraph(r *Record) *cfg.Graph {
 	gr, err := recordGraph(r)
 	if err != nil {
@@ -205,6 +221,14 @@ const earlyChain = 3
 // (gen.MutateOptions.MaxStack): each one more is a further chance that the
 // head stops being quiet.
 const quietStack = 1
+
+// quietOps are the mutations drawn for a quiet parent (gen.MutateOptions.Ops):
+// those that keep a graph that nests nesting (a block split in two, two
+// merged into one, an edge of a branch dropped), so the graft beside the
+// fresh graph nests whenever the fresh graph does. Adding or retargeting
+// an edge, a back edge, a loop around a region or a duplicated case each
+// stop about half the mutants of quiet parents from nesting.
+var quietOps = []string{"remove-edge", "split", "merge"}
 
 // parent draws the parent of index i's chain link c from the snapshot: for
 // a graft (grafted true) at index quietFrom or later, among the quiet

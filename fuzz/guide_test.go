@@ -57,9 +57,9 @@ func TestGuidedDeterministicAcrossWorkers(t *testing.T) {
 // the share draws it, the corpus at the start of i's batch (the entries
 // added by lower batches) is not empty and the fresh graph is not a large
 // draw, of the parent drawn from that corpus, by the drawn mutations,
-// grafted before index i's fresh graph (the fresh graph alone when the
-// mutant has no return); from index quietFrom on, the parent is drawn
-// among the quiet entries. A corpus that grew during a batch would give
+// grafted beside index i's fresh graph (every index it checks is past
+// quietFrom: the first batch starts from an empty corpus), the parent
+// drawn among the quiet entries. A corpus that grew during a batch would give
 // some of that batch's graphs another parent.
 func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 	c := guidedConfig(t, 150)
@@ -101,17 +101,14 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 		if r.Index >= quietFrom && len(quiet) > 0 {
 			k, quietParent = quiet[pickParent(shareHash(c.Seed^saltParent, r.Index), len(quiet))], true
 		}
-		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{MaxStack: quietStack})
+		m, err := gen.Mutate(o.Corpus.graphs[k], shareHash(c.Seed^saltOps, r.Index), gen.MutateOptions{MaxStack: quietStack, Ops: quietOps})
 		if err != nil {
 			t.Fatal(err)
 		}
-		graft, ok := gen.Graft(m.Graph, fresh.Graph)
-		if !ok { // a mutant without a return: the fresh graph stays
-			if r.Mutant != "" || !r.Skipped && r.Graph != cfg.FormatCompact(fresh.Graph) {
-				t.Errorf("graph %d: %s %s, want the fresh graph %s (the mutant of corpus[%d] has no return)", r.Index, r.Mutant, r.Graph, fresh.Graph, k)
-			}
-			continue
+		if r.Index < quietFrom {
+			t.Fatalf("graph %d is a mutant below quietFrom %d: the first batch should have started from an empty corpus", r.Index, quietFrom)
 		}
+		graft := gen.GraftBeside(m.Graph, fresh.Graph)
 		mutants++
 		if quietParent {
 			quietParents++
@@ -123,8 +120,8 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 			}
 			continue
 		}
-		if !strings.HasPrefix(r.Mutant, want) || !strings.HasSuffix(r.Mutant, fmt.Sprintf("%s%d", graftFrom, m.Graph.Len())) || r.Graph != cfg.FormatCompact(graft) {
-			t.Errorf("graph %d: %s %s, want a mutant of corpus[%d] of the %d entries its batch started with, grafted before the fresh graph: %s", r.Index, r.Mutant, r.Graph, k, n, graft)
+		if !strings.HasPrefix(r.Mutant, want) || !strings.HasSuffix(r.Mutant, fmt.Sprintf("%s%d", graftFrom, 1+m.Graph.Len())) || r.Graph != cfg.FormatCompact(graft) {
+			t.Errorf("graph %d: %s %s, want a mutant of corpus[%d] of the %d entries its batch started with, grafted beside the fresh graph: %s", r.Index, r.Mutant, r.Graph, k, n, graft)
 		}
 	}
 	if mutants == 0 || quietParents == 0 {
@@ -554,8 +551,8 @@ func (sizedSource) Item(st Stream, run uint64, j int) (Item, error) {
 
 // TestGuidedKeepsLargeDraws: with every index drawn as a mutant, a fresh
 // graph of gen.CampaignLargeMin blocks or more stays fresh and a smaller
-// one gets the mutants grafted before it (or stays, when none has a
-// return).
+// one gets the mutants grafted before it below quietFrom (or stays, when
+// none has a return) and a mutant grafted beside it from quietFrom on.
 func TestGuidedKeepsLargeDraws(t *testing.T) {
 	set := &Settings{Seed: 1, Streams: testStreams, Mutate: 1, Guided: true}
 	start := &Corpus{}
@@ -574,13 +571,11 @@ func TestGuidedKeepsLargeDraws(t *testing.T) {
 			t.Fatalf("index %d: a 12-block fresh graph was traded for mutant %s", i, j.mutant)
 		case large:
 			kept++
+		case j.mutant == "" && i >= quietFrom:
+			t.Fatalf("index %d: a 4-block fresh graph kept past quietFrom, where any mutant grafts beside it", i)
 		case j.mutant == "":
-			links, o := 1, gen.MutateOptions{MaxStack: quietStack}
-			if i < quietFrom {
-				links, o = earlyChain, gen.MutateOptions{}
-			}
-			for c := range links {
-				m, err := gen.Mutate(start.graphs[0], linkHash(shareHash(set.Seed^saltOps, i), c), o)
+			for c := range earlyChain {
+				m, err := gen.Mutate(start.graphs[0], linkHash(shareHash(set.Seed^saltOps, i), c), gen.MutateOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -591,7 +586,7 @@ func TestGuidedKeepsLargeDraws(t *testing.T) {
 			noReturn++
 		default:
 			if !strings.Contains(j.mutant, graftFrom) || j.it.Graph.Len() <= 4 {
-				t.Fatalf("index %d: mutant %s of %d blocks, want one grafted before the 4-block fresh graph", i, j.mutant, j.it.Graph.Len())
+				t.Fatalf("index %d: mutant %s of %d blocks, want one grafted onto the 4-block fresh graph", i, j.mutant, j.it.Graph.Len())
 			}
 			replaced++
 		}
@@ -603,8 +598,9 @@ func TestGuidedKeepsLargeDraws(t *testing.T) {
 }
 
 // TestCorpusGraphOfAGraft: a novel record gives the corpus its own graph
-// when gen.Mutate takes it; a graft too large for that gives the mutant
-// grafted before the fresh graph; any other record too large gives none.
+// when gen.Mutate takes it; a graft too large for that gives its mutant,
+// grafted before the fresh graph or beside it; any other record too large
+// gives none.
 func TestCorpusGraphOfAGraft(t *testing.T) {
 	head := cfg.FromSuccs([][]int{{1, 2}, {2}, {}})
 	tail := cfg.New(15)
@@ -631,6 +627,17 @@ func TestCorpusGraphOfAGraft(t *testing.T) {
 	}
 	if got := corpusGraph(rec(graft, "corpus[0] split"+graftFrom+"2")); got != nil {
 		t.Errorf("a graft said to start its tail at a block its head branches past gives %s, want none", got)
+	}
+	beside := gen.GraftBeside(head, tail)
+	if got := corpusGraph(rec(beside, "corpus[0] split"+graftFrom+"4")); got == nil || cfg.FormatCompact(got) != cfg.FormatCompact(head) {
+		t.Errorf("a graft beside, of %d blocks, gives %v, want its head %s", beside.Len(), got, head)
+	}
+	if got := corpusGraph(rec(beside, "corpus[0] split"+graftFrom+"3")); got != nil {
+		t.Errorf("a graft beside said to start its tail inside its head gives %s, want none", got)
+	}
+	smallBeside := gen.GraftBeside(head, cfg.FromSuccs([][]int{{1}, {}}))
+	if got := corpusGraph(rec(smallBeside, "corpus[0] split"+graftFrom+"4")); got == nil || !got.Equal(smallBeside) {
+		t.Errorf("a graft beside within the limits gives %v, want itself %s", got, smallBeside)
 	}
 }
 
@@ -667,7 +674,9 @@ func TestQuietFeatures(t *testing.T) {
 // TestGuidedGraftHoldsTheFreshGraph: with every index drawn as a mutant
 // and a start corpus, each graft ends with the index's fresh graph whole,
 // from the block its description names; the first quietFrom indices chain
-// several mutants, the later ones one.
+// several mutants before it, the later ones graft one beside it (block 0
+// a new entry of weight 0 branching to the mutant at block 1 and to the
+// fresh graph), and GraftPrefix takes the mutants back out of either.
 func TestGuidedGraftHoldsTheFreshGraph(t *testing.T) {
 	set := &Settings{Seed: 3, Streams: testStreams, Mutate: 1, Guided: true}
 	t.Logf("seed %d", set.Seed)
@@ -706,6 +715,17 @@ func TestGuidedGraftHoldsTheFreshGraph(t *testing.T) {
 			if !slices.Equal(g.Succs[from+b], want) || g.Weight(from+b) != fresh.Graph.Weight(b) {
 				t.Fatalf("index %d (%s): block %d is %v, want the fresh graph's block %d %v shifted", i, j.mutant, from+b, g.Succs[from+b], b, succ)
 			}
+		}
+		head, ok := gen.GraftPrefix(g, from)
+		if !ok {
+			t.Fatalf("index %d (%s): GraftPrefix takes no head of %d blocks out of %s", i, j.mutant, from, g)
+		}
+		beside := slices.Equal(g.Succs[0], []int{1, from}) && g.Weight(0) == 0
+		switch {
+		case i >= quietFrom && (!beside || head.Len() != from-1):
+			t.Fatalf("index %d (%s): %s, head %s: want a new entry branching to the mutant and to the fresh graph at %d", i, j.mutant, g, head, from)
+		case i < quietFrom && head.Len() != from:
+			t.Fatalf("index %d (%s): %s, head %s: want the chain before the fresh graph at %d", i, j.mutant, g, head, from)
 		}
 		switch links := strings.Count(j.mutant, " > ") + 1; {
 		case i >= quietFrom && links > 1:

@@ -114,8 +114,8 @@ type Record struct {
 	Class    string      `json:"class,omitempty"` // with a baseline only
 	// Mutant says how a guided campaign made the graph when it is a
 	// mutant ("corpus[K] OPS; fresh from block N": grafted before the
-	// fresh graph, which starts at block N; Seed is then the mutation's);
-	// "" fresh.
+	// fresh graph or beside it, the fresh graph starting at block N; Seed
+	// is then the mutation's); "" fresh.
 	Mutant string `json:"mutant,omitempty"`
 	// Features are the current side's behaviour features (guided
 	// campaigns; features.go).

@@ -30,10 +30,13 @@ const (
 )
 
 // MutateOptions bounds a mutant. Zero values take the defaults above.
+// Ops, when not empty, are the mutations drawn from instead of Mutations
+// (each a name of Mutations).
 type MutateOptions struct {
 	MaxBlocks int
 	MaxSuccs  int
 	MaxStack  int
+	Ops       []string
 }
 
 func (o MutateOptions) withDefaults() MutateOptions {
@@ -45,6 +48,9 @@ func (o MutateOptions) withDefaults() MutateOptions {
 	}
 	if o.MaxStack <= 0 {
 		o.MaxStack = DefaultMutateStack
+	}
+	if len(o.Ops) == 0 {
+		o.Ops = Mutations
 	}
 	return o
 }
@@ -75,7 +81,7 @@ func Mutate(parent *cfg.Graph, seed uint64, o MutateOptions) (Mutant, error) {
 	g := plainCopy(parent)
 	var ops []string
 	for range r.between(1, o.MaxStack) {
-		op := Mutations[r.intn(len(Mutations))]
+		op := o.Ops[r.intn(len(o.Ops))]
 		h := mutateOnce(g, op, r, o)
 		if h == nil {
 			continue

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -47,6 +48,43 @@ func TestMutateValidAndDeterministic(t *testing.T) {
 	for _, op := range Mutations {
 		if seen[op] == 0 {
 			t.Errorf("mutation %s never applied in 400 mutants (applied: %v)", op, seen)
+		}
+	}
+}
+
+// TestMutateDrawsOnlyItsOps: with MutateOptions.Ops, every mutation
+// applied is one of them, each of them applies, and Ops naming every
+// mutation draws what the default does.
+func TestMutateDrawsOnlyItsOps(t *testing.T) {
+	ops := []string{"split", "merge"}
+	seen := map[string]int{}
+	for i := range 200 {
+		it, err := Generate(Config{Kind: Kinds()[i%len(Kinds())]}, SeedFor(Reducible, 2, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (MutateOptions{}).Fits(it.Graph) != nil {
+			continue
+		}
+		m, err := Mutate(it.Graph, uint64(i), MutateOptions{Ops: ops})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, op := range m.Ops {
+			if !slices.Contains(ops, op) {
+				t.Fatalf("mutant %d applied %s, not one of %v", i, op, ops)
+			}
+			seen[op]++
+		}
+		all, _ := Mutate(it.Graph, uint64(i), MutateOptions{Ops: Mutations})
+		def, _ := Mutate(it.Graph, uint64(i), MutateOptions{})
+		if !all.Graph.Equal(def.Graph) || !slices.Equal(all.Ops, def.Ops) {
+			t.Fatalf("mutant %d: Ops naming every mutation gives %s %v, the default %s %v", i, all.Graph, all.Ops, def.Graph, def.Ops)
+		}
+	}
+	for _, op := range ops {
+		if seen[op] == 0 {
+			t.Errorf("%s never applied (applied: %v)", op, seen)
 		}
 	}
 }

@@ -28,7 +28,7 @@ type guidedFlags struct {
 
 func (g *guidedFlags) define(fs *flag.FlagSet) {
 	fs.BoolVar(&g.guided, "guided", false, "record each graph's behaviour features and grow a corpus of the graphs that showed new ones (implied by --mutate and --corpus)")
-	fs.Float64Var(&g.mutate, "mutate", 0, "share `F` (0 to 1) of graphs that run a mutant of a corpus graph grafted before the fresh graph, which stays whole (guided; a fresh graph of 10 blocks or more is kept alone)")
+	fs.Float64Var(&g.mutate, "mutate", 0, "share `F` (0 to 1) of graphs that run a mutant of a corpus graph grafted before or beside the fresh graph, which stays whole (guided; a fresh graph of 10 blocks or more is kept alone)")
 	fs.StringVar(&g.corpus, "corpus", "", "guided corpus `DIR`: read at the start, the grown corpus written back at the end (default with --state: STATE/corpus, not written back by a shard or an interrupted run; merge --state writes a sharded night's)")
 	fs.IntVar(&g.batch, "corpus-batch", fuzz.DefaultCorpusBatch, "the corpus grows after each batch of `N` graph indices (0: frozen for the campaign; --shard runs frozen)")
 }
