@@ -351,20 +351,11 @@ func serverProcs(root int, env string) (found map[int]uint64, unsure bool) {
 	}
 	self := strconv.Itoa(os.Getpid())
 	todo := childrenOf(root)
-	// A children list is read an entry at a time, and an entry leaving
-	// the list while it is read (an orphan of another server reaped) can
-	// hide the next: this process's, busy with every server's orphans, is
-	// read twice.
-	list := "/proc/" + self + "/task/" + self + "/children"
-	adopted, _ := readChildren(list)
-	again, _ := readChildren(list)
-	adopted = append(adopted, again...)
-	seen := map[int]bool{}
+	adopted, _ := readChildren("/proc/" + self + "/task/" + self + "/children")
 	for _, pid := range adopted {
-		if seen[pid] || pid == root || isServer(pid) {
+		if pid == root || isServer(pid) {
 			continue
 		}
-		seen[pid] = true
 		st, ok := readProcStat(pid)
 		switch {
 		case !ok || st.state == 'Z':
@@ -437,16 +428,26 @@ var childrenLists = sync.OnceValue(func() bool {
 })
 
 // childrenOf lists the children of every thread of pid (none when it is
-// gone).
+// gone). It reads with bare system calls: it runs after every answer.
 func childrenOf(pid int) []int {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
-	tasks, err := os.ReadDir(dir)
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil
 	}
+	var buf [4096]byte
+	var tasks []string
+	for {
+		n, err := unix.Getdents(fd, buf[:])
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, tasks = unix.ParseDirent(buf[:n], -1, tasks)
+	}
+	unix.Close(fd)
 	var kids []int
 	for _, t := range tasks {
-		k, _ := readChildren(dir + t.Name() + "/children")
+		k, _ := readChildren(dir + t + "/children")
 		kids = append(kids, k...)
 	}
 	return kids
@@ -454,17 +455,45 @@ func childrenOf(pid int) []int {
 
 // readChildren parses a children list (pids separated by spaces).
 func readChildren(path string) ([]int, bool) {
-	b, err := os.ReadFile(path)
-	if err != nil {
+	var buf [4096]byte
+	b, ok := readSmall(path, buf[:])
+	if !ok {
 		return nil, false
 	}
 	var kids []int
-	for _, f := range strings.Fields(string(b)) {
-		if n, err := strconv.Atoi(f); err == nil {
+	for _, f := range bytes.Fields(b) {
+		if n, err := strconv.Atoi(string(f)); err == nil {
 			kids = append(kids, n)
 		}
 	}
 	return kids, true
+}
+
+// readSmall reads a file of /proc into buf, growing it if need be, with
+// bare system calls.
+func readSmall(path string, buf []byte) ([]byte, bool) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer unix.Close(fd)
+	n := 0
+	for {
+		if n == len(buf) {
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+		m, err := unix.Read(fd, buf[n:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, false
+		}
+		if m == 0 {
+			return buf[:n], true
+		}
+		n += m
+	}
 }
 
 // environHolds says whether pid's environment has the entry kv exactly;
