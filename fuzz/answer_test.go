@@ -86,7 +86,7 @@ func TestProtocolViolationsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rule := range []string{ruleNotJSON, ruleNotResponse, ruleID, ruleOutcome, ruleBoth, ruleNeither, ruleFields, ruleOrig, ruleFuncBlocks} {
+	for _, rule := range []string{ruleNotJSON, ruleNotResponse, ruleID, ruleOutcome, ruleBoth, ruleNeither, ruleFields, ruleOrig, ruleFuncBlocks, ruleLeak} {
 		if sig := "`structurize:crash:protocol: " + rule + "`"; !strings.Contains(string(doc), sig) {
 			t.Errorf("PROTOCOL.md does not list %s", sig)
 		}

@@ -330,3 +330,199 @@ func serverOwner(pid int) (int, bool) {
 	}
 	return 0, false
 }
+
+// serverProcs returns the live processes of the server root, by pid with
+// their start times: its descendants in the process tree, and the
+// orphans this process adopted that are in its process group or whose
+// environment holds env (the server's serverEnv=TOKEN entry), with their
+// descendants. (An environment read while its process is inside execve
+// may be empty, or none of its entries, for a moment: the group needs no
+// such read.) It reads the kernel's
+// children lists (/proc/PID/task/TID/children): for a server without
+// descendants, a directory and a file of the server's and one file of
+// this process's, which is where orphans are reparented (the thread group
+// leader, alive while this process runs). A kernel without those lists
+// (CONFIG_PROC_CHILDREN off) is read whole (scanProcs), much slower.
+// unsure says that a child of this process could not be told apart (its
+// environment reads empty: it is inside execve).
+func serverProcs(root int, env string) (found map[int]uint64, unsure bool) {
+	if !childrenLists() {
+		return serverProcsScan(root, env)
+	}
+	self := strconv.Itoa(os.Getpid())
+	todo := childrenOf(root)
+	adopted, _ := readChildren("/proc/" + self + "/task/" + self + "/children")
+	for _, pid := range adopted {
+		if pid == root || isServer(pid) {
+			continue
+		}
+		st, ok := readProcStat(pid)
+		switch {
+		case !ok || st.state == 'Z':
+			continue
+		case st.pgrp == root: // in the server's process group: the environment need not be read
+			todo = append(todo, pid)
+			continue
+		}
+		has, u := environHolds(pid, env)
+		if has {
+			todo = append(todo, pid)
+		}
+		unsure = unsure || u
+	}
+	found = map[int]uint64{}
+	for len(todo) > 0 {
+		pid := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if _, ok := found[pid]; ok {
+			continue
+		}
+		st, ok := readProcStat(pid)
+		if !ok || st.state == 'Z' {
+			continue
+		}
+		found[pid] = st.start
+		todo = append(todo, childrenOf(pid)...)
+	}
+	return found, unsure
+}
+
+// serverProcsScan is serverProcs from a scan of every process.
+func serverProcsScan(root int, env string) (found map[int]uint64, unsure bool) {
+	procs := scanProcs()
+	children := childrenIndex(procs)
+	self := os.Getpid()
+	todo := append([]procStat(nil), children[root]...)
+	for _, p := range children[self] {
+		switch {
+		case p.pid == root || p.state == 'Z' || isServer(p.pid):
+			continue
+		case p.pgrp == root:
+			todo = append(todo, p)
+			continue
+		}
+		has, u := environHolds(p.pid, env)
+		if has {
+			todo = append(todo, p)
+		}
+		unsure = unsure || u
+	}
+	found = map[int]uint64{}
+	for len(todo) > 0 {
+		p := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if _, ok := found[p.pid]; ok || p.state == 'Z' {
+			continue
+		}
+		found[p.pid] = p.start
+		todo = append(todo, children[p.pid]...)
+	}
+	return found, unsure
+}
+
+// childrenLists says whether the kernel has children lists
+// (/proc/PID/task/TID/children, CONFIG_PROC_CHILDREN).
+var childrenLists = sync.OnceValue(func() bool {
+	_, err := os.Stat("/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children")
+	return err == nil
+})
+
+// childrenOf lists the children of every thread of pid (none when it is
+// gone). It reads with bare system calls: it runs after every answer.
+func childrenOf(pid int) []int {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	var buf [4096]byte
+	var tasks []string
+	for {
+		n, err := unix.Getdents(fd, buf[:])
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, tasks = unix.ParseDirent(buf[:n], -1, tasks)
+	}
+	unix.Close(fd)
+	var kids []int
+	for _, t := range tasks {
+		k, _ := readChildren(dir + t + "/children")
+		kids = append(kids, k...)
+	}
+	return kids
+}
+
+// readChildren parses a children list (pids separated by spaces).
+func readChildren(path string) ([]int, bool) {
+	var buf [4096]byte
+	b, ok := readSmall(path, buf[:])
+	if !ok {
+		return nil, false
+	}
+	var kids []int
+	for _, f := range bytes.Fields(b) {
+		if n, err := strconv.Atoi(string(f)); err == nil {
+			kids = append(kids, n)
+		}
+	}
+	return kids, true
+}
+
+// readSmall reads a file of /proc into buf, growing it if need be, with
+// bare system calls.
+func readSmall(path string, buf []byte) ([]byte, bool) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer unix.Close(fd)
+	n := 0
+	for {
+		if n == len(buf) {
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+		m, err := unix.Read(fd, buf[n:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, false
+		}
+		if m == 0 {
+			return buf[:n], true
+		}
+		n += m
+	}
+}
+
+// environHolds says whether pid's environment has the entry kv exactly;
+// unsure as environHas.
+func environHolds(pid int, kv string) (has, unsure bool) {
+	b, err := readEnviron(pid)
+	if err != nil {
+		_, listed := readProcStat(pid)
+		return false, listed
+	}
+	if len(b) == 0 {
+		return false, true
+	}
+	for _, e := range bytes.Split(b, []byte{0}) {
+		if string(e) == kv {
+			return true, false
+		}
+	}
+	return false, false
+}
+
+// commandLine is pid's command line, its arguments separated by spaces;
+// its name in brackets when it has none to read (a kernel thread, a
+// process that ended).
+func commandLine(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err == nil && len(b) > 0 {
+		return strings.TrimSpace(string(bytes.ReplaceAll(b, []byte{0}, []byte{' '})))
+	}
+	comm, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	return "[" + strings.TrimSpace(string(comm)) + "]"
+}

@@ -19,3 +19,7 @@ func becomeSubreaper() {}
 func descendantsOf(root int) map[int]uint64 { return nil }
 
 func sweepDescendants(envPrefix string, known map[int]uint64, groups []int) {}
+
+func serverProcs(root int, env string) (map[int]uint64, bool) { return nil, false }
+
+func commandLine(pid int) string { return "" }

@@ -48,8 +48,13 @@
 //     breaks the protocol, and restarted for the next graph when it died; a
 //     panic report in its standard error (Go, Rust, an uncaught C++
 //     exception: crashreport.go) makes the finding a panic, anything else a
-//     crash. StopServers (KillAllServers, with no server started
-//     after it) is the exit path's backstop.
+//     crash. An answer that leaves processes running which the server did
+//     not have once it had answered the hello breaks the protocol too
+//     (leak.go): a leak is the structurizer's answer to one graph, so it
+//     is a finding judged per graph, minimized and replayed like any
+//     other, not a harness warning that a nightly's log would bury.
+//     StopServers (KillAllServers, with no server started after it) is
+//     the exit path's backstop.
 //
 // # Baselines
 //

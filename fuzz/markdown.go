@@ -124,6 +124,20 @@ func Markdown(rep *Report) string {
 	return b.String()
 }
 
+// LeakedSummary says, in a sentence, how many graphs' answers left
+// processes running (Report.Leaked); "" when none did.
+func LeakedSummary(rep *Report) string {
+	if rep.Leaked == 0 && rep.BaselineLeaked == 0 {
+		return ""
+	}
+	base := ""
+	if rep.Settings.Baseline != "" {
+		base = fmt.Sprintf(" (the baseline's on %d)", rep.BaselineLeaked)
+	}
+	return fmt.Sprintf("The answers to %s%s left processes running: each is a finding (%s), and the server was ended with every process it had (PROTOCOL.md, \"Descendants\").",
+		Plural(rep.Leaked, "graph"), base, LeakSignature)
+}
+
 // findingStrategy names the strategy a finding's graphs ran.
 func findingStrategy(rep *Report, f *Finding) string {
 	switch {
@@ -156,6 +170,9 @@ func summaryProse(rep *Report) string {
 		fmt.Fprintf(&b, " (the baseline on %d)", rep.BaselineFallbacks)
 	}
 	b.WriteString(".")
+	if s := LeakedSummary(rep); s != "" {
+		b.WriteString(" " + s)
+	}
 	if len(rep.Checks) > 0 {
 		fmt.Fprintf(&b, " Every module ran the checks %s%s.", strings.Join(rep.Checks, ", "), walksPhrase(&rep.Settings, rep.Checks))
 	}

@@ -130,6 +130,10 @@ type server struct {
 	deadlines bool // the pipes take deadlines (else a watchdog kills at the limit)
 	spoke     bool // it wrote a line: it has started
 	began     time.Time
+	// baseline is the processes it has (serverProcs) once it has
+	// started, read when baselined is set (leak.go).
+	baseline  map[int]uint64
+	baselined bool
 }
 
 func (p *Process) start() error {
@@ -206,6 +210,9 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 	if why := unsupported(g, p.declared(opt)); why != "" {
 		return Answer{Outcome: OutUnsupported, Reason: "unsupported: " + why, Declared: p.declared(opt)}
 	}
+	if p.srv.spoke {
+		p.srv.takeBaseline() // the processes its start-up left: not this graph's
+	}
 	p.nextID++
 	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: weightsOf(g), Options: opt}
 	line, fail := p.exchange(req, limit, p.allowance())
@@ -213,6 +220,11 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 		return *fail
 	}
 	a := p.answer(line, req.ID, g.Len())
+	if p.srv != nil { // the answer kept the protocol
+		if leak := p.leaked(); leak != nil {
+			a = *leak
+		}
+	}
 	a.Declared = p.declared(opt)
 	return a
 }

@@ -48,15 +48,19 @@ type countKey struct {
 	// unchecked and baseUnchecked are the sides' SideResult.Unchecked,
 	// joined by commas.
 	unchecked, baseUnchecked string
+	// leaked and baseLeaked: the sides' answers left processes running.
+	leaked, baseLeaked bool
 }
 
 // keyOf is record r's countKey.
 func keyOf(r *Record) countKey {
 	k := countKey{stream: r.Stream, skipped: r.Skipped, seen: r.Seen, outcome: r.Current.Outcome,
-		fallback: r.Current.Fallbacks > 0, gpu: r.Current.GPU, strategy: r.Strategy, unchecked: strings.Join(r.Current.Unchecked, ",")}
+		fallback: r.Current.Fallbacks > 0, gpu: r.Current.GPU, strategy: r.Strategy, unchecked: strings.Join(r.Current.Unchecked, ","),
+		leaked: r.Current.Signature == LeakSignature}
 	if b := r.Baseline; b != nil {
 		k.base, k.baseOutcome, k.class = true, b.Outcome, r.Class
 		k.baseFallback = b.Fallbacks > 0
+		k.baseLeaked = b.Signature == LeakSignature
 		k.baseUnchecked = strings.Join(b.Unchecked, ",")
 		k.identical = r.Current.Outcome == OutOK && r.Current.Hash == b.Hash
 	}

@@ -39,6 +39,11 @@ type Report struct {
 	// outcome; BaselineFallbacks the baseline's (with a baseline).
 	Fallbacks         int `json:"fallbacks"`
 	BaselineFallbacks int `json:"baseline_fallbacks,omitempty"`
+	// Leaked counts the graphs whose answer left processes running
+	// (LeakSignature: the server's processes were killed with it);
+	// BaselineLeaked the baseline's (with a baseline).
+	Leaked         int `json:"leaked"`
+	BaselineLeaked int `json:"baseline_leaked,omitempty"`
 	// Checks are the checks every graph's current module ran, in the
 	// oracle's order (the gpu check of Settings.GPUEvery aside: GPUChecked).
 	Checks []string `json:"checks,omitempty"`
@@ -346,6 +351,12 @@ func (rep *Report) count(k countKey, n int) {
 	}
 	if k.baseFallback {
 		rep.BaselineFallbacks += n
+	}
+	if k.leaked {
+		rep.Leaked += n
+	}
+	if k.baseLeaked {
+		rep.BaselineLeaked += n
 	}
 	addUnchecked(&rep.Unchecked, k.unchecked, n)
 	addUnchecked(&rep.BaselineUnchecked, k.baseUnchecked, n)

@@ -437,6 +437,9 @@ func summaryLines(rep *fuzz.Report) string {
 	if u := rep.UncheckedSummary(); u != "" {
 		b.WriteString(u + "\n")
 	}
+	if l := fuzz.LeakedSummary(rep); l != "" {
+		b.WriteString(l + "\n")
+	}
 	if d := rep.Divergences; d != nil {
 		b.WriteString("divergences:")
 		for _, c := range fuzz.Classes {

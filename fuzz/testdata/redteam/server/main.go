@@ -21,6 +21,11 @@
 //	detach        starts a detached child (setsid) on each request, answers
 //	detach-exit   starts a detached child (setsid), then exits
 //	detach-deep   a child that starts a detached grandchild and exits, then answers
+//	leak          answers, leaving a child running on every graph of 3 blocks or more
+//	leak-orphan   answers, leaving the orphan of a child that exited (in its process
+//	              group, as `system("sleep 1000 &")` does) on every graph of 3 blocks or more
+//	helper        starts a child and a detached child before it reads its input and
+//	              keeps them; answers every graph correctly
 //	closed-stdout closes its standard output and keeps running
 //	ignore-stdin  never reads its standard input, sleeps
 //	blank-line    writes a blank line before every answer (allowed)
@@ -69,6 +74,12 @@ func main() {
 	case "linger-parent": // detach-deep's child: a detached grandchild, then exit
 		detach()
 		return
+	case "linger-orphan": // leak-orphan's child: a grandchild in its group, then exit
+		exec.Command(os.Args[0], "linger").Start()
+		return
+	case "helper":
+		exec.Command(os.Args[0], "linger").Start()
+		detach()
 	case "closed-stdout":
 		os.Stdout.Close()
 		time.Sleep(time.Hour)
@@ -156,6 +167,14 @@ func serve(mode string) {
 		case "detach-deep":
 			c := exec.Command(os.Args[0], "linger-parent")
 			c.Run()
+		case "leak":
+			if blocks(req) >= 3 {
+				exec.Command(os.Args[0], "linger").Start()
+			}
+		case "leak-orphan":
+			if blocks(req) >= 3 {
+				exec.Command(os.Args[0], "linger-orphan").Run()
+			}
 		case "blank-line":
 			fmt.Fprintln(w)
 		case "huge-orig":
@@ -253,6 +272,15 @@ func hasSwitch(g *cfg.Graph) bool {
 		}
 	}
 	return false
+}
+
+// blocks is the number of blocks of req's graph, 0 for a hello.
+func blocks(req proto.Request) int {
+	g, err := cfg.ParseCompact(req.Graph, cfg.Limits{})
+	if req.Hello != nil || err != nil {
+		return 0
+	}
+	return g.Len()
 }
 
 // detach starts `server linger` in a session of its own and does not wait.

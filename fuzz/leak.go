@@ -1,0 +1,138 @@
+// leak.go judges whether a server's answer to a graph left processes
+// running (PROTOCOL.md, "Descendants"). A server's processes (its
+// descendants, and the orphans of its descendants that cfgfuzz adopted:
+// serverProcs, descend_linux.go) are read once it has written its first
+// line, the hello's answer as a rule: they are its baseline, the helpers
+// it keeps from its start-up. After every answer to a graph they are read
+// again; one that is not in the baseline (the same pid and start time)
+// and still runs leakSettle later was left running by that request (an
+// orphan inside execve, whose environment does not read yet, is waited
+// for: leakUnsure). The
+// answer is then a protocol violation, a crash whose signature is
+// LeakSignature, and the server is ended with every process it has, so
+// a leaking structurizer holds at most one request's processes per
+// worker at any time, its baseline aside.
+//
+// A leak is a finding, not a harness warning: it is the structurizer's
+// answer to one graph, as deterministic as the structurizer, so it is
+// judged per graph (the same record whatever the worker that ran it),
+// minimized to the smallest graph that leaks, replayed by `cfgfuzz check`,
+// kept and classed by the state across nights, and it fails the run that
+// first meets it (exit status 1) where a warning would scroll by in a
+// nightly's log until the machine runs out of processes.
+//
+// A server's first request is the hello whenever one is sent; a restarted
+// server that no hello probes (handshake.go, noProbe) has its baseline
+// read after its first graph's answer instead, and that graph is not
+// judged. A process started after the answer was written is charged to
+// the next graph's answer, and one that exits on its own within
+// leakSettle to none. Outside Linux nothing is read (descend_other.go)
+// and no answer is judged.
+
+package fuzz
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ruleLeak is the protocol rule a request that leaves processes running
+// breaks.
+const ruleLeak = "left processes running after its answer"
+
+// LeakSignature is the signature of a graph whose answer left processes
+// running.
+var LeakSignature = harnessSignature(OutCrash, "protocol: "+ruleLeak)
+
+// leakSettle is how long processes new after an answer are given to end
+// on their own before they count as left running: a helper the server
+// started for the request and is reaping, an exec in progress.
+const leakSettle = 25 * time.Millisecond
+
+// leakUnsure bounds how long a judgement waits, leakSettle after
+// leakSettle, for a child of this process whose environment does not read
+// yet (an orphan inside execve, on a loaded machine) to be told apart.
+const leakUnsure = time.Second
+
+// procs reads the server's processes; unsure as serverProcs.
+func (s *server) procs() (map[int]uint64, bool) {
+	return serverProcs(s.pid, serverEnv+"="+s.token)
+}
+
+// newProcs is what of the server's processes its baseline lacks; unsure
+// as serverProcs.
+func (s *server) newProcs() (map[int]uint64, bool) {
+	now, unsure := s.procs()
+	for pid, start := range now {
+		if b, ok := s.baseline[pid]; ok && b == start {
+			delete(now, pid)
+		}
+	}
+	return now, unsure
+}
+
+// takeBaseline reads the server's baseline unless it has one.
+func (s *server) takeBaseline() {
+	if !s.baselined {
+		s.baseline, _ = s.procs()
+		s.baselined = true
+	}
+}
+
+// leaked judges the running server after its answer to a graph: nil
+// when it left no process running, else the violation (which ends the
+// server and its processes). A server without a baseline gets one.
+func (p *Process) leaked() *Answer {
+	s := p.srv
+	if !s.baselined {
+		s.takeBaseline()
+		return nil
+	}
+	left, unsure := s.newProcs()
+	if len(left) == 0 && !unsure {
+		return nil
+	}
+	for wait := time.Duration(0); ; wait += leakSettle {
+		time.Sleep(leakSettle)
+		left, unsure = s.newProcs()
+		if !unsure || wait >= leakUnsure {
+			break
+		}
+	}
+	if len(left) == 0 {
+		return nil
+	}
+	a := p.violation(violation{rule: ruleLeak, detail: describeProcs(left)})
+	return &a
+}
+
+// describeProcs says how many processes there are and what they run:
+// "1 process: sleep 1000", "3 processes: sh -c x (2), sleep 1000".
+func describeProcs(procs map[int]uint64) string {
+	count := map[string]int{}
+	for pid := range procs {
+		c := commandLine(pid)
+		if len(c) > 60 {
+			c = strings.ToValidUTF8(c[:60], "") + "..."
+		}
+		count[c]++
+	}
+	var cmds []string
+	for c, n := range count {
+		if n > 1 {
+			c += fmt.Sprintf(" (%d)", n)
+		}
+		cmds = append(cmds, c)
+	}
+	slices.Sort(cmds)
+	if len(cmds) > 3 {
+		cmds = append(cmds[:3], "...")
+	}
+	n := "1 process"
+	if len(procs) != 1 {
+		n = fmt.Sprintf("%d processes", len(procs))
+	}
+	return n + ": " + strings.Join(cmds, ", ")
+}
