@@ -100,15 +100,31 @@ func scanProcs() []procStat {
 	return ps
 }
 
-// environHas says whether an environment entry of pid starts with prefix.
-// unsure is true when the environment reads empty: a process inside
-// execve has no environment in /proc until the new image is set up, and
-// its parent may already have seen the exec succeed and exited. It is true
-// too when the environment cannot be read while the process is still
-// listed: a process on its way out (a server's child exiting on its own
-// once the server closed its input) loses its environment before it is a
-// zombie, and the next round finds the zombie (adoptDead).
-func environHas(pid int, prefix string) (has, unsure bool) {
+// envEntry is an environment entry sought in a process: kv itself, or,
+// with prefix, any entry starting with kv (every server of this process,
+// whose tokens share its pid: servers.go).
+type envEntry struct {
+	kv     string
+	prefix bool
+}
+
+// matches says whether the environment entry e is one m seeks.
+func (m envEntry) matches(e []byte) bool {
+	if m.prefix {
+		return bytes.HasPrefix(e, []byte(m.kv))
+	}
+	return string(e) == m.kv
+}
+
+// environHas says whether pid's environment has an entry m seeks. unsure
+// is true when the environment reads empty: a process inside execve has
+// no environment in /proc until the new image is set up, and its parent
+// may already have seen the exec succeed and exited. It is true too when
+// the environment cannot be read while the process is still listed: a
+// process on its way out (a server's child exiting on its own once the
+// server closed its input) loses its environment before it is a zombie,
+// and the next round finds the zombie (adoptDead).
+func environHas(pid int, m envEntry) (has, unsure bool) {
 	b, err := readEnviron(pid)
 	if err != nil {
 		_, listed := readProcStat(pid)
@@ -117,8 +133,8 @@ func environHas(pid int, prefix string) (has, unsure bool) {
 	if len(b) == 0 {
 		return false, true
 	}
-	for _, kv := range bytes.Split(b, []byte{0}) {
-		if bytes.HasPrefix(kv, []byte(prefix)) {
+	for _, e := range bytes.Split(b, []byte{0}) {
+		if m.matches(e) {
 			return true, false
 		}
 	}
@@ -158,19 +174,19 @@ func childrenIndex(procs []procStat) map[int][]procStat {
 
 // sweepDescendants kills the known processes (pid -> start time, from
 // descendantsOf while their server ran) that still run, every child of this
-// process whose environment has an entry starting with envPrefix, and all
+// process whose environment has an entry env seeks, and all
 // their descendants, then reaps those that end up as zombie children of
 // this process, and the zombie children of this process that are known or
 // in one of groups (the servers' process groups: no other child of this
 // process is in one). The registered servers are neither killed nor reaped
 // here: their exec.Cmd waits for them.
-func sweepDescendants(envPrefix string, known map[int]uint64, groups []int) {
+func sweepDescendants(env envEntry, known map[int]uint64, groups []int) {
 	self := os.Getpid()
 	killed := map[int]uint64{} // pid -> start time
 	for round := 0; round < 100; round++ {
 		procs := scanProcs()
 		adoptDead(procs, self, known, groups, killed)
-		alive, unsure := killRound(procs, self, envPrefix, known, killed)
+		alive, unsure := killRound(procs, self, env, known, killed)
 		pending := reapKilled(procs, self, killed)
 		if !alive && !pending && (!unsure || round >= unsureRounds) {
 			return
@@ -201,7 +217,7 @@ func adoptDead(procs []procStat, self int, known map[int]uint64, groups []int, k
 // killRound kills, in one scan, the live processes sweepDescendants is
 // after, recording them in killed; it says whether it found any alive, and
 // whether a child of this process could not be told apart yet.
-func killRound(procs []procStat, self int, envPrefix string, known, killed map[int]uint64) (found, unsure bool) {
+func killRound(procs []procStat, self int, env envEntry, known, killed map[int]uint64) (found, unsure bool) {
 	children := childrenIndex(procs)
 	var todo []procStat
 	for _, p := range procs {
@@ -213,7 +229,7 @@ func killRound(procs []procStat, self int, envPrefix string, known, killed map[i
 		if p.state == 'Z' || isServer(p.pid) {
 			continue
 		}
-		has, u := environHas(p.pid, envPrefix)
+		has, u := environHas(p.pid, env)
 		if has {
 			todo = append(todo, p)
 		}
@@ -364,7 +380,7 @@ func serverProcs(root int, env string) (found map[int]uint64, unsure bool) {
 			todo = append(todo, pid)
 			continue
 		}
-		has, u := environHolds(pid, env)
+		has, u := environHas(pid, envEntry{kv: env})
 		if has {
 			todo = append(todo, pid)
 		}
@@ -401,7 +417,7 @@ func serverProcsScan(root int, env string) (found map[int]uint64, unsure bool) {
 			todo = append(todo, p)
 			continue
 		}
-		has, u := environHolds(p.pid, env)
+		has, u := environHas(p.pid, envEntry{kv: env})
 		if has {
 			todo = append(todo, p)
 		}
@@ -494,25 +510,6 @@ func readSmall(path string, buf []byte) ([]byte, bool) {
 		}
 		n += m
 	}
-}
-
-// environHolds says whether pid's environment has the entry kv exactly;
-// unsure as environHas.
-func environHolds(pid int, kv string) (has, unsure bool) {
-	b, err := readEnviron(pid)
-	if err != nil {
-		_, listed := readProcStat(pid)
-		return false, listed
-	}
-	if len(b) == 0 {
-		return false, true
-	}
-	for _, e := range bytes.Split(b, []byte{0}) {
-		if string(e) == kv {
-			return true, false
-		}
-	}
-	return false, false
 }
 
 // commandLine is pid's command line, its arguments separated by spaces;

@@ -18,7 +18,13 @@ func becomeSubreaper() {}
 
 func descendantsOf(root int) map[int]uint64 { return nil }
 
-func sweepDescendants(envPrefix string, known map[int]uint64, groups []int) {}
+func sweepDescendants(env envEntry, known map[int]uint64, groups []int) {}
+
+// envEntry is an environment entry sought in a process (descend_linux.go).
+type envEntry struct {
+	kv     string
+	prefix bool
+}
 
 func serverProcs(root int, env string) (map[int]uint64, bool) { return nil, false }
 

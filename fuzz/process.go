@@ -476,7 +476,7 @@ func (p *Process) end(kill bool, grace time.Duration) (killed bool) {
 		killGroup(s.pid)
 	}
 	<-s.exited
-	sweepDescendants(serverEnv+"="+s.token, known, []int{s.pid})
+	sweepDescendants(envEntry{kv: serverEnv + "=" + s.token}, known, []int{s.pid})
 	s.stdout.Close()
 	select {
 	case <-s.errDone:

@@ -118,5 +118,5 @@ func KillAllServers() {
 		killGroup(pid)
 		groups = append(groups, pid)
 	}
-	sweepDescendants(serverEnv+"="+fmt.Sprint(os.Getpid())+".", known, groups)
+	sweepDescendants(envEntry{kv: serverEnv + "=" + fmt.Sprint(os.Getpid()) + ".", prefix: true}, known, groups)
 }
