@@ -373,14 +373,10 @@ func serverProcs(root int, env string) (found map[int]uint64, unsure bool) {
 			continue
 		}
 		st, ok := readProcStat(pid)
-		switch {
-		case !ok || st.state == 'Z':
-			continue
-		case st.pgrp == root: // in the server's process group: the environment need not be read
-			todo = append(todo, pid)
+		if !ok || st.state == 'Z' {
 			continue
 		}
-		has, u := environHas(pid, envEntry{kv: env})
+		has, u := serverOrphan(st, root, env)
 		if has {
 			todo = append(todo, pid)
 		}
@@ -403,21 +399,29 @@ func serverProcs(root int, env string) (found map[int]uint64, unsure bool) {
 	return found, unsure
 }
 
-// serverProcsScan is serverProcs from a scan of every process.
+// serverOrphan says whether p, a live child this process adopted, is one
+// of server root's orphans: in its process group (the environment need
+// not be read), or holding its token env; unsure as environHas.
+func serverOrphan(p procStat, root int, env string) (has, unsure bool) {
+	if p.pgrp == root {
+		return true, false
+	}
+	return environHas(p.pid, envEntry{kv: env})
+}
+
+// serverProcsScan is serverProcs from a scan of every process: the
+// reading of a kernel without children lists, and the reference the
+// tests hold serverProcs to.
 func serverProcsScan(root int, env string) (found map[int]uint64, unsure bool) {
 	procs := scanProcs()
 	children := childrenIndex(procs)
 	self := os.Getpid()
 	todo := append([]procStat(nil), children[root]...)
 	for _, p := range children[self] {
-		switch {
-		case p.pid == root || p.state == 'Z' || isServer(p.pid):
-			continue
-		case p.pgrp == root:
-			todo = append(todo, p)
+		if p.pid == root || p.state == 'Z' || isServer(p.pid) {
 			continue
 		}
-		has, u := environHas(p.pid, envEntry{kv: env})
+		has, u := serverOrphan(p, root, env)
 		if has {
 			todo = append(todo, p)
 		}

@@ -2,7 +2,9 @@ package fuzz
 
 import (
 	"bytes"
+	"maps"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -64,5 +66,58 @@ func TestProcessReapsOrphansExitingDuringTheSweep(t *testing.T) {
 	}
 	if len(left) > 0 {
 		t.Fatalf("children left after the servers ended (zombies or alive): %v", left)
+	}
+}
+
+// TestServerProcsMatchesTheScan holds serverProcs (the children lists) to
+// serverProcsScan (every process read) on a real tree: a shell in a
+// process group of its own with a child, a subshell and its child, and
+// an orphan in another session that this process adopts once its parent
+// exits, found by the token in its environment.
+func TestServerProcsMatchesTheScan(t *testing.T) {
+	if !childrenLists() {
+		t.Skip("this kernel has no /proc/PID/task/TID/children")
+	}
+	becomeSubreaper()
+	env := serverEnv + "=" + newServerToken()
+	cmd := exec.Command("sh", "-c", `sleep 30 & (sleep 31 & wait) & (setsid sleep 32 &); echo up; wait`)
+	cmd.Env = append(os.Environ(), env)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	root := cmd.Process.Pid
+	t.Cleanup(func() {
+		sweepDescendants(envEntry{kv: env}, descendantsOf(root), []int{root})
+		syscall.Kill(-root, syscall.SIGKILL)
+		cmd.Wait()
+	})
+	if _, err := out.Read(make([]byte, 3)); err != nil {
+		t.Fatal(err)
+	}
+	var fast, scan map[int]uint64
+	for range 100 { // until the tree settles: the shells fork as we read
+		fast, _ = serverProcs(root, env)
+		scan, _ = serverProcsScan(root, env)
+		if len(fast) >= 4 && maps.Equal(fast, scan) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !maps.Equal(fast, scan) {
+		t.Fatalf("serverProcs %v, the scan %v", fast, scan)
+	}
+	adopted := 0
+	for pid := range fast {
+		if st, ok := readProcStat(pid); ok && st.ppid == os.Getpid() && pid != root {
+			adopted++
+		}
+	}
+	if len(fast) < 4 || adopted != 1 {
+		t.Fatalf("found %d processes (%v), %d adopted; want the shell, its children and the adopted orphan (4 or more)", len(fast), fast, adopted)
 	}
 }
