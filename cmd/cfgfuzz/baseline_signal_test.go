@@ -67,19 +67,7 @@ func TestBaselineBuildInterrupted(t *testing.T) {
 			t.Fatalf("the baseline build never started")
 		}
 		cmd.Process.Signal(sig)
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		var err error
-		select {
-		case err = <-exited:
-		case <-time.After(time.Minute):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			t.Fatalf("%v: still running a minute after the signal (the build was not cancelled)", sig)
-		}
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
+		code := exitWithin(t, cmd, time.Minute, func() string { return sig.String() + " (the build was not cancelled)" })
 		if code != 128+int(sig) {
 			t.Errorf("%v during the build: exit %d, want %d", sig, code, 128+int(sig))
 		}

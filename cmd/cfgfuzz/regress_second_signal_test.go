@@ -103,19 +103,7 @@ func TestRegressSecondSignalSaysWhatItLeaves(t *testing.T) {
 			}
 			cmd.Process.Signal(syscall.SIGINT)
 			rest, _ := io.ReadAll(rd)
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-			select {
-			case err = <-exited:
-			case <-time.After(20 * time.Second):
-				cmd.Process.Kill()
-				<-exited
-				t.Fatalf("still running 20 s after the second signal; stderr:\n%s", errs.String())
-			}
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			}
+			code := exitWithin(t, cmd, 20*time.Second, func() string { return "the second signal; stderr:\n" + errs.String() })
 			out := first + string(rest)
 			t.Logf("exit %d\n%s%s", code, out, errs.String())
 			if code != 130 {

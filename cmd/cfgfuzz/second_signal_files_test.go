@@ -69,19 +69,7 @@ func TestSecondSignalLeavesNoDebris(t *testing.T) {
 			picturesBefore := err == nil
 			cmd.Process.Signal(syscall.SIGINT)
 			start := time.Now()
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-			select {
-			case err = <-exited:
-			case <-time.After(20 * time.Second):
-				cmd.Process.Kill()
-				<-exited
-				t.Fatalf("still running 20 s after the second signal\n%s", out.String())
-			}
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			}
+			code := exitWithin(t, cmd, 20*time.Second, func() string { return "the second signal\n" + out.String() })
 			t.Logf("exit %d %v after the second signal\n%s", code, time.Since(start), out.String())
 			if code != 130 {
 				t.Errorf("exit %d, want 130", code)
@@ -133,4 +121,27 @@ func TestSecondSignalLeavesNoDebris(t *testing.T) {
 			}
 		})
 	}
+}
+
+// exitWithin waits for cmd, started and signalled, to exit within d and
+// returns its exit status; past d it kills cmd (and its process group,
+// where it leads one) and fails the test, saying what the command was
+// still doing after (after()'s text).
+func exitWithin(t *testing.T, cmd *exec.Cmd, d time.Duration, after func() string) int {
+	t.Helper()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(d):
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Process.Kill()
+		<-exited
+		t.Fatalf("still running %v after %s", d, after())
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	return 0
 }
