@@ -126,7 +126,7 @@ func structurizeFileOnce(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s, %d blocks: %d out, %d synthetic", path, g.Len(), res.Stats.BlocksOut, res.Stats.Synthetic)
+	t.Logf("%s, %d blocks: %d out, %d synthetic (%s)", path, g.Len(), res.Stats.BlocksOut, res.Stats.Synthetic, synthByName(res.Func))
 }
 
 // randomLocal builds a reducible graph with locality, as a compiler lays
