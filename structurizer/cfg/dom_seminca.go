@@ -81,6 +81,9 @@ func semiNCA(succs [][]int, root int) []int {
 // semiState is semiNCA's working state, every array by preorder index
 // 0..m-1 of the m nodes the root reaches.
 type semiState struct {
+	// num is each node's index, -1 for none, while the walk numbers
+	// them; nca then keeps idom in its room.
+	num    []int32
 	order  []int32 // the node of each index
 	parent []int32 // the depth-first parent's index, -1 for the root
 	// predAt and predTo list each index's predecessors (their indices):
@@ -103,8 +106,8 @@ func dfsPreorder(succs [][]int, root, e int) *semiState {
 	for b := range num {
 		num[b] = -1
 	}
-	sn := &semiState{order: make([]int32, 0, n), parent: make([]int32, 0, n)}
-	count := make([]int32, n+1)    // by index + 1: its predecessors
+	sn := &semiState{num: num, order: make([]int32, 0, n), parent: make([]int32, 0, n)}
+	count := make([]int32, n+2)    // by index + 2: its predecessors (predLists)
 	edges := make([]int32, 0, 2*e) // target index, source index, for each edge crossed
 	type frame struct{ b, i int32 }
 	stack := make([]frame, 1, n)
@@ -128,28 +131,29 @@ func dfsPreorder(succs [][]int, root, e int) *semiState {
 			sn.parent = append(sn.parent, from)
 			stack = append(stack, frame{int32(t), 0})
 		}
-		count[num[t]+1]++
+		count[num[t]+2]++
 		edges = append(edges, num[t], from)
 	}
-	sn.predLists(count[:len(sn.order)+1], edges)
+	sn.predLists(count[:len(sn.order)+2], edges)
 	return sn
 }
 
 // predLists buckets the crossed edges (target, source pairs) by target
-// into predAt and predTo; count[i+1] is index i's number of predecessors.
+// into predAt and predTo; count[i+2] is index i's number of predecessors.
+// The sums make count[i+1] where i's list starts; filling i's list moves
+// it to where the list ends, so that count[i] and count[i+1] then bound
+// it, with no second array of cursors.
 func (sn *semiState) predLists(count, edges []int32) {
 	for i := 1; i < len(count); i++ {
 		count[i] += count[i-1]
 	}
-	sn.predAt = count
-	fill := make([]int32, len(count)-1)
-	copy(fill, count)
 	sn.predTo = make([]int32, len(edges)/2)
 	for k := 0; k < len(edges); k += 2 {
 		t := edges[k]
-		sn.predTo[fill[t]] = edges[k+1]
-		fill[t]++
+		sn.predTo[count[t+1]] = edges[k+1]
+		count[t+1]++
 	}
+	sn.predAt = count[:len(count)-1]
 }
 
 // semidominators computes each index's semidominator in reverse preorder
@@ -202,7 +206,7 @@ func (sn *semiState) eval(v int32) int32 {
 // at or above its semidominator (the semi-NCA step).
 func (sn *semiState) nca() {
 	m := len(sn.order)
-	sn.idom = make([]int32, m)
+	sn.idom = sn.num[:m] // the numbering is done with
 	sn.idom[0] = -1
 	for i := 1; i < m; i++ {
 		d := sn.parent[i]
