@@ -62,6 +62,7 @@ func (es *exitSearch) run() {
 	// loops change.
 	var pdomTails *cfg.DomTree
 	var returning []int // pdomTails' loops whose exits all return
+	var set destSet     // one array for every round (stamped)
 	for {
 		dests := es.lists.refresh()
 		moved := false
@@ -91,7 +92,6 @@ func (es *exitSearch) run() {
 		if moved {
 			continue
 		}
-		var set destSet
 		for li, ds := range dests {
 			set.index(es.nodes, ds)
 			for _, d := range ds {
