@@ -168,10 +168,12 @@ func (t *DomTree) number(n int) {
 	}
 	// kids[x] lists x's children in block order (index n stands for the
 	// virtual exit), all in one array.
-	// count, fill, all and the walk's stack are scratch; pre and post stay
-	// with the tree: one allocation.
-	ints := make([]int32, (n+2)+(n+1)+n+2*(n+1)+2*(n+1))
-	count := ints[: n+2 : n+2]
+	// count, fill, all and the walk's stack are scratch (scratch.go); pre
+	// and post stay with the tree.
+	sc := newScratch((n + 2) + (n + 1) + n + 2*(n+1))
+	defer sc.release()
+	count := sc.take(n + 2)
+	clear(count)
 	for _, d := range t.IDom {
 		if d != NoBlock {
 			count[slot(d)+1]++
@@ -180,22 +182,22 @@ func (t *DomTree) number(n int) {
 	for x := 1; x <= n+1; x++ {
 		count[x] += count[x-1]
 	}
-	fill := ints[n+2 : 2*n+3 : 2*n+3]
+	fill := sc.take(n + 1)
 	copy(fill, count[:n+1])
-	all := ints[2*n+3 : 2*n+3+int(count[n+1]) : 3*n+3]
+	all := sc.take(n)[:count[n+1]]
 	for b, d := range t.IDom {
 		if d != NoBlock {
 			all[fill[slot(d)]] = int32(b)
 			fill[slot(d)]++
 		}
 	}
-	prepost := ints[3*n+3 : 5*n+5 : 5*n+5]
+	prepost := make([]int32, 2*(n+1))
 	t.pre, t.post = prepost[:n+1:n+1], prepost[n+1:]
 	for i := range t.pre {
 		t.pre[i] = -1
 	}
 	// The walk's stack: node and next child's index in all, per level.
-	node, next := ints[5*n+5:6*n+6:6*n+6], ints[6*n+6:]
+	node, next := sc.take(n+1), sc.take(n+1)
 	clock := int32(0)
 	node[0], next[0] = int32(slot(t.Root)), count[slot(t.Root)]
 	sp := 1
