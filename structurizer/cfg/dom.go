@@ -42,40 +42,43 @@ func DFSOrder(g *Graph) Order {
 
 // dfsOrder is the depth-first orders of the graph with successor lists
 // succs from root.
+// The post-order and the walk's stack (node, next successor's index) are
+// scratch (scratch.go).
 func dfsOrder(succs [][]int, root int) Order {
 	n := len(succs)
-	nums := make([]int, 4*n) // RPONum, PostNum, post order, then RPO
+	nums := make([]int, 3*n) // RPONum, PostNum, then RPO
 	o := Order{RPONum: nums[:n:n], PostNum: nums[n : 2*n : 2*n]}
 	for b := range 2 * n {
 		nums[b] = NoBlock
 	}
 	seen := o.RPONum // a block is seen once its RPONum is set (0 until it is known)
-	type frame struct{ b, i int }
-	post := nums[2*n : 2*n : 3*n]
-	stack := make([]frame, 0, n)
+	sc := newScratch(3 * n)
+	defer sc.release()
+	post := sc.take(n)[:0]
+	stack := sc.take(2 * n)[:0]
 	if r := root; r >= 0 && r < n {
 		seen[r] = 0
-		stack = append(stack, frame{r, 0})
+		stack = append(stack, int32(r), 0)
 		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			s := succs[top.b]
-			if top.i < len(s) {
-				t := s[top.i]
-				top.i++
+			top := len(stack) - 2
+			b, i := stack[top], stack[top+1]
+			if s := succs[b]; int(i) < len(s) {
+				t := s[i]
+				stack[top+1]++
 				if seen[t] == NoBlock {
 					seen[t] = 0
-					stack = append(stack, frame{t, 0})
+					stack = append(stack, int32(t), 0)
 				}
 				continue
 			}
-			post = append(post, top.b)
-			stack = stack[:len(stack)-1]
+			post = append(post, b)
+			stack = stack[:top]
 		}
 	}
-	o.RPO = nums[3*n : 3*n+len(post) : 3*n+len(post)]
+	o.RPO = nums[2*n : 2*n+len(post) : 2*n+len(post)]
 	for i, b := range post {
 		o.PostNum[b] = i
-		o.RPO[len(post)-1-i] = b
+		o.RPO[len(post)-1-i] = int(b)
 		o.RPONum[b] = len(post) - 1 - i
 	}
 	return o
