@@ -28,10 +28,12 @@ import (
 // loop), and the latches go into the copy the headers made, whose lists
 // the header step no longer reads but for their lengths, which redirect
 // keeps; without a block to add, g itself is returned (the search only
-// reads the graphs it runs on).
-func withLoopBlocks(g *cfg.Graph, facts *graphFacts) *cfg.Graph {
+// reads the graphs it runs on). The facts returned are the result's:
+// those the steps found where the latch step adds nothing (factsOf's,
+// with none of the lazy ones yet), else computed again.
+func withLoopBlocks(g *cfg.Graph, facts *graphFacts) (*cfg.Graph, *graphFacts) {
 	var ng *cfg.Graph // g's copy, nil until a block is added
-	preds, forest := facts.preds, facts.forest
+	order, preds, forest, pre := facts.order, facts.preds, facts.forest, facts.pre
 	for li, l := range forest.Loops {
 		if h := l.Header; len(g.Succs[h]) > 2 || headerStays(g, forest, li) {
 			if ng == nil {
@@ -44,10 +46,11 @@ func withLoopBlocks(g *cfg.Graph, facts *graphFacts) *cfg.Graph {
 		}
 	}
 	if ng != nil { // headers added: the loops are found again
-		preds = ng.Preds()
-		forest = cfg.LoopForest(ng)
+		order, preds = cfg.DFSOrder(ng), ng.Preds()
+		forest, pre = cfg.LoopForestOf(ng, order, preds), nil
 		g = ng
 	}
+	latches := false
 	for li, l := range forest.Loops {
 		h := l.Header
 		back := backEdgeBlocks(forest, li, preds[h])
@@ -55,16 +58,20 @@ func withLoopBlocks(g *cfg.Graph, facts *graphFacts) *cfg.Graph {
 			if ng == nil {
 				ng = cloneGraph(g, len(forest.Loops))
 			}
+			latches = true
 			c := addBlock(ng, h)
 			for _, b := range back {
 				redirect(ng.Succs[b], h, c)
 			}
 		}
 	}
-	if ng == nil {
-		return g
+	switch {
+	case latches:
+		return ng, factsOf(ng)
+	case pre == nil:
+		pre = preorder(g)
 	}
-	return ng
+	return g, &graphFacts{order: order, preds: preds, forest: forest, pre: pre}
 }
 
 // hasOneBlockLoop reports whether a loop of forest over g is a loop of
