@@ -22,8 +22,8 @@
 // then read no per-node array and no successor or predecessor list of the
 // graph: on a 100,000-block graph their arrays take 4 bytes a node or an
 // edge, hold no pointer for the collector to scan, and the predecessor
-// lists are read in order. The arrays come from the pool of scratch.go,
-// so that the dominators of one graph after another reuse them. Node counts and edge counts must fit an int32:
+// lists are read in order. The arrays are carved from scratch.go's, which
+// the dominators of one graph after another reuse. Node counts and edge counts must fit an int32:
 // semiNCA checks both at its entry (semiNCACounts) and panics with an
 // error naming the count past math.MaxInt32 (a graph of 2^31 blocks would
 // not fit in memory as [][]int anyway, so no caller handles it).

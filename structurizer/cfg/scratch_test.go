@@ -1,6 +1,7 @@
-// scratch_test.go: the pooled working arrays (scratch.go): dominators of
-// one graph after another reuse them, and a reused array, longer than a
-// call needs and holding the last call's numbers, gives the same trees.
+// scratch_test.go: the working arrays handed from call to call
+// (scratch.go): dominators of one graph after another reuse them, and a
+// reused array, longer than a call needs and holding the last call's
+// numbers, gives the same trees.
 package cfg
 
 import (
@@ -16,7 +17,7 @@ func TestDominatorsReuseScratch(t *testing.T) {
 	g := randomAny(rand.New(rand.NewPCG(*analysisSeed, 71)), 2000)
 	ImmediateDominators(g)
 	if allocs := testing.AllocsPerRun(10, func() { ImmediateDominators(g) }); allocs > 4 {
-		t.Errorf("ImmediateDominators of 2,000 blocks: %.1f allocations a call, want at most 4 (the working arrays from the pool)", allocs)
+		t.Errorf("ImmediateDominators of 2,000 blocks: %.1f allocations a call, want at most 4 (the working arrays handed on)", allocs)
 	}
 	PostDominators(g)
 	if allocs := testing.AllocsPerRun(10, func() { PostDominators(g) }); allocs > 9 {
@@ -25,7 +26,7 @@ func TestDominatorsReuseScratch(t *testing.T) {
 }
 
 // TestDominatorsOnReusedScratch: graphs of sizes drawn from 1 to 3,000,
-// each computed on the array the previous one left in the pool, match
+// each computed on the array the previous one released, match
 // Cooper, Harvey and Kennedy's iteration.
 func TestDominatorsOnReusedScratch(t *testing.T) {
 	t.Logf("seed %d", *analysisSeed)
