@@ -236,7 +236,7 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 		fmt.Fprintf(b, "<p><strong>Baseline flaky</strong>: %s, so the failure may not be new. The baseline's answer depends on chance, or on the requests before it.</p>", htmlText(f.BaselineFlaky))
 	}
 	if f.Replay != "" {
-		fmt.Fprintf(b, "<p>Replay the graph as found:</p><pre>%s</pre>", htmlText(f.Replay))
+		fmt.Fprintf(b, "<p>Replay %s as found:</p><pre>%s</pre>", htmlText(f.SubjectName()), htmlText(f.Replay))
 	}
 	if p := f.Subject().Program; p != "" {
 		fmt.Fprintf(b, "<details><summary>program</summary><pre>%s</pre></details>", htmlText(p))

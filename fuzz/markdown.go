@@ -75,7 +75,7 @@ func Markdown(rep *Report) string {
 	} else {
 		fmt.Fprintf(&b, "| signature | strategy | graphs | %s | first graph | generator | seed |\n|---|---|---|---|---|---|---|\n", findingNewHeader(rep))
 		for _, f := range rep.Findings {
-			fmt.Fprintf(&b, "| %s | %s | %d | %s | `%s` | %s | %d |\n", mdCell(f.Signature), findingStrategy(rep, &f), f.Count, findingNewCell(rep, &f), f.First.Graph, f.First.Stream, f.First.Seed)
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %d |\n", mdCell(f.Signature), findingStrategy(rep, &f), f.Count, findingNewCell(rep, &f), subjectCell(&f), f.Subject().Stream, f.Subject().Seed)
 		}
 		var replay strings.Builder
 		for _, f := range rep.Findings {
@@ -352,6 +352,18 @@ func walksPhrase(s *Settings, checks []string) string {
 		return " (exec on the covering walks only)"
 	}
 	return fmt.Sprintf(" (exec on the covering walks and %d random ones a graph, seed %d)", s.Walks, s.Seed)
+}
+
+// subjectCell is a finding's cell in the findings table's "first graph"
+// column: its Subject, the graph its replay and minimized graph are of,
+// marked "(first new)" when the baseline fails the signature's first graph
+// too (the replay's comment says which that is).
+func subjectCell(f *Finding) string {
+	cell := "`" + f.Subject().Graph + "`"
+	if f.FirstNew != nil {
+		cell += " (first new)"
+	}
+	return cell
 }
 
 // findingNewHeader heads the findings table's column of what is new:

@@ -540,7 +540,7 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 			}
 			e.LastSeen, e.Revision, e.Fixed = s.Night, stateRevision(s), ""
 			if f := firsts[k]; f != nil {
-				for _, x := range append([]Example{f.First}, f.Others...) {
+				for _, x := range keptExamples(f) {
 					e.Graphs = keepGraph(e.Graphs, KeptGraph{Graph: x.Graph, Weights: x.Weights, Stream: x.Stream, Seed: x.Seed})
 				}
 				if e.Minimized == "" {
@@ -609,6 +609,19 @@ func stateRevision(s *Settings) string {
 		return s.Current + " (" + sp.describe(false) + ")"
 	}
 	return s.Current
+}
+
+// keptExamples are the graphs of a finding a night keeps, in the order
+// they are offered to keepGraph: First, then FirstNew (the graph the
+// minimized graph comes from, when the baseline fails First too), then
+// Others. FirstNew comes before Others so that it is kept whenever First
+// is and room is left, whatever its index.
+func keptExamples(f *Finding) []Example {
+	out := []Example{f.First}
+	if f.FirstNew != nil {
+		out = append(out, *f.FirstNew)
+	}
+	return append(out, f.Others...)
 }
 
 // keepGraph adds g unless it is kept already or KeepGraphs are.
