@@ -410,9 +410,40 @@ func resolveBuilt(s Spec, p Project, opt ResolveOptions) (SideFactory, Spec, err
 	s.Rev, s.WorkTree = rev.Commit, rev.Tree
 	f, err := preflight(ServeBuilt(s.String(), p, b, opt.Process), preflightLimit, opt.HandOn)
 	if err != nil {
-		return f, s, &BuildError{Rev: rev, Command: p.Serve, Err: err, Serving: true}
+		return f, s, &BuildError{Rev: rev, Command: p.Serve, Err: servedFrom(err, p.Serve, b), Serving: true}
 	}
 	return f, s, nil
+}
+
+// servedFrom is err, the serve command's failure to start, saying where
+// the command ran when its program is a path relative to that directory
+// that is not there ({out}, or the checkout when the command names
+// {worktree}), or a bare name that the shell looks up in PATH though a
+// file of that name is there, and how to name the program instead.
+func servedFrom(err error, serve string, b Built) error {
+	words := shellWords(serve)
+	if len(words) == 0 {
+		return err
+	}
+	word := serve[words[0][0]:words[0][1]]
+	dir, where := b.Out, "{out}"
+	if b.Worktree != "" {
+		dir, where = b.Worktree, "{worktree}"
+	}
+	_, statErr := os.Stat(filepath.Join(dir, word))
+	switch {
+	case strings.ContainsAny(word, "{$'\"\\") || filepath.IsAbs(word):
+		return err
+	case !strings.Contains(word, "/") && statErr == nil:
+		return fmt.Errorf("%w: the serve command runs in %s (%s), and the shell looks a bare %s up in PATH, not there: name it %s/%s", err, where, dir, word, where, word)
+	case !strings.Contains(word, "/") || statErr == nil:
+		return err
+	}
+	if where == "{worktree}" {
+		return fmt.Errorf("%w: the serve command runs in the checkout {worktree} (%s), which holds no %s: name the program the build makes from there, {worktree}/PATH", err, dir, word)
+	}
+	return fmt.Errorf("%w: the serve command runs in {out} (%s), not in the checkout (removed after the build), and finds no %s there: copy the program into {out} in the build command (cp %s {out}/) and serve {out}/%s, or serve {worktree}/%s, which keeps the checkout",
+		err, dir, word, word, filepath.Base(word), word)
 }
 
 // changedList names the first paths of a working tree's changes, and how

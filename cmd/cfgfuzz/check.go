@@ -154,7 +154,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fuzz.SideStructurizer(s, popt, lim.timeout), func() { s.Close() }, nil
 	}
 	if !cf.json {
-		run.announce(len(items), fs.Args(), cf)
+		run.announce(len(items), fs.Args(), cf, lim.timeout)
 	}
 	return run.all(items)
 }
@@ -219,15 +219,16 @@ type checkRun struct {
 }
 
 // announce says on stderr what is checked, and notes each file whose
-// recorded settings differ from the flags.
-func (r *checkRun) announce(graphs int, files []string, cf checkFlags) {
+// recorded settings differ from the flags (timeout is --timeout).
+func (r *checkRun) announce(graphs int, files []string, cf checkFlags, timeout time.Duration) {
 	shown := r.asked
 	if shown == "" {
 		shown = "its own (none asked)"
 	}
 	fmt.Fprintf(r.stderr, "cfgfuzz check: %s, structurizer %s, strategy %s, checks %s\n", fuzz.Plural(graphs, "graph"), r.spec, shown, strings.Join(r.orc.Checks(), ","))
 	for _, f := range files {
-		if m := recordedMismatch(f, r.spec, cf.registers, cf.strategy, corpus.Walks{Random: cf.walks, Seed: cf.seed}, cf.judge); m != "" {
+		if m := recordedMismatch(f, usedJudging{spec: r.spec, registers: cf.registers, strategy: cf.strategy, walks: corpus.Walks{Random: cf.walks, Seed: cf.seed},
+			checks: cf.checks, timeout: timeout, judge: cf.judge}); m != "" {
 			fmt.Fprintln(r.stderr, "cfgfuzz check: note:", m)
 		}
 	}

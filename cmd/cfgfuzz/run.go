@@ -120,7 +120,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 		fs.StringVar(&f.current, "current", "", "the current side: git revision `REV` (built as the baseline is), self (the structurizer inside this binary), or a structurizer spec; default: the working tree (HEAD+dirty, uncommitted changes included) inside a git repository of cfgfuzz or with --repo, else self")
 		fs.StringVar(&f.repo, "repo", "", "compare revisions of the git repository `DIR` instead of cfgfuzz's own: each checked out in a worktree, built with --build and served with --serve (or DIR/"+fuzz.ConfigFile+")")
 		fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout, once per commit ({worktree}, {rev}, {out} substituted)")
-		fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions)")
+		fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions), run in {out} (in the checkout when it names {worktree}): name the program {out}/NAME or {worktree}/PATH")
 		fs.StringVar(&f.baselineStructurizer, "baseline-structurizer", "", "the baseline side as a structurizer `SPEC` (self, isolated, rev:REV, cmd:CMD, repo:DIR@REV; fuzz.Spec) instead of --baseline REV")
 	}
 }
