@@ -351,6 +351,9 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	if hint := allCrashedHint(rep); hint != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
 	}
+	if hint := allErrorsHint(rep); hint != "" {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
+	}
 	if hint := allTimedOutHint(rep); hint != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
 	}
@@ -388,6 +391,23 @@ func allTimedOutHint(rep *fuzz.Report) string {
 	}
 	return fmt.Sprintf("every graph timed out (--timeout %s): `cfgfuzz selftest --structurizer %s --timeout 1m` shows whether it answers small graphs given the time, and a larger --timeout gives each graph more (a server's start-up has --start-timeout of its own)",
 		limit, fuzz.ShellQuote(rep.Settings.Current))
+}
+
+// allErrorsHint is a note for a campaign whose every graph had no verdict
+// on the current side (outcome error: the structurizer did not start, or
+// could not serve a request), complete or stopped early for it
+// (fuzz.StoppedEarly): a command that is wrong or too slow to start looks
+// so, and the selftest tells. "" otherwise.
+func allErrorsHint(rep *fuzz.Report) string {
+	if rep.Graphs < 2 || rep.Outcomes[fuzz.OutError] != rep.Graphs {
+		return ""
+	}
+	hint := fmt.Sprintf("every graph is a harness error: `cfgfuzz selftest --structurizer %s` shows whether the structurizer serves the protocol, and how it fails",
+		fuzz.ShellQuote(rep.Settings.Current))
+	if in := rep.Incomplete; in != nil && in.Reason == fuzz.StoppedEarly {
+		hint += "; once it does, start the campaign again with --force (a --resume keeps these graphs' errors)"
+	}
+	return hint
 }
 
 // allCrashedHint is a note for a campaign whose every graph crashed the
