@@ -154,8 +154,14 @@ func findingStrategy(rep *Report, f *Finding) string {
 func summaryProse(rep *Report) string {
 	var b strings.Builder
 	o := rep.Outcomes
-	fmt.Fprintf(&b, "The current side structures %d of %d graphs validly; %d are invalid, %d refused, %d panic, %d time out, %d crash",
-		o[OutOK], rep.Graphs, o[OutInvalid], o[OutRefused], o[OutPanic], o[OutTimeout], o[OutCrash])
+	fmt.Fprintf(&b, "The current side structures %d of %d graphs validly; ", o[OutOK], rep.Graphs)
+	if fb := rep.FallbackOnly(); fb > 0 {
+		fmt.Fprintf(&b, "%d more give valid modules but fall back to the dispatch loop (findings of the fallback check alone, outcome invalid in report.json; --allow-fallbacks allows them); ", fb)
+		fmt.Fprintf(&b, "%d are invalid otherwise", o[OutInvalid]-fb)
+	} else {
+		fmt.Fprintf(&b, "%d are invalid", o[OutInvalid])
+	}
+	fmt.Fprintf(&b, ", %d refused, %d panic, %d time out, %d crash", o[OutRefused], o[OutPanic], o[OutTimeout], o[OutCrash])
 	if o[OutError] > 0 {
 		fmt.Fprintf(&b, " (and %d harness errors, not findings)", o[OutError])
 	}
@@ -168,6 +174,9 @@ func summaryProse(rep *Report) string {
 	fmt.Fprintf(&b, "; it falls back to the dispatch loop on %d", rep.Fallbacks)
 	if rep.Settings.Baseline != "" {
 		fmt.Fprintf(&b, " (the baseline on %d)", rep.BaselineFallbacks)
+	}
+	if rep.Fallbacks > 0 && rep.fallbacksAllowed() {
+		b.WriteString(", allowed: the fallback check is off")
 	}
 	b.WriteString(".")
 	if s := LeakedSummary(rep); s != "" {

@@ -447,6 +447,7 @@ func summaryLines(rep *fuzz.Report) string {
 	if rep.Divergences != nil {
 		fmt.Fprintf(&b, " (baseline %d)", rep.BaselineFallbacks)
 	}
+	b.WriteString(fuzz.FallbackNote(rep))
 	if n := rep.Strategies[fuzz.DispatchStrategy]; n > 0 {
 		fmt.Fprintf(&b, "; dispatch share %d", n)
 	}
