@@ -435,7 +435,7 @@ func summaryLines(rep *fuzz.Report) string {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
 	if s := rep.Settings; s.Baseline != "" {
-		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSpec(s.Current), s.Baseline, fuzz.DescribeSpec(s.Baseline))
+		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSide(s.Current, rep.Declared["current"]), s.Baseline, fuzz.DescribeSide(s.Baseline, rep.Declared["baseline"]))
 	}
 	t := rep.Throughput
 	fmt.Fprintf(&b, "%s (%s skipped); this run %d in %.1f s, %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
