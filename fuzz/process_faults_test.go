@@ -180,7 +180,7 @@ func TestProcessProtocolViolations(t *testing.T) {
 		{"wrong-id", OutCrash, "structurize:crash:protocol: answer id other than the request's", "1002 to request 2"}, // the hello was request 1
 		{"bad-outcome", OutCrash, "structurize:crash:protocol: unknown outcome", `"splendid"`},
 		{"empty-block", OutCrash, "structurize:crash:protocol: func block without a required field", "block 0 lacks kind, orig, merge.kind, term.kind"},
-		{"garbage", OutCrash, "structurize:crash:protocol: answer is not JSON", `"hello, this is not json" (invalid character 'h' looking for beginning of value)`},
+		{"garbage", OutCrash, "structurize:crash:protocol: answer is not JSON", `first bytes received "hello, this is not json" (invalid character 'h' looking for beginning of value); standard output carries the protocol's answers only, one JSON object a line: logs and banners belong on standard error`},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			p := &Process{Argv: []string{bin, c.mode}}
