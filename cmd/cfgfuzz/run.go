@@ -686,6 +686,16 @@ func validateOptions(strategy string, inject []string) error {
 	return nil
 }
 
+// currentLabel opens an error about the current side: "current side: "
+// beside a baseline, "" for a campaign of one side, which has no sides to
+// tell apart (its errors name the structurizer themselves).
+func currentLabel(baseline string) string {
+	if baseline == "" {
+		return ""
+	}
+	return "current side: "
+}
+
 // sidesFromSettings makes the side factories that Settings.Current and
 // Settings.Baseline name (fuzz.Spec: self, isolated, cmd:CMD, rev:REV,
 // repo:DIR@REV); each recorded spec is rewritten to its resolved form (a
@@ -695,8 +705,9 @@ func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, l
 	// Both revisions resolved before either side is built: a baseline
 	// that does not exist is said at once, not after the current side's
 	// build.
+	current := currentLabel(c.Settings.Baseline)
 	if err := fuzz.CheckRevision(c.Settings.Current); err != nil {
-		return fmt.Errorf("current side: %w", err)
+		return fmt.Errorf("%s%w", current, err)
 	}
 	if c.Settings.Baseline != "" {
 		if err := fuzz.CheckRevision(c.Settings.Baseline); err != nil {
@@ -706,7 +717,7 @@ func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, l
 	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer, StartTimeout: time.Duration(c.Settings.StartTimeout)}
 	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, popt, log)
 	if err != nil {
-		return fmt.Errorf("current side: %w", err)
+		return fmt.Errorf("%s%w", current, err)
 	}
 	c.Current, c.Settings.Current = cur, spec.String()
 	if spec.Kind == fuzz.SpecSelf {
