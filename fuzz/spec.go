@@ -39,6 +39,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
 
 // The kinds of Spec.
@@ -166,19 +168,31 @@ func (s Spec) String() string {
 // it runs, and where cfgfuzz cannot tell it, why.
 func (s Spec) Describe() string { return s.describe(true) }
 
+// DescribeDeclared is Describe for a side whose protocol v2 hello
+// declared name ("" none): a command's description names it where a
+// revision would go, as the one word cfgfuzz has of which build it ran.
+func (s Spec) DescribeDeclared(name string) string { return s.describeAs(true, name) }
+
 // describe is Describe; why false leaves out why a revision is unknown
 // (the state store's revision, stateRevision).
-func (s Spec) describe(why bool) string {
+func (s Spec) describe(why bool) string { return s.describeAs(why, "") }
+
+// describeAs is describe for a command whose v2 hello declared the name
+// declared ("" none).
+func (s Spec) describeAs(why bool, declared string) string {
 	switch s.Kind {
 	case "", SpecSelf:
 		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision(why) + "), called in-process; nothing built"
 	case SpecIsolated:
 		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision(why) + "), as child processes; nothing built"
 	case SpecCmd:
-		if why {
-			return "the external structurizer `" + s.Cmd + "`, " + externalRevision + "; nothing built"
+		switch {
+		case declared != "":
+			return fmt.Sprintf("%s, which declares itself %q in its protocol v2 hello (cfgfuzz cannot ask a command for a revision); nothing built", externalHead(s.Cmd), declared)
+		case why:
+			return externalHead(s.Cmd) + ", " + externalRevision + "; nothing built"
 		}
-		return "the external structurizer `" + s.Cmd + "`; nothing built"
+		return externalHead(s.Cmd) + "; nothing built"
 	}
 	what := "cfgfuzz's cmd/structurize"
 	if s.Kind == SpecRepo {
@@ -195,17 +209,35 @@ func (s Spec) describe(why bool) string {
 
 // DescribeSpec is ParseSpec(s).Describe(), or s itself when it does not
 // parse.
-func DescribeSpec(s string) string {
+func DescribeSpec(s string) string { return DescribeSide(s, nil) }
+
+// DescribeSide is DescribeSpec for a side whose v2 hello answered h (nil:
+// none, or a v1 server): Spec.DescribeDeclared with h's name.
+func DescribeSide(s string, h *proto.HelloAnswer) string {
 	sp, err := ParseSpec(s)
 	if err != nil {
 		return s
 	}
-	return sp.Describe()
+	if h == nil {
+		return sp.Describe()
+	}
+	return sp.DescribeDeclared(h.Name)
+}
+
+// externalHead opens a command's description: the command in backticks.
+// report.md's description (mdDescribe) takes it for a code span.
+func externalHead(cmd string) string { return "the external structurizer `" + cmd + "`" }
+
+// namedBySpec says whether a side's description (DescribeSide) names what
+// its v2 hello declared: a command's does.
+func namedBySpec(s string, h *proto.HelloAnswer) bool {
+	sp, err := ParseSpec(s)
+	return err == nil && h != nil && h.Name != "" && sp.Kind == SpecCmd
 }
 
 // externalRevision is what Describe says of a cmd spec's revision, which
 // cfgfuzz has no way to read, and where a report can show one.
-const externalRevision = "revision unknown: cfgfuzz cannot ask a command for one (a protocol v2 server can put it in its hello's name, which the report shows; repo:DIR@REV builds a commit and names it)"
+const externalRevision = "revision unknown: cfgfuzz cannot ask a command for one (a protocol v2 server can put it in its hello's name, which the report then shows in its place; repo:DIR@REV builds a commit and names it)"
 
 // NoVCSStamp says why a cfgfuzz binary's revision is unknown: the Go
 // toolchain stamps a binary with its commit (debug.ReadBuildInfo's

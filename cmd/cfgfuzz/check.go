@@ -234,9 +234,20 @@ func (r *checkRun) announce(graphs int, files []string, cf checkFlags, timeout t
 	}
 }
 
+// errorCount is check's closing line's word on the graphs that did not
+// pass when some of them are errors (no verdict: the structurizer did not
+// start, a request it could not serve, a check that could not run): how
+// many failed and how many have no verdict. "" when none is an error.
+func errorCount(failed, errored int) string {
+	if errored == 0 {
+		return ""
+	}
+	return fmt.Sprintf(": %d failed, %s no verdict (ERROR: harness errors, not failures)", failed-errored, fuzz.HaveGraphs(errored))
+}
+
 // all checks every item and returns check's exit status.
 func (r *checkRun) all(items []sourced) int {
-	code, failed, unchecked := exitOK, 0, 0
+	code, failed, errored, unchecked := exitOK, 0, 0, 0
 	var notJudged []string // the unchecked keys of the graphs that passed
 	enc := json.NewEncoder(r.stdout)
 	for i, it := range items {
@@ -255,6 +266,7 @@ func (r *checkRun) all(items []sourced) int {
 		}
 		if rec.Outcome == outcomeError {
 			code = exitUsage
+			errored++
 		} else if rec.Outcome != outcomeOK && code == exitOK {
 			code = exitFail
 		}
@@ -274,7 +286,7 @@ func (r *checkRun) all(items []sourced) int {
 		fmt.Fprintln(r.stdout, checkLine(rec))
 	}
 	if !r.json {
-		fmt.Fprintf(r.stderr, "cfgfuzz check: %d of %d graphs passed\n", len(items)-failed, len(items))
+		fmt.Fprintf(r.stderr, "cfgfuzz check: %d of %d graphs passed%s\n", len(items)-failed, len(items), errorCount(failed, errored))
 	}
 	if unchecked > 0 {
 		fmt.Fprintf(r.stderr, "cfgfuzz check: incomplete: %s passed, but some of their checks could not judge the module (\"not judged\" on the line, \"unchecked\" with --json); to leave those checks out: --checks %s\n", fuzz.Plural(unchecked, "graph"), fuzz.LeaveOut(notJudged))
