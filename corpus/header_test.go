@@ -1,7 +1,9 @@
 package corpus
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -29,5 +31,32 @@ func TestHeaderValueCannotStartALine(t *testing.T) {
 	}
 	if r.Graph.Len() != 2 {
 		t.Errorf("graph read back with %d blocks, want 2", r.Graph.Len())
+	}
+}
+
+// TestHeaderChecksAndLimits: '# checks:', '# timeout:' and
+// '# check-timeout:' read back as written; a file without them has none
+// (the defaults); a value that is not a --checks value or a positive
+// duration is an error naming the line.
+func TestHeaderChecksAndLimits(t *testing.T) {
+	h := Header{Signature: "exec:trace-mismatch", Checks: "-fallback,+gpu", Timeout: 30 * time.Second, CheckTimeout: 5 * time.Minute}
+	text := h.Format()
+	if !strings.Contains(text, "# checks: -fallback,+gpu\n# timeout: 30s\n# check-timeout: 5m0s\n") {
+		t.Errorf("header written as:\n%s", text)
+	}
+	r, err := ParseRegression("r.cfg", []byte(text+"{{1}, {}}\n"))
+	if err != nil || r.Header.Checks != h.Checks || r.Header.Timeout != h.Timeout || r.Header.CheckTimeout != h.CheckTimeout || !r.Header.ChecksChangeDefaults() {
+		t.Errorf("read back as %+v (%v)", r.Header, err)
+	}
+	if r, err := ParseRegression("old.cfg", []byte("# signature: none\n{{1}, {}}\n")); err != nil || r.Header.Checks != "" || r.Header.Timeout != 0 || r.Header.CheckTimeout != 0 {
+		t.Errorf("a file without the lines: %+v (%v)", r.Header, err)
+	}
+	if (Header{Checks: "exec,-fallback"}).ChecksChangeDefaults() {
+		t.Errorf("a list of checks read as changes of the defaults")
+	}
+	for _, bad := range []string{"# checks: exec,,meta", "# checks: ex ec", "# timeout: soon", "# timeout: -1s", "# check-timeout: 0s"} {
+		if _, err := ParseRegression("bad.cfg", []byte("# signature: none\n"+bad+"\n{{1}, {}}\n")); err == nil || !strings.Contains(err.Error(), "bad.cfg:2: '"+bad+"'") {
+			t.Errorf("%q: %v, want an error naming the line", bad, err)
+		}
 	}
 }

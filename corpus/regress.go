@@ -9,6 +9,10 @@
 //	# target-env: vulkan1.3            (spirv-val's target environment, when not the default vulkan1.1)
 //	# rules-compat: spirv-tools-2023.1 (the rules check's reading, when not the specification's)
 //	# walks: 16 seed 7                 (the exec check's random walks and their seed, when not 16 and 1)
+//	# checks: -fallback                (the checks, as --checks takes them, when not the defaults;
+//	                                    -fallback for --allow-fallbacks)
+//	# timeout: 30s                     (the per-graph limit on the structurizer, when not 10s)
+//	# check-timeout: 5m0s              (the limit on one graph's checks, when not 2m0s)
 //	# structurizer: cmd:{repo}/adapter (the structurizer it was found on, fuzz.Spec; "" this tree's;
 //	                                    {repo} and {dir}: where the file lies, cmd/cfgfuzz/portable.go)
 //	# expect: pass                     (what replaying it must give: pass, or fail with the signature)
@@ -34,6 +38,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
@@ -63,6 +68,16 @@ type Header struct {
 	// campaign's --walks and --seed, which also seeds meta's renumbering);
 	// nil DefaultWalks.
 	Walks *Walks
+	// Checks is the oracle checks it was judged under, as a --checks
+	// value: names, or changes of the defaults ("-fallback", which
+	// --allow-fallbacks is); "" the defaults.
+	Checks string
+	// Timeout is the per-graph limit on the structurizer it was judged
+	// under (--timeout); 0 the default.
+	Timeout time.Duration
+	// CheckTimeout is the limit on one graph's checks it was judged
+	// under (--check-timeout); 0 the default.
+	CheckTimeout time.Duration
 	// Structurizer is the spec of the structurizer it was found on
 	// (fuzz.Spec); "" this tree's.
 	Structurizer string
@@ -135,6 +150,13 @@ func (h Header) Format() string {
 	kv("rules-compat", h.RulesCompat)
 	if h.Walks != nil && *h.Walks != DefaultWalks {
 		kv("walks", h.Walks.String())
+	}
+	kv("checks", h.Checks)
+	if h.Timeout > 0 {
+		kv("timeout", h.Timeout.String())
+	}
+	if h.CheckTimeout > 0 {
+		kv("check-timeout", h.CheckTimeout.String())
 	}
 	kv("structurizer", h.Structurizer)
 	kv("expect", h.Expect)
@@ -221,6 +243,18 @@ func (h *Header) set(key, v string) (err error) {
 			return fmt.Errorf("'# rules-compat: %s': want %s, or no line for the specification's reading", v, oracle.CompatSPIRVTools2023)
 		}
 		h.RulesCompat = v
+	case "checks":
+		return h.setChecks(v)
+	case "timeout", "check-timeout":
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("'# %s: %s': want a positive duration (30s, 2m0s)", key, v)
+		}
+		if key == "timeout" {
+			h.Timeout = d
+		} else {
+			h.CheckTimeout = d
+		}
 	case "structurizer":
 		h.Structurizer = v
 	case "expect":
@@ -236,6 +270,32 @@ func (h *Header) set(key, v string) (err error) {
 		h.Notes = append(h.Notes, key+": "+v)
 	}
 	return nil
+}
+
+// setChecks reads '# checks:': a --checks value, check names each
+// optionally prefixed + or -, comma-separated. Whether the oracle knows
+// the names is asked when the file is judged, as for --checks.
+func (h *Header) setChecks(v string) error {
+	for _, c := range strings.Split(v, ",") {
+		name := strings.TrimLeft(strings.TrimSpace(c), "+-")
+		if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_-") != "" {
+			return fmt.Errorf("'# checks: %s': want check names, each optionally prefixed + or -, comma-separated (as --checks takes them)", v)
+		}
+	}
+	h.Checks = v
+	return nil
+}
+
+// ChecksChangeDefaults says whether the header's checks are changes of
+// a command's default checks (each name prefixed + or -, or none at all)
+// rather than a list of the checks to run.
+func (h Header) ChecksChangeDefaults() bool {
+	for _, c := range strings.Split(h.Checks, ",") {
+		if c = strings.TrimSpace(c); c != "" && c[0] != '+' && c[0] != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // setTargetEnv reads '# target-env:': a name. Whether the validator in

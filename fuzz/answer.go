@@ -130,8 +130,15 @@ func notResponse(line []byte, err error) violation {
 	case errors.As(err, &te): // the line itself: a number, a string, a list
 		err = fmt.Errorf("a JSON %s, not an object", te.Value)
 	}
+	if rule == ruleNotJSON {
+		return violation{rule, fmt.Sprintf("first bytes received %s (%v); %s", excerpt(line), err, stdoutAnswersOnly)}
+	}
 	return violation{rule, fmt.Sprintf("%s (%v)", excerpt(line), err)}
 }
+
+// stdoutAnswersOnly ends the detail of an answer that is not JSON: most
+// often a wrapper's banner or a log line on standard output.
+const stdoutAnswersOnly = "standard output carries the protocol's answers only, one JSON object a line: logs and banners belong on standard error"
 
 // fieldPath is a field's path in an answer as the protocol names it, from
 // a path of encoding/json's: without the names of the Go types embedded

@@ -93,8 +93,9 @@ type SignatureState struct {
 	rerunShowing []KeptGraph
 	// changed says it is not the defect the store knows: its stored
 	// minimized graph no longer shows it while tonight's campaign graphs
-	// do. It is minimized again, on tonight's first graph, and the store's
-	// entry starts afresh from tonight (NextState).
+	// do. It is minimized again, on tonight's first graph (its first new
+	// one when the baseline fails the first: Finding.Subject), and the
+	// store's entry starts afresh from tonight (NextState).
 	changed bool
 }
 
@@ -111,7 +112,7 @@ type tally struct {
 	sig                                    SignatureState
 	allShared                              bool // the baseline shares every campaign graph of it
 	rerunGraphs, rerunShowing, rerunErrors int
-	first                                  string // tonight's first campaign graph failing with it
+	shows                                  string // what of tonight's campaign graphs shows it (tonightShows)
 	minimized                              *Rerun // the re-run of its stored minimized graph
 }
 
@@ -132,7 +133,7 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 		t := get(f.Signature, f.Strategy, f.Outcome)
 		t.sig.Tonight = f.Count
 		t.allShared = f.New == 0
-		t.first = f.First.Graph
+		t.shows = tonightShows(&f)
 	}
 	for _, e := range st.Store {
 		get(e.Signature, e.Strategy, e.Outcome)
@@ -237,15 +238,15 @@ func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[s
 // show but whose stored minimized graph, re-run tonight, does not: the
 // signature is generic (oracle/SIGNATURES.md), and what shows it tonight
 // is not the defect the store knows. A known signature is then new (it
-// fails the night, and is minimized on tonight's first graph); an
-// ignored one stays ignored, with the note; a regression stays new, with
-// the note.
+// fails the night, and is minimized on the graph the note names:
+// tonightShows); an ignored one stays ignored, with the note; a
+// regression stays new, with the note.
 func rejudge(s *SignatureState, t *tally, stored *StoredSignature) {
 	verdict := "passes tonight"
 	if s.Minimized != MinimizedPasses {
 		verdict = "fails tonight with " + TriageSignature(s.Minimized) + ", not with it"
 	}
-	note := fmt.Sprintf("its recorded graph %s %s; tonight's first failing graph is %s", stored.Minimized, verdict, t.first)
+	note := fmt.Sprintf("its recorded graph %s %s; %s", stored.Minimized, verdict, t.shows)
 	switch s.Class {
 	case ClassKnown:
 		s.Class, s.Reason = ClassNew, "not the defect the store knows: "+note+" (was known: "+s.Reason+")"
@@ -256,6 +257,17 @@ func rejudge(s *SignatureState, t *tally, stored *StoredSignature) {
 	default:
 		s.Reason += "; " + note + ": another defect may share the signature"
 	}
+}
+
+// tonightShows names the campaign graph a re-judged signature is
+// minimized on and its store entry starts from (Finding.Subject):
+// tonight's first failing graph, or, when the baseline fails that one
+// too, the first the baseline passed.
+func tonightShows(f *Finding) string {
+	if f.FirstNew != nil {
+		return "tonight's first failing graph the baseline passed is " + f.FirstNew.Graph
+	}
+	return "tonight's first failing graph is " + f.First.Graph
 }
 
 // showingClass is the class and reason of a signature that showed tonight

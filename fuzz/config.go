@@ -289,5 +289,8 @@ type Config struct {
 	Stage func(stage string)
 
 	declared *declaredSink // the sides' v2 declarations, for the report (set by Run)
-	checks   []string      // the checks the workers' oracle runs, for the report (set by execute)
+	// errorStop stops a run whose first graphs are all harness errors
+	// (errorstop.go; set by Run).
+	errorStop *errorStop
+	checks    []string // the checks the workers' oracle runs, for the report (set by execute)
 }

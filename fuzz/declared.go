@@ -53,8 +53,21 @@ func (s *declaredSink) get() Declarations {
 	return s.d
 }
 
-// declaredLine says in a sentence what one side declared.
-func declaredLine(side string, h *proto.HelloAnswer) string {
+// declaredLine says in a sentence what one side declared; named says the
+// side's description already gave its name (namedBySpec), which is then
+// not said again.
+func declaredLine(side string, h *proto.HelloAnswer, named bool) string {
 	pr, _ := json.Marshal(h.Promises)
+	if named {
+		return fmt.Sprintf("The %s side's protocol v2 hello promises %s.", side, pr)
+	}
 	return fmt.Sprintf("The %s side declares itself %q (protocol v2): %s.", side, h.Name, pr)
+}
+
+// sideSpec is the spec of side ("current", "baseline") in s.
+func sideSpec(s *Settings, side string) string {
+	if side == "baseline" {
+		return s.Baseline
+	}
+	return s.Current
 }

@@ -128,6 +128,7 @@ func Run(c Config) (*Outcome, error) {
 	if c.Guided {
 		gd = newGuide(&c.Settings, c.Corpus)
 	}
+	c.errorStop = newErrorStop(&c, done)
 	c.stage(StageGraphs)
 	tp, harness, stopped, jerr := c.execute(j, done, reruns, gd, rs)
 	if err := j.close(); jerr == nil {
@@ -144,6 +145,9 @@ func Run(c Config) (*Outcome, error) {
 	rep.Declared = c.declared.get()
 	rep.Checks = c.checks
 	rep.Incomplete = c.interruption(stopped, rs.total, c.planned(done))
+	if rep.Incomplete == nil {
+		rep.Incomplete = c.errorStop.incomplete(rs.total, c.planned(done))
+	}
 	if planned := c.planned(done); rep.Incomplete == nil && c.Duration > 0 && planned > 0 && rs.total < planned {
 		rep.TimeBudgetNote = fmt.Sprintf("the time budget (%s) ran out at %s of %s graphs, before the graph budget", time.Duration(c.Duration), thousands(rs.total), thousands(planned))
 	}
@@ -314,6 +318,10 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 			}
 			prog.count(&r, false)
 			rs.add(r)
+			if c.errorStop.add(&r) { // hand out no more graphs: none can be judged
+				prog.stopEarly(StoppedEarly)
+				cancel()
+			}
 		case b := <-batches:
 			pending = &b
 		}

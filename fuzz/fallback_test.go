@@ -73,3 +73,43 @@ func TestInfoOfCarriesTheFallback(t *testing.T) {
 		t.Errorf("info %+v lacks the fallback of %+v", info, st)
 	}
 }
+
+// TestFallbacksWordedApartFromInvalid: report.md and the summary's note
+// count the graphs invalid only for falling back as valid modules that
+// fell back, not as invalid ones; with the fallback check off they say
+// the fallbacks were allowed.
+func TestFallbacksWordedApartFromInvalid(t *testing.T) {
+	c := testConfig(t, 40)
+	c.Current = SideFactory{Describe: "fallbackstruct", New: func() (Side, error) { return &InProcess{Fn: fallbackAnswer}, nil }}
+	rep := mustRun(t, c).Report
+	fb, invalid := rep.FallbackOnly(), rep.Outcomes[OutInvalid]
+	if fb == 0 || fb != rep.Fallbacks {
+		t.Fatalf("%d graphs invalid only for a fallback, %d fallbacks, %d invalid: want every fallback counted", fb, rep.Fallbacks, invalid)
+	}
+	md := Markdown(rep)
+	for _, want := range []string{
+		fmt.Sprintf("%d more give valid modules but fall back to the dispatch loop", fb),
+		fmt.Sprintf("; %d are invalid otherwise,", invalid-fb),
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, fmt.Sprintf("; %d are invalid,", invalid)) {
+		t.Errorf("report.md calls the %d fallbacks invalid:\n%s", fb, md)
+	}
+	if note := FallbackNote(rep); !strings.Contains(note, fmt.Sprintf("%d of the invalid: valid modules that fell back", fb)) {
+		t.Errorf("summary note %q", note)
+	}
+
+	c = testConfig(t, 40)
+	c.Checks = slices.DeleteFunc(slices.Clone(oracle.DefaultChecks), func(s string) bool { return s == "fallback" })
+	c.Current = SideFactory{Describe: "fallbackstruct", New: func() (Side, error) { return &InProcess{Fn: fallbackAnswer}, nil }}
+	rep = mustRun(t, c).Report
+	if md := Markdown(rep); !strings.Contains(md, fmt.Sprintf("it falls back to the dispatch loop on %d, allowed: the fallback check is off", rep.Fallbacks)) {
+		t.Errorf("without the fallback check, report.md does not say the fallbacks were allowed:\n%s", md)
+	}
+	if note := FallbackNote(rep); note != " (allowed: the fallback check is off)" {
+		t.Errorf("without the fallback check, summary note %q", note)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -57,9 +58,9 @@ func summaryHTML(b *strings.Builder, rep *Report) {
 	b.WriteString(`<table class="summary">`)
 	row("status", statusHTML(rep))
 	row("findings", htmlText(findingCounts(rep)))
-	row("current side", sideHTML(s.Current))
+	row("current side", sideHTML(s.Current, rep.Declared["current"]))
 	if s.Baseline != "" {
-		row("baseline side", sideHTML(s.Baseline))
+		row("baseline side", sideHTML(s.Baseline, rep.Declared["baseline"]))
 	}
 	if rep.State != nil && rep.State.Night != "" {
 		row("night", htmlText(rep.State.Night))
@@ -149,8 +150,8 @@ func reproductionSuffix(rep *Report) string {
 	return s
 }
 
-func sideHTML(spec string) string {
-	return "<code>" + htmlText(cmp.Or(spec, "self")) + "</code>: " + htmlText(DescribeSpec(cmp.Or(spec, "self")))
+func sideHTML(spec string, h *proto.HelloAnswer) string {
+	return "<code>" + htmlText(cmp.Or(spec, "self")) + "</code>: " + htmlText(DescribeSide(cmp.Or(spec, "self"), h))
 }
 
 func durationText(sec float64) string {
@@ -236,7 +237,7 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 		fmt.Fprintf(b, "<p><strong>Baseline flaky</strong>: %s, so the failure may not be new. The baseline's answer depends on chance, or on the requests before it.</p>", htmlText(f.BaselineFlaky))
 	}
 	if f.Replay != "" {
-		fmt.Fprintf(b, "<p>Replay the graph as found:</p><pre>%s</pre>", htmlText(f.Replay))
+		fmt.Fprintf(b, "<p>Replay %s as found:</p><pre>%s</pre>", htmlText(f.SubjectName()), htmlText(f.Replay))
 	}
 	if p := f.Subject().Program; p != "" {
 		fmt.Fprintf(b, "<details><summary>program</summary><pre>%s</pre></details>", htmlText(p))

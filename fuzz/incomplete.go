@@ -95,6 +95,7 @@ func incompleteMarkdown(rep *Report) string {
 	var b strings.Builder
 	if rep.Incomplete != nil {
 		fmt.Fprintf(&b, "**This report is %s.**\n\n", mdCell(rep.Incomplete.Summary()))
+		b.WriteString(stoppedEarlyMarkdown(rep))
 	}
 	if u := rep.UncheckedSummary(); u != "" {
 		fmt.Fprintf(&b, "**%s.**\n\n", mdCell(u))

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
 
 // Markdown renders rep.
@@ -20,7 +22,7 @@ func Markdown(rep *Report) string {
 	if s.Shard.N > 0 {
 		fmt.Fprintf(&b, " (shard %s)", s.Shard)
 	}
-	fmt.Fprintf(&b, ", current side %s (%s)", mdCode(s.Current), mdCell(DescribeSpec(s.Current)))
+	fmt.Fprintf(&b, ", current side %s (%s)", mdCode(s.Current), mdDescribe(s.Current, rep.Declared["current"]))
 	if s.Strategy != "" {
 		fmt.Fprintf(&b, ", strategy %s", s.Strategy)
 	}
@@ -28,7 +30,7 @@ func Markdown(rep *Report) string {
 		fmt.Fprintf(&b, ", faults planted: %s", strings.Join(s.Inject, ", "))
 	}
 	if s.Baseline != "" {
-		fmt.Fprintf(&b, ", baseline %s (%s)", mdCode(s.Baseline), mdCell(DescribeSpec(s.Baseline)))
+		fmt.Fprintf(&b, ", baseline %s (%s)", mdCode(s.Baseline), mdDescribe(s.Baseline, rep.Declared["baseline"]))
 	}
 	fmt.Fprintf(&b, ".\n\n")
 	if rep.Provenance != nil {
@@ -37,7 +39,7 @@ func Markdown(rep *Report) string {
 	b.WriteString(incompleteMarkdown(rep))
 	for _, side := range []string{"current", "baseline"} {
 		if h := rep.Declared[side]; h != nil {
-			b.WriteString(mdCell(declaredLine(side, h)) + "\n\n")
+			b.WriteString(mdCell(declaredLine(side, h, namedBySpec(sideSpec(s, side), h))) + "\n\n")
 		}
 	}
 	b.WriteString(summaryProse(rep))
@@ -75,7 +77,7 @@ func Markdown(rep *Report) string {
 	} else {
 		fmt.Fprintf(&b, "| signature | strategy | graphs | %s | first graph | generator | seed |\n|---|---|---|---|---|---|---|\n", findingNewHeader(rep))
 		for _, f := range rep.Findings {
-			fmt.Fprintf(&b, "| %s | %s | %d | %s | `%s` | %s | %d |\n", mdCell(f.Signature), findingStrategy(rep, &f), f.Count, findingNewCell(rep, &f), f.First.Graph, f.First.Stream, f.First.Seed)
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %d |\n", mdCell(f.Signature), findingStrategy(rep, &f), f.Count, findingNewCell(rep, &f), subjectCell(&f), f.Subject().Stream, f.Subject().Seed)
 		}
 		var replay strings.Builder
 		for _, f := range rep.Findings {
@@ -154,8 +156,14 @@ func findingStrategy(rep *Report, f *Finding) string {
 func summaryProse(rep *Report) string {
 	var b strings.Builder
 	o := rep.Outcomes
-	fmt.Fprintf(&b, "The current side structures %d of %d graphs validly; %d are invalid, %d refused, %d panic, %d time out, %d crash",
-		o[OutOK], rep.Graphs, o[OutInvalid], o[OutRefused], o[OutPanic], o[OutTimeout], o[OutCrash])
+	fmt.Fprintf(&b, "The current side structures %d of %d graphs validly; ", o[OutOK], rep.Graphs)
+	if fb := rep.FallbackOnly(); fb > 0 {
+		fmt.Fprintf(&b, "%d more give valid modules but fall back to the dispatch loop (findings of the fallback check alone, outcome invalid in report.json; --allow-fallbacks allows them); ", fb)
+		fmt.Fprintf(&b, "%d are invalid otherwise", o[OutInvalid]-fb)
+	} else {
+		fmt.Fprintf(&b, "%d are invalid", o[OutInvalid])
+	}
+	fmt.Fprintf(&b, ", %d refused, %d panic, %d time out, %d crash", o[OutRefused], o[OutPanic], o[OutTimeout], o[OutCrash])
 	if o[OutError] > 0 {
 		fmt.Fprintf(&b, " (and %d harness errors, not findings)", o[OutError])
 	}
@@ -168,6 +176,9 @@ func summaryProse(rep *Report) string {
 	fmt.Fprintf(&b, "; it falls back to the dispatch loop on %d", rep.Fallbacks)
 	if rep.Settings.Baseline != "" {
 		fmt.Fprintf(&b, " (the baseline on %d)", rep.BaselineFallbacks)
+	}
+	if rep.Fallbacks > 0 && rep.fallbacksAllowed() {
+		b.WriteString(", allowed: the fallback check is off")
 	}
 	b.WriteString(".")
 	if s := LeakedSummary(rep); s != "" {
@@ -287,6 +298,18 @@ func divergenceTable(b *strings.Builder, rep *Report) {
 	b.WriteString("\n")
 }
 
+// mdDescribe is a side's description (DescribeSide) for report.md's prose:
+// a command as a code span, the rest escaped (mdCell).
+func mdDescribe(spec string, h *proto.HelloAnswer) string {
+	d := DescribeSide(spec, h)
+	if sp, err := ParseSpec(spec); err == nil && sp.Kind == SpecCmd {
+		if rest, ok := strings.CutPrefix(d, externalHead(sp.Cmd)); ok {
+			return "the external structurizer " + mdCode(sp.Cmd) + mdCell(rest)
+		}
+	}
+	return mdCell(d)
+}
+
 // mdCell is text from outside (a signature, a reason, a path) for a
 // table cell or a line of prose in report.md: one line (newlines as
 // spaces, control characters escaped as fuzz.Printable does), with every
@@ -352,6 +375,18 @@ func walksPhrase(s *Settings, checks []string) string {
 		return " (exec on the covering walks only)"
 	}
 	return fmt.Sprintf(" (exec on the covering walks and %d random ones a graph, seed %d)", s.Walks, s.Seed)
+}
+
+// subjectCell is a finding's cell in the findings table's "first graph"
+// column: its Subject, the graph its replay and minimized graph are of,
+// marked "(first new)" when the baseline fails the signature's first graph
+// too (the replay's comment says which that is).
+func subjectCell(f *Finding) string {
+	cell := "`" + f.Subject().Graph + "`"
+	if f.FirstNew != nil {
+		cell += " (first new)"
+	}
+	return cell
 }
 
 // findingNewHeader heads the findings table's column of what is new:

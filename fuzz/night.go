@@ -101,7 +101,8 @@ func (w *worker) seenBefore(i int, g *cfg.Graph) bool {
 // minimized graph: they are not minimized again. A signature whose stored
 // minimized graph no longer shows it (rep.State: changed) gets none, and
 // loses it where a shard's report gave it one: it is minimized again, on
-// tonight's first graph.
+// tonight's first graph (its first new one when the baseline fails the
+// first: Finding.Subject).
 func fillStateMinimized(rep *Report, st *State) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]

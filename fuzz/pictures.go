@@ -1,6 +1,7 @@
 // pictures.go names the pictures of a report (package draw renders them):
-// per finding the graph as found ("before"), the structurizer's function
-// ("after") and the minimized graph; per divergence the graph and both
+// per finding its graph as found ("before": Finding.Subject, the first new
+// graph when the baseline fails the first too), the structurizer's
+// function of it ("after") and the minimized graph; per divergence the graph and both
 // sides' functions. report.html draws them inline and links a Graphviz
 // file for each, which WriteReports writes under DIR/pictures/NAME.dot.
 
@@ -38,18 +39,20 @@ func divergenceAnchor(e *Example) string {
 }
 
 // findingPictures are a finding's pictures, before and after
-// structurization and minimized.
+// structurization and minimized: of its Subject, the graph its replay
+// and minimized graph are of.
 func findingPictures(f *Finding) []reportPicture {
 	a := findingAnchor(f)
+	s := f.Subject()
 	var out []reportPicture
-	if g, err := graphOf(&f.First); err == nil {
-		out = append(out, reportPicture{Name: a + "-before", Caption: "before: the graph as found", Pic: draw.FromGraph(g)})
+	if g, err := graphOf(s); err == nil {
+		out = append(out, reportPicture{Name: a + "-before", Caption: "before: " + f.SubjectName() + " as found", Pic: draw.FromGraph(g)})
 	}
-	after := reportPicture{Name: a + "-after", Caption: "after: " + f.First.Current}
+	after := reportPicture{Name: a + "-after", Caption: "after: " + s.Current}
 	if f.Func != nil {
 		after.Pic = draw.FromFunc(f.Func)
 	} else {
-		after.Missing = "no structured function (" + f.First.Current + ")"
+		after.Missing = "no structured function (" + s.Current + ")"
 	}
 	out = append(out, after)
 	if f.Minimized != "" {

@@ -180,7 +180,7 @@ func TestProcessProtocolViolations(t *testing.T) {
 		{"wrong-id", OutCrash, "structurize:crash:protocol: answer id other than the request's", "1002 to request 2"}, // the hello was request 1
 		{"bad-outcome", OutCrash, "structurize:crash:protocol: unknown outcome", `"splendid"`},
 		{"empty-block", OutCrash, "structurize:crash:protocol: func block without a required field", "block 0 lacks kind, orig, merge.kind, term.kind"},
-		{"garbage", OutCrash, "structurize:crash:protocol: answer is not JSON", `"hello, this is not json" (invalid character 'h' looking for beginning of value)`},
+		{"garbage", OutCrash, "structurize:crash:protocol: answer is not JSON", `first bytes received "hello, this is not json" (invalid character 'h' looking for beginning of value); standard output carries the protocol's answers only, one JSON object a line: logs and banners belong on standard error`},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			p := &Process{Argv: []string{bin, c.mode}}
@@ -421,8 +421,18 @@ func TestReportListsDeclaredProperties(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(md), `The current side declares itself "redteam/v2-nondet" (protocol v2): {"deterministic":false`) {
-		t.Errorf("report.md does not list the declaration:\n%.600s", md)
+	// The name is said once, where the revision would be, and the
+	// command is a code span, not escaped backticks.
+	for _, want := range []string{
+		"current side `v2-nondet` (the external structurizer `v2-nondet`, which declares itself \"redteam/v2-nondet\" in its protocol v2 hello",
+		`The current side's protocol v2 hello promises {"deterministic":false`,
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q:\n%.900s", want, md)
+		}
+	}
+	if n := strings.Count(string(md), "redteam/v2-nondet"); n != 1 || strings.Contains(string(md), "revision unknown: cfgfuzz cannot ask") || strings.Contains(string(md), "\\`") {
+		t.Errorf("report.md names the declaration %d times, or says the revision is unknown, or escapes a backtick:\n%.900s", n, md)
 	}
 	c = testConfig(t, 4)
 	c.Current = ProcessFactory("v1", []string{bin, "v1"}, "")

@@ -45,6 +45,7 @@ type progress struct {
 	class    func(sig, strategy string, baselineShares bool) string
 	deadline time.Time // the time budget's end; zero without one
 	finished bool      // no graph is in flight any more (finish)
+	stopping bool      // the campaign stops early (stopEarly)
 }
 
 // progressSig is what the campaign has shown of one signature so far.
@@ -233,6 +234,12 @@ func (p *progress) line() string {
 		s += fmt.Sprintf(" (%d/%d indices)", handled, p.total)
 	}
 	s += fmt.Sprintf(" %s, %s distinct graphs/s, %s", p.summary(), Rate(rate), el.Round(time.Second))
+	switch {
+	case p.stopping && p.finished:
+		return s + ", stopped early"
+	case p.stopping:
+		return s + ", stopped early: the graphs in flight finish"
+	}
 	spent := !p.deadline.IsZero() && !time.Now().Before(p.deadline)
 	if perIndex := float64(p.indices) / el.Seconds(); p.total > 0 && perIndex > 0 && !spent {
 		left := p.total - handled
@@ -264,6 +271,21 @@ func (p *progress) heartbeat() {
 		p.last = time.Now()
 		fmt.Fprintln(p.w, p.line())
 	}
+}
+
+// stopEarly says on its own line why the campaign hands out no more
+// graphs (errorstop.go); the lines after it say it stops.
+func (p *progress) stopEarly(why string) {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stopping = true
+	if p.bar != nil {
+		p.bar.Clear()
+	}
+	fmt.Fprintf(p.w, "cfgfuzz: %s\n", why)
 }
 
 func (p *progress) finish() {

@@ -1,9 +1,10 @@
 // rejudge_test.go checks the re-judgement of a stored signature (classify.go,
 // rejudge): a generic signature the store knows, shown tonight by another
 // defect whose graphs fail while the store's minimized graph passes, is
-// new, fails the night, is minimized on tonight's first graph and starts
-// the store's entry afresh; the night after, the same defect is known;
-// the unsharded night, its workers and its merged shards agree.
+// new, fails the night, is minimized on tonight's first graph (its first
+// new one, with a baseline that fails the first) and starts the store's
+// entry afresh; the night after, the same defect is known; the unsharded
+// night, its workers and its merged shards agree.
 package fuzz
 
 import (
@@ -167,4 +168,91 @@ func TestRejudgeDeterministic(t *testing.T) {
 		}
 		sameState(t, s1, st)
 	}
+}
+
+// swapsOn is a baseline with swapsLarger's defect on the given graphs
+// (compact notation) only: it fails them with swapSig and passes the rest.
+func swapsOn(graphs []string) SideFactory {
+	return SideFactory{Describe: "rev:swaps-arms-of-some-graphs", New: func() (Side, error) {
+		return &InProcess{Fn: func(g *cfg.Graph, opt proto.Options) Answer {
+			if slices.Contains(graphs, cfg.FormatCompact(g)) {
+				opt.Inject = append(slices.Clone(opt.Inject), "swap-arms")
+			}
+			return structureLocal(g, opt)
+		}}, nil
+	}}
+}
+
+// TestRejudgedOnItsFirstNewGraph: the re-judging night of
+// TestKnownSignatureOfAnotherDefectIsNew, with a baseline that fails the
+// signature's first KeepGraphs graphs of tonight (first and others) and
+// passes the rest. The finding's first new graph comes after all of them:
+// the reason names it, it is minimized, and the store keeps it beside the
+// first graph though first and others alone fill KeepGraphs; 1 and 2
+// workers give the same report and state.
+func TestRejudgedOnItsFirstNewGraph(t *testing.T) {
+	base := rejudgeBase(t)
+	asFound := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil }
+	run := func(baseline []string, workers int) (rep *Report, dir, state string) {
+		state = t.TempDir()
+		copyDir(t, base, state)
+		rep = night(t, state, "2026-03-02", 2, 40, func(c *Config) {
+			c.Current, c.Minimize, c.Workers, dir = swapsLarger(), asFound, workers, c.Dir
+			if baseline != nil {
+				c.Baseline = swapsOn(baseline)
+			}
+		})
+		return rep, dir, state
+	}
+	swapFinding := func(rep *Report) *Finding {
+		for i := range rep.Findings {
+			if rep.Findings[i].Signature == swapSig {
+				return &rep.Findings[i]
+			}
+		}
+		t.Fatalf("%s did not show: %+v", swapSig, rep.Findings)
+		return nil
+	}
+
+	alone, _, _ := run(nil, 1)
+	kept := []string{swapFinding(alone).First.Graph}
+	for _, o := range swapFinding(alone).Others {
+		kept = append(kept, o.Graph)
+	}
+	if len(kept) != KeepGraphs {
+		t.Fatalf("tonight's first graphs of %s: %v, want %d", swapSig, kept, KeepGraphs)
+	}
+
+	rep, dir, state := run(kept, 1)
+	f := swapFinding(rep)
+	if f.FirstNew == nil || slices.Contains(kept, f.FirstNew.Graph) {
+		t.Fatalf("first new graph %+v: want one after %v, which the baseline fails", f.FirstNew, kept)
+	}
+	t.Logf("first %d, others %d, first new %d (%s)", f.First.Index, len(f.Others), f.FirstNew.Index, f.FirstNew.Graph)
+	var s *SignatureState
+	for i := range rep.State.Signatures {
+		if rep.State.Signatures[i].Signature == swapSig {
+			s = &rep.State.Signatures[i]
+		}
+	}
+	if want := "tonight's first failing graph the baseline passed is " + f.FirstNew.Graph; s == nil || s.Class != ClassNew || !strings.Contains(s.Reason, want) {
+		t.Errorf("night 2: %+v, want %s new with a reason that says %q", s, swapSig, want)
+	}
+	st, err := LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := st.lookup(swapSig, "")
+	if e == nil || e.Minimized != f.FirstNew.Graph || !slices.ContainsFunc(e.Graphs, func(g KeptGraph) bool { return g.Graph == f.FirstNew.Graph }) {
+		t.Errorf("night 2 stored %+v, want the first new graph %s minimized and kept", e, f.FirstNew.Graph)
+	}
+	if e != nil && (len(e.Graphs) != KeepGraphs || e.Graphs[0].Graph != f.First.Graph) {
+		t.Errorf("night 2 kept %+v, want %d graphs, the first %s", e.Graphs, KeepGraphs, f.First.Graph)
+	}
+
+	_, dir2, state2 := run(kept, 2)
+	if a, b := reportJSON(t, dir), reportJSON(t, dir2); a != b {
+		t.Errorf("reports differ between 1 and 2 workers:\n%s\n---\n%s", a, b)
+	}
+	sameState(t, state, state2)
 }

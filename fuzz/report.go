@@ -175,7 +175,7 @@ type Finding struct {
 	New      int    `json:"new"`     // of which the baseline passed (no baseline: all)
 	// First is the lowest-index graph failing with the signature, and
 	// Others the next ones, up to KeepGraphs in all (what the state keeps
-	// to re-run).
+	// to re-run, with FirstNew: keptExamples).
 	First  Example   `json:"first"`
 	Others []Example `json:"others,omitempty"`
 	// FirstNew is the lowest-index graph failing with the signature that
@@ -230,8 +230,8 @@ type Finding struct {
 	// baseline's answers depend on chance or on the requests before them,
 	// and the finding may not be new.
 	BaselineFlaky string `json:"baseline_flaky,omitempty"`
-	// Func is the structured function of First, when the side gave one
-	// (for the report's pictures).
+	// Func is the structured function of Subject, when the side gave one
+	// (for the report's "after" picture, beside Subject's graph).
 	Func *structurizer.Func `json:"func,omitempty"`
 	// stored is the finding's entry of the findings store relative to
 	// the report's directory, and storedFiles its files to link, when
@@ -449,7 +449,7 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) (shown bool) {
 		// once: New is 0 only before the first new one. (recordSet
 		// keeps that one: the report shows it.)
 		e := rep.example(r, "")
-		f.FirstNew, shown = &e, true
+		f.FirstNew, f.Func, shown = &e, r.Current.Func, true
 	}
 	rep.countFinding(f, 1, btoi(r.isNew()))
 	return shown
@@ -471,6 +471,15 @@ func (f *Finding) Subject() *Example {
 		return f.FirstNew
 	}
 	return &f.First
+}
+
+// SubjectName names Subject for a caption or a heading: "the graph", or
+// "the first new graph (index N)" when it is not First.
+func (f *Finding) SubjectName() string {
+	if f.FirstNew != nil {
+		return fmt.Sprintf("the first new graph (index %d)", f.FirstNew.Index)
+	}
+	return "the graph"
 }
 
 // addUnchecked adds n graphs to *m for each entry of the comma list what.

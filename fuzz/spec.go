@@ -39,6 +39,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
 
 // The kinds of Spec.
@@ -166,19 +168,31 @@ func (s Spec) String() string {
 // it runs, and where cfgfuzz cannot tell it, why.
 func (s Spec) Describe() string { return s.describe(true) }
 
+// DescribeDeclared is Describe for a side whose protocol v2 hello
+// declared name ("" none): a command's description names it where a
+// revision would go, as the one word cfgfuzz has of which build it ran.
+func (s Spec) DescribeDeclared(name string) string { return s.describeAs(true, name) }
+
 // describe is Describe; why false leaves out why a revision is unknown
 // (the state store's revision, stateRevision).
-func (s Spec) describe(why bool) string {
+func (s Spec) describe(why bool) string { return s.describeAs(why, "") }
+
+// describeAs is describe for a command whose v2 hello declared the name
+// declared ("" none).
+func (s Spec) describeAs(why bool, declared string) string {
 	switch s.Kind {
 	case "", SpecSelf:
 		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision(why) + "), called in-process; nothing built"
 	case SpecIsolated:
 		return "the structurizer compiled into this cfgfuzz binary (" + selfRevision(why) + "), as child processes; nothing built"
 	case SpecCmd:
-		if why {
-			return "the external structurizer `" + s.Cmd + "`, " + externalRevision + "; nothing built"
+		switch {
+		case declared != "":
+			return fmt.Sprintf("%s, which declares itself %q in its protocol v2 hello (cfgfuzz cannot ask a command for a revision); nothing built", externalHead(s.Cmd), declared)
+		case why:
+			return externalHead(s.Cmd) + ", " + externalRevision + "; nothing built"
 		}
-		return "the external structurizer `" + s.Cmd + "`; nothing built"
+		return externalHead(s.Cmd) + "; nothing built"
 	}
 	what := "cfgfuzz's cmd/structurize"
 	if s.Kind == SpecRepo {
@@ -195,17 +209,35 @@ func (s Spec) describe(why bool) string {
 
 // DescribeSpec is ParseSpec(s).Describe(), or s itself when it does not
 // parse.
-func DescribeSpec(s string) string {
+func DescribeSpec(s string) string { return DescribeSide(s, nil) }
+
+// DescribeSide is DescribeSpec for a side whose v2 hello answered h (nil:
+// none, or a v1 server): Spec.DescribeDeclared with h's name.
+func DescribeSide(s string, h *proto.HelloAnswer) string {
 	sp, err := ParseSpec(s)
 	if err != nil {
 		return s
 	}
-	return sp.Describe()
+	if h == nil {
+		return sp.Describe()
+	}
+	return sp.DescribeDeclared(h.Name)
+}
+
+// externalHead opens a command's description: the command in backticks.
+// report.md's description (mdDescribe) takes it for a code span.
+func externalHead(cmd string) string { return "the external structurizer `" + cmd + "`" }
+
+// namedBySpec says whether a side's description (DescribeSide) names what
+// its v2 hello declared: a command's does.
+func namedBySpec(s string, h *proto.HelloAnswer) bool {
+	sp, err := ParseSpec(s)
+	return err == nil && h != nil && h.Name != "" && sp.Kind == SpecCmd
 }
 
 // externalRevision is what Describe says of a cmd spec's revision, which
 // cfgfuzz has no way to read, and where a report can show one.
-const externalRevision = "revision unknown: cfgfuzz cannot ask a command for one (a protocol v2 server can put it in its hello's name, which the report shows; repo:DIR@REV builds a commit and names it)"
+const externalRevision = "revision unknown: cfgfuzz cannot ask a command for one (a protocol v2 server can put it in its hello's name, which the report then shows in its place; repo:DIR@REV builds a commit and names it)"
 
 // NoVCSStamp says why a cfgfuzz binary's revision is unknown: the Go
 // toolchain stamps a binary with its commit (debug.ReadBuildInfo's
@@ -410,9 +442,40 @@ func resolveBuilt(s Spec, p Project, opt ResolveOptions) (SideFactory, Spec, err
 	s.Rev, s.WorkTree = rev.Commit, rev.Tree
 	f, err := preflight(ServeBuilt(s.String(), p, b, opt.Process), preflightLimit, opt.HandOn)
 	if err != nil {
-		return f, s, &BuildError{Rev: rev, Command: p.Serve, Err: err, Serving: true}
+		return f, s, &BuildError{Rev: rev, Command: p.Serve, Err: servedFrom(err, p.Serve, b), Serving: true}
 	}
 	return f, s, nil
+}
+
+// servedFrom is err, the serve command's failure to start, saying where
+// the command ran when its program is a path relative to that directory
+// that is not there ({out}, or the checkout when the command names
+// {worktree}), or a bare name that the shell looks up in PATH though a
+// file of that name is there, and how to name the program instead.
+func servedFrom(err error, serve string, b Built) error {
+	words := shellWords(serve)
+	if len(words) == 0 {
+		return err
+	}
+	word := serve[words[0][0]:words[0][1]]
+	dir, where := b.Out, "{out}"
+	if b.Worktree != "" {
+		dir, where = b.Worktree, "{worktree}"
+	}
+	_, statErr := os.Stat(filepath.Join(dir, word))
+	switch {
+	case strings.ContainsAny(word, "{$'\"\\") || filepath.IsAbs(word):
+		return err
+	case !strings.Contains(word, "/") && statErr == nil:
+		return fmt.Errorf("%w: the serve command runs in %s (%s), and the shell looks a bare %s up in PATH, not there: name it %s/%s", err, where, dir, word, where, word)
+	case !strings.Contains(word, "/") || statErr == nil:
+		return err
+	}
+	if where == "{worktree}" {
+		return fmt.Errorf("%w: the serve command runs in the checkout {worktree} (%s), which holds no %s: name the program the build makes from there, {worktree}/PATH", err, dir, word)
+	}
+	return fmt.Errorf("%w: the serve command runs in {out} (%s), not in the checkout (removed after the build), and finds no %s there: copy the program into {out} in the build command (cp %s {out}/) and serve {out}/%s, or serve {worktree}/%s, which keeps the checkout",
+		err, dir, word, word, filepath.Base(word), word)
 }
 
 // changedList names the first paths of a working tree's changes, and how

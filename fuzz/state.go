@@ -329,8 +329,12 @@ func (st *State) StoreStructurizer() string {
 // structurizerOf is which structurizer a spec (or a store's revision,
 // "self (built from ...)") tests, whatever its revision: cfgfuzz's own
 // (self, isolated, rev:REV), a repository's (repo:DIR@REV), or a
-// command's (cmd:COMMAND: its program, the first word; the arguments may
-// change, as a fix's flag does).
+// command's (cmd:COMMAND: its program, the first word, as programOf
+// resolves it; the arguments may change, as a fix's flag does). A
+// relative directory or program is read from the working directory, as
+// Resolve records it, so tonight's spec as given and the store's as
+// recorded compare alike: the same relative path from the same directory
+// is the same structurizer, and from another directory another one.
 func structurizerOf(spec string) string {
 	if !strings.HasPrefix(spec, SpecCmd+":") {
 		spec, _, _ = strings.Cut(spec, " (") // "self (built from ...)"
@@ -347,10 +351,30 @@ func structurizerOf(spec string) string {
 		}
 		return "the structurizer of repository " + sp.Repo
 	}
-	if prog := strings.Fields(sp.Cmd); len(prog) > 0 { // its arguments may change from night to night
-		return "the command " + prog[0]
+	if prog := programOf(sp.Cmd); prog != "" { // its arguments may change from night to night
+		return "the command " + prog
 	}
 	return "cmd:" + sp.Cmd
+}
+
+// programOf is the program a cmd spec's command runs, its first word: a
+// path (plain, or quoted whole as Resolve records one with a space)
+// unquoted and, when relative, made absolute from the working directory,
+// where the shell looks for it; any other word as it is ("" none).
+func programOf(cmd string) string {
+	words := shellWords(cmd)
+	if len(words) == 0 {
+		return ""
+	}
+	word := cmd[words[0][0]:words[0][1]]
+	path, ok := pathOfWord(word)
+	if !ok {
+		return word
+	}
+	if abs, err := filepath.Abs(path); err == nil && !strings.HasPrefix(path, "{") {
+		return abs
+	}
+	return path
 }
 
 // CheckNight refuses a night on st that would rewrite it wrongly: a night
@@ -540,7 +564,7 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 			}
 			e.LastSeen, e.Revision, e.Fixed = s.Night, stateRevision(s), ""
 			if f := firsts[k]; f != nil {
-				for _, x := range append([]Example{f.First}, f.Others...) {
+				for _, x := range keptExamples(f) {
 					e.Graphs = keepGraph(e.Graphs, KeptGraph{Graph: x.Graph, Weights: x.Weights, Stream: x.Stream, Seed: x.Seed})
 				}
 				if e.Minimized == "" {
@@ -609,6 +633,19 @@ func stateRevision(s *Settings) string {
 		return s.Current + " (" + sp.describe(false) + ")"
 	}
 	return s.Current
+}
+
+// keptExamples are the graphs of a finding a night keeps, in the order
+// they are offered to keepGraph: First, then FirstNew (the graph the
+// minimized graph comes from, when the baseline fails First too), then
+// Others. FirstNew comes before Others so that it is kept whenever First
+// is and room is left, whatever its index.
+func keptExamples(f *Finding) []Example {
+	out := []Example{f.First}
+	if f.FirstNew != nil {
+		out = append(out, *f.FirstNew)
+	}
+	return append(out, f.Others...)
 }
 
 // keepGraph adds g unless it is kept already or KeepGraphs are.

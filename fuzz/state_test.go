@@ -763,6 +763,28 @@ func TestNightRefusedOnAnotherStructurizerOrEarlier(t *testing.T) {
 	}
 }
 
+// TestNightRelativeProgram: a store written by a night of a command given
+// by a relative path records it absolute (Resolve); a night that gives the
+// same relative path from the same working directory tests the same
+// structurizer, and one that gives it from another directory (another
+// file) is refused, naming the absolute path it read.
+func TestNightRelativeProgram(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	st := &State{Dir: filepath.Join(dir, "state"), Night: "2026-12-01", Current: "cmd:" + filepath.Join(dir, "build", "adapter") + " --serve"}
+	for _, spec := range []string{"cmd:./build/adapter", "cmd:build/adapter --fixed", "cmd:" + filepath.Join(dir, "build", "adapter")} {
+		if err := st.CheckNight("2026-12-02", spec, false); err != nil {
+			t.Errorf("%s from %s: %v", spec, dir, err)
+		}
+	}
+	other := t.TempDir()
+	t.Chdir(other)
+	err := st.CheckNight("2026-12-02", "cmd:./build/adapter", false)
+	if err == nil || !strings.Contains(err.Error(), "this night tests the command "+filepath.Join(other, "build", "adapter")+" (cmd:./build/adapter)") {
+		t.Errorf("the same relative path from another directory: %v; want a refusal naming %s", err, filepath.Join(other, "build", "adapter"))
+	}
+}
+
 // TestStateTableSaysWhatItCounts: a new signature that shows on another's
 // kept graphs has none of its own re-run, and the table does not make
 // that "3 of 0"; with a state, the findings table's column of what is new

@@ -102,6 +102,9 @@ func newWorker(c *Config) (*worker, error) {
 		}
 	}
 	if w.cur, err = c.Current.New(); err != nil {
+		if c.Baseline.New == nil { // one side: nothing to tell it from
+			return nil, err
+		}
 		return nil, fmt.Errorf("current side: %w", err)
 	}
 	if c.Baseline.New != nil {

@@ -132,6 +132,18 @@ func TestServeFailureNamed(t *testing.T) {
 	if !IsBuildError(err) || !strings.HasPrefix(err.Error(), "serving the build of ") || !strings.Contains(err.Error(), "./no-such-server") {
 		t.Errorf("a serve command that cannot run: %v, want a build error saying it was serving", err)
 	}
+	// A program named relative to the checkout, where the build made it:
+	// the server runs in {out}, and the error says so and how to name it.
+	_, _, err = Resolve(s, ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Build: "mkdir -p build && cp /bin/cat build/adapter", Serve: "build/adapter"}})
+	if !IsBuildError(err) || !strings.Contains(err.Error(), "the serve command runs in {out} (/") ||
+		!strings.Contains(err.Error(), "serve {out}/adapter, or serve {worktree}/build/adapter, which keeps the checkout") {
+		t.Errorf("a serve command naming the program from the checkout: %v, want one saying it runs in {out} and how to name the program", err)
+	}
+	// A bare name the build put into {out}: the shell looks it up in PATH.
+	_, _, err = Resolve(s, ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Build: "cp /bin/cat {out}/no-such-adapter", Serve: "no-such-adapter"}})
+	if !IsBuildError(err) || !strings.Contains(err.Error(), "looks a bare no-such-adapter up in PATH, not there: name it {out}/no-such-adapter") {
+		t.Errorf("a bare name of a program in {out}: %v", err)
+	}
 	s.Rev = "no-such-tag"
 	_, _, err = Resolve(s, ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Build: "true", Serve: "cat"}})
 	if err == nil || !strings.Contains(err.Error(), "not a commit of the git repository "+repo) {

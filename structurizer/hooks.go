@@ -11,7 +11,7 @@ package structurizer
 type Hooks struct {
 	// AfterPass is called after each pass of the structured strategy's
 	// pass table (structuredPasses: irreducible, loops, selections,
-	// fold, thread, latch, lift, armmerge, oneblock, layout) with the Func
+	// fold, thread, latch, lift, armmerge, armbreak, oneblock, layout) with the Func
 	// built so far (nil before the selections pass), before the pass
 	// checks and the self-check.
 	AfterPass func(pass string, f *Func)

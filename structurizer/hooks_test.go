@@ -34,7 +34,7 @@ func TestAfterPassHookCorruptionFallsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"irreducible", "loops", "selections", "fold", "thread", "latch", "lift", "armmerge", "oneblock", "layout"}; !slices.Equal(seen, want) {
+	if want := []string{"irreducible", "loops", "selections", "fold", "thread", "latch", "lift", "armmerge", "armbreak", "oneblock", "layout"}; !slices.Equal(seen, want) {
 		t.Errorf("hook saw passes %v, want %v", seen, want)
 	}
 	if res.Stats.Fallbacks != 1 || len(res.Stats.PassesUsed) != 1 {

@@ -49,8 +49,8 @@ func passOf(file string) string {
 		return "latch"
 	case file == "structured_oneblock.go":
 		return "oneblock"
-	case file == "structured_armmerge.go":
-		return "armmerge"
+	case file == "structured_armmerge.go", file == "structured_armbreak.go":
+		return "armmerge" // the arm-break pass follows the arm-merge pass's chains
 	}
 	return ""
 }

@@ -42,6 +42,10 @@
 //	armmerge     a conditional whose merge only forwards, reached through
 //	             one arm alone, merges at that arm
 //	             (structured_armmerge.go)
+//	armbreak     a conditional directly in a switch or loop whose merge
+//	             only forwards to that construct's merge, reached through
+//	             both arms, merges at one arm and the other breaks
+//	             (structured_armbreak.go)
 //	oneblock     a loop of one block is its own header and continue
 //	             target, in place of a synthetic header
 //	             (structured_oneblock.go)
@@ -104,6 +108,13 @@
 //     targets (the other arm returns or breaks); that the first run
 //     takes it before a later candidate is what the selections' step
 //     below leaves unproved too;
+//   - a conditional the arm-break pass merged at one of its arms lies
+//     directly in a switch that several cases leave for its merge, or in
+//     a loop, and the edges of its other arm that went to its old merge
+//     break to that switch's or loop's merge or continue target: to the
+//     first run that arm breaks, as after the arm-merge pass, and the
+//     region closes at the first arm in the same way (the same unproved
+//     step);
 //   - a loop of one block (the one-block pass's, or the nested pass's) is
 //     its own header, continue target and back-edge block: its
 //     conditional goes back to itself and out, and the first run takes it
@@ -221,6 +232,12 @@ var structuredPasses = []pass{
 		pre:  "a Func whose declared merges and continue targets are distinct blocks",
 		post: "a conditional whose synthetic merge only forwards, and is reached only through the chain of one arm, merges at that arm (the old merge named by nothing); the same runs",
 		run:  func(s *structState) (bool, error) { return armMerges(s.f), nil },
+	},
+	{
+		name: "armbreak",
+		pre:  "a Func whose declared merges and continue targets are distinct blocks and whose constructs nest",
+		post: "a conditional directly in a switch or loop whose synthetic merge only forwards to that construct's merge (or the loop's continue target), reached through both arms, merges at one arm, the other arm's edges to the old merge breaking to that target (the old merge named by nothing); the same runs",
+		run:  func(s *structState) (bool, error) { return armBreaks(s.f), nil },
 	},
 	{
 		name: "oneblock",

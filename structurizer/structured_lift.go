@@ -108,36 +108,6 @@ func liftable(f *Func, h int, p construct, contOf []int, preds [][]int) (t int, 
 	return t, true
 }
 
-// oneCaseMerges reports whether every edge into switch w's merge comes
-// from one case (the blocks one target of w dominates). Its other cases
-// then all leave, so that case's target closes w's region too, and the
-// nested pass, which takes the nearest block that closes a region, would
-// merge w there when it lays out the output again: the conditionals lifted
-// out of that case would be left in a selection (not lifted into it, see
-// above), with no block for a merge of their own.
-func oneCaseMerges(f *Func, w construct, dom *domTree, preds [][]int) bool {
-	ps := preds[w.merge]
-	if len(ps) == 0 {
-		return false
-	}
-	c := -1
-	for _, t := range f.Blocks[w.header].Term.To {
-		if t != w.merge && dom.Dominates(t, ps[0]) {
-			c = t
-			break
-		}
-	}
-	if c < 0 {
-		return false
-	}
-	for _, u := range ps {
-		if !dom.Dominates(c, u) {
-			return false
-		}
-	}
-	return true
-}
-
 // unhead drops h's declaration and sends every edge into its merge m to
 // t; preds follows (m's entries move to t).
 func unhead(f *Func, h, t int, preds [][]int) {

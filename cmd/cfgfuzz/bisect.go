@@ -40,7 +40,7 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.good, "good", "", "a commit whose verdict is the good one (`REV`)")
 	fs.StringVar(&f.bad, "bad", "", "a later commit whose verdict differs (`REV`)")
 	fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout ({worktree}, {rev}, {out} substituted; default DIR/"+fuzz.ConfigFile+")")
-	fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions)")
+	fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions), run in {out} (in the checkout when it names {worktree}): name the program {out}/NAME or {worktree}/PATH")
 	fs.StringVar(&f.strategy, "strategy", "", "the strategy asked of every commit's structurizer")
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check; default all)")
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-structurization limit")

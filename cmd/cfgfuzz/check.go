@@ -154,7 +154,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fuzz.SideStructurizer(s, popt, lim.timeout), func() { s.Close() }, nil
 	}
 	if !cf.json {
-		run.announce(len(items), fs.Args(), cf)
+		run.announce(len(items), fs.Args(), cf, lim.timeout)
 	}
 	return run.all(items)
 }
@@ -219,23 +219,35 @@ type checkRun struct {
 }
 
 // announce says on stderr what is checked, and notes each file whose
-// recorded settings differ from the flags.
-func (r *checkRun) announce(graphs int, files []string, cf checkFlags) {
+// recorded settings differ from the flags (timeout is --timeout).
+func (r *checkRun) announce(graphs int, files []string, cf checkFlags, timeout time.Duration) {
 	shown := r.asked
 	if shown == "" {
 		shown = "its own (none asked)"
 	}
 	fmt.Fprintf(r.stderr, "cfgfuzz check: %s, structurizer %s, strategy %s, checks %s\n", fuzz.Plural(graphs, "graph"), r.spec, shown, strings.Join(r.orc.Checks(), ","))
 	for _, f := range files {
-		if m := recordedMismatch(f, r.spec, cf.registers, cf.strategy, corpus.Walks{Random: cf.walks, Seed: cf.seed}, cf.judge); m != "" {
+		if m := recordedMismatch(f, usedJudging{spec: r.spec, registers: cf.registers, strategy: cf.strategy, walks: corpus.Walks{Random: cf.walks, Seed: cf.seed},
+			checks: cf.checks, timeout: timeout, judge: cf.judge}); m != "" {
 			fmt.Fprintln(r.stderr, "cfgfuzz check: note:", m)
 		}
 	}
 }
 
+// errorCount is check's closing line's word on the graphs that did not
+// pass when some of them are errors (no verdict: the structurizer did not
+// start, a request it could not serve, a check that could not run): how
+// many failed and how many have no verdict. "" when none is an error.
+func errorCount(failed, errored int) string {
+	if errored == 0 {
+		return ""
+	}
+	return fmt.Sprintf(": %d failed, %s no verdict (ERROR: harness errors, not failures)", failed-errored, fuzz.HaveGraphs(errored))
+}
+
 // all checks every item and returns check's exit status.
 func (r *checkRun) all(items []sourced) int {
-	code, failed, unchecked := exitOK, 0, 0
+	code, failed, errored, unchecked := exitOK, 0, 0, 0
 	var notJudged []string // the unchecked keys of the graphs that passed
 	enc := json.NewEncoder(r.stdout)
 	for i, it := range items {
@@ -254,6 +266,7 @@ func (r *checkRun) all(items []sourced) int {
 		}
 		if rec.Outcome == outcomeError {
 			code = exitUsage
+			errored++
 		} else if rec.Outcome != outcomeOK && code == exitOK {
 			code = exitFail
 		}
@@ -273,7 +286,7 @@ func (r *checkRun) all(items []sourced) int {
 		fmt.Fprintln(r.stdout, checkLine(rec))
 	}
 	if !r.json {
-		fmt.Fprintf(r.stderr, "cfgfuzz check: %d of %d graphs passed\n", len(items)-failed, len(items))
+		fmt.Fprintf(r.stderr, "cfgfuzz check: %d of %d graphs passed%s\n", len(items)-failed, len(items), errorCount(failed, errored))
 	}
 	if unchecked > 0 {
 		fmt.Fprintf(r.stderr, "cfgfuzz check: incomplete: %s passed, but some of their checks could not judge the module (\"not judged\" on the line, \"unchecked\" with --json); to leave those checks out: --checks %s\n", fuzz.Plural(unchecked, "graph"), fuzz.LeaveOut(notJudged))

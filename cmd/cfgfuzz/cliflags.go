@@ -98,12 +98,72 @@ func plainFlagError(fs *flag.FlagSet, err error) error {
 		return err
 	}
 	msg := err.Error()
+	if m := goUndefined.FindStringSubmatch(msg); m != nil {
+		if near := nearestFlag(fs, m[1]); near != "" {
+			return fmt.Errorf("flag provided but not defined: --%s: did you mean --%s?", m[1], near)
+		}
+	}
 	if m := goParseError.FindStringSubmatch(msg); m != nil {
 		if want := flagWants(fs.Lookup(m[2])); want != "" {
 			return fmt.Errorf("%s--%s: %s", m[1], m[2], want)
 		}
 	}
 	return errors.New(goFlagName.ReplaceAllString(msg, "${1}--${2}"))
+}
+
+// goUndefined is Go's error for a flag the set does not define.
+var goUndefined = regexp.MustCompile(`^flag provided but not defined: -([^\s]+)$`)
+
+// nearestFlag is the flag of fs that an unknown name most likely meant: the
+// one within a small edit distance (1 for a name of up to 4 characters, 2
+// beyond), else the one flag the name begins or is the beginning of (3
+// characters at least); "" when none, or several, are that near.
+func nearestFlag(fs *flag.FlagSet, name string) string {
+	limit := 1
+	if len(name) > 4 {
+		limit = 2
+	}
+	best, bestDist, ties := "", limit+1, 0
+	var prefixed []string
+	fs.VisitAll(func(f *flag.Flag) {
+		switch d := editDistance(name, f.Name); {
+		case d < bestDist:
+			best, bestDist, ties = f.Name, d, 0
+		case d == bestDist:
+			ties++
+		}
+		if len(name) >= 3 && (strings.HasPrefix(f.Name, name) || strings.HasPrefix(name, f.Name) && len(f.Name) >= 3) {
+			prefixed = append(prefixed, f.Name)
+		}
+	})
+	switch {
+	case best != "" && ties == 0:
+		return best
+	case best == "" && len(prefixed) == 1:
+		return prefixed[0]
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // flagWants says what a flag of a built-in type takes, "" for another.

@@ -1,7 +1,8 @@
 // compare_firstnew_test.go: a pull request that adds a bug with the
 // signature of a bug the baseline already has. The signature's first graph
 // is one the baseline fails too; its write-up (replay, minimized graph,
-// findings store, regression file) is of its first new graph.
+// findings store, regression file, report.md's findings table and
+// report.html's pictures) is of its first new graph.
 package main
 
 import (
@@ -19,9 +20,10 @@ import (
 // current side swap-arms too, both exec:trace-mismatch. Under seed 2 the
 // first graph is one the baseline fails as well (class output-changed),
 // the second one it passes. The finding keeps graph 0 as first and names
-// graph 1 as first_new; graph 1 is minimized, replayed and saved, with no
-// "baseline flaky" (the campaign's baseline failed graph 0, it never
-// passed it), and the regression passes on the baseline.
+// graph 1 as first_new; graph 1 is minimized, replayed, shown in the
+// reports and saved, with no "baseline flaky" (the campaign's baseline
+// failed graph 0, it never passed it), and the regression passes on the
+// baseline.
 func TestCompareNewBugOfAnOldSignature(t *testing.T) {
 	bin := cfgfuzzBinary(t)
 	base := "cmd:" + bin + " structurize --inject clone-wrong-id"
@@ -81,6 +83,12 @@ func TestCompareNewBugOfAnOldSignature(t *testing.T) {
 	}
 	if f.Minimized == "" || f.BaselineFlaky != "" {
 		t.Errorf("minimized %q, baseline_flaky %q: want a minimized graph and no baseline flakiness", f.Minimized, f.BaselineFlaky)
+	}
+	if row := fmt.Sprintf("| `%s` (first new) | ", f.FirstNew.Graph); !strings.Contains(readFile(t, filepath.Join(out, "report.md")), row) {
+		t.Errorf("report.md's findings table does not show the first new graph (%q)", row)
+	}
+	if pic := "before: the first new graph (index 1) as found"; !strings.Contains(readFile(t, filepath.Join(out, "report.html")), pic) {
+		t.Errorf("report.html's picture is not captioned %q", pic)
 	}
 	ents, err := os.ReadDir(regs)
 	if err != nil || len(ents) != 1 {

@@ -132,7 +132,7 @@ func TestMergeOfHostileShards(t *testing.T) {
 	if h := rep.Declared["current"]; h == nil || !strings.HasPrefix(h.Name, "redteam/hostile \x1b[2J") {
 		t.Errorf("the merged report.json lacks the current side's declared name: %+v", rep.Declared)
 	}
-	if md := readFile(t, filepath.Join(merged, "report.md")); !strings.Contains(md, `The current side declares itself "redteam/hostile \\x1b\[2J`) {
+	if md := readFile(t, filepath.Join(merged, "report.md")); !strings.Contains(md, `which declares itself "redteam/hostile \\x1b\[2J`) {
 		t.Errorf("the merged report.md does not show the declared name escaped")
 	}
 

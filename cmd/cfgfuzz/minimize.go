@@ -175,7 +175,9 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	opt.Fresh = judge.fresh()
 	res, err := corpus.Minimize(it.Graph, judge.predicate(), opt)
 	if err != nil {
-		if m := recordedMismatch(path, spec, mf.registers, mf.strategy, corpus.Walks{Random: mf.walks, Seed: mf.seed}, mf.judge); m != "" && errors.Is(err, corpus.ErrNotFailing) {
+		used := usedJudging{spec: spec, registers: mf.registers, strategy: mf.strategy, walks: corpus.Walks{Random: mf.walks, Seed: mf.seed},
+			checks: mf.checks, timeout: mf.callTimeout, judge: mf.judge}
+		if m := recordedMismatch(path, used); m != "" && errors.Is(err, corpus.ErrNotFailing) {
 			err = fmt.Errorf("%w; %s", err, m)
 		}
 		return in.or(exitUsage), err // the graph does not fail as asked, or cannot be judged
@@ -185,7 +187,9 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	}
 	report(res, stderr)
 	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
-		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Walks: corpus.WalksOf(mf.walks, mf.seed), Structurizer: specField(spec), Expect: mf.expect,
+		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Walks: corpus.WalksOf(mf.walks, mf.seed), Checks: mf.replayChecks(),
+		Timeout: unlessDefault(mf.callTimeout, fuzz.DefaultTimeout), CheckTimeout: unlessDefault(mf.judge.checkTimeout, fuzz.DefaultCheckTimeout),
+		Structurizer: specField(spec), Expect: mf.expect,
 		Origin: minimizeOrigin(mf.origin, path, it, nil), Date: time.Now().UTC().Format("2006-01-02")}
 	written, saved := mf.savedHeaders(h, path, it)
 	if err := writeResult(res.Graph, written, mf.out, stdout); err != nil {

@@ -1,5 +1,5 @@
 // recorded.go: the judging a graph file's header records (the
-// structurizer, the register file and the strategy of a finding's
+// structurizer, the register file, the strategy, the checks and the limits of a finding's
 // graph.cfg or min.cfg, or of a regression file: corpus.Header), held
 // against the flags check and minimize judge it under. They read the graph
 // alone, so a file judged without the register file it failed under, or on
@@ -10,20 +10,37 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
+// usedJudging is how check or minimize judges a file: the flags that
+// recordedMismatch holds against the file's header.
+type usedJudging struct {
+	spec      fuzz.Spec
+	registers int
+	strategy  string
+	walks     corpus.Walks
+	checks    string        // --checks, "" the defaults
+	timeout   time.Duration // --timeout
+	judge     judgeFlags
+}
+
 // recordedMismatch words the flags that judge the file at path as its
-// header records, where registers, strategy, walks, target environment and
-// rules reading differ from them, and the structurizer where the file names one
-// and used is cfgfuzz's own (the default: --structurizer left out; another
+// header records, where registers, strategy, walks, target environment
+// and rules reading differ from u, and the checks (--allow-fallbacks
+// among them) and limits where the header records them, and the
+// structurizer where the file names one
+// and u's is cfgfuzz's own (the default: --structurizer left out; another
 // structurizer given is a choice, as regress makes it for a fixed build):
 // "" when they agree, or when path is standard input or not a file with a
 // header.
-func recordedMismatch(path string, used fuzz.Spec, registers int, strategy string, walks corpus.Walks, j judgeFlags) string {
+func recordedMismatch(path string, u usedJudging) string {
 	if path == "" || path == "-" {
 		return ""
 	}
@@ -31,18 +48,28 @@ func recordedMismatch(path string, used fuzz.Spec, registers int, strategy strin
 	if err != nil {
 		return ""
 	}
+	j := u.judge
 	var flags []string
-	if r.Header.Structurizer != "" && specField(used) == "" {
+	if r.Header.Structurizer != "" && specField(u.spec) == "" {
 		flags = append(flags, recordedFlag(r))
 	}
-	if r.Header.Registers != registers {
+	if r.Header.Registers != u.registers {
 		flags = append(flags, fmt.Sprintf("--registers %d", r.Header.Registers))
 	}
-	if r.Header.Strategy != "" && r.Header.Strategy != strategy {
+	if r.Header.Strategy != "" && r.Header.Strategy != u.strategy {
 		flags = append(flags, "--strategy "+r.Header.Strategy)
 	}
-	if w := r.Header.JudgedWalks(); w != walks {
+	if w := r.Header.JudgedWalks(); w != u.walks {
 		flags = append(flags, fmt.Sprintf("--walks %d --seed %d", w.Random, w.Seed))
+	}
+	if h := r.Header.Checks; h != "" && !slices.Equal(oracle.ResolveChecks(h), oracle.ResolveChecks(strings.Join(j.checks(u.checks), ","))) {
+		flags = append(flags, "--checks "+fuzz.ShellQuote(h))
+	}
+	if t := r.Header.Timeout; t != 0 && t != u.timeout {
+		flags = append(flags, "--timeout "+t.String())
+	}
+	if t := r.Header.CheckTimeout; t != 0 && t != j.checkTimeout {
+		flags = append(flags, "--check-timeout "+t.String())
 	}
 	if r.Header.Env() != j.targetEnv {
 		flags = append(flags, "--target-env "+fuzz.ShellQuote(r.Header.Env()))

@@ -26,6 +26,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/internal/tidy"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 func init() {
@@ -42,10 +43,11 @@ type regressFlags struct {
 	// 0 none.
 	duration time.Duration
 	judge    judgeFlags
-	// envGiven, compatGiven, walksGiven and seedGiven say that
-	// --target-env, --rules-compat, --walks and --seed were given: they
-	// then judge every file, else each file's header.
-	envGiven, compatGiven, walksGiven, seedGiven bool
+	// envGiven, compatGiven, walksGiven, seedGiven, timeoutGiven and
+	// checkTimeoutGiven say that --target-env, --rules-compat, --walks,
+	// --seed, --timeout and --check-timeout were given: they then judge
+	// every file, else each file's header (as --checks does when given).
+	envGiven, compatGiven, walksGiven, seedGiven, timeoutGiven, checkTimeoutGiven bool
 }
 
 func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -55,11 +57,11 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&rf.structurizer, "structurizer", "", "the structurizer under test: self, isolated, rev:REV, cmd:CMD or repo:DIR@REV (default: each file's own '# structurizer:', else self)")
 	fs.StringVar(&rf.junit, "junit", "", "also write the results as JUnit XML to `FILE`")
 	rf.proc.define(fs)
-	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: every check whose tool is present, the gpu check included where a Vulkan device is; minimize and check leave gpu out unless --checks +gpu, so a failing case's replay then carries it; the summary names the checks run)")
+	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: each file's own '# checks:', else every check whose tool is present, the gpu check included where a Vulkan device is; minimize and check leave gpu out unless --checks +gpu, so a failing case's replay then carries it; the summary names the checks run); --allow-fallbacks leaves the fallback check out of either")
 	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize; default: each file's own '# walks:', else 16)")
 	fs.IntVar(&rf.registers, "registers", -1, "judge under a register file of `N` values (as for minimize; default: each file's own '# registers:', else none)")
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize; default: each file's own '# walks:', else 1)")
-	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
+	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (default: each file's own '# timeout:', else 10s)")
 	fs.DurationVar(&rf.duration, "duration", 0, "time budget: no file starts past it, the case in flight finishes (its structurizer calls within --timeout, its checks within --check-timeout); the files not replayed are named in the summary and are error cases of the JUnit file, and the replay is incomplete (exit 2 unless a case failed); 0: none")
 	rf.judge.define(fs)
 	fs.Usage = func() {
@@ -67,7 +69,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "\nReplay every NAME.cfg regression file of DIR (default: ./"+defaultRegressionsName+"; corpus/testdata/regressions")
 		fmt.Fprintln(fs.Output(), "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
-		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:' and '# walks:' unless --registers, --target-env,\n--rules-compat, --walks or --seed is given. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
+		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:', '# walks:', '# checks:', '# timeout:' and\n'# check-timeout:' unless --registers, --target-env, --rules-compat, --walks, --seed, --checks, --timeout or\n--check-timeout is given; --allow-fallbacks leaves the fallback check out of the file's checks or --checks. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line); 130, 143, 129 stopped by SIGINT, SIGTERM,\nSIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit file an error case\n\"interrupted\" too; a second signal ends at once). A --duration that runs out leaves the replay incomplete: exit 2 unless a\ncase failed, the files not replayed named in the summary and each an error case \"not run\" of the JUnit file.\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -83,6 +85,8 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		rf.compatGiven = rf.compatGiven || f.Name == "rules-compat"
 		rf.walksGiven = rf.walksGiven || f.Name == "walks"
 		rf.seedGiven = rf.seedGiven || f.Name == "seed"
+		rf.timeoutGiven = rf.timeoutGiven || f.Name == "timeout"
+		rf.checkTimeoutGiven = rf.checkTimeoutGiven || f.Name == "check-timeout"
 	})
 	pos := fs.Args()
 	if len(pos) > 1 {
@@ -345,7 +349,9 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	registers := rp.registersOf(r)
 	env, compat := rp.judgingOf(r)
 	walks := rp.walksOf(r)
-	key := strings.Join([]string{spec, strategy, strings.Join(faults, ","), strconv.Itoa(registers), env, compat, walks.String()}, "\x00")
+	checks, timeout, checkLimit := rp.checksOf(r), rp.timeoutOf(r), rp.checkLimitOf(r)
+	key := strings.Join([]string{spec, strategy, strings.Join(faults, ","), strconv.Itoa(registers), env, compat, walks.String(),
+		checks, timeout.String(), checkLimit.String()}, "\x00")
 	if run, ok := rp.runners[key]; ok {
 		return run, nil
 	}
@@ -353,21 +359,18 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	if err != nil {
 		return nil, err
 	}
-	j := rp.rf.judge
 	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: walks.Random, Seed: walks.Seed, Registers: registers, TargetEnv: env, RulesCompat: compat}),
-		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: registers}, rp.rf.timeout),
-		CheckLimit:  j.checkTimeout, OnAbandon: func() { rp.abandon(spec) }}
-	switch {
-	case rp.rf.checks != "":
-		ro.Checks = j.checks(rp.rf.checks)
-	case j.allowFallbacks:
-		ro.Checks = slices.DeleteFunc(corpus.AllChecks(ro.Oracle), func(c string) bool { return c == "fallback" })
-	}
+		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: registers}, timeout),
+		CheckLimit:  checkLimit, OnAbandon: func() { rp.abandon(spec) }}
+	ro.Checks = rp.resolveChecks(checks, ro.Oracle)
 	run, err := corpus.NewRunner(ro)
 	if err != nil {
-		if !rp.rf.envGiven && r.Header.TargetEnv != "" {
+		switch {
+		case !rp.rf.envGiven && r.Header.TargetEnv != "":
 			// the file's own environment, which no flag checked
 			err = fmt.Errorf("'# target-env: %s': %w (--target-env ENV judges the file under another)", r.Header.TargetEnv, err)
+		case rp.rf.checks == "" && r.Header.Checks != "":
+			err = fmt.Errorf("'# checks: %s': %w (--checks judges the file under others)", r.Header.Checks, err)
 		}
 		return nil, err
 	}
@@ -398,6 +401,59 @@ func (rp *replayer) abandon(spec string) {
 			delete(rp.runners, key)
 		}
 	}
+}
+
+// checksOf is the --checks value r is judged under, --allow-fallbacks
+// applied: --checks when given, else the file's own '# checks:' ("" the
+// defaults).
+func (rp *replayer) checksOf(r *corpus.Regression) string {
+	checks := rp.rf.checks
+	if checks == "" {
+		checks = r.Header.Checks
+	}
+	if rp.rf.judge.allowFallbacks {
+		checks = strings.TrimPrefix(checks+",-fallback", ",")
+	}
+	return checks
+}
+
+// resolveChecks is the checks a runner on base runs for the --checks
+// value checks (checksOf): --checks as check resolves it; a file's names
+// as given, and its changes of the defaults ("-fallback", or
+// --allow-fallbacks alone) applied to regress's defaults, every check
+// whose tool is present (corpus.AllChecks); nil for "", those defaults.
+func (rp *replayer) resolveChecks(checks string, base oracle.Options) []string {
+	switch {
+	case checks == "":
+		return nil
+	case rp.rf.checks != "" || !changesOnly(checks):
+		return oracle.ResolveChecks(checks)
+	}
+	return oracle.ResolveChecks(strings.Join(corpus.AllChecks(base), ",") + "," + checks)
+}
+
+// changesOnly says whether a --checks value only changes the defaults:
+// each name prefixed + or -.
+func changesOnly(checks string) bool {
+	return corpus.Header{Checks: checks}.ChecksChangeDefaults()
+}
+
+// timeoutOf is the per-graph limit r is judged under: --timeout when
+// given, else the file's own, else the default.
+func (rp *replayer) timeoutOf(r *corpus.Regression) time.Duration {
+	if rp.rf.timeoutGiven || r.Header.Timeout == 0 {
+		return rp.rf.timeout
+	}
+	return r.Header.Timeout
+}
+
+// checkLimitOf is the limit on r's checks: --check-timeout when given,
+// else the file's own, else the default.
+func (rp *replayer) checkLimitOf(r *corpus.Regression) time.Duration {
+	if rp.rf.checkTimeoutGiven || r.Header.CheckTimeout == 0 {
+		return rp.rf.judge.checkTimeout
+	}
+	return r.Header.CheckTimeout
 }
 
 // registersOf is the register file r is judged under: --registers when
@@ -456,18 +512,16 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 		sp, _ = fuzz.ParseSpec(spec)
 	}
 	sp = shownSpec(sp)
-	checks := rp.rf.checks
-	if checks == "" && slices.Contains(rp.checks, "gpu") {
-		checks = "+gpu" // the default set here had it; check's leaves it out
-	}
-	if rp.rf.judge.allowFallbacks {
-		checks = strings.TrimPrefix(checks+",-fallback", ",")
+	checks := rp.checksOf(c.Regression)
+	if rp.rf.checks == "" && changesOnly(checks) && slices.Contains(rp.checks, "gpu") {
+		checks = strings.TrimSuffix("+gpu,"+checks, ",") // the default set here had it; check's leaves it out
 	}
 	walks := rp.walksOf(c.Regression)
 	s := fuzz.Settings{Current: sp.String(), Strategy: c.Regression.Header.Strategy, Walks: walks.Random, Seed: walks.Seed,
-		Checks: splitList(checks), Timeout: fuzz.Duration(rp.rf.timeout), Registers: rp.registersOf(c.Regression)}
+		Checks: splitList(checks), Timeout: fuzz.Duration(rp.timeoutOf(c.Regression)), Registers: rp.registersOf(c.Regression)}
 	j := rp.rf.judge
 	j.targetEnv, j.rulesCompat = rp.judgingOf(c.Regression)
+	j.checkTimeout = rp.checkLimitOf(c.Regression)
 	j.settings(&s)
 	if c.Case != "clean" {
 		s.Inject = c.Regression.Header.Faults()

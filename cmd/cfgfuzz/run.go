@@ -120,7 +120,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 		fs.StringVar(&f.current, "current", "", "the current side: git revision `REV` (built as the baseline is), self (the structurizer inside this binary), or a structurizer spec; default: the working tree (HEAD+dirty, uncommitted changes included) inside a git repository of cfgfuzz or with --repo, else self")
 		fs.StringVar(&f.repo, "repo", "", "compare revisions of the git repository `DIR` instead of cfgfuzz's own: each checked out in a worktree, built with --build and served with --serve (or DIR/"+fuzz.ConfigFile+")")
 		fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout, once per commit ({worktree}, {rev}, {out} substituted)")
-		fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions)")
+		fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions), run in {out} (in the checkout when it names {worktree}): name the program {out}/NAME or {worktree}/PATH")
 		fs.StringVar(&f.baselineStructurizer, "baseline-structurizer", "", "the baseline side as a structurizer `SPEC` (self, isolated, rev:REV, cmd:CMD, repo:DIR@REV; fuzz.Spec) instead of --baseline REV")
 	}
 }
@@ -351,6 +351,9 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	if hint := allCrashedHint(rep); hint != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
 	}
+	if hint := allErrorsHint(rep); hint != "" {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
+	}
 	if hint := allTimedOutHint(rep); hint != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
 	}
@@ -390,6 +393,23 @@ func allTimedOutHint(rep *fuzz.Report) string {
 		limit, fuzz.ShellQuote(rep.Settings.Current))
 }
 
+// allErrorsHint is a note for a campaign whose every graph had no verdict
+// on the current side (outcome error: the structurizer did not start, or
+// could not serve a request), complete or stopped early for it
+// (fuzz.StoppedEarly): a command that is wrong or too slow to start looks
+// so, and the selftest tells. "" otherwise.
+func allErrorsHint(rep *fuzz.Report) string {
+	if rep.Graphs < 2 || rep.Outcomes[fuzz.OutError] != rep.Graphs {
+		return ""
+	}
+	hint := fmt.Sprintf("every graph is a harness error: `cfgfuzz selftest --structurizer %s` shows whether the structurizer serves the protocol, and how it fails",
+		fuzz.ShellQuote(rep.Settings.Current))
+	if in := rep.Incomplete; in != nil && in.Reason == fuzz.StoppedEarly {
+		hint += "; once it does, start the campaign again with --force (a --resume keeps these graphs' errors)"
+	}
+	return hint
+}
+
 // allCrashedHint is a note for a campaign whose every graph crashed the
 // current side with one signature: the findings stand, but a command that
 // dies at once (a script's path mistyped, a missing library) looks the
@@ -415,7 +435,7 @@ func summaryLines(rep *fuzz.Report) string {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
 	if s := rep.Settings; s.Baseline != "" {
-		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSpec(s.Current), s.Baseline, fuzz.DescribeSpec(s.Baseline))
+		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSide(s.Current, rep.Declared["current"]), s.Baseline, fuzz.DescribeSide(s.Baseline, rep.Declared["baseline"]))
 	}
 	t := rep.Throughput
 	fmt.Fprintf(&b, "%s (%s skipped); this run %d in %.1f s, %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
@@ -427,6 +447,7 @@ func summaryLines(rep *fuzz.Report) string {
 	if rep.Divergences != nil {
 		fmt.Fprintf(&b, " (baseline %d)", rep.BaselineFallbacks)
 	}
+	b.WriteString(fuzz.FallbackNote(rep))
 	if n := rep.Strategies[fuzz.DispatchStrategy]; n > 0 {
 		fmt.Fprintf(&b, "; dispatch share %d", n)
 	}
@@ -665,6 +686,16 @@ func validateOptions(strategy string, inject []string) error {
 	return nil
 }
 
+// currentLabel opens an error about the current side: "current side: "
+// beside a baseline, "" for a campaign of one side, which has no sides to
+// tell apart (its errors name the structurizer themselves).
+func currentLabel(baseline string) string {
+	if baseline == "" {
+		return ""
+	}
+	return "current side: "
+}
+
 // sidesFromSettings makes the side factories that Settings.Current and
 // Settings.Baseline name (fuzz.Spec: self, isolated, cmd:CMD, rev:REV,
 // repo:DIR@REV); each recorded spec is rewritten to its resolved form (a
@@ -674,8 +705,9 @@ func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, l
 	// Both revisions resolved before either side is built: a baseline
 	// that does not exist is said at once, not after the current side's
 	// build.
+	current := currentLabel(c.Settings.Baseline)
 	if err := fuzz.CheckRevision(c.Settings.Current); err != nil {
-		return fmt.Errorf("current side: %w", err)
+		return fmt.Errorf("%s%w", current, err)
 	}
 	if c.Settings.Baseline != "" {
 		if err := fuzz.CheckRevision(c.Settings.Baseline); err != nil {
@@ -685,7 +717,7 @@ func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, l
 	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer, StartTimeout: time.Duration(c.Settings.StartTimeout)}
 	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, popt, log)
 	if err != nil {
-		return fmt.Errorf("current side: %w", err)
+		return fmt.Errorf("%s%w", current, err)
 	}
 	c.Current, c.Settings.Current = cur, spec.String()
 	if spec.Kind == fuzz.SpecSelf {

@@ -1,7 +1,8 @@
 // saveregs.go: --save-regressions DIR, for run, compare and merge: each
 // new finding's minimized graph written into DIR as a regression file
 // (corpus.Header: the signature, and the structurizer, strategy, faults,
-// register file, target environment and rules reading it was found under;
+// register file, target environment, rules reading, walks, checks
+// (--allow-fallbacks among them) and limits it was found under;
 // expect pass; the structurizer's paths inside the directory's git work
 // tree written from {repo}: portable.go), so a campaign's new bugs come
 // out ready for the suite `cfgfuzz regress` replays. A finding without a
@@ -25,11 +26,13 @@ import (
 	"io"
 	"io/fs"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // saveRegressionsUsage documents --save-regressions.
@@ -114,15 +117,51 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 	spec, _ := fuzz.ParseSpec(s.Current)
 	return corpus.Header{Signature: f.Signature, Fault: strings.Join(s.Inject, ","), Strategy: cmp.Or(f.Strategy, s.Strategy),
 		Registers: s.Registers, TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, Walks: corpus.WalksOf(s.Walks, s.Seed),
+		Checks: checksHeader(s.Checks), Timeout: unlessDefault(time.Duration(s.Timeout), fuzz.DefaultTimeout),
+		CheckTimeout: unlessDefault(time.Duration(s.CheckTimeout), fuzz.DefaultCheckTimeout),
 		Structurizer: specField(spec), Expect: corpus.ExpectPass,
 		Origin: fmt.Sprintf("cfgfuzz %s, seed %d, graph %d (%s), minimized", command, s.Seed, f.Subject().Index, f.Subject().Stream),
 		Date:   time.Now().UTC().Format("2006-01-02")}
 }
 
+// checksHeader is a campaign's checks (Settings.Checks, resolved; nil
+// the defaults) as a regression header records them: as changes of the
+// default checks ("-fallback" for --allow-fallbacks) where those are
+// fewer than the checks, else the checks; "" the defaults.
+func checksHeader(checks []string) string {
+	if len(checks) == 0 {
+		return ""
+	}
+	var changes []string
+	for _, c := range oracle.DefaultChecks {
+		if !slices.Contains(checks, c) {
+			changes = append(changes, "-"+c)
+		}
+	}
+	for _, c := range checks {
+		if !slices.Contains(oracle.DefaultChecks, c) {
+			changes = append(changes, "+"+c)
+		}
+	}
+	if len(changes) < len(checks) {
+		return strings.Join(changes, ",")
+	}
+	return strings.Join(checks, ",")
+}
+
+// unlessDefault is d, or 0 where it is the default def (or 0 itself).
+func unlessDefault(d, def time.Duration) time.Duration {
+	if d == def {
+		return 0
+	}
+	return d
+}
+
 // regressionName is the file name of finding f saved under header h: its
 // signature in letters, digits and dashes, then a digest of what the file
 // judges (the header's signature, strategy, faults, structurizer, register
-// file, target environment, rules reading and walks, and the minimized graph), so
+// file, target environment, rules reading, walks, checks and limits, and
+// the minimized graph), so
 // two findings never share a name, nor one bug of two structurizers
 // minimized to the same graph, and the same finding found again does.
 func regressionName(h corpus.Header, f *fuzz.Finding) string {
@@ -134,6 +173,9 @@ func regressionName(h corpus.Header, f *fuzz.Finding) string {
 		h.TargetEnv, "\x00", h.RulesCompat, "\x00", f.Minimized, "\x00", f.MinimizedWeights)
 	if h.Walks != nil {
 		judged += "\x00" + h.Walks.String()
+	}
+	if h.Checks != "" || h.Timeout != 0 || h.CheckTimeout != 0 {
+		judged += fmt.Sprint("\x00", h.Checks, "\x00", h.Timeout, "\x00", h.CheckTimeout)
 	}
 	sum := sha256.Sum256([]byte(judged))
 	return cmp.Or(base, "finding") + "-" + hex.EncodeToString(sum[:4])

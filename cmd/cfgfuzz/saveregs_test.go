@@ -156,3 +156,48 @@ func TestMergeWithoutTheStructurizer(t *testing.T) {
 		t.Errorf("the merge again with the structurizer: exit %d, want 1, the signature new and its regression saved\n%s%s", code, out, stderr)
 	}
 }
+
+// TestSavedRegressionKeepsItsChecks: an adapter that falls back on every
+// graph, fuzzed with --allow-fallbacks and a --timeout of its own, has a
+// bug; the regression files the campaign and minimize --save-regression
+// write record those settings ('# checks: -fallback', '# timeout:'), so
+// regress on the adapter with the bug fixed (still falling back) passes
+// without repeating the flags; --checks given judges under its own checks,
+// its failing case's replay carrying the file's timeout; check on the
+// file names the flag it was judged with.
+func TestSavedRegressionKeepsItsChecks(t *testing.T) {
+	fixed := misbehaveSpec(t, "fallback")
+	buggy := fixed + " --inject swap-arms"
+	regs := filepath.Join(t.TempDir(), "regs")
+	code, out, errs := runCmd([]string{"run", "--structurizer", buggy, "--allow-fallbacks", "--timeout", "30s", "--graphs", "100",
+		"--out", filepath.Join(t.TempDir(), "c"), "--progress", "none", "--save-regressions", regs}, "")
+	files, _ := filepath.Glob(filepath.Join(regs, "exec-trace-mismatch-*.cfg"))
+	if code != exitFail || len(files) != 1 {
+		t.Fatalf("campaign: exit %d, files %v; want 1 and one exec-trace-mismatch regression\n%s%s", code, files, out, errs)
+	}
+	for _, want := range []string{"# checks: -fallback\n", "# timeout: 30s\n"} {
+		if text := readFile(t, files[0]); !strings.Contains(text, want) {
+			t.Errorf("the campaign's regression lacks %q:\n%s", want, text)
+		}
+	}
+	if code, out, errs := runCmd([]string{"regress", "--structurizer", fixed, regs}, ""); code != exitOK {
+		t.Errorf("regress on the fixed adapter, which still falls back: exit %d, want 0\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCmd([]string{"regress", "--structurizer", fixed, "--checks", "+fallback", regs}, "")
+	if code != exitFail || !strings.Contains(out, "got structurize:fallback:nester:cyclic") || !strings.Contains(out, " --timeout 30s ") {
+		t.Errorf("regress --checks +fallback: exit %d, want 1 failing with the fallback, the replay carrying the file's --timeout\n%s%s", code, out, errs)
+	}
+	_, _, errs = runCmd([]string{"check", "--structurizer", fixed, files[0]}, "")
+	if !strings.Contains(errs, "judge it with --checks -fallback --timeout 30s as it was judged") {
+		t.Errorf("check on the file without its flags does not name them:\n%s", errs)
+	}
+
+	mins := filepath.Join(t.TempDir(), "mins")
+	code, out, errs = runCmd([]string{"minimize", "--structurizer", buggy, "--allow-fallbacks", "--regressions", mins, "--save-regression", "arms", files[0]}, "")
+	if saved := readFile(t, filepath.Join(mins, "arms.cfg")); code != exitOK || !strings.Contains(saved, "# checks: -fallback\n") || strings.Contains(saved, "# timeout:") {
+		t.Fatalf("minimize --allow-fallbacks --save-regression: exit %d, want 0 and a file with '# checks: -fallback' and no timeout (the default)\n%s%s%s", code, saved, out, errs)
+	}
+	if code, out, errs := runCmd([]string{"regress", "--structurizer", fixed, mins}, ""); code != exitOK {
+		t.Errorf("regress of minimize's file on the fixed adapter: exit %d, want 0\n%s%s", code, out, errs)
+	}
+}

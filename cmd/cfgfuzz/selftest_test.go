@@ -37,6 +37,9 @@ func TestSelfTest(t *testing.T) {
 		{"server both", exitFail, "FAIL v1 request answered: ok answer with both module and func"},
 		{"server empty-block", exitFail, "FAIL v1 request answered: func block without a required field: block 0 lacks kind, orig, merge.kind, term.kind"},
 		{"server good", exitFail, `FAIL unknown version is a request error: outcome "ok"`},
+		// A line that is not JSON (a banner, a log) shows its first bytes
+		// and where such lines belong.
+		{"server garbage", exitFail, `FAIL v1 request answered: answer is not JSON: first bytes received "hello, this is not json" (invalid character 'h' looking for beginning of value); standard output carries the protocol's answers only, one JSON object a line: logs and banners belong on standard error`},
 		{"cmd:" + filepath.Join(dir, "structurize"), exitOK, `speaks v2 as "cfgfuzz/structured"`}, // a spec, as every command takes
 		{"no-such-server", exitUsage, "the command was not found"},
 		{"cmd:", exitUsage, "cmd: needs a command"},

@@ -87,12 +87,19 @@ func TestSelfTestSlowStart(t *testing.T) {
 	}
 }
 
-func TestServerThatNeverStartsIsAHarnessError(t *testing.T) {
-	dir := t.TempDir()
+// silentServer is a server script that never answers: it never starts.
+func silentServer(t *testing.T, dir string) string {
+	t.Helper()
 	server := filepath.Join(dir, "silent.sh")
 	if err := os.WriteFile(server, []byte("#!/bin/sh\nexec sleep 1000\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return server
+}
+
+func TestServerThatNeverStartsIsAHarnessError(t *testing.T) {
+	dir := t.TempDir()
+	server := silentServer(t, dir)
 	g := filepath.Join(dir, "g.cfg")
 	if err := os.WriteFile(g, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -106,9 +113,35 @@ func TestServerThatNeverStartsIsAHarnessError(t *testing.T) {
 	if len(rep.HarnessErrors) == 0 || !strings.Contains(rep.HarnessErrors[0].Detail, "--start-timeout") {
 		t.Errorf("harness errors %+v, want them to name --start-timeout", rep.HarnessErrors)
 	}
+	if hint := "every graph is a harness error: `cfgfuzz selftest --structurizer cmd:" + server + "`"; !strings.Contains(stderr, hint) {
+		t.Errorf("run: want the hint %q in:\n%s", hint, stderr)
+	}
 	code, stdout, stderr = runCmd(append([]string{"check", "--structurizer", server, "--checks", "exec", g}, limits...), "")
 	if code != exitUsage || strings.Contains(stdout, "structurize:timeout") || !strings.Contains(stdout+stderr, "did not start") {
 		t.Errorf("check: exit %d, want 2 saying the structurizer did not start\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestEveryGraphAHarnessErrorStopsEarly: a campaign whose first graphs
+// are all harness errors stops after fuzz.ErrorStopGraphs of them (and
+// those in flight), not at its budget: incomplete, exit 2, the reason and
+// the selftest command on the progress line, stderr and the reports.
+func TestEveryGraphAHarnessErrorStopsEarly(t *testing.T) {
+	dir := t.TempDir()
+	server, out := silentServer(t, dir), filepath.Join(dir, "run")
+	code, stdout, stderr := runCmd([]string{"run", "--structurizer", server, "--graphs", "40", "--workers", "2", "--timeout", "200ms", "--start-timeout", "300ms", "--checks", "exec", "--progress", "plain", "--out", out}, "")
+	why := "stopped early (the first 8 graphs were all harness errors, not one answer judged)"
+	selftest := "every graph is a harness error: `cfgfuzz selftest --structurizer cmd:" + server + "`"
+	if code != exitUsage || !strings.Contains(stdout, "incomplete: "+why) || !strings.Contains(stderr, "cfgfuzz: "+why) || !strings.Contains(stderr, selftest) || !strings.Contains(stderr, ", stopped early") {
+		t.Errorf("exit %d, want 2, %q on stdout and stderr (the progress line's), and %s\n%s%s", code, why, selftest, stdout, stderr)
+	}
+	rep := readCampaignReport(t, out)
+	if in := rep.Incomplete; in == nil || !strings.HasPrefix(in.Reason, why) || in.Planned != 40 || in.Done >= 20 || rep.Outcomes["error"] != rep.Graphs {
+		t.Errorf("report.json: incomplete %+v over %d graphs %v; want %q after about 8 of 40 graphs, all errors", in, rep.Graphs, rep.Outcomes, why)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil || !strings.Contains(string(md), why) || !strings.Contains(string(md), "`cfgfuzz selftest --structurizer cmd:"+server+"` shows") {
+		t.Errorf("report.md does not say %q and the selftest command (%v):\n%s", why, err, md)
 	}
 }
 

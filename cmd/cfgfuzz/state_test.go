@@ -325,3 +325,23 @@ func TestNightOnAnotherStructurizerRefused(t *testing.T) {
 		t.Errorf("--state-new-structurizer: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestNightsOfARelativeAdapter: nights of an adapter given by a relative
+// path from the same directory go on with the state its first night wrote
+// (which records the path absolute): the second is not refused as
+// another structurizer.
+func TestNightsOfARelativeAdapter(t *testing.T) {
+	dir := t.TempDir()
+	adapterScript(t, filepath.Join(dir, "build", "adapter"), `"$@"`)
+	t.Chdir(dir)
+	args := func(date, seed, out string) []string {
+		return []string{"run", "--structurizer", "./build/adapter", "--graphs", "20", "--seed", seed, "--allow-fallbacks",
+			"--state", "nightly", "--night", date, "--progress", "none", "--minimize=false", "--out", out}
+	}
+	if code, out, errs := runCmd(args("2026-12-01", "20261201", "night1"), ""); code != exitOK {
+		t.Fatalf("night 1: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCmd(args("2026-12-02", "20261202", "night2"), ""); code != exitOK {
+		t.Errorf("night 2, the same relative path from the same directory: exit %d, want 0\n%s%s", code, out, errs)
+	}
+}

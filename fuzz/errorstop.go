@@ -1,0 +1,114 @@
+// errorstop.go: a campaign whose first graphs are all harness errors (no
+// verdict: the structurizer did not start, a request it could not serve,
+// a check that could not run) stops early rather than spend its budget on
+// graphs that cannot be judged. The decision looks at the first
+// ErrorStopGraphs graphs this run judges, in index order, whatever the
+// number of workers: one of them answered (any outcome but error) and
+// the campaign never stops this way. The report is incomplete
+// (Report.Incomplete, reason StoppedEarly; the graphs' errors are its
+// harness_errors), and the CLI exits 2.
+
+package fuzz
+
+import "fmt"
+
+// ErrorStopGraphs is the number of graphs a run judges before it gives up
+// on a structurizer that answered none of them: the first this many graphs
+// this run handles (skipped repeats and graphs seen on an earlier night
+// left out), in index order.
+const ErrorStopGraphs = 8
+
+// errorStop watches a run's records, in index order, until its first
+// ErrorStopGraphs judged graphs are known: all harness errors, it stops.
+type errorStop struct {
+	mine    func(i int) bool // whether this run handles index i
+	limit   int              // the last index + 1 this run may handle; <= 0 none
+	at      int              // the next index in order whose record is awaited
+	pending map[int]*Record  // records that came before at's
+	errors  int              // harness errors among the graphs taken in order
+	settled bool             // decided: an answer came, or the stop
+	stopped bool
+}
+
+// newErrorStop watches the indices of c's shard that done does not hold.
+func newErrorStop(c *Config, done *indexSet) *errorStop {
+	e := &errorStop{mine: func(i int) bool { return c.Shard.has(i) && !done.has(i) }, limit: c.Graphs, pending: map[int]*Record{}}
+	e.at = e.next(0)
+	return e
+}
+
+// next is the first index from i this run handles, -1 past the budget.
+func (e *errorStop) next(i int) int {
+	for ; e.limit <= 0 || i < e.limit; i++ {
+		if e.mine(i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// add takes one record of this run and reports whether the campaign is
+// to stop now (once: later calls report false).
+func (e *errorStop) add(r *Record) bool {
+	if e.settled {
+		return false
+	}
+	e.pending[r.Index] = r
+	for e.at >= 0 && !e.settled {
+		p, ok := e.pending[e.at]
+		if !ok {
+			break
+		}
+		delete(e.pending, e.at)
+		e.take(p)
+		e.at = e.next(e.at + 1)
+	}
+	if e.settled {
+		e.pending = nil
+	}
+	return e.stopped
+}
+
+// take judges the next record in index order.
+func (e *errorStop) take(r *Record) {
+	switch {
+	case r.Skipped || r.Seen:
+	case !r.harnessError():
+		e.settled = true
+	default:
+		if e.errors++; e.errors >= ErrorStopGraphs {
+			e.settled, e.stopped = true, true
+		}
+	}
+}
+
+// harnessError says whether the record is a graph without a verdict: an
+// error outcome on either side.
+func (r *Record) harnessError() bool {
+	return r.Current.Outcome == OutError || r.Baseline != nil && r.Baseline.Outcome == OutError
+}
+
+// StoppedEarly is the reason of a run that stopped early: Incomplete.Reason.
+var StoppedEarly = fmt.Sprintf("stopped early (the first %d graphs were all harness errors, not one answer judged)", ErrorStopGraphs)
+
+// incomplete is the report's Incomplete for a run that stopped early, nil
+// for one that did not or whose graphs in flight were its budget's last.
+// It gives no resume command: a resume keeps these graphs' errors, so the
+// campaign is better started again (--force) once the structurizer
+// answers.
+func (e *errorStop) incomplete(done, planned int) *Incomplete {
+	if e == nil || !e.stopped || planned > 0 && done >= planned {
+		return nil
+	}
+	return &Incomplete{Reason: StoppedEarly, Done: done, Planned: max(planned, 0)}
+}
+
+// stoppedEarlyMarkdown is report.md's advice under a report that stopped
+// early, "" for any other.
+func stoppedEarlyMarkdown(rep *Report) string {
+	if rep.Incomplete == nil || rep.Incomplete.Reason != StoppedEarly {
+		return ""
+	}
+	return fmt.Sprintf("%s shows whether the structurizer serves the protocol, and how it fails; once it does, start the campaign again (--force: a --resume keeps these graphs' errors). The first graphs' errors are under Harness errors.\n\n",
+		mdCode("cfgfuzz selftest --structurizer "+ShellQuote(rep.Settings.Current)))
+}

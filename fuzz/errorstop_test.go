@@ -1,0 +1,101 @@
+// errorstop_test.go: a campaign whose first ErrorStopGraphs graphs are all
+// harness errors stops early, on any number of workers, with an incomplete
+// report that says why; one of those graphs answering keeps it going to
+// its budget; a resume judges the stop on its own graphs.
+package fuzz
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// markWeight marks the graph that unstartedSide answers.
+const markWeight = 777
+
+// unstartedSide answers every graph, after 20 ms, as a structurizer that
+// did not start, but for a graph whose first block weighs markWeight, which it answers
+// late (after the errors of the other workers' graphs) through InProcess.
+type unstartedSide struct{ InProcess }
+
+func (s *unstartedSide) Structurize(g *cfg.Graph, opt proto.Options, limit time.Duration) Answer {
+	if g.Weight(0) == markWeight {
+		time.Sleep(100 * time.Millisecond)
+		return s.InProcess.Structurize(g, opt, limit)
+	}
+	time.Sleep(20 * time.Millisecond)
+	return Answer{Outcome: proto.Error, Reason: "start stub: no hello", NotStarted: true}
+}
+
+// unstarted is a side factory under SpecSelf's name (a resume may swap it
+// for InProcessFactory) whose sides are unstartedSide.
+func unstarted() SideFactory {
+	return SideFactory{Describe: SpecSelf, New: func() (Side, error) { return &unstartedSide{}, nil }}
+}
+
+// markedSource is testSource with graph index marked's first block
+// weighing markWeight.
+type markedSource struct {
+	testSource
+	set    *Settings
+	marked int
+}
+
+func (s markedSource) Item(st Stream, run uint64, j int) (Item, error) {
+	it, err := s.testSource.Item(st, run, j)
+	if stream, n := s.set.Place(s.marked); err == nil && st == s.set.Streams[stream] && j == n {
+		it.Graph.Weights[0] = markWeight
+	}
+	return it, err
+}
+
+func TestErrorStopAllHarnessErrors(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		c := testConfig(t, 200)
+		c.Workers, c.Current = workers, unstarted()
+		rep := mustRun(t, c).Report
+		in := rep.Incomplete
+		if in == nil || in.Reason != StoppedEarly || len(rep.HarnessErrors) == 0 || rep.HarnessErrors[0].Index != 0 || !strings.Contains(rep.HarnessErrors[0].Detail, "start stub") || in.Resume != "" {
+			t.Fatalf("%d workers: incomplete %+v, want stopped early, graph 0 the first harness error, no resume command", workers, in)
+		}
+		if rep.Graphs < ErrorStopGraphs || rep.Graphs >= 60 || rep.Outcomes[OutError] != rep.Graphs || in.Done != rep.Graphs+rep.Skipped || in.Planned != 200 {
+			t.Errorf("%d workers: %d graphs (%v), done %d of %d; want %d and those in flight (well under 60), all errors, of 200", workers, rep.Graphs, rep.Outcomes, in.Done, in.Planned, ErrorStopGraphs)
+		}
+	}
+}
+
+func TestErrorStopNotWhenOneAnswers(t *testing.T) {
+	for _, workers := range []int{1, 8} {
+		c := testConfig(t, 40)
+		c.Workers, c.Current = workers, unstarted()
+		c.Source = markedSource{set: &c.Settings, marked: ErrorStopGraphs - 1}
+		rep := mustRun(t, c).Report
+		if rep.Incomplete != nil || rep.Graphs+rep.Skipped != 40 || rep.Outcomes[OutOK] != 1 {
+			t.Errorf("%d workers: incomplete %+v, %d graphs %v; want all 40 run, one ok: graph %d answered", workers, rep.Incomplete, rep.Graphs, rep.Outcomes, ErrorStopGraphs-1)
+		}
+	}
+}
+
+func TestErrorStopResume(t *testing.T) {
+	c := testConfig(t, 60)
+	c.Workers, c.Current = 1, unstarted()
+	first := mustRun(t, c).Report
+	if first.Incomplete == nil || first.Graphs < ErrorStopGraphs || first.Graphs > ErrorStopGraphs+2 {
+		t.Fatalf("incomplete %+v after %d graphs, want a stop after %d and the one in flight", first.Incomplete, first.Graphs, ErrorStopGraphs)
+	}
+	// Still unstarted: the resume stops after its own first graphs.
+	c.Resume = true
+	again := mustRun(t, c).Report
+	if ran := again.Throughput.Graphs; again.Incomplete == nil || ran < ErrorStopGraphs || ran > ErrorStopGraphs+2 || again.Throughput.Resumed != first.Graphs+first.Skipped {
+		t.Fatalf("resume: incomplete %+v, ran %d graphs after %d resumed; want a stop after %d of its own", again.Incomplete, again.Throughput.Graphs, again.Throughput.Resumed, ErrorStopGraphs)
+	}
+	// Started: the resume runs the rest, the earlier graphs' errors kept.
+	c.Current = InProcessFactory()
+	done := mustRun(t, c).Report
+	if done.Incomplete != nil || done.Graphs+done.Skipped != 60 || done.Outcomes[OutError] != again.Graphs {
+		t.Errorf("resume with a structurizer that answers: incomplete %+v, %d graphs %v; want all 60, the %d errors kept", done.Incomplete, done.Graphs, done.Outcomes, again.Graphs)
+	}
+}

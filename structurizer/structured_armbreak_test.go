@@ -1,0 +1,87 @@
+// structured_armbreak_test.go: the arm-break pass (structured_armbreak.go)
+// on hand-made functions where it must and must not merge a conditional at
+// its arm, and on random graphs against the runs of the function before it
+// and the self-check.
+package structurizer
+
+import "testing"
+
+// breakFunc is P (block 1) heading a construct of merge M (block 7), with
+// X (block 2) in its first target choosing between T (block 3) and A
+// (block 4), both going to X's synthetic merge E (block 5), which goes on
+// to M; block 6 is P's other target, going to M. P is a switch (sw) or a
+// conditional.
+func breakFunc(sw bool) *Func {
+	p := Block{Kind: Original, Orig: 0, Name: "p", Arity: 3, Merge: Merge{Kind: SelectionMerge, Merge: 7},
+		Term: Term{Kind: Choose, To: []int{2, 7, 6}}}
+	if !sw {
+		p = choose2("p", Merge{Kind: SelectionMerge, Merge: 7}, 2, 6)
+	}
+	return &Func{Vars: []Var{{Name: "v"}}, Blocks: []Block{
+		synBlock("entry", Merge{}, branchTo(1)),
+		p,
+		choose2("x", Merge{Kind: SelectionMerge, Merge: 5}, 3, 4),
+		{Kind: Original, Orig: 1, Term: branchTo(5)},
+		{Kind: Original, Orig: 2, Term: branchTo(5)},
+		synBlock("exit", Merge{}, branchTo(7)),
+		{Kind: Original, Orig: 3, Term: branchTo(7)},
+		{Kind: Original, Orig: 4, Term: Term{Kind: Return}},
+	}}
+}
+
+func TestArmBreakHandMade(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		f     *Func
+		moves bool
+	}{
+		{"in a switch", breakFunc(true), true},
+		{"in a selection", breakFunc(false), false},
+	} {
+		if err := c.f.Validate(); err != nil {
+			t.Fatalf("%s: malformed: %v", c.name, err)
+		}
+		layout(c.f)
+		if err := SelfCheck(c.f); err != nil {
+			t.Fatalf("%s: before the pass: %v", c.name, err)
+		}
+		before := copyFunc(c.f)
+		if got := armBreaks(c.f); got != c.moves {
+			t.Errorf("%s: merged at an arm %v, want %v", c.name, got, c.moves)
+		}
+		layout(c.f)
+		if err := SelfCheck(c.f); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+		if c.moves && named(c.f, "exit") != 0 {
+			t.Errorf("%s: the forwarding merge is left: %+v", c.name, c.f.Blocks)
+		}
+		runsSame(t, before, c.f, []uint32{0, 0}, []uint32{0, 1}, []uint32{1, 0}, []uint32{2, 0})
+	}
+}
+
+// TestArmBreakKeepsRuns runs the arm-break pass after the arm-merge pass on
+// random graphs and compares runs; the result passes the self-check, and
+// some merges went.
+func TestArmBreakKeepsRuns(t *testing.T) {
+	r := loggedRand(t, 45)
+	moved := 0
+	for i := range 3000 {
+		g := mixedGraph(r, i, 2, 10, 60)
+		f := funcAfter(t, g, "armmerge")
+		if f == nil {
+			continue
+		}
+		layout(f)
+		before := copyFunc(f)
+		if !armBreaks(f) {
+			continue
+		}
+		passKeepsRuns(t, r, g, "arm-break", before, f)
+		moved += len(before.Blocks) - len(f.Blocks)
+	}
+	t.Logf("%d forwarding merges dropped", moved)
+	if moved == 0 {
+		t.Fatal("the arm-break pass dropped no merge")
+	}
+}
