@@ -78,13 +78,22 @@ func layout(f *Func) {
 		}
 	}
 	newID := make([]int, n)
-	edges := 0
 	for i, b := range order {
 		newID[b] = i
-		edges += len(f.Blocks[b].Term.To)
+	}
+	// The kept blocks are renumbered in block order, not layout order:
+	// the same targets, read and written in one sweep of the blocks.
+	edges := 0
+	for b := range n {
+		if state[b] != 0 || live[b] {
+			edges += len(f.Blocks[b].Term.To)
+		}
 	}
 	all := make([]int, edges) // every block's targets, each capped at its length
-	for _, b := range order {
+	for b := range n {
+		if state[b] == 0 && !live[b] {
+			continue
+		}
 		blk := &f.Blocks[b]
 		if k := len(blk.Term.To); k > 0 {
 			to := all[:k:k]

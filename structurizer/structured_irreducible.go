@@ -128,7 +128,7 @@ func (s *selectors) header(entries []int) {
 				continue
 			}
 			st := w.syn("select.store", sel)
-			w.nodes[st].stores = []Store{{Var: v, Value: valueOf(t)}}
+			w.nodes[st].stores = w.storeList(Store{Var: v, Value: valueOf(t)})
 			w.nodes[u].succs[i] = st
 		}
 	}

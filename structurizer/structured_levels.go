@@ -88,11 +88,10 @@ type levelWalk struct {
 	at    []int32
 }
 
-// levelFrame is a node on the depth-first walk's stack: its successors
-// and the next one to enter.
+// levelFrame is a node on the depth-first walk's stack and the index of
+// its next successor to enter (its successors are in the arena: succ).
 type levelFrame struct {
-	b, i int
-	s    []int
+	b, i int32
 }
 
 // newLevelWalk allocates the walk's arrays: rpo, idom, in, the kid lists'
@@ -140,20 +139,22 @@ func (lw *levelWalk) succ(x int) []int { return lw.arena[lw.at[2*x]:lw.at[2*x+1]
 // postOrder walks root's level depth first, listing its nodes in post.
 func (lw *levelWalk) postOrder(root int) {
 	lw.post = lw.post[:0]
-	lw.stack = append(lw.stack[:0], levelFrame{root, 0, lw.succsOf(root)})
+	lw.succsOf(root)
+	lw.stack = append(lw.stack[:0], levelFrame{int32(root), 0})
 	lw.state[root] = 1
 	for len(lw.stack) > 0 {
 		top := &lw.stack[len(lw.stack)-1]
-		if top.i < len(top.s) {
-			t := top.s[top.i]
+		if s := lw.succ(int(top.b)); int(top.i) < len(s) {
+			t := s[top.i]
 			top.i++
 			if lw.state[t] == 0 {
 				lw.state[t] = 1
-				lw.stack = append(lw.stack, levelFrame{t, 0, lw.succsOf(t)})
+				lw.succsOf(t)
+				lw.stack = append(lw.stack, levelFrame{int32(t), 0})
 			}
 			continue
 		}
-		lw.post = append(lw.post, top.b)
+		lw.post = append(lw.post, int(top.b))
 		lw.stack = lw.stack[:len(lw.stack)-1]
 	}
 }
@@ -256,28 +257,28 @@ func (lw *levelWalk) fillKids(root int) {
 // a node's level successors), one bottom-up pass over the trees.
 func (lv *levels) findFlows(w *work, roots []int, succ func(int) []int) {
 	n := len(w.nodes)
-	perNode := make([]int, 4*n) // pre, last, lo and hi in one allocation
+	perNode := make([]int32, 6*n) // pre, last, lo, hi, the preorder and the stack in one allocation
 	pre, last := perNode[:n:n], perNode[n:2*n:2*n]
-	order := make([]int, 0, n)
-	stack := make([]int, 0, n)
+	order := perNode[4*n : 4*n : 5*n]
+	stack := perNode[5*n : 5*n : 6*n]
 	for _, r := range roots {
-		stack = append(stack[:0], r)
+		stack = append(stack[:0], int32(r))
 		for len(stack) > 0 {
 			x := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			pre[x] = len(order)
+			pre[x] = int32(len(order))
 			order = append(order, x)
 			for i := len(lv.kids[x]) - 1; i >= 0; i-- {
-				stack = append(stack, lv.kids[x][i])
+				stack = append(stack, int32(lv.kids[x][i]))
 			}
 		}
 	}
-	lo, hi := perNode[2*n:3*n:3*n], perNode[3*n:]
+	lo, hi := perNode[2*n:3*n:3*n], perNode[3*n:4*n:4*n]
 	lv.flows = make([]bool, n)
 	for i := len(order) - 1; i >= 0; i-- {
 		x := order[i]
 		lo[x], hi[x], last[x] = pre[x], pre[x], pre[x]
-		for _, s := range succ(x) {
+		for _, s := range succ(int(x)) {
 			lo[x], hi[x] = min(lo[x], pre[s]), max(hi[x], pre[s])
 		}
 		for _, k := range lv.kids[x] {

@@ -89,7 +89,7 @@ func (lp *loopsPass) run() (bool, error) {
 	for li, l := range f.Loops {
 		lp.loops[li] = wloop{entry: l.Header, parent: l.Parent} // store is made on first use
 	}
-	level := make([]int, n0)
+	level := make([]int, n0, cap(lp.nodes)) // grows with the nodes (workCap)
 	for b := range level {
 		level[b] = f.LoopOf[b]
 	}
@@ -146,7 +146,7 @@ func (lp *loopsPass) placeLoop(li int) {
 		l.H = h
 		lp.level[h] = l.parent
 	} else {
-		l.H = lp.add(wnode{orig: -1, kind: wLoopHeader, loop: li, succs: []int{h}, name: "loop"})
+		l.H = lp.add(wnode{orig: -1, kind: wLoopHeader, loop: li, succs: lp.list(h), name: "loop"})
 		lp.level = append(lp.level, l.parent)
 	}
 	if u := lp.latchCandidate(li); u >= 0 {

@@ -62,6 +62,7 @@ func (es *exitSearch) run() {
 	// loops change.
 	var pdomTails *cfg.DomTree
 	var returning []int // pdomTails' loops whose exits all return
+	var set destSet     // one array for every round (stamped)
 	for {
 		dests := es.lists.refresh()
 		moved := false
@@ -91,7 +92,6 @@ func (es *exitSearch) run() {
 		if moved {
 			continue
 		}
-		var set destSet
 		for li, ds := range dests {
 			set.index(es.nodes, ds)
 			for _, d := range ds {
@@ -260,22 +260,25 @@ func (es *exitSearch) absorbable(li, d int, ds []int, set *destSet) bool {
 // carries the current loop's stamp, so a round allocates nothing per loop.
 // A node's three fields sit side by side, so that a look-up reads one
 // cache line where three arrays by node would read three.
+// The array grows to the nodes' room (workCap) at once, as the loops
+// pass adds nodes one at a time.
 type destSet struct {
-	stamp int
+	stamp int32
 	at    []destMark
 }
 
-// destMark is one node's entry in a destSet.
+// destMark is one node's entry in a destSet: 12 bytes (a loop's
+// destinations and a stamp per loop fit an int32).
 type destMark struct {
-	isAt int // == stamp: the node is one of the destinations
-	toAt int // == stamp: to counts the current loop's destinations
-	to   int // how many destinations branch only to the node
+	isAt int32 // == stamp: the node is one of the destinations
+	toAt int32 // == stamp: to counts the current loop's destinations
+	to   int32 // how many destinations branch only to the node
 }
 
 // index makes set describe ds, destinations among nodes.
 func (set *destSet) index(nodes []wnode, ds []int) {
 	if n := len(nodes); len(set.at) < n {
-		set.at = append(set.at, make([]destMark, n-len(set.at))...)
+		set.at = append(set.at, make([]destMark, max(n, cap(nodes))-len(set.at))...)
 	}
 	set.stamp++
 	for _, y := range ds {
@@ -301,7 +304,7 @@ func (set *destSet) onlyTo(b int) int {
 	if set.at[b].toAt != set.stamp {
 		return 0
 	}
-	return set.at[b].to
+	return int(set.at[b].to)
 }
 
 // breaksOut reports whether q, a block entering d, is a forwarder out of a

@@ -138,7 +138,7 @@ func (r exitRouter) exitStore(lv, idx int) int {
 	}
 	d := r.loops[lv].dests[idx]
 	s := r.syn("exit.store", r.loops[lv].M)
-	r.nodes[s].stores = []Store{{Var: r.route(), Value: valueOf(d)}}
+	r.nodes[s].stores = r.storeList(Store{Var: r.route(), Value: valueOf(d)})
 	r.level = append(r.level, lv)
 	r.loops[lv].stores[idx] = s
 	return s

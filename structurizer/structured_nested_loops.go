@@ -384,16 +384,20 @@ func loopExitTargets(g *cfg.Graph, f *cfg.Forest, budget int) ([][]loopExit, boo
 	stamp := make([]int32, g.Len()) // by block: 1 + the loop whose list holds it
 	at := make([]int32, g.Len())    // by block: its place in that list
 	total := 0
+	// room holds the lists one after another, each capped at its length
+	// once done: one growing array in place of an allocation per loop (a
+	// list done keeps the array it was made in when room moves).
+	var room []loopExit
 	for li := len(f.Loops) - 1; li >= 0; li-- {
 		l := &f.Loops[li]
-		var es []loopExit
+		start := len(room)
 		add := func(t int, n int32) {
 			if stamp[t] == int32(li+1) {
-				es[at[t]].n += n
+				room[start+int(at[t])].n += n
 				return
 			}
-			stamp[t], at[t] = int32(li+1), int32(len(es))
-			es = append(es, loopExit{int32(t), n})
+			stamp[t], at[t] = int32(li+1), int32(len(room)-start)
+			room = append(room, loopExit{int32(t), n})
 		}
 		own := len(l.Blocks)
 		for _, c := range l.Children {
@@ -413,10 +417,12 @@ func loopExitTargets(g *cfg.Graph, f *cfg.Forest, budget int) ([][]loopExit, boo
 				}
 			}
 		}
-		if total += len(es); total > budget {
+		if total += len(room) - start; total > budget {
 			return nil, false
 		}
-		out[li] = es
+		if len(room) > start {
+			out[li] = room[start:len(room):len(room)]
+		}
 	}
 	return out, true
 }

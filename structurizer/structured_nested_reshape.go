@@ -23,34 +23,55 @@ import (
 // gets a latch of its own (every back edge goes to it). No route is needed.
 // A conditional self-loop, a loop of one block, nests as it is; the
 // search reshapes it only when that fails (hasOneBlockLoop).
-func withLoopBlocks(g *cfg.Graph, facts *graphFacts) *cfg.Graph {
-	ng := cloneGraph(g, g.Len())
-	preds, forest := facts.preds, facts.forest
+//
+// g is copied when the first block is added (with room for a block per
+// loop), and the latches go into the copy the headers made, whose lists
+// the header step no longer reads but for their lengths, which redirect
+// keeps; without a block to add, g itself is returned (the search only
+// reads the graphs it runs on). The facts returned are the result's:
+// those the steps found where the latch step adds nothing (factsOf's,
+// with none of the lazy ones yet), else computed again.
+func withLoopBlocks(g *cfg.Graph, facts *graphFacts) (*cfg.Graph, *graphFacts) {
+	var ng *cfg.Graph // g's copy, nil until a block is added
+	order, preds, forest, pre := facts.order, facts.preds, facts.forest, facts.pre
 	for li, l := range forest.Loops {
 		if h := l.Header; len(g.Succs[h]) > 2 || headerStays(g, forest, li) {
+			if ng == nil {
+				ng = cloneGraph(g, len(forest.Loops))
+			}
 			p := addBlock(ng, h)
 			for _, b := range preds[h] {
 				redirect(ng.Succs[b], h, p)
 			}
 		}
 	}
-	if ng.Len() > g.Len() { // headers added: the loops are found again
-		preds = ng.Preds()
-		forest = cfg.LoopForest(ng)
+	if ng != nil { // headers added: the loops are found again
+		order, preds = cfg.DFSOrder(ng), ng.Preds()
+		forest, pre = cfg.LoopForestOf(ng, order, preds), nil
+		g = ng
 	}
-	g = ng
-	ng = cloneGraph(g, g.Len())
+	latches := false
 	for li, l := range forest.Loops {
 		h := l.Header
 		back := backEdgeBlocks(forest, li, preds[h])
 		if len(back) > 1 || slices.Contains(back, h) || switchTargets(g, preds, forest, li, back[0]) {
+			if ng == nil {
+				ng = cloneGraph(g, len(forest.Loops))
+			}
+			latches = true
 			c := addBlock(ng, h)
 			for _, b := range back {
 				redirect(ng.Succs[b], h, c)
 			}
 		}
 	}
-	return ng
+	switch {
+	case latches:
+		return ng, factsOf(ng)
+	case pre == nil:
+		pre = preorder(g)
+	}
+	return g, &graphFacts{order: order, preds: preds, forest: forest, pre: pre}
 }
 
 // hasOneBlockLoop reports whether a loop of forest over g is a loop of
@@ -107,9 +128,11 @@ func switchTargets(g *cfg.Graph, preds [][]int, forest *cfg.Forest, li, t int) b
 	return false
 }
 
-// cloneGraph copies g with room for more blocks (weights and names kept).
-func cloneGraph(g *cfg.Graph, n int) *cfg.Graph {
-	ng := cfg.New(n)
+// cloneGraph copies g (weights and names kept) with room for room more
+// blocks (addBlock).
+func cloneGraph(g *cfg.Graph, room int) *cfg.Graph {
+	n := g.Len()
+	ng := &cfg.Graph{Succs: make([][]int, n, n+room), Weights: make([]int, n, n+room)}
 	edges := 0
 	for b := range g.Len() {
 		edges += len(g.Succs[b])
@@ -122,7 +145,7 @@ func cloneGraph(g *cfg.Graph, n int) *cfg.Graph {
 		ng.Weights[b] = g.Weight(b)
 	}
 	if g.Names != nil {
-		ng.Names = make([]string, n)
+		ng.Names = make([]string, n, n+room)
 		copy(ng.Names, g.Names)
 	}
 	return ng
@@ -155,7 +178,7 @@ func redirect(succs []int, from, to int) {
 // block of the result, so the layout adds a block but no route.
 func withForwarder(g *cfg.Graph, facts *graphFacts, h, e int) *cfg.Graph {
 	dom := cfg.DominatorsOf(g, facts.preds)
-	ng := cloneGraph(g, g.Len())
+	ng := cloneGraph(g, 1)
 	f := addBlock(ng, e)
 	for b := range g.Len() {
 		if dom.Dominates(h, b) {

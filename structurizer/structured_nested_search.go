@@ -95,8 +95,8 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 		case r.f != nil || split == nestForwarders || budget <= 0:
 			return r.f, r.why, r.fresh, first, bans, singles
 		case r.reshape && !reshaped:
-			cur, reshaped, hints = withLoopBlocks(cur, facts), true, nil
-			facts = factsOf(cur)
+			cur, facts = withLoopBlocks(cur, facts)
+			reshaped, hints = true, nil
 			clear(force)
 		case r.forward != nil:
 			cur, hints = withForwarder(cur, facts, r.forward[0], r.forward[1]), nil

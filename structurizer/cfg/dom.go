@@ -42,40 +42,43 @@ func DFSOrder(g *Graph) Order {
 
 // dfsOrder is the depth-first orders of the graph with successor lists
 // succs from root.
+// The post-order and the walk's stack (node, next successor's index) are
+// scratch (scratch.go).
 func dfsOrder(succs [][]int, root int) Order {
 	n := len(succs)
-	nums := make([]int, 4*n) // RPONum, PostNum, post order, then RPO
+	nums := make([]int, 3*n) // RPONum, PostNum, then RPO
 	o := Order{RPONum: nums[:n:n], PostNum: nums[n : 2*n : 2*n]}
 	for b := range 2 * n {
 		nums[b] = NoBlock
 	}
 	seen := o.RPONum // a block is seen once its RPONum is set (0 until it is known)
-	type frame struct{ b, i int }
-	post := nums[2*n : 2*n : 3*n]
-	stack := make([]frame, 0, n)
+	sc := newScratch(3 * n)
+	defer sc.release()
+	post := sc.take(n)[:0]
+	stack := sc.take(2 * n)[:0]
 	if r := root; r >= 0 && r < n {
 		seen[r] = 0
-		stack = append(stack, frame{r, 0})
+		stack = append(stack, int32(r), 0)
 		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			s := succs[top.b]
-			if top.i < len(s) {
-				t := s[top.i]
-				top.i++
+			top := len(stack) - 2
+			b, i := stack[top], stack[top+1]
+			if s := succs[b]; int(i) < len(s) {
+				t := s[i]
+				stack[top+1]++
 				if seen[t] == NoBlock {
 					seen[t] = 0
-					stack = append(stack, frame{t, 0})
+					stack = append(stack, int32(t), 0)
 				}
 				continue
 			}
-			post = append(post, top.b)
-			stack = stack[:len(stack)-1]
+			post = append(post, b)
+			stack = stack[:top]
 		}
 	}
-	o.RPO = nums[3*n : 3*n+len(post) : 3*n+len(post)]
+	o.RPO = nums[2*n : 2*n+len(post) : 2*n+len(post)]
 	for i, b := range post {
 		o.PostNum[b] = i
-		o.RPO[len(post)-1-i] = b
+		o.RPO[len(post)-1-i] = int(b)
 		o.RPONum[b] = len(post) - 1 - i
 	}
 	return o
@@ -168,10 +171,12 @@ func (t *DomTree) number(n int) {
 	}
 	// kids[x] lists x's children in block order (index n stands for the
 	// virtual exit), all in one array.
-	// count, fill, all and the walk's stack are scratch; pre and post stay
-	// with the tree: one allocation.
-	ints := make([]int32, (n+2)+(n+1)+n+2*(n+1)+2*(n+1))
-	count := ints[: n+2 : n+2]
+	// count, fill, all and the walk's stack are scratch (scratch.go); pre
+	// and post stay with the tree.
+	sc := newScratch((n + 2) + (n + 1) + n + 2*(n+1))
+	defer sc.release()
+	count := sc.take(n + 2)
+	clear(count)
 	for _, d := range t.IDom {
 		if d != NoBlock {
 			count[slot(d)+1]++
@@ -180,22 +185,22 @@ func (t *DomTree) number(n int) {
 	for x := 1; x <= n+1; x++ {
 		count[x] += count[x-1]
 	}
-	fill := ints[n+2 : 2*n+3 : 2*n+3]
+	fill := sc.take(n + 1)
 	copy(fill, count[:n+1])
-	all := ints[2*n+3 : 2*n+3+int(count[n+1]) : 3*n+3]
+	all := sc.take(n)[:count[n+1]]
 	for b, d := range t.IDom {
 		if d != NoBlock {
 			all[fill[slot(d)]] = int32(b)
 			fill[slot(d)]++
 		}
 	}
-	prepost := ints[3*n+3 : 5*n+5 : 5*n+5]
+	prepost := make([]int32, 2*(n+1))
 	t.pre, t.post = prepost[:n+1:n+1], prepost[n+1:]
 	for i := range t.pre {
 		t.pre[i] = -1
 	}
 	// The walk's stack: node and next child's index in all, per level.
-	node, next := ints[5*n+5:6*n+6:6*n+6], ints[6*n+6:]
+	node, next := sc.take(n+1), sc.take(n+1)
 	clock := int32(0)
 	node[0], next[0] = int32(slot(t.Root)), count[slot(t.Root)]
 	sp := 1

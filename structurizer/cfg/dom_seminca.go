@@ -22,7 +22,8 @@
 // then read no per-node array and no successor or predecessor list of the
 // graph: on a 100,000-block graph their arrays take 4 bytes a node or an
 // edge, hold no pointer for the collector to scan, and the predecessor
-// lists are read in order. Node counts and edge counts must fit an int32:
+// lists are read in order. The arrays are carved from scratch.go's, which
+// the dominators of one graph after another reuse. Node counts and edge counts must fit an int32:
 // semiNCA checks both at its entry (semiNCACounts) and panics with an
 // error naming the count past math.MaxInt32 (a graph of 2^31 blocks would
 // not fit in memory as [][]int anyway, so no caller handles it).
@@ -69,8 +70,10 @@ func semiNCA(succs [][]int, root int) []int {
 	if root < 0 || root >= n {
 		return idom
 	}
-	sn := dfsPreorder(succs, root, e)
-	sn.semidominators()
+	sc := newScratch(semiScratch(n, e))
+	defer sc.release()
+	sn := dfsPreorder(succs, root, e, sc)
+	sn.semidominators(sc)
 	sn.nca()
 	for i := 1; i < len(sn.order); i++ {
 		idom[sn.order[i]] = int(sn.order[sn.idom[i]])
@@ -78,9 +81,19 @@ func semiNCA(succs [][]int, root int) []int {
 	return idom
 }
 
+// semiScratch is the int32s semiNCA's working arrays take for n nodes and
+// e edges (scratch.go): the numbering, the order and the parents, the
+// counts, the crossed edges, the walk's stack, the predecessor lists and
+// the semidominators with the forest's ancestors and labels, and eval's
+// path.
+func semiScratch(n, e int) int { return 10*n + 3*e + 2 }
+
 // semiState is semiNCA's working state, every array by preorder index
 // 0..m-1 of the m nodes the root reaches.
 type semiState struct {
+	// num is each node's index, -1 for none, while the walk numbers
+	// them; nca then keeps idom in its room.
+	num    []int32
 	order  []int32 // the node of each index
 	parent []int32 // the depth-first parent's index, -1 for the root
 	// predAt and predTo list each index's predecessors (their indices):
@@ -96,67 +109,71 @@ type semiState struct {
 // dfsPreorder numbers the nodes reached from root depth first, successors
 // in order (dfsOrder's walk, numbering the nodes as it reaches them), and
 // lists every edge it crosses, as a pair of indices, for the predecessor
-// lists. root is in range; e is the graph's number of edges.
-func dfsPreorder(succs [][]int, root, e int) *semiState {
+// lists. root is in range; e is the graph's number of edges; the arrays
+// come from sc.
+func dfsPreorder(succs [][]int, root, e int, sc *scratch) *semiState {
 	n := len(succs)
-	num := make([]int32, n) // by node: its index, -1 until reached
+	num := sc.take(n) // by node: its index, -1 until reached
 	for b := range num {
 		num[b] = -1
 	}
-	sn := &semiState{order: make([]int32, 0, n), parent: make([]int32, 0, n)}
-	count := make([]int32, n+1)    // by index + 1: its predecessors
-	edges := make([]int32, 0, 2*e) // target index, source index, for each edge crossed
-	type frame struct{ b, i int32 }
-	stack := make([]frame, 1, n)
-	stack[0] = frame{int32(root), 0}
+	sn := &semiState{num: num, order: sc.take(n)[:0], parent: sc.take(n)[:0]}
+	count := sc.take(n + 2) // by index + 2: its predecessors (predLists)
+	clear(count)
+	edges := sc.take(2 * e)[:0] // target index, source index, for each edge crossed
+	stack := sc.take(2 * n)[:0] // node, next successor's index, for each node on the walk
+	stack = append(stack, int32(root), 0)
 	num[root] = 0
 	sn.order = append(sn.order, int32(root))
 	sn.parent = append(sn.parent, -1)
 	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		s := succs[top.b]
-		if int(top.i) >= len(s) {
-			stack = stack[:len(stack)-1]
+		top := len(stack) - 2
+		b, i := stack[top], stack[top+1]
+		s := succs[b]
+		if int(i) >= len(s) {
+			stack = stack[:top]
 			continue
 		}
-		t := s[top.i]
-		top.i++
-		from := num[top.b]
+		t := s[i]
+		stack[top+1]++
+		from := num[b]
 		if num[t] < 0 {
 			num[t] = int32(len(sn.order))
 			sn.order = append(sn.order, int32(t))
 			sn.parent = append(sn.parent, from)
-			stack = append(stack, frame{int32(t), 0})
+			stack = append(stack, int32(t), 0)
 		}
-		count[num[t]+1]++
+		count[num[t]+2]++
 		edges = append(edges, num[t], from)
 	}
-	sn.predLists(count[:len(sn.order)+1], edges)
+	sn.predLists(count[:len(sn.order)+2], edges, sc)
 	return sn
 }
 
 // predLists buckets the crossed edges (target, source pairs) by target
-// into predAt and predTo; count[i+1] is index i's number of predecessors.
-func (sn *semiState) predLists(count, edges []int32) {
+// into predAt and predTo; count[i+2] is index i's number of predecessors.
+// The sums make count[i+1] where i's list starts; filling i's list moves
+// it to where the list ends, so that count[i] and count[i+1] then bound
+// it, with no second array of cursors.
+func (sn *semiState) predLists(count, edges []int32, sc *scratch) {
 	for i := 1; i < len(count); i++ {
 		count[i] += count[i-1]
 	}
-	sn.predAt = count
-	fill := make([]int32, len(count)-1)
-	copy(fill, count)
-	sn.predTo = make([]int32, len(edges)/2)
+	sn.predTo = sc.take(len(edges) / 2)
 	for k := 0; k < len(edges); k += 2 {
 		t := edges[k]
-		sn.predTo[fill[t]] = edges[k+1]
-		fill[t]++
+		sn.predTo[count[t+1]] = edges[k+1]
+		count[t+1]++
 	}
+	sn.predAt = count[:len(count)-1]
 }
 
 // semidominators computes each index's semidominator in reverse preorder
 // (Lengauer and Tarjan's step 2).
-func (sn *semiState) semidominators() {
+func (sn *semiState) semidominators(sc *scratch) {
 	m := len(sn.order)
-	perIndex := make([]int32, 3*m) // semi, anc and label in one allocation
+	perIndex := sc.take(3 * m) // semi, anc and label
+	sn.path = sc.take(m)[:0]   // a path holds at most every index
 	sn.semi, sn.anc, sn.label = perIndex[:m:m], perIndex[m:2*m:2*m], perIndex[2*m:]
 	for i := range m {
 		sn.semi[i], sn.anc[i], sn.label[i] = int32(i), -1, int32(i)
@@ -202,7 +219,7 @@ func (sn *semiState) eval(v int32) int32 {
 // at or above its semidominator (the semi-NCA step).
 func (sn *semiState) nca() {
 	m := len(sn.order)
-	sn.idom = make([]int32, m)
+	sn.idom = sn.num[:m] // the numbering is done with
 	sn.idom[0] = -1
 	for i := 1; i < m; i++ {
 		d := sn.parent[i]

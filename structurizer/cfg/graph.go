@@ -15,6 +15,7 @@ package cfg
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -154,9 +155,9 @@ func PredecessorsInOrder(n int, order []int, succ func(b int) []int) [][]int {
 // successors succ(b), plus, when exit is a block, an edge from every
 // source without successors to exit: a counting sort of the edges by
 // target, in the order of their sources. The edges go into one array
-// through a cursor per target (at), so the scattered writes touch that
-// int array and the edge array, not the lists' 24-byte headers, which are
-// then written in order.
+// through a cursor per target (at, an int32 array of scratch.go), so the
+// scattered writes touch that array and the edge array, not the lists'
+// 24-byte headers, which are then written in order.
 func bucketEdges(n int, order []int, m int, succ func(b int) []int, exit int) [][]int {
 	source := func(i int) int {
 		if order == nil {
@@ -172,8 +173,14 @@ func bucketEdges(n int, order []int, m int, succ func(b int) []int, exit int) []
 			edges++
 		}
 	}
-	ints := make([]int, n+1+edges) // at, then all
-	at, all := ints[:n+1:n+1], ints[n+1:]
+	if edges > math.MaxInt32 {
+		panic(fmt.Errorf("cfg: predecessor lists of %d edges: at most %d (int32 cursors)", edges, math.MaxInt32))
+	}
+	sc := newScratch(n + 1) // at (scratch.go)
+	defer sc.release()
+	at := sc.take(n + 1)
+	clear(at)
+	all := make([]int, edges)
 	for i := range m {
 		s := succ(source(i))
 		if len(s) == 0 && exit != NoBlock {
@@ -201,7 +208,7 @@ func bucketEdges(n int, order []int, m int, succ func(b int) []int, exit int) []
 	p := make([][]int, n)
 	start := 0
 	for t := range n {
-		if end := at[t]; end > start {
+		if end := int(at[t]); end > start {
 			p[t] = all[start:end:end]
 			start = end
 		}
