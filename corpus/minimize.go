@@ -262,7 +262,9 @@ func Minimize(g *cfg.Graph, pred Predicate, opt Options) (*Result, error) {
 	if stages == nil {
 		stages = DefaultStages
 	}
-	s.runPipeline(stages)
+	if err := s.runPipeline(stages); err != nil {
+		return nil, err
+	}
 	s.verify()
 	return s.res, nil
 }

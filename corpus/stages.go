@@ -9,6 +9,8 @@
 package corpus
 
 import (
+	"fmt"
+
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -61,19 +63,47 @@ var DefaultStages = []Stage{StageBlocks, StageBlocksLast, StageCases, StageBranc
 
 // runPipeline runs the stages round after round to a fixpoint or a limit,
 // then renumbers the result in depth-first order when that keeps the bug.
-func (s *search) runPipeline(stages []Stage) {
+func (s *search) runPipeline(stages []Stage) error {
 	for progress := true; progress && !s.stopped(); {
 		progress = false
 		for _, st := range stages {
 			if s.stopped() {
 				break
 			}
-			if st.run(s) {
-				progress = true
+			accepted, err := s.runStage(st)
+			if err != nil {
+				return err
 			}
+			progress = progress || accepted
 		}
 	}
-	s.renumberStage()
+	_, err := s.runStage(Stage{"renumber", func(s *search) bool { s.renumberStage(); return false }})
+	return err
+}
+
+// StagePanicError is a stage of the minimizer that panicked: a bug in
+// cfgfuzz's minimizer, not in the structurizer under test (whose panics
+// the predicate turns into signatures). Minimize returns it, so that a
+// campaign keeps the finding unminimized and goes on.
+type StagePanicError struct {
+	Stage string
+	Value any
+	Graph string // the graph the stage started from, compact notation
+}
+
+func (e *StagePanicError) Error() string {
+	return fmt.Sprintf("the minimizer's %s stage panicked on %s: %v (a bug in cfgfuzz's minimizer: the finding is kept unminimized)", e.Stage, e.Graph, e.Value)
+}
+
+// runStage runs one stage, a panic in it returned as a StagePanicError.
+func (s *search) runStage(st Stage) (accepted bool, err error) {
+	from := s.cur
+	defer func() {
+		if r := recover(); r != nil {
+			err = &StagePanicError{Stage: st.Name, Value: r, Graph: cfg.FormatCompact(from)}
+		}
+	}()
+	return st.run(s), nil
 }
 
 // dropBlocksStage is ddmin over the blocks other than the entry.
@@ -183,10 +213,12 @@ func (s *search) branchesStage() bool {
 // retargetStage points each edge in turn at the first of its retargets
 // that leaves a smaller graph failing the same way (a retarget that
 // leaves every block reachable is not smaller, and is refused unjudged).
+// An accepted retarget drops blocks and renumbers the rest, so block b
+// may no longer exist: each edge's turn reads the graph as it is then.
 func (s *search) retargetStage() bool {
 	accepted := false
 	for b := 0; b < s.cur.Len() && !s.stopped(); b++ {
-		for i := 0; i < len(s.cur.Succs[b]) && !s.stopped(); i++ {
+		for i := 0; b < s.cur.Len() && i < len(s.cur.Succs[b]) && !s.stopped(); i++ {
 			for _, t := range retargets(s.cur, b, i) {
 				if c := retarget(s.cur, b, i, t); s.fails(c) {
 					s.accept("retarget", c)
