@@ -416,20 +416,40 @@ func TestPassFeaturesBounded(t *testing.T) {
 	}
 }
 
-// TestGuidedCurveCountsDistinctGraphs: graphs skipped as repeats are not
-// on the features curve's graph axis, nor among its mutants.
+// TestGuidedCurveCountsDistinctGraphs: graphs skipped as repeats of an
+// earlier index's graph, or as checked on an earlier night, are not on
+// the features curve's graph axis, nor among its mutants: its last point
+// is the report's graphs count.
 func TestGuidedCurveCountsDistinctGraphs(t *testing.T) {
 	var recs []Record
-	for i := range 10 {
+	for i := range 12 {
 		r := Record{Index: i, Features: []string{fmt.Sprintf("f%d", i)}, Mutant: "add-edge"}
-		if i%2 == 1 {
+		switch i % 3 {
+		case 1:
 			r = Record{Index: i, Seen: true, Mutant: "add-edge"}
+		case 2:
+			r = Record{Index: i, Skipped: true, SameAs: i - 2, Mutant: "add-edge"}
 		}
 		recs = append(recs, r)
 	}
 	g := guidedSummary(Settings{Mutate: 1}, recs)
-	if last := g.Curve[len(g.Curve)-1]; last != [2]int{5, 5} || g.Features != 5 || g.Mutants != 5 {
-		t.Errorf("5 distinct graphs of 10 indices: curve ends at %v, %d features, %d mutants (want [5 5], 5, 5)", last, g.Features, g.Mutants)
+	if last := g.Curve[len(g.Curve)-1]; last != [2]int{4, 4} || g.Features != 4 || g.Mutants != 4 {
+		t.Errorf("4 distinct graphs of 12 indices: curve ends at %v, %d features, %d mutants (want [4 4], 4, 4)", last, g.Features, g.Mutants)
+	}
+}
+
+// TestGuidedCurveEndsAtTheGraphs: a guided campaign whose stream repeats
+// graphs ends its curve at the report's distinct graphs, the count
+// report.md's prose gives, not at the indices run.
+func TestGuidedCurveEndsAtTheGraphs(t *testing.T) {
+	c := guidedConfig(t, 200)
+	o := mustRun(t, c)
+	rep := o.Report
+	if rep.Skipped == 0 {
+		t.Fatalf("no repeat among 200 graphs: the test measures nothing")
+	}
+	if last := rep.Guided.Curve[len(rep.Guided.Curve)-1]; last[0] != rep.Graphs {
+		t.Errorf("curve ends at %v, want the %d distinct graphs (%d repeats skipped)", last, rep.Graphs, rep.Skipped)
 	}
 }
 

@@ -26,13 +26,15 @@ type GuidedSummary struct {
 }
 
 // guidedSummary computes the summary over recs sorted by index. Graphs
-// skipped as repeats (Record.Seen) were not judged and showed nothing:
-// the curve counts distinct graphs, as the rest of the report does.
+// skipped as repeats of an earlier index's graph (Record.Skipped) or as
+// checked on an earlier night (Record.Seen) were not judged and showed
+// nothing: the curve counts the distinct graphs run, as the report's
+// graphs count does.
 func guidedSummary(s Settings, recs []Record) *GuidedSummary {
 	g := &GuidedSummary{Mutate: s.Mutate, Curve: [][2]int{}}
 	judged := make([]*Record, 0, len(recs))
 	for k := range recs {
-		if !recs[k].Seen {
+		if !recs[k].Seen && !recs[k].Skipped {
 			judged = append(judged, &recs[k])
 		}
 	}
