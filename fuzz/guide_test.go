@@ -540,17 +540,27 @@ func TestMergedNightGrowsTheStateCorpus(t *testing.T) {
 		mustRun(t, c)
 		dirs, state = append(dirs, c.Dir), st
 	}
-	_, up, err := MergeNight(dirs, MergeOptions{State: state})
+	corpusDir := filepath.Join(state.Dir, StateCorpusDir)
+	rep, _, grown, err := MergeNight(dirs, MergeOptions{State: state, CorpusDir: corpusDir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if up.Corpus == nil || up.Corpus.Digest() != want.Digest() {
-		t.Fatalf("merged corpus %v, want the whole night's %s", up.Corpus, want.Digest())
+	if grown == nil || grown.Digest() != want.Digest() {
+		t.Fatalf("merged corpus %v, want the whole night's %s", grown, want.Digest())
 	}
 	if len(want.Entries) <= len(o.Corpus.Entries) {
 		t.Errorf("tonight added nothing to the %d entries: the test measures little", len(o.Corpus.Entries))
 	}
-	t.Logf("corpus: %d entries after the first night, %d after the merged second", len(o.Corpus.Entries), len(up.Corpus.Entries))
+	note := rep.Guided.Corpus
+	added := len(grown.Entries) - len(o.Corpus.Entries)
+	if want := (CorpusNote{Read: len(o.Corpus.Entries), Added: &added, Written: corpusDir}); note == nil || !reflect.DeepEqual(*note, want) {
+		t.Errorf("merged report's corpus note %+v, want %+v", note, want)
+	}
+	t.Logf("corpus: %d entries after the first night, %d after the merged second", len(o.Corpus.Entries), len(grown.Entries))
+	other := t.TempDir() // a corpus directory the shards did not read
+	if _, _, _, err := MergeNight(dirs, MergeOptions{State: state, CorpusDir: other}); err == nil || !strings.Contains(err.Error(), other) {
+		t.Errorf("merge against a corpus the shards did not read: %v, want an error naming %s", err, other)
+	}
 }
 
 // sizedSource draws a 12-block chain at even positions and a 4-block one
