@@ -263,6 +263,11 @@ type Config struct {
 	// Corpus is the corpus a guided campaign starts from (its digest must
 	// be Settings.Corpus); nil an empty one. Run does not change it.
 	Corpus *Corpus
+	// CorpusDir is the directory Corpus was read from, which the report
+	// names (CorpusNote) as where the grown corpus is written back: by a
+	// complete campaign that is not a shard, the caller writing
+	// Outcome.Corpus there; "" none.
+	CorpusDir string
 	// State is the state directory as read at the start (--state,
 	// state.go); nil runs without one: no graph is skipped as seen, no
 	// signature is classed, nothing is carried to the next night.

@@ -4,7 +4,9 @@
 // reach new edges. It is stored in a directory of its own (the nightly
 // state's corpus/), one JSON entry a line in entries.jsonl, so a campaign
 // starts from the corpus the last one left. The corpus also knows its quiet
-// entries (quietFeatures), among which guide.go draws most grafts' parents.
+// entries (quietFeatures), among which guide.go draws most grafts' parents,
+// and which structurizer found each entry (Foreign), as features are read
+// from one structurizer's answers.
 
 package fuzz
 
@@ -43,6 +45,9 @@ type CorpusEntry struct {
 	// campaign's seed (provenance only).
 	Index int    `json:"index"`
 	Seed  uint64 `json:"seed"`
+	// Structurizer is the current side of the campaign that added it
+	// (Settings.Current); "" unrecorded.
+	Structurizer string `json:"structurizer,omitempty"`
 }
 
 // Corpus is the kept graphs and the union of their features. The zero
@@ -93,11 +98,46 @@ func (c *Corpus) novel(fs []string) bool {
 // Add keeps g when its features fs hold one the corpus has not seen (and
 // the corpus is not full), and says whether it did.
 func (c *Corpus) Add(g *cfg.Graph, fs []string, index int, seed uint64) bool {
-	if !c.novel(fs) || len(c.Entries) >= MaxCorpus {
+	return c.addFound(CorpusEntry{Features: fs, Index: index, Seed: seed}, g)
+}
+
+// addFound is Add for an entry e (its graph g) that names the
+// structurizer whose answer showed its features.
+func (c *Corpus) addFound(e CorpusEntry, g *cfg.Graph) bool {
+	if !c.novel(e.Features) || len(c.Entries) >= MaxCorpus {
 		return false
 	}
-	c.add(CorpusEntry{Graph: cfg.FormatLines(g), Features: fs, Index: index, Seed: seed}, g)
+	e.Graph = cfg.FormatLines(g)
+	c.add(e, g)
 	return true
+}
+
+// Foreign describes the entries another structurizer than current (a
+// Settings.Current) found, one phrase per structurizer, in order of first
+// entry: "12 entries found by cfgfuzz's own structurizer". Entries that
+// record no structurizer are not among them. nil when there are none.
+func (c *Corpus) Foreign(current string) []string {
+	mine := structurizerOf(current)
+	count := map[string]int{}
+	var order []string
+	for _, e := range c.Entries {
+		if e.Structurizer == "" {
+			continue
+		}
+		who := structurizerOf(e.Structurizer)
+		if who == mine {
+			continue
+		}
+		if count[who] == 0 {
+			order = append(order, who)
+		}
+		count[who]++
+	}
+	var out []string
+	for _, who := range order {
+		out = append(out, entries(count[who])+" found by "+who)
+	}
+	return out
 }
 
 func (c *Corpus) add(e CorpusEntry, g *cfg.Graph) {

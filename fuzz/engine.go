@@ -27,7 +27,8 @@ type Outcome struct {
 	// start); findings are in the report.
 	Harness []string
 	// Corpus is a guided campaign's corpus at its end (the start corpus
-	// and the graphs this campaign added), to save for the next; nil
+	// and the graphs this campaign added), to save for the next into
+	// Report.Guided.Corpus.Written when that names a directory; nil
 	// unguided.
 	Corpus *Corpus
 }
@@ -162,6 +163,12 @@ func Run(c Config) (*Outcome, error) {
 	case c.Minimize != nil:
 		c.minimizeUnlessStopped(rep, rs.total, c.planned(done))
 	}
+	var grown *Corpus
+	if gd != nil {
+		gd.mergeBelow(-1, rs.kept) // a guided campaign's set keeps every record
+		grown = gd.corpus
+		rep.Guided.Corpus = newCorpusNote(c.Corpus, grown, c.Settings.Current, c.CorpusDir, c.corpusKept(rep))
+	}
 	c.stage(StageReport)
 	rep.Provenance = NewProvenance(&rep.Settings, c.Writer, time.Now())
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
@@ -175,12 +182,23 @@ func Run(c Config) (*Outcome, error) {
 			return nil, c.resumable(err)
 		}
 	}
-	out := &Outcome{Report: rep, Harness: harness}
-	if gd != nil {
-		gd.mergeBelow(-1, rs.kept) // a guided campaign's set keeps every record
-		out.Corpus = gd.corpus
+	return &Outcome{Report: rep, Harness: harness, Corpus: grown}, nil
+}
+
+// corpusKept is why a guided campaign's grown corpus is not written back
+// (CorpusNote.NotWritten): no directory, a shard (the merge writes the
+// night's), an incomplete campaign (its resume starts from the corpus it
+// read); "" when it is.
+func (c *Config) corpusKept(rep *Report) string {
+	switch {
+	case c.CorpusDir == "":
+		return CorpusNoDir
+	case c.Shard.N > 1:
+		return CorpusShard
+	case rep.Incomplete != nil:
+		return CorpusInterrupted
 	}
-	return out, nil
+	return ""
 }
 
 // The stages of a campaign that Config.Stage is told of.

@@ -304,7 +304,7 @@ func TestShardsMergeMinimized(t *testing.T) {
 	if n := calls.Load(); n != 0 {
 		t.Errorf("the shards minimized %d times, want 0 (deferred to the merge)", n)
 	}
-	rep, _, err := MergeNight(dirs, MergeOptions{Minimize: minimize})
+	rep, _, _, err := MergeNight(dirs, MergeOptions{Minimize: minimize})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func TestFindingOnItsFirstNewGraph(t *testing.T) {
 		mustRun(t, s)
 		dirs = append(dirs, s.Dir)
 	}
-	merged, _, err := MergeNight(dirs, MergeOptions{Minimize: minimize})
+	merged, _, _, err := MergeNight(dirs, MergeOptions{Minimize: minimize})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -279,7 +279,7 @@ func (g *guide) mergeBelow(end int, recs []Record) {
 			continue
 		}
 		if gr := corpusGraph(r); gr != nil {
-			g.corpus.Add(gr, r.Features, r.Index, g.set.Seed)
+			g.corpus.addFound(CorpusEntry{Features: r.Features, Index: r.Index, Seed: g.set.Seed, Structurizer: g.set.Current}, gr)
 		}
 	}
 	if end >= 0 {

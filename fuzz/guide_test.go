@@ -416,20 +416,40 @@ func TestPassFeaturesBounded(t *testing.T) {
 	}
 }
 
-// TestGuidedCurveCountsDistinctGraphs: graphs skipped as repeats are not
-// on the features curve's graph axis, nor among its mutants.
+// TestGuidedCurveCountsDistinctGraphs: graphs skipped as repeats of an
+// earlier index's graph, or as checked on an earlier night, are not on
+// the features curve's graph axis, nor among its mutants: its last point
+// is the report's graphs count.
 func TestGuidedCurveCountsDistinctGraphs(t *testing.T) {
 	var recs []Record
-	for i := range 10 {
+	for i := range 12 {
 		r := Record{Index: i, Features: []string{fmt.Sprintf("f%d", i)}, Mutant: "add-edge"}
-		if i%2 == 1 {
+		switch i % 3 {
+		case 1:
 			r = Record{Index: i, Seen: true, Mutant: "add-edge"}
+		case 2:
+			r = Record{Index: i, Skipped: true, SameAs: i - 2, Mutant: "add-edge"}
 		}
 		recs = append(recs, r)
 	}
 	g := guidedSummary(Settings{Mutate: 1}, recs)
-	if last := g.Curve[len(g.Curve)-1]; last != [2]int{5, 5} || g.Features != 5 || g.Mutants != 5 {
-		t.Errorf("5 distinct graphs of 10 indices: curve ends at %v, %d features, %d mutants (want [5 5], 5, 5)", last, g.Features, g.Mutants)
+	if last := g.Curve[len(g.Curve)-1]; last != [2]int{4, 4} || g.Features != 4 || g.Mutants != 4 {
+		t.Errorf("4 distinct graphs of 12 indices: curve ends at %v, %d features, %d mutants (want [4 4], 4, 4)", last, g.Features, g.Mutants)
+	}
+}
+
+// TestGuidedCurveEndsAtTheGraphs: a guided campaign whose stream repeats
+// graphs ends its curve at the report's distinct graphs, the count
+// report.md's prose gives, not at the indices run.
+func TestGuidedCurveEndsAtTheGraphs(t *testing.T) {
+	c := guidedConfig(t, 200)
+	o := mustRun(t, c)
+	rep := o.Report
+	if rep.Skipped == 0 {
+		t.Fatalf("no repeat among 200 graphs: the test measures nothing")
+	}
+	if last := rep.Guided.Curve[len(rep.Guided.Curve)-1]; last[0] != rep.Graphs {
+		t.Errorf("curve ends at %v, want the %d distinct graphs (%d repeats skipped)", last, rep.Graphs, rep.Skipped)
 	}
 }
 
@@ -520,17 +540,27 @@ func TestMergedNightGrowsTheStateCorpus(t *testing.T) {
 		mustRun(t, c)
 		dirs, state = append(dirs, c.Dir), st
 	}
-	_, up, err := MergeNight(dirs, MergeOptions{State: state})
+	corpusDir := filepath.Join(state.Dir, StateCorpusDir)
+	rep, _, grown, err := MergeNight(dirs, MergeOptions{State: state, CorpusDir: corpusDir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if up.Corpus == nil || up.Corpus.Digest() != want.Digest() {
-		t.Fatalf("merged corpus %v, want the whole night's %s", up.Corpus, want.Digest())
+	if grown == nil || grown.Digest() != want.Digest() {
+		t.Fatalf("merged corpus %v, want the whole night's %s", grown, want.Digest())
 	}
 	if len(want.Entries) <= len(o.Corpus.Entries) {
 		t.Errorf("tonight added nothing to the %d entries: the test measures little", len(o.Corpus.Entries))
 	}
-	t.Logf("corpus: %d entries after the first night, %d after the merged second", len(o.Corpus.Entries), len(up.Corpus.Entries))
+	note := rep.Guided.Corpus
+	added := len(grown.Entries) - len(o.Corpus.Entries)
+	if want := (CorpusNote{Read: len(o.Corpus.Entries), Added: &added, Written: corpusDir}); note == nil || !reflect.DeepEqual(*note, want) {
+		t.Errorf("merged report's corpus note %+v, want %+v", note, want)
+	}
+	t.Logf("corpus: %d entries after the first night, %d after the merged second", len(o.Corpus.Entries), len(grown.Entries))
+	other := t.TempDir() // a corpus directory the shards did not read
+	if _, _, _, err := MergeNight(dirs, MergeOptions{State: state, CorpusDir: other}); err == nil || !strings.Contains(err.Error(), other) {
+		t.Errorf("merge against a corpus the shards did not read: %v, want an error naming %s", err, other)
+	}
 }
 
 // sizedSource draws a 12-block chain at even positions and a 4-block one

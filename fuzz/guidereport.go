@@ -23,16 +23,93 @@ type GuidedSummary struct {
 	// that many distinct graphs (in index order, repeats skipped), at
 	// most 64 points, the last one all of them.
 	Curve [][2]int `json:"curve"`
+	// Corpus says what the campaign did with its corpus; nil in a report
+	// that does not know (merged without its guided settings).
+	Corpus *CorpusNote `json:"corpus,omitempty"`
+}
+
+// CorpusNote is what a guided campaign, or the merge of its shards, did
+// with its corpus.
+type CorpusNote struct {
+	Read int `json:"read"` // entries of the corpus it started from
+	// Added is the entries its graphs added; nil when a merge does not
+	// know (no corpus directory, a start corpus not empty).
+	Added *int `json:"added,omitempty"`
+	// Written is the directory the grown corpus is written back to; ""
+	// when it is not, NotWritten saying why (one of the Corpus* reasons).
+	Written    string `json:"written,omitempty"`
+	NotWritten string `json:"not_written,omitempty"`
+	// Foreign describes the start corpus's entries that another
+	// structurizer found (Corpus.Foreign); absent when none did.
+	Foreign []string `json:"foreign,omitempty"`
+}
+
+// Why a guided campaign's grown corpus is not written back
+// (CorpusNote.NotWritten).
+const (
+	CorpusNoDir       = "no corpus directory (--corpus DIR, or --state DIR's corpus/)"
+	CorpusShard       = "a shard: cfgfuzz merge writes the night's corpus"
+	CorpusInterrupted = "interrupted: its --resume starts from the corpus it read"
+	CorpusPartial     = "a partial merge"
+	CorpusMixed       = "a merge of shards of several cfgfuzz builds"
+	CorpusUnminimized = "the new findings are not minimized: a merge that minimizes them writes it, with the state"
+)
+
+// newCorpusNote is the note of a campaign that started from start (nil:
+// empty) and ended with end, on the current side current, its corpus
+// written to dir unless why says why not.
+func newCorpusNote(start, end *Corpus, current, dir, why string) *CorpusNote {
+	if start == nil {
+		start = &Corpus{}
+	}
+	n := &CorpusNote{Read: len(start.Entries), Foreign: start.Foreign(current), NotWritten: why}
+	if end != nil {
+		added := len(end.Entries) - len(start.Entries)
+		n.Added = &added
+	}
+	if why == "" {
+		n.Written = dir
+	}
+	return n
+}
+
+// Summary is the note's sentence: "corpus: read 12 entries, added 3;
+// written back to DIR" (or "not written: WHY").
+func (n *CorpusNote) Summary() string {
+	s := "corpus: read " + entries(n.Read)
+	if n.Added != nil {
+		s += fmt.Sprintf(", added %d", *n.Added)
+	}
+	s += "; "
+	if n.Written != "" {
+		s += "written back to " + n.Written
+	} else {
+		s += "not written: " + n.NotWritten
+	}
+	if len(n.Foreign) > 0 {
+		s += "; of another structurizer: " + strings.Join(n.Foreign, ", ")
+	}
+	return s
+}
+
+// entries is "1 entry" or "N entries".
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
 }
 
 // guidedSummary computes the summary over recs sorted by index. Graphs
-// skipped as repeats (Record.Seen) were not judged and showed nothing:
-// the curve counts distinct graphs, as the rest of the report does.
+// skipped as repeats of an earlier index's graph (Record.Skipped) or as
+// checked on an earlier night (Record.Seen) were not judged and showed
+// nothing: the curve counts the distinct graphs run, as the report's
+// graphs count does.
 func guidedSummary(s Settings, recs []Record) *GuidedSummary {
 	g := &GuidedSummary{Mutate: s.Mutate, Curve: [][2]int{}}
 	judged := make([]*Record, 0, len(recs))
 	for k := range recs {
-		if !recs[k].Seen {
+		if !recs[k].Seen && !recs[k].Skipped {
 			judged = append(judged, &recs[k])
 		}
 	}
@@ -79,10 +156,14 @@ func featureSVG(g *GuidedSummary) string {
 	return b.String()
 }
 
-// guidedProse is the summary's sentence for report.md and report.html.
+// guidedProse is the summary's sentences for report.md and report.html.
 func guidedProse(g *GuidedSummary) string {
-	return fmt.Sprintf("Guided generation: %s found over %s (%d mutants at a share of %g).",
-		Plural(g.Features, "distinct behaviour feature"), Plural(lastGraphs(g), "graph"), g.Mutants, g.Mutate)
+	s := fmt.Sprintf("Guided generation: %s found over %s (%d mutants at a share of %g).",
+		Plural(g.Features, "distinct behaviour feature"), Plural(lastGraphs(g), "distinct graph"), g.Mutants, g.Mutate)
+	if g.Corpus != nil {
+		s += " " + strings.ToUpper(g.Corpus.Summary()[:1]) + g.Corpus.Summary()[1:] + "."
+	}
+	return s
 }
 
 func lastGraphs(g *GuidedSummary) int {

@@ -5,7 +5,7 @@
 // goes on as the end of an unsharded run does: it classes the signatures
 // against the state the shards read (their re-runs unioned), minimizes the
 // new findings the shards deferred (once each, on the whole night's first
-// new graph), and computes the night's updated state, with the guided corpus
+// new graph), and computes the night's updated state and the guided corpus
 // the whole night would have grown (mergedCorpus).
 
 package fuzz
@@ -22,26 +22,28 @@ import (
 
 // MergeNight merges the shard directories as MergeWith does, then classes,
 // minimizes and updates the state as opt says. The update is nil without
-// a state.
-func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, error) {
+// a state; the corpus is the guided night's grown corpus to write into
+// opt.CorpusDir, nil when there is none to write (the report's
+// Guided.Corpus says why).
+func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, *Corpus, error) {
 	rep, recs, err := mergeWith(dirs, opt)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var seen *Bloom
 	if opt.State == nil && rep.Settings.StateDigest != "" {
-		return nil, nil, fmt.Errorf("the shards ran with a state directory (night %s): merge with --state DIR, or the night is not recorded", rep.Settings.Night)
+		return nil, nil, nil, fmt.Errorf("the shards ran with a state directory (night %s): merge with --state DIR, or the night is not recorded", rep.Settings.Night)
 	}
 	if st := opt.State; st != nil {
 		switch s := &rep.Settings; {
 		case s.StateDigest == "":
-			return nil, nil, fmt.Errorf("%s: the shards ran without --state", dirs[0])
+			return nil, nil, nil, fmt.Errorf("%s: the shards ran without --state", dirs[0])
 		case s.StateDigest != st.Digest:
-			return nil, nil, fmt.Errorf("state %s changed since the shards read it (digest %s, shards read %s)", st.Dir, st.Digest, s.StateDigest)
+			return nil, nil, nil, fmt.Errorf("state %s changed since the shards read it (digest %s, shards read %s)", st.Dir, st.Digest, s.StateDigest)
 		}
 		reruns, err := ReadReruns(st, dirs...)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		rep.State = ClassifyState(st, rep, reruns)
 		fillStateMinimized(rep, st)
@@ -49,46 +51,77 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, error) 
 		for _, dir := range dirs {
 			b, err := ReadStateUpdate(dir)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			seen.Or(b)
 		}
+	}
+	grown, err := mergedCorpus(opt.CorpusDir, rep, recs)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	if opt.Minimize != nil {
 		MinimizeFindings(rep, opt.Minimize, opt.Log)
 	}
 	if opt.State == nil {
-		return rep, nil, nil
+		return rep, nil, grown, nil
 	}
 	up := NextState(opt.State, rep, seen)
-	if up.Corpus, err = mergedCorpus(opt.State, rep, recs); err != nil {
-		return nil, nil, err
-	}
-	return rep, &up, nil
+	return rep, &up, grown, nil
 }
 
-// mergedCorpus is the corpus a guided night leaves in the state's
-// corpus/ directory when its shards are merged: the corpus the shards
-// started from (which must be that directory's: the shards' settings name
-// its digest) grown by every record in index order, which is what the
-// whole night run unsharded and frozen (shards run frozen) grows at its
-// end. nil when there is nothing to write: not a guided night, an
-// incomplete or mixed merge, or shards that started from another corpus (an
-// explicit --corpus), which the merge cannot know.
-func mergedCorpus(st *State, rep *Report, recs []Record) (*Corpus, error) {
-	if st == nil || !rep.Settings.Guided || rep.Incomplete != nil || rep.Mixed != nil {
+// mergedCorpus is the corpus a guided night leaves in dir, the corpus
+// directory its shards read (merge --corpus, else the state's corpus/),
+// when its shards are merged: the corpus the shards started from (dir's:
+// the shards' settings name its digest, and a dir holding another is an
+// error naming both) grown by every record in index order, which is what
+// the whole night run unsharded and frozen (shards run frozen) grows at
+// its end. It fills the report's Guided.Corpus (without dir, what the
+// night added only when the shards started from an empty corpus). nil
+// when there is nothing to write: not a guided night, no dir, an
+// incomplete or mixed merge.
+func mergedCorpus(dir string, rep *Report, recs []Record) (*Corpus, error) {
+	if !rep.Settings.Guided {
 		return nil, nil
 	}
-	start, err := LoadCorpus(filepath.Join(st.Dir, StateCorpusDir))
-	if err != nil {
-		return nil, err
+	why := ""
+	switch {
+	case dir == "":
+		why = CorpusNoDir
+	case rep.Incomplete != nil:
+		why = CorpusPartial
+	case rep.Mixed != nil:
+		why = CorpusMixed
 	}
-	if start.Digest() != rep.Settings.Corpus {
-		return nil, nil
+	start := &Corpus{}
+	if dir != "" {
+		var err error
+		if start, err = LoadCorpus(dir); err != nil {
+			return nil, err
+		}
+	}
+	if d := start.Digest(); d != rep.Settings.Corpus {
+		if dir == "" { // the start corpus is not known: nor is what the night added
+			rep.Guided.Corpus = &CorpusNote{Read: digestEntries(rep.Settings.Corpus), NotWritten: why}
+			return nil, nil
+		}
+		return nil, fmt.Errorf("corpus %s holds %q, but the shards started from %q: give --corpus DIR, the corpus directory the shards read (their --corpus, or --state DIR's corpus/), as it was when they read it", dir, d, rep.Settings.Corpus)
 	}
 	g := newGuide(&rep.Settings, start)
 	g.mergeBelow(-1, recs)
+	rep.Guided.Corpus = newCorpusNote(start, g.corpus, rep.Settings.Current, dir, why)
+	if why != "" {
+		return nil, nil
+	}
 	return g.corpus, nil
+}
+
+// digestEntries is the entry count a Corpus.Digest names (0 when it
+// names none).
+func digestEntries(digest string) int {
+	var n int
+	fmt.Sscanf(digest, "%d entries", &n)
+	return n
 }
 
 // Merge is MergeWith under the zero options: an incomplete shard set is
@@ -100,8 +133,14 @@ func Merge(dirs []string) (*Report, error) { return MergeWith(dirs, MergeOptions
 // none. An incomplete set (shardset.go) is an error naming what is missing
 // unless opt.Partial, when the report's Incomplete names it.
 func MergeWith(dirs []string, opt MergeOptions) (*Report, error) {
-	rep, _, err := mergeWith(dirs, opt)
-	return rep, err
+	rep, recs, err := mergeWith(dirs, opt)
+	if err == nil {
+		_, err = mergedCorpus(opt.CorpusDir, rep, recs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
 }
 
 // mergeWith is MergeWith, also returning the merged records a report

@@ -102,7 +102,7 @@ func TestMinimizedFindingKeepsItsWeights(t *testing.T) {
 		mustRun(t, s)
 		dirs = append(dirs, s.Dir)
 	}
-	merged, _, err := MergeNight(dirs, MergeOptions{Minimize: minimize})
+	merged, _, _, err := MergeNight(dirs, MergeOptions{Minimize: minimize})
 	if err != nil {
 		t.Fatal(err)
 	}

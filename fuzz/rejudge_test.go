@@ -152,7 +152,7 @@ func TestRejudgeDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, up, err := MergeNight(dirs, MergeOptions{State: state, Minimize: asFound})
+		rep, up, _, err := MergeNight(dirs, MergeOptions{State: state, Minimize: asFound})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,6 +27,10 @@ type MergeOptions struct {
 	// State is the state directory the shards read (--state); nil merges
 	// without one (MergeNight).
 	State *State
+	// CorpusDir is the corpus directory a guided night's shards read
+	// (merge --corpus, else the state's corpus/; "" none): MergeNight
+	// grows the corpus it holds by the night's records (mergedCorpus).
+	CorpusDir string
 	// Minimize minimizes the merged report's new findings not minimized
 	// yet (a shard defers them: Report.Minimization), as Config.Minimize
 	// (MergeNight).

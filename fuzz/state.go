@@ -526,10 +526,6 @@ type StateUpdate struct {
 	// Night and Current are the night that wrote the update and its
 	// current side (storeFile).
 	Night, Current string
-	// Corpus is the guided corpus to write into the state's corpus/
-	// (merge only; nil: leave it as it is). An unsharded run writes its
-	// own (cmd/cfgfuzz's --corpus).
-	Corpus *Corpus
 }
 
 // NextState is the state after tonight: every signature tonight's report

@@ -178,10 +178,10 @@ func TestNightDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := MergeNight(dirs, MergeOptions{}); err == nil {
+	if _, _, _, err := MergeNight(dirs, MergeOptions{}); err == nil {
 		t.Errorf("shards run with a state merged without one")
 	}
-	rep, up, err := MergeNight(dirs, MergeOptions{State: state})
+	rep, up, _, err := MergeNight(dirs, MergeOptions{State: state})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -498,7 +498,7 @@ func TestShardsMergeSeenNight(t *testing.T) {
 		mustRun(t, c)
 		dirs = append(dirs, c.Dir)
 	}
-	rep, _, err := MergeNight(dirs, MergeOptions{State: state})
+	rep, _, _, err := MergeNight(dirs, MergeOptions{State: state})
 	if err != nil {
 		t.Fatalf("merge: %v", err)
 	}
@@ -646,7 +646,7 @@ func TestShardClassesFixedOnAllKeptGraphs(t *testing.T) {
 			}
 		}
 	}
-	rep, _, err := MergeNight(dirs, MergeOptions{State: state})
+	rep, _, _, err := MergeNight(dirs, MergeOptions{State: state})
 	if err != nil {
 		t.Fatalf("merge: %v", err)
 	}

@@ -1,14 +1,17 @@
 // guided.go: the flags of behaviour-guided generation for run and compare
 // (fuzz/guide.go): --guided records features, --mutate sets the share of
 // mutants, --corpus names the corpus directory a campaign starts from and
-// leaves its grown corpus in, --corpus-batch how often the corpus grows.
+// leaves its grown corpus in (a shard leaves it as it is: cfgfuzz merge
+// writes the night's), --corpus-batch how often the corpus grows.
 
 package main
 
 import (
 	"flag"
 	"fmt"
+	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
@@ -20,24 +23,25 @@ type guidedFlags struct {
 	corpus string
 	batch  int
 	// dir is the corpus directory in use (--corpus, else STATE/corpus
-	// with --state; "" none) and keep whether the grown corpus is
-	// written back to it, as apply decides.
-	dir  string
-	keep bool
+	// with --state; "" none).
+	dir string
 }
 
 func (g *guidedFlags) define(fs *flag.FlagSet) {
 	fs.BoolVar(&g.guided, "guided", false, "record each graph's behaviour features and grow a corpus of the graphs that showed new ones (implied by --mutate and --corpus)")
 	fs.Float64Var(&g.mutate, "mutate", 0, "share `F` (0 to 1) of graphs that run a mutant of a corpus graph grafted before or beside the fresh graph, which stays whole (guided; a fresh graph of 10 blocks or more is kept alone)")
-	fs.StringVar(&g.corpus, "corpus", "", "guided corpus `DIR`: read at the start, the grown corpus written back at the end (default with --state: STATE/corpus, not written back by a shard or an interrupted run; merge --state writes a sharded night's)")
+	fs.StringVar(&g.corpus, "corpus", "", "guided corpus `DIR`: read at the start, the grown corpus written back at the end, but not by a shard or an interrupted run (default with --state: STATE/corpus; cfgfuzz merge writes a sharded night's, given the same --corpus or --state)")
 	fs.IntVar(&g.batch, "corpus-batch", fuzz.DefaultCorpusBatch, "the corpus grows after each batch of `N` graph indices (0: frozen for the campaign; --shard runs frozen)")
 }
 
 // apply sets the guided settings (not on --resume, which keeps the saved
 // ones) and loads the corpus into c: --corpus, else with a state
-// directory (--state, "" none) its corpus/ (fuzz/STATE.md), which a
-// shard reads but leaves to the night's merge, as it leaves the state.
-func (g *guidedFlags) apply(c *fuzz.Config, resume bool, state string) error {
+// directory (--state, "" none) its corpus/ (fuzz/STATE.md). A corpus
+// whose entries another structurizer found is taken with a warning on
+// stderr (the report names them too). Whether the grown corpus is written
+// back is the campaign's to say (fuzz.CorpusNote): a shard's and an
+// interrupted campaign's are not.
+func (g *guidedFlags) apply(c *fuzz.Config, resume bool, state string, stderr io.Writer) error {
 	if !resume {
 		c.Guided = g.guided || g.mutate > 0 || g.corpus != ""
 		c.Mutate, c.CorpusBatch = g.mutate, g.batch
@@ -45,26 +49,30 @@ func (g *guidedFlags) apply(c *fuzz.Config, resume bool, state string) error {
 			return fmt.Errorf("--corpus-batch %d: want 0 or more", g.batch)
 		}
 	}
-	g.dir, g.keep = g.corpus, g.corpus != ""
+	g.dir = g.corpus
 	if g.dir == "" && state != "" {
-		g.dir, g.keep = filepath.Join(state, fuzz.StateCorpusDir), c.Shard.N <= 1
+		g.dir = filepath.Join(state, fuzz.StateCorpusDir)
 	}
-	if g.dir != "" && c.Guided {
-		corpus, err := fuzz.LoadCorpus(g.dir)
-		if err != nil {
-			return fmt.Errorf("--corpus: %w", err)
-		}
-		c.Corpus = corpus
+	if g.dir == "" || !c.Guided {
+		return nil
+	}
+	corpus, err := fuzz.LoadCorpus(g.dir)
+	if err != nil {
+		return fmt.Errorf("--corpus: %w", err)
+	}
+	c.Corpus, c.CorpusDir = corpus, g.dir
+	if foreign := corpus.Foreign(c.Settings.Current); len(foreign) > 0 {
+		fmt.Fprintf(stderr, "cfgfuzz: warning: corpus %s was grown on another structurizer than this campaign's (%s): %s; guided generation takes its graphs and features all the same, but they say little of this structurizer: give each structurizer a corpus directory of its own (--corpus DIR)\n", g.dir, c.Settings.Current, strings.Join(foreign, ", "))
 	}
 	return nil
 }
 
-// save writes the campaign's grown corpus back into its directory; an
-// interrupted campaign's is not (its --resume reads the corpus it started
-// from).
+// save writes the campaign's grown corpus back where its report says it
+// is written (nowhere for a shard or an interrupted campaign: its --resume
+// reads the corpus it started from).
 func (g *guidedFlags) save(o *fuzz.Outcome) error {
-	if !g.keep || o.Corpus == nil || o.Report.Incomplete != nil {
+	if o.Corpus == nil || o.Report.Guided == nil || o.Report.Guided.Corpus == nil || o.Report.Guided.Corpus.Written == "" {
 		return nil
 	}
-	return fuzz.SaveCorpus(g.dir, o.Corpus)
+	return fuzz.SaveCorpus(o.Report.Guided.Corpus.Written, o.Corpus)
 }

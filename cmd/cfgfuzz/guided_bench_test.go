@@ -40,7 +40,7 @@ func guidedCampaign(tb testing.TB, corpus *fuzz.Corpus, graphs int, args ...stri
 	}
 	c, err := f.config(context.Background(), io.Discard)
 	if err == nil {
-		err = f.guide.apply(&c, false, "")
+		err = f.guide.apply(&c, false, "", io.Discard)
 	}
 	if err != nil {
 		tb.Fatal(err)

@@ -1,9 +1,11 @@
-// merge.go: `cfgfuzz merge [--out DIR] [--state DIR] DIR...`, which
-// combines the directories of a campaign's shards into one report, equal
-// to the report of the whole campaign run on one machine: it minimizes the
-// new findings the shards deferred into DIR/findings (once per signature)
-// and, with --state, classes the signatures against the state the shards
-// read and writes the night's updated state into it.
+// merge.go: `cfgfuzz merge [--out DIR] [--state DIR] [--corpus DIR] DIR...`,
+// which combines the directories of a campaign's shards into one report,
+// equal to the report of the whole campaign run on one machine: it
+// minimizes the new findings the shards deferred into DIR/findings (once
+// per signature), with --state classes the signatures against the state
+// the shards read and writes the night's updated state into it, and for a
+// guided night writes the corpus the whole night grew where the shards
+// read it (--corpus, else the state's corpus/).
 
 package main
 
@@ -33,6 +35,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	partial := fs.Bool("partial", false, "merge an incomplete shard set (a shard missing, interrupted, torn or of another split); the report names what is missing")
 	mixed := fs.Bool("mixed", false, "merge shards that another cfgfuzz build wrote (than each other, or than this one); the report names each shard's writer, the state is not committed, and the exit status is 2 unless a finding is new")
 	state := fs.String("state", "", "the state `DIR` the shards ran with (--state): class the signatures against it and write the night's updated state into it")
+	corpus := fs.String("corpus", "", "the guided corpus `DIR` the shards read (their --corpus): write the corpus the whole night grew into it (default with --state: STATE/corpus)")
 	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings, each search within --minimize-timeout and --minimize-steps, all of them within --minimize-budget")
 	saveRegs := fs.String("save-regressions", "", saveRegressionsUsage)
 	progress := fs.String("progress", "auto", progressUsage)
@@ -40,7 +43,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var budget minimizeBudget
 	budget.define(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: cfgfuzz merge [--out DIR [--force]] [--partial] [--state DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz merge [--out DIR [--force]] [--partial] [--state DIR] [--corpus DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
 		fmt.Fprintln(fs.Output(), "(with --state: new signatures) or output grown past the campaign's --max-growth, 2 usage or infrastructure error\n(the structurizer the shards ran not there to minimize with: the state is then left as it was), graphs without a whole verdict (harness errors,\na check that could not judge a module), an incomplete shard set, or a --partial merge without new findings.\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -66,7 +69,11 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	lines, _ := progressOutput(*progress, stderr)
-	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *force, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: lines}, stderr)
+	corpusDir := *corpus
+	if corpusDir == "" && *state != "" {
+		corpusDir = filepath.Join(*state, fuzz.StateCorpusDir)
+	}
+	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *force, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: lines, CorpusDir: corpusDir}, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
@@ -129,7 +136,9 @@ func sameDir(a, b string) bool {
 // is left as it was, so that they stay new and a merge run again where
 // the structurizer runs minimizes them. opt.Log (nil: none) takes the
 // minimization's progress lines, as a campaign's --progress; stderr the
-// merge's own messages.
+// merge's own messages. A guided night's grown corpus is written into
+// opt.CorpusDir after the state is committed (or, without a state, after
+// the reports), not when the state is left as it was.
 func mergeNight(dirs []string, out, state string, force, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions, stderr io.Writer) (rep *fuzz.Report, minErr error, err error) {
 	if err := checkMergeOut(out, dirs, force); err != nil {
 		return nil, nil, err
@@ -181,7 +190,7 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 		defer sides.close()
 		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out, Progress: opt.Log}, &sides, budget, stderr, &minErr)
 	}
-	rep, up, err := fuzz.MergeNight(dirs, opt)
+	rep, up, grown, err := fuzz.MergeNight(dirs, opt)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -192,35 +201,49 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 			fmt.Fprintf(stderr, "cfgfuzz merge: the new findings are not minimized%s\n", again)
 		}
 	}
+	if up != nil && minErr != nil && grown != nil { // the corpus goes with the state
+		grown, rep.Guided.Corpus.Written, rep.Guided.Corpus.NotWritten = nil, "", fuzz.CorpusUnminimized
+	}
 	if err := fuzz.WriteReports(out, rep, genSource{}); err != nil {
 		return nil, nil, err
 	}
-	if up != nil {
-		if err := fuzz.WriteStateUpdate(filepath.Join(out, fuzz.StateUpdateDir), *up); err != nil {
-			return nil, nil, err
-		}
-		if rep.Incomplete != nil { // the merge of every shard commits the night
-			fmt.Fprintf(stderr, "cfgfuzz merge: a partial night leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
-			return rep, minErr, nil
-		}
-		if rep.Mixed != nil { // one cfgfuzz's night commits it
-			fmt.Fprintf(stderr, "cfgfuzz merge: a night of several cfgfuzz builds leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
-			return rep, minErr, nil
-		}
-		if minErr != nil { // the new findings are left for a merge that minimizes them
-			fmt.Fprintf(stderr, "cfgfuzz merge: a night whose new findings are not minimized leaves %s as it was; its update is in %s%s\n", state, filepath.Join(out, fuzz.StateUpdateDir), again)
-			return rep, minErr, nil
-		}
-		if err := fuzz.CommitState(opt.State, *up); err != nil {
-			return nil, nil, fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(out, fuzz.StateUpdateDir))
-		}
-		if up.Corpus != nil {
-			if err := fuzz.SaveCorpus(filepath.Join(state, fuzz.StateCorpusDir), up.Corpus); err != nil {
-				return nil, nil, err
-			}
-		}
+	if up == nil {
+		return rep, minErr, saveMergedCorpus(opt.CorpusDir, grown)
+	}
+	if err := fuzz.WriteStateUpdate(filepath.Join(out, fuzz.StateUpdateDir), *up); err != nil {
+		return nil, nil, err
+	}
+	if rep.Incomplete != nil { // the merge of every shard commits the night
+		fmt.Fprintf(stderr, "cfgfuzz merge: a partial night leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
+		return rep, minErr, nil
+	}
+	if rep.Mixed != nil { // one cfgfuzz's night commits it
+		fmt.Fprintf(stderr, "cfgfuzz merge: a night of several cfgfuzz builds leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
+		return rep, minErr, nil
+	}
+	if minErr != nil { // the new findings are left for a merge that minimizes them
+		fmt.Fprintf(stderr, "cfgfuzz merge: a night whose new findings are not minimized leaves %s as it was; its update is in %s%s\n", state, filepath.Join(out, fuzz.StateUpdateDir), again)
+		return rep, minErr, nil
+	}
+	if err := fuzz.CommitState(opt.State, *up); err != nil {
+		return nil, nil, fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(out, fuzz.StateUpdateDir))
+	}
+	if err := saveMergedCorpus(opt.CorpusDir, grown); err != nil {
+		return nil, nil, err
 	}
 	return rep, minErr, nil
+}
+
+// saveMergedCorpus writes a merged guided night's grown corpus into dir
+// (nil: none to write).
+func saveMergedCorpus(dir string, grown *fuzz.Corpus) error {
+	if grown == nil {
+		return nil
+	}
+	if err := fuzz.SaveCorpus(dir, grown); err != nil {
+		return fmt.Errorf("corpus %s: %w", dir, err)
+	}
+	return nil
 }
 
 // lazyMinimizer is the campaign's minimizer for the merged settings, its

@@ -245,7 +245,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	c, err := f.config(in.ctx, stderr)
 	if err == nil {
-		err = f.guide.apply(&c, c.Resume, f.state)
+		err = f.guide.apply(&c, c.Resume, f.state, stderr)
 	}
 	if err == nil && c.Guided && slices.ContainsFunc(c.Streams, func(s fuzz.Stream) bool { return s.Blocks != "" }) {
 		err = fmt.Errorf("--blocks and guided generation (--guided, --mutate, --corpus) do not go together: mutants and corpus graphs stay within %d blocks", gen.DefaultMutateMaxBlocks)
@@ -422,6 +422,16 @@ func allCrashedHint(rep *fuzz.Report) string {
 		rep.Findings[0].Signature, fuzz.ShellQuote(rep.Settings.Current))
 }
 
+// guidedLine is a guided campaign's summary line: its features, mutants
+// and what it did with its corpus.
+func guidedLine(g *fuzz.GuidedSummary) string {
+	s := fmt.Sprintf("guided: %s, %s", fuzz.Plural(g.Features, "behaviour feature"), fuzz.Plural(g.Mutants, "mutant"))
+	if g.Corpus != nil {
+		s += "; " + g.Corpus.Summary()
+	}
+	return s
+}
+
 func summaryLines(rep *fuzz.Report) string {
 	var b strings.Builder
 	if in := rep.Incomplete; in != nil { // said on stdout too, for a job that reads only it
@@ -455,6 +465,9 @@ func summaryLines(rep *fuzz.Report) string {
 		fmt.Fprintf(&b, "; gpu check %d", rep.GPUChecked)
 	}
 	b.WriteString("\n")
+	if g := rep.Guided; g != nil {
+		b.WriteString(guidedLine(g) + "\n")
+	}
 	if u := rep.UncheckedSummary(); u != "" {
 		b.WriteString(u + "\n")
 	}

@@ -30,9 +30,12 @@ func validateLines(t *testing.T, what, text, wantSchema string) int {
 	return n
 }
 
+// TestOutputsMatchTheirSchemas: a guided campaign's report.json and
+// results.jsonl, check --json and lint --json validate against their
+// schemas.
 func TestOutputsMatchTheirSchemas(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "camp")
-	code, out, stderr := runCmd([]string{"run", "--graphs", "30", "--inject", "swap-arms", "--out", dir, "--progress", "none", "--minimize=false"}, "")
+	code, out, stderr := runCmd([]string{"run", "--graphs", "30", "--inject", "swap-arms", "--mutate", "0.5", "--out", dir, "--progress", "none", "--minimize=false"}, "")
 	if code != exitFail {
 		t.Fatalf("run: exit %d, want 1 (new findings under swap-arms)\n%s%s", code, out, stderr)
 	}

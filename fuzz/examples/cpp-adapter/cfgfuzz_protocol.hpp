@@ -452,6 +452,10 @@ struct Stats {
   int blocks_in = 0, blocks_out = 0, synthetic = 0, clones = 0, route_vars = 0, fallbacks = 0;
   int64_t words_in = 0, words_out = 0;
   std::string strategy;  // the layout's name, for reports
+  // passes_used names the passes that reworked the graph, one entry each
+  // ("fallback: PASS: REASON" for a fallback): guided generation reads
+  // each entry, its numbers as N, as a behaviour feature (fuzz/ADAPTERS.md).
+  std::vector<std::string> passes_used;
 };
 
 namespace detail {
@@ -506,12 +510,20 @@ inline std::string to_json(const Func& f) {
   return s + "]}";
 }
 
+// passes_json is the "passes_used" member of the stats, "" when empty.
+inline std::string passes_json(const std::vector<std::string>& passes) {
+  if (passes.empty()) return "";
+  std::string s = ",\"passes_used\":[";
+  for (size_t i = 0; i < passes.size(); i++) s += (i ? "," : "") + quote(passes[i]);
+  return s + "]";
+}
+
 inline std::string to_json(const Stats& st) {
   return "{\"blocks_in\":" + std::to_string(st.blocks_in) + ",\"blocks_out\":" + std::to_string(st.blocks_out) +
          ",\"synthetic\":" + std::to_string(st.synthetic) + ",\"clones\":" + std::to_string(st.clones) +
          ",\"route_vars\":" + std::to_string(st.route_vars) + ",\"fallbacks\":" + std::to_string(st.fallbacks) +
          ",\"words_in\":" + std::to_string(st.words_in) + ",\"words_out\":" + std::to_string(st.words_out) +
-         ",\"strategy\":" + quote(st.strategy) + "}";
+         ",\"strategy\":" + quote(st.strategy) + passes_json(st.passes_used) + "}";
 }
 
 // ---------------------------------------------------------------- responses

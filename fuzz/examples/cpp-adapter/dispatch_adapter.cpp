@@ -89,6 +89,7 @@ cfgfuzz::Response structurize(const cfgfuzz::Request& req, bool swap_arms) {
   st.route_vars = 1;
   st.words_in = st.words_out = words;
   st.strategy = "dispatch";  // the layout's name, for reports
+  st.passes_used.push_back("dispatch loop");  // each pass that reworked the graph
   return Response::ok(f, st);
 }
 
