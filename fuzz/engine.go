@@ -247,7 +247,7 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 		prog.deadline = time.Now().Add(time.Duration(c.Duration))
 	}
 	if c.State != nil {
-		prog.class = c.State.classShowing
+		prog.class = c.State.classShowing(c.Night)
 		prog.reruns(reruns)
 	}
 	rs.each(func(r *Record, n int, whole bool) { prog.countN(r, n, true, whole) }, prog.countSignatures)

@@ -198,6 +198,69 @@ func TestNightDeterministic(t *testing.T) {
 	sameState(t, s1, st)
 }
 
+// TestNightRunAgainGivesItsVerdict: the same night run again on the state
+// its first run wrote classes the signature that run first saw new again
+// (the night fails again) and says its skipped graphs were checked by
+// that earlier run; two shards of the re-run merged give the same report
+// and state as the whole re-run; the next night classes it known.
+func TestNightRunAgainGivesItsVerdict(t *testing.T) {
+	base := t.TempDir()
+	swap := func(c *Config) { c.Inject = []string{"swap-arms"} }
+	if one := night(t, base, "2026-03-01", 1, 40, swap); classesOf(one)[swapSig] != ClassNew {
+		t.Fatalf("night 1: classes %v, want %s new", classesOf(one), swapSig)
+	}
+	again := t.TempDir()
+	copyDir(t, base, again)
+	whole := night(t, again, "2026-03-01", 1, 40, swap)
+	if got := classesOf(whole)[swapSig]; got != ClassNew || whole.State.NewSignatures() == 0 {
+		t.Errorf("the night run again: %s is %q (%v), want new", swapSig, got, whole.State.Classes)
+	}
+	if !whole.State.RepeatedNight || whole.Seen == 0 || !strings.Contains(stateProse(whole), "checked by an earlier run of this night") {
+		t.Errorf("the night run again: repeated %v, %d seen; prose %q", whole.State.RepeatedNight, whole.Seen, stateProse(whole))
+	}
+	for _, s := range whole.State.Signatures {
+		if s.Signature == swapSig && s.Strategy == "" && s.Reason != FirstSeenThisNight {
+			t.Errorf("the night run again: %s's reason %q, want %q", swapSig, s.Reason, FirstSeenThisNight)
+		}
+	}
+	sharded := t.TempDir()
+	copyDir(t, base, sharded)
+	state, err := LoadState(sharded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for i := range 2 {
+		c := testConfig(t, 40)
+		c.Seed, c.State, c.Night, c.Shard = 1, state, "2026-03-01", Shard{I: i, N: 2}
+		swap(&c)
+		mustRun(t, c)
+		dirs = append(dirs, c.Dir)
+	}
+	rep, up, err := MergeNight(dirs, MergeOptions{State: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := WriteReports(out, rep, testSource{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteStateUpdate(sharded, *up); err != nil {
+		t.Fatal(err)
+	}
+	wholeDir := t.TempDir()
+	if err := WriteReports(wholeDir, whole, testSource{}); err != nil {
+		t.Fatal(err)
+	}
+	if a, m := reportJSON(t, wholeDir), reportJSON(t, out); a != m {
+		t.Errorf("merged shards of the night run again differ from the whole re-run:\n%s\n---\n%s", a, m)
+	}
+	sameState(t, again, sharded)
+	if next := night(t, again, "2026-03-02", 2, 40, swap); classesOf(next)[swapSig] != ClassKnown || next.State.RepeatedNight {
+		t.Errorf("the next night: %s is %q, repeated %v; want known, not repeated", swapSig, classesOf(next)[swapSig], next.State.RepeatedNight)
+	}
+}
+
 // sameState compares two state directories byte for byte.
 func sameState(t *testing.T, a, b string) {
 	t.Helper()
