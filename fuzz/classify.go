@@ -124,7 +124,7 @@ type tally struct {
 
 // ClassifyState classes rep's findings and the state's signatures.
 func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
-	out := &StateReport{Night: rep.Settings.Night, Revision: stateRevision(&rep.Settings), Digest: st.Digest, Classes: zeroCounts(SignatureClasses),
+	out := &StateReport{Night: rep.Settings.Night, Revision: stateRevision(&rep.Settings, rep.Declared), Digest: st.Digest, Classes: zeroCounts(SignatureClasses),
 		Signatures: []SignatureState{}, FilterGraphs: st.Seen.Count(), FilterFalsePositive: BloomFalsePositive(st.Seen.Count()),
 		FilterRestarted: st.SeenRestarted}
 	ts := map[findingKey]*tally{}

@@ -745,6 +745,78 @@ func TestGoodNightKeepsItsSizeLimit(t *testing.T) {
 	}
 }
 
+// TestStateRecordsDeclaredName: a command whose protocol v2 hello declares
+// a name is recorded in the store (first_revision, revision) and the
+// report's state section with that name after its spec, as self is with
+// what it was built from; a store that records the structurizer only in
+// its entries' revisions still knows the command for the same program
+// (another night of it runs) and refuses another one.
+func TestStateRecordsDeclaredName(t *testing.T) {
+	bin := redteamServer(t)
+	spec := "cmd:" + bin + " v2-limited"
+	adapter := func(c *Config) {
+		c.Inject = []string{"swap-arms"}
+		c.Current = ProcessFactory(spec, []string{bin, "v2-limited"}, "")
+	}
+	state := t.TempDir()
+	one := night(t, state, "2026-12-04", 1, 40, adapter)
+	want := spec + ` (declares itself "redteam/v2-limited")`
+	if one.State.Revision != want {
+		t.Errorf("report's state revision %q, want %q", one.State.Revision, want)
+	}
+	st, err := LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Store) == 0 {
+		t.Fatal("the night stored no signature")
+	}
+	for _, e := range st.Store {
+		if e.Revision != want || e.FirstRevision != want {
+			t.Errorf("stored %s: revision %q, first revision %q; want %q", e.Signature, e.Revision, e.FirstRevision, want)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(state, StateFindingsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if !strings.HasPrefix(l, `  "current": `) {
+			lines = append(lines, l)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(state, StateFindingsFile), []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err = LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CheckNight("2026-12-05", "cmd:"+bin+" v2-limited --another-flag", false); err != nil {
+		t.Errorf("the same program from a store of declared revisions: %v", err)
+	}
+	if err := st.CheckNight("2026-12-05", "cmd:/opt/other-adapter", false); err == nil || !strings.Contains(err.Error(), "was written by nights of the command "+bin+" ("+want+")") {
+		t.Errorf("another program from a store of declared revisions: %v", err)
+	}
+}
+
+// TestSpecOfRevision: a store's revision less what follows its spec, also
+// when the declared name or the command holds " (".
+func TestSpecOfRevision(t *testing.T) {
+	for rev, want := range map[string]string{
+		`cmd:/opt/adapter2 (declares itself "mystruct 1.1 (git def456)")`:       "cmd:/opt/adapter2",
+		`cmd:/opt/adapter2 --x "a (b)" (declares itself "my \"struct\" (1.1)")`: `cmd:/opt/adapter2 --x "a (b)"`,
+		`cmd:/opt/adapter2 --x (declares itself`:                                `cmd:/opt/adapter2 --x (declares itself`,
+		"cmd:/opt/adapter2 (y)":                                                 "cmd:/opt/adapter2 (y)",
+		"self (the structurizer compiled into this cfgfuzz binary)":             "self",
+	} {
+		if got := specOfRevision(rev); got != want {
+			t.Errorf("specOfRevision(%q) = %q, want %q", rev, got, want)
+		}
+	}
+}
+
 // TestNightRefusedOnAnotherStructurizerOrEarlier: a state written by one
 // structurizer refuses a night of another (a cmd: command for cfgfuzz's
 // own, or the reverse), naming both and the flag that takes it over, also
