@@ -227,18 +227,39 @@ func classify(s *SignatureState, t *tally, night string, stored *StoredSignature
 		if stored.Fixed != "" {
 			s.Reason += "; fixed since " + stored.Fixed
 		}
-	case !showed && t.rerunGraphs == 0:
+	case !showed && t.rerunGraphs == 0 && t.minimized == nil:
 		s.Class, s.Reason = ClassUnverified, "not seen tonight; none of its kept graphs was re-run here"
+	case !showed && t.rerunGraphs == 0 && !minJudged:
+		s.Class, s.Reason = ClassUnverified, "not seen tonight; none of its kept graphs was re-run here, and its minimized graph re-ran without a verdict"
+	case !showed && t.rerunGraphs == 0:
+		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; its minimized graph re-run here, not showing it, but none of its %s (another shard re-ran them)", Plural(kept, "kept graph"))
 	case !showed && t.rerunErrors == 0:
-		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %d kept graphs re-run here, none showing it (another shard re-ran the rest)", t.rerunGraphs, kept)
+		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %s (another shard re-ran the rest)", partialReruns(t, kept, minJudged))
 	case !showed:
 		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, Plural(t.rerunGraphs, "kept graph"))
+		if t.minimized != nil && !minJudged {
+			s.Reason += ", and its minimized graph too"
+		}
 	default:
 		s.Class, s.Reason = showingClass(s.Signature, night, s.Tonight > 0 && t.allShared && t.rerunShowing == 0, stored, triage)
 		if s.Tonight > 0 && minJudged && s.Minimized != MinimizedShows {
 			rejudge(s, t, stored)
 		}
 	}
+}
+
+// partialReruns says what a shard re-ran of a signature when it re-ran
+// some of its kept graphs, none showing it: "1 of its 3 kept graphs re-run
+// here, none showing it", naming its minimized graph too when the shard
+// re-ran that (with or without a verdict).
+func partialReruns(t *tally, kept int, minJudged bool) string {
+	switch {
+	case t.minimized == nil:
+		return fmt.Sprintf("%d of its %d kept graphs re-run here, none showing it", t.rerunGraphs, kept)
+	case minJudged:
+		return fmt.Sprintf("%d of its %d kept graphs and its minimized graph re-run here, none showing it", t.rerunGraphs, kept)
+	}
+	return fmt.Sprintf("%d of its %d kept graphs re-run here, none showing it, and its minimized graph without a verdict", t.rerunGraphs, kept)
 }
 
 // rejudge re-classes a stored signature that tonight's campaign graphs

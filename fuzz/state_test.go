@@ -681,11 +681,13 @@ func TestFullFilterStartsAfresh(t *testing.T) {
 
 // TestShardClassesFixedOnAllKeptGraphs: a shard re-runs only its share of
 // a signature's kept graphs, so its own report classes a signature that
-// none of them showed unverified, not fixed; the merge, which has every
-// re-run, classes it fixed.
+// none of them showed unverified, not fixed, and its reason names the
+// minimized graph where the shard re-ran that too; the merge, which has
+// every re-run, classes it fixed.
 func TestShardClassesFixedOnAllKeptGraphs(t *testing.T) {
 	base := t.TempDir()
-	one := night(t, base, "2026-03-01", 1, 40, func(c *Config) { c.Inject = []string{"swap-arms"} })
+	keep := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil } // its first graph as minimized
+	one := night(t, base, "2026-03-01", 1, 40, func(c *Config) { c.Inject, c.Minimize = []string{"swap-arms"}, keep })
 	if classesOf(one)[swapSig] != ClassNew {
 		t.Fatalf("night 1: classes %v, want %s new", classesOf(one), swapSig)
 	}
@@ -697,7 +699,11 @@ func TestShardClassesFixedOnAllKeptGraphs(t *testing.T) {
 	if kept < 2 {
 		t.Fatalf("%s keeps %d graphs: the test needs 2 or more", swapSig, kept)
 	}
+	if state.lookup(swapSig, "").Minimized == "" {
+		t.Fatalf("%s has no minimized graph: the test needs one", swapSig)
+	}
 	var dirs []string
+	minimizedHere := 0 // shards that re-ran the minimized graph
 	for i := range 3 {
 		c := testConfig(t, 40)
 		c.Seed, c.State, c.Night, c.Shard = 2, state, "2026-03-02", Shard{I: i, N: 3}
@@ -707,7 +713,16 @@ func TestShardClassesFixedOnAllKeptGraphs(t *testing.T) {
 			if s.Class == ClassFixed && s.RerunGraphs < kept {
 				t.Errorf("shard %d/3: %s fixed on %d of its %d kept graphs (%s)", i, s.Signature, s.RerunGraphs, kept, s.Reason)
 			}
+			if s.Class == ClassUnverified && s.Minimized != "" {
+				minimizedHere++
+				if !strings.Contains(s.Reason, "its minimized graph re-run here") {
+					t.Errorf("shard %d/3 re-ran %s's minimized graph (%s), but its reason leaves it out: %s", i, s.Signature, s.Minimized, s.Reason)
+				}
+			}
 		}
+	}
+	if minimizedHere != 1 {
+		t.Errorf("%d shards re-ran %s's minimized graph and classed it unverified, want 1", minimizedHere, swapSig)
 	}
 	rep, _, err := MergeNight(dirs, MergeOptions{State: state})
 	if err != nil {
