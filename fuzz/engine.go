@@ -110,7 +110,7 @@ func Run(c Config) (*Outcome, error) {
 		}
 	}
 	resumed := rs.total
-	if err := SaveSettings(c.Dir, c.Settings, c.Writer); err != nil {
+	if err := saveCampaign(c.Dir, c.Settings, c.Writer, c.stateDir()); err != nil {
 		return nil, err
 	}
 	j, err := openJournal(c.Dir, c.Resume, good, SettingsSum(c.Settings))

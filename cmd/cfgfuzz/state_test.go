@@ -291,7 +291,8 @@ func TestExhaustiveWalkGoesOn(t *testing.T) {
 
 // TestResumeNamesTheNight: a resume given another --night than the
 // campaign's, or a --state the campaign ran without, is refused with a
-// message naming the flag, not a bare "the settings differ".
+// message naming the flag, not a bare "the settings differ"; one without
+// the --state the campaign read names that directory.
 func TestResumeNamesTheNight(t *testing.T) {
 	dir := t.TempDir()
 	state, out, plain := filepath.Join(dir, "state"), filepath.Join(dir, "out"), filepath.Join(dir, "plain")
@@ -305,6 +306,10 @@ func TestResumeNamesTheNight(t *testing.T) {
 	}
 	if code, stdout, stderr := runCmd([]string{"run", "--graphs", "20", "--progress", "none", "--out", plain}, ""); code != 0 {
 		t.Fatalf("campaign without a state: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, _, stderr = runCmd([]string{"run", "--resume", out, "--progress", "none"}, "")
+	if code != 2 || !strings.Contains(stderr, "give --state "+state+" again") {
+		t.Errorf("resume without the --state the campaign read: exit %d, stderr %q; want 2 naming %s", code, stderr, state)
 	}
 	code, _, stderr = runCmd([]string{"run", "--resume", plain, "--state", state, "--progress", "none"}, "")
 	if code != 2 || !strings.Contains(stderr, "without --state") {
