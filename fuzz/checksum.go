@@ -43,6 +43,10 @@ type settingsFile struct {
 	Settings
 	Sum    string  `json:"sha256"`
 	Writer *Writer `json:"writer,omitempty"`
+	// StateDir is the --state directory the campaign read, absolute
+	// (absent without one): not a setting (shards of a night may mount
+	// one state at different paths), only named when a resume lacks it.
+	StateDir string `json:"state_dir,omitempty"`
 }
 
 // recordPrefix opens every line of the results log: {"sum":"<16 hex>",

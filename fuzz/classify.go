@@ -15,8 +15,10 @@ import (
 // Signature classes of a night with a state directory.
 const (
 	// ClassNew: it showed tonight and neither the store nor the triage
-	// file knows it, or the store had it fixed (a regression, even when
-	// the triage file says known), and the baseline does not share it.
+	// file knows it (the store's entry first seen on this night, by an
+	// earlier run of it, does not count), or the store had it fixed (a
+	// regression, even when the triage file says known), and the
+	// baseline does not share it.
 	// The only class that fails a night.
 	ClassNew = "new"
 	// ClassKnown: it showed tonight and the store or the triage file
@@ -47,6 +49,10 @@ type StateReport struct {
 	// Seen counts the graphs skipped because the state's filter holds
 	// them (checked on an earlier night, or a false positive).
 	Seen int `json:"seen"`
+	// RepeatedNight says the state was last written by this same night
+	// (the night run again): the graphs skipped as seen were mostly
+	// checked by its earlier run.
+	RepeatedNight bool `json:"repeated_night,omitempty"`
 	// FilterGraphs is the number of graphs the filter held when read (an
 	// estimate from its bits, Bloom.Count) and FilterFalsePositive the
 	// chance it then held a graph never checked.
@@ -118,7 +124,7 @@ type tally struct {
 
 // ClassifyState classes rep's findings and the state's signatures.
 func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
-	out := &StateReport{Night: rep.Settings.Night, Revision: stateRevision(&rep.Settings), Digest: st.Digest, Classes: zeroCounts(SignatureClasses),
+	out := &StateReport{Night: rep.Settings.Night, Revision: stateRevision(&rep.Settings, rep.Declared), Digest: st.Digest, Classes: zeroCounts(SignatureClasses),
 		Signatures: []SignatureState{}, FilterGraphs: st.Seen.Count(), FilterFalsePositive: BloomFalsePositive(st.Seen.Count()),
 		FilterRestarted: st.SeenRestarted}
 	ts := map[findingKey]*tally{}
@@ -165,7 +171,7 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 	for k, t := range ts {
 		known[k.sig] = true
 		t.sig.RerunGraphs, t.sig.RerunShowing = t.rerunGraphs, t.rerunShowing
-		classify(&t.sig, t, st.lookup(k.sig, k.strategy), st.Triage)
+		classify(&t.sig, t, out.Night, st.lookup(k.sig, k.strategy), st.Triage)
 		out.Classes[t.sig.Class]++
 		out.Signatures = append(out.Signatures, t.sig)
 	}
@@ -173,6 +179,7 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 		return cmp.Or(cmp.Compare(a.Signature, b.Signature), cmp.Compare(a.Strategy, b.Strategy))
 	})
 	out.Seen = rep.Seen
+	out.RepeatedNight = st.LatestNight() == out.Night
 	out.Unmatched = unmatchedTriage(st.Triage, known)
 	return out
 }
@@ -191,8 +198,8 @@ func minimizedVerdict(r *Rerun) string {
 	return r.Result.Signature
 }
 
-// classify sets one signature's class and reason.
-func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[string]TriageEntry) {
+// classify sets one signature's class and reason on the given night.
+func classify(s *SignatureState, t *tally, night string, stored *StoredSignature, triage map[string]TriageEntry) {
 	kept := 0 // the graphs the state keeps for it (re-runs are only ever of those)
 	minimized := false
 	if stored != nil {
@@ -220,18 +227,39 @@ func classify(s *SignatureState, t *tally, stored *StoredSignature, triage map[s
 		if stored.Fixed != "" {
 			s.Reason += "; fixed since " + stored.Fixed
 		}
-	case !showed && t.rerunGraphs == 0:
+	case !showed && t.rerunGraphs == 0 && t.minimized == nil:
 		s.Class, s.Reason = ClassUnverified, "not seen tonight; none of its kept graphs was re-run here"
+	case !showed && t.rerunGraphs == 0 && !minJudged:
+		s.Class, s.Reason = ClassUnverified, "not seen tonight; none of its kept graphs was re-run here, and its minimized graph re-ran without a verdict"
+	case !showed && t.rerunGraphs == 0:
+		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; its minimized graph re-run here, not showing it, but none of its %s (another shard re-ran them)", Plural(kept, "kept graph"))
 	case !showed && t.rerunErrors == 0:
-		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %d kept graphs re-run here, none showing it (another shard re-ran the rest)", t.rerunGraphs, kept)
+		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %s (another shard re-ran the rest)", partialReruns(t, kept, minJudged))
 	case !showed:
 		s.Class, s.Reason = ClassUnverified, fmt.Sprintf("not seen tonight; %d of its %s re-ran without a verdict", t.rerunErrors, Plural(t.rerunGraphs, "kept graph"))
+		if t.minimized != nil && !minJudged {
+			s.Reason += ", and its minimized graph too"
+		}
 	default:
-		s.Class, s.Reason = showingClass(s.Signature, s.Tonight > 0 && t.allShared && t.rerunShowing == 0, stored, triage)
+		s.Class, s.Reason = showingClass(s.Signature, night, s.Tonight > 0 && t.allShared && t.rerunShowing == 0, stored, triage)
 		if s.Tonight > 0 && minJudged && s.Minimized != MinimizedShows {
 			rejudge(s, t, stored)
 		}
 	}
+}
+
+// partialReruns says what a shard re-ran of a signature when it re-ran
+// some of its kept graphs, none showing it: "1 of its 3 kept graphs re-run
+// here, none showing it", naming its minimized graph too when the shard
+// re-ran that (with or without a verdict).
+func partialReruns(t *tally, kept int, minJudged bool) string {
+	switch {
+	case t.minimized == nil:
+		return fmt.Sprintf("%d of its %d kept graphs re-run here, none showing it", t.rerunGraphs, kept)
+	case minJudged:
+		return fmt.Sprintf("%d of its %d kept graphs and its minimized graph re-run here, none showing it", t.rerunGraphs, kept)
+	}
+	return fmt.Sprintf("%d of its %d kept graphs re-run here, none showing it, and its minimized graph without a verdict", t.rerunGraphs, kept)
 }
 
 // rejudge re-classes a stored signature that tonight's campaign graphs
@@ -273,9 +301,12 @@ func tonightShows(f *Finding) string {
 // showingClass is the class and reason of a signature that showed tonight
 // (in the campaign's graphs or the re-runs of kept graphs): new, known or
 // ignored. baselineShares says the baseline fails the same way on every
-// campaign graph of it and no re-run showed it. The summary (classify)
-// and the progress line (progress.go) both class by it.
-func showingClass(sig string, baselineShares bool, stored *StoredSignature, triage map[string]TriageEntry) (class, reason string) {
+// campaign graph of it and no re-run showed it. A store entry first seen
+// on this very night (an earlier run of the night recorded it) makes it
+// no more known than it was on that run: the night run again gives its
+// verdict again. The summary (classify) and the progress line
+// (progress.go) both class by it.
+func showingClass(sig, night string, baselineShares bool, stored *StoredSignature, triage map[string]TriageEntry) (class, reason string) {
 	tr, triaged := triage[sig]
 	switch {
 	case triaged && tr.Status == TriageIgnored:
@@ -288,6 +319,10 @@ func showingClass(sig string, baselineShares bool, stored *StoredSignature, tria
 		return ClassNew, reason
 	case triaged:
 		return ClassKnown, "triage: " + tr.Reason
+	case stored != nil && stored.FirstSeen == night && baselineShares:
+		return ClassKnown, "the baseline fails the same way"
+	case stored != nil && stored.FirstSeen == night:
+		return ClassNew, FirstSeenThisNight
 	case stored != nil:
 		return ClassKnown, "seen since " + stored.FirstSeen
 	case baselineShares:
@@ -296,12 +331,27 @@ func showingClass(sig string, baselineShares bool, stored *StoredSignature, tria
 	return ClassNew, "first seen tonight"
 }
 
-// classShowing is the class (new, known or ignored) that a signature
-// showing tonight on strategy gets against the state; baselineShares as
-// in showingClass.
-func (st *State) classShowing(sig, strategy string, baselineShares bool) string {
-	class, _ := showingClass(sig, baselineShares, st.lookup(sig, strategy), st.Triage)
-	return class
+// FirstSeenThisNight is the reason of a signature new on a night run
+// again: the store holds it from an earlier run of the same night.
+const FirstSeenThisNight = "first seen tonight (recorded by an earlier run of this night)"
+
+// classShowing classes a signature showing on the given night on strategy
+// against the state (new, known or ignored); baselineShares as in
+// showingClass.
+func (st *State) classShowing(night string) func(sig, strategy string, baselineShares bool) string {
+	return func(sig, strategy string, baselineShares bool) string {
+		class, _ := showingClass(sig, night, baselineShares, st.lookup(sig, strategy), st.Triage)
+		return class
+	}
+}
+
+// SeenWhere says where the graphs skipped as seen were checked: on an
+// earlier night, or, on a night run again, by its earlier run too.
+func (s *StateReport) SeenWhere() string {
+	if s != nil && s.RepeatedNight {
+		return "checked by an earlier run of this night (or on an earlier night)"
+	}
+	return "checked on an earlier night"
 }
 
 // NewSignatures is the number of signatures classed new (with a state),

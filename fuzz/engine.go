@@ -111,7 +111,7 @@ func Run(c Config) (*Outcome, error) {
 		}
 	}
 	resumed := rs.total
-	if err := SaveSettings(c.Dir, c.Settings, c.Writer); err != nil {
+	if err := saveCampaign(c.Dir, c.Settings, c.Writer, c.stateDir()); err != nil {
 		return nil, err
 	}
 	j, err := openJournal(c.Dir, c.Resume, good, SettingsSum(c.Settings))
@@ -265,7 +265,7 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 		prog.deadline = time.Now().Add(time.Duration(c.Duration))
 	}
 	if c.State != nil {
-		prog.class = c.State.classShowing
+		prog.class = c.State.classShowing(c.Night)
 		prog.reruns(reruns)
 	}
 	rs.each(func(r *Record, n int, whole bool) { prog.countN(r, n, true, whole) }, prog.countSignatures)

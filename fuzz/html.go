@@ -164,7 +164,7 @@ func durationText(sec float64) string {
 func graphCounts(rep *Report) string {
 	t := fmt.Sprintf("%d distinct graphs run, %d skipped as repeats", rep.Graphs, rep.Skipped)
 	if rep.Seen > 0 {
-		t += fmt.Sprintf(", %d skipped as checked on an earlier night", rep.Seen)
+		t += fmt.Sprintf(", %d skipped as %s", rep.Seen, rep.State.SeenWhere())
 	}
 	return t
 }

@@ -43,11 +43,33 @@ type journal struct {
 // SaveSettings writes DIR/campaign.json: the settings, their checksum and
 // the writer w, the cfgfuzz that writes the campaign's log.
 func SaveSettings(dir string, s Settings, w Writer) error {
-	b, err := json.MarshalIndent(settingsFile{Settings: s, Sum: SettingsSum(s), Writer: &w}, "", "  ")
+	return saveCampaign(dir, s, w, "")
+}
+
+// saveCampaign is SaveSettings recording the --state directory stateDir
+// too ("" none), made absolute.
+func saveCampaign(dir string, s Settings, w Writer, stateDir string) error {
+	if stateDir != "" {
+		if abs, err := filepath.Abs(stateDir); err == nil {
+			stateDir = abs
+		}
+	}
+	b, err := json.MarshalIndent(settingsFile{Settings: s, Sum: SettingsSum(s), Writer: &w, StateDir: stateDir}, "", "  ")
 	if err != nil {
 		return err
 	}
 	return writeFile(filepath.Join(dir, CampaignFile), append(b, '\n'))
+}
+
+// recordedStateDir is the --state directory DIR/campaign.json records
+// ("" none, or a file that does not say).
+func recordedStateDir(dir string) string {
+	var f settingsFile
+	b, err := os.ReadFile(filepath.Join(dir, CampaignFile))
+	if err != nil || json.Unmarshal(b, &f) != nil {
+		return ""
+	}
+	return f.StateDir
 }
 
 // LoadSettings reads DIR/campaign.json and verifies its checksum: the

@@ -28,7 +28,11 @@ const MinimizationDeferred = "deferred to merge"
 func (c *Config) validateState() error {
 	if c.State == nil {
 		if c.Night != "" || c.StateDigest != "" {
-			return fmt.Errorf("the campaign was run with --state (night %s): give --state again", c.Night)
+			again := "give --state again"
+			if dir := recordedStateDir(c.Dir); dir != "" {
+				again = "give --state " + quotedPath(dir) + " again (the directory it read)"
+			}
+			return fmt.Errorf("the campaign was run with --state (night %s): %s", c.Night, again)
 		}
 		return nil
 	}
@@ -51,6 +55,14 @@ func (c *Config) validateState() error {
 		return fmt.Errorf("state %s changed since the campaign started (digest %s, campaign read %s)", c.State.Dir, c.State.Digest, c.StateDigest)
 	}
 	return nil
+}
+
+// stateDir is the state directory the campaign reads ("" none).
+func (c *Config) stateDir() string {
+	if c.State == nil {
+		return ""
+	}
+	return c.State.Dir
 }
 
 // reruns re-runs this shard's kept graphs, or on --resume reads the

@@ -41,7 +41,7 @@ func TestProgressSignaturesAndTimeLeft(t *testing.T) {
 	var w bytes.Buffer
 	p := newProgress(&w, false, time.Hour, 0)
 	st := &State{Store: []StoredSignature{{Signature: "exec:old", Outcome: OutInvalid, FirstSeen: "2026-03-01"}}, Triage: map[string]TriageEntry{}}
-	p.class = st.classShowing
+	p.class = st.classShowing("2026-03-02")
 	p.deadline = time.Now().Add(50 * time.Second)
 	for _, r := range []Record{
 		{Current: SideResult{Outcome: OutOK}},

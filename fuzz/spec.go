@@ -370,6 +370,36 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 	return SideFactory{}, s, fmt.Errorf("unknown structurizer spec kind %q", s.Kind)
 }
 
+// RecordedSpec is the spec a campaign records for the structurizer spec v
+// (Resolve's returned spec, without building or starting anything): self
+// named, a command's relative paths absolute, a repository's directory
+// absolute and a revision resolved to its commit. A working tree's spec
+// (+dirty) is v as it parses. The error is one of parsing or resolving.
+func RecordedSpec(v string) (string, error) {
+	s, err := ParseSpec(v)
+	if err != nil {
+		return v, err
+	}
+	var opt BuildOptions
+	switch s.Kind {
+	case "", SpecSelf:
+		s.Kind = SpecSelf
+	case SpecCmd:
+		s.Cmd = absoluteWords(s.Cmd)
+	case SpecRepo:
+		if s.Repo, err = filepath.Abs(s.Repo); err != nil {
+			return v, err
+		}
+		opt.Repo = s.Repo
+	}
+	if (s.Kind == SpecRev || s.Kind == SpecRepo) && s.WorkTree == "" {
+		if s.Rev, err = ResolveRevision(s.Rev, opt); err != nil {
+			return v, err
+		}
+	}
+	return s.String(), nil
+}
+
 // CheckRevision resolves the commit a rev or repo spec names (desc as
 // recorded), as Resolve does first, without building it: a campaign of
 // two sides checks both before it builds either, so a revision that does

@@ -327,7 +327,7 @@ func (st *State) StoreStructurizer() string {
 }
 
 // structurizerOf is which structurizer a spec (or a store's revision,
-// "self (built from ...)") tests, whatever its revision: cfgfuzz's own
+// "self (built from ...)", `cmd:COMMAND (declares itself "NAME")`) tests, whatever its revision: cfgfuzz's own
 // (self, isolated, rev:REV), a repository's (repo:DIR@REV), or a
 // command's (cmd:COMMAND: its program, the first word, as programOf
 // resolves it; the arguments may change, as a fix's flag does). A
@@ -336,9 +336,7 @@ func (st *State) StoreStructurizer() string {
 // recorded compare alike: the same relative path from the same directory
 // is the same structurizer, and from another directory another one.
 func structurizerOf(spec string) string {
-	if !strings.HasPrefix(spec, SpecCmd+":") {
-		spec, _, _ = strings.Cut(spec, " (") // "self (built from ...)"
-	}
+	spec = specOfRevision(spec) // "self (built from ...)", a command's declared name
 	sp, err := ParseSpec(spec)
 	switch {
 	case err != nil:
@@ -548,7 +546,7 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 		k := findingKey{c.Signature, c.Strategy}
 		e, had := byKey[k]
 		if !had {
-			e = StoredSignature{Signature: c.Signature, Strategy: c.Strategy, Outcome: c.Outcome, FirstSeen: s.Night, FirstRevision: stateRevision(s)}
+			e = StoredSignature{Signature: c.Signature, Strategy: c.Strategy, Outcome: c.Outcome, FirstSeen: s.Night, FirstRevision: stateRevision(s, rep.Declared)}
 		}
 		switch {
 		case c.Class == ClassFixed:
@@ -556,9 +554,9 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 		case c.Class == ClassUnverified:
 		default: // it showed tonight
 			if c.changed { // not the defect the store knew: tonight's starts afresh
-				e = StoredSignature{Signature: c.Signature, Strategy: c.Strategy, Outcome: c.Outcome, FirstSeen: s.Night, FirstRevision: stateRevision(s)}
+				e = StoredSignature{Signature: c.Signature, Strategy: c.Strategy, Outcome: c.Outcome, FirstSeen: s.Night, FirstRevision: stateRevision(s, rep.Declared)}
 			}
-			e.LastSeen, e.Revision, e.Fixed = s.Night, stateRevision(s), ""
+			e.LastSeen, e.Revision, e.Fixed = s.Night, stateRevision(s, rep.Declared), ""
 			if f := firsts[k]; f != nil {
 				for _, x := range keptExamples(f) {
 					e.Graphs = keepGraph(e.Graphs, KeptGraph{Graph: x.Graph, Weights: x.Weights, Stream: x.Stream, Seed: x.Seed})
@@ -623,12 +621,50 @@ func isCommitHash(rev string) bool {
 }
 
 // stateRevision is the current side as the store records it: its spec,
-// and for this binary's own structurizer the commit it was built from.
-func stateRevision(s *Settings) string {
-	if sp, err := ParseSpec(s.Current); err == nil && sp.IsSelf() {
+// for this binary's own structurizer followed by the commit it was built
+// from, and for a command whose protocol v2 hello declared a name
+// (declared["current"]) followed by that name, the one word cfgfuzz has of
+// which build it ran: `cmd:COMMAND (declares itself "NAME")`.
+func stateRevision(s *Settings, declared Declarations) string {
+	sp, err := ParseSpec(s.Current)
+	switch {
+	case err != nil:
+		return s.Current
+	case sp.IsSelf():
 		return s.Current + " (" + sp.describe(false) + ")"
+	case sp.Kind == SpecCmd && declared["current"] != nil && declared["current"].Name != "":
+		return s.Current + declaredMark + strconv.Quote(declared["current"].Name) + ")"
 	}
 	return s.Current
+}
+
+// declaredMark starts the declared name a store's revision of a command
+// ends with (stateRevision).
+const declaredMark = " (declares itself "
+
+// specOfRevision is the spec of a store's revision (stateRevision): the
+// revision less what follows the spec, "self (built from ...)" or a
+// command's `cmd:COMMAND (declares itself "NAME")`. A command is cut only
+// at a declared name that unquotes, so a command holding " (" stays whole.
+func specOfRevision(rev string) string {
+	if !strings.HasPrefix(rev, SpecCmd+":") {
+		spec, _, _ := strings.Cut(rev, " (")
+		return spec
+	}
+	if !strings.HasSuffix(rev, ")") {
+		return rev
+	}
+	for i := strings.Index(rev, declaredMark); i >= 0; {
+		if _, err := strconv.Unquote(rev[i+len(declaredMark) : len(rev)-1]); err == nil {
+			return rev[:i]
+		}
+		next := strings.Index(rev[i+1:], declaredMark)
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return rev
 }
 
 // keptExamples are the graphs of a finding a night keeps, in the order

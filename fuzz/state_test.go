@@ -198,6 +198,69 @@ func TestNightDeterministic(t *testing.T) {
 	sameState(t, s1, st)
 }
 
+// TestNightRunAgainGivesItsVerdict: the same night run again on the state
+// its first run wrote classes the signature that run first saw new again
+// (the night fails again) and says its skipped graphs were checked by
+// that earlier run; two shards of the re-run merged give the same report
+// and state as the whole re-run; the next night classes it known.
+func TestNightRunAgainGivesItsVerdict(t *testing.T) {
+	base := t.TempDir()
+	swap := func(c *Config) { c.Inject = []string{"swap-arms"} }
+	if one := night(t, base, "2026-03-01", 1, 40, swap); classesOf(one)[swapSig] != ClassNew {
+		t.Fatalf("night 1: classes %v, want %s new", classesOf(one), swapSig)
+	}
+	again := t.TempDir()
+	copyDir(t, base, again)
+	whole := night(t, again, "2026-03-01", 1, 40, swap)
+	if got := classesOf(whole)[swapSig]; got != ClassNew || whole.State.NewSignatures() == 0 {
+		t.Errorf("the night run again: %s is %q (%v), want new", swapSig, got, whole.State.Classes)
+	}
+	if !whole.State.RepeatedNight || whole.Seen == 0 || !strings.Contains(stateProse(whole), "checked by an earlier run of this night") {
+		t.Errorf("the night run again: repeated %v, %d seen; prose %q", whole.State.RepeatedNight, whole.Seen, stateProse(whole))
+	}
+	for _, s := range whole.State.Signatures {
+		if s.Signature == swapSig && s.Strategy == "" && s.Reason != FirstSeenThisNight {
+			t.Errorf("the night run again: %s's reason %q, want %q", swapSig, s.Reason, FirstSeenThisNight)
+		}
+	}
+	sharded := t.TempDir()
+	copyDir(t, base, sharded)
+	state, err := LoadState(sharded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for i := range 2 {
+		c := testConfig(t, 40)
+		c.Seed, c.State, c.Night, c.Shard = 1, state, "2026-03-01", Shard{I: i, N: 2}
+		swap(&c)
+		mustRun(t, c)
+		dirs = append(dirs, c.Dir)
+	}
+	rep, up, _, err := MergeNight(dirs, MergeOptions{State: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := WriteReports(out, rep, testSource{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteStateUpdate(sharded, *up); err != nil {
+		t.Fatal(err)
+	}
+	wholeDir := t.TempDir()
+	if err := WriteReports(wholeDir, whole, testSource{}); err != nil {
+		t.Fatal(err)
+	}
+	if a, m := reportJSON(t, wholeDir), reportJSON(t, out); a != m {
+		t.Errorf("merged shards of the night run again differ from the whole re-run:\n%s\n---\n%s", a, m)
+	}
+	sameState(t, again, sharded)
+	if next := night(t, again, "2026-03-02", 2, 40, swap); classesOf(next)[swapSig] != ClassKnown || next.State.RepeatedNight {
+		t.Errorf("the next night: %s is %q, repeated %v; want known, not repeated", swapSig, classesOf(next)[swapSig], next.State.RepeatedNight)
+	}
+}
+
 // sameState compares two state directories byte for byte.
 func sameState(t *testing.T, a, b string) {
 	t.Helper()
@@ -618,11 +681,13 @@ func TestFullFilterStartsAfresh(t *testing.T) {
 
 // TestShardClassesFixedOnAllKeptGraphs: a shard re-runs only its share of
 // a signature's kept graphs, so its own report classes a signature that
-// none of them showed unverified, not fixed; the merge, which has every
-// re-run, classes it fixed.
+// none of them showed unverified, not fixed, and its reason names the
+// minimized graph where the shard re-ran that too; the merge, which has
+// every re-run, classes it fixed.
 func TestShardClassesFixedOnAllKeptGraphs(t *testing.T) {
 	base := t.TempDir()
-	one := night(t, base, "2026-03-01", 1, 40, func(c *Config) { c.Inject = []string{"swap-arms"} })
+	keep := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil } // its first graph as minimized
+	one := night(t, base, "2026-03-01", 1, 40, func(c *Config) { c.Inject, c.Minimize = []string{"swap-arms"}, keep })
 	if classesOf(one)[swapSig] != ClassNew {
 		t.Fatalf("night 1: classes %v, want %s new", classesOf(one), swapSig)
 	}
@@ -634,7 +699,11 @@ func TestShardClassesFixedOnAllKeptGraphs(t *testing.T) {
 	if kept < 2 {
 		t.Fatalf("%s keeps %d graphs: the test needs 2 or more", swapSig, kept)
 	}
+	if state.lookup(swapSig, "").Minimized == "" {
+		t.Fatalf("%s has no minimized graph: the test needs one", swapSig)
+	}
 	var dirs []string
+	minimizedHere := 0 // shards that re-ran the minimized graph
 	for i := range 3 {
 		c := testConfig(t, 40)
 		c.Seed, c.State, c.Night, c.Shard = 2, state, "2026-03-02", Shard{I: i, N: 3}
@@ -644,7 +713,16 @@ func TestShardClassesFixedOnAllKeptGraphs(t *testing.T) {
 			if s.Class == ClassFixed && s.RerunGraphs < kept {
 				t.Errorf("shard %d/3: %s fixed on %d of its %d kept graphs (%s)", i, s.Signature, s.RerunGraphs, kept, s.Reason)
 			}
+			if s.Class == ClassUnverified && s.Minimized != "" {
+				minimizedHere++
+				if !strings.Contains(s.Reason, "its minimized graph re-run here") {
+					t.Errorf("shard %d/3 re-ran %s's minimized graph (%s), but its reason leaves it out: %s", i, s.Signature, s.Minimized, s.Reason)
+				}
+			}
 		}
+	}
+	if minimizedHere != 1 {
+		t.Errorf("%d shards re-ran %s's minimized graph and classed it unverified, want 1", minimizedHere, swapSig)
 	}
 	rep, _, _, err := MergeNight(dirs, MergeOptions{State: state})
 	if err != nil {
@@ -679,6 +757,78 @@ func TestGoodNightKeepsItsSizeLimit(t *testing.T) {
 	rep.Divergences.Size.judge(&limit)
 	if !rep.SizeOverLimit() || goodNight(rep) != nil {
 		t.Errorf("a night over its size limit is good: over %v", rep.SizeOverLimit())
+	}
+}
+
+// TestStateRecordsDeclaredName: a command whose protocol v2 hello declares
+// a name is recorded in the store (first_revision, revision) and the
+// report's state section with that name after its spec, as self is with
+// what it was built from; a store that records the structurizer only in
+// its entries' revisions still knows the command for the same program
+// (another night of it runs) and refuses another one.
+func TestStateRecordsDeclaredName(t *testing.T) {
+	bin := redteamServer(t)
+	spec := "cmd:" + bin + " v2-limited"
+	adapter := func(c *Config) {
+		c.Inject = []string{"swap-arms"}
+		c.Current = ProcessFactory(spec, []string{bin, "v2-limited"}, "")
+	}
+	state := t.TempDir()
+	one := night(t, state, "2026-12-04", 1, 40, adapter)
+	want := spec + ` (declares itself "redteam/v2-limited")`
+	if one.State.Revision != want {
+		t.Errorf("report's state revision %q, want %q", one.State.Revision, want)
+	}
+	st, err := LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Store) == 0 {
+		t.Fatal("the night stored no signature")
+	}
+	for _, e := range st.Store {
+		if e.Revision != want || e.FirstRevision != want {
+			t.Errorf("stored %s: revision %q, first revision %q; want %q", e.Signature, e.Revision, e.FirstRevision, want)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(state, StateFindingsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if !strings.HasPrefix(l, `  "current": `) {
+			lines = append(lines, l)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(state, StateFindingsFile), []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err = LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CheckNight("2026-12-05", "cmd:"+bin+" v2-limited --another-flag", false); err != nil {
+		t.Errorf("the same program from a store of declared revisions: %v", err)
+	}
+	if err := st.CheckNight("2026-12-05", "cmd:/opt/other-adapter", false); err == nil || !strings.Contains(err.Error(), "was written by nights of the command "+bin+" ("+want+")") {
+		t.Errorf("another program from a store of declared revisions: %v", err)
+	}
+}
+
+// TestSpecOfRevision: a store's revision less what follows its spec, also
+// when the declared name or the command holds " (".
+func TestSpecOfRevision(t *testing.T) {
+	for rev, want := range map[string]string{
+		`cmd:/opt/adapter2 (declares itself "mystruct 1.1 (git def456)")`:       "cmd:/opt/adapter2",
+		`cmd:/opt/adapter2 --x "a (b)" (declares itself "my \"struct\" (1.1)")`: `cmd:/opt/adapter2 --x "a (b)"`,
+		`cmd:/opt/adapter2 --x (declares itself`:                                `cmd:/opt/adapter2 --x (declares itself`,
+		"cmd:/opt/adapter2 (y)":                                                 "cmd:/opt/adapter2 (y)",
+		"self (the structurizer compiled into this cfgfuzz binary)":             "self",
+	} {
+		if got := specOfRevision(rev); got != want {
+			t.Errorf("specOfRevision(%q) = %q, want %q", rev, got, want)
+		}
 	}
 }
 

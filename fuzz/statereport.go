@@ -23,8 +23,8 @@ func stateProse(rep *Report) string {
 		}
 		fmt.Fprintf(&b, "%d %s", s.Classes[c], c)
 	}
-	fmt.Fprintf(&b, " (signatures). %s; %s skipped as checked on an earlier night (the filter held %d graphs, a false-positive rate of %.2g).",
-		s.RerunsPhrase(), Plural(s.Seen, "graph"), s.FilterGraphs, s.FilterFalsePositive)
+	fmt.Fprintf(&b, " (signatures). %s; %s skipped as %s (the filter held %d graphs, a false-positive rate of %.2g).",
+		s.RerunsPhrase(), Plural(s.Seen, "graph"), s.SeenWhere(), s.FilterGraphs, s.FilterFalsePositive)
 	if s.FilterRestarted > 0 {
 		b.WriteString(" " + FilterRestartNote(s.FilterRestarted) + ".")
 	}

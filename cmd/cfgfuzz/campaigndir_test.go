@@ -156,6 +156,29 @@ func TestResumeRefusesWhatDoesNotVerify(t *testing.T) {
 	}
 }
 
+// TestResumeTakesTheRecordedFlags: the campaign's own command repeated
+// with --resume (a relative adapter, seed, budget, guided generation, its
+// --out) is taken, its flags being the recorded settings; one flag changed
+// is refused naming it and both values.
+func TestResumeTakesTheRecordedFlags(t *testing.T) {
+	dir := t.TempDir()
+	adapterScript(t, filepath.Join(dir, "mystruct", "adapter"), `"$@"`)
+	t.Chdir(dir)
+	flags := func(seed string) []string {
+		return []string{"--structurizer", "./mystruct/adapter", "--seed", seed, "--graphs", "20", "--mutate", "0.5", "--out", "c", "--progress", "none", "--minimize=false"}
+	}
+	if code, out, errs := runCmd(append([]string{"run"}, flags("7")...), ""); code == exitUsage {
+		t.Fatalf("first run: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCmd(append([]string{"run", "--resume", "c"}, flags("7")...), ""); code == exitUsage || strings.Contains(errs, "cannot change") {
+		t.Errorf("--resume with the campaign's own flags: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCmd(append([]string{"run", "--resume", "c"}, flags("8")...), "")
+	if code != exitUsage || !strings.Contains(errs, "--seed changed from 7 to 8") || strings.Contains(errs, "--graphs") || strings.Contains(errs, "--structurizer") {
+		t.Errorf("--resume with --seed changed: exit %d, want 2 naming --seed alone\n%s%s", code, out, errs)
+	}
+}
+
 // TestResumeRefusesOtherSettings: --resume runs on the campaign's recorded
 // settings, so a flag that would change them is refused by name instead of
 // being ignored; the run's own flags (--workers, --progress) are taken.
@@ -167,9 +190,11 @@ func TestResumeRefusesOtherSettings(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	code := run([]string{"run", "--resume", dir, "--graphs", "10", "--inject", "swap-arms", "--progress", "none"}, strings.NewReader(""), &out, &errOut)
-	if code != exitUsage || !strings.Contains(errOut.String(), "--graphs, --inject cannot change") {
-		t.Errorf("--resume with --graphs and --inject: exit %d, want 2 naming both\n%s%s", code, out.String(), errOut.String())
+	code := run([]string{"run", "--resume", dir, "--graphs", "10", "--inject", "swap-arms", "--blocks", "5", "--progress", "none"}, strings.NewReader(""), &out, &errOut)
+	for _, want := range []string{"--graphs changed from 20 to 10", "--inject changed from (none) to swap-arms", "--blocks cannot change"} {
+		if code != exitUsage || !strings.Contains(errOut.String(), want) {
+			t.Errorf("--resume with --graphs, --inject and --blocks: exit %d, want 2 and %q\n%s%s", code, want, out.String(), errOut.String())
+		}
 	}
 	out.Reset()
 	errOut.Reset()

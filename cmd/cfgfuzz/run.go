@@ -145,26 +145,6 @@ func resumeCommand(name, dir, state, corpus string) string {
 	return c
 }
 
-// resumeFlagsOnly refuses a flag --resume would ignore: a resumed
-// campaign runs on its recorded settings.
-func (f *campaignFlags) resumeFlagsOnly() error {
-	if f.resume == "" {
-		return nil
-	}
-	var ignored []string
-	for name := range f.set {
-		if !slices.Contains(resumeAllows, name) {
-			ignored = append(ignored, "--"+name)
-		}
-	}
-	if len(ignored) == 0 {
-		return nil
-	}
-	slices.Sort(ignored)
-	return fmt.Errorf("--resume %s continues that campaign with its recorded settings, so %s cannot change (only --workers, --progress, --minimize and its budget, --state, --night, --corpus and the profiles may); for other settings start a new campaign: another --out, or --force",
-		f.resume, strings.Join(ignored, ", "))
-}
-
 func kindList() string {
 	var s []string
 	for _, k := range gen.Kinds() {
@@ -218,7 +198,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	if err := f.resumeFlagsOnly(); err != nil {
+	if err := f.resumeFlagsOnly(fs); err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return exitUsage
 	}

@@ -126,9 +126,14 @@ func stateSummary(rep *fuzz.Report) string {
 	for _, n := range s.Unmatched {
 		fmt.Fprintf(&b, "  note: %s\n", n)
 	}
-	if s.Seen > 0 && s.Seen >= rep.Graphs {
-		fmt.Fprintf(&b, "  note: %d of the night's %d graphs were checked on an earlier night and skipped; give each night its own --seed (the date, as the nightly workflow does) so that the budget goes to graphs not checked yet\n",
-			s.Seen, s.Seen+rep.Graphs)
+	switch {
+	case s.Seen == 0 || s.Seen < rep.Graphs:
+	case s.RepeatedNight:
+		fmt.Fprintf(&b, "  note: %d of the night's %d graphs were %s and skipped: a night run again on its seed checks only the graphs its earlier run did not\n",
+			s.Seen, s.Seen+rep.Graphs, s.SeenWhere())
+	default:
+		fmt.Fprintf(&b, "  note: %d of the night's %d graphs were %s and skipped; give each night its own --seed (the date, as the nightly workflow does) so that the budget goes to graphs not checked yet\n",
+			s.Seen, s.Seen+rep.Graphs, s.SeenWhere())
 	}
 	return b.String()
 }

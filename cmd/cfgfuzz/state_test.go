@@ -195,6 +195,26 @@ func TestNightsExternalStructurizer(t *testing.T) {
 	}
 }
 
+// TestNightRunAgainFailsAgain: the same --night run again on the state its
+// first run committed (a CI job re-run on the same day) exits 1 as the
+// first run did, and its note says the skipped graphs were checked by the
+// earlier run of this night, not on an earlier night.
+func TestNightRunAgainFailsAgain(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	for _, out := range []string{"rr1", "rr2"} {
+		args := nightArgs(state, "2026-12-05", "20261205", "swap-arms", filepath.Join(dir, out))
+		code, stdout, stderr := runCmd(args, "")
+		t.Logf("%s: exit %d\n%s%s", out, code, stdout, stderr)
+		if code != exitFail || !strings.Contains(stdout, "new exec:trace-mismatch: first seen tonight") {
+			t.Errorf("%s: exit %d; want 1 and exec:trace-mismatch new", out, code)
+		}
+		if out == "rr2" && (!strings.Contains(stdout, "checked by an earlier run of this night") || strings.Contains(stdout, "checked on an earlier night and skipped")) {
+			t.Errorf("%s: the note calls the first run's graphs an earlier night's", out)
+		}
+	}
+}
+
 // TestSameSeedNightSaysSo: a night whose graphs an earlier night checked
 // (the same seed) runs none of them, reports no rate for them, and says
 // to give each night its own seed.
@@ -271,7 +291,8 @@ func TestExhaustiveWalkGoesOn(t *testing.T) {
 
 // TestResumeNamesTheNight: a resume given another --night than the
 // campaign's, or a --state the campaign ran without, is refused with a
-// message naming the flag, not a bare "the settings differ".
+// message naming the flag, not a bare "the settings differ"; one without
+// the --state the campaign read names that directory.
 func TestResumeNamesTheNight(t *testing.T) {
 	dir := t.TempDir()
 	state, out, plain := filepath.Join(dir, "state"), filepath.Join(dir, "out"), filepath.Join(dir, "plain")
@@ -285,6 +306,10 @@ func TestResumeNamesTheNight(t *testing.T) {
 	}
 	if code, stdout, stderr := runCmd([]string{"run", "--graphs", "20", "--progress", "none", "--out", plain}, ""); code != 0 {
 		t.Fatalf("campaign without a state: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, _, stderr = runCmd([]string{"run", "--resume", out, "--progress", "none"}, "")
+	if code != 2 || !strings.Contains(stderr, "give --state "+state+" again") {
+		t.Errorf("resume without the --state the campaign read: exit %d, stderr %q; want 2 naming %s", code, stderr, state)
 	}
 	code, _, stderr = runCmd([]string{"run", "--resume", plain, "--state", state, "--progress", "none"}, "")
 	if code != 2 || !strings.Contains(stderr, "without --state") {
