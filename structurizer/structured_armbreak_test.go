@@ -9,13 +9,20 @@ import "testing"
 // breakFunc is P (block 1) heading a construct of merge M (block 7), with
 // X (block 2) in its first target choosing between T (block 3) and A
 // (block 4), both going to X's synthetic merge E (block 5), which goes on
-// to M; block 6 is P's other target, going to M. P is a switch (sw) or a
-// conditional.
-func breakFunc(sw bool) *Func {
+// to M; block 6 is P's other target, going to M. P is a switch (P of
+// kind "switch"), a conditional ("selection"), or a switch whose other
+// case returns, so that one case alone reaches its merge ("one-case
+// switch").
+func breakFunc(kind string) *Func {
 	p := Block{Kind: Original, Orig: 0, Name: "p", Arity: 3, Merge: Merge{Kind: SelectionMerge, Merge: 7},
 		Term: Term{Kind: Choose, To: []int{2, 7, 6}}}
-	if !sw {
+	six := Block{Kind: Original, Orig: 3, Term: branchTo(7)}
+	switch kind {
+	case "selection":
 		p = choose2("p", Merge{Kind: SelectionMerge, Merge: 7}, 2, 6)
+	case "one-case switch":
+		p.Term.To = []int{2, 6, 6}
+		six.Term = Term{Kind: Return}
 	}
 	return &Func{Vars: []Var{{Name: "v"}}, Blocks: []Block{
 		synBlock("entry", Merge{}, branchTo(1)),
@@ -24,7 +31,7 @@ func breakFunc(sw bool) *Func {
 		{Kind: Original, Orig: 1, Term: branchTo(5)},
 		{Kind: Original, Orig: 2, Term: branchTo(5)},
 		synBlock("exit", Merge{}, branchTo(7)),
-		{Kind: Original, Orig: 3, Term: branchTo(7)},
+		six,
 		{Kind: Original, Orig: 4, Term: Term{Kind: Return}},
 	}}
 }
@@ -35,8 +42,9 @@ func TestArmBreakHandMade(t *testing.T) {
 		f     *Func
 		moves bool
 	}{
-		{"in a switch", breakFunc(true), true},
-		{"in a selection", breakFunc(false), false},
+		{"in a switch", breakFunc("switch"), true},
+		{"in a selection", breakFunc("selection"), false},
+		{"in a switch whose merge one case alone reaches", breakFunc("one-case switch"), false},
 	} {
 		if err := c.f.Validate(); err != nil {
 			t.Fatalf("%s: malformed: %v", c.name, err)
