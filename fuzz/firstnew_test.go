@@ -103,14 +103,7 @@ func TestFindingOnItsFirstNewGraph(t *testing.T) {
 		mustRun(t, s)
 		dirs = append(dirs, s.Dir)
 	}
-	merged, _, _, err := MergeNight(dirs, MergeOptions{Minimize: minimize})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if err := WriteReports(out, merged, testSource{}); err != nil {
-		t.Fatal(err)
-	}
+	out := mergeNightInto(t, dirs, MergeOptions{Minimize: minimize}, "")
 	if a, b := reportJSON(t, c.Dir), reportJSON(t, out); a != b {
 		t.Errorf("merged shards differ from the whole run:\n%s\n---\n%s", a, b)
 	}

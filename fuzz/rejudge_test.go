@@ -152,17 +152,7 @@ func TestRejudgeDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, up, _, err := MergeNight(dirs, MergeOptions{State: state, Minimize: asFound})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := t.TempDir()
-		if err := WriteReports(out, rep, testSource{}); err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteStateUpdate(st, *up); err != nil {
-			t.Fatal(err)
-		}
+		out := mergeNightInto(t, dirs, MergeOptions{State: state, Minimize: asFound}, st)
 		if a, m := reportJSON(t, w1), reportJSON(t, out); a != m {
 			t.Errorf("%d shards merged differ from the whole night:\n%s\n---\n%s", n, a, m)
 		}

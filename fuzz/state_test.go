@@ -181,17 +181,7 @@ func TestNightDeterministic(t *testing.T) {
 	if _, _, _, err := MergeNight(dirs, MergeOptions{}); err == nil {
 		t.Errorf("shards run with a state merged without one")
 	}
-	rep, up, _, err := MergeNight(dirs, MergeOptions{State: state})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if err := WriteReports(out, rep, testSource{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteStateUpdate(st, *up); err != nil {
-		t.Fatal(err)
-	}
+	out := mergeNightInto(t, dirs, MergeOptions{State: state}, st)
 	if a, m := reportJSON(t, w1), reportJSON(t, out); a != m {
 		t.Errorf("merged shards differ from the whole night:\n%s\n---\n%s", a, m)
 	}
@@ -237,17 +227,7 @@ func TestNightRunAgainGivesItsVerdict(t *testing.T) {
 		mustRun(t, c)
 		dirs = append(dirs, c.Dir)
 	}
-	rep, up, _, err := MergeNight(dirs, MergeOptions{State: state})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if err := WriteReports(out, rep, testSource{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteStateUpdate(sharded, *up); err != nil {
-		t.Fatal(err)
-	}
+	out := mergeNightInto(t, dirs, MergeOptions{State: state}, sharded)
 	wholeDir := t.TempDir()
 	if err := WriteReports(wholeDir, whole, testSource{}); err != nil {
 		t.Fatal(err)
@@ -262,6 +242,27 @@ func TestNightRunAgainGivesItsVerdict(t *testing.T) {
 }
 
 // sameState compares two state directories byte for byte.
+// mergeNightInto merges the shards' directories as `cfgfuzz merge` does,
+// writes the merged reports into a fresh directory, which it returns, and
+// the state update into stateDir ("" for none).
+func mergeNightInto(t *testing.T, dirs []string, opt MergeOptions, stateDir string) string {
+	t.Helper()
+	rep, up, _, err := MergeNight(dirs, opt)
+	if err != nil {
+		t.Fatalf("merge: %v", err)
+	}
+	out := t.TempDir()
+	if err := WriteReports(out, rep, testSource{}); err != nil {
+		t.Fatal(err)
+	}
+	if stateDir != "" {
+		if err := WriteStateUpdate(stateDir, *up); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
 func sameState(t *testing.T, a, b string) {
 	t.Helper()
 	for _, f := range []string{StateFindingsFile, StateSeenFile} {
