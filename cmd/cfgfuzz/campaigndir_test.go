@@ -179,6 +179,23 @@ func TestResumeTakesTheRecordedFlags(t *testing.T) {
 	}
 }
 
+// TestResumeTakesTheRecordedRegisterFile: --registers repeated with its
+// recorded value resumes; another value is refused, naming both.
+func TestResumeTakesTheRecordedRegisterFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	first := []string{"run", "--graphs", "12", "--registers", "4", "--progress", "none", "--minimize=false", "--out", dir}
+	if code, out, errs := runCmd(first, ""); code != exitOK {
+		t.Fatalf("first run: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCmd([]string{"run", "--resume", dir, "--registers", "4", "--progress", "none", "--minimize=false"}, ""); code != exitOK {
+		t.Errorf("--resume with --registers 4 as recorded: exit %d, want 0\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCmd([]string{"run", "--resume", dir, "--registers", "8", "--progress", "none"}, "")
+	if code != exitUsage || !strings.Contains(errs, "--registers changed from 4 to 8") {
+		t.Errorf("--resume with --registers 8: exit %d, want 2 and --registers changed from 4 to 8\n%s%s", code, out, errs)
+	}
+}
+
 // TestResumeRefusesOtherSettings: --resume runs on the campaign's recorded
 // settings, so a flag that would change them is refused by name instead of
 // being ignored; the run's own flags (--workers, --progress) are taken.

@@ -34,6 +34,9 @@ var recordedFlags = map[string]func(s *fuzz.Settings, dir string) string{
 	"structurizer": func(s *fuzz.Settings, _ string) string { return s.Current },
 	"mutate":       func(s *fuzz.Settings, _ string) string { return strconv.FormatFloat(s.Mutate, 'g', -1, 64) },
 	"corpus-batch": func(s *fuzz.Settings, _ string) string { return strconv.Itoa(s.CorpusBatch) },
+	"registers":    func(s *fuzz.Settings, _ string) string { return strconv.Itoa(s.Registers) },
+	"gpu-every":    func(s *fuzz.Settings, _ string) string { return strconv.Itoa(s.GPUEvery) },
+	"gpu-device":   func(s *fuzz.Settings, _ string) string { return s.GPUDevice },
 }
 
 // flagValue is a given flag's value as recordedFlags reads the setting:
