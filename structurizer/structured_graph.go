@@ -204,32 +204,25 @@ const roomChunk = 256
 // list returns a copy of vals carved from the working graph's room, capped
 // at its length, so that appending to it copies it and leaves its
 // neighbours be; nil for none.
-func (w *work) list(vals ...int) []int {
+func (w *work) list(vals ...int) []int { return carve(&w.succRoom, vals) }
+
+// storeList is list for a node's stores.
+func (w *work) storeList(st ...Store) []Store { return carve(&w.storeRoom, st) }
+
+// carve copies vals into the front of *room, capped at its length, and
+// moves *room past it, making room of at least roomChunk when it runs
+// short; nil for none.
+func carve[T any](room *[]T, vals []T) []T {
 	k := len(vals)
 	if k == 0 {
 		return nil
 	}
-	if len(w.succRoom) < k {
-		w.succRoom = make([]int, max(k, roomChunk))
+	if len(*room) < k {
+		*room = make([]T, max(k, roomChunk))
 	}
-	s := w.succRoom[:k:k]
-	w.succRoom = w.succRoom[k:]
+	s := (*room)[:k:k]
+	*room = (*room)[k:]
 	copy(s, vals)
-	return s
-}
-
-// storeList is list for a node's stores.
-func (w *work) storeList(st ...Store) []Store {
-	k := len(st)
-	if k == 0 {
-		return nil
-	}
-	if len(w.storeRoom) < k {
-		w.storeRoom = make([]Store, max(k, roomChunk))
-	}
-	s := w.storeRoom[:k:k]
-	w.storeRoom = w.storeRoom[k:]
-	copy(s, st)
 	return s
 }
 
