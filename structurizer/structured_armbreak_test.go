@@ -72,24 +72,5 @@ func TestArmBreakHandMade(t *testing.T) {
 // random graphs and compares runs; the result passes the self-check, and
 // some merges went.
 func TestArmBreakKeepsRuns(t *testing.T) {
-	r := loggedRand(t, 45)
-	moved := 0
-	for i := range 3000 {
-		g := mixedGraph(r, i, 2, 10, 60)
-		f := funcAfter(t, g, "armmerge")
-		if f == nil {
-			continue
-		}
-		layout(f)
-		before := copyFunc(f)
-		if !armBreaks(f) {
-			continue
-		}
-		passKeepsRuns(t, r, g, "arm-break", before, f)
-		moved += len(before.Blocks) - len(f.Blocks)
-	}
-	t.Logf("%d forwarding merges dropped", moved)
-	if moved == 0 {
-		t.Fatal("the arm-break pass dropped no merge")
-	}
+	passDropsMerges(t, 45, "armmerge", "arm-break", armBreaks)
 }

@@ -87,25 +87,34 @@ func TestArmMergeNestedReturns(t *testing.T) {
 // on random graphs and compares runs; the result passes the self-check,
 // and some merges went.
 func TestArmMergeKeepsRuns(t *testing.T) {
-	r := loggedRand(t, 44)
+	passDropsMerges(t, 44, "lift", "arm-merge", armMerges)
+}
+
+// passDropsMerges runs pass on the Func of 3,000 random graphs laid out up
+// to and including pass after (seed logged), comparing the runs before and
+// after wherever it rewrites; the result passes the self-check, and some
+// blocks went.
+func passDropsMerges(t *testing.T, seed uint64, after, name string, pass func(*Func) bool) {
+	t.Helper()
+	r := loggedRand(t, seed)
 	moved := 0
 	for i := range 3000 {
 		g := mixedGraph(r, i, 2, 10, 60)
-		f := funcAfter(t, g, "lift")
+		f := funcAfter(t, g, after)
 		if f == nil {
 			continue
 		}
 		layout(f)
 		before := copyFunc(f)
-		if !armMerges(f) {
+		if !pass(f) {
 			continue
 		}
-		passKeepsRuns(t, r, g, "arm-merge", before, f)
+		passKeepsRuns(t, r, g, name, before, f)
 		moved += len(before.Blocks) - len(f.Blocks)
 	}
 	t.Logf("%d forwarding merges dropped", moved)
 	if moved == 0 {
-		t.Fatal("the arm-merge pass dropped no merge")
+		t.Fatalf("the %s pass dropped no merge", name)
 	}
 }
 
