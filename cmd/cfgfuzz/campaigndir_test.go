@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
 // smallRun is a quick campaign into dir.
@@ -196,6 +198,54 @@ func TestResumeTakesTheRecordedRegisterFile(t *testing.T) {
 	}
 }
 
+// TestResumeTakesTheRecordedJudgingAndStreams: the checks, the streams'
+// generators, weights and block range, the check limit and the dispatch
+// share repeated with their recorded values resume; a stream part changed
+// is refused naming that part's values alone.
+func TestResumeTakesTheRecordedJudgingAndStreams(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	flags := func(blocks string) []string {
+		return []string{"--graphs", "12", "--checks", "-meta", "--allow-fallbacks", "--kinds", "reducible,irreducible", "--weights", "w0,w16",
+			"--blocks", blocks, "--check-timeout", "20s", "--dispatch-every", "4", "--progress", "none", "--minimize=false"}
+	}
+	if code, out, errs := runCmd(append([]string{"run", "--out", dir}, flags("5-12")...), ""); code != exitOK {
+		t.Fatalf("first run: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCmd(append([]string{"run", "--resume", dir}, flags("5-12")...), ""); code != exitOK {
+		t.Errorf("--resume with the recorded flags: exit %d, want 0\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCmd(append(append([]string{"run", "--resume", dir}, flags("5-13")...), "--kinds", "reducible"), "")
+	for _, want := range []string{"--blocks changed from 5-12 to 5-13", "--kinds changed from reducible,irreducible to reducible"} {
+		if code != exitUsage || !strings.Contains(errs, want) {
+			t.Errorf("--resume with --blocks and --kinds changed: exit %d, want 2 and %q\n%s%s", code, want, out, errs)
+		}
+	}
+	if strings.Contains(errs, "--checks") || strings.Contains(errs, "--weights") {
+		t.Errorf("--resume named a flag repeated with its recorded value:\n%s", errs)
+	}
+}
+
+// TestResumeTakesTheRecordedProject: compare's --repo, --build and
+// --serve read as the recorded repository and project commands.
+func TestResumeTakesTheRecordedProject(t *testing.T) {
+	repo := t.TempDir()
+	f := campaignFlags{resume: "c", repo: repo, build: "make", serve: "{out}/server"}
+	recorded := fuzz.Settings{Baseline: "repo:" + repo + "@0123abcd", Project: &fuzz.Project{Build: "make", Serve: "{out}/server"}}
+	for _, name := range []string{"repo", "build", "serve"} {
+		if was, is, known := f.repeatedFlag(name, &recorded, &fuzz.Settings{}); !known || was != is {
+			t.Errorf("--%s: recorded %q, given %q (known %v), want them equal", name, was, is, known)
+		}
+	}
+	f.serve = "{out}/other"
+	if was, is, _ := f.repeatedFlag("serve", &recorded, &fuzz.Settings{}); was == is {
+		t.Errorf("--serve changed reads as recorded: %q", is)
+	}
+	f.baseline = lastGoodBaseline
+	if _, _, known := f.repeatedFlag("baseline", &recorded, &fuzz.Settings{}); known {
+		t.Errorf("--baseline last-good compared with a recorded revision; want it refused (another night may be the last good one)")
+	}
+}
+
 // TestResumeRefusesOtherSettings: --resume runs on the campaign's recorded
 // settings, so a flag that would change them is refused by name instead of
 // being ignored; the run's own flags (--workers, --progress) are taken.
@@ -207,8 +257,8 @@ func TestResumeRefusesOtherSettings(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	code := run([]string{"run", "--resume", dir, "--graphs", "10", "--inject", "swap-arms", "--blocks", "5", "--progress", "none"}, strings.NewReader(""), &out, &errOut)
-	for _, want := range []string{"--graphs changed from 20 to 10", "--inject changed from (none) to swap-arms", "--blocks cannot change"} {
+	code := run([]string{"run", "--resume", dir, "--graphs", "10", "--inject", "swap-arms", "--blocks", "5", "--force", "--progress", "none"}, strings.NewReader(""), &out, &errOut)
+	for _, want := range []string{"--graphs changed from 20 to 10", "--inject changed from (none) to swap-arms", "--blocks changed from (none) to 5-5", "--force cannot change"} {
 		if code != exitUsage || !strings.Contains(errOut.String(), want) {
 			t.Errorf("--resume with --graphs, --inject and --blocks: exit %d, want 2 and %q\n%s%s", code, want, out.String(), errOut.String())
 		}

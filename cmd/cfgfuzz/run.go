@@ -79,7 +79,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i, 0 <= i < n)")
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
 	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports, findings, pictures, re-runs and state update); without it such a DIR is refused")
-	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize (and --minimize-timeout, --minimize-steps, --minimize-budget), --state, --night, --corpus and the profiles may be given with it, and the campaign's recorded flags (--seed, --graphs, --duration, --timeout, --walks, --strategy, --inject, --shard, --structurizer, --mutate, --corpus-batch, --registers, --gpu-every, --gpu-device, --out) repeated with their recorded values. The minimization flags are not recorded: a resume takes those given to it (the resume command an interrupted report prints repeats the campaign's), and spends its whole --minimize-budget, as it redoes all of the minimization")
+	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize (and --minimize-timeout, --minimize-steps, --minimize-budget), --state, --night, --corpus and the profiles may be given with it, and the campaign's own flags repeated with the settings it recorded (every flag that records one: all but --force, --list-faults, --state-new-structurizer and --baseline last-good; --kinds, --weights and --blocks each compared as its part of the graph streams). The minimization flags are not recorded: a resume takes those given to it (the resume command an interrupted report prints repeats the campaign's), and spends its whole --minimize-budget, as it redoes all of the minimization")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
 	fs.StringVar(&f.blocks, "blocks", "", "every random graph has `MIN-MAX` blocks (or N), up to "+strconv.Itoa(gen.MaxBlocksLimit)+" (default: 5-9; one graph in "+strconv.Itoa(gen.CampaignLargeEvery)+" larger, "+strconv.Itoa(gen.CampaignLargeMin)+"-"+strconv.Itoa(gen.CampaignLargeMax)+" or, for one in "+strconv.Itoa(gen.CampaignHugeEvery)+" of all, "+strconv.Itoa(gen.CampaignHugeMin)+"-"+strconv.Itoa(gen.CampaignHugeMax)+"); the exhaustive generator keeps its growing order; not with guided generation, whose mutants stay small")
 	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
@@ -565,41 +565,11 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		}
 		return c, f.sidesFromSettings(ctx, &c, stderr)
 	}
-	s := fuzz.Settings{Seed: f.seed, Graphs: f.graphs, Duration: fuzz.Duration(f.duration), Timeout: fuzz.Duration(f.timeout),
-		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice, Registers: f.registers}
-	if err := proto.CheckOptions(proto.Options{Registers: f.registers}); err != nil {
-		return c, fmt.Errorf("--registers: %w", err)
-	}
-	if int(f.proc.maxAnswer) != fuzz.DefaultMaxAnswer {
-		s.MaxAnswer = int(f.proc.maxAnswer)
-	}
-	if f.proc.startTimeout != fuzz.DefaultStartTimeout {
-		s.StartTimeout = fuzz.Duration(f.proc.startTimeout)
-	}
-	if err := f.judge.validate(); err != nil {
-		return c, err
-	}
-	f.judge.settings(&s)
-	if f.graphs == 0 && f.duration == 0 {
-		s.Duration = fuzz.Duration(30 * time.Second)
-	}
-	s.Checks = f.judge.checks(f.checks)
-	if err := gpuDeviceFlag(f.command(), f.gpuDevice, f.gpuEvery > 0 || slices.Contains(s.Checks, gpu.CheckName), stderr); err != nil {
-		return c, err
-	}
-	if f.shard != "" {
-		sh, err := fuzz.ParseShard(f.shard)
-		if err != nil {
-			return c, err
-		}
-		s.Shard = sh
-	}
-	streams, err := streamsFor(f.kinds, f.weights, f.blocks)
+	s, err := f.flagSettings()
 	if err != nil {
 		return c, err
 	}
-	s.Streams = streams
-	if err := validateOptions(f.strategy, s.Inject); err != nil {
+	if err := gpuDeviceFlag(f.command(), f.gpuDevice, f.gpuEvery > 0 || slices.Contains(s.Checks, gpu.CheckName), stderr); err != nil {
 		return c, err
 	}
 	if (f.build != "" || f.serve != "") && f.repo == "" {
@@ -614,9 +584,6 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		s.Project = &fuzz.Project{Build: f.build, Serve: f.serve}
 		warnReplayProject(f.repo, *s.Project, stderr)
 	}
-	if err := f.dispatchShare(&s); err != nil {
-		return c, err
-	}
 	if s.Baseline, err = f.baselineSpec(stderr); err != nil {
 		return c, err
 	}
@@ -626,7 +593,6 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	if f.maxGrowth != nil && s.Baseline == "" {
 		return c, fmt.Errorf("--max-growth needs a baseline (--baseline or --baseline-structurizer): it limits the current side's growth over the baseline's")
 	}
-	s.MaxGrowth = f.maxGrowth
 	c.Settings = s
 	if err := fuzz.CheckDirFree(c.Dir, c.Force); err != nil {
 		return c, err // before a revision is built for nothing
@@ -635,6 +601,52 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		return c, err
 	}
 	return c, f.sidesFromSettings(ctx, &c, stderr)
+}
+
+// flagSettings is the campaign's settings as its flags give them, the
+// sides and the project left out: what config records for a new campaign,
+// and what a flag repeated with --resume is compared with
+// (resumeFlagsOnly). Guided generation's settings are guidedFlags.apply's.
+func (f *campaignFlags) flagSettings() (fuzz.Settings, error) {
+	s := fuzz.Settings{Seed: f.seed, Graphs: f.graphs, Duration: fuzz.Duration(f.duration), Timeout: fuzz.Duration(f.timeout),
+		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice, Registers: f.registers}
+	if err := proto.CheckOptions(proto.Options{Registers: f.registers}); err != nil {
+		return s, fmt.Errorf("--registers: %w", err)
+	}
+	if int(f.proc.maxAnswer) != fuzz.DefaultMaxAnswer {
+		s.MaxAnswer = int(f.proc.maxAnswer)
+	}
+	if f.proc.startTimeout != fuzz.DefaultStartTimeout {
+		s.StartTimeout = fuzz.Duration(f.proc.startTimeout)
+	}
+	if err := f.judge.validate(); err != nil {
+		return s, err
+	}
+	f.judge.settings(&s)
+	if f.graphs == 0 && f.duration == 0 {
+		s.Duration = fuzz.Duration(30 * time.Second)
+	}
+	s.Checks = f.judge.checks(f.checks)
+	if f.shard != "" {
+		sh, err := fuzz.ParseShard(f.shard)
+		if err != nil {
+			return s, err
+		}
+		s.Shard = sh
+	}
+	streams, err := streamsFor(f.kinds, f.weights, f.blocks)
+	if err != nil {
+		return s, err
+	}
+	s.Streams = streams
+	if err := validateOptions(f.strategy, s.Inject); err != nil {
+		return s, err
+	}
+	if err := f.dispatchShare(&s); err != nil {
+		return s, err
+	}
+	s.MaxGrowth = f.maxGrowth
+	return s, nil
 }
 
 // dispatchShare sets Settings.DispatchEvery: --dispatch-every on
