@@ -311,8 +311,11 @@ func showingClass(sig, night string, baselineShares bool, stored *StoredSignatur
 	switch {
 	case triaged && tr.Status == TriageIgnored:
 		return ClassIgnored, "triage: " + tr.Reason
-	case stored != nil && stored.Fixed != "":
+	case stored != nil && (stored.Fixed != "" || stored.Regressed != nil && stored.Regressed.Night == night):
 		reason = "regressed: fixed since " + stored.Fixed
+		if stored.Fixed == "" {
+			reason = "regressed: fixed since " + stored.Regressed.FixedSince + " (recorded by an earlier run of this night)"
+		}
 		if triaged {
 			reason += fmt.Sprintf(" (%s:%d says known: %s)", StateTriageFile, tr.Line, tr.Reason)
 		}

@@ -62,6 +62,11 @@ type StoredSignature struct {
 	// Fixed is the first night its graphs were re-run and none showed
 	// it; "" while it shows.
 	Fixed string `json:"fixed,omitempty"`
+	// Regressed says it showed again after a night classed it fixed: on
+	// which night, and the night it had been fixed since. A later night
+	// it shows on clears it; a run of that same night again reads it
+	// (showingClass).
+	Regressed *Regressed `json:"regressed,omitempty"`
 	// Minimized, MinimizedWeights and MinimizeStopped are the minimized
 	// graph and the limit that cut its search, as in Finding.
 	Minimized        string `json:"minimized,omitempty"`
@@ -69,6 +74,26 @@ type StoredSignature struct {
 	MinimizeStopped  string `json:"minimize_stopped,omitempty"`
 	// Graphs are up to KeepGraphs graphs that showed it, oldest first.
 	Graphs []KeptGraph `json:"graphs"`
+}
+
+// regressedOn is what a store entry showing on night records of a
+// regression: a fixed entry regressed tonight; one that regressed on an
+// earlier run of this night keeps that; any other none.
+func regressedOn(e StoredSignature, night string) *Regressed {
+	switch {
+	case e.Fixed != "":
+		return &Regressed{Night: night, FixedSince: e.Fixed}
+	case e.Regressed != nil && e.Regressed.Night == night:
+		return e.Regressed
+	}
+	return nil
+}
+
+// Regressed is the night a fixed signature showed again on, and the
+// night it had been fixed since (StoredSignature.Regressed).
+type Regressed struct {
+	Night      string `json:"night"`
+	FixedSince string `json:"fixed_since"`
 }
 
 // KeptGraph is a graph kept to be re-run: its compact notation and
@@ -229,7 +254,11 @@ func readStore(path string, data []byte) (storeFile, error) {
 			return f, fmt.Errorf("%s: the same signature and strategy as signatures[%d]", where, j)
 		}
 		at[k] = i
-		for _, d := range []struct{ key, date string }{{"first_seen", e.FirstSeen}, {"last_seen", e.LastSeen}, {"fixed", e.Fixed}} {
+		dates := []struct{ key, date string }{{"first_seen", e.FirstSeen}, {"last_seen", e.LastSeen}, {"fixed", e.Fixed}}
+		if r := e.Regressed; r != nil {
+			dates = append(dates, struct{ key, date string }{"regressed.night", r.Night}, struct{ key, date string }{"regressed.fixed_since", r.FixedSince})
+		}
+		for _, d := range dates {
 			if (d.date != "" || d.key != "fixed") && !isDate(d.date) {
 				return f, fmt.Errorf("%s: %s %q: want a date YYYY-MM-DD", where, d.key, d.date)
 			}
@@ -300,6 +329,9 @@ func (st *State) LatestNight() string {
 	latest := st.Night
 	for _, e := range st.Store {
 		latest = max(latest, e.FirstSeen, e.LastSeen, e.Fixed)
+		if e.Regressed != nil {
+			latest = max(latest, e.Regressed.Night)
+		}
 	}
 	if st.LastGood != nil {
 		latest = max(latest, st.LastGood.Night)
@@ -550,12 +582,13 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 		}
 		switch {
 		case c.Class == ClassFixed:
-			e.Fixed = cmp.Or(e.Fixed, s.Night)
+			e.Fixed, e.Regressed = cmp.Or(e.Fixed, s.Night), nil
 		case c.Class == ClassUnverified:
 		default: // it showed tonight
 			if c.changed { // not the defect the store knew: tonight's starts afresh
 				e = StoredSignature{Signature: c.Signature, Strategy: c.Strategy, Outcome: c.Outcome, FirstSeen: s.Night, FirstRevision: stateRevision(s, rep.Declared)}
 			}
+			e.Regressed = regressedOn(e, s.Night)
 			e.LastSeen, e.Revision, e.Fixed = s.Night, stateRevision(s, rep.Declared), ""
 			if f := firsts[k]; f != nil {
 				for _, x := range keptExamples(f) {

@@ -241,6 +241,44 @@ func TestNightRunAgainGivesItsVerdict(t *testing.T) {
 	}
 }
 
+// TestRegressionRunAgainStaysNew: a signature fixed on one night that
+// shows again is new (regressed); the same night run again classes it new
+// again with the same fixed night in its reason; the next night it shows
+// on classes it known and forgets the regression.
+func TestRegressionRunAgainStaysNew(t *testing.T) {
+	dir := t.TempDir()
+	swap := func(c *Config) { c.Inject = []string{"swap-arms"} }
+	night(t, dir, "2026-03-01", 1, 40, swap)
+	if got := classesOf(night(t, dir, "2026-03-02", 2, 40, nil))[swapSig]; got != ClassFixed {
+		t.Fatalf("night 2 without the fault: %s is %q, want fixed", swapSig, got)
+	}
+	const reason = "regressed: fixed since 2026-03-02"
+	for run := range 2 {
+		rep := night(t, dir, "2026-03-03", 3, 40, swap)
+		for _, sig := range rep.State.Signatures {
+			if sig.Signature == swapSig && sig.Strategy == "" && (sig.Class != ClassNew || !strings.HasPrefix(sig.Reason, reason)) {
+				t.Errorf("night 3, run %d: %s is %s (%s), want new: %s", run+1, swapSig, sig.Class, sig.Reason, reason)
+			}
+		}
+	}
+	st, err := LoadState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := st.lookup(swapSig, ""); e == nil || e.Regressed == nil || *e.Regressed != (Regressed{Night: "2026-03-03", FixedSince: "2026-03-02"}) {
+		t.Errorf("the store after night 3: %+v, want regressed on 2026-03-03, fixed since 2026-03-02", e)
+	}
+	if got := classesOf(night(t, dir, "2026-03-04", 4, 40, swap))[swapSig]; got != ClassKnown {
+		t.Errorf("night 4: %s is %q, want known", swapSig, got)
+	}
+	if st, err = LoadState(dir); err != nil {
+		t.Fatal(err)
+	}
+	if e := st.lookup(swapSig, ""); e == nil || e.Regressed != nil {
+		t.Errorf("the store after night 4 still records the regression: %+v", e)
+	}
+}
+
 // sameState compares two state directories byte for byte.
 // mergeNightInto merges the shards' directories as `cfgfuzz merge` does,
 // writes the merged reports into a fresh directory, which it returns, and
