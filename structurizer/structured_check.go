@@ -1015,15 +1015,10 @@ func predCounts(f *Func) []int {
 // declaredBlocks marks the blocks some header names as its merge or
 // continue target.
 func declaredBlocks(f *Func) []bool {
+	mergeOf, contOf := declarers(f)
 	declared := make([]bool, len(f.Blocks))
-	for b := range f.Blocks {
-		m := &f.Blocks[b].Merge
-		if m.Kind != NoMerge {
-			declared[m.Merge] = true
-		}
-		if m.Kind == LoopMerge {
-			declared[m.Continue] = true
-		}
+	for b := range declared {
+		declared[b] = mergeOf[b] >= 0 || contOf[b] >= 0
 	}
 	return declared
 }
