@@ -84,6 +84,10 @@ type actionsEnv struct {
 	artifacts string            // uploaded artifacts, one folder each
 	log       *strings.Builder  // the output of the run steps
 	runner    string            // the runner's own files (step outputs, the summary), outside the workspace
+	// builds holds the binary each `go build` step made, by its script
+	// and commit: the same step of the same commit in another job takes
+	// a copy instead of linking cfgfuzz again (nil: every step builds).
+	builds map[string]string
 }
 
 func (a *actionsEnv) summary() string { return filepath.Join(a.runner, "step-summary") }
@@ -208,6 +212,9 @@ func (a *actionsEnv) runStep(job string, i int, s step) int {
 		}
 		return 0
 	}
+	if a.builtBefore(job, i, script) {
+		return 0
+	}
 	output := filepath.Join(a.runner, fmt.Sprintf("output-%s-%d", job, i))
 	cmd := exec.Command("bash", "--noprofile", "--norc", "-e", "-o", "pipefail", "-c", script)
 	cmd.Dir = a.work
@@ -221,6 +228,9 @@ func (a *actionsEnv) runStep(job string, i int, s step) int {
 	if err != nil && code < 0 {
 		t.Fatalf("%s step %d: %v", job, i, err)
 	}
+	if code == 0 {
+		a.keepBuild(script)
+	}
 	if b, err := os.ReadFile(output); err == nil && s.ID != "" {
 		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 			if k, v, ok := strings.Cut(line, "="); ok {
@@ -229,6 +239,66 @@ func (a *actionsEnv) runStep(job string, i int, s step) int {
 		}
 	}
 	return code
+}
+
+// buildOut is the file a `go build -o FILE` step writes, "" for any
+// other step.
+func buildOut(script string) string {
+	f := strings.Fields(script)
+	if len(f) < 2 || f[0] != "go" || f[1] != "build" {
+		return ""
+	}
+	if i := slices.Index(f, "-o"); i >= 0 && i+1 < len(f) {
+		return f[i+1]
+	}
+	return ""
+}
+
+// buildKey is a build step's key in builds: its script and the commit the
+// job checked out; "" when it is no build step or has no commit.
+func (a *actionsEnv) buildKey(script string) string {
+	if a.builds == nil || buildOut(script) == "" {
+		return ""
+	}
+	head, err := exec.Command("git", "-C", a.work, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return script + "@" + strings.TrimSpace(string(head))
+}
+
+// builtBefore copies the binary an earlier job's identical build step made
+// of the same commit into this job's workspace, reporting whether it did.
+func (a *actionsEnv) builtBefore(job string, i int, script string) bool {
+	kept, ok := a.builds[a.buildKey(script)]
+	if !ok {
+		return false
+	}
+	b, err := os.ReadFile(kept)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(a.work, buildOut(script)), b, 0o755)
+	}
+	if err != nil {
+		a.t.Fatalf("%s step %d: copying the earlier build %s: %v", job, i, kept, err)
+	}
+	a.t.Logf("%s step %d: the same build of the same commit as an earlier job's: copied", job, i)
+	return true
+}
+
+// keepBuild keeps the binary a build step made for later jobs.
+func (a *actionsEnv) keepBuild(script string) {
+	key := a.buildKey(script)
+	if key == "" {
+		return
+	}
+	kept := filepath.Join(a.runner, "kept-build")
+	b, err := os.ReadFile(filepath.Join(a.work, buildOut(script)))
+	if err == nil {
+		err = os.WriteFile(kept, b, 0o755)
+	}
+	if err == nil {
+		a.builds[key] = kept
+	}
 }
 
 // cacheLookup is the key actions/cache restores for key and restoreKeys
@@ -312,7 +382,7 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 	if wf.Concurrency.Group == "" || wf.Concurrency.CancelInProgress {
 		t.Errorf("concurrency %+v: want one group, never cancelled: two nights at once each save a state, and the older update is lost", wf.Concurrency)
 	}
-	base := &actionsEnv{t: t, vals: vals, origin: origin, cache: filepath.Join(tmp, "cache"), keys: &[]string{}, artifacts: filepath.Join(tmp, "artifacts")}
+	base := &actionsEnv{t: t, vals: vals, origin: origin, cache: filepath.Join(tmp, "cache"), keys: &[]string{}, artifacts: filepath.Join(tmp, "artifacts"), builds: map[string]string{}}
 	for k, v := range wf.Env {
 		base.env = append(base.env, k+"="+base.expand(v))
 	}
