@@ -1,6 +1,6 @@
 // resume_command_test.go: the resume command an interrupted report prints
 // runs as printed: it names the state and the corpus the campaign read,
-// which --resume takes again.
+// which --resume takes again, and the directory it saves regressions into.
 package main
 
 import (
@@ -15,15 +15,15 @@ import (
 
 func TestResumeCommandNamesStateAndCorpus(t *testing.T) {
 	for _, tc := range []struct {
-		dir, state, corpus, want string
+		dir, state, corpus, regs, want string
 	}{
-		{"out", "", "", "cfgfuzz run --resume out"},
-		{"night out", "st", "", "cfgfuzz run --resume 'night out' --state st"},
-		{"out", "", "my corpus", "cfgfuzz run --resume out --corpus 'my corpus'"},
-		{"out", "st", "c", "cfgfuzz run --resume out --state st --corpus c"},
+		{"out", "", "", "", "cfgfuzz run --resume out"},
+		{"night out", "st", "", "", "cfgfuzz run --resume 'night out' --state st"},
+		{"out", "", "my corpus", "", "cfgfuzz run --resume out --corpus 'my corpus'"},
+		{"out", "st", "c", "regs", "cfgfuzz run --resume out --state st --corpus c --save-regressions regs"},
 	} {
-		if got := resumeCommand("run", tc.dir, tc.state, tc.corpus); got != tc.want {
-			t.Errorf("resumeCommand(%q, %q, %q) = %q, want %q", tc.dir, tc.state, tc.corpus, got, tc.want)
+		if got := resumeCommand("run", tc.dir, tc.state, tc.corpus, tc.regs); got != tc.want {
+			t.Errorf("resumeCommand(%q, %q, %q, %q) = %q, want %q", tc.dir, tc.state, tc.corpus, tc.regs, got, tc.want)
 		}
 	}
 }

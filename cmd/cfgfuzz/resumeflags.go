@@ -209,7 +209,7 @@ func (f *campaignFlags) resumeFlagsOnly(fs *flag.FlagSet) error {
 	if len(other) > 0 {
 		what = append(what, strings.Join(other, ", ")+" cannot change")
 	}
-	return fmt.Errorf("--resume %s continues that campaign with its recorded settings, so they cannot change: %s (only --workers, --progress, --minimize and its budget, --state, --night, --corpus and the profiles may; the campaign's own flags may be repeated with their recorded values); for other settings start a new campaign: another --out, or --force",
+	return fmt.Errorf("--resume %s continues that campaign with its recorded settings, so they cannot change: %s (only --workers, --progress, --minimize and its budget, --state, --night, --corpus, --save-regressions and the profiles may; the campaign's own flags may be repeated with their recorded values); for other settings start a new campaign: another --out, or --force",
 		f.resume, strings.Join(what, "; "))
 }
 

@@ -79,7 +79,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.shard, "shard", "", "run shard `i/n` only (graph index mod n == i, 0 <= i < n)")
 	fs.StringVar(&f.out, "out", "cfgfuzz-out", "output `DIR` (results log, reports)")
 	fs.BoolVar(&f.force, "force", false, "replace the campaign that --out holds (its log, settings, reports, findings, pictures, re-runs and state update); without it such a DIR is refused")
-	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize (and --minimize-timeout, --minimize-steps, --minimize-budget), --state, --night, --corpus and the profiles may be given with it, and the campaign's own flags repeated with the settings it recorded (every flag that records one: all but --force, --list-faults, --state-new-structurizer and --baseline last-good; --kinds, --weights and --blocks each compared as its part of the graph streams). The minimization flags are not recorded: a resume takes those given to it (the resume command an interrupted report prints repeats the campaign's), and spends its whole --minimize-budget, as it redoes all of the minimization")
+	fs.StringVar(&f.resume, "resume", "", "continue the killed campaign in `DIR` on its recorded settings; only --workers, --progress, --minimize (and --minimize-timeout, --minimize-steps, --minimize-budget), --state, --night, --corpus, --save-regressions and the profiles may be given with it, and the campaign's own flags repeated with the settings it recorded (every flag that records one: all but --force, --list-faults, --state-new-structurizer and --baseline last-good; --kinds, --weights and --blocks each compared as its part of the graph streams). The minimization flags are not recorded: a resume takes those given to it (the resume command an interrupted report prints repeats the campaign's), and spends its whole --minimize-budget, as it redoes all of the minimization")
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
 	fs.StringVar(&f.blocks, "blocks", "", "every random graph has `MIN-MAX` blocks (or N), up to "+strconv.Itoa(gen.MaxBlocksLimit)+" (default: 5-9; one graph in "+strconv.Itoa(gen.CampaignLargeEvery)+" larger, "+strconv.Itoa(gen.CampaignLargeMin)+"-"+strconv.Itoa(gen.CampaignLargeMax)+" or, for one in "+strconv.Itoa(gen.CampaignHugeEvery)+" of all, "+strconv.Itoa(gen.CampaignHugeMin)+"-"+strconv.Itoa(gen.CampaignHugeMax)+"); the exhaustive generator keeps its growing order; not with guided generation, whose mutants stay small")
 	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
@@ -132,15 +132,16 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "minimize-timeout", "minimize-steps", "minimize-budget", "state", "night", "corpus", "save-regressions"}
 
 // resumeCommand is the command that continues the campaign in dir: the
-// state and the corpus directory it read must be given again (and the
-// minimization flags, minimizeBudget.resumeFlags).
-func resumeCommand(name, dir, state, corpus string) string {
+// state and the corpus directory it read must be given again, and the
+// directory it saves regression files into (saveRegs, "" none) is given
+// again so that the resumed campaign saves them (and the minimization
+// flags, minimizeBudget.resumeFlags).
+func resumeCommand(name, dir, state, corpus, saveRegs string) string {
 	c := "cfgfuzz " + name + " --resume " + shellWord(dir)
-	if state != "" {
-		c += " --state " + shellWord(state)
-	}
-	if corpus != "" {
-		c += " --corpus " + shellWord(corpus)
+	for _, fl := range [][2]string{{"state", state}, {"corpus", corpus}, {"save-regressions", saveRegs}} {
+		if fl[1] != "" {
+			c += " --" + fl[0] + " " + shellWord(fl[1])
+		}
 	}
 	return c
 }
@@ -244,7 +245,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	if campaignStage != nil {
 		c.Stage = func(s string) { campaignStage(s, in.ctx) }
 	}
-	c.ResumeCommand = resumeCommand(name, c.Dir, f.state, f.guide.corpus) + f.budget.resumeFlags(f.minimize)
+	c.ResumeCommand = resumeCommand(name, c.Dir, f.state, f.guide.corpus, f.saveRegs) + f.budget.resumeFlags(f.minimize)
 	if f.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(f.cpuProfile)
 		if err != nil {
