@@ -12,10 +12,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func init() {
@@ -49,7 +51,7 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the checks (meta's renumbering, exec's walks)")
 	f.judge.define(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: cfgfuzz bisect [--repo DIR [--build CMD] [--serve CMD]] --good REV --bad REV GRAPH-FILE")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz bisect [--repo DIR [--build CMD] [--serve CMD]] --good REV --bad REV GRAPH-FILE (- for standard input)")
 		fmt.Fprintln(fs.Output(), "\nFind the first commit on the first-parent chain from --good to --bad whose verdict on the graph")
 		fmt.Fprintln(fs.Output(), "(outcome and signature) differs from the good commit's. Each commit tested is built once (cached)")
 		fmt.Fprintln(fs.Output(), "and served as compare does; a commit whose build fails is skipped, shown with the last lines")
@@ -113,7 +115,7 @@ func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr i
 	if err != nil {
 		return nil, err
 	}
-	printBisect(res, f, specOf, files[0], stdout)
+	printBisect(res, f, specOf, graphInput(files[0], g), stdout)
 	return res, nil
 }
 
@@ -137,9 +139,30 @@ func (f *bisectFlags) specOf() (func(string) fuzz.Spec, error) {
 	return func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRepo, Repo: abs, Rev: c} }, nil
 }
 
+// graphIn is how a printed command gets the bisected graph: a file named
+// as an argument, or for standard input the graph piped in.
+type graphIn struct {
+	pipe, arg string // pipe: "" or a command ending in "| "
+}
+
+// graphInput is file as a printed command's input: standard input ("-")
+// as the graph printed and piped in, so that the command runs as printed:
+// in compact notation, or in line notation, one printf line, when it has
+// weights.
+func graphInput(file string, g *cfg.Graph) graphIn {
+	if file != "-" {
+		return graphIn{arg: fuzz.ShellQuote(file)}
+	}
+	if !slices.ContainsFunc(g.Weights, func(w int) bool { return w != 0 }) {
+		return graphIn{pipe: "echo " + fuzz.ShellQuote(cfg.FormatCompact(g)) + " | ", arg: "-"}
+	}
+	format := strings.NewReplacer(`\`, `\\`, "%", "%%", "\n", `\n`).Replace(cfg.FormatLines(g))
+	return graphIn{pipe: "printf " + fuzz.ShellQuote(format) + " | ", arg: "-"}
+}
+
 // printBisect prints the first differing commit, both verdicts, what was
 // skipped, and the commands that reproduce it.
-func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz.Spec, file string, w io.Writer) {
+func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz.Spec, in graphIn, w io.Writer) {
 	commits := fmt.Sprintf("%d commits", res.Commits)
 	if res.Commits == 1 {
 		commits = "1 commit"
@@ -179,9 +202,10 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz
 	if len(res.Candidates) == 0 {
 		before = res.First + "^"
 	}
-	cmd = append(cmd, "--good", before, "--bad", res.First, fuzz.ShellQuote(file))
-	fmt.Fprintf(w, "reproduce: %s\n", strings.Join(cmd, " "))
-	fmt.Fprintf(w, "check it:  cfgfuzz check %s %s\n", specOf(res.First).Flag(), fuzz.ShellQuote(file))
+	cmd = append(cmd, "--good", before, "--bad", res.First, in.arg)
+	fmt.Fprintf(w, "reproduce: %s%s\n", in.pipe, strings.Join(cmd, " "))
+	check := strings.Join(slices.DeleteFunc([]string{"cfgfuzz", "check", specOf(res.First).Flag(), in.arg}, func(s string) bool { return s == "" }), " ")
+	fmt.Fprintf(w, "check it:  %s%s\n", in.pipe, check)
 }
 
 // warnReplayProject says, when --build or --serve is not what repo's

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestBisectFindsTheCommitThatPlantsTheBug(t *testing.T) {
@@ -107,6 +109,43 @@ func TestBisectCfgfuzzsOwnHistory(t *testing.T) {
 	}
 }
 
+// TestBisectPrintsStandardInputsGraph: a graph bisected from standard
+// input is printed into the reproduce and check commands, piped in, and
+// the check command runs as printed.
+func TestBisectPrintsStandardInputsGraph(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1, 2}, {3}, {3}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Weights = []int{0, 7, 0, 0}
+	res := &fuzz.BisectResult{Good: "a", Bad: "b", GoodVerdict: "ok", First: "b", FirstVerdict: "invalid: exec:trace-mismatch", Commits: 1}
+	var b strings.Builder
+	printBisect(res, bisectFlags{}, func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecSelf} }, graphInput("-", g), &b)
+	var check string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if rest, ok := strings.CutPrefix(l, "check it:  "); ok {
+			check = rest
+		}
+		if strings.HasPrefix(l, "reproduce: ") && !strings.HasPrefix(l, "reproduce: printf 'b0: ") {
+			t.Errorf("the reproduce line reads no graph from a pipe: %s", l)
+		}
+	}
+	if !strings.HasPrefix(check, "printf 'b0: ") || !strings.HasSuffix(check, " -") {
+		t.Fatalf("printed:\n%s\nwant a check line piping the graph into -", b.String())
+	}
+	pipe, command, _ := strings.Cut(check, " | cfgfuzz ")
+	in, err := exec.Command("sh", "-c", pipe).Output()
+	if err != nil {
+		t.Fatalf("%s: %v", pipe, err)
+	}
+	if !strings.Contains(string(in), "b1 [w=7]: br b3\n") {
+		t.Errorf("%s printed %q: the weight or a line is lost", pipe, in)
+	}
+	if code, out, errs := runCmd(strings.Fields(command), string(in)); code != exitOK || !strings.HasPrefix(out, "ok ") {
+		t.Errorf("%s: exit %d\n%s%s", check, code, out, errs)
+	}
+}
+
 // TestBisectReproducesFromTheNarrowestEnds: when skipped commits leave
 // the answer ambiguous, the reproduce line bisects again from the last
 // commit tested good to the first tested bad, not from --good.
@@ -117,7 +156,7 @@ func TestBisectReproducesFromTheNarrowestEnds(t *testing.T) {
 		Steps: []fuzz.BisectStep{{Commit: good, Verdict: "ok"}, {Commit: first, Verdict: "invalid: exec:trace-mismatch"},
 			{Commit: lastGood, Verdict: "ok"}, {Commit: skipped, Skipped: "build failed: exit status 1"}}}
 	var b strings.Builder
-	printBisect(res, bisectFlags{repo: "/r"}, func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRepo, Repo: "/r", Rev: c} }, "bug.cfg", &b)
+	printBisect(res, bisectFlags{repo: "/r"}, func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRepo, Repo: "/r", Rev: c} }, graphIn{arg: "bug.cfg"}, &b)
 	if want := "reproduce: cfgfuzz bisect --repo /r --good " + lastGood + " --bad " + first + " bug.cfg\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("printed:\n%s\nwant %q", b.String(), want)
 	}
