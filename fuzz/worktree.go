@@ -134,6 +134,13 @@ func isOutputDir(dir string) bool {
 	return has(CampaignFile) || has(ResultsFile) || (has(StateFindingsFile) && has(StateSeenFile))
 }
 
+// CheckRepo says why dir holds no git repository (no such directory, or
+// not inside one); nil when it does.
+func CheckRepo(dir string) error {
+	_, err := repoTop(dir)
+	return err
+}
+
 // repoTop is the top directory of the git repository holding dir.
 func repoTop(dir string) (string, error) {
 	top, err := gitEnv(dir, nil, "rev-parse", "--show-toplevel")

@@ -135,6 +135,9 @@ func (f *bisectFlags) specOf() (func(string) fuzz.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := fuzz.CheckRepo(abs); err != nil {
+		return nil, fmt.Errorf("--repo: %w", err)
+	}
 	f.repo = abs
 	return func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRepo, Repo: abs, Rev: c} }, nil
 }

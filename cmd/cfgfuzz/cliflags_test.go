@@ -215,3 +215,23 @@ func TestFlagUsageSentencesEnd(t *testing.T) {
 		check()
 	}
 }
+
+// TestRepoFlagNamesAMissingRepository: --repo naming no directory, or one
+// outside any git repository, is a usage error that names --repo and why,
+// before anything is built.
+func TestRepoFlagNamesAMissingRepository(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nonexistent")
+	plain := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--repo", missing, "--baseline", "v1", "--graphs", "1", "--out", filepath.Join(plain, "c")}, "--repo: " + missing + ": no such directory"},
+		{[]string{"compare", "--repo", plain, "--baseline", "v1", "--graphs", "1", "--out", filepath.Join(plain, "c")}, "--repo: " + plain + ": not inside a git repository"},
+		{[]string{"bisect", "--repo", missing, "--good", "a", "--bad", "b", "-"}, "--repo: " + missing + ": no such directory"},
+	} {
+		if code, out, errs := runCmd(tc.args, "{{1}, {}}\n"); code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, want 2 and %q\n%s%s", tc.args, code, tc.want, out, errs)
+		}
+	}
+}

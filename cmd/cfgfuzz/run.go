@@ -581,6 +581,9 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		if err != nil {
 			return c, err
 		}
+		if err := fuzz.CheckRepo(abs); err != nil {
+			return c, fmt.Errorf("--repo: %w", err)
+		}
 		f.repo = abs
 		s.Project = &fuzz.Project{Build: f.build, Serve: f.serve}
 		warnReplayProject(f.repo, *s.Project, stderr)
