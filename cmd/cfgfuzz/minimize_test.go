@@ -142,11 +142,20 @@ func TestMinimizeChecksAreChecks(t *testing.T) {
 // judgement (a large graph through a slow structurizer) takes several
 // intervals, and nothing after it ends.
 func TestMinimizeProgress(t *testing.T) {
-	var out strings.Builder
+	var out lockedBuffer
+	// lines waits until the ticker has written at least n lines (on a
+	// loaded machine a tick may come late, never not at all).
+	lines := func(n int) {
+		for deadline := time.Now().Add(10 * time.Second); strings.Count(out.String(), "\n") < n; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("fewer than %d progress lines in 10 s:\n%s", n, out.String())
+			}
+		}
+	}
 	p := startMinimizeProgress(&out, "minimize: ", 10*time.Millisecond, corpus.Size{Blocks: 2000, Edges: 3230})
-	time.Sleep(50 * time.Millisecond) // the first judgement, still running
+	lines(2) // the first judgement, still running
 	p.update(1, corpus.Size{Blocks: 1001, Edges: 1609})
-	time.Sleep(50 * time.Millisecond)
+	lines(strings.Count(out.String(), "\n") + 2)
 	p.end()
 	p.end()
 	got := out.String()
@@ -154,13 +163,13 @@ func TestMinimizeProgress(t *testing.T) {
 	if out.String() != got {
 		t.Errorf("a line after end:\n%s", out.String())
 	}
-	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	printed := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
 	first := "minimize: 0s, 0 judgements, now 2000 blocks, 3230 edges"
 	last := "minimize: 0s, 1 judgement, now 1001 blocks, 1609 edges"
-	if len(lines) < 4 || lines[0] != first || lines[len(lines)-1] != last {
+	if len(printed) < 4 || printed[0] != first || printed[len(printed)-1] != last {
 		t.Errorf("progress lines:\n%s\nwant several, from %q to %q", got, first, last)
 	}
-	for _, l := range lines {
+	for _, l := range printed {
 		if l != first && l != last {
 			t.Errorf("progress line %q", l)
 		}
