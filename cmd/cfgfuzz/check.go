@@ -138,16 +138,21 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz check: --registers:", err)
 		return exitUsage
 	}
-	side, spec, err := openSide(context.Background(), cf.structurizer, cf.proc.options(), stderr)
+	opener, err := resolveSide(context.Background(), cf.structurizer, cf.proc.options(), stderr)
+	var side fuzz.Side
+	if err == nil {
+		side, err = opener.open()
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
 	defer side.Close()
+	spec := opener.spec
 	run := checkRun{seam: fuzz.SideStructurizer(side, popt, lim.timeout), spec: spec, asked: askedStrategy(cf.strategy, spec),
 		orc: orc, limit: cf.judge.checkTimeout, json: cf.json, stdout: stdout, stderr: stderr, repeat: cf.repeat}
 	run.fresh = func() (corpus.StructurizeFunc, func(), error) {
-		s, _, err := openSide(context.Background(), cf.structurizer, cf.proc.options(), stderr)
+		s, err := opener.open() // a fresh process of the same build
 		if err != nil {
 			return nil, nil, err
 		}
@@ -373,32 +378,53 @@ func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 	return all, nil
 }
 
-// openSide resolves a structurizer spec (fuzz.Resolve: a revision is
-// built once, stopped when ctx is done) and starts its side; the self
-// spec escalates to isolated after a hang (fuzz.Escalating), as a
-// campaign's workers do.
+// openSide resolves a structurizer spec (resolveSide) and starts a side
+// of it.
 func openSide(ctx context.Context, spec string, popt fuzz.ProcessOptions, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
+	o, err := resolveSide(ctx, spec, popt, log)
+	if err != nil {
+		return nil, o.spec, err
+	}
+	side, err := o.open()
+	return side, o.spec, err
+}
+
+// sideOpener starts sides of one resolved structurizer spec: a command
+// that opens several (the minimizer's fresh processes) resolves, and
+// builds or finds a revision's build, once.
+type sideOpener struct {
+	factory fuzz.SideFactory
+	spec    fuzz.Spec
+	popt    fuzz.ProcessOptions
+}
+
+// resolveSide resolves a structurizer spec (fuzz.Resolve: a revision is
+// built once, stopped when ctx is done).
+func resolveSide(ctx context.Context, spec string, popt fuzz.ProcessOptions, log io.Writer) (*sideOpener, error) {
 	sp, err := fuzz.ParseSpec(spec)
 	if err != nil {
-		return nil, sp, err
+		return &sideOpener{spec: sp}, err
 	}
 	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: popt, HandOn: true})
+	return &sideOpener{factory: f, spec: sp, popt: popt}, err
+}
+
+// open starts a side; the self spec escalates to isolated after a hang
+// (fuzz.Escalating), as a campaign's workers do.
+func (o *sideOpener) open() (fuzz.Side, error) {
+	side, err := o.factory.New()
 	if err != nil {
-		return nil, sp, err
+		return nil, fmt.Errorf("structurizer %s: %w", o.spec, err)
 	}
-	side, err := f.New()
-	if err != nil {
-		return nil, sp, fmt.Errorf("structurizer %s: %w", sp, err)
-	}
-	if sp.Kind == fuzz.SpecSelf {
+	if o.spec.Kind == fuzz.SpecSelf {
 		// A hung in-process call is abandoned once; the graphs after it
 		// go to this tree's structurizer as a child process.
-		iso, _, err := fuzz.Resolve(fuzz.Spec{Kind: fuzz.SpecIsolated}, fuzz.ResolveOptions{Process: popt})
+		iso, _, err := fuzz.Resolve(fuzz.Spec{Kind: fuzz.SpecIsolated}, fuzz.ResolveOptions{Process: o.popt})
 		if err == nil {
 			side = &fuzz.Escalating{Cur: side, Then: iso}
 		}
 	}
-	return side, sp, nil
+	return side, nil
 }
 
 // checkOne structurizes one graph through the seam and judges it

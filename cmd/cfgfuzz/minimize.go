@@ -142,12 +142,19 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	defer in.stop()
 	popt := proto.Options{Strategy: mf.strategy, Inject: splitList(mf.inject), Registers: mf.registers}
 	var spec fuzz.Spec
+	var opener *sideOpener // resolved once: every judgement's process is of one build
 	open := func() (*corpus.Runner, fuzz.Side, error) {
-		side, sp, err := openSide(in.ctx, mf.structurizer, mf.proc.options(), stderr)
+		if opener == nil {
+			o, err := resolveSide(in.ctx, mf.structurizer, mf.proc.options(), stderr)
+			if err != nil {
+				return nil, nil, err
+			}
+			opener, spec = o, o.spec
+		}
+		side, err := opener.open()
 		if err != nil {
 			return nil, nil, err
 		}
-		spec = sp
 		return mf.runnerOn(side, popt)
 	}
 	judge, err := newBoundedJudge(mf.judge.checkTimeout, mf.signature, open, (*corpus.Runner).PredicateFor)
