@@ -1,7 +1,7 @@
 // baseline_signal_test.go interrupts `cfgfuzz compare --baseline` while
 // it builds the baseline (a real go build, slowed by a -toolexec wrapper
 // that sleeps) with SIGINT and SIGTERM: the command exits 128 + the
-// signal, and leaves no git worktree (on disk or registered), no
+// signal, says that no graph has run yet, and leaves no git worktree (on disk or registered), no
 // temporary binary and no process of the build.
 package main
 
@@ -54,6 +54,8 @@ func TestBaselineBuildInterrupted(t *testing.T) {
 		cmd.Dir = repo
 		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache, "GOFLAGS=-toolexec="+slow)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // the test can kill all of it
+		var stderr lockedBuffer
+		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -70,6 +72,9 @@ func TestBaselineBuildInterrupted(t *testing.T) {
 		code := exitWithin(t, cmd, time.Minute, func() string { return sig.String() + " (the build was not cancelled)" })
 		if code != 128+int(sig) {
 			t.Errorf("%v during the build: exit %d, want %d", sig, code, 128+int(sig))
+		}
+		if want := "stopping (no graph has run yet"; !strings.Contains(stderr.String(), want) || strings.Contains(stderr.String(), "graphs in flight") {
+			t.Errorf("%v during the build: the stop line does not say %q (nor only that):\n%s", sig, want, stderr.String())
 		}
 		for time.Now().Before(deadline) && len(processesWith(slow)) > 0 {
 			time.Sleep(20 * time.Millisecond)

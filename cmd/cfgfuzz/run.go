@@ -221,6 +221,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	in := onStopSignals(name, campaignStop, stderr)
 	defer in.stop()
+	in.setup()
 	if n := fuzz.SweepOrphans(); n > 0 {
 		fmt.Fprintf(stderr, "cfgfuzz %s: killed %d processes that the servers of a cfgfuzz no longer running left behind\n", name, n)
 	}
@@ -242,8 +243,13 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		return in.or(exitUsage)
 	}
 	c.Context = in.ctx
-	if campaignStage != nil {
-		c.Stage = func(s string) { campaignStage(s, in.ctx) }
+	c.Stage = func(s string) {
+		if s == fuzz.StageGraphs {
+			in.started()
+		}
+		if campaignStage != nil {
+			campaignStage(s, in.ctx)
+		}
 	}
 	c.ResumeCommand = resumeCommand(name, c.Dir, f.state, f.guide.corpus, f.saveRegs) + f.budget.resumeFlags(f.minimize)
 	if f.cpuProfile != "" {

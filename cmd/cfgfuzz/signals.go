@@ -50,6 +50,10 @@ type interrupt struct {
 	// in parentheses instead of stopWords.second, from what the command
 	// has done when the signal comes.
 	says atomic.Value // func() string
+	// before, until the command's work proper starts (started), makes the
+	// first signal's line say stopWords.before instead of first: what
+	// stops is the setup, a revision's build.
+	before atomic.Bool
 	// printing is held while the command prints what says counts
 	// (printed), and from says's words to the end by the handler: the line
 	// does not say "not printed" of what the command prints meanwhile.
@@ -64,13 +68,14 @@ func (e signalError) Error() string { return signalName(e.sig) }
 // stopWords are what a command's stop lines say happens after the first
 // signal and after a second one; written is the second one's words once
 // the reports are written (interrupt.reportsIn).
-type stopWords struct{ first, second, written string }
+type stopWords struct{ first, second, written, before string }
 
 // campaignStop is run's and compare's.
 var campaignStop = stopWords{
 	first:   "the graphs in flight finish, then the report; a second signal ends at once",
 	second:  "killing the structurizer servers and ending now (the report is not written; --resume continues the campaign)",
 	written: "killing the structurizer servers and ending now (the report is already written)",
+	before:  "no graph has run yet: the setup in progress, such as a revision's build, stops, and the command ends",
 }
 
 // campaignStage, when set, is told of each stage run's and compare's
@@ -88,7 +93,11 @@ func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
 		select {
 		case s := <-in.ch:
 			in.got <- s
-			fmt.Fprintf(log, "cfgfuzz %s: %s: stopping (%s)\n", name, signalName(s), words.first)
+			first := words.first
+			if in.before.Load() && words.before != "" {
+				first = words.before
+			}
+			fmt.Fprintf(log, "cfgfuzz %s: %s: stopping (%s)\n", name, signalName(s), first)
 			in.cancel(signalError{s})
 		case <-in.done:
 			return
@@ -114,6 +123,12 @@ func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
 	}()
 	return in
 }
+
+// setup has the first signal's line say stopWords.before until started.
+func (in *interrupt) setup() { in.before.Store(true) }
+
+// started has the first signal's line say stopWords.first.
+func (in *interrupt) started() { in.before.Store(false) }
 
 // reportsIn tells the handler the directory the command writes its
 // reports into: a second signal then says whether they are written.
