@@ -134,12 +134,9 @@ func isOutputDir(dir string) bool {
 	return has(CampaignFile) || has(ResultsFile) || (has(StateFindingsFile) && has(StateSeenFile))
 }
 
-// CheckRepo says why dir holds no git repository (no such directory, or
-// not inside one); nil when it does.
-func CheckRepo(dir string) error {
-	_, err := repoTop(dir)
-	return err
-}
+// RepoTop is the top directory of the git repository holding dir; the
+// error says why there is none (no such directory, or not inside one).
+func RepoTop(dir string) (string, error) { return repoTop(dir) }
 
 // repoTop is the top directory of the git repository holding dir.
 func repoTop(dir string) (string, error) {

@@ -135,7 +135,7 @@ func (f *bisectFlags) specOf() (func(string) fuzz.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := fuzz.CheckRepo(abs); err != nil {
+	if _, err := fuzz.RepoTop(abs); err != nil {
 		return nil, fmt.Errorf("--repo: %w", err)
 	}
 	f.repo = abs

@@ -587,7 +587,7 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		if err != nil {
 			return c, err
 		}
-		if err := fuzz.CheckRepo(abs); err != nil {
+		if _, err := fuzz.RepoTop(abs); err != nil {
 			return c, fmt.Errorf("--repo: %w", err)
 		}
 		f.repo = abs
