@@ -8,6 +8,7 @@
 package emit
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"maps"
@@ -176,18 +177,13 @@ func Bytes(f *structurizer.Func, opt Options) ([]byte, error) {
 	return out, nil
 }
 
-// bytes encodes the module: the header, then every section.
+// bytes encodes the module: the header, then every section, joined by
+// bytes.Join, which allocates the module without zeroing it first (every
+// byte is copied over).
 func (b *builder) bytes() []byte {
-	n := 20
-	for _, sec := range b.sections() {
-		n += len(sec)
-	}
-	out := make([]byte, 20, n)
-	spirv.PutWords(out, []uint32{spirv.Magic, spirv.Version13, Generator, b.bound + 1, 0})
-	for _, sec := range b.sections() {
-		out = append(out, sec...)
-	}
-	return out
+	var header [20]byte
+	spirv.PutWords(header[:], []uint32{spirv.Magic, spirv.Version13, Generator, b.bound + 1, 0})
+	return bytes.Join(append([][]byte{header[:]}, b.sections()...), nil)
 }
 
 // scratch is storage Bytes lends a build and takes back once the bytes are

@@ -507,16 +507,22 @@ func Disagreement(vs []Verdict) (Verdict, bool) {
 	if rules == nil || val == nil {
 		return Verdict{}, false
 	}
-	detail := fmt.Sprintf("rules: %s %s\n%s\nspirv-val: %s %s\n%s", rules.Status, rules.Signature, rules.Detail, val.Status, val.Signature, val.Detail)
 	switch {
 	case rules.Status == Fail && val.Status == Pass:
 		return Verdict{Check: "disagree", Status: Fail, Signature: "disagree:rules-only:" + strings.TrimPrefix(rules.Signature, "rules:"),
-			Detail: "the structured rules reject what spirv-val accepts; oracle/DISAGREEMENTS.md says which side the specification takes for the kinds seen so far\n" + detail}, true
+			Detail: "the structured rules reject what spirv-val accepts; oracle/DISAGREEMENTS.md says which side the specification takes for the kinds seen so far\n" + bothVerdicts(rules, val)}, true
 	case rules.Status == Pass && val.Status == Fail && valJudgedStructure(val):
 		return Verdict{Check: "disagree", Status: Fail, Signature: "disagree:val-only:" + strings.TrimPrefix(val.Signature, "spirv-val:"),
-			Detail: "spirv-val rejects what the structured rules accept; oracle/DISAGREEMENTS.md lists the validator's readings the specification does not take, by SPIRV-Tools version\n" + detail}, true
+			Detail: "spirv-val rejects what the structured rules accept; oracle/DISAGREEMENTS.md lists the validator's readings the specification does not take, by SPIRV-Tools version\n" + bothVerdicts(rules, val)}, true
 	}
 	return Verdict{}, false
+}
+
+// bothVerdicts is a disagreement's detail: each verdict's status,
+// signature and detail. Only a disagreement spells it out: Disagreement
+// runs on every graph, and nearly every graph's two verdicts agree.
+func bothVerdicts(rules, val *Verdict) string {
+	return fmt.Sprintf("rules: %s %s\n%s\nspirv-val: %s %s\n%s", rules.Status, rules.Signature, rules.Detail, val.Status, val.Signature, val.Detail)
 }
 
 // valJudgedStructure reports whether a failing spirv-val verdict is about

@@ -45,6 +45,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 const (
@@ -156,6 +157,24 @@ func benchCampaign(b *testing.B, checks string, more ...string) float64 {
 // benchModules makes the modules of the campaign's distinct graphs (the
 // repeats it skips left out, as fuzz.DistinctSet decides), in its order.
 func benchModules(b *testing.B) (mods [][]byte, distinct int) {
+	subjects, distinct := benchSubjects(b)
+	for _, s := range subjects {
+		mods = append(mods, s.module)
+	}
+	return mods, distinct
+}
+
+// benchSubject is one distinct graph of the measure's campaign with the
+// strategy the campaign runs it with and the module that gives.
+type benchSubject struct {
+	graph    *cfg.Graph
+	strategy string
+	module   []byte
+}
+
+// benchSubjects makes the subjects of the campaign's distinct graphs, in
+// its order; distinct counts the refused graphs too, which have none.
+func benchSubjects(b *testing.B) (subjects []benchSubject, distinct int) {
 	c := benchConfig(b, "")
 	seen := fuzz.NewDistinctSet(0)
 	for i := range benchGraphs {
@@ -164,11 +183,12 @@ func benchModules(b *testing.B) (mods [][]byte, distinct int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, repeat := seen.See(i, fuzz.GraphHash(it.Graph, c.Settings.GraphStrategy(i))); repeat && c.GPUEvery == 0 {
+		strategy := c.Settings.GraphStrategy(i)
+		if _, repeat := seen.See(i, fuzz.GraphHash(it.Graph, strategy)); repeat && c.GPUEvery == 0 {
 			continue
 		}
 		distinct++
-		res, err := structurizer.Structurize(it.Graph, structurizer.Options{Strategy: c.Settings.GraphStrategy(i)})
+		res, err := structurizer.Structurize(it.Graph, structurizer.Options{Strategy: strategy})
 		if err != nil {
 			continue // refused: the campaign validates nothing either
 		}
@@ -176,10 +196,10 @@ func benchModules(b *testing.B) (mods [][]byte, distinct int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		mods = append(mods, m)
+		subjects = append(subjects, benchSubject{graph: it.Graph, strategy: strategy, module: m})
 	}
-	b.Logf("%d graph indices over %d streams, %d distinct graphs, %d modules; %d random walks per graph", benchGraphs, len(c.Streams), distinct, len(mods), c.Walks)
-	return mods, distinct
+	b.Logf("%d graph indices over %d streams, %d distinct graphs, %d modules; %d random walks per graph", benchGraphs, len(c.Streams), distinct, len(subjects), c.Walks)
+	return subjects, distinct
 }
 
 // namedValidator is the in-process validator as the spirv-val executable

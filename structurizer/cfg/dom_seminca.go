@@ -72,8 +72,8 @@ func semiNCA(succs [][]int, root int) []int {
 	}
 	sc := newScratch(semiScratch(n, e))
 	defer sc.release()
-	sn := dfsPreorder(succs, root, e, sc)
-	sn.semidominators(sc)
+	sn := dfsPreorder(succs, root, e, &sc)
+	sn.semidominators(&sc)
 	sn.nca()
 	for i := 1; i < len(sn.order); i++ {
 		idom[sn.order[i]] = int(sn.order[sn.idom[i]])

@@ -42,12 +42,12 @@ type scratch struct {
 // enough, else a new one a quarter longer than asked (the next graph, of
 // about the size, then fits). The contents are arbitrary: each carved
 // array must be written before it is read.
-func newScratch(k int) *scratch {
+func newScratch(k int) scratch {
 	if p := scratchKept.Swap(nil); p != nil && cap(*p) >= k {
-		return &scratch{buf: p, free: (*p)[:cap(*p)]}
+		return scratch{buf: p, free: (*p)[:cap(*p)]}
 	}
 	b := make([]int32, k+k/4)
-	return &scratch{buf: &b, free: b}
+	return scratch{buf: &b, free: b}
 }
 
 // take carves the next k int32s, capped at k.
