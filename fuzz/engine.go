@@ -111,6 +111,9 @@ func Run(c Config) (*Outcome, error) {
 		}
 	}
 	resumed := rs.total
+	if planned := c.planned(done); c.Resume && c.Progress != nil && planned >= 0 && resumed >= planned {
+		fmt.Fprintf(c.Progress, "cfgfuzz: every graph of the campaign in %s was judged before this resume: it only minimizes the new findings again and writes the reports\n", c.Dir)
+	}
 	if err := saveCampaign(c.Dir, c.Settings, c.Writer, c.stateDir()); err != nil {
 		return nil, err
 	}

@@ -119,3 +119,19 @@ func TestResumeNamesTheDifferingSetting(t *testing.T) {
 		t.Fatalf("resume with --walks 9: %v, want a refusal naming walks", err)
 	}
 }
+
+// TestResumeOfACompleteCampaignSaysSo: resuming a campaign whose every
+// graph is in its log says that it only minimizes and reports again.
+func TestResumeOfACompleteCampaignSaysSo(t *testing.T) {
+	const note = "was judged before this resume"
+	dir := t.TempDir()
+	if _, err := Run(testConfigIn(dir, 20)); err != nil {
+		t.Fatal(err)
+	}
+	c := testConfigIn(dir, 20)
+	var log strings.Builder
+	c.Resume, c.Progress = true, &log
+	if _, err := Run(c); err != nil || !strings.Contains(log.String(), note) {
+		t.Errorf("resume of a complete campaign: %v; log lacks %q:\n%s", err, note, log.String())
+	}
+}
