@@ -86,13 +86,59 @@ var maxEmitDepth = 1 << 17 // a variable for the tests
 type emitDepthPanic struct{}
 
 func newEmitter(w *work, origN int) *emitter {
-	fb := funcBuilder{w: w, f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), origN: origN}
-	e := &emitter{funcBuilder: fb, lv: newLevels(w), cur: -1, placed: make([]bool, len(w.nodes))} // deferred is made on first use
+	lv := newLevels(w)
+	fb := funcBuilder{w: w, f: &Func{Blocks: make([]Block, 0, funcBlockBound(w, lv))}, fb: make([]int, len(w.nodes)), origN: origN}
+	e := &emitter{funcBuilder: fb, lv: lv, cur: -1, placed: make([]bool, len(w.nodes))} // deferred is made on first use
 	e.routes = joinRouter{fb: &e.funcBuilder, frames: frameStack{pending: make([]*frame, len(w.nodes))}}
 	for i := range e.fb {
 		e.fb[i] = -1
 	}
 	return e
+}
+
+// funcBlockBound is the most blocks the emitter makes for w, whose levels
+// are lv, so that the Func's blocks are allocated once: a block per node;
+// for a branching node, the exit block of its selection, a guard per join
+// and, for a two-way node to one block twice, the forwarder that keeps its
+// targets distinct (twoBlocks); and for every edge the walk emits that is
+// no arm, the block it may go through (edgeBlocks).
+func funcBlockBound(w *work, lv *levels) int {
+	bound := len(w.nodes)
+	for x := range w.nodes {
+		n := &w.nodes[x]
+		if n.kind == wLoopHeader || n.kind == wLatch {
+			continue // their edges are the loop's own (emitter.loop)
+		}
+		if len(n.succs) >= 2 {
+			bound += 1 + lv.joins(x)
+			if len(n.succs) == 2 && n.succs[0] == n.succs[1] {
+				bound++
+			}
+		}
+		bound += edgeBlocks(w, lv, x)
+	}
+	return bound
+}
+
+// edgeBlocks is the most blocks node x's edges that are no arm add: a
+// continue or break adds a forwarder from a switch alone
+// (joinRouter.toLevelEnd); an edge to a join, a skip or a clone
+// (joinRouter.toJoin).
+func edgeBlocks(w *work, lv *levels, x int) int {
+	n := &w.nodes[x]
+	k := 0
+	for _, t := range n.succs {
+		switch {
+		case lv.isArm(x, t):
+		case lv.sink(w.level[x], t):
+			if len(n.succs) >= 3 {
+				k++
+			}
+		default:
+			k++
+		}
+	}
+	return k
 }
 
 // functionEntry is the node of nodes the function level starts at: the
