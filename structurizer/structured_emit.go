@@ -110,7 +110,7 @@ func funcBlockBound(w *work, lv *levels) int {
 			continue // their edges are the loop's own (emitter.loop)
 		}
 		if len(n.succs) >= 2 {
-			bound += 1 + lv.joins(x)
+			bound += 1 + joinCount(lv, x)
 			if len(n.succs) == 2 && n.succs[0] == n.succs[1] {
 				bound++
 			}
@@ -118,6 +118,18 @@ func funcBlockBound(w *work, lv *levels) int {
 		bound += edgeBlocks(w, lv, x)
 	}
 	return bound
+}
+
+// joinCount is the number of x's dominator-tree kids laid out behind a
+// guard block after x's construct (emitter.branching).
+func joinCount(lv *levels, x int) int {
+	k := 0
+	for _, c := range lv.kids[x] {
+		if lv.in[c] >= 2 || lv.twiceToLoop(x, c) {
+			k++
+		}
+	}
+	return k
 }
 
 // edgeBlocks is the most blocks node x's edges that are no arm add: a

@@ -292,18 +292,6 @@ func (lv *levels) isArm(x, t int) bool {
 	return lv.idom[t] == x && lv.in[t] == 1 && !lv.twiceToLoop(x, t)
 }
 
-// joins is the number of x's dominator-tree kids laid out behind a guard
-// block after x's construct (emitter.branching).
-func (lv *levels) joins(x int) int {
-	k := 0
-	for _, c := range lv.kids[x] {
-		if lv.in[c] >= 2 || lv.twiceToLoop(x, c) {
-			k++
-		}
-	}
-	return k
-}
-
 // twiceToLoop: x branches to loop header t on several arms. t is then laid
 // out as a join (behind a guard block), so that t keeps a single entry edge.
 func (lv *levels) twiceToLoop(x, t int) bool {
