@@ -294,10 +294,8 @@ func (lv *levels) isArm(x, t int) bool {
 
 // twiceToLoop: x branches to loop header t on several arms. t is then laid
 // out as a join (behind a guard block), so that t keeps a single entry edge.
-// Only a loop header's pairs are in the map, so no other target is looked
-// up.
 func (lv *levels) twiceToLoop(x, t int) bool {
-	twice := lv.twice != nil && lv.w.nodes[t].kind == wLoopHeader && lv.twice[[2]int{x, t}]
+	twice := lv.twice[[2]int{x, t}]
 	if lv.w.opt.CheckPasses && twice != lv.twiceToLoopScan(x, t) {
 		panic(fmt.Sprintf("bug: twiceToLoop(%d, %d) = %v, the count of edges says otherwise", x, t, twice))
 	}
