@@ -100,8 +100,10 @@ func newEmitter(w *work, origN int) *emitter {
 // are lv, so that the Func's blocks are allocated once: a block per node;
 // for a branching node, the exit block of its selection, a guard per join
 // and, for a two-way node to one block twice, the forwarder that keeps its
-// targets distinct (twoBlocks); and for every edge the walk emits that is
-// no arm, the block it may go through (edgeBlocks).
+// targets distinct (twoBlocks); for every edge the walk emits that is no
+// arm, the block it may go through (edgeBlocks); and for each loop header
+// a node branches to on several arms (twiceToLoop), its guard and a block
+// for each of those edges, which the counts before took for arms.
 func funcBlockBound(w *work, lv *levels) int {
 	bound := len(w.nodes)
 	for x := range w.nodes {
@@ -117,23 +119,34 @@ func funcBlockBound(w *work, lv *levels) int {
 		}
 		bound += edgeBlocks(w, lv, x)
 	}
+	for pair := range lv.twice {
+		bound++
+		for _, t := range w.nodes[pair[0]].succs {
+			if t == pair[1] {
+				bound++
+			}
+		}
+	}
 	return bound
 }
 
-// joinCount is the number of x's dominator-tree kids laid out behind a
-// guard block after x's construct (emitter.branching).
+// joinCount is the number of x's dominator-tree kids entered from
+// several blocks, laid out behind a guard block after x's construct
+// (emitter.branching; the loop headers it branches to on several arms
+// are funcBlockBound's).
 func joinCount(lv *levels, x int) int {
 	k := 0
 	for _, c := range lv.kids[x] {
-		if lv.in[c] >= 2 || lv.twiceToLoop(x, c) {
+		if lv.in[c] >= 2 {
 			k++
 		}
 	}
 	return k
 }
 
-// edgeBlocks is the most blocks node x's edges that are no arm add: a
-// continue or break adds a forwarder from a switch alone
+// edgeBlocks is the most blocks node x's edges add that are no arm by
+// their target's dominator and entries alone (levels.isArm but for
+// twiceToLoop): a continue or break adds a forwarder from a switch alone
 // (joinRouter.toLevelEnd); an edge to a join, a skip or a clone
 // (joinRouter.toJoin).
 func edgeBlocks(w *work, lv *levels, x int) int {
@@ -141,7 +154,7 @@ func edgeBlocks(w *work, lv *levels, x int) int {
 	k := 0
 	for _, t := range n.succs {
 		switch {
-		case lv.isArm(x, t):
+		case lv.idom[t] == x && lv.in[t] == 1:
 		case lv.sink(w.level[x], t):
 			if len(n.succs) >= 3 {
 				k++
