@@ -98,12 +98,11 @@ func newEmitter(w *work, origN int) *emitter {
 
 // funcBlockBound is the most blocks the emitter makes for w, whose levels
 // are lv, so that the Func's blocks are allocated once: a block per node;
-// for a branching node, the exit block of its selection, a guard per join
-// and, for a two-way node to one block twice, the forwarder that keeps its
-// targets distinct (twoBlocks); for every edge the walk emits that is no
-// arm, the block it may go through (edgeBlocks); and for each loop header
-// a node branches to on several arms (twiceToLoop), its guard and a block
-// for each of those edges, which the counts before took for arms.
+// for a branching node, those of its selection (selectionBlocks); for
+// every edge the walk emits that is no arm, the block it may go through
+// (edgeBlocks); and for each loop header a node branches to on several
+// arms (twiceToLoop), its guard and a block for each of those edges,
+// which the counts before took for arms.
 func funcBlockBound(w *work, lv *levels) int {
 	bound := len(w.nodes)
 	for x := range w.nodes {
@@ -112,10 +111,7 @@ func funcBlockBound(w *work, lv *levels) int {
 			continue // their edges are the loop's own (emitter.loop)
 		}
 		if len(n.succs) >= 2 {
-			bound += 1 + joinCount(lv, x)
-			if len(n.succs) == 2 && n.succs[0] == n.succs[1] {
-				bound++
-			}
+			bound += selectionBlocks(w, lv, x)
 		}
 		bound += edgeBlocks(w, lv, x)
 	}
@@ -128,6 +124,23 @@ func funcBlockBound(w *work, lv *levels) int {
 		}
 	}
 	return bound
+}
+
+// selectionBlocks is the most blocks branching node x's selection adds
+// besides its edges': its exit block and a guard per join, none for a
+// conditional with no join that breaks or continues on one arm
+// (emitter.branchToLoop); and the forwarder of a two-way node to one
+// block twice (twoBlocks).
+func selectionBlocks(w *work, lv *levels, x int) int {
+	succs := w.nodes[x].succs
+	k := joinCount(lv, x)
+	if k > 0 || len(succs) != 2 || !(lv.sink(w.level[x], succs[0]) || lv.sink(w.level[x], succs[1])) {
+		k++
+	}
+	if len(succs) == 2 && succs[0] == succs[1] {
+		k++
+	}
+	return k
 }
 
 // joinCount is the number of x's dominator-tree kids entered from
