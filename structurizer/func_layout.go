@@ -10,6 +10,8 @@
 
 package structurizer
 
+import "slices"
+
 // structurallyReachable marks the blocks reached from the entry over
 // branch, merge and continue edges.
 func structurallyReachable(f *Func) []bool {
@@ -67,10 +69,8 @@ func layout(f *Func) {
 		post = append(post, top.b)
 		stack = stack[:len(stack)-1]
 	}
-	order := make([]int, 0, n)
-	for i := len(post) - 1; i >= 0; i-- {
-		order = append(order, post[i])
-	}
+	order := post // reversed in place: the reverse post-order, room for n
+	slices.Reverse(order)
 	live := structurallyReachable(f)
 	for b := range n {
 		if state[b] == 0 && live[b] {

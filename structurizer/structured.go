@@ -161,8 +161,10 @@ type pass struct {
 
 // structState is what the passes share.
 type structState struct {
-	g     *cfg.Graph
-	opt   Options
+	g   *cfg.Graph
+	opt Options
+	// w is the working graph, until the selections pass has laid it out
+	// as f: nil after, so that the collector frees it.
 	w     *work
 	f     *Func
 	guard int // guards the selections pass placed
@@ -192,7 +194,9 @@ var structuredPasses = []pass{
 			e := newEmitter(s.w, s.g.Len())
 			f, err := e.run()
 			s.f, s.guard = f, e.routes.guards
-			return e.routes.guards > 0 || s.w.routeVar >= 0 || s.w.clones > 0, err
+			changed := e.routes.guards > 0 || s.w.routeVar >= 0 || s.w.clones > 0
+			s.w = nil // the passes after this one read the Func alone
+			return changed, err
 		},
 	},
 	{

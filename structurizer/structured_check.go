@@ -76,31 +76,35 @@ func isCond(b *Block) bool {
 
 // funcGraphs makes branch f's branch graph and structural its structural
 // graph (merge and continue declarations first, then the branch targets,
-// as the validator orders them).
-// The structural lists share one array, each capped at its length.
+// as the validator orders them). Both share the blocks' target lists
+// (a block that declares nothing has its targets as its structural
+// list); a header's structural list is carved from one array, capped at
+// its length.
 func funcGraphs(f *Func, branch, structural *cfg.Graph) {
 	n := len(f.Blocks)
 	lists := make([][]int, 2*n)
 	*branch, *structural = cfg.Graph{Succs: lists[:n:n]}, cfg.Graph{Succs: lists[n:]}
-	edges := 0
+	room := 0
 	for b := range n {
-		edges += len(f.Blocks[b].Term.To) + 2
+		if blk := &f.Blocks[b]; blk.Merge.Kind != NoMerge {
+			room += len(blk.Term.To) + 2
+		}
 	}
-	all := make([]int, 0, edges)
+	all := make([]int, 0, room)
 	for b := range n {
 		blk := &f.Blocks[b]
 		branch.Succs[b] = blk.Term.To
-		start := len(all)
-		if blk.Merge.Kind != NoMerge {
-			all = append(all, blk.Merge.Merge)
+		if blk.Merge.Kind == NoMerge {
+			structural.Succs[b] = blk.Term.To
+			continue
 		}
+		start := len(all)
+		all = append(all, blk.Merge.Merge)
 		if blk.Merge.Kind == LoopMerge {
 			all = append(all, blk.Merge.Continue)
 		}
 		all = append(all, blk.Term.To...)
-		if len(all) > start {
-			structural.Succs[b] = all[start:len(all):len(all)]
-		}
+		structural.Succs[b] = all[start:len(all):len(all)]
 	}
 }
 

@@ -86,13 +86,97 @@ var maxEmitDepth = 1 << 17 // a variable for the tests
 type emitDepthPanic struct{}
 
 func newEmitter(w *work, origN int) *emitter {
-	fb := funcBuilder{w: w, f: &Func{Blocks: make([]Block, 0, len(w.nodes)+len(w.nodes)/2+4)}, fb: make([]int, len(w.nodes)), origN: origN}
-	e := &emitter{funcBuilder: fb, lv: newLevels(w), cur: -1, placed: make([]bool, len(w.nodes))} // deferred is made on first use
+	lv := newLevels(w)
+	fb := funcBuilder{w: w, f: &Func{Blocks: make([]Block, 0, funcBlockBound(w, lv))}, fb: make([]int, len(w.nodes)), origN: origN}
+	e := &emitter{funcBuilder: fb, lv: lv, cur: -1, placed: make([]bool, len(w.nodes))} // deferred is made on first use
 	e.routes = joinRouter{fb: &e.funcBuilder, frames: frameStack{pending: make([]*frame, len(w.nodes))}}
 	for i := range e.fb {
 		e.fb[i] = -1
 	}
 	return e
+}
+
+// funcBlockBound is the most blocks the emitter makes for w, whose levels
+// are lv, so that the Func's blocks are allocated once: a block per node;
+// for a branching node, those of its selection (selectionBlocks); for
+// every edge the walk emits that is no arm, the block it may go through
+// (edgeBlocks); and for each loop header a node branches to on several
+// arms (twiceToLoop), its guard and a block for each of those edges,
+// which the counts before took for arms.
+func funcBlockBound(w *work, lv *levels) int {
+	bound := len(w.nodes)
+	for x := range w.nodes {
+		n := &w.nodes[x]
+		if n.kind == wLoopHeader || n.kind == wLatch {
+			continue // their edges are the loop's own (emitter.loop)
+		}
+		if len(n.succs) >= 2 {
+			bound += selectionBlocks(w, lv, x)
+		}
+		bound += edgeBlocks(w, lv, x)
+	}
+	for pair := range lv.twice {
+		bound++
+		for _, t := range w.nodes[pair[0]].succs {
+			if t == pair[1] {
+				bound++
+			}
+		}
+	}
+	return bound
+}
+
+// selectionBlocks is the most blocks branching node x's selection adds
+// besides its edges': its exit block and a guard per join, none for a
+// conditional with no join that breaks or continues on one arm
+// (emitter.branchToLoop); and the forwarder of a two-way node to one
+// block twice (twoBlocks).
+func selectionBlocks(w *work, lv *levels, x int) int {
+	succs := w.nodes[x].succs
+	k := joinCount(lv, x)
+	if k > 0 || len(succs) != 2 || !(lv.sink(w.level[x], succs[0]) || lv.sink(w.level[x], succs[1])) {
+		k++
+	}
+	if len(succs) == 2 && succs[0] == succs[1] {
+		k++
+	}
+	return k
+}
+
+// joinCount is the number of x's dominator-tree kids entered from
+// several blocks, laid out behind a guard block after x's construct
+// (emitter.branching; the loop headers it branches to on several arms
+// are funcBlockBound's).
+func joinCount(lv *levels, x int) int {
+	k := 0
+	for _, c := range lv.kids[x] {
+		if lv.in[c] >= 2 {
+			k++
+		}
+	}
+	return k
+}
+
+// edgeBlocks is the most blocks node x's edges add that are no arm by
+// their target's dominator and entries alone (levels.isArm but for
+// twiceToLoop): a continue or break adds a forwarder from a switch alone
+// (joinRouter.toLevelEnd); an edge to a join, a skip or a clone
+// (joinRouter.toJoin).
+func edgeBlocks(w *work, lv *levels, x int) int {
+	n := &w.nodes[x]
+	k := 0
+	for _, t := range n.succs {
+		switch {
+		case lv.idom[t] == x && lv.in[t] == 1:
+		case lv.sink(w.level[x], t):
+			if len(n.succs) >= 3 {
+				k++
+			}
+		default:
+			k++
+		}
+	}
+	return k
 }
 
 // functionEntry is the node of nodes the function level starts at: the
