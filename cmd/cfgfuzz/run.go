@@ -1045,6 +1045,10 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printFaults(stdout)
 		return exitOK
 	}
+	if *form != "module" && *form != "func" {
+		fmt.Fprintf(stderr, "cfgfuzz structurize: --form %q: want module or func\n", *form)
+		return exitUsage
+	}
 	faults := splitList(*inject)
 	if err := validateOptions("", faults); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz structurize:", err)

@@ -13,6 +13,7 @@ package proto
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -172,6 +173,9 @@ func Local(module bool) Handler {
 				return Response{Outcome: Error, Reason: fmt.Sprintf(RequestError+"weights: %d for %d blocks", len(req.Weights), g.Len())}
 			}
 			g.Weights = append([]int(nil), req.Weights...)
+			if err := g.Validate(cfg.Limits{}); err != nil {
+				return Response{Outcome: Error, Reason: RequestError + "weights: " + err.Error()}
+			}
 		}
 		if err := CheckOptions(req.Options); err != nil {
 			return Response{Outcome: Error, Reason: RequestError + err.Error()}
@@ -189,8 +193,15 @@ func Local(module bool) Handler {
 			return resp
 		}
 		mod, err := emit.Bytes(res.Func, emit.Options{Registers: req.Options.Registers})
+		if ue := (*emit.UnsupportedError)(nil); errors.As(err, &ue) {
+			// A function the convention cannot encode goes back in func
+			// form: cfgfuzz's emitter then says unsupported of it, as of
+			// the in-process structurizer's (emit/CONVENTION.md "Limits").
+			resp.Func = res.Func
+			return resp
+		}
 		if err != nil {
-			return Response{Outcome: Error, Reason: "emit: " + err.Error(), Stats: &res.Stats}
+			return Response{Outcome: Error, Reason: err.Error(), Stats: &res.Stats}
 		}
 		resp.Module = mod
 		return resp

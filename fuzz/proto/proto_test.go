@@ -6,8 +6,13 @@ package proto
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func serveLines(t *testing.T, declare Declare, lines ...string) []Response {
@@ -70,5 +75,31 @@ func TestWithFaults(t *testing.T) {
 	b, _ := json.Marshal(planted.Func)
 	if bytes.Equal(a, b) {
 		t.Error("swap-arms planted by WithFaults left the diamond's function unchanged")
+	}
+}
+
+// TestLocalAnswersAnUnencodableFunctionInFuncForm: a function the
+// convention cannot encode (an OpSwitch past emit.MaxSwitchCases) goes
+// back in func form from the module-form handler, so that cfgfuzz's
+// emitter says unsupported of it as of the in-process structurizer's; a
+// weight out of range is a request error.
+func TestLocalAnswersAnUnencodableFunctionInFuncForm(t *testing.T) {
+	targets := make([]string, emit.MaxSwitchCases+2)
+	for i := range targets {
+		targets[i] = strconv.Itoa(1 + i%3)
+	}
+	graph := "{{" + strings.Join(targets, ", ") + "}, {}, {}, {}}"
+	resp := Local(true)(Request{V: 1, Graph: graph})
+	if resp.Outcome != OK || resp.Func == nil || resp.Module != nil {
+		t.Fatalf("a %d-way switch: outcome %q (%s), func %v, module %d bytes; want ok with the func alone", len(targets), resp.Outcome, resp.Reason, resp.Func != nil, len(resp.Module))
+	}
+	if _, err := emit.Bytes(resp.Func, emit.Options{}); !errors.As(err, new(*emit.UnsupportedError)) {
+		t.Errorf("the func answered: emit says %v, want unsupported", err)
+	}
+	for _, w := range []int{-5, cfg.DefaultLimits.MaxWeight + 1} {
+		resp := Local(true)(Request{V: 1, Graph: "{{1}, {}}", Weights: []int{w, 0}})
+		if resp.Outcome != Error || !strings.HasPrefix(resp.Reason, RequestError) {
+			t.Errorf("weight %d: outcome %q, reason %q; want an error starting %q", w, resp.Outcome, resp.Reason, RequestError)
+		}
 	}
 }
