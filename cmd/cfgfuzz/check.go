@@ -113,6 +113,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz check: --repeat %d: want 1 or more judgements a graph\n", cf.repeat)
 		return exitUsage
 	}
+	if err := validateOptions(cf.strategy, splitList(cf.inject)); err != nil { // before any graph, as run does
+		fmt.Fprintln(stderr, "cfgfuzz check:", err)
+		return exitUsage
+	}
 	items, err := readGraphs(fs.Args(), stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)

@@ -235,3 +235,22 @@ func TestRepoFlagNamesAMissingRepository(t *testing.T) {
 		}
 	}
 }
+
+// TestBadStrategyFaultOrFormRefusedUpFront: check refuses an unknown
+// --strategy or --inject before judging a graph, as run does, and
+// `cfgfuzz structurize` an unknown --form before serving.
+func TestBadStrategyFaultOrFormRefusedUpFront(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "--strategy", "bogus", "-"}, `unknown strategy "bogus"`},
+		{[]string{"check", "--inject", "bogus", "-"}, `unknown fault "bogus"`},
+		{[]string{"structurize", "--form", "bogus"}, `--form "bogus": want module or func`},
+	} {
+		code, out, errs := runCmd(tc.args, "{{1}, {}}\n")
+		if code != exitUsage || !strings.Contains(errs, tc.want) || out != "" {
+			t.Errorf("%v: exit %d, want 2, %q and nothing on stdout\n%s%s", tc.args, code, tc.want, out, errs)
+		}
+	}
+}
