@@ -175,8 +175,9 @@ type Verdict struct {
 	Unchecked string `json:"unchecked,omitempty"`
 }
 
-// Options configures an Oracle. The zero value runs DefaultChecks with the
-// spirv-val executable for vulkan1.1 and the interpreter.
+// Options configures an Oracle. The zero value runs DefaultChecks with
+// SPIRV-Tools' validator for vulkan1.1 (in-process with cgo:
+// LookupValidator) and the interpreter.
 type Options struct {
 	Checks    []string      // check names; nil means DefaultChecks
 	Walks     WalkOptions   // walk selection for exec

@@ -95,11 +95,11 @@ func HasStrategy(name string) bool {
 	return ok
 }
 
-// Structurize validates g, drops its unreachable blocks (for the
-// structured strategy, renumbers the rest in reverse post-order:
-// strategyInput) and runs the chosen strategy. The returned function's
-// blocks report ids of g (not of the graph the strategy ran on). g is not
-// modified.
+// Structurize validates g, drops its unreachable blocks (Stats.Dropped
+// counts them; for the structured strategy it renumbers the rest in
+// reverse post-order) and runs the chosen strategy. The returned
+// function's blocks report ids of g (not of the graph the strategy ran
+// on). g is not modified.
 func Structurize(g *cfg.Graph, opt Options) (*Result, error) {
 	name := opt.Strategy
 	if name == "" {
