@@ -13,6 +13,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -162,6 +163,24 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return fuzz.SideStructurizer(s, popt, lim.timeout), func() { s.Close() }, nil
 	}
+	var renewed []fuzz.Side
+	defer func() {
+		for _, s := range renewed {
+			s.Close()
+		}
+	}()
+	run.renew = func() (corpus.StructurizeFunc, *oracle.Oracle, error) {
+		o, err := oracle.New(opt)
+		if err != nil {
+			return nil, nil, err
+		}
+		s, err := opener.open()
+		if err != nil {
+			return nil, nil, err
+		}
+		renewed = append(renewed, s)
+		return fuzz.SideStructurizer(s, popt, lim.timeout), o, nil
+	}
 	if !cf.json {
 		run.announce(len(items), fs.Args(), cf, lim.timeout)
 	}
@@ -225,6 +244,24 @@ type checkRun struct {
 	stderr io.Writer
 	repeat int       // judgements a graph (--repeat)
 	fresh  freshSide // a side for each judgement after the first
+	// renew gives a side and an oracle of their own to the graphs after
+	// one whose judgement was abandoned, which still holds the others;
+	// nil: check stops there.
+	renew func() (corpus.StructurizeFunc, *oracle.Oracle, error)
+}
+
+// renewAfter takes a new side and oracle (renew) for the graphs after an
+// abandoned judgement.
+func (r *checkRun) renewAfter() error {
+	if r.renew == nil {
+		return errors.New("no new side to take")
+	}
+	seam, orc, err := r.renew()
+	if err != nil {
+		return err
+	}
+	r.seam, r.orc = seam, orc
+	return nil
 }
 
 // announce says on stderr what is checked, and notes each file whose
@@ -264,14 +301,25 @@ func (r *checkRun) all(items []sourced) int {
 		rec.Structurizer, rec.Schema = r.spec.String(), checkSchema
 		if abandoned(rec) {
 			// The abandoned judgement still holds the side and the
-			// oracle: nothing after it can be checked with them.
+			// oracle: the graphs after it get their own.
 			if !r.json {
 				fmt.Fprintln(r.stdout, checkLine(rec))
 			} else if err := enc.Encode(rec); err != nil {
 				fmt.Fprintln(r.stderr, "cfgfuzz check:", err)
 			}
-			fmt.Fprintf(r.stderr, "cfgfuzz check: stopped: graph %d of %d has no verdict (its checks ran past --check-timeout), and the %d after it were not checked (incomplete)\n", i+1, len(items), len(items)-i-1)
-			return exitUsage
+			if i == len(items)-1 {
+				fmt.Fprintf(r.stderr, "cfgfuzz check: graph %d of %d has no verdict: its checks ran past --check-timeout (incomplete)\n", i+1, len(items))
+				return exitUsage
+			}
+			if err := r.renewAfter(); err != nil {
+				fmt.Fprintf(r.stderr, "cfgfuzz check: stopped: graph %d of %d has no verdict (its checks ran past --check-timeout), and the %d after it were not checked: %v (incomplete)\n", i+1, len(items), len(items)-i-1, err)
+				return exitUsage
+			}
+			fmt.Fprintf(r.stderr, "cfgfuzz check: graph %d of %d has no verdict (its checks ran past --check-timeout); the graphs after it go to a new structurizer side and oracle\n", i+1, len(items))
+			code = exitUsage
+			failed++
+			errored++
+			continue
 		}
 		if rec.Outcome == outcomeError {
 			code = exitUsage

@@ -89,3 +89,31 @@ func TestCheckWideSwitchUnsupported(t *testing.T) {
 		t.Fatalf("exit %d, %+v", code, rec)
 	}
 }
+
+// diamondChain is n diamonds in a row, compact: 3n+1 blocks.
+func diamondChain(n int) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range n {
+		h := 3 * i
+		fmt.Fprintf(&b, "{%d, %d}, {%d}, {%d}, ", h+1, h+2, h+3, h+3)
+	}
+	b.WriteString("{}}\n")
+	return b.String()
+}
+
+// TestCheckGoesOnAfterANoVerdict: a graph whose checks run past
+// --check-timeout has no verdict, and the graphs after it are still
+// judged, on a new side and oracle; the exit status says incomplete.
+func TestCheckGoesOnAfterANoVerdict(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	input := diamondChain(7000) + "{{1, 2}, {3}, {3}, {}}\n"
+	code := run([]string{"check", "--check-timeout", "1s"}, strings.NewReader(input), &stdout, &stderr)
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	if code != exitUsage || len(lines) != 2 || !strings.HasPrefix(lines[0], "ERROR ") || !strings.HasPrefix(lines[1], "ok ") {
+		t.Fatalf("exit %d, want 2 with the first graph without a verdict and the second ok:\n%s%s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "the graphs after it go to a new structurizer side and oracle") {
+		t.Errorf("stderr does not say the graphs after it were judged afresh:\n%s", stderr.String())
+	}
+}
