@@ -49,11 +49,29 @@ func LockDir(dir string) (unlock func(), err error) {
 		case ok && owner == host && !processAlive(pid):
 			os.Remove(path) // stale: its owner is gone
 		case ok:
-			return nil, fmt.Errorf("%s is in use by process %d on %s (%s); if that process is gone, remove the lock", dir, pid, owner, path)
+			return nil, inUseError(dir, path, pid, owner)
 		default:
 			return nil, fmt.Errorf("%s is locked (%s, unreadable); if no cfgfuzz uses the directory, remove the lock", dir, path)
 		}
 	}
+}
+
+// InUse is LockDir's error naming the owner when a live process holds
+// dir's lock, without taking it: what a command that must read the
+// campaign first (a resume) says when the campaign is still being
+// started; nil when no live process holds it.
+func InUse(dir string) error {
+	path := filepath.Join(dir, LockFile)
+	pid, owner, ok := readLock(path)
+	if host, _ := os.Hostname(); !ok || owner == host && !processAlive(pid) {
+		return nil
+	}
+	return inUseError(dir, path, pid, owner)
+}
+
+// inUseError says that dir is in use by the lock's owner.
+func inUseError(dir, path string, pid int, owner string) error {
+	return fmt.Errorf("%s is in use by process %d on %s (%s); if that process is gone, remove the lock", dir, pid, owner, path)
 }
 
 // readLock reads a lock file's pid and host.

@@ -269,3 +269,21 @@ func TestResumeRefusesOtherSettings(t *testing.T) {
 		t.Errorf("--resume with --workers: exit %d, want 0\n%s%s", code, out.String(), errOut.String())
 	}
 }
+
+// TestResumeOfACampaignStillStarting: a campaign directory whose lock a
+// live process holds but which has no settings yet (the campaign is still
+// starting) is refused naming the owner, not as a missing campaign.json.
+func TestResumeOfACampaignStillStarting(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	host, _ := os.Hostname()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, fuzz.LockFile), []byte(strconv.Itoa(os.Getpid())+" "+host+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd([]string{"run", "--resume", dir, "--progress", "none"}, "")
+	if want := "in use by process " + strconv.Itoa(os.Getpid()); code != exitUsage || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, want 2 and %q\n%s%s", code, want, out, errs)
+	}
+}

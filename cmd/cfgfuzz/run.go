@@ -561,6 +561,9 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	if f.resume != "" {
 		s, w, err := fuzz.LoadCampaign(f.resume)
 		if err != nil {
+			if inUse := fuzz.InUse(f.resume); inUse != nil { // a campaign still starting has no settings yet
+				err = inUse
+			}
 			return c, fmt.Errorf("resume: %w", err)
 		}
 		if w != c.Writer { // before a revision is built for nothing
