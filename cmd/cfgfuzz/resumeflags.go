@@ -8,7 +8,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -176,7 +175,7 @@ func (f *campaignFlags) givenSettings() (fuzz.Settings, error) {
 // resumeFlagsOnly refuses a flag --resume would ignore: a resumed
 // campaign runs on its recorded settings. A flag whose setting equals the
 // recorded one changes nothing and is accepted.
-func (f *campaignFlags) resumeFlagsOnly(fs *flag.FlagSet) error {
+func (f *campaignFlags) resumeFlagsOnly() error {
 	if f.resume == "" {
 		return nil
 	}

@@ -199,7 +199,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	if err := f.resumeFlagsOnly(fs); err != nil {
+	if err := f.resumeFlagsOnly(); err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return exitUsage
 	}
