@@ -279,6 +279,30 @@ func TestRegressionRunAgainStaysNew(t *testing.T) {
 	}
 }
 
+// dropStoreCurrent removes the store's top-level "current" line from the
+// state directory dir: a store that records the structurizer only in its
+// entries.
+func dropStoreCurrent(t *testing.T, dir string) {
+	t.Helper()
+	path := filepath.Join(dir, StateFindingsFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if !strings.HasPrefix(l, `  "current": `) {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == len(strings.SplitAfter(string(b), "\n")) {
+		t.Fatalf("%s has no top-level \"current\" line to drop", path)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // sameState compares two state directories byte for byte.
 // mergeNightInto merges the shards' directories as `cfgfuzz merge` does,
 // writes the merged reports into a fresh directory, which it returns, and
@@ -830,19 +854,7 @@ func TestStateRecordsDeclaredName(t *testing.T) {
 			t.Errorf("stored %s: revision %q, first revision %q; want %q", e.Signature, e.Revision, e.FirstRevision, want)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(state, StateFindingsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, l := range strings.SplitAfter(string(b), "\n") {
-		if !strings.HasPrefix(l, `  "current": `) {
-			lines = append(lines, l)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(state, StateFindingsFile), []byte(strings.Join(lines, "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dropStoreCurrent(t, state)
 	st, err = LoadState(state)
 	if err != nil {
 		t.Fatal(err)
@@ -895,21 +907,9 @@ func TestNightRefusedOnAnotherStructurizerOrEarlier(t *testing.T) {
 	}
 	state := t.TempDir()
 	night(t, state, "2026-12-04", 1, 40, adapter)
-	b, err := os.ReadFile(filepath.Join(state, StateFindingsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
 	noCurrent := t.TempDir() // a store that records the structurizer only in its entries
 	copyDir(t, state, noCurrent)
-	var lines []string
-	for _, l := range strings.SplitAfter(string(b), "\n") {
-		if !strings.HasPrefix(l, `  "current": `) {
-			lines = append(lines, l)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(noCurrent, StateFindingsFile), []byte(strings.Join(lines, "")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dropStoreCurrent(t, noCurrent)
 	for _, dir := range []string{state, noCurrent} {
 		self := func(c *Config) {}
 		err := runOn(dir, "2026-12-05", self)
