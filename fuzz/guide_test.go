@@ -643,7 +643,7 @@ func TestCorpusGraphOfAGraft(t *testing.T) {
 	}
 	small, _ := gen.Graft(head, cfg.FromSuccs([][]int{{1}, {}}))
 	rec := func(g *cfg.Graph, mutant string) *Record {
-		return &Record{Graph: cfg.FormatCompact(g), Weights: weightsOf(g), Mutant: mutant}
+		return &Record{Graph: cfg.FormatCompact(g), Weights: g.WeightList(), Mutant: mutant}
 	}
 	desc := "corpus[0] split" + graftFrom + "3"
 	if got := corpusGraph(rec(small, desc)); got == nil || !got.Equal(small) {

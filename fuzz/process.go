@@ -214,7 +214,7 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 		p.srv.takeBaseline() // the processes its start-up left: not this graph's
 	}
 	p.nextID++
-	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: weightsOf(g), Options: opt}
+	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: g.WeightList(), Options: opt}
 	line, fail := p.exchange(req, limit, p.allowance())
 	if fail != nil {
 		return *fail
@@ -491,17 +491,6 @@ func (p *Process) end(kill bool, grace time.Duration) (killed bool) {
 func (p *Process) Close() error {
 	p.end(false, closeGrace)
 	return nil
-}
-
-func weightsOf(g *cfg.Graph) []int {
-	if g.TotalWeight() == 0 {
-		return nil
-	}
-	w := make([]int, g.Len())
-	for b := range w {
-		w[b] = g.Weight(b)
-	}
-	return w
 }
 
 func firstLine(s string) string {

@@ -636,7 +636,7 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 		}
 		m, err := min(g, f.Signature, f.Strategy)
 		if m != nil {
-			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = cfg.FormatCompact(m), weightsOf(m), stoppedBy(err)
+			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = cfg.FormatCompact(m), m.WeightList(), stoppedBy(err)
 		}
 		f.NotReproduced, f.Flaky, f.BaselineFlaky = notReproduced(err), flakyNote(err), baselineFlaky(err)
 		f.MinimizeError = minimizeError(err)

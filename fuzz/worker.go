@@ -196,7 +196,7 @@ func (w *worker) run(j job) Record {
 		rec.Current = generateFailure(err)
 		return rec
 	}
-	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), weightsOf(it.Graph)
+	rec.Graph, rec.Weights = cfg.FormatCompact(it.Graph), it.Graph.WeightList()
 	if w.seenBefore(i, it.Graph) {
 		rec.Seen = true
 		return rec

@@ -39,9 +39,10 @@ func init() {
 
 // checkRecord is one graph's result in --json output.
 type checkRecord struct {
-	Schema  string           `json:"schema"` // checkSchema
-	Source  string           `json:"source"` // file:line:col of the graph
-	Graph   string           `json:"graph"`  // compact notation
+	Schema  string           `json:"schema"`            // checkSchema
+	Source  string           `json:"source"`            // file:line:col of the graph
+	Graph   string           `json:"graph"`             // compact notation
+	Weights []int            `json:"weights,omitempty"` // the blocks' weights when any is not 0 (the compact notation has none)
 	Outcome string           `json:"outcome"`
 	Reason  string           `json:"reason,omitempty"`
 	Checks  []oracle.Verdict `json:"checks"`
@@ -484,7 +485,7 @@ func (o *sideOpener) open() (fuzz.Side, error) {
 // a failure with its harness signature, never a crash of the tool; the
 // whole judgement gets checkLimit (ok false past it: see judgeWithin).
 func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *oracle.Oracle, checkLimit time.Duration) checkRecord {
-	rec := checkRecord{Source: fmt.Sprintf("%s:%d:%d", it.File, it.Line, it.Col), Graph: cfg.FormatCompact(it.Graph), Strategy: strategy}
+	rec := checkRecord{Source: fmt.Sprintf("%s:%d:%d", it.File, it.Line, it.Col), Graph: cfg.FormatCompact(it.Graph), Weights: it.Graph.WeightList(), Strategy: strategy}
 	o, ok := judgeWithin(seam, it.Graph, orc, checkLimit)
 	if !ok {
 		rec.Outcome, rec.Reason = outcomeError, fmt.Sprintf("%s within %v (--check-timeout): incomplete", noVerdict, checkLimit)

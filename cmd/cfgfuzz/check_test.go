@@ -15,6 +15,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/schema"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -119,6 +120,32 @@ func TestCheckRetimesASlowVerdict(t *testing.T) {
 		}
 		if rec.Outcome != want || calls != 3 {
 			t.Errorf("slow %d of 3 runs: outcome %s after %d runs (%s), want %s after 3", slowRuns, rec.Outcome, calls, rec.Reason, want)
+		}
+	}
+}
+
+// TestCheckJSONKeepsWeights: a --json line carries the graph's weights
+// beside its compact notation, which has none, so the graph it names is
+// the graph judged; a graph of weight 0 has no weights field.
+func TestCheckJSONKeepsWeights(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []int
+	}{
+		{"b0 [w=3]: if b1 b2\nb1: br b2\nb2 [w=7]: ret\n", []int{3, 0, 7}},
+		{"{{1, 2}, {2}, {}}\n", nil},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"check", "--json", "--checks", "rules"}, strings.NewReader(tc.in), &stdout, &stderr)
+		var rec checkRecord
+		if err := json.Unmarshal(stdout.Bytes(), &rec); err != nil {
+			t.Fatalf("exit %d: %v: %s %s", code, err, stdout.String(), stderr.String())
+		}
+		if !slices.Equal(rec.Weights, tc.want) || !strings.Contains(stdout.String(), `"weights"`) != (tc.want == nil) {
+			t.Errorf("%q: weights %v, want %v: %s", tc.in, rec.Weights, tc.want, stdout.String())
+		}
+		if err := schema.Validate(stdout.Bytes()); err != nil {
+			t.Errorf("%q: %v", tc.in, err)
 		}
 	}
 }

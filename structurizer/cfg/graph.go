@@ -81,6 +81,20 @@ func (g *Graph) TotalWeight() int {
 	return t
 }
 
+// WeightList is every block's weight in block order, or nil when every
+// block weighs 0: what a record beside a compact notation, which has no
+// weights, must carry for the graph to be read back whole.
+func (g *Graph) WeightList() []int {
+	if g.TotalWeight() == 0 {
+		return nil
+	}
+	w := make([]int, g.Len())
+	for b := range w {
+		w[b] = g.Weight(b)
+	}
+	return w
+}
+
 // Edges counts the successor entries of all blocks.
 func (g *Graph) Edges() int {
 	e := 0
