@@ -131,15 +131,12 @@ func (f *bisectFlags) specOf() (func(string) fuzz.Spec, error) {
 		}
 		return func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRev, Rev: c} }, nil
 	}
-	abs, err := filepath.Abs(f.repo)
+	top, err := repoFlag(f.repo)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := fuzz.RepoTop(abs); err != nil {
-		return nil, fmt.Errorf("--repo: %w", err)
-	}
-	f.repo = abs
-	return func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRepo, Repo: abs, Rev: c} }, nil
+	f.repo = top
+	return func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRepo, Repo: top, Rev: c} }, nil
 }
 
 // graphIn is how a printed command gets the bisected graph: a file named

@@ -131,3 +131,36 @@ func TestCompareRefusesAMissingBaselineBeforeBuilding(t *testing.T) {
 		}
 	}
 }
+
+// TestRepoFlagFromASubdirectory: --repo naming a directory inside the
+// repository names the repository itself (builds run in a checkout's top,
+// .cfgfuzz.json is read there): the sides' specs name the top, and a
+// resume repeating --repo as a subdirectory, relative to where it runs,
+// is the same setting.
+func TestRepoFlagFromASubdirectory(t *testing.T) {
+	ownBuildCache(t)
+	repo, good := toyRepo(t, toyConfig)
+	sub := filepath.Join(repo, "sub", "dir")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	top, err := fuzz.RepoTop(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "c")
+	args := []string{"compare", "--repo", ".", "--baseline", good, "--current", good, "--kinds", "exhaustive", "--graphs", "4", "--minimize=false", "--progress", "none"}
+	code, _, stderr := cliIn(t, sub, append(args, "--out", dir)...)
+	if code != exitOK {
+		t.Fatalf("compare --repo . in %s: exit %d\n%s", sub, code, stderr)
+	}
+	rep := readCampaignReport(t, dir)
+	if want := "repo:" + top + "@" + good; rep.Settings.Baseline != want || rep.Settings.Current != want {
+		t.Errorf("sides %q and %q, want both %q", rep.Settings.Baseline, rep.Settings.Current, want)
+	}
+	args[2] = filepath.Join("sub", "dir")
+	code, _, stderr = cliIn(t, repo, append(args, "--resume", dir)...)
+	if code != exitOK || strings.Contains(stderr, "changed from") {
+		t.Errorf("resume repeating --repo as sub/dir: exit %d\n%s", code, stderr)
+	}
+}

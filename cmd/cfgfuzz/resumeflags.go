@@ -111,7 +111,7 @@ func (f *campaignFlags) repeatedFlag(name string, recorded, given *fuzz.Settings
 		}
 		return recorded.Current, specAsRecorded(spec), true
 	case "repo":
-		return recordedRepo(recorded), absPath(f.repo), true
+		return recordedRepo(recorded), f.repo, true
 	case "build", "serve":
 		var was fuzz.Project
 		if recorded.Project != nil {
@@ -155,8 +155,12 @@ func recordedRepo(s *fuzz.Settings) string {
 	return ""
 }
 
-// absPath is p made absolute; p itself where that fails.
-func absPath(p string) string {
+// repoOrAbs is the repository --repo p names (repoFlag), as a new
+// campaign records it; where that fails, p made absolute.
+func repoOrAbs(p string) string {
+	if top, err := repoFlag(p); err == nil {
+		return top
+	}
 	if abs, err := filepath.Abs(p); err == nil {
 		return abs
 	}
@@ -180,6 +184,9 @@ func (f *campaignFlags) resumeFlagsOnly() error {
 		return nil
 	}
 	recorded, _, loadErr := fuzz.LoadCampaign(f.resume) // an error is config's to report
+	if f.repo != "" {
+		f.repo = repoOrAbs(f.repo) // the sides' specs name it as recorded
+	}
 	given, givenErr := f.givenSettings()
 	var changed, other []string
 	for name := range f.set {

@@ -586,14 +586,9 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		return c, fmt.Errorf("--build and --serve need --repo")
 	}
 	if f.repo != "" {
-		abs, err := filepath.Abs(f.repo)
-		if err != nil {
+		if f.repo, err = repoFlag(f.repo); err != nil {
 			return c, err
 		}
-		if _, err := fuzz.RepoTop(abs); err != nil {
-			return c, fmt.Errorf("--repo: %w", err)
-		}
-		f.repo = abs
 		s.Project = &fuzz.Project{Build: f.build, Serve: f.serve}
 		warnReplayProject(f.repo, *s.Project, stderr)
 	}
@@ -614,6 +609,21 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		return c, err
 	}
 	return c, f.sidesFromSettings(ctx, &c, stderr)
+}
+
+// repoFlag is the repository --repo names, as its top directory: the
+// builds run in a checkout's top and .cfgfuzz.json is read there, so a
+// subdirectory names the same sides, and the specs spell them one way.
+func repoFlag(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	top, err := fuzz.RepoTop(abs)
+	if err != nil {
+		return "", fmt.Errorf("--repo: %w", err)
+	}
+	return top, nil
 }
 
 // flagSettings is the campaign's settings as its flags give them, the
