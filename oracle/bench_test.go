@@ -5,6 +5,7 @@
 package oracle
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -269,4 +270,79 @@ func BenchmarkBlockFills(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkRulesScale checks the rules on long programs of 2k, 8k and 32k
+// blocks: a chain of diamonds (selections one after another, each header
+// dominating every block after it) and a chain of loops with a diamond in
+// each body. It reports ns/block and each size's time per block over the
+// previous size's (per-block-x-prev: 1 is linear).
+func BenchmarkRulesScale(b *testing.B) {
+	for _, sh := range []struct {
+		name string
+		make func(n int) *cfg.Graph
+	}{{"diamonds", diamondChain}, {"loops", loopChain}} {
+		b.Run(sh.name, func(b *testing.B) {
+			per := map[int]float64{} // ns per block by size
+			prev := 0
+			for _, n := range []int{2000, 8000, 32000} {
+				b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+					res, err := structurizer.Structurize(sh.make(n), structurizer.Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					mod, err := emit.Bytes(res.Func, emit.Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.ResetTimer()
+					for range b.N {
+						if vs, err := CheckRules(mod); err != nil || len(vs) > 0 {
+							b.Fatal(vs, err)
+						}
+					}
+					per[n] = b.Elapsed().Seconds() * 1e9 / float64(b.N) / float64(n)
+					b.ReportMetric(per[n], "ns/block")
+					if per[prev] > 0 {
+						b.ReportMetric(per[n]/per[prev], "per-block-x-prev")
+					}
+				})
+				prev = n
+			}
+		})
+	}
+}
+
+// diamondChain is n blocks (n-1 a multiple of 3 or less): diamonds one
+// after another, then a return.
+func diamondChain(n int) *cfg.Graph {
+	g := cfg.New(n)
+	b := 0
+	for ; b+3 < n; b += 3 {
+		g.Succs[b] = []int{b + 1, b + 2}
+		g.Succs[b+1] = []int{b + 3}
+		g.Succs[b+2] = []int{b + 3}
+	}
+	for ; b+1 < n; b++ {
+		g.Succs[b] = []int{b + 1}
+	}
+	return g
+}
+
+// loopChain is n blocks: loops one after another, each a header, a
+// diamond and a latch that goes back or on.
+func loopChain(n int) *cfg.Graph {
+	g := cfg.New(n)
+	b := 0
+	for ; b+5 < n; b += 5 { // header b, diamond b+1..b+3, latch b+4
+		g.Succs[b] = []int{b + 1}
+		g.Succs[b+1] = []int{b + 2, b + 3}
+		g.Succs[b+2] = []int{b + 4}
+		g.Succs[b+3] = []int{b + 4}
+		g.Succs[b+4] = []int{b, b + 5}
+	}
+	for ; b+1 < n; b++ {
+		g.Succs[b] = []int{b + 1}
+	}
+	return g
 }

@@ -7,9 +7,9 @@
 // (R12). Each violation names its rule, its function and its blocks.
 //
 // Constructs (D5) are never materialized as block sets: membership is two
-// or three O(1) dominance queries, and the constructs holding a block are
-// found by walking up the dominator tree through construct heads only, so
-// the cost is near-linear in blocks and edges times the nesting depth.
+// or three O(1) dominance queries, and the constructs that may hold a block
+// are listed once per block down the dominator tree (rules_containers.go),
+// so the cost is near-linear in blocks and edges times the nesting depth.
 
 package oracle
 
@@ -169,10 +169,9 @@ type ruleChecker struct {
 	stack   []int
 	g       *funcGraph
 	cons    []construct
-	at      [][]int // constructs headed by each block, outer first
-	up      []int   // nearest strict dominator that heads a construct, -1
-	near    []int   // nearest dominator (inclusive) that heads a construct, -1
-	hdr     []int   // header -> its selection/switch/loop construct, -1 none
+	at      [][]int  // constructs headed by each block, outer first
+	lists   conLists // the constructs that may hold each block (rules_containers.go)
+	hdr     []int    // header -> its selection/switch/loop construct, -1 none
 	out     []Violation
 }
 
@@ -348,48 +347,5 @@ func (c *ruleChecker) buildConstructs() {
 		}
 		add(construct{kind: kind, head: h, owner: h, merge: m, latch: -1})
 	}
-	c.linkHeads()
-}
-
-// linkHeads sets up[b] for every construct head b: the nearest strict
-// structural dominator that heads a construct.
-func (c *ruleChecker) linkHeads() {
-	g := c.g
-	n := len(g.f.blocks)
-	c.up = make([]int, n)
-	near := make([]int, n) // nearest head dominating b (inclusive)
-	for i := range near {
-		near[i] = -2 // not computed
-	}
-	var find func(b int) int
-	find = func(b int) int {
-		path := []int{}
-		for b >= 0 && near[b] == -2 {
-			path = append(path, b)
-			b = g.dom.idom[b]
-		}
-		res := -1
-		if b >= 0 {
-			res = near[b]
-		}
-		for i := len(path) - 1; i >= 0; i-- {
-			if len(c.at[path[i]]) > 0 {
-				res = path[i]
-			}
-			near[path[i]] = res
-		}
-		return res
-	}
-	for b := range n {
-		c.up[b] = -1
-		if d := g.dom.idom[b]; d >= 0 && c.reachable(b) {
-			c.up[b] = find(d)
-		}
-	}
-	c.near = near
-	for b := range n {
-		if c.reachable(b) {
-			find(b)
-		}
-	}
+	c.listContainers()
 }

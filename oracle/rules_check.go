@@ -33,46 +33,6 @@ func (c *ruleChecker) contains(ki int, b int) bool {
 	return !d.dominates(k.merge, b)
 }
 
-// containers calls yield for each construct holding b, innermost first,
-// until yield returns false.
-func (c *ruleChecker) containers(b int, yield func(ki int) bool) {
-	if !c.reachable(b) {
-		return
-	}
-	for x := c.near[b]; x >= 0; x = c.up[x] {
-		at := c.at[x]
-		for i := len(at) - 1; i >= 0; i-- {
-			if c.contains(at[i], b) && !yield(at[i]) {
-				return
-			}
-		}
-	}
-}
-
-// enclosing calls yield for each construct that encloses construct ki
-// (holds its head and is outer to it), innermost first.
-func (c *ruleChecker) enclosing(ki int, yield func(ei int) bool) {
-	head := c.cons[ki].head
-	at := c.at[head]
-	p := len(at) - 1
-	for p >= 0 && at[p] != ki {
-		p--
-	}
-	for i := p - 1; i >= 0; i-- {
-		if c.contains(at[i], head) && !yield(at[i]) {
-			return
-		}
-	}
-	for x := c.up[head]; x >= 0; x = c.up[x] {
-		at := c.at[x]
-		for i := len(at) - 1; i >= 0; i-- {
-			if c.contains(at[i], head) && !yield(at[i]) {
-				return
-			}
-		}
-	}
-}
-
 // allowedExit reports whether an edge leaving construct ki for block v is
 // one of R6's structured exits.
 func (c *ruleChecker) allowedExit(ki, v int) bool {
