@@ -43,6 +43,10 @@ type regressFlags struct {
 	// 0 none.
 	duration time.Duration
 	judge    judgeFlags
+	// allowEmpty (--allow-empty) passes a directory that holds no
+	// regression file, as a CI job set up before the first one is saved
+	// needs; false: such a directory is a usage error (a mistyped path).
+	allowEmpty bool
 	// envGiven, compatGiven, walksGiven, seedGiven, timeoutGiven and
 	// checkTimeoutGiven say that --target-env, --rules-compat, --walks,
 	// --seed, --timeout and --check-timeout were given: they then judge
@@ -63,6 +67,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize; default: each file's own '# walks:', else 1)")
 	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (default: each file's own '# timeout:', else 10s)")
 	fs.DurationVar(&rf.duration, "duration", 0, "time budget: no file starts past it, the case in flight finishes (its structurizer calls within --timeout, its checks within --check-timeout); the files not replayed are named in the summary and are error cases of the JUnit file, and the replay is incomplete (exit 2 unless a case failed); 0: none")
+	fs.BoolVar(&rf.allowEmpty, "allow-empty", false, "a DIR that exists and holds no regression file passes (exit 0, 0 cases, an empty JUnit file with --junit) instead of exit 2; for a CI job set up before its first regression is saved")
 	rf.judge.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz regress [flags] [DIR] [flags]")
@@ -130,7 +135,16 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		return exitUsage, err
 	}
 	if len(rs)+len(bad) == 0 {
-		return exitUsage, fmt.Errorf("no regression files (*.cfg) in %s", dir)
+		if !rf.allowEmpty {
+			return exitUsage, fmt.Errorf("no regression files (*.cfg) in %s (--allow-empty passes an empty directory)", dir)
+		}
+		fmt.Fprintf(stderr, "cfgfuzz regress: %s: 0 files, 0 cases: nothing to replay (--allow-empty)\n", dir)
+		if rf.junit != "" {
+			if err := writeJUnit(rf.junit, junitReport(dir, nil, nil)); err != nil {
+				return exitUsage, err
+			}
+		}
+		return exitOK, nil
 	}
 	// From here a stop signal is regress's own: the case in flight
 	// finishes and the cases judged so far are reported.

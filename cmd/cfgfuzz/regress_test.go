@@ -407,3 +407,25 @@ func TestRegressUnknownTargetEnv(t *testing.T) {
 		t.Errorf("regress --target-env vulkan1.3: exit %d, want 0\n%s%s", code, out, stderr)
 	}
 }
+
+// TestRegressEmptyDirectory: a directory with no regression file is a
+// usage error that names --allow-empty; with it, the replay passes with 0
+// cases and an empty JUnit file. A directory that is not there stays an
+// error either way.
+func TestRegressEmptyDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, errs := runCmd([]string{"regress", dir}, ""); code != exitUsage || !strings.Contains(errs, "no regression files") || !strings.Contains(errs, "--allow-empty") {
+		t.Errorf("empty directory: exit %d, want 2 naming --allow-empty\n%s", code, errs)
+	}
+	junit := filepath.Join(t.TempDir(), "r.xml")
+	code, _, errs := runCmd([]string{"regress", "--allow-empty", "--junit", junit, dir}, "")
+	if code != exitOK || !strings.Contains(errs, "0 cases") {
+		t.Errorf("--allow-empty: exit %d, want 0\n%s", code, errs)
+	}
+	if b, err := os.ReadFile(junit); err != nil || !strings.Contains(string(b), `<testsuites name="cfgfuzz regress" tests="0"`) {
+		t.Errorf("--allow-empty --junit: %v\n%s", err, b)
+	}
+	if code, _, errs := runCmd([]string{"regress", "--allow-empty", filepath.Join(dir, "missing")}, ""); code != exitUsage {
+		t.Errorf("--allow-empty on a missing directory: exit %d, want 2\n%s", code, errs)
+	}
+}
