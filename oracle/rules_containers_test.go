@@ -63,42 +63,38 @@ func refLinkHeads(c *ruleChecker) refHeads {
 
 // refContainers is every construct holding b, innermost first, by the walk.
 func refContainers(c *ruleChecker, h refHeads, b int) []int {
-	var out []int
 	if !c.reachable(b) {
 		return nil
 	}
-	for x := h.near[b]; x >= 0; x = h.up[x] {
-		at := c.at[x]
-		for i := len(at) - 1; i >= 0; i-- {
-			if c.contains(at[i], b) {
-				out = append(out, at[i])
-			}
-		}
-	}
-	return out
+	return refWalk(c, h, h.near[b], b, nil)
 }
 
 // refEnclosing is every construct enclosing construct ki, innermost
 // first, by the walk.
 func refEnclosing(c *ruleChecker, h refHeads, ki int) []int {
 	head := c.cons[ki].head
-	at := c.at[head]
-	p := len(at) - 1
-	for p >= 0 && at[p] != ki {
-		p--
+	p := slices.Index(c.at[head], ki)
+	if p < 0 {
+		p = 0 // every construct is listed at its head: never
 	}
-	var out []int
-	for i := p - 1; i >= 0; i-- {
-		if c.contains(at[i], head) {
+	return refWalk(c, h, h.up[head], head, refHolding(c, c.at[head][:p], head, nil))
+}
+
+// refWalk appends to out the constructs holding b headed at x and at every
+// head above x, innermost first.
+func refWalk(c *ruleChecker, h refHeads, x, b int, out []int) []int {
+	for ; x >= 0; x = h.up[x] {
+		out = refHolding(c, c.at[x], b, out)
+	}
+	return out
+}
+
+// refHolding appends to out the constructs of at (outer first) that hold
+// b, innermost first.
+func refHolding(c *ruleChecker, at []int, b int, out []int) []int {
+	for i := len(at) - 1; i >= 0; i-- {
+		if c.contains(at[i], b) {
 			out = append(out, at[i])
-		}
-	}
-	for x := h.up[head]; x >= 0; x = h.up[x] {
-		at := c.at[x]
-		for i := len(at) - 1; i >= 0; i-- {
-			if c.contains(at[i], head) {
-				out = append(out, at[i])
-			}
 		}
 	}
 	return out
