@@ -206,6 +206,9 @@ func (p *progress) summary() string {
 	fmt.Fprintf(&b, " seen %d, signatures:", p.seen)
 	classes := map[string]int{}
 	for k, s := range p.sigs {
+		if s.graphs == 0 && !s.rerun {
+			continue // noted by a re-run that did not show it tonight
+		}
 		c := p.class(k.sig, k.strategy, s.baselineShares())
 		if c == ClassKnown && s.rejudged && s.graphs > 0 {
 			c = ClassNew // as classify.go's rejudge

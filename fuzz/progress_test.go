@@ -180,6 +180,27 @@ func TestProgressAgreesOnRegressionNight(t *testing.T) {
 	checkProgressAgrees(t, lastProgressLine(t, w.String()), rep)
 }
 
+// TestProgressAgreesOnFixedNight: on the night after a fault is removed,
+// the signatures its re-runs no longer show are fixed, though the triage
+// file marks one known, and the progress line classes none of them new,
+// known or ignored, as the summary.
+func TestProgressAgreesOnFixedNight(t *testing.T) {
+	state := t.TempDir()
+	night(t, state, "2026-03-01", 1, 40, func(c *Config) {
+		c.Inject = []string{"swap-arms"}
+		c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil }
+	})
+	if err := os.WriteFile(filepath.Join(state, StateTriageFile), []byte("known "+swapSig+" tracked upstream\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var w lockedBuffer
+	rep := night(t, state, "2026-03-02", 2, 40, func(c *Config) { c.Progress, c.ProgressEvery = &w, time.Hour })
+	if rep.State.Classes[ClassFixed] == 0 {
+		t.Fatalf("classes %v: the test needs a fixed signature", rep.State.Classes)
+	}
+	checkProgressAgrees(t, lastProgressLine(t, w.String()), rep)
+}
+
 func TestCampaignProgressShowsMinimization(t *testing.T) {
 	c := testConfig(t, 60)
 	var w lockedBuffer
