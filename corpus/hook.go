@@ -109,6 +109,11 @@ type HookOptions struct {
 	Replay func(signature string) string
 	// Log receives one line per finding; nil discards.
 	Log io.Writer
+	// Quiet leaves out of Log the lines that only say how a search went
+	// (a finding's sizes, and a search stopped early, which the report
+	// records; the judgements for the store); its errors and what was not
+	// stored are still written.
+	Quiet bool
 	// Fresh, when non-nil, gives for a signature the predicate that
 	// judges a graph on a structurizer of its own each time
 	// (Options.Fresh).
@@ -193,7 +198,9 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		if flaky != nil {
 			stopped += "; " + flaky.Error()
 		}
-		fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v (%s), verified %v%s\n", sig, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), timeSplit(res), res.Verified, stopped)
+		if !opt.Quiet {
+			fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v (%s), verified %v%s\n", sig, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), timeSplit(res), res.Verified, stopped)
+		}
 		switch {
 		case res.Stopped == StoppedByInterruption:
 			return nil, nil // an interrupted campaign's resume minimizes it whole
@@ -212,7 +219,9 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 			fmt.Fprintf(log, "minimize %s: the minimization budget is spent: not stored (its 2 judgements for the findings store skipped)\n", sig)
 		} else if opt.Store != nil {
 			// Two judgements more, as long as any on a slow structurizer.
-			fmt.Fprintf(log, "minimize %s: judging the graph and its minimized graph once more for the findings store (verdicts, modules, answer)...\n", sig)
+			if !opt.Quiet {
+				fmt.Fprintf(log, "minimize %s: judging the graph and its minimized graph once more for the findings store (verdicts, modules, answer)...\n", sig)
+			}
 			before, after := run.Run(g), run.Run(res.Graph)
 			storeOrLog(opt.Store, log, Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
 				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,

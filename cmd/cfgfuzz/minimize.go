@@ -732,7 +732,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 		checks = strings.Join(s.Checks, ",")
 	}
 	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit, gpuDevice: s.GPUDevice}
-	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log,
+	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log, Quiet: c.Progress == nil,
 		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Replay: tag.replayer("graph.cfg")}
 	ho.Minimize = budget.options()
 	ho.Minimize.Context = c.Context

@@ -61,3 +61,20 @@ func TestMergeMinimizationHeartbeat(t *testing.T) {
 		t.Errorf("merge --progress none: exit %d, want 1 and no line on the search:\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestProgressNoneQuietsTheMinimization: with --progress none a campaign
+// writes no line on its minimizations (their results are in the report);
+// with plain lines it says what each search gave.
+func TestProgressNoneQuietsTheMinimization(t *testing.T) {
+	dir := t.TempDir()
+	for _, mode := range []string{"none", "plain"} {
+		code, stdout, stderr := runCmd([]string{"run", "--graphs", "20", "--kinds", "reducible", "--inject", "swap-arms", "--dispatch-every", "0",
+			"--progress", mode, "--out", filepath.Join(dir, mode)}, "")
+		if code != exitFail {
+			t.Fatalf("--progress %s: exit %d, want 1\n%s%s", mode, code, stdout, stderr)
+		}
+		if got := strings.Contains(stderr, "minimize exec:trace-mismatch: "); got != (mode == "plain") {
+			t.Errorf("--progress %s: a minimization line on stderr: %v\n%s", mode, got, stderr)
+		}
+	}
+}
