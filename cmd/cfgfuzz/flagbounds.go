@@ -1,13 +1,16 @@
 // flagbounds.go: the ranges of every command's numeric flags, checked right
 // after parsing, so a value out of range (--walks -5, --workers -1,
 // --timeout 0s) is a usage error naming the flag, never a silent default or
-// a campaign that cannot run.
+// a campaign that cannot run; and the flags that name a program or a path,
+// which an empty value would turn into the flag left out.
 
 package main
 
 import (
 	"flag"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/gen"
@@ -47,9 +50,25 @@ var campaignRanges = map[string]flagRange{
 	"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0),
 }
 
+// nonEmptyFlags are the flags whose value names a program, a repository
+// or a path: given, they need one. An empty value (an unset shell
+// variable) would otherwise read as the flag left out, and test this
+// tree's structurizer or write to the default directory without a word.
+var nonEmptyFlags = []string{"structurizer", "baseline-structurizer", "repo", "out", "state", "resume", "junit", "save-regressions", "regressions", "build", "serve"}
+
 // checkFlagRanges checks the flags of fs (named after its command) against
-// flagRanges; the error names the flag, its value and the range.
+// flagRanges, and that a flag of nonEmptyFlags given has a value; the
+// error names the flag, its value and the range.
 func checkFlagRanges(fs *flag.FlagSet) error {
+	var empty error
+	fs.Visit(func(f *flag.Flag) {
+		if empty == nil && slices.Contains(nonEmptyFlags, f.Name) && strings.TrimSpace(f.Value.String()) == "" {
+			empty = fmt.Errorf("--%s: empty value (an unset variable?): give one, or leave the flag out", f.Name)
+		}
+	})
+	if empty != nil {
+		return empty
+	}
 	for name, r := range flagRanges[fs.Name()] {
 		f := fs.Lookup(name)
 		if f == nil {

@@ -73,3 +73,29 @@ func TestProgressModeChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyFlagValuesRefused: a flag that names a program or a path,
+// given an empty value (an unset shell variable), is a usage error naming
+// it, not the flag left out (this tree's structurizer tested, the default
+// directory written); a campaign given --graphs 0 or --duration 0 and no
+// other budget is refused, not run for the default 30 s.
+func TestEmptyFlagValuesRefused(t *testing.T) {
+	out := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--structurizer", "", "--graphs", "1", "--out", out + "/a"}, "--structurizer: empty value"},
+		{[]string{"check", "--structurizer", " ", "-"}, "--structurizer: empty value"},
+		{[]string{"compare", "--baseline-structurizer", "", "--graphs", "1"}, "--baseline-structurizer: empty value"},
+		{[]string{"run", "--out", "", "--graphs", "1"}, "--out: empty value"},
+		{[]string{"regress", "--junit", "", out}, "--junit: empty value"},
+		{[]string{"run", "--duration", "0s", "--out", out + "/b"}, "leave the campaign no budget"},
+		{[]string{"run", "--graphs", "0", "--out", out + "/c"}, "leave the campaign no budget"},
+	} {
+		code, stdout, stderr := runCmd(tc.args, "{{}}\n")
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("%q: exit %d, want 2 and %q\n%s%s", tc.args, code, tc.want, stdout, stderr)
+		}
+	}
+}

@@ -647,6 +647,9 @@ func (f *campaignFlags) flagSettings() (fuzz.Settings, error) {
 	}
 	f.judge.settings(&s)
 	if f.graphs == 0 && f.duration == 0 {
+		if f.set["graphs"] || f.set["duration"] {
+			return s, fmt.Errorf("--graphs 0 and --duration 0 leave the campaign no budget: give --graphs N or --duration D above 0 (without either, a 30 s campaign)")
+		}
 		s.Duration = fuzz.Duration(30 * time.Second)
 	}
 	s.Checks = f.judge.checks(f.checks)
