@@ -64,7 +64,11 @@ func CheckDirFree(dir string, force bool) error {
 		return fmt.Errorf("%s is not a directory: choose another --out", dir)
 	}
 	if old := holdsCampaign(dir); old != "" && !force {
-		return fmt.Errorf("%s holds a campaign (%s): continue it with --resume %s, replace it with --force, or choose another --out", dir, old, dir)
+		resume := "--resume " + quotedPath(dir)
+		if state := recordedStateDir(dir); state != "" {
+			resume += " --state " + quotedPath(state) // a night's resume reads its state again
+		}
+		return fmt.Errorf("%s holds a campaign (%s): continue it with %s, replace it with --force, or choose another --out", dir, old, resume)
 	}
 	return nil
 }

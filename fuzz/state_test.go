@@ -1005,3 +1005,16 @@ func TestStateTableSaysWhatItCounts(t *testing.T) {
 		t.Errorf("with a baseline, report.md's findings table:\n%s", md)
 	}
 }
+
+// TestOccupiedNightDirNamesItsState: a new campaign into the directory of
+// a night's campaign is refused with a resume command that gives the
+// state again, which that resume needs.
+func TestOccupiedNightDirNamesItsState(t *testing.T) {
+	state := t.TempDir()
+	var dir string
+	night(t, state, "2026-03-01", 1, 10, func(c *Config) { dir = c.Dir })
+	err := CheckDirFree(dir, false)
+	if err == nil || !strings.Contains(err.Error(), "--resume "+quotedPath(dir)+" --state "+quotedPath(state)) {
+		t.Errorf("CheckDirFree on a night's directory: %v", err)
+	}
+}
