@@ -160,10 +160,16 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 				own.rerunErrors++
 			}
 		case isFailure(r.Result.Outcome):
-			t := get(r.Result.Signature, r.Strategy, r.Result.Outcome)
-			t.rerunShowing++
-			if !r.Minimized { // a minimized graph is kept as such
-				t.sig.rerunShowing = append(t.sig.rerunShowing, r.Graph)
+			shown := []string{r.Result.Signature}
+			if r.Signature != r.Result.Signature && r.Result.fails(r.Signature) {
+				shown = append(shown, r.Signature) // its own, under another check's failure
+			}
+			for _, sig := range shown {
+				t := get(sig, r.Strategy, r.Result.Outcome)
+				t.rerunShowing++
+				if !r.Minimized { // a minimized graph is kept as such
+					t.sig.rerunShowing = append(t.sig.rerunShowing, r.Graph)
+				}
 			}
 		}
 	}
@@ -192,7 +198,7 @@ func minimizedVerdict(r *Rerun) string {
 		return MinimizedError
 	case !isFailure(r.Result.Outcome):
 		return MinimizedPasses
-	case r.Result.Signature == r.Signature:
+	case r.Result.fails(r.Signature): // under another check's failure too
 		return MinimizedShows
 	}
 	return r.Result.Signature

@@ -9,6 +9,7 @@ package fuzz
 import (
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"slices"
 )
 
 // Outcomes of one side on one graph.
@@ -62,11 +63,16 @@ type SideResult struct {
 	Outcome   string `json:"outcome"`
 	Signature string `json:"signature,omitempty"` // findings: "check:reason", stable
 	Detail    string `json:"detail,omitempty"`    // first line of the failure
-	Hash      string `json:"hash,omitempty"`      // module digest when structured
-	BlocksOut int    `json:"blocks_out,omitempty"`
-	RouteVars int    `json:"route_vars,omitempty"`
-	Clones    int    `json:"clones,omitempty"`
-	Fallbacks int    `json:"fallbacks,omitempty"`
+	// Also is the signatures of the other checks that failed, in check
+	// order, after Signature's (nil when one failed): the finding stands
+	// on Signature; a re-run of a kept graph shows a signature either
+	// names (fails).
+	Also      []string `json:"also,omitempty"`
+	Hash      string   `json:"hash,omitempty"` // module digest when structured
+	BlocksOut int      `json:"blocks_out,omitempty"`
+	RouteVars int      `json:"route_vars,omitempty"`
+	Clones    int      `json:"clones,omitempty"`
+	Fallbacks int      `json:"fallbacks,omitempty"`
 	// CopiedWords is what the module copies of the graph's blocks, as the
 	// growth check counts it against the clone budget (the module's own
 	// count, for any structurizer); 0 when growth did not run.
@@ -175,4 +181,10 @@ func (r *Record) isNew() bool {
 // (oracle/SIGNATURES.md) the minimizer and the regression suite use too.
 func harnessSignature(outcome, reason string) string {
 	return oracle.HarnessSignature(outcome, reason)
+}
+
+// fails reports whether the result failed with signature sig: its own, or
+// another check's that failed too.
+func (r *SideResult) fails(sig string) bool {
+	return isFailure(r.Outcome) && (r.Signature == sig || slices.Contains(r.Also, sig))
 }

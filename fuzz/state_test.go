@@ -1018,3 +1018,32 @@ func TestOccupiedNightDirNamesItsState(t *testing.T) {
 		t.Errorf("CheckDirFree on a night's directory: %v", err)
 	}
 }
+
+// TestKnownUnderAnotherFailure: a known signature whose kept and
+// minimized graphs fail tonight with another check first (a second fault
+// planted) still shows on them: it stays known, not "not the defect the
+// store knows".
+func TestKnownUnderAnotherFailure(t *testing.T) {
+	state := t.TempDir()
+	// a diamond: swap-arms fails exec on it, drop-merge the rules first
+	keep := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+		return cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}}), nil
+	}
+	night(t, state, "2026-03-01", 1, 30, func(c *Config) { c.Strategy, c.Inject, c.Minimize = "structured", []string{"swap-arms"}, keep })
+	rep := night(t, state, "2026-03-02", 1, 30, func(c *Config) {
+		c.Strategy, c.Inject, c.Minimize = "structured", []string{"swap-arms", "drop-merge"}, keep
+	})
+	var masked bool
+	for _, s := range rep.State.Signatures {
+		if s.Signature == swapSig {
+			if s.Class != ClassKnown {
+				t.Errorf("%s: %s (%s), want known", s.Signature, s.Class, s.Reason)
+			}
+		} else if s.Class == ClassNew {
+			masked = true // the second fault's signature, failing first
+		}
+	}
+	if !masked {
+		t.Fatalf("no new signature from drop-merge: the test needs one failing before %s", swapSig)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/draw"
@@ -288,6 +289,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	}
 	if v := oracle.Failed(vs); v != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, v.Signature, firstLine(v.Detail)
+		r.Also = otherFailures(vs, v)
 		if r.Func == nil {
 			r.Func, _ = draw.ModuleFunc(mod) // the module's own control flow, for the report's picture
 		}
@@ -302,6 +304,18 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 		}
 	}
 	return r, mine
+}
+
+// otherFailures is the signatures of the failing verdicts of vs after
+// first, in order; nil when there are none.
+func otherFailures(vs []oracle.Verdict, first *oracle.Verdict) []string {
+	var out []string
+	for i := range vs {
+		if v := &vs[i]; v.Status == oracle.Fail && v != first && !slices.Contains(out, v.Signature) && v.Signature != first.Signature {
+			out = append(out, v.Signature)
+		}
+	}
+	return out
 }
 
 // seam lets the oracle re-run a side (meta: determinism, renumbering,
