@@ -1,10 +1,14 @@
-// errorstop.go: a campaign whose first graphs are all harness errors (no
-// verdict: the structurizer did not start, a request it could not serve,
-// a check that could not run) stops early rather than spend its budget on
-// graphs that cannot be judged. The decision looks at the first
-// ErrorStopGraphs graphs this run judges, in index order, whatever the
-// number of workers: one of them answered (any outcome but error) and
-// the campaign never stops this way. The report is incomplete
+// errorstop.go: a campaign whose first graphs all went unanswered stops
+// early rather than spend its budget on a structurizer that tests nothing:
+// harness errors (no verdict: the structurizer did not start, a request it
+// could not serve, a check that could not run), and graphs the current
+// side crashed on or did not answer in time (a program that exits at once,
+// or writes a banner where the protocol wants an answer, crashes on every
+// graph; a night's state would class that signature known from the second
+// night on and exit 0). The decision looks at the first ErrorStopGraphs
+// graphs this run judges, in index order, whatever the number of workers:
+// one of them answered (any other outcome: a module, a refusal, a panic
+// reported) and the campaign never stops this way. The report is incomplete
 // (Report.Incomplete, reason StoppedEarly; the graphs' errors are its
 // harness_errors), and the CLI exits 2.
 
@@ -73,7 +77,7 @@ func (e *errorStop) add(r *Record) bool {
 func (e *errorStop) take(r *Record) {
 	switch {
 	case r.Skipped || r.Seen:
-	case !r.harnessError():
+	case !r.unanswered():
 		e.settled = true
 	default:
 		if e.errors++; e.errors >= ErrorStopGraphs {
@@ -88,8 +92,17 @@ func (r *Record) harnessError() bool {
 	return r.Current.Outcome == OutError || r.Baseline != nil && r.Baseline.Outcome == OutError
 }
 
+// unanswered says whether the record is a graph the structurizer under
+// test gave no answer on: a harness error on either side, or the current
+// side's crash or timeout, but for an answer that left processes running
+// (LeakSignature: it answered).
+func (r *Record) unanswered() bool {
+	cur := &r.Current
+	return r.harnessError() || cur.Outcome == OutTimeout || cur.Outcome == OutCrash && cur.Signature != LeakSignature
+}
+
 // StoppedEarly is the reason of a run that stopped early: Incomplete.Reason.
-var StoppedEarly = fmt.Sprintf("stopped early (the first %d graphs were all harness errors, not one answer judged)", ErrorStopGraphs)
+var StoppedEarly = fmt.Sprintf("stopped early (the first %d graphs got no answer: harness errors, crashes or timeouts, not one verdict on a structurizer's answer)", ErrorStopGraphs)
 
 // incomplete is the report's Incomplete for a run that stopped early, nil
 // for one that did not or whose graphs in flight were its budget's last.
@@ -109,6 +122,6 @@ func stoppedEarlyMarkdown(rep *Report) string {
 	if rep.Incomplete == nil || rep.Incomplete.Reason != StoppedEarly {
 		return ""
 	}
-	return fmt.Sprintf("%s shows whether the structurizer serves the protocol, and how it fails; once it does, start the campaign again (--force: a --resume keeps these graphs' errors). The first graphs' errors are under Harness errors.\n\n",
+	return fmt.Sprintf("%s shows whether the structurizer serves the protocol, and how it fails; once it does, start the campaign again (--force: a --resume keeps these graphs' results). The first graphs' errors are under Harness errors, their crashes and timeouts under Findings.\n\n",
 		mdCode("cfgfuzz selftest --structurizer "+ShellQuote(rep.Settings.Current)))
 }

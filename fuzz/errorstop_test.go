@@ -99,3 +99,35 @@ func TestErrorStopResume(t *testing.T) {
 		t.Errorf("resume with a structurizer that answers: incomplete %+v, %d graphs %v; want all 60, the %d errors kept", done.Incomplete, done.Graphs, done.Outcomes, again.Graphs)
 	}
 }
+
+// crashingSide crashes on every graph, as a program that exits before it
+// answers, but for the marked graph, which it answers through InProcess.
+type crashingSide struct{ InProcess }
+
+func (s *crashingSide) Structurize(g *cfg.Graph, opt proto.Options, limit time.Duration) Answer {
+	if g.Weight(0) == markWeight {
+		return s.InProcess.Structurize(g, opt, limit)
+	}
+	time.Sleep(5 * time.Millisecond) // a process started and gone: the stop comes before the budget is handed out
+	return Answer{Outcome: OutCrash, Reason: "exit status 3: fatal: cannot load tables"}
+}
+
+// TestErrorStopAllCrashes: a structurizer that crashes on each of the
+// first graphs (a broken build, a banner on stdout) stops the campaign
+// early, as harness errors do, so that a night does not class that crash
+// known from the second night on and pass; one answer among those graphs
+// and the campaign runs to its budget.
+func TestErrorStopAllCrashes(t *testing.T) {
+	c := testConfig(t, 100)
+	c.Current = SideFactory{Describe: "crashes", New: func() (Side, error) { return &crashingSide{}, nil }}
+	rep := mustRun(t, c).Report
+	if in := rep.Incomplete; in == nil || in.Reason != StoppedEarly || rep.Outcomes[OutCrash] != rep.Graphs || rep.Graphs >= 100 {
+		t.Errorf("incomplete %+v, %d graphs %v: want a stop after the first %d crashes", in, rep.Graphs, rep.Outcomes, ErrorStopGraphs)
+	}
+	c = testConfig(t, 30)
+	c.Current = SideFactory{Describe: "crashes", New: func() (Side, error) { return &crashingSide{}, nil }}
+	c.Source = markedSource{set: &c.Settings, marked: ErrorStopGraphs - 1}
+	if rep := mustRun(t, c).Report; rep.Incomplete != nil || rep.Graphs+rep.Skipped != 30 || rep.Outcomes[OutOK] != 1 {
+		t.Errorf("one graph answered: incomplete %+v, %d graphs %v; want all 30 run", rep.Incomplete, rep.Graphs, rep.Outcomes)
+	}
+}

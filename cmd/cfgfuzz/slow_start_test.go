@@ -130,7 +130,7 @@ func TestEveryGraphAHarnessErrorStopsEarly(t *testing.T) {
 	dir := t.TempDir()
 	server, out := silentServer(t, dir), filepath.Join(dir, "run")
 	code, stdout, stderr := runCmd([]string{"run", "--structurizer", server, "--graphs", "40", "--workers", "2", "--timeout", "200ms", "--start-timeout", "300ms", "--checks", "exec", "--progress", "plain", "--out", out}, "")
-	why := "stopped early (the first 8 graphs were all harness errors, not one answer judged)"
+	why := "stopped early (the first 8 graphs got no answer: harness errors, crashes or timeouts, not one verdict on a structurizer's answer)"
 	selftest := "every graph is a harness error: `cfgfuzz selftest --structurizer cmd:" + server + "`"
 	if code != exitUsage || !strings.Contains(stdout, "incomplete: "+why) || !strings.Contains(stderr, "cfgfuzz: "+why) || !strings.Contains(stderr, selftest) || !strings.Contains(stderr, ", stopped early") {
 		t.Errorf("exit %d, want 2, %q on stdout and stderr (the progress line's), and %s\n%s%s", code, why, selftest, stdout, stderr)
