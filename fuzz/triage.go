@@ -137,9 +137,9 @@ type TriageNote struct {
 func (n TriageNote) String() string {
 	s := fmt.Sprintf("%s:%d: %s matches no signature of the store or tonight", StateTriageFile, n.Line, TriageSignature(n.Signature))
 	if n.Meant != "" {
-		s += fmt.Sprintf("; for %q write the signature in double quotes: %s", n.Meant, TriageSignature(n.Meant))
+		return s + fmt.Sprintf("; for %q write the signature in double quotes: %s", n.Meant, TriageSignature(n.Meant))
 	}
-	return s
+	return s + " (a typo, or one not seen yet: it applies from the night it shows)"
 }
 
 // unmatchedTriage lists the triage lines whose signature known lacks, in
