@@ -43,7 +43,7 @@ func TestSelfTest(t *testing.T) {
 		{"cmd:" + filepath.Join(dir, "structurize"), exitOK, `speaks v2 as "cfgfuzz/structured"`}, // a spec, as every command takes
 		{"no-such-server", exitUsage, "the command was not found"},
 		{"cmd:", exitUsage, "cmd: needs a command"},
-		{"", exitUsage, "--structurizer SPEC is required"},
+		{"", exitUsage, "--structurizer: empty value"},
 	} {
 		var stdout, stderr bytes.Buffer
 		server := c.server
