@@ -111,8 +111,16 @@ func Run(c Config) (*Outcome, error) {
 		}
 	}
 	resumed := rs.total
-	if planned := c.planned(done); c.Resume && c.Progress != nil && planned >= 0 && resumed >= planned {
-		fmt.Fprintf(c.Progress, "cfgfuzz: every graph of the campaign in %s was judged before this resume: it only minimizes the new findings again and writes the reports\n", c.Dir)
+	judgedBefore := false // every graph was: the last report's minimizations stand
+	if planned := c.planned(done); c.Resume && planned >= 0 && resumed >= planned {
+		judgedBefore = true
+		if c.Progress != nil {
+			fmt.Fprintf(c.Progress, "cfgfuzz: every graph of the campaign in %s was judged before this resume: it minimizes only the new findings its last report left unminimized, and writes the reports\n", c.Dir)
+		}
+	}
+	var earlier []Finding
+	if judgedBefore {
+		earlier = earlierMinimized(c.Dir) // read before the reports are written again
 	}
 	if err := saveCampaign(c.Dir, c.Settings, c.Writer, c.stateDir()); err != nil {
 		return nil, err
@@ -164,6 +172,7 @@ func Run(c Config) (*Outcome, error) {
 	case c.Minimize != nil && c.Shard.N > 1:
 		rep.Minimization = MinimizationDeferred
 	case c.Minimize != nil:
+		keepMinimized(rep, earlier)
 		c.minimizeUnlessStopped(rep, rs.total, c.planned(done))
 	}
 	var grown *Corpus

@@ -12,6 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 const (
@@ -133,5 +136,47 @@ func TestResumeOfACompleteCampaignSaysSo(t *testing.T) {
 	c.Resume, c.Progress = true, &log
 	if _, err := Run(c); err != nil || !strings.Contains(log.String(), note) {
 		t.Errorf("resume of a complete campaign: %v; log lacks %q:\n%s", err, note, log.String())
+	}
+}
+
+// TestResumeOfACompleteCampaignKeepsItsMinimizations: a resume of a
+// campaign whose every graph was judged keeps the minimized graphs its
+// last report holds (searches at their fixpoint) and searches only for
+// the others: a search stopped at a limit is run again.
+func TestResumeOfACompleteCampaignKeepsItsMinimizations(t *testing.T) {
+	dir := t.TempDir()
+	small := cfg.FromSuccs([][]int{{0, 1}, {}})
+	calls := 0
+	minimize := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { calls++; return small, nil }
+	c := testConfigIn(dir, 40)
+	c.Inject, c.Minimize = []string{"swap-arms"}, minimize
+	first := mustRun(t, c).Report
+	if calls == 0 || len(first.Findings) == 0 {
+		t.Fatalf("%d searches, %d findings: the test needs a minimized finding", calls, len(first.Findings))
+	}
+	c = testConfigIn(dir, 40)
+	c.Inject, c.Minimize, c.Resume = []string{"swap-arms"}, minimize, true
+	calls = 0
+	again := mustRun(t, c).Report
+	if calls != 0 {
+		t.Errorf("the resume searched %d times, want 0: every finding was minimized whole", calls)
+	}
+	for i, f := range again.Findings {
+		if f.Minimized != first.Findings[i].Minimized || f.Minimized == "" {
+			t.Errorf("%s: minimized %q after the resume, %q before", f.Signature, f.Minimized, first.Findings[i].Minimized)
+		}
+	}
+	// A search stopped at a limit is run again.
+	c = testConfigIn(t.TempDir(), 40)
+	c.Inject = []string{"swap-arms"}
+	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+		calls++
+		return small, &corpus.StoppedEarly{Limit: "step limit (1)"}
+	}
+	mustRun(t, c)
+	c.Resume, calls = true, 0
+	mustRun(t, c)
+	if calls == 0 {
+		t.Error("a search stopped at its limit was not run again on the resume")
 	}
 }
