@@ -700,13 +700,29 @@ func campaignMinimizer(c *fuzz.Config, sides *openSides, budget minimizeBudget, 
 	return nil
 }
 
+// campaignChecks is the checks a campaign of settings s judged its graphs
+// with, which its minimizer judges candidates with: --checks, else the
+// oracle's defaults (not every check that can run here, as minimize's own
+// default: a gpu check the campaign never ran would judge, and slow, every
+// candidate), and gpu with --gpu-every.
+func campaignChecks(s fuzz.Settings) []string {
+	checks := s.Checks
+	if checks == nil {
+		checks = slices.Clone(oracle.DefaultChecks)
+	}
+	if s.GPUEvery > 0 && !slices.Contains(checks, gpu.CheckName) {
+		checks = append(slices.Clip(checks), gpu.CheckName)
+	}
+	return checks
+}
+
 // strategyMinimizer is campaignMinimizer's hook for the graphs that ran
 // one strategy.
 func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget minimizeBudget, clock *budgetClock, log io.Writer) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
 	s := c.Settings
 	// Structurizer only names the options in stored findings; candidates
 	// go through the side (Structurize).
-	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: strategy, Inject: s.Inject}, Checks: s.Checks,
+	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: strategy, Inject: s.Inject}, Checks: campaignChecks(s),
 		Oracle: corpus.CampaignOracle(corpus.Judging{Walks: s.Walks, Seed: s.Seed, Registers: s.Registers, GPUDevice: s.GPUDevice,
 			TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat})}
 	limit := time.Duration(s.Timeout)
@@ -741,7 +757,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 	}
 	ho.Fresh = freshPredicate(cur, popt, ropt, limit)
 	if c.Baseline.New != nil {
-		base, err := trackedPredicate(sides, c.Baseline, proto.Options{Strategy: strategy, Registers: s.Registers}, corpus.RunnerOptions{Checks: s.Checks, Oracle: ropt.Oracle}, limit)
+		base, err := trackedPredicate(sides, c.Baseline, proto.Options{Strategy: strategy, Registers: s.Registers}, corpus.RunnerOptions{Checks: ropt.Checks, Oracle: ropt.Oracle}, limit)
 		if err != nil {
 			return nil, err
 		}

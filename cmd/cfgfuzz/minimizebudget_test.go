@@ -10,10 +10,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 func TestMinimizeBudgetFlags(t *testing.T) {
@@ -117,6 +119,38 @@ func TestBudgetHelpSaysHowFarMinimizationRuns(t *testing.T) {
 			if !strings.Contains(usage, w) {
 				t.Errorf("--%s's help %q: want %q", name, usage, w)
 			}
+		}
+	}
+}
+
+// TestCampaignMinimizerJudgesWithTheCampaignsChecks: a campaign's
+// minimizer, and the judgements it stores beside a finding, run the checks
+// the campaign ran, not every check that can run here: with the gpu check
+// built in and a Vulkan device present, a campaign on the default checks
+// does not run it on the candidates of its minimizations.
+func TestCampaignMinimizerJudgesWithTheCampaignsChecks(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c")
+	code, stdout, stderr := runCmd([]string{"run", "--graphs", "20", "--kinds", "reducible", "--inject", "swap-arms", "--dispatch-every", "0", "--progress", "none", "--out", out}, "")
+	if code != exitFail {
+		t.Fatalf("exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+	rep := readCampaignReport(t, out)
+	stored, err := filepath.Glob(filepath.Join(out, "findings", "*", "*", "verdict.json"))
+	if err != nil || len(stored) == 0 {
+		t.Fatalf("no stored finding: %v", err)
+	}
+	for _, path := range stored {
+		var v struct{ Verdicts []oracle.Verdict }
+		b, err := os.ReadFile(path)
+		if err != nil || json.Unmarshal(b, &v) != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		var ran []string
+		for _, x := range v.Verdicts {
+			ran = append(ran, x.Check)
+		}
+		if !slices.Equal(ran, rep.Checks) {
+			t.Errorf("%s: judged with %v, the campaign with %v", path, ran, rep.Checks)
 		}
 	}
 }
