@@ -120,7 +120,7 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 			w.checks = nil
 			w.abandon(side)
 			held <- takeToken(abandonWait * limit)
-			return checked{detail: fmt.Sprintf("checks: no verdict within %v (the check limit, --check-timeout)", limit)}, false
+			return checked{detail: fmt.Sprintf("%s %v (the check limit, --check-timeout)", CheckLimitDetail, limit)}, false
 		}
 		ck = <-done
 	}
@@ -176,3 +176,7 @@ func newCheckRunner() checkRunner {
 
 // stop ends the runner once the checks it runs, if any, return.
 func (r checkRunner) stop() { close(r) }
+
+// CheckLimitDetail begins the detail of a graph whose checks ran past the
+// check limit: the structurizer answered, the oracle gave no verdict.
+const CheckLimitDetail = "checks: no verdict within"

@@ -389,12 +389,30 @@ func allErrorsHint(rep *fuzz.Report) string {
 	if rep.Graphs < 2 || rep.Outcomes[fuzz.OutError] != rep.Graphs {
 		return ""
 	}
+	if checkLimitOnly(rep.HarnessErrors) {
+		limit := time.Duration(rep.Settings.CheckTimeout)
+		if limit == 0 {
+			limit = fuzz.DefaultCheckTimeout
+		}
+		return fmt.Sprintf("every graph is a harness error, and the ones listed are the checks past their limit (--check-timeout %s), not the structurizer: it answered; a larger --check-timeout gives the checks the time they need", limit)
+	}
 	hint := fmt.Sprintf("every graph is a harness error: `cfgfuzz selftest --structurizer %s` shows whether the structurizer serves the protocol, and how it fails",
 		fuzz.ShellQuote(rep.Settings.Current))
 	if in := rep.Incomplete; in != nil && in.Reason == fuzz.StoppedEarly {
 		hint += "; once it does, start the campaign again with --force (a --resume keeps these graphs' errors)"
 	}
 	return hint
+}
+
+// checkLimitOnly says whether every harness error listed is a graph whose
+// checks ran past the check limit.
+func checkLimitOnly(errs []fuzz.Example) bool {
+	for _, e := range errs {
+		if !strings.Contains(e.Detail, fuzz.CheckLimitDetail) {
+			return false
+		}
+	}
+	return len(errs) > 0
 }
 
 // allCrashedHint is a note for a campaign whose every graph crashed the

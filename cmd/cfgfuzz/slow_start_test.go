@@ -158,3 +158,14 @@ func TestEveryGraphTimedOutHint(t *testing.T) {
 		t.Errorf("exit %d, want 1, 2 timeouts and the note %q:\n%s%s", code, want, stdout, stderr)
 	}
 }
+
+// TestCheckLimitStopIsNotBlamedOnTheStructurizer: a campaign whose every
+// graph's checks run past --check-timeout stops early, and its note says
+// that the checks, not the structurizer, ran out of time, with no
+// selftest command.
+func TestCheckLimitStopIsNotBlamedOnTheStructurizer(t *testing.T) {
+	code, stdout, stderr := runCmd([]string{"run", "--graphs", "20", "--check-timeout", "1ns", "--progress", "none", "--out", filepath.Join(t.TempDir(), "c")}, "")
+	if code != exitUsage || !strings.Contains(stderr, "the checks past their limit (--check-timeout 1ns), not the structurizer") || strings.Contains(stderr, "selftest") {
+		t.Errorf("exit %d, want 2 and a note on the check limit without a selftest command\n%s%s", code, stdout, stderr)
+	}
+}
