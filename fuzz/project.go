@@ -73,6 +73,14 @@ func LoadProject(repo string) (p Project, found bool, err error) {
 	if off := dec.InputOffset(); len(bytes.TrimSpace(b[off:])) > 0 {
 		return p, false, fmt.Errorf("%s: %s: more after the object: %s", path, jsonPos(b, off+int64(len(b[off:])-len(bytes.TrimLeft(b[off:], " \t\r\n")))), excerpt(bytes.TrimSpace(b[off:])))
 	}
+	var keys map[string]json.RawMessage // Go's decoding matches "Build" to build: the file's keys are spelt exactly
+	if json.Unmarshal(b, &keys) == nil {
+		for k := range keys {
+			if k != "build" && k != "serve" {
+				return p, false, fmt.Errorf("%s: unknown key %q: want \"build\" and \"serve\", in lower case", path, k)
+			}
+		}
+	}
 	return p, true, nil
 }
 

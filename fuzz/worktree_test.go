@@ -88,6 +88,10 @@ func TestProjectFile(t *testing.T) {
 	if _, err := ProjectFor(repo, Project{}); err == nil || !strings.Contains(err.Error(), `unknown field "srve"`) {
 		t.Errorf("a misspelt field: %v", err)
 	}
+	os.WriteFile(filepath.Join(repo, ConfigFile), []byte(`{"Build": "make", "serve": "./srv"}`), 0o644)
+	if _, err := ProjectFor(repo, Project{}); err == nil || !strings.Contains(err.Error(), `unknown key "Build"`) {
+		t.Errorf("a key in another case: %v", err)
+	}
 	if v := (projectVars{Worktree: "/a b", Rev: "c0ffee", Out: "/o"}).expand("{worktree}/x {rev} {out}"); v != `'/a b'/x c0ffee /o` {
 		t.Errorf("expand: %s", v)
 	}
