@@ -244,8 +244,13 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	c.Context = in.ctx
 	c.Stage = func(s string) {
-		if s == fuzz.StageGraphs {
+		switch s {
+		case fuzz.StageGraphs:
 			in.started()
+		case fuzz.StageMinimize:
+			in.minimizes(true)
+		case fuzz.StageReport:
+			in.minimizes(false)
 		}
 		if campaignStage != nil {
 			campaignStage(s, in.ctx)

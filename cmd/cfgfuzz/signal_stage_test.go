@@ -83,6 +83,10 @@ func TestSignalAtEachStage(t *testing.T) {
 			if done := rep.Graphs + rep.Skipped; (done == graphs) != tc.allGraphs || !tc.allGraphs && done != 0 {
 				t.Errorf("%s: the report covers %d of %d graphs", tc.name, done, graphs)
 			}
+			// The stop line says what stops: the minimization, once it runs.
+			if saysMinimizing := strings.Contains(stderr, "the minimization stops"); saysMinimizing != (tc.stage == fuzz.StageMinimize) {
+				t.Errorf("%s: the stop line names the minimization: %v\n%s", tc.name, saysMinimizing, stderr)
+			}
 			md := readFile(t, filepath.Join(dir, "report.md"))
 			lines := strings.Split(strings.TrimSpace(stderr), "\n")
 			last := lines[len(lines)-1]

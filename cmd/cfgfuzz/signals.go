@@ -54,6 +54,10 @@ type interrupt struct {
 	// first signal's line say stopWords.before instead of first: what
 	// stops is the setup, a revision's build.
 	before atomic.Bool
+	// minimizing, once the command minimizes its findings (minimizes),
+	// makes the first signal's line say stopWords.minimizing: no graph is
+	// in flight then.
+	minimizing atomic.Bool
 	// printing is held while the command prints what says counts
 	// (printed), and from says's words to the end by the handler: the line
 	// does not say "not printed" of what the command prints meanwhile.
@@ -68,7 +72,7 @@ func (e signalError) Error() string { return signalName(e.sig) }
 // stopWords are what a command's stop lines say happens after the first
 // signal and after a second one; written is the second one's words once
 // the reports are written (interrupt.reportsIn).
-type stopWords struct{ first, second, written, before string }
+type stopWords struct{ first, second, written, before, minimizing string }
 
 // campaignStop is run's and compare's.
 var campaignStop = stopWords{
@@ -76,6 +80,8 @@ var campaignStop = stopWords{
 	second:  "killing the structurizer servers and ending now (the report is not written; --resume continues the campaign)",
 	written: "killing the structurizer servers and ending now (the report is already written)",
 	before:  "no graph has run yet: the setup in progress, such as a revision's build, stops, and the command ends",
+	minimizing: "every graph is judged: the minimization stops once the judgement in progress ends, then the report, " +
+		"without minimized graphs (--resume minimizes them); a second signal ends at once",
 }
 
 // campaignStage, when set, is told of each stage run's and compare's
@@ -94,8 +100,11 @@ func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
 		case s := <-in.ch:
 			in.got <- s
 			first := words.first
-			if in.before.Load() && words.before != "" {
+			switch {
+			case in.before.Load() && words.before != "":
 				first = words.before
+			case in.minimizing.Load() && words.minimizing != "":
+				first = words.minimizing
 			}
 			fmt.Fprintf(log, "cfgfuzz %s: %s: stopping (%s)\n", name, signalName(s), first)
 			in.cancel(signalError{s})
@@ -129,6 +138,10 @@ func (in *interrupt) setup() { in.before.Store(true) }
 
 // started has the first signal's line say stopWords.first.
 func (in *interrupt) started() { in.before.Store(false) }
+
+// minimizes has the first signal's line say stopWords.minimizing while
+// on is true.
+func (in *interrupt) minimizes(on bool) { in.minimizing.Store(on) }
 
 // reportsIn tells the handler the directory the command writes its
 // reports into: a second signal then says whether they are written.
