@@ -405,7 +405,8 @@ const minimizeProgressEvery = 5 * time.Second
 // minimizeProgress writes a line to its writer every interval while the
 // search runs: the time so far, the judgements and the current graph's
 // size, as corpus.Options.Progress last reported them (before the first
-// judgement: none, and the graph's own size). Its own ticker writes the
+// judgement of a candidate: that the graph itself is being judged, and its
+// size). Its own ticker writes the
 // line, so a judgement that outlasts the interval (a large graph through a
 // slow structurizer, whose meta and growth checks call it again) does not
 // silence it.
@@ -434,8 +435,13 @@ func startMinimizeProgress(w io.Writer, prefix string, every time.Duration, size
 				return
 			case now := <-t.C:
 				p.mu.Lock()
-				fmt.Fprintf(p.w, "%s%s, %s, now %s, %s\n", p.prefix, now.Sub(p.start).Round(time.Second),
-					fuzz.Plural(p.steps, "judgement"), fuzz.Plural(p.cur.Blocks, "block"), fuzz.Plural(p.cur.Edges, "edge"))
+				if p.steps == 0 { // the graph is judged as it is (three times) before any candidate
+					fmt.Fprintf(p.w, "%s%s, judging the graph itself (%s, %s) before the search\n", p.prefix, now.Sub(p.start).Round(time.Second),
+						fuzz.Plural(p.cur.Blocks, "block"), fuzz.Plural(p.cur.Edges, "edge"))
+				} else {
+					fmt.Fprintf(p.w, "%s%s, %s, now %s, %s\n", p.prefix, now.Sub(p.start).Round(time.Second),
+						fuzz.Plural(p.steps, "judgement"), fuzz.Plural(p.cur.Blocks, "block"), fuzz.Plural(p.cur.Edges, "edge"))
+				}
 				p.mu.Unlock()
 			}
 		}

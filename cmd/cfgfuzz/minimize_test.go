@@ -164,7 +164,7 @@ func TestMinimizeProgress(t *testing.T) {
 		t.Errorf("a line after end:\n%s", out.String())
 	}
 	printed := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
-	first := "minimize: 0s, 0 judgements, now 2000 blocks, 3230 edges"
+	first := "minimize: 0s, judging the graph itself (2000 blocks, 3230 edges) before the search"
 	last := "minimize: 0s, 1 judgement, now 1001 blocks, 1609 edges"
 	if len(printed) < 4 || printed[0] != first || printed[len(printed)-1] != last {
 		t.Errorf("progress lines:\n%s\nwant several, from %q to %q", got, first, last)
