@@ -7,9 +7,10 @@
 package fuzz
 
 import (
+	"slices"
+
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
-	"slices"
 )
 
 // Outcomes of one side on one graph.
