@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,7 +76,7 @@ func LoadProject(repo string) (p Project, found bool, err error) {
 	}
 	var keys map[string]json.RawMessage // Go's decoding matches "Build" to build: the file's keys are spelt exactly
 	if json.Unmarshal(b, &keys) == nil {
-		for k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(keys)) { // the first in order: the same message every time
 			if k != "build" && k != "serve" {
 				return p, false, fmt.Errorf("%s: unknown key %q: want \"build\" and \"serve\", in lower case", path, k)
 			}

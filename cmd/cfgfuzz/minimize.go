@@ -435,13 +435,12 @@ func startMinimizeProgress(w io.Writer, prefix string, every time.Duration, size
 				return
 			case now := <-t.C:
 				p.mu.Lock()
+				size := fuzz.Plural(p.cur.Blocks, "block") + ", " + fuzz.Plural(p.cur.Edges, "edge")
+				where := fuzz.Plural(p.steps, "judgement") + ", now " + size
 				if p.steps == 0 { // the graph is judged as it is (three times) before any candidate
-					fmt.Fprintf(p.w, "%s%s, judging the graph itself (%s, %s) before the search\n", p.prefix, now.Sub(p.start).Round(time.Second),
-						fuzz.Plural(p.cur.Blocks, "block"), fuzz.Plural(p.cur.Edges, "edge"))
-				} else {
-					fmt.Fprintf(p.w, "%s%s, %s, now %s, %s\n", p.prefix, now.Sub(p.start).Round(time.Second),
-						fuzz.Plural(p.steps, "judgement"), fuzz.Plural(p.cur.Blocks, "block"), fuzz.Plural(p.cur.Edges, "edge"))
+					where = "judging the graph itself (" + size + ") before the search"
 				}
+				fmt.Fprintf(p.w, "%s%s, %s\n", p.prefix, now.Sub(p.start).Round(time.Second), where)
 				p.mu.Unlock()
 			}
 		}
