@@ -3,9 +3,10 @@
 // predecessors, the loop nesting forest, a depth-first preorder, and, on
 // first use, the post-dominator tree and the dominator tree laid out for
 // the nested pass's tail test (tailIndex, whose use structured_tails.go
-// explains); and the nested pass's measured regions (regionMemo), kept
-// here so that every run over the graph shares them. The analyses do not
-// change once computed; the memo only grows.
+// explains) and each loop's exits (loopExits); and the nested pass's
+// measured regions (regionMemo), kept here so that every run over the
+// graph shares them. The analyses do not change once computed; the memo
+// only grows.
 
 package structurizer
 
@@ -21,9 +22,10 @@ type graphFacts struct {
 	preds   [][]int
 	forest  *cfg.Forest
 	pre     []int
-	pdom    *cfg.DomTree // nil until postDominators
-	tails   *tailIndex   // nil until tailIndex (structured_tails.go)
-	regions *regionMemo  // the nested pass's measured regions (structured_nested_regions.go); nil until used
+	pdom    *cfg.DomTree  // nil until postDominators
+	tails   *tailIndex    // nil until tailIndex (structured_tails.go)
+	regions *regionMemo   // the nested pass's measured regions (structured_nested_regions.go); nil until used
+	exits   *loopExitMemo // the loops' exits (loopExits); nil until used
 }
 
 func factsOf(g *cfg.Graph) *graphFacts {
@@ -37,6 +39,83 @@ func (fa *graphFacts) postDominators(g *cfg.Graph) *cfg.DomTree {
 		fa.pdom = cfg.PostDominators(g)
 	}
 	return fa.pdom
+}
+
+// loopExitMemo is what loopExits computed: the lists, and whether they
+// stayed within the budget.
+type loopExitMemo struct {
+	of [][]loopExit
+	ok bool
+}
+
+// loopExits returns each loop's exits (loopExitTargets within exitBudget),
+// computed on first use: they depend on g and its loop forest alone, so
+// every run of the nested search on g reads the same lists, which no run
+// writes.
+func (fa *graphFacts) loopExits(g *cfg.Graph) ([][]loopExit, bool) {
+	if fa.exits == nil {
+		of, ok := loopExitTargets(g, fa.forest, exitBudget(g.Len(), g.Edges()))
+		fa.exits = &loopExitMemo{of: of, ok: ok}
+	}
+	return fa.exits.of, fa.exits.ok
+}
+
+// loopExit is a block outside a loop that the loop's blocks branch to,
+// and how many of their edges go to it.
+type loopExit struct{ to, n int32 }
+
+// loopExitTargets lists each loop's exits: the targets of the edges out of
+// its own blocks (the first of its Blocks, cfg.Forest), then those of its
+// children's exits that leave it too, each once with its count of edges,
+// children before parents. The lists take as much as the loops' distinct
+// exits, not the sum of the loops' sizes, which grows with the nesting
+// depth; false when they would hold more than budget exits together.
+func loopExitTargets(g *cfg.Graph, f *cfg.Forest, budget int) ([][]loopExit, bool) {
+	out := make([][]loopExit, len(f.Loops))
+	stamp := make([]int32, g.Len()) // by block: 1 + the loop whose list holds it
+	at := make([]int32, g.Len())    // by block: its place in that list
+	total := 0
+	// room holds the lists one after another, each capped at its length
+	// once done: one growing array in place of an allocation per loop (a
+	// list done keeps the array it was made in when room moves).
+	var room []loopExit
+	for li := len(f.Loops) - 1; li >= 0; li-- {
+		l := &f.Loops[li]
+		start := len(room)
+		add := func(t int, n int32) {
+			if stamp[t] == int32(li+1) {
+				room[start+int(at[t])].n += n
+				return
+			}
+			stamp[t], at[t] = int32(li+1), int32(len(room)-start)
+			room = append(room, loopExit{int32(t), n})
+		}
+		own := len(l.Blocks)
+		for _, c := range l.Children {
+			own -= len(f.Loops[c].Blocks)
+		}
+		for _, b := range l.Blocks[:own] {
+			for _, t := range g.Succs[b] {
+				if !f.Contains(li, t) {
+					add(t, 1)
+				}
+			}
+		}
+		for _, c := range l.Children {
+			for _, e := range out[c] {
+				if !f.Contains(li, int(e.to)) {
+					add(int(e.to), e.n)
+				}
+			}
+		}
+		if total += len(room) - start; total > budget {
+			return nil, false
+		}
+		if len(room) > start {
+			out[li] = room[start:len(room):len(room)]
+		}
+	}
+	return out, true
 }
 
 // preorder numbers g's blocks in depth-first preorder over successor

@@ -24,11 +24,10 @@ func (nt *nester) declareLoops() bool {
 		nt.final = true
 		return nt.fail("irreducible")
 	}
-	budget := exitBudget(nt.g.Len(), nt.g.Edges())
-	exitsOf, ok := loopExitTargets(nt.g, forest, budget)
+	exitsOf, ok := nt.facts.loopExits(nt.g)
 	if !ok {
 		nt.final = true
-		return nt.fail("the loops' exits number more than %d, summed over the loops", budget)
+		return nt.fail("the loops' exits number more than %d, summed over the loops", exitBudget(nt.g.Len(), nt.g.Edges()))
 	}
 	for li, l := range forest.Loops {
 		h := l.Header
@@ -368,61 +367,3 @@ type loopIn struct {
 }
 
 func (in loopIn) has(b int) bool { return in.f.Contains(in.li, b) }
-
-// loopExit is a block outside a loop that the loop's blocks branch to,
-// and how many of their edges go to it.
-type loopExit struct{ to, n int32 }
-
-// loopExitTargets lists each loop's exits: the targets of the edges out of
-// its own blocks (the first of its Blocks, cfg.Forest), then those of its
-// children's exits that leave it too, each once with its count of edges,
-// children before parents. The lists take as much as the loops' distinct
-// exits, not the sum of the loops' sizes, which grows with the nesting
-// depth; false when they would hold more than budget exits together.
-func loopExitTargets(g *cfg.Graph, f *cfg.Forest, budget int) ([][]loopExit, bool) {
-	out := make([][]loopExit, len(f.Loops))
-	stamp := make([]int32, g.Len()) // by block: 1 + the loop whose list holds it
-	at := make([]int32, g.Len())    // by block: its place in that list
-	total := 0
-	// room holds the lists one after another, each capped at its length
-	// once done: one growing array in place of an allocation per loop (a
-	// list done keeps the array it was made in when room moves).
-	var room []loopExit
-	for li := len(f.Loops) - 1; li >= 0; li-- {
-		l := &f.Loops[li]
-		start := len(room)
-		add := func(t int, n int32) {
-			if stamp[t] == int32(li+1) {
-				room[start+int(at[t])].n += n
-				return
-			}
-			stamp[t], at[t] = int32(li+1), int32(len(room)-start)
-			room = append(room, loopExit{int32(t), n})
-		}
-		own := len(l.Blocks)
-		for _, c := range l.Children {
-			own -= len(f.Loops[c].Blocks)
-		}
-		for _, b := range l.Blocks[:own] {
-			for _, t := range g.Succs[b] {
-				if !f.Contains(li, t) {
-					add(t, 1)
-				}
-			}
-		}
-		for _, c := range l.Children {
-			for _, e := range out[c] {
-				if !f.Contains(li, int(e.to)) {
-					add(int(e.to), e.n)
-				}
-			}
-		}
-		if total += len(room) - start; total > budget {
-			return nil, false
-		}
-		if len(room) > start {
-			out[li] = room[start:len(room):len(room)]
-		}
-	}
-	return out, true
-}
