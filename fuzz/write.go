@@ -97,6 +97,17 @@ func checkCommand(s *Settings, strategy, signature string) string {
 	if spec, err := ParseSpec(s.Current); err == nil && spec.Flag() != "" {
 		b.WriteString(" " + spec.Flag())
 	}
+	b.WriteString(JudgingFlags(s, strategy, signature))
+	return b.String()
+}
+
+// JudgingFlags are the flags of CheckCommand after the structurizer, each
+// with a leading space ("" when every setting is check's default): how s
+// judges a graph that ran strategy, for a finding of signature. check and
+// minimize take every one; bisect takes all but --inject and --gpu-device,
+// which its settings never hold.
+func JudgingFlags(s *Settings, strategy, signature string) string {
+	var b strings.Builder
 	if strategy != "" {
 		b.WriteString(" --strategy " + strategy)
 	}

@@ -16,7 +16,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -29,7 +31,7 @@ type bisectFlags struct {
 	repo, good, bad, build, serve string
 	strategy, checks              string
 	timeout, startTimeout         time.Duration
-	walks                         int
+	walks, registers              int
 	seed                          uint64
 	judge                         judgeFlags
 }
@@ -48,6 +50,7 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-structurization limit")
 	fs.DurationVar(&f.startTimeout, "start-timeout", fuzz.DefaultStartTimeout, startTimeoutUsage)
 	fs.IntVar(&f.walks, "walks", 16, "random walks of the exec check")
+	fs.IntVar(&f.registers, "registers", 0, "judge under a register file of `N` values, as check (a campaign's finding needs the campaign's --registers)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the checks (meta's renumbering, exec's walks)")
 	f.judge.define(fs)
 	fs.Usage = func() {
@@ -96,11 +99,20 @@ func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr i
 	if err != nil {
 		return nil, err
 	}
-	c := fuzz.Config{Settings: fuzz.Settings{Seed: f.seed, Timeout: fuzz.Duration(f.timeout), Strategy: f.strategy, Walks: f.walks}}
+	c := fuzz.Config{Settings: fuzz.Settings{Seed: f.seed, Timeout: fuzz.Duration(f.timeout), StartTimeout: fuzz.Duration(f.startTimeout), Strategy: f.strategy, Walks: f.walks, Registers: f.registers}}
 	c.Checks = f.judge.checks(f.checks)
 	f.judge.settings(&c.Settings)
 	if err := validateOptions(f.strategy, nil); err != nil {
 		return nil, err
+	}
+	if err := proto.CheckOptions(proto.Options{Registers: f.registers}); err != nil {
+		return nil, fmt.Errorf("--registers: %w", err)
+	}
+	// The structurizer is each commit's, so a header's is not held
+	// against it.
+	if m := recordedMismatch(files[0], usedJudging{spec: specOf(f.good), registers: f.registers, strategy: f.strategy,
+		walks: corpus.Walks{Random: f.walks, Seed: f.seed}, checks: f.checks, timeout: f.timeout, judge: f.judge}); m != "" {
+		fmt.Fprintln(stderr, "cfgfuzz bisect: note:", m)
 	}
 	if f.repo != "" {
 		warnReplayProject(f.repo, fuzz.Project{Build: f.build, Serve: f.serve}, stderr)
@@ -115,7 +127,7 @@ func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr i
 	if err != nil {
 		return nil, err
 	}
-	printBisect(res, f, specOf, graphInput(files[0], g), stdout)
+	printBisect(res, f, c.Settings, specOf, graphInput(files[0], g), stdout)
 	return res, nil
 }
 
@@ -161,8 +173,10 @@ func graphInput(file string, g *cfg.Graph) graphIn {
 }
 
 // printBisect prints the first differing commit, both verdicts, what was
-// skipped, and the commands that reproduce it.
-func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz.Spec, in graphIn, w io.Writer) {
+// skipped, and the commands that reproduce it, each judging as s (the
+// strategy, checks, register file, walks, seed and limits the bisection
+// ran).
+func printBisect(res *fuzz.BisectResult, f bisectFlags, s fuzz.Settings, specOf func(string) fuzz.Spec, in graphIn, w io.Writer) {
 	commits := fmt.Sprintf("%d commits", res.Commits)
 	if res.Commits == 1 {
 		commits = "1 commit"
@@ -195,8 +209,8 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz
 			cmd = append(cmd, "--serve", fuzz.ShellQuote(f.serve))
 		}
 	}
-	if f.strategy != "" {
-		cmd = append(cmd, "--strategy", f.strategy)
+	if judging := fuzz.JudgingFlags(&s, s.Strategy, ""); judging != "" {
+		cmd = append(cmd, judging[1:]) // without its leading space
 	}
 	before := res.LastGood // the narrowest ends established, not --good
 	if len(res.Candidates) == 0 {
@@ -204,8 +218,8 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, specOf func(string) fuzz
 	}
 	cmd = append(cmd, "--good", before, "--bad", res.First, in.arg)
 	fmt.Fprintf(w, "reproduce: %s%s\n", in.pipe, strings.Join(cmd, " "))
-	check := strings.Join(slices.DeleteFunc([]string{"cfgfuzz", "check", specOf(res.First).Flag(), in.arg}, func(s string) bool { return s == "" }), " ")
-	fmt.Fprintf(w, "check it:  %s%s\n", in.pipe, check)
+	s.Current = specOf(res.First).String()
+	fmt.Fprintf(w, "check it:  %s%s %s\n", in.pipe, fuzz.CheckCommand(&s, ""), in.arg)
 }
 
 // warnReplayProject says, when --build or --serve is not what repo's

@@ -87,6 +87,45 @@ func TestBisectFindsTheCommitThatPlantsTheBug(t *testing.T) {
 	}
 }
 
+// TestBisectJudgesAsAskedAndSaysSo: the judging flags given to bisect
+// (walks, checks, limits) are in both printed commands, the reproduction
+// run as printed finds the same commit, and a file whose header records
+// another judging (a register file, a limit) is noted on standard error
+// with the flags that judge it as recorded.
+func TestBisectJudgesAsAskedAndSaysSo(t *testing.T) {
+	ownBuildCache(t)
+	repo, good := toyRepo(t, toyConfig)
+	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(3))
+	planted := commitAll(t, repo, "toy: planted bug on 3 blocks or more")
+	graph := filepath.Join(t.TempDir(), "g.cfg")
+	writeFile(t, graph, "# signature: none\n# registers: 64\n# timeout: 30s\n{{1, 2}, {2}, {}}\n")
+
+	code, stdout, stderr := cliIn(t, t.TempDir(), "bisect", "--repo", repo, "--good", good, "--bad", planted, "--walks", "8", "--checks", "spirv-val,exec", "--timeout", "20s", graph)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if want := "cfgfuzz bisect: note: " + graph + " records another judging in its header: judge it with --registers 64 --walks 16 --seed 1 --timeout 30s as it was judged"; !strings.Contains(stderr, want) {
+		t.Errorf("standard error lacks %q:\n%s", want, stderr)
+	}
+	judging := " --walks 8 --checks spirv-val,exec --timeout 20s "
+	var reproduce string
+	for _, want := range []string{
+		"reproduce: cfgfuzz bisect --repo " + repo + judging + "--good " + planted + "^ --bad " + planted + " " + graph + "\n",
+		"check it:  cfgfuzz check --structurizer repo:" + repo + "@" + planted + judging + graph + "\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+		if strings.HasPrefix(want, "reproduce: ") {
+			reproduce = strings.TrimSuffix(strings.TrimPrefix(want, "reproduce: cfgfuzz "), "\n")
+		}
+	}
+	code, again, errs := cliIn(t, t.TempDir(), strings.Fields(reproduce)...)
+	if code != exitOK || !strings.Contains(again, "first "+planted+": invalid: structurize:error:toy: planted bug") {
+		t.Errorf("the reproduction %q: exit %d\n%s%s", reproduce, code, again, errs)
+	}
+}
+
 func TestBisectCfgfuzzsOwnHistory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two revisions of cfgfuzz (about 15 s)")
@@ -120,7 +159,7 @@ func TestBisectPrintsStandardInputsGraph(t *testing.T) {
 	g.Weights = []int{0, 7, 0, 0}
 	res := &fuzz.BisectResult{Good: "a", Bad: "b", GoodVerdict: "ok", First: "b", FirstVerdict: "invalid: exec:trace-mismatch", Commits: 1}
 	var b strings.Builder
-	printBisect(res, bisectFlags{}, func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecSelf} }, graphInput("-", g), &b)
+	printBisect(res, bisectFlags{}, fuzz.Settings{Walks: 16, Seed: 1}, func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecSelf} }, graphInput("-", g), &b)
 	var check string
 	for _, l := range strings.Split(b.String(), "\n") {
 		if rest, ok := strings.CutPrefix(l, "check it:  "); ok {
@@ -156,7 +195,7 @@ func TestBisectReproducesFromTheNarrowestEnds(t *testing.T) {
 		Steps: []fuzz.BisectStep{{Commit: good, Verdict: "ok"}, {Commit: first, Verdict: "invalid: exec:trace-mismatch"},
 			{Commit: lastGood, Verdict: "ok"}, {Commit: skipped, Skipped: "build failed: exit status 1"}}}
 	var b strings.Builder
-	printBisect(res, bisectFlags{repo: "/r"}, func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRepo, Repo: "/r", Rev: c} }, graphIn{arg: "bug.cfg"}, &b)
+	printBisect(res, bisectFlags{repo: "/r"}, fuzz.Settings{Walks: 16, Seed: 1}, func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRepo, Repo: "/r", Rev: c} }, graphIn{arg: "bug.cfg"}, &b)
 	if want := "reproduce: cfgfuzz bisect --repo /r --good " + lastGood + " --bad " + first + " bug.cfg\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("printed:\n%s\nwant %q", b.String(), want)
 	}
