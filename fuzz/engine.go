@@ -486,7 +486,10 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 		m, err := c.Minimize(g, sig, strategy)
 		cut = cut || ctx.Err() != nil
 		return m, err
-	}, c.Progress)
+	}, c.Progress, func() bool {
+		cut = cut || ctx.Err() != nil
+		return cut
+	})
 	if !cut {
 		return
 	}

@@ -100,13 +100,16 @@ func TestStoppedWithNothingToMinimize(t *testing.T) {
 }
 
 // TestStoppedWhileMinimizing: a campaign stopped while it minimizes
-// minimizes nothing more, keeps no partly minimized graph, and is
-// incomplete; its resume minimizes every new finding.
+// minimizes nothing more, announces none of the others, keeps no partly
+// minimized graph, and is incomplete; its resume minimizes every new
+// finding.
 func TestStoppedWhileMinimizing(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	c := testConfig(t, 40)
-	c.Inject, c.Context, c.ResumeCommand = []string{"swap-arms"}, ctx, "cfgfuzz run --resume DIR"
+	var log strings.Builder
+	c.Inject, c.Context, c.ResumeCommand, c.Progress = []string{"swap-arms", "drop-merge"}, ctx, "cfgfuzz run --resume DIR", &log
+	c.Strategy = "" // structured: drop-merge fails some graphs, swap-arms others
 	calls := 0
 	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		calls++
@@ -114,8 +117,11 @@ func TestStoppedWhileMinimizing(t *testing.T) {
 		return g, nil
 	}
 	rep := mustRun(t, c).Report
-	if len(rep.Findings) == 0 {
-		t.Fatal("no finding to minimize")
+	if len(rep.Findings) < 2 {
+		t.Fatalf("%d findings, want two or more to minimize", len(rep.Findings))
+	}
+	if !strings.Contains(log.String(), "minimizing 1 of ") || strings.Contains(log.String(), "minimizing 2 of ") {
+		t.Errorf("the progress announces a minimization after the stop:\n%s", log.String())
 	}
 	in := rep.Incomplete
 	if calls != 1 || in == nil || in.Reason != "interrupted (SIGINT) while minimizing" || in.Resume != c.ResumeCommand {

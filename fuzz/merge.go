@@ -61,7 +61,7 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, *Corpus
 		return nil, nil, nil, err
 	}
 	if opt.Minimize != nil {
-		MinimizeFindings(rep, opt.Minimize, opt.Log)
+		MinimizeFindings(rep, opt.Minimize, opt.Log, nil)
 	}
 	if opt.State == nil {
 		return rep, nil, grown, nil

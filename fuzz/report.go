@@ -612,8 +612,10 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 // signature, the graph's size): one may take its whole bound (30 s in a
 // campaign), and on a slow structurizer minutes more. The minimizer
 // reports where its search stands and its result (cmd/cfgfuzz's: a line
-// every 10 s, then blocks before and after, time, verified).
-func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
+// every 10 s, then blocks before and after, time, verified). stop, when
+// not nil, is asked before each minimization: true ends them there, with
+// no line for those not started (a stop signal).
+func MinimizeFindings(rep *Report, min Minimizer, log io.Writer, stop func() bool) {
 	var todo []*Finding
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
@@ -623,6 +625,9 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer) {
 		todo = append(todo, f)
 	}
 	for i, f := range todo {
+		if stop != nil && stop() {
+			return
+		}
 		g, err := graphOf(f.Subject())
 		if err != nil {
 			continue
