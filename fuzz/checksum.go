@@ -47,6 +47,10 @@ type settingsFile struct {
 	// (absent without one): not a setting (shards of a night may mount
 	// one state at different paths), only named when a resume lacks it.
 	StateDir string `json:"state_dir,omitempty"`
+	// Sides is the digest of the files each cmd side's command names
+	// (sidefiles.go): not a setting (shards of a night may build their
+	// adapter on different runners), only held against a resume's.
+	Sides *SideFiles `json:"side_files,omitempty"`
 }
 
 // recordPrefix opens every line of the results log: {"sum":"<16 hex>",

@@ -122,7 +122,11 @@ func Run(c Config) (*Outcome, error) {
 	if judgedBefore {
 		earlier = earlierMinimized(c.Dir) // read before the reports are written again
 	}
-	if err := saveCampaign(c.Dir, c.Settings, c.Writer, c.stateDir()); err != nil {
+	sides := sideFilesOf(&c.Settings)
+	if c.Resume {
+		sides = recordedSideFiles(c.Dir) // checked by replay
+	}
+	if err := saveCampaign(c.Dir, c.Settings, c.Writer, c.stateDir(), sides); err != nil {
 		return nil, err
 	}
 	j, err := openJournal(c.Dir, c.Resume, good, SettingsSum(c.Settings))
@@ -253,6 +257,9 @@ func (c *Config) replay(fn func(Record)) (good int64, err error) {
 	}
 	if SettingsSum(saved) != SettingsSum(c.Settings) {
 		return 0, fmt.Errorf("resume: the settings differ from those %s was written under: %s", filepath.Join(c.Dir, CampaignFile), settingsDiff(c.Settings, saved))
+	}
+	if err := checkSideFiles(c.Dir, &c.Settings, recordedSideFiles(c.Dir)); err != nil {
+		return 0, fmt.Errorf("resume: %w", err)
 	}
 	return EachRecord(c.Dir, fn)
 }

@@ -43,18 +43,22 @@ type journal struct {
 // SaveSettings writes DIR/campaign.json: the settings, their checksum and
 // the writer w, the cfgfuzz that writes the campaign's log.
 func SaveSettings(dir string, s Settings, w Writer) error {
-	return saveCampaign(dir, s, w, "")
+	return saveCampaign(dir, s, w, "", SideFiles{})
 }
 
 // saveCampaign is SaveSettings recording the --state directory stateDir
-// too ("" none), made absolute.
-func saveCampaign(dir string, s Settings, w Writer, stateDir string) error {
+// too ("" none), made absolute, and the digests of the sides' files.
+func saveCampaign(dir string, s Settings, w Writer, stateDir string, sides SideFiles) error {
 	if stateDir != "" {
 		if abs, err := filepath.Abs(stateDir); err == nil {
 			stateDir = abs
 		}
 	}
-	b, err := json.MarshalIndent(settingsFile{Settings: s, Sum: SettingsSum(s), Writer: &w, StateDir: stateDir}, "", "  ")
+	f := settingsFile{Settings: s, Sum: SettingsSum(s), Writer: &w, StateDir: stateDir}
+	if sides != (SideFiles{}) {
+		f.Sides = &sides
+	}
+	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -70,6 +74,17 @@ func recordedStateDir(dir string) string {
 		return ""
 	}
 	return f.StateDir
+}
+
+// recordedSideFiles is the digests of the sides' files DIR/campaign.json
+// records (none recorded, or a file that does not say: the zero value).
+func recordedSideFiles(dir string) SideFiles {
+	var f settingsFile
+	b, err := os.ReadFile(filepath.Join(dir, CampaignFile))
+	if err != nil || json.Unmarshal(b, &f) != nil || f.Sides == nil {
+		return SideFiles{}
+	}
+	return *f.Sides
 }
 
 // LoadSettings reads DIR/campaign.json and verifies its checksum: the

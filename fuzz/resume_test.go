@@ -180,3 +180,45 @@ func TestResumeOfACompleteCampaignKeepsItsMinimizations(t *testing.T) {
 		t.Error("a search stopped at its limit was not run again on the resume")
 	}
 }
+
+// TestResumeRefusesARebuiltStructurizer: a campaign on a cmd side
+// records the digest of the program its command names; a resume with the
+// same program goes on, and one after the program changed in place (a
+// rebuild between the stop and the resume) is refused, naming the side
+// and both digests, before any graph runs.
+func TestResumeRefusesARebuiltStructurizer(t *testing.T) {
+	bin := buildCmd(t, "../cmd/structurize")
+	dir := t.TempDir()
+	config := func() Config {
+		c := testConfigIn(dir, 12)
+		c.Current = ProcessFactory("cmd:"+bin, []string{bin}, "")
+		return c
+	}
+	if _, err := Run(config()); err != nil {
+		t.Fatal(err)
+	}
+	then := recordedSideFiles(dir).Current
+	if !strings.HasPrefix(then, "sha256:") {
+		t.Fatalf("campaign.json records %q for the cmd side, want a sha256 digest", then)
+	}
+	c := config()
+	c.Resume = true
+	if _, err := Run(c); err != nil {
+		t.Fatalf("a resume with the same program: %v", err)
+	}
+	f, err := os.OpenFile(bin, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("rebuilt")
+	f.Close()
+	c = config()
+	c.Resume = true
+	_, err = Run(c)
+	if err == nil || !strings.Contains(err.Error(), "the current structurizer "+bin+" is not the build") || !strings.Contains(err.Error(), "were "+then+", now sha256:") {
+		t.Fatalf("a resume after the program changed: %v, want a refusal naming the side and both digests", err)
+	}
+	if recordedSideFiles(dir).Current != then {
+		t.Errorf("the refused resume rewrote the recorded digest")
+	}
+}

@@ -1,0 +1,119 @@
+// sidefiles.go: which build of an external structurizer a campaign ran.
+// A verdict belongs to one build of the structurizer under test as much
+// as to one cfgfuzz (writer.go): a revision spec names its build by the
+// commit it resolves to, but a cmd spec names a program that may be
+// rebuilt in place between a stop and its resume. So campaign.json records,
+// for each cmd side, a digest of the files its command names (the program,
+// found on PATH when it names no path, and every other word that reads as
+// a path to a file: a script, a model), and --resume refuses a side whose
+// digest changed. A file the program reads without naming it on the
+// command line (a library, a module a script imports) is not covered.
+
+package fuzz
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// SideFiles is the digest of the files each cmd side's command names
+// (sideFilesDigest), by side; a side that is no cmd spec, or names no
+// file, is absent.
+type SideFiles struct {
+	Current  string `json:"current,omitempty"`
+	Baseline string `json:"baseline,omitempty"`
+}
+
+// sideFilesOf is the digests of s's sides.
+func sideFilesOf(s *Settings) SideFiles {
+	return SideFiles{Current: sideFilesDigest(s.Current), Baseline: sideFilesDigest(s.Baseline)}
+}
+
+// sideFilesDigest is "sha256:" and 16 hex digits of the files the cmd spec
+// desc names, each by its path and content: its first word through PATH
+// (exec.LookPath) and each other word that reads as a path (pathOfWord)
+// to a regular file. "" for another spec, or when no word names a file
+// that can be read.
+func sideFilesDigest(desc string) string {
+	spec, err := ParseSpec(desc)
+	if err != nil || spec.Kind != SpecCmd {
+		return ""
+	}
+	h := sha256.New()
+	n := 0
+	for i, w := range shellWords(spec.Cmd) {
+		word := spec.Cmd[w[0]:w[1]]
+		path, ok := pathOfWord(word)
+		if i == 0 && !ok {
+			if p, err := exec.LookPath(word); err == nil {
+				path, ok = p, true
+			}
+		}
+		if !ok || hashFile(h, path) != nil {
+			continue
+		}
+		n++
+	}
+	if n == 0 {
+		return ""
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// hashFile writes path (absolute) and the regular file's content to h.
+func hashFile(h io.Writer, path string) error {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", path)
+	}
+	c := sha256.New()
+	if _, err := io.Copy(c, f); err != nil {
+		return err
+	}
+	fmt.Fprintf(h, "%s\x00%x\n", path, c.Sum(nil))
+	return nil
+}
+
+// SideFilesMismatch is --resume's refusal of a cmd side whose files
+// changed since the campaign started.
+type SideFilesMismatch struct {
+	Dir, Side, Spec string
+	Then, Now       string // digests; Now "" when the files cannot be read
+}
+
+func (e *SideFilesMismatch) Error() string {
+	now := e.Now
+	if now == "" {
+		now = "none (the files it names cannot be read)"
+	}
+	return fmt.Sprintf("the %s structurizer %s is not the build %s started with: the files its command names were %s, now %s (rebuilt since?); a campaign's verdicts come from one build: resume it with that build, or start again with this one (--force, or another --out)",
+		e.Side, strings.TrimPrefix(e.Spec, "cmd:"), e.Dir, e.Then, now)
+}
+
+// checkSideFiles refuses, for a resume of the campaign in dir that
+// recorded was written with, a side whose files changed.
+func checkSideFiles(dir string, s *Settings, recorded SideFiles) error {
+	now := sideFilesOf(s)
+	for _, c := range []struct{ side, spec, then, now string }{
+		{"current", s.Current, recorded.Current, now.Current},
+		{"baseline", s.Baseline, recorded.Baseline, now.Baseline},
+	} {
+		if c.then != "" && c.then != c.now {
+			return &SideFilesMismatch{Dir: dir, Side: c.side, Spec: c.spec, Then: c.then, Now: c.now}
+		}
+	}
+	return nil
+}
