@@ -5,6 +5,7 @@
 package fuzz
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -64,13 +65,33 @@ func CheckDirFree(dir string, force bool) error {
 		return fmt.Errorf("%s is not a directory: choose another --out", dir)
 	}
 	if old := holdsCampaign(dir); old != "" && !force {
+		state := recordedStateDir(dir)
+		if state != "" && finishedReport(dir) {
+			// Its end committed the night into the state, which a
+			// resume would no longer find as the campaign read it.
+			return fmt.Errorf("%s holds a finished night of the state %s (its report is complete and its update committed): replace it with --force, or choose another --out", dir, state)
+		}
 		resume := "--resume " + quotedPath(dir)
-		if state := recordedStateDir(dir); state != "" {
+		if state != "" {
 			resume += " --state " + quotedPath(state) // a night's resume reads its state again
 		}
 		return fmt.Errorf("%s holds a campaign (%s): continue it with %s, replace it with --force, or choose another --out", dir, old, resume)
 	}
 	return nil
+}
+
+// finishedReport says whether dir's report.json is a complete campaign's:
+// it reads as a report and has no "incomplete" object.
+func finishedReport(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		return false
+	}
+	var r struct {
+		Incomplete *json.RawMessage `json:"incomplete"`
+		Graphs     *int             `json:"graphs"`
+	}
+	return json.Unmarshal(b, &r) == nil && r.Graphs != nil && r.Incomplete == nil
 }
 
 // holdsCampaign names the first campaign file present in dir, "" none.

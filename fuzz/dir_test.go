@@ -3,6 +3,7 @@ package fuzz
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +40,35 @@ func TestForceClearsTheOldCampaign(t *testing.T) {
 	}
 	if _, err := os.Stat(mine); err != nil {
 		t.Errorf("the user's own file is gone: %v", err)
+	}
+}
+
+// TestCheckDirFreeHintsOnlyAResumeThatCanRun: a directory holding an
+// interrupted night names the resume with its state; one holding a
+// finished night, whose end committed its update into the state (so the
+// state is no longer the one it read), names no resume.
+func TestCheckDirFreeHintsOnlyAResumeThatCanRun(t *testing.T) {
+	dir, state := t.TempDir(), t.TempDir()
+	if err := saveCampaign(dir, Settings{Seed: 1, Graphs: 10}, thisWriter, state, SideFiles{}); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(dir, "report.json")
+	for _, c := range []struct {
+		report, want, not string
+	}{
+		{"", "continue it with --resume " + dir + " --state " + state, "finished"},
+		{`{"graphs": 10, "incomplete": {"reason": "interrupted (SIGINT)"}}`, "continue it with --resume " + dir + " --state " + state, "finished"},
+		{`{"graphs": 10}`, dir + " holds a finished night of the state " + state + " (its report is complete and its update committed): replace it with --force", "--resume"},
+	} {
+		os.Remove(report)
+		if c.report != "" {
+			if err := os.WriteFile(report, []byte(c.report), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err := CheckDirFree(dir, false)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), c.not) {
+			t.Errorf("report %q: %v, want %q and not %q", c.report, err, c.want, c.not)
+		}
 	}
 }

@@ -52,7 +52,7 @@ func (c *Config) validateState() error {
 		c.StateDigest = c.State.Digest
 		c.ExhaustiveFrom = c.State.ExhaustiveNext // go on where the last night stopped
 	case c.StateDigest != c.State.Digest:
-		return fmt.Errorf("state %s changed since the campaign started (digest %s, campaign read %s)", c.State.Dir, c.State.Digest, c.StateDigest)
+		return fmt.Errorf("state %s changed since the campaign started (digest %s, campaign read %s): a night committed its update since, this campaign's own once it finished or a later one, and a campaign resumes only on the state it started from: start a new night (another --out, or --force)", c.State.Dir, c.State.Digest, c.StateDigest)
 	}
 	return nil
 }
