@@ -13,7 +13,9 @@
 // judge again every time (Finding.MinimizeError), and the line it prints
 // counts those and says why; one whose minimized graph or weights do not
 // read back (a damaged report or state) is named in an error, the others
-// saved; a file of the same name is kept as it is.
+// saved; a file of the same name is kept as it is. With a state, only the
+// signatures the state classes new are saved (the line counts the others),
+// each dated with the night.
 
 package main
 
@@ -49,10 +51,13 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 	}
 	var saved, kept []string
 	var broken []string
-	unminimized, flaky, unjudged := 0, 0, 0
+	unminimized, flaky, unjudged, stateKnows := 0, 0, 0, 0
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		if !rep.IsNew(f) {
+			if f.New > 0 {
+				stateKnows++ // new to the campaign, known or ignored by the state
+			}
 			continue
 		}
 		if f.Flaky != "" && f.Minimized != "" {
@@ -104,6 +109,9 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 	if unjudged > 0 {
 		fmt.Fprintf(out, "; %s whose minimized graph the minimizer could not judge again (minimize_error in the report), not saved", fuzz.Plural(unjudged, "new finding"))
 	}
+	if stateKnows > 0 {
+		fmt.Fprintf(out, "; %s of this campaign the state classes known or ignored, not saved (a regression file is saved on the night a signature is new)", fuzz.Plural(stateKnows, "finding"))
+	}
 	fmt.Fprintln(out)
 	if len(broken) > 0 {
 		return fmt.Errorf("--save-regressions: not saved: %s", strings.Join(broken, "; "))
@@ -121,7 +129,16 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 		CheckTimeout: unlessDefault(time.Duration(s.CheckTimeout), fuzz.DefaultCheckTimeout),
 		Structurizer: specField(spec), Expect: corpus.ExpectPass,
 		Origin: fmt.Sprintf("cfgfuzz %s, seed %d, graph %d (%s), minimized", command, s.Seed, f.Subject().Index, f.Subject().Stream),
-		Date:   time.Now().UTC().Format("2006-01-02")}
+		Date:   regressionDate(rep)}
+}
+
+// regressionDate is the date a regression file records: the night's, for
+// a campaign with a state, else today's (UTC).
+func regressionDate(rep *fuzz.Report) string {
+	if rep.State != nil && rep.State.Night != "" {
+		return rep.State.Night
+	}
+	return time.Now().UTC().Format("2006-01-02")
 }
 
 // checksHeader is a campaign's checks (Settings.Checks, resolved; nil

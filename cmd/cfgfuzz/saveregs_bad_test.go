@@ -58,6 +58,30 @@ func TestSaveRegressionsSkipsUnjudged(t *testing.T) {
 	}
 }
 
+// TestSaveRegressionsWithAStateSavesTheNightsNew: with a state, a
+// finding new to the campaign but known to the state is not saved and the
+// line counts it; the state's new signature is saved, dated with the night.
+func TestSaveRegressionsWithAStateSavesTheNightsNew(t *testing.T) {
+	known := fuzz.Finding{Signature: "exec:trace-mismatch", Minimized: "{{1, 2}, {}, {}}", New: 1}
+	fresh := fuzz.Finding{Signature: "rules:R12", Minimized: "{{1, 2}, {2}, {}}", New: 1}
+	rep := &fuzz.Report{Settings: fuzz.Settings{Current: "self", Seed: 1}, Findings: []fuzz.Finding{known, fresh},
+		State: &fuzz.StateReport{Night: "2026-01-02", Signatures: []fuzz.SignatureState{
+			{Signature: known.Signature, Class: fuzz.ClassKnown}, {Signature: fresh.Signature, Class: fuzz.ClassNew}}}}
+	dir := filepath.Join(t.TempDir(), "regs")
+	var out bytes.Buffer
+	if err := saveRegressions(dir, rep, "run", &out); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.cfg"))
+	if len(files) != 1 || !strings.HasPrefix(filepath.Base(files[0]), "rules-r12-") ||
+		!strings.Contains(out.String(), "1 new finding saved") || !strings.Contains(out.String(), "; 1 finding of this campaign the state classes known or ignored, not saved") {
+		t.Fatalf("saved %v, the line says %q; want the state's new signature alone and the known one counted", files, out.String())
+	}
+	if r, err := corpus.ReadRegression(files[0]); err != nil || r.Header.Date != "2026-01-02" {
+		t.Errorf("the file records the date %q (%v), want the night's", r.Header.Date, err)
+	}
+}
+
 // TestSavedRegressionRecordsWalks: a campaign's regression file records
 // the campaign's walks and seed ('# walks:'), which regress judges it
 // under unless --walks or --seed is given, and check names them when it
