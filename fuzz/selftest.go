@@ -42,6 +42,26 @@ type SelfTestCase struct {
 	// Skipped says why the case was not run: the promise by which the
 	// server does not serve its graph; "" it ran.
 	Skipped string
+	// Silent says the case failed without a line from the server: it
+	// could not start, died or stayed silent.
+	Silent bool
+}
+
+// NeverAnswered says the server wrote no line in any case that ran, and
+// failed them all: it never started as a protocol server, so the suite
+// tested nothing of its answers (a harness error, not a nonconformance).
+func NeverAnswered(cases []SelfTestCase) bool {
+	ran := 0
+	for _, c := range cases {
+		if c.Skipped != "" {
+			continue
+		}
+		if !c.Silent {
+			return false
+		}
+		ran++
+	}
+	return ran > 0
 }
 
 // SelfTestOptions tune SelfTest. The zero value is the defaults.
@@ -83,8 +103,9 @@ func SelfTest(argv []string, dir string, opt SelfTestOptions) []SelfTestCase {
 			out = append(out, SelfTestCase{Name: c.name, Skipped: why})
 			continue
 		}
+		lines := st.lines
 		problem, note := c.run(st)
-		out = append(out, SelfTestCase{Name: c.name, Problem: problem, Note: note})
+		out = append(out, SelfTestCase{Name: c.name, Problem: problem, Note: note, Silent: problem != "" && st.lines == lines})
 	}
 	return out
 }
@@ -92,6 +113,7 @@ func SelfTest(argv []string, dir string, opt SelfTestOptions) []SelfTestCase {
 type selfTester struct {
 	p     *Process
 	limit time.Duration
+	lines int // the lines the server wrote, over every case
 	// promises are what the server declared in the hello; nil when it
 	// speaks v1 only or the hello failed.
 	promises *proto.Promises
@@ -170,6 +192,7 @@ func (st *selfTester) sendLine(line string, allowance time.Duration) (r proto.Re
 			continue
 		}
 		st.p.srv.spoke = true
+		st.lines++
 		r, v := decodeResponse(b)
 		if v.broken() {
 			st.p.end(true, 0)

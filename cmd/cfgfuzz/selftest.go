@@ -2,7 +2,8 @@
 // conformance suite (fuzz.SelfTest) against a structurizer server named as
 // every command names one (fuzz/spec.go; self and isolated are this
 // binary's `cfgfuzz structurize`), one line a case, exit 1 when the server
-// gets anything wrong, 2 when it cannot be started or built.
+// gets anything wrong, 2 when it cannot be started or built or answers
+// none of the cases (fuzz.NeverAnswered).
 
 package main
 
@@ -33,7 +34,7 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz selftest --structurizer SPEC\n\nRun the protocol conformance suite against a structurizer server: versions, ids,")
 		fmt.Fprintln(fs.Output(), "bad requests, stable reasons, both answer forms. A case whose graph a v2 server's promises exclude is")
-		fmt.Fprintln(fs.Output(), "skipped, naming the promise. Exit status: 0 conformant, 1 not, 2 usage or a server that\ncannot be started or built.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "skipped, naming the promise. Exit status: 0 conformant, 1 not, 2 usage or a server that\ncannot be started or built, or that answered none of the cases.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
@@ -52,8 +53,13 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz selftest:", err)
 		return exitUsage
 	}
-	text, ok := fuzz.FormatSelfTest(fuzz.SelfTest(argv, dir, fuzz.SelfTestOptions{Limit: *timeout, Process: proc.options()}))
+	cases := fuzz.SelfTest(argv, dir, fuzz.SelfTestOptions{Limit: *timeout, Process: proc.options()})
+	text, ok := fuzz.FormatSelfTest(cases)
 	fmt.Fprint(stdout, text)
+	if fuzz.NeverAnswered(cases) {
+		fmt.Fprintf(stderr, "cfgfuzz selftest: %s answered none of the cases: it did not start as a protocol server (a command that does not serve fuzz/PROTOCOL.md, or one slower to start than --start-timeout), so nothing of its answers was tested\n", *cmd)
+		return exitUsage
+	}
 	if !ok {
 		fmt.Fprintf(stderr, "cfgfuzz selftest: %s does not conform to the protocol (fuzz/PROTOCOL.md): see the FAIL lines\n", *cmd)
 		return exitFail

@@ -61,3 +61,17 @@ func TestSelfTest(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfTestOfAServerThatNeverAnswers: a command that never writes a
+// line (one that exits at once, one that sleeps) fails every case without
+// an answer: no nonconformance of its answers but a server that did not
+// start, exit 2 as run treats it, saying so.
+func TestSelfTestOfAServerThatNeverAnswers(t *testing.T) {
+	for _, server := range []string{"cmd:true", "cmd:sleep 100"} {
+		var stdout, stderr bytes.Buffer
+		code := run([]string{"selftest", "--structurizer", server, "--timeout", "100ms", "--start-timeout", "100ms"}, nil, &stdout, &stderr)
+		if want := "cfgfuzz selftest: " + server + " answered none of the cases: it did not start as a protocol server"; code != exitUsage || !strings.Contains(stderr.String(), want) {
+			t.Errorf("%s: exit %d, want 2 and %q:\n%s%s", server, code, want, stdout.String(), stderr.String())
+		}
+	}
+}

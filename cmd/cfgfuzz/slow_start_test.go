@@ -68,7 +68,8 @@ func TestSlowStartIsNoFinding(t *testing.T) {
 
 // TestSelfTestSlowStart: selftest passes a server slower to start than
 // --timeout on --start-timeout's default, and fails its hello's case,
-// naming both flags, when --start-timeout is too short for the start.
+// naming both flags, when --start-timeout is too short for the start:
+// exit 2, as no case got an answer (a server that did not start).
 func TestSelfTestSlowStart(t *testing.T) {
 	server := slowStartServer(t, t.TempDir(), "0.4", "")
 	for _, c := range []struct {
@@ -77,7 +78,7 @@ func TestSelfTestSlowStart(t *testing.T) {
 		want  string
 	}{
 		{nil, exitOK, " ok, 0 failed"},
-		{[]string{"--start-timeout", "1ms"}, exitFail, "FAIL v2 hello answered (or refused as a version): no answer within 200ms (--timeout) and the start-up allowance of 1ms (--start-timeout)"},
+		{[]string{"--start-timeout", "1ms"}, exitUsage, "FAIL v2 hello answered (or refused as a version): no answer within 200ms (--timeout) and the start-up allowance of 1ms (--start-timeout)"},
 		{[]string{"--start-timeout", "0s"}, exitUsage, "start-timeout"},
 	} {
 		code, stdout, stderr := runCmd(append([]string{"selftest", "--structurizer", server, "--timeout", "200ms"}, c.flags...), "")
