@@ -175,7 +175,7 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 	// keeps the lines of the cases it judged.
 	show := func(c corpus.ReplayCase) {
 		counts[c.Status]++
-		fmt.Fprintln(stdout, caseLine(c, rp.replay(c)))
+		fmt.Fprintln(stdout, caseLine(c, rp.replay(c))+rp.pinnedNote(c))
 		switch {
 		case c.Status == corpus.CaseError:
 			code = exitUsage
@@ -332,6 +332,26 @@ func (rp *replayer) specOf(r *corpus.Regression) (string, error) {
 		return spec, nil
 	}
 	return fuzz.SpecSelf, nil
+}
+
+// pinnedNote is what a failed case's line adds when the file was judged
+// on the commit its header records (a rev: or repo: spec, no
+// --structurizer): a file saved from a comparison of two commits records
+// the one that failed, so it fails on every replay until --structurizer
+// names the build to judge.
+func (rp *replayer) pinnedNote(c corpus.ReplayCase) string {
+	if c.Status != corpus.CaseFail || rp.rf.structurizer != "" || c.Regression.Header.Structurizer == "" {
+		return ""
+	}
+	spec, err := rp.specOf(c.Regression)
+	if err != nil {
+		return ""
+	}
+	sp, err := fuzz.ParseSpec(spec)
+	if err != nil || sp.Kind != fuzz.SpecRev && sp.Kind != fuzz.SpecRepo {
+		return ""
+	}
+	return fmt.Sprintf(" (judged on the commit the file records, %s: --structurizer SPEC judges your build)", sp)
 }
 
 // side is the (started) side of a spec.

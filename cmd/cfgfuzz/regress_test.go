@@ -429,3 +429,26 @@ func TestRegressEmptyDirectory(t *testing.T) {
 		t.Errorf("--allow-empty on a missing directory: exit %d, want 2\n%s", code, errs)
 	}
 }
+
+// TestRegressNamesThePinnedCommit: a file that records a commit of a
+// repository (saved from a comparison of two commits: the one that
+// failed) fails on every replay without --structurizer; the failed case's
+// line says it was judged on that commit and how to judge one's build.
+func TestRegressNamesThePinnedCommit(t *testing.T) {
+	ownBuildCache(t)
+	repo, good := toyRepo(t, toyConfig)
+	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(3))
+	planted := commitAll(t, repo, "toy: planted bug on 3 blocks or more")
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "toy-bug.cfg"), "# signature: exec:trace-mismatch\n# structurizer: repo:"+repo+"@"+planted+"\n# expect: pass\n{{1, 2}, {2}, {}}\n")
+	code, stdout, stderr := cliIn(t, t.TempDir(), "regress", dir)
+	if want := " (judged on the commit the file records, repo:" + repo + "@" + planted + ": --structurizer SPEC judges your build)"; code != exitFail || !strings.Contains(stdout, want) {
+		t.Errorf("regress: exit %d, want 1 and %q\n%s%s", code, want, stdout, stderr)
+	}
+	// The toy refuses every graph: the case fails on the good commit too,
+	// judged on the build the flag names, without the note.
+	code, stdout, stderr = cliIn(t, t.TempDir(), "regress", "--structurizer", "repo:"+repo+"@"+good, dir)
+	if !strings.Contains(stdout, "FAIL ") || strings.Contains(stdout, "judged on the commit") {
+		t.Errorf("regress --structurizer: exit %d, want a failed case without the note\n%s%s", code, stdout, stderr)
+	}
+}
