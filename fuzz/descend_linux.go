@@ -299,19 +299,19 @@ func dieWithParent(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
 // use again is taken for that cfgfuzz, and its processes are left alone;
 // so are processes of another pid namespace (a container's, whose PIDs
 // mean nothing here) and those whose namespace cannot be read. It returns
-// how many it killed; campaigns call it when they start.
-func SweepOrphans() int {
+// those it killed; campaigns call it when they start.
+func SweepOrphans() []Orphan {
 	self := os.Getpid()
 	ns, err := os.Readlink("/proc/self/ns/pid")
 	if err != nil {
-		return 0
+		return nil
 	}
 	procs := scanProcs()
 	live := make(map[int]bool, len(procs))
 	for _, p := range procs {
 		live[p.pid] = p.state != 'Z'
 	}
-	killed := 0
+	var killed []Orphan
 	for _, p := range procs {
 		if p.pid == self || p.state == 'Z' {
 			continue
@@ -323,8 +323,9 @@ func SweepOrphans() int {
 		if theirs, err := os.Readlink("/proc/" + strconv.Itoa(p.pid) + "/ns/pid"); err != nil || theirs != ns {
 			continue
 		}
+		command := commandLine(p.pid) // read before the kill ends it
 		if syscall.Kill(p.pid, syscall.SIGKILL) == nil {
-			killed++
+			killed = append(killed, Orphan{PID: p.pid, Owner: owner, Command: command})
 		}
 	}
 	return killed

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -119,5 +120,46 @@ func TestServerProcsMatchesTheScan(t *testing.T) {
 	}
 	if len(fast) < 4 || adopted != 1 {
 		t.Fatalf("found %d processes (%v), %d adopted; want the shell, its children and the adopted orphan (4 or more)", len(fast), fast, adopted)
+	}
+}
+
+// TestSweepOrphansNamesWhatItKills: a process whose server token names a
+// cfgfuzz that no longer runs is killed and returned with its command
+// line and that pid; one whose token names this process is left alone.
+func TestSweepOrphansNamesWhatItKills(t *testing.T) {
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := gone.Process.Pid
+	start := func(owner int) *exec.Cmd {
+		c := exec.Command("sleep", "60")
+		c.Env = append(os.Environ(), fmt.Sprintf("%s=%d.1", serverEnv, owner))
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+		return c
+	}
+	orphan, ours := start(dead), start(os.Getpid())
+	time.Sleep(100 * time.Millisecond) // exec done: the command line is sleep's
+	var found *Orphan
+	for _, o := range SweepOrphans() {
+		if o.PID == ours.Process.Pid {
+			t.Errorf("killed %+v, a process of this cfgfuzz's servers", o)
+		}
+		if o.PID == orphan.Process.Pid {
+			found = &o
+		}
+	}
+	if found == nil || found.Owner != dead || found.Command != "sleep 60" {
+		t.Fatalf("the orphan %d: got %+v, want it killed with its command and owner %d", orphan.Process.Pid, found, dead)
+	}
+	if err := orphan.Wait(); err == nil {
+		t.Errorf("the orphan exited cleanly, want it killed")
+	}
+	line := OrphansLine([]Orphan{*found})
+	if want := fmt.Sprintf("killed 1 process that the servers of a cfgfuzz no longer running (pid %d) left behind: %d (sleep 60)", dead, found.PID); line != want {
+		t.Errorf("line %q, want %q", line, want)
 	}
 }

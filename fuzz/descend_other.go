@@ -12,7 +12,7 @@ import "syscall"
 func dieWithParent(*syscall.SysProcAttr) {}
 
 // SweepOrphans finds nothing outside Linux.
-func SweepOrphans() int { return 0 }
+func SweepOrphans() []Orphan { return nil }
 
 func becomeSubreaper() {}
 

@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -506,4 +507,36 @@ func lastLine(s string) string {
 		return s[i+1:]
 	}
 	return s
+}
+
+// Orphan is a process SweepOrphans killed: its pid, the pid of the
+// cfgfuzz no longer running whose server left it, and its command line.
+type Orphan struct {
+	PID, Owner int
+	Command    string
+}
+
+// OrphansLine says in one line which processes SweepOrphans killed: each
+// pid and command line (cut at 60 bytes), and the cfgfuzz that left them.
+func OrphansLine(killed []Orphan) string {
+	var parts []string
+	owners := map[int]bool{}
+	var ownerList []string
+	for _, o := range killed {
+		c := o.Command
+		if len(c) > 60 {
+			c = c[:57] + "..."
+		}
+		parts = append(parts, fmt.Sprintf("%d (%s)", o.PID, PrintableLine(c)))
+		if !owners[o.Owner] {
+			owners[o.Owner] = true
+			ownerList = append(ownerList, strconv.Itoa(o.Owner))
+		}
+	}
+	processes := "1 process"
+	if len(killed) != 1 {
+		processes = strconv.Itoa(len(killed)) + " processes"
+	}
+	return fmt.Sprintf("killed %s that the servers of a cfgfuzz no longer running (pid %s) left behind: %s",
+		processes, strings.Join(ownerList, ", "), strings.Join(parts, ", "))
 }

@@ -222,8 +222,8 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	in := onStopSignals(name, campaignStop, stderr)
 	defer in.stop()
 	in.setup()
-	if n := fuzz.SweepOrphans(); n > 0 {
-		fmt.Fprintf(stderr, "cfgfuzz %s: killed %d processes that the servers of a cfgfuzz no longer running left behind\n", name, n)
+	if killed := fuzz.SweepOrphans(); len(killed) > 0 {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, fuzz.OrphansLine(killed))
 	}
 	c, err := f.config(in.ctx, stderr)
 	if err == nil {
