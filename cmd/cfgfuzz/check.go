@@ -273,12 +273,25 @@ func (r *checkRun) announce(graphs int, files []string, cf checkFlags, timeout t
 		shown = "its own (none asked)"
 	}
 	fmt.Fprintf(r.stderr, "cfgfuzz check: %s, structurizer %s, strategy %s, checks %s\n", fuzz.Plural(graphs, "graph"), r.spec, shown, strings.Join(r.orc.Checks(), ","))
+	if note := externalFaultsNote(r.spec, cf.inject); note != "" {
+		fmt.Fprintln(r.stderr, "cfgfuzz check: note:", note)
+	}
 	for _, f := range files {
 		if m := recordedMismatch(f, usedJudging{spec: r.spec, registers: cf.registers, strategy: cf.strategy, walks: corpus.Walks{Random: cf.walks, Seed: cf.seed},
 			checks: cf.checks, timeout: timeout, judge: cf.judge}); m != "" {
 			fmt.Fprintln(r.stderr, "cfgfuzz check: note:", m)
 		}
 	}
+}
+
+// externalFaultsNote says, for faults asked (--inject) of a cmd spec's
+// server, that only cfgfuzz's own structurizer knows them: the server may
+// ignore them, and then a pass says nothing of the faults. "" otherwise.
+func externalFaultsNote(spec fuzz.Spec, inject string) string {
+	if inject == "" || spec.Kind != fuzz.SpecCmd {
+		return ""
+	}
+	return fmt.Sprintf("--inject %s is passed on to %s, which may ignore it (only cfgfuzz's own structurizer knows the faults: fuzz/PROTOCOL.md, options.inject); a pass then says nothing of the faults", inject, spec)
 }
 
 // errorCount is check's closing line's word on the graphs that did not

@@ -149,3 +149,24 @@ func TestCheckJSONKeepsWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestExternalFaultsNoted: faults asked of a cmd spec's server are noted
+// as ones it may ignore; those asked of cfgfuzz's own structurizer, or
+// none, are not.
+func TestExternalFaultsNoted(t *testing.T) {
+	for _, c := range []struct {
+		spec   fuzz.Spec
+		inject string
+		noted  bool
+	}{
+		{fuzz.Spec{Kind: fuzz.SpecCmd, Cmd: "./adapter"}, "swap-arms", true},
+		{fuzz.Spec{Kind: fuzz.SpecCmd, Cmd: "./adapter"}, "", false},
+		{fuzz.Spec{Kind: fuzz.SpecSelf}, "swap-arms", false},
+		{fuzz.Spec{Kind: fuzz.SpecRev, Rev: "HEAD"}, "swap-arms", false},
+	} {
+		note := externalFaultsNote(c.spec, c.inject)
+		if (note != "") != c.noted || c.noted && !strings.Contains(note, "--inject swap-arms is passed on to cmd:./adapter, which may ignore it") {
+			t.Errorf("%s with %q: note %q, want noted %v", c.spec, c.inject, note, c.noted)
+		}
+	}
+}

@@ -242,6 +242,11 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return in.or(exitUsage)
 	}
+	if sp, err := fuzz.ParseSpec(c.Settings.Current); err == nil {
+		if note := externalFaultsNote(sp, strings.Join(c.Inject, ",")); note != "" {
+			fmt.Fprintf(stderr, "cfgfuzz %s: note: %s\n", name, note)
+		}
+	}
 	c.Context = in.ctx
 	c.Stage = func(s string) {
 		switch s {
