@@ -8,6 +8,7 @@ package fuzz
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,4 +134,23 @@ func readRecords(t *testing.T, dir string) []Record {
 	}
 	slices.SortFunc(recs, func(a, b Record) int { return a.Index - b.Index })
 	return recs
+}
+
+// TestThroughputTimesEachSidesAnswers: a comparison's throughput holds
+// how long each side took to answer, both above zero, and report.md says
+// so with their ratio; a campaign of one side holds no baseline's time.
+func TestThroughputTimesEachSidesAnswers(t *testing.T) {
+	c := testConfig(t, 30)
+	c.Baseline = InProcessFactory()
+	tp := mustRun(t, c).Report.Throughput
+	if tp.CurrentSeconds <= 0 || tp.BaselineSeconds <= 0 {
+		t.Errorf("a comparison's throughput %+v, want both sides' answer times", tp)
+	}
+	if a := AnswerTimes(tp); !strings.Contains(a, "the current side took") {
+		t.Errorf("AnswerTimes %q, want the ratio of the sides' times", a)
+	}
+	one := mustRun(t, testConfig(t, 30)).Report.Throughput
+	if one.CurrentSeconds <= 0 || one.BaselineSeconds != 0 {
+		t.Errorf("one side's throughput %+v, want its own answer time and no baseline's", one)
+	}
 }

@@ -294,6 +294,7 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 	var harness []string
 	var hmu sync.Mutex
 	var wg sync.WaitGroup
+	var answered sideTimes
 	for range c.Workers {
 		wk, err := newWorker(c)
 		if err != nil {
@@ -305,6 +306,7 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 		if c.checks == nil {
 			c.checks = wk.orc.Checks() // every worker's oracle has the same options
 		}
+		wk.answered = &answered
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -371,6 +373,10 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 		}
 	}
 	prog.finish()
+	tp.CurrentSeconds = time.Duration(answered.current.Load()).Seconds()
+	if c.Baseline.New != nil {
+		tp.BaselineSeconds = time.Duration(answered.baseline.Load()).Seconds()
+	}
 	return tp, harness, stopped, jerr
 }
 

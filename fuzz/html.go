@@ -66,6 +66,9 @@ func summaryHTML(b *strings.Builder, rep *Report) {
 		row("night", htmlText(rep.State.Night))
 	}
 	row("duration", htmlText(durationText(rep.Throughput.Seconds)))
+	if a := AnswerTimes(rep.Throughput); a != "" {
+		row("answers", htmlText(a))
+	}
 	row("graphs", htmlText(graphCounts(rep)))
 	row("campaign", htmlText(campaignText(s)))
 	b.WriteString("</table>")

@@ -122,7 +122,11 @@ func Markdown(rep *Report) string {
 	if t.Shards > 0 {
 		fmt.Fprintf(&b, "; %d shards merged", t.Shards)
 	}
-	b.WriteString(".\n")
+	b.WriteString(".")
+	if a := AnswerTimes(t); a != "" {
+		b.WriteString(" " + a)
+	}
+	b.WriteString("\n")
 	return b.String()
 }
 

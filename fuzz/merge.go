@@ -204,6 +204,8 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		tp.Resumed += t.Resumed
 		tp.Seconds = max(tp.Seconds, t.Seconds)
 		tp.Workers += t.Workers
+		tp.CurrentSeconds += t.CurrentSeconds
+		tp.BaselineSeconds += t.BaselineSeconds
 	}
 	in := mergeIncomplete(shards, covered, rs.total)
 	if in != nil && !opt.Partial {

@@ -249,6 +249,27 @@ type Throughput struct {
 	GraphsPerSec float64 `json:"graphs_per_sec"` // distinct graphs per second
 	Workers      int     `json:"workers"`
 	Shards       int     `json:"shards,omitempty"` // merged reports: shards merged
+	// CurrentSeconds and BaselineSeconds are how long each side took to
+	// answer this run's graphs, summed over the workers: the wait for the
+	// answer to each graph's first structurization (meta's re-runs, the
+	// checks and the minimizer not counted). BaselineSeconds is 0
+	// without a baseline.
+	CurrentSeconds  float64 `json:"current_seconds"`
+	BaselineSeconds float64 `json:"baseline_seconds,omitempty"`
+}
+
+// AnswerTimes is one sentence on how long the sides took to answer this
+// run's graphs, and for a comparison their ratio; "" when this run judged
+// no graph.
+func AnswerTimes(t Throughput) string {
+	if t.Graphs == 0 {
+		return ""
+	}
+	if t.BaselineSeconds == 0 {
+		return fmt.Sprintf("The structurizer answered them in %.2f s (summed over the workers; meta's re-runs not counted).", t.CurrentSeconds)
+	}
+	return fmt.Sprintf("The sides answered them in %.2f s (current) and %.2f s (baseline), summed over the workers (meta's re-runs not counted): the current side took %.2fx the baseline's time.",
+		t.CurrentSeconds, t.BaselineSeconds, t.CurrentSeconds/t.BaselineSeconds)
 }
 
 func (t *Throughput) fill() {

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/draw"
@@ -55,6 +56,10 @@ type worker struct {
 	// module (nil when it gave none), for its features.
 	lastStats  *structurizer.Stats
 	lastModule []byte
+	lastTook   time.Duration // the last judge's wait for the side's answer
+	// answered, when not nil, sums the sides' waits for their answers to
+	// the campaign's graphs (Throughput's current and baseline seconds).
+	answered *sideTimes
 	// keptModules counts the divergent graphs per class whose modules
 	// this worker kept (keepModules).
 	keptModules map[string]int
@@ -209,6 +214,7 @@ func (w *worker) run(j job) Record {
 	w.gpuNow = w.gpuOrc != nil && i%w.set.GPUEvery == 0
 	var shared *oracle.Shared
 	rec.Current, shared = w.judge(w.cur, it.Graph, curOpt, nil)
+	w.answered.add(false, w.lastTook)
 	if w.set.Guided {
 		rec.Features = answerFeatures(w.lastStats, w.lastModule, rec.Current.Outcome, rec.Current.Signature)
 	}
@@ -216,6 +222,7 @@ func (w *worker) run(j job) Record {
 	w.escalateIfLeaked()
 	if w.base != nil {
 		b, _ := w.judge(w.base, it.Graph, baseOpt, shared)
+		w.answered.add(true, w.lastTook)
 		b.Func = nil
 		rec.Baseline = &b
 		rec.Class = Classify(rec.Current, b)
@@ -242,7 +249,7 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	a := side.Structurize(g.Clone(), opt, w.timeout)
 	took := time.Since(start)
 	var r SideResult
-	w.lastStats, w.lastModule = a.Stats, nil
+	w.lastStats, w.lastModule, w.lastTook = a.Stats, nil, took
 	if a.Stats != nil {
 		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
 	}
@@ -459,4 +466,21 @@ func (c *Config) oracleOptions() oracle.Options {
 		opt.Seed = c.Seed
 	}
 	return opt
+}
+
+// sideTimes sums, over a campaign's workers, how long each side took to
+// answer the graphs (the wait for the answer to the first structurization
+// of each graph; meta's re-runs are not counted).
+type sideTimes struct{ current, baseline atomic.Int64 }
+
+// add adds d to the baseline's sum, or the current side's; a nil t sums
+// nothing.
+func (t *sideTimes) add(baseline bool, d time.Duration) {
+	switch {
+	case t == nil:
+	case baseline:
+		t.baseline.Add(int64(d))
+	default:
+		t.current.Add(int64(d))
+	}
 }

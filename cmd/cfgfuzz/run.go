@@ -464,6 +464,9 @@ func summaryLines(rep *fuzz.Report) string {
 	}
 	t := rep.Throughput
 	fmt.Fprintf(&b, "%s (%s skipped); this run %d in %.1f s, %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
+	if s := rep.Settings; s.Baseline != "" && t.Graphs > 0 && t.BaselineSeconds > 0 {
+		fmt.Fprintf(&b, "answers: current %.2f s, baseline %.2f s (%.2fx), summed over the workers\n", t.CurrentSeconds, t.BaselineSeconds, t.CurrentSeconds/t.BaselineSeconds)
+	}
 	fmt.Fprintf(&b, "%s:", fuzz.Plural(rep.Graphs, "graph"))
 	for _, o := range fuzz.Outcomes {
 		fmt.Fprintf(&b, " %s %d", o, rep.Outcomes[o])
