@@ -155,7 +155,7 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 			own.rerunGraphs++
 		}
 		switch {
-		case r.Result.Outcome == OutError:
+		case noVerdict(r.Result.Outcome):
 			if !r.Minimized {
 				own.rerunErrors++
 			}
@@ -194,7 +194,7 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 // (SignatureState.Minimized).
 func minimizedVerdict(r *Rerun) string {
 	switch {
-	case r.Result.Outcome == OutError:
+	case noVerdict(r.Result.Outcome):
 		return MinimizedError
 	case !isFailure(r.Result.Outcome):
 		return MinimizedPasses
@@ -202,6 +202,13 @@ func minimizedVerdict(r *Rerun) string {
 		return MinimizedShows
 	}
 	return r.Result.Signature
+}
+
+// noVerdict says a re-run's outcome judged nothing: a harness error, or a
+// graph the structurizer declared it does not serve (unsupported: it was
+// never structurized, so it cannot show that a bug is gone).
+func noVerdict(outcome string) bool {
+	return outcome == OutError || outcome == OutUnsupported
 }
 
 // classify sets one signature's class and reason on the given night.

@@ -1048,3 +1048,36 @@ func TestKnownUnderAnotherFailure(t *testing.T) {
 		t.Fatalf("no new signature from drop-merge: the test needs one failing before %s", swapSig)
 	}
 }
+
+// TestUnsupportedRerunsAreNoVerdict: a known signature whose kept and
+// minimized graphs the structurizer no longer serves (its hello declares
+// them unsupported, so none was structurized) is unverified, not fixed;
+// the same re-runs passing make it fixed.
+func TestUnsupportedRerunsAreNoVerdict(t *testing.T) {
+	base := t.TempDir()
+	keep := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil }
+	night(t, base, "2026-03-01", 1, 40, func(c *Config) { c.Inject, c.Minimize = []string{"swap-arms"}, keep })
+	state, err := LoadState(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := state.lookup(swapSig, ""); e == nil || len(e.Graphs) == 0 || e.Minimized == "" {
+		t.Fatalf("the store's %s: %+v, want kept graphs and a minimized one", swapSig, e)
+	}
+	for _, c := range []struct{ outcome, class string }{{OutUnsupported, ClassUnverified}, {OutOK, ClassFixed}} {
+		reruns := rerunPlan(state)
+		for i := range reruns {
+			reruns[i].Result = SideResult{Outcome: c.outcome}
+		}
+		rep := &Report{Settings: Settings{Night: "2026-03-02"}}
+		var got *SignatureState
+		for _, s := range ClassifyState(state, rep, reruns).Signatures {
+			if s.Signature == swapSig {
+				got = &s
+			}
+		}
+		if got == nil || got.Class != c.class {
+			t.Errorf("every re-run %s: %s classed %+v, want %s", c.outcome, swapSig, got, c.class)
+		}
+	}
+}
