@@ -71,3 +71,22 @@ func TestResumeGuidedCampaignWithItsCorpus(t *testing.T) {
 		t.Errorf("the resumed report differs from the whole campaign's:\n%s\n%s", a, b)
 	}
 }
+
+// TestResumeOfNoCampaignSaysSo: --resume of a directory that holds no
+// campaign, with the campaign's flags beside it, says there is none to
+// resume, not that a flag cannot change; without them, the missing file.
+func TestResumeOfNoCampaignSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--resume", dir, "--seed", "1"}, "--resume " + dir + ": no campaign to resume there"},
+		{[]string{"run", "--resume", dir}, "campaign.json: no such file or directory"},
+	} {
+		code, out, errs := runCmd(c.args, "")
+		if code != exitUsage || !strings.Contains(errs, c.want) || strings.Contains(errs, "cannot change") {
+			t.Errorf("%q: exit %d, want 2 and %q\n%s%s", c.args, code, c.want, out, errs)
+		}
+	}
+}

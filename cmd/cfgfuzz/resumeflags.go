@@ -8,7 +8,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -184,6 +187,12 @@ func (f *campaignFlags) resumeFlagsOnly() error {
 		return nil
 	}
 	recorded, _, loadErr := fuzz.LoadCampaign(f.resume) // an error is config's to report
+	if errors.Is(loadErr, fs.ErrNotExist) && slices.ContainsFunc(slices.Collect(maps.Keys(f.set)), func(name string) bool { return !slices.Contains(resumeAllows, name) }) {
+		// No campaign to hold the flags against: that is what to say, not
+		// that a flag cannot change (without such flags, config says why
+		// there is none: a campaign still starting, or none).
+		return fmt.Errorf("--resume %s: no campaign to resume there (%v)", f.resume, loadErr)
+	}
 	if f.repo != "" {
 		f.repo = repoOrAbs(f.repo) // the sides' specs name it as recorded
 	}
