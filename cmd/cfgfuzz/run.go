@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -354,6 +355,9 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	if hint := allTimedOutHint(rep); hint != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
 	}
+	if w := mostlyUnsupportedWarning(rep); w != "" {
+		fmt.Fprintf(stderr, "cfgfuzz %s: warning: %s\n", name, w)
+	}
 	if n := rep.Outcomes[fuzz.OutError] + rep.BaselineOutcomes[fuzz.OutError]; n > 0 && len(rep.HarnessErrors) > 0 {
 		e := rep.HarnessErrors[0]
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s no verdict (outcome error; report.json's harness_errors), the first graph %d: %s\n", name, fuzz.HaveGraphs(n), e.Index, e.Detail)
@@ -388,6 +392,25 @@ func allTimedOutHint(rep *fuzz.Report) string {
 	}
 	return fmt.Sprintf("every graph timed out (--timeout %s): `cfgfuzz selftest --structurizer %s --timeout 1m` shows whether it answers small graphs given the time, and a larger --timeout gives each graph more (a server's start-up has --start-timeout of its own)",
 		limit, fuzz.ShellQuote(rep.Settings.Current))
+}
+
+// mostlyUnsupportedWarning warns of a campaign that tested little: more
+// than half of its graphs went unstructurized because the current side's
+// hello declares it does not serve them (outcome unsupported), which is no
+// finding, so the night passes on the few it did serve. A promise set wrong
+// (max_blocks left at 1, switches left false) looks so. "" otherwise.
+func mostlyUnsupportedWarning(rep *fuzz.Report) string {
+	n := rep.Outcomes[fuzz.OutUnsupported]
+	if rep.Graphs == 0 || 2*n <= rep.Graphs {
+		return ""
+	}
+	promises := ""
+	if h := rep.Declared["current"]; h != nil {
+		b, _ := json.Marshal(h.Promises)
+		promises = " (" + string(b) + ")"
+	}
+	return fmt.Sprintf("%d of %s unsupported: the structurizer's hello declares it does not serve them%s, so the campaign structurized only %d; if that is not what it means to promise, fix its hello (fuzz/PROTOCOL.md, version 2)",
+		n, fuzz.Plural(rep.Graphs, "graph"), promises, rep.Graphs-n)
 }
 
 // allErrorsHint is a note for a campaign whose every graph had no verdict

@@ -75,3 +75,20 @@ func TestSelfTestOfAServerThatNeverAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestMostlyUnsupportedCampaignWarns: a campaign whose every graph the
+// structurizer's hello excludes (at most 6 blocks, graphs of 10-20) passes
+// with nothing structurized; it warns, naming the promises.
+func TestMostlyUnsupportedCampaignWarns(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", dir+"/", "../../fuzz/testdata/redteam/server").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"run", "--structurizer", filepath.Join(dir, "server") + " v2-limited", "--graphs", "12", "--blocks", "10-20", "--kinds", "reducible",
+		"--progress", "none", "--out", filepath.Join(dir, "out")}, nil, &stdout, &stderr)
+	want := `warning: 12 of 12 graphs unsupported: the structurizer's hello declares it does not serve them ({"deterministic":true`
+	if code != exitOK || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), `"max_blocks":6`) {
+		t.Errorf("exit %d, want 0 and %q naming max_blocks 6:\n%s%s", code, want, stdout.String(), stderr.String())
+	}
+}
