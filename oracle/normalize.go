@@ -32,7 +32,7 @@ type NormalizeRule struct {
 }
 
 // NormalizeRules is the table, applied in order to the first line of the
-// text. The placeholders are N (a number of any kind) and <path>.
+// text. The placeholders are N (a number of any kind), <path> and <graph>.
 var NormalizeRules = []NormalizeRule{
 	{Name: "path", Pattern: `(^|[\s'"(\[=,])(?:[A-Za-z]:)?(?:~|\.{1,2})?(?:[/\\][^\s'"():,\[\]]+){1,}`, Replace: "${1}<path>",
 		Meaning: "a file path (absolute, ./ or ../ or ~/), with a line suffix left to the number rule"},
@@ -46,6 +46,8 @@ var NormalizeRules = []NormalizeRule{
 		Meaning: "a decimal number, inside a word too (b17, %42, 2.5s, pid 4242)"},
 	{Name: "list", Pattern: `([%#]?)N(?:(?:\s*[,;]\s*|,?\s+(?:and|or)\s+|\s+)[%#]?N)+`, Replace: "${1}N",
 		Meaning: "a run of numbers or ids (%N, #N) separated by commas, spaces, and, or, as one: a list's length is a count, so a list of one and a list of many read the same"},
+	{Name: "graph", Pattern: `\{\s*\{[N,\s{}]*\}\s*\}`, Replace: "<graph>",
+		Meaning: "a graph in compact notation, its numbers already N (a request a structurizer echoed before it crashed): a smaller graph's reads the same"},
 	{Name: "space", Pattern: `\s+`, Replace: " ",
 		Meaning: "a run of white space"},
 }
