@@ -361,8 +361,9 @@ func (st *State) StoreStructurizer() string {
 // structurizerOf is which structurizer a spec (or a store's revision,
 // "self (built from ...)", `cmd:COMMAND (declares itself "NAME")`) tests, whatever its revision: cfgfuzz's own
 // (self, isolated, rev:REV), a repository's (repo:DIR@REV), or a
-// command's (cmd:COMMAND: its program, the first word, as programOf
-// resolves it; the arguments may change, as a fix's flag does). A
+// command's (cmd:COMMAND: its program, the first word, or an
+// interpreter's script, as programOf resolves it; the other arguments may
+// change, as a fix's flag does). A
 // relative directory or program is read from the working directory, as
 // Resolve records it, so tonight's spec as given and the store's as
 // recorded compare alike: the same relative path from the same directory
@@ -387,20 +388,34 @@ func structurizerOf(spec string) string {
 	return "cmd:" + sp.Cmd
 }
 
-// programOf is the program a cmd spec's command runs, its first word: a
-// path (plain, or quoted whole as Resolve records one with a space)
-// unquoted and, when relative, made absolute from the working directory,
-// where the shell looks for it; any other word as it is ("" none).
+// programOf is the program a cmd spec's command runs: its first word when
+// that is a path (plain, or quoted whole as Resolve records one with a
+// space), unquoted and, when relative, made absolute from the working
+// directory, where the shell looks for it. A first word that is a name
+// the shell finds on PATH (an interpreter: python3, sh, node, java) runs
+// the program its first path argument names (python3 ./toy.py, java -jar
+// /opt/a.jar), so the program is both: "python3 /abs/toy.py"; with no
+// path argument, the name alone ("" for no word).
 func programOf(cmd string) string {
 	words := shellWords(cmd)
 	if len(words) == 0 {
 		return ""
 	}
 	word := cmd[words[0][0]:words[0][1]]
-	path, ok := pathOfWord(word)
-	if !ok {
-		return word
+	if path, ok := pathOfWord(word); ok {
+		return absPath(path)
 	}
+	for _, w := range words[1:] {
+		if path, ok := pathOfWord(cmd[w[0]:w[1]]); ok {
+			return word + " " + absPath(path)
+		}
+	}
+	return word
+}
+
+// absPath is path made absolute from the working directory; a
+// {placeholder} path, or one that cannot be, as it is.
+func absPath(path string) string {
 	if abs, err := filepath.Abs(path); err == nil && !strings.HasPrefix(path, "{") {
 		return abs
 	}

@@ -1081,3 +1081,28 @@ func TestUnsupportedRerunsAreNoVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestStructurizerOfAnInterpretersScript: a command run by an
+// interpreter names its structurizer by the script its first path
+// argument names, so two scripts under one interpreter are two
+// structurizers and the same script with other flags is one.
+func TestStructurizerOfAnInterpretersScript(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"cmd:sh /tmp/q/a.sh", "cmd:sh /tmp/q/b.sh", false},
+		{"cmd:python3 /opt/toy.py", "cmd:python3 /opt/toy.py --fixed", true},
+		{"cmd:java -jar /opt/a.jar", "cmd:java -jar /opt/b.jar", false},
+		{"cmd:python3 -m mypkg", "cmd:python3 -m otherpkg", true}, // no path: the interpreter alone
+		{"cmd:/opt/adapter --serve", "cmd:/opt/adapter /opt/model.bin", true},
+	} {
+		a, b := structurizerOf(c.a), structurizerOf(c.b)
+		if (a == b) != c.same {
+			t.Errorf("%s is %q, %s is %q: want the same %v", c.a, a, c.b, b, c.same)
+		}
+	}
+	if got := structurizerOf("cmd:sh /tmp/q/a.sh"); got != "the command sh /tmp/q/a.sh" {
+		t.Errorf("structurizerOf(sh /tmp/q/a.sh) = %q", got)
+	}
+}
