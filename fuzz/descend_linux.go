@@ -22,10 +22,10 @@
 // A descendant that died on its own after its parent (a zombie reparented
 // to cfgfuzz, whose environment no longer reads) is reaped too when it was
 // seen under the server or is still in the server's process group. A
-// descendant that clears its environment and is orphaned before cfgfuzz
-// looks (its server exits on its own, or an intermediate process exits
-// while the server runs) is not recognized: it stays a child of cfgfuzz,
-// unkilled, until cfgfuzz exits.
+// descendant that runs with an empty environment outside the server's
+// group and is orphaned before cfgfuzz looks (its server exits on its own,
+// or an intermediate process exits while the server runs) is not
+// recognized: a stray (stray_linux.go), killed when cfgfuzz ends.
 
 package fuzz
 
@@ -233,7 +233,7 @@ func killRound(procs []procStat, self int, env envEntry, known, killed map[int]u
 		if has {
 			todo = append(todo, p)
 		}
-		unsure = unsure || u
+		unsure = unsure || u && !stray(p)
 	}
 	seen := map[int]bool{}
 	for len(todo) > 0 {
@@ -407,7 +407,11 @@ func serverOrphan(p procStat, root int, env string) (has, unsure bool) {
 	if p.pgrp == root {
 		return true, false
 	}
-	return environHas(p.pid, envEntry{kv: env})
+	has, unsure = environHas(p.pid, envEntry{kv: env})
+	if unsure && stray(p) {
+		return false, false // no server's, and not inside execve
+	}
+	return has, unsure
 }
 
 // serverProcsScan is serverProcs from a scan of every process: the

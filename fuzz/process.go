@@ -519,24 +519,42 @@ type Orphan struct {
 // OrphansLine says in one line which processes SweepOrphans killed: each
 // pid and command line (cut at 60 bytes), and the cfgfuzz that left them.
 func OrphansLine(killed []Orphan) string {
-	var parts []string
 	owners := map[int]bool{}
 	var ownerList []string
+	for _, o := range killed {
+		if !owners[o.Owner] {
+			owners[o.Owner] = true
+			ownerList = append(ownerList, strconv.Itoa(o.Owner))
+		}
+	}
+	return fmt.Sprintf("killed %s that the servers of a cfgfuzz no longer running (pid %s) left behind: %s",
+		processCount(len(killed)), strings.Join(ownerList, ", "), processList(killed))
+}
+
+// StraysLine says in one line which strays StopServers killed
+// (KilledStrays): processes no graph's judgement could charge.
+func StraysLine(killed []Orphan) string {
+	return fmt.Sprintf("killed %s that a structurizer server's descendants left running outside its session with an empty environment, which no graph's judgement could charge with them (fuzz/PROTOCOL.md, Descendants): %s",
+		processCount(len(killed)), processList(killed))
+}
+
+// processCount is "1 process" or "N processes".
+func processCount(n int) string {
+	if n == 1 {
+		return "1 process"
+	}
+	return strconv.Itoa(n) + " processes"
+}
+
+// processList is each process's pid and command line (cut at 60 bytes).
+func processList(killed []Orphan) string {
+	var parts []string
 	for _, o := range killed {
 		c := o.Command
 		if len(c) > 60 {
 			c = c[:57] + "..."
 		}
 		parts = append(parts, fmt.Sprintf("%d (%s)", o.PID, PrintableLine(c)))
-		if !owners[o.Owner] {
-			owners[o.Owner] = true
-			ownerList = append(ownerList, strconv.Itoa(o.Owner))
-		}
 	}
-	processes := "1 process"
-	if len(killed) != 1 {
-		processes = strconv.Itoa(len(killed)) + " processes"
-	}
-	return fmt.Sprintf("killed %s that the servers of a cfgfuzz no longer running (pid %s) left behind: %s",
-		processes, strings.Join(ownerList, ", "), strings.Join(parts, ", "))
+	return strings.Join(parts, ", ")
 }

@@ -1,6 +1,6 @@
 // servers.go keeps the registry of running structurizer servers and
-// defines KillAllServers, the exit path's guarantee that none outlives
-// cfgfuzz. Every server gets a token in its environment (serverEnv), which
+// defines KillAllServers and StopServers, the exit path's guarantee that
+// none outlives cfgfuzz, nor a stray of one (stray_linux.go). Every server gets a token in its environment (serverEnv), which
 // its descendants inherit: descend_linux.go uses it to recognize the
 // orphans a server leaves behind.
 
@@ -28,6 +28,11 @@ var (
 	// no server starts once stopped is set.
 	startMu sync.RWMutex
 	stopped bool
+
+	// straysMu guards the strays (stray_linux.go) and strayKills, what
+	// StopServers killed of them (KilledStrays).
+	straysMu   sync.Mutex
+	strayKills []Orphan
 )
 
 // errServersStopped is what starting a server says after StopServers.
@@ -64,6 +69,19 @@ func StopServers() {
 	startMu.Unlock()
 	KillAllServers()
 	killBuilds()
+	killed := killStrays()
+	straysMu.Lock()
+	strayKills = append(strayKills, killed...)
+	straysMu.Unlock()
+}
+
+// KilledStrays is what StopServers killed of the strays (stray_linux.go):
+// processes a server's descendant left running with an empty environment,
+// outside the server's session, which no graph's judgement could charge.
+func KilledStrays() []Orphan {
+	straysMu.Lock()
+	defer straysMu.Unlock()
+	return append([]Orphan(nil), strayKills...)
 }
 
 // newServerToken names the next server.

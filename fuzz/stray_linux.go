@@ -1,0 +1,68 @@
+//go:build linux
+
+// stray_linux.go: the adopted children of cfgfuzz that no server can be
+// told to own. cfgfuzz is its descendants' subreaper (descend_linux.go),
+// so an orphan of a server's descendant becomes its child; it is known as
+// the server's by its process group or by the server's token in its
+// environment. A descendant that left the server's session and was started
+// with an empty environment (env -i, execve with no variables) keeps
+// neither: it is a stray. Its environment reads empty for good, which is
+// also how a process inside execve reads for a moment; a stray asleep (a
+// process inside execve runs) is told apart at once, not waited for, so
+// it does not add the wait to every answer. No graph can be charged with
+// it; cfgfuzz remembers it, and StopServers kills the strays still
+// running when cfgfuzz ends, so none outlives it.
+
+package fuzz
+
+import (
+	"os"
+	"syscall"
+)
+
+// strays are the strays noted, pid -> start time (under straysMu).
+var strays = map[int]uint64{}
+
+// stray says whether p, a child of this process whose environment could
+// not be told apart, is a stray rather than a process inside execve or on
+// its way out: read again, it is the same process, asleep or stopped
+// (state S, T or t: a process inside execve runs, one exiting is not
+// asleep), and its environment reads empty without an error. A stray is
+// noted for StopServers.
+func stray(p procStat) bool {
+	now, ok := readProcStat(p.pid)
+	if !ok || now.start != p.start || now.state != 'S' && now.state != 'T' && now.state != 't' {
+		return false
+	}
+	if b, err := readEnviron(p.pid); err != nil || len(b) > 0 {
+		return false
+	}
+	straysMu.Lock()
+	strays[p.pid] = p.start
+	straysMu.Unlock()
+	return true
+}
+
+// killStrays kills and reaps the strays still running as children of
+// this process (the same pid and start time), and returns them.
+func killStrays() []Orphan {
+	straysMu.Lock()
+	defer straysMu.Unlock()
+	self := os.Getpid()
+	var killed []Orphan
+	for pid, start := range strays {
+		delete(strays, pid)
+		st, ok := readProcStat(pid)
+		if !ok || st.start != start || st.ppid != self || st.state == 'Z' {
+			continue
+		}
+		command := commandLine(pid)
+		if syscall.Kill(pid, syscall.SIGKILL) != nil {
+			continue
+		}
+		var ws syscall.WaitStatus
+		syscall.Wait4(pid, &ws, 0, nil)
+		killed = append(killed, Orphan{PID: pid, Owner: self, Command: command})
+	}
+	return killed
+}
