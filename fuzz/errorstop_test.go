@@ -5,6 +5,7 @@
 package fuzz
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -129,5 +130,20 @@ func TestErrorStopAllCrashes(t *testing.T) {
 	c.Source = markedSource{set: &c.Settings, marked: ErrorStopGraphs - 1}
 	if rep := mustRun(t, c).Report; rep.Incomplete != nil || rep.Graphs+rep.Skipped != 30 || rep.Outcomes[OutOK] != 1 {
 		t.Errorf("one graph answered: incomplete %+v, %d graphs %v; want all 30 run", rep.Incomplete, rep.Graphs, rep.Outcomes)
+	}
+}
+
+// TestStoppedEarlyReasonDocumented: REPORT.md and README.md quote the
+// early stop's reason as the report writes it, so a job that matches the
+// documented text matches the report.
+func TestStoppedEarlyReasonDocumented(t *testing.T) {
+	for _, doc := range []string{"REPORT.md", "README.md"} {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := strings.Join(strings.Fields(string(b)), " "); !strings.Contains(text, StoppedEarly) {
+			t.Errorf("%s does not quote the reason %q", doc, StoppedEarly)
+		}
 	}
 }

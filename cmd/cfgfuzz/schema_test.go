@@ -53,6 +53,22 @@ func TestOutputsMatchTheirSchemas(t *testing.T) {
 	if n := validateLines(t, "results.jsonl", string(log), "cfgfuzz-record/v1"); n != 30 {
 		t.Errorf("results.jsonl: %d lines, want 30", n)
 	}
+	// A comparison's log: both sides, and their modules kept for the
+	// first divergent graphs.
+	cmp := filepath.Join(t.TempDir(), "cmp")
+	code, out, stderr = runCmd([]string{"compare", "--baseline-structurizer", "self", "--current", "self", "--inject", "swap-arms", "--graphs", "30",
+		"--out", cmp, "--progress", "none", "--minimize=false"}, "")
+	if code != exitFail {
+		t.Fatalf("compare: exit %d, want 1 (newly invalid under swap-arms)\n%s%s", code, out, stderr)
+	}
+	log, err = os.ReadFile(filepath.Join(cmp, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), `"module":"`) {
+		t.Errorf("the comparison's log keeps no module: the test checks none")
+	}
+	validateLines(t, "compare's results.jsonl", string(log), "cfgfuzz-record/v1")
 
 	g := filepath.Join(t.TempDir(), "g.cfg")
 	os.WriteFile(g, []byte("{{1, 2}, {3}, {3}, {}}\n{{1}, {2, 1}, {}}\n"), 0o644)
