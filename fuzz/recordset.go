@@ -127,7 +127,7 @@ func newRecordSet(s *Settings, withSeen bool) *recordSet {
 		rs.seen = NewBloom()
 	}
 	if s.Baseline != "" {
-		rs.sizes = newSizeDiff()
+		rs.sizes = newSizeDiff(s)
 	}
 	return rs
 }

@@ -297,7 +297,7 @@ func newReport(s Settings) *Report {
 	}
 	if s.Baseline != "" {
 		rep.BaselineOutcomes = zeroCounts(Outcomes)
-		rep.Divergences = &Divergences{Classes: zeroCounts(Classes), Examples: []Example{}, Size: newSizeDiff()}
+		rep.Divergences = &Divergences{Classes: zeroCounts(Classes), Examples: []Example{}, Size: newSizeDiff(&s)}
 		for i := range rep.Streams {
 			rep.Streams[i].Baseline = zeroCounts(Outcomes)
 			rep.Streams[i].Divergences = zeroCounts(Classes)

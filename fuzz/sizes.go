@@ -47,6 +47,33 @@ type SizeDiff struct {
 	// failure of the campaign); absent without a limit.
 	Limit     *float64 `json:"limit,omitempty"`
 	OverLimit bool     `json:"over_limit,omitempty"`
+	// Share is the dispatch share's graphs (Settings.DispatchEvery: both
+	// sides ran the dispatch strategy on them), counted apart so that the
+	// totals above, and the limit, are the campaign's strategy's alone;
+	// nil in a campaign without a share.
+	Share *ShareSizes `json:"dispatch_share,omitempty"`
+}
+
+// ShareSizes are the sides' module sizes on the dispatch share's graphs
+// both structured validly with both sizes measured.
+type ShareSizes struct {
+	Graphs         int   `json:"graphs"`
+	BaselineBlocks int64 `json:"baseline_blocks"`
+	CurrentBlocks  int64 `json:"current_blocks"`
+	BaselineWords  int64 `json:"baseline_words"`
+	CurrentWords   int64 `json:"current_words"`
+}
+
+// shareNote is what the line and the prose say of the share's graphs: ""
+// without a share or with none of its graphs measured.
+func (d *SizeDiff) shareNote() string {
+	sh := d.Share
+	if sh == nil || sh.Graphs == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the dispatch share's %s apart: blocks %s against %s (%s), words %s against %s (%s)",
+		Plural(sh.Graphs, "graph"), thousands64(sh.CurrentBlocks), thousands64(sh.BaselineBlocks), change(sh.CurrentBlocks, sh.BaselineBlocks),
+		thousands64(sh.CurrentWords), thousands64(sh.BaselineWords), change(sh.CurrentWords, sh.BaselineWords))
 }
 
 // judge holds the totals against limit (a percent of the baseline's
@@ -144,10 +171,15 @@ func (d *SizeDiff) fillReplays(src Source, s *Settings) {
 // sizeExamples is how many graphs SizeDiff keeps of each direction.
 const sizeExamples = 5
 
-// newSizeDiff is the empty comparison, its example lists empty (not
-// null) in report.json.
-func newSizeDiff() *SizeDiff {
-	return &SizeDiff{Grew: []SizeExample{}, Shrank: []SizeExample{}}
+// newSizeDiff is the empty comparison of a campaign under settings s, its
+// example lists empty (not null) in report.json, with the share's sizes
+// apart when s has a dispatch share.
+func newSizeDiff(s *Settings) *SizeDiff {
+	d := &SizeDiff{Grew: []SizeExample{}, Shrank: []SizeExample{}}
+	if s.DispatchEvery > 0 {
+		d.Share = &ShareSizes{}
+	}
+	return d
 }
 
 // add takes record r of a campaign under settings s: a graph both sides
@@ -163,6 +195,15 @@ func (d *SizeDiff) add(s *Settings, r *Record) {
 		return
 	}
 	c := &r.Current
+	if r.Strategy != "" && d.Share != nil { // a dispatch share's graph
+		sh := d.Share
+		sh.Graphs++
+		sh.BaselineBlocks += int64(b.ModuleBlocks)
+		sh.CurrentBlocks += int64(c.ModuleBlocks)
+		sh.BaselineWords += int64(b.ModuleWords)
+		sh.CurrentWords += int64(c.ModuleWords)
+		return
+	}
 	d.Graphs++
 	d.BaselineBlocks += int64(b.ModuleBlocks)
 	d.CurrentBlocks += int64(c.ModuleBlocks)
@@ -215,6 +256,10 @@ func (d *SizeDiff) clone() *SizeDiff {
 	c := *d
 	c.Grew = append([]SizeExample{}, d.Grew...)
 	c.Shrank = append([]SizeExample{}, d.Shrank...)
+	if d.Share != nil {
+		sh := *d.Share
+		c.Share = &sh
+	}
 	return &c
 }
 
@@ -228,7 +273,11 @@ func sizeProse(d *SizeDiff) string {
 }
 
 func sizeFacts(d *SizeDiff) string {
-	return sizeTotals(d) + unmeasuredSentence(d)
+	text := sizeTotals(d) + unmeasuredSentence(d)
+	if n := d.shareNote(); n != "" {
+		text += "These totals are the campaign's strategy's; " + n + ".\n"
+	}
+	return text
 }
 
 // unmeasuredSentence says how many graphs the sizes leave out for want
@@ -267,6 +316,9 @@ func (d *SizeDiff) Summary() string {
 	line := d.summary()
 	if d.Unmeasured > 0 {
 		line += fmt.Sprintf("; %s without a measured size left out", Plural(d.Unmeasured, "graph"))
+	}
+	if n := d.shareNote(); n != "" {
+		line += "; " + n
 	}
 	if n := d.limitNote(); n != "" {
 		line += "; " + n

@@ -12,7 +12,7 @@ import (
 // sizeReference is SizeDiff by the obvious way: every counted graph's
 // change listed, sorted whole, the first sizeExamples of each direction.
 func sizeReference(s *Settings, recs []Record) *SizeDiff {
-	d := newSizeDiff()
+	d := newSizeDiff(&Settings{})
 	var grew, shrank []SizeExample
 	for i := range recs {
 		r := &recs[i]
@@ -91,7 +91,7 @@ func TestSizeDiffMatchesReference(t *testing.T) {
 		}
 		want := sizeReference(&s, recs)
 		for _, order := range [][]int{r.Perm(len(recs)), r.Perm(len(recs))} {
-			got := newSizeDiff()
+			got := newSizeDiff(&Settings{})
 			for _, i := range order {
 				got.add(&s, &recs[i])
 			}
@@ -109,7 +109,7 @@ func TestSizeDiffLeavesOut(t *testing.T) {
 	ok := func(blocks int) *SideResult {
 		return &SideResult{Outcome: OutOK, ModuleBlocks: blocks, ModuleWords: 10 * blocks}
 	}
-	d := newSizeDiff()
+	d := newSizeDiff(&Settings{})
 	for _, r := range []Record{
 		{Index: 0, Current: *ok(5), Baseline: ok(3)},
 		{Index: 1, Current: *ok(5)},                                                            // no baseline
@@ -174,5 +174,40 @@ func TestSizeLimit(t *testing.T) {
 		if rep.SizeOverLimit() != c.over {
 			t.Errorf("%+v: the report says over %v", c, rep.SizeOverLimit())
 		}
+	}
+}
+
+// TestSizeDiffCountsTheShareApart: in a campaign with a dispatch share,
+// the share's graphs (records of another strategy) count apart, so the
+// totals and the limit are the campaign's strategy's; the line and the
+// prose say the share's sizes.
+func TestSizeDiffCountsTheShareApart(t *testing.T) {
+	s := Settings{Streams: []Stream{{Kind: "reducible", Weights: "w0"}}, Baseline: "self", DispatchEvery: 8}
+	ok := func(blocks int) *SideResult {
+		return &SideResult{Outcome: OutOK, ModuleBlocks: blocks, ModuleWords: 10 * blocks}
+	}
+	d := newSizeDiff(&s)
+	for _, r := range []Record{
+		{Index: 0, Current: *ok(12), Baseline: ok(10)},
+		{Index: 1, Current: *ok(40), Baseline: ok(40), Strategy: "dispatch"},
+		{Index: 2, Current: *ok(6), Baseline: ok(6), Strategy: "dispatch"},
+	} {
+		d.add(&s, &r)
+	}
+	limit := 10.0
+	d.judge(&limit)
+	if d.Graphs != 1 || d.BaselineBlocks != 10 || d.CurrentBlocks != 12 || !d.OverLimit {
+		t.Errorf("the campaign's strategy's sizes %+v, want graph 0 alone, +20%% over the +10%% limit", d)
+	}
+	if sh := d.Share; sh == nil || sh.Graphs != 2 || sh.BaselineBlocks != 46 || sh.CurrentBlocks != 46 {
+		t.Errorf("the share's sizes %+v, want graphs 1 and 2", sh)
+	}
+	for _, text := range []string{d.Summary(), sizeProse(d)} {
+		if !strings.Contains(text, "the dispatch share's 2 graphs apart: blocks 46 against 46 (+0.0%)") {
+			t.Errorf("the sizes do not say the share's apart: %q", text)
+		}
+	}
+	if none := newSizeDiff(&Settings{Baseline: "self"}); none.Share != nil {
+		t.Errorf("a campaign without a share has its sizes: %+v", none.Share)
 	}
 }

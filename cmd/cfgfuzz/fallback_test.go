@@ -209,8 +209,8 @@ func TestDefaultCampaignFindsADispatchLayoutBug(t *testing.T) {
 }
 
 // TestDispatchShareFlags: the share is on by default for cfgfuzz's own
-// structurizer on its default strategy, and never for another project's
-// structurizer or an explicit strategy.
+// structurizer on its default strategy, whether named or not, and never
+// for another project's structurizer or an explicit strategy.
 func TestDispatchShareFlags(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -220,6 +220,9 @@ func TestDispatchShareFlags(t *testing.T) {
 		{[]string{"--dispatch-every", "3"}, 3},
 		{[]string{"--dispatch-every", "0"}, 0},
 		{[]string{"--isolate"}, fuzz.DefaultDispatchEvery},
+		// Named as the default is named, the same campaign.
+		{[]string{"--structurizer", "self"}, fuzz.DefaultDispatchEvery},
+		{[]string{"--structurizer", "isolated"}, fuzz.DefaultDispatchEvery},
 		{[]string{"--strategy", "structured"}, 0},
 		{[]string{"--structurizer", "true"}, 0},
 		{[]string{"--structurizer", "true", "--dispatch-every", "4"}, -1},

@@ -730,15 +730,16 @@ func (f *campaignFlags) flagSettings() (fuzz.Settings, error) {
 }
 
 // dispatchShare sets Settings.DispatchEvery: --dispatch-every on
-// cfgfuzz's own structurizer (in-process, isolated or a revision) on its
-// default strategy; never for --structurizer CMD (another project's
-// structurizer has no strategies) or an explicit --strategy, where an
-// explicit --dispatch-every is a usage error.
+// cfgfuzz's own structurizer (in-process, isolated or a revision, named by
+// default or by --structurizer self, isolated or rev:REV alike) on its
+// default strategy; never for another project's structurizer
+// (--structurizer cmd: or repo:, which has no strategies) or an explicit
+// --strategy, where an explicit --dispatch-every is a usage error.
 func (f *campaignFlags) dispatchShare(s *fuzz.Settings) error {
 	if f.dispatchEvery < 0 {
 		return fmt.Errorf("--dispatch-every %d: want 0 or more", f.dispatchEvery)
 	}
-	if f.structurizerCmd == "" && f.strategy == "" && f.repo == "" && oursOrNone(f.baselineStructurizer) {
+	if oursOrNone(f.structurizerCmd) && f.strategy == "" && f.repo == "" && oursOrNone(f.baselineStructurizer) {
 		s.DispatchEvery = f.dispatchEvery
 		return nil
 	}
