@@ -7,6 +7,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -35,15 +36,19 @@ func TestMergeOutHoldingAMerge(t *testing.T) {
 	a := mergeShards(t, tmp, "A", "--inject", "swap-arms")
 	b := mergeShards(t, tmp, "B")
 	m := filepath.Join(tmp, "M")
-	if code, _, stderr := runCmd(append([]string{"merge", "--progress", "none", "--out", m}, a...), ""); code != exitFail {
+	code, stdout, stderr := runCmd(append([]string{"merge", "--progress", "none", "--out", m}, a...), "")
+	if code != exitFail {
 		t.Fatalf("merge A: exit %d, want 1 (the planted bug's findings)\n%s", code, stderr)
+	}
+	if !regexp.MustCompile(`; 2 shards ran \d+ in [\d.]+ s \(the longest shard's time\), `).MatchString(stdout) || strings.Contains(stdout, "this run") {
+		t.Errorf("merge A's summary says the shards' time as a run's:\n%s", stdout)
 	}
 	old, _ := os.ReadDir(filepath.Join(m, "findings"))
 	if len(old) == 0 {
 		t.Fatal("merge A minimized nothing into M/findings")
 	}
 	report := readFile(t, filepath.Join(m, "report.json"))
-	code, _, stderr := runCmd(append([]string{"merge", "--progress", "none", "--out", m}, b...), "")
+	code, _, stderr = runCmd(append([]string{"merge", "--progress", "none", "--out", m}, b...), "")
 	if code != exitUsage || !strings.Contains(stderr, "holds an earlier merge") || !strings.Contains(stderr, "--force") {
 		t.Errorf("merge B into M: exit %d, want 2 naming the earlier merge and --force\n%s", code, stderr)
 	}

@@ -486,7 +486,12 @@ func summaryLines(rep *fuzz.Report) string {
 		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSide(s.Current, rep.Declared["current"]), s.Baseline, fuzz.DescribeSide(s.Baseline, rep.Declared["baseline"]))
 	}
 	t := rep.Throughput
-	fmt.Fprintf(&b, "%s (%s skipped); this run %d in %.1f s, %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
+	if t.Shards > 0 {
+		// A merge runs no graph: its shards did, side by side as a rule.
+		fmt.Fprintf(&b, "%s (%s skipped); %d shards ran %d in %.1f s (the longest shard's time), %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Shards, t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
+	} else {
+		fmt.Fprintf(&b, "%s (%s skipped); this run %d in %.1f s, %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
+	}
 	if s := rep.Settings; s.Baseline != "" && t.Graphs > 0 && t.BaselineSeconds > 0 {
 		fmt.Fprintf(&b, "answers: current %.2f s, baseline %.2f s (%.2fx), summed over the workers\n", t.CurrentSeconds, t.BaselineSeconds, t.CurrentSeconds/t.BaselineSeconds)
 	}
