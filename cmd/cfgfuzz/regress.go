@@ -63,7 +63,15 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rf.proc.define(fs)
 	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: each file's own '# checks:', else every check whose tool is present, the gpu check included where a Vulkan device is; minimize and check leave gpu out unless --checks +gpu, so a failing case's replay then carries it; the summary names the checks run); --allow-fallbacks leaves the fallback check out of either")
 	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize; default: each file's own '# walks:', else 16)")
-	fs.IntVar(&rf.registers, "registers", -1, "judge under a register file of `N` values (as for minimize; default: each file's own '# registers:', else none)")
+	rf.registers = -1 // each file's own
+	fs.Func("registers", "judge under a register file of `N` values (as for minimize; default: each file's own '# registers:', else none)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("want a number of values, 0 or more")
+		}
+		rf.registers = n
+		return nil
+	})
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize; default: each file's own '# walks:', else 1)")
 	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (default: each file's own '# timeout:', else 10s)")
 	fs.DurationVar(&rf.duration, "duration", 0, "time budget: no file starts past it, the case in flight finishes (its structurizer calls within --timeout, its checks within --check-timeout); the files not replayed are named in the summary and are error cases of the JUnit file, and the replay is incomplete (exit 2 unless a case failed); 0: none")

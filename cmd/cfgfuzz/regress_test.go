@@ -452,3 +452,18 @@ func TestRegressNamesThePinnedCommit(t *testing.T) {
 		t.Errorf("regress --structurizer: exit %d, want a failed case without the note\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestRegressRegistersFlag: --registers shows no default of -1 in the
+// usage (each file's own is the default) and refuses a value that is no
+// count, naming the flag.
+func TestRegressRegistersFlag(t *testing.T) {
+	_, out, errs := runCmd([]string{"regress", "-h"}, "")
+	if usage := out + errs; !strings.Contains(usage, "-registers N") || strings.Contains(usage, "(default -1)") {
+		t.Errorf("regress -h on --registers:\n%s", usage)
+	}
+	for _, v := range []string{"-5", "x"} {
+		if code, _, errs := runCmd([]string{"regress", "--registers", v, t.TempDir()}, ""); code != exitUsage || !strings.Contains(errs, `invalid value "`+v+`" for flag --registers`) {
+			t.Errorf("--registers %s: exit %d\n%s", v, code, errs)
+		}
+	}
+}
