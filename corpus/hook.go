@@ -185,9 +185,13 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		if pred == nil {
 			pred = run.PredicateFor(sig) // a timeout keeps slow candidates (timeout.go)
 		}
+		name := sig // the finding as the campaign names it: per signature and strategy
+		if sopt.Strategy != "" {
+			name += " (strategy " + sopt.Strategy + ")"
+		}
 		res, err := Minimize(g, pred, o)
 		if err != nil {
-			fmt.Fprintf(log, "minimize %s: %v\n", sig, err)
+			fmt.Fprintf(log, "minimize %s: %v\n", name, err)
 			return nil, err
 		}
 		stopped := ""
@@ -199,7 +203,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 			stopped += "; " + flaky.Error()
 		}
 		if !opt.Quiet {
-			fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v (%s), verified %v%s\n", sig, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), timeSplit(res), res.Verified, stopped)
+			fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v (%s), verified %v%s\n", name, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), timeSplit(res), res.Verified, stopped)
 		}
 		switch {
 		case res.Stopped == StoppedByInterruption:
@@ -214,13 +218,13 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		var unjudged error
 		if res.Unjudged > 0 {
 			unjudged = &NotJudged{Skipped: res.Unjudged, Judged: res.Confirmed}
-			fmt.Fprintf(log, "minimize %s: %v; not stored\n", sig, unjudged)
+			fmt.Fprintf(log, "minimize %s: %v; not stored\n", name, unjudged)
 		} else if !o.Deadline.IsZero() && time.Now().After(o.Deadline) {
-			fmt.Fprintf(log, "minimize %s: the minimization budget is spent: not stored (its 2 judgements for the findings store skipped)\n", sig)
+			fmt.Fprintf(log, "minimize %s: the minimization budget is spent: not stored (its 2 judgements for the findings store skipped)\n", name)
 		} else if opt.Store != nil {
 			// Two judgements more, as long as any on a slow structurizer.
 			if !opt.Quiet {
-				fmt.Fprintf(log, "minimize %s: judging the graph and its minimized graph once more for the findings store (verdicts, modules, answer)...\n", sig)
+				fmt.Fprintf(log, "minimize %s: judging the graph and its minimized graph once more for the findings store (verdicts, modules, answer)...\n", name)
 			}
 			before, after := run.Run(g), run.Run(res.Graph)
 			storeOrLog(opt.Store, log, Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,

@@ -29,3 +29,24 @@ func TestHookSaysItJudgesForTheStore(t *testing.T) {
 		t.Errorf("logged:\n%s\nwant the result's line, then %q", log.String(), want)
 	}
 }
+
+// TestHookNamesTheStrategy: a finding of another strategy than the
+// campaign's (the dispatch share's) is named with it in every line, as
+// the campaign names it, so two findings of one signature read apart.
+func TestHookNamesTheStrategy(t *testing.T) {
+	g := compact(t, "{{1, 2}, {3}, {3}, {4, 1}, {}}")
+	var log strings.Builder
+	hook, err := MinimizeHook(HookOptions{Runner: RunnerOptions{Structurizer: structurizer.Options{Strategy: "dispatch", Inject: []string{"swap-arms"}}},
+		Store: &Store{Dir: t.TempDir()}, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := hook(g, "exec:trace-mismatch"); m == nil || err != nil {
+		t.Fatalf("%v, %v", m, err)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(log.String()), "\n") {
+		if !strings.HasPrefix(l, "minimize exec:trace-mismatch (strategy dispatch): ") {
+			t.Errorf("a line without the strategy: %q", l)
+		}
+	}
+}

@@ -108,7 +108,7 @@ func TestLineDiffAndHunks(t *testing.T) {
 
 func TestHTMLStatusSaysIncompleteOnce(t *testing.T) {
 	rep := &Report{Incomplete: &Incomplete{Reason: "interrupted (SIGINT)", Done: 49, Planned: 300}, Outcomes: zeroCounts(Outcomes)}
-	if h := HTML(rep); strings.Contains(h, "incomplete: incomplete") || !strings.Contains(h, "incomplete: interrupted (SIGINT) at 49 of 300 graphs") {
+	if h := HTML(rep); strings.Contains(h, "incomplete: incomplete") || !strings.Contains(h, "incomplete: interrupted (SIGINT) at 49 of 300 graph indices") {
 		t.Errorf("status row: %s", h[:min(len(h), 2000)])
 	}
 }

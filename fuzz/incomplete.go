@@ -47,14 +47,16 @@ func (in *Incomplete) Summary() string {
 	return s
 }
 
-// coverage is "552 of 20,000 graphs" and what is missing.
+// coverage is "552 of 20,000 graph indices" and what is missing: Done
+// counts the indices with a record, repeats skipped and graphs seen on
+// earlier nights among them, so it is no count of distinct graphs.
 func (in *Incomplete) coverage() string {
 	var b strings.Builder
 	b.WriteString(thousands(in.Done))
 	if in.Planned > 0 {
 		b.WriteString(" of " + thousands(in.Planned))
 	}
-	b.WriteString(" graphs")
+	b.WriteString(" graph indices")
 	if len(in.MissingShards) > 0 {
 		b.WriteString("; missing shards " + strings.Join(in.MissingShards, ", "))
 	}

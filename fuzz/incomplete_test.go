@@ -26,7 +26,7 @@ func TestCancelledCampaignIsIncomplete(t *testing.T) {
 	if in == nil || in.Reason != "interrupted (SIGINT)" || in.Done != o.Report.Graphs+o.Report.Skipped || in.Planned != 100000 || in.Resume != c.ResumeCommand {
 		t.Fatalf("incomplete %+v, %d graphs", in, o.Report.Graphs)
 	}
-	if s := in.Summary(); !strings.Contains(s, " of 100,000 graphs; resume with: cfgfuzz run --resume ") {
+	if s := in.Summary(); !strings.Contains(s, " of 100,000 graph indices; resume with: cfgfuzz run --resume ") {
 		t.Errorf("summary %q", s)
 	}
 	if !strings.Contains(Markdown(o.Report), in.Summary()) || !strings.Contains(HTML(o.Report), "resume with: cfgfuzz run --resume") {

@@ -23,7 +23,7 @@ func stateProse(rep *Report) string {
 		}
 		fmt.Fprintf(&b, "%d %s", s.Classes[c], c)
 	}
-	fmt.Fprintf(&b, " (signatures). %s; %s skipped as %s (the filter held %d graphs, a false-positive rate of %.2g).",
+	fmt.Fprintf(&b, " (signatures). %s; %s skipped as %s (the filter held about %d graphs, an estimate from its bits, a false-positive rate of %.2g).",
 		s.RerunsPhrase(), Plural(s.Seen, "graph"), s.SeenWhere(), s.FilterGraphs, s.FilterFalsePositive)
 	if s.FilterRestarted > 0 {
 		b.WriteString(" " + FilterRestartNote(s.FilterRestarted) + ".")

@@ -81,7 +81,7 @@ func TestAllCrashedHint(t *testing.T) {
 func TestSummarySaysIncomplete(t *testing.T) {
 	rep := &fuzz.Report{Graphs: 3, Incomplete: &fuzz.Incomplete{Reason: "interrupted (SIGINT)", Done: 3, Planned: 10, Resume: "cfgfuzz run --resume out"}}
 	got := summaryLines(rep)
-	if !strings.HasPrefix(got, "incomplete: interrupted (SIGINT) at 3 of 10 graphs") || strings.Contains(got, "resume with") {
+	if !strings.HasPrefix(got, "incomplete: interrupted (SIGINT) at 3 of 10 graph indices") || strings.Contains(got, "resume with") {
 		t.Errorf("an incomplete campaign's summary:\n%s", got)
 	}
 	rep.Incomplete = nil
