@@ -86,7 +86,7 @@ func (c *Config) validateGuide() error {
 		d = c.Corpus.Digest()
 	}
 	if c.Resume && c.Settings.Corpus != d {
-		return fmt.Errorf("the corpus is %s, the campaign started from %s", d, c.Settings.Corpus)
+		return fmt.Errorf("the corpus is %s, the campaign started from %s: a campaign wrote it back since, this campaign's own once it finished or another one, and a campaign resumes only on the corpus it started from: start a new campaign (another --out, or --force)", d, c.Settings.Corpus)
 	}
 	c.Settings.Corpus = d
 	return nil

@@ -771,3 +771,14 @@ func TestGuidedGraftHoldsTheFreshGraph(t *testing.T) {
 	}
 	t.Logf("%d chains, %d single mutants", chains, singles)
 }
+
+// TestResumeOnAnotherCorpusSaysWhy: a resume whose corpus is not the one
+// the campaign started from (the campaign's own write-back once it
+// finished, or another campaign's) is refused saying why and what to do.
+func TestResumeOnAnotherCorpusSaysWhy(t *testing.T) {
+	c := Config{Resume: true, Settings: Settings{Guided: true, Mutate: 0.5, Corpus: "1 entries sha256:0000"}, Corpus: &Corpus{}}
+	err := c.validateGuide()
+	if err == nil || !strings.Contains(err.Error(), "the campaign started from 1 entries sha256:0000: a campaign wrote it back since") || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("a resume on another corpus: %v", err)
+	}
+}
