@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/gen"
@@ -33,8 +34,13 @@ const CorpusFile = "entries.jsonl"
 // (STATE.md), the default of a guided campaign run with one.
 const StateCorpusDir = "corpus"
 
-// MaxCorpus bounds the corpus: once it holds this many entries, graphs
-// with new features are no longer added (their features still count).
+// MaxCorpus bounds the corpus. Once it holds this many entries, a graph
+// with a new feature takes the place of the oldest redundant entry (one
+// every feature of which another entry shows too), so the corpus's
+// features only grow and the nights after the first keep adding; when no
+// entry is redundant (each shows a feature no other does), the graph is
+// not kept (Corpus.NotKept counts it; its features still count for the
+// campaign).
 const MaxCorpus = 4096
 
 // CorpusEntry is one kept graph.
@@ -56,6 +62,10 @@ type Corpus struct {
 	Entries []CorpusEntry
 	graphs  []*cfg.Graph // Entries' graphs, parsed
 	seen    map[string]bool
+	shows   map[string]int // feature -> the entries that show it
+	// NotKept counts the graphs with a new feature the corpus had no room
+	// for: full, and no entry redundant (MaxCorpus).
+	NotKept int
 	// quiet lists the entries, in order, whose structurization needed no
 	// route variable, clone or fallback and one pass at most
 	// (quietFeatures).
@@ -104,12 +114,56 @@ func (c *Corpus) Add(g *cfg.Graph, fs []string, index int, seed uint64) bool {
 // addFound is Add for an entry e (its graph g) that names the
 // structurizer whose answer showed its features.
 func (c *Corpus) addFound(e CorpusEntry, g *cfg.Graph) bool {
-	if !c.novel(e.Features) || len(c.Entries) >= MaxCorpus {
+	if !c.novel(e.Features) {
 		return false
+	}
+	if len(c.Entries) >= MaxCorpus {
+		k := c.redundant(e.Features)
+		if k < 0 {
+			c.NotKept++
+			return false
+		}
+		c.remove(k)
 	}
 	e.Graph = cfg.FormatLines(g)
 	c.add(e, g)
 	return true
+}
+
+// redundant is the first entry every feature of which another entry, or
+// the newcomer with features incoming, shows too; -1 none. It can go
+// without the corpus losing a feature.
+func (c *Corpus) redundant(incoming []string) int {
+	for k, e := range c.Entries {
+		covered := true
+		for _, f := range e.Features {
+			if c.shows[f] < 2 && !slices.Contains(incoming, f) {
+				covered = false
+				break
+			}
+		}
+		if covered {
+			return k
+		}
+	}
+	return -1
+}
+
+// remove drops entry k. Pre: k is redundant (its features stay shown).
+// The lists are made anew, not edited in place: a published snapshot
+// (guide.go) shares their arrays while workers read it.
+func (c *Corpus) remove(k int) {
+	for _, f := range c.Entries[k].Features {
+		c.shows[f]--
+	}
+	c.Entries = slices.Concat(c.Entries[:k], c.Entries[k+1:])
+	c.graphs = slices.Concat(c.graphs[:k], c.graphs[k+1:])
+	c.quiet = nil
+	for i, e := range c.Entries {
+		if quietFeatures(e.Features) {
+			c.quiet = append(c.quiet, i)
+		}
+	}
 }
 
 // Foreign describes the entries another structurizer than current (a
@@ -142,10 +196,11 @@ func (c *Corpus) Foreign(current string) []string {
 
 func (c *Corpus) add(e CorpusEntry, g *cfg.Graph) {
 	if c.seen == nil {
-		c.seen = map[string]bool{}
+		c.seen, c.shows = map[string]bool{}, map[string]int{}
 	}
 	for _, f := range e.Features {
 		c.seen[f] = true
+		c.shows[f]++
 	}
 	if quietFeatures(e.Features) {
 		c.quiet = append(c.quiet, len(c.Entries))

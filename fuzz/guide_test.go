@@ -782,3 +782,51 @@ func TestResumeOnAnotherCorpusSaysWhy(t *testing.T) {
 		t.Errorf("a resume on another corpus: %v", err)
 	}
 }
+
+// TestFullCorpusReplacesRedundantEntries: a full corpus keeps a graph
+// with a new feature in place of its oldest redundant entry (every
+// feature of which another entry, or the newcomer, shows), so its
+// features only grow; with no entry redundant the graph is not kept and
+// counted; the campaign's note says both. A published snapshot's lists
+// are not changed by the replacement.
+func TestFullCorpusReplacesRedundantEntries(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Corpus{}
+	// Every entry shows a feature no other does.
+	c.Add(g.Clone(), []string{"route-vars:0", "clones:0", "fallbacks:0", "shared"}, 0, 1)
+	c.Add(g.Clone(), []string{"shared", "only:1"}, 1, 1)
+	for i := 2; i < MaxCorpus; i++ {
+		c.Add(g.Clone(), []string{fmt.Sprintf("only:%d", i)}, i, 1)
+	}
+	start := c.Clone()
+	snap := c.graphs[:len(c.graphs):len(c.graphs)] // as guide.publish shares it
+	third := snap[2]
+	features := c.Features()
+	// A newcomer showing only:2 and a new feature makes entry 2 redundant.
+	if !c.Add(g.Clone(), []string{"only:2", "extra"}, MaxCorpus, 1) || len(c.Entries) != MaxCorpus || c.NotKept != 0 {
+		t.Fatalf("the corpus holds %d entries, %d not kept, want the newcomer kept in %d", len(c.Entries), c.NotKept, MaxCorpus)
+	}
+	if slices.ContainsFunc(c.Entries, func(e CorpusEntry) bool { return e.Index == 2 }) || c.Entries[len(c.Entries)-1].Index != MaxCorpus {
+		t.Errorf("entry 2 was not replaced by the newcomer")
+	}
+	if c.Features() != features+1 {
+		t.Errorf("features %d, want %d: the union only grows", c.Features(), features+1)
+	}
+	if snap[2] != third {
+		t.Errorf("the published snapshot's graphs changed under the replacement")
+	}
+	// Now no entry is redundant: the next newcomer is not kept.
+	if c.Add(g.Clone(), []string{"more"}, MaxCorpus+1, 1) || c.NotKept != 1 {
+		t.Errorf("with no entry redundant, a new feature's graph is kept (not kept %d)", c.NotKept)
+	}
+	n := newCorpusNote(start, c, "self", "dir", "")
+	if n.Added == nil || *n.Added != 1 || n.Replaced != 1 || n.NotKept != 1 {
+		t.Fatalf("note %+v, want 1 added in place of a redundant entry, 1 not kept", n)
+	}
+	if s := n.Summary(); !strings.Contains(s, "added 1 (1 in place of redundant entries: the corpus is full, 4096 entries), 1 graphs with a new feature not kept") {
+		t.Errorf("summary %q", s)
+	}
+}

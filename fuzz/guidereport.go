@@ -35,6 +35,11 @@ type CorpusNote struct {
 	// Added is the entries its graphs added; nil when a merge does not
 	// know (no corpus directory, a start corpus not empty).
 	Added *int `json:"added,omitempty"`
+	// Replaced is how many of those took the place of a redundant entry
+	// of a full corpus, and NotKept the graphs with a new feature that a
+	// full corpus had no redundant entry for (MaxCorpus); absent when 0.
+	Replaced int `json:"replaced,omitempty"`
+	NotKept  int `json:"not_kept,omitempty"`
 	// Written is the directory the grown corpus is written back to; ""
 	// when it is not, NotWritten saying why (one of the Corpus* reasons).
 	Written    string `json:"written,omitempty"`
@@ -64,8 +69,10 @@ func newCorpusNote(start, end *Corpus, current, dir, why string) *CorpusNote {
 	}
 	n := &CorpusNote{Read: len(start.Entries), Foreign: start.Foreign(current), NotWritten: why}
 	if end != nil {
-		added := len(end.Entries) - len(start.Entries)
+		added := newEntries(start, end)
 		n.Added = &added
+		n.Replaced = added - (len(end.Entries) - len(start.Entries))
+		n.NotKept = end.NotKept
 	}
 	if why == "" {
 		n.Written = dir
@@ -80,6 +87,12 @@ func (n *CorpusNote) Summary() string {
 	if n.Added != nil {
 		s += fmt.Sprintf(", added %d", *n.Added)
 	}
+	if n.Replaced > 0 {
+		s += fmt.Sprintf(" (%d in place of redundant entries: the corpus is full, %d entries)", n.Replaced, MaxCorpus)
+	}
+	if n.NotKept > 0 {
+		s += fmt.Sprintf(", %d graphs with a new feature not kept (full, and every entry shows a feature no other does)", n.NotKept)
+	}
 	s += "; "
 	if n.Written != "" {
 		s += "written back to " + n.Written
@@ -90,6 +103,27 @@ func (n *CorpusNote) Summary() string {
 		s += "; of another structurizer: " + strings.Join(n.Foreign, ", ")
 	}
 	return s
+}
+
+// newEntries counts end's entries that start does not hold (by graph,
+// index and seed): what a campaign added, some in place of others.
+func newEntries(start, end *Corpus) int {
+	type key struct {
+		graph string
+		index int
+		seed  uint64
+	}
+	had := map[key]bool{}
+	for _, e := range start.Entries {
+		had[key{e.Graph, e.Index, e.Seed}] = true
+	}
+	n := 0
+	for _, e := range end.Entries {
+		if !had[key{e.Graph, e.Index, e.Seed}] {
+			n++
+		}
+	}
+	return n
 }
 
 // entries is "1 entry" or "N entries".
