@@ -119,7 +119,10 @@ func (p *progress) countN(r *Record, n int, replayed, whole bool) {
 		p.divergent += n
 	}
 	if p.bar != nil {
-		p.bar.Describe(p.summary())
+		// The bar counts indices (its total is the budget's); the
+		// description counts the distinct graphs and their rate.
+		rate := float64(p.fresh) / time.Since(p.start).Seconds()
+		p.bar.Describe(fmt.Sprintf("%d distinct graphs, %s/s; %s", p.done, Rate(rate), p.summary()))
 		p.bar.Add(n)
 		return
 	}

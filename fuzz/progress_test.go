@@ -287,3 +287,17 @@ func TestProgressETACountsSeenGraphs(t *testing.T) {
 		t.Errorf("progress line %q: ETA %v (%v), want about 10s", line, eta, err)
 	}
 }
+
+// TestProgressBarCountsDistinctGraphs: the bar, which counts indices
+// toward the budget, describes the distinct graphs checked and their rate,
+// as the plain line and the summary count them.
+func TestProgressBarCountsDistinctGraphs(t *testing.T) {
+	c := testConfig(t, 40)
+	var w lockedBuffer
+	c.Progress, c.Terminal = &w, true
+	mustRun(t, c)
+	// The bar is throttled: its first frame at least is drawn.
+	if !regexp.MustCompile(`\r\d+ distinct graphs, [0-9.,]+/s; ok \d+ `).MatchString(w.String()) {
+		t.Errorf("the bar does not describe the distinct graphs and their rate:\n%q", w.String())
+	}
+}
