@@ -81,8 +81,9 @@ func main() {
 	}
 	code := run(os.Args[1:], os.Stdin, endingGate{os.Stdout}, endingGate{os.Stderr})
 	fuzz.StopServers() // whatever path run took, no structurizer server outlives it
+	// Only a command that ran a server has strays to name.
 	if strays := fuzz.KilledStrays(); len(strays) > 0 {
-		fmt.Fprintf(os.Stderr, "cfgfuzz %s: warning: %s\n", os.Args[1], fuzz.StraysLine(strays))
+		fmt.Fprintf(os.Stderr, "cfgfuzz %s: warning: %s\n", strings.Join(os.Args[1:2], ""), fuzz.StraysLine(strays))
 	}
 	os.Exit(stopStatus(code))
 }
