@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -166,6 +167,11 @@ func Run(c Config) (*Outcome, error) {
 	}
 	if planned := c.planned(done); rep.Incomplete == nil && c.Duration > 0 && planned > 0 && rs.total < planned {
 		rep.TimeBudgetNote = fmt.Sprintf("the time budget (%s) ran out at %s of %s graphs, before the graph budget", time.Duration(c.Duration), thousands(rs.total), thousands(planned))
+	}
+	if c.Duration > 0 && resumed > 0 {
+		// Elapsed time is not checkpointed: the budget restarted here.
+		note := fmt.Sprintf("resumed: this run had the whole time budget (%s) again beside the %s graph indices its log held, so the campaign ran longer than the budget", time.Duration(c.Duration), thousands(resumed))
+		rep.TimeBudgetNote = strings.TrimPrefix(rep.TimeBudgetNote+"; "+note, "; ")
 	}
 	if c.State != nil {
 		rep.State = ClassifyState(c.State, rep, reruns)

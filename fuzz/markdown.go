@@ -126,6 +126,9 @@ func Markdown(rep *Report) string {
 	if a := AnswerTimes(t); a != "" {
 		b.WriteString(" " + a)
 	}
+	if n := rep.TimeBudgetNote; n != "" {
+		b.WriteString(" Note: " + n + ".")
+	}
 	b.WriteString("\n")
 	return b.String()
 }

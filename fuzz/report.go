@@ -68,7 +68,9 @@ type Report struct {
 	// (not findings), the first few kept.
 	HarnessErrors []Example `json:"harness_errors,omitempty"`
 	// TimeBudgetNote says that the time budget ran out before the graph
-	// budget (a complete campaign all the same): the summary's note.
+	// budget (a complete campaign all the same), and that a resumed
+	// campaign under a time budget had the whole budget again: the
+	// summary's note.
 	TimeBudgetNote string `json:"-"`
 	// Unchecked counts the graphs whose current module some check could
 	// not judge (SideResult.Unchecked), by what it could not judge: a
