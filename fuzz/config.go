@@ -131,9 +131,13 @@ type Settings struct {
 	RulesCompat string   `json:"rules_compat,omitempty"`
 	Streams     []Stream `json:"streams"`
 	Strategy    string   `json:"strategy,omitempty"` // "" the structurizer's default
-	Inject      []string `json:"inject,omitempty"`   // faults planted on the current side
-	Checks      []string `json:"checks,omitempty"`   // oracle checks; nil the oracle's defaults
-	Walks       int      `json:"walks"`              // random walks per graph for exec
+	// BaselineStrategy is the strategy asked of the baseline side when not
+	// Strategy (compare --baseline-strategy: cfgfuzz's two strategies, or
+	// two of a structurizer's, side by side); "" Strategy.
+	BaselineStrategy string   `json:"baseline_strategy,omitempty"`
+	Inject           []string `json:"inject,omitempty"` // faults planted on the current side
+	Checks           []string `json:"checks,omitempty"` // oracle checks; nil the oracle's defaults
+	Walks            int      `json:"walks"`            // random walks per graph for exec
 	// Registers is the register-file workload's size in every module
 	// (emit/CONVENTION.md, version 1.1; proto.Options.Registers); 0 none.
 	Registers int `json:"registers,omitempty"`

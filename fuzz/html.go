@@ -174,6 +174,9 @@ func graphCounts(rep *Report) string {
 
 func campaignText(s *Settings) string {
 	t := fmt.Sprintf("seed %d, strategy %s", s.Seed, cmp.Or(s.Strategy, "default"))
+	if s.BaselineStrategy != "" {
+		t += ", the baseline's " + s.BaselineStrategy
+	}
 	if len(s.Inject) > 0 {
 		t += ", faults " + strings.Join(s.Inject, ",")
 	}

@@ -31,6 +31,9 @@ func Markdown(rep *Report) string {
 	}
 	if s.Baseline != "" {
 		fmt.Fprintf(&b, ", baseline %s (%s)", mdCode(s.Baseline), mdDescribe(s.Baseline, rep.Declared["baseline"]))
+		if s.BaselineStrategy != "" {
+			fmt.Fprintf(&b, " on strategy %s", s.BaselineStrategy)
+		}
 	}
 	fmt.Fprintf(&b, ".\n\n")
 	if rep.Provenance != nil {

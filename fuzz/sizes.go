@@ -158,7 +158,7 @@ type SizeExample struct {
 // planted (faults go to the current side only).
 func (d *SizeDiff) fillReplays(src Source, s *Settings) {
 	base := *s
-	base.Current, base.Inject = s.Baseline, nil
+	base.Current, base.Inject, base.Strategy = s.Baseline, nil, cmp.Or(s.BaselineStrategy, s.Strategy)
 	for _, list := range [][]SizeExample{d.Grew, d.Shrank} {
 		for i := range list {
 			e := &list[i]

@@ -6,6 +6,7 @@
 package fuzz
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -82,7 +83,7 @@ type seamAnswer struct {
 func newWorker(c *Config) (*worker, error) {
 	w := &worker{set: &c.Settings, src: c.Source, escalate: c.Escalate, timeout: time.Duration(c.Timeout), keepFunc: true, oneBlock: map[oneBlockKey]seamAnswer{},
 		curOpt:  proto.Options{Strategy: c.Strategy, Inject: c.Inject, Registers: c.Registers},
-		baseOpt: proto.Options{Strategy: c.Strategy, Registers: c.Registers}, declared: c.declared}
+		baseOpt: proto.Options{Strategy: cmp.Or(c.BaselineStrategy, c.Strategy), Registers: c.Registers}, declared: c.declared}
 	if w.timeout == 0 {
 		w.timeout = DefaultTimeout
 	}

@@ -123,3 +123,25 @@ func TestCompareOutsideARepositoryBuildsNothing(t *testing.T) {
 		t.Errorf("exit %d, current %q\nstdout:\n%s\nstderr:\n%s", code, rep.Settings.Current, stdout, stderr)
 	}
 }
+
+// TestCompareTwoStrategies: --baseline-strategy asks the baseline for
+// another strategy than the current side's, so cfgfuzz's own strategies
+// compare on the same graphs: every module differs, the summary names
+// both strategies, report.json records it, and no dispatch share runs;
+// a strategy that does not exist is refused naming the flag.
+func TestCompareTwoStrategies(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c")
+	code, stdout, stderr := runCmd([]string{"compare", "--baseline-structurizer", "self", "--current", "self", "--baseline-strategy", "dispatch",
+		"--graphs", "40", "--progress", "none", "--out", out}, "")
+	if code != exitOK || !strings.Contains(stdout, "strategies: current its default, baseline dispatch\n") || !strings.Contains(stdout, "same 0 output-changed 40 ") {
+		t.Fatalf("exit %d, want 0, the strategies named and every module changed\n%s%s", code, stdout, stderr)
+	}
+	rep := readReportJSON(t, out)
+	if rep.Settings.BaselineStrategy != "dispatch" || rep.Settings.DispatchEvery != 0 {
+		t.Errorf("report.json's config: baseline strategy %q, dispatch share %d; want dispatch and none", rep.Settings.BaselineStrategy, rep.Settings.DispatchEvery)
+	}
+	code, _, stderr = runCmd([]string{"compare", "--baseline-structurizer", "self", "--current", "self", "--baseline-strategy", "nosuch", "--graphs", "4", "--out", filepath.Join(t.TempDir(), "d")}, "")
+	if code != exitUsage || !strings.Contains(stderr, `--baseline-strategy: unknown strategy "nosuch"`) {
+		t.Errorf("an unknown baseline strategy: exit %d\n%s", code, stderr)
+	}
+}

@@ -8,6 +8,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,6 +54,7 @@ type campaignFlags struct {
 	repo, build, serve                string
 	state, night                      string
 	baselineStructurizer              string
+	baselineStrategy                  string
 	cpuProfile, memProfile            string
 	isolate, minimize, compare        bool
 	stateNewStructurizer              bool
@@ -123,6 +125,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 		fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout, once per commit ({worktree}, {rev}, {out} substituted)")
 		fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions), run in {out} (in the checkout when it names {worktree}): name the program {out}/NAME or {worktree}/PATH")
 		fs.StringVar(&f.baselineStructurizer, "baseline-structurizer", "", "the baseline side as a structurizer `SPEC` (self, isolated, rev:REV, cmd:CMD, repo:DIR@REV; fuzz.Spec) instead of --baseline REV")
+		fs.StringVar(&f.baselineStrategy, "baseline-strategy", "", "the strategy asked of the baseline side when not --strategy (cfgfuzz's own: "+strings.Join(structurizer.Strategies(), ", ")+"): two strategies compared on the same graphs, e.g. --baseline-structurizer self --current self --baseline-strategy dispatch")
 	}
 }
 
@@ -484,6 +487,9 @@ func summaryLines(rep *fuzz.Report) string {
 	}
 	if s := rep.Settings; s.Baseline != "" {
 		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSide(s.Current, rep.Declared["current"]), s.Baseline, fuzz.DescribeSide(s.Baseline, rep.Declared["baseline"]))
+		if s.BaselineStrategy != "" && s.BaselineStrategy != s.Strategy {
+			fmt.Fprintf(&b, "strategies: current %s, baseline %s\n", cmp.Or(s.Strategy, "its default"), s.BaselineStrategy)
+		}
 	}
 	t := rep.Throughput
 	if t.Shards > 0 {
@@ -691,7 +697,7 @@ func repoFlag(dir string) (string, error) {
 // (resumeFlagsOnly). Guided generation's settings are guidedFlags.apply's.
 func (f *campaignFlags) flagSettings() (fuzz.Settings, error) {
 	s := fuzz.Settings{Seed: f.seed, Graphs: f.graphs, Duration: fuzz.Duration(f.duration), Timeout: fuzz.Duration(f.timeout),
-		Strategy: f.strategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice, Registers: f.registers}
+		Strategy: f.strategy, BaselineStrategy: f.baselineStrategy, Inject: splitList(f.inject), Walks: f.walks, GPUEvery: f.gpuEvery, GPUDevice: f.gpuDevice, Registers: f.registers}
 	if err := proto.CheckOptions(proto.Options{Registers: f.registers}); err != nil {
 		return s, fmt.Errorf("--registers: %w", err)
 	}
@@ -727,6 +733,9 @@ func (f *campaignFlags) flagSettings() (fuzz.Settings, error) {
 	if err := validateOptions(f.strategy, s.Inject); err != nil {
 		return s, err
 	}
+	if err := validateOptions(f.baselineStrategy, nil); err != nil {
+		return s, fmt.Errorf("--baseline-strategy: %w", err)
+	}
 	if err := f.dispatchShare(&s); err != nil {
 		return s, err
 	}
@@ -744,7 +753,7 @@ func (f *campaignFlags) dispatchShare(s *fuzz.Settings) error {
 	if f.dispatchEvery < 0 {
 		return fmt.Errorf("--dispatch-every %d: want 0 or more", f.dispatchEvery)
 	}
-	if oursOrNone(f.structurizerCmd) && f.strategy == "" && f.repo == "" && oursOrNone(f.baselineStructurizer) {
+	if oursOrNone(f.structurizerCmd) && f.strategy == "" && f.baselineStrategy == "" && f.repo == "" && oursOrNone(f.baselineStructurizer) {
 		s.DispatchEvery = f.dispatchEvery
 		return nil
 	}
