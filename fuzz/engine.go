@@ -123,9 +123,11 @@ func Run(c Config) (*Outcome, error) {
 	if judgedBefore {
 		earlier = earlierMinimized(c.Dir) // read before the reports are written again
 	}
-	sides := sideFilesOf(&c.Settings)
+	var sides SideFiles
 	if c.Resume {
-		sides = recordedSideFiles(c.Dir) // checked by replay
+		sides = recordedSideFiles(c.Dir) // replay held them against the files
+	} else {
+		sides = sideFilesOf(&c.Settings)
 	}
 	if err := saveCampaign(c.Dir, c.Settings, c.Writer, c.stateDir(), sides); err != nil {
 		return nil, err

@@ -108,16 +108,21 @@ func (p *Process) leaked() *Answer {
 	return &a
 }
 
+// shortCommand is a command line as the messages naming processes show
+// it: its first 60 bytes, and "..." when it is longer.
+func shortCommand(c string) string {
+	if len(c) > 60 {
+		return strings.ToValidUTF8(c[:60], "") + "..."
+	}
+	return c
+}
+
 // describeProcs says how many processes there are and what they run:
 // "1 process: sleep 1000", "3 processes: sh -c x (2), sleep 1000".
 func describeProcs(procs map[int]uint64) string {
 	count := map[string]int{}
 	for pid := range procs {
-		c := commandLine(pid)
-		if len(c) > 60 {
-			c = strings.ToValidUTF8(c[:60], "") + "..."
-		}
-		count[c]++
+		count[shortCommand(commandLine(pid))]++
 	}
 	var cmds []string
 	for c, n := range count {

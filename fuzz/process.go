@@ -546,15 +546,11 @@ func processCount(n int) string {
 	return strconv.Itoa(n) + " processes"
 }
 
-// processList is each process's pid and command line (cut at 60 bytes).
+// processList is each process's pid and command line (shortCommand).
 func processList(killed []Orphan) string {
 	var parts []string
 	for _, o := range killed {
-		c := o.Command
-		if len(c) > 60 {
-			c = c[:57] + "..."
-		}
-		parts = append(parts, fmt.Sprintf("%d (%s)", o.PID, PrintableLine(c)))
+		parts = append(parts, fmt.Sprintf("%d (%s)", o.PID, PrintableLine(shortCommand(o.Command))))
 	}
 	return strings.Join(parts, ", ")
 }
