@@ -48,8 +48,9 @@ type settingsFile struct {
 	// one state at different paths), only named when a resume lacks it.
 	StateDir string `json:"state_dir,omitempty"`
 	// Sides is the digest of the files each cmd side's command names
-	// (sidefiles.go): not a setting (shards of a night may build their
-	// adapter on different runners), only held against a resume's.
+	// (sidefiles.go): not a setting, whose checksum seals the log's
+	// records, but held against a resume's and, by merge, against the
+	// other shards' (a mixed merge when they differ).
 	Sides *SideFiles `json:"side_files,omitempty"`
 }
 

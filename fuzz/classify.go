@@ -69,6 +69,19 @@ type StateReport struct {
 	// store nor tonight holds (a typo, or a signature with a space left
 	// unquoted), in line order.
 	Unmatched []TriageNote `json:"triage_unmatched,omitempty"`
+	// NotCommitted, when set, says why a whole night's update was not
+	// committed to the state directory: another night committed to it
+	// after this one read it (NotCommittedNote). "" for a night that
+	// committed, and for one that commits nothing by design (a shard, an
+	// interrupted or partial night: the report says so otherwise).
+	NotCommitted string `json:"not_committed,omitempty"`
+}
+
+// NotCommittedNote is StateReport.NotCommitted for a night whose state
+// directory dir another night committed to after this one read it; its
+// update was written into update instead.
+func NotCommittedNote(dir, update string) string {
+	return fmt.Sprintf("another night committed to %s after this one read it, so this night's update was not committed (it is in %s, unused): its graphs count as unchecked and its new signatures stay new for the next night", dir, update)
 }
 
 // SignatureState is one signature's class tonight.

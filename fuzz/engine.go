@@ -199,10 +199,15 @@ func Run(c Config) (*Outcome, error) {
 		return nil, c.resumable(err)
 	}
 	if c.State != nil {
-		if err := c.saveState(rep, rs.seen); err != nil {
-			if errors.Is(err, errStateChanged) { // a resume would find the state changed too
+		err := c.saveState(rep, rs.seen)
+		switch {
+		case errors.Is(err, ErrStateChanged): // a resume would find the state changed too
+			MarkNotCommitted(rep, c.State.Dir, filepath.Join(c.Dir, StateUpdateDir))
+			if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 				return nil, err
 			}
+			grown = nil
+		case err != nil:
 			return nil, c.resumable(err)
 		}
 	}

@@ -52,12 +52,13 @@ type CorpusNote struct {
 // Why a guided campaign's grown corpus is not written back
 // (CorpusNote.NotWritten).
 const (
-	CorpusNoDir       = "no corpus directory (--corpus DIR, or --state DIR's corpus/)"
-	CorpusShard       = "a shard: cfgfuzz merge writes the night's corpus"
-	CorpusInterrupted = "interrupted: its --resume starts from the corpus it read"
-	CorpusPartial     = "a partial merge"
-	CorpusMixed       = "a merge of shards of several cfgfuzz builds"
-	CorpusUnminimized = "the new findings are not minimized: a merge that minimizes them writes it, with the state"
+	CorpusNoDir             = "no corpus directory (--corpus DIR, or --state DIR's corpus/)"
+	CorpusShard             = "a shard: cfgfuzz merge writes the night's corpus"
+	CorpusInterrupted       = "interrupted: its --resume starts from the corpus it read"
+	CorpusPartial           = "a partial merge"
+	CorpusMixed             = "a merge of shards of several cfgfuzz or structurizer builds"
+	CorpusStateNotCommitted = "the night's state update was not committed (another night committed first)"
+	CorpusUnminimized       = "the new findings are not minimized: a merge that minimizes them writes it, with the state"
 )
 
 // newCorpusNote is the note of a campaign that started from start (nil:

@@ -82,7 +82,7 @@ func statusHTML(rep *Report) string {
 		st += `<br><strong class="incomplete">` + htmlText(u) + `</strong>`
 	}
 	if m := rep.Mixed; m != nil {
-		st += `<br><strong class="incomplete">` + htmlText("These verdicts are not one cfgfuzz's: "+m.Summary()) + `</strong>`
+		st += `<br><strong class="incomplete">` + htmlText(m.Headline()+": "+m.Summary()) + `</strong>`
 	}
 	return st
 }

@@ -103,7 +103,7 @@ func incompleteMarkdown(rep *Report) string {
 		fmt.Fprintf(&b, "**%s.**\n\n", mdCell(u))
 	}
 	if m := rep.Mixed; m != nil {
-		fmt.Fprintf(&b, "**These verdicts are not one cfgfuzz's: %s.**\n\n", mdCell(m.Summary()))
+		fmt.Fprintf(&b, "**%s: %s.**\n\n", m.Headline(), mdCell(m.Summary()))
 	}
 	return b.String()
 }

@@ -118,7 +118,7 @@ func Markdown(rep *Report) string {
 		}
 	}
 	t := rep.Throughput
-	fmt.Fprintf(&b, "\n## Throughput\n\n%d distinct graphs in %.1f s (%s distinct graphs/s) on %d workers, %d repeats skipped", t.Graphs, t.Seconds, Rate(t.GraphsPerSec), t.Workers, t.Skipped)
+	fmt.Fprintf(&b, "\n## Throughput\n\n%d distinct graphs in %.1f s (%s distinct graphs/s) on %s, %d repeats skipped", t.Graphs, t.Seconds, Rate(t.GraphsPerSec), Plural(t.Workers, "worker"), t.Skipped)
 	if t.Resumed > 0 {
 		fmt.Fprintf(&b, "; %d graphs replayed from the log", t.Resumed)
 	}

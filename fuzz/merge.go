@@ -38,8 +38,10 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, *Corpus
 		switch s := &rep.Settings; {
 		case s.StateDigest == "":
 			return nil, nil, nil, fmt.Errorf("%s: the shards ran without --state", dirs[0])
+		case s.StateDigest != st.Digest && st.LatestNight() == s.Night:
+			return nil, nil, nil, fmt.Errorf("state %s changed since the shards read it (digest %s, shards read %s): it holds night %s already, which a merge of these shards (this one run before?) or another run of that night committed; merging again would count the night twice. The committed night's report is in the --out of the merge that committed it", st.Dir, st.Digest, s.StateDigest, s.Night)
 		case s.StateDigest != st.Digest:
-			return nil, nil, nil, fmt.Errorf("state %s changed since the shards read it (digest %s, shards read %s)", st.Dir, st.Digest, s.StateDigest)
+			return nil, nil, nil, fmt.Errorf("state %s changed since the shards read it (digest %s, shards read %s): another night committed to it since; these shards' night can no longer be recorded", st.Dir, st.Digest, s.StateDigest)
 		}
 		reruns, err := ReadReruns(st, dirs...)
 		if err != nil {
@@ -50,6 +52,9 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, *Corpus
 		seen = NewBloom()
 		for _, dir := range dirs {
 			b, err := ReadStateUpdate(dir)
+			if err != nil && rep.Incomplete != nil {
+				continue // a shard that did not finish: a partial night's update is never committed
+			}
 			if err != nil {
 				return nil, nil, nil, err
 			}

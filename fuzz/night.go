@@ -100,6 +100,18 @@ func (c *Config) saveState(rep *Report, seen *Bloom) error {
 	return nil
 }
 
+// MarkNotCommitted records in rep that a whole night's update, written
+// into update, was not committed to the state directory dir, another
+// night having committed to it since this one read it (ErrStateChanged).
+// A guided night's grown corpus goes with the state: rep no longer
+// names it written, and the caller does not write it.
+func MarkNotCommitted(rep *Report, dir, update string) {
+	rep.State.NotCommitted = NotCommittedNote(dir, update)
+	if g := rep.Guided; g != nil && g.Corpus != nil && g.Corpus.NotWritten == "" {
+		g.Corpus.Written, g.Corpus.NotWritten = "", CorpusStateNotCommitted
+	}
+}
+
 // seenBefore reports whether graph index i's graph is in the state's
 // filter under the strategy it runs.
 func (w *worker) seenBefore(i int, g *cfg.Graph) bool {

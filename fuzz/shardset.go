@@ -1,6 +1,6 @@
 // shardset.go defines what makes a set of campaign directories a complete
 // campaign for Merge: one split (every directory shard i of the same n),
-// every shard of it present, and every shard finished: a results log
+// every shard of it present once, and every shard finished: a results log
 // whose last line is whole, a report that is not incomplete, no live
 // owner (lock.go), and under a graph budget a record for every graph
 // index. What is missing is listed so Merge can refuse the set or, with
@@ -49,8 +49,9 @@ type MergeOptions struct {
 type shardState struct {
 	dir      string
 	settings Settings
-	writer   Writer // the cfgfuzz that wrote it (campaign.json)
-	records  int    // records its log holds (each index once)
+	writer   Writer    // the cfgfuzz that wrote it (campaign.json)
+	sides    SideFiles // the builds of its cmd sides (campaign.json)
+	records  int       // records its log holds (each index once)
 	report   Report
 	problems []string
 }
@@ -63,7 +64,7 @@ func inspectShard(dir string) (*shardState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &shardState{dir: dir, settings: s, writer: w}
+	st := &shardState{dir: dir, settings: s, writer: w, sides: recordedSideFiles(dir)}
 	good, err := EachRecord(dir, func(Record) { st.records++ })
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
@@ -128,17 +129,22 @@ func splitOf(s Shard) (i, n int) {
 // a graph budget, the graph indices without a record.
 func shardSetGaps(shards []*shardState, covered *indexSet) (missing, problems []string) {
 	_, n := splitOf(shards[0].settings.Shard)
-	have := make([]bool, n)
+	have := make([]string, n) // the directory holding each shard
 	for _, st := range shards {
 		i, m := splitOf(st.settings.Shard)
-		if m != n {
+		switch {
+		case m != n:
 			problems = append(problems, fmt.Sprintf("%s: shard %d/%d of another split than %s's (%d shards)", st.dir, i, m, shards[0].dir, n))
-			continue
+		case have[i] != "" && n == 1:
+			problems = append(problems, fmt.Sprintf("%s: the same campaign as %s, given again", st.dir, have[i]))
+		case have[i] != "":
+			problems = append(problems, fmt.Sprintf("%s: shard %d/%d again, as %s (a copy, or a run of it again)", st.dir, i, n, have[i]))
+		default:
+			have[i] = st.dir
 		}
-		have[i] = true
 	}
-	for i, ok := range have {
-		if !ok {
+	for i, dir := range have {
+		if dir == "" {
 			missing = append(missing, fmt.Sprintf("%d/%d", i, n))
 		}
 	}

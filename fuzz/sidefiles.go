@@ -5,8 +5,9 @@
 // rebuilt in place between a stop and its resume. So campaign.json records,
 // for each cmd side, a digest of the files its command names (the program,
 // found on PATH when it names no path, and every other word that reads as
-// a path to a file: a script, a model), and --resume refuses a side whose
-// digest changed. A file the program reads without naming it on the
+// a path to a file: a script, a model); --resume refuses a side whose
+// digest changed, and merge shards whose digests differ (writer.go: a
+// mixed merge). A file the program reads without naming it on the
 // command line (a library, a module a script imports) is not covered.
 
 package fuzz
@@ -28,6 +29,21 @@ import (
 type SideFiles struct {
 	Current  string `json:"current,omitempty"`
 	Baseline string `json:"baseline,omitempty"`
+}
+
+// String names the digests: "current sha256:X, baseline sha256:Y", a
+// side without one as "none recorded".
+func (f SideFiles) String() string {
+	or := func(d string) string {
+		if d == "" {
+			return "none recorded"
+		}
+		return d
+	}
+	if f.Baseline == "" {
+		return "current " + or(f.Current)
+	}
+	return "current " + or(f.Current) + ", baseline " + f.Baseline
 }
 
 // sideFilesOf is the digests of s's sides.

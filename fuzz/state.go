@@ -470,9 +470,9 @@ func writtenDigest(store, seen []byte) string {
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
-// errStateChanged is CommitState's refusal of a state directory another
-// campaign committed to since it was read.
-var errStateChanged = errors.New("changed since this campaign read it")
+// ErrStateChanged is CommitState's refusal of a state directory another
+// campaign committed to since it was read (MarkNotCommitted).
+var ErrStateChanged = errors.New("changed since this campaign read it")
 
 // CommitState writes a night's update into the state directory st was
 // read from, unless another campaign committed to it since (its
@@ -492,7 +492,7 @@ func CommitState(st *State, up StateUpdate) error {
 		}
 	}
 	if writtenDigest(now[0], now[1]) != st.written {
-		return fmt.Errorf("state %s %w (did another campaign commit to it meanwhile?): not overwritten", st.Dir, errStateChanged)
+		return fmt.Errorf("state %s %w (did another campaign commit to it meanwhile?): not overwritten", st.Dir, ErrStateChanged)
 	}
 	return WriteStateUpdate(st.Dir, up)
 }

@@ -17,7 +17,10 @@ import (
 
 // TestStateChangedMeanwhileNotOverwritten: two nights read the same state
 // directory; the first commits its update, and the second, finishing
-// later, refuses to overwrite it and says where its own update is.
+// later, does not overwrite it. It still returns its report, whole (no
+// resume to offer: a resume would find the state changed too), which says
+// in report.json and report.md that its update was not committed and
+// where it is.
 func TestStateChangedMeanwhileNotOverwritten(t *testing.T) {
 	state := t.TempDir()
 	a, err := LoadState(state)
@@ -39,9 +42,14 @@ func TestStateChangedMeanwhileNotOverwritten(t *testing.T) {
 	cb.Seed, cb.State, cb.Night = 2, b, "2026-03-01"
 	cb.Current = panicsOnFour()
 	cb.ResumeCommand = "cfgfuzz run --resume " + cb.Dir
-	_, err = Run(cb)
-	if err == nil || !strings.Contains(err.Error(), "changed since") || !strings.Contains(err.Error(), filepath.Join(cb.Dir, StateUpdateDir)) || strings.Contains(err.Error(), cb.ResumeCommand) {
-		t.Errorf("second night on a state another night committed to: %v, want an error naming the change and OUT/state", err)
+	rep := mustRun(t, cb).Report
+	want := NotCommittedNote(state, filepath.Join(cb.Dir, StateUpdateDir))
+	if rep.Incomplete != nil || rep.State.NotCommitted != want {
+		t.Errorf("second night on a state another night committed to: incomplete %+v, not committed %q; want a whole report saying %q", rep.Incomplete, rep.State.NotCommitted, want)
+	}
+	md, _ := os.ReadFile(filepath.Join(cb.Dir, "report.md"))
+	if onDisk := readReport(t, cb.Dir); !strings.Contains(string(md), "Not committed: "+want) || onDisk.State == nil || onDisk.State.NotCommitted != want {
+		t.Errorf("the reports on disk do not say the update was not committed:\n%s", md)
 	}
 	now, err := os.ReadFile(filepath.Join(state, StateFindingsFile))
 	if err != nil {

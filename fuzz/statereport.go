@@ -31,6 +31,9 @@ func stateProse(rep *Report) string {
 	if s.NewSignatures() == 0 {
 		b.WriteString(" Nothing new: the night passes.")
 	}
+	if s.NotCommitted != "" {
+		b.WriteString(" Not committed: " + s.NotCommitted + ".")
+	}
 	b.WriteString("\n")
 	return b.String()
 }

@@ -160,27 +160,82 @@ type ShardWriter struct {
 	Dir    string `json:"dir"`
 	Shard  string `json:"shard,omitempty"` // "i/n"; absent for an unsharded directory
 	Writer Writer `json:"writer"`
+	// SideFiles is the digest of the files each cmd side's command named
+	// where the shard ran (campaign.json's side_files), given when the
+	// shards' digests differ: they ran other builds of the structurizer.
+	SideFiles *SideFiles `json:"side_files,omitempty"`
 }
 
 // Summary is the one-line statement of a mixed merge: which cfgfuzz wrote
-// which shards, and which merged them.
+// which shards, and which merged them; which shards ran which build of
+// the structurizer.
 func (m *Mixed) Summary() string {
 	return "mixed: " + m.describe()
 }
 
+// Headline says whose verdicts a mixed merge's are not: one cfgfuzz's,
+// one structurizer build's, or both.
+func (m *Mixed) Headline() string {
+	switch w, s := m.writersDiffer(), m.sidesDiffer(); {
+	case w && s:
+		return "These verdicts are neither one cfgfuzz's nor one structurizer build's"
+	case s:
+		return "These verdicts are not one structurizer build's"
+	}
+	return "These verdicts are not one cfgfuzz's"
+}
+
 // describe is Summary without its "mixed: " label.
 func (m *Mixed) describe() string {
-	var parts []string
-	for _, w := range m.writers() {
-		var dirs []string
-		for _, sw := range m.Shards {
-			if sw.Writer == w {
-				dirs = append(dirs, sw.name())
+	var out []string
+	if m.writersDiffer() {
+		var parts []string
+		for _, w := range m.writers() {
+			var dirs []string
+			for _, sw := range m.Shards {
+				if sw.Writer == w {
+					dirs = append(dirs, sw.name())
+				}
 			}
+			parts = append(parts, w.String()+" wrote "+strings.Join(dirs, ", "))
 		}
-		parts = append(parts, w.String()+" wrote "+strings.Join(dirs, ", "))
+		out = append(out, fmt.Sprintf("shards of %s merged by %s: %s", Plural(len(parts), "cfgfuzz build"), m.MergedBy, strings.Join(parts, "; ")))
 	}
-	return fmt.Sprintf("shards of %s merged by %s: %s", Plural(len(parts), "cfgfuzz build"), m.MergedBy, strings.Join(parts, "; "))
+	if m.sidesDiffer() {
+		var groups []string
+		var seen []SideFiles
+		for _, sw := range m.Shards {
+			if slices.Contains(seen, *sw.SideFiles) {
+				continue
+			}
+			seen = append(seen, *sw.SideFiles)
+			var dirs []string
+			for _, o := range m.Shards {
+				if *o.SideFiles == *sw.SideFiles {
+					dirs = append(dirs, o.name())
+				}
+			}
+			groups = append(groups, sw.SideFiles.String()+" in "+strings.Join(dirs, ", "))
+		}
+		out = append(out, "shards that ran "+Plural(len(groups), "build")+" of the structurizer (a digest of the files its command names): "+strings.Join(groups, "; "))
+	}
+	return strings.Join(out, "; and ")
+}
+
+// writersDiffer says whether another cfgfuzz than the merging one wrote
+// a shard.
+func (m *Mixed) writersDiffer() bool {
+	for _, sw := range m.Shards {
+		if sw.Writer != m.MergedBy {
+			return true
+		}
+	}
+	return false
+}
+
+// sidesDiffer says whether the shards ran other builds of a cmd side.
+func (m *Mixed) sidesDiffer() bool {
+	return len(m.Shards) > 0 && m.Shards[0].SideFiles != nil
 }
 
 // writers lists the shards' distinct writers in order of first appearance.
@@ -203,16 +258,23 @@ func (sw ShardWriter) name() string {
 }
 
 // mixedWriters is the Mixed of a merge by w of the shards, nil when w
-// wrote every one of them.
+// wrote every one of them and they ran the same build of each cmd side
+// (their recorded side_files are equal).
 func mixedWriters(shards []*shardState, w Writer) *Mixed {
 	m := &Mixed{MergedBy: w}
-	same := true
+	sameWriter, sameSides := true, true
 	for _, st := range shards {
 		m.Shards = append(m.Shards, ShardWriter{Dir: st.dir, Shard: st.settings.Shard.String(), Writer: st.writer})
-		same = same && st.writer == w
+		sameWriter = sameWriter && st.writer == w
+		sameSides = sameSides && st.sides == shards[0].sides
 	}
-	if same {
+	if sameWriter && sameSides {
 		return nil
+	}
+	if !sameSides {
+		for i, st := range shards {
+			m.Shards[i].SideFiles = &st.sides
+		}
 	}
 	return m
 }
@@ -222,8 +284,16 @@ func mixedWriters(shards []*shardState, w Writer) *Mixed {
 type MixedError struct{ Mixed *Mixed }
 
 func (e *MixedError) Error() string {
-	return e.Mixed.describe() + ". A night's verdicts must come from one cfgfuzz: run the shards again with one build and one SPIRV-Tools and merge them with it " +
-		"(one binary everywhere, or builds of one commit given one name at link time: go build -ldflags \"-X 'main.buildID=ID'\", make build BUILDID=ID; " +
-		"one spirv-tools package on every machine), " +
-		"or merge them anyway with --mixed (the report then says mixed, the state is not committed, and the exit status is 2 unless a finding is new)"
+	var how []string
+	if e.Mixed.writersDiffer() {
+		how = append(how, "A night's verdicts must come from one cfgfuzz: run the shards again with one build and one SPIRV-Tools and merge them with it "+
+			"(one binary everywhere, or builds of one commit given one name at link time: go build -ldflags \"-X 'main.buildID=ID'\", make build BUILDID=ID; "+
+			"one spirv-tools package on every machine)")
+	}
+	if e.Mixed.sidesDiffer() {
+		how = append(how, "A night's verdicts must come from one build of the structurizer: run the shards again on one build "+
+			"(built once and copied to every machine, or one container image), as a merge that minimizes runs it too")
+	}
+	return e.Mixed.describe() + ". " + strings.Join(how, ". ") +
+		"; or merge them anyway with --mixed (the report then says mixed, the state is not committed, and the exit status is 2 unless a finding is new)"
 }

@@ -215,6 +215,73 @@ func TestMergeOfTwoWriters(t *testing.T) {
 	}
 }
 
+// TestMergeOfTwoStructurizerBuilds: shards of one cfgfuzz whose cmd
+// side's files differ (the adapter rebuilt at its path between shards)
+// are refused, naming which shard ran which digest; with Mixed the report
+// names them and says the verdicts are not one structurizer build's.
+// Shards that recorded the same digest merge as one build's.
+func TestMergeOfTwoStructurizerBuilds(t *testing.T) {
+	a0, a1 := runAs(t, writerA, 60, Shard{I: 0, N: 2}), runAs(t, writerA, 60, Shard{I: 1, N: 2})
+	setSides := func(dir, digest string) {
+		editCampaign(t, dir, func(m map[string]json.RawMessage) {
+			m["side_files"] = json.RawMessage(mustJSON(t, SideFiles{Current: digest}))
+		})
+	}
+	setSides(a0, "sha256:1111111111111111")
+	setSides(a1, "sha256:1111111111111111")
+	if rep, err := MergeWith([]string{a0, a1}, MergeOptions{Writer: writerA}); err != nil || rep.Mixed != nil {
+		t.Fatalf("shards of one build: mixed %+v, %v", rep.Mixed, err)
+	}
+	setSides(a1, "sha256:2222222222222222")
+	_, err := MergeWith([]string{a0, a1}, MergeOptions{Writer: writerA})
+	var me *MixedError
+	if !errors.As(err, &me) {
+		t.Fatalf("shards of two builds: %v, want a MixedError", err)
+	}
+	for _, want := range []string{"current sha256:1111111111111111 in " + a0 + " (0/2)", "current sha256:2222222222222222 in " + a1 + " (1/2)", "one build of the structurizer", "--mixed"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not name %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "one cfgfuzz") {
+		t.Errorf("%q blames the cfgfuzz builds, which are one", err)
+	}
+	mixed, err := MergeWith([]string{a0, a1}, MergeOptions{Writer: writerA, Mixed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := mixed.Mixed; m == nil || m.Shards[1].SideFiles == nil || m.Shards[1].SideFiles.Current != "sha256:2222222222222222" {
+		t.Fatalf("mixed = %+v, want each shard's side files", m)
+	}
+	if h := mixed.Mixed.Headline(); h != "These verdicts are not one structurizer build's" {
+		t.Errorf("headline %q", h)
+	}
+	out := t.TempDir()
+	if err := WriteReports(out, mixed, testSource{}); err != nil {
+		t.Fatal(err)
+	}
+	if md, _ := os.ReadFile(filepath.Join(out, "report.md")); !strings.Contains(string(md), "not one structurizer build's") {
+		t.Errorf("report.md does not say the verdicts are of two structurizer builds")
+	}
+}
+
+// TestMergeOfADuplicateShard: one shard given twice under two names (a
+// copy) is not a whole set: refused, and merged with Partial the report
+// names the copy.
+func TestMergeOfADuplicateShard(t *testing.T) {
+	a0, a1 := runAs(t, writerA, 60, Shard{I: 0, N: 2}), runAs(t, writerA, 60, Shard{I: 1, N: 2})
+	again := filepath.Join(t.TempDir(), "copy")
+	copyDir(t, a1, again)
+	_, err := MergeWith([]string{a0, a1, again}, MergeOptions{Writer: writerA})
+	if err == nil || !strings.Contains(err.Error(), again+": shard 1/2 again, as "+a1) {
+		t.Fatalf("merge with a copy of a shard: %v", err)
+	}
+	rep, err := MergeWith([]string{a0, a1, again}, MergeOptions{Writer: writerA, Partial: true})
+	if err != nil || rep.Incomplete == nil {
+		t.Fatalf("partial merge with a copy: %v, incomplete %+v", err, rep)
+	}
+}
+
 // TestMixedNightIsNoGoodNight: a mixed merge's night is not recorded as
 // the last good one, whatever it found.
 func TestMixedNightIsNoGoodNight(t *testing.T) {

@@ -33,7 +33,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "cfgfuzz-out", "output `DIR` of the merged report")
 	partial := fs.Bool("partial", false, "merge an incomplete shard set (a shard missing, interrupted, torn or of another split); the report names what is missing")
-	mixed := fs.Bool("mixed", false, "merge shards that another cfgfuzz build wrote (than each other, or than this one); the report names each shard's writer, the state is not committed, and the exit status is 2 unless a finding is new")
+	mixed := fs.Bool("mixed", false, "merge shards that another cfgfuzz build wrote (than each other, or than this one), or that ran other builds of a cmd: structurizer (the files its command names differ); the report names each shard's writer, the state is not committed, and the exit status is 2 unless a finding is new")
 	state := fs.String("state", "", "the state `DIR` the shards ran with (--state): class the signatures against it and write the night's updated state into it")
 	corpus := fs.String("corpus", "", "the guided corpus `DIR` the shards read (their --corpus): write the corpus the whole night grew into it (default with --state: STATE/corpus)")
 	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings, each search within --minimize-timeout and --minimize-steps, all of them within --minimize-budget")
@@ -84,6 +84,9 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if (rep.Incomplete != nil || rep.Mixed != nil) && code == exitOK {
+		return exitUsage
+	}
+	if notCommitted("merge", rep, stderr) {
 		return exitUsage
 	}
 	if minErr != nil { // an infrastructure error: the night is not recorded
@@ -218,7 +221,7 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 		return rep, minErr, nil
 	}
 	if rep.Mixed != nil { // one cfgfuzz's night commits it
-		fmt.Fprintf(stderr, "cfgfuzz merge: a night of several cfgfuzz builds leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
+		fmt.Fprintf(stderr, "cfgfuzz merge: a night of several cfgfuzz or structurizer builds leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
 		return rep, minErr, nil
 	}
 	if minErr != nil { // the new findings are left for a merge that minimizes them
@@ -226,7 +229,14 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 		return rep, minErr, nil
 	}
 	if err := fuzz.CommitState(opt.State, *up); err != nil {
-		return nil, nil, fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(out, fuzz.StateUpdateDir))
+		if !errors.Is(err, fuzz.ErrStateChanged) {
+			return nil, nil, fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(out, fuzz.StateUpdateDir))
+		}
+		// Another night committed between this merge's reading of the
+		// state and now: the reports say so, and the corpus, which goes
+		// with the state, is not written.
+		fuzz.MarkNotCommitted(rep, state, filepath.Join(out, fuzz.StateUpdateDir))
+		return rep, minErr, fuzz.WriteReports(out, rep, genSource{})
 	}
 	if err := saveMergedCorpus(opt.CorpusDir, grown); err != nil {
 		return nil, nil, err

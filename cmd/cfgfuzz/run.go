@@ -301,10 +301,22 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	if o.Report.Incomplete != nil {
 		return in.or(exitUsage)
 	}
-	if saved != nil {
+	if notCommitted(name, o.Report, stderr) || saved != nil {
 		return exitUsage
 	}
 	return code
+}
+
+// notCommitted says, on stderr, that a whole night's state update was not
+// committed (StateReport.NotCommitted), and whether it was not: the night
+// then exits 2, as it would have before its summary, which it still
+// prints.
+func notCommitted(name string, rep *fuzz.Report, stderr io.Writer) bool {
+	if rep.State == nil || rep.State.NotCommitted == "" {
+		return false
+	}
+	fmt.Fprintf(stderr, "cfgfuzz %s: state not committed: %s\n", name, rep.State.NotCommitted)
+	return true
 }
 
 // startCPUProfile starts writing a CPU profile to path and returns what

@@ -126,6 +126,12 @@ func stateSummary(rep *fuzz.Report) string {
 	for _, n := range s.Unmatched {
 		fmt.Fprintf(&b, "  note: %s\n", n)
 	}
+	if s.NotCommitted != "" {
+		fmt.Fprintf(&b, "  not committed: %s\n", s.NotCommitted)
+	}
+	if sh := rep.Settings.Shard; sh.N > 1 {
+		fmt.Fprintf(&b, "  note: shard %s commits nothing to the state: its update is in its --out's %s/, and `cfgfuzz merge --state DIR` of every shard commits the night\n", sh, fuzz.StateUpdateDir)
+	}
 	switch {
 	case s.Seen == 0 || s.Seen < rep.Graphs:
 	case s.RepeatedNight:

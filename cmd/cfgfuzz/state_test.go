@@ -134,6 +134,20 @@ func TestNightShardsMerge(t *testing.T) {
 	if after := stateFiles(t, sharded); after != before {
 		t.Errorf("a partial merge changed the state directory")
 	}
+	// A shard killed before its end (no report, no state update) merges
+	// partially too, and a shard given twice (a copy) is refused.
+	killed := copyDir(t, shards[1], filepath.Join(dir, "killed"))
+	os.RemoveAll(filepath.Join(killed, fuzz.StateUpdateDir))
+	os.Remove(filepath.Join(killed, "report.json"))
+	if code, _, stderr := runCmd([]string{"merge", "--partial", "--state", sharded, "--out", filepath.Join(dir, "part-killed"), shards[0], killed}, ""); code == exitUsage || !strings.Contains(stderr, "leaves") {
+		t.Errorf("partial merge with a killed shard: exit %d, %q; want it to say the state is left as it was", code, stderr)
+	}
+	if code, _, stderr := runCmd([]string{"merge", "--state", sharded, "--out", filepath.Join(dir, "twice"), shards[0], shards[1], killed}, ""); code != exitUsage || !strings.Contains(stderr, killed+": shard 1/2 again, as "+shards[1]) {
+		t.Errorf("merge with a shard twice: exit %d, %q; want 2 naming the copy", code, stderr)
+	}
+	if after := stateFiles(t, sharded); after != before {
+		t.Errorf("a refused or partial merge changed the state directory")
+	}
 	merged := filepath.Join(dir, "m")
 	code, stdout, stderr := runCmd(append([]string{"merge", "--state", sharded, "--out", merged}, shards...), "")
 	t.Logf("merge: exit %d\n%s%s", code, stdout, stderr)
@@ -152,6 +166,11 @@ func TestNightShardsMerge(t *testing.T) {
 	}
 	if es, _ := os.ReadDir(filepath.Join(merged, "findings")); len(es) == 0 {
 		t.Errorf("the merge wrote no findings store")
+	}
+	// The merge run again (a retried CI job) is refused: the state holds
+	// the night already.
+	if code, _, stderr := runCmd(append([]string{"merge", "--state", sharded, "--out", filepath.Join(dir, "again")}, shards...), ""); code != exitUsage || !strings.Contains(stderr, "holds night 2026-03-02 already") {
+		t.Errorf("merge again: exit %d, %q; want 2 saying the night is in the state", code, stderr)
 	}
 }
 
