@@ -8,7 +8,7 @@
 //	min.cfg        the minimized graph (when minimized)
 //	verdict.json   the signature, the verdicts, the stats, where it came from
 //	module.spv     the module the structurizer made of the graph
-//	module.spvasm  its disassembly (emit/spirv.Disassemble)
+//	module.spvasm  its disassembly (oracle.Disassemble: spirv-dis's text)
 //	min.spv        the module of the minimized graph
 //	min.spvasm     its disassembly
 //	answer.json    the structurizer's answer on the graph (an external
@@ -45,7 +45,6 @@ import (
 	"sync"
 
 	"github.com/cfgfuzz/cfgfuzz/draw"
-	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/internal/tidy"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
@@ -388,11 +387,11 @@ func addPicture(files map[string][]byte, name, title string, pic *draw.Picture) 
 }
 
 // addModule adds NAME.spv and, when it decodes, its disassembly
-// NAME.spvasm.
+// NAME.spvasm (oracle.Disassemble: spirv-dis's text).
 func addModule(files map[string][]byte, name string, module []byte) {
 	files[name+".spv"] = module
-	if m, err := spirv.Decode(module); err == nil {
-		files[name+".spvasm"] = []byte(spirv.Disassemble(m))
+	if text, err := oracle.Disassemble(module); err == nil {
+		files[name+".spvasm"] = []byte(text)
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // divergenceHTML is the divergences section.
@@ -75,11 +75,11 @@ func disassembly(module []byte) string {
 	if module == nil {
 		return ""
 	}
-	m, err := spirv.Decode(module)
+	text, err := oracle.Disassemble(module)
 	if err != nil {
 		return ""
 	}
-	return spirv.Disassemble(m)
+	return text
 }
 
 // DiffLine is one line of a line diff: Op is ' ' (both), '-' (only the

@@ -1,7 +1,10 @@
 // spirvval_cgo.go: SPIRV-Tools' validator in-process through its C API
 // (spirv-tools/libspirv.h: spvContextCreate, spvValidateWithOptions,
 // spvValidateBinary, spvDiagnosticDestroy, spvContextDestroy), about 30
-// times faster than the executable on small modules. Built with cgo only;
+// times faster than the executable on small modules; and its disassembler
+// (spvBinaryToText, spvTextDestroy) for disasm.go, as spirv-dis runs it:
+// indented, with its header comment. (One file: the C header defines a
+// constant, which two cgo files including it would define twice.) Built with cgo only;
 // spirvval_nocgo.go is the fallback. One LibValidator per worker: contexts
 // are not shared.
 //
@@ -149,4 +152,40 @@ func LookupValidator(env string) (Validator, error) {
 // --version prints first ("SPIRV-Tools v2023.1 unknown hash, DATE").
 func ValidatorVersion() string {
 	return strings.TrimSpace(C.GoString(C.spvSoftwareVersionDetailsString()))
+}
+
+// libDisassemble is SPIRV-Tools' text of module (any SPIR-V version up to
+// 1.6), its ids by friendly names when friendly.
+func libDisassemble(module []byte, friendly bool) (string, error) {
+	if len(module) < 20 || len(module)%4 != 0 {
+		return "", fmt.Errorf("%d bytes is not a SPIR-V module", len(module))
+	}
+	ctx := C.spvContextCreate(C.SPV_ENV_UNIVERSAL_1_6)
+	if ctx == nil {
+		return "", fmt.Errorf("cannot create a SPIRV-Tools context")
+	}
+	defer C.spvContextDestroy(ctx)
+	words := C.malloc(C.size_t(len(module))) // aligned for uint32 reads
+	defer C.free(words)
+	copy(unsafe.Slice((*byte)(words), len(module)), module)
+	options := C.uint32_t(C.SPV_BINARY_TO_TEXT_OPTION_INDENT)
+	if friendly {
+		options |= C.SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES
+	}
+	var text C.spv_text
+	var diag C.spv_diagnostic
+	res := C.spvBinaryToText(C.spv_const_context(ctx), (*C.uint32_t)(words), C.size_t(len(module)/4), options, &text, &diag)
+	runtime.KeepAlive(module)
+	if diag != nil {
+		defer C.spvDiagnosticDestroy(diag)
+	}
+	if res != C.SPV_SUCCESS || text == nil {
+		msg := fmt.Sprintf("spvBinaryToText result %d", int(res))
+		if diag != nil && diag.error != nil {
+			msg = strings.TrimSpace(C.GoString(diag.error))
+		}
+		return "", fmt.Errorf("disassembly: %s", msg)
+	}
+	defer C.spvTextDestroy(text)
+	return C.GoStringN(text.str, C.int(text.length)), nil
 }

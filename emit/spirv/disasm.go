@@ -175,13 +175,24 @@ func (m *Module) Names() map[uint32]string {
 // maxIDName is the longest OpName Disassemble prints in place of an id.
 const maxIDName = 64
 
-// idName says whether an OpName prints in place of its id: a name of
+// NamesPrintable says whether every OpName of m is printable in place of
+// its id (PrintableName).
+func (m *Module) NamesPrintable() bool {
+	for _, n := range m.Names() {
+		if !PrintableName(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// PrintableName says whether an OpName prints in place of its id: a name of
 // letters, digits, '_' and '.' of at most maxIDName bytes. Any other (a
 // structurizer's own, with a newline or a space, or of megabytes) prints
 // as the id's number, so that the listing stays one line an instruction
 // and its size a small factor of the module's; OpName itself still
 // quotes it.
-func idName(n string) bool {
+func PrintableName(n string) bool {
 	if n == "" || len(n) > maxIDName {
 		return false
 	}
@@ -198,7 +209,7 @@ func idName(n string) bool {
 func Disassemble(m *Module) string {
 	names := m.Names()
 	id := func(x uint32) string {
-		if n, ok := names[x]; ok && idName(n) {
+		if n, ok := names[x]; ok && PrintableName(n) {
 			return "%" + n
 		}
 		return fmt.Sprintf("%%%d", x)
@@ -250,9 +261,28 @@ func formatOperands(op Op, ops []uint32, id func(uint32) string) string {
 				ref(x)
 			}
 		}
-	case OpExtension, OpExtInstImport:
+	case OpExtension, OpExtInstImport, OpString, OpSourceExtension, OpModuleProcessed:
 		s, _ := ReadString(ops)
 		fmt.Fprintf(&sb, " %q", s)
+	case OpMemberName:
+		if len(ops) >= 2 {
+			ref(ops[0])
+			lit(ops[1])
+			s, _ := ReadString(ops[2:])
+			fmt.Fprintf(&sb, " %q", s)
+		}
+	case OpTypeVector, OpLine, OpLoad, OpStore, OpExtInst:
+		// Leading ids, then literals (a component count, a line and
+		// column, memory operands; OpExtInst's instruction number, then
+		// ids again).
+		nIDs := map[Op]int{OpTypeVector: 1, OpLine: 1, OpLoad: 1, OpStore: 2, OpExtInst: 1}[op]
+		for i, x := range ops {
+			if i < nIDs || op == OpExtInst && i > 1 {
+				ref(x)
+			} else {
+				lit(x)
+			}
+		}
 	case OpConstant, OpTypeInt, OpTypeFloat, OpCapability, OpMemoryModel, OpSource,
 		OpLoopMerge, OpSelectionMerge, OpDecorate, OpMemberDecorate, OpExecutionMode:
 		// Leading ids then literals: print ids for the known id positions.

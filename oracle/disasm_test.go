@@ -1,0 +1,88 @@
+package oracle
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+)
+
+// diamondBytes is the module of a structurized diamond (diamondModule).
+func diamondBytes(t *testing.T) []byte {
+	t.Helper()
+	_, m := diamondModule(t)
+	return m.Bytes()
+}
+
+// TestDisassembleIsSpirvDis: with the library linked, Disassemble prints
+// what the spirv-dis executable prints for the same module, byte for
+// byte; the vector type's component count is a literal, not an id.
+func TestDisassembleIsSpirvDis(t *testing.T) {
+	if !HaveLibValidator {
+		t.Skip("built without cgo: Disassemble is emit/spirv's (TestDisassembleFallbackLiterals)")
+	}
+	mod := diamondBytes(t)
+	text, err := Disassemble(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "OpTypeVector %uint 3") {
+		t.Errorf("no vector type of 3 components in\n%s", text)
+	}
+	dis, err := exec.LookPath("spirv-dis")
+	if err != nil {
+		t.Skip("no spirv-dis to compare with")
+	}
+	cmd := exec.Command(dis, "-")
+	cmd.Stdin = bytes.NewReader(mod)
+	want, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text != string(want) {
+		t.Errorf("Disassemble:\n%s\nspirv-dis:\n%s", text, want)
+	}
+}
+
+// TestDisassembleUnprintableNames: a module whose OpName is no printable
+// id name (too long, a space) is disassembled with numbered ids, the
+// name's string printed once, so the text stays a small factor of the
+// module's size.
+func TestDisassembleUnprintableNames(t *testing.T) {
+	_, m := diamondModule(t)
+	long := strings.Repeat("x", 4096)
+	for i, in := range m.Insts {
+		if in.Op == spirv.OpName {
+			m.Insts[i].Operands = append([]uint32{in.Operands[0]}, spirv.String(long)...)
+			break
+		}
+	}
+	mod := m.Bytes()
+	text, err := Disassemble(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(text, long); n != 1 {
+		t.Errorf("the long name is printed %d times, want once", n)
+	}
+	if len(text) > 4*len(mod)+8192 {
+		t.Errorf("%d bytes of text for a module of %d", len(text), len(mod))
+	}
+}
+
+// TestDisassembleFallbackLiterals: emit/spirv's own disassembly prints
+// literal operands as numbers, not as the ids they happen to equal.
+func TestDisassembleFallbackLiterals(t *testing.T) {
+	_, m := diamondModule(t)
+	text := spirv.Disassemble(m)
+	for _, line := range strings.Split(text, "\n") {
+		if strings.Contains(line, "OpTypeVector") && !strings.HasSuffix(line, " 3") {
+			t.Errorf("vector type %q: want its count, 3, as a literal", line)
+		}
+	}
+	if !strings.Contains(text, "OpTypeVector") {
+		t.Errorf("no vector type in\n%s", text)
+	}
+}
