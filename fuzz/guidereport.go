@@ -61,6 +61,15 @@ const (
 	CorpusUnminimized       = "the new findings are not minimized: a merge that minimizes them writes it, with the state"
 )
 
+// MarkCorpusNotWritten records in rep that its grown corpus, which it
+// names as written, could not be written (err: a full disk, a quota), so
+// that the reports, written again, do not say it was.
+func MarkCorpusNotWritten(rep *Report, err error) {
+	if g := rep.Guided; g != nil && g.Corpus != nil && g.Corpus.Written != "" {
+		g.Corpus.Written, g.Corpus.NotWritten = "", "the write failed: "+err.Error()
+	}
+}
+
 // newCorpusNote is the note of a campaign that started from start (nil:
 // empty) and ended with end, on the current side current, its corpus
 // written to dir unless why says why not.

@@ -66,8 +66,9 @@ func TestStateChangedMeanwhileNotOverwritten(t *testing.T) {
 // TestFailedCommitLeavesTheState: a night whose commit cannot write
 // seen.bloom into the state directory (a full disk or a quota: the filter
 // is the larger file, written second) fails naming the file and OUT/state,
-// and leaves findings.json as it was read, so that the night's resume,
-// once the file can be written, commits the update the night made.
+// writes its reports again as incomplete, and leaves findings.json as it
+// was read, so that the night's resume, once the file can be written,
+// commits the update the night made and writes the reports whole.
 func TestFailedCommitLeavesTheState(t *testing.T) {
 	swap := func(c *Config) { c.Inject = []string{"swap-arms"} }
 	state := t.TempDir()
@@ -93,6 +94,14 @@ func TestFailedCommitLeavesTheState(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(state, StateFindingsFile)); !bytes.Equal(before, after) {
 		t.Errorf("the failed commit changed %s", StateFindingsFile)
 	}
+	// The reports, written before the commit, are written again: they
+	// say the night is incomplete and how to resume it.
+	if rep := readReport(t, c.Dir); rep.Incomplete == nil || !strings.Contains(rep.Incomplete.Reason, "state update was not saved") || rep.Incomplete.Resume != c.ResumeCommand {
+		t.Errorf("report.json after the failed commit: incomplete %+v, want the unsaved update and the resume", rep.Incomplete)
+	}
+	if md, _ := os.ReadFile(filepath.Join(c.Dir, "report.md")); strings.Contains(string(md), "the night passes") || !strings.Contains(string(md), "state update was not saved") {
+		t.Errorf("report.md after the failed commit does not say the update was not saved:\n%s", md)
+	}
 	if _, err := os.Stat(filepath.Join(state, StateFindingsFile+".tmp")); !os.IsNotExist(err) {
 		t.Errorf("the failed commit left %s.tmp: %v", StateFindingsFile, err)
 	}
@@ -107,7 +116,9 @@ func TestFailedCommitLeavesTheState(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Settings, c.Resume = saved, true
-	mustRun(t, c)
+	if rep := mustRun(t, c).Report; rep.Incomplete != nil {
+		t.Errorf("the resume's report is incomplete: %+v", rep.Incomplete)
+	}
 	for _, f := range []string{StateFindingsFile, StateSeenFile} {
 		want, _ := os.ReadFile(filepath.Join(c.Dir, StateUpdateDir, f))
 		got, _ := os.ReadFile(filepath.Join(state, f))

@@ -28,7 +28,11 @@ func stateProse(rep *Report) string {
 	if s.FilterRestarted > 0 {
 		b.WriteString(" " + FilterRestartNote(s.FilterRestarted) + ".")
 	}
-	if s.NewSignatures() == 0 {
+	switch {
+	case s.NewSignatures() > 0:
+	case rep.Incomplete != nil || s.NotCommitted != "":
+		b.WriteString(" Nothing new so far, but the night is not recorded whole.")
+	default:
 		b.WriteString(" Nothing new: the night passes.")
 	}
 	if s.NotCommitted != "" {

@@ -88,3 +88,36 @@ func TestGuidedMutantFindingReplays(t *testing.T) {
 		t.Errorf("replay %q: %v, output lacks %s:\n%s", replay, err, mutant.Signature, out)
 	}
 }
+
+// TestGuidedCorpusUnwritable: a campaign whose grown corpus cannot be
+// written back (its temporary file blocked: a full disk fails the same
+// way) exits 2 naming the file and the resume that writes it, and its
+// reports, written again, no longer say the corpus was written; the
+// resume, once the file can be written, writes it.
+func TestGuidedCorpusUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	corpus, out := filepath.Join(dir, "corpus"), filepath.Join(dir, "c")
+	block := filepath.Join(corpus, fuzz.CorpusFile+".tmp")
+	if err := os.MkdirAll(filepath.Join(block, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd([]string{"run", "--graphs", "100", "--seed", "3", "--mutate", "0.5", "--corpus", corpus,
+		"--progress", "none", "--minimize=false", "--out", out}, "")
+	if code != exitUsage || !strings.Contains(stderr, block) || !strings.Contains(stderr, "cfgfuzz run --resume "+out) || !strings.Contains(stdout, "reports:") {
+		t.Fatalf("exit %d\n%s%s\nwant 2, the summary, the blocked file and the resume", code, stdout, stderr)
+	}
+	rep := readReportJSON(t, out)
+	if c := rep.Guided.Corpus; c == nil || c.Written != "" || !strings.HasPrefix(c.NotWritten, "the write failed: ") {
+		t.Errorf("report.json's corpus note %+v: want it not written, saying why", rep.Guided.Corpus)
+	}
+	if md := readFile(t, filepath.Join(out, "report.md")); strings.Contains(md, "written back to") {
+		t.Errorf("report.md says the corpus was written back")
+	}
+	os.RemoveAll(block)
+	if code, stdout, stderr := runCmd([]string{"run", "--resume", out, "--corpus", corpus, "--progress", "none"}, ""); code != exitOK {
+		t.Fatalf("resume: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if c, err := fuzz.LoadCorpus(corpus); err != nil || len(c.Entries) == 0 {
+		t.Errorf("the resume wrote no corpus: %v", err)
+	}
+}

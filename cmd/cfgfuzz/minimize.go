@@ -849,6 +849,16 @@ func report(res *corpus.Result, w io.Writer) {
 	fmt.Fprintf(w, "minimize: verified: %v (the graph failed with the signature in %v judgements, the result in %v)\n", res.Verified, res.Original, res.Confirmed)
 }
 
+// writeOutFile replaces file with data whole (corpus.ReplaceFile: a
+// failed write, a full disk, leaves the file as it was), or writes into
+// it when it is no regular file (a device, a pipe: /dev/stdout).
+func writeOutFile(file string, data []byte) error {
+	if st, err := os.Stat(file); err == nil && !st.Mode().IsRegular() {
+		return os.WriteFile(file, data, 0o644)
+	}
+	return corpus.ReplaceFile(file, data)
+}
+
 // writeResult writes the graph with its header to file, or to stdout; to
 // stdout too when file cannot be written, so that the search's result is
 // not lost.
@@ -858,7 +868,7 @@ func writeResult(g *cfg.Graph, h corpus.Header, file string, stdout io.Writer) e
 		_, err := io.WriteString(stdout, text)
 		return err
 	}
-	err := os.WriteFile(file, []byte(text), 0o644)
+	err := writeOutFile(file, []byte(text))
 	if err != nil {
 		if _, werr := io.WriteString(stdout, text); werr == nil {
 			return fmt.Errorf("--out: %w (the minimized graph is on standard output instead)", err)

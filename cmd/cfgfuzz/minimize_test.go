@@ -201,3 +201,33 @@ func TestMinimizeSaysTheFailureNeedsUnreachableBlocks(t *testing.T) {
 		t.Errorf("minimize: exit %d, want %d saying %q and the panic\n%s", code, exitUsage, want, errw.String())
 	}
 }
+
+// TestMinimizeOutReplacedWhole: minimize --out replaces its file whole: a
+// write that fails (its temporary file blocked; a full disk fails the
+// same way) leaves the file as it was and puts the result on standard
+// output; a write that succeeds leaves no temporary file behind.
+func TestMinimizeOutReplacedWhole(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "g.cfg"), filepath.Join(dir, "min.cfg")
+	os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644)
+	os.WriteFile(out, []byte("PREVIOUS RESULT\n"), 0o644)
+	block := out + ".tmp"
+	os.MkdirAll(filepath.Join(block, "x"), 0o755)
+	code, stdout, stderr := runCmd([]string{"minimize", "--inject", "swap-arms", "--out", out, in}, "")
+	if code != exitUsage || !strings.Contains(stderr, "standard output instead") || !strings.Contains(stdout, "# compact: ") {
+		t.Errorf("blocked --out: exit %d\n%s%s\nwant 2 and the result on standard output", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "PREVIOUS RESULT\n" {
+		t.Errorf("the failed write changed %s: %q", out, b)
+	}
+	os.RemoveAll(block)
+	if code, stdout, stderr := runCmd([]string{"minimize", "--inject", "swap-arms", "--out", out, in}, ""); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(out); !strings.Contains(string(b), "# compact: ") {
+		t.Errorf("%s after the write: %q", out, b)
+	}
+	if _, err := os.Stat(block); !os.IsNotExist(err) {
+		t.Errorf("the write left %s: %v", block, err)
+	}
+}

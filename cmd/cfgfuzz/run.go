@@ -287,6 +287,13 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	// still comes when either fails: the run's findings are not lost to
 	// an unwritable file, though the exit status is then 2.
 	saved := f.guide.save(o)
+	if saved != nil { // the reports, written before, named the corpus written
+		fuzz.MarkCorpusNotWritten(o.Report, saved)
+		if err := fuzz.WriteReports(c.Dir, o.Report, c.Source); err != nil {
+			fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
+		}
+		saved = fmt.Errorf("%w; the campaign's grown corpus is not written: once that is fixed, %s writes it", saved, c.ResumeCommand)
+	}
 	if saved == nil && f.memProfile != "" {
 		saved = writeAllocProfile(f.memProfile)
 	}
