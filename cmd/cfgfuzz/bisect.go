@@ -191,6 +191,9 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, s fuzz.Settings, specOf 
 		label = "then "
 	}
 	fmt.Fprintf(w, "%s %s: %s\n", label, res.First, res.FirstVerdict)
+	if res.GoodVerdict != fuzz.OutOK && res.GoodVerdict != fuzz.OutUnsupported {
+		fmt.Fprintf(w, "note: the good commit does not pass the graph either (%s): the commit found is where its verdict changes, a fix of that failure if it now passes; give --good a commit that passes (ok) to find where a failure began\n", res.GoodVerdict)
+	}
 	for _, s := range res.Steps {
 		if s.Skipped != "" {
 			fmt.Fprintf(w, "skipped %s: %s\n", s.Commit, s.Skipped)

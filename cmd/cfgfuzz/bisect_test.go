@@ -42,6 +42,7 @@ func TestBisectFindsTheCommitThatPlantsTheBug(t *testing.T) {
 		"first " + planted + ": invalid: structurize:error:toy: planted bug",
 		"skipped " + broken + ": build failed: exit status 1\n",
 		"reproduce: cfgfuzz bisect --repo " + repo + " --good " + planted + "^ --bad " + planted + " " + graph,
+		"note: the good commit does not pass the graph either (refused)",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
@@ -198,5 +199,22 @@ func TestBisectReproducesFromTheNarrowestEnds(t *testing.T) {
 	printBisect(res, bisectFlags{repo: "/r"}, fuzz.Settings{Walks: 16, Seed: 1}, func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRepo, Repo: "/r", Rev: c} }, graphIn{arg: "bug.cfg"}, &b)
 	if want := "reproduce: cfgfuzz bisect --repo /r --good " + lastGood + " --bad " + first + " bug.cfg\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("printed:\n%s\nwant %q", b.String(), want)
+	}
+}
+
+// TestBisectNotesAFailingGoodCommit: a good commit whose verdict is a
+// failure (not ok, nor unsupported) is noted: the commit found may be a
+// fix, not where a failure began.
+func TestBisectNotesAFailingGoodCommit(t *testing.T) {
+	for _, tc := range []struct {
+		good string
+		note bool
+	}{{fuzz.OutOK, false}, {fuzz.OutUnsupported, false}, {"invalid: rules:R11", true}, {"refused", true}} {
+		var b strings.Builder
+		res := &fuzz.BisectResult{Good: "g", GoodVerdict: tc.good, First: "f", FirstVerdict: fuzz.OutOK, LastGood: "g", Commits: 1}
+		printBisect(res, bisectFlags{}, fuzz.Settings{}, func(c string) fuzz.Spec { return fuzz.Spec{Kind: fuzz.SpecRev, Rev: c} }, graphIn{arg: "g.cfg"}, &b)
+		if got := strings.Contains(b.String(), "note: the good commit does not pass the graph either ("+tc.good+")"); got != tc.note {
+			t.Errorf("good verdict %q: note %v, want %v\n%s", tc.good, got, tc.note, b.String())
+		}
 	}
 }

@@ -254,3 +254,18 @@ func TestBadStrategyFaultOrFormRefusedUpFront(t *testing.T) {
 		}
 	}
 }
+
+// TestCurrentSideNamedOnce: compare's --current and --structurizer both
+// name the current side; given both, the campaign is refused, naming
+// them, rather than one silently ignored.
+func TestCurrentSideNamedOnce(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c")
+	code, _, stderr := runCmd([]string{"compare", "--current", "self", "--structurizer", "cmd:cfgfuzz structurize --inject swap-arms",
+		"--baseline-structurizer", "self", "--graphs", "5", "--out", out}, "")
+	if code != exitUsage || !strings.Contains(stderr, "--current self and --structurizer cmd:cfgfuzz structurize --inject swap-arms both name the current side") {
+		t.Errorf("exit %d, %q; want 2 naming both flags", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the refused campaign made %s: %v", out, err)
+	}
+}

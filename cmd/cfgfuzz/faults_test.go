@@ -70,12 +70,13 @@ type failingWriter struct{}
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 // TestMergeFullDiskLeavesNoTemporaries limits the file size (ulimit -f)
-// so the merged report cannot be written: exit 2, no report.*.tmp left.
+// so the merged report cannot be written: exit 2, no report.*.tmp left,
+// and the same merge run again without the limit goes through.
 func TestMergeFullDiskLeavesNoTemporaries(t *testing.T) {
 	bin := cfgfuzzBinary(t)
 	dir := t.TempDir()
 	shard := filepath.Join(dir, "shard")
-	if code, out := exitCode(t, exec.Command(bin, "run", "--graphs", "20", "--progress", "none", "--minimize=false", "--out", shard)); code != 0 {
+	if code, out := exitCode(t, exec.Command(bin, "run", "--graphs", "20", "--inject", "swap-arms", "--progress", "none", "--minimize=false", "--out", shard)); code != exitFail {
 		t.Fatalf("run: exit %d\n%s", code, out)
 	}
 	merged := filepath.Join(dir, "merged")
@@ -86,6 +87,11 @@ func TestMergeFullDiskLeavesNoTemporaries(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(merged, "*.tmp"))
 	if len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
+	}
+	// The merge run again, once there is room, is no replacement of an
+	// earlier merge: the failed one left nothing of its own.
+	if code, out := exitCode(t, exec.Command(bin, "merge", "--out", merged, shard)); code != exitFail {
+		t.Errorf("the merge again: exit %d, want 1 (the planted fault's findings)\n%s", code, out)
 	}
 }
 

@@ -164,6 +164,18 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 		return nil, nil, err
 	}
 	defer unlock()
+	// out holds no merge's files now (checkMergeOut; --force removes them
+	// below): a merge that fails before it commits removes what it wrote
+	// (a report, a findings store cut short by a full disk), so that the
+	// merge run again is not refused as replacing an earlier one.
+	committed := false
+	defer func() {
+		if err != nil && !committed {
+			for _, name := range mergeFiles {
+				os.RemoveAll(filepath.Join(out, name))
+			}
+		}
+	}()
 	if force {
 		for _, name := range mergeFiles {
 			if err := os.RemoveAll(filepath.Join(out, name)); err != nil {
@@ -228,7 +240,9 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 		fmt.Fprintf(stderr, "cfgfuzz merge: a night whose new findings are not minimized leaves %s as it was; its update is in %s%s\n", state, filepath.Join(out, fuzz.StateUpdateDir), again)
 		return rep, minErr, nil
 	}
-	if err := fuzz.CommitState(opt.State, *up); err != nil {
+	err = fuzz.CommitState(opt.State, *up)
+	committed = err == nil
+	if err != nil {
 		if !errors.Is(err, fuzz.ErrStateChanged) {
 			return nil, nil, fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(out, fuzz.StateUpdateDir))
 		}
@@ -236,6 +250,7 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 		// state and now: the reports say so, and the corpus, which goes
 		// with the state, is not written.
 		fuzz.MarkNotCommitted(rep, state, filepath.Join(out, fuzz.StateUpdateDir))
+		committed = true // nothing to undo: the reports say what happened
 		return rep, minErr, fuzz.WriteReports(out, rep, genSource{})
 	}
 	if err := saveMergedCorpus(opt.CorpusDir, grown); err != nil {

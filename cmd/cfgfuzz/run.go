@@ -889,6 +889,8 @@ func (f *campaignFlags) baselineSpec(stderr io.Writer) (string, error) {
 // --isolate, compare's working tree, else self.
 func (f *campaignFlags) currentSpec(stderr io.Writer) (string, error) {
 	switch {
+	case f.current != "" && f.structurizerCmd != "":
+		return "", fmt.Errorf("--current %s and --structurizer %s both name the current side: give one", f.current, f.structurizerCmd)
 	case f.current != "":
 		return f.sideSpec(f.current)
 	case f.structurizerCmd != "":
