@@ -350,7 +350,7 @@ func ServeBuilt(describe string, p Project, b Built, popt ProcessOptions) SideFa
 	if b.Worktree != "" {
 		dir = b.Worktree
 	}
-	return ProcessFactoryWith(describe, []string{"sh", "-c", "exec " + v.expand(p.Serve)}, dir, popt)
+	return ProcessFactoryWith(describe, []string{"sh", "-c", execLine(v.expand(p.Serve))}, dir, popt)
 }
 
 func git(dir string, args ...string) (string, error) {

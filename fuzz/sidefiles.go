@@ -52,7 +52,8 @@ func sideFilesOf(s *Settings) SideFiles {
 }
 
 // sideFilesDigest is "sha256:" and 16 hex digits of the files the cmd spec
-// desc names, each by its path and content: its first word through PATH
+// desc names, each by its path and content: its program (its first word
+// past variable assignments) through PATH
 // (exec.LookPath) and each other word that reads as a path (pathOfWord)
 // to a regular file. "" for another spec, or when no word names a file
 // that can be read.
@@ -63,7 +64,7 @@ func sideFilesDigest(desc string) string {
 	}
 	h := sha256.New()
 	n := 0
-	for i, w := range shellWords(spec.Cmd) {
+	for i, w := range commandWords(spec.Cmd) {
 		word := spec.Cmd[w[0]:w[1]]
 		path, ok := pathOfWord(word)
 		if i == 0 && !ok {

@@ -349,7 +349,7 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 		return ProcessFactoryWith(s.String(), []string{self, "structurize"}, "", opt.Process), s, nil
 	case SpecCmd:
 		s.Cmd = absoluteWords(s.Cmd)
-		f, err := preflight(ProcessFactoryWith(s.String(), []string{"sh", "-c", "exec " + s.Cmd}, "", opt.Process), preflightLimit, opt.HandOn)
+		f, err := preflight(ProcessFactoryWith(s.String(), []string{"sh", "-c", execLine(s.Cmd)}, "", opt.Process), preflightLimit, opt.HandOn)
 		return f, s, err
 	case SpecRev:
 		return resolveBuilt(s, OwnProject(), opt)

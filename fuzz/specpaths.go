@@ -85,6 +85,41 @@ func shellWords(cmd string) [][2]int {
 	return words
 }
 
+// commandWords is shellWords(cmd) past its leading variable assignments
+// (NAME=value words, which a shell puts into the program's environment):
+// the program, then its arguments.
+func commandWords(cmd string) [][2]int {
+	words := shellWords(cmd)
+	for len(words) > 0 && isAssignment(cmd[words[0][0]:words[0][1]]) {
+		words = words[1:]
+	}
+	return words
+}
+
+// isAssignment says whether a command's word is a shell variable
+// assignment: a name of letters, digits and '_', not starting with a
+// digit, then '='.
+func isAssignment(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	if !ok || name == "" || '0' <= name[0] && name[0] <= '9' {
+		return false
+	}
+	return strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == ""
+}
+
+// execLine is cmd as `sh -c` runs a server, the shell replaced by the
+// program: exec before the program's word, after any assignments, which
+// then reach the program's environment (FOO=1 exec ./adapter; exec
+// FOO=1 ./adapter would run a program named FOO=1).
+func execLine(cmd string) string {
+	words := commandWords(cmd)
+	if len(words) == 0 {
+		return "exec " + cmd
+	}
+	at := words[0][0]
+	return cmd[:at] + "exec " + cmd[at:]
+}
+
 // pathOfWord is the path a command's word names, and whether it names
 // one: a word of path characters with a slash (isPathWord), or a path with
 // a slash quoted whole, in single quotes or in double quotes without the

@@ -63,3 +63,27 @@ func TestMapPathsReadsQuotedPaths(t *testing.T) {
 		t.Errorf("MapPaths = %s, want %s", s, want)
 	}
 }
+
+// TestExecLineAfterAssignments: a server's command line gets exec before
+// its program, after the variable assignments that lead it, and a shell
+// then runs the program with them in its environment.
+func TestExecLineAfterAssignments(t *testing.T) {
+	for _, tc := range []struct{ cmd, want string }{
+		{"./adapter -v", "exec ./adapter -v"},
+		{"FAULT=segv ./adapter", "FAULT=segv exec ./adapter"},
+		{"A=1 B_2='x y' python3 a.py", "A=1 B_2='x y' exec python3 a.py"},
+		{"1A=2 ./adapter", "exec 1A=2 ./adapter"}, // no name: a program's word
+		{"./a --opt=1", "exec ./a --opt=1"},
+	} {
+		if got := execLine(tc.cmd); got != tc.want {
+			t.Errorf("execLine(%q) = %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+	out, err := exec.Command("sh", "-c", execLine(`GREETING='hello there' sh -c 'echo "$GREETING"'`)).Output()
+	if err != nil || string(out) != "hello there\n" {
+		t.Errorf("the program saw %q, %v; want the assignment in its environment", out, err)
+	}
+	if got := programOf("FAULT=segv /opt/adapter --fast"); got != "/opt/adapter" {
+		t.Errorf("programOf past an assignment = %q, want /opt/adapter", got)
+	}
+}

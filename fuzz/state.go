@@ -397,7 +397,7 @@ func structurizerOf(spec string) string {
 // /opt/a.jar), so the program is both: "python3 /abs/toy.py"; with no
 // path argument, the name alone ("" for no word).
 func programOf(cmd string) string {
-	words := shellWords(cmd)
+	words := commandWords(cmd)
 	if len(words) == 0 {
 		return ""
 	}
