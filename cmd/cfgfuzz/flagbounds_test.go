@@ -78,7 +78,8 @@ func TestProgressModeChecked(t *testing.T) {
 // given an empty value (an unset shell variable), is a usage error naming
 // it, not the flag left out (this tree's structurizer tested, the default
 // directory written); a campaign given --graphs 0 or --duration 0 and no
-// other budget is refused, not run for the default 30 s.
+// other budget is refused, not run for the default 30 s; a --junit file
+// that is a directory is refused before any case runs, naming the flag.
 func TestEmptyFlagValuesRefused(t *testing.T) {
 	out := t.TempDir()
 	for _, tc := range []struct {
@@ -90,6 +91,7 @@ func TestEmptyFlagValuesRefused(t *testing.T) {
 		{[]string{"compare", "--baseline-structurizer", "", "--graphs", "1"}, "--baseline-structurizer: empty value"},
 		{[]string{"run", "--out", "", "--graphs", "1"}, "--out: empty value"},
 		{[]string{"regress", "--junit", "", out}, "--junit: empty value"},
+		{[]string{"regress", "--junit", out, out}, "--junit " + out + " is a directory"},
 		{[]string{"run", "--duration", "0s", "--out", out + "/b"}, "leave the campaign no budget"},
 		{[]string{"run", "--graphs", "0", "--out", out + "/c"}, "leave the campaign no budget"},
 	} {

@@ -103,6 +103,7 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	pos := fs.Args()
 	if len(pos) != 1 {
 		fs.Usage()
+		fmt.Fprintf(stderr, "cfgfuzz minimize: want one GRAPH-FILE (- for standard input), got %d %s\n", len(pos), strings.Join(pos, " "))
 		return exitUsage
 	}
 	if err := mf.judge.validate(); err != nil {
@@ -128,6 +129,13 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	}
 	if mf.index < 0 || mf.index >= len(items) {
 		return exitUsage, fmt.Errorf("%s holds %d graphs; --index %d is out of range", path, len(items), mf.index)
+	}
+	if len(items) > 1 && !mf.set["index"] {
+		name := path
+		if name == "-" {
+			name = "standard input"
+		}
+		fmt.Fprintf(stderr, "minimize: note: %s holds %d graphs; minimizing the first (--index N picks another)\n", name, len(items))
 	}
 	it := items[mf.index]
 	if mf.expect != corpus.ExpectPass && mf.expect != corpus.ExpectFail {

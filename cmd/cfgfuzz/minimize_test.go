@@ -231,3 +231,16 @@ func TestMinimizeOutReplacedWhole(t *testing.T) {
 		t.Errorf("the write left %s: %v", block, err)
 	}
 }
+
+// TestMinimizeSaysWhatIsWrongWithItsArguments: two files are refused with
+// a line naming them after the usage; a file of several graphs notes
+// which one is minimized.
+func TestMinimizeSaysWhatIsWrongWithItsArguments(t *testing.T) {
+	if code, _, stderr := runCmd([]string{"minimize", "a.cfg", "b.cfg"}, ""); code != exitUsage || !strings.HasSuffix(stderr, "want one GRAPH-FILE (- for standard input), got 2 a.cfg b.cfg\n") {
+		t.Errorf("two files: exit %d, %q", code, stderr)
+	}
+	code, _, stderr := runCmd([]string{"minimize", "--inject", "swap-arms", "-"}, "{{1, 2}, {3}, {3}, {}}\n{{1}, {}}\n")
+	if code != exitOK || !strings.Contains(stderr, "note: standard input holds 2 graphs; minimizing the first (--index N picks another)") {
+		t.Errorf("two graphs: exit %d, %q", code, stderr)
+	}
+}

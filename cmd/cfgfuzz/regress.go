@@ -137,6 +137,9 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		case !st.IsDir():
 			return exitUsage, fmt.Errorf("--junit %s: %s is not a directory", rf.junit, filepath.Dir(rf.junit))
 		}
+		if st, err := os.Stat(rf.junit); err == nil && st.IsDir() {
+			return exitUsage, fmt.Errorf("--junit %s is a directory: give the file to write the XML into", rf.junit)
+		}
 	}
 	rs, bad, err := corpus.LoadRegressionsEach(dir)
 	if err != nil {
