@@ -44,6 +44,7 @@ func HTML(rep *Report) string {
 		divergenceHTML(&b, rep)
 	}
 	b.WriteString(stateHTML(rep))
+	b.WriteString(declinedHTML(rep))
 	harnessErrorsHTML(&b, rep)
 	b.WriteString("<details><summary><h2 style=\"display:inline\">Outcomes per generator and weight setting</h2></summary>")
 	b.WriteString(mdTableHTML(func(sb *strings.Builder) { outcomeTable(sb, rep) }))

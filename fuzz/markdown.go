@@ -111,6 +111,7 @@ func Markdown(rep *Report) string {
 		fence := mdFence(replay.String())
 		fmt.Fprintf(&b, "\nReplay:\n\n%ssh\n%s%s\n", fence, replay.String(), fence)
 	}
+	b.WriteString(declinedMarkdown(rep))
 	if len(rep.HarnessErrors) > 0 {
 		b.WriteString("\n## Harness errors (not findings)\n\n")
 		for _, e := range rep.HarnessErrors {

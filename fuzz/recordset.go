@@ -108,6 +108,8 @@ type recordSet struct {
 	// sizes compares the sides' module sizes over every record (with a
 	// baseline; nil without).
 	sizes *SizeDiff
+	// declined tallies the current side's declined graphs by reason.
+	declined declinedTally
 }
 
 // foldedFinding is what failures folded out of a recordSet add to their
@@ -146,6 +148,7 @@ func (rs *recordSet) add(r Record) {
 	if rs.sizes != nil {
 		rs.sizes.add(rs.s, &r)
 	}
+	rs.declined.add(rs.s, &r)
 	if countOnly(rs.s, &r) {
 		rs.counts[keyOf(&r)]++
 		return
@@ -235,6 +238,7 @@ func (rs *recordSet) report(s Settings) *Report {
 		rep.countFinding(&rep.Findings[bySig[k]], f.graphs, f.fresh)
 	}
 	rep.sortFindings()
+	rep.Declined = rs.declined.report()
 	if s.Guided {
 		rep.Guided = guidedSummary(s, rs.kept)
 	}

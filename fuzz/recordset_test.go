@@ -4,7 +4,9 @@
 package fuzz
 
 import (
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"slices"
@@ -32,6 +34,7 @@ func reportOfAll(s Settings, recs []Record) *Report {
 		rep.ExhaustiveNext = &next
 	}
 	rep.sortFindings()
+	rep.Declined = declinedOfAll(s, recs)
 	if s.Guided {
 		rep.Guided = guidedSummary(s, recs)
 	}
@@ -39,6 +42,39 @@ func reportOfAll(s Settings, recs []Record) *Report {
 		rep.Divergences.Size.judge(s.MaxGrowth)
 	}
 	return rep
+}
+
+// declinedOfAll is the Declined of records recs (in index order), the
+// obvious way: every declined record's reason in a list, the list
+// sorted, and each run of one reason counted, its first record its
+// example.
+func declinedOfAll(s Settings, recs []Record) *Declined {
+	var all []DeclinedReason
+	for i := range recs {
+		r := &recs[i]
+		if (r.Current.Outcome == OutRefused || r.Current.Outcome == OutUnsupported) && !r.Skipped && !r.Seen {
+			all = append(all, DeclinedReason{Outcome: r.Current.Outcome, Reason: declinedReason(r.Current.Detail), Graphs: 1, First: exampleOf(&s, r, "")})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b DeclinedReason) int {
+		return cmp.Or(cmp.Compare(a.Outcome, b.Outcome), cmp.Compare(a.Reason, b.Reason))
+	})
+	var d Declined
+	for _, r := range all {
+		if n := len(d.Reasons); n > 0 && d.Reasons[n-1].Outcome == r.Outcome && d.Reasons[n-1].Reason == r.Reason {
+			d.Reasons[n-1].Graphs++
+			continue
+		}
+		d.Reasons = append(d.Reasons, r)
+	}
+	if len(d.Reasons) == 0 {
+		return nil
+	}
+	if len(d.Reasons) > maxDeclinedReasons {
+		return &Declined{TooMany: true}
+	}
+	slices.SortStableFunc(d.Reasons, func(a, b DeclinedReason) int { return b.Graphs - a.Graphs })
+	return &d
 }
 
 // randomSide is a side's result drawn from every outcome.
@@ -54,6 +90,9 @@ func randomSide(r *rand.Rand) SideResult {
 	if isFailure(out) || out == OutRefused {
 		sd.Signature = []string{"exec:trace-mismatch", "rules:R6", "spirv-val:x"}[r.IntN(3)]
 		sd.Detail = "detail"
+	}
+	if out == OutRefused || out == OutUnsupported {
+		sd.Detail = []string{"irreducible control flow", fmt.Sprintf("block %d has too many successors", r.IntN(50)), "", "loop with several exits\nat b3"}[r.IntN(4)]
 	}
 	return sd
 }

@@ -60,6 +60,9 @@ type Report struct {
 	Streams []StreamRow `json:"streams"`
 	// Divergences is the divergence table (with a baseline).
 	Divergences *Divergences `json:"divergences,omitempty"`
+	// Declined is the current side's refused and unsupported graphs by
+	// reason (declined.go); nil when it declined none.
+	Declined *Declined `json:"declined,omitempty"`
 	// Findings has one entry per failure signature on the current side,
 	// sorted by signature.
 	Findings    []Finding `json:"findings"`

@@ -34,6 +34,12 @@ func WriteReports(dir string, rep *Report, src Source) error {
 		if d := rep.Divergences; d != nil && d.Size != nil {
 			d.Size.fillReplays(src, &rep.Settings)
 		}
+		if d := rep.Declined; d != nil {
+			for i := range d.Reasons {
+				r := &d.Reasons[i]
+				r.Replay = replayCommand(src, &rep.Settings, &r.First, "")
+			}
+		}
 	}
 	if rep.Provenance == nil {
 		rep.Provenance = NewProvenance(&rep.Settings, ThisWriter(), time.Now())

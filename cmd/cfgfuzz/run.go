@@ -536,6 +536,9 @@ func summaryLines(rep *fuzz.Report) string {
 		fmt.Fprintf(&b, "; gpu check %d", rep.GPUChecked)
 	}
 	b.WriteString("\n")
+	if d := fuzz.DeclinedSummary(rep); d != "" {
+		b.WriteString(d + "\n")
+	}
 	if g := rep.Guided; g != nil {
 		b.WriteString(guidedLine(g) + "\n")
 	}

@@ -1,0 +1,94 @@
+// declined_test.go: a campaign on an external adapter that refuses some
+// graphs lists them by reason in report.json (which validates against its
+// schema), report.md and the summary, each reason's replay refusing its
+// graph again; workers do not change the list.
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/schema"
+)
+
+// refusingAdapter is the Python example adapter refusing graphs of more
+// than 6 blocks (its reason naming the count) and graphs with a switch.
+func refusingAdapter(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	src, err := os.ReadFile(filepath.Join("..", "..", "fuzz", "examples", "python-adapter", "cfgfuzz_adapter.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = "    func, stats = structurize(succs, weights, bug)\n"
+	if !strings.Contains(string(src), at) {
+		t.Fatalf("the example adapter no longer has the line %q", at)
+	}
+	refuse := "    if len(succs) > 6:\n        return {\"id\": rid, \"outcome\": \"refused\", \"reason\": \"more than 6 blocks (%d)\" % len(succs)}\n" +
+		"    if any(len(s) > 2 for s in succs):\n        return {\"id\": rid, \"outcome\": \"refused\", \"reason\": \"switch\"}\n"
+	path := filepath.Join(t.TempDir(), "refusing.py")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), at, refuse+at, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "cmd:python3 " + path
+}
+
+func TestDeclinedByReason(t *testing.T) {
+	spec := refusingAdapter(t)
+	var lists []string
+	for _, workers := range []string{"1", "3"} {
+		out := filepath.Join(t.TempDir(), "c")
+		code, stdout, stderr := runCmd([]string{"run", "--structurizer", spec, "--graphs", "200", "--workers", workers, "--progress", "none", "--out", out}, "")
+		if code != exitOK {
+			t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+		}
+		if !strings.Contains(stdout, "declined: ") || !strings.Contains(stdout, " refused: more than N blocks (N)") || !strings.Contains(stdout, " refused: switch") {
+			t.Errorf("the summary does not list the reasons:\n%s", stdout)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := schema.Validate(b); err != nil {
+			t.Errorf("report.json does not validate: %v", err)
+		}
+		rep := readReportJSON(t, out)
+		if rep.Declined == nil || len(rep.Declined.Reasons) != 2 {
+			t.Fatalf("declined %+v, want the two reasons", rep.Declined)
+		}
+		total := 0
+		for _, r := range rep.Declined.Reasons {
+			total += r.Graphs
+		}
+		if total != rep.Outcomes[fuzz.OutRefused] {
+			t.Errorf("the reasons count %d graphs, the outcomes %d refused", total, rep.Outcomes[fuzz.OutRefused])
+		}
+		first := rep.Declined.Reasons[0]
+		cmd := exec.Command("sh", "-c", strings.ReplaceAll(first.Replay, "cfgfuzz ", cfgfuzzBinary(t)+" "))
+		if got, _ := cmd.CombinedOutput(); !strings.Contains(string(got), "refused") {
+			t.Errorf("the replay %q of %q does not refuse its graph:\n%s", first.Replay, first.Reason, got)
+		}
+		if md := readFile(t, filepath.Join(out, "report.md")); !strings.Contains(md, "## Declined graphs by reason") {
+			t.Errorf("report.md has no declined section")
+		}
+		lists = append(lists, timelessDeclined(rep))
+	}
+	if lists[0] != lists[1] {
+		t.Errorf("1 and 3 workers list the reasons differently:\n%s\n%s", lists[0], lists[1])
+	}
+}
+
+// timelessDeclined is a report's declined reasons as text.
+func timelessDeclined(rep *fuzz.Report) string {
+	var b strings.Builder
+	for _, r := range rep.Declined.Reasons {
+		b.WriteString(r.Outcome + " " + r.Reason + " " + r.First.Graph + " " + r.Replay + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,37 @@
+package fuzz
+
+import "testing"
+
+// TestDeclinedTooMany: up to maxDeclinedReasons distinct reasons are
+// listed; one more and none is, the report saying so, whatever the order
+// the records came in.
+func TestDeclinedTooMany(t *testing.T) {
+	word := func(i int) string { // distinct after normalization: letters only
+		b := []byte("reason ")
+		for ; i > 0; i /= 26 {
+			b = append(b, byte('a'+i%26))
+		}
+		return string(b)
+	}
+	s := &Settings{}
+	for _, n := range []int{maxDeclinedReasons, maxDeclinedReasons + 1} {
+		for _, reversed := range []bool{false, true} {
+			var tally declinedTally
+			for k := range n {
+				i := k
+				if reversed {
+					i = n - 1 - k
+				}
+				tally.add(s, &Record{Index: i, Current: SideResult{Outcome: OutRefused, Detail: word(i)}})
+				tally.add(s, &Record{Index: n + i, Current: SideResult{Outcome: OutRefused, Detail: word(i)}})
+			}
+			d := tally.report()
+			switch {
+			case n > maxDeclinedReasons && (d == nil || !d.TooMany || len(d.Reasons) > 0):
+				t.Errorf("%d reasons (reversed %v): %+v, want too many and none listed", n, reversed, d)
+			case n <= maxDeclinedReasons && (d == nil || d.TooMany || len(d.Reasons) != n || d.Reasons[0].Graphs != 2 || d.Reasons[0].First.Index >= n):
+				t.Errorf("%d reasons (reversed %v): want each listed with 2 graphs, its first the lower index", n, reversed)
+			}
+		}
+	}
+}
