@@ -396,20 +396,33 @@ func LoadRegressionsEach(dir string) (rs []*Regression, bad []BadRegression, err
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
-// WriteRegression writes dir/NAME.cfg: the header, the compact notation as
-// a comment and the graph in line notation. It refuses to overwrite a file
-// and names that are not plain file names.
-func WriteRegression(dir, name string, h Header, g *cfg.Graph) (string, error) {
+// RegressionPath is where WriteRegression writes a regression NAME into
+// dir, or why it cannot: a name of other characters than letters,
+// digits, '_', '.' and '-', or one a file in dir already has (a check a
+// search can make before it runs; WriteRegression makes it again).
+func RegressionPath(dir, name string) (string, error) {
 	name = strings.TrimSuffix(name, ".cfg")
 	if !validName.MatchString(name) {
 		return "", fmt.Errorf("regression name %q: use letters, digits, '_', '.', '-'", name)
 	}
 	path := filepath.Join(dir, name+".cfg")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
 	if _, err := os.Lstat(path); err == nil {
 		return "", fmt.Errorf("%s: %w", path, fs.ErrExist)
+	}
+	return path, nil
+}
+
+// WriteRegression writes dir/NAME.cfg: the header, the compact notation as
+// a comment and the graph in line notation. It refuses to overwrite a file
+// and names that are not plain file names.
+func WriteRegression(dir, name string, h Header, g *cfg.Graph) (string, error) {
+	path, err := RegressionPath(dir, name)
+	if err != nil {
+		return "", err
+	}
+	name = strings.TrimSuffix(name, ".cfg")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
 	}
 	// The text goes into a temporary file (no *.cfg: LoadRegressions skips
 	// it), flushed, then linked to its name, which fails when a file took

@@ -110,6 +110,10 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, flagError(fs.Name(), err))
 		return exitUsage
 	}
+	if err := mf.checkOutputs(); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz minimize:", err)
+		return exitUsage
+	}
 	mf.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { mf.set[f.Name] = true })
 	if mf.set["timeout"] && !mf.set["search-timeout"] {
@@ -855,6 +859,28 @@ func report(res *corpus.Result, w io.Writer) {
 		fmt.Fprintf(w, "minimize: other signature met, not adopted: %s on %s\n", sig, cfg.FormatCompact(res.Others[sig]))
 	}
 	fmt.Fprintf(w, "minimize: verified: %v (the graph failed with the signature in %v judgements, the result in %v)\n", res.Verified, res.Original, res.Confirmed)
+}
+
+// checkOutputs refuses, before the search runs, the outputs it could
+// not write: a regression whose directory is a file or whose name is bad
+// or taken, an --out that is a directory, a --store that is a file.
+func (mf *minimizeFlags) checkOutputs() error {
+	if mf.save != "" {
+		dir, err := regressionDir(mf.regressions)
+		if err != nil {
+			return fmt.Errorf("--save-regression: %w", err)
+		}
+		if _, err := corpus.RegressionPath(dir, mf.save); err != nil {
+			return fmt.Errorf("--save-regression: %w", err)
+		}
+	}
+	if st, err := os.Stat(mf.out); mf.out != "" && err == nil && st.IsDir() {
+		return fmt.Errorf("--out %s is a directory: give the file to write the graph into", mf.out)
+	}
+	if st, err := os.Stat(mf.store); mf.store != "" && err == nil && !st.IsDir() {
+		return fmt.Errorf("--store %s is a file: give the findings store's directory", mf.store)
+	}
+	return nil
 }
 
 // writeOutFile replaces file with data whole (corpus.ReplaceFile: a

@@ -244,3 +244,37 @@ func TestMinimizeSaysWhatIsWrongWithItsArguments(t *testing.T) {
 		t.Errorf("two graphs: exit %d, %q", code, stderr)
 	}
 }
+
+// TestMinimizeRefusesOutputsItCannotWriteFirst: outputs the search could
+// not write are refused before it runs (no "minimize:" result line), each
+// naming its flag; so is a run's --save-regressions that is a file.
+func TestMinimizeRefusesOutputsItCannotWriteFirst(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	regs := filepath.Join(dir, "regs")
+	os.MkdirAll(regs, 0o755)
+	os.WriteFile(filepath.Join(regs, "taken.cfg"), []byte("{{}}\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--save-regression", "a/b", "--regressions", regs}, `--save-regression: regression name "a/b"`},
+		{[]string{"--save-regression", "taken", "--regressions", regs}, "--save-regression: " + filepath.Join(regs, "taken.cfg") + ": file already exists"},
+		{[]string{"--save-regression", "x", "--regressions", file}, "--save-regression: regression directory " + file + ": " + file + " is a file"},
+		{[]string{"--out", dir}, "--out " + dir + " is a directory"},
+		{[]string{"--store", file}, "--store " + file + " is a file"},
+	} {
+		code, _, stderr := runCmd(append(append([]string{"minimize", "--inject", "swap-arms"}, tc.args...), "-"), "{{1, 2}, {3}, {3}, {}}\n")
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "blocks ->") {
+			t.Errorf("%q: exit %d, %q; want 2 and %q before any search", tc.args, code, stderr, tc.want)
+		}
+	}
+	out := filepath.Join(dir, "c")
+	if code, _, stderr := runCmd([]string{"run", "--graphs", "5", "--progress", "none", "--out", out, "--save-regressions", file}, ""); code != exitUsage || !strings.Contains(stderr, "is a file, not a directory") {
+		t.Errorf("run --save-regressions FILE: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the refused run made %s", out)
+	}
+}

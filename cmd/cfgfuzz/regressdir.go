@@ -42,11 +42,24 @@ func regressionDir(flag string) (string, error) {
 }
 
 // checkRegressionDir refuses a directory under a path element "corpus"
-// unless it is a cfgfuzz checkout's corpus/testdata/regressions (or below).
+// unless it is a cfgfuzz checkout's corpus/testdata/regressions (or below),
+// and a path that is, or lies below, a file: before a campaign or a
+// search runs, not when its results are to be saved.
 func checkRegressionDir(dir string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
+	}
+	for p := abs; ; p = filepath.Dir(p) { // the deepest part that exists
+		if st, err := os.Stat(p); err == nil {
+			if !st.IsDir() {
+				return fmt.Errorf("regression directory %s: %s is a file, not a directory", dir, p)
+			}
+			break
+		}
+		if filepath.Dir(p) == p {
+			break
+		}
 	}
 	parts := strings.Split(filepath.ToSlash(abs), "/")
 	i := slices.Index(parts, "corpus")
