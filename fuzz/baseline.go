@@ -102,7 +102,7 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 		log = io.Discard
 	}
 	if b, ok := cachedBuild(p, rev, entry); ok {
-		fmt.Fprintf(log, "cfgfuzz: %s built before (kept in %s)\n", short(rev), entry)
+		fmt.Fprintf(log, "cfgfuzz: %s built before (kept in %s; delete it to build it again, should it no longer run)\n", short(rev), entry)
 		return b, nil
 	}
 	if be := cachedFailure(rev, entry); be != nil {
