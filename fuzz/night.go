@@ -27,6 +27,9 @@ const MinimizationDeferred = "deferred to merge"
 // night takes the state's digest and the exhaustive walk's next position.
 func (c *Config) validateState() error {
 	if c.State == nil {
+		if c.Resume && c.Night != "" && c.Shard.N <= 1 && finishedReport(c.Dir) {
+			return fmt.Errorf("the campaign in %s is night %s of a --state directory, finished: its end committed the night (or found another night's commit), so it has nothing to resume; start a new night (another --out, or --force)", c.Dir, c.Night)
+		}
 		if c.Night != "" || c.StateDigest != "" {
 			again := "give --state again"
 			if dir := recordedStateDir(c.Dir); dir != "" {

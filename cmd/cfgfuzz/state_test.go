@@ -310,8 +310,9 @@ func TestExhaustiveWalkGoesOn(t *testing.T) {
 
 // TestResumeNamesTheNight: a resume given another --night than the
 // campaign's, or a --state the campaign ran without, is refused with a
-// message naming the flag, not a bare "the settings differ"; one without
-// the --state the campaign read names that directory.
+// message naming the flag, not a bare "the settings differ"; one of a
+// finished night says there is nothing to resume, and one of a killed
+// night without the --state it read names that directory.
 func TestResumeNamesTheNight(t *testing.T) {
 	dir := t.TempDir()
 	state, out, plain := filepath.Join(dir, "state"), filepath.Join(dir, "out"), filepath.Join(dir, "plain")
@@ -327,6 +328,12 @@ func TestResumeNamesTheNight(t *testing.T) {
 		t.Fatalf("campaign without a state: exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, _, stderr = runCmd([]string{"run", "--resume", out, "--progress", "none"}, "")
+	if code != 2 || !strings.Contains(stderr, "finished: its end committed the night") || !strings.Contains(stderr, "start a new night") {
+		t.Errorf("resume of a finished night: exit %d, stderr %q; want 2 saying there is nothing to resume", code, stderr)
+	}
+	killed := copyDir(t, out, filepath.Join(dir, "killed")) // as a night killed before its reports
+	os.Remove(filepath.Join(killed, "report.json"))
+	code, _, stderr = runCmd([]string{"run", "--resume", killed, "--progress", "none"}, "")
 	if code != 2 || !strings.Contains(stderr, "give --state "+state+" again") {
 		t.Errorf("resume without the --state the campaign read: exit %d, stderr %q; want 2 naming %s", code, stderr, state)
 	}
