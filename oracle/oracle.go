@@ -215,7 +215,7 @@ var checkTable = []check{
 	{"filler", "every block carries the filler its original's weight promises", OnModule, (*Oracle).checkFiller, nil},
 	{"growth", "output blocks and words within factors of the input, copied words within the clone budget, time within a limit", OnSide, (*Oracle).checkGrowth, nil},
 	{"meta", "determinism, renumbering invariance, idempotence, input unchanged", OnSide, (*Oracle).checkMeta, nil},
-	{"fallback", "the structurizer reported no fallback to the dispatch loop (ResultInfo.Fallbacks)", OnSide, (*Oracle).checkFallback, nil},
+	{"fallback", "the structurizer reported no fallback to the dispatch loop (its answer's fallbacks count)", OnSide, (*Oracle).checkFallback, nil},
 }
 
 // DefaultChecks are the checks run when Options.Checks is nil: every check

@@ -19,6 +19,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -46,7 +47,7 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout ({worktree}, {rev}, {out} substituted; default DIR/"+fuzz.ConfigFile+")")
 	fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions), run in {out} (in the checkout when it names {worktree}): name the program {out}/NAME or {worktree}/PATH")
 	fs.StringVar(&f.strategy, "strategy", "", "the strategy asked of every commit's structurizer")
-	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check; default all)")
+	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default: all of "+strings.Join(oracle.DefaultChecks, ",")+")")
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-structurization limit")
 	fs.DurationVar(&f.startTimeout, "start-timeout", fuzz.DefaultStartTimeout, startTimeoutUsage)
 	fs.IntVar(&f.walks, "walks", 16, "random walks of the exec check")

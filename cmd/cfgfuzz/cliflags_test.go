@@ -269,3 +269,20 @@ func TestCurrentSideNamedOnce(t *testing.T) {
 		t.Errorf("the refused campaign made %s: %v", out, err)
 	}
 }
+
+// TestCompareAgainstItselfNoted: a comparison whose sides are one spec on
+// one strategy says it can show only chance; one with a fault planted on
+// the current side, or two strategies, says nothing.
+func TestCompareAgainstItselfNoted(t *testing.T) {
+	const note = "both sides are self, asked the same strategy"
+	for _, tc := range []struct {
+		extra []string
+		noted bool
+	}{{nil, true}, {[]string{"--inject", "swap-arms"}, false}, {[]string{"--baseline-strategy", "dispatch"}, false}} {
+		args := append([]string{"compare", "--baseline-structurizer", "self", "--current", "self", "--graphs", "5", "--progress", "none", "--minimize=false", "--out", filepath.Join(t.TempDir(), "c")}, tc.extra...)
+		_, _, stderr := runCmd(args, "")
+		if got := strings.Contains(stderr, note); got != tc.noted {
+			t.Errorf("%q: noted %v, want %v\n%s", tc.extra, got, tc.noted, stderr)
+		}
+	}
+}

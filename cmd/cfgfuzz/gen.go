@@ -118,7 +118,8 @@ kinds:
 
 --stats prints the distribution to standard error, with the share of graphs
 having each control-flow shape the structurizer has a code path for
-(gen/shapes.go) and, for programs, of each language construct.
+(a loop with several exits, a switch with shared targets, ...) and, for
+programs, of each language construct.
 
 flags:
 `
@@ -150,7 +151,7 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	fs.StringVar(&f.kindName, "kind", string(gen.Reducible), "generator `K`: reducible, irreducible, nonterminating, program, exhaustive; K1,K2,... take turns (graph i is graph i/n of the (i mod n)-th kind, as a campaign's streams)")
 	fs.IntVar(&f.count, "count", 10, "number of graphs `N`")
 	fs.Uint64Var(&f.seed, "seed", 1, "run seed `S`")
-	fs.IntVar(&f.cfg.Words, "words", 0, "weight of every block in SPIR-V words `W` (the field used 0, 16, 1000)")
+	fs.IntVar(&f.cfg.Words, "words", 0, "weight of every block in SPIR-V words `W` (filler code; recompilers' published campaigns used 0, 16 and 1000)")
 	fs.IntVar(&f.cfg.WordsUpTo, "words-upto", 0, "each block its own weight, drawn from the seed, in 0..`W` words (instead of --words)")
 	fs.BoolVar(&f.cfg.Heavy, "heavy", false, fmt.Sprintf("one block, chosen by the seed, weighs %d words", gen.HeavyWords))
 	fs.IntVar(&f.cfg.ExhaustiveN, "n", gen.DefaultExhaustiveN, fmt.Sprintf("exhaustive: largest block count `N` (1..%d)", gen.MaxExhaustiveN))

@@ -37,10 +37,11 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object per file")
 	compat := fs.String("compat", "", "follow a validator's readings where they differ from the specification: "+oracle.CompatSPIRVTools2023+" (default: the specification)")
+	fs.StringVar(compat, "rules-compat", "", "the same as --compat, by the name the other commands give it")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz lint [--json] FILE.spv...  (- reads standard input)")
 		fmt.Fprintln(fs.Output(), "\nChecks every function against rules R1-R16 of SPIR-V structured control flow, the functions a\nMaximallyReconvergesKHR entry point reaches against R17 too, and the header's id bound\n(rule bound: 0 < id < Bound, SPIR-V specification 2.3).")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 clean, 1 violations, 2 unreadable input.")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 clean, 1 violations, 2 unreadable input.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {

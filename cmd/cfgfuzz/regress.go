@@ -77,6 +77,13 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.DurationVar(&rf.duration, "duration", 0, "time budget: no file starts past it, the case in flight finishes (its structurizer calls within --timeout, its checks within --check-timeout); the files not replayed are named in the summary and are error cases of the JUnit file, and the replay is incomplete (exit 2 unless a case failed); 0: none")
 	fs.BoolVar(&rf.allowEmpty, "allow-empty", false, "a DIR that exists and holds no regression file passes (exit 0, 0 cases, an empty JUnit file with --junit) instead of exit 2; for a CI job set up before its first regression is saved")
 	rf.judge.define(fs)
+	// A file's header gives these when the flag is not: the usage says
+	// so, with the value a file without the header gets, and the flag
+	// package's "(default N)" would read as overriding the header.
+	for _, name := range []string{"walks", "seed", "timeout"} {
+		f := fs.Lookup(name)
+		f.DefValue = map[string]string{"walks": "0", "seed": "0", "timeout": "0s"}[name]
+	}
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz regress [flags] [DIR] [flags]")
 		fmt.Fprintln(fs.Output(), "\nReplay every NAME.cfg regression file of DIR (default: ./"+defaultRegressionsName+"; corpus/testdata/regressions")

@@ -29,6 +29,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
@@ -86,10 +87,10 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.StringVar(&f.kinds, "kinds", "", "generators, comma-separated (default all: "+kindList()+")")
 	fs.StringVar(&f.blocks, "blocks", "", "every random graph has `MIN-MAX` blocks (or N), up to "+strconv.Itoa(gen.MaxBlocksLimit)+" (default: 5-9; one graph in "+strconv.Itoa(gen.CampaignLargeEvery)+" larger, "+strconv.Itoa(gen.CampaignLargeMin)+"-"+strconv.Itoa(gen.CampaignLargeMax)+" or, for one in "+strconv.Itoa(gen.CampaignHugeEvery)+" of all, "+strconv.Itoa(gen.CampaignHugeMin)+"-"+strconv.Itoa(gen.CampaignHugeMax)+"); the exhaustive generator keeps its growing order; not with guided generation, whose mutants stay small")
 	fs.StringVar(&f.weights, "weights", "", "weight settings, comma-separated (default all: "+weightList()+"); a generator's streams take turns over its graphs, each graph at one setting")
-	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", "))
+	fs.StringVar(&f.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default: cfgfuzz's own structured, with the dispatch share beside it; a cmd: or repo: structurizer's own choice, none asked)")
 	fs.StringVar(&f.inject, "inject", "", "faults to plant on the current side: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.BoolVar(&f.listFaults, "list-faults", false, listFaultsUsage)
-	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default all)")
+	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default: all of "+strings.Join(oracle.DefaultChecks, ",")+", the gpu check on every --gpu-every th graph)")
 	f.judge.define(fs)
 	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "the current side as a structurizer `SPEC`: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md; a bare command is cmd:) or repo:DIR@REV")
@@ -124,7 +125,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 		fs.StringVar(&f.repo, "repo", "", "compare revisions of the git repository `DIR` instead of cfgfuzz's own: each checked out in a worktree, built with --build and served with --serve (or DIR/"+fuzz.ConfigFile+")")
 		fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout, once per commit ({worktree}, {rev}, {out} substituted)")
 		fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions), run in {out} (in the checkout when it names {worktree}): name the program {out}/NAME or {worktree}/PATH")
-		fs.StringVar(&f.baselineStructurizer, "baseline-structurizer", "", "the baseline side as a structurizer `SPEC` (self, isolated, rev:REV, cmd:CMD, repo:DIR@REV; fuzz.Spec) instead of --baseline REV")
+		fs.StringVar(&f.baselineStructurizer, "baseline-structurizer", "", "the baseline side as a structurizer `SPEC` (self, isolated, rev:REV, cmd:CMD, repo:DIR@REV: README.md's \"Structurizer specs\") instead of --baseline REV")
 		fs.StringVar(&f.baselineStrategy, "baseline-strategy", "", "the strategy asked of the baseline side when not --strategy (cfgfuzz's own: "+strings.Join(structurizer.Strategies(), ", ")+"): two strategies compared on the same graphs, e.g. --baseline-structurizer self --current self --baseline-strategy dispatch")
 	}
 }
@@ -250,6 +251,9 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		if note := externalFaultsNote(sp, strings.Join(c.Inject, ",")); note != "" {
 			fmt.Fprintf(stderr, "cfgfuzz %s: note: %s\n", name, note)
 		}
+	}
+	if s := c.Settings; s.Baseline != "" && s.Baseline == s.Current && len(s.Inject) == 0 && (s.BaselineStrategy == "" || s.BaselineStrategy == s.Strategy) {
+		fmt.Fprintf(stderr, "cfgfuzz %s: note: both sides are %s, asked the same strategy: the comparison can show only an answer that depends on chance\n", name, s.Current)
 	}
 	c.Context = in.ctx
 	c.Stage = func(s string) {
