@@ -62,6 +62,11 @@ var crashFormats = []crashFormat{
 		}},
 	{name: "sanitizer", re: regexp.MustCompile(`(?m)^==\d+==ERROR: (\w+Sanitizer): ([\w-]+)`),
 		headline: func(m []string) string { return m[1] + ": " + m[2] }},
+	// Rust's runtime aborting (a stack overflow: a thread's "has
+	// overflowed its stack" line, then this one), before UBSan's pattern,
+	// which the line also holds.
+	{name: "rust fatal runtime error", re: regexp.MustCompile(`(?m)^fatal runtime error: (.*)$`),
+		headline: func(m []string) string { return "fatal runtime error: " + m[1] }},
 	{name: "undefined behaviour", re: regexp.MustCompile(`(?m)runtime error: (.*)$`),
 		headline: func(m []string) string { return "runtime error: " + m[1] }},
 	// Python: an uncaught exception's traceback, the exception's line

@@ -45,6 +45,7 @@ func TestCrashReport(t *testing.T) {
 		{"c++ exception without what", "terminate called after throwing an instance of 'int'\n", "uncaught int", true, true},
 		{"assert", "log: serving\nss: lower.cpp:5: int main(int, char**): Assertion `argc == 7 && \"merge found\"' failed.\n", `assertion failed: argc == 7 && "merge found"`, false, true},
 		{"address sanitizer", "log\n=================================================================\n==31995==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000030 at pc 0x55579881e5df\nREAD of size 4 at 0x602000000030 thread T0\n    #0 0x55579881e5de in main /src/e.cpp:5\n", "AddressSanitizer: heap-buffer-overflow", false, true},
+		{"rust stack overflow", "\nthread 'main' (24385) has overflowed its stack\nfatal runtime error: stack overflow, aborting\n", "fatal runtime error: stack overflow, aborting", false, true},
 		{"undefined behaviour", "lower.cpp:12:9: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'\n", "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'", false, true},
 		{"the first of two", "panic: first\npanic: second\n", "first", true, true},
 		{"go panic in a method", "panic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\ngithub.com/acme/lower/passes.(*nester).place(...)\n\t/src/passes/nest.go:11\nmain.main()\n", "passes.(*nester).place: runtime error: index out of range [5] with length 3", true, true},

@@ -57,12 +57,16 @@ type declinedTally struct {
 	tooMany bool
 }
 
-// declinedReason is the normalized reason a declined result gives.
-func declinedReason(detail string) string {
-	if r := oracle.NormalizeReason(detail); r != "" {
-		return r
+// declinedReason is the normalized reason a result declined with
+// outcome gives, without a leading "OUTCOME: " that repeats the outcome
+// (an unsupported answer's "unsupported: switches").
+func declinedReason(outcome, detail string) string {
+	r := oracle.NormalizeReason(detail)
+	r = strings.TrimSpace(strings.TrimPrefix(r, outcome+":"))
+	if r == "" {
+		return "(none given)"
 	}
-	return "(none given)"
+	return r
 }
 
 // add takes record r: a graph the current side refused or declared
@@ -72,7 +76,7 @@ func (t *declinedTally) add(s *Settings, r *Record) {
 	if out != OutRefused && out != OutUnsupported || r.Skipped || r.Seen || t.tooMany {
 		return
 	}
-	k := declinedKey{out, declinedReason(r.Current.Detail)}
+	k := declinedKey{out, declinedReason(out, r.Current.Detail)}
 	d := t.byKey[k]
 	if d == nil {
 		if len(t.byKey) == maxDeclinedReasons {

@@ -35,3 +35,18 @@ func TestDeclinedTooMany(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclinedReasonNormalized: a reason reads without the outcome it
+// repeats, with its numbers read alike, and an empty one says so.
+func TestDeclinedReasonNormalized(t *testing.T) {
+	for _, tc := range []struct{ outcome, detail, want string }{
+		{OutUnsupported, "unsupported: switches", "switches"},
+		{OutRefused, "more than 6 blocks (9)", "more than N blocks (N)"},
+		{OutRefused, "unsupported: a switch of 20000 cases", "unsupported: a switch of N cases"}, // the emitter's limit, refused
+		{OutRefused, "  ", "(none given)"},
+	} {
+		if got := declinedReason(tc.outcome, tc.detail); got != tc.want {
+			t.Errorf("declinedReason(%q, %q) = %q, want %q", tc.outcome, tc.detail, got, tc.want)
+		}
+	}
+}

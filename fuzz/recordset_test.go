@@ -53,7 +53,7 @@ func declinedOfAll(s Settings, recs []Record) *Declined {
 	for i := range recs {
 		r := &recs[i]
 		if (r.Current.Outcome == OutRefused || r.Current.Outcome == OutUnsupported) && !r.Skipped && !r.Seen {
-			all = append(all, DeclinedReason{Outcome: r.Current.Outcome, Reason: declinedReason(r.Current.Detail), Graphs: 1, First: exampleOf(&s, r, "")})
+			all = append(all, DeclinedReason{Outcome: r.Current.Outcome, Reason: declinedReason(r.Current.Outcome, r.Current.Detail), Graphs: 1, First: exampleOf(&s, r, "")})
 		}
 	}
 	slices.SortStableFunc(all, func(a, b DeclinedReason) int {
@@ -92,7 +92,7 @@ func randomSide(r *rand.Rand) SideResult {
 		sd.Detail = "detail"
 	}
 	if out == OutRefused || out == OutUnsupported {
-		sd.Detail = []string{"irreducible control flow", fmt.Sprintf("block %d has too many successors", r.IntN(50)), "", "loop with several exits\nat b3"}[r.IntN(4)]
+		sd.Detail = []string{"irreducible control flow", fmt.Sprintf("block %d has too many successors", r.IntN(50)), "", "loop with several exits\nat b3", out + ": switches"}[r.IntN(5)]
 	}
 	return sd
 }

@@ -24,6 +24,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,6 +119,8 @@ type selfTester struct {
 	// promises are what the server declared in the hello; nil when it
 	// speaks v1 only or the hello failed.
 	promises *proto.Promises
+	// answer is the last answer line read.
+	answer []byte
 }
 
 // unserved names the promise by which the server does not serve one of
@@ -193,6 +197,7 @@ func (st *selfTester) sendLine(line string, allowance time.Duration) (r proto.Re
 		}
 		st.p.srv.spoke = true
 		st.lines++
+		st.answer = append(st.answer[:0], b...)
 		r, v := decodeResponse(b)
 		if v.broken() {
 			st.p.end(true, 0)
@@ -289,9 +294,45 @@ func (st *selfTester) hello() (string, string) {
 	case r.Hello.V != proto.Version2:
 		return fmt.Sprintf("hello answer of version %d, want 2", r.Hello.V), ""
 	}
+	if unknown := unknownPromises(st.answer); len(unknown) > 0 {
+		return fmt.Sprintf("promises with unknown keys %s, which make no promise (misspelt? the keys are %s)", strings.Join(unknown, ", "), strings.Join(promiseKeys(), ", ")), ""
+	}
 	st.promises = &r.Hello.Promises
 	pr, _ := json.Marshal(r.Hello.Promises)
 	return "", fmt.Sprintf("speaks v2 as %q, promises %s", r.Hello.Name, pr)
+}
+
+// promiseKeys are the JSON keys of proto.Promises.
+func promiseKeys() []string {
+	var keys []string
+	t := reflect.TypeFor[proto.Promises]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		keys = append(keys, name)
+	}
+	return keys
+}
+
+// unknownPromises are the keys of a hello answer's promises that
+// proto.Promises does not know, sorted (none when the line does not
+// read: the hello's own checks say why).
+func unknownPromises(answer []byte) []string {
+	var a struct {
+		Hello struct {
+			Promises map[string]json.RawMessage `json:"promises"`
+		} `json:"hello"`
+	}
+	if json.Unmarshal(answer, &a) != nil {
+		return nil
+	}
+	var unknown []string
+	for k := range a.Hello.Promises {
+		if !slices.Contains(promiseKeys(), k) {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown)
+	return unknown
 }
 
 // requestError says what is wrong with an answer that must be a request

@@ -6,6 +6,7 @@
 package fuzz
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,5 +79,25 @@ func TestSelfTestSlowStart(t *testing.T) {
 			t.Errorf("%q, allowance %v: %d failed, want %d and %q, in:\n%s", c.argv, c.allowance, failed, c.failed, c.want, text)
 		}
 		t.Logf("%q, allowance %v: %v", c.argv, c.allowance, time.Since(start))
+	}
+}
+
+// TestUnknownPromises: the keys of a hello's promises that no promise has
+// are named, sorted; known keys and lines that do not read name none.
+func TestUnknownPromises(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want []string
+	}{
+		{`{"id":2,"outcome":"ok","hello":{"v":2,"promises":{"deterministic":true,"max_blocks":9}}}`, nil},
+		{`{"id":2,"outcome":"ok","hello":{"v":2,"promises":{"renumberingInvariant":true,"maxBlocks":9,"switches":true}}}`, []string{"maxBlocks", "renumberingInvariant"}},
+		{`not json`, nil},
+	} {
+		if got := unknownPromises([]byte(c.line)); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.line, got, c.want)
+		}
+	}
+	if keys := promiseKeys(); !slices.Contains(keys, "renumbering_invariant") || !slices.Contains(keys, "max_clone_words") {
+		t.Errorf("promise keys %q", keys)
 	}
 }
