@@ -105,10 +105,12 @@ func hashFile(h io.Writer, path string) error {
 }
 
 // SideFilesMismatch is --resume's refusal of a cmd side whose files
-// changed since the campaign started.
+// changed since the campaign started, and a merge's of the minimizer on
+// a side whose files differ from those the shards ran (Merge).
 type SideFilesMismatch struct {
 	Dir, Side, Spec string
 	Then, Now       string // digests; Now "" when the files cannot be read
+	Merge           bool
 }
 
 func (e *SideFilesMismatch) Error() string {
@@ -116,8 +118,28 @@ func (e *SideFilesMismatch) Error() string {
 	if now == "" {
 		now = "none (the files it names cannot be read)"
 	}
+	if e.Merge {
+		return fmt.Sprintf("the %s structurizer %s here is not the build the shards ran (%s): the files its command names were %s there, %s here; the merge minimizes the new findings with it, so give it the shards' build",
+			e.Side, strings.TrimPrefix(e.Spec, "cmd:"), e.Dir, e.Then, now)
+	}
 	return fmt.Sprintf("the %s structurizer %s is not the build %s started with: the files its command names were %s, now %s (rebuilt since?); a campaign's verdicts come from one build: resume it with that build, or start again with this one (--force, or another --out)",
 		e.Side, strings.TrimPrefix(e.Spec, "cmd:"), e.Dir, e.Then, now)
+}
+
+// CheckShardSideFiles refuses to minimize a merge of the shard in dir
+// with sides whose files differ from those the shard ran (a
+// SideFilesMismatch for a merge): a finding the shards' build showed may
+// not show on another.
+func CheckShardSideFiles(dir string) error {
+	s, err := LoadSettings(dir)
+	if err != nil {
+		return err
+	}
+	err = checkSideFiles(dir, &s, recordedSideFiles(dir))
+	if m, ok := err.(*SideFilesMismatch); ok {
+		m.Merge = true
+	}
+	return err
 }
 
 // checkSideFiles refuses, for a resume of the campaign in dir that

@@ -203,7 +203,7 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 		s.Shard = fuzz.Shard{}
 		var sides openSides
 		defer sides.close()
-		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out, Progress: opt.Log}, &sides, budget, stderr, &minErr)
+		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out, Progress: opt.Log}, dirs[0], &sides, budget, stderr, &minErr)
 	}
 	rep, up, grown, err := fuzz.MergeNight(dirs, opt)
 	if err != nil {
@@ -273,14 +273,18 @@ func saveMergedCorpus(dir string, grown *fuzz.Corpus) error {
 
 // lazyMinimizer is the campaign's minimizer for the merged settings, its
 // sides made (a revision built) on the first finding to minimize; when
-// they cannot be made it minimizes nothing and sets *failed.
-func lazyMinimizer(c fuzz.Config, sides *openSides, budget minimizeBudget, stderr io.Writer, failed *error) fuzz.Minimizer {
+// they cannot be made, or a cmd side's files here differ from those the
+// shards (shard, the first) ran, it minimizes nothing and sets *failed.
+func lazyMinimizer(c fuzz.Config, shard string, sides *openSides, budget minimizeBudget, stderr io.Writer, failed *error) fuzz.Minimizer {
 	var made bool
 	return func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if !made {
 			made = true
 			var f campaignFlags
-			err := f.sidesFromSettings(context.Background(), &c, stderr)
+			err := fuzz.CheckShardSideFiles(shard)
+			if err == nil {
+				err = f.sidesFromSettings(context.Background(), &c, stderr)
+			}
 			if err == nil {
 				err = campaignMinimizer(&c, sides, budget, stderr)
 			}

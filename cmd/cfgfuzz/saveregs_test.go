@@ -6,6 +6,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -112,7 +113,8 @@ func TestRegressionNamesTellStructurizersApart(t *testing.T) {
 
 // TestMergeWithoutTheStructurizer: a merge whose minimizer cannot start
 // the structurizer the shards ran (an adapter missing on the merging
-// machine) minimizes nothing and saves no regression; it exits 2 and
+// machine, or another build of it) minimizes nothing and saves no
+// regression; it exits 2 and
 // leaves the state as it was, so that the new signatures stay new and the
 // merge run again where the structurizer runs minimizes and saves them.
 func TestMergeWithoutTheStructurizer(t *testing.T) {
@@ -149,6 +151,18 @@ func TestMergeWithoutTheStructurizer(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(state, "findings.json")); !os.IsNotExist(err) {
 		t.Errorf("a merge that minimized nothing committed its state (%v)", err)
+	}
+	// Another build at the adapter's path (one byte more) does not
+	// minimize the shards' findings either: it might not show them.
+	if err := os.WriteFile(adapter, append(slices.Clone(exe), 0), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCmd(append([]string{"merge", "--state", state, "--out", filepath.Join(tmp, "m-other"), "--save-regressions", regs}, dirs...), "")
+	if code != exitUsage || !strings.Contains(stderr, "here is not the build the shards ran") || !strings.Contains(stderr, "leaves "+state+" as it was") {
+		t.Errorf("merge with another build of the structurizer: exit %d, want 2 naming the builds, the state left as it was\n%s%s", code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(state, "findings.json")); !os.IsNotExist(err) {
+		t.Errorf("a merge on another build committed its state (%v)", err)
 	}
 	install()
 	code, out, stderr = runCmd(append([]string{"merge", "--state", state, "--out", filepath.Join(tmp, "m2"), "--save-regressions", regs}, dirs...), "")
