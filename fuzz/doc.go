@@ -22,7 +22,9 @@
 // results log as they come, in completion order; a report is the one the log
 // sorted by index gives: its counts add up in any order, and the examples it
 // shows are the lowest indices of their kind, which the coordinator keeps in
-// memory as records come (recordset.go). That is why the number of workers,
+// memory as records come (recordset.go), with the reasons the structurizer
+// gave for the graphs it declined, each with its lowest index (declined.go).
+// That is why the number of workers,
 // the order of completion, sharding and restarts do not change a report
 // (only its Throughput and Provenance sections).
 //
