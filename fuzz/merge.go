@@ -65,6 +65,11 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, *Corpus
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if opt.Prepare != nil {
+		if err := opt.Prepare(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	if opt.Minimize != nil {
 		MinimizeFindings(rep, opt.Minimize, opt.Log, nil)
 	}

@@ -38,6 +38,11 @@ type MergeOptions struct {
 	// Log, when set, receives a line per finding minimized, with its time;
 	// nil prints nothing.
 	Log io.Writer
+	// Prepare, when set, is called once the merge is known to go on
+	// (every refusal made), before anything is minimized or written
+	// (MergeNight): the merge's output directory is made ready there. An
+	// error it returns ends the merge.
+	Prepare func() error
 	// Writer is the merging cfgfuzz (the zero value: ThisWriter). Shards
 	// another writer wrote are refused (MixedError) unless Mixed, when the
 	// report's Mixed names each shard's writer.

@@ -164,25 +164,32 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 		return nil, nil, err
 	}
 	defer unlock()
-	// out holds no merge's files now (checkMergeOut; --force removes them
-	// below): a merge that fails before it commits removes what it wrote
-	// (a report, a findings store cut short by a full disk), so that the
-	// merge run again is not refused as replacing an earlier one.
-	committed := false
+	// Once the merge is known to go on (every refusal made: MergeNight
+	// calls opt.Prepare), --force removes the earlier merge's files, and
+	// from then a merge that fails before it commits removes what it
+	// wrote (a report, a findings store cut short by a full disk), so that
+	// the merge run again is not refused as replacing an earlier one. A
+	// refused merge leaves out as it was, an earlier merge included.
+	writing, committed := false, false
+	opt.Prepare = func() error {
+		writing = true
+		if !force {
+			return nil
+		}
+		for _, name := range mergeFiles {
+			if err := os.RemoveAll(filepath.Join(out, name)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	defer func() {
-		if err != nil && !committed {
+		if err != nil && writing && !committed {
 			for _, name := range mergeFiles {
 				os.RemoveAll(filepath.Join(out, name))
 			}
 		}
 	}()
-	if force {
-		for _, name := range mergeFiles {
-			if err := os.RemoveAll(filepath.Join(out, name)); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
 	if state != "" {
 		st, err := fuzz.LoadState(state)
 		if err != nil {

@@ -1,7 +1,8 @@
 // mergeout_test.go: merge's --out. A folder that holds an earlier merge is
 // refused without --force, and with it cleared of what a merge writes
-// (reports, findings, pictures, state update); a refused merge leaves no
-// folder of its own behind.
+// (reports, findings, pictures, state update) once the merge goes on; a
+// refused merge leaves no folder of its own behind, and an earlier merge
+// as it was.
 package main
 
 import (
@@ -54,6 +55,15 @@ func TestMergeOutHoldingAMerge(t *testing.T) {
 	}
 	if readFile(t, filepath.Join(m, "report.json")) != report {
 		t.Error("the refused merge changed M/report.json")
+	}
+	// A merge --force that is refused (one shard of two) leaves the
+	// earlier merge whole: it removes it only once it goes on.
+	code, _, stderr = runCmd([]string{"merge", "--force", "--progress", "none", "--out", m, b[0]}, "")
+	if code != exitUsage || !strings.Contains(stderr, "incomplete shard set") {
+		t.Errorf("merge --force of one shard into M: exit %d, want 2 (incomplete)\n%s", code, stderr)
+	}
+	if left, _ := os.ReadDir(filepath.Join(m, "findings")); len(left) != len(old) || readFile(t, filepath.Join(m, "report.json")) != report {
+		t.Error("the refused merge --force removed or changed the earlier merge")
 	}
 	code, _, stderr = runCmd(append([]string{"merge", "--force", "--progress", "none", "--out", m}, b...), "")
 	if code != exitOK {
