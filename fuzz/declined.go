@@ -193,15 +193,15 @@ func DeclinedSummary(rep *Report) string {
 	case d == nil:
 		return ""
 	case d.TooMany:
-		return fmt.Sprintf("declined: more than %d distinct reasons (report.md)", maxDeclinedReasons)
+		return fmt.Sprintf("declined: more than %d distinct reasons, none listed", maxDeclinedReasons)
 	}
 	var parts []string
 	for _, r := range d.Reasons[:min(len(d.Reasons), declinedSummaryShown)] {
 		parts = append(parts, fmt.Sprintf("%d %s: %s", r.Graphs, r.Outcome, PrintableLine(r.Reason)))
 	}
 	s := "declined: " + strings.Join(parts, "; ")
-	if len(d.Reasons) > declinedSummaryShown {
-		s += fmt.Sprintf("; %d more reasons in report.md", len(d.Reasons)-declinedSummaryShown)
+	if n := len(d.Reasons) - declinedSummaryShown; n > 0 {
+		s += fmt.Sprintf("; %s more in report.json (report.md: the first %d)", Plural(n, "reason"), declinedShown)
 	}
 	return s
 }

@@ -27,8 +27,8 @@ const MinimizationDeferred = "deferred to merge"
 // night takes the state's digest and the exhaustive walk's next position.
 func (c *Config) validateState() error {
 	if c.State == nil {
-		if c.Resume && c.Night != "" && c.Shard.N <= 1 && finishedReport(c.Dir) {
-			return fmt.Errorf("the campaign in %s is night %s of a --state directory, finished: its end committed the night (or found another night's commit), so it has nothing to resume; start a new night (another --out, or --force)", c.Dir, c.Night)
+		if c.finishedNight() {
+			return c.nothingToResume()
 		}
 		if c.Night != "" || c.StateDigest != "" {
 			again := "give --state again"
@@ -54,6 +54,8 @@ func (c *Config) validateState() error {
 		}
 		c.StateDigest = c.State.Digest
 		c.ExhaustiveFrom = c.State.ExhaustiveNext // go on where the last night stopped
+	case c.StateDigest != c.State.Digest && c.finishedNight():
+		return c.nothingToResume()
 	case c.StateDigest != c.State.Digest:
 		return fmt.Errorf("state %s changed since the campaign started (digest %s, campaign read %s): a night committed its update since, this campaign's own once it finished or a later one, and a campaign resumes only on the state it started from: start a new night (another --out, or --force)", c.State.Dir, c.State.Digest, c.StateDigest)
 	}
@@ -66,6 +68,18 @@ func (c *Config) stateDir() string {
 		return ""
 	}
 	return c.State.Dir
+}
+
+// finishedNight says whether c resumes a whole night, unsharded, that
+// finished: its report is whole, and its end committed the night (or
+// found another night's commit).
+func (c *Config) finishedNight() bool {
+	return c.Resume && c.Night != "" && c.Shard.N <= 1 && finishedReport(c.Dir)
+}
+
+// nothingToResume is the refusal of a finished night's resume.
+func (c *Config) nothingToResume() error {
+	return fmt.Errorf("the campaign in %s is night %s of a --state directory, finished: its end committed the night (or found another night's commit), so it has nothing to resume; start a new night (another --out, or --force)", c.Dir, c.Night)
 }
 
 // reruns re-runs this shard's kept graphs, or on --resume reads the

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -297,6 +298,9 @@ func (st *selfTester) hello() (string, string) {
 	if unknown := unknownPromises(st.answer); len(unknown) > 0 {
 		return fmt.Sprintf("promises with unknown keys %s, which make no promise (misspelt? the keys are %s)", strings.Join(unknown, ", "), strings.Join(promiseKeys(), ", ")), ""
 	}
+	if p := r.Hello.Promises; p.MaxBlocks < 0 || p.MaxCloneWords < 0 {
+		return fmt.Sprintf("promises max_blocks %d, max_clone_words %d: want 0 (no promise) or more", p.MaxBlocks, p.MaxCloneWords), ""
+	}
 	st.promises = &r.Hello.Promises
 	pr, _ := json.Marshal(r.Hello.Promises)
 	return "", fmt.Sprintf("speaks v2 as %q, promises %s", r.Hello.Name, pr)
@@ -314,8 +318,10 @@ func promiseKeys() []string {
 }
 
 // unknownPromises are the keys of a hello answer's promises that
-// proto.Promises does not know, sorted (none when the line does not
-// read: the hello's own checks say why).
+// proto.Promises does not know, quoted and sorted (none when the line
+// does not read: the hello's own checks say why). A key that differs from
+// one only in case is known: a campaign reads it as that one (JSON's
+// case-insensitive match of a field).
 func unknownPromises(answer []byte) []string {
 	var a struct {
 		Hello struct {
@@ -327,8 +333,8 @@ func unknownPromises(answer []byte) []string {
 	}
 	var unknown []string
 	for k := range a.Hello.Promises {
-		if !slices.Contains(promiseKeys(), k) {
-			unknown = append(unknown, k)
+		if !slices.ContainsFunc(promiseKeys(), func(p string) bool { return strings.EqualFold(p, k) }) {
+			unknown = append(unknown, strconv.Quote(k))
 		}
 	}
 	slices.Sort(unknown)

@@ -83,14 +83,16 @@ func TestSelfTestSlowStart(t *testing.T) {
 }
 
 // TestUnknownPromises: the keys of a hello's promises that no promise has
-// are named, sorted; known keys and lines that do not read name none.
+// are named, quoted and sorted; known keys (in any case, as a campaign
+// reads them) and lines that do not read name none.
 func TestUnknownPromises(t *testing.T) {
 	for _, c := range []struct {
 		line string
 		want []string
 	}{
 		{`{"id":2,"outcome":"ok","hello":{"v":2,"promises":{"deterministic":true,"max_blocks":9}}}`, nil},
-		{`{"id":2,"outcome":"ok","hello":{"v":2,"promises":{"renumberingInvariant":true,"maxBlocks":9,"switches":true}}}`, []string{"maxBlocks", "renumberingInvariant"}},
+		{`{"id":2,"outcome":"ok","hello":{"v":2,"promises":{"renumberingInvariant":true,"maxBlocks":9,"switches":true}}}`, []string{`"maxBlocks"`, `"renumberingInvariant"`}},
+		{`{"id":2,"outcome":"ok","hello":{"v":2,"promises":{"SWITCHES":true,"Max_Blocks":6,"":1}}}`, []string{`""`}}, // JSON reads the first two as switches and max_blocks
 		{`not json`, nil},
 	} {
 		if got := unknownPromises([]byte(c.line)); !slices.Equal(got, c.want) {

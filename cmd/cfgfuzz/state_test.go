@@ -331,6 +331,10 @@ func TestResumeNamesTheNight(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "finished: its end committed the night") || !strings.Contains(stderr, "start a new night") {
 		t.Errorf("resume of a finished night: exit %d, stderr %q; want 2 saying there is nothing to resume", code, stderr)
 	}
+	code, _, stderr = runCmd([]string{"run", "--resume", out, "--state", state, "--progress", "none"}, "")
+	if code != 2 || !strings.Contains(stderr, "finished: its end committed the night") {
+		t.Errorf("resume of a finished night with its --state: exit %d, stderr %q; want 2 saying there is nothing to resume", code, stderr)
+	}
 	killed := copyDir(t, out, filepath.Join(dir, "killed")) // as a night killed before its reports
 	os.Remove(filepath.Join(killed, "report.json"))
 	code, _, stderr = runCmd([]string{"run", "--resume", killed, "--progress", "none"}, "")
