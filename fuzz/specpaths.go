@@ -110,14 +110,48 @@ func isAssignment(w string) bool {
 // execLine is cmd as `sh -c` runs a server, the shell replaced by the
 // program: exec before the program's word, after any assignments, which
 // then reach the program's environment (FOO=1 exec ./adapter; exec
-// FOO=1 ./adapter would run a program named FOO=1).
+// FOO=1 ./adapter would run a program named FOO=1). A command that is
+// more than one simple command (cd DIR && ./adapter, a list, a group) or
+// whose first word is a shell builtin that is no program (exec, command,
+// cd) runs as it is written: the shell stays, a parent of its programs in
+// their process group.
 func execLine(cmd string) string {
 	words := commandWords(cmd)
-	if len(words) == 0 {
-		return "exec " + cmd
+	if len(words) == 0 || shellControl(cmd) {
+		return cmd
 	}
 	at := words[0][0]
+	switch cmd[at:words[0][1]] {
+	case "exec", "command", "cd", "export", "set", "ulimit", "umask", "trap", "eval", ".", "source", "if", "for", "while", "case", "!":
+		return cmd
+	}
 	return cmd[:at] + "exec " + cmd[at:]
+}
+
+// shellControl says whether cmd holds, outside quotes, a character that
+// joins or groups commands (; & | ( ) or a newline; a group's braces come
+// with a ;). A pipeline is one: exec before its first command would leave
+// the rest to the shell.
+func shellControl(cmd string) bool {
+	quote := byte(0)
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' && i+1 < len(cmd) {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case strings.IndexByte(";&|()\n", c) >= 0:
+			return true
+		}
+	}
+	return false
 }
 
 // pathOfWord is the path a command's word names, and whether it names

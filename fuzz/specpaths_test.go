@@ -66,7 +66,8 @@ func TestMapPathsReadsQuotedPaths(t *testing.T) {
 
 // TestExecLineAfterAssignments: a server's command line gets exec before
 // its program, after the variable assignments that lead it, and a shell
-// then runs the program with them in its environment.
+// then runs the program with them in its environment; a command of
+// several (a list, a pipeline) or led by a builtin runs as written.
 func TestExecLineAfterAssignments(t *testing.T) {
 	for _, tc := range []struct{ cmd, want string }{
 		{"./adapter -v", "exec ./adapter -v"},
@@ -74,6 +75,12 @@ func TestExecLineAfterAssignments(t *testing.T) {
 		{"A=1 B_2='x y' python3 a.py", "A=1 B_2='x y' exec python3 a.py"},
 		{"1A=2 ./adapter", "exec 1A=2 ./adapter"}, // no name: a program's word
 		{"./a --opt=1", "exec ./a --opt=1"},
+		{"{out}/adapter", "exec {out}/adapter"},
+		{"exec ./adapter", "exec ./adapter"},
+		{"FAULT=1 command ./adapter", "FAULT=1 command ./adapter"},
+		{"cd /opt/x && ./adapter", "cd /opt/x && ./adapter"},
+		{"./adapter | tee log", "./adapter | tee log"},
+		{"./adapter 'a;b' \"(c)\"", "exec ./adapter 'a;b' \"(c)\""},
 	} {
 		if got := execLine(tc.cmd); got != tc.want {
 			t.Errorf("execLine(%q) = %q, want %q", tc.cmd, got, tc.want)
@@ -82,6 +89,10 @@ func TestExecLineAfterAssignments(t *testing.T) {
 	out, err := exec.Command("sh", "-c", execLine(`GREETING='hello there' sh -c 'echo "$GREETING"'`)).Output()
 	if err != nil || string(out) != "hello there\n" {
 		t.Errorf("the program saw %q, %v; want the assignment in its environment", out, err)
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("sh", "-c", execLine("cd "+dir+" && X=7 sh -c 'echo $X $(pwd)'")).Output(); err != nil || string(out) != "7 "+dir+"\n" {
+		t.Errorf("a list ran as %q, %v; want it run as written", out, err)
 	}
 	if got := programOf("FAULT=segv /opt/adapter --fast"); got != "/opt/adapter" {
 		t.Errorf("programOf past an assignment = %q, want /opt/adapter", got)
