@@ -6,10 +6,11 @@
 // numbers.
 //
 // A structurizer under test names its ids as it likes: OpName strings of
-// megabytes or with newlines. spirv-dis prints a friendly name at every
-// use of its id, so such a module's text could be many times its size;
-// ids are named in the text only when every OpName is printable
-// (spirv.PrintableName), else the library prints numbered ids, each
+// megabytes. spirv-dis prints a friendly name (the OpName made an
+// identifier) at every use of its id, so such a module's text could be
+// many times its size; ids are named in the text only when every OpName
+// is short (at most 64 bytes: spirv.Module.NamesShort), which gives
+// spirv-dis's text exactly, else the library prints numbered ids, each
 // OpName's string once.
 
 package oracle
@@ -24,7 +25,7 @@ func Disassemble(module []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if text, err := libDisassemble(module, m.NamesPrintable()); err == nil {
+	if text, err := libDisassemble(module, m.NamesShort()); err == nil {
 		return text, nil
 	}
 	return spirv.Disassemble(m), nil

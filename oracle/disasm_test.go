@@ -18,7 +18,9 @@ func diamondBytes(t *testing.T) []byte {
 
 // TestDisassembleIsSpirvDis: with the library linked, Disassemble prints
 // what the spirv-dis executable prints for the same module, byte for
-// byte; the vector type's component count is a literal, not an id.
+// byte, also where a structurizer's OpName is short but no identifier (a
+// quote, a newline, an escape, empty); the vector type's component count
+// is a literal, not an id.
 func TestDisassembleIsSpirvDis(t *testing.T) {
 	if !HaveLibValidator {
 		t.Skip("built without cgo: Disassemble is emit/spirv's (TestDisassembleFallbackLiterals)")
@@ -35,31 +37,44 @@ func TestDisassembleIsSpirvDis(t *testing.T) {
 	if err != nil {
 		t.Skip("no spirv-dis to compare with")
 	}
-	cmd := exec.Command(dis, "-")
-	cmd.Stdin = bytes.NewReader(mod)
-	want, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text != string(want) {
-		t.Errorf("Disassemble:\n%s\nspirv-dis:\n%s", text, want)
+	for _, name := range []string{"", `q"uo'te`, "a\nb", "\x1b[31mred", "main"} {
+		m := renamed(t, name)
+		text, err := Disassemble(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(dis, "-")
+		cmd.Stdin = bytes.NewReader(m)
+		want, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text != string(want) {
+			t.Errorf("OpName %q: Disassemble:\n%s\nspirv-dis:\n%s", name, text, want)
+		}
 	}
 }
 
-// TestDisassembleUnprintableNames: a module whose OpName is no printable
-// id name (too long, a space) is disassembled with numbered ids, the
-// name's string printed once, so the text stays a small factor of the
-// module's size.
-func TestDisassembleUnprintableNames(t *testing.T) {
+// renamed is the diamond's module with its first OpName's string name.
+func renamed(t *testing.T, name string) []byte {
+	t.Helper()
 	_, m := diamondModule(t)
-	long := strings.Repeat("x", 4096)
 	for i, in := range m.Insts {
 		if in.Op == spirv.OpName {
-			m.Insts[i].Operands = append([]uint32{in.Operands[0]}, spirv.String(long)...)
+			m.Insts[i].Operands = append([]uint32{in.Operands[0]}, spirv.String(name)...)
 			break
 		}
 	}
-	mod := m.Bytes()
+	return m.Bytes()
+}
+
+// TestDisassembleUnprintableNames: a module whose OpName is longer than
+// an id name may be (64 bytes) is disassembled with numbered ids, the
+// name's string printed once, so the text stays a small factor of the
+// module's size.
+func TestDisassembleUnprintableNames(t *testing.T) {
+	long := strings.Repeat("x", 4096)
+	mod := renamed(t, long)
 	text, err := Disassemble(mod)
 	if err != nil {
 		t.Fatal(err)

@@ -175,12 +175,15 @@ func (m *Module) Names() map[uint32]string {
 // maxIDName is the longest OpName Disassemble prints in place of an id.
 const maxIDName = 64
 
-// NamesPrintable says whether every OpName of m is printable in place of
-// its id (PrintableName).
-func (m *Module) NamesPrintable() bool {
-	for _, n := range m.Names() {
-		if !PrintableName(n) {
-			return false
+// NamesShort says whether every OpName of m is at most maxIDName bytes
+// long: a disassembler that makes each an identifier printed at every use
+// of its id gives a text a small factor of the module's size.
+func (m *Module) NamesShort() bool {
+	for _, in := range m.Insts {
+		if in.Op == OpName && len(in.Operands) > 1 {
+			if s, _ := ReadString(in.Operands[1:]); len(s) > maxIDName {
+				return false
+			}
 		}
 	}
 	return true
