@@ -59,9 +59,11 @@ type declinedTally struct {
 
 // declinedReason is the normalized reason a result declined with
 // outcome gives, without a leading "OUTCOME: " that repeats the outcome
-// (an unsupported answer's "unsupported: switches").
+// (an unsupported answer's "unsupported: switches"), its control and
+// formatting characters escaped (PrintableLine): the same text in
+// report.json as on a terminal.
 func declinedReason(outcome, detail string) string {
-	r := oracle.NormalizeReason(detail)
+	r := PrintableLine(oracle.NormalizeReason(detail))
 	r = strings.TrimSpace(strings.TrimPrefix(r, outcome+":"))
 	if r == "" {
 		return "(none given)"

@@ -44,6 +44,7 @@ func TestDeclinedReasonNormalized(t *testing.T) {
 		{OutRefused, "more than 6 blocks (9)", "more than N blocks (N)"},
 		{OutRefused, "unsupported: a switch of 20000 cases", "unsupported: a switch of N cases"}, // the emitter's limit, refused
 		{OutRefused, "  ", "(none given)"},
+		{OutRefused, "red \x1b[31m\u202e", `red \x1b[Nm\u202e`},
 	} {
 		if got := declinedReason(tc.outcome, tc.detail); got != tc.want {
 			t.Errorf("declinedReason(%q, %q) = %q, want %q", tc.outcome, tc.detail, got, tc.want)

@@ -9,10 +9,11 @@ import (
 
 func TestPrintable(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain text, é, 日本\n\tnext": "plain text, é, 日本\n\tnext",
-		"\x1b[2Jred\x07":            `\x1b[2Jred\x07`,
-		"a\rb\x00c\x7f\u009bd":      `a\rb\x00c\x7f\u009bd`,
-		"bad \xff utf-8":            "bad \xff utf-8",
+		"plain text, é, 日本\n\tnext":          "plain text, é, 日本\n\tnext",
+		"\x1b[2Jred\x07":                     `\x1b[2Jred\x07`,
+		"a\rb\x00c\x7f\u009bd":               `a\rb\x00c\x7f\u009bd`,
+		"bad \xff utf-8":                     "bad \xff utf-8",
+		"admin\u202e\u2066 // x\u2069\ufeff": `admin\u202e\u2066 // x\u2069\ufeff`,
 	} {
 		if got := Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
