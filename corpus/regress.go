@@ -403,7 +403,7 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 func RegressionPath(dir, name string) (string, error) {
 	name = strings.TrimSuffix(name, ".cfg")
 	if !validName.MatchString(name) {
-		return "", fmt.Errorf("regression name %q: use letters, digits, '_', '.', '-'", name)
+		return "", fmt.Errorf("regression name %q: use letters, digits, '_', '.', '-', starting with a letter or digit", name)
 	}
 	path := filepath.Join(dir, name+".cfg")
 	if _, err := os.Lstat(path); err == nil {

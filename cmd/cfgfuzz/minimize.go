@@ -874,21 +874,32 @@ func (mf *minimizeFlags) checkOutputs() error {
 			return fmt.Errorf("--save-regression: %w", err)
 		}
 	}
-	if st, err := os.Stat(mf.out); mf.out != "" && err == nil && st.IsDir() {
-		return fmt.Errorf("--out %s is a directory: give the file to write the graph into", mf.out)
+	if mf.out != "" {
+		if st, err := os.Stat(mf.out); err == nil && st.IsDir() {
+			return fmt.Errorf("--out %s is a directory: give the file to write the graph into", mf.out)
+		}
+		if st, err := os.Stat(filepath.Dir(mf.out)); err != nil || !st.IsDir() {
+			return fmt.Errorf("--out %s: %s is no directory that exists", mf.out, filepath.Dir(mf.out))
+		}
 	}
-	if st, err := os.Stat(mf.store); mf.store != "" && err == nil && !st.IsDir() {
-		return fmt.Errorf("--store %s is a file: give the findings store's directory", mf.store)
+	if mf.store != "" {
+		if err := dirPathFree(mf.store); err != nil {
+			return fmt.Errorf("--store %s: %w", mf.store, err)
+		}
 	}
 	return nil
 }
 
 // writeOutFile replaces file with data whole (corpus.ReplaceFile: a
-// failed write, a full disk, leaves the file as it was), or writes into
-// it when it is no regular file (a device, a pipe: /dev/stdout).
+// failed write, a full disk, leaves the file as it was), through a
+// symbolic link to the file it names, or writes into it when it is no
+// regular file (a device, a pipe: /dev/stdout).
 func writeOutFile(file string, data []byte) error {
 	if st, err := os.Stat(file); err == nil && !st.Mode().IsRegular() {
 		return os.WriteFile(file, data, 0o644)
+	}
+	if target, err := filepath.EvalSymlinks(file); err == nil {
+		file = target
 	}
 	return corpus.ReplaceFile(file, data)
 }

@@ -230,6 +230,19 @@ func TestMinimizeOutReplacedWhole(t *testing.T) {
 	if _, err := os.Stat(block); !os.IsNotExist(err) {
 		t.Errorf("the write left %s: %v", block, err)
 	}
+	// Through a symbolic link, the file it names is replaced.
+	link, target := filepath.Join(dir, "link.cfg"), filepath.Join(dir, "target.cfg")
+	os.WriteFile(target, []byte("OLD\n"), 0o644)
+	os.Symlink(target, link)
+	if code, stdout, stderr := runCmd([]string{"minimize", "--inject", "swap-arms", "--out", link, in}, ""); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("--out through a link replaced the link: %v", err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), "# compact: ") {
+		t.Errorf("the link's target after the write: %q", b)
+	}
 }
 
 // TestMinimizeSaysWhatIsWrongWithItsArguments: two files are refused with
@@ -263,7 +276,10 @@ func TestMinimizeRefusesOutputsItCannotWriteFirst(t *testing.T) {
 		{[]string{"--save-regression", "taken", "--regressions", regs}, "--save-regression: " + filepath.Join(regs, "taken.cfg") + ": file already exists"},
 		{[]string{"--save-regression", "x", "--regressions", file}, "--save-regression: regression directory " + file + ": " + file + " is a file"},
 		{[]string{"--out", dir}, "--out " + dir + " is a directory"},
-		{[]string{"--store", file}, "--store " + file + " is a file"},
+		{[]string{"--out", filepath.Join(dir, "none", "x.cfg")}, "is no directory that exists"},
+		{[]string{"--store", file}, "--store " + file + ": " + file + " is a file"},
+		{[]string{"--store", filepath.Join(file, "sub")}, ": " + file + " is a file"},
+		{[]string{"--save-regression", ".hidden", "--regressions", regs}, "starting with a letter or digit"},
 	} {
 		code, _, stderr := runCmd(append(append([]string{"minimize", "--inject", "swap-arms"}, tc.args...), "-"), "{{1, 2}, {3}, {3}, {}}\n")
 		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "blocks ->") {

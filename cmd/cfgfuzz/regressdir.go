@@ -50,16 +50,8 @@ func checkRegressionDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	for p := abs; ; p = filepath.Dir(p) { // the deepest part that exists
-		if st, err := os.Stat(p); err == nil {
-			if !st.IsDir() {
-				return fmt.Errorf("regression directory %s: %s is a file, not a directory", dir, p)
-			}
-			break
-		}
-		if filepath.Dir(p) == p {
-			break
-		}
+	if err := dirPathFree(abs); err != nil {
+		return fmt.Errorf("regression directory %s: %w", dir, err)
 	}
 	parts := strings.Split(filepath.ToSlash(abs), "/")
 	i := slices.Index(parts, "corpus")
@@ -104,4 +96,24 @@ func moduleOf(gomod string) string {
 		}
 	}
 	return ""
+}
+
+// dirPathFree refuses a path a directory cannot be made at: one that is,
+// or lies below, a file.
+func dirPathFree(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	for p := abs; ; p = filepath.Dir(p) { // the deepest part that exists
+		if st, err := os.Stat(p); err == nil {
+			if !st.IsDir() {
+				return fmt.Errorf("%s is a file, not a directory", p)
+			}
+			return nil
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
 }
