@@ -1,7 +1,8 @@
 // declined_test.go: a campaign on an external adapter that refuses some
 // graphs lists them by reason in report.json (which validates against its
 // schema), report.md and the summary, each reason's replay refusing its
-// graph again; workers do not change the list.
+// graph again; workers do not change the list. One that answers request
+// errors on graphs cfgfuzz generated is told it may misread them.
 package main
 
 import (
@@ -91,4 +92,35 @@ func timelessDeclined(rep *fuzz.Report) string {
 		b.WriteString(r.Outcome + " " + r.Reason + " " + r.First.Graph + " " + r.Replay + "\n")
 	}
 	return b.String()
+}
+
+// TestRequestErrorsHinted: an adapter that answers a request error on
+// some graphs cfgfuzz generated (a misreading of the compact notation)
+// gets a note naming the first graph and the command that shows its
+// answer, which shows it.
+func TestRequestErrorsHinted(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	src, err := os.ReadFile(filepath.Join("..", "..", "fuzz", "examples", "python-adapter", "cfgfuzz_adapter.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = "    func, stats = structurize(succs, weights, bug)\n"
+	misread := "    if len(succs) >= 7:\n        return {\"id\": rid, \"outcome\": \"error\", \"reason\": REQUEST_ERROR + \"bad graph\"}\n"
+	path := filepath.Join(t.TempDir(), "misreads.py")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), at, misread+at, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd([]string{"run", "--structurizer", "cmd:python3 " + path, "--graphs", "60", "--progress", "none", "--out", filepath.Join(t.TempDir(), "c")}, "")
+	_, cmdline, ok := strings.Cut(stderr, "note: the structurizer answered a request error on graphs cfgfuzz generated")
+	if code != exitUsage || !ok {
+		t.Fatalf("exit %d, want 2 and the note\n%s%s", code, stdout, stderr)
+	}
+	_, cmdline, _ = strings.Cut(cmdline, "`")
+	cmdline, _, _ = strings.Cut(cmdline, "`")
+	out, _ := exec.Command("sh", "-c", strings.Replace(cmdline, "cfgfuzz check", cfgfuzzBinary(t)+" check", 1)).CombinedOutput()
+	if !strings.Contains(string(out), "request: bad graph") {
+		t.Errorf("the note's command %q does not show the answer:\n%s", cmdline, out)
+	}
 }

@@ -387,6 +387,9 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	if n := rep.Outcomes[fuzz.OutError] + rep.BaselineOutcomes[fuzz.OutError]; n > 0 && len(rep.HarnessErrors) > 0 {
 		e := rep.HarnessErrors[0]
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s no verdict (outcome error; report.json's harness_errors), the first graph %d: %s\n", name, fuzz.HaveGraphs(n), e.Index, e.Detail)
+		if hint := requestErrorsHint(rep); hint != "" {
+			fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
+		}
 	}
 	if u := rep.UncheckedSummary(); u != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s (report.json's unchecked: fuzz/REPORT.md)\n", name, u)
@@ -461,6 +464,23 @@ func allErrorsHint(rep *fuzz.Report) string {
 		hint += "; once it does, start the campaign again with --force (a --resume keeps these graphs' errors)"
 	}
 	return hint
+}
+
+// requestErrorsHint is a note for a campaign whose first harness error is
+// the structurizer's request error ("request: ..."): a graph cfgfuzz
+// generated, which parses, that the structurizer says it cannot read is
+// more likely its misreading of the request than a bad request; "" for
+// other errors, and where allErrorsHint speaks (every graph an error).
+func requestErrorsHint(rep *fuzz.Report) string {
+	if len(rep.HarnessErrors) == 0 || rep.Outcomes[fuzz.OutError] == rep.Graphs {
+		return ""
+	}
+	e := rep.HarnessErrors[0]
+	if !strings.Contains(e.Detail, proto.RequestError) {
+		return ""
+	}
+	return fmt.Sprintf("note: the structurizer answered a request error on graphs cfgfuzz generated, which parse (the first %s): its reading of the request, the compact notation or the weights (report.json's harness_errors), may be wrong; `echo %s | cfgfuzz check --structurizer %s` shows its answer to the first",
+		e.Graph, fuzz.ShellQuote(e.Graph), fuzz.ShellQuote(rep.Settings.Current))
 }
 
 // checkLimitOnly says whether every harness error listed is a graph whose
