@@ -208,25 +208,33 @@ func Run(c Config) (*Outcome, error) {
 			}
 			grown = nil
 		case err != nil:
-			c.unsaved(rep, err, rs.total, c.planned(done))
-			return nil, c.resumable(err)
+			if !c.unsaved(rep, err, rs.total, c.planned(done)) {
+				return nil, c.resumable(err)
+			}
+			grown = nil // the resume writes it, with the state
 		}
 	}
 	return &Outcome{Report: rep, Harness: harness, Corpus: grown}, nil
 }
 
-// unsaved writes the reports again, incomplete, after the night's state
-// update could not be saved (err: a full disk, a quota): the reports
-// written before it said the night whole, and its resume saves the
-// update. Reports that cannot be written again are removed, so that none
-// says the night passed.
-func (c *Config) unsaved(rep *Report, err error, done, planned int) {
+// unsaved makes the report incomplete after the night's state update
+// could not be saved (err: a full disk, a quota), and writes the reports
+// again: those written before said the night whole, and its resume saves
+// the update (and a guided night's corpus, which goes with it). It says
+// whether the reports were written; ones that cannot be are removed, so
+// that none says the night passed.
+func (c *Config) unsaved(rep *Report, err error, done, planned int) bool {
 	rep.Incomplete = &Incomplete{Reason: "the state update was not saved: " + err.Error(), Done: done, Planned: max(planned, 0), Resume: c.ResumeCommand}
+	if g := rep.Guided; g != nil && g.Corpus != nil && g.Corpus.Written != "" {
+		g.Corpus.Written, g.Corpus.NotWritten = "", CorpusInterrupted
+	}
 	if WriteReports(c.Dir, rep, c.Source) != nil {
 		for _, name := range []string{"report.json", "report.md", "report.html"} {
 			os.Remove(filepath.Join(c.Dir, name))
 		}
+		return false
 	}
+	return true
 }
 
 // corpusKept is why a guided campaign's grown corpus is not written back

@@ -65,9 +65,9 @@ func TestStateChangedMeanwhileNotOverwritten(t *testing.T) {
 
 // TestFailedCommitLeavesTheState: a night whose commit cannot write
 // seen.bloom into the state directory (a full disk or a quota: the filter
-// is the larger file, written second) fails naming the file and OUT/state,
-// writes its reports again as incomplete, and leaves findings.json as it
-// was read, so that the night's resume, once the file can be written,
+// is the larger file, written second) ends incomplete, naming the file
+// and OUT/state, writes its reports again so, and leaves findings.json as
+// it was read, so that the night's resume, once the file can be written,
 // commits the update the night made and writes the reports whole.
 func TestFailedCommitLeavesTheState(t *testing.T) {
 	swap := func(c *Config) { c.Inject = []string{"swap-arms"} }
@@ -87,9 +87,9 @@ func TestFailedCommitLeavesTheState(t *testing.T) {
 	}
 	c.Seed, c.Night, c.Inject = 2, "2026-03-02", []string{"swap-arms"}
 	c.ResumeCommand = "cfgfuzz run --resume " + c.Dir + " --state " + state
-	_, err = Run(c)
-	if err == nil || !strings.Contains(err.Error(), block) || !strings.Contains(err.Error(), filepath.Join(c.Dir, StateUpdateDir)) || !strings.Contains(err.Error(), c.ResumeCommand) {
-		t.Fatalf("a night whose commit cannot write %s: %v, want an error naming it, OUT/state and the resume", block, err)
+	o := mustRun(t, c)
+	if in := o.Report.Incomplete; in == nil || !strings.Contains(in.Reason, block) || !strings.Contains(in.Reason, filepath.Join(c.Dir, StateUpdateDir)) || in.Resume != c.ResumeCommand {
+		t.Fatalf("a night whose commit cannot write %s: incomplete %+v, want it naming the file, OUT/state and the resume", block, o.Report.Incomplete)
 	}
 	if after, _ := os.ReadFile(filepath.Join(state, StateFindingsFile)); !bytes.Equal(before, after) {
 		t.Errorf("the failed commit changed %s", StateFindingsFile)
