@@ -203,7 +203,11 @@ func DeclinedSummary(rep *Report) string {
 	}
 	s := "declined: " + strings.Join(parts, "; ")
 	if n := len(d.Reasons) - declinedSummaryShown; n > 0 {
-		s += fmt.Sprintf("; %s more in report.json (report.md: the first %d)", Plural(n, "reason"), declinedShown)
+		more := fmt.Sprintf("%d more reasons", n)
+		if n == 1 {
+			more = "1 more reason"
+		}
+		s += fmt.Sprintf("; %s in report.json (report.md: the first %d)", more, declinedShown)
 	}
 	return s
 }

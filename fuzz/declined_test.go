@@ -51,3 +51,21 @@ func TestDeclinedReasonNormalized(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclinedSummary: the console's line names the three most frequent
+// reasons and where the rest are.
+func TestDeclinedSummary(t *testing.T) {
+	rep := &Report{Declined: &Declined{}}
+	for i, r := range []string{"a", "b", "c", "d"} {
+		rep.Declined.Reasons = append(rep.Declined.Reasons, DeclinedReason{Outcome: OutRefused, Reason: r, Graphs: 9 - i})
+	}
+	if got, want := DeclinedSummary(rep), "declined: 9 refused: a; 8 refused: b; 7 refused: c; 1 more reason in report.json (report.md: the first 10)"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+	if got := DeclinedSummary(&Report{Declined: &Declined{TooMany: true}}); got != "declined: more than 1024 distinct reasons, none listed" {
+		t.Errorf("too many: %q", got)
+	}
+	if got := DeclinedSummary(&Report{}); got != "" {
+		t.Errorf("none declined: %q", got)
+	}
+}
