@@ -46,39 +46,56 @@ func (s Spec) MapPaths(f func(path string) string) Spec {
 	return s
 }
 
-// shellWords are the spans [start, end) of cmd's words: runs of characters
-// up to a space outside quotes ('...', "...", a backslash's character).
-// An unclosed quote runs to the end.
-func shellWords(cmd string) [][2]int {
-	var words [][2]int
-	start, quote := -1, byte(0)
+// shellScan calls f with the index of each byte of cmd and whether a
+// shell reads it as syntax: outside quotes ('...', "...") and no
+// backslash's character. A quote's own marks are syntax; an unclosed
+// quote runs to the end.
+func shellScan(cmd string, f func(i int, syntax bool)) {
+	quote := byte(0)
 	for i := 0; i < len(cmd); i++ {
 		c := cmd[i]
 		switch {
 		case quote != 0:
 			if c == '\\' && quote == '"' && i+1 < len(cmd) {
+				f(i, false)
 				i++
 			} else if c == quote {
 				quote = 0
+				f(i, true)
+				continue
 			}
-			continue
-		case c == ' ':
+			f(i, false)
+		case c == '\\':
+			f(i, true)
+			if i+1 < len(cmd) {
+				i++
+				f(i, false)
+			}
+		default:
+			if c == '\'' || c == '"' {
+				quote = c
+			}
+			f(i, true)
+		}
+	}
+}
+
+// shellWords are the spans [start, end) of cmd's words: runs of characters
+// up to a space a shell reads as syntax (shellScan).
+func shellWords(cmd string) [][2]int {
+	var words [][2]int
+	start := -1
+	shellScan(cmd, func(i int, syntax bool) {
+		switch {
+		case syntax && cmd[i] == ' ':
 			if start >= 0 {
 				words = append(words, [2]int{start, i})
 				start = -1
 			}
-			continue
-		}
-		if start < 0 {
+		case start < 0:
 			start = i
 		}
-		switch c {
-		case '\'', '"':
-			quote = c
-		case '\\':
-			i++
-		}
-	}
+	})
 	if start >= 0 {
 		words = append(words, [2]int{start, len(cmd)})
 	}
@@ -128,30 +145,16 @@ func execLine(cmd string) string {
 	return cmd[:at] + "exec " + cmd[at:]
 }
 
-// shellControl says whether cmd holds, outside quotes, a character that
-// joins or groups commands (; & | ( ) or a newline; a group's braces come
-// with a ;). A pipeline is one: exec before its first command would leave
-// the rest to the shell.
+// shellControl says whether cmd holds, as syntax (shellScan), a
+// character that joins or groups commands (; & | ( ) or a newline; a
+// group's braces come with a ;). A pipeline is one: exec before its first
+// command would leave the rest to the shell.
 func shellControl(cmd string) bool {
-	quote := byte(0)
-	for i := 0; i < len(cmd); i++ {
-		c := cmd[i]
-		switch {
-		case quote != 0:
-			if c == '\\' && quote == '"' && i+1 < len(cmd) {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '\\':
-			i++
-		case c == '\'' || c == '"':
-			quote = c
-		case strings.IndexByte(";&|()\n", c) >= 0:
-			return true
-		}
-	}
-	return false
+	found := false
+	shellScan(cmd, func(i int, syntax bool) {
+		found = found || syntax && strings.IndexByte(";&|()\n", cmd[i]) >= 0
+	})
+	return found
 }
 
 // pathOfWord is the path a command's word names, and whether it names

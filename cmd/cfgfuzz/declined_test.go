@@ -16,9 +16,11 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz/schema"
 )
 
-// refusingAdapter is the Python example adapter refusing graphs of more
-// than 6 blocks (its reason naming the count) and graphs with a switch.
-func refusingAdapter(t *testing.T) string {
+// pythonAdapterAnswering is the cmd: spec of the Python example adapter
+// with the code first put before it structurizes a graph (Python lines,
+// indented 4, that may return an answer: rid is the request's id, succs
+// the graph's successor lists).
+func pythonAdapterAnswering(t *testing.T, first string) string {
 	t.Helper()
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
@@ -31,13 +33,18 @@ func refusingAdapter(t *testing.T) string {
 	if !strings.Contains(string(src), at) {
 		t.Fatalf("the example adapter no longer has the line %q", at)
 	}
-	refuse := "    if len(succs) > 6:\n        return {\"id\": rid, \"outcome\": \"refused\", \"reason\": \"more than 6 blocks (%d)\" % len(succs)}\n" +
-		"    if any(len(s) > 2 for s in succs):\n        return {\"id\": rid, \"outcome\": \"refused\", \"reason\": \"switch\"}\n"
-	path := filepath.Join(t.TempDir(), "refusing.py")
-	if err := os.WriteFile(path, []byte(strings.Replace(string(src), at, refuse+at, 1)), 0o644); err != nil {
+	path := filepath.Join(t.TempDir(), "adapter.py")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), at, first+at, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return "cmd:python3 " + path
+}
+
+// refusingAdapter is the Python example adapter refusing graphs of more
+// than 6 blocks (its reason naming the count) and graphs with a switch.
+func refusingAdapter(t *testing.T) string {
+	return pythonAdapterAnswering(t, "    if len(succs) > 6:\n        return {\"id\": rid, \"outcome\": \"refused\", \"reason\": \"more than 6 blocks (%d)\" % len(succs)}\n"+
+		"    if any(len(s) > 2 for s in succs):\n        return {\"id\": rid, \"outcome\": \"refused\", \"reason\": \"switch\"}\n")
 }
 
 func TestDeclinedByReason(t *testing.T) {
@@ -99,20 +106,8 @@ func timelessDeclined(rep *fuzz.Report) string {
 // gets a note naming the first graph and the command that shows its
 // answer, which shows it.
 func TestRequestErrorsHinted(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3")
-	}
-	src, err := os.ReadFile(filepath.Join("..", "..", "fuzz", "examples", "python-adapter", "cfgfuzz_adapter.py"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const at = "    func, stats = structurize(succs, weights, bug)\n"
-	misread := "    if len(succs) >= 7:\n        return {\"id\": rid, \"outcome\": \"error\", \"reason\": REQUEST_ERROR + \"bad graph\"}\n"
-	path := filepath.Join(t.TempDir(), "misreads.py")
-	if err := os.WriteFile(path, []byte(strings.Replace(string(src), at, misread+at, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, stdout, stderr := runCmd([]string{"run", "--structurizer", "cmd:python3 " + path, "--graphs", "60", "--progress", "none", "--out", filepath.Join(t.TempDir(), "c")}, "")
+	spec := pythonAdapterAnswering(t, "    if len(succs) >= 7:\n        return {\"id\": rid, \"outcome\": \"error\", \"reason\": REQUEST_ERROR + \"bad graph\"}\n")
+	code, stdout, stderr := runCmd([]string{"run", "--structurizer", spec, "--graphs", "60", "--progress", "none", "--out", filepath.Join(t.TempDir(), "c")}, "")
 	_, cmdline, ok := strings.Cut(stderr, "note: the structurizer answered a request error on graphs cfgfuzz generated")
 	if code != exitUsage || !ok {
 		t.Fatalf("exit %d, want 2 and the note\n%s%s", code, stdout, stderr)

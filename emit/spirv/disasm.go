@@ -241,6 +241,11 @@ func Disassemble(m *Module) string {
 	return sb.String()
 }
 
+// leadingIDs is how many ids lead the operands (after result type and
+// id) of an opcode whose others are literals; 0 for one absent.
+var leadingIDs = map[Op]int{OpLoopMerge: 2, OpSelectionMerge: 1, OpDecorate: 1, OpMemberDecorate: 1, OpExecutionMode: 1,
+	OpTypeVector: 1, OpLine: 1, OpLoad: 1, OpStore: 2, OpCompositeExtract: 1, OpExtInst: 1}
+
 // formatOperands prints the operands after result type and id: labels and
 // ids as %names, literals as numbers, strings quoted.
 func formatOperands(op Op, ops []uint32, id func(uint32) string) string {
@@ -274,24 +279,15 @@ func formatOperands(op Op, ops []uint32, id func(uint32) string) string {
 			s, _ := ReadString(ops[2:])
 			fmt.Fprintf(&sb, " %q", s)
 		}
-	case OpTypeVector, OpLine, OpLoad, OpStore, OpExtInst:
+	case OpConstant, OpTypeInt, OpTypeFloat, OpCapability, OpMemoryModel, OpSource,
+		OpLoopMerge, OpSelectionMerge, OpDecorate, OpMemberDecorate, OpExecutionMode,
+		OpTypeVector, OpLine, OpLoad, OpStore, OpCompositeExtract, OpExtInst:
 		// Leading ids, then literals (a component count, a line and
-		// column, memory operands; OpExtInst's instruction number, then
-		// ids again).
-		nIDs := map[Op]int{OpTypeVector: 1, OpLine: 1, OpLoad: 1, OpStore: 2, OpExtInst: 1}[op]
+		// column, memory operands, indices; OpExtInst's instruction
+		// number, then ids again).
+		nIDs := leadingIDs[op]
 		for i, x := range ops {
 			if i < nIDs || op == OpExtInst && i > 1 {
-				ref(x)
-			} else {
-				lit(x)
-			}
-		}
-	case OpConstant, OpTypeInt, OpTypeFloat, OpCapability, OpMemoryModel, OpSource,
-		OpLoopMerge, OpSelectionMerge, OpDecorate, OpMemberDecorate, OpExecutionMode:
-		// Leading ids then literals: print ids for the known id positions.
-		nIDs := map[Op]int{OpLoopMerge: 2, OpSelectionMerge: 1, OpDecorate: 1, OpMemberDecorate: 1, OpExecutionMode: 1}[op]
-		for i, x := range ops {
-			if i < nIDs {
 				ref(x)
 			} else {
 				lit(x)
@@ -311,14 +307,6 @@ func formatOperands(op Op, ops []uint32, id func(uint32) string) string {
 				lit(x)
 			} else {
 				ref(x)
-			}
-		}
-	case OpCompositeExtract:
-		for i, x := range ops {
-			if i == 0 {
-				ref(x)
-			} else {
-				lit(x)
 			}
 		}
 	default:
