@@ -81,7 +81,7 @@ type StateReport struct {
 // directory dir another night committed to after this one read it; its
 // update was written into update instead.
 func NotCommittedNote(dir, update string) string {
-	return fmt.Sprintf("another night committed to %s after this one read it, so this night's update was not committed (it is in %s, unused): its graphs count as unchecked and its new signatures stay new for the next night", dir, update)
+	return fmt.Sprintf("another night committed to %s after this one read it, so this night's update was not committed (it is in %s, unused): a later night checks its graphs again, and finds its new signatures still new", dir, update)
 }
 
 // SignatureState is one signature's class tonight.
