@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -38,7 +39,7 @@ import (
 )
 
 // saveRegressionsUsage documents --save-regressions.
-const saveRegressionsUsage = "write each new finding's minimized graph into `DIR` as a regression file (expect pass; its header records the structurizer and settings it failed under), ready for cfgfuzz regress; a file of the same name is kept"
+const saveRegressionsUsage = "write each new finding's minimized graph into `DIR` as a regression file (expect pass; its header records the structurizer and settings it failed under), ready for cfgfuzz regress; a file of the same name is kept (one that does not read as a regression is named, exit 2)"
 
 // saveRegressions writes the report's new, minimized findings into dir
 // and says on out what it saved.
@@ -83,6 +84,11 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 		path, err := corpus.WriteRegression(dir, name, h, g)
 		switch {
 		case errors.Is(err, fs.ErrExist):
+			if _, rerr := corpus.ReadRegression(filepath.Join(dir, name+".cfg")); rerr != nil {
+				// the file of this name is no regression: kept, but said
+				broken = append(broken, fmt.Sprintf("%s is there but does not read (%v): kept; delete it to save the finding again", name+".cfg", rerr))
+				continue
+			}
 			kept = append(kept, name+".cfg")
 		case err != nil:
 			return fmt.Errorf("--save-regressions: %w", err)

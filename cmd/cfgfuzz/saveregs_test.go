@@ -46,6 +46,15 @@ func TestCampaignSavesRegressions(t *testing.T) {
 	if code != exitFail || !strings.Contains(out, "regressions: 0 new findings saved into "+regs+"; 1 file already there, kept ("+ents[0].Name()+")") {
 		t.Errorf("the same campaign again: exit %d, want the file kept\n%s%s", code, out, stderr)
 	}
+	// A file of that name that is no regression (damaged) is kept, and
+	// said: exit 2, naming it and what to do.
+	if err := os.WriteFile(filepath.Join(regs, ents[0].Name()), []byte("\x00garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = campaign()
+	if code != exitUsage || !strings.Contains(stderr, ents[0].Name()+" is there but does not read") || !strings.Contains(stderr, "delete it to save the finding again") {
+		t.Errorf("the campaign again on a damaged file: exit %d, want 2 naming it\n%s%s", code, out, stderr)
+	}
 	unmin := filepath.Join(t.TempDir(), "unmin")
 	code, out, stderr = runCmd([]string{"run", "--structurizer", buggy, "--graphs", "200", "--out", filepath.Join(t.TempDir(), "c"), "--progress", "none",
 		"--minimize=false", "--save-regressions", unmin}, "")
