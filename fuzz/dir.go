@@ -65,6 +65,9 @@ func CheckDirFree(dir string, force bool) error {
 		return fmt.Errorf("%s is not a directory: choose another --out", dir)
 	}
 	if old := holdsCampaign(dir); old != "" && !force {
+		if err := InUse(dir); err != nil { // a campaign being run there: no resume to offer
+			return err
+		}
 		state := recordedStateDir(dir)
 		if state != "" && finishedReport(dir) {
 			// Its end committed the night into the state, which a

@@ -3,7 +3,10 @@
 // once. The file holds the owner's pid and host name; a lock whose owner
 // ran on this host and is no longer alive is stale and taken over. A lock
 // of another host cannot be checked and is honoured. A process that ends
-// at once on a stop signal removes its locks first (package tidy).
+// at once on a stop signal removes its locks first (package tidy). The
+// lock appears whole: written beside it, then linked to its name, which
+// fails when the name is taken, so another process never reads it empty
+// (where the file system has no hard links it is created, then written).
 
 package fuzz
 
@@ -14,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/internal/tidy"
 )
@@ -28,23 +32,15 @@ func LockDir(dir string) (unlock func(), err error) {
 	host, _ := os.Hostname()
 	me := fmt.Sprintf("%d %s\n", os.Getpid(), host)
 	for attempt := 0; ; attempt++ {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		err := createLock(path, me)
 		if err == nil {
-			_, werr := f.WriteString(me)
-			if cerr := f.Close(); werr == nil {
-				werr = cerr
-			}
-			if werr != nil {
-				os.Remove(path)
-				return nil, werr
-			}
 			tidy.Hold(path, []byte(me)) // a process ending at once removes it too
 			return func() { tidy.Release(path) }, nil
 		}
 		if !errors.Is(err, os.ErrExist) || attempt > 0 {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
-		pid, owner, ok := readLock(path)
+		pid, owner, ok := readLockSettled(path)
 		switch {
 		case ok && owner == host && !processAlive(pid):
 			os.Remove(path) // stale: its owner is gone
@@ -56,14 +52,64 @@ func LockDir(dir string) (unlock func(), err error) {
 	}
 }
 
-// InUse is LockDir's error naming the owner when a live process holds
-// dir's lock, without taking it: what a command that must read the
+// createLock makes the lock file path holding content, whole, or fails
+// with os.ErrExist when path exists.
+func createLock(path, content string) error {
+	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+	f, err := tidy.Create(tmp)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	defer func() { os.Remove(tmp); tidy.Forget(tmp) }()
+	if err != nil {
+		return err
+	}
+	if err = os.Link(tmp, path); err == nil || errors.Is(err, os.ErrExist) {
+		return err
+	}
+	// A file system without hard links: created, then written.
+	f, err = os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// readLockSettled is readLock, read again for up to lockSettle while it
+// does not read: a lock being written on a file system without hard
+// links (createLock) is empty for a moment.
+func readLockSettled(path string) (pid int, host string, ok bool) {
+	for deadline := time.Now().Add(lockSettle); ; time.Sleep(10 * time.Millisecond) {
+		if pid, host, ok = readLock(path); ok || time.Now().After(deadline) {
+			return pid, host, ok
+		}
+	}
+}
+
+// lockSettle bounds readLockSettled's wait.
+const lockSettle = 200 * time.Millisecond
+
+// InUse is LockDir's error naming the owner when another live process
+// holds dir's lock, without taking it: what a command that must read the
 // campaign first (a resume) says when the campaign is still being
-// started; nil when no live process holds it.
+// started, and a new campaign when one runs there; nil when no live
+// process holds it, or this one does.
 func InUse(dir string) error {
 	path := filepath.Join(dir, LockFile)
 	pid, owner, ok := readLock(path)
-	if host, _ := os.Hostname(); !ok || owner == host && !processAlive(pid) {
+	host, _ := os.Hostname()
+	if !ok || owner == host && (!processAlive(pid) || pid == os.Getpid()) {
 		return nil
 	}
 	return inUseError(dir, path, pid, owner)
