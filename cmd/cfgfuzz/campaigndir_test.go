@@ -279,11 +279,16 @@ func TestResumeOfACampaignStillStarting(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, fuzz.LockFile), []byte(strconv.Itoa(os.Getpid())+" "+host+"\n"), 0o644); err != nil {
+	owner := exec.Command("sleep", "30") // the campaign's process, another one
+	if err := owner.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { owner.Process.Kill(); owner.Wait() }()
+	if err := os.WriteFile(filepath.Join(dir, fuzz.LockFile), []byte(strconv.Itoa(owner.Process.Pid)+" "+host+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errs := runCmd([]string{"run", "--resume", dir, "--progress", "none"}, "")
-	if want := "in use by process " + strconv.Itoa(os.Getpid()); code != exitUsage || !strings.Contains(errs, want) {
+	if want := "in use by process " + strconv.Itoa(owner.Process.Pid); code != exitUsage || !strings.Contains(errs, want) {
 		t.Errorf("exit %d, want 2 and %q\n%s%s", code, want, out, errs)
 	}
 }
