@@ -284,10 +284,10 @@ func (e *emitter) branching(x, id int, b Block) {
 	c := e.routes.open(joins)
 	sw := len(n.succs) >= 3
 	to := e.room.take(len(n.succs))
-	for i, t := range n.succs {
+	caseEdges(n, to, func(i, t int) int {
 		e.routes.carried = caseValue(n, i)
-		to[i] = e.edge(x, t, sw)
-	}
+		return e.edge(x, t, sw)
+	})
 	e.twoBlocks(to)
 	e.selectionHeader(id, n, b, to, c.merge(), e.cur)
 	for i, j := range joins {
@@ -330,19 +330,37 @@ func (e *emitter) armMerge(x, id int, b Block) bool {
 	n := &e.w.nodes[x]
 	sw := len(n.succs) >= 3
 	to := e.room.take(len(n.succs))
-	for i, t := range n.succs {
-		if t == merge {
-			to[i] = e.block(t)
-			e.routes.clearAfterRoute(x, t)
-		} else {
-			to[i] = e.edge(x, t, sw)
+	caseEdges(n, to, func(_, t int) int {
+		if t != merge {
+			return e.edge(x, t, sw)
 		}
-	}
+		id := e.block(t)
+		e.routes.clearAfterRoute(x, t)
+		return id
+	})
 	e.twoBlocks(to)
 	e.selectionHeader(id, n, b, to, e.block(merge), e.cur)
 	e.placed[merge] = true
 	e.node(merge)
 	return true
+}
+
+// caseEdges sets to[i] to edge(i, t) for each slot i of node n, of target
+// t, in order; a switch's repeated case (the target and case value of an
+// earlier slot, caseValue) shares that slot's block instead. A
+// conditional's agreeing arms are left to twoBlocks.
+func caseEdges(n *wnode, to []int, edge func(i, t int) int) {
+	var cases slotIndex
+	key := func(j int) uint64 { return uint64(n.succs[j])<<32 | uint64(caseValue(n, j)) }
+	for i, t := range n.succs {
+		if len(n.succs) >= 3 {
+			if j := cases.repeat(len(n.succs), i, key); j >= 0 {
+				to[i] = to[j]
+				continue
+			}
+		}
+		to[i] = edge(i, t)
+	}
 }
 
 // edge returns the block that node x's edge to t branches to, emitting t's

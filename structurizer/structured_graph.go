@@ -348,3 +348,34 @@ func (w *work) setParentOf(x, p int) {
 	w.loops[x].parent = p
 	w.spans = nil
 }
+
+// slotIndex finds a switch's repeated cases: for slot i of a list of n
+// slots, the first earlier slot with the same key (its target, and what
+// else a pass tells cases apart by), or -1. A pass gives such a slot the
+// earlier slot's store, clone or forwarder, so a jump table's layout grows
+// by a block per target, not per case. Lists of up to 64 slots are
+// scanned; a longer one is indexed, so slots must be asked in order 0, 1,
+// 2, ... of one list.
+type slotIndex struct {
+	first map[uint64]int // long lists: key -> first slot
+}
+
+func (s *slotIndex) repeat(n, i int, key func(slot int) uint64) int {
+	k := key(i)
+	if n <= 64 {
+		for j := range i {
+			if key(j) == k {
+				return j
+			}
+		}
+		return -1
+	}
+	if s.first == nil {
+		s.first = make(map[uint64]int, n)
+	}
+	if j, ok := s.first[k]; ok {
+		return j
+	}
+	s.first[k] = i
+	return -1
+}

@@ -16,7 +16,8 @@ import (
 // passIrreducible gives each multi-entry strongly connected component one
 // new selector header that dispatches on the select variable; every edge
 // into an entry (from outside or inside the component) stores the entry's
-// value on its own store node and goes to the selector. No cloning.
+// value on a store node of its own (one per source and entry) and goes to
+// the selector. No cloning.
 //
 // Pre: no edge targets the entry node. Post: the working graph is reducible.
 //
@@ -104,7 +105,10 @@ func newSelectors(w *work) *selectors {
 // header rewrites one multi-entry component with the given entries: a
 // selector node dispatching on the select variable, and a store node on
 // each edge into an entry, made in the order of their sources, then of the
-// sources' successors (as a scan of every node would).
+// sources' successors (as a scan of every node would). The slots of one
+// source naming one entry (a switch's repeated case) share a store node:
+// they store the same value, and a store node per slot would grow a jump
+// table's layout by a block per case.
 func (s *selectors) header(entries []int) {
 	w := s.w
 	s.n++
@@ -123,13 +127,20 @@ func (s *selectors) header(entries []int) {
 	}
 	isEntry := func(t int) bool { return t < len(s.mark) && s.mark[t] == s.n }
 	for _, u := range sources {
-		for i, t := range w.nodes[u].succs {
+		succs := w.nodes[u].succs
+		orig := slices.Clone(succs)
+		var cases slotIndex
+		for i, t := range orig {
+			if j := cases.repeat(len(orig), i, func(j int) uint64 { return uint64(orig[j]) }); j >= 0 {
+				succs[i] = succs[j] // a repeated case: the first's store node, or its target
+				continue
+			}
 			if !isEntry(t) {
 				continue
 			}
 			st := w.syn("select.store", sel)
 			w.nodes[st].stores = w.storeList(Store{Var: v, Value: valueOf(t)})
-			w.nodes[u].succs[i] = st
+			succs[i] = st
 		}
 	}
 }

@@ -12,6 +12,7 @@ package structurizer
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -37,7 +38,18 @@ func (r exitRouter) routeEdges(f *cfg.Forest, rpo []int, n0 int) error {
 		if r.nodes[b].kind == wLoopHeader {
 			from = r.nodes[b].loop // a reused header's edge goes into its body
 		}
+		var orig []int // a switch's targets, for its repeated cases
+		if len(r.nodes[b].succs) >= 3 {
+			orig = slices.Clone(r.nodes[b].succs)
+		}
+		var cases slotIndex
 		for i, t := range r.nodes[b].succs {
+			if orig != nil {
+				if j := cases.repeat(len(orig), i, func(j int) uint64 { return uint64(orig[j]) }); j >= 0 {
+					r.nodes[b].succs[i] = r.nodes[b].succs[j] // the first case's hop: one clone or store for them all
+					continue
+				}
+			}
 			d := t
 			if lt, ok := f.IsHeader(t); ok {
 				if r.inLoop(lt, from) {
@@ -145,9 +157,10 @@ func (r exitRouter) exitStore(lv, idx int) int {
 }
 
 // cloneFor copies a small return block into loop lv's body instead of
-// routing an exit to it, within the clone budget: one copy per edge, so each
-// copy is a leaf of the block that branches to it (and structurizing the
-// result again keeps it there).
+// routing an exit to it, within the clone budget: one copy per edge (the
+// repeated cases of a switch share their first case's), so each copy is a
+// leaf of the block that branches to it (and structurizing the result
+// again keeps it there).
 func (r exitRouter) cloneFor(lv, d int) (int, bool) {
 	n := &r.nodes[d]
 	if n.synthetic() || len(n.succs) != 0 || n.weight > r.cloneMax || n.weight > r.budget || r.opt.CloneBudget < 0 {
