@@ -205,6 +205,26 @@ func TestGrowthLimits(t *testing.T) {
 	}
 }
 
+// TestGrowthAllowsABlockPerCase: each successor of a switch block adds one
+// block to the limit (a layout may give each case a block), and
+// PerCaseBlocks < 0 takes the allowance away.
+func TestGrowthAllowsABlockPerCase(t *testing.T) {
+	wide := "{{1" + strings.Repeat(", 1", 39) + "}, {}}" // a switch of 40 cases, all to block 1
+	s := subjectOf(t, wide, dispatchSeam("dispatch"))
+	blocks, err := s.entryBlocks()
+	if err != nil || blocks > 40 {
+		t.Fatalf("the dispatch layout of %s: %d blocks (%v), want at most 40", wide, blocks, err)
+	}
+	tight := GrowthOptions{BlockFactor: 0.5, BlockSlack: -1} // 0 blocks for 2 blocks in, but for the cases
+	if v := (&Oracle{opt: Options{Growth: tight}}).checkGrowth(s); v.Status != Pass {
+		t.Errorf("%d blocks out, 40 cases: %+v", blocks, v)
+	}
+	tight.PerCaseBlocks = -1
+	if v := (&Oracle{opt: Options{Growth: tight}}).checkGrowth(s); v.Signature != "growth:"+SigGrowthBlocks {
+		t.Errorf("without the allowance: want growth:%s, got %+v", SigGrowthBlocks, v)
+	}
+}
+
 // TestGrowthTimeScalesWithTheGraph: the time limit is 1 s and 1 ms for
 // each reachable block, so 1.5 s passes a graph of 1,000 blocks and fails
 // one of a few blocks.

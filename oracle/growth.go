@@ -20,13 +20,16 @@
 //   - words copied: the weights of the blocks that report an original id
 //     already reported by another block (filler.go), the module's clones.
 //
-// Limits: blocks out <= BlockFactor x blocks in + BlockSlack, words out <=
+// Limits: blocks out <= BlockFactor x blocks in + BlockSlack + PerCaseBlocks
+// x the successors of the switch blocks (a layout may give each case a
+// block of its own: a forwarder, a store, a copy of a return; a jump table
+// of 300 cases is 300 edges of input, however few its blocks), words out <=
 // WordFactor x words in; words copied <= CloneBudget; the heaviest block
 // copied <= the weight the structurizer declares (Info.CloneMaxWords, none
 // when 0); time <= TimeLimit + TimePerBlock x blocks in (from
 // Subject.Info.Duration): a fixed limit would hold a structurizer of large
 // functions (1,685 blocks, say) to the time of a small one.
-// The defaults (8x + 24 blocks, 4x words, 1 s + 1 ms a block) pass the
+// The defaults (8x + 24 blocks and 1 a case, 4x words, 1 s + 1 ms a block) pass the
 // dispatch loop and the structured strategy on random graphs of up to 20
 // blocks (worst seen: 9 blocks in, 86 out) and on this tree's 100,000-block
 // graphs (about 2 s), and catch growth by an order of magnitude.
@@ -46,6 +49,7 @@ import (
 type GrowthOptions struct {
 	BlockFactor    float64       // default 8
 	BlockSlack     int           // default 24
+	PerCaseBlocks  int           // default 1, for each successor of a reachable switch block; negative: none
 	WordFactor     float64       // default 4
 	PerBlockWords  int           // default 40
 	PerCaseWords   int           // default 4
@@ -69,6 +73,9 @@ func (g GrowthOptions) withDefaults() GrowthOptions {
 	}
 	if g.BlockSlack == 0 {
 		g.BlockSlack = 24
+	}
+	if g.PerCaseBlocks == 0 {
+		g.PerCaseBlocks = 1
 	}
 	if g.WordFactor == 0 {
 		g.WordFactor = 4
@@ -160,7 +167,8 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 	words := len(s.Module)/4 - debugWords(s.Module)
 	s.size, s.sizeKnown = moduleSize{blocks: blocksOut, words: words}, true
 	wordsOut := max(0, words-lim.ModuleOverhead)
-	if maxB := int(lim.BlockFactor*float64(blocksIn)) + lim.BlockSlack; blocksOut > maxB {
+	maxB := int(lim.BlockFactor*float64(blocksIn)) + lim.BlockSlack + max(0, lim.PerCaseBlocks)*cases
+	if blocksOut > maxB {
 		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthBlocks, Detail: fmt.Sprintf("%d blocks in, %d out (limit %d)%s", blocksIn, blocksOut, maxB, sizeNote)}
 	}
 	if maxW := int(lim.WordFactor * float64(wordsIn)); wordsOut > maxW {
@@ -178,11 +186,11 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 	// The measures of the limits, named as such: they are not the
 	// structurizer's own stats (blocks out, words) that reports show.
 	v := Verdict{Status: Pass, Detail: fmt.Sprintf("reachable blocks %d, entry-point blocks %d (limit %d); word budget %d, module words past the overhead and debug information %d (limit %d); copied words %d; %v",
-		blocksIn, blocksOut, int(lim.BlockFactor*float64(blocksIn))+lim.BlockSlack, wordsIn, wordsOut, int(lim.WordFactor*float64(wordsIn)), s.Copied.Words, s.Info.Duration)}
+		blocksIn, blocksOut, maxB, wordsIn, wordsOut, int(lim.WordFactor*float64(wordsIn)), s.Copied.Words, s.Info.Duration)}
 	if unread > 0 {
 		v.Unchecked = PartClones
 		v.Detail = fmt.Sprintf("reachable blocks %d, entry-point blocks %d (limit %d); word budget %d, module words past the overhead and debug information %d (limit %d); %v; %s",
-			blocksIn, blocksOut, int(lim.BlockFactor*float64(blocksIn))+lim.BlockSlack, wordsIn, wordsOut, int(lim.WordFactor*float64(wordsIn)), s.Info.Duration,
+			blocksIn, blocksOut, maxB, wordsIn, wordsOut, int(lim.WordFactor*float64(wordsIn)), s.Info.Duration,
 			unreadDetail("the clone budget", unread, first, blocksIn))
 	}
 	return v
