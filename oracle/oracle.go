@@ -60,6 +60,13 @@ type Subject struct {
 	fillList []blockFill
 	fillErr  error
 	fillDone bool
+	// The validator's answer, once per Check for spirv-val and the checks
+	// that must not run an invalid module (Oracle.Validate); reset with
+	// the rest.
+	valOK   bool
+	valMsg  string
+	valErr  error
+	valDone bool
 
 	// Copied is what the module copied of the graph's blocks, measured by
 	// growth (the clone budget); CopiedKnown is false when growth did not
@@ -151,6 +158,7 @@ func (s *Subject) reset() {
 	s.decodedModule, s.decodeErr, s.decodeDone, s.parse = nil, nil, false, nil
 	s.entryCount, s.entryErr, s.entryDone = 0, nil, false
 	s.fillList, s.fillErr, s.fillDone = nil, nil, false
+	s.valOK, s.valMsg, s.valErr, s.valDone = false, "", nil, false
 }
 
 // Status of one check on one subject.
@@ -436,7 +444,7 @@ func (o *Oracle) checkExec(s *Subject) Verdict {
 }
 
 func (o *Oracle) checkValidator(s *Subject) Verdict {
-	ok, msg, err := o.opt.Validator.Validate(s.Module)
+	ok, msg, err := o.Validate(s)
 	switch {
 	case err != nil:
 		return Verdict{Status: Error, Detail: err.Error()}
@@ -444,6 +452,26 @@ func (o *Oracle) checkValidator(s *Subject) Verdict {
 		return Verdict{Status: Pass}
 	}
 	return Verdict{Status: Fail, Signature: "spirv-val:" + NormalizeValidatorMessage(msg), Detail: msg}
+}
+
+// Validate is the validator's answer on s's module (valid, its message,
+// or an error when it could not judge), asked once per Check: the
+// spirv-val check reports it, and a check that hands the module to a
+// driver (gpu) asks it first, since a driver may crash on an invalid
+// module.
+func (o *Oracle) Validate(s *Subject) (bool, string, error) {
+	if !s.valDone {
+		if o.opt.Validator == nil { // spirv-val is not among the checks: made on first use
+			v, err := LookupValidator(o.opt.Env)
+			if err != nil {
+				return false, "", err
+			}
+			o.opt.Validator = v
+		}
+		s.valOK, s.valMsg, s.valErr = o.opt.Validator.Validate(s.Module)
+		s.valDone = true
+	}
+	return s.valOK, s.valMsg, s.valErr
 }
 
 // checkRules runs the structured rules checker. The signature names the

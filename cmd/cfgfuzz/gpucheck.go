@@ -25,7 +25,19 @@ func probeGPU(opt oracle.Options) error {
 	return err
 }
 
+// runGPUCheck runs the module on the device, once SPIRV-Tools' validator
+// accepts it: a driver runs in this process and may crash on an invalid
+// module (a function call with no callee, a recursion), so a module the
+// validator rejects is a finding of its own, gpu:invalid-module, and never
+// reaches the driver.
 func runGPUCheck(o *oracle.Oracle, s *oracle.Subject) oracle.Verdict {
+	switch ok, msg, err := o.Validate(s); {
+	case err != nil:
+		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Error, Detail: "the module could not be validated before the driver runs it: " + err.Error()}
+	case !ok:
+		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Fail, Signature: gpu.CheckName + ":" + gpu.SigInvalidModule,
+			Detail: "not run on the driver, which may crash on a module SPIRV-Tools' validator rejects: " + firstLine(msg)}
+	}
 	ex, err := gpu.Open(gpu.Options{Device: o.Opt().GPUDevice})
 	if err != nil {
 		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Error, Detail: err.Error()}

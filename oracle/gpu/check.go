@@ -16,6 +16,10 @@ import (
 // CheckName is the check's name in verdicts and signatures.
 const CheckName = "gpu"
 
+// SigInvalidModule is the gpu check's signature (after "gpu:") for a
+// module the validator rejects, which the check does not run.
+const SigInvalidModule = "invalid-module"
+
 // Check runs the walks of g chosen by walkOpt through ex (normally an
 // *Executor; any oracle.Executor works) and compares the traces. Walks cut
 // at the step cap are sent too wherever Prepare says the invocation will

@@ -1,0 +1,69 @@
+// gpucheck_test.go: the gpu check never hands the driver a module that
+// SPIRV-Tools' validator rejects (the driver runs in this process: such a
+// module crashed lavapipe, and with it cfgfuzz), whether or not spirv-val
+// is among the checks; a valid module still runs.
+package main
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// withoutSecondFunction is module with its second OpFunction instruction
+// removed: the function's body is left outside any function, which the
+// validator rejects and on which lavapipe 22.3 crashes.
+func withoutSecondFunction(t *testing.T, module []byte) []byte {
+	t.Helper()
+	const opFunction = 54
+	seen := 0
+	for at := 20; at+4 <= len(module); {
+		w := binary.LittleEndian.Uint32(module[at:])
+		n := int(w>>16) * 4
+		if n == 0 || at+n > len(module) {
+			t.Fatalf("malformed module at byte %d", at)
+		}
+		if w&0xffff == opFunction {
+			if seen++; seen == 2 {
+				return append(append([]byte(nil), module[:at]...), module[at+n:]...)
+			}
+		}
+		at += n
+	}
+	t.Fatal("the module has one function")
+	return nil
+}
+
+func TestGPUCheckRunsNoInvalidModule(t *testing.T) {
+	if err := probeGPU(oracle.Options{}); err != nil {
+		t.Skipf("no Vulkan device: %v", err)
+	}
+	g := cfg.FromSuccs([][]int{{1}, {}})
+	res, err := structurizer.Structurize(g, structurizer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	module, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := withoutSecondFunction(t, module)
+	for _, checks := range [][]string{{"gpu"}, {"spirv-val", "gpu"}} {
+		o, err := oracle.New(oracle.Options{Checks: checks})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := runGPUCheck(o, &oracle.Subject{Graph: g, Module: bad})
+		if v.Status != oracle.Fail || v.Signature != gpu.CheckName+":"+gpu.SigInvalidModule {
+			t.Errorf("checks %v, an invalid module: %+v, want gpu:%s", checks, v, gpu.SigInvalidModule)
+		}
+		if v := runGPUCheck(o, &oracle.Subject{Graph: g, Module: module}); v.Status != oracle.Pass {
+			t.Errorf("checks %v, the valid module: %+v", checks, v)
+		}
+	}
+}
