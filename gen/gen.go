@@ -57,12 +57,15 @@ func Kinds() []Kind {
 
 // Defaults for the zero values of Config.
 const (
-	DefaultMinBlocks   = 5    // the field's campaigns: 5-9 blocks
-	DefaultMaxBlocks   = 9    //
-	DefaultSwitchProb  = 0.05 // per block (reducible) or per statement (program)
-	DefaultExhaustiveN = 4    // exhaustive: graphs of 1 to 4 blocks
-	HeavyWords         = 1000 // the weight of the heavy block
-	MaxBlocksLimit     = 1 << 16
+	DefaultMinBlocks  = 5    // the field's campaigns: 5-9 blocks
+	DefaultMaxBlocks  = 9    //
+	DefaultSwitchProb = 0.05 // per block (reducible) or per statement (program)
+	// DefaultWideSwitchProb is the share of switches widened into jump
+	// tables (widen.go).
+	DefaultWideSwitchProb = 0.25
+	DefaultExhaustiveN    = 4    // exhaustive: graphs of 1 to 4 blocks
+	HeavyWords            = 1000 // the weight of the heavy block
+	MaxBlocksLimit        = 1 << 16
 )
 
 // Config selects a generator and shapes its output. The zero value is the
@@ -84,6 +87,12 @@ type Config struct {
 	// switch statement (program.go). 0 means DefaultSwitchProb; a negative
 	// value means no switches.
 	SwitchProb float64
+	// WideSwitchProb is the probability that a switch of a random graph
+	// (reducible, irreducible, nonterminating) or of a program is widened
+	// into a jump table of 5 to 300 successors sharing its targets
+	// (widen.go). 0 means DefaultWideSwitchProb; a negative value means
+	// no widening.
+	WideSwitchProb float64
 	// Words is the weight in SPIR-V words of every block (the field used
 	// 0, 16 and 1000). 0 means weight 0.
 	Words int
@@ -144,6 +153,15 @@ func (c Config) normalized() (Config, error) {
 	}
 	if c.SwitchProb > 1 {
 		return c, fmt.Errorf("%w: switch probability %g above 1", ErrConfig, c.SwitchProb)
+	}
+	if c.WideSwitchProb == 0 {
+		c.WideSwitchProb = DefaultWideSwitchProb
+	}
+	if c.WideSwitchProb < 0 {
+		c.WideSwitchProb = 0
+	}
+	if c.WideSwitchProb > 1 {
+		return c, fmt.Errorf("%w: wide switch probability %g above 1", ErrConfig, c.WideSwitchProb)
 	}
 	if c.Words < 0 || c.Words > cfg.DefaultLimits.MaxWeight {
 		return c, fmt.Errorf("%w: words per block %d outside 0..%d", ErrConfig, c.Words, cfg.DefaultLimits.MaxWeight)
@@ -211,17 +229,23 @@ func Generate(c Config, seed uint64) (Item, error) {
 		return Item{}, err
 	}
 	it := Item{Kind: c.Kind, Seed: seed}
-	r := newRNG(seed, streamOf(c.Kind))
+	r, wide := newRNG(seed, streamOf(c.Kind)), newRNG(seed, streamWide)
 	switch c.Kind {
 	case Reducible:
-		it.Graph, err = reducibleGraph(r, r.between(c.MinBlocks, c.MaxBlocks), reducibleParamsFor(c))
+		if it.Graph, err = reducibleGraph(r, r.between(c.MinBlocks, c.MaxBlocks), reducibleParamsFor(c)); err == nil {
+			widenSwitches(it.Graph, wide, c.WideSwitchProb)
+		}
 	case Irreducible:
-		it.Graph, err = irreducibleGraph(r, c)
+		if it.Graph, err = irreducibleGraph(r, c); err == nil {
+			widenSwitches(it.Graph, wide, c.WideSwitchProb)
+		}
 	case NonTerminating:
-		it.Graph, err = nonTerminatingGraph(r, c)
+		if it.Graph, err = nonTerminatingGraph(r, c); err == nil {
+			widenSwitches(it.Graph, wide, c.WideSwitchProb)
+		}
 	case Program:
 		var p *program
-		if p, err = randomProgram(r, c); err == nil {
+		if p, err = randomProgram(r, wide, c); err == nil {
 			it.Graph, it.Program, it.Constructs = p.graph, p.text, p.constructs
 		}
 	case Exhaustive:

@@ -55,10 +55,11 @@
 //	                      loop+break 19.6%  break 28.4%  break outer 1.5%
 //	                      continue 11.4%  continue outer 0.9%  return 60.3%
 //	                      return in loop 10.6%  return at depth 3+ 5.2%
-//	                      switch 22.4%  fallthrough 8.5%  duplicate case 18.0%
+//	                      switch 22.4%  fallthrough 8.5%  duplicate case 19.2%
 //	                      jump arm 18.7%  shared exit 29.0%
 //	shapes                fall-through 6.9%: to a lower id 2.8%, to a case
-//	                      listed before it 4.8%, both (reversed) 1.5%
+//	                      listed before it 4.8%, both (reversed) 1.5%;
+//	                      a switch of 5+ successors 8.4% (17+: 0.9%)
 //
 // The rare ones need room: at 10-40 blocks, 29% of programs break out of
 // an outer loop, 23% continue one, 40% fall through a case (6.4%
@@ -161,7 +162,7 @@ type switchCase struct {
 
 // progParams are the generator's weights; progParamsFor documents them.
 type progParams struct {
-	switchProb                          float64
+	switchProb, wideProb                float64
 	wIf, wIfElse, wWhile, wDo, wLoop    float64
 	wBreak, wContinue, wReturn          float64
 	loneJump, direct, outer, sharedExit float64
@@ -178,6 +179,7 @@ const programSwitchBoost = 2
 func progParamsFor(c Config) progParams {
 	return progParams{
 		switchProb: min(1, programSwitchBoost*c.SwitchProb),
+		wideProb:   c.WideSwitchProb,
 		wIf:        3, wIfElse: 2, wWhile: 1.5, wDo: 1, wLoop: 1,
 		wBreak: 1.2, wContinue: 1, wReturn: 0.8,
 		loneJump: 0.3, direct: 0.5, outer: 0.6, sharedExit: 0.3,
@@ -196,6 +198,7 @@ type genLoop struct {
 // progGen draws one program.
 type progGen struct {
 	r          *rng
+	wide       *rng // a switch's extra case values (widen.go)
 	p          progParams
 	budget     int // blocks left to spend
 	loops      []genLoop
@@ -214,11 +217,11 @@ type program struct {
 
 // randomProgram draws programs until one lowers to a block count in
 // range.
-func randomProgram(r *rng, c Config) (*program, error) {
+func randomProgram(r, wide *rng, c Config) (*program, error) {
 	p := progParamsFor(c)
 	for range 10000 {
 		target := r.between(c.MinBlocks, c.MaxBlocks)
-		g := &progGen{r: r, p: p, budget: target - 1}
+		g := &progGen{r: r, wide: wide, p: p, budget: target - 1}
 		if g.budget >= 1 && r.chance(p.sharedExit) {
 			g.sharedExit = true
 			g.budget--
@@ -487,7 +490,8 @@ func seqFalls(ss []stmt) bool {
 }
 
 // switchStmt draws a switch of 1 to 3 case bodies (as the budget allows)
-// and 2 to 4 case values, so some values share a body.
+// and 2 to 4 case values, so some values share a body; widen may add
+// values up to 299.
 func (g *progGen) switchStmt(mustFall bool) (stmt, bool) {
 	m := 1 + g.r.intn(min(3, g.budget-1))
 	if g.budget >= 3 && m == 1 && g.r.chance(g.p.multiCase) {
@@ -506,6 +510,7 @@ func (g *progGen) switchStmt(mustFall bool) (stmt, bool) {
 	for i := range s.cases {
 		sortInts(s.cases[i].values)
 	}
+	g.widen(&s)
 	if !mustFall && g.r.chance(0.5) {
 		s.deflt = g.r.intn(m)
 	}
@@ -520,6 +525,22 @@ func (g *progGen) switchStmt(mustFall bool) (stmt, bool) {
 		s.ids = g.r.perm(m)
 	}
 	return s, fallsThrough(&s)
+}
+
+// widen gives switch s, with probability wideProb, the extra case values
+// a widened switch of the random kinds gets (widen.go): values past
+// nvals, each sharing a case body drawn from g.wide, up to switchWidth
+// successors with the default.
+func (g *progGen) widen(s *stmt) {
+	if g.wide == nil || g.p.wideProb <= 0 || !g.wide.chance(g.p.wideProb) {
+		return
+	}
+	w := switchWidth(g.wide)
+	for v := s.nvals + 1; v < w; v++ {
+		c := g.wide.intn(len(s.cases))
+		s.cases[c].values = append(s.cases[c].values, v)
+	}
+	s.nvals = max(s.nvals, w-1)
 }
 
 func sortInts(a []int) {

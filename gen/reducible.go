@@ -31,6 +31,10 @@
 //     has no forward edge becomes a return. Non-termination is the
 //     nonterminating kind's business.
 //
+// Generate then widens a quarter of the switches into jump tables of 5 to
+// 300 successors repeating their own targets (widen.go), which changes no
+// edge of the graph as a set.
+//
 // Loops arise wherever a back edge lands; several back edges to one
 // header, self-loops and loops left through several exits all arise with
 // the frequencies below. The probabilities (reducibleParamsFor): a block's
@@ -38,15 +42,16 @@
 // is conditional 0.35; a block with one tree child is conditional 0.5; a
 // free slot is a back edge 0.12; a back edge is a self-loop 0.1; a switch
 // repeats a case 0.5; a conditional's arms agree 0.03. Measured over
-// 100,000 graphs of the default config (5-9 blocks, SwitchProb 0.05;
-// `cfgfuzz gen --count 100000 --stats`):
+// 100,000 graphs of the default config (5-9 blocks, SwitchProb 0.05,
+// widened; `cfgfuzz gen --count 100000 --stats`):
 //
 //	blocks                      5-9, 20% each
 //	graphs with a loop          70.1%   (a self-loop: 15.5%)
 //	max loop nesting depth      0: 29.9%  1: 46.0%  2: 19.3%  3: 4.1%  4+: 0.7%
 //	exit targets per loop       1: 56.0%  2: 33.0%  3+: 11.1%
-//	back edges per loop         1: 82.5%  2: 14.3%  3+: 3.2%
-//	graphs with a switch        28.7%   (with a duplicate case: 13.7%)
+//	back edges per loop         1: 79.3%  2: 14.2%  3+: 6.4%
+//	graphs with a switch        28.7%   (with a duplicate case: 17.7%)
+//	a switch of 5+ successors   8.1%    (17+: 1.3%)
 //	conditionals, arms agree    6.2% of graphs
 //	returning blocks per graph  1: 54.3%  2: 36.3%  3+: 9.4%
 //	rejected draws              0.35 per graph (a block could not return)

@@ -23,6 +23,7 @@ const (
 	streamExhaustive     = 0x6578686175737431 // "exhaust1"
 	streamWeights        = 0x7765696768747331 // "weights1"
 	streamVaried         = 0x7661726965643031 // "varied01"
+	streamWide           = 0x7769646573773031 // "widesw01"
 )
 
 func streamOf(k Kind) uint64 {

@@ -16,7 +16,8 @@
 // reducible,irreducible,nonterminating,program,exhaustive --count 10000
 // --stats`): every shape is in 5.7% of the graphs or more except the
 // fall-through orders, a case falling into one of a lower id 1.4%, into
-// one listed before it 3.7%, both (reversed) 0.8%; the reducible and
+// one listed before it 3.7%, both (reversed) 0.8%, and a switch of 17 or
+// more successors (a widened one, widen.go) 0.9%; the reducible and
 // nonterminating generators number blocks in a topological order and never
 // fall through to a lower id, so the reversed ones come from irreducible
 // graphs and programs (gen/program.go numbers a switch's bodies in a
@@ -57,6 +58,8 @@ const (
 	ShapeSwitchExitsLoop                  // a switch in a loop with a target outside it
 	ShapeFallIntoDefault                  // a switch case falling into the default's target
 	ShapeSingleFallthrough                // a switch with exactly one case falling into another
+	ShapeWideSwitch                       // a switch of 5 or more successors (widen.go)
+	ShapeJumpTable                        // a switch of 17 or more successors
 	NumShapes                = iota
 )
 
@@ -66,6 +69,7 @@ var shapeNames = [NumShapes]string{
 	"return inside a loop", "early return in a branch", "switch", "switch, shared target",
 	"switch fall-through", "fall-through, lower id", "fall-through, prior case", "fall-through, reversed",
 	"switch leaving a loop", "fall-through into default", "switch, one fall-through",
+	"switch of 5+ successors", "switch of 17+ successors",
 }
 
 func (s Shape) String() string {
@@ -94,6 +98,8 @@ func ShapesOf(g *cfg.Graph) Shapes {
 		}
 		if len(succ) >= 3 {
 			s[ShapeSwitch] = true
+			s[ShapeWideSwitch] = s[ShapeWideSwitch] || len(succ) >= 5
+			s[ShapeJumpTable] = s[ShapeJumpTable] || len(succ) >= 17
 			s[ShapeSharedCase] = s[ShapeSharedCase] || hasDuplicate(succ)
 			if l := f.LoopOf[b]; l != cfg.NoBlock && slices.ContainsFunc(succ, func(t int) bool { return !f.Contains(l, t) }) {
 				s[ShapeSwitchExitsLoop] = true

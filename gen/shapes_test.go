@@ -24,15 +24,17 @@ func TestShapesOf(t *testing.T) {
 		// Cases 1 and 3 fall into case 2, listed after them at a lower id.
 		"{{3, 2, 1, 2}, {3}, {1}, {}}": {ShapeEarlyReturn, ShapeSwitch, ShapeSharedCase, ShapeFallthrough, ShapeFallthroughBack, ShapeSingleFallthrough},
 		// Case 2 falls into case 1, listed before it at a higher id.
-		"{{3, 2, 1}, {2}, {3}, {}}":                 {ShapeEarlyReturn, ShapeSwitch, ShapeFallthrough, ShapeFallthroughEarlier, ShapeSingleFallthrough},
-		"{{1, 2}, {2, 3}, {1}, {}}":                 {ShapeMultiLatch, ShapeIrreducible, ShapeReturnInLoop, ShapeEarlyReturn},
-		"{{1}, {1, 2}, {}}":                         {ShapeSelfLoop, ShapeReturnInLoop, ShapeEarlyReturn},
-		"{{1}, {2, 0}, {1}}":                        {ShapeNestedLoops, ShapeContinueOuter, ShapeEndlessLoop},
-		"{{1}, {2, 4}, {3, 1}, {1, 4}, {5, 0}, {}}": {ShapeNestedLoops, ShapeMultiLatch, ShapeReturnInLoop, ShapeEarlyReturn},
-		"{{1}, {2, 5}, {3, 1}, {1, 4, 5}, {}, {}}":  {ShapeLoopExits, ShapeMultiLatch, ShapeReturnInLoop, ShapeEarlyReturn, ShapeSwitch, ShapeSwitchExitsLoop},
-		"{{1}, {2, 4}, {3, 0}, {1, 2}, {}}":         {ShapeLoopExits, ShapeNestedLoops, ShapeBreakOuter, ShapeContinueOuter, ShapeReturnInLoop, ShapeEarlyReturn},
-		"{{1, 2}, {3}, {3}, {}}":                    nil,
-		"{{1, 2}, {3}, {3}, {}, {4}}":               nil, // block 4 is unreachable
+		"{{3, 2, 1}, {2}, {3}, {}}":                                     {ShapeEarlyReturn, ShapeSwitch, ShapeFallthrough, ShapeFallthroughEarlier, ShapeSingleFallthrough},
+		"{{1, 2}, {2, 3}, {1}, {}}":                                     {ShapeMultiLatch, ShapeIrreducible, ShapeReturnInLoop, ShapeEarlyReturn},
+		"{{1}, {1, 2}, {}}":                                             {ShapeSelfLoop, ShapeReturnInLoop, ShapeEarlyReturn},
+		"{{1}, {2, 0}, {1}}":                                            {ShapeNestedLoops, ShapeContinueOuter, ShapeEndlessLoop},
+		"{{1}, {2, 4}, {3, 1}, {1, 4}, {5, 0}, {}}":                     {ShapeNestedLoops, ShapeMultiLatch, ShapeReturnInLoop, ShapeEarlyReturn},
+		"{{1}, {2, 5}, {3, 1}, {1, 4, 5}, {}, {}}":                      {ShapeLoopExits, ShapeMultiLatch, ShapeReturnInLoop, ShapeEarlyReturn, ShapeSwitch, ShapeSwitchExitsLoop},
+		"{{1}, {2, 4}, {3, 0}, {1, 2}, {}}":                             {ShapeLoopExits, ShapeNestedLoops, ShapeBreakOuter, ShapeContinueOuter, ShapeReturnInLoop, ShapeEarlyReturn},
+		"{{1, 2}, {3}, {3}, {}}":                                        nil,
+		"{{1, 2, 1, 1, 2}, {2}, {}}":                                    {ShapeEarlyReturn, ShapeSwitch, ShapeSharedCase, ShapeWideSwitch},
+		"{{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2}, {}, {}}": {ShapeSwitch, ShapeSharedCase, ShapeWideSwitch, ShapeJumpTable},
+		"{{1, 2}, {3}, {3}, {}, {4}}":                                   nil, // block 4 is unreachable
 	} {
 		g, err := cfg.ParseCompact(src, cfg.Limits{})
 		if err != nil {
@@ -82,7 +84,8 @@ func TestShapesPerCampaignMix(t *testing.T) {
 // inner one through a block of its own unless it is a jump arm.
 var programShapes = []Shape{ShapeLoopExits, ShapeNestedLoops, ShapeBreakOuter, ShapeMultiLatch, ShapeSelfLoop,
 	ShapeReturnInLoop, ShapeEarlyReturn, ShapeSwitch, ShapeSharedCase, ShapeFallthrough, ShapeFallthroughBack,
-	ShapeFallthroughEarlier, ShapeFallthroughReversed, ShapeSwitchExitsLoop, ShapeFallIntoDefault, ShapeSingleFallthrough}
+	ShapeFallthroughEarlier, ShapeFallthroughReversed, ShapeSwitchExitsLoop, ShapeFallIntoDefault, ShapeSingleFallthrough,
+	ShapeWideSwitch, ShapeJumpTable}
 
 // TestProgramRates: every program construct, and every program shape
 // (the fall-through orders among them), in at least one program of 200.

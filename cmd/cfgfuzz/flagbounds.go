@@ -41,7 +41,7 @@ var flagRanges = map[string]map[string]flagRange{
 	"merge":    {"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0)},
 	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive, "start-timeout": positive},
 	"cfgfuzz gen": {"count": atLeast(0), "words": atLeast(0), "switch": {min: 0, max: 1, hasMax: true},
-		"n": {min: 1, max: gen.MaxExhaustiveN, hasMax: true}},
+		"wide-switch": {min: 0, max: 1, hasMax: true}, "n": {min: 1, max: gen.MaxExhaustiveN, hasMax: true}},
 }
 
 var campaignRanges = map[string]flagRange{
@@ -78,7 +78,7 @@ func checkFlagRanges(fs *flag.FlagSet) error {
 		if !ok {
 			continue
 		}
-		if v < r.min || r.hasMax && v > r.max {
+		if v != v || v < r.min || r.hasMax && v > r.max { // v != v: NaN
 			return fmt.Errorf("invalid value %q for flag --%s: %s", f.Value.String(), name, r.describe(f))
 		}
 	}

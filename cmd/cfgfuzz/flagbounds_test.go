@@ -31,6 +31,8 @@ func TestNumericFlagsOutOfRange(t *testing.T) {
 		{"bench", "--driver", "--graphs", "0"},
 		{"gen", "--words", "-1"},
 		{"gen", "--switch", "1.5"},
+		{"gen", "--switch", "NaN"},
+		{"gen", "--wide-switch", "-0.5"},
 		{"gen", "--kind", "exhaustive", "--n", "0"},
 	} {
 		var stdout, stderr bytes.Buffer

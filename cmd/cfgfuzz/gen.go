@@ -95,8 +95,8 @@ func writeItem(w io.Writer, it gen.Item, f *genFlags) {
 }
 
 const genUsage = `usage: cfgfuzz gen [--kind K] [--count N] [--seed S] [--blocks MIN-MAX]
-                   [--words W | --words-upto W] [--heavy] [--switch P] [--lines]
-                   [--stats] [--program] [--verbose] [-n N] [--all] [--grow]
+                   [--words W | --words-upto W] [--heavy] [--switch P] [--wide-switch P]
+                   [--lines] [--stats] [--program] [--verbose] [-n N] [--all] [--grow]
 
 Prints generated graphs in compact notation, one graph a line. Everything is
 a function of the flags: the same flags print the same bytes.
@@ -148,6 +148,7 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	}
 	blocks := fs.String("blocks", "5-9", fmt.Sprintf("block count range `MIN-MAX` (or one number), 1 to %d", gen.MaxBlocksLimit))
 	switchProb := fs.Float64("switch", gen.DefaultSwitchProb, "probability `P` that a block is a switch (program: 2P that a statement is); 0 for none")
+	wideProb := fs.Float64("wide-switch", gen.DefaultWideSwitchProb, "probability `P` that a switch is widened into a jump table of 5 to 300 successors sharing its targets; 0 for none")
 	fs.StringVar(&f.kindName, "kind", string(gen.Reducible), "generator `K`: reducible, irreducible, nonterminating, program, exhaustive; K1,K2,... take turns (graph i is graph i/n of the (i mod n)-th kind, as a campaign's streams)")
 	fs.IntVar(&f.count, "count", 10, "number of graphs `N`")
 	fs.Uint64Var(&f.seed, "seed", 1, "run seed `S`")
@@ -172,7 +173,7 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	if err := f.finish(*blocks, *switchProb, set["seed"]); err != nil {
+	if err := f.finish(*blocks, *switchProb, *wideProb, set["seed"]); err != nil {
 		return nil, err
 	}
 	if err := f.applies(set); err != nil {
@@ -200,7 +201,7 @@ func (f *genFlags) applies(set map[string]bool) error {
 }
 
 // finish fills the config from the flags that need parsing.
-func (f *genFlags) finish(blocks string, switchProb float64, seedSet bool) error {
+func (f *genFlags) finish(blocks string, switchProb, wideProb float64, seedSet bool) error {
 	for _, k := range strings.Split(f.kindName, ",") {
 		f.kinds = append(f.kinds, gen.Kind(strings.TrimSpace(k)))
 	}
@@ -210,9 +211,12 @@ func (f *genFlags) finish(blocks string, switchProb float64, seedSet bool) error
 		return fmt.Errorf("--blocks: %v", err)
 	}
 	f.cfg.MinBlocks, f.cfg.MaxBlocks = lo, hi
-	f.cfg.SwitchProb = switchProb
+	f.cfg.SwitchProb, f.cfg.WideSwitchProb = switchProb, wideProb
 	if switchProb == 0 {
 		f.cfg.SwitchProb = -1 // the flag's 0 means none; Config's 0 means the default
+	}
+	if wideProb == 0 {
+		f.cfg.WideSwitchProb = -1
 	}
 	if f.count < 0 {
 		return fmt.Errorf("--count %d is negative", f.count)
