@@ -217,11 +217,12 @@ func minimizedVerdict(r *Rerun) string {
 	return r.Result.Signature
 }
 
-// noVerdict says a re-run's outcome judged nothing: a harness error, or a
+// noVerdict says a re-run's outcome judged nothing: a harness error, a
 // graph the structurizer declared it does not serve (unsupported: it was
-// never structurized, so it cannot show that a bug is gone).
+// never structurized) or one it refused (no module came back): neither
+// can show that a bug is gone.
 func noVerdict(outcome string) bool {
-	return outcome == OutError || outcome == OutUnsupported
+	return outcome == OutError || outcome == OutUnsupported || outcome == OutRefused
 }
 
 // classify sets one signature's class and reason on the given night.

@@ -1051,8 +1051,8 @@ func TestKnownUnderAnotherFailure(t *testing.T) {
 
 // TestUnsupportedRerunsAreNoVerdict: a known signature whose kept and
 // minimized graphs the structurizer no longer serves (its hello declares
-// them unsupported, so none was structurized) is unverified, not fixed;
-// the same re-runs passing make it fixed.
+// them unsupported, so none was structurized) or now refuses is
+// unverified, not fixed; the same re-runs passing make it fixed.
 func TestUnsupportedRerunsAreNoVerdict(t *testing.T) {
 	base := t.TempDir()
 	keep := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil }
@@ -1064,7 +1064,7 @@ func TestUnsupportedRerunsAreNoVerdict(t *testing.T) {
 	if e := state.lookup(swapSig, ""); e == nil || len(e.Graphs) == 0 || e.Minimized == "" {
 		t.Fatalf("the store's %s: %+v, want kept graphs and a minimized one", swapSig, e)
 	}
-	for _, c := range []struct{ outcome, class string }{{OutUnsupported, ClassUnverified}, {OutOK, ClassFixed}} {
+	for _, c := range []struct{ outcome, class string }{{OutUnsupported, ClassUnverified}, {OutRefused, ClassUnverified}, {OutOK, ClassFixed}} {
 		reruns := rerunPlan(state)
 		for i := range reruns {
 			reruns[i].Result = SideResult{Outcome: c.outcome}
