@@ -195,7 +195,10 @@ func summaryProse(rep *Report) string {
 	if s := LeakedSummary(rep); s != "" {
 		b.WriteString(" " + s)
 	}
-	if len(rep.Checks) > 0 {
+	switch {
+	case len(rep.Checks) > 0 && rep.Outcomes[OutOK]+rep.Outcomes[OutInvalid] == 0:
+		fmt.Fprintf(&b, " No module came back, so none ran the checks %s.", strings.Join(rep.Checks, ", "))
+	case len(rep.Checks) > 0:
 		fmt.Fprintf(&b, " Every module ran the checks %s%s.", strings.Join(rep.Checks, ", "), walksPhrase(&rep.Settings, rep.Checks))
 	}
 	if s := &rep.Settings; s.GPUEvery > 0 {

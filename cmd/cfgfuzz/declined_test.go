@@ -92,6 +92,30 @@ func TestDeclinedByReason(t *testing.T) {
 	}
 }
 
+// TestEveryGraphRefused: a structurizer that refuses every graph judged
+// none: the campaign warns, says it is incomplete, exits 2, and report.md
+// does not claim that modules ran the checks; one refusing most graphs
+// warns and passes on the rest.
+func TestEveryGraphRefused(t *testing.T) {
+	for _, c := range []struct {
+		name, first, warning string
+		code                 int
+	}{
+		{"every", "    return {\"id\": rid, \"outcome\": \"refused\", \"reason\": \"not yet\"}\n", "warning: 30 of 30 graphs declined (30 refused, 0 unsupported)", exitUsage},
+		{"most", "    if len(succs) > 5:\n        return {\"id\": rid, \"outcome\": \"refused\", \"reason\": \"not yet\"}\n", " declined (", exitOK},
+	} {
+		out := filepath.Join(t.TempDir(), "c")
+		code, stdout, stderr := runCmd([]string{"run", "--structurizer", pythonAdapterAnswering(t, c.first), "--graphs", "30", "--progress", "none", "--out", out}, "")
+		incomplete := strings.Contains(stderr, "declined every graph, so the campaign judged none: incomplete (exit 2)")
+		if code != c.code || !strings.Contains(stderr, c.warning) || incomplete != (c.code == exitUsage) {
+			t.Errorf("%s refused: exit %d, want %d, the warning %q, incomplete %v:\n%s%s", c.name, code, c.code, c.warning, c.code == exitUsage, stdout, stderr)
+		}
+		if md := readFile(t, filepath.Join(out, "report.md")); strings.Contains(md, "Every module ran the checks") == (c.code == exitUsage) {
+			t.Errorf("%s refused: report.md says of the checks:\n%s", c.name, md)
+		}
+	}
+}
+
 // timelessDeclined is a report's declined reasons as text.
 func timelessDeclined(rep *fuzz.Report) string {
 	var b strings.Builder

@@ -383,6 +383,11 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	}
 	if w := mostlyUnsupportedWarning(rep); w != "" {
 		fmt.Fprintf(stderr, "cfgfuzz %s: warning: %s\n", name, w)
+	} else if w := mostlyDeclinedWarning(rep); w != "" {
+		fmt.Fprintf(stderr, "cfgfuzz %s: warning: %s\n", name, w)
+	}
+	if judgedNone(rep) {
+		fmt.Fprintf(stderr, "cfgfuzz %s: the structurizer declined every graph, so the campaign judged none: incomplete (exit 2)\n", name)
 	}
 	if n := rep.Outcomes[fuzz.OutError] + rep.BaselineOutcomes[fuzz.OutError]; n > 0 && len(rep.HarnessErrors) > 0 {
 		e := rep.HarnessErrors[0]
@@ -402,8 +407,37 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 		return exitFail
 	case len(harness) > 0 || rep.Outcomes[fuzz.OutError] > 0 || rep.BaselineOutcomes[fuzz.OutError] > 0 || rep.UncheckedGraphs() > 0:
 		return exitUsage
+	case judgedNone(rep):
+		return exitUsage // nothing judged: no night passes on that
 	}
 	return exitOK
+}
+
+// judgedNone says a campaign without a baseline judged no graph: the
+// structurizer declined every one. (A comparison compares the sides'
+// outcomes, refusals among them: newly-refused is one of its classes.)
+func judgedNone(rep *fuzz.Report) bool {
+	return rep.Settings.Baseline == "" && rep.Graphs > 0 && declined(rep) == rep.Graphs
+}
+
+// declined is the current side's graphs that it refused or does not serve
+// (outcomes refused and unsupported): structurized into no module, judged
+// by no check.
+func declined(rep *fuzz.Report) int {
+	return rep.Outcomes[fuzz.OutRefused] + rep.Outcomes[fuzz.OutUnsupported]
+}
+
+// mostlyDeclinedWarning warns of a campaign that judged little because the
+// current side refused or does not serve more than half of its graphs. ""
+// otherwise (and where mostlyUnsupportedWarning speaks for the unsupported
+// alone).
+func mostlyDeclinedWarning(rep *fuzz.Report) string {
+	n := declined(rep)
+	if rep.Graphs == 0 || 2*n <= rep.Graphs {
+		return ""
+	}
+	return fmt.Sprintf("%d of %s declined (%d refused, %d unsupported): the campaign judged only %d; the declined: line and report.md give the reasons",
+		n, fuzz.Plural(rep.Graphs, "graph"), rep.Outcomes[fuzz.OutRefused], rep.Outcomes[fuzz.OutUnsupported], rep.Graphs-n)
 }
 
 // allTimedOutHint is a note for a campaign whose every graph timed out on

@@ -77,8 +77,9 @@ func TestSelfTestOfAServerThatNeverAnswers(t *testing.T) {
 }
 
 // TestMostlyUnsupportedCampaignWarns: a campaign whose every graph the
-// structurizer's hello excludes (at most 6 blocks, graphs of 10-20) passes
-// with nothing structurized; it warns, naming the promises.
+// structurizer's hello excludes (at most 6 blocks, graphs of 10-20)
+// structurizes nothing; it warns, naming the promises, and judged no
+// graph: incomplete, exit 2.
 func TestMostlyUnsupportedCampaignWarns(t *testing.T) {
 	dir := t.TempDir()
 	if out, err := exec.Command("go", "build", "-o", dir+"/", "../../fuzz/testdata/redteam/server").CombinedOutput(); err != nil {
@@ -88,7 +89,8 @@ func TestMostlyUnsupportedCampaignWarns(t *testing.T) {
 	code := run([]string{"run", "--structurizer", filepath.Join(dir, "server") + " v2-limited", "--graphs", "12", "--blocks", "10-20", "--kinds", "reducible",
 		"--progress", "none", "--out", filepath.Join(dir, "out")}, nil, &stdout, &stderr)
 	want := `warning: 12 of 12 graphs unsupported: the structurizer's hello declares it does not serve them ({"deterministic":true`
-	if code != exitOK || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), `"max_blocks":6`) {
-		t.Errorf("exit %d, want 0 and %q naming max_blocks 6:\n%s%s", code, want, stdout.String(), stderr.String())
+	if code != exitUsage || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), `"max_blocks":6`) ||
+		!strings.Contains(stderr.String(), "declined every graph, so the campaign judged none: incomplete (exit 2)") {
+		t.Errorf("exit %d, want 2, %q naming max_blocks 6 and the campaign incomplete:\n%s%s", code, want, stdout.String(), stderr.String())
 	}
 }
