@@ -234,8 +234,8 @@ func (h *Header) set(key, v string) (err error) {
 		return h.setTargetEnv(v)
 	case "walks":
 		var w Walks
-		if n, err := fmt.Sscanf(v, "%d seed %d", &w.Random, &w.Seed); err != nil || n != 2 || w.Random < 0 || w.String() != v {
-			return fmt.Errorf("'# walks: %s': want COUNT seed SEED (random walks on top of the edge-covering ones, and their seed)", v)
+		if n, err := fmt.Sscanf(v, "%d seed %d", &w.Random, &w.Seed); err != nil || n != 2 || w.Random < 0 || w.Random > oracle.MaxRandomWalks || w.String() != v {
+			return fmt.Errorf("'# walks: %s': want COUNT seed SEED (0 to %d random walks on top of the edge-covering ones, and their seed)", v, oracle.MaxRandomWalks)
 		}
 		h.Walks = &w
 	case "rules-compat":

@@ -48,7 +48,7 @@ func RunWalk(g *cfg.Graph, decisions []uint32, maxSteps int) Walk {
 // a step cap of max(64, 4 x blocks) and a cap on all walks' steps together
 // of max(2^23, 64 x blocks).
 type WalkOptions struct {
-	Random   int    // random walks drawn on top of the covering ones; 0: 16, <0: none
+	Random   int    // random walks drawn on top of the covering ones; 0: 16, <0: none; at most MaxRandomWalks
 	MaxSteps int    // step cap per walk; 0: max(64, 4 x blocks)
 	Seed     uint64 // seeds the random walks
 	MaxWalks int    // cap on covering walks; 0: 4 x blocks + 16
@@ -65,6 +65,13 @@ type WalkOptions struct {
 	// file's expected checksum.
 	Registers int
 }
+
+// MaxRandomWalks is the most random walks one Walks call draws
+// (WalkOptions.Random is capped there, and every command's --walks and a
+// regression file's '# walks:' refuse more): each draw is tried even when
+// it repeats an earlier walk, so a graph of few walks would spend a count
+// of billions drawing.
+const MaxRandomWalks = 1 << 16
 
 // Walks returns covering walks, then boundary walks, followed by the
 // random ones that repeat no earlier walk's decisions.
@@ -90,6 +97,7 @@ func walksIn(a *walkArena, g *cfg.Graph, opt WalkOptions) ([]Walk, bool) {
 	if opt.Random == 0 {
 		opt.Random = 16
 	}
+	opt.Random = min(opt.Random, MaxRandomWalks)
 	if opt.MaxWalks <= 0 {
 		opt.MaxWalks = 4*n + 16
 	}

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
@@ -412,5 +413,23 @@ func TestWalksCatchBoundaryLowerings(t *testing.T) {
 		if v := CompareWalks(Interpreter{}, m.Bytes(), walks); v.Signature != SigTrace {
 			t.Errorf("%s: the deterministic walks give %q, want %s", c.name, v.Signature, SigTrace)
 		}
+	}
+}
+
+// TestRandomWalksCapped: a count of random walks past MaxRandomWalks
+// draws MaxRandomWalks: on a graph of few distinct walks (every draw but
+// a few repeats one), a count of 2^40 would draw for hours and size a set
+// past memory.
+func TestRandomWalksCapped(t *testing.T) {
+	g := cfg.FromSuccs([][]int{{1, 0}, {}})
+	done := make(chan []Walk, 1)
+	go func() { done <- Walks(g, WalkOptions{Random: 1 << 40, Seed: 1}) }()
+	select {
+	case ws := <-done:
+		if len(ws) == 0 || len(ws) > MaxRandomWalks+16 {
+			t.Errorf("%d walks", len(ws))
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Walks with 2^40 random walks still drawing after a minute")
 	}
 }

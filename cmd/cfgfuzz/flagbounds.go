@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // flagRange is the values a numeric flag accepts: at least min, at most
@@ -33,20 +34,24 @@ var positive = atLeast(1)
 var flagRanges = map[string]map[string]flagRange{
 	"run":      campaignRanges,
 	"compare":  campaignRanges,
-	"check":    {"walks": atLeast(0), "timeout": positive, "check-timeout": positive, "start-timeout": positive},
-	"minimize": {"walks": atLeast(0), "index": atLeast(0), "timeout": positive, "search-timeout": atLeast(0), "check-timeout": positive, "start-timeout": positive},
-	"bisect":   {"start-timeout": positive},
+	"check":    {"walks": walksRange, "timeout": positive, "check-timeout": positive, "start-timeout": positive},
+	"minimize": {"walks": walksRange, "index": atLeast(0), "timeout": positive, "search-timeout": atLeast(0), "check-timeout": positive, "start-timeout": positive},
+	"bisect":   {"walks": walksRange, "start-timeout": positive},
 	"selftest": {"timeout": positive, "start-timeout": positive},
-	"regress":  {"timeout": positive, "check-timeout": positive, "start-timeout": positive, "duration": atLeast(0)},
+	"regress":  {"walks": walksRange, "timeout": positive, "check-timeout": positive, "start-timeout": positive, "duration": atLeast(0)},
 	"merge":    {"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0)},
 	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive, "start-timeout": positive},
 	"cfgfuzz gen": {"count": atLeast(0), "words": atLeast(0), "switch": {min: 0, max: 1, hasMax: true},
 		"wide-switch": {min: 0, max: 1, hasMax: true}, "n": {min: 1, max: gen.MaxExhaustiveN, hasMax: true}},
 }
 
+// walksRange bounds --walks: random walks a graph, oracle.MaxRandomWalks
+// at most.
+var walksRange = flagRange{min: 0, max: oracle.MaxRandomWalks, hasMax: true}
+
 var campaignRanges = map[string]flagRange{
 	"graphs": atLeast(0), "duration": atLeast(0), "timeout": positive, "check-timeout": positive, "start-timeout": positive,
-	"workers": atLeast(0), "walks": atLeast(0), "gpu-every": atLeast(0),
+	"workers": atLeast(0), "walks": walksRange, "gpu-every": atLeast(0),
 	"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0),
 }
 

@@ -18,6 +18,8 @@ func TestNumericFlagsOutOfRange(t *testing.T) {
 		{"run", "--gpu-every", "-3"},
 		{"compare", "--baseline", "HEAD", "--walks", "-5"},
 		{"check", "--walks", "-5"},
+		{"check", "--walks", "99999999999"},
+		{"regress", "--walks", "70000"},
 		{"check", "--timeout", "-1s"},
 		{"run", "--start-timeout", "0s"},
 		{"check", "--start-timeout", "-1s"},
