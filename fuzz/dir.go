@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -64,7 +66,13 @@ func CheckDirFree(dir string, force bool) error {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		return fmt.Errorf("%s is not a directory: choose another --out", dir)
 	}
-	if old := holdsCampaign(dir); old != "" && !force {
+	old := holdsCampaign(dir)
+	if old == "" {
+		if foreign := foreignEntries(dir); len(foreign) > 0 {
+			return fmt.Errorf("%s holds files that are no campaign's (%s): a campaign writes into a new or empty directory, or one holding a campaign (--force replaces only a campaign's files): choose another --out", dir, strings.Join(foreign, ", "))
+		}
+	}
+	if old != "" && !force {
 		if err := InUse(dir); err != nil { // a campaign being run there: no resume to offer
 			return err
 		}
@@ -81,6 +89,31 @@ func CheckDirFree(dir string, force bool) error {
 		return fmt.Errorf("%s holds a campaign (%s): continue it with %s, replace it with --force, or choose another --out", dir, old, resume)
 	}
 	return nil
+}
+
+// foreignEntries names (up to 3, then "...") the entries of dir that no
+// campaign writes: neither a campaign file, nor its lock, nor a temporary
+// file (*.tmp) of an atomic write; hidden entries (.gitkeep, .DS_Store)
+// are left out too. A campaign's first write into a directory holding
+// other files would mix its files among them, and --force would remove
+// a findings/ or pictures/ directory the user keeps there.
+func foreignEntries(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // missing (a new campaign makes it), or unreadable: the lock or a write says so
+	}
+	var foreign []string
+	for _, e := range entries {
+		n := e.Name()
+		if slices.Contains(campaignFiles, n) || n == LockFile || strings.HasPrefix(n, ".") || strings.HasSuffix(n, ".tmp") {
+			continue
+		}
+		if len(foreign) == 3 {
+			return append(foreign, "...")
+		}
+		foreign = append(foreign, n)
+	}
+	return foreign
 }
 
 // finishedReport says whether dir's report.json is a complete campaign's:

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,5 +71,44 @@ func TestCheckDirFreeHintsOnlyAResumeThatCanRun(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), c.not) {
 			t.Errorf("report %q: %v, want %q and not %q", c.report, err, c.want, c.not)
 		}
+	}
+}
+
+// TestCheckDirFreeRefusesOtherFiles: a directory holding files no
+// campaign writes, and no campaign, is refused, forced or not (naming
+// them); a missing or empty one, one holding only hidden files, a lock
+// and a temporary file, or one holding a campaign beside other files
+// (its resume and --force are for that campaign) is not refused for them.
+func TestCheckDirFreeRefusesOtherFiles(t *testing.T) {
+	base := t.TempDir()
+	mk := func(name string, files ...string) string {
+		dir := filepath.Join(base, name)
+		for _, f := range files {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	for _, force := range []bool{false, true} {
+		dir := mk(fmt.Sprint("user", force), "precious.txt", "findings/mynotes.txt")
+		if err := CheckDirFree(dir, force); err == nil || !strings.Contains(err.Error(), "no campaign's (precious.txt)") {
+			t.Errorf("force %v: %v, want the directory refused naming precious.txt", force, err)
+		}
+	}
+	for _, dir := range []string{filepath.Join(base, "missing"), mk("empty"), mk("quiet", ".gitkeep", LockFile, "report.html.tmp")} {
+		if err := CheckDirFree(dir, false); err != nil {
+			t.Errorf("%s: %v", dir, err)
+		}
+	}
+	withCampaign := mk("campaign", CampaignFile, "notes.txt")
+	if err := CheckDirFree(withCampaign, true); err != nil {
+		t.Errorf("a campaign beside a note, forced: %v", err)
 	}
 }
