@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agnivade/levenshtein"
+
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
@@ -126,7 +128,7 @@ func nearestFlag(fs *flag.FlagSet, name string) string {
 	best, bestDist, ties := "", limit+1, 0
 	var prefixed []string
 	fs.VisitAll(func(f *flag.Flag) {
-		switch d := editDistance(name, f.Name); {
+		switch d := levenshtein.ComputeDistance(name, f.Name); {
 		case d < bestDist:
 			best, bestDist, ties = f.Name, d, 0
 		case d == bestDist:
@@ -143,27 +145,6 @@ func nearestFlag(fs *flag.FlagSet, name string) string {
 		return prefixed[0]
 	}
 	return ""
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			sub := prev[j-1]
-			if a[i-1] != b[j-1] {
-				sub++
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // flagWants says what a flag of a built-in type takes, "" for another.
