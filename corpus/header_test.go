@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +59,28 @@ func TestHeaderChecksAndLimits(t *testing.T) {
 		if _, err := ParseRegression("bad.cfg", []byte("# signature: none\n"+bad+"\n{{1}, {}}\n")); err == nil || !strings.Contains(err.Error(), "bad.cfg:2: '"+bad+"'") {
 			t.Errorf("%q: %v, want an error naming the line", bad, err)
 		}
+	}
+}
+
+// TestHeaderKeysMisspeltOrTwice: a key a letter or two from a header key
+// is refused, naming the key meant, and so is a header key given twice;
+// a note under a key of its own is still a note.
+func TestHeaderKeysMisspeltOrTwice(t *testing.T) {
+	const graph = "{{1}, {}}\n"
+	for _, c := range []struct{ head, want string }{
+		{"# signature: none\n# structuriser: cmd:false\n", "'# structuriser:' is no header key: did you mean '# structurizer:'?"},
+		{"# signature: none\n# expected: fail\n", "did you mean '# expect:'?"},
+		{"# signatur: none\n", "did you mean '# signature:'?"},
+		{"# signature: none\n# signature: exec:trace-mismatch\n", "'# signature:' given twice (first on line 1)"},
+		{"# signature: none\n# expect: pass\n# expect: fail\n", "'# expect:' given twice (first on line 2)"},
+	} {
+		_, err := ParseRegression("r.cfg", []byte(c.head+graph))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.head, err, c.want)
+		}
+	}
+	r, err := ParseRegression("r.cfg", []byte("# signature: none\n# found-by: the nightly job\n"+graph))
+	if err != nil || !slices.Contains(r.Header.Notes, "found-by: the nightly job") {
+		t.Errorf("a note: %v, %+v", err, r)
 	}
 }

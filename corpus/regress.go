@@ -19,7 +19,8 @@
 //	# origin: cfgfuzz minimize, seed 7 (where it came from)
 //	# date: 2026-11-29
 //
-// Other comment lines are notes. The graph is written in line notation,
+// Each key is given once; other comment lines are notes, but for a key a
+// letter or two from a header key (checkHeaderKey). The graph is written in line notation,
 // which keeps block weights. `go test ./corpus` replays every file of
 // corpus/testdata/regressions through every oracle check with no fault
 // planted (all must pass) and, for a file with a fault, with that fault
@@ -35,10 +36,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agnivade/levenshtein"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
@@ -196,6 +200,7 @@ func (h Header) Faults() []string {
 // parseHeader reads the leading comment lines of the file at path; the
 // error names the file and line of a header value that does not parse.
 func parseHeader(path, data string) (h Header, err error) {
+	seen := map[string]int{} // a header key: the line it was first on
 	for i, line := range strings.Split(data, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
@@ -209,11 +214,40 @@ func parseHeader(path, data string) (h Header, err error) {
 			h.Notes = append(h.Notes, strings.TrimSpace(strings.TrimPrefix(line, "#")))
 			continue
 		}
-		if err := h.set(m[1], strings.TrimSpace(m[2])); err != nil {
+		key := m[1]
+		if err := checkHeaderKey(key, seen, i+1); err != nil {
+			return h, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		if err := h.set(key, strings.TrimSpace(m[2])); err != nil {
 			return h, fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
 	}
 	return h, nil
+}
+
+// headerKeys are the keys set reads into a field.
+var headerKeys = []string{"signature", "fault", "strategy", "registers", "target-env", "walks", "rules-compat",
+	"checks", "timeout", "check-timeout", "structurizer", "expect", "origin", "date"}
+
+// checkHeaderKey refuses a header key given a second time (the file says
+// two things; which one a replay takes would be a guess) and a key one or
+// two letters from a known one (# structuriser:), which would otherwise
+// be a note, its line ignored: a case replayed on another structurizer,
+// or expecting what its author did not write, would guard nothing.
+func checkHeaderKey(key string, seen map[string]int, line int) error {
+	if slices.Contains(headerKeys, key) {
+		if first, ok := seen[key]; ok {
+			return fmt.Errorf("'# %s:' given twice (first on line %d): keep one", key, first)
+		}
+		seen[key] = line
+		return nil
+	}
+	for _, k := range headerKeys {
+		if d := levenshtein.ComputeDistance(key, k); d <= 1 || d == 2 && len(k) >= 6 {
+			return fmt.Errorf("'# %s:' is no header key: did you mean '# %s:'? (a note takes a key no header has)", key, k)
+		}
+	}
+	return nil
 }
 
 // set reads one header line's value into its field; a key it does not
