@@ -56,7 +56,11 @@ type ReplayCase struct {
 	Case       string // "clean" or "fault:NAMES"
 	Want       string // "pass" or the signature it must fail with
 	Got        string // "pass", the signature it failed with, or the harness error
-	Status     string // one of the Case* statuses
+	// Detail is the failing check's own words on a failure (what check
+	// prints after the signature: the walk that differs, the rule broken,
+	// a refusal's reason), "" otherwise.
+	Detail string
+	Status string // one of the Case* statuses
 	// Unchecked lists what of the checks of a case that passed could not
 	// judge the module (oracle.Unchecked): the case's verdict is
 	// incomplete.
@@ -101,10 +105,18 @@ func replayClean(r *Regression, opt ReplayOptions) ReplayCase {
 		c.Status = pick(expectFail, CaseFail, CasePass)
 		c.Unchecked = oracle.Unchecked(o.Verdicts)
 	default:
-		c.Got = o.Signature
+		c.Got, c.Detail = o.Signature, failedDetail(o)
 		c.Status = pick(expectFail && o.Signature == r.Header.Signature, CasePass, CaseFail)
 	}
 	return c
+}
+
+// failedDetail is the detail of o's failing verdict, "" when none.
+func failedDetail(o Outcome) string {
+	if v := oracle.Failed(o.Verdicts); v != nil {
+		return v.Detail
+	}
+	return ""
 }
 
 // replayFault judges the graph with the file's faults planted.
@@ -121,7 +133,7 @@ func replayFault(r *Regression, faults []string, opt ReplayOptions) ReplayCase {
 	case o.Signature == r.Header.Signature:
 		c.Status, c.Got = CasePass, o.Signature
 	case r.Header.Strategy == "dispatch":
-		c.Status, c.Got = CaseFail, pick(o.Failed(), o.Signature, CasePass)
+		c.Status, c.Got, c.Detail = CaseFail, pick(o.Failed(), o.Signature, CasePass), failedDetail(o)
 	default:
 		c.Status, c.Got = CaseSkip, fmt.Sprintf("stale: gives %q under its fault; re-minimize it from a fresh hunt", pick(o.Failed(), o.Signature, CasePass))
 	}

@@ -15,6 +15,7 @@ import (
 	"os"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
 type junitSuites struct {
@@ -65,6 +66,9 @@ func junitReport(dir string, cases []corpus.ReplayCase, replay func(corpus.Repla
 		jc := junitCase{Name: c.Regression.Name + " " + c.Case, ClassName: "cfgfuzz.regress", File: c.Regression.Path, Time: fmt.Sprintf("%.3f", secs)}
 		msg := fmt.Sprintf("want %s, got %s", c.Want, c.Got)
 		body := c.Regression.Path + "\nreplay: " + replay(c) + "\n"
+		if c.Detail != "" {
+			body += c.Got + ": " + fuzz.Printable(c.Detail) + "\n"
+		}
 		switch c.Status {
 		case corpus.CaseFail:
 			jc.Failure = &junitProblem{Message: msg, Type: "signature", Body: body}

@@ -232,7 +232,11 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		fmt.Fprintf(stderr, "cfgfuzz regress: %s: %s, %d cases: %d passed, %d failed, %d errors, %d skipped%s\n",
 			dir, files, len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip], checksNamed(rp.checks))
 		if len(notRun) > 0 {
-			fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: %s not replayed (%s): %s\n", fuzz.Plural(len(notRun), "file"), budget.outOfTime(), regressionPaths(notRun))
+			inJUnit := ""
+			if rf.junit != "" {
+				inJUnit = "; each is an error case of the JUnit file"
+			}
+			fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: %s not replayed (%s): %s%s\n", fuzz.Plural(len(notRun), "file"), budget.outOfTime(), regressionPaths(notRun), inJUnit)
 		}
 		if len(notJudged) > 0 {
 			fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: some checks of cases that passed could not judge the module (\"not judged\" on the line); to leave those checks out: --checks %s\n", fuzz.LeaveOut(notJudged))

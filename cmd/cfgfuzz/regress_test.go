@@ -75,6 +75,11 @@ func TestRegressExternalStructurizer(t *testing.T) {
 	if rep.Tests != 2 || rep.Failures != 1 || rep.Errors != 0 || len(rep.Suites) != 1 || strings.Join(failedCases(rep), ",") != "to-fix clean" {
 		t.Errorf("junit: %d tests %d failures %d errors, failed %v", rep.Tests, rep.Failures, rep.Errors, failedCases(rep))
 	}
+	for _, c := range rep.Suites[0].Cases {
+		if c.Failure != nil && !strings.Contains(c.Failure.Body, "walk ") { // the exec check's words: the walk that differs
+			t.Errorf("junit: %s's failure body does not say what differs:\n%s", c.Name, c.Failure.Body)
+		}
+	}
 	// On this tree's structurizer (the bug fixed): the other way round.
 	junit = filepath.Join(dir, "b.xml")
 	if code, out, errs := runCmd([]string{"regress", regs, "--structurizer", "self", "--junit", junit}, ""); code != exitFail {
