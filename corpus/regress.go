@@ -358,11 +358,36 @@ type Regression struct {
 // ReadRegression parses one regression file; it must hold exactly one
 // graph and a signature.
 func ReadRegression(path string) (*Regression, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() { // a FIFO would block the suite, a device never end
+		return nil, fmt.Errorf("%s: not a regular file but %s", path, fileKind(st.Mode()))
+	}
+	if st.Size() > cfg.MaxInputBytes {
+		return nil, fmt.Errorf("%s: %d MiB: no regression file is that large", path, st.Size()>>20)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return ParseRegression(path, data)
+}
+
+// fileKind names what a file that is not regular is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "a special file"
 }
 
 // ParseRegression parses a regression file's text; path names it (and

@@ -426,9 +426,9 @@ func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 		name := f
 		if f == "-" {
 			name = "<stdin>"
-			data, err = io.ReadAll(stdin)
+			data, err = cfg.ReadInput(name, stdin)
 		} else {
-			data, err = os.ReadFile(f)
+			data, err = readFileBounded(f)
 		}
 		if err != nil {
 			return nil, err
@@ -442,6 +442,16 @@ func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 		}
 	}
 	return all, nil
+}
+
+// readFileBounded reads the graph file f whole, as cfg.ReadInput bounds it.
+func readFileBounded(f string) ([]byte, error) {
+	in, err := os.Open(f)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	return cfg.ReadInput(f, in)
 }
 
 // openSide resolves a structurizer spec (resolveSide) and starts a side
