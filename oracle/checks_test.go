@@ -249,14 +249,29 @@ func TestGrowthTimeScalesWithTheGraph(t *testing.T) {
 
 func TestResolveChecks(t *testing.T) {
 	for spec, want := range map[string][]string{
-		"":                DefaultChecks,
-		"rules,exec":      {"rules", "exec"},
-		"+gpu":            append(slices.Clone(DefaultChecks), "gpu"),
-		"-meta,+gpu":      append(slices.DeleteFunc(slices.Clone(DefaultChecks), func(s string) bool { return s == "meta" }), "gpu"),
-		" rules , +pdom ": {"rules", "pdom"},
+		"":                  DefaultChecks,
+		"rules,exec":        {"rules", "exec"},
+		"+gpu":              append(slices.Clone(DefaultChecks), "gpu"),
+		"-meta,+gpu":        append(slices.DeleteFunc(slices.Clone(DefaultChecks), func(s string) bool { return s == "meta" }), "gpu"),
+		" rules , +pdom ":   {"rules", "pdom"},
+		"rules,-everything": {"rules", "-everything"}, // kept, for New to refuse
 	} {
 		if got := ResolveChecks(spec); !slices.Equal(got, want) {
 			t.Errorf("ResolveChecks(%q) = %v, want %v", spec, got, want)
+		}
+	}
+}
+
+// TestNewRefusesNoCheck: a selection naming a removal of no check, or
+// removing every check, is refused: a graph would pass unjudged.
+func TestNewRefusesNoCheck(t *testing.T) {
+	for spec, want := range map[string]string{
+		"-everything":                           `unknown check "-everything"`,
+		"rules,-rules":                          "no check selected",
+		"-" + strings.Join(DefaultChecks, ",-"): "no check selected",
+	} {
+		if _, err := New(Options{Checks: ResolveChecks(spec)}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("New(--checks %s): %v, want %q", spec, err, want)
 		}
 	}
 }

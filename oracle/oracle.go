@@ -234,7 +234,9 @@ var DefaultChecks = []string{"pdom", "rules", "spirv-val", "exec", "filler", "gr
 
 // ResolveChecks reads a --checks value: "a,b" selects exactly a and b;
 // entries "+x" add x to the defaults and "-x" remove it ("+gpu" is the
-// defaults plus gpu). "" means the defaults.
+// defaults plus gpu). "" means the defaults. A "-x" naming no check is
+// kept as it is, so that New refuses it as it refuses an unknown check
+// selected: a misspelt removal would otherwise remove nothing in silence.
 func ResolveChecks(spec string) []string {
 	var exact, add, del []string
 	for _, x := range strings.Split(spec, ",") {
@@ -257,7 +259,13 @@ func ResolveChecks(spec string) []string {
 			base = append(base, a)
 		}
 	}
-	return slices.DeleteFunc(base, func(x string) bool { return slices.Contains(del, x) })
+	base = slices.DeleteFunc(base, func(x string) bool { return slices.Contains(del, x) })
+	for _, d := range del {
+		if !slices.ContainsFunc(checkTable, func(c check) bool { return c.name == d }) {
+			base = append(base, "-"+d)
+		}
+	}
+	return base
 }
 
 // RegisterCheck adds a check to the table (a driver check such as gpu,
@@ -315,6 +323,9 @@ func New(opt Options) (*Oracle, error) {
 	names := opt.Checks
 	if names == nil {
 		names = DefaultChecks
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no check selected (every one removed): a graph would pass unjudged")
 	}
 	o := &Oracle{opt: opt, decoder: new(spirv.Decoder), walks: new(walkArena)}
 	for _, n := range names {
