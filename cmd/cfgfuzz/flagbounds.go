@@ -51,15 +51,15 @@ var walksRange = flagRange{min: 0, max: oracle.MaxRandomWalks, hasMax: true}
 
 var campaignRanges = map[string]flagRange{
 	"graphs": atLeast(0), "duration": atLeast(0), "timeout": positive, "check-timeout": positive, "start-timeout": positive,
-	"workers": atLeast(0), "walks": walksRange, "gpu-every": atLeast(0),
+	"workers": atLeast(0), "walks": walksRange, "gpu-every": atLeast(0), "mutate": {min: 0, max: 1, hasMax: true},
 	"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0),
 }
 
-// nonEmptyFlags are the flags whose value names a program, a repository
-// or a path: given, they need one. An empty value (an unset shell
+// nonEmptyFlags are the flags whose value names a program, a strategy, a
+// repository or a path: given, they need one. An empty value (an unset shell
 // variable) would otherwise read as the flag left out, and test this
 // tree's structurizer or write to the default directory without a word.
-var nonEmptyFlags = []string{"structurizer", "baseline-structurizer", "repo", "out", "state", "resume", "junit", "save-regressions", "regressions", "build", "serve"}
+var nonEmptyFlags = []string{"strategy", "structurizer", "baseline-structurizer", "repo", "out", "state", "resume", "junit", "save-regressions", "regressions", "build", "serve"}
 
 // checkFlagRanges checks the flags of fs (named after its command) against
 // flagRanges, and that a flag of nonEmptyFlags given has a value; the

@@ -16,6 +16,8 @@ func TestNumericFlagsOutOfRange(t *testing.T) {
 		{"run", "--timeout", "0s"},
 		{"run", "--duration", "-1s"},
 		{"run", "--gpu-every", "-3"},
+		{"run", "--mutate", "NaN"},
+		{"run", "--mutate", "-0.1"},
 		{"compare", "--baseline", "HEAD", "--walks", "-5"},
 		{"check", "--walks", "-5"},
 		{"check", "--walks", "99999999999"},
