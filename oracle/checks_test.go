@@ -439,3 +439,22 @@ func TestSharedParseAgainstFresh(t *testing.T) {
 		t.Fatalf("only %d modules compared", compared)
 	}
 }
+
+// TestRulesDetailLeadsWithTheSignaturesRule: the violation of the rule
+// the signature names is the detail's first line (what a summary shows),
+// whichever the checker found first; the rest follow in rule order.
+func TestRulesDetailLeadsWithTheSignaturesRule(t *testing.T) {
+	vs := []Violation{{Rule: "R4", Msg: "continue target and merge block are the same block"}, {Rule: "R12", Msg: "no merge"},
+		{Rule: "R2", Msg: "header declares itself as its merge block"}, {Rule: "R4", Msg: "another"}}
+	v := rulesFailure(vs)
+	var rules []string
+	for _, line := range strings.Split(v.Detail, "\n") {
+		rules = append(rules, strings.TrimSuffix(strings.Fields(line)[0], ":"))
+	}
+	if v.Signature != "rules:R2" || strings.Join(rules, ",") != "R2,R4,R4,R12" || !strings.Contains(v.Detail, "R4: "+vs[0].Msg) {
+		t.Errorf("signature %s, detail:\n%s\nwant rules:R2 and R2,R4,R4,R12", v.Signature, v.Detail)
+	}
+	if vs[0].Rule != "R4" {
+		t.Error("rulesFailure reordered its argument")
+	}
+}

@@ -504,17 +504,21 @@ func (o *Oracle) checkRules(s *Subject) Verdict {
 	if len(vs) == 0 {
 		return Verdict{Status: Pass}
 	}
-	first := vs[0]
-	for _, v := range vs[1:] {
-		if ruleNumber(v.Rule) < ruleNumber(first.Rule) {
-			first = v
-		}
-	}
+	return rulesFailure(vs)
+}
+
+// rulesFailure is the failing verdict of violations vs (at least one):
+// the lowest-numbered rule names the finding, and its violation leads the
+// detail, whose first line is what a summary shows; the rest follow in
+// rule order, each rule's in the order found.
+func rulesFailure(vs []Violation) Verdict {
+	vs = slices.Clone(vs)
+	slices.SortStableFunc(vs, func(a, b Violation) int { return ruleNumber(a.Rule) - ruleNumber(b.Rule) })
 	lines := make([]string, len(vs))
 	for i, v := range vs {
 		lines[i] = v.String()
 	}
-	return Verdict{Status: Fail, Signature: "rules:" + first.Rule, Detail: strings.Join(lines, "\n")}
+	return Verdict{Status: Fail, Signature: "rules:" + vs[0].Rule, Detail: strings.Join(lines, "\n")}
 }
 
 // SigRulesMalformed: the module cannot be decoded or split into blocks.
