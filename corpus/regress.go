@@ -427,18 +427,20 @@ type BadRegression struct {
 	Err  error
 }
 
-// LoadRegressionsEach reads every *.cfg of dir, sorted by name: the files
-// that read and, apart, those that do not, so one broken file does not
-// keep the others from running. err is a directory that cannot be read
-// (or is none).
+// LoadRegressionsEach reads every *.cfg of dir (not of its
+// subdirectories), sorted by name, or dir itself when it is a file: the
+// files that read and, apart, those that do not, so one broken file does
+// not keep the others from running. err is a directory that cannot be
+// read (or neither a directory nor a file).
 func LoadRegressionsEach(dir string) (rs []*Regression, bad []BadRegression, err error) {
+	var paths []string
 	if st, err := os.Stat(dir); err != nil {
 		return nil, nil, err
+	} else if st.Mode().IsRegular() { // one regression file: a suite of one
+		paths = []string{dir}
 	} else if !st.IsDir() {
-		return nil, nil, fmt.Errorf("%s is not a directory", dir)
-	}
-	paths, err := filepath.Glob(filepath.Join(dir, "*.cfg"))
-	if err != nil {
+		return nil, nil, fmt.Errorf("%s is not a directory or a regression file", dir)
+	} else if paths, err = filepath.Glob(filepath.Join(dir, "*.cfg")); err != nil {
 		return nil, nil, err
 	}
 	sort.Strings(paths)

@@ -85,9 +85,9 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		f.DefValue = map[string]string{"walks": "0", "seed": "0", "timeout": "0s"}[name]
 	}
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: cfgfuzz regress [flags] [DIR] [flags]")
-		fmt.Fprintln(fs.Output(), "\nReplay every NAME.cfg regression file of DIR (default: ./"+defaultRegressionsName+"; corpus/testdata/regressions")
-		fmt.Fprintln(fs.Output(), "inside a cfgfuzz checkout). Each file's graph must pass every check ('# expect: pass', the default)")
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz regress [flags] [DIR | FILE] [flags]")
+		fmt.Fprintln(fs.Output(), "\nReplay every NAME.cfg regression file of DIR, not of its subdirectories (default: ./"+defaultRegressionsName+";")
+		fmt.Fprintln(fs.Output(), "corpus/testdata/regressions inside a cfgfuzz checkout), or the one FILE. Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
 		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:', '# walks:', '# checks:', '# timeout:' and\n'# check-timeout:' unless --registers, --target-env, --rules-compat, --walks, --seed, --checks, --timeout or\n--check-timeout is given; --allow-fallbacks leaves the fallback check out of the file's checks or --checks. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line); 130, 143, 129 stopped by SIGINT, SIGTERM,\nSIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit file an error case\n\"interrupted\" too; a second signal ends at once). A --duration that runs out leaves the replay incomplete: exit 2 unless a\ncase failed, the files not replayed named in the summary and each an error case \"not run\" of the JUnit file.\n\nflags:")
@@ -151,6 +151,10 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 	rs, bad, err := corpus.LoadRegressionsEach(dir)
 	if err != nil {
 		return exitUsage, err
+	}
+	if nested, _ := filepath.Glob(filepath.Join(dir, "*", "*.cfg")); len(nested) > 0 {
+		fmt.Fprintf(stderr, "cfgfuzz regress: note: %s in subdirectories of %s not replayed (regress reads DIR/*.cfg; give each directory), the first %s\n",
+			fuzz.Plural(len(nested), "regression file"), dir, nested[0])
 	}
 	if len(rs)+len(bad) == 0 {
 		if !rf.allowEmpty {

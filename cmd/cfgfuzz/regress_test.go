@@ -472,3 +472,27 @@ func TestRegressRegistersFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestRegressOneFileAndSubdirectories: regress replays one regression file
+// given as its argument, and names the files of subdirectories it does
+// not replay.
+func TestRegressOneFileAndSubdirectories(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	reg := []byte("# signature: none\n{{1}, {}}\n")
+	for _, f := range []string{"a.cfg", filepath.Join("sub", "b.cfg")} {
+		if err := os.WriteFile(filepath.Join(dir, f), reg, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := runCmd([]string{"regress", filepath.Join(dir, "a.cfg")}, "")
+	if code != exitOK || !strings.Contains(out, "ok "+filepath.Join(dir, "a.cfg")+" clean") || !strings.Contains(errs, "1 files, 1 cases: 1 passed") {
+		t.Errorf("regress FILE: exit %d\n%s%s", code, out, errs)
+	}
+	code, _, errs = runCmd([]string{"regress", dir}, "")
+	if want := "1 regression file in subdirectories of " + dir + " not replayed"; code != exitOK || !strings.Contains(errs, want) || !strings.Contains(errs, filepath.Join(dir, "sub", "b.cfg")) {
+		t.Errorf("regress DIR: exit %d, want %q naming sub/b.cfg\n%s", code, want, errs)
+	}
+}
