@@ -113,6 +113,31 @@ func commandWords(cmd string) [][2]int {
 	return words
 }
 
+// RelativeCd is the directory of the first `cd DIR` of spec's command
+// that names DIR relative to where the command runs (not absolute, nor
+// {repo}/... or {dir}/... of a regression file), or "" when it has none or
+// spec is no cmd spec. A spec that changes into such a directory runs as
+// written from the working directory of each run: a regression file
+// recording it replays right only from the place it was saved in.
+func RelativeCd(spec string) string {
+	sp, err := ParseSpec(spec)
+	if err != nil || sp.Kind != SpecCmd {
+		return ""
+	}
+	cmd := sp.Cmd
+	words := shellWords(cmd)
+	for i := 0; i+1 < len(words); i++ {
+		if strings.TrimLeft(cmd[words[i][0]:words[i][1]], "({") != "cd" {
+			continue
+		}
+		dir := strings.TrimRight(cmd[words[i+1][0]:words[i+1][1]], ";&|)")
+		if !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "{repo}") && !strings.HasPrefix(dir, "{dir}") && !strings.HasPrefix(dir, "~") && !strings.HasPrefix(dir, "$") {
+			return dir
+		}
+	}
+	return ""
+}
+
 // isAssignment says whether a command's word is a shell variable
 // assignment: a name of letters, digits and '_', not starting with a
 // digit, then '='.

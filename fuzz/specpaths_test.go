@@ -98,3 +98,21 @@ func TestExecLineAfterAssignments(t *testing.T) {
 		t.Errorf("programOf past an assignment = %q, want /opt/adapter", got)
 	}
 }
+
+func TestRelativeCd(t *testing.T) {
+	for spec, want := range map[string]string{
+		"cmd:cd tools && ./adapter":         "tools",
+		"cmd:cd ../x; ./a":                  "../x",
+		"cmd:cd /opt/tools && ./adapter":    "",
+		"cmd:cd {repo}/tools && ./adapter":  "",
+		"cmd:FOO=1 ./adapter --cd here":     "",
+		"cmd:./adapter":                     "",
+		"repo:.@HEAD":                       "",
+		"cmd:sh -c 'cd tools && ./adapter'": "",
+		"cmd:(cd build && exec ./adapter)":  "build",
+	} {
+		if got := RelativeCd(spec); got != want {
+			t.Errorf("RelativeCd(%q) = %q, want %q", spec, got, want)
+		}
+	}
+}

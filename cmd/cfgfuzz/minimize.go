@@ -936,6 +936,9 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h, saved corpus.Header, mf
 			return err
 		}
 		fmt.Fprintln(stderr, "minimize: saved regression", p)
+		if n := relativeCdNote(saved.Structurizer); n != "" {
+			fmt.Fprintln(stderr, "minimize: "+n)
+		}
 	}
 	if store == nil {
 		return nil

@@ -202,6 +202,18 @@ func portableHeader(h corpus.Header, dir string) corpus.Header {
 	return h
 }
 
+// relativeCdNote is a note for a regression whose recorded structurizer
+// changes into a directory relative to where it runs (cd tools && ...),
+// which a replay from elsewhere (a CI job's checkout top, another
+// directory) would not find; "" for none.
+func relativeCdNote(spec string) string {
+	d := fuzz.RelativeCd(spec)
+	if d == "" {
+		return ""
+	}
+	return fmt.Sprintf("note: the recorded structurizer changes into %s, relative to where it runs: a replay from another directory will not find it; name it {repo}/... (the git work tree's top) or by an absolute path", fuzz.PrintableLine(d))
+}
+
 // recordedSpec is the structurizer a regression file records, its
 // placeholders replaced from where the file lies.
 func recordedSpec(reg *corpus.Regression) (string, error) {

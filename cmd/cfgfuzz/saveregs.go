@@ -51,7 +51,8 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 		return fmt.Errorf("--save-regressions: %w", err)
 	}
 	var saved, kept []string
-	var broken []string
+	var broken, notes []string
+	cdNoted := false
 	unminimized, flaky, unjudged, stateKnows := 0, 0, 0, 0
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
@@ -80,6 +81,10 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 			continue
 		}
 		h := portableHeader(regressionHeader(rep, f, command), dir)
+		if n := relativeCdNote(h.Structurizer); n != "" && !cdNoted {
+			notes = append(notes, n)
+			cdNoted = true
+		}
 		name := regressionName(h, f)
 		path, err := corpus.WriteRegression(dir, name, h, g)
 		switch {
@@ -119,6 +124,9 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 		fmt.Fprintf(out, "; %s of this campaign the state classes known or ignored, not saved (a regression file is saved on the night a signature is new)", fuzz.Plural(stateKnows, "finding"))
 	}
 	fmt.Fprintln(out)
+	for _, n := range notes {
+		fmt.Fprintln(out, "regressions: "+n)
+	}
 	if len(broken) > 0 {
 		return fmt.Errorf("--save-regressions: not saved: %s", strings.Join(broken, "; "))
 	}

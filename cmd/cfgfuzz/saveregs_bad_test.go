@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,5 +116,28 @@ func TestSavedRegressionRecordsWalks(t *testing.T) {
 	_, _, errs = runCmd([]string{"check", files[0]}, "")
 	if !strings.Contains(errs, "--walks 16 --seed 7") {
 		t.Errorf("check under the defaults does not name the file's walks:\n%s", errs)
+	}
+}
+
+// TestSavedRegressionOfARelativeCdNoted: minimize --save-regression of a
+// structurizer that changes into a directory relative to where it runs
+// notes that a replay from elsewhere will not find it.
+func TestSavedRegressionOfARelativeCdNoted(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(in, []byte("{{1, 2}, {}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	adapter, err := filepath.Abs(filepath.Join("..", "..", "fuzz", "examples", "python-adapter", "cfgfuzz_adapter.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := "cmd:cd testdata && python3 " + adapter + " --bug exit-restarts"
+	code, _, errs := runCmd([]string{"minimize", in, "--structurizer", spec, "--save-regression", "cd", "--regressions", filepath.Join(dir, "regs")}, "")
+	if want := "the recorded structurizer changes into testdata, relative to where it runs"; code != exitOK || !strings.Contains(errs, want) {
+		t.Errorf("minimize: exit %d, want 0 and %q:\n%s", code, want, errs)
 	}
 }
