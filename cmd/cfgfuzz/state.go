@@ -118,13 +118,14 @@ func stateSummary(rep *fuzz.Report) string {
 	}
 	fmt.Fprintf(&b, " (signatures); %s, %s skipped as seen\n", s.RerunsPhrase(), fuzz.Plural(s.Seen, "graph"))
 	for _, sig := range s.Signatures {
-		fmt.Fprintf(&b, "  %s %s%s: %s\n", sig.Class, sig.Signature, onStrategy(sig.Strategy), sig.Reason)
+		// the store is a file anyone can edit: its text cannot move the cursor or split the line
+		fmt.Fprintf(&b, "  %s %s: %s\n", sig.Class, fuzz.PrintableLine(sig.Signature+onStrategy(sig.Strategy)), fuzz.PrintableLine(sig.Reason))
 	}
 	if s.FilterRestarted > 0 {
 		fmt.Fprintf(&b, "  note: %s\n", fuzz.FilterRestartNote(s.FilterRestarted))
 	}
 	for _, n := range s.Unmatched {
-		fmt.Fprintf(&b, "  note: %s\n", n)
+		fmt.Fprintf(&b, "  note: %s\n", fuzz.PrintableLine(n.String()))
 	}
 	if s.NotCommitted != "" {
 		fmt.Fprintf(&b, "  not committed: %s\n", s.NotCommitted)
