@@ -263,6 +263,12 @@ func readStore(path string, data []byte) (storeFile, error) {
 				return f, fmt.Errorf("%s: %s %q: want a date YYYY-MM-DD", where, d.key, d.date)
 			}
 		}
+		if e.LastSeen < e.FirstSeen { // dates YYYY-MM-DD order as strings
+			return f, fmt.Errorf("%s: last_seen %s before first_seen %s", where, e.LastSeen, e.FirstSeen)
+		}
+		if r := e.Regressed; r != nil && r.FixedSince > r.Night {
+			return f, fmt.Errorf("%s: regressed.fixed_since %s after regressed.night %s", where, r.FixedSince, r.Night)
+		}
 		if e.Minimized != "" {
 			if _, err := graphOf(&Example{Graph: e.Minimized, Weights: e.MinimizedWeights}); err != nil {
 				return f, fmt.Errorf("%s: minimized: %v", where, err)

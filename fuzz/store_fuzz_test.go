@@ -54,6 +54,7 @@ func TestStoreDamage(t *testing.T) {
 		{`"fixed": "2026-11-29"`, `"fixed": "yesterday"`, `findings.json: signatures[1] ("structurize:crash:exit status N: boom"): fixed "yesterday": want a date YYYY-MM-DD`},
 		{`"first_seen": "2026-11-28"`, `"first_seen": "2026-11-31"`, `findings.json: signatures[0] (exec:trace-mismatch): first_seen "2026-11-31": want a date`},
 		{`"last_seen": "2026-11-30"`, `"last_seen": ""`, `findings.json: signatures[0] (exec:trace-mismatch): last_seen "": want a date`},
+		{`"last_seen": "2026-11-30"`, `"last_seen": "2026-11-27"`, `findings.json: signatures[0] (exec:trace-mismatch): last_seen 2026-11-27 before first_seen 2026-11-28`},
 		{`"last_seen": "2026-11-30"`, `"last_sene": "2026-11-30"`, `findings.json: signatures[0] (exec:trace-mismatch): unknown key "last_sene" (misspelt?`},
 		{`"seed": 7`, `"seed": 7, "sede": 7`, `findings.json: signatures[0] (exec:trace-mismatch): unknown key "sede"`},
 		{`"night": "2026-12-01"`, `"night": "2026-12-01", "nite": "x"`, `findings.json: last_good: unknown key "nite"`},
@@ -67,6 +68,24 @@ func TestStoreDamage(t *testing.T) {
 		if _, err := readStore("findings.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s -> %s: %v; want %s", c.from, c.to, err, c.want)
 		}
+	}
+}
+
+// TestStoreRegressedOutOfOrder: a regression fixed after the night it
+// regressed is damage, named.
+func TestStoreRegressedOutOfOrder(t *testing.T) {
+	st := rerunState()
+	e := st.Store[0]
+	e.Regressed = &Regressed{Night: "2026-11-30", FixedSince: "2026-11-29"}
+	st.Store[0] = e
+	if _, err := readStore("findings.json", storeText(t, st.Store, nil, nil)); err != nil {
+		t.Fatalf("in order: %v", err)
+	}
+	e.Regressed = &Regressed{Night: "2026-11-29", FixedSince: "2026-11-30"}
+	st.Store[0] = e
+	want := "regressed.fixed_since 2026-11-30 after regressed.night 2026-11-29"
+	if _, err := readStore("findings.json", storeText(t, st.Store, nil, nil)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("out of order: %v, want %q", err, want)
 	}
 }
 
