@@ -566,6 +566,13 @@ func (rp *replayer) plantsFaults(r *corpus.Regression) bool {
 // and the others absolute (portable.go), so it runs where regress ran,
 // in this checkout or, copied from a CI log, in the same place of another.
 func (rp *replayer) replay(c corpus.ReplayCase) string {
+	path := c.Regression.Path
+	if abs, err := filepath.Abs(path); err == nil {
+		path = shownPath(abs)
+	}
+	if c.Case == "read" { // its header did not read: no spec or settings to trust
+		return "cfgfuzz regress " + fuzz.ShellQuote(path) + " (once the file reads)"
+	}
 	spec, _ := rp.specOf(c.Regression)
 	sp, ok := rp.specs[spec]
 	if !ok {
@@ -585,10 +592,6 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 	j.settings(&s)
 	if c.Case != "clean" {
 		s.Inject = c.Regression.Header.Faults()
-	}
-	path := c.Regression.Path
-	if abs, err := filepath.Abs(path); err == nil {
-		path = shownPath(abs)
 	}
 	return fuzz.CheckCommand(&s, c.Regression.Header.Signature) + " " + fuzz.ShellQuote(path)
 }

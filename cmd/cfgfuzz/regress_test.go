@@ -271,8 +271,15 @@ func TestRegressBrokenFile(t *testing.T) {
 	if code != exitUsage || !strings.Contains(out.String(), "ERROR "+filepath.Join(dir, "bad.cfg")+" read:") || !strings.Contains(out.String(), "ok "+filepath.Join(dir, "good.cfg")) {
 		t.Errorf("exit %d, want 2 with an ERROR line for bad.cfg and good.cfg run\n%s%s", code, out.String(), errOut.String())
 	}
-	if r := readJUnit(t, junit); r.Tests < 2 || r.Errors != 1 {
+	r := readJUnit(t, junit)
+	if r.Tests < 2 || r.Errors != 1 {
 		t.Errorf("JUnit: %d tests, %d errors; want bad.cfg's error and good.cfg's cases", r.Tests, r.Errors)
+	}
+	for _, c := range r.Suites[0].Cases {
+		// a file that does not read names no structurizer to trust: its replay is regress's, not check's on another
+		if c.Error != nil && !strings.Contains(c.Error.Body, "replay: cfgfuzz regress ") {
+			t.Errorf("JUnit: %s's replay:\n%s", c.Name, c.Error.Body)
+		}
 	}
 	out.Reset()
 	errOut.Reset()
