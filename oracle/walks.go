@@ -51,14 +51,15 @@ type WalkOptions struct {
 	Random   int    // random walks drawn on top of the covering ones; 0: 16, <0: none; at most MaxRandomWalks
 	MaxSteps int    // step cap per walk; 0: max(64, 4 x blocks)
 	Seed     uint64 // seeds the random walks
-	MaxWalks int    // cap on covering walks; 0: 4 x blocks + 16
+	MaxWalks int    // cap on covering walks; 0: 4 x blocks + 16, and a walk for each case of a switch past its second (a jump table's every case taken)
 	// MaxTotalSteps caps the blocks all walks visit together; 0:
 	// max(2^23, 64 x blocks). Without it a graph whose edges each need a
 	// walk across it (a nest of thousands of loops: every latch is as deep
 	// as its loop) gives walks quadratic in its size, in memory and in
-	// the executor's time. No graph of up to 500 blocks can reach the
-	// default: at most 8 x blocks + 48 walks (covering, boundary and
-	// random) of at most 4 x blocks steps each.
+	// the executor's time. No graph of up to 500 blocks whose switches
+	// have a few cases can reach the default: at most 8 x blocks + 48
+	// walks (covering, boundary and random) of at most 4 x blocks steps
+	// each, and a walk more for each case of a switch past its second.
 	MaxTotalSteps int
 	// Registers is the size of the modules' register file (the workload
 	// of convention 1.1); 0: none. With it every returned walk carries the
@@ -99,7 +100,7 @@ func walksIn(a *walkArena, g *cfg.Graph, opt WalkOptions) ([]Walk, bool) {
 	}
 	opt.Random = min(opt.Random, MaxRandomWalks)
 	if opt.MaxWalks <= 0 {
-		opt.MaxWalks = 4*n + 16
+		opt.MaxWalks = 4*n + 16 + extraCases(g)
 	}
 	if opt.MaxTotalSteps <= 0 {
 		opt.MaxTotalSteps = max(1<<23, 64*n)
@@ -128,6 +129,18 @@ func walksIn(a *walkArena, g *cfg.Graph, opt WalkOptions) ([]Walk, bool) {
 		setChecksums(walks, opt.Registers)
 	}
 	return walks, a.cut
+}
+
+// extraCases is the successors of g's switch blocks past the second of
+// each: a walk crosses a switch once on most graphs, so covering every
+// case of a jump table of 300 cases takes about 300 walks, whatever few
+// blocks the graph has.
+func extraCases(g *cfg.Graph) int {
+	n := 0
+	for _, s := range g.Succs {
+		n += max(0, len(s)-2)
+	}
+	return n
 }
 
 // walkArena holds the traces and decisions of one Walks call: each walk's

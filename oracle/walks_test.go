@@ -433,3 +433,25 @@ func TestRandomWalksCapped(t *testing.T) {
 		t.Fatal("Walks with 2^40 random walks still drawing after a minute")
 	}
 }
+
+// TestWalksTakeEveryCaseOfAJumpTable: every case of a switch of 300
+// slots, most of them repeating a target, is taken by some walk, however
+// few blocks the graph has.
+func TestWalksTakeEveryCaseOfAJumpTable(t *testing.T) {
+	succs := [][]int{make([]int, 300), {}, {}}
+	for i := range succs[0] {
+		succs[0][i] = 1 + i%2
+	}
+	g := cfg.FromSuccs(succs)
+	taken := map[uint32]bool{}
+	for _, w := range Walks(g, WalkOptions{Seed: 1}) {
+		if len(w.Decisions) > 0 {
+			taken[w.Decisions[0]] = true
+		}
+	}
+	for d := range uint32(300) {
+		if !taken[d] {
+			t.Fatalf("decision %d (case %d of 300) taken by no walk; %d taken", d, d, len(taken))
+		}
+	}
+}
