@@ -63,6 +63,7 @@ func LoadProject(repo string) (p Project, found bool, err error) {
 	if err != nil {
 		return p, false, err
 	}
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // a byte-order mark, as some editors save UTF-8
 	if len(bytes.TrimSpace(b)) == 0 {
 		return p, false, fmt.Errorf("%s: empty (%d bytes): want {\"build\": CMD, \"serve\": CMD}", path, len(b))
 	}

@@ -84,6 +84,10 @@ func TestProjectFile(t *testing.T) {
 	if err != nil || p.Build != "make" || p.Serve != "./other" {
 		t.Errorf("the command line over the file: %+v, %v", p, err)
 	}
+	os.WriteFile(filepath.Join(repo, ConfigFile), []byte("\xef\xbb\xbf"+`{"build": "make", "serve": "./srv"}`), 0o644)
+	if p, err := ProjectFor(repo, Project{}); err != nil || p.Serve != "./srv" {
+		t.Errorf("a file saved with a byte-order mark: %+v, %v", p, err)
+	}
 	os.WriteFile(filepath.Join(repo, ConfigFile), []byte(`{"build": "make", "srve": "./srv"}`), 0o644)
 	if _, err := ProjectFor(repo, Project{}); err == nil || !strings.Contains(err.Error(), `unknown field "srve"`) {
 		t.Errorf("a misspelt field: %v", err)
