@@ -47,7 +47,7 @@ func (c *Config) openDir() (unlock func(), err error) {
 		unlock()
 		return nil, err
 	}
-	if c.Force {
+	if c.Force && holdsCampaign(c.Dir) != "" { // with no campaign there, its names are someone else's
 		for _, name := range campaignFiles {
 			if err := os.RemoveAll(filepath.Join(c.Dir, name)); err != nil {
 				unlock()
@@ -95,8 +95,9 @@ func CheckDirFree(dir string, force bool) error {
 // campaign writes: neither a campaign file, nor its lock, nor a temporary
 // file (*.tmp) of an atomic write; hidden entries (.gitkeep, .DS_Store)
 // are left out too. A campaign's first write into a directory holding
-// other files would mix its files among them, and --force would remove
-// a findings/ or pictures/ directory the user keeps there.
+// other files would mix its files among them. (A campaign's names with
+// no campaign, a findings/ of the user's, say, are not removed by
+// --force: openDir removes a campaign's files only where one is.)
 func foreignEntries(dir string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {

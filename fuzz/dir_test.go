@@ -79,6 +79,8 @@ func TestCheckDirFreeHintsOnlyAResumeThatCanRun(t *testing.T) {
 // them); a missing or empty one, one holding only hidden files, a lock
 // and a temporary file, or one holding a campaign beside other files
 // (its resume and --force are for that campaign) is not refused for them.
+// A forced campaign into a directory holding a campaign's names but no
+// campaign (a findings/ of the user's) removes none of them.
 func TestCheckDirFreeRefusesOtherFiles(t *testing.T) {
 	base := t.TempDir()
 	mk := func(name string, files ...string) string {
@@ -97,7 +99,7 @@ func TestCheckDirFreeRefusesOtherFiles(t *testing.T) {
 		return dir
 	}
 	for _, force := range []bool{false, true} {
-		dir := mk(fmt.Sprint("user", force), "precious.txt", "findings/mynotes.txt")
+		dir := mk(fmt.Sprint("user", force), "precious.txt")
 		if err := CheckDirFree(dir, force); err == nil || !strings.Contains(err.Error(), "no campaign's (precious.txt)") {
 			t.Errorf("force %v: %v, want the directory refused naming precious.txt", force, err)
 		}
@@ -105,6 +107,18 @@ func TestCheckDirFreeRefusesOtherFiles(t *testing.T) {
 	for _, dir := range []string{filepath.Join(base, "missing"), mk("empty"), mk("quiet", ".gitkeep", LockFile, "report.html.tmp")} {
 		if err := CheckDirFree(dir, false); err != nil {
 			t.Errorf("%s: %v", dir, err)
+		}
+	}
+	names := mk("names", "findings/mynotes.txt", "pictures/holiday.jpg")
+	c := &Config{Dir: names, Force: true}
+	unlock, err := c.openDir()
+	if err != nil {
+		t.Fatalf("forced into a directory of a campaign's names and no campaign: %v", err)
+	}
+	unlock()
+	for _, f := range []string{"findings/mynotes.txt", "pictures/holiday.jpg"} {
+		if _, err := os.Stat(filepath.Join(names, f)); err != nil {
+			t.Errorf("--force with no campaign there removed %s: %v", f, err)
 		}
 	}
 	withCampaign := mk("campaign", CampaignFile, "notes.txt")
