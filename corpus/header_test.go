@@ -73,14 +73,20 @@ func TestHeaderKeysMisspeltOrTwice(t *testing.T) {
 		{"# signatur: none\n", "did you mean '# signature:'?"},
 		{"# signature: none\n# signature: exec:trace-mismatch\n", "'# signature:' given twice (first on line 1)"},
 		{"# signature: none\n# expect: pass\n# expect: fail\n", "'# expect:' given twice (first on line 2)"},
+		{"# signature: none\n# Structurizer: cmd:false\n", "'# Structurizer:' is written '# structurizer:'"},
+		{"# signature: none\n# expect : fail\n", "'# expect :' is written '# expect:'"},
+		{"# signature: none\n# target_env: vulkan1.3\n", "'# target_env:' is written '# target-env:'"},
+		{"# signature: none\n# Fault: swap-arms\n", "'# Fault:' is written '# fault:'"},
 	} {
 		_, err := ParseRegression("r.cfg", []byte(c.head+graph))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.head, err, c.want)
 		}
 	}
-	r, err := ParseRegression("r.cfg", []byte("# signature: none\n# found-by: the nightly job\n"+graph))
-	if err != nil || !slices.Contains(r.Header.Notes, "found-by: the nightly job") {
-		t.Errorf("a note: %v, %+v", err, r)
+	for _, note := range []string{"found-by: the nightly job", "data: 3 runs", "checked: by hand", "Note: upstream bug 12", "TODO: shrink"} {
+		r, err := ParseRegression("r.cfg", []byte("# signature: none\n# "+note+"\n"+graph))
+		if err != nil || !slices.Contains(r.Header.Notes, note) {
+			t.Errorf("the note %q: %v, %+v", note, err, r)
+		}
 	}
 }

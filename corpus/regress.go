@@ -132,7 +132,7 @@ const (
 	ExpectFail = "fail" // it still fails with the file's signature (a known bug, or the oracle's own guard)
 )
 
-var headerKey = regexp.MustCompile(`^#\s*([a-z-]+):\s*(.*)$`)
+var headerKey = regexp.MustCompile(`^#\s*([A-Za-z_-]+)(\s*):\s*(.*)$`)
 
 // Format writes the header as comment lines.
 func (h Header) Format() string {
@@ -215,10 +215,10 @@ func parseHeader(path, data string) (h Header, err error) {
 			continue
 		}
 		key := m[1]
-		if err := checkHeaderKey(key, seen, i+1); err != nil {
+		if err := checkHeaderKey(key, m[2] != "", seen, i+1); err != nil {
 			return h, fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
-		if err := h.set(key, strings.TrimSpace(m[2])); err != nil {
+		if err := h.set(key, strings.TrimSpace(m[3])); err != nil {
 			return h, fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
 	}
@@ -230,11 +230,18 @@ var headerKeys = []string{"signature", "fault", "strategy", "registers", "target
 	"checks", "timeout", "check-timeout", "structurizer", "expect", "origin", "date"}
 
 // checkHeaderKey refuses a header key given a second time (the file says
-// two things; which one a replay takes would be a guess) and a key one or
-// two letters from a known one (# structuriser:), which would otherwise
-// be a note, its line ignored: a case replayed on another structurizer,
-// or expecting what its author did not write, would guard nothing.
-func checkHeaderKey(key string, seen map[string]int, line int) error {
+// two things; which one a replay takes would be a guess), a header key
+// written otherwise (# Structurizer:, # target_env:, a space before the
+// colon) and a key a letter or two from one (# structuriser:, # expected:):
+// such a line would otherwise be a note, ignored, and a case replayed on
+// another structurizer, or expecting what its author did not write, would
+// guard nothing. Keys of four letters or fewer are too near too many words
+// to be read as misspelt (# data: is a note).
+func checkHeaderKey(key string, spaced bool, seen map[string]int, line int) error {
+	norm := strings.ToLower(strings.ReplaceAll(key, "_", "-"))
+	if (norm != key || spaced) && slices.Contains(headerKeys, norm) {
+		return fmt.Errorf("'# %s%s:' is written '# %s:'", key, map[bool]string{true: " "}[spaced], norm)
+	}
 	if slices.Contains(headerKeys, key) {
 		if first, ok := seen[key]; ok {
 			return fmt.Errorf("'# %s:' given twice (first on line %d): keep one", key, first)
@@ -243,7 +250,9 @@ func checkHeaderKey(key string, seen map[string]int, line int) error {
 		return nil
 	}
 	for _, k := range headerKeys {
-		if d := levenshtein.ComputeDistance(key, k); d <= 1 || d == 2 && len(k) >= 6 {
+		d := levenshtein.ComputeDistance(norm, k)
+		near := d == 1 && len(k) >= 5 || d == 2 && len(k) >= 8 || strings.HasPrefix(norm, k) && len(norm) <= len(k)+2
+		if near {
 			return fmt.Errorf("'# %s:' is no header key: did you mean '# %s:'? (a note takes a key no header has)", key, k)
 		}
 	}
