@@ -152,7 +152,7 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 	if err != nil {
 		return exitUsage, err
 	}
-	if nested, _ := filepath.Glob(filepath.Join(dir, "*", "*.cfg")); len(nested) > 0 {
+	if nested := nestedRegressions(dir); len(nested) > 0 {
 		fmt.Fprintf(stderr, "cfgfuzz regress: note: %s in subdirectories of %s not replayed (regress reads DIR/*.cfg; give each directory), the first %s\n",
 			fuzz.Plural(len(nested), "regression file"), dir, nested[0])
 	}
@@ -594,6 +594,23 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 		s.Inject = c.Regression.Header.Faults()
 	}
 	return fuzz.CheckCommand(&s, c.Regression.Header.Signature) + " " + fuzz.ShellQuote(path)
+}
+
+// nestedRegressions are the *.cfg files below dir's own, at any depth
+// (symbolic links not followed), in walk order: regress does not replay
+// them, and says so.
+func nestedRegressions(dir string) []string {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil // one file: nothing below it
+	}
+	var nested []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".cfg") && filepath.Dir(p) != filepath.Clean(dir) {
+			nested = append(nested, p)
+		}
+		return nil // an unreadable directory is left out
+	})
+	return nested
 }
 
 func (rp *replayer) close() {

@@ -489,7 +489,10 @@ func TestRegressOneFileAndSubdirectories(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := []byte("# signature: none\n{{1}, {}}\n")
-	for _, f := range []string{"a.cfg", filepath.Join("sub", "b.cfg")} {
+	if err := os.MkdirAll(filepath.Join(dir, "sub", "deeper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a.cfg", filepath.Join("sub", "b.cfg"), filepath.Join("sub", "deeper", "c.cfg")} {
 		if err := os.WriteFile(filepath.Join(dir, f), reg, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -499,7 +502,7 @@ func TestRegressOneFileAndSubdirectories(t *testing.T) {
 		t.Errorf("regress FILE: exit %d\n%s%s", code, out, errs)
 	}
 	code, _, errs = runCmd([]string{"regress", dir}, "")
-	if want := "1 regression file in subdirectories of " + dir + " not replayed"; code != exitOK || !strings.Contains(errs, want) || !strings.Contains(errs, filepath.Join(dir, "sub", "b.cfg")) {
+	if want := "2 regression files in subdirectories of " + dir + " not replayed"; code != exitOK || !strings.Contains(errs, want) || !strings.Contains(errs, filepath.Join(dir, "sub", "b.cfg")) {
 		t.Errorf("regress DIR: exit %d, want %q naming sub/b.cfg\n%s", code, want, errs)
 	}
 }
