@@ -125,14 +125,27 @@ func RelativeCd(spec string) string {
 		return ""
 	}
 	cmd := sp.Cmd
-	words := shellWords(cmd)
-	for i := 0; i+1 < len(words); i++ {
-		if strings.TrimLeft(cmd[words[i][0]:words[i][1]], "({") != "cd" {
+	var words []string // cmd's words, cut at the shell's control characters (cd tools&&./a)
+	for _, w := range shellWords(cmd) {
+		words = append(words, strings.FieldsFunc(cmd[w[0]:w[1]], func(r rune) bool { return strings.ContainsRune(";&|()", r) })...)
+	}
+	for i, w := range words {
+		if w != "cd" {
 			continue
 		}
-		dir := strings.TrimRight(cmd[words[i+1][0]:words[i+1][1]], ";&|)")
-		if !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "{repo}") && !strings.HasPrefix(dir, "{dir}") && !strings.HasPrefix(dir, "~") && !strings.HasPrefix(dir, "$") {
-			return dir
+		for _, dir := range words[i+1:] {
+			if strings.HasPrefix(dir, "-") { // cd -P, cd -L
+				continue
+			}
+			if p, ok := pathOfWord(dir); ok {
+				dir = p // quoted whole
+			} else {
+				dir = strings.Trim(dir, `'"`)
+			}
+			if !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "{repo}") && !strings.HasPrefix(dir, "{dir}") && !strings.HasPrefix(dir, "~") && !strings.HasPrefix(dir, "$") {
+				return dir
+			}
+			break
 		}
 	}
 	return ""

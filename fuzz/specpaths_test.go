@@ -110,6 +110,11 @@ func TestRelativeCd(t *testing.T) {
 		"repo:.@HEAD":                       "",
 		"cmd:sh -c 'cd tools && ./adapter'": "",
 		"cmd:(cd build && exec ./adapter)":  "build",
+		`cmd:cd "/tmp/w" && ./a`:            "",
+		"cmd:cd '/tmp/a b' && ./a":          "",
+		"cmd:cd -P tools && ./a":            "tools",
+		"cmd:cd tools&&./cf":                "tools",
+		`cmd:cd "tools" && ./a`:             "tools",
 	} {
 		if got := RelativeCd(spec); got != want {
 			t.Errorf("RelativeCd(%q) = %q, want %q", spec, got, want)
