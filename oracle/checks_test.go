@@ -255,6 +255,7 @@ func TestResolveChecks(t *testing.T) {
 		"-meta,+gpu":        append(slices.DeleteFunc(slices.Clone(DefaultChecks), func(s string) bool { return s == "meta" }), "gpu"),
 		" rules , +pdom ":   {"rules", "pdom"},
 		"rules,-everything": {"rules", "-everything"}, // kept, for New to refuse
+		"exec,rules,exec":   {"exec", "rules"},
 	} {
 		if got := ResolveChecks(spec); !slices.Equal(got, want) {
 			t.Errorf("ResolveChecks(%q) = %v, want %v", spec, got, want)

@@ -250,7 +250,12 @@ func ResolveChecks(spec string) []string {
 			exact = append(exact, x)
 		}
 	}
-	base := exact
+	var base []string // each check once, in the order named: exec,exec runs exec once
+	for _, x := range exact {
+		if !slices.Contains(base, x) {
+			base = append(base, x)
+		}
+	}
 	if len(exact) == 0 {
 		base = slices.Clone(DefaultChecks)
 	}
