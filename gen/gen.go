@@ -145,23 +145,11 @@ func (c Config) normalized() (Config, error) {
 	if least := minBlocksFor(c.Kind); c.MaxBlocks < least {
 		return c, fmt.Errorf("%w: %s graphs need at least %d blocks, range is %d-%d", ErrConfig, c.Kind, least, c.MinBlocks, c.MaxBlocks)
 	}
-	if c.SwitchProb == 0 {
-		c.SwitchProb = DefaultSwitchProb
+	if err := probability(&c.SwitchProb, DefaultSwitchProb, "switch probability"); err != nil {
+		return c, err
 	}
-	if c.SwitchProb < 0 {
-		c.SwitchProb = 0
-	}
-	if c.SwitchProb > 1 {
-		return c, fmt.Errorf("%w: switch probability %g above 1", ErrConfig, c.SwitchProb)
-	}
-	if c.WideSwitchProb == 0 {
-		c.WideSwitchProb = DefaultWideSwitchProb
-	}
-	if c.WideSwitchProb < 0 {
-		c.WideSwitchProb = 0
-	}
-	if c.WideSwitchProb > 1 {
-		return c, fmt.Errorf("%w: wide switch probability %g above 1", ErrConfig, c.WideSwitchProb)
+	if err := probability(&c.WideSwitchProb, DefaultWideSwitchProb, "wide switch probability"); err != nil {
+		return c, err
 	}
 	if c.Words < 0 || c.Words > cfg.DefaultLimits.MaxWeight {
 		return c, fmt.Errorf("%w: words per block %d outside 0..%d", ErrConfig, c.Words, cfg.DefaultLimits.MaxWeight)
@@ -176,6 +164,20 @@ func (c Config) normalized() (Config, error) {
 		return c, fmt.Errorf("%w: exhaustive N %d outside 1..%d", ErrConfig, c.ExhaustiveN, MaxExhaustiveN)
 	}
 	return c, nil
+}
+
+// probability normalizes a probability field: 0 is def, a negative value
+// 0 (none); above 1, or NaN, is an error naming what.
+func probability(p *float64, def float64, what string) error {
+	switch {
+	case *p != *p || *p > 1:
+		return fmt.Errorf("%w: %s %g: want a probability of at most 1", ErrConfig, what, *p)
+	case *p == 0:
+		*p = def
+	case *p < 0:
+		*p = 0
+	}
+	return nil
 }
 
 func blockRange(lo, hi int) (int, int) {

@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -395,5 +397,19 @@ func TestCampaignBlocks(t *testing.T) {
 	}
 	if want := n / CampaignLargeEvery; !near(aligned, want) {
 		t.Errorf("%d of %d seeds that are multiples of %d large, want about %d", aligned, n, CampaignLargeEvery, want)
+	}
+}
+
+// TestConfigProbabilities: a probability of 0 is the default, a negative
+// one none, and one above 1 or NaN an error naming the field.
+func TestConfigProbabilities(t *testing.T) {
+	c, err := Config{SwitchProb: -1, WideSwitchProb: -0.5}.normalized()
+	if err != nil || c.SwitchProb != 0 || c.WideSwitchProb != 0 {
+		t.Errorf("negative probabilities: %+v, %v; want none", c, err)
+	}
+	for _, c := range []Config{{SwitchProb: 1.5}, {WideSwitchProb: math.NaN()}} {
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "want a probability of at most 1") {
+			t.Errorf("%+v: %v", c, err)
+		}
 	}
 }
