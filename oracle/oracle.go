@@ -19,6 +19,7 @@
 package oracle
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -308,6 +309,9 @@ type Oracle struct {
 	// memory of the execution check's walks, reused likewise.
 	decoder *spirv.Decoder
 	walks   *walkArena
+	// vulkan validates for a driver when Options.Env is no Vulkan
+	// environment (ValidateForDriver), made on first use.
+	vulkan Validator
 }
 
 // Decisive is o for a caller that reads only the signature (Failed, a
@@ -488,6 +492,26 @@ func (o *Oracle) Validate(s *Subject) (bool, string, error) {
 		s.valDone = true
 	}
 	return s.valOK, s.valMsg, s.valErr
+}
+
+// ValidateForDriver is Validate under a Vulkan target environment, what a
+// check that hands the module to a Vulkan driver must ask: Options.Env
+// when it is one (vulkan1.1, vulkan1.3, the answer spirv-val gives too),
+// else DefaultTargetEnv, since a module valid for a plain SPIR-V
+// environment (spv1.3: physical addressing, kernels) may still crash a
+// driver.
+func (o *Oracle) ValidateForDriver(s *Subject) (bool, string, error) {
+	if env := cmp.Or(o.opt.Env, DefaultTargetEnv); strings.HasPrefix(env, "vulkan") {
+		return o.Validate(s)
+	}
+	if o.vulkan == nil {
+		v, err := LookupValidator(DefaultTargetEnv)
+		if err != nil {
+			return false, "", err
+		}
+		o.vulkan = v
+	}
+	return o.vulkan.Validate(s.Module)
 }
 
 // checkRules runs the structured rules checker. The signature names the

@@ -26,12 +26,13 @@ func probeGPU(opt oracle.Options) error {
 }
 
 // runGPUCheck runs the module on the device, once SPIRV-Tools' validator
-// accepts it: a driver runs in this process and may crash on an invalid
-// module (a function call with no callee, a recursion), so a module the
-// validator rejects is a finding of its own, gpu:invalid-module, and never
-// reaches the driver.
+// accepts it for a Vulkan environment (oracle.ValidateForDriver: a plain
+// SPIR-V --target-env allows what no Vulkan driver takes): a driver runs
+// in this process and may crash on an invalid module (a function call
+// with no callee, a recursion), so a module the validator rejects is a
+// finding of its own, gpu:invalid-module, and never reaches the driver.
 func runGPUCheck(o *oracle.Oracle, s *oracle.Subject) oracle.Verdict {
-	switch ok, msg, err := o.Validate(s); {
+	switch ok, msg, err := o.ValidateForDriver(s); {
 	case err != nil:
 		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Error, Detail: "the module could not be validated before the driver runs it: " + err.Error()}
 	case !ok:

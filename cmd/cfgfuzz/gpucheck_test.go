@@ -67,3 +67,61 @@ func TestGPUCheckRunsNoInvalidModule(t *testing.T) {
 		}
 	}
 }
+
+// withPhysicalAddressing is module with OpCapability Addresses and the
+// Physical64 addressing model: valid SPIR-V 1.3, which no Vulkan
+// environment accepts.
+func withPhysicalAddressing(t *testing.T, module []byte) []byte {
+	t.Helper()
+	const opCapability, opMemoryModel, capAddresses, physical64 = 17, 14, 4, 2
+	out := append([]byte(nil), module[:20]...)
+	out = binary.LittleEndian.AppendUint32(out, opCapability|2<<16)
+	out = binary.LittleEndian.AppendUint32(out, capAddresses)
+	out = append(out, module[20:]...)
+	for at := 28; at+4 <= len(out); {
+		w := binary.LittleEndian.Uint32(out[at:])
+		if w&0xffff == opMemoryModel {
+			binary.LittleEndian.PutUint32(out[at+4:], physical64)
+			return out
+		}
+		at += int(w>>16) * 4
+	}
+	t.Fatal("no OpMemoryModel")
+	return nil
+}
+
+// TestGPUCheckValidatesForVulkan: under a plain SPIR-V --target-env the
+// gpu check still asks whether a Vulkan environment takes the module: one
+// with physical addressing, valid SPIR-V 1.3, never reaches the driver.
+func TestGPUCheckValidatesForVulkan(t *testing.T) {
+	if err := probeGPU(oracle.Options{}); err != nil {
+		t.Skipf("no Vulkan device: %v", err)
+	}
+	g := cfg.FromSuccs([][]int{{1}, {}})
+	res, err := structurizer.Structurize(g, structurizer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	module, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	phys := withPhysicalAddressing(t, module)
+	v, err := oracle.LookupValidator("spv1.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, msg, err := v.Validate(phys); !ok || err != nil {
+		t.Fatalf("the module with physical addressing is not valid SPIR-V 1.3: %s %v", msg, err)
+	}
+	o, err := oracle.New(oracle.Options{Checks: []string{"gpu"}, Env: "spv1.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := runGPUCheck(o, &oracle.Subject{Graph: g, Module: phys}); v.Signature != gpu.CheckName+":"+gpu.SigInvalidModule {
+		t.Errorf("--target-env spv1.3, physical addressing: %+v, want gpu:%s", v, gpu.SigInvalidModule)
+	}
+	if v := runGPUCheck(o, &oracle.Subject{Graph: g, Module: module}); v.Status != oracle.Pass {
+		t.Errorf("--target-env spv1.3, the module as emitted: %+v", v)
+	}
+}
