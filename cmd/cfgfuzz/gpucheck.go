@@ -9,9 +9,11 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 )
@@ -39,11 +41,27 @@ func runGPUCheck(o *oracle.Oracle, s *oracle.Subject) oracle.Verdict {
 		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Fail, Signature: gpu.CheckName + ":" + gpu.SigInvalidModule,
 			Detail: "not run on the driver, which may crash on a module SPIRV-Tools' validator rejects: " + firstLine(msg)}
 	}
+	module := littleEndian(s.Module)
 	ex, err := gpu.Open(gpu.Options{Device: o.Opt().GPUDevice})
 	if err != nil {
 		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Error, Detail: err.Error()}
 	}
-	return gpu.Check(ex, s.Graph, s.Module, o.Opt().Walks)
+	return gpu.Check(ex, s.Graph, module, o.Opt().Walks)
+}
+
+// littleEndian is module with its words in little-endian order: SPIR-V
+// may be written in either (its magic number tells which), and a driver
+// (lavapipe) takes only its host's. A module in little-endian order, or
+// too short to tell, is returned as it is.
+func littleEndian(module []byte) []byte {
+	if len(module) < 4 || len(module)%4 != 0 || binary.BigEndian.Uint32(module) != spirv.Magic {
+		return module
+	}
+	out := make([]byte, len(module))
+	for i := 0; i < len(module); i += 4 {
+		binary.LittleEndian.PutUint32(out[i:], binary.BigEndian.Uint32(module[i:]))
+	}
+	return out
 }
 
 // gpuDeviceFlag checks --gpu-device's value, whether or not the gpu check

@@ -125,3 +125,35 @@ func TestGPUCheckValidatesForVulkan(t *testing.T) {
 		t.Errorf("--target-env spv1.3, the module as emitted: %+v", v)
 	}
 }
+
+// TestGPUCheckRunsABigEndianModule: a module written in big-endian order,
+// valid SPIR-V, runs on the driver as its little-endian self (a driver
+// takes its host's order only), and passes.
+func TestGPUCheckRunsABigEndianModule(t *testing.T) {
+	if err := probeGPU(oracle.Options{}); err != nil {
+		t.Skipf("no Vulkan device: %v", err)
+	}
+	g := cfg.FromSuccs([][]int{{1, 2}, {2}, {}})
+	res, err := structurizer.Structurize(g, structurizer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	module, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, len(module))
+	for i := 0; i < len(module); i += 4 {
+		binary.BigEndian.PutUint32(big[i:], binary.LittleEndian.Uint32(module[i:]))
+	}
+	o, err := oracle.New(oracle.Options{Checks: []string{"gpu"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := runGPUCheck(o, &oracle.Subject{Graph: g, Module: big}); v.Status != oracle.Pass {
+		t.Errorf("the big-endian module: %+v", v)
+	}
+	if got := littleEndian(big); string(got) != string(module) {
+		t.Error("littleEndian of the big-endian module is not the module")
+	}
+}
