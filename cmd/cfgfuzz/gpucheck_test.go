@@ -39,11 +39,14 @@ func withoutSecondFunction(t *testing.T, module []byte) []byte {
 	return nil
 }
 
-func TestGPUCheckRunsNoInvalidModule(t *testing.T) {
+// gpuSubject is graph succs and this tree's module of it, or skips the
+// test where no Vulkan device opens.
+func gpuSubject(t *testing.T, succs [][]int) (*cfg.Graph, []byte) {
+	t.Helper()
 	if err := probeGPU(oracle.Options{}); err != nil {
 		t.Skipf("no Vulkan device: %v", err)
 	}
-	g := cfg.FromSuccs([][]int{{1}, {}})
+	g := cfg.FromSuccs(succs)
 	res, err := structurizer.Structurize(g, structurizer.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -52,6 +55,11 @@ func TestGPUCheckRunsNoInvalidModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, module
+}
+
+func TestGPUCheckRunsNoInvalidModule(t *testing.T) {
+	g, module := gpuSubject(t, [][]int{{1}, {}})
 	bad := withoutSecondFunction(t, module)
 	for _, checks := range [][]string{{"gpu"}, {"spirv-val", "gpu"}} {
 		o, err := oracle.New(oracle.Options{Checks: checks})
@@ -94,18 +102,7 @@ func withPhysicalAddressing(t *testing.T, module []byte) []byte {
 // gpu check still asks whether a Vulkan environment takes the module: one
 // with physical addressing, valid SPIR-V 1.3, never reaches the driver.
 func TestGPUCheckValidatesForVulkan(t *testing.T) {
-	if err := probeGPU(oracle.Options{}); err != nil {
-		t.Skipf("no Vulkan device: %v", err)
-	}
-	g := cfg.FromSuccs([][]int{{1}, {}})
-	res, err := structurizer.Structurize(g, structurizer.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	module, err := emit.Bytes(res.Func, emit.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, module := gpuSubject(t, [][]int{{1}, {}})
 	phys := withPhysicalAddressing(t, module)
 	v, err := oracle.LookupValidator("spv1.3")
 	if err != nil {
@@ -130,18 +127,7 @@ func TestGPUCheckValidatesForVulkan(t *testing.T) {
 // valid SPIR-V, runs on the driver as its little-endian self (a driver
 // takes its host's order only), and passes.
 func TestGPUCheckRunsABigEndianModule(t *testing.T) {
-	if err := probeGPU(oracle.Options{}); err != nil {
-		t.Skipf("no Vulkan device: %v", err)
-	}
-	g := cfg.FromSuccs([][]int{{1, 2}, {2}, {}})
-	res, err := structurizer.Structurize(g, structurizer.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	module, err := emit.Bytes(res.Func, emit.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, module := gpuSubject(t, [][]int{{1, 2}, {2}, {}})
 	big := make([]byte, len(module))
 	for i := 0; i < len(module); i += 4 {
 		binary.BigEndian.PutUint32(big[i:], binary.LittleEndian.Uint32(module[i:]))
