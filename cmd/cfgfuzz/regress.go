@@ -571,7 +571,7 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 		path = shownPath(abs)
 	}
 	if c.Case == "read" { // its header did not read: no spec or settings to trust
-		return "cfgfuzz regress " + fuzz.ShellQuote(path) + " (once the file reads)"
+		return "cfgfuzz regress " + fuzz.ShellQuote(path)
 	}
 	spec, _ := rp.specOf(c.Regression)
 	sp, ok := rp.specs[spec]
