@@ -454,6 +454,12 @@ func (c *Config) oracleOptions() oracle.Options {
 	if c.GPUDevice != "" {
 		opt.GPUDevice = c.GPUDevice
 	}
+	// A driver's run never outlives the checks' limit: one the limit
+	// abandons has its process killed by it.
+	opt.GPUTimeout = time.Duration(c.CheckTimeout)
+	if opt.GPUTimeout <= 0 {
+		opt.GPUTimeout = DefaultCheckTimeout
+	}
 	if c.TargetEnv != "" {
 		opt.Env = c.TargetEnv
 	}

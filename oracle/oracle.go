@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -202,6 +203,11 @@ type Options struct {
 	// GPUDevice is the Vulkan device of the `gpu` check, in oracle/gpu's
 	// names (cpu, gpu, any); "" means the CPU device (lavapipe).
 	GPUDevice string
+	// GPUTimeout bounds one module's run on the driver (its compile and
+	// dispatch) in the `gpu` check: past it the driver's process is
+	// killed and the verdict is error. 0 means oracle/gpu's
+	// DefaultTimeout.
+	GPUTimeout time.Duration
 }
 
 // check is one entry of the check table. Every entry says what its

@@ -21,6 +21,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -35,7 +36,9 @@ var (
 // when a process of that binary (a structurizer server some test or the
 // code under test opened and never closed) outlives the tests.
 func TestMain(m *testing.M) {
+	gpu.ServeIfAsked() // the gpu check's driver servers are this test binary
 	code := m.Run()
+	gpu.CloseShared()
 	if binPath != "" {
 		if left := processesRunning(binPath); len(left) > 0 {
 			fmt.Fprintf(os.Stderr, "processes of %s left after the tests: %v\n", binPath, left)

@@ -1,10 +1,13 @@
 // gpucheck.go: the `gpu` check, registered in the oracle's check table for
 // every subcommand (`--checks +gpu`). It runs the module on a Vulkan device
 // through oracle/gpu: oracle.Options.GPUDevice (`--gpu-device`), the CPU
-// device (lavapipe) by default, opened once per process. In a build without
-// the vulkan tag, or without that device, selecting the check is refused up
-// front (opening the device is its probe), so callers that run every check
-// that can run here leave it out.
+// device (lavapipe) by default. The driver runs in processes of its own
+// (gpu.SharedPool: this program again, main calling gpu.ServeIfAsked), one
+// per check running at once, so a module that crashes the driver or keeps
+// it busy past oracle.Options.GPUTimeout fails its own check with an error
+// and no other. In a build without the vulkan tag, or without that device,
+// selecting the check is refused up front (opening the device is its
+// probe), so callers that run every check that can run here leave it out.
 
 package main
 
@@ -23,16 +26,28 @@ func init() {
 }
 
 func probeGPU(opt oracle.Options) error {
-	_, err := gpu.Open(gpu.Options{Device: opt.GPUDevice})
+	pool := gpuPool(opt)
+	r, err := pool.Get()
+	if err == nil {
+		pool.Put(r)
+	}
 	return err
 }
 
-// runGPUCheck runs the module on the device, once SPIRV-Tools' validator
-// accepts it for a Vulkan environment (oracle.ValidateForDriver: a plain
-// SPIR-V --target-env allows what no Vulkan driver takes): a driver runs
-// in this process and may crash on an invalid module (a function call
-// with no callee, a recursion), so a module the validator rejects is a
-// finding of its own, gpu:invalid-module, and never reaches the driver.
+// gpuPool is the process's pool of driver servers for opt's device and
+// timeout.
+func gpuPool(opt oracle.Options) *gpu.Pool {
+	return gpu.SharedPool(gpu.Options{Device: opt.GPUDevice, Timeout: opt.GPUTimeout})
+}
+
+// runGPUCheck runs the module on a driver server, once SPIRV-Tools'
+// validator accepts it for a Vulkan environment (oracle.ValidateForDriver:
+// a plain SPIR-V --target-env allows what no Vulkan driver takes): a
+// driver may crash on an invalid module (lavapipe does on a function call
+// with no callee, on a recursion), which says nothing of the structurizer
+// that the validator does not say better, so a module the validator
+// rejects is a finding of its own, gpu:invalid-module, and never reaches
+// the driver.
 func runGPUCheck(o *oracle.Oracle, s *oracle.Subject) oracle.Verdict {
 	switch ok, msg, err := o.ValidateForDriver(s); {
 	case err != nil:
@@ -42,10 +57,12 @@ func runGPUCheck(o *oracle.Oracle, s *oracle.Subject) oracle.Verdict {
 			Detail: "not run on the driver, which may crash on a module SPIRV-Tools' validator rejects: " + firstLine(msg)}
 	}
 	module := littleEndian(s.Module)
-	ex, err := gpu.Open(gpu.Options{Device: o.Opt().GPUDevice})
+	pool := gpuPool(o.Opt())
+	ex, err := pool.Get()
 	if err != nil {
 		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Error, Detail: err.Error()}
 	}
+	defer pool.Put(ex)
 	return gpu.Check(ex, s.Graph, module, o.Opt().Walks)
 }
 

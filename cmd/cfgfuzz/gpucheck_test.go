@@ -1,12 +1,18 @@
 // gpucheck_test.go: the gpu check never hands the driver a module that
-// SPIRV-Tools' validator rejects (the driver runs in this process: such a
-// module crashed lavapipe, and with it cfgfuzz), whether or not spirv-val
-// is among the checks; a valid module still runs.
+// SPIRV-Tools' validator rejects (such a module crashed lavapipe), whether
+// or not spirv-val is among the checks; a valid module still runs; and a
+// module that keeps the driver busy past the check's timeout fails its own
+// check, no other.
 package main
 
 import (
 	"encoding/binary"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
@@ -141,5 +147,85 @@ func TestGPUCheckRunsABigEndianModule(t *testing.T) {
 	}
 	if got := littleEndian(big); string(got) != string(module) {
 		t.Error("littleEndian of the big-endian module is not the module")
+	}
+}
+
+// heavyModule is module with a Function-storage array of a million words
+// written and read at the invocation's id: valid, and minutes of work for
+// lavapipe's compiler. It is assembled by SPIRV-Tools' spirv-as.
+func heavyModule(t *testing.T, module []byte) []byte {
+	t.Helper()
+	as, err := exec.LookPath("spirv-as")
+	if err != nil {
+		t.Skip("no spirv-as (make deps installs spirv-tools)")
+	}
+	text, err := oracle.Disassemble(module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range [][2]string{
+		{"%_ptr_Input_uint = OpTypePointer Input %uint\n", "%uint_big = OpConstant %uint 1000000\n%arr_big = OpTypeArray %uint %uint_big\n%ptr_big = OpTypePointer Function %arr_big\n"},
+		{"%prologue = OpLabel\n", "%big = OpVariable %ptr_big Function\n"},
+		{"OpStore %tcap ", "%hg = OpLoad %v3uint %gid\n%hx = OpCompositeExtract %uint %hg 0\n%hd = OpAccessChain %_ptr_StorageBuffer_uint %decisions %uint_0 %uint_0\n%hy = OpLoad %uint %hd\n%hp = OpAccessChain %_ptr_Function_uint %big %hx\nOpStore %hp %hx\n%hv = OpAccessChain %_ptr_Function_uint %big %hy\n%hl = OpLoad %uint %hv\n"},
+		{"OpStore %sink %uint_0\n", "OpStore %sink %hl\n"},
+	} {
+		at := strings.Index(text, e[0])
+		if at < 0 {
+			t.Fatalf("the module's text has no %q:\n%s", e[0], text)
+		}
+		if strings.HasSuffix(e[0], "\n") { // after that line, else before it
+			at += len(e[0])
+		} else {
+			at = strings.LastIndex(text[:at], "\n") + 1
+		}
+		text = text[:at] + e[1] + text[at:]
+	}
+	dir := t.TempDir()
+	src, out := filepath.Join(dir, "heavy.spvasm"), filepath.Join(dir, "heavy.spv")
+	if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := exec.Command(as, "--target-env", "vulkan1.1", src, "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("spirv-as: %v\n%s", err, b)
+	}
+	heavy, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return heavy
+}
+
+// TestGPUCheckSlowModuleHoldsNoOtherCheck: a valid module that keeps the
+// driver busy past the gpu check's timeout fails its own check with an
+// error, its driver process killed, while a check started beside it passes
+// at once on a process of its own.
+func TestGPUCheckSlowModuleHoldsNoOtherCheck(t *testing.T) {
+	g, module := gpuSubject(t, [][]int{{1, 2}, {3}, {3}, {}})
+	heavy := heavyModule(t, module)
+	const limit = 3 * time.Second
+	o, err := oracle.New(oracle.Options{Checks: []string{"gpu"}, GPUTimeout: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := runGPUCheck(o, &oracle.Subject{Graph: g, Module: module}); v.Status != oracle.Pass {
+		t.Fatalf("the module as emitted: %+v", v)
+	}
+	slow := make(chan oracle.Verdict, 1)
+	start := time.Now()
+	go func() { slow <- runGPUCheck(o, &oracle.Subject{Graph: g, Module: heavy}) }()
+	time.Sleep(limit / 3)
+	if v := runGPUCheck(o, &oracle.Subject{Graph: g, Module: module}); v.Status != oracle.Pass {
+		t.Errorf("the module as emitted, beside the heavy one: %+v", v)
+	}
+	if took := time.Since(start); took >= limit {
+		t.Errorf("the check beside the heavy module ended %v after it started: it waited for it", took)
+	}
+	v := <-slow
+	t.Logf("the heavy module: %+v after %v", v, time.Since(start))
+	if v.Status != oracle.Error || !strings.Contains(v.Detail, "no answer from the driver process within "+limit.String()) {
+		t.Errorf("the heavy module: %+v, want an error naming the limit", v)
+	}
+	if v := runGPUCheck(o, &oracle.Subject{Graph: g, Module: module}); v.Status != oracle.Pass {
+		t.Errorf("the module as emitted, after the heavy one: %+v", v)
 	}
 }

@@ -68,9 +68,11 @@ func (j judgeFlags) checks(spec string) []string {
 	return resolveChecks(spec, j.allowFallbacks)
 }
 
-// apply sets the oracle's target environment and rules reading.
+// apply sets the oracle's target environment and rules reading, and
+// bounds a driver's run (the gpu check) by the check limit.
 func (j judgeFlags) apply(o *oracle.Options) {
 	o.Env, o.RulesCompat = j.targetEnv, j.rulesCompat
+	o.GPUTimeout = j.checkTimeout
 }
 
 // settings records the flags in a campaign's settings (those at their

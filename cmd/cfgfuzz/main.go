@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 )
 
 // Exit codes shared by every subcommand.
@@ -70,6 +71,7 @@ func usage(w io.Writer) {
 var ownStop = map[string]bool{"run": true, "compare": true, "minimize": true, "regress": true}
 
 func main() {
+	gpu.ServeIfAsked() // a driver server of the gpu check: this program started again
 	if os.Getenv("GOGC") == "" {
 		// Every subcommand is a batch job with a high allocation rate
 		// (fuzz.CampaignGCPercent says how much a high target buys); the
@@ -81,6 +83,7 @@ func main() {
 	}
 	code := run(os.Args[1:], os.Stdin, endingGate{os.Stdout}, endingGate{os.Stderr})
 	fuzz.StopServers() // whatever path run took, no structurizer server outlives it
+	gpu.CloseShared()  // nor a driver server
 	// Only a command that ran a server has strays to name.
 	if strays := fuzz.KilledStrays(); len(strays) > 0 {
 		fmt.Fprintf(os.Stderr, "cfgfuzz %s: warning: %s\n", strings.Join(os.Args[1:2], ""), fuzz.StraysLine(strays))

@@ -9,6 +9,9 @@
 // whose Open and Available report ErrNotBuilt, so `go build ./...` needs
 // no Vulkan headers. One instance and device per device kind are created
 // on first use and shared by the whole process (80-190 ms on lavapipe).
+// A Pool (pool.go) runs the same executor in driver processes of its own
+// (server.go), as the `gpu` check of cfgfuzz's commands does: a module
+// that crashes a driver or keeps it busy then fails only its own check.
 //
 // gpu.go holds the options, the device description, the timing types and
 // the errors, common to both builds.
@@ -156,7 +159,13 @@ func (e *DriverError) Error() string {
 		return fmt.Sprintf("gpu: no Vulkan device of the kind %q here (cpu: lavapipe, gpu: a hardware GPU, any: either; vulkaninfo --summary lists this machine's)", e.Device)
 	}
 	s := fmt.Sprintf("gpu: %s failed: %s", e.Op, resultName(e.Result))
-	if e.Result <= codeNoDevice && e.Result >= codeTooBig {
+	if e.Result == codeProcess { // what became of the driver's process
+		s = "gpu: " + e.Op
+		if e.Device != "" {
+			s += ", on " + e.Device
+		}
+		return s
+	} else if e.Result <= codeNoDevice && e.Result >= codeTooBig {
 		s = "gpu: " + resultName(e.Result)
 	}
 	if e.Device != "" {
@@ -194,4 +203,5 @@ const (
 	codeNoDevice  = -100001
 	codeNoMemType = -100002
 	codeTooBig    = -100003
+	codeProcess   = -100004 // the driver server died or was stopped (pool.go); Op says which
 )
