@@ -1,11 +1,11 @@
 // answer.go reads and checks one answer of a structurizer server against
 // the protocol (PROTOCOL.md, "Response" and "Failure behaviour"): a line of
 // at most the answer limit, read without holding more than that in memory;
-// blank lines skipped; an ok answer carrying exactly one of module and
-// func, a func whose blocks write their required fields and name only
-// blocks of the request's graph, a known outcome. What breaks these rules
-// is a protocol violation, answered as a crash whose signature names the
-// rule broken.
+// blank lines skipped; no object writing a key twice (dupkey.go); an ok
+// answer carrying exactly one of module and func, a func whose blocks
+// write their required fields and name only blocks of the request's graph,
+// a known outcome. What breaks these rules is a protocol violation,
+// answered as a crash whose signature names the rule broken.
 
 package fuzz
 
@@ -65,14 +65,22 @@ func isBlank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
 // excerpt quotes the start of a line for a reason.
 func excerpt(line []byte) string {
 	line = bytes.TrimRight(line, "\r\n")
-	if len(line) > 40 {
-		k := 40
-		for k > 0 && !utf8.RuneStart(line[k]) { // cut between characters
-			k--
-		}
-		return fmt.Sprintf("%q...", line[:k])
+	if start, cut := cutAt(line, 40); cut {
+		return fmt.Sprintf("%q...", start)
 	}
 	return fmt.Sprintf("%q", line)
+}
+
+// cutAt is b's first n bytes at most, cut between characters, and whether
+// it was cut.
+func cutAt(b []byte, n int) ([]byte, bool) {
+	if len(b) <= n {
+		return b, false
+	}
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return b[:n], true
 }
 
 // A violation is an answer that breaks the protocol. rule names the rule
@@ -95,6 +103,7 @@ const (
 	ruleOrig        = "func block whose orig is not a block of the graph"
 	ruleFuncBlocks  = "func of more blocks than an answer may have"
 	ruleFields      = "func block without a required field"
+	ruleDupKey      = "answer with a key written twice"
 )
 
 // tooLong is the violation of an answer line longer than max bytes: the
@@ -136,6 +145,23 @@ func notResponse(line []byte, err error) violation {
 	return violation{rule, fmt.Sprintf("%s (%v)", excerpt(line), err)}
 }
 
+// keyTwice is the violation of an answer whose object at where ("" the
+// top level) writes a key twice, first and second as written.
+func keyTwice(first, second, where string) violation {
+	keys := excerpt([]byte(first))
+	if second != first {
+		keys += " and " + excerpt([]byte(second)) + " (one field whatever the case)"
+	}
+	if where == "" {
+		return violation{ruleDupKey, keys + " in the top-level object"}
+	}
+	path, cut := cutAt([]byte(PrintableLine(where)), 80)
+	if cut {
+		path = append(path, "..."...)
+	}
+	return violation{ruleDupKey, keys + " in " + string(path)}
+}
+
 // stdoutAnswersOnly ends the detail of an answer that is not JSON: most
 // often a wrapper's banner or a log line on standard output.
 const stdoutAnswersOnly = "standard output carries the protocol's answers only, one JSON object a line: logs and banners belong on standard error"
@@ -154,15 +180,19 @@ func fieldPath(path string) string {
 }
 
 // decodeResponse reads an answer line: the response, or the violation of
-// a line that is not one: not JSON, JSON of another shape, or an ok
-// answer whose func has a block that leaves out a required field
-// (PROTOCOL.md, "The structured function"). It reads the line once, as
-// encoding/json reads a proto.Response, except that the func's blocks note
-// what they leave out (wireBlock).
+// a line that is not one: not JSON, JSON of another shape, an object that
+// writes a key twice (dupkey.go), or an ok answer whose func has a block
+// that leaves out a required field (PROTOCOL.md, "The structured
+// function"). It reads the line once, as encoding/json reads a
+// proto.Response, except that the func's blocks note what they leave out
+// (wireBlock), and scans it once for keys written twice.
 func decodeResponse(line []byte) (proto.Response, violation) {
 	var w wireResponse
 	if err := json.Unmarshal(line, &w); err != nil {
 		return proto.Response{}, notResponse(line, err)
+	}
+	if first, second, where, dup := duplicateKey(line); dup {
+		return proto.Response{}, keyTwice(first, second, where)
 	}
 	r := w.Response
 	r.Module = w.Module

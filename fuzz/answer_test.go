@@ -5,6 +5,7 @@
 package fuzz
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -65,6 +66,12 @@ func TestProtocolViolationSignatures(t *testing.T) {
 		{"structurize:crash:protocol: func of more blocks than an answer may have",
 			[]string{many(4353), many(6000)},
 			[]string{"4353 blocks for a 4-block graph, at most 4352", "6000 blocks for a 4-block graph, at most 4352"}},
+		{"structurize:crash:protocol: answer with a key written twice",
+			[]string{`{"id":1,"outcome":"ok","outcome":"refused","reason":"no"}`, `{"id":1,"outcome":"refused","reason":"a","REASON":"b"}`,
+				funcAnswer(returns("synthetic", -1), `{"kind":"original","orig":2,"merge":{"kind":"none"},"term":{"kind":"return"},"kind":"clone"}`),
+				`{"id":1,"outcome":"ok","module":"","stats":{"clones":1,"clon\u0065s":2}}`},
+			[]string{`"outcome" in the top-level object`, `"reason" and "REASON" (one field whatever the case) in the top-level object`,
+				`"kind" in func.blocks[1]`, `"clones" in stats`}},
 	} {
 		for i, line := range c.lines {
 			a := (&Process{}).answer([]byte(line), 1, 4)
@@ -86,7 +93,7 @@ func TestProtocolViolationsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rule := range []string{ruleNotJSON, ruleNotResponse, ruleID, ruleOutcome, ruleBoth, ruleNeither, ruleFields, ruleOrig, ruleFuncBlocks, ruleLeak} {
+	for _, rule := range []string{ruleNotJSON, ruleNotResponse, ruleID, ruleOutcome, ruleBoth, ruleNeither, ruleFields, ruleOrig, ruleFuncBlocks, ruleLeak, ruleDupKey} {
 		if sig := "`structurize:crash:protocol: " + rule + "`"; !strings.Contains(string(doc), sig) {
 			t.Errorf("PROTOCOL.md does not list %s", sig)
 		}
@@ -138,12 +145,16 @@ func TestFuncBlockRequiredFields(t *testing.T) {
 // localAnswers are the lines this tree's structurizer answers in the func
 // form for a few graphs: a chain, a diamond, a loop, a switch, and an
 // irreducible graph of many blocks.
-func localAnswers(t testing.TB) [][]byte {
+func localAnswers(t testing.TB) [][]byte { return localAnswersIn(t, false) }
+
+// localAnswersIn are localAnswers' lines, in the module form when module
+// is set.
+func localAnswersIn(t testing.TB, module bool) [][]byte {
 	var lines [][]byte
-	h := proto.Local(false)
+	h := proto.Local(module)
 	for _, g := range []string{"{{1}, {}}", "{{1, 2}, {3}, {3}, {}}", "{{1}, {2, 3}, {1}, {}}", "{{1, 2, 3}, {4}, {4}, {4}, {}}", irreducibleChain(300)} {
 		resp := h(proto.Request{V: proto.Version, ID: 1, Graph: g})
-		if resp.Outcome != proto.OK || resp.Func == nil {
+		if resp.Outcome != proto.OK || resp.Func == nil && resp.Module == nil {
 			t.Fatalf("%.40s: %s %s", g, resp.Outcome, resp.Reason)
 		}
 		resp.ID = 1
@@ -192,19 +203,56 @@ func TestDecodeResponseAsWritten(t *testing.T) {
 }
 
 // BenchmarkDecodeResponse reads this tree's answers as a campaign's
-// process side does (decodeResponse) and as plain encoding/json would.
+// process side does (decodeResponse), its scan for keys written twice
+// alone (duplicateKey), and as plain encoding/json would; the module
+// answers of the same graphs through decodeResponse and the scan.
 func BenchmarkDecodeResponse(b *testing.B) {
 	lines := localAnswers(b)
 	size := 0
 	for _, l := range lines {
 		size += len(l)
 	}
+	modules := localAnswersIn(b, true)
+	moduleSize := 0
+	for _, l := range modules {
+		moduleSize += len(l)
+	}
+	b.Run("module-decodeResponse", func(b *testing.B) {
+		b.SetBytes(int64(moduleSize))
+		for b.Loop() {
+			for _, l := range modules {
+				if _, v := decodeResponse(l); v.broken() {
+					b.Fatal(v)
+				}
+			}
+		}
+	})
+	b.Run("module-duplicateKey", func(b *testing.B) {
+		b.SetBytes(int64(moduleSize))
+		for b.Loop() {
+			for _, l := range modules {
+				if _, _, _, dup := duplicateKey(l); dup {
+					b.Fatal(string(l))
+				}
+			}
+		}
+	})
 	b.Run("decodeResponse", func(b *testing.B) {
 		b.SetBytes(int64(size))
 		for b.Loop() {
 			for _, l := range lines {
 				if _, v := decodeResponse(l); v.broken() {
 					b.Fatal(v)
+				}
+			}
+		}
+	})
+	b.Run("duplicateKey", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		for b.Loop() {
+			for _, l := range lines {
+				if _, _, _, dup := duplicateKey(l); dup {
+					b.Fatal(string(l))
 				}
 			}
 		}
@@ -235,7 +283,8 @@ func FuzzDecodeResponse(f *testing.F) {
 		funcAnswer(`{"KIND":"clone","Orig":3,"merge":{"kind":"loop","merge":1},"term":{"kind":"branch","to":[1]},"kind":"synthetic"}`),
 		funcAnswer(`{"kind":"original","orig":1e2,"merge":{"kind":"none"},"term":{"kind":"return"}}`),
 		`{"id":1,"outcome":"error","func":{"blocks":[{"orig":true}]}}`, `{"id":1,"outcome":"ok","func":{}}`, `null`, `[]`,
-		`{"id":1,"outcome":"ok","module":"AwIjBwADAQA="}`, `{"id":1,"outcome":"ok","module":"AwIj\/wAD\u0041QA="}`, `{"id":1,"outcome":"ok","module":"AwIj*"}`} {
+		`{"id":1,"outcome":"ok","module":"AwIjBwADAQA="}`, `{"id":1,"outcome":"ok","module":"AwIj\/wAD\u0041QA="}`, `{"id":1,"outcome":"ok","module":"AwIj*"}`,
+		`{"id":1,"outcome":"ok","OUTCOME":"refused","reason":"a\"b"}`, `{"id":1,"stats":{"clones":1,"clon\u0065s":2},"outcome":"error"}`} {
 		f.Add([]byte(l))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
@@ -247,6 +296,12 @@ func FuzzDecodeResponse(f *testing.F) {
 			t.Fatalf("%q: encoding/json says %v, decodeResponse %v", line, werr, v)
 		}
 		if refused {
+			return
+		}
+		if dup := keyWrittenTwice(line); dup != (v.rule == ruleDupKey) {
+			t.Fatalf("%q: a key written twice %v, decodeResponse %v", line, dup, v)
+		}
+		if v.rule == ruleDupKey {
 			return
 		}
 		if v.broken() && (v.rule != ruleFields || want.Outcome != proto.OK) {
@@ -268,6 +323,83 @@ func FuzzDecodeResponse(f *testing.F) {
 			t.Fatalf("%q: read as %+v, encoding/json reads %+v", line, got, want)
 		}
 	})
+}
+
+// keyWrittenTwice says, from encoding/json's tokens, whether an object of
+// line, valid JSON, has two keys equal but for case: the reference
+// duplicateKey is held to.
+func keyWrittenTwice(line []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	type open struct {
+		object bool
+		keys   []string
+		key    bool // the next string is a key
+	}
+	var stack []*open
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *open
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch tok := tok.(type) {
+		case json.Delim:
+			switch tok {
+			case '{', '[':
+				stack = append(stack, &open{object: tok == '{', key: tok == '{'})
+			default:
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 && stack[len(stack)-1].object {
+					stack[len(stack)-1].key = true
+				}
+			}
+			continue
+		case string:
+			if top != nil && top.object && top.key {
+				for _, k := range top.keys {
+					if strings.EqualFold(k, tok) {
+						return true
+					}
+				}
+				top.keys = append(top.keys, tok)
+				top.key = false
+				continue
+			}
+		}
+		if top != nil && top.object {
+			top.key = true
+		}
+	}
+}
+
+// TestDuplicateKey: duplicateKey finds a key written twice in any object
+// of an answer, says where, and takes a key repeated in other objects,
+// or inside strings, for none.
+func TestDuplicateKey(t *testing.T) {
+	for _, c := range []struct {
+		line, first, second, where string // first "": none
+	}{
+		{funcAnswer(returns("original", 0), returns("clone", 0)), "", "", ""},
+		{`{"id":1,"outcome":"refused","reason":"\"outcome\": {\"x\"} [,\\","stats":{"reason":"x"}}`, "", "", ""},
+		{`{"a":[{},{"a":1}],"b":{"a":{"a":[]}}}`, "", "", ""},
+		{`{"a":[{}, "a"], "a":2}`, "a", "a", ""},
+		{`{"a\"b":1,"a\"b":2}`, `a"b`, `a"b`, ""},
+		{`{"id":1,"ID":2}`, "id", "ID", ""},
+		{`{"x":{"y":[[{"k":1,"k":2}]]}}`, "k", "k", "x.y[0][0]"},
+		{`{"s":{"stats":1,"\u017ftats":2}}`, "stats", "ſtats", "s"},
+		{funcAnswer(returns("original", 0), `{"kind":"original","orig":1,"merge":{"kind":"loop","merge":1,"continue":1,"merge":2},"term":{"kind":"return"}}`), "merge", "merge", "func.blocks[1].merge"},
+	} {
+		first, second, where, found := duplicateKey([]byte(c.line))
+		if found != (c.first != "") || first != c.first || second != c.second || where != c.where {
+			t.Errorf("%s: %q, %q in %q (%v), want %q, %q in %q", c.line, first, second, where, found, c.first, c.second, c.where)
+		}
+		if found != keyWrittenTwice([]byte(c.line)) {
+			t.Errorf("%s: found %v, the tokens say otherwise", c.line, found)
+		}
+	}
 }
 
 // TestExcerptCutsBetweenCharacters: a long line's excerpt ends at a
