@@ -4,8 +4,9 @@
 // blank lines skipped; no object writing a key twice (dupkey.go); an ok
 // answer carrying exactly one of module and func, a func whose blocks
 // write their required fields and name only blocks of the request's graph,
-// a known outcome. What breaks these rules is a protocol violation,
-// answered as a crash whose signature names the rule broken.
+// a known outcome, a reason with refused and error. What breaks these
+// rules is a protocol violation, answered as a crash whose signature names
+// the rule broken.
 
 package fuzz
 
@@ -104,6 +105,7 @@ const (
 	ruleFuncBlocks  = "func of more blocks than an answer may have"
 	ruleFields      = "func block without a required field"
 	ruleDupKey      = "answer with a key written twice"
+	ruleNoReason    = "refused or error answer without a reason"
 )
 
 // tooLong is the violation of an answer line longer than max bytes: the
@@ -386,7 +388,7 @@ func checkResponse(r *proto.Response, blocks int) violation {
 	switch r.Outcome {
 	case proto.OK:
 	case proto.Refused, proto.Error:
-		return violation{}
+		return checkReason(r)
 	default:
 		return violation{ruleOutcome, fmt.Sprintf("%q", r.Outcome)}
 	}
@@ -402,6 +404,20 @@ func checkResponse(r *proto.Response, blocks int) violation {
 		return checkOrigs(r.Func, blocks)
 	}
 	return violation{}
+}
+
+// checkReason says whether a refused or error answer lacks its reason
+// (PROTOCOL.md, "Response": why it refused or failed): absent, empty or
+// white space alone, it would make a refusal no one can read in the
+// campaign's declined reasons and an error whose signature says nothing.
+func checkReason(r *proto.Response) violation {
+	if strings.TrimSpace(r.Reason) != "" {
+		return violation{}
+	}
+	if r.Reason != "" {
+		return violation{ruleNoReason, fmt.Sprintf("outcome %q, reason %q: white space alone", r.Outcome, r.Reason)}
+	}
+	return violation{ruleNoReason, fmt.Sprintf("outcome %q, reason absent or empty", r.Outcome)}
 }
 
 // MaxFuncBlocks is the most blocks a func answer may have for a graph of

@@ -72,6 +72,9 @@ func TestProtocolViolationSignatures(t *testing.T) {
 				`{"id":1,"outcome":"ok","module":"","stats":{"clones":1,"clon\u0065s":2}}`},
 			[]string{`"outcome" in the top-level object`, `"reason" and "REASON" (one field whatever the case) in the top-level object`,
 				`"kind" in func.blocks[1]`, `"clones" in stats`}},
+		{"structurize:crash:protocol: refused or error answer without a reason",
+			[]string{`{"id":1,"outcome":"refused"}`, `{"id":1,"outcome":"refused","reason":""}`, `{"id":1,"outcome":"error","reason":null}`, `{"id":1,"outcome":"refused","reason":" \t"}`},
+			[]string{`outcome "refused", reason absent or empty`, `outcome "refused", reason absent or empty`, `outcome "error", reason absent or empty`, `outcome "refused", reason " \t": white space alone`}},
 	} {
 		for i, line := range c.lines {
 			a := (&Process{}).answer([]byte(line), 1, 4)
@@ -93,7 +96,7 @@ func TestProtocolViolationsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rule := range []string{ruleNotJSON, ruleNotResponse, ruleID, ruleOutcome, ruleBoth, ruleNeither, ruleFields, ruleOrig, ruleFuncBlocks, ruleLeak, ruleDupKey} {
+	for _, rule := range []string{ruleNotJSON, ruleNotResponse, ruleID, ruleOutcome, ruleBoth, ruleNeither, ruleFields, ruleOrig, ruleFuncBlocks, ruleLeak, ruleDupKey, ruleNoReason} {
 		if sig := "`structurize:crash:protocol: " + rule + "`"; !strings.Contains(string(doc), sig) {
 			t.Errorf("PROTOCOL.md does not list %s", sig)
 		}

@@ -246,17 +246,17 @@ func (st *selfTester) okAnswer() (string, string) {
 }
 
 // checkOK says what is wrong with the answer to a valid graph of blocks
-// blocks: it must be ok (or a refusal) with exactly one form that emits.
+// blocks: it must be ok with exactly one form that emits, or a refusal
+// with its reason.
 func checkOK(r proto.Response, blocks int) string {
-	switch r.Outcome {
-	case proto.Refused:
-		return ""
-	case proto.OK:
-	default:
+	if r.Outcome != proto.OK && r.Outcome != proto.Refused {
 		return fmt.Sprintf("outcome %q (%s) on a valid graph", r.Outcome, r.Reason)
 	}
 	if v := checkResponse(&r, blocks); v.broken() {
 		return v.String()
+	}
+	if r.Outcome == proto.Refused {
+		return ""
 	}
 	if _, err := ModuleOf(Answer{Module: r.Module, Func: r.Func}); err != nil {
 		return "the func does not emit: " + err.Error()

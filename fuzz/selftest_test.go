@@ -82,6 +82,19 @@ func TestSelfTestSlowStart(t *testing.T) {
 	}
 }
 
+// TestSelfTestRefusalNeedsAReason: the suite's answer to a valid graph
+// may be a refusal, with the reason that says why; without one it fails,
+// naming what is missing.
+func TestSelfTestRefusalNeedsAReason(t *testing.T) {
+	if got := checkOK(proto.Response{ID: 1, Outcome: proto.Refused, Reason: "irreducible"}, 4); got != "" {
+		t.Errorf("a refusal with a reason: %q", got)
+	}
+	got := checkOK(proto.Response{ID: 1, Outcome: proto.Refused}, 4)
+	if want := ruleNoReason + `: outcome "refused", reason absent or empty`; got != want {
+		t.Errorf("a refusal without a reason: %q, want %q", got, want)
+	}
+}
+
 // TestUnknownPromises: the keys of a hello's promises that no promise has
 // are named, quoted and sorted; known keys (in any case, as a campaign
 // reads them) and lines that do not read name none.
