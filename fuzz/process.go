@@ -394,7 +394,7 @@ func (p *Process) answer(line []byte, id int64, blocks int) Answer {
 // signature names the rule broken and whose reason adds the details.
 func (p *Process) violation(v violation) Answer {
 	p.end(true, 0)
-	return Answer{Outcome: OutCrash, Reason: "protocol: " + v.String(), Violation: "protocol: " + v.rule}
+	return Answer{Outcome: OutCrash, Reason: "protocol: " + v.String(), Signed: "protocol: " + v.rule}
 }
 
 // timedOut ends a server that did not answer in time: within limit, and

@@ -29,13 +29,15 @@ type Answer struct {
 	// not even the protocol's hello, within its start-up allowance
 	// (ProcessOptions.StartTimeout): a harness error, never a finding.
 	NotStarted bool
-	// Violation is set on a crash that broke the protocol: "protocol:
-	// RULE", the rule broken (answer.go), which alone makes the
-	// signature; Reason adds what the answer held.
-	Violation string
-	Stats     *structurizer.Stats
-	Module    []byte             // set when the side emitted the module itself
-	Func      *structurizer.Func // set when the client must emit it
+	// Signed, when set, is what the signature of a harness outcome is
+	// made of instead of Reason, which adds what the signature must not
+	// hold (it would make one defect many signatures): "protocol: RULE"
+	// for a crash that broke the protocol, the rule broken (answer.go),
+	// Reason adding what the answer held.
+	Signed string
+	Stats  *structurizer.Stats
+	Module []byte             // set when the side emitted the module itself
+	Func   *structurizer.Func // set when the client must emit it
 	// Stderr is the last 8 KiB of a server's standard error when it died
 	// (outcomes OutPanic and OutCrash), kept with the finding.
 	Stderr string

@@ -26,7 +26,7 @@ import (
 // OutCrash and OutInvalid (an error on a valid graph) with their harness
 // signatures, or OutError (the request could not be served, or the
 // structurizer did not start: not a finding). detail is the reason's first line. The signature of a protocol
-// violation names the rule broken alone (Answer.Violation).
+// violation names the rule broken alone (Answer.Signed).
 func classifyAnswer(a Answer) (outcome, sig, detail string) {
 	switch a.Outcome {
 	case proto.OK:
@@ -37,8 +37,8 @@ func classifyAnswer(a Answer) (outcome, sig, detail string) {
 		return OutUnsupported, "", firstLine(a.Reason)
 	case OutPanic, OutTimeout, OutCrash:
 		why := a.Reason
-		if a.Violation != "" {
-			why = a.Violation
+		if a.Signed != "" {
+			why = a.Signed
 		}
 		return a.Outcome, harnessSignature(a.Outcome, why), firstLine(a.Reason)
 	case proto.Error:
