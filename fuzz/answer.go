@@ -33,7 +33,9 @@ var errAnswerTooLong = errors.New("answer too long")
 // readAnswerLine reads one line (its newline included) of at most max
 // bytes, newline excluded. A longer line fails with errAnswerTooLong once
 // max+1 bytes are read, whether or not a newline ever comes; a line cut
-// short by the end of the output fails with that error (io.EOF).
+// short by the end of the output or by the reader's deadline fails with
+// that error (io.EOF, os.ErrDeadlineExceeded), returning what it holds of
+// the line, which no newline ended (unended).
 func readAnswerLine(r *bufio.Reader, max int) ([]byte, error) {
 	var chunks [][]byte // copies of the full buffers read so far
 	total := 0
@@ -55,9 +57,21 @@ func readAnswerLine(r *bufio.Reader, max int) ([]byte, error) {
 		case errors.Is(err, bufio.ErrBufferFull):
 			chunks = append(chunks, bytes.Clone(frag))
 		default:
-			return nil, err
+			return bytes.Join(append(chunks, frag), nil), err
 		}
 	}
+}
+
+// unended says what a server wrote of a line that no newline ended (""
+// nothing but white space): how many bytes, and their start quoted.
+// Without its newline an answer is not one, and what it held would
+// otherwise be lost to the finding that the server's end or silence
+// makes.
+func unended(partial []byte) string {
+	if isBlank(partial) {
+		return ""
+	}
+	return fmt.Sprintf("it wrote %d bytes without the newline that ends an answer: %s", len(partial), excerpt(partial))
 }
 
 // isBlank says whether a line holds only white space.

@@ -94,7 +94,7 @@ func (p *Process) awaitStart(req proto.Request, limit time.Duration) bool {
 		p.pending = req.ID
 		return true
 	}
-	p.died(deadline)
+	p.died(deadline, nil)
 	return false
 }
 

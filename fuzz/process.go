@@ -293,18 +293,23 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 		p.pending = 0
 	} else if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
 		if pastDeadline(err, deadline) {
-			return nil, ptr(p.timedOut(limit, starting))
+			return nil, ptr(p.timedOut(limit, starting, nil))
 		}
 		// Its input is closed: it is gone or going. A line it wrote
 		// before it went still counts as written: it had started.
+		var partial []byte
 		select {
 		case <-p.srv.exited:
-			if line, err := readAnswerLine(p.srv.out, p.maxAnswer()); err == nil && !isBlank(line) {
+			line, err := readAnswerLine(p.srv.out, p.maxAnswer())
+			switch {
+			case err == nil && !isBlank(line):
 				p.srv.spoke = true
+			case err != nil && !errors.Is(err, errAnswerTooLong):
+				partial = line
 			}
 		case <-time.After(min(exitGrace, max(0, time.Until(deadline)))):
 		}
-		return nil, ptr(p.died(deadline))
+		return nil, ptr(p.died(deadline, partial))
 	}
 	for {
 		line, err := readAnswerLine(p.srv.out, p.maxAnswer())
@@ -313,9 +318,9 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 			runtime.GC() // the discarded line is garbage now: do not let floods pile up
 			return nil, ptr(p.violation(tooLong(p.maxAnswer())))
 		case err != nil && pastDeadline(err, deadline):
-			return nil, ptr(p.timedOut(limit, starting))
+			return nil, ptr(p.timedOut(limit, starting, line))
 		case err != nil:
-			return nil, ptr(p.died(deadline))
+			return nil, ptr(p.died(deadline, line))
 		}
 		if isBlank(line) { // blank lines between answers are allowed
 			continue
@@ -398,20 +403,41 @@ func (p *Process) violation(v violation) Answer {
 }
 
 // timedOut ends a server that did not answer in time: within limit, and
-// the start-up allowance more when starting (its first request).
-func (p *Process) timedOut(limit time.Duration, starting bool) Answer {
+// the start-up allowance more when starting (its first request). partial
+// is what it wrote of a line it did not end, quoted in the reason.
+func (p *Process) timedOut(limit time.Duration, starting bool, partial []byte) Answer {
 	p.end(true, 0)
+	reason := fmt.Sprintf("no answer within %v", limit)
 	if starting {
-		return Answer{Outcome: OutTimeout, Reason: fmt.Sprintf("no answer within %v and the start-up allowance of %v (--start-timeout) after it started", limit, p.startTimeout())}
+		reason = fmt.Sprintf("no answer within %v and the start-up allowance of %v (--start-timeout) after it started", limit, p.startTimeout())
 	}
-	return Answer{Outcome: OutTimeout, Reason: fmt.Sprintf("no answer within %v", limit)}
+	return withUnended(Answer{Outcome: OutTimeout, Reason: reason}, partial)
+}
+
+// withUnended is a harness answer whose reason adds what the server wrote
+// of a line it did not end (unended), its signature made of the reason
+// without it.
+func withUnended(a Answer, partial []byte) Answer {
+	if u := unended(partial); u != "" {
+		if a.Signed == "" {
+			a.Signed = a.Reason
+		}
+		a.Reason += "; " + u
+	}
+	return a
 }
 
 // died ends a server whose output ended or whose input closed, and
 // describes how it ended: a Go panic in its standard error makes a panic
 // answer, anything else a crash. A server that is still running when its
 // output has ended (exitGrace, or the deadline if sooner) is killed.
-func (p *Process) died(deadline time.Time) Answer {
+// partial is what it wrote of a line it did not end, quoted in the reason.
+func (p *Process) died(deadline time.Time, partial []byte) Answer {
+	return withUnended(p.death(deadline), partial)
+}
+
+// death is died's answer, what the server wrote of a line aside.
+func (p *Process) death(deadline time.Time) Answer {
 	s := p.srv
 	grace := min(exitGrace, max(0, time.Until(deadline)))
 	killed := p.end(false, grace)

@@ -122,6 +122,32 @@ func TestProcessIgnoredStdinKeepsTheLimit(t *testing.T) {
 	}
 }
 
+// TestProcessQuotesAnUnendedAnswer: what a server writes of an answer
+// without the newline that ends it, before it exits or while it holds
+// its output open, is quoted in the finding's reason, and kept out of its
+// signature (one defect, one signature, whatever the answer held).
+func TestProcessQuotesAnUnendedAnswer(t *testing.T) {
+	const answer = `{"id":2,"outcome":"refused","reason":"no"}`
+	for _, c := range []struct {
+		then, outcome, sig string
+	}{
+		{"exit 0", OutCrash, "structurize:crash:exited"},
+		{"echo 'bad input' >&2; exit 3", OutCrash, "structurize:crash:exit status N: bad input"},
+		{"exec sleep 3600", OutTimeout, "structurize:timeout"},
+	} {
+		t.Run(c.then, func(t *testing.T) {
+			p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + "read -r line; printf '%s' '" + answer + "'; " + c.then}}
+			defer p.Close()
+			a, _ := structurizeWithin(t, p, smallGraph(t), 500*time.Millisecond, 10*time.Second)
+			out, sig, detail := classifyAnswer(a)
+			quoted := fmt.Sprintf("it wrote %d bytes without the newline that ends an answer: %s", len(answer), excerpt([]byte(answer)))
+			if out != c.outcome || sig != c.sig || !strings.HasSuffix(detail, "; "+quoted) {
+				t.Errorf("answer %s %q (%s), want %s %q and a reason ending %q", out, sig, detail, c.outcome, c.sig, quoted)
+			}
+		})
+	}
+}
+
 func TestProcessAnswerLimit(t *testing.T) {
 	bin := redteamServer(t)
 	for _, mode := range []string{"huge-line", "endless"} {
@@ -160,6 +186,11 @@ func TestReadAnswerLineBounds(t *testing.T) {
 		if c.want != "" && string(got) != c.want {
 			t.Errorf("%d bytes, max %d: got %d bytes, %v", len(c.in), c.max, len(got), err)
 		}
+	}
+	// A line cut short comes back with its error: what the server wrote
+	// of an answer it did not end.
+	if got, err := readAnswerLine(bufioReader(strings.Repeat("y", 70000)), 100000); err == nil || string(got) != strings.Repeat("y", 70000) {
+		t.Errorf("a line cut short: %d bytes, %v", len(got), err)
 	}
 }
 
