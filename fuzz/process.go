@@ -6,7 +6,9 @@
 // sent, whatever the child does: not reading, not writing, closing its
 // output; the first request a child gets has its start-up allowance on top,
 // PROTOCOL.md "Failure behaviour"), an answer longer than the answer limit,
-// or any other protocol violation. It is started again for the next graph:
+// or any other protocol violation. A child that exits while a process it
+// left holds its pipes open is judged by its end a second later, not by
+// the limit (cutHeld, heldOpen). It is started again for the next graph:
 // a hang, a flood or a crash costs one graph, never the campaign.
 
 package fuzz
@@ -22,6 +24,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
@@ -131,6 +134,17 @@ type server struct {
 	deadlines bool // the pipes take deadlines (else a watchdog kills at the limit)
 	spoke     bool // it wrote a line: it has started
 	began     time.Time
+	// mu guards armed and graceOver, and the pipes' deadlines while an
+	// exchange waits on them (arm, cutHeld).
+	mu    sync.Mutex
+	armed bool // an exchange waits on its pipes
+	// graceOver: it exited exitGrace ago. Its pipes, if still open, are
+	// held by a process it left: waits on them end at once.
+	graceOver bool
+	disarm    func() // arm's stop where the pipes take deadlines
+	// holders are the processes found holding its pipes after it exited
+	// (heldOpen): end kills and reaps them with its descendants.
+	holders map[int]uint64
 	// baseline is the processes it has (serverProcs) once it has
 	// started, read when baselined is set (leak.go).
 	baseline  map[int]uint64
@@ -169,6 +183,11 @@ func (p *Process) start() error {
 	s.cmd, s.pid = cmd, cmd.Process.Pid
 	s.out = bufio.NewReaderSize(s.stdout, 1<<16)
 	s.deadlines = s.stdin.SetWriteDeadline(time.Time{}) == nil && s.stdout.SetReadDeadline(time.Time{}) == nil
+	s.disarm = func() {
+		s.mu.Lock()
+		s.armed = false
+		s.mu.Unlock()
+	}
 	registerServer(s.pid, s.token)
 	go func() {
 		io.Copy(s.stderr, s.stderrR)
@@ -178,6 +197,9 @@ func (p *Process) start() error {
 		s.waitErr = cmd.Wait()
 		unregisterServer(s.pid)
 		close(s.exited)
+		if s.deadlines {
+			time.AfterFunc(exitGrace, s.cutHeld)
+		}
 	}()
 	p.srv = s
 	p.Starts++
@@ -292,24 +314,7 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 	if req.ID == p.pending { // sent already (the preflight's hello): its answer is this one's
 		p.pending = 0
 	} else if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
-		if pastDeadline(err, deadline) {
-			return nil, ptr(p.timedOut(limit, starting, nil))
-		}
-		// Its input is closed: it is gone or going. A line it wrote
-		// before it went still counts as written: it had started.
-		var partial []byte
-		select {
-		case <-p.srv.exited:
-			line, err := readAnswerLine(p.srv.out, p.maxAnswer())
-			switch {
-			case err == nil && !isBlank(line):
-				p.srv.spoke = true
-			case err != nil && !errors.Is(err, errAnswerTooLong):
-				partial = line
-			}
-		case <-time.After(min(exitGrace, max(0, time.Until(deadline)))):
-		}
-		return nil, ptr(p.died(deadline, partial))
+		return nil, ptr(p.writeFailed(err, limit, starting, deadline))
 	}
 	for {
 		line, err := readAnswerLine(p.srv.out, p.maxAnswer())
@@ -317,6 +322,8 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 		case errors.Is(err, errAnswerTooLong):
 			runtime.GC() // the discarded line is garbage now: do not let floods pile up
 			return nil, ptr(p.violation(tooLong(p.maxAnswer())))
+		case err != nil && pastDeadline(err, deadline) && p.srv.hasExited():
+			return nil, ptr(p.heldOpen(deadline, line))
 		case err != nil && pastDeadline(err, deadline):
 			return nil, ptr(p.timedOut(limit, starting, line))
 		case err != nil:
@@ -334,6 +341,38 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 		}
 		return line, nil
 	}
+}
+
+// writeFailed is the answer of a request whose line could not be
+// written (err): the limit expired (a server that does not read its
+// input), or the server exited and a process it left holds its input
+// (heldOpen), or its input is closed: it is gone or going. A line it
+// wrote before it went still counts as written (it had started), and
+// what it wrote of a line it did not end is quoted; a process it left
+// that holds its output makes that read wait for cutHeld, and the answer
+// is heldOpen's.
+func (p *Process) writeFailed(err error, limit time.Duration, starting bool, deadline time.Time) Answer {
+	switch {
+	case pastDeadline(err, deadline) && p.srv.hasExited():
+		return p.heldOpen(deadline, nil)
+	case pastDeadline(err, deadline):
+		return p.timedOut(limit, starting, nil)
+	}
+	select {
+	case <-p.srv.exited:
+	case <-time.After(min(exitGrace, max(0, time.Until(deadline)))):
+		return p.died(deadline, nil)
+	}
+	line, err := readAnswerLine(p.srv.out, p.maxAnswer())
+	switch {
+	case err == nil && !isBlank(line):
+		p.srv.spoke = true
+	case err != nil && pastDeadline(err, deadline):
+		return p.heldOpen(deadline, line)
+	case err != nil && !errors.Is(err, errAnswerTooLong):
+		return p.died(deadline, line)
+	}
+	return p.died(deadline, nil)
 }
 
 func ptr(a Answer) *Answer { return &a }
@@ -359,12 +398,20 @@ func (p *Process) maxAnswer() int {
 
 // arm makes the server's pipes fail at deadline: their own deadlines where
 // the system has them, else a watchdog that kills the server and closes
-// the pipes. The returned function disarms it.
+// the pipes. Where they have deadlines, they fail too once the server has
+// exited and exitGrace has passed (cutHeld): what holds them open then is
+// a process it left, not the server. The returned function disarms it.
 func (s *server) arm(deadline time.Time) (stop func()) {
 	if s.deadlines {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.armed = true
+		if s.graceOver {
+			deadline = time.Now()
+		}
 		s.stdin.SetWriteDeadline(deadline)
 		s.stdout.SetReadDeadline(deadline)
-		return func() {}
+		return s.disarm
 	}
 	t := time.AfterFunc(time.Until(deadline), func() {
 		killGroup(s.pid)
@@ -372,6 +419,33 @@ func (s *server) arm(deadline time.Time) (stop func()) {
 		s.stdout.Close()
 	})
 	return func() { t.Stop() }
+}
+
+// cutHeld runs exitGrace after the server exited: an exchange waiting on
+// its pipes then fails at once (and so does any later one, arm), rather
+// than at its limit. A pipe the server's exit did not close is held by a
+// process it left (a detached child, a double fork's grandchild), which
+// may hold it for as long as it runs: the exchange's error path says so
+// (heldOpen).
+func (s *server) cutHeld() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.graceOver = true
+	if s.armed {
+		now := time.Now()
+		s.stdin.SetWriteDeadline(now)
+		s.stdout.SetReadDeadline(now)
+	}
+}
+
+// hasExited says whether the server has exited (and was reaped).
+func (s *server) hasExited() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
 }
 
 // pastDeadline says whether an I/O error is the limit expiring.
@@ -418,13 +492,47 @@ func (p *Process) timedOut(limit time.Duration, starting bool, partial []byte) A
 // of a line it did not end (unended), its signature made of the reason
 // without it.
 func withUnended(a Answer, partial []byte) Answer {
-	if u := unended(partial); u != "" {
-		if a.Signed == "" {
-			a.Signed = a.Reason
-		}
-		a.Reason += "; " + u
+	return withDetail(a, unended(partial))
+}
+
+// withDetail is a harness answer whose reason adds detail ("" none) after
+// a semicolon, its signature made of the reason without it.
+func withDetail(a Answer, detail string) Answer {
+	if detail == "" {
+		return a
 	}
+	if a.Signed == "" {
+		a.Signed = a.Reason
+	}
+	a.Reason += "; " + detail
 	return a
+}
+
+// heldOpen ends a server that exited while the pipe an exchange waited on
+// stayed open (its wait failed at the limit or at cutHeld): a process it
+// left holds it. Its end is the finding, worded as died words it (the
+// same signature as the end of a server that leaves nothing), and the
+// reason names the processes holding its output (or its input), which
+// are killed and reaped with its descendants. partial is what it wrote of
+// a line it did not end. Where the holders cannot be found (outside
+// Linux) the reason says a process holds the pipe; where none is found
+// (it exited since) the answer is died's.
+func (p *Process) heldOpen(deadline time.Time, partial []byte) Answer {
+	s := p.srv
+	holders, out, ok := pipeHolders(s.stdout, s.stdin)
+	pipe := "input"
+	if out || !ok {
+		pipe = "output"
+	}
+	var detail string
+	switch {
+	case !ok:
+		detail = fmt.Sprintf("its %s stays open: a process it left holds it", pipe)
+	case len(holders) > 0:
+		detail = fmt.Sprintf("its %s stays open, held by a process it left: %s", pipe, describeProcs(holders))
+	}
+	s.holders = holders
+	return withDetail(p.died(deadline, partial), detail)
 }
 
 // died ends a server whose output ended or whose input closed, and
@@ -487,6 +595,9 @@ func (p *Process) end(kill bool, grace time.Duration) (killed bool) {
 	}
 	p.srv, p.pending = nil, 0
 	known := descendantsOf(s.pid) // before the server's end orphans them
+	for pid, start := range s.holders {
+		known[pid] = start
+	}
 	s.stdin.Close()
 	if !kill {
 		select {

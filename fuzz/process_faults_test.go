@@ -329,6 +329,67 @@ func TestProcessTimeoutKillsDescendants(t *testing.T) {
 	}
 }
 
+// TestProcessExitWithItsOutputHeld: a server that exits leaving a
+// detached process that holds its standard output open (setsid, with or
+// without its environment), or a one-shot structurizer that answers and
+// exits so (the next request's line failing to be written, or written to
+// the input the process holds too), is judged by its end, exitGrace after
+// it, not by the limit as a timeout: the reason names the processes
+// holding the output, and none of them outlives the finding. A server
+// that answers and keeps running is judged by its answer (a leak).
+func TestProcessExitWithItsOutputHeld(t *testing.T) {
+	mark := markProcesses(t)
+	stray := fmt.Sprintf("3599.%d%d", os.Getpid(), time.Now().UnixNano()%1000) // no other sleep's
+	for _, c := range []struct {
+		name, script, sig, holder string
+	}{
+		{"exits", answerHelloV1 + "read -r line; setsid sleep 3600 & exit 3", "structurize:crash:exit status N", "output stays open, held by a process it left: 1 process: sleep 3600"},
+		{"one-shot", `read -r line; exec 0<&-; setsid sleep 3600 & echo '{"id":1,"outcome":"error","reason":"request: version 2"}'`, "structurize:crash:exited", "output stays open, held by a process it left: 1 process: sleep 3600"},
+		{"one-shot holding its input", `read -r line; setsid sleep 3600 <&0 & echo '{"id":1,"outcome":"error","reason":"request: version 2"}'`, "structurize:crash:exited", "output stays open, held by a process it left: 1 process: sleep 3600"},
+		{"env -i", answerHelloV1 + "read -r line; setsid env -i /bin/sleep " + stray + " & exit 3", "structurize:crash:exit status N", "output stays open, held by a process it left: 1 process: /bin/sleep " + stray},
+		{"answers", answerHelloV1 + `read -r line; setsid sleep 3600 & echo '{"id":2,"outcome":"refused","reason":"no"}'; exec sleep 3600`, LeakSignature, "1 process: sleep 3600"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := &Process{Argv: []string{"sh", "-c", c.script}}
+			a, took := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 15*time.Second)
+			p.Close()
+			if _, sig, detail := classifyAnswer(a); sig != c.sig || !strings.Contains(detail, c.holder) {
+				t.Errorf("answer %s %q (%s), want %q naming %q", a.Outcome, sig, detail, c.sig, c.holder)
+			}
+			if took > exitGrace+2*time.Second {
+				t.Errorf("took %v for a limit of 5s: the end waited for the limit", took)
+			}
+			if left := leftAlive(t, mark); len(left) > 0 {
+				t.Errorf("%d processes left: %v", len(left), left)
+			}
+			if left := runningWith(t, stray); len(left) > 0 {
+				t.Errorf("the holder without an environment is left: %v", left)
+			}
+		})
+	}
+}
+
+// runningWith lists the live processes whose command line holds arg.
+func runningWith(t *testing.T, arg string) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if st, ok := readProcStat(pid); err == nil && ok && st.state != 'Z' && bytes.Contains(cmd, []byte(arg)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
 func TestKillAllServers(t *testing.T) {
 	mark := markProcesses(t)
 	p := &Process{Argv: []string{redteamServer(t), "helper"}}

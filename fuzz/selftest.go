@@ -177,11 +177,19 @@ func (st *selfTester) sendLine(line string, allowance time.Duration) (r proto.Re
 	stop := st.p.srv.arm(deadline)
 	defer stop()
 	if _, err := st.p.srv.stdin.Write([]byte(line + "\n")); err != nil {
+		if pastDeadline(err, deadline) && st.p.srv.hasExited() {
+			a := st.p.heldOpen(deadline, nil)
+			return proto.Response{}, fmt.Sprintf("no answer: the server ended (%s: %s)", a.Outcome, firstLine(a.Reason)), false
+		}
 		return proto.Response{}, fmt.Sprintf("%s: it stopped reading", st.p.died(deadline, nil).Reason), false
 	}
 	for {
 		b, err := readAnswerLine(st.p.srv.out, st.p.maxAnswer())
 		if err != nil {
+			if pastDeadline(err, deadline) && st.p.srv.hasExited() {
+				a := st.p.heldOpen(deadline, b)
+				return proto.Response{}, fmt.Sprintf("no answer: the server ended (%s: %s)", a.Outcome, firstLine(a.Reason)), false
+			}
 			if pastDeadline(err, deadline) {
 				st.p.end(true, 0)
 				return proto.Response{}, withUnended(Answer{Reason: st.noAnswer(allowance)}, b).Reason, true

@@ -95,6 +95,29 @@ func TestSelfTestRefusalNeedsAReason(t *testing.T) {
 	}
 }
 
+// TestSelfTestOfAServerLeavingItsOutputHeld: a one-shot server that
+// answers and exits, leaving a detached process that holds its output,
+// fails the cases that send it a second line by its end, the holder
+// named, a second after its exit rather than at the limit; no holder
+// outlives the suite.
+func TestSelfTestOfAServerLeavingItsOutputHeld(t *testing.T) {
+	mark := markProcesses(t)
+	const limit = 4 * time.Second
+	oneShot := []string{"sh", "-c", `read -r line; setsid sleep 3600 & echo '{"id":2,"outcome":"error","reason":"request: version 2"}'`}
+	start := time.Now()
+	text, _ := FormatSelfTest(SelfTest(oneShot, "", SelfTestOptions{Limit: limit}))
+	took := time.Since(start)
+	if !strings.Contains(text, "no answer: the server ended (crash: exited; its output stays open, held by a process it left: 1 process: sleep 3600)") || strings.Contains(text, "no answer within") {
+		t.Errorf("the suite says:\n%s", text)
+	}
+	if took > 20*time.Second {
+		t.Errorf("took %v: its cases waited for the limit of %v", took, limit)
+	}
+	if left := leftAlive(t, mark); len(left) > 0 {
+		t.Errorf("%d processes left: %v", len(left), left)
+	}
+}
+
 // TestUnknownPromises: the keys of a hello's promises that no promise has
 // are named, quoted and sorted; known keys (in any case, as a campaign
 // reads them) and lines that do not read name none.
