@@ -108,6 +108,9 @@ type RunnerOptions struct {
 // NewRunner prepares a Runner.
 func NewRunner(opt RunnerOptions) (*Runner, error) {
 	o := opt.Oracle
+	if o.GPUTimeout == 0 {
+		o.GPUTimeout = opt.CheckLimit // a driver's run ends with the checks it was abandoned with
+	}
 	o.Checks = opt.Checks
 	if o.Checks == nil {
 		o.Checks = AllChecks(opt.Oracle)

@@ -27,17 +27,16 @@ func init() {
 
 func probeGPU(opt oracle.Options) error {
 	pool := gpuPool(opt)
-	r, err := pool.Get()
+	r, err := pool.Get(opt.GPUTimeout)
 	if err == nil {
 		pool.Put(r)
 	}
 	return err
 }
 
-// gpuPool is the process's pool of driver servers for opt's device and
-// timeout.
+// gpuPool is the process's pool of driver servers for opt's device.
 func gpuPool(opt oracle.Options) *gpu.Pool {
-	return gpu.SharedPool(gpu.Options{Device: opt.GPUDevice, Timeout: opt.GPUTimeout})
+	return gpu.SharedPool(gpu.Options{Device: opt.GPUDevice})
 }
 
 // runGPUCheck runs the module on a driver server, once SPIRV-Tools'
@@ -58,9 +57,9 @@ func runGPUCheck(o *oracle.Oracle, s *oracle.Subject) oracle.Verdict {
 	}
 	module := littleEndian(s.Module)
 	pool := gpuPool(o.Opt())
-	ex, err := pool.Get()
+	ex, err := pool.Get(o.Opt().GPUTimeout)
 	if err != nil {
-		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Error, Detail: err.Error()}
+		return oracle.Verdict{Check: gpu.CheckName, Status: oracle.Error, Detail: gpu.Unprefixed(err)}
 	}
 	defer pool.Put(ex)
 	return gpu.Check(ex, s.Graph, module, o.Opt().Walks)

@@ -222,7 +222,7 @@ func TestGPUCheckSlowModuleHoldsNoOtherCheck(t *testing.T) {
 	}
 	v := <-slow
 	t.Logf("the heavy module: %+v after %v", v, time.Since(start))
-	if v.Status != oracle.Error || !strings.Contains(v.Detail, "no answer from the driver process within "+limit.String()) {
+	if v.Status != oracle.Error || !strings.Contains(v.Detail, "no answer from the driver process running the module within "+limit.String()) {
 		t.Errorf("the heavy module: %+v, want an error naming the limit", v)
 	}
 	if v := runGPUCheck(o, &oracle.Subject{Graph: g, Module: module}); v.Status != oracle.Pass {

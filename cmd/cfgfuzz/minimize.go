@@ -366,6 +366,7 @@ func (mf minimizeFlags) runnerOn(side fuzz.Side, popt proto.Options) (*corpus.Ru
 func (mf minimizeFlags) runnerOptions() corpus.RunnerOptions {
 	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: mf.walks, Seed: mf.seed, Registers: mf.registers, GPUDevice: mf.gpuDevice,
 		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat})}
+	ro.Oracle.GPUTimeout = mf.judge.checkTimeout // a driver's run ends with the judgement the limit abandons
 	ro.Checks = mf.judge.checks(mf.checks)
 	if ro.Checks == nil {
 		ro.Checks = oracle.ResolveChecks("")
@@ -742,6 +743,10 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: strategy, Inject: s.Inject}, Checks: campaignChecks(s),
 		Oracle: corpus.CampaignOracle(corpus.Judging{Walks: s.Walks, Seed: s.Seed, Registers: s.Registers, GPUDevice: s.GPUDevice,
 			TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat})}
+	ropt.Oracle.GPUTimeout = time.Duration(s.CheckTimeout)
+	if ropt.Oracle.GPUTimeout <= 0 {
+		ropt.Oracle.GPUTimeout = fuzz.DefaultCheckTimeout
+	}
 	limit := time.Duration(s.Timeout)
 	if limit == 0 {
 		limit = fuzz.DefaultTimeout

@@ -7,6 +7,7 @@ package gpu
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
@@ -40,7 +41,7 @@ func Check(ex oracle.Executor, g *cfg.Graph, module []byte, walkOpt oracle.WalkO
 	r := oracle.CompareWalks(rec, run, walks)
 	switch {
 	case rec.err != nil && IsDriverError(rec.err):
-		return oracle.Verdict{Check: CheckName, Status: oracle.Error, Detail: rec.err.Error()}
+		return oracle.Verdict{Check: CheckName, Status: oracle.Error, Detail: Unprefixed(rec.err)}
 	case r.Harness != nil:
 		return oracle.Verdict{Check: CheckName, Status: oracle.Error, Detail: r.Harness.Error()}
 	case r.Signature == "":
@@ -72,6 +73,10 @@ func Prepare(ex oracle.Executor, module []byte) (run []byte, capped bool) {
 	}
 	return module, false
 }
+
+// Unprefixed is err's text without the package's "gpu: ", for a verdict
+// of the check, whose name already leads it.
+func Unprefixed(err error) string { return strings.TrimPrefix(err.Error(), "gpu: ") }
 
 // cutsLoops reports whether ex describes a device that cuts runaway loops.
 func cutsLoops(ex oracle.Executor) bool {

@@ -9,13 +9,14 @@
 //
 // Every server is started in a process group of its own and, on Linux,
 // dies with cfgfuzz (PR_SET_PDEATHSIG); Close, and CloseShared for the
-// process's pools, end them when the command ends.
+// process's pools, end them when the command ends. A job's time is kept by
+// the client, whose limit each Get sets: the server's own fence timeout
+// (serverBackstop) only ends a dispatch that outlives its client.
 
 package gpu
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -28,23 +29,35 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
-// closeWait is how long Close lets an idle server end on its own, once
-// its input is closed, before it is killed.
-const closeWait = 2 * time.Second
+const (
+	// closeWait is how long an idle server given back for good may take
+	// to end on its own, once its input is closed, before it is killed.
+	closeWait = 2 * time.Second
+	// helloLimit is the least time a server is given to open its device,
+	// whatever the limit of the job it is started for.
+	helloLimit = time.Minute
+	// serverBackstop is the servers' own fence timeout.
+	serverBackstop = time.Hour
+)
 
 // ServerCommand is the command of a driver server: this program again,
-// with ServerEnv set; its main must call ServeIfAsked first.
+// with ServerEnv set; its main must call ServeIfAsked first. On Linux it is
+// started from /proc/self/exe, the very file this process runs, whatever
+// has since been built, moved or removed at its path.
 func ServerCommand() (*exec.Cmd, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("gpu: finding this program to start a driver process: %w", err)
+	self := "/proc/self/exe"
+	if _, err := os.Stat(self); err != nil {
+		if self, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("gpu: finding this program to start a driver process: %w", err)
+		}
 	}
 	cmd := exec.Command(self)
 	cmd.Env = append(os.Environ(), ServerEnv+"=1")
 	return cmd, nil
 }
 
-// Pool lends driver servers of one device kind and timeout.
+// Pool lends driver servers of one device kind (Options.Device and
+// KeepShaderCache; each Get gives the job limit).
 type Pool struct {
 	opt   Options
 	start func() (*exec.Cmd, error)
@@ -58,33 +71,30 @@ type Pool struct {
 
 // NewPool returns a pool of servers of opt's device, started by start
 // (nil: ServerCommand). No server starts before the first Get.
+// opt.Timeout is not read: each Get gives its limit.
 func NewPool(opt Options, start func() (*exec.Cmd, error)) *Pool {
 	if start == nil {
 		start = ServerCommand
 	}
+	opt.Timeout = serverBackstop
 	return &Pool{opt: opt, start: start, live: map[*Remote]bool{}}
 }
 
-// Get lends an idle server, or starts one. A device that does not open
-// fails this Get and every later one the same way, without a process.
-func (p *Pool) Get() (*Remote, error) {
-	p.mu.Lock()
-	if p.failed != nil || p.closed {
-		err := p.failed
-		p.mu.Unlock()
-		if err == nil {
-			err = errors.New("gpu: the driver pool is closed")
+// Get lends an idle server, or starts one, whose jobs each get limit (0:
+// DefaultTimeout) before the server is killed. An idle server that died
+// meanwhile is dropped, not lent. A device that does not open fails this
+// Get and every later one the same way, without a process.
+func (p *Pool) Get(limit time.Duration) (*Remote, error) {
+	if limit <= 0 {
+		limit = DefaultTimeout
+	}
+	if r, err := p.idleServer(); r != nil || err != nil {
+		if r != nil {
+			r.limit = limit
 		}
-		return nil, err
+		return r, err
 	}
-	if n := len(p.idle); n > 0 {
-		r := p.idle[n-1]
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
-		return r, nil
-	}
-	p.mu.Unlock()
-	r, opened, err := p.spawn()
+	r, opened, err := p.spawn(limit)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err != nil {
@@ -98,7 +108,33 @@ func (p *Pool) Get() (*Remote, error) {
 		return nil, errors.New("gpu: the driver pool is closed")
 	}
 	p.live[r] = true
+	r.limit = limit
 	return r, nil
+}
+
+// idleServer takes an idle server still running, or says why none can
+// be lent; nil and nil: start one.
+func (p *Pool) idleServer() (*Remote, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.failed != nil:
+		return nil, p.failed
+	case p.closed:
+		return nil, errors.New("gpu: the driver pool is closed")
+	}
+	for len(p.idle) > 0 {
+		r := p.idle[len(p.idle)-1]
+		p.idle = p.idle[:len(p.idle)-1]
+		select {
+		case <-r.exited: // it died idle (killed, out of memory)
+			delete(p.live, r)
+			go r.end(0)
+		default:
+			return r, nil
+		}
+	}
+	return nil, nil
 }
 
 // Put gives r back: kept for the next Get, or ended when it broke.
@@ -113,17 +149,29 @@ func (p *Pool) Put(r *Remote) {
 	p.idle = append(p.idle, r)
 }
 
-// Close ends every server of the pool, lent or idle; later Gets fail.
+// Close ends every server of the pool: an idle one given closeWait to end
+// on its input's end, a lent one (a job its check gave up on) killed at
+// once. Later Gets fail.
 func (p *Pool) Close() {
 	p.mu.Lock()
 	p.closed = true
-	live := p.live
+	live, idle := p.live, map[*Remote]bool{}
+	for _, r := range p.idle {
+		idle[r] = true
+	}
 	p.live, p.idle = map[*Remote]bool{}, nil
 	p.mu.Unlock()
 	var wg sync.WaitGroup
 	for r := range live {
 		wg.Add(1)
-		go func() { defer wg.Done(); r.stop() }()
+		go func() {
+			defer wg.Done()
+			if idle[r] {
+				r.stop()
+			} else {
+				r.end(0)
+			}
+		}()
 	}
 	wg.Wait()
 }
@@ -131,21 +179,17 @@ func (p *Pool) Close() {
 // spawn starts a server and opens its device. opened is the device's own
 // failure (no such device, a build without Vulkan), which holds for every
 // server; err is any failure, that one included.
-func (p *Pool) spawn() (r *Remote, opened, err error) {
+func (p *Pool) spawn(limit time.Duration) (r *Remote, opened, err error) {
 	cmd, err := p.start()
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err = startRemote(cmd, p.opt.timeout())
+	r, err = startRemote(cmd, max(limit, helloLimit))
 	if err != nil {
 		return nil, nil, err
 	}
-	// The server's own fence timeout is a backstop only: the pool's timeout
-	// is kept here, by the clock of the whole job.
-	sopt := p.opt
-	sopt.Timeout = 2 * p.opt.timeout()
 	var info serverInfo
-	if err := r.call(serverHello{Options: sopt}, &info); err != nil {
+	if err := r.call(serverHello{Options: p.opt}, &info, "opening the device"); err != nil {
 		r.stop()
 		return nil, nil, err
 	}
@@ -167,10 +211,11 @@ type Remote struct {
 	enc     *gob.Encoder
 	bw      *bufio.Writer
 	dec     *gob.Decoder
-	stderr  *tailBuffer
+	stderr  *stderrBuffer
 	info    DeviceInfo
-	limit   time.Duration
+	limit   time.Duration // each job's (Pool.Get)
 	broken  bool
+	exited  chan struct{} // closed once the process ended and was reaped
 	stopped sync.Once
 }
 
@@ -185,7 +230,7 @@ func startRemote(cmd *exec.Cmd, limit time.Duration) (*Remote, error) {
 		inW.Close()
 		return nil, err
 	}
-	r := &Remote{cmd: cmd, in: inW, out: outR, limit: limit, stderr: &tailBuffer{max: 4096}}
+	r := &Remote{cmd: cmd, in: inW, out: outR, limit: limit, stderr: &stderrBuffer{max: 4096}, exited: make(chan struct{})}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, r.stderr
 	ownGroup(cmd)
 	err = cmd.Start()
@@ -196,6 +241,7 @@ func startRemote(cmd *exec.Cmd, limit time.Duration) (*Remote, error) {
 		outR.Close()
 		return nil, fmt.Errorf("gpu: starting a driver process: %w", err)
 	}
+	go func() { cmd.Wait(); close(r.exited) }()
 	r.bw = bufio.NewWriter(inW)
 	r.enc = gob.NewEncoder(r.bw)
 	r.dec = gob.NewDecoder(bufio.NewReader(outR))
@@ -217,7 +263,7 @@ func (r *Remote) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.
 		return nil, r.failure("the driver process is gone")
 	}
 	var a serverAnswer
-	if err := r.call(serverJob{Module: module, Batch: *batch, Walks: walks}, &a); err != nil {
+	if err := r.call(serverJob{Module: module, Batch: *batch, Walks: walks}, &a, "running the module"); err != nil {
 		return nil, err
 	}
 	err := a.Err.err()
@@ -227,8 +273,9 @@ func (r *Remote) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.
 	return a.Observed, err
 }
 
-// call sends msg and reads the answer into reply within the limit.
-func (r *Remote) call(msg, reply any) error {
+// call sends msg and reads the answer into reply within the limit; doing
+// says what the server was asked to do, for the error.
+func (r *Remote) call(msg, reply any, doing string) error {
 	done := make(chan error, 1)
 	go func() {
 		err := r.enc.Encode(msg)
@@ -248,24 +295,24 @@ func (r *Remote) call(msg, reply any) error {
 			return nil
 		}
 		r.broken = true
-		return r.failure("the driver process died running the module: " + r.exitText())
+		return r.failure("the driver process died " + doing + ": " + r.exitText())
 	case <-t.C:
 		r.broken = true
 		r.end(0)
 		<-done
-		return r.failure(fmt.Sprintf("no answer from the driver process within %v: it was killed", r.limit))
+		return r.failure(fmt.Sprintf("no answer from the driver process %s within %v: it was killed", doing, r.limit))
 	}
 }
 
-// exitText says how the server ended, with the first lines it wrote to
-// standard error (a Go runtime's fatal signal, a driver's assertion).
+// exitText says how the server ended, with the lines of its standard
+// error that say why (a Go runtime's fatal signal, a driver's assertion).
 func (r *Remote) exitText() string {
 	r.end(0)
 	s := "it ended"
 	if st := r.cmd.ProcessState; st != nil {
 		s = st.String()
 	}
-	if lines := r.stderr.firstLines(2); lines != "" {
+	if lines := r.stderr.cause(2); lines != "" {
 		s += " (" + lines + ")"
 	}
 	return s
@@ -285,49 +332,68 @@ func (r *Remote) stop() { r.end(closeWait) }
 func (r *Remote) end(grace time.Duration) {
 	r.stopped.Do(func() {
 		r.in.Close()
-		exited := make(chan struct{})
-		go func() { r.cmd.Wait(); close(exited) }()
 		if grace == 0 {
 			killGroup(r.cmd.Process.Pid)
 		}
 		select {
-		case <-exited:
+		case <-r.exited:
 		case <-time.After(grace):
 			killGroup(r.cmd.Process.Pid)
-			<-exited
+			<-r.exited
 		}
 		r.out.Close()
 	})
 }
 
-// tailBuffer keeps the first max bytes written to it: a server's fatal
-// error leads its standard error.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	max int
+// stderrBuffer keeps the first and the last max bytes a server writes to
+// standard error: a driver's or the loader's chatter may come before the
+// cause, a Go runtime's goroutine dump after it.
+type stderrBuffer struct {
+	mu         sync.Mutex
+	head, tail []byte
+	max        int
 }
 
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if room := t.max - t.buf.Len(); room > 0 {
-		t.buf.Write(p[:min(len(p), room)])
+func (b *stderrBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	room := b.max - len(b.head)
+	b.head = append(b.head, p[:min(len(p), room)]...)
+	if rest := p[min(len(p), room):]; len(rest) > 0 {
+		b.tail = append(b.tail, rest...)
+		if over := len(b.tail) - b.max; over > 0 {
+			b.tail = append(b.tail[:0], b.tail[over:]...)
+		}
 	}
 	return len(p), nil
 }
 
-// firstLines is the first n non-empty lines, joined by "; ".
-func (t *tailBuffer) firstLines(n int) string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var out []string
-	for _, l := range strings.Split(t.buf.String(), "\n") {
-		if l = strings.TrimSpace(l); l != "" && len(out) < n {
-			out = append(out, l)
+// causeWords mark a line that says why a process ended.
+var causeWords = []string{"SIG", "signal", "fatal", "panic", "assert", "Assert", "abort", "Abort", "error", "Error", "ERROR"}
+
+// cause is up to n lines that say why the server ended, joined by "; ":
+// the first lines holding a causeWords word, else its first lines.
+func (b *stderrBuffer) cause(n int) string {
+	b.mu.Lock()
+	text := string(b.head) + "\n" + string(b.tail)
+	b.mu.Unlock()
+	var all, marked []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		all = append(all, l)
+		for _, w := range causeWords {
+			if strings.Contains(l, w) {
+				marked = append(marked, l)
+				break
+			}
 		}
 	}
-	return strings.Join(out, "; ")
+	if len(marked) == 0 {
+		marked = all
+	}
+	return strings.Join(marked[:min(n, len(marked))], "; ")
 }
 
 var (
@@ -335,9 +401,10 @@ var (
 	sharedPools = map[Options]*Pool{}
 )
 
-// SharedPool is the process's pool for opt, created on first use, started
-// by ServerCommand.
+// SharedPool is the process's pool for opt's device (its Timeout not
+// read), created on first use, started by ServerCommand.
 func SharedPool(opt Options) *Pool {
+	opt.Timeout = 0
 	sharedMu.Lock()
 	defer sharedMu.Unlock()
 	p := sharedPools[opt]

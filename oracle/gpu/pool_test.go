@@ -42,7 +42,8 @@ func TestMain(m *testing.M) {
 
 // fakeServe answers the hello, then every job, as mode says: "crash"
 // dies of SIGSEGV at its first job, "hang" never answers it, "nodevice"
-// answers the hello with no device, "timeout" answers every job with a
+// answers the hello with no device, "slowhello" opens its device in 300 ms
+// and answers, "timeout" answers every job with a
 // fence timeout, "answer" answers each job with one
 // empty observation per walk.
 func fakeServe(mode string) {
@@ -50,6 +51,10 @@ func fakeServe(mode string) {
 	var h serverHello
 	if dec.Decode(&h) != nil {
 		os.Exit(2)
+	}
+	if mode == "slowhello" {
+		fmt.Fprintln(os.Stderr, "INFO: the loader says a great deal first")
+		time.Sleep(300 * time.Millisecond)
 	}
 	if mode == "nodevice" {
 		enc.Encode(serverInfo{Err: toWire(&DriverError{Result: codeNoDevice, Device: "gpu"})})
@@ -63,7 +68,7 @@ func fakeServe(mode string) {
 		}
 		switch mode {
 		case "crash":
-			fmt.Fprintln(os.Stderr, "\nfatal: the driver dereferenced nothing")
+			fmt.Fprintln(os.Stderr, "INFO: Vulkan Loader chatter\nINFO: more chatter\nfatal: the driver dereferenced nothing")
 			syscall.Kill(os.Getpid(), syscall.SIGSEGV) // the Go runtime's fatal error, as a crash in cgo code gives
 
 			time.Sleep(time.Minute)
@@ -79,14 +84,14 @@ func fakeServe(mode string) {
 
 // fakePool is a pool of fake servers of mode, counting the servers it
 // starts.
-func fakePool(t *testing.T, mode string, timeout time.Duration) (*Pool, *atomic.Int32) {
+func fakePool(t *testing.T, mode string) (*Pool, *atomic.Int32) {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var started atomic.Int32
-	p := NewPool(Options{Timeout: timeout}, func() (*exec.Cmd, error) {
+	p := NewPool(Options{}, func() (*exec.Cmd, error) {
 		started.Add(1)
 		cmd := exec.Command(self)
 		cmd.Env = append(os.Environ(), fakeServerEnv+"="+mode)
@@ -107,8 +112,8 @@ func someJob() ([]byte, *spirv.Batch) {
 // with a DriverError saying how it ended and what it wrote, is reaped, and
 // the next Get starts another.
 func TestPoolCrashFailsOneCheck(t *testing.T) {
-	p, started := fakePool(t, "crash", time.Minute)
-	r, err := p.Get()
+	p, started := fakePool(t, "crash")
+	r, err := p.Get(time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +132,7 @@ func TestPoolCrashFailsOneCheck(t *testing.T) {
 	if !gone(pid) {
 		t.Errorf("the crashed server %d was not reaped", pid)
 	}
-	r2, err := p.Get()
+	r2, err := p.Get(time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,8 +146,8 @@ func TestPoolCrashFailsOneCheck(t *testing.T) {
 // with a driver error (a fence timeout: the dispatch may still run in it)
 // is not lent again.
 func TestPoolDropsAServerWhoseDriverFailed(t *testing.T) {
-	p, started := fakePool(t, "timeout", time.Minute)
-	r, err := p.Get()
+	p, started := fakePool(t, "timeout")
+	r, err := p.Get(time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +159,7 @@ func TestPoolDropsAServerWhoseDriverFailed(t *testing.T) {
 	if !gone(r.cmd.Process.Pid) {
 		t.Errorf("the server %d whose driver failed was not ended", r.cmd.Process.Pid)
 	}
-	r2, err := p.Get()
+	r2, err := p.Get(time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,8 +174,8 @@ func TestPoolDropsAServerWhoseDriverFailed(t *testing.T) {
 // a DriverError naming the timeout.
 func TestPoolKillsAServerPastItsTimeout(t *testing.T) {
 	const limit = 400 * time.Millisecond
-	p, _ := fakePool(t, "hang", limit)
-	r, err := p.Get()
+	p, _ := fakePool(t, "hang")
+	r, err := p.Get(limit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +183,7 @@ func TestPoolKillsAServerPastItsTimeout(t *testing.T) {
 	start := time.Now()
 	_, err = r.Execute(m, b, 2)
 	took := time.Since(start)
-	if !IsDriverError(err) || !strings.Contains(err.Error(), "no answer from the driver process within "+limit.String()) {
+	if !IsDriverError(err) || !strings.Contains(err.Error(), "no answer from the driver process running the module within "+limit.String()) {
 		t.Errorf("a hang: %v, want a DriverError naming the timeout", err)
 	}
 	if took < limit || took > limit+5*time.Second {
@@ -196,9 +201,9 @@ func TestPoolKillsAServerPastItsTimeout(t *testing.T) {
 // TestPoolRemembersADeviceThatDoesNotOpen: a device the server cannot
 // open fails every Get the same way, from one server started.
 func TestPoolRemembersADeviceThatDoesNotOpen(t *testing.T) {
-	p, started := fakePool(t, "nodevice", time.Minute)
-	_, err1 := p.Get()
-	_, err2 := p.Get()
+	p, started := fakePool(t, "nodevice")
+	_, err1 := p.Get(time.Minute)
+	_, err2 := p.Get(time.Minute)
 	if !IsDriverError(err1) || err2 == nil || err1.Error() != err2.Error() {
 		t.Errorf("Gets of a device that does not open: %v, then %v; want the same DriverError twice", err1, err2)
 	}
@@ -214,12 +219,12 @@ func TestPoolRemembersADeviceThatDoesNotOpen(t *testing.T) {
 // server given back is lent again rather than a third started; Close ends
 // them all, lent or idle.
 func TestPoolLendsAServerToOneCallerAtATime(t *testing.T) {
-	p, started := fakePool(t, "answer", time.Minute)
-	a, err := p.Get()
+	p, started := fakePool(t, "answer")
+	a, err := p.Get(time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := p.Get()
+	b, err := p.Get(time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +236,7 @@ func TestPoolLendsAServerToOneCallerAtATime(t *testing.T) {
 		t.Errorf("a job on a fake server: %d observations, %v", len(obs), err)
 	}
 	p.Put(a)
-	if c, err := p.Get(); err != nil || c != a {
+	if c, err := p.Get(time.Minute); err != nil || c != a {
 		t.Errorf("after a Put, Get gave %p (%v), want the idle server %p", c, err, a)
 	}
 	if n := started.Load(); n != 2 {
@@ -243,7 +248,7 @@ func TestPoolLendsAServerToOneCallerAtATime(t *testing.T) {
 			t.Errorf("server %d outlived Close", r.cmd.Process.Pid)
 		}
 	}
-	if _, err := p.Get(); err == nil {
+	if _, err := p.Get(time.Minute); err == nil {
 		t.Error("Get on a closed pool lent a server")
 	}
 }
@@ -257,7 +262,7 @@ func TestPoolMatchesTheDriver(t *testing.T) {
 	}
 	p := NewPool(Options{}, nil)
 	t.Cleanup(p.Close)
-	r, err := p.Get()
+	r, err := p.Get(time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,5 +291,96 @@ func TestPoolMatchesTheDriver(t *testing.T) {
 		if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("graph %d: the server observed %v (%v), the process %v (%v)", seed, got, err2, want, err1)
 		}
+	}
+}
+
+// TestPoolDropsAServerThatDiedIdle: an idle server killed from outside (by
+// the kernel's out-of-memory killer, say) is not lent: the next check gets
+// a live one, and its job runs.
+func TestPoolDropsAServerThatDiedIdle(t *testing.T) {
+	p, started := fakePool(t, "answer")
+	r, err := p.Get(time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Put(r)
+	syscall.Kill(r.cmd.Process.Pid, syscall.SIGKILL)
+	<-r.exited
+	r2, err := p.Get(time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Put(r2)
+	if r2 == r || started.Load() != 2 {
+		t.Fatalf("a server that died idle was lent again (%v), %d started", r2 == r, started.Load())
+	}
+	m, b := someJob()
+	if _, err := r2.Execute(m, b, 2); err != nil {
+		t.Errorf("the job after a server died idle: %v", err)
+	}
+}
+
+// TestPoolGivesTheDeviceTimeToOpen: a job limit shorter than the device
+// takes to open bounds the jobs, not the opening.
+func TestPoolGivesTheDeviceTimeToOpen(t *testing.T) {
+	p, _ := fakePool(t, "slowhello")
+	r, err := p.Get(50 * time.Millisecond)
+	if err != nil {
+		t.Fatalf("a device that opens in 300 ms, a job limit of 50 ms: %v", err)
+	}
+	p.Put(r)
+}
+
+// TestPoolCloseKillsALentServer: Close does not wait on a server whose
+// job its check gave up on.
+func TestPoolCloseKillsALentServer(t *testing.T) {
+	p, _ := fakePool(t, "hang")
+	r, err := p.Get(time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, b := someJob()
+	go r.Execute(m, b, 2)
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	p.Close()
+	if took := time.Since(start); took >= closeWait {
+		t.Errorf("Close took %v on a lent server, want it killed at once", took)
+	}
+	if !gone(r.cmd.Process.Pid) {
+		t.Errorf("the lent server %d outlived Close", r.cmd.Process.Pid)
+	}
+}
+
+// TestStderrCauseSkipsChatter: the lines that say why a server ended are
+// found past a loader's chatter and before a goroutine dump, and past the
+// buffer's head.
+func TestStderrCauseSkipsChatter(t *testing.T) {
+	b := &stderrBuffer{max: 64}
+	fmt.Fprintln(b, "INFO: Vulkan Loader Version 1.3.239")
+	fmt.Fprintln(b, strings.Repeat("INFO: Found manifest file\n", 20))
+	fmt.Fprintln(b, "SIGSEGV: segmentation violation\nPC=0x7f m=3 sigcode=1 addr=0x8")
+	if got, want := b.cause(2), "SIGSEGV: segmentation violation"; got != want {
+		t.Errorf("cause %q, want %q", got, want)
+	}
+	quiet := &stderrBuffer{max: 64}
+	fmt.Fprintln(quiet, "first\nsecond\nthird")
+	if got := quiet.cause(2); got != "first; second" {
+		t.Errorf("cause of words without a mark %q, want the first two lines", got)
+	}
+}
+
+// TestServerCommandRunsThisFile: a server is this very program, whatever
+// its path holds later (a rebuild mid-campaign).
+func TestServerCommandRunsThisFile(t *testing.T) {
+	if _, err := os.Stat("/proc/self/exe"); err != nil {
+		t.Skip("no /proc/self/exe here")
+	}
+	cmd, err := ServerCommand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmd.Path != "/proc/self/exe" {
+		t.Errorf("a server starts from %s, want /proc/self/exe", cmd.Path)
 	}
 }
