@@ -118,9 +118,10 @@ func foreignEntries(dir string) []string {
 }
 
 // finishedReport says whether dir's report.json is a complete campaign's:
-// it reads as a report and has no "incomplete" object.
+// it reads as a report (within MaxReportFile) and has no "incomplete"
+// object.
 func finishedReport(dir string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	b, err := readReportFile(dir)
 	if err != nil {
 		return false
 	}

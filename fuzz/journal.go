@@ -69,7 +69,7 @@ func saveCampaign(dir string, s Settings, w Writer, stateDir string, sides SideF
 // ("" none, or a file that does not say).
 func recordedStateDir(dir string) string {
 	var f settingsFile
-	b, err := os.ReadFile(filepath.Join(dir, CampaignFile))
+	b, err := readCampaignFile(dir)
 	if err != nil || json.Unmarshal(b, &f) != nil {
 		return ""
 	}
@@ -80,7 +80,7 @@ func recordedStateDir(dir string) string {
 // records (none recorded, or a file that does not say: the zero value).
 func recordedSideFiles(dir string) SideFiles {
 	var f settingsFile
-	b, err := os.ReadFile(filepath.Join(dir, CampaignFile))
+	b, err := readCampaignFile(dir)
 	if err != nil || json.Unmarshal(b, &f) != nil || f.Sides == nil {
 		return SideFiles{}
 	}
@@ -101,7 +101,7 @@ func LoadSettings(dir string) (Settings, error) {
 func LoadCampaign(dir string) (Settings, Writer, error) {
 	path := filepath.Join(dir, CampaignFile)
 	var f settingsFile
-	b, err := os.ReadFile(path)
+	b, err := readCampaignFile(dir)
 	if err != nil {
 		return f.Settings, Writer{}, err
 	}
@@ -119,6 +119,11 @@ func LoadCampaign(dir string) (Settings, Writer, error) {
 		return f.Settings, w, fmt.Errorf("%s: the settings do not match their sha256 %s (they were changed after the campaign wrote them; restore them or start a new campaign)", path, f.Sum)
 	}
 	return f.Settings, w, nil
+}
+
+// readCampaignFile reads DIR/campaign.json within MaxCampaignFile.
+func readCampaignFile(dir string) ([]byte, error) {
+	return readFileWithin(filepath.Join(dir, CampaignFile), MaxCampaignFile, "a campaign.json (settings, no graph)")
 }
 
 // campaignWriter reads the writer of campaign.json's text b, before its
@@ -162,7 +167,7 @@ func ReadRecords(dir string) (recs []Record, good int64, err error) {
 // of a log that turns out damaged further on before the error.
 func EachRecord(dir string, fn func(Record)) (good int64, err error) {
 	path := filepath.Join(dir, ResultsFile)
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}
@@ -181,24 +186,24 @@ func EachRecord(dir string, fn func(Record)) (good int64, err error) {
 // settings s; path names the log in the errors.
 func eachRecordIn(path string, r io.Reader, s *Settings, fn func(Record)) (good int64, err error) {
 	sum := SettingsSum(*s)
-	br := bufio.NewReaderSize(r, 1<<16)
+	lr := newLineReader(path, r, recordLineLimit(s), "a results-log line (one graph's record)")
 	var seen indexSet
-	for lineNo := 1; ; lineNo++ {
-		line, rerr := br.ReadBytes('\n')
+	for {
+		line, rerr := lr.next()
 		if rerr == io.EOF {
 			return good, nil // a line without its newline is torn
 		}
 		if rerr != nil {
-			return 0, fmt.Errorf("%s:%d: %w", path, lineNo, rerr)
+			return 0, rerr
 		}
 		r, torn, err := readRecord(bytes.TrimSpace(line), sum, s)
 		if torn {
-			if _, peekErr := br.Peek(1); peekErr == io.EOF {
+			if _, peekErr := lr.br.Peek(1); peekErr == io.EOF {
 				return good, nil
 			}
 		}
 		if err != nil {
-			return 0, fmt.Errorf("%s:%d: %v", path, lineNo, err)
+			return 0, fmt.Errorf("%s:%d: %v", path, lr.n, err)
 		}
 		good += int64(len(line))
 		if seen.add(r.Index) {

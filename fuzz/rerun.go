@@ -13,7 +13,6 @@
 package fuzz
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -121,7 +120,7 @@ func ReadReruns(st *State, dirs ...string) ([]Rerun, error) {
 	byJ := map[int]Rerun{}
 	for _, dir := range dirs {
 		path := filepath.Join(dir, RerunFile)
-		f, err := os.Open(path)
+		f, err := openRegular(path)
 		if os.IsNotExist(err) {
 			continue
 		}
@@ -149,23 +148,35 @@ const maxRerunLine = 1 << 24
 // readRerunFile reads one rerun.jsonl (path names it in the errors) into
 // byJ, checking every line against plan.
 func readRerunFile(path string, r io.Reader, plan []Rerun, byJ map[int]Rerun) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, maxRerunLine)
-	n := 1
-	for ; sc.Scan(); n++ {
-		var r Rerun
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return fmt.Errorf("%s:%d: %v", path, n, jsonError(sc.Bytes(), err))
+	lr := newLineReader(path, r, maxRerunLine, "a rerun.jsonl line (one kept graph's re-run)")
+	for {
+		line, err := lr.next()
+		if err != nil && err != io.EOF {
+			return err
 		}
-		if err := checkRerun(&r, plan); err != nil {
-			return fmt.Errorf("%s:%d: %v", path, n, err)
+		if line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")); len(line) > 0 || err == nil {
+			if lerr := readRerunLine(line, plan, byJ); lerr != nil {
+				return fmt.Errorf("%s:%d: %v", path, lr.n, lerr)
+			}
 		}
-		if _, ok := byJ[r.J]; !ok {
-			byJ[r.J] = r
+		if err == io.EOF {
+			return nil
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s:%d: %v", path, n, err)
+}
+
+// readRerunLine reads one line of rerun.jsonl into byJ, checked against
+// plan.
+func readRerunLine(line []byte, plan []Rerun, byJ map[int]Rerun) error {
+	var r Rerun
+	if err := json.Unmarshal(line, &r); err != nil {
+		return jsonError(line, err)
+	}
+	if err := checkRerun(&r, plan); err != nil {
+		return err
+	}
+	if _, ok := byJ[r.J]; !ok {
+		byJ[r.J] = r
 	}
 	return nil
 }

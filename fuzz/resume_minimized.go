@@ -10,15 +10,14 @@ package fuzz
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 )
 
 // earlierMinimized is the findings of dir's report.json whose search
-// reached its fixpoint; nil when there is no readable report.
+// reached its fixpoint; nil when there is no readable report (one past
+// MaxReportFile included: its findings are minimized again).
 func earlierMinimized(dir string) []Finding {
-	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	b, err := readReportFile(dir)
 	if err != nil {
 		return nil
 	}

@@ -85,7 +85,7 @@ func inspectShard(dir string) (*shardState, error) {
 	if pid, host, ok := readLock(filepath.Join(dir, LockFile)); ok && processAlive(pid) {
 		st.problem("in use by process %d on %s", pid, host)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	b, err := readReportFile(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		st.problem("no report (the shard did not finish)")

@@ -173,7 +173,7 @@ func LoadState(dir string) (*State, error) {
 	}
 	st := &State{Dir: dir}
 	h := sha256.New()
-	store, err := os.ReadFile(filepath.Join(dir, StateFindingsFile))
+	store, err := readFileWithin(filepath.Join(dir, StateFindingsFile), MaxStoreFile, "a state's findings.json")
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err
 	}
@@ -185,7 +185,7 @@ func LoadState(dir string) (*State, error) {
 		st.Store, st.LastGood, st.ExhaustiveNext, st.Night, st.Current = f.Signatures, f.LastGood, f.ExhaustiveNext, f.Night, f.Current
 		sortStore(st.Store)
 	}
-	triage, err := os.ReadFile(filepath.Join(dir, StateTriageFile))
+	triage, err := readFileWithin(filepath.Join(dir, StateTriageFile), MaxTriageFile, "a triage.txt")
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err
 	}

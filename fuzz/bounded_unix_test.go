@@ -1,0 +1,40 @@
+//go:build unix
+
+// bounded_unix_test.go: a campaign file or log that is a named pipe is
+// refused by a merge (and a resume) naming it, not opened: the open would
+// wait for a writer for ever.
+package fuzz
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestCampaignFilesNotRegularRefused: a campaign file or log that is a
+// named pipe is refused naming it, never opened (the open would wait for
+// a writer for ever).
+func TestCampaignFilesNotRegularRefused(t *testing.T) {
+	for _, name := range []string{CampaignFile, ResultsFile, "report.json"} {
+		dir := t.TempDir()
+		sealedLog(t, dir, `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"ok"}}`)
+		path := filepath.Join(dir, name)
+		os.Remove(path)
+		if err := syscall.Mkfifo(path, 0o644); err != nil {
+			t.Skipf("no named pipe: %v", err)
+		}
+		done := make(chan error, 1)
+		go func() { _, err := Merge([]string{dir}); done <- err }()
+		select {
+		case err := <-done:
+			if want := path + ": not a regular file but a named pipe"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s a named pipe: err %v, want %q", name, err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s a named pipe: the merge waits on it", name)
+		}
+	}
+}
