@@ -78,7 +78,8 @@
 //
 // The results log (journal.go) is the checkpoint: append-only JSON lines,
 // fsynced every second (or 4096 records). Resume drops a torn last line, replays
-// the log and runs only the missing indices. A Shard i/n runs the indices
+// the log, each record held against its index's graph generated again
+// (logcheck.go), and runs only the missing indices. A Shard i/n runs the indices
 // with index mod n == i; Merge unions the shards' logs and builds the same
 // report as the whole run. A time budget (Duration) makes which indices get
 // done depend on speed; a graph budget (Graphs) makes runs comparable.

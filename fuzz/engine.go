@@ -107,7 +107,7 @@ func Run(c Config) (*Outcome, error) {
 	done := &indexSet{}
 	var good int64
 	if c.Resume {
-		if good, err = c.replay(func(r Record) { done.add(r.Index); rs.add(r) }); err != nil {
+		if good, err = c.replay(rs, done); err != nil {
 			return nil, err
 		}
 	}
@@ -281,9 +281,11 @@ func (c *Config) resumable(err error) error {
 }
 
 // replay reads the log of the campaign being resumed, record by record
-// into fn, after checking that this cfgfuzz (c.Writer) wrote it and that
-// this run's settings are those the log was written under; good is the length of its valid prefix.
-func (c *Config) replay(fn func(Record)) (good int64, err error) {
+// into rs and done, after checking that this cfgfuzz (c.Writer) wrote it
+// and that this run's settings are those the log was written under, and
+// holds each record against its index's graph (logcheck.go); good is the
+// length of its valid prefix.
+func (c *Config) replay(rs *recordSet, done *indexSet) (good int64, err error) {
 	saved, w, err := LoadCampaign(c.Dir)
 	if err != nil {
 		return 0, fmt.Errorf("resume: %w", err)
@@ -297,7 +299,22 @@ func (c *Config) replay(fn func(Record)) (good int64, err error) {
 	if err := checkSideFiles(c.Dir, &c.Settings, recordedSideFiles(c.Dir)); err != nil {
 		return 0, fmt.Errorf("resume: %w", err)
 	}
-	return EachRecord(c.Dir, fn)
+	v := newLogCheck(c)
+	good, err = eachRecordAt(c.Dir, func(r *Record, line int) error {
+		if err := v.check(r, line); err != nil {
+			return err
+		}
+		done.add(r.Index)
+		rs.add(*r)
+		return nil
+	})
+	if err == nil {
+		err = v.finish(filepath.Join(c.Dir, ResultsFile), rs.kept)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return good, nil
 }
 
 // execute runs the workers until the budget is spent, adding each new

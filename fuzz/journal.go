@@ -153,7 +153,8 @@ func campaignWriter(b []byte) (Writer, error) {
 // and its offset returned as good, the length of the valid prefix. A line
 // elsewhere that is damaged, one whose checksum does not verify and a
 // record that does not fit the settings are errors naming the file and
-// line. A repeated index keeps its first record.
+// line. An index logged again with the same record counts once; logged
+// again with another record, it is an error naming both lines.
 func ReadRecords(dir string) (recs []Record, good int64, err error) {
 	good, err = EachRecord(dir, func(r Record) { recs = append(recs, r) })
 	if err != nil {
@@ -166,6 +167,12 @@ func ReadRecords(dir string) (recs []Record, good int64, err error) {
 // that a log of any length is read in constant memory; fn sees the records
 // of a log that turns out damaged further on before the error.
 func EachRecord(dir string, fn func(Record)) (good int64, err error) {
+	return eachRecordAt(dir, func(r *Record, _ int) error { fn(*r); return nil })
+}
+
+// eachRecordAt is EachRecord handing fn each record with its line, and
+// ending the read with fn's error, named with the file and the line.
+func eachRecordAt(dir string, fn func(r *Record, line int) error) (good int64, err error) {
 	path := filepath.Join(dir, ResultsFile)
 	f, err := openRegular(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -182,34 +189,102 @@ func EachRecord(dir string, fn func(Record)) (good int64, err error) {
 	return eachRecordIn(path, f, &s, fn)
 }
 
-// eachRecordIn is EachRecord on the log's text, read from r under the
-// settings s; path names the log in the errors.
-func eachRecordIn(path string, r io.Reader, s *Settings, fn func(Record)) (good int64, err error) {
+// eachRecordIn is eachRecordAt on the log's text, read from text under
+// the settings s; path names the log in the errors. An index logged again
+// is held against its first record once the log is read (checkAgain),
+// which reads text a second time.
+func eachRecordIn(path string, text io.ReadSeeker, s *Settings, fn func(r *Record, line int) error) (good int64, err error) {
 	sum := SettingsSum(*s)
-	lr := newLineReader(path, r, recordLineLimit(s), "a results-log line (one graph's record)")
+	lr := newLineReader(path, text, recordLineLimit(s), "a results-log line (one graph's record)")
 	var seen indexSet
+	var again []loggedAt
 	for {
 		line, rerr := lr.next()
 		if rerr == io.EOF {
-			return good, nil // a line without its newline is torn
+			break // a line without its newline is torn
 		}
 		if rerr != nil {
 			return 0, rerr
 		}
-		r, torn, err := readRecord(bytes.TrimSpace(line), sum, s)
+		n := len(line)
+		line = bytes.TrimSpace(line)
+		r, torn, err := readRecord(line, sum, s)
 		if torn {
 			if _, peekErr := lr.br.Peek(1); peekErr == io.EOF {
-				return good, nil
+				break
 			}
 		}
 		if err != nil {
 			return 0, fmt.Errorf("%s:%d: %v", path, lr.n, err)
 		}
-		good += int64(len(line))
-		if seen.add(r.Index) {
-			fn(r)
+		good += int64(n)
+		if !seen.add(r.Index) {
+			again = append(again, loggedAt{index: r.Index, line: lr.n, sum: lineSum(line)})
+		} else if err := fn(&r, lr.n); err != nil {
+			return 0, fmt.Errorf("%s:%d: %v", path, lr.n, err)
 		}
 	}
+	if err := checkAgain(path, text, good, s, again); err != nil {
+		return 0, err
+	}
+	return good, nil
+}
+
+// loggedAt is a record of the log by its index, its line and its checksum
+// (lineSum), which tells two records of an index apart.
+type loggedAt struct {
+	index, line int
+	sum         string
+}
+
+// lineSum is the checksum a verified log line opens with.
+func lineSum(line []byte) string {
+	return string(line[len(recordPrefix) : len(recordPrefix)+sumLen])
+}
+
+// checkAgain holds each index logged again (again, in line order) against
+// the first record of its index in the log's first good bytes, read from
+// text's start: the same record again counts once (a log a campaign
+// writes never has one), another record is an error naming both lines:
+// one index has one verdict, and which of the two is the index's the log
+// cannot say.
+func checkAgain(path string, text io.ReadSeeker, good int64, s *Settings, again []loggedAt) error {
+	if len(again) == 0 {
+		return nil
+	}
+	first := map[int]loggedAt{}
+	for _, a := range again {
+		first[a.index] = loggedAt{}
+	}
+	if _, err := text.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	lr := newLineReader(path, io.LimitReader(text, good), recordLineLimit(s), "a results-log line (one graph's record)")
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		var rec struct {
+			Index int `json:"i"`
+		}
+		line = bytes.TrimSpace(line)
+		if json.Unmarshal(line, &rec) != nil {
+			return fmt.Errorf("%s:%d: changed while it was read", path, lr.n)
+		}
+		if f, ok := first[rec.Index]; ok && f.line == 0 {
+			first[rec.Index] = loggedAt{index: rec.Index, line: lr.n, sum: lineSum(line)}
+		}
+	}
+	for _, a := range again {
+		if f := first[a.index]; f.sum != a.sum {
+			return fmt.Errorf("%s:%d: graph index %d logged again, with another record than line %d's: an index has one verdict, and the log does not say which of the two is its own (two logs joined, or one edited): keep the line of the right one, or delete both and --resume judges the index again", path, a.line, a.index, f.line)
+		}
+	}
+	return nil
 }
 
 // readRecord decodes and verifies one line; torn says it is not JSON at

@@ -93,7 +93,7 @@ func FuzzReadRecords(f *testing.F) {
 			data = sealLines(data, sum)
 		}
 		var recs []Record
-		good, err := eachRecordIn("in/results.jsonl", bytes.NewReader(data), &s, func(r Record) { recs = append(recs, r) })
+		good, err := eachRecordIn("in/results.jsonl", bytes.NewReader(data), &s, func(r *Record, _ int) error { recs = append(recs, *r); return nil })
 		if err != nil {
 			errorNamesALine(t, recordErrorAt, data, err)
 			return
@@ -111,7 +111,7 @@ func FuzzReadRecords(f *testing.F) {
 			j.w.Flush()
 			text := b.Bytes()
 			var again []Record
-			if _, err := eachRecordIn("in/results.jsonl", bytes.NewReader(text), &s, func(r Record) { again = append(again, r) }); err != nil || len(again) != 1 {
+			if _, err := eachRecordIn("in/results.jsonl", bytes.NewReader(text), &s, func(r *Record, _ int) error { again = append(again, *r); return nil }); err != nil || len(again) != 1 {
 				t.Fatalf("%q: record %+v written back as %q reads as %v, %v", data, r, text, again, err)
 			}
 			r.Schema = RecordSchema // the journal writes it on every line

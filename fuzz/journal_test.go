@@ -1,5 +1,6 @@
 // journal_test.go checks the results log's replay: a torn last line is
-// dropped and overwritten on resume, a repeated index counts once, damage
+// dropped and overwritten on resume, a repeated record counts once and an
+// index logged again with another record is refused, damage
 // before the end is an error; and what does not verify (changed settings,
 // an edited record, a record outside the settings) is refused naming the
 // file and line.
@@ -38,7 +39,7 @@ func TestReadRecordsTornAndDuplicate(t *testing.T) {
 	dir := t.TempDir()
 	good := sealedLog(t, dir, `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"ok"}}`,
 		`{"i":1,"s":1,"seed":2,"graph":"{{}}","cur":{"outcome":"ok"}}`,
-		`{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"invalid"}}`)
+		`{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"ok"}}`)
 	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(good+`{"sum":"0123`), 0o644)
 	recs, n, err := ReadRecords(dir)
 	if err != nil || len(recs) != 2 || n != int64(len(good)) || recs[0].Current.Outcome != "ok" {
@@ -56,6 +57,24 @@ func TestReadRecordsTornAndDuplicate(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ResultsFile), []byte("garbage\n"+good), 0o644)
 	if _, _, err := ReadRecords(dir); err == nil || !strings.Contains(err.Error(), ":1:") {
 		t.Errorf("damaged first line: err %v", err)
+	}
+}
+
+// TestReadRecordsRefusesAnIndexLoggedTwice: an index logged again with
+// another record (here another outcome) is an error naming both lines,
+// wherever the two are; its first record is not taken for the index.
+func TestReadRecordsRefusesAnIndexLoggedTwice(t *testing.T) {
+	ok0 := `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"ok"}}`
+	ok1 := `{"i":1,"s":1,"seed":2,"graph":"{{}}","cur":{"outcome":"ok"}}`
+	invalid0 := `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"invalid","signature":"exec:trace-mismatch"}}`
+	for _, bodies := range [][]string{{ok0, ok1, invalid0}, {invalid0, ok1, ok0, ok1}} {
+		dir := t.TempDir()
+		sealedLog(t, dir, bodies...)
+		_, _, err := ReadRecords(dir)
+		want := filepath.Join(dir, ResultsFile) + ":3: graph index 0 logged again, with another record than line 1's"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("log %q: err %v, want %q", bodies, err, want)
+		}
 	}
 }
 
