@@ -22,6 +22,8 @@ package fuzz
 import (
 	"slices"
 	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/gen"
 )
 
 // splitNonEmpty is strings.Split of a comma list, nil for "".
@@ -214,13 +216,24 @@ func (rs *recordSet) each(fn func(r *Record, n int, whole bool), sig func(k find
 	}
 }
 
+// exhaustiveNext is the position a night records for the next night's
+// walk, p one past its last: p, or, past MaxExhaustiveNext (which a state
+// does not hold), p modulo the growing order's length (gen.GrowingCount),
+// the position of the same graph, where the walk goes on alike.
+func exhaustiveNext(p uint64) uint64 {
+	if p > MaxExhaustiveNext {
+		return p % gen.GrowingCount()
+	}
+	return p
+}
+
 // report builds the report of the records taken, under settings s (the
 // set's, or a merge's, which differ only in the shard).
 func (rs *recordSet) report(s Settings) *Report {
 	slices.SortFunc(rs.kept, func(a, b Record) int { return a.Index - b.Index })
 	rep := newReport(s)
 	if s.Night != "" && rs.exhaustive > 0 {
-		next := rs.exhaustive
+		next := exhaustiveNext(rs.exhaustive)
 		rep.ExhaustiveNext = &next
 	}
 	keys := make([]countKey, 0, len(rs.counts))

@@ -115,9 +115,20 @@ type storeFile struct {
 	Current    string            `json:"current,omitempty"`
 	Signatures []StoredSignature `json:"signatures"`
 	LastGood   *GoodNight        `json:"last_good,omitempty"`
-	// ExhaustiveNext is where the next night's exhaustive walk starts.
+	// ExhaustiveNext is where the next night's exhaustive walk starts
+	// (at most MaxExhaustiveNext).
 	ExhaustiveNext *uint64 `json:"exhaustive_next,omitempty"`
 }
+
+// MaxExhaustiveNext bounds a state's exhaustive_next: 2^63. A night walks
+// the growing order from it by the graph numbers of its exhaustive
+// stream, each below 2^63, so no position it gives wraps past 2^64; a
+// real walk stays far below (a million graphs a night for a million
+// years is under 2^49). A night that ends past it (one seeded near the
+// top of the 64-bit range, without a stored position) records its
+// position modulo the order's length instead (exhaustiveNext), where the
+// walk's graphs repeat.
+const MaxExhaustiveNext uint64 = 1 << 63
 
 // GoodNight is the last night whose campaign covered its whole budget and
 // showed no new signature, on a current side that was a committed
@@ -212,7 +223,8 @@ func LoadState(dir string) (*State, error) {
 // store of the schema whose every entry a night can use, each signature
 // and strategy once, with an outcome of a finding, a minimized graph and
 // kept graphs that parse, their weights one a block within the limits, or
-// none; a last good night of a date and a full commit hash. Anything else is an error
+// none; a last good night of a date and a full commit hash; an
+// exhaustive_next of at most MaxExhaustiveNext. Anything else is an error
 // naming the file and where in it.
 func readStore(path string, data []byte) (storeFile, error) {
 	var f storeFile
@@ -230,6 +242,9 @@ func readStore(path string, data []byte) (storeFile, error) {
 	}
 	if f.Night != "" && !isDate(f.Night) {
 		return f, fmt.Errorf("%s: night %q: want a date YYYY-MM-DD", path, f.Night)
+	}
+	if p := f.ExhaustiveNext; p != nil && *p > MaxExhaustiveNext {
+		return f, fmt.Errorf("%s: exhaustive_next %d: past 2^63 (%d), where the walk of the exhaustive generator's growing order from it would wrap past 2^64; no night records one that large (damaged or edited?): restore it, or delete the key to start the next night's walk at its seed", path, *p, MaxExhaustiveNext)
 	}
 	if g := f.LastGood; g != nil {
 		if _, err := time.Parse(time.DateOnly, g.Night); err != nil {

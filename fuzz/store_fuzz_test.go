@@ -12,8 +12,12 @@ package fuzz
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // storeText is findings.json as WriteStateUpdate writes the store, the
@@ -68,6 +72,35 @@ func TestStoreDamage(t *testing.T) {
 		if _, err := readStore("findings.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s -> %s: %v; want %s", c.from, c.to, err, c.want)
 		}
+	}
+}
+
+// TestStoreExhaustiveNextBounded: an exhaustive_next past 2^63, from
+// which the walk would wrap past 2^64, is damage named by the file and the
+// key; 2^63 itself reads. A night whose walk ends past it records the
+// position of the same graph modulo the growing order's length, one a
+// state reads.
+func TestStoreExhaustiveNextBounded(t *testing.T) {
+	good := string(sampleStore(t))
+	for _, next := range []string{"9223372036854775809", "18446744073709551615"} {
+		bad := strings.Replace(good, `"exhaustive_next": 42`, `"exhaustive_next": `+next, 1)
+		want := "findings.json: exhaustive_next " + next + ": past 2^63"
+		if _, err := readStore("findings.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("exhaustive_next %s: %v; want %s", next, err, want)
+		}
+	}
+	top := strings.Replace(good, `"exhaustive_next": 42`, `"exhaustive_next": 9223372036854775808`, 1)
+	if f, err := readStore("findings.json", []byte(top)); err != nil || *f.ExhaustiveNext != MaxExhaustiveNext {
+		t.Errorf("exhaustive_next 2^63: %v", err)
+	}
+	for _, p := range []uint64{MaxExhaustiveNext + 1, math.MaxUint64} {
+		got := exhaustiveNext(p)
+		if got > MaxExhaustiveNext || cfg.FormatCompact(gen.GrowingAt(got)) != cfg.FormatCompact(gen.GrowingAt(p)) {
+			t.Errorf("a walk ending at %d records %d: want a position of at most 2^63 with the same graph", p, got)
+		}
+	}
+	if got := exhaustiveNext(MaxExhaustiveNext); got != MaxExhaustiveNext {
+		t.Errorf("a walk ending at 2^63 records %d", got)
 	}
 }
 
