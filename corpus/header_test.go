@@ -90,3 +90,33 @@ func TestHeaderKeysMisspeltOrTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderCompactIsTheGraph: the '# compact:' comment a regression file
+// carries must be the file's graph: another graph, or no graph, is an
+// error naming the file and the line; the file WriteRegression writes
+// (its graph in line notation, with weights) reads.
+func TestHeaderCompactIsTheGraph(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1, 2}, {3}, {3}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Weights[1] = 16
+	if _, err := ParseRegression("ok.cfg", []byte(regressionText(Header{Signature: "none"}, g))); err != nil {
+		t.Errorf("a file as WriteRegression writes it: %v", err)
+	}
+	if _, err := ParseRegression("ok.cfg", []byte("# signature: none\n# compact: {{1},{}}\n{{1}, {}}\n")); err != nil {
+		t.Errorf("the graph in compact notation spaced otherwise: %v", err)
+	}
+	for _, c := range []struct{ line, want string }{
+		{"# compact: {{1}, {1}}", "bad.cfg:2: '# compact: {{1}, {1}}' is not the file's graph, {{1}, {}}"},
+		{"# compact: {{}}", "bad.cfg:2: '# compact: {{}}' is not the file's graph, {{1}, {}}"},
+		{"# Compact: {{1}, {1}}", "bad.cfg:2: '# compact: {{1}, {1}}' is not the file's graph"},
+		{"# compact: {{1}", "bad.cfg:2: '# compact: {{1}' is no graph in compact notation"},
+		{"# compact:", "bad.cfg:2: '# compact: ' is no graph in compact notation"},
+	} {
+		_, err := ParseRegression("bad.cfg", []byte("# signature: none\n"+c.line+"\n{{1}, {}}\n"))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want an error saying %q", c.line, err, c.want)
+		}
+	}
+}

@@ -199,7 +199,7 @@ func (h Header) Faults() []string {
 
 // parseHeader reads the leading comment lines of the file at path; the
 // error names the file and line of a header value that does not parse.
-func parseHeader(path, data string) (h Header, err error) {
+func parseHeader(path, data string) (h Header, compacts []compactLine, err error) {
 	seen := map[string]int{} // a header key: the line it was first on
 	for i, line := range strings.Split(data, "\n") {
 		line = strings.TrimSpace(line)
@@ -216,13 +216,48 @@ func parseHeader(path, data string) (h Header, err error) {
 		}
 		key := m[1]
 		if err := checkHeaderKey(key, m[2] != "", seen, i+1); err != nil {
-			return h, fmt.Errorf("%s:%d: %w", path, i+1, err)
+			return h, nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
 		}
 		if err := h.set(key, strings.TrimSpace(m[3])); err != nil {
-			return h, fmt.Errorf("%s:%d: %w", path, i+1, err)
+			return h, nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		if strings.ToLower(strings.ReplaceAll(key, "_", "-")) == "compact" {
+			compacts = append(compacts, compactLine{line: i + 1, text: strings.TrimSpace(m[3])})
 		}
 	}
-	return h, nil
+	return h, compacts, nil
+}
+
+// compactLine is a '# compact:' header line, the file's graph in compact
+// notation that regressionText writes for its reader (a note, as any key
+// no header has), and its line.
+type compactLine struct {
+	line int
+	text string
+}
+
+// check says how the line is not graph g, the file's, in compact notation
+// (nil when it is): a line that is no graph, or another graph than the
+// file's, is an error naming the file and the line, as a reader of the
+// line would take it for the graph the file replays, and which of the two
+// the file means would be a guess.
+func (c compactLine) check(path string, g *cfg.Graph) error {
+	says, err := cfg.ParseCompact(c.text, cfg.Limits{})
+	if err != nil {
+		return fmt.Errorf("%s:%d: '# compact: %s' is no graph in compact notation: %v", path, c.line, clipText(c.text), err)
+	}
+	if got, want := cfg.FormatCompact(says), cfg.FormatCompact(g); got != want {
+		return fmt.Errorf("%s:%d: '# compact: %s' is not the file's graph, %s: correct the line or delete it", path, c.line, clipText(c.text), clipText(want))
+	}
+	return nil
+}
+
+// clipText shortens a graph's text for a message.
+func clipText(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
 }
 
 // headerKeys are the keys set reads into a field.
@@ -409,9 +444,14 @@ func ParseRegression(path string, data []byte) (*Regression, error) {
 	if len(items) != 1 {
 		return nil, fmt.Errorf("%s: holds %d graphs, want 1", path, len(items))
 	}
-	h, err := parseHeader(path, string(data))
+	h, compacts, err := parseHeader(path, string(data))
 	if err != nil {
 		return nil, err
+	}
+	for _, c := range compacts {
+		if err := c.check(path, items[0].Graph); err != nil {
+			return nil, err
+		}
 	}
 	r := &Regression{Name: strings.TrimSuffix(filepath.Base(path), ".cfg"), Path: path, Header: h, Graph: items[0].Graph}
 	if r.Header.Signature == "" {
