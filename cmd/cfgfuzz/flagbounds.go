@@ -1,8 +1,9 @@
 // flagbounds.go: the ranges of every command's numeric flags, checked right
 // after parsing, so a value out of range (--walks -5, --workers -1,
 // --timeout 0s) is a usage error naming the flag, never a silent default or
-// a campaign that cannot run; and the flags that name a program or a path,
-// which an empty value would turn into the flag left out.
+// a campaign that cannot run; the flags that name a program or a path,
+// which an empty value would turn into the flag left out; and a --checks
+// entry of a + or a - without its check's name.
 
 package main
 
@@ -74,6 +75,11 @@ func checkFlagRanges(fs *flag.FlagSet) error {
 	if empty != nil {
 		return empty
 	}
+	if f := fs.Lookup("checks"); f != nil {
+		if err := checksNamesGiven(f.Value.String()); err != nil {
+			return err
+		}
+	}
 	for name, r := range flagRanges[fs.Name()] {
 		f := fs.Lookup(name)
 		if f == nil {
@@ -86,6 +92,21 @@ func checkFlagRanges(fs *flag.FlagSet) error {
 		if v != v || v < r.min || r.hasMax && v > r.max { // v != v: NaN
 			return fmt.Errorf("invalid value %q for flag --%s: %s", f.Value.String(), name, r.describe(f))
 		}
+	}
+	return nil
+}
+
+// checksNamesGiven refuses a --checks value with a + or a - that no name
+// follows ("+", "exec,-"): the check it adds or removes is missing, which
+// the oracle would otherwise report as a check named "".
+func checksNamesGiven(v string) error {
+	for _, x := range strings.Split(v, ",") {
+		x = strings.TrimSpace(x)
+		if x == "" || x[0] != '+' && x[0] != '-' || strings.TrimSpace(x[1:]) != "" {
+			continue
+		}
+		does := map[byte]string{'+': "adds a check to the defaults, as in +gpu", '-': "removes one, as in -fallback"}[x[0]]
+		return fmt.Errorf("invalid value %q for flag --checks: the name after %s is missing (%sNAME %s)", v, x, x, does)
 	}
 	return nil
 }

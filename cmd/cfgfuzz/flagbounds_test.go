@@ -107,3 +107,27 @@ func TestEmptyFlagValuesRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestChecksNameMissing: a --checks entry of a + or a - alone is a usage
+// error saying the name after it is missing, on every command that takes
+// --checks, not an unknown check "".
+func TestChecksNameMissing(t *testing.T) {
+	out := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "--checks", "+", "-"}, `invalid value "+" for flag --checks: the name after + is missing (+NAME adds a check to the defaults, as in +gpu)`},
+		{[]string{"check", "--checks", "exec, -", "-"}, `invalid value "exec, -" for flag --checks: the name after - is missing (-NAME removes one, as in -fallback)`},
+		{[]string{"run", "--checks", "+", "--graphs", "1", "--out", out + "/a"}, "flag --checks: the name after + is missing"},
+		{[]string{"compare", "--baseline-structurizer", "self", "--structurizer", "self", "--checks", "-", "--graphs", "1", "--out", out + "/b"}, "flag --checks: the name after - is missing"},
+		{[]string{"minimize", "--checks", "+gpu,+", "x.cfg"}, "flag --checks: the name after + is missing"},
+		{[]string{"regress", "--checks", "+", out}, "flag --checks: the name after + is missing"},
+		{[]string{"bisect", "--checks", "+", "x.cfg"}, "flag --checks: the name after + is missing"},
+	} {
+		code, stdout, stderr := runCmd(tc.args, "{{}}\n")
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, `unknown check ""`) || stdout != "" {
+			t.Errorf("%q: exit %d, want 2 and %q\n%s%s", tc.args, code, tc.want, stdout, stderr)
+		}
+	}
+}
