@@ -116,24 +116,44 @@ func commandWords(cmd string) [][2]int {
 // RelativeCd is the directory of the first `cd DIR` of spec's command
 // that names DIR relative to where the command runs (not absolute, nor
 // {repo}/... or {dir}/... of a regression file), or "" when it has none or
-// spec is no cmd spec. A spec that changes into such a directory runs as
-// written from the working directory of each run: a regression file
-// recording it replays right only from the place it was saved in.
+// spec is no cmd spec. A cd in the command string of a shell the command
+// runs (sh -c 'cd tools && ./adapter', bash -c "...") counts too. A spec
+// that changes into such a directory runs as written from the working
+// directory of each run: a regression file recording it replays right
+// only from the place it was saved in.
 func RelativeCd(spec string) string {
 	sp, err := ParseSpec(spec)
 	if err != nil || sp.Kind != SpecCmd {
 		return ""
 	}
-	cmd := sp.Cmd
-	var words []string // cmd's words, cut at the shell's control characters (cd tools&&./a)
-	for _, w := range shellWords(cmd) {
-		words = append(words, strings.FieldsFunc(cmd[w[0]:w[1]], func(r rune) bool { return strings.ContainsRune(";&|()", r) })...)
-	}
+	return relativeCdIn(sp.Cmd)
+}
+
+// relativeCdIn is RelativeCd of the shell command cmd.
+func relativeCdIn(cmd string) string {
+	words := controlWords(cmd)
+	program := true // words[i] may be a command's program
 	for i, w := range words {
+		switch {
+		case w == "": // a character that joins or groups commands
+			program = true
+			continue
+		case program && (isAssignment(w) || w == "exec" || w == "command" || w == "env"):
+			continue
+		}
+		if script, ok := shellScript(words[i:]); ok && program {
+			if d := relativeCdIn(shellUnquote(script)); d != "" {
+				return d
+			}
+		}
+		program = false
 		if w != "cd" {
 			continue
 		}
 		for _, dir := range words[i+1:] {
+			if dir == "" { // cd && ...: to the home directory
+				break
+			}
 			if strings.HasPrefix(dir, "-") { // cd -P, cd -L
 				continue
 			}
@@ -149,6 +169,101 @@ func RelativeCd(spec string) string {
 		}
 	}
 	return ""
+}
+
+// controlWords are cmd's words (shellWords), each cut at the characters
+// that join or group commands where a shell reads them as syntax (cd
+// tools&&./a), each such character an empty word: a quoted command string
+// stays one word.
+func controlWords(cmd string) []string {
+	var words []string
+	for _, span := range shellWords(cmd) {
+		w := cmd[span[0]:span[1]]
+		start := 0
+		shellScan(w, func(i int, syntax bool) {
+			if syntax && strings.IndexByte(";&|()", w[i]) >= 0 {
+				if i > start {
+					words = append(words, w[start:i])
+				}
+				words = append(words, "")
+				start = i + 1
+			}
+		})
+		if start < len(w) {
+			words = append(words, w[start:])
+		}
+	}
+	return words
+}
+
+// shellScript is the command string of words when they open with a shell
+// run with -c (sh -c 'cd tools && ./a', /bin/bash -ec "..."): the first
+// word after the shell's options, which the shell runs as a command, as
+// written. -o and +o take the next word; -- ends the options; a -c after
+// the first other word is that script's own.
+func shellScript(words []string) (string, bool) {
+	if len(words) == 0 {
+		return "", false
+	}
+	switch words[0][strings.LastIndexByte(words[0], '/')+1:] {
+	case "sh", "bash":
+	default:
+		return "", false
+	}
+	command := false
+	for k := 1; k < len(words); k++ {
+		switch w := words[k]; {
+		case w == "--":
+			if k+1 < len(words) {
+				return words[k+1], command
+			}
+		case w == "-o" || w == "+o":
+			k++ // the option's name
+		case strings.HasPrefix(w, "--"): // --norc, --login
+		case len(w) > 1 && (w[0] == '-' || w[0] == '+'):
+			command = command || w[0] == '-' && strings.ContainsRune(w[1:], 'c')
+		default:
+			return w, command
+		}
+	}
+	return "", false
+}
+
+// shellUnquote is the value a shell gives word: its quotes removed, the
+// character after a backslash taken as it is (inside double quotes, only
+// before $, `, ", \ or a newline, as a shell does).
+func shellUnquote(w string) string {
+	var b strings.Builder
+	quote := byte(0)
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				b.WriteByte(c)
+			}
+		case quote == '"':
+			switch {
+			case c == '"':
+				quote = 0
+			case c == '\\' && i+1 < len(w) && strings.IndexByte("$`\"\\\n", w[i+1]) >= 0:
+				i++
+				b.WriteByte(w[i])
+			default:
+				b.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\' && i+1 < len(w):
+			i++
+			b.WriteByte(w[i])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // isAssignment says whether a command's word is a shell variable

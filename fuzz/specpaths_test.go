@@ -108,13 +108,45 @@ func TestRelativeCd(t *testing.T) {
 		"cmd:FOO=1 ./adapter --cd here":     "",
 		"cmd:./adapter":                     "",
 		"repo:.@HEAD":                       "",
-		"cmd:sh -c 'cd tools && ./adapter'": "",
+		"cmd:sh -c 'cd tools && ./adapter'": "tools",
 		"cmd:(cd build && exec ./adapter)":  "build",
 		`cmd:cd "/tmp/w" && ./a`:            "",
 		"cmd:cd '/tmp/a b' && ./a":          "",
 		"cmd:cd -P tools && ./a":            "tools",
 		"cmd:cd tools&&./cf":                "tools",
 		`cmd:cd "tools" && ./a`:             "tools",
+	} {
+		if got := RelativeCd(spec); got != want {
+			t.Errorf("RelativeCd(%q) = %q, want %q", spec, got, want)
+		}
+	}
+}
+
+// TestRelativeCdInAShellsCommandString: a cd in the command string of a
+// shell run with -c, sh or bash, in single or double quotes, counts as the
+// command's own; an absolute one, a cd that is no command's, and a -c
+// that is a script's argument do not.
+func TestRelativeCdInAShellsCommandString(t *testing.T) {
+	for spec, want := range map[string]string{
+		`cmd:sh -c "cd tools && ./adapter"`:             "tools",
+		`cmd:bash -c 'cd tools && ./adapter'`:           "tools",
+		`cmd:bash -c "cd tools; exec ./adapter"`:        "tools",
+		`cmd:/bin/sh -c 'cd build/bin && ./a'`:          "build/bin",
+		`cmd:bash -ec 'cd tools && ./a'`:                "tools",
+		`cmd:bash -o pipefail -c "cd tools && ./a"`:     "tools",
+		`cmd:bash --norc -c 'cd tools && ./a'`:          "tools",
+		`cmd:FOO=1 exec sh -c 'cd tools && ./a'`:        "tools",
+		`cmd:cd /opt && sh -c 'cd tools && ./a'`:        "tools",
+		`cmd:sh -c "cd \"my tools\" && ./a"`:            "my tools",
+		`cmd:sh -c 'cd "my tools" && ./a'`:              "my tools",
+		`cmd:bash -c "bash -c 'cd inner && ./a'"`:       "inner",
+		`cmd:sh -c 'cd /opt/tools && ./adapter'`:        "",
+		`cmd:bash -c "cd {repo}/tools && ./adapter"`:    "",
+		`cmd:sh -c './adapter --cd here'`:               "",
+		`cmd:sh ./run.sh -c 'cd tools'`:                 "",
+		`cmd:./adapter --shell sh -c 'cd tools && ./a'`: "",
+		`cmd:sh -c`:                    "",
+		`cmd:zsh -c 'cd tools && ./a'`: "",
 	} {
 		if got := RelativeCd(spec); got != want {
 			t.Errorf("RelativeCd(%q) = %q, want %q", spec, got, want)

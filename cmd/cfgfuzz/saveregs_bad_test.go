@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -120,7 +121,8 @@ func TestSavedRegressionRecordsWalks(t *testing.T) {
 }
 
 // TestSavedRegressionOfARelativeCdNoted: minimize --save-regression of a
-// structurizer that changes into a directory relative to where it runs
+// structurizer that changes into a directory relative to where it runs,
+// itself or in a shell's command string (sh -c "cd testdata && ..."),
 // notes that a replay from elsewhere will not find it.
 func TestSavedRegressionOfARelativeCdNoted(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
@@ -135,9 +137,13 @@ func TestSavedRegressionOfARelativeCdNoted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := "cmd:cd testdata && python3 " + adapter + " --bug exit-restarts"
-	code, _, errs := runCmd([]string{"minimize", in, "--structurizer", spec, "--save-regression", "cd", "--regressions", filepath.Join(dir, "regs")}, "")
-	if want := "the recorded structurizer changes into testdata, relative to where it runs"; code != exitOK || !strings.Contains(errs, want) {
-		t.Errorf("minimize: exit %d, want 0 and %q:\n%s", code, want, errs)
+	for k, spec := range []string{
+		"cmd:cd testdata && python3 " + adapter + " --bug exit-restarts",
+		`cmd:sh -c "cd testdata && exec python3 '` + adapter + `' --bug exit-restarts"`,
+	} {
+		code, _, errs := runCmd([]string{"minimize", in, "--structurizer", spec, "--save-regression", fmt.Sprintf("cd%d", k), "--regressions", filepath.Join(dir, "regs")}, "")
+		if want := "the recorded structurizer changes into testdata, relative to where it runs"; code != exitOK || !strings.Contains(errs, want) {
+			t.Errorf("minimize --structurizer %q: exit %d, want 0 and %q:\n%s", spec, code, want, errs)
+		}
 	}
 }
