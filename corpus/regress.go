@@ -407,7 +407,7 @@ func ReadRegression(path string) (*Regression, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() { // a FIFO would block the suite, a device never end
-		return nil, fmt.Errorf("%s: not a regular file but %s", path, fileKind(st.Mode()))
+		return nil, fmt.Errorf("%s: not a regular file but %s", path, FileKind(st.Mode()))
 	}
 	if st.Size() > cfg.MaxInputBytes {
 		return nil, fmt.Errorf("%s: %d MiB: no regression file is that large", path, st.Size()>>20)
@@ -419,8 +419,9 @@ func ReadRegression(path string) (*Regression, error) {
 	return ParseRegression(path, data)
 }
 
-// fileKind names what a file that is not regular is.
-func fileKind(m fs.FileMode) string {
+// FileKind names what a file that is not regular is: a named pipe, a
+// device, a socket, a directory or a special file.
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe"

@@ -24,6 +24,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/internal/procgroup"
 )
 
 // buildContext is opt.Context, Background when nil.
@@ -39,10 +41,10 @@ func buildContext(opt BuildOptions) context.Context {
 func buildCommand(ctx context.Context, dir, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	setProcessGroup(cmd)
+	procgroup.Own(cmd)
 	cmd.Cancel = func() error {
 		if cmd.Process != nil {
-			killGroup(cmd.Process.Pid)
+			procgroup.Kill(cmd.Process.Pid)
 		}
 		return nil
 	}
@@ -100,7 +102,7 @@ func killBuilds() {
 	defer buildsMu.Unlock()
 	buildsStopped = true
 	for pid := range builds {
-		killGroup(pid)
+		procgroup.Kill(pid)
 	}
 }
 

@@ -14,9 +14,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 )
 
 // Limits of the files a resume and a merge read.
@@ -67,24 +68,9 @@ func openRegular(path string) (*os.File, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file but %s", path, irregularKind(fi.Mode()))
+		return nil, fmt.Errorf("%s: not a regular file but %s", path, corpus.FileKind(fi.Mode()))
 	}
 	return os.Open(path)
-}
-
-// irregularKind names what a file that is not regular is.
-func irregularKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "a special file"
 }
 
 // readFileWithin reads the regular file at path (openRegular) whole,

@@ -285,13 +285,6 @@ func reapKilled(procs []procStat, self int, killed map[int]uint64) bool {
 	return len(killed) > 0
 }
 
-// dieWithParent has the server killed when cfgfuzz dies, even by SIGKILL
-// (PR_SET_PDEATHSIG, kept across its exec). Go sends it when the thread
-// that started the server ends, which the runtime does only for a
-// goroutine that exits locked to its thread; cfgfuzz locks none. What the
-// server started does not get it: SweepOrphans finds those.
-func dieWithParent(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
-
 // SweepOrphans kills the processes that a cfgfuzz no longer running left
 // behind (one killed by SIGKILL cannot sweep its servers' descendants):
 // every process of this pid namespace whose environment names a server

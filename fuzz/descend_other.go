@@ -2,17 +2,12 @@
 
 // descend_other.go: outside Linux there is no portable way to adopt
 // detached descendants, so a server is killed with its process group
-// (proc_unix.go) or alone (proc_other.go), and a descendant that left the
+// (internal/procgroup) or alone outside Unix, and a descendant that left the
 // group (setsid) or outlived its parent is not found.
 
 package fuzz
 
-import (
-	"os"
-	"syscall"
-)
-
-func dieWithParent(*syscall.SysProcAttr) {}
+import "os"
 
 // SweepOrphans finds nothing outside Linux.
 func SweepOrphans() []Orphan { return nil }

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/internal/procgroup"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -173,7 +174,7 @@ func (p *Process) start() error {
 	cmd.Dir = p.Dir
 	cmd.Env = append(os.Environ(), serverEnv+"="+s.token)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
-	setProcessGroup(cmd)
+	procgroup.Own(cmd)
 	err = cmd.Start()
 	closeAll(files[0], files[3], files[5]) // the child's ends
 	if err != nil {
@@ -414,7 +415,7 @@ func (s *server) arm(deadline time.Time) (stop func()) {
 		return s.disarm
 	}
 	t := time.AfterFunc(time.Until(deadline), func() {
-		killGroup(s.pid)
+		procgroup.Kill(s.pid)
 		s.stdin.Close()
 		s.stdout.Close()
 	})
@@ -611,7 +612,7 @@ func (p *Process) end(kill bool, grace time.Duration) (killed bool) {
 		}
 	}
 	if kill {
-		killGroup(s.pid)
+		procgroup.Kill(s.pid)
 	}
 	<-s.exited
 	sweepDescendants(envEntry{kv: serverEnv + "=" + s.token}, known, []int{s.pid})

@@ -234,6 +234,19 @@ func TestProcessProtocolViolations(t *testing.T) {
 // environment holds mark.
 func markedAlive(t *testing.T, mark string) []int {
 	t.Helper()
+	return liveWith(t, "environ", mark)
+}
+
+// runningWith lists the live processes whose command line holds arg.
+func runningWith(t *testing.T, arg string) []int {
+	t.Helper()
+	return liveWith(t, "cmdline", arg)
+}
+
+// liveWith lists the live processes but this one (zombies excluded) whose
+// /proc/PID/file holds text.
+func liveWith(t *testing.T, file, text string) []int {
+	t.Helper()
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		t.Fatal(err)
@@ -244,8 +257,8 @@ func markedAlive(t *testing.T, mark string) []int {
 		if err != nil || pid == os.Getpid() {
 			continue
 		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil || !bytes.Contains(env, []byte(mark)) {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/" + file)
+		if err != nil || !bytes.Contains(b, []byte(text)) {
 			continue
 		}
 		if st, ok := readProcStat(pid); ok && st.state != 'Z' {
@@ -367,27 +380,6 @@ func TestProcessExitWithItsOutputHeld(t *testing.T) {
 			}
 		})
 	}
-}
-
-// runningWith lists the live processes whose command line holds arg.
-func runningWith(t *testing.T, arg string) []int {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if st, ok := readProcStat(pid); err == nil && ok && st.state != 'Z' && bytes.Contains(cmd, []byte(arg)) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }
 
 func TestKillAllServers(t *testing.T) {

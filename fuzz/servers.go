@@ -12,6 +12,8 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/cfgfuzz/cfgfuzz/internal/procgroup"
 )
 
 // serverEnv is the environment variable that names a server's token,
@@ -133,7 +135,7 @@ func KillAllServers() {
 		for d, start := range descendantsOf(pid) {
 			known[d] = start
 		}
-		killGroup(pid)
+		procgroup.Kill(pid)
 		groups = append(groups, pid)
 	}
 	sweepDescendants(envEntry{kv: serverEnv + "=" + fmt.Sprint(os.Getpid()) + ".", prefix: true}, known, groups)

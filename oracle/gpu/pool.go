@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/internal/procgroup"
 )
 
 const (
@@ -232,7 +233,7 @@ func startRemote(cmd *exec.Cmd, limit time.Duration) (*Remote, error) {
 	}
 	r := &Remote{cmd: cmd, in: inW, out: outR, limit: limit, stderr: &stderrBuffer{max: 4096}, exited: make(chan struct{})}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, r.stderr
-	ownGroup(cmd)
+	procgroup.Own(cmd)
 	err = cmd.Start()
 	inR.Close()
 	outW.Close()
@@ -333,12 +334,12 @@ func (r *Remote) end(grace time.Duration) {
 	r.stopped.Do(func() {
 		r.in.Close()
 		if grace == 0 {
-			killGroup(r.cmd.Process.Pid)
+			procgroup.Kill(r.cmd.Process.Pid)
 		}
 		select {
 		case <-r.exited:
 		case <-time.After(grace):
-			killGroup(r.cmd.Process.Pid)
+			procgroup.Kill(r.cmd.Process.Pid)
 			<-r.exited
 		}
 		r.out.Close()
