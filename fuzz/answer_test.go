@@ -382,9 +382,22 @@ func keyWrittenTwice(line []byte) bool {
 // of an answer, says where, and takes a key repeated in other objects,
 // or inside strings, for none.
 func TestDuplicateKey(t *testing.T) {
+	many := func(n int, last string) string { // an object of n keys k0..k(n-1), then last
+		var b strings.Builder
+		b.WriteString(`{"id":1,"stats":{`)
+		for i := range n {
+			fmt.Fprintf(&b, `"k%d":%d,`, i, i)
+		}
+		return b.String() + last + `:0}}`
+	}
 	for _, c := range []struct {
 		line, first, second, where string // first "": none
 	}{
+		{many(40, `"x"`), "", "", ""},
+		{many(40, `"K7"`), "k7", "K7", "stats"},
+		{many(40, `"k3"`), "k3", "k3", "stats"},
+		{many(40, `"K39"`), "k39", "K39", "stats"},
+		{many(manyKeys, `"k0"`), "k0", "k0", "stats"},
 		{funcAnswer(returns("original", 0), returns("clone", 0)), "", "", ""},
 		{`{"id":1,"outcome":"refused","reason":"\"outcome\": {\"x\"} [,\\","stats":{"reason":"x"}}`, "", "", ""},
 		{`{"a":[{},{"a":1}],"b":{"a":{"a":[]}}}`, "", "", ""},

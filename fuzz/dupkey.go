@@ -7,7 +7,9 @@
 // json.Unmarshal has found valid: a long string (a module) is skipped with
 // IndexByte, and each object's keys are compared with the keys before them
 // in that object alone, so that a func of many small blocks costs a few
-// comparisons a block.
+// comparisons a block; an object of more than manyKeys keys looks them up
+// by their folded names instead, so that a large free-form object (stats)
+// costs time linear in its size.
 
 package fuzz
 
@@ -16,6 +18,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // A keyFrame is an object or an array open at a point of the scan.
@@ -24,6 +27,55 @@ type keyFrame struct {
 	first  int    // how many keys the scan held when it opened: an object's own follow
 	name   []byte // the key whose value it is (raw); nil in an array or at the top
 	index  int    // in an array, the element being scanned
+	// folded maps the folded names of an object's keys to their places
+	// among its own keys, once it has manyKeys of them (find).
+	folded map[string]int
+}
+
+// manyKeys is the most keys of one object compared one by one.
+const manyKeys = 16
+
+// find looks for a key that names key's field among own, the keys the
+// object read before it: one by one while they are fewer than manyKeys,
+// else by folded name, key's then kept for the keys after it.
+func (f *keyFrame) find(own []rawKey, key rawKey) (rawKey, bool) {
+	if len(own) < manyKeys {
+		for _, k := range own {
+			if sameKey(k, key) {
+				return k, true
+			}
+		}
+		return rawKey{}, false
+	}
+	if f.folded == nil {
+		f.folded = make(map[string]int, 2*len(own))
+		for i, k := range own {
+			f.folded[foldName(unquoteKey(k.raw))] = i
+		}
+	}
+	name := foldName(unquoteKey(key.raw))
+	if i, ok := f.folded[name]; ok {
+		return own[i], true
+	}
+	f.folded[name] = len(own)
+	return rawKey{}, false
+}
+
+// foldName is s with each character replaced by the least of the
+// characters it equals but for case (unicode.SimpleFold's orbit): two
+// names are equal under strings.EqualFold exactly when their foldNames
+// are equal.
+func foldName(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }
 
 // duplicateKey finds the first key written twice in one object of line,
@@ -42,10 +94,9 @@ func duplicateKey(line []byte) (first, second, where string, found bool) {
 			end, escaped := stringEnd(line, i, expectKey)
 			if expectKey {
 				key := rawKey{line[i+1 : max(i+1, end-1)], escaped}
-				for _, k := range keys[frames[len(frames)-1].first:] {
-					if sameKey(k, key) {
-						return unquoteKey(k.raw), unquoteKey(key.raw), keyPath(frames), true
-					}
+				top := &frames[len(frames)-1]
+				if k, dup := top.find(keys[top.first:], key); dup {
+					return unquoteKey(k.raw), unquoteKey(key.raw), keyPath(frames), true
 				}
 				keys = append(keys, key)
 				name, expectKey = key.raw, false
