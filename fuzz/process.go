@@ -139,6 +139,9 @@ type server struct {
 	// exchange waits on them (arm, cutHeld).
 	mu    sync.Mutex
 	armed bool // an exchange waits on its pipes
+	// armedAt and armedUntil are the waiting exchange's start and
+	// deadline.
+	armedAt, armedUntil time.Time
 	// graceOver: it exited exitGrace ago. Its pipes, if still open, are
 	// held by a process it left: waits on them end at once.
 	graceOver bool
@@ -400,16 +403,19 @@ func (p *Process) maxAnswer() int {
 // arm makes the server's pipes fail at deadline: their own deadlines where
 // the system has them, else a watchdog that kills the server and closes
 // the pipes. Where they have deadlines, they fail too once the server has
-// exited and exitGrace has passed (cutHeld): what holds them open then is
-// a process it left, not the server. The returned function disarms it.
+// exited, exitGrace after the later of its exit and the exchange's start
+// (cutHeld): what holds them open then is a process it left, not the
+// server, and an exchange it answers within exitGrace still counts. The
+// returned function disarms it.
 func (s *server) arm(deadline time.Time) (stop func()) {
 	if s.deadlines {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.armed = true
+		now := time.Now()
 		if s.graceOver {
-			deadline = time.Now()
+			deadline = earliest(deadline, now.Add(exitGrace))
 		}
+		s.armed, s.armedAt, s.armedUntil = true, now, deadline
 		s.stdin.SetWriteDeadline(deadline)
 		s.stdout.SetReadDeadline(deadline)
 		return s.disarm
@@ -423,20 +429,29 @@ func (s *server) arm(deadline time.Time) (stop func()) {
 }
 
 // cutHeld runs exitGrace after the server exited: an exchange waiting on
-// its pipes then fails at once (and so does any later one, arm), rather
-// than at its limit. A pipe the server's exit did not close is held by a
-// process it left (a detached child, a double fork's grandchild), which
-// may hold it for as long as it runs: the exchange's error path says so
-// (heldOpen).
+// its pipes then fails exitGrace after it began (at once if it began that
+// long ago), and so does any later one (arm), rather than at its limit. A
+// pipe the server's exit did not close is held by a process it left (a
+// detached child, a double fork's grandchild, an adapter a wrapper started
+// in the background), which may hold it for as long as it runs: the
+// exchange's error path says so (heldOpen).
 func (s *server) cutHeld() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.graceOver = true
 	if s.armed {
-		now := time.Now()
-		s.stdin.SetWriteDeadline(now)
-		s.stdout.SetReadDeadline(now)
+		d := earliest(s.armedUntil, s.armedAt.Add(exitGrace))
+		s.stdin.SetWriteDeadline(d)
+		s.stdout.SetReadDeadline(d)
 	}
+}
+
+// earliest is the earlier of a and b.
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // hasExited says whether the server has exited (and was reaped).

@@ -382,6 +382,26 @@ func TestProcessExitWithItsOutputHeld(t *testing.T) {
 	}
 }
 
+// TestBackgroundedServerAnswering: a wrapper that starts its server in the
+// background and exits has ended, but a server answering on the pipes it
+// inherited within exitGrace of each request is judged by its answers, on
+// graphs long after the wrapper's exit too.
+func TestBackgroundedServerAnswering(t *testing.T) {
+	mark := markProcesses(t)
+	p := &Process{Argv: []string{"sh", "-c", "exec 3<&0; " + redteamServer(t) + " good <&3 3<&- & exit 0"}}
+	defer p.Close()
+	for i := range 5 {
+		if a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second); a.Outcome != proto.OK {
+			t.Fatalf("graph %d, %v after the wrapper started: answer %s %q", i, time.Duration(i)*exitGrace/2, a.Outcome, clip(a.Reason))
+		}
+		time.Sleep(exitGrace / 2)
+	}
+	p.Close()
+	if left := leftAlive(t, mark); len(left) > 0 {
+		t.Errorf("%d processes left: %v", len(left), left)
+	}
+}
+
 func TestKillAllServers(t *testing.T) {
 	mark := markProcesses(t)
 	p := &Process{Argv: []string{redteamServer(t), "helper"}}
