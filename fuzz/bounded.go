@@ -46,6 +46,10 @@ const (
 	// MaxTriageFile bounds a state's triage.txt, a file written by hand:
 	// 64 MiB.
 	MaxTriageFile = 64 << 20
+	// MaxCorpusFile bounds a guided campaign's corpus file (entries.jsonl):
+	// 256 MiB, for MaxCorpus entries of graphs that mutations take, each
+	// line a few KiB.
+	MaxCorpusFile = 256 << 20
 )
 
 // recordLineLimit bounds a results-log line of a campaign under settings

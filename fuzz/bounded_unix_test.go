@@ -38,3 +38,27 @@ func TestCampaignFilesNotRegularRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestCorpusFileNotRegularRefused: a guided campaign's corpus file that is
+// a named pipe is refused naming it, not waited on; a missing one is an
+// empty corpus.
+func TestCorpusFileNotRegularRefused(t *testing.T) {
+	dir := t.TempDir()
+	if c, err := LoadCorpus(dir); err != nil || len(c.Entries) != 0 {
+		t.Fatalf("no corpus file: %v, %d entries; want an empty corpus", err, len(c.Entries))
+	}
+	path := filepath.Join(dir, CorpusFile)
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("no named pipe: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := LoadCorpus(dir); done <- err }()
+	select {
+	case err := <-done:
+		if want := path + ": not a regular file but a named pipe"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("a corpus file that is a named pipe: err %v, want %q", err, want)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("LoadCorpus waits on a named pipe")
+	}
+}

@@ -231,10 +231,11 @@ func (c *Corpus) Digest() string {
 
 // LoadCorpus reads dir's corpus; a missing directory or file is an empty
 // corpus. A bad line, or a graph beyond gen.Mutate's limits, is an error
-// naming the file and line.
+// naming the file and line; a file past MaxCorpusFile, or one that is not
+// a regular file (a named pipe), is an error naming it.
 func LoadCorpus(dir string) (*Corpus, error) {
 	path := filepath.Join(dir, CorpusFile)
-	data, err := os.ReadFile(path)
+	data, err := readFileWithin(path, MaxCorpusFile, "a corpus file")
 	if errors.Is(err, os.ErrNotExist) {
 		return &Corpus{}, nil
 	}
