@@ -110,7 +110,15 @@ func (v *logCheck) growTo(g *guide, recs []Record, i int) error {
 	from, _ := indexAt(recs, g.merged)
 	hi, _ := indexAt(recs, end)
 	if hi != end {
-		return fmt.Errorf("graph index %d is of the batch from %d, but the log lacks an index below %d (it holds %d of them): a campaign logs a batch only once every earlier one is logged, and the corpus its mutants drew on is not known", i, end, end, hi)
+		lacks := hi // the first index below end the log lacks
+		for k := range hi {
+			if recs[k].Index != k {
+				lacks = k
+				break
+			}
+		}
+		from := lacks / b * b
+		return fmt.Errorf("graph index %d is of the batch from %d, but the log lacks an index below %d (it holds %d of them, index %d the first it lacks): a campaign logs a batch only once every earlier one is logged, and the corpus its mutants drew on is not known; delete the lines of every index from %d on (the batch of index %d) and --resume judges them again", i, end, end, hi, lacks, from, lacks)
 	}
 	g.mergeBelow(end, recs[from:hi])
 	return nil
