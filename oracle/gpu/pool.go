@@ -97,19 +97,22 @@ func (p *Pool) Get(limit time.Duration) (*Remote, error) {
 	}
 	r, opened, err := p.spawn(limit)
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if err != nil {
-		if opened != nil {
-			p.failed = opened
-		}
-		return nil, err
+	if opened != nil {
+		p.failed = opened
 	}
-	if p.closed {
+	closed := p.closed
+	if err == nil && !closed {
+		p.live[r] = true
+		r.limit = limit
+	}
+	p.mu.Unlock()
+	switch {
+	case err != nil:
+		return nil, err
+	case closed:
 		r.stop()
 		return nil, errors.New("gpu: the driver pool is closed")
 	}
-	p.live[r] = true
-	r.limit = limit
 	return r, nil
 }
 
@@ -141,13 +144,16 @@ func (p *Pool) idleServer() (*Remote, error) {
 // Put gives r back: kept for the next Get, or ended when it broke.
 func (p *Pool) Put(r *Remote) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if r.broken || p.closed {
+	keep := !r.broken && !p.closed
+	if keep {
+		p.idle = append(p.idle, r)
+	} else {
 		delete(p.live, r)
-		r.stop()
-		return
 	}
-	p.idle = append(p.idle, r)
+	p.mu.Unlock()
+	if !keep {
+		r.stop() // outside the lock: it may wait closeWait
+	}
 }
 
 // Close ends every server of the pool: an idle one given closeWait to end
