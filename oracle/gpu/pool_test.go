@@ -127,17 +127,23 @@ func TestPoolCrashFailsOneCheck(t *testing.T) {
 			t.Errorf("the crash's error %q does not say %q", err, want)
 		}
 	}
-	pid := r.cmd.Process.Pid
+	replaced(t, p, r, started, "a crash")
+}
+
+// replaced gives back r, which a job broke (after), and holds the pool to
+// ending it and lending a second server, newly started, for the next Get.
+func replaced(t *testing.T, p *Pool, r *Remote, started *atomic.Int32, after string) {
+	t.Helper()
 	p.Put(r)
-	if !gone(pid) {
-		t.Errorf("the crashed server %d was not reaped", pid)
+	if !gone(r.cmd.Process.Pid) {
+		t.Errorf("after %s the server %d was not ended and reaped", after, r.cmd.Process.Pid)
 	}
 	r2, err := p.Get(time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r2 == r || started.Load() != 2 {
-		t.Errorf("after a crash Get gave the same server (%v) or started %d servers, want a second", r2 == r, started.Load())
+		t.Errorf("after %s Get gave the same server (%v) or started %d servers, want a second", after, r2 == r, started.Load())
 	}
 	p.Put(r2)
 }
@@ -155,18 +161,7 @@ func TestPoolDropsAServerWhoseDriverFailed(t *testing.T) {
 	if _, err := r.Execute(m, b, 2); !IsDriverError(err) || !strings.Contains(err.Error(), "VK_TIMEOUT") {
 		t.Fatalf("a fence timeout: %v", err)
 	}
-	p.Put(r)
-	if !gone(r.cmd.Process.Pid) {
-		t.Errorf("the server %d whose driver failed was not ended", r.cmd.Process.Pid)
-	}
-	r2, err := p.Get(time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r2 == r || started.Load() != 2 {
-		t.Errorf("after a driver error Get gave the same server (%v), %d started", r2 == r, started.Load())
-	}
-	p.Put(r2)
+	replaced(t, p, r, started, "a driver error")
 }
 
 // TestPoolKillsAServerPastItsTimeout: a server that gives no answer
