@@ -2,8 +2,10 @@
 // Vulkan driver. Over random reducible graphs of the asked sizes and the
 // regression corpus, each graph is structurized with every asked strategy,
 // emitted with a fresh salt (so no driver cache can answer), and timed by
-// oracle/gpu: compile = pipeline creation plus first dispatch (lavapipe
-// compiles at the first dispatch), run = median dispatch after warm-up.
+// oracle/gpu in a driver process of its own (gpu.Pool, as the gpu check):
+// compile = pipeline creation plus first dispatch (lavapipe compiles at the
+// first dispatch), run = median dispatch after warm-up. A module that
+// crashes the driver or outlives --module-limit fails alone.
 // Strategies alternate which goes first per graph, and every first
 // dispatch's traces are checked against the graph's walks. --registers
 // repeats every set with modules carrying the register-file workload of
@@ -54,8 +56,42 @@ type benchFlags struct {
 	graphs, warmup, repeats int
 	words                   int
 	seed                    uint64
-	timeout                 time.Duration
+	timeout, moduleLimit    time.Duration
 	verbose                 bool
+}
+
+// benchDriver times modules in driver processes (gpu.Pool), one at a
+// time: a module that crashes the driver, or keeps it compiling past the
+// module limit, ends that process and fails that module alone, and the
+// next module gets a fresh process.
+type benchDriver struct {
+	pool  *gpu.Pool
+	limit time.Duration
+	info  gpu.DeviceInfo
+}
+
+// openBenchDriver starts the first driver process and opens bf's device
+// in it.
+func openBenchDriver(bf *benchFlags) (*benchDriver, error) {
+	d := &benchDriver{pool: gpu.NewPool(gpu.Options{Device: bf.device, Timeout: bf.timeout}, nil), limit: bf.moduleLimit}
+	r, err := d.pool.Get(d.limit)
+	if err != nil {
+		d.pool.Close()
+		return nil, err
+	}
+	d.info = r.Info()
+	d.pool.Put(r)
+	return d, nil
+}
+
+// time is gpu.Executor.Time in a driver process.
+func (d *benchDriver) time(mod []byte, batch *spirv.Batch, walks int, opt gpu.TimeOptions) (gpu.Timing, []spirv.Observed, error) {
+	r, err := d.pool.Get(d.limit)
+	if err != nil {
+		return gpu.Timing{}, nil, err
+	}
+	defer d.pool.Put(r)
+	return r.Time(mod, batch, walks, opt)
 }
 
 // benchSet is one row's graphs: generated ones of one size, or the corpus,
@@ -120,12 +156,13 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz bench:", err)
 		return exitUsage
 	}
-	ex, err := gpu.Open(gpu.Options{Device: bf.device, Timeout: bf.timeout})
+	drv, err := openBenchDriver(bf)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz bench:", err)
 		return exitUsage
 	}
-	info := ex.Info()
+	defer drv.pool.Close()
+	info := drv.info
 	driver := info.Driver
 	if driver == "" {
 		driver = fmt.Sprintf("0x%x", info.DriverVersion)
@@ -137,7 +174,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	rows := make([][]benchTotals, len(sets))
 	bad := false
 	for i, set := range sets {
-		rows[i] = benchOne(ex, set, sides, bf, stderr)
+		rows[i] = benchOne(drv, set, sides, bf, stderr)
 		for _, t := range rows[i] {
 			bad = bad || t.mismatches > 0 || t.driverFailures > 0 || t.noModule > 0
 		}
@@ -168,12 +205,15 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.IntVar(&bf.repeats, "repeats", 20, "timed dispatches (the median is reported)")
 	fs.Uint64Var(&bf.seed, "seed", 1, "seed of the graphs and walks")
 	fs.DurationVar(&bf.timeout, "timeout", gpu.DefaultTimeout, "fence timeout per dispatch")
+	fs.DurationVar(&bf.moduleLimit, "module-limit", time.Hour, "the most one module's compile, warm-up and timed dispatches may take: past it the driver process timing it is killed and the module counted as a driver failure")
 	fs.BoolVar(&bf.verbose, "v", false, "print every module's figures on standard error")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz bench --driver [flags]")
 		fmt.Fprintln(fs.Output(), "\nTime the structured and dispatch layouts of the same graphs on a Vulkan driver (needs a")
 		fmt.Fprintln(fs.Output(), "binary built with -tags vulkan), or your structurizer's (--structurizer SPEC) against the")
-		fmt.Fprintln(fs.Output(), "dispatch loop. Exit status 1 if a driver run disagrees with a walk or a structurizer gives no module.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "dispatch loop. Modules run in driver processes cfgfuzz starts, so a module that crashes the")
+		fmt.Fprintln(fs.Output(), "driver or outlasts --module-limit fails alone. Exit status 1 if a driver run disagrees with a")
+		fmt.Fprintln(fs.Output(), "walk, a module fails on the driver, or a structurizer gives no module.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	return bf, fs
@@ -258,7 +298,7 @@ func benchGraphSets(bf *benchFlags) ([]benchSet, error) {
 }
 
 // benchOne times every graph of set with every strategy.
-func benchOne(ex *gpu.Executor, set benchSet, sides []benchSide, bf *benchFlags, stderr io.Writer) []benchTotals {
+func benchOne(drv *benchDriver, set benchSet, sides []benchSide, bf *benchFlags, stderr io.Writer) []benchTotals {
 	tot := make([]benchTotals, len(sides))
 	for gi, g := range set.graphs {
 		walks := returnedOnly(oracle.Walks(g, oracle.WalkOptions{Seed: bf.seed + uint64(gi), Registers: set.registers}))
@@ -267,7 +307,7 @@ func benchOne(ex *gpu.Executor, set benchSet, sides []benchSide, bf *benchFlags,
 		}
 		for k := range sides {
 			si := (k + gi) % len(sides) // alternate which column goes first
-			benchModule(ex, g, walks, sides[si], set.registers, &tot[si], bf, stderr, fmt.Sprintf("%s #%d", set.name, gi))
+			benchModule(drv, g, walks, sides[si], set.registers, &tot[si], bf, stderr, fmt.Sprintf("%s #%d", set.name, gi))
 		}
 	}
 	return tot
@@ -325,7 +365,7 @@ func externalSide(side fuzz.Side, limit time.Duration) benchSide {
 	}}
 }
 
-func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, side benchSide, registers int, t *benchTotals, bf *benchFlags, stderr io.Writer, label string) {
+func benchModule(drv *benchDriver, g *cfg.Graph, walks []oracle.Walk, side benchSide, registers int, t *benchTotals, bf *benchFlags, stderr io.Writer, label string) {
 	strat := side.name
 	mod, stats, err := side.module(g, registers)
 	if err != nil {
@@ -334,13 +374,13 @@ func benchModule(ex *gpu.Executor, g *cfg.Graph, walks []oracle.Walk, side bench
 		return
 	}
 	batch, n := walkBatch(walks)
-	tm, obs, err := ex.Time(mod, batch, n, gpu.TimeOptions{Warmup: bf.warmup, Repeats: bf.repeats})
+	tm, obs, err := drv.time(mod, batch, n, gpu.TimeOptions{Warmup: bf.warmup, Repeats: bf.repeats})
 	if err != nil {
 		t.driverFailures++
 		fmt.Fprintf(stderr, "%s %s: %v\n", label, strat, err)
 		return
 	}
-	if r := oracle.CompareWalks(gpu.Replay{Observed: obs, Device: ex.Name()}, mod, walks); r.Signature != "" {
+	if r := oracle.CompareWalks(gpu.Replay{Observed: obs, Device: "vulkan:" + drv.info.Name}, mod, walks); r.Signature != "" {
 		t.mismatches++
 		fmt.Fprintf(stderr, "%s %s: driver disagrees with the graph: %s %s\n", label, strat, r.Signature, r.Detail)
 	}
@@ -406,8 +446,8 @@ func printBenchTable(w io.Writer, sets []benchSet, strats []string, rows [][]ben
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, "\nwords are means per module, fallbacks and routes totals; times are medians over the set's modules, ratios of those medians, taken in this run;")
-	fmt.Fprintln(w, "r=N: every module carries a register file of N values (emit/CONVENTION.md); cpu = the process's CPU time over the same span")
-	fmt.Fprintln(w, "(lavapipe compiles and runs in-process; on a GPU read wall clock)")
+	fmt.Fprintln(w, "r=N: every module carries a register file of N values (emit/CONVENTION.md); cpu = the driver process's CPU time over the same span")
+	fmt.Fprintln(w, "(lavapipe compiles and runs in that process; on a GPU read wall clock)")
 }
 
 // benchMedian is the median of ds (the mean of the middle two for an even

@@ -1,13 +1,19 @@
 // bench_test.go: the driver bench's sets and table without a driver: one
 // set per size and register-file size, bad register counts refused, medians
-// of the modules and ratios of the medians.
+// of the modules and ratios of the medians; on lavapipe, an external
+// structurizer's column and a module killed past its limit.
 package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 )
 
 func TestBenchSetsPerRegisterCount(t *testing.T) {
@@ -80,4 +86,40 @@ func TestBenchTimesAnExternalStructurizer(t *testing.T) {
 	if code != exitFail || !strings.Contains(errs, "ext: driver disagrees with the graph") {
 		t.Errorf("a planted bug: exit %d, want %d naming the disagreement:\n%s", code, exitFail, errs)
 	}
+}
+
+// TestBenchKillsAModulePastItsLimit: each module is timed in a driver
+// process of its own, so a module that outlives --module-limit ends that
+// process and fails alone: every module here (a limit of 1 ms) is a driver
+// failure, the bench still times them all and prints its table, exits 1,
+// and leaves no driver process behind.
+func TestBenchKillsAModulePastItsLimit(t *testing.T) {
+	bench := []string{"bench", "--driver", "--device", "cpu", "--sizes", "12", "--graphs", "2", "--corpus", "", "--warmup", "1", "--repeats", "1"}
+	if err := gpu.Available(); err != nil {
+		t.Skipf("no lavapipe here: %v", err)
+	}
+	before := driverServers(t) // the shared pool's, of earlier tests' gpu checks
+	code, out, errs := runCmd(append(bench, "--module-limit", "1ms"), "")
+	killed := strings.Count(errs, "no answer from the driver process running the module within 1ms: it was killed")
+	if code != exitFail || killed != 4 || !strings.Contains(out, "| reducible 12 | 0 |") {
+		t.Fatalf("exit %d with %d modules killed, want %d, 4 and a row of none timed:\n%s%s", code, killed, exitFail, out, errs)
+	}
+	if left := slices.DeleteFunc(driverServers(t), func(p string) bool { return slices.Contains(before, p) }); len(left) > 0 {
+		t.Errorf("driver processes left running: %v", left)
+	}
+}
+
+// driverServers lists the processes running with the gpu package's
+// ServerEnv set, as their /proc directories.
+func driverServers(t *testing.T) []string {
+	t.Helper()
+	dirs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	var left []string
+	for _, f := range dirs {
+		env, err := os.ReadFile(f)
+		if err == nil && bytes.Contains(env, []byte(gpu.ServerEnv+"=")) {
+			left = append(left, filepath.Dir(f))
+		}
+	}
+	return left
 }

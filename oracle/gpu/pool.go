@@ -72,12 +72,15 @@ type Pool struct {
 
 // NewPool returns a pool of servers of opt's device, started by start
 // (nil: ServerCommand). No server starts before the first Get.
-// opt.Timeout is not read: each Get gives its limit.
+// opt.Timeout is the servers' fence timeout, each dispatch's (0:
+// serverBackstop, for checks, whose job limit each Get gives).
 func NewPool(opt Options, start func() (*exec.Cmd, error)) *Pool {
 	if start == nil {
 		start = ServerCommand
 	}
-	opt.Timeout = serverBackstop
+	if opt.Timeout <= 0 {
+		opt.Timeout = serverBackstop
+	}
 	return &Pool{opt: opt, start: start, live: map[*Remote]bool{}}
 }
 
@@ -266,18 +269,35 @@ func (r *Remote) Info() DeviceInfo { return r.info }
 // Such a server is not used again, nor one whose driver failed the job: a
 // dispatch the driver gave up on may still be running in it.
 func (r *Remote) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
-	if r.broken {
-		return nil, r.failure("the driver process is gone")
-	}
+	a, err := r.job(serverJob{Module: module, Batch: *batch, Walks: walks})
+	return a.Observed, err
+}
+
+// Time is Executor.Time in the server: the module compiled cold, then
+// dispatched opt.Warmup times untimed and opt.Repeats times timed, the
+// whole bounded by the limit (a server past it is killed, its module
+// failed with a DriverError, as Execute's). The CPU times are the
+// server's.
+func (r *Remote) Time(module []byte, batch *spirv.Batch, walks int, opt TimeOptions) (Timing, []spirv.Observed, error) {
+	a, err := r.job(serverJob{Module: module, Batch: *batch, Walks: walks, Time: &opt})
+	return a.Timing, a.Observed, err
+}
+
+// job runs j in the server. An error of the driver's breaks the server as
+// its death does: a dispatch the driver gave up on may still run in it.
+func (r *Remote) job(j serverJob) (serverAnswer, error) {
 	var a serverAnswer
-	if err := r.call(serverJob{Module: module, Batch: *batch, Walks: walks}, &a, "running the module"); err != nil {
-		return nil, err
+	if r.broken {
+		return a, r.failure("the driver process is gone")
+	}
+	if err := r.call(j, &a, "running the module"); err != nil {
+		return a, err
 	}
 	err := a.Err.err()
 	if err != nil {
 		r.broken = true
 	}
-	return a.Observed, err
+	return a, err
 }
 
 // call sends msg and reads the answer into reply within the limit; doing

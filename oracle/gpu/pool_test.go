@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 // answers the hello with no device, "slowhello" opens its device in 300 ms
 // and answers, "timeout" answers every job with a
 // fence timeout, "answer" answers each job with one
-// empty observation per walk.
+// empty observation per walk (and a timed job fakeTiming).
 func fakeServe(mode string) {
 	dec, enc := gob.NewDecoder(os.Stdin), gob.NewEncoder(os.Stdout)
 	var h serverHello
@@ -78,8 +78,18 @@ func fakeServe(mode string) {
 			enc.Encode(serverAnswer{Err: toWire(&DriverError{Op: "vkWaitForFences", Result: 2})})
 			continue
 		}
-		enc.Encode(serverAnswer{Observed: make([]spirv.Observed, j.Walks)})
+		a := serverAnswer{Observed: make([]spirv.Observed, j.Walks)}
+		if j.Time != nil {
+			a.Timing = fakeTiming(*j.Time)
+		}
+		enc.Encode(a)
 	}
+}
+
+// fakeTiming is what a fake server measures for a timed job: times that
+// tell its options came through.
+func fakeTiming(opt TimeOptions) Timing {
+	return Timing{Pipeline: time.Duration(opt.Warmup), Run: time.Duration(opt.Repeats)}
 }
 
 // fakePool is a pool of fake servers of mode, counting the servers it
@@ -286,6 +296,10 @@ func TestPoolMatchesTheDriver(t *testing.T) {
 		if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("graph %d: the server observed %v (%v), the process %v (%v)", seed, got, err2, want, err1)
 		}
+		tm, timed, err3 := r.Time(m, batch, len(walks), TimeOptions{Warmup: -1, Repeats: 2})
+		if err3 != nil || !reflect.DeepEqual(timed, want) || tm.Pipeline <= 0 || tm.Run <= 0 {
+			t.Errorf("graph %d: the server's timed run observed %v (%v), timing %+v; the process %v", seed, timed, err3, tm, want)
+		}
 	}
 }
 
@@ -378,4 +392,33 @@ func TestServerCommandRunsThisFile(t *testing.T) {
 	if cmd.Path != "/proc/self/exe" {
 		t.Errorf("a server starts from %s, want /proc/self/exe", cmd.Path)
 	}
+}
+
+// TestPoolTimesAJob: a timed job reaches the server with its options and
+// comes back with the server's timing; a server that dies timing a module
+// fails that module alone, as it fails a check.
+func TestPoolTimesAJob(t *testing.T) {
+	p, _ := fakePool(t, "answer")
+	r, err := p.Get(time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, batch := someJob()
+	opt := TimeOptions{Warmup: 3, Repeats: 11}
+	tm, obs, err := r.Time(mod, batch, 2, opt)
+	if err != nil || len(obs) != 2 || tm != fakeTiming(opt) {
+		t.Errorf("Time: %+v, %d observations, %v; want %+v and 2", tm, len(obs), err, fakeTiming(opt))
+	}
+	p.Put(r)
+
+	crash, _ := fakePool(t, "crash")
+	r, err = crash.Get(time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = r.Time(mod, batch, 2, opt)
+	if !IsDriverError(err) || !strings.Contains(err.Error(), "died running the module") {
+		t.Errorf("a crash while timing: %v, want a DriverError saying the process died", err)
+	}
+	crash.Put(r)
 }

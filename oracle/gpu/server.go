@@ -9,7 +9,8 @@
 //
 // The wire is encoding/gob, one value per message, in this order: the
 // client's serverHello, the server's serverInfo; then any number of
-// serverJob and serverAnswer pairs. The server ends at the end of its input.
+// serverJob and serverAnswer pairs, each job an Execute or, with Time set,
+// an Executor.Time. The server ends at the end of its input.
 
 package gpu
 
@@ -39,16 +40,19 @@ type serverInfo struct {
 	Err  wireError
 }
 
-// serverJob is one Execute.
+// serverJob is one Execute, or one Executor.Time when Time is set.
 type serverJob struct {
 	Module []byte
 	Batch  spirv.Batch
 	Walks  int
+	Time   *TimeOptions
 }
 
-// serverAnswer is a job's observations, or its error.
+// serverAnswer is a job's observations, or its error, and for a timed job
+// what was measured.
 type serverAnswer struct {
 	Observed []spirv.Observed
+	Timing   Timing
 	Err      wireError
 }
 
@@ -131,8 +135,15 @@ func Serve(in io.Reader, out io.Writer) error {
 		} else if err != nil {
 			return fmt.Errorf("reading a job: %w", err)
 		}
-		obs, err := ex.Execute(j.Module, &j.Batch, j.Walks)
-		if err := send(serverAnswer{Observed: obs, Err: toWire(err)}); err != nil {
+		var a serverAnswer
+		var err error
+		if j.Time != nil {
+			a.Timing, a.Observed, err = ex.Time(j.Module, &j.Batch, j.Walks, *j.Time)
+		} else {
+			a.Observed, err = ex.Execute(j.Module, &j.Batch, j.Walks)
+		}
+		a.Err = toWire(err)
+		if err := send(a); err != nil {
 			return err
 		}
 	}
