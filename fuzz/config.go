@@ -201,7 +201,16 @@ const ExhaustiveKind = string(gen.Exhaustive)
 // runSeed is the run seed stream i's generator draws graph j from: Seed,
 // or ExhaustiveFrom for the exhaustive generator when it is set.
 func (s *Settings) runSeed(i int) uint64 {
-	if s.ExhaustiveFrom != nil && i >= 0 && i < len(s.Streams) && s.Streams[i].Kind == ExhaustiveKind {
+	if i >= 0 && i < len(s.Streams) && s.Streams[i].Kind == ExhaustiveKind {
+		return s.exhaustiveStart()
+	}
+	return s.Seed
+}
+
+// exhaustiveStart is the position the exhaustive generator's walk starts
+// at, its streams' run seed: ExhaustiveFrom, or Seed when it is not set.
+func (s *Settings) exhaustiveStart() uint64 {
+	if s.ExhaustiveFrom != nil {
 		return *s.ExhaustiveFrom
 	}
 	return s.Seed

@@ -100,9 +100,9 @@ type recordSet struct {
 	// compactAt is the length of kept that sets off the next compact.
 	compactAt int
 	total     int
-	// exhaustive is one past the last position of the exhaustive
-	// generator's growing order among the records (the report's
-	// ExhaustiveNext); 0 with none.
+	// exhaustive is one past the furthest step of the exhaustive
+	// generator's walk among the records (exhaustiveStep): the walk's
+	// start plus it is the report's ExhaustiveNext; 0 with none.
 	exhaustive uint64
 	// seen, when not nil, gathers the filter keys of every record
 	// (recordSeenKey): what a night adds to the state's filter.
@@ -139,8 +139,8 @@ func newRecordSet(s *Settings, withSeen bool) *recordSet {
 // add takes record r (each index once).
 func (rs *recordSet) add(r Record) {
 	rs.total++
-	if p, ok := exhaustivePosition(rs.s, &r); ok && p > rs.exhaustive {
-		rs.exhaustive = p
+	if k, ok := exhaustiveStep(rs.s, &r); ok && k+1 > rs.exhaustive {
+		rs.exhaustive = k + 1
 	}
 	if rs.seen != nil {
 		if k, ok := recordSeenKey(rs.s, &r); ok {
@@ -217,9 +217,10 @@ func (rs *recordSet) each(fn func(r *Record, n int, whole bool), sig func(k find
 }
 
 // exhaustiveNext is the position a night records for the next night's
-// walk, p one past its last: p, or, past MaxExhaustiveNext (which a state
-// does not hold), p modulo the growing order's length (gen.GrowingCount),
-// the position of the same graph, where the walk goes on alike.
+// walk, p one past its last (modulo 2^64, as the walk counts): p, or, past
+// MaxExhaustiveNext (which a state does not hold), p modulo the growing
+// order's length (gen.GrowingCount), the position of the same graph, where
+// the walk goes on alike.
 func exhaustiveNext(p uint64) uint64 {
 	if p > MaxExhaustiveNext {
 		return p % gen.GrowingCount()
@@ -233,7 +234,7 @@ func (rs *recordSet) report(s Settings) *Report {
 	slices.SortFunc(rs.kept, func(a, b Record) int { return a.Index - b.Index })
 	rep := newReport(s)
 	if s.Night != "" && rs.exhaustive > 0 {
-		next := exhaustiveNext(rs.exhaustive)
+		next := exhaustiveNext(s.exhaustiveStart() + rs.exhaustive)
 		rep.ExhaustiveNext = &next
 	}
 	keys := make([]countKey, 0, len(rs.counts))

@@ -12,6 +12,9 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/gen"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // reportOfAll is the reference: every record kept, added in index order.
@@ -19,18 +22,19 @@ func reportOfAll(s Settings, recs []Record) *Report {
 	recs = slices.Clone(recs)
 	slices.SortFunc(recs, func(a, b Record) int { return a.Index - b.Index })
 	rep := newReport(s)
-	var next uint64
+	var walked uint64
 	bySig := map[findingKey]int{}
 	for i := range recs {
-		if p, ok := exhaustivePosition(&s, &recs[i]); ok && p > next {
-			next = p
+		if k, ok := exhaustiveStep(&s, &recs[i]); ok && k+1 > walked {
+			walked = k + 1
 		}
 		rep.add(&recs[i], bySig)
 		if rep.Divergences != nil {
 			rep.Divergences.Size.add(&s, &recs[i])
 		}
 	}
-	if s.Night != "" && next > 0 {
+	if s.Night != "" && walked > 0 {
+		next := exhaustiveNext(s.exhaustiveStart() + walked)
 		rep.ExhaustiveNext = &next
 	}
 	rep.sortFindings()
@@ -268,5 +272,47 @@ func TestRecordSetKeepsFewOfManyFailures(t *testing.T) {
 	want, _ := json.Marshal(reportOfAll(s, recs))
 	if string(got) != string(want) {
 		t.Errorf("the compacted set's report differs from every record's:\n%s\n%s", got, want)
+	}
+}
+
+// TestExhaustiveNextOfAWrappingWalk: a night's exhaustive_next is one past
+// the last graph of its walk, the graph the walk would take next, also for
+// a walk started near 2^64 whose positions wrap past it (the last graph's
+// position is then small, and the one before the wrap the largest), and
+// for one that ends past 2^63 (recorded as the same graph's position below
+// it); records come in any order.
+func TestExhaustiveNextOfAWrappingWalk(t *testing.T) {
+	top := ^uint64(0)
+	for _, c := range []struct {
+		seed, from uint64 // from: the state's start, 0 none
+		n          int
+		want       uint64
+	}{
+		{seed: top - 5, n: 12, want: 6},
+		{seed: top - 5, n: 6, want: 0},
+		{seed: top - 20, n: 40, want: 19},
+		{seed: MaxExhaustiveNext - 3, n: 10, want: (MaxExhaustiveNext + 7) % gen.GrowingCount()},
+		{seed: 7, from: top - 1, n: 5, want: 3},
+		{seed: 20261206, n: 8, want: 20261214},
+	} {
+		s := Settings{Seed: c.seed, Night: "2026-12-06", Streams: []Stream{{Kind: ExhaustiveKind, Weights: "w0"}}}
+		if c.from != 0 {
+			s.ExhaustiveFrom = &c.from
+		}
+		rs := newRecordSet(&s, false)
+		for _, j := range rand.New(rand.NewPCG(c.seed, 2)).Perm(c.n) {
+			rs.add(Record{Index: j, Seed: gen.SeedFor(gen.Exhaustive, s.runSeed(0), j), Graph: "{{}}", Current: SideResult{Outcome: OutOK}})
+		}
+		rep := rs.report(s)
+		if rep.ExhaustiveNext == nil {
+			t.Fatalf("seed %d, %d graphs: no exhaustive_next", c.seed, c.n)
+		}
+		if *rep.ExhaustiveNext != c.want {
+			t.Errorf("seed %d (from %d), %d graphs: exhaustive_next %d, want %d", c.seed, c.from, c.n, *rep.ExhaustiveNext, c.want)
+		}
+		want := cfg.FormatCompact(gen.GrowingAt(gen.SeedFor(gen.Exhaustive, s.runSeed(0), c.n)))
+		if got := cfg.FormatCompact(gen.GrowingAt(c.want)); got != want {
+			t.Errorf("seed %d, %d graphs: the next night starts on %s, the walk's next graph is %s", c.seed, c.n, got, want)
+		}
 	}
 }

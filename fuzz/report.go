@@ -329,14 +329,17 @@ func zeroCounts(keys []string) map[string]int {
 // dispatchShare is the number of graphs that ran the dispatch share.
 func (rep *Report) dispatchShare() int { return rep.Strategies[DispatchStrategy] }
 
-// exhaustivePosition is one past record r's position in the exhaustive
-// generator's growing order (its own seed: gen.SeedFor walks positions);
-// false for a record of another generator or a mutant.
-func exhaustivePosition(s *Settings, r *Record) (uint64, bool) {
+// exhaustiveStep is how far record r's graph is along the exhaustive
+// generator's walk of the growing order: its position (its own seed:
+// gen.SeedFor walks positions) less the walk's start (Settings.runSeed),
+// both as the walk counts them, modulo 2^64, so a walk that wraps past
+// 2^64 (one started near the top of the range) keeps its order; false
+// for a record of another generator or a mutant.
+func exhaustiveStep(s *Settings, r *Record) (uint64, bool) {
 	if r.Mutant != "" || r.Stream < 0 || r.Stream >= len(s.Streams) || s.Streams[r.Stream].Kind != ExhaustiveKind {
 		return 0, false
 	}
-	return r.Seed + 1, true
+	return r.Seed - s.runSeed(r.Stream), true
 }
 
 // findingKey keys the findings: a signature on one strategy.
