@@ -18,6 +18,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"time"
 )
 
@@ -231,10 +233,12 @@ func eachRecordIn(path string, text io.ReadSeeker, s *Settings, fn func(r *Recor
 }
 
 // loggedAt is a record of the log by its index, its line and its checksum
-// (lineSum), which tells two records of an index apart.
+// (lineSum), which tells two records of an index apart; rec is the record
+// itself, where checkAgain keeps it.
 type loggedAt struct {
 	index, line int
 	sum         string
+	rec         *Record
 }
 
 // lineSum is the checksum a verified log line opens with.
@@ -245,16 +249,20 @@ func lineSum(line []byte) string {
 // checkAgain holds each index logged again (again, in line order) against
 // the first record of its index in the log's first good bytes, read from
 // text's start: the same record again counts once (a log a campaign
-// writes never has one), another record is an error naming both lines:
-// one index has one verdict, and which of the two is the index's the log
-// cannot say.
+// writes never has one), another record is an error naming both lines
+// and the first field in which the two differ (recordsDiffer): one index
+// has one verdict, and which of the two is the index's the log cannot
+// say.
 func checkAgain(path string, text io.ReadSeeker, good int64, s *Settings, again []loggedAt) error {
 	if len(again) == 0 {
 		return nil
 	}
+	sum := SettingsSum(*s)
 	first := map[int]loggedAt{}
+	againAt := map[int]loggedAt{}
 	for _, a := range again {
 		first[a.index] = loggedAt{}
+		againAt[a.line] = a
 	}
 	if _, err := text.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -268,23 +276,88 @@ func checkAgain(path string, text io.ReadSeeker, good int64, s *Settings, again 
 		if err != nil {
 			return err
 		}
-		var rec struct {
-			Index int `json:"i"`
-		}
 		line = bytes.TrimSpace(line)
-		if json.Unmarshal(line, &rec) != nil {
+		r, _, err := readRecord(line, sum, s)
+		if err != nil {
 			return fmt.Errorf("%s:%d: changed while it was read", path, lr.n)
 		}
-		if f, ok := first[rec.Index]; ok && f.line == 0 {
-			first[rec.Index] = loggedAt{index: rec.Index, line: lr.n, sum: lineSum(line)}
-		}
-	}
-	for _, a := range again {
-		if f := first[a.index]; f.sum != a.sum {
-			return fmt.Errorf("%s:%d: graph index %d logged again, with another record than line %d's: an index has one verdict, and the log does not say which of the two is its own (two logs joined, or one edited): keep the line of the right one, or delete both and --resume judges the index again", path, a.line, a.index, f.line)
+		f, ok := first[r.Index]
+		switch {
+		case !ok:
+		case f.line == 0:
+			first[r.Index] = loggedAt{index: r.Index, line: lr.n, sum: lineSum(line), rec: &r}
+		case againAt[lr.n].sum != f.sum:
+			return fmt.Errorf("%s:%d: graph index %d logged again, with another record than line %d's (%s): an index has one verdict, and the log does not say which of the two is its own (two logs joined, or one edited): keep the line of the right one, or delete both and --resume judges the index again", path, lr.n, r.Index, f.line, recordsDiffer(&r, f.rec, f.line))
 		}
 	}
 	return nil
+}
+
+// recordsDiffer says how record r differs from the record of line
+// first: the first field, in the record's order, whose value is not
+// the same, named by its JSON key (cur.outcome, base.signature), with
+// both values.
+func recordsDiffer(r, other *Record, first int) string {
+	key, mine, theirs, ok := fieldDiff("", reflect.ValueOf(*r), reflect.ValueOf(*other))
+	if !ok {
+		return fmt.Sprintf("the same fields as line %d's, written otherwise", first)
+	}
+	return fmt.Sprintf("its %s is %s, line %d's is %s", key, mine, first, theirs)
+}
+
+// fieldDiff is the first field of a and b (values of one type) that
+// differs, by the JSON key path under prefix, and its two values as a
+// message writes them; false when none does.
+func fieldDiff(prefix string, a, b reflect.Value) (key, va, vb string, ok bool) {
+	switch a.Kind() {
+	case reflect.Struct:
+		for i := range a.NumField() {
+			name, _, _ := strings.Cut(a.Type().Field(i).Tag.Get("json"), ",")
+			if name == "" || name == "-" || !a.Type().Field(i).IsExported() {
+				continue
+			}
+			if prefix != "" {
+				name = prefix + "." + name
+			}
+			if key, va, vb, ok := fieldDiff(name, a.Field(i), b.Field(i)); ok {
+				return key, va, vb, true
+			}
+		}
+		return "", "", "", false
+	case reflect.Pointer:
+		switch {
+		case a.IsNil() && b.IsNil():
+			return "", "", "", false
+		case a.IsNil() || b.IsNil():
+			return prefix, presence(a), presence(b), true
+		}
+		return fieldDiff(prefix, a.Elem(), b.Elem())
+	}
+	if reflect.DeepEqual(a.Interface(), b.Interface()) {
+		return "", "", "", false
+	}
+	return prefix, fieldValue(a), fieldValue(b), true
+}
+
+// presence says whether pointer field v is set.
+func presence(v reflect.Value) string {
+	if v.IsNil() {
+		return "absent"
+	}
+	return "present"
+}
+
+// fieldValue is a field's value as a message writes it: a string quoted
+// ("none" when empty), bytes counted, anything else as fmt writes it, cut
+// at 80 bytes.
+func fieldValue(v reflect.Value) string {
+	switch x := v.Interface().(type) {
+	case string:
+		return clipSetting(quoted(x))
+	case []byte:
+		return Plural(len(x), "byte")
+	}
+	return clipSetting(fmt.Sprint(v.Interface()))
 }
 
 // readRecord decodes and verifies one line; torn says it is not JSON at

@@ -61,19 +61,31 @@ func TestReadRecordsTornAndDuplicate(t *testing.T) {
 }
 
 // TestReadRecordsRefusesAnIndexLoggedTwice: an index logged again with
-// another record (here another outcome) is an error naming both lines,
-// wherever the two are; its first record is not taken for the index.
+// another record (here another outcome, or signature, or baseline) is an
+// error naming both lines and the first field that differs, with both
+// values, wherever the two are; its first record is not taken for the
+// index.
 func TestReadRecordsRefusesAnIndexLoggedTwice(t *testing.T) {
 	ok0 := `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"ok"}}`
 	ok1 := `{"i":1,"s":1,"seed":2,"graph":"{{}}","cur":{"outcome":"ok"}}`
 	invalid0 := `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"invalid","signature":"exec:trace-mismatch"}}`
-	for _, bodies := range [][]string{{ok0, ok1, invalid0}, {invalid0, ok1, ok0, ok1}} {
+	rules0 := `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"invalid","signature":"rules:R6"}}`
+	spaced0 := `{"i":0, "s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"ok"}}`
+	for _, c := range []struct {
+		bodies []string
+		what   string
+	}{
+		{[]string{ok0, ok1, invalid0}, `(its cur.outcome is "invalid", line 1's is "ok")`},
+		{[]string{invalid0, ok1, ok0, ok1}, `(its cur.outcome is "ok", line 1's is "invalid")`},
+		{[]string{invalid0, ok1, rules0}, `(its cur.signature is "rules:R6", line 1's is "exec:trace-mismatch")`},
+		{[]string{ok0, ok1, spaced0}, `(the same fields as line 1's, written otherwise)`},
+	} {
 		dir := t.TempDir()
-		sealedLog(t, dir, bodies...)
+		sealedLog(t, dir, c.bodies...)
 		_, _, err := ReadRecords(dir)
-		want := filepath.Join(dir, ResultsFile) + ":3: graph index 0 logged again, with another record than line 1's"
+		want := filepath.Join(dir, ResultsFile) + ":3: graph index 0 logged again, with another record than line 1's " + c.what
 		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("log %q: err %v, want %q", bodies, err, want)
+			t.Errorf("log %q: err %v, want %q", c.bodies, err, want)
 		}
 	}
 }
