@@ -116,11 +116,15 @@ func commandWords(cmd string) [][2]int {
 // RelativeCd is the directory of the first `cd DIR` of spec's command
 // that names DIR relative to where the command runs (not absolute, nor
 // {repo}/... or {dir}/... of a regression file), or "" when it has none or
-// spec is no cmd spec. A cd in the command string of a shell the command
-// runs (sh -c 'cd tools && ./adapter', bash -c "...") counts too. A spec
-// that changes into such a directory runs as written from the working
-// directory of each run: a regression file recording it replays right
-// only from the place it was saved in.
+// spec is no cmd spec. Only a cd that is a command counts: the first word
+// of a command (after its assignments, and after a program that runs the
+// rest of its words as a command: env, nice, timeout 5, exec, ...;
+// commandWrappers), never an argument of another program (./adapter cd
+// tools). A cd in the command string of a shell the command runs (sh -c
+// 'cd tools && ./adapter', bash, dash, env bash -c "...", timeout 5 sh
+// -c "...") counts too. A spec that changes into such a directory runs as
+// written from the working directory of each run: a regression file
+// recording it replays right only from the place it was saved in.
 func RelativeCd(spec string) string {
 	sp, err := ParseSpec(spec)
 	if err != nil || sp.Kind != SpecCmd {
@@ -133,20 +137,27 @@ func RelativeCd(spec string) string {
 func relativeCdIn(cmd string) string {
 	words := controlWords(cmd)
 	program := true // words[i] may be a command's program
-	for i, w := range words {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
 		switch {
 		case w == "": // a character that joins or groups commands
 			program = true
 			continue
-		case program && (isAssignment(w) || w == "exec" || w == "command" || w == "env"):
+		case !program:
+			continue
+		case isAssignment(w) || shellKeywords[w]:
 			continue
 		}
-		if script, ok := shellScript(words[i:]); ok && program {
+		if n := wrapperWords(words[i:]); n > 0 {
+			i += n - 1 // the wrapped command's program comes next
+			continue
+		}
+		program = false
+		if script, ok := shellScript(words[i:]); ok {
 			if d := relativeCdIn(shellUnquote(script)); d != "" {
 				return d
 			}
 		}
-		program = false
 		if w != "cd" {
 			continue
 		}
@@ -169,6 +180,66 @@ func relativeCdIn(cmd string) string {
 		}
 	}
 	return ""
+}
+
+// shellKeywords are the words a shell reads before a command's program
+// (if cd tools; then ...; ! cd x; time cd x).
+var shellKeywords = map[string]bool{"!": true, "{": true, "if": true, "then": true, "else": true, "elif": true, "while": true, "until": true, "do": true, "time": true}
+
+// commandWrapper is a program that runs the rest of its words as a
+// command: its options (those of withArg take the next word, when their
+// value is not attached: -n 5, -n5), then operands words of its own
+// (timeout's duration), then the command.
+type commandWrapper struct {
+	withArg  string
+	operands int
+}
+
+// commandWrappers are the programs wrapperWords reads through, by name
+// (any directory: /usr/bin/env too).
+var commandWrappers = map[string]commandWrapper{
+	"exec":    {withArg: "a"},
+	"command": {},
+	"env":     {withArg: "uCS"},
+	"nice":    {withArg: "n"},
+	"nohup":   {},
+	"setsid":  {},
+	"stdbuf":  {withArg: "ioe"},
+	"timeout": {withArg: "sk", operands: 1},
+	"ionice":  {withArg: "cnp"},
+	"chrt":    {operands: 1},
+	"taskset": {operands: 1},
+}
+
+// wrapperWords is how many of words, which open a command, are a command
+// wrapper's (commandWrappers) before the command it runs: its name, its
+// options and its operands; 0 when words[0] is none.
+func wrapperWords(words []string) int {
+	cw, ok := commandWrappers[words[0][strings.LastIndexByte(words[0], '/')+1:]]
+	if !ok {
+		return 0
+	}
+	k := 1
+	for ; k < len(words); k++ {
+		w := words[k]
+		if w == "--" {
+			k++
+			break
+		}
+		if len(w) < 2 || w[0] != '-' || isAssignment(w) {
+			break
+		}
+		if strings.HasPrefix(w, "--") { // --foreground, --signal=KILL
+			continue
+		}
+		if i := strings.IndexAny(w[1:], cw.withArg); i >= 0 && i == len(w)-2 {
+			k++ // -n 5: the option's value is the next word
+		}
+	}
+	for n := 0; n < cw.operands && k < len(words) && words[k] != ""; n++ {
+		k++
+	}
+	return k
 }
 
 // controlWords are cmd's words (shellWords), each cut at the characters
@@ -206,7 +277,7 @@ func shellScript(words []string) (string, bool) {
 		return "", false
 	}
 	switch words[0][strings.LastIndexByte(words[0], '/')+1:] {
-	case "sh", "bash":
+	case "sh", "bash", "dash":
 	default:
 		return "", false
 	}

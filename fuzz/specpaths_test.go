@@ -153,3 +153,47 @@ func TestRelativeCdInAShellsCommandString(t *testing.T) {
 		}
 	}
 }
+
+// TestRelativeCdThroughCommandWrappers: a cd in the command string of a
+// shell run through a program that runs a command (env, nice, timeout,
+// nohup, setsid, with their options and timeout's duration) counts, as in
+// dash's; a cd that is an argument of another program (./adapter cd
+// tools), wrapped or not, is no command and does not.
+func TestRelativeCdThroughCommandWrappers(t *testing.T) {
+	for spec, want := range map[string]string{
+		`cmd:dash -c "cd tools && ./adapter"`:                    "tools",
+		`cmd:/bin/dash -c 'cd tools; exec ./a'`:                  "tools",
+		`cmd:env bash -c "cd tools && ./a"`:                      "tools",
+		`cmd:/usr/bin/env bash -c "cd tools && ./a"`:             "tools",
+		`cmd:env -i FOO=1 sh -c 'cd tools && ./a'`:               "tools",
+		`cmd:env -u HOME -- sh -c 'cd tools && ./a'`:             "tools",
+		`cmd:timeout 5 sh -c "cd tools && ./a"`:                  "tools",
+		`cmd:timeout -s KILL -k 1 5s bash -c 'cd tools && ./a'`:  "tools",
+		`cmd:timeout --foreground 5 sh -c 'cd tools && ./a'`:     "tools",
+		`cmd:nice sh -c "cd tools && ./a"`:                       "tools",
+		`cmd:nice -n 5 sh -c 'cd tools && ./a'`:                  "tools",
+		`cmd:nice -n5 sh -c 'cd tools && ./a'`:                   "tools",
+		`cmd:nice -10 sh -c 'cd tools && ./a'`:                   "tools",
+		`cmd:nohup setsid sh -c 'cd tools && ./a'`:               "tools",
+		`cmd:FOO=1 nice timeout 5 env bash -c 'cd tools && ./a'`: "tools",
+		`cmd:timeout 5 ./a; cd tools && ./b`:                     "tools",
+		`cmd:if cd tools; then ./a; fi`:                          "tools",
+		`cmd:./adapter cd tools`:                                 "",
+		`cmd:FOO=1 ./adapter cd tools`:                           "",
+		`cmd:./adapter --mode fast -- cd tools`:                  "",
+		`cmd:echo cd tools && ./a`:                               "",
+		`cmd:exec ./adapter cd tools`:                            "",
+		`cmd:nice ./adapter cd tools`:                            "",
+		`cmd:timeout 5 ./adapter cd tools`:                       "",
+		`cmd:env FOO=1 ./adapter cd tools`:                       "",
+		`cmd:sh -c './adapter cd tools'`:                         "",
+		`cmd:timeout 5 sh ./run.sh -c 'cd tools'`:                "",
+		`cmd:nice -n 5 dash -c 'cd /opt/tools && ./a'`:           "",
+		`cmd:./adapter --wrap "sh -c 'cd tools && ./a'"`:         "",
+		`cmd:./adapter --then timeout 5 sh -c 'cd tools && ./a'`: "",
+	} {
+		if got := RelativeCd(spec); got != want {
+			t.Errorf("RelativeCd(%q) = %q, want %q", spec, got, want)
+		}
+	}
+}
