@@ -60,6 +60,23 @@ func TestHeaderChecksAndLimits(t *testing.T) {
 			t.Errorf("%q: %v, want an error naming the line", bad, err)
 		}
 	}
+	for line, want := range map[string]string{
+		"# checks: +":          "bad.cfg:2: '# checks: +': the name after + is missing (+NAME adds a check to the defaults, as in +gpu)",
+		"# checks: exec, -":    "bad.cfg:2: '# checks: exec, -': the name after - is missing (-NAME removes one, as in -fallback)",
+		"# checks: +gpu,+ ,-x": "bad.cfg:2: '# checks: +gpu,+ ,-x': the name after + is missing",
+	} {
+		if _, err := ParseRegression("bad.cfg", []byte("# signature: none\n"+line+"\n{{1}, {}}\n")); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", line, err, want)
+		}
+	}
+	for _, checks := range []string{"+ gpu", " exec", "- fallback, + gpu"} {
+		r, err := ParseRegression("r.cfg", []byte("# signature: none\n# checks: "+checks+"\n{{1}, {}}\n"))
+		if err != nil {
+			t.Errorf("'# checks: %s': %v, want it read as --checks reads it", checks, err)
+		} else if r.Header.Checks != strings.TrimSpace(checks) {
+			t.Errorf("'# checks: %s' read as %q", checks, r.Header.Checks)
+		}
+	}
 }
 
 // TestHeaderKeysMisspeltOrTwice: a key a letter or two from a header key

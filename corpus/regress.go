@@ -351,11 +351,17 @@ func (h *Header) set(key, v string) (err error) {
 }
 
 // setChecks reads '# checks:': a --checks value, check names each
-// optionally prefixed + or -, comma-separated. Whether the oracle knows
-// the names is asked when the file is judged, as for --checks.
+// optionally prefixed + or -, comma-separated, spaces around a name
+// ignored as --checks ignores them (oracle.ResolveChecks); a + or a -
+// without its name is refused as --checks refuses it
+// (oracle.CheckNameMissing). Whether the oracle knows the names is asked
+// when the file is judged, as for --checks.
 func (h *Header) setChecks(v string) error {
+	if why := oracle.CheckNameMissing(v); why != "" {
+		return fmt.Errorf("'# checks: %s': %s", v, why)
+	}
 	for _, c := range strings.Split(v, ",") {
-		name := strings.TrimLeft(strings.TrimSpace(c), "+-")
+		name := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(c), "+-"))
 		if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_-") != "" {
 			return fmt.Errorf("'# checks: %s': want check names, each optionally prefixed + or -, comma-separated (as --checks takes them)", v)
 		}

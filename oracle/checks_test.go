@@ -249,13 +249,17 @@ func TestGrowthTimeScalesWithTheGraph(t *testing.T) {
 
 func TestResolveChecks(t *testing.T) {
 	for spec, want := range map[string][]string{
-		"":                  DefaultChecks,
-		"rules,exec":        {"rules", "exec"},
-		"+gpu":              append(slices.Clone(DefaultChecks), "gpu"),
-		"-meta,+gpu":        append(slices.DeleteFunc(slices.Clone(DefaultChecks), func(s string) bool { return s == "meta" }), "gpu"),
-		" rules , +pdom ":   {"rules", "pdom"},
-		"rules,-everything": {"rules", "-everything"}, // kept, for New to refuse
-		"exec,rules,exec":   {"exec", "rules"},
+		"":                   DefaultChecks,
+		"rules,exec":         {"rules", "exec"},
+		"+gpu":               append(slices.Clone(DefaultChecks), "gpu"),
+		"-meta,+gpu":         append(slices.DeleteFunc(slices.Clone(DefaultChecks), func(s string) bool { return s == "meta" }), "gpu"),
+		" rules , +pdom ":    {"rules", "pdom"},
+		"rules,-everything":  {"rules", "-everything"}, // kept, for New to refuse
+		"exec,rules,exec":    {"exec", "rules"},
+		" exec":              {"exec"},
+		"+ gpu":              append(slices.Clone(DefaultChecks), "gpu"),
+		" + gpu , - meta ":   append(slices.DeleteFunc(slices.Clone(DefaultChecks), func(s string) bool { return s == "meta" }), "gpu"),
+		"rules,- everything": {"rules", "-everything"},
 	} {
 		if got := ResolveChecks(spec); !slices.Equal(got, want) {
 			t.Errorf("ResolveChecks(%q) = %v, want %v", spec, got, want)

@@ -241,18 +241,20 @@ var DefaultChecks = []string{"pdom", "rules", "spirv-val", "exec", "filler", "gr
 
 // ResolveChecks reads a --checks value: "a,b" selects exactly a and b;
 // entries "+x" add x to the defaults and "-x" remove it ("+gpu" is the
-// defaults plus gpu). "" means the defaults. A "-x" naming no check is
-// kept as it is, so that New refuses it as it refuses an unknown check
-// selected: a misspelt removal would otherwise remove nothing in silence.
+// defaults plus gpu). Spaces around an entry, and between its + or - and
+// its name, are not part of the name (" exec", "+ gpu"). "" means the
+// defaults. A "-x" naming no check is kept as it is, so that New refuses
+// it as it refuses an unknown check selected: a misspelt removal would
+// otherwise remove nothing in silence.
 func ResolveChecks(spec string) []string {
 	var exact, add, del []string
 	for _, x := range strings.Split(spec, ",") {
 		switch x = strings.TrimSpace(x); {
 		case x == "":
 		case strings.HasPrefix(x, "+"):
-			add = append(add, x[1:])
+			add = append(add, strings.TrimSpace(x[1:]))
 		case strings.HasPrefix(x, "-"):
-			del = append(del, x[1:])
+			del = append(del, strings.TrimSpace(x[1:]))
 		default:
 			exact = append(exact, x)
 		}
@@ -278,6 +280,25 @@ func ResolveChecks(spec string) []string {
 		}
 	}
 	return base
+}
+
+// CheckNameMissing says what is wrong with a --checks value that has a +
+// or a - no name follows ("+", "exec,-", "+ "): "the name after + is
+// missing (+NAME adds a check to the defaults, as in +gpu)"; "" when every
+// + and - has its name. Without the name the entry would select a check
+// named "".
+func CheckNameMissing(spec string) string {
+	for _, x := range strings.Split(spec, ",") {
+		x = strings.TrimSpace(x)
+		if x == "" || x[0] != '+' && x[0] != '-' || strings.TrimSpace(x[1:]) != "" {
+			continue
+		}
+		if x == "+" {
+			return "the name after + is missing (+NAME adds a check to the defaults, as in +gpu)"
+		}
+		return "the name after - is missing (-NAME removes one, as in -fallback)"
+	}
+	return ""
 }
 
 // RegisterCheck adds a check to the table (a driver check such as gpu,

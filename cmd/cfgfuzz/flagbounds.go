@@ -97,16 +97,12 @@ func checkFlagRanges(fs *flag.FlagSet) error {
 }
 
 // checksNamesGiven refuses a --checks value with a + or a - that no name
-// follows ("+", "exec,-"): the check it adds or removes is missing, which
-// the oracle would otherwise report as a check named "".
+// follows ("+", "exec,-"): the check it adds or removes is missing
+// (oracle.CheckNameMissing), which the oracle would otherwise report as a
+// check named "".
 func checksNamesGiven(v string) error {
-	for _, x := range strings.Split(v, ",") {
-		x = strings.TrimSpace(x)
-		if x == "" || x[0] != '+' && x[0] != '-' || strings.TrimSpace(x[1:]) != "" {
-			continue
-		}
-		does := map[byte]string{'+': "adds a check to the defaults, as in +gpu", '-': "removes one, as in -fallback"}[x[0]]
-		return fmt.Errorf("invalid value %q for flag --checks: the name after %s is missing (%sNAME %s)", v, x, x, does)
+	if why := oracle.CheckNameMissing(v); why != "" {
+		return fmt.Errorf("invalid value %q for flag --checks: %s", v, why)
 	}
 	return nil
 }

@@ -131,3 +131,15 @@ func TestChecksNameMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestChecksNamesTrimmed: spaces around a --checks name are no part of
+// it, after a + or a - too: " exec", "+ exec" and "- fallback" select as
+// "exec", "+exec" and "-fallback" do.
+func TestChecksNamesTrimmed(t *testing.T) {
+	for _, checks := range []string{" exec", "+ exec", "- fallback", " + exec , -  meta"} {
+		code, stdout, stderr := runCmd([]string{"check", "--checks", checks, "-"}, "{{1}, {}}\n")
+		if code != 0 || !strings.Contains(stderr, "1 of 1 graphs passed") || strings.Contains(stderr, "unknown check") {
+			t.Errorf("--checks %q: exit %d, want 0 and the graph passed\n%s%s", checks, code, stdout, stderr)
+		}
+	}
+}
