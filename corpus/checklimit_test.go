@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -36,5 +38,44 @@ func TestRunnerCheckLimit(t *testing.T) {
 	}
 	if abandoned != 1 {
 		t.Errorf("OnAbandon called %d times, want 1", abandoned)
+	}
+}
+
+// heldExecutor is the interpreter, each call waiting until release is
+// closed: an exec check that runs past the check limit.
+type heldExecutor struct{ release chan struct{} }
+
+func (heldExecutor) Name() string { return "held" }
+
+func (h heldExecutor) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
+	<-h.release
+	return oracle.Interpreter{}.Execute(module, batch, walks)
+}
+
+// TestRunnerCheckLimitNamesTheCheckStillRunning: the error of a judgement
+// whose checks ran past the limit names the check it left running; two
+// graphs left in it have one signature.
+func TestRunnerCheckLimitNamesTheCheckStillRunning(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	var sigs []string
+	for _, graph := range []string{"{{1}, {}}", "{{1, 2}, {3}, {3}, {}}"} {
+		run, err := NewRunner(RunnerOptions{Checks: []string{"pdom", "exec"}, CheckLimit: 100 * time.Millisecond, Oracle: oracle.Options{Executor: heldExecutor{release}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := cfg.ParseCompact(graph, cfg.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := run.Run(g)
+		want := "checks: no verdict within 100ms (--check-timeout): exec still running"
+		if o.Err == nil || o.Err.Error() != want || o.Failed() {
+			t.Fatalf("%s: %+v; want the error %q", graph, o, want)
+		}
+		sigs = append(sigs, oracle.HarnessSignature(oracle.HarnessError, o.Err.Error()))
+	}
+	if sigs[0] != sigs[1] || !strings.Contains(sigs[0], "exec still running") {
+		t.Errorf("signatures %q, want one, naming exec", sigs)
 	}
 }

@@ -71,8 +71,8 @@ type Runner struct {
 	Timeout time.Duration
 	// CheckLimit bounds one judgement as `cfgfuzz check --check-timeout`
 	// bounds a graph's checks; 0 means none (Timeout, when set, applies
-	// instead). Past it the outcome has no verdict: Err says so, it is no
-	// finding. The abandoned judgement keeps the runner's structurizer
+	// instead). Past it the outcome has no verdict: Err says so, naming
+	// the check left running (oracle.StillRunning); it is no finding. The abandoned judgement keeps the runner's structurizer
 	// seam, so every later Run gives the same error; OnAbandon, when set,
 	// is called once then, for the caller to judge on with a new runner.
 	CheckLimit time.Duration
@@ -194,7 +194,7 @@ func (r *Runner) runWithin(g *cfg.Graph, orc *oracle.Oracle) Outcome {
 	case o := <-done:
 		return o
 	case <-t.C:
-		r.abandoned = fmt.Errorf("checks: no verdict within %v (--check-timeout)", r.CheckLimit)
+		r.abandoned = fmt.Errorf("checks: no verdict within %v (--check-timeout)%s", r.CheckLimit, oracle.StillRunning(orc))
 		if r.OnAbandon != nil {
 			r.OnAbandon()
 		}

@@ -120,7 +120,7 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 			w.checks = nil
 			w.abandon(side)
 			held <- takeToken(abandonWait * limit)
-			return checked{detail: fmt.Sprintf("%s %v (the check limit, --check-timeout)", CheckLimitDetail, limit)}, false
+			return checked{detail: fmt.Sprintf("%s %v (--check-timeout)%s", CheckLimitDetail, limit, oracle.StillRunning(orc, gpuOrc))}, false
 		}
 		ck = <-done
 	}
@@ -178,5 +178,9 @@ func newCheckRunner() checkRunner {
 func (r checkRunner) stop() { close(r) }
 
 // CheckLimitDetail begins the detail of a graph whose checks ran past the
-// check limit: the structurizer answered, the oracle gave no verdict.
+// check limit: the structurizer answered, the oracle gave no verdict. The
+// detail ends naming the check left running (oracle.StillRunning), as
+// corpus.Runner's and minimize's do: "checks: no verdict within 2m0s
+// (--check-timeout): gpu still running", short enough that its signature
+// (oracle.HarnessSignature, cut at oracle.ReasonLimit) keeps the name.
 const CheckLimitDetail = "checks: no verdict within"

@@ -4,10 +4,14 @@
 package fuzz
 
 import (
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 func TestCheckLimit(t *testing.T) {
@@ -41,6 +45,76 @@ func TestCheckLimit(t *testing.T) {
 	c.CheckTimeout = Duration(time.Minute)
 	if rep := mustRun(t, c).Report; rep.Outcomes[OutError] != 0 || rep.Outcomes[OutOK] != rep.Graphs {
 		t.Errorf("within the limit: outcomes %v", rep.Outcomes)
+	}
+}
+
+// heldExecutor is the interpreter, each call waiting until release is
+// closed: an exec check that runs past the check limit.
+type heldExecutor struct{ release chan struct{} }
+
+func (heldExecutor) Name() string { return "held" }
+
+func (h heldExecutor) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
+	<-h.release
+	return oracle.Interpreter{}.Execute(module, batch, walks)
+}
+
+// TestCheckLimitNamesTheCheckStillRunning: the detail of a graph whose
+// checks ran past the limit names the check it left running, exec of the
+// worker's oracle or the gpu check of the sampled graphs' own; graphs
+// left in one check have one signature (the detail normalized), and
+// graphs left in another check another.
+func TestCheckLimitNamesTheCheckStillRunning(t *testing.T) {
+	sigs := map[string]string{}
+	for _, check := range []string{"exec", "gpu"} {
+		release := make(chan struct{})
+		c := testConfig(t, 4)
+		c.CheckTimeout = Duration(200 * time.Millisecond)
+		c.Checks = []string{"pdom", "exec"}
+		if check == "exec" {
+			c.Oracle.Executor = heldExecutor{release}
+		} else {
+			c.GPUEvery = 1
+			gpuStandInHold.Store(&release)
+		}
+		o, err := Run(c)
+		gpuStandInHold.Store(nil)
+		close(release)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, _, err := ReadRecords(c.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("%s 200ms (--check-timeout): %s still running", CheckLimitDetail, check)
+		var sig string
+		judged := 0
+		for _, r := range recs {
+			if r.Skipped {
+				continue
+			}
+			judged++
+			if r.Current.Outcome != OutError || r.Current.Detail != want {
+				t.Errorf("%s held, graph %d: %s %q, want error %q", check, r.Index, r.Current.Outcome, r.Current.Detail, want)
+				continue
+			}
+			s := harnessSignature(OutError, r.Current.Detail)
+			if sig != "" && s != sig {
+				t.Errorf("%s held: graph %d has signature %q, an earlier graph %q", check, r.Index, s, sig)
+			}
+			sig = s
+		}
+		if judged < 2 || o.Report.Outcomes[OutError] != judged {
+			t.Errorf("%s held: %d graphs judged, outcomes %v; want 2 or more, every one an error", check, judged, o.Report.Outcomes)
+		}
+		if !strings.Contains(sig, check+" still running") {
+			t.Errorf("%s held: signature %q does not name the check", check, sig)
+		}
+		sigs[check] = sig
+	}
+	if sigs["exec"] == sigs["gpu"] {
+		t.Errorf("graphs left in exec and in gpu share the signature %q", sigs["exec"])
 	}
 }
 

@@ -17,9 +17,16 @@ import (
 
 var gpuStandInCalls atomic.Int64
 
+// gpuStandInHold, when set, is a channel every call of the stand-in
+// waits on before it passes: a gpu check that runs past the check limit.
+var gpuStandInHold atomic.Pointer[chan struct{}]
+
 func init() {
 	oracle.RegisterCheck("gpu", "test stand-in: passes and counts its calls", oracle.OnModule, func(*oracle.Oracle, *oracle.Subject) oracle.Verdict {
 		gpuStandInCalls.Add(1)
+		if hold := gpuStandInHold.Load(); hold != nil {
+			<-*hold
+		}
 		return oracle.Verdict{Status: oracle.Pass}
 	}, nil)
 }

@@ -116,12 +116,12 @@ func TestHTMLStatusSaysIncompleteOnce(t *testing.T) {
 func TestHTMLSaysWhichGraphsHaveNoVerdict(t *testing.T) {
 	rep := &Report{Outcomes: zeroCounts(Outcomes), BaselineOutcomes: zeroCounts(Outcomes)}
 	rep.Outcomes[OutOK], rep.Outcomes[OutError], rep.BaselineOutcomes[OutError] = 27, 3, 1
-	rep.HarnessErrors = []Example{{Index: 4, Seed: 9, Graph: "{{1}, {}}", Current: "error", Detail: "checks: no verdict within 2ms (the check limit, --check-timeout)"}}
+	rep.HarnessErrors = []Example{{Index: 4, Seed: 9, Graph: "{{1}, {}}", Current: "error", Detail: "checks: no verdict within 2ms (--check-timeout): exec still running"}}
 	h := HTML(rep)
 	if !strings.Contains(h, "<th>status</th><td><strong class=\"incomplete\">complete, but 3 graphs have no verdict on the current side and 1 on the baseline") {
 		t.Errorf("the status row does not say that graphs have no verdict: %s", h[:min(len(h), 2000)])
 	}
-	if !strings.Contains(h, "Harness errors") || !strings.Contains(h, "no verdict within 2ms (the check limit, --check-timeout)") {
+	if !strings.Contains(h, "Harness errors") || !strings.Contains(h, "no verdict within 2ms (--check-timeout): exec still running") {
 		t.Errorf("the page does not list the harness errors: %s", h)
 	}
 }

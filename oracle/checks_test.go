@@ -463,3 +463,45 @@ func TestRulesDetailLeadsWithTheSignaturesRule(t *testing.T) {
 		t.Error("rulesFailure reordered its argument")
 	}
 }
+
+// heldExecutor is the interpreter, each call waiting until release is
+// closed.
+type heldExecutor struct{ release chan struct{} }
+
+func (heldExecutor) Name() string { return "held" }
+
+func (h heldExecutor) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
+	<-h.release
+	return Interpreter{}.Execute(module, batch, walks)
+}
+
+// TestRunningNamesTheCheck: while a Check waits in exec, Running says
+// exec (of the oracle and of its Decisive copy, read from another
+// goroutine) and StillRunning names it; before and after, none runs.
+func TestRunningNamesTheCheck(t *testing.T) {
+	release := make(chan struct{})
+	o, err := New(Options{Checks: []string{"pdom", "exec", "filler"}, Executor: heldExecutor{release}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := o.Decisive()
+	if o.Running() != "" || StillRunning(o, nil) != "" {
+		t.Fatalf("before Check: running %q", o.Running())
+	}
+	g, m := diamondModule(t)
+	mod := m.Bytes()
+	done := make(chan []Verdict)
+	go func() { done <- d.Check(&Subject{Graph: g, Module: mod}) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for o.Running() != "exec" && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if got := StillRunning(nil, o, d); got != ": exec still running" {
+		t.Errorf("in exec: StillRunning %q, running %q", got, o.Running())
+	}
+	close(release)
+	<-done
+	if o.Running() != "" || StillRunning(o) != "" {
+		t.Errorf("after Check: running %q", o.Running())
+	}
+}

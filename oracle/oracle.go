@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
@@ -339,6 +340,51 @@ type Oracle struct {
 	// vulkan validates for a driver when Options.Env is no Vulkan
 	// environment (ValidateForDriver), made on first use.
 	vulkan Validator
+	// running names the check a Check runs (Running), nil between
+	// checks; shared with the oracle's Decisive copies.
+	running *atomic.Pointer[string]
+}
+
+// Running is the name of the check o runs now: one of its checks, or
+// growth while RetimeSlow times the structurizer again for it; "" when
+// none runs. It may be read from any goroutine: a caller that stopped
+// waiting for o's checks (a check limit) reads which one it left running.
+func (o *Oracle) Running() string {
+	if o.running == nil {
+		return ""
+	}
+	if n := o.running.Load(); n != nil {
+		return *n
+	}
+	return ""
+}
+
+// StillRunning is what the detail of a graph whose checks ran past a
+// check limit adds to name the checks orcs (nil ones left out) run when
+// the caller stopped waiting: ": gpu still running", "" when none runs.
+// It names checks only, nothing of the graph, so the details of graphs
+// left in one check read alike (HarnessSignature).
+func StillRunning(orcs ...*Oracle) string {
+	var names []string
+	for _, o := range orcs {
+		if o == nil {
+			continue
+		}
+		if n := o.Running(); n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(names, ", ") + " still running"
+}
+
+// setRunning records the check o runs now (name nil: none).
+func (o *Oracle) setRunning(name *string) {
+	if o.running != nil {
+		o.running.Store(name)
+	}
 }
 
 // Decisive is o for a caller that reads only the signature (Failed, a
@@ -363,7 +409,7 @@ func New(opt Options) (*Oracle, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("no check selected (every one removed): a graph would pass unjudged")
 	}
-	o := &Oracle{opt: opt, decoder: new(spirv.Decoder), walks: new(walkArena)}
+	o := &Oracle{opt: opt, decoder: new(spirv.Decoder), walks: new(walkArena), running: new(atomic.Pointer[string])}
 	for _, n := range names {
 		i := slices.IndexFunc(checkTable, func(c check) bool { return c.name == n })
 		if i < 0 {

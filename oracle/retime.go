@@ -23,8 +23,13 @@ func RetimeSlow(o *Oracle, sub *Subject, shared *Shared, vs []Verdict, again fun
 	if v := Failed(vs); v == nil || v.Signature != "growth:"+SigGrowthTime {
 		return vs
 	}
+	o.setRunning(&growthName)
 	for range RetimeRuns {
 		sub.Info.Duration = min(sub.Info.Duration, again())
 	}
+	o.setRunning(nil)
 	return o.CheckShared(sub, shared)
 }
+
+// growthName is the check RetimeSlow runs for (Oracle.Running).
+var growthName = "growth"

@@ -88,7 +88,8 @@ func (o *Oracle) CheckShared(s *Subject, sh *Shared) []Verdict {
 	defer func() { s.reset(); s.decoder = nil }()
 	s.Copied, s.CopiedKnown = Copies{}, false
 	s.size, s.sizeKnown = moduleSize{}, false
-	for _, c := range o.checks {
+	defer o.setRunning(nil)
+	for i, c := range o.checks {
 		if share && c.depends == OnModule {
 			if v, ok := sh.verdict(c.name); ok {
 				out = append(out, v)
@@ -98,6 +99,7 @@ func (o *Oracle) CheckShared(s *Subject, sh *Shared) []Verdict {
 		if o.decisive && c.name == "meta" && Failed(out) != nil {
 			continue
 		}
+		o.setRunning(&o.checks[i].name)
 		v := c.runRecovered(o, s)
 		v.Check = c.name
 		out = append(out, v)

@@ -511,7 +511,7 @@ func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *ora
 	rec := checkRecord{Source: fmt.Sprintf("%s:%d:%d", it.File, it.Line, it.Col), Graph: cfg.FormatCompact(it.Graph), Weights: it.Graph.WeightList(), Strategy: strategy}
 	o, ok := judgeWithin(seam, it.Graph, orc, checkLimit)
 	if !ok {
-		rec.Outcome, rec.Reason = outcomeError, fmt.Sprintf("%s within %v (--check-timeout): incomplete", noVerdict, checkLimit)
+		rec.Outcome, rec.Reason = outcomeError, fmt.Sprintf("%s within %v (--check-timeout)%s: incomplete", noVerdict, checkLimit, oracle.StillRunning(orc))
 		return rec
 	}
 	rec.Checks, rec.Stats = o.Verdicts, o.Stats

@@ -12,6 +12,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // switchGraph is block 0 switching to n returning blocks, compact.
@@ -115,5 +122,70 @@ func TestCheckGoesOnAfterANoVerdict(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "the graphs after it go to a new structurizer side and oracle") {
 		t.Errorf("stderr does not say the graphs after it were judged afresh:\n%s", stderr.String())
+	}
+}
+
+// heldExecutor is the interpreter, each call waiting until release is
+// closed: an exec check that runs past the check limit.
+type heldExecutor struct{ release chan struct{} }
+
+func (heldExecutor) Name() string { return "held" }
+
+func (h heldExecutor) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
+	<-h.release
+	return oracle.Interpreter{}.Execute(module, batch, walks)
+}
+
+// TestCheckLimitNamesTheCheckStillRunning: check's and minimize's detail
+// of a graph whose checks ran past --check-timeout names the check left
+// running; two graphs left in it read alike once normalized (one
+// signature).
+func TestCheckLimitNamesTheCheckStillRunning(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	ropt := corpus.RunnerOptions{Checks: []string{"pdom", "exec"}, Oracle: oracle.Options{Executor: heldExecutor{release}}}
+	const limit = 100 * time.Millisecond
+	const want = "checks: no verdict within 100ms (--check-timeout): exec still running"
+	var sigs []string
+	for _, graph := range []string{"{{1}, {}}", "{{1, 2}, {3}, {3}, {}}"} {
+		g, err := cfg.ParseCompact(graph, cfg.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		side, err := fuzz.InProcessFactory().New()
+		if err != nil {
+			t.Fatal(err)
+		}
+		orc, err := oracle.New(oracle.Options{Checks: ropt.Checks, Executor: ropt.Oracle.Executor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := checkOne(sourced{Item: cfg.Item{Graph: g}, File: "-"}, fuzz.SideStructurizer(side, proto.Options{}, time.Minute), "", orc, limit)
+		if rec.Outcome != outcomeError || rec.Reason != want+": incomplete" {
+			t.Errorf("check %s: %s %q, want error %q", graph, rec.Outcome, rec.Reason, want+": incomplete")
+		}
+
+		judge, err := newBoundedJudge(limit, "", func() (*corpus.Runner, fuzz.Side, error) {
+			side, err := fuzz.InProcessFactory().New()
+			if err != nil {
+				return nil, nil, err
+			}
+			ro := ropt
+			ro.Structurize = fuzz.SideStructurizer(side, proto.Options{}, time.Minute)
+			run, err := corpus.NewRunner(ro)
+			return run, side, err
+		}, func(r *corpus.Runner, _ string) corpus.Predicate { return r.Predicate() })
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = judge.predicate()(g)
+		if err == nil || err.Error() != want {
+			t.Errorf("minimize %s: %v, want %q", graph, err, want)
+		} else {
+			sigs = append(sigs, oracle.HarnessSignature(oracle.HarnessError, err.Error()))
+		}
+	}
+	if len(sigs) == 2 && (sigs[0] != sigs[1] || !strings.Contains(sigs[0], "exec still running")) {
+		t.Errorf("signatures %q, want one, naming exec", sigs)
 	}
 }

@@ -1,7 +1,8 @@
 // minimize_limit.go: minimize's --check-timeout, as check's: every
 // judgement of a graph (the original, each candidate, the final check, on
 // the structurizer under test and on the baseline) runs under the limit;
-// past it the graph has no verdict, which the search counts as a harness
+// past it the graph has no verdict (the error names the check left
+// running: oracle.StillRunning), which the search counts as a harness
 // error (a candidate is not accepted; the original graph without a verdict
 // ends minimize with exit 2). The abandoned judgement keeps the side and
 // the oracle it was using, so the judge goes on with new ones, and the
@@ -15,6 +16,7 @@ import (
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -87,7 +89,7 @@ func (b *boundedJudge) predicate() corpus.Predicate {
 	}
 	return func(g *cfg.Graph) (string, error) {
 		done := make(chan verdict, 1)
-		pred, side := b.pred, b.side
+		pred, side, orc := b.pred, b.side, b.run.Oracle
 		g = g.Clone()
 		go func() {
 			defer func() {
@@ -111,7 +113,7 @@ func (b *boundedJudge) predicate() corpus.Predicate {
 			return v.sig, v.err
 		case <-t.C:
 			go func() { <-done; side.Close() }()
-			err := fmt.Errorf("checks: no verdict within %v (--check-timeout)", b.limit)
+			err := fmt.Errorf("checks: no verdict within %v (--check-timeout)%s", b.limit, oracle.StillRunning(orc))
 			if rerr := b.renew(); rerr != nil {
 				err = fmt.Errorf("%w; a new structurizer side: %v", err, rerr)
 				b.pred = func(*cfg.Graph) (string, error) { return "", err }
