@@ -72,9 +72,10 @@ type Runner struct {
 	// CheckLimit bounds one judgement as `cfgfuzz check --check-timeout`
 	// bounds a graph's checks; 0 means none (Timeout, when set, applies
 	// instead). Past it the outcome has no verdict: Err says so, naming
-	// the check left running (oracle.StillRunning); it is no finding. The abandoned judgement keeps the runner's structurizer
-	// seam, so every later Run gives the same error; OnAbandon, when set,
-	// is called once then, for the caller to judge on with a new runner.
+	// the check left running (oracle.StillRunning); it is no finding. The
+	// abandoned judgement keeps the runner's structurizer seam, so every
+	// later Run gives the same error; OnAbandon, when set, is called once
+	// then, for the caller to judge on with a new runner.
 	CheckLimit time.Duration
 	OnAbandon  func()
 	abandoned  error
