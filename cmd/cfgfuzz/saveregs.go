@@ -139,7 +139,7 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 	spec, _ := fuzz.ParseSpec(s.Current)
 	return corpus.Header{Signature: f.Signature, Fault: strings.Join(s.Inject, ","), Strategy: cmp.Or(f.Strategy, s.Strategy),
 		Registers: s.Registers, TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, Walks: corpus.WalksOf(s.Walks, s.Seed),
-		Checks: checksHeader(s.Checks), Timeout: unlessDefault(time.Duration(s.Timeout), fuzz.DefaultTimeout),
+		Checks: checksHeader(s.Checks), Timeout: findingTimeout(f, time.Duration(s.Timeout)),
 		CheckTimeout: unlessDefault(time.Duration(s.CheckTimeout), fuzz.DefaultCheckTimeout),
 		Structurizer: specField(spec), Expect: corpus.ExpectPass,
 		Origin: fmt.Sprintf("cfgfuzz %s, seed %d, graph %d (%s), minimized", command, s.Seed, f.Subject().Index, f.Subject().Stream),
@@ -178,6 +178,20 @@ func checksHeader(checks []string) string {
 		return strings.Join(changes, ",")
 	}
 	return strings.Join(checks, ",")
+}
+
+// findingTimeout is the '# timeout:' of finding f's regression file, the
+// campaign's per-graph limit being timeout: that limit for a
+// structurize:timeout finding (its graph was found and minimized as one
+// the structurizer does not answer within it), unless it is the default;
+// 0 for any other finding, whose verdict the limit does not decide: the
+// campaign's --timeout suits the night's graphs and machine, and the file
+// replays under regress's --timeout.
+func findingTimeout(f *fuzz.Finding, timeout time.Duration) time.Duration {
+	if f.Signature != corpus.SigTimeout {
+		return 0
+	}
+	return unlessDefault(timeout, fuzz.DefaultTimeout)
 }
 
 // unlessDefault is d, or 0 where it is the default def (or 0 itself).

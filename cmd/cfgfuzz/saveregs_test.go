@@ -4,12 +4,14 @@
 package main
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
@@ -183,10 +185,11 @@ func TestMergeWithoutTheStructurizer(t *testing.T) {
 // TestSavedRegressionKeepsItsChecks: an adapter that falls back on every
 // graph, fuzzed with --allow-fallbacks and a --timeout of its own, has a
 // bug; the regression files the campaign and minimize --save-regression
-// write record those settings ('# checks: -fallback', '# timeout:'), so
-// regress on the adapter with the bug fixed (still falling back) passes
-// without repeating the flags; --checks given judges under its own checks,
-// its failing case's replay carrying the file's timeout; check on the
+// write record the checks ('# checks: -fallback') but not the campaign's
+// --timeout, which does not decide an exec finding's verdict, so regress
+// on the adapter with the bug fixed (still falling back) passes without
+// repeating the flags; --checks given judges under its own checks, its
+// failing case's replay carrying regress's own --timeout; check on the
 // file names the flag it was judged with.
 func TestSavedRegressionKeepsItsChecks(t *testing.T) {
 	fixed := misbehaveSpec(t, "fallback")
@@ -198,20 +201,18 @@ func TestSavedRegressionKeepsItsChecks(t *testing.T) {
 	if code != exitFail || len(files) != 1 {
 		t.Fatalf("campaign: exit %d, files %v; want 1 and one exec-trace-mismatch regression\n%s%s", code, files, out, errs)
 	}
-	for _, want := range []string{"# checks: -fallback\n", "# timeout: 30s\n"} {
-		if text := readFile(t, files[0]); !strings.Contains(text, want) {
-			t.Errorf("the campaign's regression lacks %q:\n%s", want, text)
-		}
+	if text := readFile(t, files[0]); !strings.Contains(text, "# checks: -fallback\n") || strings.Contains(text, "# timeout:") {
+		t.Errorf("the campaign's regression: want '# checks: -fallback' and no '# timeout:' (the campaign's --timeout is the night's):\n%s", text)
 	}
 	if code, out, errs := runCmd([]string{"regress", "--structurizer", fixed, regs}, ""); code != exitOK {
 		t.Errorf("regress on the fixed adapter, which still falls back: exit %d, want 0\n%s%s", code, out, errs)
 	}
-	code, out, errs = runCmd([]string{"regress", "--structurizer", fixed, "--checks", "+fallback", regs}, "")
-	if code != exitFail || !strings.Contains(out, "got structurize:fallback:nester:cyclic") || !strings.Contains(out, " --timeout 30s ") {
-		t.Errorf("regress --checks +fallback: exit %d, want 1 failing with the fallback, the replay carrying the file's --timeout\n%s%s", code, out, errs)
+	code, out, errs = runCmd([]string{"regress", "--structurizer", fixed, "--checks", "+fallback", "--timeout", "20s", regs}, "")
+	if code != exitFail || !strings.Contains(out, "got structurize:fallback:nester:cyclic") || !strings.Contains(out, " --timeout 20s ") {
+		t.Errorf("regress --checks +fallback --timeout 20s: exit %d, want 1 failing with the fallback, the replay carrying regress's --timeout\n%s%s", code, out, errs)
 	}
 	_, _, errs = runCmd([]string{"check", "--structurizer", fixed, files[0]}, "")
-	if !strings.Contains(errs, "judge it with --checks -fallback --timeout 30s as it was judged") {
+	if !strings.Contains(errs, "judge it with --checks -fallback as it was judged") {
 		t.Errorf("check on the file without its flags does not name them:\n%s", errs)
 	}
 
@@ -222,5 +223,31 @@ func TestSavedRegressionKeepsItsChecks(t *testing.T) {
 	}
 	if code, out, errs := runCmd([]string{"regress", "--structurizer", fixed, mins}, ""); code != exitOK {
 		t.Errorf("regress of minimize's file on the fixed adapter: exit %d, want 0\n%s%s", code, out, errs)
+	}
+}
+
+// TestRegressionTimeoutOfATimeoutFinding: a campaign's regression file
+// records the campaign's --timeout for a structurize:timeout finding (its
+// graph is one the structurizer does not answer within that limit), so
+// regress replays it under that limit; any other finding's file has no
+// '# timeout:', and a timeout finding under the default limit none either.
+func TestRegressionTimeoutOfATimeoutFinding(t *testing.T) {
+	rep := &fuzz.Report{Settings: fuzz.Settings{Timeout: fuzz.Duration(3 * time.Second)}}
+	for _, c := range []struct {
+		sig     string
+		timeout time.Duration
+		want    string
+	}{
+		{corpus.SigTimeout, 3 * time.Second, "# timeout: 3s\n"},
+		{corpus.SigTimeout, fuzz.DefaultTimeout, ""},
+		{"exec:trace-mismatch", 3 * time.Second, ""},
+		{"structurize:panic:main.nest: index out of range", 3 * time.Second, ""},
+	} {
+		rep.Settings.Timeout = fuzz.Duration(c.timeout)
+		f := &fuzz.Finding{Signature: c.sig}
+		text := regressionHeader(rep, f, "run").Format()
+		if got := strings.Contains(text, "# timeout:"); got != (c.want != "") || c.want != "" && !strings.Contains(text, c.want) {
+			t.Errorf("%s under --timeout %s: header\n%swant %q", c.sig, c.timeout, text, cmp.Or(c.want, "no '# timeout:'"))
+		}
 	}
 }
