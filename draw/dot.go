@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/internal/shown"
 )
 
 var dotNode = map[NodeClass]string{Orig: `fillcolor="#ffffff"`, Heavy: `fillcolor="#ffdddd"`, Clone: `fillcolor="#ddeeff"`, Synth: `fillcolor="#eeeeee" style="rounded,filled,dashed"`}
@@ -18,7 +20,7 @@ func (p *Picture) DOT(name string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "digraph %s {\n  node [shape=box style=\"rounded,filled\" fontname=sans];\n", strconv.Quote(name))
 	for v, n := range p.Nodes {
-		fmt.Fprintf(&b, "  n%d [label=%s %s];\n", v, strconv.Quote(n.Label), dotNode[n.Class])
+		fmt.Fprintf(&b, "  n%d [label=%s %s];\n", v, strconv.Quote(shown.Word(n.Label)), dotNode[n.Class])
 	}
 	for _, e := range p.Edges {
 		attr := dotEdge[e.Kind]

@@ -10,6 +10,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/internal/shown"
 )
 
 // Options configures SVG. The zero value draws without a title and draws
@@ -104,7 +106,7 @@ func writeNode(b *strings.Builder, box Box, n Node) {
 	if r := []rune(label); len(r) > 9 {
 		label = string(r[:8]) + "…"
 	}
-	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" text-anchor="middle"><title>%s</title>%s</text>`+"\n", (box.X0+box.X1)/2, (box.Y0+box.Y1)/2+4, xmlText(n.Label), xmlText(label))
+	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" text-anchor="middle"><title>%s</title>%s</text>`+"\n", (box.X0+box.X1)/2, (box.Y0+box.Y1)/2+4, xmlText(shown.Word(n.Label)), xmlText(label))
 }
 
 func writeLegend(b *strings.Builder, y float64) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cfgfuzz/cfgfuzz/internal/shown"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
@@ -57,10 +58,10 @@ func divergenceExampleHTML(b *strings.Builder, e *Example) {
 	fmt.Fprintf(b, "<table><tr><th>baseline verdict</th><td>%s</td></tr><tr><th>current verdict</th><td>%s</td></tr></table>",
 		htmlText(e.Baseline), htmlText(e.Current))
 	if e.Detail != "" {
-		fmt.Fprintf(b, "<pre>%s</pre>", htmlText(e.Detail))
+		fmt.Fprintf(b, "<pre>%s</pre>", htmlText(shown.Text(e.Detail)))
 	}
 	picturesHTML(b, divergencePictures(e))
-	base, cur := disassembly(e.BaselineModule), disassembly(e.CurrentModule)
+	base, cur := shown.Text(disassembly(e.BaselineModule)), shown.Text(disassembly(e.CurrentModule))
 	if base != "" || cur != "" {
 		b.WriteString("<details open><summary>disassembly diff (baseline −, current +; 3 lines of context)</summary>")
 		b.WriteString(diffHTML(Hunks(LineDiff(base, cur), 3)))

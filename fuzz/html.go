@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/internal/shown"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -123,7 +124,7 @@ func harnessErrorsHTML(b *strings.Builder, rep *Report) {
 	}
 	b.WriteString("<h2>Harness errors (not findings)</h2><ul>")
 	for _, e := range rep.HarnessErrors {
-		fmt.Fprintf(b, "<li>%s seed %d <code>%s</code>: %s</li>", htmlText(e.Stream.String()), e.Seed, htmlText(e.Graph), htmlText(e.Detail))
+		fmt.Fprintf(b, "<li>%s seed %d <code>%s</code>: %s</li>", htmlText(e.Stream.String()), e.Seed, htmlText(e.Graph), htmlText(shown.Text(e.Detail)))
 	}
 	b.WriteString("</ul>")
 }
@@ -216,12 +217,12 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	fmt.Fprintf(b, `<div class="finding" id="%s"><h3><a href="#%s">%s</a>%s</h3><p>%s, %s. First: %s, seed %d, graph <code>%s</code>.</p>`,
 		a, a, htmlText(f.Signature), htmlText(on), Plural(f.Count, "graph"), htmlText(findingNewPhrase(rep, f)), htmlText(e.Stream.String()), e.Seed, htmlText(e.Graph))
 	if e.Detail != "" {
-		fmt.Fprintf(b, "<pre>%s</pre>", htmlText(e.Detail))
+		fmt.Fprintf(b, "<pre>%s</pre>", htmlText(shown.Text(e.Detail)))
 	}
 	if n := f.FirstNew; n != nil {
 		fmt.Fprintf(b, "<p>%s: %s, seed %d, graph <code>%s</code>.</p>", htmlText(upperFirst(FirstNewNote(f))), htmlText(n.Stream.String()), n.Seed, htmlText(n.Graph))
 		if n.Detail != "" {
-			fmt.Fprintf(b, "<pre>%s</pre>", htmlText(n.Detail))
+			fmt.Fprintf(b, "<pre>%s</pre>", htmlText(shown.Text(n.Detail)))
 		}
 	}
 	if f.Minimized != "" {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/internal/shown"
 )
 
 // Markdown renders rep.
@@ -115,7 +116,7 @@ func Markdown(rep *Report) string {
 	if len(rep.HarnessErrors) > 0 {
 		b.WriteString("\n## Harness errors (not findings)\n\n")
 		for _, e := range rep.HarnessErrors {
-			fmt.Fprintf(&b, "- %s seed %d %s: %s\n", e.Stream, e.Seed, mdCode(e.Graph), mdCell(e.Detail))
+			fmt.Fprintf(&b, "- %s seed %d %s: %s\n", e.Stream, e.Seed, mdCode(e.Graph), mdCell(shown.Text(e.Detail)))
 		}
 	}
 	t := rep.Throughput
