@@ -69,8 +69,8 @@
 // the graph and the module alone are shared between byte-identical
 // modules (oracle.CheckShared). Every graph
 // gets a divergence class (Classify): same, output-changed,
-// newly-structured, newly-refused, newly-invalid, invalid-fixed, crash,
-// timeout. A finding is new only when the current side fails and the
+// newly-structured, newly-refused, newly-unsupported, newly-supported,
+// newly-invalid, invalid-fixed, crash, timeout. A finding is new only when the current side fails and the
 // baseline does not (a baseline refusal counts as not failing); without a
 // baseline every finding is new.
 //

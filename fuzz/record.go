@@ -41,19 +41,21 @@ func isFailure(out string) bool {
 
 // Divergence classes of a graph when a baseline runs beside the current side.
 const (
-	ClassSame            = "same"             // same outcome and, when structured, the same module
-	ClassChanged         = "output-changed"   // both valid or both invalid (Divergences.BothInvalid), different modules; and the other cases Classify gives it
-	ClassNewlyStructured = "newly-structured" // baseline refused, current structures validly
-	ClassNewlyRefused    = "newly-refused"    // baseline structured validly, current refuses
-	ClassNewlyInvalid    = "newly-invalid"    // current invalid where the baseline was not
-	ClassInvalidFixed    = "invalid-fixed"    // baseline failed (invalid, panic, timeout, crash), current valid
-	ClassCrash           = "crash"            // current panicked or died where the baseline did not
-	ClassTimeout         = "timeout"          // current timed out where the baseline did not
-	ClassError           = "harness-error"    // either side had a harness error
+	ClassSame             = "same"              // same outcome and, when structured, the same module
+	ClassChanged          = "output-changed"    // both valid or both invalid (Divergences.BothInvalid), different modules; and current refuses what the baseline failed on
+	ClassNewlyStructured  = "newly-structured"  // baseline refused, current structures validly
+	ClassNewlyRefused     = "newly-refused"     // baseline structured validly, current refuses
+	ClassNewlyUnsupported = "newly-unsupported" // current declared the graph unsupported (not sent), baseline did not
+	ClassNewlySupported   = "newly-supported"   // baseline declared the graph unsupported, current structured it validly or refused it
+	ClassNewlyInvalid     = "newly-invalid"     // current invalid where the baseline was not
+	ClassInvalidFixed     = "invalid-fixed"     // baseline failed (invalid, panic, timeout, crash), current valid
+	ClassCrash            = "crash"             // current panicked or died where the baseline did not
+	ClassTimeout          = "timeout"           // current timed out where the baseline did not
+	ClassError            = "harness-error"     // either side had a harness error
 )
 
 // Classes lists the divergence classes in report order.
-var Classes = []string{ClassSame, ClassChanged, ClassNewlyStructured, ClassNewlyRefused, ClassNewlyInvalid, ClassInvalidFixed, ClassCrash, ClassTimeout, ClassError}
+var Classes = []string{ClassSame, ClassChanged, ClassNewlyStructured, ClassNewlyRefused, ClassNewlyUnsupported, ClassNewlySupported, ClassNewlyInvalid, ClassInvalidFixed, ClassCrash, ClassTimeout, ClassError}
 
 // RecordSchema names the format of a results.jsonl line (the JSON Schema
 // fuzz/schema/record-v1.json).
@@ -153,8 +155,10 @@ func Classify(cur, base SideResult) string {
 		return ClassNewlyInvalid
 	case c == OutInvalid: // both invalid, different modules
 		return ClassChanged
-	case c == OutUnsupported || b == OutUnsupported: // one side did not run the graph
-		return ClassChanged
+	case c == OutUnsupported: // the baseline ran the graph, the current side declared it unsupported
+		return ClassNewlyUnsupported
+	case b == OutUnsupported: // the current side ran it (ok or refused), the baseline declared it unsupported
+		return ClassNewlySupported
 	case c == OutRefused && b == OutOK:
 		return ClassNewlyRefused
 	case c == OutRefused: // baseline failed, current refuses

@@ -31,6 +31,14 @@ func TestClassify(t *testing.T) {
 		{out(OutTimeout), out(OutTimeout), ClassSame, false},
 		{out(OutPanic), inv("a"), ClassCrash, false},
 		{ok("a"), out(OutError), ClassError, false},
+		{out(OutUnsupported), ok("a"), "newly-unsupported", false},
+		{out(OutUnsupported), inv("a"), "newly-unsupported", false},
+		{out(OutUnsupported), out(OutRefused), "newly-unsupported", false},
+		{out(OutUnsupported), out(OutUnsupported), ClassSame, false},
+		{ok("a"), out(OutUnsupported), "newly-supported", false},
+		{out(OutRefused), out(OutUnsupported), "newly-supported", false},
+		{inv("a"), out(OutUnsupported), ClassNewlyInvalid, true},
+		{out(OutCrash), out(OutUnsupported), ClassCrash, true},
 	} {
 		if got := Classify(tc.cur, tc.base); got != tc.class {
 			t.Errorf("Classify(%s, %s) = %s, want %s", tc.cur.Outcome, tc.base.Outcome, got, tc.class)

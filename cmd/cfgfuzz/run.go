@@ -181,7 +181,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		if name == "compare" {
 			fmt.Fprintln(fs.Output(), "usage: cfgfuzz compare --baseline REV [--current REV|self] [--repo DIR [--build CMD] [--serve CMD]] [flags]\n\nRun the same graphs on two revisions and classify every graph: same, output-changed,")
-			fmt.Fprintln(fs.Output(), "newly-structured, newly-refused, newly-invalid, invalid-fixed, crash, timeout. Each side is judged by its")
+			fmt.Fprintln(fs.Output(), "newly-structured, newly-refused, newly-unsupported, newly-supported, newly-invalid, invalid-fixed, crash,\ntimeout. Each side is judged by its")
 			fmt.Fprintln(fs.Output(), "own structurizer. The current side is the working tree, uncommitted changes included, inside a git")
 			fmt.Fprintln(fs.Output(), "repository of cfgfuzz (or of --repo), built like the baseline; --current self is this binary's own.")
 		} else {
