@@ -43,6 +43,14 @@ type StateReport struct {
 	Night    string `json:"night"`
 	Revision string `json:"revision"` // the current side's spec
 	Digest   string `json:"digest"`   // of the state read
+	// Build is the build of the structurizer tonight's current side ran
+	// (nightBuild), which the state records for the next night;
+	// PreviousBuild and PreviousNight are the build the state recorded
+	// for its last night and that night, present when that night ran the
+	// same current side on another build (noteBuild).
+	Build         string `json:"build,omitempty"`
+	PreviousBuild string `json:"previous_build,omitempty"`
+	PreviousNight string `json:"previous_night,omitempty"`
 	// Classes counts the signatures per class.
 	Classes    map[string]int   `json:"classes"`
 	Signatures []SignatureState `json:"signatures"`

@@ -177,6 +177,7 @@ func Run(c Config) (*Outcome, error) {
 	}
 	if c.State != nil {
 		rep.State = ClassifyState(c.State, rep, reruns)
+		rep.State.noteBuild(c.State, c.Settings.Current, nightBuild(&c.Settings, sides.Current, c.Writer))
 		fillStateMinimized(rep, c.State)
 	}
 	switch {

@@ -48,6 +48,7 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, *Corpus
 			return nil, nil, nil, err
 		}
 		rep.State = ClassifyState(st, rep, reruns)
+		rep.State.noteBuild(st, rep.Settings.Current, nightBuild(&rep.Settings, recordedSideFiles(dirs[0]).Current, opt.Writer))
 		fillStateMinimized(rep, st)
 		seen = NewBloom()
 		for _, dir := range dirs {

@@ -111,8 +111,11 @@ type storeFile struct {
 	// Night is the last night that wrote the store, Current that night's
 	// current side (Settings.Current): what a night on another
 	// structurizer, or an earlier night, is refused by (CheckNight).
-	Night      string            `json:"night,omitempty"`
-	Current    string            `json:"current,omitempty"`
+	Night   string `json:"night,omitempty"`
+	Current string `json:"current,omitempty"`
+	// Build is the build of that night's structurizer (nightBuild):
+	// what the next night's report compares its own with.
+	Build      string            `json:"build,omitempty"`
 	Signatures []StoredSignature `json:"signatures"`
 	LastGood   *GoodNight        `json:"last_good,omitempty"`
 	// ExhaustiveNext is where the next night's exhaustive walk starts
@@ -166,8 +169,9 @@ type State struct {
 	ExhaustiveNext *uint64
 	// Night and Current are the last night that wrote the store and its
 	// current side ("" when the store does not record them: a first
-	// night, or a store written without them).
-	Night, Current string
+	// night, or a store written without them), and Build the build of
+	// its structurizer ("" where the store records none).
+	Night, Current, Build string
 	// Digest hashes the three files as read (Settings.StateDigest): the
 	// shards of a night must have read the same state.
 	Digest string
@@ -193,7 +197,7 @@ func LoadState(dir string) (*State, error) {
 		if err != nil {
 			return nil, err
 		}
-		st.Store, st.LastGood, st.ExhaustiveNext, st.Night, st.Current = f.Signatures, f.LastGood, f.ExhaustiveNext, f.Night, f.Current
+		st.Store, st.LastGood, st.ExhaustiveNext, st.Night, st.Current, st.Build = f.Signatures, f.LastGood, f.ExhaustiveNext, f.Night, f.Current, f.Build
 		sortStore(st.Store)
 	}
 	triage, err := readFileWithin(filepath.Join(dir, StateTriageFile), MaxTriageFile, "a triage.txt")
@@ -590,8 +594,8 @@ type StateUpdate struct {
 	// tonight's report's, or the state's when tonight walked none.
 	ExhaustiveNext *uint64
 	// Night and Current are the night that wrote the update and its
-	// current side (storeFile).
-	Night, Current string
+	// current side, and Build the build of its structurizer (storeFile).
+	Night, Current, Build string
 }
 
 // NextState is the state after tonight: every signature tonight's report
@@ -641,7 +645,7 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 		byKey[k] = e
 	}
 	up := StateUpdate{Seen: NewBloom(), LastGood: st.LastGood, ExhaustiveNext: cmp.Or(rep.ExhaustiveNext, st.ExhaustiveNext),
-		Night: max(st.Night, s.Night), Current: s.Current}
+		Night: max(st.Night, s.Night), Current: s.Current, Build: rep.State.Build}
 	if g := goodNight(rep); g != nil {
 		up.LastGood = g
 	}
@@ -783,7 +787,7 @@ func storeBytes(up StateUpdate) ([]byte, error) {
 	if store == nil {
 		store = []StoredSignature{}
 	}
-	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Night: up.Night, Current: up.Current, Signatures: store, LastGood: up.LastGood, ExhaustiveNext: up.ExhaustiveNext}, "", "  ")
+	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Night: up.Night, Current: up.Current, Build: up.Build, Signatures: store, LastGood: up.LastGood, ExhaustiveNext: up.ExhaustiveNext}, "", "  ")
 	if err != nil {
 		return nil, err
 	}
@@ -803,4 +807,49 @@ func ReadStateUpdate(outDir string) (*Bloom, error) {
 // graphOfKept rebuilds a kept graph.
 func graphOfKept(k KeptGraph) (*cfg.Graph, error) {
 	return graphOf(&Example{Graph: k.Graph, Weights: k.Weights})
+}
+
+// nightBuild is the build of the structurizer a night's current side ran
+// (StateReport.Build): for a cmd spec, the digest of the files its
+// command names, its program and every word that reads as a path to a
+// file (cmdFiles, campaign.json's side_files: SideFiles.Current), so a
+// program or script rebuilt at the same path reads as another build; for
+// cfgfuzz's own structurizer (self, isolated), the cfgfuzz build
+// (Writer.Build: its version and revision, and its executable's digest
+// when it has uncommitted changes or no revision); for a revision, the
+// spec, whose commit names the build. "" when none is known (a cmd spec
+// naming no file that can be read).
+func nightBuild(s *Settings, cmdFiles string, w Writer) string {
+	sp, err := ParseSpec(s.Current)
+	switch {
+	case err != nil:
+		return ""
+	case sp.Kind == SpecCmd:
+		return cmdFiles
+	case sp.IsSelf():
+		return "cfgfuzz " + writerOr(w).Build
+	}
+	return s.Current
+}
+
+// noteBuild records tonight's build in the state section, and the build
+// the state recorded for its last night when that night ran the same
+// current side on another build: a binary rebuilt at the same path, whose
+// signatures may read fixed or new by the rebuild alone.
+func (s *StateReport) noteBuild(st *State, current, build string) {
+	s.Build = build
+	if st.Build != "" && build != "" && st.Build != build && st.Current == current {
+		s.PreviousBuild, s.PreviousNight = st.Build, st.Night
+	}
+}
+
+// BuildNote says that the structurizer's build changed since the state's
+// last night (StateReport.PreviousBuild); "" when it did not, or is not
+// known.
+func (s *StateReport) BuildNote() string {
+	if s.PreviousBuild == "" {
+		return ""
+	}
+	return fmt.Sprintf("the structurizer's build differs from night %s's (%s then, %s tonight) though its spec is the same: it was rebuilt in place, so the classes compare two builds (a signature fixed or new tonight may be the rebuild's)",
+		s.PreviousNight, s.PreviousBuild, s.Build)
 }

@@ -38,6 +38,9 @@ func stateProse(rep *Report) string {
 	if s.NotCommitted != "" {
 		b.WriteString(" Not committed: " + s.NotCommitted + ".")
 	}
+	if n := s.BuildNote(); n != "" {
+		b.WriteString(" " + upperFirst(n) + ".")
+	}
 	b.WriteString("\n")
 	return b.String()
 }

@@ -124,6 +124,9 @@ func stateSummary(rep *fuzz.Report) string {
 	if s.FilterRestarted > 0 {
 		fmt.Fprintf(&b, "  note: %s\n", fuzz.FilterRestartNote(s.FilterRestarted))
 	}
+	if n := s.BuildNote(); n != "" {
+		fmt.Fprintf(&b, "  note: %s\n", fuzz.PrintableLine(n))
+	}
 	for _, n := range s.Unmatched {
 		fmt.Fprintf(&b, "  note: %s\n", fuzz.PrintableLine(n.String()))
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -398,5 +399,74 @@ func TestNightsOfARelativeAdapter(t *testing.T) {
 	}
 	if code, out, errs := runCmd(args("2026-12-02", "20261202", "night2"), ""); code != exitOK {
 		t.Errorf("night 2, the same relative path from the same directory: exit %d, want 0\n%s%s", code, out, errs)
+	}
+}
+
+// TestNightsSayTheAdapterWasRebuilt: a script adapter rewritten at the
+// same path between two nights (its bug removed) is another build: the
+// state records each night's build (findings.json "build"), and the
+// second night's report and summary say that the build differs from the
+// first night's, beside the signature it reads fixed. A state without
+// "build" (written before it recorded one) loads, and says nothing of it.
+func TestNightsSayTheAdapterWasRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	adapter := filepath.Join(dir, "adapter.sh")
+	bin := cfgfuzzBinary(t)
+	build := func(flags string, notes ...string) {
+		text := "#!/bin/sh\n" + strings.Join(notes, "") + "exec " + bin + " structurize " + flags + " \"$@\"\n"
+		if err := os.WriteFile(adapter, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	night := func(date, seed, out string) (int, string, *fuzz.Report) {
+		args := []string{"run", "--graphs", "60", "--seed", seed, "--structurizer", "cmd:" + adapter, "--state", state, "--night", date,
+			"--progress", "none", "--minimize=false", "--out", filepath.Join(dir, out)}
+		code, stdout, stderr := runCmd(args, "")
+		t.Logf("cfgfuzz %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
+		return code, stdout, readJSONReport(t, filepath.Join(dir, out))
+	}
+	storedBuild := func() string {
+		var f struct {
+			Build string `json:"build"`
+		}
+		b, _ := os.ReadFile(filepath.Join(state, fuzz.StateFindingsFile))
+		json.Unmarshal(b, &f)
+		return f.Build
+	}
+
+	build("--inject swap-arms")
+	code, _, one := night("2026-03-01", "1", "n1")
+	if code != exitFail || one.State.Build == "" || storedBuild() != one.State.Build || one.State.PreviousBuild != "" {
+		t.Fatalf("night 1: exit %d, build %q (state %q), previous %q; want 1, a build the state records, no previous", code, one.State.Build, storedBuild(), one.State.PreviousBuild)
+	}
+
+	build("") // the bug removed, at the same path
+	code, stdout, two := night("2026-03-02", "2", "n2")
+	if code != exitOK || classOf(two)["exec:trace-mismatch"] != fuzz.ClassFixed {
+		t.Fatalf("night 2: exit %d, classes %v; want 0 and the signature fixed", code, classOf(two))
+	}
+	if s := two.State; s.Build == "" || s.Build == one.State.Build || s.PreviousBuild != one.State.Build || s.PreviousNight != "2026-03-01" || storedBuild() != s.Build {
+		t.Errorf("night 2: build %q, previous %q of %q, state %q; want a new build, night 1's as previous, the state recording the new one", s.Build, s.PreviousBuild, s.PreviousNight, storedBuild())
+	}
+	if want := "note: the structurizer's build differs from night 2026-03-01's (" + one.State.Build + " then, " + two.State.Build + " tonight)"; !strings.Contains(stdout, want) {
+		t.Errorf("night 2's summary lacks %q:\n%s", want, stdout)
+	}
+	if md, _ := os.ReadFile(filepath.Join(dir, "n2", "report.md")); !strings.Contains(string(md), "The structurizer's build differs from night 2026-03-01's") {
+		t.Errorf("night 2's report.md does not say the build differs:\n%s", md)
+	}
+
+	// a state file without "build": the next night loads it and notes nothing
+	p := filepath.Join(state, fuzz.StateFindingsFile)
+	b, _ := os.ReadFile(p)
+	old := strings.Replace(string(b), "\"build\": "+strconv.Quote(two.State.Build)+",\n", "", 1)
+	if old == string(b) {
+		t.Fatalf("findings.json has no build line to remove:\n%s", b)
+	}
+	os.WriteFile(p, []byte(old), 0o644)
+	build("", "# another build, which the state cannot tell apart\n")
+	code, stdout, three := night("2026-03-03", "3", "n3")
+	if code == exitUsage || three.State.PreviousBuild != "" || strings.Contains(stdout, "build differs") || storedBuild() != three.State.Build {
+		t.Errorf("night 3 on a state without a build: exit %d, previous %q, state %q; want it loaded, no note, the build recorded\n%s", code, three.State.PreviousBuild, storedBuild(), stdout)
 	}
 }
