@@ -233,7 +233,7 @@ func killRound(procs []procStat, self int, env envEntry, known, killed map[int]u
 		if has {
 			todo = append(todo, p)
 		}
-		unsure = unsure || u && !stray(p)
+		unsure = unsure || u && !stray(p, env.kv)
 	}
 	seen := map[int]bool{}
 	for len(todo) > 0 {
@@ -401,7 +401,7 @@ func serverOrphan(p procStat, root int, env string) (has, unsure bool) {
 		return true, false
 	}
 	has, unsure = environHas(p.pid, envEntry{kv: env})
-	if unsure && stray(p) {
+	if unsure && stray(p, env) {
 		return false, false // no server's, and not inside execve
 	}
 	return has, unsure

@@ -19,6 +19,9 @@ import (
 type Escalating struct {
 	Cur  Side
 	Then SideFactory
+	// graph is the graph named to it (noteGraph), named to a side it
+	// escalates to as well.
+	graph string
 }
 
 // Structurize answers from the current side, escalating after a leak.
@@ -28,9 +31,28 @@ func (e *Escalating) Structurize(g *cfg.Graph, opt proto.Options, limit time.Dur
 		if s, err := e.Then.New(); err == nil {
 			e.Cur.Close()
 			e.Cur = s
+			noteGraph(s, e.graph)
 		}
 	}
 	return a
+}
+
+// noteGraph names the graph to the current side (graphNoter).
+func (e *Escalating) noteGraph(graph string) {
+	e.graph = graph
+	noteGraph(e.Cur, graph)
+}
+
+// graphNoter is a side that names the graph it is judged on beside what
+// it notes outside its answers: a Process, the strays its server's
+// descendants leave (stray_linux.go).
+type graphNoter interface{ noteGraph(graph string) }
+
+// noteGraph names graph to side when it notes any.
+func noteGraph(side Side, graph string) {
+	if n, ok := side.(graphNoter); ok {
+		n.noteGraph(graph)
+	}
 }
 
 // Close closes the current side.

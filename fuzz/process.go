@@ -117,7 +117,13 @@ type Process struct {
 	// or end on its first request: what a restart not probed by a hello
 	// is allowed (allowance).
 	startSeen time.Duration
+	// graph names the graph the next requests judge ("graph 17";
+	// noteGraph), for the strays noted beside their answers; "" none.
+	graph string
 }
+
+// noteGraph names the graph the next requests judge (graphNoter).
+func (p *Process) noteGraph(graph string) { p.graph = graph }
 
 // server is one started child.
 type server struct {
@@ -239,6 +245,10 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 	}
 	if p.srv.spoke {
 		p.srv.takeBaseline() // the processes its start-up left: not this graph's
+	}
+	if p.graph != "" {
+		// the strays the readings of this request's server note are named by the graph
+		defer labelStrays(serverEnv+"="+p.srv.token, p.graph)
 	}
 	p.nextID++
 	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: g.WeightList(), Options: opt}
@@ -667,6 +677,9 @@ func lastLine(s string) string {
 type Orphan struct {
 	PID, Owner int
 	Command    string
+	// Graph is, for a stray (KilledStrays), the graph the server whose
+	// reading first noted it was answering ("graph 17"); "" not known.
+	Graph string
 }
 
 // OrphansLine says in one line which processes SweepOrphans killed: each
@@ -703,7 +716,11 @@ func processCount(n int) string {
 func processList(killed []Orphan) string {
 	var parts []string
 	for _, o := range killed {
-		parts = append(parts, fmt.Sprintf("%d (%s)", o.PID, PrintableLine(shortCommand(o.Command))))
+		part := fmt.Sprintf("%d (%s)", o.PID, PrintableLine(shortCommand(o.Command)))
+		if o.Graph != "" {
+			part += ", first noted after the answer to " + o.Graph
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -10,8 +10,10 @@
 // also how a process inside execve reads for a moment; a stray asleep (a
 // process inside execve runs) is told apart at once, not waited for, so
 // it does not add the wait to every answer. No graph can be charged with
-// it; cfgfuzz remembers it, and StopServers kills the strays still
-// running when cfgfuzz ends, so none outlives it.
+// it; cfgfuzz remembers it with the graph whose answer the server that
+// first noted it was being judged on (labelStrays), and StopServers kills
+// the strays still running when cfgfuzz ends, so none outlives it, naming
+// that graph beside each.
 
 package fuzz
 
@@ -20,16 +22,25 @@ import (
 	"syscall"
 )
 
-// strays are the strays noted, pid -> start time (under straysMu).
-var strays = map[int]uint64{}
+// strayNote is a stray as noted: its start time, the server environment
+// entry (serverEnv=TOKEN) of the reading that first noted it, and the
+// graph that server was answering (labelStrays; "" not known).
+type strayNote struct {
+	start     uint64
+	by, graph string
+}
+
+// strays are the strays noted, by pid (under straysMu).
+var strays = map[int]strayNote{}
 
 // stray says whether p, a child of this process whose environment could
 // not be told apart, is a stray rather than a process inside execve or on
 // its way out: read again, it is the same process, asleep or stopped
 // (state S, T or t: a process inside execve runs, one exiting is not
 // asleep), and its environment reads empty without an error. A stray is
-// noted for StopServers.
-func stray(p procStat) bool {
+// noted for StopServers, the first time with by, the environment entry of
+// the server whose processes were being read.
+func stray(p procStat, by string) bool {
 	now, ok := readProcStat(p.pid)
 	if !ok || now.start != p.start || now.state != 'S' && now.state != 'T' && now.state != 't' {
 		return false
@@ -38,9 +49,26 @@ func stray(p procStat) bool {
 		return false
 	}
 	straysMu.Lock()
-	strays[p.pid] = p.start
+	if n, ok := strays[p.pid]; !ok || n.start != p.start {
+		strays[p.pid] = strayNote{start: p.start, by: by}
+	}
 	straysMu.Unlock()
 	return true
+}
+
+// labelStrays names graph ("graph 17") as what the strays first noted by
+// the readings of server environment entry by, and not named yet, were
+// noted beside: the graph that server was answering. With several
+// workers, the server of another worker may have left them.
+func labelStrays(by, graph string) {
+	straysMu.Lock()
+	defer straysMu.Unlock()
+	for pid, n := range strays {
+		if n.by == by && n.graph == "" {
+			n.graph = graph
+			strays[pid] = n
+		}
+	}
 }
 
 // killStrays kills and reaps the strays still running as children of
@@ -50,10 +78,10 @@ func killStrays() []Orphan {
 	defer straysMu.Unlock()
 	self := os.Getpid()
 	var killed []Orphan
-	for pid, start := range strays {
+	for pid, n := range strays {
 		delete(strays, pid)
 		st, ok := readProcStat(pid)
-		if !ok || st.start != start || st.ppid != self || st.state == 'Z' {
+		if !ok || st.start != n.start || st.ppid != self || st.state == 'Z' {
 			continue
 		}
 		command := commandLine(pid)
@@ -62,7 +90,7 @@ func killStrays() []Orphan {
 		}
 		var ws syscall.WaitStatus
 		syscall.Wait4(pid, &ws, 0, nil)
-		killed = append(killed, Orphan{PID: pid, Owner: self, Command: command})
+		killed = append(killed, Orphan{PID: pid, Owner: self, Command: command, Graph: n.graph})
 	}
 	return killed
 }

@@ -3,11 +3,15 @@
 package fuzz
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
 
 // TestStrayIsToldApartAndKilled: a process a server's descendant leaves
@@ -48,5 +52,50 @@ func TestStrayIsToldApartAndKilled(t *testing.T) {
 	}
 	if st, ok := readProcStat(pid); ok && st.ppid == os.Getpid() {
 		t.Errorf("the stray %d is still a child of this process (state %c)", pid, st.state)
+	}
+}
+
+// strayScript is a server (protocol v1) that refuses every graph and, on
+// its first graph, leaves a stray running: /bin/sleep with the argument
+// mark, outside its session, with an empty environment.
+func strayScript(mark string) string {
+	return answerHelloV1 + `n=1; while read -r line; do n=$((n+1)); ` +
+		`if [ $n = 2 ]; then (setsid env -i /bin/sleep ` + mark + ` </dev/null >/dev/null 2>&1 &); fi; ` +
+		`echo "{\"id\":$n,\"outcome\":\"refused\",\"reason\":\"no\"}"; done`
+}
+
+// TestStrayNamesItsGraph: a stray a server's descendant leaves beside its
+// answer to a graph is not charged to the graph (the answer stands), but
+// killStrays names the graph the server was judged on when the stray was
+// first noted, and StraysLine says so; a campaign's worker names its
+// graphs by index.
+func TestStrayNamesItsGraph(t *testing.T) {
+	mark := fmt.Sprintf("3598.%d%d", os.Getpid(), time.Now().UnixNano()%1000)
+	t.Cleanup(func() { killStrays() })
+	killStrays() // none of another test's
+
+	p := &Process{Argv: []string{"sh", "-c", strayScript(mark)}}
+	p.noteGraph("graph 5")
+	if a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second); a.Outcome != proto.Refused {
+		t.Fatalf("answer %s %q, want the refusal: a stray is no graph's", a.Outcome, clip(a.Reason))
+	}
+	killed := killStrays()
+	p.Close()
+	if len(killed) != 1 || killed[0].Command != "/bin/sleep "+mark || killed[0].Graph != "graph 5" {
+		t.Fatalf("killStrays: %+v; want the stray /bin/sleep %s, noted after graph 5", killed, mark)
+	}
+	if line := StraysLine(killed); !strings.Contains(line, "(/bin/sleep "+mark+"), first noted after the answer to graph 5") {
+		t.Errorf("StraysLine does not name the graph: %s", line)
+	}
+
+	c := testConfig(t, 3)
+	c.Workers = 1
+	c.Current = SideFactory{Describe: "leaves a stray", New: func() (Side, error) {
+		return &Process{Argv: []string{"sh", "-c", strayScript(mark)}}, nil
+	}}
+	mustRun(t, c)
+	killed = killStrays()
+	if len(killed) != 1 || killed[0].Graph != "graph 0" {
+		t.Errorf("after a campaign, killStrays: %+v; want one stray, noted after graph 0", killed)
 	}
 }

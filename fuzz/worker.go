@@ -214,6 +214,7 @@ func (w *worker) run(j job) Record {
 	}
 	w.gpuNow = w.gpuOrc != nil && i%w.set.GPUEvery == 0
 	var shared *oracle.Shared
+	noteGraph(w.cur, fmt.Sprintf("graph %d", i))
 	rec.Current, shared = w.judge(w.cur, it.Graph, curOpt, nil)
 	w.answered.add(false, w.lastTook)
 	if w.set.Guided {
@@ -222,6 +223,7 @@ func (w *worker) run(j job) Record {
 	w.gpuNow = false
 	w.escalateIfLeaked()
 	if w.base != nil {
+		noteGraph(w.base, fmt.Sprintf("graph %d", i))
 		b, _ := w.judge(w.base, it.Graph, baseOpt, shared)
 		w.answered.add(true, w.lastTook)
 		b.Func = nil
