@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 )
@@ -50,6 +51,9 @@ const (
 	// 256 MiB, for MaxCorpus entries of graphs that mutations take, each
 	// line a few KiB.
 	MaxCorpusFile = 256 << 20
+	// MaxLockFile bounds a campaign's or a state's lock as it is read:
+	// 4 KiB, for a pid and a host name (at most 255 bytes).
+	MaxLockFile = 4 << 10
 )
 
 // recordLineLimit bounds a results-log line of a campaign under settings
@@ -64,17 +68,42 @@ func recordLineLimit(s *Settings) int {
 
 // openRegular opens the file at path for reading, refusing one that is
 // not a regular file (a named pipe would block the open, a device never
-// end) with an error naming it. An error finding or opening it is
-// os.Open's (os.ErrNotExist for a file that is not there).
+// end) with an error naming it (a *refusedFile). The open does not wait:
+// it is made without blocking (O_NONBLOCK) and what it opened is checked
+// again, so a named pipe put at path after the first check is refused
+// too. An error finding or opening it is os.OpenFile's (os.ErrNotExist
+// for a file that is not there).
 func openRegular(path string) (*os.File, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file but %s", path, corpus.FileKind(fi.Mode()))
+		return nil, notRegular(path, fi.Mode())
 	}
-	return os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = notRegular(path, fi.Mode())
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// refusedFile is the error of a file refused unread, or read no further
+// than its limit: not a regular file, or larger than its limit.
+type refusedFile struct{ msg string }
+
+func (e *refusedFile) Error() string { return e.msg }
+
+// notRegular is openRegular's error for a file of mode m at path.
+func notRegular(path string, m os.FileMode) error {
+	return &refusedFile{fmt.Sprintf("%s: not a regular file but %s", path, corpus.FileKind(m))}
 }
 
 // readFileWithin reads the regular file at path (openRegular) whole,
@@ -107,7 +136,7 @@ func readReportFile(dir string) ([]byte, error) {
 
 // fileTooLarge is readFileWithin's error.
 func fileTooLarge(path string, limit int64, what string) error {
-	return fmt.Errorf("%s: more than %s, the limit of %s: a damaged file, or not one cfgfuzz wrote", path, ByteSize(limit), what)
+	return &refusedFile{fmt.Sprintf("%s: more than %s, the limit of %s: a damaged file, or not one cfgfuzz wrote", path, ByteSize(limit), what)}
 }
 
 // lineReader reads a file's lines, each within a bound.

@@ -7,6 +7,9 @@
 // lock appears whole: written beside it, then linked to its name, which
 // fails when the name is taken, so another process never reads it empty
 // (where the file system has no hard links it is created, then written).
+// A lock that is not a regular file (a named pipe, which a read would
+// wait on for ever) or larger than MaxLockFile is no lock cfgfuzz wrote:
+// it is refused, naming it, and neither waited on nor taken over.
 
 package fuzz
 
@@ -40,8 +43,10 @@ func LockDir(dir string) (unlock func(), err error) {
 		if !errors.Is(err, os.ErrExist) || attempt > 0 {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
-		pid, owner, ok := readLockSettled(path)
+		pid, owner, ok, bad := readLockSettled(path)
 		switch {
+		case bad != nil:
+			return nil, foreignLock(dir, bad)
 		case ok && owner == host && !processAlive(pid):
 			os.Remove(path) // stale: its owner is gone
 		case ok:
@@ -89,12 +94,17 @@ func createLock(path, content string) error {
 // readLockSettled is readLock, read again for up to lockSettle while it
 // does not read: a lock being written on a file system without hard
 // links (createLock) is empty for a moment.
-func readLockSettled(path string) (pid int, host string, ok bool) {
+func readLockSettled(path string) (pid int, host string, ok bool, bad error) {
 	for deadline := time.Now().Add(lockSettle); ; time.Sleep(10 * time.Millisecond) {
-		if pid, host, ok = readLock(path); ok || time.Now().After(deadline) {
-			return pid, host, ok
+		if pid, host, ok, bad = readLock(path); ok || bad != nil || time.Now().After(deadline) {
+			return pid, host, ok, bad
 		}
 	}
+}
+
+// foreignLock is the error of dir's lock that readLock refused (bad).
+func foreignLock(dir string, bad error) error {
+	return fmt.Errorf("%v; if no cfgfuzz uses %s, remove the lock", bad, dir)
 }
 
 // lockSettle bounds readLockSettled's wait.
@@ -104,10 +114,14 @@ const lockSettle = 200 * time.Millisecond
 // holds dir's lock, without taking it: what a command that must read the
 // campaign first (a resume) says when the campaign is still being
 // started, and a new campaign when one runs there; nil when no live
-// process holds it, or this one does.
+// process holds it, or this one does. A lock that readLock refuses (a
+// named pipe) is an error naming it.
 func InUse(dir string) error {
 	path := filepath.Join(dir, LockFile)
-	pid, owner, ok := readLock(path)
+	pid, owner, ok, bad := readLock(path)
+	if bad != nil {
+		return foreignLock(dir, bad)
+	}
 	host, _ := os.Hostname()
 	if !ok || owner == host && (!processAlive(pid) || pid == os.Getpid()) {
 		return nil
@@ -120,16 +134,23 @@ func inUseError(dir, path string, pid int, owner string) error {
 	return fmt.Errorf("%s is in use by process %d on %s (%s); if that process is gone, remove the lock", dir, pid, owner, path)
 }
 
-// readLock reads a lock file's pid and host.
-func readLock(path string) (pid int, host string, ok bool) {
-	b, err := os.ReadFile(path)
+// readLock reads a lock file's pid and host; ok is false when there is
+// none or it holds no pid and host. bad, an error naming the file, is a
+// lock that is not a regular file (never opened to wait on) or larger
+// than MaxLockFile (read no further): no lock cfgfuzz wrote.
+func readLock(path string) (pid int, host string, ok bool, bad error) {
+	b, err := readFileWithin(path, MaxLockFile, "a lock")
+	var refused *refusedFile
+	if errors.As(err, &refused) {
+		return 0, "", false, err
+	}
 	if err != nil {
-		return 0, "", false
+		return 0, "", false, nil
 	}
 	f := strings.Fields(string(b))
 	if len(f) != 2 {
-		return 0, "", false
+		return 0, "", false, nil
 	}
 	pid, err = strconv.Atoi(f[0])
-	return pid, f[1], err == nil && pid > 0
+	return pid, f[1], err == nil && pid > 0, nil
 }

@@ -82,7 +82,10 @@ func inspectShard(dir string) (*shardState, error) {
 	case fi.Size() > good:
 		st.problem("torn results log (%d bytes after the last whole record)", fi.Size()-good)
 	}
-	if pid, host, ok := readLock(filepath.Join(dir, LockFile)); ok && processAlive(pid) {
+	switch pid, host, ok, bad := readLock(filepath.Join(dir, LockFile)); {
+	case bad != nil:
+		return nil, foreignLock(dir, bad)
+	case ok && processAlive(pid):
 		st.problem("in use by process %d on %s", pid, host)
 	}
 	b, err := readReportFile(dir)
