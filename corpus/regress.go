@@ -45,6 +45,7 @@ import (
 	"github.com/agnivade/levenshtein"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/internal/bounded"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -426,20 +427,8 @@ func ReadRegression(path string) (*Regression, error) {
 }
 
 // FileKind names what a file that is not regular is: a named pipe, a
-// device, a socket, a directory or a special file.
-func FileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "a special file"
-}
+// device, a socket, a directory or a special file (bounded.FileKind).
+func FileKind(m fs.FileMode) string { return bounded.FileKind(m) }
 
 // ParseRegression parses a regression file's text; path names it (and
 // the regression) in the errors.

@@ -27,6 +27,10 @@
 // entry is written into a temporary directory and renamed into place, so a
 // kill at any moment leaves either no entry or a whole one. A signature
 // keeps at most Cap entries; the first is the finding, the others examples.
+// These three files are read within bounds (MaxSignatureFile,
+// MaxReportsFile) and only when they are regular files: a damaged one is
+// an error naming it and its limit, a named pipe an error naming it,
+// never waited on.
 
 package corpus
 
@@ -45,10 +49,22 @@ import (
 	"sync"
 
 	"github.com/cfgfuzz/cfgfuzz/draw"
+	"github.com/cfgfuzz/cfgfuzz/internal/bounded"
 	"github.com/cfgfuzz/cfgfuzz/internal/tidy"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// Limits of the findings store's text files as they are read.
+const (
+	// MaxSignatureFile bounds a signature's signature.txt and count.txt:
+	// 64 KiB, for one signature (a check and a reason cut at
+	// oracle.ReasonLimit) or one number.
+	MaxSignatureFile = 64 << 10
+	// MaxReportsFile bounds a signature's reports.txt: 256 MiB, over ten
+	// million graphs' hashes of 17 bytes a line.
+	MaxReportsFile = 256 << 20
 )
 
 // DefaultCap is the number of entries kept per signature when Store.Cap
@@ -200,7 +216,12 @@ func countReport(sdir, sig, hash string) (int, error) {
 		return 0, err
 	}
 	sigFile := filepath.Join(sdir, "signature.txt")
-	if b, err := os.ReadFile(sigFile); err != nil || string(b) != sig+"\n" {
+	b, err := bounded.ReadFile(sigFile, MaxSignatureFile, "a signature.txt")
+	var refused *bounded.Refused
+	if errors.As(err, &refused) {
+		return 0, err
+	}
+	if err != nil || string(b) != sig+"\n" {
 		// whole or absent: a full disk leaves no empty name a listing would read
 		if err := ReplaceFile(sigFile, []byte(sig+"\n")); err != nil {
 			return 0, err
@@ -230,7 +251,7 @@ func countReport(sdir, sig, hash string) (int, error) {
 
 // reportedGraphs reads reports.txt, ignoring a torn last line.
 func reportedGraphs(sdir string) (map[string]bool, error) {
-	b, err := os.ReadFile(filepath.Join(sdir, "reports.txt"))
+	b, err := bounded.ReadFile(filepath.Join(sdir, "reports.txt"), MaxReportsFile, "a reports.txt")
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
@@ -427,12 +448,17 @@ func (st *Store) List() ([]StoredSignature, error) {
 			continue
 		}
 		sdir := filepath.Join(root, de.Name())
-		sig, err := os.ReadFile(filepath.Join(sdir, "signature.txt"))
+		sig, err := bounded.ReadFile(filepath.Join(sdir, "signature.txt"), MaxSignatureFile, "a signature.txt")
 		if err != nil {
 			return nil, fmt.Errorf("corpus: %s: %w", sdir, err)
 		}
 		n := 0
-		if b, err := os.ReadFile(filepath.Join(sdir, "count.txt")); err == nil {
+		b, err := bounded.ReadFile(filepath.Join(sdir, "count.txt"), MaxSignatureFile, "a count.txt")
+		var refused *bounded.Refused
+		if errors.As(err, &refused) {
+			return nil, fmt.Errorf("corpus: %w", err)
+		}
+		if err == nil {
 			n, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 		}
 		ents, err := st.entries(sdir)

@@ -16,6 +16,8 @@ import (
 	"math"
 	"math/bits"
 	"os"
+
+	"github.com/cfgfuzz/cfgfuzz/internal/bounded"
 )
 
 // Size of every state filter: 2^24 bits (2 MiB) and 7 probes.
@@ -97,7 +99,9 @@ func BloomFalsePositive(n uint64) float64 {
 }
 
 // bloomMagic heads a filter file: the format and its size.
-var bloomMagic = []byte("cfgfuzz-bloom/v1 24 7\n")
+var bloomMagic = []byte(bloomMagicLine)
+
+const bloomMagicLine = "cfgfuzz-bloom/v1 24 7\n"
 
 // WriteBloom writes the filter: the magic line, then the bits (64 to a
 // little-endian word).
@@ -125,11 +129,14 @@ func ReadBloom(path string) (*Bloom, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !fi.Mode().IsRegular() {
+		return nil, bounded.NotRegular(path, fi.Mode())
+	}
 	n := len(bloomMagic)
 	if fi.Size() != int64(n+BloomBits/8) { // not read: a filter has one size
 		return nil, fmt.Errorf("%s: not a cfgfuzz-bloom/v1 filter of 2^24 bits (%d bytes)", path, fi.Size())
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFileWithin(path, MaxSeenFile, "a seen.bloom")
 	if err != nil {
 		return nil, err
 	}

@@ -16,9 +16,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 
-	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/internal/bounded"
 )
 
 // Limits of the files a resume and a merge read.
@@ -51,6 +50,9 @@ const (
 	// 256 MiB, for MaxCorpus entries of graphs that mutations take, each
 	// line a few KiB.
 	MaxCorpusFile = 256 << 20
+	// MaxSeenFile bounds a state's seen.bloom: its one size, the magic
+	// line and 2^24 bits (2 MiB).
+	MaxSeenFile = int64(len(bloomMagicLine) + BloomBits/8)
 	// MaxLockFile bounds a campaign's or a state's lock as it is read:
 	// 4 KiB, for a pid and a host name (at most 255 bytes).
 	MaxLockFile = 4 << 10
@@ -66,77 +68,20 @@ func recordLineLimit(s *Settings) int {
 	return MaxRecordLine
 }
 
-// openRegular opens the file at path for reading, refusing one that is
-// not a regular file (a named pipe would block the open, a device never
-// end) with an error naming it (a *refusedFile). The open does not wait:
-// it is made without blocking (O_NONBLOCK) and what it opened is checked
-// again, so a named pipe put at path after the first check is refused
-// too. An error finding or opening it is os.OpenFile's (os.ErrNotExist
-// for a file that is not there).
-func openRegular(path string) (*os.File, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, notRegular(path, fi.Mode())
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err = f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		if err == nil {
-			err = notRegular(path, fi.Mode())
-		}
-		return nil, err
-	}
-	return f, nil
-}
+// openRegular opens the regular file at path for reading (bounded.Open:
+// a file that is not regular is refused naming it, never waited on).
+func openRegular(path string) (*os.File, error) { return bounded.Open(path) }
 
-// refusedFile is the error of a file refused unread, or read no further
-// than its limit: not a regular file, or larger than its limit.
-type refusedFile struct{ msg string }
-
-func (e *refusedFile) Error() string { return e.msg }
-
-// notRegular is openRegular's error for a file of mode m at path.
-func notRegular(path string, m os.FileMode) error {
-	return &refusedFile{fmt.Sprintf("%s: not a regular file but %s", path, corpus.FileKind(m))}
-}
-
-// readFileWithin reads the regular file at path (openRegular) whole,
-// failing without reading it when it is larger than limit bytes and,
-// should it grow while it is read, once it has read more; what names the
-// file's kind in that error ("a campaign.json").
+// readFileWithin reads the regular file at path whole within limit bytes
+// (bounded.ReadFile); what names the file's kind in the error of one
+// past it ("a campaign.json").
 func readFileWithin(path string, limit int64, what string) ([]byte, error) {
-	f, err := openRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > limit {
-		return nil, fileTooLarge(path, limit, what)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fileTooLarge(path, limit, what)
-	}
-	return data, nil
+	return bounded.ReadFile(path, limit, what)
 }
 
 // readReportFile reads DIR/report.json within MaxReportFile.
 func readReportFile(dir string) ([]byte, error) {
 	return readFileWithin(filepath.Join(dir, "report.json"), MaxReportFile, "a report.json")
-}
-
-// fileTooLarge is readFileWithin's error.
-func fileTooLarge(path string, limit int64, what string) error {
-	return &refusedFile{fmt.Sprintf("%s: more than %s, the limit of %s: a damaged file, or not one cfgfuzz wrote", path, ByteSize(limit), what)}
 }
 
 // lineReader reads a file's lines, each within a bound.

@@ -62,3 +62,49 @@ func TestCorpusFileNotRegularRefused(t *testing.T) {
 		t.Fatal("LoadCorpus waits on a named pipe")
 	}
 }
+
+// TestStateTextFilesNotRegularRefused: a triage file that is a named pipe
+// is refused by ReadTriage naming it, never waited on, and one past
+// MaxTriageFile naming the limit; a state whose seen.bloom became a named
+// pipe after it was read is refused by its commit, not waited on.
+func TestStateTextFilesNotRegularRefused(t *testing.T) {
+	within := func(what string, call func() error) error {
+		done := make(chan error, 1)
+		go func() { done <- call() }()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s waits on a named pipe", what)
+			return nil
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, StateTriageFile)
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("no named pipe: %v", err)
+	}
+	want := path + ": not a regular file but a named pipe"
+	if err := within("ReadTriage", func() error { _, err := ReadTriage(path); return err }); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ReadTriage of a named pipe: err %v, want %q", err, want)
+	}
+	os.Remove(path)
+	sparseFile(t, path, MaxTriageFile+1, "\n")
+	if _, err := ReadTriage(path); err == nil || !strings.Contains(err.Error(), path+": more than 64MiB, the limit of a triage.txt") {
+		t.Errorf("ReadTriage of a file past its limit: err %v", err)
+	}
+
+	dir = t.TempDir()
+	st, err := LoadState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(dir, StateSeenFile)
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want = path + ": not a regular file but a named pipe"
+	if err := within("CommitState", func() error { return CommitState(st, StateUpdate{}) }); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("CommitState with a seen.bloom that is a named pipe: err %v, want %q", err, want)
+	}
+}

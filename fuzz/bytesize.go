@@ -7,23 +7,20 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/internal/bounded"
 )
 
 // ByteSize is a number of bytes. As a flag it reads N, NB, NKiB, NMiB or
 // NGiB (N a positive integer) and writes the largest unit that divides it.
 type ByteSize int
 
-var byteUnits = []struct {
-	suffix string
-	n      int
-}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"B", 1}}
-
 // ParseByteSize reads a ByteSize.
 func ParseByteSize(s string) (ByteSize, error) {
 	num, mult := s, 1
-	for _, u := range byteUnits {
-		if strings.HasSuffix(s, u.suffix) {
-			num, mult = strings.TrimSuffix(s, u.suffix), u.n
+	for _, u := range bounded.Units {
+		if strings.HasSuffix(s, u.Suffix) {
+			num, mult = strings.TrimSuffix(s, u.Suffix), int(u.N)
 			break
 		}
 	}
@@ -34,14 +31,7 @@ func ParseByteSize(s string) (ByteSize, error) {
 	return ByteSize(v * mult), nil
 }
 
-func (b ByteSize) String() string {
-	for _, u := range byteUnits {
-		if b > 0 && int(b)%u.n == 0 {
-			return strconv.Itoa(int(b)/u.n) + u.suffix
-		}
-	}
-	return strconv.Itoa(int(b)) + "B"
-}
+func (b ByteSize) String() string { return bounded.Size(int64(b)) }
 
 // Set reads the flag's value.
 func (b *ByteSize) Set(s string) error {

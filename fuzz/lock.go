@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/internal/bounded"
 	"github.com/cfgfuzz/cfgfuzz/internal/tidy"
 )
 
@@ -140,7 +141,7 @@ func inUseError(dir, path string, pid int, owner string) error {
 // than MaxLockFile (read no further): no lock cfgfuzz wrote.
 func readLock(path string) (pid int, host string, ok bool, bad error) {
 	b, err := readFileWithin(path, MaxLockFile, "a lock")
-	var refused *refusedFile
+	var refused *bounded.Refused
 	if errors.As(err, &refused) {
 		return 0, "", false, err
 	}

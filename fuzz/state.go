@@ -213,7 +213,10 @@ func LoadState(dir string) (*State, error) {
 	if n := st.Seen.Count(); BloomFalsePositive(n) > BloomRestartAt {
 		st.Seen, st.SeenRestarted = NewBloom(), n
 	}
-	seen, _ := os.ReadFile(filepath.Join(dir, StateSeenFile))
+	seen, err := readFileWithin(filepath.Join(dir, StateSeenFile), MaxSeenFile, "a seen.bloom")
+	if err != nil && !os.IsNotExist(err) {
+		return nil, err
+	}
 	for _, part := range [][]byte{store, triage, seen} {
 		fmt.Fprintf(h, "%d\n", len(part))
 		h.Write(part)
@@ -511,8 +514,12 @@ func CommitState(st *State, up StateUpdate) error {
 	}
 	defer unlock()
 	var now [2][]byte
-	for i, name := range []string{StateFindingsFile, StateSeenFile} {
-		if now[i], err = os.ReadFile(filepath.Join(st.Dir, name)); err != nil && !os.IsNotExist(err) {
+	for i, f := range []struct {
+		name  string
+		limit int64
+		what  string
+	}{{StateFindingsFile, MaxStoreFile, "a state's findings.json"}, {StateSeenFile, MaxSeenFile, "a seen.bloom"}} {
+		if now[i], err = readFileWithin(filepath.Join(st.Dir, f.name), f.limit, f.what); err != nil && !os.IsNotExist(err) {
 			return err
 		}
 	}

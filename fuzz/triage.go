@@ -42,8 +42,9 @@ type TriageEntry struct {
 }
 
 // ReadTriage reads a triage file by signature; a missing file is empty.
+// It is read within MaxTriageFile, and only when it is a regular file.
 func ReadTriage(path string) (map[string]TriageEntry, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFileWithin(path, MaxTriageFile, "a triage.txt")
 	if os.IsNotExist(err) {
 		return map[string]TriageEntry{}, nil
 	}
