@@ -2,8 +2,9 @@
 // "Version 2"): before the first request with given options, a Process
 // sends a hello and keeps what the server declares for them. A server that
 // answers the hello with an error (a v1 server: another version is an
-// error) or fails it (dies, answers garbage) is served v1 from then on, its
-// restarts included, and declares nothing. A new server that does not
+// error) or fails it (dies, answers garbage or an object that writes a
+// key twice) is served v1 from then on, its restarts included, and
+// declares nothing. A new server that does not
 // answer the hello within the graph's limit and its start-up allowance
 // has not started: the graph is a harness error (Answer.NotStarted), and
 // the next graph's new server is asked again. A restarted server is sent
@@ -86,9 +87,8 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 	}
 	p.hello.v1 = true // unless the answer below says v2
 	if fail == nil {
-		var resp proto.Response
-		err := json.Unmarshal(line, &resp)
-		inStep := err == nil && resp.ID == req.ID
+		resp, ok := readHello(line)
+		inStep := ok && resp.ID == req.ID
 		if inStep && resp.Outcome == proto.OK && resp.Hello != nil && resp.Hello.V == proto.Version2 {
 			if p.hello.asked == nil {
 				p.hello.asked = map[string]*proto.HelloAnswer{}
@@ -107,6 +107,20 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 		return p.start()
 	}
 	return nil
+}
+
+// readHello reads an answer to a hello; ok is false for a line that is
+// not a response, or whose objects write a key twice (dupkey.go: the
+// protocol violation of an answer to a graph), which would declare
+// whichever of the two encoding/json read last. Such a hello has failed.
+func readHello(line []byte) (resp proto.Response, ok bool) {
+	if json.Unmarshal(line, &resp) != nil {
+		return proto.Response{}, false
+	}
+	if _, _, _, dup := duplicateKey(line); dup {
+		return proto.Response{}, false
+	}
+	return resp, true
 }
 
 // didNotStart is the error of a new server silent past limit and its
@@ -139,8 +153,7 @@ func (p *Process) probeStart(opt proto.Options, limit time.Duration) error {
 		return p.didNotStart(limit)
 	}
 	if fail == nil {
-		var resp proto.Response
-		if err := json.Unmarshal(line, &resp); err == nil && resp.ID == req.ID && (resp.Outcome == proto.Error || resp.Outcome == proto.OK && resp.Hello != nil) {
+		if resp, ok := readHello(line); ok && resp.ID == req.ID && (resp.Outcome == proto.Error || resp.Outcome == proto.OK && resp.Hello != nil) {
 			return nil
 		}
 		p.end(true, 0)

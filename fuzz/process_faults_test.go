@@ -491,6 +491,32 @@ func TestHandshakeFallsBackToV1(t *testing.T) {
 	}
 }
 
+// TestHandshakeRefusesAKeyWrittenTwice: a hello answer whose object
+// writes a key twice ("promises", then "Promises") is a failed hello, as
+// an answer to a graph with one is a protocol violation: nothing is
+// declared, whichever of the two would have been read, and the server,
+// started afresh, is served v1; selftest's hello case names the key.
+func TestHandshakeRefusesAKeyWrittenTwice(t *testing.T) {
+	bin := redteamServer(t)
+	p := &Process{Argv: []string{bin, "v2-dupkey"}}
+	defer p.Close()
+	for range 2 {
+		a := p.Structurize(chainGraph(t, 3), proto.Options{}, 10*time.Second)
+		if a.Outcome != proto.OK || a.Declared != nil {
+			t.Fatalf("answer %s %q, declared %+v: want ok, nothing declared", a.Outcome, a.Reason, a.Declared)
+		}
+	}
+	if h := p.Declared(proto.Options{}); h != nil {
+		t.Errorf("the hello that writes promises twice declared %+v", h)
+	}
+	cases := SelfTest([]string{bin, "v2-dupkey"}, "", SelfTestOptions{Limit: 2 * time.Second})
+	text, _ := FormatSelfTest(cases)
+	if len(cases) == 0 || cases[0].Problem == "" || !strings.Contains(cases[0].Problem, `"Promises"`) {
+		t.Errorf("selftest of a hello that writes promises twice:\n%s", text)
+	}
+	t.Logf("selftest:\n%s", text)
+}
+
 // TestMetaHonoursDeclaredDeterminism: the same nondeterministic server is a
 // meta finding under v1 (determinism assumed) and none under v2, where it
 // declares that it is not deterministic.

@@ -38,6 +38,9 @@
 //	v2-limited    a conformant v2 server declaring no switches, no
 //	              irreducible graphs and at most 6 blocks; it exits with
 //	              status 4 if it gets such a graph anyway
+//	v2-dupkey     answers the hello with v2 and its promises, its object
+//	              writing the promises twice ("Promises": none), and every
+//	              graph correctly
 //	hostile       a v2 server that puts Payload (HTML, Markdown, XML and
 //	              terminal control text) in every field it answers: its
 //	              declared name, refusal and error reasons, stats, block
@@ -146,6 +149,12 @@ func serve(mode string) {
 			resp.Outcome = "splendid"
 		case "hang":
 			continue
+		case "v2-dupkey":
+			if req.Hello != nil {
+				fmt.Fprintf(w, `{"id":%d,"outcome":"ok","hello":{"v":2,"name":"redteam/v2-dupkey","promises":{"deterministic":true,"renumbering_invariant":true,"switches":true,"irreducible":true},"Promises":{}}}`+"\n", req.ID)
+				w.Flush()
+				continue
+			}
 		case "hang-graphs":
 			if req.Hello == nil {
 				continue
