@@ -16,7 +16,12 @@
 // (--start-timeout) until a start was seen, then, as for a campaign's
 // restart that no hello probes (the suite sends each case's lines alone),
 // twice the longest start seen and a second, so that a server that hangs
-// on case after case costs each little more than the limit.
+// on case after case costs each little more than the limit. A server
+// whose answers come from a process it left holding its pipes after it
+// exited (a wrapper script that starts its adapter in the background,
+// not by exec) fails one more case, added after the others, that names
+// the holders: from a second after such a server's exit a campaign
+// waits at most a second for each answer, then judges it by its end.
 
 package fuzz
 
@@ -110,6 +115,9 @@ func SelfTest(argv []string, dir string, opt SelfTestOptions) []SelfTestCase {
 		problem, note := c.run(st)
 		out = append(out, SelfTestCase{Name: c.name, Problem: problem, Note: note, Silent: problem != "" && st.lines == lines})
 	}
+	if st.leftHolding != "" {
+		out = append(out, SelfTestCase{Name: "the process started answers, not one it left", Problem: fmt.Sprintf("the process started exited; a process it left (%s) holds its pipes and answered in its place: from a second after its exit a campaign waits at most a second for each answer, and a graph answered later is a crash finding of its end; a wrapper script must exec the adapter (exec ./adapter \"$@\"), not start it in the background (ADAPTERS.md)", st.leftHolding)})
+	}
 	return out
 }
 
@@ -122,6 +130,25 @@ type selfTester struct {
 	promises *proto.Promises
 	// answer is the last answer line read.
 	answer []byte
+	// leftHolding describes the processes found holding the pipes of a
+	// server that had exited when a line was sent to it, and which
+	// answered it (noteHeld); "" none found.
+	leftHolding string
+}
+
+// noteHeld, as an answer to a line sent after the server exited is read,
+// looks for the processes that hold its pipes, as a wrapper that started
+// its adapter in the background leaves it: one of those answered for it.
+// They are ended with it (server.holders).
+func (st *selfTester) noteHeld() {
+	s := st.p.srv
+	if st.leftHolding != "" {
+		return
+	}
+	if holders, _, ok := pipeHolders(s.stdout, s.stdin); ok && len(holders) > 0 {
+		st.leftHolding = describeProcs(holders)
+		s.holders = holders
+	}
 }
 
 // unserved names the promise by which the server does not serve one of
@@ -176,6 +203,7 @@ func (st *selfTester) sendLine(line string, allowance time.Duration) (r proto.Re
 	deadline := time.Now().Add(st.limit + allowance)
 	stop := st.p.srv.arm(deadline)
 	defer stop()
+	exited := st.p.srv.hasExited() // before the line: an answer is then another process's
 	if _, err := st.p.srv.stdin.Write([]byte(line + "\n")); err != nil {
 		if pastDeadline(err, deadline) && st.p.srv.hasExited() {
 			a := st.p.heldOpen(deadline, nil)
@@ -206,6 +234,9 @@ func (st *selfTester) sendLine(line string, allowance time.Duration) (r proto.Re
 		}
 		st.p.srv.spoke = true
 		st.lines++
+		if exited {
+			st.noteHeld()
+		}
 		st.answer = append(st.answer[:0], b...)
 		r, v := decodeResponse(b)
 		if v.broken() {

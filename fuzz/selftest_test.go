@@ -6,6 +6,9 @@
 package fuzz
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -137,5 +140,52 @@ func TestUnknownPromises(t *testing.T) {
 	}
 	if keys := promiseKeys(); !slices.Contains(keys, "renumbering_invariant") || !slices.Contains(keys, "max_clone_words") {
 		t.Errorf("promise keys %q", keys)
+	}
+}
+
+// TestSelfTestOfAWrapperThatBackgroundsItsAdapter: a wrapper script that
+// starts its adapter in the background and exits, the adapter keeping
+// its pipes, fails a case of its own naming the adapter and advising
+// exec, though the adapter answers every case; the same wrapper with exec
+// passes every case and gets no such case; no adapter outlives the suite.
+func TestSelfTestOfAWrapperThatBackgroundsItsAdapter(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the processes holding a pipe are read from /proc")
+	}
+	mark := markProcesses(t)
+	bin := buildCmd(t, "../cmd/structurize")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		script string
+		held   bool
+	}{
+		// A shell gives a command it starts in the background /dev/null
+		// as its input: the wrapper hands its own on as descriptor 3.
+		{"#!/bin/sh\nexec 3<&0\n" + bin + " \"$@\" <&3 &\n", true},
+		{"#!/bin/sh\nexec " + bin + " \"$@\"\n", false},
+	} {
+		wrapper := filepath.Join(dir, "wrapper")
+		if err := os.WriteFile(wrapper, []byte(c.script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		cases := SelfTest([]string{wrapper}, "", SelfTestOptions{Limit: 10 * time.Second})
+		text, ok := FormatSelfTest(cases)
+		last := cases[len(cases)-1]
+		if c.held {
+			if ok || len(cases) != 10 || last.Problem == "" || !strings.Contains(last.Problem, "a process it left (1 process: /") || !strings.Contains(last.Problem, `exec ./adapter "$@"`) {
+				t.Errorf("a wrapper that backgrounds its adapter: the suite says:\n%s", text)
+			}
+			for _, c := range cases[:len(cases)-1] {
+				if c.Problem != "" {
+					t.Errorf("the backgrounded adapter fails %q: %s", c.Name, c.Problem)
+				}
+			}
+		} else if !ok || len(cases) != 9 {
+			t.Errorf("a wrapper that execs its adapter: the suite says:\n%s", text)
+		}
+		t.Logf("%s\n%s", c.script, text)
+	}
+	if left := leftAlive(t, mark); len(left) > 0 {
+		t.Errorf("%d processes left: %v", len(left), left)
 	}
 }
