@@ -14,8 +14,9 @@ import (
 // TestLockNotRegularRefused: a campaign's or state's lock that is a named
 // pipe is refused naming it, never waited on (reading it would wait for
 // a writer for ever): by LockDir (a run, a resume, a merge's --out, a
-// state's commit), by InUse (a resume, a new campaign) and by a merge
-// reading the shard that has it; a lock past MaxLockFile is refused too.
+// state's commit), by InUse (a resume, a new campaign), by LoadState (a
+// night's state, before the night runs) and by a merge reading the shard
+// that has it; a lock past MaxLockFile is refused too.
 func TestLockNotRegularRefused(t *testing.T) {
 	dir := t.TempDir()
 	sealedLog(t, dir, `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{"outcome":"ok"}}`)
@@ -36,6 +37,7 @@ func TestLockNotRegularRefused(t *testing.T) {
 			return err
 		}},
 		{"InUse", func() error { return InUse(dir) }},
+		{"LoadState", func() error { _, err := LoadState(dir); return err }},
 		{"Merge", func() error { _, err := Merge([]string{dir}); return err }},
 	} {
 		done := make(chan error, 1)

@@ -181,10 +181,15 @@ type State struct {
 }
 
 // LoadState reads a state directory; missing files (a first night) are
-// empty. It creates the directory.
+// empty. It creates the directory. A lock there that readLock refuses (a
+// named pipe) is an error naming it, before any night runs: the night's
+// commit could not take it.
 func LoadState(dir string) (*State, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
+	}
+	if _, _, _, bad := readLock(filepath.Join(dir, LockFile)); bad != nil {
+		return nil, foreignLock(dir, bad)
 	}
 	st := &State{Dir: dir}
 	h := sha256.New()
