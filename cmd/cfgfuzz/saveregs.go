@@ -181,17 +181,24 @@ func checksHeader(checks []string) string {
 }
 
 // findingTimeout is the '# timeout:' of finding f's regression file, the
-// campaign's per-graph limit being timeout: that limit for a
-// structurize:timeout finding (its graph was found and minimized as one
+// campaign's per-graph limit being timeout: that limit for a finding the
+// limit decides (timeoutFinding: its graph was found and minimized as one
 // the structurizer does not answer within it), unless it is the default;
 // 0 for any other finding, whose verdict the limit does not decide: the
 // campaign's --timeout suits the night's graphs and machine, and the file
 // replays under regress's --timeout.
 func findingTimeout(f *fuzz.Finding, timeout time.Duration) time.Duration {
-	if f.Signature != corpus.SigTimeout {
+	if !timeoutFinding(f.Signature) {
 		return 0
 	}
 	return unlessDefault(timeout, fuzz.DefaultTimeout)
+}
+
+// timeoutFinding says whether the per-graph limit decides signature sig:
+// structurize:timeout, and meta's re-run of the structurizer past it
+// (meta:rerun-failed:timeout).
+func timeoutFinding(sig string) bool {
+	return sig == corpus.SigTimeout || sig == "meta:"+oracle.SigRerunFailed+":"+strings.TrimPrefix(corpus.SigTimeout, "structurize:")
 }
 
 // unlessDefault is d, or 0 where it is the default def (or 0 itself).

@@ -240,6 +240,8 @@ func TestRegressionTimeoutOfATimeoutFinding(t *testing.T) {
 	}{
 		{corpus.SigTimeout, 3 * time.Second, "# timeout: 3s\n"},
 		{corpus.SigTimeout, fuzz.DefaultTimeout, ""},
+		{"meta:rerun-failed:timeout", 3 * time.Second, "# timeout: 3s\n"},
+		{"meta:rerun-failed:panic:main.nest: index out of range", 3 * time.Second, ""},
 		{"exec:trace-mismatch", 3 * time.Second, ""},
 		{"structurize:panic:main.nest: index out of range", 3 * time.Second, ""},
 	} {
