@@ -110,6 +110,10 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 	select {
 	case ck = <-done:
 	case <-t.C:
+		// The check running at the limit, read before the abandoning
+		// below, which may wait long enough for the abandoned checks to
+		// move on to another.
+		running := oracle.StillRunning(orc, gpuOrc)
 		mu.Lock()
 		if !finished {
 			abandoned = true
@@ -120,7 +124,7 @@ func (w *worker) checkWithin(sub *oracle.Subject, shared *oracle.Shared, side Si
 			w.checks = nil
 			w.abandon(side)
 			held <- takeToken(abandonWait * limit)
-			return checked{detail: fmt.Sprintf("%s %v (--check-timeout)%s", CheckLimitDetail, limit, oracle.StillRunning(orc, gpuOrc))}, false
+			return checked{detail: fmt.Sprintf("%s %v (--check-timeout)%s", CheckLimitDetail, limit, running)}, false
 		}
 		ck = <-done
 	}
