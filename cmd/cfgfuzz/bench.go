@@ -156,6 +156,10 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz bench:", err)
 		return exitUsage
 	}
+	if bf.moduleLimit <= 0 {
+		fmt.Fprintf(stderr, "cfgfuzz bench: --module-limit %v: want a positive duration (the most one module's compile and dispatches may take)\n", bf.moduleLimit)
+		return exitUsage
+	}
 	drv, err := openBenchDriver(bf)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz bench:", err)

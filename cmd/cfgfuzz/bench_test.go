@@ -98,6 +98,11 @@ func TestBenchKillsAModulePastItsLimit(t *testing.T) {
 	if err := gpu.Available(); err != nil {
 		t.Skipf("no lavapipe here: %v", err)
 	}
+	for _, bad := range []string{"0s", "-1s"} {
+		if code, _, errs := runCmd(append(bench, "--module-limit", bad), ""); code != exitUsage || !strings.Contains(errs, "want a positive duration") {
+			t.Errorf("--module-limit %s: exit %d, want %d and why:\n%s", bad, code, exitUsage, errs)
+		}
+	}
 	before := driverServers(t) // the shared pool's, of earlier tests' gpu checks
 	code, out, errs := runCmd(append(bench, "--module-limit", "1ms"), "")
 	killed := strings.Count(errs, "no answer from the driver process running the module within 1ms: it was killed")
