@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/oracletest"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -41,17 +41,6 @@ func TestRunnerCheckLimit(t *testing.T) {
 	}
 }
 
-// heldExecutor is the interpreter, each call waiting until release is
-// closed: an exec check that runs past the check limit.
-type heldExecutor struct{ release chan struct{} }
-
-func (heldExecutor) Name() string { return "held" }
-
-func (h heldExecutor) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
-	<-h.release
-	return oracle.Interpreter{}.Execute(module, batch, walks)
-}
-
 // TestRunnerCheckLimitNamesTheCheckStillRunning: the error of a judgement
 // whose checks ran past the limit names the check it left running; two
 // graphs left in it have one signature.
@@ -60,7 +49,7 @@ func TestRunnerCheckLimitNamesTheCheckStillRunning(t *testing.T) {
 	defer close(release)
 	var sigs []string
 	for _, graph := range []string{"{{1}, {}}", "{{1, 2}, {3}, {3}, {}}"} {
-		run, err := NewRunner(RunnerOptions{Checks: []string{"pdom", "exec"}, CheckLimit: 100 * time.Millisecond, Oracle: oracle.Options{Executor: heldExecutor{release}}})
+		run, err := NewRunner(RunnerOptions{Checks: []string{"pdom", "exec"}, CheckLimit: 100 * time.Millisecond, Oracle: oracle.Options{Executor: oracletest.Held{Release: release}}})
 		if err != nil {
 			t.Fatal(err)
 		}

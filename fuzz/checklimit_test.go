@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
-	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/oracletest"
 )
 
 func TestCheckLimit(t *testing.T) {
@@ -48,17 +47,6 @@ func TestCheckLimit(t *testing.T) {
 	}
 }
 
-// heldExecutor is the interpreter, each call waiting until release is
-// closed: an exec check that runs past the check limit.
-type heldExecutor struct{ release chan struct{} }
-
-func (heldExecutor) Name() string { return "held" }
-
-func (h heldExecutor) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
-	<-h.release
-	return oracle.Interpreter{}.Execute(module, batch, walks)
-}
-
 // TestCheckLimitNamesTheCheckStillRunning: the detail of a graph whose
 // checks ran past the limit names the check it left running, exec of the
 // worker's oracle or the gpu check of the sampled graphs' own; graphs
@@ -72,7 +60,7 @@ func TestCheckLimitNamesTheCheckStillRunning(t *testing.T) {
 		c.CheckTimeout = Duration(200 * time.Millisecond)
 		c.Checks = []string{"pdom", "exec"}
 		if check == "exec" {
-			c.Oracle.Executor = heldExecutor{release}
+			c.Oracle.Executor = oracletest.Held{Release: release}
 		} else {
 			c.GPUEvery = 1
 			gpuStandInHold.Store(&release)

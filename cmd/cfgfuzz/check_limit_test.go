@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
-	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/oracletest"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -125,17 +125,6 @@ func TestCheckGoesOnAfterANoVerdict(t *testing.T) {
 	}
 }
 
-// heldExecutor is the interpreter, each call waiting until release is
-// closed: an exec check that runs past the check limit.
-type heldExecutor struct{ release chan struct{} }
-
-func (heldExecutor) Name() string { return "held" }
-
-func (h heldExecutor) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
-	<-h.release
-	return oracle.Interpreter{}.Execute(module, batch, walks)
-}
-
 // TestCheckLimitNamesTheCheckStillRunning: check's and minimize's detail
 // of a graph whose checks ran past --check-timeout names the check left
 // running; two graphs left in it read alike once normalized (one
@@ -143,7 +132,7 @@ func (h heldExecutor) Execute(module []byte, batch *spirv.Batch, walks int) ([]s
 func TestCheckLimitNamesTheCheckStillRunning(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	ropt := corpus.RunnerOptions{Checks: []string{"pdom", "exec"}, Oracle: oracle.Options{Executor: heldExecutor{release}}}
+	ropt := corpus.RunnerOptions{Checks: []string{"pdom", "exec"}, Oracle: oracle.Options{Executor: oracletest.Held{Release: release}}}
 	const limit = 100 * time.Millisecond
 	const want = "checks: no verdict within 100ms (--check-timeout): exec still running"
 	var sigs []string
