@@ -432,10 +432,23 @@ func CheckRevision(desc string) error {
 // does from the entry's own; an absolute path a shell would split (a
 // directory with a space) is single-quoted, which MapPaths reads back.
 // Words with quotes, variables or globs are left as they are, and so is a
-// bare name, which the shell looks up in PATH.
+// bare name, which the shell looks up in PATH. A command that changes
+// directory (cd build && ./adapter, sh -c 'cd tools && ./a'; a cd as
+// RelativeCd counts one) runs its later words from that directory, not
+// from the working directory: the words after its first cd's directory
+// are left as they are, and all of a shell's command string that holds
+// it; the cd's own directory, which the shell finds from the working
+// directory, is made absolute as any other path (cd build/bin: cd
+// /abs/build/bin).
 func absoluteWords(cmd string) string {
+	from, dir := firstCdFrom(cmd)
 	words := strings.Split(cmd, " ")
+	at := 0
 	for i, w := range words {
+		at += len(w) + 1
+		if start := at - len(w) - 1; start >= from && start != dir {
+			continue
+		}
 		if !strings.Contains(w, "/") || strings.HasPrefix(w, "/") || strings.Trim(w, pathChars) != "" {
 			continue
 		}
@@ -452,6 +465,26 @@ func absoluteWords(cmd string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// firstCdFrom is where absoluteWords leaves cmd as written, the offset
+// of its first cd that is a command (len(cmd) for none), and the offset of
+// that cd's directory word (-1 for none, or a cd in a shell's command
+// string).
+func firstCdFrom(cmd string) (from, dir int) {
+	from, dir = len(cmd), -1
+	eachCd(cmd, func(words []controlWord, i, script int) bool {
+		if script >= 0 {
+			from = script
+			return false
+		}
+		from = words[i].at
+		if k := cdDirWord(words, i); k >= 0 {
+			dir = words[k].at
+		}
+		return false
+	})
+	return from, dir
 }
 
 // pathChars are the characters absoluteWords takes for a path's.

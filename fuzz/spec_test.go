@@ -147,3 +147,48 @@ func TestRepoSpecRecordedAbsolute(t *testing.T) {
 		t.Errorf("recorded %q, want %q", rec.String(), want)
 	}
 }
+
+// TestCommandPathsAfterACdLeftAsWritten: a command that changes directory
+// runs its later words from there, so they are left as written though a
+// file of that name lies in the working directory (./adapter here and in
+// tools/); the cd's own directory is found from the working directory and
+// made absolute, and a cd that is an argument changes nothing.
+func TestCommandPathsAfterACdLeftAsWritten(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, d := range []string{"shaderc", "build/bin", "tools"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"adapter", "tools/adapter", "build/shaderc"} {
+		if err := os.WriteFile(f, []byte("#!/bin/sh\nread line\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for cmd, want := range map[string]string{
+		"cd build && ./shaderc":                       "cd build && ./shaderc",
+		"cd tools && ./adapter --conf ./adapter":      "cd tools && ./adapter --conf ./adapter",
+		"cd tools; ./adapter":                         "cd tools; ./adapter",
+		"cd tools&&./adapter":                         "cd tools&&./adapter",
+		"(cd tools && exec ./adapter)":                "(cd tools && exec ./adapter)",
+		"FOO=1 cd tools && ./adapter":                 "FOO=1 cd tools && ./adapter",
+		"if cd tools; then ./adapter; fi":             "if cd tools; then ./adapter; fi",
+		"sh -c 'cd tools && ./adapter --x'":           "sh -c 'cd tools && ./adapter --x'",
+		"env bash -c 'cd tools && exec ./adapter'":    "env bash -c 'cd tools && exec ./adapter'",
+		"sh -c 'cd build/bin && ../shaderc'":          "sh -c 'cd build/bin && ../shaderc'",
+		"cd build/bin && ../shaderc":                  "cd " + dir + "/build/bin && ../shaderc",
+		"cd -P build/bin && ./adapter":                "cd -P " + dir + "/build/bin && ./adapter",
+		"./adapter --x && cd tools && ./adapter":      dir + "/adapter --x && cd tools && ./adapter",
+		"./adapter cd tools ./adapter":                dir + "/adapter cd tools " + dir + "/adapter",
+		"./adapter --wrap sh -c 'cd tools' ./adapter": dir + "/adapter --wrap sh -c 'cd tools' " + dir + "/adapter",
+	} {
+		if got := absoluteWords(cmd); got != want {
+			t.Errorf("absoluteWords(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+	got, err := RecordedSpec("cd tools && ./adapter")
+	if want := "cmd:cd tools && ./adapter"; err != nil || got != want {
+		t.Errorf("RecordedSpec(cd tools && ./adapter) = %q, %v; want %q", got, err, want)
+	}
+}

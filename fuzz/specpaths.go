@@ -135,10 +135,41 @@ func RelativeCd(spec string) string {
 
 // relativeCdIn is RelativeCd of the shell command cmd.
 func relativeCdIn(cmd string) string {
-	words := controlWords(cmd)
+	found := ""
+	eachCd(cmd, func(words []controlWord, i, _ int) bool {
+		if at := cdDirWord(words, i); at >= 0 {
+			dir := words[at].text
+			if p, ok := pathOfWord(dir); ok {
+				dir = p // quoted whole
+			} else {
+				dir = strings.Trim(dir, `'"`)
+			}
+			if !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "{repo}") && !strings.HasPrefix(dir, "{dir}") && !strings.HasPrefix(dir, "~") && !strings.HasPrefix(dir, "$") {
+				found = dir
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// eachCd calls f, in order, with each cd of the shell command cmd that is
+// a command (RelativeCd says which count): the words it lies among
+// (controlWords of cmd, or of the command string of a shell cmd runs) and
+// its word's index there; script is the offset in cmd of the command
+// string that holds it, -1 for a cd of cmd's own. It stops when f answers
+// false.
+func eachCd(cmd string, f func(words []controlWord, i, script int) bool) {
+	eachCdIn(controlWords(cmd), -1, f)
+}
+
+// eachCdIn is eachCd over words, script the offset of the command string
+// they are the words of (-1: cmd's own); false when f stopped it.
+func eachCdIn(words []controlWord, script int, f func(words []controlWord, i, script int) bool) bool {
 	program := true // words[i] may be a command's program
 	for i := 0; i < len(words); i++ {
-		w := words[i]
+		w := words[i].text
 		switch {
 		case w == "": // a character that joins or groups commands
 			program = true
@@ -153,33 +184,36 @@ func relativeCdIn(cmd string) string {
 			continue
 		}
 		program = false
-		if script, ok := shellScript(words[i:]); ok {
-			if d := relativeCdIn(shellUnquote(script)); d != "" {
-				return d
+		if k, ok := shellScript(words[i:]); ok {
+			at := script
+			if at < 0 {
+				at = words[i+k].at
+			}
+			if !eachCdIn(controlWords(shellUnquote(words[i+k].text)), at, f) {
+				return false
 			}
 		}
-		if w != "cd" {
-			continue
-		}
-		for _, dir := range words[i+1:] {
-			if dir == "" { // cd && ...: to the home directory
-				break
-			}
-			if strings.HasPrefix(dir, "-") { // cd -P, cd -L
-				continue
-			}
-			if p, ok := pathOfWord(dir); ok {
-				dir = p // quoted whole
-			} else {
-				dir = strings.Trim(dir, `'"`)
-			}
-			if !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "{repo}") && !strings.HasPrefix(dir, "{dir}") && !strings.HasPrefix(dir, "~") && !strings.HasPrefix(dir, "$") {
-				return dir
-			}
-			break
+		if w == "cd" && !f(words, i, script) {
+			return false
 		}
 	}
-	return ""
+	return true
+}
+
+// cdDirWord is the index in words of the directory of the cd at words[i]:
+// its first word that is no option (cd -P tools), or -1 when it has none
+// (cd && ...: to the home directory).
+func cdDirWord(words []controlWord, i int) int {
+	for k := i + 1; k < len(words); k++ {
+		switch dir := words[k].text; {
+		case dir == "":
+			return -1
+		case strings.HasPrefix(dir, "-"): // cd -P, cd -L
+			continue
+		}
+		return k
+	}
+	return -1
 }
 
 // shellKeywords are the words a shell reads before a command's program
@@ -214,14 +248,14 @@ var commandWrappers = map[string]commandWrapper{
 // wrapperWords is how many of words, which open a command, are a command
 // wrapper's (commandWrappers) before the command it runs: its name, its
 // options and its operands; 0 when words[0] is none.
-func wrapperWords(words []string) int {
-	cw, ok := commandWrappers[words[0][strings.LastIndexByte(words[0], '/')+1:]]
+func wrapperWords(words []controlWord) int {
+	cw, ok := commandWrappers[programName(words[0].text)]
 	if !ok {
 		return 0
 	}
 	k := 1
 	for ; k < len(words); k++ {
-		w := words[k]
+		w := words[k].text
 		if w == "--" {
 			k++
 			break
@@ -236,57 +270,68 @@ func wrapperWords(words []string) int {
 			k++ // -n 5: the option's value is the next word
 		}
 	}
-	for n := 0; n < cw.operands && k < len(words) && words[k] != ""; n++ {
+	for n := 0; n < cw.operands && k < len(words) && words[k].text != ""; n++ {
 		k++
 	}
 	return k
+}
+
+// controlWord is a word of controlWords: its text, "" for a character
+// that joins or groups commands, and its offset in the command.
+type controlWord struct {
+	text string
+	at   int
 }
 
 // controlWords are cmd's words (shellWords), each cut at the characters
 // that join or group commands where a shell reads them as syntax (cd
 // tools&&./a), each such character an empty word: a quoted command string
 // stays one word.
-func controlWords(cmd string) []string {
-	var words []string
+func controlWords(cmd string) []controlWord {
+	var words []controlWord
 	for _, span := range shellWords(cmd) {
 		w := cmd[span[0]:span[1]]
 		start := 0
 		shellScan(w, func(i int, syntax bool) {
 			if syntax && strings.IndexByte(";&|()", w[i]) >= 0 {
 				if i > start {
-					words = append(words, w[start:i])
+					words = append(words, controlWord{w[start:i], span[0] + start})
 				}
-				words = append(words, "")
+				words = append(words, controlWord{"", span[0] + i})
 				start = i + 1
 			}
 		})
 		if start < len(w) {
-			words = append(words, w[start:])
+			words = append(words, controlWord{w[start:], span[0] + start})
 		}
 	}
 	return words
 }
 
-// shellScript is the command string of words when they open with a shell
-// run with -c (sh -c 'cd tools && ./a', /bin/bash -ec "..."): the first
-// word after the shell's options, which the shell runs as a command, as
-// written. -o and +o take the next word; -- ends the options; a -c after
-// the first other word is that script's own.
-func shellScript(words []string) (string, bool) {
+// programName is a command's program word without its directory
+// (/usr/bin/env: env).
+func programName(w string) string { return w[strings.LastIndexByte(w, '/')+1:] }
+
+// shellScript is the index in words of the command string of words when
+// they open with a shell run with -c (sh -c 'cd tools && ./a', /bin/bash
+// -ec "..."): the first word after the shell's options, which the shell
+// runs as a command, as written. -o and +o take the next word; -- ends the
+// options; a -c after the first other word is that script's own.
+func shellScript(words []controlWord) (int, bool) {
 	if len(words) == 0 {
-		return "", false
+		return 0, false
 	}
-	switch words[0][strings.LastIndexByte(words[0], '/')+1:] {
+	switch programName(words[0].text) {
 	case "sh", "bash", "dash":
 	default:
-		return "", false
+		return 0, false
 	}
 	command := false
 	for k := 1; k < len(words); k++ {
-		switch w := words[k]; {
+		switch w := words[k].text; {
 		case w == "--":
 			if k+1 < len(words) {
-				return words[k+1], command
+				return k + 1, command
 			}
 		case w == "-o" || w == "+o":
 			k++ // the option's name
@@ -294,10 +339,10 @@ func shellScript(words []string) (string, bool) {
 		case len(w) > 1 && (w[0] == '-' || w[0] == '+'):
 			command = command || w[0] == '-' && strings.ContainsRune(w[1:], 'c')
 		default:
-			return w, command
+			return k, command
 		}
 	}
-	return "", false
+	return 0, false
 }
 
 // shellUnquote is the value a shell gives word: its quotes removed, the

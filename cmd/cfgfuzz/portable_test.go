@@ -276,3 +276,46 @@ func TestRootWordTravels(t *testing.T) {
 		t.Errorf("expandSpec(%s) = %s, %v; want %s", saved, back, err, spec)
 	}
 }
+
+// TestCdSpecRunsAsWritten: a structurizer that changes directory before
+// its program (cd build && ./shaderc) runs the program of that directory,
+// though a file of the same name lies in the working directory (a
+// directory shaderc; a planted-bug ./adapter beside tools/adapter), and a
+// campaign and a saved regression record the command as written.
+func TestCdSpecRunsAsWritten(t *testing.T) {
+	proj := adapterProject(t, "proj")
+	const g = "{{1, 2}, {3}, {3}, {4, 1}, {}}\n"
+	writeFile(t, filepath.Join(proj, "g.cfg"), g)
+	adapterScript(t, filepath.Join(proj, "build", "shaderc"), "")
+	if err := os.MkdirAll(filepath.Join(proj, "shaderc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	adapterScript(t, filepath.Join(proj, "adapter"), "")
+	adapterScript(t, filepath.Join(proj, "tools", "adapter"), "--inject swap-arms")
+	t.Chdir(proj)
+
+	if code, _, errs := runCmd([]string{"check", "--structurizer", "cd build && ./shaderc", "g.cfg"}, ""); code != exitOK {
+		t.Errorf("check --structurizer 'cd build && ./shaderc': exit %d, want 0 (build/shaderc run)\n%s", code, errs)
+	}
+	const spec = "cd tools && ./adapter"
+	if code, out, errs := runCmd([]string{"check", "--structurizer", spec, "g.cfg"}, ""); code != exitFail || !strings.Contains(out, "trace-mismatch") {
+		t.Errorf("check --structurizer %q: exit %d, want 1 and tools/adapter's trace-mismatch\n%s%s", spec, code, out, errs)
+	}
+	out := filepath.Join(t.TempDir(), "c")
+	if code, _, errs := runCmd([]string{"run", "--structurizer", spec, "--graphs", "100", "--out", out, "--progress", "none"}, ""); code != exitFail {
+		t.Errorf("run --structurizer %q: exit %d, want 1 (tools/adapter's bug found)\n%s", spec, code, errs)
+	}
+	if c := readFile(t, filepath.Join(out, "campaign.json")); !strings.Contains(c, `"cmd:cd tools \u0026\u0026 ./adapter"`) && !strings.Contains(c, `"cmd:cd tools && ./adapter"`) {
+		t.Errorf("campaign.json does not record the command as written:\n%s", c)
+	}
+	code, _, errs := runCmd([]string{"minimize", "--structurizer", spec, "--regressions", "tests/regs", "--save-regression", "arms", "g.cfg"}, "")
+	if code != exitOK {
+		t.Fatalf("minimize --save-regression: exit %d\n%s", code, errs)
+	}
+	if saved := readFile(t, filepath.Join(proj, "tests", "regs", "arms.cfg")); !strings.Contains(saved, "# structurizer: cmd:cd tools && ./adapter\n") {
+		t.Errorf("the saved regression does not record the command as written:\n%s", saved)
+	}
+	if code, out, errs := runCmd([]string{"regress", "tests/regs"}, ""); code != exitFail || !strings.Contains(out, "trace-mismatch") {
+		t.Errorf("regress of the saved file: exit %d, want 1 on tools/adapter's bug\n%s%s", code, out, errs)
+	}
+}
