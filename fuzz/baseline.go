@@ -96,7 +96,11 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 	if err != nil {
 		return Built{}, err
 	}
-	removeStaleBuilds(opt.Repo, filepath.Dir(entry))
+	defer entryLock(entry)()
+	ctx := buildContext(opt)
+	if err := removeStaleBuilds(ctx, opt.Repo, filepath.Dir(entry)); err != nil {
+		return Built{}, err
+	}
 	log := opt.Log
 	if log == nil {
 		log = io.Discard
@@ -109,7 +113,6 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 		fmt.Fprintf(log, "cfgfuzz: building %s failed before (recorded in %s, which stands for %v: delete it to build again sooner)\n", short(rev), entry+FailedSuffix, FailedFor)
 		return Built{}, be
 	}
-	ctx := buildContext(opt)
 	tmp := fmt.Sprintf("%s.tmp%d", entry, os.Getpid())
 	os.RemoveAll(tmp)
 	b := Built{Rev: rev, Worktree: filepath.Join(tmp, "worktree"), Out: filepath.Join(tmp, "out")}
@@ -120,7 +123,6 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 	fmt.Fprintf(log, "cfgfuzz: building %s (kept in %s)\n", short(rev), entry)
 	start := time.Now()
 	if err := addWorktree(ctx, opt.Repo, b.Worktree, rev); err != nil {
-		removeWorktree(opt.Repo, b.Worktree) // a cancelled add may have registered it
 		return Built{}, err
 	}
 	if err := runBuild(ctx, p, b); err != nil {
@@ -188,13 +190,20 @@ func short(r Revision) string {
 	return s
 }
 
-// addWorktree checks rev out, detached, in a new worktree wt of repo.
+// addWorktree checks rev out, detached, in a new worktree wt of repo,
+// holding repo's worktreeLock; a failed add leaves none registered.
 func addWorktree(ctx context.Context, repo, wt string, rev Revision) error {
 	commit := rev.Checkout
 	if commit == "" {
 		commit = rev.Commit
 	}
+	unlock, err := worktreeLock(ctx, repo)
+	if err != nil {
+		return fmt.Errorf("git worktree add %s: %w", short(rev), err)
+	}
+	defer unlock()
 	if out, err := runCommand(ctx, buildCommand(ctx, repo, "git", "worktree", "add", "--detach", wt, commit)); err != nil {
+		removeWorktreeLocked(repo, wt) // a cancelled add may have registered it
 		return fmt.Errorf("git worktree add %s: %v: %s", short(rev), err, strings.TrimSpace(out))
 	}
 	return nil
@@ -316,12 +325,16 @@ func IsBuildError(err error) bool {
 
 // installBuild renames the finished build tmp into its cache entry (a
 // kept worktree is repaired to its new place) and returns it there. When
-// another process installed the same build first, that one is used.
+// another process installed the same build first, that one is used. It
+// holds repo's worktreeLock: a prune between the rename and the repair
+// would take the moved worktree for one whose directory is gone.
 func installBuild(repo string, p Project, b Built, tmp, entry string) (Built, error) {
+	unlock, _ := worktreeLock(context.Background(), repo)
+	defer unlock()
 	if err := os.Rename(tmp, entry); err != nil {
 		if done, ok := cachedBuild(p, b.Rev, entry); ok {
 			if p.keepsWorktree() {
-				removeWorktree(repo, b.Worktree)
+				removeWorktreeLocked(repo, b.Worktree)
 			}
 			return done, nil
 		}
@@ -336,8 +349,16 @@ func installBuild(repo string, p Project, b Built, tmp, entry string) (Built, er
 	return done, nil
 }
 
-// removeWorktree removes the worktree wt of repo.
+// removeWorktree removes the worktree wt of repo, holding repo's
+// worktreeLock.
 func removeWorktree(repo, wt string) {
+	unlock, _ := worktreeLock(context.Background(), repo)
+	defer unlock()
+	removeWorktreeLocked(repo, wt)
+}
+
+// removeWorktreeLocked is removeWorktree for a caller holding the lock.
+func removeWorktreeLocked(repo, wt string) {
 	git(repo, "worktree", "remove", "--force", wt)
 	os.RemoveAll(wt)
 }

@@ -8,7 +8,8 @@
 // builds whose process died (kill -9, a crash) left in its project's
 // cache: build directories whose PID is not alive on this host, with
 // their worktrees' registrations, and git's registrations of worktrees
-// whose directories are gone (git worktree prune). A cache shared between
+// whose directories are gone (git worktree prune), while no other build
+// changes the repository's worktrees (worktreelock.go). A cache shared between
 // hosts can have a live build of another host taken for dead.
 
 package fuzz
@@ -132,8 +133,16 @@ func deadBuild(name string) bool {
 }
 
 // removeStaleBuilds removes the build directories of dead builds in dir
-// (a project's cache) and unregisters their worktrees.
-func removeStaleBuilds(repo, dir string) {
+// (a project's cache) and unregisters their worktrees, holding repo's
+// worktreeLock (worktreelock.go), so no other build's worktree is
+// half-made or half-moved while git prunes; the error is ctx's, done
+// before the lock came.
+func removeStaleBuilds(ctx context.Context, repo, dir string) error {
+	unlock, err := worktreeLock(ctx, repo)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	ents, _ := os.ReadDir(dir)
 	for _, e := range ents {
 		if !e.IsDir() || !deadBuild(e.Name()) {
@@ -145,4 +154,5 @@ func removeStaleBuilds(repo, dir string) {
 		os.RemoveAll(tmp)
 	}
 	git(repo, "worktree", "prune")
+	return nil
 }
