@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
@@ -72,6 +74,13 @@ var ownStop = map[string]bool{"run": true, "compare": true, "minimize": true, "r
 
 func main() {
 	gpu.ServeIfAsked() // a driver server of the gpu check: this program started again
+	// A write to a closed pipe (cfgfuzz run ... | head -1) fails with
+	// EPIPE, a write error on standard output (exit 2), when SIGPIPE is
+	// notified; unnotified, the runtime ends the process by the signal.
+	// Notified, not ignored: an ignored signal stays ignored across exec,
+	// in the structurizer processes cfgfuzz starts, where a handled one
+	// has its default action.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	if os.Getenv("GOGC") == "" {
 		// Every subcommand is a batch job with a high allocation rate
 		// (fuzz.CampaignGCPercent says how much a high target buys); the
