@@ -46,7 +46,10 @@ const DefaultMaxAnswer = 32 << 20
 const (
 	exitGrace  = time.Second     // after its output ended, for it to exit
 	closeGrace = 2 * time.Second // after its input closed, for it to exit
-	errGrace   = time.Second     // after it exited, for its standard error to end
+	// inputGrace: after exitGrace, for a server still running once its
+	// output ended to exit on its input's close (death).
+	inputGrace = 250 * time.Millisecond
+	errGrace   = time.Second // after it exited, for its standard error to end
 )
 
 // DefaultStartTimeout is the default start-up allowance of a structurizer
@@ -564,7 +567,9 @@ func (p *Process) heldOpen(deadline time.Time, partial []byte) Answer {
 // died ends a server whose output ended or whose input closed, and
 // describes how it ended: a Go panic in its standard error makes a panic
 // answer, anything else a crash. A server that is still running when its
-// output has ended (exitGrace, or the deadline if sooner) is killed.
+// output has ended (exitGrace, or the deadline if sooner) closed its
+// output without exiting: its input is then closed, and it is killed
+// unless it exits within inputGrace (the reason then says so).
 // partial is what it wrote of a line it did not end, quoted in the reason.
 func (p *Process) died(deadline time.Time, partial []byte) Answer {
 	return withUnended(p.death(deadline), partial)
@@ -573,7 +578,19 @@ func (p *Process) died(deadline time.Time, partial []byte) Answer {
 // death is died's answer, what the server wrote of a line aside.
 func (p *Process) death(deadline time.Time) Answer {
 	s := p.srv
+	// Its input stays open while it has the grace to exit: a server that
+	// exits only once its input is closed (one that reads its requests
+	// with its output sent elsewhere) closed its output without exiting.
 	grace := min(exitGrace, max(0, time.Until(deadline)))
+	openExit := true
+	select {
+	case <-s.exited:
+	case <-time.After(grace):
+		openExit = s.hasExited()
+	}
+	if !openExit {
+		grace = min(inputGrace, max(0, time.Until(deadline)))
+	}
 	killed := p.end(false, grace)
 	p.lastExit = -1
 	if s.cmd.ProcessState != nil {
@@ -595,10 +612,15 @@ func (p *Process) death(deadline time.Time) Answer {
 	if !found {
 		headline = deathLine(mine)
 	}
-	reason := "exited"
+	reason, detail := "exited", ""
 	switch {
 	case killed:
 		reason = "closed its output without exiting"
+	case !openExit:
+		reason, detail = "closed its output without exiting", "it exited only once its input was closed"
+		if s.waitErr != nil {
+			detail += " (" + strings.TrimSuffix(s.waitErr.Error(), " (core dumped)") + ")"
+		}
 	case s.waitErr != nil:
 		// Whether a killed server dumped core is the machine's setting
 		// (ulimit -c), not the bug's: it stays out of the signature.
@@ -607,7 +629,7 @@ func (p *Process) death(deadline time.Time) Answer {
 	if headline != "" {
 		reason += ": " + headline
 	}
-	return Answer{Outcome: OutCrash, Reason: reason, Stderr: tail}
+	return withDetail(Answer{Outcome: OutCrash, Reason: reason, Stderr: tail}, detail)
 }
 
 // end stops the server: with kill at once, else its input closed and

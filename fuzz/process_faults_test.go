@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -98,9 +99,34 @@ func TestProcessClosedStdoutKeepsTheLimit(t *testing.T) {
 		t.Errorf("answer %s %q, want a crash: closed its output without exiting", a.Outcome, clip(a.Reason))
 	}
 	// The hello and the graph each end the server that closed its
-	// output: exitGrace each, the requests having the start-up allowance.
-	if took > 2*exitGrace+time.Second {
+	// output: exitGrace and inputGrace each, the requests having the
+	// start-up allowance.
+	if took > 2*(exitGrace+inputGrace)+time.Second {
 		t.Errorf("took %v for a limit of 500ms", took)
+	}
+}
+
+// TestProcessRedirectedOutputClosedWithoutExiting: a wrapper script whose
+// adapter reads its input with its output sent to a log closed its output
+// without exiting, though it exits (status 0) once its input is closed:
+// the signature PROTOCOL.md gives, the reason saying it exited then. The
+// hello and the graph each start it.
+func TestProcessRedirectedOutputClosedWithoutExiting(t *testing.T) {
+	dir := t.TempDir()
+	wrapper, log := filepath.Join(dir, "adapter.sh"), filepath.Join(dir, "adapter.log")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\nexec cat >"+log+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := &Process{Argv: []string{wrapper}}
+	defer p.Close()
+	a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 20*time.Second)
+	sig := oracle.HarnessSignature(a.Outcome, a.Signed)
+	if a.Outcome != OutCrash || sig != "structurize:crash:closed its output without exiting" ||
+		!strings.Contains(a.Reason, "closed its output without exiting; it exited only once its input was closed") {
+		t.Errorf("answer %s %q (signature %q), want a crash: closed its output without exiting, it exited once its input was closed", a.Outcome, clip(a.Reason), sig)
+	}
+	if b, _ := os.ReadFile(log); !strings.Contains(string(b), `"id"`) {
+		t.Errorf("the adapter's log %q holds no request: it did not read its input", b)
 	}
 }
 

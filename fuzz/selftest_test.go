@@ -121,6 +121,23 @@ func TestSelfTestOfAServerLeavingItsOutputHeld(t *testing.T) {
 	}
 }
 
+// TestSelfTestOfAnAdapterWithItsOutputRedirected: a wrapper script whose
+// adapter reads its input with its output sent to a log fails the hello's
+// case as a server that closed its output without exiting, exiting only
+// once its input was closed, not as one that exited.
+func TestSelfTestOfAnAdapterWithItsOutputRedirected(t *testing.T) {
+	dir := t.TempDir()
+	wrapper := filepath.Join(dir, "adapter.sh")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\nexec cat >"+filepath.Join(dir, "adapter.log")+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := SelfTest([]string{wrapper}, "", SelfTestOptions{Limit: 5 * time.Second})
+	text, ok := FormatSelfTest(cases)
+	if ok || len(cases) == 0 || !strings.Contains(cases[0].Problem, "closed its output without exiting; it exited only once its input was closed") {
+		t.Errorf("the suite says:\n%s", text)
+	}
+}
+
 // TestUnknownPromises: the keys of a hello's promises that no promise has
 // are named, quoted and sorted; known keys (in any case, as a campaign
 // reads them) and lines that do not read name none.
