@@ -124,9 +124,10 @@ func readHello(line []byte) (resp proto.Response, ok bool) {
 }
 
 // didNotStart is the error of a new server silent past limit and its
-// start-up allowance.
+// start-up allowance: it names the causes, a v1 server that skips the
+// hello (a request of a version it does not know) among them.
 func (p *Process) didNotStart(limit time.Duration) error {
-	return fmt.Errorf("no answer to the protocol's hello within %v (--timeout) and the start-up allowance of %v (--start-timeout): the server did not start, or does not read its standard input", limit, p.startTimeout())
+	return fmt.Errorf("no answer to the protocol's hello within %v (--timeout) and the start-up allowance of %v (--start-timeout): the server did not start, or does not read its standard input, or it skips a request of a version it does not know (the hello is a request of \"v\":2, which a v1 server must answer with an error: fuzz/PROTOCOL.md, \"Version 2\"); `cfgfuzz selftest --structurizer SPEC` tells which", limit, p.startTimeout())
 }
 
 // probeStart sends a restarted server, which has written nothing yet, the

@@ -79,3 +79,23 @@ func hangsCostLittle(t *testing.T, p *Process, n int) {
 		}
 	}
 }
+
+// skipsHelloV1 is a v1 server that skips, unanswered, a request of a
+// version other than 1 (the hello among them) and refuses every graph.
+const skipsHelloV1 = `while IFS= read -r l; do case $l in *'"v":1,'*) id=${l#*'"id":'}; echo "{\"id\":${id%%,*},\"outcome\":\"refused\",\"reason\":\"no\"}";; esac; done`
+
+// TestServerThatSkipsTheHelloIsNamed: a v1 server that skips the hello,
+// a request of a version it does not know, leaves the graph a harness
+// error whose reason names that cause beside a start that failed, and
+// points to selftest.
+func TestServerThatSkipsTheHelloIsNamed(t *testing.T) {
+	p := &Process{Argv: []string{"sh", "-c", skipsHelloV1}, Options: ProcessOptions{StartTimeout: 300 * time.Millisecond}}
+	defer p.Close()
+	a, _ := structurizeWithin(t, p, smallGraph(t), 200*time.Millisecond, 10*time.Second)
+	out, _, detail := classifyAnswer(a)
+	if out != OutError || !strings.Contains(detail, "did not start") ||
+		!strings.Contains(detail, `skips a request of a version it does not know (the hello is a request of "v":2, which a v1 server must answer with an error`) ||
+		!strings.Contains(detail, "cfgfuzz selftest") {
+		t.Errorf("answer %s %q, want a harness error naming a hello skipped and selftest", out, detail)
+	}
+}
