@@ -2,6 +2,8 @@
 // user's setup error, not the structurizer's failing. The shell that runs a
 // command spec exits with status 127 when it cannot find the program and
 // 126 when it cannot execute it (POSIX, "Command Search and Execution");
+// the dynamic loader exits with 127 too when a shared library the program
+// needs is missing, which its standard error says;
 // left to the campaign, every graph would become a crash finding and the
 // campaign would exit 1. The preflight starts one server and sends it the
 // protocol's hello: a server that writes anything has run, one that exits
@@ -19,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -64,8 +67,12 @@ func preflight(f SideFactory, limit time.Duration, handOn bool) (SideFactory, er
 		return f, nil
 	}
 	what := "was not found"
-	if p.lastExit == 126 {
+	switch {
+	case p.lastExit == 126:
 		what = "could not be executed"
+	case strings.Contains(p.lastTail, "error while loading shared libraries"):
+		// The dynamic loader exits 127 too, its reason on standard error.
+		what = "could not be loaded (a missing shared library)"
 	}
 	return f, fmt.Errorf("structurizer %s: the command %s (exit status %d): %s", f.Describe, what, p.lastExit, p.lastTail)
 }

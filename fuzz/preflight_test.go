@@ -32,6 +32,7 @@ func TestPreflight(t *testing.T) {
 		{filepath.Join(dir, "no-such-server"), "was not found"},
 		{notExec, "could not be executed"},
 		{"sh -c 'read line; exit 127'", "was not found"}, // silent 127: what the shell says of a missing program
+		{`sh -c 'echo "./adapter: error while loading shared libraries: libshx.so: cannot open shared object file: No such file or directory" >&2; exit 127'`, "could not be loaded (a missing shared library) (exit status 127): ./adapter: error while loading shared libraries: libshx.so"}, // the dynamic loader's words
 		{"sh -c 'exit 3'", ""},
 		{"sh -c 'read line; echo garbage'", ""},
 		{"sh -c 'echo answer; exit 127'", ""}, // it wrote a line: it ran
