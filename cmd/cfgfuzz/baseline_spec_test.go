@@ -16,16 +16,16 @@ import (
 )
 
 func TestBareRevisionOutsideCfgfuzz(t *testing.T) {
-	if spec, err := revisionSpec("v1", ""); err != nil || spec != "rev:v1" {
+	if spec, err := revisionSpec("--baseline", "v1", ""); err != nil || spec != "rev:v1" {
 		t.Fatalf("inside cfgfuzz's repository: %q, %v; want rev:v1", spec, err)
 	}
 	t.Chdir(t.TempDir())
 	for _, v := range []string{"repo:/src/app@v1", "cmd:./adapter", "self"} {
-		if _, err := revisionSpec(v, ""); err != nil {
+		if _, err := revisionSpec("--baseline", v, ""); err != nil {
 			t.Errorf("%s outside: %v, want the spec as it is", v, err)
 		}
 	}
-	_, err := revisionSpec("v1", "")
+	_, err := revisionSpec("--baseline", "v1", "")
 	if err == nil || !strings.Contains(err.Error(), "repo:DIR@v1") || !strings.Contains(err.Error(), "not inside a git repository of cfgfuzz") {
 		t.Errorf("a bare revision outside: %v, want a refusal naming repo:DIR@v1", err)
 	}
@@ -46,6 +46,41 @@ func TestBareRevisionOutsideCfgfuzz(t *testing.T) {
 	os.WriteFile(g, []byte("{{1, 2}, {2}, {}}\n"), 0o644)
 	if code, _, stderr := runCmd([]string{"minimize", "--inject", "swap-arms", "--baseline", "v1", g}, ""); code != 2 || !strings.Contains(stderr, "repo:DIR@v1") {
 		t.Errorf("minimize --baseline v1 outside: exit %d, %q; want 2 and the refusal", code, stderr)
+	}
+}
+
+// TestBaselineThatIsAPath: a --baseline (or --current) value that reads
+// as a path to a program, by its ./, ../ or / or, outside cfgfuzz's
+// repository, by the file it names, is refused with the cmd: spec that
+// names it as a command, not taken for a revision of cfgfuzz, in run,
+// compare and minimize; inside cfgfuzz's repository too for ./ and /.
+func TestBaselineThatIsAPath(t *testing.T) {
+	for _, v := range []string{"./adapter-good", "/usr/local/bin/adapter"} {
+		if _, err := revisionSpec("--baseline", v, ""); err == nil || !strings.Contains(err.Error(), "give --baseline cmd:"+v) {
+			t.Errorf("%s inside cfgfuzz's repository: %v, want a refusal naming --baseline cmd:%s", v, err, v)
+		}
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile(filepath.Join(dir, "adapter-good"), []byte("#!/bin/sh\n"), 0o755)
+	if _, err := revisionSpec("--baseline", "adapter-good", ""); err == nil || !strings.Contains(err.Error(), "give --baseline cmd:./adapter-good") {
+		t.Errorf("an existing file outside: %v, want a refusal naming --baseline cmd:./adapter-good", err)
+	}
+	g := filepath.Join(dir, "g.cfg")
+	os.WriteFile(g, []byte("{{1, 2}, {2}, {}}\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--structurizer", "./adapter-bad", "--baseline", "./adapter-good", "--graphs", "5", "--out", filepath.Join(dir, "c")}, "give --baseline cmd:./adapter-good"},
+		{[]string{"run", "--baseline", "./adapter-good", "--graphs", "5", "--out", filepath.Join(dir, "r")}, "give --baseline cmd:./adapter-good"},
+		{[]string{"compare", "--baseline", "self", "--current", "./adapter-good", "--graphs", "5", "--out", filepath.Join(dir, "k")}, "give --current cmd:./adapter-good"},
+		{[]string{"minimize", "--inject", "swap-arms", "--baseline", "./adapter-good", g}, "give --baseline cmd:./adapter-good"},
+	} {
+		code, stdout, stderr := runCmd(c.args, "")
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "repo:DIR@") || strings.Contains(stderr+stdout, "go build") {
+			t.Errorf("cfgfuzz %s: exit %d, stderr %q; want 2 and %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
 	}
 }
 

@@ -499,7 +499,7 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 // cache as a campaign's baseline is (the build stopped when ctx is done)
 // and served through protocol v1.
 func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr io.Writer) (corpus.Predicate, error) {
-	spec, err := revisionSpec(rev, "")
+	spec, err := revisionSpec("--baseline", rev, "")
 	if err != nil {
 		return nil, err
 	}

@@ -103,13 +103,13 @@ func (f *campaignFlags) repeatedFlag(name string, recorded, given *fuzz.Settings
 		if f.baseline == lastGoodBaseline {
 			return "", "", false // tonight's last good night may be another
 		}
-		spec, err := f.sideSpec(f.baseline)
+		spec, err := f.sideSpec("--baseline", f.baseline)
 		if err != nil {
 			return recorded.Baseline, f.baseline, true
 		}
 		return recorded.Baseline, specAsRecorded(spec), true
 	case "current":
-		spec, err := f.sideSpec(f.current)
+		spec, err := f.sideSpec("--current", f.current)
 		if err != nil {
 			return recorded.Current, f.current, true
 		}

@@ -939,7 +939,7 @@ func (f *campaignFlags) baselineSpec(stderr io.Writer) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return f.sideSpec(rev)
+		return f.sideSpec("--baseline", rev)
 	case f.baselineStructurizer != "":
 		return specString(f.baselineStructurizer)
 	}
@@ -953,7 +953,7 @@ func (f *campaignFlags) currentSpec(stderr io.Writer) (string, error) {
 	case f.current != "" && f.structurizerCmd != "":
 		return "", fmt.Errorf("--current %s and --structurizer %s both name the current side: give one", f.current, f.structurizerCmd)
 	case f.current != "":
-		return f.sideSpec(f.current)
+		return f.sideSpec("--current", f.current)
 	case f.structurizerCmd != "":
 		return specString(f.structurizerCmd)
 	case f.isolate:
@@ -970,10 +970,10 @@ func specString(v string) (string, error) {
 	return spec.String(), err
 }
 
-// sideSpec reads a --baseline or --current value: self, isolated or a
-// structurizer spec as it is, else a revision: of --repo's repository
-// when given, else of cfgfuzz's own (revisionSpec).
-func (f *campaignFlags) sideSpec(v string) (string, error) {
+// sideSpec reads a --baseline or --current value (flag names which):
+// self, isolated or a structurizer spec as it is, else a revision: of
+// --repo's repository when given, else of cfgfuzz's own (revisionSpec).
+func (f *campaignFlags) sideSpec(flag, v string) (string, error) {
 	if f.repo != "" && !isSpec(v) {
 		return "repo:" + f.repo + "@" + v, nil
 	}
@@ -981,7 +981,7 @@ func (f *campaignFlags) sideSpec(v string) (string, error) {
 	if f.compare {
 		hint = ", or give --repo DIR"
 	}
-	return revisionSpec(v, hint)
+	return revisionSpec(flag, v, hint)
 }
 
 // isSpec reports whether v is written as a structurizer spec rather than
@@ -990,20 +990,43 @@ func isSpec(v string) bool {
 	return v == fuzz.SpecSelf || v == fuzz.SpecIsolated || strings.HasPrefix(v, "rev:") || strings.HasPrefix(v, "cmd:") || strings.HasPrefix(v, "repo:")
 }
 
-// revisionSpec is a --baseline value as a spec: a spec as it is (checked),
-// a bare revision as rev:REV, a commit of cfgfuzz, which needs a git
-// repository of cfgfuzz around the current directory; elsewhere the error
-// says how to name a revision of the user's own repository (hint adds the
-// command's own way).
-func revisionSpec(v, hint string) (string, error) {
+// revisionSpec is a --baseline value (or flag's) as a spec: a spec as it
+// is (checked), a bare revision as rev:REV, a commit of cfgfuzz, which
+// needs a git repository of cfgfuzz around the current directory;
+// elsewhere the error says how to name a revision of the user's own
+// repository (hint adds the command's own way). A value that reads as a
+// path to a program (it starts with ./, ../ or /, which no revision does,
+// or, outside cfgfuzz's repository, names an existing file) is refused,
+// the error saying how to name it as a command.
+func revisionSpec(flag, v, hint string) (string, error) {
 	if isSpec(v) {
 		return specString(v)
 	}
-	if !fuzz.IsOwnRepo("") {
+	own := fuzz.IsOwnRepo("")
+	if looksLikePath(v) || !own && isFile(v) {
+		path := v
+		if !strings.Contains(path, "/") {
+			path = "./" + path // a command's shell searches $PATH for a bare name
+		}
+		return "", fmt.Errorf("%s %s: a bare revision names a commit of cfgfuzz, but %s reads as a path to a program: for a structurizer command give %s %s", flag, v, v, flag, fuzz.ShellQuote("cmd:"+path))
+	}
+	if !own {
 		wd, _ := os.Getwd()
 		return "", fmt.Errorf("revision %q: a bare revision names a commit of cfgfuzz, and %s is not inside a git repository of cfgfuzz; for a revision of your own structurizer's repository give repo:DIR@%s%s", v, wd, v, hint)
 	}
 	return "rev:" + v, nil
+}
+
+// looksLikePath reports whether v starts as a path does (./, ../ or /),
+// which no git revision does.
+func looksLikePath(v string) bool {
+	return strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "/")
+}
+
+// isFile reports whether v names an existing regular file.
+func isFile(v string) bool {
+	fi, err := os.Stat(v)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // workTreeSpec is compare's default current side: the working tree of
