@@ -25,9 +25,17 @@ func TestLockNotRegularRefused(t *testing.T) {
 		t.Skipf("no named pipe: %v", err)
 	}
 	want := path + ": not a regular file but a named pipe"
+	// A state is a directory of its own, apart from a campaign's output
+	// (LoadState refuses one holding a campaign's files): its own lock.
+	state := t.TempDir()
+	stateLock := filepath.Join(state, LockFile)
+	if err := syscall.Mkfifo(stateLock, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		call func() error
+		want string
 	}{
 		{"LockDir", func() error {
 			unlock, err := LockDir(dir)
@@ -35,17 +43,17 @@ func TestLockNotRegularRefused(t *testing.T) {
 				unlock()
 			}
 			return err
-		}},
-		{"InUse", func() error { return InUse(dir) }},
-		{"LoadState", func() error { _, err := LoadState(dir); return err }},
-		{"Merge", func() error { _, err := Merge([]string{dir}); return err }},
+		}, want},
+		{"InUse", func() error { return InUse(dir) }, want},
+		{"LoadState", func() error { _, err := LoadState(state); return err }, stateLock + ": not a regular file but a named pipe"},
+		{"Merge", func() error { _, err := Merge([]string{dir}); return err }, want},
 	} {
 		done := make(chan error, 1)
 		go func() { done <- c.call() }()
 		select {
 		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), want) {
-				t.Errorf("%s with a lock that is a named pipe: err %v, want %q", c.name, err, want)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s with a lock that is a named pipe: err %v, want %q", c.name, err, c.want)
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s waits on a lock that is a named pipe", c.name)

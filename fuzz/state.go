@@ -181,10 +181,15 @@ type State struct {
 }
 
 // LoadState reads a state directory; missing files (a first night) are
-// empty. It creates the directory. A lock there that readLock refuses (a
+// empty. It creates the directory. A directory holding a campaign's
+// output files (campaignOutput) is refused, naming them: the night would
+// write its store among them. A lock there that readLock refuses (a
 // named pipe) is an error naming it, before any night runs: the night's
 // commit could not take it.
 func LoadState(dir string) (*State, error) {
+	if names := campaignOutput(dir); len(names) > 0 {
+		return nil, fmt.Errorf("%s holds a campaign's output (%s), not a state: a state is a directory of its own, apart from every campaign's --out (fuzz/STATE.md); give another --state", dir, strings.Join(names, ", "))
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -229,6 +234,18 @@ func LoadState(dir string) (*State, error) {
 	st.Digest = hex.EncodeToString(h.Sum(nil)[:12])
 	st.written = writtenDigest(store, seen)
 	return st, nil
+}
+
+// campaignOutput names the files of a campaign's output (report.json,
+// campaign.json, results.jsonl) that dir holds; none for a state.
+func campaignOutput(dir string) []string {
+	var names []string
+	for _, name := range []string{"report.json", CampaignFile, ResultsFile} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // readStore reads findings.json's text (path names it in the errors): a

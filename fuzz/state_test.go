@@ -1106,3 +1106,27 @@ func TestStructurizerOfAnInterpretersScript(t *testing.T) {
 		t.Errorf("structurizerOf(sh /tmp/q/a.sh) = %q", got)
 	}
 }
+
+// TestStateHoldingACampaignRefused: a --state directory holding a
+// campaign's output files is refused, naming them, and nothing of a state
+// is written into it.
+func TestStateHoldingACampaignRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"report.json", CampaignFile} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := LoadState(dir)
+	if err == nil || !strings.Contains(err.Error(), "holds a campaign's output (report.json, "+CampaignFile+"), not a state") {
+		t.Errorf("LoadState of a campaign's output: %v, want a refusal naming its files", err)
+	}
+	for _, name := range []string{StateFindingsFile, StateSeenFile, LockFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("the refusal wrote %s", name)
+		}
+	}
+	if _, err := LoadState(t.TempDir()); err != nil {
+		t.Errorf("LoadState of an empty directory: %v", err)
+	}
+}

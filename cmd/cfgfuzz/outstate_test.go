@@ -53,6 +53,23 @@ func TestOutAndStateOverlapRefused(t *testing.T) {
 	}
 }
 
+// TestStateThatIsACampaignsOutputRefused: run --state DIR, DIR a
+// campaign's output, is refused naming its files, and DIR gets no state.
+func TestStateThatIsACampaignsOutputRefused(t *testing.T) {
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "out")
+	if code, _, stderr := runCmd([]string{"run", "--graphs", "2", "--progress", "none", "--out", out}, ""); code != 0 {
+		t.Fatalf("the campaign: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr := runCmd([]string{"run", "--graphs", "2", "--state", out, "--out", filepath.Join(tmp, "night")}, "")
+	if code != exitUsage || !strings.Contains(stderr, "holds a campaign's output (report.json, "+fuzz.CampaignFile+", "+fuzz.ResultsFile+"), not a state") {
+		t.Errorf("run --state OUT: exit %d, want 2 naming the campaign's files:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, fuzz.StateFindingsFile)); err == nil {
+		t.Errorf("the refusal wrote %s into the campaign's output", fuzz.StateFindingsFile)
+	}
+}
+
 func TestCheckOutStateSeparate(t *testing.T) {
 	tmp := t.TempDir()
 	for _, c := range [][2]string{
