@@ -498,6 +498,29 @@ func TestClassifyTriage(t *testing.T) {
 	}
 }
 
+// TestTriageLineWithNumbersNamesItsSignature: a triage line whose
+// signature writes a number where tonight's reads N is unmatched, and its
+// note names tonight's signature it matches once its numbers read as N; a
+// line that matches nothing so read keeps the plain note.
+func TestTriageLineWithNumbersNamesItsSignature(t *testing.T) {
+	const tonight = "structurize:crash:signal: aborted: assertion failed: n != N"
+	triage, err := ParseTriage("triage.txt", []byte(`known "structurize:crash:signal: aborted: assertion failed: n != 9" seen in CI`+"\n"+
+		`known "structurize:crash:signal: aborted: assertion failed: m != 9" another`+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := unmatchedTriage(triage, map[string]bool{tonight: true})
+	if len(got) != 2 || got[0].Normalized != tonight || got[1].Normalized != "" {
+		t.Fatalf("unmatched %+v, want line 1 normalized to %s, line 2 not", got, tonight)
+	}
+	if n := got[0].String(); !strings.Contains(n, "triage.txt:1") || !strings.Contains(n, "reads its numbers as N") || !strings.Contains(n, `write "`+tonight+`"`) {
+		t.Errorf("note %q names neither the line nor the signature it matches with its numbers as N", n)
+	}
+	if n := got[1].String(); !strings.Contains(n, "(a typo, or one not seen yet") {
+		t.Errorf("note %q, want the plain note", n)
+	}
+}
+
 // TestBloom: added keys are found, the measured false-positive rate at
 // two million keys is the stated one (1.9%) within a fifth, the count
 // estimate is within 1%, and OR merges.

@@ -25,6 +25,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // Triage statuses.
@@ -127,26 +129,48 @@ func TriageSignature(sig string) string {
 
 // TriageNote is a triage line whose signature neither the store nor
 // tonight holds: a typo, or a signature with a space left unquoted
-// (Meant: the signature the line's text begins with, "" none).
+// (Meant: the signature the line's text begins with, "" none), or one
+// written with the numbers a signature reads as N (Normalized: the
+// signature it is once normalized, "" none).
 type TriageNote struct {
-	Line      int    `json:"line"`
-	Signature string `json:"signature"`
-	Meant     string `json:"meant,omitempty"`
+	Line       int    `json:"line"`
+	Signature  string `json:"signature"`
+	Meant      string `json:"meant,omitempty"`
+	Normalized string `json:"normalized,omitempty"`
 }
 
 // String is the note as the summary and report.md print it.
 func (n TriageNote) String() string {
 	s := fmt.Sprintf("%s:%d: %s matches no signature of the store or tonight", StateTriageFile, n.Line, TriageSignature(n.Signature))
-	if n.Meant != "" {
+	switch {
+	case n.Meant != "":
 		return s + fmt.Sprintf("; for %q write the signature in double quotes: %s", n.Meant, TriageSignature(n.Meant))
+	case n.Normalized != "":
+		return s + fmt.Sprintf("; a signature reads its numbers as N (oracle/SIGNATURES.md): write %s, which it matches so read", TriageSignature(n.Normalized))
 	}
 	return s + " (a typo, or one not seen yet: it applies from the night it shows)"
+}
+
+// normalizedSignature is sig with its reason normalized as a harness
+// signature's is (oracle.NormalizeReason: numbers read as N, paths as
+// <path>), or "" where that changes nothing.
+func normalizedSignature(sig string) string {
+	var norm string
+	if outcome, reason, ok := strings.Cut(strings.TrimPrefix(sig, "structurize:"), ":"); ok && strings.HasPrefix(sig, "structurize:") {
+		norm = oracle.HarnessSignature(outcome, reason)
+	} else {
+		norm = oracle.NormalizeReason(sig)
+	}
+	if norm == sig {
+		return ""
+	}
+	return norm
 }
 
 // unmatchedTriage lists the triage lines whose signature known lacks, in
 // line order, each with the known signature the line's text begins with
 // or is (the longest), as a signature with a space reads when left
-// unquoted.
+// unquoted, or else the known signature it is once normalized.
 func unmatchedTriage(triage map[string]TriageEntry, known map[string]bool) []TriageNote {
 	var out []TriageNote
 	for sig, e := range triage {
@@ -159,6 +183,9 @@ func unmatchedTriage(triage map[string]TriageEntry, known map[string]bool) []Tri
 			if (text == k || strings.HasPrefix(text, k+" ")) && len(k) > len(note.Meant) {
 				note.Meant = k
 			}
+		}
+		if norm := normalizedSignature(sig); note.Meant == "" && norm != "" && known[norm] {
+			note.Normalized = norm
 		}
 		out = append(out, note)
 	}
