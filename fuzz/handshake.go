@@ -7,7 +7,10 @@
 // declares nothing. A new server that does not
 // answer the hello within the graph's limit and its start-up allowance
 // has not started: the graph is a harness error (Answer.NotStarted), and
-// the next graph's new server is asked again. A restarted server is sent
+// the next graph's new server is asked again; but the first time, a new
+// server that answers a v1 request (answersV1), a v1 server that skips
+// the hello unanswered, is served v1 with no hello. A restarted server is
+// sent
 // the hello again (probeStart), so that its start-up, not a graph, takes
 // the allowance. The preflight's hello (preflight.go), sent with no
 // options to the server it hands on, is the handshake for no options.
@@ -28,6 +31,7 @@ import (
 // zero value knows nothing yet.
 type handshakeState struct {
 	v1      bool                          // the server does not speak v2
+	v1Tried bool                          // a silent hello's server was sent a v1 request (answersV1)
 	asked   map[string]*proto.HelloAnswer // v2 answers by options (kept across restarts)
 	noProbe bool                          // a hello ended a server or put it out of step: restarts are not probed
 }
@@ -83,6 +87,9 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 	allowance := p.allowance()
 	line, fail := p.exchange(req, limit, allowance)
 	if fail != nil && fail.Outcome == OutTimeout && allowance > 0 {
+		if p.answersV1(opt, limit) {
+			return nil
+		}
 		return p.didNotStart(limit)
 	}
 	p.hello.v1 = true // unless the answer below says v2
@@ -121,6 +128,33 @@ func readHello(line []byte) (resp proto.Response, ok bool) {
 		return proto.Response{}, false
 	}
 	return resp, true
+}
+
+// answersV1 tells a v1 server that skips the hello unanswered (PROTOCOL.md
+// has a v1 server answer it with an error) from one that has not started,
+// once a Process: a new server is sent a v1 request of a one-block graph
+// with opt, within limit and the start-up allowance. One that answers it
+// in step is kept, and served v1 from then on, its restarts unprobed (a
+// hello would go unanswered again); another is ended. A server that
+// answers its hello never gets here.
+func (p *Process) answersV1(opt proto.Options, limit time.Duration) bool {
+	if p.hello.v1Tried {
+		return false
+	}
+	p.hello.v1Tried = true
+	p.end(true, 0) // the silent hello's server, if still running
+	if p.start() != nil {
+		return false
+	}
+	p.nextID++
+	req := proto.Request{V: proto.Version, ID: p.nextID, Graph: "{{}}", Options: opt}
+	line, fail := p.exchange(req, limit, p.allowance())
+	if fail == nil && answerID(line) == req.ID {
+		p.hello.v1, p.hello.noProbe = true, true
+		return true
+	}
+	p.end(true, 0)
+	return false
 }
 
 // didNotStart is the error of a new server silent past limit and its
