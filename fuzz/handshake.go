@@ -2,18 +2,17 @@
 // "Version 2"): before the first request with given options, a Process
 // sends a hello and keeps what the server declares for them. A server that
 // answers the hello with an error (a v1 server: another version is an
-// error) or fails it (dies, answers garbage or an object that writes a
-// key twice) is served v1 from then on, its restarts included, and
-// declares nothing. A new server that does not
-// answer the hello within the graph's limit and its start-up allowance
-// has not started: the graph is a harness error (Answer.NotStarted), and
-// the next graph's new server is asked again; but the first time, a new
-// server that answers a v1 request (answersV1), a v1 server that skips
-// the hello unanswered, is served v1 with no hello. A restarted server is
-// sent
-// the hello again (probeStart), so that its start-up, not a graph, takes
-// the allowance. The preflight's hello (preflight.go), sent with no
-// options to the server it hands on, is the handshake for no options.
+// error) or fails it (dies, answers garbage or an object that writes a key
+// twice) is served v1 from then on, its restarts included, and declares
+// nothing. A new server that does not answer the hello within the graph's
+// limit and its start-up allowance has not started: the graph is a harness
+// error (Answer.NotStarted), and the next graph's new server is asked
+// again; but the first time, a new server that answers a v1 request
+// (answersV1), a v1 server that skips the hello unanswered, is served v1
+// with no hello. A restarted server is sent the hello again (probeStart),
+// so that its start-up, not a graph, takes the allowance. The preflight's
+// hello (preflight.go), sent with no options to the server it hands on, is
+// the handshake for no options.
 
 package fuzz
 
