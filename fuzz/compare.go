@@ -61,7 +61,7 @@ func divergenceExampleHTML(b *strings.Builder, e *Example) {
 		fmt.Fprintf(b, "<pre>%s</pre>", htmlText(shown.Text(e.Detail)))
 	}
 	picturesHTML(b, divergencePictures(e))
-	base, cur := shown.Text(disassembly(e.BaselineModule)), shown.Text(disassembly(e.CurrentModule))
+	base, cur := shown.Listing(disassembly(e.BaselineModule)), shown.Listing(disassembly(e.CurrentModule))
 	if base != "" || cur != "" {
 		b.WriteString("<details open><summary>disassembly diff (baseline −, current +; 3 lines of context)</summary>")
 		b.WriteString(diffHTML(Hunks(LineDiff(base, cur), 3)))

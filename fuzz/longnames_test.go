@@ -6,8 +6,10 @@
 package fuzz
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,9 +23,14 @@ import (
 // longName is the OpName of every id of longNamesSide's modules.
 var longName = strings.Repeat("L", 100<<10)
 
+// longLinesName is an OpName of 60 KB of short lines: a disassembly
+// prints an OpName's string with its newlines as they are, so each line
+// is short while the name is not.
+var longLinesName = strings.Repeat("x\n", 30000)
+
 // longNamesSide answers every graph with the module of this tree's
 // structurizer, its OpNames replaced by longName.
-func longNamesSide() SideFactory {
+func longNamesSide(longName string) SideFactory {
 	return SideFactory{Describe: "long names", New: func() (Side, error) {
 		return &InProcess{Fn: func(g *cfg.Graph, opt proto.Options) Answer {
 			a := structureLocal(g, opt)
@@ -48,7 +55,7 @@ func longNamesSide() SideFactory {
 func TestLongNamesBoundedInReports(t *testing.T) {
 	c := testConfig(t, 8)
 	c.Inject, c.Strategy = []string{"drop-merge"}, "structured"
-	c.Current = longNamesSide()
+	c.Current = longNamesSide(longName)
 	c.Baseline = SideFactory{Describe: "in-process (clean)", New: InProcessFactory().New}
 	o := mustRun(t, c)
 	if len(o.Report.Findings) == 0 || o.Report.Divergences == nil || len(o.Report.Divergences.Examples) == 0 {
@@ -72,6 +79,39 @@ func TestLongNamesBoundedInReports(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(c.Dir, "report.html")); !strings.Contains(string(b), "L… (102400 bytes)") {
 		t.Errorf("report.html does not show a name's size:\n%.2000s", b)
+	}
+}
+
+// TestLongLinesNamesBoundedInReports: an OpName of many short lines is
+// bounded as one name, not line by line: report.html stays within the
+// bound of TestLongNamesBoundedInReports and shows the name as its first
+// bytes and its size, while report.json keeps the module whole.
+func TestLongLinesNamesBoundedInReports(t *testing.T) {
+	c := testConfig(t, 8)
+	c.Inject, c.Strategy = []string{"drop-merge"}, "structured"
+	c.Current = longNamesSide(longLinesName)
+	c.Baseline = SideFactory{Describe: "in-process (clean)", New: InProcessFactory().New}
+	o := mustRun(t, c)
+	if len(o.Report.Findings) == 0 || o.Report.Divergences == nil || len(o.Report.Divergences.Examples) == 0 {
+		t.Fatalf("the campaign found nothing to show: %d findings, %d divergences", len(o.Report.Findings), len(o.Report.Divergences.Examples))
+	}
+	if m, err := spirv.Decode(o.Report.Divergences.Examples[0].CurrentModule); err != nil || !slices.Contains(slices.Collect(maps.Values(m.Names())), longLinesName) {
+		t.Errorf("report.json's module does not keep the name whole (%v)", err)
+	}
+	for _, name := range []string{"report.html", "report.md"} {
+		b, err := os.ReadFile(filepath.Join(c.Dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "x\n"); n > 10*shown.Max {
+			t.Errorf("%s shows %d lines of a name", name, n)
+		}
+		if name == "report.html" && len(b) > maxLongNamesHTML {
+			t.Errorf("report.html is %d bytes, over %d", len(b), maxLongNamesHTML)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(c.Dir, "report.html")); !strings.Contains(string(b), `x\nx\nx…&#34; (60000 bytes)`) {
+		t.Errorf("report.html does not show the name's size:\n%.2000s", b)
 	}
 }
 

@@ -2,11 +2,14 @@
 // a name of 100 KB (an OpName of its module, which a check quotes in its
 // detail and a picture labels a block with) shows as its first bytes and
 // its size, so a report shows each such name in a line, whatever its
-// length. The data files (report.json, the findings store) keep it whole.
+// length; in a disassembly (Listing) a quoted string is bounded as a
+// whole, its newlines escaped. The data files (report.json, the findings
+// store) keep it whole.
 package shown
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -84,3 +87,90 @@ func Text(s string) string {
 }
 
 func isSpace(r rune) bool { return r == ' ' || r == '\n' || r == '\t' || r == '\r' }
+
+// Listing is a disassembly's text (spirv-dis's, or emit/spirv's) as a
+// report shows it: each quoted string (an OpName's, an OpSource's) shows
+// in one line, its line breaks and other control characters escaped
+// (spirv-dis prints a string's bytes as they are, escaping only '"' and
+// '\'), and one longer than Max bytes as its first Head bytes and its
+// size, however many spaces or lines it holds; the text is then bounded
+// as Text bounds it. A string is a run from a '"' to the next '"' not
+// escaped by a '\'.
+func Listing(s string) string {
+	if !strings.Contains(s, `"`) {
+		return Text(s)
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		n, closed := quotedLen(s[i:])
+		b.WriteString(quoted(s[i:i+n], closed))
+		s = s[i+n:]
+	}
+	return Text(b.String())
+}
+
+// quotedLen is the length of the quoted string q starts with (q[0] is
+// '"'): up to its closing '"' (closed), or all of q when it has none.
+func quotedLen(q string) (n int, closed bool) {
+	for i := 1; i < len(q); i++ {
+		switch q[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		}
+	}
+	return len(q), false
+}
+
+// quoted is the quoted string q as Listing shows it; closed says whether q
+// ends with its closing '"'.
+func quoted(q string, closed bool) string {
+	body, end := q[1:], ""
+	if closed {
+		body, end = body[:len(body)-1], `"`
+	}
+	var e strings.Builder
+	size := 0 // the string's bytes, an escape pair counted as one
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '\\' && i+1 < len(body) && body[i+1] >= 0x20 && body[i+1] != 0x7f:
+			e.WriteByte(c)
+			e.WriteByte(body[i+1])
+			i++
+		case c == '\n':
+			e.WriteString(`\n`)
+		case c == '\r':
+			e.WriteString(`\r`)
+		case c == '\t':
+			e.WriteString(`\t`)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&e, `\x%02x`, c)
+		default:
+			e.WriteByte(c)
+		}
+		size++
+	}
+	if u, err := strconv.Unquote(q); err == nil {
+		size = len(u) // Go's quoting (emit/spirv's text): its escapes are exact
+	}
+	shown := e.String()
+	if len(shown)+2 <= Max {
+		return `"` + shown + end
+	}
+	cut := Head
+	for cut > 0 && !utf8.RuneStart(shown[cut]) {
+		cut--
+	}
+	if n := cut - len(strings.TrimRight(shown[:cut], `\`)); n%2 == 1 {
+		cut-- // not between a '\' and the byte it escapes
+	}
+	return fmt.Sprintf(`"%s…%s (%d bytes)`, shown[:cut], end, size)
+}
