@@ -468,19 +468,19 @@ func absoluteWords(cmd string) string {
 }
 
 // firstCdFrom is where absoluteWords leaves cmd as written, the offset
-// of its first cd that is a command (len(cmd) for none), and the offset of
-// that cd's directory word (-1 for none, or a cd in a shell's command
-// string).
+// of its first cd that is a command (eachCd: env -C DIR too; len(cmd) for
+// none), and the offset of that cd's directory word (-1 for none, one
+// attached to its option, or a cd in a shell's command string).
 func firstCdFrom(cmd string) (from, dir int) {
 	from, dir = len(cmd), -1
-	eachCd(cmd, func(words []controlWord, i, script int) bool {
-		if script >= 0 {
-			from = script
+	eachCd(cmd, func(c cdAt) bool {
+		if c.script >= 0 {
+			from = c.script
 			return false
 		}
-		from = words[i].at
-		if k := cdDirWord(words, i); k >= 0 {
-			dir = words[k].at
+		from = c.words[c.i].at
+		if c.dir >= 0 {
+			dir = c.words[c.dir].at
 		}
 		return false
 	})

@@ -182,6 +182,9 @@ func TestCommandPathsAfterACdLeftAsWritten(t *testing.T) {
 		"./adapter --x && cd tools && ./adapter":      dir + "/adapter --x && cd tools && ./adapter",
 		"./adapter cd tools ./adapter":                dir + "/adapter cd tools " + dir + "/adapter",
 		"./adapter --wrap sh -c 'cd tools' ./adapter": dir + "/adapter --wrap sh -c 'cd tools' " + dir + "/adapter",
+		"env -C tools ./adapter":                      "env -C tools ./adapter",
+		"env --chdir=tools ./adapter":                 "env --chdir=tools ./adapter",
+		"env -C build/bin ../shaderc":                 "env -C " + dir + "/build/bin ../shaderc",
 	} {
 		if got := absoluteWords(cmd); got != want {
 			t.Errorf("absoluteWords(%q) = %q, want %q", cmd, got, want)

@@ -118,9 +118,12 @@ func commandWords(cmd string) [][2]int {
 // {repo}/... or {dir}/... of a regression file), or "" when it has none or
 // spec is no cmd spec. Only a cd that is a command counts: the first word
 // of a command (after its assignments, and after a program that runs the
-// rest of its words as a command: env, nice, timeout 5, exec, ...;
-// commandWrappers), never an argument of another program (./adapter cd
-// tools). A cd in the command string of a shell the command runs (sh -c
+// rest of its words as a command, read past its options and operands as
+// the program reads them: env -u NAME, nice --adjustment 5, timeout
+// --signal KILL 5, exec, ...; commandWrappers), never an argument of
+// another program (./adapter cd tools) nor of one whose options make it
+// run none (command -v cd). An env -C DIR (--chdir DIR) counts as a cd
+// DIR. A cd in the command string of a shell the command runs (sh -c
 // 'cd tools && ./adapter', bash, dash, env bash -c "...", timeout 5 sh
 // -c "...") counts too. A spec that changes into such a directory runs as
 // written from the working directory of each run: a regression file
@@ -136,37 +139,43 @@ func RelativeCd(spec string) string {
 // relativeCdIn is RelativeCd of the shell command cmd.
 func relativeCdIn(cmd string) string {
 	found := ""
-	eachCd(cmd, func(words []controlWord, i, _ int) bool {
-		if at := cdDirWord(words, i); at >= 0 {
-			dir := words[at].text
-			if p, ok := pathOfWord(dir); ok {
-				dir = p // quoted whole
-			} else {
-				dir = strings.Trim(dir, `'"`)
-			}
-			if !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "{repo}") && !strings.HasPrefix(dir, "{dir}") && !strings.HasPrefix(dir, "~") && !strings.HasPrefix(dir, "$") {
-				found = dir
-				return false
-			}
+	eachCd(cmd, func(c cdAt) bool {
+		if d, ok := relativeDir(c.dirText); ok {
+			found = d
+			return false
 		}
 		return true
 	})
 	return found
 }
 
+// cdAt is one cd of a shell command that is a command (eachCd): a cd, or
+// a command wrapper's option that runs its command in a directory (env
+// -C DIR).
+type cdAt struct {
+	words []controlWord // the words it lies among
+	i     int           // its word's index there: the cd's, or the wrapper's
+	// dir is the index in words of its directory's word, -1 for none (cd
+	// && ...: to the home directory) or one attached to its option
+	// (--chdir=DIR); dirText is the directory as written, "" for none.
+	dir     int
+	dirText string
+	// script is the offset in the command of the shell's command string
+	// that holds it (sh -c '...'), -1 for a cd of the command's own.
+	script int
+}
+
 // eachCd calls f, in order, with each cd of the shell command cmd that is
-// a command (RelativeCd says which count): the words it lies among
-// (controlWords of cmd, or of the command string of a shell cmd runs) and
-// its word's index there; script is the offset in cmd of the command
-// string that holds it, -1 for a cd of cmd's own. It stops when f answers
+// a command (RelativeCd says which count), among the controlWords of cmd
+// or of the command string of a shell cmd runs. It stops when f answers
 // false.
-func eachCd(cmd string, f func(words []controlWord, i, script int) bool) {
+func eachCd(cmd string, f func(cdAt) bool) {
 	eachCdIn(controlWords(cmd), -1, f)
 }
 
 // eachCdIn is eachCd over words, script the offset of the command string
 // they are the words of (-1: cmd's own); false when f stopped it.
-func eachCdIn(words []controlWord, script int, f func(words []controlWord, i, script int) bool) bool {
+func eachCdIn(words []controlWord, script int, f func(cdAt) bool) bool {
 	program := true // words[i] may be a command's program
 	for i := 0; i < len(words); i++ {
 		w := words[i].text
@@ -179,8 +188,18 @@ func eachCdIn(words []controlWord, script int, f func(words []controlWord, i, sc
 		case isAssignment(w) || shellKeywords[w]:
 			continue
 		}
-		if n := wrapperWords(words[i:]); n > 0 {
-			i += n - 1 // the wrapped command's program comes next
+		if r := wrapperWords(words[i:]); r.n > 0 {
+			if r.chdirSet {
+				dir := -1
+				if r.chdirWord > 0 {
+					dir = i + r.chdirWord
+				}
+				if !f(cdAt{words: words, i: i, dir: dir, dirText: r.chdir, script: script}) {
+					return false // env -C tools ./adapter
+				}
+			}
+			i += r.n - 1 // the wrapped command's program comes next
+			program = !r.noRun
 			continue
 		}
 		program = false
@@ -193,7 +212,14 @@ func eachCdIn(words []controlWord, script int, f func(words []controlWord, i, sc
 				return false
 			}
 		}
-		if w == "cd" && !f(words, i, script) {
+		if w != "cd" {
+			continue
+		}
+		c := cdAt{words: words, i: i, dir: cdDirWord(words, i), script: script}
+		if c.dir >= 0 {
+			c.dirText = words[c.dir].text
+		}
+		if !f(c) {
 			return false
 		}
 	}
@@ -216,44 +242,132 @@ func cdDirWord(words []controlWord, i int) int {
 	return -1
 }
 
+// relativeDir is the directory of the word dir, as written in a command,
+// and whether it is relative to where the command runs: not absolute,
+// {repo}/... or {dir}/..., nor ~ or a variable's.
+func relativeDir(dir string) (string, bool) {
+	if dir == "" {
+		return "", false
+	}
+	if p, ok := pathOfWord(dir); ok {
+		dir = p // quoted whole
+	} else {
+		dir = strings.Trim(dir, `'"`)
+	}
+	if dir == "" || strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, "{repo}") || strings.HasPrefix(dir, "{dir}") || strings.HasPrefix(dir, "~") || strings.HasPrefix(dir, "$") {
+		return "", false
+	}
+	return dir, true
+}
+
 // shellKeywords are the words a shell reads before a command's program
 // (if cd tools; then ...; ! cd x; time cd x).
 var shellKeywords = map[string]bool{"!": true, "{": true, "if": true, "then": true, "else": true, "elif": true, "while": true, "until": true, "do": true, "time": true}
 
 // commandWrapper is a program that runs the rest of its words as a
-// command: its options (those of withArg take the next word, when their
-// value is not attached: -n 5, -n5), then operands words of its own
-// (timeout's duration), then the command.
+// command: its options, then operands words of its own (timeout's
+// duration), then the command. Options are read as the program's getopt
+// reads them: up to the first word that is none, -- ending them; short
+// ones clustered (-iu NAME), a value attached (-n5, --signal=KILL) or the
+// next word (-n 5, --signal KILL), a long one by any unambiguous prefix
+// of its name (--sig KILL).
 type commandWrapper struct {
-	withArg  string
+	options  map[string]wrapperOption // by letter (short) or name (long)
 	operands int
 }
 
-// commandWrappers are the programs wrapperWords reads through, by name
-// (any directory: /usr/bin/env too).
-var commandWrappers = map[string]commandWrapper{
-	"exec":    {withArg: "a"},
-	"command": {},
-	"env":     {withArg: "uCS"},
-	"nice":    {withArg: "n"},
-	"nohup":   {},
-	"setsid":  {},
-	"stdbuf":  {withArg: "ioe"},
-	"timeout": {withArg: "sk", operands: 1},
-	"ionice":  {withArg: "cnp"},
-	"chrt":    {operands: 1},
-	"taskset": {operands: 1},
+// wrapperOption is what one option of a command wrapper does.
+type wrapperOption uint8
+
+const (
+	optFlag  wrapperOption = iota // takes no value
+	optValue                      // takes a value
+	optNoRun                      // the program runs no command (command -v, ionice -p PID, --help)
+	optChdir                      // takes a directory the command runs in (env -C DIR)
+)
+
+// wrapperOptions is the option table of a spec of words: a letter or a
+// long name each, ":" after one that takes a value, "!" after one with
+// which the program runs no command, "@" after one whose value is the
+// directory the command runs in.
+func wrapperOptions(spec string) map[string]wrapperOption {
+	m := map[string]wrapperOption{}
+	for _, o := range strings.Fields(spec) {
+		k := optFlag
+		switch o[len(o)-1] {
+		case ':':
+			k = optValue
+		case '!':
+			k = optNoRun
+		case '@':
+			k = optChdir
+		}
+		if k != optFlag {
+			o = o[:len(o)-1]
+		}
+		m[o] = k
+	}
+	return m
 }
 
-// wrapperWords is how many of words, which open a command, are a command
+// commandWrappers are the programs wrapperWords reads through, by name
+// (any directory: /usr/bin/env too), with their options (GNU coreutils',
+// util-linux's and the shell's builtins').
+var commandWrappers = map[string]commandWrapper{
+	"exec":    {options: wrapperOptions("a: c l")},
+	"command": {options: wrapperOptions("p v! V!")},
+	"env": {options: wrapperOptions("i 0 v u: C@ S: a: ignore-environment null debug unset: chdir@ split-string: argv0: " +
+		"block-signal default-signal ignore-signal list-signal-handling help! version!")},
+	"nice":    {options: wrapperOptions("n: adjustment: help! version!")},
+	"nohup":   {options: wrapperOptions("help! version!")},
+	"setsid":  {options: wrapperOptions("c f w h! V! ctty fork wait help! version!")},
+	"stdbuf":  {options: wrapperOptions("i: o: e: input: output: error: help! version!")},
+	"timeout": {options: wrapperOptions("k: s: f p v kill-after: signal: foreground preserve-status verbose help! version!"), operands: 1},
+	"ionice":  {options: wrapperOptions("c: n: t p! P! u! h! V! class: classdata: ignore pid! pgid! uid! help! version!")},
+	"chrt": {options: wrapperOptions("a b d f i o r R v T: P: D: p! m! h! V! all-tasks batch deadline fifo idle other rr " +
+		"reset-on-fork verbose sched-runtime: sched-period: sched-deadline: pid! max! help! version!"), operands: 1},
+	"taskset": {options: wrapperOptions("a c p! h! V! all-tasks cpu-list pid! help! version!"), operands: 1},
+}
+
+// wrapped is what wrapperWords read of a command wrapper's words.
+type wrapped struct {
+	n     int    // how many words are the wrapper's; 0 when words[0] is none
+	noRun bool   // an option says the program runs no command: the rest are its arguments
+	chdir string // the directory an option (env -C) runs the command in, as written
+	// chdirWord is the index in words of chdir's word, 0 when it is
+	// attached to its option (--chdir=DIR); chdirSet says an option gave
+	// one.
+	chdirWord int
+	chdirSet  bool
+}
+
+// wrapperWords is what of words, which open a command, are a command
 // wrapper's (commandWrappers) before the command it runs: its name, its
-// options and its operands; 0 when words[0] is none.
-func wrapperWords(words []controlWord) int {
+// options and its operands.
+func wrapperWords(words []controlWord) wrapped {
 	cw, ok := commandWrappers[programName(words[0].text)]
 	if !ok {
-		return 0
+		return wrapped{}
 	}
+	var r wrapped
 	k := 1
+	// value reads an option of kind o whose value is attached (a
+	// non-empty rest) or the next word.
+	value := func(o wrapperOption, attached string, hasAttached bool) {
+		switch o {
+		case optNoRun:
+			r.noRun = true
+		case optValue, optChdir:
+			v, at := attached, 0
+			if !hasAttached && k+1 < len(words) && words[k+1].text != "" {
+				k++
+				v, at = words[k].text, k
+			}
+			if o == optChdir {
+				r.chdir, r.chdirWord, r.chdirSet = v, at, true
+			}
+		}
+	}
 	for ; k < len(words); k++ {
 		w := words[k].text
 		if w == "--" {
@@ -263,17 +377,47 @@ func wrapperWords(words []controlWord) int {
 		if len(w) < 2 || w[0] != '-' || isAssignment(w) {
 			break
 		}
-		if strings.HasPrefix(w, "--") { // --foreground, --signal=KILL
+		if name, ok := strings.CutPrefix(w, "--"); ok { // --foreground, --signal=KILL, --signal KILL
+			name, attached, hasAttached := strings.Cut(name, "=")
+			value(longOption(cw.options, name), attached, hasAttached)
 			continue
 		}
-		if i := strings.IndexAny(w[1:], cw.withArg); i >= 0 && i == len(w)-2 {
-			k++ // -n 5: the option's value is the next word
+		for j := 1; j < len(w); j++ { // -iu NAME, -n5, -10 (nice's own)
+			o, ok := cw.options[w[j:j+1]]
+			if !ok || o == optFlag {
+				continue
+			}
+			if o == optNoRun {
+				r.noRun = true
+				continue
+			}
+			value(o, w[j+1:], j+1 < len(w))
+			break
 		}
 	}
 	for n := 0; n < cw.operands && k < len(words) && words[k].text != ""; n++ {
 		k++
 	}
-	return k
+	r.n = k
+	return r
+}
+
+// longOption is the kind of the long option name (written whole or as an
+// unambiguous prefix of one) in options; optFlag for none.
+func longOption(options map[string]wrapperOption, name string) wrapperOption {
+	if o, ok := options[name]; ok && len(name) > 1 {
+		return o
+	}
+	found, kind := 0, optFlag
+	for full, o := range options {
+		if len(full) > 1 && strings.HasPrefix(full, name) {
+			found, kind = found+1, o
+		}
+	}
+	if found != 1 {
+		return optFlag
+	}
+	return kind
 }
 
 // controlWord is a word of controlWords: its text, "" for a character

@@ -197,3 +197,64 @@ func TestRelativeCdThroughCommandWrappers(t *testing.T) {
 		}
 	}
 }
+
+// TestRelativeCdThroughWrappersOptions: a command wrapper's options are
+// read as the program reads them, from its table: a long option that
+// takes a value takes the next word when none is attached (timeout
+// --signal KILL 5, nice --adjustment 5, env --unset FOO), abbreviated
+// too; a flag takes none. An env -C DIR (--chdir) is a cd DIR; a
+// program whose options make it run no command (command -v, ionice -p,
+// --help) runs no cd.
+func TestRelativeCdThroughWrappersOptions(t *testing.T) {
+	for spec, want := range map[string]string{
+		`cmd:timeout --signal KILL 5 sh -c 'cd tools && ./adapter'`:  "tools",
+		`cmd:timeout --signal=KILL 5 sh -c 'cd tools && ./adapter'`:  "tools",
+		`cmd:timeout --kill-after 1 5 sh -c 'cd tools && ./adapter'`: "tools",
+		`cmd:timeout --sig KILL --kill 1 5 sh -c 'cd tools && ./a'`:  "tools",
+		`cmd:timeout -v --preserve-status 5 sh -c 'cd tools && ./a'`: "tools",
+		`cmd:timeout -vsKILL 5 sh -c 'cd tools && ./a'`:              "tools",
+		`cmd:nice --adjustment 5 sh -c 'cd tools && ./adapter'`:      "tools",
+		`cmd:nice -n -5 sh -c 'cd tools && ./adapter'`:               "tools",
+		`cmd:env --unset FOO sh -c 'cd tools && ./adapter'`:          "tools",
+		`cmd:env -iu FOO sh -c 'cd tools && ./adapter'`:              "tools",
+		`cmd:env --ignore-environment FOO=1 sh -c 'cd tools && ./a'`: "tools",
+		`cmd:stdbuf --output L sh -c 'cd tools && ./a'`:              "tools",
+		`cmd:stdbuf -oL -e 0 sh -c 'cd tools && ./a'`:                "tools",
+		`cmd:ionice --class 3 sh -c 'cd tools && ./a'`:               "tools",
+		`cmd:chrt --sched-runtime 5 -d 0 sh -c 'cd tools && ./a'`:    "tools",
+		`cmd:setsid --fork sh -c 'cd tools && ./a'`:                  "tools",
+		`cmd:exec -a name sh -c 'cd tools && ./a'`:                   "tools",
+		`cmd:command cd tools && ./a`:                                "tools",
+		`cmd:env -C tools ./adapter`:                                 "tools",
+		`cmd:env --chdir=tools ./adapter`:                            "tools",
+		`cmd:env --chdir tools ./adapter`:                            "tools",
+		`cmd:env -iC tools ./adapter`:                                "tools",
+		`cmd:env -Ctools ./adapter`:                                  "tools",
+		`cmd:env --ch "my tools" ./adapter`:                          "my tools",
+		`cmd:nice env -C build/bin ./adapter`:                        "build/bin",
+		`cmd:env -C /opt/tools ./adapter`:                            "",
+		`cmd:env --chdir={repo}/tools ./adapter`:                     "",
+		`cmd:env -C /opt sh -c 'cd tools && ./a'`:                    "tools",
+		`cmd:env -u FOO ./adapter cd tools`:                          "",
+		`cmd:env --unset FOO ./adapter cd tools`:                     "",
+		`cmd:timeout --signal KILL 5 ./adapter cd tools`:             "",
+		`cmd:timeout --foreground 5 ./adapter cd tools`:              "",
+		`cmd:nice --adjustment 5 ./adapter cd tools`:                 "",
+		`cmd:env --debug ./adapter cd tools`:                         "",
+		`cmd:env --block-signal ./adapter cd tools`:                  "",
+		`cmd:command -v cd tools`:                                    "",
+		`cmd:command -V cd tools && ./a`:                             "",
+		`cmd:command -pv cd tools`:                                   "",
+		`cmd:ionice -p 1 cd tools`:                                   "",
+		`cmd:taskset -p 1 cd tools`:                                  "",
+		`cmd:timeout --help sh -c 'cd tools && ./a'`:                 "",
+		`cmd:nice --version sh -c 'cd tools && ./a'`:                 "",
+		`cmd:command -v cd tools; cd build && ./a`:                   "build",
+		`cmd:./adapter env -C tools`:                                 "",
+		`cmd:echo env -C tools ./adapter`:                            "",
+	} {
+		if got := RelativeCd(spec); got != want {
+			t.Errorf("RelativeCd(%q) = %q, want %q", spec, got, want)
+		}
+	}
+}
