@@ -162,6 +162,24 @@ type server struct {
 	// started, read when baselined is set (leak.go).
 	baseline  map[int]uint64
 	baselined bool
+	// startUpBaseline: the baseline was read before it was sent a graph
+	// (after the hello's answer), so it holds only its start-up's.
+	startUpBaseline bool
+	// sentGraph: it was sent a graph; firstGraph is the time
+	// (clockTicksAfter) of the first, 0 not known.
+	sentGraph  bool
+	firstGraph uint64
+}
+
+// hadAtStartUp says whether the process pid of start time start was the
+// server's before it was sent a graph: started at an earlier clock tick
+// than the first graph was sent, or in a baseline read before it.
+func (s *server) hadAtStartUp(pid int, start uint64) bool {
+	if s.firstGraph != 0 && start < s.firstGraph {
+		return true
+	}
+	b, ok := s.baseline[pid]
+	return s.startUpBaseline && ok && b == start
 }
 
 func (p *Process) start() error {
@@ -246,12 +264,18 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 	if why := unsupported(g, p.declared(opt)); why != "" {
 		return Answer{Outcome: OutUnsupported, Reason: "unsupported: " + why, Declared: p.declared(opt)}
 	}
-	if p.srv.spoke {
+	by := serverEnv + "=" + p.srv.token
+	if p.srv.spoke && !p.srv.baselined {
 		p.srv.takeBaseline() // the processes its start-up left: not this graph's
+		p.srv.startUpBaseline = true
+		labelStrays(by, "", func(int, uint64) bool { return true }) // noted before any graph
+	}
+	if !p.srv.sentGraph {
+		p.srv.sentGraph, p.srv.firstGraph = true, clockTicksAfter(p.srv.pid)
 	}
 	if p.graph != "" {
 		// the strays the readings of this request's server note are named by the graph
-		defer labelStrays(serverEnv+"="+p.srv.token, p.graph)
+		defer labelStrays(by, p.graph, p.srv.hadAtStartUp)
 	}
 	p.nextID++
 	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: g.WeightList(), Options: opt}
@@ -702,6 +726,9 @@ type Orphan struct {
 	// Graph is, for a stray (KilledStrays), the graph the server whose
 	// reading first noted it was answering ("graph 17"); "" not known.
 	Graph string
+	// StartUp: the stray was that server's before it was sent a graph
+	// (its start-up or its hello left it); Graph is "".
+	StartUp bool
 }
 
 // OrphansLine says in one line which processes SweepOrphans killed: each
@@ -739,7 +766,10 @@ func processList(killed []Orphan) string {
 	var parts []string
 	for _, o := range killed {
 		part := fmt.Sprintf("%d (%s)", o.PID, PrintableLine(shortCommand(o.Command)))
-		if o.Graph != "" {
+		switch {
+		case o.StartUp:
+			part += ", left at the server's start-up"
+		case o.Graph != "":
 			part += ", first noted after the answer to " + o.Graph
 		}
 		parts = append(parts, part)

@@ -11,23 +11,28 @@
 // process inside execve runs) is told apart at once, not waited for, so
 // it does not add the wait to every answer. No graph can be charged with
 // it; cfgfuzz remembers it with the graph whose answer the server that
-// first noted it was being judged on (labelStrays), and StopServers kills
-// the strays still running when cfgfuzz ends, so none outlives it, naming
-// that graph beside each.
+// first noted it was being judged on (labelStrays), or as its start-up's
+// when that server had it before it was sent a graph, and StopServers
+// kills the strays still running when cfgfuzz ends, so none outlives it,
+// naming that graph, or the start-up, beside each.
 
 package fuzz
 
 import (
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
 // strayNote is a stray as noted: its start time, the server environment
 // entry (serverEnv=TOKEN) of the reading that first noted it, and the
-// graph that server was answering (labelStrays; "" not known).
+// graph that server was answering (labelStrays; "" not known), or startUp
+// when that server's start-up left it.
 type strayNote struct {
 	start     uint64
 	by, graph string
+	startUp   bool
 }
 
 // strays are the strays noted, by pid (under straysMu).
@@ -56,19 +61,50 @@ func stray(p procStat, by string) bool {
 	return true
 }
 
-// labelStrays names graph ("graph 17") as what the strays first noted by
-// the readings of server environment entry by, and not named yet, were
-// noted beside: the graph that server was answering. With several
-// workers, the server of another worker may have left them.
-func labelStrays(by, graph string) {
+// labelStrays names what the strays first noted by the readings of
+// server environment entry by, and not named yet, were noted beside: the
+// server's start-up for those atStartUp says it had before it was sent a
+// graph (by their pid and start time), the graph that server was
+// answering (graph, "graph 17") for the others. With several workers, the
+// server of another worker may have left them.
+func labelStrays(by, graph string, atStartUp func(pid int, start uint64) bool) {
 	straysMu.Lock()
 	defer straysMu.Unlock()
 	for pid, n := range strays {
-		if n.by == by && n.graph == "" {
-			n.graph = graph
+		if n.by == by && n.graph == "" && !n.startUp {
+			if atStartUp(pid, n.start) {
+				n.startUp = true
+			} else {
+				n.graph = graph
+			}
 			strays[pid] = n
 		}
 	}
+}
+
+// clockTicksAfter is the time since boot in the clock ticks of a
+// process's start time (/proc/PID/stat; both read the boot-time clock,
+// 100 ticks a second), rounded down: a process whose start time is less
+// started before it was read. 0 when /proc/uptime does not read, or reads
+// a time before process pid (a live one) started: a clock of its own (a
+// container's uptime), not the start times'.
+func clockTicksAfter(pid int) uint64 {
+	b, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return 0
+	}
+	up, _, _ := strings.Cut(string(b), " ")
+	sec, frac, ok := strings.Cut(up, ".")
+	s, err1 := strconv.ParseUint(sec, 10, 64)
+	c, err2 := strconv.ParseUint(frac, 10, 64)
+	if !ok || len(frac) != 2 || err1 != nil || err2 != nil {
+		return 0
+	}
+	now := s*100 + c
+	if st, ok := readProcStat(pid); !ok || now < st.start {
+		return 0
+	}
+	return now
 }
 
 // killStrays kills and reaps the strays still running as children of
@@ -90,7 +126,7 @@ func killStrays() []Orphan {
 		}
 		var ws syscall.WaitStatus
 		syscall.Wait4(pid, &ws, 0, nil)
-		killed = append(killed, Orphan{PID: pid, Owner: self, Command: command, Graph: n.graph})
+		killed = append(killed, Orphan{PID: pid, Owner: self, Command: command, Graph: n.graph, StartUp: n.startUp})
 	}
 	return killed
 }

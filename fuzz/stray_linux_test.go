@@ -99,3 +99,45 @@ func TestStrayNamesItsGraph(t *testing.T) {
 		t.Errorf("after a campaign, killStrays: %+v; want one stray, noted after graph 0", killed)
 	}
 }
+
+// TestStrayOfTheStartUpNamesNoGraph: a stray a server leaves at its
+// start-up, or while answering the hello, was there before any graph was
+// sent: killStrays says the server's start-up left it and names no graph,
+// however late a reading first notes it, and StraysLine says so.
+func TestStrayOfTheStartUpNamesNoGraph(t *testing.T) {
+	t.Cleanup(func() { killStrays() })
+	killStrays() // none of another test's
+	// leave starts the stray, waits until it runs /bin/sleep (its command
+	// line holds the mark, which the script's does not), then 50 ms: a
+	// process's start is read in clock ticks of 10 ms, and one started in
+	// the tick the first graph is sent in is that graph's.
+	leave := func(mark string) string {
+		head, tail, _ := strings.Cut(mark, ".")
+		return `m=` + head + `; m=$m.` + tail + `; (setsid env -i /bin/sleep $m </dev/null >/dev/null 2>&1 &); ` +
+			`until grep -qsa "^/bin/sleep.$m" /proc/[0-9]*/cmdline; do :; done; sleep 0.05; `
+	}
+	refuse := `n=1; while read -r line; do n=$((n+1)); echo "{\"id\":$n,\"outcome\":\"refused\",\"reason\":\"no\"}"; done`
+	for i, script := range []func(mark string) string{
+		func(mark string) string { return leave(mark) + answerHelloV1 + refuse },
+		func(mark string) string {
+			return `read -r line; ` + leave(mark) + `echo '{"id":1,"outcome":"error","reason":"request: version 2"}'; ` + refuse
+		},
+	} {
+		for run := 0; run < 3; run++ {
+			mark := fmt.Sprintf("3597.%d%d%d", os.Getpid(), i, run)
+			c := testConfig(t, 4)
+			c.Workers = 1
+			c.Current = SideFactory{Describe: "leaves a stray at its start-up", New: func() (Side, error) {
+				return &Process{Argv: []string{"sh", "-c", script(mark)}}, nil
+			}}
+			mustRun(t, c)
+			killed := killStrays()
+			if len(killed) != 1 || killed[0].Command != "/bin/sleep "+mark || !killed[0].StartUp || killed[0].Graph != "" {
+				t.Fatalf("script %d, run %d: killStrays: %+v; want the stray /bin/sleep %s, left at the start-up", i, run, killed, mark)
+			}
+			if line := StraysLine(killed); !strings.Contains(line, "(/bin/sleep "+mark+"), left at the server's start-up") || strings.Contains(line, "answer to graph") {
+				t.Errorf("StraysLine does not say the start-up left it: %s", line)
+			}
+		}
+	}
+}

@@ -7,4 +7,8 @@ package fuzz
 func killStrays() []Orphan { return nil }
 
 // labelStrays has no stray to name outside Linux.
-func labelStrays(by, graph string) {}
+func labelStrays(by, graph string, atStartUp func(pid int, start uint64) bool) {}
+
+// clockTicksAfter is 0 outside Linux: no stray's start time is read
+// there.
+func clockTicksAfter(pid int) uint64 { return 0 }
