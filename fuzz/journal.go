@@ -21,6 +21,7 @@ import (
 	"reflect"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // File names inside a campaign directory.
@@ -336,7 +337,16 @@ func fieldDiff(prefix string, a, b reflect.Value) (key, va, vb string, ok bool) 
 	if reflect.DeepEqual(a.Interface(), b.Interface()) {
 		return "", "", "", false
 	}
-	return prefix, fieldValue(a), fieldValue(b), true
+	if x, ok := a.Interface().([]byte); ok && len(x) > 0 && len(x) == b.Len() { // the same count
+		y := b.Bytes()
+		i := 0
+		for i < len(x) && x[i] == y[i] {
+			i++
+		}
+		return prefix, fmt.Sprintf("%s, byte %d 0x%02x", fieldValue(a), i, x[i]), fmt.Sprintf("%s, byte %d 0x%02x", fieldValue(b), i, y[i]), true
+	}
+	va, vb = differingValues(fieldValue(a), fieldValue(b))
+	return prefix, va, vb, true
 }
 
 // presence says whether pointer field v is set.
@@ -347,17 +357,50 @@ func presence(v reflect.Value) string {
 	return "present"
 }
 
-// fieldValue is a field's value as a message writes it: a string quoted
-// ("none" when empty), bytes counted, anything else as fmt writes it, cut
-// at 80 bytes.
+// fieldValue is a field's value as a message writes it, whole: a string
+// quoted ("none" when empty), bytes counted, a slice or map "absent" when
+// nil (absent or null in the line) and "[] (empty)" when empty, anything
+// else as fmt writes it.
 func fieldValue(v reflect.Value) string {
 	switch x := v.Interface().(type) {
 	case string:
-		return clipSetting(quoted(x))
+		return quoted(x)
 	case []byte:
+		if x == nil {
+			return "absent"
+		}
 		return Plural(len(x), "byte")
 	}
-	return clipSetting(fmt.Sprint(v.Interface()))
+	switch v.Kind() {
+	case reflect.Slice, reflect.Map:
+		if v.IsNil() {
+			return "absent"
+		}
+		if v.Len() == 0 {
+			return fmt.Sprint(v.Interface()) + " (empty)"
+		}
+	}
+	return fmt.Sprint(v.Interface())
+}
+
+// differingValues are two different values of a field (fieldValue) as a
+// message writes them: each cut at 80 bytes (clipSetting), and, where the
+// cut ones would read the same, each from a little before the first byte
+// where they differ, "..." before it.
+func differingValues(a, b string) (string, string) {
+	ca, cb := clipSetting(a), clipSetting(b)
+	if ca != cb {
+		return ca, cb
+	}
+	d := 0
+	for d < len(a) && d < len(b) && a[d] == b[d] {
+		d++
+	}
+	from := max(d-20, 0)
+	for from > 0 && (!utf8.RuneStart(a[from]) || !utf8.RuneStart(b[from])) {
+		from--
+	}
+	return "..." + clipSetting(a[from:]), "..." + clipSetting(b[from:])
 }
 
 // readRecord decodes and verifies one line; torn says it is not JSON at

@@ -90,6 +90,44 @@ func TestReadRecordsRefusesAnIndexLoggedTwice(t *testing.T) {
 	}
 }
 
+// TestIndexLoggedTwiceShowsWhereValuesDiffer: two values that differ past
+// the bytes the message shows of each are shown from a little before
+// their first different byte, "..." before; a field absent (or null) is
+// told from an empty one; two modules of one size name their first
+// different byte.
+func TestIndexLoggedTwiceShowsWhereValuesDiffer(t *testing.T) {
+	long := strings.Repeat("a", 100)
+	rec := func(cur string) string {
+		return `{"i":0,"s":0,"seed":1,"graph":"{{}}","cur":{` + cur + `}}`
+	}
+	ok1 := `{"i":1,"s":1,"seed":2,"graph":"{{}}","cur":{"outcome":"ok"}}`
+	for _, c := range []struct {
+		first, again string
+		what         string
+	}{
+		{rec(`"outcome":"error","detail":"` + long + `xyz"`), rec(`"outcome":"error","detail":"` + long + `XYZ"`),
+			`(its cur.detail is ...` + long[:20] + `XYZ", line 1's is ...` + long[:20] + `xyz")`},
+		{rec(`"outcome":"error","detail":"` + long + `"`), rec(`"outcome":"error","detail":"` + long + `b"`),
+			`(its cur.detail is ...` + long[:20] + `b", line 1's is ...` + long[:20] + `")`},
+		{rec(`"outcome":"error","detail":"short"`), rec(`"outcome":"error","detail":"shorT"`),
+			`(its cur.detail is "shorT", line 1's is "short")`},
+		{rec(`"outcome":"ok"`), rec(`"outcome":"ok","also":[]`),
+			`(its cur.also is [] (empty), line 1's is absent)`},
+		{rec(`"outcome":"ok","also":null`), rec(`"outcome":"ok","also":[]`),
+			`(its cur.also is [] (empty), line 1's is absent)`},
+		{rec(`"outcome":"ok","module":"AAAA"`), rec(`"outcome":"ok","module":"AAAB"`),
+			`(its cur.module is 3 bytes, byte 2 0x01, line 1's is 3 bytes, byte 2 0x00)`},
+	} {
+		dir := t.TempDir()
+		sealedLog(t, dir, c.first, ok1, c.again)
+		_, _, err := ReadRecords(dir)
+		want := filepath.Join(dir, ResultsFile) + ":3: graph index 0 logged again, with another record than line 1's " + c.what
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("log %q then %q:\n err %v\nwant %q", c.first, c.again, err, want)
+		}
+	}
+}
+
 // TestReadRecordsRefusesWhatDoesNotVerify: each case damages a valid
 // campaign one way; replay must fail naming the file (and the line).
 func TestReadRecordsRefusesWhatDoesNotVerify(t *testing.T) {
