@@ -169,17 +169,30 @@ type server struct {
 	// (clockTicksAfter) of the first, 0 not known.
 	sentGraph  bool
 	firstGraph uint64
+	// startedAt is its start time (startTicks), 0 not known.
+	startedAt uint64
 }
 
 // hadAtStartUp says whether the process pid of start time start was the
-// server's before it was sent a graph: started at an earlier clock tick
-// than the first graph was sent, or in a baseline read before it.
+// server's before it was sent a graph: started no earlier than the server
+// (a server started again after another's end may note a process the
+// other left), and at an earlier clock tick than the first graph was
+// sent, or in a baseline read before it.
 func (s *server) hadAtStartUp(pid int, start uint64) bool {
+	if !s.startedAfter(start) {
+		return false
+	}
 	if s.firstGraph != 0 && start < s.firstGraph {
 		return true
 	}
 	b, ok := s.baseline[pid]
 	return s.startUpBaseline && ok && b == start
+}
+
+// startedAfter says whether a process of start time start started no
+// earlier than the server, as far as is known.
+func (s *server) startedAfter(start uint64) bool {
+	return start >= s.startedAt
 }
 
 func (p *Process) start() error {
@@ -220,6 +233,7 @@ func (p *Process) start() error {
 		s.mu.Unlock()
 	}
 	registerServer(s.pid, s.token)
+	s.startedAt = startTicks(s.pid)
 	go func() {
 		io.Copy(s.stderr, s.stderrR)
 		close(s.errDone)
@@ -268,7 +282,7 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 	if p.srv.spoke && !p.srv.baselined {
 		p.srv.takeBaseline() // the processes its start-up left: not this graph's
 		p.srv.startUpBaseline = true
-		labelStrays(by, "", func(int, uint64) bool { return true }) // noted before any graph
+		labelStrays(by, "", func(_ int, start uint64) bool { return p.srv.startedAfter(start) }) // noted before any graph
 	}
 	if !p.srv.sentGraph {
 		p.srv.sentGraph, p.srv.firstGraph = true, clockTicksAfter(p.srv.pid)

@@ -107,6 +107,13 @@ func clockTicksAfter(pid int) uint64 {
 	return now
 }
 
+// startTicks is the start time of process pid (/proc/PID/stat), 0 when
+// it does not read.
+func startTicks(pid int) uint64 {
+	st, _ := readProcStat(pid)
+	return st.start
+}
+
 // killStrays kills and reaps the strays still running as children of
 // this process (the same pid and start time), and returns them.
 func killStrays() []Orphan {

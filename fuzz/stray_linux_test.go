@@ -141,3 +141,31 @@ func TestStrayOfTheStartUpNamesNoGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestHadAtStartUp: a process is a server's start-up's when it started no
+// earlier than the server and before its first graph was sent, or was in
+// a baseline read before that graph; one that started before the server
+// (another server's) or after the first graph is not.
+func TestHadAtStartUp(t *testing.T) {
+	s := &server{startedAt: 100, firstGraph: 200}
+	for _, c := range []struct {
+		start uint64
+		want  bool
+	}{{99, false}, {100, true}, {199, true}, {200, false}, {250, false}} {
+		if got := s.hadAtStartUp(7, c.start); got != c.want {
+			t.Errorf("started at %d (server 100, first graph 200): %v, want %v", c.start, got, c.want)
+		}
+	}
+	s = &server{startedAt: 100, baseline: map[int]uint64{7: 250}, startUpBaseline: true}
+	if !s.hadAtStartUp(7, 250) || s.hadAtStartUp(8, 250) || s.hadAtStartUp(7, 251) {
+		t.Errorf("a baseline read before the first graph: its process only is the start-up's")
+	}
+	s.startUpBaseline = false
+	if s.hadAtStartUp(7, 250) {
+		t.Errorf("a baseline read after a graph's answer is no start-up's")
+	}
+	s = &server{startedAt: 100, baseline: map[int]uint64{7: 50}, startUpBaseline: true}
+	if s.hadAtStartUp(7, 50) {
+		t.Errorf("a process started before the server is another's")
+	}
+}

@@ -12,3 +12,6 @@ func labelStrays(by, graph string, atStartUp func(pid int, start uint64) bool) {
 // clockTicksAfter is 0 outside Linux: no stray's start time is read
 // there.
 func clockTicksAfter(pid int) uint64 { return 0 }
+
+// startTicks is 0 outside Linux: no start time is read there.
+func startTicks(pid int) uint64 { return 0 }
