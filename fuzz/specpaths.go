@@ -289,7 +289,7 @@ const (
 // wrapperOptions is the option table of a spec of words: a letter or a
 // long name each, ":" after one that takes a value, "!" after one with
 // which the program runs no command, "@" after one whose value is the
-// directory the command runs in.
+// directory the command runs in; "-" a lone "-" read as an option.
 func wrapperOptions(spec string) map[string]wrapperOption {
 	m := map[string]wrapperOption{}
 	for _, o := range strings.Fields(spec) {
@@ -316,7 +316,7 @@ func wrapperOptions(spec string) map[string]wrapperOption {
 var commandWrappers = map[string]commandWrapper{
 	"exec":    {options: wrapperOptions("a: c l")},
 	"command": {options: wrapperOptions("p v! V!")},
-	"env": {options: wrapperOptions("i 0 v u: C@ S: a: ignore-environment null debug unset: chdir@ split-string: argv0: " +
+	"env": {options: wrapperOptions("- i 0 v u: C@ S: a: ignore-environment null debug unset: chdir@ split-string: argv0: " +
 		"block-signal default-signal ignore-signal list-signal-handling help! version!")},
 	"nice":    {options: wrapperOptions("n: adjustment: help! version!")},
 	"nohup":   {options: wrapperOptions("help! version!")},
@@ -373,6 +373,9 @@ func wrapperWords(words []controlWord) wrapped {
 		if w == "--" {
 			k++
 			break
+		}
+		if _, ok := cw.options[w]; ok && w == "-" { // env -: env -i
+			continue
 		}
 		if len(w) < 2 || w[0] != '-' || isAssignment(w) {
 			break

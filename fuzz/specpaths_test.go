@@ -226,6 +226,8 @@ func TestRelativeCdThroughWrappersOptions(t *testing.T) {
 		`cmd:exec -a name sh -c 'cd tools && ./a'`:                   "tools",
 		`cmd:command cd tools && ./a`:                                "tools",
 		`cmd:env -C tools ./adapter`:                                 "tools",
+		`cmd:env - sh -c 'cd tools && ./a'`:                          "tools",
+		`cmd:nice - sh -c 'cd tools && ./a'`:                         "",
 		`cmd:env --chdir=tools ./adapter`:                            "tools",
 		`cmd:env --chdir tools ./adapter`:                            "tools",
 		`cmd:env -iC tools ./adapter`:                                "tools",
