@@ -2,10 +2,11 @@
 // Vulkan driver. Over random reducible graphs of the asked sizes and the
 // regression corpus, each graph is structurized with every asked strategy,
 // emitted with a fresh salt (so no driver cache can answer), and timed by
-// oracle/gpu in a driver process of its own (gpu.Pool, as the gpu check):
-// compile = pipeline creation plus first dispatch (lavapipe compiles at the
-// first dispatch), run = median dispatch after warm-up. A module that
-// crashes the driver or outlives --module-limit fails alone.
+// oracle/gpu in a driver process (gpu.Pool, as the gpu check; one kept
+// from module to module until a module breaks it): compile = pipeline
+// creation plus first dispatch (lavapipe compiles at the first dispatch),
+// run = median dispatch after warm-up. A module that crashes the driver or
+// outlives --module-limit fails alone.
 // Strategies alternate which goes first per graph, and every first
 // dispatch's traces are checked against the graph's walks. --registers
 // repeats every set with modules carrying the register-file workload of
