@@ -52,15 +52,24 @@ func longNamesSide(longName string) SideFactory {
 	}}
 }
 
-func TestLongNamesBoundedInReports(t *testing.T) {
+// longNamesCampaign runs 8 graphs on longNamesSide(name) against the
+// clean in-process structurizer, drop-merge planted so that there are
+// findings and divergences to show.
+func longNamesCampaign(t *testing.T, name string) (Config, *Outcome) {
+	t.Helper()
 	c := testConfig(t, 8)
 	c.Inject, c.Strategy = []string{"drop-merge"}, "structured"
-	c.Current = longNamesSide(longName)
+	c.Current = longNamesSide(name)
 	c.Baseline = SideFactory{Describe: "in-process (clean)", New: InProcessFactory().New}
 	o := mustRun(t, c)
 	if len(o.Report.Findings) == 0 || o.Report.Divergences == nil || len(o.Report.Divergences.Examples) == 0 {
 		t.Fatalf("the campaign found nothing to show: %d findings, %d divergences", len(o.Report.Findings), len(o.Report.Divergences.Examples))
 	}
+	return c, o
+}
+
+func TestLongNamesBoundedInReports(t *testing.T) {
+	c, o := longNamesCampaign(t, longName)
 	if d := o.Report.Findings[0].First.Detail; !strings.Contains(d, longName) {
 		t.Errorf("report.json's detail does not keep the name whole: %.200q", d)
 	}
@@ -87,14 +96,7 @@ func TestLongNamesBoundedInReports(t *testing.T) {
 // bound of TestLongNamesBoundedInReports and shows the name as its first
 // bytes and its size, while report.json keeps the module whole.
 func TestLongLinesNamesBoundedInReports(t *testing.T) {
-	c := testConfig(t, 8)
-	c.Inject, c.Strategy = []string{"drop-merge"}, "structured"
-	c.Current = longNamesSide(longLinesName)
-	c.Baseline = SideFactory{Describe: "in-process (clean)", New: InProcessFactory().New}
-	o := mustRun(t, c)
-	if len(o.Report.Findings) == 0 || o.Report.Divergences == nil || len(o.Report.Divergences.Examples) == 0 {
-		t.Fatalf("the campaign found nothing to show: %d findings, %d divergences", len(o.Report.Findings), len(o.Report.Divergences.Examples))
-	}
+	c, o := longNamesCampaign(t, longLinesName)
 	if m, err := spirv.Decode(o.Report.Divergences.Examples[0].CurrentModule); err != nil || !slices.Contains(slices.Collect(maps.Values(m.Names())), longLinesName) {
 		t.Errorf("report.json's module does not keep the name whole (%v)", err)
 	}
