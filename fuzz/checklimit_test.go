@@ -106,6 +106,61 @@ func TestCheckLimitNamesTheCheckStillRunning(t *testing.T) {
 	}
 }
 
+// TestCheckLimitNamesTheCheckRunningAtTheLimit: the detail names the
+// check running when the limit passed, though the abandoned checks move
+// on to another while the worker abandons them. Exec is held past the
+// limit; the side factory, called as the worker replaces the abandoned
+// side, releases exec and returns once the gpu check after it has
+// started, so a detail read after the abandoning would name gpu.
+func TestCheckLimitNamesTheCheckRunningAtTheLimit(t *testing.T) {
+	execRelease, gpuRelease := make(chan struct{}), make(chan struct{})
+	started := make(chan struct{}, 1)
+	gpuStandInHold.Store(&gpuRelease)
+	gpuStandInStarted.Store(&started)
+	defer func() {
+		close(gpuRelease)
+		gpuStandInHold.Store(nil)
+		gpuStandInStarted.Store(nil)
+	}()
+	c := testConfig(t, 1)
+	c.Workers = 1
+	c.CheckTimeout = Duration(200 * time.Millisecond)
+	c.Checks = []string{"pdom", "exec"}
+	c.Oracle.Executor = oracletest.Held{Release: execRelease}
+	c.GPUEvery = 1
+	cur := InProcessFactory()
+	var opened atomic.Int64
+	var movedOn atomic.Bool
+	c.Current = SideFactory{Describe: cur.Describe, New: func() (Side, error) {
+		if opened.Add(1) == 2 { // the abandoned side's replacement
+			close(execRelease)
+			select {
+			case <-started:
+				movedOn.Store(true)
+			case <-time.After(10 * time.Second):
+			}
+		}
+		return cur.New()
+	}}
+	if _, err := Run(c); err != nil {
+		t.Fatal(err)
+	}
+	if !movedOn.Load() {
+		t.Fatal("the abandoned checks did not move on to the gpu check: the test proves nothing")
+	}
+	recs, _, err := ReadRecords(c.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("%s 200ms (--check-timeout): exec still running", CheckLimitDetail)
+	if len(recs) != 1 {
+		t.Fatalf("%d records, want 1", len(recs))
+	}
+	if got := recs[0].Current.Detail; got != want {
+		t.Errorf("detail %q, want %q", got, want)
+	}
+}
+
 // TestAbandonedChecksBounded: a third abandoned check waits for a token,
 // and gives up after its wait rather than stop the campaign.
 func TestAbandonedChecksBounded(t *testing.T) {

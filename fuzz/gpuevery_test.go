@@ -21,9 +21,20 @@ var gpuStandInCalls atomic.Int64
 // waits on before it passes: a gpu check that runs past the check limit.
 var gpuStandInHold atomic.Pointer[chan struct{}]
 
+// gpuStandInStarted, when set, is a channel every call of the stand-in
+// sends to (without waiting) as it starts: a test that waits until the
+// gpu check runs.
+var gpuStandInStarted atomic.Pointer[chan struct{}]
+
 func init() {
 	oracle.RegisterCheck("gpu", "test stand-in: passes and counts its calls", oracle.OnModule, func(*oracle.Oracle, *oracle.Subject) oracle.Verdict {
 		gpuStandInCalls.Add(1)
+		if started := gpuStandInStarted.Load(); started != nil {
+			select {
+			case *started <- struct{}{}:
+			default:
+			}
+		}
 		if hold := gpuStandInHold.Load(); hold != nil {
 			<-*hold
 		}
