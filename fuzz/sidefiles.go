@@ -5,7 +5,8 @@
 // rebuilt in place between a stop and its resume. So campaign.json records,
 // for each cmd side, a digest of the files its command names (the program,
 // found on PATH when it names no path, and every other word that reads as
-// a path to a file: a script, a model); --resume refuses a side whose
+// a path to a file: a script, a model; in a shell's command string too,
+// and from the directory of a cd before it); --resume refuses a side whose
 // digest changed, and merge shards whose digests differ (writer.go: a
 // mixed merge). A file the program reads without naming it on the
 // command line (a library, a module a script imports) is not covered.
@@ -52,11 +53,8 @@ func sideFilesOf(s *Settings) SideFiles {
 }
 
 // sideFilesDigest is "sha256:" and 16 hex digits of the files the cmd spec
-// desc names, each by its path and content: its program (its first word
-// past variable assignments) through PATH
-// (exec.LookPath) and each other word that reads as a path (pathOfWord)
-// to a regular file. "" for another spec, or when no word names a file
-// that can be read.
+// desc names (namedFiles), each by its path and content. "" for another
+// spec, or when no word names a file that can be read.
 func sideFilesDigest(desc string) string {
 	spec, err := ParseSpec(desc)
 	if err != nil || spec.Kind != SpecCmd {
@@ -64,23 +62,125 @@ func sideFilesDigest(desc string) string {
 	}
 	h := sha256.New()
 	n := 0
-	for i, w := range commandWords(spec.Cmd) {
-		word := spec.Cmd[w[0]:w[1]]
-		path, ok := pathOfWord(word)
-		if i == 0 && !ok {
-			if p, err := exec.LookPath(word); err == nil {
-				path, ok = p, true
-			}
+	for _, path := range namedFiles(spec.Cmd) {
+		if hashFile(h, path) == nil {
+			n++
 		}
-		if !ok || hashFile(h, path) != nil {
-			continue
-		}
-		n++
 	}
 	if n == 0 {
 		return ""
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// isPath says whether the word w reads as a path (pathOfWord).
+func isPath(w string) bool {
+	_, ok := pathOfWord(w)
+	return ok
+}
+
+// namedFiles are the paths the shell command cmd names, in the order of
+// its words: its program (its first word past variable assignments)
+// through PATH (exec.LookPath) when it is a bare name, and each word that
+// reads as a path (pathOfWord), those of the command string of a shell it
+// runs too (sh -c './adapter --model m.bin'). A relative path after a cd
+// (one eachCd counts) is read from the cd's directory (sh -c 'cd tools &&
+// ./adapter': tools/adapter), one after env -C DIR from DIR for the rest
+// of env's command, and one after a cd to a directory not known from the
+// command (cd, cd ~, cd $DIR) is left out.
+func namedFiles(cmd string) []string {
+	var paths []string
+	if words := commandWords(cmd); len(words) > 0 {
+		if w := cmd[words[0][0]:words[0][1]]; !isPath(w) {
+			if p, err := exec.LookPath(w); err == nil {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return pathsIn(controlWords(cmd), wordsDir{}, paths)
+}
+
+// pathsIn is paths with the paths that words name (namedFiles) appended,
+// words that run in the directory in.
+func pathsIn(words []controlWord, in wordsDir, paths []string) []string {
+	here := in      // the directory of the command words[i] is part of: in, or its env -C DIR
+	program := true // words[i] may be a command's program
+	script := -1    // the index of the command string of a shell that words run
+	for i := 0; i < len(words); i++ {
+		w := words[i].text
+		if i == script {
+			paths = pathsIn(controlWords(shellUnquote(w)), here, paths)
+			continue
+		}
+		paths = here.path(w, paths)
+		switch {
+		case w == "": // a character that joins or groups commands
+			program, here = true, in
+			continue
+		case !program || isAssignment(w) || shellKeywords[w]:
+			continue
+		}
+		if r := wrapperWords(words[i:]); r.n > 0 {
+			for k := i + 1; k < i+r.n; k++ {
+				paths = here.path(words[k].text, paths)
+			}
+			if r.chdirSet {
+				here = here.cd(r.chdir)
+			}
+			i += r.n - 1 // the wrapped command's program comes next
+			program = !r.noRun
+			continue
+		}
+		program = false
+		if k, ok := shellScript(words[i:]); ok {
+			script = i + k
+		}
+		if w == "cd" {
+			to := ""
+			if d := cdDirWord(words, i); d >= 0 {
+				to = words[d].text
+			}
+			in = in.cd(to) // the next command's: the cd's own words are read from here
+		}
+	}
+	return paths
+}
+
+// wordsDir is the directory a command's words run in, as far as the
+// command tells: a path relative to the working directory ("" for it) or
+// absolute; lost after a cd to a directory the command does not name
+// (cd, cd ~, cd $DIR).
+type wordsDir struct {
+	dir  string
+	lost bool
+}
+
+// cd is the directory a cd to the word to (as written; "" for none)
+// changes d to.
+func (d wordsDir) cd(to string) wordsDir {
+	if rel, ok := relativeDir(to); ok {
+		return wordsDir{dir: filepath.Join(d.dir, rel), lost: d.lost}
+	}
+	if abs := cdTarget(to); strings.HasPrefix(abs, "/") {
+		return wordsDir{dir: abs}
+	}
+	return wordsDir{lost: true}
+}
+
+// path is paths with the path the word w names appended, read from d;
+// paths as they are when w names none, or a relative one in a lost
+// directory.
+func (d wordsDir) path(w string, paths []string) []string {
+	p, ok := pathOfWord(w)
+	switch {
+	case !ok:
+		return paths
+	case filepath.IsAbs(p):
+		return append(paths, p)
+	case d.lost:
+		return paths
+	}
+	return append(paths, filepath.Join(d.dir, p))
 }
 
 // hashFile writes path (absolute) and the regular file's content to h.

@@ -246,18 +246,20 @@ func cdDirWord(words []controlWord, i int) int {
 // and whether it is relative to where the command runs: not absolute,
 // {repo}/... or {dir}/..., nor ~ or a variable's.
 func relativeDir(dir string) (string, bool) {
-	if dir == "" {
-		return "", false
-	}
-	if p, ok := pathOfWord(dir); ok {
-		dir = p // quoted whole
-	} else {
-		dir = strings.Trim(dir, `'"`)
-	}
+	dir = cdTarget(dir)
 	if dir == "" || strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, "{repo}") || strings.HasPrefix(dir, "{dir}") || strings.HasPrefix(dir, "~") || strings.HasPrefix(dir, "$") {
 		return "", false
 	}
 	return dir, true
+}
+
+// cdTarget is the directory of a cd's word dir, as written in a command,
+// without the quotes around it.
+func cdTarget(dir string) string {
+	if p, ok := pathOfWord(dir); ok {
+		return p // quoted whole
+	}
+	return strings.Trim(dir, `'"`)
 }
 
 // shellKeywords are the words a shell reads before a command's program

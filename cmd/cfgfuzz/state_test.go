@@ -402,6 +402,38 @@ func TestNightsOfARelativeAdapter(t *testing.T) {
 	}
 }
 
+// TestNightsSayAnAdapterAfterACdWasRebuilt: an adapter a shell runs
+// after a cd (sh -c 'cd sub && ./prog'), rewritten at the same path
+// between two nights, is another build: the second night's summary says
+// that its build differs from the first night's.
+func TestNightsSayAnAdapterAfterACdWasRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "sub", "prog")
+	cfgfuzzBinary(t) // built from the package's directory
+	t.Chdir(dir)
+	night := func(date, seed, out string) (int, string, *fuzz.Report) {
+		args := []string{"run", "--graphs", "20", "--seed", seed, "--structurizer", "cmd:sh -c 'cd sub && ./prog'", "--allow-fallbacks",
+			"--state", "state", "--night", date, "--progress", "none", "--minimize=false", "--out", out}
+		code, stdout, stderr := runCmd(args, "")
+		t.Logf("cfgfuzz %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
+		return code, stdout, readJSONReport(t, filepath.Join(dir, out))
+	}
+
+	adapterScript(t, prog, `"$@"`)
+	code, _, one := night("2026-04-01", "1", "n1")
+	if code != exitOK || one.State.Build == "" {
+		t.Fatalf("night 1: exit %d, build %q; want 0 and a build", code, one.State.Build)
+	}
+	adapterScript(t, prog, `"$@" # rebuilt`)
+	code, stdout, two := night("2026-04-02", "2", "n2")
+	if code != exitOK || two.State.PreviousBuild != one.State.Build || two.State.Build == one.State.Build {
+		t.Errorf("night 2 after sub/prog was rebuilt: exit %d, build %q, previous %q; want 0, a new build, night 1's (%q) as previous", code, two.State.Build, two.State.PreviousBuild, one.State.Build)
+	}
+	if !strings.Contains(stdout, "note: the structurizer's build differs from night 2026-04-01's") {
+		t.Errorf("night 2's summary does not note the rebuild:\n%s", stdout)
+	}
+}
+
 // TestNightsSayTheAdapterWasRebuilt: a script adapter rewritten at the
 // same path between two nights (its bug removed) is another build: the
 // state records each night's build (findings.json "build"), and the

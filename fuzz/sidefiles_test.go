@@ -1,0 +1,54 @@
+// sidefiles_test.go: the files a cmd side's digest covers (namedFiles),
+// read from the directory a cd before them changes into.
+package fuzz
+
+import (
+	"os/exec"
+	"slices"
+	"testing"
+)
+
+// TestNamedFilesAfterACd: a relative path after a cd is read from the
+// cd's directory, at the top of the command and in the command string of
+// a shell it runs, through the wrappers the relative-cd reading knows; a
+// path before the cd, the cd's own (a directory, which the digest leaves
+// out), and one after the shell whose command string changes directory
+// are read from the working directory; one after env -C DIR from DIR for
+// env's own command only; one after a cd to a directory the command does
+// not name is left out.
+func TestNamedFilesAfterACd(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on PATH")
+	}
+	for cmd, want := range map[string][]string{
+		`./adapter --model m/x.bin`:                      {"adapter", "m/x.bin"},
+		`sh -c './adapter'`:                              {sh, "adapter"},
+		`sh -c 'cd sub && ./prog'`:                       {sh, "sub/prog"},
+		`bash -c "cd sub; exec ./prog m/x.bin"`:          {"", "sub/prog", "sub/m/x.bin"},
+		`timeout 5 dash -c 'cd sub && cd bin && ./prog'`: {"", "sub/bin/prog"},
+		`nice -n 5 sh -c 'cd /opt/tools && ./prog'`:      {"", "/opt/tools", "/opt/tools/prog"},
+		`cd /abs/sub && ./prog`:                          {"", "/abs/sub/prog"},
+		`./a; cd sub && ./b`:                             {"a", "sub/b"},
+		`sh -c 'cd sub && ./prog' && ./after`:            {sh, "sub/prog", "after"},
+		`env -C sub ./prog && ./after`:                   {"", "sub/prog", "after"},
+		`sh -c 'cd $TOOLS && ./prog /abs/model'`:         {sh, "/abs/model"},
+		`sh -c 'cd && ./prog'`:                           {sh},
+		`sh -c 'cd sub && sh -c "cd bin && ./prog"'`:     {sh, "sub/bin/prog"},
+		`FOO=1 sh -c 'cd sub && ./prog'`:                 {sh, "sub/prog"},
+		`env bash -c "cd sub && ./prog" --model ./m.bin`: {"", "sub/prog", "m.bin"},
+		`sh -c 'cd sub && ./prog' sh ./arg`:              {sh, "sub/prog", "arg"},
+		`./adapter cd sub ./model`:                       {"adapter", "model"},
+	} {
+		got := namedFiles(cmd)
+		if len(want) > 0 && want[0] == "" { // a program found on PATH, whichever
+			if len(got) > 0 {
+				got = got[1:]
+			}
+			want = want[1:]
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("namedFiles(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}
