@@ -135,9 +135,9 @@ func pathsIn(words []controlWord, in wordsDir, paths []string) []string {
 		if k, ok := shellScript(words[i:]); ok {
 			script = i + k
 		}
-		if w == "cd" {
+		if d, ok := dirChange(words, i); ok {
 			to := ""
-			if d := cdDirWord(words, i); d >= 0 {
+			if d >= 0 {
 				to = words[d].text
 			}
 			in = in.cd(to) // the next command's: the cd's own words are read from here

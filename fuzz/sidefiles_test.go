@@ -38,6 +38,8 @@ func TestNamedFilesAfterACd(t *testing.T) {
 		`FOO=1 sh -c 'cd sub && ./prog'`:                 {sh, "sub/prog"},
 		`env bash -c "cd sub && ./prog" --model ./m.bin`: {"", "sub/prog", "m.bin"},
 		`sh -c 'cd sub && ./prog' sh ./arg`:              {sh, "sub/prog", "arg"},
+		`bash -c 'pushd sub && ./prog'`:                  {"", "sub/prog"},
+		`/bin/zsh -fc 'cd sub && ./prog'`:                {"/bin/zsh", "sub/prog"},
 		`./adapter cd sub ./model`:                       {"adapter", "model"},
 	} {
 		got := namedFiles(cmd)

@@ -122,10 +122,11 @@ func commandWords(cmd string) [][2]int {
 // the program reads them: env -u NAME, nice --adjustment 5, timeout
 // --signal KILL 5, exec, ...; commandWrappers), never an argument of
 // another program (./adapter cd tools) nor of one whose options make it
-// run none (command -v cd). An env -C DIR (--chdir DIR) counts as a cd
+// run none (command -v cd). A pushd DIR (bash's; not pushd -n, which
+// changes no directory) and an env -C DIR (--chdir DIR) count as a cd
 // DIR. A cd in the command string of a shell the command runs (sh -c
-// 'cd tools && ./adapter', bash, dash, env bash -c "...", timeout 5 sh
-// -c "...") counts too. A spec that changes into such a directory runs as
+// 'cd tools && ./adapter', bash, dash, zsh, ksh, mksh; env bash -c
+// "...", timeout 5 sh -c "..."; shellOptions) counts too. A spec that changes into such a directory runs as
 // written from the working directory of each run: a regression file
 // recording it replays right only from the place it was saved in.
 func RelativeCd(spec string) string {
@@ -212,10 +213,11 @@ func eachCdIn(words []controlWord, script int, f func(cdAt) bool) bool {
 				return false
 			}
 		}
-		if w != "cd" {
+		dir, ok := dirChange(words, i)
+		if !ok {
 			continue
 		}
-		c := cdAt{words: words, i: i, dir: cdDirWord(words, i), script: script}
+		c := cdAt{words: words, i: i, dir: dir, script: script}
 		if c.dir >= 0 {
 			c.dirText = words[c.dir].text
 		}
@@ -224,6 +226,47 @@ func eachCdIn(words []controlWord, script int, f func(cdAt) bool) bool {
 		}
 	}
 	return true
+}
+
+// dirChange is whether words[i], a command's program, changes the
+// directory the commands after it run in (cd, bash's pushd), and the
+// index in words of the directory's word, -1 for none the command names
+// (cd alone: to the home directory; pushd alone, pushd +N: a directory
+// of pushd's stack).
+func dirChange(words []controlWord, i int) (dir int, ok bool) {
+	switch words[i].text {
+	case "cd":
+		return cdDirWord(words, i), true
+	case "pushd":
+		return pushdDirWord(words, i)
+	}
+	return -1, false
+}
+
+// pushdDirWord is dirChange of the pushd at words[i], read as bash reads
+// pushd [-n] [+N | -N | DIR]: -n pushes DIR on the stack and changes no
+// directory, -- ends the options, a lone - is the previous directory, +N
+// and -N are a directory of the stack, and another option fails pushd.
+func pushdDirWord(words []controlWord, i int) (dir int, ok bool) {
+	changes := true
+	for k := i + 1; k < len(words) && words[k].text != ""; k++ {
+		switch w := words[k].text; {
+		case w == "-n":
+			changes = false
+		case w == "--":
+			if k+1 < len(words) && words[k+1].text != "" {
+				return k + 1, changes
+			}
+			return -1, changes
+		case w == "-":
+			return -1, changes
+		case w[0] == '+' || w[0] == '-':
+			return -1, changes && strings.Trim(w[1:], "0123456789") == "" && len(w) > 1
+		default:
+			return k, changes
+		}
+	}
+	return -1, changes
 }
 
 // cdDirWord is the index in words of the directory of the cd at words[i]:
@@ -461,37 +504,86 @@ func controlWords(cmd string) []controlWord {
 // (/usr/bin/env: env).
 func programName(w string) string { return w[strings.LastIndexByte(w, '/')+1:] }
 
+// shellOption is how a shell reads its options (shells): its options
+// that take a value (wrapperOptions' notation), and where a short one
+// finds its value.
+type shellOption struct {
+	options map[string]wrapperOption
+	// nextWord: a short option takes the next word wherever it lies in
+	// its word, and the word's other letters are options still (bash
+	// -oc pipefail '...'); else getopt's way: the rest of its word, or
+	// the next word when it ends its word (zsh -xoshwordsplit, -xo
+	// shwordsplit).
+	nextWord bool
+}
+
+// shells are the shells whose command string shellScript reads, by name
+// (any directory: /bin/sh too): -o NAME and +o NAME of every one, bash's
+// -O NAME, --rcfile FILE and --init-file FILE, ksh's -R FILE, mksh's -T
+// TTY; zsh's long options (--sh-word-split) take no value.
+var shells = map[string]shellOption{
+	"sh":   {options: wrapperOptions("o:"), nextWord: true},
+	"dash": {options: wrapperOptions("o:"), nextWord: true},
+	"bash": {options: wrapperOptions("o: O: rcfile: init-file:"), nextWord: true},
+	"zsh":  {options: wrapperOptions("o:")},
+	"ksh":  {options: wrapperOptions("o: R:")},
+	"mksh": {options: wrapperOptions("o: T:")},
+}
+
 // shellScript is the index in words of the command string of words when
 // they open with a shell run with -c (sh -c 'cd tools && ./a', /bin/bash
-// -ec "..."): the first word after the shell's options, which the shell
-// runs as a command, as written. -o and +o take the next word; -- ends the
-// options; a -c after the first other word is that script's own.
+// -ec "...", zsh -c): the first word after the shell's options, read as
+// the shell reads them (shells), which the shell runs as a command, as
+// written. -- and a lone - end the options; a -c after the first other
+// word is that script's own.
 func shellScript(words []controlWord) (int, bool) {
 	if len(words) == 0 {
 		return 0, false
 	}
-	switch programName(words[0].text) {
-	case "sh", "bash", "dash":
-	default:
+	sh, ok := shells[programName(words[0].text)]
+	if !ok {
 		return 0, false
 	}
 	command := false
 	for k := 1; k < len(words); k++ {
 		switch w := words[k].text; {
-		case w == "--":
+		case w == "--" || w == "-":
 			if k+1 < len(words) {
 				return k + 1, command
 			}
-		case w == "-o" || w == "+o":
-			k++ // the option's name
-		case strings.HasPrefix(w, "--"): // --norc, --login
+		case strings.HasPrefix(w, "--"): // --norc, --login; --rcfile FILE
+			if len(w) > 3 && sh.options[w[2:]] == optValue {
+				k++
+			}
 		case len(w) > 1 && (w[0] == '-' || w[0] == '+'):
-			command = command || w[0] == '-' && strings.ContainsRune(w[1:], 'c')
+			var c bool
+			k, c = sh.cluster(words, k)
+			command = command || c
 		default:
 			return k, command
 		}
 	}
 	return 0, false
+}
+
+// cluster reads the shell's short options in words[k] (-ec, +o, -xo
+// NAME): the index of its last word (k, or past the values it takes from
+// the words after it) and whether it holds a -c.
+func (sh shellOption) cluster(words []controlWord, k int) (last int, command bool) {
+	w, last := words[k].text, k
+	for j := 1; j < len(w); j++ {
+		command = command || w[0] == '-' && w[j] == 'c'
+		switch {
+		case sh.options[w[j:j+1]] != optValue:
+		case sh.nextWord:
+			last++
+		case j+1 == len(w):
+			return last + 1, command
+		default:
+			return last, command // the rest of the word is its value
+		}
+	}
+	return last, command
 }
 
 // shellUnquote is the value a shell gives word: its quotes removed, the

@@ -115,6 +115,15 @@ func TestRelativeCd(t *testing.T) {
 		"cmd:cd -P tools && ./a":            "tools",
 		"cmd:cd tools&&./cf":                "tools",
 		`cmd:cd "tools" && ./a`:             "tools",
+		"cmd:pushd tools && ./adapter":      "tools",
+		"cmd:pushd -- tools && ./a":         "tools",
+		"cmd:pushd -n tools && ./a":         "",
+		"cmd:pushd -n x; cd build && ./a":   "build",
+		"cmd:pushd +1 && ./a":               "",
+		"cmd:pushd -x tools && ./a":         "",
+		"cmd:pushd /opt/tools && ./a":       "",
+		"cmd:./adapter pushd tools":         "",
+		"cmd:bash -c 'pushd tools && ./a'":  "tools",
 	} {
 		if got := RelativeCd(spec); got != want {
 			t.Errorf("RelativeCd(%q) = %q, want %q", spec, got, want)
@@ -123,9 +132,12 @@ func TestRelativeCd(t *testing.T) {
 }
 
 // TestRelativeCdInAShellsCommandString: a cd in the command string of a
-// shell run with -c, sh or bash, in single or double quotes, counts as the
-// command's own; an absolute one, a cd that is no command's, and a -c
-// that is a script's argument do not.
+// shell run with -c (sh, bash, dash, zsh, ksh, mksh, past each one's
+// options as it reads them: bash -oc pipefail, zsh -xoshwordsplit, ksh -R
+// FILE, mksh -T TTY), in single or double quotes, counts as the command's
+// own; an absolute one, a cd that is no command's, a -c that is a
+// script's argument, and one of a shell the table does not know (csh) do
+// not.
 func TestRelativeCdInAShellsCommandString(t *testing.T) {
 	for spec, want := range map[string]string{
 		`cmd:sh -c "cd tools && ./adapter"`:             "tools",
@@ -145,8 +157,24 @@ func TestRelativeCdInAShellsCommandString(t *testing.T) {
 		`cmd:sh -c './adapter --cd here'`:               "",
 		`cmd:sh ./run.sh -c 'cd tools'`:                 "",
 		`cmd:./adapter --shell sh -c 'cd tools && ./a'`: "",
-		`cmd:sh -c`:                    "",
-		`cmd:zsh -c 'cd tools && ./a'`: "",
+		`cmd:sh -c`:                                    "",
+		`cmd:zsh -c 'cd tools && ./a'`:                 "tools",
+		`cmd:/usr/bin/zsh -fc "cd tools && ./a"`:       "tools",
+		`cmd:zsh -o shwordsplit -c 'cd tools && ./a'`:  "tools",
+		`cmd:zsh -xo shwordsplit -c 'cd tools && ./a'`: "tools",
+		`cmd:zsh -xoshwordsplit -c 'cd tools && ./a'`:  "tools",
+		`cmd:zsh --sh-word-split -c 'cd tools && ./a'`: "tools",
+		`cmd:zsh -c 'pushd tools && ./a'`:              "tools",
+		`cmd:ksh -c 'cd tools && ./a'`:                 "tools",
+		`cmd:ksh -R xref -c 'cd tools && ./a'`:         "tools",
+		`cmd:mksh -c 'cd tools && ./a'`:                "tools",
+		`cmd:mksh -T - -c 'cd tools && ./a'`:           "tools",
+		`cmd:bash -oc pipefail 'cd tools && ./a'`:      "tools",
+		`cmd:bash -O extglob -c 'cd tools && ./a'`:     "tools",
+		`cmd:bash --rcfile ./rc -c 'cd tools && ./a'`:  "tools",
+		`cmd:sh -c - 'cd tools && ./a'`:                "tools",
+		`cmd:zsh ./run.zsh -c 'cd tools'`:              "",
+		`cmd:csh -c 'cd tools && ./a'`:                 "",
 	} {
 		if got := RelativeCd(spec); got != want {
 			t.Errorf("RelativeCd(%q) = %q, want %q", spec, got, want)
@@ -175,6 +203,11 @@ func TestRelativeCdThroughCommandWrappers(t *testing.T) {
 		`cmd:nice -n5 sh -c 'cd tools && ./a'`:                   "tools",
 		`cmd:nice -10 sh -c 'cd tools && ./a'`:                   "tools",
 		`cmd:nohup setsid sh -c 'cd tools && ./a'`:               "tools",
+		`cmd:timeout 5 zsh -c 'cd tools && ./a'`:                 "tools",
+		`cmd:nice -n 5 ksh -c "cd tools && ./a"`:                 "tools",
+		`cmd:env -i mksh -c 'cd tools && ./a'`:                   "tools",
+		`cmd:timeout 5 bash -c 'pushd tools && ./a'`:             "tools",
+		`cmd:command pushd tools && ./a`:                         "tools",
 		`cmd:FOO=1 nice timeout 5 env bash -c 'cd tools && ./a'`: "tools",
 		`cmd:timeout 5 ./a; cd tools && ./b`:                     "tools",
 		`cmd:if cd tools; then ./a; fi`:                          "tools",
@@ -237,6 +270,8 @@ func TestRelativeCdThroughWrappersOptions(t *testing.T) {
 		`cmd:env -C /opt/tools ./adapter`:                            "",
 		`cmd:env --chdir={repo}/tools ./adapter`:                     "",
 		`cmd:env -C /opt sh -c 'cd tools && ./a'`:                    "tools",
+		`cmd:env -C /opt zsh -c 'pushd tools && ./a'`:                "tools",
+		`cmd:command -v pushd tools`:                                 "",
 		`cmd:env -u FOO ./adapter cd tools`:                          "",
 		`cmd:env --unset FOO ./adapter cd tools`:                     "",
 		`cmd:timeout --signal KILL 5 ./adapter cd tools`:             "",
