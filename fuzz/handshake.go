@@ -4,15 +4,16 @@
 // answers the hello with an error (a v1 server: another version is an
 // error) or fails it (dies, answers garbage or an object that writes a key
 // twice) is served v1 from then on, its restarts included, and declares
-// nothing. A new server that does not answer the hello within the graph's
-// limit and its start-up allowance has not started: the graph is a harness
-// error (Answer.NotStarted), and the next graph's new server is asked
-// again; but the first time, a new server that answers a v1 request
-// (answersV1), a v1 server that skips the hello unanswered, is served v1
-// with no hello. A restarted server is sent the hello again (probeStart),
-// so that its start-up, not a graph, takes the allowance. The preflight's
-// hello (preflight.go), sent with no options to the server it hands on, is
-// the handshake for no options.
+// nothing. A new server still silent when its start-up allowance has
+// passed is sent a v1 request on top of the hello (v1Probe), within the
+// same wait: one that answers it, a v1 server that skips the hello
+// unanswered, is served v1 with no hello. A new server that answers
+// neither within the graph's limit and its start-up allowance has not
+// started: the graph is a harness error (Answer.NotStarted), after that one
+// wait, and the next graph's new server is asked again. A restarted server
+// is sent the hello again (probeStart), so that its start-up, not a graph,
+// takes the allowance. The preflight's hello (preflight.go), sent with no
+// options to the server it hands on, is the handshake for no options.
 
 package fuzz
 
@@ -20,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
@@ -30,7 +32,6 @@ import (
 // zero value knows nothing yet.
 type handshakeState struct {
 	v1      bool                          // the server does not speak v2
-	v1Tried bool                          // a silent hello's server was sent a v1 request (answersV1)
 	asked   map[string]*proto.HelloAnswer // v2 answers by options (kept across restarts)
 	noProbe bool                          // a hello ended a server or put it out of step: restarts are not probed
 }
@@ -66,30 +67,40 @@ func (p *Process) Declared(opt proto.Options) *proto.HelloAnswer {
 }
 
 // handshake asks the running server for its promises for opt unless
-// known, within limit (and the start-up allowance on a new server). A
-// new server silent past both has not started: the error says so, and
-// nothing is concluded of its protocol. However else the hello fails, the
-// graph is not charged with it: the server is served v1 from then on,
-// restarted if the hello ended it; the error is a restart's.
+// known, within limit (and the start-up allowance on a new server, which,
+// silent that long, is sent a v1 request too: v1Probe). A new server
+// silent past both has not started: the error says so, and nothing is
+// concluded of its protocol. However else the hello fails, the graph is
+// not charged with it: the server is served v1 from then on, restarted if
+// the hello ended it; the error is a restart's.
 func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 	key := optionsKey(opt)
 	if p.hello.v1 || p.hello.asked[key] != nil {
 		return nil
 	}
 	req := proto.Request{V: proto.Version2, Options: opt, Hello: &proto.Hello{Options: opt}}
-	if p.pending != 0 && key == optionsKey(proto.Options{}) {
+	if p.pending != 0 && p.pendingHello && key == optionsKey(proto.Options{}) {
 		req.ID = p.pending // the preflight sent this hello: its answer is the handshake's
 	} else {
 		p.nextID++
 		req.ID = p.nextID
 	}
 	allowance := p.allowance()
+	var probe *v1Probe
+	if allowance > 0 {
+		probe = p.probeV1After(opt, allowance)
+	}
 	line, fail := p.exchange(req, limit, allowance)
-	if fail != nil && fail.Outcome == OutTimeout && allowance > 0 {
-		if p.answersV1(opt, limit) {
-			return nil
-		}
+	probed := probe.stop()
+	if probed != 0 {
+		p.nextID = probed
+	}
+	switch {
+	case fail != nil && fail.Outcome == OutTimeout && allowance > 0:
 		return p.didNotStart(limit)
+	case fail == nil && probed != 0 && answerID(line) == probed:
+		p.hello.v1, p.hello.noProbe = true, true // it skips the hello: its restarts would too
+		return nil
 	}
 	p.hello.v1 = true // unless the answer below says v2
 	if fail == nil {
@@ -101,18 +112,70 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 			}
 			p.hello.asked[key] = resp.Hello
 			p.hello.v1 = false
+		}
+		if inStep && (resp.Outcome == proto.Error || !p.hello.v1) {
+			p.pending, p.pendingHello = probed, false // the v1 request's answer, if sent, comes next
 			return nil
 		}
-		if !inStep || resp.Outcome != proto.Error {
-			p.hello.noProbe = true
-			p.end(true, 0) // out of step: start afresh
-		}
+		p.hello.noProbe = true
+		p.end(true, 0) // out of step: start afresh
 	}
 	if p.srv == nil {
 		p.hello.noProbe = true
 		return p.start()
 	}
 	return nil
+}
+
+// v1Probe is a v1 request of a one-block graph that a new server still
+// silent on its hello when its start-up allowance has passed is sent on
+// top of the hello (probeV1After), its answer bounded by what is left of
+// the hello's wait, the graph's limit. A v1 server that skips the hello,
+// a request of a version it does not know (PROTOCOL.md has a v1 server
+// answer it with an error), answers it; a server that answers the hello
+// after all answers it next, and that answer is skipped (Process.pending);
+// one that answers neither has not started, within the one wait.
+type v1Probe struct {
+	id    int64
+	timer *time.Timer
+	mu    sync.Mutex
+	done  bool // stopped, or sent
+	sent  bool
+}
+
+// probeV1After sends the running server, wait from now unless stopped
+// first, a v1 request of the graph {{}} with opt, of the next request's
+// id: taken (Process.nextID) by the caller once stop says it was sent,
+// so that the ids of a server's requests go on without a gap otherwise.
+func (p *Process) probeV1After(opt proto.Options, wait time.Duration) *v1Probe {
+	v := &v1Probe{id: p.nextID + 1}
+	line, _ := json.Marshal(proto.Request{V: proto.Version, ID: v.id, Graph: "{{}}", Options: opt})
+	stdin := p.srv.stdin
+	v.timer = time.AfterFunc(wait, func() {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		if !v.done {
+			_, err := stdin.Write(append(line, '\n'))
+			v.done, v.sent = true, err == nil
+		}
+	})
+	return v
+}
+
+// stop ends v's wait: the id of its request when it was sent, else 0 (v
+// nil too).
+func (v *v1Probe) stop() int64 {
+	if v == nil {
+		return 0
+	}
+	v.timer.Stop()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.done = true
+	if !v.sent {
+		return 0
+	}
+	return v.id
 }
 
 // readHello reads an answer to a hello; ok is false for a line that is
@@ -127,33 +190,6 @@ func readHello(line []byte) (resp proto.Response, ok bool) {
 		return proto.Response{}, false
 	}
 	return resp, true
-}
-
-// answersV1 tells a v1 server that skips the hello unanswered (PROTOCOL.md
-// has a v1 server answer it with an error) from one that has not started,
-// once a Process: a new server is sent a v1 request of a one-block graph
-// with opt, within limit and the start-up allowance. One that answers it
-// in step is kept, and served v1 from then on, its restarts unprobed (a
-// hello would go unanswered again); another is ended. A server that
-// answers its hello never gets here.
-func (p *Process) answersV1(opt proto.Options, limit time.Duration) bool {
-	if p.hello.v1Tried {
-		return false
-	}
-	p.hello.v1Tried = true
-	p.end(true, 0) // the silent hello's server, if still running
-	if p.start() != nil {
-		return false
-	}
-	p.nextID++
-	req := proto.Request{V: proto.Version, ID: p.nextID, Graph: "{{}}", Options: opt}
-	line, fail := p.exchange(req, limit, p.allowance())
-	if fail == nil && answerID(line) == req.ID {
-		p.hello.v1, p.hello.noProbe = true, true
-		return true
-	}
-	p.end(true, 0)
-	return false
 }
 
 // didNotStart is the error of a new server silent past limit and its

@@ -95,10 +95,10 @@ func (p *Process) awaitStart(req proto.Request, limit time.Duration) bool {
 	stop()
 	switch {
 	case err == nil:
-		p.pending = req.ID
+		p.pending, p.pendingHello = req.ID, true
 		return true
 	case errors.Is(err, os.ErrDeadlineExceeded): // silent, its pipes intact
-		p.pending = req.ID
+		p.pending, p.pendingHello = req.ID, true
 		return true
 	}
 	p.died(deadline, nil)

@@ -111,11 +111,13 @@ type Process struct {
 	lastExit int
 	lastTail string
 	// pending is the id of a request the running child was sent and whose
-	// answer is yet to be read (the preflight's hello); 0 none. An
+	// answer is yet to be read (the preflight's hello, pendingHello; or
+	// the v1 request of a hello answered late, v1Probe); 0 none. An
 	// exchange of a request with that id only reads its answer (the
-	// handshake for empty options); any other exchange skips the child's
-	// first line when it carries that id.
-	pending int64
+	// handshake for empty options, of the preflight's hello); any other
+	// exchange skips the child's first line when it carries that id.
+	pending      int64
+	pendingHello bool
 	// startSeen is the longest any child took, from its start, to answer
 	// or end on its first request: what a restart not probed by a hello
 	// is allowed (allowance).
@@ -367,7 +369,7 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 	stop := p.srv.arm(deadline)
 	defer stop()
 	if req.ID == p.pending { // sent already (the preflight's hello): its answer is this one's
-		p.pending = 0
+		p.pending, p.pendingHello = 0, false
 	} else if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
 		return nil, ptr(p.writeFailed(err, limit, starting, deadline))
 	}
@@ -389,7 +391,7 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 		}
 		p.srv.spoke = true
 		if id := p.pending; id != 0 {
-			p.pending = 0
+			p.pending, p.pendingHello = 0, false
 			if answerID(line) == id { // the answer of a request sent before this one
 				continue
 			}
@@ -679,7 +681,7 @@ func (p *Process) end(kill bool, grace time.Duration) (killed bool) {
 	if s == nil {
 		return false
 	}
-	p.srv, p.pending = nil, 0
+	p.srv, p.pending, p.pendingHello = nil, 0, false
 	known := descendantsOf(s.pid) // before the server's end orphans them
 	for pid, start := range s.holders {
 		known[pid] = start

@@ -3,14 +3,16 @@
 // behaviour"): a server slower to start than the per-graph limit answers
 // its graphs, after its first start and after a restart, and one that
 // answers nothing, not even the hello, within both has not started: a
-// harness error of the graph, not a finding. A restarted server spends
-// the allowance on the hello, never on a graph.
+// harness error of the graph, not a finding, after that one wait. A
+// restarted server spends the allowance on the hello, never on a graph.
 package fuzz
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 )
 
 func TestSlowStartIsNotATimeout(t *testing.T) {
@@ -38,9 +40,52 @@ func TestServerThatNeverStartsIsAHarnessError(t *testing.T) {
 		!strings.Contains(detail, "cfgfuzz selftest") {
 		t.Errorf("answer %s %s %q, want a harness error naming --start-timeout, a hello skipped and selftest", out, sig, detail)
 	}
-	// The hello, then a v1 request to a new server (answersV1).
-	if took < time.Second || took > 4*time.Second {
-		t.Errorf("took %v, want the limit and the allowance twice, 1s, and a little", took)
+	// The hello, and a v1 request to the same server within its wait (v1Probe).
+	if took < 500*time.Millisecond || took >= time.Second {
+		t.Errorf("took %v, want the limit and the allowance once, 500ms, and a little", took)
+	}
+}
+
+// TestSilentServerWaitsOneLimit: a server that reads its requests and
+// never answers costs its first graph one wait, the limit and the
+// start-up allowance (the v1 request a silent hello's server is sent
+// comes within it), not two, before the graph is a harness error; its
+// server is the hello's alone.
+func TestSilentServerWaitsOneLimit(t *testing.T) {
+	const limit, allowance = time.Second, time.Second
+	p := &Process{Argv: []string{"sh", "-c", "while IFS= read -r l; do :; done"}, Options: ProcessOptions{StartTimeout: allowance}}
+	defer p.Close()
+	a, took := structurizeWithin(t, p, smallGraph(t), limit, 30*time.Second)
+	if out, sig, detail := classifyAnswer(a); out != OutError || sig != "" || !strings.Contains(detail, "did not start") {
+		t.Errorf("answer %s %s %q, want a harness error: the server did not start", out, sig, detail)
+	}
+	if wait := limit + allowance; took < wait || took >= wait*16/10 {
+		t.Errorf("took %v, want the limit and the allowance once, %v, and a little (not twice)", took, wait)
+	}
+	if p.Starts != 1 {
+		t.Errorf("%d starts, want 1: the v1 request goes to the hello's server", p.Starts)
+	}
+}
+
+// TestV2ServerSlowerThanTheAllowanceKeepsItsPromises: a v2 server that
+// answers its hello only after the start-up allowance (within the limit
+// too) was sent the v1 request on top of it: it is served v2, its
+// promises kept, and the answer to that request, which follows the
+// hello's, is set aside, not read as the first graph's.
+func TestV2ServerSlowerThanTheAllowanceKeepsItsPromises(t *testing.T) {
+	p := &Process{Argv: []string{"sh", "-c", "sleep 0.6; exec " + redteamServer(t) + " v2-limited"}, Options: ProcessOptions{StartTimeout: 300 * time.Millisecond}}
+	defer p.Close()
+	for graph := 1; graph <= 2; graph++ {
+		a, _ := structurizeWithin(t, p, smallGraph(t), 2*time.Second, 20*time.Second)
+		if out, sig, detail := classifyAnswer(a); out != OutOK {
+			t.Errorf("graph %d: %s %s %q, want ok", graph, out, sig, detail)
+		}
+		if d := p.Declared(proto.Options{}); d == nil || d.Name != "redteam/v2-limited" {
+			t.Errorf("graph %d: declared %+v, want the server's v2 hello", graph, d)
+		}
+	}
+	if p.Starts != 1 {
+		t.Errorf("%d starts, want 1", p.Starts)
 	}
 }
 
@@ -89,8 +134,9 @@ const skipsHelloV1 = `while IFS= read -r l; do case $l in *'"v":1,'*) id=${l#*'"
 
 // TestServerThatSkipsTheHelloIsServedV1: a v1 server that skips the
 // hello, a request of a version it does not know, and answers a v1
-// request is served v1 after its silent hello, on its first graph and
-// the next, one server for both; a v1 request is tried once a Process.
+// request (sent to it when the start-up allowance has passed) is served
+// v1 after its silent hello, on its first graph and the next, one server
+// for both, the one the hello went to.
 func TestServerThatSkipsTheHelloIsServedV1(t *testing.T) {
 	p := &Process{Argv: []string{"sh", "-c", skipsHelloV1}, Options: ProcessOptions{StartTimeout: 300 * time.Millisecond}}
 	defer p.Close()
@@ -100,7 +146,7 @@ func TestServerThatSkipsTheHelloIsServedV1(t *testing.T) {
 			t.Errorf("graph %d: %s %q, want the server's refusal: served v1", graph, out, detail)
 		}
 	}
-	if p.Starts != 2 || !p.hello.v1 {
-		t.Errorf("%d starts (want 2: the silent hello's and the v1 server's), v1 %v", p.Starts, p.hello.v1)
+	if p.Starts != 1 || !p.hello.v1 {
+		t.Errorf("%d starts (want 1: the silent hello's server answers the v1 request), v1 %v", p.Starts, p.hello.v1)
 	}
 }
