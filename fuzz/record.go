@@ -42,9 +42,9 @@ func isFailure(out string) bool {
 // Divergence classes of a graph when a baseline runs beside the current side.
 const (
 	ClassSame             = "same"              // same outcome and, when structured, the same module
-	ClassChanged          = "output-changed"    // both valid or both invalid (Divergences.BothInvalid), different modules; and current refuses what the baseline failed on
+	ClassChanged          = "output-changed"    // both valid or both invalid (Divergences.BothInvalid), different modules
 	ClassNewlyStructured  = "newly-structured"  // baseline refused, current structures validly
-	ClassNewlyRefused     = "newly-refused"     // baseline structured validly, current refuses
+	ClassNewlyRefused     = "newly-refused"     // baseline structured the graph (validly, or failed on it), current refuses
 	ClassNewlyUnsupported = "newly-unsupported" // current declared the graph unsupported (not sent), baseline did not
 	ClassNewlySupported   = "newly-supported"   // baseline declared the graph unsupported, current structured it validly or refused it
 	ClassNewlyInvalid     = "newly-invalid"     // current invalid where the baseline was not
@@ -159,10 +159,8 @@ func Classify(cur, base SideResult) string {
 		return ClassNewlyUnsupported
 	case b == OutUnsupported: // the current side ran it (ok or refused), the baseline declared it unsupported
 		return ClassNewlySupported
-	case c == OutRefused && b == OutOK:
+	case c == OutRefused: // the baseline was ok or failed on it: the refusal is what is new
 		return ClassNewlyRefused
-	case c == OutRefused: // baseline failed, current refuses
-		return ClassChanged
 	case b == OutOK: // c ok, different module
 		return ClassChanged
 	case b == OutRefused:

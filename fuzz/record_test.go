@@ -18,6 +18,12 @@ func TestClassify(t *testing.T) {
 		{ok("a"), ok("b"), ClassChanged, false},
 		{ok("a"), out(OutRefused), ClassNewlyStructured, false},
 		{out(OutRefused), ok("a"), ClassNewlyRefused, false},
+		{out(OutRefused), inv("a"), ClassNewlyRefused, false},
+		{out(OutRefused), out(OutPanic), ClassNewlyRefused, false},
+		{out(OutRefused), out(OutCrash), ClassNewlyRefused, false},
+		{out(OutRefused), out(OutTimeout), ClassNewlyRefused, false},
+		{out(OutCrash), out(OutRefused), ClassCrash, true},
+		{out(OutTimeout), out(OutRefused), ClassTimeout, true},
 		{out(OutRefused), out(OutRefused), ClassSame, false},
 		{inv("a"), ok("b"), ClassNewlyInvalid, true},
 		{inv("a"), out(OutRefused), ClassNewlyInvalid, true},
@@ -33,12 +39,14 @@ func TestClassify(t *testing.T) {
 		{ok("a"), out(OutError), ClassError, false},
 		{out(OutUnsupported), ok("a"), "newly-unsupported", false},
 		{out(OutUnsupported), inv("a"), "newly-unsupported", false},
+		{out(OutUnsupported), out(OutCrash), "newly-unsupported", false},
 		{out(OutUnsupported), out(OutRefused), "newly-unsupported", false},
 		{out(OutUnsupported), out(OutUnsupported), ClassSame, false},
 		{ok("a"), out(OutUnsupported), "newly-supported", false},
 		{out(OutRefused), out(OutUnsupported), "newly-supported", false},
 		{inv("a"), out(OutUnsupported), ClassNewlyInvalid, true},
 		{out(OutCrash), out(OutUnsupported), ClassCrash, true},
+		{out(OutTimeout), out(OutUnsupported), ClassTimeout, true},
 	} {
 		if got := Classify(tc.cur, tc.base); got != tc.class {
 			t.Errorf("Classify(%s, %s) = %s, want %s", tc.cur.Outcome, tc.base.Outcome, got, tc.class)
