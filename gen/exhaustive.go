@@ -7,8 +7,12 @@
 // renumbering maps one onto the other), a conditional's two successors may
 // be the same block ({2, 2}, arms that agree), self-loops are allowed, and
 // every block is reachable from the entry. Graphs with unreachable blocks
-// are left out: the structurizer drops those blocks, so such a graph is
-// one of the smaller graphs here. Two graphs are the same up to
+// are left out of the enumeration: their number grows far faster than the
+// all-reachable graphs' (each dead block may branch anywhere), and what a
+// structurizer makes of dead code is exercised by the random kinds, which
+// give dead blocks to a share of their graphs (dead.go); a structurizer
+// that drops dead blocks sees such a graph as its reachable part, one of
+// the graphs here. Two graphs are the same up to
 // isomorphism when a renumbering of the blocks that keeps block 0 the
 // entry maps each block's successor list, in order, onto the other's.
 //

@@ -18,6 +18,11 @@
 //     the growing order instead, all graphs of 1 to 5 blocks and then
 //     sampled larger ones (growing.go).
 //
+// Every block of a generated graph is reachable from its entry unless
+// Config.Dead asks for dead blocks (dead.go): blocks no path from the entry
+// reaches, branching back into the graph; a campaign gives them to one
+// graph of the random kinds in CampaignDeadEvery (CampaignDead).
+//
 // Weights (weights.go) are laid over any graph: the same words on every
 // block, the field's "one block at 1000 words" variant, or each block its
 // own weight drawn from the seed (the campaigns' w0to64 setting). FromBytes
@@ -75,7 +80,7 @@ type Config struct {
 	// Kind is the generator; "" means Reducible.
 	Kind Kind
 	// MinBlocks and MaxBlocks bound the number of blocks of every graph,
-	// inclusive. 0 means the default (5 and 9); a zero MinBlocks with a
+	// inclusive, the dead blocks (Dead) not counted. 0 means the default (5 and 9); a zero MinBlocks with a
 	// MaxBlocks below 5 means MaxBlocks, a zero MaxBlocks with a MinBlocks
 	// above 9 means MinBlocks. Irreducible graphs have at least 4 blocks
 	// and nonterminating ones at least 2, whatever MinBlocks says.
@@ -110,6 +115,12 @@ type Config struct {
 	// ones) instead of an index modulo ExhaustiveCount(ExhaustiveN), which
 	// it then ignores. false means the stable order of ExhaustiveN.
 	ExhaustiveGrow bool
+	// Dead is the number of dead blocks (0 to MaxDead) added to the
+	// graph: blocks no path from the entry reaches, branching into the
+	// graph the generator drew (dead.go). They come on top of MinBlocks
+	// and MaxBlocks, which bound the blocks the entry reaches. 0 means
+	// none; a campaign asks for CampaignDead's count.
+	Dead int
 }
 
 // Item is one generated graph and how to get it again.
@@ -156,6 +167,9 @@ func (c Config) normalized() (Config, error) {
 	}
 	if c.WordsUpTo < 0 || c.WordsUpTo > cfg.DefaultLimits.MaxWeight {
 		return c, fmt.Errorf("%w: largest varied weight %d outside 0..%d", ErrConfig, c.WordsUpTo, cfg.DefaultLimits.MaxWeight)
+	}
+	if c.Dead < 0 || c.Dead > MaxDead {
+		return c, fmt.Errorf("%w: dead blocks %d outside 0..%d", ErrConfig, c.Dead, MaxDead)
 	}
 	if c.ExhaustiveN == 0 {
 		c.ExhaustiveN = DefaultExhaustiveN
@@ -260,6 +274,7 @@ func Generate(c Config, seed uint64) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
+	it.Graph = addDead(it.Graph, c.Dead, seed, c.Kind == Program)
 	applyWeights(it.Graph, Weighting{Words: c.Words, Heavy: c.Heavy, UpTo: c.WordsUpTo}, seed)
 	return it, nil
 }

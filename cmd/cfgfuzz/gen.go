@@ -95,7 +95,7 @@ func writeItem(w io.Writer, it gen.Item, f *genFlags) {
 }
 
 const genUsage = `usage: cfgfuzz gen [--kind K] [--count N] [--seed S] [--blocks MIN-MAX]
-                   [--words W | --words-upto W] [--heavy] [--switch P] [--wide-switch P]
+                   [--words W | --words-upto W] [--heavy] [--switch P] [--wide-switch P] [--dead N]
                    [--lines] [--stats] [--program] [--verbose] [-n N] [--all] [--grow]
 
 Prints generated graphs in compact notation, one graph a line. Everything is
@@ -115,6 +115,12 @@ kinds:
                   isomorphism; the seed is the index (--all prints them all;
                   --grow: the seed is a position in the order a campaign
                   walks, all graphs of 1..5 blocks, then sampled 6..8)
+
+--dead N adds N dead blocks to every graph: blocks no path from the entry
+reaches, each branching into the graph (to a live block first, then live or
+dead ones: dead cycles, conditionals and switches), so every block is
+reachable only without it. A campaign's replay command passes the count the
+graph's seed drew.
 
 --stats prints the distribution to standard error, with the share of graphs
 having each control-flow shape the structurizer has a code path for
@@ -154,6 +160,7 @@ func parseGenFlags(args []string, stdout, stderr io.Writer) (*genFlags, error) {
 	fs.Uint64Var(&f.seed, "seed", 1, "run seed `S`")
 	fs.IntVar(&f.cfg.Words, "words", 0, "weight of every block in SPIR-V words `W` (filler code; recompilers' published campaigns used 0, 16 and 1000)")
 	fs.IntVar(&f.cfg.WordsUpTo, "words-upto", 0, "each block its own weight, drawn from the seed, in 0..`W` words (instead of --words)")
+	fs.IntVar(&f.cfg.Dead, "dead", 0, fmt.Sprintf("add `N` dead blocks (0..%d), which no path from the entry reaches and which branch into the graph (a campaign gives one graph in %d of the random kinds 1 to %d)", gen.MaxDead, gen.CampaignDeadEvery, gen.CampaignDeadMax))
 	fs.BoolVar(&f.cfg.Heavy, "heavy", false, fmt.Sprintf("one block, chosen by the seed, weighs %d words", gen.HeavyWords))
 	fs.IntVar(&f.cfg.ExhaustiveN, "n", gen.DefaultExhaustiveN, fmt.Sprintf("exhaustive: largest block count `N` (1..%d)", gen.MaxExhaustiveN))
 	fs.BoolVar(&f.cfg.ExhaustiveGrow, "grow", false, fmt.Sprintf("exhaustive: the seed is a position in the growing order a campaign walks (every graph of 1 to %d blocks, then sampled larger ones); --n is ignored", gen.GrowingFullN))
