@@ -9,9 +9,14 @@
 // hash of gen.Canonical's form (blocks renumbered breadth-first from the
 // entry, successors in order: the canonical labelling of a rooted graph
 // with ordered successors, exact, not a fingerprint) with the weights moved
-// along. What it misses: graphs with unreachable blocks are hashed as they
-// are (their unreachable part has no canonical order), so only an exact
-// repeat of one is skipped; two graphs that differ in the order of a
+// along. A graph with dead blocks (unreachable from the entry, which a
+// campaign gives one graph in gen.CampaignDeadEvery) is hashed as it is,
+// dead blocks and numbering included: it is another input than its
+// reachable part, or than a graph with other dead blocks, to a structurizer
+// that crashes on dead code, so it is never skipped as a repeat of one;
+// only an exact repeat of it is. What it misses: a renumbering of a graph
+// with dead blocks is not skipped (its dead part has no canonical order);
+// two graphs that differ in the order of a
 // conditional's arms are different graphs to it (and to a structurizer);
 // a 64-bit hash collision (odds about n²/2⁶⁵ over n graphs) would skip a
 // new graph. A renumbering of a graph is skipped without running it: the

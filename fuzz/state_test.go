@@ -576,6 +576,24 @@ func TestGraphFingerprint(t *testing.T) {
 	if GraphFingerprint(g) == GraphFingerprint(w) {
 		t.Errorf("a weight did not change the fingerprint")
 	}
+	// Dead blocks: a graph with one is another input than its reachable
+	// part, or than the graph with other dead blocks, to a structurizer
+	// that crashes on dead code; the same graph is the same.
+	dead := cfg.FromSuccs([][]int{{1, 2}, {3}, {}, {}, {1}})
+	for name, h := range map[string]*cfg.Graph{
+		"its reachable part":       g,
+		"another dead block":       cfg.FromSuccs([][]int{{1, 2}, {3}, {}, {}, {2}}),
+		"a second dead block":      cfg.FromSuccs([][]int{{1, 2}, {3}, {}, {}, {1}, {4}}),
+		"a dead block's weight":    func() *cfg.Graph { h := dead.Clone(); h.Weights[4] = 16; return h }(),
+		"a conditional dead block": cfg.FromSuccs([][]int{{1, 2}, {3}, {}, {}, {1, 0}}),
+	} {
+		if GraphFingerprint(dead) == GraphFingerprint(h) {
+			t.Errorf("%v and %s (%v) share the fingerprint", dead, name, h)
+		}
+	}
+	if GraphFingerprint(dead) != GraphFingerprint(dead.Clone()) {
+		t.Errorf("a copy of %v changed the fingerprint", dead)
+	}
 }
 
 // TestStateRecordsLastGoodNight: a night without a new signature on a
