@@ -6,7 +6,10 @@
 // repeats until a whole round shrinks nothing, and the result is verified
 // again with the cache bypassed. For a signature judged on walks, a graph
 // whose every block can return is shrunk only into graphs that can too
-// (returnsEverywhere). The original
+// (returnsEverywhere). The original graph is judged as given, its dead
+// blocks (those no path from the entry reaches) included, and the search
+// keeps them while the failure needs them: the stages drop dead blocks as
+// they drop any other (reduce.go). The original
 // graph and the result are each judged Options.Rejudge times, so that a
 // structurizer whose answers depend on chance shows as judgements that
 // disagree (Result.Original, Result.Confirmed). Candidates are cached by
@@ -101,7 +104,7 @@ const (
 type Result struct {
 	Graph     *cfg.Graph // the smallest graph that still fails (normalized)
 	Signature string     // the signature it keeps
-	Before    Size       // the original's size (reachable part)
+	Before    Size       // the original's size, dead blocks included
 	After     Size       // the result's size
 	Steps     int        // predicate calls, the final verification included
 	CacheHits int        // candidates answered from the cache
@@ -148,30 +151,17 @@ type Result struct {
 var ErrNotFailing = errors.New("the graph does not fail")
 
 // NotFailingError is Minimize's error for an original graph that does
-// not fail the way asked; it wraps ErrNotFailing. The graph is judged
-// without the blocks no path from the entry reaches, as every candidate
-// is; when it has such blocks and fails as asked only with them,
-// Unreachable counts them and AsGiven is its signature as given.
+// not fail the way asked; it wraps ErrNotFailing. The graph is judged as
+// given, its dead blocks (those no path from the entry reaches) included.
 type NotFailingError struct {
 	Target string // the signature asked for, "" the graph's own
 	Got    string // the signature the graph gave (its first judgement), "" it passes
 	// Judged is how many times the graph was judged, none of them
 	// failing as asked (Options.Rejudge).
 	Judged int
-	// Unreachable and AsGiven: the failure needs the unreachable blocks.
-	Unreachable int
-	AsGiven     string
 }
 
 func (e *NotFailingError) Error() string {
-	if e.Unreachable > 0 {
-		blocks := "blocks"
-		if e.Unreachable == 1 {
-			blocks = "block"
-		}
-		return fmt.Sprintf("%v without its %d unreachable %s, which the minimizer drops from every graph it judges (%s); as given it fails with %q, which the minimizer cannot shrink: keep the graph as it is",
-			ErrNotFailing, e.Unreachable, blocks, e.What(), e.AsGiven)
-	}
 	times := e.times()
 	switch {
 	case e.Target == "":
@@ -282,7 +272,7 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 	if opt.Rejudge <= 0 {
 		opt.Rejudge = DefaultRejudge
 	}
-	h := normalize(g)
+	h := normalize(g, g, nil)
 	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(),
 		res: &Result{Before: SizeOf(h), Others: map[string]*cfg.Graph{}, Stages: map[string]int{}}}
 	first, err := s.judgeOriginal(h)
@@ -290,13 +280,7 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 		return nil, err
 	}
 	if s.res.Original.Failed == 0 {
-		nf := &NotFailingError{Target: opt.Signature, Got: first, Judged: s.res.Original.Judged}
-		if dropped := g.Len() - h.Len(); dropped > 0 {
-			if as, err := pred(g); err == nil && as != "" && (opt.Signature == "" || as == opt.Signature) {
-				nf.Unreachable, nf.AsGiven = dropped, as
-			}
-		}
-		return nil, nf
+		return nil, &NotFailingError{Target: opt.Signature, Got: first, Judged: s.res.Original.Judged}
 	}
 	if err := s.checkBaseline(h); err != nil {
 		return nil, err

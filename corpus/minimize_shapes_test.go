@@ -1,7 +1,7 @@
 // minimize_shapes_test.go: the minimizer's stages on many graphs under
 // fake predicates of several kinds, each a property a stage can destroy
 // or keep (a conditional, a wide switch, a loop, a count of edges or
-// blocks). Whatever a stage accepts may leave a smaller, renumbered
+// blocks, dead code). Whatever a stage accepts may leave a smaller, renumbered
 // graph, and the stages' walks over blocks and edges must read that graph
 // and no other: the minimizer never panics, and its result fails the
 // same way.
@@ -10,9 +10,11 @@ package corpus
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/gen"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -54,12 +56,33 @@ var shapePredicates = map[string]Predicate{
 		}
 		return "", nil
 	},
+	"dead": func(g *cfg.Graph) (string, error) { // a block no path from the entry reaches
+		if slices.Contains(g.Reachable(), false) {
+			return "fake:dead", nil
+		}
+		return "", nil
+	},
+	"dead-decides": func(g *cfg.Graph) (string, error) { // such a block with two successors or more
+		for b, r := range g.Reachable() {
+			if !r && len(g.Succs[b]) >= 2 {
+				return "fake:dead-decides", nil
+			}
+		}
+		return "", nil
+	},
 }
 
 func TestMinimizeUnderEveryShapeOfPredicate(t *testing.T) {
 	graphs := []*cfg.Graph{compact(t, "{{1, 5}, {11, 9, 2, 2}, {3}, {4, 17}, {}, {6, 18}, {7, 10}, {16, 8}, {20, 21}, {}, {11, 18}, {14, 12}, {15, 13}, {18, 15}, {20, 19}, {}, {19}, {2}, {24, 19}, {20}, {}, {26, 22}, {7, 23}, {25, 24}, {25}, {26}, {23, 0, 0, 26}}")}
 	for seed := range uint64(150) {
 		graphs = append(graphs, randomGraph(seed, 6+int(seed%40)))
+	}
+	for seed := range uint64(30) { // graphs with 1 to 3 dead blocks, as campaigns draw them
+		it, err := gen.Generate(gen.Config{Kind: gen.Irreducible, Dead: 1 + int(seed%3), MaxBlocks: 20}, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		graphs = append(graphs, it.Graph)
 	}
 	for name, pred := range shapePredicates {
 		for i, g := range graphs {
@@ -70,7 +93,7 @@ func TestMinimizeUnderEveryShapeOfPredicate(t *testing.T) {
 			for _, stages := range [][]Stage{nil, {StageRetarget}, {StageMerge}, {StageBranches}} {
 				res := minimizeNoPanic(t, g, pred, stages)
 				if got, _ := pred(res.Graph); got != sig || res.Signature != sig {
-					t.Errorf("predicate %s, graph %d (%v; seed %d of randomGraph for i > 0), stages %v: result %v fails with %q, want %q", name, i, g, i-1, stageNames(stages), res.Graph, got, sig)
+					t.Errorf("predicate %s, graph %d (%v; seed %d of randomGraph for 0 < i <= 150, of gen's irreducible kind after), stages %v: result %v fails with %q, want %q", name, i, g, i-1, stageNames(stages), res.Graph, got, sig)
 				}
 			}
 		}

@@ -241,18 +241,43 @@ func TestMinimizeRefusesAPassingGraph(t *testing.T) {
 			t.Errorf("%v asked for %q: error %v, want ErrNotFailing saying %q", c.g, c.sig, err, c.want)
 		}
 	}
-	// A failure that needs a block no path reaches: the graph is judged,
-	// as every candidate, without it, and the error says so.
-	unreachable := func(g *cfg.Graph) (string, error) {
-		if h, _ := g.DropUnreachable(); h.Len() < g.Len() {
-			return "fake:unreachable", nil
+}
+
+// TestMinimizeKeepsDeadBlocksTheFailureNeeds: a failure that needs a block
+// no path from the entry reaches (a structurizer that crashes on dead
+// code) is minimized, not refused: the graph is judged as given, and the
+// result keeps a dead block; dead blocks the failure does not need go.
+func TestMinimizeKeepsDeadBlocksTheFailureNeeds(t *testing.T) {
+	dead := func(g *cfg.Graph) (string, error) {
+		if slices.Contains(g.Reachable(), false) {
+			return "fake:dead", nil
 		}
 		return "", nil
 	}
-	_, err := Minimize(cfg.FromSuccs([][]int{{1}, {}, {1}}), unreachable, Options{})
-	var nf *NotFailingError
-	if !errors.As(err, &nf) || nf.Unreachable != 1 || nf.AsGiven != "fake:unreachable" || !strings.Contains(err.Error(), "without its 1 unreachable block") {
-		t.Errorf("a failure that needs an unreachable block: %v, want a NotFailingError naming it", err)
+	g := cfg.FromSuccs([][]int{{1, 2}, {3}, {3, 1}, {}, {1, 5}, {4, 2}, {6}})
+	res, err := Minimize(g, dead, Options{})
+	if err != nil {
+		t.Fatalf("Minimize(%v) under a predicate that needs dead code: %v", g, err)
+	}
+	if !res.Verified || res.Signature != "fake:dead" || !slices.Contains(res.Graph.Reachable(), false) || res.Graph.Len() > 2 || res.Before.Blocks != g.Len() {
+		t.Errorf("minimized %v to %v (verified %v, signature %q, before %+v), want at most 2 blocks with a dead one", g, res.Graph, res.Verified, res.Signature, res.Before)
+	}
+	// A failure that needs no dead code (a live conditional): the dead
+	// blocks go, like any block the failure does not need.
+	liveCond := func(g *cfg.Graph) (string, error) {
+		for b, r := range g.Reachable() {
+			if r && len(g.Succs[b]) >= 2 {
+				return "fake:live-conditional", nil
+			}
+		}
+		return "", nil
+	}
+	res, err = Minimize(g, liveCond, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Verified || slices.Contains(res.Graph.Reachable(), false) {
+		t.Errorf("under a live conditional %v minimized to %v (verified %v), which keeps a dead block", g, res.Graph, res.Verified)
 	}
 }
 

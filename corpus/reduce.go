@@ -1,8 +1,12 @@
 // reduce.go: the reduction steps the minimizer's stages are made of. Each
 // step builds a new graph from the stage's starting graph and never mutates
-// it; every result is normalized (unreachable blocks dropped, the rest
-// renumbered densely in their old order, the entry kept as block 0), so a
-// candidate never carries dead weight. The steps: drop blocks redirecting
+// it; every result is normalized (the blocks the step leaves unreachable
+// dropped, the rest renumbered densely in their old order, the entry kept
+// as block 0), so a candidate never carries dead weight. Dead code the
+// starting graph already had (blocks no path from its entry reaches) is
+// kept, with what it reaches: a failure may need it (a structurizer that
+// crashes on dead code), and the steps that drop blocks drop dead ones
+// like any other. The steps: drop blocks redirecting
 // their incoming edges, drop edges (a switch case, an arm of a conditional,
 // a branch), keep one arm of a conditional, point an edge at another
 // block, merge a straight-line pair, zero weights, renumber in depth-first
@@ -18,10 +22,82 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// normalize drops unreachable blocks and renumbers densely.
-func normalize(g *cfg.Graph) *cfg.Graph {
-	h, _ := g.DropUnreachable()
-	return h
+// normalize drops the blocks of h, a step's result numbered as its
+// starting graph g is, that no path reaches from the entry or from one of
+// g's dead blocks (those no path from g's entry reaches) outside gone (the
+// blocks the step removes; nil: none), and renumbers the rest densely in
+// their old order. A block the step cuts off from the entry but g's dead
+// code enters stays, as dead code. normalize(g, g, nil) is g renumbered
+// densely, its dead blocks kept.
+func normalize(g, h *cfg.Graph, gone []bool) *cfg.Graph {
+	return keepReached(h, deadRoots(g, gone, nil))
+}
+
+// deadRoots lists the blocks of g no path from its entry reaches, less
+// those in gone (nil: none), each as perm numbers it (nil: as g does).
+func deadRoots(g *cfg.Graph, gone []bool, perm []int) []int {
+	var roots []int
+	for b, r := range g.Reachable() {
+		if r || (gone != nil && gone[b]) {
+			continue
+		}
+		if perm != nil {
+			b = perm[b]
+		}
+		roots = append(roots, b)
+	}
+	return roots
+}
+
+// keepReached is the subgraph of h's blocks reachable from its entry or
+// from a block of roots, renumbered densely in their old order.
+func keepReached(h *cfg.Graph, roots []int) *cfg.Graph {
+	if len(roots) == 0 {
+		k, _ := h.DropUnreachable()
+		return k
+	}
+	keep := make([]bool, h.Len())
+	stack := append([]int{0}, roots...)
+	for _, b := range stack {
+		keep[b] = true
+	}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, t := range h.Succs[b] {
+			if !keep[t] {
+				keep[t] = true
+				stack = append(stack, t)
+			}
+		}
+	}
+	newID := make([]int, h.Len())
+	n := 0
+	for b, k := range keep {
+		if k {
+			newID[b] = n
+			n++
+		}
+	}
+	out := cfg.New(n)
+	if h.Names != nil {
+		out.Names = make([]string, n)
+	}
+	for b, k := range keep {
+		if !k {
+			continue
+		}
+		nb := newID[b]
+		out.Succs[nb] = make([]int, len(h.Succs[b]))
+		for i, t := range h.Succs[b] {
+			out.Succs[nb][i] = newID[t]
+		}
+		out.Weights[nb] = h.Weight(b)
+		if out.Names != nil {
+			out.Names[nb] = h.Names[b]
+		}
+	}
+	return out
 }
 
 // Redirect says where an edge into a dropped block goes.
@@ -54,7 +130,7 @@ func dropBlocks(g *cfg.Graph, drop []bool, via Redirect) *cfg.Graph {
 		}
 		h.Succs[b] = keep
 	}
-	return normalize(h)
+	return normalize(g, h, drop)
 }
 
 // chainEnd follows dropped blocks from t to the first kept block, or -1.
@@ -105,14 +181,14 @@ func dropEdges(g *cfg.Graph, es []Edge) *cfg.Graph {
 		}
 		h.Succs[b] = keep
 	}
-	return normalize(h)
+	return normalize(g, h, nil)
 }
 
 // keepArm turns block b into an unconditional branch to its successor i.
 func keepArm(g *cfg.Graph, b, i int) *cfg.Graph {
 	h := g.Clone()
 	h.Succs[b] = []int{g.Succs[b][i]}
-	return normalize(h)
+	return normalize(g, h, nil)
 }
 
 // retarget points successor i of block b at block t.
@@ -120,7 +196,7 @@ func retarget(g *cfg.Graph, b, i, t int) *cfg.Graph {
 	h := g.Clone()
 	h.Succs[b] = slices.Clone(g.Succs[b])
 	h.Succs[b][i] = t
-	return normalize(h)
+	return normalize(g, h, nil)
 }
 
 // retargets lists the blocks successor i of block b is pointed at by the
@@ -160,14 +236,16 @@ func mergeable(g *cfg.Graph, preds [][]int, a int) (int, bool) {
 	return b, b != a && b != 0 && len(preds[b]) == 1
 }
 
-// mergeInto folds b into a: a takes b's successors and weight; b becomes
-// unreachable and is dropped.
+// mergeInto folds b into a: a takes b's successors and weight; b is
+// dropped (a dead pair too).
 func mergeInto(g *cfg.Graph, a, b int) *cfg.Graph {
 	h := g.Clone()
 	h.Succs[a] = slices.Clone(g.Succs[b])
 	h.Weights[a] += g.Weight(b)
 	h.Succs[b] = nil
-	return normalize(h)
+	gone := make([]bool, g.Len())
+	gone[b] = true
+	return normalize(g, h, gone)
 }
 
 // zeroWeights sets the weights of the listed blocks to 0.
@@ -182,27 +260,35 @@ func zeroWeights(g *cfg.Graph, blocks []int) *cfg.Graph {
 // DFSRenumber renumbers the reachable blocks in depth-first preorder from
 // the entry, successors in order. Because successor order is part of the
 // graph, this numbering is the same for every isomorphic copy: the result
-// is a canonical form of g up to renumbering.
+// is a canonical form of g up to renumbering. Dead blocks (no path from
+// the entry reaches them) follow, in depth-first preorder from each in
+// turn of their old order: a canonical form of the reachable part, with
+// the dead part in an order of its own.
 func DFSRenumber(g *cfg.Graph) *cfg.Graph {
-	h := normalize(g)
+	h := normalize(g, g, nil)
 	perm := make([]int, h.Len())
 	for i := range perm {
 		perm[i] = -1
 	}
 	next := 0
-	stack := []int{0}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if perm[b] >= 0 {
+	for root := range h.Succs {
+		if perm[root] >= 0 {
 			continue
 		}
-		perm[b] = next
-		next++
-		s := h.Succs[b]
-		for i := len(s) - 1; i >= 0; i-- {
-			if perm[s[i]] < 0 {
-				stack = append(stack, s[i])
+		stack := []int{root}
+		for len(stack) > 0 {
+			b := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if perm[b] >= 0 {
+				continue
+			}
+			perm[b] = next
+			next++
+			s := h.Succs[b]
+			for i := len(s) - 1; i >= 0; i-- {
+				if perm[s[i]] < 0 {
+					stack = append(stack, s[i])
+				}
 			}
 		}
 	}
@@ -258,5 +344,5 @@ func skipEntry(g *cfg.Graph) (*cfg.Graph, bool) {
 		perm[b] = b
 	}
 	perm[0], perm[t] = t, 0
-	return normalize(g.Permute(perm)), true
+	return keepReached(g.Permute(perm), deadRoots(g, nil, perm)), true
 }

@@ -58,6 +58,25 @@ func TestReductionSteps(t *testing.T) {
 		{"merge a straight line", func() *cfg.Graph { return mergeInto(compact(t, "{{1}, {2, 3}, {}, {}}"), 0, 1) }, "{{1, 2}, {}, {}}"},
 		{"skip the entry", func() *cfg.Graph { g, _ := skipEntry(compact(t, "{{1}, {2, 1}, {}}")); return g }, "{{1, 0}, {}}"},
 		{"renumber depth-first", func() *cfg.Graph { return DFSRenumber(compact(t, "{{2}, {}, {1}}")) }, "{{1}, {2}, {}}"},
+		// Dead code the graph had (blocks no path from the entry reaches)
+		// stays, with what it enters (a block a step cuts off from the
+		// entry becomes dead code then); what a step cuts off from the
+		// entry alone goes; a step that drops a dead block drops it.
+		{"drop edges keeps dead code and what it enters", func() *cfg.Graph {
+			return dropEdges(compact(t, "{{1, 2}, {}, {}, {2}}"), []Edge{{0, 1}})
+		}, "{{1}, {}, {}, {2}}"},
+		{"drop edges drops what only the entry reached", func() *cfg.Graph {
+			return dropEdges(compact(t, "{{1, 2}, {}, {}, {1}}"), []Edge{{0, 1}})
+		}, "{{1}, {}, {1}}"},
+		{"drop edges keeps a dead cycle", func() *cfg.Graph {
+			return dropEdges(compact(t, "{{1}, {}, {3, 1}, {2}}"), []Edge{{0, 0}})
+		}, "{{}, {}, {3, 1}, {2}}"},
+		{"drop a dead block", func() *cfg.Graph {
+			return dropBlocks(compact(t, "{{1}, {}, {3, 1}, {2}}"), drop(4, 3), ViaFirst)
+		}, "{{1}, {}, {2, 1}}"},
+		{"merge a dead pair", func() *cfg.Graph { return mergeInto(compact(t, "{{1}, {}, {3}, {1}}"), 2, 3) }, "{{1}, {}, {1}}"},
+		{"skip the entry keeps dead code", func() *cfg.Graph { g, _ := skipEntry(compact(t, "{{1}, {2}, {}, {2}}")); return g }, "{{1}, {}, {1}}"},
+		{"renumber dead code after the live blocks", func() *cfg.Graph { return DFSRenumber(compact(t, "{{2}, {3}, {}, {1, 0}}")) }, "{{1}, {}, {3}, {2, 0}}"},
 	}
 	for _, c := range cases {
 		if got := cfg.FormatCompact(c.got()); got != c.want {

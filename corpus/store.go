@@ -184,9 +184,11 @@ func EntryDir(sig string, g *cfg.Graph, strategy string, inject []string) string
 }
 
 // entryHash names an entry: the graph's Key under the options it failed
-// with, so one graph failing one way under two faults is two entries.
+// with, so one graph failing one way under two faults is two entries. Dead
+// blocks are part of the graph: one that fails only with them is another
+// entry than its reachable part.
 func entryHash(f Finding) string {
-	return Hash(Key(normalize(f.Graph)) + "|" + f.Strategy + "|" + strings.Join(f.Inject, ","))
+	return Hash(Key(normalize(f.Graph, f.Graph, nil)) + "|" + f.Strategy + "|" + strings.Join(f.Inject, ","))
 }
 
 // entries lists the entry directories of a signature directory.
