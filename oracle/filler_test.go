@@ -217,3 +217,29 @@ func TestGrowthCountsTheCaseList(t *testing.T) {
 		}
 	}
 }
+
+// TestGrowthCountsDeadBlocks: a structurizer may keep a dead block (one
+// no path from the entry reaches) in its module, code and filler: growth
+// counts the graph's dead blocks into blocks in and words in. The module
+// of {{1, 2}, {}, {}} carries block 2's 1000 words, and judged against
+// {{1}, {}, {}}, where block 2 is dead, it is within the limits; the same
+// module grown past them still fails.
+func TestGrowthCountsDeadBlocks(t *testing.T) {
+	weights := []int{0, 0, 1000}
+	_, mod, _ := structuredModule(t, "{{1, 2}, {}, {}}", weights, structurizer.Options{}, nil)
+	dead, err := cfg.ParseCompact("{{1}, {}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(dead.Weights, weights)
+	if v := (&Oracle{}).checkGrowth(&Subject{Graph: dead, Module: mod}); v.Status != Pass {
+		t.Errorf("a module keeping dead block 2's 1000 words: %+v, want a pass", v)
+	}
+	grown := slices.Clone(mod)
+	for range 5 * 4 * 1000 {
+		grown = byteorder.LittleEndian.AppendUint32(grown, 1<<16) // OpNop
+	}
+	if v := (&Oracle{}).checkGrowth(&Subject{Graph: dead, Module: grown}); v.Signature != "growth:"+SigGrowthWords {
+		t.Errorf("grown past the limit: want growth:words, got %+v", v)
+	}
+}

@@ -3,12 +3,14 @@
 // within a time limit per graph. Sizes are measured, not taken from the
 // structurizer's own report:
 //
-//   - blocks in: the graph's blocks reachable from the entry; blocks out:
-//     the labels of the module's entry-point function;
-//   - words in: the reachable blocks' weights plus PerBlockWords for each
-//     reachable block (what any encoding of a block costs: label, append
-//     call, decision read, terminator) plus PerCaseWords for each successor
-//     of a reachable switch block (3 or more successors: the case list, a
+//   - blocks in: the graph's blocks, dead ones (no path from the entry
+//     reaches them) included: a structurizer may leave them out of its
+//     module or keep them, code and filler, and the limits hold either
+//     way; blocks out: the labels of the module's entry-point function;
+//   - words in: the blocks' weights plus PerBlockWords for each block
+//     (what any encoding of a block costs: label, append call, decision
+//     read, terminator) plus PerCaseWords for each successor of a switch
+//     block (3 or more successors: the case list, a
 //     literal and a label per case in any OpSwitch, and the case's value
 //     where a layout chooses by it); words out: the whole module's word
 //     count less its debug information (OpSource and the rest of the
@@ -55,7 +57,7 @@ type GrowthOptions struct {
 	PerCaseWords   int           // default 4
 	ModuleOverhead int           // default 600
 	TimeLimit      time.Duration // default 1 s
-	TimePerBlock   time.Duration // default 1 ms, added per reachable input block; negative: none
+	TimePerBlock   time.Duration // default 1 ms, added per input block; negative: none
 	// CloneBudget is the most words a module may copy: 0 means
 	// DefaultCloneBudget, negative means none (every copy of a block of
 	// positive weight fails).
@@ -101,7 +103,7 @@ func (g GrowthOptions) withDefaults() GrowthOptions {
 	return g
 }
 
-// timeFor is the time limit of a graph of blocks reachable blocks.
+// timeFor is the time limit of a graph of blocks blocks.
 func (g GrowthOptions) timeFor(blocks int) time.Duration {
 	return g.TimeLimit + time.Duration(blocks)*max(g.TimePerBlock, 0)
 }
@@ -139,16 +141,13 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 		return Verdict{Status: Skip, Detail: "no graph"}
 	}
 	lim := o.opt.Growth.withDefaults()
-	blocksIn, weights, cases, exits := 0, 0, 0, 0
-	for b, ok := range s.Graph.Reachable() {
-		if ok {
-			blocksIn++
-			weights += s.Graph.Weight(b)
-			if n := len(s.Graph.Succs[b]); n >= 3 {
-				cases += n
-			} else if n == 0 {
-				exits++
-			}
+	blocksIn, weights, cases, exits := s.Graph.Len(), 0, 0, 0
+	for b, succs := range s.Graph.Succs { // dead blocks too: a module may keep them
+		weights += s.Graph.Weight(b)
+		if n := len(succs); n >= 3 {
+			cases += n
+		} else if n == 0 {
+			exits++
 		}
 	}
 	blocksOut, err := s.entryBlocks()
@@ -185,11 +184,11 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 	}
 	// The measures of the limits, named as such: they are not the
 	// structurizer's own stats (blocks out, words) that reports show.
-	v := Verdict{Status: Pass, Detail: fmt.Sprintf("reachable blocks %d, entry-point blocks %d (limit %d); word budget %d, module words past the overhead and debug information %d (limit %d); copied words %d; %v",
+	v := Verdict{Status: Pass, Detail: fmt.Sprintf("blocks %d, entry-point blocks %d (limit %d); word budget %d, module words past the overhead and debug information %d (limit %d); copied words %d; %v",
 		blocksIn, blocksOut, maxB, wordsIn, wordsOut, int(lim.WordFactor*float64(wordsIn)), s.Copied.Words, s.Info.Duration)}
 	if unread > 0 {
 		v.Unchecked = PartClones
-		v.Detail = fmt.Sprintf("reachable blocks %d, entry-point blocks %d (limit %d); word budget %d, module words past the overhead and debug information %d (limit %d); %v; %s",
+		v.Detail = fmt.Sprintf("blocks %d, entry-point blocks %d (limit %d); word budget %d, module words past the overhead and debug information %d (limit %d); %v; %s",
 			blocksIn, blocksOut, maxB, wordsIn, wordsOut, int(lim.WordFactor*float64(wordsIn)), s.Info.Duration,
 			unreadDetail("the clone budget", unread, first, blocksIn))
 	}
