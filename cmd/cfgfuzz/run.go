@@ -1145,7 +1145,8 @@ type genSource struct{}
 // gen.SeedFor's j-th seed of the run; the exhaustive generator walks its
 // growing order (gen.GrowingAt), so it goes on to larger graphs instead of
 // wrapping around; the random kinds draw some graphs larger than the
-// field's 5-9 blocks (gen.CampaignBlocks).
+// field's 5-9 blocks (gen.CampaignBlocks), and some dead blocks no path
+// from the entry reaches (gen.CampaignDead).
 func (genSource) Item(s fuzz.Stream, run uint64, j int) (fuzz.Item, error) {
 	w, err := weighting(s.Weights)
 	if err != nil {
@@ -1157,7 +1158,7 @@ func (genSource) Item(s fuzz.Stream, run uint64, j int) (fuzz.Item, error) {
 	if err != nil {
 		return fuzz.Item{}, err
 	}
-	it, err := gen.Generate(gen.Config{Kind: k, MinBlocks: lo, MaxBlocks: hi, Words: w.Words, Heavy: w.Heavy, WordsUpTo: w.UpTo, ExhaustiveGrow: true}, seed)
+	it, err := gen.Generate(gen.Config{Kind: k, MinBlocks: lo, MaxBlocks: hi, Words: w.Words, Heavy: w.Heavy, WordsUpTo: w.UpTo, ExhaustiveGrow: true, Dead: gen.CampaignDead(k, seed)}, seed)
 	if err != nil {
 		return fuzz.Item{}, err
 	}
@@ -1178,6 +1179,9 @@ func (genSource) Replay(s fuzz.Stream, seed uint64) string {
 	}
 	if lo, hi, err := streamBlocks(s, seed); err == nil && hi != 0 {
 		cmd += fmt.Sprintf(" --blocks %d-%d", lo, hi)
+	}
+	if dead := gen.CampaignDead(gen.Kind(s.Kind), seed); dead > 0 {
+		cmd += fmt.Sprintf(" --dead %d", dead)
 	}
 	if w, err := weighting(s.Weights); err == nil {
 		if w.Words != 0 {
