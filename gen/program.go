@@ -23,7 +23,10 @@
 // body has a case value of its own. Jumps (break, continue, return) only
 // appear nested in some construct. Block costs are exact (lower.go), so a
 // program is drawn for a block count in the configured range and redrawn
-// on the rare miss.
+// on the rare miss (a draw lowers to fewer blocks when its outermost
+// sequence ends early); after programDraws misses, as a range of one large
+// count gives, the last draw is padded to its count with statements that
+// fall through (padProgram), so every range the config accepts is met.
 //
 // Choice weights per statement: a switch with probability 2 x SwitchProb
 // (programSwitchBoost; when affordable), else if 3, if/else 2, while 1.5,
@@ -72,6 +75,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -215,25 +219,125 @@ type program struct {
 	constructs Constructs
 }
 
+// programDraws is how many programs randomProgram draws for a block
+// count in range before it pads the last one to its count (padProgram).
+// A draw lowers to fewer blocks than aimed at when its outermost sequence
+// ends at a statement that does not fall through, or a label is never
+// placed: within a wide range that is rarely below it (at 5-9 blocks 11%
+// of seeds draw twice, none more than 4 times in 2,000), but a range of
+// one large count (2000-2000) is missed by nearly every draw.
+const programDraws = 16
+
 // randomProgram draws programs until one lowers to a block count in
-// range.
+// range, and pads the last draw to the count it aimed at when
+// programDraws draws all fell short.
 func randomProgram(r, wide *rng, c Config) (*program, error) {
 	p := progParamsFor(c)
-	for range 10000 {
-		target := r.between(c.MinBlocks, c.MaxBlocks)
+	var prog *program
+	target := 0
+	for range programDraws {
+		target = r.between(c.MinBlocks, c.MaxBlocks)
 		g := &progGen{r: r, wide: wide, p: p, budget: target - 1}
 		if g.budget >= 1 && r.chance(p.sharedExit) {
 			g.sharedExit = true
 			g.budget--
 		}
-		prog := &program{sharedExit: g.sharedExit}
+		prog = &program{sharedExit: g.sharedExit}
 		prog.stmts, _ = g.seq(true, false)
 		lowerProgram(prog)
 		if n := prog.graph.Len(); n >= c.MinBlocks && n <= c.MaxBlocks {
 			return prog, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: no program of %d-%d blocks after 10000 draws", ErrConfig, c.MinBlocks, c.MaxBlocks)
+	padProgram(prog, r, wide, p, target)
+	if n := prog.graph.Len(); n != target {
+		return nil, fmt.Errorf("%w: a program padded to %d blocks has %d", ErrConfig, target, n) // a bug in padProgram
+	}
+	return prog, nil
+}
+
+// padDrawn is the fewest missing blocks padProgram draws statements for;
+// below it, it adds empty ifs.
+const padDrawn = 8
+
+// padProgram brings prog, which lowers to fewer blocks than target, to
+// exactly target blocks, keeping it a program of the language whose
+// every block is reachable and can return. Statements that fall through
+// are inserted into the outermost sequence, before its last statement
+// when that one does not fall through: first drawn as the generator
+// draws them (every construct, break, continue and return nested in
+// them) for the budget missing, while padDrawn or more blocks are
+// missing, then `if c { }` (2 blocks each). An odd count missing is made
+// even by one block more: the shared exit block, when the program has
+// none; a jump arm made a then block holding its jump; else one block
+// less, the shared exit block given up (the program then has no jump arm
+// that needs it).
+func padProgram(prog *program, r, wide *rng, p progParams, target int) {
+	for range 16 {
+		missing := target - prog.graph.Len()
+		if missing < padDrawn {
+			break
+		}
+		g := &progGen{r: r, wide: wide, p: p, budget: missing, sharedExit: prog.sharedExit}
+		filler, _ := g.seq(true, true)
+		insertTop(prog, r, filler...)
+		lowerProgram(prog)
+	}
+	missing := target - prog.graph.Len()
+	if missing%2 == 1 {
+		switch {
+		case !prog.sharedExit:
+			prog.sharedExit = true
+			missing--
+		case undirect(prog.stmts):
+			missing--
+		default:
+			prog.sharedExit = false
+			missing++
+		}
+	}
+	for range missing / 2 {
+		insertTop(prog, r, stmt{op: opIf, neg: r.chance(p.negate)})
+	}
+	lowerProgram(prog)
+}
+
+// insertTop inserts ss, statements that fall through, into prog's
+// outermost sequence at a random place before its first statement that
+// does not fall through (its last, if any), so they are reachable and
+// leave what follows reachable.
+func insertTop(prog *program, r *rng, ss ...stmt) {
+	if len(ss) == 0 {
+		return
+	}
+	limit := len(prog.stmts)
+	if !seqFalls(prog.stmts) {
+		limit--
+	}
+	at := r.intn(limit + 1)
+	prog.stmts = slices.Insert(prog.stmts, at, ss...)
+}
+
+// undirect makes the first jump arm of ss (an if branching straight to
+// its jump's target) an if whose then block holds the jump, one block
+// more, and reports whether there was one.
+func undirect(ss []stmt) bool {
+	for i := range ss {
+		s := &ss[i]
+		if s.op == opIf && s.direct {
+			s.direct = false
+			return true
+		}
+		if undirect(s.body) || undirect(s.els) {
+			return true
+		}
+		for j := range s.cases {
+			if undirect(s.cases[j].body) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // seq draws a statement sequence. top: the program's outermost sequence,

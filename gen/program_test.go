@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -173,6 +174,46 @@ func TestLoweringSwitchBodyIDs(t *testing.T) {
 		}
 		if prog.text != c.text {
 			t.Errorf("ids %v: text\n%s\nwant\n%s", c.ids, prog.text, c.text)
+		}
+	}
+}
+
+// TestProgramExactCounts: a range of one count, which nearly every draw
+// misses at a large count, gives programs of exactly that count (padded,
+// padProgram), reducible, reachable and returning from every block, with
+// jumps of every kind among them; and a large count costs no more than a
+// few draws.
+func TestProgramExactCounts(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 4, 8, 9, 33, 100, 101, 2000} {
+		c := Config{Kind: Program, MinBlocks: n, MaxBlocks: n}
+		count := 60
+		if n >= 1000 {
+			count = 6
+		}
+		var seen [NumConstructs]int
+		start := time.Now()
+		for _, it := range batch(t, c, 9, count) {
+			checkCommon(t, it, mustNormalize(t, c))
+			if !cfg.RefReducible(it.Graph) {
+				t.Fatalf("%d blocks, seed %d: %v is irreducible:\n%s", n, it.Seed, it.Graph, it.Program)
+			}
+			if !terminates(it.Graph) {
+				t.Fatalf("%d blocks, seed %d: a block cannot return:\n%s", n, it.Seed, it.Program)
+			}
+			checkProgramText(t, it)
+			for k, m := range it.Constructs.Count {
+				seen[k] += m
+			}
+		}
+		if per := time.Since(start) / time.Duration(count); per > 5*time.Second {
+			t.Errorf("%d blocks: %v a program", n, per)
+		}
+		if n >= 100 {
+			for _, k := range []Construct{ConstructBreak, ConstructContinue, ConstructReturn, ConstructSwitch} {
+				if seen[k] == 0 {
+					t.Errorf("%d blocks: no %s in %d programs", n, k, count)
+				}
+			}
 		}
 	}
 }
