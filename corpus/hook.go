@@ -126,6 +126,11 @@ type HookOptions struct {
 	// error, and not stored). The judgements of the graph before the
 	// search are not cut.
 	Remaining func() time.Duration
+	// Searched, when non-nil, is called as each minimization (the
+	// search, and the judgements of the graph and of its result around
+	// it) returns, before the hook logs what it gave: a caller's lines on
+	// where the search stands end there, so none follows its result's.
+	Searched func()
 }
 
 // MinimizeHook returns a function for fuzz.Config.Minimize (the strategy
@@ -190,6 +195,9 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 			name += " (strategy " + sopt.Strategy + ")"
 		}
 		res, err := Minimize(g, pred, o)
+		if opt.Searched != nil {
+			opt.Searched()
+		}
 		if err != nil {
 			fmt.Fprintf(log, "minimize %s: %v\n", name, err)
 			return nil, err

@@ -64,10 +64,11 @@ type Options struct {
 	Stages []Stage
 	// Log, when non-nil, receives one line per accepted reduction.
 	Log func(format string, args ...any)
-	// Progress, when non-nil, is called after every judgement with the
-	// judgements so far (Result.Steps) and the current graph's size; it
-	// must be cheap, or throttle itself (the minimize command prints a
-	// line every few seconds).
+	// Progress, when non-nil, is called after every judgement of a
+	// candidate and of the result, and after every accepted reduction,
+	// with the judgements so far (Result.Steps) and the current graph's
+	// size; it must be cheap, or throttle itself (the minimize command
+	// prints a line every few seconds).
 	Progress func(steps int, cur Size)
 	// Context, when non-nil, stops the search once it is done (a stopped
 	// campaign): Result.Stopped is then "interruption".
@@ -436,6 +437,7 @@ func (s *search) accept(stage string, c *cfg.Graph) {
 	}
 	s.cur = c
 	s.res.Stages[stage]++
+	s.progress() // the size the search stands at, not the one before this candidate
 }
 
 // rejudge is the predicate of the i-th judgement of the original graph
@@ -466,6 +468,7 @@ func (s *search) verify() {
 		}
 		sig, err := s.rejudge(i)(s.cur)
 		s.res.Steps++
+		s.progress()
 		if err != nil {
 			if s.res.RejudgeErr == nil {
 				s.res.RejudgeErr = err

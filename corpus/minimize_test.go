@@ -183,6 +183,28 @@ func TestMinimizeReportsProgress(t *testing.T) {
 	}
 }
 
+// TestMinimizeProgressEndsAtTheResult: the last Progress call names the
+// result's size and every judgement made, the result's included, even
+// when the search stops right after it accepted a candidate (the step
+// limit here): a caller printing it must not show the size before that
+// reduction while the result is judged.
+func TestMinimizeProgressEndsAtTheResult(t *testing.T) {
+	g := cfg.FromSuccs([][]int{{1}, {2}, {3}, {4}, {5}, {6}, {7}, {}})
+	always := func(*cfg.Graph) (string, error) { return "fake:A", nil }
+	var steps int
+	var size Size
+	res, err := Minimize(g, always, Options{MaxSteps: DefaultRejudge + 1, Progress: func(n int, cur Size) { steps, size = n, cur }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.After.Blocks >= g.Len() || res.Stopped == "" {
+		t.Fatalf("%d -> %d blocks, stopped %q: want one reduction and the step limit", g.Len(), res.After.Blocks, res.Stopped)
+	}
+	if size != res.After || steps != res.Steps {
+		t.Errorf("last progress: %d judgements, %+v; want the result's %d judgements and %+v", steps, size, res.Steps, res.After)
+	}
+}
+
 // TestMinimizeStopsWithItsContext: a search whose context is done stops
 // at the next step and says it was interrupted.
 func TestMinimizeStopsWithItsContext(t *testing.T) {

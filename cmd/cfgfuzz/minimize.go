@@ -797,9 +797,11 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 var campaignMinimizeEvery = 10 * time.Second
 
 // minimizeHook is corpus.MinimizeHook, with a line to w every
-// campaignMinimizeEvery while each search runs (as minimize writes, its
-// own ticker's, so a slow structurizer's long judgements do not silence
-// it), unless w is nil (--progress none). label follows the signature.
+// campaignMinimizeEvery while each search and the judgements of its
+// result run (as minimize writes, its own ticker's, so a slow
+// structurizer's long judgements do not silence it), none after the
+// hook's line on the result, unless w is nil (--progress none). label
+// follows the signature.
 func minimizeHook(ho corpus.HookOptions, w io.Writer, label string) (func(*cfg.Graph, string) (*cfg.Graph, error), error) {
 	if w == nil {
 		return corpus.MinimizeHook(ho)
@@ -809,6 +811,11 @@ func minimizeHook(ho corpus.HookOptions, w io.Writer, label string) (func(*cfg.G
 	ho.Minimize.Progress = func(steps int, size corpus.Size) {
 		if cur != nil {
 			cur.update(steps, size)
+		}
+	}
+	ho.Searched = func() { // no line on the search after its result's, nor while the store judges
+		if cur != nil {
+			cur.end()
 		}
 	}
 	hook, err := corpus.MinimizeHook(ho)

@@ -32,6 +32,32 @@ func TestCampaignMinimizationHeartbeat(t *testing.T) {
 	}
 }
 
+// TestCampaignMinimizationHeartbeatEndsAtTheResult: the lines on where a
+// campaign's search stands end before its result's line (none while the
+// findings store judges the graph and its result after it), and the last
+// of them names the result's size, not the one before its last reduction.
+func TestCampaignMinimizationHeartbeatEndsAtTheResult(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	dir := t.TempDir()
+	server := slowServer(t, dir, bin, "0.05", "--inject swap-arms")
+	defer func(every time.Duration) { campaignMinimizeEvery = every }(campaignMinimizeEvery)
+	campaignMinimizeEvery = 20 * time.Millisecond
+	code, stdout, stderr := runCmd([]string{"run", "--structurizer", server, "--graphs", "1", "--kinds", "reducible", "--checks", "exec",
+		"--minimize-timeout", "1s", "--progress", "plain", "--out", filepath.Join(dir, "c")}, "")
+	result := regexp.MustCompile(`(?m)^minimize exec:trace-mismatch: [0-9]+ -> ([0-9]+) blocks`).FindStringSubmatchIndex(stderr)
+	if code != exitFail || result == nil {
+		t.Fatalf("exit %d, want 1 and the minimization's result:\n%s%s", code, stdout, stderr)
+	}
+	tick := regexp.MustCompile(`(?m)^cfgfuzz: minimizing exec:trace-mismatch: [0-9]+s, .*$`)
+	if after := tick.FindAllString(stderr[result[1]:], -1); len(after) > 0 {
+		t.Errorf("%d lines on the search after its result's, the first %q:\n%s", len(after), after[0], stderr)
+	}
+	before := tick.FindAllString(stderr[:result[0]], -1)
+	if want := ", now " + stderr[result[2]:result[3]] + " block"; len(before) == 0 || !strings.Contains(before[len(before)-1], want) {
+		t.Errorf("the last line on the search before its result does not say %q:\n%s", want, stderr)
+	}
+}
+
 // TestMergeMinimizationHeartbeat: merge minimizes the findings the shards
 // deferred, and says where each search stands at intervals as run does,
 // unless --progress none.
