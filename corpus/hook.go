@@ -189,6 +189,7 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		pred := opt.Predicate
 		if pred == nil {
 			pred = run.PredicateFor(sig) // a timeout keeps slow candidates (timeout.go)
+			o.Replay = run.ReplayFor(sig)
 		}
 		name := sig // the finding as the campaign names it: per signature and strategy
 		if sopt.Strategy != "" {
@@ -203,8 +204,11 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 			return nil, err
 		}
 		stopped := ""
+		if res.Overshot != nil {
+			stopped = "; " + OvershotNote(res)
+		}
 		if res.Stopped != "" {
-			stopped = "; the search stopped early by the " + res.Stopped + ", not at the fixpoint: another run may shrink it further"
+			stopped += "; the search stopped early by the " + res.Stopped + ", not at the fixpoint: another run may shrink it further"
 		}
 		flaky := flakyOf(res)
 		if flaky != nil {
@@ -245,6 +249,26 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 		}
 		return res.Graph, errors.Join(early, flaky, rejudgeError(res), unjudged)
 	}, nil
+}
+
+// OvershotNote words a result's Overshot: "the search's smallest graph,
+// 3 blocks, gave growth:time, not structurize:timeout, judged as its
+// replay judges it (a timeout finding's search keeps graphs answered
+// late, within the time limit); the search went back to the smallest graph
+// it had accepted that gave structurize:timeout so, 10 blocks, and shrank
+// it to 6 judging as a replay does".
+func OvershotNote(res *Result) string {
+	o := res.Overshot
+	got := "passed"
+	if o.Got != "" {
+		got = "gave " + o.Got + ", not " + res.Signature + ","
+	}
+	on := ""
+	if res.After != o.Back {
+		on = fmt.Sprintf(", and shrank it to %d judging as a replay does", res.After.Blocks)
+	}
+	return fmt.Sprintf("the search's smallest graph, %d blocks, %s judged as its replay judges it (a timeout finding's search keeps graphs answered late, within the time limit); the search went back to the smallest graph it had accepted that gave %s so, %d blocks%s",
+		o.Size.Blocks, got, res.Signature, o.Back.Blocks, on)
 }
 
 // timeSplit words how a search's time divides between the search, which

@@ -88,6 +88,38 @@ type Options struct {
 	// (a campaign's budget): no judgement of the result starts past it
 	// (Result.Unjudged). It does not end the search (Timeout does).
 	Deadline time.Time
+	// Replay, when non-nil, judges a graph as its replay command does,
+	// for a search whose predicate is laxer: a timeout finding's keeps
+	// candidates that answer late (Runner.PredicateFor), a replay only
+	// those that get no answer within the time limit. It makes the first
+	// judgement of the original graph and of the result, Fresh (which
+	// must then judge as Replay does) the others, and the predicate only
+	// the candidates of the search. When Replay does not judge the
+	// search's smallest graph with the target signature, the search goes
+	// back to the smallest graph it accepted that Replay does judge so,
+	// and, when its limits have time and steps left, goes on from there
+	// with Replay judging the candidates (Result.Overshot). The predicate
+	// judges no graph before the first candidate: give it its target
+	// (Runner.PredicateFor with the signature, not ""). nil: the
+	// predicate judges as a replay does.
+	Replay Predicate
+}
+
+// Overshoot is the search's smallest graph when a replay's judgement of
+// it (Options.Replay) did not give the target signature, though the
+// search's predicate did: a timeout finding's search keeps a graph the
+// structurizer answers late, within the time limit, which a replay judges
+// by its answer (growth:time, say). The result is then the smallest graph
+// the search accepted on its way that the replay's judgement gave the
+// target (the original graph, when none did), or a graph the search
+// shrank that one into with Replay judging its candidates.
+type Overshoot struct {
+	Size Size   // the search's smallest graph's size
+	Got  string // what a replay's judgement of it gave, "" a pass
+	// Back is the size of the graph the search went back to: the
+	// smallest it had accepted that the replay's judgement gave the
+	// target.
+	Back Size
 }
 
 // StoppedByInterruption is Result.Stopped for a search whose
@@ -141,6 +173,13 @@ type Result struct {
 	// BaselineFails is the baseline's signature on the result when, in
 	// baseline mode, it failed it: the result is not a new failure.
 	BaselineFails string
+	// Overshot, when not nil, is the search's smallest graph, which
+	// Options.Replay did not judge with the signature: Graph is the
+	// smallest graph accepted on the way that it did (or the original),
+	// or one the search shrank that into with Replay judging its
+	// candidates; Steps counts the judgements that found it, and Search
+	// and SearchSteps the search's own from there.
+	Overshot *Overshoot
 	// Others maps each other signature met on the way to the first
 	// candidate that showed it.
 	Others map[string]*cfg.Graph
@@ -241,6 +280,11 @@ type search struct {
 	// original graph can reach a return, so every candidate's must too
 	// (returnsEverywhere).
 	returning bool
+	// trail is, with Options.Replay, the graphs the search stood at, the
+	// original first and cur last, the last of each block count (accept),
+	// from which replayable takes a larger graph when Replay does not
+	// judge cur with the target.
+	trail []*cfg.Graph
 }
 
 // Minimize shrinks g while it keeps failing with the target signature.
@@ -256,8 +300,20 @@ func Minimize(g *cfg.Graph, pred Predicate, opt Options) (*Result, error) {
 	if err := s.runPipeline(stages); err != nil {
 		return nil, err
 	}
-	s.verify()
+	s.endSearch()
+	first, err := s.replayable(stages)
+	if err != nil {
+		return nil, err
+	}
+	s.verify(first)
 	return s.res, nil
+}
+
+// endSearch adds the time and judgements since the search (or its
+// continuation) started to Result.Search and SearchSteps.
+func (s *search) endSearch() {
+	s.res.Search += time.Since(s.searchStart)
+	s.res.SearchSteps += s.res.Steps - s.searchSteps
 }
 
 func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
@@ -274,7 +330,7 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 		opt.Rejudge = DefaultRejudge
 	}
 	h := normalize(g, g, nil)
-	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(),
+	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(), trail: []*cfg.Graph{h},
 		res: &Result{Before: SizeOf(h), Others: map[string]*cfg.Graph{}, Stages: map[string]int{}}}
 	first, err := s.judgeOriginal(h)
 	if err != nil {
@@ -436,39 +492,55 @@ func (s *search) accept(stage string, c *cfg.Graph) {
 		s.opt.Log("%s: %d blocks %d edges -> %d blocks %d edges", stage, s.cur.Len(), s.cur.Edges(), c.Len(), c.Edges())
 	}
 	s.cur = c
+	if s.opt.Replay != nil {
+		if last := len(s.trail) - 1; last > 0 && c.Len() == s.trail[last].Len() {
+			s.trail[last] = c // one graph a block count, and the original: what replayable bisects
+		} else {
+			s.trail = append(s.trail, c)
+		}
+	}
 	s.res.Stages[stage]++
 	s.progress() // the size the search stands at, not the one before this candidate
 }
 
 // rejudge is the predicate of the i-th judgement of the original graph
-// or of the result: the search's for the first, Options.Fresh's after.
+// or of the result: Options.Replay's (else the search's) for the first,
+// Options.Fresh's after, when given.
 func (s *search) rejudge(i int) Predicate {
-	if i == 0 || s.opt.Fresh == nil {
-		return s.pred
+	if i > 0 && s.opt.Fresh != nil {
+		return s.opt.Fresh
 	}
-	return s.opt.Fresh
+	if s.opt.Replay != nil {
+		return s.opt.Replay
+	}
+	return s.pred
 }
 
 // verify judges the result Options.Rejudge times more, bypassing the
 // cache (not after an interruption: the campaign stops, and its resume
-// minimizes anew), and fills the result's figures.
-func (s *search) verify() {
-	s.res.Search, s.res.SearchSteps = time.Since(s.searchStart), s.res.Steps-s.searchSteps
+// minimizes anew), and fills the result's figures. first, when not nil,
+// is the result's first judgement, made already (replayable).
+func (s *search) verify(first *judgement) {
 	s.res.Graph = s.cur
 	s.res.After = SizeOf(s.cur)
 	if s.res.Stopped == StoppedByInterruption {
 		s.res.Elapsed = time.Since(s.start) // not verified: the caller stops
 		return
 	}
-	past := func() bool { return !s.opt.Deadline.IsZero() && time.Now().After(s.opt.Deadline) }
 	for i := range s.opt.Rejudge {
-		if past() {
+		var sig string
+		var err error
+		switch {
+		case i == 0 && first != nil:
+			sig, err = first.sig, first.err
+		case s.past():
 			s.res.Unjudged++
 			continue
+		default:
+			sig, err = s.rejudge(i)(s.cur)
+			s.res.Steps++
+			s.progress()
 		}
-		sig, err := s.rejudge(i)(s.cur)
-		s.res.Steps++
-		s.progress()
 		if err != nil {
 			if s.res.RejudgeErr == nil {
 				s.res.RejudgeErr = err
@@ -481,7 +553,7 @@ func (s *search) verify() {
 		}
 	}
 	s.res.Verified = s.res.RejudgeErr == nil && s.res.Unjudged == 0 && s.res.Confirmed.Failed == s.res.Confirmed.Judged
-	if s.res.Confirmed.Failed > 0 && s.opt.Baseline != nil && past() {
+	if s.res.Confirmed.Failed > 0 && s.opt.Baseline != nil && s.past() {
 		s.res.Unjudged++
 		s.res.Verified = false
 	} else if s.res.Confirmed.Failed > 0 && s.opt.Baseline != nil {
@@ -492,6 +564,78 @@ func (s *search) verify() {
 		}
 	}
 	s.res.Elapsed = time.Since(s.start)
+}
+
+// judgement is one judgement's verdict.
+type judgement struct {
+	sig string
+	err error
+}
+
+// past reports whether Options.Deadline has passed.
+func (s *search) past() bool { return !s.opt.Deadline.IsZero() && time.Now().After(s.opt.Deadline) }
+
+// replayable makes sure, with Options.Replay, that the result is a graph
+// Replay judges with the target: it judges the search's smallest graph
+// so and, when that does not give the target, goes back to the smallest
+// graph of the trail that it does (Result.Overshot), found by bisecting
+// the trail between the original, which Replay judged with the target,
+// and the smallest graph (a graph is taken to fail so when a larger one
+// the search accepted before it does, as a structurizer's time grows with
+// the graph), then, unless a limit stopped the search, goes on searching
+// from there with Replay judging the candidates. No judgement of it starts
+// past Options.Deadline. It returns Replay's judgement of the result when
+// one was made (the original's judgements are Result.Original's), to count
+// as the first of the result's, else nil.
+func (s *search) replayable(stages []Stage) (*judgement, error) {
+	if s.opt.Replay == nil || len(s.trail) < 2 || s.res.Stopped == StoppedByInterruption || s.past() {
+		return nil, nil
+	}
+	replay := func(g *cfg.Graph) *judgement {
+		sig, err := s.opt.Replay(g)
+		s.res.Steps++
+		s.progress()
+		return &judgement{sig, err}
+	}
+	j := replay(s.cur)
+	if j.err != nil || j.sig == s.target {
+		return j, nil // a harness error says nothing of the graph: the result's judgement not made
+	}
+	smallest, got := SizeOf(s.cur), j.sig
+	lo, hi := 0, len(s.trail)-1 // trail[lo] fails with the target, trail[hi] does not
+	j = nil
+	for hi-lo > 1 && !s.past() {
+		mid := (lo + hi) / 2
+		s.cur = s.trail[mid]
+		if m := replay(s.cur); m.err == nil && m.sig == s.target {
+			lo, j = mid, m
+		} else {
+			hi = mid
+		}
+	}
+	s.cur = s.trail[lo]
+	s.res.Overshot = &Overshoot{Size: smallest, Got: got, Back: SizeOf(s.cur)}
+	s.progress()
+	if s.stopped() {
+		return j, nil
+	}
+	// Go on from there, judging candidates as a replay does: a verdict
+	// of the laxer predicate that accepted a graph does not hold.
+	for k, failed := range s.cache {
+		if failed {
+			delete(s.cache, k)
+		}
+	}
+	s.cache[s.key(s.cur)] = true
+	s.pred, s.trail = s.opt.Replay, s.trail[:lo+1]
+	from := s.cur
+	s.searchStart, s.searchSteps = time.Now(), s.res.Steps
+	err := s.runPipeline(stages)
+	s.endSearch()
+	if s.cur != from {
+		j = nil // the search's last graph, judged once: verify judges it whole
+	}
+	return j, err
 }
 
 // onWalks reports whether a signature comes of running the module on the

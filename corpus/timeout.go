@@ -9,6 +9,13 @@
 // error, a growth:time verdict) it is the same finding; a candidate that
 // answers within the bound is judged as usual, so the search never drifts
 // to a refusal or an error of the smaller graph.
+//
+// The rule is the search's alone. A replay command judges a graph by its
+// answer within the time limit, so a graph answered late is growth:time
+// (or passes) there, not a timeout: the original graph and the result
+// are judged as a replay judges them (ReplayFor, Options.Replay), and a
+// search whose smallest graph is answered within the limit gives as its
+// result the smallest graph on its path that is not (Result.Overshot).
 
 package corpus
 
@@ -52,6 +59,19 @@ func (r *Runner) PredicateFor(target string) Predicate {
 		}
 		return plain(g)
 	}
+}
+
+// ReplayFor is Options.Replay for minimizing a finding with the target
+// signature on the runner: its Predicate, which judges a graph as a
+// replay command does (structurize:timeout only when no answer came
+// within the time limit), for a timeout finding, whose PredicateFor keeps
+// candidates answered late; nil for any other target, whose PredicateFor
+// judges as a replay does.
+func (r *Runner) ReplayFor(target string) Predicate {
+	if target != SigTimeout {
+		return nil
+	}
+	return r.Predicate()
 }
 
 // TimeoutPredicate judges a candidate of a timeout finding (the file

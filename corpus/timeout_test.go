@@ -6,6 +6,7 @@
 package corpus
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -114,5 +115,83 @@ func TestTimeoutCandidateCostsTwoCalls(t *testing.T) {
 		if calls > c.maxCalls {
 			t.Errorf("%s: %d structurizer calls, want at most %d", c.graph, calls, c.maxCalls)
 		}
+	}
+}
+
+// hangsFrom is a structurizer that answers a graph of n blocks in
+// n*700ms (reported, not slept), and not at all from hangs blocks on.
+func hangsFrom(hangs int) StructurizeFunc {
+	return func(g *cfg.Graph) Structurized {
+		if g.Len() >= hangs {
+			return Structurized{Failure: SigTimeout, Detail: "no answer within 10s"}
+		}
+		return inProcess(g, structurizer.Options{}, time.Duration(g.Len())*700*time.Millisecond)
+	}
+}
+
+// A timeout finding's search keeps graphs answered late, within the time
+// limit, which a replay command judges by their answer (growth:time here).
+// Judged as its replay judges it, the search's smallest graph (3 blocks,
+// answered in 2.1s) is not a timeout: the search goes back to the smallest
+// graph it had accepted that is (5 blocks, with no answer from 5 blocks
+// on), or, with no answer only from 6 blocks on, to the original (its
+// path went from 10 blocks to 5) and from there on judging candidates as
+// a replay does, to a graph of 6 blocks.
+func TestTimeoutResultReplaysAsATimeout(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1}, {2, 3}, {4}, {4}, {5}, {6, 1}, {7}, {8, 9}, {9}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ hangs, back int }{{5, 5}, {6, 10}} {
+		run, err := NewRunner(RunnerOptions{Structurize: hangsFrom(c.hangs), Checks: []string{"growth"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Minimize(g, run.PredicateFor(SigTimeout), Options{Signature: SigTimeout, Replay: run.ReplayFor(SigTimeout)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Graph.Len() != c.hangs || !res.Verified || res.Confirmed != (Tally{3, 3}) {
+			t.Errorf("no answer from %d blocks: the result has %d, verified %v in %v judgements; want %d, verified in 3 of 3",
+				c.hangs, res.Graph.Len(), res.Verified, res.Confirmed, c.hangs)
+		}
+		if o := res.Overshot; o == nil || o.Size.Blocks != 3 || o.Got != "growth:"+oracle.SigGrowthTime || o.Back.Blocks != c.back {
+			t.Errorf("no answer from %d blocks: overshot %+v, want the search's 3-block graph, growth:time, and back to %d blocks", c.hangs, o, c.back)
+		}
+		if sig, _ := run.Predicate()(res.Graph); sig != SigTimeout {
+			t.Errorf("no answer from %d blocks: the result judged as a replay judges it: %q, want %s", c.hangs, sig, SigTimeout)
+		}
+	}
+}
+
+// TestTimeoutHookResultReplaysAsATimeout: a campaign's timeout finding is
+// stored with a minimized graph that its replay judges a timeout (6
+// blocks, with no answer from 6 blocks on), not the search's smallest
+// graph (3 blocks, answered late: growth:time), and the hook's line says
+// what that one gave.
+func TestTimeoutHookResultReplaysAsATimeout(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1}, {2, 3}, {4}, {4}, {5}, {6, 1}, {7}, {8, 9}, {9}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ropt := RunnerOptions{Structurize: hangsFrom(6), Checks: []string{"growth"}}
+	run, err := NewRunner(ropt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	hook, err := MinimizeHook(HookOptions{Runner: ropt, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := hook(g, SigTimeout)
+	if err != nil || m == nil {
+		t.Fatalf("hook: %v, %v", m, err)
+	}
+	if sig, _ := run.Predicate()(m); sig != SigTimeout || m.Len() != 6 {
+		t.Errorf("the minimized graph, %d blocks, judged as a replay judges it: %q, want %s on 6 blocks", m.Len(), sig, SigTimeout)
+	}
+	if want := "the search's smallest graph, 3 blocks, gave growth:time, not structurize:timeout,"; !strings.Contains(log.String(), want) {
+		t.Errorf("the hook's line does not say %q:\n%s", want, log.String())
 	}
 }

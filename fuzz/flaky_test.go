@@ -135,3 +135,20 @@ func minimizedBy(t *testing.T, graph bool, err error) (*Report, Finding) {
 	}
 	return rep, rep.Findings[0]
 }
+
+// TestTimingFindingsBlameTheLoad: a finding of the structurizer's time
+// that the minimizer did not see again (structurize:timeout, growth:time)
+// is put down to the machine's load, which differs between the campaign's
+// workers and the minimizer judging alone, not to chance or to the
+// requests before it, as any other finding's is.
+func TestTimingFindingsBlameTheLoad(t *testing.T) {
+	for sig, want := range map[string]string{"structurize:timeout": "machine's load", "growth:time": "machine's load", "exec:trace-mismatch": "or on chance"} {
+		if got := AnswerCause(sig); !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want it to say %q", sig, got, want)
+		}
+	}
+	rep := &Report{Findings: []Finding{{Signature: "growth:time", Flaky: "x"}, {Signature: "structurize:timeout", NotReproduced: "y"}}}
+	if got := ReproductionNote(rep); !strings.HasSuffix(got, ": as the structurizer's time depends on the machine's load, the same campaign run again may report other graphs") {
+		t.Errorf("note %q", got)
+	}
+}

@@ -233,10 +233,10 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 		}
 	}
 	if f.NotReproduced != "" {
-		fmt.Fprintf(b, "<p><strong>Not reproduced</strong>: %s, so the replay below may pass. The structurizer's answer depends on the requests before it, or on chance.</p>", htmlText(f.NotReproduced))
+		fmt.Fprintf(b, "<p><strong>Not reproduced</strong>: %s, so the replay below may pass. %s.</p>", htmlText(f.NotReproduced), htmlText(upperFirst(AnswerCause(f.Signature))))
 	}
 	if f.Flaky != "" {
-		fmt.Fprintf(b, "<p><strong>Flaky</strong>: %s, so the replays may pass. The structurizer's answer depends on chance, or on the requests before it.</p>", htmlText(f.Flaky))
+		fmt.Fprintf(b, "<p><strong>Flaky</strong>: %s, so the replays may pass. %s.</p>", htmlText(f.Flaky), htmlText(upperFirst(AnswerCause(f.Signature))))
 	}
 	if f.MinimizeError != "" {
 		fmt.Fprintf(b, `<p class="incomplete"><strong>Minimizer could not judge</strong>: %s.</p>`, htmlText(f.MinimizeError))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -68,6 +69,32 @@ func flakyNote(err error) string {
 		return ""
 	}
 	return fl.What()
+}
+
+// AnswerCause says why a structurizer's answers to one graph can differ
+// from one judgement to the next, for a finding of signature sig, as the
+// notes beside a not reproduced or flaky finding word it: for a signature
+// of the structurizer's time (structurize:timeout, growth:time,
+// meta:rerun-failed:timeout) the machine's load, since a campaign judges
+// graphs on all its workers at once and the minimizer one at a time after
+// them; for any other, the requests the structurizer served before, or
+// chance.
+func AnswerCause(sig string) string {
+	if timingSignature(sig) {
+		return "the structurizer's time depends on the machine's load: the campaign judged its graphs on every worker at once, the minimizer one at a time after them"
+	}
+	return "the structurizer's answer depends on the requests before it, or on chance"
+}
+
+// timingSignature reports whether sig is a signature of the
+// structurizer's time: structurize:timeout, growth:time,
+// meta:rerun-failed:timeout.
+func timingSignature(sig string) bool {
+	switch sig {
+	case corpus.SigTimeout, "growth:" + oracle.SigGrowthTime, "meta:rerun-failed:timeout":
+		return true
+	}
+	return false
 }
 
 // BudgetSpent is a Minimizer's error for a finding it did not minimize
@@ -150,15 +177,19 @@ func joinedErrors(err error) []error {
 // (Finding.BaselineFlaky), and what that means for their replays and for
 // the report's determinism; "" when there are none.
 func ReproductionNote(rep *Report) string {
-	flaky, not, base := 0, 0, 0
+	flaky, not, base, timing := 0, 0, 0, 0
 	for i := range rep.Findings {
-		switch f := &rep.Findings[i]; {
+		f := &rep.Findings[i]
+		switch {
 		case f.Flaky != "":
 			flaky++
 		case f.NotReproduced != "":
 			not++
 		case f.BaselineFlaky != "":
 			base++
+		}
+		if (f.Flaky != "" || f.NotReproduced != "" || f.BaselineFlaky != "") && timingSignature(f.Signature) {
+			timing++
 		}
 	}
 	if flaky+not+base == 0 {
@@ -172,7 +203,15 @@ func ReproductionNote(rep *Report) string {
 	if base > 0 {
 		parts = append(parts, fmt.Sprintf("%d whose graph the baseline failed when the minimizer judged it there again (perhaps not new)", base))
 	}
-	return strings.Join(parts, "; ") + ": as the answers depend on chance or on the requests before them, the same campaign run again may report other graphs"
+	cause := "as the answers depend on chance or on the requests before them"
+	switch timing {
+	case 0:
+	case flaky + not + base:
+		cause = "as the structurizer's time depends on the machine's load"
+	default:
+		cause = "as the answers depend on chance or on the requests before them (the structurizer's time, on the machine's load)"
+	}
+	return strings.Join(parts, "; ") + ": " + cause + ", the same campaign run again may report other graphs"
 }
 
 // upperFirst is s with its first letter upper case (s begins with ASCII).

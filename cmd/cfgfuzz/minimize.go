@@ -191,7 +191,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		opt.OnOther = storeOther(store, judge.runner, tag, "met while minimizing "+path, stderr)
 	}
 	opt.Context = in.ctx
-	opt.Fresh = judge.fresh()
+	opt.Fresh, opt.Replay = judge.fresh(), judge.replay()
 	res, err := corpus.Minimize(it.Graph, judge.predicate(), opt)
 	if err != nil {
 		used := usedJudging{spec: spec, registers: mf.registers, strategy: mf.strategy, walks: corpus.Walks{Random: mf.walks, Seed: mf.seed},
@@ -575,7 +575,8 @@ func sideRunner(sides *openSides, f fuzz.SideFactory, opt proto.Options, ropt co
 // freshPredicate is, for a signature, a predicate that judges each graph
 // on a new side of f, closed after it (corpus.HookOptions.Fresh): the
 // minimizer's rejudgements of a finding see a structurizer process that
-// served nothing before, as a replay command does.
+// served nothing before, and judge as a replay command does (the
+// runner's Predicate: a timeout finding's search predicate is laxer).
 func freshPredicate(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOptions, limit time.Duration) func(string) corpus.Predicate {
 	return func(sig string) corpus.Predicate {
 		return func(g *cfg.Graph) (string, error) {
@@ -590,7 +591,7 @@ func freshPredicate(f fuzz.SideFactory, opt proto.Options, ropt corpus.RunnerOpt
 			if err != nil {
 				return "", err
 			}
-			return run.PredicateFor(sig)(g)
+			return run.Predicate()(g)
 		}
 	}
 }
@@ -613,7 +614,7 @@ const (
 
 // define declares the budget's flags on fs.
 func (b *minimizeBudget) define(fs *flag.FlagSet) {
-	fs.DurationVar(&b.timeout, "minimize-timeout", DefaultMinimizeTimeout, "time limit on the search for each new finding's minimized graph; 0: none, the search runs to its fixpoint. A finding's minimization runs past it by up to 9 judgements, each up to the structurizer's --timeout on a structurizer that hangs: the candidate being judged when it runs out is judged to its end, and the 3 judgements of the graph before the search, the 3 of its result after it and the findings store's 2 are not counted (with a baseline, its judgement of the graph and of the result too). A result a time limit cut depends on the machine's speed, and the report marks it (minimize_stopped)")
+	fs.DurationVar(&b.timeout, "minimize-timeout", DefaultMinimizeTimeout, "time limit on the search for each new finding's minimized graph; 0: none, the search runs to its fixpoint. A finding's minimization runs past it by up to 9 judgements, each up to the structurizer's --timeout on a structurizer that hangs: the candidate being judged when it runs out is judged to its end, and the 3 judgements of the graph before the search, the 3 of its result after it and the findings store's 2 are not counted (with a baseline, its judgement of the graph and of the result too; for a timeout finding whose search ends on a graph answered within --timeout, the judgements that find the graph on its path a replay times out, about log2 of the graphs it accepted). A result a time limit cut depends on the machine's speed, and the report marks it (minimize_stopped)")
 	fs.IntVar(&b.steps, "minimize-steps", DefaultMinimizeSteps, "limit on the structurizer judgements of each finding's minimization; 0: none. A result a limit cut is marked in the report (minimize_stopped)")
 	fs.DurationVar(&b.total, "minimize-budget", 0, "limit on the time all of the campaign's minimization takes, judgements included: each search ends by it too; past it the result's judgements and the findings store's are skipped (the result's reproduction is then unknown), and the remaining new signatures are kept unminimized, not judged again (the report marks both, minimize_skipped, and says how many). The judgements that run when it runs out (the finding's graph's 3 before its search, the candidate in flight) go to their end, so the campaign can pass it by those; 0: no limit")
 }
@@ -864,6 +865,9 @@ func report(res *corpus.Result, w io.Writer) {
 		res.Signature, res.Before.Blocks, res.Before.Edges, res.Before.Words, res.After.Blocks, res.After.Edges, res.After.Words,
 		res.Elapsed.Round(time.Millisecond), res.Steps, res.CacheHits, res.Errors)
 	fmt.Fprintf(w, "minimize: accepted reductions per stage: %s\n", stageCounts(res.Stages))
+	if res.Overshot != nil {
+		fmt.Fprintf(w, "minimize: %s\n", corpus.OvershotNote(res))
+	}
 	if res.Stopped != "" {
 		fmt.Fprintf(w, "minimize: stopped early by the %s; the result is the smallest accepted so far\n", res.Stopped)
 	}

@@ -32,7 +32,7 @@ type boundedJudge struct {
 
 	run    *corpus.Runner
 	side   fuzz.Side
-	pred   corpus.Predicate
+	broken error // a new side after an abandoned judgement did not open: every judgement's error
 	target string
 	judged bool
 }
@@ -52,7 +52,7 @@ func (b *boundedJudge) renew() error {
 	if err != nil {
 		return err
 	}
-	b.run, b.side, b.pred = run, side, b.pick(run, b.target)
+	b.run, b.side, b.broken = run, side, nil
 	return nil
 }
 
@@ -66,11 +66,11 @@ func (b *boundedJudge) close() {
 	}
 }
 
-// fresh is predicate on a new side for every graph, the side before it
+// fresh is replay on a new side for every graph, the side before it
 // closed (corpus.Options.Fresh): a judgement by a structurizer that
 // served nothing before, as a replay's. The search goes on on that side.
 func (b *boundedJudge) fresh() corpus.Predicate {
-	pred := b.predicate()
+	pred := b.replay()
 	return func(g *cfg.Graph) (string, error) {
 		old := b.side
 		if err := b.renew(); err != nil {
@@ -81,15 +81,31 @@ func (b *boundedJudge) fresh() corpus.Predicate {
 	}
 }
 
-// predicate is the judge as a minimization predicate.
+// predicate is the judge as a minimization predicate: pick's.
 func (b *boundedJudge) predicate() corpus.Predicate {
+	return b.bounded(func(r *corpus.Runner) corpus.Predicate { return b.pick(r, b.target) })
+}
+
+// replay is the judge as a replay command judges (corpus.Options.Replay):
+// the runner's Predicate, which a timeout finding's search predicate
+// (pick's, corpus.Runner.PredicateFor) is laxer than.
+func (b *boundedJudge) replay() corpus.Predicate {
+	return b.bounded((*corpus.Runner).Predicate)
+}
+
+// bounded judges each graph with the predicate of pred on the runner in
+// use, within limit; the first verdict decides the target.
+func (b *boundedJudge) bounded(pred func(*corpus.Runner) corpus.Predicate) corpus.Predicate {
 	type verdict struct {
 		sig string
 		err error
 	}
 	return func(g *cfg.Graph) (string, error) {
+		if b.broken != nil {
+			return "", b.broken
+		}
 		done := make(chan verdict, 1)
-		pred, side, orc := b.pred, b.side, b.run.Oracle
+		judge, side, orc := pred(b.run), b.side, b.run.Oracle
 		g = g.Clone()
 		go func() {
 			defer func() {
@@ -97,7 +113,7 @@ func (b *boundedJudge) predicate() corpus.Predicate {
 					done <- verdict{err: fmt.Errorf("checks panicked: %v", p)}
 				}
 			}()
-			sig, err := pred(g)
+			sig, err := judge(g)
 			done <- verdict{sig, err}
 		}()
 		t := time.NewTimer(b.limit)
@@ -116,7 +132,7 @@ func (b *boundedJudge) predicate() corpus.Predicate {
 			err := fmt.Errorf("checks: no verdict within %v (--check-timeout)%s", b.limit, oracle.StillRunning(orc))
 			if rerr := b.renew(); rerr != nil {
 				err = fmt.Errorf("%w; a new structurizer side: %v", err, rerr)
-				b.pred = func(*cfg.Graph) (string, error) { return "", err }
+				b.broken = err
 			}
 			return "", err
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -302,5 +303,53 @@ func TestMinimizeRefusesOutputsItCannotWriteFirst(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("the refused run made %s", out)
+	}
+}
+
+// TestMinimizeJudgeReplaysTimeouts: minimize's judge, as minimizeFile
+// wires it (no --signature: the graph's first judgement decides it),
+// gives a timeout finding a result that a replay judges a timeout. The
+// structurizer here answers a graph of n blocks in n*700ms (reported, not
+// slept) and not at all from 6 blocks on, so the search, which keeps
+// graphs answered later than 2s, reaches 3 blocks, which `check` judges
+// growth:time.
+func TestMinimizeJudgeReplaysTimeouts(t *testing.T) {
+	open := func() (*corpus.Runner, fuzz.Side, error) {
+		side, err := fuzz.InProcessFactory().New()
+		if err != nil {
+			return nil, nil, err
+		}
+		answer := fuzz.SideStructurizer(side, proto.Options{}, time.Minute)
+		run, err := corpus.NewRunner(corpus.RunnerOptions{Checks: []string{"growth"}, Structurize: func(g *cfg.Graph) corpus.Structurized {
+			if g.Len() >= 6 {
+				return corpus.Structurized{Failure: corpus.SigTimeout, Detail: "no answer within 10s"}
+			}
+			s := answer(g)
+			s.Info.Duration = time.Duration(g.Len()) * 700 * time.Millisecond
+			return s
+		}})
+		return run, side, err
+	}
+	judge, err := newBoundedJudge(time.Minute, "", open, (*corpus.Runner).PredicateFor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer judge.close()
+	g, err := cfg.ParseCompact("{{1}, {2, 3}, {4}, {4}, {5}, {6, 1}, {7}, {8, 9}, {9}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := corpus.Minimize(g, judge.predicate(), corpus.Options{Fresh: judge.fresh(), Replay: judge.replay()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Signature != corpus.SigTimeout || res.Graph.Len() != 6 || !res.Verified || res.Overshot == nil {
+		t.Errorf("%s on %d blocks, verified %v, overshot %+v; want %s on 6 blocks, verified, past the search's smallest graph",
+			res.Signature, res.Graph.Len(), res.Verified, res.Overshot, corpus.SigTimeout)
+	}
+	var out bytes.Buffer
+	report(res, &out)
+	if want := "minimize: the search's smallest graph, 3 blocks, gave growth:time, not structurize:timeout,"; !strings.Contains(out.String(), want) {
+		t.Errorf("minimize's report does not say %q:\n%s", want, out.String())
 	}
 }

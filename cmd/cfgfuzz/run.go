@@ -652,10 +652,10 @@ func summaryLines(rep *fuzz.Report) string {
 			fmt.Fprintf(&b, "    %s\n", fd.MinimizeSkipped)
 		}
 		if fd.NotReproduced != "" {
-			fmt.Fprintf(&b, "    not reproduced: %s: the replay may pass; the structurizer's answer depends on the requests before it, or on chance\n", fd.NotReproduced)
+			fmt.Fprintf(&b, "    not reproduced: %s: the replay may pass; %s\n", fd.NotReproduced, fuzz.AnswerCause(fd.Signature))
 		}
 		if fd.Flaky != "" {
-			fmt.Fprintf(&b, "    flaky: %s: the replays may pass; the structurizer's answer depends on chance, or on the requests before it\n", fd.Flaky)
+			fmt.Fprintf(&b, "    flaky: %s: the replays may pass; %s\n", fd.Flaky, fuzz.AnswerCause(fd.Signature))
 		}
 		if fd.BaselineFlaky != "" {
 			fmt.Fprintf(&b, "    baseline flaky: %s: the failure may not be new; the baseline's answer depends on chance, or on the requests before it\n", fd.BaselineFlaky)
