@@ -624,7 +624,8 @@ func summaryLines(rep *fuzz.Report) string {
 	// would contradict them are left out.
 	byState := rep.State != nil && rep.Settings.Baseline == ""
 	if byState {
-		fmt.Fprintf(&b, "%s (%s), classed against the state:\n", fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"))
+		fmt.Fprintf(&b, "%s (%s) in tonight's graphs; %s classed against the state (tonight's graphs and the re-runs of the state's):\n",
+			fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), fuzz.Plural(len(rep.State.Signatures), "signature"))
 	} else {
 		against := ""
 		if rep.State != nil {

@@ -106,6 +106,51 @@ func (f *campaignFlags) lastGood(baseline string, stderr io.Writer) (string, err
 }
 
 // stateSummary is the summary line of the signature classes.
+// rerunOnly is what a signature's line adds when it showed tonight only
+// in the re-runs of the state's graphs, not in the campaign's graphs
+// (a night run again skips those its earlier run checked): "" otherwise.
+func rerunOnly(sig fuzz.SignatureState) string {
+	if sig.Tonight > 0 || sig.RerunShowing == 0 || sig.Class == fuzz.ClassFixed || sig.Class == fuzz.ClassUnverified {
+		return ""
+	}
+	return fmt.Sprintf("; not in tonight's graphs: shown by %s of the state's graphs", fuzz.Plural(sig.RerunShowing, "re-run"))
+}
+
+// newSignaturesLine is the line that says why a night with new
+// signatures exits 1, naming them and how many of them tonight's graphs
+// did not show (the re-runs of the state's graphs did): "" for a night
+// with none.
+func newSignaturesLine(s *fuzz.StateReport) string {
+	var names []string
+	rerun := 0
+	for _, sig := range s.Signatures {
+		if sig.Class != fuzz.ClassNew {
+			continue
+		}
+		names = append(names, fuzz.PrintableLine(sig.Signature+onStrategy(sig.Strategy)))
+		if sig.Tonight == 0 {
+			rerun++
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	word := "signatures"
+	if len(names) == 1 {
+		word = "signature"
+	}
+	line := fmt.Sprintf("exit 1: %d new %s (%s)", len(names), word, strings.Join(names, ", "))
+	switch {
+	case rerun == len(names) && rerun == 1:
+		line += ", shown tonight by the re-runs of the state's graphs, not by tonight's graphs"
+	case rerun == len(names):
+		line += ", each shown tonight by the re-runs of the state's graphs, not by tonight's graphs"
+	case rerun > 0:
+		line += fmt.Sprintf(", %d of them shown tonight by the re-runs of the state's graphs only, not by tonight's graphs", rerun)
+	}
+	return line
+}
+
 func stateSummary(rep *fuzz.Report) string {
 	s := rep.State
 	if s == nil {
@@ -119,7 +164,7 @@ func stateSummary(rep *fuzz.Report) string {
 	fmt.Fprintf(&b, " (signatures); %s, %s skipped as seen\n", s.RerunsPhrase(), fuzz.Plural(s.Seen, "graph"))
 	for _, sig := range s.Signatures {
 		// the store is a file anyone can edit: its text cannot move the cursor or split the line
-		fmt.Fprintf(&b, "  %s %s: %s\n", sig.Class, fuzz.PrintableLine(sig.Signature+onStrategy(sig.Strategy)), fuzz.PrintableLine(sig.Reason))
+		fmt.Fprintf(&b, "  %s %s: %s%s\n", sig.Class, fuzz.PrintableLine(sig.Signature+onStrategy(sig.Strategy)), fuzz.PrintableLine(sig.Reason), rerunOnly(sig))
 	}
 	if s.FilterRestarted > 0 {
 		fmt.Fprintf(&b, "  note: %s\n", fuzz.FilterRestartNote(s.FilterRestarted))
@@ -144,6 +189,9 @@ func stateSummary(rep *fuzz.Report) string {
 	default:
 		fmt.Fprintf(&b, "  note: %d of the night's %d graphs were %s and skipped; give each night its own --seed (the date, as the nightly workflow does) so that the budget goes to graphs not checked yet\n",
 			s.Seen, s.Seen+rep.Graphs, s.SeenWhere())
+	}
+	if line := newSignaturesLine(s); line != "" {
+		b.WriteString("  " + line + "\n")
 	}
 	return b.String()
 }

@@ -108,6 +108,36 @@ func TestNightsExitStatus(t *testing.T) {
 	}
 }
 
+// TestSameNightAgainSaysWhyItFails: a night run again on its seed skips
+// every graph its earlier run checked, so its own graphs show nothing,
+// while the re-runs of the state's graphs show the signature its earlier
+// run recorded, new again (exit 1). The summary says both: no finding in
+// tonight's graphs, the signature classed new and shown by the re-runs,
+// and why the night exits 1.
+func TestSameNightAgainSaysWhyItFails(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	args := func(out string) []string {
+		return nightArgs(state, "2026-12-03", "20261203", "swap-arms", filepath.Join(dir, out), "--kinds", "reducible", "--graphs", "100")
+	}
+	if code, _, stderr := runCmd(args("first"), ""); code != exitFail {
+		t.Fatalf("the first run: exit %d, want 1\n%s", code, stderr)
+	}
+	code, stdout, stderr := runCmd(args("again"), "")
+	if code != exitFail {
+		t.Fatalf("the night again: exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"0 findings (0 signatures) in tonight's graphs; 1 signature classed against the state",
+		"  new exec:trace-mismatch: first seen tonight (recorded by an earlier run of this night); not in tonight's graphs: shown by ",
+		"  exit 1: 1 new signature (exec:trace-mismatch), shown tonight by the re-runs of the state's graphs, not by tonight's graphs\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
 // TestNightShardsMerge: two shards and `cfgfuzz merge --state` equal the
 // whole night (report and state), and the merge minimizes the new
 // signatures into its findings store.

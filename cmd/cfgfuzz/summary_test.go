@@ -27,7 +27,7 @@ func TestSummaryLinesNameStrategies(t *testing.T) {
 		{Signature: "exec:trace-mismatch", Strategy: "dispatch", Class: fuzz.ClassKnown, Reason: "r"},
 	}}
 	night := summaryLines(rep)
-	for _, want := range []string{"9 findings (2 signatures), classed against the state:\n", "  known exec:trace-mismatch: r\n", "  known exec:trace-mismatch (strategy dispatch): r\n", "  exec:trace-mismatch (strategy dispatch): 2 graphs; replay: r2\n"} {
+	for _, want := range []string{"9 findings (2 signatures) in tonight's graphs; 2 signatures classed against the state (tonight's graphs and the re-runs of the state's):\n", "  known exec:trace-mismatch: r\n", "  known exec:trace-mismatch (strategy dispatch): r\n", "  exec:trace-mismatch (strategy dispatch): 2 graphs; replay: r2\n"} {
 		if !strings.Contains(night, want) {
 			t.Errorf("with a state, the summary lacks %q:\n%s", want, night)
 		}
