@@ -137,3 +137,29 @@ func TestHeaderCompactIsTheGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderSignatureOfAPassingGraph: a hand-written file that says
+// '# expect: pass' and names no fault needs no '# signature:' (it reads as
+// "none", and is written back so); a file that does need one is refused
+// with an error that says what to write.
+func TestHeaderSignatureOfAPassingGraph(t *testing.T) {
+	r, err := ParseRegression("pass.cfg", []byte("# expect: pass\n# origin: quoted from a bug report\n{{1, 2}, {3}, {3}, {}}\n"))
+	if err != nil {
+		t.Fatalf("'# expect: pass' without a signature: %v", err)
+	}
+	if r.Header.Signature != SignatureNone || r.Header.Expect != ExpectPass {
+		t.Errorf("signature %q, expect %q; want %q, %q", r.Header.Signature, r.Header.Expect, SignatureNone, ExpectPass)
+	}
+	if again, err := ParseRegression("pass.cfg", []byte(regressionText(r.Header, r.Graph))); err != nil || again.Header.Signature != SignatureNone {
+		t.Errorf("written back: %v, %+v", err, again)
+	}
+	for text, want := range map[string]string{
+		"{{1}, {}}\n":                 "no '# signature:' header: write '# signature: SIGNATURE' (the failure it guards against, as check prints it after FAIL), or '# expect: pass' (or '# signature: none') for a graph that must pass",
+		"# expect: fail\n{{1}, {}}\n": "or '# expect: pass' (or '# signature: none') for a graph that must pass",
+		"# expect: pass\n# fault: swap-arms\n{{1}, {}}\n": "no '# signature:' header: a file with '# fault:' names the failure the fault gives",
+	} {
+		if _, err := ParseRegression("bad.cfg", []byte(text)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error saying %q", text, err, want)
+		}
+	}
+}

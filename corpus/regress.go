@@ -2,7 +2,8 @@
 // corpus/testdata/regressions/NAME.cfg (compact or line notation) under
 // header comments, one "# key: value" a line:
 //
-//	# signature: exec:trace-mismatch   (the failure it guards against, or "none")
+//	# signature: exec:trace-mismatch   (the failure it guards against, or "none"; absent: "none"
+//	                                    in a file that says '# expect: pass' and has no '# fault:')
 //	# fault: swap-arms                 (the fault it was found under, if any)
 //	# strategy: dispatch               (the strategy, "" for the default)
 //	# registers: 64                    (the register file it was judged under, if any: emit/CONVENTION.md)
@@ -450,8 +451,14 @@ func ParseRegression(path string, data []byte) (*Regression, error) {
 		}
 	}
 	r := &Regression{Name: strings.TrimSuffix(filepath.Base(path), ".cfg"), Path: path, Header: h, Graph: items[0].Graph}
-	if r.Header.Signature == "" {
-		return nil, fmt.Errorf("%s: no '# signature:' header", path)
+	switch {
+	case r.Header.Signature != "":
+	case r.Header.Expect == ExpectPass && r.Header.Fault == "":
+		r.Header.Signature = SignatureNone // a graph that must pass guards no failure of its own
+	case r.Header.Fault != "":
+		return nil, fmt.Errorf("%s: no '# signature:' header: a file with '# fault:' names the failure the fault gives, '# signature: SIGNATURE' as check prints it after FAIL", path)
+	default:
+		return nil, fmt.Errorf("%s: no '# signature:' header: write '# signature: SIGNATURE' (the failure it guards against, as check prints it after FAIL), or '# expect: pass' (or '# signature: none') for a graph that must pass", path)
 	}
 	return r, nil
 }
