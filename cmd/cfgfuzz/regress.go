@@ -3,7 +3,9 @@
 // regress.go has the format, corpus/replay.go the cases) on the
 // structurizer under test: --structurizer SPEC, else each file's own
 // recorded spec, else this tree's. Prints one line per case, writes JUnit
-// XML for CI with --junit, and exits 1 when any case fails.
+// XML for CI with --junit, and exits 1 when any case fails, whatever the
+// others gave, else 2 on a harness error or an incomplete replay
+// (corpus/README.md, "Exit status of regress").
 
 package main
 
@@ -74,7 +76,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize; default: each file's own '# walks:', else 1)")
 	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (default: each file's own '# timeout:', else 10s)")
-	fs.DurationVar(&rf.duration, "duration", 0, "time budget: no file starts past it, the case in flight finishes (its structurizer calls within --timeout, its checks within --check-timeout); the files not replayed are named in the summary and are error cases of the JUnit file, and the replay is incomplete (exit 2 unless a case failed); 0: none")
+	fs.DurationVar(&rf.duration, "duration", 0, "time budget: no file starts past it, the case in flight finishes (its structurizer calls within --timeout, its checks within --check-timeout); the files not replayed are named in the summary and are error cases of the JUnit file, and the replay is incomplete (exit 2, or 1 when a case failed, as for any error); 0: none")
 	fs.BoolVar(&rf.allowEmpty, "allow-empty", false, "a DIR that exists and holds no regression file passes (exit 0, 0 cases, an empty JUnit file with --junit) instead of exit 2; for a CI job set up before its first regression is saved")
 	rf.judge.define(fs)
 	// A file's header gives these when the flag is not: the usage says
@@ -90,7 +92,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "corpus/testdata/regressions inside a cfgfuzz checkout), or the one FILE. Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
 		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:', '# walks:', '# checks:', '# timeout:' and\n'# check-timeout:' unless --registers, --target-env, --rules-compat, --walks, --seed, --checks, --timeout or\n--check-timeout is given; --allow-fallbacks leaves the fallback check out of the file's checks or --checks. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 every case passed, 1 a case failed, 2 usage, input or harness error, or a case that passed\nwith a check that could not judge its module (\"not judged\" on its line); 130, 143, 129 stopped by SIGINT, SIGTERM,\nSIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit file an error case\n\"interrupted\" too; a second signal ends at once). A --duration that runs out leaves the replay incomplete: exit 2 unless a\ncase failed, the files not replayed named in the summary and each an error case \"not run\" of the JUnit file.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 1 a case failed, whatever the other cases gave (their errors are in the summary and the JUnit\nfile); else 2 a usage error, a harness error (a file that does not read, a structurizer that does not start), files\na --duration that ran out left (named in the summary, each an error case \"not run\" of the JUnit file) or a case that\npassed with a check that could not judge its module (\"not judged\" on its line); else 0. 130, 143, 129 stopped by\nSIGINT, SIGTERM, SIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit\nfile an error case \"interrupted\" too; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
@@ -198,11 +200,13 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 	show := func(c corpus.ReplayCase) {
 		counts[c.Status]++
 		fmt.Fprintln(stdout, caseLine(c, rp.replay(c))+rp.pinnedNote(c))
-		switch {
-		case c.Status == corpus.CaseError:
-			code = exitUsage
-		case c.Status == corpus.CaseFail && code == exitOK:
+		switch c.Status { // a failed case is exit 1 whatever the others gave (corpus/README.md, "Exit status of regress")
+		case corpus.CaseFail:
 			code = exitFail
+		case corpus.CaseError:
+			if code != exitFail {
+				code = exitUsage
+			}
 		}
 		notJudged = append(notJudged, c.Unchecked...)
 	}

@@ -299,6 +299,34 @@ func TestRegressBrokenFile(t *testing.T) {
 	}
 }
 
+// TestRegressFailedAndErrorCases: two files that fail and one that does
+// not read exit 1, as a failure does whatever the other cases gave, while
+// the summary and the JUnit file still count the error; the error alone
+// is exit 2.
+func TestRegressFailedAndErrorCases(t *testing.T) {
+	dir := t.TempDir()
+	failing := "# signature: exec:trace-mismatch\n# expect: fail\n{{1}, {}}\n" // it passes: the case fails
+	os.WriteFile(filepath.Join(dir, "a-fails.cfg"), []byte(failing), 0o644)
+	os.WriteFile(filepath.Join(dir, "b-unread.cfg"), []byte("# signature none\n{{1}, {}}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "c-fails.cfg"), []byte(failing), 0o644)
+	junit := filepath.Join(t.TempDir(), "r.xml")
+	var out, errOut strings.Builder
+	code := run([]string{"regress", dir, "--junit", junit}, strings.NewReader(""), &out, &errOut)
+	if code != exitFail || !strings.Contains(errOut.String(), ": 3 files, 3 cases: 0 passed, 2 failed, 1 errors, 0 skipped") {
+		t.Errorf("exit %d, want 1 and a summary of 2 failed, 1 error\n%s%s", code, out.String(), errOut.String())
+	}
+	if r := readJUnit(t, junit); r.Failures != 2 || r.Errors != 1 {
+		t.Errorf("JUnit: %d failures, %d errors; want 2 and 1", r.Failures, r.Errors)
+	}
+	os.Remove(filepath.Join(dir, "a-fails.cfg"))
+	os.Remove(filepath.Join(dir, "c-fails.cfg"))
+	out.Reset()
+	errOut.Reset()
+	if code := run([]string{"regress", dir}, strings.NewReader(""), &out, &errOut); code != exitUsage {
+		t.Errorf("the error alone: exit %d, want 2\n%s%s", code, out.String(), errOut.String())
+	}
+}
+
 // TestRegressReplayRunsWhereItRan: regress --structurizer with a relative
 // path prints replay commands that name the paths under the working
 // directory from there (a CI log's replay runs at the same place of
