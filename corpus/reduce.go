@@ -71,33 +71,13 @@ func keepReached(h *cfg.Graph, roots []int) *cfg.Graph {
 			}
 		}
 	}
-	newID := make([]int, h.Len())
-	n := 0
+	var old []int
 	for b, k := range keep {
 		if k {
-			newID[b] = n
-			n++
+			old = append(old, b)
 		}
 	}
-	out := cfg.New(n)
-	if h.Names != nil {
-		out.Names = make([]string, n)
-	}
-	for b, k := range keep {
-		if !k {
-			continue
-		}
-		nb := newID[b]
-		out.Succs[nb] = make([]int, len(h.Succs[b]))
-		for i, t := range h.Succs[b] {
-			out.Succs[nb][i] = newID[t]
-		}
-		out.Weights[nb] = h.Weight(b)
-		if out.Names != nil {
-			out.Names[nb] = h.Names[b]
-		}
-	}
-	return out
+	return h.Subgraph(old)
 }
 
 // Redirect says where an edge into a dropped block goes.

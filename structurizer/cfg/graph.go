@@ -378,7 +378,7 @@ func (g *Graph) DropUnreachable() (h *Graph, old []int) {
 			old = append(old, b)
 		}
 	}
-	return g.subgraph(old), old
+	return g.Subgraph(old), old
 }
 
 // InRPO returns the subgraph of blocks reachable from the entry, renumbered
@@ -396,13 +396,13 @@ func (g *Graph) InRPO() (h *Graph, old []int) {
 	if same {
 		return g, nil
 	}
-	return g.subgraph(rpo), rpo
+	return g.Subgraph(rpo), rpo
 }
 
-// subgraph is the graph of blocks old[0], old[1], ... renumbered 0, 1, ...
-// with their weights and names; every successor of a listed block must be
-// listed.
-func (g *Graph) subgraph(old []int) *Graph {
+// Subgraph is the graph of blocks old[0], old[1], ... renumbered 0, 1,
+// ... with their weights and names; every successor of a listed block
+// must be listed (old[0] is the new entry).
+func (g *Graph) Subgraph(old []int) *Graph {
 	newID := make([]int, len(g.Succs))
 	edges := 0
 	for nb, ob := range old {
