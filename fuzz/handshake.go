@@ -114,8 +114,7 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 			p.hello.v1 = false
 		}
 		if inStep && (resp.Outcome == proto.Error || !p.hello.v1) {
-			p.pending, p.pendingHello = probed, false // the v1 request's answer, if sent, comes next
-			return nil
+			return p.settleProbe(probed, opt, limit)
 		}
 		p.hello.noProbe = true
 		p.end(true, 0) // out of step: start afresh
@@ -127,14 +126,33 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 	return nil
 }
 
+// settleProbe reads the answer to the v1 request (id; 0 none was sent)
+// that a server which answered its hello late was sent on top of it
+// (v1Probe), before any graph's request goes out. The request was
+// cfgfuzz's, not a graph's: a server that ends on it, or does not answer
+// it within limit, is ended and a new one started, and no graph is
+// charged with it.
+func (p *Process) settleProbe(id int64, opt proto.Options, limit time.Duration) error {
+	if id == 0 {
+		return nil
+	}
+	p.pending, p.pendingHello = id, false // sent already: the exchange only reads its answer
+	if _, fail := p.exchange(proto.Request{V: proto.Version, ID: id, Graph: "{{}}", Options: opt}, limit, 0); fail == nil {
+		return nil
+	}
+	p.end(true, 0)
+	return p.start()
+}
+
 // v1Probe is a v1 request of a one-block graph that a new server still
 // silent on its hello when its start-up allowance has passed is sent on
 // top of the hello (probeV1After), its answer bounded by what is left of
 // the hello's wait, the graph's limit. A v1 server that skips the hello,
 // a request of a version it does not know (PROTOCOL.md has a v1 server
 // answer it with an error), answers it; a server that answers the hello
-// after all answers it next, and that answer is skipped (Process.pending);
-// one that answers neither has not started, within the one wait.
+// after all answers it next, and that answer is read before any graph's
+// request (settleProbe: a server the request ends is started again, no
+// graph charged); one that answers neither has not started, within the one wait.
 type v1Probe struct {
 	id    int64
 	timer *time.Timer

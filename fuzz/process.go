@@ -112,7 +112,8 @@ type Process struct {
 	lastTail string
 	// pending is the id of a request the running child was sent and whose
 	// answer is yet to be read (the preflight's hello, pendingHello; or
-	// the v1 request of a hello answered late, v1Probe); 0 none. An
+	// the v1 request of a hello answered late, v1Probe, until
+	// settleProbe reads it); 0 none. An
 	// exchange of a request with that id only reads its answer (the
 	// handshake for empty options, of the preflight's hello); any other
 	// exchange skips the child's first line when it carries that id.

@@ -150,3 +150,27 @@ func TestServerThatSkipsTheHelloIsServedV1(t *testing.T) {
 		t.Errorf("%d starts (want 1: the silent hello's server answers the v1 request), v1 %v", p.Starts, p.hello.v1)
 	}
 }
+
+// crashesOnV1 is a v2 server slower to answer its hello than a short
+// start-up allowance, which exits on any v1 request and refuses every
+// other graph.
+const crashesOnV1 = `read -r l; id=${l#*'"id":'}; sleep 0.5; echo "{\"id\":${id%%,*},\"outcome\":\"ok\",\"hello\":{\"v\":2,\"promises\":{}}}"
+while IFS= read -r l; do case $l in *'"v":1,'*) exit 3;; esac; id=${l#*'"id":'}; echo "{\"id\":${id%%,*},\"outcome\":\"refused\",\"reason\":\"no\"}"; done`
+
+// TestProbeCrashIsNoGraphs: a v2 server that answers its hello after the
+// start-up allowance, and so was sent the v1 request too (v1Probe), and
+// that crashes on that request, charges no graph with the crash: the
+// first graph goes to a new server and gets its answer.
+func TestProbeCrashIsNoGraphs(t *testing.T) {
+	p := &Process{Argv: []string{"sh", "-c", crashesOnV1}, Options: ProcessOptions{StartTimeout: 200 * time.Millisecond}}
+	defer p.Close()
+	for graph := 1; graph <= 2; graph++ {
+		a, _ := structurizeWithin(t, p, smallGraph(t), 3*time.Second, 20*time.Second)
+		if out, sig, detail := classifyAnswer(a); out != OutRefused {
+			t.Errorf("graph %d: %s %s %q, want the server's refusal: the v1 request's crash is no graph's", graph, out, sig, detail)
+		}
+	}
+	if p.Starts != 2 {
+		t.Errorf("%d starts, want 2: the server the v1 request ended, and one for the graphs", p.Starts)
+	}
+}
