@@ -52,27 +52,11 @@ func deadRoots(g *cfg.Graph, gone []bool, perm []int) []int {
 // keepReached is the subgraph of h's blocks reachable from its entry or
 // from a block of roots, renumbered densely in their old order.
 func keepReached(h *cfg.Graph, roots []int) *cfg.Graph {
-	if len(roots) == 0 {
-		k, _ := h.DropUnreachable()
-		return k
-	}
-	keep := make([]bool, h.Len())
-	stack := append([]int{0}, roots...)
-	for _, b := range stack {
-		keep[b] = true
-	}
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, t := range h.Succs[b] {
-			if !keep[t] {
-				keep[t] = true
-				stack = append(stack, t)
-			}
-		}
+	if h.Len() == 0 {
+		return h
 	}
 	var old []int
-	for b, k := range keep {
+	for b, k := range h.ReachableFrom(append([]int{0}, roots...)...) {
 		if k {
 			old = append(old, b)
 		}

@@ -474,3 +474,29 @@ func identity(n int) []int {
 	}
 	return p
 }
+
+// TestReachableFrom: the blocks reachable from several roots are the
+// union of what each reaches, roots included; from the entry alone,
+// Reachable's.
+func TestReachableFrom(t *testing.T) {
+	g, err := ParseCompact("{{1}, {}, {1}, {4}, {3}, {2}}", Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		roots []int
+		want  []bool
+	}{
+		{[]int{0}, []bool{true, true, false, false, false, false}},
+		{[]int{0, 3}, []bool{true, true, false, true, true, false}},
+		{[]int{5, 5}, []bool{false, true, true, false, false, true}},
+		{nil, []bool{false, false, false, false, false, false}},
+	} {
+		if got := g.ReachableFrom(c.roots...); !slices.Equal(got, c.want) {
+			t.Errorf("from %v: %v, want %v", c.roots, got, c.want)
+		}
+	}
+	if got, want := g.ReachableFrom(0), g.Reachable(); !slices.Equal(got, want) {
+		t.Errorf("from the entry %v, Reachable %v", got, want)
+	}
+}

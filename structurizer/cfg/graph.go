@@ -342,12 +342,23 @@ func (g *Graph) Validate(lim Limits) error {
 
 // Reachable marks the blocks reachable from the entry.
 func (g *Graph) Reachable() []bool {
-	seen := make([]bool, len(g.Succs))
 	if len(g.Succs) == 0 {
-		return seen
+		return []bool{}
 	}
-	stack := []int{0}
-	seen[0] = true
+	return g.ReachableFrom(0)
+}
+
+// ReachableFrom marks the blocks reachable from any of roots (each a
+// block of g), the roots included.
+func (g *Graph) ReachableFrom(roots ...int) []bool {
+	seen := make([]bool, len(g.Succs))
+	stack := make([]int, 0, len(roots))
+	for _, r := range roots {
+		if !seen[r] {
+			seen[r] = true
+			stack = append(stack, r)
+		}
+	}
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
