@@ -6,7 +6,9 @@
 // for each cmd side, a digest of the files its command names (the program,
 // found on PATH when it names no path, and every other word that reads as
 // a path to a file: a script, a model; in a shell's command string too,
-// and from the directory of a cd before it); --resume refuses a side whose
+// and from the directory of a cd before it, as long as the cd lasts); a
+// relative path in a directory the command does not tell is left out,
+// and the summary says so (SideFilesNote). --resume refuses a side whose
 // digest changed, and merge shards whose digests differ (writer.go: a
 // mixed merge). A file the program reads without naming it on the
 // command line (a library, a module a script imports) is not covered.
@@ -21,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -73,6 +76,25 @@ func sideFilesDigest(desc string) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16]
 }
 
+// SideFilesNote says which cmd sides of s have a digest (side_files)
+// that leaves out a relative path their command names, its directory
+// unknown there (after cd $DIR, or a call of a function that cds:
+// namedFiles), so a rebuild of that file is not told apart; "" when none.
+func SideFilesNote(s *Settings) string {
+	var notes []string
+	for _, side := range []struct{ name, spec string }{{"current", s.Current}, {"baseline", s.Baseline}} {
+		spec, err := ParseSpec(side.spec)
+		if err != nil || spec.Kind != SpecCmd {
+			continue
+		}
+		if left := cmdFiles(spec.Cmd).leftOut; len(left) > 0 {
+			notes = append(notes, fmt.Sprintf("the %s structurizer's build digest (side_files) leaves out the relative paths its command names in a directory it does not name (after cd $DIR, cd ~, popd +N, or a call of a function that changes directory): %s; a rebuild of those files is not told apart by --resume, merge or a state's night (name them by absolute paths to have them covered)",
+				side.name, strings.Join(left, ", ")))
+		}
+	}
+	return strings.Join(notes, "; ")
+}
+
 // isPath says whether the word w reads as a path (pathOfWord).
 func isPath(w string) bool {
 	_, ok := pathOfWord(w)
@@ -86,43 +108,166 @@ func isPath(w string) bool {
 // runs too (sh -c './adapter --model m.bin'). A relative path after a cd
 // (one eachCd counts) is read from the cd's directory (sh -c 'cd tools &&
 // ./adapter': tools/adapter), one after env -C DIR from DIR for the rest
-// of env's command, and one after a cd to a directory not known from the
-// command (cd, cd ~, cd $DIR) is left out.
+// of env's command, and one after a popd from the directory its pushd
+// left. A cd lasts as long as the shell that runs it: not past the ) of
+// a subshell ((cd x && make) && ./adapter), nor past the end of a
+// pipeline it is part of (cd x | ./y), nor past the & that runs its list
+// in the background (cd x & ./adapter). The words of a function's body
+// are read from the directory it is defined in, and a call of a function
+// whose body changes directory leaves the directory unknown. A relative
+// path in an unknown directory (after cd, cd ~, cd $DIR, popd +1, such a
+// call) is left out; leftOut names those.
 func namedFiles(cmd string) []string {
-	var paths []string
+	return cmdFiles(cmd).paths
+}
+
+// namedWords is what namedFiles reads of a command: the paths, and the
+// words naming a relative path it left out, their directory unknown.
+type namedWords struct {
+	paths, leftOut []string
+}
+
+// cmdFiles is namedWords of the shell command cmd (namedFiles).
+func cmdFiles(cmd string) namedWords {
+	var n namedWords
 	if words := commandWords(cmd); len(words) > 0 {
 		if w := cmd[words[0][0]:words[0][1]]; !isPath(w) {
 			if p, err := exec.LookPath(w); err == nil {
-				paths = append(paths, p)
+				n.paths = append(n.paths, p)
 			}
 		}
 	}
-	return pathsIn(controlWords(cmd), wordsDir{}, paths)
+	pathsIn(controlWords(cmd), wordsDir{}, &n)
+	return n
 }
 
-// pathsIn is paths with the paths that words name (namedFiles) appended,
-// words that run in the directory in.
-func pathsIn(words []controlWord, in wordsDir, paths []string) []string {
-	here := in      // the directory of the command words[i] is part of: in, or its env -C DIR
+// shellDirs is where the commands of a shell run, as pathsIn follows
+// them: the directory of the next command, pushd's stack below it, and
+// the directories a background list and a pipeline started in, to which
+// their ends return.
+type shellDirs struct {
+	in        wordsDir
+	pushed    []wordsDir // pushd's stack below in, its top last
+	stackLost bool       // a pushd or popd the stack is not followed through
+	listAt    wordsDir   // the directory the current list (up to ; or &) started in
+	pipeAt    wordsDir   // the directory the current pipeline started in
+	piped     bool       // the current pipeline has a |
+}
+
+// group is a ( or { that pathsIn has not seen closed: the shellDirs at
+// its start, whether it is a subshell, and the function it is the body
+// of ("" for none).
+type group struct {
+	at       shellDirs
+	subshell bool
+	fn       string
+}
+
+// same says whether d and e run the next command in the same directory
+// with the same stack.
+func (d shellDirs) same(e shellDirs) bool {
+	return d.in == e.in && d.stackLost == e.stackLost && slices.Equal(d.pushed, e.pushed)
+}
+
+// lose is d after a command that changes the directory and the stack
+// in a way the command does not tell (a call of a function that cds).
+func (d *shellDirs) lose() {
+	d.in, d.pushed, d.stackLost = wordsDir{lost: true}, nil, true
+}
+
+// controlOp is the operator the control word words[i] opens (";", "&",
+// "|", "&&", "||", "(", ")", ...), and how many words it takes: two for
+// && and ||, and for |& (a pipe of stderr too) and ;; (which ends a
+// case's arm).
+func controlOp(words []controlWord, i int) (string, int) {
+	c := words[i]
+	if i+1 < len(words) && words[i+1].op != 0 && words[i+1].at == c.at+1 {
+		switch n := words[i+1].op; {
+		case c.op == n && (c.op == '&' || c.op == '|' || c.op == ';'):
+			return string([]byte{c.op, n}), 2
+		case c.op == '|' && n == '&':
+			return "|", 2
+		}
+	}
+	return string(c.op), 1
+}
+
+// pathsIn appends to n the paths that words name (namedFiles), words
+// that run in the directory in.
+func pathsIn(words []controlWord, in wordsDir, n *namedWords) {
+	d := shellDirs{in: in, listAt: in, pipeAt: in}
+	var (
+		groups []group
+		fn     string          // the function whose body opens next
+		cds    map[string]bool // the functions whose body changes directory
+	)
+	here := in      // the directory of the command words[i] is part of: d.in, or its env -C DIR
 	program := true // words[i] may be a command's program
 	script := -1    // the index of the command string of a shell that words run
 	for i := 0; i < len(words); i++ {
 		w := words[i].text
 		if i == script {
-			paths = pathsIn(controlWords(shellUnquote(w)), here, paths)
+			pathsIn(controlWords(shellUnquote(w)), here, n)
 			continue
 		}
-		paths = here.path(w, paths)
-		switch {
-		case w == "": // a character that joins or groups commands
-			program, here = true, in
+		if words[i].op != 0 { // a character that joins or groups commands
+			op, k := controlOp(words, i)
+			i += k - 1
+			switch op {
+			case "(":
+				groups = append(groups, group{at: d, subshell: true, fn: fn})
+				fn, d.listAt, d.pipeAt, d.piped = "", d.in, d.in, false
+			case ")":
+				if g, ok := closeGroup(&groups, true); ok {
+					d = g.at // a subshell's cds end with it
+				}
+			case "|":
+				d.in, d.piped = d.pipeAt, true // each command of a pipeline is a subshell's
+			case "&":
+				d.in = d.listAt // a background list runs in a subshell
+				d.pipeAt, d.piped = d.in, false
+			case "&&", "||", ";", ";;":
+				if d.piped {
+					d.in = d.pipeAt
+				}
+				d.pipeAt, d.piped = d.in, false
+				if op != "&&" && op != "||" {
+					d.listAt = d.in
+				}
+			}
+			program, here = true, d.in
 			continue
-		case !program || isAssignment(w) || shellKeywords[w]:
+		}
+		here.path(w, n)
+		switch {
+		case !program:
+			continue
+		case w == "{":
+			groups = append(groups, group{at: d, fn: fn})
+			fn, d.listAt, d.pipeAt, d.piped = "", d.in, d.in, false
+			continue
+		case w == "}":
+			if g, ok := closeGroup(&groups, false); ok {
+				if g.fn != "" { // a body runs when called, not here
+					if !d.same(g.at) {
+						cds = set(cds, g.fn)
+					}
+					d.in, d.pushed, d.stackLost = g.at.in, g.at.pushed, g.at.stackLost
+				}
+				d.listAt, d.pipeAt, d.piped = g.at.listAt, g.at.pipeAt, g.at.piped
+			}
+			continue
+		case isAssignment(w) || shellKeywords[w]:
+			continue
+		}
+		if name, k := functionName(words, i); k > 0 {
+			fn = name
+			i += k - 1 // its body comes next
 			continue
 		}
 		if r := wrapperWords(words[i:]); r.n > 0 {
 			for k := i + 1; k < i+r.n; k++ {
-				paths = here.path(words[k].text, paths)
+				here.path(words[k].text, n)
 			}
 			if r.chdirSet {
 				here = here.cd(r.chdir)
@@ -132,18 +277,105 @@ func pathsIn(words []controlWord, in wordsDir, paths []string) []string {
 			continue
 		}
 		program = false
+		if cds[w] {
+			d.lose()
+			continue
+		}
 		if k, ok := shellScript(words[i:]); ok {
 			script = i + k
 		}
-		if d, ok := dirChange(words, i); ok {
-			to := ""
-			if d >= 0 {
-				to = words[d].text
-			}
-			in = in.cd(to) // the next command's: the cd's own words are read from here
+		d.changeDir(words, i)
+	}
+}
+
+// changeDir follows the directory change of the command whose program
+// is words[i] (a cd, pushd or popd; dirChange): the next command's
+// directory, and pushd's stack. The cd's own words are read from the
+// directory before it.
+func (d *shellDirs) changeDir(words []controlWord, i int) {
+	switch words[i].text {
+	case "popd":
+		switch w := nextWord(words, i); {
+		case w == "-n": // the stack loses an entry, the directory stays
+			d.stackLost = true
+		case w != "" && (w[0] == '+' || w[0] == '-'):
+			d.lose() // popd +N: which entry goes depends on the stack
+		case d.stackLost:
+			d.in = wordsDir{lost: true}
+		case len(d.pushed) > 0:
+			d.in, d.pushed = d.pushed[len(d.pushed)-1], d.pushed[:len(d.pushed)-1]
+		} // popd of an empty stack fails, and stays
+		return
+	case "pushd":
+		if _, ok := dirChange(words, i); !ok { // pushd -n DIR
+			d.stackLost = true
+			return
 		}
 	}
-	return paths
+	dir, ok := dirChange(words, i)
+	if !ok {
+		return
+	}
+	to := ""
+	if dir >= 0 {
+		to = words[dir].text
+	}
+	if words[i].text == "pushd" {
+		if dir < 0 { // pushd alone, pushd +N: the stack turns
+			d.stackLost = true
+		}
+		d.pushed = append(slices.Clip(d.pushed), d.in)
+	}
+	d.in = d.in.cd(to)
+}
+
+// nextWord is the word after words[i] in its command, "" for none.
+func nextWord(words []controlWord, i int) string {
+	if i+1 < len(words) && words[i+1].op == 0 {
+		return words[i+1].text
+	}
+	return ""
+}
+
+// closeGroup takes the innermost open group off groups, a subshell's
+// when subshell says the closing character is a ), a brace group's when
+// it is a }: false when none is open (a ) that closes a case's pattern).
+func closeGroup(groups *[]group, subshell bool) (group, bool) {
+	for k := len(*groups) - 1; k >= 0; k-- {
+		if g := (*groups)[k]; g.subshell == subshell {
+			*groups = (*groups)[:k]
+			return g, true
+		}
+	}
+	return group{}, false
+}
+
+// functionName is the name of the function whose definition words[i]
+// opens (NAME () or function NAME [()]), and how many words its head
+// takes before its body; 0 when it opens none.
+func functionName(words []controlWord, i int) (string, int) {
+	parens := func(k int) bool {
+		return k+1 < len(words) && words[k].op == '(' && words[k+1].op == ')'
+	}
+	switch {
+	case words[i].text == "function" && nextWord(words, i) != "":
+		if parens(i + 2) {
+			return words[i+1].text, 4
+		}
+		return words[i+1].text, 2
+	case parens(i + 1):
+		return words[i].text, 3
+	}
+	return "", 0
+}
+
+// set is m with key set, made when nil.
+func set(m map[string]bool, key string) map[string]bool {
+	if m == nil {
+		m = map[string]bool{}
+	}
+	m[key] = true
+	return m
 }
 
 // wordsDir is the directory a command's words run in, as far as the
@@ -167,20 +399,19 @@ func (d wordsDir) cd(to string) wordsDir {
 	return wordsDir{lost: true}
 }
 
-// path is paths with the path the word w names appended, read from d;
-// paths as they are when w names none, or a relative one in a lost
-// directory.
-func (d wordsDir) path(w string, paths []string) []string {
+// path appends to n the path the word w names, read from d: to its
+// leftOut when it is relative and d is lost.
+func (d wordsDir) path(w string, n *namedWords) {
 	p, ok := pathOfWord(w)
 	switch {
 	case !ok:
-		return paths
 	case filepath.IsAbs(p):
-		return append(paths, p)
+		n.paths = append(n.paths, p)
 	case d.lost:
-		return paths
+		n.leftOut = append(n.leftOut, p)
+	default:
+		n.paths = append(n.paths, filepath.Join(d.dir, p))
 	}
-	return append(paths, filepath.Join(d.dir, p))
 }
 
 // hashFile writes path (absolute) and the regular file's content to h.

@@ -469,35 +469,45 @@ func longOption(options map[string]wrapperOption, name string) wrapperOption {
 }
 
 // controlWord is a word of controlWords: its text, "" for a character
-// that joins or groups commands, and its offset in the command.
+// that joins or groups commands, and its offset in the command; op is
+// that character (0 for a word).
 type controlWord struct {
 	text string
 	at   int
+	op   byte
 }
 
 // controlWords are cmd's words (shellWords), each cut at the characters
 // that join or group commands where a shell reads them as syntax (cd
 // tools&&./a), each such character an empty word: a quoted command string
-// stays one word.
+// stays one word. The & and | of a redirection (2>&1, &>log, >|log) join
+// nothing and stay in their word.
 func controlWords(cmd string) []controlWord {
 	var words []controlWord
 	for _, span := range shellWords(cmd) {
 		w := cmd[span[0]:span[1]]
 		start := 0
 		shellScan(w, func(i int, syntax bool) {
-			if syntax && strings.IndexByte(";&|()", w[i]) >= 0 {
+			if syntax && strings.IndexByte(";&|()", w[i]) >= 0 && !redirection(w, i) {
 				if i > start {
-					words = append(words, controlWord{w[start:i], span[0] + start})
+					words = append(words, controlWord{text: w[start:i], at: span[0] + start})
 				}
-				words = append(words, controlWord{"", span[0] + i})
+				words = append(words, controlWord{at: span[0] + i, op: w[i]})
 				start = i + 1
 			}
 		})
 		if start < len(w) {
-			words = append(words, controlWord{w[start:], span[0] + start})
+			words = append(words, controlWord{text: w[start:], at: span[0] + start})
 		}
 	}
 	return words
+}
+
+// redirection says whether the & or | at w[i] is part of a redirection
+// operator: >& and <& (2>&1), &> and &>> (&>log), >| (>|log).
+func redirection(w string, i int) bool {
+	before := i > 0 && (w[i-1] == '>' || w[i-1] == '<' && w[i] == '&')
+	return before || w[i] == '&' && i+1 < len(w) && w[i+1] == '>'
 }
 
 // programName is a command's program word without its directory
