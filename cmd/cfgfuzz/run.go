@@ -562,6 +562,9 @@ func summaryLines(rep *fuzz.Report) string {
 	if n := rep.TimeBudgetNote; n != "" {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
+	if n := fuzz.SideFilesNote(&rep.Settings); n != "" {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	if s := rep.Settings; s.Baseline != "" {
 		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSide(s.Current, rep.Declared["current"]), s.Baseline, fuzz.DescribeSide(s.Baseline, rep.Declared["baseline"]))
 		if s.BaselineStrategy != "" && s.BaselineStrategy != s.Strategy {

@@ -102,3 +102,24 @@ func TestSummarySaysGPUChecked(t *testing.T) {
 		t.Errorf("without the gpu check, the summary mentions it:\n%s", got)
 	}
 }
+
+// TestSummaryNotesFilesLeftOutOfTheDigest: a cmd structurizer whose
+// command names a relative path in a directory it does not name (after
+// cd $TOOLS, or after a call of a function that changes directory) gets
+// a note naming the side and the path the digest leaves out; one whose
+// every path is known gets none.
+func TestSummaryNotesFilesLeftOutOfTheDigest(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 1}
+	rep.Settings.Current = "cmd:cd $TOOLS && ./adapter"
+	rep.Settings.Baseline = "cmd:f() { cd old; }; f; ./adapter --model m/x.bin"
+	got := summaryLines(rep)
+	for _, want := range []string{"note: the current structurizer's build digest (side_files) leaves out", "): ./adapter; ", "the baseline structurizer's build digest (side_files) leaves out", "): ./adapter, m/x.bin; "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, got)
+		}
+	}
+	rep.Settings.Current, rep.Settings.Baseline = "cmd:(cd tools && make) && ./adapter", "self"
+	if got := summaryLines(rep); strings.Contains(got, "side_files") {
+		t.Errorf("every path known, the summary notes some left out:\n%s", got)
+	}
+}
