@@ -1,6 +1,7 @@
 // unsupported.go: UnsupportedError, the typed refusal of a structured
 // function the convention cannot lay out: an OpSwitch of more than
-// 16,383 (literal, label) pairs, SPIR-V's universal limit (specification
+// 16,383 (literal, label) pairs, cases to the default's label left out
+// (withoutDefaultCases), SPIR-V's universal limit (specification
 // 2.17, which spirv-val enforces; the 65,535 words of one instruction,
 // 2.3, would hold twice as many), a module past the filler or id limits.
 // The emitter refuses such a switch rather than split it
@@ -16,7 +17,8 @@ import (
 )
 
 // MaxSwitchCases is the most cases (the default not counted) one OpSwitch
-// may have: SPIR-V's universal limit on its (literal, label) pairs.
+// may have: SPIR-V's universal limit on its (literal, label) pairs. A
+// case whose label is the default's is not written, and not counted.
 const MaxSwitchCases = 16383
 
 // UnsupportedError is a structured function that is valid but that the

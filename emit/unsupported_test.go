@@ -1,6 +1,8 @@
 // unsupported_test.go: a switch of more cases than SPIR-V allows, or weights
 // past the module's filler limit, are the typed UnsupportedError, not a
-// module whose word counts wrap or an allocation that cannot succeed.
+// module whose word counts wrap or an allocation that cannot succeed; a
+// switch whose cases past the limit go to its default's label is laid out
+// without them.
 package emit
 
 import (
@@ -128,5 +130,46 @@ func TestIDBound(t *testing.T) {
 	}
 	if _, err := Bytes(f, Options{}); err != nil {
 		t.Errorf("1,000 blocks: %v", err)
+	}
+}
+
+// TestWideSwitchToTheDefault: a switch of more successors than
+// MaxSwitchCases whose cases mostly go where its default goes is laid out:
+// a case to the default's label is left out of the OpSwitch (the default
+// takes its literal), and only the pairs written count against the limit.
+func TestWideSwitchToTheDefault(t *testing.T) {
+	n := MaxSwitchCases + 100
+	s := make([]int, n)
+	for i := range s {
+		s[i] = 1 // the default's target
+	}
+	s[7], s[5000], s[n-1] = 2, 3, 2
+	g := cfg.FromSuccs([][]int{s, {}, {}, {}})
+	res, err := structurizer.Structurize(g, structurizer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := Bytes(res.Func, Options{})
+	if err != nil {
+		t.Fatalf("a %d-way switch of 3 cases not to its default: %v", n, err)
+	}
+	m, err := spirv.Decode(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pairs [][2]uint32
+	for _, in := range m.Insts {
+		if in.Op != spirv.OpSwitch {
+			continue
+		}
+		for i := 2; i+1 < len(in.Operands); i += 2 {
+			if in.Operands[i+1] == in.Operands[1] {
+				t.Errorf("case %d lists the default's label %d", in.Operands[i], in.Operands[1])
+			}
+			pairs = append(pairs, [2]uint32{in.Operands[i], in.Operands[i+1]})
+		}
+	}
+	if len(pairs) != 3 || pairs[0][0] != 7 || pairs[1][0] != uint32(n-1) || pairs[2][0] != 5000 || pairs[0][1] != pairs[1][1] {
+		t.Errorf("the OpSwitch's pairs are %v, want cases 7 and %d to one label, then 5000", pairs, n-1)
 	}
 }

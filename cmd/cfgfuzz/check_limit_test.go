@@ -2,7 +2,7 @@
 // structurizer is the finding structurize:timeout within --timeout, slow
 // checks an incomplete (error) outcome within --check-timeout, limits that
 // are not positive a usage error, and a switch wider than one instruction
-// the outcome unsupported.
+// the outcome unsupported (its cases to the default's label not counted).
 package main
 
 import (
@@ -94,6 +94,25 @@ func TestCheckWideSwitchUnsupported(t *testing.T) {
 	rec, code, _ := checkJSON(t, switchGraph(16384), "--strategy", "dispatch", "--checks", "rules,spirv-val")
 	if code != exitFail || rec.Outcome != outcomeUnsupported || !strings.Contains(rec.Reason, "unsupported") {
 		t.Fatalf("exit %d, %+v", code, rec)
+	}
+}
+
+// TestCheckWideSwitchToTheDefault: a switch of 16,483 successors, all
+// but three of them its first, is laid out with its three other cases
+// (the rest go to the default's label) and passes every default check,
+// under either strategy; one of them falls into the default's target.
+func TestCheckWideSwitchToTheDefault(t *testing.T) {
+	succ := make([]string, 16483)
+	for i := range succ {
+		succ[i] = "1"
+	}
+	succ[7], succ[5000], succ[len(succ)-1] = "2", "3", "2"
+	graph := "{{" + strings.Join(succ, ", ") + "}, {3}, {1}, {}}\n"
+	for _, strategy := range []string{"structured", "dispatch"} {
+		rec, code, _ := checkJSON(t, graph, "--strategy", strategy)
+		if code != exitOK || rec.Outcome != outcomeOK {
+			t.Errorf("%s: exit %d, %+v", strategy, code, rec)
+		}
 	}
 }
 

@@ -79,15 +79,17 @@ func TestWithFaults(t *testing.T) {
 }
 
 // TestLocalAnswersAnUnencodableFunctionInFuncForm: a function the
-// convention cannot encode (an OpSwitch past emit.MaxSwitchCases) goes
+// convention cannot encode (an OpSwitch past emit.MaxSwitchCases, its
+// cases going elsewhere than its default) goes
 // back in func form from the module-form handler, so that cfgfuzz's
 // emitter says unsupported of it as of the in-process structurizer's; a
 // weight out of range is a request error.
 func TestLocalAnswersAnUnencodableFunctionInFuncForm(t *testing.T) {
 	targets := make([]string, emit.MaxSwitchCases+2)
 	for i := range targets {
-		targets[i] = strconv.Itoa(1 + i%3)
+		targets[i] = strconv.Itoa(2 + i%2) // none goes where the default, 1, goes
 	}
+	targets[0] = "1"
 	graph := "{{" + strings.Join(targets, ", ") + "}, {}, {}, {}}"
 	resp := Local(true)(Request{V: 1, Graph: graph})
 	if resp.Outcome != OK || resp.Func == nil || resp.Module != nil {
