@@ -551,6 +551,28 @@ func changedList(paths []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(paths[:shown], ", "), len(paths)-shown)
 }
 
+// UncommittedTree is, for a rev or repo spec that names a working tree's
+// uncommitted changes by their content (REV+dirty:TREE, as a resolved
+// spec records them), what a record of it must say: it is built again
+// only while its build is cached or a working tree still has that
+// content. "" for any other spec.
+func UncommittedTree(spec string) string {
+	sp, err := ParseSpec(spec)
+	if err != nil || (sp.Kind != SpecRev && sp.Kind != SpecRepo) || sp.WorkTree == "" || sp.WorkTree == WorkTreeAny {
+		return ""
+	}
+	return fmt.Sprintf("the structurizer was built from commit %s plus uncommitted changes (tree %s), which no commit holds: a replay builds it only where that build is cached (on the machine that built it) or the working tree still has that content; commit the changes and record that commit (rev:COMMIT, repo:DIR@COMMIT) to replay it anywhere",
+		shortHash(sp.Rev), shortHash(sp.WorkTree))
+}
+
+// shortHash is a git hash's first 12 digits (h itself when shorter).
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
 // revisionOf is the revision s names: its commit, and with +dirty the
 // working tree's snapshot (none when the tree is clean). A recorded tree
 // hash is taken from the cache when built there, else the working tree
@@ -577,7 +599,14 @@ func revisionOf(s Spec, p Project, opt BuildOptions) (Revision, error) {
 	if err != nil {
 		return rev, err
 	}
+	gone := func(now string) error {
+		return fmt.Errorf("%s: the uncommitted changes it names (tree %s on commit %s) are gone: %s, and no build of them is cached here; such a spec is built again only while the working tree has that content, so replay it on a commit that holds the changes instead (rev:COMMIT, repo:DIR@COMMIT)",
+			s, shortHash(s.WorkTree), shortHash(commit), now)
+	}
 	if snap.Head != commit {
+		if s.WorkTree != WorkTreeAny {
+			return rev, gone("HEAD is " + shortHash(snap.Head) + " now")
+		}
 		return rev, fmt.Errorf("%s: the working tree's changes are on HEAD (%s), not on %s", s, snap.Head[:12], s.Rev)
 	}
 	if !snap.Clean {
@@ -587,7 +616,10 @@ func revisionOf(s Spec, p Project, opt BuildOptions) (Revision, error) {
 		}
 	}
 	if s.WorkTree != WorkTreeAny && rev.Tree != s.WorkTree {
-		return rev, fmt.Errorf("%s: the working tree has changed since (its content is now %s) and no build of it is cached", s, rev)
+		if rev.Tree == "" {
+			return rev, gone("the working tree has changed since (it has no uncommitted changes now)")
+		}
+		return rev, gone("the working tree has changed since (its content is now tree " + shortHash(rev.Tree) + ")")
 	}
 	return rev, nil
 }

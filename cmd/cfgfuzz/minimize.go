@@ -947,11 +947,15 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h, saved corpus.Header, mf
 		if err != nil {
 			return err
 		}
+		dirty := markUncommitted(&saved)
 		p, err := corpus.WriteRegression(dir, mf.save, saved, res.Graph)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintln(stderr, "minimize: saved regression", p)
+		if dirty != "" {
+			fmt.Fprintln(stderr, "minimize: "+dirty)
+		}
 		if n := relativeCdNote(saved.Structurizer); n != "" {
 			fmt.Fprintln(stderr, "minimize: "+n)
 		}

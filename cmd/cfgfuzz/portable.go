@@ -214,6 +214,18 @@ func relativeCdNote(spec string) string {
 	return fmt.Sprintf("note: the recorded structurizer changes into %s, relative to where it runs: a replay from another directory will not find it; name it {repo}/... (the git work tree's top) or by an absolute path", fuzz.PrintableLine(d))
 }
 
+// markUncommitted adds to h, a regression header about to be written, a
+// note when its structurizer is a build of uncommitted changes
+// (fuzz.UncommittedTree), and returns the note to print ("" none).
+func markUncommitted(h *corpus.Header) string {
+	n := fuzz.UncommittedTree(h.Structurizer)
+	if n == "" {
+		return ""
+	}
+	h.Notes = append(h.Notes, "uncommitted: "+n)
+	return "note: " + n
+}
+
 // recordedSpec is the structurizer a regression file records, its
 // placeholders replaced from where the file lies.
 func recordedSpec(reg *corpus.Regression) (string, error) {

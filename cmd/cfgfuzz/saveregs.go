@@ -4,7 +4,8 @@
 // register file, target environment, rules reading, walks, checks
 // (--allow-fallbacks among them) and limits it was found under;
 // expect pass; the structurizer's paths inside the directory's git work
-// tree written from {repo}: portable.go), so a campaign's new bugs come
+// tree written from {repo}: portable.go; a build of uncommitted changes
+// noted, as no commit holds it), so a campaign's new bugs come
 // out ready for the suite `cfgfuzz regress` replays. A finding without a
 // minimized graph (the minimizer off, the failure not reproduced, or a
 // shard, which leaves minimization to the merge) is not saved, nor is a
@@ -52,7 +53,7 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 	}
 	var saved, kept []string
 	var broken, notes []string
-	cdNoted := false
+	cdNoted, dirtyNoted := false, false
 	unminimized, flaky, unjudged, stateKnows := 0, 0, 0, 0
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
@@ -84,6 +85,10 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 		if n := relativeCdNote(h.Structurizer); n != "" && !cdNoted {
 			notes = append(notes, n)
 			cdNoted = true
+		}
+		if n := markUncommitted(&h); n != "" && !dirtyNoted {
+			notes = append(notes, n)
+			dirtyNoted = true
 		}
 		name := regressionName(h, f)
 		path, err := corpus.WriteRegression(dir, name, h, g)
