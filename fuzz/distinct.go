@@ -6,21 +6,25 @@
 //
 // On top of that the coordinator skips a graph isomorphic to one an
 // earlier index already gave (Record.Skipped): its canonical hash is the
-// hash of gen.Canonical's form (blocks renumbered breadth-first from the
-// entry, successors in order: the canonical labelling of a rooted graph
-// with ordered successors, exact, not a fingerprint) with the weights moved
-// along. A graph with dead blocks (unreachable from the entry, which a
-// campaign gives one graph in gen.CampaignDeadEvery) is hashed as it is,
-// dead blocks and numbering included: it is another input than its
-// reachable part, or than a graph with other dead blocks, to a structurizer
-// that crashes on dead code, so it is never skipped as a repeat of one;
-// only an exact repeat of it is. What it misses: a renumbering of a graph
-// with dead blocks is not skipped (its dead part has no canonical order);
-// two graphs that differ in the order of a
-// conditional's arms are different graphs to it (and to a structurizer);
-// a 64-bit hash collision (odds about n²/2⁶⁵ over n graphs) would skip a
-// new graph. A renumbering of a graph is skipped without running it: the
-// meta check already runs each graph renumbered.
+// hash of the graph in canonicalOrder's order (canonical.go: the blocks
+// the entry reaches numbered breadth-first from the entry, successors in
+// order, which is gen.Canonical's form; then the dead blocks, those no
+// path from the entry reaches, in the least order any choice of dead roots
+// gives) with the weights and names moved along: the canonical labelling
+// of a rooted graph with ordered successors, exact, not a fingerprint. A
+// graph with dead blocks (which a campaign gives one graph in
+// gen.CampaignDeadEvery) is hashed whole, never as its reachable part: to
+// a structurizer that crashes on dead code it is another input than its
+// reachable part, or than the graph with its dead blocks' edges landing
+// elsewhere, so it is skipped only as a repeat of a renumbering of itself.
+// What it misses: a graph whose dead blocks the order's search gives up on
+// (past orderBudget, as when dozens of dead blocks share one shape and
+// the same successors) is hashed as it is, so a renumbering of it is not
+// skipped; two graphs that differ in the order of a conditional's arms
+// are different graphs to it (and to a structurizer); a 64-bit hash
+// collision (odds about n²/2⁶⁵ over n graphs) would skip a new graph. A
+// renumbering of a graph is skipped without running it: the meta check
+// already runs each graph renumbered, dead blocks included.
 //
 // The skip is decided in index order over every index of the campaign,
 // whatever the shard, the worker count or a resume: index i is skipped iff
@@ -63,29 +67,36 @@ func (s *Settings) Place(i int) (stream, number int) {
 // GraphHash is the canonical hash of g with its weights (see the file
 // comment) on a strategy: the dispatch share's graphs (Settings.GraphStrategy)
 // are other work than the same graph on the campaign's strategy. It hashes
-// gen.Canonical's form without building it: blocks in breadth-first order
-// from the entry, each successor as its block's place in that order.
+// the canonical form without building it: the block count, then the blocks
+// in canonicalOrder's order, each successor as its block's place in that
+// order; a graph whose order the search gave up on is hashed in its own
+// numbering, marked apart.
 func GraphHash(g *cfg.Graph, strategy string) uint64 {
 	h := hasher(fnvOffset)
 	h.text(strategy)
-	id, order := bfsOrder(g)
-	if len(order) < g.Len() { // unreachable blocks: the graph as it is
+	id, order, ok := canonicalOrder(g, true)
+	if !ok { // dead blocks past the search's budget: the graph as it is
 		h.word(1)
-		order = order[:0]
-		for b := range g.Succs {
-			id[b] = b
-			order = append(order, b)
+		id = make([]int, g.Len())
+		order = make([]int, g.Len())
+		for b := range id {
+			id[b], order[b] = b, b
 		}
+	} else {
+		h.word(0)
 	}
+	n := g.Len()
+	h.word(uint64(n))
 	for _, b := range order {
 		h.word(uint64(len(g.Succs[b])))
 		for _, t := range g.Succs[b] {
-			h.word(uint64(id[t]))
+			if t >= 0 && t < n {
+				t = id[t]
+			}
+			h.word(uint64(t))
 		}
 		h.word(uint64(g.Weight(b)))
-		if b < len(g.Names) {
-			h.text(g.Names[b])
-		}
+		h.text(g.Name(b))
 	}
 	return mix(uint64(h))
 }

@@ -5,6 +5,7 @@
 package fuzz
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -17,13 +18,14 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// repeatBases are pairwise non-isomorphic graphs; repeatSource gives
-// graph number j as base j mod 5, renumbered by a permutation drawn from j.
+// repeatBases are pairwise non-isomorphic graphs, one with dead blocks;
+// repeatSource gives graph number j as base j mod 5, renumbered by a
+// permutation drawn from j (which moves the dead blocks too).
 var repeatBases = []string{
 	"{{1}, {}}",
 	"{{1, 2}, {3}, {3}, {}}",
 	"{{1}, {1, 2}, {}}",
-	"{{1}, {2}, {}}",
+	"{{1}, {2}, {}, {1, 4}, {4, 0}}", // 3 and 4 dead
 	"{{1, 2}, {2}, {0, 3}, {}}",
 }
 
@@ -251,6 +253,187 @@ func TestProgressCountsDistinctGraphs(t *testing.T) {
 	for _, want := range []string{"cfgfuzz: 2 distinct graphs (3/4 indices)", "ok 2 ", "skipped 1", "distinct graphs/s"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("progress line %q lacks %q", line, want)
+		}
+	}
+}
+
+// TestGraphHashDeadBlocks: a graph with dead blocks and any renumbering of
+// it that keeps the entry hash and fingerprint alike; moving where one
+// dead block's edge lands, in the live part or the dead part, gives
+// another hash and fingerprint.
+func TestGraphHashDeadBlocks(t *testing.T) {
+	// 0..3 live (a diamond), 4 and 5 dead: 4 branches to 1 or to 5, 5 is a
+	// dead loop that leaves to 3.
+	g := cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}, {1, 5}, {5, 3}})
+	g.Weights[5] = 16
+	for _, perm := range [][]int{{0, 5, 4, 3, 2, 1}, {0, 1, 2, 3, 5, 4}, {0, 4, 2, 5, 1, 3}} {
+		h := g.Permute(perm)
+		if GraphHash(g, "") != GraphHash(h, "") {
+			t.Errorf("%v renumbered by %v to %v: another hash", g, perm, h)
+		}
+		if GraphFingerprint(g) != GraphFingerprint(h) {
+			t.Errorf("%v renumbered by %v to %v: another fingerprint", g, perm, h)
+		}
+	}
+	for name, h := range map[string]*cfg.Graph{
+		"dead edge to the other arm":   cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}, {2, 5}, {5, 3}}),
+		"dead edge to the entry":       cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}, {1, 5}, {5, 0}}),
+		"dead edge into the dead part": cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}, {1, 5}, {4, 3}}),
+		"dead arms swapped":            cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}, {5, 1}, {5, 3}}),
+		"weight on the other dead":     cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}, {1, 5}, {5, 3}}),
+	} {
+		if name != "weight on the other dead" {
+			h.Weights[5] = 16
+		} else {
+			h.Weights[4] = 16
+		}
+		if GraphHash(g, "") == GraphHash(h, "") {
+			t.Errorf("%s: %v and %v share a hash", name, g, h)
+		}
+		if GraphFingerprint(g) == GraphFingerprint(h) {
+			t.Errorf("%s: %v and %v share a fingerprint", name, g, h)
+		}
+	}
+}
+
+// TestGraphHashIsomorphismWithDeadBlocks: on random small graphs, most with
+// blocks the entry does not reach, two graphs share a hash (and a
+// fingerprint) exactly when some renumbering that keeps the entry maps one
+// onto the other, weights included, found by trying every renumbering.
+func TestGraphHashIsomorphismWithDeadBlocks(t *testing.T) {
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 2))
+	type seen struct {
+		g    *cfg.Graph
+		hash uint64
+		fp   Fingerprint
+	}
+	var graphs []seen
+	for range 400 {
+		n := 2 + r.IntN(4)
+		g := cfg.New(n)
+		for b := range n {
+			for range r.IntN(3) {
+				g.Succs[b] = append(g.Succs[b], r.IntN(n))
+			}
+			g.Weights[b] = 16 * r.IntN(2)
+		}
+		perm := append([]int{0}, r.Perm(n-1)...)
+		for i := 1; i < n; i++ {
+			perm[i]++
+		}
+		for _, h := range []*cfg.Graph{g, g.Permute(perm)} {
+			graphs = append(graphs, seen{h, GraphHash(h, ""), GraphFingerprint(h)})
+		}
+	}
+	for i, a := range graphs {
+		for _, b := range graphs[:i] {
+			iso := isomorphic(a.g, b.g)
+			if (a.hash == b.hash) != iso || (a.fp == b.fp) != iso {
+				t.Fatalf("%v %v and %v %v: isomorphic %v, same hash %v, same fingerprint %v",
+					a.g, a.g.Weights, b.g, b.g.Weights, iso, a.hash == b.hash, a.fp == b.fp)
+			}
+		}
+	}
+}
+
+// isomorphic tries every renumbering of a that keeps the entry.
+func isomorphic(a, b *cfg.Graph) bool {
+	n := a.Len()
+	if n != b.Len() {
+		return false
+	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	var try func(k int) bool
+	try = func(k int) bool {
+		if k == n {
+			return a.Permute(perm).Equal(b)
+		}
+		for i := k; i < n; i++ {
+			perm[k], perm[i] = perm[i], perm[k]
+			if try(k + 1) {
+				return true
+			}
+			perm[k], perm[i] = perm[i], perm[k]
+		}
+		return false
+	}
+	return try(1)
+}
+
+// TestGraphHashDeadTwins: forty dead blocks alike (the same successor, no
+// block branching to them) are followed as one in the order's search, so
+// a renumbering of the graph is recognized; forty dead pairs alike, each
+// dead block branching to a dead block of its own, pass the search's
+// budget, and the graph is hashed as it is, a copy alike and a renumbering
+// not.
+func TestGraphHashDeadTwins(t *testing.T) {
+	const k = 40
+	twins := cfg.New(2 + k)
+	twins.Succs[0] = []int{1}
+	for d := 2; d < 2+k; d++ {
+		twins.Succs[d] = []int{1, d} // each its own loop
+	}
+	pairs := cfg.New(2 + 2*k)
+	pairs.Succs[0] = []int{1}
+	for d := 2; d < 2+2*k; d += 2 {
+		pairs.Succs[d], pairs.Succs[d+1] = []int{d + 1}, []int{1}
+	}
+	reversed := func(g *cfg.Graph) *cfg.Graph {
+		perm := []int{0, 1}
+		for d := g.Len() - 1; d >= 2; d-- {
+			perm = append(perm, d)
+		}
+		return g.Permute(perm)
+	}
+	if _, _, ok := canonicalOrder(twins, true); !ok {
+		t.Errorf("%v: the order's search gave up", twins)
+	}
+	if GraphHash(twins, "") != GraphHash(reversed(twins), "") || GraphFingerprint(twins) != GraphFingerprint(reversed(twins)) {
+		t.Errorf("%v renumbered: another hash or fingerprint", twins)
+	}
+	if _, _, ok := canonicalOrder(pairs, true); ok {
+		t.Fatalf("%v: the order's search did not give up", pairs)
+	}
+	if GraphHash(pairs, "") != GraphHash(pairs.Clone(), "") || GraphFingerprint(pairs) != GraphFingerprint(pairs.Clone()) {
+		t.Errorf("%v: a copy hashes differently", pairs)
+	}
+	if GraphHash(pairs, "") == GraphHash(reversed(pairs), "") || GraphFingerprint(pairs) == GraphFingerprint(reversed(pairs)) {
+		t.Errorf("%v: a renumbering hashes alike, though the search gave up", pairs)
+	}
+}
+
+// TestGraphFingerprintOfReachableGraphs: a graph the entry reaches whole
+// is fingerprinted as the SHA-256 of gen.Canonical's compact form and its
+// weights, the form fingerprint.go documents and a state's seen filter
+// keys graphs by (state.go).
+func TestGraphFingerprintOfReachableGraphs(t *testing.T) {
+	seed := uint64(rand.Int64())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 4))
+	for range 2000 {
+		n := 1 + r.IntN(6)
+		g := cfg.New(n)
+		for b := range n {
+			for range r.IntN(3) {
+				g.Succs[b] = append(g.Succs[b], r.IntN(n))
+			}
+			g.Weights[b] = 16 * r.IntN(2)
+		}
+		if !reachesAllBlocks(g) {
+			continue
+		}
+		c := gen.Canonical(g)
+		form := cfg.FormatCompact(c) + "w"
+		for b := range c.Len() {
+			form += fmt.Sprint(c.Weight(b), ",")
+		}
+		if GraphFingerprint(g) != sha256.Sum256([]byte(form)) {
+			t.Fatalf("%v %v: the fingerprint is not that of %q", g, g.Weights, form)
 		}
 	}
 }
