@@ -256,19 +256,33 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 // replay judges it (a timeout finding's search keeps graphs answered
 // late, within the time limit); the search went back to the smallest graph
 // it had accepted that gave structurize:timeout so, 10 blocks, and shrank
-// it to 6 judging as a replay does".
+// it to 6 blocks 7 edges judging as a replay does". When it went back to
+// the original graph it says so, and when the result is the original's
+// size it says the finding is not minimized, and why: the search from the
+// original found no smaller graph its replay judges so, or a limit
+// stopped it first.
 func OvershotNote(res *Result) string {
 	o := res.Overshot
 	got := "passed"
 	if o.Got != "" {
 		got = "gave " + o.Got + ", not " + res.Signature + ","
 	}
-	on := ""
-	if res.After != o.Back {
-		on = fmt.Sprintf(", and shrank it to %d judging as a replay does", res.After.Blocks)
+	back := fmt.Sprintf("the search went back to the smallest graph it had accepted that gave %s so, %d blocks", res.Signature, o.Back.Blocks)
+	if o.Original {
+		back = fmt.Sprintf("none of the graphs it had accepted that were judged so gave %s: the search went back to the original graph, %d blocks", res.Signature, o.Back.Blocks)
 	}
-	return fmt.Sprintf("the search's smallest graph, %d blocks, %s judged as its replay judges it (a timeout finding's search keeps graphs answered late, within the time limit); the search went back to the smallest graph it had accepted that gave %s so, %d blocks%s",
-		o.Size.Blocks, got, res.Signature, o.Back.Blocks, on)
+	on := ""
+	switch {
+	case res.After != o.Back:
+		on = fmt.Sprintf(", and shrank it to %d blocks %d edges judging as a replay does", res.After.Blocks, res.After.Edges)
+	case !o.Original:
+	case res.Stopped != "":
+		on = "; the result is the original graph's size, not minimized: the " + res.Stopped + " stopped the search from it before it found a smaller graph its replay judges " + res.Signature
+	default:
+		on = "; the result is the original graph's size, not minimized: searching on from it, judging candidates as a replay does, found no smaller graph"
+	}
+	return fmt.Sprintf("the search's smallest graph, %d blocks, %s judged as its replay judges it (a timeout finding's search keeps graphs answered late, within the time limit); %s%s",
+		o.Size.Blocks, got, back, on)
 }
 
 // timeSplit words how a search's time divides between the search, which

@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -111,15 +112,22 @@ type Options struct {
 // structurizer answers late, within the time limit, which a replay judges
 // by its answer (growth:time, say). The result is then the smallest graph
 // the search accepted on its way that the replay's judgement gave the
-// target (the original graph, when none did), or a graph the search
-// shrank that one into with Replay judging its candidates.
+// target (the original graph, when none did: Original), or a graph the
+// search shrank that one into with Replay judging its candidates. When
+// the search went back to the original and shrank it no further, the
+// result is the original graph (Result.After equals Result.Before): the
+// finding is not minimized, and OvershotNote says so.
 type Overshoot struct {
 	Size Size   // the search's smallest graph's size
 	Got  string // what a replay's judgement of it gave, "" a pass
 	// Back is the size of the graph the search went back to: the
 	// smallest it had accepted that the replay's judgement gave the
-	// target.
+	// target, or the original's.
 	Back Size
+	// Original: the replay's judgement gave the target on none of the
+	// graphs the search accepted (those it judged bisecting its path),
+	// and the search went back to the original graph.
+	Original bool
 }
 
 // StoppedByInterruption is Result.Stopped for a search whose
@@ -183,7 +191,9 @@ type Result struct {
 	// Others maps each other signature met on the way to the first
 	// candidate that showed it.
 	Others map[string]*cfg.Graph
-	// Stages counts the accepted reductions per stage name.
+	// Stages counts the accepted reductions per stage name, those on
+	// the way to Graph: a search that went back (Overshot) does not count
+	// the reductions past the graph it went back to.
 	Stages map[string]int
 }
 
@@ -283,8 +293,10 @@ type search struct {
 	// trail is, with Options.Replay, the graphs the search stood at, the
 	// original first and cur last, the last of each block count (accept),
 	// from which replayable takes a larger graph when Replay does not
-	// judge cur with the target.
-	trail []*cfg.Graph
+	// judge cur with the target. trailStages[i] is Result.Stages when
+	// the search stood at trail[i].
+	trail       []*cfg.Graph
+	trailStages []map[string]int
 }
 
 // Minimize shrinks g while it keeps failing with the target signature.
@@ -330,7 +342,7 @@ func newSearch(g *cfg.Graph, pred Predicate, opt Options) (*search, error) {
 		opt.Rejudge = DefaultRejudge
 	}
 	h := normalize(g, g, nil)
-	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(), trail: []*cfg.Graph{h},
+	s := &search{pred: pred, opt: opt, cur: h, cache: map[string]bool{}, start: time.Now(), trail: []*cfg.Graph{h}, trailStages: []map[string]int{{}},
 		res: &Result{Before: SizeOf(h), Others: map[string]*cfg.Graph{}, Stages: map[string]int{}}}
 	first, err := s.judgeOriginal(h)
 	if err != nil {
@@ -492,14 +504,14 @@ func (s *search) accept(stage string, c *cfg.Graph) {
 		s.opt.Log("%s: %d blocks %d edges -> %d blocks %d edges", stage, s.cur.Len(), s.cur.Edges(), c.Len(), c.Edges())
 	}
 	s.cur = c
+	s.res.Stages[stage]++
 	if s.opt.Replay != nil {
 		if last := len(s.trail) - 1; last > 0 && c.Len() == s.trail[last].Len() {
-			s.trail[last] = c // one graph a block count, and the original: what replayable bisects
+			s.trail[last], s.trailStages[last] = c, maps.Clone(s.res.Stages) // one graph a block count, and the original: what replayable bisects
 		} else {
-			s.trail = append(s.trail, c)
+			s.trail, s.trailStages = append(s.trail, c), append(s.trailStages, maps.Clone(s.res.Stages))
 		}
 	}
-	s.res.Stages[stage]++
 	s.progress() // the size the search stands at, not the one before this candidate
 }
 
@@ -578,7 +590,8 @@ func (s *search) past() bool { return !s.opt.Deadline.IsZero() && time.Now().Aft
 // replayable makes sure, with Options.Replay, that the result is a graph
 // Replay judges with the target: it judges the search's smallest graph
 // so and, when that does not give the target, goes back to the smallest
-// graph of the trail that it does (Result.Overshot), found by bisecting
+// graph of the trail that it does (Result.Overshot; the original when
+// none of the others does), found by bisecting
 // the trail between the original, which Replay judged with the target,
 // and the smallest graph (a graph is taken to fail so when a larger one
 // the search accepted before it does, as a structurizer's time grows with
@@ -614,7 +627,8 @@ func (s *search) replayable(stages []Stage) (*judgement, error) {
 		}
 	}
 	s.cur = s.trail[lo]
-	s.res.Overshot = &Overshoot{Size: smallest, Got: got, Back: SizeOf(s.cur)}
+	s.res.Overshot = &Overshoot{Size: smallest, Got: got, Back: SizeOf(s.cur), Original: lo == 0}
+	s.res.Stages = maps.Clone(s.trailStages[lo])
 	s.progress()
 	if s.stopped() {
 		return j, nil
@@ -627,7 +641,7 @@ func (s *search) replayable(stages []Stage) (*judgement, error) {
 		}
 	}
 	s.cache[s.key(s.cur)] = true
-	s.pred, s.trail = s.opt.Replay, s.trail[:lo+1]
+	s.pred, s.trail, s.trailStages = s.opt.Replay, s.trail[:lo+1], s.trailStages[:lo+1]
 	from := s.cur
 	s.searchStart, s.searchSteps = time.Now(), s.res.Steps
 	err := s.runPipeline(stages)

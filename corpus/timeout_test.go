@@ -155,8 +155,8 @@ func TestTimeoutResultReplaysAsATimeout(t *testing.T) {
 			t.Errorf("no answer from %d blocks: the result has %d, verified %v in %v judgements; want %d, verified in 3 of 3",
 				c.hangs, res.Graph.Len(), res.Verified, res.Confirmed, c.hangs)
 		}
-		if o := res.Overshot; o == nil || o.Size.Blocks != 3 || o.Got != "growth:"+oracle.SigGrowthTime || o.Back.Blocks != c.back {
-			t.Errorf("no answer from %d blocks: overshot %+v, want the search's 3-block graph, growth:time, and back to %d blocks", c.hangs, o, c.back)
+		if o := res.Overshot; o == nil || o.Size.Blocks != 3 || o.Got != "growth:"+oracle.SigGrowthTime || o.Back.Blocks != c.back || o.Original != (c.back == g.Len()) {
+			t.Errorf("no answer from %d blocks: overshot %+v, want the search's 3-block graph, growth:time, and back to %d blocks (the original's: %v)", c.hangs, o, c.back, c.back == g.Len())
 		}
 		if sig, _ := run.Predicate()(res.Graph); sig != SigTimeout {
 			t.Errorf("no answer from %d blocks: the result judged as a replay judges it: %q, want %s", c.hangs, sig, SigTimeout)
@@ -193,5 +193,64 @@ func TestTimeoutHookResultReplaysAsATimeout(t *testing.T) {
 	}
 	if want := "the search's smallest graph, 3 blocks, gave growth:time, not structurize:timeout,"; !strings.Contains(log.String(), want) {
 		t.Errorf("the hook's line does not say %q:\n%s", want, log.String())
+	}
+}
+
+// TestTimeoutResultBackToTheOriginal: with a replay that times out only
+// the original graph's size (12 edges; a fake pair of predicate and
+// replay), every graph the search accepted replays as growth:time, so it
+// goes back to the original; searching on from there finds no smaller
+// graph, or the step limit stops it first. Either way the result is the
+// original's size, the reductions the search went back past are not
+// counted, and the note says the search went back to the original and the
+// finding is not minimized, and why.
+func TestTimeoutResultBackToTheOriginal(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1}, {2, 3}, {4}, {4}, {5}, {6, 1}, {7}, {8, 9}, {9}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lax := func(h *cfg.Graph) (string, error) { // the search's: late answers keep the finding
+		if h.Len() >= 2 {
+			return SigTimeout, nil
+		}
+		return "", nil
+	}
+	replay := func(h *cfg.Graph) (string, error) { // a replay's: no answer only at the original's size
+		if h.Edges() >= g.Edges() {
+			return SigTimeout, nil
+		}
+		return "growth:" + oracle.SigGrowthTime, nil
+	}
+	for _, c := range []struct {
+		steps int
+		why   string
+	}{
+		{0, "searching on from it, judging candidates as a replay does, found no smaller graph"},
+		{40, "the step limit (40) stopped the search from it before it found a smaller graph its replay judges " + SigTimeout},
+	} {
+		res, err := Minimize(g, lax, Options{Signature: SigTimeout, Replay: replay, MaxSteps: c.steps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := res.Overshot
+		if o == nil || !o.Original || o.Back != res.Before || res.After != res.Before || !res.Verified {
+			t.Fatalf("max steps %d: %v -> %v, verified %v, overshot %+v; want the original's size, verified, back to the original",
+				c.steps, res.Before, res.After, res.Verified, o)
+		}
+		for stage, n := range res.Stages {
+			if stage != "renumber" && n > 0 { // the final renumbering keeps the size
+				t.Errorf("max steps %d: stages %v count reductions the search went back past", c.steps, res.Stages)
+			}
+		}
+		note := OvershotNote(res)
+		for _, want := range []string{
+			"the search's smallest graph, 2 blocks, gave growth:time, not structurize:timeout,",
+			"none of the graphs it had accepted that were judged so gave structurize:timeout: the search went back to the original graph, 10 blocks",
+			"the result is the original graph's size, not minimized: " + c.why,
+		} {
+			if !strings.Contains(note, want) {
+				t.Errorf("max steps %d: the note does not say %q:\n%s", c.steps, want, note)
+			}
+		}
 	}
 }
