@@ -180,7 +180,9 @@ type server struct {
 // server's before it was sent a graph: started no earlier than the server
 // (a server started again after another's end may note a process the
 // other left), and at an earlier clock tick than the first graph was
-// sent, or in a baseline read before it.
+// sent, or in a baseline read before it. One started in the tick the
+// first graph was sent in may have started before it or after: it is not
+// counted the start-up's (strayPlace says the order is not known).
 func (s *server) hadAtStartUp(pid int, start uint64) bool {
 	if !s.startedAfter(start) {
 		return false
@@ -190,6 +192,26 @@ func (s *server) hadAtStartUp(pid int, start uint64) bool {
 	}
 	b, ok := s.baseline[pid]
 	return s.startUpBaseline && ok && b == start
+}
+
+// strayPlace places a stray of process pid, start time start, noted by a
+// reading of the server's processes while it answered a graph whose
+// request was sent at clock tick sent (clockTicksAfter, read before the
+// request went out; 0 not known): the start-up's (hadAtStartUp), else
+// when it started against that request. Only a start in a later tick than
+// sent is after the request; one in the same tick is either.
+func (s *server) strayPlace(pid int, start, sent uint64) (startUp bool, started StrayStart) {
+	switch {
+	case s.hadAtStartUp(pid, start):
+		return true, StrayStartUnknown
+	case sent == 0:
+		return false, StrayStartUnknown
+	case start > sent:
+		return false, StrayStartedAfter
+	case start == sent:
+		return false, StrayStartedSameTick
+	}
+	return false, StrayStartedBefore
 }
 
 // startedAfter says whether a process of start time start started no
@@ -285,14 +307,16 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 	if p.srv.spoke && !p.srv.baselined {
 		p.srv.takeBaseline() // the processes its start-up left: not this graph's
 		p.srv.startUpBaseline = true
-		labelStrays(by, "", func(_ int, start uint64) bool { return p.srv.startedAfter(start) }) // noted before any graph
+		labelStrays(by, "", func(_ int, start uint64) (bool, StrayStart) { return p.srv.startedAfter(start), StrayStartUnknown }) // noted before any graph
 	}
+	sent := clockTicksAfter(p.srv.pid)
 	if !p.srv.sentGraph {
-		p.srv.sentGraph, p.srv.firstGraph = true, clockTicksAfter(p.srv.pid)
+		p.srv.sentGraph, p.srv.firstGraph = true, sent
 	}
 	if p.graph != "" {
-		// the strays the readings of this request's server note are named by the graph
-		defer labelStrays(by, p.graph, p.srv.hadAtStartUp)
+		// the strays the readings of this request's server note are named by the graph, with when they started against its request
+		srv := p.srv
+		defer labelStrays(by, p.graph, func(pid int, start uint64) (bool, StrayStart) { return srv.strayPlace(pid, start, sent) })
 	}
 	p.nextID++
 	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: g.WeightList(), Options: opt}
@@ -746,7 +770,32 @@ type Orphan struct {
 	// StartUp: the stray was that server's before it was sent a graph
 	// (its start-up or its hello left it); Graph is "".
 	StartUp bool
+	// Started is, with Graph, when the stray started against that graph's
+	// request: a stray first noted beside a graph's answer is that
+	// graph's only when it started after the request was sent.
+	Started StrayStart
 }
+
+// StrayStart is when a stray started against the request of the graph
+// it was first noted beside (Orphan.Started), as far as start times in
+// clock ticks of 10 ms tell.
+type StrayStart int
+
+const (
+	// StrayStartUnknown: the time the request was sent is not known
+	// (clockTicksAfter: /proc/uptime did not read, or reads a clock of
+	// its own, a container's).
+	StrayStartUnknown StrayStart = iota
+	// StrayStartedAfter: in a later clock tick than the request was sent.
+	StrayStartedAfter
+	// StrayStartedSameTick: in the tick the request was sent in, before
+	// it or after.
+	StrayStartedSameTick
+	// StrayStartedBefore: in an earlier tick than the request was sent:
+	// left by an earlier graph's answer, or by the server apart from any
+	// graph (never the start-up's, which hadAtStartUp tells).
+	StrayStartedBefore
+)
 
 // OrphansLine says in one line which processes SweepOrphans killed: each
 // pid and command line (cut at 60 bytes), and the cfgfuzz that left them.
@@ -788,6 +837,14 @@ func processList(killed []Orphan) string {
 			part += ", left at the server's start-up"
 		case o.Graph != "":
 			part += ", first noted after the answer to " + o.Graph
+			switch o.Started {
+			case StrayStartedAfter:
+				part += ", started after its request was sent"
+			case StrayStartedSameTick:
+				part += ", started in the clock tick its request was sent in (before or after it: not known)"
+			case StrayStartedBefore:
+				part += ", started before its request was sent (not that graph's)"
+			}
 		}
 		parts = append(parts, part)
 	}

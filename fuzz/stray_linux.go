@@ -11,10 +11,13 @@
 // process inside execve runs) is told apart at once, not waited for, so
 // it does not add the wait to every answer. No graph can be charged with
 // it; cfgfuzz remembers it with the graph whose answer the server that
-// first noted it was being judged on (labelStrays), or as its start-up's
-// when that server had it before it was sent a graph, and StopServers
-// kills the strays still running when cfgfuzz ends, so none outlives it,
-// naming that graph, or the start-up, beside each.
+// first noted it was being judged on (labelStrays) and when it started
+// against that graph's request (StrayStart: after the request was sent,
+// in the same clock tick, which leaves the order unknown, or before), or
+// as its start-up's when that server had it before it was sent a graph,
+// and StopServers kills the strays still running when cfgfuzz ends, so
+// none outlives it, naming that graph and what is known of its start, or
+// the start-up, beside each.
 
 package fuzz
 
@@ -27,12 +30,14 @@ import (
 
 // strayNote is a stray as noted: its start time, the server environment
 // entry (serverEnv=TOKEN) of the reading that first noted it, and the
-// graph that server was answering (labelStrays; "" not known), or startUp
-// when that server's start-up left it.
+// graph that server was answering (labelStrays; "" not known) with when
+// the stray started against that graph's request, or startUp when that
+// server's start-up left it.
 type strayNote struct {
 	start     uint64
 	by, graph string
 	startUp   bool
+	started   StrayStart
 }
 
 // strays are the strays noted, by pid (under straysMu).
@@ -63,19 +68,20 @@ func stray(p procStat, by string) bool {
 
 // labelStrays names what the strays first noted by the readings of
 // server environment entry by, and not named yet, were noted beside: the
-// server's start-up for those atStartUp says it had before it was sent a
+// server's start-up for those place says it had before it was sent a
 // graph (by their pid and start time), the graph that server was
-// answering (graph, "graph 17") for the others. With several workers, the
-// server of another worker may have left them.
-func labelStrays(by, graph string, atStartUp func(pid int, start uint64) bool) {
+// answering (graph, "graph 17") for the others, with when place says each
+// started against that graph's request. With several workers, the server
+// of another worker may have left them.
+func labelStrays(by, graph string, place func(pid int, start uint64) (startUp bool, started StrayStart)) {
 	straysMu.Lock()
 	defer straysMu.Unlock()
 	for pid, n := range strays {
 		if n.by == by && n.graph == "" && !n.startUp {
-			if atStartUp(pid, n.start) {
+			if up, started := place(pid, n.start); up {
 				n.startUp = true
 			} else {
-				n.graph = graph
+				n.graph, n.started = graph, started
 			}
 			strays[pid] = n
 		}
@@ -133,7 +139,7 @@ func killStrays() []Orphan {
 		}
 		var ws syscall.WaitStatus
 		syscall.Wait4(pid, &ws, 0, nil)
-		killed = append(killed, Orphan{PID: pid, Owner: self, Command: command, Graph: n.graph, StartUp: n.startUp})
+		killed = append(killed, Orphan{PID: pid, Owner: self, Command: command, Graph: n.graph, StartUp: n.startUp, Started: n.started})
 	}
 	return killed
 }

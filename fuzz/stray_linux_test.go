@@ -81,8 +81,9 @@ func TestStrayNamesItsGraph(t *testing.T) {
 	}
 	killed := killStrays()
 	p.Close()
-	if len(killed) != 1 || killed[0].Command != "/bin/sleep "+mark || killed[0].Graph != "graph 5" {
-		t.Fatalf("killStrays: %+v; want the stray /bin/sleep %s, noted after graph 5", killed, mark)
+	if len(killed) != 1 || killed[0].Command != "/bin/sleep "+mark || killed[0].Graph != "graph 5" ||
+		killed[0].Started != StrayStartedAfter && killed[0].Started != StrayStartedSameTick {
+		t.Fatalf("killStrays: %+v; want the stray /bin/sleep %s, noted after graph 5, started after its request or in its tick", killed, mark)
 	}
 	if line := StraysLine(killed); !strings.Contains(line, "(/bin/sleep "+mark+"), first noted after the answer to graph 5") {
 		t.Errorf("StraysLine does not name the graph: %s", line)
@@ -110,7 +111,8 @@ func TestStrayOfTheStartUpNamesNoGraph(t *testing.T) {
 	// leave starts the stray, waits until it runs /bin/sleep (its command
 	// line holds the mark, which the script's does not), then 50 ms: a
 	// process's start is read in clock ticks of 10 ms, and one started in
-	// the tick the first graph is sent in is that graph's.
+	// the tick the first graph is sent in is not counted the start-up's
+	// (strayPlace: its order against the request is not known).
 	leave := func(mark string) string {
 		head, tail, _ := strings.Cut(mark, ".")
 		return `m=` + head + `; m=$m.` + tail + `; (setsid env -i /bin/sleep $m </dev/null >/dev/null 2>&1 &); ` +
@@ -167,5 +169,69 @@ func TestHadAtStartUp(t *testing.T) {
 	s = &server{startedAt: 100, baseline: map[int]uint64{7: 50}, startUpBaseline: true}
 	if s.hadAtStartUp(7, 50) {
 		t.Errorf("a process started before the server is another's")
+	}
+}
+
+// TestStrayPlace: a stray first noted beside a graph's answer started
+// after that graph's request only when its start tick is later than the
+// tick the request was sent in; one of that very tick may have started
+// before it (for the first graph, at the server's start-up) and is said to
+// be of either; one of an earlier tick, not the start-up's, is not the
+// graph's; without the send's tick nothing is said.
+func TestStrayPlace(t *testing.T) {
+	s := &server{startedAt: 100, firstGraph: 200}
+	for _, c := range []struct {
+		start, sent uint64
+		up          bool
+		started     StrayStart
+	}{
+		{199, 200, true, StrayStartUnknown},     // before the first graph: the start-up's
+		{200, 200, false, StrayStartedSameTick}, // the first graph's tick: either
+		{201, 200, false, StrayStartedAfter},
+		{250, 300, false, StrayStartedBefore}, // before a later graph's request
+		{300, 300, false, StrayStartedSameTick},
+		{99, 300, false, StrayStartedBefore}, // before the server started: another's
+		{250, 0, false, StrayStartUnknown},
+	} {
+		up, started := s.strayPlace(7, c.start, c.sent)
+		if up != c.up || started != c.started {
+			t.Errorf("started at %d, request sent at %d (server 100, first graph 200): start-up %v, %v; want %v, %v",
+				c.start, c.sent, up, started, c.up, c.started)
+		}
+	}
+}
+
+// TestStrayOfTheFirstGraphsTick: a stray noted beside the first graph's
+// answer that started in the tick its request was sent in is named with
+// that graph and said to have started in that tick, before or after the
+// request, not as the graph's; StraysLine words each case.
+func TestStrayOfTheFirstGraphsTick(t *testing.T) {
+	const pid, by = 1 << 30, "CFGFUZZ_TEST_SERVER=tick" // no process of this pid: a note only
+	t.Cleanup(func() {
+		straysMu.Lock()
+		delete(strays, pid)
+		straysMu.Unlock()
+	})
+	s := &server{startedAt: 100, firstGraph: 200}
+	straysMu.Lock()
+	strays[pid] = strayNote{start: 200, by: by}
+	straysMu.Unlock()
+	labelStrays(by, "graph 0", func(pid int, start uint64) (bool, StrayStart) { return s.strayPlace(pid, start, 200) })
+	straysMu.Lock()
+	n := strays[pid]
+	straysMu.Unlock()
+	if n.startUp || n.graph != "graph 0" || n.started != StrayStartedSameTick {
+		t.Errorf("noted %+v; want graph 0, started in its request's tick", n)
+	}
+	for started, want := range map[StrayStart]string{
+		StrayStartedSameTick: "1 (/bin/sleep 9), first noted after the answer to graph 0, started in the clock tick its request was sent in (before or after it: not known)",
+		StrayStartedAfter:    "1 (/bin/sleep 9), first noted after the answer to graph 0, started after its request was sent",
+		StrayStartedBefore:   "1 (/bin/sleep 9), first noted after the answer to graph 0, started before its request was sent (not that graph's)",
+		StrayStartUnknown:    "1 (/bin/sleep 9), first noted after the answer to graph 0",
+	} {
+		line := StraysLine([]Orphan{{PID: 1, Command: "/bin/sleep 9", Graph: "graph 0", Started: started}})
+		if !strings.HasSuffix(line, ": "+want) {
+			t.Errorf("%v: StraysLine %q does not end %q", started, line, want)
+		}
 	}
 }

@@ -7,7 +7,8 @@ package fuzz
 func killStrays() []Orphan { return nil }
 
 // labelStrays has no stray to name outside Linux.
-func labelStrays(by, graph string, atStartUp func(pid int, start uint64) bool) {}
+func labelStrays(by, graph string, place func(pid int, start uint64) (startUp bool, started StrayStart)) {
+}
 
 // clockTicksAfter is 0 outside Linux: no stray's start time is read
 // there.
