@@ -197,6 +197,9 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		if _, err := EachRecord(dir, func(r Record) {
 			if covered.add(r.Index) {
 				rs.add(r)
+				if mixed != nil {
+					mixed.Shards[k].count(&r)
+				}
 			}
 		}); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", dir, err)
@@ -235,6 +238,13 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	rep.Declared = mergeDeclared(shards)
 	rep.Checks = mergeChecks(shards)
 	rep.Incomplete = in
+	if mixed != nil {
+		for k, st := range shards {
+			if st.report.Checks != nil && !slices.Equal(st.report.Checks, rep.Checks) {
+				mixed.Shards[k].Checks = st.report.Checks
+			}
+		}
+	}
 	rep.Mixed = mixed
 	rep.Provenance = NewProvenance(&rep.Settings, writerOr(opt.Writer), time.Now())
 	return rep, rs.kept, nil

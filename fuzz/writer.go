@@ -7,7 +7,9 @@
 // campaign's verdicts are one oracle's only when one build with one
 // validator judged every graph, so --resume refuses a log another writer started
 // (WriterMismatch) and merge refuses shards of several writers unless told
-// to merge them as a mixed night (MergeOptions.Mixed, Report.Mixed).
+// to merge them as a mixed night (MergeOptions.Mixed, Report.Mixed), whose
+// report names each shard's writer and what of its counts each shard's
+// records, judged by that writer's rules, are.
 
 package fuzz
 
@@ -16,6 +18,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -147,7 +150,12 @@ func validatorChange(a, b Writer) string {
 
 // Mixed is report.json's "mixed": a merge of shards that were not all
 // written by the merging cfgfuzz (MergeOptions.Mixed). Its verdicts are
-// several oracles' and its state update is not committed.
+// several oracles' and its state update is not committed. Each shard's
+// records are as its writer judged them: its oracle named their
+// signatures, its checks ran, its repeat hash chose what it skipped, and
+// the report's counts add them up across those rules, each graph counted
+// once (a graph is in one shard). So Shards says, per shard, what of those
+// counts is its (ShardWriter.Graphs and the rest).
 type Mixed struct {
 	// MergedBy is the cfgfuzz that merged the shards (and minimized the
 	// new findings); Shards each shard's writer, in the order given.
@@ -164,13 +172,76 @@ type ShardWriter struct {
 	// where the shard ran (campaign.json's side_files), given when the
 	// shards' digests differ: they ran other builds of the structurizer.
 	SideFiles *SideFiles `json:"side_files,omitempty"`
+	// Graphs, Skipped and Findings are what the merged report's counts
+	// hold of this shard's records: its distinct graphs, its repeats
+	// skipped and its graphs with a finding; Signatures counts those by
+	// signature, with " (strategy S)" for the dispatch share's, as the
+	// report names its findings. Checks is the checks the shard's report
+	// says its graphs ran, given when they are not the merged report's
+	// (the checks every shard ran).
+	Graphs     int            `json:"graphs"`
+	Skipped    int            `json:"skipped,omitempty"`
+	Findings   int            `json:"findings,omitempty"`
+	Signatures map[string]int `json:"signatures,omitempty"`
+	Checks     []string       `json:"checks,omitempty"`
+}
+
+// count adds record r, merged from this shard, to its counts.
+func (sw *ShardWriter) count(r *Record) {
+	switch {
+	case r.Skipped:
+		sw.Skipped++
+		return
+	case r.Seen:
+		return
+	}
+	sw.Graphs++
+	if !isFailure(r.Current.Outcome) {
+		return
+	}
+	sw.Findings++
+	if sw.Signatures == nil {
+		sw.Signatures = map[string]int{}
+	}
+	name := r.Current.Signature
+	if r.Strategy != "" {
+		name += " (strategy " + r.Strategy + ")"
+	}
+	sw.Signatures[name]++
+}
+
+// judged words a shard's counts: "DIR (0/2) 30 graphs, 2 repeats
+// skipped, 5 findings (exec:trace-mismatch 5), checks pdom,rules".
+func (sw ShardWriter) judged() string {
+	s := sw.name() + " " + Plural(sw.Graphs, "graph")
+	if sw.Skipped > 0 {
+		s += ", " + Plural(sw.Skipped, "repeat") + " skipped"
+	}
+	s += ", " + Plural(sw.Findings, "finding")
+	if len(sw.Signatures) > 0 {
+		var parts []string
+		for _, sig := range slices.Sorted(maps.Keys(sw.Signatures)) {
+			parts = append(parts, fmt.Sprintf("%s %d", sig, sw.Signatures[sig]))
+		}
+		s += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if sw.Checks != nil {
+		s += ", checks " + strings.Join(sw.Checks, ",")
+	}
+	return s
 }
 
 // Summary is the one-line statement of a mixed merge: which cfgfuzz wrote
 // which shards, and which merged them; which shards ran which build of
-// the structurizer.
+// the structurizer; and what of the report's counts each shard's records
+// are, as its own build judged them.
 func (m *Mixed) Summary() string {
-	return "mixed: " + m.describe()
+	var judged []string
+	for _, sw := range m.Shards {
+		judged = append(judged, sw.judged())
+	}
+	return "mixed: " + m.describe() + "; the counts add up each shard's graphs as its own build judged them (its signatures, its checks, its repeats): " +
+		strings.Join(judged, "; ")
 }
 
 // Headline says whose verdicts a mixed merge's are not: one cfgfuzz's,

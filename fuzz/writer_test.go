@@ -13,13 +13,16 @@ package fuzz
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // Two fake builds of cfgfuzz, as WriterOf names them.
@@ -190,6 +193,15 @@ func TestMergeOfTwoWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Mixed{MergedBy: writerA, Shards: []ShardWriter{{Dir: a0, Shard: "0/2", Writer: writerA}, {Dir: b1, Shard: "1/2", Writer: writerB}}}
+	for i, dir := range []string{a0, b1} {
+		recs, _, err := ReadRecords(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			want.Shards[i].count(&r)
+		}
+	}
 	if got, _ := json.Marshal(mixed.Mixed); string(got) != mustJSON(t, want) {
 		t.Errorf("mixed = %s, want %s", got, mustJSON(t, want))
 	}
@@ -388,4 +400,49 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestMixedMergeSaysWhatEachShardCounts: in a mixed merge whose second
+// shard's build judges graphs by other rules (here a structurizer of the
+// same name that panics on graphs of an even block count, standing for a
+// build whose oracle names failures the other does not), the report's
+// counts add both shards' records, and Mixed says per shard what it
+// holds of them: A's shard no finding, B's every panic, by signature. The
+// summary (and so report.md, report.html and the console) says it too.
+func TestMixedMergeSaysWhatEachShardCounts(t *testing.T) {
+	a0 := runAs(t, writerA, 60, Shard{I: 0, N: 2})
+	c := testConfig(t, 60)
+	c.Writer, c.Shard = writerB, Shard{I: 1, N: 2}
+	c.Current = SideFactory{Describe: SpecSelf, New: func() (Side, error) {
+		return &InProcess{Fn: func(g *cfg.Graph, opt proto.Options) Answer {
+			if g.Len()%2 == 0 {
+				panic("even blocks")
+			}
+			return structureLocal(g, opt)
+		}}, nil
+	}}
+	mustRun(t, c)
+	b1 := c.Dir
+	rep, err := MergeWith([]string{a0, b1}, MergeOptions{Writer: writerA, Mixed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := rep.Mixed.Shards[0], rep.Mixed.Shards[1]
+	if a.Findings != 0 || b.Findings == 0 || a.Graphs+b.Graphs != rep.Graphs || a.Skipped+b.Skipped != rep.Skipped {
+		t.Fatalf("shards %+v and %+v of a report of %d graphs, %d skipped: want A's without a finding, B's with, adding up to the report's", a, b, rep.Graphs, rep.Skipped)
+	}
+	if len(rep.Findings) != 1 || b.Signatures[rep.Findings[0].Signature] != rep.Findings[0].Count || len(b.Signatures) != 1 {
+		t.Errorf("findings %+v; B's shard counts %v: want its count of the one finding", rep.Findings, b.Signatures)
+	}
+	s := rep.Mixed.Summary()
+	for _, want := range []string{
+		"the counts add up each shard's graphs as its own build judged them",
+		fmt.Sprintf("%s (0/2) %s, 0 findings;", a0, Plural(a.Graphs, "graph")),
+		fmt.Sprintf("%s (1/2) %s", b1, Plural(b.Graphs, "graph")),
+		fmt.Sprintf("%s (%s %d)", Plural(b.Findings, "finding"), rep.Findings[0].Signature, b.Findings),
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary %q does not say %q", s, want)
+		}
+	}
 }
