@@ -205,13 +205,7 @@ func TestGraphHashAgreesWithCanonical(t *testing.T) {
 	byForm := map[string]uint64{}
 	for range 3000 {
 		n := 1 + r.IntN(4)
-		g := cfg.New(n)
-		for b := range n {
-			for range r.IntN(3) {
-				g.Succs[b] = append(g.Succs[b], r.IntN(n))
-			}
-			g.Weights[b] = 16 * r.IntN(2)
-		}
+		g := randomSmallGraph(r, n)
 		perm := []int{0}
 		for _, b := range r.Perm(n - 1) {
 			perm = append(perm, b+1)
@@ -312,13 +306,7 @@ func TestGraphHashIsomorphismWithDeadBlocks(t *testing.T) {
 	var graphs []seen
 	for range 400 {
 		n := 2 + r.IntN(4)
-		g := cfg.New(n)
-		for b := range n {
-			for range r.IntN(3) {
-				g.Succs[b] = append(g.Succs[b], r.IntN(n))
-			}
-			g.Weights[b] = 16 * r.IntN(2)
-		}
+		g := randomSmallGraph(r, n)
 		perm := append([]int{0}, r.Perm(n-1)...)
 		for i := 1; i < n; i++ {
 			perm[i]++
@@ -417,13 +405,7 @@ func TestGraphFingerprintOfReachableGraphs(t *testing.T) {
 	r := rand.New(rand.NewPCG(seed, 4))
 	for range 2000 {
 		n := 1 + r.IntN(6)
-		g := cfg.New(n)
-		for b := range n {
-			for range r.IntN(3) {
-				g.Succs[b] = append(g.Succs[b], r.IntN(n))
-			}
-			g.Weights[b] = 16 * r.IntN(2)
-		}
+		g := randomSmallGraph(r, n)
 		if !reachesAllBlocks(g) {
 			continue
 		}
@@ -436,4 +418,17 @@ func TestGraphFingerprintOfReachableGraphs(t *testing.T) {
 			t.Fatalf("%v %v: the fingerprint is not that of %q", g, g.Weights, form)
 		}
 	}
+}
+
+// randomSmallGraph is a graph of n blocks, each with up to 2 successors
+// anywhere and a weight of 0 or 16, drawn from r.
+func randomSmallGraph(r *rand.Rand, n int) *cfg.Graph {
+	g := cfg.New(n)
+	for b := range n {
+		for range r.IntN(3) {
+			g.Succs[b] = append(g.Succs[b], r.IntN(n))
+		}
+		g.Weights[b] = 16 * r.IntN(2)
+	}
+	return g
 }
