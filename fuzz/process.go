@@ -196,23 +196,63 @@ func (s *server) hadAtStartUp(pid int, start uint64) bool {
 
 // strayPlace places a stray of process pid, start time start, noted by a
 // reading of the server's processes while it answered a graph whose
-// request was sent at clock tick sent (clockTicksAfter, read before the
-// request went out; 0 not known): the start-up's (hadAtStartUp), else
-// when it started against that request. Only a start in a later tick than
-// sent is after the request; one in the same tick is either.
-func (s *server) strayPlace(pid int, start, sent uint64) (startUp bool, started StrayStart) {
+// request was sent in a clock tick from lo to hi (sentTicks; lo 0 not
+// known): the start-up's (hadAtStartUp), else when it started against
+// that request. Only a start in a later tick than hi is after the
+// request, and only one earlier than lo before it; one in between is
+// either.
+func (s *server) strayPlace(pid int, start, lo, hi uint64) (startUp bool, started StrayStart) {
 	switch {
 	case s.hadAtStartUp(pid, start):
 		return true, StrayStartUnknown
-	case sent == 0:
+	case lo == 0:
 		return false, StrayStartUnknown
-	case start > sent:
+	case start > hi:
 		return false, StrayStartedAfter
-	case start == sent:
+	case start >= lo:
 		return false, StrayStartedSameTick
 	}
 	return false, StrayStartedBefore
 }
+
+// sentTicks are the clock ticks (clockTicksAfter) a request sent at
+// sentAt may have been sent in, read now from the time since boot and the
+// time since sentAt: one tick when the time since is a whole number of
+// ticks, else two. Reading the clock only when a stray asks spares each
+// request two /proc reads. lo is 0 when the time since boot is not known.
+func (s *server) sentTicks(sentAt time.Time) (lo, hi uint64) {
+	now := clockTicksAfter(s.pid)
+	since := time.Since(sentAt)
+	q, r := uint64(since/clockTick), since%clockTick
+	switch {
+	case now == 0 || q+1 >= now:
+		return 0, 0
+	case r == 0:
+		return now - q, now - q
+	}
+	return now - q - 1, now - q
+}
+
+// placeAgainst is labelStrays' place for the strays noted while the
+// server answered a request sent at sentAt (its first graph's when
+// first, whose tick firstGraph holds): the request's ticks are read
+// once, at the first stray.
+func (s *server) placeAgainst(sentAt time.Time, first bool) func(pid int, start uint64) (bool, StrayStart) {
+	read := false
+	var lo, hi uint64
+	return func(pid int, start uint64) (bool, StrayStart) {
+		if !read {
+			read = true
+			if lo, hi = s.firstGraph, s.firstGraph; !first {
+				lo, hi = s.sentTicks(sentAt)
+			}
+		}
+		return s.strayPlace(pid, start, lo, hi)
+	}
+}
+
+// clockTick is the length of a tick of process start times (/proc/PID/stat).
+const clockTick = 10 * time.Millisecond
 
 // startedAfter says whether a process of start time start started no
 // earlier than the server, as far as is known.
@@ -309,14 +349,14 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 		p.srv.startUpBaseline = true
 		labelStrays(by, "", func(_ int, start uint64) (bool, StrayStart) { return p.srv.startedAfter(start), StrayStartUnknown }) // noted before any graph
 	}
-	sent := clockTicksAfter(p.srv.pid)
-	if !p.srv.sentGraph {
-		p.srv.sentGraph, p.srv.firstGraph = true, sent
+	sentAt, first := time.Now(), !p.srv.sentGraph
+	if first {
+		p.srv.sentGraph, p.srv.firstGraph = true, clockTicksAfter(p.srv.pid)
 	}
 	if p.graph != "" {
 		// the strays the readings of this request's server note are named by the graph, with when they started against its request
 		srv := p.srv
-		defer labelStrays(by, p.graph, func(pid int, start uint64) (bool, StrayStart) { return srv.strayPlace(pid, start, sent) })
+		defer labelStrays(by, p.graph, srv.placeAgainst(sentAt, first))
 	}
 	p.nextID++
 	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: g.WeightList(), Options: opt}
@@ -788,7 +828,8 @@ const (
 	StrayStartUnknown StrayStart = iota
 	// StrayStartedAfter: in a later clock tick than the request was sent.
 	StrayStartedAfter
-	// StrayStartedSameTick: in the tick the request was sent in, before
+	// StrayStartedSameTick: in the tick the request was sent in, or
+	// (the request's tick known only to two) the one next to it: before
 	// it or after.
 	StrayStartedSameTick
 	// StrayStartedBefore: in an earlier tick than the request was sent:
@@ -841,7 +882,7 @@ func processList(killed []Orphan) string {
 			case StrayStartedAfter:
 				part += ", started after its request was sent"
 			case StrayStartedSameTick:
-				part += ", started in the clock tick its request was sent in (before or after it: not known)"
+				part += ", started within a clock tick of its request (before or after it: not known)"
 			case StrayStartedBefore:
 				part += ", started before its request was sent (not that graph's)"
 			}

@@ -193,7 +193,7 @@ func TestStrayPlace(t *testing.T) {
 		{99, 300, false, StrayStartedBefore}, // before the server started: another's
 		{250, 0, false, StrayStartUnknown},
 	} {
-		up, started := s.strayPlace(7, c.start, c.sent)
+		up, started := s.strayPlace(7, c.start, c.sent, c.sent)
 		if up != c.up || started != c.started {
 			t.Errorf("started at %d, request sent at %d (server 100, first graph 200): start-up %v, %v; want %v, %v",
 				c.start, c.sent, up, started, c.up, c.started)
@@ -216,7 +216,7 @@ func TestStrayOfTheFirstGraphsTick(t *testing.T) {
 	straysMu.Lock()
 	strays[pid] = strayNote{start: 200, by: by}
 	straysMu.Unlock()
-	labelStrays(by, "graph 0", func(pid int, start uint64) (bool, StrayStart) { return s.strayPlace(pid, start, 200) })
+	labelStrays(by, "graph 0", func(pid int, start uint64) (bool, StrayStart) { return s.strayPlace(pid, start, 200, 200) })
 	straysMu.Lock()
 	n := strays[pid]
 	straysMu.Unlock()
@@ -224,7 +224,7 @@ func TestStrayOfTheFirstGraphsTick(t *testing.T) {
 		t.Errorf("noted %+v; want graph 0, started in its request's tick", n)
 	}
 	for started, want := range map[StrayStart]string{
-		StrayStartedSameTick: "1 (/bin/sleep 9), first noted after the answer to graph 0, started in the clock tick its request was sent in (before or after it: not known)",
+		StrayStartedSameTick: "1 (/bin/sleep 9), first noted after the answer to graph 0, started within a clock tick of its request (before or after it: not known)",
 		StrayStartedAfter:    "1 (/bin/sleep 9), first noted after the answer to graph 0, started after its request was sent",
 		StrayStartedBefore:   "1 (/bin/sleep 9), first noted after the answer to graph 0, started before its request was sent (not that graph's)",
 		StrayStartUnknown:    "1 (/bin/sleep 9), first noted after the answer to graph 0",
@@ -232,6 +232,30 @@ func TestStrayOfTheFirstGraphsTick(t *testing.T) {
 		line := StraysLine([]Orphan{{PID: 1, Command: "/bin/sleep 9", Graph: "graph 0", Started: started}})
 		if !strings.HasSuffix(line, ": "+want) {
 			t.Errorf("%v: StraysLine %q does not end %q", started, line, want)
+		}
+	}
+}
+
+// TestSentTicks: a request's ticks read back from the time since it was
+// sent span one tick or two, end no later than the clock's tick now and
+// hold the tick it was sent in; strayPlace calls a start in either of two
+// ticks neither before nor after.
+func TestSentTicks(t *testing.T) {
+	s := &server{pid: os.Getpid()}
+	before := clockTicksAfter(s.pid)
+	if before == 0 {
+		t.Skip("no comparable boot-time clock")
+	}
+	sentAt := time.Now()
+	time.Sleep(35 * time.Millisecond)
+	lo, hi := s.sentTicks(sentAt)
+	now := clockTicksAfter(s.pid)
+	if lo == 0 || hi < lo || hi-lo > 1 || hi > now || lo > before+1 || hi < before {
+		t.Errorf("sent in tick %d (read before the send), read back as %d..%d at tick %d", before, lo, hi, now)
+	}
+	for start, want := range map[uint64]StrayStart{198: StrayStartedBefore, 199: StrayStartedSameTick, 200: StrayStartedSameTick, 201: StrayStartedAfter} {
+		if _, got := (&server{}).strayPlace(7, start, 199, 200); got != want {
+			t.Errorf("started at %d, request sent at 199..200: %v, want %v", start, got, want)
 		}
 	}
 }
