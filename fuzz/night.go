@@ -139,11 +139,11 @@ func (w *worker) seenBefore(i int, g *cfg.Graph) bool {
 }
 
 // fillStateMinimized gives the findings of stored signatures the store's
-// minimized graph: they are not minimized again. A signature whose stored
-// minimized graph no longer shows it (rep.State: changed) gets none, and
-// loses it where a shard's report gave it one: it is minimized again, on
-// tonight's first graph (its first new one when the baseline fails the
-// first: Finding.Subject).
+// minimized graph, marked Finding.MinimizedStored: they are not minimized
+// again. A signature whose stored minimized graph no longer shows it
+// (rep.State: changed) gets none, and loses it where a shard's report
+// gave it one: it is minimized again, on tonight's first graph (its first
+// new one when the baseline fails the first: Finding.Subject).
 func fillStateMinimized(rep *Report, st *State) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
@@ -156,6 +156,9 @@ func fillStateMinimized(rep *Report, st *State) {
 			}
 		case f.Minimized == "":
 			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = e.Minimized, e.MinimizedWeights, e.MinimizeStopped
+			f.MinimizedStored = e.Minimized != ""
+		case f.Minimized == e.Minimized && slices.Equal(f.MinimizedWeights, e.MinimizedWeights):
+			f.MinimizedStored = true // a shard's report gave it the store's
 		}
 	}
 }

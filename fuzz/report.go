@@ -201,6 +201,12 @@ type Finding struct {
 	// result depends on the machine's speed and load. "" the search
 	// reached its fixpoint (or no minimizer ran).
 	MinimizeStopped string `json:"minimize_stopped,omitempty"`
+	// MinimizedStored says Minimized is the state's: the store's
+	// minimized graph of the signature, made by an earlier run and taken
+	// from the state (fillStateMinimized), not by this campaign's
+	// minimizer. Not in report.json: a merge or a resume sets it again
+	// from the state it reads.
+	MinimizedStored bool `json:"-"`
 	// NotReproduced says why the minimizer, judging Subject again on a
 	// structurizer of its own, did not see it fail with the signature
 	// (it passes, or fails another way): a structurizer whose answer

@@ -6,9 +6,11 @@
 // expect pass; the structurizer's paths inside the directory's git work
 // tree written from {repo}: portable.go; a build of uncommitted changes
 // noted, as no commit holds it), so a campaign's new bugs come
-// out ready for the suite `cfgfuzz regress` replays. A finding without a
-// minimized graph (the minimizer off, the failure not reproduced, or a
-// shard, which leaves minimization to the merge) is not saved, nor is a
+// out ready for the suite `cfgfuzz regress` replays. A shard saves
+// nothing: it leaves every new finding to the merge, which minimizes them
+// and saves with its own flag (a finding the state's store holds a
+// minimized graph of included). A finding without a minimized graph (the
+// minimizer off, the failure not reproduced) is not saved, nor is a
 // flaky one (the minimizer's judgements disagreed: a regression that
 // passes by chance) or one whose minimized graph the minimizer could not
 // judge again every time (Finding.MinimizeError), and the line it prints
@@ -16,7 +18,8 @@
 // read back (a damaged report or state) is named in an error, the others
 // saved; a file of the same name is kept as it is. With a state, only the
 // signatures the state classes new are saved (the line counts the others),
-// each dated with the night.
+// each dated with the night; a file whose minimized graph is the state's
+// says so in its origin (regressionOrigin).
 
 package main
 
@@ -54,12 +57,21 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 	var saved, kept []string
 	var broken, notes []string
 	cdNoted, dirtyNoted := false, false
-	unminimized, flaky, unjudged, stateKnows := 0, 0, 0, 0
+	unminimized, flaky, unjudged, stateKnows, deferred, stored := 0, 0, 0, 0, 0, 0
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		if !rep.IsNew(f) {
 			if f.New > 0 {
 				stateKnows++ // new to the campaign, known or ignored by the state
+			}
+			continue
+		}
+		if rep.Minimization == fuzz.MinimizationDeferred {
+			// a shard: the merge saves every new finding, the state's
+			// minimized graph included, with its own flag
+			deferred++
+			if f.MinimizedStored {
+				stored++
 			}
 			continue
 		}
@@ -111,12 +123,15 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 		fmt.Fprintf(out, "; %s already there, kept (%s)", fuzz.Plural(len(kept), "file"), strings.Join(kept, ", "))
 	}
 	switch {
-	case unminimized == 0:
-	case rep.Minimization == fuzz.MinimizationDeferred:
-		// a shard: the merge minimizes, and saves with its own flag
+	case deferred == 0:
+	case stored == 0:
 		fmt.Fprintf(out, "; %s left to the merge, which minimizes them (cfgfuzz merge --save-regressions %s)",
-			fuzz.Plural(unminimized, "new finding"), fuzz.ShellQuote(dir))
+			fuzz.Plural(deferred, "new finding"), fuzz.ShellQuote(dir))
 	default:
+		fmt.Fprintf(out, "; %s left to the merge, which minimizes those the state holds no minimized graph of (cfgfuzz merge --save-regressions %s)",
+			fuzz.Plural(deferred, "new finding"), fuzz.ShellQuote(dir))
+	}
+	if unminimized > 0 {
 		fmt.Fprintf(out, "; %s without a minimized graph, not saved", fuzz.Plural(unminimized, "new finding"))
 	}
 	if flaky > 0 {
@@ -147,8 +162,28 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 		Checks: checksHeader(s.Checks), Timeout: findingTimeout(f, time.Duration(s.Timeout)),
 		CheckTimeout: unlessDefault(time.Duration(s.CheckTimeout), fuzz.DefaultCheckTimeout),
 		Structurizer: specField(spec), Expect: corpus.ExpectPass,
-		Origin: fmt.Sprintf("cfgfuzz %s, seed %d, graph %d (%s), minimized", command, s.Seed, f.Subject().Index, f.Subject().Stream),
-		Date:   regressionDate(rep)}
+		Origin: regressionOrigin(rep, f, command), Date: regressionDate(rep)}
+}
+
+// regressionOrigin is the '# origin:' of finding f's regression file: the
+// campaign's graph that showed it, and where its minimized graph comes
+// from: this campaign's minimizer, or the state's store, which an
+// earlier run minimized it into (Finding.MinimizedStored).
+func regressionOrigin(rep *fuzz.Report, f *fuzz.Finding, command string) string {
+	origin := fmt.Sprintf("cfgfuzz %s, seed %d, graph %d (%s)", command, rep.Settings.Seed, f.Subject().Index, f.Subject().Stream)
+	if !f.MinimizedStored {
+		return origin + ", minimized"
+	}
+	origin += "; minimized by an earlier run"
+	if rep.State != nil {
+		for _, c := range rep.State.Signatures {
+			if c.Signature == f.Signature && c.Strategy == f.Strategy && c.FirstSeen != "" {
+				origin += " (the signature first seen on night " + c.FirstSeen + ")"
+				break
+			}
+		}
+	}
+	return origin + ", from the state's store"
 }
 
 // regressionDate is the date a regression file records: the night's, for

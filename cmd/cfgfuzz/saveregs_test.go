@@ -253,3 +253,65 @@ func TestRegressionTimeoutOfATimeoutFinding(t *testing.T) {
 		}
 	}
 }
+
+// TestShardSavesNoStoredRegression: a signature the state holds a
+// minimized graph of (found, then fixed, then back: new again) is left to
+// the merge by a shard, which writes no file, however its report carries
+// the store's minimized graph; the merge's file, like the unsharded
+// night's, says in its origin that the graph is the state's, minimized by
+// an earlier run.
+func TestShardSavesNoStoredRegression(t *testing.T) {
+	tmp := t.TempDir()
+	state := filepath.Join(tmp, "st")
+	night := func(date, seed string, extra ...string) (int, string, string) {
+		args := append([]string{"run", "--state", state, "--night", date, "--seed", seed, "--graphs", "100", "--progress", "none"}, extra...)
+		return runCmd(args, "")
+	}
+	if code, out, stderr := night("2026-12-01", "1", "--inject", "swap-arms", "--out", filepath.Join(tmp, "n1")); code != exitFail {
+		t.Fatalf("night 1: exit %d, want 1\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := night("2026-12-03", "3", "--out", filepath.Join(tmp, "n3")); code != exitOK || !strings.Contains(out, "fixed 2") {
+		t.Fatalf("night 3: exit %d, want 0 with both signatures fixed\n%s%s", code, out, stderr)
+	}
+	whole := copyDir(t, state, filepath.Join(tmp, "st-whole"))
+	none := filepath.Join(tmp, "none")
+	var shards []string
+	for _, shard := range []string{"0/2", "1/2"} {
+		dir := filepath.Join(tmp, "s"+shard[:1])
+		code, out, stderr := night("2026-12-04", "4", "--inject", "swap-arms", "--shard", shard, "--out", dir, "--save-regressions", none)
+		if code != exitFail || !strings.Contains(out, "regressions: 0 new findings saved into "+none+"; 2 new findings left to the merge, which minimizes those the state holds no minimized graph of (cfgfuzz merge --save-regressions "+none+")\n") {
+			t.Fatalf("shard %s: exit %d, want 1 and both regressed signatures left to the merge\n%s%s", shard, code, out, stderr)
+		}
+		shards = append(shards, dir)
+	}
+	if _, err := os.Stat(none); !os.IsNotExist(err) {
+		t.Errorf("the shards' --save-regressions directory is there (%v), want nothing written", err)
+	}
+	const origin = "; minimized by an earlier run (the signature first seen on night 2026-12-01), from the state's store\n"
+	origins := func(what, dir string) {
+		t.Helper()
+		ents, err := os.ReadDir(dir)
+		if err != nil || len(ents) != 2 {
+			t.Fatalf("%s: %v (%v), want two regression files", what, ents, err)
+		}
+		for _, e := range ents {
+			text := readFile(t, filepath.Join(dir, e.Name()))
+			if !strings.Contains(text, "# origin: cfgfuzz "+what+", seed 4, graph ") || !strings.Contains(text, origin) || strings.Contains(text, "), minimized\n") {
+				t.Errorf("%s: %s's origin does not say its graph is the state's:\n%s", what, e.Name(), text)
+			}
+		}
+	}
+	regs := filepath.Join(tmp, "regs")
+	code, out, stderr := runCmd(append([]string{"merge", "--state", state, "--out", filepath.Join(tmp, "m"), "--save-regressions", regs}, shards...), "")
+	if code != exitFail || !strings.Contains(out, "regressions: 2 new findings saved into "+regs+"\n") {
+		t.Fatalf("merge: exit %d, want 1 and both saved\n%s%s", code, out, stderr)
+	}
+	origins("merge", regs)
+	state = whole
+	wregs := filepath.Join(tmp, "wregs")
+	if code, out, stderr := night("2026-12-04", "4", "--inject", "swap-arms", "--out", filepath.Join(tmp, "n4"), "--save-regressions", wregs); code != exitFail ||
+		!strings.Contains(out, "regressions: 2 new findings saved into "+wregs+"\n") {
+		t.Fatalf("the unsharded night: exit %d, want 1 and both saved\n%s%s", code, out, stderr)
+	}
+	origins("run", wregs)
+}
