@@ -51,6 +51,11 @@ type StateReport struct {
 	Build         string `json:"build,omitempty"`
 	PreviousBuild string `json:"previous_build,omitempty"`
 	PreviousNight string `json:"previous_night,omitempty"`
+	// BaselineLastGood is the state's last good night, present when the
+	// campaign's baseline is its revision and that night classed
+	// signatures known: the baseline fails with those, so the
+	// comparison cannot show them as new (BaselineNote).
+	BaselineLastGood *GoodNight `json:"baseline_last_good,omitempty"`
 	// Classes counts the signatures per class.
 	Classes    map[string]int   `json:"classes"`
 	Signatures []SignatureState `json:"signatures"`
@@ -148,6 +153,7 @@ func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 	out := &StateReport{Night: rep.Settings.Night, Revision: stateRevision(&rep.Settings, rep.Declared), Digest: st.Digest, Classes: zeroCounts(SignatureClasses),
 		Signatures: []SignatureState{}, FilterGraphs: st.Seen.Count(), FilterFalsePositive: BloomFalsePositive(st.Seen.Count()),
 		FilterRestarted: st.SeenRestarted}
+	out.noteBaseline(st, rep.Settings.Baseline)
 	ts := map[findingKey]*tally{}
 	get := func(sig, strategy, outcome string) *tally {
 		k := findingKey{sig, strategy}

@@ -142,6 +142,48 @@ type GoodNight struct {
 	// Repo is the repository of a repo:DIR@REV current side; "" for a
 	// revision of cfgfuzz.
 	Repo string `json:"repo,omitempty"`
+	// Known are the signatures that night classed known (good means
+	// nothing new): its revision has those failures, so a comparison
+	// against it cannot show them as new (KnownNote). Absent when it had
+	// none, and in a store written without them.
+	Known []KnownSignature `json:"known,omitempty"`
+}
+
+// KnownSignature is a signature on a strategy ("" the campaign's), as a
+// good night classed it known.
+type KnownSignature struct {
+	Signature string `json:"signature"`
+	Strategy  string `json:"strategy,omitempty"`
+}
+
+// String is the signature as the summary prints it, with its strategy.
+func (k KnownSignature) String() string {
+	if k.Strategy == "" {
+		return k.Signature
+	}
+	return k.Signature + " (strategy " + k.Strategy + ")"
+}
+
+// knownNamed is how many known signatures KnownNote names.
+const knownNamed = 3
+
+// KnownNote says that the good night g, a comparison's baseline, had
+// known signatures, which the comparison cannot show as new: "" when it
+// had none.
+func (g GoodNight) KnownNote() string {
+	if len(g.Known) == 0 {
+		return ""
+	}
+	var names []string
+	for _, k := range g.Known[:min(len(g.Known), knownNamed)] {
+		names = append(names, PrintableLine(k.String()))
+	}
+	list := strings.Join(names, ", ")
+	if more := len(g.Known) - len(names); more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	}
+	return fmt.Sprintf("the baseline is the revision of the last good night, %s, which had %s (%s): a good night is one with nothing new, so that revision fails with them, and this comparison cannot show them as new",
+		g.Night, Plural(len(g.Known), "known signature"), list)
 }
 
 // Spec is the good night's revision as a structurizer spec.
@@ -281,6 +323,11 @@ func readStore(path string, data []byte) (storeFile, error) {
 		}
 		if !isCommitHash(g.Revision) {
 			return f, fmt.Errorf("%s: last_good: revision %q: want a full commit hash", path, g.Revision)
+		}
+		for i, k := range g.Known {
+			if k.Signature == "" {
+				return f, fmt.Errorf("%s: last_good: known[%d]: no signature", path, i)
+			}
 		}
 	}
 	at := map[findingKey]int{}
@@ -705,7 +752,13 @@ func goodNight(rep *Report) *GoodNight {
 	if err != nil || (sp.Kind != SpecRev && sp.Kind != SpecRepo) || sp.WorkTree != "" || !isCommitHash(sp.Rev) {
 		return nil
 	}
-	return &GoodNight{Night: rep.Settings.Night, Revision: sp.Rev, Repo: sp.Repo}
+	var known []KnownSignature
+	for _, c := range rep.State.Signatures {
+		if c.Class == ClassKnown {
+			known = append(known, KnownSignature{Signature: c.Signature, Strategy: c.Strategy})
+		}
+	}
+	return &GoodNight{Night: rep.Settings.Night, Revision: sp.Rev, Repo: sp.Repo, Known: known}
 }
 
 // isCommitHash says whether rev is a full hexadecimal object name (a
@@ -870,6 +923,33 @@ func (s *StateReport) noteBuild(st *State, current, build string) {
 	if st.Build != "" && build != "" && st.Build != build && st.Current == current {
 		s.PreviousBuild, s.PreviousNight = st.Build, st.Night
 	}
+}
+
+// noteBaseline records in the state section the state's last good night
+// when the campaign's baseline is its revision and it had known
+// signatures (GoodNight.KnownNote).
+func (s *StateReport) noteBaseline(st *State, baseline string) {
+	g := st.LastGood
+	if g == nil || len(g.Known) == 0 || baseline == "" {
+		return
+	}
+	sp, err := ParseSpec(baseline)
+	if err != nil || sp.Rev != g.Revision || sp.WorkTree != "" {
+		return
+	}
+	if sp.Kind == SpecRev && g.Repo == "" || sp.Kind == SpecRepo && g.Repo != "" && filepath.Clean(sp.Repo) == filepath.Clean(g.Repo) {
+		s.BaselineLastGood = g
+	}
+}
+
+// BaselineNote says that the baseline is the last good night's revision
+// and which known signatures that night had (StateReport.BaselineLastGood);
+// "" when not.
+func (s *StateReport) BaselineNote() string {
+	if s.BaselineLastGood == nil {
+		return ""
+	}
+	return s.BaselineLastGood.KnownNote()
 }
 
 // BuildNote says that the structurizer's build changed since the state's

@@ -13,6 +13,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -607,11 +608,11 @@ func TestStateRecordsLastGoodNight(t *testing.T) {
 		buggy         bool
 		want          *GoodNight
 	}{
-		{"2026-12-01", "rev:" + rev('a'), false, &GoodNight{"2026-12-01", rev('a'), ""}},
-		{"2026-12-02", "rev:" + rev('b'), true, &GoodNight{"2026-12-01", rev('a'), ""}},
-		{"2026-12-03", "rev:" + rev('c') + "+dirty:" + rev('d'), false, &GoodNight{"2026-12-01", rev('a'), ""}},
-		{"2026-12-04", "rev:HEAD", false, &GoodNight{"2026-12-01", rev('a'), ""}},
-		{"2026-12-05", "repo:/src/app@" + rev('e'), false, &GoodNight{"2026-12-05", rev('e'), "/src/app"}},
+		{"2026-12-01", "rev:" + rev('a'), false, &GoodNight{Night: "2026-12-01", Revision: rev('a')}},
+		{"2026-12-02", "rev:" + rev('b'), true, &GoodNight{Night: "2026-12-01", Revision: rev('a')}},
+		{"2026-12-03", "rev:" + rev('c') + "+dirty:" + rev('d'), false, &GoodNight{Night: "2026-12-01", Revision: rev('a')}},
+		{"2026-12-04", "rev:HEAD", false, &GoodNight{Night: "2026-12-01", Revision: rev('a')}},
+		{"2026-12-05", "repo:/src/app@" + rev('e'), false, &GoodNight{Night: "2026-12-05", Revision: rev('e'), Repo: "/src/app"}},
 	} {
 		night(t, dir, n.date, uint64(i+1), 40, func(c *Config) {
 			side := SideFactory{New: func() (Side, error) { return &InProcess{}, nil }}
@@ -626,7 +627,7 @@ func TestStateRecordsLastGoodNight(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.LastGood == nil || *st.LastGood != *n.want {
+		if st.LastGood == nil || !reflect.DeepEqual(*st.LastGood, *n.want) {
 			t.Errorf("after night %s on %s (bug %v): last good %+v, want %+v", n.date, n.current, n.buggy, st.LastGood, n.want)
 		}
 		if want := "repo:/src/app@" + rev('e'); n.want.Repo != "" && st.LastGood.Spec() != want {
@@ -1169,5 +1170,53 @@ func TestStateHoldingACampaignRefused(t *testing.T) {
 	}
 	if _, err := LoadState(t.TempDir()); err != nil {
 		t.Errorf("LoadState of an empty directory: %v", err)
+	}
+}
+
+// TestLastGoodNightRecordsKnown: a good night records the signatures it
+// classed known, and a campaign whose baseline is that night's revision
+// says in its state section (report.json, report.md) that it cannot show
+// them as new; one on another baseline says nothing.
+func TestLastGoodNightRecordsKnown(t *testing.T) {
+	dir := t.TempDir()
+	rev := func(c byte) string { return strings.Repeat(string(c), 40) }
+	buggy := func(r byte) func(*Config) {
+		return func(c *Config) {
+			side := panicsOnFour()
+			side.Describe = "rev:" + rev(r)
+			c.Current = side
+		}
+	}
+	night(t, dir, "2026-12-01", 1, 40, buggy('a')) // new: not good
+	rep := night(t, dir, "2026-12-02", 2, 40, buggy('b'))
+	if rep.State.Classes[ClassKnown] != 1 || rep.State.Classes[ClassNew] != 0 {
+		t.Fatalf("night 2: classes %v, want one known signature and none new", rep.State.Classes)
+	}
+	sig := rep.State.Signatures[0].Signature
+	st, err := LoadState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (GoodNight{Night: "2026-12-02", Revision: rev('b'), Known: []KnownSignature{{Signature: sig}}}); st.LastGood == nil || !reflect.DeepEqual(*st.LastGood, want) {
+		t.Fatalf("last good %+v, want %+v", st.LastGood, want)
+	}
+	against := func(date string, seed uint64, baseline byte) *Report {
+		return night(t, dir, date, seed, 40, func(c *Config) {
+			c.Current = SideFactory{Describe: "rev:" + rev('c'), New: func() (Side, error) { return &InProcess{}, nil }}
+			base := panicsOnFour()
+			base.Describe = "rev:" + rev(baseline)
+			c.Baseline = base
+		})
+	}
+	rep = against("2026-12-03", 3, 'b')
+	want := "the baseline is the revision of the last good night, 2026-12-02, which had 1 known signature (" + sig + "): a good night is one with nothing new, so that revision fails with them, and this comparison cannot show them as new"
+	if rep.State.BaselineLastGood == nil || rep.State.BaselineNote() != want {
+		t.Errorf("against the last good night's revision: note %q, want %q", rep.State.BaselineNote(), want)
+	}
+	if md := Markdown(rep); !strings.Contains(md, upperFirst(want)) {
+		t.Errorf("report.md lacks the note:\n%s", md)
+	}
+	if rep = against("2026-12-04", 4, 'd'); rep.State.BaselineLastGood != nil {
+		t.Errorf("against another revision: %+v, want no note", rep.State.BaselineLastGood)
 	}
 }

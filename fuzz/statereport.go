@@ -41,6 +41,9 @@ func stateProse(rep *Report) string {
 	if n := s.BuildNote(); n != "" {
 		b.WriteString(" " + upperFirst(n) + ".")
 	}
+	if n := s.BaselineNote(); n != "" {
+		b.WriteString(" " + upperFirst(n) + ".")
+	}
 	b.WriteString("\n")
 	return b.String()
 }

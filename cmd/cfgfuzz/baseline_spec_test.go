@@ -123,3 +123,40 @@ func TestLastGoodWithoutANight(t *testing.T) {
 		t.Errorf("cfgfuzz's own: %q, %v; want HEAD~1", got, err)
 	}
 }
+
+// TestLastGoodNotesKnownSignatures: a last good night that classed
+// signatures known (good means nothing new) is named with a note on
+// stderr: how many, which (the first few), and that a comparison against
+// its revision cannot show them as new. One without any has no note.
+func TestLastGoodNotesKnownSignatures(t *testing.T) {
+	state := t.TempDir()
+	rev := strings.Repeat("e", 40)
+	write := func(known string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(state, fuzz.StateFindingsFile),
+			[]byte(`{"schema": "`+fuzz.StateSchema+`", "signatures": [], "last_good": {"night": "2026-12-02", "revision": "`+rev+`"`+known+`}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`, "known": [{"signature": "exec:trace-mismatch"}, {"signature": "exec:trace-mismatch", "strategy": "dispatch"}, {"signature": "rules:R12"}, {"signature": "pdom:mismatch"}]`)
+	var log strings.Builder
+	f := &campaignFlags{state: state}
+	if got, err := f.lastGood(lastGoodBaseline, &log); err != nil || got != rev {
+		t.Fatalf("last-good: %q, %v; want %s", got, err, rev)
+	}
+	const want = "cfgfuzz: note: the baseline is the revision of the last good night, 2026-12-02, which had 4 known signatures (exec:trace-mismatch, exec:trace-mismatch (strategy dispatch), rules:R12 and 1 more): a good night is one with nothing new, so that revision fails with them, and this comparison cannot show them as new\n"
+	if !strings.Contains(log.String(), want) {
+		t.Errorf("stderr:\n%s\nwant the note\n%s", log.String(), want)
+	}
+	rep := &fuzz.Report{State: &fuzz.StateReport{Night: "2026-12-03", Classes: map[string]int{}, BaselineLastGood: &fuzz.GoodNight{Night: "2026-12-02", Revision: rev,
+		Known: []fuzz.KnownSignature{{Signature: "exec:trace-mismatch"}}}}}
+	if sum := stateSummary(rep); !strings.Contains(sum, "\n  note: the baseline is the revision of the last good night, 2026-12-02, which had 1 known signature (exec:trace-mismatch): ") {
+		t.Errorf("the state summary lacks the note:\n%s", sum)
+	}
+	write("")
+	log.Reset()
+	f = &campaignFlags{state: state}
+	if _, err := f.lastGood(lastGoodBaseline, &log); err != nil || strings.Contains(log.String(), "note:") {
+		t.Errorf("a good night without known signatures: %v, stderr %q; want no note", err, log.String())
+	}
+}

@@ -71,7 +71,9 @@ const lastGoodBaseline = "last-good"
 // when that night ran a revision of a repository other than --repo's), or
 // while it has none HEAD~1 (of the repository of a repo:DIR@REV
 // --structurizer; refused for a cmd: one, whose revisions cfgfuzz does not
-// know), saying which on stderr. Any other value is returned as it is.
+// know), saying which on stderr, with a note naming the known signatures
+// of that night (GoodNight.KnownNote), which a comparison against it
+// cannot show as new. Any other value is returned as it is.
 func (f *campaignFlags) lastGood(baseline string, stderr io.Writer) (string, error) {
 	if baseline != lastGoodBaseline {
 		return baseline, nil
@@ -89,6 +91,9 @@ func (f *campaignFlags) lastGood(baseline string, stderr io.Writer) (string, err
 			rev = g.Spec() // a revision of the repository that night ran
 		}
 		fmt.Fprintf(stderr, "cfgfuzz: baseline %s: %s, the last good night (%s)\n", lastGoodBaseline, rev, g.Night)
+		if n := g.KnownNote(); n != "" {
+			fmt.Fprintf(stderr, "cfgfuzz: note: %s\n", n)
+		}
 		return rev, nil
 	}
 	const what = "a good night runs a committed revision, rev:REV or repo:DIR@REV, covers its budget, checks at least one graph and finds nothing new: fuzz/STATE.md"
@@ -171,6 +176,9 @@ func stateSummary(rep *fuzz.Report) string {
 	}
 	if n := s.BuildNote(); n != "" {
 		fmt.Fprintf(&b, "  note: %s\n", fuzz.PrintableLine(n))
+	}
+	if n := s.BaselineNote(); n != "" {
+		fmt.Fprintf(&b, "  note: %s\n", n)
 	}
 	for _, n := range s.Unmatched {
 		fmt.Fprintf(&b, "  note: %s\n", fuzz.PrintableLine(n.String()))
