@@ -23,9 +23,38 @@ import (
 const MinimizationDeferred = "deferred to merge"
 
 // validateState checks the state settings: a night's date with a state,
-// and on --resume the same state as the campaign started with. A fresh
-// night takes the state's digest and the exhaustive walk's next position.
+// and on --resume the same state as the campaign started with
+// (CheckResumeState). A fresh night takes the state's digest and the
+// exhaustive walk's next position.
 func (c *Config) validateState() error {
+	if err := c.CheckResumeState(); err != nil || c.State == nil {
+		return err
+	}
+	if _, err := time.Parse(time.DateOnly, c.Night); err != nil {
+		return fmt.Errorf("night %q: want a date YYYY-MM-DD", c.Night)
+	}
+	if c.Shard.N <= 1 { // the night commits into the state directory
+		if err := c.State.CheckWritable(); err != nil {
+			return err
+		}
+	}
+	if c.StateDigest == "" { // a fresh night (a resume checked this when it started)
+		if err := c.State.CheckNight(c.Night, c.Current.Describe, c.StateNewStructurizer); err != nil {
+			return err
+		}
+		c.StateDigest = c.State.Digest
+		c.ExhaustiveFrom = c.State.ExhaustiveNext // go on where the last night stopped
+	}
+	return nil
+}
+
+// CheckResumeState refuses to resume a night on another state than the
+// one it started from: without the state (c.State nil) when it ran with
+// one, on a state another night has committed to since (its digest
+// differs), and a finished night, which has nothing to resume. It needs
+// only the recorded settings and the state, so a resume calls it before
+// its sides are built; Run calls it again.
+func (c *Config) CheckResumeState() error {
 	if c.State == nil {
 		if c.finishedNight() {
 			return c.nothingToResume()
@@ -39,24 +68,11 @@ func (c *Config) validateState() error {
 		}
 		return nil
 	}
-	if _, err := time.Parse(time.DateOnly, c.Night); err != nil {
-		return fmt.Errorf("night %q: want a date YYYY-MM-DD", c.Night)
-	}
-	if c.Shard.N <= 1 { // the night commits into the state directory
-		if err := c.State.CheckWritable(); err != nil {
-			return err
-		}
-	}
 	switch {
-	case c.StateDigest == "": // a fresh night (a resume checked this when it started)
-		if err := c.State.CheckNight(c.Night, c.Current.Describe, c.StateNewStructurizer); err != nil {
-			return err
-		}
-		c.StateDigest = c.State.Digest
-		c.ExhaustiveFrom = c.State.ExhaustiveNext // go on where the last night stopped
-	case c.StateDigest != c.State.Digest && c.finishedNight():
+	case c.StateDigest == "" || c.StateDigest == c.State.Digest:
+	case c.finishedNight():
 		return c.nothingToResume()
-	case c.StateDigest != c.State.Digest:
+	default:
 		return fmt.Errorf("state %s changed since the campaign started (digest %s, campaign read %s): a night committed its update since, this campaign's own once it finished or a later one, and a campaign resumes only on the state it started from: start a new night (another --out, or --force)", c.State.Dir, c.State.Digest, c.StateDigest)
 	}
 	return nil

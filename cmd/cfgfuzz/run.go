@@ -722,6 +722,9 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		if err := f.attachState(&c); err != nil {
 			return c, err
 		}
+		if err := c.CheckResumeState(); err != nil { // before a revision is resolved or built for nothing
+			return c, err
+		}
 		return c, f.sidesFromSettings(ctx, &c, stderr)
 	}
 	s, err := f.flagSettings()

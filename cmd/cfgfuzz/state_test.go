@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -375,6 +376,40 @@ func TestResumeNamesTheNight(t *testing.T) {
 	code, _, stderr = runCmd([]string{"run", "--resume", plain, "--state", state, "--progress", "none"}, "")
 	if code != 2 || !strings.Contains(stderr, "without --state") {
 		t.Errorf("resume with a --state the campaign ran without: exit %d, stderr %q; want 2 saying so", code, stderr)
+	}
+}
+
+// TestResumeChecksTheStateFirst: a killed night whose state another night
+// has committed to since is refused before its structurizer, a revision
+// of a repository, is resolved or built: no build runs, however the cache
+// no longer holds the build.
+func TestResumeChecksTheStateFirst(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	ownBuildCache(t)
+	dir := t.TempDir()
+	builds := filepath.Join(dir, "builds")
+	repo, _ := toyRepo(t, `{"build": "echo built >> `+builds+` && cp toy.py {out}/toy.py", "serve": "python3 {out}/toy.py"}`)
+	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
+	rev := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
+	code, stdout, stderr := runCmd([]string{"run", "--structurizer", "repo:" + repo + "@" + rev, "--kinds", "exhaustive", "--graphs", "40", "--minimize=false",
+		"--state", state, "--night", "2026-05-01", "--progress", "none", "--out", out}, "")
+	if code != exitFail || readFile(t, builds) != "built\n" {
+		t.Fatalf("night: exit %d, builds %q; want 1 and one build\n%s%s", code, readFile(t, builds), stdout, stderr)
+	}
+	killed := copyDir(t, out, filepath.Join(dir, "killed")) // killed before its reports, on the state before the night committed
+	os.Remove(filepath.Join(killed, "report.json"))
+	if err := os.RemoveAll(os.Getenv("XDG_CACHE_HOME")); err != nil { // a resolve would build again
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCmd([]string{"run", "--resume", killed, "--state", state, "--progress", "none"}, "")
+	if code != exitUsage || !strings.Contains(stderr, "changed since the campaign started") {
+		t.Errorf("resume on a changed state: exit %d, want 2 saying the state changed\n%s%s", code, stdout, stderr)
+	}
+	if b := readFile(t, builds); b != "built\n" || strings.Contains(stderr, "built") || strings.Contains(stderr, "building") {
+		t.Errorf("the refused resume built its structurizer (builds %q):\n%s", b, stderr)
 	}
 }
 
