@@ -627,8 +627,12 @@ func summaryLines(rep *fuzz.Report) string {
 	// would contradict them are left out.
 	byState := rep.State != nil && rep.Settings.Baseline == ""
 	if byState {
-		fmt.Fprintf(&b, "%s (%s) in tonight's graphs; %s classed against the state (tonight's graphs and the re-runs of the state's):\n",
-			fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), fuzz.Plural(len(rep.State.Signatures), "signature"))
+		end := ":" // the night's line and its signatures' follow
+		if len(rep.State.Signatures) == 0 {
+			end = "." // no signature's line follows
+		}
+		fmt.Fprintf(&b, "%s (%s) in tonight's graphs; %s classed against the state (tonight's graphs and the re-runs of the state's)%s\n",
+			fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), fuzz.Plural(len(rep.State.Signatures), "signature"), end)
 	} else {
 		against := ""
 		if rep.State != nil {

@@ -35,6 +35,12 @@ func TestSummaryLinesNameStrategies(t *testing.T) {
 	if strings.Contains(night, " new") && !strings.Contains(night, " new 0") {
 		t.Errorf("with a state and no baseline, the summary counts graphs as new besides the classes:\n%s", night)
 	}
+	// No signature classed: the sentence ends, no list follows it.
+	rep.Findings, rep.NewFindings = nil, 0
+	rep.State = &fuzz.StateReport{Night: "2026-03-02", Classes: map[string]int{}, Signatures: []fuzz.SignatureState{}}
+	if got, want := summaryLines(rep), "0 findings (0 signatures) in tonight's graphs; 0 signatures classed against the state (tonight's graphs and the re-runs of the state's).\n"; !strings.Contains(got, want) {
+		t.Errorf("with no signature classed, the summary lacks %q:\n%s", want, got)
+	}
 }
 
 // TestSummarySingular: counts of one read in the singular.
