@@ -36,6 +36,22 @@ type BuildOptions struct {
 	// and everything it made removed: baseline_cleanup.go); nil means
 	// Background.
 	Context context.Context
+	// Named, when not nil, holds the builds (cache entries) the log has
+	// named, built or found in the cache: a build is named once, so the
+	// two sides of a comparison of one revision with itself say so once.
+	// nil: every call names its build.
+	Named map[string]bool
+}
+
+// named says whether the log has named the build in entry (Named), and
+// marks it named.
+func (o BuildOptions) named(entry string) bool {
+	if o.Named == nil {
+		return false
+	}
+	was := o.Named[entry]
+	o.Named[entry] = true
+	return was
 }
 
 // Revision is what a build checks out: a commit, or a snapshot of a
@@ -106,6 +122,9 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 		log = io.Discard
 	}
 	if b, ok := cachedBuild(p, rev, entry); ok {
+		if opt.named(entry) {
+			return b, nil
+		}
 		fmt.Fprintf(log, "cfgfuzz: %s built before (kept in %s; delete it to build it again, should it no longer run)\n", short(rev), entry)
 		return b, nil
 	}
@@ -146,6 +165,7 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 	built, err := installBuild(opt.Repo, p, b, tmp, entry)
 	if err == nil {
 		fmt.Fprintf(log, "cfgfuzz: built %s in %.1fs\n", short(rev), time.Since(start).Seconds())
+		opt.named(entry)
 	}
 	return built, err
 }

@@ -187,3 +187,43 @@ func TestBuildLogSaysHowItEnded(t *testing.T) {
 		t.Errorf("build log:\n%s", log.String())
 	}
 }
+
+// TestBuildLogNamesABuildOnce: builds given one Named set (the two sides
+// of a comparison of one revision with itself) name a revision once: the
+// build, or, where the cache had it, "built before"; without the set each
+// call names it.
+func TestBuildLogNamesABuildOnce(t *testing.T) {
+	repo, commits := tableRepo(t, 1, 0)
+	p := Project{Build: "true", Serve: "cat"}
+	cache := t.TempDir()
+	var log strings.Builder
+	opt := BuildOptions{Repo: repo, CacheDir: cache, Log: &log, Named: map[string]bool{}}
+	for range 2 {
+		if _, err := BuildProject(p, Revision{Commit: commits[0]}, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := strings.Count(log.String(), "\n"); n != 2 || strings.Contains(log.String(), "built before") {
+		t.Errorf("built twice through one set: want the building and built lines only:\n%s", log.String())
+	}
+	log.Reset()
+	opt.Named = map[string]bool{}
+	for range 2 {
+		if _, err := BuildProject(p, Revision{Commit: commits[0]}, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := strings.Count(log.String(), " built before ("); n != 1 || strings.Count(log.String(), "\n") != 1 {
+		t.Errorf("found in the cache twice through one set: want one built-before line:\n%s", log.String())
+	}
+	log.Reset()
+	opt.Named = nil
+	for range 2 {
+		if _, err := BuildProject(p, Revision{Commit: commits[0]}, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := strings.Count(log.String(), " built before ("); n != 2 {
+		t.Errorf("without a set: want a built-before line per call:\n%s", log.String())
+	}
+}

@@ -503,7 +503,7 @@ func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr
 	if err != nil {
 		return nil, err
 	}
-	f, _, err := sideFor(ctx, spec, nil, mf.proc.options(), stderr)
+	f, _, err := sideFor(ctx, spec, nil, mf.proc.options(), stderr, nil)
 	if err != nil {
 		return nil, fmt.Errorf("the baseline %s: %w", rev, err)
 	}

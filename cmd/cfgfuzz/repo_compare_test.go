@@ -164,3 +164,24 @@ func TestRepoFlagFromASubdirectory(t *testing.T) {
 		t.Errorf("resume repeating --repo as sub/dir: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestCompareOfOneRevisionNamesItsBuildOnce: both sides of a comparison
+// of one revision with itself run one build, which the log names once:
+// built the first time, found in the cache ("built before") the next.
+func TestCompareOfOneRevisionNamesItsBuildOnce(t *testing.T) {
+	ownBuildCache(t)
+	repo, rev := toyRepo(t, toyConfig)
+	for _, want := range []string{"cfgfuzz: built " + rev[:12] + " in ", "cfgfuzz: " + rev[:12] + " built before ("} {
+		_, _, stderr := cliIn(t, t.TempDir(), "compare", "--repo", repo, "--baseline", rev, "--current", rev, "--kinds", "exhaustive", "--graphs", "2",
+			"--minimize=false", "--progress", "none", "--out", filepath.Join(t.TempDir(), "o"))
+		var builds []string // the build log's lines
+		for _, l := range strings.Split(stderr, "\n") {
+			if strings.HasPrefix(l, "cfgfuzz: ") && !strings.HasPrefix(l, "cfgfuzz: building ") {
+				builds = append(builds, l)
+			}
+		}
+		if len(builds) != 1 || !strings.HasPrefix(builds[0], want) {
+			t.Errorf("want %q once, and no other line naming the build:\n%s", want, stderr)
+		}
+	}
+}

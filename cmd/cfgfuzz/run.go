@@ -906,16 +906,17 @@ func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, l
 		}
 	}
 	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer, StartTimeout: time.Duration(c.Settings.StartTimeout)}
-	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, popt, log)
+	named := map[string]bool{} // a revision both sides run is named once in the log
+	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, popt, log, named)
 	if err != nil {
 		return fmt.Errorf("%s%w", current, err)
 	}
 	c.Current, c.Settings.Current = cur, spec.String()
 	if spec.Kind == fuzz.SpecSelf {
-		c.Escalate, _, _ = sideFor(ctx, fuzz.SpecIsolated, nil, popt, log)
+		c.Escalate, _, _ = sideFor(ctx, fuzz.SpecIsolated, nil, popt, log, named)
 	}
 	if c.Settings.Baseline != "" {
-		base, spec, err := sideFor(ctx, c.Settings.Baseline, c.Settings.Project, popt, log)
+		base, spec, err := sideFor(ctx, c.Settings.Baseline, c.Settings.Project, popt, log, named)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
@@ -926,13 +927,14 @@ func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, l
 
 // sideFor resolves a recorded spec into its side factory; project gives
 // repo specs' build and serve commands (nil: their .cfgfuzz.json), popt
-// configures its processes, ctx cancels a build.
-func sideFor(ctx context.Context, desc string, project *fuzz.Project, popt fuzz.ProcessOptions, log io.Writer) (fuzz.SideFactory, fuzz.Spec, error) {
+// configures its processes, ctx cancels a build, and named holds the
+// builds log has named (fuzz.BuildOptions.Named).
+func sideFor(ctx context.Context, desc string, project *fuzz.Project, popt fuzz.ProcessOptions, log io.Writer, named map[string]bool) (fuzz.SideFactory, fuzz.Spec, error) {
 	spec, err := fuzz.ParseSpec(desc)
 	if err != nil {
 		return fuzz.SideFactory{}, spec, err
 	}
-	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: popt, HandOn: true}
+	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx, Named: named}, Process: popt, HandOn: true}
 	if project != nil {
 		opt.Project = *project
 	}
