@@ -32,8 +32,8 @@ td:first-child,th:first-child{text-align:left}code,pre{background:#f4f4f4;paddin
 // HTML renders rep.
 func HTML(rep *Report) string {
 	var b strings.Builder
-	b.WriteString("<!doctype html><html><head><meta charset=\"utf-8\"><title>cfgfuzz report</title><style>" + pageStyle + "</style></head><body>")
-	b.WriteString("<h1>cfgfuzz report</h1>")
+	b.WriteString("<!doctype html><html><head><meta charset=\"utf-8\"><title>" + reportTitle(rep) + "</title><style>" + pageStyle + "</style></head><body>")
+	b.WriteString("<h1>" + reportTitle(rep) + "</h1>")
 	summaryHTML(&b, rep)
 	b.WriteString(provenanceHTML(rep))
 	fmt.Fprintf(&b, "<p>%s</p>", htmlText(summaryProse(rep)))

@@ -166,3 +166,21 @@ func TestReplayCarriesJudgementSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestReportTitleSaysComparison: a report with a baseline (compare, run
+// --baseline) is headed as a comparison in report.md and report.html,
+// one without as a campaign.
+func TestReportTitleSaysComparison(t *testing.T) {
+	for _, c := range []struct{ baseline, title string }{{"rev:" + strings.Repeat("a", 40), "cfgfuzz comparison"}, {"", "cfgfuzz campaign"}} {
+		rep := &Report{Settings: Settings{Current: "self", Baseline: c.baseline}, Outcomes: map[string]int{}}
+		if c.baseline != "" {
+			rep.Divergences = &Divergences{Classes: map[string]int{}}
+		}
+		if md := Markdown(rep); !strings.HasPrefix(md, "# "+c.title+"\n") {
+			t.Errorf("baseline %q: report.md begins %q, want the heading %q", c.baseline, md[:min(len(md), 40)], c.title)
+		}
+		if h := HTML(rep); !strings.Contains(h, "<title>"+c.title+"</title>") || !strings.Contains(h, "<h1>"+c.title+"</h1>") {
+			t.Errorf("baseline %q: report.html lacks the title and heading %q", c.baseline, c.title)
+		}
+	}
+}

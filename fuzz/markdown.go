@@ -14,11 +14,20 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/internal/shown"
 )
 
+// reportTitle heads report.md and report.html: a comparison of two
+// sides (a baseline given: compare, run --baseline) or a campaign.
+func reportTitle(rep *Report) string {
+	if rep.Settings.Baseline != "" {
+		return "cfgfuzz comparison"
+	}
+	return "cfgfuzz campaign"
+}
+
 // Markdown renders rep.
 func Markdown(rep *Report) string {
 	var b strings.Builder
 	s := &rep.Settings
-	fmt.Fprintf(&b, "# cfgfuzz campaign\n\n")
+	fmt.Fprintf(&b, "# %s\n\n", reportTitle(rep))
 	fmt.Fprintf(&b, "Seed %d, %s (%s skipped)", s.Seed, Plural(rep.Graphs, "distinct graph"), Plural(rep.Skipped, "repeat"))
 	if s.Shard.N > 0 {
 		fmt.Fprintf(&b, " (shard %s)", s.Shard)
