@@ -78,8 +78,9 @@ func sideFilesDigest(desc string) string {
 
 // SideFilesNote says which cmd sides of s have a digest (side_files)
 // that leaves out a relative path their command names, its directory
-// unknown there (after cd $DIR, or a call of a function that cds:
-// namedFiles), so a rebuild of that file is not told apart; "" when none.
+// unknown there (after cd $DIR, a call of a function that cds, a case
+// with an arm that does: namedFiles), so a rebuild of that file is not
+// told apart; "" when none.
 func SideFilesNote(s *Settings) string {
 	var notes []string
 	for _, side := range []struct{ name, spec string }{{"current", s.Current}, {"baseline", s.Baseline}} {
@@ -88,7 +89,7 @@ func SideFilesNote(s *Settings) string {
 			continue
 		}
 		if left := cmdFiles(spec.Cmd).leftOut; len(left) > 0 {
-			notes = append(notes, fmt.Sprintf("the %s structurizer's build digest (side_files) leaves out the relative paths its command names in a directory it does not name (after cd $DIR, cd ~, popd +N, or a call of a function that changes directory): %s; a rebuild of those files is not told apart by --resume, merge or a state's night (name them by absolute paths to have them covered)",
+			notes = append(notes, fmt.Sprintf("the %s structurizer's build digest (side_files) leaves out the relative paths its command names in a directory it does not name (after cd $DIR, cd ~, popd +N, a call of a function that changes directory, or a case with an arm that does): %s; a rebuild of those files is not told apart by --resume, merge or a state's night (name them by absolute paths to have them covered)",
 				side.name, strings.Join(left, ", ")))
 		}
 	}
@@ -112,11 +113,15 @@ func isPath(w string) bool {
 // left. A cd lasts as long as the shell that runs it: not past the ) of
 // a subshell ((cd x && make) && ./adapter), nor past the end of a
 // pipeline it is part of (cd x | ./y), nor past the & that runs its list
-// in the background (cd x & ./adapter). The words of a function's body
-// are read from the directory it is defined in, and a call of a function
-// whose body changes directory leaves the directory unknown. A relative
-// path in an unknown directory (after cd, cd ~, cd $DIR, popd +1, such a
-// call) is left out; leftOut names those.
+// in the background (cd x & ./adapter). Each arm of a case ... esac is
+// read from the directory the case started in, its patterns are no
+// command and name no file (the ) that ends one closes no subshell),
+// and after the esac the directory is unknown when an arm changed it.
+// The words of a function's
+// body are read from the directory it is defined in, and a call of a
+// function whose body changes directory leaves the directory unknown.
+// A relative path in an unknown directory (after cd, cd ~, cd $DIR,
+// popd +1, such a call or case) is left out; leftOut names those.
 func namedFiles(cmd string) []string {
 	return cmdFiles(cmd).paths
 }
@@ -154,13 +159,85 @@ type shellDirs struct {
 	piped     bool       // the current pipeline has a |
 }
 
-// group is a ( or { that pathsIn has not seen closed: the shellDirs at
-// its start, whether it is a subshell, and the function it is the body
-// of ("" for none).
+// group is a ( or {, or a case ... esac, that pathsIn has not seen
+// closed: the shellDirs at its start, whether it is a subshell, the
+// function it is the body of ("" for none), and for a case what of it
+// the words are in.
 type group struct {
 	at       shellDirs
 	subshell bool
 	fn       string
+	arms     *caseArms // nil for a ( or {
+}
+
+// caseArms is what pathsIn has read of a case ... esac: which of its
+// parts the next word is in, and whether an arm ended in another
+// directory than the case started in.
+type caseArms struct {
+	part    casePart
+	changed bool
+}
+
+// casePart is a part of a case ... esac.
+type casePart uint8
+
+const (
+	caseSubject casePart = iota // the word the case tests, up to its in
+	casePattern                 // an arm's patterns, up to their ): (q|r)
+	caseBody                    // an arm's commands, up to its ;; or the esac
+)
+
+// topCase is the innermost open group when it is a case, else nil.
+func topCase(groups []group) *group {
+	if len(groups) > 0 && groups[len(groups)-1].arms != nil {
+		return &groups[len(groups)-1]
+	}
+	return nil
+}
+
+// startArm makes d the shellDirs an arm of a case starts in: from's
+// directory and stack, a list and a pipeline of its own.
+func (d *shellDirs) startArm(from shellDirs) {
+	d.in, d.pushed, d.stackLost = from.in, from.pushed, from.stackLost
+	d.listAt, d.pipeAt, d.piped = d.in, d.in, false
+}
+
+// endArm ends the arm of the case c whose commands d ran, at the
+// operator op that ends it (;;, ;& or ;;&), and starts the next: ;;
+// starts it where the case started, while ;& (which runs the next arm's
+// commands too) and ;;& (which tests its patterns) start it in the
+// directory the arm ended in or the case started in, unknown when the
+// two differ.
+func (d *shellDirs) endArm(c *group, op string) {
+	if d.piped {
+		d.in = d.pipeAt
+	}
+	if !d.same(c.at) {
+		c.arms.changed = true
+		if op != ";;" {
+			d.lose()
+			d.listAt, d.pipeAt, d.piped = d.in, d.in, false
+			c.arms.part = casePattern
+			return
+		}
+	}
+	d.startArm(c.at)
+	c.arms.part = casePattern
+}
+
+// endCase is d after the esac of the case c, its last arm's commands
+// ended: where the case started when no arm changed directory, else
+// unknown (which arm runs depends on the word it tests).
+func (d *shellDirs) endCase(c group) {
+	if d.piped {
+		d.in = d.pipeAt
+	}
+	if c.arms.changed || !d.same(c.at) {
+		d.lose()
+	} else {
+		d.in, d.pushed, d.stackLost = c.at.in, c.at.pushed, c.at.stackLost
+	}
+	d.listAt, d.pipeAt, d.piped = c.at.listAt, c.at.pipeAt, c.at.piped
 }
 
 // same says whether d and e run the next command in the same directory
@@ -177,19 +254,24 @@ func (d *shellDirs) lose() {
 
 // controlOp is the operator the control word words[i] opens (";", "&",
 // "|", "&&", "||", "(", ")", ...), and how many words it takes: two for
-// && and ||, and for |& (a pipe of stderr too) and ;; (which ends a
-// case's arm).
+// && and ||, and for |& (a pipe of stderr too) and ;; and ;& (which end
+// a case's arm), three for ;;& (which ends one too).
 func controlOp(words []controlWord, i int) (string, int) {
-	c := words[i]
-	if i+1 < len(words) && words[i+1].op != 0 && words[i+1].at == c.at+1 {
-		switch n := words[i+1].op; {
-		case c.op == n && (c.op == '&' || c.op == '|' || c.op == ';'):
-			return string([]byte{c.op, n}), 2
-		case c.op == '|' && n == '&':
-			return "|", 2
+	next := func(k int) byte { // the operator right after words[k]
+		if k+1 < len(words) && words[k+1].op != 0 && words[k+1].at == words[k].at+1 {
+			return words[k+1].op
 		}
+		return 0
 	}
-	return string(c.op), 1
+	switch c, n := words[i].op, next(i); {
+	case c == ';' && n == ';' && next(i+1) == '&':
+		return ";;&", 3
+	case c == n && (c == '&' || c == '|' || c == ';'), c == ';' && n == '&':
+		return string([]byte{c, n}), 2
+	case c == '|' && n == '&':
+		return "|", 2
+	}
+	return string(words[i].op), 1
 }
 
 // pathsIn appends to n the paths that words name (namedFiles), words
@@ -210,9 +292,28 @@ func pathsIn(words []controlWord, in wordsDir, n *namedWords) {
 			pathsIn(controlWords(shellUnquote(w)), here, n)
 			continue
 		}
+		if c := topCase(groups); c != nil && c.arms.part != caseBody {
+			// a case's word and patterns: no commands, and a pattern's
+			// parentheses and | no group nor pipe
+			switch {
+			case c.arms.part == caseSubject && w == "in":
+				c.arms.part = casePattern
+			case c.arms.part == casePattern && words[i].op == ')':
+				c.arms.part = caseBody
+				program, here = true, d.in
+			case c.arms.part == casePattern && w == "esac":
+				d.endCase(*c)
+				groups = groups[:len(groups)-1]
+			}
+			continue
+		}
 		if words[i].op != 0 { // a character that joins or groups commands
 			op, k := controlOp(words, i)
 			i += k - 1
+			if c := topCase(groups); c != nil && (op == ";;" || op == ";&" || op == ";;&") {
+				d.endArm(c, op)
+				continue
+			}
 			switch op {
 			case "(":
 				groups = append(groups, group{at: d, subshell: true, fn: fn})
@@ -226,7 +327,7 @@ func pathsIn(words []controlWord, in wordsDir, n *namedWords) {
 			case "&":
 				d.in = d.listAt // a background list runs in a subshell
 				d.pipeAt, d.piped = d.in, false
-			case "&&", "||", ";", ";;":
+			case "&&", "||", ";", ";;", ";&", ";;&":
 				if d.piped {
 					d.in = d.pipeAt
 				}
@@ -256,6 +357,15 @@ func pathsIn(words []controlWord, in wordsDir, n *namedWords) {
 				}
 				d.listAt, d.pipeAt, d.piped = g.at.listAt, g.at.pipeAt, g.at.piped
 			}
+			continue
+		case w == "case":
+			groups = append(groups, group{at: d, arms: &caseArms{}})
+			d.listAt, d.pipeAt, d.piped = d.in, d.in, false
+			continue
+		case w == "esac" && topCase(groups) != nil:
+			d.endCase(*topCase(groups))
+			groups = groups[:len(groups)-1]
+			program = false
 			continue
 		case isAssignment(w) || shellKeywords[w]:
 			continue
@@ -339,10 +449,10 @@ func nextWord(words []controlWord, i int) string {
 
 // closeGroup takes the innermost open group off groups, a subshell's
 // when subshell says the closing character is a ), a brace group's when
-// it is a }: false when none is open (a ) that closes a case's pattern).
+// it is a }, and any case opened inside it: false when none is open.
 func closeGroup(groups *[]group, subshell bool) (group, bool) {
 	for k := len(*groups) - 1; k >= 0; k-- {
-		if g := (*groups)[k]; g.subshell == subshell {
+		if g := (*groups)[k]; g.subshell == subshell && g.arms == nil {
 			*groups = (*groups)[:k]
 			return g, true
 		}

@@ -49,37 +49,49 @@ func TestNamedFilesAfterACd(t *testing.T) {
 // TestNamedFilesAfterACdThatDoesNotLast: a cd is followed only as long as
 // it lasts in a shell: not past the ) of a subshell, the end of a
 // pipeline it is part of or the & that runs its list in the background;
+// a case's arms start where the case did, the ) of a pattern closes no
+// subshell, and an arm that changes directory leaves it unknown after
+// the esac;
 // a popd returns to the directory its pushd left; a function's body is
 // read where it is defined, and a call of one whose body changes
 // directory leaves the directory unknown, its relative paths left out.
 func TestNamedFilesAfterACdThatDoesNotLast(t *testing.T) {
 	for cmd, want := range map[string][]string{
-		`(cd sub && make) && ./adapter`:               {"adapter"},
-		`./a; (cd sub && ./b) && ./c`:                 {"a", "sub/b", "c"},
-		`./a; (cd sub; (cd bin; ./b); ./c); ./d`:      {"a", "sub/bin/b", "sub/c", "d"},
-		`./a $(cd sub; pwd) ./b`:                      {"a", "b"},
-		`./a; cd sub & ./b`:                           {"a", "b"},
-		`./a; cd sub && ./b & ./c`:                    {"a", "sub/b", "c"},
-		`./a; cd sub && ./b 2>&1 ./c`:                 {"a", "sub/b", "sub/c"},
-		`./a; cd sub && ./b &>log ./c`:                {"a", "sub/b", "sub/c"},
-		`./a; cd sub | ./b`:                           {"a", "b"},
-		`./a | cd sub; ./b`:                           {"a", "b"},
-		`./a |& cd sub; ./b`:                          {"a", "b"},
-		`./a; cd sub && ./b | ./c; ./d`:               {"a", "sub/b", "sub/c", "sub/d"},
-		`./a || cd sub; ./b`:                          {"a", "sub/b"},
-		`./a; { cd sub; } | ./b`:                      {"a", "b"},
-		`./a; { cd sub; }; ./b`:                       {"a", "sub/b"},
-		`./a; pushd sub && popd && ./b`:               {"a", "b"},
-		`./a; pushd sub; pushd bin; popd; ./b`:        {"a", "sub/b"},
-		`./a; cd sub; pushd /opt; popd; ./b`:          {"a", "/opt", "sub/b"},
-		`./a; popd; ./b`:                              {"a", "b"},
-		`./a; pushd sub; popd +1; ./b /abs/m`:         {"a", "/abs/m"},
-		`f() { cd sub; }; ./a; f; ./b /abs/m`:         {"a", "/abs/m"},
-		`f() { cd sub; ./x; }; ./a; f && ./b`:         {"sub/x", "a"},
-		`function f { cd sub; }; ./a; f; ./b`:         {"a"},
-		`f() ( cd sub; ./x ); f; ./a`:                 {"sub/x", "a"},
-		`f() { ./x; }; cd sub; f; ./a`:                {"x", "sub/a"},
-		`sh -c '(cd sub && make) && ./adapter' ./arg`: {"", "adapter", "arg"},
+		`(cd sub && make) && ./adapter`:                           {"adapter"},
+		`./a; (cd sub && ./b) && ./c`:                             {"a", "sub/b", "c"},
+		`./a; (cd sub; (cd bin; ./b); ./c); ./d`:                  {"a", "sub/bin/b", "sub/c", "d"},
+		`./a $(cd sub; pwd) ./b`:                                  {"a", "b"},
+		`./a; cd sub & ./b`:                                       {"a", "b"},
+		`./a; cd sub && ./b & ./c`:                                {"a", "sub/b", "c"},
+		`./a; cd sub && ./b 2>&1 ./c`:                             {"a", "sub/b", "sub/c"},
+		`./a; cd sub && ./b &>log ./c`:                            {"a", "sub/b", "sub/c"},
+		`./a; cd sub | ./b`:                                       {"a", "b"},
+		`./a | cd sub; ./b`:                                       {"a", "b"},
+		`./a |& cd sub; ./b`:                                      {"a", "b"},
+		`./a; cd sub && ./b | ./c; ./d`:                           {"a", "sub/b", "sub/c", "sub/d"},
+		`./a || cd sub; ./b`:                                      {"a", "sub/b"},
+		`./a; { cd sub; } | ./b`:                                  {"a", "b"},
+		`./a; { cd sub; }; ./b`:                                   {"a", "sub/b"},
+		`./a; pushd sub && popd && ./b`:                           {"a", "b"},
+		`./a; pushd sub; pushd bin; popd; ./b`:                    {"a", "sub/b"},
+		`./a; cd sub; pushd /opt; popd; ./b`:                      {"a", "/opt", "sub/b"},
+		`./a; popd; ./b`:                                          {"a", "b"},
+		`./a; pushd sub; popd +1; ./b /abs/m`:                     {"a", "/abs/m"},
+		`f() { cd sub; }; ./a; f; ./b /abs/m`:                     {"a", "/abs/m"},
+		`f() { cd sub; ./x; }; ./a; f && ./b`:                     {"sub/x", "a"},
+		`function f { cd sub; }; ./a; f; ./b`:                     {"a"},
+		`f() ( cd sub; ./x ); f; ./a`:                             {"sub/x", "a"},
+		`f() { ./x; }; cd sub; f; ./a`:                            {"x", "sub/a"},
+		`sh -c '(cd sub && make) && ./adapter' ./arg`:             {"", "adapter", "arg"},
+		`sh -c 'cd a; (case $v in q) cd b;; esac); ./y'`:          {"", "a/y"},
+		`sh -c '(cd a; case $v in q) ./p;; esac; ./r); ./y'`:      {"", "a/p", "a/r", "y"},
+		`(cd a; case $v in (q|r) ./p;; (s) ./q;; esac; ./r); ./y`: {"a/p", "a/q", "a/r", "y"},
+		`case $v in q) cd a;; r) ./p;; esac; ./q /abs/m`:          {"p", "/abs/m"},
+		`case $v in q) ./p;; esac; cd a; ./q`:                     {"p", "a/q"},
+		`case $v in q) cd a; ./p;& r) ./q;; s) ./r;; esac`:        {"a/p", "r"},
+		`case $v in ./x) ./p | ./q;; esac && (cd a) && ./r`:       {"p", "q", "r"},
+		`case $v in q) case $w in r) cd a;; esac; ./p;; esac`:     {},
+		`(case $v in q) (cd a); ./p;; esac); ./q`:                 {"p", "q"},
 	} {
 		checkNamedFiles(t, cmd, want)
 	}
