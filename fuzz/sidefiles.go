@@ -103,10 +103,16 @@ func isPath(w string) bool {
 }
 
 // namedFiles are the paths the shell command cmd names, in the order of
-// its words: its program (its first word past variable assignments)
+// its words: its program (its first word past variable assignments,
+// cut at a character that ends a command: make;./x)
 // through PATH (exec.LookPath) when it is a bare name, and each word that
 // reads as a path (pathOfWord), those of the command string of a shell it
-// runs too (sh -c './adapter --model m.bin'). A relative path after a cd
+// runs too (sh -c './adapter --model m.bin'). A newline ends a command
+// as ; does (not one after &&, || or |, which the command goes on past).
+// The lines of a here-document's body (cat <<EOF ... EOF) are data, no
+// command, and no path in them is read: commands a program reads from
+// there (sh <<EOF) are not followed. A comment (# ...) is not told
+// apart: its words are read as the command's. A relative path after a cd
 // (one eachCd counts) is read from the cd's directory (sh -c 'cd tools &&
 // ./adapter': tools/adapter), one after env -C DIR from DIR for the rest
 // of env's command, and one after a popd from the directory its pushd
@@ -117,9 +123,9 @@ func isPath(w string) bool {
 // read from the directory the case started in, its patterns are no
 // command and name no file (the ) that ends one closes no subshell),
 // and after the esac the directory is unknown when an arm changed it.
-// The words of a function's
-// body are read from the directory it is defined in, and a call of a
-// function whose body changes directory leaves the directory unknown.
+// The words of a function's body are read from the directory it is
+// defined in, and a call of a function whose body changes directory
+// leaves the directory unknown.
 // A relative path in an unknown directory (after cd, cd ~, cd $DIR,
 // popd +1, such a call or case) is left out; leftOut names those.
 func namedFiles(cmd string) []string {
@@ -135,14 +141,19 @@ type namedWords struct {
 // cmdFiles is namedWords of the shell command cmd (namedFiles).
 func cmdFiles(cmd string) namedWords {
 	var n namedWords
-	if words := commandWords(cmd); len(words) > 0 {
-		if w := cmd[words[0][0]:words[0][1]]; !isPath(w) {
-			if p, err := exec.LookPath(w); err == nil {
+	words := controlWords(cmd)
+	for _, w := range words {
+		if w.op == 0 && isAssignment(w.text) {
+			continue
+		}
+		if w.op == 0 && !isPath(w.text) {
+			if p, err := exec.LookPath(w.text); err == nil {
 				n.paths = append(n.paths, p)
 			}
 		}
+		break
 	}
-	pathsIn(controlWords(cmd), wordsDir{}, &n)
+	pathsIn(words, wordsDir{}, &n)
 	return n
 }
 
@@ -314,6 +325,9 @@ func pathsIn(words []controlWord, in wordsDir, n *namedWords) {
 				d.endArm(c, op)
 				continue
 			}
+			if op == "\n" && i > 0 && words[i-1].op != 0 && words[i-1].op != ')' {
+				continue // a newline after && or |, ( or ;: the command goes on
+			}
 			switch op {
 			case "(":
 				groups = append(groups, group{at: d, subshell: true, fn: fn})
@@ -327,7 +341,7 @@ func pathsIn(words []controlWord, in wordsDir, n *namedWords) {
 			case "&":
 				d.in = d.listAt // a background list runs in a subshell
 				d.pipeAt, d.piped = d.in, false
-			case "&&", "||", ";", ";;", ";&", ";;&":
+			case "&&", "||", ";", "\n", ";;", ";&", ";;&":
 				if d.piped {
 					d.in = d.pipeAt
 				}

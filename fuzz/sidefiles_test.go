@@ -97,6 +97,37 @@ func TestNamedFilesAfterACdThatDoesNotLast(t *testing.T) {
 	}
 }
 
+// TestNamedFilesAcrossLines: a newline ends a command as ; does (but
+// after an operator that needs a command next, &&, |, which it
+// continues), in a shell's command string too, and the lines of a
+// here-document's body are data: no command, and no path read.
+func TestNamedFilesAcrossLines(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on PATH")
+	}
+	for cmd, want := range map[string][]string{
+		"sh -c 'cd a\n./x'":                                  {sh, "a/x"},
+		"sh -c '(cd a)\n./x'":                                {sh, "x"},
+		"sh -c 'cd a\ncat ./x'":                              {sh, "a/x"},
+		"./a\ncd sub\n./b":                                   {"a", "sub/b"},
+		"./a |\n cd sub\n./b":                                {"a", "b"},
+		"./a &&\ncd sub\n./b":                                {"a", "sub/b"},
+		"f() {\n cd sub\n}\n./a\nf\n./b /abs/m":              {"a", "/abs/m"},
+		"case $v in\nq) cd sub\n;;\nesac\n./a /abs/m":        {"/abs/m"},
+		"cat <<EOF\ncd sub\n./x\nEOF\n./y":                   {"", "y"},
+		"cat <<-'EOF' ./in\n\tcd sub\n\tEOF\n./y":            {"", "in", "y"},
+		"sh -c \"cat << 'EOF'; cd sub\nit's ./x\nEOF\n./y\"": {sh, "sub/y"},
+		"cat <<A <<\"B\"\ncd a\nA\ncd b\nB\n./y":             {"", "y"},
+		"cat\n./x":                                           {"", "x"},
+		"cat <<<x ./f\ncd sub\n./y":                          {"", "f", "sub/y"},
+		"echo '<<EOF'\ncd sub\n./y":                          {"", "sub/y"},
+		"cat <<EOF\n./x":                                     {""},
+	} {
+		checkNamedFiles(t, cmd, want)
+	}
+}
+
 // checkNamedFiles fails t unless namedFiles(cmd) is want; a want that
 // starts with "" takes any first path (a program found on PATH).
 func checkNamedFiles(t *testing.T, cmd string, want []string) {

@@ -479,16 +479,18 @@ type controlWord struct {
 
 // controlWords are cmd's words (shellWords), each cut at the characters
 // that join or group commands where a shell reads them as syntax (cd
-// tools&&./a), each such character an empty word: a quoted command string
-// stays one word. The & and | of a redirection (2>&1, &>log, >|log) join
-// nothing and stay in their word.
+// tools&&./a; a newline), each such character an empty word: a quoted
+// command string stays one word. The & and | of a redirection (2>&1,
+// &>log, >|log) join nothing and stay in their word. The body of a
+// here-document is no words (hereDocsBlanked).
 func controlWords(cmd string) []controlWord {
+	cmd = hereDocsBlanked(cmd)
 	var words []controlWord
 	for _, span := range shellWords(cmd) {
 		w := cmd[span[0]:span[1]]
 		start := 0
 		shellScan(w, func(i int, syntax bool) {
-			if syntax && strings.IndexByte(";&|()", w[i]) >= 0 && !redirection(w, i) {
+			if syntax && strings.IndexByte(";&|()\n", w[i]) >= 0 && !redirection(w, i) {
 				if i > start {
 					words = append(words, controlWord{text: w[start:i], at: span[0] + start})
 				}
@@ -501,6 +503,119 @@ func controlWords(cmd string) []controlWord {
 		}
 	}
 	return words
+}
+
+// hereDocsBlanked is cmd with the body of each here-document blanked,
+// each of its bytes a space, so that the offsets of the rest stay: the
+// lines after the line of a << or <<- operator (a shell reads no quote
+// there), up to and including the line that is its delimiter (<<- strips
+// the tabs that lead it), for each such operator of the line in turn;
+// a body with no such line runs to the end. A here-string (<<<) has none.
+func hereDocsBlanked(cmd string) string {
+	var (
+		b       []byte // cmd's bytes, copied at the first body
+		pending []hereDoc
+		quote   byte
+	)
+	for i := 0; i < len(cmd); i++ {
+		switch c := cmd[i]; {
+		case quote != 0:
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case strings.HasPrefix(cmd[i:], "<<<"):
+			i += 2
+		case strings.HasPrefix(cmd[i:], "<<"):
+			d, end := hereDelimiter(cmd, i+2)
+			pending = append(pending, d)
+			i = end - 1
+		case c == '\n' && len(pending) > 0:
+			end := i
+			for _, d := range pending {
+				end = d.bodyEnd(cmd, end+1)
+			}
+			if b == nil {
+				b = []byte(cmd)
+			}
+			for k := i + 1; k < end && k < len(b); k++ {
+				b[k] = ' '
+			}
+			pending = nil
+			i = end - 1 // the newline that ends the last delimiter's line
+		}
+	}
+	if b == nil {
+		return cmd
+	}
+	return string(b)
+}
+
+// hereDoc is a here-document's delimiter, as the shell compares its
+// lines with it, and whether its operator is <<-.
+type hereDoc struct {
+	delim string
+	tabs  bool
+}
+
+// hereDelimiter reads the delimiter of the here-document whose operator
+// ends at cmd[at] (past its <<): a - (<<-), blanks, then a word up to an
+// unquoted blank, newline or operator character, its quotes removed
+// (<<'EOF'); end is the offset past the word.
+func hereDelimiter(cmd string, at int) (d hereDoc, end int) {
+	if at < len(cmd) && cmd[at] == '-' {
+		d.tabs = true
+		at++
+	}
+	for at < len(cmd) && (cmd[at] == ' ' || cmd[at] == '\t') {
+		at++
+	}
+	end = at
+	for quote := byte(0); end < len(cmd); end++ {
+		c := cmd[end]
+		if quote != 0 {
+			if c == quote {
+				quote = 0
+			}
+			continue
+		}
+		if c == '\'' || c == '"' {
+			quote = c
+		} else if c == '\\' && end+1 < len(cmd) {
+			end++
+		} else if strings.IndexByte(" \t\n;&|()<>", c) >= 0 {
+			break
+		}
+	}
+	d.delim = shellUnquote(cmd[at:end])
+	return d, end
+}
+
+// bodyEnd is the offset of the newline that ends the delimiter's line of
+// the here-document d whose body starts at cmd[start], len(cmd) when no
+// line is its delimiter.
+func (d hereDoc) bodyEnd(cmd string, start int) int {
+	for start < len(cmd) {
+		end := strings.IndexByte(cmd[start:], '\n')
+		if end < 0 {
+			return len(cmd)
+		}
+		end += start
+		line := cmd[start:end]
+		if d.tabs {
+			line = strings.TrimLeft(line, "\t")
+		}
+		if line == d.delim {
+			return end
+		}
+		start = end + 1
+	}
+	return len(cmd)
 }
 
 // redirection says whether the & or | at w[i] is part of a redirection
