@@ -80,7 +80,7 @@ func sideFilesDigest(desc string) string {
 // that leaves out a relative path their command names, its directory
 // unknown there (after cd $DIR, a call of a function that cds, a case
 // with an arm that does: namedFiles), so a rebuild of that file is not
-// told apart; "" when none.
+// told apart (each path named once, in order); "" when none.
 func SideFilesNote(s *Settings) string {
 	var notes []string
 	for _, side := range []struct{ name, spec string }{{"current", s.Current}, {"baseline", s.Baseline}} {
@@ -88,12 +88,23 @@ func SideFilesNote(s *Settings) string {
 		if err != nil || spec.Kind != SpecCmd {
 			continue
 		}
-		if left := cmdFiles(spec.Cmd).leftOut; len(left) > 0 {
+		if left := uniq(cmdFiles(spec.Cmd).leftOut); len(left) > 0 {
 			notes = append(notes, fmt.Sprintf("the %s structurizer's build digest (side_files) leaves out the relative paths its command names in a directory it does not name (after cd $DIR, cd ~, popd +N, a call of a function that changes directory, or a case with an arm that does): %s; a rebuild of those files is not told apart by --resume, merge or a state's night (name them by absolute paths to have them covered)",
 				side.name, strings.Join(left, ", ")))
 		}
 	}
 	return strings.Join(notes, "; ")
+}
+
+// uniq is words with each word kept at its first place only.
+func uniq(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // isPath says whether the word w reads as a path (pathOfWord).

@@ -5,6 +5,7 @@ package fuzz
 import (
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -141,5 +142,15 @@ func checkNamedFiles(t *testing.T, cmd string, want []string) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("namedFiles(%q) = %q, want %q", cmd, got, want)
+	}
+}
+
+// TestSideFilesNoteNamesEachPathOnce: the note names each relative path
+// the digest leaves out once, in the order the command first names it.
+func TestSideFilesNoteNamesEachPathOnce(t *testing.T) {
+	s := &Settings{Current: "cmd:cd $D && ./a && ./a ./b ./a"}
+	note := SideFilesNote(s)
+	if want := ": ./a, ./b; "; !strings.Contains(note, want) {
+		t.Errorf("SideFilesNote = %q, want the paths listed as %q", note, want)
 	}
 }
