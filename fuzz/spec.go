@@ -576,7 +576,8 @@ func shortHash(h string) string {
 // revisionOf is the revision s names: its commit, and with +dirty the
 // working tree's snapshot (none when the tree is clean). A recorded tree
 // hash is taken from the cache when built there, else the working tree
-// must still have that content.
+// must still have that content; when HEAD moved to a commit whose tree
+// is that content, the error names it.
 func revisionOf(s Spec, p Project, opt BuildOptions) (Revision, error) {
 	commit, err := ResolveRevision(s.Rev, opt)
 	if err != nil {
@@ -605,6 +606,12 @@ func revisionOf(s Spec, p Project, opt BuildOptions) (Revision, error) {
 	}
 	if snap.Head != commit {
 		if s.WorkTree != WorkTreeAny {
+			if tree, err := gitEnv(opt.Repo, nil, "rev-parse", snap.Head+"^{tree}"); err == nil && tree == s.WorkTree {
+				at := s
+				at.Rev, at.WorkTree = snap.Head, ""
+				return rev, fmt.Errorf("%s: the uncommitted changes it names (tree %s on commit %s) were committed since: commit %s (HEAD) holds them, and no build of them is cached here; record %s to replay it on that commit",
+					s, shortHash(s.WorkTree), shortHash(commit), shortHash(snap.Head), at)
+			}
 			return rev, gone("HEAD is " + shortHash(snap.Head) + " now")
 		}
 		return rev, fmt.Errorf("%s: the working tree's changes are on HEAD (%s), not on %s", s, snap.Head[:12], s.Rev)

@@ -1,7 +1,8 @@
 // saveregs_dirty_test.go: a regression saved from a build of uncommitted
 // changes (REV+dirty:TREE) says in its header and on the save's output
 // that no commit holds its structurizer, and regress on it, once the
-// changes are gone and no build is cached, names why and what to do.
+// changes are gone and no build is cached, names why and what to do: a
+// commit at HEAD that holds them, when there is one.
 package main
 
 import (
@@ -70,6 +71,14 @@ func TestSavedRegressionOfUncommittedChanges(t *testing.T) {
 	code, _, stderr = cliIn(t, t.TempDir(), "regress", regs)
 	if code != exitUsage || !strings.Contains(stderr, "are gone: HEAD is "+head[:12]+" now") {
 		t.Errorf("regress after a commit: exit %d, want 2 saying the changes are gone:\n%s", code, stderr)
+	}
+	// Committed as they were: HEAD holds the tree, and regress names it.
+	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
+	head = commitAll(t, repo, "toy: the bug on 2 blocks")
+	code, _, stderr = cliIn(t, t.TempDir(), "regress", regs)
+	if code != exitUsage || !strings.Contains(stderr, "commit "+head[:12]+" (HEAD) holds them") ||
+		!strings.Contains(stderr, "record repo:"+repo+"@"+head[:12]) || strings.Contains(stderr, "are gone") {
+		t.Errorf("regress after committing the changes as they were: exit %d, want 2 naming HEAD as the commit that holds them:\n%s", code, stderr)
 	}
 
 	// A commit's spec gets no note.
