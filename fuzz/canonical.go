@@ -130,8 +130,9 @@ func (s *deadOrder) search(id, order []int) (segs []uint64, bestID, bestOrder []
 
 // twinOfAny says whether swapping r with one of roots maps g onto itself,
 // which makes following r the same as following that root: r and it have
-// the same weight, name and successors (up to the swap), and no other
-// block branches to either of them. ok is false once the budget is spent.
+// the same weight, name (when the segments hold names) and successors
+// (up to the swap), and no other block branches to either of them. ok is
+// false once the budget is spent.
 func (s *deadOrder) twinOfAny(r int, roots []int) (twin, ok bool) {
 	g := s.g
 	if s.preds == nil {
@@ -162,7 +163,7 @@ func (s *deadOrder) twinOfAny(r int, roots []int) (twin, ok bool) {
 		if !s.spend(1 + len(sa) + len(s.preds[a]) + len(s.preds[r])) {
 			return false, false
 		}
-		if len(sa) != len(sr) || g.Weight(a) != g.Weight(r) || g.Name(a) != g.Name(r) ||
+		if len(sa) != len(sr) || g.Weight(a) != g.Weight(r) || s.names && g.Name(a) != g.Name(r) ||
 			!onlyPair(a, a, r) || !onlyPair(r, a, r) {
 			continue
 		}

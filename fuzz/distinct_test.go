@@ -395,6 +395,34 @@ func TestGraphHashDeadTwins(t *testing.T) {
 	}
 }
 
+// TestGraphFingerprintDeadTwinsOfOtherNames: dead blocks alike but for
+// their names are twins to the fingerprint, which leaves names out: its
+// order's search follows them as one, and a renumbering of the graph
+// shares its fingerprint; to the repeat hash, which names are part of,
+// they are no longer alike.
+func TestGraphFingerprintDeadTwinsOfOtherNames(t *testing.T) {
+	const k = 40
+	g := cfg.New(2 + k)
+	g.Names = make([]string, g.Len())
+	g.Succs[0] = []int{1}
+	for d := 2; d < 2+k; d++ {
+		g.Succs[d], g.Names[d] = []int{1}, fmt.Sprint("dead", d)
+	}
+	perm := []int{0, 1}
+	for d := g.Len() - 1; d >= 2; d-- {
+		perm = append(perm, d)
+	}
+	if _, _, ok := canonicalOrder(g, false); !ok {
+		t.Errorf("names left out, the order's search gave up on %v", g)
+	}
+	if GraphFingerprint(g) != GraphFingerprint(g.Permute(perm)) {
+		t.Errorf("%v renumbered: another fingerprint", g)
+	}
+	if _, _, ok := canonicalOrder(g, true); !ok {
+		t.Errorf("names compared, the order's search gave up on %v", g)
+	}
+}
+
 // TestGraphFingerprintOfReachableGraphs: a graph the entry reaches whole
 // is fingerprinted as the SHA-256 of gen.Canonical's compact form and its
 // weights, the form fingerprint.go documents and a state's seen filter
