@@ -104,7 +104,7 @@ func TestStateTextFilesNotRegularRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = path + ": not a regular file but a named pipe"
-	if err := within("CommitState", func() error { return CommitState(st, StateUpdate{}) }); err == nil || !strings.Contains(err.Error(), want) {
+	if err := within("CommitState", func() error { return CommitState(st, StateUpdate{}, nil) }); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("CommitState with a seen.bloom that is a named pipe: err %v, want %q", err, want)
 	}
 }

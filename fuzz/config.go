@@ -261,6 +261,10 @@ type Config struct {
 	Progress      io.Writer
 	Terminal      bool
 	ProgressEvery time.Duration
+	// Notes receives what is said whatever the progress display: a stale
+	// lock of the directory or the state taken over, and a lock watched
+	// until its heartbeat decides (LockDir); nil nowhere.
+	Notes io.Writer
 	// Oracle configures every worker's oracle; Settings.Checks and Walks
 	// override its Checks and Walks.Random.
 	Oracle oracle.Options

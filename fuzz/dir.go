@@ -36,7 +36,7 @@ func (c *Config) openDir() (unlock func(), err error) {
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return nil, &DirError{Dir: c.Dir, Err: err}
 	}
-	unlock, err = LockDir(c.Dir)
+	unlock, err = LockDir(c.Dir, c.Notes)
 	if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,7 @@ func TestLockNotRegularRefused(t *testing.T) {
 		want string
 	}{
 		{"LockDir", func() error {
-			unlock, err := LockDir(dir)
+			unlock, err := LockDir(dir, nil)
 			if err == nil {
 				unlock()
 			}
@@ -67,7 +67,7 @@ func TestLockNotRegularRefused(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Repeat(" ", MaxLockFile+1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LockDir(dir); err == nil || !strings.Contains(err.Error(), path+": more than 4KiB, the limit of a lock") {
+	if _, err := LockDir(dir, nil); err == nil || !strings.Contains(err.Error(), path+": more than 4KiB, the limit of a lock") {
 		t.Errorf("LockDir with a lock of %d bytes: err %v, want it refused past its limit", MaxLockFile+1, err)
 	}
 }

@@ -127,7 +127,7 @@ func (c *Config) saveState(rep *Report, seen *Bloom) error {
 	if c.Shard.N > 1 || rep.Incomplete != nil { // the resume commits the night
 		return nil
 	}
-	if err := CommitState(c.State, up); err != nil {
+	if err := CommitState(c.State, up, c.Notes); err != nil {
 		return fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(c.Dir, StateUpdateDir))
 	}
 	return nil

@@ -30,8 +30,12 @@ func resumeConfig(dir string) Config {
 	return c
 }
 
-// TestMain runs the child campaign when asked to.
+// TestMain runs the child campaign, or the lock's child (lock_test.go),
+// when asked to.
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(lockChildEnv); dir != "" {
+		lockChild(dir) // lock_test.go
+	}
 	if dir := os.Getenv(childEnv); dir != "" {
 		c := resumeConfig(dir)
 		if _, err := Run(c); err != nil {

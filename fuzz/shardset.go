@@ -82,11 +82,11 @@ func inspectShard(dir string) (*shardState, error) {
 	case fi.Size() > good:
 		st.problem("torn results log (%d bytes after the last whole record)", fi.Size()-good)
 	}
-	switch pid, host, ok, bad := readLock(filepath.Join(dir, LockFile)); {
+	switch o, fi, ok, bad := readLock(filepath.Join(dir, LockFile)); {
 	case bad != nil:
 		return nil, foreignLock(dir, bad)
-	case ok && processAlive(pid):
-		st.problem("in use by process %d on %s", pid, host)
+	case ok && lockLive(o, fi):
+		st.problem("in use by process %d on %s", o.pid, o.host)
 	}
 	b, err := readReportFile(dir)
 	switch {

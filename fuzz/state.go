@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -575,9 +576,10 @@ var ErrStateChanged = errors.New("changed since this campaign read it")
 // read from, unless another campaign committed to it since (its
 // findings.json or seen.bloom differ from what st read): that campaign's
 // update is then kept and this one refused. The directory is locked
-// while it is compared and written.
-func CommitState(st *State, up StateUpdate) error {
-	unlock, err := LockDir(st.Dir)
+// while it is compared and written; a stale lock taken over is said on
+// note (LockDir).
+func CommitState(st *State, up StateUpdate, note io.Writer) error {
+	unlock, err := LockDir(st.Dir, note)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,7 +66,8 @@ func TestRefusedDirStartsNothing(t *testing.T) {
 
 // TestRunLocksDir starts a long campaign, checks that a second one into its
 // directory is refused naming the owner, kills the owner with SIGKILL
-// (leaving its lock) and checks that the stale lock is taken over.
+// (leaving its lock) and checks that the stale lock is taken over, saying
+// so on stderr whatever --progress says.
 func TestRunLocksDir(t *testing.T) {
 	bin := cfgfuzzBinary(t)
 	dir := filepath.Join(t.TempDir(), "c")
@@ -86,8 +88,9 @@ func TestRunLocksDir(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "lock")); err != nil {
 		t.Fatalf("the killed owner left no lock: %v", err)
 	}
-	if code, out := exitCode(t, smallRun(bin, dir, "--force")); code != 0 {
-		t.Errorf("run after the owner was killed: exit %d, want 0 (stale lock)\n%s", code, out)
+	code, out := exitCode(t, smallRun(bin, dir, "--force"))
+	if want := fmt.Sprintf("took over %s, the lock of process %d on ", filepath.Join(dir, "lock"), owner.Process.Pid); code != 0 || !strings.Contains(out, want) || !strings.Contains(out, ": that process is gone") {
+		t.Errorf("run after the owner was killed: exit %d, want 0 (stale lock) and %q, that process is gone\n%s", code, want, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "lock")); err == nil {
 		t.Errorf("the lock outlived its campaign")

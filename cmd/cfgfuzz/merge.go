@@ -159,7 +159,7 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, nil, err
 	}
-	unlock, err := fuzz.LockDir(out)
+	unlock, err := fuzz.LockDir(out, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -247,7 +247,7 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 		fmt.Fprintf(stderr, "cfgfuzz merge: a night whose new findings are not minimized leaves %s as it was; its update is in %s%s\n", state, filepath.Join(out, fuzz.StateUpdateDir), again)
 		return rep, minErr, nil
 	}
-	err = fuzz.CommitState(opt.State, *up)
+	err = fuzz.CommitState(opt.State, *up, stderr)
 	committed = err == nil
 	if err != nil {
 		if !errors.Is(err, fuzz.ErrStateChanged) {

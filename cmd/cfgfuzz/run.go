@@ -703,7 +703,7 @@ func (f *campaignFlags) command() string {
 // config builds the campaign from the flags, or from the saved settings
 // with --resume.
 func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Config, error) {
-	c := fuzz.Config{Source: genSource{}, Workers: f.workers, Dir: f.out, Force: f.force}
+	c := fuzz.Config{Source: genSource{}, Workers: f.workers, Dir: f.out, Force: f.force, Notes: stderr}
 	c.Progress, c.Terminal = progressOutput(f.progress, stderr)
 	if f.saveRegs != "" {
 		if err := checkRegressionDir(f.saveRegs); err != nil {
