@@ -445,7 +445,8 @@ const lockSettle = 200 * time.Millisecond
 // InUse is LockDir's error naming the owner when another live process
 // holds dir's lock, without taking it or watching it: what a command that
 // must read the campaign first (a resume) says when the campaign is still
-// being started, and a new campaign when one runs there; nil when no live
+// being started, a new campaign when one runs there, and a night that
+// commits into a state directory before it runs; nil when no live
 // process holds it (a lock of an owner this process cannot check is held
 // while its heartbeat is younger than LockStale), or this one does. A
 // lock that readLock refuses (a named pipe) is an error naming it.

@@ -601,10 +601,14 @@ func CommitState(st *State, up StateUpdate, note io.Writer) error {
 }
 
 // CheckWritable fails, naming the directory, when no file can be made in
-// the state directory (a read-only mount, no permission): a night that
-// commits its update there, or a merge, checks it before it runs, rather
-// than finding it out at its end.
+// the state directory (a read-only mount, no permission), or another live
+// process holds its lock (InUse: the commit would be refused): a night
+// that commits its update there, or a merge, checks it before it runs,
+// rather than finding it out at its end. The lock is not taken.
 func (st *State) CheckWritable() error {
+	if err := InUse(st.Dir); err != nil {
+		return fmt.Errorf("the night's state update would not be saved: %w", err)
+	}
 	f, err := os.CreateTemp(st.Dir, ".write-check-*")
 	if err != nil {
 		return fmt.Errorf("state %s cannot be written, and the night's update is committed there: %w", st.Dir, err)

@@ -3,16 +3,19 @@
 // state directory another campaign committed to meanwhile does not
 // overwrite that campaign's update, a commit that cannot be written
 // leaves the directory as it was read, a directory that cannot be written
-// is refused before the night runs, and an empty findings.json is an
-// error, not an empty store.
+// or whose lock another live process holds is refused before the night
+// runs, and an empty findings.json is an error, not an empty store.
 package fuzz
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestStateChangedMeanwhileNotOverwritten: two nights read the same state
@@ -167,5 +170,56 @@ func TestEmptyStoreFileRefused(t *testing.T) {
 	_, err := LoadState(state)
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(state, StateFindingsFile)) || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("empty findings.json: %v, want an error naming the file and saying it is empty", err)
+	}
+}
+
+// TestStateInUseRefusedFirst: a night that would commit into a state
+// directory whose lock another live process holds (a merge committing on
+// another pod, its heartbeat fresh; a process of this host) is refused
+// before any graph runs, naming that process, rather than after the
+// whole night; a shard, which only reads the directory, runs, and so
+// does a night whose lock is stale.
+func TestStateInUseRefusedFirst(t *testing.T) {
+	other := exec.Command("sleep", "30")
+	if err := other.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer func() { other.Process.Kill(); other.Wait() }()
+	host, _ := os.Hostname()
+	for _, c := range []struct{ lock, want string }{
+		{"7 merge-pod-xyz heartbeat=5s\n", "in use by process 7 on merge-pod-xyz"},
+		{fmt.Sprintf("%d %s\n", other.Process.Pid, host), fmt.Sprintf("in use by process %d on %s", other.Process.Pid, host)},
+	} {
+		state := t.TempDir()
+		st, err := LoadState(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeLock(t, state, c.lock, 0)
+		n := testConfig(t, 40)
+		n.State, n.Night = st, "2026-03-01"
+		_, err = Run(n)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), filepath.Join(state, LockFile)) {
+			t.Errorf("a night on a state directory locked by %q: %v, want it refused naming %q", c.lock, err, c.want)
+		}
+		if _, err := os.Stat(filepath.Join(n.Dir, ResultsFile)); !os.IsNotExist(err) {
+			t.Errorf("the refused night ran: %s is there (%v)", ResultsFile, err)
+		}
+		sh := testConfig(t, 40)
+		sh.State, sh.Night, sh.Shard = st, "2026-03-01", Shard{I: 0, N: 2}
+		mustRun(t, sh)
+	}
+	state := t.TempDir()
+	st, err := LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeLock(t, state, "7 merge-pod-xyz heartbeat=5s\n", time.Hour) // its merge is long gone
+	n := testConfig(t, 40)
+	n.State, n.Night = st, "2026-03-01"
+	lockTimings(t, 20*time.Millisecond, time.Minute)
+	mustRun(t, n)
+	if _, err := os.Stat(filepath.Join(state, StateFindingsFile)); err != nil {
+		t.Errorf("the night did not commit over a stale lock: %v", err)
 	}
 }
