@@ -84,9 +84,10 @@ type StateReport struct {
 	Unmatched []TriageNote `json:"triage_unmatched,omitempty"`
 	// NotCommitted, when set, says why a whole night's update was not
 	// committed to the state directory: another night committed to it
-	// after this one read it (NotCommittedNote). "" for a night that
-	// committed, and for one that commits nothing by design (a shard, an
-	// interrupted or partial night: the report says so otherwise).
+	// after this one read it (NotCommittedNote), or a merge's commit
+	// could not be written (NotSavedNote). "" for a night that committed,
+	// and for one that commits nothing by design (a shard, an interrupted
+	// or partial night: the report says so otherwise).
 	NotCommitted string `json:"not_committed,omitempty"`
 }
 
@@ -95,6 +96,15 @@ type StateReport struct {
 // update was written into update instead.
 func NotCommittedNote(dir, update string) string {
 	return fmt.Sprintf("another night committed to %s after this one read it, so this night's update was not committed (it is in %s, unused): a later night checks its graphs again, and finds its new signatures still new", dir, update)
+}
+
+// NotSavedNote is StateReport.NotCommitted for a merge whose commit into
+// the state directory dir could not be written (err: a full disk, a
+// quota, the directory's lock held), which left dir as it was; its update
+// was written into update, and again is the command that runs the merge
+// again.
+func NotSavedNote(dir, update string, err error, again string) string {
+	return fmt.Sprintf("the night's update could not be written into %s (%v), which is left as it was, so this night is not committed (its update is in %s, unused): once that is fixed, run the same merge again (%s), which replaces this one's output and commits the night", dir, err, update, again)
 }
 
 // SignatureState is one signature's class tonight.

@@ -203,7 +203,7 @@ func Run(c Config) (*Outcome, error) {
 		err := c.saveState(rep, rs.seen)
 		switch {
 		case errors.Is(err, ErrStateChanged): // a resume would find the state changed too
-			MarkNotCommitted(rep, c.State.Dir, filepath.Join(c.Dir, StateUpdateDir))
+			MarkNotCommitted(rep, NotCommittedNote(c.State.Dir, filepath.Join(c.Dir, StateUpdateDir)), CorpusStateNotCommitted)
 			if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 				return nil, err
 			}

@@ -58,6 +58,7 @@ const (
 	CorpusPartial           = "a partial merge"
 	CorpusMixed             = "a merge of shards of several cfgfuzz or structurizer builds"
 	CorpusStateNotCommitted = "the night's state update was not committed (another night committed first)"
+	CorpusStateNotSaved     = "the night's state update could not be written: the merge run again writes it, with the state"
 	CorpusUnminimized       = "the new findings are not minimized: a merge that minimizes them writes it, with the state"
 )
 

@@ -133,15 +133,15 @@ func (c *Config) saveState(rep *Report, seen *Bloom) error {
 	return nil
 }
 
-// MarkNotCommitted records in rep that a whole night's update, written
-// into update, was not committed to the state directory dir, another
-// night having committed to it since this one read it (ErrStateChanged).
-// A guided night's grown corpus goes with the state: rep no longer
-// names it written, and the caller does not write it.
-func MarkNotCommitted(rep *Report, dir, update string) {
-	rep.State.NotCommitted = NotCommittedNote(dir, update)
+// MarkNotCommitted records in rep that a whole night's update was not
+// committed to the state directory: note says why and where the update
+// is (NotCommittedNote, NotSavedNote). A guided night's grown corpus goes
+// with the state: rep no longer names it written (corpusWhy says why),
+// and the caller does not write it.
+func MarkNotCommitted(rep *Report, note, corpusWhy string) {
+	rep.State.NotCommitted = note
 	if g := rep.Guided; g != nil && g.Corpus != nil && g.Corpus.NotWritten == "" {
-		g.Corpus.Written, g.Corpus.NotWritten = "", CorpusStateNotCommitted
+		g.Corpus.Written, g.Corpus.NotWritten = "", corpusWhy
 	}
 }
 

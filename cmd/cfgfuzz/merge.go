@@ -39,7 +39,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	minimize := fs.Bool("minimize", true, "minimize the first graph of every new finding's signature (the shards defer it) into DIR/findings, each search within --minimize-timeout and --minimize-steps, all of them within --minimize-budget")
 	saveRegs := fs.String("save-regressions", "", saveRegressionsUsage)
 	progress := fs.String("progress", "auto", progressUsage)
-	force := fs.Bool("force", false, "replace the merge that --out holds (its reports, findings, pictures and state update); without it such a DIR is refused")
+	force := fs.Bool("force", false, "replace the merge that --out holds (its reports, findings, pictures and state update); without it such a DIR is refused, unless it holds this same merge unfinished (stopped, or its state not committed)")
 	var budget minimizeBudget
 	budget.define(fs)
 	fs.Usage = func() {
@@ -73,7 +73,8 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if corpusDir == "" && *state != "" {
 		corpusDir = filepath.Join(*state, fuzz.StateCorpusDir)
 	}
-	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *force, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: lines, CorpusDir: corpusDir}, stderr)
+	again := "cfgfuzz merge " + shellWords(args)
+	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *force, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: lines, CorpusDir: corpusDir}, again, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
@@ -98,29 +99,71 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // mergeFiles are the files and directories a merge writes into its --out,
 // which --force removes: nothing of an earlier merge (its findings, its
 // pictures) is left beside the new report to be read as the new night's.
-var mergeFiles = []string{"report.json", "report.md", "report.html", "findings", fuzz.PicturesDir, fuzz.StateUpdateDir}
+var mergeFiles = []string{"report.json", "report.md", "report.html", "findings", fuzz.PicturesDir, fuzz.StateUpdateDir, unfinishedFile}
+
+// unfinishedFile is in a merge's --out from when the merge starts writing
+// there until it has finished: it stays when the merge is stopped (a
+// signal, a kill) or cannot commit the night's state (a full disk, the
+// state's lock held), and names the state and the shards (unfinishedText).
+// The same merge run again replaces such an --out without --force.
+const unfinishedFile = "unfinished-merge.txt"
+
+// unfinishedText is unfinishedFile's text for a merge of the shards dirs
+// with the state directory state ("" without one): the directories
+// absolute, the shards sorted, each quoted.
+func unfinishedText(dirs []string, state string) string {
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return p
+	}
+	var b strings.Builder
+	b.WriteString("# a merge that has not finished: stopped, or its state not committed; the same merge run again replaces it\n")
+	if state != "" {
+		fmt.Fprintf(&b, "state %q\n", abs(state))
+	}
+	var shards []string
+	for _, d := range dirs {
+		shards = append(shards, abs(d))
+	}
+	slices.Sort(shards)
+	for _, d := range shards {
+		fmt.Fprintf(&b, "shard %q\n", d)
+	}
+	return b.String()
+}
 
 // checkMergeOut refuses an out that is one of the inputs, holds a
 // campaign (whose report the merge would replace), or holds an earlier
-// merge unless force.
-func checkMergeOut(out string, inputs []string, force bool) error {
+// merge unless force. An out holding this same merge unfinished
+// (unfinishedFile: the same state and shards) is not refused. replace
+// says whether the merge removes what out holds of a merge once it goes
+// on.
+func checkMergeOut(out string, inputs []string, state string, force bool) (replace bool, err error) {
 	for _, in := range inputs {
 		if sameDir(out, in) {
-			return fmt.Errorf("--out %s is one of the shards merged; choose another directory", out)
+			return false, fmt.Errorf("--out %s is one of the shards merged; choose another directory", out)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(out, fuzz.CampaignFile)); err == nil {
-		return fmt.Errorf("--out %s holds a campaign (%s) whose report the merge would replace; choose another directory", out, fuzz.CampaignFile)
+		return false, fmt.Errorf("--out %s holds a campaign (%s) whose report the merge would replace; choose another directory", out, fuzz.CampaignFile)
 	}
 	if force {
-		return nil
+		return true, nil
+	}
+	if b, err := os.ReadFile(filepath.Join(out, unfinishedFile)); err == nil {
+		if string(b) == unfinishedText(inputs, state) {
+			return true, nil
+		}
+		return false, fmt.Errorf("--out %s holds an unfinished merge of other shards or another --state (%s names them): replace it with --force, or choose another directory", out, filepath.Join(out, unfinishedFile))
 	}
 	for _, name := range mergeFiles {
 		if _, err := os.Lstat(filepath.Join(out, name)); err == nil {
-			return fmt.Errorf("--out %s holds an earlier merge (%s): replace it with --force, or choose another directory", out, name)
+			return false, fmt.Errorf("--out %s holds an earlier merge (%s): replace it with --force, or choose another directory", out, name)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // sameDir reports whether a and b name one existing directory.
@@ -141,9 +184,14 @@ func sameDir(a, b string) bool {
 // minimization's progress lines, as a campaign's --progress; stderr the
 // merge's own messages. A guided night's grown corpus is written into
 // opt.CorpusDir after the state is committed (or, without a state, after
-// the reports), not when the state is left as it was.
-func mergeNight(dirs []string, out, state string, force, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions, stderr io.Writer) (rep *fuzz.Report, minErr error, err error) {
-	if err := checkMergeOut(out, dirs, force); err != nil {
+// the reports), not when the state is left as it was. A commit that
+// cannot be written (a full disk, the state's lock held) leaves out
+// whole, its reports saying so (StateReport.NotCommitted) with again,
+// the command that runs this merge again, and unfinishedFile in place,
+// so that again replaces it.
+func mergeNight(dirs []string, out, state string, force, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions, again string, stderr io.Writer) (rep *fuzz.Report, minErr error, err error) {
+	replace, err := checkMergeOut(out, dirs, state, force)
+	if err != nil {
 		return nil, nil, err
 	}
 	if _, serr := os.Lstat(out); errors.Is(serr, os.ErrNotExist) {
@@ -165,29 +213,35 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	}
 	defer unlock()
 	// Once the merge is known to go on (every refusal made: MergeNight
-	// calls opt.Prepare), --force removes the earlier merge's files, and
-	// from then a merge that fails before it commits removes what it
-	// wrote (a report, a findings store cut short by a full disk), so that
-	// the merge run again is not refused as replacing an earlier one. A
+	// calls opt.Prepare), --force (or an unfinished run of this same
+	// merge) has the earlier merge's files removed, and unfinishedFile is
+	// written; from then a merge that fails before it commits removes
+	// what it wrote (a report, a findings store cut short by a full
+	// disk), so that the merge run again is not refused as replacing an
+	// earlier one, and one that finishes removes unfinishedFile. A merge
+	// whose commit cannot be written keeps both: its reports say so. A
 	// refused merge leaves out as it was, an earlier merge included.
-	writing, committed := false, false
+	writing, committed, unsaved := false, false, false
 	opt.Prepare = func() error {
 		writing = true
-		if !force {
-			return nil
-		}
-		for _, name := range mergeFiles {
-			if err := os.RemoveAll(filepath.Join(out, name)); err != nil {
-				return err
+		if replace {
+			for _, name := range mergeFiles {
+				if err := os.RemoveAll(filepath.Join(out, name)); err != nil {
+					return err
+				}
 			}
 		}
-		return nil
+		return os.WriteFile(filepath.Join(out, unfinishedFile), []byte(unfinishedText(dirs, state)), 0o644)
 	}
 	defer func() {
-		if err != nil && writing && !committed {
+		switch {
+		case !writing:
+		case err != nil && !committed:
 			for _, name := range mergeFiles {
 				os.RemoveAll(filepath.Join(out, name))
 			}
+		case !unsaved:
+			os.Remove(filepath.Join(out, unfinishedFile))
 		}
 	}()
 	if state != "" {
@@ -216,11 +270,11 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	if err != nil {
 		return nil, nil, err
 	}
-	again := ""
+	where := ""
 	if minErr != nil {
-		again = "; merge again where the structurizer runs"
+		where = "; merge again where the structurizer runs"
 		if up == nil {
-			fmt.Fprintf(stderr, "cfgfuzz merge: the new findings are not minimized%s\n", again)
+			fmt.Fprintf(stderr, "cfgfuzz merge: the new findings are not minimized%s\n", where)
 		}
 	}
 	if up != nil && minErr != nil && grown != nil { // the corpus goes with the state
@@ -232,38 +286,56 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	if up == nil {
 		return rep, minErr, saveMergedCorpus(opt.CorpusDir, grown)
 	}
-	if err := fuzz.WriteStateUpdate(filepath.Join(out, fuzz.StateUpdateDir), *up); err != nil {
+	update := filepath.Join(out, fuzz.StateUpdateDir)
+	if err := fuzz.WriteStateUpdate(update, *up); err != nil {
 		return nil, nil, err
 	}
 	if rep.Incomplete != nil { // the merge of every shard commits the night
-		fmt.Fprintf(stderr, "cfgfuzz merge: a partial night leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
+		fmt.Fprintf(stderr, "cfgfuzz merge: a partial night leaves %s as it was; its update is in %s\n", state, update)
 		return rep, minErr, nil
 	}
 	if rep.Mixed != nil { // one cfgfuzz's night commits it
-		fmt.Fprintf(stderr, "cfgfuzz merge: a night of several cfgfuzz or structurizer builds leaves %s as it was; its update is in %s\n", state, filepath.Join(out, fuzz.StateUpdateDir))
+		fmt.Fprintf(stderr, "cfgfuzz merge: a night of several cfgfuzz or structurizer builds leaves %s as it was; its update is in %s\n", state, update)
 		return rep, minErr, nil
 	}
 	if minErr != nil { // the new findings are left for a merge that minimizes them
-		fmt.Fprintf(stderr, "cfgfuzz merge: a night whose new findings are not minimized leaves %s as it was; its update is in %s%s\n", state, filepath.Join(out, fuzz.StateUpdateDir), again)
+		fmt.Fprintf(stderr, "cfgfuzz merge: a night whose new findings are not minimized leaves %s as it was; its update is in %s%s\n", state, update, where)
 		return rep, minErr, nil
 	}
 	err = fuzz.CommitState(opt.State, *up, stderr)
 	committed = err == nil
-	if err != nil {
-		if !errors.Is(err, fuzz.ErrStateChanged) {
-			return nil, nil, fmt.Errorf("%w; the night's update is in %s", err, filepath.Join(out, fuzz.StateUpdateDir))
-		}
+	switch {
+	case errors.Is(err, fuzz.ErrStateChanged):
 		// Another night committed between this merge's reading of the
 		// state and now: the reports say so, and the corpus, which goes
 		// with the state, is not written.
-		fuzz.MarkNotCommitted(rep, state, filepath.Join(out, fuzz.StateUpdateDir))
+		fuzz.MarkNotCommitted(rep, fuzz.NotCommittedNote(state, update), fuzz.CorpusStateNotCommitted)
 		committed = true // nothing to undo: the reports say what happened
 		return rep, minErr, fuzz.WriteReports(out, rep, genSource{})
+	case err != nil:
+		// The state is as it was (CommitState writes both files before
+		// it replaces either): the reports say the night is not
+		// committed, and the merge run again commits it.
+		fuzz.MarkNotCommitted(rep, fuzz.NotSavedNote(state, update, err, again), fuzz.CorpusStateNotSaved)
+		if werr := fuzz.WriteReports(out, rep, genSource{}); werr != nil {
+			return nil, nil, fmt.Errorf("%w; nor could the reports in %s say so (%v), so the merge's output is removed: run the merge again once that is fixed", err, out, werr)
+		}
+		unsaved = true
+		return rep, minErr, nil
 	}
 	if err := saveMergedCorpus(opt.CorpusDir, grown); err != nil {
 		return nil, nil, err
 	}
 	return rep, minErr, nil
+}
+
+// shellWords is args as a POSIX shell command line's words.
+func shellWords(args []string) string {
+	words := make([]string, len(args))
+	for i, a := range args {
+		words[i] = shellWord(a)
+	}
+	return strings.Join(words, " ")
 }
 
 // saveMergedCorpus writes a merged guided night's grown corpus into dir
