@@ -12,6 +12,7 @@ package fuzz
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -122,24 +123,37 @@ func (b *Bloom) bytes() []byte {
 // ReadBloom reads a filter written by WriteBloom; a missing file is an
 // empty filter.
 func ReadBloom(path string) (*Bloom, error) {
-	fi, err := os.Stat(path)
-	if os.IsNotExist(err) {
-		return NewBloom(), nil
+	data, err := readBloomFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
 	}
+	return parseBloom(path, data)
+}
+
+// readBloomFile reads a filter's file, an error wrapping os.ErrNotExist
+// when there is none; a file that is not regular or not of a filter's
+// one size is an error naming it, and is not read.
+func readBloomFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, bounded.NotRegular(path, fi.Mode())
 	}
-	n := len(bloomMagic)
-	if fi.Size() != int64(n+BloomBits/8) { // not read: a filter has one size
+	if fi.Size() != int64(len(bloomMagic)+BloomBits/8) {
 		return nil, fmt.Errorf("%s: not a cfgfuzz-bloom/v1 filter of 2^24 bits (%d bytes)", path, fi.Size())
 	}
-	data, err := readFileWithin(path, MaxSeenFile, "a seen.bloom")
-	if err != nil {
-		return nil, err
+	return readFileWithin(path, MaxSeenFile, "a seen.bloom")
+}
+
+// parseBloom is the filter of a file's data (path names it in the
+// errors); nil data, no file, is an empty filter.
+func parseBloom(path string, data []byte) (*Bloom, error) {
+	if data == nil {
+		return NewBloom(), nil
 	}
+	n := len(bloomMagic)
 	if len(data) != n+BloomBits/8 || string(data[:n]) != string(bloomMagic) {
 		return nil, fmt.Errorf("%s: not a cfgfuzz-bloom/v1 filter of 2^24 bits (%d bytes)", path, len(data))
 	}

@@ -122,6 +122,12 @@ type storeFile struct {
 	// ExhaustiveNext is where the next night's exhaustive walk starts
 	// (at most MaxExhaustiveNext).
 	ExhaustiveNext *uint64 `json:"exhaustive_next,omitempty"`
+	// SeenSHA256 is the SHA-256 (hex) of the seen.bloom written with the
+	// store: a commit renames the store in first, so a state whose
+	// seen.bloom does not match is one a kill cut between the renames
+	// (readSeen). "" in a store written without it, whose seen.bloom is
+	// read as it is.
+	SeenSHA256 string `json:"seen_sha256,omitempty"`
 }
 
 // MaxExhaustiveNext bounds a state's exhaustive_next: 2^63. A night walks
@@ -221,10 +227,17 @@ type State struct {
 	// written hashes the two files a night writes (findings.json and
 	// seen.bloom) as read: CommitState compares it with the directory's.
 	written string
+	// rolled is set when seen.bloom did not match findings.json and
+	// seen.bloom.tmp, which did, was read instead (readSeen):
+	// CheckWritable renames it into place.
+	rolled bool
 }
 
 // LoadState reads a state directory; missing files (a first night) are
-// empty. It creates the directory. A directory holding a campaign's
+// empty. It creates the directory. A commit cut short between its renames
+// (findings.json new, seen.bloom old) is read as completed, through
+// seen.bloom.tmp (readSeen), and never written: CheckWritable completes
+// it on disk. A directory holding a campaign's
 // output files (campaignOutput) is refused, naming them: the night would
 // write its store among them. A lock there that readLock refuses (a
 // named pipe) is an error naming it, before any night runs: the night's
@@ -245,12 +258,14 @@ func LoadState(dir string) (*State, error) {
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err
 	}
+	var seenWant string
 	if err == nil {
 		f, err := readStore(filepath.Join(dir, StateFindingsFile), store)
 		if err != nil {
 			return nil, err
 		}
 		st.Store, st.LastGood, st.ExhaustiveNext, st.Night, st.Current, st.Build = f.Signatures, f.LastGood, f.ExhaustiveNext, f.Night, f.Current, f.Build
+		seenWant = f.SeenSHA256
 		sortStore(st.Store)
 	}
 	triage, err := readFileWithin(filepath.Join(dir, StateTriageFile), MaxTriageFile, "a triage.txt")
@@ -260,15 +275,16 @@ func LoadState(dir string) (*State, error) {
 	if st.Triage, err = ParseTriage(filepath.Join(dir, StateTriageFile), triage); err != nil {
 		return nil, err
 	}
-	if st.Seen, err = ReadBloom(filepath.Join(dir, StateSeenFile)); err != nil {
+	seen, seenPath, rolled, err := readSeen(dir, seenWant)
+	if err != nil {
 		return nil, err
 	}
+	if st.Seen, err = parseBloom(seenPath, seen); err != nil {
+		return nil, err
+	}
+	st.rolled = rolled
 	if n := st.Seen.Count(); BloomFalsePositive(n) > BloomRestartAt {
 		st.Seen, st.SeenRestarted = NewBloom(), n
-	}
-	seen, err := readFileWithin(filepath.Join(dir, StateSeenFile), MaxSeenFile, "a seen.bloom")
-	if err != nil && !os.IsNotExist(err) {
-		return nil, err
 	}
 	for _, part := range [][]byte{store, triage, seen} {
 		fmt.Fprintf(h, "%d\n", len(part))
@@ -277,6 +293,57 @@ func LoadState(dir string) (*State, error) {
 	st.Digest = hex.EncodeToString(h.Sum(nil)[:12])
 	st.written = writtenDigest(store, seen)
 	return st, nil
+}
+
+// errSeenMismatch is readSeen's error for a seen.bloom that does not go
+// with findings.json.
+var errSeenMismatch = errors.New("does not go with")
+
+// readSeen reads the state dir's seen.bloom (nil when there is none) as
+// findings.json, whose seen_sha256 is want, goes with it, and names the
+// file it read. A store written without the key (want "") takes
+// seen.bloom as it is. A seen.bloom whose SHA-256 differs, beside a
+// seen.bloom.tmp whose SHA-256 is want, is that of a commit a kill cut
+// between its two renames (findings.json renamed in, seen.bloom not):
+// the .tmp is read instead, and rolled says so. A missing seen.bloom
+// without such a .tmp is the filter deleted to start afresh (STATE.md):
+// empty. One that matches neither is an error naming both files and
+// what to do.
+func readSeen(dir, want string) (data []byte, path string, rolled bool, err error) {
+	path = filepath.Join(dir, StateSeenFile)
+	data, err = readBloomFile(path)
+	missing := errors.Is(err, os.ErrNotExist)
+	if err != nil && !missing {
+		return nil, path, false, err
+	}
+	if want == "" || (!missing && sha256Hex(data) == want) {
+		return data, path, false, nil
+	}
+	tmp := path + ".tmp"
+	if t, err := readBloomFile(tmp); err == nil && sha256Hex(t) == want {
+		return t, tmp, true, nil
+	}
+	if missing {
+		return nil, path, false, nil
+	}
+	return nil, path, false, fmt.Errorf("%s %w %s (its SHA-256 is %s, %s's seen_sha256 %s), and no %s that does lies beside it (a commit cut short completes through it): restore the seen.bloom written with that findings.json (the night's OUT/state/seen.bloom), or delete %s to start the filter afresh (that night's graphs are then checked again)",
+		path, errSeenMismatch, StateFindingsFile, sha256Hex(data), StateFindingsFile, want, filepath.Base(tmp), path)
+}
+
+// seenWant is the seen_sha256 of findings.json's text, "" when it has
+// none or does not parse.
+func seenWant(store []byte) string {
+	var f struct {
+		SeenSHA256 string `json:"seen_sha256"`
+	}
+	json.Unmarshal(store, &f)
+	return f.SeenSHA256
+}
+
+// sha256Hex is the SHA-256 of data, in hex.
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 // campaignOutput names the files of a campaign's output (report.json,
@@ -314,6 +381,9 @@ func readStore(path string, data []byte) (storeFile, error) {
 	}
 	if f.Night != "" && !isDate(f.Night) {
 		return f, fmt.Errorf("%s: night %q: want a date YYYY-MM-DD", path, f.Night)
+	}
+	if h := f.SeenSHA256; h != "" && (len(h) != 64 || strings.Trim(h, "0123456789abcdef") != "") {
+		return f, fmt.Errorf("%s: seen_sha256 %q: want a SHA-256 in hex (64 digits)", path, h)
 	}
 	if p := f.ExhaustiveNext; p != nil && *p > MaxExhaustiveNext {
 		return f, fmt.Errorf("%s: exhaustive_next %d: past 2^63 (%d), where the walk of the exhaustive generator's growing order from it would wrap past 2^64; no night records one that large (damaged or edited?): restore it, or delete the key to start the next night's walk at its seed", path, *p, MaxExhaustiveNext)
@@ -584,27 +654,39 @@ func CommitState(st *State, up StateUpdate, note io.Writer) error {
 		return err
 	}
 	defer unlock()
-	var now [2][]byte
-	for i, f := range []struct {
-		name  string
-		limit int64
-		what  string
-	}{{StateFindingsFile, MaxStoreFile, "a state's findings.json"}, {StateSeenFile, MaxSeenFile, "a seen.bloom"}} {
-		if now[i], err = readFileWithin(filepath.Join(st.Dir, f.name), f.limit, f.what); err != nil && !os.IsNotExist(err) {
-			return err
-		}
+	store, seen, err := readWritten(st.Dir)
+	if err != nil {
+		return err
 	}
-	if writtenDigest(now[0], now[1]) != st.written {
+	if writtenDigest(store, seen) != st.written {
 		return fmt.Errorf("state %s %w (did another campaign commit to it meanwhile?): not overwritten", st.Dir, ErrStateChanged)
 	}
 	return WriteStateUpdate(st.Dir, up)
+}
+
+// readWritten reads the state dir's findings.json and seen.bloom as
+// LoadState does (readSeen), each nil when missing; a seen.bloom that goes
+// with no findings.json reads as nil, which differs from any state read.
+func readWritten(dir string) (store, seen []byte, err error) {
+	store, err = readFileWithin(filepath.Join(dir, StateFindingsFile), MaxStoreFile, "a state's findings.json")
+	if err != nil && !os.IsNotExist(err) {
+		return nil, nil, err
+	}
+	seen, _, _, err = readSeen(dir, seenWant(store))
+	if err != nil && !errors.Is(err, errSeenMismatch) {
+		return nil, nil, err
+	}
+	return store, seen, nil
 }
 
 // CheckWritable fails, naming the directory, when no file can be made in
 // the state directory (a read-only mount, no permission), or another live
 // process holds its lock (InUse: the commit would be refused): a night
 // that commits its update there, or a merge, checks it before it runs,
-// rather than finding it out at its end. The lock is not taken.
+// rather than finding it out at its end. It completes on disk a commit
+// that LoadState read as completed (State.rolled), renaming seen.bloom.tmp
+// into place under the directory's lock, unless the directory changed
+// since.
 func (st *State) CheckWritable() error {
 	if err := InUse(st.Dir); err != nil {
 		return fmt.Errorf("the night's state update would not be saved: %w", err)
@@ -615,7 +697,38 @@ func (st *State) CheckWritable() error {
 	}
 	name := f.Name()
 	f.Close()
-	return os.Remove(name)
+	if err := os.Remove(name); err != nil {
+		return err
+	}
+	if st.rolled {
+		st.rollForward()
+	}
+	return nil
+}
+
+// rollForward renames seen.bloom.tmp into place when the directory still
+// holds the state LoadState read through it.
+func (st *State) rollForward() {
+	unlock, err := LockDir(st.Dir, nil)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	store, seen, err := readWritten(st.Dir)
+	if err != nil || writtenDigest(store, seen) != st.written {
+		return
+	}
+	seenPath := filepath.Join(st.Dir, StateSeenFile)
+	if _, _, rolled, err := readSeen(st.Dir, seenWant(store)); err != nil || !rolled {
+		return
+	}
+	if os.Rename(seenPath+".tmp", seenPath) == nil {
+		st.rolled = false
+		if d, err := os.Open(st.Dir); err == nil {
+			d.Sync()
+			d.Close()
+		}
+	}
 }
 
 func sortStore(s []StoredSignature) {
@@ -853,29 +966,36 @@ func keepGraph(gs []KeptGraph, g KeptGraph) []KeptGraph {
 // directory itself when committing): findings.json and seen.bloom, both
 // written whole before either replaces its old file, so a write that
 // fails (a full disk, a quota) leaves the directory as it was. The store
-// is renamed first: a crash between the two renames leaves the new store
-// with the old filter, whose next night checks tonight's graphs again,
-// never a filter that skips graphs whose findings the store lacks.
+// is renamed first, and names the SHA-256 of the filter written with it:
+// a kill between the two renames leaves the new store, the old filter
+// and the new one as seen.bloom.tmp, which the next reading of the state
+// takes instead (readSeen).
 func WriteStateUpdate(dir string, up StateUpdate) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	b, err := storeBytes(up)
+	seen := up.Seen.bytes()
+	b, err := storeBytes(up, seen)
 	if err != nil {
 		return err
 	}
 	return corpus.ReplaceFiles(
 		[]string{filepath.Join(dir, StateFindingsFile), filepath.Join(dir, StateSeenFile)},
-		[][]byte{b, up.Seen.bytes()})
+		[][]byte{b, seen})
 }
 
-// storeBytes is findings.json's text of an update.
-func storeBytes(up StateUpdate) ([]byte, error) {
+// storeBytes is findings.json's text of an update whose seen.bloom is
+// seen (nil: a store that names none).
+func storeBytes(up StateUpdate, seen []byte) ([]byte, error) {
 	store := up.Store
 	if store == nil {
 		store = []StoredSignature{}
 	}
-	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Night: up.Night, Current: up.Current, Build: up.Build, Signatures: store, LastGood: up.LastGood, ExhaustiveNext: up.ExhaustiveNext}, "", "  ")
+	sum := ""
+	if seen != nil {
+		sum = sha256Hex(seen)
+	}
+	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Night: up.Night, Current: up.Current, Build: up.Build, Signatures: store, LastGood: up.LastGood, ExhaustiveNext: up.ExhaustiveNext, SeenSHA256: sum}, "", "  ")
 	if err != nil {
 		return nil, err
 	}

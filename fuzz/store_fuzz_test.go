@@ -21,9 +21,10 @@ import (
 )
 
 // storeText is findings.json as WriteStateUpdate writes the store, the
-// last good night and the exhaustive walk's next position.
+// last good night and the exhaustive walk's next position, naming no
+// seen.bloom.
 func storeText(t testing.TB, store []StoredSignature, good *GoodNight, next *uint64) []byte {
-	b, err := storeBytes(StateUpdate{Store: store, LastGood: good, ExhaustiveNext: next})
+	b, err := storeBytes(StateUpdate{Store: store, LastGood: good, ExhaustiveNext: next}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
