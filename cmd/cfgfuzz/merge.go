@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -188,7 +189,9 @@ func sameDir(a, b string) bool {
 // cannot be written (a full disk, the state's lock held) leaves out
 // whole, its reports saying so (StateReport.NotCommitted) with again,
 // the command that runs this merge again, and unfinishedFile in place,
-// so that again replaces it.
+// so that again replaces it. A merge a stop signal ends (killServersOnStop)
+// says so, with again, before it ends (mergeStopped): it leaves out as a
+// failed commit does, unfinishedFile in place, and the state as it was.
 func mergeNight(dirs []string, out, state string, force, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions, again string, stderr io.Writer) (rep *fuzz.Report, minErr error, err error) {
 	replace, err := checkMergeOut(out, dirs, state, force)
 	if err != nil {
@@ -221,9 +224,12 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	// earlier one, and one that finishes removes unfinishedFile. A merge
 	// whose commit cannot be written keeps both: its reports say so. A
 	// refused merge leaves out as it was, an earlier merge included.
-	writing, committed, unsaved := false, false, false
+	var writing, committing, committed atomic.Bool
+	unsaved := false
+	stopSays.Store(stopNote{"merge", func() string { return mergeStopped(out, state, again, &writing, &committing, &committed) }})
+	defer stopSays.Store(stopNote{})
 	opt.Prepare = func() error {
-		writing = true
+		writing.Store(true)
 		if replace {
 			for _, name := range mergeFiles {
 				if err := os.RemoveAll(filepath.Join(out, name)); err != nil {
@@ -235,8 +241,8 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	}
 	defer func() {
 		switch {
-		case !writing:
-		case err != nil && !committed:
+		case !writing.Load():
+		case err != nil && !committed.Load():
 			for _, name := range mergeFiles {
 				os.RemoveAll(filepath.Join(out, name))
 			}
@@ -302,15 +308,16 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 		fmt.Fprintf(stderr, "cfgfuzz merge: a night whose new findings are not minimized leaves %s as it was; its update is in %s%s\n", state, update, where)
 		return rep, minErr, nil
 	}
+	committing.Store(true)
 	err = fuzz.CommitState(opt.State, *up, stderr)
-	committed = err == nil
+	committed.Store(err == nil)
 	switch {
 	case errors.Is(err, fuzz.ErrStateChanged):
 		// Another night committed between this merge's reading of the
 		// state and now: the reports say so, and the corpus, which goes
 		// with the state, is not written.
 		fuzz.MarkNotCommitted(rep, fuzz.NotCommittedNote(state, update), fuzz.CorpusStateNotCommitted)
-		committed = true // nothing to undo: the reports say what happened
+		committed.Store(true) // nothing to undo: the reports say what happened
 		return rep, minErr, fuzz.WriteReports(out, rep, genSource{})
 	case err != nil:
 		// The state is as it was (CommitState writes both files before
@@ -327,6 +334,34 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 		return nil, nil, err
 	}
 	return rep, minErr, nil
+}
+
+// mergeStopped is what a merge a stop signal ends says, after
+// tidy.Freeze (a commit in progress is then done or not begun): that it
+// stopped, what it leaves and the command that runs it again. A merge
+// stopped once its commit is done has finished: it removes
+// unfinishedFile, and says so.
+func mergeStopped(out, state, again string, writing, committing, committed *atomic.Bool) string {
+	if committed.Load() || (committing.Load() && stateHolds(state, filepath.Join(out, fuzz.StateUpdateDir))) {
+		os.Remove(filepath.Join(out, unfinishedFile))
+		return fmt.Sprintf("stopped after it committed the night into %s; its reports are in %s", state, out)
+	}
+	left := ""
+	if state != "" {
+		left = fmt.Sprintf("%s is left as it was (the night not committed); ", state)
+	}
+	if !writing.Load() {
+		return fmt.Sprintf("stopped before it wrote anything; %srun the same merge again: %s", left, again)
+	}
+	return fmt.Sprintf("stopped; %s%s holds this merge unfinished (%s): run the same merge again, which replaces it: %s", left, out, unfinishedFile, again)
+}
+
+// stateHolds says whether the state directory holds the update written
+// into update: its findings.json is the update's.
+func stateHolds(state, update string) bool {
+	a, err1 := os.ReadFile(filepath.Join(state, fuzz.StateFindingsFile))
+	b, err2 := os.ReadFile(filepath.Join(update, fuzz.StateFindingsFile))
+	return err1 == nil && err2 == nil && string(a) == string(b)
 }
 
 // shellWords is args as a POSIX shell command line's words.

@@ -164,6 +164,19 @@ func (in *interrupt) printed(print func()) {
 // stoppedBy is the stop signal killServersOnStop took, if any.
 var stoppedBy atomic.Value // os.Signal
 
+// stopNote, when a command sets it (stopSays), is what killServersOnStop
+// runs and says on standard error when a stop signal ends the command,
+// after tidy.Freeze (a file written through package tidy is then in
+// place or it is not): `cfgfuzz NAME: SIGNAL: WORDS`, WORDS what says
+// returns.
+type stopNote struct {
+	name string
+	says func() string
+}
+
+// stopSays holds the stopNote of the command running (merge's), if any.
+var stopSays atomic.Value // stopNote
+
 // stopStatus is code, or 128 + the stop signal's number when
 // killServersOnStop took one: the command may have ended on the servers'
 // going before the handler exits.
@@ -176,8 +189,8 @@ func stopStatus(code int) int {
 
 // killServersOnStop has a command without a stop handler of its own
 // (every one but run, compare, minimize and regress) end on the first stop signal as the
-// signal would end it, but with every structurizer server and what the
-// servers started killed first (fuzz.StopServers): the signal's default
+// signal would end it, but with what the command set in stopSays said,
+// and every structurizer server and what the servers started killed first (fuzz.StopServers): the signal's default
 // action kills the servers alone (their parent-death signal) and leaves
 // their children running, and leaves a lock and the temporary files of a
 // file being replaced (tidy.Clean removes them). It exits 128 + the
@@ -200,6 +213,9 @@ func killServersOnStop() {
 		s := <-ch
 		stoppedBy.Store(s) // before the servers go: a command that fails on their going exits as stopped
 		tidy.Freeze()      // files being replaced (merge's reports) stay all old or all new
+		if n, ok := stopSays.Load().(stopNote); ok && n.says != nil {
+			fmt.Fprintf(os.Stderr, "cfgfuzz %s: %s: %s\n", n.name, signalName(s), n.says())
+		}
 		ending.Store(true) // nor says so: what it would write of the graphs after is the kill's doing
 		fuzz.StopServers()
 		tidy.Clean() // their temporary files and the locks go
