@@ -34,7 +34,10 @@
 // takes the lock as any process does: of two processes taking over one
 // stale lock at once, one gets it and the other finds it held. A process
 // that ends at once on a stop signal removes its locks first (package
-// tidy). A lock that is not a regular file (a named pipe, which a read
+// tidy). A holder stopped long enough to lose its lock finds out: its
+// heartbeat records the loss (heldLock.check) and says it once, its
+// release leaves the new owner's lock in place, and a state commit under
+// the lost lock is refused (lockLost). A lock that is not a regular file (a named pipe, which a read
 // would wait on for ever) or larger than MaxLockFile is no lock cfgfuzz
 // wrote: it is refused, naming it, and neither waited on nor taken over.
 
@@ -46,9 +49,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/internal/bounded"
@@ -176,19 +181,75 @@ func (o lockOwner) elsewhere(me lockOwner) string {
 // held are the locks this process took and holds.
 var held struct {
 	sync.Mutex
-	files []os.FileInfo
+	locks []*heldLock
+}
+
+// heldLock is a lock this process took: its directory, its file at path
+// (fi) and the note its LockDir was given. lost is set, once, when the
+// file at path is no longer fi (removed, or taken over by another process
+// while this one was stopped for longer than lockStale): the error that
+// says so.
+type heldLock struct {
+	dir, path string
+	fi        os.FileInfo
+	note      io.Writer
+	lost      atomic.Pointer[error]
 }
 
 // heldHere says whether fi is a lock this process took and holds.
 func heldHere(fi os.FileInfo) bool {
 	held.Lock()
 	defer held.Unlock()
-	for _, h := range held.files {
-		if os.SameFile(h, fi) {
+	for _, h := range held.locks {
+		if os.SameFile(h.fi, fi) {
 			return true
 		}
 	}
 	return false
+}
+
+// check is nil while h's file is still the lock this process took;
+// otherwise it is the error that says the lock was lost and to whom,
+// recorded in h.lost and said once on h.note. A file that cannot be
+// looked at (an error other than its absence) is not taken for lost.
+func (h *heldLock) check() error {
+	if e := h.lost.Load(); e != nil {
+		return *e
+	}
+	cur, err := os.Lstat(h.path)
+	if err == nil && os.SameFile(cur, h.fi) || err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	who := "no process (the lock was removed)"
+	if o, _, ok, _ := readLock(h.path); ok {
+		who = fmt.Sprintf("process %d on %s", o.pid, o.host)
+	}
+	e := fmt.Errorf("process %d lost its lock on %s to %s (%s): a lock its heartbeat has not refreshed for %s is taken over as stale (was this process stopped, or its file system held up?)", os.Getpid(), h.dir, who, h.path, lockStale)
+	if h.lost.CompareAndSwap(nil, &e) && h.note != nil {
+		fmt.Fprintf(h.note, "cfgfuzz: %v\n", e)
+	}
+	return *h.lost.Load()
+}
+
+// lockLost is the error of dir's lock, which this process took, when it
+// is no longer this process's (heldLock.check); nil while it is, and
+// when this process holds no lock on dir.
+func lockLost(dir string) error {
+	path := filepath.Join(dir, LockFile)
+	held.Lock()
+	var mine []*heldLock
+	for _, h := range held.locks {
+		if h.path == path {
+			mine = append(mine, h)
+		}
+	}
+	held.Unlock()
+	for _, h := range mine {
+		if err := h.check(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lockVerdict is what a lock's owner is to this process.
@@ -271,7 +332,9 @@ func LockDir(dir string, note io.Writer) (unlock func(), err error) {
 }
 
 // holdLock registers the lock this process just made at path, starts
-// its heartbeat and returns what releases it.
+// its heartbeat and returns what releases it. The release removes the
+// lock only while it is still the file this process made, holding what
+// it wrote: a lock another process took over is left to it.
 func holdLock(path, me, tookOver string, note io.Writer) (func(), error) {
 	tidy.Hold(path, []byte(me)) // a process ending at once removes it too
 	fi, err := os.Lstat(path)
@@ -279,47 +342,63 @@ func holdLock(path, me, tookOver string, note io.Writer) (func(), error) {
 		tidy.Release(path)
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
+	h := &heldLock{dir: filepath.Dir(path), path: path, fi: fi}
+	if note != io.Discard {
+		h.note = note
+	}
 	held.Lock()
-	held.files = append(held.files, fi)
+	held.locks = append(held.locks, h)
 	held.Unlock()
 	if tookOver != "" {
 		fmt.Fprint(note, tookOver)
 	}
 	stop, done := make(chan struct{}), make(chan struct{})
-	go heartbeat(path, fi, stop, done)
+	go heartbeat(h, stop, done)
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			close(stop)
 			<-done
 			held.Lock()
-			for i, h := range held.files {
-				if h == fi {
-					held.files = append(held.files[:i], held.files[i+1:]...)
-					break
-				}
-			}
+			held.locks = slices.DeleteFunc(held.locks, func(x *heldLock) bool { return x == h })
 			held.Unlock()
+			if h.check() != nil {
+				tidy.Unhold(path)
+				return
+			}
 			tidy.Release(path)
 		})
 	}, nil
 }
 
-// heartbeat refreshes the modification time of the lock fi at path every
-// lockBeat until stop closes, then closes done; a lock no longer the file
-// it took (removed, taken over) is left alone.
-func heartbeat(path string, fi os.FileInfo, stop <-chan struct{}, done chan<- struct{}) {
+// heartbeatFails is how many heartbeats in a row fail to refresh a lock
+// before its heartbeat says so.
+const heartbeatFails = 3
+
+// heartbeat refreshes the modification time of the lock h every lockBeat
+// until stop closes, then closes done. A lock no longer the file it took
+// (removed, taken over) is lost: said once (heldLock.check) and no
+// longer refreshed. A refresh that fails heartbeatFails times in a row
+// is said once on h.note: the lock may then be taken over as stale.
+func heartbeat(h *heldLock, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	t := time.NewTicker(lockBeat)
 	defer t.Stop()
+	fails, said := 0, false
 	for {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
-			if cur, err := os.Lstat(path); err == nil && os.SameFile(cur, fi) {
-				now := time.Now()
-				os.Chtimes(path, now, now)
+			if h.check() != nil {
+				return
+			}
+			now := time.Now()
+			if err := os.Chtimes(h.path, now, now); err == nil {
+				fails = 0
+			} else if fails++; fails >= heartbeatFails && !said && h.note != nil {
+				said = true
+				fmt.Fprintf(h.note, "cfgfuzz: the heartbeat of %s cannot refresh it (%v, %d times in a row): a process that cannot check this one takes the lock over once it is %s old\n", h.path, err, fails, lockStale)
 			}
 		}
 	}

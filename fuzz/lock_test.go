@@ -397,3 +397,52 @@ func TestLockTakeoverRace(t *testing.T) {
 		t.Errorf("%d of %d processes took the stale lock at once, want 1", won, n)
 	}
 }
+
+// TestLockLostIsLeftToItsNewOwner: a lock another process took over while
+// its holder was stopped (the file replaced by the new owner's) is not
+// removed by the holder's unlock; the holder's heartbeat records the loss
+// and says it once, and a state commit under the lost lock is refused,
+// naming the new owner.
+func TestLockLostIsLeftToItsNewOwner(t *testing.T) {
+	lockTimings(t, 20*time.Millisecond, time.Second)
+	dir := t.TempDir()
+	st, err := LoadState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var note lockedBuffer
+	unlock, err := LockDir(dir, &note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held.Lock()
+	h := held.locks[len(held.locks)-1]
+	held.Unlock()
+	path := filepath.Join(dir, LockFile)
+	tmp := path + ".new"
+	if err := os.WriteFile(tmp, []byte(foreignOwner), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil { // the takeover: another file, another owner
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); h.lost.Load() == nil; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the heartbeat (beat %s) did not record the lost lock within 5s", lockBeat)
+		}
+	}
+	err = commitLocked(st, StateUpdate{Seen: NewBloom()})
+	if want := fmt.Sprintf("lost its lock on %s to process 17649 on cfgfuzz-shards-20261129-3-aaaaa", dir); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("the commit under a lost lock: %v, want an error saying %q", err, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, StateFindingsFile)); !os.IsNotExist(err) {
+		t.Errorf("the commit under a lost lock wrote findings.json: %v", err)
+	}
+	unlock()
+	if b, err := os.ReadFile(path); err != nil || string(b) != foreignOwner {
+		t.Errorf("the new owner's lock after the old owner's unlock: %q, %v; want it left as it was", b, err)
+	}
+	if n := strings.Count(note.String(), "lost its lock"); n != 1 {
+		t.Errorf("the loss was said %d times on the lock's note, want once:\n%s", n, note.String())
+	}
+}

@@ -654,12 +654,23 @@ func CommitState(st *State, up StateUpdate, note io.Writer) error {
 		return err
 	}
 	defer unlock()
+	return commitLocked(st, up)
+}
+
+// commitLocked is CommitState's commit once the directory's lock is
+// taken. A lock this process lost meanwhile (another process took it
+// over as stale: lockLost) refuses the commit, so that two owners of
+// the directory never both commit.
+func commitLocked(st *State, up StateUpdate) error {
 	store, seen, err := readWritten(st.Dir)
 	if err != nil {
 		return err
 	}
 	if writtenDigest(store, seen) != st.written {
 		return fmt.Errorf("state %s %w (did another campaign commit to it meanwhile?): not overwritten", st.Dir, ErrStateChanged)
+	}
+	if err := lockLost(st.Dir); err != nil {
+		return fmt.Errorf("state %s: not committed: %w", st.Dir, err)
 	}
 	return WriteStateUpdate(st.Dir, up)
 }

@@ -153,12 +153,29 @@ func Hold(path string, content []byte) {
 	mu.Unlock()
 }
 
-// Release removes the lock file path that Hold recorded.
+// Release removes the lock file path that Hold recorded, as long as it
+// still holds what this process wrote in it (removeOwn): a lock another
+// process took over is left to it.
 func Release(path string) {
 	mu.Lock()
 	defer mu.Unlock()
-	if _, ok := locks[path]; ok {
+	if content, ok := locks[path]; ok {
 		delete(locks, path)
+		removeOwn(path, content)
+	}
+}
+
+// Unhold drops the lock file path that Hold recorded without removing
+// it: the caller found it is no longer this process's.
+func Unhold(path string) {
+	mu.Lock()
+	delete(locks, path)
+	mu.Unlock()
+}
+
+// removeOwn removes the lock file path when it holds content.
+func removeOwn(path string, content []byte) {
+	if b, err := os.ReadFile(path); err == nil && bytes.Equal(b, content) {
 		os.Remove(path)
 	}
 }
@@ -193,8 +210,6 @@ func Clean() {
 		}
 	}
 	for p, content := range locks {
-		if b, err := os.ReadFile(p); err == nil && bytes.Equal(b, content) {
-			os.Remove(p)
-		}
+		removeOwn(p, content)
 	}
 }

@@ -88,3 +88,33 @@ func TestFreezeAndClean(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseLeavesATakenLock: Release removes a lock that holds what
+// Hold recorded and leaves one another process has written since (a
+// takeover); Unhold leaves the lock and forgets it.
+func TestReleaseLeavesATakenLock(t *testing.T) {
+	dir := t.TempDir()
+	mine, taken, dropped := filepath.Join(dir, "mine"), filepath.Join(dir, "taken"), filepath.Join(dir, "dropped")
+	for _, p := range []string{mine, taken, dropped} {
+		Hold(p, []byte("1 host\n"))
+		if err := os.WriteFile(p, []byte("1 host\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(taken, []byte("2 other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	Release(mine)
+	Release(taken)
+	Unhold(dropped)
+	Release(dropped) // forgotten: nothing to release
+	if _, err := os.Stat(mine); !os.IsNotExist(err) {
+		t.Errorf("this process's lock after Release: %v, want it removed", err)
+	}
+	if b, err := os.ReadFile(taken); err != nil || string(b) != "2 other\n" {
+		t.Errorf("another process's lock after Release: %q, %v, want it kept", b, err)
+	}
+	if _, err := os.Stat(dropped); err != nil {
+		t.Errorf("the lock after Unhold: %v, want it kept", err)
+	}
+}
