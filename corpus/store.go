@@ -282,7 +282,11 @@ func ReplaceFile(path string, data []byte) error {
 // disk, a quota) leaves all of the old files and no temporary one. The
 // renames go in the order of paths, all of them before a process ending
 // at once removes the temporary files (package tidy): it finds the old
-// files or the new ones.
+// files or the new ones. A rename that fails after another succeeded
+// leaves the replacement half done: the files not yet renamed are kept
+// as their temporary files (PATH.tmp), for a reader that completes the
+// replacement (the state's seen.bloom.tmp: fuzz.LoadState), and the
+// error is a *HalfReplaced.
 func ReplaceFiles(paths []string, data [][]byte) error {
 	var tmps []string
 	fail := func(err error) error {
@@ -303,25 +307,55 @@ func ReplaceFiles(paths []string, data [][]byte) error {
 			return fail(err)
 		}
 	}
+	renamed := 0
 	err := tidy.Commit(tmps, paths, func() error {
 		for i, path := range paths {
-			if err := os.Rename(tmps[i], path); err != nil {
+			if err := rename(tmps[i], path); err != nil {
 				return err
 			}
+			renamed++
 		}
 		return nil
 	})
+	if err != nil && renamed > 0 {
+		tidy.Forget(tmps...) // kept: the replacement completes through them
+		syncDir(filepath.Dir(paths[0]))
+		return &HalfReplaced{Renamed: paths[:renamed], Kept: tmps[renamed:], Err: err}
+	}
 	if err != nil {
 		return fail(err)
 	}
 	if len(paths) > 0 {
-		if d, err := os.Open(filepath.Dir(paths[0])); err == nil { // the renames, where the file system needs it
-			d.Sync()
-			d.Close()
-		}
+		syncDir(filepath.Dir(paths[0]))
 	}
 	return nil
 }
+
+// rename is os.Rename; a test replaces it to fail a rename.
+var rename = os.Rename
+
+// syncDir flushes dir's entries (the renames, where the file system
+// needs it).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// HalfReplaced is ReplaceFiles's error when a rename failed after others
+// succeeded: Renamed are in place, Kept the temporary files of the rest,
+// left where they are.
+type HalfReplaced struct {
+	Renamed, Kept []string
+	Err           error
+}
+
+func (e *HalfReplaced) Error() string {
+	return fmt.Sprintf("half replaced: %s renamed into place, then %v; %s kept", strings.Join(e.Renamed, ", "), e.Err, strings.Join(e.Kept, ", "))
+}
+
+func (e *HalfReplaced) Unwrap() error { return e.Err }
 
 // writeSynced writes data into path and flushes it to disk.
 func writeSynced(path string, data []byte) error {

@@ -647,14 +647,23 @@ var ErrStateChanged = errors.New("changed since this campaign read it")
 // findings.json or seen.bloom differ from what st read): that campaign's
 // update is then kept and this one refused. The directory is locked
 // while it is compared and written; a stale lock taken over is said on
-// note (LockDir).
+// note (LockDir). A commit half done (ErrHalfCommitted: seen.bloom.tmp
+// kept) is said on note and counts as done: the state reads as the night,
+// and the next commit there completes it.
 func CommitState(st *State, up StateUpdate, note io.Writer) error {
 	unlock, err := LockDir(st.Dir, note)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	return commitLocked(st, up)
+	err = commitLocked(st, up)
+	if errors.Is(err, ErrHalfCommitted) { // the state reads as the night: it is committed
+		if note != nil {
+			fmt.Fprintf(note, "cfgfuzz: %v\n", err)
+		}
+		return nil
+	}
+	return err
 }
 
 // commitLocked is CommitState's commit once the directory's lock is
@@ -980,7 +989,8 @@ func keepGraph(gs []KeptGraph, g KeptGraph) []KeptGraph {
 // is renamed first, and names the SHA-256 of the filter written with it:
 // a kill between the two renames leaves the new store, the old filter
 // and the new one as seen.bloom.tmp, which the next reading of the state
-// takes instead (readSeen).
+// takes instead (readSeen). A second rename that fails leaves the same,
+// and the error wraps ErrHalfCommitted.
 func WriteStateUpdate(dir string, up StateUpdate) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -990,10 +1000,20 @@ func WriteStateUpdate(dir string, up StateUpdate) error {
 	if err != nil {
 		return err
 	}
-	return corpus.ReplaceFiles(
+	err = corpus.ReplaceFiles(
 		[]string{filepath.Join(dir, StateFindingsFile), filepath.Join(dir, StateSeenFile)},
 		[][]byte{b, seen})
+	var half *corpus.HalfReplaced
+	if errors.As(err, &half) {
+		return fmt.Errorf("state %s: the commit is %w: %s holds the new night, but renaming %s into place failed (%v), so %s is kept beside the old %s; the state reads as the new night, and the next night or merge that commits there completes the commit", dir, ErrHalfCommitted, StateFindingsFile, StateSeenFile+".tmp", half.Err, StateSeenFile+".tmp", StateSeenFile)
+	}
+	return err
 }
+
+// ErrHalfCommitted is WriteStateUpdate's error when findings.json was
+// renamed into place and seen.bloom not (seen.bloom.tmp kept): the state
+// reads as the new night (readSeen).
+var ErrHalfCommitted = errors.New("half done")
 
 // storeBytes is findings.json's text of an update whose seen.bloom is
 // seen (nil: a store that names none).

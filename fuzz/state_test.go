@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -1240,5 +1241,61 @@ func TestLastGoodNightRecordsKnown(t *testing.T) {
 	}
 	if rep = against("2026-12-04", 4, 'd'); rep.State.BaselineLastGood != nil {
 		t.Errorf("against another revision: %+v, want no note", rep.State.BaselineLastGood)
+	}
+}
+
+// TestStateCommitHalfDoneCompletes: a commit whose second rename fails
+// (seen.bloom cannot be replaced: a directory in its way) keeps
+// seen.bloom.tmp and says the commit is half done, to be completed; with
+// the old seen.bloom back, the state reads as the new night, and the next
+// night that commits there renames the filter into place.
+func TestStateCommitHalfDoneCompletes(t *testing.T) {
+	dir := t.TempDir()
+	st, err := LoadState(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := NewBloom()
+	first.Add([]byte("a"))
+	if err := CommitState(st, StateUpdate{Seen: first, Night: "2026-03-01"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = LoadState(dir); err != nil {
+		t.Fatal(err)
+	}
+	seenPath := filepath.Join(dir, StateSeenFile)
+	old, err := os.ReadFile(seenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(seenPath)
+	if err := os.MkdirAll(filepath.Join(seenPath, "in-the-way"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	second := NewBloom()
+	second.Add([]byte("a"))
+	second.Add([]byte("b"))
+	err = WriteStateUpdate(dir, StateUpdate{Seen: second, Night: "2026-03-02"})
+	if !errors.Is(err, ErrHalfCommitted) || !strings.Contains(err.Error(), "the commit is half done") || !strings.Contains(err.Error(), "the next night or merge that commits there completes the commit") {
+		t.Errorf("a commit whose second rename fails: %v, want it said half done, to be completed", err)
+	}
+	if err := os.RemoveAll(seenPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(seenPath, old, 0o644); err != nil { // the old filter, beside the new store
+		t.Fatal(err)
+	}
+	st, err = LoadState(dir)
+	if err != nil {
+		t.Fatalf("the state after a half-done commit: %v", err)
+	}
+	if st.Night != "2026-03-02" || !st.Seen.Has([]byte("b")) {
+		t.Errorf("the state after a half-done commit reads night %q (has b: %v), want the new night", st.Night, st.Seen.Has([]byte("b")))
+	}
+	if err := st.CheckWritable(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(seenPath); err != nil || !bytes.Equal(b, second.bytes()) {
+		t.Errorf("seen.bloom after the next night's check: %v; want the new filter renamed into place", err)
 	}
 }
