@@ -241,7 +241,10 @@ type State struct {
 // output files (campaignOutput) is refused, naming them: the night would
 // write its store among them. A lock there that readLock refuses (a
 // named pipe) is an error naming it, before any night runs: the night's
-// commit could not take it.
+// commit could not take it. The files are read without the lock: a
+// seen.bloom that does not go with findings.json is read again, with
+// findings.json, once (a commit may have landed between the two reads),
+// and is an error only when it still does not.
 func LoadState(dir string) (*State, error) {
 	if names := campaignOutput(dir); len(names) > 0 {
 		return nil, fmt.Errorf("%s holds a campaign's output (%s), not a state: a state is a directory of its own, apart from every campaign's --out (fuzz/STATE.md); give another --state", dir, strings.Join(names, ", "))
@@ -252,6 +255,19 @@ func LoadState(dir string) (*State, error) {
 	if _, _, _, bad := readLock(filepath.Join(dir, LockFile)); bad != nil {
 		return nil, foreignLock(dir, bad)
 	}
+	st, err := readState(dir)
+	if errors.Is(err, errSeenMismatch) {
+		st, err = readState(dir)
+	}
+	return st, err
+}
+
+// betweenStateReads, when set, runs between readState's reading of
+// findings.json and of seen.bloom: a test's commit landing there.
+var betweenStateReads func()
+
+// readState reads the state directory dir's files (LoadState).
+func readState(dir string) (*State, error) {
 	st := &State{Dir: dir}
 	h := sha256.New()
 	store, err := readFileWithin(filepath.Join(dir, StateFindingsFile), MaxStoreFile, "a state's findings.json")
@@ -274,6 +290,9 @@ func LoadState(dir string) (*State, error) {
 	}
 	if st.Triage, err = ParseTriage(filepath.Join(dir, StateTriageFile), triage); err != nil {
 		return nil, err
+	}
+	if betweenStateReads != nil {
+		betweenStateReads()
 	}
 	seen, seenPath, rolled, err := readSeen(dir, seenWant)
 	if err != nil {

@@ -1299,3 +1299,34 @@ func TestStateCommitHalfDoneCompletes(t *testing.T) {
 		t.Errorf("seen.bloom after the next night's check: %v; want the new filter renamed into place", err)
 	}
 }
+
+// TestLoadStateRacingACommit: a commit that lands between LoadState's
+// reading of findings.json and of seen.bloom (which it reads without the
+// lock) is no mismatch: LoadState reads both again and finds the new
+// night.
+func TestLoadStateRacingACommit(t *testing.T) {
+	dir := t.TempDir()
+	first := NewBloom()
+	first.Add([]byte("a"))
+	if err := WriteStateUpdate(dir, StateUpdate{Seen: first, Night: "2026-03-01"}); err != nil {
+		t.Fatal(err)
+	}
+	second := NewBloom()
+	second.Add([]byte("b"))
+	commits := 0
+	betweenStateReads = func() {
+		if commits++; commits == 1 {
+			if err := WriteStateUpdate(dir, StateUpdate{Seen: second, Night: "2026-03-02"}); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { betweenStateReads = nil }()
+	st, err := LoadState(dir)
+	if err != nil {
+		t.Fatalf("LoadState with a commit landing between its reads: %v", err)
+	}
+	if st.Night != "2026-03-02" || !st.Seen.Has([]byte("b")) {
+		t.Errorf("LoadState read night %q (has b: %v), want the night committed meanwhile", st.Night, st.Seen.Has([]byte("b")))
+	}
+}
