@@ -66,9 +66,10 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 			}
 			continue
 		}
-		if rep.Minimization == fuzz.MinimizationDeferred {
-			// a shard: the merge saves every new finding, the state's
-			// minimized graph included, with its own flag
+		if rep.Settings.Shard.N > 1 {
+			// a shard (complete or not, minimizing or not): the merge
+			// saves every new finding, the state's minimized graph
+			// included, with its own flag
 			deferred++
 			if f.MinimizedStored {
 				stored++

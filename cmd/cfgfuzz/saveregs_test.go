@@ -257,7 +257,7 @@ func TestRegressionTimeoutOfATimeoutFinding(t *testing.T) {
 // TestShardSavesNoStoredRegression: a signature the state holds a
 // minimized graph of (found, then fixed, then back: new again) is left to
 // the merge by a shard, which writes no file, however its report carries
-// the store's minimized graph; the merge's file, like the unsharded
+// the store's minimized graph and whether or not it minimizes; the merge's file, like the unsharded
 // night's, says in its origin that the graph is the state's, minimized by
 // an earlier run.
 func TestShardSavesNoStoredRegression(t *testing.T) {
@@ -283,6 +283,11 @@ func TestShardSavesNoStoredRegression(t *testing.T) {
 			t.Fatalf("shard %s: exit %d, want 1 and both regressed signatures left to the merge\n%s%s", shard, code, out, stderr)
 		}
 		shards = append(shards, dir)
+	}
+	// A shard with the minimizer off, its report carrying the store's
+	// minimized graphs, saves nothing either.
+	if code, out, stderr := night("2026-12-04", "4", "--inject", "swap-arms", "--shard", "0/2", "--minimize=false", "--out", filepath.Join(tmp, "s-nomin"), "--save-regressions", none); code != exitFail || !strings.Contains(out, "regressions: 0 new findings saved into "+none+"; ") {
+		t.Fatalf("shard 0/2 with --minimize=false: exit %d, want 1 and nothing saved\n%s%s", code, out, stderr)
 	}
 	if _, err := os.Stat(none); !os.IsNotExist(err) {
 		t.Errorf("the shards' --save-regressions directory is there (%v), want nothing written", err)
