@@ -89,7 +89,7 @@ func SideFilesNote(s *Settings) string {
 			continue
 		}
 		if left := uniq(cmdFiles(spec.Cmd).leftOut); len(left) > 0 {
-			notes = append(notes, fmt.Sprintf("the %s structurizer's build digest (side_files) leaves out the relative paths its command names in a directory it does not name (after cd $DIR, cd ~, popd +N, a call of a function that changes directory, or a case with an arm that does): %s; a rebuild of those files is not told apart by --resume, merge or a state's night (name them by absolute paths to have them covered)",
+			notes = append(notes, fmt.Sprintf("the %s structurizer's build digest (side_files) leaves out the relative paths its command names in a directory it does not name (after cd $DIR, cd ~, popd +N, a call of a function that changes directory, or a case with an arm that does), and the paths in a here-document no delimiter line ends (its data, or commands after a mistyped delimiter): %s; a rebuild of those files is not told apart by --resume, merge or a state's night (name them by absolute paths to have them covered)",
 				side.name, strings.Join(left, ", ")))
 		}
 	}
@@ -165,6 +165,7 @@ func cmdFiles(cmd string) namedWords {
 		break
 	}
 	pathsIn(words, wordsDir{}, &n)
+	n.leftOut = append(n.leftOut, unendedHereDocPaths(cmd)...)
 	return n
 }
 
@@ -311,7 +312,9 @@ func pathsIn(words []controlWord, in wordsDir, n *namedWords) {
 	for i := 0; i < len(words); i++ {
 		w := words[i].text
 		if i == script {
-			pathsIn(controlWords(shellUnquote(w)), here, n)
+			text := shellUnquote(w)
+			pathsIn(controlWords(text), here, n)
+			n.leftOut = append(n.leftOut, unendedHereDocPaths(text)...)
 			continue
 		}
 		if c := topCase(groups); c != nil && c.arms.part != caseBody {

@@ -124,8 +124,35 @@ func TestNamedFilesAcrossLines(t *testing.T) {
 		"cat <<<x ./f\ncd sub\n./y":                          {"", "f", "sub/y"},
 		"echo '<<EOF'\ncd sub\n./y":                          {"", "sub/y"},
 		"cat <<EOF\n./x":                                     {""},
+		"echo $((1<<2))\n./adapter ./model.bin":              {"", "adapter", "model.bin"},
+		"x=$(( (1+2) << 3 )) ./adapter ./model.bin":          {"adapter", "model.bin"},
+		"(( n <<= 2 ))\n./adapter":                           {"adapter"},
+		"n=1; let n\\<\\<=2\n./adapter":                      {"adapter"},
+		"cat <<=x ./f\n./y":                                  {"", "f", "y"},
 	} {
 		checkNamedFiles(t, cmd, want)
+	}
+}
+
+// TestUnendedHereDocumentSaid: the paths in the body of a here-document
+// no delimiter line ends are read as its data and said left out (the
+// side-files note names them), in a shell's command string too; a
+// delimiter on the last line, without a newline after it, ends its body.
+func TestUnendedHereDocumentSaid(t *testing.T) {
+	for cmd, want := range map[string][]string{
+		"cat <<EOF\n./x ./y":             {"./x", "./y"},
+		"cat <<EOF\n./x\nEOF":            nil,
+		"cat <<EOF\n./x\nEOF\n./y":       nil,
+		"sh -c 'cat <<EOF\n./x'":         {"./x"},
+		"cat <<A <<B\n./x\nA\n./y":       {"./y"},
+		"echo $((1<<2))\n./a\ncat <<E\n": nil,
+	} {
+		if got := cmdFiles(cmd).leftOut; !slices.Equal(got, want) {
+			t.Errorf("cmdFiles(%q).leftOut = %q, want %q", cmd, got, want)
+		}
+	}
+	if note := SideFilesNote(&Settings{Current: "cmd:./adapter <<EOF\n./model.bin"}); !strings.Contains(note, ": ./model.bin; ") {
+		t.Errorf("SideFilesNote of an unended here-document = %q, want it to name ./model.bin", note)
 	}
 }
 

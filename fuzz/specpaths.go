@@ -484,7 +484,7 @@ type controlWord struct {
 // &>log, >|log) join nothing and stay in their word. The body of a
 // here-document is no words (hereDocsBlanked).
 func controlWords(cmd string) []controlWord {
-	cmd = hereDocsBlanked(cmd)
+	cmd, _ = hereDocsBlanked(cmd)
 	var words []controlWord
 	for _, span := range shellWords(cmd) {
 		w := cmd[span[0]:span[1]]
@@ -510,12 +510,16 @@ func controlWords(cmd string) []controlWord {
 // lines after the line of a << or <<- operator (a shell reads no quote
 // there), up to and including the line that is its delimiter (<<- strips
 // the tabs that lead it), for each such operator of the line in turn;
-// a body with no such line runs to the end. A here-string (<<<) has none.
-func hereDocsBlanked(cmd string) string {
+// a body with no such line runs to the end, and unended holds its text
+// (its paths are left out, and said so: unendedHereDocPaths). A
+// here-string (<<<), a << or <<= inside arithmetic ($((...)), ((...)))
+// and a <<= have none.
+func hereDocsBlanked(cmd string) (blanked string, unended []string) {
 	var (
 		b       []byte // cmd's bytes, copied at the first body
 		pending []hereDoc
 		quote   byte
+		arith   int // the depth of parentheses inside $((...)) or ((...)); 0 outside
 	)
 	for i := 0; i < len(cmd); i++ {
 		switch c := cmd[i]; {
@@ -529,16 +533,32 @@ func hereDocsBlanked(cmd string) string {
 			i++
 		case c == '\'' || c == '"':
 			quote = c
+		case arith > 0 && c == '(':
+			arith++
+		case arith > 0 && c == ')':
+			arith--
+		case strings.HasPrefix(cmd[i:], "(("):
+			arith = 2
+			i++
+		case arith > 0:
 		case strings.HasPrefix(cmd[i:], "<<<"):
+			i += 2
+		case strings.HasPrefix(cmd[i:], "<<="):
 			i += 2
 		case strings.HasPrefix(cmd[i:], "<<"):
 			d, end := hereDelimiter(cmd, i+2)
 			pending = append(pending, d)
 			i = end - 1
 		case c == '\n' && len(pending) > 0:
-			end := i
+			end, ended := i, true
 			for _, d := range pending {
-				end = d.bodyEnd(cmd, end+1)
+				if !ended {
+					break
+				}
+				start := end + 1
+				if end, ended = d.bodyEnd(cmd, start); !ended {
+					unended = append(unended, cmd[min(start, len(cmd)):])
+				}
 			}
 			if b == nil {
 				b = []byte(cmd)
@@ -551,9 +571,27 @@ func hereDocsBlanked(cmd string) string {
 		}
 	}
 	if b == nil {
-		return cmd
+		return cmd, unended
 	}
-	return string(b)
+	return string(b), unended
+}
+
+// unendedHereDocPaths are the words naming a path in the bodies of cmd's
+// here-documents that no delimiter line ends (hereDocsBlanked): a shell
+// reads them as the here-document's data, where a delimiter mistyped
+// would have them run as commands, so they are neither read nor dropped
+// unsaid.
+func unendedHereDocPaths(cmd string) []string {
+	var out []string
+	_, unended := hereDocsBlanked(cmd)
+	for _, body := range unended {
+		for _, w := range strings.Fields(body) {
+			if p, ok := pathOfWord(w); ok {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // hereDoc is a here-document's delimiter, as the shell compares its
@@ -597,13 +635,14 @@ func hereDelimiter(cmd string, at int) (d hereDoc, end int) {
 }
 
 // bodyEnd is the offset of the newline that ends the delimiter's line of
-// the here-document d whose body starts at cmd[start], len(cmd) when no
-// line is its delimiter.
-func (d hereDoc) bodyEnd(cmd string, start int) int {
+// the here-document d whose body starts at cmd[start] (len(cmd) for a
+// last line without one), and whether a line is its delimiter: len(cmd)
+// and false when none is.
+func (d hereDoc) bodyEnd(cmd string, start int) (end int, ended bool) {
 	for start < len(cmd) {
 		end := strings.IndexByte(cmd[start:], '\n')
 		if end < 0 {
-			return len(cmd)
+			end = len(cmd) - start
 		}
 		end += start
 		line := cmd[start:end]
@@ -611,11 +650,11 @@ func (d hereDoc) bodyEnd(cmd string, start int) int {
 			line = strings.TrimLeft(line, "\t")
 		}
 		if line == d.delim {
-			return end
+			return end, true
 		}
 		start = end + 1
 	}
-	return len(cmd)
+	return len(cmd), false
 }
 
 // redirection says whether the & or | at w[i] is part of a redirection
