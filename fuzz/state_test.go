@@ -1330,3 +1330,26 @@ func TestLoadStateRacingACommit(t *testing.T) {
 		t.Errorf("LoadState read night %q (has b: %v), want the night committed meanwhile", st.Night, st.Seen.Has([]byte("b")))
 	}
 }
+
+// TestLoadStateMissingSeenReadsItsTmp: a missing seen.bloom beside a
+// seen.bloom.tmp that findings.json names is read from the .tmp (a commit
+// cut short); with neither, the filter is empty.
+func TestLoadStateMissingSeenReadsItsTmp(t *testing.T) {
+	dir := t.TempDir()
+	seen := NewBloom()
+	seen.Add([]byte("b"))
+	if err := WriteStateUpdate(dir, StateUpdate{Seen: seen, Night: "2026-03-02"}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, StateSeenFile)
+	if err := os.Rename(path, path+".tmp"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := LoadState(dir); err != nil || !st.Seen.Has([]byte("b")) {
+		t.Fatalf("a missing seen.bloom beside its .tmp: %v, want the filter read from the .tmp", err)
+	}
+	os.Remove(path + ".tmp")
+	if st, err := LoadState(dir); err != nil || st.Seen.Has([]byte("b")) {
+		t.Errorf("neither seen.bloom nor its .tmp: %v, want an empty filter", err)
+	}
+}
