@@ -34,7 +34,7 @@ func (c *Config) validateState() error {
 		return fmt.Errorf("night %q: want a date YYYY-MM-DD", c.Night)
 	}
 	if c.Shard.N <= 1 { // the night commits into the state directory
-		if err := c.State.CheckWritable(); err != nil {
+		if err := c.State.CheckWritable(c.Notes); err != nil {
 			return err
 		}
 	}

@@ -725,8 +725,8 @@ func readWritten(dir string) (store, seen []byte, err error) {
 // rather than finding it out at its end. It completes on disk a commit
 // that LoadState read as completed (State.rolled), renaming seen.bloom.tmp
 // into place under the directory's lock, unless the directory changed
-// since.
-func (st *State) CheckWritable() error {
+// since; a stale lock taken over for it is said on note (nil: nowhere).
+func (st *State) CheckWritable(note io.Writer) error {
 	if err := InUse(st.Dir); err != nil {
 		return fmt.Errorf("the night's state update would not be saved: %w", err)
 	}
@@ -740,15 +740,16 @@ func (st *State) CheckWritable() error {
 		return err
 	}
 	if st.rolled {
-		st.rollForward()
+		st.rollForward(note)
 	}
 	return nil
 }
 
 // rollForward renames seen.bloom.tmp into place when the directory still
-// holds the state LoadState read through it.
-func (st *State) rollForward() {
-	unlock, err := LockDir(st.Dir, nil)
+// holds the state LoadState read through it; a stale lock taken over is
+// said on note (LockDir).
+func (st *State) rollForward(note io.Writer) {
+	unlock, err := LockDir(st.Dir, note)
 	if err != nil {
 		return
 	}

@@ -1292,7 +1292,7 @@ func TestStateCommitHalfDoneCompletes(t *testing.T) {
 	if st.Night != "2026-03-02" || !st.Seen.Has([]byte("b")) {
 		t.Errorf("the state after a half-done commit reads night %q (has b: %v), want the new night", st.Night, st.Seen.Has([]byte("b")))
 	}
-	if err := st.CheckWritable(); err != nil {
+	if err := st.CheckWritable(nil); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(seenPath); err != nil || !bytes.Equal(b, second.bytes()) {

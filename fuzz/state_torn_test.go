@@ -9,6 +9,7 @@ package fuzz
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,12 +66,20 @@ func TestTornCommitRollsForward(t *testing.T) {
 	write(StateFindingsFile, newStore)
 	write(tmp, newSeen)
 	write(StateSeenFile, oldSeen)
-	// A reader that commits renames the .tmp into place.
+	// A reader that commits renames the .tmp into place, taking over a
+	// stale lock there (one naming this process, which did not take it)
+	// and saying so.
 	if st, err = LoadState(state); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.CheckWritable(); err != nil {
+	host, _ := os.Hostname()
+	writeLock(t, state, fmt.Sprintf("%d %s\n", os.Getpid(), host), 0)
+	var note strings.Builder
+	if err := st.CheckWritable(&note); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(note.String(), "cfgfuzz: took over "+filepath.Join(state, LockFile)) {
+		t.Errorf("the roll forward's takeover of a stale lock says %q", note.String())
 	}
 	if !bytes.Equal(read(StateSeenFile), newSeen) {
 		t.Error("CheckWritable did not rename seen.bloom.tmp into place")

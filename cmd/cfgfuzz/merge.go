@@ -256,7 +256,7 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 			return nil, nil, fmt.Errorf("--state: %w", err)
 		}
 		if !opt.Partial { // the merge commits the night there
-			if err := st.CheckWritable(); err != nil {
+			if err := st.CheckWritable(stderr); err != nil {
 				return nil, nil, err
 			}
 		}
