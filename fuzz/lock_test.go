@@ -192,14 +192,15 @@ func TestLockOfAnotherHostTakenOverWhenItsHeartbeatStops(t *testing.T) {
 
 	// Refreshed while watched: in use.
 	writeLock(t, dir, foreignOwner, 0)
-	stop := make(chan struct{})
-	defer close(stop)
+	stop, done, beat := make(chan struct{}), make(chan struct{}), lockBeat
+	defer func() { close(stop); <-done }() // before lockTimings' cleanup restores lockBeat
 	go func() {
+		defer close(done)
 		for {
 			select {
 			case <-stop:
 				return
-			case <-time.After(lockBeat):
+			case <-time.After(beat):
 				now := time.Now()
 				os.Chtimes(path, now, now)
 			}
