@@ -22,8 +22,9 @@
 //     clock ahead of the owner's never takes over a lock being refreshed;
 //     one refreshed while watched is in use.
 //
-// A lock without a heartbeat (an older cfgfuzz wrote "PID HOST") is
-// judged by its pid on this host only, and from another host honoured.
+// A lock without a heartbeat field (a bare "PID HOST", as a cfgfuzz
+// without heartbeats writes it) is judged by its pid on this host only,
+// and from another host honoured.
 //
 // The lock appears whole: written beside it, then linked to its name,
 // which fails when the name is taken, so another process never reads it
@@ -90,7 +91,7 @@ type lockOwner struct {
 	start uint64 // clock ticks after boot (/proc/PID/stat field 22); 0 unknown
 	boot  string // the kernel's boot id; "" unknown
 	pidns string // the pid namespace's inode; "" unknown
-	beat  bool   // the owner refreshes the lock (heartbeat=): not an older cfgfuzz's "PID HOST"
+	beat  bool   // the owner refreshes the lock (heartbeat=): not a bare "PID HOST" lock
 }
 
 // line is the lock file's content: "PID HOST" and the fields known.

@@ -152,7 +152,7 @@ func TestLockHeartbeat(t *testing.T) {
 // this one cannot check (a pod since rescheduled under another host name)
 // is taken over once it has not been refreshed for the stale time, saying
 // so and why; one that is refreshed while watched is in use, and so is a
-// fresh one for InUse; a lock without a heartbeat (an older cfgfuzz's) of
+// fresh one for InUse; a lock without a heartbeat field (a bare "PID HOST") of
 // another host is honoured as before.
 func TestLockOfAnotherHostTakenOverWhenItsHeartbeatStops(t *testing.T) {
 	lockTimings(t, 50*time.Millisecond, 500*time.Millisecond)
@@ -227,7 +227,7 @@ func TestLockOfAnotherHostTakenOverWhenItsHeartbeatStops(t *testing.T) {
 // either format; one this process took is in use.
 func TestLockNamingThisProcessTakenOver(t *testing.T) {
 	host, _ := os.Hostname()
-	contents := []string{fmt.Sprintf("%d %s\n", os.Getpid(), host)} // an older cfgfuzz's
+	contents := []string{fmt.Sprintf("%d %s\n", os.Getpid(), host)} // a bare "PID HOST" lock
 	// Where /proc is another pid namespace's, this process cannot check
 	// its own: a lock of its very line is watched as any other's.
 	if me := thisOwner(); me.pidns != "" || me.boot == "" {
