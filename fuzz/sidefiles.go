@@ -300,130 +300,168 @@ func controlOp(words []controlWord, i int) (string, int) {
 // pathsIn appends to n the paths that words name (namedFiles), words
 // that run in the directory in.
 func pathsIn(words []controlWord, in wordsDir, n *namedWords) {
-	d := shellDirs{in: in, listAt: in, pipeAt: in}
-	var (
-		groups []group
-		fn     string          // the function whose body opens next
-		cds    map[string]bool // the functions whose body changes directory
-	)
-	here := in      // the directory of the command words[i] is part of: d.in, or its env -C DIR
-	program := true // words[i] may be a command's program
-	script := -1    // the index of the command string of a shell that words run
+	ww := &wordWalk{words: words, n: n, d: shellDirs{in: in, listAt: in, pipeAt: in}, here: in, program: true, script: -1}
 	for i := 0; i < len(words); i++ {
-		w := words[i].text
-		if i == script {
-			text := shellUnquote(w)
-			pathsIn(controlWords(text), here, n)
-			n.leftOut = append(n.leftOut, unendedHereDocPaths(text)...)
-			continue
-		}
-		if c := topCase(groups); c != nil && c.arms.part != caseBody {
-			// a case's word and patterns: no commands, and a pattern's
-			// parentheses and | no group nor pipe
-			switch {
-			case c.arms.part == caseSubject && w == "in":
-				c.arms.part = casePattern
-			case c.arms.part == casePattern && words[i].op == ')':
-				c.arms.part = caseBody
-				program, here = true, d.in
-			case c.arms.part == casePattern && w == "esac":
-				d.endCase(*c)
-				groups = groups[:len(groups)-1]
-			}
-			continue
-		}
-		if words[i].op != 0 { // a character that joins or groups commands
-			op, k := controlOp(words, i)
-			i += k - 1
-			if c := topCase(groups); c != nil && (op == ";;" || op == ";&" || op == ";;&") {
-				d.endArm(c, op)
-				continue
-			}
-			if op == "\n" && i > 0 && words[i-1].op != 0 && words[i-1].op != ')' {
-				continue // a newline after && or |, ( or ;: the command goes on
-			}
-			switch op {
-			case "(":
-				groups = append(groups, group{at: d, subshell: true, fn: fn})
-				fn, d.listAt, d.pipeAt, d.piped = "", d.in, d.in, false
-			case ")":
-				if g, ok := closeGroup(&groups, true); ok {
-					d = g.at // a subshell's cds end with it
-				}
-			case "|":
-				d.in, d.piped = d.pipeAt, true // each command of a pipeline is a subshell's
-			case "&":
-				d.in = d.listAt // a background list runs in a subshell
-				d.pipeAt, d.piped = d.in, false
-			case "&&", "||", ";", "\n", ";;", ";&", ";;&":
-				if d.piped {
-					d.in = d.pipeAt
-				}
-				d.pipeAt, d.piped = d.in, false
-				if op != "&&" && op != "||" {
-					d.listAt = d.in
-				}
-			}
-			program, here = true, d.in
-			continue
-		}
-		here.path(w, n)
 		switch {
-		case !program:
-			continue
-		case w == "{":
-			groups = append(groups, group{at: d, fn: fn})
-			fn, d.listAt, d.pipeAt, d.piped = "", d.in, d.in, false
-			continue
-		case w == "}":
-			if g, ok := closeGroup(&groups, false); ok {
-				if g.fn != "" { // a body runs when called, not here
-					if !d.same(g.at) {
-						cds = set(cds, g.fn)
-					}
-					d.in, d.pushed, d.stackLost = g.at.in, g.at.pushed, g.at.stackLost
-				}
-				d.listAt, d.pipeAt, d.piped = g.at.listAt, g.at.pipeAt, g.at.piped
-			}
-			continue
-		case w == "case":
-			groups = append(groups, group{at: d, arms: &caseArms{}})
-			d.listAt, d.pipeAt, d.piped = d.in, d.in, false
-			continue
-		case w == "esac" && topCase(groups) != nil:
-			d.endCase(*topCase(groups))
-			groups = groups[:len(groups)-1]
-			program = false
-			continue
-		case isAssignment(w) || shellKeywords[w]:
-			continue
+		case i == ww.script:
+			text := shellUnquote(words[i].text)
+			pathsIn(controlWords(text), ww.here, n)
+			n.leftOut = append(n.leftOut, unendedHereDocPaths(text)...)
+		case ww.caseHead(i):
+		case words[i].op != 0:
+			i = ww.operator(i)
+		default:
+			i = ww.word(i)
 		}
-		if name, k := functionName(words, i); k > 0 {
-			fn = name
-			i += k - 1 // its body comes next
-			continue
-		}
-		if r := wrapperWords(words[i:]); r.n > 0 {
-			for k := i + 1; k < i+r.n; k++ {
-				here.path(words[k].text, n)
-			}
-			if r.chdirSet {
-				here = here.cd(r.chdir)
-			}
-			i += r.n - 1 // the wrapped command's program comes next
-			program = !r.noRun
-			continue
-		}
-		program = false
-		if cds[w] {
-			d.lose()
-			continue
-		}
-		if k, ok := shellScript(words[i:]); ok {
-			script = i + k
-		}
-		d.changeDir(words, i)
 	}
+}
+
+// wordWalk is pathsIn's walk over a command's words: where the commands
+// run (d), the groups open, the function whose body opens next and the
+// functions whose body changes directory, the directory of the command
+// the word at hand is part of (here: d.in, or its env -C DIR), whether
+// that word may be a command's program, and the index of the command
+// string of a shell the words run.
+type wordWalk struct {
+	words   []controlWord
+	n       *namedWords
+	d       shellDirs
+	groups  []group
+	fn      string
+	cds     map[string]bool
+	here    wordsDir
+	program bool
+	script  int
+}
+
+// caseHead reads words[i] when it is a case's word or one of its
+// patterns: no command, and a pattern's parentheses and | no group nor
+// pipe. It reports whether it was.
+func (ww *wordWalk) caseHead(i int) bool {
+	c := topCase(ww.groups)
+	if c == nil || c.arms.part == caseBody {
+		return false
+	}
+	w := ww.words[i]
+	switch {
+	case c.arms.part == caseSubject && w.text == "in":
+		c.arms.part = casePattern
+	case c.arms.part == casePattern && w.op == ')':
+		c.arms.part = caseBody
+		ww.program, ww.here = true, ww.d.in
+	case c.arms.part == casePattern && w.text == "esac":
+		ww.d.endCase(*c)
+		ww.groups = ww.groups[:len(ww.groups)-1]
+	}
+	return true
+}
+
+// operator reads the characters that join or group commands starting at
+// words[i], returning the index of their last.
+func (ww *wordWalk) operator(i int) int {
+	op, k := controlOp(ww.words, i)
+	i += k - 1
+	d := &ww.d
+	if c := topCase(ww.groups); c != nil && (op == ";;" || op == ";&" || op == ";;&") {
+		d.endArm(c, op)
+		return i
+	}
+	if op == "\n" && i > 0 && ww.words[i-1].op != 0 && ww.words[i-1].op != ')' {
+		return i // a newline after && or |, ( or ;: the command goes on
+	}
+	switch op {
+	case "(":
+		ww.groups = append(ww.groups, group{at: *d, subshell: true, fn: ww.fn})
+		ww.fn, d.listAt, d.pipeAt, d.piped = "", d.in, d.in, false
+	case ")":
+		if g, ok := closeGroup(&ww.groups, true); ok {
+			*d = g.at // a subshell's cds end with it
+		}
+	case "|":
+		d.in, d.piped = d.pipeAt, true // each command of a pipeline is a subshell's
+	case "&":
+		d.in = d.listAt // a background list runs in a subshell
+		d.pipeAt, d.piped = d.in, false
+	case "&&", "||", ";", "\n", ";;", ";&", ";;&":
+		if d.piped {
+			d.in = d.pipeAt
+		}
+		d.pipeAt, d.piped = d.in, false
+		if op != "&&" && op != "||" {
+			d.listAt = d.in
+		}
+	}
+	ww.program, ww.here = true, d.in
+	return i
+}
+
+// word reads the word words[i]: a path it names, and when it may be a
+// command's program, a group's brace, a case's start or end, a
+// function's definition, a wrapper's words or a command, returning the
+// index of the last word it read.
+func (ww *wordWalk) word(i int) int {
+	w := ww.words[i].text
+	ww.here.path(w, ww.n)
+	if !ww.program || ww.keyword(w) {
+		return i
+	}
+	if name, k := functionName(ww.words, i); k > 0 {
+		ww.fn = name
+		return i + k - 1 // its body comes next
+	}
+	if r := wrapperWords(ww.words[i:]); r.n > 0 {
+		for k := i + 1; k < i+r.n; k++ {
+			ww.here.path(ww.words[k].text, ww.n)
+		}
+		if r.chdirSet {
+			ww.here = ww.here.cd(r.chdir)
+		}
+		ww.program = !r.noRun
+		return i + r.n - 1 // the wrapped command's program comes next
+	}
+	ww.program = false
+	if ww.cds[w] {
+		ww.d.lose()
+		return i
+	}
+	if k, ok := shellScript(ww.words[i:]); ok {
+		ww.script = i + k
+	}
+	ww.d.changeDir(ww.words, i)
+	return i
+}
+
+// keyword reads w, a word where a command's program may stand, when it
+// is a group's brace, a case's start or end, an assignment or a shell
+// keyword, and reports whether it was.
+func (ww *wordWalk) keyword(w string) bool {
+	d := &ww.d
+	switch {
+	case w == "{":
+		ww.groups = append(ww.groups, group{at: *d, fn: ww.fn})
+		ww.fn, d.listAt, d.pipeAt, d.piped = "", d.in, d.in, false
+	case w == "}":
+		if g, ok := closeGroup(&ww.groups, false); ok {
+			if g.fn != "" { // a body runs when called, not here
+				if !d.same(g.at) {
+					ww.cds = set(ww.cds, g.fn)
+				}
+				d.in, d.pushed, d.stackLost = g.at.in, g.at.pushed, g.at.stackLost
+			}
+			d.listAt, d.pipeAt, d.piped = g.at.listAt, g.at.pipeAt, g.at.piped
+		}
+	case w == "case":
+		ww.groups = append(ww.groups, group{at: *d, arms: &caseArms{}})
+		d.listAt, d.pipeAt, d.piped = d.in, d.in, false
+	case w == "esac" && topCase(ww.groups) != nil:
+		d.endCase(*topCase(ww.groups))
+		ww.groups = ww.groups[:len(ww.groups)-1]
+		ww.program = false
+	case isAssignment(w) || shellKeywords[w]:
+	default:
+		return false
+	}
+	return true
 }
 
 // changeDir follows the directory change of the command whose program
