@@ -550,53 +550,98 @@ func guidedLine(g *fuzz.GuidedSummary) string {
 	return s
 }
 
+// summaryLines is a campaign's (or a merge's) summary on stdout: the
+// notes on how it ran, the sides compared, its throughput and outcomes,
+// the divergences from a baseline, and its findings, in that order.
 func summaryLines(rep *fuzz.Report) string {
 	var b strings.Builder
-	if in := rep.Incomplete; in != nil { // said on stdout too, for a job that reads only it
+	summaryNotes(&b, rep)
+	summarySides(&b, rep)
+	summaryThroughput(&b, rep)
+	summaryOutcomes(&b, rep)
+	summaryExtras(&b, rep)
+	summaryDivergences(&b, rep)
+	summaryFindingCounts(&b, rep)
+	summaryFindings(&b, rep)
+	return b.String()
+}
+
+// summaryNotes writes the summary's opening notes: a campaign left
+// incomplete (said on stdout too, for a job that reads only it), a merge
+// of mixed builds, a time budget that ran out before the graph budget, and
+// side files left out of the digest.
+func summaryNotes(b *strings.Builder, rep *fuzz.Report) {
+	if in := rep.Incomplete; in != nil {
 		what, _, _ := strings.Cut(in.Summary(), "; resume with:")
-		fmt.Fprintf(&b, "%s (the counts below cover those)\n", what)
+		fmt.Fprintf(b, "%s (the counts below cover those)\n", what)
 	}
 	if m := rep.Mixed; m != nil {
-		fmt.Fprintf(&b, "%s\n", m.Summary())
+		fmt.Fprintf(b, "%s\n", m.Summary())
 	}
 	if n := rep.TimeBudgetNote; n != "" {
-		fmt.Fprintf(&b, "note: %s\n", n)
+		fmt.Fprintf(b, "note: %s\n", n)
 	}
 	if n := fuzz.SideFilesNote(&rep.Settings); n != "" {
-		fmt.Fprintf(&b, "note: %s\n", n)
+		fmt.Fprintf(b, "note: %s\n", n)
 	}
-	if s := rep.Settings; s.Baseline != "" {
-		fmt.Fprintf(&b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSide(s.Current, rep.Declared["current"]), s.Baseline, fuzz.DescribeSide(s.Baseline, rep.Declared["baseline"]))
-		if s.BaselineStrategy != "" && s.BaselineStrategy != s.Strategy {
-			fmt.Fprintf(&b, "strategies: current %s, baseline %s\n", cmp.Or(s.Strategy, "its default"), s.BaselineStrategy)
-		}
+}
+
+// summarySides names, with a baseline, the current side and the baseline
+// (and their strategies when they differ); nothing without one.
+func summarySides(b *strings.Builder, rep *fuzz.Report) {
+	s := rep.Settings
+	if s.Baseline == "" {
+		return
 	}
+	fmt.Fprintf(b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSide(s.Current, rep.Declared["current"]), s.Baseline, fuzz.DescribeSide(s.Baseline, rep.Declared["baseline"]))
+	if s.BaselineStrategy != "" && s.BaselineStrategy != s.Strategy {
+		fmt.Fprintf(b, "strategies: current %s, baseline %s\n", cmp.Or(s.Strategy, "its default"), s.BaselineStrategy)
+	}
+}
+
+// summaryThroughput writes how many distinct graphs ran in how long (a
+// merge's: its shards' graphs, in the longest shard's time) and, with a
+// baseline, how long each side took to answer.
+func summaryThroughput(b *strings.Builder, rep *fuzz.Report) {
 	t := rep.Throughput
 	if t.Shards > 0 {
 		// A merge runs no graph: its shards did, side by side as a rule.
-		fmt.Fprintf(&b, "%s (%s skipped); %d shards ran %d in %.1f s (the longest shard's time), %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Shards, t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
+		fmt.Fprintf(b, "%s (%s skipped); %d shards ran %d in %.1f s (the longest shard's time), %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Shards, t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
 	} else {
-		fmt.Fprintf(&b, "%s (%s skipped); this run %d in %.1f s, %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
+		fmt.Fprintf(b, "%s (%s skipped); this run %d in %.1f s, %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
 	}
 	if s := rep.Settings; s.Baseline != "" && t.Graphs > 0 && t.BaselineSeconds > 0 {
-		fmt.Fprintf(&b, "answers: current %.2f s, baseline %.2f s (%.2fx), summed over the workers\n", t.CurrentSeconds, t.BaselineSeconds, t.CurrentSeconds/t.BaselineSeconds)
+		fmt.Fprintf(b, "answers: current %.2f s, baseline %.2f s (%.2fx), summed over the workers\n", t.CurrentSeconds, t.BaselineSeconds, t.CurrentSeconds/t.BaselineSeconds)
 	}
-	fmt.Fprintf(&b, "%s:", fuzz.Plural(rep.Graphs, "graph"))
+}
+
+// summaryOutcomes writes the line of the graphs' outcomes, with the
+// fallbacks to the dispatch loop, the dispatch share and the graphs the
+// gpu check ran.
+func summaryOutcomes(b *strings.Builder, rep *fuzz.Report) {
+	fmt.Fprintf(b, "%s:", fuzz.Plural(rep.Graphs, "graph"))
 	for _, o := range fuzz.Outcomes {
-		fmt.Fprintf(&b, " %s %d", o, rep.Outcomes[o])
+		fmt.Fprintf(b, " %s %d", o, rep.Outcomes[o])
 	}
-	fmt.Fprintf(&b, "; fallbacks %d", rep.Fallbacks)
+	fmt.Fprintf(b, "; fallbacks %d", rep.Fallbacks)
 	if rep.Divergences != nil {
-		fmt.Fprintf(&b, " (baseline %d)", rep.BaselineFallbacks)
+		fmt.Fprintf(b, " (baseline %d)", rep.BaselineFallbacks)
 	}
 	b.WriteString(fuzz.FallbackNote(rep))
 	if n := rep.Strategies[fuzz.DispatchStrategy]; n > 0 {
-		fmt.Fprintf(&b, "; dispatch share %d", n)
+		fmt.Fprintf(b, "; dispatch share %d", n)
 	}
 	if rep.Settings.GPUEvery > 0 {
-		fmt.Fprintf(&b, "; gpu check %d", rep.GPUChecked)
+		fmt.Fprintf(b, "; gpu check %d", rep.GPUChecked)
 	}
 	b.WriteString("\n")
+}
+
+// summaryExtras writes a line each for what the outcomes leave out, when
+// there is any: graphs a structurizer declined, a guided campaign's
+// features and corpus, checks that could not judge a module, and answers
+// that left processes running.
+func summaryExtras(b *strings.Builder, rep *fuzz.Report) {
 	if d := fuzz.DeclinedSummary(rep); d != "" {
 		b.WriteString(d + "\n")
 	}
@@ -609,36 +654,53 @@ func summaryLines(rep *fuzz.Report) string {
 	if l := fuzz.LeakedSummary(rep); l != "" {
 		b.WriteString(l + "\n")
 	}
-	if d := rep.Divergences; d != nil {
-		b.WriteString("divergences:")
-		for _, c := range fuzz.Classes {
-			fmt.Fprintf(&b, " %s %d", c, d.Classes[c])
-			if c == fuzz.ClassChanged {
-				fmt.Fprintf(&b, " (of which both invalid %d)", d.BothInvalid)
-			}
-		}
-		b.WriteString("\n")
-		if d.Size != nil {
-			b.WriteString(d.Size.Summary() + "\n")
+}
+
+// summaryDivergences writes, with a baseline, the count of graphs in each
+// divergence class and the sides' module sizes; nothing without one.
+func summaryDivergences(b *strings.Builder, rep *fuzz.Report) {
+	d := rep.Divergences
+	if d == nil {
+		return
+	}
+	b.WriteString("divergences:")
+	for _, c := range fuzz.Classes {
+		fmt.Fprintf(b, " %s %d", c, d.Classes[c])
+		if c == fuzz.ClassChanged {
+			fmt.Fprintf(b, " (of which both invalid %d)", d.BothInvalid)
 		}
 	}
-	// Without a baseline every failing graph is new to the campaign; with a
-	// state the signatures' classes say what is new, so the counts that
-	// would contradict them are left out.
-	byState := rep.State != nil && rep.Settings.Baseline == ""
-	if byState {
+	b.WriteString("\n")
+	if d.Size != nil {
+		b.WriteString(d.Size.Summary() + "\n")
+	}
+}
+
+// summaryByState says whether a state's classes say what is new (a night
+// without a baseline): the summary then leaves out the counts of new
+// graphs, which would contradict them. Without a baseline and a state
+// every failing graph is new to the campaign.
+func summaryByState(rep *fuzz.Report) bool {
+	return rep.State != nil && rep.Settings.Baseline == ""
+}
+
+// summaryFindingCounts writes the count of findings and signatures (a
+// night's: classed against the state, whose lines follow), and the notes
+// on the findings' reproduction and the minimization budget.
+func summaryFindingCounts(b *strings.Builder, rep *fuzz.Report) {
+	if summaryByState(rep) {
 		end := ":" // the night's line and its signatures' follow
 		if len(rep.State.Signatures) == 0 {
 			end = "." // no signature's line follows
 		}
-		fmt.Fprintf(&b, "%s (%s) in tonight's graphs; %s classed against the state (tonight's graphs and the re-runs of the state's)%s\n",
+		fmt.Fprintf(b, "%s (%s) in tonight's graphs; %s classed against the state (tonight's graphs and the re-runs of the state's)%s\n",
 			fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), fuzz.Plural(len(rep.State.Signatures), "signature"), end)
 	} else {
 		against := ""
 		if rep.State != nil {
 			against = " against the baseline" // the state's classes follow
 		}
-		fmt.Fprintf(&b, "%s (%s), %d new%s\n", fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), rep.NewFindings, against)
+		fmt.Fprintf(b, "%s (%s), %d new%s\n", fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), rep.NewFindings, against)
 	}
 	b.WriteString(stateSummary(rep))
 	if note := fuzz.ReproductionNote(rep); note != "" {
@@ -647,32 +709,38 @@ func summaryLines(rep *fuzz.Report) string {
 	if note := fuzz.BudgetNote(rep); note != "" {
 		b.WriteString("  " + note + "\n")
 	}
+}
+
+// summaryFindings writes each finding's signature, graphs and replay, with
+// what its minimization and replays found: stopped early, skipped, not
+// reproduced, flaky on either side, or first new on a later graph.
+func summaryFindings(b *strings.Builder, rep *fuzz.Report) {
+	byState := summaryByState(rep)
 	for _, fd := range rep.Findings {
 		news := fmt.Sprintf(", %d new", fd.New)
 		if byState {
 			news = ""
 		}
-		fmt.Fprintf(&b, "  %s%s: %s%s; replay: %s\n", fd.Signature, onStrategy(fd.Strategy), fuzz.Plural(fd.Count, "graph"), news, fd.Replay)
+		fmt.Fprintf(b, "  %s%s: %s%s; replay: %s\n", fd.Signature, onStrategy(fd.Strategy), fuzz.Plural(fd.Count, "graph"), news, fd.Replay)
 		if fd.MinimizeStopped != "" {
-			fmt.Fprintf(&b, "    minimized: %s\n", fuzz.MinimizeStoppedNote(fd.MinimizeStopped))
+			fmt.Fprintf(b, "    minimized: %s\n", fuzz.MinimizeStoppedNote(fd.MinimizeStopped))
 		}
 		if fd.MinimizeSkipped != "" {
-			fmt.Fprintf(&b, "    %s\n", fd.MinimizeSkipped)
+			fmt.Fprintf(b, "    %s\n", fd.MinimizeSkipped)
 		}
 		if fd.NotReproduced != "" {
-			fmt.Fprintf(&b, "    not reproduced: %s: the replay may pass; %s\n", fd.NotReproduced, fuzz.AnswerCause(fd.Signature))
+			fmt.Fprintf(b, "    not reproduced: %s: the replay may pass; %s\n", fd.NotReproduced, fuzz.AnswerCause(fd.Signature))
 		}
 		if fd.Flaky != "" {
-			fmt.Fprintf(&b, "    flaky: %s: the replays may pass; %s\n", fd.Flaky, fuzz.AnswerCause(fd.Signature))
+			fmt.Fprintf(b, "    flaky: %s: the replays may pass; %s\n", fd.Flaky, fuzz.AnswerCause(fd.Signature))
 		}
 		if fd.BaselineFlaky != "" {
-			fmt.Fprintf(&b, "    baseline flaky: %s: the failure may not be new; the baseline's answer depends on chance, or on the requests before it\n", fd.BaselineFlaky)
+			fmt.Fprintf(b, "    baseline flaky: %s: the failure may not be new; the baseline's answer depends on chance, or on the requests before it\n", fd.BaselineFlaky)
 		}
 		if fd.FirstNew != nil {
-			fmt.Fprintf(&b, "    %s\n", fuzz.FirstNewNote(&fd))
+			fmt.Fprintf(b, "    %s\n", fuzz.FirstNewNote(&fd))
 		}
 	}
-	return b.String()
 }
 
 // onStrategy is " (strategy S)" for a finding under a strategy other than
