@@ -178,51 +178,12 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	f := campaignFlags{compare: name == "compare"}
 	f.define(fs, f.compare)
-	fs.Usage = func() {
-		if name == "compare" {
-			fmt.Fprintln(fs.Output(), "usage: cfgfuzz compare --baseline REV [--current REV|self] [--repo DIR [--build CMD] [--serve CMD]] [flags]\n\nRun the same graphs on two revisions and classify every graph: same, output-changed,")
-			fmt.Fprintln(fs.Output(), "newly-structured, newly-refused, newly-unsupported, newly-supported, newly-invalid, invalid-fixed, crash,\ntimeout. Each side is judged by its")
-			fmt.Fprintln(fs.Output(), "own structurizer. The current side is the working tree, uncommitted changes included, inside a git")
-			fmt.Fprintln(fs.Output(), "repository of cfgfuzz (or of --repo), built like the baseline; --current self is this binary's own.")
-		} else {
-			fmt.Fprintln(fs.Output(), "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
-		}
-		fmt.Fprintln(fs.Output(), "Exit status: 0 nothing new, 1 new findings (with --state: new signatures) or output grown past --max-growth, 2 usage or\ninfrastructure error, or graphs without a whole verdict (harness errors, a check that could not judge a module); 130, 143, 129")
-		fmt.Fprintln(fs.Output(), "stopped by SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { campaignUsage(fs, name) }
 	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}
-	if f.listFaults {
-		printFaults(stdout)
-		return exitOK
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "cfgfuzz %s: unexpected arguments %q\n", name, fs.Args())
-		return exitUsage
-	}
-	f.set = map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	if err := f.resumeFlagsOnly(); err != nil {
-		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
-		return exitUsage
-	}
-	if !slices.Contains(progressModes, f.progress) {
-		fmt.Fprintf(stderr, "cfgfuzz %s: invalid value %q for flag --progress: want %s\n", name, f.progress, strings.Join(progressModes, ", "))
-		return exitUsage
-	}
-	dir := f.out
-	if f.resume != "" {
-		dir = f.resume
-	}
-	if err := checkOutState(dir, f.state); err != nil {
-		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
-		return exitUsage
-	}
-	if name == "compare" && f.baseline == "" && f.baselineStructurizer == "" && f.resume == "" {
-		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV or --baseline-structurizer SPEC is required")
-		return exitUsage
+	if code, done := f.checkCommandLine(fs, name, stdout, stderr); done {
+		return code
 	}
 	in := onStopSignals(name, campaignStop, stderr)
 	defer in.stop()
@@ -230,13 +191,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	if killed := fuzz.SweepOrphans(); len(killed) > 0 {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, fuzz.OrphansLine(killed))
 	}
-	c, err := f.config(in.ctx, stderr)
-	if err == nil {
-		err = f.guide.apply(&c, c.Resume, f.state, stderr)
-	}
-	if err == nil && c.Guided && slices.ContainsFunc(c.Streams, func(s fuzz.Stream) bool { return s.Blocks != "" }) {
-		err = fmt.Errorf("--blocks and guided generation (--guided, --mutate, --corpus) do not go together: mutants and corpus graphs stay within %d blocks", gen.DefaultMutateMaxBlocks)
-	}
+	c, err := f.campaignConfig(in.ctx, stderr)
 	c.Context = in.ctx // the minimizer stops with the campaign
 	var minimizerSides openSides
 	defer minimizerSides.close()
@@ -247,29 +202,8 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return in.or(exitUsage)
 	}
-	if sp, err := fuzz.ParseSpec(c.Settings.Current); err == nil {
-		if note := externalFaultsNote(sp, strings.Join(c.Inject, ",")); note != "" {
-			fmt.Fprintf(stderr, "cfgfuzz %s: note: %s\n", name, note)
-		}
-	}
-	if s := c.Settings; s.Baseline != "" && s.Baseline == s.Current && len(s.Inject) == 0 && (s.BaselineStrategy == "" || s.BaselineStrategy == s.Strategy) {
-		fmt.Fprintf(stderr, "cfgfuzz %s: note: both sides are %s, asked the same strategy: the comparison can show only an answer that depends on chance\n", name, s.Current)
-	}
-	c.Context = in.ctx
-	c.Stage = func(s string) {
-		switch s {
-		case fuzz.StageGraphs:
-			in.started()
-		case fuzz.StageMinimize:
-			in.minimizes(true)
-		case fuzz.StageReport:
-			in.minimizes(false)
-		}
-		if campaignStage != nil {
-			campaignStage(s, in.ctx)
-		}
-	}
-	c.ResumeCommand = resumeCommand(name, c.Dir, f.state, f.guide.corpus, f.saveRegs) + f.budget.resumeFlags(f.minimize)
+	campaignNotes(name, c.Settings, stderr)
+	f.followCampaign(&c, name, in)
 	if f.cpuProfile != "" {
 		stopProfile, err := startCPUProfile(f.cpuProfile)
 		if err != nil {
@@ -287,9 +221,139 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
 		return in.or(exitUsage)
 	}
-	// The corpus and the profile are written before the summary, which
-	// still comes when either fails: the run's findings are not lost to
-	// an unwritable file, though the exit status is then 2.
+	return f.finishCampaign(name, &c, o, in, stdout, stderr)
+}
+
+// campaignUsage is run's or compare's help: what the command does, its
+// exit statuses and its flags.
+func campaignUsage(fs *flag.FlagSet, name string) {
+	if name == "compare" {
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz compare --baseline REV [--current REV|self] [--repo DIR [--build CMD] [--serve CMD]] [flags]\n\nRun the same graphs on two revisions and classify every graph: same, output-changed,")
+		fmt.Fprintln(fs.Output(), "newly-structured, newly-refused, newly-unsupported, newly-supported, newly-invalid, invalid-fixed, crash,\ntimeout. Each side is judged by its")
+		fmt.Fprintln(fs.Output(), "own structurizer. The current side is the working tree, uncommitted changes included, inside a git")
+		fmt.Fprintln(fs.Output(), "repository of cfgfuzz (or of --repo), built like the baseline; --current self is this binary's own.")
+	} else {
+		fmt.Fprintln(fs.Output(), "usage: cfgfuzz run [flags]\n\nGenerate graphs, structurize each, check every module; reports in --out.")
+	}
+	fmt.Fprintln(fs.Output(), "Exit status: 0 nothing new, 1 new findings (with --state: new signatures) or output grown past --max-growth, 2 usage or\ninfrastructure error, or graphs without a whole verdict (harness errors, a check that could not judge a module); 130, 143, 129")
+	fmt.Fprintln(fs.Output(), "stopped by SIGINT, SIGTERM, SIGHUP (the reports say so and give the --resume command; a second signal ends at once).\n\nflags:")
+	fs.PrintDefaults()
+}
+
+// checkCommandLine acts on the parsed command line before the campaign
+// starts: --list-faults lists the faults (exit 0); operands, flags
+// --resume does not take, an unknown --progress, an --out or --state that
+// cannot hold the campaign, and compare without a baseline are usage
+// errors (exit 2). done says the command ends with code.
+func (f *campaignFlags) checkCommandLine(fs *flag.FlagSet, name string, stdout, stderr io.Writer) (code int, done bool) {
+	if f.listFaults {
+		printFaults(stdout)
+		return exitOK, true
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "cfgfuzz %s: unexpected arguments %q\n", name, fs.Args())
+		return exitUsage, true
+	}
+	f.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if err := f.resumeFlagsOnly(); err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
+		return exitUsage, true
+	}
+	if !slices.Contains(progressModes, f.progress) {
+		fmt.Fprintf(stderr, "cfgfuzz %s: invalid value %q for flag --progress: want %s\n", name, f.progress, strings.Join(progressModes, ", "))
+		return exitUsage, true
+	}
+	dir := f.out
+	if f.resume != "" {
+		dir = f.resume
+	}
+	if err := checkOutState(dir, f.state); err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
+		return exitUsage, true
+	}
+	if name == "compare" && f.baseline == "" && f.baselineStructurizer == "" && f.resume == "" {
+		fmt.Fprintln(stderr, "cfgfuzz compare: --baseline REV or --baseline-structurizer SPEC is required")
+		return exitUsage, true
+	}
+	return 0, false
+}
+
+// campaignConfig is the campaign the flags ask for, guided generation
+// applied; --blocks with guided generation is an error.
+func (f *campaignFlags) campaignConfig(ctx context.Context, stderr io.Writer) (fuzz.Config, error) {
+	c, err := f.config(ctx, stderr)
+	if err == nil {
+		err = f.guide.apply(&c, c.Resume, f.state, stderr)
+	}
+	if err == nil && c.Guided && slices.ContainsFunc(c.Streams, func(s fuzz.Stream) bool { return s.Blocks != "" }) {
+		err = fmt.Errorf("--blocks and guided generation (--guided, --mutate, --corpus) do not go together: mutants and corpus graphs stay within %d blocks", gen.DefaultMutateMaxBlocks)
+	}
+	return c, err
+}
+
+// campaignNotes writes the notes on a campaign's sides before it starts:
+// faults a command structurizer may not plant, and two sides that are
+// the same structurizer asked the same strategy.
+func campaignNotes(name string, s fuzz.Settings, stderr io.Writer) {
+	if sp, err := fuzz.ParseSpec(s.Current); err == nil {
+		if note := externalFaultsNote(sp, strings.Join(s.Inject, ",")); note != "" {
+			fmt.Fprintf(stderr, "cfgfuzz %s: note: %s\n", name, note)
+		}
+	}
+	if s.Baseline != "" && s.Baseline == s.Current && len(s.Inject) == 0 && (s.BaselineStrategy == "" || s.BaselineStrategy == s.Strategy) {
+		fmt.Fprintf(stderr, "cfgfuzz %s: note: both sides are %s, asked the same strategy: the comparison can show only an answer that depends on chance\n", name, s.Current)
+	}
+}
+
+// followCampaign ties the campaign to the stop signals: it stops with
+// in's context, each stage it enters tells in what a signal interrupts
+// (the graphs, the minimization, the reports), and its reports give the
+// command that resumes it.
+func (f *campaignFlags) followCampaign(c *fuzz.Config, name string, in *interrupt) {
+	c.Context = in.ctx
+	c.Stage = func(s string) {
+		switch s {
+		case fuzz.StageGraphs:
+			in.started()
+		case fuzz.StageMinimize:
+			in.minimizes(true)
+		case fuzz.StageReport:
+			in.minimizes(false)
+		}
+		if campaignStage != nil {
+			campaignStage(s, in.ctx)
+		}
+	}
+	c.ResumeCommand = resumeCommand(name, c.Dir, f.state, f.guide.corpus, f.saveRegs) + f.budget.resumeFlags(f.minimize)
+}
+
+// finishCampaign writes what follows a campaign's reports: its grown
+// corpus and allocation profile, the summary, and the new findings'
+// regression files; it returns the exit status.
+func (f *campaignFlags) finishCampaign(name string, c *fuzz.Config, o *fuzz.Outcome, in *interrupt, stdout, stderr io.Writer) int {
+	saved := f.saveCorpusAndProfile(name, c, o, stderr)
+	code := reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
+	if err := saveRegressions(f.saveRegs, o.Report, name, stdout); err != nil {
+		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
+		saved = err
+	}
+	if o.Report.Incomplete != nil {
+		return in.or(exitUsage)
+	}
+	if notCommitted(name, o.Report, stderr) || saved != nil {
+		return exitUsage
+	}
+	return code
+}
+
+// saveCorpusAndProfile writes a guided campaign's grown corpus and the
+// allocation profile, and returns the error of either, said on stderr.
+// Both are written before the summary, which still comes when either
+// fails: the run's findings are not lost to an unwritable file, though
+// the exit status is then 2. A corpus not written is marked in the
+// reports, written again, which named it written.
+func (f *campaignFlags) saveCorpusAndProfile(name string, c *fuzz.Config, o *fuzz.Outcome, stderr io.Writer) error {
 	saved := f.guide.save(o)
 	if saved != nil { // the reports, written before, named the corpus written
 		fuzz.MarkCorpusNotWritten(o.Report, saved)
@@ -304,18 +368,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	if saved != nil {
 		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, saved)
 	}
-	code := reportExit(name, o.Report, o.Harness, c.Dir, stdout, stderr)
-	if err := saveRegressions(f.saveRegs, o.Report, name, stdout); err != nil {
-		fmt.Fprintf(stderr, "cfgfuzz %s: %v\n", name, err)
-		saved = err
-	}
-	if o.Report.Incomplete != nil {
-		return in.or(exitUsage)
-	}
-	if notCommitted(name, o.Report, stderr) || saved != nil {
-		return exitUsage
-	}
-	return code
+	return saved
 }
 
 // notCommitted says, on stderr, that a whole night's state update was not
