@@ -207,10 +207,7 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 			}
 		}()
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, nil, err
-	}
-	unlock, err := fuzz.LockDir(out, stderr)
+	unlock, err := lockMergeOut(out, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -224,58 +221,118 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	// earlier one, and one that finishes removes unfinishedFile. A merge
 	// whose commit cannot be written keeps both: its reports say so. A
 	// refused merge leaves out as it was, an earlier merge included.
-	var writing, committing, committed atomic.Bool
-	unsaved := false
-	stopSays.Store(stopNote{"merge", func() string { return mergeStopped(out, state, again, &writing, &committing, &committed) }})
+	m := &nightMerge{dirs: dirs, out: out, state: state, again: again, replace: replace}
+	stopSays.Store(stopNote{"merge", func() string { return mergeStopped(out, state, again, &m.writing, &m.committing, &m.committed) }})
 	defer stopSays.Store(stopNote{})
-	opt.Prepare = func() error {
-		writing.Store(true)
-		if replace {
-			for _, name := range mergeFiles {
-				if err := os.RemoveAll(filepath.Join(out, name)); err != nil {
-					return err
-				}
-			}
-		}
-		return os.WriteFile(filepath.Join(out, unfinishedFile), []byte(unfinishedText(dirs, state)), 0o644)
+	opt.Prepare = m.prepare
+	defer func() { m.tidy(err) }()
+	if err := loadMergeState(&opt, state, stderr); err != nil {
+		return nil, nil, err
 	}
-	defer func() {
-		switch {
-		case !writing.Load():
-		case err != nil && !committed.Load():
-			for _, name := range mergeFiles {
-				os.RemoveAll(filepath.Join(out, name))
-			}
-		case !unsaved:
-			os.Remove(filepath.Join(out, unfinishedFile))
-		}
-	}()
-	if state != "" {
-		st, err := fuzz.LoadState(state)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--state: %w", err)
-		}
-		if !opt.Partial { // the merge commits the night there
-			if err := st.CheckWritable(stderr); err != nil {
-				return nil, nil, err
-			}
-		}
-		opt.State = st
-	}
+	var sides openSides
+	defer sides.close()
 	if minimize {
-		s, err := fuzz.LoadSettings(dirs[0])
-		if err != nil {
+		if err := mergeMinimizer(&opt, dirs[0], out, &sides, budget, stderr, &minErr); err != nil {
 			return nil, nil, err
 		}
-		s.Shard = fuzz.Shard{}
-		var sides openSides
-		defer sides.close()
-		opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out, Progress: opt.Log}, dirs[0], &sides, budget, stderr, &minErr)
 	}
 	rep, up, grown, err := fuzz.MergeNight(dirs, opt)
 	if err != nil {
 		return nil, nil, err
 	}
+	return m.finish(rep, up, grown, opt, minErr, stderr)
+}
+
+// lockMergeOut makes the merge's output directory out and locks it; the
+// function it returns releases the lock.
+func lockMergeOut(out string, stderr io.Writer) (unlock func(), err error) {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	return fuzz.LockDir(out, stderr)
+}
+
+// nightMerge is a merge's output directory out and how far the merge got
+// in writing it: writing once the merge goes on (prepare), committing
+// once it commits the night's state, committed once the commit is done,
+// unsaved when the commit could not be written (out is then kept whole,
+// unfinishedFile included, for the merge run again).
+type nightMerge struct {
+	dirs                           []string
+	out, state, again              string
+	replace                        bool // --force, or an unfinished run of this same merge
+	writing, committing, committed atomic.Bool
+	unsaved                        bool
+}
+
+// prepare is the merge's opt.Prepare: once every refusal is made, it
+// removes an earlier merge's files (replace) and writes unfinishedFile.
+func (m *nightMerge) prepare() error {
+	m.writing.Store(true)
+	if m.replace {
+		for _, name := range mergeFiles {
+			if err := os.RemoveAll(filepath.Join(m.out, name)); err != nil {
+				return err
+			}
+		}
+	}
+	return os.WriteFile(filepath.Join(m.out, unfinishedFile), []byte(unfinishedText(m.dirs, m.state)), 0o644)
+}
+
+// tidy is what the merge leaves in out as it returns err: a merge that
+// wrote nothing leaves out as it was, one that failed before its commit
+// removes the files it wrote, and one that finished (its commit written)
+// removes unfinishedFile.
+func (m *nightMerge) tidy(err error) {
+	switch {
+	case !m.writing.Load():
+	case err != nil && !m.committed.Load():
+		for _, name := range mergeFiles {
+			os.RemoveAll(filepath.Join(m.out, name))
+		}
+	case !m.unsaved:
+		os.Remove(filepath.Join(m.out, unfinishedFile))
+	}
+}
+
+// loadMergeState reads the state directory the shards ran with (""
+// none) into opt.State; a merge of every shard commits the night there,
+// so it must be writable.
+func loadMergeState(opt *fuzz.MergeOptions, state string, stderr io.Writer) error {
+	if state == "" {
+		return nil
+	}
+	st, err := fuzz.LoadState(state)
+	if err != nil {
+		return fmt.Errorf("--state: %w", err)
+	}
+	if !opt.Partial { // the merge commits the night there
+		if err := st.CheckWritable(stderr); err != nil {
+			return err
+		}
+	}
+	opt.State = st
+	return nil
+}
+
+// mergeMinimizer sets opt.Minimize to minimize the new findings the
+// shards deferred, on the campaign settings of the first shard, shard,
+// with its sides kept in sides; *minErr says why it could not start.
+func mergeMinimizer(opt *fuzz.MergeOptions, shard, out string, sides *openSides, budget minimizeBudget, stderr io.Writer, minErr *error) error {
+	s, err := fuzz.LoadSettings(shard)
+	if err != nil {
+		return err
+	}
+	s.Shard = fuzz.Shard{}
+	opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out, Progress: opt.Log}, shard, sides, budget, stderr, minErr)
+	return nil
+}
+
+// finish writes the merged night's reports into out and, without a
+// state, the grown corpus; with one it goes on to the night's update
+// (commitNight). Findings the minimizer did not reach (minErr) are said
+// on stderr, and their night's corpus is not written.
+func (m *nightMerge) finish(rep *fuzz.Report, up *fuzz.StateUpdate, grown *fuzz.Corpus, opt fuzz.MergeOptions, minErr error, stderr io.Writer) (*fuzz.Report, error, error) {
 	where := ""
 	if minErr != nil {
 		where = "; merge again where the structurizer runs"
@@ -286,53 +343,78 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	if up != nil && minErr != nil && grown != nil { // the corpus goes with the state
 		grown, rep.Guided.Corpus.Written, rep.Guided.Corpus.NotWritten = nil, "", fuzz.CorpusUnminimized
 	}
-	if err := fuzz.WriteReports(out, rep, genSource{}); err != nil {
+	if err := fuzz.WriteReports(m.out, rep, genSource{}); err != nil {
 		return nil, nil, err
 	}
 	if up == nil {
 		return rep, minErr, saveMergedCorpus(opt.CorpusDir, grown)
 	}
-	update := filepath.Join(out, fuzz.StateUpdateDir)
-	if err := fuzz.WriteStateUpdate(update, *up); err != nil {
+	return m.commitNight(rep, *up, grown, opt, minErr, where, stderr)
+}
+
+// commitNight writes the night's state update into out and commits it to
+// the state, then writes the grown corpus, which goes with the state. A
+// partial night, a night of several builds and a night whose new findings
+// are not minimized leave the state as it was (stateLeftBy says which).
+func (m *nightMerge) commitNight(rep *fuzz.Report, up fuzz.StateUpdate, grown *fuzz.Corpus, opt fuzz.MergeOptions, minErr error, where string, stderr io.Writer) (*fuzz.Report, error, error) {
+	update := filepath.Join(m.out, fuzz.StateUpdateDir)
+	if err := fuzz.WriteStateUpdate(update, up); err != nil {
 		return nil, nil, err
 	}
-	if rep.Incomplete != nil { // the merge of every shard commits the night
-		fmt.Fprintf(stderr, "cfgfuzz merge: a partial night leaves %s as it was; its update is in %s\n", state, update)
+	if night, why := stateLeftBy(rep, minErr, where); night != "" {
+		fmt.Fprintf(stderr, "cfgfuzz merge: %s leaves %s as it was; its update is in %s%s\n", night, m.state, update, why)
 		return rep, minErr, nil
 	}
-	if rep.Mixed != nil { // one cfgfuzz's night commits it
-		fmt.Fprintf(stderr, "cfgfuzz merge: a night of several cfgfuzz or structurizer builds leaves %s as it was; its update is in %s\n", state, update)
-		return rep, minErr, nil
-	}
-	if minErr != nil { // the new findings are left for a merge that minimizes them
-		fmt.Fprintf(stderr, "cfgfuzz merge: a night whose new findings are not minimized leaves %s as it was; its update is in %s%s\n", state, update, where)
-		return rep, minErr, nil
-	}
-	committing.Store(true)
-	err = fuzz.CommitState(opt.State, *up, stderr)
-	committed.Store(err == nil)
+	m.committing.Store(true)
+	err := fuzz.CommitState(opt.State, up, stderr)
+	m.committed.Store(err == nil)
 	switch {
 	case errors.Is(err, fuzz.ErrStateChanged):
 		// Another night committed between this merge's reading of the
 		// state and now: the reports say so, and the corpus, which goes
 		// with the state, is not written.
-		fuzz.MarkNotCommitted(rep, fuzz.NotCommittedNote(state, update), fuzz.CorpusStateNotCommitted)
-		committed.Store(true) // nothing to undo: the reports say what happened
-		return rep, minErr, fuzz.WriteReports(out, rep, genSource{})
+		fuzz.MarkNotCommitted(rep, fuzz.NotCommittedNote(m.state, update), fuzz.CorpusStateNotCommitted)
+		m.committed.Store(true) // nothing to undo: the reports say what happened
+		return rep, minErr, fuzz.WriteReports(m.out, rep, genSource{})
 	case err != nil:
-		// The state is as it was (CommitState writes both files before
-		// it replaces either): the reports say the night is not
-		// committed, and the merge run again commits it.
-		fuzz.MarkNotCommitted(rep, fuzz.NotSavedNote(state, update, err, again), fuzz.CorpusStateNotSaved)
-		if werr := fuzz.WriteReports(out, rep, genSource{}); werr != nil {
-			return nil, nil, fmt.Errorf("%w; nor could the reports in %s say so (%v), so the merge's output is removed: run the merge again once that is fixed", err, out, werr)
-		}
-		unsaved = true
-		return rep, minErr, nil
+		return m.notSaved(rep, minErr, update, err)
 	}
 	if err := saveMergedCorpus(opt.CorpusDir, grown); err != nil {
 		return nil, nil, err
 	}
+	return rep, minErr, nil
+}
+
+// stateLeftBy names the night whose merge leaves the state as it was,
+// with its update in out's: a partial night (the merge of every shard
+// commits the night), a night of several cfgfuzz or structurizer builds
+// (one cfgfuzz's night commits it), or a night whose new findings are not
+// minimized (they are left for a merge that minimizes them; why then says
+// where to merge again). night is "" for a night that commits.
+func stateLeftBy(rep *fuzz.Report, minErr error, where string) (night, why string) {
+	switch {
+	case rep.Incomplete != nil:
+		return "a partial night", ""
+	case rep.Mixed != nil:
+		return "a night of several cfgfuzz or structurizer builds", ""
+	case minErr != nil:
+		return "a night whose new findings are not minimized", where
+	}
+	return "", ""
+}
+
+// notSaved marks the reports of a night whose commit could not be written
+// (err: a full disk, the state's lock held). The state is as it was
+// (CommitState writes both files before it replaces either): the reports
+// say the night is not committed, and the merge run again commits it.
+// When not even the reports can say so, the merge fails, and its output
+// is removed.
+func (m *nightMerge) notSaved(rep *fuzz.Report, minErr error, update string, err error) (*fuzz.Report, error, error) {
+	fuzz.MarkNotCommitted(rep, fuzz.NotSavedNote(m.state, update, err, m.again), fuzz.CorpusStateNotSaved)
+	if werr := fuzz.WriteReports(m.out, rep, genSource{}); werr != nil {
+		return nil, nil, fmt.Errorf("%w; nor could the reports in %s say so (%v), so the merge's output is removed: run the merge again once that is fixed", err, m.out, werr)
+	}
+	m.unsaved = true
 	return rep, minErr, nil
 }
 
