@@ -137,18 +137,8 @@ func defaultRegressionsDir() (string, error) {
 
 // regress replays dir and reports.
 func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error) {
-	if rf.junit != "" {
-		switch st, err := os.Stat(filepath.Dir(rf.junit)); {
-		case errors.Is(err, fs.ErrNotExist):
-			return exitUsage, fmt.Errorf("--junit %s: the directory %s does not exist", rf.junit, filepath.Dir(rf.junit))
-		case err != nil:
-			return exitUsage, fmt.Errorf("--junit %s: %w", rf.junit, err)
-		case !st.IsDir():
-			return exitUsage, fmt.Errorf("--junit %s: %s is not a directory", rf.junit, filepath.Dir(rf.junit))
-		}
-		if st, err := os.Stat(rf.junit); err == nil && st.IsDir() {
-			return exitUsage, fmt.Errorf("--junit %s is a directory: give the file to write the XML into", rf.junit)
-		}
+	if err := checkJUnitFile(rf.junit); err != nil {
+		return exitUsage, err
 	}
 	rs, bad, err := corpus.LoadRegressionsEach(dir)
 	if err != nil {
@@ -159,115 +149,202 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 			fuzz.Plural(len(nested), "regression file"), dir, nested[0])
 	}
 	if len(rs)+len(bad) == 0 {
-		if !rf.allowEmpty {
-			return exitUsage, fmt.Errorf("no regression files (*.cfg) in %s (--allow-empty passes an empty directory)", dir)
-		}
-		fmt.Fprintf(stderr, "cfgfuzz regress: %s: 0 files, 0 cases: nothing to replay (--allow-empty)\n", dir)
-		if rf.junit != "" {
-			if err := writeJUnit(rf.junit, junitReport(dir, nil, nil)); err != nil {
-				return exitUsage, err
-			}
-		}
-		return exitOK, nil
+		return replayNothing(dir, rf, stderr)
 	}
 	// From here a stop signal is regress's own: the case in flight
 	// finishes and the cases judged so far are reported.
 	in := onStopSignals("regress", regressStop, stderr)
 	defer in.stop()
-	// What a second signal finds done: the files replayed, the summary
-	// (printed under in.printed) and the JUnit file.
-	var replayed atomic.Int64
-	summarized, junitWritten := false, atomic.Bool{}
-	in.sayWith(func() string {
-		return regressSecondWords(rf.junit, int(replayed.Load()), len(rs)+len(bad), summarized,
-			junitWritten.Load() || rf.junit != "" && tidy.Replaced(rf.junit))
-	})
-	rp := newReplayer(in.ctx, rf, stderr)
-	defer rp.close()
-	// A file that does not read is one error case of its own, reported
-	// with the others (and in the JUnit file); the rest still run.
-	var cases []corpus.ReplayCase
-	for _, b := range bad {
-		name := strings.TrimSuffix(filepath.Base(b.Path), ".cfg")
-		cases = append(cases, corpus.ReplayCase{Regression: &corpus.Regression{Name: name, Path: b.Path}, Case: "read",
-			Want: "a regression file", Got: b.Err.Error(), Status: corpus.CaseError})
-	}
-	code, counts := exitOK, map[string]int{}
-	var notJudged []string // the unchecked keys of the cases that passed
-	// Each case's line is written as the case is judged: a slow
-	// structurizer shows its progress, and a replay stopped part way
-	// keeps the lines of the cases it judged.
-	show := func(c corpus.ReplayCase) {
-		counts[c.Status]++
-		fmt.Fprintln(stdout, caseLine(c, rp.replay(c))+rp.pinnedNote(c))
-		switch c.Status { // a failed case is exit 1 whatever the others gave (corpus/README.md, "Exit status of regress")
-		case corpus.CaseFail:
-			code = exitFail
-		case corpus.CaseError:
-			if code != exitFail {
-				code = exitUsage
-			}
-		}
-		notJudged = append(notJudged, c.Unchecked...)
-	}
-	for _, c := range cases {
-		show(c)
-		replayed.Add(1)
-	}
-	judged := len(bad) // files with a case
-	budget := newReplayBudget(rf.duration)
-	cases = append(cases, corpus.Replay(rs, corpus.ReplayOptions{Runner: rp.runner, PlantsFaults: rp.plantsFaults,
-		OnCase: func(c corpus.ReplayCase) {
-			show(c)
-			if c.Case == "clean" {
-				judged++
-				replayed.Add(1)
-			}
-		},
-		Stop: func() bool { return in.ctx.Err() != nil || budget.spent() }})...)
-	files, stopped := fmt.Sprintf("%d files", len(rs)+len(bad)), ""
-	var notRun []*corpus.Regression
-	switch {
-	case judged == len(rs)+len(bad):
-	case in.ctx.Err() != nil:
-		stopped = fmt.Sprintf("interrupted (%v) after %d of %d files", context.Cause(in.ctx), judged, len(rs)+len(bad))
-		files = stopped
-	default: // the time budget ran out
-		notRun = rs[judged-len(bad):]
-		files = fmt.Sprintf("%d of %d files (%s)", judged, len(rs)+len(bad), budget.outOfTime())
-	}
-	in.printed(func() {
-		fmt.Fprintf(stderr, "cfgfuzz regress: %s: %s, %d cases: %d passed, %d failed, %d errors, %d skipped%s\n",
-			dir, files, len(cases), counts[corpus.CasePass], counts[corpus.CaseFail], counts[corpus.CaseError], counts[corpus.CaseSkip], checksNamed(rp.checks))
-		if len(notRun) > 0 {
-			inJUnit := ""
-			if rf.junit != "" {
-				inJUnit = "; each is an error case of the JUnit file"
-			}
-			fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: %s not replayed (%s): %s%s\n", fuzz.Plural(len(notRun), "file"), budget.outOfTime(), regressionPaths(notRun), inJUnit)
-		}
-		if len(notJudged) > 0 {
-			fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: some checks of cases that passed could not judge the module (\"not judged\" on the line); to leave those checks out: --checks %s\n", fuzz.LeaveOut(notJudged))
-		}
-		summarized = true
-	})
-	if (len(notRun) > 0 || len(notJudged) > 0) && code == exitOK {
-		code = exitUsage
+	r := &regressReplay{dir: dir, rf: rf, stdout: stdout, files: len(rs) + len(bad), code: exitOK, counts: map[string]int{}}
+	in.sayWith(r.secondWords)
+	r.rp = newReplayer(in.ctx, rf, stderr)
+	defer r.rp.close()
+	r.showUnread(bad)
+	r.replayFiles(in.ctx, rs)
+	r.tally(in.ctx, rs, len(bad))
+	in.printed(func() { r.summarize(stderr) })
+	if (len(r.notRun) > 0 || len(r.notJudged) > 0) && r.code == exitOK {
+		r.code = exitUsage
 	}
 	if rf.junit != "" {
-		r := junitReport(dir, cases, rp.replay)
-		if stopped != "" {
-			r.addError("interrupted", stopped+": the other files were not replayed")
-		}
-		for _, n := range notRun {
-			r.addNotRun(n, "not run: "+budget.outOfTime())
-		}
-		if err := writeJUnit(rf.junit, r); err != nil {
+		if err := r.writeJUnit(); err != nil {
 			return in.or(exitUsage), err
 		}
-		junitWritten.Store(true)
 	}
-	return in.or(code), rp.err
+	return in.or(r.code), r.rp.err
+}
+
+// checkJUnitFile checks that --junit FILE ("" none) can be written: its
+// directory exists, and FILE is not a directory.
+func checkJUnitFile(junit string) error {
+	if junit == "" {
+		return nil
+	}
+	switch st, err := os.Stat(filepath.Dir(junit)); {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("--junit %s: the directory %s does not exist", junit, filepath.Dir(junit))
+	case err != nil:
+		return fmt.Errorf("--junit %s: %w", junit, err)
+	case !st.IsDir():
+		return fmt.Errorf("--junit %s: %s is not a directory", junit, filepath.Dir(junit))
+	}
+	if st, err := os.Stat(junit); err == nil && st.IsDir() {
+		return fmt.Errorf("--junit %s is a directory: give the file to write the XML into", junit)
+	}
+	return nil
+}
+
+// replayNothing ends the replay of a directory that holds no regression
+// file: a usage error, unless --allow-empty passes it (with an empty
+// JUnit file).
+func replayNothing(dir string, rf regressFlags, stderr io.Writer) (int, error) {
+	if !rf.allowEmpty {
+		return exitUsage, fmt.Errorf("no regression files (*.cfg) in %s (--allow-empty passes an empty directory)", dir)
+	}
+	fmt.Fprintf(stderr, "cfgfuzz regress: %s: 0 files, 0 cases: nothing to replay (--allow-empty)\n", dir)
+	if rf.junit != "" {
+		if err := writeJUnit(rf.junit, junitReport(dir, nil, nil)); err != nil {
+			return exitUsage, err
+		}
+	}
+	return exitOK, nil
+}
+
+// regressReplay is one replay of a directory's regression files: the
+// cases judged so far, their counts by status and the exit status they
+// give, and, for a second stop signal's line, how far it got.
+type regressReplay struct {
+	dir    string
+	rf     regressFlags
+	stdout io.Writer
+	rp     *replayer
+	files  int // the regression files, those that do not read included
+	budget replayBudget
+	cases  []corpus.ReplayCase
+	judged int // files with a case
+	code   int
+	counts map[string]int
+	// notJudged are the unchecked keys of the cases that passed.
+	notJudged []string
+	// filesSaid is the summary's count of files; stopped says, when a
+	// stop signal ended the replay, after how many; notRun are the files
+	// the time budget left.
+	filesSaid, stopped string
+	notRun             []*corpus.Regression
+	// What a second signal finds done: the files replayed, the summary
+	// (printed under in.printed) and the JUnit file.
+	replayed     atomic.Int64
+	summarized   bool
+	junitWritten atomic.Bool
+}
+
+// secondWords is what a second stop signal's line says the replay
+// leaves (regressSecondWords).
+func (r *regressReplay) secondWords() string {
+	return regressSecondWords(r.rf.junit, int(r.replayed.Load()), r.files, r.summarized,
+		r.junitWritten.Load() || r.rf.junit != "" && tidy.Replaced(r.rf.junit))
+}
+
+// show prints case c's line as it is judged and counts it: a slow
+// structurizer shows its progress, and a replay stopped part way keeps
+// the lines of the cases it judged. A failed case is exit 1 whatever the
+// others gave (corpus/README.md, "Exit status of regress"), an error
+// case exit 2 unless one failed.
+func (r *regressReplay) show(c corpus.ReplayCase) {
+	r.counts[c.Status]++
+	fmt.Fprintln(r.stdout, caseLine(c, r.rp.replay(c))+r.rp.pinnedNote(c))
+	switch c.Status {
+	case corpus.CaseFail:
+		r.code = exitFail
+	case corpus.CaseError:
+		if r.code != exitFail {
+			r.code = exitUsage
+		}
+	}
+	r.notJudged = append(r.notJudged, c.Unchecked...)
+}
+
+// showUnread makes each file that does not read an error case of its own,
+// reported with the others (and in the JUnit file); the rest still run.
+func (r *regressReplay) showUnread(bad []corpus.BadRegression) {
+	for _, b := range bad {
+		name := strings.TrimSuffix(filepath.Base(b.Path), ".cfg")
+		r.cases = append(r.cases, corpus.ReplayCase{Regression: &corpus.Regression{Name: name, Path: b.Path}, Case: "read",
+			Want: "a regression file", Got: b.Err.Error(), Status: corpus.CaseError})
+	}
+	for _, c := range r.cases {
+		r.show(c)
+		r.replayed.Add(1)
+	}
+	r.judged = len(bad)
+}
+
+// replayFiles replays the files that read, within --duration (its budget
+// starts here) and until ctx stops, showing each case as it is judged.
+func (r *regressReplay) replayFiles(ctx context.Context, rs []*corpus.Regression) {
+	r.budget = newReplayBudget(r.rf.duration)
+	r.cases = append(r.cases, corpus.Replay(rs, corpus.ReplayOptions{Runner: r.rp.runner, PlantsFaults: r.rp.plantsFaults,
+		OnCase: func(c corpus.ReplayCase) {
+			r.show(c)
+			if c.Case == "clean" {
+				r.judged++
+				r.replayed.Add(1)
+			}
+		},
+		Stop: func() bool { return ctx.Err() != nil || r.budget.spent() }})...)
+}
+
+// tally says how far the replay got: every file, the files before a stop
+// signal ended it (stopped), or the files before the time budget ran out
+// (the rest notRun); unread files come first.
+func (r *regressReplay) tally(ctx context.Context, rs []*corpus.Regression, unread int) {
+	r.filesSaid = fmt.Sprintf("%d files", r.files)
+	switch {
+	case r.judged == r.files:
+	case ctx.Err() != nil:
+		r.stopped = fmt.Sprintf("interrupted (%v) after %d of %d files", context.Cause(ctx), r.judged, r.files)
+		r.filesSaid = r.stopped
+	default: // the time budget ran out
+		r.notRun = rs[r.judged-unread:]
+		r.filesSaid = fmt.Sprintf("%d of %d files (%s)", r.judged, r.files, r.budget.outOfTime())
+	}
+}
+
+// summarize prints the replay's summary on stderr: the cases by status
+// and the checks run, then the files the time budget left and the checks
+// that could not judge a case that passed.
+func (r *regressReplay) summarize(stderr io.Writer) {
+	fmt.Fprintf(stderr, "cfgfuzz regress: %s: %s, %d cases: %d passed, %d failed, %d errors, %d skipped%s\n",
+		r.dir, r.filesSaid, len(r.cases), r.counts[corpus.CasePass], r.counts[corpus.CaseFail], r.counts[corpus.CaseError], r.counts[corpus.CaseSkip], checksNamed(r.rp.checks))
+	if len(r.notRun) > 0 {
+		inJUnit := ""
+		if r.rf.junit != "" {
+			inJUnit = "; each is an error case of the JUnit file"
+		}
+		fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: %s not replayed (%s): %s%s\n", fuzz.Plural(len(r.notRun), "file"), r.budget.outOfTime(), regressionPaths(r.notRun), inJUnit)
+	}
+	if len(r.notJudged) > 0 {
+		fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: some checks of cases that passed could not judge the module (\"not judged\" on the line); to leave those checks out: --checks %s\n", fuzz.LeaveOut(r.notJudged))
+	}
+	r.summarized = true
+}
+
+// writeJUnit writes the cases judged into the JUnit file, with an error
+// case for a replay a stop signal ended and one for each file the time
+// budget left.
+func (r *regressReplay) writeJUnit() error {
+	j := junitReport(r.dir, r.cases, r.rp.replay)
+	if r.stopped != "" {
+		j.addError("interrupted", r.stopped+": the other files were not replayed")
+	}
+	for _, n := range r.notRun {
+		j.addNotRun(n, "not run: "+r.budget.outOfTime())
+	}
+	if err := writeJUnit(r.rf.junit, j); err != nil {
+		return err
+	}
+	r.junitWritten.Store(true)
+	return nil
 }
 
 // regressStop is what regress's stop lines say; the second one's words
