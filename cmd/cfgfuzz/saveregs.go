@@ -54,104 +54,142 @@ func saveRegressions(dir string, rep *fuzz.Report, command string, out io.Writer
 	if err := checkRegressionDir(dir); err != nil {
 		return fmt.Errorf("--save-regressions: %w", err)
 	}
-	var saved, kept []string
-	var broken, notes []string
-	cdNoted, dirtyNoted := false, false
-	unminimized, flaky, unjudged, stateKnows, deferred, stored := 0, 0, 0, 0, 0, 0
+	t := regressionTally{dir: dir}
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
-		if !rep.IsNew(f) {
-			if f.New > 0 {
-				stateKnows++ // new to the campaign, known or ignored by the state
-			}
+		if t.notSaved(rep, f) {
 			continue
 		}
-		if rep.Settings.Shard.N > 1 {
-			// a shard (complete or not, minimizing or not): the merge
-			// saves every new finding, the state's minimized graph
-			// included, with its own flag
-			deferred++
-			if f.MinimizedStored {
-				stored++
-			}
-			continue
-		}
-		if f.Flaky != "" && f.Minimized != "" {
-			flaky++ // a regression that passes by chance
-			continue
-		}
-		if f.MinimizeError != "" && f.Minimized != "" {
-			unjudged++ // not judged again every time, as minimize --save-regression refuses it
-			continue
-		}
-		if f.Minimized == "" || f.NotReproduced != "" || f.Flaky != "" {
-			unminimized++
-			continue
-		}
-		g, err := f.MinimizedGraph()
-		if err != nil {
-			// a damaged report or state: the other findings are still saved
-			broken = append(broken, fmt.Sprintf("finding %s: minimized graph: %v", fuzz.PrintableLine(f.Signature), err))
-			continue
-		}
-		h := portableHeader(regressionHeader(rep, f, command), dir)
-		if n := relativeCdNote(h.Structurizer); n != "" && !cdNoted {
-			notes = append(notes, n)
-			cdNoted = true
-		}
-		if n := markUncommitted(&h); n != "" && !dirtyNoted {
-			notes = append(notes, n)
-			dirtyNoted = true
-		}
-		name := regressionName(h, f)
-		path, err := corpus.WriteRegression(dir, name, h, g)
-		switch {
-		case errors.Is(err, fs.ErrExist):
-			if _, rerr := corpus.ReadRegression(filepath.Join(dir, name+".cfg")); rerr != nil {
-				// the file of this name is no regression: kept, but said
-				broken = append(broken, fmt.Sprintf("%s is there but does not read (%v): kept; delete it to save the finding again", name+".cfg", rerr))
-				continue
-			}
-			kept = append(kept, name+".cfg")
-		case err != nil:
+		if err := t.save(rep, f, command); err != nil {
 			return fmt.Errorf("--save-regressions: %w", err)
-		default:
-			saved = append(saved, path)
 		}
 	}
-	fmt.Fprintf(out, "regressions: %s saved into %s", fuzz.Plural(len(saved), "new finding"), dir)
-	if len(kept) > 0 {
-		fmt.Fprintf(out, "; %s already there, kept (%s)", fuzz.Plural(len(kept), "file"), strings.Join(kept, ", "))
-	}
-	switch {
-	case deferred == 0:
-	case stored == 0:
-		fmt.Fprintf(out, "; %s left to the merge, which minimizes them (cfgfuzz merge --save-regressions %s)",
-			fuzz.Plural(deferred, "new finding"), fuzz.ShellQuote(dir))
-	default:
-		fmt.Fprintf(out, "; %s left to the merge, which minimizes those the state holds no minimized graph of (cfgfuzz merge --save-regressions %s)",
-			fuzz.Plural(deferred, "new finding"), fuzz.ShellQuote(dir))
-	}
-	if unminimized > 0 {
-		fmt.Fprintf(out, "; %s without a minimized graph, not saved", fuzz.Plural(unminimized, "new finding"))
-	}
-	if flaky > 0 {
-		fmt.Fprintf(out, "; %s flaky (the minimizer's judgements disagreed), not saved", fuzz.Plural(flaky, "new finding"))
-	}
-	if unjudged > 0 {
-		fmt.Fprintf(out, "; %s whose minimized graph the minimizer could not judge again (minimize_error in the report), not saved", fuzz.Plural(unjudged, "new finding"))
-	}
-	if stateKnows > 0 {
-		fmt.Fprintf(out, "; %s of this campaign the state classes known or ignored, not saved (a regression file is saved on the night a signature is new)", fuzz.Plural(stateKnows, "finding"))
-	}
-	fmt.Fprintln(out)
-	for _, n := range notes {
-		fmt.Fprintln(out, "regressions: "+n)
-	}
-	if len(broken) > 0 {
-		return fmt.Errorf("--save-regressions: not saved: %s", strings.Join(broken, "; "))
+	t.say(out)
+	if len(t.broken) > 0 {
+		return fmt.Errorf("--save-regressions: not saved: %s", strings.Join(t.broken, "; "))
 	}
 	return nil
+}
+
+// regressionTally is what saveRegressions did with a report's findings:
+// the regression files saved into dir (their paths), those of the same
+// name kept, the findings that could not be saved (broken), the notes on
+// the files' headers, and the counts of the new findings not saved, by
+// why.
+type regressionTally struct {
+	dir                  string
+	saved, kept          []string
+	broken, notes        []string
+	cdNoted, dirtyNoted  bool
+	unminimized, flaky   int
+	unjudged, stateKnows int
+	deferred, stored     int // a shard's new findings, and those of them the state holds minimized
+}
+
+// notSaved says whether finding f is not saved, and counts it: a finding
+// not new (new to the campaign but known or ignored by the state), a
+// shard's (the merge saves every new finding, the state's minimized graph
+// included, with its own flag), a flaky one (a regression that passes by
+// chance), one whose minimized graph the minimizer could not judge again
+// (minimize --save-regression refuses it too), and one without a
+// minimized graph.
+func (t *regressionTally) notSaved(rep *fuzz.Report, f *fuzz.Finding) bool {
+	switch {
+	case !rep.IsNew(f):
+		if f.New > 0 {
+			t.stateKnows++ // new to the campaign, known or ignored by the state
+		}
+	case rep.Settings.Shard.N > 1:
+		// a shard (complete or not, minimizing or not): the merge
+		// saves every new finding, the state's minimized graph
+		// included, with its own flag
+		t.deferred++
+		if f.MinimizedStored {
+			t.stored++
+		}
+	case f.Flaky != "" && f.Minimized != "":
+		t.flaky++ // a regression that passes by chance
+	case f.MinimizeError != "" && f.Minimized != "":
+		t.unjudged++ // not judged again every time, as minimize --save-regression refuses it
+	case f.Minimized == "" || f.NotReproduced != "" || f.Flaky != "":
+		t.unminimized++
+	default:
+		return false
+	}
+	return true
+}
+
+// save writes finding f's minimized graph into the directory as a
+// regression file, with the header of the campaign command ran; a file of
+// the same name is kept (one that does not read as a regression is
+// broken), and so is a finding whose minimized graph does not read. The
+// error is a file that could not be written.
+func (t *regressionTally) save(rep *fuzz.Report, f *fuzz.Finding, command string) error {
+	g, err := f.MinimizedGraph()
+	if err != nil {
+		// a damaged report or state: the other findings are still saved
+		t.broken = append(t.broken, fmt.Sprintf("finding %s: minimized graph: %v", fuzz.PrintableLine(f.Signature), err))
+		return nil
+	}
+	h := portableHeader(regressionHeader(rep, f, command), t.dir)
+	if n := relativeCdNote(h.Structurizer); n != "" && !t.cdNoted {
+		t.notes = append(t.notes, n)
+		t.cdNoted = true
+	}
+	if n := markUncommitted(&h); n != "" && !t.dirtyNoted {
+		t.notes = append(t.notes, n)
+		t.dirtyNoted = true
+	}
+	name := regressionName(h, f)
+	path, err := corpus.WriteRegression(t.dir, name, h, g)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		if _, rerr := corpus.ReadRegression(filepath.Join(t.dir, name+".cfg")); rerr != nil {
+			// the file of this name is no regression: kept, but said
+			t.broken = append(t.broken, fmt.Sprintf("%s is there but does not read (%v): kept; delete it to save the finding again", name+".cfg", rerr))
+			return nil
+		}
+		t.kept = append(t.kept, name+".cfg")
+	case err != nil:
+		return err
+	default:
+		t.saved = append(t.saved, path)
+	}
+	return nil
+}
+
+// say writes on out what was saved: the line of the files saved and kept
+// and the new findings not saved, by why, then the notes on the headers.
+func (t *regressionTally) say(out io.Writer) {
+	fmt.Fprintf(out, "regressions: %s saved into %s", fuzz.Plural(len(t.saved), "new finding"), t.dir)
+	if len(t.kept) > 0 {
+		fmt.Fprintf(out, "; %s already there, kept (%s)", fuzz.Plural(len(t.kept), "file"), strings.Join(t.kept, ", "))
+	}
+	switch {
+	case t.deferred == 0:
+	case t.stored == 0:
+		fmt.Fprintf(out, "; %s left to the merge, which minimizes them (cfgfuzz merge --save-regressions %s)",
+			fuzz.Plural(t.deferred, "new finding"), fuzz.ShellQuote(t.dir))
+	default:
+		fmt.Fprintf(out, "; %s left to the merge, which minimizes those the state holds no minimized graph of (cfgfuzz merge --save-regressions %s)",
+			fuzz.Plural(t.deferred, "new finding"), fuzz.ShellQuote(t.dir))
+	}
+	if t.unminimized > 0 {
+		fmt.Fprintf(out, "; %s without a minimized graph, not saved", fuzz.Plural(t.unminimized, "new finding"))
+	}
+	if t.flaky > 0 {
+		fmt.Fprintf(out, "; %s flaky (the minimizer's judgements disagreed), not saved", fuzz.Plural(t.flaky, "new finding"))
+	}
+	if t.unjudged > 0 {
+		fmt.Fprintf(out, "; %s whose minimized graph the minimizer could not judge again (minimize_error in the report), not saved", fuzz.Plural(t.unjudged, "new finding"))
+	}
+	if t.stateKnows > 0 {
+		fmt.Fprintf(out, "; %s of this campaign the state classes known or ignored, not saved (a regression file is saved on the night a signature is new)", fuzz.Plural(t.stateKnows, "finding"))
+	}
+	fmt.Fprintln(out)
+	for _, n := range t.notes {
+		fmt.Fprintln(out, "regressions: "+n)
+	}
 }
 
 // regressionHeader is the header of finding f's regression file.
