@@ -103,119 +103,212 @@ func Run(c Config) (*Outcome, error) {
 		return nil, err
 	}
 	defer unlock()
-	rs := newRecordSet(&c.Settings, c.State != nil)
-	done := &indexSet{}
-	var good int64
-	if c.Resume {
-		if good, err = c.replay(rs, done); err != nil {
-			return nil, err
-		}
-	}
-	resumed := rs.total
-	judgedBefore := false // every graph was: the last report's minimizations stand
-	if planned := c.planned(done); c.Resume && planned >= 0 && resumed >= planned {
-		judgedBefore = true
-		if c.Progress != nil {
-			fmt.Fprintf(c.Progress, "cfgfuzz: every graph of the campaign in %s was judged before this resume: it minimizes only the new findings its last report left unminimized, and writes the reports\n", c.Dir)
-		}
-	}
-	var earlier []Finding
-	if judgedBefore {
-		earlier = earlierMinimized(c.Dir) // read before the reports are written again
-	}
-	var sides SideFiles
-	if c.Resume {
-		sides = recordedSideFiles(c.Dir) // replay held them against the files
-	} else {
-		sides = sideFilesOf(&c.Settings)
-	}
-	if err := saveCampaign(c.Dir, c.Settings, c.Writer, c.stateDir(), sides); err != nil {
-		return nil, err
-	}
-	j, err := openJournal(c.Dir, c.Resume, good, SettingsSum(c.Settings))
+	r := &campaignRun{rs: newRecordSet(&c.Settings, c.State != nil), done: &indexSet{}}
+	j, err := c.startLog(r)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	reruns, err := c.reruns()
+	tp, harness, stopped, err := c.runGraphs(r, j)
 	if err != nil {
-		j.close()
 		return nil, err
 	}
-	c.declared = &declaredSink{}
-	var gd *guide
-	if c.Guided {
-		gd = newGuide(&c.Settings, c.Corpus)
-	}
-	c.errorStop = newErrorStop(&c, done)
-	c.stage(StageGraphs)
-	tp, harness, stopped, jerr := c.execute(j, done, reruns, gd, rs)
-	if err := j.close(); jerr == nil {
-		jerr = err
-	}
-	if jerr != nil {
-		return nil, c.resumable(jerr)
-	}
 	c.stage(StageGraphsDone)
-	rep := rs.report(c.Settings)
-	tp.Seconds, tp.Workers, tp.Resumed = time.Since(start).Seconds(), c.Workers, resumed
-	rep.Throughput = tp
-	rep.Throughput.fill()
-	rep.Declared = c.declared.get()
-	rep.Checks = c.checks
-	rep.Incomplete = c.interruption(stopped, rs.total, c.planned(done))
-	if rep.Incomplete == nil {
-		rep.Incomplete = c.errorStop.incomplete(rs.total, c.planned(done))
-	}
-	if planned := c.planned(done); rep.Incomplete == nil && c.Duration > 0 && planned > 0 && rs.total < planned {
-		rep.TimeBudgetNote = fmt.Sprintf("the time budget (%s) ran out at %s of %s graphs, before the graph budget", time.Duration(c.Duration), thousands(rs.total), thousands(planned))
-	}
-	if c.Duration > 0 && resumed > 0 {
-		// Elapsed time is not checkpointed: the budget restarted here.
-		note := fmt.Sprintf("resumed: this run had the whole time budget (%s) again beside the %s graph indices its log held, so the campaign ran longer than the budget", time.Duration(c.Duration), thousands(resumed))
-		rep.TimeBudgetNote = strings.TrimPrefix(rep.TimeBudgetNote+"; "+note, "; ")
-	}
-	if c.State != nil {
-		rep.State = ClassifyState(c.State, rep, reruns)
-		rep.State.noteBuild(c.State, c.Settings.Current, nightBuild(&c.Settings, sides.Current, c.Writer))
-		fillStateMinimized(rep, c.State)
-	}
-	switch {
-	case c.Minimize != nil && rep.Incomplete != nil: // an interrupted run's resume minimizes
-	case c.Minimize != nil && c.Shard.N > 1:
-		rep.Minimization = MinimizationDeferred
-	case c.Minimize != nil:
-		keepMinimized(rep, earlier)
-		c.minimizeUnlessStopped(rep, rs.total, c.planned(done))
-	}
-	var grown *Corpus
-	if gd != nil {
-		gd.mergeBelow(-1, rs.kept) // a guided campaign's set keeps every record
-		grown = gd.corpus
-		rep.Guided.Corpus = newCorpusNote(c.Corpus, grown, c.Settings.Current, c.CorpusDir, c.corpusKept(rep))
-	}
+	rep := c.graphsReport(r, tp, stopped, start)
+	c.classifyState(rep, r)
+	c.minimizeNew(rep, r)
+	grown := c.grownCorpus(rep, r)
 	c.stage(StageReport)
 	rep.Provenance = NewProvenance(&rep.Settings, c.Writer, time.Now())
 	if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 		return nil, c.resumable(err)
 	}
-	if c.State != nil {
-		err := c.saveState(rep, rs.seen)
-		switch {
-		case errors.Is(err, ErrStateChanged): // a resume would find the state changed too
-			MarkNotCommitted(rep, NotCommittedNote(c.State.Dir, filepath.Join(c.Dir, StateUpdateDir)), CorpusStateNotCommitted)
-			if err := WriteReports(c.Dir, rep, c.Source); err != nil {
-				return nil, err
-			}
-			grown = nil
-		case err != nil:
-			if !c.unsaved(rep, err, rs.total, c.planned(done)) {
-				return nil, c.resumable(err)
-			}
-			grown = nil // the resume writes it, with the state
-		}
+	if grown, err = c.commitState(rep, r, grown); err != nil {
+		return nil, err
 	}
 	return &Outcome{Report: rep, Harness: harness, Corpus: grown}, nil
+}
+
+// campaignRun is what one Run carries from stage to stage: the records
+// (those a resume replayed from the log, then the new ones) and the graph
+// indices done, what a resume found in the log and the last report, the
+// digests of the sides' files, the night's re-runs of kept graphs and a
+// guided campaign's guide.
+type campaignRun struct {
+	rs   *recordSet
+	done *indexSet
+	// resumed is the count of records a resume replayed from the log.
+	resumed int
+	// earlier are the last report's minimized findings, read when every
+	// graph was judged before this resume (their minimizations stand).
+	earlier []Finding
+	sides   SideFiles
+	reruns  []Rerun
+	gd      *guide // nil unguided
+}
+
+// startLog replays a resumed campaign's log into r, records the
+// campaign's settings and sides in c.Dir, and opens the results log to
+// append to (after the replayed log's valid prefix).
+func (c *Config) startLog(r *campaignRun) (*journal, error) {
+	good, err := c.replayLog(r)
+	if err != nil {
+		return nil, err
+	}
+	if c.Resume {
+		r.sides = recordedSideFiles(c.Dir) // replay held them against the files
+	} else {
+		r.sides = sideFilesOf(&c.Settings)
+	}
+	if err := saveCampaign(c.Dir, c.Settings, c.Writer, c.stateDir(), r.sides); err != nil {
+		return nil, err
+	}
+	return openJournal(c.Dir, c.Resume, good, SettingsSum(c.Settings))
+}
+
+// replayLog replays the log of a campaign being resumed into r and
+// returns the length of its valid prefix; a resume that finds every graph
+// judged before says so, and keeps the last report's minimized findings
+// (read before the reports are written again). Without a resume it does
+// nothing.
+func (c *Config) replayLog(r *campaignRun) (good int64, err error) {
+	if c.Resume {
+		if good, err = c.replay(r.rs, r.done); err != nil {
+			return 0, err
+		}
+	}
+	r.resumed = r.rs.total
+	judgedBefore := false // every graph was: the last report's minimizations stand
+	if planned := c.planned(r.done); c.Resume && planned >= 0 && r.resumed >= planned {
+		judgedBefore = true
+		if c.Progress != nil {
+			fmt.Fprintf(c.Progress, "cfgfuzz: every graph of the campaign in %s was judged before this resume: it minimizes only the new findings its last report left unminimized, and writes the reports\n", c.Dir)
+		}
+	}
+	if judgedBefore {
+		r.earlier = earlierMinimized(c.Dir) // read before the reports are written again
+	}
+	return good, nil
+}
+
+// runGraphs runs the campaign's graphs (and the night's re-runs of kept
+// graphs) into r and the log j, which it closes: the throughput's counts,
+// the harness failures and whether the context stopped it (execute). An
+// error writing the log is resumable.
+func (c *Config) runGraphs(r *campaignRun, j *journal) (Throughput, []string, bool, error) {
+	reruns, err := c.reruns()
+	if err != nil {
+		j.close()
+		return Throughput{}, nil, false, err
+	}
+	r.reruns = reruns
+	c.declared = &declaredSink{}
+	if c.Guided {
+		r.gd = newGuide(&c.Settings, c.Corpus)
+	}
+	c.errorStop = newErrorStop(c, r.done)
+	c.stage(StageGraphs)
+	tp, harness, stopped, jerr := c.execute(j, r.done, r.reruns, r.gd, r.rs)
+	if err := j.close(); jerr == nil {
+		jerr = err
+	}
+	if jerr != nil {
+		return Throughput{}, nil, false, c.resumable(jerr)
+	}
+	return tp, harness, stopped, nil
+}
+
+// graphsReport is the report of the graphs run: their records, the
+// throughput (the graphs ran from start), the sides' declarations, the
+// checks run, and why the campaign is incomplete or its time budget
+// notable.
+func (c *Config) graphsReport(r *campaignRun, tp Throughput, stopped bool, start time.Time) *Report {
+	rs := r.rs
+	rep := rs.report(c.Settings)
+	tp.Seconds, tp.Workers, tp.Resumed = time.Since(start).Seconds(), c.Workers, r.resumed
+	rep.Throughput = tp
+	rep.Throughput.fill()
+	rep.Declared = c.declared.get()
+	rep.Checks = c.checks
+	rep.Incomplete = c.interruption(stopped, rs.total, c.planned(r.done))
+	if rep.Incomplete == nil {
+		rep.Incomplete = c.errorStop.incomplete(rs.total, c.planned(r.done))
+	}
+	if planned := c.planned(r.done); rep.Incomplete == nil && c.Duration > 0 && planned > 0 && rs.total < planned {
+		rep.TimeBudgetNote = fmt.Sprintf("the time budget (%s) ran out at %s of %s graphs, before the graph budget", time.Duration(c.Duration), thousands(rs.total), thousands(planned))
+	}
+	if c.Duration > 0 && r.resumed > 0 {
+		// Elapsed time is not checkpointed: the budget restarted here.
+		note := fmt.Sprintf("resumed: this run had the whole time budget (%s) again beside the %s graph indices its log held, so the campaign ran longer than the budget", time.Duration(c.Duration), thousands(r.resumed))
+		rep.TimeBudgetNote = strings.TrimPrefix(rep.TimeBudgetNote+"; "+note, "; ")
+	}
+	return rep
+}
+
+// classifyState classes a night's signatures against its state (new,
+// known, ignored, fixed), notes the night's build, and gives the
+// signatures the state holds a minimized graph of that graph; nothing
+// without a state.
+func (c *Config) classifyState(rep *Report, r *campaignRun) {
+	if c.State == nil {
+		return
+	}
+	rep.State = ClassifyState(c.State, rep, r.reruns)
+	rep.State.noteBuild(c.State, c.Settings.Current, nightBuild(&c.Settings, r.sides.Current, c.Writer))
+	fillStateMinimized(rep, c.State)
+}
+
+// minimizeNew minimizes the report's new findings, keeping those a resume
+// found minimized before; an interrupted campaign leaves them to its
+// resume, and a shard to the merge.
+func (c *Config) minimizeNew(rep *Report, r *campaignRun) {
+	switch {
+	case c.Minimize != nil && rep.Incomplete != nil: // an interrupted run's resume minimizes
+	case c.Minimize != nil && c.Shard.N > 1:
+		rep.Minimization = MinimizationDeferred
+	case c.Minimize != nil:
+		keepMinimized(rep, r.earlier)
+		c.minimizeUnlessStopped(rep, r.rs.total, c.planned(r.done))
+	}
+}
+
+// grownCorpus is a guided campaign's corpus at its end, its every record
+// merged in, with the report's note of it; nil unguided.
+func (c *Config) grownCorpus(rep *Report, r *campaignRun) *Corpus {
+	if r.gd == nil {
+		return nil
+	}
+	r.gd.mergeBelow(-1, r.rs.kept) // a guided campaign's set keeps every record
+	grown := r.gd.corpus
+	rep.Guided.Corpus = newCorpusNote(c.Corpus, grown, c.Settings.Current, c.CorpusDir, c.corpusKept(rep))
+	return grown
+}
+
+// commitState saves a night's state update, once its reports are
+// written, and returns the grown corpus to write, which goes with the
+// state: none when the state changed under the night (the reports, written
+// again, say so) or its update could not be saved (the resume writes
+// both). An update that cannot be saved makes the report incomplete, or
+// fails the campaign, resumable (unsaved).
+func (c *Config) commitState(rep *Report, r *campaignRun, grown *Corpus) (*Corpus, error) {
+	if c.State == nil {
+		return grown, nil
+	}
+	err := c.saveState(rep, r.rs.seen)
+	switch {
+	case errors.Is(err, ErrStateChanged): // a resume would find the state changed too
+		MarkNotCommitted(rep, NotCommittedNote(c.State.Dir, filepath.Join(c.Dir, StateUpdateDir)), CorpusStateNotCommitted)
+		if err := WriteReports(c.Dir, rep, c.Source); err != nil {
+			return nil, err
+		}
+		return nil, nil
+	case err != nil:
+		if !c.unsaved(rep, err, r.rs.total, c.planned(r.done)) {
+			return nil, c.resumable(err)
+		}
+		return nil, nil // the resume writes it, with the state
+	}
+	return grown, nil
 }
 
 // unsaved makes the report incomplete after the night's state update
