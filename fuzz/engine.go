@@ -424,45 +424,13 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(c.Duration))
 		defer cancel()
 	}
-	total := c.planned(done)
-	prog := newProgress(c.Progress, c.Terminal, c.ProgressEvery, total)
-	prog.compared = c.Baseline.New != nil
-	if c.Duration > 0 {
-		prog.deadline = time.Now().Add(time.Duration(c.Duration))
-	}
-	if c.State != nil {
-		prog.class = c.State.classShowing(c.Night)
-		prog.reruns(reruns)
-	}
-	rs.each(func(r *Record, n int, whole bool) { prog.countN(r, n, true, whole) }, prog.countSignatures)
+	prog := c.campaignProgress(done, reruns, rs)
 	old := rs.kept[:len(rs.kept):len(rs.kept)] // a guided campaign's replayed records, all of them
 	indices := make(chan job)
 	results := make(chan Record, 256) // workers never wait on a sync of the log
-	var harness []string
-	var hmu sync.Mutex
 	var wg sync.WaitGroup
 	var answered sideTimes
-	for range c.Workers {
-		wk, err := newWorker(c)
-		if err != nil {
-			hmu.Lock()
-			harness = append(harness, err.Error())
-			hmu.Unlock()
-			continue
-		}
-		if c.checks == nil {
-			c.checks = wk.orc.Checks() // every worker's oracle has the same options
-		}
-		wk.answered = &answered
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer wk.close()
-			for i := range indices {
-				results <- wk.run(i)
-			}
-		}()
-	}
+	harness := c.startWorkers(indices, results, &wg, &answered)
 	if len(harness) == c.Workers {
 		close(indices)
 		prog.finish()
@@ -475,56 +443,146 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 		stopped = c.dispatch(ctx, done, gd, indices, results, batches)
 	}()
 	go func() { wg.Wait(); close(results) }()
-	var tp Throughput
-	var jerr error
-	var pending *batchDone
-	got := 0
-	tick := time.NewTicker(prog.every)
+	co := collector{c: c, j: j, rs: rs, gd: gd, prog: prog, old: old, cancel: cancel}
+	co.collect(results, batches)
+	prog.finish()
+	co.tp.CurrentSeconds = time.Duration(answered.current.Load()).Seconds()
+	if c.Baseline.New != nil {
+		co.tp.BaselineSeconds = time.Duration(answered.baseline.Load()).Seconds()
+	}
+	return co.tp, harness, stopped, co.jerr
+}
+
+// campaignProgress is the progress display of the graphs planned after
+// those done, with the deadline of a time budget and a night's classes
+// and re-runs of kept graphs, having counted the records rs holds (those
+// replayed from the log).
+func (c *Config) campaignProgress(done *indexSet, reruns []Rerun, rs *recordSet) *progress {
+	total := c.planned(done)
+	prog := newProgress(c.Progress, c.Terminal, c.ProgressEvery, total)
+	prog.compared = c.Baseline.New != nil
+	if c.Duration > 0 {
+		prog.deadline = time.Now().Add(time.Duration(c.Duration))
+	}
+	if c.State != nil {
+		prog.class = c.State.classShowing(c.Night)
+		prog.reruns(reruns)
+	}
+	rs.each(func(r *Record, n int, whole bool) { prog.countN(r, n, true, whole) }, prog.countSignatures)
+	return prog
+}
+
+// startWorkers starts c.Workers workers, each judging the jobs from
+// indices into results until indices is closed, their sides' answer times
+// summed into answered and wg done as each ends; it returns the harness
+// failures of the workers that could not start. The first worker started
+// gives c.checks.
+func (c *Config) startWorkers(indices <-chan job, results chan<- Record, wg *sync.WaitGroup, answered *sideTimes) []string {
+	var harness []string
+	var hmu sync.Mutex
+	for range c.Workers {
+		wk, err := newWorker(c)
+		if err != nil {
+			hmu.Lock()
+			harness = append(harness, err.Error())
+			hmu.Unlock()
+			continue
+		}
+		if c.checks == nil {
+			c.checks = wk.orc.Checks() // every worker's oracle has the same options
+		}
+		wk.answered = answered
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer wk.close()
+			for i := range indices {
+				results <- wk.run(i)
+			}
+		}()
+	}
+	return harness
+}
+
+// collector is the coordinator's side of the graphs: it appends each
+// finished record to the results log and adds it to the record set,
+// counts it on the progress display and in the throughput, and merges
+// each guided batch into the corpus once the batch's records are all in.
+type collector struct {
+	c    *Config
+	j    *journal
+	rs   *recordSet
+	gd   *guide
+	prog *progress
+	old  []Record // a guided campaign's replayed records, all of them
+	// cancel hands out no more graphs.
+	cancel context.CancelFunc
+	tp     Throughput
+	jerr   error // the log's first error: it takes no more
+	// pending is the batch the dispatcher handed out whole, to merge once
+	// got, the records taken since the last merge, reach its sent.
+	pending *batchDone
+	got     int
+}
+
+// collect takes the records from results until the workers are done, and
+// the batches handed out from batches, with a plain progress line on each
+// tick even while no graph finishes.
+func (co *collector) collect(results <-chan Record, batches <-chan batchDone) {
+	tick := time.NewTicker(co.prog.every)
 	defer tick.Stop()
-	for in := (<-chan Record)(results); in != nil; {
+	for in := results; in != nil; {
 		select {
 		case <-tick.C:
-			prog.heartbeat() // a plain line even while no graph finishes
+			co.prog.heartbeat() // a plain line even while no graph finishes
 		case r, ok := <-in:
 			if !ok {
 				in = nil
 				continue
 			}
-			got++
-			switch {
-			case r.Skipped:
-				tp.Skipped++
-			case !r.Seen: // a graph an earlier night checked is not run
-				tp.Graphs++
-			}
-			if jerr == nil {
-				if jerr = j.add(&r); jerr != nil {
-					cancel() // the log takes no more (a full disk): hand out no more graphs
-				}
-			}
-			prog.count(&r, false)
-			rs.add(r)
-			if c.errorStop.add(&r) { // hand out no more graphs: none can be judged
-				prog.stopEarly(StoppedEarly)
-				cancel()
-			}
+			co.take(r)
 		case b := <-batches:
-			pending = &b
+			co.pending = &b
 		}
-		if pending != nil && got >= pending.sent {
-			// a guided campaign's set keeps every record: its last got
-			// are the batch's
-			gd.mergeBelow(pending.end, slices.Concat(rs.kept[len(rs.kept)-got:], old))
-			close(pending.merged)
-			pending, got = nil, 0
+		co.mergeBatch()
+	}
+}
+
+// take appends record r to the log and adds it to the record set,
+// counting it; a log that takes no more (a full disk), or records that no
+// check can judge, hand out no more graphs.
+func (co *collector) take(r Record) {
+	co.got++
+	switch {
+	case r.Skipped:
+		co.tp.Skipped++
+	case !r.Seen: // a graph an earlier night checked is not run
+		co.tp.Graphs++
+	}
+	if co.jerr == nil {
+		if co.jerr = co.j.add(&r); co.jerr != nil {
+			co.cancel() // the log takes no more (a full disk): hand out no more graphs
 		}
 	}
-	prog.finish()
-	tp.CurrentSeconds = time.Duration(answered.current.Load()).Seconds()
-	if c.Baseline.New != nil {
-		tp.BaselineSeconds = time.Duration(answered.baseline.Load()).Seconds()
+	co.prog.count(&r, false)
+	co.rs.add(r)
+	if co.c.errorStop.add(&r) { // hand out no more graphs: none can be judged
+		co.prog.stopEarly(StoppedEarly)
+		co.cancel()
 	}
-	return tp, harness, stopped, jerr
+}
+
+// mergeBatch merges the pending guided batch into the corpus once its
+// records are all taken, and tells the dispatcher so.
+func (co *collector) mergeBatch() {
+	if co.pending == nil || co.got < co.pending.sent {
+		return
+	}
+	// a guided campaign's set keeps every record: its last got are the
+	// batch's
+	co.gd.mergeBelow(co.pending.end, slices.Concat(co.rs.kept[len(co.rs.kept)-co.got:], co.old))
+	close(co.pending.merged)
+	co.pending, co.got = nil, 0
 }
 
 // batchDone is the dispatcher's word that a guided batch is all handed
