@@ -23,29 +23,53 @@ func reportTitle(rep *Report) string {
 	return "cfgfuzz campaign"
 }
 
-// Markdown renders rep.
+// Markdown renders rep: its heading and the campaign's settings, the
+// summary, the outcomes, the divergences from a baseline, the night's
+// state, the findings with their replays, the declined graphs, the
+// harness errors and the throughput, in that order.
 func Markdown(rep *Report) string {
 	var b strings.Builder
-	s := &rep.Settings
-	fmt.Fprintf(&b, "# %s\n\n", reportTitle(rep))
-	fmt.Fprintf(&b, "Seed %d, %s (%s skipped)", s.Seed, Plural(rep.Graphs, "distinct graph"), Plural(rep.Skipped, "repeat"))
-	if s.Shard.N > 0 {
-		fmt.Fprintf(&b, " (shard %s)", s.Shard)
+	headingMarkdown(&b, rep)
+	b.WriteString(summaryProse(rep))
+	if rep.Guided != nil {
+		b.WriteString("\n" + guidedProse(rep.Guided) + "\n")
 	}
-	fmt.Fprintf(&b, ", current side %s (%s)", mdCode(s.Current), mdDescribe(s.Current, rep.Declared["current"]))
+	b.WriteString("\n## Outcomes per generator and weight setting\n\n")
+	outcomeTable(&b, rep)
+	divergencesMarkdown(&b, rep)
+	b.WriteString(stateMarkdown(rep))
+	findingsMarkdown(&b, rep)
+	b.WriteString(declinedMarkdown(rep))
+	harnessMarkdown(&b, rep)
+	throughputMarkdown(&b, rep)
+	return b.String()
+}
+
+// headingMarkdown writes the report's title and its campaign line (seed,
+// graphs, shard, sides, strategies, faults planted), then the
+// provenance, why the campaign is incomplete, and what each side
+// declared.
+func headingMarkdown(b *strings.Builder, rep *Report) {
+	s := &rep.Settings
+	fmt.Fprintf(b, "# %s\n\n", reportTitle(rep))
+	fmt.Fprintf(b, "Seed %d, %s (%s skipped)", s.Seed, Plural(rep.Graphs, "distinct graph"), Plural(rep.Skipped, "repeat"))
+	if s.Shard.N > 0 {
+		fmt.Fprintf(b, " (shard %s)", s.Shard)
+	}
+	fmt.Fprintf(b, ", current side %s (%s)", mdCode(s.Current), mdDescribe(s.Current, rep.Declared["current"]))
 	if s.Strategy != "" {
-		fmt.Fprintf(&b, ", strategy %s", s.Strategy)
+		fmt.Fprintf(b, ", strategy %s", s.Strategy)
 	}
 	if len(s.Inject) > 0 {
-		fmt.Fprintf(&b, ", faults planted: %s", strings.Join(s.Inject, ", "))
+		fmt.Fprintf(b, ", faults planted: %s", strings.Join(s.Inject, ", "))
 	}
 	if s.Baseline != "" {
-		fmt.Fprintf(&b, ", baseline %s (%s)", mdCode(s.Baseline), mdDescribe(s.Baseline, rep.Declared["baseline"]))
+		fmt.Fprintf(b, ", baseline %s (%s)", mdCode(s.Baseline), mdDescribe(s.Baseline, rep.Declared["baseline"]))
 		if s.BaselineStrategy != "" {
-			fmt.Fprintf(&b, " on strategy %s", s.BaselineStrategy)
+			fmt.Fprintf(b, " on strategy %s", s.BaselineStrategy)
 		}
 	}
-	fmt.Fprintf(&b, ".\n\n")
+	fmt.Fprintf(b, ".\n\n")
 	if rep.Provenance != nil {
 		b.WriteString(mdCell(rep.Provenance.Line()) + "\n\n")
 	}
@@ -55,86 +79,113 @@ func Markdown(rep *Report) string {
 			b.WriteString(mdCell(declaredLine(side, h, namedBySpec(sideSpec(s, side), h))) + "\n\n")
 		}
 	}
-	b.WriteString(summaryProse(rep))
-	if rep.Guided != nil {
-		b.WriteString("\n" + guidedProse(rep.Guided) + "\n")
+}
+
+// divergencesMarkdown writes, with a baseline, the section of the
+// divergences: the table of classes, the first divergent graphs and the
+// sides' module sizes; nothing without one.
+func divergencesMarkdown(b *strings.Builder, rep *Report) {
+	d := rep.Divergences
+	if d == nil {
+		return
 	}
-	b.WriteString("\n## Outcomes per generator and weight setting\n\n")
-	outcomeTable(&b, rep)
-	if d := rep.Divergences; d != nil {
-		b.WriteString("\n## Divergences from the baseline\n\n")
-		divergenceTable(&b, rep)
-		if len(d.Examples) > 0 {
-			b.WriteString("\nFirst divergent graphs:\n\n| class | generator | seed | graph | current | baseline |\n|---|---|---|---|---|---|\n")
-			for _, e := range d.Examples {
-				fmt.Fprintf(&b, "| %s | %s | %d | `%s` | %s | %s |\n", e.Class, e.Stream, e.Seed, e.Graph, mdCell(e.Current), mdCell(e.Baseline))
-			}
-		}
-		if d.Size != nil {
-			sizeMarkdown(&b, d.Size)
+	b.WriteString("\n## Divergences from the baseline\n\n")
+	divergenceTable(b, rep)
+	if len(d.Examples) > 0 {
+		b.WriteString("\nFirst divergent graphs:\n\n| class | generator | seed | graph | current | baseline |\n|---|---|---|---|---|---|\n")
+		for _, e := range d.Examples {
+			fmt.Fprintf(b, "| %s | %s | %d | `%s` | %s | %s |\n", e.Class, e.Stream, e.Seed, e.Graph, mdCell(e.Current), mdCell(e.Baseline))
 		}
 	}
-	b.WriteString(stateMarkdown(rep))
+	if d.Size != nil {
+		sizeMarkdown(b, d.Size)
+	}
+}
+
+// findingsMarkdown writes the section of the findings: how the
+// minimization went, the notes on reproduction and the minimization
+// budget, the table of findings and their replays (replayMarkdown).
+func findingsMarkdown(b *strings.Builder, rep *Report) {
 	b.WriteString("\n## Findings\n\n")
 	if rep.Minimization != "" {
-		fmt.Fprintf(&b, "Minimization %s.\n\n", rep.Minimization)
+		fmt.Fprintf(b, "Minimization %s.\n\n", rep.Minimization)
 	}
 	if note := ReproductionNote(rep); note != "" {
-		fmt.Fprintf(&b, "**%s.**\n\n", mdCell(upperFirst(note)))
+		fmt.Fprintf(b, "**%s.**\n\n", mdCell(upperFirst(note)))
 	}
 	if note := BudgetNote(rep); note != "" {
-		fmt.Fprintf(&b, "**%s.**\n\n", mdCell(upperFirst(note)))
+		fmt.Fprintf(b, "**%s.**\n\n", mdCell(upperFirst(note)))
 	}
 	if len(rep.Findings) == 0 {
 		b.WriteString("None.\n")
-	} else {
-		fmt.Fprintf(&b, "| signature | strategy | graphs | %s | first graph | generator | seed |\n|---|---|---|---|---|---|---|\n", findingNewHeader(rep))
-		for _, f := range rep.Findings {
-			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %d |\n", mdCell(f.Signature), findingStrategy(rep, &f), f.Count, findingNewCell(rep, &f), subjectCell(&f), f.Subject().Stream, f.Subject().Seed)
-		}
-		var replay strings.Builder
-		for _, f := range rep.Findings {
-			fmt.Fprintf(&replay, "# %s\n", PrintableLine(f.Signature))
-			if f.FirstNew != nil {
-				fmt.Fprintf(&replay, "# %s: %s\n", FirstNewNote(&f), f.FirstNew.Graph)
-			}
-			fmt.Fprintf(&replay, "%s\n", Printable(f.Replay))
-			if f.Minimized != "" {
-				fmt.Fprintf(&replay, "# minimized: %s\n%s\n", f.Minimized, Printable(MinimizedReplay(&rep.Settings, &f)))
-				if f.MinimizeStopped != "" {
-					fmt.Fprintf(&replay, "# %s\n", MinimizeStoppedNote(f.MinimizeStopped))
-				}
-			}
-			if f.NotReproduced != "" {
-				fmt.Fprintf(&replay, "# not reproduced: %s (this replay may pass)\n", PrintableLine(f.NotReproduced))
-			}
-			if f.Flaky != "" {
-				fmt.Fprintf(&replay, "# flaky: %s (these replays may pass; `cfgfuzz check --repeat 5` judges a graph five times)\n", PrintableLine(f.Flaky))
-			}
-			if f.MinimizeError != "" {
-				fmt.Fprintf(&replay, "# the minimizer could not judge: %s\n", PrintableLine(f.MinimizeError))
-			}
-			if f.BaselineFlaky != "" {
-				fmt.Fprintf(&replay, "# baseline flaky: %s (perhaps not new)\n", PrintableLine(f.BaselineFlaky))
-			}
-		}
-		fence := mdFence(replay.String())
-		fmt.Fprintf(&b, "\nReplay:\n\n%ssh\n%s%s\n", fence, replay.String(), fence)
+		return
 	}
-	b.WriteString(declinedMarkdown(rep))
-	if len(rep.HarnessErrors) > 0 {
-		b.WriteString("\n## Harness errors (not findings)\n\n")
-		for _, e := range rep.HarnessErrors {
-			fmt.Fprintf(&b, "- %s seed %d %s: %s\n", e.Stream, e.Seed, mdCode(e.Graph), mdCell(shown.Text(e.Detail)))
+	fmt.Fprintf(b, "| signature | strategy | graphs | %s | first graph | generator | seed |\n|---|---|---|---|---|---|---|\n", findingNewHeader(rep))
+	for _, f := range rep.Findings {
+		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %d |\n", mdCell(f.Signature), findingStrategy(rep, &f), f.Count, findingNewCell(rep, &f), subjectCell(&f), f.Subject().Stream, f.Subject().Seed)
+	}
+	replay := replayMarkdown(rep)
+	fence := mdFence(replay)
+	fmt.Fprintf(b, "\nReplay:\n\n%ssh\n%s%s\n", fence, replay, fence)
+}
+
+// replayMarkdown is the shell script of the findings' replays: each
+// finding's signature, its first new graph, its replay and its minimized
+// graph's, and, as comments, what its minimization and replays found.
+func replayMarkdown(rep *Report) string {
+	var replay strings.Builder
+	for _, f := range rep.Findings {
+		fmt.Fprintf(&replay, "# %s\n", PrintableLine(f.Signature))
+		if f.FirstNew != nil {
+			fmt.Fprintf(&replay, "# %s: %s\n", FirstNewNote(&f), f.FirstNew.Graph)
+		}
+		fmt.Fprintf(&replay, "%s\n", Printable(f.Replay))
+		if f.Minimized != "" {
+			fmt.Fprintf(&replay, "# minimized: %s\n%s\n", f.Minimized, Printable(MinimizedReplay(&rep.Settings, &f)))
+			if f.MinimizeStopped != "" {
+				fmt.Fprintf(&replay, "# %s\n", MinimizeStoppedNote(f.MinimizeStopped))
+			}
+		}
+		if f.NotReproduced != "" {
+			fmt.Fprintf(&replay, "# not reproduced: %s (this replay may pass)\n", PrintableLine(f.NotReproduced))
+		}
+		if f.Flaky != "" {
+			fmt.Fprintf(&replay, "# flaky: %s (these replays may pass; `cfgfuzz check --repeat 5` judges a graph five times)\n", PrintableLine(f.Flaky))
+		}
+		if f.MinimizeError != "" {
+			fmt.Fprintf(&replay, "# the minimizer could not judge: %s\n", PrintableLine(f.MinimizeError))
+		}
+		if f.BaselineFlaky != "" {
+			fmt.Fprintf(&replay, "# baseline flaky: %s (perhaps not new)\n", PrintableLine(f.BaselineFlaky))
 		}
 	}
+	return replay.String()
+}
+
+// harnessMarkdown writes the section of the harness errors (not
+// findings), one line each; nothing without any.
+func harnessMarkdown(b *strings.Builder, rep *Report) {
+	if len(rep.HarnessErrors) == 0 {
+		return
+	}
+	b.WriteString("\n## Harness errors (not findings)\n\n")
+	for _, e := range rep.HarnessErrors {
+		fmt.Fprintf(b, "- %s seed %d %s: %s\n", e.Stream, e.Seed, mdCode(e.Graph), mdCell(shown.Text(e.Detail)))
+	}
+}
+
+// throughputMarkdown writes the section of the throughput: the distinct
+// graphs run, in how long and on how many workers, the graphs replayed
+// from the log, the shards merged, the sides' answer times and the time
+// budget's note.
+func throughputMarkdown(b *strings.Builder, rep *Report) {
 	t := rep.Throughput
-	fmt.Fprintf(&b, "\n## Throughput\n\n%d distinct graphs in %.1f s (%s distinct graphs/s) on %s, %d repeats skipped", t.Graphs, t.Seconds, Rate(t.GraphsPerSec), Plural(t.Workers, "worker"), t.Skipped)
+	fmt.Fprintf(b, "\n## Throughput\n\n%d distinct graphs in %.1f s (%s distinct graphs/s) on %s, %d repeats skipped", t.Graphs, t.Seconds, Rate(t.GraphsPerSec), Plural(t.Workers, "worker"), t.Skipped)
 	if t.Resumed > 0 {
-		fmt.Fprintf(&b, "; %d graphs replayed from the log", t.Resumed)
+		fmt.Fprintf(b, "; %d graphs replayed from the log", t.Resumed)
 	}
 	if t.Shards > 0 {
-		fmt.Fprintf(&b, "; %d shards merged", t.Shards)
+		fmt.Fprintf(b, "; %d shards merged", t.Shards)
 	}
 	b.WriteString(".")
 	if a := AnswerTimes(t); a != "" {
@@ -144,7 +195,6 @@ func Markdown(rep *Report) string {
 		b.WriteString(" Note: " + n + ".")
 	}
 	b.WriteString("\n")
-	return b.String()
 }
 
 // LeakedSummary says, in a sentence, how many graphs' answers left
