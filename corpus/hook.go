@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -148,107 +149,155 @@ func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, 
 	if err != nil {
 		return nil, err
 	}
-	mo := opt.Minimize
-	if mo.Timeout == 0 {
-		mo.Timeout = 30 * time.Second
+	h := &findingHook{opt: opt, run: run, mo: opt.Minimize, log: opt.Log, sopt: opt.Runner.Structurizer}
+	if h.mo.Timeout == 0 {
+		h.mo.Timeout = 30 * time.Second
 	}
-	if mo.MaxSteps == 0 {
-		mo.MaxSteps = 5000
+	if h.mo.MaxSteps == 0 {
+		h.mo.MaxSteps = 5000
 	}
-	log := opt.Log
-	if log == nil {
-		log = io.Discard
+	if h.log == nil {
+		h.log = io.Discard
 	}
-	sopt := opt.Runner.Structurizer
-	registers := opt.Runner.Oracle.Walks.Registers
-	env, compat := opt.Runner.Oracle.Env, opt.Runner.Oracle.RulesCompat
-	if env == oracle.DefaultTargetEnv {
-		env = ""
+	h.registers = opt.Runner.Oracle.Walks.Registers
+	h.env, h.compat = opt.Runner.Oracle.Env, opt.Runner.Oracle.RulesCompat
+	if h.env == oracle.DefaultTargetEnv {
+		h.env = ""
 	}
-	return func(g *cfg.Graph, sig string) (*cfg.Graph, error) {
-		o := mo
-		o.Signature = sig
-		if opt.Remaining != nil {
-			left := max(opt.Remaining(), time.Millisecond)
-			if o.Timeout < 0 || left < o.Timeout {
-				o.Timeout = left
-			}
-			o.Deadline = time.Now().Add(left)
+	return h.minimize, nil
+}
+
+// findingHook is the function MinimizeHook returns, with what it holds:
+// the hook's options, the runner that judges graphs, the minimization's
+// options with their defaults, the log, and the settings a stored finding
+// records it was judged under (the structurizer's options, the register
+// file, the validator's target environment, "" the default, and
+// readings).
+type findingHook struct {
+	opt         HookOptions
+	run         *Runner
+	mo          Options
+	log         io.Writer
+	sopt        structurizer.Options
+	registers   int
+	env, compat string
+}
+
+// minimize minimizes g, the first graph of the finding of signature sig,
+// logs the result, and stores the finding with its minimized graph
+// (MinimizeHook says what it returns).
+func (h *findingHook) minimize(g *cfg.Graph, sig string) (*cfg.Graph, error) {
+	o, pred := h.options(sig)
+	name := sig // the finding as the campaign names it: per signature and strategy
+	if h.sopt.Strategy != "" {
+		name += " (strategy " + h.sopt.Strategy + ")"
+	}
+	res, err := Minimize(g, pred, o)
+	if h.opt.Searched != nil {
+		h.opt.Searched()
+	}
+	if err != nil {
+		fmt.Fprintf(h.log, "minimize %s: %v\n", name, err)
+		return nil, err
+	}
+	flaky := h.logResult(name, res)
+	switch {
+	case res.Stopped == StoppedByInterruption:
+		return nil, nil // an interrupted campaign's resume minimizes it whole
+	case res.BaselineFails != "":
+		return nil, &BaselineFailsError{Got: res.BaselineFails, Minimized: true}
+	case res.Confirmed.Failed == 0 && res.RejudgeErr != nil:
+		return nil, rejudgeError(res)
+	case res.Confirmed.Failed == 0 && res.Confirmed.Judged > 0:
+		return nil, flaky
+	}
+	unjudged := h.store(g, sig, name, res, o.Deadline)
+	var early error
+	if res.Stopped != "" {
+		early = &StoppedEarly{Limit: res.Stopped}
+	}
+	return res.Graph, errors.Join(early, flaky, rejudgeError(res), unjudged)
+}
+
+// options are the minimization's options for the finding of sig, with
+// the predicate that judges its candidates: the hook's limits, cut to
+// the budget left (Remaining), which is the deadline too; a structurizer
+// of its own each judgement (Fresh); the other signatures met on the way
+// stored; and, without the hook's Predicate, the runner's for sig, with
+// its replay.
+func (h *findingHook) options(sig string) (Options, Predicate) {
+	o := h.mo
+	o.Signature = sig
+	if h.opt.Remaining != nil {
+		left := max(h.opt.Remaining(), time.Millisecond)
+		if o.Timeout < 0 || left < o.Timeout {
+			o.Timeout = left
 		}
-		if opt.Fresh != nil {
-			o.Fresh = opt.Fresh(sig)
+		o.Deadline = time.Now().Add(left)
+	}
+	if h.opt.Fresh != nil {
+		o.Fresh = h.opt.Fresh(sig)
+	}
+	if h.opt.Store != nil {
+		o.OnOther = func(c *cfg.Graph, other string) {
+			r := h.run.Run(c)
+			storeOrLog(h.opt.Store, h.log, Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
+				Origin: h.opt.Origin + " (met while minimizing " + sig + ")", Strategy: h.sopt.Strategy, Inject: h.sopt.Inject, Registers: h.registers,
+				TargetEnv: h.env, RulesCompat: h.compat, Structurizer: h.opt.Structurizer, Answer: r.Answer, Replay: h.opt.replay(other)})
 		}
-		if opt.Store != nil {
-			o.OnOther = func(c *cfg.Graph, other string) {
-				r := run.Run(c)
-				storeOrLog(opt.Store, log, Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
-					Origin: opt.Origin + " (met while minimizing " + sig + ")", Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
-					TargetEnv: env, RulesCompat: compat, Structurizer: opt.Structurizer, Answer: r.Answer, Replay: opt.replay(other)})
-			}
+	}
+	pred := h.opt.Predicate
+	if pred == nil {
+		pred = h.run.PredicateFor(sig) // a timeout keeps slow candidates (timeout.go)
+		o.Replay = h.run.ReplayFor(sig)
+	}
+	return o, pred
+}
+
+// logResult logs the minimization's result (unless Quiet): the blocks
+// before and after, its time, whether it was verified, and whether the
+// search overshot, stopped early or met disagreeing judgements. It
+// returns the *Flaky error of those judgements, nil when they agreed.
+func (h *findingHook) logResult(name string, res *Result) (flaky error) {
+	stopped := ""
+	if res.Overshot != nil {
+		stopped = "; " + OvershotNote(res)
+	}
+	if res.Stopped != "" {
+		stopped += "; the search stopped early by the " + res.Stopped + ", not at the fixpoint: another run may shrink it further"
+	}
+	flaky = flakyOf(res)
+	if flaky != nil {
+		stopped += "; " + flaky.Error()
+	}
+	if !h.opt.Quiet {
+		fmt.Fprintf(h.log, "minimize %s: %d -> %d blocks in %v (%s), verified %v%s\n", name, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), timeSplit(res), res.Verified, stopped)
+	}
+	return flaky
+}
+
+// store judges the finding of sig's graph g and its minimized graph once
+// more and stores both in the findings store, unless judgements of the
+// result were skipped (the *NotJudged error returned) or the
+// minimization budget is spent by deadline; each logged.
+func (h *findingHook) store(g *cfg.Graph, sig, name string, res *Result, deadline time.Time) error {
+	var unjudged error
+	if res.Unjudged > 0 {
+		unjudged = &NotJudged{Skipped: res.Unjudged, Judged: res.Confirmed}
+		fmt.Fprintf(h.log, "minimize %s: %v; not stored\n", name, unjudged)
+	} else if !deadline.IsZero() && time.Now().After(deadline) {
+		fmt.Fprintf(h.log, "minimize %s: the minimization budget is spent: not stored (its 2 judgements for the findings store skipped)\n", name)
+	} else if h.opt.Store != nil {
+		// Two judgements more, as long as any on a slow structurizer.
+		if !h.opt.Quiet {
+			fmt.Fprintf(h.log, "minimize %s: judging the graph and its minimized graph once more for the findings store (verdicts, modules, answer)...\n", name)
 		}
-		pred := opt.Predicate
-		if pred == nil {
-			pred = run.PredicateFor(sig) // a timeout keeps slow candidates (timeout.go)
-			o.Replay = run.ReplayFor(sig)
-		}
-		name := sig // the finding as the campaign names it: per signature and strategy
-		if sopt.Strategy != "" {
-			name += " (strategy " + sopt.Strategy + ")"
-		}
-		res, err := Minimize(g, pred, o)
-		if opt.Searched != nil {
-			opt.Searched()
-		}
-		if err != nil {
-			fmt.Fprintf(log, "minimize %s: %v\n", name, err)
-			return nil, err
-		}
-		stopped := ""
-		if res.Overshot != nil {
-			stopped = "; " + OvershotNote(res)
-		}
-		if res.Stopped != "" {
-			stopped += "; the search stopped early by the " + res.Stopped + ", not at the fixpoint: another run may shrink it further"
-		}
-		flaky := flakyOf(res)
-		if flaky != nil {
-			stopped += "; " + flaky.Error()
-		}
-		if !opt.Quiet {
-			fmt.Fprintf(log, "minimize %s: %d -> %d blocks in %v (%s), verified %v%s\n", name, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), timeSplit(res), res.Verified, stopped)
-		}
-		switch {
-		case res.Stopped == StoppedByInterruption:
-			return nil, nil // an interrupted campaign's resume minimizes it whole
-		case res.BaselineFails != "":
-			return nil, &BaselineFailsError{Got: res.BaselineFails, Minimized: true}
-		case res.Confirmed.Failed == 0 && res.RejudgeErr != nil:
-			return nil, rejudgeError(res)
-		case res.Confirmed.Failed == 0 && res.Confirmed.Judged > 0:
-			return nil, flaky
-		}
-		var unjudged error
-		if res.Unjudged > 0 {
-			unjudged = &NotJudged{Skipped: res.Unjudged, Judged: res.Confirmed}
-			fmt.Fprintf(log, "minimize %s: %v; not stored\n", name, unjudged)
-		} else if !o.Deadline.IsZero() && time.Now().After(o.Deadline) {
-			fmt.Fprintf(log, "minimize %s: the minimization budget is spent: not stored (its 2 judgements for the findings store skipped)\n", name)
-		} else if opt.Store != nil {
-			// Two judgements more, as long as any on a slow structurizer.
-			if !opt.Quiet {
-				fmt.Fprintf(log, "minimize %s: judging the graph and its minimized graph once more for the findings store (verdicts, modules, answer)...\n", name)
-			}
-			before, after := run.Run(g), run.Run(res.Graph)
-			storeOrLog(opt.Store, log, Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
-				MinModule: after.Module, Stats: before.Stats, Origin: opt.Origin, Strategy: sopt.Strategy, Inject: sopt.Inject, Registers: registers,
-				TargetEnv: env, RulesCompat: compat, Structurizer: opt.Structurizer, Answer: before.Answer, Replay: opt.replay(sig)})
-		}
-		var early error
-		if res.Stopped != "" {
-			early = &StoppedEarly{Limit: res.Stopped}
-		}
-		return res.Graph, errors.Join(early, flaky, rejudgeError(res), unjudged)
-	}, nil
+		before, after := h.run.Run(g), h.run.Run(res.Graph)
+		storeOrLog(h.opt.Store, h.log, Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
+			MinModule: after.Module, Stats: before.Stats, Origin: h.opt.Origin, Strategy: h.sopt.Strategy, Inject: h.sopt.Inject, Registers: h.registers,
+			TargetEnv: h.env, RulesCompat: h.compat, Structurizer: h.opt.Structurizer, Answer: before.Answer, Replay: h.opt.replay(sig)})
+	}
+	return unjudged
 }
 
 // OvershotNote words a result's Overshot: "the search's smallest graph,
