@@ -116,28 +116,37 @@ func plainFlagError(fs *flag.FlagSet, err error) error {
 // goUndefined is Go's error for a flag the set does not define.
 var goUndefined = regexp.MustCompile(`^flag provided but not defined: -([^\s]+)$`)
 
-// nearestFlag is the flag of fs that an unknown name most likely meant: the
-// one within a small edit distance (1 for a name of up to 4 characters, 2
-// beyond), else the one flag the name begins or is the beginning of (3
-// characters at least); "" when none, or several, are that near.
+// nearestFlag is the flag of fs that an unknown name most likely meant
+// (nearestName over its flags' names).
 func nearestFlag(fs *flag.FlagSet, name string) string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return nearestName(names, name)
+}
+
+// nearestName is the one of names that an unknown name most likely meant:
+// the one within a small edit distance (1 for a name of up to 4
+// characters, 2 beyond), else the one name the unknown name begins or is
+// the beginning of (3 characters at least); "" when none, or several, are
+// that near. Flags and commands are matched alike.
+func nearestName(names []string, name string) string {
 	limit := 1
 	if len(name) > 4 {
 		limit = 2
 	}
 	best, bestDist, ties := "", limit+1, 0
 	var prefixed []string
-	fs.VisitAll(func(f *flag.Flag) {
-		switch d := levenshtein.ComputeDistance(name, f.Name); {
+	for _, n := range names {
+		switch d := levenshtein.ComputeDistance(name, n); {
 		case d < bestDist:
-			best, bestDist, ties = f.Name, d, 0
+			best, bestDist, ties = n, d, 0
 		case d == bestDist:
 			ties++
 		}
-		if len(name) >= 3 && (strings.HasPrefix(f.Name, name) || strings.HasPrefix(name, f.Name) && len(f.Name) >= 3) {
-			prefixed = append(prefixed, f.Name)
+		if len(name) >= 3 && (strings.HasPrefix(n, name) || strings.HasPrefix(name, n) && len(n) >= 3) {
+			prefixed = append(prefixed, n)
 		}
-	})
+	}
 	switch {
 	case best != "" && ties == 0:
 		return best

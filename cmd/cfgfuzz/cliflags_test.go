@@ -83,6 +83,23 @@ func TestHelpCommand(t *testing.T) {
 	}
 }
 
+// TestUnknownCommandNamesTheNearest: a mistyped command is one line
+// naming the command it most likely meant, as a mistyped flag is; a name
+// near none keeps the list of commands.
+func TestUnknownCommandNamesTheNearest(t *testing.T) {
+	for typo, want := range map[string]string{"comapre": "compare", "regres": "regress", "bisetc": "bisect", "minimise": "minimize"} {
+		code, out, stderr := runCmd([]string{typo, "--graphs", "5"}, "")
+		line := `cfgfuzz: unknown command "` + typo + `": did you mean ` + want + "?"
+		if code != exitUsage || out != "" || !strings.HasPrefix(stderr, line) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("cfgfuzz %s: exit %d, want 2 and one line starting %q\n%s%s", typo, code, line, out, stderr)
+		}
+	}
+	code, _, stderr := runCmd([]string{"frobnicate"}, "")
+	if code != exitUsage || strings.Contains(stderr, "did you mean") || !strings.Contains(stderr, "commands:") {
+		t.Errorf("cfgfuzz frobnicate: exit %d, want 2 and the list of commands without a guess\n%s", code, stderr)
+	}
+}
+
 func TestFlagsAfterOperands(t *testing.T) {
 	g := filepath.Join(t.TempDir(), "g.cfg")
 	if err := os.WriteFile(g, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {

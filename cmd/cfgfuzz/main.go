@@ -101,6 +101,23 @@ func main() {
 	os.Exit(stopStatus(code))
 }
 
+// unknownCommand says that name is no command: one line naming the
+// command it most likely meant (nearestName, as for a flag), else the
+// usage with every command.
+func unknownCommand(name string, stderr io.Writer) {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if near := nearestName(names, strings.TrimPrefix(name, "--")); near != "" {
+		fmt.Fprintf(stderr, "cfgfuzz: unknown command %q: did you mean %s? ('cfgfuzz -h' lists the commands)\n", name, near)
+		return
+	}
+	fmt.Fprintf(stderr, "cfgfuzz: unknown command %q\n\n", name)
+	usage(stderr)
+}
+
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
@@ -121,8 +138,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c, ok := commands[strings.TrimPrefix(name, "--")]
 	if !ok {
-		fmt.Fprintf(stderr, "cfgfuzz: unknown command %q\n\n", name)
-		usage(stderr)
+		unknownCommand(name, stderr)
 		return exitUsage
 	}
 	var pout *printableWriter
