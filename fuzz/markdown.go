@@ -463,17 +463,26 @@ func subjectCell(f *Finding) string {
 	return cell
 }
 
+// NewlyFailing is what a finding's "new" graphs are called beside a
+// baseline: those the baseline passed, refused or did not serve. The
+// summary, report.md and report.html use it, apart from a state's class
+// "new" (a signature the earlier nights did not know).
+const NewlyFailing = "newly failing against the baseline"
+
 // findingNewHeader heads the findings table's column of what is new:
-// without a state, "new" (the graphs the baseline passed; with no
-// baseline, every failing graph); with a state, the signature's class,
-// which decides the exit status, and with a baseline too the graphs the
-// baseline passed, so named.
+// without a state, "new" (every failing graph) or, with a baseline, the
+// graphs the baseline passed (NewlyFailing); with a state, the
+// signature's class, which decides the exit status, and with a baseline
+// too those graphs, in parentheses.
 func findingNewHeader(rep *Report) string {
+	base := rep.Settings.Baseline != ""
 	switch {
+	case rep.State == nil && base:
+		return NewlyFailing
 	case rep.State == nil:
 		return "new"
-	case rep.Settings.Baseline != "":
-		return "class (baseline passed)"
+	case base:
+		return "class (" + NewlyFailing + ")"
 	}
 	return "class"
 }
@@ -489,13 +498,26 @@ func findingNewCell(rep *Report, f *Finding) string {
 	return dash(rep.State.class(f.Signature, f.Strategy))
 }
 
-// findingNewPhrase says the same in a sentence: "3 new", "class known".
+// FindingNewCount is a finding's count of new graphs in words: "3 new"
+// without a baseline (every failing graph), "3 newly failing against the
+// baseline" with one. The summary's line of the finding and
+// findingNewPhrase say it so.
+func FindingNewCount(rep *Report, f *Finding) string {
+	if rep.Settings.Baseline != "" {
+		return fmt.Sprintf("%d %s", f.New, NewlyFailing)
+	}
+	return fmt.Sprintf("%d new", f.New)
+}
+
+// findingNewPhrase says the same in a sentence: "3 new", "3 newly failing
+// against the baseline", "class known", "class known, 3 newly failing
+// against the baseline".
 func findingNewPhrase(rep *Report, f *Finding) string {
 	if rep.State == nil {
-		return fmt.Sprintf("%d new", f.New)
+		return FindingNewCount(rep, f)
 	}
 	if rep.Settings.Baseline != "" {
-		return fmt.Sprintf("class %s, %d the baseline passed", dash(rep.State.class(f.Signature, f.Strategy)), f.New)
+		return "class " + dash(rep.State.class(f.Signature, f.Strategy)) + ", " + FindingNewCount(rep, f)
 	}
 	return "class " + dash(rep.State.class(f.Signature, f.Strategy))
 }

@@ -1066,7 +1066,7 @@ func TestStateTableSaysWhatItCounts(t *testing.T) {
 		t.Errorf("report.md counts a signature's re-runs or its new graphs as before:\n%s", md)
 	}
 	rep.Settings.Baseline = "rev:HEAD~1"
-	if md := Markdown(rep); !strings.Contains(md, "| graphs | class (baseline passed) |") || !strings.Contains(md, "| 804 | known (804) |") {
+	if md := Markdown(rep); !strings.Contains(md, "| graphs | class (newly failing against the baseline) |") || !strings.Contains(md, "| 804 | known (804) |") {
 		t.Errorf("with a baseline, report.md's findings table:\n%s", md)
 	}
 }

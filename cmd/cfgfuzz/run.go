@@ -749,11 +749,11 @@ func summaryFindingCounts(b *strings.Builder, rep *fuzz.Report) {
 		fmt.Fprintf(b, "%s (%s) in tonight's graphs; %s classed against the state (tonight's graphs and the re-runs of the state's)%s\n",
 			fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), fuzz.Plural(len(rep.State.Signatures), "signature"), end)
 	} else {
-		against := ""
-		if rep.State != nil {
-			against = " against the baseline" // the state's classes follow
+		news := "new"
+		if rep.Settings.Baseline != "" {
+			news = fuzz.NewlyFailing // not the state's class "new", whose lines may follow
 		}
-		fmt.Fprintf(b, "%s (%s), %d new%s\n", fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), rep.NewFindings, against)
+		fmt.Fprintf(b, "%s (%s), %d %s\n", fuzz.Plural(countFindings(rep), "finding"), fuzz.Plural(len(rep.Findings), "signature"), rep.NewFindings, news)
 	}
 	b.WriteString(stateSummary(rep))
 	if note := fuzz.ReproductionNote(rep); note != "" {
@@ -770,7 +770,7 @@ func summaryFindingCounts(b *strings.Builder, rep *fuzz.Report) {
 func summaryFindings(b *strings.Builder, rep *fuzz.Report) {
 	byState := summaryByState(rep)
 	for _, fd := range rep.Findings {
-		news := fmt.Sprintf(", %d new", fd.New)
+		news := ", " + fuzz.FindingNewCount(rep, &fd)
 		if byState {
 			news = ""
 		}

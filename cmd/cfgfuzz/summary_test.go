@@ -5,6 +5,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -40,6 +41,41 @@ func TestSummaryLinesNameStrategies(t *testing.T) {
 	rep.State = &fuzz.StateReport{Night: "2026-03-02", Classes: map[string]int{}, Signatures: []fuzz.SignatureState{}}
 	if got, want := summaryLines(rep), "0 findings (0 signatures) in tonight's graphs; 0 signatures classed against the state (tonight's graphs and the re-runs of the state's).\n"; !strings.Contains(got, want) {
 		t.Errorf("with no signature classed, the summary lacks %q:\n%s", want, got)
+	}
+}
+
+// TestNewlyFailingWordedAlike: beside a baseline, a finding's graphs the
+// baseline passed are "newly failing against the baseline" in the
+// summary, report.md and report.html, never "new", which with a state
+// is a signature's class on the lines before (known, yet "185 new").
+func TestNewlyFailingWordedAlike(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 200, Settings: fuzz.Settings{Current: "self", Baseline: "rev:HEAD~1", Night: "2026-12-02"},
+		Findings: []fuzz.Finding{{Signature: "exec:trace-mismatch", Count: 185, New: 185, Replay: "r1", First: fuzz.Example{Graph: "{{}}"}}}, NewFindings: 185}
+	rep.State = &fuzz.StateReport{Night: "2026-12-02", Classes: map[string]int{fuzz.ClassKnown: 1}, Signatures: []fuzz.SignatureState{
+		{Signature: "exec:trace-mismatch", Class: fuzz.ClassKnown, Reason: "seen since 2026-12-01"}}}
+	for _, c := range []struct {
+		what, text string
+		want       []string
+	}{
+		{"the summary", summaryLines(rep), []string{"185 findings (1 signature), 185 newly failing against the baseline\n", "  known exec:trace-mismatch: seen since 2026-12-01\n", "  exec:trace-mismatch: 185 graphs, 185 newly failing against the baseline; replay: r1\n"}},
+		{"report.md", fuzz.Markdown(rep), []string{"| graphs | class (newly failing against the baseline) |", "| 185 | known (185) |"}},
+		{"report.html", fuzz.HTML(rep), []string{"185 graphs, class known, 185 newly failing against the baseline."}},
+	} {
+		for _, w := range c.want {
+			if !strings.Contains(c.text, w) {
+				t.Errorf("%s lacks %q:\n%s", c.what, w, c.text)
+			}
+		}
+		if regexp.MustCompile(`\b185 new\b`).MatchString(c.text) || strings.Contains(c.text, "baseline passed") {
+			t.Errorf("%s still counts the graphs as new, or as the baseline passed:\n%s", c.what, c.text)
+		}
+	}
+	rep.State = nil // compare without a state
+	if got, want := summaryLines(rep), "  exec:trace-mismatch: 185 graphs, 185 newly failing against the baseline; replay: r1\n"; !strings.Contains(got, want) {
+		t.Errorf("without a state, the summary lacks %q:\n%s", want, got)
+	}
+	if got, want := fuzz.Markdown(rep), "| signature | strategy | graphs | newly failing against the baseline | first graph |"; !strings.Contains(got, want) {
+		t.Errorf("without a state, report.md lacks %q:\n%s", want, got)
 	}
 }
 
