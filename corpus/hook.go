@@ -104,6 +104,9 @@ type HookOptions struct {
 	// Structurizer is the spec of the structurizer under test, recorded
 	// with stored findings; "" this tree's.
 	Structurizer string
+	// Judged is how the campaign judged, recorded with stored findings
+	// (Judged.For each one's signature); the zero value the defaults.
+	Judged Judged
 	// Replay, when non-nil, gives the command, run in an entry's
 	// directory, that judges its graph.cfg again for a finding of the
 	// signature given.
@@ -243,7 +246,7 @@ func (h *findingHook) options(sig string) (Options, Predicate) {
 			r := h.run.Run(c)
 			storeOrLog(h.opt.Store, h.log, Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
 				Origin: h.opt.Origin + " (met while minimizing " + sig + ")", Strategy: h.sopt.Strategy, Inject: h.sopt.Inject, Registers: h.registers,
-				TargetEnv: h.env, RulesCompat: h.compat, Structurizer: h.opt.Structurizer, Answer: r.Answer, Replay: h.opt.replay(other)})
+				TargetEnv: h.env, RulesCompat: h.compat, Structurizer: h.opt.Structurizer, Judged: h.opt.Judged.For(other), Answer: r.Answer, Replay: h.opt.replay(other)})
 		}
 	}
 	pred := h.opt.Predicate
@@ -295,7 +298,7 @@ func (h *findingHook) store(g *cfg.Graph, sig, name string, res *Result, deadlin
 		before, after := h.run.Run(g), h.run.Run(res.Graph)
 		storeOrLog(h.opt.Store, h.log, Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
 			MinModule: after.Module, Stats: before.Stats, Origin: h.opt.Origin, Strategy: h.sopt.Strategy, Inject: h.sopt.Inject, Registers: h.registers,
-			TargetEnv: h.env, RulesCompat: h.compat, Structurizer: h.opt.Structurizer, Answer: before.Answer, Replay: h.opt.replay(sig)})
+			TargetEnv: h.env, RulesCompat: h.compat, Structurizer: h.opt.Structurizer, Judged: h.opt.Judged.For(sig), Answer: before.Answer, Replay: h.opt.replay(sig)})
 	}
 	return unjudged
 }

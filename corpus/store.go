@@ -98,6 +98,9 @@ type Finding struct {
 	// TargetEnv and RulesCompat are spirv-val's target environment and
 	// the rules check's reading it was judged under (Header's fields).
 	TargetEnv, RulesCompat string
+	// Judged is the rest of how it was judged that a replay repeats: the
+	// walks and their seed, the checks and the limits (Header's fields).
+	Judged Judged
 	// Structurizer is the spec of the structurizer under test (fuzz.Spec:
 	// self, cmd:CMD, ...); "" for this tree's.
 	Structurizer string
@@ -454,7 +457,8 @@ func addModule(files map[string][]byte, name string, module []byte) {
 
 // graphFile is a graph in line notation under header comments.
 func graphFile(f Finding, g *cfg.Graph) string {
-	h := Header{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Fault: strings.Join(f.Inject, ","), Registers: f.Registers, TargetEnv: f.TargetEnv, RulesCompat: f.RulesCompat, Structurizer: f.Structurizer}
+	h := Header{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Fault: strings.Join(f.Inject, ","), Registers: f.Registers, TargetEnv: f.TargetEnv, RulesCompat: f.RulesCompat, Structurizer: f.Structurizer,
+		Walks: f.Judged.Walks, Checks: f.Judged.Checks, Timeout: f.Judged.Timeout, CheckTimeout: f.Judged.CheckTimeout}
 	return h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
 }
 

@@ -188,7 +188,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	var store *corpus.Store
 	if mf.store != "" {
 		store = &corpus.Store{Dir: mf.store}
-		opt.OnOther = storeOther(store, judge.runner, tag, "met while minimizing "+path, stderr)
+		opt.OnOther = storeOther(store, judge.runner, tag, mf.judged(), "met while minimizing "+path, stderr)
 	}
 	opt.Context = in.ctx
 	opt.Fresh, opt.Replay = judge.fresh(), judge.replay()
@@ -205,9 +205,10 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		progress.end()
 	}
 	report(res, stderr)
+	j := mf.judged()
 	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
-		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Walks: corpus.WalksOf(mf.walks, mf.seed), Checks: mf.replayChecks(),
-		Timeout: unlessDefault(mf.callTimeout, fuzz.DefaultTimeout), CheckTimeout: unlessDefault(mf.judge.checkTimeout, fuzz.DefaultCheckTimeout),
+		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Walks: j.Walks, Checks: j.Checks,
+		Timeout: j.Timeout, CheckTimeout: j.CheckTimeout,
 		Structurizer: specField(spec), Expect: mf.expect,
 		Origin: minimizeOrigin(mf.origin, path, it, nil), Date: time.Now().UTC().Format("2006-01-02")}
 	written, saved := mf.savedHeaders(h, path, it)
@@ -225,6 +226,13 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		return exitFail, err
 	}
 	return exitOK, nil
+}
+
+// judged is how minimize judges, as the header of its result, its
+// regression file and its store entries record it.
+func (mf minimizeFlags) judged() corpus.Judged {
+	return corpus.Judged{Walks: corpus.WalksOf(mf.walks, mf.seed), Checks: mf.replayChecks(),
+		Timeout: unlessDefault(mf.callTimeout, fuzz.DefaultTimeout), CheckTimeout: unlessDefault(mf.judge.checkTimeout, fuzz.DefaultCheckTimeout)}
 }
 
 // minimizeOrigin is the header's origin of the graph at it in file path:
@@ -772,7 +780,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 	}
 	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit, gpuDevice: s.GPUDevice}
 	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log, Quiet: c.Progress == nil,
-		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Replay: tag.replayer("graph.cfg")}
+		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Judged: campaignJudged(&s), Replay: tag.replayer("graph.cfg")}
 	ho.Minimize = budget.options()
 	ho.Minimize.Context = c.Context
 	if clock.budget > 0 {
@@ -966,7 +974,9 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h, saved corpus.Header, mf
 	o, m := run.Run(orig), run.Run(res.Graph)
 	a, err := store.Add(corpus.Finding{Signature: res.Signature, Graph: orig, Minimized: res.Graph, Verdicts: o.Verdicts,
 		Module: o.Module, MinModule: m.Module, Stats: o.Stats, Origin: h.Origin, Strategy: h.Strategy, Inject: splitList(h.Fault),
-		Structurizer: h.Structurizer, Answer: o.Answer, Replay: tag.replay("graph.cfg", res.Signature)})
+		Registers: h.Registers, TargetEnv: h.TargetEnv, RulesCompat: h.RulesCompat, Structurizer: h.Structurizer,
+		Judged: corpus.Judged{Walks: h.Walks, Checks: h.Checks, Timeout: h.Timeout, CheckTimeout: h.CheckTimeout},
+		Answer: o.Answer, Replay: tag.replay("graph.cfg", res.Signature)})
 	if err != nil {
 		return err
 	}
@@ -975,11 +985,12 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h, saved corpus.Header, mf
 }
 
 // storeOther adds each other signature met while minimizing to the store.
-func storeOther(store *corpus.Store, run func() *corpus.Runner, tag findingTag, origin string, stderr io.Writer) func(*cfg.Graph, string) {
+func storeOther(store *corpus.Store, run func() *corpus.Runner, tag findingTag, judged corpus.Judged, origin string, stderr io.Writer) func(*cfg.Graph, string) {
 	return func(g *cfg.Graph, sig string) {
 		o := run().Run(g)
 		_, err := store.Add(corpus.Finding{Signature: sig, Graph: g, Verdicts: o.Verdicts, Module: o.Module, Stats: o.Stats,
-			Origin: origin, Strategy: tag.opt.Strategy, Inject: tag.opt.Inject, Structurizer: specField(tag.spec), Answer: o.Answer,
+			Origin: origin, Strategy: tag.opt.Strategy, Inject: tag.opt.Inject, Registers: tag.opt.Registers,
+			TargetEnv: tag.judge.targetEnv, RulesCompat: tag.judge.rulesCompat, Structurizer: specField(tag.spec), Judged: judged, Answer: o.Answer,
 			Replay: tag.replay("graph.cfg", sig)})
 		if err != nil {
 			fmt.Fprintln(stderr, "minimize: store:", err)

@@ -196,12 +196,21 @@ func (t *regressionTally) say(out io.Writer) {
 func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.Header {
 	s := &rep.Settings
 	spec, _ := fuzz.ParseSpec(s.Current)
+	j := campaignJudged(s).For(f.Signature)
 	return corpus.Header{Signature: f.Signature, Fault: strings.Join(s.Inject, ","), Strategy: cmp.Or(f.Strategy, s.Strategy),
-		Registers: s.Registers, TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, Walks: corpus.WalksOf(s.Walks, s.Seed),
-		Checks: checksHeader(s.Checks), Timeout: findingTimeout(f, time.Duration(s.Timeout)),
-		CheckTimeout: unlessDefault(time.Duration(s.CheckTimeout), fuzz.DefaultCheckTimeout),
+		Registers: s.Registers, TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, Walks: j.Walks,
+		Checks: j.Checks, Timeout: j.Timeout, CheckTimeout: j.CheckTimeout,
 		Structurizer: specField(spec), Expect: corpus.ExpectPass,
 		Origin: regressionOrigin(rep, f, command), Date: regressionDate(rep)}
+}
+
+// campaignJudged is how a campaign of settings s judged its graphs, as
+// the headers of its regression files and of its findings store's graph
+// files record it (corpus.Judged.For each finding's signature).
+func campaignJudged(s *fuzz.Settings) corpus.Judged {
+	return corpus.Judged{Walks: corpus.WalksOf(s.Walks, s.Seed), Checks: checksHeader(s.Checks),
+		Timeout:      unlessDefault(time.Duration(s.Timeout), fuzz.DefaultTimeout),
+		CheckTimeout: unlessDefault(time.Duration(s.CheckTimeout), fuzz.DefaultCheckTimeout)}
 }
 
 // regressionOrigin is the '# origin:' of finding f's regression file: the
@@ -257,27 +266,6 @@ func checksHeader(checks []string) string {
 		return strings.Join(changes, ",")
 	}
 	return strings.Join(checks, ",")
-}
-
-// findingTimeout is the '# timeout:' of finding f's regression file, the
-// campaign's per-graph limit being timeout: that limit for a finding the
-// limit decides (timeoutFinding: its graph was found and minimized as one
-// the structurizer does not answer within it), unless it is the default;
-// 0 for any other finding, whose verdict the limit does not decide: the
-// campaign's --timeout suits the night's graphs and machine, and the file
-// replays under regress's --timeout.
-func findingTimeout(f *fuzz.Finding, timeout time.Duration) time.Duration {
-	if !timeoutFinding(f.Signature) {
-		return 0
-	}
-	return unlessDefault(timeout, fuzz.DefaultTimeout)
-}
-
-// timeoutFinding says whether the per-graph limit decides signature sig:
-// structurize:timeout, and meta's re-run of the structurizer past it
-// (meta:rerun-failed:timeout).
-func timeoutFinding(sig string) bool {
-	return sig == corpus.SigTimeout || sig == "meta:"+oracle.SigRerunFailed+":"+strings.TrimPrefix(corpus.SigTimeout, "structurize:")
 }
 
 // unlessDefault is d, or 0 where it is the default def (or 0 itself).

@@ -1,0 +1,47 @@
+// judged.go: how a finding was judged, as the header of its files records
+// it beside the structurizer's options: the exec check's walks and their
+// seed, the checks, and the limits. A campaign's findings store (graph.cfg,
+// min.cfg) and its --save-regressions files write the same, so check,
+// minimize, bisect and regress judge either as the campaign did.
+
+package corpus
+
+import (
+	"strings"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+)
+
+// Judged is the judging a graph file's header records beyond its
+// structurizer's options, register file, target environment and rules
+// reading (Header's Walks, Checks, Timeout and CheckTimeout). The zero
+// value is the defaults: DefaultWalks, the default checks and limits.
+type Judged struct {
+	// Walks is the exec check's random walks and their seed; nil
+	// DefaultWalks.
+	Walks *Walks
+	// Checks is the checks as a --checks value; "" the defaults.
+	Checks string
+	// Timeout is the per-graph limit on the structurizer and
+	// CheckTimeout the limit on one graph's checks; 0 the defaults.
+	Timeout, CheckTimeout time.Duration
+}
+
+// For is j as a finding of signature sig records it: the per-graph limit
+// only where it decides the verdict (TimeoutDecides), as a campaign's
+// --timeout suits its night's graphs and machine, and a replay of any
+// other finding runs under its own --timeout.
+func (j Judged) For(sig string) Judged {
+	if !TimeoutDecides(sig) {
+		j.Timeout = 0
+	}
+	return j
+}
+
+// TimeoutDecides says whether the per-graph limit decides signature sig:
+// structurize:timeout, and meta's re-run of the structurizer past it
+// (meta:rerun-failed:timeout).
+func TimeoutDecides(sig string) bool {
+	return sig == SigTimeout || sig == "meta:"+oracle.SigRerunFailed+":"+strings.TrimPrefix(SigTimeout, "structurize:")
+}
