@@ -1,7 +1,8 @@
 // adapters_test.go: the example adapters of fuzz/examples (C++ built with
 // g++, Rust built with rustc, Python run with python3, Go built as its own
 // module) each speak
-// protocol v1 to `cfgfuzz run --structurizer` and pass `cfgfuzz selftest`
+// protocol v1 (C++ and Rust v2, declaring the build name compiled in,
+// which the report shows) to `cfgfuzz run --structurizer` and pass `cfgfuzz selftest`
 // (with and without their bug): 200 graphs with no finding,
 // and each adapter's planted bug found (exit 1, its signature) and
 // minimized against the adapter into the findings store. g++, rustc or
@@ -27,11 +28,19 @@ type adapter struct {
 	build func(t *testing.T, dir string) string // returns the command
 	bug   string                                // appended to the command
 	sig   string                                // signature the bug must give
+	// named is the name its protocol v2 hello declares, as its build
+	// names it (exampleBuildName); "" for a v1 adapter.
+	named string
 }
 
+// exampleBuildName is the build name the C++ and Rust adapters are
+// compiled with: a commit and a working tree's suffix, as a build command
+// of compare or bisect names its revision ({rev}).
+const exampleBuildName = "example adapter (git 0a049b650f8f+dirty:1f1bedcc)"
+
 var adapters = []adapter{
-	{name: "cpp", build: buildCppAdapter, bug: " --bug swap-arms", sig: "exec:trace-mismatch"},
-	{name: "rust", build: buildRustAdapter, bug: " --bug choice-rotated", sig: "exec:trace-mismatch"},
+	{name: "cpp", build: buildCppAdapter, bug: " --bug swap-arms", sig: "exec:trace-mismatch", named: exampleBuildName},
+	{name: "rust", build: buildRustAdapter, bug: " --bug choice-rotated", sig: "exec:trace-mismatch", named: exampleBuildName},
 	{name: "python", build: pythonAdapter, bug: " --bug exit-restarts", sig: "exec:trace-mismatch"},
 	{name: "go", build: buildGoAdapter, bug: " --bug no-loop-merge", sig: "rules:R3"},
 }
@@ -53,7 +62,8 @@ func buildCppAdapter(t *testing.T, dir string) string {
 	}
 	bin := filepath.Join(dir, "dispatch_adapter")
 	src := filepath.Join(examplesDir(t), "cpp-adapter", "dispatch_adapter.cpp")
-	if out, err := exec.Command(gxx, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", "-o", bin, src).CombinedOutput(); err != nil {
+	name := `-DCFGFUZZ_BUILD_NAME="` + exampleBuildName + `"`
+	if out, err := exec.Command(gxx, "-std=c++17", "-O0", "-Wall", "-Wextra", "-Werror", name, "-o", bin, src).CombinedOutput(); err != nil {
 		t.Fatalf("g++: %v\n%s", err, out)
 	}
 	return shellQuote(bin)
@@ -66,7 +76,9 @@ func buildRustAdapter(t *testing.T, dir string) string {
 	}
 	bin := filepath.Join(dir, "rust-adapter")
 	src := filepath.Join(examplesDir(t), "rust-adapter", "src", "main.rs")
-	if out, err := exec.Command(rustc, "--edition", "2021", "-D", "warnings", "-o", bin, src).CombinedOutput(); err != nil {
+	cmd := exec.Command(rustc, "--edition", "2021", "-D", "warnings", "-o", bin, src)
+	cmd.Env = append(os.Environ(), "CFGFUZZ_BUILD_NAME="+exampleBuildName)
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("rustc: %v\n%s", err, out)
 	}
 	return shellQuote(bin)
@@ -142,10 +154,12 @@ func TestExampleAdapters(t *testing.T) {
 				// checks the protocol only.
 				t.Errorf("selftest of the adapter with%s: exit %d, want 0\n%s%s", a.bug, code, bugOut.String(), bugErr.String())
 			}
-			code, counts, text := campaignOutcomes(t, cmd, t.TempDir(), false)
+			clean := t.TempDir()
+			code, counts, text := campaignOutcomes(t, cmd, clean, false)
 			if code != 0 || counts["ok"] != 200 {
 				t.Errorf("clean adapter: exit %d, outcomes %v, want exit 0 and 200 ok\n%s", code, counts, text)
 			}
+			checkDeclaredName(t, clean, a.named)
 			out := t.TempDir()
 			code, counts, text = campaignOutcomes(t, cmd+a.bug, out, true)
 			if code != 1 || counts[a.sig] == 0 {
@@ -160,6 +174,28 @@ func TestExampleAdapters(t *testing.T) {
 	}
 }
 
+// checkDeclaredName: the campaign in dir names the build its adapter
+// declared in its hello (named; "" none) in report.json's declared
+// current side, and report.md says it.
+func checkDeclaredName(t *testing.T, dir, named string) {
+	t.Helper()
+	var rep struct {
+		Declared map[string]struct {
+			V    int    `json:"v"`
+			Name string `json:"name"`
+		} `json:"declared"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(dir, "report.json"))), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.Declared["current"]; got.Name != named || (named != "" && got.V != 2) {
+		t.Errorf("report.json declares the current side %+v, want the name %q in a v2 hello", got, named)
+	}
+	if md := readFile(t, filepath.Join(dir, "report.md")); named != "" && !strings.Contains(md, named) {
+		t.Errorf("report.md does not name the build %q:\n%s", named, md)
+	}
+}
+
 // checkBadRequests: a line that is not JSON, a request of another
 // version, a bad graph and weights of the wrong length each get an error
 // whose reason starts with "request: " (a harness error, not a finding), in
@@ -167,7 +203,7 @@ func TestExampleAdapters(t *testing.T) {
 func checkBadRequests(t *testing.T, shell string) {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", shell)
-	cmd.Stdin = strings.NewReader("not json\n{\"v\":2,\"id\":7,\"graph\":\"{{}}\"}\n{\"v\":1,\"id\":8,\"graph\":\"{{1}, {7\"}\n{\"v\":1,\"id\":9,\"graph\":\"{{1}, {}}\",\"weights\":[1]}\n")
+	cmd.Stdin = strings.NewReader("not json\n{\"v\":3,\"id\":7,\"graph\":\"{{}}\"}\n{\"v\":1,\"id\":8,\"graph\":\"{{1}, {7\"}\n{\"v\":1,\"id\":9,\"graph\":\"{{1}, {}}\",\"weights\":[1]}\n")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%v: %s", err, out)

@@ -1,4 +1,4 @@
-// cfgfuzz_protocol.hpp: cfgfuzz's structurizer protocol, version 1
+// cfgfuzz_protocol.hpp: cfgfuzz's structurizer protocol, versions 1 and 2
 // (fuzz/PROTOCOL.md), for a C++17 structurizer, with no dependency beyond
 // the standard library. It defines:
 //
@@ -8,7 +8,16 @@
 //   - Func, Block, Term, Merge, Store, Var: the structured function form
 //     (structurizer/func.go), written as the response's "func";
 //   - Response and serve(handler): the loop reading requests from standard
-//     input and writing one response line per request.
+//     input and writing one response line per request (protocol v1);
+//   - Hello, Promises and serve_declared(handler, declare): the same loop
+//     answering protocol v2's hello with the server's name and promises.
+//
+// The name a hello declares is how a report and a nightly state tell which
+// build ran (cfgfuzz cannot ask a command for its revision). Hello's name
+// defaults to CFGFUZZ_BUILD_NAME, a string literal set at compile time
+// (g++ -DCFGFUZZ_BUILD_NAME='"mystruct (git 0a049b6)"' ...; a build command
+// of cfgfuzz compare or bisect passes {rev}, the commit it builds); "" when
+// it is not defined.
 //
 // A handler returns Response::ok(func, stats), Response::refused(reason) or
 // Response::error(reason); a RequestError thrown while reading the request
@@ -36,6 +45,16 @@
 namespace cfgfuzz {
 
 constexpr int kProtocolVersion = 1;
+// kProtocolVersion2 is version 1 with a hello in front (serve_declared).
+constexpr int kProtocolVersion2 = 2;
+
+#ifdef CFGFUZZ_BUILD_NAME
+// kBuildName is the build's name as compiled in (CFGFUZZ_BUILD_NAME).
+constexpr const char* kBuildName = CFGFUZZ_BUILD_NAME;
+#else
+// kBuildName is the build's name as compiled in: none.
+constexpr const char* kBuildName = "";
+#endif
 // The prefix of a reason that says the request could not be served.
 constexpr const char* kRequestError = "request: ";
 
@@ -297,6 +316,9 @@ struct Request {
   Graph graph;
   std::string strategy;             // options.strategy, "" when absent
   std::vector<std::string> inject;  // options.inject
+  // hello: a protocol v2 hello, which carries no graph; strategy and
+  // inject are then its options, which the promises are for.
+  bool hello = false;
 };
 
 constexpr int kMaxBlocks = 1 << 20;
@@ -364,17 +386,37 @@ inline std::vector<std::vector<int>> parse_compact(const std::string& s) {
   return succs;
 }
 
-// parse_request decodes one request line. A wrong version, a bad graph or
-// bad weights throw RequestError.
-inline Request parse_request(const Json& j, int64_t* id_out) {
+namespace detail {
+
+// read_options reads an "options" object into r's strategy and inject.
+inline void read_options(const Json* o, Request& r) {
+  if (!o || o->type != Json::Object) return;
+  if (const Json* s = o->get("strategy"); s && s->type == Json::String) r.strategy = s->str;
+  if (const Json* in = o->get("inject"); in && in->type == Json::Array)
+    for (const Json& f : in->arr)
+      if (f.type == Json::String) r.inject.push_back(f.str);
+}
+
+}  // namespace detail
+
+// parse_request decodes one request line: version 1, and with v2 also
+// version 2 (a hello, or a request after one). A wrong version, a bad
+// graph or bad weights throw RequestError.
+inline Request parse_request(const Json& j, int64_t* id_out, bool v2 = false) {
   if (j.type != Json::Object) throw RequestError("bad request: not an object");
   Request r;
   if (const Json* id = j.get("id"); id && id->is_integer) r.id = id->integer;
   *id_out = r.id;
   const Json* v = j.get("v");
-  if (!v || !v->is_integer || v->integer != kProtocolVersion)
+  const bool known = v && v->is_integer && (v->integer == kProtocolVersion || (v2 && v->integer == kProtocolVersion2));
+  if (!known)
     throw RequestError("protocol version " + (v && v->is_integer ? std::to_string(v->integer) : std::string("?")) +
-                       " not supported (want 1)");
+                       " not supported (want " + (v2 ? "1 or 2" : "1") + ")");
+  if (const Json* h = j.get("hello"); v->integer == kProtocolVersion2 && h && h->type == Json::Object) {
+    r.hello = true;
+    detail::read_options(h->get("options"), r);
+    return r;
+  }
   const Json* g = j.get("graph");
   if (!g || g->type != Json::String) throw RequestError("graph: missing or not a string");
   r.graph.succs = parse_compact(g->str);
@@ -389,12 +431,7 @@ inline Request parse_request(const Json& j, int64_t* id_out) {
       r.graph.weights[i] = static_cast<int>(x.integer);
     }
   }
-  if (const Json* o = j.get("options"); o && o->type == Json::Object) {
-    if (const Json* s = o->get("strategy"); s && s->type == Json::String) r.strategy = s->str;
-    if (const Json* in = o->get("inject"); in && in->type == Json::Array)
-      for (const Json& f : in->arr)
-        if (f.type == Json::String) r.inject.push_back(f.str);
-  }
+  detail::read_options(j.get("options"), r);
   return r;
 }
 
@@ -550,29 +587,75 @@ struct Response {
 
 using Handler = std::function<Response(const Request&)>;
 
-// serve answers every request line of in on out, one line each, flushed.
-// It returns at the end of in.
-inline void serve(const Handler& handle, std::istream& in = std::cin, std::ostream& out = std::cout) {
+// ---------------------------------------------------------------- protocol v2
+
+// Promises are what a v2 server declares for the hello's options
+// (fuzz/PROTOCOL.md, "Version 2"); cfgfuzz's checks hold it to exactly
+// these. A promise not made is false; 0 is no bound.
+struct Promises {
+  bool deterministic = false;          // the same request twice, the same answer
+  bool idempotent = false;             // structurizing its own output adds no block
+  bool renumbering_invariant = false;  // renumbering the blocks gives an isomorphic module
+  bool switches = false;               // blocks of 3 or more successors are served
+  bool irreducible = false;            // irreducible graphs are served
+  int64_t max_blocks = 0;              // the largest graph served, in blocks
+  int64_t max_clone_words = 0;         // no copy of a block heavier than this
+};
+
+// Hello is a v2 server's answer to the hello: the name reports and the
+// state show for the build (kBuildName unless set), and its promises.
+struct Hello {
+  std::string name = kBuildName;
+  Promises promises;
+
+  std::string line(int64_t id) const {
+    auto flag = [](bool b) { return b ? "true" : "false"; };
+    std::string s = "{\"id\":" + std::to_string(id) + ",\"outcome\":\"ok\",\"hello\":{\"v\":" + std::to_string(kProtocolVersion2);
+    if (!name.empty()) s += ",\"name\":" + quote(name);
+    s += std::string(",\"promises\":{\"deterministic\":") + flag(promises.deterministic) +
+         ",\"idempotent\":" + flag(promises.idempotent) + ",\"renumbering_invariant\":" + flag(promises.renumbering_invariant) +
+         ",\"switches\":" + flag(promises.switches) + ",\"irreducible\":" + flag(promises.irreducible);
+    if (promises.max_blocks > 0) s += ",\"max_blocks\":" + std::to_string(promises.max_blocks);
+    if (promises.max_clone_words > 0) s += ",\"max_clone_words\":" + std::to_string(promises.max_clone_words);
+    return s + "}}}";
+  }
+};
+
+// Declare gives the hello's answer for its options (the request's
+// strategy and inject).
+using Declare = std::function<Hello(const Request&)>;
+
+// serve_declared answers every request line of in on out, one line each,
+// flushed: a v2 hello with declare's answer, every other request (v1, or
+// v2 after the hello) with handle's. It returns at the end of in.
+inline void serve_declared(const Handler& handle, const Declare& declare, std::istream& in = std::cin,
+                           std::ostream& out = std::cout) {
   std::string line;
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     int64_t id = 0;
-    Response r;
+    std::string answer;
     try {
-      Request req = parse_request(parse_json(line), &id);
+      Request req = parse_request(parse_json(line), &id, static_cast<bool>(declare));
       try {
-        r = handle(req);
+        answer = req.hello ? declare(req).line(id) : handle(req).line(id);
       } catch (const RequestError& e) {
-        r = Response::error(std::string(kRequestError) + e.what());
+        answer = Response::error(std::string(kRequestError) + e.what()).line(id);
       } catch (const std::exception& e) {
-        r = Response::error(std::string("exception: ") + e.what());
+        answer = Response::error(std::string("exception: ") + e.what()).line(id);
       }
     } catch (const RequestError& e) {
-      r = Response::error(std::string(kRequestError) + e.what());
+      answer = Response::error(std::string(kRequestError) + e.what()).line(id);
     }
-    out << r.line(id) << '\n';
+    out << answer << '\n';
     out.flush();
   }
+}
+
+// serve is serve_declared for a v1 server: it answers the hello, as any
+// request of version 2, with a request error, and declares nothing.
+inline void serve(const Handler& handle, std::istream& in = std::cin, std::ostream& out = std::cout) {
+  serve_declared(handle, nullptr, in, out);
 }
 
 }  // namespace cfgfuzz

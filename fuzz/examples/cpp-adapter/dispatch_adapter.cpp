@@ -16,6 +16,12 @@
 //	g++ -std=c++17 -O2 -o dispatch_adapter dispatch_adapter.cpp
 //	cfgfuzz run --structurizer ./dispatch_adapter --graphs 200
 //
+// It speaks protocol v2 (serve_declared): its hello declares what a
+// dispatch loop promises and the build's name, which the report shows.
+// Name the build at compile time, with the commit it is built from:
+//
+//	g++ -std=c++17 -O2 -DCFGFUZZ_BUILD_NAME="\"dispatch_adapter (git $(git rev-parse HEAD))\"" -o dispatch_adapter dispatch_adapter.cpp
+//
 // --bug swap-arms plants a bug for the tests: a conditional stores its
 // successors the wrong way round.
 #include <cstring>
@@ -93,6 +99,22 @@ cfgfuzz::Response structurize(const cfgfuzz::Request& req, bool swap_arms) {
   return Response::ok(f, st);
 }
 
+// declare is the hello's answer: the build's name (CFGFUZZ_BUILD_NAME, or
+// the toy's with no revision when none was compiled in) and what a
+// dispatch loop promises whatever the options: the same answer every time
+// and for every numbering of the blocks, every graph served, but not
+// idempotence (a dispatch loop's own CFG, structurized again, is a loop
+// around a switch again, larger).
+cfgfuzz::Hello declare(const cfgfuzz::Request&) {
+  cfgfuzz::Hello h;
+  if (h.name.empty()) h.name = "dispatch_adapter (build unnamed)";
+  h.promises.deterministic = true;
+  h.promises.renumbering_invariant = true;
+  h.promises.switches = true;
+  h.promises.irreducible = true;
+  return h;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -107,6 +129,6 @@ int main(int argc, char** argv) {
     }
   }
   std::ios::sync_with_stdio(false);
-  cfgfuzz::serve([&](const cfgfuzz::Request& r) { return structurize(r, swap_arms); });
+  cfgfuzz::serve_declared([&](const cfgfuzz::Request& r) { return structurize(r, swap_arms); }, declare);
   return 0;
 }

@@ -1,4 +1,4 @@
-//! A structurizer adapter for cfgfuzz, protocol v1 (fuzz/PROTOCOL.md), in
+//! A structurizer adapter for cfgfuzz, protocols v1 and v2 (fuzz/PROTOCOL.md), in
 //! Rust's standard library only: no crates, rustc 1.63 or later (Debian
 //! bookworm's), built with `rustc -O src/main.rs` or `cargo build`.
 //!
@@ -11,6 +11,13 @@
 //!
 //!     cfgfuzz run --structurizer ./rust-adapter --graphs 200
 //!     cfgfuzz run --structurizer './rust-adapter --bug choice-rotated'   # a planted bug
+//!
+//! Its protocol v2 hello declares what a dispatch loop promises and the
+//! build's name, which the report and a nightly state show: set it at
+//! compile time in the environment rustc or cargo runs in,
+//! `CFGFUZZ_BUILD_NAME="rust-adapter (git $(git rev-parse HEAD))" cargo build --release`
+//! (a build command of `cfgfuzz compare` or `bisect` gives `{rev}`, the
+//! commit it builds).
 //!
 //! `--bug choice-rotated` plants a bug for the tests: a conditional or
 //! switch stores the successor of the next choice, so the function takes
@@ -415,6 +422,23 @@ fn structurize(succs: &[Vec<usize>], weights: &[u64], rotate_choices: bool) -> (
 
 // ---- the protocol ----
 
+/// BUILD_NAME is the name the hello declares: CFGFUZZ_BUILD_NAME as the
+/// environment of the compiler set it, else none (the toy's own name).
+const BUILD_NAME: Option<&str> = option_env!("CFGFUZZ_BUILD_NAME");
+
+/// hello is the answer to a protocol v2 hello: the build's name and what a
+/// dispatch loop promises whatever the options (the same answer every time
+/// and for every numbering of the blocks, every graph served; not
+/// idempotence: its own CFG structurized again is a larger loop).
+fn hello(id: i64) -> String {
+    let name = BUILD_NAME.unwrap_or("rust-adapter (build unnamed)");
+    format!(
+        "{{\"id\":{},\"outcome\":\"ok\",\"hello\":{{\"v\":2,\"name\":{},\"promises\":{{\"deterministic\":true,\"idempotent\":false,\"renumbering_invariant\":true,\"switches\":true,\"irreducible\":true}}}}}}",
+        id,
+        quote(name)
+    )
+}
+
 fn request_error(id: i64, why: &str) -> String {
     format!("{{\"id\":{},\"outcome\":\"error\",\"reason\":{}}}", id, quote(&format!("{}{}", REQUEST_ERROR, why)))
 }
@@ -445,8 +469,10 @@ fn answer(line: &[u8], rotate_choices: bool) -> String {
         return request_error(0, "bad request: not an object");
     }
     let id = req.get("id").and_then(Json::as_i64).unwrap_or(0);
-    if req.get("v").and_then(Json::as_i64) != Some(1) {
-        return request_error(id, "protocol version not supported (want 1)");
+    match req.get("v").and_then(Json::as_i64) {
+        Some(2) if matches!(req.get("hello"), Some(Json::Obj(_))) => return hello(id),
+        Some(1) | Some(2) => {} // a graph: v2 after the hello is v1 otherwise
+        _ => return request_error(id, "protocol version not supported (want 1 or 2)"),
     }
     let graph = match req.get("graph") {
         Some(Json::Str(g)) => g,
@@ -470,7 +496,7 @@ fn main() {
         [] => false,
         ["--bug", "choice-rotated"] => true,
         _ => {
-            eprintln!("usage: rust-adapter [--bug choice-rotated]\n\ncfgfuzz protocol v1 adapter around a toy dispatch-loop structurizer");
+            eprintln!("usage: rust-adapter [--bug choice-rotated]\n\ncfgfuzz protocol v1 and v2 adapter around a toy dispatch-loop structurizer");
             std::process::exit(2);
         }
     };
