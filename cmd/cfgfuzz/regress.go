@@ -203,7 +203,7 @@ func replayNothing(dir string, rf regressFlags, stderr io.Writer) (int, error) {
 	}
 	fmt.Fprintf(stderr, "cfgfuzz regress: %s: 0 files, 0 cases: nothing to replay (--allow-empty)\n", dir)
 	if rf.junit != "" {
-		if err := writeJUnit(rf.junit, junitReport(dir, nil, nil)); err != nil {
+		if err := writeJUnit(rf.junit, junitReport(dir, nil, nil, nil)); err != nil {
 			return exitUsage, err
 		}
 	}
@@ -333,12 +333,12 @@ func (r *regressReplay) summarize(stderr io.Writer) {
 // case for a replay a stop signal ended and one for each file the time
 // budget left.
 func (r *regressReplay) writeJUnit() error {
-	j := junitReport(r.dir, r.cases, r.rp.replay)
+	j := junitReport(r.dir, r.cases, r.rp.replay, r.rp.walksOf)
 	if r.stopped != "" {
 		j.addError("interrupted", r.stopped+": the other files were not replayed")
 	}
 	for _, n := range r.notRun {
-		j.addNotRun(n, "not run: "+r.budget.outOfTime())
+		j.addNotRun(n, r.rp.walksOf(n), "not run: "+r.budget.outOfTime())
 	}
 	if err := writeJUnit(r.rf.junit, j); err != nil {
 		return err
