@@ -155,6 +155,12 @@ type Settings struct {
 	DispatchEvery int    `json:"dispatch_every,omitempty"`
 	Current       string `json:"current"`            // the current side, described
 	Baseline      string `json:"baseline,omitempty"` // the baseline side, described; "" none
+	// CurrentRef and BaselineRef are the sides' revisions as the command
+	// line named them before they were resolved to commits (v1.0, main,
+	// HEAD+dirty), for the reports' names of the sides (NameSides); ""
+	// for a side that is no revision.
+	CurrentRef  string `json:"current_ref,omitempty"`
+	BaselineRef string `json:"baseline_ref,omitempty"`
 	// MaxGrowth is the most the current side's modules may grow, in
 	// percent of the baseline's blocks, on the graphs both sides
 	// structured validly (SizeDiff): past it the report says so and the

@@ -60,9 +60,12 @@ func summaryHTML(b *strings.Builder, rep *Report) {
 	b.WriteString(`<table class="summary">`)
 	row("status", statusHTML(rep))
 	row("findings", htmlText(findingCounts(rep)))
-	row("current side", sideHTML(s.Current, rep.Declared["current"]))
+	row("current side", htmlText(rep.Sides.Named("current", ", "))+sideHTML(s.Current, rep.Declared["current"]))
 	if s.Baseline != "" {
-		row("baseline side", sideHTML(s.Baseline, rep.Declared["baseline"]))
+		row("baseline side", htmlText(rep.Sides.Named("baseline", ", "))+sideHTML(s.Baseline, rep.Declared["baseline"]))
+	}
+	if between := rep.Sides.Between(); between != "" {
+		row("between the sides", htmlText(between))
 	}
 	if rep.State != nil && rep.State.Night != "" {
 		row("night", htmlText(rep.State.Night))
@@ -243,6 +246,9 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	}
 	if f.BaselineFlaky != "" {
 		fmt.Fprintf(b, "<p><strong>Baseline flaky</strong>: %s, so the failure may not be new. The baseline's answer depends on chance, or on the requests before it.</p>", htmlText(f.BaselineFlaky))
+	}
+	if f.Bisect != "" {
+		fmt.Fprintf(b, "<p>The first commit between the sides whose verdict on it changed:</p><pre>%s</pre>", htmlText(f.Bisect))
 	}
 	if f.Replay != "" {
 		fmt.Fprintf(b, "<p>Replay %s as found:</p><pre>%s</pre>", htmlText(f.SubjectName()), htmlText(f.Replay))

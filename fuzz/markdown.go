@@ -56,7 +56,7 @@ func headingMarkdown(b *strings.Builder, rep *Report) {
 	if s.Shard.N > 0 {
 		fmt.Fprintf(b, " (shard %s)", s.Shard)
 	}
-	fmt.Fprintf(b, ", current side %s (%s)", mdCode(s.Current), mdDescribe(s.Current, rep.Declared["current"]))
+	fmt.Fprintf(b, ", current side %s%s (%s)", mdCell(rep.Sides.Named("current", ", ")), mdCode(s.Current), mdDescribe(s.Current, rep.Declared["current"]))
 	if s.Strategy != "" {
 		fmt.Fprintf(b, ", strategy %s", s.Strategy)
 	}
@@ -64,10 +64,13 @@ func headingMarkdown(b *strings.Builder, rep *Report) {
 		fmt.Fprintf(b, ", faults planted: %s", strings.Join(s.Inject, ", "))
 	}
 	if s.Baseline != "" {
-		fmt.Fprintf(b, ", baseline %s (%s)", mdCode(s.Baseline), mdDescribe(s.Baseline, rep.Declared["baseline"]))
+		fmt.Fprintf(b, ", baseline %s%s (%s)", mdCell(rep.Sides.Named("baseline", ", ")), mdCode(s.Baseline), mdDescribe(s.Baseline, rep.Declared["baseline"]))
 		if s.BaselineStrategy != "" {
 			fmt.Fprintf(b, " on strategy %s", s.BaselineStrategy)
 		}
+	}
+	if between := rep.Sides.Between(); between != "" {
+		fmt.Fprintf(b, "; %s", between)
 	}
 	fmt.Fprintf(b, ".\n\n")
 	if rep.Provenance != nil {
@@ -140,6 +143,9 @@ func replayMarkdown(rep *Report) string {
 			fmt.Fprintf(&replay, "# %s: %s\n", FirstNewNote(&f), f.FirstNew.Graph)
 		}
 		fmt.Fprintf(&replay, "%s\n", Printable(f.Replay))
+		if f.Bisect != "" {
+			fmt.Fprintf(&replay, "# the first commit between the sides whose verdict on it changed:\n%s\n", Printable(f.Bisect))
+		}
 		if f.Minimized != "" {
 			fmt.Fprintf(&replay, "# minimized: %s\n%s\n", f.Minimized, Printable(MinimizedReplay(&rep.Settings, &f)))
 			if f.MinimizeStopped != "" {

@@ -307,6 +307,7 @@ func mergeDeclared(shards []*shardState) Declarations {
 // normalizeForMerge clears what may differ between shards of one campaign.
 func normalizeForMerge(s Settings) Settings {
 	s.Shard = Shard{}
+	s.CurrentRef, s.BaselineRef = "", "" // names of the same commits, which the specs hold
 	return s
 }
 

@@ -113,6 +113,11 @@ type Report struct {
 	// Provenance says which build wrote the report, when, where, on
 	// which sides (provenance.go); WriteReports stamps it.
 	Provenance *Provenance `json:"provenance,omitempty"`
+	// Sides names the sides of a comparison for people: each revision as
+	// given, its short commit and subject, and the commits between them
+	// (sides.go); WriteReports sets it. Absent without a baseline or
+	// when neither side is a revision.
+	Sides *Sides `json:"sides,omitempty"`
 }
 
 // StreamRow counts one stream's graphs by outcome and divergence class.
@@ -189,6 +194,11 @@ type Finding struct {
 	// minimized, replayed, stored and saved as a regression on.
 	FirstNew *Example `json:"first_new,omitempty"`
 	Replay   string   `json:"replay"` // shell command reproducing Subject()
+	// Bisect is the command that finds the first commit between the
+	// sides whose verdict on the finding's graph in the findings store
+	// changed, when both sides are commits of one repository and the
+	// baseline passed some of its graphs (sides.go); "" otherwise.
+	Bisect string `json:"bisect,omitempty"`
 	// Minimized is the minimized graph (compact), when a minimizer ran,
 	// and MinimizedWeights its blocks' weights when any is not 0: the
 	// compact notation has none, and a finding of the filler or growth

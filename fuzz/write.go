@@ -45,6 +45,10 @@ func WriteReports(dir string, rep *Report, src Source) error {
 		rep.Provenance = NewProvenance(&rep.Settings, ThisWriter(), time.Now())
 	}
 	findStored(dir, rep)
+	rep.Sides = NameSides(&rep.Settings)
+	for i := range rep.Findings {
+		rep.Findings[i].Bisect = bisectCommand(dir, &rep.Settings, rep.Sides, &rep.Findings[i])
+	}
 	if err := writePictures(dir, rep); err != nil {
 		return err
 	}

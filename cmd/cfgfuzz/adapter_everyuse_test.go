@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -36,10 +37,12 @@ func adapterRepo(t *testing.T) (repo string, commits [4]string) {
 		}
 		writeFile(t, filepath.Join(repo, f), string(b))
 	}
+	// The build names itself by the commit it builds (ADAPTERS.md).
 	writeFile(t, filepath.Join(repo, ".cfgfuzz.json"),
-		`{"build": "g++ -std=c++17 -O0 -o {out}/adapter dispatch_adapter.cpp", "serve": "{out}/adapter"}`)
+		`{"build": "g++ -std=c++17 -O0 -DCFGFUZZ_BUILD_NAME='\"adapter (git {rev})\"' -o {out}/adapter dispatch_adapter.cpp", "serve": "{out}/adapter"}`)
 	gitIn(t, repo, "init", "-q")
 	commits[0] = commitAll(t, repo, "adapter: the dispatch loop")
+	gitIn(t, repo, "tag", "v1.0")
 	writeFile(t, filepath.Join(repo, "NOTES"), "an unrelated change\n")
 	commits[1] = commitAll(t, repo, "notes")
 	editFile(t, filepath.Join(repo, "dispatch_adapter.cpp"), "bool swap_arms = false;", "bool swap_arms = true;")
@@ -58,14 +61,17 @@ func TestCppAdapterEveryUse(t *testing.T) {
 	repo, c := adapterRepo(t)
 	work := t.TempDir()
 
-	// compare: the planted commit's findings are new against the clean one.
+	// compare: the planted commit's findings are new against the clean one,
+	// the sides named as given, by commit and subject, 3 commits apart, and
+	// by the build name each declares.
 	out := filepath.Join(work, "compare")
-	code, _, _ := cliIn(t, work, "compare", "--repo", repo, "--baseline", c[0], "--current", c[3],
+	code, stdout, _ := cliIn(t, work, "compare", "--repo", repo, "--baseline", "v1.0", "--current", "HEAD",
 		"--graphs", "200", "--progress", "none", "--out", out)
 	rep := readCampaignReport(t, out)
 	if code != exitFail || rep.NewFindings == 0 {
 		t.Fatalf("compare clean -> planted: exit %d, %d new findings; want 1 and some", code, rep.NewFindings)
 	}
+	checkSidesNamed(t, rep, out, stdout, c)
 	var sig, minimized string
 	for _, f := range rep.Findings {
 		if f.New > 0 && f.Minimized != "" {
@@ -130,8 +136,60 @@ func TestCppAdapterEveryUse(t *testing.T) {
 	}
 
 	// bisect: the first commit whose verdict differs is the planting one.
-	code, stdout, _ := cliIn(t, work, "bisect", "--repo", repo, "--good", c[0], "--bad", c[3], graph)
+	code, stdout, _ = cliIn(t, work, "bisect", "--repo", repo, "--good", c[0], "--bad", c[3], graph)
 	if code != exitOK || !strings.Contains(stdout, c[2]) {
 		t.Errorf("bisect: exit %d, want 0 naming %s:\n%s", code, c[2][:12], stdout)
+	}
+	// The bisect command the compare printed for a new finding, run as
+	// printed (on the store's min.cfg), finds it too.
+	for _, f := range rep.Findings {
+		if f.New == 0 {
+			continue
+		}
+		if code, text := shellReplay(t, work, f.Bisect); code != exitOK || !strings.Contains(text, c[2]) {
+			t.Errorf("the compare's bisect of %s, as printed: exit %d, want 0 naming %s:\n%s\n%s", f.Signature, code, c[2][:12], f.Bisect, text)
+		}
+		break
+	}
+}
+
+// checkSidesNamed: the compare of v1.0 (commits[0]) and HEAD (commits[3])
+// in out names each side as given with its short commit and subject in
+// report.json, the summary, report.md and report.html, says the sides
+// are 3 commits apart, names the build each side's hello declared, and
+// gives each new finding a bisect command between the two commits on its
+// store entry's min.cfg.
+func checkSidesNamed(t *testing.T, rep *fuzz.Report, out, stdout string, c [4]string) {
+	t.Helper()
+	sd := rep.Sides
+	if sd == nil || sd.Baseline.Given != "v1.0" || sd.Baseline.Commit != c[0] || sd.Baseline.Subject != "adapter: the dispatch loop" ||
+		sd.Current.Given != "HEAD" || sd.Current.Commit != c[3] || sd.Current.Subject != "more notes" ||
+		sd.Ahead == nil || *sd.Ahead != 3 || sd.Behind == nil || *sd.Behind != 0 {
+		t.Errorf("report.json's sides: %+v, want v1.0 and HEAD by commit and subject, 3 commits apart", sd)
+	}
+	base := `v1.0 (` + c[0][:7] + ` "adapter: the dispatch loop")`
+	cur := `HEAD (` + c[3][:7] + ` "more notes")`
+	md, html := readFile(t, filepath.Join(out, "report.md")), readFile(t, filepath.Join(out, "report.html"))
+	for what, text := range map[string]string{"the summary": stdout, "report.md": md, "report.html": strings.ReplaceAll(html, "&#34;", `"`)} {
+		for _, want := range []string{base, cur, "3 commits from the baseline to the current side"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s does not name %q:\n%s", what, want, text)
+			}
+		}
+	}
+	for side, commit := range map[string]string{"current": c[3], "baseline": c[0]} {
+		if h := rep.Declared[side]; h == nil || h.Name != "adapter (git "+commit+")" {
+			t.Errorf("the %s side declares %+v, want the build named by its commit", side, h)
+		}
+	}
+	for _, f := range rep.Findings {
+		if f.New == 0 {
+			continue
+		}
+		want := "cfgfuzz bisect --repo " + fuzz.ShellQuote(rep.Sides.Repo) + " --good " + c[0] + " --bad " + c[3]
+		if !strings.HasPrefix(f.Bisect, want) || !strings.HasSuffix(f.Bisect, "min.cfg") || !strings.Contains(stdout, "    bisect: "+f.Bisect+"\n") ||
+			!strings.Contains(md, f.Bisect) {
+			t.Errorf("%s: bisect %q, want %q ... PATH/min.cfg in report.json, the summary and report.md", f.Signature, f.Bisect, want)
+		}
 	}
 }

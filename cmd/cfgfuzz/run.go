@@ -646,7 +646,11 @@ func summarySides(b *strings.Builder, rep *fuzz.Report) {
 	if s.Baseline == "" {
 		return
 	}
-	fmt.Fprintf(b, "current: %s: %s\nbaseline: %s: %s\n", s.Current, fuzz.DescribeSide(s.Current, rep.Declared["current"]), s.Baseline, fuzz.DescribeSide(s.Baseline, rep.Declared["baseline"]))
+	fmt.Fprintf(b, "current: %s%s: %s\nbaseline: %s%s: %s\n", rep.Sides.Named("current", ", "), s.Current, fuzz.DescribeSide(s.Current, rep.Declared["current"]),
+		rep.Sides.Named("baseline", ", "), s.Baseline, fuzz.DescribeSide(s.Baseline, rep.Declared["baseline"]))
+	if between := rep.Sides.Between(); between != "" {
+		fmt.Fprintf(b, "between the sides: %s\n", between)
+	}
 	if s.BaselineStrategy != "" && s.BaselineStrategy != s.Strategy {
 		fmt.Fprintf(b, "strategies: current %s, baseline %s\n", cmp.Or(s.Strategy, "its default"), s.BaselineStrategy)
 	}
@@ -793,6 +797,9 @@ func summaryFindings(b *strings.Builder, rep *fuzz.Report) {
 		if fd.FirstNew != nil {
 			fmt.Fprintf(b, "    %s\n", fuzz.FirstNewNote(&fd))
 		}
+		if fd.Bisect != "" {
+			fmt.Fprintf(b, "    bisect: %s\n", fd.Bisect)
+		}
 	}
 }
 
@@ -877,6 +884,9 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	}
 	if f.maxGrowth != nil && s.Baseline == "" {
 		return c, fmt.Errorf("--max-growth needs a baseline (--baseline or --baseline-structurizer): it limits the current side's growth over the baseline's")
+	}
+	if s.Baseline != "" { // a new campaign's: a resumed one keeps what it recorded
+		s.CurrentRef, s.BaselineRef = revisionAsGiven(s.Current), revisionAsGiven(s.Baseline)
 	}
 	c.Settings = s
 	if err := fuzz.CheckDirFree(c.Dir, c.Force); err != nil {
@@ -1044,6 +1054,20 @@ func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, l
 		c.Baseline, c.Settings.Baseline = base, spec.String()
 	}
 	return nil
+}
+
+// revisionAsGiven is the revision a rev or repo spec names as the command
+// line gave it, before sidesFromSettings resolves it (v1.0, HEAD+dirty),
+// for the reports' names of the sides; "" for any other spec.
+func revisionAsGiven(desc string) string {
+	sp, err := fuzz.ParseSpec(desc)
+	if err != nil || (sp.Kind != fuzz.SpecRev && sp.Kind != fuzz.SpecRepo) {
+		return ""
+	}
+	if sp.WorkTree == fuzz.WorkTreeAny {
+		return sp.Rev + "+dirty"
+	}
+	return sp.Rev
 }
 
 // sideFor resolves a recorded spec into its side factory; project gives

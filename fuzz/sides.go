@@ -1,0 +1,204 @@
+// sides.go: the two sides of a comparison named for people (Sides): each
+// side's revision as the command line gave it, its commit's short hash and
+// subject line, the commits between the sides when both are commits of one
+// repository, and for each new finding the bisect command between them
+// (Finding.Bisect), run on the finding's graph in the findings store.
+
+package fuzz
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// SideName is one side of a comparison as report.json's "sides" names it.
+// The zero value is a side that is no revision (a command, self).
+type SideName struct {
+	// Given is the revision as the command line named it (Settings'
+	// CurrentRef, BaselineRef: v1.0, main, HEAD+dirty); "" when it named
+	// the commit itself, or the side is no revision.
+	Given string `json:"given,omitempty"`
+	// Commit is the side's commit (for a working tree, the commit its
+	// changes are on) and Subject that commit's subject line.
+	Commit  string `json:"commit,omitempty"`
+	Subject string `json:"subject,omitempty"`
+	// Dirty says the side is a working tree: Commit plus uncommitted
+	// changes.
+	Dirty bool `json:"dirty,omitempty"`
+}
+
+// Sides names both sides of a comparison (report.json's "sides").
+type Sides struct {
+	Current  SideName `json:"current"`
+	Baseline SideName `json:"baseline"`
+	// Repo is the repository both sides are commits of (with no
+	// uncommitted changes), and Ahead and Behind the commits the current
+	// side has that the baseline lacks and the other way round (git
+	// rev-list --left-right --count); "" and nil otherwise.
+	Repo   string `json:"repo,omitempty"`
+	Ahead  *int   `json:"commits_ahead,omitempty"`
+	Behind *int   `json:"commits_behind,omitempty"`
+	// own says the sides are revisions of cfgfuzz's own repository
+	// (rev: specs): their bisect takes no --repo.
+	own bool
+}
+
+// subjectShown is the longest subject line a side's name shows, in
+// runes; a longer one ends in "…".
+const subjectShown = 48
+
+// String is the side for the summary and the reports:
+// `v1.0 (0a049b6 "lower switches…")`; "" for a side that is no revision.
+func (n SideName) String() string {
+	if n.Commit == "" {
+		return ""
+	}
+	subject := n.Subject
+	if utf8.RuneCountInString(subject) > subjectShown {
+		subject = string([]rune(subject)[:subjectShown-1]) + "…"
+	}
+	inner := shortCommit(n.Commit)
+	if subject != "" {
+		inner += " " + strconv.Quote(subject)
+	}
+	if n.Dirty {
+		inner += " plus uncommitted changes"
+	}
+	if n.Given == "" {
+		return inner
+	}
+	return n.Given + " (" + inner + ")"
+}
+
+// shortCommit is a commit's first 7 hex digits, as git shows it.
+func shortCommit(c string) string {
+	if len(c) > 7 {
+		return c[:7]
+	}
+	return c
+}
+
+// Between says how far apart the sides are, "" when they are not both
+// commits of one repository: "3 commits from the baseline to the
+// current side", or where each has commits the other lacks, "the sides
+// diverge: 3 commits on the current side, 1 on the baseline's".
+func (s *Sides) Between() string {
+	if s == nil || s.Ahead == nil || s.Behind == nil {
+		return ""
+	}
+	if *s.Behind == 0 {
+		return Plural(*s.Ahead, "commit") + " from the baseline to the current side"
+	}
+	if *s.Ahead == 0 {
+		return Plural(*s.Behind, "commit") + " from the current side to the baseline (the current side is older)"
+	}
+	return fmt.Sprintf("the sides diverge: %s on the current side, %d on the baseline's, since their merge base", Plural(*s.Ahead, "commit"), *s.Behind)
+}
+
+// NameSides names the sides of the comparison s, nil without a baseline or
+// when neither side is a revision. It asks git for the subjects and the
+// commits between the sides; what git cannot say is left out.
+func NameSides(s *Settings) *Sides {
+	if s.Baseline == "" {
+		return nil
+	}
+	cur, curRepo, curOK := sideName(s.Current, s.CurrentRef)
+	base, baseRepo, baseOK := sideName(s.Baseline, s.BaselineRef)
+	if !curOK && !baseOK {
+		return nil
+	}
+	sides := &Sides{Current: cur, Baseline: base}
+	if curOK && baseOK && curRepo == baseRepo && !cur.Dirty && !base.Dirty {
+		out, err := git(curRepo, "rev-list", "--left-right", "--count", base.Commit+"..."+cur.Commit)
+		if f := strings.Fields(out); err == nil && len(f) == 2 {
+			behind, e1 := strconv.Atoi(f[0])
+			ahead, e2 := strconv.Atoi(f[1])
+			if e1 == nil && e2 == nil {
+				sides.Ahead, sides.Behind = &ahead, &behind
+			}
+		}
+		sp, _ := ParseSpec(s.Current)
+		sides.own = sp.Kind == SpecRev
+		if !sides.own {
+			sides.Repo = curRepo
+		}
+	}
+	return sides
+}
+
+// sideName names the side of spec desc, which the command line gave as
+// given: its repository's top directory, and whether it is a revision.
+func sideName(desc, given string) (SideName, string, bool) {
+	sp, err := ParseSpec(desc)
+	if err != nil || (sp.Kind != SpecRev && sp.Kind != SpecRepo) || sp.WorkTree == WorkTreeAny {
+		return SideName{}, "", false
+	}
+	dir := "."
+	if sp.Kind == SpecRepo {
+		dir = sp.Repo
+	}
+	top, err := repoTop(dir)
+	if err != nil {
+		return SideName{}, "", false
+	}
+	n := SideName{Commit: sp.Rev, Dirty: sp.WorkTree != ""}
+	if out, err := git(top, "log", "-1", "--format=%s", sp.Rev); err == nil {
+		n.Subject = strings.TrimSpace(out)
+	}
+	switch {
+	case strings.HasSuffix(given, "+dirty") && n.Dirty:
+		n.Given = "working tree"
+	case strings.HasSuffix(given, "+dirty"): // a working tree without changes: its commit
+		n.Given = strings.TrimSuffix(given, "+dirty")
+	case !strings.HasPrefix(sp.Rev, given): // a name, not the commit's hash
+		n.Given = given
+	}
+	return n, top, true
+}
+
+// bisectCommand is the bisect of finding f's graph between the sides, run
+// on the store entry's file in dir (min.cfg, else graph.cfg), with the
+// judging flags of s: "" when the sides are not both commits of one
+// repository, the finding has no graph the baseline passed, no store
+// entry, or the campaign planted faults (bisect plants none).
+func bisectCommand(dir string, s *Settings, sides *Sides, f *Finding) string {
+	if sides == nil || sides.Ahead == nil || f.New == 0 || f.stored == "" || len(s.Inject) > 0 {
+		return ""
+	}
+	file := "graph.cfg"
+	for _, name := range f.storedFiles {
+		if name == "min.cfg" {
+			file = name
+		}
+	}
+	path, err := filepath.Abs(filepath.Join(dir, filepath.FromSlash(f.stored), file))
+	if err != nil {
+		return ""
+	}
+	repo := ""
+	if !sides.own {
+		repo = " --repo " + ShellQuote(sides.Repo)
+	}
+	flags := JudgingFlags(s, cmp.Or(f.Strategy, s.Strategy), f.Signature)
+	return fmt.Sprintf("cfgfuzz bisect%s --good %s --bad %s%s %s", repo, sides.Baseline.Commit, sides.Current.Commit, flags, ShellQuote(path))
+}
+
+// Named is side's name ("current" or "baseline") for the summary and the
+// reports, followed by sep; "" when the side is no revision.
+func (s *Sides) Named(side, sep string) string {
+	if s == nil {
+		return ""
+	}
+	n := s.Current
+	if side == "baseline" {
+		n = s.Baseline
+	}
+	if name := n.String(); name != "" {
+		return name + sep
+	}
+	return ""
+}
