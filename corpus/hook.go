@@ -55,6 +55,44 @@ func (e *NotJudged) What() string {
 	return fmt.Sprintf("the minimization budget ran out before its minimized graph was judged again every time (%d judgements skipped%s): whether it reproduces is unknown", e.Skipped, made)
 }
 
+// NotShrunk is the error MinimizeHook returns beside a minimized graph
+// that is no smaller than the finding's graph (Size.Less): the finding is
+// not minimized, and What says why.
+type NotShrunk struct {
+	// Stopped is the limit that ended the search (Result.Stopped), ""
+	// when it reached its fixpoint.
+	Stopped string
+	// Original: a timeout finding's search went back to the original
+	// graph (Overshoot.Original), its smaller graphs having been answered
+	// late, within the time limit, which a replay judges by the answer.
+	Original bool
+}
+
+func (e *NotShrunk) Error() string { return "not minimized: " + e.What() }
+
+// What is why the result is the finding's graph's size, worded for a
+// report.
+func (e *NotShrunk) What() string {
+	switch {
+	case e.Original && e.Stopped != "":
+		return "a replay times out on none of the smaller graphs the search kept (they were answered late, within the time limit): it went back to the finding's graph, and the " + e.Stopped + " stopped it there"
+	case e.Original:
+		return "a replay times out on none of the smaller graphs the search kept (they were answered late, within the time limit): it went back to the finding's graph and found no smaller one from there"
+	case e.Stopped != "":
+		return "the " + e.Stopped + " stopped the search before it found a smaller graph that fails so"
+	}
+	return "the search found no smaller graph that fails so: the finding's graph is as small as the minimizer makes it"
+}
+
+// notShrunkOf is the NotShrunk error of a result no smaller than the
+// original graph, nil for one smaller.
+func notShrunkOf(res *Result) error {
+	if res.After.Less(res.Before) {
+		return nil
+	}
+	return &NotShrunk{Stopped: res.Stopped, Original: res.Overshot != nil && res.Overshot.Original}
+}
+
 // Flaky is the error MinimizeHook returns when the judgements of one
 // graph disagreed: the finding's graph, or its minimized graph, failed
 // with the signature in some of its judgements and not in the others, or
@@ -139,8 +177,9 @@ type HookOptions struct {
 
 // MinimizeHook returns a function for fuzz.Config.Minimize (the strategy
 // is the Runner's): the minimized graph, with a *StoppedEarly error beside
-// it when a limit ended the search and a *Flaky error when judgements
-// disagreed (both through errors.Join); nil and no error when the search
+// it when a limit ended the search, a *Flaky error when judgements
+// disagreed and a *NotShrunk error when it is no smaller than g (through
+// errors.Join); nil and no error when the search
 // was interrupted; nil and a *Flaky error when the result failed none of
 // its judgements, and a *BaselineFailsError when the baseline failed it;
 // an error when g could not be minimized, a *NotFailingError when g does
@@ -219,7 +258,7 @@ func (h *findingHook) minimize(g *cfg.Graph, sig string) (*cfg.Graph, error) {
 	if res.Stopped != "" {
 		early = &StoppedEarly{Limit: res.Stopped}
 	}
-	return res.Graph, errors.Join(early, flaky, rejudgeError(res), unjudged)
+	return res.Graph, errors.Join(early, flaky, rejudgeError(res), unjudged, notShrunkOf(res))
 }
 
 // options are the minimization's options for the finding of sig, with

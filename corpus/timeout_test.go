@@ -6,6 +6,7 @@
 package corpus
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -251,6 +252,55 @@ func TestTimeoutResultBackToTheOriginal(t *testing.T) {
 			if !strings.Contains(note, want) {
 				t.Errorf("max steps %d: the note does not say %q:\n%s", c.steps, want, note)
 			}
+		}
+	}
+}
+
+// TestTimeoutHookNotShrunk: a campaign's timeout finding whose replay
+// times out only at the original graph's size (every smaller graph is
+// answered late, in 5 s, which a replay judges growth:time) goes back to
+// the original graph and finds no smaller one: the hook returns the
+// original's size with a *NotShrunk error saying so, which the campaign's
+// report records as not minimized; a finding that shrinks has none.
+func TestTimeoutHookNotShrunk(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1}, {2, 3}, {4}, {4}, {5}, {6, 1}, {7}, {8, 9}, {9}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lateBelow := func(h *cfg.Graph) Structurized {
+		if h.Edges() >= g.Edges() {
+			return Structurized{Failure: SigTimeout, Detail: "no answer within 10s"}
+		}
+		return inProcess(h, structurizer.Options{}, 5*time.Second)
+	}
+	for _, c := range []struct {
+		name      string
+		run       StructurizeFunc
+		notShrunk bool
+	}{
+		{"late below the original", lateBelow, true},
+		{"no answer from 6 blocks", hangsFrom(6), false},
+	} {
+		hook, err := MinimizeHook(HookOptions{Runner: RunnerOptions{Structurize: c.run, Checks: []string{"growth"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := hook(g, SigTimeout)
+		if m == nil {
+			t.Fatalf("%s: no graph (%v)", c.name, err)
+		}
+		var ns *NotShrunk
+		if got := errors.As(err, &ns); got != c.notShrunk {
+			t.Fatalf("%s: %d blocks, error %v; want a NotShrunk error %v", c.name, m.Len(), err, c.notShrunk)
+		}
+		if !c.notShrunk {
+			continue
+		}
+		if SizeOf(m) != SizeOf(g) || !ns.Original || ns.Stopped != "" {
+			t.Errorf("%s: %v, %+v; want the original's size, back to the original at the fixpoint", c.name, SizeOf(m), ns)
+		}
+		if want := "went back to the finding's graph and found no smaller one"; !strings.Contains(ns.What(), want) {
+			t.Errorf("%s: %q does not say %q", c.name, ns.What(), want)
 		}
 	}
 }

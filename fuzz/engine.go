@@ -263,10 +263,12 @@ func (c *Config) classifyState(rep *Report, r *campaignRun) {
 // resume, and a shard to the merge.
 func (c *Config) minimizeNew(rep *Report, r *campaignRun) {
 	switch {
-	case c.Minimize != nil && rep.Incomplete != nil: // an interrupted run's resume minimizes
-	case c.Minimize != nil && c.Shard.N > 1:
+	case c.Minimize == nil:
+		rep.Unminimized = MinimizeOff
+	case rep.Incomplete != nil: // an interrupted run's resume minimizes
+	case c.Shard.N > 1:
 		rep.Minimization = MinimizationDeferred
-	case c.Minimize != nil:
+	default:
 		keepMinimized(rep, r.earlier)
 		c.minimizeUnlessStopped(rep, r.rs.total, c.planned(r.done))
 	}
@@ -687,13 +689,14 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 		ctx = context.Background()
 	}
 	type minimized struct {
-		graph   string
-		weights []int
-		stopped string
+		graph     string
+		weights   []int
+		stopped   string
+		notShrunk string
 	}
 	before := make([]minimized, len(rep.Findings))
 	for i, f := range rep.Findings {
-		before[i] = minimized{f.Minimized, f.MinimizedWeights, f.MinimizeStopped}
+		before[i] = minimized{f.Minimized, f.MinimizedWeights, f.MinimizeStopped, f.notShrunk}
 	}
 	cut := false // a search was skipped or ran while the context was done
 	MinimizeFindings(rep, func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
@@ -713,6 +716,7 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 	}
 	for i := range rep.Findings {
 		rep.Findings[i].Minimized, rep.Findings[i].MinimizedWeights, rep.Findings[i].MinimizeStopped = before[i].graph, before[i].weights, before[i].stopped
+		rep.Findings[i].notShrunk = before[i].notShrunk
 		rep.Findings[i].MinimizeSkipped = "" // the resume minimizes them
 	}
 	rep.Incomplete = c.interruption(true, done, 0)

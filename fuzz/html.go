@@ -235,6 +235,9 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 			fmt.Fprintf(b, `<p class="incomplete">%s</p>`, htmlText(MinimizeStoppedNote(f.MinimizeStopped)))
 		}
 	}
+	if f.NotMinimized != "" {
+		fmt.Fprintf(b, `<p class="incomplete"><strong>Not minimized</strong>: %s.</p>`, htmlText(f.NotMinimized))
+	}
 	if f.NotReproduced != "" {
 		fmt.Fprintf(b, "<p><strong>Not reproduced</strong>: %s, so the replay below may pass. %s.</p>", htmlText(f.NotReproduced), htmlText(upperFirst(AnswerCause(f.Signature))))
 	}

@@ -152,6 +152,9 @@ func replayMarkdown(rep *Report) string {
 				fmt.Fprintf(&replay, "# %s\n", MinimizeStoppedNote(f.MinimizeStopped))
 			}
 		}
+		if f.NotMinimized != "" {
+			fmt.Fprintf(&replay, "# not minimized: %s\n", PrintableLine(f.NotMinimized))
+		}
 		if f.NotReproduced != "" {
 			fmt.Fprintf(&replay, "# not reproduced: %s (this replay may pass)\n", PrintableLine(f.NotReproduced))
 		}

@@ -73,6 +73,8 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, *Corpus
 	}
 	if opt.Minimize != nil {
 		MinimizeFindings(rep, opt.Minimize, opt.Log, nil)
+	} else {
+		rep.Unminimized = MinimizeOff
 	}
 	if opt.State == nil {
 		return rep, nil, grown, nil
@@ -230,6 +232,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		f := &rep.Findings[i]
 		if m := minimized[minKey{f.Signature, f.Subject().Index}]; m != nil {
 			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = m.Minimized, m.MinimizedWeights, m.MinimizeStopped
+			f.notShrunk = shrinkReason(m)
 		}
 	}
 	tp.Shards = len(dirs)

@@ -147,13 +147,25 @@ func BudgetNote(rep *Report) string {
 	return strings.Join(parts, "; ")
 }
 
+// notShrunk is why the minimizer's graph is no smaller than the
+// finding's, for its error err (Finding.NotMinimized): "" unless err holds
+// a *corpus.NotShrunk.
+func notShrunk(err error) string {
+	var ns *corpus.NotShrunk
+	if !errors.As(err, &ns) {
+		return ""
+	}
+	return ns.What()
+}
+
 // minimizeError is Finding.MinimizeError for the minimizer's error err:
-// each error err joins that none of stoppedBy, notReproduced, flakyNote
-// and baselineFlaky records, "" when there is none.
+// each error err joins that none of stoppedBy, notReproduced, flakyNote,
+// baselineFlaky, budgetSkipped and notShrunk records, "" when there is
+// none.
 func minimizeError(err error) string {
 	var msgs []string
 	for _, e := range joinedErrors(err) {
-		if stoppedBy(e) == "" && notReproduced(e) == "" && flakyNote(e) == "" && baselineFlaky(e) == "" && budgetSkipped(e) == "" {
+		if stoppedBy(e) == "" && notReproduced(e) == "" && flakyNote(e) == "" && baselineFlaky(e) == "" && budgetSkipped(e) == "" && notShrunk(e) == "" {
 			msgs = append(msgs, e.Error())
 		}
 	}

@@ -110,6 +110,12 @@ type Report struct {
 	// Minimization is "deferred to merge" on a shard, whose new findings
 	// `cfgfuzz merge` minimizes once; "" otherwise.
 	Minimization string `json:"minimization,omitempty"`
+	// Unminimized is why no minimizer ran on this report's findings
+	// ("minimization is off (--minimize=false)", a merge's minimizer that
+	// did not start), the reason Finding.NotMinimized gives a new finding
+	// no other reason covers; "" a minimizer ran. Not in report.json: each
+	// finding says it.
+	Unminimized string `json:"-"`
 	// Provenance says which build wrote the report, when, where, on
 	// which sides (provenance.go); WriteReports stamps it.
 	Provenance *Provenance `json:"provenance,omitempty"`
@@ -251,6 +257,18 @@ type Finding struct {
 	// baseline's answers depend on chance or on the requests before them,
 	// and the finding may not be new.
 	BaselineFlaky string `json:"baseline_flaky,omitempty"`
+	// IsMinimized says Minimized is smaller than the finding's graph
+	// (Subject): fewer blocks, edges or words (corpus.Size.Less). When it
+	// is false, NotMinimized says why: a minimizer that found no smaller
+	// graph, one that did not run (off, deferred to a merge, an
+	// interrupted campaign, a finding that is not new) or one that gave
+	// no graph (the fields above say more). WriteReports sets both
+	// (minimized.go).
+	IsMinimized  bool   `json:"is_minimized"`
+	NotMinimized string `json:"not_minimized,omitempty"`
+	// notShrunk is the minimizer's word on a Minimized no smaller than
+	// the finding's graph (corpus.NotShrunk), "" when it gave none.
+	notShrunk string
 	// Func is the structured function of Subject, when the side gave one
 	// (for the report's "after" picture, beside Subject's graph).
 	Func *structurizer.Func `json:"func,omitempty"`
@@ -687,6 +705,7 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer, stop func() boo
 		m, err := min(g, f.Signature, f.Strategy)
 		if m != nil {
 			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = cfg.FormatCompact(m), m.WeightList(), stoppedBy(err)
+			f.notShrunk = notShrunk(err)
 		}
 		f.NotReproduced, f.Flaky, f.BaselineFlaky = notReproduced(err), flakyNote(err), baselineFlaky(err)
 		f.MinimizeError = minimizeError(err)

@@ -49,6 +49,7 @@ func keepMinimized(rep *Report, earlier []Finding) {
 			if e.Signature == f.Signature && e.Strategy == f.Strategy && e.Subject().Graph == f.Subject().Graph &&
 				slices.Equal(e.Subject().Weights, f.Subject().Weights) {
 				f.Minimized, f.MinimizedWeights = e.Minimized, e.MinimizedWeights
+				f.notShrunk = shrinkReason(e)
 				break
 			}
 		}

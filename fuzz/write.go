@@ -44,6 +44,7 @@ func WriteReports(dir string, rep *Report, src Source) error {
 	if rep.Provenance == nil {
 		rep.Provenance = NewProvenance(&rep.Settings, ThisWriter(), time.Now())
 	}
+	noteMinimized(rep)
 	findStored(dir, rep)
 	rep.Sides = NameSides(&rep.Settings)
 	for i := range rep.Findings {

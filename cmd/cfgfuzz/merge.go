@@ -335,6 +335,7 @@ func mergeMinimizer(opt *fuzz.MergeOptions, shard, out string, sides *openSides,
 func (m *nightMerge) finish(rep *fuzz.Report, up *fuzz.StateUpdate, grown *fuzz.Corpus, opt fuzz.MergeOptions, minErr error, stderr io.Writer) (*fuzz.Report, error, error) {
 	where := ""
 	if minErr != nil {
+		rep.Unminimized = "the merge's minimizer did not start (" + minErr.Error() + "): merge again where the structurizer runs"
 		where = "; merge again where the structurizer runs"
 		if up == nil {
 			fmt.Fprintf(stderr, "cfgfuzz merge: the new findings are not minimized%s\n", where)

@@ -766,6 +766,9 @@ func summaryFindingCounts(b *strings.Builder, rep *fuzz.Report) {
 	if note := fuzz.BudgetNote(rep); note != "" {
 		b.WriteString("  " + note + "\n")
 	}
+	if note := fuzz.UnminimizedNote(rep); note != "" {
+		b.WriteString("  " + note + "\n")
+	}
 }
 
 // summaryFindings writes each finding's signature, graphs and replay, with
@@ -781,6 +784,9 @@ func summaryFindings(b *strings.Builder, rep *fuzz.Report) {
 		fmt.Fprintf(b, "  %s%s: %s%s; replay: %s\n", fd.Signature, onStrategy(fd.Strategy), fuzz.Plural(fd.Count, "graph"), news, fd.Replay)
 		if fd.MinimizeStopped != "" {
 			fmt.Fprintf(b, "    minimized: %s\n", fuzz.MinimizeStoppedNote(fd.MinimizeStopped))
+		}
+		if line := fuzz.UnminimizedLine(rep, &fd); line != "" {
+			fmt.Fprintf(b, "    %s\n", line)
 		}
 		if fd.MinimizeSkipped != "" {
 			fmt.Fprintf(b, "    %s\n", fd.MinimizeSkipped)

@@ -165,3 +165,25 @@ func TestSummaryNotesFilesLeftOutOfTheDigest(t *testing.T) {
 		t.Errorf("every path known, the summary notes some left out:\n%s", got)
 	}
 }
+
+// TestSummarySaysNotMinimized: a finding that is not minimized has a line
+// saying why beneath it; findings all not minimized for one reason
+// (minimization off) get one line for all; a minimized one gets none.
+func TestSummarySaysNotMinimized(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 10, Findings: []fuzz.Finding{
+		{Signature: "structurize:timeout", Count: 1, New: 1, Replay: "r1", NotMinimized: "it went back to the finding's graph"},
+		{Signature: "exec:trace-mismatch", Count: 7, New: 7, Replay: "r2", IsMinimized: true},
+	}, NewFindings: 8}
+	got := summaryLines(rep)
+	if want := "  structurize:timeout: 1 graph, 1 new; replay: r1\n    not minimized: it went back to the finding's graph\n  exec:trace-mismatch"; !strings.Contains(got, want) {
+		t.Errorf("the summary lacks %q:\n%s", want, got)
+	}
+	if strings.Count(got, "not minimized") != 1 {
+		t.Errorf("the summary says a minimized finding is not minimized:\n%s", got)
+	}
+	rep.Findings[1].IsMinimized, rep.Findings[0].NotMinimized, rep.Findings[1].NotMinimized = false, fuzz.MinimizeOff, fuzz.MinimizeOff
+	got = summaryLines(rep)
+	if want := "  not minimized, both signatures: " + fuzz.MinimizeOff + "\n"; !strings.Contains(got, want) || strings.Count(got, "not minimized") != 1 {
+		t.Errorf("the summary does not say once %q:\n%s", want, got)
+	}
+}
