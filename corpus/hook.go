@@ -173,6 +173,14 @@ type HookOptions struct {
 	// it) returns, before the hook logs what it gave: a caller's lines on
 	// where the search stands end there, so none follows its result's.
 	Searched func()
+	// Storing, when non-nil, is called before each judgement the
+	// findings store takes of a minimized finding (the finding's graph,
+	// then its minimized graph: i of n, and the graph judged's size),
+	// after the search and its result's judgements: each is as long as
+	// any judgement, up to the structurizer's time limit on one that
+	// hangs, so a caller's lines on where the minimization stands go on
+	// through them.
+	Storing func(i, n int, size Size)
 }
 
 // MinimizeHook returns a function for fuzz.Config.Minimize (the strategy
@@ -334,7 +342,10 @@ func (h *findingHook) store(g *cfg.Graph, sig, name string, res *Result, deadlin
 		if !h.opt.Quiet {
 			fmt.Fprintf(h.log, "minimize %s: judging the graph and its minimized graph once more for the findings store (verdicts, modules, answer)...\n", name)
 		}
-		before, after := h.run.Run(g), h.run.Run(res.Graph)
+		h.opt.storing(1, 2, g)
+		before := h.run.Run(g)
+		h.opt.storing(2, 2, res.Graph)
+		after := h.run.Run(res.Graph)
 		storeOrLog(h.opt.Store, h.log, Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
 			MinModule: after.Module, Stats: before.Stats, Origin: h.opt.Origin, Strategy: h.sopt.Strategy, Inject: h.sopt.Inject, Registers: h.registers,
 			TargetEnv: h.env, RulesCompat: h.compat, Structurizer: h.opt.Structurizer, Judged: h.opt.Judged.For(sig), Answer: before.Answer, Replay: h.opt.replay(sig)})
@@ -405,6 +416,13 @@ func rejudgeError(res *Result) error {
 func storeOrLog(store *Store, log io.Writer, f Finding) {
 	if _, err := store.Add(f); err != nil {
 		fmt.Fprintf(log, "cfgfuzz: findings store: %s not stored under %s: %v\n", f.Signature, store.Dir, err)
+	}
+}
+
+// storing tells Storing, when set, of the store's judgement i of n, of g.
+func (opt *HookOptions) storing(i, n int, g *cfg.Graph) {
+	if opt.Storing != nil {
+		opt.Storing(i, n, SizeOf(g))
 	}
 }
 

@@ -427,7 +427,8 @@ const minimizeProgressEvery = 5 * time.Second
 // search runs: the time so far, the judgements and the current graph's
 // size, as corpus.Options.Progress last reported them (before the first
 // judgement of a candidate: that the graph itself is being judged, and its
-// size). Its own ticker writes the
+// size; while the findings store judges a minimized finding, which of
+// its judgements runs: storing). Its own ticker writes the
 // line, so a judgement that outlasts the interval (a large graph through a
 // slow structurizer, whose meta and growth checks call it again) does not
 // silence it.
@@ -438,8 +439,11 @@ type minimizeProgress struct {
 	start  time.Time
 	steps  int
 	cur    corpus.Size
-	stop   chan struct{}
-	done   chan struct{}
+	// stored and stores: the findings store's judgement running, stored
+	// of stores (corpus.HookOptions.Storing); stores 0 for a search.
+	stored, stores int
+	stop           chan struct{}
+	done           chan struct{}
 }
 
 // startMinimizeProgress starts the ticker, its lines opening with prefix;
@@ -458,7 +462,10 @@ func startMinimizeProgress(w io.Writer, prefix string, every time.Duration, size
 				p.mu.Lock()
 				size := fuzz.Plural(p.cur.Blocks, "block") + ", " + fuzz.Plural(p.cur.Edges, "edge")
 				where := fuzz.Plural(p.steps, "judgement") + ", now " + size
-				if p.steps == 0 { // the graph is judged as it is (three times) before any candidate
+				switch {
+				case p.stores > 0:
+					where = fmt.Sprintf("judging %s (%s) once more for the findings store, %d of %d", storeGraphs[min(p.stored, 2)-1], size, p.stored, p.stores)
+				case p.steps == 0: // the graph is judged as it is (three times) before any candidate
 					where = "judging the graph itself (" + size + ") before the search"
 				}
 				fmt.Fprintf(p.w, "%s%s, %s\n", p.prefix, now.Sub(p.start).Round(time.Second), where)
@@ -474,6 +481,17 @@ func startMinimizeProgress(w io.Writer, prefix string, every time.Duration, size
 func (p *minimizeProgress) update(steps int, cur corpus.Size) {
 	p.mu.Lock()
 	p.steps, p.cur = steps, cur
+	p.mu.Unlock()
+}
+
+// storeGraphs names the graphs the findings store judges, in its order.
+var storeGraphs = [2]string{"the graph found", "its minimized graph"}
+
+// storing is corpus.HookOptions.Storing: the findings store's judgement i
+// of n runs, of a graph of the size given.
+func (p *minimizeProgress) storing(i, n int, size corpus.Size) {
+	p.mu.Lock()
+	p.stored, p.stores, p.cur = i, n, size
 	p.mu.Unlock()
 }
 
@@ -815,25 +833,40 @@ func minimizeHook(ho corpus.HookOptions, w io.Writer, label string) (func(*cfg.G
 	if w == nil {
 		return corpus.MinimizeHook(ho)
 	}
-	var cur *minimizeProgress // the search running, set and read on the hook's goroutine
+	var cur *minimizeProgress   // the search running, set and read on the hook's goroutine
+	var store *minimizeProgress // the findings store's judgements, likewise
+	name := ""                  // the finding minimized, likewise
 	ho.Log = progressLog{&cur, ho.Log}
 	ho.Minimize.Progress = func(steps int, size corpus.Size) {
 		if cur != nil {
 			cur.update(steps, size)
 		}
 	}
-	ho.Searched = func() { // no line on the search after its result's, nor while the store judges
+	ho.Searched = func() { // no line on the search after its result's
 		if cur != nil {
 			cur.end()
 		}
+	}
+	ho.Storing = func(i, n int, size corpus.Size) { // lines of their own while the store judges
+		if store == nil {
+			store = startMinimizeProgress(w, "cfgfuzz: storing "+name+": ", campaignMinimizeEvery, size)
+		}
+		store.storing(i, n, size)
 	}
 	hook, err := corpus.MinimizeHook(ho)
 	if err != nil {
 		return nil, err
 	}
 	return func(g *cfg.Graph, sig string) (*cfg.Graph, error) {
-		cur = startMinimizeProgress(w, "cfgfuzz: minimizing "+fuzz.PrintableLine(sig)+label+": ", campaignMinimizeEvery, corpus.SizeOf(g))
-		defer func() { cur.end(); cur = nil }()
+		name = fuzz.PrintableLine(sig) + label
+		cur = startMinimizeProgress(w, "cfgfuzz: minimizing "+name+": ", campaignMinimizeEvery, corpus.SizeOf(g))
+		defer func() {
+			cur.end()
+			if store != nil {
+				store.end()
+			}
+			cur, store = nil, nil
+		}()
 		return hook(g, sig)
 	}, nil
 }

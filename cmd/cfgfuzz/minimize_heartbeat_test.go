@@ -5,6 +5,7 @@
 package main
 
 import (
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -102,5 +103,32 @@ func TestProgressNoneQuietsTheMinimization(t *testing.T) {
 		if got := strings.Contains(stderr, "minimize exec:trace-mismatch: "); got != (mode == "plain") {
 			t.Errorf("--progress %s: a minimization line on stderr: %v\n%s", mode, got, stderr)
 		}
+	}
+}
+
+// TestCampaignStoreHeartbeat: after a timeout finding's minimization, the
+// findings store judges its graph and its minimized graph once more, each
+// up to --timeout on a structurizer that hangs (badstruct loops forever
+// on graphs of 5 blocks); a campaign says where those judgements stand at
+// intervals, as it does for the search, unless --progress none.
+func TestCampaignStoreHeartbeat(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", dir+"/", "../../fuzz/testdata/badstruct").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	spec := "cmd:" + filepath.Join(dir, "badstruct")
+	defer func(every time.Duration) { campaignMinimizeEvery = every }(campaignMinimizeEvery)
+	campaignMinimizeEvery = 200 * time.Millisecond
+	args := []string{"run", "--structurizer", spec, "--graphs", "1", "--seed", "2", "--kinds", "reducible", "--blocks", "5-5",
+		"--checks", "exec", "--timeout", "1s", "--minimize-steps", "2"}
+	tick := regexp.MustCompile(`(?m)^cfgfuzz: storing structurize:timeout: [0-9]+s, judging (the graph found|its minimized graph) \(5 blocks, [0-9]+ edges?\) once more for the findings store, [12] of 2$`)
+	code, stdout, stderr := runCmd(append(args, "--progress", "plain", "--out", filepath.Join(dir, "plain")), "")
+	announce := strings.Index(stderr, "judging the graph and its minimized graph once more for the findings store")
+	if code != exitFail || announce < 0 || !tick.MatchString(stderr[announce:]) {
+		t.Errorf("exit %d, want 1 and lines while the findings store judges the timeout finding:\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCmd(append(args, "--progress", "none", "--out", filepath.Join(dir, "none")), "")
+	if code != exitFail || strings.Contains(stderr, "cfgfuzz: storing") {
+		t.Errorf("--progress none: exit %d, want 1 and no line on the findings store:\n%s%s", code, stdout, stderr)
 	}
 }

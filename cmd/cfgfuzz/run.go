@@ -1210,7 +1210,7 @@ func (f *campaignFlags) workTreeSpec(stderr io.Writer) string {
 
 // progressUsage is the --progress flag's text, the same on run, compare
 // and merge.
-const progressUsage = "progress display: auto, bar, plain or none (none: no progress lines, the minimization's included)"
+const progressUsage = "progress display: auto, bar, plain or none (none: no progress lines, the minimization's and the findings store's included)"
 
 // progressModes are the values of --progress.
 var progressModes = []string{"auto", "bar", "plain", "none"}
