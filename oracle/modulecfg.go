@@ -38,6 +38,10 @@ type moduleCFG struct {
 	// conditional marks the blocks that end in OpBranchConditional, whose
 	// two targets the canonical form takes in either order.
 	conditional []bool
+	// switches marks the blocks that end in OpSwitch, whose successors
+	// are the default and the (literal, label) pairs written
+	// (withLeftOutCases).
+	switches []bool
 }
 
 // shapeOps is shapeOp's table for opcodes below 256: 0 drops the opcode,
@@ -125,9 +129,11 @@ func moduleCFGParsed(m *spirv.Module, p *parsedModule) (*moduleCFG, error) {
 	mc.merges = make([][2]int, len(rm.funcs[fi].blocks))
 	mc.shapes = make([]uint64, len(rm.funcs[fi].blocks))
 	mc.conditional = make([]bool, len(rm.funcs[fi].blocks))
+	mc.switches = make([]bool, len(rm.funcs[fi].blocks))
 	for b, blk := range rm.funcs[fi].blocks {
 		mc.merges[b] = [2]int{fg.merge[b], fg.cont[b]}
 		mc.conditional[b] = blk.term == spirv.OpBranchConditional
+		mc.switches[b] = blk.term == spirv.OpSwitch
 		h := fnvWord(fnvWord(fnvOffset, uint64(blk.term)), uint64(blk.mergeOp))
 		mc.shapes[b] = fnvWord(fnvWord(h, uint64(counts[b])), opcodes[b])
 	}

@@ -339,7 +339,7 @@ func (s *moduleScan) build() (*moduleCFG, bool) {
 		}
 		return int(b)
 	}
-	mc := &moduleCFG{graph: cfg.New(n), reported: s.reported, merges: make([][2]int, n), shapes: make([]uint64, n), conditional: make([]bool, n)}
+	mc := &moduleCFG{graph: cfg.New(n), reported: s.reported, merges: make([][2]int, n), shapes: make([]uint64, n), conditional: make([]bool, n), switches: make([]bool, n)}
 	edges := make([]int, len(s.sc.targets))
 	for b := range blocks {
 		blk := &blocks[b]
@@ -364,6 +364,7 @@ func (s *moduleScan) build() (*moduleCFG, bool) {
 			mc.graph.Succs[b] = edges[lo:hi:hi]
 		}
 		mc.conditional[b] = blk.term == spirv.OpBranchConditional
+		mc.switches[b] = blk.term == spirv.OpSwitch
 		h := fnvWord(fnvWord(fnvOffset, uint64(blk.term)), uint64(blk.mergeOp))
 		mc.shapes[b] = fnvWord(fnvWord(h, uint64(s.counts[b])), s.opcodes[b])
 	}
