@@ -13,7 +13,6 @@
 package fuzz
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -109,6 +108,10 @@ type KeptGraph struct {
 // storeFile is findings.json.
 type storeFile struct {
 	Schema string `json:"schema"`
+	// FormatMinor is the revision of the schema's format the store was
+	// written in (StateFormatMinor; 0 in a store written before the
+	// format had revisions), stateformat.go.
+	FormatMinor int `json:"format_minor,omitempty"`
 	// Night is the last night that wrote the store, Current that night's
 	// current side (Settings.Current): what a night on another
 	// structurizer, or an earlier night, is refused by (CheckNight).
@@ -128,6 +131,9 @@ type storeFile struct {
 	// (readSeen). "" in a store written without it, whose seen.bloom is
 	// read as it is.
 	SeenSHA256 string `json:"seen_sha256,omitempty"`
+	// ignored are the keys of a store of a newer format revision that
+	// this cfgfuzz does not know and reads past (newerKeys).
+	ignored []string
 }
 
 // MaxExhaustiveNext bounds a state's exhaustive_next: 2^63. A night walks
@@ -227,6 +233,11 @@ type State struct {
 	// written hashes the two files a night writes (findings.json and
 	// seen.bloom) as read: CommitState compares it with the directory's.
 	written string
+	// Newer, when not "", says findings.json was written by a newer
+	// cfgfuzz, in a later revision of its format, whose keys this one
+	// reads past and the night's update leaves out (newerNote): a note
+	// for the user, not an error.
+	Newer string
 	// rolled is set when seen.bloom did not match findings.json and
 	// seen.bloom.tmp, which did, was read instead (readSeen):
 	// CheckWritable renames it into place.
@@ -281,6 +292,7 @@ func readState(dir string) (*State, error) {
 			return nil, err
 		}
 		st.Store, st.LastGood, st.ExhaustiveNext, st.Night, st.Current, st.Build = f.Signatures, f.LastGood, f.ExhaustiveNext, f.Night, f.Current, f.Build
+		st.Newer = newerNote(filepath.Join(dir, StateFindingsFile), f)
 		seenWant = f.SeenSHA256
 		sortStore(st.Store)
 	}
@@ -392,10 +404,12 @@ func readStore(path string, data []byte) (storeFile, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return f, fmt.Errorf("%s: %v (%d bytes; cut short or edited?): restore it, for example from the last night's OUT/state, or delete it to start the store afresh", path, jsonError(data, err), len(data))
 	}
-	if err := checkStoreSchema(f.Schema); err != nil {
+	if err := checkStoreSchema(f.Schema, f.FormatMinor); err != nil {
 		return f, fmt.Errorf("%s: %v", path, err)
 	}
-	if err := unknownStoreKey(data); err != nil {
+	if f.FormatMinor > StateFormatMinor {
+		f.ignored = newerKeys(data)
+	} else if err := unknownStoreKey(data, f.FormatMinor); err != nil {
 		return f, fmt.Errorf("%s: %v", path, err)
 	}
 	if f.Night != "" && !isDate(f.Night) {
@@ -468,45 +482,6 @@ func readStore(path string, data []byte) (storeFile, error) {
 func isDate(s string) bool {
 	_, err := time.Parse(time.DateOnly, s)
 	return err == nil
-}
-
-// unknownStoreKey names a key of findings.json's text that the store has
-// no field for (a misspelling, which would otherwise be dropped when the
-// night writes the store back), and the entry it is in.
-func unknownStoreKey(data []byte) error {
-	strict := func(data []byte, v any) error {
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		err := dec.Decode(v)
-		if err != nil && strings.HasPrefix(err.Error(), "json: unknown field ") {
-			return fmt.Errorf("unknown key %s (misspelt? STATE.md lists the keys)", strings.TrimPrefix(err.Error(), "json: unknown field "))
-		}
-		return nil // any other error is the lenient reading's to report
-	}
-	var raw struct {
-		Signatures []json.RawMessage `json:"signatures"`
-		LastGood   json.RawMessage   `json:"last_good"`
-	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil
-	}
-	for i, r := range raw.Signatures {
-		var e StoredSignature
-		if err := strict(r, &e); err != nil {
-			var named struct {
-				Signature string `json:"signature"`
-			}
-			json.Unmarshal(r, &named)
-			return fmt.Errorf("signatures[%d] (%s): %v", i, TriageSignature(named.Signature), err)
-		}
-	}
-	if len(raw.LastGood) > 0 {
-		var g GoodNight
-		if err := strict(raw.LastGood, &g); err != nil {
-			return fmt.Errorf("last_good: %v", err)
-		}
-	}
-	return strict(data, &storeFile{})
 }
 
 // LatestNight is the latest night the store records: the night that last
@@ -627,24 +602,6 @@ func (st *State) CheckNight(night, spec string, otherStructurizer bool) error {
 		return fmt.Errorf("state %s was written by nights of %s (%s), but this night tests %s (%s): its kept graphs would be re-run on another structurizer, and its signatures classed fixed or new for it; give the --structurizer the state was written with, another --state directory (one per structurizer under test), or --state-new-structurizer to take this state over to %s", st.Dir, was, stored, is, spec, is)
 	}
 	return nil
-}
-
-// checkStoreSchema accepts findings.json's schema when it is StateSchema
-// and names what else it is: a newer state format (a newer cfgfuzz wrote
-// it: refused, as this one would drop what it does not know when it
-// writes the night's update) or no state store at all.
-func checkStoreSchema(schema string) error {
-	const prefix = "cfgfuzz-state/v"
-	n, err := strconv.Atoi(strings.TrimPrefix(schema, prefix))
-	switch {
-	case schema == StateSchema:
-		return nil
-	case schema == "":
-		return fmt.Errorf("no schema: not a %s store", StateSchema)
-	case !strings.HasPrefix(schema, prefix) || err != nil || n < 1:
-		return fmt.Errorf("schema %q: not a cfgfuzz state store (want %q)", schema, StateSchema)
-	}
-	return fmt.Errorf("schema %q: a newer state format than this cfgfuzz reads (%q): run the night with the cfgfuzz that wrote it or a newer one, or give another --state directory", schema, StateSchema)
 }
 
 // writtenDigest hashes the contents of findings.json and seen.bloom.
@@ -1046,7 +1003,7 @@ func storeBytes(up StateUpdate, seen []byte) ([]byte, error) {
 	if seen != nil {
 		sum = sha256Hex(seen)
 	}
-	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, Night: up.Night, Current: up.Current, Build: up.Build, Signatures: store, LastGood: up.LastGood, ExhaustiveNext: up.ExhaustiveNext, SeenSHA256: sum}, "", "  ")
+	b, err := json.MarshalIndent(storeFile{Schema: StateSchema, FormatMinor: StateFormatMinor, Night: up.Night, Current: up.Current, Build: up.Build, Signatures: store, LastGood: up.LastGood, ExhaustiveNext: up.ExhaustiveNext, SeenSHA256: sum}, "", "  ")
 	if err != nil {
 		return nil, err
 	}

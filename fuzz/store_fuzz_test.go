@@ -43,8 +43,8 @@ func TestStoreDamage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ from, to, want string }{
-		{`"outcome": "invalid"`, `"outcome": invalid`, "findings.json: line 6, column 18: invalid character 'i'"},
-		{`"seed": 7`, `"seed": "7"`, "findings.json: line 32, column 21: field signatures.graphs.seed: a JSON string, not a number"},
+		{`"outcome": "invalid"`, `"outcome": invalid`, "findings.json: line 7, column 18: invalid character 'i'"},
+		{`"seed": 7`, `"seed": "7"`, "findings.json: line 33, column 21: field signatures.graphs.seed: a JSON string, not a number"},
 		{`"seed": 7`, `"seed": -7`, "field signatures.graphs.seed: the number -7, out of range"},
 		{`"outcome": "invalid"`, `"outcome": "ok"`, `findings.json: signatures[0] (exec:trace-mismatch): outcome "ok", want one of a finding`},
 		{`"signature": "exec:trace-mismatch"`, `"signature": ""`, "findings.json: signatures[0]: no signature"},

@@ -306,6 +306,9 @@ func loadMergeState(opt *fuzz.MergeOptions, state string, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("--state: %w", err)
 	}
+	if st.Newer != "" {
+		fmt.Fprintf(stderr, "cfgfuzz merge: note: %s\n", st.Newer)
+	}
 	if !opt.Partial { // the merge commits the night there
 		if err := st.CheckWritable(stderr); err != nil {
 			return err

@@ -36,6 +36,9 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 	if err != nil {
 		return err
 	}
+	if st.Newer != "" && c.Notes != nil {
+		fmt.Fprintf(c.Notes, "cfgfuzz: note: %s\n", st.Newer)
+	}
 	c.State = st
 	switch {
 	case f.night != "":

@@ -567,3 +567,29 @@ func TestNightsSayTheAdapterWasRebuilt(t *testing.T) {
 		t.Errorf("night 3 on a state without a build: exit %d, previous %q, state %q; want it loaded, no note, the build recorded\n%s", code, three.State.PreviousBuild, storedBuild(), stdout)
 	}
 }
+
+// TestStateOfNewerRevisionNoted: a night on a state a newer cfgfuzz wrote,
+// in a later revision of the format with a key this one does not know,
+// runs and says so on stderr, naming the file and the key; its update is
+// of this cfgfuzz's revision.
+func TestStateOfNewerRevisionNoted(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	findings := filepath.Join(state, fuzz.StateFindingsFile)
+	text := `{"schema": "cfgfuzz-state/v1", "format_minor": 9, "bisect_cache": {}, "signatures": []}` + "\n"
+	if err := os.WriteFile(findings, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd([]string{"run", "--graphs", "5", "--kinds", "reducible", "--state", state, "--night", "2026-12-01",
+		"--progress", "none", "--minimize=false", "--out", filepath.Join(dir, "out")}, "")
+	want := "cfgfuzz: note: " + findings + " was written by a newer cfgfuzz (cfgfuzz-state/v1, format_minor 9; this cfgfuzz reads and writes cfgfuzz-state/v1, format_minor 1): it holds keys this cfgfuzz does not know (bisect_cache)"
+	if code != exitOK || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, want 0 and %q:\n%s%s", code, want, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(findings); !strings.Contains(string(b), `"format_minor": 1,`) || strings.Contains(string(b), "bisect_cache") {
+		t.Errorf("the night's store:\n%s", b)
+	}
+}
