@@ -28,6 +28,10 @@ func notMinimizedWhy(rep *Report, f *Finding) string {
 	if f.Minimized != "" {
 		return notSmaller(f)
 	}
+	class := ""
+	if rep.State != nil {
+		class = rep.State.class(f.Signature, f.Strategy)
+	}
 	switch {
 	case f.MinimizeSkipped != "":
 		return "the campaign's minimization budget (--minimize-budget) was spent on the findings before it"
@@ -39,9 +43,9 @@ func notMinimizedWhy(rep *Report, f *Finding) string {
 		return "its minimized graph failed with the signature in none of its judgements (flaky)"
 	case f.MinimizeError != "":
 		return "the minimizer could not judge it (minimize_error)"
-	case rep.State != nil && !minimizedTonight(rep.State.class(f.Signature, f.Strategy)):
-		return "a signature classed " + rep.State.class(f.Signature, f.Strategy) + ": only new and known signatures are minimized"
-	case rep.State == nil && f.New == 0:
+	case class != "" && !minimizedTonight(class):
+		return "a signature classed " + class + ": only new and known signatures are minimized"
+	case f.New == 0:
 		return "not new (the baseline fails its graphs too): only new findings are minimized"
 	case rep.Unminimized != "":
 		return rep.Unminimized

@@ -166,3 +166,27 @@ func TestMergeCarriesNotMinimized(t *testing.T) {
 		t.Errorf("the merge of one whole run differs from its report")
 	}
 }
+
+// TestNotMinimizedNamesWhatIsNotMinimized: a finding the baseline fails
+// on every graph (not new) and one of an ignored signature are not
+// minimized, and say why; a known one given the state's minimized graph
+// is.
+func TestNotMinimizedNamesWhatIsNotMinimized(t *testing.T) {
+	first := Example{Graph: "{{1, 2}, {3}, {3}, {}}"}
+	rep := &Report{Findings: []Finding{
+		{Signature: "exec:trace-mismatch", Count: 2, New: 0, First: first},
+		{Signature: "rules:R7", Count: 1, New: 1, First: first},
+		{Signature: "rules:R9", Count: 1, New: 1, First: first, Minimized: "{{}}"},
+	}, State: &StateReport{Signatures: []SignatureState{
+		{Signature: "exec:trace-mismatch", Class: ClassKnown},
+		{Signature: "rules:R7", Class: ClassIgnored},
+		{Signature: "rules:R9", Class: ClassKnown},
+	}}}
+	noteMinimized(rep)
+	for i, want := range []string{"not new (the baseline fails its graphs too)", "a signature classed ignored", ""} {
+		f := &rep.Findings[i]
+		if f.IsMinimized != (want == "") || !strings.Contains(f.NotMinimized, want) || want == "" && f.NotMinimized != "" {
+			t.Errorf("%s: is_minimized %v, not_minimized %q; want %q", f.Signature, f.IsMinimized, f.NotMinimized, want)
+		}
+	}
+}
