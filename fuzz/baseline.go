@@ -108,12 +108,15 @@ func BuildRevision(commit string, opt BuildOptions) (string, error) {
 // BuildProject returns rev of p built, building it when the cache lacks
 // it. A failed build's error holds the build's output.
 func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
+	building.Add(1) // until every deferred cleanup below has run
+	defer building.Add(-1)
 	entry, err := buildEntry(p, rev, opt)
 	if err != nil {
 		return Built{}, err
 	}
 	defer entryLock(entry)()
-	ctx := buildContext(opt)
+	ctx, release := buildContext(opt)
+	defer release()
 	if err := removeStaleBuilds(ctx, opt.Repo, filepath.Dir(entry)); err != nil {
 		return Built{}, err
 	}

@@ -10,7 +10,9 @@
 // their worktrees' registrations, and git's registrations of worktrees
 // whose directories are gone (git worktree prune), while no other build
 // changes the repository's worktrees (worktreelock.go). A cache shared between
-// hosts can have a live build of another host taken for dead.
+// hosts can have a live build of another host taken for dead. A command
+// that ends at once on a stop signal stops its builds first (StopBuilds,
+// WaitBuilds), so that their cleanup runs before the process exits.
 
 package fuzz
 
@@ -24,17 +26,58 @@ import (
 	"regexp"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/internal/procgroup"
 )
 
-// buildContext is opt.Context, Background when nil.
-func buildContext(opt BuildOptions) context.Context {
-	if opt.Context == nil {
-		return context.Background()
+// stopAll is the context every build joins (buildContext): StopBuilds
+// cancels it, so that a command ending at once on a stop signal stops its
+// builds through their own cleanup, as a cancelled opt.Context does.
+var stopAll, stopAllCancel = context.WithCancelCause(context.Background())
+
+// building counts the BuildProject calls in progress, from before their
+// build directory is made to after it is removed.
+var building atomic.Int64
+
+// buildContext is opt.Context (Background when nil), also cancelled by
+// StopBuilds; release frees what joins the two.
+func buildContext(opt BuildOptions) (ctx context.Context, release func()) {
+	parent := opt.Context
+	if parent == nil {
+		parent = context.Background()
 	}
-	return opt.Context
+	ctx, cancel := context.WithCancelCause(parent)
+	if stopAll.Err() != nil {
+		cancel(context.Cause(stopAll))
+	}
+	unhook := context.AfterFunc(stopAll, func() { cancel(context.Cause(stopAll)) })
+	return ctx, func() {
+		unhook()
+		cancel(nil)
+	}
+}
+
+// Building says whether a build is in progress in this process.
+func Building() bool { return building.Load() > 0 }
+
+// StopBuilds stops every build in progress, with cause as their context's
+// cause: their git and build processes are killed with their process
+// groups, and each build removes its build directory and unregisters its
+// worktree on its way out (nothing is recorded of a stopped build). No
+// build starts after it. WaitBuilds waits for them to be gone.
+func StopBuilds(cause error) { stopAllCancel(cause) }
+
+// WaitBuilds waits, up to wait, until no build is in progress, and says
+// whether none is.
+func WaitBuilds(wait time.Duration) bool {
+	for deadline := time.Now().Add(wait); building.Load() > 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
 }
 
 // buildCommand is a git or build command, killed with its whole process

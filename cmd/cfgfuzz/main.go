@@ -89,9 +89,10 @@ func main() {
 		fuzz.TuneGC(time.Second)
 	}
 	if len(os.Args) < 2 || !ownStop[os.Args[1]] {
-		killServersOnStop()
+		killServersOnStop(strings.Join(os.Args[1:2], ""))
 	}
 	code := run(os.Args[1:], os.Stdin, endingGate{os.Stdout}, endingGate{os.Stderr})
+	waitForStop()      // a stop signal being handled ends the process
 	fuzz.StopServers() // whatever path run took, no structurizer server outlives it
 	gpu.CloseShared()  // nor a driver server
 	// Only a command that ran a server has strays to name.

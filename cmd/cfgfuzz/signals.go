@@ -11,7 +11,9 @@
 // which also keeps a worker from starting a server it lost meanwhile), so
 // none is left behind, the temporary files, a pictures directory made for
 // reports not written and the directory's lock are removed (tidy.Clean),
-// then the process exits 128 + that signal's number.
+// then the process exits 128 + that signal's number. A revision's build
+// that the first signal stopped finishes removing what it made first
+// (stopBuilds).
 // The handler stays installed after the first signal, so a signal the
 // shell started cfgfuzz ignoring (a background job's SIGINT) still counts.
 
@@ -27,6 +29,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/internal/tidy"
@@ -123,6 +126,7 @@ func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
 				said = "killing the structurizer servers and ending now (" + says() + ")"
 			}
 			fmt.Fprintf(log, "cfgfuzz %s: %s again: %s\n", name, signalName(s), said)
+			stopBuilds(name, s, nil, log) // a build the first signal stopped finishes its cleanup
 			ending.Store(true)
 			fuzz.StopServers()
 			tidy.Clean()
@@ -188,16 +192,19 @@ func stopStatus(code int) int {
 }
 
 // killServersOnStop has a command without a stop handler of its own
-// (every one but run, compare, minimize and regress) end on the first stop signal as the
+// (every one but run, compare, minimize and regress; name is the
+// command's) end on the first stop signal as the
 // signal would end it, but with what the command set in stopSays said,
-// and every structurizer server and what the servers started killed first (fuzz.StopServers): the signal's default
+// a revision's build in progress stopped with nothing of it left
+// (stopBuilds: its directory removed, its worktree unregistered, both
+// said on standard error), and every structurizer server and what the servers started killed first (fuzz.StopServers): the signal's default
 // action kills the servers alone (their parent-death signal) and leaves
 // their children running, and leaves a lock and the temporary files of a
 // file being replaced (tidy.Clean removes them). It exits 128 + the
 // signal's number. A signal
 // the command was started ignoring (SIGINT and SIGQUIT for a shell
 // script's background job) stays ignored.
-func killServersOnStop() {
+func killServersOnStop(name string) {
 	var heard []os.Signal
 	for _, s := range stopSignals {
 		if !signal.Ignored(s) {
@@ -213,6 +220,10 @@ func killServersOnStop() {
 		s := <-ch
 		stoppedBy.Store(s) // before the servers go: a command that fails on their going exits as stopped
 		tidy.Freeze()      // files being replaced (merge's reports) stay all old or all new
+		if fuzz.Building() {
+			fmt.Fprintf(os.Stderr, "cfgfuzz %s: %s: stopping (%s)\n", name, signalName(s), buildStopWords)
+			stopBuilds(name, s, ch, os.Stderr)
+		}
 		if n, ok := stopSays.Load().(stopNote); ok && n.says != nil {
 			fmt.Fprintf(os.Stderr, "cfgfuzz %s: %s: %s\n", n.name, signalName(s), n.says())
 		}
@@ -221,6 +232,49 @@ func killServersOnStop() {
 		tidy.Clean() // their temporary files and the locks go
 		os.Exit(signalStatus(s))
 	}()
+}
+
+// buildStopWords are what the stop line of a command that ends at once
+// says when the signal comes during a revision's build.
+const buildStopWords = "the build in progress stops, nothing of it is kept, and the command ends"
+
+// buildStopWait bounds how long a stop signal waits for the builds in
+// progress to remove what they made (their processes are killed at
+// once; what is left is removing the build directory and the worktree's
+// registration).
+const buildStopWait = 15 * time.Second
+
+// stopBuilds stops the builds in progress (fuzz.StopBuilds) with the
+// signal s as their cause and waits, up to buildStopWait, for each to
+// remove its build directory and unregister its worktree: the build
+// says `building REV stopped after ... (nothing kept)` on the command's
+// log. A signal on again (nil: none watched) ends the wait. A build not
+// gone by then is said on log: the next build removes what it left.
+func stopBuilds(name string, s os.Signal, again <-chan os.Signal, log io.Writer) {
+	if !fuzz.Building() {
+		return
+	}
+	fuzz.StopBuilds(signalError{s})
+	done := make(chan bool, 1)
+	go func() { done <- fuzz.WaitBuilds(buildStopWait) }()
+	select {
+	case ok := <-done:
+		if ok {
+			return
+		}
+	case <-again:
+	}
+	fmt.Fprintf(log, "cfgfuzz %s: a build did not finish stopping: its directory may be left in the build cache, for the next build to remove\n", name)
+}
+
+// waitForStop holds a command that returned while a stop signal is
+// being handled (its build stopped, say) until the handler ends the
+// process, up to buildStopWait and a second: the handler's cleanup
+// (the builds', tidy.Clean) runs before the exit.
+func waitForStop() {
+	if _, ok := stoppedBy.Load().(os.Signal); ok {
+		time.Sleep(buildStopWait + time.Second)
+	}
 }
 
 // ending is set when the process ends at once on a stop signal, just
