@@ -117,7 +117,8 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 	defer entryLock(entry)()
 	ctx, release := buildContext(opt)
 	defer release()
-	if err := removeStaleBuilds(ctx, opt.Repo, filepath.Dir(entry)); err != nil {
+	noteProject(filepath.Dir(entry), p, opt.Repo)
+	if err := removeStaleBuilds(ctx, opt.Repo, filepath.Dir(filepath.Dir(entry))); err != nil {
 		return Built{}, err
 	}
 	log := opt.Log

@@ -5,11 +5,13 @@
 // build directory (REVISION.tmpPID: the worktree, the output, go's work
 // files) is removed and the worktree unregistered on every exit from
 // BuildProject; and before it looks in the cache, a build removes what
-// builds whose process died (kill -9, a crash) left in its project's
-// cache: build directories whose PID is not alive on this host, with
-// their worktrees' registrations, and git's registrations of worktrees
+// builds whose process died (kill -9, a crash) left in the cache, in
+// every project folder (the build and serve commands of a one-off
+// --build have one too): build directories whose PID is not alive on
+// this host, with their worktrees' registrations in whichever repository
+// holds them, and git's registrations of its own repository's worktrees
 // whose directories are gone (git worktree prune), while no other build
-// changes the repository's worktrees (worktreelock.go). A cache shared between
+// changes those repositories' worktrees (worktreelock.go). A cache shared between
 // hosts can have a live build of another host taken for dead. A command
 // that ends at once on a stop signal stops its builds first (StopBuilds,
 // WaitBuilds), so that their cleanup runs before the process exits.
@@ -175,27 +177,61 @@ func deadBuild(name string) bool {
 	return err == nil && pid != os.Getpid() && !processAlive(pid)
 }
 
-// removeStaleBuilds removes the build directories of dead builds in dir
-// (a project's cache) and unregisters their worktrees, holding repo's
-// worktreeLock (worktreelock.go), so no other build's worktree is
-// half-made or half-moved while git prunes; the error is ctx's, done
-// before the lock came.
-func removeStaleBuilds(ctx context.Context, repo, dir string) error {
+// removeStaleBuilds removes the build directories of dead builds in
+// every project folder of builds (the cache's builds/ directory: a
+// one-off --build's folder too) and unregisters their worktrees, each
+// holding the worktreeLock of the repository the worktree belongs to
+// (worktreelock.go), so no other build's worktree is half-made or
+// half-moved meanwhile; then it prunes repo's worktrees whose directories
+// are gone, holding repo's lock. Only directories named REVISION.tmpPID
+// whose PID is not alive on this host are removed (deadBuild). The error
+// is ctx's, done before a lock came.
+func removeStaleBuilds(ctx context.Context, repo, builds string) error {
+	projects, _ := os.ReadDir(builds)
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		dir := filepath.Join(builds, p.Name())
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if !e.IsDir() || !deadBuild(e.Name()) {
+				continue
+			}
+			if err := removeDeadBuild(ctx, filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
 	unlock, err := worktreeLock(ctx, repo)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if !e.IsDir() || !deadBuild(e.Name()) {
-			continue
-		}
-		tmp := filepath.Join(dir, e.Name())
-		wt := filepath.Join(tmp, "worktree")
-		git(wt, "worktree", "remove", "--force", wt) // in the repository it belongs to, whichever
-		os.RemoveAll(tmp)
-	}
 	git(repo, "worktree", "prune")
+	return nil
+}
+
+// removeDeadBuild removes the build directory tmp of a dead build and
+// unregisters its worktree in the repository it belongs to, whichever,
+// holding that repository's worktreeLock (found through the worktree; a
+// worktree whose repository cannot be found is locked within this
+// process only, and its registration, if any, goes with that
+// repository's next prune). A build directory without a worktree is
+// removed without a lock. An error removing it is not the build's: only
+// ctx's error is returned.
+func removeDeadBuild(ctx context.Context, tmp string) error {
+	wt := filepath.Join(tmp, "worktree")
+	if _, err := os.Stat(filepath.Join(wt, ".git")); err != nil {
+		os.RemoveAll(tmp) // no worktree: nothing registered, no repository to lock
+		return nil
+	}
+	unlock, err := worktreeLock(ctx, wt)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	git(wt, "worktree", "remove", "--force", wt)
+	os.RemoveAll(tmp)
 	return nil
 }
