@@ -36,6 +36,11 @@ type BuildOptions struct {
 	// and everything it made removed: baseline_cleanup.go); nil means
 	// Background.
 	Context context.Context
+	// Timeout bounds the build command of one revision (--build-timeout):
+	// past it the command is killed with its process group and the build
+	// fails (BuildError.TimedOut), with nothing kept and no failure
+	// recorded (a longer limit builds the revision again). 0: no limit.
+	Timeout time.Duration
 	// Named, when not nil, holds the builds (cache entries) the log has
 	// named, built or found in the cache: a build is named once, so the
 	// two sides of a comparison of one revision with itself say so once.
@@ -148,15 +153,19 @@ func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
 	if err := addWorktree(ctx, opt.Repo, b.Worktree, rev); err != nil {
 		return Built{}, err
 	}
-	if err := runBuild(ctx, p, b); err != nil {
+	if err := runBuild(ctx, p, b, opt.Timeout); err != nil {
 		removeWorktree(opt.Repo, b.Worktree)
-		ended := "failed"
-		if ctx.Err() != nil {
-			ended = "stopped"
-		}
-		fmt.Fprintf(log, "cfgfuzz: building %s %s after %.1fs (nothing kept)\n", short(rev), ended, time.Since(start).Seconds())
 		var be *BuildError
-		if ctx.Err() == nil && errors.As(err, &be) {
+		isBuild := errors.As(err, &be)
+		ended, kept := "failed", "nothing kept"
+		switch {
+		case ctx.Err() != nil:
+			ended = "stopped"
+		case isBuild && be.TimedOut:
+			ended, kept = "timed out", fmt.Sprintf("--build-timeout %v; nothing kept", opt.Timeout)
+		}
+		fmt.Fprintf(log, "cfgfuzz: building %s %s after %.1fs (%s)\n", short(rev), ended, time.Since(start).Seconds(), kept)
+		if ctx.Err() == nil && isBuild && !be.TimedOut {
 			if rerr := recordFailure(entry, be); rerr != nil {
 				fmt.Fprintf(log, "cfgfuzz: recording the failed build of %s: %v\n", short(rev), rerr)
 			}
@@ -233,24 +242,40 @@ func addWorktree(ctx context.Context, repo, wt string, rev Revision) error {
 	return nil
 }
 
-// runBuild runs p's build command in b's worktree (cancelled with ctx).
-func runBuild(ctx context.Context, p Project, b Built) error {
+// errBuildTimeout is the cause of a build command's context past its
+// limit.
+var errBuildTimeout = errors.New("past --build-timeout")
+
+// runBuild runs p's build command in b's worktree (cancelled with ctx,
+// and killed past limit unless it is 0).
+func runBuild(ctx context.Context, p Project, b Built, limit time.Duration) error {
 	if strings.TrimSpace(p.Build) == "" {
 		return nil
 	}
+	bctx := ctx
+	if limit > 0 {
+		var cancel context.CancelFunc
+		bctx, cancel = context.WithTimeoutCause(ctx, limit, errBuildTimeout)
+		defer cancel()
+	}
 	v := projectVars{Worktree: b.Worktree, Rev: b.Rev.String(), Out: b.Out}
-	cmd := buildCommand(ctx, b.Worktree, "sh", "-c", v.expand(p.Build))
+	cmd := buildCommand(bctx, b.Worktree, "sh", "-c", v.expand(p.Build))
 	gotmp, err := goTempDir(cmd, b.Worktree)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(gotmp)
-	out, err := runCommand(ctx, cmd)
+	out, err := runCommand(bctx, cmd)
+	be := &BuildError{Rev: b.Rev, Command: v.expand(p.Build), Err: err, Output: out, Worktree: b.Worktree, Out: b.Out}
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("building %s: %w", short(b.Rev), err)
+	case bctx.Err() != nil:
+		be.TimedOut = true
+		be.Err = fmt.Errorf("killed with its process group after %v (--build-timeout)", limit)
+		return be
 	case err != nil:
-		return &BuildError{Rev: b.Rev, Command: v.expand(p.Build), Err: err, Output: out, Worktree: b.Worktree, Out: b.Out}
+		return be
 	}
 	return nil
 }
@@ -263,6 +288,9 @@ type BuildError struct {
 	Output  string
 	// Serving: the build finished but its serve command cannot run.
 	Serving bool
+	// TimedOut: the build command ran past BuildOptions.Timeout and was
+	// killed (not recorded as a failed build).
+	TimedOut bool
 	// Worktree and Out are a failed build's checkout and output
 	// directory ({worktree}, {out}), removed when the build failed.
 	Worktree, Out string
@@ -271,8 +299,11 @@ type BuildError struct {
 // Reason is the failure in one line, naming no path: "build failed:
 // exit status 101".
 func (e *BuildError) Reason() string {
-	if e.Serving {
+	switch {
+	case e.Serving:
 		return "serve command failed: " + firstLine(e.Err.Error())
+	case e.TimedOut:
+		return "build timed out: " + firstLine(e.Err.Error())
 	}
 	return "build failed: " + firstLine(e.Err.Error())
 }

@@ -4,7 +4,10 @@
 // --ancestry-path`), each tested commit built and served as its spec says
 // (a rev or repo spec: baseline.go), a commit whose build fails skipped as
 // `git bisect skip` does. A verdict is the outcome and the signature
-// (VerdictKey): a commit that changes either is a difference.
+// (VerdictKey): a commit that changes either is a difference. Before each
+// commit is built and judged, the log says which step it is of about how
+// many (the ends, then log2 of the commits left to search, rounded up),
+// with the commit's subject line.
 
 package fuzz
 
@@ -112,11 +115,12 @@ func Bisect(opt BisectOptions) (*BisectResult, error) {
 		return nil, err
 	}
 	res.Commits = len(commits)
-	b := &bisection{opt: opt, res: res}
-	if res.GoodVerdict, err = b.mustTest(res.Good, "good"); err != nil {
+	b := &bisection{opt: opt, res: res, repo: bo.Repo}
+	ends := 2 + ceilLog2(len(commits))
+	if res.GoodVerdict, err = b.mustTest(res.Good, "good", ends); err != nil {
 		return nil, err
 	}
-	badVerdict, err := b.mustTest(res.Bad, "bad")
+	badVerdict, err := b.mustTest(res.Bad, "bad", ends)
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +135,7 @@ func Bisect(opt BisectOptions) (*BisectResult, error) {
 		if !ok {
 			break
 		}
+		b.announce(commits[mid], b.steps+ceilLog2(hi-lo), fmt.Sprintf("%s left", plural(searchLeft(lo, hi, skipped), "commit")))
 		v, why, err := b.test(commits[mid])
 		switch {
 		case err != nil:
@@ -190,7 +195,50 @@ func nextProbe(lo, hi int, skipped map[int]bool) (int, bool) {
 type bisection struct {
 	opt      BisectOptions
 	res      *BisectResult
+	repo     string
+	steps    int   // the commits announced: tested, skipped, or being tested
 	buildErr error // the last failed build, with its output
+}
+
+// ceilLog2 is the number of halvings that narrow n commits to one: the
+// tests a bisection of n candidates takes at most, skips aside.
+func ceilLog2(n int) int {
+	k := 0
+	for 1<<k < n {
+		k++
+	}
+	return k
+}
+
+// searchLeft counts the commits strictly between lo and hi not skipped:
+// those the bisection may still test.
+func searchLeft(lo, hi int, skipped map[int]bool) int {
+	n := 0
+	for i := lo + 1; i < hi; i++ {
+		if !skipped[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// plural is n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// announce says on the log that commit is the next step, of about
+// steps in all, what, and the commit's subject line.
+func (b *bisection) announce(commit string, steps int, what string) {
+	b.steps++
+	if b.opt.Log == nil {
+		return
+	}
+	subject, _ := git(b.repo, "log", "-1", "--format=%s", commit)
+	fmt.Fprintf(b.opt.Log, "cfgfuzz bisect: step %d of about %d (%s): %s %s\n", b.steps, max(steps, b.steps), what, commit[:12], strings.TrimSpace(subject))
 }
 
 // test builds, serves and judges commit; why says why it was skipped (its
@@ -219,8 +267,10 @@ func (b *bisection) test(commit string) (verdict, why string, err error) {
 	return verdict, "", nil
 }
 
-// mustTest is test of an end of the range, which must build.
-func (b *bisection) mustTest(commit, which string) (string, error) {
+// mustTest is test of an end of the range (which: good or bad), which
+// must build; steps is the estimate of the steps in all.
+func (b *bisection) mustTest(commit, which string, steps int) (string, error) {
+	b.announce(commit, steps, "the "+which+" commit")
 	v, why, err := b.test(commit)
 	if err == nil && why != "" {
 		err = b.buildErr

@@ -7,12 +7,14 @@ package fuzz
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // tableRepo is a repository of n commits after a first one; the commits
@@ -38,7 +40,7 @@ func tableRepo(t *testing.T, n int, broken ...int) (string, []string) {
 		}
 		os.WriteFile(filepath.Join(repo, "n"), []byte{byte('0' + i)}, 0o644)
 		run("add", "-A")
-		run("commit", "-q", "-m", "commit")
+		run("commit", "-q", "-m", fmt.Sprintf("commit %d", i))
 		commits = append(commits, run("rev-parse", "HEAD"))
 	}
 	return repo, commits
@@ -181,5 +183,96 @@ func TestBuildOutputTailKeepsTheFirstError(t *testing.T) {
 	}
 	if got := (&BuildError{Output: "a\nb\n"}).OutputTail(4); !slices.Equal(got, []string{"a", "b"}) {
 		t.Errorf("short output: %q", got)
+	}
+}
+
+// TestBisectSaysEachStep: before each commit is built and judged, the log
+// says which step it is, of about how many (the two ends, then log2 of
+// the commits left, rounded up), with the commit's subject line.
+func TestBisectSaysEachStep(t *testing.T) {
+	repo, commits := tableRepo(t, 9)
+	var log strings.Builder
+	res, err := Bisect(BisectOptions{Good: commits[0], Bad: commits[9], Repo: repo, Log: &log,
+		SpecOf:  func(c string) Spec { return Spec{Kind: SpecRepo, Repo: repo, Rev: c} },
+		Resolve: ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Serve: "cat"}},
+		Judge: func(side SideFactory) (SideResult, error) {
+			if at := slices.IndexFunc(commits, func(c string) bool { return strings.HasSuffix(side.Describe, "@"+c) }); at >= 7 {
+				return SideResult{Outcome: OutInvalid, Signature: "exec:trace-mismatch"}, nil
+			}
+			return SideResult{Outcome: OutOK}, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	for l := range strings.Lines(log.String()) {
+		if strings.Contains(l, ": step ") {
+			steps = append(steps, strings.TrimSuffix(l, "\n"))
+		}
+	}
+	// 9 commits after the good one: the ends, then 4 halvings at most.
+	want := []string{
+		"cfgfuzz bisect: step 1 of about 6 (the good commit): " + commits[0][:12] + " commit 0",
+		"cfgfuzz bisect: step 2 of about 6 (the bad commit): " + commits[9][:12] + " commit 9",
+	}
+	if len(steps) != len(res.Steps) || len(steps) < 3 || !slices.Equal(steps[:2], want) {
+		t.Fatalf("step lines:\n%s\nwant one per commit tested (%d), opening with\n%s", strings.Join(steps, "\n"), len(res.Steps), strings.Join(want, "\n"))
+	}
+	for i, l := range steps[2:] {
+		c := res.Steps[i+2].Commit
+		at := slices.Index(commits, c)
+		var k, about, left int
+		if _, err := fmt.Sscanf(l, "cfgfuzz bisect: step %d of about %d (%d commits left)", &k, &about, &left); err != nil || k != i+3 || about < k || about > 6 || left < 1 ||
+			!strings.HasSuffix(l, fmt.Sprintf(": %s commit %d", c[:12], at)) {
+			t.Errorf("step line %q: want step %d of about %d to 6, the commits left, and %s's subject (commit %d)", l, i+3, i+3, c[:12], at)
+		}
+	}
+	if res.First != commits[7] {
+		t.Errorf("first %s, want commit 7", res.First)
+	}
+}
+
+// TestBuildTimeoutSkipsTheCommit: a build past BuildOptions.Timeout is
+// killed with its process group (a sleep it started is gone), fails as a
+// build that timed out, with the tail of its output, and is skipped by
+// bisect; nothing of it is kept and no failure is recorded for it.
+func TestBuildTimeoutSkipsTheCommit(t *testing.T) {
+	repo, commits := tableRepo(t, 5, 2)
+	cache := t.TempDir()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	build := "if test -e BROKEN; then echo compiling the slow part; sleep 1000 & echo $! > " + pidFile + "; wait; fi"
+	res, err := Bisect(BisectOptions{Good: commits[0], Bad: commits[5], Repo: repo,
+		SpecOf:  func(c string) Spec { return Spec{Kind: SpecRepo, Repo: repo, Rev: c} },
+		Resolve: ResolveOptions{Build: BuildOptions{CacheDir: cache, Timeout: time.Second}, Project: Project{Build: build, Serve: "cat"}},
+		Judge: func(side SideFactory) (SideResult, error) {
+			if strings.HasSuffix(side.Describe, "@"+commits[4]) || strings.HasSuffix(side.Describe, "@"+commits[5]) {
+				return SideResult{Outcome: OutInvalid, Signature: "exec:trace-mismatch"}, nil
+			}
+			return SideResult{Outcome: OutOK}, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(res.Steps, func(s BisectStep) bool { return s.Skipped != "" })
+	if i < 0 {
+		t.Fatalf("no commit skipped: %+v", res.Steps)
+	}
+	s := res.Steps[i]
+	if s.Commit != commits[2] || s.Skipped != "build timed out: killed with its process group after 1s (--build-timeout)" || !slices.Equal(s.Output, []string{"compiling the slow part"}) {
+		t.Errorf("skipped %s: %q, output %q; want commit 2 timed out, with its output", s.Commit, s.Skipped, s.Output)
+	}
+	if res.First != commits[4] {
+		t.Errorf("first %s, want commit 4", res.First)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stat, err := os.ReadFile("/proc/" + strings.TrimSpace(string(b)) + "/stat"); err == nil && !strings.Contains(string(stat), ") Z ") {
+		t.Errorf("the build's sleep (pid %s) runs on", strings.TrimSpace(string(b)))
+	}
+	left, _ := filepath.Glob(filepath.Join(cache, "builds", "*", commits[2]+"*"))
+	if len(left) > 0 {
+		t.Errorf("the timed-out build left %v (a failure record or a build directory)", left)
 	}
 }

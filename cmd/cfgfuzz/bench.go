@@ -21,7 +21,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -140,7 +139,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	sides := make([]benchSide, 0, len(strats)+1)
 	if bf.structurizer != "" {
-		side, spec, err := openSide(context.Background(), bf.structurizer, bf.proc.options(), stderr)
+		side, spec, err := openSide(bf.proc.builds(nil, stderr), bf.structurizer, bf.proc.options())
 		if err != nil {
 			fmt.Fprintln(stderr, "cfgfuzz bench:", err)
 			return exitUsage

@@ -32,6 +32,7 @@ type bisectFlags struct {
 	repo, good, bad, build, serve string
 	strategy, checks              string
 	timeout, startTimeout         time.Duration
+	buildTimeout                  time.Duration
 	walks, registers              int
 	seed                          uint64
 	judge                         judgeFlags
@@ -50,6 +51,7 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default: all of "+strings.Join(oracle.DefaultChecks, ",")+")")
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-structurization limit")
 	fs.DurationVar(&f.startTimeout, "start-timeout", fuzz.DefaultStartTimeout, startTimeoutUsage)
+	fs.DurationVar(&f.buildTimeout, "build-timeout", 0, buildTimeoutUsage)
 	fs.IntVar(&f.walks, "walks", 16, "random walks of the exec check")
 	fs.IntVar(&f.registers, "registers", 0, "judge under a register file of `N` values, as check (a campaign's finding needs the campaign's --registers)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the checks (meta's renumbering, exec's walks)")
@@ -119,7 +121,7 @@ func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr i
 		warnReplayProject(f.repo, fuzz.Project{Build: f.build, Serve: f.serve}, stderr)
 	}
 	opt := fuzz.BisectOptions{Good: f.good, Bad: f.bad, Repo: f.repo, SpecOf: specOf, Log: stderr,
-		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: stderr}, Project: fuzz.Project{Build: f.build, Serve: f.serve}, Process: fuzz.ProcessOptions{StartTimeout: f.startTimeout}, HandOn: true},
+		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: stderr, Timeout: f.buildTimeout}, Project: fuzz.Project{Build: f.build, Serve: f.serve}, Process: fuzz.ProcessOptions{StartTimeout: f.startTimeout}, HandOn: true},
 		Judge: func(side fuzz.SideFactory) (fuzz.SideResult, error) {
 			c.Current = side
 			return fuzz.JudgeGraph(c, g.Clone())

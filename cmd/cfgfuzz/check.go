@@ -11,7 +11,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -144,7 +143,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz check: --registers:", err)
 		return exitUsage
 	}
-	opener, err := resolveSide(context.Background(), cf.structurizer, cf.proc.options(), stderr)
+	opener, err := resolveSide(cf.proc.builds(nil, stderr), cf.structurizer, cf.proc.options())
 	var side fuzz.Side
 	if err == nil {
 		side, err = opener.open()
@@ -456,8 +455,8 @@ func readFileBounded(f string) ([]byte, error) {
 
 // openSide resolves a structurizer spec (resolveSide) and starts a side
 // of it.
-func openSide(ctx context.Context, spec string, popt fuzz.ProcessOptions, log io.Writer) (fuzz.Side, fuzz.Spec, error) {
-	o, err := resolveSide(ctx, spec, popt, log)
+func openSide(bo fuzz.BuildOptions, spec string, popt fuzz.ProcessOptions) (fuzz.Side, fuzz.Spec, error) {
+	o, err := resolveSide(bo, spec, popt)
 	if err != nil {
 		return nil, o.spec, err
 	}
@@ -475,13 +474,14 @@ type sideOpener struct {
 }
 
 // resolveSide resolves a structurizer spec (fuzz.Resolve: a revision is
-// built once, stopped when ctx is done).
-func resolveSide(ctx context.Context, spec string, popt fuzz.ProcessOptions, log io.Writer) (*sideOpener, error) {
+// built once, as bo says: stopped when its context is done, within its
+// time limit).
+func resolveSide(bo fuzz.BuildOptions, spec string, popt fuzz.ProcessOptions) (*sideOpener, error) {
 	sp, err := fuzz.ParseSpec(spec)
 	if err != nil {
 		return &sideOpener{spec: sp}, err
 	}
-	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx}, Process: popt, HandOn: true})
+	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: bo, Process: popt, HandOn: true})
 	return &sideOpener{factory: f, spec: sp, popt: popt}, err
 }
 

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -43,6 +44,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	force := fs.Bool("force", false, "replace the merge that --out holds (its reports, findings, pictures and state update); without it such a DIR is refused, unless it holds this same merge unfinished (stopped, or its state not committed)")
 	var budget minimizeBudget
 	budget.define(fs)
+	buildTimeout := fs.Duration("build-timeout", 0, buildTimeoutUsage+"; a revision the minimizer needs built")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz merge [--out DIR [--force]] [--partial] [--state DIR] [--corpus DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
 		fmt.Fprintln(fs.Output(), "(with --state: new signatures) or output grown past the campaign's --max-growth, 2 usage or infrastructure error\n(the structurizer the shards ran not there to minimize with: the state is then left as it was), graphs without a whole verdict (harness errors,\na check that could not judge a module), an incomplete shard set, or a --partial merge without new findings.\n\nflags:")
@@ -75,7 +77,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		corpusDir = filepath.Join(*state, fuzz.StateCorpusDir)
 	}
 	again := "cfgfuzz merge " + shellWords(args)
-	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *force, *minimize, budget, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: lines, CorpusDir: corpusDir}, again, stderr)
+	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *force, *minimize, budget, *buildTimeout, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: lines, CorpusDir: corpusDir}, again, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
@@ -192,7 +194,7 @@ func sameDir(a, b string) bool {
 // so that again replaces it. A merge a stop signal ends (killServersOnStop)
 // says so, with again, before it ends (mergeStopped): it leaves out as a
 // failed commit does, unfinishedFile in place, and the state as it was.
-func mergeNight(dirs []string, out, state string, force, minimize bool, budget minimizeBudget, opt fuzz.MergeOptions, again string, stderr io.Writer) (rep *fuzz.Report, minErr error, err error) {
+func mergeNight(dirs []string, out, state string, force, minimize bool, budget minimizeBudget, buildTimeout time.Duration, opt fuzz.MergeOptions, again string, stderr io.Writer) (rep *fuzz.Report, minErr error, err error) {
 	replace, err := checkMergeOut(out, dirs, state, force)
 	if err != nil {
 		return nil, nil, err
@@ -232,7 +234,7 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	var sides openSides
 	defer sides.close()
 	if minimize {
-		if err := mergeMinimizer(&opt, dirs[0], out, &sides, budget, stderr, &minErr); err != nil {
+		if err := mergeMinimizer(&opt, dirs[0], out, &sides, budget, buildTimeout, stderr, &minErr); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -321,13 +323,13 @@ func loadMergeState(opt *fuzz.MergeOptions, state string, stderr io.Writer) erro
 // mergeMinimizer sets opt.Minimize to minimize the new findings the
 // shards deferred, on the campaign settings of the first shard, shard,
 // with its sides kept in sides; *minErr says why it could not start.
-func mergeMinimizer(opt *fuzz.MergeOptions, shard, out string, sides *openSides, budget minimizeBudget, stderr io.Writer, minErr *error) error {
+func mergeMinimizer(opt *fuzz.MergeOptions, shard, out string, sides *openSides, budget minimizeBudget, buildTimeout time.Duration, stderr io.Writer, minErr *error) error {
 	s, err := fuzz.LoadSettings(shard)
 	if err != nil {
 		return err
 	}
 	s.Shard = fuzz.Shard{}
-	opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out, Progress: opt.Log}, shard, sides, budget, stderr, minErr)
+	opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out, Progress: opt.Log}, shard, sides, budget, buildTimeout, stderr, minErr)
 	return nil
 }
 
@@ -472,15 +474,17 @@ func saveMergedCorpus(dir string, grown *fuzz.Corpus) error {
 }
 
 // lazyMinimizer is the campaign's minimizer for the merged settings, its
-// sides made (a revision built) on the first finding to minimize; when
+// sides made (a revision built, within buildTimeout unless it is 0) on
+// the first finding to minimize; when
 // they cannot be made, or a cmd side's files here differ from those the
 // shards (shard, the first) ran, it minimizes nothing and sets *failed.
-func lazyMinimizer(c fuzz.Config, shard string, sides *openSides, budget minimizeBudget, stderr io.Writer, failed *error) fuzz.Minimizer {
+func lazyMinimizer(c fuzz.Config, shard string, sides *openSides, budget minimizeBudget, buildTimeout time.Duration, stderr io.Writer, failed *error) fuzz.Minimizer {
 	var made bool
 	return func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if !made {
 			made = true
 			var f campaignFlags
+			f.proc.buildTimeout = buildTimeout
 			err := fuzz.CheckShardSideFiles(shard)
 			if err == nil {
 				err = f.sidesFromSettings(context.Background(), &c, stderr)

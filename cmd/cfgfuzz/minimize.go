@@ -157,7 +157,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	var opener *sideOpener // resolved once: every judgement's process is of one build
 	open := func() (*corpus.Runner, fuzz.Side, error) {
 		if opener == nil {
-			o, err := resolveSide(in.ctx, mf.structurizer, mf.proc.options(), stderr)
+			o, err := resolveSide(mf.proc.builds(in.ctx, stderr), mf.structurizer, mf.proc.options())
 			if err != nil {
 				return nil, nil, err
 			}
@@ -529,7 +529,7 @@ func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr
 	if err != nil {
 		return nil, err
 	}
-	f, _, err := sideFor(ctx, spec, nil, mf.proc.options(), stderr, nil)
+	f, _, err := sideFor(mf.proc.builds(ctx, stderr), spec, nil, mf.proc.options())
 	if err != nil {
 		return nil, fmt.Errorf("the baseline %s: %w", rev, err)
 	}

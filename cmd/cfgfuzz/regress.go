@@ -466,7 +466,7 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 	if s, ok := rp.sides[spec]; ok {
 		return s, rp.specs[spec], nil
 	}
-	s, sp, err := openSide(rp.ctx, spec, rp.rf.proc.options(), rp.log)
+	s, sp, err := openSide(rp.rf.proc.builds(rp.ctx, rp.log), spec, rp.rf.proc.options())
 	if err != nil {
 		if rp.rf.structurizer == "" && spec != fuzz.SpecSelf {
 			// The file's own, the build it was found on: a CI job's

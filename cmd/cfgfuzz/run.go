@@ -134,7 +134,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 // goes (workers, display, profiles, minimization), the state it reads
 // and writes, which is the night's, not the campaign's settings, and the
 // corpus directory it reads (its digest is a setting, checked).
-var resumeAllows = []string{"resume", "workers", "progress", "cpuprofile", "memprofile", "minimize", "minimize-timeout", "minimize-steps", "minimize-budget", "state", "night", "corpus", "save-regressions"}
+var resumeAllows = []string{"resume", "workers", "progress", "build-timeout", "cpuprofile", "memprofile", "minimize", "minimize-timeout", "minimize-steps", "minimize-budget", "state", "night", "corpus", "save-regressions"}
 
 // resumeCommand is the command that continues the campaign in dir: the
 // state and the corpus directory it read must be given again, and the
@@ -1043,17 +1043,18 @@ func (f *campaignFlags) sidesFromSettings(ctx context.Context, c *fuzz.Config, l
 		}
 	}
 	popt := fuzz.ProcessOptions{MaxAnswer: c.Settings.MaxAnswer, StartTimeout: time.Duration(c.Settings.StartTimeout)}
-	named := map[string]bool{} // a revision both sides run is named once in the log
-	cur, spec, err := sideFor(ctx, c.Settings.Current, c.Settings.Project, popt, log, named)
+	bo := f.proc.builds(ctx, log)
+	bo.Named = map[string]bool{} // a revision both sides run is named once in the log
+	cur, spec, err := sideFor(bo, c.Settings.Current, c.Settings.Project, popt)
 	if err != nil {
 		return fmt.Errorf("%s%w", current, err)
 	}
 	c.Current, c.Settings.Current = cur, spec.String()
 	if spec.Kind == fuzz.SpecSelf {
-		c.Escalate, _, _ = sideFor(ctx, fuzz.SpecIsolated, nil, popt, log, named)
+		c.Escalate, _, _ = sideFor(bo, fuzz.SpecIsolated, nil, popt)
 	}
 	if c.Settings.Baseline != "" {
-		base, spec, err := sideFor(ctx, c.Settings.Baseline, c.Settings.Project, popt, log, named)
+		base, spec, err := sideFor(bo, c.Settings.Baseline, c.Settings.Project, popt)
 		if err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
@@ -1076,16 +1077,16 @@ func revisionAsGiven(desc string) string {
 	return sp.Rev
 }
 
-// sideFor resolves a recorded spec into its side factory; project gives
-// repo specs' build and serve commands (nil: their .cfgfuzz.json), popt
-// configures its processes, ctx cancels a build, and named holds the
-// builds log has named (fuzz.BuildOptions.Named).
-func sideFor(ctx context.Context, desc string, project *fuzz.Project, popt fuzz.ProcessOptions, log io.Writer, named map[string]bool) (fuzz.SideFactory, fuzz.Spec, error) {
+// sideFor resolves a recorded spec into its side factory; bo says how a
+// revision is built (its context cancels a build), project gives repo
+// specs' build and serve commands (nil: their .cfgfuzz.json) and popt
+// configures its processes.
+func sideFor(bo fuzz.BuildOptions, desc string, project *fuzz.Project, popt fuzz.ProcessOptions) (fuzz.SideFactory, fuzz.Spec, error) {
 	spec, err := fuzz.ParseSpec(desc)
 	if err != nil {
 		return fuzz.SideFactory{}, spec, err
 	}
-	opt := fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log, Context: ctx, Named: named}, Process: popt, HandOn: true}
+	opt := fuzz.ResolveOptions{Build: bo, Process: popt, HandOn: true}
 	if project != nil {
 		opt.Project = *project
 	}

@@ -48,7 +48,7 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz selftest: unexpected arguments %q (the server is --structurizer SPEC)\n", fs.Args())
 		return exitUsage
 	}
-	argv, dir, err := selfTestServer(*cmd, stderr)
+	argv, dir, err := selfTestServer(*cmd, proc.builds(nil, stderr))
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz selftest:", err)
 		return exitUsage
@@ -68,10 +68,10 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// selfTestServer resolves spec (building a revision when it names one) to
-// the server's command line and directory. self is served as isolated:
-// the suite talks to a process.
-func selfTestServer(spec string, log io.Writer) (argv []string, dir string, err error) {
+// selfTestServer resolves spec (building a revision when it names one, as
+// bo says) to the server's command line and directory. self is served as
+// isolated: the suite talks to a process.
+func selfTestServer(spec string, bo fuzz.BuildOptions) (argv []string, dir string, err error) {
 	sp, err := fuzz.ParseSpec(spec)
 	if err != nil {
 		return nil, "", err
@@ -79,7 +79,7 @@ func selfTestServer(spec string, log io.Writer) (argv []string, dir string, err 
 	if sp.Kind == fuzz.SpecSelf {
 		sp.Kind = fuzz.SpecIsolated
 	}
-	f, _, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: log}})
+	f, _, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: bo})
 	if err != nil {
 		return nil, "", err
 	}
