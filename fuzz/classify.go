@@ -89,6 +89,10 @@ type StateReport struct {
 	// and for one that commits nothing by design (a shard, an interrupted
 	// or partial night: the report says so otherwise).
 	NotCommitted string `json:"not_committed,omitempty"`
+	// Concurrent, when set, says that another process that commits to
+	// the state directory (a night, a merge) was running when this night
+	// started (StateUseNote): the later of the two to commit is refused.
+	Concurrent string `json:"concurrent,omitempty"`
 }
 
 // NotCommittedNote is StateReport.NotCommitted for a night whose state

@@ -103,7 +103,9 @@ func Run(c Config) (*Outcome, error) {
 		return nil, err
 	}
 	defer unlock()
-	r := &campaignRun{rs: newRecordSet(&c.Settings, c.State != nil), done: &indexSet{}}
+	concurrent, unmark := c.markNight()
+	defer unmark()
+	r := &campaignRun{rs: newRecordSet(&c.Settings, c.State != nil), done: &indexSet{}, concurrent: concurrent}
 	j, err := c.startLog(r)
 	if err != nil {
 		return nil, err
@@ -145,6 +147,9 @@ type campaignRun struct {
 	sides   SideFiles
 	reruns  []Rerun
 	gd      *guide // nil unguided
+	// concurrent names another live process that will commit to the
+	// state (StateUseNote); "" none.
+	concurrent string
 }
 
 // startLog replays a resumed campaign's log into r, records the
@@ -254,6 +259,7 @@ func (c *Config) classifyState(rep *Report, r *campaignRun) {
 		return
 	}
 	rep.State = ClassifyState(c.State, rep, r.reruns)
+	rep.State.Concurrent = r.concurrent
 	rep.State.noteBuild(c.State, c.Settings.Current, nightBuild(&c.Settings, r.sides.Current, c.Writer))
 	fillStateMinimized(rep, c.State)
 }

@@ -38,6 +38,9 @@ func stateProse(rep *Report) string {
 	if s.NotCommitted != "" {
 		b.WriteString(" Not committed: " + s.NotCommitted + ".")
 	}
+	if s.Concurrent != "" {
+		b.WriteString(" Warning at the start: " + s.Concurrent + ".")
+	}
 	if n := s.BuildNote(); n != "" {
 		b.WriteString(" " + upperFirst(n) + ".")
 	}

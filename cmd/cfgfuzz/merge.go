@@ -228,9 +228,11 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	defer stopSays.Store(stopNote{})
 	opt.Prepare = m.prepare
 	defer func() { m.tidy(err) }()
-	if err := loadMergeState(&opt, state, stderr); err != nil {
+	concurrent, unmark, err := loadMergeState(&opt, state, stderr)
+	if err != nil {
 		return nil, nil, err
 	}
+	defer unmark()
 	var sides openSides
 	defer sides.close()
 	if minimize {
@@ -241,6 +243,9 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	rep, up, grown, err := fuzz.MergeNight(dirs, opt)
 	if err != nil {
 		return nil, nil, err
+	}
+	if rep.State != nil {
+		rep.State.Concurrent = concurrent
 	}
 	return m.finish(rep, up, grown, opt, minErr, stderr)
 }
@@ -299,25 +304,33 @@ func (m *nightMerge) tidy(err error) {
 
 // loadMergeState reads the state directory the shards ran with (""
 // none) into opt.State; a merge of every shard commits the night there,
-// so it must be writable.
-func loadMergeState(opt *fuzz.MergeOptions, state string, stderr io.Writer) error {
+// so it must be writable, and it marks the state while it runs (unmark
+// removes the mark), warning of another live process that will commit
+// to it (concurrent names it; "" none).
+func loadMergeState(opt *fuzz.MergeOptions, state string, stderr io.Writer) (concurrent string, unmark func(), err error) {
+	unmark = func() {}
 	if state == "" {
-		return nil
+		return "", unmark, nil
 	}
 	st, err := fuzz.LoadState(state)
 	if err != nil {
-		return fmt.Errorf("--state: %w", err)
+		return "", unmark, fmt.Errorf("--state: %w", err)
 	}
 	if st.Newer != "" {
 		fmt.Fprintf(stderr, "cfgfuzz merge: note: %s\n", st.Newer)
 	}
 	if !opt.Partial { // the merge commits the night there
 		if err := st.CheckWritable(stderr); err != nil {
-			return err
+			return "", unmark, err
+		}
+		var others []string
+		others, unmark = st.MarkNight()
+		if concurrent = fuzz.StateUseNote(state, others); concurrent != "" {
+			fmt.Fprintf(stderr, "cfgfuzz merge: warning: %s\n", concurrent)
 		}
 	}
 	opt.State = st
-	return nil
+	return concurrent, unmark, nil
 }
 
 // mergeMinimizer sets opt.Minimize to minimize the new findings the

@@ -186,6 +186,9 @@ func stateSummary(rep *fuzz.Report) string {
 	for _, n := range s.Unmatched {
 		fmt.Fprintf(&b, "  note: %s\n", fuzz.PrintableLine(n.String()))
 	}
+	if s.Concurrent != "" {
+		fmt.Fprintf(&b, "  warning: %s\n", fuzz.PrintableLine(s.Concurrent))
+	}
 	if s.NotCommitted != "" {
 		fmt.Fprintf(&b, "  not committed: %s\n", s.NotCommitted)
 	}

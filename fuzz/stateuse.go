@@ -1,0 +1,105 @@
+// stateuse.go marks a state directory in use by every process that will
+// commit a night's update there (an unsharded night, a merge) for as long
+// as it runs: a file DIR/running-PID-HOST-TIME.night naming the process as a lock names
+// its owner (lock.go), refreshed by the same heartbeat and removed when
+// the process is done (or ends at once on a stop signal: package tidy).
+// A night that starts while another such process is live is warned at
+// once (StateUseNote), on standard error and in its report: of two
+// nights on one state, only the first to commit is committed (CommitState
+// refuses the second), so the user can stop one early rather than learn
+// it at the end. The mark is no lock: both nights run, as before. A mark
+// whose owner this process can check and finds gone (kill -9) is removed;
+// one of an owner it cannot check (another host, a container) counts
+// while its heartbeat is younger than LockStale.
+
+package fuzz
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A mark's file name in a state directory begins with nightMarkPrefix
+// and ends with nightMarkSuffix: a file of its own beside the state's
+// files, gone with its process, so that the directory holds nothing more
+// once the nights are over.
+const (
+	nightMarkPrefix = "running-"
+	nightMarkSuffix = ".night"
+)
+
+// MarkNight marks the state directory in use by this process until
+// release runs, and returns who else is using it (UsersNote's words for
+// each live owner of a mark, none when no other process is): this
+// process's mark is made first, so that of two nights starting at once
+// each sees the other. A mark that cannot be made marks nothing.
+func (st *State) MarkNight() (others []string, release func()) {
+	dir := st.Dir
+	release = func() {}
+	me := thisOwner()
+	mine := filepath.Join(dir, fmt.Sprintf("%s%d-%s-%d%s", nightMarkPrefix, me.pid, me.host, time.Now().UnixNano(), nightMarkSuffix))
+	if createLock(mine, me.line()) == nil {
+		if r, err := holdLock(mine, me.line(), "", io.Discard); err == nil {
+			release = r
+		}
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), nightMarkPrefix) || !strings.HasSuffix(e.Name(), nightMarkSuffix) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		o, fi, ok, bad := readLock(path)
+		if bad != nil || !ok || heldHere(fi) {
+			continue
+		}
+		if lockLive(o, fi) {
+			others = append(others, fmt.Sprintf("process %d on %s%s", o.pid, o.host, markStart(e.Name())))
+			continue
+		}
+		if v, _ := judgeLock(o, fi); v == lockStaleNow {
+			os.Remove(path) // its owner is gone (kill -9): the mark is left over
+		}
+	}
+	return others, release
+}
+
+// markStart says when the mark named name was made, from the time its
+// name ends with (running-PID-HOST-UNIXNANO.night): " (since TIME)", or "" when
+// the name holds none.
+func markStart(name string) string {
+	stem := strings.TrimSuffix(name, nightMarkSuffix)
+	nano, err := strconv.ParseInt(stem[strings.LastIndex(stem, "-")+1:], 10, 64)
+	if err != nil {
+		return ""
+	}
+	return " (since " + time.Unix(0, nano).UTC().Format(time.RFC3339) + ")"
+}
+
+// markNight marks c's state directory in use while the campaign runs, when
+// the campaign commits there (an unsharded night), and says on c.Notes
+// who else uses it; note is that (StateUseNote), for the report.
+func (c *Config) markNight() (note string, release func()) {
+	if c.State == nil || c.Shard.N > 1 {
+		return "", func() {}
+	}
+	others, release := c.State.MarkNight()
+	if note = StateUseNote(c.State.Dir, others); note != "" && c.Notes != nil {
+		fmt.Fprintf(c.Notes, "cfgfuzz: warning: %s\n", note)
+	}
+	return note, release
+}
+
+// StateUseNote is what a night that will commit into the state directory
+// dir says when others (MarkNight) use it too; "" when none does.
+func StateUseNote(dir string, others []string) string {
+	if len(others) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("another process that commits to the state %s is running: %s; of two nights on one state only the first to commit is committed (the other's update is kept in its --out, unused, and it exits 2), so stop one of them now unless this is intended", dir, strings.Join(others, ", "))
+}
