@@ -52,7 +52,7 @@ type Sides struct {
 const subjectShown = 48
 
 // String is the side for the summary and the reports:
-// `v1.0 (0a049b6 "lower switches…")`; "" for a side that is no revision.
+// `v1.0 (HASH "lower switches…")`; "" for a side that is no revision.
 func (n SideName) String() string {
 	if n.Commit == "" {
 		return ""

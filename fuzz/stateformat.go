@@ -1,7 +1,7 @@
 // stateformat.go defines how a state directory's findings.json is
 // versioned (STATE.md, "Format versions"): its schema names the format,
 // cfgfuzz-state/vN, and a format whose meaning changes is a new N, which
-// an older cfgfuzz refuses; format_minor counts the revisions of one
+// a reader of format N-1 refuses; format_minor counts the revisions of one
 // format, each of which only adds optional keys, absent meaning not
 // known. A cfgfuzz reads a store of a later revision than its own
 // (StateFormatMinor), reading past the keys it does not know and saying
