@@ -1039,32 +1039,35 @@ func retargetable(blk *Block, i, t int) bool {
 }
 
 // oneCaseMerges reports whether every edge into switch w's merge comes
-// from one case (the blocks one target of w dominates). Its other cases
-// then all leave, so that case's target closes w's region too, and the
-// nested pass, which takes the nearest block that closes a region, would
-// merge w there when it lays out the output again: the conditionals the
-// lift and arm-break passes moved out of that case would be left in a
-// selection (neither pass moves one into a selection, structured_lift.go
-// says why), with no block for a merge of their own.
+// from one case (the blocks one target of w dominates), among the edges
+// from blocks the entry still reaches (a merge a pass dropped keeps its
+// edge until the layout drops it). Its other cases then all leave, so
+// that case's target closes w's region too, and the nested pass, which
+// takes the nearest block that closes a region, would merge w there when
+// it lays out the output again: the conditionals the lift and arm-break
+// passes moved out of that case would be left in a selection (neither
+// pass moves one into a selection, structured_lift.go says why), with no
+// block for a merge of their own.
 func oneCaseMerges(f *Func, w construct, dom *domTree, preds [][]int) bool {
-	ps := preds[w.merge]
-	if len(ps) == 0 {
-		return false
-	}
 	c := -1
-	for _, t := range f.Blocks[w.header].Term.To {
-		if t != w.merge && dom.Dominates(t, ps[0]) {
-			c = t
-			break
+	for _, u := range preds[w.merge] {
+		if !dom.InTree(u) {
+			continue // dropped: no edge of the layout
 		}
-	}
-	if c < 0 {
-		return false
-	}
-	for _, u := range ps {
+		if c < 0 {
+			for _, t := range f.Blocks[w.header].Term.To {
+				if t != w.merge && dom.Dominates(t, u) {
+					c = t
+					break
+				}
+			}
+			if c < 0 {
+				return false
+			}
+		}
 		if !dom.Dominates(c, u) {
 			return false
 		}
 	}
-	return true
+	return c >= 0
 }

@@ -150,3 +150,32 @@ func TestNumberConstructsMatchesWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestOneCaseMergesSkipsDroppedBlocks: a switch (block 1) whose merge
+// (block 5) one case (block 3) reaches, the other case returning, is
+// merged by that case alone, also where a block nothing reaches (block 2,
+// a merge a pass dropped, which keeps its edge until the layout) still
+// branches to the merge ahead of the case.
+func TestOneCaseMergesSkipsDroppedBlocks(t *testing.T) {
+	f := &Func{Blocks: []Block{
+		synBlock("entry", Merge{}, branchTo(1)),
+		{Kind: Original, Orig: 0, Name: "w", Arity: 3, Merge: Merge{Kind: SelectionMerge, Merge: 5},
+			Term: Term{Kind: Choose, To: []int{3, 4, 4}}},
+		synBlock("exit", Merge{}, branchTo(5)),
+		{Kind: Original, Orig: 1, Term: branchTo(5)},
+		{Kind: Original, Orig: 2, Term: Term{Kind: Return}},
+		{Kind: Original, Orig: 3, Term: Term{Kind: Return}},
+	}}
+	if err := f.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	facts, err := constructFactsOf(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range facts.cs {
+		if c.kind == cSwitch && !oneCaseMerges(f, c, facts.dom, facts.preds) {
+			t.Errorf("switch at block %d: its merge's edge from block 2, which nothing reaches, counts", c.header)
+		}
+	}
+}
