@@ -11,9 +11,10 @@ package structurizer
 type Hooks struct {
 	// AfterPass is called after each pass of the structured strategy's
 	// pass table (structuredPasses: irreducible, loops, selections,
-	// fold, thread, latch, lift, armmerge, armbreak, oneblock, layout) with the Func
-	// built so far (nil before the selections pass), before the pass
-	// checks and the self-check.
+	// fold, thread, latch, the arms group's lift, armmerge and armbreak
+	// once per round, oneblock, layout) with the Func built so far (nil
+	// before the selections pass), before the pass checks and the
+	// self-check.
 	AfterPass func(pass string, f *Func)
 	// Dispatch is called with the dispatch loop's Func before the
 	// dispatch strategy returns it (also when it is the structured

@@ -46,29 +46,34 @@
 
 package structurizer
 
-// armBreaks runs the pass. Pre: f passes Validate, its declared merges and
-// continue targets are distinct blocks and its constructs nest (R8).
-// Post: as in the file's comment, for every conditional that meets its
-// precondition; it reports whether it rewrote any. The construct facts are
-// computed once: a rewrite moves T's chain out of X's construct into P,
-// so a conditional in that chain, whose construct the facts still place in
-// X (a selection), is left alone, and no other conditional's construct or
-// the construct around it changes. Progress: one walk of the chain per
+import "slices"
+
+// armBreaks runs the pass on f with its construct facts as the arms group
+// keeps them (structured_check_kept.go; nil: computed here) and returns
+// them, kept true of the result (nil where f's constructs do not nest).
+// Pre: f passes Validate, its declared merges and continue targets are
+// distinct blocks and its constructs nest (R8). Post: as in the file's
+// comment, for every conditional that meets its precondition; changed
+// reports whether it rewrote any. The constructs' parents are judged as
+// the facts give them when the pass starts: a rewrite moves T's chain out
+// of X's construct into P, so a conditional in that chain, whose construct
+// the facts still place in X (a selection), is left alone (the next round
+// of the arms group finds it in P), and no other conditional's construct
+// or the construct around it changes. Progress: one walk of the chain per
 // conditional, as in the arm-merge pass, and one over E's edges in.
-func armBreaks(f *Func) bool {
-	facts, err := constructFactsOf(f)
-	if err != nil {
-		return false // the self-check reports it
+func armBreaks(f *Func, facts *constructFacts) (kept *constructFacts, changed bool) {
+	if facts == nil {
+		var err error
+		if facts, err = constructFactsOf(f); err != nil {
+			return nil, false // the self-check reports it
+		}
 	}
 	cs, preds := facts.cs, facts.preds
-	ac := armChains{f: f, preds: predCounts(f), mergeOf: facts.mergeOf, contOf: facts.contOf}
-	closed := make([]bool, len(cs))
+	ac := armChains{f: f, preds: facts.predCounts(), mergeOf: facts.mergeOf, contOf: facts.contOf}
+	closed := facts.closedSwitches(f)
+	var moves []chainMove // the parents to set once the walk is done
 	for c := range cs {
-		closed[c] = cs[c].kind == cSwitch && oneCaseMerges(f, cs[c], facts.dom, preds)
-	}
-	changed := false
-	for c := range cs {
-		if cs[c].kind != cSelection || cs[c].parent < 0 {
+		if cs[c].kind != cSelection || cs[c].parent < 0 || facts.isDropped(c) {
 			continue
 		}
 		x, p := cs[c].header, cs[cs[c].parent]
@@ -84,13 +89,24 @@ func armBreaks(f *Func) bool {
 			}
 			breakAtArm(f, x, t, e, m, preds[e])
 			ac.mergeOf[t], ac.mergeOf[e] = x, -1
-			ac.preds[m] += ac.preds[e]
-			ac.preds[e] = 0
+			facts.movePreds(e, m) // ac.preds too
+			moves = append(moves, chainMove{x: x, t: t, heads: slices.Clone(ac.heads)})
 			changed = true
 			break
 		}
 	}
-	return changed
+	for _, mv := range moves {
+		facts.mergedAtArm(mv.x, mv.t, mv.heads)
+	}
+	return facts, changed
+}
+
+// chainMove is a rewrite whose facts armBreaks keeps after its walk:
+// conditional x merges at t, and the constructs headed by heads (t's
+// chain) move out of x's construct.
+type chainMove struct {
+	x, t  int
+	heads []int
 }
 
 // breakTarget is M, where conditional x's merge E forwards to, when x

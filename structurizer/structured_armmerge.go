@@ -49,15 +49,22 @@ package structurizer
 
 import "slices"
 
-// armMerges runs the pass. Pre: f passes Validate and its declared merges
-// and continue targets are distinct blocks. Post: as in the file's
-// comment, for every conditional that meets its precondition, one after
-// another; it reports whether it rewrote any. Progress: each rewrite walks
-// the chain of blocks that lie directly in one construct, and each block
-// lies directly in one, so the walks add up to the blocks of f.
-func armMerges(f *Func) bool {
-	ac := armChains{f: f, preds: predCounts(f)}
-	ac.mergeOf, ac.contOf = declarers(f)
+// armMerges runs the pass; facts are f's construct facts as the arms
+// group keeps them (structured_check_kept.go), nil where none are kept.
+// Pre: f passes Validate and its declared merges and continue targets are
+// distinct blocks. Post: as in the file's comment, for every conditional
+// that meets its precondition, one after another, and facts kept true of
+// the result; it reports whether it rewrote any. Progress: each rewrite
+// walks the chain of blocks that lie directly in one construct, and each
+// block lies directly in one, so the walks add up to the blocks of f.
+func armMerges(f *Func, facts *constructFacts) bool {
+	ac := armChains{f: f}
+	if facts != nil { // kept below
+		ac.preds, ac.mergeOf, ac.contOf = facts.predCounts(), facts.mergeOf, facts.contOf
+	} else {
+		ac.preds = predCounts(f)
+		ac.mergeOf, ac.contOf = declarers(f)
+	}
 	changed := false
 	for x := range f.Blocks {
 		xb := &f.Blocks[x]
@@ -71,8 +78,13 @@ func armMerges(f *Func) bool {
 		}
 		for _, t := range xb.Term.To {
 			if d, ok := ac.chain(x, t, e); ok {
+				m := eb.Term.To[0]
 				mergeAtArm(f, x, t, d)
 				ac.mergeOf[t], ac.mergeOf[e] = x, -1
+				if facts != nil {
+					facts.mergedAtArm(x, t, ac.heads)
+					facts.movePreds(e, m)
+				}
 				changed = true
 				break
 			}
@@ -82,11 +94,13 @@ func armMerges(f *Func) bool {
 }
 
 // armChains is what the pass reads: f, the branch edges into each block,
-// and the declarers of each block (declarers), kept up to date.
+// and the declarers of each block (declarers), kept up to date; heads are
+// the headers the last chain stepped over (header to merge).
 type armChains struct {
 	f               *Func
 	preds           []int
 	mergeOf, contOf []int
+	heads           []int
 }
 
 // chain follows the chain from t (a target of conditional x, whose merge
@@ -99,6 +113,7 @@ func (ac *armChains) chain(x, t, e int) (d int, ok bool) {
 	}
 	m := f.Blocks[e].Term.To[0]
 	cur := t
+	ac.heads = ac.heads[:0]
 	for range len(f.Blocks) {
 		b := &f.Blocks[cur]
 		if ac.contOf[cur] >= 0 {
@@ -108,6 +123,7 @@ func (ac *armChains) chain(x, t, e int) (d int, ok bool) {
 		switch {
 		case b.Merge.Kind != NoMerge:
 			next = b.Merge.Merge
+			ac.heads = append(ac.heads, cur)
 		case b.Term.Kind == Branch && b.Term.To[0] == e:
 			return cur, true
 		case b.Term.Kind == Branch && preds[b.Term.To[0]] == 1:

@@ -610,15 +610,18 @@ func backEdges(f *Func, structural *cfg.Graph, contOf []int) ([]int, error) {
 	return backOf, nil
 }
 
-// constructFacts are the analyses the latch and lift passes read: the
-// declarers of each block, the structural dominator tree, the constructs
-// with each block's innermost one, and the branch predecessors.
+// constructFacts are the analyses the latch, lift and arm-break passes
+// read: the declarers of each block, the structural dominator tree, the
+// constructs with each block's innermost one, and the branch
+// predecessors. The arms group keeps some of them true across its
+// rewrites (structured_check_kept.go): then dom and inner are nil.
 type constructFacts struct {
 	mergeOf, contOf []int
 	dom             *domTree
 	cs              []construct
 	inner           []int
 	preds           [][]int
+	kept            keptFacts
 }
 
 // constructFactsOf computes f's construct facts; an error when its

@@ -18,13 +18,14 @@ import (
 // later pass rewrites it.
 func emitted(t *testing.T, g *cfg.Graph) *Func { return funcAfter(t, g, "selections") }
 
-// funcAfter returns a copy of the Func pass leaves for g, nil when the pass
-// table did not run (the nested pass laid g out).
+// funcAfter returns a copy of the Func pass leaves for g the first time
+// it runs (a pass of the arms group runs once per round), nil when the
+// pass table did not run (the nested pass laid g out).
 func funcAfter(t *testing.T, g *cfg.Graph, pass string) *Func {
 	t.Helper()
 	var f *Func
 	opt := Options{Strategy: "structured", Hooks: &Hooks{AfterPass: func(p string, got *Func) {
-		if p == pass {
+		if p == pass && f == nil {
 			f = copyFunc(got)
 		}
 	}}}

@@ -33,11 +33,13 @@
 package structurizer
 
 // lift runs the pass on f with its construct facts (nil: computed here;
-// the latch pass's, which it keeps true of what lift reads). Pre: f passes
-// Validate, its declared merges are distinct blocks and its constructs
-// nest (R8). Post: the same function with the lifted conditionals' merges
-// unnamed (the layout drops them); the same runs. It reports whether it
-// lifted any. Constructs are visited outermost first, so a lifted
+// the latch pass's, which it keeps true of what lift reads; or those the
+// arms group keeps, structured_check_kept.go). Pre: f passes Validate,
+// its declared merges are distinct blocks and its constructs nest (R8).
+// Post: the same function with the lifted conditionals' merges unnamed
+// (the layout drops them), and facts kept true of it; the same runs. It
+// reports whether it lifted any. Constructs are visited outermost first
+// (a construct's parent comes before it in facts.cs), so a lifted
 // construct's children are judged against the construct around it: one
 // walk suffices.
 func lift(f *Func, facts *constructFacts) bool {
@@ -47,11 +49,8 @@ func lift(f *Func, facts *constructFacts) bool {
 			return false // the self-check reports it
 		}
 	}
-	cs, dom, contOf, preds := facts.cs, facts.dom, facts.contOf, facts.preds
-	closed := make([]bool, len(cs)) // lift nothing into it
-	for c := range cs {
-		closed[c] = cs[c].kind == cSwitch && oneCaseMerges(f, cs[c], dom, preds)
-	}
+	cs, contOf, preds := facts.cs, facts.contOf, facts.preds
+	closed := facts.closedSwitches(f) // lift nothing into them
 	lifted := make([]bool, len(cs))
 	around := func(c int) int {
 		p := cs[c].parent
@@ -62,7 +61,7 @@ func lift(f *Func, facts *constructFacts) bool {
 	}
 	changed := false
 	for c := range cs {
-		if cs[c].kind != cSelection {
+		if cs[c].kind != cSelection || facts.isDropped(c) {
 			continue
 		}
 		p := around(c)
@@ -74,7 +73,24 @@ func lift(f *Func, facts *constructFacts) bool {
 			lifted[c], changed = true, true
 		}
 	}
+	if changed {
+		keepLifted(facts, lifted, around)
+	}
 	return changed
+}
+
+// keepLifted keeps facts true after the lifts: the lifted constructs
+// dropped, and each construct's parent the nearest construct around it
+// that was not lifted (around). Parents come first in facts.cs, so each
+// construct's parent is already set when it is reached.
+func keepLifted(facts *constructFacts, lifted []bool, around func(int) int) {
+	for c := range facts.cs {
+		if lifted[c] {
+			facts.dropConstruct(c)
+		} else if p := facts.cs[c].parent; p >= 0 && lifted[p] {
+			facts.setParent(c, around(c))
+		}
+	}
 }
 
 // liftable says whether conditional h may be lifted into construct p
