@@ -111,6 +111,9 @@ func runCommand(ctx context.Context, cmd *exec.Cmd) (string, error) {
 		buildsMu.Unlock()
 	}
 	if ctx.Err() != nil {
+		if cmd.Process != nil {
+			reapGroup(cmd.Process.Pid) // what the group's kill orphaned to this process
+		}
 		err = context.Cause(ctx)
 	}
 	return out.String(), err

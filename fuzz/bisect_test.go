@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -233,10 +234,13 @@ func TestBisectSaysEachStep(t *testing.T) {
 }
 
 // TestBuildTimeoutSkipsTheCommit: a build past BuildOptions.Timeout is
-// killed with its process group (a sleep it started is gone), fails as a
-// build that timed out, with the tail of its output, and is skipped by
-// bisect; nothing of it is kept and no failure is recorded for it.
+// killed with its process group (a sleep it started is gone, and on Linux
+// not left a zombie child of this process, its subreaper once a server
+// ran), fails as a build that timed out, with the tail of its output, and
+// is skipped by bisect; nothing of it is kept and no failure is recorded
+// for it.
 func TestBuildTimeoutSkipsTheCommit(t *testing.T) {
+	becomeSubreaper() // as after a campaign's first server: the sleep's orphan comes here
 	repo, commits := tableRepo(t, 5, 2)
 	cache := t.TempDir()
 	pidFile := filepath.Join(t.TempDir(), "pid")
@@ -268,8 +272,12 @@ func TestBuildTimeoutSkipsTheCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stat, err := os.ReadFile("/proc/" + strings.TrimSpace(string(b)) + "/stat"); err == nil && !strings.Contains(string(stat), ") Z ") {
-		t.Errorf("the build's sleep (pid %s) runs on", strings.TrimSpace(string(b)))
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
+		t.Errorf("the build's sleep's pid file holds %q", b)
+	} else if st, ok := readProcStat(pid); ok && st.state != 'Z' {
+		t.Errorf("the build's sleep (pid %d) runs on", pid)
+	} else if ok && st.ppid == os.Getpid() {
+		t.Errorf("the build's sleep (pid %d) is left a zombie child of this process", pid)
 	}
 	left, _ := filepath.Glob(filepath.Join(cache, "builds", "*", commits[2]+"*"))
 	if len(left) > 0 {

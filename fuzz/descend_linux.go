@@ -51,6 +51,41 @@ func becomeSubreaper() {
 	subreaperOnce.Do(func() { unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
 }
 
+// reapGroupWait bounds how long reapGroup waits for a killed process
+// group's members to die.
+const reapGroupWait = time.Second
+
+// reapGroup reaps the members of the process group pgid, killed with
+// SIGKILL, as they die: a member whose parent died first (a build's
+// background job, after its shell) is reparented to this process, its
+// subreaper once it started a server, and would stay a zombie child of
+// it. It returns once no process of the group is left, or after
+// reapGroupWait.
+func reapGroup(pgid int) {
+	for deadline := time.Now().Add(reapGroupWait); ; time.Sleep(5 * time.Millisecond) {
+		var ws syscall.WaitStatus
+		for {
+			if pid, err := syscall.Wait4(-pgid, &ws, syscall.WNOHANG, nil); pid <= 0 || err != nil {
+				break
+			}
+		}
+		if !groupAlive(pgid) || time.Now().After(deadline) {
+			return
+		}
+	}
+}
+
+// groupAlive says whether /proc holds a process of the process group
+// pgid, a zombie included.
+func groupAlive(pgid int) bool {
+	for _, p := range scanProcs() {
+		if p.pgrp == pgid {
+			return true
+		}
+	}
+	return false
+}
+
 // procStat is one process as /proc/PID/stat shows it.
 type procStat struct {
 	pid, ppid int
