@@ -73,21 +73,9 @@ func TestStoppedWhileBuildingLeavesNothing(t *testing.T) {
 // worktree registered.
 func stoppedWhileBuilding(t *testing.T, bin string, sig syscall.Signal, args func(repo, good, bad, build, graph, tmp string) []string) {
 	tmp := t.TempDir()
-	repo := filepath.Join(tmp, "repo")
-	os.MkdirAll(repo, 0o755)
 	pidFile := filepath.Join(tmp, "pid")
-	build := "sleep 1000 & echo $! > " + pidFile + "; wait"
-	b, _ := json.Marshal(map[string]string{"build": build, "serve": "true"})
-	os.WriteFile(filepath.Join(repo, ".cfgfuzz.json"), b, 0o644)
-	gitIn(t, repo, "init", "-q")
-	good := commitAll(t, repo, "good")
-	os.WriteFile(filepath.Join(repo, "change"), []byte("bad\n"), 0o644)
-	bad := commitAll(t, repo, "bad")
-	graphs := filepath.Join(tmp, "graphs")
-	os.MkdirAll(graphs, 0o755)
-	graph := filepath.Join(graphs, "g.cfg")
-	os.WriteFile(graph, []byte("# expect: pass\n{{1, 2}, {3}, {3}, {4, 1}, {}}\n"), 0o644)
-	cache := filepath.Join(tmp, "cache")
+	sb := slowBuildRepo(t, tmp, "sleep 1000 & echo $! > "+pidFile+"; wait")
+	repo, good, bad, build, graph, cache := sb.repo, sb.good, sb.bad, sb.build, sb.graph, sb.cache
 	cmd := exec.Command(bin, args(repo, good, bad, build, graph, tmp)...)
 	cmd.Dir = tmp
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache)
@@ -130,4 +118,30 @@ func stoppedWhileBuilding(t *testing.T, bin string, sig syscall.Signal, args fun
 	if wts := gitIn(t, repo, "worktree", "list", "--porcelain"); strings.Count(wts, "worktree ") != 1 {
 		t.Errorf("worktrees registered:\n%s\n%s", wts, out.String())
 	}
+}
+
+// slowBuild is a repository in tmp/repo of two commits, good and bad,
+// whose .cfgfuzz.json builds with build and serves with true; a
+// regression file, graph, that passes; and the cache directory for
+// XDG_CACHE_HOME.
+type slowBuild struct {
+	repo, good, bad, build, graph, cache string
+}
+
+// slowBuildRepo makes a slowBuild in tmp.
+func slowBuildRepo(t *testing.T, tmp, build string) slowBuild {
+	t.Helper()
+	repo := filepath.Join(tmp, "repo")
+	os.MkdirAll(repo, 0o755)
+	b, _ := json.Marshal(map[string]string{"build": build, "serve": "true"})
+	os.WriteFile(filepath.Join(repo, ".cfgfuzz.json"), b, 0o644)
+	gitIn(t, repo, "init", "-q")
+	good := commitAll(t, repo, "good")
+	os.WriteFile(filepath.Join(repo, "change"), []byte("bad\n"), 0o644)
+	bad := commitAll(t, repo, "bad")
+	graphs := filepath.Join(tmp, "graphs")
+	os.MkdirAll(graphs, 0o755)
+	graph := filepath.Join(graphs, "g.cfg")
+	os.WriteFile(graph, []byte("# expect: pass\n{{1, 2}, {3}, {3}, {4, 1}, {}}\n"), 0o644)
+	return slowBuild{repo: repo, good: good, bad: bad, build: build, graph: graph, cache: filepath.Join(tmp, "cache")}
 }

@@ -6,7 +6,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,21 +20,9 @@ func TestBuildTimeoutIsABuildFailure(t *testing.T) {
 	for _, c := range buildingCommands {
 		t.Run(c.name, func(t *testing.T) {
 			tmp := t.TempDir()
-			repo := filepath.Join(tmp, "repo")
-			os.MkdirAll(repo, 0o755)
 			pidFile := filepath.Join(tmp, "pid")
-			build := "echo compiling the slow part; sleep 1000 & echo $! > " + pidFile + "; wait"
-			b, _ := json.Marshal(map[string]string{"build": build, "serve": "true"})
-			os.WriteFile(filepath.Join(repo, ".cfgfuzz.json"), b, 0o644)
-			gitIn(t, repo, "init", "-q")
-			good := commitAll(t, repo, "good")
-			os.WriteFile(filepath.Join(repo, "change"), []byte("bad\n"), 0o644)
-			bad := commitAll(t, repo, "bad")
-			graphs := filepath.Join(tmp, "graphs")
-			os.MkdirAll(graphs, 0o755)
-			graph := filepath.Join(graphs, "g.cfg")
-			os.WriteFile(graph, []byte("# expect: pass\n{{1, 2}, {3}, {3}, {4, 1}, {}}\n"), 0o644)
-			cache := filepath.Join(tmp, "cache")
+			sb := slowBuildRepo(t, tmp, "echo compiling the slow part; sleep 1000 & echo $! > "+pidFile+"; wait")
+			repo, good, bad, build, graph, cache := sb.repo, sb.good, sb.bad, sb.build, sb.graph, sb.cache
 			cmd := exec.Command(bin, append(c.args(repo, good, bad, build, graph, tmp), "--build-timeout", "1s")...)
 			cmd.Dir = tmp
 			cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache)
