@@ -7,7 +7,7 @@
 // once (StateUseNote), on standard error and in its report: of two
 // nights on one state, only the first to commit is committed (CommitState
 // refuses the second), so the user can stop one early rather than learn
-// it at the end. The mark is no lock: both nights run, as before. A mark
+// it at the end. The mark is no lock: both nights run. A mark
 // whose owner this process can check and finds gone (kill -9) is removed;
 // one of an owner it cannot check (another host, a container) counts
 // while its heartbeat is younger than LockStale.
