@@ -8,6 +8,7 @@ package fuzz
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,18 +83,16 @@ func TestBisectSkipsBrokenBuilds(t *testing.T) {
 	}
 }
 
-// TestBisectSkipKeepsBuildOutput: a skipped commit says why in one line
-// and keeps the tail of its build's output, with the paths of the removed
-// checkout relative to it and none naming the build's directories; the
-// commits tested are those after the good one.
-func TestBisectSkipKeepsBuildOutput(t *testing.T) {
-	repo, commits := tableRepo(t, 5, 2)
-	cache := t.TempDir()
-	var log strings.Builder
-	build := "if test -e BROKEN; then seq 1 20; echo error: {worktree}/src/lib.rs:3: cannot find x >&2; echo; echo error: could not compile into {out}; exit 101; fi"
-	res, err := Bisect(BisectOptions{Good: commits[0], Bad: commits[5], Repo: repo, Log: &log,
+// bisectSkippingTwo bisects tableRepo's commits 0 (good) to 5 (bad),
+// built by build with bo, commits 4 and 5 judged failing, logging to log
+// (nil: none);
+// it returns the result and its first skipped step (commit 2's, whose
+// build the table breaks), failing the test when none is skipped.
+func bisectSkippingTwo(t *testing.T, repo string, commits []string, bo BuildOptions, build string, log io.Writer) (*BisectResult, BisectStep) {
+	t.Helper()
+	res, err := Bisect(BisectOptions{Good: commits[0], Bad: commits[5], Repo: repo, Log: log,
 		SpecOf:  func(c string) Spec { return Spec{Kind: SpecRepo, Repo: repo, Rev: c} },
-		Resolve: ResolveOptions{Build: BuildOptions{CacheDir: cache}, Project: Project{Build: build, Serve: "cat"}},
+		Resolve: ResolveOptions{Build: bo, Project: Project{Build: build, Serve: "cat"}},
 		Judge: func(side SideFactory) (SideResult, error) {
 			if strings.HasSuffix(side.Describe, "@"+commits[4]) || strings.HasSuffix(side.Describe, "@"+commits[5]) {
 				return SideResult{Outcome: OutInvalid, Signature: "exec:trace-mismatch"}, nil
@@ -107,7 +106,19 @@ func TestBisectSkipKeepsBuildOutput(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("no commit skipped: %+v", res.Steps)
 	}
-	s := res.Steps[i]
+	return res, res.Steps[i]
+}
+
+// TestBisectSkipKeepsBuildOutput: a skipped commit says why in one line
+// and keeps the tail of its build's output, with the paths of the removed
+// checkout relative to it and none naming the build's directories; the
+// commits tested are those after the good one.
+func TestBisectSkipKeepsBuildOutput(t *testing.T) {
+	repo, commits := tableRepo(t, 5, 2)
+	cache := t.TempDir()
+	var log strings.Builder
+	build := "if test -e BROKEN; then seq 1 20; echo error: {worktree}/src/lib.rs:3: cannot find x >&2; echo; echo error: could not compile into {out}; exit 101; fi"
+	res, s := bisectSkippingTwo(t, repo, commits, BuildOptions{CacheDir: cache}, build, &log)
 	want := []string{"15", "16", "17", "18", "19", "20", "error: src/lib.rs:3: cannot find x", "error: could not compile into {out}"}
 	if s.Commit != commits[2] || s.Skipped != "build failed: exit status 101" || !slices.Equal(s.Output, want) {
 		t.Errorf("skipped %s: %q, output %q; want commit 2: %q, output %q", s.Commit, s.Skipped, s.Output, "build failed: exit status 101", want)
@@ -245,23 +256,7 @@ func TestBuildTimeoutSkipsTheCommit(t *testing.T) {
 	cache := t.TempDir()
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	build := "if test -e BROKEN; then echo compiling the slow part; sleep 1000 & echo $! > " + pidFile + "; wait; fi"
-	res, err := Bisect(BisectOptions{Good: commits[0], Bad: commits[5], Repo: repo,
-		SpecOf:  func(c string) Spec { return Spec{Kind: SpecRepo, Repo: repo, Rev: c} },
-		Resolve: ResolveOptions{Build: BuildOptions{CacheDir: cache, Timeout: time.Second}, Project: Project{Build: build, Serve: "cat"}},
-		Judge: func(side SideFactory) (SideResult, error) {
-			if strings.HasSuffix(side.Describe, "@"+commits[4]) || strings.HasSuffix(side.Describe, "@"+commits[5]) {
-				return SideResult{Outcome: OutInvalid, Signature: "exec:trace-mismatch"}, nil
-			}
-			return SideResult{Outcome: OutOK}, nil
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(res.Steps, func(s BisectStep) bool { return s.Skipped != "" })
-	if i < 0 {
-		t.Fatalf("no commit skipped: %+v", res.Steps)
-	}
-	s := res.Steps[i]
+	res, s := bisectSkippingTwo(t, repo, commits, BuildOptions{CacheDir: cache, Timeout: time.Second}, build, nil)
 	if s.Commit != commits[2] || s.Skipped != "build timed out: killed with its process group after 1s (--build-timeout)" || !slices.Equal(s.Output, []string{"compiling the slow part"}) {
 		t.Errorf("skipped %s: %q, output %q; want commit 2 timed out, with its output", s.Commit, s.Skipped, s.Output)
 	}
