@@ -24,8 +24,11 @@ func deadPid(t *testing.T) int {
 	return cmd.Process.Pid
 }
 
-func TestBuildRevisionRemovesStaleBuilds(t *testing.T) {
-	repo := filepath.Join(t.TempDir(), "repo")
+// oneCommitRepo is a git repository named name in a temporary directory,
+// with one empty commit, and that commit.
+func oneCommitRepo(t *testing.T, name string) (repo, commit string) {
+	t.Helper()
+	repo = filepath.Join(t.TempDir(), name)
 	for _, args := range [][]string{{"init", "-q", repo}, {"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "c"}} {
 		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
@@ -35,6 +38,11 @@ func TestBuildRevisionRemovesStaleBuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return repo, commit
+}
+
+func TestBuildRevisionRemovesStaleBuilds(t *testing.T) {
+	repo, commit := oneCommitRepo(t, "repo")
 	cache := t.TempDir()
 	dead, live := deadPid(t), os.Getppid() // the parent (go test) is alive
 	builds := filepath.Join(cache, "builds", OwnProject().key())
@@ -65,21 +73,8 @@ func TestBuildRevisionRemovesStaleBuilds(t *testing.T) {
 // worktrees belong to (a one-off --build's folder of another repository
 // here), unregistering those worktrees, and keeps a live build's there.
 func TestBuildSweepsEveryProjectFolder(t *testing.T) {
-	newRepo := func(name string) (string, string) {
-		repo := filepath.Join(t.TempDir(), name)
-		for _, args := range [][]string{{"init", "-q", repo}, {"-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "c"}} {
-			if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
-				t.Fatalf("git %v: %v\n%s", args, err, out)
-			}
-		}
-		commit, err := ResolveRevision("HEAD", BuildOptions{Repo: repo})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return repo, commit
-	}
-	repo, commit := newRepo("repo")
-	other, otherCommit := newRepo("other")
+	repo, commit := oneCommitRepo(t, "repo")
+	other, otherCommit := oneCommitRepo(t, "other")
 	cache := t.TempDir()
 	oneOff := Project{Build: "make adapter", Serve: "{out}/adapter"}
 	otherBuilds := filepath.Join(cache, "builds", oneOff.key())
