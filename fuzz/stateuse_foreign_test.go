@@ -1,0 +1,44 @@
+// stateuse_foreign_test.go: the mark of a night on another host whose
+// heartbeat stopped long ago (a night killed with SIGKILL there) no
+// longer counts, and MarkNight, which cannot tell that its process is
+// gone, leaves it in the state directory (STATE.md says so).
+package fuzz
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestMarkNightLeavesAStaleForeignMark(t *testing.T) {
+	st := &State{Dir: t.TempDir()}
+	o := thisOwner()
+	o.host, o.boot, o.pidns, o.beat = "other-host", "00000000-0000-0000-0000-000000000000", "1", true
+	path := filepath.Join(st.Dir, nightMarkPrefix+"4242-other-host-1"+nightMarkSuffix)
+	if err := os.WriteFile(path, []byte(o.line()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-24 * time.Hour)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	others, release := st.MarkNight()
+	release()
+	if len(others) != 0 {
+		t.Errorf("a mark whose heartbeat stopped a day ago counts: %q", others)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("the stale mark of another host's night: %v; STATE.md says it is left for the user to delete", err)
+	}
+	now := time.Now()
+	if err := os.Chtimes(path, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if others, release := st.MarkNight(); len(others) != 1 {
+		t.Errorf("a mark of another host refreshed now does not count: %q", others)
+		release()
+	} else {
+		release()
+	}
+}
