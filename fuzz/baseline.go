@@ -36,6 +36,11 @@ type BuildOptions struct {
 	// and everything it made removed: baseline_cleanup.go); nil means
 	// Background.
 	Context context.Context
+	// Stop, when not nil, stops the build as a cancelled Context does,
+	// from outside the caller (a command's stop-signal handling: Stop.Stop),
+	// and lets its holder wait until the build has removed what it made
+	// (Stop.Wait). nil: never stopped but through Context.
+	Stop *BuildStop
 	// Timeout bounds the build command of one revision (--build-timeout):
 	// past it the command is killed with its process group and the build
 	// fails (BuildError.TimedOut), with nothing kept and no failure
@@ -113,8 +118,7 @@ func BuildRevision(commit string, opt BuildOptions) (string, error) {
 // BuildProject returns rev of p built, building it when the cache lacks
 // it. A failed build's error holds the build's output.
 func BuildProject(p Project, rev Revision, opt BuildOptions) (Built, error) {
-	building.Add(1) // until every deferred cleanup below has run
-	defer building.Add(-1)
+	defer opt.Stop.track()() // until every deferred cleanup below has run
 	entry, err := buildEntry(p, rev, opt)
 	if err != nil {
 		return Built{}, err

@@ -13,8 +13,9 @@
 // whose directories are gone (git worktree prune), while no other build
 // changes those repositories' worktrees (worktreelock.go). A cache shared between
 // hosts can have a live build of another host taken for dead. A command
-// that ends at once on a stop signal stops its builds first (StopBuilds,
-// WaitBuilds), so that their cleanup runs before the process exits.
+// that ends at once on a stop signal stops its builds first, through the
+// BuildStop its build options carry (BuildStop.Stop, BuildStop.Wait), so
+// that their cleanup runs before the process exits.
 
 package fuzz
 
@@ -34,52 +35,83 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/internal/procgroup"
 )
 
-// stopAll is the context every build joins (buildContext): StopBuilds
-// cancels it, so that a command ending at once on a stop signal stops its
-// builds through their own cleanup, as a cancelled opt.Context does.
-var stopAll, stopAllCancel = context.WithCancelCause(context.Background())
+// BuildStop is how whoever runs builds (a command's stop-signal handling)
+// stops the builds whose options carry it (BuildOptions.Stop) and waits
+// for them to be gone: Stop cancels each as a cancelled BuildOptions.Context
+// does (their git and build processes killed with their process groups,
+// each removing its build directory and unregistering its worktree on its
+// way out), no build carrying it starts after, and Wait waits for their
+// cleanup to end. A build that does not carry it is not stopped by it.
+// NewBuildStop makes one; a nil *BuildStop never stops a build and counts
+// none.
+type BuildStop struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	// running counts the BuildProject calls carrying it in progress, from
+	// before their build directory is made to after it is removed.
+	running atomic.Int64
+}
 
-// building counts the BuildProject calls in progress, from before their
-// build directory is made to after it is removed.
-var building atomic.Int64
+// NewBuildStop is a BuildStop not stopped, with no build in progress.
+func NewBuildStop() *BuildStop {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	return &BuildStop{ctx: ctx, cancel: cancel}
+}
+
+// Stop stops every build in progress that carries s, with cause as their
+// context's cause, and every one that starts after. Nothing is recorded
+// of a stopped build. On a nil s it does nothing.
+func (s *BuildStop) Stop(cause error) {
+	if s != nil {
+		s.cancel(cause)
+	}
+}
+
+// Building says whether a build carrying s is in progress; false for a
+// nil s.
+func (s *BuildStop) Building() bool { return s != nil && s.running.Load() > 0 }
+
+// Wait waits, up to wait, until no build carrying s is in progress, and
+// says whether none is; true at once for a nil s.
+func (s *BuildStop) Wait(wait time.Duration) bool {
+	for deadline := time.Now().Add(wait); s.Building(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
+// track counts a build carrying s in progress until the returned func
+// runs.
+func (s *BuildStop) track() (done func()) {
+	if s == nil {
+		return func() {}
+	}
+	s.running.Add(1)
+	return func() { s.running.Add(-1) }
+}
 
 // buildContext is opt.Context (Background when nil), also cancelled by
-// StopBuilds; release frees what joins the two.
+// opt.Stop; release frees what joins the two.
 func buildContext(opt BuildOptions) (ctx context.Context, release func()) {
 	parent := opt.Context
 	if parent == nil {
 		parent = context.Background()
 	}
 	ctx, cancel := context.WithCancelCause(parent)
-	if stopAll.Err() != nil {
-		cancel(context.Cause(stopAll))
+	if opt.Stop == nil {
+		return ctx, func() { cancel(nil) }
 	}
-	unhook := context.AfterFunc(stopAll, func() { cancel(context.Cause(stopAll)) })
+	stop := opt.Stop.ctx
+	if stop.Err() != nil {
+		cancel(context.Cause(stop))
+	}
+	unhook := context.AfterFunc(stop, func() { cancel(context.Cause(stop)) })
 	return ctx, func() {
 		unhook()
 		cancel(nil)
 	}
-}
-
-// Building says whether a build is in progress in this process.
-func Building() bool { return building.Load() > 0 }
-
-// StopBuilds stops every build in progress, with cause as their context's
-// cause: their git and build processes are killed with their process
-// groups, and each build removes its build directory and unregisters its
-// worktree on its way out (nothing is recorded of a stopped build). No
-// build starts after it. WaitBuilds waits for them to be gone.
-func StopBuilds(cause error) { stopAllCancel(cause) }
-
-// WaitBuilds waits, up to wait, until no build is in progress, and says
-// whether none is.
-func WaitBuilds(wait time.Duration) bool {
-	for deadline := time.Now().Add(wait); building.Load() > 0; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			return false
-		}
-	}
-	return true
 }
 
 // buildCommand is a git or build command, killed with its whole process

@@ -116,8 +116,9 @@ type benchTotals struct {
 	compiles, runs, compileCPUs, runCPUs []time.Duration
 }
 
-func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runBench(args []string, _ io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
 	bf, fs := benchFlagSet(stderr)
+	bf.proc.stop = builds
 	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}

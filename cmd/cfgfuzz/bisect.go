@@ -38,7 +38,7 @@ type bisectFlags struct {
 	judge                         judgeFlags
 }
 
-func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
 	fs := flag.NewFlagSet("bisect", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var f bisectFlags
@@ -74,7 +74,7 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	files := fs.Args()
-	res, err := bisectMain(f, files, stdin, stdout, stderr)
+	res, err := bisectMain(f, files, builds, stdin, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "cfgfuzz bisect: %v\n", err)
 		return exitUsage
@@ -86,7 +86,9 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr io.Writer) (*fuzz.BisectResult, error) {
+// bisectMain bisects as f says on the graph of files, each commit's build
+// stopped through builds (nil: never).
+func bisectMain(f bisectFlags, files []string, builds *fuzz.BuildStop, stdin io.Reader, stdout, stderr io.Writer) (*fuzz.BisectResult, error) {
 	if f.good == "" || f.bad == "" || len(files) != 1 {
 		return nil, fmt.Errorf("want --good REV --bad REV and one GRAPH-FILE")
 	}
@@ -121,7 +123,7 @@ func bisectMain(f bisectFlags, files []string, stdin io.Reader, stdout, stderr i
 		warnReplayProject(f.repo, fuzz.Project{Build: f.build, Serve: f.serve}, stderr)
 	}
 	opt := fuzz.BisectOptions{Good: f.good, Bad: f.bad, Repo: f.repo, SpecOf: specOf, Log: stderr,
-		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Log: stderr, Timeout: f.buildTimeout}, Project: fuzz.Project{Build: f.build, Serve: f.serve}, Process: fuzz.ProcessOptions{StartTimeout: f.startTimeout}, HandOn: true},
+		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Stop: builds, Log: stderr, Timeout: f.buildTimeout}, Project: fuzz.Project{Build: f.build, Serve: f.serve}, Process: fuzz.ProcessOptions{StartTimeout: f.startTimeout}, HandOn: true},
 		Judge: func(side fuzz.SideFactory) (fuzz.SideResult, error) {
 			c.Current = side
 			return fuzz.JudgeGraph(c, g.Clone())

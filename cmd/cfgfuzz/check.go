@@ -91,7 +91,7 @@ type checkFlags struct {
 	judge                        judgeFlags
 }
 
-func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
 	var cf checkFlags
 	var lim checkLimits
 	fs := checkFlagSet(&cf, &lim, stderr)
@@ -143,6 +143,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cfgfuzz check: --registers:", err)
 		return exitUsage
 	}
+	cf.proc.stop = builds
 	opener, err := resolveSide(cf.proc.builds(nil, stderr), cf.structurizer, cf.proc.options())
 	var side fuzz.Side
 	if err == nil {

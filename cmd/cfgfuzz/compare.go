@@ -4,12 +4,16 @@
 
 package main
 
-import "io"
+import (
+	"io"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+)
 
 func init() {
 	register(command{name: "compare", summary: "compare two revisions' structurizers graph by graph", run: runCompare})
 }
 
-func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return campaignMain("compare", args, stdout, stderr)
+func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
+	return campaignMain("compare", args, builds, stdout, stderr)
 }

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/gen"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
@@ -83,7 +84,7 @@ type completionCommand struct {
 	flags         []completionFlag
 }
 
-func runCompletion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runCompletion(args []string, _ io.Reader, stdout, stderr io.Writer, _ *fuzz.BuildStop) int {
 	fs := flag.NewFlagSet("completion", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -142,7 +143,7 @@ var flagLine = regexp.MustCompile(`^  -([A-Za-z0-9][A-Za-z0-9-]*)(?:([ \t])(.*))
 // commandFlags runs the command's -h and reads its flags from the usage.
 func commandFlags(c command) []completionFlag {
 	var out, errw bytes.Buffer
-	c.run([]string{"-h"}, strings.NewReader(""), &out, &errw)
+	c.run([]string{"-h"}, strings.NewReader(""), &out, &errw, nil)
 	var flags []completionFlag
 	lines := strings.Split(out.String()+errw.String(), "\n")
 	for i, l := range lines {

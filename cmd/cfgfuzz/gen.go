@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/gen"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -36,7 +37,7 @@ type genFlags struct {
 	kinds    []gen.Kind // --kind's comma-separated list
 }
 
-func runGen(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runGen(args []string, stdin io.Reader, stdout, stderr io.Writer, _ *fuzz.BuildStop) int {
 	f, err := parseGenFlags(args, stdout, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK

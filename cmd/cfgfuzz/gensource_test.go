@@ -36,7 +36,7 @@ func TestReplayPrintsTheCampaignGraph(t *testing.T) {
 					t.Fatalf("replay %q does not start with cfgfuzz", cmd)
 				}
 				var out bytes.Buffer
-				if code := runGen(strings.Fields(args)[1:], nil, &out, io.Discard); code != exitOK {
+				if code := runGen(strings.Fields(args)[1:], nil, &out, io.Discard, nil); code != exitOK {
 					t.Fatalf("%s: exit %d", cmd, code)
 				}
 				got, err := cfg.ParseLines(strings.TrimSuffix(strings.TrimSpace(out.String()), "---"), cfg.DefaultLimits)
@@ -119,7 +119,7 @@ func TestRunBlocks(t *testing.T) {
 			}
 			var out bytes.Buffer
 			cmd := src.Replay(s, it.Seed)
-			if code := runGen(strings.Fields(strings.TrimPrefix(cmd, "cfgfuzz "))[1:], nil, &out, io.Discard); code != exitOK || !strings.Contains(cmd, " --blocks 40-60") {
+			if code := runGen(strings.Fields(strings.TrimPrefix(cmd, "cfgfuzz "))[1:], nil, &out, io.Discard, nil); code != exitOK || !strings.Contains(cmd, " --blocks 40-60") {
 				t.Fatalf("%s: exit %d", cmd, code)
 			}
 			if got, err := cfg.ParseLines(strings.TrimSuffix(strings.TrimSpace(out.String()), "---"), cfg.DefaultLimits); err != nil || !got.Equal(it.Graph) {

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
@@ -32,7 +33,7 @@ type lintRecord struct {
 	Violations []oracle.Violation `json:"violations"`
 }
 
-func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer, _ *fuzz.BuildStop) int {
 	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object per file")

@@ -29,11 +29,14 @@ const (
 )
 
 // command is one subcommand. run gets the arguments after the subcommand's
-// name and returns the exit code.
+// name, the streams, and builds, the BuildStop through which the
+// command's stop-signal handling stops the revisions' builds it starts
+// (the command hands it to every build's options; nil: never stopped but
+// through a build's context), and returns the exit code.
 type command struct {
 	name    string
 	summary string
-	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int
 }
 
 var commands = map[string]command{}
@@ -89,10 +92,13 @@ func main() {
 		// target comes down as a long campaign's live heap grows.
 		fuzz.TuneGC(time.Second)
 	}
+	// The command's builds are stopped through builds, by the stop
+	// handler installed here or by the command's own (onStopSignals).
+	builds := fuzz.NewBuildStop()
 	if len(os.Args) < 2 || !ownStop[os.Args[1]] {
-		killServersOnStop(strings.Join(os.Args[1:2], ""))
+		killServersOnStop(strings.Join(os.Args[1:2], ""), builds)
 	}
-	code := run(os.Args[1:], os.Stdin, endingGate{os.Stdout}, endingGate{os.Stderr})
+	code := runStopping(os.Args[1:], os.Stdin, endingGate{os.Stdout}, endingGate{os.Stderr}, builds)
 	waitForStop()      // a stop signal being handled ends the process
 	fuzz.StopServers() // whatever path run took, no structurizer server outlives it
 	gpu.CloseShared()  // nor a driver server
@@ -120,7 +126,9 @@ func unknownCommand(name string, stderr io.Writer) {
 	usage(stderr)
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// runStopping runs the command args names, its builds stopped through
+// builds (nil: never stopped but through their context).
+func runStopping(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
@@ -129,7 +137,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch name {
 	case "-h", "-help", "--help", "help":
 		if len(args) == 2 && name == "help" {
-			return run([]string{args[1], "-h"}, stdin, stdout, stderr) // help CMD is CMD -h
+			return runStopping([]string{args[1], "-h"}, stdin, stdout, stderr, builds) // help CMD is CMD -h
 		}
 		out := &checkedWriter{w: stdout}
 		usage(out)
@@ -151,7 +159,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	perr := newPrintableWriter(stderr)
 	stderr = perr
 	out := &checkedWriter{w: stdout}
-	code := c.run(args[1:], stdin, out, stderr)
+	code := c.run(args[1:], stdin, out, stderr, builds)
 	if pout != nil {
 		if err := pout.Flush(); err != nil && out.err == nil {
 			out.err = err

@@ -20,7 +20,6 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -30,7 +29,7 @@ func init() {
 	register(command{name: "merge", summary: "merge the shards of a campaign into one report", run: runMerge})
 }
 
-func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "cfgfuzz-out", "output `DIR` of the merged report")
@@ -44,7 +43,8 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	force := fs.Bool("force", false, "replace the merge that --out holds (its reports, findings, pictures and state update); without it such a DIR is refused, unless it holds this same merge unfinished (stopped, or its state not committed)")
 	var budget minimizeBudget
 	budget.define(fs)
-	buildTimeout := fs.Duration("build-timeout", 0, buildTimeoutUsage+"; a revision the minimizer needs built")
+	proc := processFlags{stop: builds} // the minimizer's builds: --build-timeout, and stopped with the command
+	fs.DurationVar(&proc.buildTimeout, "build-timeout", 0, buildTimeoutUsage+"; a revision the minimizer needs built")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz merge [--out DIR [--force]] [--partial] [--state DIR] [--corpus DIR] SHARD_DIR...\n\nCombine the shards' results logs into one report. Exit status: 0 nothing new, 1 new findings")
 		fmt.Fprintln(fs.Output(), "(with --state: new signatures) or output grown past the campaign's --max-growth, 2 usage or infrastructure error\n(the structurizer the shards ran not there to minimize with: the state is then left as it was), graphs without a whole verdict (harness errors,\na check that could not judge a module), an incomplete shard set, or a --partial merge without new findings.\n\nflags:")
@@ -77,7 +77,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		corpusDir = filepath.Join(*state, fuzz.StateCorpusDir)
 	}
 	again := "cfgfuzz merge " + shellWords(args)
-	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *force, *minimize, budget, *buildTimeout, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: lines, CorpusDir: corpusDir}, again, stderr)
+	rep, minErr, err := mergeNight(fs.Args(), *out, *state, *force, *minimize, budget, proc, fuzz.MergeOptions{Partial: *partial, Mixed: *mixed, Writer: thisWriter(), Log: lines, CorpusDir: corpusDir}, again, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz merge:", err)
 		return exitUsage
@@ -185,7 +185,8 @@ func sameDir(a, b string) bool {
 // is left as it was, so that they stay new and a merge run again where
 // the structurizer runs minimizes them. opt.Log (nil: none) takes the
 // minimization's progress lines, as a campaign's --progress; stderr the
-// merge's own messages. A guided night's grown corpus is written into
+// merge's own messages; proc says how a revision the minimizer needs is
+// built (its --build-timeout, its BuildStop). A guided night's grown corpus is written into
 // opt.CorpusDir after the state is committed (or, without a state, after
 // the reports), not when the state is left as it was. A commit that
 // cannot be written (a full disk, the state's lock held) leaves out
@@ -194,7 +195,7 @@ func sameDir(a, b string) bool {
 // so that again replaces it. A merge a stop signal ends (killServersOnStop)
 // says so, with again, before it ends (mergeStopped): it leaves out as a
 // failed commit does, unfinishedFile in place, and the state as it was.
-func mergeNight(dirs []string, out, state string, force, minimize bool, budget minimizeBudget, buildTimeout time.Duration, opt fuzz.MergeOptions, again string, stderr io.Writer) (rep *fuzz.Report, minErr error, err error) {
+func mergeNight(dirs []string, out, state string, force, minimize bool, budget minimizeBudget, proc processFlags, opt fuzz.MergeOptions, again string, stderr io.Writer) (rep *fuzz.Report, minErr error, err error) {
 	replace, err := checkMergeOut(out, dirs, state, force)
 	if err != nil {
 		return nil, nil, err
@@ -236,7 +237,7 @@ func mergeNight(dirs []string, out, state string, force, minimize bool, budget m
 	var sides openSides
 	defer sides.close()
 	if minimize {
-		if err := mergeMinimizer(&opt, dirs[0], out, &sides, budget, buildTimeout, stderr, &minErr); err != nil {
+		if err := mergeMinimizer(&opt, dirs[0], out, &sides, budget, proc, stderr, &minErr); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -336,13 +337,13 @@ func loadMergeState(opt *fuzz.MergeOptions, state string, stderr io.Writer) (con
 // mergeMinimizer sets opt.Minimize to minimize the new findings the
 // shards deferred, on the campaign settings of the first shard, shard,
 // with its sides kept in sides; *minErr says why it could not start.
-func mergeMinimizer(opt *fuzz.MergeOptions, shard, out string, sides *openSides, budget minimizeBudget, buildTimeout time.Duration, stderr io.Writer, minErr *error) error {
+func mergeMinimizer(opt *fuzz.MergeOptions, shard, out string, sides *openSides, budget minimizeBudget, proc processFlags, stderr io.Writer, minErr *error) error {
 	s, err := fuzz.LoadSettings(shard)
 	if err != nil {
 		return err
 	}
 	s.Shard = fuzz.Shard{}
-	opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out, Progress: opt.Log}, shard, sides, budget, buildTimeout, stderr, minErr)
+	opt.Minimize = lazyMinimizer(fuzz.Config{Settings: s, Dir: out, Progress: opt.Log}, shard, sides, budget, proc, stderr, minErr)
 	return nil
 }
 
@@ -487,17 +488,18 @@ func saveMergedCorpus(dir string, grown *fuzz.Corpus) error {
 }
 
 // lazyMinimizer is the campaign's minimizer for the merged settings, its
-// sides made (a revision built, within buildTimeout unless it is 0) on
-// the first finding to minimize; when
+// sides made (a revision built as proc says: within its --build-timeout
+// unless it is 0, stopped through its BuildStop) on the first finding to
+// minimize; when
 // they cannot be made, or a cmd side's files here differ from those the
 // shards (shard, the first) ran, it minimizes nothing and sets *failed.
-func lazyMinimizer(c fuzz.Config, shard string, sides *openSides, budget minimizeBudget, buildTimeout time.Duration, stderr io.Writer, failed *error) fuzz.Minimizer {
+func lazyMinimizer(c fuzz.Config, shard string, sides *openSides, budget minimizeBudget, proc processFlags, stderr io.Writer, failed *error) fuzz.Minimizer {
 	var made bool
 	return func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
 		if !made {
 			made = true
 			var f campaignFlags
-			f.proc.buildTimeout = buildTimeout
+			f.proc = proc
 			err := fuzz.CheckShardSideFiles(shard)
 			if err == nil {
 				err = f.sidesFromSettings(context.Background(), &c, stderr)

@@ -77,11 +77,12 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.BoolVar(&mf.verbose, "v", false, "log every accepted reduction (without it, a progress line every 5 s)")
 }
 
-func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
 	fs := flag.NewFlagSet("minimize", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var mf minimizeFlags
 	mf.define(fs)
+	mf.proc.stop = builds
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz minimize [flags] GRAPH-FILE [flags]")
 		fmt.Fprintln(fs.Output(), "\nShrink the graph while it fails with the same signature (the original failure's, or --signature)")
@@ -150,7 +151,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	}
 	// From here a stop signal is minimize's own: a revision being built
 	// for the structurizer or the baseline is stopped with the search.
-	in := onStopSignals("minimize", minimizeStop, stderr)
+	in := onStopSignals("minimize", minimizeStop, stderr, mf.proc.stop)
 	defer in.stop()
 	popt := proto.Options{Strategy: mf.strategy, Inject: splitList(mf.inject), Registers: mf.registers}
 	var spec fuzz.Spec

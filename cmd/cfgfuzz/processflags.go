@@ -17,12 +17,18 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
-// processFlags are the values of the process flags. The zero value is
-// not the defaults: define sets them.
+// processFlags are the values of the process flags, and the stop of the
+// builds they configure. The zero value is not the defaults: define sets
+// them.
 type processFlags struct {
 	maxAnswer    fuzz.ByteSize
 	startTimeout time.Duration
 	buildTimeout time.Duration // 0: no limit
+	// stop is no flag: it is the BuildStop through which the command's
+	// stop-signal handling stops the builds it starts (main gives it to
+	// the command), carried by every BuildOptions builds makes. nil: the
+	// builds are never stopped but through builds' context.
+	stop *fuzz.BuildStop
 }
 
 // buildTimeoutUsage is the --build-timeout flag's text.
@@ -40,9 +46,10 @@ func (p *processFlags) define(fs *flag.FlagSet) {
 }
 
 // builds are the build options of the revisions the command builds: ctx
-// (nil: none) stops a build, log says what is built.
+// (nil: none) and p.stop (nil: none) stop a build, log says what is
+// built.
 func (p processFlags) builds(ctx context.Context, log io.Writer) fuzz.BuildOptions {
-	return fuzz.BuildOptions{Context: ctx, Log: log, Timeout: p.buildTimeout}
+	return fuzz.BuildOptions{Context: ctx, Stop: p.stop, Log: log, Timeout: p.buildTimeout}
 }
 
 // options are the flags as fuzz.ProcessOptions.

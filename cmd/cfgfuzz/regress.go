@@ -56,10 +56,11 @@ type regressFlags struct {
 	envGiven, compatGiven, walksGiven, seedGiven, timeoutGiven, checkTimeoutGiven bool
 }
 
-func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
 	fs := flag.NewFlagSet("regress", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var rf regressFlags
+	rf.proc.stop = builds
 	fs.StringVar(&rf.structurizer, "structurizer", "", "the structurizer under test: self, isolated, rev:REV, cmd:CMD or repo:DIR@REV (default: each file's own '# structurizer:', else self)")
 	fs.StringVar(&rf.junit, "junit", "", "also write the results as JUnit XML to `FILE`")
 	rf.proc.define(fs)
@@ -153,7 +154,7 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 	}
 	// From here a stop signal is regress's own: the case in flight
 	// finishes and the cases judged so far are reported.
-	in := onStopSignals("regress", regressStop, stderr)
+	in := onStopSignals("regress", regressStop, stderr, rf.proc.stop)
 	defer in.stop()
 	r := &regressReplay{dir: dir, rf: rf, stdout: stdout, files: len(rs) + len(bad), code: exitOK, counts: map[string]int{}}
 	in.sayWith(r.secondWords)

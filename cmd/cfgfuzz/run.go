@@ -167,17 +167,19 @@ func weightList() string {
 	return strings.Join(s, ",")
 }
 
-func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return campaignMain("run", args, stdout, stderr)
+func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
+	return campaignMain("run", args, builds, stdout, stderr)
 }
 
-// campaignMain parses the flags of run or compare, runs the campaign and
-// maps the outcome to the exit status.
-func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
+// campaignMain parses the flags of run or compare, runs the campaign
+// (its builds stopped through builds as well as by its first stop
+// signal) and maps the outcome to the exit status.
+func campaignMain(name string, args []string, builds *fuzz.BuildStop, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	f := campaignFlags{compare: name == "compare"}
 	f.define(fs, f.compare)
+	f.proc.stop = builds
 	fs.Usage = func() { campaignUsage(fs, name) }
 	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
@@ -185,7 +187,7 @@ func campaignMain(name string, args []string, stdout, stderr io.Writer) int {
 	if code, done := f.checkCommandLine(fs, name, stdout, stderr); done {
 		return code
 	}
-	in := onStopSignals(name, campaignStop, stderr)
+	in := onStopSignals(name, campaignStop, stderr, builds)
 	defer in.stop()
 	in.setup()
 	if killed := fuzz.SweepOrphans(); len(killed) > 0 {
@@ -1379,7 +1381,7 @@ func streamBlocks(s fuzz.Stream, seed uint64) (lo, hi int, err error) {
 
 // runServe is `cfgfuzz structurize`: protocols v1 and v2 with this tree's
 // structurizer, the child process of --isolate.
-func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer, _ *fuzz.BuildStop) int {
 	fs := flag.NewFlagSet("structurize", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	form := fs.String("form", "func", "what an ok response carries: module or func")

@@ -20,7 +20,7 @@ func init() {
 	register(command{name: "selftest", summary: "check that a structurizer server speaks the protocol (fuzz/PROTOCOL.md)", run: runSelfTest})
 }
 
-func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
 	fs := flag.NewFlagSet("selftest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cmd := fs.String("structurizer", "", "the server, a `SPEC` as for run --structurizer: cmd:CMD (or CMD alone), rev:REV, repo:DIR@REV, isolated")
@@ -48,6 +48,7 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cfgfuzz selftest: unexpected arguments %q (the server is --structurizer SPEC)\n", fs.Args())
 		return exitUsage
 	}
+	proc.stop = builds
 	argv, dir, err := selfTestServer(*cmd, proc.builds(nil, stderr))
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz selftest:", err)

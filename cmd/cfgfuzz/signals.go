@@ -13,7 +13,8 @@
 // reports not written and the directory's lock are removed (tidy.Clean),
 // then the process exits 128 + that signal's number. A revision's build
 // that the first signal stopped finishes removing what it made first
-// (stopBuilds).
+// (stopBuilds, through the command's fuzz.BuildStop, which main makes and
+// hands to both the handler and the command's build options).
 // The handler stays installed after the first signal, so a signal the
 // shell started cfgfuzz ignoring (a background job's SIGINT) still counts.
 
@@ -65,6 +66,10 @@ type interrupt struct {
 	// (printed), and from says's words to the end by the handler: the line
 	// does not say "not printed" of what the command prints meanwhile.
 	printing sync.Mutex
+	// builds is what the command's builds carry (BuildOptions.Stop): a
+	// second signal stops them, if the first did not, and waits for them
+	// to remove what they made. nil: none is waited for.
+	builds *fuzz.BuildStop
 }
 
 // signalError is the cause of an interrupted campaign's context.
@@ -93,9 +98,11 @@ var campaignStop = stopWords{
 var campaignStage func(stage string, ctx context.Context)
 
 // onStopSignals starts watching for the stop signals; name, words and log
-// are for the lines saying the command is stopping.
-func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
-	in := &interrupt{ch: make(chan os.Signal, 1), got: make(chan os.Signal, 1), done: make(chan struct{})}
+// are for the lines saying the command is stopping, builds (nil: none)
+// what the command's builds carry, for the second signal to wait for
+// (interrupt.builds).
+func onStopSignals(name string, words stopWords, log io.Writer, builds *fuzz.BuildStop) *interrupt {
+	in := &interrupt{ch: make(chan os.Signal, 1), got: make(chan os.Signal, 1), done: make(chan struct{}), builds: builds}
 	in.ctx, in.cancel = context.WithCancelCause(context.Background())
 	signal.Notify(in.ch, stopSignals...)
 	go func() {
@@ -126,7 +133,7 @@ func onStopSignals(name string, words stopWords, log io.Writer) *interrupt {
 				said = "killing the structurizer servers and ending now (" + says() + ")"
 			}
 			fmt.Fprintf(log, "cfgfuzz %s: %s again: %s\n", name, signalName(s), said)
-			stopBuilds(name, s, nil, log) // a build the first signal stopped finishes its cleanup
+			stopBuilds(in.builds, name, s, nil, log) // a build the first signal stopped finishes its cleanup
 			ending.Store(true)
 			fuzz.StopServers()
 			tidy.Clean()
@@ -196,7 +203,8 @@ func stopStatus(code int) int {
 // command's) end on the first stop signal as the
 // signal would end it, but with what the command set in stopSays said,
 // a revision's build in progress stopped with nothing of it left
-// (stopBuilds: its directory removed, its worktree unregistered, both
+// (stopBuilds, through builds, which main hands the command for its
+// builds to carry: its directory removed, its worktree unregistered, both
 // said on standard error), and every structurizer server and what the servers started killed first (fuzz.StopServers): the signal's default
 // action kills the servers alone (their parent-death signal) and leaves
 // their children running, and leaves a lock and the temporary files of a
@@ -204,7 +212,7 @@ func stopStatus(code int) int {
 // signal's number. A signal
 // the command was started ignoring (SIGINT and SIGQUIT for a shell
 // script's background job) stays ignored.
-func killServersOnStop(name string) {
+func killServersOnStop(name string, builds *fuzz.BuildStop) {
 	var heard []os.Signal
 	for _, s := range stopSignals {
 		if !signal.Ignored(s) {
@@ -220,9 +228,9 @@ func killServersOnStop(name string) {
 		s := <-ch
 		stoppedBy.Store(s) // before the servers go: a command that fails on their going exits as stopped
 		tidy.Freeze()      // files being replaced (merge's reports) stay all old or all new
-		if fuzz.Building() {
+		if builds.Building() {
 			fmt.Fprintf(os.Stderr, "cfgfuzz %s: %s: stopping (%s)\n", name, signalName(s), buildStopWords)
-			stopBuilds(name, s, ch, os.Stderr)
+			stopBuilds(builds, name, s, ch, os.Stderr)
 		}
 		if n, ok := stopSays.Load().(stopNote); ok && n.says != nil {
 			fmt.Fprintf(os.Stderr, "cfgfuzz %s: %s: %s\n", n.name, signalName(s), n.says())
@@ -244,19 +252,20 @@ const buildStopWords = "the build in progress stops, nothing of it is kept, and 
 // registration).
 const buildStopWait = 15 * time.Second
 
-// stopBuilds stops the builds in progress (fuzz.StopBuilds) with the
-// signal s as their cause and waits, up to buildStopWait, for each to
-// remove its build directory and unregister its worktree: the build
-// says `building REV stopped after ... (nothing kept)` on the command's
-// log. A signal on again (nil: none watched) ends the wait. A build not
-// gone by then is said on log: the next build removes what it left.
-func stopBuilds(name string, s os.Signal, again <-chan os.Signal, log io.Writer) {
-	if !fuzz.Building() {
+// stopBuilds stops the builds in progress that carry builds
+// (BuildStop.Stop) with the signal s as their cause and waits, up to
+// buildStopWait, for each to remove its build directory and unregister
+// its worktree: the build says `building REV stopped after ... (nothing
+// kept)` on the command's log. A signal on again (nil: none watched) ends
+// the wait. A build not gone by then is said on log: the next build
+// removes what it left.
+func stopBuilds(builds *fuzz.BuildStop, name string, s os.Signal, again <-chan os.Signal, log io.Writer) {
+	if !builds.Building() {
 		return
 	}
-	fuzz.StopBuilds(signalError{s})
+	builds.Stop(signalError{s})
 	done := make(chan bool, 1)
-	go func() { done <- fuzz.WaitBuilds(buildStopWait) }()
+	go func() { done <- builds.Wait(buildStopWait) }()
 	select {
 	case ok := <-done:
 		if ok {

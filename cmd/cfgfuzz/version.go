@@ -18,7 +18,7 @@ func init() {
 	register(command{name: "version", summary: "print the module version and VCS revision this binary was built from", run: runVersion})
 }
 
-func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer, _ *fuzz.BuildStop) int {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the build facts as one JSON object")
