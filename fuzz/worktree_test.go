@@ -99,10 +99,10 @@ func TestProjectFile(t *testing.T) {
 	if v := (projectVars{Worktree: "/a b", Rev: "c0ffee", Out: "/o"}).expand("{worktree}/x {rev} {out}"); v != `'/a b'/x c0ffee /o` {
 		t.Errorf("expand: %s", v)
 	}
-	// ADAPTERS.md's Go build puts {rev} inside double quotes: a commit, and
-	// one with a working tree's changes, are substituted bare.
-	const goBuild = `go build -ldflags "-X main.commit={rev}" -o {out}/adapter .`
-	if v := (projectVars{Rev: "c0ffee+dirty:beef", Out: "/o"}).expand(goBuild); v != `go build -ldflags "-X main.commit=c0ffee+dirty:beef" -o /o/adapter .` {
+	// ADAPTERS.md's Go build puts {rev} inside quotes: a commit, and one
+	// with a working tree's changes, are substituted bare.
+	const goBuild = `go build -ldflags "-X 'main.buildName=mystruct (git {rev})'" -o {out}/adapter .`
+	if v := (projectVars{Rev: "c0ffee+dirty:beef", Out: "/o"}).expand(goBuild); v != `go build -ldflags "-X 'main.buildName=mystruct (git c0ffee+dirty:beef)'" -o /o/adapter .` {
 		t.Errorf("expand of ADAPTERS.md's Go build: %s", v)
 	}
 }

@@ -1,8 +1,8 @@
 // adapters_test.go: the example adapters of fuzz/examples (C++ built with
 // g++, Rust built with rustc, Python run with python3, Go built as its own
 // module) each speak
-// protocol v1 (C++ and Rust v2, declaring the build name compiled in,
-// which the report shows) to `cfgfuzz run --structurizer` and pass `cfgfuzz selftest`
+// protocol v1 (C++, Rust and Go v2, declaring the build name compiled or
+// linked in, which the report shows) to `cfgfuzz run --structurizer` and pass `cfgfuzz selftest`
 // (with and without their bug): 200 graphs with no finding,
 // and each adapter's planted bug found (exit 1, its signature) and
 // minimized against the adapter into the findings store. g++, rustc or
@@ -33,8 +33,8 @@ type adapter struct {
 	named string
 }
 
-// exampleBuildName is the build name the C++ and Rust adapters are
-// compiled with: a commit and a working tree's suffix, as a build command
+// exampleBuildName is the build name the C++, Rust and Go adapters are
+// built with: a commit and a working tree's suffix, as a build command
 // of compare or bisect names its revision ({rev}).
 const exampleBuildName = "example adapter (git 0a049b650f8f+dirty:1f1bedcc)"
 
@@ -42,7 +42,7 @@ var adapters = []adapter{
 	{name: "cpp", build: buildCppAdapter, bug: " --bug swap-arms", sig: "exec:trace-mismatch", named: exampleBuildName},
 	{name: "rust", build: buildRustAdapter, bug: " --bug choice-rotated", sig: "exec:trace-mismatch", named: exampleBuildName},
 	{name: "python", build: pythonAdapter, bug: " --bug exit-restarts", sig: "exec:trace-mismatch"},
-	{name: "go", build: buildGoAdapter, bug: " --bug no-loop-merge", sig: "rules:R3"},
+	{name: "go", build: buildGoAdapter, bug: " --bug no-loop-merge", sig: "rules:R3", named: exampleBuildName},
 }
 
 func examplesDir(t *testing.T) string {
@@ -92,10 +92,13 @@ func pythonAdapter(t *testing.T, dir string) string {
 	return shellQuote(py) + " " + shellQuote(filepath.Join(examplesDir(t), "python-adapter", "cfgfuzz_adapter.py"))
 }
 
+// buildGoAdapter builds the Go adapter with the build command its
+// documentation gives, the name linked in from CFGFUZZ_BUILD_NAME.
 func buildGoAdapter(t *testing.T, dir string) string {
 	bin := filepath.Join(dir, "go-adapter")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd := exec.Command("sh", "-c", `go build -ldflags "-X 'main.buildName=$CFGFUZZ_BUILD_NAME'" -o "$1" .`, "sh", bin)
 	cmd.Dir = filepath.Join(examplesDir(t), "go-adapter")
+	cmd.Env = append(os.Environ(), "CFGFUZZ_BUILD_NAME="+exampleBuildName)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build (its own module, importing fuzz/proto): %v\n%s", err, out)
 	}

@@ -1,13 +1,24 @@
 // Command go-adapter is a structurizer adapter for cfgfuzz written in Go,
 // in a module of its own that imports github.com/cfgfuzz/cfgfuzz/fuzz/proto
-// (protocol v1, fuzz/PROTOCOL.md): proto.Serve runs the request loop, and
-// the handler answers with the structured function in the func form,
-// which cfgfuzz emits as SPIR-V itself. The toy structurizer behind it is
-// the dispatch loop (every block an arm of one switch on a program counter
-// inside one loop, as structurizer/dispatch.go lays it out); replace
-// dispatchLoop with a call into your own structurizer.
+// (protocols v1 and v2, fuzz/PROTOCOL.md): proto.ServeDeclared runs the
+// request loop, and the handler answers with the structured function in
+// the func form, which cfgfuzz emits as SPIR-V itself. The toy structurizer
+// behind it is the dispatch loop (every block an arm of one switch on a
+// program counter inside one loop, as structurizer/dispatch.go lays it
+// out); replace dispatchLoop with a call into your own structurizer.
 //
 //	go build -o go-adapter . && cfgfuzz run --structurizer ./go-adapter --graphs 200
+//
+// It speaks protocol v2: its hello declares what a dispatch loop promises
+// and the build's name, which the report and a nightly state show. Name
+// the build when it is linked, with the commit it is built from, from
+// CFGFUZZ_BUILD_NAME in the environment of the build:
+//
+//	CFGFUZZ_BUILD_NAME="go-adapter (git $(git rev-parse HEAD))"
+//	go build -ldflags "-X 'main.buildName=$CFGFUZZ_BUILD_NAME'" -o go-adapter .
+//
+// (a build command of cfgfuzz compare or bisect gives {rev}, the commit it
+// builds).
 //
 // --bug no-loop-merge plants a bug for the tests: the loop header declares
 // no OpLoopMerge, so the back edge leaves no loop construct.
@@ -26,6 +37,11 @@ import (
 // exitPC is the counter value meaning "the function returned".
 const exitPC = ^uint32(0)
 
+// buildName is the name the hello declares, set when the adapter is
+// linked (go build -ldflags "-X 'main.buildName=$CFGFUZZ_BUILD_NAME'");
+// "" none, when the toy's own name stands in.
+var buildName string
+
 func main() {
 	bug := flag.String("bug", "", "plant a bug (for tests): no-loop-merge")
 	flag.Parse()
@@ -33,10 +49,25 @@ func main() {
 		fmt.Fprintf(os.Stderr, "go-adapter: unknown bug %q (have no-loop-merge)\n", *bug)
 		os.Exit(2)
 	}
-	if err := proto.Serve(os.Stdin, os.Stdout, handler(*bug == "no-loop-merge")); err != nil {
+	if err := proto.ServeDeclared(os.Stdin, os.Stdout, handler(*bug == "no-loop-merge"), declare); err != nil {
 		fmt.Fprintln(os.Stderr, "go-adapter:", err)
 		os.Exit(1)
 	}
+}
+
+// declare is the answer to a protocol v2 hello: the build's name
+// (buildName, or the toy's with no revision when none was linked in) and
+// what a dispatch loop promises whatever the options: the same answer
+// every time and for every numbering of the blocks, every graph served,
+// but not idempotence (a dispatch loop's own CFG, structurized again, is a
+// loop around a switch again, larger).
+func declare(proto.Options) proto.HelloAnswer {
+	name := buildName
+	if name == "" {
+		name = "go-adapter (build unnamed)"
+	}
+	return proto.HelloAnswer{Name: name, Promises: proto.Promises{
+		Deterministic: true, RenumberingInvariant: true, Switches: true, Irreducible: true}}
 }
 
 // handler reads the request's graph and answers with the dispatch loop.
