@@ -295,6 +295,12 @@ type Config struct {
 	// state.go); nil runs without one: no graph is skipped as seen, no
 	// signature is classed, nothing is carried to the next night.
 	State *State
+	// Mark is this night's mark in State's directory when the caller made
+	// it before Run (MarkState), as a command does before it builds a
+	// revision: Run neither marks the state again nor releases the mark,
+	// which is the caller's to release. nil: Run marks the state itself
+	// while it runs, when the campaign commits there.
+	Mark *NightMark
 	// StateNewStructurizer lets a fresh night take State over from another
 	// structurizer than the one its store records (State.CheckNight);
 	// false refuses such a night (--state-new-structurizer).

@@ -103,9 +103,12 @@ func Run(c Config) (*Outcome, error) {
 		return nil, err
 	}
 	defer unlock()
-	concurrent, unmark := c.markNight()
-	defer unmark()
-	r := &campaignRun{rs: newRecordSet(&c.Settings, c.State != nil), done: &indexSet{}, concurrent: concurrent}
+	mark := c.Mark
+	if mark == nil {
+		mark = c.MarkState()
+		defer mark.Release()
+	}
+	r := &campaignRun{rs: newRecordSet(&c.Settings, c.State != nil), done: &indexSet{}, concurrent: mark.concurrent()}
 	j, err := c.startLog(r)
 	if err != nil {
 		return nil, err

@@ -4,7 +4,9 @@
 // its owner (lock.go), refreshed by the same heartbeat and removed when
 // the process is done (or ends at once on a stop signal: package tidy).
 // A night that starts while another such process is live is warned at
-// once (StateUseNote), on standard error and in its report: of two
+// once (StateUseNote), on standard error and in its report, before it
+// builds a revision when its command marks the state first
+// (Config.MarkState, Config.Mark): of two
 // nights on one state, only the first to commit is committed (CommitState
 // refuses the second), so the user can stop one early rather than learn
 // it at the end. The mark is no lock: both nights run. A mark
@@ -81,18 +83,46 @@ func markStart(name string) string {
 	return " (since " + time.Unix(0, nano).UTC().Format(time.RFC3339) + ")"
 }
 
-// markNight marks c's state directory in use while the campaign runs, when
-// the campaign commits there (an unsharded night), and says on c.Notes
-// who else uses it; note is that (StateUseNote), for the report.
-func (c *Config) markNight() (note string, release func()) {
+// NightMark is a night's mark in its state directory (MarkState) and
+// the warning it gave.
+type NightMark struct {
+	// Concurrent is the warning said when the mark was made
+	// (StateUseNote), for the report; "" none.
+	Concurrent string
+	release    func()
+}
+
+// Release removes the mark; on a nil m it does nothing.
+func (m *NightMark) Release() {
+	if m != nil {
+		m.release()
+	}
+}
+
+// concurrent is m's Concurrent; "" for a nil m.
+func (m *NightMark) concurrent() string {
+	if m == nil {
+		return ""
+	}
+	return m.Concurrent
+}
+
+// MarkState marks c's state directory in use by this night until the
+// mark's Release, when the campaign commits there (an unsharded night),
+// and says on c.Notes who else uses it; nil, marking nothing, for a
+// campaign without a state and for a shard. A command marks the state so
+// before it builds a revision (Config.Mark), so that a night beside
+// another on one state is warned at its start, not once its build is done.
+func (c *Config) MarkState() *NightMark {
 	if c.State == nil || c.Shard.N > 1 {
-		return "", func() {}
+		return nil
 	}
 	others, release := c.State.MarkNight()
-	if note = StateUseNote(c.State.Dir, others); note != "" && c.Notes != nil {
-		fmt.Fprintf(c.Notes, "cfgfuzz: warning: %s\n", note)
+	m := &NightMark{Concurrent: StateUseNote(c.State.Dir, others), release: release}
+	if m.Concurrent != "" && c.Notes != nil {
+		fmt.Fprintf(c.Notes, "cfgfuzz: warning: %s\n", m.Concurrent)
 	}
-	return note, release
+	return m
 }
 
 // StateUseNote is what a night that will commit into the state directory

@@ -194,7 +194,8 @@ func campaignMain(name string, args []string, builds *fuzz.BuildStop, stdout, st
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, fuzz.OrphansLine(killed))
 	}
 	c, err := f.campaignConfig(in.ctx, stderr)
-	c.Context = in.ctx // the minimizer stops with the campaign
+	defer c.Mark.Release() // the state's mark, made before the sides were built
+	c.Context = in.ctx     // the minimizer stops with the campaign
 	var minimizerSides openSides
 	defer minimizerSides.close()
 	if err == nil && f.minimize {

@@ -14,7 +14,9 @@ import (
 )
 
 // attachState reads --state into the campaign and sets the night: --night,
-// else the night a resumed campaign recorded, else today in UTC.
+// else the night a resumed campaign recorded, else today in UTC; and
+// marks the state in use by the night (c.Mark, fuzz.Config.MarkState),
+// warning of another night on it.
 func (f *campaignFlags) attachState(c *fuzz.Config) error {
 	if f.state == "" {
 		if f.night != "" {
@@ -47,8 +49,14 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 		c.Night = time.Now().UTC().Format(time.DateOnly)
 	}
 	if !c.Resume { // fuzz.Run checks it too; here it is before a server starts or a revision is built
-		return st.CheckNight(c.Night, c.Settings.Current, f.stateNewStructurizer)
+		if err := st.CheckNight(c.Night, c.Settings.Current, f.stateNewStructurizer); err != nil {
+			return err
+		}
 	}
+	// Marked here, before a revision is built, so that a night beside
+	// another on this state is warned at once, not after the build; the
+	// caller releases the mark (fuzz.Config.Mark).
+	c.Mark = c.MarkState()
 	return nil
 }
 

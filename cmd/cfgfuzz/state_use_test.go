@@ -1,10 +1,12 @@
 // state_use_test.go runs two nights on one state directory at once, as
 // real processes: the second is warned at its start, on standard error,
 // in its summary and in its reports, naming the first, which is still
-// running; the first's mark goes when it ends.
+// running; the first's mark goes when it ends. A night whose structurizer
+// is a revision to build is warned before its build ends.
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -12,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
 func TestSecondNightOnAStateIsWarned(t *testing.T) {
@@ -40,8 +44,8 @@ func TestSecondNightOnAStateIsWarned(t *testing.T) {
 	second.Stdout, second.Stderr = &stdout, &stderr
 	second.Run()
 	who := "process " + strconv.Itoa(first.Process.Pid) + " on "
-	if !strings.Contains(stderr.String(), "cfgfuzz: warning: another process that commits to the state "+state+" is running: "+who) {
-		t.Errorf("the second night's stderr does not warn of the first (%s):\n%s", who, stderr.String())
+	if n := strings.Count(stderr.String(), "cfgfuzz: warning: another process that commits to the state "+state+" is running: "+who); n != 1 {
+		t.Errorf("the second night's stderr warns of the first (%s) %d times, want once:\n%s", who, n, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "  warning: another process that commits to the state") {
 		t.Errorf("the second night's summary does not warn:\n%s", stdout.String())
@@ -56,5 +60,56 @@ func TestSecondNightOnAStateIsWarned(t *testing.T) {
 	exitWithin(t, first, time.Minute, func() string { return firstOut.String() })
 	if m, _ := filepath.Glob(marks); len(m) != 0 {
 		t.Errorf("marks left after both nights ended: %v", m)
+	}
+}
+
+// TestConcurrentNightWarnedBeforeItsBuild: a night on a state that this
+// test process has marked (a live night, as far as the night can tell)
+// whose structurizer is a revision with a build that does not end says
+// so on standard error while its build runs, not once the build is done.
+func TestConcurrentNightWarnedBeforeItsBuild(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	tmp := t.TempDir()
+	pidFile := filepath.Join(tmp, "pid")
+	sb := slowBuildRepo(t, tmp, "sleep 1000 & echo $! > "+pidFile+"; wait")
+	state := filepath.Join(tmp, "state")
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if others, release := (&fuzz.State{Dir: state}).MarkNight(); len(others) != 0 {
+		t.Fatalf("the new state is in use already: %v", others)
+	} else {
+		defer release()
+	}
+	cmd := exec.Command(bin, "run", "--structurizer", "repo:"+sb.repo+"@"+sb.good, "--state", state, "--night", "2026-12-01",
+		"--graphs", "5", "--progress", "none", "--out", filepath.Join(tmp, "out"))
+	cmd.Dir = tmp
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+sb.cache)
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitForFile(t, pidFile)
+	time.Sleep(100 * time.Millisecond) // the pid written whole
+	pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, pidFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	warning := "cfgfuzz: warning: another process that commits to the state " + state + " is running: process " + strconv.Itoa(os.Getpid()) + " on "
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), warning); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("20s into the build, the night has not warned %q:\n%s", warning, out.String())
+		}
+	}
+	if syscall.Kill(pid, 0) != nil || strings.Contains(out.String(), "cfgfuzz: built ") {
+		t.Fatalf("the build ended before the warning was checked:\n%s", out.String())
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	exitWithin(t, cmd, time.Minute, func() string { return out.String() })
+	if m, _ := filepath.Glob(filepath.Join(state, "running-*.night")); len(m) != 1 {
+		t.Errorf("marks %v once the stopped night ended, want this test's alone", m)
 	}
 }
