@@ -194,11 +194,10 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	opt.Context = in.ctx
 	opt.Fresh, opt.Replay = judge.fresh(), judge.replay()
 	res, err := corpus.Minimize(it.Graph, judge.predicate(), opt)
+	recorded := mf.recordedNote(path, spec)
 	if err != nil {
-		used := usedJudging{spec: spec, registers: mf.registers, strategy: mf.strategy, walks: corpus.Walks{Random: mf.walks, Seed: mf.seed},
-			checks: mf.checks, timeout: mf.callTimeout, judge: mf.judge}
-		if m := recordedMismatch(path, used); m != "" && errors.Is(err, corpus.ErrNotFailing) {
-			err = fmt.Errorf("%w; %s", err, m)
+		if recorded != "" && errors.Is(err, corpus.ErrNotFailing) {
+			err = fmt.Errorf("%w; %s", err, recorded)
 		}
 		return in.or(exitUsage), err // the graph does not fail as asked, or cannot be judged
 	}
@@ -206,6 +205,9 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		progress.end()
 	}
 	report(res, stderr)
+	if recorded != "" {
+		fmt.Fprintf(stderr, "minimize: note: %s; this search judged it under the flags given, which the result's header records (and a saved regression's: regress replays it so)\n", recorded)
+	}
 	j := mf.judged()
 	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
 		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Walks: j.Walks, Checks: j.Checks,
@@ -227,6 +229,14 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		return exitFail, err
 	}
 	return exitOK, nil
+}
+
+// recordedNote is recordedMismatch of the file at path against the
+// judging of the flags, spec the structurizer resolved: "" where they
+// agree.
+func (mf minimizeFlags) recordedNote(path string, spec fuzz.Spec) string {
+	return recordedMismatch(path, usedJudging{spec: spec, registers: mf.registers, strategy: mf.strategy, walks: corpus.Walks{Random: mf.walks, Seed: mf.seed},
+		checks: mf.checks, timeout: mf.callTimeout, judge: mf.judge})
 }
 
 // judged is how minimize judges, as the header of its result, its
