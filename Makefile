@@ -15,7 +15,9 @@ all: build
 
 # Debian packages the tests need (.ci/deps.sh lists them: SPIRV-Tools,
 # lavapipe and the Vulkan loader, compilers, glslang, ...). Installs only
-# what is missing; waits for the dpkg lock.
+# what is missing, each package once; first waits for another apt or dpkg
+# to release dpkg's locks and apt's (the package lists', the download
+# cache's), CFGFUZZ_APT_WAIT seconds at most (300), then fails saying so.
 deps:
 	@sh .ci/deps.sh
 
