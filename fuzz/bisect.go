@@ -57,6 +57,8 @@ type BisectResult struct {
 	GoodVerdict  string
 	First        string // the first commit whose verdict differs from the good one's
 	FirstVerdict string
+	// FirstSubject is First's subject line; "" when git cannot say.
+	FirstSubject string
 	// Candidates, when the skipped commits hide the answer, are the
 	// untested commits before First, any of which may be the first
 	// (First too); nil when First is exact.
@@ -151,7 +153,7 @@ func Bisect(opt BisectOptions) (*BisectResult, error) {
 			hi = mid
 		}
 	}
-	res.First, res.FirstVerdict = commits[hi], verdicts[hi]
+	res.First, res.FirstVerdict, res.FirstSubject = commits[hi], verdicts[hi], commitSubject(bo.Repo, commits[hi])
 	res.LastGood = res.Good
 	if lo >= 0 {
 		res.LastGood = commits[lo]
@@ -237,8 +239,13 @@ func (b *bisection) announce(commit string, steps int, what string) {
 	if b.opt.Log == nil {
 		return
 	}
-	subject, _ := git(b.repo, "log", "-1", "--format=%s", commit)
-	fmt.Fprintf(b.opt.Log, "cfgfuzz bisect: step %d of about %d (%s): %s %s\n", b.steps, max(steps, b.steps), what, commit[:12], strings.TrimSpace(subject))
+	fmt.Fprintf(b.opt.Log, "cfgfuzz bisect: step %d of about %d (%s): %s %s\n", b.steps, max(steps, b.steps), what, commit[:12], commitSubject(b.repo, commit))
+}
+
+// commitSubject is commit's subject line in repo; "" when git cannot say.
+func commitSubject(repo, commit string) string {
+	subject, _ := git(repo, "log", "-1", "--format=%s", commit)
+	return strings.TrimSpace(subject)
 }
 
 // test builds, serves and judges commit; why says why it was skipped (its

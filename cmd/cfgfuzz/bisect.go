@@ -13,6 +13,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -177,7 +178,7 @@ func graphInput(file string, g *cfg.Graph) graphIn {
 	return graphIn{pipe: "printf " + fuzz.ShellQuote(format) + " | ", arg: "-"}
 }
 
-// printBisect prints the first differing commit, both verdicts, what was
+// printBisect prints the first differing commit with its subject, both verdicts, what was
 // skipped, and the commands that reproduce it, each judging as s (the
 // strategy, checks, register file, walks, seed and limits the bisection
 // ran).
@@ -195,7 +196,7 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, s fuzz.Settings, specOf 
 	if len(res.Candidates) > 0 {
 		label = "then "
 	}
-	fmt.Fprintf(w, "%s %s: %s\n", label, res.First, res.FirstVerdict)
+	fmt.Fprintf(w, "%s %s: %s\n", label, firstCommit(res), res.FirstVerdict)
 	if res.GoodVerdict != fuzz.OutOK && res.GoodVerdict != fuzz.OutUnsupported {
 		fmt.Fprintf(w, "note: the good commit does not pass the graph either (%s): the commit found is where its verdict changes, a fix of that failure if it now passes; give --good a commit that passes (ok) to find where a failure began\n", res.GoodVerdict)
 	}
@@ -228,6 +229,18 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, s fuzz.Settings, specOf 
 	fmt.Fprintf(w, "reproduce: %s%s\n", in.pipe, strings.Join(cmd, " "))
 	s.Current = specOf(res.First).String()
 	fmt.Fprintf(w, "check it:  %s%s %s\n", in.pipe, fuzz.CheckCommand(&s, ""), in.arg)
+}
+
+// firstCommit is the first differing commit as its result line names
+// it: the full hash, then its subject as a Go string literal (no colon
+// or quote of the subject left bare, no control character), so that the
+// line reads `first HASH "SUBJECT": VERDICT`; the hash alone when git
+// gave no subject.
+func firstCommit(res *fuzz.BisectResult) string {
+	if res.FirstSubject == "" {
+		return res.First
+	}
+	return res.First + " " + strconv.Quote(res.FirstSubject)
 }
 
 // warnReplayProject says, when --build or --serve is not what repo's

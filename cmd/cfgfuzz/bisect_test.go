@@ -39,7 +39,7 @@ func TestBisectFindsTheCommitThatPlantsTheBug(t *testing.T) {
 	}
 	for _, want := range []string{
 		"good  " + good + ": refused",
-		"first " + planted + ": invalid: structurize:error:toy: planted bug",
+		"first " + planted + ` "toy: planted bug on 3 blocks or more": invalid: structurize:error:toy: planted bug` + "\n",
 		"skipped " + broken + ": build failed: exit status 1\n",
 		"reproduce: cfgfuzz bisect --repo " + repo + " --good " + planted + "^ --bad " + planted + " " + graph,
 		"note: the good commit does not pass the graph either (refused)",
@@ -64,7 +64,7 @@ func TestBisectFindsTheCommitThatPlantsTheBug(t *testing.T) {
 
 	// The printed reproduction, run as printed, finds the same commit.
 	code, again, _ := cliIn(t, t.TempDir(), "bisect", "--repo", repo, "--good", planted+"^", "--bad", planted, graph)
-	if code != exitOK || !strings.Contains(again, "first "+planted+": invalid: structurize:error:toy: planted bug") || !strings.Contains(again, "1 commit after the good one, 1 tested, 0 skipped\n") {
+	if code != exitOK || !strings.Contains(again, "first "+planted+` "toy: planted bug on 3 blocks or more": invalid: structurize:error:toy: planted bug`) || !strings.Contains(again, "1 commit after the good one, 1 tested, 0 skipped\n") {
 		t.Errorf("the reproduction: exit %d, want one commit after the good one, tested\n%s", code, again)
 	}
 
@@ -83,7 +83,8 @@ func TestBisectFindsTheCommitThatPlantsTheBug(t *testing.T) {
 	writeFile(t, toy, toyServer(3))
 	planted2 := commitAll(t, repo, "toy: the bug planted again")
 	code, stdout, stderr = cliIn(t, t.TempDir(), "bisect", "--repo", repo, "--good", good2, "--bad", planted2, graph)
-	if code != exitUsage || !strings.Contains(stdout, "is one of (the others were skipped): "+broken2+" "+planted2) || !strings.Contains(stderr, "not narrowed to one commit") {
+	if code != exitUsage || !strings.Contains(stdout, "is one of (the others were skipped): "+broken2+" "+planted2) || !strings.Contains(stderr, "not narrowed to one commit") ||
+		!strings.Contains(stdout, "then  "+planted2+` "toy: the bug planted again": invalid: `) {
 		t.Errorf("a culprit hidden by a failed build: exit %d, want 2 and both candidates\n%s%s", code, stdout, stderr)
 	}
 }
@@ -122,8 +123,36 @@ func TestBisectJudgesAsAskedAndSaysSo(t *testing.T) {
 		}
 	}
 	code, again, errs := cliIn(t, t.TempDir(), strings.Fields(reproduce)...)
-	if code != exitOK || !strings.Contains(again, "first "+planted+": invalid: structurize:error:toy: planted bug") {
+	if code != exitOK || !strings.Contains(again, "first "+planted+` "toy: planted bug on 3 blocks or more": invalid: structurize:error:toy: planted bug`) {
 		t.Errorf("the reproduction %q: exit %d\n%s%s", reproduce, code, again, errs)
+	}
+}
+
+// TestBisectResultLineNamesTheSubject: the result line names the first
+// differing commit by its full hash and its subject, quoted as a Go string
+// literal, then its verdict: a subject with colons, quotes and a control
+// character reads back whole, and the verdict after it as printed.
+func TestBisectResultLineNamesTheSubject(t *testing.T) {
+	ownBuildCache(t)
+	repo, good := toyRepo(t, toyConfig)
+	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(3))
+	subject := "toy: the \"planted\" bug: 3 blocks \x1b[2J or more"
+	planted := commitAll(t, repo, subject)
+	graph := filepath.Join(t.TempDir(), "g.cfg")
+	writeFile(t, graph, "{{1, 2}, {2}, {}}\n")
+	code, stdout, stderr := cliIn(t, t.TempDir(), "bisect", "--repo", repo, "--good", good, "--bad", planted, graph)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	checkConsole(t, "bisect's output", stdout)
+	// The expression fuzz/README.md gives for the line.
+	m := regexp.MustCompile(`(?m)^(first|then) +([0-9a-f]+)( "(?:[^"\\]|\\.)*")?: (.*)$`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no line `first HASH \"SUBJECT\": VERDICT`:\n%s", stdout)
+	}
+	got, err := strconv.Unquote(strings.TrimPrefix(m[3], " "))
+	if m[1] != "first" || m[2] != planted || err != nil || got != subject || m[4] != "invalid: structurize:error:toy: planted bug" {
+		t.Errorf("result line read as %s commit %s, subject %q (%v), verdict %q; want first, %s, %q, the planted bug", m[1], m[2], got, err, m[4], planted, subject)
 	}
 }
 
@@ -144,7 +173,7 @@ func TestBisectCfgfuzzsOwnHistory(t *testing.T) {
 	writeFile(t, graph, "{{1, 2}, {3}, {3}, {4}, {5, 1}, {}}\n")
 
 	code, stdout, stderr := cliIn(t, repo, "bisect", "--good", good, "--bad", bad, graph)
-	if code != exitOK || !strings.Contains(stdout, "good  "+good+": ok\n") || !strings.Contains(stdout, "first "+planted+": panic: structurize:panic:") {
+	if code != exitOK || !strings.Contains(stdout, "good  "+good+": ok\n") || !strings.Contains(stdout, "first "+planted+` "structurizer: panic on 6 blocks or more": panic: structurize:panic:`) {
 		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
