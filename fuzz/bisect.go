@@ -127,7 +127,7 @@ func Bisect(opt BisectOptions) (*BisectResult, error) {
 		return nil, err
 	}
 	if badVerdict == res.GoodVerdict {
-		return nil, fmt.Errorf("the bad commit %s gives the good one's verdict (%s): nothing to bisect", res.Bad[:12], badVerdict)
+		return nil, sameVerdicts(res, badVerdict)
 	}
 	lo, hi := -1, len(commits)-1 // commits[lo] (Good at -1) has the good verdict, commits[hi] not
 	verdicts := map[int]string{hi: badVerdict}
@@ -162,6 +162,16 @@ func Bisect(opt BisectOptions) (*BisectResult, error) {
 		res.Candidates = append(res.Candidates, commits[i])
 	}
 	return res, nil
+}
+
+// sameVerdicts is the error of ends that give one verdict: a good commit
+// that fails the graph as the bad one does is named as such, the failure
+// being older than it.
+func sameVerdicts(res *BisectResult, verdict string) error {
+	if res.GoodVerdict != OutOK && res.GoodVerdict != OutUnsupported {
+		return fmt.Errorf("the good commit %s fails the graph already, as the bad one %s does (%s): the failure is older than the good commit, nothing to bisect", res.Good[:12], res.Bad[:12], verdict)
+	}
+	return fmt.Errorf("the bad commit %s gives the good one's verdict (%s): nothing to bisect", res.Bad[:12], verdict)
 }
 
 // firstParentPath lists the commits after good up to bad, oldest first,

@@ -134,14 +134,25 @@ func TestBisectSkipKeepsBuildOutput(t *testing.T) {
 	}
 }
 
+// TestBisectRefusesEndsWithTheSameVerdict: ends that give one verdict
+// are refused; where that verdict fails the graph, the error says the
+// good commit fails it already (a merge base taken as good may).
 func TestBisectRefusesEndsWithTheSameVerdict(t *testing.T) {
 	repo, commits := tableRepo(t, 2)
-	_, err := Bisect(BisectOptions{Good: commits[0], Bad: commits[2], Repo: repo,
-		SpecOf:  func(c string) Spec { return Spec{Kind: SpecRepo, Repo: repo, Rev: c} },
-		Resolve: ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Serve: "cat"}},
-		Judge:   func(SideFactory) (SideResult, error) { return SideResult{Outcome: OutOK}, nil }})
-	if err == nil || !strings.Contains(err.Error(), "nothing to bisect") {
-		t.Errorf("same verdicts at both ends: %v", err)
+	for _, c := range []struct {
+		verdict SideResult
+		want    string
+	}{
+		{SideResult{Outcome: OutOK}, "the bad commit " + commits[2][:12] + " gives the good one's verdict (ok): nothing to bisect"},
+		{SideResult{Outcome: OutInvalid, Signature: "rules:R3"}, "the good commit " + commits[0][:12] + " fails the graph already, as the bad one " + commits[2][:12] + " does (invalid: rules:R3): the failure is older than the good commit, nothing to bisect"},
+	} {
+		_, err := Bisect(BisectOptions{Good: commits[0], Bad: commits[2], Repo: repo,
+			SpecOf:  func(c string) Spec { return Spec{Kind: SpecRepo, Repo: repo, Rev: c} },
+			Resolve: ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Serve: "cat"}},
+			Judge:   func(SideFactory) (SideResult, error) { return c.verdict, nil }})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s at both ends: %v, want %q", VerdictKey(c.verdict), err, c.want)
+		}
 	}
 }
 
