@@ -115,8 +115,8 @@ func checkCommand(s *Settings, strategy, signature string) string {
 // JudgingFlags are the flags of CheckCommand after the structurizer, each
 // with a leading space ("" when every setting is check's default): how s
 // judges a graph that ran strategy, for a finding of signature. check and
-// minimize take every one; bisect takes all but --inject and --gpu-device,
-// which its settings never hold.
+// minimize take every one; bisect takes all but --inject, which its
+// settings never hold.
 func JudgingFlags(s *Settings, strategy, signature string) string {
 	var b strings.Builder
 	if strategy != "" {

@@ -21,6 +21,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -31,7 +32,7 @@ func init() {
 // bisectFlags are bisect's flags.
 type bisectFlags struct {
 	repo, good, bad, build, serve string
-	strategy, checks              string
+	strategy, checks, gpuDevice   string
 	timeout, startTimeout         time.Duration
 	buildTimeout                  time.Duration
 	walks, registers              int
@@ -50,6 +51,7 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer, builds 
 	fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions), run in {out} (in the checkout when it names {worktree}): name the program {out}/NAME or {worktree}/PATH")
 	fs.StringVar(&f.strategy, "strategy", "", "the strategy asked of every commit's structurizer")
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default: all of "+strings.Join(oracle.DefaultChecks, ",")+")")
+	fs.StringVar(&f.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check, as check: cpu (lavapipe, the default), gpu, any (a gpu finding needs the campaign's device)")
 	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-structurization limit")
 	fs.DurationVar(&f.startTimeout, "start-timeout", fuzz.DefaultStartTimeout, startTimeoutUsage)
 	fs.DurationVar(&f.buildTimeout, "build-timeout", 0, buildTimeoutUsage)
@@ -105,14 +107,9 @@ func bisectMain(f bisectFlags, files []string, builds *fuzz.BuildStop, stdin io.
 	if err != nil {
 		return nil, err
 	}
-	c := fuzz.Config{Settings: fuzz.Settings{Seed: f.seed, Timeout: fuzz.Duration(f.timeout), StartTimeout: fuzz.Duration(f.startTimeout), Strategy: f.strategy, Walks: f.walks, Registers: f.registers}}
-	c.Checks = f.judge.checks(f.checks)
-	f.judge.settings(&c.Settings)
-	if err := validateOptions(f.strategy, nil); err != nil {
+	c, err := f.config(stderr)
+	if err != nil {
 		return nil, err
-	}
-	if err := proto.CheckOptions(proto.Options{Registers: f.registers}); err != nil {
-		return nil, fmt.Errorf("--registers: %w", err)
 	}
 	// The structurizer is each commit's, so a header's is not held
 	// against it.
@@ -135,6 +132,24 @@ func bisectMain(f bisectFlags, files []string, builds *fuzz.BuildStop, stdin io.
 	}
 	printBisect(res, f, c.Settings, specOf, graphInput(files[0], g), stdout)
 	return res, nil
+}
+
+// config is how each commit judges the graph: the checks and their
+// settings, the gpu check's device among them, as the flags give them.
+func (f *bisectFlags) config(stderr io.Writer) (fuzz.Config, error) {
+	c := fuzz.Config{Settings: fuzz.Settings{Seed: f.seed, Timeout: fuzz.Duration(f.timeout), StartTimeout: fuzz.Duration(f.startTimeout), Strategy: f.strategy, Walks: f.walks, Registers: f.registers, GPUDevice: f.gpuDevice}}
+	c.Checks = f.judge.checks(f.checks)
+	f.judge.settings(&c.Settings)
+	if err := gpuDeviceFlag("bisect", f.gpuDevice, slices.Contains(c.Checks, gpu.CheckName), stderr); err != nil {
+		return c, err
+	}
+	if err := validateOptions(f.strategy, nil); err != nil {
+		return c, err
+	}
+	if err := proto.CheckOptions(proto.Options{Registers: f.registers}); err != nil {
+		return c, fmt.Errorf("--registers: %w", err)
+	}
+	return c, nil
 }
 
 // specOf is how a commit is built and served: a revision of --repo's
@@ -180,8 +195,8 @@ func graphInput(file string, g *cfg.Graph) graphIn {
 
 // printBisect prints the first differing commit with its subject, both verdicts, what was
 // skipped, and the commands that reproduce it, each judging as s (the
-// strategy, checks, register file, walks, seed and limits the bisection
-// ran).
+// strategy, checks and the gpu check's device, register file, walks,
+// seed and limits the bisection ran).
 func printBisect(res *fuzz.BisectResult, f bisectFlags, s fuzz.Settings, specOf func(string) fuzz.Spec, in graphIn, w io.Writer) {
 	commits := fmt.Sprintf("%d commits", res.Commits)
 	if res.Commits == 1 {

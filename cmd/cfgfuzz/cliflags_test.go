@@ -65,6 +65,7 @@ func TestUnknownGPUDevice(t *testing.T) {
 		{"compare", "--graphs", "1", "--baseline", "self", "--gpu-device", "foo", "--out", filepath.Join(t.TempDir(), "out")},
 		{"check", "--gpu-device", "foo", "-"},
 		{"minimize", "--gpu-device", "foo", "-"},
+		{"bisect", "--good", "HEAD", "--bad", "HEAD", "--gpu-device", "foo", "-"},
 	} {
 		code, _, stderr := runCmd(args, "{{1}, {}}\n")
 		if code != exitUsage || !strings.Contains(stderr, `--gpu-device "foo": want cpu, gpu or any`) {
