@@ -147,10 +147,10 @@ func findingCounts(rep *Report) string {
 }
 
 // reproductionSuffix is "; " and ReproductionNote, then "; " and
-// BudgetNote, "" without either.
+// BudgetNote, then "; " and NoBisectNote, "" without any.
 func reproductionSuffix(rep *Report) string {
 	s := ""
-	for _, note := range []string{ReproductionNote(rep), BudgetNote(rep)} {
+	for _, note := range []string{ReproductionNote(rep), BudgetNote(rep), NoBisectNote(rep)} {
 		if note != "" {
 			s += "; " + note
 		}
@@ -251,7 +251,7 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 		fmt.Fprintf(b, "<p><strong>Baseline flaky</strong>: %s, so the failure may not be new. The baseline's answer depends on chance, or on the requests before it.</p>", htmlText(f.BaselineFlaky))
 	}
 	if f.Bisect != "" {
-		fmt.Fprintf(b, "<p>The first commit between the sides whose verdict on it changed:</p><pre>%s</pre>", htmlText(f.Bisect))
+		fmt.Fprintf(b, "<p>%s:</p><pre>%s</pre>", htmlText(upperFirst(bisectWhat(rep.Sides))), htmlText(f.Bisect))
 	}
 	if f.Replay != "" {
 		fmt.Fprintf(b, "<p>Replay %s as found:</p><pre>%s</pre>", htmlText(f.SubjectName()), htmlText(f.Replay))

@@ -119,6 +119,9 @@ func findingsMarkdown(b *strings.Builder, rep *Report) {
 	if note := BudgetNote(rep); note != "" {
 		fmt.Fprintf(b, "**%s.**\n\n", mdCell(upperFirst(note)))
 	}
+	if note := NoBisectNote(rep); note != "" {
+		fmt.Fprintf(b, "%s.\n\n", mdCell(upperFirst(note)))
+	}
 	if len(rep.Findings) == 0 {
 		b.WriteString("None.\n")
 		return
@@ -144,7 +147,7 @@ func replayMarkdown(rep *Report) string {
 		}
 		fmt.Fprintf(&replay, "%s\n", Printable(f.Replay))
 		if f.Bisect != "" {
-			fmt.Fprintf(&replay, "# the first commit between the sides whose verdict on it changed:\n%s\n", Printable(f.Bisect))
+			fmt.Fprintf(&replay, "# %s:\n%s\n", bisectWhat(rep.Sides), Printable(f.Bisect))
 		}
 		if f.Minimized != "" {
 			fmt.Fprintf(&replay, "# minimized: %s\n%s\n", f.Minimized, Printable(MinimizedReplay(&rep.Settings, &f)))

@@ -202,8 +202,10 @@ type Finding struct {
 	Replay   string   `json:"replay"` // shell command reproducing Subject()
 	// Bisect is the command that finds the first commit between the
 	// sides whose verdict on the finding's graph in the findings store
-	// changed, when both sides are commits of one repository and the
-	// baseline passed some of its graphs (sides.go); "" otherwise.
+	// changed, when both sides are commits of one repository, the
+	// current side ahead of the baseline or diverging from it (from their
+	// merge base, Sides.MergeBase), and the baseline passed some of its
+	// graphs (sides.go); "" otherwise.
 	Bisect string `json:"bisect,omitempty"`
 	// Minimized is the minimized graph (compact), when a minimizer ran,
 	// and MinimizedWeights its blocks' weights when any is not 0: the

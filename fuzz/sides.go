@@ -2,7 +2,10 @@
 // side's revision as the command line gave it, its commit's short hash and
 // subject line, the commits between the sides when both are commits of one
 // repository, and for each new finding the bisect command between them
-// (Finding.Bisect), run on the finding's graph in the findings store.
+// (Finding.Bisect), run on the finding's graph in the findings store:
+// from the baseline to the current side when the current side is ahead,
+// from their merge base when they diverge, none when the current side is
+// older or the same commit (Sides.NoBisect says why).
 
 package fuzz
 
@@ -42,6 +45,10 @@ type Sides struct {
 	Repo   string `json:"repo,omitempty"`
 	Ahead  *int   `json:"commits_ahead,omitempty"`
 	Behind *int   `json:"commits_behind,omitempty"`
+	// MergeBase is the sides' merge base (git merge-base) when they
+	// diverge, both Ahead and Behind above 0: the good end of their
+	// findings' bisect commands; "" otherwise.
+	MergeBase string `json:"merge_base,omitempty"`
 	// own says the sides are revisions of cfgfuzz's own repository
 	// (rev: specs): their bisect takes no --repo.
 	own bool
@@ -85,10 +92,14 @@ func shortCommit(c string) string {
 // Between says how far apart the sides are, "" when they are not both
 // commits of one repository: "3 commits from the baseline to the
 // current side", or where each has commits the other lacks, "the sides
-// diverge: 3 commits on the current side, 1 on the baseline's".
+// diverge: 3 commits on the current side, 1 on the baseline's", or "the
+// sides are the same commit".
 func (s *Sides) Between() string {
 	if s == nil || s.Ahead == nil || s.Behind == nil {
 		return ""
+	}
+	if *s.Behind == 0 && *s.Ahead == 0 {
+		return "the sides are the same commit"
 	}
 	if *s.Behind == 0 {
 		return Plural(*s.Ahead, "commit") + " from the baseline to the current side"
@@ -119,6 +130,11 @@ func NameSides(s *Settings) *Sides {
 			ahead, e2 := strconv.Atoi(f[1])
 			if e1 == nil && e2 == nil {
 				sides.Ahead, sides.Behind = &ahead, &behind
+			}
+		}
+		if sides.Ahead != nil && *sides.Ahead > 0 && *sides.Behind > 0 {
+			if out, err := git(curRepo, "merge-base", base.Commit, cur.Commit); err == nil {
+				sides.MergeBase = strings.TrimSpace(out)
 			}
 		}
 		sp, _ := ParseSpec(s.Current)
@@ -162,11 +178,16 @@ func sideName(desc, given string) (SideName, string, bool) {
 
 // bisectCommand is the bisect of finding f's graph between the sides, run
 // on the store entry's file in dir (min.cfg, else graph.cfg), with the
-// judging flags of s: "" when the sides are not both commits of one
-// repository, the finding has no graph the baseline passed, no store
-// entry, or the campaign planted faults (bisect plants none).
+// judging flags of s and the build and serve commands the campaign was
+// given (Settings.Project): from the baseline's commit when the current
+// side descends from it, from the sides' merge base when they diverge.
+// It is "" when the sides are not both commits of one repository, the
+// current side is older than the baseline or the same commit (NoBisect),
+// the finding has no graph the baseline passed, no store entry, or the
+// campaign planted faults (bisect plants none).
 func bisectCommand(dir string, s *Settings, sides *Sides, f *Finding) string {
-	if sides == nil || sides.Ahead == nil || f.New == 0 || f.stored == "" || len(s.Inject) > 0 {
+	good := sides.bisectGood()
+	if good == "" || f.New == 0 || f.stored == "" || len(s.Inject) > 0 {
 		return ""
 	}
 	file := "graph.cfg"
@@ -182,9 +203,75 @@ func bisectCommand(dir string, s *Settings, sides *Sides, f *Finding) string {
 	repo := ""
 	if !sides.own {
 		repo = " --repo " + ShellQuote(sides.Repo)
+		if p := s.Project; p != nil && p.Build != "" {
+			repo += " --build " + ShellQuote(p.Build)
+		}
+		if p := s.Project; p != nil && p.Serve != "" {
+			repo += " --serve " + ShellQuote(p.Serve)
+		}
 	}
 	flags := JudgingFlags(s, cmp.Or(f.Strategy, s.Strategy), f.Signature)
-	return fmt.Sprintf("cfgfuzz bisect%s --good %s --bad %s%s %s", repo, sides.Baseline.Commit, sides.Current.Commit, flags, ShellQuote(path))
+	return fmt.Sprintf("cfgfuzz bisect%s --good %s --bad %s%s %s", repo, good, sides.Current.Commit, flags, ShellQuote(path))
+}
+
+// bisectGood is the good end of the sides' bisect commands: the
+// baseline's commit when the current side is ahead of it, their merge
+// base when they diverge; "" when the sides are not both commits of one
+// repository, the current side is older or the same commit, or git gave
+// no merge base.
+func (s *Sides) bisectGood() string {
+	switch {
+	case s == nil || s.Ahead == nil || s.Behind == nil || *s.Ahead == 0:
+		return ""
+	case *s.Behind == 0:
+		return s.Baseline.Commit
+	}
+	return s.MergeBase
+}
+
+// FromMergeBase says, when the sides diverge, where their bisect commands
+// start: "from the sides' merge base HASH, taken as good; bisect judges
+// it first" (a merge base that fails the graph too is named by bisect:
+// the failure is then older than the current side's own commits); ""
+// otherwise.
+func (s *Sides) FromMergeBase() string {
+	if s.bisectGood() == "" || *s.Behind == 0 {
+		return ""
+	}
+	return "from the sides' merge base " + shortCommit(s.MergeBase) + ", taken as good; bisect judges it first"
+}
+
+// bisectWhat is what a finding's bisect command finds, as report.md and
+// report.html head it: with where it starts when the sides diverge.
+func bisectWhat(s *Sides) string {
+	if from := s.FromMergeBase(); from != "" {
+		return "the first commit on the current side whose verdict on it changed (" + from + ")"
+	}
+	return "the first commit between the sides whose verdict on it changed"
+}
+
+// NoBisect says in one line why new findings between sides that are
+// commits of one repository get no bisect command: the current side is
+// older than the baseline, or both are the same commit; "" otherwise.
+func (s *Sides) NoBisect() string {
+	switch {
+	case s == nil || s.Ahead == nil || s.Behind == nil || *s.Ahead > 0:
+		return ""
+	case *s.Behind == 0:
+		return "no bisect command: both sides are the same commit, so no commit between them changed a verdict"
+	}
+	return "no bisect command: the current side is older than the baseline, so a graph it fails and the baseline passes was fixed between them, and bisect finds where a failure began, not a fix"
+}
+
+// NoBisectNote is the sides' NoBisect when the report has a finding the
+// baseline passed some graphs of; "" otherwise.
+func NoBisectNote(rep *Report) string {
+	for _, f := range rep.Findings {
+		if f.New > 0 {
+			return rep.Sides.NoBisect()
+		}
+	}
+	return ""
 }
 
 // Named is side's name ("current" or "baseline") for the summary and the

@@ -772,6 +772,18 @@ func summaryFindingCounts(b *strings.Builder, rep *fuzz.Report) {
 	if note := fuzz.UnminimizedNote(rep); note != "" {
 		b.WriteString("  " + note + "\n")
 	}
+	if note := fuzz.NoBisectNote(rep); note != "" {
+		b.WriteString("  " + note + "\n")
+	}
+}
+
+// bisectLabel heads a finding's bisect line: "bisect", with where it
+// starts when the sides diverge.
+func bisectLabel(sides *fuzz.Sides) string {
+	if from := sides.FromMergeBase(); from != "" {
+		return "bisect (" + from + ")"
+	}
+	return "bisect"
 }
 
 // summaryFindings writes each finding's signature, graphs and replay, with
@@ -807,7 +819,7 @@ func summaryFindings(b *strings.Builder, rep *fuzz.Report) {
 			fmt.Fprintf(b, "    %s\n", fuzz.FirstNewNote(&fd))
 		}
 		if fd.Bisect != "" {
-			fmt.Fprintf(b, "    bisect: %s\n", fd.Bisect)
+			fmt.Fprintf(b, "    %s: %s\n", bisectLabel(rep.Sides), fd.Bisect)
 		}
 	}
 }
