@@ -106,3 +106,16 @@ func TestCompareBisectOfDivergingSidesRunsAsPrinted(t *testing.T) {
 		t.Errorf("the summary of an older current side lacks %q, or has a bisect line:\n%s", want, stdout)
 	}
 }
+
+// TestBisectHelpSaysWhatGoodMustBe: bisect -h says --good must be an
+// ancestor of --bad, how a diverging branch is bisected, and that the
+// good commit is judged first.
+func TestBisectHelpSaysWhatGoodMustBe(t *testing.T) {
+	_, out, errs := runCmd([]string{"bisect", "-h"}, "")
+	help := strings.Join(strings.Fields(out+errs), " ")
+	for _, want := range []string{"--good must be an ancestor of --bad", "give --good their merge base", "The good commit is judged first"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("bisect -h lacks %q:\n%s", want, out+errs)
+		}
+	}
+}
