@@ -86,7 +86,7 @@ func TestCompareBisectOfDivergingSidesRunsAsPrinted(t *testing.T) {
 		bisected = true
 		code, text := shellReplay(t, work, f.Bisect)
 		t.Logf("%s:\n%s", f.Bisect, text)
-		if code != exitOK || !strings.Contains(text, "first "+planted+": invalid: "+f.Signature) || !strings.Contains(text, "good  "+base+": ok") {
+		if code != exitOK || !strings.Contains(text, "first "+planted+" ") || !strings.Contains(text, "\": invalid: "+f.Signature) || !strings.Contains(text, "good  "+base+": ok") {
 			t.Errorf("the printed bisect, run: exit %d, want 0 judging the merge base first and finding %s:\n%s", code, planted[:12], text)
 		}
 	}
