@@ -192,7 +192,8 @@ type HookOptions struct {
 // its judgements, and a *BaselineFailsError when the baseline failed it;
 // an error when g could not be minimized, a *NotFailingError when g does
 // not fail with sig, a *BaselineFailsError when the baseline fails it
-// too. It is not safe for concurrent use (the campaign calls it from one
+// too (a graph the baseline declines, Declined, is minimized: the
+// failure is new). It is not safe for concurrent use (the campaign calls it from one
 // goroutine).
 func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
 	run, err := NewRunner(opt.Runner)
@@ -316,6 +317,9 @@ func (h *findingHook) logResult(name string, res *Result) (flaky error) {
 	if res.Stopped != "" {
 		stopped += "; the search stopped early by the " + res.Stopped + ", not at the fixpoint: another run may shrink it further"
 	}
+	if note := BaselineNote(res); note != "" {
+		stopped += "; " + note
+	}
 	flaky = flakyOf(res)
 	if flaky != nil {
 		stopped += "; " + flaky.Error()
@@ -385,6 +389,35 @@ func OvershotNote(res *Result) string {
 	}
 	return fmt.Sprintf("the search's smallest graph, %d blocks, %s judged as its replay judges it (a timeout finding's search keeps graphs answered late, within the time limit); %s%s",
 		o.Size.Blocks, got, back, on)
+}
+
+// BaselineNote words what the baseline's declines (Declined) did to a
+// search with a baseline: that it declined the original graph, which is
+// no failure, so candidates it declines were taken too; or how many
+// candidates failing with the signature were not taken because it
+// declined them though it passed the original graph. "" when it declined
+// nothing that mattered.
+func BaselineNote(res *Result) string {
+	if res.BaselineDeclines != "" {
+		return fmt.Sprintf("the baseline %s the graph (%s), which is no failure: the failure is new, and the search took candidates the baseline declines as well as those it passes",
+			declineWords(res.BaselineDeclines), res.BaselineDeclines)
+	}
+	if n := res.BaselineDeclined; n > 0 {
+		what := "candidates that fail with the signature were not taken: the baseline declines them"
+		if n == 1 {
+			what = "candidate that fails with the signature was not taken: the baseline declines it"
+		}
+		return fmt.Sprintf("%d %s (refuses, or does not serve), though it passes the graph: a decline is no failure, but cannot show the failure new against a baseline that passes", n, what)
+	}
+	return ""
+}
+
+// declineWords words a decline: "refuses", "does not serve".
+func declineWords(sig string) string {
+	if sig == SigUnsupported {
+		return "does not serve"
+	}
+	return "refuses"
 }
 
 // timeSplit words how a search's time divides between the search, which

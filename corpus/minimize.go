@@ -41,8 +41,17 @@ type Options struct {
 	// Signature is the signature to keep; "" means the original graph's
 	// own (it must fail).
 	Signature string
-	// Baseline, when non-nil, must pass a candidate (return "") for it to
-	// count: the failure must be new on the current side.
+	// Baseline, when non-nil, judges the original graph and each
+	// candidate on the baseline, so that the failure stays new on the
+	// current side: a graph the baseline fails is never taken. A decline
+	// (Declined: a refusal, or a graph the baseline does not serve) is
+	// no failure, as the campaign counts it, but no pass either: where
+	// the baseline passes the original graph, a candidate counts only when
+	// it passes it too (a candidate it declines cannot show the failure
+	// new against a baseline that passes it: Result.BaselineDeclined
+	// counts them); where it declines the original, a candidate counts
+	// when it passes or declines it (Result.BaselineDeclines).
+	// Runner.BaselinePredicate is one.
 	Baseline Predicate
 	// MaxSteps bounds the predicate calls (cache hits are free); 0 means
 	// DefaultMaxSteps, negative means no bound.
@@ -160,7 +169,8 @@ type Result struct {
 	SearchSteps int
 	Stopped     string // "" when the pipeline reached its fixpoint, else the limit that ended it
 	// Verified: every judgement of the result gave the signature again
-	// (and, in baseline mode, the baseline passed it).
+	// (and, in baseline mode, the baseline did not fail it: it passed or
+	// declined it).
 	Verified bool
 	// Original and Confirmed count the judgements of the original graph
 	// and of the result (Options.Rejudge each; none of the result after
@@ -181,6 +191,16 @@ type Result struct {
 	// BaselineFails is the baseline's signature on the result when, in
 	// baseline mode, it failed it: the result is not a new failure.
 	BaselineFails string
+	// BaselineDeclines is the baseline's answer on the original graph
+	// when it declined it (SigRefused, SigUnsupported): the failure is
+	// new, and the search took candidates the baseline declines as well
+	// as those it passes. "" when the baseline passed it, or there is
+	// none.
+	BaselineDeclines string
+	// BaselineDeclined counts the candidates that failed with the
+	// signature but were not taken because the baseline, which passed the
+	// original graph, declined them.
+	BaselineDeclined int
 	// Overshot, when not nil, is the search's smallest graph, which
 	// Options.Replay did not judge with the signature: Graph is the
 	// smallest graph accepted on the way that it did (or the original),
@@ -248,15 +268,16 @@ func (e *NotFailingError) times() string {
 // BaselineFailsError is Minimize's error for an original graph that the
 // baseline fails too (Options.Baseline): not a new failure; and
 // MinimizeHook's for a minimized graph the baseline fails when judged
-// again, though it passed it during the search (Minimized).
+// again, though it did not fail it during the search (Minimized). A
+// graph the baseline declines (Declined) is not one it fails.
 type BaselineFailsError struct {
-	Got       string // the baseline's signature
+	Got       string // the baseline's signature, never a decline
 	Minimized bool   // the graph is the minimized one, not the original
 }
 
 func (e *BaselineFailsError) Error() string {
 	if e.Minimized {
-		return fmt.Sprintf("the baseline fails the minimized graph (%s), though it passed it during the search: perhaps not a new failure", e.Got)
+		return fmt.Sprintf("the baseline fails the minimized graph (%s), though it did not fail it during the search: perhaps not a new failure", e.Got)
 	}
 	return fmt.Sprintf("not a new failure: the baseline fails it too (%s)", e.Got)
 }
@@ -373,10 +394,29 @@ func (s *search) checkBaseline(h *cfg.Graph) error {
 	if err != nil {
 		return fmt.Errorf("judging the original graph on the baseline: %w", err)
 	}
-	if sig != "" {
+	if sig != "" && !Declined(sig) {
 		return &BaselineFailsError{Got: sig}
 	}
+	s.res.BaselineDeclines = sig
 	return nil
+}
+
+// baselineTakes reports whether the baseline's answer base on a
+// candidate that fails with the target lets the search take it
+// (Options.Baseline): a pass, or a decline where the baseline declined
+// the original graph too; a decline where it passed the original is
+// counted in Result.BaselineDeclined.
+func (s *search) baselineTakes(base string) bool {
+	switch {
+	case base == "":
+		return true
+	case !Declined(base):
+		return false
+	case s.res.BaselineDeclines != "":
+		return true
+	}
+	s.res.BaselineDeclined++
+	return false
 }
 
 // judgeOriginal judges the original graph h Options.Rejudge times into
@@ -478,7 +518,7 @@ func (s *search) judgeUncached(c *cfg.Graph) bool {
 		s.res.Errors++
 		return false
 	}
-	return base == ""
+	return s.baselineTakes(base)
 }
 
 func (s *search) other(c *cfg.Graph, sig string) {
@@ -571,7 +611,7 @@ func (s *search) verify(first *judgement) {
 	} else if s.res.Confirmed.Failed > 0 && s.opt.Baseline != nil {
 		base, err := s.opt.Baseline(s.cur)
 		s.res.Steps++
-		if err != nil || base != "" {
+		if err != nil || base != "" && !Declined(base) { // a decline is no failure: the result is new, as the campaign counts it
 			s.res.Verified, s.res.BaselineFails = false, base
 		}
 	}

@@ -26,7 +26,20 @@ const (
 	SigTimeout = "structurize:timeout"     // no answer within Runner.Timeout
 	SigRefused = "structurize:refused"     // the strategy refused (a bug on the default strategy)
 	SigEmit    = "emit:malformed-function" // the emitter rejected the structured function
+	// SigUnsupported is a baseline's answer (BaselinePredicate) for a
+	// graph its structurizer declared it does not serve: a decline, as a
+	// refusal is (Declined), never a finding's signature.
+	SigUnsupported = "structurize:unsupported"
 )
+
+// Declined reports whether sig, a baseline's answer (Options.Baseline),
+// is a decline: the baseline refused the graph (SigRefused) or declared
+// it does not serve it (SigUnsupported). A decline is not a failure: the
+// campaign counts the current side's failure on a graph the baseline
+// declined as newly failing against it.
+func Declined(sig string) bool {
+	return sig == SigRefused || sig == SigUnsupported
+}
 
 // Outcome is the judgement of one graph.
 type Outcome struct {
@@ -282,6 +295,20 @@ func (r *Runner) seam(g *cfg.Graph) (mod []byte, info oracle.ResultInfo, err err
 func (r *Runner) Predicate() Predicate {
 	return func(g *cfg.Graph) (string, error) {
 		o := r.runWith(g, true)
+		return o.Signature, o.Err
+	}
+}
+
+// BaselinePredicate returns the runner as a baseline's predicate
+// (Options.Baseline): Predicate, but SigUnsupported for a graph the
+// structurizer declared it does not serve, which Predicate passes, so that
+// the minimizer tells both declines from a pass.
+func (r *Runner) BaselinePredicate() Predicate {
+	return func(g *cfg.Graph) (string, error) {
+		o := r.runWith(g, true)
+		if o.Unsupported != "" && o.Signature == "" && o.Err == nil {
+			return SigUnsupported, nil
+		}
 		return o.Signature, o.Err
 	}
 }
