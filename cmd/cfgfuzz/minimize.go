@@ -51,7 +51,7 @@ type minimizeFlags struct {
 
 func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.signature, "signature", "", "the signature to keep (default: the graph's own failure)")
-	fs.StringVar(&mf.baseline, "baseline", "", "the baseline, which must pass every candidate (the failure must be new): a git revision `REV` of cfgfuzz, or a structurizer spec (repo:DIR@REV for a revision of your own repository, cmd:CMD, ...), built once into the cache as a campaign's baseline is")
+	fs.StringVar(&mf.baseline, "baseline", "", "the baseline, which must pass every candidate (the failure must be new; a candidate it refuses or does not serve is taken only when it declines the graph too): a git revision `REV` of cfgfuzz, or a structurizer spec (repo:DIR@REV for a revision of your own repository, cmd:CMD, ...), built once into the cache as a campaign's baseline is")
 	fs.StringVar(&mf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.BoolVar(&mf.listFaults, "list-faults", false, listFaultsUsage)
 	fs.StringVar(&mf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
@@ -534,7 +534,8 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 // baselinePredicate judges each candidate on the baseline: a structurizer
 // spec, or a bare revision of cfgfuzz (revisionSpec), built once into the
 // cache as a campaign's baseline is (the build stopped when ctx is done)
-// and served through protocol v1.
+// and served through protocol v1; a refusal and a graph it does not
+// serve are declines (corpus.Runner.BaselinePredicate).
 func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr io.Writer) (corpus.Predicate, error) {
 	spec, err := revisionSpec("--baseline", rev, "")
 	if err != nil {
@@ -552,7 +553,7 @@ func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr
 		}
 		return mf.runnerOn(side, popt)
 	}
-	judge, err := newBoundedJudge(mf.judge.checkTimeout, "", open, func(r *corpus.Runner, _ string) corpus.Predicate { return r.Predicate() })
+	judge, err := newBoundedJudge(mf.judge.checkTimeout, "", open, func(r *corpus.Runner, _ string) corpus.Predicate { return r.BaselinePredicate() })
 	if err != nil {
 		return nil, err
 	}
@@ -817,11 +818,11 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 	}
 	ho.Fresh = freshPredicate(cur, popt, ropt, limit)
 	if c.Baseline.New != nil {
-		base, err := trackedPredicate(sides, c.Baseline, proto.Options{Strategy: strategy, Registers: s.Registers}, corpus.RunnerOptions{Checks: ropt.Checks, Oracle: ropt.Oracle}, limit)
+		base, err := sideRunner(sides, c.Baseline, proto.Options{Strategy: strategy, Registers: s.Registers}, corpus.RunnerOptions{Checks: ropt.Checks, Oracle: ropt.Oracle}, limit)
 		if err != nil {
 			return nil, err
 		}
-		ho.Minimize.Baseline = base
+		ho.Minimize.Baseline = base.BaselinePredicate() // a decline told from a pass and from a failure, as the campaign classes them
 	}
 	label := ""
 	if strategy != s.Strategy {
@@ -917,6 +918,9 @@ func report(res *corpus.Result, w io.Writer) {
 		res.Signature, res.Before.Blocks, res.Before.Edges, res.Before.Words, res.After.Blocks, res.After.Edges, res.After.Words,
 		res.Elapsed.Round(time.Millisecond), res.Steps, res.CacheHits, res.Errors)
 	fmt.Fprintf(w, "minimize: accepted reductions per stage: %s\n", stageCounts(res.Stages))
+	if note := corpus.BaselineNote(res); note != "" {
+		fmt.Fprintf(w, "minimize: %s\n", note)
+	}
 	if res.Overshot != nil {
 		fmt.Fprintf(w, "minimize: %s\n", corpus.OvershotNote(res))
 	}

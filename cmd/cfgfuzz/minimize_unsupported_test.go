@@ -41,3 +41,23 @@ func TestJudgeUnsupported(t *testing.T) {
 		t.Errorf("check: outcome %s (%s), want unsupported", rec.Outcome, rec.Reason)
 	}
 }
+
+// TestBaselinePredicateUnsupported: on the baseline, a graph the
+// structurizer does not serve is a decline (corpus.SigUnsupported), told
+// from a pass, which the current side's predicate gives it.
+func TestBaselinePredicateUnsupported(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1, 2, 3}, {}, {}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := corpus.NewRunner(corpus.RunnerOptions{Checks: []string{"rules"}, Structurize: fuzz.SideStructurizer(unsupportedSide{}, proto.Options{}, time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sig, err := run.BaselinePredicate()(g); sig != corpus.SigUnsupported || err != nil || !corpus.Declined(sig) {
+		t.Errorf("baseline: %q, %v; want %s, a decline", sig, err, corpus.SigUnsupported)
+	}
+	if sig, err := run.Predicate()(g); sig != "" || err != nil {
+		t.Errorf("current side: %q, %v; want a pass", sig, err)
+	}
+}
