@@ -33,9 +33,9 @@ func TestFlakyFindingsSaySo(t *testing.T) {
 		{"result never failed", false, &corpus.Flaky{Original: corpus.Tally{Failed: 3, Judged: 3}, Minimized: corpus.Tally{Judged: 3}},
 			"judged again by the minimizer, it failed with the signature in 3 of 3 judgements, its minimized graph in 0 of 3", "", false},
 		{"baseline fails it", false, &corpus.BaselineFailsError{Got: "rules:R7"},
-			"", "judged again by the minimizer, the baseline fails it too (rules:R7), though it passed it in the campaign", false},
+			"", "judged again by the minimizer, the baseline fails it too (rules:R7), though it did not fail it in the campaign", false},
 		{"baseline fails its minimized graph", false, &corpus.BaselineFailsError{Got: "rules:R7", Minimized: true},
-			"", "judged again by the minimizer, the baseline fails its minimized graph (rules:R7), though it passed it during the search", false},
+			"", "judged again by the minimizer, the baseline fails its minimized graph (rules:R7), though it did not fail it during the search", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rep, f := minimizedBy(t, c.graph, c.err)

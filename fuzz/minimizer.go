@@ -23,7 +23,9 @@ import (
 // could not be minimized: a *corpus.NotFailingError when, judged again, g
 // does not fail with sig (Finding.NotReproduced), a
 // *corpus.BaselineFailsError when the baseline fails it too
-// (Finding.BaselineFlaky). A *corpus.Flaky error, beside a
+// (Finding.BaselineFlaky; a graph the baseline refuses or does not
+// serve is minimized, as the campaign counts its failure new). A
+// *corpus.Flaky error, beside a
 // graph or not, says judgements of one graph disagreed (Finding.Flaky).
 type Minimizer func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error)
 
@@ -56,9 +58,9 @@ func baselineFlaky(err error) string {
 		return ""
 	}
 	if bf.Minimized {
-		return "judged again by the minimizer, the baseline fails its minimized graph (" + bf.Got + "), though it passed it during the search"
+		return "judged again by the minimizer, the baseline fails its minimized graph (" + bf.Got + "), though it did not fail it during the search"
 	}
-	return "judged again by the minimizer, the baseline fails it too (" + bf.Got + "), though it passed it in the campaign"
+	return "judged again by the minimizer, the baseline fails it too (" + bf.Got + "), though it did not fail it in the campaign"
 }
 
 // flakyNote is Finding.Flaky for the minimizer's error err, "" unless it

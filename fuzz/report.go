@@ -252,12 +252,14 @@ type Finding struct {
 	// unknown, and it is not in the findings store). "" none.
 	MinimizeSkipped string `json:"minimize_skipped,omitempty"`
 	// BaselineFlaky says the minimizer, judging Subject again on the
-	// baseline, saw it fail there too, though the campaign's baseline
-	// passed it (the minimizer runs only on findings with new graphs, and
-	// Subject is their first), or judging the minimized graph again saw
-	// the baseline fail it, though it passed it during the search: the
-	// baseline's answers depend on chance or on the requests before them,
-	// and the finding may not be new.
+	// baseline, saw it fail there too, though the campaign's baseline did
+	// not fail it (the minimizer runs only on findings with new graphs,
+	// and Subject is their first), or judging the minimized graph again saw
+	// the baseline fail it, though it did not fail it during the search:
+	// the baseline's answers depend on chance or on the requests before
+	// them, and the finding may not be new. A refusal, or a graph the
+	// baseline does not serve, is a decline, not a failure, as in the
+	// campaign: never baseline flaky.
 	BaselineFlaky string `json:"baseline_flaky,omitempty"`
 	// IsMinimized says Minimized is smaller than the finding's graph
 	// (Subject): fewer blocks, edges or words (corpus.Size.Less). When it
