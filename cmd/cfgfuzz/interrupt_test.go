@@ -363,9 +363,13 @@ func signalled(t *testing.T, cmd *exec.Cmd, dir string, sig syscall.Signal) (int
 func TestCheckStoppedKillsServers(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
-			server := filepath.Join(t.TempDir(), "server.sh")
-			os.WriteFile(server, []byte("#!/bin/sh\nsleep 1000 &\nread -r line\nexec sleep 1000\n"), 0o755)
-			in := filepath.Join(t.TempDir(), "g.cfg")
+			// The server starts a sleep of its own, then, once it has read
+			// the graph's request (the file read says so), becomes a sleep
+			// itself: two processes, the check waiting for an answer.
+			dir := t.TempDir()
+			server, read := filepath.Join(dir, "server.sh"), filepath.Join(dir, "read")
+			os.WriteFile(server, []byte("#!/bin/sh\nsleep 1000 &\nread -r line\n: > "+read+"\nexec sleep 1000\n"), 0o755)
+			in := filepath.Join(dir, "g.cfg")
 			os.WriteFile(in, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644)
 			cmd := exec.Command(cfgfuzzBinary(t), "check", "--structurizer", server, "--timeout", "60s", in)
 			var out bytes.Buffer
@@ -374,7 +378,8 @@ func TestCheckStoppedKillsServers(t *testing.T) {
 				t.Fatal(err)
 			}
 			token := "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
-			for deadline := time.Now().Add(10 * time.Second); len(processesWithEnv(token)) < 3 && time.Now().Before(deadline); {
+			waitForFile(t, read)
+			for deadline := time.Now().Add(10 * time.Second); len(processesWithEnv(token)) < 2 && time.Now().Before(deadline); {
 				time.Sleep(50 * time.Millisecond)
 			}
 			cmd.Process.Signal(sig)
