@@ -9,18 +9,12 @@
 package main
 
 import (
-	"os/exec"
-	"path/filepath"
 	"testing"
 )
 
 func buildBeyondStruct(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "beyondstruct")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/beyondstruct").CombinedOutput(); err != nil {
-		t.Fatalf("go build beyondstruct: %v\n%s", err, out)
-	}
-	return shellQuote(bin)
+	return shellQuote(builtProgram(t, "../../fuzz/testdata/beyondstruct"))
 }
 
 func TestBeyondRegionModelPasses(t *testing.T) {

@@ -7,7 +7,6 @@
 package main
 
 import (
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -22,11 +21,7 @@ import (
 // deadstructSpec builds fuzz/testdata/deadstruct and returns its spec.
 func deadstructSpec(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "deadstruct")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/deadstruct").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return "cmd:" + bin
+	return "cmd:" + builtProgram(t, "../../fuzz/testdata/deadstruct")
 }
 
 // TestCampaignFindsDeadCodeCrash: a campaign of reducible graphs on

@@ -30,11 +30,18 @@ var (
 	binPath string
 	binErr  error
 	binDir  string
+	dirOnce sync.Once
+	dirErr  error
 )
 
-// TestMain removes the binary cfgfuzzBinary built, and fails the package
-// when a process of that binary (a structurizer server some test or the
-// code under test opened and never closed) outlives the tests.
+// programs holds a *programBuild for each package builtProgram was asked
+// for, by its path.
+var programs sync.Map
+
+// TestMain removes what cfgfuzzBinary and builtProgram built, and fails
+// the package when a process of cfgfuzzBinary's binary (a structurizer
+// server some test or the code under test opened and never closed)
+// outlives the tests.
 func TestMain(m *testing.M) {
 	gpu.ServeIfAsked() // the gpu check's driver servers are this test binary
 	code := m.Run()
@@ -51,17 +58,23 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// buildDir is the directory, made once per test binary, that holds what
+// cfgfuzzBinary and builtProgram build.
+func buildDir(t *testing.T) string {
+	t.Helper()
+	dirOnce.Do(func() { binDir, dirErr = os.MkdirTemp("", "cfgfuzz-test-bin-") })
+	if dirErr != nil {
+		t.Fatalf("a directory for the test binaries: %v", dirErr)
+	}
+	return binDir
+}
+
 // cfgfuzzBinary builds this command once per test binary.
 func cfgfuzzBinary(t *testing.T) string {
 	t.Helper()
+	dir := buildDir(t)
 	binOnce.Do(func() {
-		dir, err := exec.Command("mktemp", "-d").Output()
-		if err != nil {
-			binErr = err
-			return
-		}
-		binDir = strings.TrimSpace(string(dir))
-		binPath = filepath.Join(binDir, "cfgfuzz")
+		binPath = filepath.Join(dir, "cfgfuzz")
 		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
 			binErr = err
 			t.Logf("%s", out)
@@ -71,6 +84,40 @@ func cfgfuzzBinary(t *testing.T) string {
 		t.Fatalf("building cfgfuzz: %v", binErr)
 	}
 	return binPath
+}
+
+// programBuild is one package's build by builtProgram.
+type programBuild struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// builtProgram builds the Go main package pkg (a path relative to this
+// directory, such as ../../fuzz/testdata/badstruct) once per test binary
+// and returns the program's path, named after pkg's last element, in a
+// directory of its own (a directory cfgfuzzBinary's binary is in is put
+// on PATH by some tests). The tests only run what it builds.
+func builtProgram(t *testing.T, pkg string) string {
+	t.Helper()
+	dir := buildDir(t)
+	v, _ := programs.LoadOrStore(pkg, &programBuild{})
+	b := v.(*programBuild)
+	b.once.Do(func() {
+		sub, err := os.MkdirTemp(dir, filepath.Base(pkg)+"-")
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(sub, filepath.Base(pkg))
+		if out, err := exec.Command("go", "build", "-o", b.path, pkg).CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
 }
 
 // plantedSpec is an external structurizer with a bug of its own: this
@@ -132,10 +179,7 @@ func TestCheckExternalStructurizer(t *testing.T) {
 // the summary, report.json, report.md and report.html say it was not
 // reproduced; its replay indeed passes.
 func TestExternalHistoryDependentFinding(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "historystruct")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/historystruct").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtProgram(t, "../../fuzz/testdata/historystruct")
 	dir := t.TempDir()
 	code, out, errs := runCmd([]string{"run", "--structurizer", "cmd:" + bin + " -after 3", "--graphs", "30", "--workers", "1", "--progress", "none", "--out", dir}, "")
 	if code != exitFail {
@@ -168,10 +212,7 @@ func TestExternalHistoryDependentFinding(t *testing.T) {
 // report.html, the summary counts the flaky and not reproduced ones, and
 // --save-regressions saves only the findings that reproduced.
 func TestExternalFlakyFindings(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "flakystruct")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/flakystruct").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtProgram(t, "../../fuzz/testdata/flakystruct")
 	dir, regs := t.TempDir(), filepath.Join(t.TempDir(), "regs")
 	code, out, errs := runCmd([]string{"run", "--structurizer", "cmd:" + bin + " -rate 0.5 -seed 1", "--graphs", "20", "--kinds", "reducible", "--workers", "1",
 		"--progress", "none", "--out", dir, "--save-regressions", regs}, "")
@@ -219,10 +260,7 @@ func TestExternalFlakyFindings(t *testing.T) {
 // its fault by chance (seeded, so the same every time) writes the result,
 // says the judgements disagreed and saves no regression (exit 1).
 func TestMinimizeFlakyStructurizer(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "flakystruct")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/flakystruct").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtProgram(t, "../../fuzz/testdata/flakystruct")
 	regs := t.TempDir()
 	code, out, errs := runCmd([]string{"minimize", "--structurizer", "cmd:" + bin + " -rate 0.5 -seed 6", "--signature", "exec:trace-mismatch",
 		"--regressions", regs, "--save-regression", "flaky", "-"}, "{{1, 2}, {3}, {3}, {4, 1}, {}}\n")

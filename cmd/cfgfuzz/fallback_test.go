@@ -14,8 +14,6 @@ import (
 	"context"
 	"flag"
 	"io"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -254,10 +252,7 @@ func TestDispatchShareFlags(t *testing.T) {
 // graphs of 3 or more blocks) gives the campaign's fallback signature and
 // minimizes to it.
 func TestSidePredicateKeepsAFallbackSignature(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "fallbackstruct")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/fallbackstruct").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtProgram(t, "../../fuzz/testdata/fallbackstruct")
 	pred, err := sidePredicate(fuzz.ProcessFactory("fallbackstruct", []string{bin}, ""), proto.Options{}, corpus.RunnerOptions{}, fuzz.DefaultTimeout)
 	if err != nil {
 		t.Fatal(err)

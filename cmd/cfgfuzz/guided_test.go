@@ -78,10 +78,7 @@ func TestGuidedMutantFindingReplays(t *testing.T) {
 	if mutant == nil {
 		t.Fatalf("no finding's first graph was a mutant in 300 graphs (seed 1, --mutate 1, a start corpus of %d)", len(start.Entries))
 	}
-	bin := filepath.Join(t.TempDir(), "cfgfuzz")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := cfgfuzzBinary(t)
 	replay := strings.ReplaceAll(mutant.Replay, "cfgfuzz check", bin+" check")
 	out, err := exec.Command("sh", "-c", replay).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), mutant.Signature) {

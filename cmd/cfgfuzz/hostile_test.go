@@ -1,12 +1,9 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -17,31 +14,10 @@ import (
 // and read what reaches the console, report.md, report.html and
 // report.json.
 
-var (
-	hostileOnce sync.Once
-	hostileBin  string
-	hostileErr  string
-)
-
-// hostileServer builds the redteam server once per test binary and
-// returns its path.
+// hostileServer is the redteam server, built once per test binary.
 func hostileServer(t *testing.T) string {
 	t.Helper()
-	hostileOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "cfgfuzz-hostile-")
-		if err != nil {
-			hostileErr = err.Error()
-			return
-		}
-		hostileBin = filepath.Join(dir, "server")
-		if out, err := exec.Command("go", "build", "-o", hostileBin, "../../fuzz/testdata/redteam/server").CombinedOutput(); err != nil {
-			hostileErr = err.Error() + "\n" + string(out)
-		}
-	})
-	if hostileErr != "" {
-		t.Fatal(hostileErr)
-	}
-	return hostileBin
+	return builtProgram(t, "../../fuzz/testdata/redteam/server")
 }
 
 // hostileName is a directory or revision name with HTML, Markdown and

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,10 +15,7 @@ import (
 )
 
 func TestRunMaxAnswer(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "server")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/redteam/server").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := hostileServer(t)
 	dir := filepath.Join(t.TempDir(), "out")
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"run", "--structurizer", bin + " huge-line", "--graphs", "2", "--max-answer", "1MiB",
@@ -53,10 +49,7 @@ func TestRunMaxAnswer(t *testing.T) {
 // whose answers are a few hundred bytes, passes under the default and is
 // a crash finding under a 64-byte bound.
 func TestCheckMinimizeRegressMaxAnswer(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "server")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/redteam/server").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := hostileServer(t)
 	graph := filepath.Join(t.TempDir(), "g.cfg")
 	if err := os.WriteFile(graph, []byte("# signature: none\n{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@
 package main
 
 import (
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -113,10 +112,7 @@ func TestProgressNoneQuietsTheMinimization(t *testing.T) {
 // intervals, as it does for the search, unless --progress none.
 func TestCampaignStoreHeartbeat(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", dir+"/", "../../fuzz/testdata/badstruct").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	spec := "cmd:" + filepath.Join(dir, "badstruct")
+	spec := "cmd:" + builtProgram(t, "../../fuzz/testdata/badstruct")
 	defer func(every time.Duration) { campaignMinimizeEvery = every }(campaignMinimizeEvery)
 	campaignMinimizeEvery = 200 * time.Millisecond
 	args := []string{"run", "--structurizer", spec, "--graphs", "1", "--seed", "2", "--kinds", "reducible", "--blocks", "5-5",

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -181,14 +180,11 @@ func TestMinimizeProgress(t *testing.T) {
 // graph minimized as given: the result keeps 4 blocks, one unreachable.
 func TestMinimizeKeepsTheUnreachableBlockTheFailureNeeds(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", dir+"/", "../../fuzz/testdata/badstruct").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	in := filepath.Join(dir, "g.cfg")
 	if err := os.WriteFile(in, []byte("{{1, 2}, {2}, {}, {2}}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	spec := "cmd:" + filepath.Join(dir, "badstruct")
+	spec := "cmd:" + builtProgram(t, "../../fuzz/testdata/badstruct")
 	var out, errw bytes.Buffer
 	if code := run([]string{"check", "--structurizer", spec, in}, nil, &out, &errw); code != exitFail || !strings.Contains(out.String(), "FAIL structurize:panic") {
 		t.Fatalf("check: exit %d\n%s%s", code, out.String(), errw.String())

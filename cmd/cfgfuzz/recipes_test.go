@@ -578,10 +578,7 @@ func TestKubernetesExamplesRun(t *testing.T) {
 		t.Skip("runs a sharded campaign")
 	}
 	root := repoRoot(t)
-	bin := filepath.Join(t.TempDir(), "cfgfuzz")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := cfgfuzzBinary(t)
 	results := t.TempDir()
 	shards := filepath.Join(root, "fuzz/examples/k8s-indexed-job.yaml")
 	b, _ := os.ReadFile(shards)

@@ -6,18 +6,16 @@ package main
 
 import (
 	"bytes"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestSelfTest(t *testing.T) {
-	dir := t.TempDir()
+	// Each program by its name; a name of none is a path where nothing is.
+	prog := map[string]string{"no-such-server": filepath.Join(t.TempDir(), "no-such-server")}
 	for _, pkg := range []string{"../structurize", "../../fuzz/testdata/redteam/server", "../../fuzz/testdata/badstruct"} {
-		if out, err := exec.Command("go", "build", "-o", dir+"/", pkg).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
-		}
+		prog[filepath.Base(pkg)] = builtProgram(t, pkg)
 	}
 	for _, c := range []struct {
 		server string
@@ -40,15 +38,17 @@ func TestSelfTest(t *testing.T) {
 		// A line that is not JSON (a banner, a log) shows its first bytes
 		// and where such lines belong.
 		{"server garbage", exitFail, `FAIL v1 request answered: answer is not JSON: first bytes received "hello, this is not json" (invalid character 'h' looking for beginning of value); standard output carries the protocol's answers only, one JSON object a line: logs and banners belong on standard error`},
-		{"cmd:" + filepath.Join(dir, "structurize"), exitOK, `speaks v2 as "cfgfuzz/structured"`}, // a spec, as every command takes
+		{"cmd:" + prog["structurize"], exitOK, `speaks v2 as "cfgfuzz/structured"`}, // a spec, as every command takes
 		{"no-such-server", exitUsage, "the command was not found"},
 		{"cmd:", exitUsage, "cmd: needs a command"},
 		{"", exitUsage, "--structurizer: empty value"},
 	} {
 		var stdout, stderr bytes.Buffer
 		server := c.server
-		if server != "" && !strings.Contains(server, ":") {
-			server = filepath.Join(dir, server)
+		if name, args, ok := strings.Cut(server, " "); ok {
+			server = prog[name] + " " + args
+		} else if server != "" && !strings.Contains(server, ":") {
+			server = prog[server]
 		}
 		code := run([]string{"selftest", "--structurizer", server, "--timeout", "2s"}, nil, &stdout, &stderr)
 		if code != c.code || !strings.Contains(stdout.String()+stderr.String(), c.want) {
@@ -82,11 +82,8 @@ func TestSelfTestOfAServerThatNeverAnswers(t *testing.T) {
 // graph: incomplete, exit 2.
 func TestMostlyUnsupportedCampaignWarns(t *testing.T) {
 	dir := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", dir+"/", "../../fuzz/testdata/redteam/server").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"run", "--structurizer", filepath.Join(dir, "server") + " v2-limited", "--graphs", "12", "--blocks", "10-20", "--kinds", "reducible",
+	code := run([]string{"run", "--structurizer", hostileServer(t) + " v2-limited", "--graphs", "12", "--blocks", "10-20", "--kinds", "reducible",
 		"--progress", "none", "--out", filepath.Join(dir, "out")}, nil, &stdout, &stderr)
 	want := `warning: 12 of 12 graphs unsupported: the structurizer's hello declares it does not serve them ({"deterministic":true`
 	if code != exitUsage || !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), `"max_blocks":6`) ||

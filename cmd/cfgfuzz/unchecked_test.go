@@ -9,7 +9,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,11 +16,7 @@ import (
 
 func buildThinStruct(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "thinstruct")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/thinstruct").CombinedOutput(); err != nil {
-		t.Fatalf("go build thinstruct: %v\n%s", err, out)
-	}
-	return shellQuote(bin)
+	return shellQuote(builtProgram(t, "../../fuzz/testdata/thinstruct"))
 }
 
 func TestUnjudgedChecksExitTwo(t *testing.T) {

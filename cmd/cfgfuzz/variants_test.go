@@ -19,7 +19,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,11 +26,7 @@ import (
 
 func buildVariantStruct(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "variantstruct")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../fuzz/testdata/variantstruct").CombinedOutput(); err != nil {
-		t.Fatalf("go build variantstruct: %v\n%s", err, out)
-	}
-	return shellQuote(bin)
+	return shellQuote(builtProgram(t, "../../fuzz/testdata/variantstruct"))
 }
 
 func TestVariantLayoutsPass(t *testing.T) {
