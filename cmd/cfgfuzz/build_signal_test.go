@@ -55,11 +55,14 @@ var buildingCommands = []struct {
 	}},
 }
 
+// The cases run side by side (parallelTests): each stops a process of its
+// own, building in a repository and a cache of its own, and mostly waits.
 func TestStoppedWhileBuildingLeavesNothing(t *testing.T) {
 	bin := cfgfuzzBinary(t)
 	for _, c := range buildingCommands {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 			t.Run(c.name+"/"+sig.String(), func(t *testing.T) {
+				t.Parallel()
 				stoppedWhileBuilding(t, bin, sig, c.args)
 			})
 		}

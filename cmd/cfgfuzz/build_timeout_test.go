@@ -15,10 +15,13 @@ import (
 	"time"
 )
 
+// The commands run side by side (parallelTests): each builds in a
+// repository and a cache of its own, and mostly waits for --build-timeout.
 func TestBuildTimeoutIsABuildFailure(t *testing.T) {
 	bin := cfgfuzzBinary(t)
 	for _, c := range buildingCommands {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			tmp := t.TempDir()
 			pidFile := filepath.Join(tmp, "pid")
 			sb := slowBuildRepo(t, tmp, "echo compiling the slow part; sleep 1000 & echo $! > "+pidFile+"; wait")

@@ -9,10 +9,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -34,6 +37,18 @@ var (
 	dirErr  error
 )
 
+// parallelTests is how many of the tests that call t.Parallel run at
+// once, at least: they mostly wait (on sleeps, timeouts, servers that
+// never answer, builds that a signal or --build-timeout stops), or run
+// beside such tests, so more of them than the machine has cores (go
+// test's default) keep it busy. None of them sends a signal to this
+// process, changes the working directory, the environment or a
+// package-level variable, or asserts that no structurizer server of an
+// ended cfgfuzz is left (a campaign starting meanwhile kills such servers,
+// fuzz.SweepOrphans); those that look for a cfgfuzz left running run
+// their own (ownCfgfuzzBinary).
+const parallelTests = 4
+
 // programs holds a *programBuild for each package builtProgram was asked
 // for, by its path.
 var programs sync.Map
@@ -41,9 +56,16 @@ var programs sync.Map
 // TestMain removes what cfgfuzzBinary and builtProgram built, and fails
 // the package when a process of cfgfuzzBinary's binary (a structurizer
 // server some test or the code under test opened and never closed)
-// outlives the tests.
+// outlives the tests. Unless -parallel is given, parallelTests of the
+// tests that call t.Parallel run at once.
 func TestMain(m *testing.M) {
 	gpu.ServeIfAsked() // the gpu check's driver servers are this test binary
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(max(parallelTests, runtime.GOMAXPROCS(0))))
+	}
 	code := m.Run()
 	gpu.CloseShared()
 	if binPath != "" {
@@ -84,6 +106,26 @@ func cfgfuzzBinary(t *testing.T) string {
 		t.Fatalf("building cfgfuzz: %v", binErr)
 	}
 	return binPath
+}
+
+// ownCfgfuzzBinary is cfgfuzzBinary's binary under a path of the test's
+// own (a hard link, else a copy): processesRunning of it finds this
+// test's processes only, whatever the other tests run meanwhile.
+func ownCfgfuzzBinary(t *testing.T) string {
+	t.Helper()
+	bin := cfgfuzzBinary(t)
+	own := filepath.Join(t.TempDir(), "cfgfuzz")
+	if err := os.Link(bin, own); err == nil {
+		return own
+	}
+	b, err := os.ReadFile(bin)
+	if err == nil {
+		err = os.WriteFile(own, b, 0o755)
+	}
+	if err != nil {
+		t.Fatalf("a copy of %s: %v", bin, err)
+	}
+	return own
 }
 
 // programBuild is one package's build by builtProgram.
@@ -389,31 +431,43 @@ func checkExternalStore(t *testing.T, dir, spec string) {
 // findings of an external structurizer (misbehave.py, whose messages name
 // addresses, pids, paths, blocks and counts that change with the graph)
 // are minimized by the campaign to at most 8 blocks, under the signature
-// the campaign gave them (one normalization table for both).
+// the campaign gave them (one normalization table for both). The modes
+// run side by side, and beside other tests (parallelTests): the hang's
+// minimization waits out --timeout on every judgement of a graph that
+// hangs.
 func TestExternalHarnessFindingsMinimize(t *testing.T) {
+	t.Parallel()
 	for mode, prefix := range map[string]string{
 		"crash": "structurize:crash:", "panic": "structurize:panic:", "hang": "structurize:timeout", "error": "structurize:error:",
 	} {
-		dir := t.TempDir()
-		args := []string{"run", "--structurizer", misbehaveSpec(t, mode), "--kinds", "nonterminating", "--graphs", "1", "--progress", "none", "--out", dir}
-		if mode == "hang" {
-			args = append(args, "--timeout", "2s") // a restarted python3 and its server must start within it on a loaded machine
-		}
-		start := time.Now()
-		code, _, errs := runCmd(args, "")
-		t.Logf("%s: campaign and minimization in %v", mode, time.Since(start).Round(time.Millisecond))
-		if code != exitFail {
-			t.Fatalf("%s: exit %d: %s", mode, code, errs)
-		}
-		rep := readCampaignReport(t, dir)
-		if len(rep.Findings) == 0 {
-			t.Fatalf("%s: no findings: %s", mode, errs)
-		}
-		for _, f := range rep.Findings {
-			g, err := cfg.ParseCompact(f.Minimized, cfg.Limits{})
-			if !strings.HasPrefix(f.Signature, prefix) || err != nil || g.Len() > 8 {
-				t.Errorf("%s: finding %s minimized to %q (%v), want a %s finding of at most 8 blocks\n%s", mode, f.Signature, f.Minimized, err, prefix, errs)
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			args := []string{"run", "--structurizer", misbehaveSpec(t, mode), "--kinds", "nonterminating", "--graphs", "1", "--progress", "none", "--out", dir}
+			if mode == "hang" {
+				// The hang is an hour's sleep, the other answers take
+				// milliseconds, and a restarted python3 and its server
+				// start within --start-timeout's allowance (30 s) besides:
+				// a second tells them apart, and each judgement of a graph
+				// that hangs waits it out.
+				args = append(args, "--timeout", "1s")
 			}
-		}
+			start := time.Now()
+			code, _, errs := runCmd(args, "")
+			t.Logf("campaign and minimization in %v", time.Since(start).Round(time.Millisecond))
+			if code != exitFail {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			rep := readCampaignReport(t, dir)
+			if len(rep.Findings) == 0 {
+				t.Fatalf("no findings: %s", errs)
+			}
+			for _, f := range rep.Findings {
+				g, err := cfg.ParseCompact(f.Minimized, cfg.Limits{})
+				if !strings.HasPrefix(f.Signature, prefix) || err != nil || g.Len() > 8 {
+					t.Errorf("finding %s minimized to %q (%v), want a %s finding of at most 8 blocks\n%s", f.Signature, f.Minimized, err, prefix, errs)
+				}
+			}
+		})
 	}
 }
