@@ -43,6 +43,7 @@ func processesWith(s string) []string {
 }
 
 func TestBaselineBuildInterrupted(t *testing.T) {
+	t.Parallel() // it mostly waits (parallelTests)
 	bin := cfgfuzzBinary(t)
 	repo := cloneRepo(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {

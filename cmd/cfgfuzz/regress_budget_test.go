@@ -12,6 +12,7 @@ import (
 )
 
 func TestRegressDurationLeavesTheRestNotRun(t *testing.T) {
+	t.Parallel() // it mostly waits (parallelTests)
 	bin := cfgfuzzBinary(t)
 	dir := t.TempDir()
 	regs := filepath.Join(dir, "regs")

@@ -22,8 +22,10 @@ import (
 	"time"
 )
 
+// The cases run side by side, and beside other tests (parallelTests),
+// each on a binary of its own, whose processes are the case's alone.
 func TestSecondSignalLeavesNoDebris(t *testing.T) {
-	bin := cfgfuzzBinary(t)
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		fifo string   // the temporary file, relative to the campaign directory, the campaign is held at
@@ -42,6 +44,8 @@ func TestSecondSignalLeavesNoDebris(t *testing.T) {
 		{"findings, after the reports are written", "state/findings.json.tmp", "report.json", []string{"--inject", "swap-arms", "--state", "STATE", "--night", "2026-03-01"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			bin := ownCfgfuzzBinary(t)
 			dir := filepath.Join(t.TempDir(), "c")
 			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, tc.fifo)), 0o755); err != nil {
 				t.Fatal(err)

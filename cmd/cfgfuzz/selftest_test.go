@@ -12,6 +12,7 @@ import (
 )
 
 func TestSelfTest(t *testing.T) {
+	t.Parallel() // beside other tests (parallelTests)
 	// Each program by its name; a name of none is a path where nothing is.
 	prog := map[string]string{"no-such-server": filepath.Join(t.TempDir(), "no-such-server")}
 	for _, pkg := range []string{"../structurize", "../../fuzz/testdata/redteam/server", "../../fuzz/testdata/badstruct"} {
@@ -43,22 +44,27 @@ func TestSelfTest(t *testing.T) {
 		{"cmd:", exitUsage, "cmd: needs a command"},
 		{"", exitUsage, "--structurizer: empty value"},
 	} {
-		var stdout, stderr bytes.Buffer
 		server := c.server
 		if name, args, ok := strings.Cut(server, " "); ok {
 			server = prog[name] + " " + args
 		} else if server != "" && !strings.Contains(server, ":") {
 			server = prog[server]
 		}
-		code := run([]string{"selftest", "--structurizer", server, "--timeout", "2s"}, nil, &stdout, &stderr)
-		if code != c.code || !strings.Contains(stdout.String()+stderr.String(), c.want) {
-			t.Errorf("%s: exit %d, want %d and %q in:\n%s%s", c.server, code, c.code, c.want, stdout.String(), stderr.String())
-		}
-		// A verdict names the server it is about.
-		verdict := map[int]string{exitOK: " conforms to the protocol\n", exitFail: " does not conform to the protocol"}[c.code]
-		if verdict != "" && !strings.Contains(stderr.String(), "cfgfuzz selftest: "+server+verdict) {
-			t.Errorf("%s: exit %d without the verdict %q naming the server:\n%s", c.server, code, server+verdict, stderr.String())
-		}
+		// The cases run side by side (parallelTests): a selftest mostly
+		// waits for its servers to start and answer.
+		t.Run(c.server, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"selftest", "--structurizer", server, "--timeout", "2s"}, nil, &stdout, &stderr)
+			if code != c.code || !strings.Contains(stdout.String()+stderr.String(), c.want) {
+				t.Errorf("%s: exit %d, want %d and %q in:\n%s%s", c.server, code, c.code, c.want, stdout.String(), stderr.String())
+			}
+			// A verdict names the server it is about.
+			verdict := map[int]string{exitOK: " conforms to the protocol\n", exitFail: " does not conform to the protocol"}[c.code]
+			if verdict != "" && !strings.Contains(stderr.String(), "cfgfuzz selftest: "+server+verdict) {
+				t.Errorf("%s: exit %d without the verdict %q naming the server:\n%s", c.server, code, server+verdict, stderr.String())
+			}
+		})
 	}
 }
 
@@ -67,6 +73,7 @@ func TestSelfTest(t *testing.T) {
 // an answer: no nonconformance of its answers but a server that did not
 // start, exit 2 as run treats it, saying so.
 func TestSelfTestOfAServerThatNeverAnswers(t *testing.T) {
+	t.Parallel() // it mostly waits (parallelTests)
 	for _, server := range []string{"cmd:true", "cmd:sleep 100"} {
 		var stdout, stderr bytes.Buffer
 		code := run([]string{"selftest", "--structurizer", server, "--timeout", "100ms", "--start-timeout", "100ms"}, nil, &stdout, &stderr)

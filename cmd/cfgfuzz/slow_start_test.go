@@ -40,7 +40,10 @@ esac
 exec sleep 1000
 `
 
+// The commands run side by side, and beside other tests (parallelTests):
+// they mostly wait for their servers to start.
 func TestSlowStartIsNoFinding(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	server := slowStartServer(t, dir, "1.5", "")
 	g := filepath.Join(dir, "g.cfg")
@@ -52,18 +55,24 @@ func TestSlowStartIsNoFinding(t *testing.T) {
 		{"compare", "--baseline-structurizer", "self", "--structurizer", server, "--graphs", "2", "--workers", "1", "--timeout", "1s", "--checks", "exec", "--minimize=false", "--progress", "none", "--out", filepath.Join(dir, "compare")},
 		{"check", "--structurizer", server, "--timeout", "1s", "--checks", "exec", g},
 	} {
-		code, stdout, stderr := runCmd(args, "")
-		if code != exitOK || strings.Contains(stdout, "timeout 1") || strings.Contains(stdout, "timeout 2") || strings.Contains(stdout, "structurize:timeout") {
-			t.Errorf("%s: exit %d, want 0 and no timeout: a start-up slower than --timeout is within --start-timeout\n%s%s", args[0], code, stdout, stderr)
-		}
+		t.Run(args[0], func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCmd(args, "")
+			if code != exitOK || strings.Contains(stdout, "timeout 1") || strings.Contains(stdout, "timeout 2") || strings.Contains(stdout, "structurize:timeout") {
+				t.Errorf("exit %d, want 0 and no timeout: a start-up slower than --timeout is within --start-timeout\n%s%s", code, stdout, stderr)
+			}
+		})
 	}
 	// minimize: every judgement (three of them on new processes) starts
 	// a server; the planted fault is what fails, never the start-up.
-	planted := slowStartServer(t, t.TempDir(), "1.5", "--inject swap-arms")
-	code, stdout, stderr := runCmd([]string{"minimize", "--structurizer", planted, "--timeout", "1s", "--checks", "exec", "--max-steps", "2", g}, "")
-	if code != exitOK || !strings.Contains(stdout+stderr, "exec:trace-mismatch") || strings.Contains(stdout+stderr, "structurize:timeout") {
-		t.Errorf("minimize: exit %d, want 0 minimizing exec:trace-mismatch, no timeout\n%s%s", code, stdout, stderr)
-	}
+	t.Run("minimize", func(t *testing.T) {
+		t.Parallel()
+		planted := slowStartServer(t, t.TempDir(), "1.5", "--inject swap-arms")
+		code, stdout, stderr := runCmd([]string{"minimize", "--structurizer", planted, "--timeout", "1s", "--checks", "exec", "--max-steps", "2", g}, "")
+		if code != exitOK || !strings.Contains(stdout+stderr, "exec:trace-mismatch") || strings.Contains(stdout+stderr, "structurize:timeout") {
+			t.Errorf("exit %d, want 0 minimizing exec:trace-mismatch, no timeout\n%s%s", code, stdout, stderr)
+		}
+	})
 }
 
 // TestSelfTestSlowStart: selftest passes a server slower to start than
@@ -71,6 +80,7 @@ func TestSlowStartIsNoFinding(t *testing.T) {
 // naming both flags, when --start-timeout is too short for the start:
 // exit 2, as no case got an answer (a server that did not start).
 func TestSelfTestSlowStart(t *testing.T) {
+	t.Parallel() // it mostly waits (parallelTests)
 	server := slowStartServer(t, t.TempDir(), "0.4", "")
 	for _, c := range []struct {
 		flags []string
@@ -99,6 +109,7 @@ func silentServer(t *testing.T, dir string) string {
 }
 
 func TestServerThatNeverStartsIsAHarnessError(t *testing.T) {
+	t.Parallel() // it mostly waits (parallelTests)
 	dir := t.TempDir()
 	server := silentServer(t, dir)
 	g := filepath.Join(dir, "g.cfg")
@@ -128,6 +139,7 @@ func TestServerThatNeverStartsIsAHarnessError(t *testing.T) {
 // those in flight), not at its budget: incomplete, exit 2, the reason and
 // the selftest command on the progress line, stderr and the reports.
 func TestEveryGraphAHarnessErrorStopsEarly(t *testing.T) {
+	t.Parallel() // it mostly waits (parallelTests)
 	dir := t.TempDir()
 	server, out := silentServer(t, dir), filepath.Join(dir, "run")
 	code, stdout, stderr := runCmd([]string{"run", "--structurizer", server, "--graphs", "40", "--workers", "2", "--timeout", "200ms", "--start-timeout", "300ms", "--checks", "exec", "--progress", "plain", "--out", out}, "")

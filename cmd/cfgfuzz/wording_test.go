@@ -42,6 +42,7 @@ func TestUnknownFlagSuggestsTheNearest(t *testing.T) {
 }
 
 func TestCheckCountsGraphsWithoutVerdict(t *testing.T) {
+	t.Parallel() // it mostly waits (parallelTests)
 	server := silentServer(t, t.TempDir())
 	code, stdout, stderr := runCmd([]string{"check", "--structurizer", server, "--timeout", "200ms", "--start-timeout", "300ms", "--checks", "exec"}, "{{1}, {}}\n{{1, 2}, {2}, {}}\n")
 	if want := "cfgfuzz check: 0 of 2 graphs passed: 0 failed, 2 graphs have no verdict (ERROR"; code != exitUsage || !strings.Contains(stderr, want) {
