@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,19 +39,23 @@ func TestCompareJudgesEachRevisionByItsOwnStructurizer(t *testing.T) {
 	plantPanic(t, repo, 6)
 	bad := commitAll(t, repo, "structurizer: panic on 6 blocks or more")
 	out := t.TempDir()
+	// 100 graphs, every one of them newly invalid, fixed or the same: the
+	// test is about which revision's structurizer judges each side, which
+	// more graphs would not tell any better.
+	const graphs = 100
 	// --dispatch-every 0: the planted panic is in the structured strategy,
 	// which meta re-runs on each module's own CFG; the dispatch share's
 	// graphs would not meet it.
 	compare := func(name, base, cur string) (int, *fuzz.Report) {
 		dir := filepath.Join(out, name)
-		code, _, _ := cliIn(t, repo, "compare", "--baseline", base, "--current", cur, "--kinds", "exhaustive", "--graphs", "300", "--dispatch-every", "0", "--minimize=false", "--progress", "none", "--out", dir)
+		code, _, _ := cliIn(t, repo, "compare", "--baseline", base, "--current", cur, "--kinds", "exhaustive", "--graphs", strconv.Itoa(graphs), "--dispatch-every", "0", "--minimize=false", "--progress", "none", "--out", dir)
 		return code, readCampaignReport(t, dir)
 	}
 
 	code, rep := compare("regression", good, bad)
 	d := rep.Divergences
-	if code != exitFail || d.Classes[fuzz.ClassNewlyInvalid] != 300 || rep.NewFindings != 300 {
-		t.Errorf("good -> bad: exit %d, classes %v, %d new; want 1, 300 newly invalid, 300 new", code, d.Classes, rep.NewFindings)
+	if code != exitFail || d.Classes[fuzz.ClassNewlyInvalid] != graphs || rep.NewFindings != graphs {
+		t.Errorf("good -> bad: exit %d, classes %v, %d new; want 1, %d newly invalid, %d new", code, d.Classes, rep.NewFindings, graphs, graphs)
 	}
 	for _, f := range rep.Findings {
 		if want := "meta:rerun-failed:panic:structurizer.Structurize: planted: too many blocks"; f.Signature != want {
@@ -60,13 +65,13 @@ func TestCompareJudgesEachRevisionByItsOwnStructurizer(t *testing.T) {
 
 	code, rep = compare("fix", bad, good)
 	d = rep.Divergences
-	if code != exitOK || d.Classes[fuzz.ClassInvalidFixed] != 300 || d.BaselineFindings != 300 || rep.NewFindings != 0 {
-		t.Errorf("bad -> good: exit %d, classes %v, baseline findings %d, %d new; want 0, 300 fixed", code, d.Classes, d.BaselineFindings, rep.NewFindings)
+	if code != exitOK || d.Classes[fuzz.ClassInvalidFixed] != graphs || d.BaselineFindings != graphs || rep.NewFindings != 0 {
+		t.Errorf("bad -> good: exit %d, classes %v, baseline findings %d, %d new; want 0, %d fixed", code, d.Classes, d.BaselineFindings, rep.NewFindings, graphs)
 	}
 
 	code, rep = compare("same", good, good)
-	if d = rep.Divergences; code != exitOK || d.Classes[fuzz.ClassSame] != 300 {
-		t.Errorf("good -> good: exit %d, classes %v; want 0, 300 same", code, d.Classes)
+	if d = rep.Divergences; code != exitOK || d.Classes[fuzz.ClassSame] != graphs {
+		t.Errorf("good -> good: exit %d, classes %v; want 0, %d same", code, d.Classes, graphs)
 	}
 }
 
