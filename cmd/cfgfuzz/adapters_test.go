@@ -143,6 +143,7 @@ func campaignOutcomesWith(t *testing.T, cmd, out string, minimize bool, n int, a
 }
 
 func TestExampleAdapters(t *testing.T) {
+	t.Parallel() // its builds and campaigns keep the cores busy while the tests that mostly wait wait (parallelTests)
 	for _, a := range adapters {
 		t.Run(a.name, func(t *testing.T) {
 			cmd := a.build(t, t.TempDir())

@@ -308,6 +308,7 @@ func TestKilledCampaignLeavesNothing(t *testing.T) {
 // that directory as it read it, and the command, run as printed, completes
 // the night and commits its state.
 func TestInterruptedNightResumesAsPrinted(t *testing.T) {
+	t.Parallel() // its builds and campaigns keep the cores busy while the tests that mostly wait wait (parallelTests)
 	bin := cfgfuzzBinary(t)
 	dir, state := filepath.Join(t.TempDir(), "c"), filepath.Join(t.TempDir(), "state")
 	if code, out := exitCode(t, exec.Command(bin, "run", "--graphs", "40", "--seed", "1", "--state", state, "--night", "2026-03-01",

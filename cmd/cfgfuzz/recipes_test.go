@@ -361,6 +361,7 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two revisions and runs eight shards and a merge")
 	}
+	t.Parallel() // its builds and campaigns keep the cores busy while the tests that mostly wait wait (parallelTests)
 	root := repoRoot(t)
 	b, err := os.ReadFile(filepath.Join(root, ".github/workflows/nightly-fuzz.yml"))
 	if err != nil {

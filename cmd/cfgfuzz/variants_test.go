@@ -30,6 +30,7 @@ func buildVariantStruct(t *testing.T) string {
 }
 
 func TestVariantLayoutsPass(t *testing.T) {
+	t.Parallel() // its builds and campaigns keep the cores busy while the tests that mostly wait wait (parallelTests)
 	bin := buildVariantStruct(t)
 	const module = "reorder,vars,switch2,contsep,forward,latemerge,clone,dispatch,mergebreak,loophead,caseorder,samearm,retmerge,mainfirst,notcond,sfill,nonames,noguard,debug,controls,polarity"
 	const inlined = "reorder,switch2,contsep,forward,loophead,mergebreak,dispatch,inline"
