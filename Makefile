@@ -5,7 +5,7 @@ GO        ?= go
 # which `make deps` installs; TAGS= builds without it.
 TAGS      ?= vulkan
 GOFLAGS   ?= -tags=$(TAGS)
-# cmd/cfgfuzz's tests take about 7 minutes on 2 cores: room past go test's
+# cmd/cfgfuzz's tests take about 5 minutes on 2 cores: room past go test's
 # 10-minute default on a slower or busier machine.
 TESTFLAGS ?= -timeout 25m
 
