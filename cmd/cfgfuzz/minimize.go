@@ -11,6 +11,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -818,7 +819,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 	}
 	ho.Fresh = freshPredicate(cur, popt, ropt, limit)
 	if c.Baseline.New != nil {
-		base, err := sideRunner(sides, c.Baseline, proto.Options{Strategy: strategy, Registers: s.Registers}, corpus.RunnerOptions{Checks: ropt.Checks, Oracle: ropt.Oracle}, limit)
+		base, err := sideRunner(sides, c.Baseline, proto.Options{Strategy: baselineStrategy(s, strategy), Registers: s.Registers}, corpus.RunnerOptions{Checks: ropt.Checks, Oracle: ropt.Oracle}, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -829,6 +830,17 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 		label = " (strategy " + strategy + ")"
 	}
 	return minimizeHook(ho, c.Progress, label)
+}
+
+// baselineStrategy is the strategy the campaign of settings s asked its
+// baseline for the graphs whose current side ran strategy, as the
+// campaign's workers ask it: that strategy for a graph of the dispatch
+// share, else --baseline-strategy, else --strategy.
+func baselineStrategy(s fuzz.Settings, strategy string) string {
+	if strategy != s.Strategy {
+		return strategy
+	}
+	return cmp.Or(s.BaselineStrategy, s.Strategy)
 }
 
 // campaignMinimizeEvery is how often a campaign's search for a finding's
