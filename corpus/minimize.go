@@ -179,7 +179,8 @@ type Result struct {
 	// on chance, or on the requests before them.
 	Original, Confirmed Tally
 	// RejudgeErr is the first harness error of a judgement of the result
-	// (a fresh structurizer side that did not start, say): that judgement
+	// (a fresh structurizer side that did not start, say, or the
+	// baseline's judgement of it, "on the baseline: ..."): that judgement
 	// is not counted in Confirmed, and the result is not Verified. It says
 	// nothing of the structurizer's answers.
 	RejudgeErr error
@@ -611,7 +612,13 @@ func (s *search) verify(first *judgement) {
 	} else if s.res.Confirmed.Failed > 0 && s.opt.Baseline != nil {
 		base, err := s.opt.Baseline(s.cur)
 		s.res.Steps++
-		if err != nil || base != "" && !Declined(base) { // a decline is no failure: the result is new, as the campaign counts it
+		switch {
+		case err != nil: // no judgement: the result is not shown new
+			s.res.Verified = false
+			if s.res.RejudgeErr == nil {
+				s.res.RejudgeErr = fmt.Errorf("on the baseline: %w", err)
+			}
+		case base != "" && !Declined(base): // a decline is no failure: the result is new, as the campaign counts it
 			s.res.Verified, s.res.BaselineFails = false, base
 		}
 	}
