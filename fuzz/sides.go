@@ -11,7 +11,9 @@ package fuzz
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -49,6 +51,9 @@ type Sides struct {
 	// diverge, both Ahead and Behind above 0: the good end of their
 	// findings' bisect commands; "" otherwise.
 	MergeBase string `json:"merge_base,omitempty"`
+	// Unrelated says the sides diverge and share no commit (git
+	// merge-base names none): their findings get no bisect command.
+	Unrelated bool `json:"unrelated,omitempty"`
 	// own says the sides are revisions of cfgfuzz's own repository
 	// (rev: specs): their bisect takes no --repo.
 	own bool
@@ -107,6 +112,9 @@ func (s *Sides) Between() string {
 	if *s.Ahead == 0 {
 		return Plural(*s.Behind, "commit") + " from the current side to the baseline (the current side is older)"
 	}
+	if s.Unrelated {
+		return fmt.Sprintf("the sides share no commit: %s on the current side, %d on the baseline's", Plural(*s.Ahead, "commit"), *s.Behind)
+	}
 	return fmt.Sprintf("the sides diverge: %s on the current side, %d on the baseline's, since their merge base", Plural(*s.Ahead, "commit"), *s.Behind)
 }
 
@@ -133,9 +141,7 @@ func NameSides(s *Settings) *Sides {
 			}
 		}
 		if sides.Ahead != nil && *sides.Ahead > 0 && *sides.Behind > 0 {
-			if out, err := git(curRepo, "merge-base", base.Commit, cur.Commit); err == nil {
-				sides.MergeBase = strings.TrimSpace(out)
-			}
+			sides.MergeBase, sides.Unrelated = mergeBase(curRepo, base.Commit, cur.Commit)
 		}
 		sp, _ := ParseSpec(s.Current)
 		sides.own = sp.Kind == SpecRev
@@ -144,6 +150,19 @@ func NameSides(s *Settings) *Sides {
 		}
 	}
 	return sides
+}
+
+// mergeBase is the merge base of commits a and b in repo, or "" with
+// unrelated true where git says they share no commit (git merge-base
+// exits 1 with nothing on standard output); "" and false where git
+// cannot say.
+func mergeBase(repo, a, b string) (base string, unrelated bool) {
+	out, err := git(repo, "merge-base", a, b)
+	if err == nil {
+		return strings.TrimSpace(out), false
+	}
+	var exit *exec.ExitError
+	return "", errors.As(err, &exit) && exit.ExitCode() == 1 && strings.TrimSpace(out) == ""
 }
 
 // sideName names the side of spec desc, which the command line gave as
@@ -252,10 +271,15 @@ func bisectWhat(s *Sides) string {
 
 // NoBisect says in one line why new findings between sides that are
 // commits of one repository get no bisect command: the current side is
-// older than the baseline, or both are the same commit; "" otherwise.
+// older than the baseline, both are the same commit, or they share no
+// commit; "" otherwise.
 func (s *Sides) NoBisect() string {
 	switch {
-	case s == nil || s.Ahead == nil || s.Behind == nil || *s.Ahead > 0:
+	case s == nil || s.Ahead == nil || s.Behind == nil:
+		return ""
+	case *s.Ahead > 0 && s.Unrelated:
+		return "no bisect command: the sides share no commit, so no good commit before the current side's own can start a bisect"
+	case *s.Ahead > 0:
 		return ""
 	case *s.Behind == 0:
 		return "no bisect command: both sides are the same commit, so no commit between them changed a verdict"

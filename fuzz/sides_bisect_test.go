@@ -83,6 +83,13 @@ func TestBisectCommandForEachShapeOfTheSides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An orphan branch: its commit shares no history with c[2].
+	git("checkout", "-q", "--orphan", "orphan")
+	git("commit", "-q", "-m", "orphan")
+	orphan, err := ResolveRevision("HEAD", BuildOptions{Repo: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, cur, base string
 		good            string // the bisect's --good; "" no bisect
@@ -93,6 +100,7 @@ func TestBisectCommandForEachShapeOfTheSides(t *testing.T) {
 		{"diverged", side, c[2], c[1], "from the sides' merge base " + c[1][:7] + ", taken as good; bisect judges it first", "", "the sides diverge"},
 		{"older", c[0], c[2], "", "", "no bisect command: the current side is older than the baseline", "(the current side is older)"},
 		{"same", c[1], c[1], "", "", "no bisect command: both sides are the same commit", "the sides are the same commit"},
+		{"unrelated", orphan, c[2], "", "", "no bisect command: the sides share no commit", "the sides share no commit: 1 commit on the current side, 3 on the baseline's"},
 	} {
 		s := Settings{Checks: []string{"exec"}}
 		sides := sidesOf(t, repo, tc.cur, tc.base, &s)
