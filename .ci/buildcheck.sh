@@ -24,6 +24,15 @@ while [ $# -gt 0 ]; do
 done
 [ "$($go env CGO_ENABLED 2>/dev/null)" = 1 ] || exit 0
 cc=$($go env CC)
+if ! command -v "${cc%% *}" >/dev/null 2>&1; then
+  {
+    echo "make build: cgo is on, but its C compiler ($cc, go env CC) is not found."
+    echo "Either:"
+    echo "  make deps && make build     install what is missing (Debian packages: .ci/deps.sh, gcc among them)"
+    echo "  CGO_ENABLED=0 make build    build without cgo (README.md says what that gives up)"
+  } >&2
+  exit 2
+fi
 cflags="$($go env CGO_CPPFLAGS) $($go env CGO_CFLAGS)"
 spirv=""
 # shellcheck disable=SC2086 # CC and the flags are words, as cgo splits them

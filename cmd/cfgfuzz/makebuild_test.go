@@ -86,3 +86,20 @@ func TestMakeBuildUnchangedWithSPIRVHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestMakeBuildSaysTheCCompilerIsMissing: a C compiler that is not there
+// is named as such, not taken for a missing header.
+func TestMakeBuildSaysTheCCompilerIsMissing(t *testing.T) {
+	out, err := makeBuild(t, "CGO_ENABLED=1", "CC=/nonexistent/cc")
+	if err == nil || strings.Contains(out, "go build ran") {
+		t.Fatalf("make build with no C compiler: err %v, want a failure before go build runs\n%s", err, out)
+	}
+	for _, want := range []string{"its C compiler (/nonexistent/cc, go env CC) is not found", "make deps && make build", "CGO_ENABLED=0 make build"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("make build with no C compiler: no %q in what it says\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "libspirv.h") {
+		t.Errorf("make build with no C compiler blames the header:\n%s", out)
+	}
+}
