@@ -42,9 +42,10 @@ import (
 // each removing its build directory and unregistering its worktree on its
 // way out), no build carrying it starts after, and Wait waits for their
 // cleanup to end. A build that does not carry it is not stopped by it.
-// NewBuildStop makes one; a nil *BuildStop never stops a build and counts
-// none.
+// The zero value, as NewBuildStop's, is not stopped and has no build in
+// progress; a nil *BuildStop never stops a build and counts none.
 type BuildStop struct {
+	once   sync.Once
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	// running counts the BuildProject calls carrying it in progress, from
@@ -53,9 +54,12 @@ type BuildStop struct {
 }
 
 // NewBuildStop is a BuildStop not stopped, with no build in progress.
-func NewBuildStop() *BuildStop {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	return &BuildStop{ctx: ctx, cancel: cancel}
+func NewBuildStop() *BuildStop { return &BuildStop{} }
+
+// context is s's context, cancelled by Stop with its cause.
+func (s *BuildStop) context() context.Context {
+	s.once.Do(func() { s.ctx, s.cancel = context.WithCancelCause(context.Background()) })
+	return s.ctx
 }
 
 // Stop stops every build in progress that carries s, with cause as their
@@ -63,6 +67,7 @@ func NewBuildStop() *BuildStop {
 // of a stopped build. On a nil s it does nothing.
 func (s *BuildStop) Stop(cause error) {
 	if s != nil {
+		s.context()
 		s.cancel(cause)
 	}
 }
@@ -103,7 +108,7 @@ func buildContext(opt BuildOptions) (ctx context.Context, release func()) {
 	if opt.Stop == nil {
 		return ctx, func() { cancel(nil) }
 	}
-	stop := opt.Stop.ctx
+	stop := opt.Stop.context()
 	if stop.Err() != nil {
 		cancel(context.Cause(stop))
 	}

@@ -7,6 +7,7 @@
 package fuzz
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -104,5 +105,26 @@ func TestNilBuildStopStopsNothing(t *testing.T) {
 	}
 	if !s.Wait(0) {
 		t.Error("a nil BuildStop's Wait says a build is in progress")
+	}
+}
+
+// TestZeroBuildStopStops: a BuildStop's zero value is one not stopped,
+// and stopping it cancels the builds that carry it with its cause, as
+// NewBuildStop's does.
+func TestZeroBuildStopStops(t *testing.T) {
+	var s BuildStop
+	ctx, release := buildContext(BuildOptions{Stop: &s})
+	defer release()
+	if ctx.Err() != nil || s.Building() || !s.Wait(0) {
+		t.Fatal("a zero BuildStop is stopped or counts a build")
+	}
+	cause := errors.New("signal")
+	s.Stop(cause)
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+	}
+	if context.Cause(ctx) != cause {
+		t.Errorf("a build carrying a stopped zero BuildStop: cause %v, want %v", context.Cause(ctx), cause)
 	}
 }
