@@ -226,8 +226,9 @@ func killServersOnStop(name string, builds *fuzz.BuildStop) {
 	signal.Notify(ch, heard...)
 	go func() {
 		s := <-ch
-		stoppedBy.Store(s) // before the servers go: a command that fails on their going exits as stopped
-		tidy.Freeze()      // files being replaced (merge's reports) stay all old or all new
+		stoppedBy.Store(s)          // before the servers go: a command that fails on their going exits as stopped
+		tidy.Freeze()               // files being replaced (merge's reports) stay all old or all new
+		builds.Stop(signalError{s}) // no build starts between the look below and the exit
 		if builds.Building() {
 			fmt.Fprintf(os.Stderr, "cfgfuzz %s: %s: stopping (%s)\n", name, signalName(s), buildStopWords)
 			stopBuilds(builds, name, s, ch, os.Stderr)
@@ -260,10 +261,11 @@ const buildStopWait = 15 * time.Second
 // the wait. A build not gone by then is said on log: the next build
 // removes what it left.
 func stopBuilds(builds *fuzz.BuildStop, name string, s os.Signal, again <-chan os.Signal, log io.Writer) {
+	// Stopped first, so that no build starts between the look and the exit.
+	builds.Stop(signalError{s})
 	if !builds.Building() {
 		return
 	}
-	builds.Stop(signalError{s})
 	done := make(chan bool, 1)
 	go func() { done <- builds.Wait(buildStopWait) }()
 	select {
