@@ -278,7 +278,7 @@ func (r *checkRun) announce(graphs int, files []string, cf checkFlags, timeout t
 	}
 	for _, f := range files {
 		if m := recordedMismatch(f, usedJudging{spec: r.spec, registers: cf.registers, strategy: cf.strategy, walks: corpus.Walks{Random: cf.walks, Seed: cf.seed},
-			checks: cf.checks, timeout: timeout, judge: cf.judge}); m != "" {
+			checks: cf.checks, timeout: timeout, judge: cf.judge, inject: cf.inject, plants: true}); m != "" {
 			fmt.Fprintln(r.stderr, "cfgfuzz check: note:", m)
 		}
 	}

@@ -237,7 +237,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 // agree.
 func (mf minimizeFlags) recordedNote(path string, spec fuzz.Spec) string {
 	return recordedMismatch(path, usedJudging{spec: spec, registers: mf.registers, strategy: mf.strategy, walks: corpus.Walks{Random: mf.walks, Seed: mf.seed},
-		checks: mf.checks, timeout: mf.callTimeout, judge: mf.judge})
+		checks: mf.checks, timeout: mf.callTimeout, judge: mf.judge, inject: mf.inject, plants: true})
 }
 
 // judged is how minimize judges, as the header of its result, its

@@ -29,13 +29,18 @@ type usedJudging struct {
 	checks    string        // --checks, "" the defaults
 	timeout   time.Duration // --timeout
 	judge     judgeFlags
+	// inject is --inject; plants says the command plants faults (check,
+	// minimize), so that the faults a header records are held against
+	// it (faults planted in a file that records none are a choice).
+	inject string
+	plants bool
 }
 
 // recordedMismatch words the flags that judge the file at path as its
 // header records, where registers, strategy, walks, target environment
 // and rules reading differ from u, and the checks (--allow-fallbacks
-// among them) and limits where the header records them, and the
-// structurizer where the file names one
+// among them), limits and planted faults where the header records them,
+// and the structurizer where the file names one
 // and u's is cfgfuzz's own (the default: --structurizer left out; another
 // structurizer given is a choice, as regress makes it for a fixed build):
 // "" when they agree, or when path is standard input or not a file with a
@@ -52,6 +57,9 @@ func recordedMismatch(path string, u usedJudging) string {
 	var flags []string
 	if r.Header.Structurizer != "" && specField(u.spec) == "" {
 		flags = append(flags, recordedFlag(r))
+	}
+	if f := r.Header.Fault; f != "" && u.plants && !sameFaults(f, u.inject) {
+		flags = append(flags, "--inject "+fuzz.ShellQuote(f))
 	}
 	if r.Header.Registers != u.registers {
 		flags = append(flags, fmt.Sprintf("--registers %d", r.Header.Registers))
@@ -96,4 +104,13 @@ func recordedFlag(r *corpus.Regression) string {
 		spec = shownSpec(sp).String()
 	}
 	return "--structurizer " + fuzz.ShellQuote(spec)
+}
+
+// sameFaults says whether the comma-separated fault lists a and b name the
+// same faults, in any order.
+func sameFaults(a, b string) bool {
+	x, y := splitList(a), splitList(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(slices.Compact(x), slices.Compact(y))
 }
