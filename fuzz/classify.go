@@ -348,7 +348,7 @@ func rejudge(s *SignatureState, t *tally, stored *StoredSignature) {
 // too, the first the baseline passed.
 func tonightShows(f *Finding) string {
 	if f.FirstNew != nil {
-		return "tonight's first failing graph the baseline passed is " + f.FirstNew.Graph
+		return "tonight's first failing graph the baseline did not fail is " + f.FirstNew.Graph
 	}
 	return "tonight's first failing graph is " + f.First.Graph
 }

@@ -225,7 +225,7 @@ func TestRejudgedOnItsFirstNewGraph(t *testing.T) {
 			s = &rep.State.Signatures[i]
 		}
 	}
-	if want := "tonight's first failing graph the baseline passed is " + f.FirstNew.Graph; s == nil || s.Class != ClassNew || !strings.Contains(s.Reason, want) {
+	if want := "tonight's first failing graph the baseline did not fail is " + f.FirstNew.Graph; s == nil || s.Class != ClassNew || !strings.Contains(s.Reason, want) {
 		t.Errorf("night 2: %+v, want %s new with a reason that says %q", s, swapSig, want)
 	}
 	st, err := LoadState(state)

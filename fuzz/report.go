@@ -188,7 +188,7 @@ type Finding struct {
 	Strategy string `json:"strategy,omitempty"`
 	Outcome  string `json:"outcome"` // of the first graph
 	Count    int    `json:"count"`   // graphs failing with it
-	New      int    `json:"new"`     // of which the baseline passed (no baseline: all)
+	New      int    `json:"new"`     // of which the baseline did not fail (passed or declined; no baseline: all)
 	// First is the lowest-index graph failing with the signature, and
 	// Others the next ones, up to KeepGraphs in all (what the state keeps
 	// to re-run, with FirstNew: keptExamples).
@@ -525,7 +525,7 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) (shown bool) {
 // FirstNewNote says of a finding with FirstNew which graph its replay,
 // minimized graph and regression are of, and why.
 func FirstNewNote(f *Finding) string {
-	return fmt.Sprintf("the baseline fails the signature's first graph (index %d) too: the replay and the minimized graph are of its first new graph (index %d), which the baseline passed", f.First.Index, f.FirstNew.Index)
+	return fmt.Sprintf("the baseline fails the signature's first graph (index %d) too: the replay and the minimized graph are of its first new graph (index %d), which the baseline did not fail", f.First.Index, f.FirstNew.Index)
 }
 
 // Subject is the graph a finding's write-up is built around: the
