@@ -69,6 +69,31 @@ func TestStoppedWhileBuildingLeavesNothing(t *testing.T) {
 	}
 }
 
+// startInSlowBuild starts cfgfuzz bin with args in dir, its build cache
+// in cache, and waits for the build (slowBuildRepo's) to write the pid of
+// its sleep to pidFile: the command, its combined output and that pid.
+// Both are killed when the test ends.
+func startInSlowBuild(t *testing.T, bin, dir, cache, pidFile string, args ...string) (*exec.Cmd, *lockedBuffer, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache)
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	waitForFile(t, pidFile)
+	time.Sleep(100 * time.Millisecond) // the pid written whole
+	pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, pidFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+	return cmd, out, pid
+}
+
 // stoppedWhileBuilding runs the command args gives in a repository of two
 // commits whose build command starts a sleep and writes its pid, sends
 // it sig while the build runs, and wants exit 128 + sig, the stop said,
@@ -79,22 +104,7 @@ func stoppedWhileBuilding(t *testing.T, bin string, sig syscall.Signal, args fun
 	pidFile := filepath.Join(tmp, "pid")
 	sb := slowBuildRepo(t, tmp, "sleep 1000 & echo $! > "+pidFile+"; wait")
 	repo, good, bad, build, graph, cache := sb.repo, sb.good, sb.bad, sb.build, sb.graph, sb.cache
-	cmd := exec.Command(bin, args(repo, good, bad, build, graph, tmp)...)
-	cmd.Dir = tmp
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache)
-	var out lockedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	waitForFile(t, pidFile)
-	time.Sleep(100 * time.Millisecond) // the pid written whole
-	pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, pidFile)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Kill(pid, syscall.SIGKILL)
+	cmd, out, pid := startInSlowBuild(t, bin, tmp, cache, pidFile, args(repo, good, bad, build, graph, tmp)...)
 	cmd.Process.Signal(sig)
 	code := exitWithin(t, cmd, time.Minute, func() string { return sig.String() + ":\n" + out.String() })
 	if want := 128 + int(sig); code != want {

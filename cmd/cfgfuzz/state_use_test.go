@@ -81,23 +81,8 @@ func TestConcurrentNightWarnedBeforeItsBuild(t *testing.T) {
 	} else {
 		defer release()
 	}
-	cmd := exec.Command(bin, "run", "--structurizer", "repo:"+sb.repo+"@"+sb.good, "--state", state, "--night", "2026-12-01",
+	cmd, out, pid := startInSlowBuild(t, bin, tmp, sb.cache, pidFile, "run", "--structurizer", "repo:"+sb.repo+"@"+sb.good, "--state", state, "--night", "2026-12-01",
 		"--graphs", "5", "--progress", "none", "--out", filepath.Join(tmp, "out"))
-	cmd.Dir = tmp
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+sb.cache)
-	var out lockedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	waitForFile(t, pidFile)
-	time.Sleep(100 * time.Millisecond) // the pid written whole
-	pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, pidFile)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Kill(pid, syscall.SIGKILL)
 	warning := "cfgfuzz: warning: another process that commits to the state " + state + " is running: process " + strconv.Itoa(os.Getpid()) + " on "
 	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(out.String(), warning); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
