@@ -129,23 +129,9 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer, build
 }
 
 func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	items, err := readGraphs([]string{path}, stdin)
+	it, err := mf.pickGraph(path, stdin, stderr)
 	if err != nil {
 		return exitUsage, err
-	}
-	if mf.index < 0 || mf.index >= len(items) {
-		return exitUsage, fmt.Errorf("%s holds %d graphs; --index %d is out of range", path, len(items), mf.index)
-	}
-	if len(items) > 1 && !mf.set["index"] {
-		name := path
-		if name == "-" {
-			name = "standard input"
-		}
-		fmt.Fprintf(stderr, "minimize: note: %s holds %d graphs; minimizing the first (--index N picks another)\n", name, len(items))
-	}
-	it := items[mf.index]
-	if mf.expect != corpus.ExpectPass && mf.expect != corpus.ExpectFail {
-		return exitUsage, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
 	}
 	if err := gpuDeviceFlag("minimize", mf.gpuDevice, slices.Contains(mf.judge.checks(mf.checks), gpu.CheckName), stderr); err != nil {
 		return exitUsage, err
@@ -209,12 +195,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if recorded != "" {
 		fmt.Fprintf(stderr, "minimize: note: %s; this search judged it under the flags given, which the result's header records (and a saved regression's: regress replays it so)\n", recorded)
 	}
-	j := mf.judged()
-	h := corpus.Header{Signature: res.Signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
-		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Walks: j.Walks, Checks: j.Checks,
-		Timeout: j.Timeout, CheckTimeout: j.CheckTimeout,
-		Structurizer: specField(spec), Expect: mf.expect,
-		Origin: minimizeOrigin(mf.origin, path, it, nil), Date: time.Now().UTC().Format("2006-01-02")}
+	h := mf.resultHeader(res.Signature, popt, spec, path, it)
 	written, saved := mf.savedHeaders(h, path, it)
 	if err := writeResult(res.Graph, written, mf.out, stdout); err != nil {
 		return exitUsage, err
@@ -230,6 +211,44 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		return exitFail, err
 	}
 	return exitOK, nil
+}
+
+// pickGraph reads the graph --index picks of the file at path (- standard
+// input), noting on stderr which one when the file holds several and
+// --index was not given; an error for an index out of range or an
+// --expect that is neither pass nor fail.
+func (mf minimizeFlags) pickGraph(path string, stdin io.Reader, stderr io.Writer) (sourced, error) {
+	items, err := readGraphs([]string{path}, stdin)
+	if err != nil {
+		return sourced{}, err
+	}
+	if mf.index < 0 || mf.index >= len(items) {
+		return sourced{}, fmt.Errorf("%s holds %d graphs; --index %d is out of range", path, len(items), mf.index)
+	}
+	if len(items) > 1 && !mf.set["index"] {
+		name := path
+		if name == "-" {
+			name = "standard input"
+		}
+		fmt.Fprintf(stderr, "minimize: note: %s holds %d graphs; minimizing the first (--index N picks another)\n", name, len(items))
+	}
+	if mf.expect != corpus.ExpectPass && mf.expect != corpus.ExpectFail {
+		return sourced{}, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
+	}
+	return items[mf.index], nil
+}
+
+// resultHeader is the header of minimize's result for signature, found
+// in graph it of the file at path: the judging of the flags (popt's
+// faults, strategy and register file among them) on the structurizer
+// spec.
+func (mf minimizeFlags) resultHeader(signature string, popt proto.Options, spec fuzz.Spec, path string, it sourced) corpus.Header {
+	j := mf.judged()
+	return corpus.Header{Signature: signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
+		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Walks: j.Walks, Checks: j.Checks,
+		Timeout: j.Timeout, CheckTimeout: j.CheckTimeout,
+		Structurizer: specField(spec), Expect: mf.expect,
+		Origin: minimizeOrigin(mf.origin, path, it, nil), Date: time.Now().UTC().Format("2006-01-02")}
 }
 
 // recordedNote is recordedMismatch of the file at path against the
