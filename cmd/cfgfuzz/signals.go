@@ -133,7 +133,7 @@ func onStopSignals(name string, words stopWords, log io.Writer, builds *fuzz.Bui
 				said = "killing the structurizer servers and ending now (" + says() + ")"
 			}
 			fmt.Fprintf(log, "cfgfuzz %s: %s again: %s\n", name, signalName(s), said)
-			stopBuilds(in.builds, name, s, nil, log) // a build the first signal stopped finishes its cleanup
+			stopBuilds(in.builds, name, s, in.ch, log) // a build the first signal stopped finishes its cleanup; a third signal ends the wait
 			ending.Store(true)
 			fuzz.StopServers()
 			tidy.Clean()
@@ -253,6 +253,14 @@ const buildStopWords = "the build in progress stops, nothing of it is kept, and 
 // registration).
 const buildStopWait = 15 * time.Second
 
+// buildStopper is what stopBuilds needs of a command's builds: a
+// *fuzz.BuildStop (nil: none), or a stand-in in tests.
+type buildStopper interface {
+	Stop(cause error)
+	Building() bool
+	Wait(d time.Duration) bool
+}
+
 // stopBuilds stops the builds in progress that carry builds
 // (BuildStop.Stop) with the signal s as their cause and waits, up to
 // buildStopWait, for each to remove its build directory and unregister
@@ -260,7 +268,7 @@ const buildStopWait = 15 * time.Second
 // kept)` on the command's log. A signal on again (nil: none watched) ends
 // the wait. A build not gone by then is said on log: the next build
 // removes what it left.
-func stopBuilds(builds *fuzz.BuildStop, name string, s os.Signal, again <-chan os.Signal, log io.Writer) {
+func stopBuilds(builds buildStopper, name string, s os.Signal, again <-chan os.Signal, log io.Writer) {
 	// Stopped first, so that no build starts between the look and the exit.
 	builds.Stop(signalError{s})
 	if !builds.Building() {
