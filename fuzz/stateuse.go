@@ -12,7 +12,8 @@
 // it at the end. The mark is no lock: both nights run. A mark
 // whose owner this process can check and finds gone (kill -9) is removed;
 // one of an owner it cannot check (another host, a container) counts
-// while its heartbeat is younger than LockStale.
+// while its heartbeat is younger than LockStale, and is removed once it
+// is older than foreignMarkExpiry.
 
 package fuzz
 
@@ -34,6 +35,12 @@ const (
 	nightMarkPrefix = "running-"
 	nightMarkSuffix = ".night"
 )
+
+// foreignMarkExpiry is how long a mark whose owner this process cannot
+// check (another host, another container) stays after its last
+// heartbeat: a night's process refreshes it every few seconds, so a day
+// without one is a process gone (killed with its host, say).
+const foreignMarkExpiry = 24 * time.Hour
 
 // MarkNight marks the state directory in use by this process until
 // release runs, and returns who else is using it (UsersNote's words for
@@ -64,8 +71,8 @@ func (st *State) MarkNight() (others []string, release func()) {
 			others = append(others, fmt.Sprintf("process %d on %s%s", o.pid, o.host, markStart(e.Name())))
 			continue
 		}
-		if v, _ := judgeLock(o, fi); v == lockStaleNow {
-			os.Remove(path) // its owner is gone (kill -9): the mark is left over
+		if v, _ := judgeLock(o, fi); v == lockStaleNow || time.Since(fi.ModTime()) > foreignMarkExpiry {
+			os.Remove(path) // its owner is gone (kill -9), or has not beaten for a day: the mark is left over
 		}
 	}
 	return others, release

@@ -1,7 +1,8 @@
 // stateuse_foreign_test.go: the mark of a night on another host whose
-// heartbeat stopped long ago (a night killed with SIGKILL there) no
-// longer counts, and MarkNight, which cannot tell that its process is
-// gone, leaves it in the state directory (STATE.md says so).
+// heartbeat stopped (a night killed with SIGKILL there) does not count;
+// MarkNight, which cannot tell that its process is gone, leaves it in the
+// state directory for a day after its last heartbeat and removes it then
+// (STATE.md says so).
 package fuzz
 
 import (
@@ -11,7 +12,7 @@ import (
 	"time"
 )
 
-func TestMarkNightLeavesAStaleForeignMark(t *testing.T) {
+func TestMarkNightKeepsAStaleForeignMarkADay(t *testing.T) {
 	st := &State{Dir: t.TempDir()}
 	o := thisOwner()
 	o.host, o.boot, o.pidns, o.beat = "other-host", "00000000-0000-0000-0000-000000000000", "1", true
@@ -19,17 +20,29 @@ func TestMarkNightLeavesAStaleForeignMark(t *testing.T) {
 	if err := os.WriteFile(path, []byte(o.line()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	old := time.Now().Add(-24 * time.Hour)
+	old := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(path, old, old); err != nil {
 		t.Fatal(err)
 	}
 	others, release := st.MarkNight()
 	release()
 	if len(others) != 0 {
-		t.Errorf("a mark whose heartbeat stopped a day ago counts: %q", others)
+		t.Errorf("a mark whose heartbeat stopped an hour ago counts: %q", others)
 	}
 	if _, err := os.Stat(path); err != nil {
-		t.Errorf("the stale mark of another host's night: %v; STATE.md says it is left for the user to delete", err)
+		t.Errorf("the mark of another host's night an hour after its heartbeat: %v; STATE.md says it stays for a day", err)
+	}
+	dayOld := time.Now().Add(-foreignMarkExpiry - time.Minute)
+	if err := os.Chtimes(path, dayOld, dayOld); err != nil {
+		t.Fatal(err)
+	}
+	_, release = st.MarkNight()
+	release()
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the mark of another host's night a day after its heartbeat: %v, want it removed", err)
+	}
+	if err := os.WriteFile(path, []byte(o.line()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	now := time.Now()
 	if err := os.Chtimes(path, now, now); err != nil {
