@@ -143,6 +143,13 @@ type SignatureState struct {
 	// one when the baseline fails the first: Finding.Subject), and the
 	// store's entry starts afresh from tonight (NextState).
 	changed bool
+	// regressed says the store had it fixed and it showed again tonight
+	// (class new, "regressed: fixed since DATE"): what shows tonight may
+	// be another graph than the one the store minimized when it was
+	// first seen, so it is minimized again, on tonight's first graph
+	// (Finding.Subject), into the night's findings store, and its
+	// minimized graph replaces the store's (NextState).
+	regressed bool
 }
 
 // Verdicts of a stored minimized graph re-run (SignatureState.Minimized),
@@ -297,6 +304,7 @@ func classify(s *SignatureState, t *tally, night string, stored *StoredSignature
 		}
 	default:
 		s.Class, s.Reason = showingClass(s.Signature, night, s.Tonight > 0 && t.allShared && t.rerunShowing == 0, stored, triage)
+		s.regressed = s.Class == ClassNew && stored != nil && stored.Fixed != ""
 		if s.Tonight > 0 && minJudged && s.Minimized != MinimizedShows {
 			rejudge(s, t, stored)
 		}

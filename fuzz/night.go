@@ -157,16 +157,17 @@ func (w *worker) seenBefore(i int, g *cfg.Graph) bool {
 // fillStateMinimized gives the findings of stored signatures the store's
 // minimized graph, marked Finding.MinimizedStored: they are not minimized
 // again. A signature whose stored minimized graph no longer shows it
-// (rep.State: changed) gets none, and loses it where a shard's report
-// gave it one: it is minimized again, on tonight's first graph (its first
-// new one when the baseline fails the first: Finding.Subject).
+// (rep.State: changed), or that regressed tonight (the store had it
+// fixed), gets none, and loses it where a shard's report gave it one: it
+// is minimized again, on tonight's first graph (its first new one when
+// the baseline fails the first: Finding.Subject).
 func fillStateMinimized(rep *Report, st *State) {
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		e := st.lookup(f.Signature, f.Strategy)
 		switch {
 		case e == nil:
-		case rep.State != nil && rep.State.changed(f.Signature, f.Strategy):
+		case rep.State != nil && rep.State.minimizeAgain(f.Signature, f.Strategy):
 			if f.Minimized == e.Minimized && slices.Equal(f.MinimizedWeights, e.MinimizedWeights) {
 				f.Minimized, f.MinimizedWeights, f.MinimizeStopped = "", nil, ""
 			}
@@ -179,12 +180,14 @@ func fillStateMinimized(rep *Report, st *State) {
 	}
 }
 
-// changed says whether a signature showing tonight is not the defect the
-// store knows (SignatureState.changed).
-func (s *StateReport) changed(sig, strategy string) bool {
+// minimizeAgain says whether a stored signature showing tonight is
+// minimized again rather than given the store's minimized graph: it is
+// not the defect the store knows (SignatureState.changed), or it
+// regressed tonight (SignatureState.regressed).
+func (s *StateReport) minimizeAgain(sig, strategy string) bool {
 	for _, c := range s.Signatures {
 		if c.Signature == sig && c.Strategy == strategy {
-			return c.changed
+			return c.changed || c.regressed
 		}
 	}
 	return false

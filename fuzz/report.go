@@ -672,8 +672,9 @@ func graphOf(e *Example) (*cfg.Graph, error) {
 // on the signatures it classes new, and on known ones the store holds no
 // minimized graph of (a night with --minimize=false, or past
 // --minimize-budget, left it unminimized); a known signature keeps the
-// store's minimized graph (fillStateMinimized), an ignored one is not
-// minimized.
+// store's minimized graph (fillStateMinimized), as does a new one an
+// earlier run of the night recorded, while a regression is minimized
+// again; an ignored one is not minimized.
 //
 // log, when not nil, gets a line as each minimization starts (i of n, the
 // signature, the graph's size): one may take its whole bound (30 s in a

@@ -826,7 +826,7 @@ func NextState(st *State, rep *Report, seen *Bloom) StateUpdate {
 				for _, x := range keptExamples(f) {
 					e.Graphs = keepGraph(e.Graphs, KeptGraph{Graph: x.Graph, Weights: x.Weights, Stream: x.Stream, Seed: x.Seed})
 				}
-				if e.Minimized == "" {
+				if e.Minimized == "" || c.regressed && f.Minimized != "" { // a regression's graph is tonight's
 					e.Minimized, e.MinimizedWeights, e.MinimizeStopped = f.Minimized, f.MinimizedWeights, f.MinimizeStopped
 				}
 			}
