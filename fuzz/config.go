@@ -41,6 +41,20 @@ type Stream struct {
 	Blocks string `json:"blocks,omitempty"`
 }
 
+// GraftKind and GraftWeights are the stream label (GraftStream) of a
+// guided campaign's mutant (Record.Mutant): a corpus graph's mutant
+// grafted onto the index's fresh graph, or a corpus graph's mutant
+// alone, whose part from the corpus keeps its parent's kind and weights.
+// No stream's kind and weights name such a graph, so it is labelled
+// graft/mixed, and its replay prints the graph itself (replayCommand).
+const (
+	GraftKind    = "graft"
+	GraftWeights = "mixed"
+)
+
+// GraftStream is the stream label of a guided campaign's mutant.
+func GraftStream() Stream { return Stream{Kind: GraftKind, Weights: GraftWeights} }
+
 func (s Stream) String() string {
 	if s.Blocks != "" {
 		return s.Kind + "/" + s.Weights + "@" + s.Blocks

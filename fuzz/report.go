@@ -620,7 +620,10 @@ func (rep *Report) example(r *Record, class string) Example {
 func exampleOf(s *Settings, r *Record, class string) Example {
 	e := Example{Class: class, Index: r.Index, Seed: r.Seed, Graph: r.Graph, Weights: r.Weights,
 		Current: sideLabel(&r.Current), Detail: r.Current.Detail, Program: r.Program, Strategy: r.Strategy, Mutant: r.Mutant}
-	if r.Stream >= 0 && r.Stream < len(s.Streams) {
+	switch {
+	case r.Mutant != "": // no stream's label is true of a graft (GraftStream)
+		e.Stream = GraftStream()
+	case r.Stream >= 0 && r.Stream < len(s.Streams):
 		e.Stream = s.Streams[r.Stream]
 	}
 	if class != "" {

@@ -74,13 +74,17 @@ func ReportsWritten(dir string) bool {
 // replayCommand reproduces one graph: the source's command printing it,
 // piped into `cfgfuzz check` on the campaign's structurizer (its spec) with
 // the campaign's options and oracle settings.
-// A guided campaign's mutant is printed from its own text.
+// A guided campaign's mutant, labelled GraftStream, which no source
+// regenerates, is printed from its own text.
 func replayCommand(src Source, s *Settings, e *Example, signature string) string {
-	print := src.Replay(e.Stream, e.Seed)
-	if e.Mutant != "" {
-		if g, err := graphOf(e); err == nil {
-			print = "printf '%s' " + ShellQuote(cfg.FormatLines(g))
-		}
+	var print string
+	switch g, err := graphOf(e); {
+	case e.Mutant == "":
+		print = src.Replay(e.Stream, e.Seed)
+	case err == nil:
+		print = "printf '%s' " + ShellQuote(cfg.FormatLines(g))
+	default: // a damaged report: its compact text as it stands
+		print = "printf '%s\\n' " + ShellQuote(e.Graph)
 	}
 	return print + " | " + checkCommand(s, cmp.Or(e.Strategy, s.Strategy), signature)
 }
