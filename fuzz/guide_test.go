@@ -532,7 +532,8 @@ func TestMergedNightGrowsTheStateCorpus(t *testing.T) {
 		return c, st
 	}
 	whole, _ := tonight(Shard{})
-	want := mustRun(t, whole).Corpus
+	wo := mustRun(t, whole)
+	want := wo.Corpus
 	var dirs []string
 	var state *State
 	for i := range 2 {
@@ -555,6 +556,9 @@ func TestMergedNightGrowsTheStateCorpus(t *testing.T) {
 	added := len(grown.Entries) - len(o.Corpus.Entries)
 	if want := (CorpusNote{Read: len(o.Corpus.Entries), Added: &added, Written: corpusDir}); note == nil || !reflect.DeepEqual(*note, want) {
 		t.Errorf("merged report's corpus note %+v, want %+v", note, want)
+	}
+	if f := rep.Guided.Found; f == nil || f.Known == 0 || !reflect.DeepEqual(f, wo.Report.Guided.Found) {
+		t.Errorf("merged report's found features %+v, want the whole night's %+v, some known", f, wo.Report.Guided.Found)
 	}
 	t.Logf("corpus: %d entries after the first night, %d after the merged second", len(o.Corpus.Entries), len(grown.Entries))
 	other := t.TempDir() // a corpus directory the shards did not read
@@ -829,4 +833,46 @@ func TestFullCorpusReplacesRedundantEntries(t *testing.T) {
 	if s := n.Summary(); !strings.Contains(s, "added 1 (1 in place of redundant entries: the corpus is full, 4096 entries), 1 graphs with a new feature not kept") {
 		t.Errorf("summary %q", s)
 	}
+}
+
+// TestGuidedFoundSplitsNewFromKnown: a guided report names the features
+// its graphs showed, split by the corpus it read: the first night's are all
+// new; the same graphs again from the corpus that night grew are all
+// known (the night found nothing new, whatever its feature count).
+func TestGuidedFoundSplitsNewFromKnown(t *testing.T) {
+	first := guidedConfig(t, 60)
+	first.Mutate = 0 // the same graphs every night: features recorded, no mutants
+	o := mustRun(t, first)
+	g := o.Report.Guided
+	want := &FoundFeatures{New: g.Features, NewNames: o.Corpus.featureNames(), KnownNames: []string{}}
+	if len(want.NewNames) > FeatureNamesMax {
+		want.NewNames = want.NewNames[:FeatureNamesMax]
+	}
+	if g.Features == 0 || !reflect.DeepEqual(g.Found, want) {
+		t.Fatalf("first night's found %+v, want %+v", g.Found, want)
+	}
+	again := guidedConfig(t, 60)
+	again.Mutate, again.Corpus = 0, o.Corpus
+	g2 := mustRun(t, again).Report.Guided
+	want = &FoundFeatures{Known: g.Features, KnownNames: want.NewNames, NewNames: []string{}}
+	if g2.Features != g.Features || !reflect.DeepEqual(g2.Found, want) {
+		t.Errorf("the same graphs from the grown corpus: %d features, found %+v; want %d, %+v", g2.Features, g2.Found, g.Features, want)
+	}
+	md, err := os.ReadFile(filepath.Join(again.Dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := fmt.Sprintf("0 new tonight, %d already in the corpus read", g.Features); !strings.Contains(string(md), s) {
+		t.Errorf("report.md does not say %q:\n%s", s, md)
+	}
+}
+
+// featureNames is every feature the corpus's entries show, sorted.
+func (c *Corpus) featureNames() []string {
+	var fs []string
+	for f := range c.seen {
+		fs = append(fs, f)
+	}
+	slices.Sort(fs)
+	return fs
 }

@@ -8,6 +8,8 @@ package fuzz
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +28,73 @@ type GuidedSummary struct {
 	// Corpus says what the campaign did with its corpus; nil in a report
 	// that does not know (merged without its guided settings).
 	Corpus *CorpusNote `json:"corpus,omitempty"`
+	// Found splits the Features into those new tonight and those the
+	// corpus the campaign read already showed; nil in a report that does
+	// not know that corpus (a merge without its corpus directory).
+	Found *FoundFeatures `json:"found,omitempty"`
+}
+
+// FeatureNamesMax bounds the names a FoundFeatures lists of each kind, so
+// that a report stays small whatever the features.
+const FeatureNamesMax = 64
+
+// FoundFeatures is the features a guided campaign's graphs showed, split
+// by whether the corpus it read showed them already.
+type FoundFeatures struct {
+	New      int      `json:"new"`       // features the corpus read did not show
+	NewNames []string `json:"new_names"` // the first FeatureNamesMax of those, sorted
+	// Known counts the features the corpus read showed already (its
+	// entries' features, whichever structurizer found them), KnownNames
+	// the first FeatureNamesMax of those, sorted.
+	Known      int      `json:"known"`
+	KnownNames []string `json:"known_names"`
+}
+
+// splitFeatures fills g.Found: the features recs (every record of the
+// campaign) showed, judged against the corpus start (nil: empty) the
+// campaign read. recs are the records guidedSummary counted, so the
+// lists hold g.Features names in all, in any order of recs.
+func (g *GuidedSummary) splitFeatures(start *Corpus, recs []Record) {
+	found := map[string]bool{}
+	for k := range recs {
+		if !recs[k].Seen && !recs[k].Skipped {
+			for _, f := range recs[k].Features {
+				found[f] = true
+			}
+		}
+	}
+	names := slices.Sorted(maps.Keys(found))
+	s := &FoundFeatures{NewNames: []string{}, KnownNames: []string{}}
+	for _, f := range names {
+		if start != nil && start.seen[f] {
+			s.Known++
+			if len(s.KnownNames) < FeatureNamesMax {
+				s.KnownNames = append(s.KnownNames, f)
+			}
+		} else {
+			s.New++
+			if len(s.NewNames) < FeatureNamesMax {
+				s.NewNames = append(s.NewNames, f)
+			}
+		}
+	}
+	g.Found = s
+}
+
+// Summary is the split's phrase: "3 new tonight (a, b, c), 20 already in
+// the corpus", naming at most the first 8 new ones.
+func (f *FoundFeatures) Summary() string {
+	const named = 8
+	s := fmt.Sprintf("%d new tonight", f.New)
+	if f.New > 0 {
+		list := f.NewNames[:min(len(f.NewNames), named)]
+		s += " (" + strings.Join(list, ", ")
+		if f.New > len(list) {
+			s += fmt.Sprintf(", +%d more", f.New-len(list))
+		}
+		s += ")"
+	}
+	return s + fmt.Sprintf(", %d already in the corpus read", f.Known)
 }
 
 // CorpusNote is what a guided campaign, or the merge of its shards, did
@@ -205,6 +274,9 @@ func featureSVG(g *GuidedSummary) string {
 func guidedProse(g *GuidedSummary) string {
 	s := fmt.Sprintf("Guided generation: %s found over %s (%d mutants at a share of %g).",
 		Plural(g.Features, "distinct behaviour feature"), Plural(lastGraphs(g), "distinct graph"), g.Mutants, g.Mutate)
+	if g.Found != nil {
+		s += " Of those features, " + g.Found.Summary() + "."
+	}
 	if g.Corpus != nil {
 		s += " " + strings.ToUpper(g.Corpus.Summary()[:1]) + g.Corpus.Summary()[1:] + "."
 	}

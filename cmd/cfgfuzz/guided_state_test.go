@@ -49,6 +49,9 @@ func TestGuidedCorpusInState(t *testing.T) {
 	if two.Settings.Corpus != c1.Digest() || two.Guided == nil || two.Guided.Mutants == 0 {
 		t.Errorf("second night started from %q (summary %+v), want the state's corpus %q and mutants", two.Settings.Corpus, two.Guided, c1.Digest())
 	}
+	if f := two.Guided.Found; f == nil || f.Known == 0 || f.New+f.Known != two.Guided.Features {
+		t.Errorf("second night's found features %+v of %d: want some known (the state's corpus showed them), new and known adding up", f, two.Guided.Features)
+	}
 	plain := filepath.Join(dir, "plain-state")
 	if code, _, errs := runCmd([]string{"run", "--graphs", "20", "--state", plain, "--progress", "none", "--minimize=false", "--out", filepath.Join(dir, "plain")}, ""); code != exitOK {
 		t.Fatalf("--state without guided flags: exit %d: %s", code, errs)

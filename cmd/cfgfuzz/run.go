@@ -599,7 +599,11 @@ func allCrashedHint(rep *fuzz.Report) string {
 // guidedLine is a guided campaign's summary line: its features, mutants
 // and what it did with its corpus.
 func guidedLine(g *fuzz.GuidedSummary) string {
-	s := fmt.Sprintf("guided: %s, %s", fuzz.Plural(g.Features, "behaviour feature"), fuzz.Plural(g.Mutants, "mutant"))
+	s := "guided: " + fuzz.Plural(g.Features, "behaviour feature")
+	if g.Found != nil {
+		s += " (" + g.Found.Summary() + ")"
+	}
+	s += ", " + fuzz.Plural(g.Mutants, "mutant")
 	if g.Corpus != nil {
 		s += "; " + g.Corpus.Summary()
 	}
