@@ -876,3 +876,40 @@ func (c *Corpus) featureNames() []string {
 	slices.Sort(fs)
 	return fs
 }
+
+// TestAdaptersGuideNamesTheFeatures: ADAPTERS.md's table names every kind
+// of feature an answer gives, and its examples of bucket names are the
+// names the code gives those declared counts.
+func TestAdaptersGuideNamesTheFeatures(t *testing.T) {
+	doc, err := os.ReadFile("ADAPTERS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := cfg.FromSuccs([][]int{{1}, {2, 3}, {4}, {4}, {1, 5}, {}})
+	res, err := structurizer.Structurize(g, structurizer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := res.Stats
+	st.Synthetic, st.Clones, st.RouteVars, st.Strategy, st.PassesUsed = 6, 9, 3, "dispatch", []string{"split block 7"}
+	mod, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := answerFeatures(&st, mod, OutPanic, "harness:panic:x")
+	fs = append(fs, "module:undecodable", "pass:+more")
+	for _, want := range []string{"synthetic:4", "clones:8", "route-vars:3"} {
+		if !slices.Contains(fs, want) {
+			t.Errorf("features %v lack %s", fs, want)
+		}
+		if !strings.Contains(string(doc), "`"+want+"`") {
+			t.Errorf("ADAPTERS.md does not give the example `%s`", want)
+		}
+	}
+	for _, f := range fs {
+		kind, _, _ := strings.Cut(f, ":")
+		if !strings.Contains(string(doc), "| `"+kind+":") && !strings.Contains(string(doc), ", `"+kind+":") {
+			t.Errorf("ADAPTERS.md's feature table does not name %s (feature %s)", kind, f)
+		}
+	}
+}
