@@ -130,6 +130,10 @@ func ReadBloom(path string) (*Bloom, error) {
 	return parseBloom(path, data)
 }
 
+// errNotBloom is the error of a file that is not a filter (cut short, or
+// another file): a state's names the remedy (seenRemedy).
+var errNotBloom = errors.New("not a cfgfuzz-bloom/v1 filter of 2^24 bits")
+
 // readBloomFile reads a filter's file, an error wrapping os.ErrNotExist
 // when there is none; a file that is not regular or not of a filter's
 // one size is an error naming it, and is not read.
@@ -142,7 +146,7 @@ func readBloomFile(path string) ([]byte, error) {
 		return nil, bounded.NotRegular(path, fi.Mode())
 	}
 	if fi.Size() != int64(len(bloomMagic)+BloomBits/8) {
-		return nil, fmt.Errorf("%s: not a cfgfuzz-bloom/v1 filter of 2^24 bits (%d bytes)", path, fi.Size())
+		return nil, fmt.Errorf("%s: %w (%d bytes)", path, errNotBloom, fi.Size())
 	}
 	return readFileWithin(path, MaxSeenFile, "a seen.bloom")
 }
@@ -155,7 +159,7 @@ func parseBloom(path string, data []byte) (*Bloom, error) {
 	}
 	n := len(bloomMagic)
 	if len(data) != n+BloomBits/8 || string(data[:n]) != string(bloomMagic) {
-		return nil, fmt.Errorf("%s: not a cfgfuzz-bloom/v1 filter of 2^24 bits (%d bytes)", path, len(data))
+		return nil, fmt.Errorf("%s: %w (%d bytes)", path, errNotBloom, len(data))
 	}
 	b := NewBloom()
 	for i := range b.bits {

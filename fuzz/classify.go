@@ -74,6 +74,10 @@ type StateReport struct {
 	// FilterRestarted is the number of graphs the filter held when it was
 	// read past BloomRestartAt and started afresh (State.SeenRestarted).
 	FilterRestarted uint64 `json:"filter_restarted,omitempty"`
+	// FilterMissing says findings.json named its filter (seen_sha256) but
+	// seen.bloom was missing, so a new one was started (State.SeenMissing,
+	// FilterMissingNote); false otherwise.
+	FilterMissing bool `json:"filter_missing,omitempty"`
 	// Reruns is the number of kept graphs re-run, MinimizedReruns of
 	// minimized graphs.
 	Reruns          int `json:"reruns"`
@@ -173,7 +177,7 @@ type tally struct {
 func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 	out := &StateReport{Night: rep.Settings.Night, Revision: stateRevision(&rep.Settings, rep.Declared), Digest: st.Digest, Classes: zeroCounts(SignatureClasses),
 		Signatures: []SignatureState{}, FilterGraphs: st.Seen.Count(), FilterFalsePositive: BloomFalsePositive(st.Seen.Count()),
-		FilterRestarted: st.SeenRestarted}
+		FilterRestarted: st.SeenRestarted, FilterMissing: st.SeenMissing}
 	out.noteBaseline(st, rep.Settings.Baseline)
 	ts := map[findingKey]*tally{}
 	get := func(sig, strategy, outcome string) *tally {

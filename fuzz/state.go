@@ -217,6 +217,10 @@ type State struct {
 	// when it was past BloomRestartAt and so started afresh (Seen is then
 	// empty); 0 when it was kept.
 	SeenRestarted uint64
+	// SeenMissing is set when findings.json names the filter written with
+	// it (seen_sha256) but there was no seen.bloom (nor a seen.bloom.tmp
+	// that is it): the filter was deleted, so Seen is a new, empty one.
+	SeenMissing bool
 	// LastGood is the last good night recorded (nil: none yet).
 	LastGood *GoodNight
 	// ExhaustiveNext is the position of the growing order where the last
@@ -311,9 +315,9 @@ func readState(dir string) (*State, error) {
 		return nil, err
 	}
 	if st.Seen, err = parseBloom(seenPath, seen); err != nil {
-		return nil, err
+		return nil, seenRemedy(err, seenPath)
 	}
-	st.rolled = rolled
+	st.rolled, st.SeenMissing = rolled, seen == nil && seenWant != ""
 	if n := st.Seen.Count(); BloomFalsePositive(n) > BloomRestartAt {
 		st.Seen, st.SeenRestarted = NewBloom(), n
 	}
@@ -345,7 +349,7 @@ func readSeen(dir, want string) (data []byte, path string, rolled bool, err erro
 	data, err = readBloomFile(path)
 	missing := errors.Is(err, os.ErrNotExist)
 	if err != nil && !missing {
-		return nil, path, false, err
+		return nil, path, false, seenRemedy(err, path)
 	}
 	if want == "" || (!missing && sha256Hex(data) == want) {
 		return data, path, false, nil
@@ -359,6 +363,17 @@ func readSeen(dir, want string) (data []byte, path string, rolled bool, err erro
 	}
 	return nil, path, false, fmt.Errorf("%s %w %s (its SHA-256 is %s, %s's seen_sha256 %s), and no %s that does lies beside it (a commit cut short completes through it): restore the seen.bloom written with that findings.json (the night's OUT/state/seen.bloom), or delete %s to start the filter afresh (that night's graphs are then checked again)",
 		path, errSeenMismatch, StateFindingsFile, sha256Hex(data), StateFindingsFile, want, filepath.Base(tmp), path)
+}
+
+// seenRemedy adds to err, when it says the state's filter at path is no
+// filter (errNotBloom: cut short by a full disk, overwritten), what to do,
+// as readSeen's mismatch error says it.
+func seenRemedy(err error, path string) error {
+	if !errors.Is(err, errNotBloom) {
+		return err
+	}
+	return fmt.Errorf("%w: restore the seen.bloom written with %s (the night's OUT/state/seen.bloom), or delete %s to start the filter afresh (the graphs it held are then checked again)",
+		err, StateFindingsFile, path)
 }
 
 // seenWant is the seen_sha256 of findings.json's text, "" when it has

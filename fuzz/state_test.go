@@ -1353,3 +1353,34 @@ func TestLoadStateMissingSeenReadsItsTmp(t *testing.T) {
 		t.Errorf("neither seen.bloom nor its .tmp: %v, want an empty filter", err)
 	}
 }
+
+// TestDeletedOrCutFilter: a seen.bloom deleted while findings.json names
+// it is a new filter, and the night's reports say so; one cut short is an
+// error naming it and what to do.
+func TestDeletedOrCutFilter(t *testing.T) {
+	state := t.TempDir()
+	night(t, state, "2026-03-01", 1, 30, nil)
+	path := filepath.Join(state, StateSeenFile)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	two := night(t, state, "2026-03-02", 1, 30, nil)
+	if !two.State.FilterMissing || two.Seen != 0 || !strings.Contains(stateProse(two), FilterMissingNote) {
+		t.Errorf("night on a deleted filter: missing %v, %d seen, prose %q: want the note, 0 seen", two.State.FilterMissing, two.Seen, stateProse(two))
+	}
+	three := night(t, state, "2026-03-03", 1, 30, nil)
+	if three.State.FilterMissing || three.Seen != 30 {
+		t.Errorf("the night after: missing %v, %d seen; want no note, its 30 graphs seen", three.State.FilterMissing, three.Seen)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data[:1000], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadState(state)
+	if err == nil || !strings.Contains(err.Error(), "not a cfgfuzz-bloom/v1 filter") || !strings.Contains(err.Error(), "OUT/state/seen.bloom") || !strings.Contains(err.Error(), "delete "+path) {
+		t.Errorf("a cut filter: %v, want an error naming it, the night's OUT/state/seen.bloom to restore, and delete", err)
+	}
+}

@@ -28,6 +28,9 @@ func stateProse(rep *Report) string {
 	if s.FilterRestarted > 0 {
 		b.WriteString(" " + FilterRestartNote(s.FilterRestarted) + ".")
 	}
+	if s.FilterMissing {
+		b.WriteString(" " + FilterMissingNote + ".")
+	}
 	switch {
 	case s.NewSignatures() > 0:
 	case rep.Incomplete != nil || s.NotCommitted != "":
@@ -63,6 +66,11 @@ func FilterRestartNote(n uint64) string {
 	return fmt.Sprintf("%s %s, past a %g%% false-positive rate (%.2g), so it was started afresh: tonight skipped nothing as seen, and the night's filter holds tonight's graphs only",
 		StateSeenFile, held, 100*BloomRestartAt, BloomFalsePositive(n))
 }
+
+// FilterMissingNote says that the state's filter was missing, though
+// findings.json named it, and a new one was started
+// (StateReport.FilterMissing).
+const FilterMissingNote = StateSeenFile + " was missing, though " + StateFindingsFile + " names the filter written with it (seen_sha256), so a new filter was started: tonight skipped nothing as seen, and the night's filter holds tonight's graphs only"
 
 // stateTable writes the signatures' table in Markdown: tonight's campaign
 // graphs failing with each, its own kept graphs re-run, the re-runs that

@@ -185,6 +185,9 @@ func stateSummary(rep *fuzz.Report) string {
 	if s.FilterRestarted > 0 {
 		fmt.Fprintf(&b, "  note: %s\n", fuzz.FilterRestartNote(s.FilterRestarted))
 	}
+	if s.FilterMissing {
+		fmt.Fprintf(&b, "  note: %s\n", fuzz.FilterMissingNote)
+	}
 	if n := s.BuildNote(); n != "" {
 		fmt.Fprintf(&b, "  note: %s\n", fuzz.PrintableLine(n))
 	}
