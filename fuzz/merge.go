@@ -39,7 +39,7 @@ func MergeNight(dirs []string, opt MergeOptions) (*Report, *StateUpdate, *Corpus
 		case s.StateDigest == "":
 			return nil, nil, nil, fmt.Errorf("%s: the shards ran without --state", dirs[0])
 		case s.StateDigest != st.Digest && st.LatestNight() == s.Night:
-			return nil, nil, nil, fmt.Errorf("state %s changed since the shards read it (digest %s, shards read %s): it holds night %s already, which a merge of these shards (this one run before?) or another run of that night committed; merging again would count the night twice. The committed night's report is in the --out of the merge that committed it", st.Dir, st.Digest, s.StateDigest, s.Night)
+			return nil, nil, nil, fmt.Errorf("state %s changed since the shards read it (digest %s, shards read %s): it holds night %s already, which a merge of these shards (this one run before?) or another run of that night committed; merging again would count the night twice. The committed night's report is in the --out of whatever committed it, an earlier merge of its shards (merge --out M) or an unsharded run of that night (run --out OUT): the state does not record which, but that directory's state/%s is the same file as %s", st.Dir, st.Digest, s.StateDigest, s.Night, StateFindingsFile, filepath.Join(st.Dir, StateFindingsFile))
 		case s.StateDigest != st.Digest:
 			return nil, nil, nil, fmt.Errorf("state %s changed since the shards read it (digest %s, shards read %s): another night committed to it since; these shards' night can no longer be recorded", st.Dir, st.Digest, s.StateDigest)
 		}

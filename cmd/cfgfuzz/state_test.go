@@ -201,8 +201,20 @@ func TestNightShardsMerge(t *testing.T) {
 	}
 	// The merge run again (a retried CI job) is refused: the state holds
 	// the night already.
-	if code, _, stderr := runCmd(append([]string{"merge", "--state", sharded, "--out", filepath.Join(dir, "again")}, shards...), ""); code != exitUsage || !strings.Contains(stderr, "holds night 2026-03-02 already") {
-		t.Errorf("merge again: exit %d, %q; want 2 saying the night is in the state", code, stderr)
+	if code, _, stderr := runCmd(append([]string{"merge", "--state", sharded, "--out", filepath.Join(dir, "again")}, shards...), ""); code != exitUsage || !strings.Contains(stderr, "holds night 2026-03-02 already") ||
+		!strings.Contains(stderr, "or an unsharded run of that night") || !strings.Contains(stderr, "state/findings.json is the same file as "+filepath.Join(sharded, fuzz.StateFindingsFile)) {
+		t.Errorf("merge again: exit %d, %q; want 2 saying the night is in the state, and how to find the --out that committed it", code, stderr)
+	}
+	// What it says: the committing merge's state/findings.json is the state's.
+	a, _ := os.ReadFile(filepath.Join(merged, "state", fuzz.StateFindingsFile))
+	b, _ := os.ReadFile(filepath.Join(sharded, fuzz.StateFindingsFile))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("the committing merge's state/findings.json differs from the state's")
+	}
+	a, _ = os.ReadFile(filepath.Join(dir, "w", "state", fuzz.StateFindingsFile))
+	b, _ = os.ReadFile(filepath.Join(whole, fuzz.StateFindingsFile))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("the unsharded night's OUT/state/findings.json differs from its state's")
 	}
 }
 
