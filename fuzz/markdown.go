@@ -155,20 +155,16 @@ func replayMarkdown(rep *Report) string {
 				fmt.Fprintf(&replay, "# %s\n", MinimizeStoppedNote(f.MinimizeStopped))
 			}
 		}
-		if f.NotMinimized != "" {
-			fmt.Fprintf(&replay, "# not minimized: %s\n", PrintableLine(f.NotMinimized))
-		}
-		if f.NotReproduced != "" {
-			fmt.Fprintf(&replay, "# not reproduced: %s (this replay may pass)\n", PrintableLine(f.NotReproduced))
-		}
-		if f.Flaky != "" {
-			fmt.Fprintf(&replay, "# flaky: %s (these replays may pass; `cfgfuzz check --repeat 5` judges a graph five times)\n", PrintableLine(f.Flaky))
-		}
-		if f.MinimizeError != "" {
-			fmt.Fprintf(&replay, "# the minimizer could not judge: %s\n", PrintableLine(f.MinimizeError))
-		}
-		if f.BaselineFlaky != "" {
-			fmt.Fprintf(&replay, "# baseline flaky: %s (perhaps not new)\n", PrintableLine(f.BaselineFlaky))
+		for _, n := range []struct{ text, line string }{
+			{f.NotMinimized, "# not minimized: %s\n"},
+			{f.NotReproduced, "# not reproduced: %s (this replay may pass)\n"},
+			{f.Flaky, "# flaky: %s (these replays may pass; `cfgfuzz check --repeat 5` judges a graph five times)\n"},
+			{f.MinimizeError, "# the minimizer could not judge: %s\n"},
+			{f.BaselineFlaky, "# baseline flaky: %s (perhaps not new)\n"},
+		} {
+			if n.text != "" {
+				fmt.Fprintf(&replay, n.line, PrintableLine(n.text))
+			}
 		}
 	}
 	return replay.String()
