@@ -82,13 +82,23 @@ func (g *GuidedSummary) splitFeatures(start *Corpus, recs []Record) {
 }
 
 // Summary is the split's phrase: "3 new tonight (a, b, c), 20 already in
-// the corpus", naming at most the first 8 new ones.
-func (f *FoundFeatures) Summary() string {
+// the corpus", naming at most the first 8 new ones, their control
+// characters escaped (PrintableLine: a pass feature is text the
+// structurizer wrote).
+func (f *FoundFeatures) Summary() string { return f.summary(PrintableLine) }
+
+// summary is Summary with each feature's name written as name writes it
+// (report.md's escapes it as Markdown: mdCell).
+func (f *FoundFeatures) summary(name func(string) string) string {
 	const named = 8
 	s := fmt.Sprintf("%d new tonight", f.New)
 	if f.New > 0 {
 		list := f.NewNames[:min(len(f.NewNames), named)]
-		s += " (" + strings.Join(list, ", ")
+		names := make([]string, len(list))
+		for i, n := range list {
+			names[i] = name(n)
+		}
+		s += " (" + strings.Join(names, ", ")
 		if f.New > len(list) {
 			s += fmt.Sprintf(", +%d more", f.New-len(list))
 		}
@@ -270,12 +280,14 @@ func featureSVG(g *GuidedSummary) string {
 	return b.String()
 }
 
-// guidedProse is the summary's sentences for report.md and report.html.
-func guidedProse(g *GuidedSummary) string {
+// guidedProse is the summary's sentences for report.md and report.html,
+// the features' names written as name writes them (mdCell for report.md,
+// whose prose is not escaped as a whole; report.html escapes it whole).
+func guidedProse(g *GuidedSummary, name func(string) string) string {
 	s := fmt.Sprintf("Guided generation: %s found over %s (%d mutants at a share of %g).",
 		Plural(g.Features, "distinct behaviour feature"), Plural(lastGraphs(g), "distinct graph"), g.Mutants, g.Mutate)
 	if g.Found != nil {
-		s += " Of those features, " + g.Found.Summary() + "."
+		s += " Of those features, " + g.Found.summary(name) + "."
 	}
 	if g.Corpus != nil {
 		s += " " + strings.ToUpper(g.Corpus.Summary()[:1]) + g.Corpus.Summary()[1:] + "."

@@ -39,7 +39,7 @@ func HTML(rep *Report) string {
 	fmt.Fprintf(&b, "<p>%s</p>", htmlText(summaryProse(rep)))
 	findingsHTML(&b, rep)
 	if g := rep.Guided; g != nil {
-		fmt.Fprintf(&b, "<h2>Behaviour features found</h2><p>%s</p>%s", htmlText(guidedProse(g)), featureSVG(g))
+		fmt.Fprintf(&b, "<h2>Behaviour features found</h2><p>%s</p>%s", htmlText(guidedProse(g, PrintableLine)), featureSVG(g))
 	}
 	if rep.Divergences != nil {
 		divergenceHTML(&b, rep)

@@ -32,7 +32,7 @@ func Markdown(rep *Report) string {
 	headingMarkdown(&b, rep)
 	b.WriteString(summaryProse(rep))
 	if rep.Guided != nil {
-		b.WriteString("\n" + guidedProse(rep.Guided) + "\n")
+		b.WriteString("\n" + guidedProse(rep.Guided, mdCell) + "\n")
 	}
 	b.WriteString("\n## Outcomes per generator and weight setting\n\n")
 	outcomeTable(&b, rep)

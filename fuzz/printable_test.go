@@ -40,6 +40,8 @@ func TestMarkdownEscapesOutsideText(t *testing.T) {
 			Replay: "cfgfuzz check --structurizer " + ShellQuote("cmd:"+hostile), NotReproduced: "it fails with " + hostile,
 			First: Example{Graph: "{{}}", Detail: hostile}}},
 		HarnessErrors: []Example{{Graph: "{{}}", Detail: hostile}},
+		// A feature name holds what the structurizer wrote in passes_used.
+		Guided: &GuidedSummary{Features: 1, Found: &FoundFeatures{New: 1, NewNames: []string{"pass:" + passFeature(hostile)}, KnownNames: []string{}}},
 		State: &StateReport{Night: "2026-12-01", Signatures: []SignatureState{{Signature: "x|" + hostile, Class: ClassKnown, Reason: "triage: " + hostile}},
 			Unmatched: []TriageNote{{Line: 3, Signature: hostile}}},
 	}
