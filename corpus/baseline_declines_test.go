@@ -111,3 +111,32 @@ func TestMinimizeBaselineDeclinesTheResult(t *testing.T) {
 		t.Errorf("verified %v, baseline fails %q: a refusal of the result is no failure", res.Verified, res.BaselineFails)
 	}
 }
+
+// A refusal is a decline of the baseline, but no decline of a refusal:
+// minimizing a graph the structurizer under test refuses (check and
+// minimize count structurize:refused on it), a baseline that refuses it
+// too fails it as it does, not new; nor is a candidate it refuses taken,
+// nor a result it refuses verified.
+func TestMinimizeBaselineRefusesARefusal(t *testing.T) {
+	refusing := func(g *cfg.Graph) (string, error) {
+		if g.Len() >= 3 {
+			return SigRefused, nil
+		}
+		return "", nil
+	}
+	g := randomGraph(7, 12)
+	_, err := Minimize(g, refusing, Options{Baseline: refusing})
+	var bf *BaselineFailsError
+	if !errors.As(err, &bf) || bf.Got != SigRefused {
+		t.Fatalf("both sides refuse the graph: %v; want a BaselineFailsError of %s (not a new failure)", err, SigRefused)
+	}
+	// The baseline passes the original, refuses the smaller candidates:
+	// they fail on it as on the structurizer, so none is taken.
+	res, err := Minimize(g, refusing, Options{Baseline: decliningBelow(g.Len(), SigRefused)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.After.Blocks != g.Len() || res.BaselineDeclined != 0 {
+		t.Errorf("minimized to %d blocks of %d, %d candidates counted declined; want none taken (the baseline fails them as the structurizer does), none counted as a decline", res.After.Blocks, g.Len(), res.BaselineDeclined)
+	}
+}

@@ -50,7 +50,9 @@ type Options struct {
 	// it passes it too (a candidate it declines cannot show the failure
 	// new against a baseline that passes it: Result.BaselineDeclined
 	// counts them); where it declines the original, a candidate counts
-	// when it passes or declines it (Result.BaselineDeclines).
+	// when it passes or declines it (Result.BaselineDeclines). A
+	// refusal is no decline where the signature kept is SigRefused: the
+	// baseline then fails the graph as the current side does.
 	// Runner.BaselinePredicate is one.
 	Baseline Predicate
 	// MaxSteps bounds the predicate calls (cache hits are free); 0 means
@@ -395,12 +397,19 @@ func (s *search) checkBaseline(h *cfg.Graph) error {
 	if err != nil {
 		return fmt.Errorf("judging the original graph on the baseline: %w", err)
 	}
-	if sig != "" && !Declined(sig) {
+	if sig != "" && !s.declines(sig) {
 		return &BaselineFailsError{Got: sig}
 	}
 	s.res.BaselineDeclines = sig
 	return nil
 }
+
+// declines says whether base, the baseline's answer, is a decline
+// (Declined) and not the target: a graph whose failure is a refusal
+// (structurize:refused, which check and minimize count on the
+// structurizer under test) is failed by a baseline that refuses it too,
+// not declined.
+func (s *search) declines(base string) bool { return Declined(base) && base != s.target }
 
 // baselineTakes reports whether the baseline's answer base on a
 // candidate that fails with the target lets the search take it
@@ -411,7 +420,7 @@ func (s *search) baselineTakes(base string) bool {
 	switch {
 	case base == "":
 		return true
-	case !Declined(base):
+	case !s.declines(base):
 		return false
 	case s.res.BaselineDeclines != "":
 		return true
@@ -618,7 +627,7 @@ func (s *search) verify(first *judgement) {
 			if s.res.RejudgeErr == nil {
 				s.res.RejudgeErr = fmt.Errorf("on the baseline: %w", err)
 			}
-		case base != "" && !Declined(base): // a decline is no failure: the result is new, as the campaign counts it
+		case base != "" && !s.declines(base): // a decline is no failure: the result is new, as the campaign counts it
 			s.res.Verified, s.res.BaselineFails = false, base
 		}
 	}
