@@ -59,3 +59,23 @@ func TestCampaignMinimizerAsksTheBaselineItsStrategy(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineStrategyAsTheWorkersAsk: the minimizer asks the baseline
+// what a campaign's worker asks it for the graph: the graph's own
+// strategy on the dispatch share, else --baseline-strategy, else
+// --strategy.
+func TestBaselineStrategyAsTheWorkersAsk(t *testing.T) {
+	for _, c := range []struct {
+		strategy, baseline, graph, want string
+	}{
+		{"structured", "", "structured", "structured"},
+		{"structured", "dispatch", "structured", "dispatch"},
+		{"structured", "", "dispatch", "dispatch"}, // the dispatch share (--dispatch-every)
+		{"structured", "structured", "dispatch", "dispatch"},
+	} {
+		s := fuzz.Settings{Strategy: c.strategy, BaselineStrategy: c.baseline}
+		if got := baselineStrategy(s, c.graph); got != c.want {
+			t.Errorf("--strategy %s --baseline-strategy %q, a graph of strategy %s: the baseline asked %q, want %q", c.strategy, c.baseline, c.graph, got, c.want)
+		}
+	}
+}
