@@ -154,15 +154,21 @@ func NameSides(s *Settings) *Sides {
 
 // mergeBase is the merge base of commits a and b in repo, or "" with
 // unrelated true where git says they share no commit (git merge-base
-// exits 1 with nothing on standard output); "" and false where git
-// cannot say.
+// exits 1 with nothing on standard output) in a repository that holds
+// their whole history; "" and false where git cannot say, a shallow
+// clone among them (its history cut, git finds no merge base of sides
+// that have one).
 func mergeBase(repo, a, b string) (base string, unrelated bool) {
 	out, err := git(repo, "merge-base", a, b)
 	if err == nil {
 		return strings.TrimSpace(out), false
 	}
 	var exit *exec.ExitError
-	return "", errors.As(err, &exit) && exit.ExitCode() == 1 && strings.TrimSpace(out) == ""
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || strings.TrimSpace(out) != "" {
+		return "", false
+	}
+	shallow, err := git(repo, "rev-parse", "--is-shallow-repository")
+	return "", err == nil && strings.TrimSpace(shallow) == "false"
 }
 
 // sideName names the side of spec desc, which the command line gave as
@@ -271,14 +277,17 @@ func bisectWhat(s *Sides) string {
 
 // NoBisect says in one line why new findings between sides that are
 // commits of one repository get no bisect command: the current side is
-// older than the baseline, both are the same commit, or they share no
-// commit; "" otherwise.
+// older than the baseline, both are the same commit, they share no
+// commit, or git names no merge base of sides that diverge (a shallow
+// clone); "" otherwise.
 func (s *Sides) NoBisect() string {
 	switch {
 	case s == nil || s.Ahead == nil || s.Behind == nil:
 		return ""
 	case *s.Ahead > 0 && s.Unrelated:
 		return "no bisect command: the sides share no commit, so no good commit before the current side's own can start a bisect"
+	case *s.Ahead > 0 && *s.Behind > 0 && s.MergeBase == "":
+		return "no bisect command: git names no merge base of the sides, which diverge (a shallow clone, say: git fetch --unshallow gives it the history bisect needs)"
 	case *s.Ahead > 0:
 		return ""
 	case *s.Behind == 0:
