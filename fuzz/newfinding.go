@@ -1,8 +1,8 @@
 // newfinding.go: which of a report's findings are new, as its exit status
 // counts them: against the state, the signatures classed new (classify.go:
 // a signature the baseline shares is known); without a state, the
-// findings with a graph the baseline passed (with no baseline, every
-// failing graph).
+// findings with a graph the baseline did not fail (passed or declined:
+// Finding.New; with no baseline, every failing graph).
 
 package fuzz
 

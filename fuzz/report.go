@@ -204,8 +204,8 @@ type Finding struct {
 	// sides whose verdict on the finding's graph in the findings store
 	// changed, when both sides are commits of one repository, the
 	// current side ahead of the baseline or diverging from it (from their
-	// merge base, Sides.MergeBase), and the baseline passed some of its
-	// graphs (sides.go); "" otherwise.
+	// merge base, Sides.MergeBase), and the baseline did not fail some of
+	// its graphs (New: it passed or declined them; sides.go); "" otherwise.
 	Bisect string `json:"bisect,omitempty"`
 	// Minimized is the minimized graph (compact), when a minimizer ran,
 	// and MinimizedWeights its blocks' weights when any is not 0: the

@@ -208,7 +208,7 @@ func sideName(desc, given string) (SideName, string, bool) {
 // side descends from it, from the sides' merge base when they diverge.
 // It is "" when the sides are not both commits of one repository, the
 // current side is older than the baseline or the same commit (NoBisect),
-// the finding has no graph the baseline passed, no store entry, or the
+// the finding has no graph the baseline did not fail (New), no store entry, or the
 // campaign planted faults (bisect plants none).
 func bisectCommand(dir string, s *Settings, sides *Sides, f *Finding) string {
 	good := sides.bisectGood()
@@ -297,7 +297,7 @@ func (s *Sides) NoBisect() string {
 }
 
 // NoBisectNote is the sides' NoBisect when the report has a finding the
-// baseline passed some graphs of; "" otherwise.
+// baseline did not fail some graphs of (New); "" otherwise.
 func NoBisectNote(rep *Report) string {
 	for _, f := range rep.Findings {
 		if f.New > 0 {
