@@ -54,6 +54,15 @@ type Sides struct {
 	// Unrelated says the sides diverge and share no commit (git
 	// merge-base names none): their findings get no bisect command.
 	Unrelated bool `json:"unrelated,omitempty"`
+	// ForkPoint is where the current side's first-parent history leaves
+	// the baseline's (the first parent of the oldest commit of that
+	// history the baseline lacks) when that is neither the merge base nor
+	// the baseline: the current side merged commits of the baseline's in
+	// since (a branch that merged main), so bisect, which follows the
+	// first parents, would find no commit of the current side's own
+	// between those and it; its findings' bisect commands start there.
+	// "" otherwise.
+	ForkPoint string `json:"fork_point,omitempty"`
 	// own says the sides are revisions of cfgfuzz's own repository
 	// (rev: specs): their bisect takes no --repo.
 	own bool
@@ -143,6 +152,9 @@ func NameSides(s *Settings) *Sides {
 		if sides.Ahead != nil && *sides.Ahead > 0 && *sides.Behind > 0 {
 			sides.MergeBase, sides.Unrelated = mergeBase(curRepo, base.Commit, cur.Commit)
 		}
+		if good := sides.bisectGood(); good != "" {
+			sides.ForkPoint = forkPoint(curRepo, base.Commit, cur.Commit, good)
+		}
 		sp, _ := ParseSpec(s.Current)
 		sides.own = sp.Kind == SpecRev
 		if !sides.own {
@@ -169,6 +181,23 @@ func mergeBase(repo, a, b string) (base string, unrelated bool) {
 	}
 	shallow, err := git(repo, "rev-parse", "--is-shallow-repository")
 	return "", err == nil && strings.TrimSpace(shallow) == "false"
+}
+
+// forkPoint is where the first-parent history of commit cur leaves that
+// of base in repo: the first parent of the oldest commit on cur's
+// first-parent chain that base lacks; "" when that is want (the merge
+// base, or base itself), or git cannot say.
+func forkPoint(repo, base, cur, want string) string {
+	out, err := git(repo, "rev-list", "--first-parent", cur, "^"+base)
+	own := strings.Fields(out)
+	if err != nil || len(own) == 0 {
+		return ""
+	}
+	parent, err := git(repo, "rev-parse", "--verify", "-q", own[len(own)-1]+"^1")
+	if p := strings.TrimSpace(parent); err == nil && p != want {
+		return p
+	}
+	return ""
 }
 
 // sideName names the side of spec desc, which the command line gave as
@@ -241,26 +270,35 @@ func bisectCommand(dir string, s *Settings, sides *Sides, f *Finding) string {
 
 // bisectGood is the good end of the sides' bisect commands: the
 // baseline's commit when the current side is ahead of it, their merge
-// base when they diverge; "" when the sides are not both commits of one
-// repository, the current side is older or the same commit, or git gave
-// no merge base.
+// base when they diverge, or in either case ForkPoint where the current
+// side merged the baseline's commits in; "" when the sides are not both
+// commits of one repository, the current side is older or the same
+// commit, or git gave no merge base.
 func (s *Sides) bisectGood() string {
 	switch {
 	case s == nil || s.Ahead == nil || s.Behind == nil || *s.Ahead == 0:
 		return ""
 	case *s.Behind == 0:
-		return s.Baseline.Commit
+		return cmp.Or(s.ForkPoint, s.Baseline.Commit)
+	case s.MergeBase == "":
+		return ""
 	}
-	return s.MergeBase
+	return cmp.Or(s.ForkPoint, s.MergeBase)
 }
 
-// FromMergeBase says, when the sides diverge, where their bisect commands
-// start: "from the sides' merge base HASH, taken as good; bisect judges
-// it first" (a merge base that fails the graph too is named by bisect:
-// the failure is then older than the current side's own commits); ""
+// FromMergeBase says, when the sides diverge or the current side merged
+// the baseline's commits in, where their bisect commands start: "from the
+// sides' merge base HASH, taken as good; bisect judges it first", or from
+// ForkPoint (a good end that fails the graph too is named by bisect: the
+// failure is then older than the current side's own commits); ""
 // otherwise.
 func (s *Sides) FromMergeBase() string {
-	if s.bisectGood() == "" || *s.Behind == 0 {
+	switch {
+	case s.bisectGood() == "":
+		return ""
+	case s.ForkPoint != "":
+		return "from " + shortCommit(s.ForkPoint) + ", where the current side's first-parent history leaves the baseline's (it merged the baseline's commits in since), taken as good; bisect judges it first"
+	case *s.Behind == 0:
 		return ""
 	}
 	return "from the sides' merge base " + shortCommit(s.MergeBase) + ", taken as good; bisect judges it first"
