@@ -56,8 +56,10 @@ type benchFlags struct {
 	graphs, warmup, repeats int
 	words                   int
 	seed                    uint64
-	timeout, moduleLimit    time.Duration
-	verbose                 bool
+	// timeout bounds each structurizer call (--structurizer), as check's
+	// --timeout; fenceTimeout each dispatch's fence wait on the driver.
+	timeout, fenceTimeout, moduleLimit time.Duration
+	verbose                            bool
 }
 
 // benchDriver times modules in driver processes (gpu.Pool), one at a
@@ -73,7 +75,7 @@ type benchDriver struct {
 // openBenchDriver starts the first driver process and opens bf's device
 // in it.
 func openBenchDriver(bf *benchFlags) (*benchDriver, error) {
-	d := &benchDriver{pool: gpu.NewPool(gpu.Options{Device: bf.device, Timeout: bf.timeout}, nil), limit: bf.moduleLimit}
+	d := &benchDriver{pool: gpu.NewPool(gpu.Options{Device: bf.device, Timeout: bf.fenceTimeout}, nil), limit: bf.moduleLimit}
 	r, err := d.pool.Get(d.limit)
 	if err != nil {
 		d.pool.Close()
@@ -126,9 +128,13 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer, builds *fuzz
 		fmt.Fprintln(stderr, "cfgfuzz bench: only --driver is implemented (structurizer and oracle benchmarks: go test -bench)")
 		return exitUsage
 	}
-	strategiesSet := false
-	fs.Visit(func(f *flag.Flag) { strategiesSet = strategiesSet || f.Name == "strategies" })
-	if bf.structurizer != "" && !strategiesSet {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["timeout"] && bf.structurizer == "" {
+		fmt.Fprintln(stderr, "cfgfuzz bench: --timeout is the limit on each structurizer call, as in check and run, and no --structurizer is given; the fence timeout per dispatch is --fence-timeout")
+		return exitUsage
+	}
+	if bf.structurizer != "" && !given["strategies"] {
 		bf.strategies = fuzz.DispatchStrategy // the external structurizer against the dispatch loop
 	}
 	strats := splitList(bf.strategies)
@@ -146,8 +152,8 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer, builds *fuzz
 			return exitUsage
 		}
 		defer side.Close()
-		fmt.Fprintf(stdout, "ext: %s\n", spec)
-		sides = append(sides, externalSide(side, fuzz.DefaultTimeout)) // check's per-graph limit
+		fmt.Fprintf(stdout, "ext: %s (each call within %v, --timeout)\n", spec, bf.timeout)
+		sides = append(sides, externalSide(side, bf.timeout))
 	}
 	for _, s := range strats {
 		sides = append(sides, ownSide(s))
@@ -209,14 +215,16 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.IntVar(&bf.warmup, "warmup", 5, "untimed dispatches before the timed ones")
 	fs.IntVar(&bf.repeats, "repeats", 20, "timed dispatches (the median is reported)")
 	fs.Uint64Var(&bf.seed, "seed", 1, "seed of the graphs and walks")
-	fs.DurationVar(&bf.timeout, "timeout", gpu.DefaultTimeout, "fence timeout per dispatch")
+	fs.DurationVar(&bf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each call of the --structurizer, as check's --timeout: past it the graph has no ext module (timeout); given without --structurizer it is an error")
+	fs.DurationVar(&bf.fenceTimeout, "fence-timeout", gpu.DefaultTimeout, "the driver's fence timeout, the longest wait for one dispatch (the first one includes lavapipe's compile)")
 	fs.DurationVar(&bf.moduleLimit, "module-limit", time.Hour, "the most one module's compile, warm-up and timed dispatches may take: past it the driver process timing it is killed and the module counted as a driver failure")
 	fs.BoolVar(&bf.verbose, "v", false, "print every module's figures on standard error")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz bench --driver [flags]")
 		fmt.Fprintln(fs.Output(), "\nTime the structured and dispatch layouts of the same graphs on a Vulkan driver (needs a")
 		fmt.Fprintln(fs.Output(), "binary built with -tags vulkan), or your structurizer's (--structurizer SPEC) against the")
-		fmt.Fprintln(fs.Output(), "dispatch loop. Modules run in driver processes cfgfuzz starts, so a module that crashes the")
+		fmt.Fprintln(fs.Output(), "dispatch loop, each of its calls within --timeout as in check and run (the driver's wait for one")
+		fmt.Fprintln(fs.Output(), "dispatch is --fence-timeout). Modules run in driver processes cfgfuzz starts, so a module that crashes the")
 		fmt.Fprintln(fs.Output(), "driver or outlasts --module-limit fails alone. Exit status 1 if a driver run disagrees with a")
 		fmt.Fprintln(fs.Output(), "walk, a module fails on the driver, or a structurizer gives no module.\n\nflags:")
 		fs.PrintDefaults()

@@ -128,3 +128,34 @@ func driverServers(t *testing.T) []string {
 	}
 	return left
 }
+
+// benchTiny is a bench of one graph of 20 blocks and no corpus, each
+// module dispatched twice: the smallest run that times a column.
+var benchTiny = []string{"bench", "--driver", "--device", "cpu", "--sizes", "20", "--graphs", "1", "--corpus", "", "--warmup", "1", "--repeats", "1"}
+
+// TestBenchTimeoutIsTheStructurizersLimit: bench's --timeout bounds each
+// call of the --structurizer, as check's does (a server answering after
+// 1.5 s times out under --timeout 1s and is timed under 5s); the fence
+// timeout is --fence-timeout, and --timeout without a structurizer is
+// an error naming it.
+func TestBenchTimeoutIsTheStructurizersLimit(t *testing.T) {
+	if err := gpu.Available(); err != nil {
+		t.Skipf("no lavapipe here: %v", err)
+	}
+	code, _, errs := runCmd(append(slices.Clone(benchTiny), "--timeout", "20s"), "")
+	if code != exitUsage || !strings.Contains(errs, "--fence-timeout") {
+		t.Errorf("--timeout without --structurizer: exit %d, want %d naming --fence-timeout:\n%s", code, exitUsage, errs)
+	}
+	if code, _, errs := runCmd(append(slices.Clone(benchTiny), "--fence-timeout", "0s"), ""); code != exitUsage || !strings.Contains(errs, "--fence-timeout") {
+		t.Errorf("--fence-timeout 0s: exit %d, want %d:\n%s", code, exitUsage, errs)
+	}
+	slow := "cmd:" + slowServer(t, t.TempDir(), cfgfuzzBinary(t), "1.5", "")
+	code, out, errs := runCmd(append(slices.Clone(benchTiny), "--structurizer", slow, "--timeout", "1s"), "")
+	if code != exitFail || !strings.Contains(errs, "no answer within 1s") {
+		t.Errorf("--timeout 1s, a server answering in 1.5 s: exit %d, want %d and the call's timeout:\n%s%s", code, exitFail, out, errs)
+	}
+	code, out, errs = runCmd(append(slices.Clone(benchTiny), "--structurizer", slow, "--timeout", "5s", "--fence-timeout", "1m"), "")
+	if code != exitOK || !strings.Contains(out, "each call within 5s") {
+		t.Errorf("--timeout 5s: exit %d, want %d, the server's modules timed:\n%s%s", code, exitOK, out, errs)
+	}
+}

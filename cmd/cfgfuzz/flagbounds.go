@@ -41,7 +41,7 @@ var flagRanges = map[string]map[string]flagRange{
 	"selftest": {"timeout": positive, "start-timeout": positive},
 	"regress":  {"walks": walksRange, "timeout": positive, "check-timeout": positive, "start-timeout": positive, "duration": atLeast(0)},
 	"merge":    {"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0)},
-	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive, "start-timeout": positive},
+	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive, "fence-timeout": positive, "start-timeout": positive},
 	"cfgfuzz gen": {"count": atLeast(0), "words": atLeast(0), "switch": {min: 0, max: 1, hasMax: true},
 		"wide-switch": {min: 0, max: 1, hasMax: true}, "n": {min: 1, max: gen.MaxExhaustiveN, hasMax: true}},
 }
