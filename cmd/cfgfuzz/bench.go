@@ -15,15 +15,19 @@
 // times the modules of any structurizer speaking fuzz/PROTOCOL.md as a
 // column of its own, "ext", first (its modules as it answers them, not
 // salted: the shader caches are off). The table gives each column's
-// medians over a set's graphs and the ratio of the first column's medians
-// to the second's.
+// medians over the modules it timed, the ratios of the first column's
+// medians to each other column's, and, per column, how many of the set's
+// graphs are in its figures and why the others are not (no module, a
+// driver failure, traces that disagree with the walks).
 
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,18 +108,38 @@ type benchSet struct {
 	registers int
 }
 
-// benchTotals accumulates one strategy's figures over one set (CPU time:
+// benchTotals accumulates one column's figures over one set (CPU time:
 // the process's, meaningful on lavapipe).
 type benchTotals struct {
-	modules        int
-	blocks, words  int
-	fallbacks      int // segments laid out as a dispatch loop
-	routeVars      int
-	mismatches     int
-	driverFailures int
-	noModule       int // graphs the structurizer gave no module for
+	graphs        int   // the set's graphs this column was given
+	timed         []int // those whose module is in the figures, by index in the set
+	blocks, words int
+	fallbacks     int // segments laid out as a dispatch loop
+	routeVars     int
+	// left counts the graphs whose module is not in the figures, by why
+	// (benchLeft...): the structurizer gave none, the driver failed on it,
+	// or its traces disagree with the graph's walks.
+	left map[string]int
 	// Each module's compile and run times (wall and CPU), for the medians.
 	compiles, runs, compileCPUs, runCPUs []time.Duration
+}
+
+// Why a graph's module is not in its column's figures, besides the
+// structurizer's outcome (refused, timeout, crash, error, unsupported,
+// harness error; benchNoModule).
+const (
+	benchLeftNoModule = "no module" // cfgfuzz's own strategy gave none
+	benchLeftDriver   = "driver failure"
+	benchLeftRejected = "rejected" // its traces disagree with the walks
+)
+
+// benchRow is one set's line of the table.
+type benchRow struct {
+	name   string
+	graphs int // graphs timed: those with a walk that returns
+	blocks int // their blocks, in all
+	noWalk int // graphs left out: no walk returns
+	cols   []benchTotals
 }
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
@@ -173,28 +197,45 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer, builds *fuzz
 		return exitUsage
 	}
 	defer drv.pool.Close()
-	info := drv.info
-	driver := info.Driver
-	if driver == "" {
-		driver = fmt.Sprintf("0x%x", info.DriverVersion)
-	}
-	fmt.Fprintf(stdout, "device: %s (%s, Vulkan %s, vendor 0x%x, driver %s); shader caches off, cfgfuzz's own modules salted\n",
-		info.Name, info.Type, info.APIVersion, info.VendorID, driver)
-	fmt.Fprintf(stdout, "compile = pipeline creation + first dispatch; run = median of %d dispatches after %d warm-up; ratio = %s\n\n",
-		bf.repeats, bf.warmup, strings.Join(sideNames(sides), "/"))
-	rows := make([][]benchTotals, len(sets))
+	printBenchHeader(stdout, drv.info, bf, sideNames(sides))
+	rows := make([]benchRow, len(sets))
 	bad := false
 	for i, set := range sets {
 		rows[i] = benchOne(drv, set, sides, bf, stderr)
-		for _, t := range rows[i] {
-			bad = bad || t.mismatches > 0 || t.driverFailures > 0 || t.noModule > 0
+		for _, t := range rows[i].cols {
+			bad = bad || len(t.left) > 0
 		}
 	}
-	printBenchTable(stdout, sets, sideNames(sides), rows)
+	printBenchTable(stdout, sideNames(sides), rows)
 	if bad {
 		return exitFail
 	}
 	return exitOK
+}
+
+// printBenchHeader says what the table's figures are: the device, the
+// dispatches and which columns the ratios divide.
+func printBenchHeader(w io.Writer, info gpu.DeviceInfo, bf *benchFlags, names []string) {
+	driver := info.Driver
+	if driver == "" {
+		driver = fmt.Sprintf("0x%x", info.DriverVersion)
+	}
+	fmt.Fprintf(w, "device: %s (%s, Vulkan %s, vendor 0x%x, driver %s); shader caches off, cfgfuzz's own modules salted\n",
+		info.Name, info.Type, info.APIVersion, info.VendorID, driver)
+	var pairs []string
+	for _, n := range names[min(1, len(names)):] {
+		pairs = append(pairs, names[0]+"/"+n)
+	}
+	ratios := "no ratio (one column)"
+	switch len(pairs) {
+	case 0:
+	case 1:
+		ratios = "ratio = " + pairs[0]
+	default:
+		ratios = "ratios = " + strings.Join(pairs, ", ")
+	}
+	fmt.Fprintf(w, "compile = pipeline creation + first dispatch; run = median of %d dispatches after %d warm-up; %s\n\n",
+		bf.repeats, bf.warmup, ratios)
 }
 
 func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
@@ -209,7 +250,7 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.IntVar(&bf.graphs, "graphs", 3, "graphs per size")
 	fs.IntVar(&bf.words, "words", 0, "weight in SPIR-V words of every generated block (filler code; recompilers' published campaigns used 0, 16 and 1000)")
 	fs.StringVar(&bf.corpus, "corpus", "corpus/testdata/regressions", "directory of regression graphs (*.cfg); skipped if absent, \"\" for none")
-	fs.StringVar(&bf.strategies, "strategies", "structured,dispatch", "cfgfuzz's own strategies to compare; the ratio is the first column over the second (with --structurizer: default dispatch)")
+	fs.StringVar(&bf.strategies, "strategies", "structured,dispatch", "cfgfuzz's own strategies to compare; the ratios are the first column over each other one (with --structurizer: default dispatch)")
 	fs.StringVar(&bf.structurizer, "structurizer", "", "also time the modules of this structurizer `SPEC` (as for check: cmd:PROGRAM ARGS, repo:DIR@REV, ...): its layout is timed as the first column, named ext")
 	bf.proc.define(fs)
 	fs.IntVar(&bf.warmup, "warmup", 5, "untimed dispatches before the timed ones")
@@ -310,20 +351,54 @@ func benchGraphSets(bf *benchFlags) ([]benchSet, error) {
 	return sets, nil
 }
 
-// benchOne times every graph of set with every strategy.
-func benchOne(drv *benchDriver, set benchSet, sides []benchSide, bf *benchFlags, stderr io.Writer) []benchTotals {
-	tot := make([]benchTotals, len(sides))
+// benchOne times every graph of set with every column, but the graphs
+// none of whose walks returns.
+func benchOne(drv *benchDriver, set benchSet, sides []benchSide, bf *benchFlags, stderr io.Writer) benchRow {
+	row := benchRow{name: set.name, cols: make([]benchTotals, len(sides))}
 	for gi, g := range set.graphs {
 		walks := returnedOnly(oracle.Walks(g, oracle.WalkOptions{Seed: bf.seed + uint64(gi), Registers: set.registers}))
 		if len(walks) == 0 {
+			row.noWalk++
 			continue
 		}
+		row.graphs++
+		row.blocks += g.Len()
 		for k := range sides {
 			si := (k + gi) % len(sides) // alternate which column goes first
-			benchModule(drv, g, walks, sides[si], set.registers, &tot[si], bf, stderr, fmt.Sprintf("%s #%d", set.name, gi))
+			r := benchModule(drv, g, walks, sides[si], set.registers, bf, stderr, fmt.Sprintf("%s #%d", set.name, gi))
+			row.cols[si].add(gi, r)
 		}
 	}
-	return tot
+	return row
+}
+
+// benchResult is one module's figures, or why it has none (left).
+type benchResult struct {
+	left          string
+	blocks, words int
+	stats         *structurizer.Stats
+	tm            gpu.Timing
+}
+
+// add counts graph gi's result r.
+func (t *benchTotals) add(gi int, r benchResult) {
+	t.graphs++
+	if r.left != "" {
+		if t.left == nil {
+			t.left = map[string]int{}
+		}
+		t.left[r.left]++
+		return
+	}
+	t.timed = append(t.timed, gi)
+	t.blocks += r.blocks
+	t.words += r.words
+	if r.stats != nil {
+		t.fallbacks += r.stats.Fallbacks
+		t.routeVars += r.stats.RouteVars
+	}
+	t.compiles, t.runs = append(t.compiles, r.tm.Compile()), append(t.runs, r.tm.Run)
+	t.compileCPUs, t.runCPUs = append(t.compileCPUs, r.tm.CompileCPU()), append(t.runCPUs, r.tm.RunCPU)
 }
 
 // benchSalt makes every compiled module distinct within and across runs.
@@ -361,6 +436,15 @@ func ownSide(strat string) benchSide {
 	}}
 }
 
+// benchNoModule is why a column has no module for a graph: word names
+// it in the table (benchTotals.left), err on standard error.
+type benchNoModule struct {
+	word string
+	err  error
+}
+
+func (e benchNoModule) Error() string { return e.err.Error() }
+
 // externalSide is the structurizer side serves, asked for its module of
 // each graph within limit (the answer's module, or its function emitted).
 func externalSide(side fuzz.Side, limit time.Duration) benchSide {
@@ -368,48 +452,56 @@ func externalSide(side fuzz.Side, limit time.Duration) benchSide {
 		s := fuzz.SideStructurizer(side, proto.Options{Registers: registers}, limit)(g)
 		switch {
 		case s.Err != nil:
-			return nil, nil, s.Err
+			return nil, nil, benchNoModule{"harness error", s.Err}
 		case s.Module == nil && s.Unsupported:
-			return nil, nil, fmt.Errorf("not served: %s", s.Detail)
+			return nil, nil, benchNoModule{"unsupported", fmt.Errorf("not served: %s", s.Detail)}
 		case s.Module == nil:
-			return nil, nil, fmt.Errorf("%s: %s", s.Failure, s.Detail)
+			return nil, nil, benchNoModule{benchOutcomeWord(s.Failure), fmt.Errorf("%s: %s", s.Failure, s.Detail)}
 		}
 		return s.Module, s.Stats, nil
 	}}
 }
 
-func benchModule(drv *benchDriver, g *cfg.Graph, walks []oracle.Walk, side benchSide, registers int, t *benchTotals, bf *benchFlags, stderr io.Writer, label string) {
+// benchOutcomeWord is the table's word for a structurizer's failure
+// signature: structurize:timeout is timeout, structurize:error:REASON
+// error; another signature (emit's) is itself.
+func benchOutcomeWord(sig string) string {
+	rest, ok := strings.CutPrefix(sig, "structurize:")
+	if !ok {
+		return sig
+	}
+	word, _, _ := strings.Cut(rest, ":")
+	return word
+}
+
+// benchModule times side's module of g on the driver and checks its
+// traces against walks; label names it on standard error.
+func benchModule(drv *benchDriver, g *cfg.Graph, walks []oracle.Walk, side benchSide, registers int, bf *benchFlags, stderr io.Writer, label string) benchResult {
 	strat := side.name
 	mod, stats, err := side.module(g, registers)
 	if err != nil {
-		t.noModule++
 		fmt.Fprintf(stderr, "%s %s: %v (skipped)\n", label, strat, err)
-		return
+		var nm benchNoModule
+		if errors.As(err, &nm) {
+			return benchResult{left: nm.word}
+		}
+		return benchResult{left: benchLeftNoModule}
 	}
 	batch, n := walkBatch(walks)
 	tm, obs, err := drv.time(mod, batch, n, gpu.TimeOptions{Warmup: bf.warmup, Repeats: bf.repeats})
 	if err != nil {
-		t.driverFailures++
 		fmt.Fprintf(stderr, "%s %s: %v\n", label, strat, err)
-		return
+		return benchResult{left: benchLeftDriver}
 	}
-	if r := oracle.CompareWalks(gpu.Replay{Observed: obs, Device: "vulkan:" + drv.info.Name}, mod, walks); r.Signature != "" {
-		t.mismatches++
-		fmt.Fprintf(stderr, "%s %s: driver disagrees with the graph: %s %s\n", label, strat, r.Signature, r.Detail)
-	}
-	t.modules++
-	t.blocks += g.Len()
-	t.words += len(mod) / 4
-	if stats != nil {
-		t.fallbacks += stats.Fallbacks
-		t.routeVars += stats.RouteVars
-	}
-	t.compiles, t.runs = append(t.compiles, tm.Compile()), append(t.runs, tm.Run)
-	t.compileCPUs, t.runCPUs = append(t.compileCPUs, tm.CompileCPU()), append(t.runCPUs, tm.RunCPU)
 	if bf.verbose {
 		fmt.Fprintf(stderr, "%s %-10s %4d blocks %7d words  pipeline %v (cpu %v)  first dispatch %v (cpu %v)  run %v (cpu %v)\n",
 			label, strat, g.Len(), len(mod)/4, tm.Pipeline, tm.PipelineCPU, tm.FirstDispatch, tm.FirstDispatchCPU, tm.Run, tm.RunCPU)
 	}
+	if r := oracle.CompareWalks(gpu.Replay{Observed: obs, Device: "vulkan:" + drv.info.Name}, mod, walks); r.Signature != "" {
+		fmt.Fprintf(stderr, "%s %s: driver disagrees with the graph: %s %s (left out of the figures)\n", label, strat, r.Signature, r.Detail)
+		return benchResult{left: benchLeftRejected}
+	}
+	return benchResult{blocks: g.Len(), words: len(mod) / 4, stats: stats, tm: tm}
 }
 
 // walkBatch lays out the walks' decisions as oracle.CompareWalks does.
@@ -429,38 +521,78 @@ func returnedOnly(ws []oracle.Walk) []oracle.Walk {
 	return out
 }
 
-// printBenchTable prints one Markdown row per set: per strategy the mean
-// words, the fallbacks and route variables, and the median compile and run
-// times over the set's modules (wall, and CPU time of the process); then
-// the first strategy's medians over the second's.
-func printBenchTable(w io.Writer, sets []benchSet, strats []string, rows [][]benchTotals) {
+// printBenchTable prints one Markdown row per set: per column the modules
+// in its figures, their mean words, the fallbacks and route variables,
+// and the median compile and run times (wall, and CPU time of the
+// process); then the first column's medians over each other's.
+func printBenchTable(w io.Writer, names []string, rows []benchRow) {
 	fmt.Fprint(w, "| set | graphs | blocks (mean) |")
-	for _, s := range strats {
-		fmt.Fprintf(w, " words %[1]s | fallbacks, routes %[1]s | compile %[1]s | compile cpu %[1]s | run %[1]s | run cpu %[1]s |", s)
+	for _, s := range names {
+		fmt.Fprintf(w, " modules %[1]s | words %[1]s | fallbacks, routes %[1]s | compile %[1]s | compile cpu %[1]s | run %[1]s | run cpu %[1]s |", s)
 	}
-	pair := len(strats) == 2
-	if pair {
-		fmt.Fprint(w, " compile ratio | compile cpu ratio | run ratio | run cpu ratio |")
+	for _, s := range names[min(1, len(names)):] {
+		fmt.Fprintf(w, " compile %[1]s/%[2]s | compile cpu %[1]s/%[2]s | run %[1]s/%[2]s | run cpu %[1]s/%[2]s |", names[0], s)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "|"+strings.Repeat(" --- |", 3+6*len(strats)+4*benchB2i(pair)))
-	for i, set := range sets {
-		r := rows[i]
-		fmt.Fprintf(w, "| %s | %d | %.0f |", set.name, r[0].modules, benchMean(r[0].blocks, r[0].modules))
-		for _, t := range r {
-			fmt.Fprintf(w, " %.0f | %d, %d | %s | %s | %s | %s |", benchMean(t.words, t.modules), t.fallbacks, t.routeVars, benchTime(benchMedian(t.compiles)),
-				benchTime(benchMedian(t.compileCPUs)), benchTime(benchMedian(t.runs)), benchTime(benchMedian(t.runCPUs)))
-		}
-		if pair {
-			a, b := &r[0], &r[1]
-			fmt.Fprintf(w, " %s | %s | %s | %s |", benchRatio(benchMedian(a.compiles), benchMedian(b.compiles)), benchRatio(benchMedian(a.compileCPUs), benchMedian(b.compileCPUs)),
-				benchRatio(benchMedian(a.runs), benchMedian(b.runs)), benchRatio(benchMedian(a.runCPUs), benchMedian(b.runCPUs)))
-		}
-		fmt.Fprintln(w)
+	fmt.Fprintln(w, "|"+strings.Repeat(" --- |", 3+7*len(names)+4*max(0, len(names)-1)))
+	for _, r := range rows {
+		printBenchRow(w, r)
 	}
-	fmt.Fprintln(w, "\nwords are means per module, fallbacks and routes totals; times are medians over the set's modules, ratios of those medians, taken in this run;")
+	fmt.Fprintln(w, "\ngraphs: the set's graphs timed, but those none of whose walks returns (their module would run on in a driver);")
+	fmt.Fprintln(w, "modules COLUMN: the graphs whose module is in the column's figures; \"N of G (WHY n, ...)\": the others are left out of them:")
+	fmt.Fprintln(w, "the structurizer gave no module (refused, timeout, crash, error, unsupported, harness error, no module), driver failure")
+	fmt.Fprintln(w, "(the module crashed the driver or outlasted --module-limit), rejected (its traces disagree with the graph's walks); - no figure;")
+	fmt.Fprintln(w, "words are means per module, fallbacks and routes totals; times are medians over the column's modules, ratios of those medians,")
+	fmt.Fprintln(w, "taken in this run (* : over different graphs, see the modules cells);")
 	fmt.Fprintln(w, "r=N: every module carries a register file of N values (emit/CONVENTION.md); cpu = the driver process's CPU time over the same span")
 	fmt.Fprintln(w, "(lavapipe compiles and runs in that process; on a GPU read wall clock)")
+}
+
+// printBenchRow prints one set's row of printBenchTable.
+func printBenchRow(w io.Writer, r benchRow) {
+	graphs := strconv.Itoa(r.graphs)
+	if r.noWalk > 0 {
+		graphs += fmt.Sprintf(" (%d left out: no walk returns)", r.noWalk)
+	}
+	blocks := "-"
+	if r.graphs > 0 {
+		blocks = fmt.Sprintf("%.0f", benchMean(r.blocks, r.graphs))
+	}
+	fmt.Fprintf(w, "| %s | %s | %s |", r.name, graphs, blocks)
+	for _, t := range r.cols {
+		words, routes := "-", "-"
+		if len(t.timed) > 0 {
+			words, routes = fmt.Sprintf("%.0f", benchMean(t.words, len(t.timed))), fmt.Sprintf("%d, %d", t.fallbacks, t.routeVars)
+		}
+		fmt.Fprintf(w, " %s | %s | %s | %s | %s | %s | %s |", t.modulesCell(), words, routes, benchTime(benchMedian(t.compiles)),
+			benchTime(benchMedian(t.compileCPUs)), benchTime(benchMedian(t.runs)), benchTime(benchMedian(t.runCPUs)))
+	}
+	a := &r.cols[0]
+	for i := 1; i < len(r.cols); i++ {
+		b := &r.cols[i]
+		ratio := func(x, y []time.Duration) string {
+			q := benchRatio(benchMedian(x), benchMedian(y))
+			if q != "-" && !slices.Equal(a.timed, b.timed) {
+				q += " *"
+			}
+			return q
+		}
+		fmt.Fprintf(w, " %s | %s | %s | %s |", ratio(a.compiles, b.compiles), ratio(a.compileCPUs, b.compileCPUs), ratio(a.runs, b.runs), ratio(a.runCPUs, b.runCPUs))
+	}
+	fmt.Fprintln(w)
+}
+
+// modulesCell is the count of t's modules in its figures, with the
+// graphs left out and why: "1 of 3 (refused 1, timeout 1)".
+func (t *benchTotals) modulesCell() string {
+	if len(t.left) == 0 {
+		return strconv.Itoa(len(t.timed))
+	}
+	var why []string
+	for _, k := range slices.Sorted(maps.Keys(t.left)) {
+		why = append(why, fmt.Sprintf("%s %d", k, t.left[k]))
+	}
+	return fmt.Sprintf("%d of %d (%s)", len(t.timed), t.graphs, strings.Join(why, ", "))
 }
 
 // benchMedian is the median of ds (the mean of the middle two for an even
@@ -475,13 +607,6 @@ func benchMedian(ds []time.Duration) time.Duration {
 		return (s[n/2-1] + s[n/2]) / 2
 	}
 	return s[len(s)/2]
-}
-
-func benchB2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func benchMean(sum, n int) float64 {

@@ -1,12 +1,15 @@
 // bench_test.go: the driver bench's sets and table without a driver: one
 // set per size and register-file size, bad register counts refused, medians
-// of the modules and ratios of the medians; on lavapipe, an external
-// structurizer's column and a module killed past its limit.
+// of the modules, ratios of the medians and the modules each column left
+// out; on lavapipe, an external structurizer's column within its --timeout,
+// its modules refused, timed out or rejected, and a module killed past its
+// limit.
 package main
 
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -57,12 +60,13 @@ func TestBenchTableMedians(t *testing.T) {
 	if m := benchMedian(ms(4, 1, 2, 100)); m != 3*time.Millisecond {
 		t.Errorf("median of four %v", m)
 	}
-	s := benchTotals{modules: 3, blocks: 30, compiles: ms(10, 30, 20), runs: ms(1, 1, 1), compileCPUs: ms(10, 30, 20), runCPUs: ms(1, 1, 1)}
-	d := benchTotals{modules: 3, blocks: 30, compiles: ms(40, 900, 50), runs: ms(4, 2, 3), compileCPUs: ms(40, 900, 50), runCPUs: ms(4, 2, 3)}
+	all := []int{0, 1, 2}
+	s := benchTotals{graphs: 3, timed: all, blocks: 30, compiles: ms(10, 30, 20), runs: ms(1, 1, 1), compileCPUs: ms(10, 30, 20), runCPUs: ms(1, 1, 1)}
+	d := benchTotals{graphs: 3, timed: all, blocks: 30, compiles: ms(40, 900, 50), runs: ms(4, 2, 3), compileCPUs: ms(40, 900, 50), runCPUs: ms(4, 2, 3)}
 	var out bytes.Buffer
-	printBenchTable(&out, []benchSet{{name: "reducible 10 r=64"}}, []string{"structured", "dispatch"}, [][]benchTotals{{s, d}})
+	printBenchTable(&out, []string{"structured", "dispatch"}, []benchRow{{name: "reducible 10 r=64", graphs: 3, blocks: 30, cols: []benchTotals{s, d}}})
 	row := strings.Split(out.String(), "\n")[2]
-	for _, want := range []string{"| reducible 10 r=64 | 3 | 10 |", "| 20.0 ms |", "| 50.0 ms |", "| 0.40x | 0.40x | 0.33x | 0.33x |"} {
+	for _, want := range []string{"| reducible 10 r=64 | 3 | 10 | 3 |", "| 20.0 ms |", "| 50.0 ms |", "| 0.40x | 0.40x | 0.33x | 0.33x |"} {
 		if !strings.Contains(row, want) {
 			t.Errorf("row %q lacks %q", row, want)
 		}
@@ -106,7 +110,7 @@ func TestBenchKillsAModulePastItsLimit(t *testing.T) {
 	before := driverServers(t) // the shared pool's, of earlier tests' gpu checks
 	code, out, errs := runCmd(append(bench, "--module-limit", "1ms"), "")
 	killed := strings.Count(errs, "no answer from the driver process running the module within 1ms: it was killed")
-	if code != exitFail || killed != 4 || !strings.Contains(out, "| reducible 12 | 0 |") {
+	if code != exitFail || killed != 4 || strings.Count(out, "| 0 of 2 (driver failure 2) | - | - |") != 2 {
 		t.Fatalf("exit %d with %d modules killed, want %d, 4 and a row of none timed:\n%s%s", code, killed, exitFail, out, errs)
 	}
 	if left := slices.DeleteFunc(driverServers(t), func(p string) bool { return slices.Contains(before, p) }); len(left) > 0 {
@@ -158,4 +162,123 @@ func TestBenchTimeoutIsTheStructurizersLimit(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "each call within 5s") {
 		t.Errorf("--timeout 5s: exit %d, want %d, the server's modules timed:\n%s%s", code, exitOK, out, errs)
 	}
+}
+
+// TestBenchTableRatiosAndLeftOut: with three columns the first is divided
+// by each other one; a column's modules cell says how many of the set's
+// graphs are in its figures and why the others are not, a ratio over
+// different graphs is marked, and a column with no module shows no figure
+// (never a 0), the row still counting the graphs and their blocks.
+func TestBenchTableRatiosAndLeftOut(t *testing.T) {
+	ms := func(v ...int) []time.Duration {
+		var d []time.Duration
+		for _, x := range v {
+			d = append(d, time.Duration(x)*time.Millisecond)
+		}
+		return d
+	}
+	full := func(c, r int) benchTotals {
+		return benchTotals{graphs: 2, timed: []int{0, 1}, words: 200, compiles: ms(c, c), runs: ms(r, r), compileCPUs: ms(c, c), runCPUs: ms(r, r)}
+	}
+	ext := benchTotals{graphs: 2, timed: []int{1}, words: 100, compiles: ms(10), runs: ms(1), compileCPUs: ms(10), runCPUs: ms(1), left: map[string]int{benchLeftRejected: 1}}
+	none := benchTotals{graphs: 1, left: map[string]int{"timeout": 1}}
+	rows := []benchRow{
+		{name: "reducible 20", graphs: 2, blocks: 42, cols: []benchTotals{ext, full(20, 4), full(40, 2)}},
+		{name: "reducible 50", graphs: 1, blocks: 51, noWalk: 1, cols: []benchTotals{none, full(20, 4), full(40, 2)}},
+	}
+	var out bytes.Buffer
+	printBenchTable(&out, []string{"ext", "structured", "dispatch"}, rows)
+	lines := strings.Split(out.String(), "\n")
+	for _, want := range []string{"| compile ext/structured | compile cpu ext/structured | run ext/structured | run cpu ext/structured |", "| run cpu ext/dispatch |"} {
+		if !strings.Contains(lines[0], want) {
+			t.Errorf("header %q lacks %q", lines[0], want)
+		}
+	}
+	if n, want := strings.Count(lines[1], "---"), 3+7*3+4*2; n != want {
+		t.Errorf("%d columns under the header, want %d", n, want)
+	}
+	for _, want := range []string{"| reducible 20 | 2 | 21 | 1 of 2 (rejected 1) | 100 |", "| 0.50x * | 0.50x * | 0.25x * | 0.25x * | 0.25x * | 0.25x * | 0.50x * | 0.50x * |"} {
+		if !strings.Contains(lines[2], want) {
+			t.Errorf("row %q lacks %q", lines[2], want)
+		}
+	}
+	for _, want := range []string{"| reducible 50 | 1 (1 left out: no walk returns) | 51 | 0 of 1 (timeout 1) | - | - | - | - | - | - | 2 |", "| - | - | - | - | - | - | - | - |"} {
+		if !strings.Contains(lines[3], want) {
+			t.Errorf("row %q lacks %q", lines[3], want)
+		}
+	}
+	if !strings.Contains(out.String(), "rejected (its traces disagree with the graph's walks)") {
+		t.Errorf("the legend does not say what rejected means:\n%s", out.String())
+	}
+}
+
+// benchDeclining is a structurizer server that answers its hello through
+// cfgfuzz's own (the program after the mode) and then, by mode, refuses
+// every graph or never answers one.
+const benchDeclining = `import json, subprocess, sys, time
+mode = sys.argv[1]
+child = subprocess.Popen(sys.argv[2:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    if req.get("hello") is None:
+        if mode == "hang":
+            time.sleep(3600)
+        print(json.dumps({"id": req["id"], "outcome": "refused", "reason": "too many blocks"}), flush=True)
+        continue
+    child.stdin.write(line)
+    child.stdin.flush()
+    sys.stdout.write(child.stdout.readline())
+    sys.stdout.flush()
+`
+
+// decliningSpec is benchDeclining in mode over this tree's server.
+func decliningSpec(t *testing.T, mode string) string {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	py := filepath.Join(t.TempDir(), "declining.py")
+	if err := os.WriteFile(py, []byte(benchDeclining), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "cmd:python3 " + py + " " + mode + " " + cfgfuzzBinary(t) + " structurize"
+}
+
+// TestBenchSaysWhatEachColumnTimed on lavapipe: the external structurizer
+// against structured and dispatch gets a ratio against each; its modules
+// that the driver runs wrong (swap-arms planted) are counted as rejected
+// and left out of its figures; a structurizer that refuses every graph,
+// or hangs, has a row that says so, with the graph counted and its blocks.
+func TestBenchSaysWhatEachColumnTimed(t *testing.T) {
+	if err := gpu.Available(); err != nil {
+		t.Skipf("no lavapipe here: %v", err)
+	}
+	code, out, errs := runCmd(append(slices.Clone(benchTiny), "--structurizer", "cmd:"+cfgfuzzBinary(t)+" structurize", "--strategies", "structured,dispatch"), "")
+	row := benchTableRow(out, "reducible 20")
+	if code != exitOK || !strings.Contains(out, "ratios = ext/structured, ext/dispatch") || strings.Count(row, "x |") != 8 {
+		t.Errorf("ext, structured, dispatch: exit %d, want %d and 8 ratios in the row %q:\n%s%s", code, exitOK, row, out, errs)
+	}
+	code, out, errs = runCmd(append(slices.Clone(benchTiny), "--structurizer", plantedSpec(t)), "")
+	row = benchTableRow(out, "reducible 20")
+	if code != exitFail || !strings.HasPrefix(row, "| reducible 20 | 1 | 21 | 0 of 1 (rejected 1) | - | - | - |") || !strings.Contains(errs, "left out of the figures") {
+		t.Errorf("a planted bug: exit %d, want %d and the module rejected, not timed, in the row %q:\n%s%s", code, exitFail, row, out, errs)
+	}
+	for mode, want := range map[string]string{"refuse": "0 of 1 (refused 1)", "hang": "0 of 1 (timeout 1)"} {
+		code, out, errs = runCmd(append(slices.Clone(benchTiny), "--structurizer", decliningSpec(t, mode), "--timeout", "2s"), "")
+		row = benchTableRow(out, "reducible 20")
+		cells := strings.Split(row, " | ")
+		if code != exitFail || !strings.HasPrefix(row, "| reducible 20 | 1 | 21 | "+want+" | - |") || len(cells) < 11 || cells[10] != "1" {
+			t.Errorf("%s: exit %d, want %d and a row of one graph, %s, dispatch timed: %q\n%s%s", mode, code, exitFail, want, row, out, errs)
+		}
+	}
+}
+
+// benchTableRow is the bench table's row of the set named set, "" if none.
+func benchTableRow(out, set string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "| "+set+" |") {
+			return l
+		}
+	}
+	return ""
 }
