@@ -27,6 +27,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -182,6 +183,10 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer, builds *fuzz
 	for _, s := range strats {
 		sides = append(sides, ownSide(s))
 	}
+	if err := checkBenchCorpus(bf, given["corpus"], stdout); err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz bench:", err)
+		return exitUsage
+	}
 	sets, err := benchSets(bf)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz bench:", err)
@@ -249,7 +254,7 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.StringVar(&bf.registers, "registers", "0", "register-file sizes, a comma-separated `list`: every set is timed with modules carrying each (emit/CONVENTION.md, \"Register file\"); 0 none")
 	fs.IntVar(&bf.graphs, "graphs", 3, "graphs per size")
 	fs.IntVar(&bf.words, "words", 0, "weight in SPIR-V words of every generated block (filler code; recompilers' published campaigns used 0, 16 and 1000)")
-	fs.StringVar(&bf.corpus, "corpus", "corpus/testdata/regressions", "directory of regression graphs (*.cfg); skipped if absent, \"\" for none")
+	fs.StringVar(&bf.corpus, "corpus", "corpus/testdata/regressions", "directory of regression graphs (*.cfg), timed as a set of its own; \"\" for none. A DIR given that is missing or holds no *.cfg is an error; the default, relative to the working directory, is skipped with a note where it is missing")
 	fs.StringVar(&bf.strategies, "strategies", "structured,dispatch", "cfgfuzz's own strategies to compare; the ratios are the first column over each other one (with --structurizer: default dispatch)")
 	fs.StringVar(&bf.structurizer, "structurizer", "", "also time the modules of this structurizer `SPEC` (as for check: cmd:PROGRAM ARGS, repo:DIR@REV, ...): its layout is timed as the first column, named ext")
 	bf.proc.define(fs)
@@ -303,6 +308,32 @@ func benchSets(bf *benchFlags) ([]benchSet, error) {
 		}
 	}
 	return sets, nil
+}
+
+// checkBenchCorpus checks bf's corpus directory: given (on the command
+// line), it must be a directory holding a *.cfg file; the default,
+// missing, is said on w and dropped.
+func checkBenchCorpus(bf *benchFlags, given bool, w io.Writer) error {
+	if bf.corpus == "" {
+		return nil
+	}
+	fi, err := os.Stat(bf.corpus)
+	switch {
+	case err != nil && !given && errors.Is(err, fs.ErrNotExist):
+		fmt.Fprintf(w, "corpus: %s (the default) is not in this directory: no corpus row (--corpus DIR names one, --corpus \"\" none)\n", bf.corpus)
+		bf.corpus = ""
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("--corpus %s: no such directory", bf.corpus)
+	case err != nil:
+		return fmt.Errorf("--corpus: %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("--corpus %s: not a directory", bf.corpus)
+	}
+	if files, _ := filepath.Glob(filepath.Join(bf.corpus, "*.cfg")); len(files) == 0 {
+		return fmt.Errorf("--corpus %s: no *.cfg file in it", bf.corpus)
+	}
+	return nil
 }
 
 // benchGraphSets builds one set per size and one for the corpus, if

@@ -282,3 +282,32 @@ func benchTableRow(out, set string) string {
 	}
 	return ""
 }
+
+// TestBenchCorpusMustExist: a --corpus DIR that is missing, not a
+// directory or holds no *.cfg is an error naming it, before any driver
+// starts; --corpus "" is no corpus, and the default corpus missing (the
+// tests run in cmd/cfgfuzz, where it is) is said, not skipped silently.
+func TestBenchCorpusMustExist(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "g.cfg")
+	os.WriteFile(file, []byte("{{}}\n"), 0o644)
+	empty := t.TempDir()
+	base := []string{"bench", "--driver", "--device", "cpu", "--sizes", "20", "--graphs", "1", "--warmup", "1", "--repeats", "1"}
+	for _, c := range []struct{ dir, why string }{
+		{filepath.Join(dir, "missing"), "no such directory"},
+		{file, "not a directory"},
+		{empty, "no *.cfg file"},
+	} {
+		code, _, errs := runCmd(append(slices.Clone(base), "--corpus", c.dir), "")
+		if code != exitUsage || !strings.Contains(errs, "--corpus "+c.dir+": "+c.why) {
+			t.Errorf("--corpus %s: exit %d, want %d naming it (%s):\n%s", c.dir, code, exitUsage, c.why, errs)
+		}
+	}
+	if _, err := os.Stat("corpus/testdata/regressions"); err == nil {
+		t.Skip("the default corpus is here")
+	}
+	_, out, _ := runCmd(append(slices.Clone(base), "--sizes", "x"), "")
+	if !strings.Contains(out, "corpus: corpus/testdata/regressions (the default) is not in this directory") {
+		t.Errorf("the default corpus missing is not said:\n%s", out)
+	}
+}
