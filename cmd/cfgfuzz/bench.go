@@ -34,6 +34,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
@@ -149,51 +150,24 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer, builds *fuzz
 	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}
-	if !bf.driver {
-		fmt.Fprintln(stderr, "cfgfuzz bench: only --driver is implemented (structurizer and oracle benchmarks: go test -bench)")
-		return exitUsage
-	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	if given["timeout"] && bf.structurizer == "" {
-		fmt.Fprintln(stderr, "cfgfuzz bench: --timeout is the limit on each structurizer call, as in check and run, and no --structurizer is given; the fence timeout per dispatch is --fence-timeout")
-		return exitUsage
-	}
-	if bf.structurizer != "" && !given["strategies"] {
-		bf.strategies = fuzz.DispatchStrategy // the external structurizer against the dispatch loop
-	}
-	strats := splitList(bf.strategies)
-	for _, s := range strats {
-		if !slices.Contains(structurizer.Strategies(), s) {
-			fmt.Fprintf(stderr, "cfgfuzz bench: unknown strategy %q (have %v)\n", s, structurizer.Strategies())
-			return exitUsage
-		}
-	}
-	sides := make([]benchSide, 0, len(strats)+1)
-	if bf.structurizer != "" {
-		side, spec, err := openSide(bf.proc.builds(nil, stderr), bf.structurizer, bf.proc.options())
-		if err != nil {
-			fmt.Fprintln(stderr, "cfgfuzz bench:", err)
-			return exitUsage
-		}
-		defer side.Close()
-		fmt.Fprintf(stdout, "ext: %s (each call within %v, --timeout)\n", spec, bf.timeout)
-		sides = append(sides, externalSide(side, bf.timeout))
-	}
-	for _, s := range strats {
-		sides = append(sides, ownSide(s))
-	}
-	if err := checkBenchCorpus(bf, given["corpus"], stdout); err != nil {
+	if err := checkBenchFlags(bf, given, stdout); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz bench:", err)
 		return exitUsage
 	}
-	sets, err := benchSets(bf)
+	progress := &benchProgress{}
+	stopSays.Store(stopNote{"bench", progress.stopped})
+	defer stopSays.Store(stopNote{})
+	sides, closeSides, err := benchSides(bf, stdout, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz bench:", err)
 		return exitUsage
 	}
-	if bf.moduleLimit <= 0 {
-		fmt.Fprintf(stderr, "cfgfuzz bench: --module-limit %v: want a positive duration (the most one module's compile and dispatches may take)\n", bf.moduleLimit)
+	defer closeSides()
+	sets, err := benchSets(bf)
+	if err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz bench:", err)
 		return exitUsage
 	}
 	drv, err := openBenchDriver(bf)
@@ -203,19 +177,108 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer, builds *fuzz
 	}
 	defer drv.pool.Close()
 	printBenchHeader(stdout, drv.info, bf, sideNames(sides))
-	rows := make([]benchRow, len(sets))
-	bad := false
-	for i, set := range sets {
-		rows[i] = benchOne(drv, set, sides, bf, stderr)
-		for _, t := range rows[i].cols {
-			bad = bad || len(t.left) > 0
+	rows := progress.run(drv, sets, sides, bf, stderr)
+	printBenchTable(stdout, sideNames(sides), rows)
+	for _, r := range rows {
+		for _, t := range r.cols {
+			if len(t.left) > 0 {
+				return exitFail
+			}
 		}
 	}
-	printBenchTable(stdout, sideNames(sides), rows)
-	if bad {
-		return exitFail
-	}
 	return exitOK
+}
+
+// checkBenchFlags checks bf's flags (given: those on the command line)
+// before anything starts, and sets the default strategies.
+func checkBenchFlags(bf *benchFlags, given map[string]bool, stdout io.Writer) error {
+	if !bf.driver {
+		return errors.New("only --driver is implemented (structurizer and oracle benchmarks: go test -bench)")
+	}
+	if given["timeout"] && bf.structurizer == "" {
+		return errors.New("--timeout is the limit on each structurizer call, as in check and run, and no --structurizer is given; the fence timeout per dispatch is --fence-timeout")
+	}
+	if bf.structurizer != "" && !given["strategies"] {
+		bf.strategies = fuzz.DispatchStrategy // the external structurizer against the dispatch loop
+	}
+	for _, s := range splitList(bf.strategies) {
+		if !slices.Contains(structurizer.Strategies(), s) {
+			return fmt.Errorf("unknown strategy %q (have %v)", s, structurizer.Strategies())
+		}
+	}
+	if bf.moduleLimit <= 0 {
+		return fmt.Errorf("--module-limit %v: want a positive duration (the most one module's compile and dispatches may take)", bf.moduleLimit)
+	}
+	return checkBenchCorpus(bf, given["corpus"], stdout)
+}
+
+// benchSides are the table's columns: the --structurizer's, started and
+// named on stdout, then cfgfuzz's own strategies; closing ends the
+// structurizer's.
+func benchSides(bf *benchFlags, stdout, stderr io.Writer) (sides []benchSide, closing func(), err error) {
+	closing = func() {}
+	if bf.structurizer != "" {
+		side, spec, err := openSide(bf.proc.builds(nil, stderr), bf.structurizer, bf.proc.options())
+		if err != nil {
+			return nil, nil, err
+		}
+		closing = func() { side.Close() }
+		fmt.Fprintf(stdout, "ext: %s (each call within %v, --timeout)\n", spec, bf.timeout)
+		sides = append(sides, externalSide(side, bf.timeout))
+	}
+	for _, s := range splitList(bf.strategies) {
+		sides = append(sides, ownSide(s))
+	}
+	return sides, closing, nil
+}
+
+// benchProgress is the table as the bench fills it, under mu: the stop
+// note (stopped), which a stop signal prints, reads it.
+type benchProgress struct {
+	mu    sync.Mutex
+	names []string
+	rows  []benchRow // the sets begun
+	sets  int        // the sets in all
+	whole bool       // every set is done
+}
+
+// run times every set with every column and returns the rows.
+func (p *benchProgress) run(drv *benchDriver, sets []benchSet, sides []benchSide, bf *benchFlags, stderr io.Writer) []benchRow {
+	p.mu.Lock()
+	p.names, p.sets = sideNames(sides), len(sets)
+	p.mu.Unlock()
+	for _, set := range sets {
+		p.mu.Lock()
+		p.rows = append(p.rows, benchRow{name: set.name, cols: make([]benchTotals, len(sides))})
+		row := &p.rows[len(p.rows)-1]
+		p.mu.Unlock()
+		benchOne(drv, set, sides, bf, stderr, row, &p.mu)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.whole = true
+	return p.rows
+}
+
+// stopped is what a stop signal says of the bench: where it stopped and
+// the table of what was measured so far.
+func (p *benchProgress) stopped() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.rows) == 0 {
+		return "stopped before any module was timed"
+	}
+	rows := slices.Clone(p.rows)
+	where := "after every set was timed; the table:"
+	if !p.whole {
+		last := &rows[len(rows)-1]
+		where = fmt.Sprintf("in set %d of %d, %s; what was measured so far (the row marked stopped counts the graphs begun, "+
+			"the module in progress not timed):", len(rows), p.sets, last.name)
+		last.name += " (stopped)"
+	}
+	var b strings.Builder
+	printBenchTable(&b, p.names, rows)
+	return "stopped " + where + "\n\n" + strings.TrimSuffix(b.String(), "\n")
 }
 
 // printBenchHeader says what the table's figures are: the device, the
@@ -382,25 +445,30 @@ func benchGraphSets(bf *benchFlags) ([]benchSet, error) {
 	return sets, nil
 }
 
-// benchOne times every graph of set with every column, but the graphs
-// none of whose walks returns.
-func benchOne(drv *benchDriver, set benchSet, sides []benchSide, bf *benchFlags, stderr io.Writer) benchRow {
-	row := benchRow{name: set.name, cols: make([]benchTotals, len(sides))}
+// benchOne times every graph of set with every column into row, under
+// mu, but the graphs none of whose walks returns.
+func benchOne(drv *benchDriver, set benchSet, sides []benchSide, bf *benchFlags, stderr io.Writer, row *benchRow, mu *sync.Mutex) {
 	for gi, g := range set.graphs {
 		walks := returnedOnly(oracle.Walks(g, oracle.WalkOptions{Seed: bf.seed + uint64(gi), Registers: set.registers}))
+		mu.Lock()
 		if len(walks) == 0 {
 			row.noWalk++
+		} else {
+			row.graphs++
+			row.blocks += g.Len()
+		}
+		mu.Unlock()
+		if len(walks) == 0 {
 			continue
 		}
-		row.graphs++
-		row.blocks += g.Len()
 		for k := range sides {
 			si := (k + gi) % len(sides) // alternate which column goes first
 			r := benchModule(drv, g, walks, sides[si], set.registers, bf, stderr, fmt.Sprintf("%s #%d", set.name, gi))
+			mu.Lock()
 			row.cols[si].add(gi, r)
+			mu.Unlock()
 		}
 	}
-	return row
 }
 
 // benchResult is one module's figures, or why it has none (left).

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -309,5 +310,59 @@ func TestBenchCorpusMustExist(t *testing.T) {
 	_, out, _ := runCmd(append(slices.Clone(base), "--sizes", "x"), "")
 	if !strings.Contains(out, "corpus: corpus/testdata/regressions (the default) is not in this directory") {
 		t.Errorf("the default corpus missing is not said:\n%s", out)
+	}
+}
+
+// TestBenchSaysWhatItMeasuredWhenStopped: SIGINT to a bench (a real
+// process) in its first set, once one graph is timed in both columns and
+// the external structurizer (answering after 2 s) is asked for the next,
+// ends it with 130, saying it stopped, where, and the table of what was
+// measured so far, and leaves no driver process behind.
+func TestBenchSaysWhatItMeasuredWhenStopped(t *testing.T) {
+	if err := gpu.Available(); err != nil {
+		t.Skipf("no lavapipe here: %v", err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "cfgfuzz") // with the driver, which cfgfuzzBinary's lacks
+	if out, err := exec.Command("go", "build", "-tags", "vulkan", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building cfgfuzz with -tags vulkan: %v\n%s", err, out)
+	}
+	slow := "cmd:" + slowServer(t, dir, bin, "2", "")
+	args := append(slices.Clone(benchTiny[1:]), "--graphs", "3", "--structurizer", slow, "-v")
+	errFile := filepath.Join(dir, "stderr")
+	f, err := os.Create(errFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd := exec.Command(bin, append([]string{"bench"}, args...)...)
+	cmd.Stderr = f
+	before := driverServers(t)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if b, _ := os.ReadFile(errFile); strings.Contains(string(b), "reducible 20 #1 dispatch") {
+			break
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // graph 1's dispatch module counted; its ext call in flight
+	cmd.Process.Signal(syscall.SIGINT)
+	code := 0
+	if ee, ok := cmd.Wait().(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	b, _ := os.ReadFile(errFile)
+	errs := string(b)
+	row := benchTableRow(errs, "reducible 20 (stopped)")
+	if code != 130 || !strings.Contains(errs, "cfgfuzz bench: SIGINT: stopped in set 1 of 1, reducible 20;") || !strings.HasPrefix(row, "| reducible 20 (stopped) | 2 | ") {
+		t.Fatalf("exit %d, want 130, the stop said and a row of the 2 graphs begun %q:\n%s", code, row, errs)
+	}
+	if cells := strings.Split(row, " | "); len(cells) < 11 || cells[3] != "1" || cells[10] != "2" {
+		t.Errorf("row %q: want 1 ext module and 2 dispatch modules timed", row)
+	}
+	time.Sleep(time.Second)
+	if left := slices.DeleteFunc(driverServers(t), func(p string) bool { return slices.Contains(before, p) }); len(left) > 0 {
+		t.Errorf("driver processes left running: %v", left)
 	}
 }
