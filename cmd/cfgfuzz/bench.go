@@ -302,8 +302,9 @@ func printBenchHeader(w io.Writer, info gpu.DeviceInfo, bf *benchFlags, names []
 	default:
 		ratios = "ratios = " + strings.Join(pairs, ", ")
 	}
-	fmt.Fprintf(w, "compile = pipeline creation + first dispatch; run = median of %d dispatches after %d warm-up; %s\n\n",
+	fmt.Fprintf(w, "compile = pipeline creation + first dispatch; run = median of %d dispatches after %d warm-up; %s\n",
 		bf.repeats, bf.warmup, ratios)
+	fmt.Fprintf(w, "each dispatch within the fence timeout %v (--fence-timeout), each module within %v (--module-limit)\n\n", bf.fenceTimeout, bf.moduleLimit)
 }
 
 func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {

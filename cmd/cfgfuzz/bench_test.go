@@ -160,7 +160,7 @@ func TestBenchTimeoutIsTheStructurizersLimit(t *testing.T) {
 		t.Errorf("--timeout 1s, a server answering in 1.5 s: exit %d, want %d and the call's timeout:\n%s%s", code, exitFail, out, errs)
 	}
 	code, out, errs = runCmd(append(slices.Clone(benchTiny), "--structurizer", slow, "--timeout", "5s", "--fence-timeout", "1m"), "")
-	if code != exitOK || !strings.Contains(out, "each call within 5s") {
+	if code != exitOK || !strings.Contains(out, "each call within 5s") || !strings.Contains(out, "fence timeout 1m0s (--fence-timeout)") {
 		t.Errorf("--timeout 5s: exit %d, want %d, the server's modules timed:\n%s%s", code, exitOK, out, errs)
 	}
 }
