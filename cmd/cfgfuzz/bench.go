@@ -113,11 +113,11 @@ type benchSet struct {
 // benchTotals accumulates one column's figures over one set (CPU time:
 // the process's, meaningful on lavapipe).
 type benchTotals struct {
-	graphs        int   // the set's graphs this column was given
-	timed         []int // those whose module is in the figures, by index in the set
-	blocks, words int
-	fallbacks     int // segments laid out as a dispatch loop
-	routeVars     int
+	graphs    int   // the set's graphs this column was given
+	timed     []int // those whose module is in the figures, by index in the set
+	words     int
+	fallbacks int // segments laid out as a dispatch loop
+	routeVars int
 	// left counts the graphs whose module is not in the figures, by why
 	// (benchLeft...): the structurizer gave none, the driver failed on it,
 	// or its traces disagree with the graph's walks.
@@ -474,10 +474,10 @@ func benchOne(drv *benchDriver, set benchSet, sides []benchSide, bf *benchFlags,
 
 // benchResult is one module's figures, or why it has none (left).
 type benchResult struct {
-	left          string
-	blocks, words int
-	stats         *structurizer.Stats
-	tm            gpu.Timing
+	left  string
+	words int
+	stats *structurizer.Stats
+	tm    gpu.Timing
 }
 
 // add counts graph gi's result r.
@@ -491,7 +491,6 @@ func (t *benchTotals) add(gi int, r benchResult) {
 		return
 	}
 	t.timed = append(t.timed, gi)
-	t.blocks += r.blocks
 	t.words += r.words
 	if r.stats != nil {
 		t.fallbacks += r.stats.Fallbacks
@@ -601,7 +600,7 @@ func benchModule(drv *benchDriver, g *cfg.Graph, walks []oracle.Walk, side bench
 		fmt.Fprintf(stderr, "%s %s: driver disagrees with the graph: %s %s (left out of the figures)\n", label, strat, r.Signature, r.Detail)
 		return benchResult{left: benchLeftRejected}
 	}
-	return benchResult{blocks: g.Len(), words: len(mod) / 4, stats: stats, tm: tm}
+	return benchResult{words: len(mod) / 4, stats: stats, tm: tm}
 }
 
 // walkBatch lays out the walks' decisions as oracle.CompareWalks does.

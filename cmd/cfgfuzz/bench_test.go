@@ -62,8 +62,8 @@ func TestBenchTableMedians(t *testing.T) {
 		t.Errorf("median of four %v", m)
 	}
 	all := []int{0, 1, 2}
-	s := benchTotals{graphs: 3, timed: all, blocks: 30, compiles: ms(10, 30, 20), runs: ms(1, 1, 1), compileCPUs: ms(10, 30, 20), runCPUs: ms(1, 1, 1)}
-	d := benchTotals{graphs: 3, timed: all, blocks: 30, compiles: ms(40, 900, 50), runs: ms(4, 2, 3), compileCPUs: ms(40, 900, 50), runCPUs: ms(4, 2, 3)}
+	s := benchTotals{graphs: 3, timed: all, compiles: ms(10, 30, 20), runs: ms(1, 1, 1), compileCPUs: ms(10, 30, 20), runCPUs: ms(1, 1, 1)}
+	d := benchTotals{graphs: 3, timed: all, compiles: ms(40, 900, 50), runs: ms(4, 2, 3), compileCPUs: ms(40, 900, 50), runCPUs: ms(4, 2, 3)}
 	var out bytes.Buffer
 	printBenchTable(&out, []string{"structured", "dispatch"}, []benchRow{{name: "reducible 10 r=64", graphs: 3, blocks: 30, cols: []benchTotals{s, d}}})
 	row := strings.Split(out.String(), "\n")[2]
