@@ -108,6 +108,7 @@ func walksIn(a *walkArena, g *cfg.Graph, opt WalkOptions) ([]Walk, bool) {
 	a.reset(opt.MaxTotalSteps)
 	walks := a.coveringWalks(g, opt.MaxSteps, opt.MaxWalks)
 	walks = a.boundaryWalks(g, walks, opt.MaxSteps, opt.MaxWalks)
+	endEarly(walks)
 	seen := decisionSet{first: make(map[uint64][]uint32, len(walks)+max(0, opt.Random))}
 	for _, w := range walks {
 		seen.add(w.Decisions)
@@ -129,6 +130,23 @@ func walksIn(a *walkArena, g *cfg.Graph, opt WalkOptions) ([]Walk, bool) {
 		setChecksums(walks, opt.Registers)
 	}
 	return walks, a.cut
+}
+
+// endEarly drops each walk's trailing zero decisions but its first: a
+// walk reads 0 once its decisions run out, so its trace stays the same,
+// and the module runs past the end of its decisions, where the convention
+// has a read yield 0 and still count (emit/CONVENTION.md). A walk given
+// every decision it reads never gets there. One decision stays, so the
+// batch's decision stride keeps a word after each walk's count.
+func endEarly(walks []Walk) {
+	for i := range walks {
+		d := walks[i].Decisions
+		k := len(d)
+		for k > 1 && d[k-1] == 0 {
+			k--
+		}
+		walks[i].Decisions = d[:k:k]
+	}
 }
 
 // extraCases is the successors of g's switch blocks past the second of

@@ -81,6 +81,13 @@ func walksReference(g *cfg.Graph, opt WalkOptions) []Walk {
 	}
 	walks := coveringWalksReference(g, opt.MaxSteps, opt.MaxWalks)
 	walks = boundaryWalksReference(g, walks, opt.MaxSteps, opt.MaxWalks)
+	for i := range walks { // each walk's trailing zeros dropped, its first decision kept
+		d := walks[i].Decisions
+		for len(d) > 1 && d[len(d)-1] == 0 {
+			d = d[:len(d)-1]
+		}
+		walks[i].Decisions = d
+	}
 	seen := make(map[string]bool, len(walks)+max(0, opt.Random))
 	for _, w := range walks {
 		seen[decisionKey(w.Decisions)] = true
@@ -453,5 +460,26 @@ func TestWalksTakeEveryCaseOfAJumpTable(t *testing.T) {
 		if !taken[d] {
 			t.Fatalf("decision %d (case %d of 300) taken by no walk; %d taken", d, d, len(taken))
 		}
+	}
+}
+
+// TestWalksRunPastTheirDecisions: covering walks end where their
+// decisions run out, so a module is judged on the reads past the end,
+// which yield 0 (emit/CONVENTION.md); each such walk's trace is the one
+// its decisions give when they run out.
+func TestWalksRunPastTheirDecisions(t *testing.T) {
+	// Block 3 decides after block 0 did; covering its first edge needs 0.
+	g := &cfg.Graph{Succs: [][]int{{1, 2}, {3}, {3}, {4, 5}, {}, {}}}
+	past := 0
+	for i, w := range Walks(g, WalkOptions{Random: -1}) {
+		if w.Returned && w.Consumed > len(w.Decisions) {
+			past++
+		}
+		if r := RunWalk(g, w.Decisions, 64); !slices.Equal(r.Trace, w.Trace) || r.Consumed != w.Consumed {
+			t.Errorf("walk %d: decisions %v give trace %v, the walk's is %v", i, w.Decisions, r.Trace, w.Trace)
+		}
+	}
+	if past == 0 {
+		t.Fatal("no returned walk reads past the end of its decisions")
 	}
 }
