@@ -185,6 +185,9 @@ func campaignText(s *Settings) string {
 	if len(s.Inject) > 0 {
 		t += ", faults " + strings.Join(s.Inject, ",")
 	}
+	if s.Registers > 0 {
+		t += fmt.Sprintf(", register file of %d (--registers %d)", s.Registers, s.Registers)
+	}
 	return t
 }
 

@@ -184,3 +184,25 @@ func TestReportTitleSaysComparison(t *testing.T) {
 		}
 	}
 }
+
+// TestReportsSayRegisters: a campaign with --registers N says so in
+// report.md (its campaign line and summary) and report.html (its
+// campaign row and summary); one without says nothing of registers.
+func TestReportsSayRegisters(t *testing.T) {
+	rep := &Report{Settings: Settings{Current: "self", Registers: 64}, Outcomes: map[string]int{}}
+	md, h := Markdown(rep), HTML(rep)
+	for _, want := range []string{", register file of 64 (`--registers 64`)", "Every module carried a register file of 64 values (--registers 64)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	for _, want := range []string{"register file of 64 (--registers 64)</td>", "Every module carried a register file of 64 values"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	rep.Settings.Registers = 0
+	if md, h := Markdown(rep), HTML(rep); strings.Contains(md, "register") || strings.Contains(h, "register") {
+		t.Error("a report without registers mentions them")
+	}
+}

@@ -63,6 +63,9 @@ func headingMarkdown(b *strings.Builder, rep *Report) {
 	if len(s.Inject) > 0 {
 		fmt.Fprintf(b, ", faults planted: %s", strings.Join(s.Inject, ", "))
 	}
+	if s.Registers > 0 {
+		fmt.Fprintf(b, ", register file of %d (`--registers %d`)", s.Registers, s.Registers)
+	}
 	if s.Baseline != "" {
 		fmt.Fprintf(b, ", baseline %s%s (%s)", mdCell(rep.Sides.Named("baseline", ", ")), mdCode(s.Baseline), mdDescribe(s.Baseline, rep.Declared["baseline"]))
 		if s.BaselineStrategy != "" {
@@ -276,6 +279,9 @@ func summaryProse(rep *Report) string {
 		}
 		fmt.Fprintf(&b, " The gpu check (Vulkan device %s) judged %d of the modules too: it samples the graphs whose index is a multiple of %d.", device, rep.GPUChecked, s.GPUEvery)
 	}
+	if s := RegistersSummary(&rep.Settings); s != "" {
+		b.WriteString(" " + s)
+	}
 	if d := rep.Divergences; d != nil {
 		fmt.Fprintf(&b, " The baseline structures %d and the output is identical on %s; of its %d failures (refusals included) %d now structure; %s.",
 			d.BaselineStructured, identicalPhrase(d), d.BaselineFailures, d.NowStructured, invalidPhrase(d.NewlyInvalid))
@@ -445,6 +451,15 @@ func longestRun(s string, c byte) int {
 		}
 	}
 	return best
+}
+
+// RegistersSummary is the sentence saying that every module carried the
+// register file (--registers N, emit/CONVENTION.md); "" without one.
+func RegistersSummary(s *Settings) string {
+	if s.Registers <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("Every module carried a register file of %d values (--registers %d), whose checksum exec and gpu hold to the walks'.", s.Registers, s.Registers)
 }
 
 // walksPhrase says which walks the exec check followed, when it ran

@@ -680,8 +680,8 @@ func summaryThroughput(b *strings.Builder, rep *fuzz.Report) {
 }
 
 // summaryOutcomes writes the line of the graphs' outcomes, with the
-// fallbacks to the dispatch loop, the dispatch share and the graphs the
-// gpu check ran.
+// fallbacks to the dispatch loop, the dispatch share, the graphs the gpu
+// check ran and the register file every module carried.
 func summaryOutcomes(b *strings.Builder, rep *fuzz.Report) {
 	fmt.Fprintf(b, "%s:", fuzz.Plural(rep.Graphs, "graph"))
 	for _, o := range fuzz.Outcomes {
@@ -697,6 +697,9 @@ func summaryOutcomes(b *strings.Builder, rep *fuzz.Report) {
 	}
 	if rep.Settings.GPUEvery > 0 {
 		fmt.Fprintf(b, "; gpu check %d", rep.GPUChecked)
+	}
+	if n := rep.Settings.Registers; n > 0 {
+		fmt.Fprintf(b, "; register file of %d in every module (--registers %d)", n, n)
 	}
 	b.WriteString("\n")
 }

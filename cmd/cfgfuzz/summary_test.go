@@ -187,3 +187,16 @@ func TestSummarySaysNotMinimized(t *testing.T) {
 		t.Errorf("the summary does not say once %q:\n%s", want, got)
 	}
 }
+
+// TestSummarySaysRegisters: with --registers N, the summary's outcomes
+// line says every module carried the file; without it, nothing of it.
+func TestSummarySaysRegisters(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 30, Settings: fuzz.Settings{Registers: 64}}
+	if got := summaryLines(rep); !strings.Contains(got, "; register file of 64 in every module (--registers 64)\n") {
+		t.Errorf("with --registers 64, the summary does not say so:\n%s", got)
+	}
+	rep.Settings.Registers = 0
+	if got := summaryLines(rep); strings.Contains(got, "register") {
+		t.Errorf("without registers, the summary mentions them:\n%s", got)
+	}
+}
