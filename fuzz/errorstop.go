@@ -14,7 +14,12 @@
 
 package fuzz
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+)
 
 // ErrorStopGraphs is the number of graphs a run judges before it gives up
 // on a structurizer that answered none of them: the first this many graphs
@@ -122,6 +127,32 @@ func stoppedEarlyMarkdown(rep *Report) string {
 	if rep.Incomplete == nil || rep.Incomplete.Reason != StoppedEarly {
 		return ""
 	}
+	if hint := InjectRefusedHint(rep); hint != "" {
+		return mdCell(hint) + ".\n\n"
+	}
 	return fmt.Sprintf("%s shows whether the structurizer serves the protocol, and how it fails; once it does, start the campaign again (--force: a --resume keeps these graphs' results). The first graphs' errors are under Harness errors, their crashes and timeouts under Findings.\n\n",
 		mdCode("cfgfuzz selftest --structurizer "+ShellQuote(rep.Settings.Current)))
+}
+
+// InjectRefusedHint is, for a campaign that planted faults (--inject) in a
+// structurizer other than cfgfuzz's own (a cmd: or repo: current side)
+// whose first harness error is that side's request error, why every graph
+// went unanswered, the structurizer's own words first: it rejects requests
+// that carry faults, which only structurizers implementing them can plant
+// (PROTOCOL.md, options.inject). "" otherwise.
+func InjectRefusedHint(rep *Report) string {
+	s := &rep.Settings
+	if len(s.Inject) == 0 || len(rep.HarnessErrors) == 0 {
+		return ""
+	}
+	if spec, err := ParseSpec(s.Current); err != nil || spec.Kind != SpecCmd && spec.Kind != SpecRepo {
+		return ""
+	}
+	e := rep.HarnessErrors[0]
+	_, reason, ok := strings.Cut(e.Detail, proto.RequestError)
+	if !ok || !strings.HasPrefix(e.Current, OutError) {
+		return ""
+	}
+	return fmt.Sprintf("%q is the structurizer's answer to requests that carry planted faults (--inject %s; the first graph %d): --inject plants faults only in structurizers that implement them (cfgfuzz's own; fuzz/PROTOCOL.md, options.inject), and this one rejects the requests instead; run it without --inject",
+		proto.RequestError+reason, strings.Join(s.Inject, ","), e.Index)
 }

@@ -180,6 +180,9 @@ func harnessMarkdown(b *strings.Builder, rep *Report) {
 		return
 	}
 	b.WriteString("\n## Harness errors (not findings)\n\n")
+	if hint := InjectRefusedHint(rep); hint != "" {
+		b.WriteString(mdCell(hint) + ".\n\n")
+	}
 	for _, e := range rep.HarnessErrors {
 		fmt.Fprintf(b, "- %s seed %d %s: %s\n", e.Stream, e.Seed, mdCode(e.Graph), mdCell(shown.Text(e.Detail)))
 	}

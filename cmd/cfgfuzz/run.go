@@ -536,10 +536,15 @@ func mostlyUnsupportedWarning(rep *fuzz.Report) string {
 // on the current side (outcome error: the structurizer did not start, or
 // could not serve a request), complete or stopped early for it
 // (fuzz.StoppedEarly): a command that is wrong or too slow to start looks
-// so, and the selftest tells. "" otherwise.
+// so, and the selftest tells; a structurizer that rejects the requests
+// carrying --inject's faults is told so instead (fuzz.InjectRefusedHint).
+// "" otherwise.
 func allErrorsHint(rep *fuzz.Report) string {
 	if rep.Graphs < 2 || rep.Outcomes[fuzz.OutError] != rep.Graphs {
 		return ""
+	}
+	if hint := fuzz.InjectRefusedHint(rep); hint != "" {
+		return hint
 	}
 	if checkLimitOnly(rep.HarnessErrors) {
 		limit := time.Duration(rep.Settings.CheckTimeout)
@@ -560,10 +565,15 @@ func allErrorsHint(rep *fuzz.Report) string {
 // the structurizer's request error ("request: ..."): a graph cfgfuzz
 // generated, which parses, that the structurizer says it cannot read is
 // more likely its misreading of the request than a bad request; "" for
-// other errors, and where allErrorsHint speaks (every graph an error).
+// other errors, and where allErrorsHint speaks (every graph an error). A
+// request error to requests carrying planted faults gets
+// fuzz.InjectRefusedHint.
 func requestErrorsHint(rep *fuzz.Report) string {
 	if len(rep.HarnessErrors) == 0 || rep.Outcomes[fuzz.OutError] == rep.Graphs {
 		return ""
+	}
+	if hint := fuzz.InjectRefusedHint(rep); hint != "" {
+		return hint
 	}
 	e := rep.HarnessErrors[0]
 	if !strings.Contains(e.Detail, proto.RequestError) {

@@ -200,3 +200,25 @@ func TestSummarySaysRegisters(t *testing.T) {
 		t.Errorf("without registers, the summary mentions them:\n%s", got)
 	}
 }
+
+// TestInjectRejectedHint: a cmd structurizer that answers the requests
+// carrying --inject's faults with a request error gets, in place of the
+// selftest hint (the selftest sends no faults, so it passes), its own
+// error text first and why: --inject plants faults only in structurizers
+// that implement them. Without --inject the selftest hint stays.
+func TestInjectRejectedHint(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 8, Outcomes: map[string]int{fuzz.OutError: 8},
+		Settings:      fuzz.Settings{Current: "cmd:./adapter", Inject: []string{"swap-arms"}},
+		HarnessErrors: []fuzz.Example{{Index: 0, Current: fuzz.OutError, Detail: "error: request: no planted faults here"}}}
+	got := allErrorsHint(rep)
+	if !strings.HasPrefix(got, `"request: no planted faults here" is the structurizer's answer`) || !strings.Contains(got, "--inject plants faults only in structurizers that implement them") || strings.Contains(got, "selftest") {
+		t.Errorf("hint %q, want the structurizer's error first, then why --inject fails", got)
+	}
+	if md := fuzz.Markdown(rep); !strings.Contains(md, "## Harness errors (not findings)\n\n\"request: no planted faults here\" is the structurizer's answer") {
+		t.Errorf("report.md's harness errors lack the hint:\n%s", md)
+	}
+	rep.Settings.Inject = nil
+	if got := allErrorsHint(rep); !strings.Contains(got, "cfgfuzz selftest") {
+		t.Errorf("without --inject: hint %q, want the selftest's", got)
+	}
+}
