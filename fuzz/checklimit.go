@@ -16,6 +16,7 @@ package fuzz
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -188,3 +189,31 @@ func (r checkRunner) stop() { close(r) }
 // (--check-timeout): gpu still running", short enough that its signature
 // (oracle.HarnessSignature, cut at oracle.ReasonLimit) keeps the name.
 const CheckLimitDetail = "checks: no verdict within"
+
+// CheckLimitAdvice says what to do about the harness errors of rep whose
+// checks ran past the check limit (CheckLimitDetail): give them more time
+// with --check-timeout, or, where the gpu check was the one running, run
+// it on fewer graphs (a larger --gpu-every); a graph of hundreds of
+// blocks on a CPU driver of a loaded machine can take minutes. "" when
+// no harness error listed is one.
+func CheckLimitAdvice(rep *Report) string {
+	n, gpu := 0, false
+	for _, e := range rep.HarnessErrors {
+		if strings.Contains(e.Detail, CheckLimitDetail) {
+			n++
+			gpu = gpu || strings.Contains(e.Detail, "gpu")
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	limit := time.Duration(rep.Settings.CheckTimeout)
+	if limit <= 0 {
+		limit = DefaultCheckTimeout
+	}
+	advice := fmt.Sprintf("the checks of %s ran past their limit (--check-timeout %v) without a verdict: a larger --check-timeout gives them the time they need", Plural(n, "graph")+" listed", limit)
+	if gpu && rep.Settings.GPUEvery > 0 {
+		advice += fmt.Sprintf(", or a larger --gpu-every than %d runs the gpu check, the one still running, on fewer graphs (a graph of hundreds of blocks on lavapipe takes minutes on a loaded machine)", rep.Settings.GPUEvery)
+	}
+	return advice
+}

@@ -125,9 +125,19 @@ func harnessErrorsHTML(b *strings.Builder, rep *Report) {
 	if len(rep.HarnessErrors) == 0 {
 		return
 	}
-	b.WriteString("<h2>Harness errors (not findings)</h2><ul>")
+	b.WriteString("<h2>Harness errors (not findings)</h2>")
+	for _, hint := range []string{InjectRefusedHint(rep), CheckLimitAdvice(rep)} {
+		if hint != "" {
+			fmt.Fprintf(b, "<p>%s.</p>", htmlText(hint))
+		}
+	}
+	b.WriteString("<ul>")
 	for _, e := range rep.HarnessErrors {
-		fmt.Fprintf(b, "<li>%s seed %d <code>%s</code>: %s</li>", htmlText(e.Stream.String()), e.Seed, htmlText(e.Graph), htmlText(shown.Text(e.Detail)))
+		fmt.Fprintf(b, "<li>%s seed %d <code>%s</code>: %s", htmlText(e.Stream.String()), e.Seed, htmlText(e.Graph), htmlText(shown.Text(e.Detail)))
+		if e.Replay != "" {
+			fmt.Fprintf(b, "<br>replay: <code>%s</code>", htmlText(e.Replay))
+		}
+		b.WriteString("</li>")
 	}
 	b.WriteString("</ul>")
 }

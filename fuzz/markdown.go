@@ -174,7 +174,8 @@ func replayMarkdown(rep *Report) string {
 }
 
 // harnessMarkdown writes the section of the harness errors (not
-// findings), one line each; nothing without any.
+// findings), one line each with its replay under it, after what to do
+// about them where that is known; nothing without any.
 func harnessMarkdown(b *strings.Builder, rep *Report) {
 	if len(rep.HarnessErrors) == 0 {
 		return
@@ -183,8 +184,14 @@ func harnessMarkdown(b *strings.Builder, rep *Report) {
 	if hint := InjectRefusedHint(rep); hint != "" {
 		b.WriteString(mdCell(hint) + ".\n\n")
 	}
+	if a := CheckLimitAdvice(rep); a != "" {
+		b.WriteString(mdCell(a) + ".\n\n")
+	}
 	for _, e := range rep.HarnessErrors {
 		fmt.Fprintf(b, "- %s seed %d %s: %s\n", e.Stream, e.Seed, mdCode(e.Graph), mdCell(shown.Text(e.Detail)))
+		if e.Replay != "" {
+			fmt.Fprintf(b, "  replay: %s\n", mdCode(e.Replay))
+		}
 	}
 }
 

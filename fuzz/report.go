@@ -172,6 +172,11 @@ type Example struct {
 	// Mutant is Record.Mutant: the graph is a guided campaign's mutant,
 	// replayed from its own text.
 	Mutant string `json:"mutant,omitempty"`
+	// Replay is, for a harness error, the command that prints its graph
+	// and judges it as the campaign's current side did, as a finding's
+	// replay (the campaign's --blocks tier of the graph included); ""
+	// elsewhere, and where no graph source filled it.
+	Replay string `json:"replay,omitempty"`
 	// CurrentModule and BaselineModule are the sides' modules of one of
 	// the first sideBySide divergence examples of its class
 	// (SideResult.Module), for the compare report's pictures and

@@ -22,7 +22,8 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
-// WriteReports fills replay commands (src may be nil) and writes
+// WriteReports fills replay commands (the findings', the harness errors',
+// the declined reasons' and the size examples'; src may be nil) and writes
 // report.json, report.md and report.html into dir, all three or, when a
 // write fails, none.
 func WriteReports(dir string, rep *Report, src Source) error {
@@ -33,6 +34,10 @@ func WriteReports(dir string, rep *Report, src Source) error {
 		}
 		if d := rep.Divergences; d != nil && d.Size != nil {
 			d.Size.fillReplays(src, &rep.Settings)
+		}
+		for i := range rep.HarnessErrors {
+			e := &rep.HarnessErrors[i]
+			e.Replay = replayCommand(src, &rep.Settings, e, "")
 		}
 		if d := rep.Declined; d != nil {
 			for i := range d.Reasons {

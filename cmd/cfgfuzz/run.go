@@ -448,6 +448,12 @@ func reportExit(name string, rep *fuzz.Report, harness []string, dir string, std
 	if n := rep.Outcomes[fuzz.OutError] + rep.BaselineOutcomes[fuzz.OutError]; n > 0 && len(rep.HarnessErrors) > 0 {
 		e := rep.HarnessErrors[0]
 		fmt.Fprintf(stderr, "cfgfuzz %s: %s no verdict (outcome error; report.json's harness_errors), the first graph %d: %s\n", name, fuzz.HaveGraphs(n), e.Index, e.Detail)
+		if e.Replay != "" {
+			fmt.Fprintf(stderr, "cfgfuzz %s: replay of graph %d: %s\n", name, e.Index, e.Replay)
+		}
+		if a := fuzz.CheckLimitAdvice(rep); a != "" && allErrorsHint(rep) == "" {
+			fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, a)
+		}
 		if hint := requestErrorsHint(rep); hint != "" {
 			fmt.Fprintf(stderr, "cfgfuzz %s: %s\n", name, hint)
 		}

@@ -1,0 +1,55 @@
+// harness_replay_test.go: a harness error's example carries the replay a
+// finding gets, the graph's --blocks tier included, so its graph can be
+// had again; one whose checks ran past the check limit says what to do.
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/gen"
+)
+
+func TestHarnessErrorReplay(t *testing.T) {
+	var seed uint64 = 1
+	for ; ; seed++ {
+		if lo, _ := gen.CampaignBlocks(gen.Reducible, seed); lo == gen.CampaignHugeMin {
+			break
+		}
+	}
+	dir := t.TempDir()
+	rep := &fuzz.Report{Graphs: 2, Outcomes: map[string]int{fuzz.OutOK: 1, fuzz.OutError: 1},
+		Settings: fuzz.Settings{Seed: 9, Walks: 16, Current: "self", Registers: 64, GPUEvery: 1},
+		HarnessErrors: []fuzz.Example{{Index: 1, Stream: fuzz.Stream{Kind: "reducible", Weights: "w0"}, Seed: seed, Graph: "{{1}, {}}", Current: fuzz.OutError,
+			Detail: fuzz.CheckLimitDetail + " 2m0s (--check-timeout): gpu still running"}}}
+	if err := fuzz.WriteReports(dir, rep, genSource{}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		HarnessErrors []struct{ Replay string } `json:"harness_errors"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil || len(got.HarnessErrors) != 1 {
+		t.Fatalf("report.json's harness_errors: %v %s", err, b)
+	}
+	want := "--blocks 41-400"
+	if r := got.HarnessErrors[0].Replay; !strings.Contains(r, want) || !strings.Contains(r, "| cfgfuzz check --registers 64 --seed 9") {
+		t.Errorf("harness error's replay %q, want the graph's tier (%s) and the campaign's judging flags", r, want)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"  replay: `cfgfuzz gen --kind reducible", "a larger --check-timeout gives them the time they need, or a larger --gpu-every than 1"} {
+		if !strings.Contains(string(md), w) {
+			t.Errorf("report.md lacks %q:\n%s", w, md)
+		}
+	}
+}
