@@ -37,7 +37,7 @@ func WriteReports(dir string, rep *Report, src Source) error {
 		}
 		for i := range rep.HarnessErrors {
 			e := &rep.HarnessErrors[i]
-			e.Replay = replayCommand(src, &rep.Settings, e, "")
+			e.Replay = replayCommand(src, &rep.Settings, e, harnessReplaySignature(&rep.Settings, e))
 		}
 		if d := rep.Declined; d != nil {
 			for i := range d.Reasons {
@@ -92,6 +92,18 @@ func replayCommand(src Source, s *Settings, e *Example, signature string) string
 		print = "printf '%s\\n' " + ShellQuote(e.Graph)
 	}
 	return print + " | " + checkCommand(s, cmp.Or(e.Strategy, s.Strategy), signature)
+}
+
+// harnessReplaySignature is the signature a harness error's replay
+// judges as: a gpu check's ("gpu:", which puts the check into the
+// replay) for a graph the campaign's gpu check sampled (Settings.GPUEvery),
+// whose error may be that check's, as one past the check limit with the
+// gpu check still running is; "" otherwise.
+func harnessReplaySignature(s *Settings, e *Example) string {
+	if s.gpuSampled(e.Index) {
+		return "gpu:"
+	}
+	return ""
 }
 
 // CheckCommand is the `cfgfuzz check` command line that judges a graph

@@ -40,7 +40,7 @@ func TestHarnessErrorReplay(t *testing.T) {
 		t.Fatalf("report.json's harness_errors: %v %s", err, b)
 	}
 	want := "--blocks 41-400"
-	if r := got.HarnessErrors[0].Replay; !strings.Contains(r, want) || !strings.Contains(r, "| cfgfuzz check --registers 64 --seed 9") {
+	if r := got.HarnessErrors[0].Replay; !strings.Contains(r, want) || !strings.Contains(r, "| cfgfuzz check --registers 64 --seed 9 --checks +gpu") {
 		t.Errorf("harness error's replay %q, want the graph's tier (%s) and the campaign's judging flags", r, want)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
