@@ -442,7 +442,13 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 	results := make(chan Record, 256) // workers never wait on a sync of the log
 	var wg sync.WaitGroup
 	var answered sideTimes
-	harness := c.startWorkers(indices, results, &wg, &answered)
+	limit := time.Duration(c.CheckTimeout)
+	if limit <= 0 {
+		limit = DefaultCheckTimeout
+	}
+	fly := newFlights(limit, c.Baseline.New != nil)
+	prog.inFlight = fly.describe
+	harness := c.startWorkers(indices, results, &wg, &answered, fly)
 	if len(harness) == c.Workers {
 		close(indices)
 		prog.finish()
@@ -455,7 +461,7 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 		stopped = c.dispatch(ctx, done, gd, indices, results, batches)
 	}()
 	go func() { wg.Wait(); close(results) }()
-	co := collector{c: c, j: j, rs: rs, gd: gd, prog: prog, old: old, cancel: cancel}
+	co := collector{c: c, j: j, rs: rs, gd: gd, prog: prog, old: old, cancel: cancel, fly: fly}
 	co.collect(results, batches)
 	prog.finish()
 	co.tp.CurrentSeconds = time.Duration(answered.current.Load()).Seconds()
@@ -486,10 +492,10 @@ func (c *Config) campaignProgress(done *indexSet, reruns []Rerun, rs *recordSet)
 
 // startWorkers starts c.Workers workers, each judging the jobs from
 // indices into results until indices is closed, their sides' answer times
-// summed into answered and wg done as each ends; it returns the harness
-// failures of the workers that could not start. The first worker started
-// gives c.checks.
-func (c *Config) startWorkers(indices <-chan job, results chan<- Record, wg *sync.WaitGroup, answered *sideTimes) []string {
+// summed into answered, their graphs in flight noted in fly and wg done as
+// each ends; it returns the harness failures of the workers that could
+// not start. The first worker started gives c.checks.
+func (c *Config) startWorkers(indices <-chan job, results chan<- Record, wg *sync.WaitGroup, answered *sideTimes, fly *flights) []string {
 	var harness []string
 	var hmu sync.Mutex
 	for range c.Workers {
@@ -503,7 +509,7 @@ func (c *Config) startWorkers(indices <-chan job, results chan<- Record, wg *syn
 		if c.checks == nil {
 			c.checks = wk.orc.Checks() // every worker's oracle has the same options
 		}
-		wk.answered = answered
+		wk.answered, wk.fly = answered, fly
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -535,16 +541,24 @@ type collector struct {
 	// got, the records taken since the last merge, reach its sent.
 	pending *batchDone
 	got     int
+	// fly is the graphs in flight, which the first stop (c.Context
+	// cancelled) names as what it waits for.
+	fly *flights
 }
 
 // collect takes the records from results until the workers are done, and
 // the batches handed out from batches, with a plain progress line on each
-// tick even while no graph finishes.
+// tick even while no graph finishes; when c.Context is cancelled (the
+// first stop signal) it says which graphs and checks the stop waits for.
 func (co *collector) collect(results <-chan Record, batches <-chan batchDone) {
 	tick := time.NewTicker(co.prog.every)
 	defer tick.Stop()
+	stop := co.c.Context.Done()
 	for in := results; in != nil; {
 		select {
+		case <-stop:
+			stop = nil
+			co.prog.halt(co.fly)
 		case <-tick.C:
 			co.prog.heartbeat() // a plain line even while no graph finishes
 		case r, ok := <-in:

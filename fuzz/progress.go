@@ -46,7 +46,19 @@ type progress struct {
 	deadline time.Time // the time budget's end; zero without one
 	finished bool      // no graph is in flight any more (finish)
 	stopping bool      // the campaign stops early (stopEarly)
+	// halting: the campaign was stopped (halt): the graphs in flight
+	// finish, and no ETA is given.
+	halting bool
+	// inFlight names the graphs in flight (flights.describe), which the
+	// line adds once none has finished for stallAfter; nil: never.
+	inFlight func() string
+	// moved is when a graph this run judged last finished.
+	moved time.Time
 }
+
+// stallAfter is how long the line waits for a graph to finish before it
+// names the graphs in flight.
+const stallAfter = 10 * time.Second
 
 // progressSig is what the campaign has shown of one signature so far.
 type progressSig struct {
@@ -63,7 +75,7 @@ type progressSig struct {
 func (s *progressSig) baselineShares() bool { return s.graphs > 0 && s.newGraphs == 0 && !s.rerun }
 
 func newProgress(w io.Writer, terminal bool, every time.Duration, total int) *progress {
-	p := &progress{w: w, total: total, start: time.Now(), last: time.Now(), every: every, counts: map[string]int{}, sigs: map[findingKey]*progressSig{}}
+	p := &progress{w: w, total: total, start: time.Now(), last: time.Now(), moved: time.Now(), every: every, counts: map[string]int{}, sigs: map[findingKey]*progressSig{}}
 	if p.every <= 0 {
 		p.every = 10 * time.Second
 	}
@@ -95,6 +107,7 @@ func (p *progress) countN(r *Record, n int, replayed, whole bool) {
 	defer p.mu.Unlock()
 	if !replayed {
 		p.indices += n
+		p.moved = time.Now()
 	}
 	if r.Skipped || r.Seen {
 		if r.Skipped {
@@ -226,15 +239,17 @@ func (p *progress) summary() string {
 
 // line is the plain progress line: distinct graphs checked (of the
 // indices planned under a graph budget, skips included), counts, the rate
-// in distinct graphs per second, and the ETA under a budget (none once a
+// in distinct graphs per second, the graphs in flight once none has
+// finished for stallAfter (from the stop on, always, and then no ETA),
+// and the ETA under a budget (none once a
 // time budget has run out: no more graphs start): the indices
 // left at the rate this run handles indices, so that a night whose graphs
 // are mostly seen before (skipped at once) is not forecast at the rate of
 // the graphs it checks.
-func (p *progress) line() string {
+func (p *progress) line() (s string) {
 	el := time.Since(p.start)
 	rate := float64(p.fresh) / el.Seconds()
-	s := fmt.Sprintf("cfgfuzz: %d distinct graphs", p.done)
+	s = fmt.Sprintf("cfgfuzz: %d distinct graphs", p.done)
 	handled := p.done + p.skipped + p.seen
 	if p.total > 0 {
 		s += fmt.Sprintf(" (%d/%d indices)", handled, p.total)
@@ -244,8 +259,13 @@ func (p *progress) line() string {
 	case p.stopping && p.finished:
 		return s + ", stopped early"
 	case p.stopping:
-		return s + ", stopped early: the graphs in flight finish"
+		return s + ", stopped early: the graphs in flight finish" + p.flying(0)
+	case p.halting && p.finished:
+		return s + ", stopped"
+	case p.halting:
+		return s + ", stopping: the graphs in flight finish" + p.flying(0)
 	}
+	defer func() { s += p.flying(stallAfter) }()
 	spent := !p.deadline.IsZero() && !time.Now().Before(p.deadline)
 	if perIndex := float64(p.indices) / el.Seconds(); p.total > 0 && perIndex > 0 && !spent {
 		left := p.total - handled
@@ -263,6 +283,36 @@ func (p *progress) line() string {
 		}
 	}
 	return s
+}
+
+// flying is "; in flight: " and the graphs in flight when no graph has
+// finished for stalled (0: whenever some are in flight), "" otherwise.
+func (p *progress) flying(stalled time.Duration) string {
+	if p.inFlight == nil || p.finished || time.Since(p.moved) < stalled {
+		return ""
+	}
+	if d := p.inFlight(); d != "" {
+		return "; in flight: " + d
+	}
+	return ""
+}
+
+// halt says, once the campaign is stopped (its context cancelled: the
+// first stop signal), which graphs and checks the stop waits for and that
+// a second signal ends at once; the lines after it say it stops.
+func (p *progress) halt(fly *flights) {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.halting = true
+	if p.bar != nil {
+		p.bar.Clear()
+	}
+	if n := fly.count(); n > 0 {
+		fmt.Fprintf(p.w, "cfgfuzz: stopping: waiting for %s in flight, each until it is judged or its check limit ends it (then it has no verdict): %s; a second stop signal ends at once (without the report; --resume continues the campaign)\n", Plural(n, "graph"), fly.describe())
+	}
 }
 
 // heartbeat prints the plain line when none was printed for p.every:

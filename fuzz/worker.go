@@ -64,6 +64,9 @@ type worker struct {
 	// keptModules counts the divergent graphs per class whose modules
 	// this worker kept (keepModules).
 	keptModules map[string]int
+	// fly is where the worker notes its graph in flight (flight.go);
+	// nil notes nothing.
+	fly *flights
 }
 
 // oneBlockKey keys the one-block answers: a side on one strategy (the
@@ -208,6 +211,8 @@ func (w *worker) run(j job) Record {
 		rec.Seen = true
 		return rec
 	}
+	w.fly.start(w, i, exampleOf(w.set, &rec, "").Stream, it.Graph.Len())
+	defer w.fly.land(w)
 	curOpt, baseOpt := w.curOpt, w.baseOpt
 	if st := w.set.GraphStrategy(i); st != w.set.Strategy {
 		rec.Strategy, curOpt.Strategy, baseOpt.Strategy = st, st, st
@@ -248,6 +253,11 @@ func (w *worker) run(j job) Record {
 // (oracle.CheckShared decides). judge returns its own checks for the next
 // side, nil when it checked nothing.
 func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracle.Shared) (SideResult, *oracle.Shared) {
+	label := "current"
+	if side != w.cur {
+		label = "baseline"
+	}
+	w.fly.stage(w, label, false)
 	start := time.Now()
 	a := side.Structurize(g.Clone(), opt, w.timeout)
 	took := time.Since(start)
@@ -284,6 +294,11 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	// The subject's own copy of g: meta hands it to this side's re-runs,
 	// which must not change the other side's graph.
 	sub := &oracle.Subject{Graph: g.Clone(), Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
+	if w.gpuNow {
+		w.fly.stage(w, label, true, w.orc, w.gpuOrc)
+	} else {
+		w.fly.stage(w, label, true, w.orc)
+	}
 	ck, ok := w.checkWithin(sub, shared, side, opt, g)
 	if !ok {
 		r.Outcome, r.Detail = OutError, ck.detail
