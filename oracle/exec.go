@@ -229,7 +229,11 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 	}
 	for i, w := range walks {
 		if sig, detail := compareOne(w, obs[i]); sig != "" {
-			return ExecResult{Signature: sig, Detail: fmt.Sprintf("walk %d: %s; decisions %v", i, detail, w.Decisions), Walk: i}
+			detail = fmt.Sprintf("walk %d: %s; decisions %v", i, detail, w.Decisions)
+			if sig == SigRegisters {
+				detail += registersHint(module, decoded, w.Registers)
+			}
+			return ExecResult{Signature: sig, Detail: detail, Walk: i}
 		}
 	}
 	return ExecResult{}

@@ -7,6 +7,7 @@
 package oracle
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/emit"
@@ -116,4 +117,25 @@ func anyReturns(walks []Walk) bool {
 		}
 	}
 	return false
+}
+
+// TestRegistersMismatchHintsAtAModuleWithoutTheFile: a module without the
+// file (a 1.0 module, as a structurizer ignoring options.registers
+// answers) fails registers-mismatch with a detail that says its variables
+// cannot hold the registers asked; a module with a file of one register
+// too few, which holds as many words, gets no such hint.
+func TestRegistersMismatchHintsAtAModuleWithoutTheFile(t *testing.T) {
+	g := cfg.New(3)
+	g.Succs[0], g.Succs[1] = []int{1, 2}, []int{2}
+	walks := Walks(g, WalkOptions{Registers: 16})
+	const hint = "fewer than the 16 registers asked: it carries no register file, as a module does whose structurizer ignores options.registers"
+	for _, c := range []struct {
+		n    int
+		hint bool
+	}{{0, true}, {15, false}} {
+		res := CompareWalks(Interpreter{}, registerModule(t, g, "dispatch", c.n), walks)
+		if res.Signature != SigRegisters || strings.Contains(res.Detail, hint) != c.hint {
+			t.Errorf("a file of %d against walks for 16: %s %q, want %s, the hint %v", c.n, res.Signature, res.Detail, SigRegisters, c.hint)
+		}
+	}
 }
