@@ -4,7 +4,9 @@
 // order, bad requests (a line that is not JSON, a graph out of range)
 // answered as request errors, reasons that are stable and free of ids, and
 // ok answers carrying exactly one of module and func that cfgfuzz can
-// emit. The hello comes first, on a server of its own: a case whose graph
+// emit, and a module answer carrying the register file a request's
+// options.registers asks for (its checksum run on the interpreter). The
+// hello comes first, on a server of its own: a case whose graph
 // the server's declared promises exclude (a switch without "switches", an
 // irreducible graph without "irreducible", more blocks than "max_blocks")
 // is skipped, naming the promise, as a campaign never sends such a graph.
@@ -36,6 +38,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -106,6 +109,7 @@ func SelfTest(argv []string, dir string, opt SelfTestOptions) []SelfTestCase {
 		{"reasons stable and free of ids", (*selfTester).stableReasons, nil},
 		{"answer of a switch", formCase(10, selfTestSwitch), []string{selfTestSwitch}},
 		{"answer of a loop", formCase(11, selfTestLoop), []string{selfTestLoop}},
+		{"a module answer carries options.registers' file", (*selfTester).registers, []string{selfTestGraph}},
 	} {
 		if why := st.unserved(c.graphs); why != "" {
 			out = append(out, SelfTestCase{Name: c.name, Skipped: why})
@@ -457,6 +461,48 @@ func formCase(id int64, g string) func(*selfTester) (string, string) {
 		}
 		return "", "refused"
 	}
+}
+
+// selfTestRegisters is the register file the registers case asks for.
+const selfTestRegisters = 8
+
+// registers asks for the register file (options.registers) and, when the
+// answer is a module, runs it on the interpreter against the walks'
+// checksums: a module answer must carry the file (PROTOCOL.md), a func
+// answer gets it from cfgfuzz's emitter. A module that fails another way
+// is left to a campaign's checks; the note says so.
+func (st *selfTester) registers() (string, string) {
+	b, _ := json.Marshal(proto.Request{V: proto.Version, ID: 12, Graph: selfTestGraph, Options: proto.Options{Registers: selfTestRegisters}})
+	r, problem := st.send(string(b))
+	if problem != "" {
+		return problem, ""
+	}
+	if r.ID != 12 {
+		return fmt.Sprintf("answer id %d to request 12", r.ID), ""
+	}
+	if msg := checkOK(r, 4); msg != "" {
+		return fmt.Sprintf("graph %s with options.registers %d: %s", selfTestGraph, selfTestRegisters, msg), ""
+	}
+	switch {
+	case r.Func != nil:
+		return "", "answered with func: cfgfuzz emits the file itself"
+	case r.Module == nil:
+		return "", "refused"
+	}
+	g, err := cfg.ParseCompact(selfTestGraph, cfg.Limits{})
+	if err != nil {
+		return err.Error(), ""
+	}
+	res := oracle.CompareWalks(oracle.Interpreter{}, r.Module, oracle.Walks(g, oracle.WalkOptions{Registers: selfTestRegisters}))
+	switch {
+	case res.Signature == oracle.SigRegisters:
+		return fmt.Sprintf("graph %s with options.registers %d: the module fails exec:%s (%s): a module answer must carry the register file the request asks for (PROTOCOL.md, options.registers; emit/CONVENTION.md, \"Register file\")", selfTestGraph, selfTestRegisters, res.Signature, res.Detail), ""
+	case res.Harness != nil:
+		return "", "answered with module; its register file not judged: " + res.Harness.Error()
+	case res.Signature != "":
+		return "", fmt.Sprintf("answered with module; its register file not judged: the module fails exec:%s, a campaign's finding", res.Signature)
+	}
+	return "", "answered with module, its register file's checksum right"
 }
 
 // FormatSelfTest writes the suite's results, one line a case, and says

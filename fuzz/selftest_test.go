@@ -59,7 +59,7 @@ func TestSelfTestSlowStart(t *testing.T) {
 		want      []string // in the report
 		failed    int      // -1: any number
 	}{
-		{v1, 10 * time.Second, []string{"9 cases: 9 ok, 0 failed"}, 0},
+		{v1, 10 * time.Second, []string{"10 cases: 10 ok, 0 failed"}, 0},
 		{bad, 10 * time.Second, []string{
 			"FAIL v1 request answered: no answer: the server ended (panic: main.main.func1: badstruct: four blocks)\nok   ids echoed in order\n",
 			"FAIL answer of a switch: no answer within 200ms\n"}, 3},

@@ -33,7 +33,7 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer, build
 	fs.Lookup("max-answer").Usage = "longest answer line the server may write (`SIZE`, e.g. 256MiB); a longer one fails the case"
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz selftest --structurizer SPEC\n\nRun the protocol conformance suite against a structurizer server: versions, ids,")
-		fmt.Fprintln(fs.Output(), "bad requests, stable reasons, both answer forms. A case whose graph a v2 server's promises exclude is")
+		fmt.Fprintln(fs.Output(), "bad requests, stable reasons, both answer forms, a module answer's register file (options.registers). A case whose graph a v2 server's promises exclude is")
 		fmt.Fprintln(fs.Output(), "skipped, naming the promise. Exit status: 0 conformant, 1 not, 2 usage or a server that\ncannot be started or built, or that answered none of the cases.\n\nflags:")
 		fs.PrintDefaults()
 	}

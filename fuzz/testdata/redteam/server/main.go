@@ -33,6 +33,8 @@
 //	huge-func     answers with its func and 100,000 more return blocks
 //	empty-block   answers with its func, the first block written {}
 //	stderr-flood  writes 10 MB to standard error for every request, answers
+//	no-registers  answers with a module made without the register file that
+//	              options.registers asks for
 //	nondet        names its first block differently on every answer (v1)
 //	v2-nondet     the same, speaking v2 and declaring itself not deterministic
 //	v2-limited    a conformant v2 server declaring no switches, no
@@ -149,6 +151,12 @@ func serve(mode string) {
 			resp.Outcome = "splendid"
 		case "hang":
 			continue
+		case "no-registers":
+			plain := req
+			plain.Options.Registers = 0
+			if m := localModule(plain); m.Outcome == proto.OK {
+				resp.Func, resp.Module = nil, m.Module
+			}
 		case "v2-dupkey":
 			if req.Hello != nil {
 				fmt.Fprintf(w, `{"id":%d,"outcome":"ok","hello":{"v":2,"name":"redteam/v2-dupkey","promises":{"deterministic":true,"renumbering_invariant":true,"switches":true,"irreducible":true},"Promises":{}}}`+"\n", req.ID)
