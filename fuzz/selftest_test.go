@@ -193,7 +193,7 @@ func TestSelfTestOfAWrapperThatBackgroundsItsAdapter(t *testing.T) {
 		text, ok := FormatSelfTest(cases)
 		last := cases[len(cases)-1]
 		if c.held {
-			if ok || len(cases) != 10 || last.Problem == "" || !strings.Contains(last.Problem, "a process it left (1 process: /") || !strings.Contains(last.Problem, `exec ./adapter "$@"`) {
+			if ok || len(cases) != 11 || last.Problem == "" || !strings.Contains(last.Problem, "a process it left (1 process: /") || !strings.Contains(last.Problem, `exec ./adapter "$@"`) {
 				t.Errorf("a wrapper that backgrounds its adapter: the suite says:\n%s", text)
 			}
 			for _, c := range cases[:len(cases)-1] {
@@ -201,7 +201,7 @@ func TestSelfTestOfAWrapperThatBackgroundsItsAdapter(t *testing.T) {
 					t.Errorf("the backgrounded adapter fails %q: %s", c.Name, c.Problem)
 				}
 			}
-		} else if !ok || len(cases) != 9 {
+		} else if !ok || len(cases) != 10 {
 			t.Errorf("a wrapper that execs its adapter: the suite says:\n%s", text)
 		}
 		t.Logf("%s\n%s", c.script, text)
