@@ -53,3 +53,14 @@ func TestHarnessErrorReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestAllCheckLimitHintSaysWhatToDo: a campaign whose every graph ran past
+// the check limit with the gpu check running is told to raise
+// --check-timeout or run the gpu check on fewer graphs.
+func TestAllCheckLimitHintSaysWhatToDo(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 2, Outcomes: map[string]int{fuzz.OutError: 2}, Settings: fuzz.Settings{Current: "self", GPUEvery: 1},
+		HarnessErrors: []fuzz.Example{{Index: 0, Current: fuzz.OutError, Detail: fuzz.CheckLimitDetail + " 2m0s (--check-timeout): gpu still running"}}}
+	if got := allErrorsHint(rep); !strings.Contains(got, "a larger --check-timeout gives them the time they need, or a larger --gpu-every than 1 runs the gpu check") {
+		t.Errorf("hint %q, want --check-timeout and --gpu-every named", got)
+	}
+}

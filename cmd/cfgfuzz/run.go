@@ -557,7 +557,7 @@ func allErrorsHint(rep *fuzz.Report) string {
 		if limit == 0 {
 			limit = fuzz.DefaultCheckTimeout
 		}
-		return fmt.Sprintf("every graph is a harness error, and the ones listed are the checks past their limit (--check-timeout %s), not the structurizer: it answered; a larger --check-timeout gives the checks the time they need", limit)
+		return fmt.Sprintf("every graph is a harness error, and the ones listed are the checks past their limit (--check-timeout %s), not the structurizer: it answered; %s", limit, fuzz.CheckLimitAdvice(rep))
 	}
 	hint := fmt.Sprintf("every graph is a harness error: `cfgfuzz selftest --structurizer %s` shows whether the structurizer serves the protocol, and how it fails",
 		fuzz.ShellQuote(rep.Settings.Current))
