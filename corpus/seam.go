@@ -91,13 +91,14 @@ func Judge(fn StructurizeFunc, g *cfg.Graph, orc *oracle.Oracle) Outcome {
 
 // rerunSeam is the oracle's re-run (meta) through the seam: a failure the
 // seam gave a signature (a refusal, panic, crash, timeout) is an
-// *oracle.RerunFailure carrying it, any other failure an error.
+// *oracle.RerunFailure carrying it, a harness error (Structurized.Err) an
+// *oracle.RerunHarnessError.
 func rerunSeam(fn StructurizeFunc) oracle.StructurizeFunc {
 	return func(g *cfg.Graph) ([]byte, oracle.ResultInfo, error) {
 		s := fn(g)
 		switch {
-		case s.Err != nil:
-			return nil, oracle.ResultInfo{}, s.Err
+		case s.Err != nil: // a harness error, as on a first run (Judge)
+			return nil, oracle.ResultInfo{}, &oracle.RerunHarnessError{Detail: s.Err.Error()}
 		case s.Unsupported: // meta does not check what the side does not serve
 			return nil, oracle.ResultInfo{}, fmt.Errorf("%w: %s", oracle.ErrUnsupported, s.Detail)
 		case s.Failure != "":

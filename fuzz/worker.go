@@ -383,10 +383,11 @@ func (w *worker) structurizeForSeam(side Side, opt proto.Options, g *cfg.Graph) 
 	case OutUnsupported:
 		return nil, oracle.ResultInfo{}, fmt.Errorf("%w: %s", oracle.ErrUnsupported, a.Reason)
 	}
-	if _, sig, detail := classifyAnswer(a); sig != "" {
-		return nil, oracle.ResultInfo{}, &oracle.RerunFailure{Signature: sig, Detail: detail}
+	out, sig, detail := classifyAnswer(a)
+	if out == OutError { // a harness error, as on a first run (judge)
+		return nil, oracle.ResultInfo{}, &oracle.RerunHarnessError{Detail: detail}
 	}
-	return nil, oracle.ResultInfo{}, fmt.Errorf("%s: %s", a.Outcome, firstLine(a.Reason))
+	return nil, oracle.ResultInfo{}, &oracle.RerunFailure{Signature: sig, Detail: detail}
 }
 
 // ModuleOf is the answer's module, emitted here when the side gave a

@@ -187,11 +187,24 @@ type RerunFailure struct {
 
 func (e *RerunFailure) Error() string { return e.Signature + ": " + e.Detail }
 
+// RerunHarnessError is a re-run the harness could not make, as a seam
+// reports it: the request could not be served (an error whose reason
+// starts "request: ", fuzz/PROTOCOL.md) or the structurizer did not start.
+// Detail is what the seam said. Meta makes no verdict of it: the check is
+// a harness error, as the same answer to a first run is.
+type RerunHarnessError struct{ Detail string }
+
+func (e *RerunHarnessError) Error() string { return e.Detail }
+
 // rerunFailed is the verdict on a re-run that failed with err while doing
 // what. A RerunFailure names the failure in the signature
 // ("meta:rerun-failed:panic:<reason>"), so re-runs that fail differently
-// are different findings; any other error is "meta:rerun-failed".
+// are different findings; any other error is "meta:rerun-failed". A
+// RerunHarnessError is no finding: the verdict is a harness error.
 func rerunFailed(what string, err error) Verdict {
+	if he := (*RerunHarnessError)(nil); errors.As(err, &he) {
+		return Verdict{Status: Error, Detail: what + ": " + err.Error()}
+	}
 	sig := SigRerunFailed
 	var rf *RerunFailure
 	if errors.As(err, &rf) {

@@ -110,6 +110,26 @@ func TestRerunFailuresAreNamed(t *testing.T) {
 	}
 }
 
+// TestRerunHarnessErrorsAreNoFinding: a re-run the harness could not make
+// (a seam's RerunHarnessError: a request error, a structurizer that did
+// not start) is a harness error of meta, at each of its re-runs, never a
+// failure.
+func TestRerunHarnessErrorsAreNoFinding(t *testing.T) {
+	real := dispatchSeam("structured") // claims idempotence: meta re-runs the output's CFG
+	for call := 1; call <= 4; call++ { // the same graph, renumbered, the output's CFG, one block
+		calls := 0
+		s := subjectOf(t, loopGraph, func(g *cfg.Graph) ([]byte, ResultInfo, error) {
+			if calls++; calls == call+1 { // call 1 made the subject's module
+				return nil, ResultInfo{}, &RerunHarnessError{Detail: "error: request: busy"}
+			}
+			return real(g)
+		})
+		if v := (&Oracle{}).checkMeta(s); v.Status != Error || !strings.Contains(v.Detail, "request: busy") {
+			t.Errorf("re-run %d: %+v, want a harness error that says the request error", call, v)
+		}
+	}
+}
+
 // TestMetaSaysWhatItCouldNotTest: a claimed property whose re-run the
 // structurizer does not serve (ErrUnsupported: the renumbered graph, the
 // module's own CFG) passes meta with that part unchecked, not as tested.
