@@ -29,8 +29,9 @@ deps:
 BUILDID   ?=
 
 # .ci/buildcheck.sh first: where cgo is on and SPIRV-Tools' header (or,
-# under the vulkan tag, the Vulkan loader) is missing, it says what to do
-# (make deps, or CGO_ENABLED=0 make build and what that gives up), exit 2.
+# under the vulkan tag, the Vulkan loader) is missing, or cgo is off only
+# for want of a C compiler, it says what to do (make deps, or
+# CGO_ENABLED=0 make build and what that gives up), exit 2.
 build:
 	@sh .ci/buildcheck.sh "$(GO)" $(GOFLAGS)
 	$(GO) build $(GOFLAGS) $(if $(BUILDID),-ldflags "-X 'main.buildID=$(BUILDID)'") -o bin/cfgfuzz ./cmd/cfgfuzz

@@ -1,5 +1,5 @@
 // makebuild_test.go: `make build` where cgo is on and SPIRV-Tools' header
-// is missing says what to do (make deps, or CGO_ENABLED=0 and what that
+// is missing, or where cgo is off for want of a C compiler, says what to do (make deps, or CGO_ENABLED=0 and what that
 // gives up) instead of running go build into a raw cgo error, and where
 // the header is there it runs the two go builds as ever. The go command
 // is a stand-in for `go build` (the real one for `go env`), so the test
@@ -10,13 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // makeBuild runs `make -s build` at the repository's top with go build
 // stood in for by a script that prints its arguments, env added to the
-// test's environment.
+// test's environment (an entry without "=" takes that variable out).
 func makeBuild(t *testing.T, env ...string) (string, error) {
 	t.Helper()
 	for _, tool := range []string{"make", "go", "sh"} {
@@ -32,7 +33,11 @@ func makeBuild(t *testing.T, env ...string) (string, error) {
 	}
 	cmd := exec.Command("make", "-s", "build", "GO="+fake)
 	cmd.Dir = filepath.Join("..", "..")
-	cmd.Env = append(os.Environ(), env...)
+	for _, kv := range append(os.Environ(), env...) {
+		if k, _, ok := strings.Cut(kv, "="); ok && !slices.Contains(env, k) {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -101,5 +106,34 @@ func TestMakeBuildSaysTheCCompilerIsMissing(t *testing.T) {
 	}
 	if strings.Contains(out, "libspirv.h") {
 		t.Errorf("make build with no C compiler blames the header:\n%s", out)
+	}
+}
+
+// TestMakeBuildSaysCgoIsOffForWantOfACompiler: with no C compiler on PATH
+// and CGO_ENABLED not set, go turns cgo off by itself; make build says so,
+// what a build without cgo gives up and how to get it, before go build
+// runs, rather than quietly build without the validator and the driver
+// check. CGO_ENABLED=0 asks for that build: it runs, with no word.
+func TestMakeBuildSaysCgoIsOffForWantOfACompiler(t *testing.T) {
+	bin := t.TempDir() // sh alone: no gcc, no cc
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh here")
+	}
+	if err := os.Symlink(sh, filepath.Join(bin, "sh")); err != nil {
+		t.Fatal(err)
+	}
+	out, err := makeBuild(t, "PATH="+bin, "CGO_ENABLED", "CC")
+	if err == nil || strings.Contains(out, "go build ran") {
+		t.Fatalf("make build with no C compiler on PATH: err %v, want a failure before go build runs\n%s", err, out)
+	}
+	for _, want := range []string{"cgo is off because no C compiler was found (gcc, go env CC, is not on PATH)", "make deps && make build",
+		"CGO_ENABLED=0 make build", "the in-process validator", "the driver check (gpu"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("make build with no C compiler on PATH: no %q in what it says\n%s", want, out)
+		}
+	}
+	if out, err := makeBuild(t, "PATH="+bin, "CGO_ENABLED=0", "CC"); err != nil || strings.Count(out, "go build ran") != 2 || strings.Contains(out, "make build:") {
+		t.Errorf("CGO_ENABLED=0 make build with no C compiler on PATH: err %v, want both go builds and no word of cgo\n%s", err, out)
 	}
 }
