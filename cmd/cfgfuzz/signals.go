@@ -123,7 +123,8 @@ func onStopSignals(name string, words stopWords, log io.Writer, builds *fuzz.Bui
 		}
 		select {
 		case s := <-in.ch:
-			tidy.Freeze() // from here on the reports are written or they are not
+			end := newStopEnd(s) // main, should the command return meanwhile, waits for the cleanup below
+			tidy.Freeze()        // from here on the reports are written or they are not
 			in.printing.Lock()
 			said := words.second
 			if dir, ok := in.reports.Load().(string); ok && words.written != "" && fuzz.ReportsWritten(dir) {
@@ -133,11 +134,9 @@ func onStopSignals(name string, words stopWords, log io.Writer, builds *fuzz.Bui
 				said = "killing the structurizer servers and ending now (" + says() + ")"
 			}
 			fmt.Fprintf(log, "cfgfuzz %s: %s again: %s\n", name, signalName(s), said)
-			stopBuilds(in.builds, name, s, in.ch, log) // a build the first signal stopped finishes its cleanup; a third signal ends the wait
-			ending.Store(true)
-			fuzz.StopServers()
-			tidy.Clean()
-			os.Exit(signalStatus(s))
+			stopBuilds(in.builds, name, s, in.ch, log, buildStopWait) // a build the first signal stopped finishes its cleanup; a third signal ends the wait
+			endProcess()
+			end.exit(os.Exit)
 		case <-in.done:
 		}
 	}()
@@ -172,8 +171,51 @@ func (in *interrupt) printed(print func()) {
 	print()
 }
 
-// stoppedBy is the stop signal killServersOnStop took, if any.
-var stoppedBy atomic.Value // os.Signal
+// stopEnd is a stop handler ending the process (killServersOnStop's, or
+// onStopSignals's on a second signal): the signal it took, and cleaned,
+// closed once its cleanup ran, as it exits. main, once the command
+// returns, waits for it (waitForStop), so the process never ends before
+// the cleanup ran, however long that takes.
+type stopEnd struct {
+	sig     os.Signal
+	cleaned chan struct{}
+}
+
+// stoppedBy is the stopEnd of the handler that took a stop signal to end
+// the process, if one did.
+var stoppedBy atomic.Pointer[stopEnd]
+
+// newStopEnd is the stopEnd of a handler that took s to end the process,
+// made the one main waits for (stoppedBy).
+func newStopEnd(s os.Signal) *stopEnd {
+	e := &stopEnd{sig: s, cleaned: make(chan struct{})}
+	stoppedBy.CompareAndSwap(nil, e)
+	return e
+}
+
+// exit says the cleanup ran and ends the process through exit (os.Exit)
+// with 128 + the signal's number.
+func (e *stopEnd) exit(exit func(int)) {
+	close(e.cleaned)
+	exit(signalStatus(e.sig))
+}
+
+// wait returns once the handler's cleanup ran; at once on a nil e.
+func (e *stopEnd) wait() {
+	if e != nil {
+		<-e.cleaned
+	}
+}
+
+// endProcess is what a stop handler does to end the process at once,
+// once the builds are stopped: the command's output is dropped from here
+// on (ending), every structurizer server and what it started is killed,
+// and the temporary files and the locks go (tidy.Clean).
+func endProcess() {
+	ending.Store(true) // nor says so: what it would write of the graphs after is the kill's doing
+	fuzz.StopServers()
+	tidy.Clean()
+}
 
 // stopNote, when a command sets it (stopSays), is what killServersOnStop
 // runs and says on standard error when a stop signal ends the command,
@@ -188,12 +230,12 @@ type stopNote struct {
 // stopSays holds the stopNote of the command running (merge's), if any.
 var stopSays atomic.Value // stopNote
 
-// stopStatus is code, or 128 + the stop signal's number when
-// killServersOnStop took one: the command may have ended on the servers'
-// going before the handler exits.
+// stopStatus is code, or 128 + the stop signal's number when a stop
+// handler took one to end the process (stoppedBy): the command may have
+// ended on the servers' going before the handler exits.
 func stopStatus(code int) int {
-	if s, ok := stoppedBy.Load().(os.Signal); ok {
-		return signalStatus(s)
+	if e := stoppedBy.Load(); e != nil {
+		return signalStatus(e.sig)
 	}
 	return code
 }
@@ -224,23 +266,44 @@ func killServersOnStop(name string, builds *fuzz.BuildStop) {
 	}
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, heard...)
+	h := stopEnder{name: name, builds: builds, log: os.Stderr, wait: buildStopWait, freeze: tidy.Freeze, end: endProcess, exit: os.Exit}
 	go func() {
 		s := <-ch
-		stoppedBy.Store(s)          // before the servers go: a command that fails on their going exits as stopped
-		tidy.Freeze()               // files being replaced (merge's reports) stay all old or all new
-		builds.Stop(signalError{s}) // no build starts between the look below and the exit
-		if builds.Building() {
-			fmt.Fprintf(os.Stderr, "cfgfuzz %s: %s: stopping (%s)\n", name, signalName(s), buildStopWords)
-			stopBuilds(builds, name, s, ch, os.Stderr)
-		}
-		if n, ok := stopSays.Load().(stopNote); ok && n.says != nil {
-			fmt.Fprintf(os.Stderr, "cfgfuzz %s: %s: %s\n", n.name, signalName(s), n.says())
-		}
-		ending.Store(true) // nor says so: what it would write of the graphs after is the kill's doing
-		fuzz.StopServers()
-		tidy.Clean() // their temporary files and the locks go
-		os.Exit(signalStatus(s))
+		h.stop(newStopEnd(s), ch) // stoppedBy before the servers go: a command that fails on their going exits as stopped
 	}()
+}
+
+// stopEnder is killServersOnStop's handler: name is the command's, builds
+// what its builds carry, log where it says what it does, wait the bound on
+// the builds' cleanup (buildStopWait), freeze tidy.Freeze, end what ends
+// the process once the builds are stopped (endProcess), exit os.Exit.
+// Tests stand in for them.
+type stopEnder struct {
+	name   string
+	builds buildStopper
+	log    io.Writer
+	wait   time.Duration
+	freeze func()
+	end    func()
+	exit   func(int)
+}
+
+// stop ends the process on the signal e took: the builds stopped and
+// their cleanup waited for (again, a further signal, ends the wait), the
+// stop note said, h.end run, then h.exit (e.exit).
+func (h stopEnder) stop(e *stopEnd, again <-chan os.Signal) {
+	s := e.sig
+	h.freeze()                    // files being replaced (merge's reports) stay all old or all new
+	h.builds.Stop(signalError{s}) // no build starts between the look below and the exit
+	if h.builds.Building() {
+		fmt.Fprintf(h.log, "cfgfuzz %s: %s: stopping (%s)\n", h.name, signalName(s), buildStopWords)
+		stopBuilds(h.builds, h.name, s, again, h.log, h.wait)
+	}
+	if n, ok := stopSays.Load().(stopNote); ok && n.says != nil {
+		fmt.Fprintf(h.log, "cfgfuzz %s: %s: %s\n", n.name, signalName(s), n.says())
+	}
+	h.end()
+	e.exit(h.exit)
 }
 
 // buildStopWords are what the stop line of a command that ends at once
@@ -263,19 +326,19 @@ type buildStopper interface {
 
 // stopBuilds stops the builds in progress that carry builds
 // (BuildStop.Stop) with the signal s as their cause and waits, up to
-// buildStopWait, for each to remove its build directory and unregister
+// wait (buildStopWait), for each to remove its build directory and unregister
 // its worktree: the build says `building REV stopped after ... (nothing
 // kept)` on the command's log. A signal on again (nil: none watched) ends
 // the wait. A build not gone by then is said on log: the next build
 // removes what it left.
-func stopBuilds(builds buildStopper, name string, s os.Signal, again <-chan os.Signal, log io.Writer) {
+func stopBuilds(builds buildStopper, name string, s os.Signal, again <-chan os.Signal, log io.Writer, wait time.Duration) {
 	// Stopped first, so that no build starts between the look and the exit.
 	builds.Stop(signalError{s})
 	if !builds.Building() {
 		return
 	}
 	done := make(chan bool, 1)
-	go func() { done <- builds.Wait(buildStopWait) }()
+	go func() { done <- builds.Wait(wait) }()
 	select {
 	case ok := <-done:
 		if ok {
@@ -287,14 +350,10 @@ func stopBuilds(builds buildStopper, name string, s os.Signal, again <-chan os.S
 }
 
 // waitForStop holds a command that returned while a stop signal is
-// being handled (its build stopped, say) until the handler ends the
-// process, up to buildStopWait and a second: the handler's cleanup
-// (the builds', tidy.Clean) runs before the exit.
-func waitForStop() {
-	if _, ok := stoppedBy.Load().(os.Signal); ok {
-		time.Sleep(buildStopWait + time.Second)
-	}
-}
+// being handled (its build stopped, say) until the handler's cleanup (the
+// builds', the servers', tidy.Clean) ran: the handler then ends the
+// process, or main does with the same status (stopStatus).
+func waitForStop() { stoppedBy.Load().wait() }
 
 // ending is set when the process ends at once on a stop signal, just
 // before the structurizer servers are killed: from then on endingGate

@@ -29,7 +29,7 @@ func TestStopBuildsEndsItsWaitOnAnotherSignal(t *testing.T) {
 	done := make(chan struct{})
 	start := time.Now()
 	go func() {
-		stopBuilds(builds, "run", syscall.SIGINT, again, &log)
+		stopBuilds(builds, "run", syscall.SIGINT, again, &log, buildStopWait)
 		close(done)
 	}()
 	time.Sleep(50 * time.Millisecond)
@@ -44,5 +44,36 @@ func TestStopBuildsEndsItsWaitOnAnotherSignal(t *testing.T) {
 	}
 	if want := "a build did not finish stopping"; !strings.Contains(log.String(), want) {
 		t.Errorf("stopBuilds ended its wait saying %q, want %q", log.String(), want)
+	}
+}
+
+// slowBuilds is a build whose cleanup takes the whole wait allowed it.
+type slowBuilds struct{ stuckBuilds }
+
+// TestMainWaitsForTheStopHandlersCleanup: a command that returns while
+// the stop handler waits for a build's cleanup and then ends the servers
+// (which takes its own time) is held until the handler's cleanup ran,
+// however long the two take together; the handler then exits with the
+// signal's status.
+func TestMainWaitsForTheStopHandlersCleanup(t *testing.T) {
+	var log bytes.Buffer
+	cleaned := make(chan struct{})
+	status := make(chan int, 1)
+	h := stopEnder{name: "bisect", builds: &slowBuilds{}, log: &log, wait: 100 * time.Millisecond, freeze: func() {},
+		end:  func() { time.Sleep(1200 * time.Millisecond); close(cleaned) },
+		exit: func(code int) { status <- code }}
+	e := &stopEnd{sig: syscall.SIGTERM, cleaned: make(chan struct{})}
+	go h.stop(e, nil)
+	e.wait() // main, the command having returned at once
+	select {
+	case <-cleaned:
+	default:
+		t.Fatal("the wait ended before the handler's cleanup ran")
+	}
+	if code := <-status; code != 143 {
+		t.Errorf("the handler exits %d, want 143", code)
+	}
+	if !strings.Contains(log.String(), "SIGTERM: stopping (") || !strings.Contains(log.String(), "a build did not finish stopping") {
+		t.Errorf("the handler said %q", log.String())
 	}
 }
