@@ -12,8 +12,9 @@
 // it at the end. The mark is no lock: both nights run. A mark
 // whose owner this process can check and finds gone (kill -9) is removed;
 // one of an owner it cannot check (another host, a container) counts
-// while its heartbeat is younger than LockStale, and is removed once it
-// is older than foreignMarkExpiry.
+// while its heartbeat is younger than LockStale (one without a heartbeat,
+// a bare "PID HOST", while it is younger than foreignMarkExpiry), and is
+// removed once it is older than foreignMarkExpiry.
 
 package fuzz
 
@@ -67,11 +68,15 @@ func (st *State) MarkNight() (others []string, release func()) {
 		if bad != nil || !ok || heldHere(fi) {
 			continue
 		}
-		if lockLive(o, fi) {
+		// A mark of an owner this process cannot check whose file is a day
+		// old is left over, whether or not it has a heartbeat (one without,
+		// a bare "PID HOST", would otherwise count for ever).
+		expired := !o.checkable(me) && time.Since(fi.ModTime()) > foreignMarkExpiry
+		if !expired && lockLive(o, fi) {
 			others = append(others, fmt.Sprintf("process %d on %s%s", o.pid, o.host, markStart(e.Name())))
 			continue
 		}
-		if v, _ := judgeLock(o, fi); v == lockStaleNow || time.Since(fi.ModTime()) > foreignMarkExpiry {
+		if v, _ := judgeLock(o, fi); v == lockStaleNow || expired {
 			os.Remove(path) // its owner is gone (kill -9), or has not beaten for a day: the mark is left over
 		}
 	}

@@ -55,3 +55,36 @@ func TestMarkNightKeepsAStaleForeignMarkADay(t *testing.T) {
 		release()
 	}
 }
+
+// TestMarkNightExpiresAnOldFormatForeignMark: a mark without a heartbeat
+// (a bare "PID HOST" line) of another host counts while it is younger
+// than a day, as its owner cannot be checked, and is removed once its
+// file is a day old, as a foreign mark whose heartbeat stopped is.
+func TestMarkNightExpiresAnOldFormatForeignMark(t *testing.T) {
+	st := &State{Dir: t.TempDir()}
+	path := filepath.Join(st.Dir, nightMarkPrefix+"4242-other-host-1"+nightMarkSuffix)
+	if err := os.WriteFile(path, []byte("4242 other-host\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	others, release := st.MarkNight()
+	release()
+	if len(others) != 1 {
+		t.Errorf("an old-format mark of another host an hour old: others %q, want it counted", others)
+	}
+	dayOld := time.Now().Add(-foreignMarkExpiry - time.Minute)
+	if err := os.Chtimes(path, dayOld, dayOld); err != nil {
+		t.Fatal(err)
+	}
+	others, release = st.MarkNight()
+	release()
+	if len(others) != 0 {
+		t.Errorf("an old-format mark of another host a day old counts: %q", others)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("an old-format mark of another host a day old: %v, want it removed", err)
+	}
+}
