@@ -377,16 +377,21 @@ func TestProcessTimeoutKillsDescendants(t *testing.T) {
 // holding the output, and none of them outlives the finding. A server
 // that answers and keeps running is judged by its answer (a leak).
 func TestProcessExitWithItsOutputHeld(t *testing.T) {
+	// execed waits until the stray the script started last is sleep (or
+	// gone): before its exec it is named setsid (or env), and the process
+	// found holding the output, or left at the answer, would be named
+	// "setsid sleep 3600".
+	const execed = `while read -r comm </proc/$!/comm && [ "$comm" != sleep ]; do :; done; `
 	mark := markProcesses(t)
 	stray := fmt.Sprintf("3599.%d%d", os.Getpid(), time.Now().UnixNano()%1000) // no other sleep's
 	for _, c := range []struct {
 		name, script, sig, holder string
 	}{
-		{"exits", answerHelloV1 + "read -r line; setsid sleep 3600 & exit 3", "structurize:crash:exit status N", "output stays open, held by a process it left: 1 process: sleep 3600"},
-		{"one-shot", `read -r line; exec 0<&-; setsid sleep 3600 & echo '{"id":1,"outcome":"error","reason":"request: version 2"}'`, "structurize:crash:exited", "output stays open, held by a process it left: 1 process: sleep 3600"},
-		{"one-shot holding its input", `read -r line; setsid sleep 3600 <&0 & echo '{"id":1,"outcome":"error","reason":"request: version 2"}'`, "structurize:crash:exited", "output stays open, held by a process it left: 1 process: sleep 3600"},
-		{"env -i", answerHelloV1 + "read -r line; setsid env -i /bin/sleep " + stray + " & exit 3", "structurize:crash:exit status N", "output stays open, held by a process it left: 1 process: /bin/sleep " + stray},
-		{"answers", answerHelloV1 + `read -r line; setsid sleep 3600 & echo '{"id":2,"outcome":"refused","reason":"no"}'; exec sleep 3600`, LeakSignature, "1 process: sleep 3600"},
+		{"exits", answerHelloV1 + "read -r line; setsid sleep 3600 & " + execed + "exit 3", "structurize:crash:exit status N", "output stays open, held by a process it left: 1 process: sleep 3600"},
+		{"one-shot", `read -r line; exec 0<&-; setsid sleep 3600 & ` + execed + `echo '{"id":1,"outcome":"error","reason":"request: version 2"}'`, "structurize:crash:exited", "output stays open, held by a process it left: 1 process: sleep 3600"},
+		{"one-shot holding its input", `read -r line; setsid sleep 3600 <&0 & ` + execed + `echo '{"id":1,"outcome":"error","reason":"request: version 2"}'`, "structurize:crash:exited", "output stays open, held by a process it left: 1 process: sleep 3600"},
+		{"env -i", answerHelloV1 + "read -r line; setsid env -i /bin/sleep " + stray + " & " + execed + "exit 3", "structurize:crash:exit status N", "output stays open, held by a process it left: 1 process: /bin/sleep " + stray},
+		{"answers", answerHelloV1 + `read -r line; setsid sleep 3600 & ` + execed + `echo '{"id":2,"outcome":"refused","reason":"no"}'; exec sleep 3600`, LeakSignature, "1 process: sleep 3600"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := &Process{Argv: []string{"sh", "-c", c.script}}
