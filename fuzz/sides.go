@@ -54,6 +54,10 @@ type Sides struct {
 	// Unrelated says the sides diverge and share no commit (git
 	// merge-base names none): their findings get no bisect command.
 	Unrelated bool `json:"unrelated,omitempty"`
+	// ShallowCounts says the sides diverge in a shallow clone where git
+	// names no merge base: Ahead and Behind count the commits of the
+	// history the clone holds, not the true figures, which can be larger.
+	ShallowCounts bool `json:"shallow_counts,omitempty"`
 	// ForkPoint is where the current side's first-parent history leaves
 	// the baseline's (the first parent of the oldest commit of that
 	// history the baseline lacks) when that is neither the merge base nor
@@ -121,6 +125,9 @@ func (s *Sides) Between() string {
 	if *s.Ahead == 0 {
 		return Plural(*s.Behind, "commit") + " from the current side to the baseline (the current side is older)"
 	}
+	if s.ShallowCounts {
+		return fmt.Sprintf("the sides diverge: %s on the current side, %d on the baseline's of the history this shallow clone holds, which may be fewer than there are (git fetch --unshallow gives the true figures)", Plural(*s.Ahead, "commit"), *s.Behind)
+	}
 	if s.Unrelated {
 		return fmt.Sprintf("the sides share no commit: %s on the current side, %d on the baseline's", Plural(*s.Ahead, "commit"), *s.Behind)
 	}
@@ -151,6 +158,7 @@ func NameSides(s *Settings) *Sides {
 		}
 		if sides.Ahead != nil && *sides.Ahead > 0 && *sides.Behind > 0 {
 			sides.MergeBase, sides.Unrelated = mergeBase(curRepo, base.Commit, cur.Commit)
+			sides.ShallowCounts = sides.MergeBase == "" && !sides.Unrelated && isShallow(curRepo)
 		}
 		if good := sides.bisectGood(); good != "" {
 			sides.ForkPoint = forkPoint(curRepo, base.Commit, cur.Commit, good)
@@ -181,6 +189,12 @@ func mergeBase(repo, a, b string) (base string, unrelated bool) {
 	}
 	shallow, err := git(repo, "rev-parse", "--is-shallow-repository")
 	return "", err == nil && strings.TrimSpace(shallow) == "false"
+}
+
+// isShallow says whether repo is a shallow clone, as git says.
+func isShallow(repo string) bool {
+	out, err := git(repo, "rev-parse", "--is-shallow-repository")
+	return err == nil && strings.TrimSpace(out) == "true"
 }
 
 // forkPoint is where the first-parent history of commit cur leaves that

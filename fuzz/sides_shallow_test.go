@@ -1,6 +1,7 @@
 // sides_shallow_test.go: in a shallow clone git names no merge base of
 // two sides that diverge, though they share commits: the comparison does
-// not say they share none.
+// not say they share none, and says its counts of their commits are of
+// the history the clone holds.
 package fuzz
 
 import (
@@ -38,6 +39,9 @@ func TestShallowCloneSidesAreNotUnrelated(t *testing.T) {
 	sides := sidesOf(t, shallow, side, c[2], &s)
 	if sides.Unrelated || strings.Contains(sides.Between(), "share no commit") {
 		t.Errorf("a shallow clone's sides, which share %s: unrelated %v, between %q; want them not said to share no commit", c[1][:7], sides.Unrelated, sides.Between())
+	}
+	if between := sides.Between(); !sides.ShallowCounts || !strings.Contains(between, "this shallow clone holds") || strings.Contains(between, "since their merge base") {
+		t.Errorf("a shallow clone's sides, which git counts in its cut history: shallow_counts %v, between %q; want the counts said to be of the history the clone holds", sides.ShallowCounts, between)
 	}
 	rep := &Report{Sides: sides, Findings: []Finding{*newFinding("exec:x")}}
 	if none := NoBisectNote(rep); !strings.Contains(none, "shallow") || strings.Contains(none, "share no commit") {
