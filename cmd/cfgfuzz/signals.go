@@ -174,8 +174,9 @@ func (in *interrupt) printed(print func()) {
 // stopEnd is a stop handler ending the process (killServersOnStop's, or
 // onStopSignals's on a second signal): the signal it took, and cleaned,
 // closed once its cleanup ran, as it exits. main, once the command
-// returns, waits for it (waitForStop), so the process never ends before
-// the cleanup ran, however long that takes.
+// returns, waits for it (waitForStop), so the process does not end before
+// the cleanup ran, up to stopCleanupBound: a cleanup stuck past that (a
+// kill that never returns) does not keep the process alive for good.
 type stopEnd struct {
 	sig     os.Signal
 	cleaned chan struct{}
@@ -200,12 +201,26 @@ func (e *stopEnd) exit(exit func(int)) {
 	exit(signalStatus(e.sig))
 }
 
-// wait returns once the handler's cleanup ran; at once on a nil e.
-func (e *stopEnd) wait() {
-	if e != nil {
-		<-e.cleaned
+// wait returns once the handler's cleanup ran, true, or once bound has
+// passed, false; at once on a nil e, true.
+func (e *stopEnd) wait(bound time.Duration) bool {
+	if e == nil {
+		return true
+	}
+	t := time.NewTimer(bound)
+	defer t.Stop()
+	select {
+	case <-e.cleaned:
+		return true
+	case <-t.C:
+		return false
 	}
 }
+
+// stopCleanupBound bounds how long main waits for a stop handler's
+// cleanup (waitForStop): the builds' wait (buildStopWait) and a minute for
+// killing the servers and removing the temporary files.
+const stopCleanupBound = buildStopWait + time.Minute
 
 // endProcess is what a stop handler does to end the process at once,
 // once the builds are stopped: the command's output is dropped from here
@@ -352,8 +367,13 @@ func stopBuilds(builds buildStopper, name string, s os.Signal, again <-chan os.S
 // waitForStop holds a command that returned while a stop signal is
 // being handled (its build stopped, say) until the handler's cleanup (the
 // builds', the servers', tidy.Clean) ran: the handler then ends the
-// process, or main does with the same status (stopStatus).
-func waitForStop() { stoppedBy.Load().wait() }
+// process, or main does with the same status (stopStatus). Past
+// stopCleanupBound it says so on standard error and returns.
+func waitForStop() {
+	if !stoppedBy.Load().wait(stopCleanupBound) {
+		fmt.Fprintf(os.Stderr, "cfgfuzz: the stop signal's cleanup did not end within %v: ending without it (a structurizer server or a temporary file may be left)\n", stopCleanupBound)
+	}
+}
 
 // ending is set when the process ends at once on a stop signal, just
 // before the structurizer servers are killed: from then on endingGate

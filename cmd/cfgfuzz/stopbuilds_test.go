@@ -47,6 +47,28 @@ func TestStopBuildsEndsItsWaitOnAnotherSignal(t *testing.T) {
 	}
 }
 
+// TestStopWaitIsBounded: main's wait for a stop handler whose cleanup
+// never ends returns at its bound, false; a handler that ran returns true
+// at once.
+func TestStopWaitIsBounded(t *testing.T) {
+	stuck := &stopEnd{sig: syscall.SIGINT, cleaned: make(chan struct{})}
+	start := time.Now()
+	if stuck.wait(50 * time.Millisecond) {
+		t.Error("a cleanup that never ran counted as run")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the bounded wait took %v", took)
+	}
+	ran := &stopEnd{sig: syscall.SIGINT, cleaned: make(chan struct{})}
+	close(ran.cleaned)
+	if !ran.wait(time.Hour) {
+		t.Error("a cleanup that ran counted as stuck")
+	}
+	if !(*stopEnd)(nil).wait(time.Hour) {
+		t.Error("no handler: the wait said stuck")
+	}
+}
+
 // slowBuilds is a build whose cleanup takes the whole wait allowed it.
 type slowBuilds struct{ stuckBuilds }
 
@@ -64,7 +86,9 @@ func TestMainWaitsForTheStopHandlersCleanup(t *testing.T) {
 		exit: func(code int) { status <- code }}
 	e := &stopEnd{sig: syscall.SIGTERM, cleaned: make(chan struct{})}
 	go h.stop(e, nil)
-	e.wait() // main, the command having returned at once
+	if !e.wait(stopCleanupBound) { // main, the command having returned at once
+		t.Fatal("the wait ended at its bound")
+	}
 	select {
 	case <-cleaned:
 	default:
