@@ -4,7 +4,9 @@
 // a sleep: each command exits 128 + the signal, says it is stopping and
 // that the build stopped with nothing kept, and leaves no build process,
 // no build directory (REVISION.tmpPID) in any project folder of the cache
-// and no worktree registered in the repository.
+// and no worktree registered in the repository. merge, which builds the
+// shards' structurizer only for its minimizer, has a test of its own
+// (SIGINT only), its shards run first on a fast build of the revision.
 package main
 
 import (
@@ -105,6 +107,14 @@ func stoppedWhileBuilding(t *testing.T, bin string, sig syscall.Signal, args fun
 	sb := slowBuildRepo(t, tmp, "sleep 1000 & echo $! > "+pidFile+"; wait")
 	repo, good, bad, build, graph, cache := sb.repo, sb.good, sb.bad, sb.build, sb.graph, sb.cache
 	cmd, out, pid := startInSlowBuild(t, bin, tmp, cache, pidFile, args(repo, good, bad, build, graph, tmp)...)
+	stopBuildingCommand(t, cmd, out, pid, sig, repo, cache)
+}
+
+// stopBuildingCommand sends sig to cmd, whose build runs the sleep pid,
+// and wants exit 128 + sig, the stop said, the sleep gone, no build
+// directory in cache and only repo's main worktree registered.
+func stopBuildingCommand(t *testing.T, cmd *exec.Cmd, out *lockedBuffer, pid int, sig syscall.Signal, repo, cache string) {
+	t.Helper()
 	cmd.Process.Signal(sig)
 	code := exitWithin(t, cmd, time.Minute, func() string { return sig.String() + ":\n" + out.String() })
 	if want := 128 + int(sig); code != want {
@@ -131,6 +141,40 @@ func stoppedWhileBuilding(t *testing.T, bin string, sig syscall.Signal, args fun
 	if wts := gitIn(t, repo, "worktree", "list", "--porcelain"); strings.Count(wts, "worktree ") != 1 {
 		t.Errorf("worktrees registered:\n%s\n%s", wts, out.String())
 	}
+}
+
+// TestMergeStoppedWhileBuildingLeavesNothing: merge builds the shards'
+// structurizer, a revision of a repository, for its minimizer; SIGINT
+// during that build ends it as every other building command's
+// (stopBuildingCommand). The shards ran on a fast build of the same
+// revision, in a cache of their own; the merge's build, in a fresh cache,
+// starts the sleep (the flag file being there).
+func TestMergeStoppedWhileBuildingLeavesNothing(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	t.Parallel()
+	bin := cfgfuzzBinary(t)
+	tmp := t.TempDir()
+	flag, pidFile := filepath.Join(tmp, "slow"), filepath.Join(tmp, "pid")
+	repo, _ := toyRepo(t, `{"build": "if [ -f `+flag+` ]; then sleep 1000 & echo $! > `+pidFile+`; wait; fi; cp toy.py {out}/toy.py", "serve": "python3 {out}/toy.py"}`)
+	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
+	rev := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	var shards []string
+	for i := range 2 {
+		d := filepath.Join(tmp, "s"+strconv.Itoa(i))
+		c := exec.Command(bin, "run", "--structurizer", "repo:"+repo+"@"+rev, "--kinds", "exhaustive", "--graphs", "20",
+			"--shard", strconv.Itoa(i)+"/2", "--progress", "none", "--out", d)
+		c.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(tmp, "shards-cache"))
+		if out, err := c.CombinedOutput(); c.ProcessState.ExitCode() != exitFail {
+			t.Fatalf("shard %d: %v, want exit 1 (the planted bug found)\n%s", i, err, out)
+		}
+		shards = append(shards, d)
+	}
+	writeFile(t, flag, "")
+	cache := filepath.Join(tmp, "cache")
+	cmd, out, pid := startInSlowBuild(t, bin, tmp, cache, pidFile, append([]string{"merge", "--progress", "none", "--out", filepath.Join(tmp, "m")}, shards...)...)
+	stopBuildingCommand(t, cmd, out, pid, syscall.SIGINT, repo, cache)
 }
 
 // slowBuild is a repository in tmp/repo of two commits, good and bad,
