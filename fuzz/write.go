@@ -37,7 +37,7 @@ func WriteReports(dir string, rep *Report, src Source) error {
 		}
 		for i := range rep.HarnessErrors {
 			e := &rep.HarnessErrors[i]
-			e.Replay = replayCommand(src, &rep.Settings, e, harnessReplaySignature(&rep.Settings, e))
+			e.Replay = replayCommand(src, harnessSide(&rep.Settings, e), e, harnessReplaySignature(&rep.Settings, e))
 		}
 		if d := rep.Declined; d != nil {
 			for i := range d.Reasons {
@@ -92,6 +92,21 @@ func replayCommand(src Source, s *Settings, e *Example, signature string) string
 		print = "printf '%s\\n' " + ShellQuote(e.Graph)
 	}
 	return print + " | " + checkCommand(s, cmp.Or(e.Strategy, s.Strategy), signature)
+}
+
+// harnessSide is the settings a harness error's replay judges e with:
+// the baseline side's (its spec and strategy, no faults, as a size
+// example's baseline replay) when the error is the baseline's alone, s
+// otherwise.
+func harnessSide(s *Settings, e *Example) *Settings {
+	cur, _, _ := strings.Cut(e.Current, ":")
+	base, _, _ := strings.Cut(e.Baseline, ":")
+	if cur == OutError || base != OutError || s.Baseline == "" {
+		return s
+	}
+	b := *s
+	b.Current, b.Inject, b.Strategy = s.Baseline, nil, cmp.Or(s.BaselineStrategy, s.Strategy)
+	return &b
 }
 
 // harnessReplaySignature is the signature a harness error's replay

@@ -64,3 +64,27 @@ func TestAllCheckLimitHintSaysWhatToDo(t *testing.T) {
 		t.Errorf("hint %q, want --check-timeout and --gpu-every named", got)
 	}
 }
+
+// TestBaselineHarnessErrorReplaysTheBaseline: a compare's harness error
+// that is the baseline side's alone replays on the baseline's
+// structurizer and strategy, where it happened, not on the current side,
+// which answered; one of the current side replays on the current side.
+func TestBaselineHarnessErrorReplaysTheBaseline(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 2, Outcomes: map[string]int{fuzz.OutOK: 2}, BaselineOutcomes: map[string]int{fuzz.OutOK: 1, fuzz.OutError: 1},
+		Settings: fuzz.Settings{Seed: 1, Walks: 16, Current: "self", Baseline: "cmd:./theirs", BaselineStrategy: "dispatch", Inject: []string{"swap-arms"}},
+		HarnessErrors: []fuzz.Example{
+			{Index: 0, Stream: fuzz.Stream{Kind: "reducible", Weights: "w0"}, Seed: 1, Graph: "{{1}, {}}", Current: fuzz.OutOK, Baseline: fuzz.OutError, Detail: "error: request: busy"},
+			{Index: 1, Stream: fuzz.Stream{Kind: "reducible", Weights: "w0"}, Seed: 2, Graph: "{{1}, {}}", Current: fuzz.OutError, Baseline: fuzz.OutOK, Detail: "error: request: busy"},
+		}}
+	dir := t.TempDir()
+	if err := fuzz.WriteReports(dir, rep, genSource{}); err != nil {
+		t.Fatal(err)
+	}
+	base, cur := rep.HarnessErrors[0].Replay, rep.HarnessErrors[1].Replay
+	if !strings.Contains(base, "| cfgfuzz check --structurizer cmd:./theirs --strategy dispatch") || strings.Contains(base, "--inject") {
+		t.Errorf("the baseline's harness error replays %q, want the baseline's structurizer and strategy, no faults", base)
+	}
+	if !strings.Contains(cur, "| cfgfuzz check --inject swap-arms") || strings.Contains(cur, "theirs") {
+		t.Errorf("the current side's harness error replays %q, want the current side", cur)
+	}
+}
