@@ -88,3 +88,20 @@ func TestBaselineHarnessErrorReplaysTheBaseline(t *testing.T) {
 		t.Errorf("the current side's harness error replays %q, want the current side", cur)
 	}
 }
+
+// TestRequestErrorNoteNamesTheSideThatErred: the note on a request error
+// of a generated graph shows how to ask the structurizer that answered
+// it: the baseline's for an error of the baseline alone.
+func TestRequestErrorNoteNamesTheSideThatErred(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 2, Outcomes: map[string]int{fuzz.OutOK: 2}, BaselineOutcomes: map[string]int{fuzz.OutOK: 1, fuzz.OutError: 1},
+		Settings:      fuzz.Settings{Current: "rev:abc", Baseline: "cmd:./theirs"},
+		HarnessErrors: []fuzz.Example{{Index: 0, Graph: "{{1}, {}}", Current: fuzz.OutOK, Baseline: fuzz.OutError, Detail: "error: request: busy"}}}
+	if got := requestErrorsHint(rep); !strings.Contains(got, "the baseline's structurizer answered") || !strings.Contains(got, "--structurizer cmd:./theirs") {
+		t.Errorf("note %q, want the baseline's structurizer named", got)
+	}
+	rep.HarnessErrors[0].Current, rep.HarnessErrors[0].Baseline = fuzz.OutError, fuzz.OutOK
+	rep.Outcomes = map[string]int{fuzz.OutOK: 1, fuzz.OutError: 1}
+	if got := requestErrorsHint(rep); !strings.Contains(got, "--structurizer rev:abc") {
+		t.Errorf("note %q, want the current structurizer named", got)
+	}
+}

@@ -573,7 +573,8 @@ func allErrorsHint(rep *fuzz.Report) string {
 // more likely its misreading of the request than a bad request; "" for
 // other errors, and where allErrorsHint speaks (every graph an error). A
 // request error to requests carrying planted faults gets
-// fuzz.InjectRefusedHint.
+// fuzz.InjectRefusedHint. The note names the side whose error it is: the
+// baseline's structurizer for an error of the baseline alone.
 func requestErrorsHint(rep *fuzz.Report) string {
 	if len(rep.HarnessErrors) == 0 || rep.Outcomes[fuzz.OutError] == rep.Graphs {
 		return ""
@@ -585,8 +586,12 @@ func requestErrorsHint(rep *fuzz.Report) string {
 	if !strings.Contains(e.Detail, proto.RequestError) {
 		return ""
 	}
-	return fmt.Sprintf("note: the structurizer answered a request error on graphs cfgfuzz generated, which parse (the first %s): its reading of the request, the compact notation or the weights (report.json's harness_errors), may be wrong; `echo %s | cfgfuzz check --structurizer %s` shows its answer to the first",
-		e.Graph, fuzz.ShellQuote(e.Graph), fuzz.ShellQuote(rep.Settings.Current))
+	spec, side := rep.Settings.Current, "structurizer"
+	if !strings.HasPrefix(e.Current, fuzz.OutError) && strings.HasPrefix(e.Baseline, fuzz.OutError) && rep.Settings.Baseline != "" {
+		spec, side = rep.Settings.Baseline, "baseline's structurizer"
+	}
+	return fmt.Sprintf("note: the %s answered a request error on graphs cfgfuzz generated, which parse (the first %s): its reading of the request, the compact notation or the weights (report.json's harness_errors), may be wrong; `echo %s | cfgfuzz check --structurizer %s` shows its answer to the first",
+		side, e.Graph, fuzz.ShellQuote(e.Graph), fuzz.ShellQuote(spec))
 }
 
 // checkLimitOnly says whether every harness error listed is a graph whose
