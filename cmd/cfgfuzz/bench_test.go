@@ -366,3 +366,15 @@ func TestBenchSaysWhatItMeasuredWhenStopped(t *testing.T) {
 		t.Errorf("driver processes left running: %v", left)
 	}
 }
+
+// TestBenchNeedsAColumn: --strategies naming none, without a
+// --structurizer, is a usage error before any driver starts, not a
+// table of no column (which has no first column to divide by).
+func TestBenchNeedsAColumn(t *testing.T) {
+	for _, s := range []string{"", ","} {
+		code, _, errs := runCmd([]string{"bench", "--driver", "--sizes", "10", "--graphs", "1", "--corpus", "", "--strategies", s}, "")
+		if code != exitUsage || !strings.Contains(errs, "no column") || strings.Contains(errs, "panic") {
+			t.Errorf("--strategies %q: exit %d, want %d saying there is no column:\n%s", s, code, exitUsage, errs)
+		}
+	}
+}
