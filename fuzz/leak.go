@@ -5,7 +5,7 @@
 // line, the hello's answer as a rule: they are its baseline, the helpers
 // it keeps from its start-up. After every answer to a graph they are read
 // again; one that is not in the baseline (the same pid and start time)
-// and still runs leakSettle later was left running by that request (an
+// and still runs leakGrace later was left running by that request (an
 // orphan inside execve, whose environment does not read yet, is waited
 // for: leakUnsure). The
 // answer is then a protocol violation, a crash whose signature is
@@ -26,7 +26,7 @@
 // read after its first graph's answer instead, and that graph is not
 // judged. A process started after the answer was written is charged to
 // the next graph's answer, and one that exits on its own within
-// leakSettle to none. Outside Linux nothing is read (descend_other.go)
+// leakGrace to none. Outside Linux nothing is read (descend_other.go)
 // and no answer is judged.
 
 package fuzz
@@ -46,10 +46,18 @@ const ruleLeak = "left processes running after its answer"
 // running.
 var LeakSignature = harnessSignature(OutCrash, "protocol: "+ruleLeak)
 
-// leakSettle is how long processes new after an answer are given to end
-// on their own before they count as left running: a helper the server
-// started for the request and is reaping, an exec in progress.
+// leakSettle is how often the processes new after an answer are read
+// again while they are given time to end on their own.
 const leakSettle = 25 * time.Millisecond
+
+// leakGrace is how long processes new after an answer are given to end on
+// their own before they count as left running: a helper the server
+// started for the request and is reaping, a child that wrote the answer
+// and is exiting, which on a loaded machine (a CI runner, a nightly
+// sharing its cores) may wait its turn for hundreds of milliseconds. Only
+// an answer that left new processes waits; a real leak costs this once
+// per graph, and its server is ended.
+const leakGrace = 500 * time.Millisecond
 
 // leakUnsure bounds how long a judgement waits, leakSettle after
 // leakSettle, for a child of this process whose environment does not read
@@ -97,7 +105,7 @@ func (p *Process) leaked() *Answer {
 	for wait := time.Duration(0); ; wait += leakSettle {
 		time.Sleep(leakSettle)
 		left, unsure = s.newProcs()
-		if !unsure || wait >= leakUnsure {
+		if settled(len(left), unsure, wait) {
 			break
 		}
 	}
@@ -106,6 +114,20 @@ func (p *Process) leaked() *Answer {
 	}
 	a := p.violation(violation{rule: ruleLeak, detail: describeProcs(left)})
 	return &a
+}
+
+// settled says whether a leak judgement that has waited wait (and
+// leakSettle more) for the new processes, left of them and unsure as
+// serverProcs says, is done: none is left and none unsure; or some are
+// left past leakGrace and none unsure; or leakUnsure has passed.
+func settled(left int, unsure bool, wait time.Duration) bool {
+	switch {
+	case wait >= max(leakGrace, leakUnsure):
+		return true
+	case unsure:
+		return false
+	}
+	return left == 0 || wait >= leakGrace
 }
 
 // shortCommand is a command line as the messages naming processes show

@@ -48,6 +48,29 @@ func TestProcessLeakIsAFinding(t *testing.T) {
 	}
 }
 
+// TestProcessChildEndingLateIsNoLeak: a server whose child for a request
+// outlives the answer by 200 ms (on a loaded machine, a child that wrote
+// the answer and waits its turn to exit) left nothing running: every
+// answer is ok, and one server serves them all.
+func TestProcessChildEndingLateIsNoLeak(t *testing.T) {
+	mark := markProcesses(t)
+	p := &Process{Argv: []string{redteamServer(t), "exiting"}}
+	defer p.Close()
+	for i := range 3 {
+		a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+		if a.Outcome != proto.OK {
+			t.Fatalf("graph %d: answer %s %q, want ok", i, a.Outcome, clip(a.Reason))
+		}
+	}
+	if p.Starts != 1 {
+		t.Errorf("%d servers started, want 1", p.Starts)
+	}
+	p.Close()
+	if left := leftAlive(t, mark); len(left) > 0 {
+		t.Errorf("%d processes left: %v", len(left), left)
+	}
+}
+
 // TestProcessKeepsStartupHelpers: the processes a server has once it has
 // answered the hello (a child and a detached child it started before
 // reading its input) are its own, not a leak: every graph is answered,

@@ -76,6 +76,9 @@ func main() {
 	case "linger":
 		time.Sleep(time.Hour)
 		return
+	case "linger-short": // exiting's child: ends on its own 200 ms later
+		time.Sleep(200 * time.Millisecond)
+		return
 	case "linger-parent": // detach-deep's child: a detached grandchild, then exit
 		detach()
 		return
@@ -187,6 +190,11 @@ func serve(mode string) {
 		case "leak":
 			if blocks(req) >= 3 {
 				exec.Command(os.Args[0], "linger").Start()
+			}
+		case "exiting": // a child that outlives the answer by 200 ms, reaped
+			c := exec.Command(os.Args[0], "linger-short")
+			if c.Start() == nil {
+				go c.Wait()
 			}
 		case "leak-orphan":
 			if blocks(req) >= 3 {
