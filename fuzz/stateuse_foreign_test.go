@@ -12,18 +12,30 @@ import (
 	"time"
 )
 
+// writeMark writes a night mark holding line at path, last written age ago.
+func writeMark(t *testing.T, path, line string, age time.Duration) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	touchMark(t, path, age)
+}
+
+// touchMark sets the mark at path's times to age ago.
+func touchMark(t *testing.T, path string, age time.Duration) {
+	t.Helper()
+	at := time.Now().Add(-age)
+	if err := os.Chtimes(path, at, at); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestMarkNightKeepsAStaleForeignMarkADay(t *testing.T) {
 	st := &State{Dir: t.TempDir()}
 	o := thisOwner()
 	o.host, o.boot, o.pidns, o.beat = "other-host", "00000000-0000-0000-0000-000000000000", "1", true
 	path := filepath.Join(st.Dir, nightMarkPrefix+"4242-other-host-1"+nightMarkSuffix)
-	if err := os.WriteFile(path, []byte(o.line()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(path, old, old); err != nil {
-		t.Fatal(err)
-	}
+	writeMark(t, path, o.line(), time.Hour)
 	others, release := st.MarkNight()
 	release()
 	if len(others) != 0 {
@@ -32,22 +44,13 @@ func TestMarkNightKeepsAStaleForeignMarkADay(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Errorf("the mark of another host's night an hour after its heartbeat: %v; STATE.md says it stays for a day", err)
 	}
-	dayOld := time.Now().Add(-foreignMarkExpiry - time.Minute)
-	if err := os.Chtimes(path, dayOld, dayOld); err != nil {
-		t.Fatal(err)
-	}
+	touchMark(t, path, foreignMarkExpiry+time.Minute)
 	_, release = st.MarkNight()
 	release()
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("the mark of another host's night a day after its heartbeat: %v, want it removed", err)
 	}
-	if err := os.WriteFile(path, []byte(o.line()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now()
-	if err := os.Chtimes(path, now, now); err != nil {
-		t.Fatal(err)
-	}
+	writeMark(t, path, o.line(), 0)
 	if others, release := st.MarkNight(); len(others) != 1 {
 		t.Errorf("a mark of another host refreshed now does not count: %q", others)
 		release()
@@ -63,22 +66,13 @@ func TestMarkNightKeepsAStaleForeignMarkADay(t *testing.T) {
 func TestMarkNightExpiresAnOldFormatForeignMark(t *testing.T) {
 	st := &State{Dir: t.TempDir()}
 	path := filepath.Join(st.Dir, nightMarkPrefix+"4242-other-host-1"+nightMarkSuffix)
-	if err := os.WriteFile(path, []byte("4242 other-host\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-time.Hour)
-	if err := os.Chtimes(path, old, old); err != nil {
-		t.Fatal(err)
-	}
+	writeMark(t, path, "4242 other-host\n", time.Hour)
 	others, release := st.MarkNight()
 	release()
 	if len(others) != 1 {
 		t.Errorf("an old-format mark of another host an hour old: others %q, want it counted", others)
 	}
-	dayOld := time.Now().Add(-foreignMarkExpiry - time.Minute)
-	if err := os.Chtimes(path, dayOld, dayOld); err != nil {
-		t.Fatal(err)
-	}
+	touchMark(t, path, foreignMarkExpiry+time.Minute)
 	others, release = st.MarkNight()
 	release()
 	if len(others) != 0 {
