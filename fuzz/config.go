@@ -193,6 +193,9 @@ type Settings struct {
 	// CorpusBatch is the number of graph indices after which the corpus
 	// grows (guide.go); 0 keeps it frozen for the campaign.
 	CorpusBatch int `json:"corpus_batch,omitempty"`
+	// CorpusKeep is how the corpus admits graphs (guide.go): "" by
+	// novelty, KeepRandom by a seeded draw, a control for measurements.
+	CorpusKeep string `json:"corpus_keep,omitempty"`
 	// Corpus names the corpus a guided campaign started from
 	// (Corpus.Digest); "" none.
 	Corpus string `json:"corpus,omitempty"`

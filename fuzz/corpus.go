@@ -130,6 +130,16 @@ func (c *Corpus) addFound(e CorpusEntry, g *cfg.Graph) bool {
 	return true
 }
 
+// addAny keeps g whatever its features (KeepRandom's admission); a full
+// corpus makes room by dropping its oldest entry, features and all.
+func (c *Corpus) addAny(e CorpusEntry, g *cfg.Graph) {
+	if len(c.Entries) >= MaxCorpus {
+		c.remove(0)
+	}
+	e.Graph = cfg.FormatLines(g)
+	c.add(e, g)
+}
+
 // redundant is the first entry every feature of which another entry, or
 // the newcomer with features incoming, shows too; -1 none. It can go
 // without the corpus losing a feature.
@@ -149,12 +159,16 @@ func (c *Corpus) redundant(incoming []string) int {
 	return -1
 }
 
-// remove drops entry k. Pre: k is redundant (its features stay shown).
+// remove drops entry k. Pre: k is redundant (its features stay shown),
+// or the corpus keeps at random (addAny), where features may go.
 // The lists are made anew, not edited in place: a published snapshot
 // (guide.go) shares their arrays while workers read it.
 func (c *Corpus) remove(k int) {
 	for _, f := range c.Entries[k].Features {
-		c.shows[f]--
+		if c.shows[f]--; c.shows[f] == 0 {
+			delete(c.shows, f)
+			delete(c.seen, f)
+		}
 	}
 	c.Entries = slices.Concat(c.Entries[:k], c.Entries[k+1:])
 	c.graphs = slices.Concat(c.graphs[:k], c.graphs[k+1:])

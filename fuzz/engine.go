@@ -71,10 +71,13 @@ func (c *Config) validate() error {
 // validateGuide checks a guided campaign's settings against its corpus.
 func (c *Config) validateGuide() error {
 	if !c.Guided {
-		if c.Mutate != 0 || c.Corpus != nil {
-			return errors.New("a mutate share or a corpus needs a guided campaign")
+		if c.Mutate != 0 || c.Corpus != nil || c.CorpusKeep != "" {
+			return errors.New("a mutate share, a corpus or a corpus keep needs a guided campaign")
 		}
 		return nil
+	}
+	if c.CorpusKeep != "" && c.CorpusKeep != KeepRandom {
+		return fmt.Errorf("corpus keep %q: want %q or none (novelty)", c.CorpusKeep, KeepRandom)
 	}
 	if c.Mutate < 0 || c.Mutate > 1 {
 		return fmt.Errorf("mutate share %v outside 0..1", c.Mutate)

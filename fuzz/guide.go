@@ -51,6 +51,15 @@
 // grows only at the end, for the next one); sharded campaigns run frozen,
 // so merged shards give the report of the same campaign run unsharded with
 // a batch of 0.
+//
+// The control. Settings.CorpusKeep KeepRandom runs the same mutants and
+// grafts on a corpus not chosen by novelty: each batch admits as many of
+// its graphs as novelty would have (counted against the features the
+// corpus would show had it kept by novelty: guide.shadow), drawn by a hash
+// of the seed and the index among the batch's graphs the corpus can take,
+// whatever their features. Measured side by side with the guided
+// campaign, it tells what guidance adds over mutating and grafting
+// corpus graphs at all. It is as deterministic as the guided campaign.
 
 package fuzz
 
@@ -75,7 +84,12 @@ const (
 	saltMutant = 0x6775696465643031 // "guided01"
 	saltParent = 0x706172656e743031 // "parent01"
 	saltOps    = 0x6d75746f70733031 // "mutops01"
+	saltKeep   = 0x72616e6b65703031 // "rankep01"
 )
+
+// KeepRandom is the Settings.CorpusKeep of the control: the corpus admits
+// graphs by a seeded draw, as many as novelty would (guide.go's header).
+const KeepRandom = "random"
 
 // guide is a campaign's guided generation: the growing corpus (the
 // coordinator's alone) and the snapshot that the workers draw parents
@@ -85,6 +99,10 @@ type guide struct {
 	corpus *Corpus
 	snap   atomic.Pointer[snapshot]
 	merged int // records with an index below it are in the corpus
+	// shadow is, under KeepRandom, the features the corpus would show had
+	// it admitted by novelty: the start corpus's, then those of each graph
+	// novelty would have admitted.
+	shadow map[string]bool
 }
 
 // snapshot is the corpus as the workers draw parents from it: its graphs
@@ -98,6 +116,12 @@ func newGuide(s *Settings, start *Corpus) *guide {
 	g := &guide{set: s, corpus: &Corpus{}}
 	if start != nil {
 		g.corpus = start.Clone()
+	}
+	if s.CorpusKeep == KeepRandom {
+		g.shadow = map[string]bool{}
+		for f := range g.corpus.seen {
+			g.shadow[f] = true
+		}
 	}
 	g.publish()
 	return g
@@ -274,18 +298,72 @@ func (g *guide) mergeBelow(end int, recs []Record) {
 		}
 	}
 	slices.SortFunc(batch, func(a, b *Record) int { return cmp.Compare(a.Index, b.Index) })
-	for _, r := range batch {
-		if !g.corpus.novel(r.Features) {
-			continue
-		}
-		if gr := corpusGraph(r); gr != nil {
-			g.corpus.addFound(CorpusEntry{Features: r.Features, Index: r.Index, Seed: g.set.Seed, Structurizer: g.set.Current}, gr)
+	if g.shadow != nil {
+		g.keepRandom(batch)
+	} else {
+		for _, r := range batch {
+			if !g.corpus.novel(r.Features) {
+				continue
+			}
+			if gr := corpusGraph(r); gr != nil {
+				g.corpus.addFound(g.entry(r), gr)
+			}
 		}
 	}
 	if end >= 0 {
 		g.merged = end
 	}
 	g.publish()
+}
+
+// entry is the corpus entry record r gives (its graph set by the corpus).
+func (g *guide) entry(r *Record) CorpusEntry {
+	return CorpusEntry{Features: r.Features, Index: r.Index, Seed: g.set.Seed, Structurizer: g.set.Current}
+}
+
+// keepRandom admits, from batch (sorted by index), as many graphs as
+// novelty would have, counted against g.shadow, drawn among the batch's
+// judged graphs the corpus can take by a hash of the seed and the index:
+// the control of KeepRandom. They join in index order.
+func (g *guide) keepRandom(batch []*Record) {
+	type cand struct {
+		r  *Record
+		gr *cfg.Graph
+		h  uint64
+	}
+	var cands []cand
+	n := 0
+	for _, r := range batch {
+		if r.Skipped || len(r.Features) == 0 {
+			continue
+		}
+		gr := corpusGraph(r)
+		if gr == nil {
+			continue
+		}
+		if shadowNovel(g.shadow, r.Features) {
+			n++
+		}
+		cands = append(cands, cand{r, gr, shareHash(g.set.Seed^saltKeep, r.Index)})
+	}
+	slices.SortFunc(cands, func(a, b cand) int { return cmp.Or(cmp.Compare(a.h, b.h), cmp.Compare(a.r.Index, b.r.Index)) })
+	cands = cands[:n]
+	slices.SortFunc(cands, func(a, b cand) int { return cmp.Compare(a.r.Index, b.r.Index) })
+	for _, c := range cands {
+		g.corpus.addAny(g.entry(c.r), c.gr)
+	}
+}
+
+// shadowNovel says whether fs holds a feature seen lacks, and adds fs's
+// features to seen when it does (novelty's admission, which adds them).
+func shadowNovel(seen map[string]bool, fs []string) bool {
+	if !slices.ContainsFunc(fs, func(f string) bool { return !seen[f] }) {
+		return false
+	}
+	for _, f := range fs {
+		seen[f] = true
+	}
+	return true
 }
 
 // recordGraph is the record's graph with its weights.

@@ -22,6 +22,7 @@ type guidedFlags struct {
 	mutate float64
 	corpus string
 	batch  int
+	keep   string // --corpus-keep
 	// dir is the corpus directory in use (--corpus, else STATE/corpus
 	// with --state; "" none).
 	dir string
@@ -32,6 +33,21 @@ func (g *guidedFlags) define(fs *flag.FlagSet) {
 	fs.Float64Var(&g.mutate, "mutate", 0, "share `F` (0 to 1) of graphs that run a mutant of a corpus graph grafted before or beside the fresh graph, which stays whole (guided; a fresh graph of 10 blocks or more is kept alone)")
 	fs.StringVar(&g.corpus, "corpus", "", "guided corpus `DIR`: read at the start, the grown corpus written back at the end, but not by a shard or an interrupted run (default with --state: STATE/corpus; cfgfuzz merge writes a sharded night's, given the same --corpus or --state)")
 	fs.IntVar(&g.batch, "corpus-batch", fuzz.DefaultCorpusBatch, "the corpus grows after each batch of `N` graph indices (0: frozen for the campaign; --shard runs frozen)")
+	fs.StringVar(&g.keep, "corpus-keep", keepNovel, "how the corpus admits graphs, `HOW`: novel (a graph that showed a behaviour feature no entry shows) or random (a control for measuring what guidance adds: each batch admits as many graphs as novel would, drawn by a seeded hash whatever their features; the same mutants and grafts)")
+}
+
+// keepNovel is --corpus-keep's default: admission by novelty.
+const keepNovel = "novel"
+
+// corpusKeep is the fuzz.Settings.CorpusKeep of --corpus-keep.
+func (g *guidedFlags) corpusKeep() (string, error) {
+	switch g.keep {
+	case keepNovel:
+		return "", nil
+	case fuzz.KeepRandom:
+		return fuzz.KeepRandom, nil
+	}
+	return "", fmt.Errorf("--corpus-keep %q: want %s or %s", g.keep, keepNovel, fuzz.KeepRandom)
 }
 
 // apply sets the guided settings (not on --resume, which keeps the saved
@@ -48,6 +64,14 @@ func (g *guidedFlags) apply(c *fuzz.Config, resume bool, state string, stderr io
 		if g.batch < 0 {
 			return fmt.Errorf("--corpus-batch %d: want 0 or more", g.batch)
 		}
+		keep, err := g.corpusKeep()
+		if err != nil {
+			return err
+		}
+		if keep != "" && !c.Guided {
+			return fmt.Errorf("--corpus-keep %s needs a guided campaign (--mutate, --corpus or --guided)", g.keep)
+		}
+		c.CorpusKeep = keep
 	}
 	g.dir = g.corpus
 	if g.dir == "" && state != "" {
