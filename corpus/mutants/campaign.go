@@ -38,6 +38,9 @@ type Settings struct {
 	// empty corpus).
 	Guided float64
 	Corpus string
+	// RandomCorpus is the start corpus of each mutant's guidance control
+	// (guided.go: --corpus-keep random) ("" an empty corpus).
+	RandomCorpus string
 	// Control is each graph's outcome and module hash in the unmutated
 	// tree's campaign (nil: no control ran), to count the graphs a mutant
 	// changed.
@@ -61,6 +64,9 @@ type Result struct {
 	// GuidedFirst is the guided campaign's first failing index (-1 none
 	// or not run; Settings.Guided).
 	GuidedFirst int `json:"guided_first"`
+	// RandomFirst is the guidance control's first failing index: the
+	// guided campaign with its corpus kept at random (-1 none or not run).
+	RandomFirst int `json:"random_first"`
 	Failing     int `json:"failing"` // failing graphs
 	Graphs      int `json:"graphs"`  // records read
 	Fallbacks   int `json:"fallbacks"`
@@ -103,7 +109,7 @@ func runMutant(m *Mutant, s Settings) (r Result) {
 	if m != nil {
 		name = m.Name
 	}
-	r = Result{Name: name, First: -1, GuidedFirst: -1, Changed: -1, outputs: map[int]string{}}
+	r = Result{Name: name, First: -1, GuidedFirst: -1, RandomFirst: -1, Changed: -1, outputs: map[int]string{}}
 	start := time.Now()
 	defer func() { r.Seconds = time.Since(start).Seconds() }()
 	dir, err := os.MkdirTemp("", "cfgfuzz-mutant-")
@@ -154,9 +160,13 @@ func runMutant(m *Mutant, s Settings) (r Result) {
 	}
 	judge(&r, m, s.Graphs, tail, cut)
 	if s.Guided > 0 {
-		var note string
-		if r.GuidedFirst, note = guidedFirst(bin, dir, s); note != "" {
-			r.Note = strings.TrimPrefix(r.Note+"; "+note, "; ")
+		var note, rnote string
+		r.GuidedFirst, note = guidedFirst(bin, dir, s, keepNovel)
+		r.RandomFirst, rnote = guidedFirst(bin, dir, s, keepRandom)
+		for _, n := range []string{note, rnote} {
+			if n != "" {
+				r.Note = strings.TrimPrefix(r.Note+"; "+n, "; ")
+			}
 		}
 	}
 	return r

@@ -46,6 +46,7 @@ func run(args []string) int {
 	extra := fs.String("run-flags", "", "more `FLAGS` for each `cfgfuzz run`, space-separated (e.g. \"--gpu-every 10\")")
 	guided := fs.Float64("guided", 0, "also run each mutant's guided campaign with `--mutate F` and show its first failing index beside the pure one")
 	corpusDir := fs.String("corpus", "", "with -guided: start each guided campaign from a copy of this corpus `DIR` (cfgfuzz run --corpus)")
+	randomDir := fs.String("random-corpus", "", "with -guided: start each guidance control (the guided campaign with --corpus-keep random) from a copy of this corpus `DIR`, grown the same way with --corpus-keep random")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -73,7 +74,7 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		return 1
 	}
-	s := Settings{Root: *root, Graphs: *graphs, Seed: *seed, Workers: *workers, Limit: *limit, Keep: *keep, Extra: strings.Fields(*extra), Tags: *tags, Guided: *guided, Corpus: *corpusDir}
+	s := Settings{Root: *root, Graphs: *graphs, Seed: *seed, Workers: *workers, Limit: *limit, Keep: *keep, Extra: strings.Fields(*extra), Tags: *tags, Guided: *guided, Corpus: *corpusDir, RandomCorpus: *randomDir}
 	fmt.Printf("cfgfuzz mutants: %d mutants of %s, each `cfgfuzz run --graphs %d --seed %d --workers %d%s`\n",
 		len(ms), *root, s.Graphs, s.Seed, s.Workers, strings.TrimRight(" "+strings.Join(s.Extra, " "), " "))
 	if *control {
@@ -83,8 +84,8 @@ func run(args []string) int {
 				c.Status, c.Failing, c.First, topSignatures(c.Signatures, 3), c.Note)
 			return 2
 		}
-		if c.GuidedFirst >= 0 {
-			fmt.Fprintf(os.Stderr, "mutants: the guided control campaign on the unmutated tree fails at graph %d %s: no guided result can be judged\n", c.GuidedFirst, c.Note)
+		if c.GuidedFirst >= 0 || c.RandomFirst >= 0 {
+			fmt.Fprintf(os.Stderr, "mutants: a guided campaign on the unmutated tree fails (guided at graph %d, random keep at %d; -1 none) %s: no guided result can be judged\n", c.GuidedFirst, c.RandomFirst, c.Note)
 			return 2
 		}
 		fmt.Printf("control (unmutated tree): %d graphs ok, %d fallbacks, %.1f s\n", c.Graphs, c.Fallbacks, c.Seconds)
@@ -101,8 +102,7 @@ func run(args []string) int {
 	printSummary(ms, results, sum)
 	printGuided(results, s)
 	if *jsonOut != "" {
-		b, _ := json.MarshalIndent(map[string]any{"settings": s, "results": results, "summary": sum}, "", "  ")
-		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+		if err := writeJSON(*jsonOut, s, results, sum); err != nil {
 			fmt.Fprintln(os.Stderr, "mutants:", err)
 			return 1
 		}
@@ -111,6 +111,17 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// writeJSON writes the measurement to path: its settings, results and
+// summary, and with -guided the three campaigns' medians.
+func writeJSON(path string, s Settings, results []Result, sum Summary) error {
+	doc := map[string]any{"settings": s, "results": results, "summary": sum}
+	if s.Guided > 0 {
+		doc["guided"] = guidedSummary(results, s.Graphs)
+	}
+	b, _ := json.MarshalIndent(doc, "", "  ")
+	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // selectMutants keeps the mutants named in only (all when only is "").

@@ -20,7 +20,7 @@ type Summary struct {
 }
 
 func printHeader() {
-	fmt.Printf("%-34s %-10s %6s %6s %7s %7s %9s %6s  %s\n", "mutant", "status", "first", "guided", "failing", "changed", "fallbacks", "secs", "signatures (most frequent first) / note")
+	fmt.Printf("%-34s %-10s %6s %6s %6s %7s %7s %9s %6s  %s\n", "mutant", "status", "first", "random", "guided", "failing", "changed", "fallbacks", "secs", "signatures (most frequent first) / note")
 }
 
 func printRow(r Result) {
@@ -39,11 +39,15 @@ func printRow(r Result) {
 	if r.Changed >= 0 {
 		changed = fmt.Sprint(r.Changed)
 	}
-	guided := "-"
-	if r.GuidedFirst >= 0 {
-		guided = fmt.Sprint(r.GuidedFirst)
+	fmt.Printf("%-34s %-10s %6s %6s %6s %7d %7s %9d %6.1f  %s\n", r.Name, r.Status, first, index(r.RandomFirst), index(r.GuidedFirst), r.Failing, changed, r.Fallbacks, r.Seconds, detail)
+}
+
+// index is a first failing index as the table shows it: "-" for none.
+func index(i int) string {
+	if i < 0 {
+		return "-"
 	}
-	fmt.Printf("%-34s %-10s %6s %6s %7d %7s %9d %6.1f  %s\n", r.Name, r.Status, first, guided, r.Failing, changed, r.Fallbacks, r.Seconds, detail)
+	return fmt.Sprint(i)
 }
 
 func summarize(ms []Mutant, rs []Result) Summary {
