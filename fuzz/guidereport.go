@@ -21,6 +21,9 @@ type GuidedSummary struct {
 	Features int     `json:"features"` // distinct features over all graphs
 	Mutants  int     `json:"mutants"`  // distinct graphs that were mutants
 	Mutate   float64 `json:"mutate"`   // the share asked for
+	// Keep is the corpus's admission, Settings.CorpusKeep: "" novelty,
+	// KeepRandom the control.
+	Keep string `json:"keep,omitempty"`
 	// Curve is the features found over time: [graphs, features] after
 	// that many distinct graphs (in index order, repeats skipped), at
 	// most 64 points, the last one all of them.
@@ -230,7 +233,7 @@ func entries(n int) string {
 // nothing: the curve counts the distinct graphs run, as the report's
 // graphs count does.
 func guidedSummary(s Settings, recs []Record) *GuidedSummary {
-	g := &GuidedSummary{Mutate: s.Mutate, Curve: [][2]int{}}
+	g := &GuidedSummary{Mutate: s.Mutate, Keep: s.CorpusKeep, Curve: [][2]int{}}
 	judged := make([]*Record, 0, len(recs))
 	for k := range recs {
 		if !recs[k].Seen && !recs[k].Skipped {
@@ -292,7 +295,22 @@ func guidedProse(g *GuidedSummary, name func(string) string) string {
 	if g.Corpus != nil {
 		s += " " + strings.ToUpper(g.Corpus.Summary()[:1]) + g.Corpus.Summary()[1:] + "."
 	}
+	if g.Keep == KeepRandom {
+		s += " " + keptAtRandom + "."
+	}
 	return s
+}
+
+// keptAtRandom is what the reports say of a corpus kept at random.
+const keptAtRandom = "The corpus admitted graphs at random (--corpus-keep random, a control for measurements): in each batch as many as novelty would have, whatever their features"
+
+// KeepNote is the summary line's note on the corpus's admission: "" for
+// novelty.
+func (g *GuidedSummary) KeepNote() string {
+	if g.Keep != KeepRandom {
+		return ""
+	}
+	return "corpus kept at random (--corpus-keep random: a control)"
 }
 
 func lastGraphs(g *GuidedSummary) int {

@@ -42,7 +42,7 @@ const keepNovel = "novel"
 // corpusKeep is the fuzz.Settings.CorpusKeep of --corpus-keep.
 func (g *guidedFlags) corpusKeep() (string, error) {
 	switch g.keep {
-	case keepNovel:
+	case keepNovel, "": // "": flags not parsed, the default
 		return "", nil
 	case fuzz.KeepRandom:
 		return fuzz.KeepRandom, nil

@@ -1,9 +1,11 @@
 // guided_bench_test.go: BenchmarkGuided, graphs-to-detection of each
-// planted fault (structurizer/faults.go) under pure generation and under
-// guided generation (--mutate 0.5), the latter from an empty corpus and
-// from the corpus a previous campaign on the clean tree left (the nightly
-// case: --corpus kept in the state directory). Every campaign is `cfgfuzz
-// run` set up through its own flags (2 workers, seed 1); graphs-to-
+// planted fault (structurizer/faults.go) under pure generation, under
+// guided generation (--mutate 0.5) and under its control, the same with
+// the corpus kept at random (--corpus-keep random), the latter two from an
+// empty corpus and from the corpus a previous campaign on the clean tree
+// left (the nightly case: --corpus kept in the state directory; grown
+// with the random keep for the control). Every campaign is `cfgfuzz run`
+// set up through its own flags (2 workers, seeds 1, 3 and 5); graphs-to-
 // detection is the first failing graph index plus one, searched with
 // budgets of 100, 400, 1600 and 3000 graphs (a guided campaign's first
 // graphs do not depend on its budget: guide.go). Run it with
@@ -97,23 +99,51 @@ func median(xs []int) float64 {
 func BenchmarkGuided(b *testing.B) {
 	for range b.N {
 		night := guidedCampaign(b, nil, 1000, "--seed", "2", "--mutate", "0.5").Corpus
-		fmt.Printf("previous night's corpus (clean tree, seed 2, 1000 graphs, --mutate 0.5): %d entries, %d features", len(night.Entries), night.Features())
-		fmt.Println()
-		var pure, empty, kept []int
-		var rows strings.Builder
-		rows.WriteString("| fault | pure | guided, empty corpus | guided, previous corpus |\n|---|---|---|---|\n")
-		for _, fault := range structurizer.FaultNames() {
-			p := graphsToDetection(b, nil, "--inject", fault)
-			e := graphsToDetection(b, nil, "--inject", fault, "--mutate", "0.5")
-			k := graphsToDetection(b, night, "--inject", fault, "--mutate", "0.5")
-			pure, empty, kept = append(pure, p), append(empty, e), append(kept, k)
-			fmt.Fprintf(&rows, "| %s | %s | %s | %s |\n", fault, found(p), found(e), found(k))
+		random := guidedCampaign(b, nil, 1000, "--seed", "2", "--mutate", "0.5", "--corpus-keep", "random").Corpus
+		fmt.Printf("previous night's corpus (clean tree, seed 2, 1000 graphs, --mutate 0.5): %d entries, %d features; with --corpus-keep random: %d entries, %d features\n",
+			len(night.Entries), night.Features(), len(random.Entries), random.Features())
+		for _, seed := range []string{"1", "3", "5"} { // none the previous night's seed
+			// Printed, not logged: the testing package cuts a benchmark's
+			// log to its first lines.
+			fmt.Printf("seed %s: graphs to detection (first failing index + 1; - not within %d):\n%s",
+				seed, guidedBudgets[len(guidedBudgets)-1], guidedTable(b, seed, night, random))
 		}
-		fmt.Fprintf(&rows, "| median | %g | %g | %g |\n", median(pure), median(empty), median(kept))
-		// Printed, not logged: the testing package cuts a benchmark's log
-		// to its first lines.
-		fmt.Printf("graphs to detection (first failing index + 1; - not within %d):\n%s", guidedBudgets[len(guidedBudgets)-1], rows.String())
 	}
+}
+
+// guidedTable is BenchmarkGuided's table for one campaign seed: each
+// planted fault's graphs-to-detection under pure generation, guided
+// generation and its control (--corpus-keep random), the latter two from
+// an empty corpus and from the previous night's (night, and random grown
+// with the random keep).
+func guidedTable(b *testing.B, seed string, night, random *fuzz.Corpus) string {
+	cols := []struct {
+		corpus *fuzz.Corpus
+		args   []string
+	}{
+		{nil, nil},
+		{nil, []string{"--mutate", "0.5"}},
+		{night, []string{"--mutate", "0.5"}},
+		{nil, []string{"--mutate", "0.5", "--corpus-keep", "random"}},
+		{random, []string{"--mutate", "0.5", "--corpus-keep", "random"}},
+	}
+	var rows strings.Builder
+	rows.WriteString("| fault | pure | guided, empty corpus | guided, previous corpus | random keep, empty corpus | random keep, previous random corpus |\n|---|---|---|---|---|---|\n")
+	all := make([][]int, len(cols))
+	for _, fault := range structurizer.FaultNames() {
+		rows.WriteString("| " + fault)
+		for k, c := range cols {
+			n := graphsToDetection(b, c.corpus, append([]string{"--seed", seed, "--inject", fault}, c.args...)...)
+			all[k] = append(all[k], n)
+			rows.WriteString(" | " + found(n))
+		}
+		rows.WriteString(" |\n")
+	}
+	rows.WriteString("| median")
+	for _, ns := range all {
+		fmt.Fprintf(&rows, " | %g", median(ns))
+	}
+	return rows.String() + " |\n"
 }
 
 func found(n int) string {

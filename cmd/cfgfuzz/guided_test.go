@@ -118,3 +118,31 @@ func TestGuidedCorpusUnwritable(t *testing.T) {
 		t.Errorf("the resume wrote no corpus: %v", err)
 	}
 }
+
+// TestRunCorpusKeepRandom: --corpus-keep random grows a corpus that the
+// summary line, report.md and the settings name as kept at random, and is
+// refused with an unknown keep or without a guided campaign.
+func TestRunCorpusKeepRandom(t *testing.T) {
+	dir := t.TempDir()
+	corpus, out := filepath.Join(dir, "corpus"), filepath.Join(dir, "out")
+	code, stdout, stderr := runCmd([]string{"run", "--graphs", "100", "--seed", "2", "--mutate", "0.5", "--corpus-keep", "random", "--corpus", corpus,
+		"--corpus-batch", "50", "--progress", "none", "--minimize=false", "--out", out}, "")
+	if code != exitOK || !strings.Contains(stdout, "corpus kept at random") {
+		t.Fatalf("exit %d\n%s%s\nwant 0 and the summary naming the random keep", code, stdout, stderr)
+	}
+	if rep := readReportJSON(t, out); rep.Settings.CorpusKeep != fuzz.KeepRandom || rep.Guided.Keep != fuzz.KeepRandom {
+		t.Errorf("report.json: settings keep %q, guided keep %q; want %q", rep.Settings.CorpusKeep, rep.Guided.Keep, fuzz.KeepRandom)
+	}
+	if md := readFile(t, filepath.Join(out, "report.md")); !strings.Contains(md, "--corpus-keep random") {
+		t.Errorf("report.md does not name the random keep")
+	}
+	if c, err := fuzz.LoadCorpus(corpus); err != nil || len(c.Entries) == 0 {
+		t.Errorf("no corpus written: %v", err)
+	}
+	for _, args := range [][]string{{"--mutate", "0.5", "--corpus-keep", "fresh"}, {"--corpus-keep", "random"}} {
+		args = append([]string{"run", "--graphs", "5", "--progress", "none", "--out", filepath.Join(dir, "refused")}, args...)
+		if code, _, stderr := runCmd(args, ""); code == exitOK || !strings.Contains(stderr, "--corpus-keep") {
+			t.Errorf("%v: exit %d, %s; want a refusal naming --corpus-keep", args[5:], code, stderr)
+		}
+	}
+}

@@ -628,6 +628,9 @@ func guidedLine(g *fuzz.GuidedSummary) string {
 	if g.Corpus != nil {
 		s += "; " + g.Corpus.Summary()
 	}
+	if n := g.KeepNote(); n != "" {
+		s += "; " + n
+	}
 	return s
 }
 
