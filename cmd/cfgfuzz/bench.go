@@ -133,6 +133,7 @@ const (
 	benchLeftNoModule = "no module" // cfgfuzz's own strategy gave none
 	benchLeftDriver   = "driver failure"
 	benchLeftRejected = "rejected" // its traces disagree with the walks
+	benchLeftHarness  = "harness error"
 )
 
 // benchRow is one set's line of the table.
@@ -179,12 +180,28 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer, builds *fuzz
 	printBenchHeader(stdout, drv.info, bf, sideNames(sides))
 	rows := progress.run(drv, sets, sides, bf, stderr)
 	printBenchTable(stdout, sideNames(sides), rows)
+	return benchStatus(rows, stderr)
+}
+
+// benchStatus is bench's exit status for rows: 2 when a structurizer's
+// answer was a harness error (the request, not the graph, failed, as in
+// check and run: the figures are incomplete for a reason outside the
+// structurizer's answer), said on stderr; else 1 when a column left a
+// graph out of its figures; else 0.
+func benchStatus(rows []benchRow, stderr io.Writer) int {
+	harness, left := 0, false
 	for _, r := range rows {
 		for _, t := range r.cols {
-			if len(t.left) > 0 {
-				return exitFail
-			}
+			harness += t.left[benchLeftHarness]
+			left = left || len(t.left) > 0
 		}
+	}
+	switch {
+	case harness > 0:
+		fmt.Fprintf(stderr, "cfgfuzz bench: %s no module for a harness error (the request failed, not the graph): the figures are incomplete\n", fuzz.Plural(harness, "graph")+" got")
+		return exitUsage
+	case left:
+		return exitFail
 	}
 	return exitOK
 }
@@ -554,7 +571,7 @@ func externalSide(side fuzz.Side, limit time.Duration) benchSide {
 		s := fuzz.SideStructurizer(side, proto.Options{Registers: registers}, limit)(g)
 		switch {
 		case s.Err != nil:
-			return nil, nil, benchNoModule{"harness error", s.Err}
+			return nil, nil, benchNoModule{benchLeftHarness, s.Err}
 		case s.Module == nil && s.Unsupported:
 			return nil, nil, benchNoModule{"unsupported", fmt.Errorf("not served: %s", s.Detail)}
 		case s.Module == nil:

@@ -378,3 +378,27 @@ func TestBenchNeedsAColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchStatus: a harness error in any column makes bench's status 2
+// and says the figures are incomplete; another graph left out makes it
+// 1; none, 0.
+func TestBenchStatus(t *testing.T) {
+	row := func(left map[string]int) []benchRow {
+		return []benchRow{{name: "reducible 20", graphs: 2, cols: []benchTotals{{}, {left: left}}}}
+	}
+	for _, c := range []struct {
+		left map[string]int
+		want int
+		says string
+	}{
+		{nil, exitOK, ""},
+		{map[string]int{"refused": 1}, exitFail, ""},
+		{map[string]int{benchLeftRejected: 1}, exitFail, ""},
+		{map[string]int{"refused": 1, benchLeftHarness: 2}, exitUsage, "2 graphs got no module for a harness error"},
+	} {
+		var stderr strings.Builder
+		if got := benchStatus(row(c.left), &stderr); got != c.want || !strings.Contains(stderr.String(), c.says) || (c.says == "") != (stderr.Len() == 0) {
+			t.Errorf("left %v: status %d, said %q; want %d saying %q", c.left, got, stderr.String(), c.want, c.says)
+		}
+	}
+}

@@ -66,11 +66,12 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "exit status: 0 ok, 1 failures or new findings, 2 usage, input or output errors, or verdicts")
-	fmt.Fprintln(w, "left incomplete (check, run, compare, merge, regress: a check past its limit or unable to judge a module);")
+	fmt.Fprintln(w, "left incomplete (check, run, compare, merge, regress: a check past its limit or unable to judge a module;")
+	fmt.Fprintln(w, "bench: a structurizer's harness error, its figures then incomplete);")
 	fmt.Fprintln(w, "stopped by SIGINT, SIGTERM, SIGHUP: 130, 143, 129 (run and compare write their report first,")
 	fmt.Fprintln(w, "minimize the smallest graph it found, regress its summary and JUnit file of the cases judged,")
 	fmt.Fprintln(w, "merge leaves the state as it was and says how to run it again, bench prints what it measured so far;")
-	fmt.Fprintln(w, "check, bisect, selftest and bench end at once;")
+	fmt.Fprintln(w, "check, bisect and selftest end at once;")
 	fmt.Fprintln(w, "a revision's build in progress is stopped first, nothing of it left)")
 }
 
