@@ -294,7 +294,7 @@ func (c *Config) grownCorpus(rep *Report, r *campaignRun) *Corpus {
 	}
 	r.gd.mergeBelow(-1, r.rs.kept) // a guided campaign's set keeps every record
 	grown := r.gd.corpus
-	rep.Guided.Corpus = newCorpusNote(c.Corpus, grown, c.Settings.Current, c.CorpusDir, c.corpusKept(rep))
+	rep.Guided.Corpus = newCorpusNote(c.Corpus, grown, c.Settings.Current, c.CorpusKeep, c.CorpusDir, c.corpusKept(rep))
 	rep.Guided.splitFeatures(c.Corpus, r.rs.kept)
 	return grown
 }

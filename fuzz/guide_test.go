@@ -826,12 +826,16 @@ func TestFullCorpusReplacesRedundantEntries(t *testing.T) {
 	if c.Add(g.Clone(), []string{"more"}, MaxCorpus+1, 1) || c.NotKept != 1 {
 		t.Errorf("with no entry redundant, a new feature's graph is kept (not kept %d)", c.NotKept)
 	}
-	n := newCorpusNote(start, c, "self", "dir", "")
+	n := newCorpusNote(start, c, "self", "", "dir", "")
 	if n.Added == nil || *n.Added != 1 || n.Replaced != 1 || n.NotKept != 1 {
 		t.Fatalf("note %+v, want 1 added in place of a redundant entry, 1 not kept", n)
 	}
 	if s := n.Summary(); !strings.Contains(s, "added 1 (1 in place of redundant entries: the corpus is full, 4096 entries), 1 graphs with a new feature not kept") {
 		t.Errorf("summary %q", s)
+	}
+	// The control's full corpus drops its oldest entry, and says so.
+	if s := newCorpusNote(start, c, "self", KeepRandom, "dir", "").Summary(); !strings.Contains(s, "(1 in place of the oldest entries: the corpus is full") {
+		t.Errorf("a random keep's summary %q, want the oldest entries named", s)
 	}
 }
 

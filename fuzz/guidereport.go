@@ -118,10 +118,14 @@ type CorpusNote struct {
 	// know (no corpus directory, a start corpus not empty).
 	Added *int `json:"added,omitempty"`
 	// Replaced is how many of those took the place of a redundant entry
-	// of a full corpus, and NotKept the graphs with a new feature that a
-	// full corpus had no redundant entry for (MaxCorpus); absent when 0.
+	// of a full corpus (of its oldest, Oldest), and NotKept the graphs with
+	// a new feature that a full corpus had no redundant entry for
+	// (MaxCorpus); absent when 0.
 	Replaced int `json:"replaced,omitempty"`
-	NotKept  int `json:"not_kept,omitempty"`
+	// Oldest says a full corpus dropped its oldest entries, not redundant
+	// ones: it was kept at random (KeepRandom).
+	Oldest  bool `json:"oldest,omitempty"`
+	NotKept int  `json:"not_kept,omitempty"`
 	// Written is the directory the grown corpus is written back to; ""
 	// when it is not, NotWritten saying why (one of the Corpus* reasons).
 	Written    string `json:"written,omitempty"`
@@ -155,8 +159,9 @@ func MarkCorpusNotWritten(rep *Report, err error) {
 
 // newCorpusNote is the note of a campaign that started from start (nil:
 // empty) and ended with end, on the current side current, its corpus
-// written to dir unless why says why not.
-func newCorpusNote(start, end *Corpus, current, dir, why string) *CorpusNote {
+// kept as keep says (Settings.CorpusKeep) and written to dir unless why
+// says why not.
+func newCorpusNote(start, end *Corpus, current, keep, dir, why string) *CorpusNote {
 	if start == nil {
 		start = &Corpus{}
 	}
@@ -165,6 +170,7 @@ func newCorpusNote(start, end *Corpus, current, dir, why string) *CorpusNote {
 		added := newEntries(start, end)
 		n.Added = &added
 		n.Replaced = added - (len(end.Entries) - len(start.Entries))
+		n.Oldest = n.Replaced > 0 && keep == KeepRandom
 		n.NotKept = end.NotKept
 	}
 	if why == "" {
@@ -181,7 +187,11 @@ func (n *CorpusNote) Summary() string {
 		s += fmt.Sprintf(", added %d", *n.Added)
 	}
 	if n.Replaced > 0 {
-		s += fmt.Sprintf(" (%d in place of redundant entries: the corpus is full, %d entries)", n.Replaced, MaxCorpus)
+		dropped := "redundant"
+		if n.Oldest {
+			dropped = "the oldest"
+		}
+		s += fmt.Sprintf(" (%d in place of %s entries: the corpus is full, %d entries)", n.Replaced, dropped, MaxCorpus)
 	}
 	if n.NotKept > 0 {
 		s += fmt.Sprintf(", %d graphs with a new feature not kept (full, and every entry shows a feature no other does)", n.NotKept)

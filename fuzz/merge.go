@@ -122,7 +122,7 @@ func mergedCorpus(dir string, rep *Report, recs []Record) (*Corpus, error) {
 	}
 	g := newGuide(&rep.Settings, start)
 	g.mergeBelow(-1, recs)
-	rep.Guided.Corpus = newCorpusNote(start, g.corpus, rep.Settings.Current, dir, why)
+	rep.Guided.Corpus = newCorpusNote(start, g.corpus, rep.Settings.Current, rep.Settings.CorpusKeep, dir, why)
 	rep.Guided.splitFeatures(start, recs)
 	if why != "" {
 		return nil, nil
