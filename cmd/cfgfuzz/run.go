@@ -546,8 +546,11 @@ func mostlyUnsupportedWarning(rep *fuzz.Report) string {
 // carrying --inject's faults is told so instead (fuzz.InjectRefusedHint).
 // "" otherwise.
 func allErrorsHint(rep *fuzz.Report) string {
-	if rep.Graphs < 2 || rep.Outcomes[fuzz.OutError] != rep.Graphs {
+	if rep.Graphs < 2 {
 		return ""
+	}
+	if rep.Outcomes[fuzz.OutError] != rep.Graphs {
+		return baselineErrorsHint(rep)
 	}
 	if hint := fuzz.InjectRefusedHint(rep); hint != "" {
 		return hint
@@ -565,6 +568,17 @@ func allErrorsHint(rep *fuzz.Report) string {
 		hint += "; once it does, start the campaign again with --force (a --resume keeps these graphs' errors)"
 	}
 	return hint
+}
+
+// baselineErrorsHint is allErrorsHint for a comparison whose every graph
+// is a harness error on the baseline side alone (the current side had
+// none): the selftest of the baseline's structurizer; "" otherwise.
+func baselineErrorsHint(rep *fuzz.Report) string {
+	if rep.BaselineOutcomes[fuzz.OutError] != rep.Graphs || rep.Outcomes[fuzz.OutError] != 0 || rep.Settings.Baseline == "" {
+		return ""
+	}
+	return fmt.Sprintf("every graph is a harness error on the baseline side: `cfgfuzz selftest --structurizer %s` shows whether the baseline's structurizer serves the protocol, and how it fails",
+		fuzz.ShellQuote(rep.Settings.Baseline))
 }
 
 // requestErrorsHint is a note for a campaign whose first harness error is

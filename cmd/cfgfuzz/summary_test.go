@@ -222,3 +222,19 @@ func TestInjectRejectedHint(t *testing.T) {
 		t.Errorf("without --inject: hint %q, want the selftest's", got)
 	}
 }
+
+// TestBaselineErrorsHint: a comparison whose every graph is a harness
+// error on the baseline alone gets the selftest hint for the baseline's
+// structurizer; one where the current side erred too, or not every
+// graph, gets none of it.
+func TestBaselineErrorsHint(t *testing.T) {
+	rep := &fuzz.Report{Graphs: 5, Outcomes: map[string]int{fuzz.OutOK: 5}, BaselineOutcomes: map[string]int{fuzz.OutError: 5},
+		Settings: fuzz.Settings{Current: "cmd:./new", Baseline: "cmd:./old adapter"}}
+	if got := allErrorsHint(rep); !strings.Contains(got, "on the baseline side") || !strings.Contains(got, "cfgfuzz selftest --structurizer 'cmd:./old adapter'") {
+		t.Errorf("hint %q, want the baseline's selftest", got)
+	}
+	rep.BaselineOutcomes = map[string]int{fuzz.OutError: 4, fuzz.OutOK: 1}
+	if got := allErrorsHint(rep); got != "" {
+		t.Errorf("4 of 5 baseline errors: hint %q, want none", got)
+	}
+}
