@@ -328,12 +328,16 @@ func bisectWhat(s *Sides) string {
 }
 
 // NoBisect says in one line why new findings between sides that are
-// commits of one repository get no bisect command: the current side is
-// older than the baseline, both are the same commit, they share no
-// commit, or git names no merge base of sides that diverge (a shallow
-// clone); "" otherwise.
+// revisions get no bisect command: a side is a working tree with
+// uncommitted changes, the current side is older than the baseline, both
+// are the same commit, they share no commit, or git names no merge base
+// of sides that diverge (a shallow clone); "" otherwise.
 func (s *Sides) NoBisect() string {
 	switch {
+	case s != nil && s.Current.Dirty:
+		return "no bisect command: the current side is a working tree with uncommitted changes, and bisect walks commits: commit them and compare again for one"
+	case s != nil && s.Baseline.Dirty:
+		return "no bisect command: the baseline is a working tree with uncommitted changes, and bisect walks commits from a committed good one"
 	case s == nil || s.Ahead == nil || s.Behind == nil:
 		return ""
 	case *s.Ahead > 0 && s.Unrelated:

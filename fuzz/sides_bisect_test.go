@@ -150,3 +150,22 @@ func TestBisectCommandCarriesTheGPUDeviceAndTheProject(t *testing.T) {
 		t.Errorf("bisect arguments %q, want --serve alone, and no --gpu-device without the gpu check", args)
 	}
 }
+
+// TestNoBisectForAWorkingTree: a finding new against a baseline, where a
+// side is a working tree with uncommitted changes (compare on a dirty
+// tree), gets the one line saying why there is no bisect command.
+func TestNoBisectForAWorkingTree(t *testing.T) {
+	for _, tc := range []struct {
+		cur, base bool
+		want      string
+	}{
+		{true, false, "no bisect command: the current side is a working tree with uncommitted changes"},
+		{false, true, "no bisect command: the baseline is a working tree with uncommitted changes"},
+	} {
+		sides := &Sides{Current: SideName{Commit: "1111111", Dirty: tc.cur}, Baseline: SideName{Commit: "2222222", Dirty: tc.base}}
+		rep := &Report{Sides: sides, Findings: []Finding{*newFinding("exec:x")}}
+		if got := NoBisectNote(rep); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("dirty current %v, baseline %v: %q, want %q", tc.cur, tc.base, got, tc.want)
+		}
+	}
+}
