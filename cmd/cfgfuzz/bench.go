@@ -356,7 +356,8 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 		fmt.Fprintln(fs.Output(), "dispatch loop, each of its calls within --timeout as in check and run (the driver's wait for one")
 		fmt.Fprintln(fs.Output(), "dispatch is --fence-timeout). Modules run in driver processes cfgfuzz starts, so a module that crashes the")
 		fmt.Fprintln(fs.Output(), "driver or outlasts --module-limit fails alone. Exit status 1 if a driver run disagrees with a")
-		fmt.Fprintln(fs.Output(), "walk, a module fails on the driver, or a structurizer gives no module.\n\nflags:")
+		fmt.Fprintln(fs.Output(), "walk, a module fails on the driver, or a structurizer gives no module; 2 if a structurizer's answer")
+		fmt.Fprintln(fs.Output(), "is a harness error (the request failed, not the graph: the figures are incomplete).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	return bf, fs
