@@ -576,10 +576,22 @@ func externalSide(side fuzz.Side, limit time.Duration) benchSide {
 		case s.Module == nil && s.Unsupported:
 			return nil, nil, benchNoModule{"unsupported", fmt.Errorf("not served: %s", s.Detail)}
 		case s.Module == nil:
-			return nil, nil, benchNoModule{benchOutcomeWord(s.Failure), fmt.Errorf("%s: %s", s.Failure, s.Detail)}
+			return nil, nil, benchNoModule{benchOutcomeWord(s.Failure), errors.New(failureText(s.Failure, s.Detail))}
 		}
 		return s.Module, s.Stats, nil
 	}}
+}
+
+// failureText is a structurizer's failure sig with its detail, the
+// detail's start left out of sig where it repeats it
+// ("structurize:crash:protocol: answer is not JSON" and the detail
+// "protocol: answer is not JSON: first bytes ..." read once).
+func failureText(sig, detail string) string {
+	parts := strings.SplitN(sig, ":", 3)
+	if len(parts) == 3 && parts[2] != "" && strings.HasPrefix(detail, parts[2]) {
+		return parts[0] + ":" + parts[1] + ":" + detail
+	}
+	return sig + ": " + detail
 }
 
 // benchOutcomeWord is the table's word for a structurizer's failure

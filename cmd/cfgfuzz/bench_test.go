@@ -402,3 +402,17 @@ func TestBenchStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchFailureText: a failure whose detail starts with the
+// signature's reason reads it once; another keeps both.
+func TestBenchFailureText(t *testing.T) {
+	for _, c := range [][3]string{
+		{"structurize:crash:protocol: answer is not JSON", "protocol: answer is not JSON: first bytes \"x\"", "structurize:crash:protocol: answer is not JSON: first bytes \"x\""},
+		{"structurize:timeout", "no answer within 10s", "structurize:timeout: no answer within 10s"},
+		{"structurize:error:toy", "planted", "structurize:error:toy: planted"},
+	} {
+		if got := failureText(c[0], c[1]); got != c[2] {
+			t.Errorf("failureText(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}
