@@ -75,3 +75,25 @@ func TestProgressLineNamesTheGraphsInFlightWhenStalled(t *testing.T) {
 		t.Errorf("stopping: %s", l)
 	}
 }
+
+// TestProgressBarNamesTheGraphsInFlightWhenStalled: under the terminal's
+// bar, the heartbeat prints nothing while graphs finish, and a line naming
+// the graphs in flight once none has finished for stallAfter.
+func TestProgressBarNamesTheGraphsInFlightWhenStalled(t *testing.T) {
+	var out strings.Builder
+	p := newProgress(&out, true, time.Millisecond, 100)
+	p.inFlight = func() string {
+		return "graph 32 (reducible/w16, 398 blocks): the gpu check, 1m40s of --check-timeout 2m0s"
+	}
+	p.last = time.Now().Add(-time.Second)
+	p.heartbeat()
+	if strings.Contains(out.String(), "in flight") {
+		t.Errorf("graphs finishing: the bar's heartbeat printed %q", out.String())
+	}
+	p.moved = time.Now().Add(-stallAfter - time.Second)
+	p.last = time.Now().Add(-time.Second)
+	p.heartbeat()
+	if !strings.Contains(out.String(), "cfgfuzz: no graph finished for 11s; in flight: graph 32 (reducible/w16, 398 blocks): the gpu check") {
+		t.Errorf("stalled: the bar's heartbeat printed %q", out.String())
+	}
+}

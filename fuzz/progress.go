@@ -316,16 +316,28 @@ func (p *progress) halt(fly *flights) {
 }
 
 // heartbeat prints the plain line when none was printed for p.every:
-// graphs whose checks run long still show the campaign alive.
+// graphs whose checks run long still show the campaign alive. Under the
+// terminal's bar, which redraws itself, it prints a line only while no
+// graph has finished for stallAfter: the graphs in flight, above the bar.
 func (p *progress) heartbeat() {
-	if p.w == nil || p.bar != nil {
+	if p.w == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if time.Since(p.last) >= p.every {
+	if time.Since(p.last) < p.every {
+		return
+	}
+	switch {
+	case p.bar == nil:
 		p.last = time.Now()
 		fmt.Fprintln(p.w, p.line())
+	case !p.halting && !p.stopping:
+		if fly := p.flying(stallAfter); fly != "" {
+			p.last = time.Now()
+			p.bar.Clear()
+			fmt.Fprintf(p.w, "cfgfuzz: no graph finished for %s%s\n", time.Since(p.moved).Round(time.Second), fly)
+		}
 	}
 }
 
