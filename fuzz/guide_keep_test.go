@@ -96,32 +96,7 @@ func TestCorpusKeepRandomDeterministic(t *testing.T) {
 		t.Errorf("random-keep corpora differ between 1 and 2 workers: %d and %d entries", len(oa.Corpus.Entries), len(ob.Corpus.Entries))
 	}
 
-	part := randomConfig(t, 150)
-	mustRun(t, part)
-	keepRecords(t, part.Dir, 80)
-	saved, err := LoadSettings(part.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	part.Settings, part.Resume = saved, true
-	mustRun(t, part)
-	if ja, jp := reportJSON(t, a.Dir), reportJSON(t, part.Dir); ja != jp {
-		t.Errorf("resumed random-keep report differs from the whole run's:\n%s\n---\n%s", ja, jp)
-	}
-
-	frozen := randomConfig(t, 100)
-	frozen.CorpusBatch = 0
-	mustRun(t, frozen)
-	var dirs []string
-	for i := range 2 {
-		c := randomConfig(t, 100)
-		c.Shard = Shard{I: i, N: 2}
-		mustRun(t, c)
-		dirs = append(dirs, c.Dir)
-	}
-	if jf, jm := reportJSON(t, frozen.Dir), mergedReportJSON(t, dirs); jf != jm {
-		t.Errorf("merged random-keep shards differ from the frozen run:\n%s\n---\n%s", jf, jm)
-	}
+	resumeAndShardsAgree(t, "random-keep", randomConfig, a, 80)
 }
 
 func TestCorpusKeepRefused(t *testing.T) {

@@ -133,11 +133,19 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 func TestGuidedResumeAndShards(t *testing.T) {
 	whole := guidedConfig(t, 100)
 	mustRun(t, whole)
+	resumeAndShardsAgree(t, "guided", guidedConfig, whole, 60)
+}
 
-	// A resumed run: the first 60 graphs' records, then the rest.
-	part := guidedConfig(t, 100)
+// resumeAndShardsAgree: a campaign of config's made as whole was (its
+// graphs, of a finished run), killed after keep of its records and
+// resumed, gives whole's report; config's shards of 100 graphs, which run
+// frozen, merged give the unsharded frozen run's. what names the
+// campaign in the errors.
+func resumeAndShardsAgree(t *testing.T, what string, config func(*testing.T, int) Config, whole Config, keep int) {
+	t.Helper()
+	part := config(t, whole.Graphs)
 	mustRun(t, part)
-	keepRecords(t, part.Dir, 60)
+	keepRecords(t, part.Dir, keep)
 	saved, err := LoadSettings(part.Dir)
 	if err != nil {
 		t.Fatal(err)
@@ -145,22 +153,22 @@ func TestGuidedResumeAndShards(t *testing.T) {
 	part.Settings, part.Resume = saved, true
 	mustRun(t, part)
 	if a, b := reportJSON(t, whole.Dir), reportJSON(t, part.Dir); a != b {
-		t.Errorf("resumed guided report differs from the whole run's:\n%s\n---\n%s", a, b)
+		t.Errorf("resumed %s report differs from the whole run's:\n%s\n---\n%s", what, a, b)
 	}
 
 	// Shards run frozen: merged, they give the unsharded frozen run.
-	frozen := guidedConfig(t, 100)
+	frozen := config(t, 100)
 	frozen.CorpusBatch = 0
 	mustRun(t, frozen)
 	var dirs []string
 	for i := range 2 {
-		c := guidedConfig(t, 100)
+		c := config(t, 100)
 		c.Shard = Shard{I: i, N: 2}
 		mustRun(t, c)
 		dirs = append(dirs, c.Dir)
 	}
 	if a, b := reportJSON(t, frozen.Dir), mergedReportJSON(t, dirs); a != b {
-		t.Errorf("merged guided shards differ from the frozen run:\n%s\n---\n%s", a, b)
+		t.Errorf("merged %s shards differ from the frozen run:\n%s\n---\n%s", what, a, b)
 	}
 }
 
