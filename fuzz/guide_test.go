@@ -130,6 +130,9 @@ func TestGuidedMutantsDrawOnLowerBatches(t *testing.T) {
 	t.Logf("%d mutants, %d of quiet parents", mutants, quietParents)
 }
 
+// TestGuidedResumeAndShards: a guided campaign resumed after 60 of its
+// 100 graphs, and its frozen shards merged, give the reports of the runs
+// made whole (resumeAndShardsAgree).
 func TestGuidedResumeAndShards(t *testing.T) {
 	whole := guidedConfig(t, 100)
 	mustRun(t, whole)
