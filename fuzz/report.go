@@ -625,12 +625,7 @@ func (rep *Report) example(r *Record, class string) Example {
 func exampleOf(s *Settings, r *Record, class string) Example {
 	e := Example{Class: class, Index: r.Index, Seed: r.Seed, Graph: r.Graph, Weights: r.Weights,
 		Current: sideLabel(&r.Current), Detail: r.Current.Detail, Program: r.Program, Strategy: r.Strategy, Mutant: r.Mutant}
-	switch {
-	case r.Mutant != "": // no stream's label is true of a graft (GraftStream)
-		e.Stream = GraftStream()
-	case r.Stream >= 0 && r.Stream < len(s.Streams):
-		e.Stream = s.Streams[r.Stream]
-	}
+	e.Stream = streamOf(s, r)
 	if class != "" {
 		e.CurrentModule = r.Current.Module
 		if r.Baseline != nil {
@@ -644,6 +639,19 @@ func exampleOf(s *Settings, r *Record, class string) Example {
 		}
 	}
 	return e
+}
+
+// streamOf is r's stream as the reports label it: GraftStream for a
+// guided campaign's graft (no stream's label is true of it), the zero
+// Stream where r names none of s's.
+func streamOf(s *Settings, r *Record) Stream {
+	switch {
+	case r.Mutant != "":
+		return GraftStream()
+	case r.Stream >= 0 && r.Stream < len(s.Streams):
+		return s.Streams[r.Stream]
+	}
+	return Stream{}
 }
 
 func sideLabel(s *SideResult) string {

@@ -211,7 +211,7 @@ func (w *worker) run(j job) Record {
 		rec.Seen = true
 		return rec
 	}
-	w.fly.start(w, i, exampleOf(w.set, &rec, "").Stream, it.Graph.Len())
+	w.fly.start(w, i, streamOf(w.set, &rec), it.Graph.Len())
 	defer w.fly.land(w)
 	curOpt, baseOpt := w.curOpt, w.baseOpt
 	if st := w.set.GraphStrategy(i); st != w.set.Strategy {
