@@ -95,7 +95,9 @@ func runCampaign(t *testing.T, sopt structurizer.Options, checks []string) *fuzz
 		Settings: fuzz.Settings{Seed: 1, Walks: 16, Graphs: *campaignGraphs, Strategy: sopt.Strategy, Inject: sopt.Inject, Checks: checks,
 			Streams: []fuzz.Stream{{Kind: "reducible", Weights: "w0"}, {Kind: "program", Weights: "w0"}, {Kind: "irreducible", Weights: "w0"}}},
 		Source: genSource{}, Current: fuzz.InProcessFactory(), Baseline: fuzz.InProcessFactory(), Dir: t.TempDir(), Workers: 2,
-		Minimize: func(g *cfg.Graph, sig, _ string) (*cfg.Graph, error) { return hook(g, sig) },
+		Minimize: func(g *cfg.Graph, sig, _ string, baseline corpus.BaselineAnswer) (*cfg.Graph, error) {
+			return hook(g, sig, baseline)
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -168,7 +168,7 @@ func TestHookBaselineFailsTheResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := hook(g, "exec:trace-mismatch")
+	m, err := hook(g, "exec:trace-mismatch", BaselineAnswer{})
 	var bf *BaselineFailsError
 	if m != nil || !errors.As(err, &bf) || bf.Got != "fake:old" || !bf.Minimized {
 		t.Fatalf("%v, %v (%+v): want no graph and a BaselineFailsError about the minimized graph", m, err, bf)

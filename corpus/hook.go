@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/oracle"
@@ -184,18 +185,22 @@ type HookOptions struct {
 }
 
 // MinimizeHook returns a function for fuzz.Config.Minimize (the strategy
-// is the Runner's): the minimized graph, with a *StoppedEarly error beside
-// it when a limit ended the search, a *Flaky error when judgements
-// disagreed and a *NotShrunk error when it is no smaller than g (through
-// errors.Join); nil and no error when the search
-// was interrupted; nil and a *Flaky error when the result failed none of
-// its judgements, and a *BaselineFailsError when the baseline failed it;
-// an error when g could not be minimized, a *NotFailingError when g does
-// not fail with sig, a *BaselineFailsError when the baseline fails it
-// too (a graph the baseline declines, Declined, is minimized: the
-// failure is new). It is not safe for concurrent use (the campaign calls it from one
-// goroutine).
-func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
+// is the Runner's), given the finding's graph g, its signature sig and
+// the baseline's answer on g in the campaign (Options.CampaignBaseline;
+// the zero value unknown): the minimized graph, with a *StoppedEarly
+// error beside it when a limit ended the search, a *Flaky error when
+// judgements disagreed, a *NotShrunk error when it is no smaller than g
+// and a *BaselineChanged error when the baseline's answer on g differs
+// from the campaign's (through errors.Join); nil and no error when the
+// search was interrupted; nil and a *Flaky error when the result failed
+// none of its judgements, and a *BaselineFailsError when the baseline
+// failed it (each with the *BaselineChanged error, if any); an error
+// when g could not be minimized, a *NotFailingError when g does not fail
+// with sig, a *BaselineFailsError when the baseline fails it too (a
+// graph the baseline declines, Declined, is minimized: the failure is
+// new). It is not safe for concurrent use (the campaign calls it from
+// one goroutine).
+func MinimizeHook(opt HookOptions) (func(g *cfg.Graph, sig string, campaign BaselineAnswer) (*cfg.Graph, error), error) {
 	run, err := NewRunner(opt.Runner)
 	if err != nil {
 		return nil, err
@@ -235,10 +240,12 @@ type findingHook struct {
 }
 
 // minimize minimizes g, the first graph of the finding of signature sig,
-// logs the result, and stores the finding with its minimized graph
-// (MinimizeHook says what it returns).
-func (h *findingHook) minimize(g *cfg.Graph, sig string) (*cfg.Graph, error) {
+// which the campaign's baseline answered as campaign, logs the result,
+// and stores the finding with its minimized graph (MinimizeHook says
+// what it returns).
+func (h *findingHook) minimize(g *cfg.Graph, sig string, campaign BaselineAnswer) (*cfg.Graph, error) {
 	o, pred := h.options(sig)
+	o.CampaignBaseline = campaign
 	name := sig // the finding as the campaign names it: per signature and strategy
 	if h.sopt.Strategy != "" {
 		name += " (strategy " + h.sopt.Strategy + ")"
@@ -252,22 +259,23 @@ func (h *findingHook) minimize(g *cfg.Graph, sig string) (*cfg.Graph, error) {
 		return nil, err
 	}
 	flaky := h.logResult(name, res)
+	changed := baselineChangedError(res)
 	switch {
 	case res.Stopped == StoppedByInterruption:
 		return nil, nil // an interrupted campaign's resume minimizes it whole
 	case res.BaselineFails != "":
-		return nil, &BaselineFailsError{Got: res.BaselineFails, Minimized: true}
+		return nil, errors.Join(&BaselineFailsError{Got: res.BaselineFails, Minimized: true}, changed)
 	case res.Confirmed.Failed == 0 && res.RejudgeErr != nil:
-		return nil, rejudgeError(res)
+		return nil, errors.Join(rejudgeError(res), changed)
 	case res.Confirmed.Failed == 0 && res.Confirmed.Judged > 0:
-		return nil, flaky
+		return nil, errors.Join(flaky, changed)
 	}
 	unjudged := h.store(g, sig, name, res, o.Deadline)
 	var early error
 	if res.Stopped != "" {
 		early = &StoppedEarly{Limit: res.Stopped}
 	}
-	return res.Graph, errors.Join(early, flaky, rejudgeError(res), unjudged, notShrunkOf(res))
+	return res.Graph, errors.Join(early, flaky, rejudgeError(res), unjudged, notShrunkOf(res), changed)
 }
 
 // options are the minimization's options for the finding of sig, with
@@ -391,25 +399,34 @@ func OvershotNote(res *Result) string {
 		o.Size.Blocks, got, back, on)
 }
 
-// BaselineNote words what the baseline's declines (Declined) did to a
-// search with a baseline: that it declined the original graph, which is
-// no failure, so candidates it declines were taken too; or how many
+// BaselineNote words what the baseline's answers did to a search with a
+// baseline: that its answer on the original graph differs from the
+// campaign's (Options.CampaignBaseline: BaselineChanged says what that
+// means), first; that it declined (Declined) the original graph, which
+// is no failure, so candidates it declines were taken too; or how many
 // candidates failing with the signature were not taken because it
-// declined them though it passed the original graph. "" when it declined
-// nothing that mattered.
+// declined them though it passed the original graph. "" when neither
+// its answer nor its declines mattered.
 func BaselineNote(res *Result) string {
-	if res.BaselineDeclines != "" {
-		return fmt.Sprintf("the baseline %s the graph (%s), which is no failure: the failure is new, and the search took candidates the baseline declines as well as those it passes",
-			declineWords(res.BaselineDeclines), res.BaselineDeclines)
+	var parts []string
+	changed := baselineChangedOf(res)
+	if changed != nil {
+		parts = append(parts, changed.What())
 	}
-	if n := res.BaselineDeclined; n > 0 {
+	switch n := res.BaselineDeclined; {
+	case res.BaselineDeclines != "" && changed != nil:
+		parts = append(parts, "the search took candidates the baseline declines as well as those it passes, as it declined the graph")
+	case res.BaselineDeclines != "":
+		parts = append(parts, fmt.Sprintf("the baseline %s the graph (%s), which is no failure: the failure is new, and the search took candidates the baseline declines as well as those it passes",
+			declineWords(res.BaselineDeclines), res.BaselineDeclines))
+	case n > 0:
 		what := "candidates that fail with the signature were not taken: the baseline declines them"
 		if n == 1 {
 			what = "candidate that fails with the signature was not taken: the baseline declines it"
 		}
-		return fmt.Sprintf("%d %s (refuses, or does not serve), though it passes the graph: a decline is no failure, but cannot show the failure new against a baseline that passes", n, what)
+		parts = append(parts, fmt.Sprintf("%d %s (refuses, or does not serve), though it passes the graph: a decline is no failure, but cannot show the failure new against a baseline that passes", n, what))
 	}
-	return ""
+	return strings.Join(parts, "; ")
 }
 
 // declineWords words a decline: "refuses", "does not serve".

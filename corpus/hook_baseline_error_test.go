@@ -28,7 +28,7 @@ func TestHookSaysTheBaselineCouldNotJudgeTheResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	min, err := hook(g, "fake:A")
+	min, err := hook(g, "fake:A", BaselineAnswer{})
 	t.Logf("fresh calls %d; minimized %v; err %v", fresh, min, err)
 	if fresh < 3 {
 		t.Fatalf("setup: %d fresh judgements; the result's are the third and after", fresh)

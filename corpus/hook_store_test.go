@@ -20,7 +20,7 @@ func TestHookSaysItJudgesForTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m, err := hook(g, "exec:trace-mismatch"); m == nil || err != nil {
+	if m, err := hook(g, "exec:trace-mismatch", BaselineAnswer{}); m == nil || err != nil {
 		t.Fatalf("%v, %v", m, err)
 	}
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
@@ -41,7 +41,7 @@ func TestHookNamesTheStrategy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m, err := hook(g, "exec:trace-mismatch"); m == nil || err != nil {
+	if m, err := hook(g, "exec:trace-mismatch", BaselineAnswer{}); m == nil || err != nil {
 		t.Fatalf("%v, %v", m, err)
 	}
 	for _, l := range strings.Split(strings.TrimSpace(log.String()), "\n") {

@@ -55,6 +55,17 @@ type Options struct {
 	// baseline then fails the graph as the current side does.
 	// Runner.BaselinePredicate is one.
 	Baseline Predicate
+	// CampaignBaseline is the baseline's answer on the original graph in
+	// the campaign that found it (the finding's record), for a search
+	// with a Baseline: the zero value is unknown, as for a graph no
+	// campaign judged (`cfgfuzz minimize --baseline` on a file). Where it
+	// is known and Baseline's judgement of the original graph differs
+	// from it (a pass against a decline, one decline against another, or
+	// a failure), the baseline's answers depend on chance, and whether
+	// the failure is new is uncertain: BaselineNote, MinimizeHook's
+	// *BaselineChanged and BaselineFailsError.Campaign say so. It changes
+	// no rule of the search, which judges by Baseline's own answer.
+	CampaignBaseline BaselineAnswer
 	// MaxSteps bounds the predicate calls (cache hits are free); 0 means
 	// DefaultMaxSteps, negative means no bound.
 	MaxSteps int
@@ -200,6 +211,11 @@ type Result struct {
 	// as those it passes. "" when the baseline passed it, or there is
 	// none.
 	BaselineDeclines string
+	// CampaignBaseline is Options.CampaignBaseline in baseline mode (the
+	// zero value, unknown, without a baseline): where it is known and
+	// differs from BaselineDeclines ("" a pass), the baseline's answers
+	// depend on chance (BaselineNote, BaselineChanged).
+	CampaignBaseline BaselineAnswer
 	// BaselineDeclined counts the candidates that failed with the
 	// signature but were not taken because the baseline, which passed the
 	// original graph, declined them.
@@ -276,11 +292,19 @@ func (e *NotFailingError) times() string {
 type BaselineFailsError struct {
 	Got       string // the baseline's signature, never a decline
 	Minimized bool   // the graph is the minimized one, not the original
+	// Campaign is, for the original graph, the baseline's answer on it
+	// in the campaign that found it (Options.CampaignBaseline): where
+	// that is known and no failure, the baseline's answers depend on
+	// chance, and whether the failure is new is uncertain.
+	Campaign BaselineAnswer
 }
 
 func (e *BaselineFailsError) Error() string {
-	if e.Minimized {
+	switch {
+	case e.Minimized:
 		return fmt.Sprintf("the baseline fails the minimized graph (%s), though it did not fail it during the search: perhaps not a new failure", e.Got)
+	case e.Campaign.Known && !e.Campaign.Failed():
+		return (&BaselineChanged{Campaign: e.Campaign.Signature, Minimizer: e.Got}).What()
 	}
 	return fmt.Sprintf("not a new failure: the baseline fails it too (%s)", e.Got)
 }
@@ -398,9 +422,9 @@ func (s *search) checkBaseline(h *cfg.Graph) error {
 		return fmt.Errorf("judging the original graph on the baseline: %w", err)
 	}
 	if sig != "" && !s.declines(sig) {
-		return &BaselineFailsError{Got: sig}
+		return &BaselineFailsError{Got: sig, Campaign: s.opt.CampaignBaseline}
 	}
-	s.res.BaselineDeclines = sig
+	s.res.BaselineDeclines, s.res.CampaignBaseline = sig, s.opt.CampaignBaseline
 	return nil
 }
 

@@ -643,7 +643,7 @@ func TestHookSaysWhenItStoppedEarly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := hook(g, "exec:trace-mismatch")
+		m, err := hook(g, "exec:trace-mismatch", BaselineAnswer{})
 		var se *StoppedEarly
 		if m == nil || c.want == "" && err != nil || c.want != "" && (!errors.As(err, &se) || se.Limit != "step limit (3)") {
 			t.Fatalf("max steps %d: %v, %v: want the graph, with *StoppedEarly only when a limit stopped the search", c.steps, m, err)
@@ -670,7 +670,7 @@ func TestHookSplitsItsTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m, _ := hook(g, "fake:slow"); m == nil {
+	if m, _ := hook(g, "fake:slow", BaselineAnswer{}); m == nil {
 		t.Fatalf("no graph; log %q", log.String())
 	}
 	line := log.String()

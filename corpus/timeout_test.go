@@ -185,7 +185,7 @@ func TestTimeoutHookResultReplaysAsATimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := hook(g, SigTimeout)
+	m, err := hook(g, SigTimeout, BaselineAnswer{})
 	if err != nil || m == nil {
 		t.Fatalf("hook: %v, %v", m, err)
 	}
@@ -285,7 +285,7 @@ func TestTimeoutHookNotShrunk(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := hook(g, SigTimeout)
+		m, err := hook(g, SigTimeout, BaselineAnswer{})
 		if m == nil {
 			t.Fatalf("%s: no graph (%v)", c.name, err)
 		}

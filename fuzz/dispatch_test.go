@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -94,7 +95,7 @@ func TestDispatchShareFindingsKeepTheirStrategy(t *testing.T) {
 	c := shareConfig(t, 80)
 	c.Inject = []string{"swap-arms"}
 	var calls []string
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	c.Minimize = func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		calls = append(calls, strategy)
 		return nil, nil
 	}

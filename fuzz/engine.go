@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -726,12 +727,12 @@ func (c *Config) minimizeUnlessStopped(rep *Report, done, planned int) {
 		before[i] = minimized{f.Minimized, f.MinimizedWeights, f.MinimizeStopped, f.notShrunk}
 	}
 	cut := false // a search was skipped or ran while the context was done
-	MinimizeFindings(rep, func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	MinimizeFindings(rep, func(g *cfg.Graph, sig, strategy string, baseline corpus.BaselineAnswer) (*cfg.Graph, error) {
 		if c.stage(StageMinimize); ctx.Err() != nil {
 			cut = true
 			return nil, nil
 		}
-		m, err := c.Minimize(g, sig, strategy)
+		m, err := c.Minimize(g, sig, strategy, baseline)
 		cut = cut || ctx.Err() != nil
 		return m, err
 	}, c.Progress, func() bool {

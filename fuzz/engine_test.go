@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -284,7 +285,7 @@ func TestEscalateAfterHang(t *testing.T) {
 // which minimizes each new signature once, as the whole run does.
 func TestShardsMergeMinimized(t *testing.T) {
 	var calls atomic.Int32
-	minimize := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	minimize := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		calls.Add(1)
 		return cfg.FromSuccs([][]int{{0, 1}, {}}), nil
 	}

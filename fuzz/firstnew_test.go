@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/draw"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
@@ -51,7 +52,7 @@ func firstNewConfig(t *testing.T, minimize Minimizer) Config {
 func TestFindingOnItsFirstNewGraph(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
-	minimize := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	minimize := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		mu.Lock()
 		got = append(got, cfg.FormatCompact(g))
 		mu.Unlock()

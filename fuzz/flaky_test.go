@@ -123,7 +123,7 @@ func minimizedBy(t *testing.T, graph bool, err error) (*Report, Finding) {
 	t.Helper()
 	cf := testConfig(t, 30)
 	cf.Inject = []string{"swap-arms"}
-	cf.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	cf.Minimize = func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		if graph {
 			return g, err
 		}

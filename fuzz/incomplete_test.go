@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -81,7 +82,10 @@ func TestStoppedWithNothingToMinimize(t *testing.T) {
 	c := testConfig(t, 40)
 	c.Context, c.ResumeCommand = ctx, "cfgfuzz run --resume DIR"
 	calls := 0
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { calls++; return g, nil }
+	c.Minimize = func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
+		calls++
+		return g, nil
+	}
 	c.Stage = func(s string) {
 		if s == StageGraphsDone {
 			cancel(errors.New("SIGTERM"))
@@ -111,7 +115,7 @@ func TestStoppedWhileMinimizing(t *testing.T) {
 	c.Inject, c.Context, c.ResumeCommand, c.Progress = []string{"swap-arms", "drop-merge"}, ctx, "cfgfuzz run --resume DIR", &log
 	c.Strategy = "" // structured: drop-merge fails some graphs, swap-arms others
 	calls := 0
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	c.Minimize = func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		calls++
 		cancel(errors.New("SIGINT"))
 		return g, nil
@@ -133,7 +137,10 @@ func TestStoppedWhileMinimizing(t *testing.T) {
 		}
 	}
 	c.Context, c.Resume, calls = context.Background(), true, 0
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { calls++; return g, nil }
+	c.Minimize = func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
+		calls++
+		return g, nil
+	}
 	rep = mustRun(t, c).Report
 	if rep.Incomplete != nil || calls != len(rep.Findings) {
 		t.Errorf("resumed: incomplete %+v, %d minimizations for %d findings", rep.Incomplete, calls, len(rep.Findings))

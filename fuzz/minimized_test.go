@@ -21,12 +21,12 @@ import (
 // backToOriginal is a minimizer whose search went back to the finding's
 // graph, as a timeout finding's does when a replay times out on none of
 // the smaller graphs it kept.
-func backToOriginal(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+func backToOriginal(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 	return g, &corpus.NotShrunk{Original: true}
 }
 
 // toTwoBlocks is a minimizer that shrinks every finding to two blocks.
-func toTwoBlocks(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+func toTwoBlocks(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 	return cfg.FromSuccs([][]int{{0, 1}, {}}), nil
 }
 
@@ -79,7 +79,7 @@ func TestMinimizedSaysWhetherTheGraphShrank(t *testing.T) {
 	}{
 		{"shrunk", toTwoBlocks, true, ""},
 		{"back to the original", backToOriginal, false, "went back to the finding's graph and found no smaller one"},
-		{"as found", func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil }, false, "no smaller than its graph"},
+		{"as found", func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) { return g, nil }, false, "no smaller than its graph"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cf := testConfig(t, 40)
@@ -111,9 +111,9 @@ func TestNotMinimizedWhenNoMinimizerRan(t *testing.T) {
 		defer cancel(nil)
 		cf := testConfig(t, 40)
 		cf.Inject, cf.Context, cf.ResumeCommand = []string{"swap-arms"}, ctx, "cfgfuzz run --resume DIR"
-		cf.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+		cf.Minimize = func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 			cancel(errors.New("SIGINT"))
-			return toTwoBlocks(g, sig, strategy)
+			return toTwoBlocks(g, sig, strategy, corpus.BaselineAnswer{})
 		}
 		mustRun(t, cf)
 		checkMinimizedFields(t, cf.Dir, false, "incomplete (interrupted (SIGINT) while minimizing): its resume minimizes it")
@@ -121,7 +121,7 @@ func TestNotMinimizedWhenNoMinimizerRan(t *testing.T) {
 	t.Run("budget", func(t *testing.T) {
 		cf := testConfig(t, 40)
 		cf.Inject = []string{"swap-arms"}
-		cf.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+		cf.Minimize = func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 			return nil, &BudgetSpent{Budget: 1}
 		}
 		mustRun(t, cf)

@@ -40,7 +40,9 @@ func TestMinimizedFindingKeepsItsWeights(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	minimize := func(g *cfg.Graph, sig, _ string) (*cfg.Graph, error) { return hook(g, sig) }
+	minimize := func(g *cfg.Graph, sig, _ string, baseline corpus.BaselineAnswer) (*cfg.Graph, error) {
+		return hook(g, sig, baseline)
+	}
 	config := func(dir string) Config {
 		c := testConfigIn(dir, 20)
 		c.Strategy, c.Current, c.Minimize = "structured", factory, minimize

@@ -5,6 +5,7 @@
 package fuzz
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,7 +17,9 @@ import (
 )
 
 // Minimizer shrinks graph g, which failed with signature sig on the
-// strategy given ("" the campaign's), and returns the minimized graph,
+// strategy given ("" the campaign's) and which the campaign's baseline
+// answered as baseline (the finding's record, Subject: the zero value
+// where the campaign ran no baseline), and returns the minimized graph,
 // with a *corpus.StoppedEarly error beside it when a limit ended the
 // search (Finding.MinimizeStopped); a nil graph and a nil error when there
 // is none to keep (the search was interrupted), an error when the graph
@@ -27,7 +30,7 @@ import (
 // serve is minimized, as the campaign counts its failure new). A
 // *corpus.Flaky error, beside a
 // graph or not, says judgements of one graph disagreed (Finding.Flaky).
-type Minimizer func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error)
+type Minimizer func(g *cfg.Graph, sig, strategy string, baseline corpus.BaselineAnswer) (*cfg.Graph, error)
 
 // stoppedBy is Finding.MinimizeStopped for the minimizer's error err: the
 // limit that ended its search, "" none.
@@ -51,7 +54,9 @@ func notReproduced(err error) string {
 }
 
 // baselineFlaky is Finding.BaselineFlaky for the minimizer's error err,
-// "" unless it is a *corpus.BaselineFailsError.
+// "" unless it is a *corpus.BaselineFailsError: for the finding's graph,
+// the campaign's answer on it as the error names it (passed, refused,
+// did not serve), else "did not fail".
 func baselineFlaky(err error) string {
 	var bf *corpus.BaselineFailsError
 	if !errors.As(err, &bf) {
@@ -60,7 +65,38 @@ func baselineFlaky(err error) string {
 	if bf.Minimized {
 		return "judged again by the minimizer, the baseline fails its minimized graph (" + bf.Got + "), though it did not fail it during the search"
 	}
-	return "judged again by the minimizer, the baseline fails it too (" + bf.Got + "), though it did not fail it in the campaign"
+	campaign := "did not fail it"
+	switch c := bf.Campaign; {
+	case !c.Known || c.Failed():
+	case c.Signature == "":
+		campaign = "passed it"
+	case c.Signature == corpus.SigUnsupported:
+		campaign = "did not serve it (" + c.Signature + ")"
+	default:
+		campaign = "refused it (" + c.Signature + ")"
+	}
+	return "judged again by the minimizer, the baseline fails it too (" + bf.Got + "), though it " + campaign + " in the campaign"
+}
+
+// campaignBaseline is the campaign's baseline's answer on e as the
+// minimizer takes it (Minimizer): unknown without a baseline; a pass;
+// a decline (corpus.SigRefused, corpus.SigUnsupported); else a failure
+// with its signature (its outcome where it has none).
+func campaignBaseline(e *Example) corpus.BaselineAnswer {
+	outcome, sig, _ := strings.Cut(e.Baseline, ": ")
+	switch outcome {
+	case "":
+		return corpus.BaselineAnswer{}
+	case OutOK:
+		sig = ""
+	case OutRefused:
+		sig = corpus.SigRefused
+	case OutUnsupported:
+		sig = corpus.SigUnsupported
+	default:
+		sig = cmp.Or(sig, outcome)
+	}
+	return corpus.BaselineAnswer{Known: true, Signature: sig}
 }
 
 // flakyNote is Finding.Flaky for the minimizer's error err, "" unless it

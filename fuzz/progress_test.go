@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -188,7 +189,7 @@ func TestProgressAgreesOnFixedNight(t *testing.T) {
 	state := t.TempDir()
 	night(t, state, "2026-03-01", 1, 40, func(c *Config) {
 		c.Inject = []string{"swap-arms"}
-		c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil }
+		c.Minimize = func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) { return g, nil }
 	})
 	if err := os.WriteFile(filepath.Join(state, StateTriageFile), []byte("known "+swapSig+" tracked upstream\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -205,7 +206,7 @@ func TestCampaignProgressShowsMinimization(t *testing.T) {
 	c := testConfig(t, 60)
 	var w lockedBuffer
 	c.Progress, c.ProgressEvery, c.Inject = &w, time.Nanosecond, []string{"swap-arms"}
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	c.Minimize = func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		time.Sleep(5 * time.Millisecond)
 		return cfg.FromSuccs([][]int{{0, 1}, {}}), nil
 	}

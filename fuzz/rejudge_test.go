@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -39,7 +40,7 @@ const smallSwap = "{{0, 1}, {}}"
 // minimized graph (swap-arms planted on the first night).
 func rejudgeBase(t *testing.T) string {
 	state := t.TempDir()
-	toSmall := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	toSmall := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		return cfg.ParseCompact(smallSwap, cfg.Limits{})
 	}
 	one := night(t, state, "2026-03-01", 1, 40, func(c *Config) { c.Inject, c.Minimize = []string{"swap-arms"}, toSmall })
@@ -59,7 +60,7 @@ func rejudgeBase(t *testing.T) string {
 func TestKnownSignatureOfAnotherDefectIsNew(t *testing.T) {
 	state := rejudgeBase(t)
 	var minimized []string
-	asFound := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	asFound := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		minimized = append(minimized, sig)
 		return g, nil
 	}
@@ -117,7 +118,7 @@ func TestKnownSignatureOfAnotherDefectIsNew(t *testing.T) {
 // (the minimized graph's re-run on one shard, the first graph on another).
 func TestRejudgeDeterministic(t *testing.T) {
 	base := rejudgeBase(t)
-	asFound := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil }
+	asFound := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) { return g, nil }
 	run := func(workers int, shard Shard) (string, string) {
 		st := t.TempDir()
 		copyDir(t, base, st)
@@ -182,7 +183,7 @@ func swapsOn(graphs []string) SideFactory {
 // workers give the same report and state.
 func TestRejudgedOnItsFirstNewGraph(t *testing.T) {
 	base := rejudgeBase(t)
-	asFound := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil }
+	asFound := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) { return g, nil }
 	run := func(baseline []string, workers int) (rep *Report, dir, state string) {
 		state = t.TempDir()
 		copyDir(t, base, state)

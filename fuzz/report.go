@@ -723,7 +723,7 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer, stop func() boo
 		if log != nil {
 			fmt.Fprintf(log, "cfgfuzz: minimizing %d of %d: %s, %d blocks...\n", i+1, len(todo), PrintableLine(name), len(g.Succs))
 		}
-		m, err := min(g, f.Signature, f.Strategy)
+		m, err := min(g, f.Signature, f.Strategy, campaignBaseline(f.Subject()))
 		if m != nil {
 			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = cfg.FormatCompact(m), m.WeightList(), stoppedBy(err)
 			f.notShrunk = notShrunk(err)

@@ -151,7 +151,10 @@ func TestResumeOfACompleteCampaignKeepsItsMinimizations(t *testing.T) {
 	dir := t.TempDir()
 	small := cfg.FromSuccs([][]int{{0, 1}, {}})
 	calls := 0
-	minimize := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { calls++; return small, nil }
+	minimize := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
+		calls++
+		return small, nil
+	}
 	c := testConfigIn(dir, 40)
 	c.Inject, c.Minimize = []string{"swap-arms"}, minimize
 	first := mustRun(t, c).Report
@@ -173,7 +176,7 @@ func TestResumeOfACompleteCampaignKeepsItsMinimizations(t *testing.T) {
 	// A search stopped at a limit is run again.
 	c = testConfigIn(t.TempDir(), 40)
 	c.Inject = []string{"swap-arms"}
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	c.Minimize = func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		calls++
 		return small, &corpus.StoppedEarly{Limit: "step limit (1)"}
 	}

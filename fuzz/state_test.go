@@ -20,6 +20,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -344,7 +345,7 @@ func sameState(t *testing.T, a, b string) {
 func TestKnownNotReminimized(t *testing.T) {
 	state := t.TempDir()
 	calls := map[string]int{}
-	minimize := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	minimize := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		calls[sig]++
 		return cfg.FromSuccs([][]int{{0, 1}, {}}), nil
 	}
@@ -370,7 +371,7 @@ func TestKnownNotReminimized(t *testing.T) {
 func TestKnownUnminimizedMinimizedLater(t *testing.T) {
 	state := t.TempDir()
 	calls := 0
-	minimize := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	minimize := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		calls++
 		return cfg.FromSuccs([][]int{{0, 1}, {}}), nil
 	}
@@ -814,7 +815,7 @@ func storeWithSeen(t *testing.T, dir string) {
 // every re-run, classes it fixed.
 func TestShardClassesFixedOnAllKeptGraphs(t *testing.T) {
 	base := t.TempDir()
-	keep := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil } // its first graph as minimized
+	keep := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) { return g, nil } // its first graph as minimized
 	one := night(t, base, "2026-03-01", 1, 40, func(c *Config) { c.Inject, c.Minimize = []string{"swap-arms"}, keep })
 	if classesOf(one)[swapSig] != ClassNew {
 		t.Fatalf("night 1: classes %v, want %s new", classesOf(one), swapSig)
@@ -1092,7 +1093,7 @@ func TestOccupiedNightDirNamesItsState(t *testing.T) {
 func TestKnownUnderAnotherFailure(t *testing.T) {
 	state := t.TempDir()
 	// a diamond: swap-arms fails exec on it, drop-merge the rules first
-	keep := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	keep := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) {
 		return cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}}), nil
 	}
 	night(t, state, "2026-03-01", 1, 30, func(c *Config) { c.Strategy, c.Inject, c.Minimize = "structured", []string{"swap-arms"}, keep })
@@ -1120,7 +1121,7 @@ func TestKnownUnderAnotherFailure(t *testing.T) {
 // unverified, not fixed; the same re-runs passing make it fixed.
 func TestUnsupportedRerunsAreNoVerdict(t *testing.T) {
 	base := t.TempDir()
-	keep := func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) { return g, nil }
+	keep := func(g *cfg.Graph, sig, strategy string, _ corpus.BaselineAnswer) (*cfg.Graph, error) { return g, nil }
 	night(t, base, "2026-03-01", 1, 40, func(c *Config) { c.Inject, c.Minimize = []string{"swap-arms"}, keep })
 	state, err := LoadState(base)
 	if err != nil {

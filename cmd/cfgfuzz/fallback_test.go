@@ -95,11 +95,11 @@ func TestDefaultCampaignReportsAPassBugAsFallbacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Minimize = func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	c.Minimize = func(g *cfg.Graph, sig, strategy string, baseline corpus.BaselineAnswer) (*cfg.Graph, error) {
 		if strategy != "" {
 			return nil, nil // the dispatch share has no selections pass
 		}
-		return hook(g, sig)
+		return hook(g, sig, baseline)
 	}
 	out, err := fuzz.Run(c)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -495,7 +496,7 @@ func saveMergedCorpus(dir string, grown *fuzz.Corpus) error {
 // shards (shard, the first) ran, it minimizes nothing and sets *failed.
 func lazyMinimizer(c fuzz.Config, shard string, sides *openSides, budget minimizeBudget, proc processFlags, stderr io.Writer, failed *error) fuzz.Minimizer {
 	var made bool
-	return func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	return func(g *cfg.Graph, sig, strategy string, baseline corpus.BaselineAnswer) (*cfg.Graph, error) {
 		if !made {
 			made = true
 			var f campaignFlags
@@ -516,6 +517,6 @@ func lazyMinimizer(c fuzz.Config, shard string, sides *openSides, budget minimiz
 		if c.Minimize == nil {
 			return nil, nil
 		}
-		return c.Minimize(g, sig, strategy)
+		return c.Minimize(g, sig, strategy, baseline)
 	}
 }

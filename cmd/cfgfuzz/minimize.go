@@ -717,7 +717,7 @@ func (b *budgetClock) wrap(m fuzz.Minimizer, log io.Writer) fuzz.Minimizer {
 	if b.budget <= 0 {
 		return m
 	}
-	return func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	return func(g *cfg.Graph, sig, strategy string, baseline corpus.BaselineAnswer) (*cfg.Graph, error) {
 		if b.remaining() == 0 {
 			err := &fuzz.BudgetSpent{Budget: b.budget}
 			fmt.Fprintf(log, "minimize %s: %v\n", fuzz.PrintableLine(sig), err)
@@ -725,7 +725,7 @@ func (b *budgetClock) wrap(m fuzz.Minimizer, log io.Writer) fuzz.Minimizer {
 		}
 		start := time.Now()
 		defer func() { b.spent += time.Since(start) }()
-		return m(g, sig, strategy)
+		return m(g, sig, strategy, baseline)
 	}
 }
 
@@ -753,14 +753,14 @@ func (b minimizeBudget) options() corpus.Options {
 // is done.
 func campaignMinimizer(c *fuzz.Config, sides *openSides, budget minimizeBudget, log io.Writer) error {
 	s := c.Settings
-	hooks := map[string]func(g *cfg.Graph, sig string) (*cfg.Graph, error){}
+	hooks := map[string]func(g *cfg.Graph, sig string, baseline corpus.BaselineAnswer) (*cfg.Graph, error){}
 	clock := &budgetClock{budget: budget.total}
 	first, err := strategyMinimizer(c, sides, s.Strategy, budget, clock, log)
 	if err != nil {
 		return err
 	}
 	hooks[s.Strategy] = first
-	c.Minimize = clock.wrap(func(g *cfg.Graph, sig, strategy string) (*cfg.Graph, error) {
+	c.Minimize = clock.wrap(func(g *cfg.Graph, sig, strategy string, baseline corpus.BaselineAnswer) (*cfg.Graph, error) {
 		if strategy == "" {
 			strategy = s.Strategy
 		}
@@ -772,7 +772,7 @@ func campaignMinimizer(c *fuzz.Config, sides *openSides, budget minimizeBudget, 
 			}
 			hooks[strategy] = h
 		}
-		return h(g, sig)
+		return h(g, sig, baseline)
 	}, log)
 	return nil
 }
@@ -795,7 +795,7 @@ func campaignChecks(s fuzz.Settings) []string {
 
 // strategyMinimizer is campaignMinimizer's hook for the graphs that ran
 // one strategy.
-func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget minimizeBudget, clock *budgetClock, log io.Writer) (func(g *cfg.Graph, sig string) (*cfg.Graph, error), error) {
+func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget minimizeBudget, clock *budgetClock, log io.Writer) (func(g *cfg.Graph, sig string, baseline corpus.BaselineAnswer) (*cfg.Graph, error), error) {
 	s := c.Settings
 	// Structurizer only names the options in stored findings; candidates
 	// go through the side (Structurize).
@@ -872,7 +872,7 @@ var campaignMinimizeEvery = 10 * time.Second
 // structurizer's long judgements do not silence it), none after the
 // hook's line on the result, unless w is nil (--progress none). label
 // follows the signature.
-func minimizeHook(ho corpus.HookOptions, w io.Writer, label string) (func(*cfg.Graph, string) (*cfg.Graph, error), error) {
+func minimizeHook(ho corpus.HookOptions, w io.Writer, label string) (func(*cfg.Graph, string, corpus.BaselineAnswer) (*cfg.Graph, error), error) {
 	if w == nil {
 		return corpus.MinimizeHook(ho)
 	}
@@ -900,7 +900,7 @@ func minimizeHook(ho corpus.HookOptions, w io.Writer, label string) (func(*cfg.G
 	if err != nil {
 		return nil, err
 	}
-	return func(g *cfg.Graph, sig string) (*cfg.Graph, error) {
+	return func(g *cfg.Graph, sig string, baseline corpus.BaselineAnswer) (*cfg.Graph, error) {
 		name = fuzz.PrintableLine(sig) + label
 		cur = startMinimizeProgress(w, "cfgfuzz: minimizing "+name+": ", campaignMinimizeEvery, corpus.SizeOf(g))
 		defer func() {
@@ -910,7 +910,7 @@ func minimizeHook(ho corpus.HookOptions, w io.Writer, label string) (func(*cfg.G
 			}
 			cur, store = nil, nil
 		}()
-		return hook(g, sig)
+		return hook(g, sig, baseline)
 	}, nil
 }
 

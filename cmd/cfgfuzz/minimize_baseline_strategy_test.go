@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -46,7 +47,7 @@ func TestCampaignMinimizerAsksTheBaselineItsStrategy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = hook(g, "exec:trace-mismatch")
+	_, err = hook(g, "exec:trace-mismatch", corpus.BaselineAnswer{})
 	t.Logf("hook: %v", err)
 	mu.Lock()
 	defer mu.Unlock()
