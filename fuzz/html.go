@@ -263,6 +263,9 @@ func findingHTML(b *strings.Builder, rep *Report, f *Finding) {
 	if f.BaselineFlaky != "" {
 		fmt.Fprintf(b, "<p><strong>Baseline flaky</strong>: %s, so the failure may not be new. The baseline's answer depends on chance, or on the requests before it.</p>", htmlText(f.BaselineFlaky))
 	}
+	if f.BaselineChanged != "" {
+		fmt.Fprintf(b, "<p><strong>Baseline changed</strong>: %s.</p>", htmlText(upperFirst(f.BaselineChanged)))
+	}
 	if f.Bisect != "" {
 		fmt.Fprintf(b, "<p>%s:</p><pre>%s</pre>", htmlText(upperFirst(bisectWhat(rep.Sides))), htmlText(f.Bisect))
 	}

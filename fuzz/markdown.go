@@ -164,6 +164,7 @@ func replayMarkdown(rep *Report) string {
 			{f.Flaky, "# flaky: %s (these replays may pass; `cfgfuzz check --repeat 5` judges a graph five times)\n"},
 			{f.MinimizeError, "# the minimizer could not judge: %s\n"},
 			{f.BaselineFlaky, "# baseline flaky: %s (perhaps not new)\n"},
+			{f.BaselineChanged, "# baseline changed: %s\n"},
 		} {
 			if n.text != "" {
 				fmt.Fprintf(&replay, n.line, PrintableLine(n.text))

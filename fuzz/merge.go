@@ -233,7 +233,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		f := &rep.Findings[i]
 		if m := minimized[minKey{f.Signature, f.Subject().Index}]; m != nil {
 			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = m.Minimized, m.MinimizedWeights, m.MinimizeStopped
-			f.notShrunk = shrinkReason(m)
+			f.notShrunk, f.BaselineChanged = shrinkReason(m), m.BaselineChanged
 		}
 	}
 	tp.Shards = len(dirs)

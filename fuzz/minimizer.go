@@ -29,7 +29,9 @@ import (
 // (Finding.BaselineFlaky; a graph the baseline refuses or does not
 // serve is minimized, as the campaign counts its failure new). A
 // *corpus.Flaky error, beside a
-// graph or not, says judgements of one graph disagreed (Finding.Flaky).
+// graph or not, says judgements of one graph disagreed (Finding.Flaky),
+// and a *corpus.BaselineChanged error that the baseline's answer on g
+// differs from the campaign's (Finding.BaselineChanged).
 type Minimizer func(g *cfg.Graph, sig, strategy string, baseline corpus.BaselineAnswer) (*cfg.Graph, error)
 
 // stoppedBy is Finding.MinimizeStopped for the minimizer's error err: the
@@ -76,6 +78,16 @@ func baselineFlaky(err error) string {
 		campaign = "refused it (" + c.Signature + ")"
 	}
 	return "judged again by the minimizer, the baseline fails it too (" + bf.Got + "), though it " + campaign + " in the campaign"
+}
+
+// baselineChanged is Finding.BaselineChanged for the minimizer's error
+// err, "" unless it holds a *corpus.BaselineChanged.
+func baselineChanged(err error) string {
+	var bc *corpus.BaselineChanged
+	if !errors.As(err, &bc) {
+		return ""
+	}
+	return bc.What()
 }
 
 // campaignBaseline is the campaign's baseline's answer on e as the
@@ -198,12 +210,12 @@ func notShrunk(err error) string {
 
 // minimizeError is Finding.MinimizeError for the minimizer's error err:
 // each error err joins that none of stoppedBy, notReproduced, flakyNote,
-// baselineFlaky, budgetSkipped and notShrunk records, "" when there is
-// none.
+// baselineFlaky, baselineChanged, budgetSkipped and notShrunk records, ""
+// when there is none.
 func minimizeError(err error) string {
 	var msgs []string
 	for _, e := range joinedErrors(err) {
-		if stoppedBy(e) == "" && notReproduced(e) == "" && flakyNote(e) == "" && baselineFlaky(e) == "" && budgetSkipped(e) == "" && notShrunk(e) == "" {
+		if stoppedBy(e) == "" && notReproduced(e) == "" && flakyNote(e) == "" && baselineFlaky(e) == "" && baselineChanged(e) == "" && budgetSkipped(e) == "" && notShrunk(e) == "" {
 			msgs = append(msgs, e.Error())
 		}
 	}
@@ -224,10 +236,11 @@ func joinedErrors(err error) []error {
 // ReproductionNote is one sentence on the findings the minimizer saw fail
 // in only some of its judgements (Finding.Flaky) or in none
 // (Finding.NotReproduced), or whose graph the baseline failed too
-// (Finding.BaselineFlaky), and what that means for their replays and for
-// the report's determinism; "" when there are none.
+// (Finding.BaselineFlaky) or answered otherwise than in the campaign
+// (Finding.BaselineChanged), and what that means for their replays and
+// for the report's determinism; "" when there are none.
 func ReproductionNote(rep *Report) string {
-	flaky, not, base, timing := 0, 0, 0, 0
+	flaky, not, base, changed, timing := 0, 0, 0, 0, 0
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		switch {
@@ -237,12 +250,14 @@ func ReproductionNote(rep *Report) string {
 			not++
 		case f.BaselineFlaky != "":
 			base++
+		case f.BaselineChanged != "":
+			changed++
 		}
 		if (f.Flaky != "" || f.NotReproduced != "" || f.BaselineFlaky != "") && timingSignature(f.Signature) {
 			timing++
 		}
 	}
-	if flaky+not+base == 0 {
+	if flaky+not+base+changed == 0 {
 		return ""
 	}
 	var parts []string
@@ -253,10 +268,13 @@ func ReproductionNote(rep *Report) string {
 	if base > 0 {
 		parts = append(parts, fmt.Sprintf("%d whose graph the baseline failed when the minimizer judged it there again (perhaps not new)", base))
 	}
+	if changed > 0 {
+		parts = append(parts, fmt.Sprintf("%d whose graph the baseline answered otherwise than in the campaign when the minimizer judged it there again (whether new is uncertain)", changed))
+	}
 	cause := "as the answers depend on chance or on the requests before them"
 	switch timing {
 	case 0:
-	case flaky + not + base:
+	case flaky + not + base + changed:
 		cause = "as the structurizer's time depends on the machine's load"
 	default:
 		cause = "as the answers depend on chance or on the requests before them (the structurizer's time, on the machine's load)"

@@ -266,6 +266,16 @@ type Finding struct {
 	// baseline does not serve, is a decline, not a failure, as in the
 	// campaign: never baseline flaky.
 	BaselineFlaky string `json:"baseline_flaky,omitempty"`
+	// BaselineChanged says the minimizer, judging Subject again on the
+	// baseline before its search, got another answer than the campaign's
+	// baseline gave on it (Subject's Baseline), neither a failure: it
+	// passed it in the campaign and refused it, or did not serve it,
+	// when the minimizer judged it, or the other way round. The
+	// baseline's answers depend on chance, and whether the finding is new
+	// is uncertain; it is minimized, its search judging by the
+	// minimizer's answer (a failure there is BaselineFlaky, which then
+	// names the campaign's answer).
+	BaselineChanged string `json:"baseline_changed,omitempty"`
 	// IsMinimized says Minimized is smaller than the finding's graph
 	// (Subject): fewer blocks, edges or words (corpus.Size.Less). When it
 	// is false, NotMinimized says why: a minimizer that found no smaller
@@ -728,7 +738,7 @@ func MinimizeFindings(rep *Report, min Minimizer, log io.Writer, stop func() boo
 			f.Minimized, f.MinimizedWeights, f.MinimizeStopped = cfg.FormatCompact(m), m.WeightList(), stoppedBy(err)
 			f.notShrunk = notShrunk(err)
 		}
-		f.NotReproduced, f.Flaky, f.BaselineFlaky = notReproduced(err), flakyNote(err), baselineFlaky(err)
+		f.NotReproduced, f.Flaky, f.BaselineFlaky, f.BaselineChanged = notReproduced(err), flakyNote(err), baselineFlaky(err), baselineChanged(err)
 		f.MinimizeError = minimizeError(err)
 		f.MinimizeSkipped = budgetSkipped(err)
 	}

@@ -29,10 +29,11 @@ func earlierMinimized(dir string) []Finding {
 }
 
 // minimizedWhole says whether f's minimized graph is the end of a whole
-// search: verified, at its fixpoint, neither skipped nor failed.
+// search: verified, at its fixpoint, neither skipped nor failed, on a
+// baseline that answered its graph as in the campaign.
 func minimizedWhole(f *Finding) bool {
 	return f.Minimized != "" && f.MinimizeStopped == "" && f.NotReproduced == "" && f.MinimizeError == "" &&
-		f.MinimizeSkipped == "" && f.Flaky == "" && f.BaselineFlaky == ""
+		f.MinimizeSkipped == "" && f.Flaky == "" && f.BaselineFlaky == "" && f.BaselineChanged == ""
 }
 
 // keepMinimized gives each finding of rep not minimized yet the minimized

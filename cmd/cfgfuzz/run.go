@@ -860,6 +860,9 @@ func summaryFindings(b *strings.Builder, rep *fuzz.Report) {
 		if fd.BaselineFlaky != "" {
 			fmt.Fprintf(b, "    baseline flaky: %s: the failure may not be new; the baseline's answer depends on chance, or on the requests before it\n", fd.BaselineFlaky)
 		}
+		if fd.BaselineChanged != "" {
+			fmt.Fprintf(b, "    baseline changed: %s\n", fd.BaselineChanged)
+		}
 		if fd.FirstNew != nil {
 			fmt.Fprintf(b, "    %s\n", fuzz.FirstNewNote(&fd))
 		}
