@@ -481,7 +481,7 @@ var childrenLists = sync.OnceValue(func() bool {
 })
 
 // childrenOf lists the children of every thread of pid (none when it is
-// gone). It reads with bare system calls: it runs after every answer.
+// gone). It reads with bare system calls: it runs after answers.
 func childrenOf(pid int) []int {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
@@ -520,6 +520,41 @@ func readChildren(path string) ([]int, bool) {
 		}
 	}
 	return kids, true
+}
+
+// readMark reads a pidMark: the PID lastPID reads (nil: loadavgLastPID)
+// and the children list of this process's main thread, where its orphans
+// are handed. ok is false when either cannot be read (a kernel without
+// children lists).
+func readMark(lastPID func() (int, bool)) (m pidMark, ok bool) {
+	if lastPID == nil {
+		lastPID = loadavgLastPID
+	}
+	if m.last, ok = lastPID(); !ok || !childrenLists() {
+		return pidMark{}, false
+	}
+	self := strconv.Itoa(os.Getpid())
+	var buf [512]byte
+	b, ok := readSmall("/proc/"+self+"/task/"+self+"/children", buf[:])
+	m.children = string(b)
+	return m, ok
+}
+
+// loadavgLastPID reads the PID last allocated in this process's PID
+// namespace, the last field of /proc/loadavg ("0.33 1.62 2.19 1/234
+// 12345"), with bare system calls: it runs after every answer (leak.go).
+func loadavgLastPID() (int, bool) {
+	var buf [128]byte
+	b, ok := readSmall("/proc/loadavg", buf[:])
+	if !ok {
+		return 0, false
+	}
+	f := bytes.Fields(b)
+	if len(f) != 5 || bytes.IndexByte(f[3], '/') < 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(string(f[4]))
+	return n, err == nil && n >= 0
 }
 
 // readSmall reads a file of /proc into buf, growing it if need be, with

@@ -4,14 +4,14 @@
 // serverProcs, descend_linux.go) are read once it has written its first
 // line, the hello's answer as a rule: they are its baseline, the helpers
 // it keeps from its start-up. After every answer to a graph they are read
-// again; one that is not in the baseline (the same pid and start time)
-// and still runs leakGrace later was left running by that request (an
-// orphan inside execve, whose environment does not read yet, is waited
-// for: leakUnsure). The
-// answer is then a protocol violation, a crash whose signature is
-// LeakSignature, and the server is ended with every process it has, so
-// a leaking structurizer holds at most one request's processes per
-// worker at any time, its baseline aside.
+// again, unless none can be new (below); one that is not in the baseline
+// (the same pid and start time) and still runs leakGrace later was left
+// running by that request (an orphan inside execve, whose environment
+// does not read yet, is waited for: leakUnsure). The answer is then a
+// protocol violation, a crash whose signature is LeakSignature, and the
+// server is ended with every process it has, so a leaking structurizer
+// holds at most one request's processes per worker at any time, its
+// baseline aside.
 //
 // A leak is a finding, not a harness warning: it is the structurizer's
 // answer to one graph, as deterministic as the structurizer, so it is
@@ -28,6 +28,32 @@
 // the next graph's answer, and one that exits on its own within
 // leakGrace to none. Outside Linux nothing is read (descend_other.go)
 // and no answer is judged.
+//
+// Reading a server's processes costs a directory and a file for each of
+// its threads, and a file of cfgfuzz's (serverProcs); on most answers no
+// process was created since the last reading that found none new, and
+// none can be new. So a reading that found none new and none unsure (the
+// baseline's too) is remembered by a mark (pidMark) read just before it,
+// and an answer whose mark is that one is judged without reading, as
+// leaving nothing. The mark is the PID last allocated in cfgfuzz's PID
+// namespace, /proc/loadavg's last field (fs/proc/loadavg.c prints
+// idr_get_cursor(&task_active_pid_ns(current)->idr) - 1), and the
+// children list of cfgfuzz's main thread, where its orphans are handed.
+// It relies on the kernel's giving every new process and thread a PID
+// from that cyclic allocator, which moves the cursor, in its own PID
+// namespace and in each one above it (alloc_pid, kernel/pid.c): a
+// descendant in a nested namespace moves it too. A PID chosen by number
+// (clone3's set_tid, a write to ns_last_pid: checkpoint/restore, under
+// CAP_CHECKPOINT_RESTORE) need not move it; and the cursor comes back to
+// the same value only after a whole round of the PID space between two
+// answers, about pid_max allocations (/proc/sys/kernel/pid_max: 32768 by
+// default below 32 CPUs, 4194304 where systemd raises it). The children
+// list sees an orphan handed to cfgfuzz by an exit during the reading,
+// which that reading may have missed. An orphan handed during the reading
+// to a reaper in the server's tree that was read already (another thread
+// of the process that exited, a subreaper the server runs) is seen at the
+// first reading after the mark moves. Without /proc/loadavg or children
+// lists every answer is read.
 
 package fuzz
 
@@ -69,33 +95,71 @@ func (s *server) procs() (map[int]uint64, bool) {
 	return serverProcs(s.pid, serverEnv+"="+s.token)
 }
 
+// pidMark is what a reading of a server's processes is remembered by
+// when it found none new: the PID last allocated in this process's PID
+// namespace, and the children list of this process's main thread (its
+// adopted orphans), read just before it.
+type pidMark struct {
+	last     int
+	children string
+}
+
 // newProcs is what of the server's processes its baseline lacks; unsure
-// as serverProcs.
+// as serverProcs. A reading that finds none, and is sure, is remembered
+// (quiet).
 func (s *server) newProcs() (map[int]uint64, bool) {
+	m, marked := readMark(s.lastPID)
 	now, unsure := s.procs()
 	for pid, start := range now {
 		if b, ok := s.baseline[pid]; ok && b == start {
 			delete(now, pid)
 		}
 	}
+	s.noteClean(m, marked && len(now) == 0 && !unsure)
 	return now, unsure
 }
 
-// takeBaseline reads the server's baseline unless it has one.
+// takeBaseline reads the server's baseline unless it has one; a sure
+// reading is remembered as one that found none new (quiet).
 func (s *server) takeBaseline() {
 	if !s.baselined {
-		s.baseline, _ = s.procs()
+		m, marked := readMark(s.lastPID)
+		var unsure bool
+		s.baseline, unsure = s.procs()
 		s.baselined = true
+		s.noteClean(m, marked && !unsure)
 	}
+}
+
+// noteClean remembers m as the mark of a reading that found no new
+// process, when clean.
+func (s *server) noteClean(m pidMark, clean bool) {
+	if clean {
+		s.clean, s.cleaned = m, true
+	}
+}
+
+// quiet says whether the mark read now is that of the last reading that
+// found no new process: no process was created in this PID namespace
+// since, and no orphan was handed to this process or ended, so none of
+// the server's can be new. A mark that cannot be read is not.
+func (s *server) quiet() bool {
+	m, ok := readMark(s.lastPID)
+	return ok && s.cleaned && m == s.clean
 }
 
 // leaked judges the running server after its answer to a graph: nil
 // when it left no process running, else the violation (which ends the
-// server and its processes). A server without a baseline gets one.
+// server and its processes). A server without a baseline gets one; one
+// whose processes cannot have changed since a reading found none new
+// (quiet) is not read.
 func (p *Process) leaked() *Answer {
 	s := p.srv
 	if !s.baselined {
 		s.takeBaseline()
+		return nil
+	}
+	if s.quiet() {
 		return nil
 	}
 	left, unsure := s.newProcs()

@@ -165,6 +165,13 @@ type server struct {
 	// started, read when baselined is set (leak.go).
 	baseline  map[int]uint64
 	baselined bool
+	// lastPID reads the PID last allocated in this process's PID
+	// namespace (nil: loadavgLastPID). clean is the mark of the last
+	// reading of its processes that found none new (leak.go, quiet),
+	// cleaned whether there is one.
+	lastPID func() (int, bool)
+	clean   pidMark
+	cleaned bool
 	// startUpBaseline: the baseline was read before it was sent a graph
 	// (after the hello's answer), so it holds only its start-up's.
 	startUpBaseline bool

@@ -1,0 +1,134 @@
+package fuzz
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+)
+
+// TestLeakCheckReadsOnlyAfterAChange: after an answer whose last PID and
+// this process's children list are those read before the last reading
+// of the server's processes that found none new, the server's processes
+// are not read; after one whose last PID changed, or cannot be read, or
+// after an orphan was handed to this process or ended, they are, and a reading
+// that finds none new is remembered. The server is a pid no process has,
+// so every reading finds none; the fake last PID counts the marks read:
+// one for the check, one more before each reading.
+func TestLeakCheckReadsOnlyAfterAChange(t *testing.T) {
+	var calls, last int
+	readable := true
+	s := &server{pid: os.Getpid() + 1<<22, token: "none", baselined: true,
+		lastPID: func() (int, bool) { calls++; return last, readable }}
+	p := &Process{srv: s}
+	judge := func(step string, pid int, ok, read bool) {
+		t.Helper()
+		calls, last, readable = 0, pid, ok
+		if a := p.leaked(); a != nil {
+			t.Fatalf("%s: judged a leak: %s", step, a.Reason)
+		}
+		if want := map[bool]int{false: 1, true: 2}[read]; calls != want {
+			t.Errorf("%s: %d marks read, want %d (read the processes: %v)", step, calls, want, read)
+		}
+	}
+	judge("first answer", 7, true, true)
+	judge("no PID allocated", 7, true, false)
+	judge("no PID allocated, again", 7, true, false)
+	judge("a PID allocated", 8, true, true)
+	judge("none since", 8, true, false)
+	judge("last PID unreadable", 0, false, true)
+	judge("last PID unreadable, again", 0, false, true)
+	judge("readable again, none allocated", 8, true, false)
+
+	end := adoptOrphan(t)
+	judge("an orphan adopted", 8, true, true)
+	judge("none since", 8, true, false)
+	end()
+	judge("the orphan ended", 8, true, true)
+	judge("none since", 8, true, false)
+}
+
+// adoptOrphan makes this process a subreaper, as a campaign does, and
+// has it adopt an orphan, a sleep started in the background by a shell
+// that exited, which runs sleep when it returns; end kills and reaps the
+// orphan (once; the test's cleanup calls it too).
+func adoptOrphan(t *testing.T) (end func()) {
+	t.Helper()
+	becomeSubreaper()
+	out, err := exec.Command("sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $!").Output()
+	pid, _ := strconv.Atoi(string(bytes.TrimSpace(out)))
+	if err != nil || pid <= 0 {
+		t.Fatalf("sh: %v, output %q", err, out)
+	}
+	var once sync.Once
+	end = func() {
+		once.Do(func() {
+			syscall.Kill(pid, syscall.SIGKILL)
+			var ws syscall.WaitStatus
+			syscall.Wait4(pid, &ws, 0, nil)
+		})
+	}
+	t.Cleanup(end)
+	execed(t, pid, "sleep")
+	return end
+}
+
+// execed waits until process pid runs command with its environment
+// readable: past its execve, so a reading is sure of it.
+func execed(t *testing.T, pid int, command string) {
+	t.Helper()
+	dir := "/proc/" + strconv.Itoa(pid) + "/"
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		comm, _ := os.ReadFile(dir + "comm")
+		env, _ := os.ReadFile(dir + "environ")
+		if string(bytes.TrimSpace(comm)) == command && len(env) > 0 {
+			return
+		}
+	}
+	t.Fatalf("process %d does not run %s", pid, command)
+}
+
+// TestLeakCaughtAfterCleanAnswers: a server that leaks (a child, the
+// orphan of a child) on its 21st graph, after 20 it left nothing on, is
+// judged to have leaked on that graph, whatever the readings its clean
+// answers were spared. It logs how many were spared: with no process
+// created on the machine between two answers, all but the first.
+func TestLeakCaughtAfterCleanAnswers(t *testing.T) {
+	bin := redteamServer(t)
+	for _, mode := range []string{"leak", "leak-orphan"} {
+		t.Run(mode, func(t *testing.T) {
+			mark := markProcesses(t)
+			p := &Process{Argv: []string{bin, mode}}
+			defer p.Close()
+			var calls, spared int
+			for i := range 20 {
+				calls = 0
+				if a, _ := structurizeWithin(t, p, chainGraph(t, 2), 5*time.Second, 10*time.Second); a.Outcome != proto.OK {
+					t.Fatalf("graph %d of 2 blocks: answer %s %q, want ok", i, a.Outcome, clip(a.Reason))
+				}
+				if i == 0 {
+					p.srv.lastPID = func() (int, bool) { calls++; return loadavgLastPID() }
+				} else if calls == 1 {
+					spared++
+				}
+			}
+			t.Logf("%d of 19 clean answers judged without reading the server's processes", spared)
+			a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+			out, sig, detail := classifyAnswer(a)
+			if out != OutCrash || sig != LeakSignature || !strings.Contains(detail, "1 process: "+bin+" linger") {
+				t.Fatalf("graph 21: answer %s %q (signature %q), want a crash %q naming the process", a.Outcome, clip(a.Reason), sig, LeakSignature)
+			}
+			p.Close()
+			if left := leftAlive(t, mark); len(left) > 0 {
+				t.Errorf("%d processes left: %v", len(left), left)
+			}
+		})
+	}
+}
