@@ -31,6 +31,7 @@ package fuzz
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -522,39 +523,71 @@ func readChildren(path string) ([]int, bool) {
 	return kids, true
 }
 
-// readMark reads a pidMark: the PID lastPID reads (nil: loadavgLastPID)
-// and the children list of this process's main thread, where its orphans
-// are handed. ok is false when either cannot be read (a kernel without
-// children lists).
-func readMark(lastPID func() (int, bool)) (m pidMark, ok bool) {
-	if lastPID == nil {
-		lastPID = loadavgLastPID
-	}
-	if m.last, ok = lastPID(); !ok || !childrenLists() {
-		return pidMark{}, false
-	}
-	self := strconv.Itoa(os.Getpid())
-	var buf [512]byte
-	b, ok := readSmall("/proc/"+self+"/task/"+self+"/children", buf[:])
-	m.children = string(b)
-	return m, ok
+// markFiles are the files a server's marks are read from (leak.go,
+// readMark), opened on first use and kept open, each read again from its
+// start after every answer: an open of a /proc file costs several reads.
+type markFiles struct {
+	loadavg, children *os.File
 }
 
-// loadavgLastPID reads the PID last allocated in this process's PID
-// namespace, the last field of /proc/loadavg ("0.33 1.62 2.19 1/234
-// 12345"), with bare system calls: it runs after every answer (leak.go).
-func loadavgLastPID() (int, bool) {
+// lastPID reads the PID last allocated in this process's PID namespace,
+// the last field of /proc/loadavg ("0.33 1.62 2.19 1/234 12345").
+func (f *markFiles) lastPID() (int, bool) {
 	var buf [128]byte
-	b, ok := readSmall("/proc/loadavg", buf[:])
+	b, ok := readAgain(&f.loadavg, "/proc/loadavg", buf[:])
 	if !ok {
 		return 0, false
 	}
-	f := bytes.Fields(b)
-	if len(f) != 5 || bytes.IndexByte(f[3], '/') < 0 {
+	fs := bytes.Fields(b)
+	if len(fs) != 5 || bytes.IndexByte(fs[3], '/') < 0 {
 		return 0, false
 	}
-	n, err := strconv.Atoi(string(f[4]))
+	n, err := strconv.Atoi(string(fs[4]))
 	return n, err == nil && n >= 0
+}
+
+// adopted reads the children list of this process's main thread, where
+// its orphans are handed; ok is false without children lists.
+func (f *markFiles) adopted() (string, bool) {
+	if !childrenLists() {
+		return "", false
+	}
+	self := strconv.Itoa(os.Getpid())
+	var buf [512]byte
+	b, ok := readAgain(&f.children, "/proc/"+self+"/task/"+self+"/children", buf[:])
+	return string(b), ok
+}
+
+// close closes the files.
+func (f *markFiles) close() {
+	for _, file := range []*os.File{f.loadavg, f.children} {
+		if file != nil {
+			file.Close()
+		}
+	}
+	*f = markFiles{}
+}
+
+// readAgain reads the /proc file at path, open as *file (opened now when
+// nil), from its start into buf, growing it if need be.
+func readAgain(file **os.File, path string, buf []byte) ([]byte, bool) {
+	if *file == nil {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, false
+		}
+		*file = f
+	}
+	for {
+		n, err := (*file).ReadAt(buf, 0)
+		switch {
+		case err == io.EOF:
+			return buf[:n], true
+		case err != nil:
+			return nil, false
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }
 
 // readSmall reads a file of /proc into buf, growing it if need be, with

@@ -104,11 +104,26 @@ type pidMark struct {
 	children string
 }
 
+// readMark reads the mark a reading of the server's processes would be
+// remembered by, through lastPID (nil: its markFiles); ok is false when
+// it cannot be read.
+func (s *server) readMark() (m pidMark, ok bool) {
+	read := s.lastPID
+	if read == nil {
+		read = s.marks.lastPID
+	}
+	if m.last, ok = read(); !ok {
+		return pidMark{}, false
+	}
+	m.children, ok = s.marks.adopted()
+	return m, ok
+}
+
 // newProcs is what of the server's processes its baseline lacks; unsure
 // as serverProcs. A reading that finds none, and is sure, is remembered
 // (quiet).
 func (s *server) newProcs() (map[int]uint64, bool) {
-	m, marked := readMark(s.lastPID)
+	m, marked := s.readMark()
 	now, unsure := s.procs()
 	for pid, start := range now {
 		if b, ok := s.baseline[pid]; ok && b == start {
@@ -123,7 +138,7 @@ func (s *server) newProcs() (map[int]uint64, bool) {
 // reading is remembered as one that found none new (quiet).
 func (s *server) takeBaseline() {
 	if !s.baselined {
-		m, marked := readMark(s.lastPID)
+		m, marked := s.readMark()
 		var unsure bool
 		s.baseline, unsure = s.procs()
 		s.baselined = true
@@ -144,7 +159,7 @@ func (s *server) noteClean(m pidMark, clean bool) {
 // since, and no orphan was handed to this process or ended, so none of
 // the server's can be new. A mark that cannot be read is not.
 func (s *server) quiet() bool {
-	m, ok := readMark(s.lastPID)
+	m, ok := s.readMark()
 	return ok && s.cleaned && m == s.clean
 }
 

@@ -27,6 +27,7 @@ func TestLeakCheckReadsOnlyAfterAChange(t *testing.T) {
 	readable := true
 	s := &server{pid: os.Getpid() + 1<<22, token: "none", baselined: true,
 		lastPID: func() (int, bool) { calls++; return last, readable }}
+	defer s.marks.close()
 	p := &Process{srv: s}
 	judge := func(step string, pid int, ok, read bool) {
 		t.Helper()
@@ -114,7 +115,8 @@ func TestLeakCaughtAfterCleanAnswers(t *testing.T) {
 					t.Fatalf("graph %d of 2 blocks: answer %s %q, want ok", i, a.Outcome, clip(a.Reason))
 				}
 				if i == 0 {
-					p.srv.lastPID = func() (int, bool) { calls++; return loadavgLastPID() }
+					s := p.srv
+					s.lastPID = func() (int, bool) { calls++; return s.marks.lastPID() }
 				} else if calls == 1 {
 					spared++
 				}

@@ -166,10 +166,11 @@ type server struct {
 	baseline  map[int]uint64
 	baselined bool
 	// lastPID reads the PID last allocated in this process's PID
-	// namespace (nil: loadavgLastPID). clean is the mark of the last
-	// reading of its processes that found none new (leak.go, quiet),
-	// cleaned whether there is one.
+	// namespace (nil: marks.lastPID); marks are the files its marks are
+	// read from. clean is the mark of the last reading of its processes
+	// that found none new (leak.go, quiet), cleaned whether there is one.
 	lastPID func() (int, bool)
+	marks   markFiles
 	clean   pidMark
 	cleaned bool
 	// startUpBaseline: the baseline was read before it was sent a graph
@@ -781,6 +782,7 @@ func (p *Process) end(kill bool, grace time.Duration) (killed bool) {
 	case <-time.After(errGrace): // held open by a descendant not found
 	}
 	s.stderrR.Close()
+	s.marks.close()
 	return kill
 }
 
