@@ -42,6 +42,17 @@
 // budget. Everything is emitted once per node: time is linear in the size of
 // the working graph plus the guards' route values.
 //
+// A skip goes to the innermost merge, not straight to the merge of the
+// nearest enclosing switch (a Route guard is one), which R6 would allow
+// from a selection with no loop between. Breaking there spares the
+// frames in between their tests, but few guards go: most are passed by a
+// construct's arm going to one of its own later joins, through the
+// construct's merge either way. The inner merges it skips are left
+// unreachable or entered once, which fold and thread cannot remove, so
+// layouts grow; and an inner exit entered once closes no region the
+// nested pass's first run looks for, so such a layout is not always read
+// back as laid out (guarantee 5).
+//
 // This file holds the walk (emitter). The levels it walks are analysed in
 // structured_levels.go (which arms there are: isArm, twiceToLoop), and
 // where a node with no joins merges at one of its arms in
