@@ -53,7 +53,10 @@
 // to a reaper in the server's tree that was read already (another thread
 // of the process that exited, a subreaper the server runs) is seen at the
 // first reading after the mark moves. Without /proc/loadavg or children
-// lists every answer is read.
+// lists every answer is read, and so is every answer of a server whose
+// PID does not lie after the last PID read just before its start and no
+// further than the first one read after (followed): a /proc/loadavg that
+// is not the kernel's cursor (gVisor's, LXCFS's) would hide a leak.
 
 package fuzz
 
@@ -112,11 +115,27 @@ func (s *server) readMark() (m pidMark, ok bool) {
 	if read == nil {
 		read = s.marks.lastPID
 	}
-	if m.last, ok = read(); !ok {
+	if m.last, ok = read(); !ok || !s.followed(m.last) {
 		return pidMark{}, false
 	}
 	m.children, ok = s.marks.adopted()
 	return m, ok
+}
+
+// followed says whether the last PID read follows the PIDs allocated,
+// told from the first one read (last): the server's PID must lie after
+// the last PID read just before it was started, and no further than
+// last. A last PID that stands (gVisor prints 0 for good) or lags (LXCFS
+// with its load average on prints the largest PID of the container's
+// cgroup, read every 5 seconds) is not: every answer of the server is
+// read. A cursor that went round between the two readings makes a server
+// read every answer too.
+func (s *server) followed(last int) bool {
+	if !s.told {
+		s.told = true
+		s.follows = s.preStartOK && s.preStart < s.pid && s.pid <= last
+	}
+	return s.follows
 }
 
 // newProcs is what of the server's processes its baseline lacks; unsure

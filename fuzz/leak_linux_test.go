@@ -25,7 +25,8 @@ import (
 func TestLeakCheckReadsOnlyAfterAChange(t *testing.T) {
 	var calls, last int
 	readable := true
-	s := &server{pid: os.Getpid() + 1<<22, token: "none", baselined: true,
+	pid := os.Getpid() + 1<<22
+	s := &server{pid: pid, token: "none", baselined: true, preStart: pid - 1, preStartOK: true,
 		lastPID: func() (int, bool) { calls++; return last, readable }}
 	defer s.marks.close()
 	p := &Process{srv: s}
@@ -39,21 +40,21 @@ func TestLeakCheckReadsOnlyAfterAChange(t *testing.T) {
 			t.Errorf("%s: %d marks read, want %d (read the processes: %v)", step, calls, want, read)
 		}
 	}
-	judge("first answer", 7, true, true)
-	judge("no PID allocated", 7, true, false)
-	judge("no PID allocated, again", 7, true, false)
-	judge("a PID allocated", 8, true, true)
-	judge("none since", 8, true, false)
+	judge("first answer", pid, true, true)
+	judge("no PID allocated", pid, true, false)
+	judge("no PID allocated, again", pid, true, false)
+	judge("a PID allocated", pid+1, true, true)
+	judge("none since", pid+1, true, false)
 	judge("last PID unreadable", 0, false, true)
 	judge("last PID unreadable, again", 0, false, true)
-	judge("readable again, none allocated", 8, true, false)
+	judge("readable again, none allocated", pid+1, true, false)
 
 	end := adoptOrphan(t)
-	judge("an orphan adopted", 8, true, true)
-	judge("none since", 8, true, false)
+	judge("an orphan adopted", pid+1, true, true)
+	judge("none since", pid+1, true, false)
 	end()
-	judge("the orphan ended", 8, true, true)
-	judge("none since", 8, true, false)
+	judge("the orphan ended", pid+1, true, true)
+	judge("none since", pid+1, true, false)
 }
 
 // adoptOrphan makes this process a subreaper, as a campaign does, and
@@ -132,5 +133,34 @@ func TestLeakCaughtAfterCleanAnswers(t *testing.T) {
 				t.Errorf("%d processes left: %v", len(left), left)
 			}
 		})
+	}
+}
+
+// TestLeakCaughtWhenLastPIDStands: where /proc/loadavg's last PID does
+// not follow the PIDs allocated (gVisor prints 0 for good; LXCFS's
+// --enable-loadavg prints the largest PID of the container's cgroup,
+// refreshed every 5 seconds), no reading is spared on it: a server that
+// leaks after clean answers is judged to have leaked on that graph.
+func TestLeakCaughtWhenLastPIDStands(t *testing.T) {
+	bin := redteamServer(t)
+	mark := markProcesses(t)
+	p := &Process{Argv: []string{bin, "leak"}}
+	defer p.Close()
+	if err := p.start(); err != nil {
+		t.Fatal(err)
+	}
+	p.srv.lastPID = func() (int, bool) { return 0, true } // gVisor's
+	for i := range 3 {
+		if a, _ := structurizeWithin(t, p, chainGraph(t, 2), 5*time.Second, 10*time.Second); a.Outcome != proto.OK {
+			t.Fatalf("graph %d of 2 blocks: answer %s %q, want ok", i, a.Outcome, clip(a.Reason))
+		}
+	}
+	a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+	if out, sig, _ := classifyAnswer(a); out != OutCrash || sig != LeakSignature {
+		t.Fatalf("graph 4: answer %s %q (signature %q), want a crash %q", a.Outcome, clip(a.Reason), sig, LeakSignature)
+	}
+	p.Close()
+	if left := leftAlive(t, mark); len(left) > 0 {
+		t.Errorf("%d processes left: %v", len(left), left)
 	}
 }

@@ -173,6 +173,13 @@ type server struct {
 	marks   markFiles
 	clean   pidMark
 	cleaned bool
+	// preStart is the last PID read just before it was started
+	// (preStartOK whether it could be); follows says whether the last
+	// PID its marks read follows the PIDs allocated (leak.go, follows),
+	// told once its first mark is read (told).
+	preStart      int
+	preStartOK    bool
+	follows, told bool
 	// startUpBaseline: the baseline was read before it was sent a graph
 	// (after the hello's answer), so it holds only its start-up's.
 	startUpBaseline bool
@@ -291,10 +298,12 @@ func (p *Process) start() error {
 	cmd.Env = append(os.Environ(), serverEnv+"="+s.token)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[3], files[5]
 	procgroup.Own(cmd)
+	s.preStart, s.preStartOK = s.marks.lastPID()
 	err = cmd.Start()
 	closeAll(files[0], files[3], files[5]) // the child's ends
 	if err != nil {
 		closeAll(s.stdin, s.stdout, s.stderrR)
+		s.marks.close()
 		return err
 	}
 	s.cmd, s.pid = cmd, cmd.Process.Pid
