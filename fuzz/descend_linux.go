@@ -392,11 +392,26 @@ func serverOwner(pid int) (int, bool) {
 // unsure says that a child of this process could not be told apart (its
 // environment reads empty: it is inside execve).
 func serverProcs(root int, env string) (found map[int]uint64, unsure bool) {
+	found, unsure, _ = serverProcsRead(root, env)
+	return found, unsure
+}
+
+// serverProcsRead is serverProcs, and says whether a process or thread
+// listed in a children list or a task directory had ended (or was a
+// zombie) when it was read (moved): its children were handed to another
+// reaper, perhaps one read already (a subreaper in the server's tree,
+// another thread), and the reading may lack them.
+func serverProcsRead(root int, env string) (found map[int]uint64, unsure, moved bool) {
 	if !childrenLists() {
-		return serverProcsScan(root, env)
+		found, unsure = serverProcsScan(root, env)
+		return found, unsure, false
 	}
 	self := strconv.Itoa(os.Getpid())
-	todo := childrenOf(root)
+	todo, gone := childrenOf(root)
+	if gone { // a thread of the server ended, or the server (its orphans are this process's)
+		st, ok := readProcStat(root)
+		moved = ok && st.state != 'Z'
+	}
 	adopted, _ := readChildren("/proc/" + self + "/task/" + self + "/children")
 	for _, pid := range adopted {
 		if pid == root || isServer(pid) {
@@ -421,12 +436,14 @@ func serverProcs(root int, env string) (found map[int]uint64, unsure bool) {
 		}
 		st, ok := readProcStat(pid)
 		if !ok || st.state == 'Z' {
+			moved = true
 			continue
 		}
 		found[pid] = st.start
-		todo = append(todo, childrenOf(pid)...)
+		kids, gone := childrenOf(pid)
+		todo, moved = append(todo, kids...), moved || gone
 	}
-	return found, unsure
+	return found, unsure, moved
 }
 
 // serverOrphan says whether p, a live child this process adopted, is one
@@ -482,12 +499,13 @@ var childrenLists = sync.OnceValue(func() bool {
 })
 
 // childrenOf lists the children of every thread of pid (none when it is
-// gone). It reads with bare system calls: it runs after answers.
-func childrenOf(pid int) []int {
+// gone, and gone is true then, or when a thread listed was gone when its
+// list was read). It reads with bare system calls: it runs after answers.
+func childrenOf(pid int) (kids []int, gone bool) {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return nil
+		return nil, true
 	}
 	var buf [4096]byte
 	var tasks []string
@@ -499,12 +517,11 @@ func childrenOf(pid int) []int {
 		_, _, tasks = unix.ParseDirent(buf[:n], -1, tasks)
 	}
 	unix.Close(fd)
-	var kids []int
 	for _, t := range tasks {
-		k, _ := readChildren(dir + t + "/children")
-		kids = append(kids, k...)
+		k, ok := readChildren(dir + t + "/children")
+		kids, gone = append(kids, k...), gone || !ok
 	}
-	return kids
+	return kids, gone
 }
 
 // readChildren parses a children list (pids separated by spaces).

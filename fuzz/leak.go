@@ -51,8 +51,10 @@
 // list sees an orphan handed to cfgfuzz by an exit during the reading,
 // which that reading may have missed. An orphan handed during the reading
 // to a reaper in the server's tree that was read already (another thread
-// of the process that exited, a subreaper the server runs) is seen at the
-// first reading after the mark moves. Without /proc/loadavg or children
+// of the process that exited, a subreaper the server runs) is not: a
+// reading that found a process or thread it listed ended is read again
+// (read), and is not remembered when the second one finds one too (a
+// zombie the server does not reap has its every answer read). Without /proc/loadavg or children
 // lists every answer is read, and so is every answer of a server whose
 // PID does not lie after the last PID read just before its start and no
 // further than the first one read after (followed): a /proc/loadavg that
@@ -93,9 +95,21 @@ const leakGrace = 500 * time.Millisecond
 // yet (an orphan inside execve, on a loaded machine) to be told apart.
 const leakUnsure = time.Second
 
-// procs reads the server's processes; unsure as serverProcs.
-func (s *server) procs() (map[int]uint64, bool) {
-	return serverProcs(s.pid, serverEnv+"="+s.token)
+// read reads the server's processes, unsure as serverProcs, and the mark
+// read just before (marked whether it was, and can be remembered). A
+// reading during which a process it listed ended (serverProcsRead) may
+// lack that process's children, handed to a reaper read already: it is
+// read again, once, and a second such reading is not remembered.
+func (s *server) read() (now map[int]uint64, unsure bool, m pidMark, marked bool) {
+	for range 2 {
+		var moved bool
+		m, marked = s.readMark()
+		now, unsure, moved = serverProcsRead(s.pid, serverEnv+"="+s.token)
+		if !moved {
+			return now, unsure, m, marked
+		}
+	}
+	return now, unsure, pidMark{}, false
 }
 
 // pidMark is what a reading of a server's processes is remembered by
@@ -142,8 +156,7 @@ func (s *server) followed(last int) bool {
 // as serverProcs. A reading that finds none, and is sure, is remembered
 // (quiet).
 func (s *server) newProcs() (map[int]uint64, bool) {
-	m, marked := s.readMark()
-	now, unsure := s.procs()
+	now, unsure, m, marked := s.read()
 	for pid, start := range now {
 		if b, ok := s.baseline[pid]; ok && b == start {
 			delete(now, pid)
@@ -157,9 +170,9 @@ func (s *server) newProcs() (map[int]uint64, bool) {
 // reading is remembered as one that found none new (quiet).
 func (s *server) takeBaseline() {
 	if !s.baselined {
-		m, marked := s.readMark()
-		var unsure bool
-		s.baseline, unsure = s.procs()
+		var unsure, marked bool
+		var m pidMark
+		s.baseline, unsure, m, marked = s.read()
 		s.baselined = true
 		s.noteClean(m, marked && !unsure)
 	}

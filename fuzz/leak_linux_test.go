@@ -164,3 +164,70 @@ func TestLeakCaughtWhenLastPIDStands(t *testing.T) {
 		t.Errorf("%d processes left: %v", len(left), left)
 	}
 }
+
+// TestLeakCaughtWhenOrphanedMidReading: a server that is a child
+// subreaper starts a child that starts a grandchild; the child ends while
+// the server's processes are read, after the server's children list was
+// read and before the child's, and the grandchild is handed to the server.
+// The request left the grandchild running: its answer is judged a leak,
+// though no PID was allocated since the reading and no orphan was handed
+// to this process.
+func TestLeakCaughtWhenOrphanedMidReading(t *testing.T) {
+	bin := redteamServer(t)
+	mark := markProcesses(t)
+	p := &Process{Argv: []string{bin, "subreaper-leak"}}
+	defer p.Close()
+	if a, _ := structurizeWithin(t, p, chainGraph(t, 2), 5*time.Second, 10*time.Second); a.Outcome != proto.OK {
+		t.Fatalf("graph of 2 blocks: answer %s %q, want ok", a.Outcome, clip(a.Reason))
+	}
+	end := adoptOrphan(t) // its environment is read after the server's children list
+	var armed, fired bool
+	real := readEnviron
+	defer func() { readEnviron = real }()
+	readEnviron = func(pid int) ([]byte, error) {
+		if armed && !fired {
+			fired = true
+			orphanGrandchild(t, p.srv.pid)
+		}
+		return real(pid)
+	}
+	armed = true
+	a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+	if !fired {
+		t.Fatal("the server's processes were not read")
+	}
+	if out, sig, _ := classifyAnswer(a); out != OutCrash || sig != LeakSignature {
+		t.Errorf("graph of 4 blocks: answer %s %q (signature %q), want a crash %q", a.Outcome, clip(a.Reason), sig, LeakSignature)
+	}
+	p.Close()
+	end()
+	if left := leftAlive(t, mark); len(left) > 0 {
+		t.Errorf("%d processes left: %v", len(left), left)
+	}
+}
+
+// orphanGrandchild kills server's child that runs linger-parent-wait once
+// its child runs, and waits until that grandchild is handed to server.
+func orphanGrandchild(t *testing.T, server int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for ; time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		kids, _ := childrenOf(server)
+		for _, child := range kids {
+			if !strings.HasSuffix(commandLine(child), "linger-parent-wait") {
+				continue
+			}
+			kids, _ := childrenOf(child)
+			if len(kids) == 0 || !strings.HasSuffix(commandLine(kids[0]), " linger") {
+				continue
+			}
+			syscall.Kill(child, syscall.SIGKILL)
+			for ; time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+				if st, ok := readProcStat(kids[0]); ok && st.ppid == server {
+					return
+				}
+			}
+		}
+	}
+	t.Fatal("no grandchild handed to the server")
+}

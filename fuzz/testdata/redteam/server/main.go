@@ -24,6 +24,9 @@
 //	leak          answers, leaving a child running on every graph of 3 blocks or more
 //	leak-orphan   answers, leaving the orphan of a child that exited (in its process
 //	              group, as `system("sleep 1000 &")` does) on every graph of 3 blocks or more
+//	subreaper-leak  a child subreaper that, on every graph of 3 blocks or
+//	              more, starts a child that starts a grandchild and waits
+//	              to be killed, reaps the child, answers
 //	helper        starts a child and a detached child before it reads its input and
 //	              keeps them; answers every graph correctly
 //	closed-stdout closes its standard output and keeps running
@@ -85,6 +88,10 @@ func main() {
 	case "linger-orphan": // leak-orphan's child: a grandchild in its group, then exit
 		exec.Command(os.Args[0], "linger").Start()
 		return
+	case "linger-parent-wait": // subreaper-leak's child: a grandchild, then wait
+		exec.Command(os.Args[0], "linger").Start()
+		time.Sleep(time.Hour)
+		return
 	case "helper":
 		exec.Command(os.Args[0], "linger").Start()
 		detach()
@@ -115,6 +122,9 @@ func main() {
 }
 
 func serve(mode string) {
+	if mode == "subreaper-leak" {
+		becomeSubreaper()
+	}
 	local := proto.Local(false)
 	localModule := proto.Local(true)
 	w := bufio.NewWriter(os.Stdout)
@@ -190,6 +200,13 @@ func serve(mode string) {
 		case "leak":
 			if blocks(req) >= 3 {
 				exec.Command(os.Args[0], "linger").Start()
+			}
+		case "subreaper-leak":
+			if blocks(req) >= 3 {
+				c := exec.Command(os.Args[0], "linger-parent-wait")
+				if c.Start() == nil {
+					go c.Wait()
+				}
 			}
 		case "exiting": // a child that outlives the answer by 200 ms, reaped
 			c := exec.Command(os.Args[0], "linger-short")

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// becomeSubreaper does nothing outside Linux.
+func becomeSubreaper() {}
