@@ -40,16 +40,7 @@ func pyString(s string) string { return "\"" + s + "\"" }
 
 func TestCompareBaselinePassedInTheCampaignRefusedWhenMinimizing(t *testing.T) {
 	base := afterFirstProcess(t, t.TempDir(), "        return {\"id\": rid, \"outcome\": \"refused\", \"reason\": \"process %d\" % _rank}\n")
-	out := filepath.Join(t.TempDir(), "c")
-	code, stdout, stderr := runBinary(t, "", "compare", "--baseline-structurizer", base, "--current", plantedSpec(t),
-		"--graphs", "8", "--seed", "1", "--workers", "1", "--progress", "plain", "--out", out)
-	if code != exitFail {
-		t.Fatalf("compare: exit %d, want %d (new findings)\n%s%s", code, exitFail, stdout, stderr)
-	}
-	rep := readReportJSON(t, out)
-	if len(rep.Findings) == 0 {
-		t.Fatalf("no findings:\n%s", stdout)
-	}
+	rep, out, stdout, stderr := compareAgainstPlanted(t, base)
 	const want = "the baseline passed this graph in the campaign and refused it (structurize:refused) when the minimizer judged it: its answers depend on chance, so whether this finding is new is uncertain"
 	for _, f := range rep.Findings {
 		if f.Subject().Baseline != fuzz.OutOK || f.New == 0 {
@@ -83,16 +74,7 @@ func TestCompareBaselinePassedInTheCampaignRefusedWhenMinimizing(t *testing.T) {
 // pass.
 func TestCompareBaselinePassedInTheCampaignFailedWhenMinimizing(t *testing.T) {
 	base := afterFirstProcess(t, t.TempDir(), "        bug = \"exit-restarts\"\n")
-	out := filepath.Join(t.TempDir(), "c")
-	code, stdout, stderr := runBinary(t, "", "compare", "--baseline-structurizer", base, "--current", plantedSpec(t),
-		"--graphs", "8", "--seed", "1", "--workers", "1", "--progress", "plain", "--out", out)
-	if code != exitFail {
-		t.Fatalf("compare: exit %d, want %d (new findings)\n%s%s", code, exitFail, stdout, stderr)
-	}
-	rep := readReportJSON(t, out)
-	if len(rep.Findings) == 0 {
-		t.Fatalf("no findings:\n%s", stdout)
-	}
+	rep, _, _, stderr := compareAgainstPlanted(t, base)
 	for _, f := range rep.Findings {
 		if f.Subject().Baseline != fuzz.OutOK || f.New == 0 {
 			t.Fatalf("%s: its graph's baseline verdict %q, %d new: want a new finding whose graph the campaign's baseline passed", f.Signature, f.Subject().Baseline, f.New)

@@ -52,16 +52,7 @@ func runBinary(t *testing.T, stdin string, args ...string) (int, string, string)
 // flaky.
 func TestCompareMinimizesFindingsTheBaselineRefuses(t *testing.T) {
 	base := refusingAbove(t, "3")
-	out := filepath.Join(t.TempDir(), "c")
-	code, stdout, stderr := runBinary(t, "", "compare", "--baseline-structurizer", base, "--current", plantedSpec(t),
-		"--graphs", "8", "--seed", "1", "--workers", "1", "--progress", "plain", "--out", out)
-	if code != exitFail {
-		t.Fatalf("compare: exit %d, want %d (new findings)\n%s%s", code, exitFail, stdout, stderr)
-	}
-	rep := readReportJSON(t, out)
-	if len(rep.Findings) == 0 {
-		t.Fatalf("no findings:\n%s", stdout)
-	}
+	rep, _, stdout, stderr := compareAgainstPlanted(t, base)
 	for _, f := range rep.Findings {
 		if f.Subject().Baseline != fuzz.OutRefused || f.New == 0 {
 			t.Fatalf("%s: its graph's baseline verdict %q, %d new: want a new finding whose graph the baseline refused", f.Signature, f.Subject().Baseline, f.New)
@@ -113,4 +104,23 @@ func TestMinimizeBaselineRefusals(t *testing.T) {
 	if code, out, errs := runBinary(t, m[1]+"\n", "check", "--structurizer", base, "-"); code != exitOK {
 		t.Errorf("the baseline does not pass the result %s: exit %d\n%s%s", m[1], code, out, errs)
 	}
+}
+
+// compareAgainstPlanted runs a compare of eight graphs of the planted
+// example (the current side) against the baseline structurizer base,
+// which must end in new findings, and returns its report, its output
+// directory, stdout and stderr.
+func compareAgainstPlanted(t *testing.T, base string) (rep *fuzz.Report, out, stdout, stderr string) {
+	t.Helper()
+	out = filepath.Join(t.TempDir(), "c")
+	code, stdout, stderr := runBinary(t, "", "compare", "--baseline-structurizer", base, "--current", plantedSpec(t),
+		"--graphs", "8", "--seed", "1", "--workers", "1", "--progress", "plain", "--out", out)
+	if code != exitFail {
+		t.Fatalf("compare: exit %d, want %d (new findings)\n%s%s", code, exitFail, stdout, stderr)
+	}
+	rep = readReportJSON(t, out)
+	if len(rep.Findings) == 0 {
+		t.Fatalf("no findings:\n%s", stdout)
+	}
+	return rep, out, stdout, stderr
 }
