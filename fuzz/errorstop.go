@@ -122,7 +122,8 @@ func (e *errorStop) incomplete(done, planned int) *Incomplete {
 }
 
 // stoppedEarlyMarkdown is report.md's advice under a report that stopped
-// early, "" for any other.
+// early, "" for any other: the selftest of the side whose error is listed
+// first, the baseline's when that error is the baseline's alone.
 func stoppedEarlyMarkdown(rep *Report) string {
 	if rep.Incomplete == nil || rep.Incomplete.Reason != StoppedEarly {
 		return ""
@@ -130,8 +131,12 @@ func stoppedEarlyMarkdown(rep *Report) string {
 	if hint := InjectRefusedHint(rep); hint != "" {
 		return mdCell(hint) + ".\n\n"
 	}
-	return fmt.Sprintf("%s shows whether the structurizer serves the protocol, and how it fails; once it does, start the campaign again (--force: a --resume keeps these graphs' results). The first graphs' errors are under Harness errors, their crashes and timeouts under Findings.\n\n",
-		mdCode("cfgfuzz selftest --structurizer "+ShellQuote(rep.Settings.Current)))
+	spec, who := rep.Settings.Current, "the structurizer"
+	if len(rep.HarnessErrors) > 0 && harnessSide(&rep.Settings, &rep.HarnessErrors[0]) != &rep.Settings {
+		spec, who = rep.Settings.Baseline, "the baseline's structurizer"
+	}
+	return fmt.Sprintf("%s shows whether %s serves the protocol, and how it fails; once it does, start the campaign again (--force: a --resume keeps these graphs' results). The first graphs' errors are under Harness errors, their crashes and timeouts under Findings.\n\n",
+		mdCode("cfgfuzz selftest --structurizer "+ShellQuote(spec)), who)
 }
 
 // InjectRefusedHint is, for a campaign that planted faults (--inject) in a

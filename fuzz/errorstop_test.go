@@ -147,3 +147,34 @@ func TestStoppedEarlyReasonDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineHarnessErrorsShowTheBaselinesError: a comparison whose
+// baseline never starts, while the current side fails graphs of its own,
+// lists its harness errors with the baseline's error, the reason the
+// graphs have no verdict (not the current side's finding), and report.md's
+// advice under the early stop names the baseline's selftest.
+func TestBaselineHarnessErrorsShowTheBaselinesError(t *testing.T) {
+	c := testConfig(t, 40)
+	c.Inject = []string{"swap-arms"}
+	c.Baseline = SideFactory{Describe: "cmd:./never-starts", New: func() (Side, error) { return &unstartedSide{}, nil }}
+	rep := mustRun(t, c).Report
+	if rep.Incomplete == nil || rep.Incomplete.Reason != StoppedEarly || len(rep.HarnessErrors) == 0 {
+		t.Fatalf("incomplete %+v, %d harness errors; want a stop after the baseline's first %d errors", rep.Incomplete, len(rep.HarnessErrors), ErrorStopGraphs)
+	}
+	invalid := 0
+	for _, e := range rep.HarnessErrors {
+		if strings.HasPrefix(e.Current, OutInvalid) {
+			invalid++
+		}
+		if !strings.Contains(e.Detail, "start stub") {
+			t.Errorf("graph %d (current %s, baseline %s): detail %q, want the baseline's error", e.Index, e.Current, e.Baseline, e.Detail)
+		}
+	}
+	if invalid == 0 {
+		t.Fatalf("no harness error with a current side that failed: the test shows nothing")
+	}
+	md := stoppedEarlyMarkdown(rep)
+	if !strings.Contains(md, "cfgfuzz selftest --structurizer cmd:./never-starts") || !strings.Contains(md, "baseline") {
+		t.Errorf("report.md's advice %q, want the baseline's selftest", md)
+	}
+}

@@ -495,7 +495,7 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) (shown bool) {
 	}
 	if r.Current.Outcome == OutError || r.Baseline != nil && r.Baseline.Outcome == OutError {
 		if len(rep.HarnessErrors) < maxExamples {
-			rep.HarnessErrors = append(rep.HarnessErrors, rep.example(r, ""))
+			rep.HarnessErrors = append(rep.HarnessErrors, harnessDetail(rep.example(r, ""), r))
 			shown = true
 		}
 	}
@@ -617,6 +617,9 @@ func (rep *Report) addDivergenceExample(r *Record) bool {
 		return false
 	}
 	e := rep.example(r, r.Class)
+	if r.Class == ClassError {
+		e = harnessDetail(e, r)
+	}
 	if n >= sideBySide {
 		// Only the first sideBySide of a class are drawn; which
 		// later records still carry modules depends on the workers.
@@ -624,6 +627,17 @@ func (rep *Report) addDivergenceExample(r *Record) bool {
 	}
 	d.Examples = append(d.Examples, e)
 	return true
+}
+
+// harnessDetail is example e of record r, a graph without a verdict, with
+// the detail of the side that erred: the baseline's when the error is the
+// baseline's alone, the side its replay judges (harnessSide), as a finding
+// of the current side says nothing of why the graph has no verdict.
+func harnessDetail(e Example, r *Record) Example {
+	if r.Current.Outcome != OutError && r.Baseline != nil && r.Baseline.Outcome == OutError {
+		e.Detail = r.Baseline.Detail
+	}
+	return e
 }
 
 func (rep *Report) example(r *Record, class string) Example {
