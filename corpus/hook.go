@@ -290,7 +290,8 @@ func (h *findingHook) options(sig string) (Options, Predicate) {
 	if h.opt.Remaining != nil {
 		left := max(h.opt.Remaining(), time.Millisecond)
 		if o.Timeout < 0 || left < o.Timeout {
-			o.Timeout = left
+			// Rounded to 10 ms: the limit is printed ("time limit (8.04s)").
+			o.Timeout = max(left.Round(10*time.Millisecond), time.Millisecond)
 		}
 		o.Deadline = time.Now().Add(left)
 	}
