@@ -103,16 +103,17 @@ func TestMinimizeStoppedCarriedByTheState(t *testing.T) {
 
 // TestBudgetHelpSaysHowFarMinimizationRuns: --duration's and
 // --minimize-timeout's help say up front how far past them a campaign's
-// minimization may run (the judgements around each search, each up to
-// --timeout on a structurizer that hangs), so that a job sized for
+// minimization may run (the judgements around each search, each up to 4
+// structurizer calls of up to --timeout on a structurizer that hangs, and
+// a new process's start-up), so that a job sized for
 // --duration is sized for them too.
 func TestBudgetHelpSaysHowFarMinimizationRuns(t *testing.T) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var f campaignFlags
 	f.define(fs, false)
 	for name, want := range map[string][]string{
-		"duration":         {"past it", "--minimize-timeout plus 9 judgements, each up to --timeout", "--minimize-budget bounds all of it"},
-		"minimize-timeout": {"runs past it by up to 9 judgements, each up to the structurizer's --timeout", "the findings store's 2"},
+		"duration":         {"past it", "--minimize-timeout plus 9 judgements, each up to 4 structurizer calls (the graph's and the meta check's 3 re-runs) of up to --timeout", "a new process's start-up", "--minimize-budget bounds all of it"},
+		"minimize-timeout": {"runs past it by up to 9 judgements, each up to 4 structurizer calls (the graph's and the meta check's 3 re-runs) of up to the structurizer's --timeout", "a new process's start-up", "the findings store's 2"},
 	} {
 		usage := fs.Lookup(name).Usage
 		for _, w := range want {
