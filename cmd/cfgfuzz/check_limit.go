@@ -57,7 +57,11 @@ type checkLimits struct {
 	timeout time.Duration
 }
 
+// timeoutVerdicts says what --timeout decides, and what it does not: the
+// growth check's limit on a structurizer's time, which no flag sets.
+const timeoutVerdicts = "past it a call is the finding structurize:timeout (a meta check's re-run, meta:rerun-failed:timeout); an answer within it that took longer than 1s + 1ms per block of the graph is growth:time, the growth check's own limit, which --checks -growth leaves out with the size checks"
+
 // register declares the flag on fs.
 func (l *checkLimits) register(fs *flag.FlagSet) {
-	fs.DurationVar(&l.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each structurizer call (as in campaigns): past it the finding structurize:timeout")
+	fs.DurationVar(&l.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each structurizer call (as in campaigns): "+timeoutVerdicts)
 }

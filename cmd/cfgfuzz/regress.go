@@ -76,7 +76,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer, builds
 		return nil
 	})
 	fs.Uint64Var(&rf.seed, "seed", 1, "seed of the random walks (as for minimize; default: each file's own '# walks:', else 1)")
-	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer (default: each file's own '# timeout:', else 10s)")
+	fs.DurationVar(&rf.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each structurizer call (default: each file's own '# timeout:', else 10s): "+timeoutVerdicts)
 	fs.DurationVar(&rf.duration, "duration", 0, "time budget: no file starts past it, the case in flight finishes (its structurizer calls within --timeout, its checks within --check-timeout); the files not replayed are named in the summary and are error cases of the JUnit file, and the replay is incomplete (exit 2, or 1 when a case failed, as for any error); 0: none")
 	fs.BoolVar(&rf.allowEmpty, "allow-empty", false, "a DIR that exists and holds no regression file passes (exit 0, 0 cases, an empty JUnit file with --junit) instead of exit 2; for a CI job set up before its first regression is saved")
 	rf.judge.define(fs)

@@ -73,7 +73,7 @@ type campaignFlags struct {
 func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.IntVar(&f.graphs, "graphs", 0, "graph budget `N` (graph indices 0..N-1 before sharding; 0: no graph limit, the time budget ends the run)")
 	fs.DurationVar(&f.duration, "duration", 0, "time budget (default 30s when --graphs is not given): no graph starts past it, the graphs in flight finish (their structurizer calls within --timeout), then the new findings are minimized, past it: each new signature's minimization takes up to --minimize-timeout plus 9 judgements, each up to 4 structurizer calls (the graph's and the meta check's 3 re-runs) of up to --timeout on a structurizer that hangs, and a new process's start-up for those judged on a structurizer of their own (30s + 9 x 4 x 10s by default, start-ups aside; see --minimize-timeout); --minimize-budget bounds all of it, --minimize=false skips it")
-	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on the structurizer")
+	fs.DurationVar(&f.timeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each structurizer call: "+timeoutVerdicts)
 	fs.Uint64Var(&f.seed, "seed", 1, "campaign seed")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers; 0: GOMAXPROCS")
 	fs.IntVar(&f.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); cfgfuzz writes the file into a func answer itself, so only a structurizer answering with module has its own register code tested (fuzz/ADAPTERS.md, \"The register file\"); 0 none")
