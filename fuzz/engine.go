@@ -450,7 +450,11 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 	if limit <= 0 {
 		limit = DefaultCheckTimeout
 	}
-	fly := newFlights(limit, c.Baseline.New != nil)
+	start := time.Duration(c.StartTimeout)
+	if start <= 0 {
+		start = DefaultStartTimeout
+	}
+	fly := newFlights(limit, c.Baseline.New != nil, time.Duration(c.Timeout), start)
 	prog.inFlight = fly.describe
 	harness := c.startWorkers(indices, results, &wg, &answered, fly)
 	if len(harness) == c.Workers {

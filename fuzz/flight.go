@@ -30,6 +30,10 @@ type flights struct {
 	// sides says the campaign has a baseline: a description then names
 	// the side.
 	sides bool
+	// call and start are the limits on a structurizer call (--timeout)
+	// and a new process's start-up allowance (--start-timeout), which
+	// bound a graph waiting for an answer and the meta check's re-runs.
+	call, startup time.Duration
 }
 
 // flight is one worker's graph in flight.
@@ -44,8 +48,8 @@ type flight struct {
 	running []*oracle.Oracle
 }
 
-func newFlights(limit time.Duration, sides bool) *flights {
-	return &flights{now: map[*worker]*flight{}, limit: limit, sides: sides}
+func newFlights(limit time.Duration, sides bool, call, start time.Duration) *flights {
+	return &flights{now: map[*worker]*flight{}, limit: limit, sides: sides, call: call, startup: start}
 }
 
 // start notes w's new graph in flight.
@@ -120,7 +124,7 @@ func (f *flights) waitsFor(fl *flight) string {
 		side = fmt.Sprintf(" on the %s side", fl.side)
 	}
 	if !fl.checks {
-		return fmt.Sprintf("the structurizer's answer%s, %v", side, took)
+		return fmt.Sprintf("the structurizer's answer%s, %v (--timeout %v; a new process's first answer, --start-timeout %v more)", side, took, f.call, f.startup)
 	}
 	var names []string
 	for _, o := range fl.running {
@@ -131,9 +135,20 @@ func (f *flights) waitsFor(fl *flight) string {
 			names = append(names, n)
 		}
 	}
+	return checksWait(names, side, took, f.limit, f.call)
+}
+
+// checksWait describes a graph in the checks names run (none named: "the
+// checks") on side for took of the check limit. The meta check waits for
+// the structurizer's re-runs, each bounded by the call limit (--timeout)
+// long before the check limit, so its description names that limit too.
+func checksWait(names []string, side string, took, limit, call time.Duration) string {
 	what := "the checks"
 	if len(names) > 0 {
 		what = "the " + strings.Join(names, " and ") + " check"
 	}
-	return fmt.Sprintf("%s%s, %v of --check-timeout %v", what, side, took, f.limit)
+	if slices.Contains(names, "meta") {
+		side += fmt.Sprintf(" (the structurizer's re-runs, each within --timeout %v)", call)
+	}
+	return fmt.Sprintf("%s%s, %v of --check-timeout %v", what, side, took, limit)
 }

@@ -97,3 +97,22 @@ func TestProgressBarNamesTheGraphsInFlightWhenStalled(t *testing.T) {
 		t.Errorf("stalled: the bar's heartbeat printed %q", out.String())
 	}
 }
+
+// TestInFlightNamesTheStructurizersLimits: a graph waiting for an answer,
+// or in the meta check (the structurizer's re-runs), is described with the
+// limits that end that wait, --timeout and a new process's
+// --start-timeout, not the check limit alone, which is minutes away.
+func TestInFlightNamesTheStructurizersLimits(t *testing.T) {
+	f := newFlights(2*time.Minute, true, 10*time.Second, 30*time.Second)
+	answer := f.waitsFor(&flight{side: "baseline", since: time.Now()})
+	if want := "the structurizer's answer on the baseline side, 0s (--timeout 10s; a new process's first answer, --start-timeout 30s more)"; answer != want {
+		t.Errorf("waiting for an answer: %q, want %q", answer, want)
+	}
+	meta := checksWait([]string{"meta"}, " on the baseline side", 8*time.Second, 2*time.Minute, 10*time.Second)
+	if want := "the meta check on the baseline side (the structurizer's re-runs, each within --timeout 10s), 8s of --check-timeout 2m0s"; meta != want {
+		t.Errorf("in the meta check: %q, want %q", meta, want)
+	}
+	if gpu := checksWait([]string{"gpu"}, "", 100*time.Second, 2*time.Minute, 10*time.Second); gpu != "the gpu check, 1m40s of --check-timeout 2m0s" {
+		t.Errorf("in the gpu check: %q", gpu)
+	}
+}
