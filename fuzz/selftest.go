@@ -18,7 +18,9 @@
 // (--start-timeout) until a start was seen, then, as for a campaign's
 // restart that no hello probes (the suite sends each case's lines alone),
 // twice the longest start seen and a second, so that a server that hangs
-// on case after case costs each little more than the limit. A server
+// on case after case costs each little more than the limit; one silent
+// past the whole allowance on its first two starts has not started, and
+// the cases left are skipped, saying so. A server
 // whose answers come from a process it left holding its pipes after it
 // exited (a wrapper script that starts its adapter in the background,
 // not by exec) fails one more case, added after the others, that names
@@ -111,6 +113,10 @@ func SelfTest(argv []string, dir string, opt SelfTestOptions) []SelfTestCase {
 		{"answer of a loop", formCase(11, selfTestLoop), []string{selfTestLoop}},
 		{"a module answer carries options.registers' file", (*selfTester).registers, []string{selfTestRegistersGraph}},
 	} {
+		if st.unstarted >= unstartedAfter {
+			out = append(out, SelfTestCase{Name: c.name, Skipped: st.notStarted()})
+			continue
+		}
 		if why := st.unserved(c.graphs); why != "" {
 			out = append(out, SelfTestCase{Name: c.name, Skipped: why})
 			continue
@@ -138,6 +144,20 @@ type selfTester struct {
 	// server that had exited when a line was sent to it, and which
 	// answered it (noteHeld); "" none found.
 	leftHolding string
+	// unstarted counts the servers that answered nothing within the
+	// limit and the whole start-up allowance, before any line of any
+	// server: from the second on, the cases left are not run.
+	unstarted int
+}
+
+// unstartedAfter is how many servers silent past the whole start-up
+// allowance end the suite: the hello's and the next case's.
+const unstartedAfter = 2
+
+// notStarted is the Skipped of the cases left once unstartedAfter
+// servers did not start.
+func (st *selfTester) notStarted() string {
+	return fmt.Sprintf("not run: the server answered nothing on its first %d starts, each within %v (--timeout) and %v (--start-timeout), and each case left would wait as long", unstartedAfter, st.limit, st.p.startTimeout())
 }
 
 // noteHeld, as an answer to a line sent after the server exited is read,
@@ -224,6 +244,9 @@ func (st *selfTester) sendLine(line string, allowance time.Duration) (r proto.Re
 			}
 			if pastDeadline(err, deadline) {
 				st.p.end(true, 0)
+				if st.lines == 0 && len(b) == 0 && allowance > 0 && allowance == st.p.startTimeout() {
+					st.unstarted++
+				}
 				return proto.Response{}, withUnended(Answer{Reason: st.noAnswer(allowance)}, b).Reason, true
 			}
 			if err == errAnswerTooLong {

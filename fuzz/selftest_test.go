@@ -210,3 +210,27 @@ func TestSelfTestOfAWrapperThatBackgroundsItsAdapter(t *testing.T) {
 		t.Errorf("%d processes left: %v", len(left), left)
 	}
 }
+
+// TestSelfTestOfAServerThatNeverStarts: a server silent past the limit and
+// the whole start-up allowance on its first two starts (the hello's and
+// the v1 request's) ends the suite: the cases left are skipped, saying
+// why, rather than each waiting as long (a heavy server hung in its
+// start-up cost 10 x 35 s by default), and the suite still reads as a
+// server that never answered.
+func TestSelfTestOfAServerThatNeverStarts(t *testing.T) {
+	start := time.Now()
+	cases := SelfTest([]string{"sleep", "100"}, "", SelfTestOptions{Limit: 100 * time.Millisecond, Process: ProcessOptions{StartTimeout: 200 * time.Millisecond}})
+	ran := 0
+	for _, c := range cases {
+		switch {
+		case c.Skipped == "":
+			ran++
+		case !strings.Contains(c.Skipped, "answered nothing on its first 2 starts, each within 100ms (--timeout) and 200ms (--start-timeout)"):
+			t.Errorf("%s: skipped %q, want the starts that failed named", c.Name, c.Skipped)
+		}
+	}
+	if text, _ := FormatSelfTest(cases); ran != 2 || !NeverAnswered(cases) {
+		t.Errorf("%d cases ran (want 2), never answered %v:\n%s", ran, NeverAnswered(cases), text)
+	}
+	t.Logf("%v", time.Since(start))
+}
