@@ -154,10 +154,13 @@ type selfTester struct {
 // allowance end the suite: the hello's and the next case's.
 const unstartedAfter = 2
 
+// notRunPrefix starts the Skipped of the cases notStarted leaves.
+const notRunPrefix = "not run: "
+
 // notStarted is the Skipped of the cases left once unstartedAfter
 // servers did not start.
 func (st *selfTester) notStarted() string {
-	return fmt.Sprintf("not run: the server answered nothing on its first %d starts, each within %v (--timeout) and %v (--start-timeout), and each case left would wait as long", unstartedAfter, st.limit, st.p.startTimeout())
+	return fmt.Sprintf(notRunPrefix+"the server answered nothing on its first %d starts, each within %v (--timeout) and %v (--start-timeout), and each case left would wait as long", unstartedAfter, st.limit, st.p.startTimeout())
 }
 
 // noteHeld, as an answer to a line sent after the server exited is read,
@@ -535,7 +538,7 @@ func (st *selfTester) registers() (string, string) {
 // whether every case passed (a skipped case fails nothing).
 func FormatSelfTest(cases []SelfTestCase) (string, bool) {
 	var b bytes.Buffer
-	failed, skipped := 0, 0
+	failed, skipped, notRun := 0, 0, 0
 	for _, c := range cases {
 		switch {
 		case c.Problem != "":
@@ -543,6 +546,7 @@ func FormatSelfTest(cases []SelfTestCase) (string, bool) {
 			fmt.Fprintf(&b, "FAIL %s: %s\n", c.Name, c.Problem)
 		case c.Skipped != "":
 			skipped++
+			notRun += btoi(strings.HasPrefix(c.Skipped, notRunPrefix))
 			fmt.Fprintf(&b, "skip %s: %s\n", c.Name, c.Skipped)
 		case c.Note != "":
 			fmt.Fprintf(&b, "ok   %s (%s)\n", c.Name, c.Note)
@@ -551,7 +555,10 @@ func FormatSelfTest(cases []SelfTestCase) (string, bool) {
 		}
 	}
 	fmt.Fprintf(&b, "%d cases: %d ok, %d failed, %d skipped", len(cases), len(cases)-failed-skipped, failed, skipped)
-	if skipped > 0 {
+	switch {
+	case notRun > 0:
+		b.WriteString(" (the server did not start: the cases after its first starts were not run)")
+	case skipped > 0:
 		b.WriteString(" (the server's promises exclude their graphs, which a campaign then does not send either)")
 	}
 	b.WriteString("\n")
