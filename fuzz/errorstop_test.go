@@ -178,3 +178,18 @@ func TestBaselineHarnessErrorsShowTheBaselinesError(t *testing.T) {
 		t.Errorf("report.md's advice %q, want the baseline's selftest", md)
 	}
 }
+
+// TestNotNewAgainstABaselineWithoutVerdict: a finding not new because the
+// baseline had no verdict on its graphs (a harness error there) says so,
+// not that the baseline fails them.
+func TestNotNewAgainstABaselineWithoutVerdict(t *testing.T) {
+	rep := &Report{}
+	f := &Finding{Signature: "exec:trace-mismatch", Count: 3, First: Example{Current: "invalid: exec:trace-mismatch", Baseline: OutError}}
+	if why := notMinimizedWhy(rep, f); !strings.Contains(why, "no verdict") || !strings.Contains(why, "harness error") {
+		t.Errorf("baseline error: %q, want the baseline's missing verdict named", why)
+	}
+	f.First.Baseline = "invalid: exec:trace-mismatch"
+	if why := notMinimizedWhy(rep, f); why != "not new (the baseline fails its graphs too): only new findings are minimized" {
+		t.Errorf("baseline failing too: %q", why)
+	}
+}

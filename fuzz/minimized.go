@@ -45,6 +45,8 @@ func notMinimizedWhy(rep *Report, f *Finding) string {
 		return "the minimizer could not judge it (minimize_error)"
 	case class != "" && !minimizedTonight(class):
 		return "a signature classed " + class + ": only new and known signatures are minimized"
+	case f.New == 0 && strings.HasPrefix(f.First.Baseline, OutError):
+		return "not new (the baseline fails its graphs or has no verdict on them: its first graph is a harness error there): only new findings are minimized"
 	case f.New == 0:
 		return "not new (the baseline fails its graphs too): only new findings are minimized"
 	case rep.Unminimized != "":
