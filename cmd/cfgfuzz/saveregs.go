@@ -216,10 +216,14 @@ func campaignJudged(s *fuzz.Settings) corpus.Judged {
 // regressionOrigin is the '# origin:' of finding f's regression file: the
 // campaign's graph that showed it, and where its minimized graph comes
 // from: this campaign's minimizer, or the state's store, which an
-// earlier run minimized it into (Finding.MinimizedStored).
+// earlier run minimized it into (Finding.MinimizedStored); or why the
+// graph is the one found, not minimized (Finding.NotMinimized).
 func regressionOrigin(rep *fuzz.Report, f *fuzz.Finding, command string) string {
 	origin := fmt.Sprintf("cfgfuzz %s, seed %d, graph %d (%s)", command, rep.Settings.Seed, f.Subject().Index, f.Subject().Stream)
-	if !f.MinimizedStored {
+	switch {
+	case !f.MinimizedStored && !f.IsMinimized && f.NotMinimized != "":
+		return origin + ", not minimized: " + f.NotMinimized
+	case !f.MinimizedStored:
 		return origin + ", minimized"
 	}
 	origin += "; minimized by an earlier run"
