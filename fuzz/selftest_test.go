@@ -214,9 +214,8 @@ func TestSelfTestOfAWrapperThatBackgroundsItsAdapter(t *testing.T) {
 // TestSelfTestOfAServerThatNeverStarts: a server silent past the limit and
 // the whole start-up allowance on its first two starts (the hello's and
 // the v1 request's) ends the suite: the cases left are skipped, saying
-// why, rather than each waiting as long (a heavy server hung in its
-// start-up cost 10 x 35 s by default), and the suite still reads as a
-// server that never answered.
+// why, rather than each waiting as long as the first two (35 s each by
+// default), and the suite still reads as a server that never answered.
 func TestSelfTestOfAServerThatNeverStarts(t *testing.T) {
 	start := time.Now()
 	cases := SelfTest([]string{"sleep", "100"}, "", SelfTestOptions{Limit: 100 * time.Millisecond, Process: ProcessOptions{StartTimeout: 200 * time.Millisecond}})
