@@ -603,6 +603,47 @@ func (o *openSides) open(f fuzz.SideFactory) (fuzz.Side, error) {
 	return s, err
 }
 
+// openLazily is a side of f made on its first request (lazySide), kept
+// for close: a campaign's minimizer opens its sides so, and starts no
+// structurizer before its first finding.
+func (o *openSides) openLazily(f fuzz.SideFactory) fuzz.Side {
+	s := &lazySide{f: f}
+	if o != nil {
+		*o = append(*o, s)
+	}
+	return s
+}
+
+// lazySide is a side of f made (f.New) when it is first asked to
+// structurize: until then no server of f runs for it, and a server the
+// preflight handed on (fuzz.ResolveOptions.HandOn) goes to the first side
+// that serves, a campaign's worker. A side f cannot make answers the
+// request with a harness error (NotStarted) saying why, as a server that
+// does not start does; the next request tries again.
+type lazySide struct {
+	f    fuzz.SideFactory
+	side fuzz.Side // nil: not made yet
+}
+
+func (l *lazySide) Structurize(g *cfg.Graph, opt proto.Options, limit time.Duration) fuzz.Answer {
+	if l.side == nil {
+		s, err := l.f.New()
+		if err != nil {
+			return fuzz.Answer{Outcome: proto.Error, Reason: "start " + l.f.Describe + ": " + err.Error(), NotStarted: true}
+		}
+		l.side = s
+	}
+	return l.side.Structurize(g, opt, limit)
+}
+
+// Close closes the side if it was made.
+func (l *lazySide) Close() error {
+	if l.side == nil {
+		return nil
+	}
+	return l.side.Close()
+}
+
 // close closes every side opened.
 func (o *openSides) close() {
 	for _, s := range *o {
@@ -750,7 +791,10 @@ func (b minimizeBudget) options() corpus.Options {
 // One hook per strategy, made when a finding first needs it. For
 // cmd/cfgfuzz/run.go: call it after the sides are made; the sides the
 // hooks open are kept in sides, for the caller to close once the campaign
-// is done.
+// is done. They are opened lazily (openLazily): a structurizer server of
+// the minimizer's, and of its baseline, starts when the first finding's
+// search first asks that side, none for a campaign that finds nothing,
+// and a server the preflight handed on serves a worker.
 func campaignMinimizer(c *fuzz.Config, sides *openSides, budget minimizeBudget, log io.Writer) error {
 	s := c.Settings
 	hooks := map[string]func(g *cfg.Graph, sig string, baseline corpus.BaselineAnswer) (*cfg.Graph, error){}
@@ -819,11 +863,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 		cur = fuzz.InProcessFactory()
 	}
 	popt := proto.Options{Strategy: strategy, Inject: s.Inject, Registers: s.Registers}
-	side, err := sides.open(cur)
-	if err != nil {
-		return nil, err
-	}
-	ropt.Structurize = fuzz.SideStructurizer(side, popt, limit)
+	ropt.Structurize = fuzz.SideStructurizer(sides.openLazily(cur), popt, limit)
 	checks := ""
 	if s.Checks != nil {
 		checks = strings.Join(s.Checks, ",")
@@ -838,7 +878,8 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 	}
 	ho.Fresh = freshPredicate(cur, popt, ropt, limit)
 	if c.Baseline.New != nil {
-		base, err := sideRunner(sides, c.Baseline, proto.Options{Strategy: baselineStrategy(s, strategy), Registers: s.Registers}, corpus.RunnerOptions{Checks: ropt.Checks, Oracle: ropt.Oracle}, limit)
+		bopt := proto.Options{Strategy: baselineStrategy(s, strategy), Registers: s.Registers}
+		base, err := corpus.NewRunner(corpus.RunnerOptions{Checks: ropt.Checks, Oracle: ropt.Oracle, Structurize: fuzz.SideStructurizer(sides.openLazily(c.Baseline), bopt, limit)})
 		if err != nil {
 			return nil, err
 		}
