@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -137,20 +138,61 @@ func readRecords(t *testing.T, dir string) []Record {
 }
 
 // TestThroughputTimesEachSidesAnswers: a comparison's throughput holds
-// how long each side took to answer, both above zero, and report.md says
-// so with their ratio; a campaign of one side holds no baseline's time.
+// how long each side took to answer, and to answer meta's re-runs, all
+// above zero, and report.md says so with the ratio of the first answers;
+// a campaign of one side holds no baseline's time, and one without meta
+// no re-runs' time.
 func TestThroughputTimesEachSidesAnswers(t *testing.T) {
 	c := testConfig(t, 30)
 	c.Baseline = InProcessFactory()
 	tp := mustRun(t, c).Report.Throughput
-	if tp.CurrentSeconds <= 0 || tp.BaselineSeconds <= 0 {
-		t.Errorf("a comparison's throughput %+v, want both sides' answer times", tp)
+	if tp.CurrentSeconds <= 0 || tp.BaselineSeconds <= 0 || tp.CurrentMetaSeconds <= 0 || tp.BaselineMetaSeconds <= 0 {
+		t.Errorf("a comparison's throughput %+v, want both sides' answer and re-run times", tp)
 	}
-	if a := AnswerTimes(tp); !strings.Contains(a, "the current side took") {
-		t.Errorf("AnswerTimes %q, want the ratio of the sides' times", a)
+	if a := AnswerTimes(tp); !strings.Contains(a, "the current side's first answers took") || !strings.Contains(a, "meta's re-runs of them in") {
+		t.Errorf("AnswerTimes %q, want the ratio of the sides' times and meta's re-runs", a)
 	}
 	one := mustRun(t, testConfig(t, 30)).Report.Throughput
-	if one.CurrentSeconds <= 0 || one.BaselineSeconds != 0 {
-		t.Errorf("one side's throughput %+v, want its own answer time and no baseline's", one)
+	if one.CurrentSeconds <= 0 || one.CurrentMetaSeconds <= 0 || one.BaselineSeconds != 0 || one.BaselineMetaSeconds != 0 {
+		t.Errorf("one side's throughput %+v, want its own answer and re-run times and no baseline's", one)
+	}
+	noMeta := testConfig(t, 30)
+	noMeta.Checks = oracle.ResolveChecks("-meta")
+	if tp := mustRun(t, noMeta).Report.Throughput; tp.CurrentSeconds <= 0 || tp.CurrentMetaSeconds != 0 {
+		t.Errorf("--checks -meta: throughput %+v, want answer times and no re-runs' time", tp)
+	}
+}
+
+// TestMetaHint: the hint naming --checks -meta comes when the
+// structurizers' time is most of the campaign's on its workers and meta's
+// re-runs are most of that, and not otherwise.
+func TestMetaHint(t *testing.T) {
+	slow := Throughput{Graphs: 20, Seconds: 14, Workers: 2, CurrentSeconds: 10, CurrentMetaSeconds: 15}
+	cases := []struct {
+		name string
+		tp   Throughput
+		want bool
+	}{
+		{"slow structurizer, meta most of it", slow, true},
+		{"compared, meta most of both sides'", Throughput{Graphs: 20, Seconds: 14, Workers: 2, CurrentSeconds: 5, BaselineSeconds: 5, CurrentMetaSeconds: 8, BaselineMetaSeconds: 8}, true},
+		{"meta less than the first answers", Throughput{Graphs: 20, Seconds: 14, Workers: 2, CurrentSeconds: 15, CurrentMetaSeconds: 10}, false},
+		{"structurizer a small part of the campaign", Throughput{Graphs: 20, Seconds: 14, Workers: 2, CurrentSeconds: 2, CurrentMetaSeconds: 5}, false},
+		{"no re-runs (--checks -meta)", Throughput{Graphs: 20, Seconds: 14, Workers: 2, CurrentSeconds: 27}, false},
+		{"no graphs", Throughput{Seconds: 14, Workers: 2}, false},
+	}
+	for _, c := range cases {
+		h := MetaHint(c.tp)
+		if got := strings.Contains(h, "--checks -meta"); got != c.want {
+			t.Errorf("%s: MetaHint(%+v) = %q, want a hint: %v", c.name, c.tp, h, c.want)
+		}
+	}
+	if h := MetaHint(slow); !strings.Contains(h, "60% of the structurizer's time (15.00 of 25.00 s)") || !strings.Contains(h, "metamorphic checks") {
+		t.Errorf("MetaHint %q, want meta's share and what skipping it gives up", h)
+	}
+	rep := &Report{Throughput: slow}
+	var b strings.Builder
+	throughputMarkdown(&b, rep)
+	if !strings.Contains(b.String(), "\nhint: meta's re-runs took 60%") {
+		t.Errorf("report.md's throughput lacks the hint:\n%s", b.String())
 	}
 }

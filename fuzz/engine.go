@@ -473,8 +473,10 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 	co.collect(results, batches)
 	prog.finish()
 	co.tp.CurrentSeconds = time.Duration(answered.current.Load()).Seconds()
+	co.tp.CurrentMetaSeconds = time.Duration(answered.currentMeta.Load()).Seconds()
 	if c.Baseline.New != nil {
 		co.tp.BaselineSeconds = time.Duration(answered.baseline.Load()).Seconds()
+		co.tp.BaselineMetaSeconds = time.Duration(answered.baselineMeta.Load()).Seconds()
 	}
 	return co.tp, harness, stopped, co.jerr
 }

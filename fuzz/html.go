@@ -74,6 +74,9 @@ func summaryHTML(b *strings.Builder, rep *Report) {
 	if a := AnswerTimes(rep.Throughput); a != "" {
 		row("answers", htmlText(a))
 	}
+	if h := MetaHint(rep.Throughput); h != "" {
+		row("hint", htmlText(strings.TrimPrefix(h, "hint: ")))
+	}
 	row("graphs", htmlText(graphCounts(rep)))
 	row("campaign", htmlText(campaignText(s)))
 	b.WriteString("</table>")

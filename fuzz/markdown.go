@@ -198,8 +198,8 @@ func harnessMarkdown(b *strings.Builder, rep *Report) {
 
 // throughputMarkdown writes the section of the throughput: the distinct
 // graphs run, in how long and on how many workers, the graphs replayed
-// from the log, the shards merged, the sides' answer times and the time
-// budget's note.
+// from the log, the shards merged, the sides' answer times, the time
+// budget's note and the hint on meta's re-runs.
 func throughputMarkdown(b *strings.Builder, rep *Report) {
 	t := rep.Throughput
 	fmt.Fprintf(b, "\n## Throughput\n\n%d distinct graphs in %.1f s (%s distinct graphs/s) on %s, %d repeats skipped", t.Graphs, t.Seconds, Rate(t.GraphsPerSec), Plural(t.Workers, "worker"), t.Skipped)
@@ -217,6 +217,9 @@ func throughputMarkdown(b *strings.Builder, rep *Report) {
 		b.WriteString(" Note: " + n + ".")
 	}
 	b.WriteString("\n")
+	if h := MetaHint(t); h != "" {
+		b.WriteString("\n" + h + ".\n")
+	}
 }
 
 // LeakedSummary says, in a sentence, how many graphs' answers left

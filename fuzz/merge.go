@@ -223,6 +223,8 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		tp.Workers += t.Workers
 		tp.CurrentSeconds += t.CurrentSeconds
 		tp.BaselineSeconds += t.BaselineSeconds
+		tp.CurrentMetaSeconds += t.CurrentMetaSeconds
+		tp.BaselineMetaSeconds += t.BaselineMetaSeconds
 	}
 	in := mergeIncomplete(shards, covered, rs.total)
 	if in != nil && !opt.Partial {

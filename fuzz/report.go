@@ -309,25 +309,45 @@ type Throughput struct {
 	Shards       int     `json:"shards,omitempty"` // merged reports: shards merged
 	// CurrentSeconds and BaselineSeconds are how long each side took to
 	// answer this run's graphs, summed over the workers: the wait for the
-	// answer to each graph's first structurization (meta's re-runs, the
-	// checks and the minimizer not counted). BaselineSeconds is 0
-	// without a baseline.
+	// answer to each graph's first structurization (the checks and the
+	// minimizer not counted). BaselineSeconds is 0 without a baseline.
 	CurrentSeconds  float64 `json:"current_seconds"`
 	BaselineSeconds float64 `json:"baseline_seconds,omitempty"`
+	// CurrentMetaSeconds and BaselineMetaSeconds are how long each side
+	// took to answer meta's re-runs of this run's graphs (determinism,
+	// renumbering, idempotence), summed over the workers; 0 when meta
+	// re-ran nothing (--checks -meta).
+	CurrentMetaSeconds  float64 `json:"current_meta_seconds,omitempty"`
+	BaselineMetaSeconds float64 `json:"baseline_meta_seconds,omitempty"`
 }
 
 // AnswerTimes is one sentence on how long the sides took to answer this
-// run's graphs, and for a comparison their ratio; "" when this run judged
-// no graph.
+// run's graphs and meta's re-runs of them, and for a comparison the ratio
+// of their first answers; "" when this run judged no graph.
 func AnswerTimes(t Throughput) string {
 	if t.Graphs == 0 {
 		return ""
 	}
 	if t.BaselineSeconds == 0 {
-		return fmt.Sprintf("The structurizer answered them in %.2f s (summed over the workers; meta's re-runs not counted).", t.CurrentSeconds)
+		return fmt.Sprintf("The structurizer answered them in %.2f s and meta's re-runs of them in %.2f s, summed over the workers.", t.CurrentSeconds, t.CurrentMetaSeconds)
 	}
-	return fmt.Sprintf("The sides answered them in %.2f s (current) and %.2f s (baseline), summed over the workers (meta's re-runs not counted): the current side took %.2fx the baseline's time.",
-		t.CurrentSeconds, t.BaselineSeconds, t.CurrentSeconds/t.BaselineSeconds)
+	return fmt.Sprintf("The sides answered them in %.2f s (current) and %.2f s (baseline), and meta's re-runs of them in %.2f s and %.2f s, summed over the workers: the current side's first answers took %.2fx the baseline's time.",
+		t.CurrentSeconds, t.BaselineSeconds, t.CurrentMetaSeconds, t.BaselineMetaSeconds, t.CurrentSeconds/t.BaselineSeconds)
+}
+
+// MetaHint is a line naming --checks -meta when the structurizers' time
+// (first answers and meta's re-runs, both sides) is most of the
+// campaign's time on its workers and meta's re-runs are most of that:
+// a slow structurizer, whose campaign meta slows several times over. ""
+// otherwise.
+func MetaHint(t Throughput) string {
+	meta := t.CurrentMetaSeconds + t.BaselineMetaSeconds
+	all := t.CurrentSeconds + t.BaselineSeconds + meta
+	if t.Graphs == 0 || t.Seconds <= 0 || t.Workers <= 0 || 2*all <= t.Seconds*float64(t.Workers) || 2*meta <= all {
+		return ""
+	}
+	return fmt.Sprintf("hint: meta's re-runs took %.0f%% of the structurizer's time (%.2f of %.2f s); --checks -meta skips them and gives up the metamorphic checks (determinism, renumbering, idempotence)",
+		100*meta/all, meta, all)
 }
 
 func (t *Throughput) fill() {

@@ -59,7 +59,8 @@ type worker struct {
 	lastModule []byte
 	lastTook   time.Duration // the last judge's wait for the side's answer
 	// answered, when not nil, sums the sides' waits for their answers to
-	// the campaign's graphs (Throughput's current and baseline seconds).
+	// the campaign's graphs and to meta's re-runs of them (Throughput's
+	// current and baseline seconds, and their meta seconds).
 	answered *sideTimes
 	// keptModules counts the divergent graphs per class whose modules
 	// this worker kept (keepModules).
@@ -376,6 +377,7 @@ func (w *worker) structurizeForSeam(side Side, opt proto.Options, g *cfg.Graph) 
 	start := time.Now()
 	a := side.Structurize(g, opt, w.timeout)
 	took := time.Since(start)
+	w.answered.addMeta(w.base != nil && side == w.base, took)
 	switch a.Outcome {
 	case proto.OK:
 		mod, err := ModuleFor(a, opt)
@@ -495,8 +497,9 @@ func (c *Config) oracleOptions() oracle.Options {
 
 // sideTimes sums, over a campaign's workers, how long each side took to
 // answer the graphs (the wait for the answer to the first structurization
-// of each graph; meta's re-runs are not counted).
-type sideTimes struct{ current, baseline atomic.Int64 }
+// of each graph) and meta's re-runs of them (the waits for the answers to
+// the re-runs through the seam; a one-block answer kept costs nothing).
+type sideTimes struct{ current, baseline, currentMeta, baselineMeta atomic.Int64 }
 
 // add adds d to the baseline's sum, or the current side's; a nil t sums
 // nothing.
@@ -507,5 +510,17 @@ func (t *sideTimes) add(baseline bool, d time.Duration) {
 		t.baseline.Add(int64(d))
 	default:
 		t.current.Add(int64(d))
+	}
+}
+
+// addMeta adds d, the wait for a re-run's answer, to the baseline's meta
+// sum, or the current side's; a nil t sums nothing.
+func (t *sideTimes) addMeta(baseline bool, d time.Duration) {
+	switch {
+	case t == nil:
+	case baseline:
+		t.baselineMeta.Add(int64(d))
+	default:
+		t.currentMeta.Add(int64(d))
 	}
 }

@@ -702,8 +702,9 @@ func summarySides(b *strings.Builder, rep *fuzz.Report) {
 }
 
 // summaryThroughput writes how many distinct graphs ran in how long (a
-// merge's: its shards' graphs, in the longest shard's time) and, with a
-// baseline, how long each side took to answer.
+// merge's: its shards' graphs, in the longest shard's time), with a
+// baseline how long each side took to answer, and a hint when meta's
+// re-runs of a slow structurizer are most of the campaign's time.
 func summaryThroughput(b *strings.Builder, rep *fuzz.Report) {
 	t := rep.Throughput
 	if t.Shards > 0 {
@@ -713,7 +714,11 @@ func summaryThroughput(b *strings.Builder, rep *fuzz.Report) {
 		fmt.Fprintf(b, "%s (%s skipped); this run %d in %.1f s, %s distinct graphs/s\n", fuzz.Plural(rep.Graphs, "distinct graph"), fuzz.Plural(rep.Skipped, "repeat"), t.Graphs, t.Seconds, fuzz.Rate(t.GraphsPerSec))
 	}
 	if s := rep.Settings; s.Baseline != "" && t.Graphs > 0 && t.BaselineSeconds > 0 {
-		fmt.Fprintf(b, "answers: current %.2f s, baseline %.2f s (%.2fx), summed over the workers\n", t.CurrentSeconds, t.BaselineSeconds, t.CurrentSeconds/t.BaselineSeconds)
+		fmt.Fprintf(b, "answers: current %.2f s, baseline %.2f s (%.2fx), summed over the workers; meta's re-runs: current %.2f s, baseline %.2f s\n",
+			t.CurrentSeconds, t.BaselineSeconds, t.CurrentSeconds/t.BaselineSeconds, t.CurrentMetaSeconds, t.BaselineMetaSeconds)
+	}
+	if h := fuzz.MetaHint(t); h != "" {
+		b.WriteString(h + "\n")
 	}
 }
 
