@@ -722,13 +722,17 @@ func summaryThroughput(b *strings.Builder, rep *fuzz.Report) {
 	}
 }
 
-// summaryOutcomes writes the line of the graphs' outcomes, with the
-// fallbacks to the dispatch loop, the dispatch share, the graphs the gpu
-// check ran and the register file every module carried.
+// summaryOutcomes writes the line of the graphs' outcomes on the current
+// side, with a baseline the graphs without a verdict there too (the
+// stop's "graphs have no verdict" counts both sides'), the fallbacks to the dispatch loop, the dispatch share, the graphs
+// the gpu check ran and the register file every module carried.
 func summaryOutcomes(b *strings.Builder, rep *fuzz.Report) {
 	fmt.Fprintf(b, "%s:", fuzz.Plural(rep.Graphs, "graph"))
 	for _, o := range fuzz.Outcomes {
 		fmt.Fprintf(b, " %s %d", o, rep.Outcomes[o])
+		if o == fuzz.OutError && rep.Divergences != nil {
+			fmt.Fprintf(b, " (baseline %d)", rep.BaselineOutcomes[o])
+		}
 	}
 	fmt.Fprintf(b, "; fallbacks %d", rep.Fallbacks)
 	if rep.Divergences != nil {
