@@ -315,7 +315,7 @@ func (h *findingHook) options(sig string) (Options, Predicate) {
 }
 
 // logResult logs the minimization's result (unless Quiet): the blocks
-// before and after, its time, whether it was verified, and whether the
+// before and after, its time, whether it was verified (VerifiedText), and whether the
 // search overshot, stopped early or met disagreeing judgements. It
 // returns the *Flaky error of those judgements, nil when they agreed.
 func (h *findingHook) logResult(name string, res *Result) (flaky error) {
@@ -334,7 +334,7 @@ func (h *findingHook) logResult(name string, res *Result) (flaky error) {
 		stopped += "; " + flaky.Error()
 	}
 	if !h.opt.Quiet {
-		fmt.Fprintf(h.log, "minimize %s: %d -> %d blocks in %v (%s), verified %v%s\n", name, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), timeSplit(res), res.Verified, stopped)
+		fmt.Fprintf(h.log, "minimize %s: %d -> %d blocks in %v (%s), %s%s\n", name, res.Before.Blocks, res.After.Blocks, res.Elapsed.Round(time.Millisecond), timeSplit(res), VerifiedText(res), stopped)
 	}
 	return flaky
 }

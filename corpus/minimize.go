@@ -156,6 +156,17 @@ type Overshoot struct {
 // Options.Context was done.
 const StoppedByInterruption = "interruption"
 
+// VerifiedText is the log's word on whether res was verified: "verified
+// true" or "verified false", which says whether its judgements gave the
+// signature again, or, after an interruption, which ends the search
+// before them, that it was not judged.
+func VerifiedText(res *Result) string {
+	if res.Stopped == StoppedByInterruption {
+		return "not verified: the interruption stopped it before its result was judged"
+	}
+	return fmt.Sprintf("verified %v", res.Verified)
+}
+
 // Defaults for the zero values of Options.
 const (
 	DefaultMaxSteps = 20000

@@ -688,3 +688,35 @@ func TestHookSplitsItsTime(t *testing.T) {
 		t.Errorf("logged %q (search %v, around it %v): want the search's time (one candidate, %v) apart from the 6 judgements' around it (%v each), and the time limit said to have stopped the search", line, search, around, judgement, judgement)
 	}
 }
+
+// TestHookSaysAnInterruptedResultWasNotJudged: a search an interruption
+// stops makes no judgement of its result, and its log line says it was
+// not verified because it was stopped, not "verified false", which reads
+// as a result that does not fail.
+func TestHookSaysAnInterruptedResultWasNotJudged(t *testing.T) {
+	g := randomGraph(7, 60)
+	g.Succs[5] = []int{5, 6}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	steps := 0
+	pred := func(h *cfg.Graph) (string, error) {
+		if steps++; steps == 5 {
+			cancel()
+		}
+		return fakeBugs(h)
+	}
+	sig, err := fakeBugs(g)
+	if err != nil || sig == "" {
+		t.Fatalf("the graph gives %q, %v; want a fake bug", sig, err)
+	}
+	var log strings.Builder
+	hook, err := MinimizeHook(HookOptions{Predicate: pred, Minimize: Options{Context: ctx}, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook(g, sig, BaselineAnswer{})
+	line := log.String()
+	if !strings.Contains(line, "not verified: the interruption stopped it before its result was judged") || strings.Contains(line, "verified false") {
+		t.Errorf("logged %q: want the result not verified because the interruption stopped it", line)
+	}
+}

@@ -1002,6 +1002,10 @@ func report(res *corpus.Result, w io.Writer) {
 	for _, sig := range slices.Sorted(maps.Keys(res.Others)) {
 		fmt.Fprintf(w, "minimize: other signature met, not adopted: %s on %s\n", sig, cfg.FormatCompact(res.Others[sig]))
 	}
+	if res.Stopped == corpus.StoppedByInterruption {
+		fmt.Fprintf(w, "minimize: not verified: the interruption stopped it before its result was judged (the graph failed with the signature in %v judgements)\n", res.Original)
+		return
+	}
 	fmt.Fprintf(w, "minimize: verified: %v (the graph failed with the signature in %v judgements, the result in %v)\n", res.Verified, res.Original, res.Confirmed)
 }
 

@@ -349,3 +349,19 @@ func TestMinimizeJudgeReplaysTimeouts(t *testing.T) {
 		t.Errorf("minimize's report does not say %q:\n%s", want, out.String())
 	}
 }
+
+// TestMinimizeReportSaysAnInterruptedResultWasNotJudged: minimize's last
+// line on a search a stop signal ended says the result was not verified
+// because it was stopped, not "verified: false".
+func TestMinimizeReportSaysAnInterruptedResultWasNotJudged(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1, 2}, {3}, {3}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &corpus.Result{Graph: g, Signature: "fake:bug", Stopped: corpus.StoppedByInterruption, Original: corpus.Tally{Judged: 3, Failed: 3}}
+	var out bytes.Buffer
+	report(res, &out)
+	if s := out.String(); !strings.Contains(s, "minimize: not verified: the interruption stopped it before its result was judged") || strings.Contains(s, "verified: false") {
+		t.Errorf("minimize's report:\n%s\nwant the result not verified because the interruption stopped it", s)
+	}
+}
