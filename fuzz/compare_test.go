@@ -196,3 +196,23 @@ func TestMetaHint(t *testing.T) {
 		t.Errorf("report.md's throughput lacks the hint:\n%s", b.String())
 	}
 }
+
+// TestRerunOutcomeNote: the note comes for a meta re-run that timed out,
+// crashed or panicked, not for another meta failure or a first run's.
+func TestRerunOutcomeNote(t *testing.T) {
+	for sig, want := range map[string]string{
+		"meta:rerun-failed:timeout":        "meta's re-run timed out on these graphs",
+		"meta:rerun-failed:crash:exit 2":   "meta's re-run crashed on these graphs, whose first answers came back with a module: the outcomes count them invalid, not crash",
+		"meta:rerun-failed:panic:too many": "meta's re-run panicked on these graphs",
+		"meta:rerun-failed:refused":        "",
+		"meta:rerun-failed":                "",
+		"meta:nondeterministic":            "",
+		"structurize:timeout":              "",
+		"meta:rerun-failed:timeoutish:x":   "",
+	} {
+		n := RerunOutcomeNote(sig)
+		if want == "" && n != "" || want != "" && !strings.Contains(n, want) {
+			t.Errorf("RerunOutcomeNote(%q) = %q, want %q", sig, n, want)
+		}
+	}
+}

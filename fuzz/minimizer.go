@@ -136,6 +136,24 @@ func AnswerCause(sig string) string {
 	return "the structurizer's answer depends on the requests before it, or on chance"
 }
 
+// RerunOutcomeNote says, for a finding of a meta re-run that timed out,
+// crashed or panicked (meta:rerun-failed:timeout, :crash:REASON,
+// :panic:REASON), that the graphs' first answers came back with a module
+// and the outcomes count the graphs invalid, not under the re-run's
+// outcome; "" for any other signature.
+func RerunOutcomeNote(sig string) string {
+	rest, ok := strings.CutPrefix(sig, "meta:"+oracle.SigRerunFailed+":")
+	if !ok {
+		return ""
+	}
+	kind, _, _ := strings.Cut(rest, ":")
+	verb := map[string]string{OutTimeout: "timed out", OutCrash: "crashed", OutPanic: "panicked"}[kind]
+	if verb == "" {
+		return ""
+	}
+	return fmt.Sprintf("meta's re-run %s on these graphs, whose first answers came back with a module: the outcomes count them invalid, not %s", verb, kind)
+}
+
 // timingSignature reports whether sig is a signature of the
 // structurizer's time: structurize:timeout, growth:time,
 // meta:rerun-failed:timeout.

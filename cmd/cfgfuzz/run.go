@@ -851,6 +851,9 @@ func summaryFindings(b *strings.Builder, rep *fuzz.Report) {
 			news = ""
 		}
 		fmt.Fprintf(b, "  %s%s: %s%s; replay: %s\n", fd.Signature, onStrategy(fd.Strategy), fuzz.Plural(fd.Count, "graph"), news, fd.Replay)
+		if n := fuzz.RerunOutcomeNote(fd.Signature); n != "" {
+			fmt.Fprintf(b, "    %s\n", n)
+		}
 		if fd.MinimizeStopped != "" {
 			fmt.Fprintf(b, "    minimized: %s\n", fuzz.MinimizeStoppedNote(fd.MinimizeStopped))
 		}
