@@ -205,6 +205,21 @@ func TestGrowthLimits(t *testing.T) {
 	}
 }
 
+// TestGrowthTimeLimitIsTheOption: an answer of 20 s fails growth:time
+// under the default limit, the detail naming the limit and --growth-time,
+// the flag that raises it, and passes under a TimeLimit of 30 s.
+func TestGrowthTimeLimitIsTheOption(t *testing.T) {
+	s := subjectOf(t, loopGraph, dispatchSeam("dispatch"))
+	s.Info.Duration = 20 * time.Second
+	v := (&Oracle{}).checkGrowth(s)
+	if v.Signature != "growth:"+SigGrowthTime || !strings.Contains(v.Detail, "--growth-time raises the 1s") {
+		t.Errorf("default limit: %+v, want growth:%s naming --growth-time", v, SigGrowthTime)
+	}
+	if v := (&Oracle{opt: Options{Growth: GrowthOptions{TimeLimit: 30 * time.Second}}}).checkGrowth(s); v.Status != Pass {
+		t.Errorf("TimeLimit 30s: %+v, want a pass", v)
+	}
+}
+
 // TestGrowthAllowsABlockPerCase: each successor of a switch block adds one
 // block to the limit (a layout may give each case a block), and
 // PerCaseBlocks < 0 takes the allowance away.

@@ -56,13 +56,18 @@ type GrowthOptions struct {
 	PerBlockWords  int           // default 40
 	PerCaseWords   int           // default 4
 	ModuleOverhead int           // default 600
-	TimeLimit      time.Duration // default 1 s
+	TimeLimit      time.Duration // default DefaultGrowthTime (--growth-time)
 	TimePerBlock   time.Duration // default 1 ms, added per input block; negative: none
 	// CloneBudget is the most words a module may copy: 0 means
 	// DefaultCloneBudget, negative means none (every copy of a block of
 	// positive weight fails).
 	CloneBudget int
 }
+
+// DefaultGrowthTime is the fixed part of the growth check's time limit
+// (GrowthOptions.TimeLimit), which the judging commands' --growth-time
+// sets.
+const DefaultGrowthTime = time.Second
 
 // DefaultCloneBudget is the clone budget of structurizer.Options' default
 // (64 words), which the growth check holds every structurizer to, external
@@ -95,7 +100,7 @@ func (g GrowthOptions) withDefaults() GrowthOptions {
 		g.ModuleOverhead = 600
 	}
 	if g.TimeLimit == 0 {
-		g.TimeLimit = time.Second
+		g.TimeLimit = DefaultGrowthTime
 	}
 	if g.TimePerBlock == 0 {
 		g.TimePerBlock = time.Millisecond
@@ -180,7 +185,7 @@ func (o *Oracle) checkGrowth(s *Subject) Verdict {
 		return Verdict{Status: Fail, Signature: "growth:" + SigCloneWeight, Detail: fmt.Sprintf("a copy of block %d carries %d words (the structurizer declares copies of at most %d)", s.Copied.HeaviestID, s.Copied.Heaviest, most)}
 	}
 	if most := lim.timeFor(blocksIn); s.Info.Duration > most {
-		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthTime, Detail: fmt.Sprintf("structurizing took %v (limit %v: %v and %v a block for %d blocks); the structurizer's time, not this module's correctness: --checks -growth turns the check off", s.Info.Duration, most, lim.TimeLimit, lim.TimePerBlock, blocksIn)}
+		return Verdict{Status: Fail, Signature: "growth:" + SigGrowthTime, Detail: fmt.Sprintf("structurizing took %v (limit %v: %v and %v a block for %d blocks); the structurizer's time, not this module's correctness: --growth-time raises the %v, --checks -growth turns the check off", s.Info.Duration, most, lim.TimeLimit, lim.TimePerBlock, blocksIn, lim.TimeLimit)}
 	}
 	// The measures of the limits, named as such: they are not the
 	// structurizer's own stats (blocks out, words) that reports show.
