@@ -496,18 +496,22 @@ type Judging struct {
 	GPUDevice   string
 	TargetEnv   string
 	RulesCompat string
+	// GrowthTime is the fixed part of the growth check's time limit
+	// (oracle.GrowthOptions.TimeLimit); 0 the default.
+	GrowthTime time.Duration
 }
 
 // CampaignOracle is the oracle's settings as a campaign's workers make
 // them from j: the random walks and meta's renumbering are seeded with the
 // campaign's seed (0 walks means none), the walks and the modules carry
 // its register file, the gpu check runs on its device, spirv-val on its
-// target environment and the rules check with its reading. A finding that
+// target environment and the rules check with its reading, and the growth
+// check holds the structurizer to its time limit. A finding that
 // only a random walk or the register file shows keeps failing under the
 // minimizer only with the same settings.
 func CampaignOracle(j Judging) oracle.Options {
 	o := oracle.Options{Walks: oracle.WalkOptions{Random: j.Walks, Seed: j.Seed, Registers: j.Registers}, Seed: j.Seed, GPUDevice: j.GPUDevice,
-		Env: j.TargetEnv, RulesCompat: j.RulesCompat}
+		Env: j.TargetEnv, RulesCompat: j.RulesCompat, Growth: oracle.GrowthOptions{TimeLimit: j.GrowthTime}}
 	if j.Walks == 0 {
 		o.Walks.Random = -1
 	}

@@ -15,7 +15,7 @@ import (
 
 // Judged is the judging a graph file's header records beyond its
 // structurizer's options, register file, target environment and rules
-// reading (Header's Walks, Checks, Timeout and CheckTimeout). The zero
+// reading (Header's Walks, Checks, Timeout, CheckTimeout and GrowthTime). The zero
 // value is the defaults: DefaultWalks, the default checks and limits.
 type Judged struct {
 	// Walks is the exec check's random walks and their seed; nil
@@ -26,6 +26,9 @@ type Judged struct {
 	// Timeout is the per-graph limit on the structurizer and
 	// CheckTimeout the limit on one graph's checks; 0 the defaults.
 	Timeout, CheckTimeout time.Duration
+	// GrowthTime is the fixed part of the growth check's time limit
+	// (--growth-time); 0 the default.
+	GrowthTime time.Duration
 }
 
 // For is j as a finding of signature sig records it: the per-graph limit

@@ -14,6 +14,8 @@
 //	                                    -fallback for --allow-fallbacks)
 //	# timeout: 30s                     (the per-graph limit on the structurizer, when not 10s)
 //	# check-timeout: 5m0s              (the limit on one graph's checks, when not 2m0s)
+//	# growth-time: 30s                 (the growth check's time limit, when not 1s: growth:time past
+//	                                    it and 1ms a block)
 //	# structurizer: cmd:{repo}/adapter (the structurizer it was found on, fuzz.Spec; "" this tree's;
 //	                                    {repo} and {dir}: where the file lies, cmd/cfgfuzz/portable.go)
 //	# expect: pass                     (what replaying it must give: pass, or fail with the signature)
@@ -84,6 +86,9 @@ type Header struct {
 	// CheckTimeout is the limit on one graph's checks it was judged
 	// under (--check-timeout); 0 the default.
 	CheckTimeout time.Duration
+	// GrowthTime is the fixed part of the growth check's time limit it
+	// was judged under (--growth-time); 0 the default.
+	GrowthTime time.Duration
 	// Structurizer is the spec of the structurizer it was found on
 	// (fuzz.Spec); "" this tree's.
 	Structurizer string
@@ -163,6 +168,9 @@ func (h Header) Format() string {
 	}
 	if h.CheckTimeout > 0 {
 		kv("check-timeout", h.CheckTimeout.String())
+	}
+	if h.GrowthTime > 0 {
+		kv("growth-time", h.GrowthTime.String())
 	}
 	kv("structurizer", h.Structurizer)
 	kv("expect", h.Expect)
@@ -264,7 +272,7 @@ func clipText(s string) string {
 
 // headerKeys are the keys set reads into a field.
 var headerKeys = []string{"signature", "fault", "strategy", "registers", "target-env", "walks", "rules-compat",
-	"checks", "timeout", "check-timeout", "structurizer", "expect", "origin", "date"}
+	"checks", "timeout", "check-timeout", "growth-time", "structurizer", "expect", "origin", "date"}
 
 // checkHeaderKey refuses a header key given a second time (the file says
 // two things; which one a replay takes would be a guess), a header key
@@ -325,15 +333,18 @@ func (h *Header) set(key, v string) (err error) {
 		h.RulesCompat = v
 	case "checks":
 		return h.setChecks(v)
-	case "timeout", "check-timeout":
+	case "timeout", "check-timeout", "growth-time":
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
 			return fmt.Errorf("'# %s: %s': want a positive duration (30s, 2m0s)", key, v)
 		}
-		if key == "timeout" {
+		switch key {
+		case "timeout":
 			h.Timeout = d
-		} else {
+		case "check-timeout":
 			h.CheckTimeout = d
+		default:
+			h.GrowthTime = d
 		}
 	case "structurizer":
 		h.Structurizer = v

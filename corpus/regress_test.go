@@ -49,6 +49,7 @@ func newSuiteRunner(t testing.TB, sopt structurizer.Options, h Header) *Runner {
 		o.Oracle.Walks.Random, o.Oracle.Walks.Seed, o.Oracle.Seed = w.Walks.Random, w.Walks.Seed, w.Seed
 	}
 	o.Oracle.Env, o.Oracle.RulesCompat = h.Env(), h.RulesCompat
+	o.Oracle.Growth.TimeLimit = h.GrowthTime
 	r, err := NewRunner(o)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +136,7 @@ func TestRegressionFileRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	r := loadSuite(t)[0]
 	h := Header{Signature: "exec:trace-mismatch", Fault: "swap-arms", Registers: 64, TargetEnv: "vulkan1.3", RulesCompat: oracle.CompatSPIRVTools2023,
-		Walks: &Walks{Random: 0, Seed: 20261205}, Origin: "test", Date: "2026-11-29", Notes: []string{"a note"}}
+		Walks: &Walks{Random: 0, Seed: 20261205}, CheckTimeout: 5 * time.Minute, GrowthTime: 30 * time.Second, Origin: "test", Date: "2026-11-29", Notes: []string{"a note"}}
 	path, err := WriteRegression(dir, "x", h, r.Graph)
 	if err != nil {
 		t.Fatal(err)
@@ -148,14 +149,16 @@ func TestRegressionFileRoundTrip(t *testing.T) {
 		t.Errorf("graph %v read back as %v", r.Graph, back.Graph)
 	}
 	if back.Header.Signature != h.Signature || back.Header.Fault != h.Fault || back.Header.Registers != h.Registers || back.Header.TargetEnv != h.TargetEnv ||
-		back.Header.RulesCompat != h.RulesCompat || back.Header.Walks == nil || *back.Header.Walks != *h.Walks || back.Header.Date != h.Date || back.Name != "x" {
+		back.Header.RulesCompat != h.RulesCompat || back.Header.Walks == nil || *back.Header.Walks != *h.Walks || back.Header.Date != h.Date || back.Name != "x" ||
+		back.Header.CheckTimeout != h.CheckTimeout || back.Header.GrowthTime != h.GrowthTime {
 		t.Errorf("header %+v read back as %+v", h, back.Header)
 	}
 	if _, err := WriteRegression(dir, "x", h, r.Graph); err == nil {
 		t.Error("WriteRegression overwrote an existing file")
 	}
 	for _, bad := range []string{"# signature: none\n# rules-compat: spirv-tools-1999\n{{1}, {}}\n", "# signature: none\n# target-env:\n{{1}, {}}\n",
-		"# signature: none\n# walks: 16\n{{1}, {}}\n", "# signature: none\n# walks: -1 seed 3\n{{1}, {}}\n", "# signature: none\n# walks: 16 seed 3 more\n{{1}, {}}\n"} {
+		"# signature: none\n# walks: 16\n{{1}, {}}\n", "# signature: none\n# walks: -1 seed 3\n{{1}, {}}\n", "# signature: none\n# walks: 16 seed 3 more\n{{1}, {}}\n",
+		"# signature: none\n# growth-time: 0s\n{{1}, {}}\n", "# signature: none\n# growth-time: slow\n{{1}, {}}\n"} {
 		if _, err := ParseRegression("bad.cfg", []byte(bad)); err == nil {
 			t.Errorf("%q parses", bad)
 		}

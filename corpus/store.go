@@ -458,7 +458,7 @@ func addModule(files map[string][]byte, name string, module []byte) {
 // graphFile is a graph in line notation under header comments.
 func graphFile(f Finding, g *cfg.Graph) string {
 	h := Header{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Fault: strings.Join(f.Inject, ","), Registers: f.Registers, TargetEnv: f.TargetEnv, RulesCompat: f.RulesCompat, Structurizer: f.Structurizer,
-		Walks: f.Judged.Walks, Checks: f.Judged.Checks, Timeout: f.Judged.Timeout, CheckTimeout: f.Judged.CheckTimeout}
+		Walks: f.Judged.Walks, Checks: f.Judged.Checks, Timeout: f.Judged.Timeout, CheckTimeout: f.Judged.CheckTimeout, GrowthTime: f.Judged.GrowthTime}
 	return h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
 }
 
