@@ -27,6 +27,9 @@ const (
 	// linearly (BenchmarkSpirvValGrowth, oracle/README.md), so two minutes
 	// checks such graphs rather than timing them out.
 	DefaultCheckTimeout = 2 * time.Minute
+	// DefaultGrowthTime is the fixed part of the growth check's time
+	// limit (Settings.GrowthTime).
+	DefaultGrowthTime = oracle.DefaultGrowthTime
 )
 
 // Stream is one generator at one weight setting; a campaign interleaves its
@@ -137,6 +140,11 @@ type Settings struct {
 	// checkWithin); past it the graph's outcome is error, without a
 	// verdict. 0 means DefaultCheckTimeout.
 	CheckTimeout Duration `json:"check_timeout,omitempty"`
+	// GrowthTime is the fixed part of the growth check's time limit
+	// (oracle.GrowthOptions.TimeLimit, --growth-time): an answer that
+	// took longer than it and 1 ms a block of the graph is growth:time.
+	// 0 means DefaultGrowthTime.
+	GrowthTime Duration `json:"growth_time,omitempty"`
 	// TargetEnv is spirv-val's target environment (oracle.Options.Env);
 	// "" oracle.DefaultTargetEnv.
 	TargetEnv string `json:"target_env,omitempty"`

@@ -464,7 +464,8 @@ func (w *worker) keepModules(rec *Record) {
 }
 
 // oracleOptions are the options of every worker's oracle: Config.Oracle
-// under the settings that override it (checks, walks, target environment).
+// under the settings that override it (checks, walks, the growth check's
+// time limit, target environment).
 func (c *Config) oracleOptions() oracle.Options {
 	opt := c.Oracle
 	if c.Checks != nil {
@@ -479,6 +480,9 @@ func (c *Config) oracleOptions() oracle.Options {
 	opt.GPUTimeout = time.Duration(c.CheckTimeout)
 	if opt.GPUTimeout <= 0 {
 		opt.GPUTimeout = DefaultCheckTimeout
+	}
+	if c.GrowthTime > 0 {
+		opt.Growth.TimeLimit = time.Duration(c.GrowthTime)
 	}
 	if c.TargetEnv != "" {
 		opt.Env = c.TargetEnv

@@ -125,9 +125,10 @@ func harnessReplaySignature(s *Settings, e *Example) string {
 // as the campaign s judged it on its current side, for a finding of
 // signature ("" when none is known): --structurizer with the side's spec
 // (none for self), the strategy and faults, the register file, and the
-// walks, seed, checks, per-graph limit, check limit, target environment
-// and rules reading where they differ from check's defaults (16 walks,
-// seed 1, every default check, DefaultTimeout, DefaultCheckTimeout,
+// walks, seed, checks, per-graph limit, check limit, the growth check's
+// time limit, target environment and rules reading where
+// they differ from check's defaults (16 walks, seed 1, every default
+// check, DefaultTimeout, DefaultCheckTimeout, DefaultGrowthTime,
 // oracle.DefaultTargetEnv, the specification's reading). A
 // finding of the gpu check adds it to the checks when they leave it out
 // (a campaign that ran it on every GPUEvery-th graph, a minimize or
@@ -185,6 +186,9 @@ func JudgingFlags(s *Settings, strategy, signature string) string {
 	}
 	if t := time.Duration(s.CheckTimeout); t > 0 && t != DefaultCheckTimeout {
 		b.WriteString(" --check-timeout " + t.String())
+	}
+	if t := time.Duration(s.GrowthTime); t > 0 && t != DefaultGrowthTime {
+		b.WriteString(" --growth-time " + t.String())
 	}
 	if s.TargetEnv != "" && s.TargetEnv != oracle.DefaultTargetEnv {
 		b.WriteString(" --target-env " + ShellQuote(s.TargetEnv))
