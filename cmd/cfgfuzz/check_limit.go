@@ -58,8 +58,8 @@ type checkLimits struct {
 }
 
 // timeoutVerdicts says what --timeout decides, and what it does not: the
-// growth check's limit on a structurizer's time, which no flag sets.
-const timeoutVerdicts = "past it a call is the finding structurize:timeout (a meta check's re-run, meta:rerun-failed:timeout); an answer within it that took longer than 1s + 1ms per block of the graph is growth:time, the growth check's own limit, which --checks -growth leaves out with the size checks"
+// growth check's limit on a structurizer's time, which --growth-time sets.
+const timeoutVerdicts = "past it a call is the finding structurize:timeout (a meta check's re-run, meta:rerun-failed:timeout); an answer within it that took longer than --growth-time (1s) + 1ms per block of the graph is growth:time, the growth check's own limit"
 
 // register declares the flag on fs.
 func (l *checkLimits) register(fs *flag.FlagSet) {

@@ -35,11 +35,11 @@ var positive = atLeast(1)
 var flagRanges = map[string]map[string]flagRange{
 	"run":      campaignRanges,
 	"compare":  campaignRanges,
-	"check":    {"walks": walksRange, "timeout": positive, "check-timeout": positive, "start-timeout": positive},
-	"minimize": {"walks": walksRange, "index": atLeast(0), "timeout": positive, "search-timeout": atLeast(0), "check-timeout": positive, "start-timeout": positive},
+	"check":    {"walks": walksRange, "timeout": positive, "check-timeout": positive, "growth-time": positive, "start-timeout": positive},
+	"minimize": {"walks": walksRange, "index": atLeast(0), "timeout": positive, "search-timeout": atLeast(0), "check-timeout": positive, "growth-time": positive, "start-timeout": positive},
 	"bisect":   {"walks": walksRange, "start-timeout": positive},
 	"selftest": {"timeout": positive, "start-timeout": positive},
-	"regress":  {"walks": walksRange, "timeout": positive, "check-timeout": positive, "start-timeout": positive, "duration": atLeast(0)},
+	"regress":  {"walks": walksRange, "timeout": positive, "check-timeout": positive, "growth-time": positive, "start-timeout": positive, "duration": atLeast(0)},
 	"merge":    {"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0)},
 	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive, "fence-timeout": positive, "start-timeout": positive},
 	"cfgfuzz gen": {"count": atLeast(0), "words": atLeast(0), "switch": {min: 0, max: 1, hasMax: true},
@@ -51,7 +51,7 @@ var flagRanges = map[string]map[string]flagRange{
 var walksRange = flagRange{min: 0, max: oracle.MaxRandomWalks, hasMax: true}
 
 var campaignRanges = map[string]flagRange{
-	"graphs": atLeast(0), "duration": atLeast(0), "timeout": positive, "check-timeout": positive, "start-timeout": positive,
+	"graphs": atLeast(0), "duration": atLeast(0), "timeout": positive, "check-timeout": positive, "growth-time": positive, "start-timeout": positive,
 	"workers": atLeast(0), "walks": walksRange, "gpu-every": atLeast(0), "mutate": {min: 0, max: 1, hasMax: true},
 	"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0),
 }

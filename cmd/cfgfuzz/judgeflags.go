@@ -1,6 +1,6 @@
 // judgeflags.go: the judgement settings every command that judges a graph
-// takes, defined once: --allow-fallbacks, --check-timeout, --rules-compat
-// and --target-env, with the same meaning and defaults on check, minimize,
+// takes, defined once: --allow-fallbacks, --check-timeout, --growth-time,
+// --rules-compat and --target-env, with the same meaning and defaults on check, minimize,
 // regress, bisect, run and compare, so a campaign's finding is minimized
 // and replayed under the settings that found it. A value these flags
 // cannot take is a usage error naming the flag and the value.
@@ -8,6 +8,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"time"
@@ -20,6 +21,7 @@ import (
 type judgeFlags struct {
 	allowFallbacks bool
 	checkTimeout   time.Duration
+	growthTime     time.Duration
 	targetEnv      string
 	rulesCompat    string
 }
@@ -28,6 +30,7 @@ type judgeFlags struct {
 const (
 	allowFallbacksUsage = "do not report a structurizer's fallback to the dispatch loop (stats.fallbacks > 0) as a finding: the fallback check off, as --checks -fallback"
 	checkTimeoutUsage   = "limit on one graph's checks: past it the graph has no verdict (outcome error, incomplete)"
+	growthTimeUsage     = "the growth check's limit on a structurizer's time (`DURATION`): an answer that took longer than it and 1ms per block of the graph is the finding growth:time; a campaign, finding or regression file that records none was judged under the default. --timeout is the limit on one structurizer call (structurize:timeout past it): for a slow structurizer raise both, --timeout the larger. --checks -growth drops every growth limit, the block, word and copy limits with this one"
 	targetEnvUsage      = "spirv-val's target environment: `ENV` is a name the SPIRV-Tools in use knows, as for spirv-val --target-env (vulkan1.2, vulkan1.3, universal1.5, ...)"
 )
 
@@ -38,17 +41,21 @@ var rulesCompatUsage = "rules check: follow a validator's readings where they di
 func (j *judgeFlags) define(fs *flag.FlagSet) {
 	fs.BoolVar(&j.allowFallbacks, "allow-fallbacks", false, allowFallbacksUsage)
 	fs.DurationVar(&j.checkTimeout, "check-timeout", fuzz.DefaultCheckTimeout, checkTimeoutUsage)
+	fs.DurationVar(&j.growthTime, "growth-time", fuzz.DefaultGrowthTime, growthTimeUsage)
 	fs.StringVar(&j.targetEnv, "target-env", oracle.DefaultTargetEnv, targetEnvUsage)
 	fs.StringVar(&j.rulesCompat, "rules-compat", "", rulesCompatUsage)
 }
 
 // validate refuses a value the flags cannot take; the error names the
-// flag and the value. The range of --check-timeout is checked with the
-// other numeric flags (flagbounds.go); it is checked here too for a
-// command whose flag set is not in that table.
+// flag and the value. The ranges of --check-timeout and --growth-time are
+// checked with the other numeric flags (flagbounds.go); they are checked
+// here too for a command whose flag set is not in that table.
 func (j judgeFlags) validate() error {
 	if j.checkTimeout <= 0 {
 		return fmt.Errorf("invalid value %q for flag --check-timeout: want a positive duration", j.checkTimeout.String())
+	}
+	if j.growthTime <= 0 {
+		return fmt.Errorf("invalid value %q for flag --growth-time: want a positive duration", j.growthTime.String())
 	}
 	if j.rulesCompat != "" && j.rulesCompat != oracle.CompatSPIRVTools2023 {
 		return fmt.Errorf("invalid value %q for flag --rules-compat: want %s, or none", j.rulesCompat, oracle.CompatSPIRVTools2023)
@@ -68,10 +75,12 @@ func (j judgeFlags) checks(spec string) []string {
 	return resolveChecks(spec, j.allowFallbacks)
 }
 
-// apply sets the oracle's target environment and rules reading, and
-// bounds a driver's run (the gpu check) by the check limit.
+// apply sets the oracle's target environment, rules reading and the
+// growth check's time limit, and bounds a driver's run (the gpu check) by
+// the check limit.
 func (j judgeFlags) apply(o *oracle.Options) {
 	o.Env, o.RulesCompat = j.targetEnv, j.rulesCompat
+	o.Growth.TimeLimit = j.growthTime
 	o.GPUTimeout = j.checkTimeout
 }
 
@@ -81,8 +90,26 @@ func (j judgeFlags) settings(s *fuzz.Settings) {
 	if j.checkTimeout != fuzz.DefaultCheckTimeout {
 		s.CheckTimeout = fuzz.Duration(j.checkTimeout)
 	}
+	if j.growthTime != fuzz.DefaultGrowthTime {
+		s.GrowthTime = fuzz.Duration(j.growthTime)
+	}
 	if j.targetEnv != oracle.DefaultTargetEnv {
 		s.TargetEnv = j.targetEnv
 	}
 	s.RulesCompat = j.rulesCompat
+}
+
+// judgeOf is the flags that judge as a campaign of settings s judged
+// (settings read back): its check limit, the growth check's time limit,
+// its target environment and rules reading.
+func judgeOf(s *fuzz.Settings) judgeFlags {
+	j := judgeFlags{checkTimeout: time.Duration(s.CheckTimeout), growthTime: time.Duration(s.GrowthTime),
+		targetEnv: cmp.Or(s.TargetEnv, oracle.DefaultTargetEnv), rulesCompat: s.RulesCompat}
+	if j.checkTimeout <= 0 {
+		j.checkTimeout = fuzz.DefaultCheckTimeout
+	}
+	if j.growthTime <= 0 {
+		j.growthTime = fuzz.DefaultGrowthTime
+	}
+	return j
 }

@@ -1,5 +1,5 @@
 // judgeflags_test.go: the judgement flags (--allow-fallbacks,
-// --check-timeout, --rules-compat, --target-env) are one definition with
+// --check-timeout, --growth-time, --rules-compat, --target-env) are one definition with
 // one meaning on every judging command. A campaign run with non-default
 // values records them, prints them in every replay command (console,
 // report.json, report.md, the findings store), and those commands, run as
@@ -33,7 +33,7 @@ func TestJudgementFlagsOnEveryJudgingCommand(t *testing.T) {
 		}
 		var got []string
 		for _, line := range strings.Split(help, "\n") {
-			for _, flag := range []string{"allow-fallbacks", "check-timeout", "rules-compat", "target-env"} {
+			for _, flag := range []string{"allow-fallbacks", "check-timeout", "growth-time", "rules-compat", "target-env"} {
 				if strings.HasPrefix(line, "  -"+flag+" ") || line == "  -"+flag {
 					got = append(got, line)
 				}
@@ -42,8 +42,8 @@ func TestJudgementFlagsOnEveryJudgingCommand(t *testing.T) {
 		// The help of each flag (its usage line follows it) is the same
 		// everywhere: compare the whole blocks.
 		block := judgeHelpBlock(help)
-		if len(got) != 4 {
-			t.Errorf("%s -h lists %d of the 4 judgement flags:\n%s", name, len(got), help)
+		if len(got) != 5 {
+			t.Errorf("%s -h lists %d of the 5 judgement flags:\n%s", name, len(got), help)
 		}
 		if want == "" {
 			want = block
@@ -51,7 +51,7 @@ func TestJudgementFlagsOnEveryJudgingCommand(t *testing.T) {
 			t.Errorf("%s -h: judgement flags read\n%s\nwant as check's\n%s", name, block, want)
 		}
 	}
-	bad := map[string]string{"--target-env": "nonsense-env", "--rules-compat": "spirv-tools-1999", "--check-timeout": "0s"}
+	bad := map[string]string{"--target-env": "nonsense-env", "--rules-compat": "spirv-tools-1999", "--check-timeout": "0s", "--growth-time": "0s"}
 	g := filepath.Join(t.TempDir(), "g.cfg")
 	if err := os.WriteFile(g, []byte("{{1, 2}, {3}, {3}, {4, 1}, {}}\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ func judgeHelpBlock(help string) string {
 	for _, line := range strings.Split(help, "\n") {
 		if strings.HasPrefix(line, "  -") {
 			name, _, _ := strings.Cut(strings.TrimPrefix(line, "  -"), " ")
-			in = name == "allow-fallbacks" || name == "check-timeout" || name == "rules-compat" || name == "target-env"
+			in = name == "allow-fallbacks" || name == "check-timeout" || name == "growth-time" || name == "rules-compat" || name == "target-env"
 		}
 		if in {
 			b.WriteString(line + "\n")

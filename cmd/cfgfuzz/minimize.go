@@ -246,7 +246,7 @@ func (mf minimizeFlags) resultHeader(signature string, popt proto.Options, spec 
 	j := mf.judged()
 	return corpus.Header{Signature: signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
 		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Walks: j.Walks, Checks: j.Checks,
-		Timeout: j.Timeout, CheckTimeout: j.CheckTimeout,
+		Timeout: j.Timeout, CheckTimeout: j.CheckTimeout, GrowthTime: j.GrowthTime,
 		Structurizer: specField(spec), Expect: mf.expect,
 		Origin: minimizeOrigin(mf.origin, path, it, nil), Date: time.Now().UTC().Format("2006-01-02")}
 }
@@ -263,7 +263,8 @@ func (mf minimizeFlags) recordedNote(path string, spec fuzz.Spec) string {
 // regression file and its store entries record it.
 func (mf minimizeFlags) judged() corpus.Judged {
 	return corpus.Judged{Walks: corpus.WalksOf(mf.walks, mf.seed), Checks: mf.replayChecks(),
-		Timeout: unlessDefault(mf.callTimeout, fuzz.DefaultTimeout), CheckTimeout: unlessDefault(mf.judge.checkTimeout, fuzz.DefaultCheckTimeout)}
+		Timeout: unlessDefault(mf.callTimeout, fuzz.DefaultTimeout), CheckTimeout: unlessDefault(mf.judge.checkTimeout, fuzz.DefaultCheckTimeout),
+		GrowthTime: unlessDefault(mf.judge.growthTime, fuzz.DefaultGrowthTime)}
 }
 
 // minimizeOrigin is the header's origin of the graph at it in file path:
@@ -401,10 +402,11 @@ func (mf minimizeFlags) runnerOn(side fuzz.Side, popt proto.Options) (*corpus.Ru
 // (resolved as check resolves them, --allow-fallbacks included, check's
 // defaults when none are given, so the result is judged as its replay
 // command judges it), the walks, the register file, the gpu check's
-// device, spirv-val's target environment and the rules check's reading.
+// device, spirv-val's target environment, the rules check's reading and
+// the growth check's time limit.
 func (mf minimizeFlags) runnerOptions() corpus.RunnerOptions {
 	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: mf.walks, Seed: mf.seed, Registers: mf.registers, GPUDevice: mf.gpuDevice,
-		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat})}
+		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, GrowthTime: mf.judge.growthTime})}
 	ro.Oracle.GPUTimeout = mf.judge.checkTimeout // a driver's run ends with the judgement the limit abandons
 	ro.Checks = mf.judge.checks(mf.checks)
 	if ro.Checks == nil {
@@ -845,7 +847,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 	// go through the side (Structurize).
 	ropt := corpus.RunnerOptions{Structurizer: structurizer.Options{Strategy: strategy, Inject: s.Inject}, Checks: campaignChecks(s),
 		Oracle: corpus.CampaignOracle(corpus.Judging{Walks: s.Walks, Seed: s.Seed, Registers: s.Registers, GPUDevice: s.GPUDevice,
-			TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat})}
+			TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, GrowthTime: time.Duration(s.GrowthTime)})}
 	ropt.Oracle.GPUTimeout = time.Duration(s.CheckTimeout)
 	if ropt.Oracle.GPUTimeout <= 0 {
 		ropt.Oracle.GPUTimeout = fuzz.DefaultCheckTimeout
@@ -868,7 +870,7 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 	if s.Checks != nil {
 		checks = strings.Join(s.Checks, ",")
 	}
-	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit, gpuDevice: s.GPUDevice}
+	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit, gpuDevice: s.GPUDevice, judge: judgeOf(&s)}
 	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log, Quiet: c.Progress == nil,
 		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Judged: campaignJudged(&s), Replay: tag.replayer("graph.cfg")}
 	ho.Minimize = budget.options()
@@ -1099,7 +1101,7 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h, saved corpus.Header, mf
 	a, err := store.Add(corpus.Finding{Signature: res.Signature, Graph: orig, Minimized: res.Graph, Verdicts: o.Verdicts,
 		Module: o.Module, MinModule: m.Module, Stats: o.Stats, Origin: h.Origin, Strategy: h.Strategy, Inject: splitList(h.Fault),
 		Registers: h.Registers, TargetEnv: h.TargetEnv, RulesCompat: h.RulesCompat, Structurizer: h.Structurizer,
-		Judged: corpus.Judged{Walks: h.Walks, Checks: h.Checks, Timeout: h.Timeout, CheckTimeout: h.CheckTimeout},
+		Judged: corpus.Judged{Walks: h.Walks, Checks: h.Checks, Timeout: h.Timeout, CheckTimeout: h.CheckTimeout, GrowthTime: h.GrowthTime},
 		Answer: o.Answer, Replay: tag.replay("graph.cfg", res.Signature)})
 	if err != nil {
 		return err

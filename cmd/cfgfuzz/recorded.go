@@ -79,6 +79,9 @@ func recordedMismatch(path string, u usedJudging) string {
 	if t := r.Header.CheckTimeout; t != 0 && t != j.checkTimeout {
 		flags = append(flags, "--check-timeout "+t.String())
 	}
+	if t := r.Header.GrowthTime; t != 0 && t != j.growthTime {
+		flags = append(flags, "--growth-time "+t.String())
+	}
 	if r.Header.Env() != j.targetEnv {
 		flags = append(flags, "--target-env "+fuzz.ShellQuote(r.Header.Env()))
 	}

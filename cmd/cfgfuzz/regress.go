@@ -49,11 +49,12 @@ type regressFlags struct {
 	// regression file, as a CI job set up before the first one is saved
 	// needs; false: such a directory is a usage error (a mistyped path).
 	allowEmpty bool
-	// envGiven, compatGiven, walksGiven, seedGiven, timeoutGiven and
-	// checkTimeoutGiven say that --target-env, --rules-compat, --walks,
-	// --seed, --timeout and --check-timeout were given: they then judge
-	// every file, else each file's header (as --checks does when given).
-	envGiven, compatGiven, walksGiven, seedGiven, timeoutGiven, checkTimeoutGiven bool
+	// envGiven, compatGiven, walksGiven, seedGiven, timeoutGiven,
+	// checkTimeoutGiven and growthTimeGiven say that --target-env,
+	// --rules-compat, --walks, --seed, --timeout, --check-timeout and
+	// --growth-time were given: they then judge every file, else each
+	// file's header (as --checks does when given).
+	envGiven, compatGiven, walksGiven, seedGiven, timeoutGiven, checkTimeoutGiven, growthTimeGiven bool
 }
 
 func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
@@ -92,7 +93,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer, builds
 		fmt.Fprintln(fs.Output(), "\nReplay every NAME.cfg regression file of DIR, not of its subdirectories (default: ./"+defaultRegressionsName+";")
 		fmt.Fprintln(fs.Output(), "corpus/testdata/regressions inside a cfgfuzz checkout), or the one FILE. Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
-		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:', '# walks:', '# checks:', '# timeout:' and\n'# check-timeout:' unless --registers, --target-env, --rules-compat, --walks, --seed, --checks, --timeout or\n--check-timeout is given; --allow-fallbacks leaves the fallback check out of the file's checks or --checks. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
+		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:', '# walks:', '# checks:', '# timeout:',\n'# check-timeout:' and '# growth-time:' unless --registers, --target-env, --rules-compat, --walks, --seed, --checks,\n--timeout, --check-timeout or --growth-time is given; --allow-fallbacks leaves the fallback check out of the file's checks or --checks. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
 		fmt.Fprintln(fs.Output(), "Exit status: 1 a case failed, whatever the other cases gave (their errors are in the summary and the JUnit\nfile); else 2 a usage error, a harness error (a file that does not read, a structurizer that does not start), files\na --duration that ran out left (named in the summary, each an error case \"not run\" of the JUnit file) or a case that\npassed with a check that could not judge its module (\"not judged\" on its line); else 0. 130, 143, 129 stopped by\nSIGINT, SIGTERM, SIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit\nfile an error case \"interrupted\" too; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -110,6 +111,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer, builds
 		rf.seedGiven = rf.seedGiven || f.Name == "seed"
 		rf.timeoutGiven = rf.timeoutGiven || f.Name == "timeout"
 		rf.checkTimeoutGiven = rf.checkTimeoutGiven || f.Name == "check-timeout"
+		rf.growthTimeGiven = rf.growthTimeGiven || f.Name == "growth-time"
 	})
 	pos := fs.Args()
 	if len(pos) > 1 {
@@ -491,9 +493,9 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	registers := rp.registersOf(r)
 	env, compat := rp.judgingOf(r)
 	walks := rp.walksOf(r)
-	checks, timeout, checkLimit := rp.checksOf(r), rp.timeoutOf(r), rp.checkLimitOf(r)
+	checks, timeout, checkLimit, growthTime := rp.checksOf(r), rp.timeoutOf(r), rp.checkLimitOf(r), rp.growthTimeOf(r)
 	key := strings.Join([]string{spec, strategy, strings.Join(faults, ","), strconv.Itoa(registers), env, compat, walks.String(),
-		checks, timeout.String(), checkLimit.String()}, "\x00")
+		checks, timeout.String(), checkLimit.String(), growthTime.String()}, "\x00")
 	if run, ok := rp.runners[key]; ok {
 		return run, nil
 	}
@@ -501,7 +503,7 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	if err != nil {
 		return nil, err
 	}
-	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: walks.Random, Seed: walks.Seed, Registers: registers, TargetEnv: env, RulesCompat: compat}),
+	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: walks.Random, Seed: walks.Seed, Registers: registers, TargetEnv: env, RulesCompat: compat, GrowthTime: growthTime}),
 		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: registers}, timeout),
 		CheckLimit:  checkLimit, OnAbandon: func() { rp.abandon(spec) }}
 	ro.Checks = rp.resolveChecks(checks, ro.Oracle)
@@ -598,6 +600,15 @@ func (rp *replayer) checkLimitOf(r *corpus.Regression) time.Duration {
 	return r.Header.CheckTimeout
 }
 
+// growthTimeOf is the growth check's time limit r is judged under:
+// --growth-time when given, else the file's own, else the default.
+func (rp *replayer) growthTimeOf(r *corpus.Regression) time.Duration {
+	if rp.rf.growthTimeGiven || r.Header.GrowthTime == 0 {
+		return rp.rf.judge.growthTime
+	}
+	return r.Header.GrowthTime
+}
+
 // registersOf is the register file r is judged under: --registers when
 // given, else the file's own.
 func (rp *replayer) registersOf(r *corpus.Regression) int {
@@ -670,7 +681,7 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 		Checks: splitList(checks), Timeout: fuzz.Duration(rp.timeoutOf(c.Regression)), Registers: rp.registersOf(c.Regression)}
 	j := rp.rf.judge
 	j.targetEnv, j.rulesCompat = rp.judgingOf(c.Regression)
-	j.checkTimeout = rp.checkLimitOf(c.Regression)
+	j.checkTimeout, j.growthTime = rp.checkLimitOf(c.Regression), rp.growthTimeOf(c.Regression)
 	j.settings(&s)
 	if c.Case != "clean" {
 		s.Inject = c.Regression.Header.Faults()

@@ -33,6 +33,7 @@ var recordedFlags = map[string]func(s *fuzz.Settings) string{
 	"timeout":           func(s *fuzz.Settings) string { return time.Duration(s.Timeout).String() },
 	"check-timeout":     func(s *fuzz.Settings) string { return time.Duration(s.CheckTimeout).String() },
 	"start-timeout":     func(s *fuzz.Settings) string { return time.Duration(s.StartTimeout).String() },
+	"growth-time":       growthTimeSetting,
 	"max-answer":        func(s *fuzz.Settings) string { return strconv.Itoa(s.MaxAnswer) },
 	"walks":             func(s *fuzz.Settings) string { return strconv.Itoa(s.Walks) },
 	"strategy":          func(s *fuzz.Settings) string { return s.Strategy },
@@ -76,6 +77,15 @@ func streamsPart(part func(fuzz.Stream) string) func(*fuzz.Settings) string {
 		}
 		return strings.Join(seen, ",")
 	}
+}
+
+// growthTimeSetting is the growth check's time limit; a campaign that
+// records none ran under the default.
+func growthTimeSetting(s *fuzz.Settings) string {
+	if s.GrowthTime == 0 {
+		return fuzz.DefaultGrowthTime.String()
+	}
+	return time.Duration(s.GrowthTime).String()
 }
 
 // maxGrowthSetting is --max-growth's percent; "" none.

@@ -199,7 +199,7 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 	j := campaignJudged(s).For(f.Signature)
 	return corpus.Header{Signature: f.Signature, Fault: strings.Join(s.Inject, ","), Strategy: cmp.Or(f.Strategy, s.Strategy),
 		Registers: s.Registers, TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, Walks: j.Walks,
-		Checks: j.Checks, Timeout: j.Timeout, CheckTimeout: j.CheckTimeout,
+		Checks: j.Checks, Timeout: j.Timeout, CheckTimeout: j.CheckTimeout, GrowthTime: j.GrowthTime,
 		Structurizer: specField(spec), Expect: corpus.ExpectPass,
 		Origin: regressionOrigin(rep, f, command), Date: regressionDate(rep)}
 }
@@ -210,7 +210,8 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 func campaignJudged(s *fuzz.Settings) corpus.Judged {
 	return corpus.Judged{Walks: corpus.WalksOf(s.Walks, s.Seed), Checks: checksHeader(s.Checks),
 		Timeout:      unlessDefault(time.Duration(s.Timeout), fuzz.DefaultTimeout),
-		CheckTimeout: unlessDefault(time.Duration(s.CheckTimeout), fuzz.DefaultCheckTimeout)}
+		CheckTimeout: unlessDefault(time.Duration(s.CheckTimeout), fuzz.DefaultCheckTimeout),
+		GrowthTime:   unlessDefault(time.Duration(s.GrowthTime), fuzz.DefaultGrowthTime)}
 }
 
 // regressionOrigin is the '# origin:' of finding f's regression file: the
@@ -299,6 +300,9 @@ func regressionName(h corpus.Header, f *fuzz.Finding) string {
 	}
 	if h.Checks != "" || h.Timeout != 0 || h.CheckTimeout != 0 {
 		judged += fmt.Sprint("\x00", h.Checks, "\x00", h.Timeout, "\x00", h.CheckTimeout)
+	}
+	if h.GrowthTime != 0 {
+		judged += "\x00growth-time " + h.GrowthTime.String()
 	}
 	sum := sha256.Sum256([]byte(judged))
 	return cmp.Or(base, "finding") + "-" + hex.EncodeToString(sum[:4])

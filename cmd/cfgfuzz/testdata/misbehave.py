@@ -11,6 +11,7 @@
 # and on every graph:
 #   fallback  relays CMD's answer marked as a fallback to a dispatch loop
 #             (stats.fallbacks 1, passes_used "fallback: nester: cyclic")
+#   slow:S    sleeps S seconds before each answer (a slow structurizer)
 import json
 import os
 import random
@@ -44,6 +45,8 @@ for line in sys.stdin:
                                          "reason": "internal: header %d at %s: blocks %s" % (loops[0], hex(id(req)), blocks)}) + "\n")
             sys.stdout.flush()
             continue
+    if mode.startswith("slow:"):
+        time.sleep(float(mode[len("slow:"):]))
     child.stdin.write(line if line.endswith("\n") else line + "\n")
     child.stdin.flush()
     answer = child.stdout.readline()
