@@ -15,6 +15,7 @@ import (
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/schema"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
@@ -90,6 +91,9 @@ func TestGrowthTimeCampaignReplayAndRegression(t *testing.T) {
 		t.Fatalf("campaign: exit %d, want 1\n%s%s", code, stdout, stderr)
 	}
 	rep := readCampaignReport(t, out)
+	if err := schema.Validate([]byte(readFile(t, filepath.Join(out, "report.json")))); err != nil || time.Duration(rep.Settings.GrowthTime) != 20*time.Millisecond {
+		t.Errorf("report.json: config growth_time %v, schema: %v", rep.Settings.GrowthTime, err)
+	}
 	if len(rep.Findings) != 1 || rep.Findings[0].Signature != "growth:time" || !strings.Contains(rep.Findings[0].Replay, " --growth-time 20ms") {
 		t.Fatalf("findings %+v: want one growth:time whose replay carries --growth-time 20ms", rep.Findings)
 	}
