@@ -202,14 +202,15 @@ func TestResumeTakesTheRecordedRegisterFile(t *testing.T) {
 }
 
 // TestResumeTakesTheRecordedJudgingAndStreams: the checks, the streams'
-// generators, weights and block range, the check limit and the dispatch
-// share repeated with their recorded values resume; a stream part changed
-// is refused naming that part's values alone.
+// generators, weights and block range, the check limit, the growth time
+// limit and the dispatch share repeated with their recorded values
+// resume; a stream part or the growth time limit changed is refused
+// naming that part's values alone.
 func TestResumeTakesTheRecordedJudgingAndStreams(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "c")
 	flags := func(blocks string) []string {
 		return []string{"--graphs", "12", "--checks", "-meta", "--allow-fallbacks", "--kinds", "reducible,irreducible", "--weights", "w0,w16",
-			"--blocks", blocks, "--check-timeout", "20s", "--dispatch-every", "4", "--progress", "none", "--minimize=false"}
+			"--blocks", blocks, "--check-timeout", "20s", "--growth-time", "5s", "--dispatch-every", "4", "--progress", "none", "--minimize=false"}
 	}
 	if code, out, errs := runCmd(append([]string{"run", "--out", dir}, flags("5-12")...), ""); code != exitOK {
 		t.Fatalf("first run: exit %d\n%s%s", code, out, errs)
@@ -223,8 +224,12 @@ func TestResumeTakesTheRecordedJudgingAndStreams(t *testing.T) {
 			t.Errorf("--resume with --blocks and --kinds changed: exit %d, want 2 and %q\n%s%s", code, want, out, errs)
 		}
 	}
-	if strings.Contains(errs, "--checks") || strings.Contains(errs, "--weights") {
+	if strings.Contains(errs, "--checks") || strings.Contains(errs, "--weights") || strings.Contains(errs, "--growth-time") {
 		t.Errorf("--resume named a flag repeated with its recorded value:\n%s", errs)
+	}
+	code, out, errs = runCmd(append(append([]string{"run", "--resume", dir}, flags("5-12")...), "--growth-time", "6s"), "")
+	if code != exitUsage || !strings.Contains(errs, "--growth-time changed from 5s to 6s") {
+		t.Errorf("--resume with --growth-time changed: exit %d, want 2 naming it\n%s%s", code, out, errs)
 	}
 }
 
