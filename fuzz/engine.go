@@ -484,7 +484,7 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 // campaignProgress is the progress display of the graphs planned after
 // those done, with the deadline of a time budget and a night's classes
 // and re-runs of kept graphs, having counted the records rs holds (those
-// replayed from the log).
+// replayed from the log); a terminal's bar is drawn at once.
 func (c *Config) campaignProgress(done *indexSet, reruns []Rerun, rs *recordSet) *progress {
 	total := c.planned(done)
 	prog := newProgress(c.Progress, c.Terminal, c.ProgressEvery, total)
@@ -497,6 +497,7 @@ func (c *Config) campaignProgress(done *indexSet, reruns []Rerun, rs *recordSet)
 		prog.reruns(reruns)
 	}
 	rs.each(func(r *Record, n int, whole bool) { prog.countN(r, n, true, whole) }, prog.countSignatures)
+	prog.draw()
 	return prog
 }
 
@@ -558,10 +559,10 @@ type collector struct {
 
 // collect takes the records from results until the workers are done, and
 // the batches handed out from batches, with a plain progress line on each
-// tick even while no graph finishes; when c.Context is cancelled (the
+// tick (the terminal's bar redrawn) even while no graph finishes; when c.Context is cancelled (the
 // first stop signal) it says which graphs and checks the stop waits for.
 func (co *collector) collect(results <-chan Record, batches <-chan batchDone) {
-	tick := time.NewTicker(co.prog.every)
+	tick := time.NewTicker(co.prog.tick())
 	defer tick.Stop()
 	stop := co.c.Context.Done()
 	for in := results; in != nil; {
@@ -570,7 +571,7 @@ func (co *collector) collect(results <-chan Record, batches <-chan batchDone) {
 			stop = nil
 			co.prog.halt(co.fly)
 		case <-tick.C:
-			co.prog.heartbeat() // a plain line even while no graph finishes
+			co.prog.heartbeat() // a plain line, or the bar redrawn, even while no graph finishes
 		case r, ok := <-in:
 			if !ok {
 				in = nil

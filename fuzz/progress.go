@@ -60,6 +60,10 @@ type progress struct {
 // names the graphs in flight.
 const stallAfter = 10 * time.Second
 
+// redrawEvery is how often the collector's ticker redraws the terminal's
+// bar (heartbeat), so that its clock runs while no graph finishes.
+const redrawEvery = time.Second
+
 // progressSig is what the campaign has shown of one signature so far.
 type progressSig struct {
 	graphs    int  // campaign graphs failing with it
@@ -91,6 +95,34 @@ func newProgress(w io.Writer, terminal bool, every time.Duration, total int) *pr
 			progressbar.OptionClearOnFinish())
 	}
 	return p
+}
+
+// draw draws the terminal's bar, described, when the campaign starts: its
+// servers may take seconds to start, and the bar's clock starts at its
+// first frame (a resume's replayed counts drew it already).
+func (p *progress) draw() {
+	if p.bar == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.bar.Describe(p.describe())
+}
+
+// tick is how often the collector calls heartbeat: every, or under the
+// terminal's bar redrawEvery when that is sooner.
+func (p *progress) tick() time.Duration {
+	if p.bar != nil {
+		return min(p.every, redrawEvery)
+	}
+	return p.every
+}
+
+// describe is the bar's description: the distinct graphs, their rate and
+// the counts.
+func (p *progress) describe() string {
+	rate := float64(p.fresh) / time.Since(p.start).Seconds()
+	return fmt.Sprintf("%d distinct graphs, %s/s; %s", p.done, Rate(rate), p.summary())
 }
 
 // count accounts for one record; replayed ones come from the log.
@@ -134,8 +166,7 @@ func (p *progress) countN(r *Record, n int, replayed, whole bool) {
 	if p.bar != nil {
 		// The bar counts indices (its total is the budget's); the
 		// description counts the distinct graphs and their rate.
-		rate := float64(p.fresh) / time.Since(p.start).Seconds()
-		p.bar.Describe(fmt.Sprintf("%d distinct graphs, %s/s; %s", p.done, Rate(rate), p.summary()))
+		p.bar.Describe(p.describe())
 		p.bar.Add(n)
 		return
 	}
@@ -317,27 +348,30 @@ func (p *progress) halt(fly *flights) {
 
 // heartbeat prints the plain line when none was printed for p.every:
 // graphs whose checks run long still show the campaign alive. Under the
-// terminal's bar, which redraws itself, it prints a line only while no
-// graph has finished for stallAfter: the graphs in flight, above the bar.
+// terminal's bar it redraws the bar (its clock and rate), and prints a
+// line only while no graph has finished for stallAfter: the graphs in
+// flight, above the bar.
 func (p *progress) heartbeat() {
 	if p.w == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if time.Since(p.last) < p.every {
-		return
-	}
-	switch {
-	case p.bar == nil:
-		p.last = time.Now()
-		fmt.Fprintln(p.w, p.line())
-	case !p.halting && !p.stopping:
-		if fly := p.flying(stallAfter); fly != "" {
+	if time.Since(p.last) >= p.every {
+		switch {
+		case p.bar == nil:
 			p.last = time.Now()
-			p.bar.Clear()
-			fmt.Fprintf(p.w, "cfgfuzz: no graph finished for %s%s\n", time.Since(p.moved).Round(time.Second), fly)
+			fmt.Fprintln(p.w, p.line())
+		case !p.halting && !p.stopping:
+			if fly := p.flying(stallAfter); fly != "" {
+				p.last = time.Now()
+				p.bar.Clear()
+				fmt.Fprintf(p.w, "cfgfuzz: no graph finished for %s%s\n", time.Since(p.moved).Round(time.Second), fly)
+			}
 		}
+	}
+	if p.bar != nil && !p.finished {
+		p.bar.Describe(p.describe()) // redraws it, unless drawn in the last 200 ms
 	}
 }
 

@@ -6,6 +6,7 @@ package fuzz
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -300,5 +301,36 @@ func TestProgressBarCountsDistinctGraphs(t *testing.T) {
 	// The bar is throttled: its first frame at least is drawn.
 	if !regexp.MustCompile(`\r\d+ distinct graphs, [0-9.,]+/s; ok \d+ `).MatchString(w.String()) {
 		t.Errorf("the bar does not describe the distinct graphs and their rate:\n%q", w.String())
+	}
+}
+
+// TestProgressBarDrawnAtOnceAndRedrawnEachSecond: under a terminal the bar
+// is drawn when the campaign starts, before any graph is counted (servers
+// may take seconds to start), its clock started then; and the collector
+// redraws it about once a second while no graph finishes, its clock
+// running, though the plain line's interval is 10 s.
+func TestProgressBarDrawnAtOnceAndRedrawnEachSecond(t *testing.T) {
+	c := testConfig(t, 20)
+	var out lockedBuffer
+	c.Progress, c.Terminal, c.ProgressEvery = &out, true, 10*time.Second
+	p := c.campaignProgress(&indexSet{}, nil, newRecordSet(&c.Settings, false))
+	if n := strings.Count(out.String(), "(0/20"); n != 1 {
+		t.Fatalf("the bar drawn %d times before any graph is counted, want once: %q", n, out.String())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	co := collector{c: &Config{Context: ctx}, prog: p, fly: newFlights(time.Minute, false, time.Second, time.Second)}
+	results := make(chan Record)
+	done := make(chan struct{})
+	go func() { co.collect(results, nil); close(done) }()
+	time.Sleep(2300 * time.Millisecond)
+	close(results)
+	<-done
+	frames := out.String()
+	if n := strings.Count(frames, "(0/20"); n < 3 {
+		t.Errorf("the bar drawn %d times over 2.3 s with no graph finished, want 3 or more: %q", n, frames)
+	}
+	if !strings.Contains(frames, "[2s:") {
+		t.Errorf("the bar's clock does not show 2 s after 2.3 s: %q", frames)
 	}
 }
