@@ -89,8 +89,56 @@ func rawWriter(w io.Writer) io.Writer {
 		return rawWriter(v.w)
 	case endingGate:
 		return rawWriter(v.w)
+	case linesUnderBar:
+		return rawWriter(v.w)
 	}
 	return w
+}
+
+// barLine is the terminal the progress bar draws on. The lines of the
+// printable writer put under it (underBar) first erase a bar left drawn
+// on the cursor's line: a line another goroutine writes while the bar is
+// drawn (the stop signal's, a lock's warning) starts on a clean line,
+// not after the bar's last frame.
+type barLine struct {
+	mu    sync.Mutex
+	w     io.Writer
+	drawn bool // the bar's last write left the cursor after a frame
+}
+
+func (b *barLine) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(p) > 0 {
+		last := p[len(p)-1]
+		b.drawn = last != '\n' && last != '\r' // a frame, not a line or the bar's clearing
+	}
+	return b.w.Write(p)
+}
+
+// linesUnderBar writes to w once the bar's frame, if drawn, is erased.
+type linesUnderBar struct {
+	bar *barLine
+	w   io.Writer
+}
+
+func (l linesUnderBar) Write(p []byte) (int, error) {
+	l.bar.mu.Lock()
+	defer l.bar.mu.Unlock()
+	if l.bar.drawn && len(p) > 0 {
+		if _, err := io.WriteString(l.bar.w, "\r\x1b[K"); err != nil { // to the line's start, erasing it
+			return 0, err
+		}
+		l.bar.drawn = false
+	}
+	return l.w.Write(p)
+}
+
+// underBar has p's writes erase bar's frame first (linesUnderBar).
+func (p *printableWriter) underBar(bar *barLine) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.w = linesUnderBar{bar: bar, w: p.w}
 }
 
 // checkedWriter passes writes to w and keeps the first error.

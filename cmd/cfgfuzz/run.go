@@ -1292,25 +1292,27 @@ const progressUsage = "progress display: auto, bar, plain or none (none: no prog
 var progressModes = []string{"auto", "bar", "plain", "none"}
 
 // progressOutput picks the progress display: a bar when standard error is a
-// terminal (auto) or asked for, plain lines otherwise, or none.
+// terminal (auto) or asked for, plain lines otherwise, or none. Under a
+// bar, the lines written to stderr (a printable writer) erase the bar's
+// frame first (barLine).
 func progressOutput(mode string, stderr io.Writer) (io.Writer, bool) {
 	raw := rawWriter(stderr) // the bar draws with control characters of its own
 	isTerm := false
 	if f, ok := raw.(*os.File); ok {
 		isTerm = term.IsTerminal(int(f.Fd()))
 	}
-	switch mode {
-	case "none":
+	switch {
+	case mode == "none":
 		return nil, false
-	case "bar":
-		return raw, true
-	case "plain":
+	case mode == "plain", mode != "bar" && !isTerm:
 		return stderr, false
 	}
-	if isTerm {
-		return raw, true
+	if p, ok := stderr.(*printableWriter); ok {
+		bar := &barLine{w: raw}
+		p.underBar(bar)
+		return bar, true
 	}
-	return stderr, false
+	return raw, true
 }
 
 // streamsFor is every chosen generator at every chosen weight setting (a
