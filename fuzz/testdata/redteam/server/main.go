@@ -189,50 +189,13 @@ func serve(mode string) {
 			continue
 		case "huge-line":
 			hugeLine(w)
-		case "detach":
-			detach()
-		case "detach-exit":
-			detach()
-			os.Exit(1)
-		case "detach-deep":
-			c := exec.Command(os.Args[0], "linger-parent")
-			c.Run()
-		case "leak":
-			if blocks(req) >= 3 {
-				exec.Command(os.Args[0], "linger").Start()
-			}
-		case "subreaper-leak":
-			if blocks(req) >= 3 {
-				c := exec.Command(os.Args[0], "linger-parent-wait")
-				if c.Start() == nil {
-					go c.Wait()
-				}
-			}
-		case "exiting": // a child that outlives the answer by 200 ms, reaped
-			c := exec.Command(os.Args[0], "linger-short")
-			if c.Start() == nil {
-				go c.Wait()
-			}
-		case "leak-orphan":
-			if blocks(req) >= 3 {
-				exec.Command(os.Args[0], "linger-orphan").Run()
-			}
+		case "detach", "detach-exit", "detach-deep", "leak", "subreaper-leak", "exiting", "leak-orphan":
+			startProcesses(mode, req)
 		case "blank-line":
 			fmt.Fprintln(w)
-		case "huge-orig":
+		case "huge-orig", "huge-func":
 			if resp.Outcome == proto.OK && resp.Func != nil {
-				for i := range resp.Func.Blocks {
-					if resp.Func.Blocks[i].Orig >= 0 {
-						resp.Func.Blocks[i].Orig = 1_000_000_000_000
-						break
-					}
-				}
-			}
-		case "huge-func":
-			if resp.Outcome == proto.OK && resp.Func != nil {
-				for range 100_000 {
-					resp.Func.Blocks = append(resp.Func.Blocks, structurizer.Block{Kind: structurizer.Synthetic, Orig: -1, Term: structurizer.Term{Kind: structurizer.Return}})
-				}
+				enlarge(mode, resp.Func)
 			}
 		case "empty-block":
 			if resp.Outcome == proto.OK && resp.Func != nil {
@@ -249,6 +212,58 @@ func serve(mode string) {
 		b, _ := json.Marshal(resp)
 		w.Write(append(b, '\n'))
 		w.Flush()
+	}
+}
+
+// enlarge makes f too large to take: one original block's id past any
+// graph ("huge-orig"), or 100,000 blocks more ("huge-func").
+func enlarge(mode string, f *structurizer.Func) {
+	if mode == "huge-func" {
+		for range 100_000 {
+			f.Blocks = append(f.Blocks, structurizer.Block{Kind: structurizer.Synthetic, Orig: -1, Term: structurizer.Term{Kind: structurizer.Return}})
+		}
+		return
+	}
+	for i := range f.Blocks {
+		if f.Blocks[i].Orig >= 0 {
+			f.Blocks[i].Orig = 1_000_000_000_000
+			return
+		}
+	}
+}
+
+// startProcesses starts the processes a mode leaves behind (or not) while
+// it answers req: a detached child, a lingering one, an orphan, a child
+// that outlives the answer by 200 ms and is reaped ("exiting"); the leak
+// modes do so only for graphs of 3 blocks or more.
+func startProcesses(mode string, req proto.Request) {
+	switch mode {
+	case "detach":
+		detach()
+	case "detach-exit":
+		detach()
+		os.Exit(1)
+	case "detach-deep":
+		exec.Command(os.Args[0], "linger-parent").Run()
+	case "exiting":
+		c := exec.Command(os.Args[0], "linger-short")
+		if c.Start() == nil {
+			go c.Wait()
+		}
+	}
+	if blocks(req) < 3 {
+		return
+	}
+	switch mode {
+	case "leak":
+		exec.Command(os.Args[0], "linger").Start()
+	case "subreaper-leak":
+		c := exec.Command(os.Args[0], "linger-parent-wait")
+		if c.Start() == nil {
+			go c.Wait()
+		}
+	case "leak-orphan":
+		exec.Command(os.Args[0], "linger-orphan").Run()
 	}
 }
 
@@ -385,7 +400,7 @@ func hostile() {
 			}
 			return resp
 		case 4:
-			fmt.Fprintln(os.Stderr, "error: "+Payload)
+			fmt.Fprint(os.Stderr, "error: "+Payload+"\n")
 			os.Exit(1)
 		case 5:
 			fmt.Fprintln(os.Stdout, "not json "+strings.ReplaceAll(Payload, "\n", " "))
