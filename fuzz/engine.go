@@ -478,7 +478,8 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 		co.tp.BaselineSeconds = time.Duration(answered.baseline.Load()).Seconds()
 		co.tp.BaselineMetaSeconds = time.Duration(answered.baselineMeta.Load()).Seconds()
 	}
-	return co.tp, harness, stopped, co.jerr
+	// a graph the stop left unjudged is not done, even once every index was handed out
+	return co.tp, harness, stopped || co.unjudged > 0, co.jerr
 }
 
 // campaignProgress is the progress display of the graphs planned after
@@ -520,7 +521,7 @@ func (c *Config) startWorkers(indices <-chan job, results chan<- Record, wg *syn
 		if c.checks == nil {
 			c.checks = wk.orc.Checks() // every worker's oracle has the same options
 		}
-		wk.answered, wk.fly = answered, fly
+		wk.answered, wk.fly, wk.stop = answered, fly, c.Context.Done()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -552,6 +553,8 @@ type collector struct {
 	// got, the records taken since the last merge, reach its sent.
 	pending *batchDone
 	got     int
+	// unjudged counts the records the stop left unjudged (take).
+	unjudged int
 	// fly is the graphs in flight, which the first stop (c.Context
 	// cancelled) names as what it waits for.
 	fly *flights
@@ -588,7 +591,16 @@ func (co *collector) collect(results <-chan Record, batches <-chan batchDone) {
 // take appends record r to the log and adds it to the record set,
 // counting it; a log that takes no more (a full disk), or records that no
 // check can judge, hand out no more graphs.
+//
+// A record the stop left unjudged (Record.stopped) is neither logged nor
+// counted, nor counted in its batch (got): the graph waits for --resume
+// as one never handed out, and its batch is not merged (the stop ended
+// the dispatcher's wait for it).
 func (co *collector) take(r Record) {
+	if r.stopped {
+		co.unjudged++
+		return
+	}
 	co.got++
 	switch {
 	case r.Skipped:

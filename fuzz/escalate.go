@@ -22,6 +22,9 @@ type Escalating struct {
 	// graph is the graph named to it (noteGraph), named to a side it
 	// escalates to as well.
 	graph string
+	// stop is the stop named to it (hearStop), named to a side it
+	// escalates to as well.
+	stop <-chan struct{}
 }
 
 // Structurize answers from the current side, escalating after a leak.
@@ -32,6 +35,7 @@ func (e *Escalating) Structurize(g *cfg.Graph, opt proto.Options, limit time.Dur
 			e.Cur.Close()
 			e.Cur = s
 			noteGraph(s, e.graph)
+			hearStop(s, e.stop)
 		}
 	}
 	return a
@@ -41,6 +45,13 @@ func (e *Escalating) Structurize(g *cfg.Graph, opt proto.Options, limit time.Dur
 func (e *Escalating) noteGraph(graph string) {
 	e.graph = graph
 	noteGraph(e.Cur, graph)
+}
+
+// hearStop makes the current side hear stop (stopHearer), and a side
+// it escalates to as well.
+func (e *Escalating) hearStop(stop <-chan struct{}) {
+	e.stop = stop
+	hearStop(e.Cur, stop)
 }
 
 // graphNoter is a side that names the graph it is judged on beside what

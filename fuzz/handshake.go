@@ -96,6 +96,8 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 		p.nextID = probed
 	}
 	switch {
+	case fail != nil && fail.Stopped: // nothing is concluded of its protocol
+		return errStopped
 	case fail != nil && fail.Outcome == OutTimeout && allowance > 0:
 		return p.didNotStart(limit)
 	case fail == nil && probed != 0 && answerID(line) == probed:
@@ -237,7 +239,10 @@ func (p *Process) probeStart(opt proto.Options, limit time.Duration) error {
 	p.nextID++
 	req := proto.Request{V: proto.Version2, ID: p.nextID, Options: opt, Hello: &proto.Hello{Options: opt}}
 	line, fail := p.exchange(req, limit, p.allowance())
-	if fail != nil && fail.Outcome == OutTimeout {
+	switch {
+	case fail != nil && fail.Stopped:
+		return errStopped
+	case fail != nil && fail.Outcome == OutTimeout:
 		return p.didNotStart(limit)
 	}
 	if fail == nil {

@@ -126,6 +126,9 @@ type Process struct {
 	// graph names the graph the next requests judge ("graph 17";
 	// noteGraph), for the strays noted beside their answers; "" none.
 	graph string
+	// stop, once closed, ends a request to a server that has not spoken
+	// yet (hearStop, stopwatch.go); nil never does.
+	stop <-chan struct{}
 }
 
 // noteGraph names the graph the next requests judge (graphNoter).
@@ -393,7 +396,12 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 
 // notStarted is the answer of a graph whose server could not be started
 // or did not start: a harness error, not a finding of the graph.
+// A stop heard while the server was starting (errStopped) is no error:
+// the answer is stopped's.
 func (p *Process) notStarted(err error) Answer {
+	if errors.Is(err, errStopped) {
+		return stoppedAnswer()
+	}
 	return Answer{Outcome: proto.Error, Reason: "start " + p.name() + ": " + err.Error(), NotStarted: true}
 }
 
@@ -436,13 +444,15 @@ func (p *Process) allowance() time.Duration {
 func (p *Process) exchange(req proto.Request, limit, allowance time.Duration) ([]byte, *Answer) {
 	began, first := p.srv.began, !p.srv.spoke
 	line, fail := p.exchangeLine(req, limit, allowance)
-	if first && (fail == nil || fail.Outcome != OutTimeout) {
+	if first && (fail == nil || fail.Outcome != OutTimeout && !fail.Stopped) {
 		p.startSeen = max(p.startSeen, time.Since(began))
 	}
 	return line, fail
 }
 
-// exchangeLine is exchange's request and answer.
+// exchangeLine is exchange's request and answer. While the server has
+// not spoken, a stop (p.stop) ends it and the wait: the answer is
+// stopped's.
 func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration) ([]byte, *Answer) {
 	starting := allowance > 0
 	deadline := time.Now().Add(limit + allowance)
@@ -450,14 +460,21 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 	p.srv.stderr.newRequest()
 	stop := p.srv.arm(deadline)
 	defer stop()
+	watch := p.srv.watchStop(p.stop)
+	defer watch.end()
 	if req.ID == p.pending { // sent already (the preflight's hello): its answer is this one's
 		p.pending, p.pendingHello = 0, false
 	} else if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
+		if watch.end() {
+			return nil, ptr(p.stopped())
+		}
 		return nil, ptr(p.writeFailed(err, limit, starting, deadline))
 	}
 	for {
 		line, err := readAnswerLine(p.srv.out, p.maxAnswer())
 		switch {
+		case (err != nil || !isBlank(line)) && watch.end(): // the stop came first: the server is killed, whatever it wrote
+			return nil, ptr(p.stopped())
 		case errors.Is(err, errAnswerTooLong):
 			runtime.GC() // the discarded line is garbage now: do not let floods pile up
 			return nil, ptr(p.violation(tooLong(p.maxAnswer())))

@@ -137,6 +137,11 @@ type Record struct {
 	// Seen marks a graph skipped unjudged because the state's filter holds
 	// it (checked on an earlier night); its sides are empty.
 	Seen bool `json:"seen,omitempty"`
+	// stopped marks a graph the campaign's stop ended while a side's
+	// server was starting (Answer.Stopped): it has no verdict, and the
+	// collector neither logs nor counts it, leaving it for --resume as a
+	// graph never handed out. Never written.
+	stopped bool
 }
 
 // Classify returns the divergence class of a graph from both sides.

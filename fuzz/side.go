@@ -29,6 +29,11 @@ type Answer struct {
 	// not even the protocol's hello, within its start-up allowance
 	// (ProcessOptions.StartTimeout): a harness error, never a finding.
 	NotStarted bool
+	// Stopped is set on an error answer of a graph whose structurizer
+	// process was still starting (it had written nothing) when the
+	// campaign was stopped (stopwatch.go): the graph has no verdict,
+	// neither a finding nor a harness error, and is left for --resume.
+	Stopped bool
 	// Signed, when set, is what the signature of a harness outcome is
 	// made of instead of Reason, which adds what the signature must not
 	// hold (it would make one defect many signatures): "protocol: RULE"

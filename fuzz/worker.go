@@ -68,6 +68,11 @@ type worker struct {
 	// fly is where the worker notes its graph in flight (flight.go);
 	// nil notes nothing.
 	fly *flights
+	// stop is the campaign's stop (its context's Done), which a side's
+	// server still starting hears on a graph's first request (judge);
+	// nil: never. halted says the graph being judged was stopped so.
+	stop   <-chan struct{}
+	halted bool
 }
 
 // oneBlockKey keys the one-block answers: a side on one strategy (the
@@ -222,6 +227,9 @@ func (w *worker) run(j job) Record {
 	var shared *oracle.Shared
 	noteGraph(w.cur, fmt.Sprintf("graph %d", i))
 	rec.Current, shared = w.judge(w.cur, it.Graph, curOpt, nil)
+	if w.halted {
+		return w.unjudged(rec)
+	}
 	w.answered.add(false, w.lastTook)
 	if w.set.Guided {
 		rec.Features = answerFeatures(w.lastStats, w.lastModule, rec.Current.Outcome, rec.Current.Signature)
@@ -231,6 +239,9 @@ func (w *worker) run(j job) Record {
 	if w.base != nil {
 		noteGraph(w.base, fmt.Sprintf("graph %d", i))
 		b, _ := w.judge(w.base, it.Graph, baseOpt, shared)
+		if w.halted {
+			return w.unjudged(rec)
+		}
 		w.answered.add(true, w.lastTook)
 		b.Func = nil
 		rec.Baseline = &b
@@ -243,6 +254,13 @@ func (w *worker) run(j job) Record {
 		rec.Current.Func = nil
 	}
 	return rec
+}
+
+// unjudged is the record of rec's graph, which the stop ended while a
+// side's server was starting (w.halted): no verdict, not to be logged.
+func (w *worker) unjudged(rec Record) Record {
+	w.halted = false
+	return Record{Index: rec.Index, Stream: rec.Stream, Seed: rec.Seed, Mutant: rec.Mutant, stopped: true}
 }
 
 // judge structurizes g on one side and checks the module; the checks that
@@ -260,9 +278,15 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	}
 	w.fly.stage(w, label, false)
 	start := time.Now()
+	hearStop(side, w.stop) // only the graph's first request: its re-runs are judged to their end
 	a := side.Structurize(g.Clone(), opt, w.timeout)
+	hearStop(side, nil)
 	took := time.Since(start)
 	var r SideResult
+	if a.Stopped {
+		w.halted = true
+		return r, nil
+	}
 	w.lastStats, w.lastModule, w.lastTook = a.Stats, nil, took
 	if a.Stats != nil {
 		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
