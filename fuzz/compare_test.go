@@ -164,8 +164,9 @@ func TestThroughputTimesEachSidesAnswers(t *testing.T) {
 }
 
 // TestMetaHint: the hint naming --checks -meta comes when the
-// structurizers' time is most of the campaign's on its workers and meta's
-// re-runs are most of that, and not otherwise.
+// structurizers' time is most of the campaign's on its workers, meta's
+// re-runs are most of that and a graph costs them 100 ms or more, and not
+// otherwise.
 func TestMetaHint(t *testing.T) {
 	slow := Throughput{Graphs: 20, Seconds: 14, Workers: 2, CurrentSeconds: 10, CurrentMetaSeconds: 15}
 	cases := []struct {
@@ -179,6 +180,8 @@ func TestMetaHint(t *testing.T) {
 		{"structurizer a small part of the campaign", Throughput{Graphs: 20, Seconds: 14, Workers: 2, CurrentSeconds: 2, CurrentMetaSeconds: 5}, false},
 		{"no re-runs (--checks -meta)", Throughput{Graphs: 20, Seconds: 14, Workers: 2, CurrentSeconds: 27}, false},
 		{"no graphs", Throughput{Seconds: 14, Workers: 2}, false},
+		// a fast structurizer behind the protocol: 2,983 graphs, 8.1 s of its time in a 6.8 s campaign
+		{"fast structurizer, meta most of it", Throughput{Graphs: 2983, Seconds: 6.8, Workers: 2, CurrentSeconds: 2.07, CurrentMetaSeconds: 6.03}, false},
 	}
 	for _, c := range cases {
 		h := MetaHint(c.tp)

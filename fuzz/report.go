@@ -13,6 +13,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
@@ -335,15 +336,25 @@ func AnswerTimes(t Throughput) string {
 		t.CurrentSeconds, t.BaselineSeconds, t.CurrentMetaSeconds, t.BaselineMetaSeconds, t.CurrentSeconds/t.BaselineSeconds)
 }
 
+// slowGraph is the structurizers' time a graph (first answers and meta's
+// re-runs) from which MetaHint speaks: 100 ms, where a campaign of two
+// workers judges at most about 20 graphs a second.
+const slowGraph = 100 * time.Millisecond
+
 // MetaHint is a line naming --checks -meta when the structurizers' time
 // (first answers and meta's re-runs, both sides) is most of the
-// campaign's time on its workers and meta's re-runs are most of that:
-// a slow structurizer, whose campaign meta slows several times over. ""
-// otherwise.
+// campaign's time on its workers, meta's re-runs are most of that, and a
+// graph costs the structurizers at least slowGraph: a slow structurizer,
+// whose campaign meta slows several times over. A fast one behind the
+// protocol may spend most of a campaign answering too, at a rate that
+// needs no hint. "" otherwise.
 func MetaHint(t Throughput) string {
 	meta := t.CurrentMetaSeconds + t.BaselineMetaSeconds
 	all := t.CurrentSeconds + t.BaselineSeconds + meta
 	if t.Graphs == 0 || t.Seconds <= 0 || t.Workers <= 0 || 2*all <= t.Seconds*float64(t.Workers) || 2*meta <= all {
+		return ""
+	}
+	if all/float64(t.Graphs) < slowGraph.Seconds() {
 		return ""
 	}
 	return fmt.Sprintf("hint: meta's re-runs took %.0f%% of the structurizer's time (%.2f of %.2f s); --checks -meta skips them and gives up the metamorphic checks (determinism, renumbering, idempotence)",
