@@ -1,9 +1,10 @@
 // judgeflags.go: the judgement settings every command that judges a graph
 // takes, defined once: --allow-fallbacks, --check-timeout, --growth-time,
-// --rules-compat and --target-env, with the same meaning and defaults on check, minimize,
-// regress, bisect, run and compare, so a campaign's finding is minimized
-// and replayed under the settings that found it. A value these flags
-// cannot take is a usage error naming the flag and the value.
+// --rules-compat and --target-env, with the same meaning and defaults on
+// check, minimize, regress, bisect, run and compare, so a campaign's
+// finding is minimized and replayed under the settings that found it. A
+// value these flags cannot take is a usage error naming the flag and the
+// value.
 
 package main
 
