@@ -123,15 +123,7 @@ func TestLeakCaughtAfterCleanAnswers(t *testing.T) {
 				}
 			}
 			t.Logf("%d of 19 clean answers judged without reading the server's processes", spared)
-			a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
-			out, sig, detail := classifyAnswer(a)
-			if out != OutCrash || sig != LeakSignature || !strings.Contains(detail, "1 process: "+bin+" linger") {
-				t.Fatalf("graph 21: answer %s %q (signature %q), want a crash %q naming the process", a.Outcome, clip(a.Reason), sig, LeakSignature)
-			}
-			p.Close()
-			if left := leftAlive(t, mark); len(left) > 0 {
-				t.Errorf("%d processes left: %v", len(left), left)
-			}
+			leaksOnSmallGraph(t, p, mark, "1 process: "+bin+" linger")
 		})
 	}
 }
@@ -155,9 +147,18 @@ func TestLeakCaughtWhenLastPIDStands(t *testing.T) {
 			t.Fatalf("graph %d of 2 blocks: answer %s %q, want ok", i, a.Outcome, clip(a.Reason))
 		}
 	}
+	leaksOnSmallGraph(t, p, mark, "")
+}
+
+// leaksOnSmallGraph structurizes the small graph (4 blocks) on p, whose
+// answer must be judged a leak (its detail holding detail), then closes
+// p: no process of those after mark is left.
+func leaksOnSmallGraph(t *testing.T, p *Process, mark, detail string) {
+	t.Helper()
 	a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
-	if out, sig, _ := classifyAnswer(a); out != OutCrash || sig != LeakSignature {
-		t.Fatalf("graph 4: answer %s %q (signature %q), want a crash %q", a.Outcome, clip(a.Reason), sig, LeakSignature)
+	out, sig, got := classifyAnswer(a)
+	if out != OutCrash || sig != LeakSignature || !strings.Contains(got, detail) {
+		t.Fatalf("graph of 4 blocks: answer %s %q (signature %q), want a crash %q whose detail holds %q", a.Outcome, clip(a.Reason), sig, LeakSignature, detail)
 	}
 	p.Close()
 	if left := leftAlive(t, mark); len(left) > 0 {
