@@ -272,39 +272,19 @@ func (w *worker) unjudged(rec Record) Record {
 // (oracle.CheckShared decides). judge returns its own checks for the next
 // side, nil when it checked nothing.
 func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracle.Shared) (SideResult, *oracle.Shared) {
-	label := "current"
-	if side != w.cur {
-		label = "baseline"
-	}
-	w.fly.stage(w, label, false)
+	w.fly.stage(w, w.sideLabel(side), false)
 	start := time.Now()
 	hearStop(side, w.stop) // only the graph's first request: its re-runs are judged to their end
 	a := side.Structurize(g.Clone(), opt, w.timeout)
 	hearStop(side, nil)
 	took := time.Since(start)
-	var r SideResult
 	if a.Stopped {
 		w.halted = true
-		return r, nil
+		return SideResult{}, nil
 	}
 	w.lastStats, w.lastModule, w.lastTook = a.Stats, nil, took
-	if a.Stats != nil {
-		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
-	}
-	switch out, sig, detail := classifyAnswer(a); out {
-	case OutOK:
-		r.Func = a.Func // a func sent with another outcome is ignored (PROTOCOL.md)
-	case OutRefused:
-		r.Outcome, r.Detail = OutRefused, a.Reason
-		return r, nil
-	case OutUnsupported:
-		r.Outcome, r.Detail = OutUnsupported, a.Reason
-		return r, nil
-	case OutError:
-		r.Outcome, r.Detail = OutError, detail
-		return r, nil
-	default: // panic, timeout, crash, or an error on a valid graph
-		r.Outcome, r.Signature, r.Detail = out, sig, detail
+	r, module := answerResult(a)
+	if !module {
 		return r, nil
 	}
 	mod, err := ModuleFor(a, opt)
@@ -319,6 +299,42 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	// The subject's own copy of g: meta hands it to this side's re-runs,
 	// which must not change the other side's graph.
 	sub := &oracle.Subject{Graph: g.Clone(), Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
+	return w.checkModule(r, side, sub, g, opt, shared)
+}
+
+// sideLabel names side as the in-flight lines do.
+func (w *worker) sideLabel(side Side) string {
+	if side != w.cur {
+		return "baseline"
+	}
+	return "current"
+}
+
+// answerResult is the result an answer gives before its module is
+// checked: its declared stats and, unless the answer is a module to check
+// (module true), its outcome.
+func answerResult(a Answer) (r SideResult, module bool) {
+	if a.Stats != nil {
+		r.BlocksOut, r.RouteVars, r.Clones, r.Fallbacks = a.Stats.BlocksOut, a.Stats.RouteVars, a.Stats.Clones, a.Stats.Fallbacks
+	}
+	switch out, sig, detail := classifyAnswer(a); out {
+	case OutOK:
+		r.Func = a.Func // a func sent with another outcome is ignored (PROTOCOL.md)
+		return r, true
+	case OutRefused, OutUnsupported:
+		r.Outcome, r.Detail = out, a.Reason
+	case OutError:
+		r.Outcome, r.Detail = OutError, detail
+	default: // panic, timeout, crash, or an error on a valid graph
+		r.Outcome, r.Signature, r.Detail = out, sig, detail
+	}
+	return r, false
+}
+
+// checkModule runs the oracle's checks on sub, side's module of g, into
+// r, and returns r and this side's checks (judge).
+func (w *worker) checkModule(r SideResult, side Side, sub *oracle.Subject, g *cfg.Graph, opt proto.Options, shared *oracle.Shared) (SideResult, *oracle.Shared) {
+	label := w.sideLabel(side)
 	if w.gpuNow {
 		w.fly.stage(w, label, true, w.orc, w.gpuOrc)
 	} else {
@@ -329,7 +345,6 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 		r.Outcome, r.Detail = OutError, ck.detail
 		return r, nil
 	}
-	vs, mine := ck.verdicts, ck.mine
 	r.GPU = ck.gpu
 	if sub.CopiedKnown {
 		r.CopiedWords = sub.Copied.Words
@@ -337,23 +352,32 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	if blocks, words, err := sub.Size(); err == nil {
 		r.ModuleBlocks, r.ModuleWords = blocks, words
 	}
+	verdictInto(&r, ck.verdicts, sub.Module)
+	return r, ck.mine
+}
+
+// verdictInto sets r's outcome from the verdicts vs of its module mod: the
+// first failure (a finding), else the first check that could not judge
+// (no verdict), else ok with the checks left unjudged named.
+func verdictInto(r *SideResult, vs []oracle.Verdict, mod []byte) {
 	if v := oracle.Failed(vs); v != nil {
 		r.Outcome, r.Signature, r.Detail = OutInvalid, v.Signature, firstLine(v.Detail)
 		r.Also = otherFailures(vs, v)
 		if r.Func == nil {
 			r.Func, _ = draw.ModuleFunc(mod) // the module's own control flow, for the report's picture
 		}
-	} else if v := oracle.Errored(vs); v != nil {
-		r.Outcome, r.Detail = OutError, firstLine(v.Check+": "+v.Detail)
-	} else {
-		r.Outcome = OutOK
-		// A graph that failed is a finding whatever a check could not
-		// judge; one that passed passed only what was judged.
-		if r.Unchecked = oracle.Unchecked(vs); len(r.Unchecked) > 0 {
-			r.Detail = firstLine(oracle.UncheckedDetail(vs)) // why, for the report's example
-		}
+		return
 	}
-	return r, mine
+	if v := oracle.Errored(vs); v != nil {
+		r.Outcome, r.Detail = OutError, firstLine(v.Check+": "+v.Detail)
+		return
+	}
+	r.Outcome = OutOK
+	// A graph that failed is a finding whatever a check could not judge;
+	// one that passed passed only what was judged.
+	if r.Unchecked = oracle.Unchecked(vs); len(r.Unchecked) > 0 {
+		r.Detail = firstLine(oracle.UncheckedDetail(vs)) // why, for the report's example
+	}
 }
 
 // otherFailures is the signatures of the failing verdicts of vs after
