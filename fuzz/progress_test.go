@@ -304,12 +304,12 @@ func TestProgressBarCountsDistinctGraphs(t *testing.T) {
 	}
 }
 
-// TestProgressBarDrawnAtOnceAndRedrawnEachSecond: under a terminal the bar
+// TestProgressBarDrawnAtOnceAndRedrawnWhileIdle: under a terminal the bar
 // is drawn when the campaign starts, before any graph is counted (servers
 // may take seconds to start), its clock started then; and the collector
-// redraws it about once a second while no graph finishes, its clock
-// running, though the plain line's interval is 10 s.
-func TestProgressBarDrawnAtOnceAndRedrawnEachSecond(t *testing.T) {
+// redraws it while no graph finishes, its clock running, though the plain
+// line's interval is 10 s.
+func TestProgressBarDrawnAtOnceAndRedrawnWhileIdle(t *testing.T) {
 	c := testConfig(t, 20)
 	var out lockedBuffer
 	c.Progress, c.Terminal, c.ProgressEvery = &out, true, 10*time.Second
@@ -332,5 +332,30 @@ func TestProgressBarDrawnAtOnceAndRedrawnEachSecond(t *testing.T) {
 	}
 	if !strings.Contains(frames, "[2s:") {
 		t.Errorf("the bar's clock does not show 2 s after 2.3 s: %q", frames)
+	}
+}
+
+// TestProgressBarShowsAThrottledCount: a graph counted within the bar's
+// 200 ms throttle of its last frame is not drawn then; the collector's
+// next redraw shows it, a quarter of a second later at most, though no
+// other graph finishes.
+func TestProgressBarShowsAThrottledCount(t *testing.T) {
+	c := testConfig(t, 20)
+	var out lockedBuffer
+	c.Progress, c.Terminal, c.ProgressEvery = &out, true, 10*time.Second
+	p := c.campaignProgress(&indexSet{}, nil, newRecordSet(&c.Settings, false))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	co := collector{c: &Config{Context: ctx}, prog: p, fly: newFlights(time.Minute, false, time.Second, time.Second)}
+	results := make(chan Record)
+	done := make(chan struct{})
+	go func() { co.collect(results, nil); close(done) }()
+	p.count(&Record{Index: 0, Current: SideResult{Outcome: OutOK}}, false) // just after the first frame: throttled
+	time.Sleep(600 * time.Millisecond)
+	frames := out.String()
+	close(results)
+	<-done
+	if !strings.Contains(frames, "(1/20") {
+		t.Errorf("600 ms after a graph was counted the bar still shows no index done: %q", frames)
 	}
 }
