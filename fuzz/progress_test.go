@@ -310,22 +310,13 @@ func TestProgressBarCountsDistinctGraphs(t *testing.T) {
 // redraws it while no graph finishes, its clock running, though the plain
 // line's interval is 10 s.
 func TestProgressBarDrawnAtOnceAndRedrawnWhileIdle(t *testing.T) {
-	c := testConfig(t, 20)
-	var out lockedBuffer
-	c.Progress, c.Terminal, c.ProgressEvery = &out, true, 10*time.Second
-	p := c.campaignProgress(&indexSet{}, nil, newRecordSet(&c.Settings, false))
-	if n := strings.Count(out.String(), "(0/20"); n != 1 {
-		t.Fatalf("the bar drawn %d times before any graph is counted, want once: %q", n, out.String())
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	co := collector{c: &Config{Context: ctx}, prog: p, fly: newFlights(time.Minute, false, time.Second, time.Second)}
-	results := make(chan Record)
-	done := make(chan struct{})
-	go func() { co.collect(results, nil); close(done) }()
+	out, _, stop := barCollector(t, func(out *lockedBuffer) {
+		if n := strings.Count(out.String(), "(0/20"); n != 1 {
+			t.Fatalf("the bar drawn %d times before any graph is counted, want once: %q", n, out.String())
+		}
+	})
 	time.Sleep(2300 * time.Millisecond)
-	close(results)
-	<-done
+	stop()
 	frames := out.String()
 	if n := strings.Count(frames, "(0/20"); n < 3 {
 		t.Errorf("the bar drawn %d times over 2.3 s with no graph finished, want 3 or more: %q", n, frames)
@@ -340,22 +331,35 @@ func TestProgressBarDrawnAtOnceAndRedrawnWhileIdle(t *testing.T) {
 // next redraw shows it, a quarter of a second later at most, though no
 // other graph finishes.
 func TestProgressBarShowsAThrottledCount(t *testing.T) {
+	out, p, stop := barCollector(t, nil)
+	p.count(&Record{Index: 0, Current: SideResult{Outcome: OutOK}}, false) // just after the first frame: throttled
+	time.Sleep(600 * time.Millisecond)
+	frames := out.String()
+	stop()
+	if !strings.Contains(frames, "(1/20") {
+		t.Errorf("600 ms after a graph was counted the bar still shows no index done: %q", frames)
+	}
+}
+
+// barCollector starts a 20-graph campaign's terminal bar, calls drawn (if
+// not nil) on its frames so far, and runs a collector that is given no
+// record until stop, which waits for it to end.
+func barCollector(t *testing.T, drawn func(*lockedBuffer)) (out *lockedBuffer, p *progress, stop func()) {
 	c := testConfig(t, 20)
-	var out lockedBuffer
-	c.Progress, c.Terminal, c.ProgressEvery = &out, true, 10*time.Second
-	p := c.campaignProgress(&indexSet{}, nil, newRecordSet(&c.Settings, false))
+	out = &lockedBuffer{}
+	c.Progress, c.Terminal, c.ProgressEvery = out, true, 10*time.Second
+	p = c.campaignProgress(&indexSet{}, nil, newRecordSet(&c.Settings, false))
+	if drawn != nil {
+		drawn(out)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	co := collector{c: &Config{Context: ctx}, prog: p, fly: newFlights(time.Minute, false, time.Second, time.Second)}
 	results := make(chan Record)
 	done := make(chan struct{})
 	go func() { co.collect(results, nil); close(done) }()
-	p.count(&Record{Index: 0, Current: SideResult{Outcome: OutOK}}, false) // just after the first frame: throttled
-	time.Sleep(600 * time.Millisecond)
-	frames := out.String()
-	close(results)
-	<-done
-	if !strings.Contains(frames, "(1/20") {
-		t.Errorf("600 ms after a graph was counted the bar still shows no index done: %q", frames)
+	return out, p, func() {
+		close(results)
+		<-done
+		cancel()
 	}
 }
