@@ -59,6 +59,7 @@ const (
 // Result is what one mutant's campaign showed.
 type Result struct {
 	Name   string `json:"name"`
+	Flags  string `json:"flags,omitempty"` // the mutant's own run flags (Mutant.Flags)
 	Status string `json:"status"`
 	First  int    `json:"first"` // index of the first failing graph, -1 none
 	// GuidedFirst is the guided campaign's first failing index (-1 none

@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -77,24 +78,20 @@ func run(args []string) int {
 	s := Settings{Root: *root, Graphs: *graphs, Seed: *seed, Workers: *workers, Limit: *limit, Keep: *keep, Extra: strings.Fields(*extra), Tags: *tags, Guided: *guided, Corpus: *corpusDir, RandomCorpus: *randomDir}
 	fmt.Printf("cfgfuzz mutants: %d mutants of %s, each `cfgfuzz run --graphs %d --seed %d --workers %d%s`\n",
 		len(ms), *root, s.Graphs, s.Seed, s.Workers, strings.TrimRight(" "+strings.Join(s.Extra, " "), " "))
+	var controls map[string]map[int]string // by a mutant's flags: its control's outputs
 	if *control {
-		c := runMutant(nil, s)
-		if c.Status != StSurvived {
-			fmt.Fprintf(os.Stderr, "mutants: the control campaign on the unmutated tree is %s (%d failing, first %d: %s) %s: no mutant can be judged\n",
-				c.Status, c.Failing, c.First, topSignatures(c.Signatures, 3), c.Note)
+		if controls = runControls(ms, s); controls == nil {
 			return 2
 		}
-		if c.GuidedFirst >= 0 || c.RandomFirst >= 0 {
-			fmt.Fprintf(os.Stderr, "mutants: a guided campaign on the unmutated tree fails (guided at graph %d, random keep at %d; -1 none) %s: no guided result can be judged\n", c.GuidedFirst, c.RandomFirst, c.Note)
-			return 2
-		}
-		fmt.Printf("control (unmutated tree): %d graphs ok, %d fallbacks, %.1f s\n", c.Graphs, c.Fallbacks, c.Seconds)
-		s.Control = c.outputs
+		s.Control = controls[""]
 	}
 	var results []Result
 	printHeader()
 	for i := range ms {
-		r := runMutant(&ms[i], s)
+		ws := withFlags(s, ms[i].Flags)
+		ws.Control = controls[strings.Join(ms[i].Flags, " ")]
+		r := runMutant(&ms[i], ws)
+		r.Flags = strings.Join(ms[i].Flags, " ")
 		printRow(r)
 		results = append(results, r)
 	}
@@ -111,6 +108,47 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// runControls runs the control campaign on the unmutated tree under s,
+// then once more for each set of flags a mutant of ms adds (Mutant.Flags),
+// and returns each one's outputs by those flags ("" for none); nil when a
+// control fails, which it reports: no mutant can then be judged.
+func runControls(ms []Mutant, s Settings) map[string]map[int]string {
+	controls := map[string]map[int]string{}
+	sets := [][]string{nil}
+	for _, m := range ms {
+		if k := strings.Join(m.Flags, " "); k != "" && !slices.ContainsFunc(sets, func(f []string) bool { return strings.Join(f, " ") == k }) {
+			sets = append(sets, m.Flags)
+		}
+	}
+	for _, fl := range sets {
+		c := runMutant(nil, withFlags(s, fl))
+		with := ""
+		if len(fl) > 0 {
+			with = ", with " + strings.Join(fl, " ")
+		}
+		if c.Status != StSurvived {
+			fmt.Fprintf(os.Stderr, "mutants: the control campaign on the unmutated tree%s is %s (%d failing, first %d: %s) %s: no mutant can be judged\n",
+				with, c.Status, c.Failing, c.First, topSignatures(c.Signatures, 3), c.Note)
+			return nil
+		}
+		if c.GuidedFirst >= 0 || c.RandomFirst >= 0 {
+			fmt.Fprintf(os.Stderr, "mutants: a guided campaign on the unmutated tree%s fails (guided at graph %d, random keep at %d; -1 none) %s: no guided result can be judged\n", with, c.GuidedFirst, c.RandomFirst, c.Note)
+			return nil
+		}
+		fmt.Printf("control (unmutated tree%s): %d graphs ok, %d fallbacks, %.1f s\n", with, c.Graphs, c.Fallbacks, c.Seconds)
+		controls[strings.Join(fl, " ")] = c.outputs
+	}
+	return controls
+}
+
+// withFlags is s with flags added to each campaign's flags.
+func withFlags(s Settings, flags []string) Settings {
+	if len(flags) > 0 {
+		s.Extra = append(slices.Clone(s.Extra), flags...)
+	}
+	return s
 }
 
 // writeJSON writes the measurement to path: its settings, results and

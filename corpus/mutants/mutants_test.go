@@ -71,6 +71,32 @@ func TestParseTableRejectsBadTables(t *testing.T) {
 	}
 }
 
+// TestParseTableReadsFlags: a mutant's flags: line gives the flags its
+// campaign adds, after the measurement's own, which it leaves as they are.
+func TestParseTableReadsFlags(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.txt")
+	text := "== m\nfile: f\nwhat: w\nflags: --registers 5\n--- old\nx\n--- new\ny\n--- end\n== n\nfile: f\nwhat: w\n--- old\nx\n--- new\nz\n--- end\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := parseTable(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(ms[0].Flags, " "); got != "--registers 5" || ms[1].Flags != nil {
+		t.Errorf("flags %q and %q, want \"--registers 5\" and none", got, ms[1].Flags)
+	}
+	base := Settings{Extra: make([]string, 1, 4)}
+	base.Extra[0] = "--blocks=48-400"
+	s := withFlags(base, ms[0].Flags)
+	if got := strings.Join(s.Extra, " "); got != "--blocks=48-400 --registers 5" {
+		t.Errorf("campaign flags %q, want the measurement's then the mutant's", got)
+	}
+	if _ = append(base.Extra, "--seed"); s.Extra[1] != "--registers" {
+		t.Errorf("the mutant's flags share the measurement's array: %q", s.Extra)
+	}
+}
+
 // TestReadResultsReadsFuzzRecords writes records as package fuzz encodes
 // them and reads them back: failures by outcome, the first failing index
 // in index order (not log order), signatures, fallbacks, a torn last line.

@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Summary is the score of one measurement.
@@ -29,6 +30,9 @@ func printRow(r Result) {
 		first = fmt.Sprint(r.First)
 	}
 	detail := topSignatures(r.Signatures, 3)
+	if r.Flags != "" {
+		detail = strings.TrimPrefix(detail+"; run with "+r.Flags, "; ")
+	}
 	if r.Note != "" {
 		if detail != "" {
 			detail += "; "

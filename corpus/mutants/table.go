@@ -21,8 +21,13 @@ type Mutant struct {
 	What       string // the bug, in one line
 	Equivalent string // why it cannot change a campaign's outcome; "" if it can
 	Note       string // for a known survivor: why the oracle misses it
-	Old, New   string
-	Line       int // the table line of its "==" header
+	// Flags are more flags for this mutant's `cfgfuzz run` (after the
+	// measurement's -run-flags): the workload its code needs, as
+	// `--registers 5` for the register file's. Its changed count is
+	// against a control campaign run with the same flags.
+	Flags    []string
+	Old, New string
+	Line     int // the table line of its "==" header
 }
 
 // parseTable reads the table at path.
@@ -90,8 +95,10 @@ func parseTable(path string) ([]Mutant, error) {
 			cur.Equivalent = strings.TrimSpace(line[len("equivalent: "):])
 		case strings.HasPrefix(line, "note: "):
 			cur.Note = strings.TrimSpace(line[len("note: "):])
+		case strings.HasPrefix(line, "flags: "):
+			cur.Flags = strings.Fields(line[len("flags: "):])
 		default:
-			return nil, fail("unexpected line %q (want file:, what:, equivalent:, note:, --- old or ==)", line)
+			return nil, fail("unexpected line %q (want file:, what:, equivalent:, note:, flags:, --- old or ==)", line)
 		}
 	}
 	if err := sc.Err(); err != nil {
