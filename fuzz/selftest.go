@@ -530,7 +530,7 @@ func (st *selfTester) registers() (string, string) {
 	res := oracle.CompareWalks(oracle.Interpreter{}, r.Module, oracle.Walks(g, oracle.WalkOptions{Registers: selfTestRegisters}))
 	switch {
 	case res.Signature == oracle.SigRegisters:
-		return fmt.Sprintf("graph %s with options.registers %d: the module fails exec:%s (%s): a module answer must carry the register file the request asks for (PROTOCOL.md, options.registers; emit/CONVENTION.md, \"Register file\")", selfTestRegistersGraph, selfTestRegisters, res.Signature, res.Detail), ""
+		return fmt.Sprintf("graph %s with options.registers %d: the module fails exec:%s (%s): a module answer must carry the register file the request asks for, each block running its step in the convention's order (PROTOCOL.md, options.registers; emit/CONVENTION.md, \"Register file\")", selfTestRegistersGraph, selfTestRegisters, res.Signature, res.Detail), ""
 	case res.Harness != nil:
 		return "", "answered with module; its register file not judged: " + res.Harness.Error()
 	case res.Signature != "":
