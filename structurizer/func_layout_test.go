@@ -1,7 +1,7 @@
-// func_layout_test.go: the layout's in-place block move
-// (moveBlocks) against a copy made through the permutation, on seeded
-// random permutations; and what the layout pass is given: every loop's
-// continue target reached by a branch.
+// func_layout_test.go: the layout's in-place block move (placeBlocks)
+// against a copy made through the order, on seeded random orders of
+// random subsets of the blocks; and what the layout pass is given: every
+// loop's continue target reached by a branch.
 package structurizer
 
 import (
@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-func TestMoveBlocksMatchesCopy(t *testing.T) {
+func TestPlaceBlocksMatchesCopy(t *testing.T) {
 	r := loggedRand(t, 41)
 	for i := range 2000 {
 		n := 1 + r.IntN(40)
@@ -18,14 +18,25 @@ func TestMoveBlocksMatchesCopy(t *testing.T) {
 		for b := range blocks {
 			blocks[b] = Block{Orig: b, Weight: r.IntN(9), Term: Term{Kind: Branch, To: []int{r.IntN(n)}}}
 		}
-		order := r.Perm(n)
-		want := make([]Block, n)
+		order := r.Perm(n)[:1+r.IntN(n)] // the kept blocks, in their new order
+		want := make([]Block, len(order))
 		for k, b := range order {
 			want[k] = blocks[b]
 		}
-		moveBlocks(blocks, order)
-		if !reflect.DeepEqual(blocks, want) {
-			t.Fatalf("permutation %d %v: moved %v, want %v", i, order, blocks, want)
+		calls := make([]int, len(order))
+		placeBlocks(blocks, order, func(blk *Block, k int) {
+			if blk != &blocks[k] || !reflect.DeepEqual(*blk, want[k]) {
+				t.Fatalf("order %v: position %d placed as %v, want %v", order, k, *blk, want[k])
+			}
+			calls[k]++
+		})
+		if !reflect.DeepEqual(blocks[:len(order)], want) {
+			t.Fatalf("order %d %v: moved %v, want %v", i, order, blocks[:len(order)], want)
+		}
+		for k, c := range calls {
+			if c != 1 {
+				t.Fatalf("order %v: position %d placed %d times", order, k, c)
+			}
 		}
 	}
 }
