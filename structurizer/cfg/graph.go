@@ -179,31 +179,26 @@ func bucketEdges(n int, order []int, m int, succ func(b int) []int, exit int) []
 		}
 		return order[i]
 	}
-	edges := 0
-	for i := range m {
-		s := succ(source(i))
-		edges += len(s)
-		if len(s) == 0 && exit != NoBlock {
-			edges++
-		}
-	}
-	if edges > math.MaxInt32 {
-		panic(fmt.Errorf("cfg: predecessor lists of %d edges: at most %d (int32 cursors)", edges, math.MaxInt32))
-	}
 	sc := newScratch(n + 1) // at (scratch.go)
 	defer sc.release()
 	at := sc.take(n + 1)
 	clear(at)
-	all := make([]int, edges)
-	for i := range m {
+	edges := 0
+	for i := range m { // one sweep counts the edges and each target's
 		s := succ(source(i))
+		edges += len(s)
 		if len(s) == 0 && exit != NoBlock {
+			edges++
 			at[exit+1]++
 		}
 		for _, t := range s {
 			at[t+1]++
 		}
 	}
+	if edges > math.MaxInt32 {
+		panic(fmt.Errorf("cfg: predecessor lists of %d edges: at most %d (int32 cursors)", edges, math.MaxInt32))
+	}
+	all := make([]int, edges)
 	for t := 1; t <= n; t++ {
 		at[t] += at[t-1] // at[t]: where t's list starts
 	}
