@@ -79,32 +79,38 @@ func isCond(b *Block) bool {
 // as the validator orders them). Both share the blocks' target lists
 // (a block that declares nothing has its targets as its structural
 // list); a header's structural list is carved from one array, capped at
-// its length.
+// its length. The blocks are read in one sweep, which notes the
+// headers' declarations for the lists made after it.
 func funcGraphs(f *Func, branch, structural *cfg.Graph) {
 	n := len(f.Blocks)
 	lists := make([][]int, 2*n)
 	*branch, *structural = cfg.Graph{Succs: lists[:n:n]}, cfg.Graph{Succs: lists[n:]}
+	type header struct {
+		b     int
+		decl  [2]int // the merge, then the continue target of a loop
+		ndecl int
+	}
+	var heads []header
 	room := 0
 	for b := range n {
-		if blk := &f.Blocks[b]; blk.Merge.Kind != NoMerge {
-			room += len(blk.Term.To) + 2
+		blk := &f.Blocks[b]
+		branch.Succs[b], structural.Succs[b] = blk.Term.To, blk.Term.To
+		switch blk.Merge.Kind {
+		case NoMerge:
+			continue
+		case LoopMerge:
+			heads = append(heads, header{b, [2]int{blk.Merge.Merge, blk.Merge.Continue}, 2})
+		default:
+			heads = append(heads, header{b, [2]int{blk.Merge.Merge, 0}, 1})
 		}
+		room += len(blk.Term.To) + 2
 	}
 	all := make([]int, 0, room)
-	for b := range n {
-		blk := &f.Blocks[b]
-		branch.Succs[b] = blk.Term.To
-		if blk.Merge.Kind == NoMerge {
-			structural.Succs[b] = blk.Term.To
-			continue
-		}
+	for _, h := range heads {
 		start := len(all)
-		all = append(all, blk.Merge.Merge)
-		if blk.Merge.Kind == LoopMerge {
-			all = append(all, blk.Merge.Continue)
-		}
-		all = append(all, blk.Term.To...)
-		structural.Succs[b] = all[start:len(all):len(all)]
+		all = append(all, h.decl[:h.ndecl]...)
+		all = append(all, branch.Succs[h.b]...)
+		structural.Succs[h.b] = all[start:len(all):len(all)]
 	}
 }
 
@@ -676,13 +682,13 @@ func newConstructWalk(f *Func, mergeOf, contOf []int) *constructWalk {
 	for b := range perBlock {
 		perBlock[b] = -1
 	}
-	headers := 0 // constructs at most: one per header, two per loop header
-	for b := range f.Blocks {
-		switch f.Blocks[b].Merge.Kind {
-		case SelectionMerge:
+	headers := 0 // constructs: one per header, two per loop header (fewer where declarations clash)
+	for b := range n {
+		if mergeOf[b] >= 0 {
 			headers++
-		case LoopMerge:
-			headers += 2
+		}
+		if contOf[b] >= 0 {
+			headers++
 		}
 	}
 	return &constructWalk{f: f, mergeOf: mergeOf, contOf: contOf,
@@ -1022,12 +1028,22 @@ func predCounts(f *Func) []int {
 // declaredBlocks marks the blocks some header names as its merge or
 // continue target.
 func declaredBlocks(f *Func) []bool {
-	mergeOf, contOf := declarers(f)
 	declared := make([]bool, len(f.Blocks))
-	for b := range declared {
-		declared[b] = mergeOf[b] >= 0 || contOf[b] >= 0
+	for b := range f.Blocks {
+		declare(declared, &f.Blocks[b].Merge)
 	}
 	return declared
+}
+
+// declare marks in declared the blocks m names as its merge or continue
+// target.
+func declare(declared []bool, m *Merge) {
+	if m.Kind != NoMerge {
+		declared[m.Merge] = true
+	}
+	if m.Kind == LoopMerge {
+		declared[m.Continue] = true
+	}
 }
 
 // retargetable: edge i of block blk may go to t instead (R15: a
