@@ -232,11 +232,12 @@ func propagate(f *Func) *varValues {
 // waits for the thread pass.
 func fold(f *Func) bool {
 	n := len(f.Blocks)
-	declared := declaredBlocks(f)
+	declared := make([]bool, n)
 	perBlock := make([]int, 2*n)
-	edges := perBlock[:n:n] // entering edges
-	from := perBlock[n:]    // the block of the last entering edge
-	for b := range f.Blocks {
+	edges := perBlock[:n:n]   // entering edges
+	from := perBlock[n:]      // the block of the last entering edge
+	for b := range f.Blocks { // one sweep of the blocks for all three
+		declare(declared, &f.Blocks[b].Merge)
 		for _, t := range f.Blocks[b].Term.To {
 			edges[t]++
 			from[t] = b

@@ -39,10 +39,11 @@ import "slices"
 // once per block (memoized, and a chain that comes back to itself stops).
 func thread(f *Func) bool {
 	n := len(f.Blocks)
-	declared := declaredBlocks(f)
-	preds := make([]int, n)
+	declared, preds := make([]bool, n), make([]int, n) // in one sweep of the blocks
 	for b := range f.Blocks {
-		for _, t := range f.Blocks[b].Term.To {
+		blk := &f.Blocks[b]
+		declare(declared, &blk.Merge)
+		for _, t := range blk.Term.To {
 			preds[t]++
 		}
 	}
@@ -81,20 +82,22 @@ func thread(f *Func) bool {
 		}
 		return final[b]
 	}
+	entering := preds // the edges into each block once bypassed, counted as they are
+	clear(entering)
 	for b := range f.Blocks {
 		blk := &f.Blocks[b]
 		to := blk.Term.To
 		for i, t := range to {
-			if r := resolve(t); r != t {
-				if !retargetable(blk, i, r) {
-					continue
-				}
+			if r := resolve(t); r != t && retargetable(blk, i, r) {
 				to[i] = r
 				changed = true
 			}
 		}
+		for _, t := range to {
+			entering[t]++
+		}
 	}
-	joined := joinRoutes(f)
+	joined := joinRoutes(f, entering)
 	return shareForwarders(f, declaredBlocks(f), empty) || joined || changed
 }
 
@@ -165,13 +168,7 @@ func routeCases(t *Term) (def int, vals []uint32, to []int) {
 // sent it, so every run is the same. The second's targets were dominated by
 // it, so by the first (R11), and the first's own cases never reached it. It
 // reports whether it merged any.
-func joinRoutes(f *Func) bool {
-	entering := make([]int, len(f.Blocks))
-	for b := range f.Blocks {
-		for _, t := range f.Blocks[b].Term.To {
-			entering[t]++
-		}
-	}
+func joinRoutes(f *Func, entering []int) bool {
 	changed := false
 	for a := range f.Blocks {
 		for joinRoute(f, a, entering) {
