@@ -62,8 +62,7 @@ func armMerges(f *Func, facts *constructFacts) bool {
 	if facts != nil { // kept below
 		ac.preds, ac.mergeOf, ac.contOf = facts.predCounts(), facts.mergeOf, facts.contOf
 	} else {
-		ac.preds = predCounts(f)
-		ac.mergeOf, ac.contOf = declarers(f)
+		ac.mergeOf, ac.contOf, ac.preds = declarersAndPreds(f)
 	}
 	changed := false
 	for x := range f.Blocks {

@@ -80,8 +80,10 @@ func isCond(b *Block) bool {
 // (a block that declares nothing has its targets as its structural
 // list); a header's structural list is carved from one array, capped at
 // its length. The blocks are read in one sweep, which notes the
-// headers' declarations for the lists made after it.
-func funcGraphs(f *Func, branch, structural *cfg.Graph) {
+// headers' declarations for the lists made after it. With mergeOf and
+// contOf not nil (each of f's length, every entry -1) it also fills them
+// as declarers does.
+func funcGraphs(f *Func, branch, structural *cfg.Graph, mergeOf, contOf []int) {
 	n := len(f.Blocks)
 	lists := make([][]int, 2*n)
 	*branch, *structural = cfg.Graph{Succs: lists[:n:n]}, cfg.Graph{Succs: lists[n:]}
@@ -111,6 +113,12 @@ func funcGraphs(f *Func, branch, structural *cfg.Graph) {
 		all = append(all, h.decl[:h.ndecl]...)
 		all = append(all, branch.Succs[h.b]...)
 		structural.Succs[h.b] = all[start:len(all):len(all)]
+		if mergeOf != nil {
+			mergeOf[h.decl[0]] = h.b
+			if h.ndecl == 2 {
+				contOf[h.decl[1]] = h.b
+			}
+		}
 	}
 }
 
@@ -128,7 +136,7 @@ type funcFacts struct {
 
 func (ff *funcFacts) graphs() (branch, structural *cfg.Graph) {
 	if !ff.made {
-		funcGraphs(ff.f, &ff.branch, &ff.structural)
+		funcGraphs(ff.f, &ff.branch, &ff.structural, nil, nil)
 		ff.made = true
 	}
 	return &ff.branch, &ff.structural
@@ -633,8 +641,14 @@ type constructFacts struct {
 // constructFactsOf computes f's construct facts; an error when its
 // constructs do not nest (the self-check reports it).
 func constructFactsOf(f *Func) (*constructFacts, error) {
-	mergeOf, contOf := declarers(f)
-	ff := &funcFacts{f: f}
+	n := len(f.Blocks)
+	perBlock := make([]int, 2*n) // mergeOf and contOf, as declarers makes them
+	mergeOf, contOf := perBlock[:n:n], perBlock[n:]
+	for b := range perBlock {
+		perBlock[b] = -1
+	}
+	ff := &funcFacts{f: f, made: true} // the graphs and the declarers in one sweep
+	funcGraphs(f, &ff.branch, &ff.structural, mergeOf, contOf)
 	dom := ff.structuralDom()
 	cs, inner, _, err := constructs(f, dom, mergeOf, contOf)
 	if err != nil {
@@ -1012,6 +1026,30 @@ func declarers(f *Func) (mergeOf, contOf []int) {
 		}
 	}
 	return mergeOf, contOf
+}
+
+// declarersAndPreds is declarers and predCounts in one sweep of the
+// blocks.
+func declarersAndPreds(f *Func) (mergeOf, contOf, preds []int) {
+	n := len(f.Blocks)
+	perBlock := make([]int, 3*n)
+	mergeOf, contOf, preds = perBlock[:n:n], perBlock[n:2*n:2*n], perBlock[2*n:]
+	for b := range perBlock[:2*n] {
+		perBlock[b] = -1
+	}
+	for b := range f.Blocks {
+		blk := &f.Blocks[b]
+		if m := &blk.Merge; m.Kind != NoMerge {
+			mergeOf[m.Merge] = b
+			if m.Kind == LoopMerge {
+				contOf[m.Continue] = b
+			}
+		}
+		for _, t := range blk.Term.To {
+			preds[t]++
+		}
+	}
+	return mergeOf, contOf, preds
 }
 
 // predCounts is the number of branch edges into each block of f.

@@ -2,14 +2,19 @@
 // known answers: every dispatch loop and every clean structured result
 // passes it; the structural faults (a merge at the continue target, a
 // dropped merge, a break to the outer merge) are rejected with their rule;
-// the construct intervals against the walk that defines them.
+// the construct intervals against the walk that defines them; the
+// declarers and edge counts of the fused sweeps against declarers and
+// predCounts.
 package structurizer
 
 import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestSelfCheckAcceptsDispatch(t *testing.T) {
@@ -178,4 +183,61 @@ func TestOneCaseMergesSkipsDroppedBlocks(t *testing.T) {
 			t.Errorf("switch at block %d: its merge's edge from block 2, which nothing reaches, counts", c.header)
 		}
 	}
+}
+
+// TestSweepsMatchDeclarers: the declarers funcGraphs fills in its sweep
+// (for constructFactsOf) and declarersAndPreds's are declarers's, and the
+// latter's counts predCounts's, after every pass of the pass table on
+// arbitrary graphs, and on a function whose headers name one merge twice
+// (the last header wins).
+func TestSweepsMatchDeclarers(t *testing.T) {
+	syn, br := synBlock, branchTo
+	clash := &Func{Blocks: []Block{
+		syn("a", Merge{Kind: SelectionMerge, Merge: 3}, Term{Kind: Test, Values: []uint32{0}, To: []int{1, 2}}),
+		syn("b", Merge{Kind: LoopMerge, Merge: 3, Continue: 2}, br(2)),
+		syn("c", Merge{Kind: LoopMerge, Merge: 0, Continue: 2}, br(3)),
+		syn("d", Merge{}, Term{Kind: Return}),
+	}}
+	if err := sweepsMatch(clash); err != nil {
+		t.Fatalf("clashing declarations: %v", err)
+	}
+	r := loggedRand(t, 20261208)
+	for i := range 1500 {
+		g := randomGraph(r, 1+r.IntN(30))
+		var bad error
+		hooks := &Hooks{AfterPass: func(pass string, f *Func) {
+			if f != nil && bad == nil {
+				if err := sweepsMatch(f); err != nil {
+					bad = fmt.Errorf("after %s: %v", pass, err)
+				}
+			}
+		}}
+		if _, err := Structurize(g, Options{Strategy: "structured", Hooks: hooks}); err != nil {
+			t.Fatal(err)
+		}
+		if bad != nil {
+			t.Fatalf("graph %d %v: %v", i, g.Succs, bad)
+		}
+	}
+}
+
+// sweepsMatch compares the declarers and predecessor counts of f's fused
+// sweeps with declarers and predCounts.
+func sweepsMatch(f *Func) error {
+	mergeOf, contOf := declarers(f)
+	n := len(f.Blocks)
+	m2, c2 := make([]int, n), make([]int, n)
+	for b := range n {
+		m2[b], c2[b] = -1, -1
+	}
+	var branch, structural cfg.Graph
+	funcGraphs(f, &branch, &structural, m2, c2)
+	if !slices.Equal(mergeOf, m2) || !slices.Equal(contOf, c2) {
+		return fmt.Errorf("funcGraphs: declarers %v %v, want %v %v", m2, c2, mergeOf, contOf)
+	}
+	m3, c3, p3 := declarersAndPreds(f)
+	if !slices.Equal(mergeOf, m3) || !slices.Equal(contOf, c3) || !slices.Equal(predCounts(f), p3) {
+		return fmt.Errorf("declarersAndPreds: %v %v %v, want %v %v %v", m3, c3, p3, mergeOf, contOf, predCounts(f))
+	}
+	return nil
 }

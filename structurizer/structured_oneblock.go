@@ -50,8 +50,7 @@ func oneBlockLoops(f *Func) bool {
 	if len(heads) == 0 {
 		return false
 	}
-	mergeOf, contOf := declarers(f)
-	preds := predCounts(f)
+	mergeOf, contOf, preds := declarersAndPreds(f)
 	to := contOf // reused: H -> u, -1 for the other blocks
 	var moved []int
 	for _, h := range heads {
