@@ -174,7 +174,8 @@ func renumber(blk *Block, newID []int, lo, hi int, all []int) {
 // What lies at len(order) and after is left unspecified. A position of
 // order whose block order does not name starts a chain (it takes its
 // block, whose position takes its own, ...) that ends at a position past
-// len(order); what is left are cycles, moved cycle by cycle.
+// len(order); what is left are blocks in place already, which stay, and
+// cycles, moved cycle by cycle.
 func placeBlocks(blocks []Block, order []int, placed func(blk *Block, i int)) {
 	kept := len(order)
 	named := make([]bool, kept) // position i holds a block order names
@@ -201,6 +202,10 @@ func placeBlocks(blocks []Block, order []int, placed func(blk *Block, i int)) {
 	}
 	for i := range kept {
 		if done[i] {
+			continue
+		}
+		if order[i] == i { // in place already: no copy
+			placed(&blocks[i], i)
 			continue
 		}
 		held := blocks[i]
