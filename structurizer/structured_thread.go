@@ -166,8 +166,9 @@ func routeCases(t *Term) (def int, vals []uint32, to []int) {
 // from it alone, takes that one's cases (after its own) and its merge. A
 // value the first tests goes where it did; any other goes where the second
 // sent it, so every run is the same. The second's targets were dominated by
-// it, so by the first (R11), and the first's own cases never reached it. It
-// reports whether it merged any.
+// it, so by the first (R11), and the first's own cases never reached it.
+// entering is the number of edges into each block (predCounts), which it
+// keeps up to date. It reports whether it merged any.
 func joinRoutes(f *Func, entering []int) bool {
 	changed := false
 	for a := range f.Blocks {
