@@ -4,7 +4,11 @@
 // blocks (BenchmarkShapes: each size reports ns/block and its time over
 // the previous size's, x-prev; near-linear is x-prev about 10; and the
 // same from the process's CPU time, cpu-ns/block and cpu-x-prev, steadier
-// on a shared machine). The graphs
+// on a shared machine). A fixed count of iterations (-benchtime 3x) times
+// the first structurizations on a young heap, which run faster per block
+// at 10k than many do, so its x-prev is higher than a duration's
+// (-benchtime 3s: dozens of iterations at 10k, a few at 100k), which
+// measures the steady state; BENCHMARKS.md gives both. The graphs
 // come from this package's own generators (package gen's generator takes
 // minutes to draw a 10,000-block graph); gen's graphs are used for the
 // smoke test.
