@@ -123,310 +123,417 @@ func emitModule(f *fn, registers int, regArray bool) ([]byte, error) {
 	if len(f.Blocks) > 1<<20 {
 		return nil, fmt.Errorf("%d blocks", len(f.Blocks))
 	}
-	e := &emitter{consts: map[uint32]uint32{}}
-	labels := make([]uint32, len(f.Blocks))
-	for i := range labels {
-		labels[i] = e.id()
-	}
-	tVoid, tBool, tUint, tV3 := e.id(), e.id(), e.id(), e.id()
-	e.tUint = tUint
-	tRA, tStruct, tPtrSSBO, tPtrSBUint := e.id(), e.id(), e.id(), e.id()
-	tPtrInV3, tPtrInUint, tPtrPriv, tPtrFn := e.id(), e.id(), e.id(), e.id()
-	tFnVoid, tFnAppend := e.id(), e.id()
-	vDec, vTrace, vGID, vLocal, vSink := e.id(), e.id(), e.id(), e.id(), e.id()
-	fMain, fAppend := e.id(), e.id()
-	var tArr, tPtrArr uint32
-	if registers > 0 && regArray {
-		tArr, tPtrArr = e.id(), e.id()
-	}
-	slack := uint32(5)
-	if registers > 0 {
-		slack = 6
-	}
-	zero := e.c(0)
-
-	// The append helper: one argument, the id; its slot clamped by a phi.
-	var app words
-	{
-		p := e.id()
-		app.inst(opFunction, tVoid, fAppend, 0, tFnAppend)
-		app.inst(opFunctionParameter, tUint, p)
-		l0, lIn, lOut, lJoin := e.id(), e.id(), e.id(), e.id()
-		app.inst(opLabel, l0)
-		gx, tp, t, base, cp, cnt, cnt1, capa, lt := e.id(), e.id(), e.id(), e.id(), e.id(), e.id(), e.id(), e.id(), e.id()
-		ptrX := e.id()
-		app.inst(opAccessChain, tPtrInUint, ptrX, vGID, zero)
-		app.inst(opLoad, tUint, gx, ptrX)
-		app.inst(opAccessChain, tPtrSBUint, tp, vDec, zero, e.c(1))
-		app.inst(opLoad, tUint, t, tp)
-		app.inst(opIMul, tUint, base, gx, t)
-		app.inst(opAccessChain, tPtrSBUint, cp, vTrace, zero, base)
-		app.inst(opLoad, tUint, cnt, cp)
-		app.inst(opIAdd, tUint, cnt1, cnt, e.c(1))
-		app.inst(opStore, cp, cnt1)
-		app.inst(opISub, tUint, capa, t, e.c(slack))
-		app.inst(opULessThan, tBool, lt, cnt, capa)
-		app.inst(opSelectionMerge, lJoin, 0)
-		app.inst(opBranchConditional, lt, lIn, lOut)
-		app.inst(opLabel, lIn)
-		app.inst(opBranch, lJoin)
-		app.inst(opLabel, lOut)
-		app.inst(opBranch, lJoin)
-		app.inst(opLabel, lJoin)
-		idx, s1, s2, sp := e.id(), e.id(), e.id(), e.id()
-		app.inst(opPhi, tUint, idx, cnt, lIn, capa, lOut)
-		app.inst(opIAdd, tUint, s1, base, e.c(4))
-		app.inst(opIAdd, tUint, s2, s1, idx)
-		app.inst(opAccessChain, tPtrSBUint, sp, vTrace, zero, s2)
-		app.inst(opStore, sp, p)
-		app.inst(opReturn)
-		app.inst(opFunctionEnd)
-	}
-
-	var body words
-	body.inst(opFunction, tVoid, fMain, 0, tFnVoid)
-	// The guard block: lanes past the workgroup return at once.
-	lGuard, lStart, lEarly := e.id(), e.id(), e.id()
-	body.inst(opLabel, lGuard)
-	vars := make([]uint32, len(f.Vars))
-	for i := range vars {
-		vars[i] = e.id()
-		body.inst(opVariable, tPtrFn, vars[i], scFunction)
-	}
-	var regs uint32
-	var regVars []uint32
-	switch {
-	case registers > 0 && regArray:
-		regs = e.id()
-		body.inst(opVariable, tPtrArr, regs, scFunction)
-	case registers > 0:
-		for range registers {
-			regVars = append(regVars, e.id())
-			body.inst(opVariable, tPtrFn, regVars[len(regVars)-1], scFunction)
+	mw := newModuleWriter(f, registers, regArray)
+	app := mw.appendHelper()
+	mw.entry()
+	for i := range f.Blocks {
+		if err := mw.block(i); err != nil {
+			return nil, err
 		}
 	}
-	li, ne := e.id(), e.id()
-	body.inst(opLoad, tUint, li, vLocal)
-	body.inst(opINotEqual, tBool, ne, li, zero)
+	mw.body.inst(opFunctionEnd)
+	return mw.assemble(app)
+}
+
+// moduleIDs are the ids every module declares: types, globals, functions.
+type moduleIDs struct {
+	tVoid, tBool, tV3, tRA, tStruct, tPtrSSBO, tPtrSBUint      uint32 // and the emitter's tUint
+	tPtrInV3, tPtrInUint, tPtrPriv, tPtrFn, tFnVoid, tFnAppend uint32
+	vDec, vTrace, vGID, vLocal, vSink, fMain, fAppend          uint32
+	tArr, tPtrArr                                              uint32 // the register array's, with regArray
+}
+
+// moduleWriter is one module under construction: the ids, and the main
+// function's body with the values its entry computes for every block.
+type moduleWriter struct {
+	*emitter
+	moduleIDs
+	f         *fn
+	registers int
+	regArray  bool
+	labels    []uint32 // block i's label
+	slack     uint32   // trace words past the appended ids
+	zero      uint32
+	vars      []uint32 // the route variables
+	regs      uint32   // the register array, with regArray
+	regVars   []uint32 // the registers, without it
+	// The walk's values, computed once in the start block.
+	tBase, tStride, dBase, nDec uint32
+	body                        words
+}
+
+// newModuleWriter takes the labels' ids first, then the module's.
+func newModuleWriter(f *fn, registers int, regArray bool) *moduleWriter {
+	e := &emitter{consts: map[uint32]uint32{}}
+	mw := &moduleWriter{emitter: e, f: f, registers: registers, regArray: regArray, slack: 5}
+	mw.labels = make([]uint32, len(f.Blocks))
+	for i := range mw.labels {
+		mw.labels[i] = e.id()
+	}
+	m := &mw.moduleIDs
+	m.tVoid, m.tBool, e.tUint, m.tV3 = e.id(), e.id(), e.id(), e.id()
+	m.tRA, m.tStruct, m.tPtrSSBO, m.tPtrSBUint = e.id(), e.id(), e.id(), e.id()
+	m.tPtrInV3, m.tPtrInUint, m.tPtrPriv, m.tPtrFn = e.id(), e.id(), e.id(), e.id()
+	m.tFnVoid, m.tFnAppend = e.id(), e.id()
+	m.vDec, m.vTrace, m.vGID, m.vLocal, m.vSink = e.id(), e.id(), e.id(), e.id(), e.id()
+	m.fMain, m.fAppend = e.id(), e.id()
+	if registers > 0 && regArray {
+		m.tArr, m.tPtrArr = e.id(), e.id()
+	}
+	if registers > 0 {
+		mw.slack = 6
+	}
+	mw.zero = e.c(0)
+	return mw
+}
+
+// appendHelper is the append function: one argument, the id; its slot
+// clamped by a phi.
+func (mw *moduleWriter) appendHelper() words {
+	var app words
+	p := mw.id()
+	app.inst(opFunction, mw.tVoid, mw.fAppend, 0, mw.tFnAppend)
+	app.inst(opFunctionParameter, mw.tUint, p)
+	l0, lIn, lOut, lJoin := mw.id(), mw.id(), mw.id(), mw.id()
+	app.inst(opLabel, l0)
+	gx, tp, t, base, cp, cnt, cnt1, capa, lt := mw.id(), mw.id(), mw.id(), mw.id(), mw.id(), mw.id(), mw.id(), mw.id(), mw.id()
+	ptrX := mw.id()
+	app.inst(opAccessChain, mw.tPtrInUint, ptrX, mw.vGID, mw.zero)
+	app.inst(opLoad, mw.tUint, gx, ptrX)
+	app.inst(opAccessChain, mw.tPtrSBUint, tp, mw.vDec, mw.zero, mw.c(1))
+	app.inst(opLoad, mw.tUint, t, tp)
+	app.inst(opIMul, mw.tUint, base, gx, t)
+	app.inst(opAccessChain, mw.tPtrSBUint, cp, mw.vTrace, mw.zero, base)
+	app.inst(opLoad, mw.tUint, cnt, cp)
+	app.inst(opIAdd, mw.tUint, cnt1, cnt, mw.c(1))
+	app.inst(opStore, cp, cnt1)
+	app.inst(opISub, mw.tUint, capa, t, mw.c(mw.slack))
+	app.inst(opULessThan, mw.tBool, lt, cnt, capa)
+	app.inst(opSelectionMerge, lJoin, 0)
+	app.inst(opBranchConditional, lt, lIn, lOut)
+	app.inst(opLabel, lIn)
+	app.inst(opBranch, lJoin)
+	app.inst(opLabel, lOut)
+	app.inst(opBranch, lJoin)
+	app.inst(opLabel, lJoin)
+	idx, s1, s2, sp := mw.id(), mw.id(), mw.id(), mw.id()
+	app.inst(opPhi, mw.tUint, idx, cnt, lIn, capa, lOut)
+	app.inst(opIAdd, mw.tUint, s1, base, mw.c(4))
+	app.inst(opIAdd, mw.tUint, s2, s1, idx)
+	app.inst(opAccessChain, mw.tPtrSBUint, sp, mw.vTrace, mw.zero, s2)
+	app.inst(opStore, sp, p)
+	app.inst(opReturn)
+	app.inst(opFunctionEnd)
+	return app
+}
+
+// entry opens the main function: the guard block, where lanes past the
+// workgroup return at once, and the start block, which computes the
+// walk's bases, sets the variables and the registers, and branches to
+// the first block.
+func (mw *moduleWriter) entry() {
+	body := &mw.body
+	body.inst(opFunction, mw.tVoid, mw.fMain, 0, mw.tFnVoid)
+	lGuard, lStart, lEarly := mw.id(), mw.id(), mw.id()
+	body.inst(opLabel, lGuard)
+	mw.declareVariables()
+	li, ne := mw.id(), mw.id()
+	body.inst(opLoad, mw.tUint, li, mw.vLocal)
+	body.inst(opINotEqual, mw.tBool, ne, li, mw.zero)
 	body.inst(opSelectionMerge, lStart, 0)
 	body.inst(opBranchConditional, ne, lEarly, lStart)
 	body.inst(opLabel, lEarly)
 	body.inst(opReturn)
-	// The start block: the walk's bases, the variables, the registers.
 	body.inst(opLabel, lStart)
-	gx, ptrX, dStride, tStride, dp, tp := e.id(), e.id(), e.id(), e.id(), e.id(), e.id()
-	body.inst(opAccessChain, tPtrInUint, ptrX, vGID, zero)
-	body.inst(opLoad, tUint, gx, ptrX)
-	body.inst(opAccessChain, tPtrSBUint, dp, vDec, zero, zero)
-	body.inst(opLoad, tUint, dStride, dp)
-	body.inst(opAccessChain, tPtrSBUint, tp, vDec, zero, e.c(1))
-	body.inst(opLoad, tUint, tStride, tp)
-	tBase, dBase0, dBase, nPtr, nDec := e.id(), e.id(), e.id(), e.id(), e.id()
-	body.inst(opIMul, tUint, tBase, gx, tStride)
-	body.inst(opIMul, tUint, dBase0, gx, dStride)
-	body.inst(opIAdd, tUint, dBase, dBase0, e.c(2))
-	body.inst(opAccessChain, tPtrSBUint, nPtr, vDec, zero, dBase)
-	body.inst(opLoad, tUint, nDec, nPtr)
-	for i, v := range f.Vars {
-		body.inst(opStore, vars[i], e.c(v.Init))
+	mw.walkBases()
+	for i, v := range mw.f.Vars {
+		body.inst(opStore, mw.vars[i], mw.c(v.Init))
 	}
-	regPtr := func(w *words, i int) uint32 {
-		if !regArray {
-			return regVars[i]
-		}
-		p := e.id()
-		w.inst(opAccessChain, tPtrFn, p, regs, e.c(uint32(i)))
-		return p
+	for i := range mw.registers {
+		v := mw.id()
+		body.inst(opIAdd, mw.tUint, v, mw.nDec, mw.c(uint32(i)*0x9E3779B9+0x7F4A7C15))
+		body.inst(opStore, mw.regPtr(body, i), v)
 	}
-	for i := range registers {
-		v := e.id()
-		body.inst(opIAdd, tUint, v, nDec, e.c(uint32(i)*0x9E3779B9+0x7F4A7C15))
-		body.inst(opStore, regPtr(&body, i), v)
-	}
-	traceSlot := func(w *words, off uint32) uint32 {
-		a, p := e.id(), e.id()
-		w.inst(opIAdd, tUint, a, tBase, off)
-		w.inst(opAccessChain, tPtrSBUint, p, vTrace, zero, a)
-		return p
-	}
-	body.inst(opBranch, labels[0])
-	for i, b := range f.Blocks {
-		body.inst(opLabel, labels[i])
-		if b.Kind != "synthetic" {
-			call := e.id()
-			body.inst(opFunctionCall, tVoid, call, fAppend, e.c(uint32(b.Orig)))
-			fillerWords(e, &body, vSink, b.Weight)
-			if registers > 0 {
-				step(e, &body, regPtr, uint32(b.Orig), uint32(registers))
-			}
-		}
-		var decision uint32
-		if b.Arity >= 2 {
-			// Decision k = consumed, counted, read when k < n, else 0.
-			k, k1, lt, a0, a1, a, dptr, raw := e.id(), e.id(), e.id(), e.id(), e.id(), e.id(), e.id(), e.id()
-			decision = e.id()
-			kp := traceSlot(&body, e.c(1))
-			body.inst(opLoad, tUint, k, kp)
-			body.inst(opIAdd, tUint, k1, k, e.c(1))
-			body.inst(opStore, kp, k1)
-			body.inst(opULessThan, tBool, lt, k, nDec)
-			body.inst(opIAdd, tUint, a0, dBase, e.c(1))
-			body.inst(opIAdd, tUint, a1, a0, k)
-			body.inst(opSelect, tUint, a, lt, a1, dBase)
-			body.inst(opAccessChain, tPtrSBUint, dptr, vDec, zero, a)
-			body.inst(opLoad, tUint, raw, dptr)
-			body.inst(opSelect, tUint, decision, lt, raw, zero)
-		}
-		for _, s := range b.Stores {
-			if s.PerChoice != nil {
-				return nil, fmt.Errorf("per_choice stores are not laid out here")
-			}
-			body.inst(opStore, vars[s.Var], e.c(s.Value))
-		}
-		// The merge instruction goes right before the terminator, after
-		// what the terminator reads.
-		mergeInst := func() {
-			switch b.Merge.Kind {
-			case "selection":
-				body.inst(opSelectionMerge, labels[b.Merge.Merge], 0)
-			case "loop":
-				body.inst(opLoopMerge, labels[b.Merge.Merge], labels[b.Merge.Continue], 0)
-			}
-		}
-		to := func(i int) uint32 { return labels[b.Term.To[i]] }
-		switch b.Term.Kind {
-		case "return":
-			body.inst(opStore, traceSlot(&body, e.c(2)), e.c(1))
-			sv := e.id()
-			body.inst(opLoad, tUint, sv, vSink)
-			body.inst(opStore, traceSlot(&body, e.c(3)), sv)
-			if registers > 0 {
-				sum := zero
-				for i := range registers {
-					r, m, s := e.id(), e.id(), e.id()
-					body.inst(opLoad, tUint, r, regPtr(&body, i))
-					body.inst(opIMul, tUint, m, r, e.c(uint32(2*i+1)))
-					body.inst(opIAdd, tUint, s, sum, m)
-					sum = s
-				}
-				last, p := e.id(), e.id()
-				body.inst(opISub, tUint, last, tStride, e.c(1))
-				body.inst(opIAdd, tUint, p, tBase, last)
-				ptr := e.id()
-				body.inst(opAccessChain, tPtrSBUint, ptr, vTrace, zero, p)
-				body.inst(opStore, ptr, sum)
-			}
-			mergeInst()
-			body.inst(opReturn)
-		case "unreachable":
-			mergeInst()
-			body.inst(opUnreachable)
-		case "branch":
-			mergeInst()
-			body.inst(opBranch, to(0))
-		case "choose":
-			if b.Arity == 2 {
-				c := e.id()
-				body.inst(opINotEqual, tBool, c, decision, zero)
-				mergeInst()
-				body.inst(opBranchConditional, c, to(0), to(1))
-				break
-			}
-			ops := []uint32{decision, to(0)}
-			// Cases grouped by target (a validator rule), a case going
-			// where the default goes left out.
-			done := make([]bool, len(b.Term.To))
-			for k := 1; k < len(b.Term.To); k++ {
-				if done[k] || b.Term.To[k] == b.Term.To[0] {
-					continue
-				}
-				for j := k; j < len(b.Term.To); j++ {
-					if b.Term.To[j] == b.Term.To[k] {
-						ops = append(ops, uint32(j), to(j))
-						done[j] = true
-					}
-				}
-			}
-			mergeInst()
-			body.inst(opSwitch, ops...)
-		case "test":
-			v, c := e.id(), e.id()
-			body.inst(opLoad, tUint, v, vars[b.Term.Var])
-			body.inst(opIEqual, tBool, c, v, e.c(b.Term.Values[0]))
-			mergeInst()
-			body.inst(opBranchConditional, c, to(0), to(1))
-		case "route":
-			v := e.id()
-			body.inst(opLoad, tUint, v, vars[b.Term.Var])
-			ops := []uint32{v, to(0)}
-			for k, val := range b.Term.Values {
-				ops = append(ops, val, to(k+1))
-			}
-			mergeInst()
-			body.inst(opSwitch, ops...)
-		default:
-			return nil, fmt.Errorf("terminator %q", b.Term.Kind)
-		}
-	}
-	body.inst(opFunctionEnd)
+	body.inst(opBranch, mw.labels[0])
+}
 
-	// The module: header, preamble, types, constants, globals, functions.
-	var m words
-	m = append(m, 0x07230203, 0x00010300, 0, 0, 0)
-	m.inst(opCapability, 1)
-	m.inst(opMemoryModel, 0, 1)
-	m.inst(opEntryPoint, append(append([]uint32{5, fMain}, str("main")...), vGID, vLocal)...)
-	m.inst(opExecutionMode, fMain, 17, 1, 1, 1)
-	m.inst(opName, append([]uint32{fAppend}, str("trace_append")...)...)
-	m.inst(opName, append([]uint32{vSink}, str("sink")...)...)
-	m.inst(opDecorate, vGID, decBuiltIn, builtinGlobalID)
-	m.inst(opDecorate, vLocal, decBuiltIn, builtinLocalIdx)
-	m.inst(opDecorate, tRA, decArrayStride, 4)
-	m.inst(opDecorate, tStruct, decBlock)
-	m.inst(opMemberDecorate, tStruct, 0, decOffset, 0)
-	m.inst(opDecorate, vDec, decDescriptor, 0)
-	m.inst(opDecorate, vDec, decBinding, 0)
-	m.inst(opDecorate, vDec, decNonWritable)
-	m.inst(opDecorate, vTrace, decDescriptor, 0)
-	m.inst(opDecorate, vTrace, decBinding, 1)
-	m.inst(opTypeVoid, tVoid)
-	m.inst(opTypeBool, tBool)
-	m.inst(opTypeInt, tUint, 32, 0)
-	m.inst(opTypeVector, tV3, tUint, 3)
-	m.inst(opTypeRuntimeArray, tRA, tUint)
-	m.inst(opTypeStruct, tStruct, tRA)
-	m.inst(opTypePointer, tPtrSSBO, scStorageBuffer, tStruct)
-	m.inst(opTypePointer, tPtrSBUint, scStorageBuffer, tUint)
-	m.inst(opTypePointer, tPtrInV3, scInput, tV3)
-	m.inst(opTypePointer, tPtrInUint, scInput, tUint)
-	m.inst(opTypePointer, tPtrPriv, scPrivate, tUint)
-	m.inst(opTypePointer, tPtrFn, scFunction, tUint)
-	m.inst(opTypeFunction, tFnVoid, tVoid)
-	m.inst(opTypeFunction, tFnAppend, tVoid, tUint)
-	if registers > 0 && regArray {
-		e.c(uint32(registers))
+// declareVariables declares the route variables and the register file.
+func (mw *moduleWriter) declareVariables() {
+	mw.vars = make([]uint32, len(mw.f.Vars))
+	for i := range mw.vars {
+		mw.vars[i] = mw.id()
+		mw.body.inst(opVariable, mw.tPtrFn, mw.vars[i], scFunction)
 	}
-	m = append(m, e.constList...)
-	if registers > 0 && regArray {
-		m.inst(opTypeArray, tArr, tUint, e.c(uint32(registers)))
-		m.inst(opTypePointer, tPtrArr, scFunction, tArr)
+	switch {
+	case mw.registers > 0 && mw.regArray:
+		mw.regs = mw.id()
+		mw.body.inst(opVariable, mw.tPtrArr, mw.regs, scFunction)
+	case mw.registers > 0:
+		for range mw.registers {
+			mw.regVars = append(mw.regVars, mw.id())
+			mw.body.inst(opVariable, mw.tPtrFn, mw.regVars[len(mw.regVars)-1], scFunction)
+		}
 	}
-	m.inst(opVariable, tPtrSSBO, vDec, scStorageBuffer)
-	m.inst(opVariable, tPtrSSBO, vTrace, scStorageBuffer)
-	m.inst(opVariable, tPtrInV3, vGID, scInput)
-	m.inst(opVariable, tPtrInUint, vLocal, scInput)
-	m.inst(opVariable, tPtrPriv, vSink, scPrivate, zero)
+}
+
+// walkBases computes the invocation's trace base and stride, its
+// decisions' base and their count.
+func (mw *moduleWriter) walkBases() {
+	body := &mw.body
+	gx, ptrX, dStride, tStride, dp, tp := mw.id(), mw.id(), mw.id(), mw.id(), mw.id(), mw.id()
+	body.inst(opAccessChain, mw.tPtrInUint, ptrX, mw.vGID, mw.zero)
+	body.inst(opLoad, mw.tUint, gx, ptrX)
+	body.inst(opAccessChain, mw.tPtrSBUint, dp, mw.vDec, mw.zero, mw.zero)
+	body.inst(opLoad, mw.tUint, dStride, dp)
+	body.inst(opAccessChain, mw.tPtrSBUint, tp, mw.vDec, mw.zero, mw.c(1))
+	body.inst(opLoad, mw.tUint, tStride, tp)
+	tBase, dBase0, dBase, nPtr, nDec := mw.id(), mw.id(), mw.id(), mw.id(), mw.id()
+	body.inst(opIMul, mw.tUint, tBase, gx, tStride)
+	body.inst(opIMul, mw.tUint, dBase0, gx, dStride)
+	body.inst(opIAdd, mw.tUint, dBase, dBase0, mw.c(2))
+	body.inst(opAccessChain, mw.tPtrSBUint, nPtr, mw.vDec, mw.zero, dBase)
+	body.inst(opLoad, mw.tUint, nDec, nPtr)
+	mw.tBase, mw.tStride, mw.dBase, mw.nDec = tBase, tStride, dBase, nDec
+}
+
+// regPtr is a pointer to register i: its variable, or an access chain
+// into the array written to w.
+func (mw *moduleWriter) regPtr(w *words, i int) uint32 {
+	if !mw.regArray {
+		return mw.regVars[i]
+	}
+	p := mw.id()
+	w.inst(opAccessChain, mw.tPtrFn, p, mw.regs, mw.c(uint32(i)))
+	return p
+}
+
+// traceSlot is a pointer to the trace's word off (an id) of this
+// invocation, written to w.
+func (mw *moduleWriter) traceSlot(w *words, off uint32) uint32 {
+	a, p := mw.id(), mw.id()
+	w.inst(opIAdd, mw.tUint, a, mw.tBase, off)
+	w.inst(opAccessChain, mw.tPtrSBUint, p, mw.vTrace, mw.zero, a)
+	return p
+}
+
+// block lays out block i: an original's trace append, filler and
+// register step, its decision, its stores, its merge and terminator.
+func (mw *moduleWriter) block(i int) error {
+	b := &mw.f.Blocks[i]
+	body := &mw.body
+	body.inst(opLabel, mw.labels[i])
+	if b.Kind != "synthetic" {
+		call := mw.id()
+		body.inst(opFunctionCall, mw.tVoid, call, mw.fAppend, mw.c(uint32(b.Orig)))
+		fillerWords(mw.emitter, body, mw.vSink, b.Weight)
+		if mw.registers > 0 {
+			step(mw.emitter, body, mw.regPtr, uint32(b.Orig), uint32(mw.registers))
+		}
+	}
+	var decision uint32
+	if b.Arity >= 2 {
+		decision = mw.decision()
+	}
+	for _, s := range b.Stores {
+		if s.PerChoice != nil {
+			return fmt.Errorf("per_choice stores are not laid out here")
+		}
+		body.inst(opStore, mw.vars[s.Var], mw.c(s.Value))
+	}
+	return mw.terminator(b, decision)
+}
+
+// decision reads the walk's next decision: decision k is consumed and
+// counted, read when k < n, else 0.
+func (mw *moduleWriter) decision() uint32 {
+	body := &mw.body
+	k, k1, lt, a0, a1, a, dptr, raw := mw.id(), mw.id(), mw.id(), mw.id(), mw.id(), mw.id(), mw.id(), mw.id()
+	decision := mw.id()
+	kp := mw.traceSlot(body, mw.c(1))
+	body.inst(opLoad, mw.tUint, k, kp)
+	body.inst(opIAdd, mw.tUint, k1, k, mw.c(1))
+	body.inst(opStore, kp, k1)
+	body.inst(opULessThan, mw.tBool, lt, k, mw.nDec)
+	body.inst(opIAdd, mw.tUint, a0, mw.dBase, mw.c(1))
+	body.inst(opIAdd, mw.tUint, a1, a0, k)
+	body.inst(opSelect, mw.tUint, a, lt, a1, mw.dBase)
+	body.inst(opAccessChain, mw.tPtrSBUint, dptr, mw.vDec, mw.zero, a)
+	body.inst(opLoad, mw.tUint, raw, dptr)
+	body.inst(opSelect, mw.tUint, decision, lt, raw, mw.zero)
+	return decision
+}
+
+// mergeInst declares b's merge, right before its terminator and after
+// what the terminator reads.
+func (mw *moduleWriter) mergeInst(b *fblock) {
+	switch b.Merge.Kind {
+	case "selection":
+		mw.body.inst(opSelectionMerge, mw.labels[b.Merge.Merge], 0)
+	case "loop":
+		mw.body.inst(opLoopMerge, mw.labels[b.Merge.Merge], mw.labels[b.Merge.Continue], 0)
+	}
+}
+
+// terminator ends block b, whose decision (for a choose) is decision.
+func (mw *moduleWriter) terminator(b *fblock, decision uint32) error {
+	body := &mw.body
+	to := func(i int) uint32 { return mw.labels[b.Term.To[i]] }
+	switch b.Term.Kind {
+	case "return":
+		mw.returnTrace()
+		mw.mergeInst(b)
+		body.inst(opReturn)
+	case "unreachable":
+		mw.mergeInst(b)
+		body.inst(opUnreachable)
+	case "branch":
+		mw.mergeInst(b)
+		body.inst(opBranch, to(0))
+	case "choose":
+		mw.choose(b, decision)
+	case "test":
+		v, c := mw.id(), mw.id()
+		body.inst(opLoad, mw.tUint, v, mw.vars[b.Term.Var])
+		body.inst(opIEqual, mw.tBool, c, v, mw.c(b.Term.Values[0]))
+		mw.mergeInst(b)
+		body.inst(opBranchConditional, c, to(0), to(1))
+	case "route":
+		v := mw.id()
+		body.inst(opLoad, mw.tUint, v, mw.vars[b.Term.Var])
+		ops := []uint32{v, to(0)}
+		for k, val := range b.Term.Values {
+			ops = append(ops, val, to(k+1))
+		}
+		mw.mergeInst(b)
+		body.inst(opSwitch, ops...)
+	default:
+		return fmt.Errorf("terminator %q", b.Term.Kind)
+	}
+	return nil
+}
+
+// choose branches on an original block's decision: a conditional on a
+// nonzero decision, or a switch whose cases are grouped by target (a
+// validator rule), a case going where the default goes left out.
+func (mw *moduleWriter) choose(b *fblock, decision uint32) {
+	to := func(i int) uint32 { return mw.labels[b.Term.To[i]] }
+	if b.Arity == 2 {
+		c := mw.id()
+		mw.body.inst(opINotEqual, mw.tBool, c, decision, mw.zero)
+		mw.mergeInst(b)
+		mw.body.inst(opBranchConditional, c, to(0), to(1))
+		return
+	}
+	ops := []uint32{decision, to(0)}
+	done := make([]bool, len(b.Term.To))
+	for k := 1; k < len(b.Term.To); k++ {
+		if done[k] || b.Term.To[k] == b.Term.To[0] {
+			continue
+		}
+		for j := k; j < len(b.Term.To); j++ {
+			if b.Term.To[j] == b.Term.To[k] {
+				ops = append(ops, uint32(j), to(j))
+				done[j] = true
+			}
+		}
+	}
+	mw.mergeInst(b)
+	mw.body.inst(opSwitch, ops...)
+}
+
+// returnTrace writes a returning run's end to the trace: the returned
+// flag, the sink, and with a register file its checksum in the last word.
+func (mw *moduleWriter) returnTrace() {
+	body := &mw.body
+	body.inst(opStore, mw.traceSlot(body, mw.c(2)), mw.c(1))
+	sv := mw.id()
+	body.inst(opLoad, mw.tUint, sv, mw.vSink)
+	body.inst(opStore, mw.traceSlot(body, mw.c(3)), sv)
+	if mw.registers == 0 {
+		return
+	}
+	sum := mw.zero
+	for i := range mw.registers {
+		r, m, s := mw.id(), mw.id(), mw.id()
+		body.inst(opLoad, mw.tUint, r, mw.regPtr(body, i))
+		body.inst(opIMul, mw.tUint, m, r, mw.c(uint32(2*i+1)))
+		body.inst(opIAdd, mw.tUint, s, sum, m)
+		sum = s
+	}
+	last, p := mw.id(), mw.id()
+	body.inst(opISub, mw.tUint, last, mw.tStride, mw.c(1))
+	body.inst(opIAdd, mw.tUint, p, mw.tBase, last)
+	ptr := mw.id()
+	body.inst(opAccessChain, mw.tPtrSBUint, ptr, mw.vTrace, mw.zero, p)
+	body.inst(opStore, ptr, sum)
+}
+
+// assemble puts the module together: header, preamble, types,
+// constants, globals, then the append helper app and the main function.
+func (mw *moduleWriter) assemble(app words) ([]byte, error) {
+	m := mw.preamble()
+	if mw.registers > 0 && mw.regArray {
+		mw.c(uint32(mw.registers))
+	}
+	m = append(m, mw.constList...)
+	if mw.registers > 0 && mw.regArray {
+		m.inst(opTypeArray, mw.tArr, mw.tUint, mw.c(uint32(mw.registers)))
+		m.inst(opTypePointer, mw.tPtrArr, scFunction, mw.tArr)
+	}
+	m.inst(opVariable, mw.tPtrSSBO, mw.vDec, scStorageBuffer)
+	m.inst(opVariable, mw.tPtrSSBO, mw.vTrace, scStorageBuffer)
+	m.inst(opVariable, mw.tPtrInV3, mw.vGID, scInput)
+	m.inst(opVariable, mw.tPtrInUint, mw.vLocal, scInput)
+	m.inst(opVariable, mw.tPtrPriv, mw.vSink, scPrivate, mw.zero)
 	m = append(m, app...)
-	m = append(m, body...)
-	if e.next >= 1<<22 {
-		return nil, fmt.Errorf("id bound %d", e.next+1)
+	m = append(m, mw.body...)
+	if mw.next >= 1<<22 {
+		return nil, fmt.Errorf("id bound %d", mw.next+1)
 	}
-	m[3] = e.next + 1
+	m[3] = mw.next + 1
 	out := make([]byte, 4*len(m))
 	for i, w := range m {
 		binary.LittleEndian.PutUint32(out[4*i:], w)
 	}
 	return out, nil
+}
+
+// preamble is the module's header (its bound set last), capabilities,
+// entry point, names, decorations and types.
+func (mw *moduleWriter) preamble() words {
+	var m words
+	m = append(m, 0x07230203, 0x00010300, 0, 0, 0)
+	m.inst(opCapability, 1)
+	m.inst(opMemoryModel, 0, 1)
+	m.inst(opEntryPoint, append(append([]uint32{5, mw.fMain}, str("main")...), mw.vGID, mw.vLocal)...)
+	m.inst(opExecutionMode, mw.fMain, 17, 1, 1, 1)
+	m.inst(opName, append([]uint32{mw.fAppend}, str("trace_append")...)...)
+	m.inst(opName, append([]uint32{mw.vSink}, str("sink")...)...)
+	m.inst(opDecorate, mw.vGID, decBuiltIn, builtinGlobalID)
+	m.inst(opDecorate, mw.vLocal, decBuiltIn, builtinLocalIdx)
+	m.inst(opDecorate, mw.tRA, decArrayStride, 4)
+	m.inst(opDecorate, mw.tStruct, decBlock)
+	m.inst(opMemberDecorate, mw.tStruct, 0, decOffset, 0)
+	m.inst(opDecorate, mw.vDec, decDescriptor, 0)
+	m.inst(opDecorate, mw.vDec, decBinding, 0)
+	m.inst(opDecorate, mw.vDec, decNonWritable)
+	m.inst(opDecorate, mw.vTrace, decDescriptor, 0)
+	m.inst(opDecorate, mw.vTrace, decBinding, 1)
+	m.inst(opTypeVoid, mw.tVoid)
+	m.inst(opTypeBool, mw.tBool)
+	m.inst(opTypeInt, mw.tUint, 32, 0)
+	m.inst(opTypeVector, mw.tV3, mw.tUint, 3)
+	m.inst(opTypeRuntimeArray, mw.tRA, mw.tUint)
+	m.inst(opTypeStruct, mw.tStruct, mw.tRA)
+	m.inst(opTypePointer, mw.tPtrSSBO, scStorageBuffer, mw.tStruct)
+	m.inst(opTypePointer, mw.tPtrSBUint, scStorageBuffer, mw.tUint)
+	m.inst(opTypePointer, mw.tPtrInV3, scInput, mw.tV3)
+	m.inst(opTypePointer, mw.tPtrInUint, scInput, mw.tUint)
+	m.inst(opTypePointer, mw.tPtrPriv, scPrivate, mw.tUint)
+	m.inst(opTypePointer, mw.tPtrFn, scFunction, mw.tUint)
+	m.inst(opTypeFunction, mw.tFnVoid, mw.tVoid)
+	m.inst(opTypeFunction, mw.tFnAppend, mw.tVoid, mw.tUint)
+	return m
 }
 
 // fillerWords puts w words' worth of filler on the sink: a load, a chain

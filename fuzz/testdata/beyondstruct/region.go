@@ -325,6 +325,16 @@ func (b *builder) reset() {
 // analyse computes reverse post-order, dominators, loop headers and merge
 // nodes, and checks that the graph is reducible now.
 func (b *builder) analyse() error {
+	b.reversePostorder()
+	preds := b.predecessors()
+	b.dominators(preds)
+	return b.classify(preds)
+}
+
+// reversePostorder numbers the nodes reachable from the entry in reverse
+// post-order of an iterative depth-first walk (b.rpo, b.num; -1 for the
+// others).
+func (b *builder) reversePostorder() {
 	n := len(b.t.nodes)
 	b.num = make([]int, n)
 	for i := range b.num {
@@ -354,7 +364,11 @@ func (b *builder) analyse() error {
 		b.num[post[i]] = len(b.rpo)
 		b.rpo = append(b.rpo, post[i])
 	}
-	preds := make([][]int, n)
+}
+
+// predecessors lists each reachable node's distinct predecessors.
+func (b *builder) predecessors() [][]int {
+	preds := make([][]int, len(b.t.nodes))
 	for _, u := range b.rpo {
 		for _, e := range b.t.nodes[u].edges {
 			if !slices.Contains(preds[e.to], u) {
@@ -362,7 +376,13 @@ func (b *builder) analyse() error {
 			}
 		}
 	}
-	// Cooper, Harvey and Kennedy's iteration.
+	return preds
+}
+
+// dominators computes b.idom by Cooper, Harvey and Kennedy's iteration
+// ("A Simple, Fast Dominance Algorithm"), and b.kids, the dominator tree.
+func (b *builder) dominators(preds [][]int) {
+	n := len(b.t.nodes)
 	b.idom = make([]int, n)
 	for i := range b.idom {
 		b.idom[i] = -1
@@ -400,28 +420,37 @@ func (b *builder) analyse() error {
 			}
 		}
 	}
-	dominates := func(d, v int) bool {
-		for {
-			if v == d {
-				return true
-			}
-			if v == root {
-				return false
-			}
-			v = b.idom[v]
-		}
-	}
 	b.kids = make([][]int, n)
-	b.isHeader = make([]bool, n)
-	b.isMerge = make([]bool, n)
 	for _, v := range b.rpo[1:] {
 		b.kids[b.idom[v]] = append(b.kids[b.idom[v]], v)
 	}
+}
+
+// dominates reports whether d dominates v.
+func (b *builder) dominates(d, v int) bool {
+	for {
+		if v == d {
+			return true
+		}
+		if v == b.t.entry {
+			return false
+		}
+		v = b.idom[v]
+	}
+}
+
+// classify marks loop headers (targets of back edges, each from a block
+// they dominate: the graph must be reducible by now) and merge nodes
+// (two or more forward predecessors).
+func (b *builder) classify(preds [][]int) error {
+	n := len(b.t.nodes)
+	b.isHeader = make([]bool, n)
+	b.isMerge = make([]bool, n)
 	for _, v := range b.rpo {
 		forward := 0
 		for _, p := range preds[v] {
 			if b.num[p] >= b.num[v] {
-				if !dominates(v, p) {
+				if !b.dominates(v, p) {
 					return fmt.Errorf("internal: still irreducible: edge into %d not from a block it dominates", v)
 				}
 				b.isHeader[v] = true
