@@ -456,7 +456,9 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 	}
 	fly := newFlights(limit, c.Baseline.New != nil, time.Duration(c.Timeout), start)
 	prog.inFlight = fly.describe
-	harness := c.startWorkers(indices, results, &wg, &answered, fly)
+	halt := newHalt(c.Context.Done())
+	defer halt.release()
+	harness := c.startWorkers(indices, results, &wg, &answered, fly, halt.c)
 	if len(harness) == c.Workers {
 		close(indices)
 		prog.finish()
@@ -469,7 +471,7 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 		stopped = c.dispatch(ctx, done, gd, indices, results, batches)
 	}()
 	go func() { wg.Wait(); close(results) }()
-	co := collector{c: c, j: j, rs: rs, gd: gd, prog: prog, old: old, cancel: cancel, fly: fly}
+	co := collector{c: c, j: j, rs: rs, gd: gd, prog: prog, old: old, cancel: cancel, fly: fly, halt: halt}
 	co.collect(results, batches)
 	prog.finish()
 	co.tp.CurrentSeconds = time.Duration(answered.current.Load()).Seconds()
@@ -478,8 +480,9 @@ func (c *Config) execute(j *journal, done *indexSet, reruns []Rerun, gd *guide, 
 		co.tp.BaselineSeconds = time.Duration(answered.baseline.Load()).Seconds()
 		co.tp.BaselineMetaSeconds = time.Duration(answered.baselineMeta.Load()).Seconds()
 	}
-	// a graph the stop left unjudged is not done, even once every index was handed out
-	return co.tp, harness, stopped || co.unjudged > 0, co.jerr
+	// a graph the stop left unjudged is not done, even once every index
+	// was handed out; the early stop's graphs left so are its own
+	return co.tp, harness, stopped || co.unjudged > 0 && !c.errorStop.stopped, co.jerr
 }
 
 // campaignProgress is the progress display of the graphs planned after
@@ -506,8 +509,9 @@ func (c *Config) campaignProgress(done *indexSet, reruns []Rerun, rs *recordSet)
 // indices into results until indices is closed, their sides' answer times
 // summed into answered, their graphs in flight noted in fly and wg done as
 // each ends; it returns the harness failures of the workers that could
-// not start. The first worker started gives c.checks.
-func (c *Config) startWorkers(indices <-chan job, results chan<- Record, wg *sync.WaitGroup, answered *sideTimes, fly *flights) []string {
+// not start. The first worker started gives c.checks. Their servers
+// still starting end when stop closes (worker.stop).
+func (c *Config) startWorkers(indices <-chan job, results chan<- Record, wg *sync.WaitGroup, answered *sideTimes, fly *flights, stop <-chan struct{}) []string {
 	var harness []string
 	var hmu sync.Mutex
 	for range c.Workers {
@@ -521,7 +525,7 @@ func (c *Config) startWorkers(indices <-chan job, results chan<- Record, wg *syn
 		if c.checks == nil {
 			c.checks = wk.orc.Checks() // every worker's oracle has the same options
 		}
-		wk.answered, wk.fly, wk.stop = answered, fly, c.Context.Done()
+		wk.answered, wk.fly, wk.stop = answered, fly, stop
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -557,8 +561,37 @@ type collector struct {
 	unjudged int
 	// fly is the graphs in flight, which the first stop (c.Context
 	// cancelled) names as what it waits for.
-	fly *flights
+	fly  *flights
+	halt *halt
 }
+
+// halt is the stop the workers' servers still starting hear
+// (worker.stop): the campaign's stop (a signal), or the collector's
+// early stop on servers that do not start.
+type halt struct {
+	c    chan struct{} // closed by now
+	once sync.Once
+	done chan struct{} // closed by release: the watch on the signal ends
+}
+
+// newHalt is a halt that signal's close closes too.
+func newHalt(signal <-chan struct{}) *halt {
+	h := &halt{c: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		select {
+		case <-signal:
+			h.now()
+		case <-h.done:
+		}
+	}()
+	return h
+}
+
+// now closes h.c (once).
+func (h *halt) now() { h.once.Do(func() { close(h.c) }) }
+
+// release ends h's watch on its signal.
+func (h *halt) release() { close(h.done) }
 
 // collect takes the records from results until the workers are done, and
 // the batches handed out from batches, with a plain progress line on each
@@ -616,8 +649,11 @@ func (co *collector) take(r Record) {
 	co.prog.count(&r, false)
 	co.rs.add(r)
 	if co.c.errorStop.add(&r) { // hand out no more graphs: none can be judged
-		co.prog.stopEarly(StoppedEarly)
+		co.prog.stopEarly(co.c.errorStop.reason)
 		co.cancel()
+		if co.c.errorStop.reason == StoppedUnstarted {
+			co.halt.now() // the graphs in flight wait on servers that do not start either
+		}
 	}
 }
 

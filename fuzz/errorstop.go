@@ -8,9 +8,14 @@
 // night on and exit 0). The decision looks at the first ErrorStopGraphs
 // graphs this run judges, in index order, whatever the number of workers:
 // one of them answered (any other outcome: a module, a refusal, a panic
-// reported) and the campaign never stops this way. The report is incomplete
-// (Report.Incomplete, reason StoppedEarly; the graphs' errors are its
-// harness_errors), and the CLI exits 2.
+// reported) and the campaign never stops this way. A server that does not
+// start costs each graph the call limit and the start-up allowance
+// (handshake.go), half a minute by default, so the first UnstartedStopGraphs
+// graphs in that order whose servers all answered nothing, not even the
+// protocol's hello (Answer.NotStarted), stop the campaign sooner, as the
+// selftest gives up after as many silent starts. The report is incomplete
+// (Report.Incomplete, reason StoppedEarly or StoppedUnstarted; the graphs'
+// errors are its harness_errors), and the CLI exits 2.
 
 package fuzz
 
@@ -27,6 +32,11 @@ import (
 // left out), in index order.
 const ErrorStopGraphs = 8
 
+// UnstartedStopGraphs is the number of graphs, the first this run handles
+// in index order, whose servers all did not start (SideResult.NotStarted)
+// that stop a run before ErrorStopGraphs: the selftest's unstartedAfter.
+const UnstartedStopGraphs = unstartedAfter
+
 // errorStop watches a run's records, in index order, until its first
 // ErrorStopGraphs judged graphs are known: all harness errors, it stops.
 type errorStop struct {
@@ -36,12 +46,16 @@ type errorStop struct {
 	pending map[int]*Record  // records that came before at's
 	errors  int              // harness errors among the graphs taken in order
 	settled bool             // decided: an answer came, or the stop
-	stopped bool
+	// unstartedOnly: every graph taken so far had a server that did not
+	// start (notStarted).
+	unstartedOnly bool
+	stopped       bool
+	reason        string // the stop's: StoppedEarly or StoppedUnstarted
 }
 
 // newErrorStop watches the indices of c's shard that done does not hold.
 func newErrorStop(c *Config, done *indexSet) *errorStop {
-	e := &errorStop{mine: func(i int) bool { return c.Shard.has(i) && !done.has(i) }, limit: c.Graphs, pending: map[int]*Record{}}
+	e := &errorStop{mine: func(i int) bool { return c.Shard.has(i) && !done.has(i) }, limit: c.Graphs, pending: map[int]*Record{}, unstartedOnly: true}
 	e.at = e.next(0)
 	return e
 }
@@ -85,10 +99,21 @@ func (e *errorStop) take(r *Record) {
 	case !r.unanswered():
 		e.settled = true
 	default:
-		if e.errors++; e.errors >= ErrorStopGraphs {
-			e.settled, e.stopped = true, true
+		e.errors++
+		switch {
+		case r.notStarted() && e.errors == UnstartedStopGraphs && e.unstartedOnly:
+			e.settled, e.stopped, e.reason = true, true, StoppedUnstarted
+		case e.errors >= ErrorStopGraphs:
+			e.settled, e.stopped, e.reason = true, true, StoppedEarly
 		}
+		e.unstartedOnly = e.unstartedOnly && r.notStarted()
 	}
+}
+
+// notStarted says whether a side's server of the record answered nothing,
+// not even the protocol's hello, within its start-up allowance.
+func (r *Record) notStarted() bool {
+	return r.Current.NotStarted || r.Baseline != nil && r.Baseline.NotStarted
 }
 
 // harnessError says whether the record is a graph without a verdict: an
@@ -109,6 +134,16 @@ func (r *Record) unanswered() bool {
 // StoppedEarly is the reason of a run that stopped early: Incomplete.Reason.
 var StoppedEarly = fmt.Sprintf("stopped early (the first %d graphs got no answer: harness errors, crashes or timeouts, not one verdict on a structurizer's answer)", ErrorStopGraphs)
 
+// StoppedUnstarted is the reason of a run that stopped early on servers
+// that did not start: Incomplete.Reason.
+var StoppedUnstarted = fmt.Sprintf("stopped early (the servers of the first %d graphs answered nothing, not even the protocol's hello, within --timeout and --start-timeout: every graph would wait as long)", UnstartedStopGraphs)
+
+// IsStoppedEarly says whether reason is an early stop's (StoppedEarly or
+// StoppedUnstarted).
+func IsStoppedEarly(reason string) bool {
+	return reason == StoppedEarly || reason == StoppedUnstarted
+}
+
 // incomplete is the report's Incomplete for a run that stopped early, nil
 // for one that did not or whose graphs in flight were its budget's last.
 // It gives no resume command: a resume keeps these graphs' errors, so the
@@ -118,14 +153,14 @@ func (e *errorStop) incomplete(done, planned int) *Incomplete {
 	if e == nil || !e.stopped || planned > 0 && done >= planned {
 		return nil
 	}
-	return &Incomplete{Reason: StoppedEarly, Done: done, Planned: max(planned, 0)}
+	return &Incomplete{Reason: e.reason, Done: done, Planned: max(planned, 0)}
 }
 
 // stoppedEarlyMarkdown is report.md's advice under a report that stopped
 // early, "" for any other: the selftest of the side whose error is listed
 // first, the baseline's when that error is the baseline's alone.
 func stoppedEarlyMarkdown(rep *Report) string {
-	if rep.Incomplete == nil || rep.Incomplete.Reason != StoppedEarly {
+	if rep.Incomplete == nil || !IsStoppedEarly(rep.Incomplete.Reason) {
 		return ""
 	}
 	if hint := InjectRefusedHint(rep); hint != "" {

@@ -1,7 +1,8 @@
 // errorstop_test.go: a campaign whose first ErrorStopGraphs graphs are all
 // harness errors stops early, on any number of workers, with an incomplete
-// report that says why; one of those graphs answering keeps it going to
-// its budget; a resume judges the stop on its own graphs.
+// report that says why, and after UnstartedStopGraphs when their servers
+// did not start; one of those graphs answering keeps it going to its
+// budget; a resume judges the stop on its own graphs.
 package fuzz
 
 import (
@@ -18,9 +19,14 @@ import (
 const markWeight = 777
 
 // unstartedSide answers every graph, after 20 ms, as a structurizer that
-// did not start, but for a graph whose first block weighs markWeight, which it answers
-// late (after the errors of the other workers' graphs) through InProcess.
-type unstartedSide struct{ InProcess }
+// did not start (or, served, as one that started and cannot read the
+// request: a harness error too), but for a graph whose first block weighs
+// markWeight, which it answers late (after the errors of the other
+// workers' graphs) through InProcess.
+type unstartedSide struct {
+	InProcess
+	served bool
+}
 
 func (s *unstartedSide) Structurize(g *cfg.Graph, opt proto.Options, limit time.Duration) Answer {
 	if g.Weight(0) == markWeight {
@@ -28,6 +34,9 @@ func (s *unstartedSide) Structurize(g *cfg.Graph, opt proto.Options, limit time.
 		return s.InProcess.Structurize(g, opt, limit)
 	}
 	time.Sleep(20 * time.Millisecond)
+	if s.served {
+		return Answer{Outcome: proto.Error, Reason: proto.RequestError + "stub cannot read it"}
+	}
 	return Answer{Outcome: proto.Error, Reason: "start stub: no hello", NotStarted: true}
 }
 
@@ -35,6 +44,11 @@ func (s *unstartedSide) Structurize(g *cfg.Graph, opt proto.Options, limit time.
 // for InProcessFactory) whose sides are unstartedSide.
 func unstarted() SideFactory {
 	return SideFactory{Describe: SpecSelf, New: func() (Side, error) { return &unstartedSide{}, nil }}
+}
+
+// unserved is unstarted whose sides started: each graph a request error.
+func unserved() SideFactory {
+	return SideFactory{Describe: SpecSelf, New: func() (Side, error) { return &unstartedSide{served: true}, nil }}
 }
 
 // markedSource is testSource with graph index marked's first block
@@ -56,10 +70,10 @@ func (s markedSource) Item(st Stream, run uint64, j int) (Item, error) {
 func TestErrorStopAllHarnessErrors(t *testing.T) {
 	for _, workers := range []int{1, 4} {
 		c := testConfig(t, 200)
-		c.Workers, c.Current = workers, unstarted()
+		c.Workers, c.Current = workers, unserved()
 		rep := mustRun(t, c).Report
 		in := rep.Incomplete
-		if in == nil || in.Reason != StoppedEarly || len(rep.HarnessErrors) == 0 || rep.HarnessErrors[0].Index != 0 || !strings.Contains(rep.HarnessErrors[0].Detail, "start stub") || in.Resume != "" {
+		if in == nil || in.Reason != StoppedEarly || len(rep.HarnessErrors) == 0 || rep.HarnessErrors[0].Index != 0 || !strings.Contains(rep.HarnessErrors[0].Detail, "stub cannot read it") || in.Resume != "" {
 			t.Fatalf("%d workers: incomplete %+v, want stopped early, graph 0 the first harness error, no resume command", workers, in)
 		}
 		if rep.Graphs < ErrorStopGraphs || rep.Graphs >= 60 || rep.Outcomes[OutError] != rep.Graphs || in.Done != rep.Graphs+rep.Skipped || in.Planned != 200 {
@@ -68,10 +82,59 @@ func TestErrorStopAllHarnessErrors(t *testing.T) {
 	}
 }
 
+// TestErrorStopUnstartedServers: servers that answer nothing, not even
+// the hello, stop a campaign after UnstartedStopGraphs graphs (and those
+// in flight), on any number of workers; one answer among them, or a graph
+// whose server started, and the count goes on to ErrorStopGraphs.
+func TestErrorStopUnstartedServers(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		c := testConfig(t, 200)
+		c.Workers, c.Current = workers, unstarted()
+		rep := mustRun(t, c).Report
+		in := rep.Incomplete
+		if in == nil || in.Reason != StoppedUnstarted || len(rep.HarnessErrors) == 0 || !strings.Contains(rep.HarnessErrors[0].Detail, "start stub") {
+			t.Fatalf("%d workers: incomplete %+v, want %q", workers, in, StoppedUnstarted)
+		}
+		if rep.Graphs < UnstartedStopGraphs || rep.Graphs >= ErrorStopGraphs+workers || rep.Outcomes[OutError] != rep.Graphs {
+			t.Errorf("%d workers: %d graphs (%v); want %d and those in flight, all errors", workers, rep.Graphs, rep.Outcomes, UnstartedStopGraphs)
+		}
+		if stoppedEarlyMarkdown(rep) == "" {
+			t.Errorf("%d workers: report.md gives no advice under the stop", workers)
+		}
+	}
+	c := testConfig(t, 40)
+	c.Workers, c.Current = 1, unstarted()
+	c.Source = markedSource{set: &c.Settings, marked: UnstartedStopGraphs - 1}
+	if rep := mustRun(t, c).Report; rep.Incomplete != nil || rep.Graphs+rep.Skipped != 40 || rep.Outcomes[OutOK] != 1 {
+		t.Errorf("graph %d answered: incomplete %+v, %d graphs %v; want all 40 run", UnstartedStopGraphs-1, rep.Incomplete, rep.Graphs, rep.Outcomes)
+	}
+}
+
+// TestErrorStopUnstartedAfterAServedGraph: a first graph whose server
+// started but could not serve it leaves the early stop to ErrorStopGraphs,
+// however many unstarted servers follow.
+func TestErrorStopUnstartedAfterAServedGraph(t *testing.T) {
+	e := &errorStop{mine: func(int) bool { return true }, limit: 100, pending: map[int]*Record{}, unstartedOnly: true}
+	unstarted := SideResult{Outcome: OutError, NotStarted: true}
+	served := SideResult{Outcome: OutError}
+	for i := range ErrorStopGraphs {
+		r := &Record{Index: i, Current: unstarted}
+		if i == 0 {
+			r.Current = served
+		}
+		if stop := e.add(r); stop != (i == ErrorStopGraphs-1) {
+			t.Fatalf("graph %d: stop %v", i, stop)
+		}
+	}
+	if e.reason != StoppedEarly {
+		t.Errorf("reason %q, want %q", e.reason, StoppedEarly)
+	}
+}
+
 func TestErrorStopNotWhenOneAnswers(t *testing.T) {
 	for _, workers := range []int{1, 8} {
 		c := testConfig(t, 40)
-		c.Workers, c.Current = workers, unstarted()
+		c.Workers, c.Current = workers, unserved()
 		c.Source = markedSource{set: &c.Settings, marked: ErrorStopGraphs - 1}
 		rep := mustRun(t, c).Report
 		if rep.Incomplete != nil || rep.Graphs+rep.Skipped != 40 || rep.Outcomes[OutOK] != 1 {
@@ -82,7 +145,7 @@ func TestErrorStopNotWhenOneAnswers(t *testing.T) {
 
 func TestErrorStopResume(t *testing.T) {
 	c := testConfig(t, 60)
-	c.Workers, c.Current = 1, unstarted()
+	c.Workers, c.Current = 1, unserved()
 	first := mustRun(t, c).Report
 	if first.Incomplete == nil || first.Graphs < ErrorStopGraphs || first.Graphs > ErrorStopGraphs+2 {
 		t.Fatalf("incomplete %+v after %d graphs, want a stop after %d and the one in flight", first.Incomplete, first.Graphs, ErrorStopGraphs)
@@ -134,7 +197,7 @@ func TestErrorStopAllCrashes(t *testing.T) {
 }
 
 // TestStoppedEarlyReasonDocumented: REPORT.md and README.md quote the
-// early stop's reason as the report writes it, so a job that matches the
+// early stops' reasons as the report writes them, so a job that matches the
 // documented text matches the report.
 func TestStoppedEarlyReasonDocumented(t *testing.T) {
 	for _, doc := range []string{"REPORT.md", "README.md"} {
@@ -142,8 +205,11 @@ func TestStoppedEarlyReasonDocumented(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text := strings.Join(strings.Fields(string(b)), " "); !strings.Contains(text, StoppedEarly) {
-			t.Errorf("%s does not quote the reason %q", doc, StoppedEarly)
+		text := strings.Join(strings.Fields(string(b)), " ")
+		for _, reason := range []string{StoppedEarly, StoppedUnstarted} {
+			if !strings.Contains(text, reason) {
+				t.Errorf("%s does not quote the reason %q", doc, reason)
+			}
 		}
 	}
 }
@@ -156,7 +222,7 @@ func TestStoppedEarlyReasonDocumented(t *testing.T) {
 func TestBaselineHarnessErrorsShowTheBaselinesError(t *testing.T) {
 	c := testConfig(t, 40)
 	c.Inject = []string{"swap-arms"}
-	c.Baseline = SideFactory{Describe: "cmd:./never-starts", New: func() (Side, error) { return &unstartedSide{}, nil }}
+	c.Baseline = SideFactory{Describe: "cmd:./never-starts", New: func() (Side, error) { return &unstartedSide{served: true}, nil }}
 	rep := mustRun(t, c).Report
 	if rep.Incomplete == nil || rep.Incomplete.Reason != StoppedEarly || len(rep.HarnessErrors) == 0 {
 		t.Fatalf("incomplete %+v, %d harness errors; want a stop after the baseline's first %d errors", rep.Incomplete, len(rep.HarnessErrors), ErrorStopGraphs)
@@ -166,7 +232,7 @@ func TestBaselineHarnessErrorsShowTheBaselinesError(t *testing.T) {
 		if strings.HasPrefix(e.Current, OutInvalid) {
 			invalid++
 		}
-		if !strings.Contains(e.Detail, "start stub") {
+		if !strings.Contains(e.Detail, "stub cannot read it") {
 			t.Errorf("graph %d (current %s, baseline %s): detail %q, want the baseline's error", e.Index, e.Current, e.Baseline, e.Detail)
 		}
 	}

@@ -66,6 +66,9 @@ type SideResult struct {
 	Outcome   string `json:"outcome"`
 	Signature string `json:"signature,omitempty"` // findings: "check:reason", stable
 	Detail    string `json:"detail,omitempty"`    // first line of the failure
+	// NotStarted marks an error of a structurizer process that answered
+	// nothing, not even the protocol's hello (Answer.NotStarted).
+	NotStarted bool `json:"not_started,omitempty"`
 	// Also is the signatures of the other checks that failed, in check
 	// order, after Signature's (nil when one failed): the finding stands
 	// on Signature; a re-run of a kept graph shows a signature either

@@ -324,7 +324,7 @@ func answerResult(a Answer) (r SideResult, module bool) {
 	case OutRefused, OutUnsupported:
 		r.Outcome, r.Detail = out, a.Reason
 	case OutError:
-		r.Outcome, r.Detail = OutError, detail
+		r.Outcome, r.Detail, r.NotStarted = OutError, detail, a.NotStarted
 	default: // panic, timeout, crash, or an error on a valid graph
 		r.Outcome, r.Signature, r.Detail = out, sig, detail
 	}

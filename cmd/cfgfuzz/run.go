@@ -544,7 +544,7 @@ func mostlyUnsupportedWarning(rep *fuzz.Report) string {
 // allErrorsHint is a note for a campaign whose every graph had no verdict
 // on the current side (outcome error: the structurizer did not start, or
 // could not serve a request), complete or stopped early for it
-// (fuzz.StoppedEarly): a command that is wrong or too slow to start looks
+// (fuzz.IsStoppedEarly): a command that is wrong or too slow to start looks
 // so, and the selftest tells; a structurizer that rejects the requests
 // carrying --inject's faults is told so instead (fuzz.InjectRefusedHint).
 // "" otherwise.
@@ -567,7 +567,7 @@ func allErrorsHint(rep *fuzz.Report) string {
 	}
 	hint := fmt.Sprintf("every graph is a harness error: `cfgfuzz selftest --structurizer %s` shows whether the structurizer serves the protocol, and how it fails",
 		fuzz.ShellQuote(rep.Settings.Current))
-	if in := rep.Incomplete; in != nil && in.Reason == fuzz.StoppedEarly {
+	if in := rep.Incomplete; in != nil && fuzz.IsStoppedEarly(in.Reason) {
 		hint += "; once it does, start the campaign again with --force (a --resume keeps these graphs' errors)"
 	}
 	return hint
