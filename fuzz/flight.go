@@ -124,7 +124,7 @@ func (f *flights) waitsFor(fl *flight) string {
 		side = fmt.Sprintf(" on the %s side", fl.side)
 	}
 	if !fl.checks {
-		return fmt.Sprintf("the structurizer's answer%s, %v (--timeout %v; a new process's first answer, --start-timeout %v more)", side, took, f.call, f.startup)
+		return fmt.Sprintf("the structurizer's answer%s, %v (--timeout %v, and --start-timeout %v more while its process has not answered its first request)", side, took, f.call, f.startup)
 	}
 	var names []string
 	for _, o := range fl.running {

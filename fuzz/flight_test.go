@@ -105,7 +105,7 @@ func TestProgressBarNamesTheGraphsInFlightWhenStalled(t *testing.T) {
 func TestInFlightNamesTheStructurizersLimits(t *testing.T) {
 	f := newFlights(2*time.Minute, true, 10*time.Second, 30*time.Second)
 	answer := f.waitsFor(&flight{side: "baseline", since: time.Now()})
-	if want := "the structurizer's answer on the baseline side, 0s (--timeout 10s; a new process's first answer, --start-timeout 30s more)"; answer != want {
+	if want := "the structurizer's answer on the baseline side, 0s (--timeout 10s, and --start-timeout 30s more while its process has not answered its first request)"; answer != want {
 		t.Errorf("waiting for an answer: %q, want %q", answer, want)
 	}
 	meta := checksWait([]string{"meta"}, " on the baseline side", 8*time.Second, 2*time.Minute, 10*time.Second)

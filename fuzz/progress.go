@@ -344,7 +344,7 @@ func (p *progress) halt(fly *flights) {
 		p.bar.Clear()
 	}
 	if n := fly.count(); n > 0 {
-		fmt.Fprintf(p.w, "cfgfuzz: stopping: waiting for %s in flight, each until it is judged or its check limit ends it (then it has no verdict), or at once when its structurizer process has not answered yet (killed, the graph left for --resume): %s; a second stop signal ends at once (without the report; --resume continues the campaign)\n", Plural(n, "graph"), fly.describe())
+		fmt.Fprintf(p.w, "cfgfuzz: stopping: waiting for %s in flight, each until it is judged or its check limit ends it (then it has no verdict), or at once when its structurizer process is still starting (it has written nothing yet: killed, the graph left for --resume): %s; a second stop signal ends at once (without the report; --resume continues the campaign)\n", Plural(n, "graph"), fly.describe())
 	}
 }
 
