@@ -58,6 +58,9 @@ type SelfTestCase struct {
 	// Silent says the case failed without a line from the server: it
 	// could not start, died or stayed silent.
 	Silent bool
+	// Sent is the last line a failed case sent the server, the request
+	// its Problem is about; "" for a case that passed or sent nothing.
+	Sent string
 }
 
 // NeverAnswered says the server wrote no line in any case that ran, and
@@ -122,8 +125,13 @@ func SelfTest(argv []string, dir string, opt SelfTestOptions) []SelfTestCase {
 			continue
 		}
 		lines := st.lines
+		st.sent = ""
 		problem, note := c.run(st)
-		out = append(out, SelfTestCase{Name: c.name, Problem: problem, Note: note, Silent: problem != "" && st.lines == lines})
+		tc := SelfTestCase{Name: c.name, Problem: problem, Note: note, Silent: problem != "" && st.lines == lines}
+		if problem != "" {
+			tc.Sent = st.sent
+		}
+		out = append(out, tc)
 	}
 	if st.leftHolding != "" {
 		out = append(out, SelfTestCase{Name: "the process started answers, not one it left", Problem: fmt.Sprintf("the process started exited; a process it left (%s) holds its pipes and answered in its place: from a second after its exit a campaign waits at most a second for each answer, and a graph answered later is a crash finding of its end; a wrapper script must exec the adapter (exec ./adapter \"$@\"), not start it in the background (ADAPTERS.md)", st.leftHolding)})
@@ -134,7 +142,8 @@ func SelfTest(argv []string, dir string, opt SelfTestOptions) []SelfTestCase {
 type selfTester struct {
 	p     *Process
 	limit time.Duration
-	lines int // the lines the server wrote, over every case
+	lines int    // the lines the server wrote, over every case
+	sent  string // the last line sent in the current case
 	// promises are what the server declared in the hello; nil when it
 	// speaks v1 only or the hello failed.
 	promises *proto.Promises
@@ -231,6 +240,7 @@ func (st *selfTester) sendLine(line string, allowance time.Duration) (r proto.Re
 	stop := st.p.srv.arm(deadline)
 	defer stop()
 	exited := st.p.srv.hasExited() // before the line: an answer is then another process's
+	st.sent = line
 	if _, err := st.p.srv.stdin.Write([]byte(line + "\n")); err != nil {
 		if pastDeadline(err, deadline) && st.p.srv.hasExited() {
 			a := st.p.heldOpen(deadline, nil)
@@ -549,6 +559,9 @@ func FormatSelfTest(cases []SelfTestCase) (string, bool) {
 		case c.Problem != "":
 			failed++
 			fmt.Fprintf(&b, "FAIL %s: %s\n", c.Name, c.Problem)
+			if c.Sent != "" {
+				fmt.Fprintf(&b, "     sent: %s\n", clipSent(c.Sent, sentClip))
+			}
 		case c.Skipped != "":
 			skipped++
 			notRun += btoi(strings.HasPrefix(c.Skipped, notRunPrefix))
@@ -568,4 +581,15 @@ func FormatSelfTest(cases []SelfTestCase) (string, bool) {
 	}
 	b.WriteString("\n")
 	return b.String(), failed == 0
+}
+
+// sentClip is the most bytes of a request a FAIL line's "sent:" shows.
+const sentClip = 240
+
+// clipSent is s cut to n bytes, "..." marking a cut.
+func clipSent(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }

@@ -45,7 +45,7 @@ func TestSelfTestUnserved(t *testing.T) {
 // allowance: the hello's server, the next one, and (badstruct, which
 // panics on the v1 request case) the restart after a case that ended one;
 // badstruct's hang on the switch, after its server answered, costs the
-// limit alone.
+// limit alone. A FAIL line shows the request it is about.
 // With an allowance too short the hello's case fails, naming both waits.
 func TestSelfTestSlowStart(t *testing.T) {
 	const limit, sleep = 200 * time.Millisecond, "0.4"
@@ -61,7 +61,7 @@ func TestSelfTestSlowStart(t *testing.T) {
 	}{
 		{v1, 10 * time.Second, []string{"10 cases: 10 ok, 0 failed"}, 0},
 		{bad, 10 * time.Second, []string{
-			"FAIL v1 request answered: no answer: the server ended (panic: main.main.func1: badstruct: four blocks)\nok   ids echoed in order\n",
+			"FAIL v1 request answered: no answer: the server ended (panic: main.main.func1: badstruct: four blocks)\n     sent: {\"v\":1,\"id\":1,\"graph\":\"{{1, 2}, {3}, {3}, {}}\",\"options\":{}}\nok   ids echoed in order\n",
 			"FAIL answer of a switch: no answer within 200ms\n"}, 3},
 		{v1, time.Nanosecond, []string{"FAIL v2 hello answered (or refused as a version): no answer within 200ms (--timeout) and the start-up allowance of 1ns (--start-timeout)"}, -1},
 	} {
