@@ -10,7 +10,7 @@
 // one of them answered (any other outcome: a module, a refusal, a panic
 // reported) and the campaign never stops this way. A server that does not
 // start costs each graph the call limit and the start-up allowance
-// (handshake.go), half a minute by default, so the first UnstartedStopGraphs
+// (handshake.go), 40 s by default, so the first UnstartedStopGraphs
 // graphs in that order whose servers all answered nothing, not even the
 // protocol's hello (Answer.NotStarted), stop the campaign sooner, as the
 // selftest gives up after as many silent starts. The report is incomplete
