@@ -231,11 +231,14 @@ type State struct {
 	// night, or a store written without them), and Build the build of
 	// its structurizer ("" where the store records none).
 	Night, Current, Build string
-	// Digest hashes the three files as read (Settings.StateDigest): the
-	// shards of a night must have read the same state.
+	// Digest hashes the two files a night writes, findings.json and
+	// seen.bloom, as read (Settings.StateDigest): the shards of a night
+	// must have read the same, and a night resumes only on what it read.
+	// The triage file is left out: a night reads it where it classes its
+	// signatures (a run's end, the merge), so an edit while a night runs
+	// or waits for its merge or resume applies to that night.
 	Digest string
-	// written hashes the two files a night writes (findings.json and
-	// seen.bloom) as read: CommitState compares it with the directory's.
+	// written is Digest as CommitState compares it with the directory's.
 	written string
 	// Newer, when not "", says findings.json was written by a newer
 	// cfgfuzz, in a later revision of its format, whose keys this one
@@ -284,7 +287,6 @@ var betweenStateReads func()
 // readState reads the state directory dir's files (LoadState).
 func readState(dir string) (*State, error) {
 	st := &State{Dir: dir}
-	h := sha256.New()
 	store, err := readFileWithin(filepath.Join(dir, StateFindingsFile), MaxStoreFile, "a state's findings.json")
 	if err != nil && !os.IsNotExist(err) {
 		return nil, err
@@ -321,12 +323,8 @@ func readState(dir string) (*State, error) {
 	if n := st.Seen.Count(); BloomFalsePositive(n) > BloomRestartAt {
 		st.Seen, st.SeenRestarted = NewBloom(), n
 	}
-	for _, part := range [][]byte{store, triage, seen} {
-		fmt.Fprintf(h, "%d\n", len(part))
-		h.Write(part)
-	}
-	st.Digest = hex.EncodeToString(h.Sum(nil)[:12])
 	st.written = writtenDigest(store, seen)
+	st.Digest = st.written
 	return st, nil
 }
 

@@ -678,6 +678,42 @@ func TestShardsMergeSeenNight(t *testing.T) {
 	}
 }
 
+// TestTriageEditedBeforeTheMerge: a triage line added while a night's
+// shards run (after they read the state, before their merge) is no other
+// night's commit: the merge takes the night, and classes its signatures
+// by the file as the merge reads it.
+func TestTriageEditedBeforeTheMerge(t *testing.T) {
+	swap := func(c *Config) { c.Inject = []string{"swap-arms"} }
+	base := t.TempDir()
+	night(t, base, "2026-03-01", 1, 40, swap)
+	state, err := LoadState(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for i := range 2 {
+		c := testConfig(t, 40)
+		c.Seed, c.State, c.Night, c.Shard, c.Inject = 2, state, "2026-03-02", Shard{I: i, N: 2}, []string{"swap-arms"}
+		mustRun(t, c)
+		dirs = append(dirs, c.Dir)
+	}
+	const sig = "exec:trace-mismatch"
+	if err := os.WriteFile(filepath.Join(base, StateTriageFile), []byte("ignored "+sig+" planted on purpose\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edited, err := LoadState(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, _, _, err := MergeNight(dirs, MergeOptions{State: edited})
+	if err != nil {
+		t.Fatalf("merge after a triage edit: %v", err)
+	}
+	if got := classesOf(rep)[sig]; got != ClassIgnored {
+		t.Errorf("%s classed %q after the edit, want %s: %v", sig, got, ClassIgnored, classesOf(rep))
+	}
+}
+
 // TestInterruptedNightLeavesTheState: a night interrupted part-way leaves
 // the state directory as it read it (its update stays in OUT/state), so
 // its resume reads the same state and gives the whole night's report and
