@@ -39,28 +39,18 @@ import "slices"
 // once per block (memoized, and a chain that comes back to itself stops).
 func thread(f *Func) bool {
 	n := len(f.Blocks)
-	declared, preds := make([]bool, n), make([]int, n) // in one sweep of the blocks
-	for b := range f.Blocks {
-		blk := &f.Blocks[b]
-		declare(declared, &blk.Merge)
-		for _, t := range blk.Term.To {
-			preds[t]++
-		}
-	}
-	empty := func(b int) bool {
-		blk := &f.Blocks[b]
-		return blk.Kind == Synthetic && len(blk.Stores) == 0 && blk.Merge.Kind == NoMerge &&
-			blk.Term.Kind == Branch && blk.Term.To[0] != b
-	}
+	sc := scanThread(f)
+	declared, preds := sc.declared, sc.preds
+	empty := func(b int) bool { return sc.forwarder[b] && f.Blocks[b].Term.To[0] != b }
 	changed := false
-	for h := range f.Blocks {
+	for _, h := range sc.heads {
 		m := &f.Blocks[h].Merge
 		if m.Kind == NoMerge || !empty(m.Merge) {
 			continue
 		}
 		g := m.Merge
 		t := f.Blocks[g].Term.To[0]
-		if preds[t] != 1 || declared[t] || t == h || f.Blocks[t].Merge.Kind == LoopMerge {
+		if preds[t] != 1 || declared[t] || t == h || sc.loopHead[t] {
 			continue
 		}
 		declared[g], declared[t] = false, true
@@ -77,7 +67,7 @@ func thread(f *Func) bool {
 			return final[b]
 		}
 		final[b] = b // stops a chain that comes back
-		if !declared[b] && empty(b) && f.Blocks[f.Blocks[b].Term.To[0]].Merge.Kind != LoopMerge {
+		if !declared[b] && empty(b) && !sc.loopHead[f.Blocks[b].Term.To[0]] {
 			final[b] = resolve(f.Blocks[b].Term.To[0])
 		}
 		return final[b]
@@ -97,8 +87,62 @@ func thread(f *Func) bool {
 			entering[t]++
 		}
 	}
-	joined := joinRoutes(f, entering)
-	return shareForwarders(f, declaredBlocks(f), empty) || joined || changed
+	joined := joinRoutesOf(f, sc.routes, entering)
+	return shareForwardersOf(f, sc.routes, declaredBy(f, sc.heads), empty) || joined || changed
+}
+
+// threadScan is what the thread pass reads of every block, in one sweep
+// of the blocks: the blocks a header declares, the number of edges into
+// each block, which blocks are synthetic forwarders (a branch with no
+// stores and no declaration: empty unless it branches to itself), which
+// head loops, and
+// the lists of the blocks that declare a merge (heads) and of the routes
+// and switches (routes), in block order. The pass's later steps read
+// these where they would read the blocks themselves or sweep all of them:
+// at 100,000 blocks the function is larger than a cache, and each sweep
+// or scattered read of it goes to memory. They stay true while the pass
+// runs: its steps change no block's kind, stores, merge kind, terminator
+// kind or case order, except that joining routes makes a route of a test
+// (already listed) and clears the route it joins (which the steps check
+// again as they go).
+type threadScan struct {
+	declared      []bool
+	preds         []int
+	forwarder     []bool
+	loopHead      []bool
+	heads, routes []int
+}
+
+func scanThread(f *Func) *threadScan {
+	n := len(f.Blocks)
+	// heads and routes non-nil, so that listedBlocks visits them alone.
+	sc := &threadScan{declared: make([]bool, n), preds: make([]int, n), forwarder: make([]bool, n), loopHead: make([]bool, n), heads: []int{}, routes: []int{}}
+	for b := range f.Blocks {
+		blk := &f.Blocks[b]
+		declare(sc.declared, &blk.Merge)
+		for _, t := range blk.Term.To {
+			sc.preds[t]++
+		}
+		sc.forwarder[b] = blk.Kind == Synthetic && len(blk.Stores) == 0 && blk.Merge.Kind == NoMerge && blk.Term.Kind == Branch
+		sc.loopHead[b] = blk.Merge.Kind == LoopMerge
+		if blk.Merge.Kind != NoMerge {
+			sc.heads = append(sc.heads, b)
+		}
+		if isRoute(blk) || isSwitch(blk) {
+			sc.routes = append(sc.routes, b)
+		}
+	}
+	return sc
+}
+
+// declaredBy is declaredBlocks over the listed blocks alone, a list that
+// holds every block declaring a merge (threadCandidates).
+func declaredBy(f *Func, heads []int) []bool {
+	declared := make([]bool, len(f.Blocks))
+	for _, b := range heads {
+		declare(declared, &f.Blocks[b].Merge)
+	}
+	return declared
 }
 
 // shareForwarders sends the cases of each switch that go through empty
@@ -112,9 +156,16 @@ func thread(f *Func) bool {
 // the switch's merge leaves the switch's construct for its own merge
 // (R6, R11); the same runs.
 func shareForwarders(f *Func, declared []bool, empty func(int) bool) bool {
+	return shareForwardersOf(f, nil, declared, empty)
+}
+
+// shareForwardersOf is shareForwarders over the blocks of list in order, or
+// over every block when list is nil; list holds every switch
+// (threadCandidates).
+func shareForwardersOf(f *Func, list []int, declared []bool, empty func(int) bool) bool {
 	changed := false
 	var first map[int]int // the forwarder kept for a block, made on first use
-	for b := range f.Blocks {
+	for b := range listedBlocks(f, list) {
 		blk := &f.Blocks[b]
 		if !isSwitch(blk) || blk.Term.Order != nil {
 			continue
@@ -170,13 +221,39 @@ func routeCases(t *Term) (def int, vals []uint32, to []int) {
 // entering is the number of edges into each block (predCounts), which it
 // keeps up to date. It reports whether it merged any.
 func joinRoutes(f *Func, entering []int) bool {
+	return joinRoutesOf(f, nil, entering)
+}
+
+// joinRoutesOf is joinRoutes over the blocks of list in order, or over
+// every block when list is nil; list holds every route (threadCandidates).
+func joinRoutesOf(f *Func, list []int, entering []int) bool {
 	changed := false
-	for a := range f.Blocks {
+	for a := range listedBlocks(f, list) {
 		for joinRoute(f, a, entering) {
 			changed = true
 		}
 	}
 	return changed
+}
+
+// listedBlocks yields the blocks of list in order, or every block of f
+// when list is nil.
+func listedBlocks(f *Func, list []int) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		if list == nil {
+			for b := range f.Blocks {
+				if !yield(b) {
+					return
+				}
+			}
+			return
+		}
+		for _, b := range list {
+			if !yield(b) {
+				return
+			}
+		}
+	}
 }
 
 // isRoute: block b is a synthetic test or route heading a selection.
