@@ -428,16 +428,21 @@ type Stats struct {
 func (s *Stats) Count(f *Func) {
 	s.BlocksOut = len(f.Blocks)
 	s.Synthetic, s.Clones, s.WordsOut = 0, 0, 0
-	for _, b := range f.Blocks {
-		switch b.Kind {
-		case Synthetic:
-			s.Synthetic++
-		case Clone:
-			s.Clones++
-		}
-		s.WordsOut += b.Weight
+	for i := range f.Blocks {
+		s.countBlock(&f.Blocks[i])
 	}
 	s.RouteVars = len(f.Vars)
+}
+
+// countBlock adds block b to the counts Count makes.
+func (s *Stats) countBlock(b *Block) {
+	switch b.Kind {
+	case Synthetic:
+		s.Synthetic++
+	case Clone:
+		s.Clones++
+	}
+	s.WordsOut += b.Weight
 }
 
 // caseOrder returns the indices 1..len(to)-1 of a switch's cases ordered so

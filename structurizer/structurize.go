@@ -120,19 +120,37 @@ func Structurize(g *cfg.Graph, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := res.Func
-	for i := range f.Blocks {
-		if f.Blocks[i].Kind != Synthetic && old != nil {
-			f.Blocks[i].Orig = old[f.Blocks[i].Orig]
-		}
-	}
-	if err := f.Validate(); err != nil {
+	st := &res.Stats
+	if err := finishFunc(res.Func, old, st); err != nil {
 		return nil, fmt.Errorf("%s produced a malformed function: %w", name, err)
 	}
-	st := &res.Stats
 	st.Strategy, st.BlocksIn, st.Dropped, st.WordsIn = name, h.Len(), g.Len()-h.Len(), h.TotalWeight()
-	st.Count(f)
 	return res, nil
+}
+
+// finishFunc gives f's original and clone blocks the ids old names (old
+// nil: they keep theirs), then validates f (Func.Validate's error) and
+// counts it into st (Stats.Count). It does all three in one sweep of the
+// blocks, each block renamed before it is validated (validateBlock reads
+// only its own block): at 100,000 blocks the function is larger than a
+// cache and each sweep reads all its blocks from memory.
+func finishFunc(f *Func, old []int, st *Stats) error {
+	if len(f.Blocks) == 0 {
+		return f.Validate()
+	}
+	st.BlocksOut, st.RouteVars = len(f.Blocks), len(f.Vars)
+	st.Synthetic, st.Clones, st.WordsOut = 0, 0, 0
+	for i := range f.Blocks {
+		blk := &f.Blocks[i]
+		if blk.Kind != Synthetic && old != nil {
+			blk.Orig = old[blk.Orig]
+		}
+		if err := f.validateBlock(i); err != nil {
+			return err
+		}
+		st.countBlock(blk)
+	}
+	return nil
 }
 
 // strategyInput is the graph strategy name runs on and old[id] = g's id of
