@@ -78,48 +78,60 @@ func isCond(b *Block) bool {
 // graph (merge and continue declarations first, then the branch targets,
 // as the validator orders them). Both share the blocks' target lists
 // (a block that declares nothing has its targets as its structural
-// list); a header's structural list is carved from one array, capped at
-// its length. The blocks are read in one sweep, which notes the
-// headers' declarations for the lists made after it. With mergeOf and
-// contOf not nil (each of f's length, every entry -1) it also fills them
-// as declarers does.
+// list); a header's structural list is carved from a listArena, capped at
+// its length. The blocks are read in one sweep, which makes the headers'
+// lists as it meets them. With mergeOf and contOf not nil (each of f's
+// length, every entry -1) it also fills them as declarers does.
 func funcGraphs(f *Func, branch, structural *cfg.Graph, mergeOf, contOf []int) {
 	n := len(f.Blocks)
 	lists := make([][]int, 2*n)
 	*branch, *structural = cfg.Graph{Succs: lists[:n:n]}, cfg.Graph{Succs: lists[n:]}
-	type header struct {
-		b     int
-		decl  [2]int // the merge, then the continue target of a loop
-		ndecl int
-	}
-	var heads []header
-	room := 0
+	arena := listArena{chunk: min(listChunk, 4*n)}
 	for b := range n {
 		blk := &f.Blocks[b]
-		branch.Succs[b], structural.Succs[b] = blk.Term.To, blk.Term.To
-		switch blk.Merge.Kind {
+		to, m := blk.Term.To, &blk.Merge
+		branch.Succs[b], structural.Succs[b] = to, to
+		switch m.Kind {
 		case NoMerge:
 			continue
 		case LoopMerge:
-			heads = append(heads, header{b, [2]int{blk.Merge.Merge, blk.Merge.Continue}, 2})
-		default:
-			heads = append(heads, header{b, [2]int{blk.Merge.Merge, 0}, 1})
-		}
-		room += len(blk.Term.To) + 2
-	}
-	all := make([]int, 0, room)
-	for _, h := range heads {
-		start := len(all)
-		all = append(all, h.decl[:h.ndecl]...)
-		all = append(all, branch.Succs[h.b]...)
-		structural.Succs[h.b] = all[start:len(all):len(all)]
-		if mergeOf != nil {
-			mergeOf[h.decl[0]] = h.b
-			if h.ndecl == 2 {
-				contOf[h.decl[1]] = h.b
+			structural.Succs[b] = arena.list(to, m.Merge, m.Continue)
+			if contOf != nil {
+				contOf[m.Continue] = b
 			}
+		default:
+			structural.Succs[b] = arena.list(to, m.Merge)
+		}
+		if mergeOf != nil {
+			mergeOf[m.Merge] = b
 		}
 	}
+}
+
+// listChunk is the most ints a listArena allocates at once (but for a
+// list longer than that).
+const listChunk = 8192
+
+// listArena hands out lists carved from chunks of at most listChunk ints,
+// allocated as they fill: no chunk is copied when the next one is made,
+// where one array grown by append would copy what it holds at every
+// doubling (at 100,000 blocks, megabytes written for each of funcGraphs'
+// runs).
+type listArena struct {
+	chunk int // the size of the chunks, listChunk or less for a small function
+	buf   []int
+}
+
+// list returns a list of first, then to, capped at its length.
+func (a *listArena) list(to []int, first ...int) []int {
+	k := len(first) + len(to)
+	if cap(a.buf)-len(a.buf) < k {
+		a.buf = make([]int, 0, max(k, a.chunk))
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, first...)
+	a.buf = append(a.buf, to...)
+	return a.buf[start:len(a.buf):len(a.buf)]
 }
 
 // funcFacts are the graphs of a Func and the analyses of them that the
