@@ -59,37 +59,57 @@ import "slices"
 // block lies directly in one, so the walks add up to the blocks of f.
 func armMerges(f *Func, facts *constructFacts) bool {
 	ac := armChains{f: f}
+	changed := false
 	if facts != nil { // kept below
 		ac.preds, ac.mergeOf, ac.contOf = facts.predCounts(), facts.mergeOf, facts.contOf
-	} else {
-		ac.mergeOf, ac.contOf, ac.preds = declarersAndPreds(f)
-	}
-	changed := false
-	for x := range f.Blocks {
-		xb := &f.Blocks[x]
-		if xb.Merge.Kind != SelectionMerge || !isCond(xb) {
-			continue
-		}
-		e := xb.Merge.Merge
-		eb := &f.Blocks[e]
-		if eb.Kind != Synthetic || eb.Term.Kind != Branch || ac.preds[e] != 1 || ac.contOf[e] >= 0 {
-			continue
-		}
-		for _, t := range xb.Term.To {
-			if d, ok := ac.chain(x, t, e); ok {
-				m := eb.Term.To[0]
-				mergeAtArm(f, x, t, d)
-				ac.mergeOf[t], ac.mergeOf[e] = x, -1
-				if facts != nil {
-					facts.mergedAtArm(x, t, ac.heads)
-					facts.movePreds(e, m)
-				}
-				changed = true
-				break
+		for x := range f.Blocks {
+			if xb := &f.Blocks[x]; xb.Merge.Kind == SelectionMerge && isCond(xb) {
+				changed = ac.mergeAt(x, facts) || changed
 			}
+		}
+		return changed
+	}
+	// Without kept facts, the sweep that counts the edges also lists the
+	// conditionals that declare a merge, the only blocks mergeAt rewrites
+	// (a rewrite makes no block such a conditional), and the pass visits
+	// those alone instead of sweeping the blocks again: at 100,000 blocks
+	// the function is larger than a cache, and each sweep of it reads all
+	// its blocks from memory.
+	var conds []int
+	ac.mergeOf, ac.contOf, ac.preds, conds = declarersPredsAndConds(f)
+	for _, x := range conds {
+		if xb := &f.Blocks[x]; xb.Merge.Kind == SelectionMerge && isCond(xb) {
+			changed = ac.mergeAt(x, nil) || changed
 		}
 	}
 	return changed
+}
+
+// mergeAt merges conditional x, which declares a selection merge, at one
+// of its arms when the file's comment allows it (the first arm whose chain
+// does) and reports whether it did; facts, when not nil, are kept true of
+// the result.
+func (ac *armChains) mergeAt(x int, facts *constructFacts) bool {
+	f := ac.f
+	xb := &f.Blocks[x]
+	e := xb.Merge.Merge
+	eb := &f.Blocks[e]
+	if eb.Kind != Synthetic || eb.Term.Kind != Branch || ac.preds[e] != 1 || ac.contOf[e] >= 0 {
+		return false
+	}
+	for _, t := range xb.Term.To {
+		if d, ok := ac.chain(x, t, e); ok {
+			m := eb.Term.To[0]
+			mergeAtArm(f, x, t, d)
+			ac.mergeOf[t], ac.mergeOf[e] = x, -1
+			if facts != nil {
+				facts.mergedAtArm(x, t, ac.heads)
+				facts.movePreds(e, m)
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // armChains is what the pass reads: f, the branch edges into each block,

@@ -1043,25 +1043,35 @@ func declarers(f *Func) (mergeOf, contOf []int) {
 // declarersAndPreds is declarers and predCounts in one sweep of the
 // blocks.
 func declarersAndPreds(f *Func) (mergeOf, contOf, preds []int) {
+	mergeOf, contOf, preds, _ = declarersPredsAndConds(f)
+	return mergeOf, contOf, preds
+}
+
+// declarersPredsAndConds is declarersAndPreds, and the conditionals that
+// declare a selection merge (isCond) in block order, in the same sweep.
+func declarersPredsAndConds(f *Func) (mergeOf, contOf, preds, conds []int) {
 	n := len(f.Blocks)
 	perBlock := make([]int, 3*n)
 	mergeOf, contOf, preds = perBlock[:n:n], perBlock[n:2*n:2*n], perBlock[2*n:]
 	for b := range perBlock[:2*n] {
 		perBlock[b] = -1
 	}
+	conds = []int{}
 	for b := range f.Blocks {
 		blk := &f.Blocks[b]
 		if m := &blk.Merge; m.Kind != NoMerge {
 			mergeOf[m.Merge] = b
 			if m.Kind == LoopMerge {
 				contOf[m.Continue] = b
+			} else if isCond(blk) {
+				conds = append(conds, b)
 			}
 		}
 		for _, t := range blk.Term.To {
 			preds[t]++
 		}
 	}
-	return mergeOf, contOf, preds
+	return mergeOf, contOf, preds, conds
 }
 
 // predCounts is the number of branch edges into each block of f.
