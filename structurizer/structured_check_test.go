@@ -231,7 +231,7 @@ func sweepsMatch(f *Func) error {
 		m2[b], c2[b] = -1, -1
 	}
 	var branch, structural cfg.Graph
-	funcGraphs(f, &branch, &structural, m2, c2)
+	funcGraphs(f, &branch, &structural, m2, c2, nil)
 	if !slices.Equal(mergeOf, m2) || !slices.Equal(contOf, c2) {
 		return fmt.Errorf("funcGraphs: declarers %v %v, want %v %v", m2, c2, mergeOf, contOf)
 	}
