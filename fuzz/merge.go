@@ -186,6 +186,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	covered := &indexSet{}
 	var rs *recordSet
 	var tp Throughput
+	top := -1 // the highest index covered
 	minimized := map[minKey]*Finding{}
 	for k, st := range shards {
 		dir := st.dir
@@ -199,6 +200,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 		}
 		if _, err := EachRecord(dir, func(r Record) {
 			if covered.add(r.Index) {
+				top = max(top, r.Index)
 				rs.add(r)
 				if mixed != nil {
 					mixed.Shards[k].count(&r)
@@ -244,6 +246,9 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	rep.Declared = mergeDeclared(shards)
 	rep.Checks = mergeChecks(shards)
 	rep.Incomplete = in
+	if base.Duration > 0 {
+		rep.TimeBudgetNote = budgetGapsNote(covered, rs.total, top)
+	}
 	if mixed != nil {
 		for k, st := range shards {
 			if st.report.Checks != nil && !slices.Equal(st.report.Checks, rep.Checks) {

@@ -182,3 +182,21 @@ func mergeIncomplete(shards []*shardState, covered *indexSet, done int) *Incompl
 	slices.Sort(missing)
 	return &Incomplete{Reason: "partial merge", Done: done, Planned: shards[0].settings.Graphs, MissingShards: missing, Problems: problems}
 }
+
+// budgetGapsNote is the note of a merge of time-budget shards whose
+// budgets ran out at different graph indices ("" when the n indices
+// covered, the highest top, are one prefix): each shard handles every
+// n-th index until its own time is up, so a shard that judged more
+// graphs reaches further than the others, and the indices past where the
+// first one stopped are covered only in part.
+func budgetGapsNote(covered *indexSet, n, top int) string {
+	whole := 0
+	for covered.has(whole) {
+		whole++
+	}
+	if whole > top {
+		return ""
+	}
+	return fmt.Sprintf("the shards' time budgets ran out at different graph indices: every index below %s has its graph, and %s of the %s from %s to %s (the rest are the shards' that stopped first); shards given --graphs cover every index of the budget",
+		thousands(whole), thousands(n-whole), thousands(top-whole+1), thousands(whole), thousands(top))
+}
