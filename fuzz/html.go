@@ -150,11 +150,10 @@ func harnessErrorsHTML(b *strings.Builder, rep *Report) {
 func findingCounts(rep *Report) string {
 	n := len(rep.Findings)
 	if st := rep.State; st != nil {
-		var parts []string
-		for _, c := range SignatureClasses {
-			parts = append(parts, fmt.Sprintf("%d %s", st.Classes[c], c))
-		}
-		return Plural(n, "signature") + ": " + strings.Join(parts, ", ") + reproductionSuffix(rep)
+		// new, known and ignored showed tonight; fixed and unverified are
+		// the state's signatures that did not
+		return fmt.Sprintf("%s tonight: %d new, %d known, %d ignored; of the state's others, %d fixed, %d unverified",
+			Plural(n, "signature"), st.Classes[ClassNew], st.Classes[ClassKnown], st.Classes[ClassIgnored], st.Classes[ClassFixed], st.Classes[ClassUnverified]) + reproductionSuffix(rep)
 	}
 	return fmt.Sprintf("%s (%s whose failure is new)", Plural(n, "signature"), Plural(rep.NewFindings, "graph")) + reproductionSuffix(rep)
 }

@@ -206,3 +206,13 @@ func TestReportsSayRegisters(t *testing.T) {
 		t.Error("a report without registers mentions them")
 	}
 }
+
+// TestStateFindingCountsSayWhatTheyCover: report.html's findings row
+// counts tonight's signatures by class apart from the state's others, so
+// its numbers add up.
+func TestStateFindingCountsSayWhatTheyCover(t *testing.T) {
+	rep := &Report{Findings: make([]Finding, 3), State: &StateReport{Classes: map[string]int{ClassNew: 1, ClassKnown: 2, ClassFixed: 1}}}
+	if got, want := findingCounts(rep), "3 signatures tonight: 1 new, 2 known, 0 ignored; of the state's others, 1 fixed, 0 unverified"; got != want {
+		t.Errorf("findings row %q, want %q", got, want)
+	}
+}

@@ -336,7 +336,7 @@ func invalidPhrase(n int) string {
 
 func newPhrase(rep *Report) string {
 	if s := rep.State; s != nil {
-		return fmt.Sprintf("Against the state, %d of %s are new (%d known, %d ignored, %d fixed, %d unverified)", s.NewSignatures(), Plural(len(s.Signatures), "signature"),
+		return fmt.Sprintf("Against the state, %d of %s are new (%d known, %d ignored, %d fixed, %d unverified: fixed and unverified are the state's signatures that did not show tonight)", s.NewSignatures(), Plural(len(s.Signatures), "signature"),
 			s.Classes[ClassKnown], s.Classes[ClassIgnored], s.Classes[ClassFixed], s.Classes[ClassUnverified])
 	}
 	if rep.NewFindings == 0 {
