@@ -365,6 +365,21 @@ func tonightShows(f *Finding) string {
 	return "tonight's first failing graph is " + f.First.Graph
 }
 
+// regressedReason is "regressed: fixed since DATE" for a signature the
+// store had fixed (or an earlier run of this night found come back), ""
+// for any other.
+func regressedReason(stored *StoredSignature, night string) string {
+	switch {
+	case stored == nil:
+		return ""
+	case stored.Fixed != "":
+		return "regressed: fixed since " + stored.Fixed
+	case stored.Regressed != nil && stored.Regressed.Night == night:
+		return "regressed: fixed since " + stored.Regressed.FixedSince + " (recorded by an earlier run of this night)"
+	}
+	return ""
+}
+
 // showingClass is the class and reason of a signature that showed tonight
 // (in the campaign's graphs or the re-runs of kept graphs): new, known or
 // ignored. baselineShares says the baseline fails the same way on every
@@ -375,14 +390,16 @@ func tonightShows(f *Finding) string {
 // (progress.go) both class by it.
 func showingClass(sig, night string, baselineShares bool, stored *StoredSignature, triage map[string]TriageEntry) (class, reason string) {
 	tr, triaged := triage[sig]
+	regressed := regressedReason(stored, night)
 	switch {
+	case triaged && tr.Status == TriageIgnored && regressed != "":
+		// ignored all the same, but the report says it came back: the
+		// store records it seen tonight, and so known on later nights
+		return ClassIgnored, "triage: " + tr.Reason + "; " + regressed
 	case triaged && tr.Status == TriageIgnored:
 		return ClassIgnored, "triage: " + tr.Reason
-	case stored != nil && (stored.Fixed != "" || stored.Regressed != nil && stored.Regressed.Night == night):
-		reason = "regressed: fixed since " + stored.Fixed
-		if stored.Fixed == "" {
-			reason = "regressed: fixed since " + stored.Regressed.FixedSince + " (recorded by an earlier run of this night)"
-		}
+	case regressed != "":
+		reason = regressed
 		if triaged {
 			reason += fmt.Sprintf(" (%s:%d says known: %s)", StateTriageFile, tr.Line, tr.Reason)
 		}

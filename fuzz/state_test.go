@@ -502,6 +502,26 @@ func TestClassifyTriage(t *testing.T) {
 	}
 }
 
+// TestIgnoredRegressionSaysSo: a signature the store had fixed that comes
+// back under an ignored triage line stays ignored, its reason saying it
+// regressed.
+func TestIgnoredRegressionSaysSo(t *testing.T) {
+	const sig = "rules:R3"
+	triage, err := ParseTriage("triage.txt", []byte("ignored rules:R3 not ours\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := &StoredSignature{Signature: sig, Outcome: OutInvalid, FirstSeen: "2026-03-01", LastSeen: "2026-03-02", Fixed: "2026-03-03"}
+	class, reason := showingClass(sig, "2026-03-04", false, stored, triage)
+	if class != ClassIgnored || reason != "triage: not ours; regressed: fixed since 2026-03-03" {
+		t.Errorf("class %s, reason %q; want ignored, saying it regressed", class, reason)
+	}
+	stored.Fixed = ""
+	if class, reason := showingClass(sig, "2026-03-04", false, stored, triage); class != ClassIgnored || reason != "triage: not ours" {
+		t.Errorf("not fixed before: class %s, reason %q; want ignored by the triage line alone", class, reason)
+	}
+}
+
 // TestTriageLineWithNumbersNamesItsSignature: a triage line whose
 // signature writes a number where tonight's reads N is unmatched, and its
 // note names tonight's signature it matches once its numbers read as N; a
