@@ -373,7 +373,7 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 	}
 	origin, parent := recipeOrigin(t)
 	tmp := t.TempDir()
-	vals := map[string]string{"inputs.graphs": "160", "github.run_id": "1"}
+	vals := map[string]string{"inputs.graphs": "160", "github.run_id": "1", "github.run_attempt": "1"}
 	if !parent {
 		// A clone without history has no HEAD~1: take the BASELINE
 		// variable's path instead, as a repository would set it.
@@ -381,7 +381,7 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 		t.Log("HEAD has no parent here: CFGFUZZ_BASELINE=HEAD")
 	}
 	if wf.Concurrency.Group == "" || wf.Concurrency.CancelInProgress {
-		t.Errorf("concurrency %+v: want one group, never cancelled: two nights at once each save a state, and the older update is lost", wf.Concurrency)
+		t.Errorf("concurrency %+v: want one group that never cancels the run in progress: two nights at once each save a state, and the older update is lost", wf.Concurrency)
 	}
 	base := &actionsEnv{t: t, vals: vals, origin: origin, cache: filepath.Join(tmp, "cache"), keys: &[]string{}, artifacts: filepath.Join(tmp, "artifacts"), builds: map[string]string{}}
 	for k, v := range wf.Env {
@@ -476,7 +476,7 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 				t.Errorf("night %d merge job: %s missing or empty (%v)", night, f, err)
 			}
 		}
-		saved := filepath.Join(base.cache, "cfgfuzz-state-"+base.vals["github.run_id"], "cfgfuzz-state")
+		saved := filepath.Join(base.cache, savedKey(t, base, wf.Jobs["merge"].Steps), "cfgfuzz-state")
 		state, err := os.ReadFile(filepath.Join(saved, "findings.json"))
 		if err != nil {
 			t.Fatalf("night %d: the state was not saved to the cache: %v", night, err)
@@ -488,6 +488,34 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 			t.Errorf("night %d: the saved state records no good night:\n%s", night, lastBytes(string(state), 500))
 		}
 	}
+	// The last night's merge job run again, as "Re-run failed jobs" does
+	// after a night with new signatures: the same run id, the next
+	// attempt. Its save must not find its key taken (GitHub would drop
+	// it), and the next night's plan must find what it saved.
+	base.vals["github.run_attempt"] = "2"
+	if _, code := job(2, "merge", nil); code != 0 {
+		t.Errorf("the merge job run again: exit %d", code)
+	}
+	key := savedKey(t, base, wf.Jobs["merge"].Steps)
+	if _, err := os.Stat(filepath.Join(base.cache, key, "cfgfuzz-state", "findings.json")); err != nil {
+		t.Errorf("the merge job run again saved no state under %s: %v", key, err)
+	}
+	if got := base.cacheLookup("", "cfgfuzz-state-"); got != key {
+		t.Errorf("after the re-run the newest state is %q, want the re-run's %q", got, key)
+	}
+}
+
+// savedKey is the cache key the job's actions/cache/save step saves
+// under, evaluated in a.
+func savedKey(t *testing.T, a *actionsEnv, steps []step) string {
+	t.Helper()
+	for _, s := range steps {
+		if strings.HasPrefix(s.Uses, "actions/cache/save@") {
+			return a.expand(s.With["key"])
+		}
+	}
+	t.Fatal("the job has no actions/cache/save step")
+	return ""
 }
 
 // k8sJob is the part of a Kubernetes Job the examples use.
