@@ -3,8 +3,8 @@
 // regression corpus, each graph is structurized with every asked strategy,
 // emitted with a fresh salt (so no driver cache can answer), and timed by
 // oracle/gpu in a driver process (gpu.Pool, as the gpu check; one kept
-// from module to module until a module breaks it): compile = pipeline
-// creation plus first dispatch (lavapipe compiles at the first dispatch),
+// from module to module until a module breaks it): compile = shader
+// module and pipeline creation plus first dispatch (lavapipe compiles at the first dispatch),
 // run = median dispatch after warm-up. A module that crashes the driver or
 // outlives --module-limit fails alone.
 // Strategies alternate which goes first per graph, and every first
@@ -322,7 +322,7 @@ func printBenchHeader(w io.Writer, info gpu.DeviceInfo, bf *benchFlags, names []
 	default:
 		ratios = "ratios = " + strings.Join(pairs, ", ")
 	}
-	fmt.Fprintf(w, "compile = pipeline creation + first dispatch; run = median of %d dispatches after %d warm-up; %s\n",
+	fmt.Fprintf(w, "compile = shader module and pipeline creation + first dispatch; run = median of %d dispatches after %d warm-up; %s\n",
 		bf.repeats, bf.warmup, ratios)
 	fmt.Fprintf(w, "each dispatch within the fence timeout %v (--fence-timeout), each module within %v (--module-limit)\n\n", bf.fenceTimeout, bf.moduleLimit)
 }
@@ -673,7 +673,8 @@ func printBenchTable(w io.Writer, names []string, rows []benchRow) {
 	fmt.Fprintln(w, "\ngraphs: the set's graphs timed, but those none of whose walks returns (their module would run on in a driver);")
 	fmt.Fprintln(w, "modules COLUMN: the graphs whose module is in the column's figures; \"N of G (WHY n, ...)\": the others are left out of them:")
 	fmt.Fprintln(w, "the structurizer gave no module (refused, timeout, crash, error, unsupported, harness error, no module), driver failure")
-	fmt.Fprintln(w, "(the module crashed the driver or outlasted --module-limit), rejected (its traces disagree with the graph's walks); - no figure;")
+	fmt.Fprintln(w, "(the driver refused the module, crashed on it or it outlasted --module-limit; bench does not validate modules: an invalid one")
+	fmt.Fprintln(w, "fails here, judge them with cfgfuzz check), rejected (its traces disagree with the graph's walks); - no figure;")
 	fmt.Fprintln(w, "words are means per module, fallbacks and routes totals; times are medians over the column's modules, ratios of those medians,")
 	fmt.Fprintln(w, "taken in this run (* : over different graphs, see the modules cells);")
 	fmt.Fprintln(w, "r=N: every module carries a register file of N values (emit/CONVENTION.md); cpu = the driver process's CPU time over the same span")
