@@ -738,7 +738,8 @@ func summaryThroughput(b *strings.Builder, rep *fuzz.Report) {
 // summaryOutcomes writes the line of the graphs' outcomes on the current
 // side, with a baseline the graphs without a verdict there too (the
 // stop's "graphs have no verdict" counts both sides'), the fallbacks to the dispatch loop, the dispatch share, the graphs
-// the gpu check ran and the register file every module carried.
+// the gpu check ran and the register file every module carried; with a
+// baseline, a line of the baseline's outcomes follows.
 func summaryOutcomes(b *strings.Builder, rep *fuzz.Report) {
 	fmt.Fprintf(b, "%s:", fuzz.Plural(rep.Graphs, "graph"))
 	for _, o := range fuzz.Outcomes {
@@ -762,6 +763,13 @@ func summaryOutcomes(b *strings.Builder, rep *fuzz.Report) {
 		fmt.Fprintf(b, "; register file of %d in every module (--registers %d)", n, n)
 	}
 	b.WriteString("\n")
+	if rep.Divergences != nil {
+		b.WriteString("baseline's outcomes:")
+		for _, o := range fuzz.Outcomes {
+			fmt.Fprintf(b, " %s %d", o, rep.BaselineOutcomes[o])
+		}
+		b.WriteString("\n")
+	}
 }
 
 // summaryExtras writes a line each for what the outcomes leave out, when
