@@ -204,7 +204,7 @@ func throughputMarkdown(b *strings.Builder, rep *Report) {
 	t := rep.Throughput
 	fmt.Fprintf(b, "\n## Throughput\n\n%d distinct graphs in %.1f s (%s distinct graphs/s) on %s, %d repeats skipped", t.Graphs, t.Seconds, Rate(t.GraphsPerSec), Plural(t.Workers, "worker"), t.Skipped)
 	if t.Resumed > 0 {
-		fmt.Fprintf(b, "; %d graphs replayed from the log", t.Resumed)
+		fmt.Fprintf(b, "; %d graph indices replayed from the log, skipped repeats included", t.Resumed)
 	}
 	if t.Shards > 0 {
 		fmt.Fprintf(b, "; %d shards merged", t.Shards)
