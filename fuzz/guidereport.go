@@ -297,7 +297,7 @@ func featureSVG(g *GuidedSummary) string {
 // the features' names written as name writes them (mdCell for report.md,
 // whose prose is not escaped as a whole; report.html escapes it whole).
 func guidedProse(g *GuidedSummary, name func(string) string) string {
-	s := fmt.Sprintf("Guided generation: %s found over %s (%d mutants at a share of %g).",
+	s := fmt.Sprintf("Guided generation: %s found over %s (%d mutants at a share of %g: none until the corpus holds a graph, from an empty corpus the first batch of --corpus-batch indices, and a large fresh graph of 10 blocks or more is kept alone).",
 		Plural(g.Features, "distinct behaviour feature"), Plural(lastGraphs(g), "distinct graph"), g.Mutants, g.Mutate)
 	if g.Found != nil {
 		s += " Of those features, " + g.Found.summary(name) + "."
