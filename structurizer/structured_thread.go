@@ -95,9 +95,8 @@ func thread(f *Func) bool {
 // of the blocks: the blocks a header declares, the number of edges into
 // each block, which blocks are synthetic forwarders (a branch with no
 // stores and no declaration: empty unless it branches to itself), which
-// head loops, and
-// the lists of the blocks that declare a merge (heads) and of the routes
-// and switches (routes), in block order. The pass's later steps read
+// head loops, and the lists of the blocks that declare a merge (heads)
+// and of the routes and switches (routes), in block order. The pass's later steps read
 // these where they would read the blocks themselves or sweep all of them:
 // at 100,000 blocks the function is larger than a cache, and each sweep
 // or scattered read of it goes to memory. They stay true while the pass
@@ -136,7 +135,7 @@ func scanThread(f *Func) *threadScan {
 }
 
 // declaredBy is declaredBlocks over the listed blocks alone, a list that
-// holds every block declaring a merge (threadCandidates).
+// holds every block declaring a merge (threadScan).
 func declaredBy(f *Func, heads []int) []bool {
 	declared := make([]bool, len(f.Blocks))
 	for _, b := range heads {
@@ -145,7 +144,7 @@ func declaredBy(f *Func, heads []int) []bool {
 	return declared
 }
 
-// shareForwarders sends the cases of each switch that go through empty
+// shareForwardersOf sends the cases of each switch that go through empty
 // forwarders (empty, and named by no header: declared) to one block
 // through one block: the switch's merge when it is empty and forwards to
 // that block, else the first such forwarder. A switch with its own case
@@ -154,14 +153,8 @@ func declaredBy(f *Func, heads []int) []bool {
 // Pre: f's declared merges are distinct blocks. Post: every case goes on
 // to the block it reached, through one empty block; a case retargeted to
 // the switch's merge leaves the switch's construct for its own merge
-// (R6, R11); the same runs.
-func shareForwarders(f *Func, declared []bool, empty func(int) bool) bool {
-	return shareForwardersOf(f, nil, declared, empty)
-}
-
-// shareForwardersOf is shareForwarders over the blocks of list in order, or
-// over every block when list is nil; list holds every switch
-// (threadCandidates).
+// (R6, R11); the same runs. It visits the blocks of list in order, or
+// every block when list is nil; list holds every switch (threadScan).
 func shareForwardersOf(f *Func, list []int, declared []bool, empty func(int) bool) bool {
 	changed := false
 	var first map[int]int // the forwarder kept for a block, made on first use
@@ -225,7 +218,7 @@ func joinRoutes(f *Func, entering []int) bool {
 }
 
 // joinRoutesOf is joinRoutes over the blocks of list in order, or over
-// every block when list is nil; list holds every route (threadCandidates).
+// every block when list is nil; list holds every route (threadScan).
 func joinRoutesOf(f *Func, list []int, entering []int) bool {
 	changed := false
 	for a := range listedBlocks(f, list) {
