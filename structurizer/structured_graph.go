@@ -43,19 +43,22 @@ const (
 // successors routes on variable rvar: succs[0] is the default, succs[i+1] is
 // taken when the variable holds values[i].
 //
-// The fields are ordered so that the two one-byte ones share a word: 128
-// bytes a node, two cache lines.
+// A node is 128 bytes, two cache lines. The fields a walk of the graph
+// reads at every node (succs, kind, loop, orig) come first, in the first
+// line, so that a walk in an order that jumps across the nodes (the
+// selections pass's levels, in depth-first order) reads one line a node;
+// the two one-byte fields share a word.
 type wnode struct {
-	orig   int // original id; -1 for synthetic nodes
-	weight int
 	succs  []int
+	orig   int // original id; -1 for synthetic nodes
+	loop   int // for loop headers, latches and merges: the loop's index in work.loops
+	weight int
+	kind   wkind
+	clone  bool
 	rvar   int
 	values []uint32
 	stores []Store
-	loop   int // for loop headers, latches and merges: the loop's index in work.loops
 	name   string
-	kind   wkind
-	clone  bool
 }
 
 func (n *wnode) synthetic() bool { return n.orig < 0 }

@@ -19,6 +19,25 @@ func TestWorkNodeSize(t *testing.T) {
 	}
 }
 
+// TestWorkNodeHotLine: the fields a walk reads at every node lie in a
+// node's first cache line, as wnode's field order promises.
+func TestWorkNodeHotLine(t *testing.T) {
+	var n wnode
+	for _, f := range []struct {
+		name      string
+		off, size uintptr
+	}{
+		{"succs", unsafe.Offsetof(n.succs), unsafe.Sizeof(n.succs)},
+		{"orig", unsafe.Offsetof(n.orig), unsafe.Sizeof(n.orig)},
+		{"loop", unsafe.Offsetof(n.loop), unsafe.Sizeof(n.loop)},
+		{"kind", unsafe.Offsetof(n.kind), unsafe.Sizeof(n.kind)},
+	} {
+		if f.off+f.size > 64 {
+			t.Errorf("wnode.%s ends at byte %d, past the first cache line", f.name, f.off+f.size)
+		}
+	}
+}
+
 // TestSyntheticListsShareRoom: the successor and store lists of synthetic
 // nodes are copies carved from one array, each capped at its length, so
 // that appending to one leaves its neighbour be.
