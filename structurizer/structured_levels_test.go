@@ -1,0 +1,38 @@
+// structured_levels_test.go: the selections pass's level analysis
+// (structured_levels.go): the arena of level successors its walk reads.
+package structurizer
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestLevelSuccsListedInOrder: newLevelWalk lists every node's level
+// successors, reached or not, in the order of the nodes, so that one
+// sweep of the nodes fills the arena; each list is what appendLevelSuccs
+// makes of the node.
+func TestLevelSuccsListedInOrder(t *testing.T) {
+	for _, sh := range shapes {
+		g := sh.make(rand.New(rand.NewPCG(300, 1)), 300)
+		w := newWork(g, Options{})
+		w.input = factsOf(g)
+		if _, err := w.passIrreducible(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.passLoops(); err != nil {
+			t.Fatal(err)
+		}
+		lw := newLevelWalk(w)
+		next := int32(0)
+		for x := range w.nodes {
+			if lw.at[2*x] != next {
+				t.Fatalf("%s: node %d's list starts at %d, want %d (the end of node %d's)", sh.name, x, lw.at[2*x], next, x-1)
+			}
+			next = lw.at[2*x+1]
+			if want := appendLevelSuccs(w, x, nil); !slices.Equal(lw.succ(x), want) {
+				t.Fatalf("%s: node %d's level successors listed as %v, want %v", sh.name, x, lw.succ(x), want)
+			}
+		}
+	}
+}
