@@ -59,9 +59,6 @@ func newLevels(w *work) *levels {
 	}
 	lw.lv.findFlows(w, lw.entries, lw.succ)
 	lw.lv.w = w
-	if len(w.loops) > 0 {
-		lw.lv.twice = twiceToLoops(w.nodes)
-	}
 	return lw.lv
 }
 
@@ -98,13 +95,14 @@ type levelFrame struct {
 
 // newLevelWalk allocates the walk's arrays: rpo, idom, in, the kid lists'
 // room, the counts, the post-order and the predecessor lists' room in one;
-// and lists every node's level successors (listSuccs).
+// and lists every node's level successors and twiceToLoop's pairs
+// (listSuccs).
 func newLevelWalk(w *work) *levelWalk {
 	n := len(w.nodes)
-	arena, at := listSuccs(w)
+	arena, at, twice := listSuccs(w)
 	room := len(arena)
 	ints := make([]int, 7*n+room)
-	lv := &levels{rpo: ints[:n:n], idom: ints[n : 2*n : 2*n], in: ints[2*n : 3*n : 3*n], kids: make([][]int, n)}
+	lv := &levels{rpo: ints[:n:n], idom: ints[n : 2*n : 2*n], in: ints[2*n : 3*n : 3*n], kids: make([][]int, n), twice: twice}
 	for i := range lv.rpo {
 		lv.rpo[i], lv.idom[i] = -1, -1
 	}
@@ -123,16 +121,18 @@ func newLevelWalk(w *work) *levelWalk {
 
 // listSuccs lists every node's level successors (appendLevelSuccs) into one
 // arena, in one sweep of w's nodes in order: at[2x] and at[2x+1] bound
-// node x's.
-func listSuccs(w *work) (arena []int, at []int32) {
+// node x's. The same sweep finds twiceToLoop's pairs (twiceScan).
+func listSuccs(w *work) (arena []int, at []int32, twice map[[2]int]bool) {
 	at = make([]int32, 2*len(w.nodes))
 	arena = make([]int, 0, 2*len(w.nodes))
+	tw := newTwiceScan(w)
 	for x := range w.nodes {
 		start := len(arena)
 		arena = appendLevelSuccs(w, x, arena)
 		at[2*x], at[2*x+1] = int32(start), int32(len(arena))
+		tw.scan(x, w.nodes[x].succs)
 	}
-	return arena, at
+	return arena, at, tw.twice
 }
 
 // succ is node x's level successors as listSuccs listed them.
@@ -302,30 +302,52 @@ func (lv *levels) twiceToLoop(x, t int) bool {
 	return twice
 }
 
-// twiceToLoops lists the pairs {x, t} of twiceToLoop among nodes: one
-// pass over the edges (a node's count of edges to a header, kept in seen
-// by target). The map is made on the first pair; most graphs have none.
-func twiceToLoops(nodes []wnode) map[[2]int]bool {
-	var twice map[[2]int]bool
-	seen := make([]int, len(nodes)) // by target: x's edges to it counted so far
-	for x := range nodes {
-		for _, t := range nodes[x].succs {
-			if nodes[t].kind != wLoopHeader {
-				continue
-			}
-			if seen[t] > 0 {
-				if twice == nil {
-					twice = map[[2]int]bool{}
-				}
-				twice[[2]int{x, t}] = true
-			}
-			seen[t]++
+// twiceScan finds the pairs {x, t} of twiceToLoop, one node's edges at a
+// time (scan), from the loops' headers alone: a node's count of edges to a
+// header is kept by the header's loop, so the scan reads no target's
+// node. The map is made on the first pair; most graphs have none.
+type twiceScan struct {
+	loopOf []int32 // by node: its loop's index plus one when it heads one, else 0
+	seen   []int32 // by loop: the scanned node's edges to its header so far
+	twice  map[[2]int]bool
+}
+
+func newTwiceScan(w *work) *twiceScan {
+	tw := &twiceScan{}
+	if len(w.loops) == 0 {
+		return tw
+	}
+	tw.loopOf, tw.seen = make([]int32, len(w.nodes)), make([]int32, len(w.loops))
+	for li, l := range w.loops {
+		tw.loopOf[l.H] = int32(li + 1)
+	}
+	return tw
+}
+
+// scan counts node x's edges (to succs) to each loop header, noting a
+// header it reaches by more than one.
+func (tw *twiceScan) scan(x int, succs []int) {
+	if tw.loopOf == nil {
+		return
+	}
+	for _, t := range succs {
+		l := tw.loopOf[t] - 1
+		if l < 0 {
+			continue
 		}
-		for _, t := range nodes[x].succs {
-			seen[t] = 0
+		if tw.seen[l] > 0 {
+			if tw.twice == nil {
+				tw.twice = map[[2]int]bool{}
+			}
+			tw.twice[[2]int{x, t}] = true
+		}
+		tw.seen[l]++
+	}
+	for _, t := range succs {
+		if l := tw.loopOf[t] - 1; l >= 0 {
+			tw.seen[l] = 0
 		}
 	}
-	return twice
 }
 
 // twiceToLoopScan is twiceToLoop's obvious reference, a count of x's

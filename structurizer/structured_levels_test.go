@@ -36,3 +36,33 @@ func TestLevelSuccsListedInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestTwiceScanPairs: the pairs listSuccs' sweep finds by the loops'
+// headers are those of twiceToLoopScan's count of edges, on graphs whose
+// nodes branch to a loop header on two arms.
+func TestTwiceScanPairs(t *testing.T) {
+	pairs := 0
+	for seed := range uint64(40) {
+		g := randomReducible(rand.New(rand.NewPCG(seed, 2)), 200)
+		w := newWork(g, Options{})
+		w.input = factsOf(g)
+		if _, err := w.passIrreducible(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.passLoops(); err != nil {
+			t.Fatal(err)
+		}
+		lv := newLevels(w)
+		for x := range w.nodes {
+			for _, s := range w.nodes[x].succs {
+				if want := lv.twiceToLoopScan(x, s); lv.twice[[2]int{x, s}] != want {
+					t.Fatalf("seed %d: twice(%d, %d) = %v, the count of edges says %v", seed, x, s, !want, want)
+				}
+			}
+		}
+		pairs += len(lv.twice)
+	}
+	if pairs == 0 {
+		t.Fatal("no node branches to a loop header twice: the test checks nothing")
+	}
+}
