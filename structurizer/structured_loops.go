@@ -93,9 +93,9 @@ func (lp *loopsPass) run() (bool, error) {
 	for b := range level {
 		level[b] = f.LoopOf[b]
 	}
+	lp.preds = predsInOrder(lp.nodes, lp.dfs.RPO, n0) // absorbTails moves levels alone: the edges stay
 	lp.absorbTails(level)
 	lp.level = level
-	lp.preds = predsInOrder(lp.nodes, lp.dfs.RPO, n0)
 	if err := lp.findExits(); err != nil {
 		return true, err
 	}

@@ -41,3 +41,42 @@ func TestPredsInOrderAgainstAppend(t *testing.T) {
 		}
 	}
 }
+
+// TestAbsorbTailsKeepsEdges: absorbTails moves nodes' levels and changes
+// no edge, so the predecessor lists the loops pass makes before it (and
+// reads in its later steps) hold after it.
+func TestAbsorbTailsKeepsEdges(t *testing.T) {
+	r := freshRand(t, 61)
+	var graphs []*cfg.Graph
+	for range 300 {
+		graphs = append(graphs, randomReducible(r, 2+r.IntN(60)))
+	}
+	for _, sh := range shapes {
+		graphs = append(graphs, sh.make(r, 300))
+	}
+	for i, g := range graphs {
+		lp := &loopsPass{work: newWork(g, Options{})}
+		lp.dfs = cfg.DFSOrder(lp.graph())
+		lp.f = cfg.LoopForestOf(lp.graph(), lp.dfs, lp.graph().Preds())
+		if !lp.f.Reducible() || len(lp.f.Loops) == 0 {
+			continue
+		}
+		n := len(lp.nodes)
+		lp.loops = make([]wloop, len(lp.f.Loops))
+		for li, l := range lp.f.Loops {
+			lp.loops[li] = wloop{entry: l.Header, parent: l.Parent}
+		}
+		level := slices.Clone(lp.f.LoopOf)
+		lp.preds = predsInOrder(lp.nodes, lp.dfs.RPO, n)
+		lp.absorbTails(level)
+		if len(lp.nodes) != n {
+			t.Fatalf("graph %d %v: absorbTails made %d nodes into %d", i, g, n, len(lp.nodes))
+		}
+		after := predsInOrder(lp.nodes, lp.dfs.RPO, n)
+		for b := range after {
+			if !slices.Equal(after[b], lp.preds[b]) {
+				t.Fatalf("graph %d %v: node %d's predecessors %v after absorbTails, %v before", i, g, b, after[b], lp.preds[b])
+			}
+		}
+	}
+}

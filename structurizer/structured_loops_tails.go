@@ -21,10 +21,11 @@ import (
 // inside a loop needs no route. A loop that would then have no exit at all
 // keeps its first tail outside, where it becomes the loop's merge.
 //
-// level is each node's innermost loop (the forest's), updated in place.
+// level is each node's innermost loop (the forest's), updated in place;
+// lp.preds are the nodes' predecessors (predsInOrder), which it reads.
 func (lp *loopsPass) absorbTails(level []int) {
 	n := len(level)
-	tp := &tailPlacer{loopsPass: lp, level: level, preds: predsInOrder(lp.nodes, lp.dfs.RPO, n), tail: returnTails(lp.nodes, lp.f, lp.dfs.RPO, n)}
+	tp := &tailPlacer{loopsPass: lp, level: level, preds: lp.preds, tail: returnTails(lp.nodes, lp.f, lp.dfs.RPO, n)}
 	tp.markExits()
 	tp.place(tp.tailMeets())
 }
