@@ -65,7 +65,8 @@ func newLevels(w *work) *levels {
 // levelWalk is newLevels' state. Each node is one node's kid at most: the
 // kid lists are carved from one array (kidRoom), a list getting room for
 // its level's kids when first filled; likewise the predecessor lists, from
-// room for every level edge (predRoom). Every node's level successors are
+// room for every level edge (predRoom): node x's are the lv.in[x] ints from
+// predAt[x], an int32 a node where a slice header takes 24 bytes. Every node's level successors are
 // listed once, in one sweep of the nodes in order (listSuccs), into one
 // arena, where the steps read them: at[2x] and at[2x+1] bound x's. The
 // depth-first walk then reads the arena, a tenth of the nodes' size,
@@ -78,7 +79,8 @@ type levelWalk struct {
 	entries []int // the function's entry, then each loop's body entry
 
 	kidRoom, kidCount, predCount, predRoom []int
-	preds                                  [][]int
+	predAt                                 []int32
+	predNext                               int // predRoom's first int not yet carved
 
 	post  []int // the current level's post-order
 	state []uint8
@@ -109,7 +111,7 @@ func newLevelWalk(w *work) *levelWalk {
 	lw := &levelWalk{w: w, lv: lv,
 		kidRoom: ints[3*n : 4*n : 4*n], kidCount: ints[4*n : 5*n : 5*n], predCount: ints[5*n : 6*n : 6*n],
 		post: ints[6*n : 6*n : 7*n], predRoom: ints[7*n:],
-		preds: make([][]int, n), state: make([]uint8, n), stack: make([]levelFrame, 0, n),
+		predAt: make([]int32, n), state: make([]uint8, n), stack: make([]levelFrame, 0, n),
 		arena: arena, at: at}
 	lw.entries = make([]int, 1, 1+len(w.loops))
 	lw.entries[0] = functionEntry(w.nodes)
@@ -178,18 +180,23 @@ func (lw *levelWalk) fillPreds() {
 	for i := len(post) - 1; i >= 0; i-- {
 		x := post[i]
 		for _, t := range lw.succ(x) {
-			if c := lw.predCount[t]; c > 0 {
-				if lw.preds[t] == nil {
-					lw.preds[t], lw.predRoom = lw.predRoom[:0:c], lw.predRoom[c:]
-				}
+			if c := lw.predCount[t]; c > 0 { // t's first predecessor: its room
+				lw.predAt[t], lw.predNext = int32(lw.predNext), lw.predNext+c
 				lw.predCount[t] = 0
 			}
-			if k := len(lw.preds[t]); k == 0 || lw.preds[t][k-1] != x {
-				lw.preds[t] = append(lw.preds[t], x)
+			at, k := int(lw.predAt[t]), lw.lv.in[t]
+			if k == 0 || lw.predRoom[at+k-1] != x {
+				lw.predRoom[at+k] = x
 				lw.lv.in[t]++
 			}
 		}
 	}
+}
+
+// preds is node v's distinct level predecessors as fillPreds listed them.
+func (lw *levelWalk) preds(v int) []int {
+	at := int(lw.predAt[v])
+	return lw.predRoom[at : at+lw.lv.in[v]]
 }
 
 // dominators sets each node's immediate dominator in one pass in reverse
@@ -203,7 +210,7 @@ func (lw *levelWalk) dominators(root int) {
 			continue
 		}
 		d := -1
-		for _, p := range lw.preds[v] {
+		for _, p := range lw.preds(v) {
 			if lv.rpo[p] >= lv.rpo[v] {
 				continue // not acyclic: left for the self-check to catch
 			}

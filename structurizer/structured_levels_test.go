@@ -66,3 +66,40 @@ func TestTwiceScanPairs(t *testing.T) {
 		t.Fatal("no node branches to a loop header twice: the test checks nothing")
 	}
 }
+
+// TestLevelPredsFromRoom: each reached node's level predecessors, as
+// fillPreds lists them in predRoom, are its distinct predecessors in
+// reverse post-order, lv.in of them.
+func TestLevelPredsFromRoom(t *testing.T) {
+	for _, sh := range shapes {
+		g := sh.make(rand.New(rand.NewPCG(400, 1)), 400)
+		w := newWork(g, Options{})
+		w.input = factsOf(g)
+		if _, err := w.passIrreducible(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.passLoops(); err != nil {
+			t.Fatal(err)
+		}
+		lw := newLevelWalk(w)
+		for _, root := range lw.entries {
+			lw.postOrder(root)
+			lw.number()
+			lw.fillPreds()
+			want := map[int][]int{}
+			for i := len(lw.post) - 1; i >= 0; i-- {
+				x := lw.post[i]
+				for _, s := range lw.succ(x) {
+					if k := len(want[s]); k == 0 || want[s][k-1] != x {
+						want[s] = append(want[s], x)
+					}
+				}
+			}
+			for _, v := range lw.post {
+				if got := lw.preds(v); !slices.Equal(got, want[v]) || len(got) != lw.lv.in[v] {
+					t.Fatalf("%s: node %d's level predecessors %v (in %d), want %v", sh.name, v, got, lw.lv.in[v], want[v])
+				}
+			}
+		}
+	}
+}
