@@ -193,16 +193,11 @@ func edgeBlocks(w *work, lv *levels, x int) int {
 // functionEntry is the node of nodes the function level starts at: the
 // input's block 0 when nothing branches to it (so structurizing a
 // structured function adds no entry block), else the synthetic entry.
-func functionEntry(nodes []wnode) int {
-	if len(nodes[wEntry].succs) != 1 || nodes[wEntry].succs[0] != 1 || nodes[1].kind != wPlain {
+// entered says whether a node other than the synthetic entry branches to
+// block 0's node (listSuccs' sweep finds out).
+func functionEntry(nodes []wnode, entered bool) int {
+	if entered || len(nodes[wEntry].succs) != 1 || nodes[wEntry].succs[0] != 1 || nodes[1].kind != wPlain {
 		return wEntry
-	}
-	for i := range nodes {
-		for _, t := range nodes[i].succs {
-			if t == 1 && i != wEntry {
-				return wEntry
-			}
-		}
 	}
 	return 1
 }
@@ -217,7 +212,7 @@ func (e *emitter) run() (f *Func, err error) {
 			f, err = nil, fmt.Errorf("nesting deeper than %d constructs, beyond the emitter's recursion limit", maxEmitDepth)
 		}
 	}()
-	entry := functionEntry(e.w.nodes)
+	entry := e.lv.entry
 	e.block(entry)
 	e.node(entry)
 	e.routes.clearRoutes(e.headers)

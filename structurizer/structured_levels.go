@@ -9,7 +9,10 @@
 
 package structurizer
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // levels holds the per-level analyses (each node belongs to one level).
 type levels struct {
@@ -22,6 +25,7 @@ type levels struct {
 	flows []bool
 	w     *work
 	twice map[[2]int]bool // twiceToLoop's pairs
+	entry int             // the function level's entry node (functionEntry)
 }
 
 // appendLevelSuccs appends node x's successors in its level's acyclic
@@ -58,7 +62,7 @@ func newLevels(w *work) *levels {
 		lw.fillKids(root)
 	}
 	lw.lv.findFlows(w, lw.entries, lw.succ)
-	lw.lv.w = w
+	lw.lv.w, lw.lv.entry = w, lw.entries[0]
 	return lw.lv
 }
 
@@ -101,10 +105,10 @@ type levelFrame struct {
 // (listSuccs).
 func newLevelWalk(w *work) *levelWalk {
 	n := len(w.nodes)
-	arena, at, twice := listSuccs(w)
-	room := len(arena)
+	sl := listSuccs(w)
+	room := len(sl.arena)
 	ints := make([]int, 7*n+room)
-	lv := &levels{rpo: ints[:n:n], idom: ints[n : 2*n : 2*n], in: ints[2*n : 3*n : 3*n], kids: make([][]int, n), twice: twice}
+	lv := &levels{rpo: ints[:n:n], idom: ints[n : 2*n : 2*n], in: ints[2*n : 3*n : 3*n], kids: make([][]int, n), twice: sl.twice}
 	for i := range lv.rpo {
 		lv.rpo[i], lv.idom[i] = -1, -1
 	}
@@ -112,29 +116,44 @@ func newLevelWalk(w *work) *levelWalk {
 		kidRoom: ints[3*n : 4*n : 4*n], kidCount: ints[4*n : 5*n : 5*n], predCount: ints[5*n : 6*n : 6*n],
 		post: ints[6*n : 6*n : 7*n], predRoom: ints[7*n:],
 		predAt: make([]int32, n), state: make([]uint8, n), stack: make([]levelFrame, 0, n),
-		arena: arena, at: at}
+		arena: sl.arena, at: sl.at}
 	lw.entries = make([]int, 1, 1+len(w.loops))
-	lw.entries[0] = functionEntry(w.nodes)
+	lw.entries[0] = functionEntry(w.nodes, sl.entered)
 	for _, l := range w.loops {
 		lw.entries = append(lw.entries, l.entry)
 	}
 	return lw
 }
 
-// listSuccs lists every node's level successors (appendLevelSuccs) into one
-// arena, in one sweep of w's nodes in order: at[2x] and at[2x+1] bound
-// node x's. The same sweep finds twiceToLoop's pairs (twiceScan).
-func listSuccs(w *work) (arena []int, at []int32, twice map[[2]int]bool) {
-	at = make([]int32, 2*len(w.nodes))
-	arena = make([]int, 0, 2*len(w.nodes))
+// successorLists is what listSuccs' sweep gathers: every node's level
+// successors in one arena (at[2x] and at[2x+1] bound node x's),
+// twiceToLoop's pairs, and whether a node other than the synthetic entry
+// branches to block 0's node (functionEntry's entered).
+type successorLists struct {
+	arena   []int
+	at      []int32
+	twice   map[[2]int]bool
+	entered bool
+}
+
+// listSuccs gathers w's successorLists in one sweep of its nodes in order:
+// each node's level successors (appendLevelSuccs), its edges to loop
+// headers (twiceScan) and to block 0's node.
+func listSuccs(w *work) successorLists {
+	sl := successorLists{at: make([]int32, 2*len(w.nodes)), arena: make([]int, 0, 2*len(w.nodes))}
 	tw := newTwiceScan(w)
 	for x := range w.nodes {
-		start := len(arena)
-		arena = appendLevelSuccs(w, x, arena)
-		at[2*x], at[2*x+1] = int32(start), int32(len(arena))
-		tw.scan(x, w.nodes[x].succs)
+		start := len(sl.arena)
+		sl.arena = appendLevelSuccs(w, x, sl.arena)
+		sl.at[2*x], sl.at[2*x+1] = int32(start), int32(len(sl.arena))
+		succs := w.nodes[x].succs
+		tw.scan(x, succs)
+		if x != wEntry && !sl.entered && slices.Contains(succs, 1) {
+			sl.entered = true
+		}
 	}
-	return arena, at, tw.twice
+	sl.twice = tw.twice
+	return sl
 }
 
 // succ is node x's level successors as listSuccs listed them.

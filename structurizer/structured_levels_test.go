@@ -103,3 +103,40 @@ func TestLevelPredsFromRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelsFunctionEntry: the function level's entry newLevels finds
+// from listSuccs' sweep is block 0's node exactly when the synthetic
+// entry branches to it alone, it is plain, and no other node branches to
+// it; on graphs of both kinds.
+func TestLevelsFunctionEntry(t *testing.T) {
+	kinds := map[int]int{}
+	for _, sh := range shapes {
+		for seed := range uint64(3) {
+			g := sh.make(rand.New(rand.NewPCG(seed, 3)), 200)
+			w := newWork(g, Options{})
+			w.input = factsOf(g)
+			if _, err := w.passIrreducible(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.passLoops(); err != nil {
+				t.Fatal(err)
+			}
+			want := 1
+			if e := w.nodes[wEntry].succs; len(e) != 1 || e[0] != 1 || w.nodes[1].kind != wPlain {
+				want = wEntry
+			}
+			for x := range w.nodes {
+				if x != wEntry && slices.Contains(w.nodes[x].succs, 1) {
+					want = wEntry
+				}
+			}
+			if got := newLevels(w).entry; got != want {
+				t.Fatalf("%s seed %d: the function level's entry is node %d, want %d", sh.name, seed, got, want)
+			}
+			kinds[want]++
+		}
+	}
+	if kinds[1] == 0 || kinds[wEntry] == 0 {
+		t.Fatalf("entries found %v: want graphs of both kinds", kinds)
+	}
+}
