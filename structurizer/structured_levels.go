@@ -69,14 +69,14 @@ func newLevels(w *work) *levels {
 // levelWalk is newLevels' state. Each node is one node's kid at most: the
 // kid lists are carved from one array (kidRoom), a list getting room for
 // its level's kids when first filled; likewise the predecessor lists, from
-// room for every level edge (predRoom): node x's are the lv.in[x] ints from
-// predAt[x], an int32 a node where a slice header takes 24 bytes. Every node's level successors are
-// listed once, in one sweep of the nodes in order (listSuccs), into one
-// arena, where the steps read them: at[2x] and at[2x+1] bound x's. The
-// depth-first walk then reads the arena, a tenth of the nodes' size,
-// instead of the nodes in the order it reaches them, which jumps across
-// them: a function of 100k blocks has nodes larger than the last-level
-// cache.
+// room for every level edge (predRoom): node x's are the lv.in[x] ints
+// from predAt[x], an int32 a node where a slice header takes 24 bytes.
+// Every node's level successors are listed once, in one sweep of the
+// nodes in order (listSuccs), into one arena, where the steps read them:
+// at[2x] and at[2x+1] bound x's. The depth-first walk then reads the
+// arena, about a sixth of the nodes' size, instead of the nodes in the
+// order it reaches them, which jumps across them: a function of 100k
+// blocks has nodes larger than the last-level cache.
 type levelWalk struct {
 	w       *work
 	lv      *levels
