@@ -488,10 +488,15 @@ func TestNightlyWorkflowRuns(t *testing.T) {
 			t.Errorf("night %d: the saved state records no good night:\n%s", night, lastBytes(string(state), 500))
 		}
 	}
-	// The last night's merge job run again, as "Re-run failed jobs" does
-	// after a night with new signatures: the same run id, the next
-	// attempt. Its save must not find its key taken (GitHub would drop
-	// it), and the next night's plan must find what it saved.
+	checkMergeRerun(t, base, &wf, job)
+}
+
+// checkMergeRerun runs the last night's merge job again, as "Re-run
+// failed jobs" does after a night with new signatures: the same run id,
+// the next attempt. Its save must not find its key taken (GitHub would
+// drop it), and the next night's plan must find what it saved.
+func checkMergeRerun(t *testing.T, base *actionsEnv, wf *workflow, job func(night int, name string, matrix map[string]string) (*actionsEnv, int)) {
+	t.Helper()
 	base.vals["github.run_attempt"] = "2"
 	if _, code := job(2, "merge", nil); code != 0 {
 		t.Errorf("the merge job run again: exit %d", code)
