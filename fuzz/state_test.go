@@ -682,13 +682,7 @@ func TestShardsMergeSeenNight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var dirs []string
-	for i := range 2 {
-		c := testConfig(t, 40)
-		c.Seed, c.State, c.Night, c.Shard = 1, state, "2026-03-02", Shard{I: i, N: 2}
-		mustRun(t, c)
-		dirs = append(dirs, c.Dir)
-	}
+	dirs := nightShards(t, state, "2026-03-02", 1, nil)
 	rep, _, _, err := MergeNight(dirs, MergeOptions{State: state})
 	if err != nil {
 		t.Fatalf("merge: %v", err)
@@ -696,6 +690,24 @@ func TestShardsMergeSeenNight(t *testing.T) {
 	if rep.Seen != 40 || rep.Graphs != 0 {
 		t.Errorf("merged: %d seen, %d graphs run; want 40 seen, 0 run", rep.Seen, rep.Graphs)
 	}
+}
+
+// nightShards runs the two shards of night date on state, 40 graphs of
+// seed, change applied to each shard's config (nil: none), and returns
+// their directories.
+func nightShards(t *testing.T, state *State, date string, seed uint64, change func(*Config)) []string {
+	t.Helper()
+	var dirs []string
+	for i := range 2 {
+		c := testConfig(t, 40)
+		c.Seed, c.State, c.Night, c.Shard = seed, state, date, Shard{I: i, N: 2}
+		if change != nil {
+			change(&c)
+		}
+		mustRun(t, c)
+		dirs = append(dirs, c.Dir)
+	}
+	return dirs
 }
 
 // TestTriageEditedBeforeTheMerge: a triage line added while a night's
@@ -710,13 +722,7 @@ func TestTriageEditedBeforeTheMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var dirs []string
-	for i := range 2 {
-		c := testConfig(t, 40)
-		c.Seed, c.State, c.Night, c.Shard, c.Inject = 2, state, "2026-03-02", Shard{I: i, N: 2}, []string{"swap-arms"}
-		mustRun(t, c)
-		dirs = append(dirs, c.Dir)
-	}
+	dirs := nightShards(t, state, "2026-03-02", 2, swap)
 	const sig = "exec:trace-mismatch"
 	if err := os.WriteFile(filepath.Join(base, StateTriageFile), []byte("ignored "+sig+" planted on purpose\n"), 0o644); err != nil {
 		t.Fatal(err)

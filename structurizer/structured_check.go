@@ -1066,12 +1066,7 @@ func declarersAndPreds(f *Func) (mergeOf, contOf, preds []int) {
 // declarersPredsAndConds is declarersAndPreds, and the conditionals that
 // declare a selection merge (isCond) in block order, in the same sweep.
 func declarersPredsAndConds(f *Func) (mergeOf, contOf, preds, conds []int) {
-	n := len(f.Blocks)
-	perBlock := make([]int, 3*n)
-	mergeOf, contOf, preds = perBlock[:n:n], perBlock[n:2*n:2*n], perBlock[2*n:]
-	for b := range perBlock[:2*n] {
-		perBlock[b] = -1
-	}
+	mergeOf, contOf, preds = declarerArrays(len(f.Blocks))
 	conds = []int{}
 	for b := range f.Blocks {
 		blk := &f.Blocks[b]
@@ -1088,6 +1083,17 @@ func declarersPredsAndConds(f *Func) (mergeOf, contOf, preds, conds []int) {
 		}
 	}
 	return mergeOf, contOf, preds, conds
+}
+
+// declarerArrays is room for declarersAndPreds' results on n blocks,
+// carved from one allocation: mergeOf and contOf all -1, preds all 0.
+func declarerArrays(n int) (mergeOf, contOf, preds []int) {
+	perBlock := make([]int, 3*n)
+	mergeOf, contOf, preds = perBlock[:n:n], perBlock[n:2*n:2*n], perBlock[2*n:]
+	for b := range perBlock[:2*n] {
+		perBlock[b] = -1
+	}
+	return mergeOf, contOf, preds
 }
 
 // predCounts is the number of branch edges into each block of f.

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // TestLevelSuccsListedInOrder: newLevelWalk lists every node's level
@@ -15,14 +17,7 @@ import (
 func TestLevelSuccsListedInOrder(t *testing.T) {
 	for _, sh := range shapes {
 		g := sh.make(rand.New(rand.NewPCG(300, 1)), 300)
-		w := newWork(g, Options{})
-		w.input = factsOf(g)
-		if _, err := w.passIrreducible(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.passLoops(); err != nil {
-			t.Fatal(err)
-		}
+		w := loopsPassed(t, g)
 		lw := newLevelWalk(w)
 		next := int32(0)
 		for x := range w.nodes {
@@ -44,14 +39,7 @@ func TestTwiceScanPairs(t *testing.T) {
 	pairs := 0
 	for seed := range uint64(40) {
 		g := randomReducible(rand.New(rand.NewPCG(seed, 2)), 200)
-		w := newWork(g, Options{})
-		w.input = factsOf(g)
-		if _, err := w.passIrreducible(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.passLoops(); err != nil {
-			t.Fatal(err)
-		}
+		w := loopsPassed(t, g)
 		lv := newLevels(w)
 		for x := range w.nodes {
 			for _, s := range w.nodes[x].succs {
@@ -73,14 +61,7 @@ func TestTwiceScanPairs(t *testing.T) {
 func TestLevelPredsFromRoom(t *testing.T) {
 	for _, sh := range shapes {
 		g := sh.make(rand.New(rand.NewPCG(400, 1)), 400)
-		w := newWork(g, Options{})
-		w.input = factsOf(g)
-		if _, err := w.passIrreducible(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.passLoops(); err != nil {
-			t.Fatal(err)
-		}
+		w := loopsPassed(t, g)
 		lw := newLevelWalk(w)
 		for _, root := range lw.entries {
 			lw.postOrder(root)
@@ -113,14 +94,7 @@ func TestLevelsFunctionEntry(t *testing.T) {
 	for _, sh := range shapes {
 		for seed := range uint64(3) {
 			g := sh.make(rand.New(rand.NewPCG(seed, 3)), 200)
-			w := newWork(g, Options{})
-			w.input = factsOf(g)
-			if _, err := w.passIrreducible(); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := w.passLoops(); err != nil {
-				t.Fatal(err)
-			}
+			w := loopsPassed(t, g)
 			want := 1
 			if e := w.nodes[wEntry].succs; len(e) != 1 || e[0] != 1 || w.nodes[1].kind != wPlain {
 				want = wEntry
@@ -139,4 +113,19 @@ func TestLevelsFunctionEntry(t *testing.T) {
 	if kinds[1] == 0 || kinds[wEntry] == 0 {
 		t.Fatalf("entries found %v: want graphs of both kinds", kinds)
 	}
+}
+
+// loopsPassed is g's working graph after the irreducible and loops
+// passes, as the selections pass gets it.
+func loopsPassed(t *testing.T, g *cfg.Graph) *work {
+	t.Helper()
+	w := newWork(g, Options{})
+	w.input = factsOf(g)
+	if _, err := w.passIrreducible(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.passLoops(); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }

@@ -78,12 +78,7 @@ func oneBlockLoops(f *Func) bool {
 // function is larger than a cache and each sweep of it reads all its
 // blocks from memory.
 func oneBlockScan(f *Func) (heads, mergeOf, contOf, preds []int) {
-	n := len(f.Blocks)
-	perBlock := make([]int, 3*n)
-	mergeOf, contOf, preds = perBlock[:n:n], perBlock[n:2*n:2*n], perBlock[2*n:]
-	for b := range perBlock[:2*n] {
-		perBlock[b] = -1
-	}
+	mergeOf, contOf, preds = declarerArrays(len(f.Blocks))
 	for b := range f.Blocks {
 		blk := &f.Blocks[b]
 		if m := &blk.Merge; m.Kind != NoMerge {
