@@ -1070,19 +1070,26 @@ func declarersPredsAndConds(f *Func) (mergeOf, contOf, preds, conds []int) {
 	conds = []int{}
 	for b := range f.Blocks {
 		blk := &f.Blocks[b]
-		if m := &blk.Merge; m.Kind != NoMerge {
-			mergeOf[m.Merge] = b
-			if m.Kind == LoopMerge {
-				contOf[m.Continue] = b
-			} else if isCond(blk) {
-				conds = append(conds, b)
-			}
-		}
-		for _, t := range blk.Term.To {
-			preds[t]++
+		noteDeclarer(mergeOf, contOf, preds, b, blk)
+		if blk.Merge.Kind == SelectionMerge && isCond(blk) {
+			conds = append(conds, b)
 		}
 	}
 	return mergeOf, contOf, preds, conds
+}
+
+// noteDeclarer notes block b (blk) in declarersAndPreds' results: what
+// it declares and the edges it adds to its targets' counts.
+func noteDeclarer(mergeOf, contOf, preds []int, b int, blk *Block) {
+	if m := &blk.Merge; m.Kind != NoMerge {
+		mergeOf[m.Merge] = b
+		if m.Kind == LoopMerge {
+			contOf[m.Continue] = b
+		}
+	}
+	for _, t := range blk.Term.To {
+		preds[t]++
+	}
 }
 
 // declarerArrays is room for declarersAndPreds' results on n blocks,

@@ -80,16 +80,7 @@ func oneBlockLoops(f *Func) bool {
 func oneBlockScan(f *Func) (heads, mergeOf, contOf, preds []int) {
 	mergeOf, contOf, preds = declarerArrays(len(f.Blocks))
 	for b := range f.Blocks {
-		blk := &f.Blocks[b]
-		if m := &blk.Merge; m.Kind != NoMerge {
-			mergeOf[m.Merge] = b
-			if m.Kind == LoopMerge {
-				contOf[m.Continue] = b
-			}
-		}
-		for _, t := range blk.Term.To {
-			preds[t]++
-		}
+		noteDeclarer(mergeOf, contOf, preds, b, &f.Blocks[b])
 		if oneBlockShape(f, b) {
 			heads = append(heads, b)
 		}
