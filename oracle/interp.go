@@ -208,9 +208,47 @@ func loadWith(m *spirv.Module, s *interpScratch) (*Program, error) {
 // scanModule is Load's reading of the module: its functions, blocks,
 // constants, variables and label tables, and every id's uses (idUse).
 func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
-	bound, err := tableBound(m)
+	sc, err := newProgramScan(m, s)
 	if err != nil {
 		return nil, idUse{}, err
+	}
+	for k := range m.Insts {
+		if err := sc.inst(k); err != nil {
+			return nil, idUse{}, err
+		}
+	}
+	sc.body.close(m.Insts)
+	if err := sc.bindGlobals(); err != nil {
+		return nil, idUse{}, err
+	}
+	if err := sc.finish(); err != nil {
+		return nil, idUse{}, err
+	}
+	return sc.p, sc.uses, nil
+}
+
+// programScan is the state of one scanModule: the program it fills, the
+// uses it counts, the word and array types seen so far, and the function
+// and block being read.
+type programScan struct {
+	m            *spirv.Module
+	s            *interpScratch
+	p            *Program
+	uses         idUse
+	words        map[uint32]bool   // 32-bit integer types
+	arrays       map[uint32]uint32 // array types of words: their length
+	sharedLabels bool              // a label id seen twice: each function gets its own table
+	entryID      uint32
+	cur          *function // nil outside a function
+	body         blockBody // the block being read
+}
+
+// newProgramScan sizes the program's id tables by m's bound, in the memory
+// of s.
+func newProgramScan(m *spirv.Module, s *interpScratch) (*programScan, error) {
+	bound, err := tableBound(m)
+	if err != nil {
+		return nil, err
 	}
 	p := s.program(bound)
 	p.consts = zeroed(s.consts, int(bound)+1)
@@ -219,143 +257,209 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 	for i := range p.at {
 		p.at[i] = -1
 	}
-	words := map[uint32]bool{}    // 32-bit integer types
-	arrays := map[uint32]uint32{} // array types of words: their length
-	sharedLabels := false         // a label id seen twice: each function gets its own table
-	var entryID uint32
-	var cur *function
-	var body blockBody // the block being read
 	uses := idUse{count: zeroed(s.count, int(bound)+1), written: zeroed(s.written, int(bound)+1)}
 	s.count, s.written = uses.count, uses.written
-	for k := range m.Insts {
-		in := &m.Insts[k]
-		ops := in.Operands
-		switch in.Op {
-		case spirv.OpEntryPoint:
-			if len(ops) >= 2 {
-				entryID = ops[1]
+	return &programScan{m: m, s: s, p: p, uses: uses, words: map[uint32]bool{}, arrays: map[uint32]uint32{}}, nil
+}
+
+// inst reads instruction k of the module.
+func (sc *programScan) inst(k int) error {
+	in := &sc.m.Insts[k]
+	switch in.Op {
+	case spirv.OpEntryPoint, spirv.OpDecorate:
+		sc.annotation(in)
+	case spirv.OpConstant, spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpConstantNull:
+		sc.constant(in)
+	case spirv.OpTypeInt, spirv.OpTypeArray, spirv.OpTypePointer:
+		sc.typeDecl(in)
+	case spirv.OpVariable:
+		if sc.cur == nil && len(in.Operands) >= 3 {
+			return sc.globalVariable(in.Operands)
+		}
+		sc.bodyInst(k)
+	case spirv.OpFunction, spirv.OpFunctionParameter, spirv.OpFunctionEnd:
+		return sc.function(in)
+	case spirv.OpLabel:
+		return sc.label(k)
+	default:
+		sc.bodyInst(k)
+	}
+	return nil
+}
+
+// annotation reads the entry point's id, and the bindings and built-ins
+// decorations give.
+func (sc *programScan) annotation(in *spirv.Instruction) {
+	ops, p := in.Operands, sc.p
+	if in.Op == spirv.OpEntryPoint {
+		if len(ops) >= 2 {
+			sc.entryID = ops[1]
+		}
+		return
+	}
+	if len(ops) < 3 {
+		return
+	}
+	switch {
+	case ops[1] == spirv.DecorationBinding:
+		p.bindings[ops[0]] = ops[2]
+	case ops[1] == spirv.DecorationBuiltIn && ops[2] == spirv.BuiltInGlobalInvocationID:
+		p.builtinID = ops[0]
+	case ops[1] == spirv.DecorationBuiltIn && ops[2] == spirv.BuiltInLocalInvocationIndex:
+		p.localID = ops[0]
+	}
+}
+
+// constant reads a scalar, boolean or null constant into the program's
+// module-scope values.
+func (sc *programScan) constant(in *spirv.Instruction) {
+	ops, consts := in.Operands, sc.p.consts
+	if len(ops) < 2 || ops[1] >= uint32(len(consts)) {
+		return
+	}
+	switch in.Op {
+	case spirv.OpConstant:
+		if len(ops) >= 3 {
+			consts[ops[1]] = value{kind: vScalar, u: ops[2]}
+		}
+	case spirv.OpConstantTrue, spirv.OpConstantFalse:
+		consts[ops[1]] = value{kind: vBool, u: b2u(in.Op == spirv.OpConstantTrue)}
+	case spirv.OpConstantNull:
+		consts[ops[1]] = value{kind: vScalar}
+	}
+}
+
+// typeDecl notes the 32-bit integer types, the arrays of them whose length
+// is a constant already read, and the pointers to those arrays.
+func (sc *programScan) typeDecl(in *spirv.Instruction) {
+	ops, p := in.Operands, sc.p
+	switch in.Op {
+	case spirv.OpTypeInt:
+		if len(ops) >= 2 && ops[1] == 32 {
+			sc.words[ops[0]] = true
+		}
+	case spirv.OpTypeArray:
+		if len(ops) >= 3 && sc.words[ops[1]] && ops[2] < uint32(len(p.consts)) && p.consts[ops[2]].kind == vScalar {
+			sc.arrays[ops[0]] = p.consts[ops[2]].u
+		}
+	case spirv.OpTypePointer:
+		if n, ok := sc.arrays[operandAt(ops, 2)]; ok && len(ops) >= 3 {
+			if p.arrayLen == nil {
+				p.arrayLen = map[uint32]uint32{}
 			}
-		case spirv.OpDecorate:
-			if len(ops) >= 3 && ops[1] == spirv.DecorationBinding {
-				p.bindings[ops[0]] = ops[2]
-			}
-			if len(ops) >= 3 && ops[1] == spirv.DecorationBuiltIn && ops[2] == spirv.BuiltInGlobalInvocationID {
-				p.builtinID = ops[0]
-			}
-			if len(ops) >= 3 && ops[1] == spirv.DecorationBuiltIn && ops[2] == spirv.BuiltInLocalInvocationIndex {
-				p.localID = ops[0]
-			}
-		case spirv.OpConstant:
-			if len(ops) >= 3 && ops[1] < uint32(len(p.consts)) {
-				p.consts[ops[1]] = value{kind: vScalar, u: ops[2]}
-			}
-		case spirv.OpTypeInt:
-			if len(ops) >= 2 && ops[1] == 32 {
-				words[ops[0]] = true
-			}
-		case spirv.OpTypeArray:
-			// An array of words whose length is a constant already read.
-			if len(ops) >= 3 && words[ops[1]] && ops[2] < uint32(len(p.consts)) && p.consts[ops[2]].kind == vScalar {
-				arrays[ops[0]] = p.consts[ops[2]].u
-			}
-		case spirv.OpTypePointer:
-			if n, ok := arrays[operandAt(ops, 2)]; ok && len(ops) >= 3 {
-				if p.arrayLen == nil {
-					p.arrayLen = map[uint32]uint32{}
-				}
-				p.arrayLen[ops[0]] = n
-			}
-		case spirv.OpConstantTrue, spirv.OpConstantFalse:
-			if len(ops) >= 2 && ops[1] < uint32(len(p.consts)) {
-				p.consts[ops[1]] = value{kind: vBool, u: b2u(in.Op == spirv.OpConstantTrue)}
-			}
-		case spirv.OpConstantNull:
-			if len(ops) >= 2 && ops[1] < uint32(len(p.consts)) {
-				p.consts[ops[1]] = value{kind: vScalar}
-			}
-		case spirv.OpVariable:
-			if cur == nil && len(ops) >= 3 {
-				if ops[2] == spirv.StorageStorageBuffer {
-					p.globals[ops[1]] = 0 // binding filled below
-				} else if n, ok := p.arrayLen[ops[0]]; ok {
-					if n == 0 || n > maxArrayWords || len(ops) >= 4 {
-						return nil, idUse{}, &UnsupportedError{What: arrayWhat("Private", n, len(ops) >= 4)}
-					}
-					if p.globalLen == nil {
-						p.globalLen = map[uint32]uint32{}
-					}
-					p.globals[ops[1]] = -1 - p.nCells
-					p.globalLen[ops[1]] = n
-					p.nCells += int(n)
-					for range n {
-						p.cellInit = append(p.cellInit, cellInit{})
-					}
-				} else {
-					p.globals[ops[1]] = -1 - p.nCells
-					p.nCells++
-					var ci cellInit
-					if len(ops) >= 4 && ops[3] < uint32(len(p.consts)) {
-						ci = cellInit{set: true, u: p.consts[ops[3]].u}
-					}
-					p.cellInit = append(p.cellInit, ci)
-				}
-			} else if body.b != nil {
-				body.add(m.Insts, k)
-				uses.note(in)
-			}
-		case spirv.OpFunction:
-			if len(ops) < 2 {
-				return nil, idUse{}, fmt.Errorf("OpFunction without a result id")
-			}
-			cur = s.function(ops[1])
-			p.funcs[cur.id] = cur
-		case spirv.OpFunctionParameter:
-			if cur != nil && len(ops) >= 2 {
-				if ops[1] >= uint32(len(p.consts)) {
-					return nil, idUse{}, fmt.Errorf("parameter %%%d of function %%%d beyond the id bound %d", ops[1], cur.id, p.bound)
-				}
-				cur.params = append(cur.params, ops[1])
-				uses.param(ops[1])
-			}
-		case spirv.OpLabel:
-			if cur == nil || len(ops) < 1 {
-				return nil, idUse{}, fmt.Errorf("OpLabel outside a function")
-			}
-			if ops[0] < uint32(len(p.at)) {
-				sharedLabels = sharedLabels || p.at[ops[0]] >= 0
-				p.at[ops[0]] = int32(len(cur.blocks))
-			}
-			body.close(m.Insts)
-			cur.blocks = append(cur.blocks, block{label: ops[0]})
-			body = blockBody{b: &cur.blocks[len(cur.blocks)-1], start: k + 1}
-		case spirv.OpFunctionEnd:
-			cur = nil
-			body.close(m.Insts)
-		default:
-			if body.b != nil {
-				body.add(m.Insts, k)
-				uses.note(in)
-				if spirv.IsTerminator(in.Op) {
-					body.close(m.Insts)
-				}
-			}
+			p.arrayLen[ops[0]] = n
 		}
 	}
-	body.close(m.Insts)
+}
+
+// globalVariable gives a module-scope variable (ops: type, id, storage
+// class, initializer) its place: a storage buffer a binding (filled in by
+// bindGlobals), an array of words its run of private cells, any other
+// variable one cell with its initializer.
+func (sc *programScan) globalVariable(ops []uint32) error {
+	p := sc.p
+	if ops[2] == spirv.StorageStorageBuffer {
+		p.globals[ops[1]] = 0 // binding filled in by bindGlobals
+		return nil
+	}
+	if n, ok := p.arrayLen[ops[0]]; ok {
+		if n == 0 || n > maxArrayWords || len(ops) >= 4 {
+			return &UnsupportedError{What: arrayWhat("Private", n, len(ops) >= 4)}
+		}
+		if p.globalLen == nil {
+			p.globalLen = map[uint32]uint32{}
+		}
+		p.globals[ops[1]] = -1 - p.nCells
+		p.globalLen[ops[1]] = n
+		p.nCells += int(n)
+		for range n {
+			p.cellInit = append(p.cellInit, cellInit{})
+		}
+		return nil
+	}
+	p.globals[ops[1]] = -1 - p.nCells
+	p.nCells++
+	var ci cellInit
+	if len(ops) >= 4 && ops[3] < uint32(len(p.consts)) {
+		ci = cellInit{set: true, u: p.consts[ops[3]].u}
+	}
+	p.cellInit = append(p.cellInit, ci)
+	return nil
+}
+
+// function reads OpFunction (opening a function), OpFunctionParameter and
+// OpFunctionEnd (closing it and its last block).
+func (sc *programScan) function(in *spirv.Instruction) error {
+	ops := in.Operands
+	switch in.Op {
+	case spirv.OpFunction:
+		if len(ops) < 2 {
+			return fmt.Errorf("OpFunction without a result id")
+		}
+		sc.cur = sc.s.function(ops[1])
+		sc.p.funcs[sc.cur.id] = sc.cur
+	case spirv.OpFunctionParameter:
+		if sc.cur != nil && len(ops) >= 2 {
+			if ops[1] >= uint32(len(sc.p.consts)) {
+				return fmt.Errorf("parameter %%%d of function %%%d beyond the id bound %d", ops[1], sc.cur.id, sc.p.bound)
+			}
+			sc.cur.params = append(sc.cur.params, ops[1])
+			sc.uses.param(ops[1])
+		}
+	case spirv.OpFunctionEnd:
+		sc.cur = nil
+		sc.body.close(sc.m.Insts)
+	}
+	return nil
+}
+
+// label opens the block instruction k labels, closing the one before.
+func (sc *programScan) label(k int) error {
+	ops, p, cur := sc.m.Insts[k].Operands, sc.p, sc.cur
+	if cur == nil || len(ops) < 1 {
+		return fmt.Errorf("OpLabel outside a function")
+	}
+	if ops[0] < uint32(len(p.at)) {
+		sc.sharedLabels = sc.sharedLabels || p.at[ops[0]] >= 0
+		p.at[ops[0]] = int32(len(cur.blocks))
+	}
+	sc.body.close(sc.m.Insts)
+	cur.blocks = append(cur.blocks, block{label: ops[0]})
+	sc.body = blockBody{b: &cur.blocks[len(cur.blocks)-1], start: k + 1}
+	return nil
+}
+
+// bodyInst adds instruction k to the open block, if any, closing the
+// block at a terminator.
+func (sc *programScan) bodyInst(k int) {
+	if sc.body.b == nil {
+		return
+	}
+	in := &sc.m.Insts[k]
+	sc.body.add(sc.m.Insts, k)
+	sc.uses.note(in)
+	if spirv.IsTerminator(in.Op) {
+		sc.body.close(sc.m.Insts)
+	}
+}
+
+// bindGlobals gives each storage buffer its binding, and every global
+// variable its module-scope pointer value, so that a lookup is one slice
+// index.
+func (sc *programScan) bindGlobals() error {
+	p := sc.p
 	for id := range p.globals {
 		if p.globals[id] >= 0 {
 			b, ok := p.bindings[id]
 			if !ok {
-				return nil, idUse{}, fmt.Errorf("storage buffer %%%d has no binding", id)
+				return fmt.Errorf("storage buffer %%%d has no binding", id)
 			}
 			p.globals[id] = int(b)
 		}
 	}
-	// Module-scope values every run starts from: constants, and pointers
-	// for the global variables, so a lookup is one slice index.
 	for id, g := range p.globals {
 		if int(id) >= len(p.consts) {
-			return nil, idUse{}, fmt.Errorf("variable %%%d beyond the id bound %d", id, p.bound)
+			return fmt.Errorf("variable %%%d beyond the id bound %d", id, p.bound)
 		}
 		switch {
 		case id == p.builtinID:
@@ -370,20 +474,27 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 			p.consts[id] = value{kind: vPtr, space: spaceCell, index: int32(-1 - g)}
 		}
 	}
-	p.entry = p.funcs[entryID]
+	return nil
+}
+
+// finish checks the entry point and every block's terminator, and gives
+// each function its label table (its own where labels are shared).
+func (sc *programScan) finish() error {
+	p := sc.p
+	p.entry = p.funcs[sc.entryID]
 	if p.entry == nil || len(p.entry.blocks) == 0 {
-		return nil, idUse{}, fmt.Errorf("module has no entry point function")
+		return fmt.Errorf("module has no entry point function")
 	}
 	for _, f := range p.funcs {
 		for _, b := range f.blocks {
 			if len(b.insts) == 0 || !spirv.IsTerminator(b.insts[len(b.insts)-1].Op) {
-				return nil, idUse{}, fmt.Errorf("block %%%d does not end in a terminator", b.label)
+				return fmt.Errorf("block %%%d does not end in a terminator", b.label)
 			}
 		}
 	}
 	for _, f := range p.funcs {
 		f.at = p.at
-		if sharedLabels {
+		if sc.sharedLabels {
 			f.own = make(map[uint32]int32, len(f.blocks))
 			for i, b := range f.blocks {
 				if b.label < uint32(len(p.at)) {
@@ -393,7 +504,7 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 		}
 	}
 	p.labels = len(p.entry.blocks)
-	return p, uses, nil
+	return nil
 }
 
 // resolveProgram gives every block its resolved steps (resolveSteps,
