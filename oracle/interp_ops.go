@@ -65,6 +65,9 @@ func need(in *spirv.Instruction, n int) error {
 	return nil
 }
 
+// exec runs one instruction of a block's body, not its terminator, on
+// the generic path (fastRun runs resolved steps as this does): too few
+// operands is a trap, an instruction outside the subset a harness limit.
 func (m *Machine) exec(in *spirv.Instruction) error {
 	ops := in.Operands
 	switch in.Op {
@@ -79,28 +82,7 @@ func (m *Machine) exec(in *spirv.Instruction) error {
 		if err := need(in, 3); err != nil {
 			return err
 		}
-		if n, ok := m.p.arrayLen[ops[0]]; ok {
-			if n == 0 || n > maxArrayWords || len(ops) >= 4 {
-				return &UnsupportedError{What: arrayWhat("Function", n, len(ops) >= 4)}
-			}
-			idx := len(m.cells)
-			for range n {
-				m.cells = append(m.cells, 0)
-				m.defined = append(m.defined, false)
-			}
-			return m.set(ops[1], value{kind: vPtr, space: spaceArray, index: int32(idx), u: n})
-		}
-		m.cells = append(m.cells, 0)
-		m.defined = append(m.defined, len(ops) >= 4)
-		idx := len(m.cells) - 1
-		if len(ops) >= 4 {
-			v, err := m.scalar(ops[3])
-			if err != nil {
-				return err
-			}
-			m.cells[idx] = v
-		}
-		return m.set(ops[1], value{kind: vPtr, space: spaceCell, index: int32(idx)})
+		return m.variable(ops)
 	case spirv.OpLoad:
 		if err := need(in, 3); err != nil {
 			return err
@@ -128,53 +110,19 @@ func (m *Machine) exec(in *spirv.Instruction) error {
 		if err := need(in, 4); err != nil {
 			return err
 		}
-		v, err := m.ref(ops[2])
-		if err != nil {
-			return err
-		}
-		if v.kind != vVec || ops[3] > 2 {
-			return &TrapError{"OpCompositeExtract of a non-vector"}
-		}
-		x := uint32(0)
-		if ops[3] == 0 {
-			x = v.u
-		}
-		return m.set(ops[1], scalarV(x))
+		return m.compositeExtract(ops)
 	case spirv.OpSelect:
 		if err := need(in, 5); err != nil {
 			return err
 		}
-		c, err := m.scalar(ops[2])
-		if err != nil {
-			return err
-		}
-		pick := ops[4]
-		if c != 0 {
-			pick = ops[3]
-		}
-		v, err := m.ref(pick)
-		if err != nil {
-			return err
-		}
-		return m.set(ops[1], *v)
+		return m.selectInst(ops)
 	case spirv.OpFunctionCall:
 		return m.callInst(ops)
 	case spirv.OpAtomicIAdd:
 		if err := need(in, 6); err != nil {
 			return err
 		}
-		old, err := m.load(ops[2])
-		if err != nil {
-			return err
-		}
-		add, err := m.scalar(ops[5])
-		if err != nil {
-			return err
-		}
-		if err := m.storeValue(ops[2], scalarV(old.u+add)); err != nil {
-			return err
-		}
-		return m.set(ops[1], old)
+		return m.atomicIAdd(ops)
 	case spirv.OpCopyObject:
 		if err := need(in, 3); err != nil {
 			return err
@@ -188,19 +136,7 @@ func (m *Machine) exec(in *spirv.Instruction) error {
 		if err := need(in, 3); err != nil {
 			return err
 		}
-		a, err := m.scalar(ops[2])
-		if err != nil {
-			return err
-		}
-		switch in.Op {
-		case spirv.OpNot:
-			return m.set(ops[1], scalarV(^a))
-		case spirv.OpSNegate:
-			return m.set(ops[1], scalarV(-a))
-		case spirv.OpBitcast: // between 32-bit integer types: the same word
-			return m.set(ops[1], scalarV(a))
-		}
-		return m.set(ops[1], boolV(a == 0))
+		return m.unary(in.Op, ops)
 	}
 	if !isBinary(in.Op) {
 		// Unknown to the interpreter whatever its operands: a harness
@@ -210,6 +146,110 @@ func (m *Machine) exec(in *spirv.Instruction) error {
 	if err := need(in, 4); err != nil {
 		return err
 	}
+	return m.binaryInst(in.Op, ops)
+}
+
+// variable makes a function-scope variable (ops: type, id, storage class,
+// initializer): an array of words its run of cells, undefined, any other
+// variable one cell, defined where it has an initializer.
+func (m *Machine) variable(ops []uint32) error {
+	if n, ok := m.p.arrayLen[ops[0]]; ok {
+		if n == 0 || n > maxArrayWords || len(ops) >= 4 {
+			return &UnsupportedError{What: arrayWhat("Function", n, len(ops) >= 4)}
+		}
+		idx := len(m.cells)
+		for range n {
+			m.cells = append(m.cells, 0)
+			m.defined = append(m.defined, false)
+		}
+		return m.set(ops[1], value{kind: vPtr, space: spaceArray, index: int32(idx), u: n})
+	}
+	m.cells = append(m.cells, 0)
+	m.defined = append(m.defined, len(ops) >= 4)
+	idx := len(m.cells) - 1
+	if len(ops) >= 4 {
+		v, err := m.scalar(ops[3])
+		if err != nil {
+			return err
+		}
+		m.cells[idx] = v
+	}
+	return m.set(ops[1], value{kind: vPtr, space: spaceCell, index: int32(idx)})
+}
+
+// compositeExtract reads component ops[3] of the invocation id vector
+// ops[2] (its y and z are 0).
+func (m *Machine) compositeExtract(ops []uint32) error {
+	v, err := m.ref(ops[2])
+	if err != nil {
+		return err
+	}
+	if v.kind != vVec || ops[3] > 2 {
+		return &TrapError{"OpCompositeExtract of a non-vector"}
+	}
+	x := uint32(0)
+	if ops[3] == 0 {
+		x = v.u
+	}
+	return m.set(ops[1], scalarV(x))
+}
+
+// selectInst runs OpSelect: ops[3] where the condition ops[2] holds,
+// else ops[4].
+func (m *Machine) selectInst(ops []uint32) error {
+	c, err := m.scalar(ops[2])
+	if err != nil {
+		return err
+	}
+	pick := ops[4]
+	if c != 0 {
+		pick = ops[3]
+	}
+	v, err := m.ref(pick)
+	if err != nil {
+		return err
+	}
+	return m.set(ops[1], *v)
+}
+
+// atomicIAdd adds ops[5] to the word ops[2] points to, the result the
+// word before (one invocation at a time: no other runs between).
+func (m *Machine) atomicIAdd(ops []uint32) error {
+	old, err := m.load(ops[2])
+	if err != nil {
+		return err
+	}
+	add, err := m.scalar(ops[5])
+	if err != nil {
+		return err
+	}
+	if err := m.storeValue(ops[2], scalarV(old.u+add)); err != nil {
+		return err
+	}
+	return m.set(ops[1], old)
+}
+
+// unary runs the one-operand instructions: OpNot, OpSNegate, OpBitcast
+// (between 32-bit integer types: the same word) and OpLogicalNot.
+func (m *Machine) unary(op spirv.Op, ops []uint32) error {
+	a, err := m.scalar(ops[2])
+	if err != nil {
+		return err
+	}
+	switch op {
+	case spirv.OpNot:
+		return m.set(ops[1], scalarV(^a))
+	case spirv.OpSNegate:
+		return m.set(ops[1], scalarV(-a))
+	case spirv.OpBitcast:
+		return m.set(ops[1], scalarV(a))
+	}
+	return m.set(ops[1], boolV(a == 0))
+}
+
+// binaryInst runs a two-operand instruction (binary) on ops[2] and
+// ops[3].
+func (m *Machine) binaryInst(op spirv.Op, ops []uint32) error {
 	a, err := m.scalar(ops[2])
 	if err != nil {
 		return err
@@ -218,7 +258,7 @@ func (m *Machine) exec(in *spirv.Instruction) error {
 	if err != nil {
 		return err
 	}
-	u, isBool, err := binary(in.Op, a, b)
+	u, isBool, err := binary(op, a, b)
 	if err != nil {
 		return err
 	}
