@@ -39,12 +39,19 @@ type Declined struct {
 // with it.
 type DeclinedReason struct {
 	Outcome string `json:"outcome"` // refused or unsupported
-	Reason  string `json:"reason"`  // normalized; "(none given)" for an empty one
-	Graphs  int    `json:"graphs"`
+	// Reason is the reason as every graph of the group gave it (cfgfuzz's
+	// own "more than 6 blocks" for a declared max_blocks), or normalized
+	// where their texts differ ("graph of N blocks"); "(none given)" for
+	// an empty one.
+	Reason string `json:"reason"`
+	Graphs int    `json:"graphs"`
 	// First is the lowest-index graph declined with it, Replay the
 	// command that prints it and runs `cfgfuzz check` on it.
 	First  Example `json:"first"`
 	Replay string  `json:"replay,omitempty"`
+
+	given string // the reason as the graphs gave it, while they agree
+	mixed bool   // the graphs gave it in different words
 }
 
 // declinedKey identifies a reason.
@@ -58,13 +65,23 @@ type declinedTally struct {
 }
 
 // declinedReason is the normalized reason a result declined with
-// outcome gives, without a leading "OUTCOME: " that repeats the outcome
-// (an unsupported answer's "unsupported: switches"), its control and
-// formatting characters escaped (PrintableLine): the same text in
-// report.json as on a terminal.
+// outcome gives (declinedText), which groups the graphs.
 func declinedReason(outcome, detail string) string {
-	r := PrintableLine(oracle.NormalizeReason(detail))
-	r = strings.TrimSpace(strings.TrimPrefix(r, outcome+":"))
+	return declinedText(outcome, oracle.NormalizeReason(detail))
+}
+
+// declinedGiven is the reason as the result gave it (declinedText): its
+// first line, cut where a normalized one is.
+func declinedGiven(outcome, detail string) string {
+	return declinedText(outcome, oracle.ClipReason(detail))
+}
+
+// declinedText is reason r without a leading "OUTCOME: " that repeats
+// the outcome (an unsupported answer's "unsupported: switches"), its
+// control and formatting characters escaped (PrintableLine): the same
+// text in report.json as on a terminal.
+func declinedText(outcome, r string) string {
+	r = strings.TrimSpace(strings.TrimPrefix(PrintableLine(r), outcome+":"))
 	if r == "" {
 		return "(none given)"
 	}
@@ -91,6 +108,11 @@ func (t *declinedTally) add(s *Settings, r *Record) {
 		d = &DeclinedReason{Outcome: out, Reason: k.reason, First: exampleOf(s, r, "")}
 		t.byKey[k] = d
 	}
+	if given := declinedGiven(out, r.Current.Detail); d.Graphs == 0 {
+		d.given = given
+	} else if given != d.given {
+		d.mixed = true
+	}
 	d.Graphs++
 	if r.Index < d.First.Index {
 		d.First = exampleOf(s, r, "")
@@ -109,6 +131,9 @@ func (t *declinedTally) report() *Declined {
 	}
 	d := &Declined{}
 	for _, r := range t.byKey {
+		if !r.mixed {
+			r.Reason = r.given // every graph gave this text
+		}
 		d.Reasons = append(d.Reasons, *r)
 	}
 	slices.SortFunc(d.Reasons, func(a, b DeclinedReason) int {

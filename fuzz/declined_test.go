@@ -69,3 +69,35 @@ func TestDeclinedSummary(t *testing.T) {
 		t.Errorf("none declined: %q", got)
 	}
 }
+
+// TestDeclinedReasonAsGiven: a group whose graphs all gave one text (a
+// declared max_blocks: "more than 6 blocks") is listed by that text; a
+// group whose texts differ only in their numbers, by the normalized one.
+func TestDeclinedReasonAsGiven(t *testing.T) {
+	s := &Settings{}
+	var tally declinedTally
+	for i, detail := range []string{
+		"unsupported: more than 6 blocks", "unsupported: more than 6 blocks",
+		"graph of 12 blocks\nsecond line", "graph of 40 blocks",
+		"switch of 9 cases\nat block 3", "switch of 9 cases\nat block 7",
+	} {
+		out := OutUnsupported
+		if i >= 2 {
+			out = OutRefused
+		}
+		tally.add(s, &Record{Index: i, Current: SideResult{Outcome: out, Detail: detail}})
+	}
+	got := map[string]int{}
+	for _, r := range tally.report().Reasons {
+		got[r.Outcome+": "+r.Reason] = r.Graphs
+	}
+	want := map[string]int{"unsupported: more than 6 blocks": 2, "refused: graph of N blocks": 2, "refused: switch of 9 cases": 2}
+	if len(got) != len(want) {
+		t.Fatalf("reasons %v, want %v", got, want)
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("reasons %v, want %q with %d graphs", got, k, n)
+		}
+	}
+}

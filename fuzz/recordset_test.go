@@ -49,35 +49,52 @@ func reportOfAll(s Settings, recs []Record) *Report {
 }
 
 // declinedOfAll is the Declined of records recs (in index order), the
-// obvious way: every declined record's reason in a list, the list
-// sorted, and each run of one reason counted, its first record its
-// example.
+// obvious way: every declined record's normalized reason in a list, the
+// list sorted, and each run of one reason counted, its first record its
+// example, and shown as given where every record of the run gave it
+// alike.
 func declinedOfAll(s Settings, recs []Record) *Declined {
-	var all []DeclinedReason
+	type entry struct {
+		DeclinedReason
+		given string
+	}
+	var all []entry
 	for i := range recs {
 		r := &recs[i]
 		if (r.Current.Outcome == OutRefused || r.Current.Outcome == OutUnsupported) && !r.Skipped && !r.Seen {
-			all = append(all, DeclinedReason{Outcome: r.Current.Outcome, Reason: declinedReason(r.Current.Outcome, r.Current.Detail), Graphs: 1, First: exampleOf(&s, r, "")})
+			out := r.Current.Outcome
+			all = append(all, entry{DeclinedReason{Outcome: out, Reason: declinedReason(out, r.Current.Detail), Graphs: 1, First: exampleOf(&s, r, "")}, declinedGiven(out, r.Current.Detail)})
 		}
 	}
-	slices.SortStableFunc(all, func(a, b DeclinedReason) int {
+	slices.SortStableFunc(all, func(a, b entry) int {
 		return cmp.Or(cmp.Compare(a.Outcome, b.Outcome), cmp.Compare(a.Reason, b.Reason))
 	})
-	var d Declined
-	for _, r := range all {
-		if n := len(d.Reasons); n > 0 && d.Reasons[n-1].Outcome == r.Outcome && d.Reasons[n-1].Reason == r.Reason {
-			d.Reasons[n-1].Graphs++
+	var groups [][]entry // by outcome and normalized reason
+	for _, e := range all {
+		if n := len(groups); n > 0 && groups[n-1][0].Outcome == e.Outcome && groups[n-1][0].Reason == e.Reason {
+			groups[n-1] = append(groups[n-1], e)
 			continue
+		}
+		groups = append(groups, []entry{e})
+	}
+	if len(groups) == 0 {
+		return nil
+	}
+	if len(groups) > maxDeclinedReasons {
+		return &Declined{TooMany: true}
+	}
+	var d Declined
+	for _, g := range groups {
+		r := g[0].DeclinedReason
+		r.Graphs = len(g)
+		if !slices.ContainsFunc(g, func(e entry) bool { return e.given != g[0].given }) {
+			r.Reason = g[0].given // every graph gave the same text
 		}
 		d.Reasons = append(d.Reasons, r)
 	}
-	if len(d.Reasons) == 0 {
-		return nil
-	}
-	if len(d.Reasons) > maxDeclinedReasons {
-		return &Declined{TooMany: true}
-	}
-	slices.SortStableFunc(d.Reasons, func(a, b DeclinedReason) int { return b.Graphs - a.Graphs })
+	slices.SortFunc(d.Reasons, func(a, b DeclinedReason) int {
+		return cmp.Or(b.Graphs-a.Graphs, cmp.Compare(a.Outcome, b.Outcome), cmp.Compare(a.Reason, b.Reason))
+	})
 	return &d
 }
 

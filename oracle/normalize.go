@@ -115,6 +115,13 @@ func NormalizeReason(text string) string {
 	return clip(text, ReasonLimit)
 }
 
+// ClipReason is s cut as a normalized reason is, without the rules: the
+// first line of a reason kept as given, as long as a signature's.
+func ClipReason(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return clip(strings.ReplaceAll(line, "\x00", ""), ReasonLimit)
+}
+
 // clip is s as valid UTF-8 (a broken sequence becomes U+FFFD, as JSON
 // writes it), trimmed and cut at n bytes without splitting a character:
 // a signature reads back from report.json and the state as it was made.
