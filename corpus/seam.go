@@ -10,7 +10,6 @@ package corpus
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -100,7 +99,7 @@ func rerunSeam(fn StructurizeFunc) oracle.StructurizeFunc {
 		case s.Err != nil: // a harness error, as on a first run (Judge)
 			return nil, oracle.ResultInfo{}, &oracle.RerunHarnessError{Detail: s.Err.Error()}
 		case s.Unsupported: // meta does not check what the side does not serve
-			return nil, oracle.ResultInfo{}, fmt.Errorf("%w: %s", oracle.ErrUnsupported, s.Detail)
+			return nil, oracle.ResultInfo{}, oracle.Unsupported(s.Detail)
 		case s.Failure != "":
 			return nil, oracle.ResultInfo{}, &oracle.RerunFailure{Signature: s.Failure, Detail: s.Detail}
 		}

@@ -431,7 +431,7 @@ func (w *worker) structurizeForSeam(side Side, opt proto.Options, g *cfg.Graph) 
 		mod, err := ModuleFor(a, opt)
 		return mod, InfoOf(a, opt, took), err
 	case OutUnsupported:
-		return nil, oracle.ResultInfo{}, fmt.Errorf("%w: %s", oracle.ErrUnsupported, a.Reason)
+		return nil, oracle.ResultInfo{}, oracle.Unsupported(a.Reason)
 	}
 	out, sig, detail := classifyAnswer(a)
 	if out == OutError { // a harness error, as on a first run (judge)

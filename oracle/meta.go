@@ -67,6 +67,13 @@ const (
 // have switches it did not have).
 var ErrUnsupported = errors.New("unsupported by the structurizer")
 
+// Unsupported is ErrUnsupported with the structurizer's reason, less a
+// leading "unsupported:" that would repeat it.
+func Unsupported(reason string) error {
+	r := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(reason), "unsupported:"))
+	return fmt.Errorf("%w: %s", ErrUnsupported, r)
+}
+
 // metaRounds is the colour refinement depth of the isomorphism test.
 const metaRounds = 4
 

@@ -162,3 +162,17 @@ func TestMetaSaysWhatItCouldNotTest(t *testing.T) {
 
 // isOne says whether g is the one-block graph idempotence also asks for.
 func isOne(g *cfg.Graph) bool { return g.Len() == 1 && len(g.Succs[0]) == 0 }
+
+// TestUnsupportedSaysItOnce: the structurizer's reason follows
+// ErrUnsupported's words without repeating "unsupported".
+func TestUnsupportedSaysItOnce(t *testing.T) {
+	for reason, want := range map[string]string{
+		"unsupported: more than 6 blocks": "unsupported by the structurizer: more than 6 blocks",
+		"switches":                        "unsupported by the structurizer: switches",
+	} {
+		err := Unsupported(reason)
+		if !errors.Is(err, ErrUnsupported) || err.Error() != want {
+			t.Errorf("Unsupported(%q) = %q (errors.Is %v), want %q", reason, err, errors.Is(err, ErrUnsupported), want)
+		}
+	}
+}
