@@ -4,19 +4,22 @@
 // blocks (BenchmarkShapes: each size reports ns/block and its time over
 // the previous size's, x-prev; near-linear is x-prev about 10; and the
 // same from the process's CPU time, cpu-ns/block and cpu-x-prev, steadier
-// on a shared machine). A fixed count of iterations (-benchtime 3x) times
-// the first structurizations on a young heap, which run faster per block
-// at 10k than many do, so its x-prev is higher than a duration's
-// (-benchtime 3s: dozens of iterations at 10k, a few at 100k), which
-// measures the steady state; BENCHMARKS.md gives both. The graphs
-// come from this package's own generators (package gen's generator takes
-// minutes to draw a 10,000-block graph); gen's graphs are used for the
-// smoke test.
+// on a shared machine). Each size starts from the heap a fresh process
+// has (freshHeap), grown by one untimed run to that size's working set,
+// and times the runs after it (-benchtime 3s: dozens at 10k, a few at
+// 100k): what the previous size or shape left mapped would otherwise
+// spare a 10k run, which fits in it, the page faults a 100k run that
+// outgrows it takes, and x-prev would depend on the order the benchmarks
+// ran in. The graphs come from this package's own generators (package
+// gen's generator takes minutes to draw a 10,000-block graph); gen's
+// graphs are used for the smoke test.
 package structurizer
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/gen"
@@ -66,6 +69,10 @@ func BenchmarkShapes(b *testing.B) {
 			for _, n := range []int{1000, 10000, 100000} {
 				b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
 					g := sh.make(rand.New(rand.NewPCG(uint64(n), 1)), n)
+					freshHeap()
+					if _, err := Structurize(g, Options{}); err != nil { // grows the heap to this size's
+						b.Fatal(err)
+					}
 					b.ResetTimer()
 					cpu := cpuTime()
 					var res *Result
@@ -96,6 +103,13 @@ func BenchmarkShapes(b *testing.B) {
 			}
 		})
 	}
+}
+
+// freshHeap collects the garbage and returns the memory the heap holds
+// free to the operating system, as a fresh process would start without it.
+func freshHeap() {
+	runtime.GC()
+	debug.FreeOSMemory()
 }
 
 // TestStructuredScaleSmoke structurizes one large graph (a quick guard
