@@ -100,6 +100,9 @@ func replayClean(r *Regression, opt ReplayOptions) ReplayCase {
 	switch {
 	case err != nil:
 		c.Status, c.Got = CaseError, err.Error()
+	case o.Unsupported != "":
+		// Not sent, so not judged: no pass, as check counts it.
+		c.Status, c.Got, c.Detail = CaseFail, SigUnsupported, o.Unsupported
 	case !o.Failed():
 		c.Got = CasePass
 		c.Status = pick(expectFail, CaseFail, CasePass)
