@@ -116,6 +116,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer, builds
 	pos := fs.Args()
 	if len(pos) > 1 {
 		fs.Usage()
+		fmt.Fprintf(stderr, "cfgfuzz regress: want one DIR or FILE (a directory replays every *.cfg in it), got %d: %s\n", len(pos), strings.Join(pos, " "))
 		return exitUsage
 	}
 	dir, err := "", error(nil)
