@@ -94,6 +94,16 @@ func JudgeGraph(c Config, g *cfg.Graph) (SideResult, error) {
 	return r, nil
 }
 
+// notAncestorError says that good is not an ancestor of bad, and that
+// the two look swapped where bad is an ancestor of good.
+func notAncestorError(repo, good, bad string) error {
+	msg := fmt.Sprintf("the good commit %s is not an ancestor of the bad one %s", good[:12], bad[:12])
+	if _, err := git(repo, "merge-base", "--is-ancestor", bad, good); err == nil {
+		msg += "; the bad one is an ancestor of the good one: are --good and --bad swapped?"
+	}
+	return errors.New(msg)
+}
+
 // Bisect finds the first commit after opt.Good, on the first-parent chain
 // to opt.Bad, whose verdict differs from opt.Good's.
 func Bisect(opt BisectOptions) (*BisectResult, error) {
@@ -110,7 +120,7 @@ func Bisect(opt BisectOptions) (*BisectResult, error) {
 		return nil, fmt.Errorf("--bad: %w", err)
 	}
 	if _, err := git(bo.Repo, "merge-base", "--is-ancestor", res.Good, res.Bad); err != nil {
-		return nil, fmt.Errorf("the good commit %s is not an ancestor of the bad one %s", res.Good[:12], res.Bad[:12])
+		return nil, notAncestorError(bo.Repo, res.Good, res.Bad)
 	}
 	commits, err := firstParentPath(bo.Repo, res.Good, res.Bad)
 	if err != nil {

@@ -156,6 +156,38 @@ func TestBisectRefusesEndsWithTheSameVerdict(t *testing.T) {
 	}
 }
 
+// TestBisectSaysEndsLookSwapped: a good commit that is no ancestor of the
+// bad one is refused before anything is built, and where the bad one is
+// an ancestor of the good one, the message asks whether they are swapped.
+func TestBisectSaysEndsLookSwapped(t *testing.T) {
+	repo, commits := tableRepo(t, 2)
+	side := exec.Command("sh", "-c", "git checkout -q "+commits[0]+" && git -c user.name=t -c user.email=t@t.invalid -c commit.gpgsign=false commit -q --allow-empty -m side && git rev-parse HEAD")
+	side.Dir = repo
+	out, err := side.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sibling := strings.TrimSpace(string(out)) // of commits[1]: neither is the other's ancestor
+	for _, c := range []struct {
+		good, bad string
+		swapped   bool
+	}{{commits[2], commits[0], true}, {sibling, commits[1], false}} {
+		_, err := Bisect(BisectOptions{Good: c.good, Bad: c.bad, Repo: repo,
+			SpecOf:  func(c string) Spec { return Spec{Kind: SpecRepo, Repo: repo, Rev: c} },
+			Resolve: ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Serve: "cat"}},
+			Judge: func(SideFactory) (SideResult, error) {
+				t.Fatal("judged a commit")
+				return SideResult{}, nil
+			}})
+		if err == nil {
+			t.Fatalf("good %s, bad %s: no error", c.good, c.bad)
+		}
+		if got := strings.Contains(err.Error(), "swapped?"); got != c.swapped || !strings.Contains(err.Error(), "is not an ancestor of the bad one") {
+			t.Errorf("good %s, bad %s: %v; want the swap asked about: %v", c.good, c.bad, err, c.swapped)
+		}
+	}
+}
+
 func TestNextProbe(t *testing.T) {
 	for _, c := range []struct {
 		lo, hi  int
