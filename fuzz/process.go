@@ -26,6 +26,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/internal/procgroup"
@@ -634,7 +635,26 @@ func (p *Process) answer(line []byte, id int64, blocks int) Answer {
 	if v := checkResponse(&resp, blocks); v.broken() {
 		return p.violation(v)
 	}
-	return Answer{Outcome: resp.Outcome, Reason: resp.Reason, Stats: resp.Stats, Module: resp.Module, Func: resp.Func}
+	return Answer{Outcome: resp.Outcome, Reason: clipReason(resp.Reason), Stats: resp.Stats, Module: resp.Module, Func: resp.Func}
+}
+
+// maxReason is the most of a refused or error answer's reason that
+// cfgfuzz keeps: every record, report and findings-store entry of the
+// graph holds it, so a reason of megabytes on every graph would fill the
+// disk and the campaign's memory.
+const maxReason = 4 << 10
+
+// clipReason is a reason cut to maxReason bytes, at a character's
+// boundary, saying how long it was; a shorter one as it is.
+func clipReason(s string) string {
+	if len(s) <= maxReason {
+		return s
+	}
+	cut := maxReason
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (cut: a reason of %d bytes)", s[:cut], len(s))
 }
 
 // violation ends a server that broke the protocol: a crash finding, whose

@@ -174,6 +174,29 @@ func TestProcessQuotesAnUnendedAnswer(t *testing.T) {
 	}
 }
 
+// TestProcessClipsALongReason: a refused or error answer whose reason is
+// a megabyte, well within the answer limit, keeps the reason's first
+// maxReason bytes and says how long it was, so that the records, reports
+// and store entries of a server that answers every graph so do not grow by
+// a megabyte a graph; its signature is the one its start gives.
+func TestProcessClipsALongReason(t *testing.T) {
+	for _, outcome := range []string{"refused", "error"} {
+		t.Run(outcome, func(t *testing.T) {
+			reply := `read -r line; printf '{"id":2,"outcome":"` + outcome + `","reason":"long '; head -c 1048576 /dev/zero | tr '\0' R; echo '"}'; exec sleep 3600`
+			p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + reply}}
+			defer p.Close()
+			a, _ := structurizeWithin(t, p, smallGraph(t), 10*time.Second, 20*time.Second)
+			const note = "... (cut: a reason of 1048581 bytes)"
+			if a.Outcome != outcome || len(a.Reason) != maxReason+len(note) || !strings.HasPrefix(a.Reason, "long RRR") || !strings.HasSuffix(a.Reason, note) {
+				t.Errorf("answer %s, reason of %d bytes %q, want %s and %d bytes ending %q", a.Outcome, len(a.Reason), clip(a.Reason), outcome, maxReason+len(note), note)
+			}
+			if _, sig, _ := classifyAnswer(a); outcome == "error" && sig != harnessSignature("error", "long "+strings.Repeat("R", 100)) {
+				t.Errorf("signature %q", sig)
+			}
+		})
+	}
+}
+
 func TestProcessAnswerLimit(t *testing.T) {
 	bin := redteamServer(t)
 	for _, mode := range []string{"huge-line", "endless"} {
