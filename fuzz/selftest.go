@@ -5,7 +5,9 @@
 // answered as request errors, reasons that are stable and free of ids, and
 // ok answers carrying exactly one of module and func that cfgfuzz can
 // emit, and a module answer carrying the register file a request's
-// options.registers asks for (its checksum run on the interpreter). The
+// options.registers asks for (its checksum run on the interpreter), and
+// answers that leave no process running (on Linux, read as a campaign
+// reads them: leak.go). The
 // hello comes first, on a server of its own: a case whose graph
 // the server's declared promises exclude (a switch without "switches", an
 // irreducible graph without "irreducible", more blocks than "max_blocks")
@@ -115,6 +117,7 @@ func SelfTest(argv []string, dir string, opt SelfTestOptions) []SelfTestCase {
 		{"answer of a switch", formCase(10, selfTestSwitch), []string{selfTestSwitch}},
 		{"answer of a loop", formCase(11, selfTestLoop), []string{selfTestLoop}},
 		{"a module answer carries options.registers' file", (*selfTester).registers, []string{selfTestRegistersGraph}},
+		{"an answer leaves no process running", (*selfTester).noLeak, []string{selfTestLeakGraph}},
 	} {
 		if st.unstarted >= unstartedAfter {
 			out = append(out, SelfTestCase{Name: c.name, Skipped: st.notStarted()})
@@ -314,7 +317,34 @@ const (
 	// selfTestRegistersGraph is the registers case's: every walk of it
 	// returns, so every walk has a checksum.
 	selfTestRegistersGraph = "{{1, 2}, {2}, {}}"
+	// selfTestLeakGraph is the leak case's.
+	selfTestLeakGraph = "{{1, 2}, {2}, {}}"
 )
+
+// noLeak sends the leak case's graph twice to one server and reads the
+// server's processes after each answer, as a campaign reads them after
+// each graph's (leak.go): what the server had after the first answer is
+// its own (its start-up's helpers), and a process new after the second
+// that still runs leakGrace later is one the answer left, which a campaign
+// makes a crash finding of every graph. Other systems than Linux read no
+// processes, and the case passes there.
+func (st *selfTester) noLeak() (string, string) {
+	for i, id := range []int64{12, 13} {
+		r, problem := st.request(id, selfTestLeakGraph)
+		if problem == "" && r.ID != id {
+			problem = fmt.Sprintf("answer id %d to request %d", r.ID, id)
+		}
+		if problem != "" {
+			return problem, ""
+		}
+		if i == 0 {
+			st.p.srv.takeBaseline()
+		} else if leak := st.p.leaked(); leak != nil {
+			return strings.TrimPrefix(leak.Reason, "protocol: ") + ", which a campaign makes a crash finding of the graph (" + LeakSignature + ")", ""
+		}
+	}
+	return "", ""
+}
 
 func (st *selfTester) okAnswer() (string, string) {
 	r, problem := st.request(1, selfTestGraph)

@@ -59,7 +59,7 @@ func TestSelfTestSlowStart(t *testing.T) {
 		want      []string // in the report
 		failed    int      // -1: any number
 	}{
-		{v1, 10 * time.Second, []string{"10 cases: 10 ok, 0 failed"}, 0},
+		{v1, 10 * time.Second, []string{"11 cases: 11 ok, 0 failed"}, 0},
 		{bad, 10 * time.Second, []string{
 			"FAIL v1 request answered: no answer: the server ended (panic: main.main.func1: badstruct: four blocks)\n     sent: {\"v\":1,\"id\":1,\"graph\":\"{{1, 2}, {3}, {3}, {}}\",\"options\":{}}\nok   ids echoed in order\n",
 			"FAIL answer of a switch: no answer within 200ms\n"}, 3},
@@ -193,7 +193,7 @@ func TestSelfTestOfAWrapperThatBackgroundsItsAdapter(t *testing.T) {
 		text, ok := FormatSelfTest(cases)
 		last := cases[len(cases)-1]
 		if c.held {
-			if ok || len(cases) != 11 || last.Problem == "" || !strings.Contains(last.Problem, "a process it left (1 process: /") || !strings.Contains(last.Problem, `exec ./adapter "$@"`) {
+			if ok || len(cases) != 12 || last.Problem == "" || !strings.Contains(last.Problem, "a process it left (1 process: /") || !strings.Contains(last.Problem, `exec ./adapter "$@"`) {
 				t.Errorf("a wrapper that backgrounds its adapter: the suite says:\n%s", text)
 			}
 			for _, c := range cases[:len(cases)-1] {
@@ -201,10 +201,40 @@ func TestSelfTestOfAWrapperThatBackgroundsItsAdapter(t *testing.T) {
 					t.Errorf("the backgrounded adapter fails %q: %s", c.Name, c.Problem)
 				}
 			}
-		} else if !ok || len(cases) != 10 {
+		} else if !ok || len(cases) != 11 {
 			t.Errorf("a wrapper that execs its adapter: the suite says:\n%s", text)
 		}
 		t.Logf("%s\n%s", c.script, text)
+	}
+	if left := leftAlive(t, mark); len(left) > 0 {
+		t.Errorf("%d processes left: %v", len(left), left)
+	}
+}
+
+// TestSelfTestOfALeakingServer: a server that leaves a process running
+// after its answers (a child, a detached child), which a campaign makes a
+// crash finding of every graph, fails the leak case, naming the process;
+// one that keeps helpers from its start or whose child ends on its own
+// passes it; no process outlives the suite.
+func TestSelfTestOfALeakingServer(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a server's processes are read from /proc")
+	}
+	mark := markProcesses(t)
+	bin := redteamServer(t)
+	for mode, want := range map[string]string{
+		"leak":    "left processes running after its answer: 1 process: " + bin + " linger, which a campaign makes a crash finding of the graph (" + LeakSignature + ")",
+		"detach":  "left processes running after its answer: ",
+		"helper":  "",
+		"exiting": "",
+		"v1":      "",
+	} {
+		cases := SelfTest([]string{bin, mode}, "", SelfTestOptions{Limit: 3 * time.Second})
+		text, _ := FormatSelfTest(cases)
+		i := slices.IndexFunc(cases, func(c SelfTestCase) bool { return c.Name == "an answer leaves no process running" })
+		if i < 0 || want == "" && cases[i].Problem != "" || want != "" && !strings.HasPrefix(cases[i].Problem, want) {
+			t.Errorf("server %s: want the leak case to say %q, in:\n%s", mode, want, text)
+		}
 	}
 	if left := leftAlive(t, mark); len(left) > 0 {
 		t.Errorf("%d processes left: %v", len(left), left)
@@ -228,7 +258,7 @@ func TestSelfTestOfAServerThatNeverStarts(t *testing.T) {
 			t.Errorf("%s: skipped %q, want the starts that failed named", c.Name, c.Skipped)
 		}
 	}
-	if text, _ := FormatSelfTest(cases); ran != 2 || !NeverAnswered(cases) || !strings.Contains(text, "8 skipped (the server did not start") || strings.Contains(text, "promises") {
+	if text, _ := FormatSelfTest(cases); ran != 2 || !NeverAnswered(cases) || !strings.Contains(text, "9 skipped (the server did not start") || strings.Contains(text, "promises") {
 		t.Errorf("%d cases ran (want 2), never answered %v:\n%s", ran, NeverAnswered(cases), text)
 	}
 	t.Logf("%v", time.Since(start))
