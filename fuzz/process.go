@@ -471,6 +471,7 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 		}
 		return nil, ptr(p.writeFailed(err, limit, starting, deadline))
 	}
+	var blank blankLines
 	for {
 		line, err := readAnswerLine(p.srv.out, p.maxAnswer())
 		switch {
@@ -482,11 +483,12 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 		case err != nil && pastDeadline(err, deadline) && p.srv.hasExited():
 			return nil, ptr(p.heldOpen(deadline, line))
 		case err != nil && pastDeadline(err, deadline):
-			return nil, ptr(p.timedOut(limit, starting, line))
+			return nil, ptr(withDetail(p.timedOut(limit, starting, line), blank.String()))
 		case err != nil:
 			return nil, ptr(p.died(deadline, line))
 		}
 		if isBlank(line) { // blank lines between answers are allowed
+			blank.lines, blank.bytes = blank.lines+1, blank.bytes+len(line)
 			continue
 		}
 		p.srv.spoke = true
@@ -498,6 +500,20 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 		}
 		return line, nil
 	}
+}
+
+// blankLines counts the lines holding only white space that a server
+// wrote while an answer was waited for: skipped, as PROTOCOL.md allows,
+// but a timeout says how many came, so that a server that writes nothing
+// else reads apart from a silent one.
+type blankLines struct{ lines, bytes int }
+
+// String is the detail a timeout's reason adds; "" for none.
+func (b blankLines) String() string {
+	if b.lines == 0 {
+		return ""
+	}
+	return fmt.Sprintf("it wrote %d lines of white space alone (%d bytes), which are no answer", b.lines, b.bytes)
 }
 
 // writeFailed is the answer of a request whose line could not be

@@ -197,6 +197,20 @@ func TestProcessClipsALongReason(t *testing.T) {
 	}
 }
 
+// TestProcessTimeoutCountsBlankLines: a server that writes lines of white
+// space alone and never an answer times out, the reason saying how many
+// such lines came, so it reads apart from a silent one; the signature is
+// a timeout's, whatever it wrote.
+func TestProcessTimeoutCountsBlankLines(t *testing.T) {
+	p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + "read -r line; while :; do echo '  '; done"}}
+	defer p.Close()
+	a, _ := structurizeWithin(t, p, smallGraph(t), 500*time.Millisecond, 10*time.Second)
+	out, sig, detail := classifyAnswer(a)
+	if out != OutTimeout || sig != "structurize:timeout" || !strings.HasPrefix(detail, "no answer within 500ms; it wrote ") || !strings.HasSuffix(detail, " bytes), which are no answer") {
+		t.Errorf("answer %s %q (%s), want a timeout counting the lines of white space", out, sig, clip(detail))
+	}
+}
+
 func TestProcessAnswerLimit(t *testing.T) {
 	bin := redteamServer(t)
 	for _, mode := range []string{"huge-line", "endless"} {
