@@ -112,6 +112,7 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 			if p.hello.asked == nil {
 				p.hello.asked = map[string]*proto.HelloAnswer{}
 			}
+			resp.Hello.Name = clipText(resp.Hello.Name, maxName, "name")
 			p.hello.asked[key] = resp.Hello
 			p.hello.v1 = false
 		}
@@ -254,6 +255,11 @@ func (p *Process) probeStart(opt proto.Options, limit time.Duration) error {
 	p.hello.noProbe = true
 	return p.start()
 }
+
+// maxName is the most of a hello's name that cfgfuzz keeps: the report
+// shows it, and a nightly state records it with every signature as the
+// revision the signature was seen on.
+const maxName = 256
 
 // unsupported says which declared limit g exceeds ("" none; nil promises
 // limit nothing): more blocks than max_blocks, a switch without switches,

@@ -651,7 +651,7 @@ func (p *Process) answer(line []byte, id int64, blocks int) Answer {
 	if v := checkResponse(&resp, blocks); v.broken() {
 		return p.violation(v)
 	}
-	return Answer{Outcome: resp.Outcome, Reason: clipReason(resp.Reason), Stats: resp.Stats, Module: resp.Module, Func: resp.Func}
+	return Answer{Outcome: resp.Outcome, Reason: clipText(resp.Reason, maxReason, "reason"), Stats: resp.Stats, Module: resp.Module, Func: resp.Func}
 }
 
 // maxReason is the most of a refused or error answer's reason that
@@ -660,17 +660,18 @@ func (p *Process) answer(line []byte, id int64, blocks int) Answer {
 // disk and the campaign's memory.
 const maxReason = 4 << 10
 
-// clipReason is a reason cut to maxReason bytes, at a character's
-// boundary, saying how long it was; a shorter one as it is.
-func clipReason(s string) string {
-	if len(s) <= maxReason {
+// clipText is text from a server cut to n bytes, at a character's
+// boundary, with a note of its length (what names it: "reason", "name");
+// a shorter one as it is.
+func clipText(s string, n int, what string) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := maxReason
+	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s... (cut: a reason of %d bytes)", s[:cut], len(s))
+	return fmt.Sprintf("%s... (cut: a %s of %d bytes)", s[:cut], what, len(s))
 }
 
 // violation ends a server that broke the protocol: a crash finding, whose

@@ -544,6 +544,22 @@ func TestHandshakeDeclaresPromises(t *testing.T) {
 	}
 }
 
+// TestHandshakeClipsALongName: a hello whose name is kilobytes long is
+// kept to its first maxName bytes, saying how long it was: the report
+// shows the name and a nightly state records it with every signature.
+func TestHandshakeClipsALongName(t *testing.T) {
+	hello := `read -r line; printf '{"id":1,"outcome":"ok","hello":{"v":2,"name":"'; head -c 5000 /dev/zero | tr '\0' n; echo '","promises":{"switches":true}}}'; `
+	p := &Process{Argv: []string{"sh", "-c", hello + `read -r line; echo '{"id":2,"outcome":"refused","reason":"no"}'; exec sleep 3600`}}
+	defer p.Close()
+	if a, _ := structurizeWithin(t, p, smallGraph(t), 10*time.Second, 20*time.Second); a.Outcome != proto.Refused {
+		t.Fatalf("answer %s %q, want the refusal", a.Outcome, clip(a.Reason))
+	}
+	want := strings.Repeat("n", maxName) + "... (cut: a name of 5000 bytes)"
+	if h := p.Declared(proto.Options{}); h == nil || h.Name != want || !h.Promises.Switches {
+		t.Errorf("hello %+v, want the name %q and the promises", h, want)
+	}
+}
+
 func TestHandshakeFallsBackToV1(t *testing.T) {
 	bin := buildCmd(t, "./testdata/badstruct") // proto.Serve: v1 only
 	p := &Process{Argv: []string{bin}}
