@@ -112,7 +112,7 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 			if p.hello.asked == nil {
 				p.hello.asked = map[string]*proto.HelloAnswer{}
 			}
-			resp.Hello.Name = clipText(resp.Hello.Name, maxName, "name")
+			resp.Hello.Name = clipText(resp.Hello.Name, maxLabel, "name")
 			p.hello.asked[key] = resp.Hello
 			p.hello.v1 = false
 		}
@@ -256,10 +256,12 @@ func (p *Process) probeStart(opt proto.Options, limit time.Duration) error {
 	return p.start()
 }
 
-// maxName is the most of a hello's name that cfgfuzz keeps: the report
-// shows it, and a nightly state records it with every signature as the
-// revision the signature was seen on.
-const maxName = 256
+// maxLabel is the most of a label a server writes (a hello's name,
+// stats.strategy, a func's block and variable names) that cfgfuzz keeps:
+// reports show them, the records of a graph hold them, and a nightly state
+// records a hello's name with every signature as the revision it was seen
+// on.
+const maxLabel = 256
 
 // unsupported says which declared limit g exceeds ("" none; nil promises
 // limit nothing): more blocks than max_blocks, a switch without switches,

@@ -651,7 +651,25 @@ func (p *Process) answer(line []byte, id int64, blocks int) Answer {
 	if v := checkResponse(&resp, blocks); v.broken() {
 		return p.violation(v)
 	}
+	clipLabels(&resp)
 	return Answer{Outcome: resp.Outcome, Reason: clipText(resp.Reason, maxReason, "reason"), Stats: resp.Stats, Module: resp.Module, Func: resp.Func}
+}
+
+// clipLabels cuts the labels of an answer, which no check reads but the
+// records and reports of its graph hold (stats.strategy, the func's block
+// and variable names), to maxLabel bytes each.
+func clipLabels(resp *proto.Response) {
+	if resp.Stats != nil {
+		resp.Stats.Strategy = clipText(resp.Stats.Strategy, maxLabel, "strategy")
+	}
+	if f := resp.Func; f != nil {
+		for i := range f.Blocks {
+			f.Blocks[i].Name = clipText(f.Blocks[i].Name, maxLabel, "name")
+		}
+		for i := range f.Vars {
+			f.Vars[i].Name = clipText(f.Vars[i].Name, maxLabel, "name")
+		}
+	}
 }
 
 // maxReason is the most of a refused or error answer's reason that

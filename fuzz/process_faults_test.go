@@ -211,6 +211,35 @@ func TestProcessTimeoutCountsBlankLines(t *testing.T) {
 	}
 }
 
+// TestProcessClipsLongLabels: an ok answer whose labels, which no check
+// reads (stats.strategy, a block's and a variable's name), are kilobytes
+// long keeps each to its first maxLabel bytes, saying how long it was,
+// as the records and reports of the graph hold them.
+func TestProcessClipsLongLabels(t *testing.T) {
+	long := func(c string) string { return `'; head -c 5000 /dev/zero | tr '\0' ` + c + `; printf '` }
+	reply := `read -r line; printf '{"id":2,"outcome":"ok","stats":{"strategy":"` + long("s") + `"},"func":{"blocks":[{"name":"` + long("b") +
+		`","kind":"original","orig":0,"merge":{"kind":"none"},"term":{"kind":"return"}}],"vars":[{"name":"` + long("v") + `"}]}}\n'; exec sleep 3600`
+	p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + reply}}
+	defer p.Close()
+	g, err := cfg.ParseCompact("{{}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := structurizeWithin(t, p, g, 10*time.Second, 20*time.Second)
+	if a.Outcome != proto.OK || a.Stats == nil || a.Func == nil || len(a.Func.Blocks) != 1 || len(a.Func.Vars) != 1 {
+		t.Fatalf("answer %s %q, want ok with stats and a func of one block and one variable", a.Outcome, clip(a.Reason))
+	}
+	for _, c := range []struct{ got, want string }{
+		{a.Stats.Strategy, strings.Repeat("s", maxLabel) + "... (cut: a strategy of 5000 bytes)"},
+		{a.Func.Blocks[0].Name, strings.Repeat("b", maxLabel) + "... (cut: a name of 5000 bytes)"},
+		{a.Func.Vars[0].Name, strings.Repeat("v", maxLabel) + "... (cut: a name of 5000 bytes)"},
+	} {
+		if c.got != c.want {
+			t.Errorf("label %q, want %q", clip(c.got), c.want)
+		}
+	}
+}
+
 func TestProcessAnswerLimit(t *testing.T) {
 	bin := redteamServer(t)
 	for _, mode := range []string{"huge-line", "endless"} {
@@ -545,7 +574,7 @@ func TestHandshakeDeclaresPromises(t *testing.T) {
 }
 
 // TestHandshakeClipsALongName: a hello whose name is kilobytes long is
-// kept to its first maxName bytes, saying how long it was: the report
+// kept to its first maxLabel bytes, saying how long it was: the report
 // shows the name and a nightly state records it with every signature.
 func TestHandshakeClipsALongName(t *testing.T) {
 	hello := `read -r line; printf '{"id":1,"outcome":"ok","hello":{"v":2,"name":"'; head -c 5000 /dev/zero | tr '\0' n; echo '","promises":{"switches":true}}}'; `
@@ -554,7 +583,7 @@ func TestHandshakeClipsALongName(t *testing.T) {
 	if a, _ := structurizeWithin(t, p, smallGraph(t), 10*time.Second, 20*time.Second); a.Outcome != proto.Refused {
 		t.Fatalf("answer %s %q, want the refusal", a.Outcome, clip(a.Reason))
 	}
-	want := strings.Repeat("n", maxName) + "... (cut: a name of 5000 bytes)"
+	want := strings.Repeat("n", maxLabel) + "... (cut: a name of 5000 bytes)"
 	if h := p.Declared(proto.Options{}); h == nil || h.Name != want || !h.Promises.Switches {
 		t.Errorf("hello %+v, want the name %q and the promises", h, want)
 	}
