@@ -657,10 +657,15 @@ func (p *Process) answer(line []byte, id int64, blocks int) Answer {
 
 // clipLabels cuts the labels of an answer, which no check reads but the
 // records and reports of its graph hold (stats.strategy, the func's block
-// and variable names), to maxLabel bytes each.
+// and variable names), to maxLabel bytes each, and each entry of
+// stats.passes_used, whose fallback report a record holds as a reason, to
+// maxReason.
 func clipLabels(resp *proto.Response) {
-	if resp.Stats != nil {
-		resp.Stats.Strategy = clipText(resp.Stats.Strategy, maxLabel, "strategy")
+	if st := resp.Stats; st != nil {
+		st.Strategy = clipText(st.Strategy, maxLabel, "strategy")
+		for i := range st.PassesUsed {
+			st.PassesUsed[i] = clipText(st.PassesUsed[i], maxReason, "passes_used entry")
+		}
 	}
 	if f := resp.Func; f != nil {
 		for i := range f.Blocks {

@@ -214,10 +214,11 @@ func TestProcessTimeoutCountsBlankLines(t *testing.T) {
 // TestProcessClipsLongLabels: an ok answer whose labels, which no check
 // reads (stats.strategy, a block's and a variable's name), are kilobytes
 // long keeps each to its first maxLabel bytes, saying how long it was,
-// as the records and reports of the graph hold them.
+// as the records and reports of the graph hold them; a passes_used entry
+// (a fallback's report) keeps its first maxReason bytes.
 func TestProcessClipsLongLabels(t *testing.T) {
 	long := func(c string) string { return `'; head -c 5000 /dev/zero | tr '\0' ` + c + `; printf '` }
-	reply := `read -r line; printf '{"id":2,"outcome":"ok","stats":{"strategy":"` + long("s") + `"},"func":{"blocks":[{"name":"` + long("b") +
+	reply := `read -r line; printf '{"id":2,"outcome":"ok","stats":{"strategy":"` + long("s") + `","passes_used":["fallback: p: r: ` + strings.Repeat(long("d"), 2) + `"]},"func":{"blocks":[{"name":"` + long("b") +
 		`","kind":"original","orig":0,"merge":{"kind":"none"},"term":{"kind":"return"}}],"vars":[{"name":"` + long("v") + `"}]}}\n'; exec sleep 3600`
 	p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + reply}}
 	defer p.Close()
@@ -226,11 +227,12 @@ func TestProcessClipsLongLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := structurizeWithin(t, p, g, 10*time.Second, 20*time.Second)
-	if a.Outcome != proto.OK || a.Stats == nil || a.Func == nil || len(a.Func.Blocks) != 1 || len(a.Func.Vars) != 1 {
+	if a.Outcome != proto.OK || a.Stats == nil || len(a.Stats.PassesUsed) != 1 || a.Func == nil || len(a.Func.Blocks) != 1 || len(a.Func.Vars) != 1 {
 		t.Fatalf("answer %s %q, want ok with stats and a func of one block and one variable", a.Outcome, clip(a.Reason))
 	}
 	for _, c := range []struct{ got, want string }{
 		{a.Stats.Strategy, strings.Repeat("s", maxLabel) + "... (cut: a strategy of 5000 bytes)"},
+		{a.Stats.PassesUsed[0], ("fallback: p: r: " + strings.Repeat("d", 10000))[:maxReason] + "... (cut: a passes_used entry of 10016 bytes)"},
 		{a.Func.Blocks[0].Name, strings.Repeat("b", maxLabel) + "... (cut: a name of 5000 bytes)"},
 		{a.Func.Vars[0].Name, strings.Repeat("v", maxLabel) + "... (cut: a name of 5000 bytes)"},
 	} {
