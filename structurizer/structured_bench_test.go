@@ -7,12 +7,11 @@
 // on a shared machine). Each size starts from the heap a fresh process
 // has (freshHeap), grown by one untimed run to that size's working set,
 // and times the runs after it (-benchtime 3s: dozens at 10k, a few at
-// 100k): what the previous size or shape left mapped would otherwise
-// spare a 10k run, which fits in it, the page faults a 100k run that
-// outgrows it takes, and x-prev would depend on the order the benchmarks
-// ran in. The graphs come from this package's own generators (package
-// gen's generator takes minutes to draw a 10,000-block graph); gen's
-// graphs are used for the smoke test.
+// 100k), so that each size starts alike whatever ran before it (memory
+// a previous size or shape left mapped spares a run that fits in it its
+// page faults). The graphs come from this package's own generators
+// (package gen's generator takes minutes to draw a 10,000-block graph);
+// gen's graphs are used for the smoke test.
 package structurizer
 
 import (
