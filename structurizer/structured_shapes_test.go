@@ -13,6 +13,7 @@ package structurizer
 import (
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"testing"
@@ -51,7 +52,14 @@ var shapes = []shape{
 // first graph of FILE (either notation, up to a million blocks): a graph
 // of another generator, such as an independent one's. With OUT=FILE it
 // writes the shape's graph to FILE in compact notation instead, for
-// cfgfuzz check to time; SHAPE may also name one of deepShapes.
+// cfgfuzz check to time; SHAPE may also name one of deepShapes. With
+// PROFILE=FILE it writes the CPU profile of structurizing the graph until
+// 4,000,000 blocks are done (TOTAL=N for another count), for comparing
+// two sizes function by function:
+//
+//	SHAPE=tangled N=10000 PROFILE=10k.out ./s.test -test.run TestShapeOnce
+//	SHAPE=tangled N=100000 PROFILE=100k.out ./s.test -test.run TestShapeOnce
+//	go tool pprof -top s.test 10k.out
 func TestShapeOnce(t *testing.T) {
 	if path := os.Getenv("GRAPH"); path != "" {
 		structurizeFileOnce(t, path)
@@ -78,11 +86,48 @@ func TestShapeOnce(t *testing.T) {
 		t.Logf("%s, %d blocks: written to %s", name, g.Len(), out)
 		return
 	}
+	if prof := os.Getenv("PROFILE"); prof != "" {
+		profileShape(t, g, prof)
+		return
+	}
 	res, err := Structurize(g, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%s, %d blocks: %d out, %d synthetic", name, g.Len(), res.Stats.BlocksOut, res.Stats.Synthetic)
+}
+
+// profileShape writes to file prof the CPU profile of structurizing g
+// again and again, after one run outside it, until 4,000,000 blocks (or
+// TOTAL) have been structurized: the same work at every size, so that the
+// profiles of two sizes compare function by function, the drawing of the
+// graph left out.
+func profileShape(t *testing.T, g *cfg.Graph, prof string) {
+	total := 4_000_000
+	if v, err := strconv.Atoi(os.Getenv("TOTAL")); err == nil && v > 0 {
+		total = v
+	}
+	if _, err := Structurize(g, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	for done := 0; done < total; done += g.Len() {
+		if _, err := Structurize(g, Options{}); err != nil {
+			pprof.StopCPUProfile()
+			t.Fatal(err)
+		}
+		runs++
+	}
+	pprof.StopCPUProfile()
+	t.Logf("%d runs of %d blocks profiled into %s", runs, g.Len(), prof)
 }
 
 // deepShapes are the nests of structured_deep_test.go, which TestShapeOnce
