@@ -131,10 +131,11 @@ func (t *declinedTally) report() *Declined {
 	}
 	d := &Declined{}
 	for _, r := range t.byKey {
+		listed := *r // the tally goes on as it was: a report may come midway
 		if !r.mixed {
-			r.Reason = r.given // every graph gave this text
+			listed.Reason = r.given // every graph gave this text
 		}
-		d.Reasons = append(d.Reasons, *r)
+		d.Reasons = append(d.Reasons, listed)
 	}
 	slices.SortFunc(d.Reasons, func(a, b DeclinedReason) int {
 		return cmp.Or(b.Graphs-a.Graphs, cmp.Compare(a.Outcome, b.Outcome), cmp.Compare(a.Reason, b.Reason))

@@ -101,3 +101,19 @@ func TestDeclinedReasonAsGiven(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclinedReportedMidway: a report made while graphs still come in
+// (a checkpoint) leaves the tally as it was: a reason given alike so far
+// and then in other words is listed normalized at the end.
+func TestDeclinedReportedMidway(t *testing.T) {
+	s := &Settings{}
+	var tally declinedTally
+	tally.add(s, &Record{Index: 0, Current: SideResult{Outcome: OutRefused, Detail: "graph of 12 blocks"}})
+	if got := tally.report().Reasons[0].Reason; got != "graph of 12 blocks" {
+		t.Fatalf("one graph: reason %q, want it as given", got)
+	}
+	tally.add(s, &Record{Index: 1, Current: SideResult{Outcome: OutRefused, Detail: "graph of 40 blocks"}})
+	if got := tally.report().Reasons[0].Reason; got != "graph of N blocks" {
+		t.Errorf("two graphs in other words: reason %q, want the normalized one", got)
+	}
+}
