@@ -41,7 +41,9 @@ type DeclinedReason struct {
 	Outcome string `json:"outcome"` // refused or unsupported
 	// Reason is the reason as every graph of the group gave it (cfgfuzz's
 	// own "more than 6 blocks" for a declared max_blocks), or normalized
-	// where their texts differ ("graph of N blocks"); "(none given)" for
+	// where their texts differ ("graph of N blocks"), up to
+	// declinedShownLimit bytes where the group agrees that far, else as
+	// far as its normalized key (oracle.ReasonLimit); "(none given)" for
 	// an empty one.
 	Reason string `json:"reason"`
 	Graphs int    `json:"graphs"`
@@ -50,8 +52,11 @@ type DeclinedReason struct {
 	First  Example `json:"first"`
 	Replay string  `json:"replay,omitempty"`
 
-	given string // the reason as the graphs gave it, while they agree
-	mixed bool   // the graphs gave it in different words
+	// given and long are the first graph's reason as given and
+	// normalized, up to declinedShownLimit; mixed and mixedLong say that
+	// a graph of the group differs from them.
+	given, long      string
+	mixed, mixedLong bool
 }
 
 // declinedKey identifies a reason.
@@ -65,15 +70,24 @@ type declinedTally struct {
 }
 
 // declinedReason is the normalized reason a result declined with
-// outcome gives (declinedText), which groups the graphs.
+// outcome gives (declinedText), cut as a signature is: the key that
+// groups the graphs.
 func declinedReason(outcome, detail string) string {
 	return declinedText(outcome, oracle.NormalizeReason(detail))
 }
 
-// declinedGiven is the reason as the result gave it (declinedText): its
-// first line, cut where a normalized one is.
+// declinedShownLimit is how much of a declined reason a report shows
+// where every graph of its group agrees that far (DeclinedReason.Reason).
+const declinedShownLimit = 200
+
+// declinedGiven is the reason as the result gave it, and declinedLong
+// the normalized one, each up to declinedShownLimit (declinedText).
 func declinedGiven(outcome, detail string) string {
-	return declinedText(outcome, oracle.ClipReason(detail))
+	return declinedText(outcome, oracle.ClipReason(detail, declinedShownLimit))
+}
+
+func declinedLong(outcome, detail string) string {
+	return declinedText(outcome, oracle.NormalizeReasonUpTo(detail, declinedShownLimit))
 }
 
 // declinedText is reason r without a leading "OUTCOME: " that repeats
@@ -108,11 +122,12 @@ func (t *declinedTally) add(s *Settings, r *Record) {
 		d = &DeclinedReason{Outcome: out, Reason: k.reason, First: exampleOf(s, r, "")}
 		t.byKey[k] = d
 	}
-	if given := declinedGiven(out, r.Current.Detail); d.Graphs == 0 {
-		d.given = given
-	} else if given != d.given {
-		d.mixed = true
+	given, long := declinedGiven(out, r.Current.Detail), declinedLong(out, r.Current.Detail)
+	if d.Graphs == 0 {
+		d.given, d.long = given, long
 	}
+	d.mixed = d.mixed || given != d.given
+	d.mixedLong = d.mixedLong || long != d.long
 	d.Graphs++
 	if r.Index < d.First.Index {
 		d.First = exampleOf(s, r, "")
@@ -132,15 +147,25 @@ func (t *declinedTally) report() *Declined {
 	d := &Declined{}
 	for _, r := range t.byKey {
 		listed := *r // the tally goes on as it was: a report may come midway
-		if !r.mixed {
-			listed.Reason = r.given // every graph gave this text
-		}
+		listed.Reason = r.shown()
 		d.Reasons = append(d.Reasons, listed)
 	}
 	slices.SortFunc(d.Reasons, func(a, b DeclinedReason) int {
 		return cmp.Or(b.Graphs-a.Graphs, cmp.Compare(a.Outcome, b.Outcome), cmp.Compare(a.Reason, b.Reason))
 	})
 	return d
+}
+
+// shown is the reason as far as every graph of the group agrees: as
+// given, else normalized up to declinedShownLimit, else the group's key.
+func (d *DeclinedReason) shown() string {
+	switch {
+	case !d.mixed:
+		return d.given
+	case !d.mixedLong:
+		return d.long
+	}
+	return d.Reason
 }
 
 // declinedShown is how many reasons report.md, report.html and the

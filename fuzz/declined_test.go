@@ -72,7 +72,8 @@ func TestDeclinedSummary(t *testing.T) {
 
 // TestDeclinedReasonAsGiven: a group whose graphs all gave one text (a
 // declared max_blocks: "more than 6 blocks") is listed by that text; a
-// group whose texts differ only in their numbers, by the normalized one.
+// group whose texts differ only in their numbers, by the normalized one,
+// past the 80 bytes that group them where they agree.
 func TestDeclinedReasonAsGiven(t *testing.T) {
 	s := &Settings{}
 	var tally declinedTally
@@ -80,6 +81,8 @@ func TestDeclinedReasonAsGiven(t *testing.T) {
 		"unsupported: more than 6 blocks", "unsupported: more than 6 blocks",
 		"graph of 12 blocks\nsecond line", "graph of 40 blocks",
 		"switch of 9 cases\nat block 3", "switch of 9 cases\nat block 7",
+		"unsupported: OpSwitch of 40445 cases exceeds the 16383 (literal, label) pairs SPIR-V allows in one instruction",
+		"unsupported: OpSwitch of 20001 cases exceeds the 16383 (literal, label) pairs SPIR-V allows in one instruction",
 	} {
 		out := OutUnsupported
 		if i >= 2 {
@@ -91,7 +94,8 @@ func TestDeclinedReasonAsGiven(t *testing.T) {
 	for _, r := range tally.report().Reasons {
 		got[r.Outcome+": "+r.Reason] = r.Graphs
 	}
-	want := map[string]int{"unsupported: more than 6 blocks": 2, "refused: graph of N blocks": 2, "refused: switch of 9 cases": 2}
+	want := map[string]int{"unsupported: more than 6 blocks": 2, "refused: graph of N blocks": 2, "refused: switch of 9 cases": 2,
+		"refused: unsupported: OpSwitch of N cases exceeds the N (literal, label) pairs SPIR-V allows in one instruction": 2} // whole, past a signature's 80 bytes
 	if len(got) != len(want) {
 		t.Fatalf("reasons %v, want %v", got, want)
 	}

@@ -52,18 +52,20 @@ func reportOfAll(s Settings, recs []Record) *Report {
 // obvious way: every declined record's normalized reason in a list, the
 // list sorted, and each run of one reason counted, its first record its
 // example, and shown as given where every record of the run gave it
-// alike.
+// alike, else normalized up to declinedShownLimit where they agree that
+// far.
 func declinedOfAll(s Settings, recs []Record) *Declined {
 	type entry struct {
 		DeclinedReason
-		given string
+		given, long string
 	}
 	var all []entry
 	for i := range recs {
 		r := &recs[i]
 		if (r.Current.Outcome == OutRefused || r.Current.Outcome == OutUnsupported) && !r.Skipped && !r.Seen {
 			out := r.Current.Outcome
-			all = append(all, entry{DeclinedReason{Outcome: out, Reason: declinedReason(out, r.Current.Detail), Graphs: 1, First: exampleOf(&s, r, "")}, declinedGiven(out, r.Current.Detail)})
+			all = append(all, entry{DeclinedReason{Outcome: out, Reason: declinedReason(out, r.Current.Detail), Graphs: 1, First: exampleOf(&s, r, "")},
+				declinedGiven(out, r.Current.Detail), declinedLong(out, r.Current.Detail)})
 		}
 	}
 	slices.SortStableFunc(all, func(a, b entry) int {
@@ -87,8 +89,11 @@ func declinedOfAll(s Settings, recs []Record) *Declined {
 	for _, g := range groups {
 		r := g[0].DeclinedReason
 		r.Graphs = len(g)
-		if !slices.ContainsFunc(g, func(e entry) bool { return e.given != g[0].given }) {
+		switch {
+		case !slices.ContainsFunc(g, func(e entry) bool { return e.given != g[0].given }):
 			r.Reason = g[0].given // every graph gave the same text
+		case !slices.ContainsFunc(g, func(e entry) bool { return e.long != g[0].long }):
+			r.Reason = g[0].long // the same normalized, past the key's cut
 		}
 		d.Reasons = append(d.Reasons, r)
 	}

@@ -98,7 +98,11 @@ func init() {
 // NormalizeReason is text's first line with every rule of the table
 // applied in order (the words NormalizeKeep matches left whole), trimmed
 // and cut at ReasonLimit bytes.
-func NormalizeReason(text string) string {
+func NormalizeReason(text string) string { return NormalizeReasonUpTo(text, ReasonLimit) }
+
+// NormalizeReasonUpTo is NormalizeReason cut at n bytes instead: for
+// showing more of a reason than a signature keeps.
+func NormalizeReasonUpTo(text string, n int) string {
 	if i := strings.IndexByte(text, '\n'); i >= 0 {
 		text = text[:i]
 	}
@@ -112,14 +116,14 @@ func NormalizeReason(text string) string {
 		text = r.re.ReplaceAllString(text, r.Replace)
 	}
 	text = keptMark.ReplaceAllStringFunc(text, func(m string) string { return unmarkKept(m, kept) })
-	return clip(text, ReasonLimit)
+	return clip(text, n)
 }
 
-// ClipReason is s cut as a normalized reason is, without the rules: the
-// first line of a reason kept as given, as long as a signature's.
-func ClipReason(s string) string {
+// ClipReason is s's first line, without the rules, cut at n bytes as a
+// normalized reason is: a reason shown as given.
+func ClipReason(s string, n int) string {
 	line, _, _ := strings.Cut(s, "\n")
-	return clip(strings.ReplaceAll(line, "\x00", ""), ReasonLimit)
+	return clip(strings.ReplaceAll(line, "\x00", ""), n)
 }
 
 // clip is s as valid UTF-8 (a broken sequence becomes U+FFFD, as JSON
