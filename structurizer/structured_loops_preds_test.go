@@ -5,24 +5,32 @@
 package structurizer
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
+// drawnAndShapes is count graphs drawn from r, then every named shape at
+// 300 blocks.
+func drawnAndShapes(r *rand.Rand, count int, draw func(*rand.Rand) *cfg.Graph) []*cfg.Graph {
+	var graphs []*cfg.Graph
+	for range count {
+		graphs = append(graphs, draw(r))
+	}
+	for _, sh := range shapes {
+		graphs = append(graphs, sh.make(r, 300))
+	}
+	return graphs
+}
+
 // TestPredsInOrderAgainstAppend: predsInOrder lists, for each node, what
 // appending each edge of the sources in RPO to its target's list gives,
 // nil for none, and each list is capped at its length.
 func TestPredsInOrderAgainstAppend(t *testing.T) {
 	r := freshRand(t, 59)
-	var graphs []*cfg.Graph
-	for range 500 {
-		graphs = append(graphs, randomGraph(r, 1+r.IntN(40)))
-	}
-	for _, sh := range shapes {
-		graphs = append(graphs, sh.make(r, 300))
-	}
+	graphs := drawnAndShapes(r, 500, func(r *rand.Rand) *cfg.Graph { return randomGraph(r, 1+r.IntN(40)) })
 	for i, g := range graphs {
 		lp := &loopsPass{work: newWork(g, Options{})}
 		rpo := cfg.DFSOrder(lp.graph()).RPO
@@ -47,13 +55,7 @@ func TestPredsInOrderAgainstAppend(t *testing.T) {
 // reads in its later steps) hold after it.
 func TestAbsorbTailsKeepsEdges(t *testing.T) {
 	r := freshRand(t, 61)
-	var graphs []*cfg.Graph
-	for range 300 {
-		graphs = append(graphs, randomReducible(r, 2+r.IntN(60)))
-	}
-	for _, sh := range shapes {
-		graphs = append(graphs, sh.make(r, 300))
-	}
+	graphs := drawnAndShapes(r, 300, func(r *rand.Rand) *cfg.Graph { return randomReducible(r, 2+r.IntN(60)) })
 	for i, g := range graphs {
 		lp := &loopsPass{work: newWork(g, Options{})}
 		lp.dfs = cfg.DFSOrder(lp.graph())
