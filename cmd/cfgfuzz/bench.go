@@ -132,7 +132,7 @@ type benchTotals struct {
 const (
 	benchLeftNoModule = "no module" // cfgfuzz's own strategy gave none
 	benchLeftDriver   = "driver failure"
-	benchLeftRejected = "rejected" // its traces disagree with the walks
+	benchLeftRejected = "rejected" // its traces disagree with the walks, or its sinks with the interpreter's
 	benchLeftHarness  = "harness error"
 )
 
@@ -633,6 +633,10 @@ func benchModule(drv *benchDriver, g *cfg.Graph, walks []oracle.Walk, side bench
 		fmt.Fprintf(stderr, "%s %s: driver disagrees with the graph: %s %s (left out of the figures)\n", label, strat, r.Signature, r.Detail)
 		return benchResult{left: benchLeftRejected}
 	}
+	if r := gpu.CompareSinks(mod, walks, obs); r.Signature != "" {
+		fmt.Fprintf(stderr, "%s %s: driver disagrees with the interpreter: %s %s (left out of the figures)\n", label, strat, r.Signature, r.Detail)
+		return benchResult{left: benchLeftRejected}
+	}
 	return benchResult{words: len(mod) / 4, stats: stats, tm: tm}
 }
 
@@ -674,7 +678,8 @@ func printBenchTable(w io.Writer, names []string, rows []benchRow) {
 	fmt.Fprintln(w, "modules COLUMN: the graphs whose module is in the column's figures; \"N of G (WHY n, ...)\": the others are left out of them:")
 	fmt.Fprintln(w, "the structurizer gave no module (refused, timeout, crash, error, unsupported, harness error, no module), driver failure")
 	fmt.Fprintln(w, "(the driver refused the module, crashed on it or it outlasted --module-limit; bench does not validate modules: an invalid one")
-	fmt.Fprintln(w, "fails here, judge them with cfgfuzz check), rejected (its traces disagree with the graph's walks); - no figure;")
+	fmt.Fprintln(w, "fails here, judge them with cfgfuzz check), rejected (its traces disagree with the graph's walks, or its filler's")
+	fmt.Fprintln(w, "results with the interpreter's); - no figure;")
 	fmt.Fprintln(w, "words are means per module, fallbacks and routes totals; times are medians over the column's modules, ratios of those medians,")
 	fmt.Fprintln(w, "taken in this run (* : over different graphs, see the modules cells);")
 	fmt.Fprintln(w, "r=N: every module carries a register file of N values (emit/CONVENTION.md); cpu = the driver process's CPU time over the same span")

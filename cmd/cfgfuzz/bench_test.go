@@ -208,7 +208,7 @@ func TestBenchTableRatiosAndLeftOut(t *testing.T) {
 			t.Errorf("row %q lacks %q", lines[3], want)
 		}
 	}
-	if !strings.Contains(out.String(), "rejected (its traces disagree with the graph's walks)") {
+	if !strings.Contains(out.String(), "rejected (its traces disagree with the graph's walks, or its filler's") {
 		t.Errorf("the legend does not say what rejected means:\n%s", out.String())
 	}
 }

@@ -22,12 +22,15 @@ const CheckName = "gpu"
 const SigInvalidModule = "invalid-module"
 
 // Check runs the walks of g chosen by walkOpt through ex (normally an
-// *Executor; any oracle.Executor works) and compares the traces. Walks cut
+// *Executor; any oracle.Executor works) and compares the traces, then the
+// filler's sinks with the interpreter's (CompareSinks). Walks cut
 // at the step cap are sent too wherever Prepare says the invocation will
 // end: the module records the walk's prefix and later falls out of its
 // loops, which the comparison of capped walks accepts.
-// Verdict: Check "gpu"; Pass; Fail with signature "gpu:<exec signature>";
-// Skip when no walk can be sent; Error on a driver failure.
+// Verdict: Check "gpu"; Pass (its detail says so where the interpreter
+// could not run the module for the sinks); Fail with signature
+// "gpu:<exec signature>" or "gpu:sink-differs"; Skip when no walk can be
+// sent; Error on a driver failure.
 func Check(ex oracle.Executor, g *cfg.Graph, module []byte, walkOpt oracle.WalkOptions) oracle.Verdict {
 	run, capped := Prepare(ex, module)
 	walks := oracle.Walks(g, walkOpt)
@@ -45,7 +48,14 @@ func Check(ex oracle.Executor, g *cfg.Graph, module []byte, walkOpt oracle.WalkO
 	case r.Harness != nil:
 		return oracle.Verdict{Check: CheckName, Status: oracle.Error, Detail: r.Harness.Error()}
 	case r.Signature == "":
-		return oracle.Verdict{Check: CheckName, Status: oracle.Pass, Detail: fmt.Sprintf("%d walks on %s", len(walks), ex.Name())}
+		r = CompareSinks(module, walks, rec.obs)
+	}
+	switch {
+	case r.Harness != nil:
+		return oracle.Verdict{Check: CheckName, Status: oracle.Pass,
+			Detail: fmt.Sprintf("%d walks on %s; sinks not compared: %s", len(walks), ex.Name(), Unprefixed(r.Harness))}
+	case r.Signature == "":
+		return oracle.Verdict{Check: CheckName, Status: oracle.Pass, Detail: fmt.Sprintf("%d walks on %s, sinks compared", len(walks), ex.Name())}
 	}
 	return oracle.Verdict{Check: CheckName, Status: oracle.Fail, Signature: CheckName + ":" + r.Signature,
 		Detail: ex.Name() + ": " + r.Detail}
@@ -94,11 +104,12 @@ func returnedWalks(ws []oracle.Walk) []oracle.Walk {
 	return out
 }
 
-// recorder passes Execute through and keeps its error, so Check can tell a
-// driver failure (which CompareWalks would call "unloadable") from a
-// finding.
+// recorder passes Execute through and keeps its observations and error,
+// so Check can tell a driver failure (which CompareWalks would call
+// "unloadable") from a finding, and compare the sinks.
 type recorder struct {
 	ex  oracle.Executor
+	obs []spirv.Observed
 	err error
 }
 
@@ -106,7 +117,7 @@ func (r *recorder) Name() string { return r.ex.Name() }
 
 func (r *recorder) Execute(module []byte, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
 	obs, err := r.ex.Execute(module, batch, walks)
-	r.err = err
+	r.obs, r.err = obs, err
 	return obs, err
 }
 

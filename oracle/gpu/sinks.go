@@ -1,0 +1,63 @@
+// sinks.go: the filler's results on the driver against the interpreter's.
+//
+// The module convention (emit/CONVENTION.md, "Blocks") has every block's
+// filler compute on one Private sink that main stores to the trace's sink
+// slot when it returns. The value is defined by the module, not by the
+// graph (each structurizer writes its own filler), so the walks cannot say
+// what it must be; the interpreter, running the very module, can. A walk
+// that returns on both sides must leave the same sink: a driver that
+// miscompiles the filler's arithmetic (or an interpreter that evaluates it
+// wrong) shows here and nowhere else, since the trace and the decisions
+// consumed do not depend on it.
+//
+// The interpreter runs the module as given, not the one Prepare bounded or
+// guarded for the driver: those add a counter and a guard, never a store
+// to the sink, so a returned walk's sink is the same in both.
+
+package gpu
+
+import (
+	"fmt"
+
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+)
+
+// SigSinkDiffers is the gpu check's signature (after "gpu:") for a walk
+// that returned on the driver and in the interpreter with different
+// filler results.
+const SigSinkDiffers = "sink-differs"
+
+// CompareSinks judges the sinks of obs, the driver's observations of walks
+// (one each, as oracle.CompareWalks sent them), against the interpreter's
+// run of module. Only walks that returned on both sides are compared.
+// Result: the zero ExecResult when every such sink agrees; Signature
+// SigSinkDiffers with the first walk that differs; Harness set when the
+// interpreter cannot run the module (no verdict on the sinks).
+func CompareSinks(module []byte, walks []oracle.Walk, obs []spirv.Observed) oracle.ExecResult {
+	if len(obs) != len(walks) {
+		return oracle.ExecResult{Harness: fmt.Errorf("gpu: %d observations for %d walks", len(obs), len(walks)), Walk: -1}
+	}
+	var sent []oracle.Walk
+	var at []int // at[k]: the index in walks of sent[k]
+	for i, w := range walks {
+		if w.Returned && obs[i].Returned {
+			sent = append(sent, w)
+			at = append(at, i)
+		}
+	}
+	if len(sent) == 0 {
+		return oracle.ExecResult{}
+	}
+	want, err := oracle.Interpreter{}.Execute(module, oracle.WalkBatch(sent), len(sent))
+	if err != nil {
+		return oracle.ExecResult{Harness: fmt.Errorf("gpu: the interpreter, for the filler's sinks: %w", err), Walk: -1}
+	}
+	for k, i := range at {
+		if want[k].Returned && want[k].Sink != obs[i].Sink {
+			return oracle.ExecResult{Signature: SigSinkDiffers, Walk: i,
+				Detail: fmt.Sprintf("walk %d: the filler's sink is 0x%08x on the driver, 0x%08x in the interpreter; decisions %v", i, obs[i].Sink, want[k].Sink, walks[i].Decisions)}
+		}
+	}
+	return oracle.ExecResult{}
+}
