@@ -13,6 +13,12 @@
 // The interpreter runs the module as given, not the one Prepare bounded or
 // guarded for the driver: those add a counter and a guard, never a store
 // to the sink, so a returned walk's sink is the same in both.
+//
+// Only defined arithmetic is compared. The interpreter traps on what
+// SPIR-V leaves undefined in division (no sinks compared then), but gives
+// a shift by 32 or more the low five bits of the amount, where a driver
+// may give anything: a module that shifts by an amount not a constant
+// below 32 has its sinks left uncompared, and says so.
 
 package gpu
 
@@ -49,6 +55,11 @@ func CompareSinks(module []byte, walks []oracle.Walk, obs []spirv.Observed) orac
 	if len(sent) == 0 {
 		return oracle.ExecResult{}
 	}
+	if m, err := spirv.Decode(module); err != nil {
+		return oracle.ExecResult{Harness: fmt.Errorf("gpu: decoding the module, for the filler's sinks: %w", err), Walk: -1}
+	} else if shiftsPastWidth(m) {
+		return oracle.ExecResult{Harness: fmt.Errorf("gpu: the module shifts by an amount that may reach 32 bits, undefined in SPIR-V"), Walk: -1}
+	}
 	want, err := oracle.Interpreter{}.Execute(module, oracle.WalkBatch(sent), len(sent))
 	if err != nil {
 		return oracle.ExecResult{Harness: fmt.Errorf("gpu: the interpreter, for the filler's sinks: %w", err), Walk: -1}
@@ -60,4 +71,24 @@ func CompareSinks(module []byte, walks []oracle.Walk, obs []spirv.Observed) orac
 		}
 	}
 	return oracle.ExecResult{}
+}
+
+// shiftsPastWidth reports whether a shift of m takes its amount from
+// anything but a 32-bit constant below 32 (OpConstant: module constants
+// precede the functions, so one pass sees them first).
+func shiftsPastWidth(m *spirv.Module) bool {
+	small := map[uint32]bool{} // constants below 32, by result id
+	for _, in := range m.Insts {
+		switch in.Op {
+		case spirv.OpConstant:
+			if len(in.Operands) == 3 && in.Operands[2] < 32 {
+				small[in.Operands[1]] = true
+			}
+		case spirv.OpShiftLeftLogical, spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic:
+			if len(in.Operands) != 4 || !small[in.Operands[3]] {
+				return true
+			}
+		}
+	}
+	return false
 }
