@@ -7,7 +7,13 @@
 // left to the campaign, every graph would become a crash finding and the
 // campaign would exit 1. The preflight starts one server and sends it the
 // protocol's hello: a server that writes anything has run, one that exits
-// with 126 or 127 having written nothing could not. For a caller that
+// with 126 or 127 having written nothing could not. One that exits with
+// any other status having written nothing may only not speak version 2
+// (handshake.go serves it version 1), so a second server is sent the
+// one-block graph {{}} as a version 1 request, which any structurizer can
+// lay out: one that ends on that too without writing a line fails before
+// any graph could matter (a missing file, a failed initialisation), and
+// every graph would be the same crash. For a caller that
 // will call New (ResolveOptions.HandOn), a server that runs, or is still
 // silent at the preflight's limit (starting slowly), is not ended but
 // handed on: the factory's first New returns it, its hello's answer
@@ -35,14 +41,16 @@ import (
 const preflightLimit = time.Second
 
 // preflight starts one process of f and sends it the protocol v2 hello
-// (which a v1 server answers with an error line). It fails only when the
-// command could not run: the process exited with status 126 or 127
-// without writing anything. It returns f, or, with handOn, when the
-// process runs (it wrote something, or is silent at limit), f handing
-// that process on (handingOn); without, the process is ended. A process
-// that ended otherwise is left for the campaign to judge, on a process
-// of its own.
-func preflight(f SideFactory, limit time.Duration, handOn bool) (SideFactory, error) {
+// (which a v1 server answers with an error line). It fails when the
+// command could not run (the process exited with status 126 or 127
+// without writing anything) and, unless opt.LeaveEnded, when it ended
+// otherwise without writing anything and a second process ends the same
+// way on the one-block graph (endsUnread). It returns f, or, with
+// opt.HandOn, when the process runs (it wrote something, or is silent at
+// limit), f handing that process on (handingOn); without, the process is
+// ended. A process that ended otherwise is left for the campaign to
+// judge, on a process of its own.
+func preflight(f SideFactory, limit time.Duration, opt ResolveOptions) (SideFactory, error) {
 	side, err := f.New()
 	if err != nil {
 		return f, fmt.Errorf("structurizer %s: %w", f.Describe, err)
@@ -57,14 +65,17 @@ func preflight(f SideFactory, limit time.Duration, handOn bool) (SideFactory, er
 	}
 	p.nextID++
 	if p.awaitStart(proto.Request{V: proto.Version2, ID: p.nextID, Hello: &proto.Hello{}}, limit) {
-		if handOn {
+		if opt.HandOn {
 			return handingOn(f, p), nil
 		}
 		p.end(true, 0)
 		return f, nil
 	}
-	if p.lastExit != 126 && p.lastExit != 127 {
+	switch {
+	case p.lastExit != 126 && p.lastExit != 127 && opt.LeaveEnded:
 		return f, nil
+	case p.lastExit != 126 && p.lastExit != 127:
+		return f, endsUnread(f, limit)
 	}
 	what := "was not found"
 	switch {
@@ -75,6 +86,44 @@ func preflight(f SideFactory, limit time.Duration, handOn bool) (SideFactory, er
 		what = "could not be loaded (a missing shared library)"
 	}
 	return f, fmt.Errorf("structurizer %s: the command %s (exit status %d): %s", f.Describe, what, p.lastExit, p.lastTail)
+}
+
+// trivialGraph is the graph every structurizer can lay out: one block
+// that returns.
+const trivialGraph = "{{}}"
+
+// endsUnread starts another process of f, whose first died on the hello
+// without writing anything, and sends it trivialGraph as a version 1
+// request. It fails when that process too ends having written nothing;
+// one that writes anything, or is silent at limit, is ended and the
+// campaign judges it.
+func endsUnread(f SideFactory, limit time.Duration) error {
+	side, err := f.New()
+	if err != nil {
+		return nil // the campaign's own start says why
+	}
+	p, ok := side.(*Process)
+	if !ok {
+		side.Close()
+		return nil
+	}
+	if err := p.start(); err != nil {
+		return nil
+	}
+	p.nextID++
+	if p.awaitStart(proto.Request{V: proto.Version, ID: p.nextID, Graph: trivialGraph}, limit) {
+		p.end(true, 0)
+		return nil
+	}
+	how := fmt.Sprintf("exit status %d", p.lastExit)
+	if p.lastExit < 0 {
+		how = "killed by a signal"
+	}
+	if p.lastTail != "" {
+		how += ": " + p.lastTail
+	}
+	return fmt.Errorf("structurizer %s: the server ends before it answers anything, on the protocol's hello and on the one-block graph %s alike (%s), so every graph would crash it the same way; `cfgfuzz selftest --structurizer %s` shows the exchange",
+		f.Describe, trivialGraph, how, ShellQuote(f.Describe))
 }
 
 // awaitStart sends req to the new server and waits, at most limit, for

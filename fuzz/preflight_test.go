@@ -33,7 +33,12 @@ func TestPreflight(t *testing.T) {
 		{notExec, "could not be executed"},
 		{"sh -c 'read line; exit 127'", "was not found"}, // silent 127: what the shell says of a missing program
 		{`sh -c 'echo "./adapter: error while loading shared libraries: libshx.so: cannot open shared object file: No such file or directory" >&2; exit 127'`, "could not be loaded (a missing shared library) (exit status 127): ./adapter: error while loading shared libraries: libshx.so"}, // the dynamic loader's words
-		{"sh -c 'exit 3'", ""},
+		{"sh -c 'exit 3'", "ends before it answers anything, on the protocol's hello and on the one-block graph {{}} alike (exit status 3)"},
+		{"sh -c 'echo no config >&2; exit 1'", "(exit status 1: no config)"},
+		{"sh -c 'kill -SEGV $$'", "(killed by a signal)"},
+		// A server that dies on the version 2 hello but answers a version
+		// 1 request runs: the handshake serves it version 1.
+		{`sh -c 'read line; case "$line" in *hello*) exit 3;; esac; echo "{\"id\":1,\"outcome\":\"refused\",\"reason\":\"x\"}"'`, ""},
 		{"sh -c 'read line; echo garbage'", ""},
 		{"sh -c 'echo answer; exit 127'", ""}, // it wrote a line: it ran
 		{"sleep 60", ""},                      // silent past the limit: a hang is the campaign's finding
@@ -45,6 +50,10 @@ func TestPreflight(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.cmd)):
 			t.Errorf("cmd:%s: error %v, want one naming the command and saying it %s", c.cmd, err, c.want)
 		}
+	}
+	// selftest shows such a server's exchange itself.
+	if _, _, err := Resolve(Spec{Kind: SpecCmd, Cmd: "sh -c 'exit 3'"}, ResolveOptions{LeaveEnded: true}); err != nil {
+		t.Errorf("LeaveEnded: %v, want the ended server left to the caller", err)
 	}
 	if took := time.Since(start); took > 5*preflightLimit {
 		t.Errorf("the preflights took %v, more than the silent server's limit (%v) and a little", took, preflightLimit)

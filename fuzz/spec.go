@@ -324,6 +324,12 @@ type ResolveOptions struct {
 	// slow start is not cut short (preflight.go). false: the preflight
 	// ends its server.
 	HandOn bool
+	// LeaveEnded leaves a server that ends having written nothing (with a
+	// status other than 126 and 127) to the caller, as selftest, which
+	// shows the exchange, wants. false: the preflight sends a second
+	// server the one-block graph and fails the spec when that one ends
+	// the same way (preflight.go).
+	LeaveEnded bool
 }
 
 // Resolve makes the side factory a spec names, building what it needs
@@ -349,7 +355,7 @@ func Resolve(s Spec, opt ResolveOptions) (SideFactory, Spec, error) {
 		return ProcessFactoryWith(s.String(), []string{self, "structurize"}, "", opt.Process), s, nil
 	case SpecCmd:
 		s.Cmd = absoluteWords(s.Cmd)
-		f, err := preflight(ProcessFactoryWith(s.String(), []string{"sh", "-c", execLine(s.Cmd)}, "", opt.Process), preflightLimit, opt.HandOn)
+		f, err := preflight(ProcessFactoryWith(s.String(), []string{"sh", "-c", execLine(s.Cmd)}, "", opt.Process), preflightLimit, opt)
 		return f, s, err
 	case SpecRev:
 		return resolveBuilt(s, OwnProject(), opt)
@@ -503,7 +509,7 @@ func resolveBuilt(s Spec, p Project, opt ResolveOptions) (SideFactory, Spec, err
 		return SideFactory{}, s, err
 	}
 	s.Rev, s.WorkTree = rev.Commit, rev.Tree
-	f, err := preflight(ServeBuilt(s.String(), p, b, opt.Process), preflightLimit, opt.HandOn)
+	f, err := preflight(ServeBuilt(s.String(), p, b, opt.Process), preflightLimit, opt)
 	if err != nil {
 		return f, s, &BuildError{Rev: rev, Command: p.Serve, Err: servedFrom(err, p.Serve, b), Serving: true}
 	}

@@ -77,7 +77,7 @@ func TestCommandPathsRecordedAbsolute(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(f, []byte("#!/bin/sh\nread line\n"), 0o755); err != nil {
+		if err := os.WriteFile(f, []byte("#!/bin/sh\nread line\necho ran\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -162,7 +162,7 @@ func TestCommandPathsAfterACdLeftAsWritten(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"adapter", "tools/adapter", "build/shaderc"} {
-		if err := os.WriteFile(f, []byte("#!/bin/sh\nread line\n"), 0o755); err != nil {
+		if err := os.WriteFile(f, []byte("#!/bin/sh\nread line\necho ran\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -222,8 +222,8 @@ func TestDispatchShareFlags(t *testing.T) {
 		{[]string{"--structurizer", "self"}, fuzz.DefaultDispatchEvery},
 		{[]string{"--structurizer", "isolated"}, fuzz.DefaultDispatchEvery},
 		{[]string{"--strategy", "structured"}, 0},
-		{[]string{"--structurizer", "true"}, 0},
-		{[]string{"--structurizer", "true", "--dispatch-every", "4"}, -1},
+		{[]string{"--structurizer", "cat"}, 0}, // any command that runs
+		{[]string{"--structurizer", "cat", "--dispatch-every", "4"}, -1},
 		{[]string{"--strategy", "dispatch", "--dispatch-every", "4"}, -1},
 		{[]string{"--dispatch-every", "-1"}, -1},
 	} {

@@ -80,7 +80,7 @@ func selfTestServer(spec string, bo fuzz.BuildOptions) (argv []string, dir strin
 	if sp.Kind == fuzz.SpecSelf {
 		sp.Kind = fuzz.SpecIsolated
 	}
-	f, _, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: bo})
+	f, _, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: bo, LeaveEnded: true})
 	if err != nil {
 		return nil, "", err
 	}
