@@ -28,6 +28,9 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 		return nil
 	}
 	c.StateNewStructurizer = f.stateNewStructurizer
+	if err := nightFlag(f.night); err != nil {
+		return err
+	}
 	if c.Resume && c.StateDigest == "" {
 		return fmt.Errorf("--state: the campaign in %s ran without --state: resume it without --state", c.Dir)
 	}
@@ -57,6 +60,19 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 	// another on this state is warned at once, not after the build; the
 	// caller releases the mark (fuzz.Config.Mark).
 	c.Mark = c.MarkState()
+	return nil
+}
+
+// nightFlag checks --night's value, "" when not given: a date
+// YYYY-MM-DD, checked before the state compares it with its nights, which
+// a date in another form would be said earlier or later than.
+func nightFlag(night string) error {
+	if night == "" {
+		return nil
+	}
+	if _, err := time.Parse(time.DateOnly, night); err != nil {
+		return fmt.Errorf("invalid value %q for flag --night: want a date YYYY-MM-DD", night)
+	}
 	return nil
 }
 

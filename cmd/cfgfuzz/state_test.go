@@ -605,3 +605,24 @@ func TestStateOfNewerRevisionNoted(t *testing.T) {
 		t.Errorf("the night's store:\n%s", b)
 	}
 }
+
+// TestNightFlagNotADate: a --night that is no YYYY-MM-DD date (a US-style
+// date of a CI script) is refused naming the flag and the form it wants,
+// not compared with the state's latest night and called earlier than it.
+func TestNightFlagNotADate(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	args := func(date, out string) []string {
+		return []string{"run", "--graphs", "30", "--seed", "1", "--state", state, "--night", date, "--progress", "none", "--minimize=false", "--out", filepath.Join(dir, out)}
+	}
+	if code, out, errs := runCmd(args("2026-12-04", "n1"), ""); code != exitOK {
+		t.Fatalf("night 1: exit %d\n%s%s", code, out, errs)
+	}
+	for _, night := range []string{"12/05/2026", "2026-12-5", "tonight"} {
+		code, _, errs := runCmd(args(night, "n2"), "")
+		want := "invalid value \"" + night + "\" for flag --night: want a date YYYY-MM-DD"
+		if code != exitUsage || !strings.Contains(errs, want) || strings.Contains(errs, "earlier") {
+			t.Errorf("--night %s: exit %d, want %d and %q\n%s", night, code, exitUsage, want, errs)
+		}
+	}
+}
