@@ -151,7 +151,7 @@ func Bisect(opt BisectOptions) (*BisectResult, error) {
 		v, why, err := b.test(commits[mid])
 		switch {
 		case err != nil:
-			return nil, err
+			return nil, fmt.Errorf("commit %s: %w", commits[mid][:12], err)
 		case why != "":
 			skipped[mid] = true
 			continue
@@ -269,7 +269,8 @@ func commitSubject(repo, commit string) string {
 }
 
 // test builds, serves and judges commit; why says why it was skipped (its
-// build failed); err is a failure that ends the bisection.
+// build failed); err is a failure that ends the bisection, which the
+// caller prefixes with the commit.
 func (b *bisection) test(commit string) (verdict, why string, err error) {
 	side, _, err := Resolve(b.opt.SpecOf(commit), b.opt.Resolve)
 	if err != nil {
@@ -280,14 +281,14 @@ func (b *bisection) test(commit string) (verdict, why string, err error) {
 			b.step(BisectStep{Commit: commit, Skipped: why, Output: be.OutputTail(BisectOutputLines)})
 			return "", why, nil
 		}
-		return "", "", fmt.Errorf("commit %s: %w", commit[:12], err)
+		return "", "", err
 	}
 	r, err := b.opt.Judge(side)
 	if err != nil {
-		return "", "", fmt.Errorf("commit %s: %w", commit[:12], err)
+		return "", "", err
 	}
 	if r.Outcome == OutError {
-		return "", "", fmt.Errorf("commit %s: harness error: %s", commit[:12], r.Detail)
+		return "", "", fmt.Errorf("harness error: %s", r.Detail)
 	}
 	verdict = VerdictKey(r)
 	b.step(BisectStep{Commit: commit, Verdict: verdict})

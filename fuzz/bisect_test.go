@@ -322,3 +322,34 @@ func TestBuildTimeoutSkipsTheCommit(t *testing.T) {
 		t.Errorf("the timed-out build left %v (a failure record or a build directory)", left)
 	}
 }
+
+// TestBisectNamesTheCommitOfAHarnessErrorOnce: a harness error ends the
+// bisection with an error that names the commit once: "the good commit
+// HASH: ..." at an end, "commit HASH: ..." in between.
+func TestBisectNamesTheCommitOfAHarnessErrorOnce(t *testing.T) {
+	repo, commits := tableRepo(t, 4)
+	for _, c := range []struct {
+		at   int
+		want string
+	}{
+		{0, "the good commit " + commits[0][:12] + ": harness error: no answer"},
+		{4, "the bad commit " + commits[4][:12] + ": harness error: no answer"},
+		{2, "commit " + commits[2][:12] + ": harness error: no answer"},
+	} {
+		_, err := Bisect(BisectOptions{Good: commits[0], Bad: commits[4], Repo: repo,
+			SpecOf:  func(c string) Spec { return Spec{Kind: SpecRepo, Repo: repo, Rev: c} },
+			Resolve: ResolveOptions{Build: BuildOptions{CacheDir: t.TempDir()}, Project: Project{Serve: "cat"}},
+			Judge: func(side SideFactory) (SideResult, error) {
+				switch at := slices.IndexFunc(commits, func(h string) bool { return strings.HasSuffix(side.Describe, "@"+h) }); {
+				case at == c.at:
+					return SideResult{Outcome: OutError, Detail: "no answer"}, nil
+				case at >= 3:
+					return SideResult{Outcome: OutInvalid, Signature: "rules:R3"}, nil
+				}
+				return SideResult{Outcome: OutOK}, nil
+			}})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("a harness error at commit %d: %v, want %q", c.at, err, c.want)
+		}
+	}
+}
