@@ -122,6 +122,12 @@ func bisectMain(f bisectFlags, files []string, builds *fuzz.BuildStop, stdin io.
 		fmt.Fprintln(stderr, "cfgfuzz bisect: note:", m)
 	}
 	if f.repo != "" {
+		// Every commit is built and served by these commands: a file that
+		// does not read, or no serve command, is the repository's error,
+		// said before the first step, not the good commit's.
+		if _, err := fuzz.ProjectFor(f.repo, fuzz.Project{Build: f.build, Serve: f.serve}); err != nil {
+			return nil, err
+		}
 		warnReplayProject(f.repo, fuzz.Project{Build: f.build, Serve: f.serve}, stderr)
 	}
 	opt := fuzz.BisectOptions{Good: f.good, Bad: f.bad, Repo: f.repo, SpecOf: specOf, Log: stderr,

@@ -247,3 +247,26 @@ func TestBisectNotesAFailingGoodCommit(t *testing.T) {
 		}
 	}
 }
+
+// TestBisectRefusesABadProjectFileFirst: a .cfgfuzz.json that does not read,
+// or a repository with no serve command, is an error naming the file or
+// the repository before the first step, not the good commit's failure.
+func TestBisectRefusesABadProjectFileFirst(t *testing.T) {
+	ownBuildCache(t)
+	graph := filepath.Join(t.TempDir(), "g.cfg")
+	writeFile(t, graph, "{{1, 2}, {2}, {}}\n")
+	for _, c := range []struct {
+		config, want string
+	}{
+		{`{"build": "true", "serv": "python3 toy.py"}`, `.cfgfuzz.json: json: unknown field "serv"`},
+		{"", ": no serve command (put \"build\" and \"serve\" in its .cfgfuzz.json"},
+	} {
+		repo, good := toyRepo(t, c.config)
+		writeFile(t, filepath.Join(repo, "toy.py"), toyServer(3))
+		bad := commitAll(t, repo, "toy: planted bug on 3 blocks or more")
+		code, _, stderr := cliIn(t, t.TempDir(), "bisect", "--repo", repo, "--good", good, "--bad", bad, graph)
+		if code != exitUsage || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "step 1") || strings.Contains(stderr, "commit") {
+			t.Errorf("config %q: exit %d, want %d and %q before any step, naming no commit\n%s", c.config, code, exitUsage, c.want, stderr)
+		}
+	}
+}
