@@ -143,3 +143,16 @@ func TestChecksNamesTrimmed(t *testing.T) {
 		}
 	}
 }
+
+// TestShardFlagNamed: a --shard that is no i/n with 0 <= i < n is a usage
+// error naming the flag and its value.
+func TestShardFlagNamed(t *testing.T) {
+	for _, v := range []string{"8/8", "1", "a/2", "-1/2"} {
+		var out, errw bytes.Buffer
+		code := run([]string{"run", "--shard", v, "--graphs", "1", "--out", t.TempDir()}, nil, &out, &errw)
+		want := "invalid value \"" + v + "\" for flag --shard: want i/n with 0 <= i < n"
+		if code != exitUsage || !strings.Contains(errw.String(), want) {
+			t.Errorf("--shard %s: exit %d, want %d and %q\n%s", v, code, exitUsage, want, errw.String())
+		}
+	}
+}

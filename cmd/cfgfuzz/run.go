@@ -1045,7 +1045,7 @@ func (f *campaignFlags) flagSettings() (fuzz.Settings, error) {
 	if f.shard != "" {
 		sh, err := fuzz.ParseShard(f.shard)
 		if err != nil {
-			return s, err
+			return s, fmt.Errorf("invalid value %q for flag --shard: want i/n with 0 <= i < n", f.shard)
 		}
 		s.Shard = sh
 	}
