@@ -68,10 +68,10 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.checks, "checks", "", "comma-separated oracle checks, as for check (default: all of "+strings.Join(oracle.DefaultChecks, ",")+"); +NAME adds to the defaults (+gpu the driver check), -NAME removes")
 	fs.StringVar(&mf.origin, "origin", "", "where the graph came from, for the header and the store (default: the file and position)")
 	fs.IntVar(&mf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for check)")
-	fs.IntVar(&mf.registers, "registers", 0, "judge under a register file of `N` values, as check (a campaign's finding needs the campaign's --registers)")
+	fs.IntVar(&mf.registers, "registers", 0, "judge under a register file of `N` values, as check (default: what the file's header records, else none)")
 	fs.StringVar(&mf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check, as check: cpu (lavapipe, the default), gpu, any")
 	mf.judge.define(fs)
-	fs.Uint64Var(&mf.seed, "seed", 1, "seed of the random walks (as for check; a campaign's finding needs the campaign's seed)")
+	fs.Uint64Var(&mf.seed, "seed", 1, "seed of the random walks (as for check; default: what the file's header records, else 1)")
 	fs.IntVar(&mf.index, "index", 0, "which graph of the file to minimize (from 0)")
 	fs.IntVar(&mf.maxSteps, "max-steps", corpus.DefaultMaxSteps, "bound on the search's judgements (0 or negative: none); a campaign's --minimize-steps, whose default is lower")
 	fs.DurationVar(&mf.searchTimeout, "search-timeout", corpus.DefaultTimeout, "bound on the search between the first judgement of the graph and the final one, which run whole (their structurizer calls within --timeout); 0: none, the search runs to its fixpoint; a campaign's --minimize-timeout, whose default is shorter: a finding the campaign cut (minimize_stopped) may shrink further here")
@@ -133,6 +133,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return exitUsage, err
 	}
+	mf.adoptRecorded(path, stderr)
 	if err := gpuDeviceFlag("minimize", mf.gpuDevice, slices.Contains(mf.judge.checks(mf.checks), gpu.CheckName), stderr); err != nil {
 		return exitUsage, err
 	}

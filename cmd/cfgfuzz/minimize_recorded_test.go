@@ -1,7 +1,8 @@
 // minimize_recorded_test.go: minimize on a finding's file whose header
-// records the walks' seed of its campaign: it judges under the flags
-// given, says when they differ from the header's, and the regression it
-// saves records the judging it was minimized under, so regress replays it
+// records the walks' seed of its campaign: it judges under the header's
+// judging where no flag is given, under the flags given where they are,
+// says when those differ from the header's, and the regression it saves
+// records the judging it was minimized under, so regress replays it
 // failing on the buggy build.
 package main
 
@@ -10,6 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // seedOnly is a graph that route-not-cleared fails only under some seeds
@@ -40,12 +44,18 @@ func TestMinimizeRegressionRecordsItsJudging(t *testing.T) {
 		return runCmd(append(args, in), "")
 	}
 
-	// Under the default seed the graph passes: nothing is saved, and the
+	// Under seed 1, given, the graph passes: nothing is saved, and the
 	// error names the seed that shows it.
-	code, _, errs := minimize("none")
+	code, _, errs := minimize("none", "--seed", "1")
 	if _, err := os.Stat(filepath.Join(dir, "none", "r.cfg")); code != exitUsage || !strings.Contains(errs, "does not fail") ||
 		!strings.Contains(errs, "judge it with --walks 16 --seed 2") || err == nil {
 		t.Errorf("minimize under seed 1: exit %d, want %d naming --seed 2 and no regression\n%s", code, exitUsage, errs)
+	}
+
+	// Without --seed, the header's seed judges it, and the regression records it.
+	code, _, errs = minimize("taken")
+	if saved := readFile(t, filepath.Join(dir, "taken", "r.cfg")); code != exitOK || !strings.Contains(saved, "\n# walks: 16 seed 2\n") {
+		t.Errorf("minimize without --seed: exit %d, want 0 and '# walks: 16 seed 2'\n%s%s", code, saved, errs)
 	}
 
 	// Under the recorded seed: no note, and the regression records it.
@@ -74,5 +84,54 @@ func TestMinimizeRegressionRecordsItsJudging(t *testing.T) {
 	}
 	if code, out, errs := runCmd([]string{"regress", "--structurizer", fixed, other}, ""); code != exitOK {
 		t.Errorf("regress of the regression on the fixed build: exit %d, want 0\n%s%s", code, out, errs)
+	}
+}
+
+// TestMinimizeTakesAStoredFindingsJudging: minimize of a findings store's
+// graph.cfg, with none of the judging flags given, searches under the
+// judging the store recorded for it, and the regression it saves records
+// that judging, so regress replays it as it failed; a flag given wins.
+func TestMinimizeTakesAStoredFindingsJudging(t *testing.T) {
+	g, err := cfg.ParseCompact("{{1, 0}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	st := &corpus.Store{Dir: filepath.Join(dir, "store")}
+	added, err := st.Add(corpus.Finding{Signature: "exec:trace-mismatch", Graph: g, Origin: "campaign seed 3",
+		Strategy: "dispatch", Inject: []string{"swap-arms"}, Registers: 8,
+		Judged: corpus.Judged{Walks: corpus.WalksOf(4, 3), Checks: "-growth,-fallback"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(added.Dir, "graph.cfg")
+	recorded := []string{"# fault: swap-arms\n", "# strategy: dispatch\n", "# registers: 8\n", "# walks: 4 seed 3\n", "# checks: -growth,-fallback\n"}
+
+	code, _, errs := runCmd([]string{"minimize", "--regressions", filepath.Join(dir, "regs"), "--save-regression", "r", in}, "")
+	saved := readFile(t, filepath.Join(dir, "regs", "r.cfg"))
+	if code != exitOK {
+		t.Fatalf("minimize of the store's graph.cfg: exit %d, want 0\n%s", code, errs)
+	}
+	for _, line := range recorded {
+		if !strings.Contains(saved, line) {
+			t.Errorf("the saved regression lacks the store's %q\n%s", strings.TrimSpace(line), saved)
+		}
+	}
+	if !strings.Contains(errs, "minimize: note: judging "+in+" as its header records: --inject swap-arms --strategy dispatch --registers 8 --walks 4 --seed 3 --checks -growth,-fallback") {
+		t.Errorf("no note naming the judging taken from the header\n%s", errs)
+	}
+	code, out, errs := runCmd([]string{"regress", filepath.Join(dir, "regs")}, "")
+	if code != exitOK || !strings.Contains(out+errs, "checks pdom,rules,spirv-val,exec,filler,meta") {
+		t.Errorf("regress of the saved regression: exit %d, want 0 under the store's checks\n%s%s", code, out, errs)
+	}
+
+	// A flag given is a choice: it wins over the header, which the note says.
+	code, _, errs = runCmd([]string{"minimize", "--checks", "-fallback", "--regressions", filepath.Join(dir, "given"), "--save-regression", "r", in}, "")
+	saved = readFile(t, filepath.Join(dir, "given", "r.cfg"))
+	if code != exitOK || !strings.Contains(saved, "# checks: -fallback\n") || !strings.Contains(saved, "# strategy: dispatch\n") {
+		t.Errorf("minimize --checks -fallback: exit %d, want 0, '# checks: -fallback' and the header's strategy\n%s%s", code, saved, errs)
+	}
+	if !strings.Contains(errs, "judge it with --checks -growth,-fallback as it was judged") {
+		t.Errorf("minimize --checks -fallback: no note naming the header's checks\n%s", errs)
 	}
 }

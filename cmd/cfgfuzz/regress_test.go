@@ -369,9 +369,14 @@ func TestRecordedRegistersNamed(t *testing.T) {
 	if _, _, errs := runCmd([]string{"check", in, "--registers", "5"}, ""); strings.Contains(errs, "note:") {
 		t.Errorf("check --registers 5 notes a mismatch:\n%s", errs)
 	}
-	code, _, errs = runCmd([]string{"minimize", in}, "")
+	code, _, errs = runCmd([]string{"minimize", in, "--registers", "0"}, "")
 	if code != exitUsage || !strings.Contains(errs, "does not fail") || !strings.Contains(errs, hint) {
-		t.Errorf("minimize without --registers: exit %d, want %d and an error naming %q:\n%s", code, exitUsage, hint, errs)
+		t.Errorf("minimize --registers 0: exit %d, want %d and an error naming %q:\n%s", code, exitUsage, hint, errs)
+	}
+	// Without --registers, minimize judges it under the header's, and says so.
+	code, _, errs = runCmd([]string{"minimize", in}, "")
+	if code != exitUsage || !strings.Contains(errs, "judging "+in+" as its header records: --registers 5") || strings.Contains(errs, hint) {
+		t.Errorf("minimize without --registers: exit %d, want %d, judged under --registers 5 as noted:\n%s", code, exitUsage, errs)
 	}
 }
 
