@@ -274,6 +274,16 @@ type Config struct {
 	// worker's graphs run in a child process that a timeout can kill, and
 	// no more goroutines leak. The zero value keeps the in-process side.
 	Escalate SideFactory
+	// CutOnStop makes the campaign's stop (its context cancelled) cut the
+	// structurizer requests in flight: a side's server process being
+	// waited for, or re-run by meta, is killed with its process group,
+	// no side is asked once the stop has come, and the graph is left
+	// without a record for --resume, as one whose server is still
+	// starting is. compare sets it. false: the graphs in flight are
+	// judged to their end (a server still starting is cut all the same).
+	// The in-process structurizer is never cut: its calls end within
+	// Timeout.
+	CutOnStop bool
 	// Dir is the output directory: results.jsonl, campaign.json and the
 	// reports. Required.
 	Dir string

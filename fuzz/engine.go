@@ -525,7 +525,7 @@ func (c *Config) startWorkers(indices <-chan job, results chan<- Record, wg *syn
 		if c.checks == nil {
 			c.checks = wk.orc.Checks() // every worker's oracle has the same options
 		}
-		wk.answered, wk.fly, wk.stop = answered, fly, stop
+		wk.answered, wk.fly, wk.stop, wk.cut = answered, fly, stop, c.CutOnStop
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -605,7 +605,7 @@ func (co *collector) collect(results <-chan Record, batches <-chan batchDone) {
 		select {
 		case <-stop:
 			stop = nil
-			co.prog.halt(co.fly)
+			co.prog.halt(co.fly, co.c.CutOnStop)
 		case <-tick.C:
 			co.prog.heartbeat() // a plain line, or the bar redrawn, even while no graph finishes
 		case r, ok := <-in:

@@ -24,7 +24,7 @@ type Escalating struct {
 	graph string
 	// stop is the stop named to it (hearStop), named to a side it
 	// escalates to as well.
-	stop <-chan struct{}
+	stop stopEar
 }
 
 // Structurize answers from the current side, escalating after a leak.
@@ -49,9 +49,9 @@ func (e *Escalating) noteGraph(graph string) {
 
 // hearStop makes the current side hear stop (stopHearer), and a side
 // it escalates to as well.
-func (e *Escalating) hearStop(stop <-chan struct{}) {
-	e.stop = stop
-	hearStop(e.Cur, stop)
+func (e *Escalating) hearStop(ear stopEar) {
+	e.stop = ear
+	hearStop(e.Cur, ear)
 }
 
 // graphNoter is a side that names the graph it is judged on beside what

@@ -127,9 +127,10 @@ type Process struct {
 	// graph names the graph the next requests judge ("graph 17";
 	// noteGraph), for the strays noted beside their answers; "" none.
 	graph string
-	// stop, once closed, ends a request to a server that has not spoken
-	// yet (hearStop, stopwatch.go); nil never does.
-	stop <-chan struct{}
+	// stop, once its stop is closed, ends a request to a server that has
+	// not spoken yet, and with spoken to any server (hearStop,
+	// stopwatch.go); the zero value never does.
+	stop stopEar
 }
 
 // noteGraph names the graph the next requests judge (graphNoter).
@@ -452,8 +453,8 @@ func (p *Process) exchange(req proto.Request, limit, allowance time.Duration) ([
 }
 
 // exchangeLine is exchange's request and answer. While the server has
-// not spoken, a stop (p.stop) ends it and the wait: the answer is
-// stopped's.
+// not spoken, or at any time where the stop cuts a server that has
+// (p.stop), a stop ends it and the wait: the answer is stopped's.
 func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration) ([]byte, *Answer) {
 	starting := allowance > 0
 	deadline := time.Now().Add(limit + allowance)

@@ -47,8 +47,9 @@ type progress struct {
 	finished bool      // no graph is in flight any more (finish)
 	stopping bool      // the campaign stops early (stopEarly)
 	// halting: the campaign was stopped (halt): the graphs in flight
-	// finish, and no ETA is given.
-	halting bool
+	// finish, or with cut their structurizer requests are cut
+	// (Config.CutOnStop), and no ETA is given.
+	halting, cut bool
 	// inFlight names the graphs in flight (flights.describe), which the
 	// line adds once none has finished for stallAfter; nil: never.
 	inFlight func() string
@@ -295,6 +296,8 @@ func (p *progress) line() (s string) {
 		return s + ", stopped early: the graphs in flight finish" + p.flying(0)
 	case p.halting && p.finished:
 		return s + ", stopped"
+	case p.halting && p.cut:
+		return s + ", stopping: the graphs in flight are cut" + p.flying(0)
 	case p.halting:
 		return s + ", stopping: the graphs in flight finish" + p.flying(0)
 	}
@@ -331,19 +334,22 @@ func (p *progress) flying(stalled time.Duration) string {
 }
 
 // halt says, once the campaign is stopped (its context cancelled: the
-// first stop signal), which graphs and checks the stop waits for and that
-// a second signal ends at once; the lines after it say it stops.
-func (p *progress) halt(fly *flights) {
+// first stop signal), which graphs and checks the stop waits for (with
+// cut, Config.CutOnStop: whose structurizer requests it cuts) and that a
+// second signal ends at once; the lines after it say it stops.
+func (p *progress) halt(fly *flights, cut bool) {
 	if p.w == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.halting = true
+	p.halting, p.cut = true, cut
 	if p.bar != nil {
 		p.bar.Clear()
 	}
-	if n := fly.count(); n > 0 {
+	if n := fly.count(); n > 0 && cut {
+		fmt.Fprintf(p.w, "cfgfuzz: stopping: cutting the structurizer requests of %s in flight (their processes killed, the graphs left for --resume; a check already running ends first, within its check limit): %s; a second stop signal ends at once (without the report; --resume continues the campaign)\n", Plural(n, "graph"), fly.describe())
+	} else if n > 0 {
 		fmt.Fprintf(p.w, "cfgfuzz: stopping: waiting for %s in flight, each until it is judged or its check limit ends it (then it has no verdict), or at once when its structurizer process is still starting (it has written nothing yet: killed, the graph left for --resume): %s; a second stop signal ends at once (without the report; --resume continues the campaign)\n", Plural(n, "graph"), fly.describe())
 	}
 }

@@ -4,8 +4,10 @@
 // before it answers or fails; a stop heard in that time ends the server
 // at once, and the request's answer says the graph was stopped
 // (Answer.Stopped): no verdict, no harness error, the graph left for
-// --resume as a graph never handed out. A server that has spoken is never
-// cut by the stop: the graph it answers is judged to its end.
+// --resume as a graph never handed out. A server that has spoken is cut
+// by the stop only when the campaign cuts its requests in flight
+// (Config.CutOnStop, stopEar.spoken): else the graph it answers is judged
+// to its end.
 
 package fuzz
 
@@ -19,21 +21,30 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/internal/procgroup"
 )
 
-// stopHearer is a side that can hear a campaign's stop while its server
-// is starting: a Process, or an Escalating serving from one.
-type stopHearer interface{ hearStop(stop <-chan struct{}) }
+// stopEar is what a side's requests hear of a campaign's stop: the
+// stop (its close; nil: never), and whether it cuts a server that has
+// spoken too (Config.CutOnStop), not only one still starting.
+type stopEar struct {
+	stop   <-chan struct{}
+	spoken bool
+}
 
-// hearStop makes side hear stop (nil: never) on its next requests, when
-// it can.
-func hearStop(side Side, stop <-chan struct{}) {
+// stopHearer is a side that can hear a campaign's stop while it waits for
+// its server: a Process, or an Escalating serving from one.
+type stopHearer interface{ hearStop(ear stopEar) }
+
+// hearStop makes side hear ear on its next requests, when it can; the
+// zero stopEar hears nothing.
+func hearStop(side Side, ear stopEar) {
 	if h, ok := side.(stopHearer); ok {
-		h.hearStop(stop)
+		h.hearStop(ear)
 	}
 }
 
-// hearStop makes the requests of p's servers that have not spoken yet
-// end at stop's close (nil: never) (stopHearer).
-func (p *Process) hearStop(stop <-chan struct{}) { p.stop = stop }
+// hearStop makes the requests of p's servers end at the stop's close:
+// those of a server that has not spoken yet, and with ear.spoken every
+// one (stopHearer).
+func (p *Process) hearStop(ear stopEar) { p.stop = ear }
 
 // stopWatch ends a server's wait for its first line when a stop comes.
 type stopWatch struct {
@@ -43,12 +54,14 @@ type stopWatch struct {
 	once  sync.Once
 }
 
-// watchStop watches stop for an exchange with s: when it closes first, s
-// is killed (its process group) and its pipes made to fail at once, so
-// the exchange's wait ends. A nil stop, or a server that has spoken,
-// gives a nil watch, which hears nothing.
-func (s *server) watchStop(stop <-chan struct{}) *stopWatch {
-	if stop == nil || s.spoke {
+// watchStop watches ear's stop for an exchange with s: when it closes
+// first, s is killed (its process group) and its pipes made to fail at
+// once, so the exchange's wait ends. A nil stop, or a server that has
+// spoken where ear does not cut such a one, gives a nil watch, which
+// hears nothing.
+func (s *server) watchStop(ear stopEar) *stopWatch {
+	stop := ear.stop
+	if stop == nil || s.spoke && !ear.spoken {
 		return nil
 	}
 	w := &stopWatch{done: make(chan struct{}), over: make(chan struct{})}
@@ -94,7 +107,7 @@ func (s *server) cutNow() {
 
 // errStopped is the error of a hello the stop ended (handshake,
 // probeStart): Structurize answers stoppedAnswer.
-var errStopped = errors.New("the campaign was stopped while the structurizer process was starting")
+var errStopped = errors.New("the campaign was stopped while its structurizer request was waited for")
 
 // stopped ends the server of a request the stop ended while the server
 // was starting.
@@ -104,7 +117,8 @@ func (p *Process) stopped() Answer {
 }
 
 // stoppedAnswer is the answer of a graph the stop ended while its server
-// was starting: no verdict (Answer.Stopped).
+// was starting, or while it was answering where the stop cuts that:
+// no verdict (Answer.Stopped).
 func stoppedAnswer() Answer {
 	return Answer{Outcome: proto.Error, Reason: errStopped.Error(), Stopped: true}
 }

@@ -22,7 +22,7 @@ func TestProcessStopWhileStarting(t *testing.T) {
 	stop := make(chan struct{})
 	p := &Process{Argv: []string{"sleep", "60"}, Options: ProcessOptions{StartTimeout: 30 * time.Second}}
 	defer p.Close()
-	hearStop(p, stop)
+	hearStop(p, stopEar{stop: stop})
 	time.AfterFunc(300*time.Millisecond, func() { close(stop) })
 	a, took := structurizeWithin(t, p, smallGraph(t), 10*time.Second, 20*time.Second)
 	if !a.Stopped || a.NotStarted || a.Outcome != proto.Error || took > 3*time.Second {
@@ -40,7 +40,7 @@ func TestProcessStopSpares(t *testing.T) {
 	stop := make(chan struct{})
 	p := &Process{Argv: []string{bin, "good"}}
 	defer p.Close()
-	hearStop(p, stop)
+	hearStop(p, stopEar{stop: stop})
 	if a, _ := structurizeWithin(t, p, smallGraph(t), 10*time.Second, 20*time.Second); a.Outcome != proto.OK {
 		t.Fatalf("first answer %s %q", a.Outcome, a.Reason)
 	}

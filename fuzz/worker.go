@@ -70,9 +70,14 @@ type worker struct {
 	fly *flights
 	// stop is the campaign's stop (its context's Done), which a side's
 	// server still starting hears on a graph's first request (judge);
-	// nil: never. halted says the graph being judged was stopped so.
-	stop   <-chan struct{}
-	halted bool
+	// nil: never. With cut (Config.CutOnStop) every request of the graph
+	// hears it, its meta re-runs' too, whether the server has spoken or
+	// not, and no side is asked once it has come. halted says the graph
+	// being judged was stopped so; rerunCut that one of its re-runs was.
+	stop     <-chan struct{}
+	cut      bool
+	halted   bool
+	rerunCut bool
 }
 
 // oneBlockKey keys the one-block answers: a side on one strategy (the
@@ -273,10 +278,19 @@ func (w *worker) unjudged(rec Record) Record {
 // side, nil when it checked nothing.
 func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracle.Shared) (SideResult, *oracle.Shared) {
 	w.fly.stage(w, w.sideLabel(side), false)
+	if w.cut && w.stopping() {
+		w.halted = true
+		return SideResult{}, nil
+	}
 	start := time.Now()
-	hearStop(side, w.stop) // only the graph's first request: its re-runs are judged to their end
+	hearStop(side, stopEar{stop: w.stop, spoken: w.cut})
+	if w.cut {
+		defer hearStop(side, stopEar{}) // its re-runs are cut too
+	}
 	a := side.Structurize(g.Clone(), opt, w.timeout)
-	hearStop(side, nil)
+	if !w.cut {
+		hearStop(side, stopEar{}) // only the graph's first request: its re-runs are judged to their end
+	}
 	took := time.Since(start)
 	if a.Stopped {
 		w.halted = true
@@ -299,7 +313,22 @@ func (w *worker) judge(side Side, g *cfg.Graph, opt proto.Options, shared *oracl
 	// The subject's own copy of g: meta hands it to this side's re-runs,
 	// which must not change the other side's graph.
 	sub := &oracle.Subject{Graph: g.Clone(), Module: mod, Info: InfoOf(a, opt, took), Structurize: w.seam(side, opt)}
-	return w.checkModule(r, side, sub, g, opt, shared)
+	r, checked := w.checkModule(r, side, sub, g, opt, shared)
+	if w.rerunCut {
+		w.rerunCut, w.halted = false, true
+		return SideResult{}, nil
+	}
+	return r, checked
+}
+
+// stopping says whether the campaign's stop has come.
+func (w *worker) stopping() bool {
+	select {
+	case <-w.stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // sideLabel names side as the in-flight lines do.
@@ -426,6 +455,10 @@ func (w *worker) structurizeForSeam(side Side, opt proto.Options, g *cfg.Graph) 
 	a := side.Structurize(g, opt, w.timeout)
 	took := time.Since(start)
 	w.answered.addMeta(w.base != nil && side == w.base, took)
+	if a.Stopped { // the stop cut it (w.cut): the graph has no verdict
+		w.rerunCut = true
+		return nil, oracle.ResultInfo{}, &oracle.RerunHarnessError{Detail: a.Reason}
+	}
 	switch a.Outcome {
 	case proto.OK:
 		mod, err := ModuleFor(a, opt)

@@ -187,7 +187,11 @@ func campaignMain(name string, args []string, builds *fuzz.BuildStop, stdout, st
 	if code, done := f.checkCommandLine(fs, name, stdout, stderr); done {
 		return code
 	}
-	in := onStopSignals(name, campaignStop, stderr, builds)
+	words := campaignStop
+	if f.compare {
+		words = compareStop
+	}
+	in := onStopSignals(name, words, stderr, builds)
 	defer in.stop()
 	in.setup()
 	if killed := fuzz.SweepOrphans(); len(killed) > 0 {
@@ -196,6 +200,7 @@ func campaignMain(name string, args []string, builds *fuzz.BuildStop, stdout, st
 	c, err := f.campaignConfig(in.ctx, stderr)
 	defer c.Mark.Release() // the state's mark, made before the sides were built
 	c.Context = in.ctx     // the minimizer stops with the campaign
+	c.CutOnStop = f.compare
 	var minimizerSides openSides
 	defer minimizerSides.close()
 	if err == nil && f.minimize {

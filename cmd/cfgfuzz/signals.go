@@ -15,6 +15,8 @@
 // that the first signal stopped finishes removing what it made first
 // (stopBuilds, through the command's fuzz.BuildStop, which main makes and
 // hands to both the handler and the command's build options).
+// compare's first signal cuts the structurizer requests in flight instead
+// of waiting for them (fuzz.Config.CutOnStop, compareStop).
 // The handler stays installed after the first signal, so a signal the
 // shell started cfgfuzz ignoring (a background job's SIGINT) still counts.
 
@@ -91,6 +93,14 @@ var campaignStop = stopWords{
 	minimizing: "every graph is judged: the minimization stops once the judgement in progress ends, then the report, " +
 		"without minimized graphs (--resume minimizes them); a second signal ends at once",
 }
+
+// compareStop is compare's: its first signal cuts the structurizer
+// requests in flight (fuzz.Config.CutOnStop) instead of waiting for them.
+var compareStop = func() stopWords {
+	w := campaignStop
+	w.first = "the structurizer requests in flight are cut, their processes killed and their graphs left for --resume, then the report; a second signal ends at once"
+	return w
+}()
 
 // campaignStage, when set, is told of each stage run's and compare's
 // campaign reaches (fuzz.Config.Stage) with the context the first stop
