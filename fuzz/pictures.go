@@ -49,9 +49,12 @@ func findingPictures(f *Finding) []reportPicture {
 		out = append(out, reportPicture{Name: a + "-before", Caption: "before: " + f.SubjectName() + " as found", Pic: draw.FromGraph(g)})
 	}
 	after := reportPicture{Name: a + "-after", Caption: "after: " + s.Current}
-	if f.Func != nil {
+	switch {
+	case f.Func != nil:
 		after.Pic = draw.FromFunc(f.Func)
-	} else {
+	case f.FuncCut > 0:
+		after.Missing = fmt.Sprintf("the structured function is not kept: %d bytes of JSON, over the %d KiB a finding keeps", f.FuncCut, MaxKeptFunc>>10)
+	default:
 		after.Missing = "no structured function (" + s.Current + ")"
 	}
 	out = append(out, after)

@@ -98,8 +98,11 @@ type SideResult struct {
 	// ran judged all of it, and for any other outcome (a finding stands
 	// on the check that failed).
 	Unchecked []string `json:"unchecked,omitempty"`
-	// Func is kept for findings only, to draw the structured graph.
-	Func *structurizer.Func `json:"func,omitempty"`
+	// Func is kept for findings only, to draw the structured graph, and
+	// only up to MaxKeptFunc bytes of JSON: FuncCut is the size of one
+	// longer, not kept (boundFunc); 0 none was cut.
+	Func    *structurizer.Func `json:"func,omitempty"`
+	FuncCut int                `json:"func_cut,omitempty"`
 	// Module is the side's module, kept on both sides for the first 5
 	// divergent graphs of each class a worker meets (keepModules), for
 	// the compare report's pictures and disassembly diff.

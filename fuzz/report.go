@@ -292,6 +292,9 @@ type Finding struct {
 	// Func is the structured function of Subject, when the side gave one
 	// (for the report's "after" picture, beside Subject's graph).
 	Func *structurizer.Func `json:"func,omitempty"`
+	// FuncCut is the size of that function's JSON when it was longer
+	// than MaxKeptFunc and not kept (SideResult.FuncCut); 0 none was cut.
+	FuncCut int `json:"func_cut,omitempty"`
 	// stored is the finding's entry of the findings store relative to
 	// the report's directory, and storedFiles its files to link, when
 	// WriteReports found it there (write.go).
@@ -546,7 +549,7 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) (shown bool) {
 	if !ok {
 		k = len(rep.Findings)
 		bySig[key] = k
-		f := Finding{Signature: r.Current.Signature, Strategy: r.Strategy, Outcome: r.Current.Outcome, First: rep.example(r, ""), Func: r.Current.Func}
+		f := Finding{Signature: r.Current.Signature, Strategy: r.Strategy, Outcome: r.Current.Outcome, First: rep.example(r, ""), Func: r.Current.Func, FuncCut: r.Current.FuncCut}
 		rep.Findings = append(rep.Findings, f)
 		shown = true
 	}
@@ -562,7 +565,7 @@ func (rep *Report) add(r *Record, bySig map[findingKey]int) (shown bool) {
 		// once: New is 0 only before the first new one. (recordSet
 		// keeps that one: the report shows it.)
 		e := rep.example(r, "")
-		f.FirstNew, f.Func, shown = &e, r.Current.Func, true
+		f.FirstNew, f.Func, f.FuncCut, shown = &e, r.Current.Func, r.Current.FuncCut, true
 	}
 	rep.countFinding(f, 1, btoi(r.isNew()))
 	return shown

@@ -362,7 +362,7 @@ func (st *selfTester) okAnswer() (string, string) {
 // with its reason.
 func checkOK(r proto.Response, blocks int) string {
 	if r.Outcome != proto.OK && r.Outcome != proto.Refused {
-		return fmt.Sprintf("outcome %q (%s) on a valid graph", r.Outcome, r.Reason)
+		return fmt.Sprintf("outcome %q (%s) on a valid graph", shownOutcome(r.Outcome), shownReason(r.Reason))
 	}
 	if v := checkResponse(&r, blocks); v.broken() {
 		return v.String()
@@ -403,7 +403,7 @@ func (st *selfTester) hello() (string, string) {
 	case r.Outcome == proto.Error && strings.HasPrefix(r.Reason, proto.RequestError):
 		return "", "speaks v1 only"
 	case r.Outcome != proto.OK || r.Hello == nil:
-		return fmt.Sprintf("outcome %q without a hello answer; want ok with one, or a request error", r.Outcome), ""
+		return fmt.Sprintf("outcome %q without a hello answer; want ok with one, or a request error", shownOutcome(r.Outcome)), ""
 	case r.Hello.V != proto.Version2:
 		return fmt.Sprintf("hello answer of version %d, want 2", r.Hello.V), ""
 	}
@@ -415,7 +415,7 @@ func (st *selfTester) hello() (string, string) {
 	}
 	st.promises = &r.Hello.Promises
 	pr, _ := json.Marshal(r.Hello.Promises)
-	return "", fmt.Sprintf("speaks v2 as %q, promises %s", r.Hello.Name, pr)
+	return "", fmt.Sprintf("speaks v2 as %q, promises %s", clipText(r.Hello.Name, maxLabel, "name"), pr)
 }
 
 // promiseKeys are the JSON keys of proto.Promises.
@@ -460,7 +460,7 @@ func requestError(r proto.Response, id int64) string {
 		return fmt.Sprintf("answer id %d, want %d", r.ID, id)
 	}
 	if r.Outcome != proto.Error || !strings.HasPrefix(r.Reason, proto.RequestError) {
-		return fmt.Sprintf("outcome %q, reason %q; want error, reason starting %q", r.Outcome, r.Reason, proto.RequestError)
+		return fmt.Sprintf("outcome %q, reason %q; want error, reason starting %q", shownOutcome(r.Outcome), shownReason(r.Reason), proto.RequestError)
 	}
 	return ""
 }
@@ -497,12 +497,12 @@ func (st *selfTester) stableReasons() (string, string) {
 			return problem, ""
 		}
 		if strings.Contains(r.Reason, fmt.Sprint(id)) {
-			return fmt.Sprintf("reason %q holds the request id", r.Reason), ""
+			return fmt.Sprintf("reason %q holds the request id", shownReason(r.Reason)), ""
 		}
 		reasons = append(reasons, r.Reason)
 	}
 	if reasons[0] != reasons[1] {
-		return fmt.Sprintf("one bad request, two reasons: %q and %q", reasons[0], reasons[1]), ""
+		return fmt.Sprintf("one bad request, two reasons: %q and %q", shownReason(reasons[0]), shownReason(reasons[1])), ""
 	}
 	return "", ""
 }
@@ -623,3 +623,13 @@ func clipSent(s string, n int) string {
 	}
 	return s[:n] + "..."
 }
+
+// shownReason is a reason from the server as a case's problem quotes it:
+// its first maxReason bytes and a note of its length when longer, as a
+// campaign keeps a reason (clipText), so that a server answering with
+// megabytes gives a line that can be read.
+func shownReason(reason string) string { return clipText(reason, maxReason, "reason") }
+
+// shownOutcome is an outcome from the server as a case's problem quotes
+// it, bounded as a label (maxLabel).
+func shownOutcome(outcome string) string { return clipText(outcome, maxLabel, "outcome") }

@@ -7,6 +7,7 @@ package fuzz
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -262,4 +263,33 @@ func TestSelfTestOfAServerThatNeverStarts(t *testing.T) {
 		t.Errorf("%d cases ran (want 2), never answered %v:\n%s", ran, NeverAnswered(cases), text)
 	}
 	t.Logf("%v", time.Since(start))
+}
+
+// TestSelfTestBoundsAHugeReason: a server answering every line with a
+// reason of megabytes fails its cases with lines that quote a bounded
+// prefix of the reason and its length, as a campaign keeps a reason, not
+// the megabytes.
+func TestSelfTestBoundsAHugeReason(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found")
+	}
+	const script = `import json, sys
+for line in sys.stdin:
+    try:
+        rid = json.loads(line).get("id", 0)
+    except Exception:
+        rid = 0
+    sys.stdout.write(json.dumps({"id": rid, "outcome": "error", "reason": "x" * 3000000}) + "\n")
+    sys.stdout.flush()
+`
+	text, ok := FormatSelfTest(SelfTest([]string{"python3", "-c", script}, "", SelfTestOptions{Limit: 10 * time.Second}))
+	if ok || !strings.Contains(text, "(cut: a reason of 3000000 bytes)") {
+		t.Errorf("the suite of a server answering a 3 MB reason: conformant %v, want a failure quoting the reason cut\n%.2000s", ok, text)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if len(line) > 2*maxReason+1024 {
+			t.Errorf("a line of %d bytes, want at most a bounded reason's: %.200s", len(line), line)
+			break
+		}
+	}
 }

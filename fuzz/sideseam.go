@@ -57,13 +57,16 @@ type answerRecord struct {
 	Stats   *structurizer.Stats `json:"stats,omitempty"`
 	Module  []byte              `json:"module,omitempty"`
 	Func    *structurizer.Func  `json:"func,omitempty"`
+	// FuncCut is the size of a func longer than MaxKeptFunc, not kept.
+	FuncCut int `json:"func_cut,omitempty"`
 	// Stderr is the server's standard error tail when it died.
 	Stderr string `json:"stderr,omitempty"`
 }
 
 // AnswerJSON is the answer as a findings-store entry keeps it.
 func AnswerJSON(a Answer) []byte {
-	b, err := json.MarshalIndent(answerRecord{Outcome: a.Outcome, Reason: a.Reason, Stats: a.Stats, Module: a.Module, Func: a.Func, Stderr: a.Stderr}, "", "  ")
+	f, cut := boundedFunc(a.Func)
+	b, err := json.MarshalIndent(answerRecord{Outcome: a.Outcome, Reason: a.Reason, Stats: a.Stats, Module: a.Module, Func: f, FuncCut: cut, Stderr: a.Stderr}, "", "  ")
 	if err != nil {
 		return nil
 	}

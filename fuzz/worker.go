@@ -255,6 +255,7 @@ func (w *worker) run(j job) Record {
 	w.keepModules(&rec)
 	if isFailure(rec.Current.Outcome) {
 		rec.Program = it.Program
+		rec.Current.boundFunc()
 	} else {
 		rec.Current.Func = nil
 	}
