@@ -1002,7 +1002,12 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	if err := f.attachState(&c); err != nil {
 		return c, err
 	}
-	return c, f.sidesFromSettings(ctx, &c, stderr)
+	if err := f.sidesFromSettings(ctx, &c, stderr); err != nil {
+		return c, err
+	}
+	c.Settings.CurrentRef = revisionBuilt(c.Settings.CurrentRef, c.Settings.Current)
+	c.Settings.BaselineRef = revisionBuilt(c.Settings.BaselineRef, c.Settings.Baseline)
+	return c, nil
 }
 
 // repoFlag is the repository --repo names, as its top directory: the
@@ -1176,6 +1181,21 @@ func revisionAsGiven(desc string) string {
 		return sp.Rev + "+dirty"
 	}
 	return sp.Rev
+}
+
+// revisionBuilt is the revision given as the command line named it
+// (revisionAsGiven), said as what was built from the resolved spec
+// desc: REV+dirty names REV alone when the working tree had no
+// uncommitted changes, so its commit was built.
+func revisionBuilt(given, desc string) string {
+	rev, ok := strings.CutSuffix(given, "+dirty")
+	if !ok {
+		return given
+	}
+	if sp, err := fuzz.ParseSpec(desc); err == nil && sp.WorkTree == "" {
+		return rev
+	}
+	return given
 }
 
 // sideFor resolves a recorded spec into its side factory; bo says how a
