@@ -192,11 +192,7 @@ func CompareWalks(ex Executor, module []byte, walks []Walk) ExecResult {
 // shared decoding of module) instead of decoding it again, and reads the
 // filler's sinks from fills when that is not nil (Subject.fills).
 func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, error), fills func() ([]blockFill, error), walks []Walk) ExecResult {
-	decs := make([][]uint32, len(walks))
-	for i, w := range walks {
-		decs[i] = w.Decisions
-	}
-	batch := spirv.NewRegisterBatch(decs, batchCapacity(walks), walksRegisters(walks))
+	batch := WalkBatch(walks)
 	var obs []spirv.Observed
 	var err error
 	if it, ok := ex.(Interpreter); ok && decoded != nil {
@@ -240,16 +236,15 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 }
 
 // WalkBatch lays out the decisions of walks (from one Walks call) as
-// CompareWalks does: room for the longest trace and one id more, and the
+// CompareWalks does: room for every returned walk's trace and one id more,
+// or Overrun+1 ids less than a longer capped walk (batchCapacity), and the
 // register file's checksum slot when the walks carry one.
 func WalkBatch(walks []Walk) *spirv.Batch {
 	decs := make([][]uint32, len(walks))
-	longest := 0
 	for i, w := range walks {
 		decs[i] = w.Decisions
-		longest = max(longest, len(w.Trace))
 	}
-	return spirv.NewRegisterBatch(decs, longest+1, walksRegisters(walks))
+	return spirv.NewRegisterBatch(decs, batchCapacity(walks), walksRegisters(walks))
 }
 
 // walksRegisters is the register file's size the walks were chosen for.
