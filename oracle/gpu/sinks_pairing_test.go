@@ -4,15 +4,12 @@
 package gpu_test
 
 import (
-	"encoding/binary"
 	"strings"
 	"testing"
 
-	"github.com/cfgfuzz/cfgfuzz/emit"
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
-	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -31,44 +28,15 @@ func (interpDriver) Execute(module []byte, batch *spirv.Batch, walks int) ([]spi
 // every walk.
 func seededByInvocation(t *testing.T, g *cfg.Graph) []byte {
 	t.Helper()
-	res, err := structurizer.Structurize(g, structurizer.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := emit.Bytes(res.Func, emit.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := spirv.Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sink := m.Names()
-	var sinkID, x uint32
-	for id, n := range sink {
-		if n == "sink" {
-			sinkID = id
-		}
-	}
-	for i, in := range m.Insts {
-		switch {
-		case in.Op == spirv.OpCompositeExtract && x == 0:
-			x = in.Operands[1]
-		case in.Op == spirv.OpStore && in.Operands[0] == sinkID && x != 0:
-			m.Insts[i].Operands[1] = x
-			words, err := m.Encode()
-			if err != nil {
-				t.Fatal(err)
+	return sinkStartsAt(t, g, func(m *spirv.Module, _, _ uint32) ([]spirv.Instruction, uint32) {
+		for _, in := range m.Insts {
+			if in.Op == spirv.OpCompositeExtract { // the entry's gid.x
+				return nil, in.Operands[1]
 			}
-			out := make([]byte, 4*len(words))
-			for k, w := range words {
-				binary.LittleEndian.PutUint32(out[4*k:], w)
-			}
-			return out
 		}
-	}
-	t.Fatal("no store of the sink after the invocation id")
-	return nil
+		t.Fatal("no invocation id read")
+		return nil, 0
+	})
 }
 
 // TestCheckSinksInvocationSeeded: a walk cut at the step cap before the

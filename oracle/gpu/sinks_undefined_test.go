@@ -1,0 +1,119 @@
+// sinks_undefined_test.go: a module whose sink a correct driver may give
+// otherwise than the interpreter (an OpUndef, a 64-bit integer, a relaxed
+// result) has its sinks left uncompared, the verdict saying why.
+package gpu_test
+
+import (
+	"encoding/binary"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/emit"
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
+	"github.com/cfgfuzz/cfgfuzz/structurizer"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// sinkStartsAt is g's module whose sink starts at the value seed computes
+// (its instructions, then its result id) instead of 0; seed may declare
+// globals in m. uint and boolean are the module's types.
+func sinkStartsAt(t *testing.T, g *cfg.Graph, seed func(m *spirv.Module, uint, boolean uint32) ([]spirv.Instruction, uint32)) []byte {
+	t.Helper()
+	res, err := structurizer.Structurize(g, structurizer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := emit.Bytes(res.Func, emit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := spirv.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sink uint32
+	for id, n := range m.Names() {
+		if n == "sink" {
+			sink = id
+		}
+	}
+	uintT, _ := typeOf(m, spirv.OpTypeInt, 32, 0)
+	boolT, _ := typeOf(m, spirv.OpTypeBool)
+	pre, v := seed(m, uintT, boolT)
+	for i, in := range m.Insts {
+		if in.Op == spirv.OpStore && in.Operands[0] == sink {
+			m.Insts[i].Operands[1] = v
+			m.Insts = append(m.Insts[:i], append(pre, m.Insts[i:]...)...)
+			return encoded(t, m)
+		}
+	}
+	t.Fatal("no store of the sink")
+	return nil
+}
+
+// encoded is m in bytes.
+func encoded(t *testing.T, m *spirv.Module) []byte {
+	t.Helper()
+	words, err := m.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]byte, 4*len(words))
+	for k, w := range words {
+		binary.LittleEndian.PutUint32(out[4*k:], w)
+	}
+	return out
+}
+
+// TestCompareSinksUndefinedArithmetic: the interpreter's sink of each
+// module is not the only one a correct driver may give, so a different
+// sink on the driver is no finding.
+func TestCompareSinksUndefinedArithmetic(t *testing.T) {
+	g, _ := weighted(t)
+	for _, c := range []struct {
+		name, why string
+		seed      func(m *spirv.Module, uint, boolean uint32) ([]spirv.Instruction, uint32)
+	}{
+		{"OpUndef", "OpUndef", func(m *spirv.Module, u, _ uint32) ([]spirv.Instruction, uint32) {
+			id := newID(m)
+			insert(m, firstFunction(m), spirv.Instruction{Op: spirv.OpUndef, Operands: []uint32{u, id}})
+			return nil, id
+		}},
+		{"a 64-bit comparison", "64-bit", func(m *spirv.Module, u, boolean uint32) ([]spirv.Instruction, uint32) {
+			const capabilityInt64 = 11
+			insert(m, 1, spirv.Instruction{Op: spirv.OpCapability, Operands: []uint32{capabilityInt64}})
+			u64, big, one := newID(m), newID(m), newID(m)
+			at := firstFunction(m)
+			insert(m, at, spirv.Instruction{Op: spirv.OpConstant, Operands: []uint32{u64, one, 1, 0}})
+			insert(m, at, spirv.Instruction{Op: spirv.OpConstant, Operands: []uint32{u64, big, 0, 1}}) // 2^32
+			insert(m, at, spirv.Instruction{Op: spirv.OpTypeInt, Operands: []uint32{u64, 64, 0}})
+			seven, nine := constant(m, u, 7), constant(m, u, 9)
+			lt, v := newID(m), newID(m)
+			return []spirv.Instruction{
+				{Op: spirv.OpULessThan, Operands: []uint32{boolean, lt, big, one}},
+				{Op: spirv.OpSelect, Operands: []uint32{u, v, lt, seven, nine}},
+			}, v
+		}},
+		{"a relaxed product", "RelaxedPrecision", func(m *spirv.Module, u, _ uint32) ([]spirv.Instruction, uint32) {
+			const decorationRelaxedPrecision = 0
+			v := newID(m)
+			insert(m, firstFunction(m), spirv.Instruction{Op: spirv.OpDecorate, Operands: []uint32{v, decorationRelaxedPrecision}})
+			big := constant(m, u, 0x12345)
+			return []spirv.Instruction{{Op: spirv.OpIMul, Operands: []uint32{u, v, big, big}}}, v
+		}},
+	} {
+		m := sinkStartsAt(t, g, c.seed)
+		walks := oracle.Walks(g, oracle.WalkOptions{})
+		obs, err := oracle.Interpreter{}.Execute(m, oracle.WalkBatch(walks), len(walks))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		obs[0].Sink ^= 0x10000 // another value the driver may give
+		r := gpu.CompareSinks(m, walks, obs)
+		if r.Signature != "" || r.Harness == nil || !strings.Contains(r.Harness.Error(), c.why) {
+			t.Errorf("%s: got %+v, want the sinks uncompared, saying %q", c.name, r, c.why)
+		}
+	}
+}
