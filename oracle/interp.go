@@ -268,7 +268,8 @@ func (sc *programScan) inst(k int) error {
 	switch in.Op {
 	case spirv.OpEntryPoint, spirv.OpDecorate:
 		sc.annotation(in)
-	case spirv.OpConstant, spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpConstantNull:
+	case spirv.OpConstant, spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpConstantNull,
+		spirv.OpSpecConstant, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse:
 		sc.constant(in)
 	case spirv.OpTypeInt, spirv.OpTypeArray, spirv.OpTypePointer:
 		sc.typeDecl(in)
@@ -311,19 +312,21 @@ func (sc *programScan) annotation(in *spirv.Instruction) {
 }
 
 // constant reads a scalar, boolean or null constant into the program's
-// module-scope values.
+// module-scope values; a specialization constant is its default, the
+// value a driver gives it when the pipeline specializes nothing (as the
+// gpu check's does).
 func (sc *programScan) constant(in *spirv.Instruction) {
 	ops, consts := in.Operands, sc.p.consts
 	if len(ops) < 2 || ops[1] >= uint32(len(consts)) {
 		return
 	}
 	switch in.Op {
-	case spirv.OpConstant:
+	case spirv.OpConstant, spirv.OpSpecConstant:
 		if len(ops) >= 3 {
 			consts[ops[1]] = value{kind: vScalar, u: ops[2]}
 		}
-	case spirv.OpConstantTrue, spirv.OpConstantFalse:
-		consts[ops[1]] = value{kind: vBool, u: b2u(in.Op == spirv.OpConstantTrue)}
+	case spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse:
+		consts[ops[1]] = value{kind: vBool, u: b2u(in.Op == spirv.OpConstantTrue || in.Op == spirv.OpSpecConstantTrue)}
 	case spirv.OpConstantNull:
 		consts[ops[1]] = value{kind: vScalar}
 	}

@@ -33,6 +33,8 @@ var opInfos = map[Op]opInfo{
 	OpConstantTrue: {"OpConstantTrue", true, true}, OpConstantFalse: {"OpConstantFalse", true, true},
 	OpConstant: {"OpConstant", true, true}, OpConstantComposite: {"OpConstantComposite", true, true},
 	OpConstantNull: {"OpConstantNull", true, true}, OpFunction: {"OpFunction", true, true},
+	OpSpecConstantTrue: {"OpSpecConstantTrue", true, true}, OpSpecConstantFalse: {"OpSpecConstantFalse", true, true},
+	OpSpecConstant:      {"OpSpecConstant", true, true},
 	OpFunctionParameter: {"OpFunctionParameter", true, true}, OpFunctionEnd: {"OpFunctionEnd", false, false},
 	OpFunctionCall: {"OpFunctionCall", true, true}, OpVariable: {"OpVariable", true, true},
 	OpLoad: {"OpLoad", true, true}, OpStore: {"OpStore", false, false},

@@ -54,6 +54,9 @@ const (
 	OpConstant             Op = 43
 	OpConstantComposite    Op = 44
 	OpConstantNull         Op = 46
+	OpSpecConstantTrue     Op = 48
+	OpSpecConstantFalse    Op = 49
+	OpSpecConstant         Op = 50
 	OpFunction             Op = 54
 	OpFunctionParameter    Op = 55
 	OpFunctionEnd          Op = 56

@@ -1,6 +1,7 @@
 // sinks_undefined_test.go: a module whose sink a correct driver may give
 // otherwise than the interpreter (an OpUndef, a 64-bit integer, a relaxed
-// result) has its sinks left uncompared, the verdict saying why.
+// result) has its sinks left uncompared, the verdict saying why; one that
+// starts at a specialization constant is compared.
 package gpu_test
 
 import (
@@ -115,5 +116,24 @@ func TestCompareSinksUndefinedArithmetic(t *testing.T) {
 		if r.Signature != "" || r.Harness == nil || !strings.Contains(r.Harness.Error(), c.why) {
 			t.Errorf("%s: got %+v, want the sinks uncompared, saying %q", c.name, r, c.why)
 		}
+	}
+}
+
+// TestCheckSinksSpecConstant: a specialization constant is its default on
+// a driver that specializes nothing (the check's), and in the interpreter:
+// a sink that starts at one is compared, and agrees.
+func TestCheckSinksSpecConstant(t *testing.T) {
+	g, _ := weighted(t)
+	startAt := func(op spirv.Op) []byte {
+		return sinkStartsAt(t, g, func(m *spirv.Module, u, _ uint32) ([]spirv.Instruction, uint32) {
+			id := newID(m)
+			insert(m, firstFunction(m), spirv.Instruction{Op: op, Operands: []uint32{u, id, 0x5eed}})
+			return nil, id
+		})
+	}
+	driver := fillerDriver{module: startAt(spirv.OpConstant), spoil: -1}
+	v := gpu.Check(driver, g, startAt(spirv.OpSpecConstant), oracle.WalkOptions{})
+	if v.Status != oracle.Pass || !strings.Contains(v.Detail, "sinks compared") {
+		t.Fatalf("a sink that starts at a specialization constant: %+v", v)
 	}
 }
