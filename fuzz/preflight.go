@@ -11,9 +11,9 @@
 // any other status having written nothing may only not speak version 2
 // (handshake.go serves it version 1), so a second server is sent the
 // one-block graph {{}} as a version 1 request, which any structurizer can
-// lay out: one that ends on that too without writing a line fails before
-// any graph could matter (a missing file, a failed initialisation), and
-// every graph would be the same crash. For a caller that
+// lay out, and a third a diamond: one that ends on both too without
+// writing a line fails before any graph could matter (a missing file, a
+// failed initialisation), and every graph would be the same crash. For a caller that
 // will call New (ResolveOptions.HandOn), a server that runs, or is still
 // silent at the preflight's limit (starting slowly), is not ended but
 // handed on: the factory's first New returns it, its hello's answer
@@ -44,8 +44,8 @@ const preflightLimit = time.Second
 // (which a v1 server answers with an error line). It fails when the
 // command could not run (the process exited with status 126 or 127
 // without writing anything) and, unless opt.LeaveEnded, when it ended
-// otherwise without writing anything and a second process ends the same
-// way on the one-block graph (endsUnread). It returns f, or, with
+// otherwise without writing anything and further processes end the same
+// way on the one-block graph and on a diamond (endsUnread). It returns f, or, with
 // opt.HandOn, when the process runs (it wrote something, or is silent at
 // limit), f handing that process on (handingOn); without, the process is
 // ended. A process that ended otherwise is left for the campaign to
@@ -88,42 +88,55 @@ func preflight(f SideFactory, limit time.Duration, opt ResolveOptions) (SideFact
 	return f, fmt.Errorf("structurizer %s: the command %s (exit status %d): %s", f.Describe, what, p.lastExit, p.lastTail)
 }
 
-// trivialGraph is the graph every structurizer can lay out: one block
-// that returns.
-const trivialGraph = "{{}}"
+// probeGraphs are the graphs endsUnread sends, each to a server of its
+// own: the one-block graph every structurizer can lay out, and a diamond,
+// so that a structurizer whose bug is the one-block graph's (a layout that
+// assumes an exit block apart from the entry) is not taken for one that
+// crashes on every graph.
+var probeGraphs = []struct{ name, graph string }{
+	{"the one-block graph", "{{}}"},
+	{"the diamond", "{{1, 2}, {3}, {3}, {}}"},
+}
 
-// endsUnread starts another process of f, whose first died on the hello
-// without writing anything, and sends it trivialGraph as a version 1
-// request. It fails when that process too ends having written nothing;
-// one that writes anything, or is silent at limit, is ended and the
-// campaign judges it.
+// endsUnread starts another process of f for each of probeGraphs, whose
+// first died on the hello without writing anything, and sends it the
+// graph as a version 1 request. It fails when every one of them ends
+// having written nothing; as soon as one writes anything, or is silent at
+// limit, it is ended and the campaign judges the structurizer.
 func endsUnread(f SideFactory, limit time.Duration) error {
-	side, err := f.New()
-	if err != nil {
-		return nil // the campaign's own start says why
+	how := ""
+	var graphs []string
+	for _, g := range probeGraphs {
+		side, err := f.New()
+		if err != nil {
+			return nil // the campaign's own start says why
+		}
+		p, ok := side.(*Process)
+		if !ok {
+			side.Close()
+			return nil
+		}
+		if err := p.start(); err != nil {
+			return nil
+		}
+		p.nextID++
+		if p.awaitStart(proto.Request{V: proto.Version, ID: p.nextID, Graph: g.graph}, limit) {
+			p.end(true, 0)
+			return nil
+		}
+		graphs = append(graphs, g.name+" "+g.graph)
+		if how == "" {
+			how = fmt.Sprintf("exit status %d", p.lastExit)
+			if p.lastExit < 0 {
+				how = "killed by a signal"
+			}
+			if p.lastTail != "" {
+				how += ": " + p.lastTail
+			}
+		}
 	}
-	p, ok := side.(*Process)
-	if !ok {
-		side.Close()
-		return nil
-	}
-	if err := p.start(); err != nil {
-		return nil
-	}
-	p.nextID++
-	if p.awaitStart(proto.Request{V: proto.Version, ID: p.nextID, Graph: trivialGraph}, limit) {
-		p.end(true, 0)
-		return nil
-	}
-	how := fmt.Sprintf("exit status %d", p.lastExit)
-	if p.lastExit < 0 {
-		how = "killed by a signal"
-	}
-	if p.lastTail != "" {
-		how += ": " + p.lastTail
-	}
-	return fmt.Errorf("structurizer %s: the server ends before it answers anything, on the protocol's hello and on the one-block graph %s alike (%s), so every graph would crash it the same way; `cfgfuzz selftest --structurizer %s` shows the exchange",
-		f.Describe, trivialGraph, how, ShellQuote(f.Describe))
+	return fmt.Errorf("structurizer %s: the server ends before it answers anything, on the protocol's hello, on %s alike (%s), so every graph would crash it the same way; `cfgfuzz selftest --structurizer %s` shows the exchange",
+		f.Describe, strings.Join(graphs, " and on "), how, ShellQuote(f.Describe))
 }
 
 // awaitStart sends req to the new server and waits, at most limit, for

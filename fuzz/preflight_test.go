@@ -33,12 +33,15 @@ func TestPreflight(t *testing.T) {
 		{notExec, "could not be executed"},
 		{"sh -c 'read line; exit 127'", "was not found"}, // silent 127: what the shell says of a missing program
 		{`sh -c 'echo "./adapter: error while loading shared libraries: libshx.so: cannot open shared object file: No such file or directory" >&2; exit 127'`, "could not be loaded (a missing shared library) (exit status 127): ./adapter: error while loading shared libraries: libshx.so"}, // the dynamic loader's words
-		{"sh -c 'exit 3'", "ends before it answers anything, on the protocol's hello and on the one-block graph {{}} alike (exit status 3)"},
+		{"sh -c 'exit 3'", "ends before it answers anything, on the protocol's hello, on the one-block graph {{}} and on the diamond {{1, 2}, {3}, {3}, {}} alike (exit status 3)"},
 		{"sh -c 'echo no config >&2; exit 1'", "(exit status 1: no config)"},
 		{"sh -c 'kill -SEGV $$'", "(killed by a signal)"},
 		// A server that dies on the version 2 hello but answers a version
 		// 1 request runs: the handshake serves it version 1.
 		{`sh -c 'read line; case "$line" in *hello*) exit 3;; esac; echo "{\"id\":1,\"outcome\":\"refused\",\"reason\":\"x\"}"'`, ""},
+		// One that dies on the hello and on the one-block graph (a bug of
+		// that graph's) but answers the diamond runs: the campaign judges it.
+		{`sh -c 'read line; case "$line" in *hello*|*"{{}}"*) exit 3;; esac; echo "{\"id\":1,\"outcome\":\"refused\",\"reason\":\"x\"}"'`, ""},
 		{"sh -c 'read line; echo garbage'", ""},
 		{"sh -c 'echo answer; exit 127'", ""}, // it wrote a line: it ran
 		{"sleep 60", ""},                      // silent past the limit: a hang is the campaign's finding

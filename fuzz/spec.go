@@ -326,9 +326,9 @@ type ResolveOptions struct {
 	HandOn bool
 	// LeaveEnded leaves a server that ends having written nothing (with a
 	// status other than 126 and 127) to the caller, as selftest, which
-	// shows the exchange, wants. false: the preflight sends a second
-	// server the one-block graph and fails the spec when that one ends
-	// the same way (preflight.go).
+	// shows the exchange, wants. false: the preflight sends further
+	// servers the one-block graph and a diamond, and fails the spec when
+	// they end the same way (preflight.go).
 	LeaveEnded bool
 }
 

@@ -1,5 +1,5 @@
 // startup_test.go: a structurizer that ends before it answers anything,
-// on the hello and on the one-block graph alike, is the user's setup
+// on the hello, the one-block graph and a diamond alike, is the user's setup
 // error in every command that judges graphs (exit 2, saying so), never
 // a failing graph.
 package main
@@ -33,7 +33,7 @@ func TestServerThatEndsAtStartIsASetupError(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(args, nil, &stdout, &stderr)
-		want := "ends before it answers anything, on the protocol's hello and on the one-block graph {{}} alike (exit status 1: no config file)"
+		want := "ends before it answers anything, on the protocol's hello, on the one-block graph {{}} and on the diamond {{1, 2}, {3}, {3}, {}} alike (exit status 1: no config file)"
 		if code != exitUsage || !strings.Contains(stderr.String(), want) {
 			t.Errorf("%s: exit %d, want 2 and %q:\n%s%s", args[0], code, want, stdout.String(), stderr.String())
 		}
