@@ -231,11 +231,22 @@ func scanModule(m *spirv.Module, s *interpScratch) (*Program, idUse, error) {
 // uses it counts, the word and array types seen so far, and the function
 // and block being read.
 type programScan struct {
-	m            *spirv.Module
-	s            *interpScratch
-	p            *Program
-	uses         idUse
-	words        map[uint32]bool   // 32-bit integer types
+	m     *spirv.Module
+	s     *interpScratch
+	p     *Program
+	uses  idUse
+	words map[uint32]bool // 32-bit integer types
+	// opaque holds the module-scope values the scan does not read (a
+	// composite, an undef, a specialization op, a constant wider than a
+	// word), by id; a function that uses one is not run (finish). nil
+	// while there is none.
+	opaque map[uint32]spirv.Op
+	// wide holds the numeric types other than 32-bit integers (the
+	// interpreter computes every value as one word); a function
+	// instruction whose result has one is not run (unsupported). nil
+	// while there is none.
+	wide         map[uint32]bool
+	unsupported  error             // the first such instruction
 	arrays       map[uint32]uint32 // array types of words: their length
 	sharedLabels bool              // a label id seen twice: each function gets its own table
 	entryID      uint32
@@ -271,8 +282,14 @@ func (sc *programScan) inst(k int) error {
 	case spirv.OpConstant, spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpConstantNull,
 		spirv.OpSpecConstant, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse:
 		sc.constant(in)
-	case spirv.OpTypeInt, spirv.OpTypeArray, spirv.OpTypePointer:
+	case spirv.OpTypeInt, spirv.OpTypeFloat, spirv.OpTypeArray, spirv.OpTypePointer:
 		sc.typeDecl(in)
+	case spirv.OpUndef, spirv.OpConstantComposite, spirv.OpConstantSampler, spirv.OpSpecConstantComposite, spirv.OpSpecConstantOp:
+		if sc.cur == nil {
+			sc.opaqueValue(in)
+			return nil
+		}
+		sc.bodyInst(k)
 	case spirv.OpVariable:
 		if sc.cur == nil && len(in.Operands) >= 3 {
 			return sc.globalVariable(in.Operands)
@@ -322,7 +339,10 @@ func (sc *programScan) constant(in *spirv.Instruction) {
 	}
 	switch in.Op {
 	case spirv.OpConstant, spirv.OpSpecConstant:
-		if len(ops) >= 3 {
+		switch {
+		case len(ops) > 3: // a value wider than a word
+			sc.opaqueValue(in)
+		case len(ops) == 3:
 			consts[ops[1]] = value{kind: vScalar, u: ops[2]}
 		}
 	case spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse:
@@ -332,7 +352,26 @@ func (sc *programScan) constant(in *spirv.Instruction) {
 	}
 }
 
-// typeDecl notes the 32-bit integer types, the arrays of them whose length
+// opaqueValue notes a module-scope value the scan does not read.
+func (sc *programScan) opaqueValue(in *spirv.Instruction) {
+	if len(in.Operands) < 2 {
+		return
+	}
+	if sc.opaque == nil {
+		sc.opaque = map[uint32]spirv.Op{}
+	}
+	sc.opaque[in.Operands[1]] = in.Op
+}
+
+// wideType notes a numeric type other than a 32-bit integer.
+func (sc *programScan) wideType(id uint32) {
+	if sc.wide == nil {
+		sc.wide = map[uint32]bool{}
+	}
+	sc.wide[id] = true
+}
+
+// typeDecl notes the 32-bit integer types, the other numeric types (wide), the arrays of them whose length
 // is a constant already read, and the pointers to those arrays.
 func (sc *programScan) typeDecl(in *spirv.Instruction) {
 	ops, p := in.Operands, sc.p
@@ -340,6 +379,12 @@ func (sc *programScan) typeDecl(in *spirv.Instruction) {
 	case spirv.OpTypeInt:
 		if len(ops) >= 2 && ops[1] == 32 {
 			sc.words[ops[0]] = true
+		} else if len(ops) >= 1 {
+			sc.wideType(ops[0])
+		}
+	case spirv.OpTypeFloat:
+		if len(ops) >= 1 {
+			sc.wideType(ops[0])
 		}
 	case spirv.OpTypeArray:
 		if len(ops) >= 3 && sc.words[ops[1]] && ops[2] < uint32(len(p.consts)) && p.consts[ops[2]].kind == vScalar {
@@ -439,6 +484,11 @@ func (sc *programScan) bodyInst(k int) {
 		return
 	}
 	in := &sc.m.Insts[k]
+	if sc.wide != nil && len(in.Operands) > 0 && sc.wide[in.Operands[0]] && sc.unsupported == nil {
+		// Operand 0 is the result type of every instruction that has
+		// one; no other instruction's first operand is a type.
+		sc.unsupported = &UnsupportedError{What: fmt.Sprintf("%s of a type other than a 32-bit integer (%%%d)", in.Op, in.Operands[0])}
+	}
 	sc.body.add(sc.m.Insts, k)
 	sc.uses.note(in)
 	if spirv.IsTerminator(in.Op) {
@@ -484,6 +534,14 @@ func (sc *programScan) bindGlobals() error {
 // each function its label table (its own where labels are shared).
 func (sc *programScan) finish() error {
 	p := sc.p
+	if sc.unsupported != nil {
+		return sc.unsupported
+	}
+	for id, op := range sc.opaque {
+		if int(id) < len(sc.uses.count) && sc.uses.count[id] > 0 {
+			return &UnsupportedError{What: fmt.Sprintf("a function reading the module-scope %s %%%d", op, id)}
+		}
+	}
 	p.entry = p.funcs[sc.entryID]
 	if p.entry == nil || len(p.entry.blocks) == 0 {
 		return fmt.Errorf("module has no entry point function")
