@@ -13,12 +13,13 @@
 // one-block graph {{}} as a version 1 request, which any structurizer can
 // lay out, and a third a diamond: one that ends on both too without
 // writing a line fails before any graph could matter (a missing file, a
-// failed initialisation), and every graph would be the same crash. For a caller that
-// will call New (ResolveOptions.HandOn), a server that runs, or is still
-// silent at the preflight's limit (starting slowly), is not ended but
-// handed on: the factory's first New returns it, its hello's answer
-// still to come, so that a campaign does not start a server for nothing
-// and a slow start is not cut short. Otherwise the preflight ends it.
+// failed initialisation), and every graph would be the same crash. For a
+// caller that will call New (ResolveOptions.HandOn), a server that runs,
+// or is still silent at the preflight's limit (starting slowly), is not
+// ended but handed on: the factory's first New returns it, its hello's
+// answer still to come, so that a campaign does not start a server for
+// nothing and a slow start is not cut short. Otherwise the preflight ends
+// it.
 
 package fuzz
 
