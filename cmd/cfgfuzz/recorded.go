@@ -70,7 +70,7 @@ func recordedMismatch(path string, u usedJudging) string {
 	if w := r.Header.JudgedWalks(); w != u.walks {
 		flags = append(flags, fmt.Sprintf("--walks %d --seed %d", w.Random, w.Seed))
 	}
-	if h := r.Header.Checks; h != "" && !slices.Equal(oracle.ResolveChecks(h), oracle.ResolveChecks(strings.Join(j.checks(u.checks), ","))) {
+	if h := r.Header.Checks; h != "" && recordedChecksDiffer(r.Header, oracle.ResolveChecks(strings.Join(j.checks(u.checks), ","))) {
 		flags = append(flags, "--checks "+fuzz.ShellQuote(h))
 	}
 	if t := r.Header.Timeout; t != 0 && t != u.timeout {
@@ -92,6 +92,32 @@ func recordedMismatch(path string, u usedJudging) string {
 		return ""
 	}
 	return fmt.Sprintf("%s records another judging in its header: judge it with %s as it was judged", path, strings.Join(flags, " "))
+}
+
+// recordedChecksDiffer says whether the checks used judge a file otherwise
+// than its header's `# checks:` records. A list of names is the set the file
+// was judged under, which used must be. A list of changes of the defaults
+// (`-fallback`, as --allow-fallbacks records it) is kept when every check it
+// leaves of the defaults runs and every check it removes does not: checks
+// added beside them (the `+gpu` of regress's replay command where a Vulkan
+// device is) judge more, not otherwise.
+func recordedChecksDiffer(h corpus.Header, used []string) bool {
+	want := oracle.ResolveChecks(h.Checks)
+	if !h.ChecksChangeDefaults() {
+		return !slices.Equal(want, used)
+	}
+	for _, c := range want {
+		if !slices.Contains(used, c) {
+			return true
+		}
+	}
+	for _, c := range strings.Split(h.Checks, ",") {
+		c = strings.TrimSpace(c)
+		if strings.HasPrefix(c, "-") && slices.Contains(used, strings.TrimSpace(c[1:])) {
+			return true
+		}
+	}
+	return false
 }
 
 // recordedFlag is the --structurizer flag that judges r on the
