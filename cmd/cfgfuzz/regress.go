@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
@@ -380,7 +381,8 @@ func regressSecondWords(junit string, replayed, files int, summarized, junitWrit
 }
 
 // caseLine is one case's line: ok, FAIL, ERROR or SKIP, the file and the
-// case, and for a failure what was wanted, what came, and the replay.
+// case, and for a failure what was wanted, what came with the failing
+// check's words on it, and the replay.
 func caseLine(c corpus.ReplayCase, replay string) string {
 	name := c.Regression.Path + " " + c.Case
 	switch c.Status {
@@ -394,7 +396,27 @@ func caseLine(c corpus.ReplayCase, replay string) string {
 	case corpus.CaseError:
 		return "ERROR " + name + ": " + c.Got
 	}
-	return fmt.Sprintf("FAIL %s: want %s, got %s; replay: %s", name, c.Want, c.Got, replay)
+	got := c.Got
+	if d := caseDetail(c.Detail); d != "" {
+		got += " (" + d + ")"
+	}
+	return fmt.Sprintf("FAIL %s: want %s, got %s; replay: %s", name, c.Want, got, replay)
+}
+
+// caseDetail is the first line of a failing case's detail, the failing
+// check's own words (the walk that differs, the rule broken), cut at
+// lineClip bytes: a test log that shows regress's output then says what
+// went wrong, which the JUnit file holds whole.
+func caseDetail(d string) string {
+	d = strings.TrimSpace(firstLine(d))
+	if len(d) <= lineClip {
+		return d
+	}
+	cut := lineClip
+	for cut > 0 && !utf8.RuneStart(d[cut]) {
+		cut--
+	}
+	return d[:cut] + "..."
 }
 
 // checksNamed is the summary's note of the checks run, empty when no
