@@ -6,6 +6,7 @@
 package fuzz
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -279,11 +280,11 @@ for line in sys.stdin:
         rid = json.loads(line).get("id", 0)
     except Exception:
         rid = 0
-    sys.stdout.write(json.dumps({"id": rid, "outcome": "error", "reason": "x" * 3000000}) + "\n")
+    sys.stdout.write(json.dumps({"id": rid, "outcome": "error", "reason": "x" * (3 * 1000 * 1000)}) + "\n")
     sys.stdout.flush()
 `
 	text, ok := FormatSelfTest(SelfTest([]string{"python3", "-c", script}, "", SelfTestOptions{Limit: 10 * time.Second}))
-	if ok || !strings.Contains(text, "(cut: a reason of 3000000 bytes)") {
+	if want := fmt.Sprintf("(cut: a reason of %d bytes)", 3*1000*1000); ok || !strings.Contains(text, want) {
 		t.Errorf("the suite of a server answering a 3 MB reason: conformant %v, want a failure quoting the reason cut\n%.2000s", ok, text)
 	}
 	for _, line := range strings.Split(text, "\n") {
