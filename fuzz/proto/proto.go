@@ -39,8 +39,14 @@ type Options struct {
 
 // Request asks for one graph to be structurized.
 type Request struct {
-	V  int   `json:"v"`  // protocol version, 1
-	ID int64 `json:"id"` // echoed in the response
+	// V is the protocol version: 1, or 2 after a v2 handshake (and on
+	// the hello itself).
+	V int `json:"v"`
+	// ID is echoed in the response. PROTOCOL.md makes an id an unsigned
+	// 64-bit integer; cfgfuzz numbers its requests from 1 and never
+	// reaches 2^63, so an int64 holds every id it sends (a line whose id
+	// does not fit is a bad request to Serve).
+	ID int64 `json:"id"`
 	// Graph is the graph in compact notation, e.g. "{{1,2},{2},{}}".
 	Graph string `json:"graph"`
 	// Weights gives each block's weight in SPIR-V words; nil means all 0.
@@ -89,8 +95,9 @@ type Handler func(Request) Response
 
 // Serve reads requests from r and writes one response line per request to
 // w, flushing after each, until r ends: protocol v1 only (a v2 hello gets
-// the version error). A line that is not a request gets an "error"
-// response with id 0; blank lines are skipped.
+// the version error). Each response carries its request's id, whatever
+// the handler put in Response.ID. A line that is not a request gets an
+// "error" response with id 0; blank lines are skipped.
 func Serve(r io.Reader, w io.Writer, h Handler) error {
 	return ServeDeclared(r, w, h, nil)
 }

@@ -105,3 +105,17 @@ func TestLocalAnswersAnUnencodableFunctionInFuncForm(t *testing.T) {
 		}
 	}
 }
+
+// TestServeSetsTheRequestsID: whatever id a handler writes into its
+// response, Serve answers with the request's.
+func TestServeSetsTheRequestsID(t *testing.T) {
+	var out bytes.Buffer
+	wrong := func(req Request) Response { return Response{ID: req.ID + 1, Outcome: Refused, Reason: "x"} }
+	if err := Serve(strings.NewReader(`{"v":1,"id":7,"graph":"{{}}","options":{}}`+"\n"), &out, wrong); err != nil {
+		t.Fatal(err)
+	}
+	var r Response
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.ID != 7 {
+		t.Fatalf("response %q (%v), want id 7", out.String(), err)
+	}
+}
