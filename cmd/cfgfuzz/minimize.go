@@ -256,8 +256,13 @@ func (mf minimizeFlags) resultHeader(signature string, popt proto.Options, spec 
 // judging of the flags, spec the structurizer resolved: "" where they
 // agree.
 func (mf minimizeFlags) recordedNote(path string, spec fuzz.Spec) string {
-	return recordedMismatch(path, usedJudging{spec: spec, registers: mf.registers, strategy: mf.strategy, walks: corpus.Walks{Random: mf.walks, Seed: mf.seed},
-		checks: mf.checks, timeout: mf.callTimeout, judge: mf.judge, inject: mf.inject, plants: true})
+	return recordedMismatch(path, mf.used(spec))
+}
+
+// used is the judging of the flags on the structurizer spec.
+func (mf minimizeFlags) used(spec fuzz.Spec) usedJudging {
+	return usedJudging{spec: spec, registers: mf.registers, strategy: mf.strategy, walks: corpus.Walks{Random: mf.walks, Seed: mf.seed},
+		checks: mf.checks, timeout: mf.callTimeout, judge: mf.judge, inject: mf.inject, plants: true}
 }
 
 // judged is how minimize judges, as the header of its result, its

@@ -37,56 +37,11 @@ func (mf *minimizeFlags) adoptRecorded(path string, stderr io.Writer) {
 }
 
 // takeHeader sets the flags not in mf.set from h where h records a value
-// other than the default, and returns them as flags.
+// other than the default (recordedFields), and returns them as flags.
 func (mf *minimizeFlags) takeHeader(h corpus.Header) []string {
-	var taken []string
-	free := func(names ...string) bool {
-		for _, n := range names {
-			if mf.set[n] {
-				return false
-			}
-		}
-		return true
-	}
-	if h.Fault != "" && free("inject") {
-		mf.inject = h.Fault
-		taken = append(taken, "--inject "+fuzz.ShellQuote(h.Fault))
-	}
-	if h.Strategy != "" && free("strategy") {
-		mf.strategy = h.Strategy
-		taken = append(taken, "--strategy "+h.Strategy)
-	}
-	if h.Registers != 0 && free("registers") {
-		mf.registers = h.Registers
-		taken = append(taken, fmt.Sprintf("--registers %d", h.Registers))
-	}
-	if h.Walks != nil && free("walks", "seed") {
-		mf.walks, mf.seed = h.Walks.Random, h.Walks.Seed
-		taken = append(taken, fmt.Sprintf("--walks %d --seed %d", h.Walks.Random, h.Walks.Seed))
-	}
-	if h.Checks != "" && free("checks", "allow-fallbacks") {
-		mf.checks = h.Checks
-		taken = append(taken, "--checks "+fuzz.ShellQuote(h.Checks))
-	}
-	if h.Timeout != 0 && free("timeout", "graph-timeout") {
-		mf.callTimeout = h.Timeout
-		taken = append(taken, "--timeout "+h.Timeout.String())
-	}
-	if h.CheckTimeout != 0 && free("check-timeout") {
-		mf.judge.checkTimeout = h.CheckTimeout
-		taken = append(taken, "--check-timeout "+h.CheckTimeout.String())
-	}
-	if h.GrowthTime != 0 && free("growth-time") {
-		mf.judge.growthTime = h.GrowthTime
-		taken = append(taken, "--growth-time "+h.GrowthTime.String())
-	}
-	if h.TargetEnv != "" && free("target-env") {
-		mf.judge.targetEnv = h.TargetEnv
-		taken = append(taken, "--target-env "+fuzz.ShellQuote(h.TargetEnv))
-	}
-	if h.RulesCompat != "" && free("rules-compat") {
-		mf.judge.rulesCompat = h.RulesCompat
-		taken = append(taken, "--rules-compat "+fuzz.ShellQuote(h.RulesCompat))
-	}
+	u := mf.used(fuzz.Spec{})
+	taken := u.adopt(h, mf.set)
+	mf.inject, mf.strategy, mf.registers = u.inject, u.strategy, u.registers
+	mf.walks, mf.seed, mf.checks, mf.callTimeout, mf.judge = u.walks.Random, u.walks.Seed, u.checks, u.timeout, u.judge
 	return taken
 }

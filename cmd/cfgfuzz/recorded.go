@@ -53,45 +53,121 @@ func recordedMismatch(path string, u usedJudging) string {
 	if err != nil {
 		return ""
 	}
-	j := u.judge
 	var flags []string
 	if r.Header.Structurizer != "" && specField(u.spec) == "" {
 		flags = append(flags, recordedFlag(r))
 	}
-	if f := r.Header.Fault; f != "" && u.plants && !sameFaults(f, u.inject) {
-		flags = append(flags, "--inject "+fuzz.ShellQuote(f))
-	}
-	if r.Header.Registers != u.registers {
-		flags = append(flags, fmt.Sprintf("--registers %d", r.Header.Registers))
-	}
-	if r.Header.Strategy != "" && r.Header.Strategy != u.strategy {
-		flags = append(flags, "--strategy "+r.Header.Strategy)
-	}
-	if w := r.Header.JudgedWalks(); w != u.walks {
-		flags = append(flags, fmt.Sprintf("--walks %d --seed %d", w.Random, w.Seed))
-	}
-	if h := r.Header.Checks; h != "" && recordedChecksDiffer(r.Header, oracle.ResolveChecks(strings.Join(j.checks(u.checks), ","))) {
-		flags = append(flags, "--checks "+fuzz.ShellQuote(h))
-	}
-	if t := r.Header.Timeout; t != 0 && t != u.timeout {
-		flags = append(flags, "--timeout "+t.String())
-	}
-	if t := r.Header.CheckTimeout; t != 0 && t != j.checkTimeout {
-		flags = append(flags, "--check-timeout "+t.String())
-	}
-	if t := r.Header.GrowthTime; t != 0 && t != j.growthTime {
-		flags = append(flags, "--growth-time "+t.String())
-	}
-	if r.Header.Env() != j.targetEnv {
-		flags = append(flags, "--target-env "+fuzz.ShellQuote(r.Header.Env()))
-	}
-	if r.Header.RulesCompat != j.rulesCompat {
-		flags = append(flags, "--rules-compat "+fuzz.ShellQuote(r.Header.RulesCompat))
-	}
+	flags = append(flags, u.mismatched(r.Header)...)
 	if len(flags) == 0 {
 		return ""
 	}
 	return fmt.Sprintf("%s records another judging in its header: judge it with %s as it was judged", path, strings.Join(flags, " "))
+}
+
+// recordedField is one setting of the judging a header records, beside
+// its structurizer: the flags that set it, whether a header records it
+// (a value other than the default), whether a judging differs from it,
+// how a judging takes it, and the flags that judge as the header
+// records. recordedMismatch holds every field against the flags used;
+// adopt takes every field the command line leaves out.
+type recordedField struct {
+	flags   []string // any of them given is a choice: the header's value is not taken
+	records func(h corpus.Header) bool
+	differs func(h corpus.Header, u usedJudging) bool
+	take    func(h corpus.Header, u *usedJudging)
+	word    func(h corpus.Header) string
+}
+
+// recordedFields is the judging a header records, field by field, in the
+// order the flags are worded.
+var recordedFields = []recordedField{
+	{flags: []string{"inject"},
+		records: func(h corpus.Header) bool { return h.Fault != "" },
+		differs: func(h corpus.Header, u usedJudging) bool {
+			return h.Fault != "" && u.plants && !sameFaults(h.Fault, u.inject)
+		},
+		take: func(h corpus.Header, u *usedJudging) { u.inject = h.Fault },
+		word: func(h corpus.Header) string { return "--inject " + fuzz.ShellQuote(h.Fault) }},
+	{flags: []string{"strategy"},
+		records: func(h corpus.Header) bool { return h.Strategy != "" },
+		differs: func(h corpus.Header, u usedJudging) bool { return h.Strategy != "" && h.Strategy != u.strategy },
+		take:    func(h corpus.Header, u *usedJudging) { u.strategy = h.Strategy },
+		word:    func(h corpus.Header) string { return "--strategy " + h.Strategy }},
+	{flags: []string{"registers"},
+		records: func(h corpus.Header) bool { return h.Registers != 0 },
+		differs: func(h corpus.Header, u usedJudging) bool { return h.Registers != u.registers },
+		take:    func(h corpus.Header, u *usedJudging) { u.registers = h.Registers },
+		word:    func(h corpus.Header) string { return fmt.Sprintf("--registers %d", h.Registers) }},
+	{flags: []string{"walks", "seed"},
+		records: func(h corpus.Header) bool { return h.Walks != nil },
+		differs: func(h corpus.Header, u usedJudging) bool { return h.JudgedWalks() != u.walks },
+		take:    func(h corpus.Header, u *usedJudging) { u.walks = h.JudgedWalks() },
+		word: func(h corpus.Header) string {
+			w := h.JudgedWalks()
+			return fmt.Sprintf("--walks %d --seed %d", w.Random, w.Seed)
+		}},
+	{flags: []string{"checks", "allow-fallbacks"},
+		records: func(h corpus.Header) bool { return h.Checks != "" },
+		differs: func(h corpus.Header, u usedJudging) bool {
+			return h.Checks != "" && recordedChecksDiffer(h, oracle.ResolveChecks(strings.Join(u.judge.checks(u.checks), ",")))
+		},
+		take: func(h corpus.Header, u *usedJudging) { u.checks = h.Checks },
+		word: func(h corpus.Header) string { return "--checks " + fuzz.ShellQuote(h.Checks) }},
+	{flags: []string{"timeout", "graph-timeout"},
+		records: func(h corpus.Header) bool { return h.Timeout != 0 },
+		differs: func(h corpus.Header, u usedJudging) bool { return h.Timeout != 0 && h.Timeout != u.timeout },
+		take:    func(h corpus.Header, u *usedJudging) { u.timeout = h.Timeout },
+		word:    func(h corpus.Header) string { return "--timeout " + h.Timeout.String() }},
+	{flags: []string{"check-timeout"},
+		records: func(h corpus.Header) bool { return h.CheckTimeout != 0 },
+		differs: func(h corpus.Header, u usedJudging) bool {
+			return h.CheckTimeout != 0 && h.CheckTimeout != u.judge.checkTimeout
+		},
+		take: func(h corpus.Header, u *usedJudging) { u.judge.checkTimeout = h.CheckTimeout },
+		word: func(h corpus.Header) string { return "--check-timeout " + h.CheckTimeout.String() }},
+	{flags: []string{"growth-time"},
+		records: func(h corpus.Header) bool { return h.GrowthTime != 0 },
+		differs: func(h corpus.Header, u usedJudging) bool {
+			return h.GrowthTime != 0 && h.GrowthTime != u.judge.growthTime
+		},
+		take: func(h corpus.Header, u *usedJudging) { u.judge.growthTime = h.GrowthTime },
+		word: func(h corpus.Header) string { return "--growth-time " + h.GrowthTime.String() }},
+	{flags: []string{"target-env"},
+		records: func(h corpus.Header) bool { return h.TargetEnv != "" },
+		differs: func(h corpus.Header, u usedJudging) bool { return h.Env() != u.judge.targetEnv },
+		take:    func(h corpus.Header, u *usedJudging) { u.judge.targetEnv = h.TargetEnv },
+		word:    func(h corpus.Header) string { return "--target-env " + fuzz.ShellQuote(h.Env()) }},
+	{flags: []string{"rules-compat"},
+		records: func(h corpus.Header) bool { return h.RulesCompat != "" },
+		differs: func(h corpus.Header, u usedJudging) bool { return h.RulesCompat != u.judge.rulesCompat },
+		take:    func(h corpus.Header, u *usedJudging) { u.judge.rulesCompat = h.RulesCompat },
+		word:    func(h corpus.Header) string { return "--rules-compat " + fuzz.ShellQuote(h.RulesCompat) }},
+}
+
+// mismatched words the flags that judge as h records where u judges
+// otherwise (the structurizer aside); nil where they agree.
+func (u usedJudging) mismatched(h corpus.Header) []string {
+	var flags []string
+	for _, f := range recordedFields {
+		if f.differs(h, u) {
+			flags = append(flags, f.word(h))
+		}
+	}
+	return flags
+}
+
+// adopt sets every field of u that h records and that no flag in given
+// sets to h's value, and returns the flags it took, worded as
+// recordedMismatch words them. The structurizer is never taken.
+func (u *usedJudging) adopt(h corpus.Header, given map[string]bool) []string {
+	var taken []string
+	for _, f := range recordedFields {
+		if f.records(h) && !slices.ContainsFunc(f.flags, func(n string) bool { return given[n] }) {
+			f.take(h, u)
+			taken = append(taken, f.word(h))
+		}
+	}
+	return taken
 }
 
 // recordedChecksDiffer says whether the checks used judge a file otherwise
