@@ -6,7 +6,9 @@
 // graph (`ok ...` or `FAIL <check>:<signature> ...`), or one JSON object
 // per graph. The graph goes through a fuzz.Side and corpus.Judge, as in a
 // campaign, so an external structurizer is checked like ours and a
-// campaign's replay command reproduces its finding.
+// campaign's replay command reproduces its finding; a file whose header
+// records how it was judged is judged so for the flags left out
+// (check_recorded.go).
 
 package main
 
@@ -89,6 +91,7 @@ type checkFlags struct {
 	walks, registers, repeat     int
 	seed                         uint64
 	judge                        judgeFlags
+	set                          map[string]bool // flags given
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
@@ -98,6 +101,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 	if code, done := parseCommandLine(fs, args, stdout); done {
 		return code
 	}
+	cf.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { cf.set[f.Name] = true })
 	if cf.listFaults {
 		printFaults(stdout)
 		return exitOK
@@ -123,24 +128,22 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
-	opt := oracle.Options{Walks: oracle.WalkOptions{Random: cf.walks, Seed: cf.seed, Registers: cf.registers}, Seed: cf.seed, GPUDevice: cf.gpuDevice}
-	if cf.walks == 0 {
-		opt.Walks.Random = -1
-	}
-	cf.judge.apply(&opt)
-	opt.Checks = cf.judge.checks(cf.checks)
-	if err := gpuDeviceFlag("check", cf.gpuDevice, slices.Contains(opt.Checks, gpu.CheckName), stderr); err != nil {
+	if err := gpuDeviceFlag("check", cf.gpuDevice, slices.Contains(cf.judge.checks(cf.checks), gpu.CheckName), stderr); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
-	orc, err := oracle.New(opt)
+	flagsJudging, err := newCheckJudging(cf.used(lim.timeout), cf.gpuDevice)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
-	popt := proto.Options{Strategy: cf.strategy, Inject: splitList(cf.inject), Registers: cf.registers}
 	if err := proto.CheckOptions(proto.Options{Registers: cf.registers}); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check: --registers:", err)
+		return exitUsage
+	}
+	judgings, err := recordedJudgings(fs.Args(), cf.used(lim.timeout), cf.set, cf.gpuDevice)
+	if err != nil {
+		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
 	cf.proc.stop = builds
@@ -153,38 +156,33 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
-	defer side.Close()
-	spec := opener.spec
-	run := checkRun{seam: fuzz.SideStructurizer(side, popt, lim.timeout), spec: spec, asked: askedStrategy(cf.strategy, spec),
-		orc: orc, limit: cf.judge.checkTimeout, json: cf.json, stdout: stdout, stderr: stderr, repeat: cf.repeat}
+	var sides []fuzz.Side // the first and those renewed
+	defer func() {
+		for _, s := range sides {
+			s.Close()
+		}
+	}()
+	sides = append(sides, side)
+	run := checkRun{side: side, spec: opener.spec, flags: flagsJudging, judgings: judgings, json: cf.json, stdout: stdout, stderr: stderr, repeat: cf.repeat}
+	run.use(flagsJudging)
 	run.fresh = func() (corpus.StructurizeFunc, func(), error) {
 		s, err := opener.open() // a fresh process of the same build
 		if err != nil {
 			return nil, nil, err
 		}
-		return fuzz.SideStructurizer(s, popt, lim.timeout), func() { s.Close() }, nil
+		return fuzz.SideStructurizer(s, run.cur.popt, run.cur.timeout), func() { s.Close() }, nil
 	}
-	var renewed []fuzz.Side
-	defer func() {
-		for _, s := range renewed {
-			s.Close()
-		}
-	}()
-	run.renew = func() (corpus.StructurizeFunc, *oracle.Oracle, error) {
-		o, err := oracle.New(opt)
-		if err != nil {
-			return nil, nil, err
-		}
+	run.renew = func() (fuzz.Side, error) {
 		s, err := opener.open()
-		if err != nil {
-			return nil, nil, err
+		if err == nil {
+			sides = append(sides, s)
 		}
-		renewed = append(renewed, s)
-		return fuzz.SideStructurizer(s, popt, lim.timeout), o, nil
+		return s, err
 	}
 	if !cf.json {
-		run.announce(len(items), fs.Args(), cf, lim.timeout)
+		run.announce(len(items), cf)
 	}
+	noteRecorded(stderr, fs.Args(), run.spec, flagsJudging, judgings)
 	return run.all(items)
 }
 
@@ -197,11 +195,11 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 	fs.StringVar(&cf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
 	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
 	fs.BoolVar(&cf.listChecks, "list-checks", false, "list the checks and exit")
-	fs.IntVar(&cf.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); cfgfuzz writes the file into a func answer itself, so only a structurizer answering with module has its own register code tested (fuzz/ADAPTERS.md, \"The register file\"); 0 none")
+	fs.IntVar(&cf.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); cfgfuzz writes the file into a func answer itself, so only a structurizer answering with module has its own register code tested (fuzz/ADAPTERS.md, \"The register file\"); 0 none (default: what the file's header records, else none)")
 	fs.BoolVar(&cf.listFaults, "list-faults", false, listFaultsUsage)
 	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
 	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
-	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks")
+	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks (default: what the file's header records, else 1)")
 	fs.IntVar(&cf.repeat, "repeat", 1, "judge every graph `N` times, each judgement after the first on a structurizer of its own (a new process for cmd:), and say how many ended alike: a structurizer whose answers depend on chance shows as judgements that disagree")
 	fs.StringVar(&cf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
 	cf.proc.define(fs)
@@ -213,6 +211,12 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 		fmt.Fprintln(fs.Output(), "on the structurizer under test (--structurizer: this tree's, or any program speaking")
 		fmt.Fprintln(fs.Output(), "fuzz/PROTOCOL.md, e.g. --structurizer 'cmd:./my-adapter') and check each module.")
 		fmt.Fprintln(fs.Output(), "Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")
+		fmt.Fprintln(fs.Output(), "A file whose header records how it was judged (a finding's graph.cfg or min.cfg, a regression file)")
+		fmt.Fprintln(fs.Output(), "is judged under its '# fault:', '# strategy:', '# registers:', '# walks:', '# checks:', '# timeout:',")
+		fmt.Fprintln(fs.Output(), "'# check-timeout:', '# growth-time:', '# target-env:' and '# rules-compat:' unless --inject, --strategy,")
+		fmt.Fprintln(fs.Output(), "--registers, --walks or --seed, --checks or --allow-fallbacks, --timeout, --check-timeout, --growth-time,")
+		fmt.Fprintln(fs.Output(), "--target-env or --rules-compat is given, each file under its own, as minimize does; its '# structurizer:'")
+		fmt.Fprintln(fs.Output(), "is never taken (a note names it). Standard input has no header.")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout, or a check that could not judge a module: `not judged`).\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -235,39 +239,70 @@ func printChecks(stdout io.Writer) {
 // checkRun judges check's graphs one after another and prints a line (or
 // a JSON object) for each.
 type checkRun struct {
-	seam   corpus.StructurizeFunc
-	spec   fuzz.Spec
-	asked  string
-	orc    *oracle.Oracle
-	limit  time.Duration
-	json   bool
-	stdout io.Writer
-	stderr io.Writer
-	repeat int       // judgements a graph (--repeat)
-	fresh  freshSide // a side for each judgement after the first
-	// renew gives a side and an oracle of their own to the graphs after
-	// one whose judgement was abandoned, which still holds the others;
-	// nil: check stops there.
-	renew func() (corpus.StructurizeFunc, *oracle.Oracle, error)
+	side fuzz.Side
+	spec fuzz.Spec
+	// flags is the judging of the flags, judgings each file's whose
+	// header records one the flags left out (check_recorded.go), cur the
+	// one the graph judged goes under; seam, asked, orc and limit are
+	// cur's on side.
+	flags    *checkJudging
+	judgings map[string]*checkJudging
+	cur      *checkJudging
+	seam     corpus.StructurizeFunc
+	asked    string
+	orc      *oracle.Oracle
+	limit    time.Duration
+	json     bool
+	stdout   io.Writer
+	stderr   io.Writer
+	repeat   int       // judgements a graph (--repeat)
+	fresh    freshSide // a side for each judgement after the first
+	// renew gives a side of their own to the graphs after one whose
+	// judgement was abandoned, which still holds the other; nil: check
+	// stops there.
+	renew func() (fuzz.Side, error)
 }
 
-// renewAfter takes a new side and oracle (renew) for the graphs after an
-// abandoned judgement.
+// use judges the graphs after under j.
+func (r *checkRun) use(j *checkJudging) {
+	r.cur, r.orc, r.limit = j, j.orc, j.used.judge.checkTimeout
+	r.seam = fuzz.SideStructurizer(r.side, j.popt, j.timeout)
+	r.asked = askedStrategy(j.used.strategy, r.spec)
+}
+
+// useFor judges the graphs of file under its judging: its header's, or
+// the flags'.
+func (r *checkRun) useFor(file string) {
+	j := r.judgings[file]
+	if j == nil {
+		j = r.flags
+	}
+	if j != r.cur {
+		r.use(j)
+	}
+}
+
+// renewAfter takes a new side (renew) and a new oracle of the judging
+// in use for the graphs after an abandoned judgement, which holds both.
 func (r *checkRun) renewAfter() error {
 	if r.renew == nil {
 		return errors.New("no new side to take")
 	}
-	seam, orc, err := r.renew()
+	orc, err := oracle.New(r.cur.opt)
 	if err != nil {
 		return err
 	}
-	r.seam, r.orc = seam, orc
+	side, err := r.renew()
+	if err != nil {
+		return err
+	}
+	r.side, r.cur.orc = side, orc
+	r.use(r.cur)
 	return nil
 }
 
-// announce says on stderr what is checked, and notes each file whose
-// recorded settings differ from the flags (timeout is --timeout).
-func (r *checkRun) announce(graphs int, files []string, cf checkFlags, timeout time.Duration) {
+// announce says on stderr what is checked under the flags.
+func (r *checkRun) announce(graphs int, cf checkFlags) {
 	shown := r.asked
 	if shown == "" {
 		shown = "its own (none asked)"
@@ -275,12 +310,6 @@ func (r *checkRun) announce(graphs int, files []string, cf checkFlags, timeout t
 	fmt.Fprintf(r.stderr, "cfgfuzz check: %s, structurizer %s, strategy %s, checks %s\n", fuzz.Plural(graphs, "graph"), r.spec, shown, strings.Join(r.orc.Checks(), ","))
 	if note := externalFaultsNote(r.spec, cf.inject); note != "" {
 		fmt.Fprintln(r.stderr, "cfgfuzz check: note:", note)
-	}
-	for _, f := range files {
-		if m := recordedMismatch(f, usedJudging{spec: r.spec, registers: cf.registers, strategy: cf.strategy, walks: corpus.Walks{Random: cf.walks, Seed: cf.seed},
-			checks: cf.checks, timeout: timeout, judge: cf.judge, inject: cf.inject, plants: true}); m != "" {
-			fmt.Fprintln(r.stderr, "cfgfuzz check: note:", m)
-		}
 	}
 }
 
@@ -311,6 +340,7 @@ func (r *checkRun) all(items []sourced) int {
 	var notJudged []string // the unchecked keys of the graphs that passed
 	enc := json.NewEncoder(r.stdout)
 	for i, it := range items {
+		r.useFor(it.File)
 		rec := r.judge(it)
 		rec.Structurizer, rec.Schema = r.spec.String(), checkSchema
 		if abandoned(rec) {

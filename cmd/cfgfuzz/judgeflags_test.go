@@ -242,8 +242,8 @@ func TestCheckTimeoutMeansNoVerdict(t *testing.T) {
 
 // TestRegressionRecordsItsJudgement: a regression minimized under a
 // target environment and rules reading other than the defaults records
-// them in its header; regress judges the file under them unless the
-// flags say otherwise, and check names them when it judges the file
+// them in its header; regress and check judge the file under them unless
+// the flags say otherwise, and check names them when it judges the file
 // under others.
 func TestRegressionRecordsItsJudgement(t *testing.T) {
 	dir := t.TempDir()
@@ -271,7 +271,12 @@ func TestRegressionRecordsItsJudgement(t *testing.T) {
 		t.Errorf("regress --target-env %s: exit %d, want 1 (the module passes where the file expects a failure)\n%s%s", oracle.DefaultTargetEnv, code, out, stderr)
 	}
 	code, out, stderr := runCmd([]string{"check", file}, "")
-	if code != exitOK || !strings.Contains(stderr, "--target-env vulkan1.0") || !strings.Contains(stderr, "--rules-compat "+oracle.CompatSPIRVTools2023) {
-		t.Errorf("check of the file under the defaults: exit %d, want 0 and a note naming the header's judgement\n%s%s", code, out, stderr)
+	if code != exitFail || !strings.HasPrefix(out, "FAIL spirv-val:Invalid SPIR-V binary version") ||
+		!strings.Contains(stderr, "as its header records: --target-env vulkan1.0 --rules-compat "+oracle.CompatSPIRVTools2023) {
+		t.Errorf("check of the file with no flag: exit %d, want 1, failing under the header's judgement, which it names\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = runCmd([]string{"check", "--target-env", oracle.DefaultTargetEnv, "--rules-compat", "", file}, "")
+	if code != exitOK || !strings.Contains(stderr, "judge it with --target-env vulkan1.0 --rules-compat "+oracle.CompatSPIRVTools2023) {
+		t.Errorf("check of the file under the defaults given: exit %d, want 0 and a note naming the header's judgement\n%s%s", code, out, stderr)
 	}
 }

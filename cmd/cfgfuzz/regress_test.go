@@ -363,8 +363,11 @@ func TestRecordedRegistersNamed(t *testing.T) {
 	}
 	const hint = "judge it with --registers 5"
 	code, _, errs := runCmd([]string{"check", in}, "")
-	if code != exitOK || !strings.Contains(errs, "note: "+in+" records another judging") || !strings.Contains(errs, hint) {
-		t.Errorf("check without --registers: exit %d, want %d and a note naming %q:\n%s", code, exitOK, hint, errs)
+	if code != exitOK || !strings.Contains(errs, "judging "+in+" as its header records: --registers 5") || strings.Contains(errs, hint) {
+		t.Errorf("check without --registers: exit %d, want %d, judged under --registers 5 as noted:\n%s", code, exitOK, errs)
+	}
+	if _, _, errs := runCmd([]string{"check", in, "--registers", "0"}, ""); !strings.Contains(errs, "note: "+in+" records another judging") || !strings.Contains(errs, hint) {
+		t.Errorf("check --registers 0: no note naming %q:\n%s", hint, errs)
 	}
 	if _, _, errs := runCmd([]string{"check", in, "--registers", "5"}, ""); strings.Contains(errs, "note:") {
 		t.Errorf("check --registers 5 notes a mismatch:\n%s", errs)

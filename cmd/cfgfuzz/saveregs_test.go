@@ -212,8 +212,8 @@ func TestSavedRegressionKeepsItsChecks(t *testing.T) {
 		t.Errorf("regress --checks +fallback --timeout 20s: exit %d, want 1 failing with the fallback, the replay carrying regress's --timeout\n%s%s", code, out, errs)
 	}
 	_, _, errs = runCmd([]string{"check", "--structurizer", fixed, files[0]}, "")
-	if !strings.Contains(errs, "judge it with --checks -fallback as it was judged") {
-		t.Errorf("check on the file without its flags does not name them:\n%s", errs)
+	if !strings.Contains(errs, "judging "+files[0]+" as its header records: --checks -fallback") {
+		t.Errorf("check on the file without its flags does not judge it under them:\n%s", errs)
 	}
 
 	mins := filepath.Join(t.TempDir(), "mins")

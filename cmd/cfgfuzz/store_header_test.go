@@ -48,9 +48,9 @@ func TestStoredFindingRecordsItsJudging(t *testing.T) {
 			t.Errorf("%s read back: %+v, %v; want the campaign's walks and check limit (what regress judges under)", f, r, err)
 		}
 	}
-	// check reads the header and says how to judge the file as it was.
-	_, _, stderr = runCmd([]string{"check", "--inject", "swap-arms", files[0]}, "")
-	if !strings.Contains(stderr, "records another judging in its header: judge it with --walks 16 --seed 7 --check-timeout 3m0s") {
-		t.Errorf("check on %s without the campaign's seed: no note naming it\n%s", files[0], stderr)
+	// check reads the header and judges the file as it was judged.
+	_, _, stderr = runCmd([]string{"check", files[0]}, "")
+	if !strings.Contains(stderr, "judging "+files[0]+" as its header records: --inject swap-arms --walks 16 --seed 7 --check-timeout 3m0s") {
+		t.Errorf("check on %s without the campaign's flags: not judged under them\n%s", files[0], stderr)
 	}
 }

@@ -1,0 +1,133 @@
+// check_recorded.go: check judges each graph file whose header records how
+// it was judged (a finding's graph.cfg or min.cfg, a regression file:
+// corpus.Header) under that judging, flag by flag, wherever the command
+// line leaves the flag out, as minimize does (recordedFields): the
+// faults, strategy, register file, walks and their seed, checks, limits,
+// target environment and rules reading. Files of one run may record
+// different judgings: each file's graphs go to the same structurizer side
+// with the file's own options (the protocol carries them with every
+// request) and to an oracle of the file's own judging. A flag given wins;
+// the structurizer is never taken from a header (a note names it: it is
+// what --structurizer tests). Standard input has no header.
+
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
+)
+
+// checkJudging is how check judges one file's graphs: the structurizer's
+// options, the oracle and its options, the limit on a structurizer call
+// and on a graph's checks, and the judging they come from.
+type checkJudging struct {
+	used    usedJudging
+	taken   []string // the flags taken from the file's header; nil none
+	popt    proto.Options
+	opt     oracle.Options
+	orc     *oracle.Oracle
+	timeout time.Duration
+}
+
+// used is the judging of check's flags, timeout its --timeout.
+func (cf checkFlags) used(timeout time.Duration) usedJudging {
+	return usedJudging{registers: cf.registers, strategy: cf.strategy, walks: corpus.Walks{Random: cf.walks, Seed: cf.seed},
+		checks: cf.checks, timeout: timeout, judge: cf.judge, inject: cf.inject, plants: true}
+}
+
+// newCheckJudging makes the structurizer's options and the oracle of u,
+// the --gpu-device of the flags beside it; an error is a usage error.
+func newCheckJudging(u usedJudging, gpuDevice string) (*checkJudging, error) {
+	opt := oracle.Options{Walks: oracle.WalkOptions{Random: u.walks.Random, Seed: u.walks.Seed, Registers: u.registers}, Seed: u.walks.Seed, GPUDevice: gpuDevice}
+	if u.walks.Random == 0 {
+		opt.Walks.Random = -1
+	}
+	u.judge.apply(&opt)
+	opt.Checks = u.judge.checks(u.checks)
+	orc, err := oracle.New(opt)
+	if err != nil {
+		return nil, err
+	}
+	return &checkJudging{used: u, opt: opt, orc: orc, timeout: u.timeout,
+		popt: proto.Options{Strategy: u.strategy, Inject: splitList(u.inject), Registers: u.registers}}, nil
+}
+
+// recordedJudgings is the judging of each file whose header records one
+// that the flags left out (given: the flags on the command line) take,
+// by the file's name as readGraphs names its graphs' source; the other
+// files are judged under flags. A value taken that check cannot judge
+// under (an unknown strategy, fault or check) is an error naming the
+// file.
+func recordedJudgings(files []string, flags usedJudging, given map[string]bool, gpuDevice string) (map[string]*checkJudging, error) {
+	judgings := map[string]*checkJudging{}
+	for _, f := range files {
+		if f == "-" || judgings[f] != nil {
+			continue
+		}
+		r, err := corpus.ReadRegression(f)
+		if err != nil {
+			continue // not one graph under a header: judged under the flags alone
+		}
+		u := flags
+		taken := u.adopt(r.Header, given)
+		if len(taken) == 0 {
+			continue
+		}
+		j, err := validJudging(u, gpuDevice)
+		if err != nil {
+			return nil, fmt.Errorf("%s, judged as its header records (%s): %w", f, strings.Join(taken, " "), err)
+		}
+		j.taken = taken
+		judgings[f] = j
+	}
+	return judgings, nil
+}
+
+// validJudging is newCheckJudging of u once its settings are checked as
+// check's flags are.
+func validJudging(u usedJudging, gpuDevice string) (*checkJudging, error) {
+	if err := u.judge.validate(); err != nil {
+		return nil, err
+	}
+	if err := validateOptions(u.strategy, splitList(u.inject)); err != nil {
+		return nil, err
+	}
+	if err := proto.CheckOptions(proto.Options{Registers: u.registers}); err != nil {
+		return nil, fmt.Errorf("--registers: %w", err)
+	}
+	return newCheckJudging(u, gpuDevice)
+}
+
+// noteRecorded says on w, for each file, the judging check took from its
+// header, the faults a cmd spec's server is asked for, and what of the
+// header's judging it does not judge under (a flag given, the
+// structurizer).
+func noteRecorded(w io.Writer, files []string, spec fuzz.Spec, flags *checkJudging, judgings map[string]*checkJudging) {
+	noted := map[string]bool{}
+	for _, f := range files {
+		if noted[f] {
+			continue
+		}
+		noted[f] = true
+		j := flags
+		if fj := judgings[f]; fj != nil {
+			j = fj
+			fmt.Fprintf(w, "cfgfuzz check: note: judging %s as its header records: %s (a flag given instead wins)\n", f, strings.Join(fj.taken, " "))
+			if note := externalFaultsNote(spec, j.used.inject); note != "" && j.used.inject != flags.used.inject {
+				fmt.Fprintln(w, "cfgfuzz check: note:", note)
+			}
+		}
+		u := j.used
+		u.spec = spec
+		if m := recordedMismatch(f, u); m != "" {
+			fmt.Fprintln(w, "cfgfuzz check: note:", m)
+		}
+	}
+}

@@ -1,0 +1,115 @@
+// check_recorded_test.go: check judges a graph file under the judging its
+// header records for every flag left out, file by file in one run, on
+// cfgfuzz's own structurizer and on a server alike; a flag given wins, and
+// the structurizer is never taken.
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
+)
+
+// armsGraph is a diamond: swap-arms makes its module take the other arm.
+const armsGraph = "{{1, 2}, {3}, {3}, {}}"
+
+// TestCheckTakesAStoredFindingsJudging: a finding stored under a planted
+// fault, a register file and other walks fails check with no flag given,
+// as it failed its campaign, and check says what it took; the flag given
+// instead wins.
+func TestCheckTakesAStoredFindingsJudging(t *testing.T) {
+	g, err := cfg.ParseCompact(armsGraph, cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &corpus.Store{Dir: filepath.Join(t.TempDir(), "store")}
+	added, err := st.Add(corpus.Finding{Signature: "exec:trace-mismatch", Graph: g, Origin: "campaign seed 3",
+		Inject: []string{"swap-arms"}, Registers: 5, Judged: corpus.Judged{Walks: corpus.WalksOf(4, 3)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(added.Dir, "graph.cfg")
+
+	code, out, errs := runCmd([]string{"check", in}, "")
+	if code != exitFail || !strings.HasPrefix(out, "FAIL exec:trace-mismatch "+in) {
+		t.Errorf("check of the stored finding: exit %d, want %d failing exec:trace-mismatch\n%s%s", code, exitFail, out, errs)
+	}
+	if want := "cfgfuzz check: note: judging " + in + " as its header records: --inject swap-arms --registers 5 --walks 4 --seed 3"; !strings.Contains(errs, want) {
+		t.Errorf("check of the stored finding: stderr lacks %q\n%s", want, errs)
+	}
+	if strings.Contains(errs, "records another judging") {
+		t.Errorf("check judged the file as its header records, yet notes another judging\n%s", errs)
+	}
+
+	// A flag given is a choice: the fault left out, the graph passes, and
+	// the note names the header's.
+	code, out, errs = runCmd([]string{"check", "--inject", "", in}, "")
+	if code != exitOK || !strings.Contains(errs, "judging "+in+" as its header records: --registers 5 --walks 4 --seed 3") ||
+		!strings.Contains(errs, "judge it with --inject swap-arms as it was judged") {
+		t.Errorf("check --inject '': exit %d, want 0, the rest taken and a note naming the header's fault\n%s%s", code, out, errs)
+	}
+}
+
+// TestCheckJudgesEachFileAsItsHeader: files of one run that record other
+// judgings are each judged under their own, on cfgfuzz's own structurizer
+// and on a server (the options go with every request): the checks a
+// header names, its strategy, and none of it for a file without a header.
+func TestCheckJudgesEachFileAsItsHeader(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fault := write("fault.cfg", "# signature: exec:trace-mismatch\n# fault: swap-arms\n"+armsGraph+"\n")
+	plain := write("plain.cfg", armsGraph+"\n")
+	narrow := write("narrow.cfg", "# signature: exec:trace-mismatch\n# strategy: dispatch\n# checks: pdom,exec\n"+armsGraph+"\n")
+	for _, structurizer := range []string{"self", "cmd:" + cfgfuzzBinary(t) + " structurize"} {
+		code, out, errs := runCmd([]string{"check", "--json", "--structurizer", structurizer, fault, plain, narrow}, "")
+		var recs []checkRecord
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var rec checkRecord
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Fatalf("%s: %v in %q", structurizer, err, line)
+			}
+			recs = append(recs, rec)
+		}
+		if code != exitFail || len(recs) != 3 {
+			t.Fatalf("--structurizer %s: exit %d with %d records, want %d and 3\n%s%s", structurizer, code, len(recs), exitFail, out, errs)
+		}
+		if recs[0].Outcome != outcomeFail || recs[0].Reason != "exec:trace-mismatch" {
+			t.Errorf("--structurizer %s: %s: %s %s, want the fault its header records to fail exec:trace-mismatch", structurizer, fault, recs[0].Outcome, recs[0].Reason)
+		}
+		if recs[1].Outcome != outcomeOK || len(recs[1].Checks) != 8 {
+			t.Errorf("--structurizer %s: %s: %s with %d checks, want ok under the flags' 8 checks", structurizer, plain, recs[1].Outcome, len(recs[1].Checks))
+		}
+		if recs[2].Outcome != outcomeOK || len(recs[2].Checks) != 2 || recs[2].Strategy != "dispatch" || recs[2].Stats == nil || recs[2].Stats.RouteVars == 0 {
+			t.Errorf("--structurizer %s: %s: %+v, want ok under its header's 2 checks and strategy dispatch (a route variable)", structurizer, narrow, recs[2])
+		}
+		for _, f := range []string{fault, narrow} {
+			if !strings.Contains(errs, "judging "+f+" as its header records") {
+				t.Errorf("--structurizer %s: no note on what was taken from %s\n%s", structurizer, f, errs)
+			}
+		}
+	}
+}
+
+// TestCheckHeaderValueRefused: a value a header records that check cannot
+// judge under is a usage error naming the file, before any graph.
+func TestCheckHeaderValueRefused(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "bad.cfg")
+	if err := os.WriteFile(in, []byte("# signature: exec:trace-mismatch\n# checks: pdom,nosuch\n"+armsGraph+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd([]string{"check", in}, "")
+	if code != exitUsage || out != "" || !strings.Contains(errs, in+", judged as its header records (--checks pdom,nosuch)") {
+		t.Errorf("check of a header naming an unknown check: exit %d, want %d naming the file, no graph judged\n%s%s", code, exitUsage, out, errs)
+	}
+}
