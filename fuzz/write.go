@@ -171,11 +171,11 @@ func JudgingFlags(s *Settings, strategy, signature string) string {
 	if s.Seed != 1 {
 		fmt.Fprintf(&b, " --seed %d", s.Seed)
 	}
-	checks := replayChecks(s.Checks, signature)
-	if len(checks) > 0 {
-		b.WriteString(" --checks " + ShellQuote(strings.Join(checks, ",")))
+	checks := replayChecks(ChecksValue(s.Checks), signature)
+	if checks != "" {
+		b.WriteString(" --checks " + ShellQuote(checks))
 	}
-	if s.GPUDevice != "" && slices.Contains(oracle.ResolveChecks(strings.Join(checks, ",")), "gpu") {
+	if s.GPUDevice != "" && slices.Contains(oracle.ResolveChecks(checks), "gpu") {
 		b.WriteString(" --gpu-device " + ShellQuote(s.GPUDevice))
 	}
 	if t := time.Duration(s.Timeout); t > 0 && t != DefaultTimeout {
@@ -199,14 +199,44 @@ func JudgingFlags(s *Settings, strategy, signature string) string {
 	return b.String()
 }
 
-// replayChecks is the checks that replay a finding of signature: checks,
-// with "+gpu" added when the finding is the gpu check's and checks leave
-// that check out.
-func replayChecks(checks []string, signature string) []string {
-	if !strings.HasPrefix(signature, "gpu:") || slices.Contains(oracle.ResolveChecks(strings.Join(checks, ",")), "gpu") {
+// replayChecks is the --checks value that replays a finding of
+// signature: checks, with "+gpu" added when the finding is the gpu
+// check's and checks leave that check out.
+func replayChecks(checks, signature string) string {
+	if !strings.HasPrefix(signature, "gpu:") || slices.Contains(oracle.ResolveChecks(checks), "gpu") {
 		return checks
 	}
-	return append(slices.Clone(checks), "+gpu")
+	return strings.TrimPrefix(checks+",+gpu", ",")
+}
+
+// ChecksValue is checks (Settings.Checks) as a --checks value. A
+// campaign's checks, resolved to names, are written as changes of the
+// default checks ("-fallback" for --allow-fallbacks) where those are
+// fewer than the names and resolve to the same checks in the same order,
+// else as the names; "" the defaults. Checks that hold a change already
+// ("-fallback", "+gpu": the value minimize and regress judged under) are
+// kept as they are.
+func ChecksValue(checks []string) string {
+	names := strings.Join(checks, ",")
+	if len(checks) == 0 || slices.ContainsFunc(checks, func(c string) bool { return strings.HasPrefix(c, "+") || strings.HasPrefix(c, "-") }) {
+		return names
+	}
+	var changes []string
+	for _, c := range oracle.DefaultChecks {
+		if !slices.Contains(checks, c) {
+			changes = append(changes, "-"+c)
+		}
+	}
+	for _, c := range checks {
+		if !slices.Contains(oracle.DefaultChecks, c) {
+			changes = append(changes, "+"+c)
+		}
+	}
+	short := strings.Join(changes, ",")
+	if len(changes) < len(checks) && slices.Equal(oracle.ResolveChecks(short), checks) {
+		return short
+	}
+	return names
 }
 
 // writeFile writes through a temporary file, flushed and renamed, so a

@@ -135,8 +135,8 @@ func TestCampaignJudgementSettingsReplayAndMinimize(t *testing.T) {
 						t.Errorf("report.json replay %q lacks %q", f.Replay, p)
 					}
 				}
-				if tc.name == "swap-arms" && strings.Contains(f.Replay, "fallback") {
-					t.Errorf("replay %q: --allow-fallbacks leaves the fallback check out", f.Replay)
+				if tc.name == "swap-arms" && !strings.Contains(f.Replay, " --checks -fallback") {
+					t.Errorf("replay %q: --allow-fallbacks leaves the fallback check out: want --checks -fallback", f.Replay)
 				}
 				if !strings.Contains(stdout, "replay: "+f.Replay) {
 					t.Errorf("the console does not print the replay %q:\n%s", f.Replay, stdout)

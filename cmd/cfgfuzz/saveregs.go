@@ -33,13 +33,11 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
-	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // saveRegressionsUsage documents --save-regressions.
@@ -251,26 +249,10 @@ func regressionDate(rep *fuzz.Report) string {
 // checksHeader is a campaign's checks (Settings.Checks, resolved; nil
 // the defaults) as a regression header records them: as changes of the
 // default checks ("-fallback" for --allow-fallbacks) where those are
-// fewer than the checks, else the checks; "" the defaults.
+// fewer than the checks, else the checks; "" the defaults
+// (fuzz.ChecksValue, as the campaign's replay commands give them).
 func checksHeader(checks []string) string {
-	if len(checks) == 0 {
-		return ""
-	}
-	var changes []string
-	for _, c := range oracle.DefaultChecks {
-		if !slices.Contains(checks, c) {
-			changes = append(changes, "-"+c)
-		}
-	}
-	for _, c := range checks {
-		if !slices.Contains(oracle.DefaultChecks, c) {
-			changes = append(changes, "+"+c)
-		}
-	}
-	if len(changes) < len(checks) {
-		return strings.Join(changes, ",")
-	}
-	return strings.Join(checks, ",")
+	return fuzz.ChecksValue(checks)
 }
 
 // unlessDefault is d, or 0 where it is the default def (or 0 itself).
