@@ -238,9 +238,10 @@ type programScan struct {
 	words map[uint32]bool // 32-bit integer types
 	// opaque holds the module-scope values the scan does not read (a
 	// composite, an undef, a specialization op, a constant wider than a
-	// word), by id; a function that uses one is not run (finish). nil
-	// while there is none.
-	opaque map[uint32]spirv.Op
+	// word, a variable initialized with one), by id, each with what it
+	// is; a function that uses one is not run (finish). nil while there
+	// is none.
+	opaque map[uint32]string
 	// wide holds the numeric types other than 32-bit integers (the
 	// interpreter computes every value as one word); a function
 	// instruction whose result has one is not run (unsupported). nil
@@ -354,13 +355,24 @@ func (sc *programScan) constant(in *spirv.Instruction) {
 
 // opaqueValue notes a module-scope value the scan does not read.
 func (sc *programScan) opaqueValue(in *spirv.Instruction) {
-	if len(in.Operands) < 2 {
+	ops := in.Operands
+	if len(ops) < 2 {
 		return
 	}
-	if sc.opaque == nil {
-		sc.opaque = map[uint32]spirv.Op{}
+	what := fmt.Sprintf("%s %%%d", in.Op, ops[1])
+	if in.Op == spirv.OpConstant || in.Op == spirv.OpSpecConstant {
+		what = fmt.Sprintf("%d-bit %s", 32*(len(ops)-2), what)
 	}
-	sc.opaque[in.Operands[1]] = in.Op
+	sc.opaqueAs(ops[1], what)
+}
+
+// opaqueAs notes id as a module-scope value the scan does not read, what
+// saying which.
+func (sc *programScan) opaqueAs(id uint32, what string) {
+	if sc.opaque == nil {
+		sc.opaque = map[uint32]string{}
+	}
+	sc.opaque[id] = what
 }
 
 // wideType notes a numeric type other than a 32-bit integer.
@@ -424,6 +436,9 @@ func (sc *programScan) globalVariable(ops []uint32) error {
 			p.cellInit = append(p.cellInit, cellInit{})
 		}
 		return nil
+	}
+	if what, ok := sc.opaque[operandAt(ops, 3)]; ok && len(ops) >= 4 {
+		sc.opaqueAs(ops[1], fmt.Sprintf("OpVariable %%%d, initialized with the %s", ops[1], what))
 	}
 	p.globals[ops[1]] = -1 - p.nCells
 	p.nCells++
@@ -537,10 +552,14 @@ func (sc *programScan) finish() error {
 	if sc.unsupported != nil {
 		return sc.unsupported
 	}
-	for id, op := range sc.opaque {
-		if int(id) < len(sc.uses.count) && sc.uses.count[id] > 0 {
-			return &UnsupportedError{What: fmt.Sprintf("a function reading the module-scope %s %%%d", op, id)}
+	read := uint32(0) // the least opaque id a function reads, 0 for none
+	for id := range sc.opaque {
+		if int(id) < len(sc.uses.count) && sc.uses.count[id] > 0 && (read == 0 || id < read) {
+			read = id
 		}
+	}
+	if read != 0 {
+		return &UnsupportedError{What: "a function reading the module-scope " + sc.opaque[read]}
 	}
 	p.entry = p.funcs[sc.entryID]
 	if p.entry == nil || len(p.entry.blocks) == 0 {

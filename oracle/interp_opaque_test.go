@@ -8,6 +8,7 @@ package oracle
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
@@ -124,5 +125,40 @@ func TestWideResultIsUnsupported(t *testing.T) {
 	var unsupported *UnsupportedError
 	if r.Signature != "" || !errors.As(r.Harness, &unsupported) {
 		t.Fatalf("a 64-bit result: signature %q, harness %v: want an UnsupportedError", r.Signature, r.Harness)
+	}
+}
+
+// TestOpaqueInitializerIsUnsupported: a Private variable whose initializer
+// is a value the interpreter does not compute (a specialization op) is
+// read through a load: a harness limit too, never the 0 the initializer's
+// unread value would give; declared and never loaded, it changes nothing.
+func TestOpaqueInitializerIsUnsupported(t *testing.T) {
+	g := cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}})
+	for b := range g.Weights {
+		g.Weights[b] = 30
+	}
+	m := dispatchModule(t, g)
+	var ptr, v uint32
+	decl := func(uintT uint32, id func() uint32) []spirv.Instruction {
+		op := id()
+		ptr, v = id(), id()
+		return []spirv.Instruction{
+			{Op: spirv.OpSpecConstantOp, Operands: []uint32{uintT, op, uint32(spirv.OpIAdd), 1, 1}},
+			{Op: spirv.OpTypePointer, Operands: []uint32{ptr, spirv.StoragePrivate, uintT}},
+			{Op: spirv.OpVariable, Operands: []uint32{ptr, v, spirv.StoragePrivate, op}},
+		}
+	}
+	if r := execVerdict(g, withDeclarations(t, m, decl, nil).Bytes()); r.Signature != "" || r.Harness != nil {
+		t.Errorf("declared, never loaded: %q %v, want a pass", r.Signature, r.Harness)
+	}
+	loaded := withDeclarations(t, m, decl, func(uintT uint32, add *spirv.Instruction, id func() uint32) []spirv.Instruction {
+		n := id()
+		add.Operands[3] = n
+		return []spirv.Instruction{{Op: spirv.OpLoad, Operands: []uint32{uintT, n, v}}}
+	})
+	r := execVerdict(g, loaded.Bytes())
+	var unsupported *UnsupportedError
+	if r.Signature != "" || !errors.As(r.Harness, &unsupported) || !strings.Contains(r.Harness.Error(), "OpSpecConstantOp") {
+		t.Errorf("loaded: signature %q, harness %v: want an UnsupportedError naming the initializer", r.Signature, r.Harness)
 	}
 }
