@@ -68,6 +68,12 @@ func (it Interpreter) Execute(module []byte, batch *spirv.Batch, walks int) ([]s
 	return it.executeDecoded(m, batch, walks)
 }
 
+// ExecuteModule is Execute on a module already decoded, for a caller
+// that reads it too; the interpreter does not change m.
+func (it Interpreter) ExecuteModule(m *spirv.Module, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
+	return it.executeDecoded(m, batch, walks)
+}
+
 // executeDecoded is Execute on a decoded module.
 func (it Interpreter) executeDecoded(m *spirv.Module, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
 	sc := scratchPool.Get().(*interpScratch)

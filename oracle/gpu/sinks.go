@@ -54,14 +54,16 @@ func CompareSinks(module []byte, walks []oracle.Walk, obs []spirv.Observed) orac
 	if compared == 0 {
 		return oracle.ExecResult{}
 	}
-	if m, err := spirv.Decode(module); err != nil {
+	m, err := spirv.Decode(module)
+	if err != nil {
 		return oracle.ExecResult{Harness: fmt.Errorf("gpu: decoding the module, for the filler's sinks: %w", err), Walk: -1}
-	} else if why := undefinedArithmetic(m); why != "" {
+	}
+	if why := undefinedArithmetic(m); why != "" {
 		return oracle.ExecResult{Harness: fmt.Errorf("gpu: %s", why), Walk: -1}
 	}
 	// Every walk runs as the invocation, and in the batch, the driver ran
 	// it in: the filler may read its invocation id or the strides.
-	want, err := oracle.Interpreter{}.Execute(module, oracle.WalkBatch(walks), len(walks))
+	want, err := oracle.Interpreter{}.ExecuteModule(m, oracle.WalkBatch(walks), len(walks))
 	if err != nil {
 		return oracle.ExecResult{Harness: fmt.Errorf("gpu: the interpreter, for the filler's sinks: %w", err), Walk: -1}
 	}
