@@ -15,11 +15,14 @@
 // to the sink, so a returned walk's sink is the same in both.
 //
 // Only defined arithmetic is compared. The interpreter traps on what
-// SPIR-V leaves undefined in division (no sinks compared then), but gives
-// a shift by 32 or more the low five bits of the amount and an OpUndef 0,
-// computes every integer as a 32-bit word and ignores the decorations
-// that relax arithmetic, where a driver may give anything: such a module
-// (undefinedArithmetic) has its sinks left uncompared, and says so.
+// SPIR-V leaves undefined in division, and refuses a function that reads
+// a module-scope value it does not compute or computes a result of
+// another type than a 32-bit integer (no sinks compared then); but it
+// gives a shift by 32 or more the low five bits of the amount and an
+// OpUndef 0, and ignores the decorations that relax arithmetic, where a
+// driver may give anything: a module whose stores or branches may depend
+// on such a result (undefinedArithmetic, sinks_undefined.go) has its
+// sinks left uncompared, and says so.
 
 package gpu
 
@@ -74,66 +77,4 @@ func CompareSinks(module []byte, walks []oracle.Walk, obs []spirv.Observed) orac
 		}
 	}
 	return oracle.ExecResult{}
-}
-
-// Decorations that let a driver give an integer result other than the
-// 32-bit word the interpreter computes.
-const (
-	decorationRelaxedPrecision = 0
-	decorationNoSignedWrap     = 4469
-	decorationNoUnsignedWrap   = 4470
-)
-
-// undefinedArithmetic says why the interpreter's sinks of m are not the
-// ones a correct driver must give ("" when they are): a shift by an amount
-// that may reach 32 (shiftsPastWidth), an OpUndef (any value the driver
-// likes), an integer type of another width (the interpreter computes every
-// integer as a 32-bit word), a result a driver may compute with as few as
-// 16 bits (RelaxedPrecision) or that is undefined on overflow
-// (NoSignedWrap, NoUnsignedWrap).
-func undefinedArithmetic(m *spirv.Module) string {
-	if shiftsPastWidth(m) {
-		return "the module shifts by an amount that may reach 32 bits, undefined in SPIR-V"
-	}
-	for _, in := range m.Insts {
-		ops := in.Operands
-		switch {
-		case in.Op == spirv.OpUndef:
-			return "the module has an OpUndef, whose value SPIR-V leaves to the driver"
-		case in.Op == spirv.OpTypeInt && len(ops) >= 2 && ops[1] != 32:
-			return fmt.Sprintf("the module declares a %d-bit integer type, which the interpreter computes in 32 bits", ops[1])
-		case in.Op == spirv.OpDecorate && len(ops) >= 2 && relaxesArithmetic(ops[1]),
-			in.Op == spirv.OpMemberDecorate && len(ops) >= 3 && relaxesArithmetic(ops[2]):
-			return "the module decorates a value RelaxedPrecision, NoSignedWrap or NoUnsignedWrap, which lets a driver give other bits than 32-bit arithmetic"
-		}
-	}
-	return ""
-}
-
-func relaxesArithmetic(decoration uint32) bool {
-	switch decoration {
-	case decorationRelaxedPrecision, decorationNoSignedWrap, decorationNoUnsignedWrap:
-		return true
-	}
-	return false
-}
-
-// shiftsPastWidth reports whether a shift of m takes its amount from
-// anything but a 32-bit constant below 32 (OpConstant: module constants
-// precede the functions, so one pass sees them first).
-func shiftsPastWidth(m *spirv.Module) bool {
-	small := map[uint32]bool{} // constants below 32, by result id
-	for _, in := range m.Insts {
-		switch in.Op {
-		case spirv.OpConstant:
-			if len(in.Operands) == 3 && in.Operands[2] < 32 {
-				small[in.Operands[1]] = true
-			}
-		case spirv.OpShiftLeftLogical, spirv.OpShiftRightLogical, spirv.OpShiftRightArithmetic:
-			if len(in.Operands) != 4 || !small[in.Operands[3]] {
-				return true
-			}
-		}
-	}
-	return false
 }
