@@ -18,7 +18,9 @@
 // medians over the modules it timed, the ratios of the first column's
 // medians to each other column's, and, per column, how many of the set's
 // graphs are in its figures and why the others are not (no module, a
-// driver failure, traces that disagree with the walks).
+// driver failure, traces that disagree with the walks); a line under it
+// says, per column, for how many of those modules the filler's results
+// were compared with the interpreter's (gpu.CompareSinks).
 
 package main
 
@@ -113,11 +115,15 @@ type benchSet struct {
 // benchTotals accumulates one column's figures over one set (CPU time:
 // the process's, meaningful on lavapipe).
 type benchTotals struct {
-	graphs    int   // the set's graphs this column was given
-	timed     []int // those whose module is in the figures, by index in the set
-	words     int
-	fallbacks int // segments laid out as a dispatch loop
-	routeVars int
+	graphs int   // the set's graphs this column was given
+	timed  []int // those whose module is in the figures, by index in the set
+	// sinksCompared counts the modules in the figures whose filler's
+	// results were compared with the interpreter's (the others' the
+	// interpreter could not vouch for).
+	sinksCompared int
+	words         int
+	fallbacks     int // segments laid out as a dispatch loop
+	routeVars     int
 	// left counts the graphs whose module is not in the figures, by why
 	// (benchLeft...): the structurizer gave none, the driver failed on it,
 	// or its traces disagree with the graph's walks.
@@ -493,12 +499,14 @@ func benchOne(drv *benchDriver, set benchSet, sides []benchSide, bf *benchFlags,
 	}
 }
 
-// benchResult is one module's figures, or why it has none (left).
+// benchResult is one module's figures, or why it has none (left), and
+// whether its sinks were compared with the interpreter's.
 type benchResult struct {
-	left  string
-	words int
-	stats *structurizer.Stats
-	tm    gpu.Timing
+	left          string
+	words         int
+	stats         *structurizer.Stats
+	tm            gpu.Timing
+	sinksCompared bool
 }
 
 // add counts graph gi's result r.
@@ -512,6 +520,9 @@ func (t *benchTotals) add(gi int, r benchResult) {
 		return
 	}
 	t.timed = append(t.timed, gi)
+	if r.sinksCompared {
+		t.sinksCompared++
+	}
 	t.words += r.words
 	if r.stats != nil {
 		t.fallbacks += r.stats.Fallbacks
@@ -633,11 +644,15 @@ func benchModule(drv *benchDriver, g *cfg.Graph, walks []oracle.Walk, side bench
 		fmt.Fprintf(stderr, "%s %s: driver disagrees with the graph: %s %s (left out of the figures)\n", label, strat, r.Signature, r.Detail)
 		return benchResult{left: benchLeftRejected}
 	}
-	if r := gpu.CompareSinks(mod, walks, obs); r.Signature != "" {
+	r := gpu.CompareSinks(mod, walks, obs)
+	switch {
+	case r.Signature != "":
 		fmt.Fprintf(stderr, "%s %s: driver disagrees with the interpreter: %s %s (left out of the figures)\n", label, strat, r.Signature, r.Detail)
 		return benchResult{left: benchLeftRejected}
+	case r.Harness != nil:
+		fmt.Fprintf(stderr, "%s %s: sinks not compared: %s (timed)\n", label, strat, gpu.Unprefixed(r.Harness))
 	}
-	return benchResult{words: len(mod) / 4, stats: stats, tm: tm}
+	return benchResult{words: len(mod) / 4, stats: stats, tm: tm, sinksCompared: r.Harness == nil}
 }
 
 // walkBatch lays out the walks' decisions as oracle.CompareWalks does.
@@ -674,6 +689,7 @@ func printBenchTable(w io.Writer, names []string, rows []benchRow) {
 	for _, r := range rows {
 		printBenchRow(w, r)
 	}
+	fmt.Fprintln(w, "\n"+benchSinksLine(names, rows))
 	fmt.Fprintln(w, "\ngraphs: the set's graphs timed, but those none of whose walks returns (their module would run on in a driver);")
 	fmt.Fprintln(w, "modules COLUMN: the graphs whose module is in the column's figures; \"N of G (WHY n, ...)\": the others are left out of them:")
 	fmt.Fprintln(w, "the structurizer gave no module (refused, timeout, crash, error, unsupported, harness error, no module), driver failure")
@@ -684,6 +700,26 @@ func printBenchTable(w io.Writer, names []string, rows []benchRow) {
 	fmt.Fprintln(w, "taken in this run (* : over different graphs, see the modules cells);")
 	fmt.Fprintln(w, "r=N: every module carries a register file of N values (emit/CONVENTION.md); cpu = the driver process's CPU time over the same span")
 	fmt.Fprintln(w, "(lavapipe compiles and runs in that process; on a GPU read wall clock)")
+}
+
+// benchSinksLine says, per column over every row, for how many of the
+// modules in its figures the filler's results were compared with the
+// interpreter's: "sinks compared: structured 3 of 3 modules, dispatch 2
+// of 3 (...)".
+func benchSinksLine(names []string, rows []benchRow) string {
+	var cols []string
+	for c, name := range names {
+		compared, timed := 0, 0
+		for _, r := range rows {
+			if c < len(r.cols) {
+				compared += r.cols[c].sinksCompared
+				timed += len(r.cols[c].timed)
+			}
+		}
+		cols = append(cols, fmt.Sprintf("%s %d of %d", name, compared, timed))
+	}
+	return "sinks compared: " + strings.Join(cols, ", ") + " modules in the figures (the filler's results against the interpreter's; " +
+		"where the interpreter cannot vouch for a module's, they are not compared, and standard error says why)"
 }
 
 // printBenchRow prints one set's row of printBenchTable.

@@ -1,7 +1,8 @@
 // bench_test.go: the driver bench's sets and table without a driver: one
 // set per size and register-file size, bad register counts refused, medians
 // of the modules, ratios of the medians and the modules each column left
-// out; on lavapipe, an external structurizer's column within its --timeout,
+// out, and the modules whose sinks each column compared; on lavapipe, an
+// external structurizer's column within its --timeout,
 // its modules refused, timed out or rejected, and a module killed past its
 // limit.
 package main
@@ -259,6 +260,9 @@ func TestBenchSaysWhatEachColumnTimed(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "ratios = ext/structured, ext/dispatch") || strings.Count(row, "x |") != 8 {
 		t.Errorf("ext, structured, dispatch: exit %d, want %d and 8 ratios in the row %q:\n%s%s", code, exitOK, row, out, errs)
 	}
+	if want := "sinks compared: ext 1 of 1, structured 1 of 1, dispatch 1 of 1 modules in the figures"; !strings.Contains(out, want) {
+		t.Errorf("the table does not say %q:\n%s", want, out)
+	}
 	code, out, errs = runCmd(append(slices.Clone(benchTiny), "--structurizer", plantedSpec(t)), "")
 	row = benchTableRow(out, "reducible 20")
 	if code != exitFail || !strings.HasPrefix(row, "| reducible 20 | 1 | 21 | 0 of 1 (rejected 1) | - | - | - |") || !strings.Contains(errs, "left out of the figures") {
@@ -414,5 +418,25 @@ func TestBenchFailureText(t *testing.T) {
 		if got := failureText(c[0], c[1]); got != c[2] {
 			t.Errorf("failureText(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
 		}
+	}
+}
+
+// TestBenchCountsComparedSinks: under the table, each column's modules in
+// the figures whose filler's results were compared with the
+// interpreter's, over every row; a module left out is not counted.
+func TestBenchCountsComparedSinks(t *testing.T) {
+	var ext, dispatch benchTotals
+	ext.add(0, benchResult{sinksCompared: true})
+	ext.add(1, benchResult{})
+	ext.add(2, benchResult{left: benchLeftRejected})
+	dispatch.add(0, benchResult{sinksCompared: true})
+	rows := []benchRow{
+		{name: "reducible 5", graphs: 3, blocks: 15, cols: []benchTotals{ext, dispatch}},
+		{name: "corpus", graphs: 1, blocks: 3, cols: []benchTotals{dispatch, dispatch}},
+	}
+	var out bytes.Buffer
+	printBenchTable(&out, []string{"ext", "dispatch"}, rows)
+	if want := "sinks compared: ext 2 of 3, dispatch 2 of 2 modules in the figures"; !strings.Contains(out.String(), want) {
+		t.Errorf("the table does not say %q:\n%s", want, out.String())
 	}
 }
