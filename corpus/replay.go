@@ -65,7 +65,10 @@ type ReplayCase struct {
 	// judge the module (oracle.Unchecked): the case's verdict is
 	// incomplete.
 	Unchecked []string
-	Elapsed   time.Duration
+	// Err is the harness error of an error case (Got is its text): the
+	// runner's, or the structurizer's (Outcome.Err); nil otherwise.
+	Err     error
+	Elapsed time.Duration
 }
 
 // Replay runs every case of every file, in order, until Stop says so.
@@ -99,7 +102,7 @@ func replayClean(r *Regression, opt ReplayOptions) ReplayCase {
 	o, err := judgeCase(r, r.Header.Strategy, nil, opt, &c)
 	switch {
 	case err != nil:
-		c.Status, c.Got = CaseError, err.Error()
+		c.Status, c.Got, c.Err = CaseError, err.Error(), err
 	case o.Unsupported != "":
 		// Not sent, so not judged: no pass, as check counts it.
 		c.Status, c.Got, c.Detail = CaseFail, SigUnsupported, o.Unsupported
@@ -132,7 +135,7 @@ func replayFault(r *Regression, faults []string, opt ReplayOptions) ReplayCase {
 	o, err := judgeCase(r, r.Header.Strategy, faults, opt, &c)
 	switch {
 	case err != nil:
-		c.Status, c.Got = CaseError, err.Error()
+		c.Status, c.Got, c.Err = CaseError, err.Error(), err
 	case o.Signature == r.Header.Signature:
 		c.Status, c.Got = CasePass, o.Signature
 	case r.Header.Strategy == "dispatch":

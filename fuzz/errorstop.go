@@ -46,16 +46,16 @@ type errorStop struct {
 	pending map[int]*Record  // records that came before at's
 	errors  int              // harness errors among the graphs taken in order
 	settled bool             // decided: an answer came, or the stop
-	// unstartedOnly: every graph taken so far had a server that did not
-	// start (notStarted).
-	unstartedOnly bool
-	stopped       bool
-	reason        string // the stop's: StoppedEarly or StoppedUnstarted
+	// unstarted watches the graphs taken for servers that did not start
+	// (notStarted).
+	unstarted UnstartedStop
+	stopped   bool
+	reason    string // the stop's: StoppedEarly or StoppedUnstarted
 }
 
 // newErrorStop watches the indices of c's shard that done does not hold.
 func newErrorStop(c *Config, done *indexSet) *errorStop {
-	e := &errorStop{mine: func(i int) bool { return c.Shard.has(i) && !done.has(i) }, limit: c.Graphs, pending: map[int]*Record{}, unstartedOnly: true}
+	e := &errorStop{mine: func(i int) bool { return c.Shard.has(i) && !done.has(i) }, limit: c.Graphs, pending: map[int]*Record{}}
 	e.at = e.next(0)
 	return e
 }
@@ -101,13 +101,42 @@ func (e *errorStop) take(r *Record) {
 	default:
 		e.errors++
 		switch {
-		case r.notStarted() && e.errors == UnstartedStopGraphs && e.unstartedOnly:
+		case e.unstarted.Add(r.notStarted()):
 			e.settled, e.stopped, e.reason = true, true, StoppedUnstarted
 		case e.errors >= ErrorStopGraphs:
 			e.settled, e.stopped, e.reason = true, true, StoppedEarly
 		}
-		e.unstartedOnly = e.unstartedOnly && r.notStarted()
 	}
+}
+
+// UnstartedStop is the rule by which a run gives up on a structurizer
+// whose servers do not start, shared by a campaign (errorStop) and the
+// commands that judge graphs one after another (check, regress): the
+// first UnstartedStopGraphs graphs it takes, in order, all answered by a
+// server that said nothing, not even the protocol's hello, within the
+// call limit and its start-up allowance (Answer.NotStarted, a
+// NotStartedError), stop the run, since every graph left would wait as
+// long; any other graph among them (an answer, a crash, a refusal)
+// settles it, and the run never stops this way. The zero value is ready.
+type UnstartedStop struct {
+	unstarted int
+	settled   bool
+}
+
+// Add takes the next graph in order, notStarted whether its server did not
+// start, and reports whether the run is to stop now (once: later calls
+// report false).
+func (u *UnstartedStop) Add(notStarted bool) bool {
+	if u.settled {
+		return false
+	}
+	if !notStarted {
+		u.settled = true
+		return false
+	}
+	u.unstarted++
+	u.settled = u.unstarted >= UnstartedStopGraphs
+	return u.settled
 }
 
 // notStarted says whether a side's server of the record answered nothing,

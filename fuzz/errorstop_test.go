@@ -114,7 +114,7 @@ func TestErrorStopUnstartedServers(t *testing.T) {
 // started but could not serve it leaves the early stop to ErrorStopGraphs,
 // however many unstarted servers follow.
 func TestErrorStopUnstartedAfterAServedGraph(t *testing.T) {
-	e := &errorStop{mine: func(int) bool { return true }, limit: 100, pending: map[int]*Record{}, unstartedOnly: true}
+	e := &errorStop{mine: func(int) bool { return true }, limit: 100, pending: map[int]*Record{}}
 	unstarted := SideResult{Outcome: OutError, NotStarted: true}
 	served := SideResult{Outcome: OutError}
 	for i := range ErrorStopGraphs {
@@ -257,5 +257,53 @@ func TestNotNewAgainstABaselineWithoutVerdict(t *testing.T) {
 	f.First.Baseline = "invalid: exec:trace-mismatch"
 	if why := notMinimizedWhy(rep, f); why != "not new (the baseline fails its graphs too): only new findings are minimized" {
 		t.Errorf("baseline failing too: %q", why)
+	}
+}
+
+// TestUnstartedStopRule: the rule check and regress share with a
+// campaign stops on the UnstartedStopGraphs-th graph in a row from the
+// first whose server did not start, once, and never after another graph
+// came first.
+func TestUnstartedStopRule(t *testing.T) {
+	for _, c := range []struct {
+		graphs []bool // notStarted of each graph in order
+		stopAt int    // the graph Add stops on; -1 none
+	}{
+		{[]bool{true, true, true, true}, UnstartedStopGraphs - 1},
+		{[]bool{false, true, true, true}, -1},
+		{[]bool{true, false, true, true, true}, -1},
+	} {
+		var u UnstartedStop
+		stopAt := -1
+		for i, ns := range c.graphs {
+			if u.Add(ns) {
+				if stopAt >= 0 {
+					t.Errorf("%v: stopped twice, at %d and %d", c.graphs, stopAt, i)
+				}
+				stopAt = i
+			}
+		}
+		if stopAt != c.stopAt {
+			t.Errorf("%v: stopped at %d, want %d", c.graphs, stopAt, c.stopAt)
+		}
+	}
+}
+
+// TestSideStructurizerNotStarted: the harness error of a graph whose
+// server did not start is a NotStartedError, which check and regress
+// count; another harness error is not.
+func TestSideStructurizerNotStarted(t *testing.T) {
+	g, err := cfg.ParseCompact("{{}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		side Side
+		want bool
+	}{{&unstartedSide{}, true}, {&unstartedSide{served: true}, false}} {
+		s := SideStructurizer(c.side, proto.Options{}, time.Second)(g)
+		if s.Err == nil || NotStarted(s.Err) != c.want {
+			t.Errorf("served %v: err %v, NotStarted %v, want %v", c.side.(*unstartedSide).served, s.Err, NotStarted(s.Err), c.want)
+		}
 	}
 }

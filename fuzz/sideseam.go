@@ -73,6 +73,23 @@ func AnswerJSON(a Answer) []byte {
 	return append(b, '\n')
 }
 
+// NotStartedError is the harness error (corpus.Structurized.Err) that
+// SideStructurizer gives a graph whose structurizer server answered
+// nothing, not even the protocol's hello, within the call limit and its
+// start-up allowance (Answer.NotStarted): a command that judges graphs one
+// after another counts these (UnstartedStop).
+type NotStartedError struct {
+	Detail string
+}
+
+func (e *NotStartedError) Error() string { return e.Detail }
+
+// NotStarted says whether err is, or wraps, a NotStartedError.
+func NotStarted(err error) bool {
+	var ns *NotStartedError
+	return errors.As(err, &ns)
+}
+
 // SideStructurizer structurizes through side with opt, each call within
 // limit, as corpus.StructurizeFunc. The side is not safe for concurrent
 // use, so neither is the function.
@@ -97,6 +114,9 @@ func SideStructurizer(side Side, opt proto.Options, limit time.Duration) corpus.
 			s.Module = mod
 		case OutError:
 			s.Err = errors.New(detail)
+			if a.NotStarted {
+				s.Err = &NotStartedError{Detail: detail}
+			}
 		case OutUnsupported:
 			s.Unsupported, s.Detail = true, a.Reason
 		default:

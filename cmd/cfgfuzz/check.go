@@ -64,6 +64,10 @@ type checkRecord struct {
 	// ended as this record did (Alike) among the N that gave a verdict
 	// (Judged): fewer than Judged means they disagreed (check_repeat.go).
 	Judgements *judgements `json:"judgements,omitempty"`
+	// notStarted marks an error of a structurizer server that answered
+	// nothing, not even the protocol's hello (fuzz.NotStarted): check
+	// stops after the first graphs all end so (fuzz.UnstartedStop).
+	notStarted bool
 }
 
 // checkSchema names the format of a --json line (the JSON Schema
@@ -217,7 +221,7 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 		fmt.Fprintln(fs.Output(), "--registers, --walks or --seed, --checks or --allow-fallbacks, --timeout, --check-timeout, --growth-time,")
 		fmt.Fprintln(fs.Output(), "--target-env or --rules-compat is given, each file under its own, as minimize does; its '# structurizer:'")
 		fmt.Fprintln(fs.Output(), "is never taken (a note names it). Standard input has no header.")
-		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout, or a check that could not judge a module: `not judged`).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout, a check that could not judge a module: `not judged`, or a structurizer\nwhose servers did not start: after the first 2 graphs whose servers answered nothing, not even the protocol's hello,\nwithin --timeout and --start-timeout, the graphs left are not judged, as a campaign stops).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	return fs
@@ -261,6 +265,9 @@ type checkRun struct {
 	// judgement was abandoned, which still holds the other; nil: check
 	// stops there.
 	renew func() (fuzz.Side, error)
+	// unstarted stops check, as a campaign stops, when the servers of
+	// its first graphs all did not start.
+	unstarted fuzz.UnstartedStop
 }
 
 // use judges the graphs after under j.
@@ -334,9 +341,19 @@ func errorCount(failed, errored int) string {
 	return fmt.Sprintf(": %d failed, %s no verdict (ERROR: harness errors, not failures)", failed-errored, fuzz.HaveGraphs(errored))
 }
 
+// notJudgedCount is check's closing line's word on the graphs an early
+// stop left (fuzz.UnstartedStop), "" for none.
+func notJudgedCount(notRun int) string {
+	if notRun == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s not judged (stopped early: the structurizer's servers did not start)", fuzz.Plural(notRun, "graph"))
+}
+
 // all checks every item and returns check's exit status.
 func (r *checkRun) all(items []sourced) int {
 	code, failed, errored, unchecked := exitOK, 0, 0, 0
+	notRun := 0            // the graphs left when check stopped early
 	var notJudged []string // the unchecked keys of the graphs that passed
 	enc := json.NewEncoder(r.stdout)
 	for i, it := range items {
@@ -363,6 +380,7 @@ func (r *checkRun) all(items []sourced) int {
 			code = exitUsage
 			failed++
 			errored++
+			r.unstarted.Add(false)
 			continue
 		}
 		if rec.Outcome == outcomeError {
@@ -382,12 +400,18 @@ func (r *checkRun) all(items []sourced) int {
 				fmt.Fprintln(r.stderr, "cfgfuzz check:", err)
 				return exitUsage
 			}
-			continue
+		} else {
+			fmt.Fprintln(r.stdout, checkLine(rec))
 		}
-		fmt.Fprintln(r.stdout, checkLine(rec))
+		if r.unstarted.Add(rec.notStarted) && i < len(items)-1 {
+			notRun = len(items) - i - 1
+			fmt.Fprintf(r.stderr, "cfgfuzz check: %s: %s not judged (incomplete); %s shows whether the structurizer serves the protocol, and how it fails\n",
+				fuzz.StoppedUnstarted, fuzz.Plural(notRun, "graph"), "`cfgfuzz selftest --structurizer "+fuzz.ShellQuote(r.spec.String())+"`")
+			break
+		}
 	}
 	if !r.json {
-		fmt.Fprintf(r.stderr, "cfgfuzz check: %d of %d graphs passed%s\n", len(items)-failed, len(items), errorCount(failed, errored))
+		fmt.Fprintf(r.stderr, "cfgfuzz check: %d of %d graphs passed%s%s\n", len(items)-failed-notRun, len(items), errorCount(failed, errored), notJudgedCount(notRun))
 	}
 	if unchecked > 0 {
 		fmt.Fprintf(r.stderr, "cfgfuzz check: incomplete: %s passed, but some of their checks could not judge the module (\"not judged\" on the line, \"unchecked\" with --json); to leave those checks out: --checks %s\n", fuzz.Plural(unchecked, "graph"), fuzz.LeaveOut(notJudged))
@@ -553,7 +577,7 @@ func checkOne(it sourced, seam corpus.StructurizeFunc, strategy string, orc *ora
 	}
 	switch {
 	case o.Err != nil:
-		rec.Outcome, rec.Reason = outcomeError, o.Err.Error()
+		rec.Outcome, rec.Reason, rec.notStarted = outcomeError, o.Err.Error(), fuzz.NotStarted(o.Err)
 	case o.Unsupported != "":
 		rec.Outcome, rec.Reason = outcomeUnsupported, o.Unsupported
 	case o.Signature == corpus.SigRefused:

@@ -49,7 +49,9 @@ func (r *checkRun) judge(it sourced) checkRecord {
 		done()
 		recs = append(recs, again)
 	}
-	return repeated(recs)
+	out := repeated(recs)
+	out.notStarted = rec.notStarted // the graph's own server, not a fresh one, started or not
+	return out
 }
 
 // abandoned says the judgement has no verdict: its checks ran past

@@ -95,7 +95,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer, builds
 		fmt.Fprintln(fs.Output(), "corpus/testdata/regressions inside a cfgfuzz checkout), or the one FILE. Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
 		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:', '# walks:', '# checks:', '# timeout:',\n'# check-timeout:' and '# growth-time:' unless --registers, --target-env, --rules-compat, --walks, --seed, --checks,\n--timeout, --check-timeout or --growth-time is given; --allow-fallbacks leaves the fallback check out of the file's checks or --checks. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
-		fmt.Fprintln(fs.Output(), "Exit status: 1 a case failed, whatever the other cases gave (their errors are in the summary and the JUnit\nfile); else 2 a usage error, a harness error (a file that does not read, a structurizer that does not start), files\na --duration that ran out left (named in the summary, each an error case \"not run\" of the JUnit file) or a case that\npassed with a check that could not judge its module (\"not judged\" on its line); else 0. 130, 143, 129 stopped by\nSIGINT, SIGTERM, SIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit\nfile an error case \"interrupted\" too; a second signal ends at once).\n\nflags:")
+		fmt.Fprintln(fs.Output(), "Exit status: 1 a case failed, whatever the other cases gave (their errors are in the summary and the JUnit\nfile); else 2 a usage error, a harness error (a file that does not read, a structurizer that does not start: once the first 2 cases\nreplayed on one answered nothing, not even the protocol's hello, its cases left are not judged, each an ERROR), files\na --duration that ran out left (named in the summary, each an error case \"not run\" of the JUnit file) or a case that\npassed with a check that could not judge its module (\"not judged\" on its line); else 0. 130, 143, 129 stopped by\nSIGINT, SIGTERM, SIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit\nfile an error case \"interrupted\" too; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if code, done := parseCommandLine(fs, args, stdout); done {
@@ -291,6 +291,7 @@ func (r *regressReplay) replayFiles(ctx context.Context, rs []*corpus.Regression
 	r.cases = append(r.cases, corpus.Replay(rs, corpus.ReplayOptions{Runner: r.rp.runner, PlantsFaults: r.rp.plantsFaults,
 		OnCase: func(c corpus.ReplayCase) {
 			r.show(c)
+			r.rp.noteStart(c)
 			if c.Case == "clean" {
 				r.judged++
 				r.replayed.Add(1)
@@ -327,6 +328,9 @@ func (r *regressReplay) summarize(stderr io.Writer) {
 			inJUnit = "; each is an error case of the JUnit file"
 		}
 		fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: %s not replayed (%s): %s%s\n", fuzz.Plural(len(r.notRun), "file"), r.budget.outOfTime(), regressionPaths(r.notRun), inJUnit)
+	}
+	if note := notStartedNote(r.cases); note != "" {
+		fmt.Fprintln(stderr, "cfgfuzz regress:", note)
 	}
 	if len(r.notJudged) > 0 {
 		fmt.Fprintf(stderr, "cfgfuzz regress: incomplete: some checks of cases that passed could not judge the module (\"not judged\" on the line); to leave those checks out: --checks %s\n", fuzz.LeaveOut(r.notJudged))
@@ -444,10 +448,70 @@ type replayer struct {
 	// checks are the checks the runners run, in the order first met (the
 	// summary names them).
 	checks []string
+	// unstarted watches each spec's cases, in order, for servers that
+	// did not start (fuzz.UnstartedStop); gaveUp holds the specs whose
+	// watch stopped: their cases left are not judged (unstartedSpec).
+	unstarted map[string]*fuzz.UnstartedStop
+	gaveUp    map[string]bool
+}
+
+// unstartedSpec is the error of a case not judged because its spec's
+// servers did not start on the first cases replayed on it.
+type unstartedSpec struct {
+	spec string
+}
+
+func (e *unstartedSpec) Error() string {
+	return fmt.Sprintf("not judged: the servers of %s answered nothing, not even the protocol's hello, on the first %d cases replayed on it, within --timeout and --start-timeout: every case would wait as long", e.spec, fuzz.UnstartedStopGraphs)
+}
+
+// noteStart takes case c, judged on its spec's server, into the spec's
+// watch for servers that did not start: once it stops, the spec's cases
+// left are not judged (runner).
+func (rp *replayer) noteStart(c corpus.ReplayCase) {
+	spec, err := rp.specOf(c.Regression)
+	if err != nil || c.Status == corpus.CaseSkip {
+		return
+	}
+	u := rp.unstarted[spec]
+	if u == nil {
+		u = &fuzz.UnstartedStop{}
+		rp.unstarted[spec] = u
+	}
+	if u.Add(fuzz.NotStarted(c.Err)) {
+		rp.gaveUp[spec] = true
+	}
+}
+
+// notStartedNote is the summary's line on the cases left not judged
+// because their structurizers' servers did not start (unstartedSpec), ""
+// for none.
+func notStartedNote(cases []corpus.ReplayCase) string {
+	var specs []string
+	n := 0
+	for _, c := range cases {
+		var us *unstartedSpec
+		if errors.As(c.Err, &us) {
+			n++
+			if !slices.Contains(specs, us.spec) {
+				specs = append(specs, us.spec)
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	quoted := make([]string, len(specs))
+	for i, sp := range specs {
+		quoted[i] = "`cfgfuzz selftest --structurizer " + fuzz.ShellQuote(sp) + "`"
+	}
+	return fmt.Sprintf("incomplete: %s not judged (ERROR lines): the servers of %s answered nothing, not even the protocol's hello, on the first %d cases replayed on it, within --timeout and --start-timeout, and every case left would wait as long; %s shows whether the structurizer serves the protocol, and how it fails",
+		fuzz.Plural(n, "case"), strings.Join(specs, " and of "), fuzz.UnstartedStopGraphs, strings.Join(quoted, " and "))
 }
 
 func newReplayer(ctx context.Context, rf regressFlags, log io.Writer) *replayer {
-	return &replayer{ctx: ctx, rf: rf, log: log, sides: map[string]fuzz.Side{}, specs: map[string]fuzz.Spec{}, runners: map[string]*corpus.Runner{}}
+	return &replayer{ctx: ctx, rf: rf, log: log, sides: map[string]fuzz.Side{}, specs: map[string]fuzz.Spec{}, runners: map[string]*corpus.Runner{},
+		unstarted: map[string]*fuzz.UnstartedStop{}, gaveUp: map[string]bool{}}
 }
 
 // specOf is the spec a file is replayed on: the flag's, else the file's
@@ -512,6 +576,9 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	spec, err := rp.specOf(r)
 	if err != nil {
 		return nil, err
+	}
+	if rp.gaveUp[spec] {
+		return nil, &unstartedSpec{spec: spec}
 	}
 	registers := rp.registersOf(r)
 	env, compat := rp.judgingOf(r)
