@@ -60,6 +60,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		fs.Usage = func() {}
 		defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	}
+	if !wantsHelp(args) { // the usage names a wrapped flag's type "value"
+		defer keepTyped(fs)()
+	}
 	var operands []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -1,7 +1,8 @@
 // flagbounds.go: the ranges of every command's numeric flags, checked right
 // after parsing, so a value out of range (--walks -5, --workers -1,
-// --timeout 0s) is a usage error naming the flag, never a silent default or
-// a campaign that cannot run; the flags that name a program or a path,
+// --timeout 0) is a usage error naming the flag and the value as typed,
+// never a silent default or a campaign that cannot run (a duration flag no
+// table lists must not be negative); the flags that name a program or a path,
 // which an empty value would turn into the flag left out; and a --checks
 // entry of a + or a - without its check's name.
 
@@ -37,7 +38,7 @@ var flagRanges = map[string]map[string]flagRange{
 	"compare":  campaignRanges,
 	"check":    {"walks": walksRange, "timeout": positive, "check-timeout": positive, "growth-time": positive, "start-timeout": positive},
 	"minimize": {"walks": walksRange, "index": atLeast(0), "timeout": positive, "search-timeout": atLeast(0), "check-timeout": positive, "growth-time": positive, "start-timeout": positive},
-	"bisect":   {"walks": walksRange, "start-timeout": positive},
+	"bisect":   {"walks": walksRange, "timeout": positive, "check-timeout": positive, "growth-time": positive, "start-timeout": positive},
 	"selftest": {"timeout": positive, "start-timeout": positive},
 	"regress":  {"walks": walksRange, "timeout": positive, "check-timeout": positive, "growth-time": positive, "start-timeout": positive, "duration": atLeast(0)},
 	"merge":    {"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0)},
@@ -62,9 +63,15 @@ var campaignRanges = map[string]flagRange{
 // tree's structurizer or write to the default directory without a word.
 var nonEmptyFlags = []string{"strategy", "structurizer", "baseline-structurizer", "repo", "out", "state", "resume", "junit", "save-regressions", "regressions", "build", "serve"}
 
+// nonNegative is the range of a duration flag flagRanges does not list
+// (--build-timeout, bench's --module-limit): 0 is its "none", and a
+// negative duration means nothing.
+var nonNegative = atLeast(0)
+
 // checkFlagRanges checks the flags of fs (named after its command) against
-// flagRanges, and that a flag of nonEmptyFlags given has a value; the
-// error names the flag, its value and the range.
+// flagRanges, every other duration flag against nonNegative, and that a
+// flag of nonEmptyFlags given has a value; the error names the flag, its
+// value as typed (typedText) and the range.
 func checkFlagRanges(fs *flag.FlagSet) error {
 	var empty error
 	fs.Visit(func(f *flag.Flag) {
@@ -80,20 +87,81 @@ func checkFlagRanges(fs *flag.FlagSet) error {
 			return err
 		}
 	}
-	for name, r := range flagRanges[fs.Name()] {
-		f := fs.Lookup(name)
-		if f == nil {
-			continue
+	var bad error
+	fs.VisitAll(func(f *flag.Flag) {
+		r, listed := flagRanges[fs.Name()][f.Name]
+		if !listed && isDuration(f) {
+			r, listed = nonNegative, true
 		}
 		v, ok := numericValue(f)
-		if !ok {
-			continue
+		if bad != nil || !listed || !ok {
+			return
 		}
 		if v != v || v < r.min || r.hasMax && v > r.max { // v != v: NaN
-			return fmt.Errorf("invalid value %q for flag --%s: %s", f.Value.String(), name, r.describe(f))
+			bad = fmt.Errorf("invalid value %q for flag --%s: %s", typedText(f), f.Name, r.describe(f))
+		}
+	})
+	return bad
+}
+
+// isDuration says whether f's value is a time.Duration.
+func isDuration(f *flag.Flag) bool {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return false
+	}
+	_, ok = g.Get().(time.Duration)
+	return ok
+}
+
+// typed is a duration flag's value while the command line is parsed
+// (keepTyped): it keeps the text the value was last set from, so that an
+// error quotes what the user typed ("0", "-1m"), not the duration it
+// parsed to ("0s", "-1m0s").
+type typed struct {
+	flag.Value // nil only in the zero value the flag package makes for its usage
+	text       string
+	set        bool
+}
+
+func (t *typed) Set(s string) error {
+	t.text, t.set = s, true
+	return t.Value.Set(s)
+}
+
+func (t *typed) Get() any { return t.Value.(flag.Getter).Get() }
+
+func (t *typed) String() string {
+	if t.Value == nil {
+		return time.Duration(0).String()
+	}
+	return t.Value.String()
+}
+
+// keepTyped wraps every duration flag of fs in a typed while the command
+// line is parsed; the function it returns puts the values back.
+func keepTyped(fs *flag.FlagSet) (restore func()) {
+	var wrapped []*flag.Flag
+	fs.VisitAll(func(f *flag.Flag) {
+		if isDuration(f) {
+			f.Value = &typed{Value: f.Value}
+			wrapped = append(wrapped, f)
+		}
+	})
+	return func() {
+		for _, f := range wrapped {
+			f.Value = f.Value.(*typed).Value
 		}
 	}
-	return nil
+}
+
+// typedText is f's value as the command line gave it when it did
+// (keepTyped), else as the flag shows it.
+func typedText(f *flag.Flag) string {
+	if t, ok := f.Value.(*typed); ok && t.set {
+		return t.text
+	}
+	return f.Value.String()
 }
 
 // checksNamesGiven refuses a --checks value with a + or a - that no name
@@ -130,7 +198,7 @@ func numericValue(f *flag.Flag) (float64, bool) {
 
 // describe says what the flag accepts.
 func (r flagRange) describe(f *flag.Flag) string {
-	if _, isDuration := f.Value.(flag.Getter).Get().(time.Duration); isDuration {
+	if isDuration(f) {
 		if r.min > 0 {
 			return "must be positive"
 		}

@@ -156,3 +156,37 @@ func TestShardFlagNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestDurationFlagsQuotedAsTyped: a duration out of range is quoted as the
+// user typed it ("0", "-90s"), not as the duration it parsed to ("0s",
+// "-1m30s"), on every command, and a duration flag that no table lists
+// (--build-timeout, --module-limit) must not be negative.
+func TestDurationFlagsQuotedAsTyped(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "--timeout", "0"}, `invalid value "0" for flag --timeout: must be positive`},
+		{[]string{"check", "--timeout=-90s"}, `invalid value "-90s" for flag --timeout: must be positive`},
+		{[]string{"run", "--start-timeout", "0"}, `invalid value "0" for flag --start-timeout: must be positive`},
+		{[]string{"regress", "--check-timeout", "0", "x"}, `invalid value "0" for flag --check-timeout: must be positive`},
+		{[]string{"minimize", "x.txt", "--growth-time", "0"}, `invalid value "0" for flag --growth-time: must be positive`},
+		{[]string{"selftest", "--timeout", "0", "--structurizer", "self"}, `invalid value "0" for flag --timeout: must be positive`},
+		{[]string{"bisect", "--timeout", "0"}, `invalid value "0" for flag --timeout: must be positive`},
+		{[]string{"bisect", "--check-timeout", "0"}, `invalid value "0" for flag --check-timeout: must be positive`},
+		{[]string{"run", "--duration", "-60s"}, `invalid value "-60s" for flag --duration: must not be negative`},
+		{[]string{"check", "--build-timeout", "-5s"}, `invalid value "-5s" for flag --build-timeout: must not be negative`},
+		{[]string{"bench", "--driver", "--module-limit", "-1h"}, `invalid value "-1h" for flag --module-limit: must not be negative`},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, strings.NewReader("{{}}"), &stdout, &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %d and %q", c.args, code, firstLine(stderr.String()), exitUsage, c.want)
+		}
+	}
+	// The usage names a duration flag's type as before the parse.
+	var stdout, stderr bytes.Buffer
+	if run([]string{"check", "-h"}, nil, &stdout, &stderr); !strings.Contains(stdout.String(), "-timeout duration") {
+		t.Errorf("check -h lacks %q:\n%s", "-timeout duration", stdout.String())
+	}
+}

@@ -32,7 +32,7 @@ type processFlags struct {
 }
 
 // buildTimeoutUsage is the --build-timeout flag's text.
-const buildTimeoutUsage = "longest a revision's build command may run (`DURATION`; 0, the default: no limit): past it the command is killed with its process group and the build fails, not recorded as failed (bisect skips the commit)"
+const buildTimeoutUsage = "longest a revision's build command may run (`DURATION`, not negative; 0, the default: no limit): past it the command is killed with its process group and the build fails, not recorded as failed (bisect skips the commit)"
 
 // startTimeoutUsage is the --start-timeout flag's text.
 const startTimeoutUsage = "start-up allowance of a structurizer process: the first request each new process gets, the protocol's hello (sent again after each restart), may take this much longer than --timeout; a process that does not answer its hello within both has not started: a harness error of the graph (exit 2), not a finding"
