@@ -168,7 +168,8 @@ type Block struct {
 	Name string `json:"name,omitempty"`
 	Kind Kind   `json:"kind"`
 	// Orig is the original block id for Original and Clone blocks, -1 for
-	// Synthetic ones.
+	// Synthetic ones, whose Orig nothing reads (a protocol answer may
+	// write any number there: fuzz/PROTOCOL.md).
 	Orig int `json:"orig"`
 	// Weight is the original block's weight in words (0 for synthetic).
 	Weight int `json:"weight,omitempty"`

@@ -83,7 +83,8 @@ type Response struct {
 	// Outcome is "ok".
 	Module []byte `json:"module,omitempty"`
 	// Func is the structured function in its documented JSON form; the
-	// client emits the module itself.
+	// client emits the module itself. A synthetic block's orig is
+	// ignored: -1, left out or any other number read alike.
 	Func *structurizer.Func `json:"func,omitempty"`
 	// Hello answers a v2 handshake (outcome "ok").
 	Hello *HelloAnswer `json:"hello,omitempty"`
