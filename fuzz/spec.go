@@ -445,7 +445,8 @@ func CheckRevision(desc string) error {
 // are left as they are, and all of a shell's command string that holds
 // it; the cd's own directory, which the shell finds from the working
 // directory, is made absolute as any other path (cd build/bin: cd
-// /abs/build/bin).
+// /abs/build/bin). A `go run` command gets the working directory too
+// (goRunFrom).
 func absoluteWords(cmd string) string {
 	from, dir := firstCdFrom(cmd)
 	words := strings.Split(cmd, " ")
@@ -470,7 +471,35 @@ func absoluteWords(cmd string) string {
 			words[i] = "'" + abs + "'" // a directory with a space, say: one word still
 		}
 	}
-	return strings.Join(words, " ")
+	return goRunFrom(strings.Join(words, " "))
+}
+
+// goRunFrom is cmd with go's -C flag naming the working directory when
+// cmd runs `go run` (go its program, after any assignments, and run the
+// word after it) and changes no directory: go finds the module, and with
+// it the package (go run ./cmd/x, go run .), from the directory it runs
+// in, so a replay from another directory (a findings store's entry, a CI
+// job's checkout top) would find none. go -C DIR (Go 1.20 and later)
+// runs go as from DIR, a path that MapPaths, and so a regression file's
+// {repo}, rewrites as any other. A command that names -C itself, or whose
+// working directory a shell would not read as one word, is left as it is.
+func goRunFrom(cmd string) string {
+	words := commandWords(cmd)
+	if len(words) < 2 || cmd[words[0][0]:words[0][1]] != "go" || cmd[words[1][0]:words[1][1]] != "run" {
+		return cmd
+	}
+	if from, _ := firstCdFrom(cmd); from < len(cmd) {
+		return cmd
+	}
+	wd, err := os.Getwd()
+	if err != nil || strings.ContainsAny(wd, "'\n") {
+		return cmd
+	}
+	if strings.Trim(wd, pathChars) != "" {
+		wd = "'" + wd + "'"
+	}
+	at := words[0][1]
+	return cmd[:at] + " -C " + wd + cmd[at:]
 }
 
 // firstCdFrom is where absoluteWords leaves cmd as written, the offset

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -193,5 +194,63 @@ func TestCommandPathsAfterACdLeftAsWritten(t *testing.T) {
 	got, err := RecordedSpec("cd tools && ./adapter")
 	if want := "cmd:cd tools && ./adapter"; err != nil || got != want {
 		t.Errorf("RecordedSpec(cd tools && ./adapter) = %q, %v; want %q", got, err, want)
+	}
+}
+
+// TestGoRunRecordedWithItsDirectory: a `go run` command, which finds its
+// module from the directory it runs in, is recorded with go's -C naming
+// that directory, and the recorded command runs from any other; a
+// command that names -C itself or changes directory is left as it is.
+func TestGoRunRecordedWithItsDirectory(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go:", err)
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":         "module example.com/adapter\n\ngo 1.21\n",
+		"cmd/ad/main.go": "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() { fmt.Println(os.Args[1:]) }\n",
+	} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	for cmd, want := range map[string]string{
+		"go run ./cmd/ad --fast":       "go -C " + dir + " run " + dir + "/cmd/ad --fast",
+		"GOFLAGS=-mod=mod go run .":    "GOFLAGS=-mod=mod go -C " + dir + " run .",
+		"go -C sub run .":              "go -C sub run .",
+		"cd cmd/ad && go run .":        "cd " + dir + "/cmd/ad && go run .",
+		"go build -o ad ./cmd/ad":      "go build -o ad " + dir + "/cmd/ad",
+		"./go run x":                   "./go run x",
+		"sh -c 'go run ./cmd/ad' --go": "sh -c 'go run ./cmd/ad' --go",
+	} {
+		if got := absoluteWords(cmd); got != want {
+			t.Errorf("absoluteWords(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+	recorded, err := RecordedSpec("cmd:go run ./cmd/ad --fast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := MustParseSpec(recorded)
+	elsewhere := t.TempDir()
+	t.Chdir(elsewhere)
+	cmd := exec.Command("sh", "-c", "exec "+sp.Cmd)
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOTOOLCHAIN=local")
+	if out, err := cmd.CombinedOutput(); err != nil || string(out) != "[--fast]\n" {
+		t.Errorf("the recorded %s run from %s: %q, %v", recorded, elsewhere, out, err)
+	}
+	// A regression file in the module writes the directory from {repo}.
+	mapped := sp.MapPaths(func(p string) string {
+		if rel, ok := strings.CutPrefix(p, dir); ok {
+			return "{repo}" + rel
+		}
+		return p
+	})
+	if want := "cmd:go -C {repo} run {repo}/cmd/ad --fast"; mapped.String() != want {
+		t.Errorf("mapped %q, want %q", mapped.String(), want)
 	}
 }
