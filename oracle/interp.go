@@ -238,7 +238,8 @@ type programScan struct {
 	words map[uint32]bool // 32-bit integer types
 	// opaque holds the module-scope values the scan does not read (a
 	// composite, an undef, a specialization op, a constant wider than a
-	// word, a variable initialized with one), by id, each with what it
+	// word or of another type than a 32-bit integer, a variable
+	// initialized with one), by id, each with what it
 	// is; a function that uses one is not run (finish). nil while there
 	// is none.
 	opaque map[uint32]string
@@ -343,6 +344,8 @@ func (sc *programScan) constant(in *spirv.Instruction) {
 		switch {
 		case len(ops) > 3: // a value wider than a word
 			sc.opaqueValue(in)
+		case sc.wide[ops[0]]: // a word the interpreter would read as a 32-bit integer
+			sc.opaqueAs(ops[1], fmt.Sprintf("%s %%%d of a type other than a 32-bit integer (%%%d)", in.Op, ops[1], ops[0]))
 		case len(ops) == 3:
 			consts[ops[1]] = value{kind: vScalar, u: ops[2]}
 		}

@@ -162,3 +162,47 @@ func TestOpaqueInitializerIsUnsupported(t *testing.T) {
 		t.Errorf("loaded: signature %q, harness %v: want an UnsupportedError naming the initializer", r.Signature, r.Harness)
 	}
 }
+
+// TestNarrowConstantIsUnsupported: a 16-bit constant fits a word, but the
+// interpreter would read it as a 32-bit integer: 0xffff is -1 to a 16-bit
+// signed comparison and 65535 to a 32-bit one. A function that reads one
+// (here a comparison, whose result is a bool) is a harness limit, never
+// the other way taken; declared and unused, it changes nothing.
+func TestNarrowConstantIsUnsupported(t *testing.T) {
+	g := cfg.FromSuccs([][]int{{1, 2}, {3}, {3}, {}})
+	for b := range g.Weights {
+		g.Weights[b] = 30
+	}
+	m := dispatchModule(t, g)
+	var boolT, u16, ffff, one uint32
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpTypeBool {
+			boolT = in.Operands[0]
+		}
+	}
+	decl := func(uintT uint32, id func() uint32) []spirv.Instruction {
+		u16, ffff, one = id(), id(), id()
+		return []spirv.Instruction{
+			{Op: spirv.OpTypeInt, Operands: []uint32{u16, 16, 0}},
+			{Op: spirv.OpConstant, Operands: []uint32{u16, ffff, 0xffff}},
+			{Op: spirv.OpConstant, Operands: []uint32{u16, one, 1}},
+		}
+	}
+	if r := execVerdict(g, withDeclarations(t, m, decl, nil).Bytes()); r.Signature != "" || r.Harness != nil {
+		t.Errorf("declared, unused: %q %v, want a pass", r.Signature, r.Harness)
+	}
+	used := withDeclarations(t, m, decl, func(uintT uint32, add *spirv.Instruction, id func() uint32) []spirv.Instruction {
+		lt, v := id(), id()
+		old := add.Operands[3]
+		add.Operands[3] = v
+		return []spirv.Instruction{
+			{Op: spirv.OpSLessThan, Operands: []uint32{boolT, lt, ffff, one}},
+			{Op: spirv.OpSelect, Operands: []uint32{uintT, v, lt, old, old}},
+		}
+	})
+	r := execVerdict(g, used.Bytes())
+	var unsupported *UnsupportedError
+	if r.Signature != "" || !errors.As(r.Harness, &unsupported) || !strings.Contains(r.Harness.Error(), "other than a 32-bit integer") {
+		t.Errorf("compared: signature %q, harness %v: want an UnsupportedError naming the constant's type", r.Signature, r.Harness)
+	}
+}

@@ -5,9 +5,10 @@
 //
 // The interpreter refuses (an UnsupportedError, no verdict on the sinks)
 // a function that reads a module-scope value it does not compute (an
-// OpUndef, a constant wider than a word, a composite, a specialization
-// op) or computes a result of another type than a 32-bit integer, so a
-// module that only declares those has its sinks compared. What it
+// OpUndef, a constant wider than a word or of another type than a 32-bit
+// integer, a composite, a specialization op) or computes a result of
+// another type than a 32-bit integer, so a module that only declares
+// those has its sinks compared. What it
 // computes where a driver may give other bits is found here, by use: a
 // shift by an amount that may reach 32, an OpUndef (it gives 0), a result
 // decorated RelaxedPrecision, NoSignedWrap or NoUnsignedWrap. Such a

@@ -99,6 +99,21 @@ func TestCompareSinksUndefinedArithmetic(t *testing.T) {
 				{Op: spirv.OpSelect, Operands: []uint32{u, v, lt, seven, nine}},
 			}, v
 		}},
+		{"a 16-bit signed comparison", "other than a 32-bit integer", func(m *spirv.Module, u, boolean uint32) ([]spirv.Instruction, uint32) {
+			const capabilityInt16 = 22
+			insert(m, 1, spirv.Instruction{Op: spirv.OpCapability, Operands: []uint32{capabilityInt16}})
+			u16, ffff, one := newID(m), newID(m), newID(m)
+			at := firstFunction(m)
+			insert(m, at, spirv.Instruction{Op: spirv.OpConstant, Operands: []uint32{u16, one, 1}})
+			insert(m, at, spirv.Instruction{Op: spirv.OpConstant, Operands: []uint32{u16, ffff, 0xffff}}) // -1 to a signed comparison
+			insert(m, at, spirv.Instruction{Op: spirv.OpTypeInt, Operands: []uint32{u16, 16, 0}})
+			seven, nine := constant(m, u, 7), constant(m, u, 9)
+			lt, v := newID(m), newID(m)
+			return []spirv.Instruction{
+				{Op: spirv.OpSLessThan, Operands: []uint32{boolean, lt, ffff, one}},
+				{Op: spirv.OpSelect, Operands: []uint32{u, v, lt, seven, nine}},
+			}, v
+		}},
 		{"a relaxed product", "RelaxedPrecision", func(m *spirv.Module, u, _ uint32) ([]spirv.Instruction, uint32) {
 			v := relaxedProduct(m, u)
 			return []spirv.Instruction{{Op: spirv.OpIMul, Operands: []uint32{u, v, constant(m, u, 0x12345), constant(m, u, 0x12345)}}}, v
