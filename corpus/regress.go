@@ -207,6 +207,15 @@ func (h Header) Faults() []string {
 	return out
 }
 
+// ParseHeader reads the header of the graph file text data (its leading
+// comment lines, as ParseRegression does), whatever the graphs after it:
+// the error names the file and line of a header value that does not
+// parse.
+func ParseHeader(path string, data []byte) (Header, error) {
+	h, _, err := parseHeader(path, string(data))
+	return h, err
+}
+
 // parseHeader reads the leading comment lines of the file at path; the
 // error names the file and line of a header value that does not parse.
 func parseHeader(path, data string) (h Header, compacts []compactLine, err error) {

@@ -220,7 +220,8 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 		fmt.Fprintln(fs.Output(), "'# check-timeout:', '# growth-time:', '# target-env:' and '# rules-compat:' unless --inject, --strategy,")
 		fmt.Fprintln(fs.Output(), "--registers, --walks or --seed, --checks or --allow-fallbacks, --timeout, --check-timeout, --growth-time,")
 		fmt.Fprintln(fs.Output(), "--target-env or --rules-compat is given, each file under its own, as minimize does; its '# structurizer:'")
-		fmt.Fprintln(fs.Output(), "is never taken (a note names it). Standard input has no header.")
+		fmt.Fprintln(fs.Output(), "is never taken (a note names it). A header that records a judging and does not read is an error (exit 2).")
+		fmt.Fprintln(fs.Output(), "Standard input has no header.")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout, a check that could not judge a module: `not judged`, or a structurizer\nwhose servers did not start: after the first 2 graphs whose servers answered nothing, not even the protocol's hello,\nwithin --timeout and --start-timeout, the graphs left are not judged, as a campaign stops).\n\nflags:")
 		fs.PrintDefaults()
 	}

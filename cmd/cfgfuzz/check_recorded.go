@@ -71,12 +71,15 @@ func recordedJudgings(files []string, flags usedJudging, given map[string]bool, 
 		if f == "-" || judgings[f] != nil {
 			continue
 		}
-		r, err := corpus.ReadRegression(f)
+		h, err := readRecorded(f)
 		if err != nil {
-			continue // not one graph under a header: judged under the flags alone
+			return nil, fmt.Errorf("%w: its header records how it was judged, which check takes for the flags left out; correct the header, or judge the graph from a file without one", err)
+		}
+		if h == nil {
+			continue // no judging recorded: judged under the flags alone
 		}
 		u := flags
-		taken := u.adopt(r.Header, given)
+		taken := u.adopt(*h, given)
 		if len(taken) == 0 {
 			continue
 		}

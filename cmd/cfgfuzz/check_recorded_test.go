@@ -113,3 +113,39 @@ func TestCheckHeaderValueRefused(t *testing.T) {
 		t.Errorf("check of a header naming an unknown check: exit %d, want %d naming the file, no graph judged\n%s%s", code, exitUsage, out, errs)
 	}
 }
+
+// TestCheckHeaderThatDoesNotRead: a file of one graph whose header records
+// a judging but does not read (a value that does not parse, no
+// '# signature:') is a usage error naming the file and line, never
+// judged under the flags alone: the stored finding below passes without
+// its fault. check and minimize alike; a file without a header and one of
+// several graphs are still judged under the flags.
+func TestCheckHeaderThatDoesNotRead(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct{ name, text, says string }{
+		{"bad-value.cfg", "# signature: exec:trace-mismatch\n# fault: swap-arms\n# registers: 5x\n" + armsGraph + "\n", "bad-value.cfg:3: '# registers: 5x'"},
+		{"no-signature.cfg", "# fault: swap-arms\n" + armsGraph + "\n", "no '# signature:' header"},
+	} {
+		in := write(c.name, c.text)
+		code, out, errs := runCmd([]string{"check", in}, "")
+		if code != exitUsage || out != "" || !strings.Contains(errs, c.says) {
+			t.Errorf("check %s: exit %d, want %d saying %q, no graph judged\n%s%s", c.name, code, exitUsage, c.says, out, errs)
+		}
+		code, out, errs = runCmd([]string{"minimize", in}, "")
+		if code != exitUsage || !strings.Contains(errs, c.says) {
+			t.Errorf("minimize %s: exit %d, want %d saying %q\n%s%s", c.name, code, exitUsage, c.says, out, errs)
+		}
+	}
+	plain := write("plain.cfg", "# a note, no header key\n"+armsGraph+"\n")
+	several := write("several.cfg", "# fault: swap-arms\n"+armsGraph+"\n"+armsGraph+"\n")
+	if code, out, errs := runCmd([]string{"check", plain, several}, ""); code != exitOK {
+		t.Errorf("check of a file without a header and one of several graphs: exit %d, want %d\n%s%s", code, exitOK, out, errs)
+	}
+}

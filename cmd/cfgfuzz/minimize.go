@@ -133,7 +133,9 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return exitUsage, err
 	}
-	mf.adoptRecorded(path, stderr)
+	if err := mf.adoptRecorded(path, stderr); err != nil {
+		return exitUsage, err
+	}
 	if err := gpuDeviceFlag("minimize", mf.gpuDevice, slices.Contains(mf.judge.checks(mf.checks), gpu.CheckName), stderr); err != nil {
 		return exitUsage, err
 	}

@@ -22,18 +22,21 @@ import (
 
 // adoptRecorded sets each judging flag left out of the command line to
 // what the header of the file at path records, and says which it set on
-// stderr; nothing for standard input or a file without a header.
-func (mf *minimizeFlags) adoptRecorded(path string, stderr io.Writer) {
-	if path == "" || path == "-" {
-		return
-	}
-	r, err := corpus.ReadRegression(path)
+// stderr; nothing for standard input or a file without a header. A
+// header that records a judging but does not read is the error
+// (readRecorded).
+func (mf *minimizeFlags) adoptRecorded(path string, stderr io.Writer) error {
+	h, err := readRecorded(path)
 	if err != nil {
-		return // not one graph under a header: judged under the flags alone
+		return fmt.Errorf("%w: its header records how it was judged, which minimize takes for the flags left out; correct the header, or minimize the graph from a file without one", err)
 	}
-	if taken := mf.takeHeader(r.Header); len(taken) > 0 {
+	if h == nil {
+		return nil // no judging recorded: judged under the flags alone
+	}
+	if taken := mf.takeHeader(*h); len(taken) > 0 {
 		fmt.Fprintf(stderr, "minimize: note: judging %s as its header records: %s (a flag given instead wins)\n", path, strings.Join(taken, " "))
 	}
+	return nil
 }
 
 // takeHeader sets the flags not in mf.set from h where h records a value

@@ -17,6 +17,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 // usedJudging is how check or minimize judges a file: the flags that
@@ -62,6 +63,41 @@ func recordedMismatch(path string, u usedJudging) string {
 		return ""
 	}
 	return fmt.Sprintf("%s records another judging in its header: judge it with %s as it was judged", path, strings.Join(flags, " "))
+}
+
+// readRecorded is the header of the graph file at path where it records
+// how the file was judged: the file holds one graph under a header that
+// reads (corpus.ReadRegression). nil, with no error, for standard input
+// and a file that records no judging: no header, several graphs, or one
+// that does not read as a graph file (check and minimize read it
+// themselves and say why). A file of one graph whose header records a
+// judging (recordedFields) but does not read (a value that does not parse,
+// a '# compact:' line of another graph, no '# signature:') is the error:
+// judged under the flags alone it would pass or fail under a judging it
+// never had.
+func readRecorded(path string) (*corpus.Header, error) {
+	if path == "" || path == "-" {
+		return nil, nil
+	}
+	r, err := corpus.ReadRegression(path)
+	if err == nil {
+		return &r.Header, nil
+	}
+	data, rerr := readFileBounded(path)
+	if rerr != nil {
+		return nil, nil
+	}
+	if items, perr := cfg.Parse(path, data, cfg.Limits{}); perr != nil || len(items) != 1 {
+		return nil, nil
+	}
+	h, herr := corpus.ParseHeader(path, data)
+	if herr != nil {
+		return nil, herr
+	}
+	if slices.ContainsFunc(recordedFields, func(f recordedField) bool { return f.records(h) }) {
+		return nil, err
+	}
+	return nil, nil
 }
 
 // recordedField is one setting of the judging a header records, beside
