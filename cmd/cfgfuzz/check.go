@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,7 +28,6 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
-	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
@@ -132,7 +130,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
-	if err := gpuDeviceFlag("check", cf.gpuDevice, slices.Contains(cf.judge.checks(cf.checks), gpu.CheckName), stderr); err != nil {
+	if err := gpuDeviceFlag("check", cf.gpuDevice, true, stderr); err != nil { // its note once the files' judgings are known
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
@@ -150,6 +148,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
+	_ = gpuDeviceFlag("check", cf.gpuDevice, runsGPU(items, flagsJudging, judgings), stderr)
 	cf.proc.stop = builds
 	opener, err := resolveSide(cf.proc.builds(nil, stderr), cf.structurizer, cf.proc.options())
 	var side fuzz.Side

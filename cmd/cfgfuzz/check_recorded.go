@@ -15,6 +15,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 )
 
 // checkJudging is how check judges one file's graphs: the structurizer's
@@ -133,4 +135,19 @@ func noteRecorded(w io.Writer, files []string, spec fuzz.Spec, flags *checkJudgi
 			fmt.Fprintln(w, "cfgfuzz check: note:", m)
 		}
 	}
+}
+
+// runsGPU says whether the gpu check judges any of items: under its
+// file's judging, or the flags' for a file that records none.
+func runsGPU(items []sourced, flags *checkJudging, judgings map[string]*checkJudging) bool {
+	for _, it := range items {
+		j := judgings[it.File]
+		if j == nil {
+			j = flags
+		}
+		if slices.Contains(j.opt.Checks, gpu.CheckName) {
+			return true
+		}
+	}
+	return false
 }

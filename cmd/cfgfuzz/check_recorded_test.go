@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/oracle/gpu"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -147,5 +148,29 @@ func TestCheckHeaderThatDoesNotRead(t *testing.T) {
 	several := write("several.cfg", "# fault: swap-arms\n"+armsGraph+"\n"+armsGraph+"\n")
 	if code, out, errs := runCmd([]string{"check", plain, several}, ""); code != exitOK {
 		t.Errorf("check of a file without a header and one of several graphs: exit %d, want %d\n%s%s", code, exitOK, out, errs)
+	}
+}
+
+// TestCheckGPUDeviceForAHeadersGPU: --gpu-device serves the gpu check a
+// file's header turns on (`# checks: +gpu`): no note says the check is
+// off. Where no Vulkan driver is, check refuses the file instead.
+func TestCheckGPUDeviceForAHeadersGPU(t *testing.T) {
+	if err := gpu.Available(); err != nil {
+		t.Skipf("no Vulkan driver (%v): test with -tags vulkan", err)
+	}
+	in := filepath.Join(t.TempDir(), "gpu.cfg")
+	if err := os.WriteFile(in, []byte("# signature: none\n# expect: pass\n# checks: +gpu\n"+armsGraph+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd([]string{"check", "--gpu-device", "cpu", "--json", in}, "")
+	if code != exitOK || !strings.Contains(out, `"check":"gpu"`) || strings.Contains(errs, "does nothing") {
+		t.Errorf("check --gpu-device cpu of a file whose header adds gpu: exit %d, want 0, the gpu check run and no note that it is off\n%s%s", code, out, errs)
+	}
+	plain := filepath.Join(t.TempDir(), "plain.cfg")
+	if err := os.WriteFile(plain, []byte(armsGraph+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, errs := runCmd([]string{"check", "--gpu-device", "cpu", plain}, ""); !strings.Contains(errs, "does nothing") {
+		t.Errorf("check --gpu-device cpu of a file without the gpu check: no note that the flag does nothing\n%s", errs)
 	}
 }
