@@ -247,7 +247,12 @@ type programScan struct {
 	// interpreter computes every value as one word); a function
 	// instruction whose result has one is not run (unsupported). nil
 	// while there is none.
-	wide         map[uint32]bool
+	wide map[uint32]bool
+	// vectors holds the vector types: the interpreter holds one vector,
+	// the invocation id a load of GlobalInvocationId gives, so a
+	// function instruction other than a load whose result is a vector is
+	// not run (unsupported). nil while there is none.
+	vectors      map[uint32]bool
 	unsupported  error             // the first such instruction
 	arrays       map[uint32]uint32 // array types of words: their length
 	sharedLabels bool              // a label id seen twice: each function gets its own table
@@ -284,7 +289,7 @@ func (sc *programScan) inst(k int) error {
 	case spirv.OpConstant, spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpConstantNull,
 		spirv.OpSpecConstant, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse:
 		sc.constant(in)
-	case spirv.OpTypeInt, spirv.OpTypeFloat, spirv.OpTypeArray, spirv.OpTypePointer:
+	case spirv.OpTypeInt, spirv.OpTypeFloat, spirv.OpTypeArray, spirv.OpTypePointer, spirv.OpTypeVector:
 		sc.typeDecl(in)
 	case spirv.OpUndef, spirv.OpConstantComposite, spirv.OpConstantSampler, spirv.OpSpecConstantComposite, spirv.OpSpecConstantOp:
 		if sc.cur == nil {
@@ -401,6 +406,13 @@ func (sc *programScan) typeDecl(in *spirv.Instruction) {
 		if len(ops) >= 1 {
 			sc.wideType(ops[0])
 		}
+	case spirv.OpTypeVector:
+		if len(ops) >= 1 {
+			if sc.vectors == nil {
+				sc.vectors = map[uint32]bool{}
+			}
+			sc.vectors[ops[0]] = true
+		}
 	case spirv.OpTypeArray:
 		if len(ops) >= 3 && sc.words[ops[1]] && ops[2] < uint32(len(p.consts)) && p.consts[ops[2]].kind == vScalar {
 			sc.arrays[ops[0]] = p.consts[ops[2]].u
@@ -439,6 +451,11 @@ func (sc *programScan) globalVariable(ops []uint32) error {
 			p.cellInit = append(p.cellInit, cellInit{})
 		}
 		return nil
+	}
+	if ops[2] == spirv.StorageInput && ops[1] != p.builtinID && ops[1] != p.localID {
+		// A built-in it does not give (WorkgroupId, NumWorkgroups, ...),
+		// or one decorated through a group: not an undefined value.
+		sc.opaqueAs(ops[1], fmt.Sprintf("Input variable %%%d, a built-in other than GlobalInvocationId and LocalInvocationIndex", ops[1]))
 	}
 	if what, ok := sc.opaque[operandAt(ops, 3)]; ok && len(ops) >= 4 {
 		sc.opaqueAs(ops[1], fmt.Sprintf("OpVariable %%%d, initialized with the %s", ops[1], what))
@@ -506,6 +523,9 @@ func (sc *programScan) bodyInst(k int) {
 		// Operand 0 is the result type of every instruction that has
 		// one; no other instruction's first operand is a type.
 		sc.unsupported = &UnsupportedError{What: fmt.Sprintf("%s of a type other than a 32-bit integer (%%%d)", in.Op, in.Operands[0])}
+	}
+	if sc.vectors != nil && len(in.Operands) > 0 && sc.vectors[in.Operands[0]] && in.Op != spirv.OpLoad && sc.unsupported == nil {
+		sc.unsupported = &UnsupportedError{What: fmt.Sprintf("%s of a vector type (%%%d)", in.Op, in.Operands[0])}
 	}
 	sc.body.add(sc.m.Insts, k)
 	sc.uses.note(in)

@@ -185,7 +185,9 @@ func (m *Machine) compositeExtract(ops []uint32) error {
 		return err
 	}
 	if v.kind != vVec || ops[3] > 2 {
-		return &TrapError{"OpCompositeExtract of a non-vector"}
+		// A valid module extracts from a composite: one the interpreter
+		// holds as a word (a null vector's load, say) is its limit.
+		return &UnsupportedError{What: "OpCompositeExtract of a composite other than the invocation id"}
 	}
 	x := uint32(0)
 	if ops[3] == 0 {
