@@ -232,9 +232,6 @@ func checkBenchFlags(bf *benchFlags, given map[string]bool, stdout io.Writer) er
 	if bf.structurizer == "" && len(splitList(bf.strategies)) == 0 {
 		return errors.New("--strategies names no strategy and no --structurizer is given: the table would have no column")
 	}
-	if bf.moduleLimit <= 0 {
-		return fmt.Errorf("--module-limit %v: want a positive duration (the most one module's compile and dispatches may take)", bf.moduleLimit)
-	}
 	return checkBenchCorpus(bf, given["corpus"], stdout)
 }
 

@@ -9,6 +9,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,7 +106,7 @@ func TestBenchKillsAModulePastItsLimit(t *testing.T) {
 		t.Skipf("no lavapipe here: %v", err)
 	}
 	for _, bad := range []string{"0s", "-1s"} {
-		if code, _, errs := runCmd(append(bench, "--module-limit", bad), ""); code != exitUsage || !strings.Contains(errs, "want a positive duration") {
+		if code, _, errs := runCmd(append(bench, "--module-limit", bad), ""); code != exitUsage || !strings.Contains(errs, fmt.Sprintf("invalid value %q for flag --module-limit: must be positive", bad)) {
 			t.Errorf("--module-limit %s: exit %d, want %d and why:\n%s", bad, code, exitUsage, errs)
 		}
 	}

@@ -42,7 +42,7 @@ var flagRanges = map[string]map[string]flagRange{
 	"selftest": {"timeout": positive, "start-timeout": positive},
 	"regress":  {"walks": walksRange, "timeout": positive, "check-timeout": positive, "growth-time": positive, "start-timeout": positive, "duration": atLeast(0)},
 	"merge":    {"minimize-timeout": atLeast(0), "minimize-steps": atLeast(0), "minimize-budget": atLeast(0)},
-	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive, "fence-timeout": positive, "start-timeout": positive},
+	"bench":    {"graphs": atLeast(1), "words": atLeast(0), "warmup": atLeast(0), "repeats": atLeast(1), "timeout": positive, "fence-timeout": positive, "start-timeout": positive, "module-limit": positive},
 	"cfgfuzz gen": {"count": atLeast(0), "words": atLeast(0), "switch": {min: 0, max: 1, hasMax: true},
 		"wide-switch": {min: 0, max: 1, hasMax: true}, "n": {min: 1, max: gen.MaxExhaustiveN, hasMax: true}},
 }
@@ -64,8 +64,8 @@ var campaignRanges = map[string]flagRange{
 var nonEmptyFlags = []string{"strategy", "structurizer", "baseline-structurizer", "repo", "out", "state", "resume", "junit", "save-regressions", "regressions", "build", "serve"}
 
 // nonNegative is the range of a duration flag flagRanges does not list
-// (--build-timeout, bench's --module-limit): 0 is its "none", and a
-// negative duration means nothing.
+// (--build-timeout): 0 is its "none", and a negative duration means
+// nothing.
 var nonNegative = atLeast(0)
 
 // checkFlagRanges checks the flags of fs (named after its command) against

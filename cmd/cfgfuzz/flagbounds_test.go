@@ -160,7 +160,7 @@ func TestShardFlagNamed(t *testing.T) {
 // TestDurationFlagsQuotedAsTyped: a duration out of range is quoted as the
 // user typed it ("0", "-90s"), not as the duration it parsed to ("0s",
 // "-1m30s"), on every command, and a duration flag that no table lists
-// (--build-timeout, --module-limit) must not be negative.
+// (--build-timeout) must not be negative.
 func TestDurationFlagsQuotedAsTyped(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -176,7 +176,8 @@ func TestDurationFlagsQuotedAsTyped(t *testing.T) {
 		{[]string{"bisect", "--check-timeout", "0"}, `invalid value "0" for flag --check-timeout: must be positive`},
 		{[]string{"run", "--duration", "-60s"}, `invalid value "-60s" for flag --duration: must not be negative`},
 		{[]string{"check", "--build-timeout", "-5s"}, `invalid value "-5s" for flag --build-timeout: must not be negative`},
-		{[]string{"bench", "--driver", "--module-limit", "-1h"}, `invalid value "-1h" for flag --module-limit: must not be negative`},
+		{[]string{"bench", "--driver", "--module-limit", "-1h"}, `invalid value "-1h" for flag --module-limit: must be positive`},
+		{[]string{"bench", "--driver", "--module-limit", "0"}, `invalid value "0" for flag --module-limit: must be positive`},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, strings.NewReader("{{}}"), &stdout, &stderr)
