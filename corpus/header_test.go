@@ -163,3 +163,24 @@ func TestHeaderSignatureOfAPassingGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderBuildAndServe: a repo: structurizer's '# build:' and
+// '# serve:' are written after '# structurizer:' and read back as
+// written, each once; a file without them has none.
+func TestHeaderBuildAndServe(t *testing.T) {
+	h := Header{Signature: "structurize:error", Structurizer: "repo:{repo}@abc", Build: "make && cp server {out}/", Serve: "{out}/server --fast"}
+	text := h.Format()
+	if !strings.Contains(text, "# structurizer: repo:{repo}@abc\n# build: make && cp server {out}/\n# serve: {out}/server --fast\n") {
+		t.Errorf("header written as:\n%s", text)
+	}
+	r, err := ParseRegression("r.cfg", []byte(text+"{{1}, {}}\n"))
+	if err != nil || r.Header.Build != h.Build || r.Header.Serve != h.Serve || len(r.Header.Notes) > 0 {
+		t.Errorf("read back as %+v (%v)", r.Header, err)
+	}
+	if r, err := ParseRegression("old.cfg", []byte("# signature: none\n{{1}, {}}\n")); err != nil || r.Header.Build != "" || r.Header.Serve != "" {
+		t.Errorf("a file without the lines: %+v (%v)", r.Header, err)
+	}
+	if _, err := ParseRegression("bad.cfg", []byte("# signature: none\n# serve: a\n# serve: b\n{{1}, {}}\n")); err == nil || !strings.Contains(err.Error(), "'# serve:' given twice") {
+		t.Errorf("'# serve:' twice: %v", err)
+	}
+}

@@ -143,6 +143,9 @@ type HookOptions struct {
 	// Structurizer is the spec of the structurizer under test, recorded
 	// with stored findings; "" this tree's.
 	Structurizer string
+	// Build and Serve are a repo: Structurizer's build and serve
+	// commands given on the command line, recorded with it; "" none.
+	Build, Serve string
 	// Judged is how the campaign judged, recorded with stored findings
 	// (Judged.For each one's signature); the zero value the defaults.
 	Judged Judged
@@ -303,7 +306,7 @@ func (h *findingHook) options(sig string) (Options, Predicate) {
 			r := h.run.Run(c)
 			storeOrLog(h.opt.Store, h.log, Finding{Signature: other, Graph: c, Verdicts: r.Verdicts, Module: r.Module, Stats: r.Stats,
 				Origin: h.opt.Origin + " (met while minimizing " + sig + ")", Strategy: h.sopt.Strategy, Inject: h.sopt.Inject, Registers: h.registers,
-				TargetEnv: h.env, RulesCompat: h.compat, Structurizer: h.opt.Structurizer, Judged: h.opt.Judged.For(other), Answer: r.Answer, Replay: h.opt.replay(other)})
+				TargetEnv: h.env, RulesCompat: h.compat, Structurizer: h.opt.Structurizer, Build: h.opt.Build, Serve: h.opt.Serve, Judged: h.opt.Judged.For(other), Answer: r.Answer, Replay: h.opt.replay(other)})
 		}
 	}
 	pred := h.opt.Predicate
@@ -361,7 +364,7 @@ func (h *findingHook) store(g *cfg.Graph, sig, name string, res *Result, deadlin
 		after := h.run.Run(res.Graph)
 		storeOrLog(h.opt.Store, h.log, Finding{Signature: sig, Graph: g, Minimized: res.Graph, Verdicts: before.Verdicts, Module: before.Module,
 			MinModule: after.Module, Stats: before.Stats, Origin: h.opt.Origin, Strategy: h.sopt.Strategy, Inject: h.sopt.Inject, Registers: h.registers,
-			TargetEnv: h.env, RulesCompat: h.compat, Structurizer: h.opt.Structurizer, Judged: h.opt.Judged.For(sig), Answer: before.Answer, Replay: h.opt.replay(sig)})
+			TargetEnv: h.env, RulesCompat: h.compat, Structurizer: h.opt.Structurizer, Build: h.opt.Build, Serve: h.opt.Serve, Judged: h.opt.Judged.For(sig), Answer: before.Answer, Replay: h.opt.replay(sig)})
 	}
 	return unjudged
 }

@@ -18,6 +18,9 @@
 //	                                    it and 1ms a block)
 //	# structurizer: cmd:{repo}/adapter (the structurizer it was found on, fuzz.Spec; "" this tree's;
 //	                                    {repo} and {dir}: where the file lies, cmd/cfgfuzz/portable.go)
+//	# build: make server               (a repo: structurizer's build command, when the command line gave
+//	                                    it (--build) rather than the repository's .cfgfuzz.json)
+//	# serve: {out}/server              (its serve command, likewise (--serve))
 //	# expect: pass                     (what replaying it must give: pass, or fail with the signature)
 //	# origin: cfgfuzz minimize, seed 7 (where it came from)
 //	# date: 2026-11-29
@@ -92,6 +95,10 @@ type Header struct {
 	// Structurizer is the spec of the structurizer it was found on
 	// (fuzz.Spec); "" this tree's.
 	Structurizer string
+	// Build and Serve are the build and serve commands of a repo:
+	// Structurizer that the command line gave (--build, --serve); ""
+	// each where the repository's .cfgfuzz.json gives it.
+	Build, Serve string
 	// Expect is what a replay must give: ExpectPass ("" too) or
 	// ExpectFail (fail with Signature).
 	Expect string
@@ -173,6 +180,8 @@ func (h Header) Format() string {
 		kv("growth-time", h.GrowthTime.String())
 	}
 	kv("structurizer", h.Structurizer)
+	kv("build", h.Build)
+	kv("serve", h.Serve)
 	kv("expect", h.Expect)
 	kv("origin", h.Origin)
 	kv("date", h.Date)
@@ -281,7 +290,7 @@ func clipText(s string) string {
 
 // headerKeys are the keys set reads into a field.
 var headerKeys = []string{"signature", "fault", "strategy", "registers", "target-env", "walks", "rules-compat",
-	"checks", "timeout", "check-timeout", "growth-time", "structurizer", "expect", "origin", "date"}
+	"checks", "timeout", "check-timeout", "growth-time", "structurizer", "build", "serve", "expect", "origin", "date"}
 
 // checkHeaderKey refuses a header key given a second time (the file says
 // two things; which one a replay takes would be a guess), a header key
@@ -357,6 +366,10 @@ func (h *Header) set(key, v string) (err error) {
 		}
 	case "structurizer":
 		h.Structurizer = v
+	case "build":
+		h.Build = v
+	case "serve":
+		h.Serve = v
 	case "expect":
 		if v != "" && v != ExpectPass && v != ExpectFail {
 			return fmt.Errorf("'# expect: %s': want %s or %s", v, ExpectPass, ExpectFail)

@@ -104,6 +104,9 @@ type Finding struct {
 	// Structurizer is the spec of the structurizer under test (fuzz.Spec:
 	// self, cmd:CMD, ...); "" for this tree's.
 	Structurizer string
+	// Build and Serve are a repo: Structurizer's build and serve
+	// commands given on the command line (Header's fields); "" none.
+	Build, Serve string
 	// Answer is the structurizer's answer on Graph (Outcome.Answer), nil
 	// when it has none to keep.
 	Answer []byte
@@ -458,7 +461,7 @@ func addModule(files map[string][]byte, name string, module []byte) {
 // graphFile is a graph in line notation under header comments.
 func graphFile(f Finding, g *cfg.Graph) string {
 	h := Header{Signature: f.Signature, Origin: f.Origin, Strategy: f.Strategy, Fault: strings.Join(f.Inject, ","), Registers: f.Registers, TargetEnv: f.TargetEnv, RulesCompat: f.RulesCompat, Structurizer: f.Structurizer,
-		Walks: f.Judged.Walks, Checks: f.Judged.Checks, Timeout: f.Judged.Timeout, CheckTimeout: f.Judged.CheckTimeout, GrowthTime: f.Judged.GrowthTime}
+		Build: f.Build, Serve: f.Serve, Walks: f.Judged.Walks, Checks: f.Judged.Checks, Timeout: f.Judged.Timeout, CheckTimeout: f.Judged.CheckTimeout, GrowthTime: f.Judged.GrowthTime}
 	return h.Format() + "# compact: " + cfg.FormatCompact(g) + "\n" + cfg.FormatLines(g)
 }
 

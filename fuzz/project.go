@@ -104,25 +104,36 @@ func ProjectFor(repo string, over Project) (Project, error) {
 		return OwnProject(), nil
 	}
 	if strings.TrimSpace(p.Serve) == "" {
-		return p, fmt.Errorf("repository %s: no serve command (put \"build\" and \"serve\" in its %s; compare and bisect also take --build and --serve)", repo, ConfigFile)
+		return p, fmt.Errorf("repository %s: no serve command (put \"build\" and \"serve\" in its %s, or give --build and --serve)", repo, ConfigFile)
 	}
 	return p, nil
 }
 
-// OverridesFile reports whether over's build or serve command is not
-// the one repo's .cfgfuzz.json gives: a replay that names a repo spec
-// (check, minimize, regress), which reads only the file, would then
-// build or serve the revision differently, or not at all. found says
-// whether the file is there.
-func OverridesFile(repo string, over Project) (overrides, found bool) {
-	if over.Build == "" && over.Serve == "" {
-		return false, false
+// Flags are the --build and --serve flags that give p's commands, each
+// with a leading space, for those set: "" when neither is. A replay
+// command that names a repo spec carries them, so that it builds and
+// serves the revision as the campaign that printed it did.
+func (p Project) Flags() string {
+	var b strings.Builder
+	if p.Build != "" {
+		b.WriteString(" --build " + ShellQuote(p.Build))
 	}
-	file, found, err := LoadProject(repo)
-	if err != nil {
-		return true, found
+	if p.Serve != "" {
+		b.WriteString(" --serve " + ShellQuote(p.Serve))
 	}
-	return (over.Build != "" && over.Build != file.Build) || (over.Serve != "" && over.Serve != file.Serve), found
+	return b.String()
+}
+
+// MapPaths is p with each word of its commands that reads as a path
+// replaced by f's answer, as Spec.MapPaths replaces a cmd spec's.
+func (p Project) MapPaths(f func(path string) string) Project {
+	if p.Build != "" {
+		p.Build = mapCommandPaths(p.Build, f)
+	}
+	if p.Serve != "" {
+		p.Serve = mapCommandPaths(p.Serve, f)
+	}
+	return p
 }
 
 // key names the project's builds in the cache: a digest of both commands.

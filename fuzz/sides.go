@@ -271,11 +271,8 @@ func bisectCommand(dir string, s *Settings, sides *Sides, f *Finding) string {
 	repo := ""
 	if !sides.own {
 		repo = " --repo " + ShellQuote(sides.Repo)
-		if p := s.Project; p != nil && p.Build != "" {
-			repo += " --build " + ShellQuote(p.Build)
-		}
-		if p := s.Project; p != nil && p.Serve != "" {
-			repo += " --serve " + ShellQuote(p.Serve)
+		if s.Project != nil {
+			repo += s.Project.Flags()
 		}
 	}
 	flags := JudgingFlags(s, cmp.Or(f.Strategy, s.Strategy), f.Signature)

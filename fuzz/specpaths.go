@@ -24,26 +24,32 @@ import "strings"
 func (s Spec) MapPaths(f func(path string) string) Spec {
 	switch s.Kind {
 	case SpecCmd:
-		var b strings.Builder
-		last := 0
-		for _, w := range shellWords(s.Cmd) {
-			word := s.Cmd[w[0]:w[1]]
-			path, ok := pathOfWord(word)
-			if !ok {
-				continue
-			}
-			if p := f(path); p != path {
-				b.WriteString(s.Cmd[last:w[0]])
-				b.WriteString(quotedPath(p))
-				last = w[1]
-			}
-		}
-		b.WriteString(s.Cmd[last:])
-		s.Cmd = b.String()
+		s.Cmd = mapCommandPaths(s.Cmd, f)
 	case SpecRepo:
 		s.Repo = f(s.Repo)
 	}
 	return s
+}
+
+// mapCommandPaths is the shell command cmd with each word that is a
+// path (pathOfWord) replaced by f's path, quoted, where f changes it.
+func mapCommandPaths(cmd string, f func(path string) string) string {
+	var b strings.Builder
+	last := 0
+	for _, w := range shellWords(cmd) {
+		word := cmd[w[0]:w[1]]
+		path, ok := pathOfWord(word)
+		if !ok {
+			continue
+		}
+		if p := f(path); p != path {
+			b.WriteString(cmd[last:w[0]])
+			b.WriteString(quotedPath(p))
+			last = w[1]
+		}
+	}
+	b.WriteString(cmd[last:])
+	return b.String()
 }
 
 // shellScan calls f with the index of each byte of cmd and whether a

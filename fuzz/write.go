@@ -124,7 +124,8 @@ func harnessReplaySignature(s *Settings, e *Example) string {
 // CheckCommand is the `cfgfuzz check` command line that judges a graph
 // as the campaign s judged it on its current side, for a finding of
 // signature ("" when none is known): --structurizer with the side's spec
-// (none for self), the strategy and faults, the register file, and the
+// (none for self) and, for a repo spec, the --build and --serve the
+// campaign was given (Settings.Project), the strategy and faults, the register file, and the
 // walks, seed, checks, per-graph limit, check limit, the growth check's
 // time limit, target environment and rules reading where
 // they differ from check's defaults (16 walks, seed 1, every default
@@ -144,6 +145,9 @@ func checkCommand(s *Settings, strategy, signature string) string {
 	b.WriteString("cfgfuzz check")
 	if spec, err := ParseSpec(s.Current); err == nil && spec.Flag() != "" {
 		b.WriteString(" " + spec.Flag())
+		if spec.Kind == SpecRepo && s.Project != nil {
+			b.WriteString(s.Project.Flags())
+		}
 	}
 	b.WriteString(JudgingFlags(s, strategy, signature))
 	return b.String()

@@ -61,6 +61,7 @@ type benchFlags struct {
 	strategies              string
 	structurizer            string
 	proc                    processFlags
+	project                 projectFlags
 	graphs, warmup, repeats int
 	words                   int
 	seed                    uint64
@@ -232,6 +233,9 @@ func checkBenchFlags(bf *benchFlags, given map[string]bool, stdout io.Writer) er
 	if bf.structurizer == "" && len(splitList(bf.strategies)) == 0 {
 		return errors.New("--strategies names no strategy and no --structurizer is given: the table would have no column")
 	}
+	if err := bf.project.needRepo(bf.structurizer); err != nil {
+		return err
+	}
 	return checkBenchCorpus(bf, given["corpus"], stdout)
 }
 
@@ -241,7 +245,7 @@ func checkBenchFlags(bf *benchFlags, given map[string]bool, stdout io.Writer) er
 func benchSides(bf *benchFlags, stdout, stderr io.Writer) (sides []benchSide, closing func(), err error) {
 	closing = func() {}
 	if bf.structurizer != "" {
-		side, spec, err := openSide(bf.proc.builds(nil, stderr), bf.structurizer, bf.proc.options())
+		side, spec, err := openSide(bf.proc.builds(nil, stderr), bf.structurizer, bf.project.project(), bf.proc.options())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -345,6 +349,7 @@ func benchFlagSet(stderr io.Writer) (*benchFlags, *flag.FlagSet) {
 	fs.StringVar(&bf.strategies, "strategies", "structured,dispatch", "cfgfuzz's own strategies to compare; the ratios are the first column over each other one (with --structurizer: default dispatch)")
 	fs.StringVar(&bf.structurizer, "structurizer", "", "also time the modules of this structurizer `SPEC` (as for check: cmd:PROGRAM ARGS, repo:DIR@REV, ...): its layout is timed as the first column, named ext")
 	bf.proc.define(fs)
+	bf.project.define(fs)
 	fs.IntVar(&bf.warmup, "warmup", 5, "untimed dispatches before the timed ones")
 	fs.IntVar(&bf.repeats, "repeats", 20, "timed dispatches (the median is reported)")
 	fs.Uint64Var(&bf.seed, "seed", 1, "seed of the graphs and walks")

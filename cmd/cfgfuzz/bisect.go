@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,13 +30,14 @@ func init() {
 
 // bisectFlags are bisect's flags.
 type bisectFlags struct {
-	repo, good, bad, build, serve string
-	strategy, checks, gpuDevice   string
-	timeout, startTimeout         time.Duration
-	buildTimeout                  time.Duration
-	walks, registers              int
-	seed                          uint64
-	judge                         judgeFlags
+	repo, good, bad             string
+	project                     projectFlags
+	strategy, checks, gpuDevice string
+	timeout, startTimeout       time.Duration
+	buildTimeout                time.Duration
+	walks, registers            int
+	seed                        uint64
+	judge                       judgeFlags
 }
 
 func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *fuzz.BuildStop) int {
@@ -47,8 +47,7 @@ func runBisect(args []string, stdin io.Reader, stdout, stderr io.Writer, builds 
 	fs.StringVar(&f.repo, "repo", "", "the git repository `DIR` (default: the repository of cfgfuzz around the current directory)")
 	fs.StringVar(&f.good, "good", "", "a commit whose verdict is the good one (`REV`)")
 	fs.StringVar(&f.bad, "bad", "", "a later commit whose verdict differs (`REV`)")
-	fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout ({worktree}, {rev}, {out} substituted; default DIR/"+fuzz.ConfigFile+")")
-	fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions), run in {out} (in the checkout when it names {worktree}): name the program {out}/NAME or {worktree}/PATH")
+	f.project.define(fs)
 	fs.StringVar(&f.strategy, "strategy", "", "the strategy asked of every commit's structurizer")
 	fs.StringVar(&f.checks, "checks", "", "oracle checks (as for check: a,b or +x,-y; default: all of "+strings.Join(oracle.DefaultChecks, ",")+")")
 	fs.StringVar(&f.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check, as check: cpu (lavapipe, the default), gpu, any (a gpu finding needs the campaign's device)")
@@ -125,13 +124,12 @@ func bisectMain(f bisectFlags, files []string, builds *fuzz.BuildStop, stdin io.
 		// Every commit is built and served by these commands: a file that
 		// does not read, or no serve command, is the repository's error,
 		// said before the first step, not the good commit's.
-		if _, err := fuzz.ProjectFor(f.repo, fuzz.Project{Build: f.build, Serve: f.serve}); err != nil {
+		if _, err := fuzz.ProjectFor(f.repo, f.project.project()); err != nil {
 			return nil, err
 		}
-		warnReplayProject(f.repo, fuzz.Project{Build: f.build, Serve: f.serve}, stderr)
 	}
 	opt := fuzz.BisectOptions{Good: f.good, Bad: f.bad, Repo: f.repo, SpecOf: specOf, Log: stderr,
-		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Stop: builds, Log: stderr, Timeout: f.buildTimeout}, Project: fuzz.Project{Build: f.build, Serve: f.serve}, Process: fuzz.ProcessOptions{StartTimeout: f.startTimeout}, HandOn: true},
+		Resolve: fuzz.ResolveOptions{Build: fuzz.BuildOptions{Stop: builds, Log: stderr, Timeout: f.buildTimeout}, Project: f.project.project(), Process: fuzz.ProcessOptions{StartTimeout: f.startTimeout}, HandOn: true},
 		Judge: func(side fuzz.SideFactory) (fuzz.SideResult, error) {
 			c.Current = side
 			return fuzz.JudgeGraph(c, g.Clone())
@@ -166,8 +164,8 @@ func (f *bisectFlags) config(stderr io.Writer) (fuzz.Config, error) {
 // repository, or of cfgfuzz's own around the current directory.
 func (f *bisectFlags) specOf() (func(string) fuzz.Spec, error) {
 	if f.repo == "" {
-		if f.build != "" || f.serve != "" {
-			return nil, fmt.Errorf("--build and --serve need --repo")
+		if f.project.given() {
+			return nil, fmt.Errorf("%s: builds and serves the revisions of --repo DIR only, and no --repo is given", f.project.names())
 		}
 		if !fuzz.IsOwnRepo("") {
 			return nil, fmt.Errorf("not inside a git repository of cfgfuzz: give --repo DIR")
@@ -236,11 +234,8 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, s fuzz.Settings, specOf 
 	cmd := []string{"cfgfuzz", "bisect"}
 	if f.repo != "" {
 		cmd = append(cmd, "--repo", fuzz.ShellQuote(f.repo))
-		if f.build != "" {
-			cmd = append(cmd, "--build", fuzz.ShellQuote(f.build))
-		}
-		if f.serve != "" {
-			cmd = append(cmd, "--serve", fuzz.ShellQuote(f.serve))
+		if flags := f.project.project().Flags(); flags != "" {
+			cmd = append(cmd, flags[1:]) // without its leading space
 		}
 	}
 	if judging := fuzz.JudgingFlags(&s, s.Strategy, ""); judging != "" {
@@ -252,7 +247,7 @@ func printBisect(res *fuzz.BisectResult, f bisectFlags, s fuzz.Settings, specOf 
 	}
 	cmd = append(cmd, "--good", before, "--bad", res.First, in.arg)
 	fmt.Fprintf(w, "reproduce: %s%s\n", in.pipe, strings.Join(cmd, " "))
-	s.Current = specOf(res.First).String()
+	s.Current, s.Project = specOf(res.First).String(), f.project.recorded()
 	fmt.Fprintf(w, "check it:  %s%s %s\n", in.pipe, fuzz.CheckCommand(&s, ""), in.arg)
 }
 
@@ -266,38 +261,4 @@ func firstCommit(res *fuzz.BisectResult) string {
 		return res.First
 	}
 	return res.First + " " + strconv.Quote(res.FirstSubject)
-}
-
-// warnReplayProject says, when --build or --serve is not what repo's
-// .cfgfuzz.json gives, that the replay commands printed (check, minimize
-// and regress, which have no --build or --serve) will not build or serve
-// the revisions this way.
-func warnReplayProject(repo string, over fuzz.Project, w io.Writer) {
-	overrides, found := fuzz.OverridesFile(repo, over)
-	if !overrides {
-		return
-	}
-	// Name the flags that differ: a command the file also gives is no
-	// warning's matter.
-	file, _, _ := fuzz.LoadProject(repo)
-	var flags []string
-	if over.Build != "" && over.Build != file.Build {
-		flags = append(flags, "--build")
-	}
-	if over.Serve != "" && over.Serve != file.Serve {
-		flags = append(flags, "--serve")
-	}
-	if len(flags) == 0 {
-		flags = []string{"--build", "--serve"}
-	}
-	what := "differ from"
-	switch {
-	case len(flags) == 1 && found:
-		what = "differs from"
-	case len(flags) == 1:
-		what = "is not in"
-	case !found:
-		what = "are not in"
-	}
-	fmt.Fprintf(w, "cfgfuzz: warning: %s %s %s: the replay commands printed (cfgfuzz check, minimize and regress with --structurizer repo:%s@REV) read only that file; put the commands there to replay\n", strings.Join(flags, " and "), what, filepath.Join(repo, fuzz.ConfigFile), repo)
 }

@@ -237,14 +237,14 @@ func TestResumeTakesTheRecordedJudgingAndStreams(t *testing.T) {
 // --serve read as the recorded repository and project commands.
 func TestResumeTakesTheRecordedProject(t *testing.T) {
 	repo := t.TempDir()
-	f := campaignFlags{resume: "c", repo: repo, build: "make", serve: "{out}/server"}
+	f := campaignFlags{resume: "c", repo: repo, project: projectFlags{build: "make", serve: "{out}/server"}}
 	recorded := fuzz.Settings{Baseline: "repo:" + repo + "@0123abcd", Project: &fuzz.Project{Build: "make", Serve: "{out}/server"}}
 	for _, name := range []string{"repo", "build", "serve"} {
 		if was, is, known := f.repeatedFlag(name, &recorded, &fuzz.Settings{}); !known || was != is {
 			t.Errorf("--%s: recorded %q, given %q (known %v), want them equal", name, was, is, known)
 		}
 	}
-	f.serve = "{out}/other"
+	f.project.serve = "{out}/other"
 	if was, is, _ := f.repeatedFlag("serve", &recorded, &fuzz.Settings{}); was == is {
 		t.Errorf("--serve changed reads as recorded: %q", is)
 	}

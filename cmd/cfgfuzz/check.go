@@ -89,6 +89,7 @@ type checkFlags struct {
 	strategy, checks, inject     string
 	gpuDevice, structurizer      string
 	proc                         processFlags
+	project                      projectFlags
 	json, listChecks, listFaults bool
 	walks, registers, repeat     int
 	seed                         uint64
@@ -114,6 +115,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 		return exitOK
 	}
 	if err := cf.judge.validate(); err != nil {
+		fmt.Fprintln(stderr, flagError(fs.Name(), err))
+		return exitUsage
+	}
+	if err := cf.project.needRepo(cf.structurizer); err != nil {
 		fmt.Fprintln(stderr, flagError(fs.Name(), err))
 		return exitUsage
 	}
@@ -150,7 +155,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 	}
 	_ = gpuDeviceFlag("check", cf.gpuDevice, runsGPU(items, flagsJudging, judgings), stderr)
 	cf.proc.stop = builds
-	opener, err := resolveSide(cf.proc.builds(nil, stderr), cf.structurizer, cf.proc.options())
+	opener, err := resolveSide(cf.proc.builds(nil, stderr), cf.structurizer, cf.project.project(), cf.proc.options())
 	var side fuzz.Side
 	if err == nil {
 		side, err = opener.open()
@@ -206,6 +211,7 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 	fs.IntVar(&cf.repeat, "repeat", 1, "judge every graph `N` times, each judgement after the first on a structurizer of its own (a new process for cmd:), and say how many ended alike: a structurizer whose answers depend on chance shows as judgements that disagree")
 	fs.StringVar(&cf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
 	cf.proc.define(fs)
+	cf.project.define(fs)
 	lim.register(fs)
 	cf.judge.define(fs)
 	fs.Usage = func() {
@@ -219,8 +225,8 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 		fmt.Fprintln(fs.Output(), "'# check-timeout:', '# growth-time:', '# target-env:' and '# rules-compat:' unless --inject, --strategy,")
 		fmt.Fprintln(fs.Output(), "--registers, --walks or --seed, --checks or --allow-fallbacks, --timeout, --check-timeout, --growth-time,")
 		fmt.Fprintln(fs.Output(), "--target-env or --rules-compat is given, each file under its own, as minimize does; its '# structurizer:'")
-		fmt.Fprintln(fs.Output(), "is never taken (a note names it). A header that records a judging and does not read is an error (exit 2).")
-		fmt.Fprintln(fs.Output(), "Standard input has no header.")
+		fmt.Fprintln(fs.Output(), "(with its '# build:' and '# serve:') is never taken (a note names it). A header that records a judging and does not read")
+		fmt.Fprintln(fs.Output(), "is an error (exit 2). Standard input has no header.")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout, a check that could not judge a module: `not judged`, or a structurizer\nwhose servers did not start: after the first 2 graphs whose servers answered nothing, not even the protocol's hello,\nwithin --timeout and --start-timeout, the graphs left are not judged, as a campaign stops).\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -510,8 +516,8 @@ func readFileBounded(f string) ([]byte, error) {
 
 // openSide resolves a structurizer spec (resolveSide) and starts a side
 // of it.
-func openSide(bo fuzz.BuildOptions, spec string, popt fuzz.ProcessOptions) (fuzz.Side, fuzz.Spec, error) {
-	o, err := resolveSide(bo, spec, popt)
+func openSide(bo fuzz.BuildOptions, spec string, project fuzz.Project, popt fuzz.ProcessOptions) (fuzz.Side, fuzz.Spec, error) {
+	o, err := resolveSide(bo, spec, project, popt)
 	if err != nil {
 		return nil, o.spec, err
 	}
@@ -530,13 +536,14 @@ type sideOpener struct {
 
 // resolveSide resolves a structurizer spec (fuzz.Resolve: a revision is
 // built once, as bo says: stopped when its context is done, within its
-// time limit).
-func resolveSide(bo fuzz.BuildOptions, spec string, popt fuzz.ProcessOptions) (*sideOpener, error) {
+// time limit; a repo spec's with project's commands where set, else its
+// .cfgfuzz.json's).
+func resolveSide(bo fuzz.BuildOptions, spec string, project fuzz.Project, popt fuzz.ProcessOptions) (*sideOpener, error) {
 	sp, err := fuzz.ParseSpec(spec)
 	if err != nil {
 		return &sideOpener{spec: sp}, err
 	}
-	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: bo, Process: popt, HandOn: true})
+	f, sp, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: bo, Project: project, Process: popt, HandOn: true})
 	return &sideOpener{factory: f, spec: sp, popt: popt}, err
 }
 

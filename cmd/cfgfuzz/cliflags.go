@@ -16,7 +16,6 @@ import (
 
 	"github.com/agnivade/levenshtein"
 
-	"github.com/cfgfuzz/cfgfuzz/fuzz"
 	"github.com/cfgfuzz/cfgfuzz/structurizer"
 )
 
@@ -105,10 +104,6 @@ func plainFlagError(fs *flag.FlagSet, err error) error {
 	}
 	msg := err.Error()
 	if m := goUndefined.FindStringSubmatch(msg); m != nil {
-		if (m[1] == "build" || m[1] == "serve") && fs.Lookup("structurizer") != nil {
-			// a spec taker without the project flags: compare and bisect have them
-			return fmt.Errorf("flag provided but not defined: --%s: this command takes a repo:DIR@REV spec built and served by the \"build\" and \"serve\" of DIR/%s (only compare and bisect take --build and --serve)", m[1], fuzz.ConfigFile)
-		}
 		if near := nearestFlag(fs, m[1]); near != "" {
 			return fmt.Errorf("flag provided but not defined: --%s: did you mean --%s?", m[1], near)
 		}

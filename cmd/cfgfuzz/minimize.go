@@ -42,6 +42,7 @@ type minimizeFlags struct {
 	signature, baseline, inject, strategy, out, save, regressions, store, checks, origin string
 	structurizer, expect, gpuDevice                                                      string
 	proc                                                                                 processFlags
+	project                                                                              projectFlags
 	index, maxSteps, walks, registers                                                    int
 	seed                                                                                 uint64
 	searchTimeout, callTimeout                                                           time.Duration
@@ -59,6 +60,7 @@ func (mf *minimizeFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&mf.out, "out", "", "write the minimized graph (line notation, header comments) to this file instead of standard output (there after all when the file cannot be written)")
 	fs.StringVar(&mf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
 	mf.proc.define(fs)
+	mf.project.define(fs)
 	fs.DurationVar(&mf.callTimeout, "timeout", fuzz.DefaultTimeout, "per-graph limit on each structurizer call, as check's --timeout (a candidate past it fails structurize:timeout)")
 	fs.Var(renamedFlag{"graph-timeout", "timeout", "the limit on each structurizer call, as check's --timeout"}, "graph-timeout", "renamed: use --timeout")
 	fs.StringVar(&mf.save, "save-regression", "", "also save the result as NAME.cfg in the regression directory (--regressions)")
@@ -112,6 +114,14 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer, build
 		fmt.Fprintln(stderr, flagError(fs.Name(), err))
 		return exitUsage
 	}
+	specs := []string{mf.structurizer}
+	if mf.baseline != "" {
+		specs = append(specs, mf.baseline)
+	}
+	if err := mf.project.needRepo(specs...); err != nil {
+		fmt.Fprintln(stderr, flagError(fs.Name(), err))
+		return exitUsage
+	}
 	if err := mf.checkOutputs(); err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz minimize:", err)
 		return exitUsage
@@ -148,7 +158,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	var opener *sideOpener // resolved once: every judgement's process is of one build
 	open := func() (*corpus.Runner, fuzz.Side, error) {
 		if opener == nil {
-			o, err := resolveSide(mf.proc.builds(in.ctx, stderr), mf.structurizer, mf.proc.options())
+			o, err := resolveSide(mf.proc.builds(in.ctx, stderr), mf.structurizer, mf.project.project(), mf.proc.options())
 			if err != nil {
 				return nil, nil, err
 			}
@@ -175,7 +185,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 		defer progress.end()
 		stderr, opt.Progress = progress.writer(), progress.update
 	}
-	tag := findingTag{spec: spec, opt: popt, walks: mf.walks, seed: mf.seed, checks: mf.replayChecks(), limit: mf.callTimeout, gpuDevice: mf.gpuDevice, judge: mf.judge}
+	tag := findingTag{spec: spec, opt: popt, walks: mf.walks, seed: mf.seed, checks: mf.replayChecks(), limit: mf.callTimeout, gpuDevice: mf.gpuDevice, judge: mf.judge, project: mf.project.recorded()}
 	var store *corpus.Store
 	if mf.store != "" {
 		store = &corpus.Store{Dir: mf.store}
@@ -247,10 +257,11 @@ func (mf minimizeFlags) pickGraph(path string, stdin io.Reader, stderr io.Writer
 // spec.
 func (mf minimizeFlags) resultHeader(signature string, popt proto.Options, spec fuzz.Spec, path string, it sourced) corpus.Header {
 	j := mf.judged()
+	build, serve := headerProject(spec, mf.project.recorded())
 	return corpus.Header{Signature: signature, Fault: strings.Join(popt.Inject, ","), Strategy: popt.Strategy, Registers: popt.Registers,
 		TargetEnv: mf.judge.targetEnv, RulesCompat: mf.judge.rulesCompat, Walks: j.Walks, Checks: j.Checks,
 		Timeout: j.Timeout, CheckTimeout: j.CheckTimeout, GrowthTime: j.GrowthTime,
-		Structurizer: specField(spec), Expect: mf.expect,
+		Structurizer: specField(spec), Build: build, Serve: serve, Expect: mf.expect,
 		Origin: minimizeOrigin(mf.origin, path, it, nil), Date: time.Now().UTC().Format("2006-01-02")}
 }
 
@@ -322,6 +333,7 @@ func (mf minimizeFlags) headerIn(h corpus.Header, path string, it sourced, dir s
 		return h
 	}
 	h.Structurizer = r.portableSpec(h.Structurizer)
+	r.portableProject(&h)
 	h.Origin = minimizeOrigin(mf.origin, path, it, &r)
 	return h
 }
@@ -377,13 +389,15 @@ type findingTag struct {
 	limit     time.Duration
 	gpuDevice string
 	judge     judgeFlags // check limit, target environment, rules reading
+	// project is the --build and --serve of a repo spec; nil none.
+	project *fuzz.Project
 }
 
 // replay is the command that judges file again as the finding of
 // signature was judged.
 func (t findingTag) replay(file, signature string) string {
 	s := fuzz.Settings{Current: t.spec.String(), Strategy: t.opt.Strategy, Inject: t.opt.Inject, Walks: t.walks, Seed: t.seed,
-		Checks: splitList(t.checks), Timeout: fuzz.Duration(t.limit), Registers: t.opt.Registers, GPUDevice: t.gpuDevice}
+		Checks: splitList(t.checks), Timeout: fuzz.Duration(t.limit), Registers: t.opt.Registers, GPUDevice: t.gpuDevice, Project: t.project}
 	t.judge.settings(&s)
 	return fuzz.CheckCommand(&s, signature) + " " + file
 }
@@ -571,7 +585,7 @@ func baselinePredicate(ctx context.Context, rev string, mf minimizeFlags, stderr
 	if err != nil {
 		return nil, err
 	}
-	f, _, err := sideFor(mf.proc.builds(ctx, stderr), spec, nil, mf.proc.options())
+	f, _, err := sideFor(mf.proc.builds(ctx, stderr), spec, mf.project.recorded(), mf.proc.options())
 	if err != nil {
 		return nil, fmt.Errorf("the baseline %s: %w", rev, err)
 	}
@@ -878,9 +892,10 @@ func strategyMinimizer(c *fuzz.Config, sides *openSides, strategy string, budget
 	if s.Checks != nil {
 		checks = strings.Join(s.Checks, ",")
 	}
-	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit, gpuDevice: s.GPUDevice, judge: judgeOf(&s)}
+	tag := findingTag{spec: spec, opt: popt, walks: s.Walks, seed: s.Seed, checks: checks, limit: limit, gpuDevice: s.GPUDevice, judge: judgeOf(&s), project: s.Project}
 	ho := corpus.HookOptions{Runner: ropt, Store: &corpus.Store{Dir: c.Dir}, Log: log, Quiet: c.Progress == nil,
 		Origin: fmt.Sprintf("campaign seed %d in %s", s.Seed, c.Dir), Structurizer: specField(spec), Judged: campaignJudged(&s), Replay: tag.replayer("graph.cfg")}
+	ho.Build, ho.Serve = headerProject(spec, s.Project)
 	ho.Minimize = budget.options()
 	ho.Minimize.Context = c.Context
 	if clock.budget > 0 {
@@ -1108,7 +1123,7 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h, saved corpus.Header, mf
 	o, m := run.Run(orig), run.Run(res.Graph)
 	a, err := store.Add(corpus.Finding{Signature: res.Signature, Graph: orig, Minimized: res.Graph, Verdicts: o.Verdicts,
 		Module: o.Module, MinModule: m.Module, Stats: o.Stats, Origin: h.Origin, Strategy: h.Strategy, Inject: splitList(h.Fault),
-		Registers: h.Registers, TargetEnv: h.TargetEnv, RulesCompat: h.RulesCompat, Structurizer: h.Structurizer,
+		Registers: h.Registers, TargetEnv: h.TargetEnv, RulesCompat: h.RulesCompat, Structurizer: h.Structurizer, Build: h.Build, Serve: h.Serve,
 		Judged: corpus.Judged{Walks: h.Walks, Checks: h.Checks, Timeout: h.Timeout, CheckTimeout: h.CheckTimeout, GrowthTime: h.GrowthTime},
 		Answer: o.Answer, Replay: tag.replay("graph.cfg", res.Signature)})
 	if err != nil {
@@ -1120,11 +1135,12 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h, saved corpus.Header, mf
 
 // storeOther adds each other signature met while minimizing to the store.
 func storeOther(store *corpus.Store, run func() *corpus.Runner, tag findingTag, judged corpus.Judged, origin string, stderr io.Writer) func(*cfg.Graph, string) {
+	build, serve := headerProject(tag.spec, tag.project)
 	return func(g *cfg.Graph, sig string) {
 		o := run().Run(g)
 		_, err := store.Add(corpus.Finding{Signature: sig, Graph: g, Verdicts: o.Verdicts, Module: o.Module, Stats: o.Stats,
 			Origin: origin, Strategy: tag.opt.Strategy, Inject: tag.opt.Inject, Registers: tag.opt.Registers,
-			TargetEnv: tag.judge.targetEnv, RulesCompat: tag.judge.rulesCompat, Structurizer: specField(tag.spec), Judged: judged, Answer: o.Answer,
+			TargetEnv: tag.judge.targetEnv, RulesCompat: tag.judge.rulesCompat, Structurizer: specField(tag.spec), Build: build, Serve: serve, Judged: judged, Answer: o.Answer,
 			Replay: tag.replay("graph.cfg", sig)})
 		if err != nil {
 			fmt.Fprintln(stderr, "minimize: store:", err)

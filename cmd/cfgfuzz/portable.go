@@ -10,8 +10,9 @@
 //	         git work tree
 //
 // `minimize --save-regression` and `--save-regressions` write a
-// structurizer's paths (a cmd spec's path words, a repo spec's DIR) and the
-// origin's graph file that way: `# structurizer: cmd:{repo}/tools/adapter
+// structurizer's paths (a cmd spec's path words, a repo spec's DIR, the
+// path words of its `# build:` and `# serve:` commands) and the origin's
+// graph file that way: `# structurizer: cmd:{repo}/tools/adapter
 // --inject swap-arms`; paths elsewhere stay absolute. `regress` reads them
 // back against the file's own place, and the replay commands it prints
 // name every path under the working directory from there (./tools/adapter),
@@ -199,7 +200,52 @@ func portableHeader(h corpus.Header, dir string) corpus.Header {
 		return h
 	}
 	h.Structurizer = r.portableSpec(h.Structurizer)
+	r.portableProject(&h)
 	return h
+}
+
+// portableProject writes the paths of h's build and serve commands that
+// lie inside the roots from their placeholders, as portableSpec writes a
+// spec's.
+func (r fileRoots) portableProject(h *corpus.Header) {
+	p := fuzz.Project{Build: h.Build, Serve: h.Serve}.MapPaths(r.rooted)
+	h.Build, h.Serve = p.Build, p.Serve
+}
+
+// headerProject is the build and serve commands a header records for its
+// structurizer (spec, as resolved): fuzz.Project's fields of project for
+// a repo spec, none for another or for a nil project.
+func headerProject(spec fuzz.Spec, project *fuzz.Project) (build, serve string) {
+	if spec.Kind != fuzz.SpecRepo || project == nil {
+		return "", ""
+	}
+	return project.Build, project.Serve
+}
+
+// recordedProject is the build and serve commands a regression file
+// records for its structurizer, their placeholders replaced from where
+// the file lies.
+func recordedProject(reg *corpus.Regression) (fuzz.Project, error) {
+	p := fuzz.Project{Build: reg.Header.Build, Serve: reg.Header.Serve}
+	if p.Build == "" && p.Serve == "" {
+		return p, nil
+	}
+	r, err := rootsOf(filepath.Dir(reg.Path))
+	if err != nil {
+		return p, err
+	}
+	var bad error
+	p = p.MapPaths(func(path string) string {
+		e, err := r.expand(path)
+		if err != nil && bad == nil {
+			bad = err
+		}
+		return e
+	})
+	if bad != nil {
+		return p, fmt.Errorf("'# build:' or '# serve:': %w", bad)
+	}
+	return p, nil
 }
 
 // relativeCdNote is a note for a regression whose recorded structurizer

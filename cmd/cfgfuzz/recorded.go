@@ -233,18 +233,24 @@ func recordedChecksDiffer(h corpus.Header, used []string) bool {
 }
 
 // recordedFlag is the --structurizer flag that judges r on the
-// structurizer it records: its placeholders replaced and its paths named
-// from the working directory (portable.go), or as recorded when a
-// placeholder cannot be replaced.
+// structurizer it records, with the --build and --serve it records:
+// their placeholders replaced and their paths named from the working
+// directory (portable.go), or as recorded when a placeholder cannot be
+// replaced.
 func recordedFlag(r *corpus.Regression) string {
+	asRecorded := fuzz.Project{Build: r.Header.Build, Serve: r.Header.Serve}.Flags()
 	spec, err := recordedSpec(r)
 	if err != nil {
-		return "--structurizer " + fuzz.ShellQuote(r.Header.Structurizer)
+		return "--structurizer " + fuzz.ShellQuote(r.Header.Structurizer) + asRecorded
 	}
 	if sp, err := fuzz.ParseSpec(spec); err == nil {
 		spec = shownSpec(sp).String()
 	}
-	return "--structurizer " + fuzz.ShellQuote(spec)
+	p, err := recordedProject(r)
+	if err != nil {
+		return "--structurizer " + fuzz.ShellQuote(spec) + asRecorded
+	}
+	return "--structurizer " + fuzz.ShellQuote(spec) + p.MapPaths(shownPath).Flags()
 }
 
 // sameFaults says whether the comma-separated fault lists a and b name the

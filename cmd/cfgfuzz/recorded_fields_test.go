@@ -17,9 +17,11 @@ import (
 )
 
 // headerNotJudging are the header's fields that say nothing of how the
-// graph is judged on a given structurizer: the structurizer itself is
-// named by recordedMismatch alone and never taken.
-var headerNotJudging = map[string]bool{"Signature": true, "Expect": true, "Origin": true, "Date": true, "Notes": true, "Structurizer": true}
+// graph is judged on a given structurizer: the structurizer itself, with
+// the build and serve commands of a repo: one, is named by
+// recordedMismatch alone and never taken.
+var headerNotJudging = map[string]bool{"Signature": true, "Expect": true, "Origin": true, "Date": true, "Notes": true, "Structurizer": true,
+	"Build": true, "Serve": true}
 
 // recordedValues sets each judging field of a header to a value other
 // than its default.

@@ -10,6 +10,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -39,6 +40,7 @@ func init() {
 type regressFlags struct {
 	structurizer, junit, checks string
 	proc                        processFlags
+	project                     projectFlags
 	walks, registers            int
 	seed                        uint64
 	timeout                     time.Duration
@@ -66,6 +68,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer, builds
 	fs.StringVar(&rf.structurizer, "structurizer", "", "the structurizer under test: self, isolated, rev:REV, cmd:CMD or repo:DIR@REV (default: each file's own '# structurizer:', else self)")
 	fs.StringVar(&rf.junit, "junit", "", "also write the results as JUnit XML to `FILE`")
 	rf.proc.define(fs)
+	rf.project.define(fs)
 	fs.StringVar(&rf.checks, "checks", "", "comma-separated oracle checks (default: each file's own '# checks:', else every check whose tool is present, the gpu check included where a Vulkan device is; minimize and check leave gpu out unless --checks +gpu, so a failing case's replay then carries it; the summary names the checks run); --allow-fallbacks leaves the fallback check out of either")
 	fs.IntVar(&rf.walks, "walks", 16, "random walks per graph on top of the edge-covering ones (as for minimize; default: each file's own '# walks:', else 16)")
 	rf.registers = -1 // each file's own
@@ -94,7 +97,7 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer, builds
 		fmt.Fprintln(fs.Output(), "\nReplay every NAME.cfg regression file of DIR, not of its subdirectories (default: ./"+defaultRegressionsName+";")
 		fmt.Fprintln(fs.Output(), "corpus/testdata/regressions inside a cfgfuzz checkout), or the one FILE. Each file's graph must pass every check ('# expect: pass', the default)")
 		fmt.Fprintln(fs.Output(), "or fail with its signature ('# expect: fail'); a file found under a planted fault also must fail")
-		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:', '# walks:', '# checks:', '# timeout:',\n'# check-timeout:' and '# growth-time:' unless --registers, --target-env, --rules-compat, --walks, --seed, --checks,\n--timeout, --check-timeout or --growth-time is given; --allow-fallbacks leaves the fallback check out of the file's checks or --checks. In a file's '# structurizer:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
+		fmt.Fprintln(fs.Output(), "with it when the structurizer plants cfgfuzz's faults (this tree's). Each file is judged under its\nheader's '# registers:', '# target-env:', '# rules-compat:', '# walks:', '# checks:', '# timeout:',\n'# check-timeout:' and '# growth-time:' unless --registers, --target-env, --rules-compat, --walks, --seed, --checks,\n--timeout, --check-timeout or --growth-time is given; --allow-fallbacks leaves the fallback check out of the file's checks or --checks. A file's own '# structurizer:' of a repo:\nspec is built and served with its '# build:' and '# serve:' where it records them (--build and --serve replace them).\nIn a file's '# structurizer:', '# build:' and '# serve:', {repo} is the top of the git work tree that\nholds the file and {dir} the file's directory.")
 		fmt.Fprintln(fs.Output(), "Exit status: 1 a case failed, whatever the other cases gave (their errors are in the summary and the JUnit\nfile); else 2 a usage error, a harness error (a file that does not read, a structurizer that does not start: once the first 2 cases\nreplayed on one answered nothing, not even the protocol's hello, its cases left are not judged, each an ERROR), files\na --duration that ran out left (named in the summary, each an error case \"not run\" of the JUnit file) or a case that\npassed with a check that could not judge its module (\"not judged\" on its line); else 0. 130, 143, 129 stopped by\nSIGINT, SIGTERM, SIGHUP after the case in flight (the summary and the JUnit file hold the cases judged, the JUnit\nfile an error case \"interrupted\" too; a second signal ends at once).\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -104,6 +107,12 @@ func runRegress(args []string, stdin io.Reader, stdout, stderr io.Writer, builds
 	if err := rf.judge.validate(); err != nil {
 		fmt.Fprintln(stderr, flagError(fs.Name(), err))
 		return exitUsage
+	}
+	if rf.structurizer != "" {
+		if err := rf.project.needRepo(rf.structurizer); err != nil {
+			fmt.Fprintln(stderr, flagError(fs.Name(), err))
+			return exitUsage
+		}
 	}
 	fs.Visit(func(f *flag.Flag) {
 		rf.envGiven = rf.envGiven || f.Name == "target-env"
@@ -156,6 +165,9 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 	if len(rs)+len(bad) == 0 {
 		return replayNothing(dir, rf, stderr)
 	}
+	if err := projectFlagsApply(rf, rs); err != nil {
+		return exitUsage, err
+	}
 	// From here a stop signal is regress's own: the case in flight
 	// finishes and the cases judged so far are reported.
 	in := onStopSignals("regress", regressStop, stderr, rf.proc.stop)
@@ -177,6 +189,26 @@ func regress(dir string, rf regressFlags, stdout, stderr io.Writer) (int, error)
 		}
 	}
 	return in.or(r.code), r.rp.err
+}
+
+// projectFlagsApply refuses --build or --serve that no file would be
+// replayed with: --structurizer is checked when the flags are read; without
+// it, they build and serve the repo: specs the files record, and a
+// directory of which none records one is a usage error.
+func projectFlagsApply(rf regressFlags, rs []*corpus.Regression) error {
+	if rf.structurizer != "" || !rf.project.given() {
+		return nil
+	}
+	var specs []string
+	for _, r := range rs {
+		if sp := cmp.Or(r.Header.Structurizer, fuzz.SpecSelf); !slices.Contains(specs, sp) {
+			specs = append(specs, sp)
+		}
+	}
+	if err := rf.project.needRepo(specs...); err != nil {
+		return fmt.Errorf("%w (the structurizers the files record in '# structurizer:'; --structurizer repo:DIR@REV names one)", err)
+	}
+	return nil
 }
 
 // checkJUnitFile checks that --junit FILE ("" none) can be written: its
@@ -551,12 +583,41 @@ func (rp *replayer) pinnedNote(c corpus.ReplayCase) string {
 	return fmt.Sprintf(" (judged on the commit the file records, %s: --structurizer SPEC judges your build)", sp)
 }
 
-// side is the (started) side of a spec.
-func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
-	if s, ok := rp.sides[spec]; ok {
-		return s, rp.specs[spec], nil
+// projectOf is how a file's repo spec is built and served: --build and
+// --serve where given, else, on the file's own structurizer, the
+// '# build:' and '# serve:' its header records (placeholders replaced);
+// DIR/.cfgfuzz.json gives the rest. The error is a placeholder that
+// cannot be replaced.
+func (rp *replayer) projectOf(r *corpus.Regression) (fuzz.Project, error) {
+	var p fuzz.Project
+	if rp.rf.structurizer == "" {
+		var err error
+		if p, err = recordedProject(r); err != nil {
+			return p, fmt.Errorf("%w (--build and --serve replace them)", err)
+		}
 	}
-	s, sp, err := openSide(rp.rf.proc.builds(rp.ctx, rp.log), spec, rp.rf.proc.options())
+	if rp.rf.project.build != "" {
+		p.Build = rp.rf.project.build
+	}
+	if rp.rf.project.serve != "" {
+		p.Serve = rp.rf.project.serve
+	}
+	return p, nil
+}
+
+// sideKey names the side of spec built and served with project's
+// commands: a spec alone when the project is the repository's file's.
+func sideKey(spec string, project fuzz.Project) string {
+	return spec + project.Flags()
+}
+
+// side is the (started) side of a spec built and served with project.
+func (rp *replayer) side(spec string, project fuzz.Project) (fuzz.Side, fuzz.Spec, error) {
+	key := sideKey(spec, project)
+	if s, ok := rp.sides[key]; ok {
+		return s, rp.specs[key], nil
+	}
+	s, sp, err := openSide(rp.rf.proc.builds(rp.ctx, rp.log), spec, project, rp.rf.proc.options())
 	if err != nil {
 		if rp.rf.structurizer == "" && spec != fuzz.SpecSelf {
 			// The file's own, the build it was found on: a CI job's
@@ -568,7 +629,7 @@ func (rp *replayer) side(spec string) (fuzz.Side, fuzz.Spec, error) {
 		}
 		return nil, sp, err
 	}
-	rp.sides[spec], rp.specs[spec] = s, sp
+	rp.sides[key], rp.specs[key] = s, sp
 	return s, sp, nil
 }
 
@@ -580,22 +641,27 @@ func (rp *replayer) runner(r *corpus.Regression, strategy string, faults []strin
 	if rp.gaveUp[spec] {
 		return nil, &unstartedSpec{spec: spec}
 	}
+	project, err := rp.projectOf(r)
+	if err != nil {
+		return nil, err
+	}
+	sk := sideKey(spec, project)
 	registers := rp.registersOf(r)
 	env, compat := rp.judgingOf(r)
 	walks := rp.walksOf(r)
 	checks, timeout, checkLimit, growthTime := rp.checksOf(r), rp.timeoutOf(r), rp.checkLimitOf(r), rp.growthTimeOf(r)
-	key := strings.Join([]string{spec, strategy, strings.Join(faults, ","), strconv.Itoa(registers), env, compat, walks.String(),
+	key := strings.Join([]string{sk, strategy, strings.Join(faults, ","), strconv.Itoa(registers), env, compat, walks.String(),
 		checks, timeout.String(), checkLimit.String(), growthTime.String()}, "\x00")
 	if run, ok := rp.runners[key]; ok {
 		return run, nil
 	}
-	side, _, err := rp.side(spec)
+	side, _, err := rp.side(spec, project)
 	if err != nil {
 		return nil, err
 	}
 	ro := corpus.RunnerOptions{Oracle: corpus.CampaignOracle(corpus.Judging{Walks: walks.Random, Seed: walks.Seed, Registers: registers, TargetEnv: env, RulesCompat: compat, GrowthTime: growthTime}),
 		Structurize: fuzz.SideStructurizer(side, proto.Options{Strategy: strategy, Inject: faults, Registers: registers}, timeout),
-		CheckLimit:  checkLimit, OnAbandon: func() { rp.abandon(spec) }}
+		CheckLimit:  checkLimit, OnAbandon: func() { rp.abandon(sk) }}
 	ro.Checks = rp.resolveChecks(checks, ro.Oracle)
 	run, err := corpus.NewRunner(ro)
 	if err != nil {
@@ -622,16 +688,16 @@ func (rp *replayer) noteChecks(checks []string) {
 	}
 }
 
-// abandon drops the side of spec and its runners after a judgement ran
-// past --check-timeout (the judgement still holds the side): the next
-// case on spec starts a new one.
-func (rp *replayer) abandon(spec string) {
-	if s, ok := rp.sides[spec]; ok {
+// abandon drops the side of key (sideKey) and its runners after a
+// judgement ran past --check-timeout (the judgement still holds the
+// side): the next case on it starts a new one.
+func (rp *replayer) abandon(sk string) {
+	if s, ok := rp.sides[sk]; ok {
 		rp.abandoned = append(rp.abandoned, s)
-		delete(rp.sides, spec)
+		delete(rp.sides, sk)
 	}
 	for key := range rp.runners {
-		if strings.HasPrefix(key, spec+"\x00") {
+		if strings.HasPrefix(key, sk+"\x00") {
 			delete(rp.runners, key)
 		}
 	}
@@ -757,7 +823,8 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 		return "cfgfuzz regress " + fuzz.ShellQuote(path)
 	}
 	spec, _ := rp.specOf(c.Regression)
-	sp, ok := rp.specs[spec]
+	project, _ := rp.projectOf(c.Regression)
+	sp, ok := rp.specs[sideKey(spec, project)]
 	if !ok {
 		sp, _ = fuzz.ParseSpec(spec)
 	}
@@ -769,6 +836,10 @@ func (rp *replayer) replay(c corpus.ReplayCase) string {
 	walks := rp.walksOf(c.Regression)
 	s := fuzz.Settings{Current: sp.String(), Strategy: c.Regression.Header.Strategy, Walks: walks.Random, Seed: walks.Seed,
 		Checks: splitList(checks), Timeout: fuzz.Duration(rp.timeoutOf(c.Regression)), Registers: rp.registersOf(c.Regression)}
+	if project.Build != "" || project.Serve != "" {
+		shown := project.MapPaths(shownPath)
+		s.Project = &shown
+	}
 	j := rp.rf.judge
 	j.targetEnv, j.rulesCompat = rp.judgingOf(c.Regression)
 	j.checkTimeout, j.growthTime = rp.checkLimitOf(c.Regression), rp.growthTimeOf(c.Regression)

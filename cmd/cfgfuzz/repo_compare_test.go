@@ -80,35 +80,30 @@ func TestCompareRepoNeedsAServeCommand(t *testing.T) {
 	}
 }
 
-// TestReplayOfCommandLineProjectNamed: compare given --build and --serve
-// that the repository's .cfgfuzz.json lacks warns that its replay commands
-// (check, minimize, regress, which read only the file) cannot build the
-// revision so, and such a replay's error names the file, not a --serve
-// flag that check lacks.
-func TestReplayOfCommandLineProjectNamed(t *testing.T) {
+// TestRepoSpecProjectOfFileAndFlags: check of a repo spec without
+// .cfgfuzz.json and without --serve is an error naming both ways of giving
+// the command; with the file, --build and --serve each replace the file's
+// own, as compare's do.
+func TestRepoSpecProjectOfFileAndFlags(t *testing.T) {
 	ownBuildCache(t)
 	repo, good := toyRepo(t, "")
-	code, _, stderr := cliIn(t, t.TempDir(), "compare", "--repo", repo, "--baseline", good, "--current", good, "--kinds", "exhaustive", "--graphs", "4",
-		"--build", "true", "--serve", "python3 {worktree}/toy.py", "--progress", "none", "--out", filepath.Join(t.TempDir(), "o"))
-	if code != exitOK || !strings.Contains(stderr, "warning: --build and --serve are not in "+filepath.Join(repo, ".cfgfuzz.json")) {
-		t.Errorf("compare with commands the repository's file lacks: exit %d, stderr:\n%s", code, stderr)
-	}
 	g := filepath.Join(t.TempDir(), "g.cfg")
 	writeFile(t, g, "{{}}\n")
-	code, _, stderr = cliIn(t, t.TempDir(), "check", "--structurizer", "repo:"+repo+"@"+good, g)
-	if code != exitUsage || !strings.Contains(stderr, `put "build" and "serve" in its .cfgfuzz.json`) || strings.Contains(stderr, "give --serve") {
+	spec := "repo:" + repo + "@" + good
+	code, _, stderr := cliIn(t, t.TempDir(), "check", "--structurizer", spec, g)
+	if code != exitUsage || !strings.Contains(stderr, `no serve command (put "build" and "serve" in its .cfgfuzz.json, or give --build and --serve)`) {
 		t.Errorf("check of a repo spec without a project file: exit %d, stderr:\n%s", code, stderr)
 	}
-	writeFile(t, filepath.Join(repo, ".cfgfuzz.json"), `{"build": "true", "serve": "python3 {worktree}/toy.py"}`)
-	code, _, stderr = cliIn(t, t.TempDir(), "compare", "--repo", repo, "--baseline", good, "--current", good, "--kinds", "exhaustive", "--graphs", "4",
-		"--build", "true", "--serve", "python3 {worktree}/toy.py", "--progress", "none", "--out", filepath.Join(t.TempDir(), "o"))
-	if code != exitOK || strings.Contains(stderr, "warning: --") { // the toy declining every graph is warned of: not this
-		t.Errorf("compare with the file's own commands: exit %d, stderr:\n%s", code, stderr)
+	// The file's serve command fails; --serve replaces it, the file's
+	// build command stays.
+	writeFile(t, filepath.Join(repo, ".cfgfuzz.json"), `{"build": "cp toy.py {out}/toy.py", "serve": "exit 3"}`)
+	code, stdout, stderr := cliIn(t, t.TempDir(), "check", "--structurizer", spec, "--serve", "python3 {out}/toy.py", g)
+	if code != exitFail || !strings.Contains(stdout, "FAIL structurize:refused") || !strings.Contains(stdout, "toy: refuses every graph") {
+		t.Errorf("check with --serve over the file's: exit %d, want 1 with the toy's refusal:\n%s%s", code, stdout, stderr)
 	}
-	code, _, stderr = cliIn(t, t.TempDir(), "compare", "--repo", repo, "--baseline", good, "--current", good, "--kinds", "exhaustive", "--graphs", "4",
-		"--build", "true && true", "--progress", "none", "--out", filepath.Join(t.TempDir(), "o"))
-	if code != exitOK || !strings.Contains(stderr, "warning: --build differs from "+filepath.Join(repo, ".cfgfuzz.json")+":") {
-		t.Errorf("compare with another --build alone: exit %d, want a warning naming --build only, stderr:\n%s", code, stderr)
+	code, stdout, stderr = cliIn(t, t.TempDir(), "check", "--structurizer", spec, g)
+	if code != exitUsage {
+		t.Errorf("check with the file's failing serve command: exit %d, want 2:\n%s%s", code, stdout, stderr)
 	}
 }
 

@@ -132,9 +132,9 @@ func (f *campaignFlags) repeatedFlag(name string, recorded, given *fuzz.Settings
 			was = *recorded.Project
 		}
 		if name == "build" {
-			return was.Build, f.build, true
+			return was.Build, f.project.build, true
 		}
-		return was.Serve, f.serve, true
+		return was.Serve, f.project.serve, true
 	case "isolate":
 		is = fuzz.SpecSelf
 		if f.isolate {

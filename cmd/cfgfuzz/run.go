@@ -52,7 +52,8 @@ type campaignFlags struct {
 	blocks                            string
 	checks, structurizerCmd, baseline string
 	current, gpuDevice                string
-	repo, build, serve                string
+	repo                              string
+	project                           projectFlags
 	state, night                      string
 	baselineStructurizer              string
 	baselineStrategy                  string
@@ -95,6 +96,7 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	fs.IntVar(&f.dispatchEvery, "dispatch-every", fuzz.DefaultDispatchEvery, "run the dispatch strategy instead of the default on about one graph in `N`, drawn from the seed and index (cfgfuzz's own structurizer on its default strategy only); 0 never")
 	fs.StringVar(&f.structurizerCmd, "structurizer", "", "the current side as a structurizer `SPEC`: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md; a bare command is cmd:) or repo:DIR@REV")
 	f.proc.define(fs)
+	f.project.define(fs)
 	fs.BoolVar(&f.isolate, "isolate", false, "run this tree's structurizer as child processes (a hang is killed, not leaked)")
 	fs.StringVar(&f.progress, "progress", "auto", progressUsage)
 	fs.StringVar(&f.saveRegs, "save-regressions", "", saveRegressionsUsage)
@@ -123,8 +125,6 @@ func (f *campaignFlags) define(fs *flag.FlagSet, compare bool) {
 	if compare {
 		fs.StringVar(&f.current, "current", "", "the current side: git revision `REV` (built as the baseline is), self (the structurizer inside this binary), or a structurizer spec; default: the working tree (HEAD+dirty, uncommitted changes included) inside a git repository of cfgfuzz or with --repo, else self")
 		fs.StringVar(&f.repo, "repo", "", "compare revisions of the git repository `DIR` instead of cfgfuzz's own: each checked out in a worktree, built with --build and served with --serve (or DIR/"+fuzz.ConfigFile+")")
-		fs.StringVar(&f.build, "build", "", "with --repo: the shell `CMD` that builds a revision in its checkout, once per commit ({worktree}, {rev}, {out} substituted)")
-		fs.StringVar(&f.serve, "serve", "", "with --repo: the shell `CMD` that serves protocol v1 from a built revision (same substitutions), run in {out} (in the checkout when it names {worktree}): name the program {out}/NAME or {worktree}/PATH")
 		fs.StringVar(&f.baselineStructurizer, "baseline-structurizer", "", "the baseline side as a structurizer `SPEC` (self, isolated, rev:REV, cmd:CMD, repo:DIR@REV: README.md's \"Structurizer specs\") instead of --baseline REV")
 		fs.StringVar(&f.baselineStrategy, "baseline-strategy", "", "the strategy asked of the baseline side when not --strategy (cfgfuzz's own: "+strings.Join(structurizer.Strategies(), ", ")+"): two strategies compared on the same graphs, e.g. --baseline-structurizer self --current self --baseline-strategy dispatch")
 	}
@@ -973,21 +973,29 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 	if err := gpuDeviceFlag(f.command(), f.gpuDevice, f.gpuEvery > 0 || slices.Contains(s.Checks, gpu.CheckName), stderr); err != nil {
 		return c, err
 	}
-	if (f.build != "" || f.serve != "") && f.repo == "" {
-		return c, fmt.Errorf("--build and --serve need --repo")
-	}
 	if f.repo != "" {
 		if f.repo, err = repoFlag(f.repo); err != nil {
 			return c, err
 		}
-		s.Project = &fuzz.Project{Build: f.build, Serve: f.serve}
-		warnReplayProject(f.repo, *s.Project, stderr)
+		s.Project = &fuzz.Project{Build: f.project.build, Serve: f.project.serve}
 	}
 	if s.Baseline, err = f.baselineSpec(stderr); err != nil {
 		return c, err
 	}
 	if s.Current, err = f.currentSpec(stderr); err != nil {
 		return c, err
+	}
+	if f.repo == "" {
+		// Without --repo, the flags build and serve the sides that are
+		// repo: specs, and are refused where neither is.
+		specs := []string{s.Current}
+		if s.Baseline != "" {
+			specs = append(specs, s.Baseline)
+		}
+		if err := f.project.needRepo(specs...); err != nil {
+			return c, err
+		}
+		s.Project = f.project.recorded()
 	}
 	if f.maxGrowth != nil && s.Baseline == "" {
 		return c, fmt.Errorf("--max-growth needs a baseline (--baseline or --baseline-structurizer): it limits the current side's growth over the baseline's")

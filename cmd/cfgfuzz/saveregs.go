@@ -195,10 +195,11 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 	s := &rep.Settings
 	spec, _ := fuzz.ParseSpec(s.Current)
 	j := campaignJudged(s).For(f.Signature)
+	build, serve := headerProject(spec, s.Project)
 	return corpus.Header{Signature: f.Signature, Fault: strings.Join(s.Inject, ","), Strategy: cmp.Or(f.Strategy, s.Strategy),
 		Registers: s.Registers, TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, Walks: j.Walks,
 		Checks: j.Checks, Timeout: j.Timeout, CheckTimeout: j.CheckTimeout, GrowthTime: j.GrowthTime,
-		Structurizer: specField(spec), Expect: corpus.ExpectPass,
+		Structurizer: specField(spec), Build: build, Serve: serve, Expect: corpus.ExpectPass,
 		Origin: regressionOrigin(rep, f, command), Date: regressionDate(rep)}
 }
 

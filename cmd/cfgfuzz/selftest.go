@@ -27,6 +27,8 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer, build
 	timeout := fs.Duration("timeout", 5*time.Second, "longest wait for one answer (the first after each start of the server has --start-timeout more)")
 	var proc processFlags
 	proc.define(fs)
+	var project projectFlags
+	project.define(fs)
 	// What the two limits mean to the suite: a case fails, no harness error
 	// and no finding.
 	fs.Lookup("start-timeout").Usage = "start-up allowance of the server: the first answer after each start may take this much longer than --timeout (after a restart: twice the longest start seen and 1s, this at most); past both the case fails"
@@ -48,8 +50,12 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer, build
 		fmt.Fprintf(stderr, "cfgfuzz selftest: unexpected arguments %q (the server is --structurizer SPEC)\n", fs.Args())
 		return exitUsage
 	}
+	if err := project.needRepo(*cmd); err != nil {
+		fmt.Fprintln(stderr, flagError(fs.Name(), err))
+		return exitUsage
+	}
 	proc.stop = builds
-	argv, dir, err := selfTestServer(*cmd, proc.builds(nil, stderr))
+	argv, dir, err := selfTestServer(*cmd, proc.builds(nil, stderr), project.project())
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz selftest:", err)
 		return exitUsage
@@ -70,9 +76,10 @@ func runSelfTest(args []string, stdin io.Reader, stdout, stderr io.Writer, build
 }
 
 // selfTestServer resolves spec (building a revision when it names one, as
-// bo says) to the server's command line and directory. self is served as
-// isolated: the suite talks to a process.
-func selfTestServer(spec string, bo fuzz.BuildOptions) (argv []string, dir string, err error) {
+// bo says, a repo spec's with project's commands where set) to the
+// server's command line and directory. self is served as isolated: the
+// suite talks to a process.
+func selfTestServer(spec string, bo fuzz.BuildOptions, project fuzz.Project) (argv []string, dir string, err error) {
 	sp, err := fuzz.ParseSpec(spec)
 	if err != nil {
 		return nil, "", err
@@ -80,7 +87,7 @@ func selfTestServer(spec string, bo fuzz.BuildOptions) (argv []string, dir strin
 	if sp.Kind == fuzz.SpecSelf {
 		sp.Kind = fuzz.SpecIsolated
 	}
-	f, _, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: bo, LeaveEnded: true})
+	f, _, err := fuzz.Resolve(sp, fuzz.ResolveOptions{Build: bo, Project: project, LeaveEnded: true})
 	if err != nil {
 		return nil, "", err
 	}

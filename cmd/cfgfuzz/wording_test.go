@@ -33,9 +33,6 @@ func TestUnknownFlagSuggestsTheNearest(t *testing.T) {
 		{[]string{"check", "--timout", "1s"}, "--timout: did you mean --timeout?"},
 		{[]string{"run", "--struct", "x"}, "--struct: did you mean --structurizer?"}, // the one flag it begins
 		{[]string{"check", "--nope"}, "flag provided but not defined: --nope (cfgfuzz check -h lists the flags)"},
-		// the project flags of compare and bisect, given to a command that reads them from the file
-		{[]string{"check", "--build", "make"}, "--build: this command takes a repo:DIR@REV spec built and served by the \"build\" and \"serve\" of DIR/.cfgfuzz.json"},
-		{[]string{"regress", "--serve", "x"}, "--serve: this command takes a repo:DIR@REV spec"},
 	} {
 		code, _, stderr := runCmd(c.args, "")
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
