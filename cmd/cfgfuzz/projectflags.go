@@ -3,7 +3,7 @@
 // meaning on every command that takes a structurizer spec (check,
 // minimize, regress, run, compare, selftest, bench) and on bisect. Each
 // one given replaces its half of DIR/.cfgfuzz.json (fuzz.ProjectFor), as
-// compare has always taken them; given where no structurizer of the
+// compare takes them; given where no structurizer of the
 // command is a repo: spec, it is a usage error naming the flag. A
 // campaign records them (Settings.Project), and every replay command and
 // regression header naming a repo: spec carries them, so that the replay
