@@ -4,7 +4,10 @@
 // answers the hello with an error (a v1 server: another version is an
 // error) or fails it (dies, answers garbage or an object that writes a key
 // twice) is served v1 from then on, its restarts included, and declares
-// nothing. A new server still silent when its start-up allowance has
+// nothing; but a server that has answered a hello in version 2 and answers
+// the hello of other options with an error keeps version 2 (refused):
+// those options are its to refuse, and their requests' answers show how,
+// while the promises of the options it answered stay declared. A new server still silent when its start-up allowance has
 // passed is sent a v1 request on top of the hello (v1Probe), within the
 // same wait: one that answers it, a v1 server that skips the hello
 // unanswered, is served v1 with no hello. A new server that answers
@@ -33,7 +36,19 @@ import (
 type handshakeState struct {
 	v1      bool                          // the server does not speak v2
 	asked   map[string]*proto.HelloAnswer // v2 answers by options (kept across restarts)
+	refused map[string]bool               // options whose hello a v2 server answered with an error: they declare nothing
 	noProbe bool                          // a hello ended a server or put it out of step: restarts are not probed
+}
+
+// refuse keeps a v2 server in version 2 when it answers the hello of the
+// options of key with an error, having answered another in version 2: the
+// options declare nothing, and are not asked again.
+func (h *handshakeState) refuse(key string) {
+	if h.refused == nil {
+		h.refused = map[string]bool{}
+	}
+	h.refused[key] = true
+	h.v1 = false
 }
 
 func optionsKey(opt proto.Options) string {
@@ -75,7 +90,7 @@ func (p *Process) Declared(opt proto.Options) *proto.HelloAnswer {
 // the hello ended it; the error is a restart's.
 func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 	key := optionsKey(opt)
-	if p.hello.v1 || p.hello.asked[key] != nil {
+	if p.hello.v1 || p.hello.asked[key] != nil || p.hello.refused[key] {
 		return nil
 	}
 	req := proto.Request{V: proto.Version2, Options: opt, Hello: &proto.Hello{Options: opt}}
@@ -115,6 +130,9 @@ func (p *Process) handshake(opt proto.Options, limit time.Duration) error {
 			resp.Hello.Name = clipText(resp.Hello.Name, maxLabel, "name")
 			p.hello.asked[key] = resp.Hello
 			p.hello.v1 = false
+		}
+		if inStep && resp.Outcome == proto.Error && len(p.hello.asked) > 0 {
+			p.hello.refuse(key)
 		}
 		if inStep && (resp.Outcome == proto.Error || !p.hello.v1) {
 			return p.settleProbe(probed, opt, limit)

@@ -761,3 +761,40 @@ func TestProcessReapsDeadOrphans(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestHandshakeKeepsV2WhenOptionsAreRefused: a v2 server that answers the
+// hello of some options with an error (faults it does not plant) keeps
+// version 2 and the promises it declared for the options it answered; the
+// refused options declare nothing and are not asked again.
+func TestHandshakeKeepsV2WhenOptionsAreRefused(t *testing.T) {
+	server := `while read -r line; do
+  id=$(printf '%s' "$line" | sed 's/.*"id":\([0-9]*\).*/\1/')
+  case "$line" in
+  *'"hello"'*'"inject"'*) echo "{\"id\":$id,\"outcome\":\"error\",\"reason\":\"request: no faults here\"}" ;;
+  *'"hello"'*) echo "{\"id\":$id,\"outcome\":\"ok\",\"hello\":{\"v\":2,\"name\":\"toy\",\"promises\":{\"deterministic\":false}}}" ;;
+  *'"inject"'*) echo "{\"id\":$id,\"outcome\":\"error\",\"reason\":\"request: no faults here\"}" ;;
+  *) echo "{\"id\":$id,\"outcome\":\"ok\",\"func\":{\"blocks\":[{\"kind\":\"original\",\"orig\":0,\"merge\":{\"kind\":\"none\"},\"term\":{\"kind\":\"return\"}}]}}" ;;
+  esac
+done`
+	p := &Process{Argv: []string{"sh", "-c", server}}
+	defer p.Close()
+	g, err := cfg.ParseCompact("{{}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, faulty := proto.Options{}, proto.Options{Inject: []string{"swap-arms"}}
+	if a := p.Structurize(g, plain, 10*time.Second); a.Outcome != proto.OK || a.Declared == nil || a.Declared.Deterministic {
+		t.Fatalf("first answer %s %q, declared %+v: want ok, not deterministic declared", a.Outcome, a.Reason, a.Declared)
+	}
+	for range 2 {
+		if a := p.Structurize(g, faulty, 10*time.Second); a.Outcome != proto.Error || !strings.HasPrefix(a.Reason, "request: ") || a.Declared != nil {
+			t.Errorf("answer with faults %s %q, declared %+v: want the server's request error, nothing declared", a.Outcome, a.Reason, a.Declared)
+		}
+	}
+	if a := p.Structurize(g, plain, 10*time.Second); a.Outcome != proto.OK || a.Declared == nil || a.Declared.Deterministic {
+		t.Errorf("answer after the refused hello %s %q, declared %+v: want the promises declared before kept", a.Outcome, a.Reason, a.Declared)
+	}
+	if p.version() != proto.Version2 || p.Starts != 1 {
+		t.Errorf("version %d, %d starts: want version 2 on the one server", p.version(), p.Starts)
+	}
+}
