@@ -64,6 +64,7 @@ func TestStoppedWhileBuildingLeavesNothing(t *testing.T) {
 	for _, c := range buildingCommands {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 			t.Run(c.name+"/"+sig.String(), func(t *testing.T) {
+				skipIfStartedIgnoring(t, sig)
 				t.Parallel()
 				stoppedWhileBuilding(t, bin, sig, c.args)
 			})

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -45,6 +46,10 @@ func TestRunStopsOnSignal(t *testing.T) {
 		{syscall.SIGTERM, "SIGTERM", []string{"--minimize=true", "--minimize-budget", "7m", "--minimize-steps", "9"}},
 		{syscall.SIGHUP, "SIGHUP", []string{"--isolate"}}, // servers closed by the teardown
 	} {
+		if signal.Ignored(tc.sig) {
+			t.Logf("%s: skipped: this test process was started ignoring it, and so is the campaign", tc.name)
+			continue
+		}
 		dir := filepath.Join(t.TempDir(), "c")
 		args := append([]string{"run", "--graphs", "1000", "--progress", "none", "--minimize=false", "--out", dir}, tc.extra...)
 		code, out := signalled(t, exec.Command(bin, args...), dir, tc.sig)
@@ -480,4 +485,30 @@ func slowServer(t *testing.T, dir, bin, delay, flags string) string {
 		t.Fatal(err)
 	}
 	return server
+}
+
+// skipIfStartedIgnoring skips a test that stops a command with sig when
+// this test process was started ignoring it (`nohup go test`): the
+// commands it starts are then started ignoring it too, and keep ignoring
+// it, as heardStopSignals and campaignStopSignals have them do.
+func skipIfStartedIgnoring(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	if signal.Ignored(sig) {
+		t.Skipf("this test process was started ignoring %v (nohup?), and so are the commands it starts", sig)
+	}
+}
+
+// TestNohupCampaignOutlivesItsTerminal: a campaign started ignoring SIGHUP
+// (`nohup cfgfuzz run ...`) is not stopped by one: it runs to its end and
+// exits 0 with a complete report, where it would otherwise stop with 129.
+func TestNohupCampaignOutlivesItsTerminal(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	cmd := exec.Command("sh", "-c", `trap '' HUP; exec "$0" run --graphs 400 --progress none --minimize=false --out "$1"`, cfgfuzzBinary(t), dir)
+	code, out := signalled(t, cmd, dir, syscall.SIGHUP)
+	if code != exitOK {
+		t.Errorf("exit %d, want %d: the campaign ignores SIGHUP\n%s", code, exitOK, out)
+	}
+	if rep := readReportJSON(t, dir); rep.Incomplete != nil || rep.Graphs+rep.Skipped != 400 {
+		t.Errorf("report: %d graphs, %d skipped, incomplete %+v: want every graph of 400 and a complete report", rep.Graphs, rep.Skipped, rep.Incomplete)
+	}
 }

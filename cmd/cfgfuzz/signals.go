@@ -18,7 +18,9 @@
 // compare's first signal cuts the structurizer requests in flight instead
 // of waiting for them (fuzz.Config.CutOnStop, compareStop).
 // The handler stays installed after the first signal, so a signal the
-// shell started cfgfuzz ignoring (a background job's SIGINT) still counts.
+// shell started cfgfuzz ignoring (a background job's SIGINT) still counts;
+// a SIGHUP it was started ignoring (nohup) stays ignored
+// (campaignStopSignals).
 
 package main
 
@@ -40,6 +42,33 @@ import (
 
 // stopSignals are the signals that stop a campaign.
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// heardStopSignals are the stop signals a command that is not a campaign
+// listens for: those it was not started ignoring, which stay ignored
+// (listening would undo the ignoring: os/signal.Notify).
+func heardStopSignals() []os.Signal {
+	var heard []os.Signal
+	for _, s := range stopSignals {
+		if !signal.Ignored(s) {
+			heard = append(heard, s)
+		}
+	}
+	return heard
+}
+
+// campaignStopSignals are the stop signals that run, compare, minimize
+// and regress listen for (onStopSignals, main.go ownStop): SIGINT
+// and SIGTERM always, so that a shell script's background job, which its
+// shell starts ignoring SIGINT, stops on one as in the foreground, and
+// SIGHUP unless the command was started ignoring it, which only a user's
+// choice does: `nohup cfgfuzz run ...` outlives its terminal.
+func campaignStopSignals() []os.Signal {
+	heard := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		heard = append(heard, syscall.SIGHUP)
+	}
+	return heard
+}
 
 // interrupt is a context cancelled by the first stop signal.
 type interrupt struct {
@@ -114,7 +143,7 @@ var campaignStage func(stage string, ctx context.Context)
 func onStopSignals(name string, words stopWords, log io.Writer, builds *fuzz.BuildStop) *interrupt {
 	in := &interrupt{ch: make(chan os.Signal, 1), got: make(chan os.Signal, 1), done: make(chan struct{}), builds: builds}
 	in.ctx, in.cancel = context.WithCancelCause(context.Background())
-	signal.Notify(in.ch, stopSignals...)
+	signal.Notify(in.ch, campaignStopSignals()...)
 	go func() {
 		select {
 		case s := <-in.ch:
@@ -280,12 +309,7 @@ func stopStatus(code int) int {
 // the command was started ignoring (SIGINT and SIGQUIT for a shell
 // script's background job) stays ignored.
 func killServersOnStop(name string, builds *fuzz.BuildStop) {
-	var heard []os.Signal
-	for _, s := range stopSignals {
-		if !signal.Ignored(s) {
-			heard = append(heard, s)
-		}
-	}
+	heard := heardStopSignals()
 	if len(heard) == 0 {
 		return
 	}
