@@ -162,6 +162,13 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
+		noted := map[string]bool{}
+		for _, f := range fs.Args() {
+			if note := unresolvedProjectNote(f, cf.structurizer, cf.project.project()); note != "" && !noted[f] {
+				noted[f] = true
+				fmt.Fprintln(stderr, "cfgfuzz check: note:", note)
+			}
+		}
 		return exitUsage
 	}
 	var sides []fuzz.Side // the first and those renewed

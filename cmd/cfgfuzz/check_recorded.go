@@ -41,7 +41,7 @@ type checkJudging struct {
 // used is the judging of check's flags, timeout its --timeout.
 func (cf checkFlags) used(timeout time.Duration) usedJudging {
 	return usedJudging{registers: cf.registers, strategy: cf.strategy, walks: corpus.Walks{Random: cf.walks, Seed: cf.seed},
-		checks: cf.checks, timeout: timeout, judge: cf.judge, inject: cf.inject, plants: true}
+		checks: cf.checks, timeout: timeout, judge: cf.judge, inject: cf.inject, plants: true, project: cf.project.project()}
 }
 
 // newCheckJudging makes the structurizer's options and the oracle of u,

@@ -172,6 +172,9 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	}
 	judge, err := newBoundedJudge(mf.judge.checkTimeout, mf.signature, open, (*corpus.Runner).PredicateFor)
 	if err != nil {
+		if note := unresolvedProjectNote(path, mf.structurizer, mf.project.project()); note != "" && opener == nil {
+			err = fmt.Errorf("%w; note: %s", err, note)
+		}
 		return in.or(exitUsage), err
 	}
 	defer func() { judge.close() }()
@@ -275,7 +278,7 @@ func (mf minimizeFlags) recordedNote(path string, spec fuzz.Spec) string {
 // used is the judging of the flags on the structurizer spec.
 func (mf minimizeFlags) used(spec fuzz.Spec) usedJudging {
 	return usedJudging{spec: spec, registers: mf.registers, strategy: mf.strategy, walks: corpus.Walks{Random: mf.walks, Seed: mf.seed},
-		checks: mf.checks, timeout: mf.callTimeout, judge: mf.judge, inject: mf.inject, plants: true}
+		checks: mf.checks, timeout: mf.callTimeout, judge: mf.judge, inject: mf.inject, plants: true, project: mf.project.project()}
 }
 
 // judged is how minimize judges, as the header of its result, its

@@ -35,6 +35,9 @@ type usedJudging struct {
 	// it (faults planted in a file that records none are a choice).
 	inject string
 	plants bool
+	// project is the --build and --serve given ("" each: not given) of a
+	// repo: spec.
+	project fuzz.Project
 }
 
 // recordedMismatch words the flags that judge the file at path as its
@@ -43,9 +46,10 @@ type usedJudging struct {
 // among them), limits and planted faults where the header records them,
 // and the structurizer where the file names one
 // and u's is cfgfuzz's own (the default: --structurizer left out; another
-// structurizer given is a choice, as regress makes it for a fixed build):
-// "" when they agree, or when path is standard input or not a file with a
-// header.
+// structurizer given is a choice, as regress makes it for a fixed build),
+// and the build and serve commands the header records where u's is the
+// same repo: spec built or served otherwise (unrecordedProject): "" when
+// they agree, or when path is standard input or not a file with a header.
 func recordedMismatch(path string, u usedJudging) string {
 	if path == "" || path == "-" {
 		return ""
@@ -57,6 +61,8 @@ func recordedMismatch(path string, u usedJudging) string {
 	var flags []string
 	if r.Header.Structurizer != "" && specField(u.spec) == "" {
 		flags = append(flags, recordedFlag(r))
+	} else if p := unrecordedProject(r, u); p != "" {
+		flags = append(flags, p)
 	}
 	flags = append(flags, u.mismatched(r.Header)...)
 	if len(flags) == 0 {
@@ -251,6 +257,71 @@ func recordedFlag(r *corpus.Regression) string {
 		return "--structurizer " + fuzz.ShellQuote(spec) + asRecorded
 	}
 	return "--structurizer " + fuzz.ShellQuote(spec) + p.MapPaths(shownPath).Flags()
+}
+
+// unrecordedProject is the --build and --serve flags of the commands r's
+// header records for its repo: structurizer where u judges on that same
+// structurizer (its directory, revision and working tree) with other
+// commands: the flags given, else the repository's .cfgfuzz.json
+// (fuzz.ProjectFor). A header's commands are never taken, as its
+// structurizer is not. "" where they agree, or where u's structurizer is
+// another.
+func unrecordedProject(r *corpus.Regression, u usedJudging) string {
+	if u.spec.Kind != fuzz.SpecRepo || (r.Header.Build == "" && r.Header.Serve == "") {
+		return ""
+	}
+	spec, err := recordedSpec(r)
+	if err != nil {
+		return ""
+	}
+	sp, err := fuzz.ParseSpec(spec)
+	if err != nil || sp.Kind != fuzz.SpecRepo || sp.Rev != u.spec.Rev || sp.WorkTree != u.spec.WorkTree || !sameDir(sp.Repo, u.spec.Repo) {
+		return ""
+	}
+	want, err := recordedProject(r)
+	if err != nil {
+		return ""
+	}
+	used, err := fuzz.ProjectFor(u.spec.Repo, u.project)
+	if err != nil {
+		used = u.project
+	}
+	var differ fuzz.Project
+	if want.Build != "" && want.Build != used.Build {
+		differ.Build = want.Build
+	}
+	if want.Serve != "" && want.Serve != used.Serve {
+		differ.Serve = want.Serve
+	}
+	return strings.TrimSpace(differ.MapPaths(shownPath).Flags())
+}
+
+// unresolvedProjectNote is, for the file at path whose structurizer
+// given (spec, as the flag names it) did not resolve, a note naming the
+// --build and --serve its header records for that structurizer that
+// project (the flags given) does not give, where they are the commands it
+// lacks; "" otherwise.
+func unresolvedProjectNote(path, spec string, project fuzz.Project) string {
+	if path == "" || path == "-" {
+		return ""
+	}
+	r, err := corpus.ReadRegression(path)
+	if err != nil {
+		return ""
+	}
+	recorded, err := fuzz.RecordedSpec(spec)
+	if err != nil {
+		return ""
+	}
+	sp, err := fuzz.ParseSpec(recorded)
+	if err != nil {
+		return ""
+	}
+	flags := unrecordedProject(r, usedJudging{spec: sp, project: project})
+	if flags == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s records how its structurizer was built and served, which is never taken from it: judge it with %s as it was judged", path, flags)
 }
 
 // sameFaults says whether the comma-separated fault lists a and b name the
