@@ -8,7 +8,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,13 +20,7 @@ import (
 func judgingFiles(t *testing.T) (slow, plain, narrow, faulty string) {
 	t.Helper()
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := writerIn(t, dir)
 	slow = write("slow.cfg", "# signature: exec:trace-mismatch\n# fault: swap-arms\n# check-timeout: 1ns\n"+armsGraph+"\n")
 	plain = write("plain.cfg", armsGraph+"\n")
 	narrow = write("narrow.cfg", "# signature: exec:trace-mismatch\n# strategy: dispatch\n# registers: 5\n# checks: pdom,exec\n"+armsGraph+"\n")

@@ -62,13 +62,7 @@ func TestCheckTakesAStoredFindingsJudging(t *testing.T) {
 // header names, its strategy, and none of it for a file without a header.
 func TestCheckJudgesEachFileAsItsHeader(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := writerIn(t, dir)
 	fault := write("fault.cfg", "# signature: exec:trace-mismatch\n# fault: swap-arms\n"+armsGraph+"\n")
 	plain := write("plain.cfg", armsGraph+"\n")
 	narrow := write("narrow.cfg", "# signature: exec:trace-mismatch\n# strategy: dispatch\n# checks: pdom,exec\n"+armsGraph+"\n")
@@ -123,13 +117,7 @@ func TestCheckHeaderValueRefused(t *testing.T) {
 // several graphs are still judged under the flags.
 func TestCheckHeaderThatDoesNotRead(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := writerIn(t, dir)
 	for _, c := range []struct{ name, text, says string }{
 		{"bad-value.cfg", "# signature: exec:trace-mismatch\n# fault: swap-arms\n# registers: 5x\n" + armsGraph + "\n", "bad-value.cfg:3: '# registers: 5x'"},
 		{"no-signature.cfg", "# fault: swap-arms\n" + armsGraph + "\n", "no '# signature:' header"},

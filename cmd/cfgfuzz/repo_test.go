@@ -189,6 +189,15 @@ func writeFile(t *testing.T, p, s string) {
 	}
 }
 
+// writerIn is a function writing a file of dir by name, returning its path.
+func writerIn(t *testing.T, dir string) func(name, text string) string {
+	return func(name, text string) string {
+		p := filepath.Join(dir, name)
+		writeFile(t, p, text)
+		return p
+	}
+}
+
 // toyConfig builds the toy by compiling it into {out} and serves it from
 // there.
 const toyConfig = `{"build": "python3 -m py_compile toy.py && cp toy.py {out}/toy.py", "serve": "python3 {out}/toy.py"}`
