@@ -68,9 +68,6 @@ func (e *MalformedError) Error() string { return "malformed module: " + e.Msg }
 // Opcodes emit/spirv does not name whose first operand is a decoration
 // target or an entry point, never a result type.
 const (
-	opDecorationGroup      spirv.Op = 73
-	opGroupDecorate        spirv.Op = 74
-	opGroupMemberDecorate  spirv.Op = 75
 	opExecutionModeID      spirv.Op = 331
 	opDecorateID           spirv.Op = 332
 	opDecorateString       spirv.Op = 5632
@@ -97,7 +94,7 @@ func typedResult(in *spirv.Instruction) bool {
 		return ok
 	}
 	switch in.Op {
-	case opDecorationGroup, opGroupDecorate, opGroupMemberDecorate, opExecutionModeID,
+	case spirv.OpDecorationGroup, spirv.OpGroupDecorate, spirv.OpGroupMemberDecorate, opExecutionModeID,
 		opDecorateID, opDecorateString, opMemberDecorateString:
 		return false
 	}

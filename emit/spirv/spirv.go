@@ -71,6 +71,9 @@ const (
 	OpInBoundsAccessChain   Op = 66
 	OpDecorate              Op = 71
 	OpMemberDecorate        Op = 72
+	OpDecorationGroup       Op = 73
+	OpGroupDecorate         Op = 74
+	OpGroupMemberDecorate   Op = 75
 	OpCompositeExtract      Op = 81
 	OpCopyObject            Op = 83
 	OpBitcast               Op = 124
@@ -144,6 +147,9 @@ const (
 	DecorationBinding            = 33
 	DecorationDescriptorSet      = 34
 	DecorationOffset             = 35
+	DecorationRelaxedPrecision   = 0
+	DecorationNoSignedWrap       = 4469
+	DecorationNoUnsignedWrap     = 4470
 	BuiltInGlobalInvocationID    = 28
 	BuiltInLocalInvocationIndex  = 29
 	FunctionControlNone          = 0

@@ -24,21 +24,6 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
-// Decorations that let a driver give an integer result other than the
-// 32-bit word the interpreter computes.
-const (
-	decorationRelaxedPrecision = 0
-	decorationNoSignedWrap     = 4469
-	decorationNoUnsignedWrap   = 4470
-)
-
-// Decoration groups, which the spirv package does not name.
-const (
-	opDecorationGroup     spirv.Op = 73
-	opGroupDecorate       spirv.Op = 74
-	opGroupMemberDecorate spirv.Op = 75
-)
-
 // undefinedArithmetic says why the interpreter's sinks of m are not the
 // ones a correct driver must give ("" when they are): a result whose bits
 // a driver may choose (undefinedResults) that the module's stores or
@@ -74,7 +59,7 @@ func undefinedResults(m *spirv.Module) (suspects []suspect, why string) {
 	const relaxed = "decorated RelaxedPrecision, NoSignedWrap or NoUnsignedWrap, which lets a driver give other bits than 32-bit arithmetic"
 	groups := map[uint32]bool{} // decoration groups, and whether they relax
 	for _, in := range m.Insts {
-		if in.Op == opDecorationGroup && len(in.Operands) == 1 {
+		if in.Op == spirv.OpDecorationGroup && len(in.Operands) == 1 {
 			groups[in.Operands[0]] = false
 		}
 	}
@@ -93,9 +78,9 @@ func undefinedResults(m *spirv.Module) (suspects []suspect, why string) {
 			}
 			suspects = append(suspects, suspect{ops[0], relaxed})
 		case in.Op == spirv.OpMemberDecorate && len(ops) >= 3 && relaxesArithmetic(ops[2]),
-			in.Op == opGroupMemberDecorate && len(ops) >= 1 && groups[ops[0]]:
+			in.Op == spirv.OpGroupMemberDecorate && len(ops) >= 1 && groups[ops[0]]:
 			return nil, "the module decorates a struct member RelaxedPrecision, NoSignedWrap or NoUnsignedWrap, which lets a driver give other bits than 32-bit arithmetic"
-		case in.Op == opGroupDecorate && len(ops) >= 1 && groups[ops[0]]:
+		case in.Op == spirv.OpGroupDecorate && len(ops) >= 1 && groups[ops[0]]:
 			for _, id := range ops[1:] {
 				suspects = append(suspects, suspect{id, relaxed})
 			}
@@ -106,7 +91,7 @@ func undefinedResults(m *spirv.Module) (suspects []suspect, why string) {
 
 func relaxesArithmetic(decoration uint32) bool {
 	switch decoration {
-	case decorationRelaxedPrecision, decorationNoSignedWrap, decorationNoUnsignedWrap:
+	case spirv.DecorationRelaxedPrecision, spirv.DecorationNoSignedWrap, spirv.DecorationNoUnsignedWrap:
 		return true
 	}
 	return false

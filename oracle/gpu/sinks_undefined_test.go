@@ -142,12 +142,11 @@ func TestCompareSinksUndefinedArithmetic(t *testing.T) {
 			}, l
 		}},
 		{"a product relaxed through a decoration group", "RelaxedPrecision", func(m *spirv.Module, u, _ uint32) ([]spirv.Instruction, uint32) {
-			const decorationRelaxedPrecision, opDecorationGroup, opGroupDecorate = 0, 73, 74
 			group, v := newID(m), newID(m)
 			at := annotations(m)
-			insert(m, at, spirv.Instruction{Op: opGroupDecorate, Operands: []uint32{group, v}})
-			insert(m, at, spirv.Instruction{Op: opDecorationGroup, Operands: []uint32{group}})
-			insert(m, at, spirv.Instruction{Op: spirv.OpDecorate, Operands: []uint32{group, decorationRelaxedPrecision}})
+			insert(m, at, spirv.Instruction{Op: spirv.OpGroupDecorate, Operands: []uint32{group, v}})
+			insert(m, at, spirv.Instruction{Op: spirv.OpDecorationGroup, Operands: []uint32{group}})
+			insert(m, at, spirv.Instruction{Op: spirv.OpDecorate, Operands: []uint32{group, spirv.DecorationRelaxedPrecision}})
 			big := constant(m, u, 0x12345)
 			return []spirv.Instruction{{Op: spirv.OpIMul, Operands: []uint32{u, v, big, big}}}, v
 		}},
@@ -188,9 +187,8 @@ func TestCheckSinksSpecConstant(t *testing.T) {
 
 // relaxedProduct is a new id that m decorates RelaxedPrecision.
 func relaxedProduct(m *spirv.Module, u uint32) uint32 {
-	const decorationRelaxedPrecision = 0
 	v := newID(m)
-	insert(m, annotations(m), spirv.Instruction{Op: spirv.OpDecorate, Operands: []uint32{v, decorationRelaxedPrecision}})
+	insert(m, annotations(m), spirv.Instruction{Op: spirv.OpDecorate, Operands: []uint32{v, spirv.DecorationRelaxedPrecision}})
 	return v
 }
 
