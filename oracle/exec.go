@@ -53,6 +53,10 @@ type Interpreter struct {
 	// fills, when set, is the module's filler as blockFills reads it (the
 	// oracle's shared reading), so the sink check does not read it again.
 	fills func() ([]blockFill, error)
+	// scratch, when set, is the memory the execution makes its tables in
+	// (the checking oracle's own, kept from module to module); nil takes
+	// one from scratchPool.
+	scratch *interpScratch
 }
 
 // Name is "interp".
@@ -76,6 +80,9 @@ func (it Interpreter) ExecuteModule(m *spirv.Module, batch *spirv.Batch, walks i
 
 // executeDecoded is Execute on a decoded module.
 func (it Interpreter) executeDecoded(m *spirv.Module, batch *spirv.Batch, walks int) ([]spirv.Observed, error) {
+	if it.scratch != nil {
+		return it.executeWith(m, batch, walks, it.scratch)
+	}
 	sc := scratchPool.Get().(*interpScratch)
 	defer scratchPool.Put(sc)
 	return it.executeWith(m, batch, walks, sc)
@@ -190,21 +197,22 @@ type ExecResult struct {
 // CompareWalks runs the walks through ex and compares. walks come from
 // Walks on the original graph.
 func CompareWalks(ex Executor, module []byte, walks []Walk) ExecResult {
-	return compareWalks(ex, module, nil, nil, walks)
+	return compareWalks(ex, module, nil, nil, nil, walks)
 }
 
 // compareWalks is CompareWalks; when ex is the Interpreter and decoded is
 // not nil, the interpreter runs the module decoded gives (the oracle's
-// shared decoding of module) instead of decoding it again, and reads the
-// filler's sinks from fills when that is not nil (Subject.fills).
-func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, error), fills func() ([]blockFill, error), walks []Walk) ExecResult {
+// shared decoding of module) instead of decoding it again, reads the
+// filler's sinks from fills when that is not nil (Subject.fills), and
+// makes its tables in sc when that is not nil (the oracle's own memory).
+func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, error), fills func() ([]blockFill, error), sc *interpScratch, walks []Walk) ExecResult {
 	batch := WalkBatch(walks)
 	var obs []spirv.Observed
 	var err error
 	if it, ok := ex.(Interpreter); ok && decoded != nil {
 		var m *spirv.Module
 		if m, err = decoded(); err == nil {
-			it.fills = fills
+			it.fills, it.scratch = fills, sc
 			obs, err = it.executeDecoded(m, batch, len(walks))
 		}
 	} else {

@@ -91,12 +91,12 @@ func TestExecSinkThroughTheOracle(t *testing.T) {
 	reads := 0
 	decoded := func() (*spirv.Module, error) { return bad, nil }
 	fills := func() ([]blockFill, error) { reads++; return blockFills(bad), nil }
-	r := compareWalks(Interpreter{}, bad.Bytes(), decoded, fills, Walks(g, WalkOptions{Seed: 7}))
+	r := compareWalks(Interpreter{}, bad.Bytes(), decoded, fills, nil, Walks(g, WalkOptions{Seed: 7}))
 	if r.Signature != SigSink || reads != 1 {
 		t.Fatalf("compareWalks with the filler given: signature %q after %d readings, want %q after 1", r.Signature, reads, SigSink)
 	}
 	none := func() ([]blockFill, error) { return nil, nil } // a filler with no sink: nothing to check
-	if r := compareWalks(Interpreter{}, bad.Bytes(), decoded, none, Walks(g, WalkOptions{Seed: 7})); r.Signature != "" {
+	if r := compareWalks(Interpreter{}, bad.Bytes(), decoded, none, nil, Walks(g, WalkOptions{Seed: 7})); r.Signature != "" {
 		t.Fatalf("compareWalks with a filler of no sink: signature %q, want none (the sinks come from the filler given)", r.Signature)
 	}
 }

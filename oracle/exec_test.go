@@ -6,6 +6,7 @@ package oracle
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -419,5 +420,62 @@ func TestExecCatchesUndefinedLoads(t *testing.T) {
 	}
 	if v := CompareWalks(Interpreter{generic: true}, c.Bytes(), Walks(g, WalkOptions{Seed: 7})); v.Signature != SigUndefined {
 		t.Errorf("the generic path, its first store dropped: %q %s, want %q", v.Signature, v.Detail, SigUndefined)
+	}
+}
+
+// TestExecOnTheOraclesMemory runs one oracle's exec check over graphs of
+// the campaign's kinds and sizes, the modules of some with a planted
+// fault, and holds each verdict to a fresh oracle's: the interpreter's
+// tables and trace buffer, which the oracle keeps from module to module
+// (Oracle.interp), leave nothing of one module to the next. The oracle's
+// own memory is the one used.
+func TestExecOnTheOraclesMemory(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	o, err := New(Options{Checks: []string{"exec"}, Walks: WalkOptions{Seed: seed}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for i := range 60 {
+		kind := gen.Kinds()[i%len(gen.Kinds())]
+		c := gen.Config{Kind: kind, Words: 16}
+		if i%5 == 0 {
+			c.MinBlocks, c.MaxBlocks = 40, 90
+		}
+		it, err := gen.Generate(c, seed+uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := structurizer.Options{}
+		if i%3 == 0 {
+			opt.Inject = []string{"swap-arms"}
+		}
+		res, err := structurizer.Structurize(it.Graph, opt)
+		if err != nil {
+			continue
+		}
+		mod, err := emit.Bytes(res.Func, emit.Options{Registers: 4 * (i % 2)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o.opt.Walks.Registers = 4 * (i % 2)
+		fresh, err := New(o.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := o.Check(&Subject{Graph: it.Graph, Module: mod}), fresh.Check(&Subject{Graph: it.Graph, Module: mod})
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("graph %d (%s) %s: the oracle's verdicts %+v, a fresh oracle's %+v", i, kind, cfg.FormatCompact(it.Graph), got, want)
+		}
+		if got[0].Status == Fail {
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Error("no module failed: the planted faults were not judged")
+	}
+	if cap(o.interp.trace) == 0 {
+		t.Error("the exec check ran without the oracle's own memory")
 	}
 }

@@ -14,7 +14,8 @@ import (
 )
 
 // interpScratch holds the tables of one loaded module and its machine
-// while it runs, and their memory between runs (scratchPool).
+// while it runs, and their memory between runs: the checking oracle's own
+// (Oracle.interp), else one of scratchPool.
 type interpScratch struct {
 	prog    Program
 	fns     []*function // functions, the first nfns those of prog

@@ -334,9 +334,11 @@ type Oracle struct {
 	decisive bool
 	// decoder is the memory each Check decodes its subject's module into,
 	// reused from subject to subject (Subject.decoded); walks is the
-	// memory of the execution check's walks, reused likewise.
+	// memory of the execution check's walks, and interp that of the
+	// interpreter's tables and trace buffer, reused likewise.
 	decoder *spirv.Decoder
 	walks   *walkArena
+	interp  *interpScratch
 	// vulkan validates for a driver when Options.Env is no Vulkan
 	// environment (ValidateForDriver), made on first use.
 	vulkan Validator
@@ -391,8 +393,8 @@ func (o *Oracle) setRunning(name *string) {
 // minimizer's predicate): once a check has failed, meta, which runs after
 // every other check but fallback and calls the structurizer again for
 // each property, is skipped; its verdict could not be the first failure.
-// It shares o's validator and its decoding and walk memory: use it on
-// o's goroutine.
+// It shares o's validator and its decoding, walk and interpreter memory:
+// use it on o's goroutine.
 func (o *Oracle) Decisive() *Oracle {
 	d := *o
 	d.decisive = true
@@ -409,7 +411,7 @@ func New(opt Options) (*Oracle, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("no check selected (every one removed): a graph would pass unjudged")
 	}
-	o := &Oracle{opt: opt, decoder: new(spirv.Decoder), walks: new(walkArena), running: new(atomic.Pointer[string])}
+	o := &Oracle{opt: opt, decoder: new(spirv.Decoder), walks: new(walkArena), interp: new(interpScratch), running: new(atomic.Pointer[string])}
 	for _, n := range names {
 		i := slices.IndexFunc(checkTable, func(c check) bool { return c.name == n })
 		if i < 0 {
@@ -524,7 +526,7 @@ func (o *Oracle) checkExec(s *Subject) Verdict {
 		arena = new(walkArena)
 	}
 	walks, cut := walksIn(arena, s.Graph, o.opt.Walks)
-	r := compareWalks(o.opt.Executor, s.Module, s.decoded, s.fills, walks)
+	r := compareWalks(o.opt.Executor, s.Module, s.decoded, s.fills, o.interp, walks)
 	switch {
 	case r.Harness != nil:
 		return Verdict{Status: Error, Detail: r.Harness.Error()}
