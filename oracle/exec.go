@@ -291,7 +291,13 @@ func batchCapacity(walks []Walk) int {
 
 // compareOne judges one walk against what the module recorded.
 func compareOne(w Walk, o spirv.Observed) (sig, detail string) {
-	if !w.Returned || !sameTrace(w.Trace, o.IDs) || o.Truncated || !o.Returned || int(o.Consumed) != w.Consumed {
+	if !w.Returned {
+		if cappedMatch(w, o) {
+			return "", ""
+		}
+		return judgeOne(w, o)
+	}
+	if !sameTrace(w.Trace, o.IDs) || o.Truncated || !o.Returned || int(o.Consumed) != w.Consumed {
 		return judgeOne(w, o)
 	}
 	if w.Registers > 0 && o.Checksum != w.Checksum {
@@ -342,6 +348,23 @@ func sameTrace(trace []int, ids []uint32) bool {
 		}
 	}
 	return true
+}
+
+// cappedMatch says whether the module passed a walk cut at the step cap
+// (judgeOne's first case) without copying what it recorded: it recorded
+// the walk's trace as far as both go, at least all of it (its count when
+// it ran past the capacity), and did not return before the walk's last
+// block.
+func cappedMatch(w Walk, o spirv.Observed) bool {
+	n := min(len(w.Trace), len(o.IDs))
+	if !sameTrace(w.Trace[:n], o.IDs[:n]) {
+		return false
+	}
+	recorded := len(o.IDs)
+	if o.Truncated {
+		recorded = int(o.Count)
+	}
+	return recorded >= len(w.Trace) && !(o.Returned && recorded <= len(w.Trace))
 }
 
 // judgeOne is compareOne for a walk that is cut or does not simply match:

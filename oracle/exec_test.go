@@ -479,3 +479,58 @@ func TestExecOnTheOraclesMemory(t *testing.T) {
 		t.Error("the exec check ran without the oracle's own memory")
 	}
 }
+
+// TestCappedWalkJudgedWithoutCopy holds compareOne on walks cut at the
+// step cap to judgeOne, the reference judgement, over random traces and
+// observations (the same ids or one changed, shorter, longer, run past
+// the capacity, returned or not), and requires a capped walk the module
+// matched to be judged without allocating.
+func TestCappedWalkJudgedWithoutCopy(t *testing.T) {
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 3))
+	passed := 0
+	for range 20000 {
+		trace := make([]int, 1+r.IntN(12))
+		for i := range trace {
+			trace[i] = r.IntN(4)
+		}
+		w := Walk{Trace: trace, Returned: false, Consumed: r.IntN(5)}
+		n := max(0, len(trace)+r.IntN(7)-3)
+		ids := make([]uint32, n)
+		for i := range ids {
+			if i < len(trace) {
+				ids[i] = uint32(trace[i])
+			} else {
+				ids[i] = uint32(r.IntN(4))
+			}
+		}
+		if n > 0 && r.IntN(4) == 0 {
+			ids[r.IntN(n)] ^= 1
+		}
+		o := spirv.Observed{IDs: ids, Count: uint32(n), Returned: r.IntN(3) == 0, Consumed: uint32(r.IntN(5))}
+		if r.IntN(3) == 0 {
+			o.Truncated, o.Count = true, uint32(n+r.IntN(4))
+		}
+		gotSig, gotDetail := compareOne(w, o)
+		wantSig, wantDetail := judgeOne(w, o)
+		if gotSig != wantSig || gotDetail != wantDetail {
+			t.Fatalf("walk %v, observed %+v: compareOne %q %q, judgeOne %q %q", w.Trace, o, gotSig, gotDetail, wantSig, wantDetail)
+		}
+		if gotSig == "" {
+			passed++
+		}
+	}
+	if passed == 0 {
+		t.Fatal("no capped walk matched")
+	}
+	w := Walk{Trace: []int{0, 1, 2, 1, 2}}
+	o := spirv.Observed{IDs: []uint32{0, 1, 2, 1, 2, 1}, Count: 9, Truncated: true}
+	if allocs := testing.AllocsPerRun(100, func() {
+		if sig, _ := compareOne(w, o); sig != "" {
+			t.Fatalf("matching capped walk: %s", sig)
+		}
+	}); allocs != 0 {
+		t.Errorf("a matching capped walk took %v allocations, want 0", allocs)
+	}
+}
