@@ -259,11 +259,12 @@ type checkRun struct {
 	side fuzz.Side
 	spec fuzz.Spec
 	// flags is the judging of the flags, judgings each file's whose
-	// header records one the flags left out (check_recorded.go), cur the
-	// one the graph judged goes under; seam, asked, orc and limit are
-	// cur's on side.
+	// header records one the flags left out (check_recorded.go), by the
+	// file's place among the inputs (sourced.Input), cur the one the
+	// graph judged goes under; seam, asked, orc and limit are cur's on
+	// side.
 	flags    *checkJudging
-	judgings map[string]*checkJudging
+	judgings map[int]*checkJudging
 	cur      *checkJudging
 	seam     corpus.StructurizeFunc
 	asked    string
@@ -290,10 +291,10 @@ func (r *checkRun) use(j *checkJudging) {
 	r.asked = askedStrategy(j.used.strategy, r.spec)
 }
 
-// useFor judges the graphs of file under its judging: its header's, or
-// the flags'.
-func (r *checkRun) useFor(file string) {
-	j := r.judgings[file]
+// useFor judges the graphs of the input-th input under its judging: its
+// file's header's, or the flags'.
+func (r *checkRun) useFor(input int) {
+	j := r.judgings[input]
 	if j == nil {
 		j = r.flags
 	}
@@ -370,7 +371,7 @@ func (r *checkRun) all(items []sourced) int {
 	var notJudged []string // the unchecked keys of the graphs that passed
 	enc := json.NewEncoder(r.stdout)
 	for i, it := range items {
-		r.useFor(it.File)
+		r.useFor(it.Input)
 		rec := r.judge(it)
 		rec.Structurizer, rec.Schema = r.spec.String(), checkSchema
 		if abandoned(rec) {
@@ -475,19 +476,24 @@ func splitList(s string) []string {
 	return out
 }
 
-// sourced is a parsed graph with the file it came from.
+// sourced is a parsed graph with the file it came from: File names it
+// as a source shows it ("<stdin>" for standard input, which a file may
+// be named too), Input is its place among the inputs (readGraphs'
+// files), which tells any two apart.
 type sourced struct {
 	cfg.Item
-	File string
+	File  string
+	Input int
 }
 
-// readGraphs parses every file (or standard input for none or "-").
+// readGraphs parses every file (or standard input for none or "-"); a
+// graph's Input is its file's index in files.
 func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
 	var all []sourced
-	for _, f := range files {
+	for i, f := range files {
 		var data []byte
 		var err error
 		name := f
@@ -505,7 +511,7 @@ func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 			return nil, err
 		}
 		for _, it := range items {
-			all = append(all, sourced{Item: it, File: name})
+			all = append(all, sourced{Item: it, File: name, Input: i})
 		}
 	}
 	return all, nil

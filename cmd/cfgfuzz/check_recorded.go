@@ -63,16 +63,25 @@ func newCheckJudging(u usedJudging, gpuDevice string) (*checkJudging, error) {
 
 // recordedJudgings is the judging of each file whose header records one
 // that the flags left out (given: the flags on the command line) take,
-// by the file's name as readGraphs names its graphs' source; the other
-// files are judged under flags. A value taken that check cannot judge
-// under (an unknown strategy, fault or check) is an error naming the
-// file.
-func recordedJudgings(files []string, flags usedJudging, given map[string]bool, gpuDevice string) (map[string]*checkJudging, error) {
-	judgings := map[string]*checkJudging{}
-	for _, f := range files {
-		if f == "-" || judgings[f] != nil {
+// by the file's index in files, as readGraphs places its graphs
+// (sourced.Input): never by a name, which standard input's "<stdin>"
+// shares with a file so named; the other files are judged under flags.
+// A value taken that check cannot judge under (an unknown strategy,
+// fault or check) is an error naming the file.
+func recordedJudgings(files []string, flags usedJudging, given map[string]bool, gpuDevice string) (map[int]*checkJudging, error) {
+	judgings := map[int]*checkJudging{}
+	read := map[string]*checkJudging{} // by path: a file given twice has one judging
+	for i, f := range files {
+		if f == "-" {
 			continue
 		}
+		if j, ok := read[f]; ok {
+			if j != nil {
+				judgings[i] = j
+			}
+			continue
+		}
+		read[f] = nil
 		h, err := readRecorded(f)
 		if err != nil {
 			return nil, fmt.Errorf("%w: its header records how it was judged, which check takes for the flags left out; correct the header, or judge the graph from a file without one", err)
@@ -90,7 +99,7 @@ func recordedJudgings(files []string, flags usedJudging, given map[string]bool, 
 			return nil, fmt.Errorf("%s, judged as its header records (%s): %w", f, strings.Join(taken, " "), err)
 		}
 		j.taken = taken
-		judgings[f] = j
+		judgings[i], read[f] = j, j
 	}
 	return judgings, nil
 }
@@ -114,15 +123,15 @@ func validJudging(u usedJudging, gpuDevice string) (*checkJudging, error) {
 // header, the faults a cmd spec's server is asked for, and what of the
 // header's judging it does not judge under (a flag given, the
 // structurizer).
-func noteRecorded(w io.Writer, files []string, spec fuzz.Spec, flags *checkJudging, judgings map[string]*checkJudging) {
+func noteRecorded(w io.Writer, files []string, spec fuzz.Spec, flags *checkJudging, judgings map[int]*checkJudging) {
 	noted := map[string]bool{}
-	for _, f := range files {
+	for i, f := range files {
 		if noted[f] {
 			continue
 		}
 		noted[f] = true
 		j := flags
-		if fj := judgings[f]; fj != nil {
+		if fj := judgings[i]; fj != nil {
 			j = fj
 			fmt.Fprintf(w, "cfgfuzz check: note: judging %s as its header records: %s (a flag given instead wins)\n", f, strings.Join(fj.taken, " "))
 			if note := externalFaultsNote(spec, j.used.inject); note != "" && j.used.inject != flags.used.inject {
@@ -139,9 +148,9 @@ func noteRecorded(w io.Writer, files []string, spec fuzz.Spec, flags *checkJudgi
 
 // runsGPU says whether the gpu check judges any of items: under its
 // file's judging, or the flags' for a file that records none.
-func runsGPU(items []sourced, flags *checkJudging, judgings map[string]*checkJudging) bool {
+func runsGPU(items []sourced, flags *checkJudging, judgings map[int]*checkJudging) bool {
 	for _, it := range items {
-		j := judgings[it.File]
+		j := judgings[it.Input]
 		if j == nil {
 			j = flags
 		}

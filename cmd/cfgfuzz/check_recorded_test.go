@@ -162,3 +162,30 @@ func TestCheckGPUDeviceForAHeadersGPU(t *testing.T) {
 		t.Errorf("check --gpu-device cpu of a file without the gpu check: no note that the flag does nothing\n%s", errs)
 	}
 }
+
+// TestCheckStdinBesideAFileNamedStdin: a file named as standard input's
+// graphs are shown ("<stdin>") lends its header's judging to its own
+// graph alone: standard input's graph, in either order, is judged under
+// the flags.
+func TestCheckStdinBesideAFileNamedStdin(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, "<stdin>", "# signature: exec:trace-mismatch\n# fault: swap-arms\n"+armsGraph+"\n")
+	for _, args := range [][]string{{"<stdin>", "-"}, {"-", "<stdin>"}} {
+		code, out, errs := runCmd(append([]string{"check", "--json"}, args...), armsGraph+"\n")
+		var outcomes []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var rec checkRecord
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Fatalf("check %q: %v in %q\n%s", args, err, line, errs)
+			}
+			outcomes = append(outcomes, rec.Outcome)
+		}
+		want := []string{outcomeFail, outcomeOK} // the file's graph fails under its fault, standard input's passes
+		if args[0] == "-" {
+			want = []string{outcomeOK, outcomeFail}
+		}
+		if code != exitFail || strings.Join(outcomes, " ") != strings.Join(want, " ") {
+			t.Errorf("check %q: exit %d, outcomes %q; want %d and %q\n%s%s", args, code, outcomes, exitFail, want, out, errs)
+		}
+	}
+}
