@@ -58,6 +58,12 @@ type checkRecord struct {
 	Strategy     string `json:"strategy"`
 	// Structurizer is the spec of the structurizer under test.
 	Structurizer string `json:"structurizer"`
+	// FromHeader is the judging taken from the header of the graph's
+	// file for the flags left out (check_recorded.go), by flag name:
+	// "inject", "strategy", "registers", "walks" and "seed", "checks",
+	// "timeout", "check-timeout", "growth-time", "target-env",
+	// "rules-compat" (recordedFields); absent when nothing was taken.
+	FromHeader map[string]any `json:"from_header,omitempty"`
 	// Judgements, with --repeat N, counts the graph's judgements that
 	// ended as this record did (Alike) among the N that gave a verdict
 	// (Judged): fewer than Judged means they disagreed (check_repeat.go).
@@ -208,7 +214,7 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 	fs.StringVar(&cf.strategy, "strategy", "", "structurizer strategy: "+strings.Join(structurizer.Strategies(), ", ")+" (default "+structurizer.DefaultStrategy+")")
 	fs.StringVar(&cf.checks, "checks", "", "comma-separated checks to run (default: all of "+strings.Join(oracle.DefaultChecks, ",")+"); +NAME adds to the defaults (+gpu the driver check, which none of them is), -NAME removes")
 	fs.StringVar(&cf.inject, "inject", "", "comma-separated faults to plant: "+strings.Join(structurizer.FaultNames(), ", "))
-	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph")
+	fs.BoolVar(&cf.json, "json", false, "print one JSON object per graph (fuzz/schema/check-v1.json): its from_header names, by flag, what was taken from its file's header")
 	fs.BoolVar(&cf.listChecks, "list-checks", false, "list the checks and exit")
 	fs.IntVar(&cf.registers, "registers", 0, "every module carries a register file of `N` values that its blocks read and write, checked by exec and gpu (emit/CONVENTION.md); cfgfuzz writes the file into a func answer itself, so only a structurizer answering with module has its own register code tested (fuzz/ADAPTERS.md, \"The register file\"); 0 none (default: what the file's header records, else none)")
 	fs.BoolVar(&cf.listFaults, "list-faults", false, listFaultsUsage)
@@ -373,7 +379,7 @@ func (r *checkRun) all(items []sourced) int {
 	for i, it := range items {
 		r.useFor(it.Input)
 		rec := r.judge(it)
-		rec.Structurizer, rec.Schema = r.spec.String(), checkSchema
+		rec.Structurizer, rec.Schema, rec.FromHeader = r.spec.String(), checkSchema, r.cur.fromHeader
 		if abandoned(rec) {
 			// The abandoned judgement still holds the side and the
 			// oracle: the graphs after it get their own.

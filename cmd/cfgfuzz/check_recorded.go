@@ -30,12 +30,15 @@ import (
 // options, the oracle and its options, the limit on a structurizer call
 // and on a graph's checks, and the judging they come from.
 type checkJudging struct {
-	used    usedJudging
-	taken   []string // the flags taken from the file's header; nil none
-	popt    proto.Options
-	opt     oracle.Options
-	orc     *oracle.Oracle
-	timeout time.Duration
+	used  usedJudging
+	taken []string // the flags taken from the file's header; nil none
+	// fromHeader is taken's values by flag name (adoptedValues), each
+	// --json record's from_header.
+	fromHeader map[string]any
+	popt       proto.Options
+	opt        oracle.Options
+	orc        *oracle.Oracle
+	timeout    time.Duration
 }
 
 // used is the judging of check's flags, timeout its --timeout.
@@ -98,7 +101,7 @@ func recordedJudgings(files []string, flags usedJudging, given map[string]bool, 
 		if err != nil {
 			return nil, fmt.Errorf("%s, judged as its header records (%s): %w", f, strings.Join(taken, " "), err)
 		}
-		j.taken = taken
+		j.taken, j.fromHeader = taken, adoptedValues(*h, given)
 		judgings[i], read[f] = j, j
 	}
 	return judgings, nil

@@ -189,3 +189,38 @@ func TestCheckStdinBesideAFileNamedStdin(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckJSONNamesTheJudgingTaken: each --json record names, by flag,
+// the settings check took from its file's header; a record of a file
+// without one, or of a flag given, names none of them.
+func TestCheckJSONNamesTheJudgingTaken(t *testing.T) {
+	dir := t.TempDir()
+	write := writerIn(t, dir)
+	recorded := write("recorded.cfg", "# signature: exec:trace-mismatch\n# fault: swap-arms\n# registers: 5\n# walks: 4 seed 3\n# checks: pdom,exec\n# timeout: 7s\n"+armsGraph+"\n")
+	plain := write("plain.cfg", armsGraph+"\n")
+	for _, tc := range []struct {
+		flags []string
+		want  []string // from_header of recorded.cfg's record, as JSON
+	}{
+		{nil, []string{`{"checks":"pdom,exec","inject":"swap-arms","registers":5,"seed":3,"timeout":"7s","walks":4}`, ``}},
+		{[]string{"--inject", "", "--seed", "1"}, []string{`{"checks":"pdom,exec","registers":5,"timeout":"7s"}`, ``}},
+	} {
+		args := append(append([]string{"check", "--json"}, tc.flags...), recorded, plain, "-")
+		_, out, errs := runCmd(args, armsGraph+"\n")
+		validateLines(t, "check --json", out, "cfgfuzz-check/v1")
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var rec struct {
+				FromHeader json.RawMessage `json:"from_header"`
+			}
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Fatalf("%q: %v in %q", args, err, line)
+			}
+			got = append(got, string(rec.FromHeader))
+		}
+		want := append(tc.want, ``) // standard input has no header
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("check %q: from_header of the records\n%s\nwant\n%s\n%s", args, strings.Join(got, "\n"), strings.Join(want, "\n"), errs)
+		}
+	}
+}

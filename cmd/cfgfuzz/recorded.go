@@ -10,6 +10,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -109,15 +110,17 @@ func readRecorded(path string) (*corpus.Header, error) {
 // recordedField is one setting of the judging a header records, beside
 // its structurizer: the flags that set it, whether a header records it
 // (a value other than the default), whether a judging differs from it,
-// how a judging takes it, and the flags that judge as the header
-// records. recordedMismatch holds every field against the flags used;
-// adopt takes every field the command line leaves out.
+// how a judging takes it, the flags that judge as the header records,
+// and their values by flag name (check --json's from_header).
+// recordedMismatch holds every field against the flags used; adopt takes
+// every field the command line leaves out.
 type recordedField struct {
 	flags   []string // any of them given is a choice: the header's value is not taken
 	records func(h corpus.Header) bool
 	differs func(h corpus.Header, u usedJudging) bool
 	take    func(h corpus.Header, u *usedJudging)
 	word    func(h corpus.Header) string
+	values  func(h corpus.Header) map[string]any
 }
 
 // recordedFields is the judging a header records, field by field, in the
@@ -128,18 +131,21 @@ var recordedFields = []recordedField{
 		differs: func(h corpus.Header, u usedJudging) bool {
 			return h.Fault != "" && u.plants && !sameFaults(h.Fault, u.inject)
 		},
-		take: func(h corpus.Header, u *usedJudging) { u.inject = h.Fault },
-		word: func(h corpus.Header) string { return "--inject " + fuzz.ShellQuote(h.Fault) }},
+		take:   func(h corpus.Header, u *usedJudging) { u.inject = h.Fault },
+		word:   func(h corpus.Header) string { return "--inject " + fuzz.ShellQuote(h.Fault) },
+		values: func(h corpus.Header) map[string]any { return map[string]any{"inject": h.Fault} }},
 	{flags: []string{"strategy"},
 		records: func(h corpus.Header) bool { return h.Strategy != "" },
 		differs: func(h corpus.Header, u usedJudging) bool { return h.Strategy != "" && h.Strategy != u.strategy },
 		take:    func(h corpus.Header, u *usedJudging) { u.strategy = h.Strategy },
-		word:    func(h corpus.Header) string { return "--strategy " + h.Strategy }},
+		word:    func(h corpus.Header) string { return "--strategy " + h.Strategy },
+		values:  func(h corpus.Header) map[string]any { return map[string]any{"strategy": h.Strategy} }},
 	{flags: []string{"registers"},
 		records: func(h corpus.Header) bool { return h.Registers != 0 },
 		differs: func(h corpus.Header, u usedJudging) bool { return h.Registers != u.registers },
 		take:    func(h corpus.Header, u *usedJudging) { u.registers = h.Registers },
-		word:    func(h corpus.Header) string { return fmt.Sprintf("--registers %d", h.Registers) }},
+		word:    func(h corpus.Header) string { return fmt.Sprintf("--registers %d", h.Registers) },
+		values:  func(h corpus.Header) map[string]any { return map[string]any{"registers": h.Registers} }},
 	{flags: []string{"walks", "seed"},
 		records: func(h corpus.Header) bool { return h.Walks != nil },
 		differs: func(h corpus.Header, u usedJudging) bool { return h.JudgedWalks() != u.walks },
@@ -147,43 +153,53 @@ var recordedFields = []recordedField{
 		word: func(h corpus.Header) string {
 			w := h.JudgedWalks()
 			return fmt.Sprintf("--walks %d --seed %d", w.Random, w.Seed)
+		},
+		values: func(h corpus.Header) map[string]any {
+			w := h.JudgedWalks()
+			return map[string]any{"walks": w.Random, "seed": w.Seed}
 		}},
 	{flags: []string{"checks", "allow-fallbacks"},
 		records: func(h corpus.Header) bool { return h.Checks != "" },
 		differs: func(h corpus.Header, u usedJudging) bool {
 			return h.Checks != "" && recordedChecksDiffer(h, oracle.ResolveChecks(strings.Join(u.judge.checks(u.checks), ",")))
 		},
-		take: func(h corpus.Header, u *usedJudging) { u.checks = h.Checks },
-		word: func(h corpus.Header) string { return "--checks " + fuzz.ShellQuote(h.Checks) }},
+		take:   func(h corpus.Header, u *usedJudging) { u.checks = h.Checks },
+		word:   func(h corpus.Header) string { return "--checks " + fuzz.ShellQuote(h.Checks) },
+		values: func(h corpus.Header) map[string]any { return map[string]any{"checks": h.Checks} }},
 	{flags: []string{"timeout", "graph-timeout"},
 		records: func(h corpus.Header) bool { return h.Timeout != 0 },
 		differs: func(h corpus.Header, u usedJudging) bool { return h.Timeout != 0 && h.Timeout != u.timeout },
 		take:    func(h corpus.Header, u *usedJudging) { u.timeout = h.Timeout },
-		word:    func(h corpus.Header) string { return "--timeout " + h.Timeout.String() }},
+		word:    func(h corpus.Header) string { return "--timeout " + h.Timeout.String() },
+		values:  func(h corpus.Header) map[string]any { return map[string]any{"timeout": h.Timeout.String()} }},
 	{flags: []string{"check-timeout"},
 		records: func(h corpus.Header) bool { return h.CheckTimeout != 0 },
 		differs: func(h corpus.Header, u usedJudging) bool {
 			return h.CheckTimeout != 0 && h.CheckTimeout != u.judge.checkTimeout
 		},
-		take: func(h corpus.Header, u *usedJudging) { u.judge.checkTimeout = h.CheckTimeout },
-		word: func(h corpus.Header) string { return "--check-timeout " + h.CheckTimeout.String() }},
+		take:   func(h corpus.Header, u *usedJudging) { u.judge.checkTimeout = h.CheckTimeout },
+		word:   func(h corpus.Header) string { return "--check-timeout " + h.CheckTimeout.String() },
+		values: func(h corpus.Header) map[string]any { return map[string]any{"check-timeout": h.CheckTimeout.String()} }},
 	{flags: []string{"growth-time"},
 		records: func(h corpus.Header) bool { return h.GrowthTime != 0 },
 		differs: func(h corpus.Header, u usedJudging) bool {
 			return h.GrowthTime != 0 && h.GrowthTime != u.judge.growthTime
 		},
-		take: func(h corpus.Header, u *usedJudging) { u.judge.growthTime = h.GrowthTime },
-		word: func(h corpus.Header) string { return "--growth-time " + h.GrowthTime.String() }},
+		take:   func(h corpus.Header, u *usedJudging) { u.judge.growthTime = h.GrowthTime },
+		word:   func(h corpus.Header) string { return "--growth-time " + h.GrowthTime.String() },
+		values: func(h corpus.Header) map[string]any { return map[string]any{"growth-time": h.GrowthTime.String()} }},
 	{flags: []string{"target-env"},
 		records: func(h corpus.Header) bool { return h.TargetEnv != "" },
 		differs: func(h corpus.Header, u usedJudging) bool { return h.Env() != u.judge.targetEnv },
 		take:    func(h corpus.Header, u *usedJudging) { u.judge.targetEnv = h.TargetEnv },
-		word:    func(h corpus.Header) string { return "--target-env " + fuzz.ShellQuote(h.Env()) }},
+		word:    func(h corpus.Header) string { return "--target-env " + fuzz.ShellQuote(h.Env()) },
+		values:  func(h corpus.Header) map[string]any { return map[string]any{"target-env": h.Env()} }},
 	{flags: []string{"rules-compat"},
 		records: func(h corpus.Header) bool { return h.RulesCompat != "" },
 		differs: func(h corpus.Header, u usedJudging) bool { return h.RulesCompat != u.judge.rulesCompat },
 		take:    func(h corpus.Header, u *usedJudging) { u.judge.rulesCompat = h.RulesCompat },
-		word:    func(h corpus.Header) string { return "--rules-compat " + fuzz.ShellQuote(h.RulesCompat) }},
+		word:    func(h corpus.Header) string { return "--rules-compat " + fuzz.ShellQuote(h.RulesCompat) },
+		values:  func(h corpus.Header) map[string]any { return map[string]any{"rules-compat": h.RulesCompat} }},
 }
 
 // mismatched words the flags that judge as h records where u judges
@@ -210,6 +226,22 @@ func (u *usedJudging) adopt(h corpus.Header, given map[string]bool) []string {
 		}
 	}
 	return taken
+}
+
+// adoptedValues is what adopt takes of h where the flags in given leave
+// it out, as flag names and their values: the strings a flag takes, the
+// numbers of --registers, --walks and --seed. nil when it takes nothing.
+func adoptedValues(h corpus.Header, given map[string]bool) map[string]any {
+	var m map[string]any
+	for _, f := range recordedFields {
+		if f.records(h) && !slices.ContainsFunc(f.flags, func(n string) bool { return given[n] }) {
+			if m == nil {
+				m = map[string]any{}
+			}
+			maps.Copy(m, f.values(h))
+		}
+	}
+	return m
 }
 
 // recordedChecksDiffer says whether the checks used judge a file otherwise

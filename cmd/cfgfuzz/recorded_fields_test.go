@@ -7,6 +7,7 @@ package main
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +69,16 @@ func TestRecordedFieldsNotedAndTakenAlike(t *testing.T) {
 		}
 		if left := u.mismatched(h); len(left) > 0 {
 			t.Errorf("header recording %s alone: after taking it, still noted %q", name, left)
+		}
+		// check --json names what it took by the flags that take it.
+		values := adoptedValues(h, nil)
+		if len(values) == 0 {
+			t.Errorf("header recording %s alone: check --json's from_header names nothing", name)
+		}
+		for flag := range values {
+			if !slices.ContainsFunc(recordedFields, func(f recordedField) bool { return f.records(h) && slices.Contains(f.flags, flag) }) {
+				t.Errorf("header recording %s alone: from_header names %q, not a flag of the field taken", name, flag)
+			}
 		}
 	}
 	noted := defaultJudging().mismatched(all)
