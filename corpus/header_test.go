@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
@@ -182,5 +183,31 @@ func TestHeaderBuildAndServe(t *testing.T) {
 	}
 	if _, err := ParseRegression("bad.cfg", []byte("# signature: none\n# serve: a\n# serve: b\n{{1}, {}}\n")); err == nil || !strings.Contains(err.Error(), "'# serve:' given twice") {
 		t.Errorf("'# serve:' twice: %v", err)
+	}
+}
+
+// TestPinChecks: a header records the checks that judged a graph by name,
+// never as changes of the defaults, so that no later cfgfuzz, whatever its
+// defaults, reads them as other checks; the defaults are recorded as none.
+func TestPinChecks(t *testing.T) {
+	noFallback := strings.Join(slices.DeleteFunc(slices.Clone(oracle.DefaultChecks), func(c string) bool { return c == "fallback" }), ",")
+	for _, tc := range []struct{ given, want string }{
+		{"", ""},
+		{" ", ""},
+		{"-fallback", noFallback},
+		{" - fallback ", noFallback},
+		{"+gpu", strings.Join(oracle.DefaultChecks, ",") + ",gpu"},
+		{"-growth,+gpu,-fallback", strings.ReplaceAll(noFallback, ",growth", "") + ",gpu"},
+		{"exec,pdom", "exec,pdom"}, // a list of names is kept, in its order
+		{strings.Join(oracle.DefaultChecks, ","), ""},
+		{"+fallback", ""},
+	} {
+		got := PinChecks(tc.given)
+		if got != tc.want {
+			t.Errorf("PinChecks(%q) = %q, want %q", tc.given, got, tc.want)
+		}
+		if got != "" && (Header{Checks: got}).ChecksChangeDefaults() || slices.ContainsFunc(strings.Split(got, ","), func(c string) bool { return strings.HasPrefix(c, "-") || strings.HasPrefix(c, "+") }) {
+			t.Errorf("PinChecks(%q) = %q holds a change of the defaults", tc.given, got)
+		}
 	}
 }

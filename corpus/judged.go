@@ -7,6 +7,7 @@
 package corpus
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -21,7 +22,9 @@ type Judged struct {
 	// Walks is the exec check's random walks and their seed; nil
 	// DefaultWalks.
 	Walks *Walks
-	// Checks is the checks as a --checks value; "" the defaults.
+	// Checks is the checks as a --checks value; "" the defaults. A
+	// writer records it pinned (PinChecks): the names of the checks that
+	// ran, never changes of the defaults.
 	Checks string
 	// Timeout is the per-graph limit on the structurizer and
 	// CheckTimeout the limit on one graph's checks; 0 the defaults.
@@ -47,4 +50,23 @@ func (j Judged) For(sig string) Judged {
 // (meta:rerun-failed:timeout).
 func TimeoutDecides(sig string) bool {
 	return sig == SigTimeout || sig == "meta:"+oracle.SigRerunFailed+":"+strings.TrimPrefix(SigTimeout, "structurize:")
+}
+
+// PinChecks is the --checks value v as a header records it: the names of
+// the checks it resolves to (oracle.ResolveChecks), in the order they
+// run, so the file says which checks judged it whatever the defaults of
+// the cfgfuzz that reads it. A value of changes ("-fallback", "+gpu")
+// resolves against the defaults of the cfgfuzz that writes it, which
+// judged the graph; a check added to the defaults later does not judge
+// the file unless asked. "" (no '# checks:', the defaults) for "" and for
+// a value that resolves to the default checks.
+func PinChecks(v string) string {
+	if strings.TrimSpace(v) == "" {
+		return ""
+	}
+	checks := oracle.ResolveChecks(v)
+	if slices.Equal(checks, oracle.DefaultChecks) {
+		return ""
+	}
+	return strings.Join(checks, ",")
 }

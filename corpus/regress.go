@@ -10,8 +10,8 @@
 //	# target-env: vulkan1.3            (spirv-val's target environment, when not the default vulkan1.1)
 //	# rules-compat: spirv-tools-2023.1 (the rules check's reading, when not the specification's)
 //	# walks: 16 seed 7                 (the exec check's random walks and their seed, when not 16 and 1)
-//	# checks: -fallback                (the checks, as --checks takes them, when not the defaults;
-//	                                    -fallback for --allow-fallbacks)
+//	# checks: pdom,rules,exec          (the checks that judged it, by name, when not the defaults;
+//	                                    --allow-fallbacks as every default check but fallback)
 //	# timeout: 30s                     (the per-graph limit on the structurizer, when not 10s)
 //	# check-timeout: 5m0s              (the limit on one graph's checks, when not 2m0s)
 //	# growth-time: 30s                 (the growth check's time limit, when not 1s: growth:time past
@@ -24,6 +24,14 @@
 //	# expect: pass                     (what replaying it must give: pass, or fail with the signature)
 //	# origin: cfgfuzz minimize, seed 7 (where it came from)
 //	# date: 2026-11-29
+//
+// '# checks:' pins the checks: cfgfuzz writes the names of the checks
+// that ran (PinChecks), never changes of its defaults, which a later
+// cfgfuzz with other defaults would read as other checks. A file of
+// changes ("-fallback", as older files have it) still reads: they are
+// changes of the defaults of the cfgfuzz that reads it (regress's: every
+// check whose tool is present). A file without '# checks:' is judged
+// under the reader's defaults.
 //
 // Each key is given once; other comment lines are notes, but for a key a
 // letter or two from a header key (checkHeaderKey). The graph is written in line notation,

@@ -1,6 +1,7 @@
 // checksvalue_test.go: a campaign's checks, resolved to names, are given
-// to its replay commands in the short form a regression file records:
-// "-fallback" for --allow-fallbacks, not every check by name.
+// to its replay commands in a short form: "-fallback" for
+// --allow-fallbacks, not every check by name (a header pins the names:
+// corpus.PinChecks).
 package fuzz
 
 import (

@@ -284,7 +284,7 @@ func (mf minimizeFlags) used(spec fuzz.Spec) usedJudging {
 // judged is how minimize judges, as the header of its result, its
 // regression file and its store entries record it.
 func (mf minimizeFlags) judged() corpus.Judged {
-	return corpus.Judged{Walks: corpus.WalksOf(mf.walks, mf.seed), Checks: mf.replayChecks(),
+	return corpus.Judged{Walks: corpus.WalksOf(mf.walks, mf.seed), Checks: corpus.PinChecks(mf.replayChecks()),
 		Timeout: unlessDefault(mf.callTimeout, fuzz.DefaultTimeout), CheckTimeout: unlessDefault(mf.judge.checkTimeout, fuzz.DefaultCheckTimeout),
 		GrowthTime: unlessDefault(mf.judge.growthTime, fuzz.DefaultGrowthTime)}
 }

@@ -248,12 +248,13 @@ func regressionDate(rep *fuzz.Report) string {
 }
 
 // checksHeader is a campaign's checks (Settings.Checks, resolved; nil
-// the defaults) as a regression header records them: as changes of the
-// default checks ("-fallback" for --allow-fallbacks) where those are
-// fewer than the checks, else the checks; "" the defaults
-// (fuzz.ChecksValue, as the campaign's replay commands give them).
+// the defaults) as a regression header and a finding's record them: the
+// names of the checks, pinned (corpus.PinChecks), not the changes of the
+// defaults its replay commands give (fuzz.ChecksValue: "-fallback" for
+// --allow-fallbacks), which a later cfgfuzz would resolve against its
+// own defaults; "" the defaults.
 func checksHeader(checks []string) string {
-	return fuzz.ChecksValue(checks)
+	return corpus.PinChecks(strings.Join(checks, ","))
 }
 
 // unlessDefault is d, or 0 where it is the default def (or 0 itself).
