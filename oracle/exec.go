@@ -25,6 +25,7 @@ const (
 	SigTrap        = "trap"               // OpUnreachable, out-of-bounds access
 	SigUndefined   = "undefined-load"     // a load of a variable never stored to, without an initializer
 	SigOverflow    = "trace-overflow"     // a write outside the invocation's trace slice
+	SigForeign     = "trace-foreign"      // a read outside the invocation's trace slice
 	SigSink        = "sink-mismatch"      // returned without storing the filler's sink
 	SigLoad        = "unloadable"         // the interpreter cannot load the module
 	// SigRegisters (registers.go): the register file's checksum differs.
@@ -42,7 +43,8 @@ type Executor interface {
 // trace before it counts as hung; 0 means 64 + 4 x the module's blocks. An
 // invocation runs on past its capacity for Overrun more appends (which the
 // convention sends to the overflow slot), so a module that computes its
-// capacity or slice wrongly writes outside its slice (TraceOverflowError).
+// capacity or slice wrongly writes outside its slice; a load or store
+// outside it stops the invocation (ForeignTraceError, exec_slices.go).
 // It also stops after (capacity+Overrun+2)(HangSteps+1) blocks of the entry
 // point, or 64 times that many blocks of every function together (a module
 // that rewrites its trace count, or loops inside a helper).
@@ -121,20 +123,21 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 		return nil, err
 	}
 	sinks := sinkCells(p, sinksOf(fl))
-	guard := sliceGuard{trace: trace, stride: int(batch.TraceStride), own: sc.ownSlices[:0]}
-	defer func() { sc.ownSlices = guard.own }()
+	stride := int(batch.TraceStride)
 	for i := range walks {
-		if firstTrap == nil {
-			firstTrap = guard.before(i)
-		}
-		*mach.watch = traceWatch{count: &trace[i*int(batch.TraceStride)+spirv.TraceCount], hang: hang, capacity: capacity + Overrun, entrySteps: entrySteps}
+		*mach.watch = traceWatch{count: &trace[i*stride+spirv.TraceCount], hang: hang, capacity: capacity + Overrun, entrySteps: entrySteps}
+		mach.own = traceSlice{lo: int32(i * stride), hi: int32((i + 1) * stride)}
 		err := mach.run(uint32(i))
-		guard.after(i)
 		if err == nil && firstTrap == nil {
-			firstTrap = checkSink(mach, sinks, guard.slice(i), i)
+			firstTrap = checkSink(mach, sinks, trace[i*stride:(i+1)*stride], i)
 		}
+		var foreign *ForeignTraceError
 		switch {
 		case err == nil, errors.Is(err, ErrStopped):
+		case errors.As(err, &foreign):
+			if firstTrap == nil {
+				firstTrap = err
+			}
 		case isTrap(err):
 			if firstTrap == nil {
 				firstTrap = fmt.Errorf("walk %d: %w", i, err)
@@ -142,9 +145,6 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 		default:
 			return nil, err
 		}
-	}
-	if firstTrap == nil {
-		firstTrap = guard.end(walks)
 	}
 	obs := make([]spirv.Observed, walks)
 	for i := range obs {
@@ -220,7 +220,7 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 	}
 	var trap *TrapError
 	var unsupported *UnsupportedError
-	var overflow *TraceOverflowError
+	var foreign *ForeignTraceError
 	var sink *SinkError
 	var undefined *UndefinedLoadError
 	switch {
@@ -228,8 +228,12 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 		return ExecResult{Signature: SigUndefined, Detail: err.Error(), Walk: -1}
 	case errors.As(err, &sink):
 		return ExecResult{Signature: SigSink, Detail: err.Error(), Walk: sink.Walk}
-	case errors.As(err, &overflow):
-		return ExecResult{Signature: SigOverflow, Detail: err.Error(), Walk: overflow.Walk}
+	case errors.As(err, &foreign):
+		sig := SigForeign
+		if foreign.Store {
+			sig = SigOverflow
+		}
+		return ExecResult{Signature: sig, Detail: err.Error(), Walk: foreign.Walk}
 	case errors.As(err, &trap):
 		return ExecResult{Signature: SigTrap, Detail: err.Error(), Walk: -1}
 	case errors.As(err, &unsupported):

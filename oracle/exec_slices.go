@@ -1,16 +1,21 @@
-// exec_slices.go: the trace slices of a batch stay apart. By the module
-// convention (emit/CONVENTION.md, Buffers) walk i writes only words
-// i*T .. i*T+T-1 of the trace buffer, its appends past capacity all landing
-// in the overflow slot. The interpreter runs the invocations one after the
-// other over one zeroed buffer, so a write outside the running invocation's
-// slice shows as a later slice that is not zero when its invocation starts,
-// or an earlier slice that changed after its invocation ended.
+// exec_slices.go: every walk keeps to its own trace slice. By the module
+// convention (emit/CONVENTION.md, Buffers) walk i reads and writes only
+// words i*T .. i*T+T-1 of the trace buffer, its appends past capacity all
+// landing in the overflow slot. The interpreter runs the invocations one
+// after the other, a driver runs them at once: a module that reads
+// another walk's slice reads there what that walk left, or had not yet
+// written, by the order the walks ran in, and one that writes there
+// changes a walk that may still be running. The interpreter stops an
+// invocation at its first load or store of a word of the trace buffer
+// outside its slice (Machine.own): a load is exec:trace-foreign, a store
+// exec:trace-overflow.
 
 package oracle
 
 import (
 	"fmt"
-	"slices"
+
+	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
 )
 
 // Overrun is how many appends past its capacity an invocation of the
@@ -19,51 +24,38 @@ import (
 // slice's overhead writes past its slice.
 const Overrun = 6
 
-// TraceOverflowError says a module wrote outside an invocation's trace
-// slice: Walk is the slice found changed.
-type TraceOverflowError struct {
-	Walk   int
-	Detail string
+// traceSlice is the running invocation's slice of the trace buffer: words
+// lo to hi-1 of binding spirv.BindingTrace. The zero value is none: every
+// word may be read and written (a Machine run outside the execution
+// check).
+type traceSlice struct{ lo, hi int32 }
+
+// ForeignTraceError says an invocation loaded (Store false) or stored a
+// word of the trace buffer outside its own slice: Word, slot Slot of walk
+// Owner's slice.
+type ForeignTraceError struct {
+	Walk, Owner, Slot int
+	Word              int32
+	Store             bool
 }
 
-func (e *TraceOverflowError) Error() string {
-	return fmt.Sprintf("walk %d's trace slice: %s", e.Walk, e.Detail)
-}
-
-// sliceGuard keeps what each finished invocation left in its slice.
-type sliceGuard struct {
-	trace  []uint32
-	stride int
-	own    []uint32 // the slices of the finished invocations, as they ended
-}
-
-// slice is walk i's slice of the trace buffer.
-func (g *sliceGuard) slice(i int) []uint32 { return g.trace[i*g.stride : (i+1)*g.stride] }
-
-// before checks that walk i's slice is untouched when its invocation starts.
-func (g *sliceGuard) before(i int) error {
-	for k, w := range g.slice(i) {
-		if w != 0 {
-			return &TraceOverflowError{Walk: i, Detail: fmt.Sprintf("slot %d is %d before walk %d ran (an earlier walk wrote past its slice)", k, w, i)}
-		}
+func (e *ForeignTraceError) Error() string {
+	verb := "loaded"
+	if e.Store {
+		verb = "stored to"
 	}
-	return nil
+	return fmt.Sprintf("walk %d %s word %d of the trace buffer, slot %d of walk %d's slice: a walk reads and writes its own slice only (emit/CONVENTION.md, Buffers), and a driver runs the walks at once", e.Walk, verb, e.Word, e.Slot, e.Owner)
 }
 
-// after keeps what walk i's invocation left in its slice.
-func (g *sliceGuard) after(i int) { g.own = append(g.own, g.slice(i)...) }
+// foreign says whether word index of binding space lies in the trace
+// buffer outside the running invocation's slice.
+func (m *Machine) foreign(space, index int32) bool {
+	return space == spirv.BindingTrace && m.own.hi > 0 && (index < m.own.lo || index >= m.own.hi)
+}
 
-// end checks that no slice changed after its own invocation ended.
-func (g *sliceGuard) end(walks int) error {
-	for i := range walks {
-		got, want := g.slice(i), g.own[i*g.stride:(i+1)*g.stride]
-		if !slices.Equal(got, want) {
-			k := 0
-			for got[k] == want[k] {
-				k++
-			}
-			return &TraceOverflowError{Walk: i, Detail: fmt.Sprintf("slot %d changed from %d to %d after walk %d ended (a later walk wrote outside its slice)", k, want[k], got[k], i)}
-		}
-	}
-	return nil
+// foreignError is the ForeignTraceError of the running invocation's load
+// or store of word index of the trace buffer (foreign).
+func (m *Machine) foreignError(index int32, store bool) error {
+	stride := m.own.hi - m.own.lo
+	return &ForeignTraceError{Walk: int(m.own.lo / stride), Owner: int(index / stride), Slot: int(index % stride), Word: index, Store: store}
 }

@@ -4,6 +4,9 @@
 package oracle
 
 import (
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/cfgfuzz/cfgfuzz/emit/spirv"
@@ -48,4 +51,84 @@ func TestExecTraceOverflow(t *testing.T) {
 		t.Fatalf("capacity stride+overhead: signature %q (%s), want %q", v.Signature, v.Detail, SigOverflow)
 	}
 	t.Log(v.Detail)
+}
+
+// reachIntoWalk0 inserts, after the first access chain into the trace
+// buffer (in append, which every walk runs), a pointer to word slot of the
+// buffer, walk 0's slot, and a load of it (store false) or a store of 1
+// to it; false when the module has no such chain.
+func reachIntoWalk0(m *spirv.Module, slot uint32, store bool) bool {
+	var trace uint32
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpDecorate && len(in.Operands) == 3 && in.Operands[1] == spirv.DecorationBinding && in.Operands[2] == spirv.BindingTrace {
+			trace = in.Operands[0]
+		}
+	}
+	consts := map[uint32]uint32{} // value -> id
+	var uintType uint32
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpConstant && len(in.Operands) == 3 {
+			if _, ok := consts[in.Operands[2]]; !ok {
+				consts[in.Operands[2]], uintType = in.Operands[1], in.Operands[0]
+			}
+		}
+	}
+	word, one, ok1 := consts[slot], consts[1], consts[1] != 0
+	for i, in := range m.Insts {
+		if trace == 0 || !ok1 || word == 0 || in.Op != spirv.OpAccessChain || in.Operands[2] != trace {
+			continue
+		}
+		ptr, loaded := m.Bound, m.Bound+1
+		m.Bound += 2
+		added := []spirv.Instruction{{Op: spirv.OpAccessChain, Operands: []uint32{in.Operands[0], ptr, trace, in.Operands[3], word}}}
+		if store {
+			added = append(added, spirv.Instruction{Op: spirv.OpStore, Operands: []uint32{ptr, one}})
+		} else {
+			added = append(added, spirv.Instruction{Op: spirv.OpLoad, Operands: []uint32{uintType, loaded, ptr}})
+		}
+		m.Insts = slices.Insert(m.Insts, i+1, added...)
+		return true
+	}
+	return false
+}
+
+// TestExecForeignTraceSlice: a module whose walks read a word of walk 0's
+// trace slice, leaving what they record as it was, is exec:trace-foreign
+// (run one after another, the walks read there what walk 0 left; a driver
+// runs them at once), and one whose walks store to it what walk 0 leaves
+// there anyway (its returned slot, 1) is exec:trace-overflow: the first
+// walk after walk 0 is named, whatever the order of the walks makes the
+// word hold. Either module passed exec had the interpreter judged it by the
+// slices it changed.
+func TestExecForeignTraceSlice(t *testing.T) {
+	g := cfg.New(4) // a diamond: every walk returns
+	g.Succs[0] = []int{1, 2}
+	g.Succs[1] = []int{3}
+	g.Succs[2] = []int{3}
+	m := dispatchModule(t, g)
+	if v := execVerdict(g, m.Bytes()); v.Signature != "" || v.Harness != nil {
+		t.Fatalf("the correct module: %s %s %v", v.Signature, v.Detail, v.Harness)
+	}
+	for _, tc := range []struct {
+		slot  uint32
+		store bool
+		want  string
+	}{
+		{spirv.TraceConsumed, false, SigForeign},
+		{spirv.TraceReturned, true, SigOverflow},
+	} {
+		bad := clone(m)
+		if !reachIntoWalk0(bad, tc.slot, tc.store) {
+			t.Fatal("no access chain into the trace buffer in the module")
+		}
+		for _, it := range []Interpreter{{}, {generic: true}} {
+			v := CompareWalks(it, bad.Bytes(), Walks(g, WalkOptions{Seed: 7}))
+			if v.Signature != tc.want || v.Walk != 1 || v.Harness != nil {
+				t.Errorf("walks reaching walk 0's slot %d (store %v), generic path %v: signature %q walk %d (%s) harness %v; want %q on walk 1", tc.slot, tc.store, it.generic, v.Signature, v.Walk, v.Detail, v.Harness, tc.want)
+			}
+			if want := "slot " + strconv.Itoa(int(tc.slot)) + " of walk 0's slice"; !strings.Contains(v.Detail, want) {
+				t.Errorf("detail %q does not say %q", v.Detail, want)
+			}
+		}
+	}
 }

@@ -712,6 +712,10 @@ type Machine struct {
 	// watch, when set, sees every block entry of the entry point before
 	// OnBlock, as OnBlock would: the execution check's own (traceWatch).
 	watch *traceWatch
+	// own, when set, is the running invocation's slice of the trace
+	// buffer: a load or store of another word of it stops the invocation
+	// with a ForeignTraceError (exec_slices.go).
+	own traceSlice
 	// MaxBlocks, when > 0, stops an invocation (ErrStopped) after that
 	// many blocks of any function: OnBlock sees only the entry point's, and
 	// a loop inside a called function would otherwise never end.

@@ -488,9 +488,9 @@ func notScalar(id uint32) error { return &TrapError{fmt.Sprintf("%%%d is not a s
 // word is the word a pointer to a storage buffer word points at, as load
 // and storeWord find it; nil for every other pointer (a variable's cell
 // included: the steps read and write a cell themselves, keeping track of
-// whether it holds a value), a buffer word out of bounds and a value that
-// is no pointer (load and storeWord then run, and trap, as the generic
-// path).
+// whether it holds a value), a buffer word out of bounds or outside the
+// invocation's trace slice (Machine.own) and a value that is no pointer
+// (load and storeWord then run, and trap or stop, as the generic path).
 func (m *Machine) word(p *value) *uint32 {
 	if p.kind != vPtr || p.space == spaceCell {
 		return nil
@@ -499,7 +499,7 @@ func (m *Machine) word(p *value) *uint32 {
 		return nil
 	}
 	buf := m.bufs[p.space]
-	if p.index < 0 || int(p.index) >= len(buf) {
+	if p.index < 0 || int(p.index) >= len(buf) || m.foreign(p.space, p.index) {
 		return nil
 	}
 	return &buf[p.index]
@@ -507,13 +507,14 @@ func (m *Machine) word(p *value) *uint32 {
 
 // bufferWord is word of the pointer an access word step writes (binding,
 // index, as accessWord makes it: binding below 2^31, index 0 to 2^30): the
-// word there, nil when it is out of bounds (word's nil too).
+// word there, nil when it is out of bounds or outside the invocation's
+// trace slice (word's nil too).
 func (m *Machine) bufferWord(binding uint32, index int32) *uint32 {
 	if int(binding) >= len(m.bufs) {
 		return nil
 	}
 	buf := m.bufs[binding]
-	if int(index) >= len(buf) {
+	if int(index) >= len(buf) || m.foreign(int32(binding), index) {
 		return nil
 	}
 	return &buf[index]

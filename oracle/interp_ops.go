@@ -430,6 +430,9 @@ func (m *Machine) load(id uint32) (value, error) {
 	if p.index < 0 || int(p.index) >= len(buf) {
 		return value{}, &TrapError{fmt.Sprintf("load out of bounds: binding %d word %d of %d", p.space, p.index, len(buf))}
 	}
+	if m.foreign(p.space, p.index) {
+		return value{}, m.foreignError(p.index, false)
+	}
 	return scalarV(buf[p.index]), nil
 }
 
@@ -462,6 +465,9 @@ func (m *Machine) storeWord(ptrID uint32, u uint32) error {
 	buf := m.buffer(p.space)
 	if p.index < 0 || int(p.index) >= len(buf) {
 		return &TrapError{fmt.Sprintf("store out of bounds: binding %d word %d of %d", p.space, p.index, len(buf))}
+	}
+	if m.foreign(p.space, p.index) {
+		return m.foreignError(p.index, true)
 	}
 	buf[p.index] = u
 	return nil

@@ -33,8 +33,6 @@ type interpScratch struct {
 	mach    Machine // its value table, cells, buffers and chain memo too
 	watch   traceWatch
 	trace   []uint32
-	// ownSlices is sliceGuard's copy of the finished slices.
-	ownSlices []uint32
 }
 
 // scratchPool keeps interpScratch between executions; each execution

@@ -54,6 +54,7 @@ var Signatures = []SignatureDoc{
 	{"exec:" + SigUndefined, "a load of a Function or Private variable that nothing stored to and that has no initializer: its value is undefined in SPIR-V, whatever a driver happens to read"},
 	{"exec:" + SigSink, "a walk returned without the filler's sink in its trace's sink slot"},
 	{"exec:" + SigOverflow, "a walk wrote outside its trace slice (a wrong capacity or slice offset)"},
+	{"exec:" + SigForeign, "a walk read a word of another walk's trace slice, which a driver running the walks at once may not have written yet"},
 	{"exec:" + SigLoad, "the interpreter cannot load the module"},
 	{"growth:" + SigGrowthBlocks, "output blocks beyond the block factor (size, not correctness)"},
 	{"growth:" + SigGrowthWords, "output words beyond the word factor, debug information left out (size, not correctness)"},
