@@ -23,8 +23,9 @@ type Judged struct {
 	// DefaultWalks.
 	Walks *Walks
 	// Checks is the checks as a --checks value; "" the defaults. A
-	// writer records it pinned (PinChecks): the names of the checks that
-	// ran, never changes of the defaults.
+	// finding's header records it pinned (PinChecks): the names of the
+	// checks that ran; a regression file as changes of the defaults where
+	// shorter (cmd/cfgfuzz's regressionChecks).
 	Checks string
 	// Timeout is the per-graph limit on the structurizer and
 	// CheckTimeout the limit on one graph's checks; 0 the defaults.

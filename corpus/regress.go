@@ -10,8 +10,8 @@
 //	# target-env: vulkan1.3            (spirv-val's target environment, when not the default vulkan1.1)
 //	# rules-compat: spirv-tools-2023.1 (the rules check's reading, when not the specification's)
 //	# walks: 16 seed 7                 (the exec check's random walks and their seed, when not 16 and 1)
-//	# checks: pdom,rules,exec          (the checks that judged it, by name, when not the defaults;
-//	                                    --allow-fallbacks as every default check but fallback)
+//	# checks: -fallback                (the checks, when not the defaults: changes of them where
+//	                                    shorter, -fallback for --allow-fallbacks)
 //	# timeout: 30s                     (the per-graph limit on the structurizer, when not 10s)
 //	# check-timeout: 5m0s              (the limit on one graph's checks, when not 2m0s)
 //	# growth-time: 30s                 (the growth check's time limit, when not 1s: growth:time past
@@ -25,13 +25,13 @@
 //	# origin: cfgfuzz minimize, seed 7 (where it came from)
 //	# date: 2026-11-29
 //
-// '# checks:' pins the checks: cfgfuzz writes the names of the checks
-// that ran (PinChecks), never changes of its defaults, which a later
-// cfgfuzz with other defaults would read as other checks. A file of
-// changes ("-fallback", as older files have it) still reads: they are
-// changes of the defaults of the cfgfuzz that reads it (regress's: every
-// check whose tool is present). A file without '# checks:' is judged
-// under the reader's defaults.
+// A regression file's '# checks:' of changes ("-fallback") changes the
+// defaults of the cfgfuzz that reads it (regress's: every check whose
+// tool is present), as a file without the line is judged under them: the
+// suite gains the checks a later cfgfuzz brings. A finding's own files
+// (a campaign's store, minimize's result) name the checks that judged
+// the graph instead (PinChecks), which a later cfgfuzz reads as the same
+// checks.
 //
 // Each key is given once; other comment lines are notes, but for a key a
 // letter or two from a header key (checkHeaderKey). The graph is written in line notation,

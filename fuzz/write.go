@@ -214,13 +214,13 @@ func replayChecks(checks, signature string) string {
 }
 
 // ChecksValue is checks (Settings.Checks) as a --checks value of a replay
-// command, run by the cfgfuzz that prints it. A campaign's checks,
-// resolved to names, are written as changes of the default checks
-// ("-fallback" for --allow-fallbacks) where those are fewer than the
-// names and resolve to the same checks in the same order, else as the
-// names; "" the defaults. A file's header records the names instead
-// (corpus.PinChecks): a later cfgfuzz resolves changes against its own
-// defaults. Checks that hold a change already
+// command, run by the cfgfuzz that prints it, and of a regression file.
+// A campaign's checks, resolved to names, are written as changes of the
+// default checks ("-fallback" for --allow-fallbacks) where those are
+// fewer than the names and resolve to the same checks in the same order,
+// else as the names; "" the defaults. A finding's own header records the
+// names instead (corpus.PinChecks): a later cfgfuzz resolves changes
+// against its own defaults. Checks that hold a change already
 // ("-fallback", "+gpu": the value minimize and regress judged under) are
 // kept as they are.
 func ChecksValue(checks []string) string {

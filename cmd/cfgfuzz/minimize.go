@@ -311,7 +311,8 @@ func minimizeOrigin(given, path string, it sourced, roots *fileRoots) string {
 // the paths that lie where that file lies written from their placeholders
 // (portable.go): out for --out (or, without it, standard output, shown as
 // the regression file records it), reg for the regression file
-// (--save-regression); h itself where there is no such file.
+// (--save-regression, its checks as regressionChecks gives them); h
+// itself where there is no such file.
 func (mf minimizeFlags) savedHeaders(h corpus.Header, path string, it sourced) (out, reg corpus.Header) {
 	regDir := ""
 	if mf.save != "" {
@@ -323,7 +324,11 @@ func (mf minimizeFlags) savedHeaders(h corpus.Header, path string, it sourced) (
 	if mf.out != "" {
 		outDir = filepath.Dir(mf.out)
 	}
-	return mf.headerIn(h, path, it, outDir), mf.headerIn(h, path, it, regDir)
+	reg = mf.headerIn(h, path, it, regDir)
+	if mf.save != "" {
+		reg.Checks = regressionChecks(reg.Checks)
+	}
+	return mf.headerIn(h, path, it, outDir), reg
 }
 
 // headerIn is h as a file in dir records it; h itself for dir "".

@@ -245,10 +245,10 @@ func adoptedValues(h corpus.Header, given map[string]bool) map[string]any {
 }
 
 // recordedChecksDiffer says whether the checks used judge a file otherwise
-// than its header's `# checks:` records. A list of names (as cfgfuzz writes
-// it: corpus.PinChecks) is the set the file was judged under, which used
-// must be. A list of changes of the defaults (`-fallback`, as older files
-// record --allow-fallbacks) is kept when every check it
+// than its header's `# checks:` records. A list of names (as a finding's
+// header has it: corpus.PinChecks) is the set the file was judged under,
+// which used must be. A list of changes of the defaults (`-fallback`, as
+// a regression file records --allow-fallbacks) is kept when every check it
 // leaves of the defaults runs and every check it removes does not: checks
 // added beside them (the `+gpu` of regress's replay command where a Vulkan
 // device is) judge more, not otherwise.

@@ -38,6 +38,7 @@ import (
 
 	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
+	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
 // saveRegressionsUsage documents --save-regressions.
@@ -198,7 +199,7 @@ func regressionHeader(rep *fuzz.Report, f *fuzz.Finding, command string) corpus.
 	build, serve := headerProject(spec, s.Project)
 	return corpus.Header{Signature: f.Signature, Fault: strings.Join(s.Inject, ","), Strategy: cmp.Or(f.Strategy, s.Strategy),
 		Registers: s.Registers, TargetEnv: s.TargetEnv, RulesCompat: s.RulesCompat, Walks: j.Walks,
-		Checks: j.Checks, Timeout: j.Timeout, CheckTimeout: j.CheckTimeout, GrowthTime: j.GrowthTime,
+		Checks: regressionChecks(j.Checks), Timeout: j.Timeout, CheckTimeout: j.CheckTimeout, GrowthTime: j.GrowthTime,
 		Structurizer: specField(spec), Build: build, Serve: serve, Expect: corpus.ExpectPass,
 		Origin: regressionOrigin(rep, f, command), Date: regressionDate(rep)}
 }
@@ -247,12 +248,29 @@ func regressionDate(rep *fuzz.Report) string {
 	return time.Now().UTC().Format("2006-01-02")
 }
 
+// regressionChecks is a finding's pinned checks (checksHeader) as a
+// regression file records them: changes of the defaults where those are
+// fewer and resolve to the same checks (fuzz.ChecksValue: "-fallback" for
+// --allow-fallbacks), else the names. regress judges a file without
+// '# checks:' under its own defaults, checks a later cfgfuzz adds and the
+// gpu check where a Vulkan device is among them; a file of changes is
+// judged under those defaults less what its campaign left out, so the
+// suite's files all gain the checks a later cfgfuzz brings. A finding's
+// header keeps the names: it says how that graph was judged.
+func regressionChecks(pinned string) string {
+	if pinned == "" {
+		return ""
+	}
+	return fuzz.ChecksValue(oracle.ResolveChecks(pinned))
+}
+
 // checksHeader is a campaign's checks (Settings.Checks, resolved; nil
-// the defaults) as a regression header and a finding's record them: the
-// names of the checks, pinned (corpus.PinChecks), not the changes of the
-// defaults its replay commands give (fuzz.ChecksValue: "-fallback" for
+// the defaults) as a finding's header records them: the names of the
+// checks, pinned (corpus.PinChecks), not the changes of the defaults its
+// replay commands give (fuzz.ChecksValue: "-fallback" for
 // --allow-fallbacks), which a later cfgfuzz would resolve against its
-// own defaults; "" the defaults.
+// own defaults; "" the defaults. A regression file records them as
+// regressionChecks gives them.
 func checksHeader(checks []string) string {
 	return corpus.PinChecks(strings.Join(checks, ","))
 }

@@ -185,9 +185,10 @@ func TestMergeWithoutTheStructurizer(t *testing.T) {
 // TestSavedRegressionKeepsItsChecks: an adapter that falls back on every
 // graph, fuzzed with --allow-fallbacks and a --timeout of its own, has a
 // bug; the regression files the campaign and minimize --save-regression
-// write record the checks, pinned (every default check but fallback, by
-// name: '# checks: pdom,...,meta', not '-fallback', which a later
-// cfgfuzz would resolve against its own defaults) but not the campaign's
+// write record the checks as changes of regress's defaults ('# checks:
+// -fallback', as a file without the line takes them all) while the
+// finding's own files in the campaign's store name them (every default
+// check but fallback: how the graph was judged), and neither the campaign's
 // --timeout, which does not decide an exec finding's verdict, so regress
 // on the adapter with the bug fixed (still falling back) passes without
 // repeating the flags; --checks given judges under its own checks, its
@@ -197,15 +198,24 @@ func TestSavedRegressionKeepsItsChecks(t *testing.T) {
 	const noFallback = "pdom,rules,spirv-val,exec,filler,growth,meta"
 	fixed := misbehaveSpec(t, "fallback")
 	buggy := fixed + " --inject swap-arms"
-	regs := filepath.Join(t.TempDir(), "regs")
+	regs, camp := filepath.Join(t.TempDir(), "regs"), filepath.Join(t.TempDir(), "c")
 	code, out, errs := runCmd([]string{"run", "--structurizer", buggy, "--allow-fallbacks", "--timeout", "30s", "--graphs", "100",
-		"--out", filepath.Join(t.TempDir(), "c"), "--progress", "none", "--save-regressions", regs}, "")
+		"--out", camp, "--progress", "none", "--save-regressions", regs}, "")
 	files, _ := filepath.Glob(filepath.Join(regs, "exec-trace-mismatch-*.cfg"))
 	if code != exitFail || len(files) != 1 {
 		t.Fatalf("campaign: exit %d, files %v; want 1 and one exec-trace-mismatch regression\n%s%s", code, files, out, errs)
 	}
-	if text := readFile(t, files[0]); !strings.Contains(text, "# checks: "+noFallback+"\n") || strings.Contains(text, "# timeout:") {
-		t.Errorf("the campaign's regression: want '# checks: %s' and no '# timeout:' (the campaign's --timeout is the night's):\n%s", noFallback, text)
+	if text := readFile(t, files[0]); !strings.Contains(text, "# checks: -fallback\n") || strings.Contains(text, "# timeout:") {
+		t.Errorf("the campaign's regression: want '# checks: -fallback' and no '# timeout:' (the campaign's --timeout is the night's):\n%s", text)
+	}
+	stored, _ := filepath.Glob(filepath.Join(camp, "findings", "*", "*", "*.cfg"))
+	if len(stored) == 0 {
+		t.Fatalf("the campaign stored no finding's graph file under %s", camp)
+	}
+	for _, f := range stored {
+		if text := readFile(t, f); !strings.Contains(text, "# checks: "+noFallback+"\n") {
+			t.Errorf("the finding's %s: want its checks by name, '# checks: %s':\n%s", f, noFallback, text)
+		}
 	}
 	if code, out, errs := runCmd([]string{"regress", "--structurizer", fixed, regs}, ""); code != exitOK {
 		t.Errorf("regress on the fixed adapter, which still falls back: exit %d, want 0\n%s%s", code, out, errs)
@@ -215,14 +225,14 @@ func TestSavedRegressionKeepsItsChecks(t *testing.T) {
 		t.Errorf("regress --checks +fallback --timeout 20s: exit %d, want 1 failing with the fallback, the replay carrying regress's --timeout\n%s%s", code, out, errs)
 	}
 	_, _, errs = runCmd([]string{"check", "--structurizer", fixed, files[0]}, "")
-	if !strings.Contains(errs, "judging "+files[0]+" as its header records: --checks "+noFallback) {
+	if !strings.Contains(errs, "judging "+files[0]+" as its header records: --checks -fallback") {
 		t.Errorf("check on the file without its flags does not judge it under them:\n%s", errs)
 	}
 
 	mins := filepath.Join(t.TempDir(), "mins")
 	code, out, errs = runCmd([]string{"minimize", "--structurizer", buggy, "--allow-fallbacks", "--regressions", mins, "--save-regression", "arms", files[0]}, "")
-	if saved := readFile(t, filepath.Join(mins, "arms.cfg")); code != exitOK || !strings.Contains(saved, "# checks: "+noFallback+"\n") || strings.Contains(saved, "# timeout:") {
-		t.Fatalf("minimize --allow-fallbacks --save-regression: exit %d, want 0 and a file with '# checks: %s' and no timeout (the default)\n%s%s%s", code, noFallback, saved, out, errs)
+	if saved := readFile(t, filepath.Join(mins, "arms.cfg")); code != exitOK || !strings.Contains(saved, "# checks: -fallback\n") || strings.Contains(saved, "# timeout:") {
+		t.Fatalf("minimize --allow-fallbacks --save-regression: exit %d, want 0 and a file with '# checks: -fallback' and no timeout (the default)\n%s%s%s", code, saved, out, errs)
 	}
 	if code, out, errs := runCmd([]string{"regress", "--structurizer", fixed, mins}, ""); code != exitOK {
 		t.Errorf("regress of minimize's file on the fixed adapter: exit %d, want 0\n%s%s", code, out, errs)
