@@ -223,7 +223,10 @@ type structState struct {
 	// the first round's arm-break pass on (structured_check_kept.go), for
 	// the later rounds; nil otherwise.
 	facts *constructFacts
-	used  []string // the passes that changed anything, in the order they first did
+	// room holds the arrays of construct facts no pass reads any more,
+	// for the next facts or the self-check to fill.
+	room factsRoom
+	used []string // the passes that changed anything, in the order they first did
 }
 
 var structuredPasses = []pass{
@@ -269,7 +272,7 @@ var structuredPasses = []pass{
 		pre:  "a Func whose declared merges are distinct blocks and whose constructs nest",
 		post: "a loop whose synthetic latch only follows a conditional back-edge block at the loop's own level, that leaves for the loop's merge, continues at that block instead (the latch named by nothing); the same runs",
 		run: func(s *structState) (bool, error) {
-			changed, facts := absorbLatches(s.f)
+			changed, facts := absorbLatches(s.f, &s.room)
 			s.latchFacts = facts
 			return changed, nil
 		},
@@ -286,10 +289,12 @@ var structuredPasses = []pass{
 				run: func(s *structState) (bool, error) {
 					facts := s.latchFacts // the first round's, then the kept ones
 					if facts == nil {
-						facts = s.facts
+						return lift(s.f, s.facts), nil
 					}
 					s.latchFacts = nil
-					return lift(s.f, facts), nil
+					changed := lift(s.f, facts)
+					facts.recycle(&s.room) // the arm-break pass makes its own
+					return changed, nil
 				},
 			},
 			{
@@ -304,7 +309,7 @@ var structuredPasses = []pass{
 				post: "a conditional directly in a switch or loop whose synthetic merge only forwards to that construct's merge (or the loop's continue target), reached through both arms, merges at one arm, the other arm's edges to the old merge breaking to that target (the old merge named by nothing); the same runs",
 				run: func(s *structState) (bool, error) {
 					var changed bool
-					s.facts, changed = armBreaks(s.f, s.facts)
+					s.facts, changed = armBreaks(s.f, s.facts, &s.room)
 					return changed, nil
 				},
 			},
@@ -416,7 +421,7 @@ func runPassTable(g *cfg.Graph, opt Options, facts *graphFacts, stage *string) (
 	}
 	if len(opt.Inject) == 0 {
 		*stage = "selfcheck"
-		if err := SelfCheck(s.f); err != nil {
+		if err := selfCheck(&funcFacts{f: s.f}, &s.room); err != nil {
 			return nil, errorEntry("selfcheck", err)
 		}
 	}
@@ -453,8 +458,13 @@ func (s *structState) runPass(p pass, stage *string) (changed bool, reason strin
 // reachable than the round before (g's postcondition; armRounds says why
 // it holds), or the strategy falls back.
 func (s *structState) runRounds(g pass, stage *string) (reason string) {
-	defer func() { s.facts = nil }() // kept for the group's rounds alone
-	live := -1                       // blocks structurally reachable, counted under CheckPasses
+	defer func() { // kept for the group's rounds alone
+		if s.facts != nil {
+			s.facts.recycle(&s.room)
+			s.facts = nil
+		}
+	}()
+	live := -1 // blocks structurally reachable, counted under CheckPasses
 	if s.opt.CheckPasses {
 		live = reachableCount(s.f)
 	}
@@ -504,7 +514,7 @@ func (s *structState) check(p pass) error {
 		return err
 	}
 	if s.facts != nil { // the facts the arms group keeps
-		fresh, err := constructFactsOf(s.f)
+		fresh, err := constructFactsOf(s.f, nil)
 		if err != nil {
 			return err
 		}

@@ -49,7 +49,8 @@ package structurizer
 import "slices"
 
 // armBreaks runs the pass on f with its construct facts as the arms group
-// keeps them (structured_check_kept.go; nil: computed here) and returns
+// keeps them (structured_check_kept.go; nil: computed here, their arrays
+// taken from room) and returns
 // them, kept true of the result (nil where f's constructs do not nest).
 // Pre: f passes Validate, its declared merges and continue targets are
 // distinct blocks and its constructs nest (R8). Post: as in the file's
@@ -61,10 +62,10 @@ import "slices"
 // of the arms group finds it in P), and no other conditional's construct
 // or the construct around it changes. Progress: one walk of the chain per
 // conditional, as in the arm-merge pass, and one over E's edges in.
-func armBreaks(f *Func, facts *constructFacts) (kept *constructFacts, changed bool) {
+func armBreaks(f *Func, facts *constructFacts, room *factsRoom) (kept *constructFacts, changed bool) {
 	if facts == nil {
 		var err error
-		if facts, err = constructFactsOf(f); err != nil {
+		if facts, err = constructFactsOf(f, room); err != nil {
 			return nil, false // the self-check reports it
 		}
 	}

@@ -54,7 +54,7 @@ func TestArmBreakHandMade(t *testing.T) {
 			t.Fatalf("%s: before the pass: %v", c.name, err)
 		}
 		before := copyFunc(c.f)
-		if _, got := armBreaks(c.f, nil); got != c.moves {
+		if _, got := armBreaks(c.f, nil, nil); got != c.moves {
 			t.Errorf("%s: merged at an arm %v, want %v", c.name, got, c.moves)
 		}
 		layout(c.f)
@@ -73,7 +73,7 @@ func TestArmBreakHandMade(t *testing.T) {
 // some merges went.
 func TestArmBreakKeepsRuns(t *testing.T) {
 	passDropsMerges(t, 45, "armmerge", "arm-break", func(f *Func) bool {
-		_, changed := armBreaks(f, nil)
+		_, changed := armBreaks(f, nil, nil)
 		return changed
 	})
 }

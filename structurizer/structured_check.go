@@ -83,16 +83,23 @@ func isCond(b *Block) bool {
 // lists as it meets them. With mergeOf and contOf not nil (each of f's
 // length, every entry -1) it also fills them as declarers does, and with
 // headers not nil (of f's length, all false) it marks the blocks that
-// declare a merge.
+// declare a merge. With branch nil it makes the structural graph alone.
 func funcGraphs(f *Func, branch, structural *cfg.Graph, mergeOf, contOf []int, headers []bool) {
 	n := len(f.Blocks)
-	lists := make([][]int, 2*n)
-	*branch, *structural = cfg.Graph{Succs: lists[:n:n]}, cfg.Graph{Succs: lists[n:]}
+	if branch != nil {
+		lists := make([][]int, 2*n)
+		*branch, *structural = cfg.Graph{Succs: lists[:n:n]}, cfg.Graph{Succs: lists[n:]}
+		for b := range n {
+			branch.Succs[b] = f.Blocks[b].Term.To
+		}
+	} else {
+		*structural = cfg.Graph{Succs: make([][]int, n)}
+	}
 	arena := listArena{chunk: min(listChunk, 4*n)}
 	for b := range n {
 		blk := &f.Blocks[b]
 		to, m := blk.Term.To, &blk.Merge
-		branch.Succs[b], structural.Succs[b] = to, to
+		structural.Succs[b] = to
 		switch m.Kind {
 		case NoMerge:
 			continue
@@ -169,21 +176,25 @@ func (ff *funcFacts) structuralDom() *domTree {
 
 func (ff *funcFacts) branchPreds() [][]int {
 	if ff.preds == nil {
-		branch, _ := ff.graphs()
-		ff.preds = branch.Preds()
+		ff.preds = branchPreds(ff.f)
 	}
 	return ff.preds
 }
 
-// SelfCheck checks f against the structured rules. Pre: f.Validate() == nil.
-func SelfCheck(f *Func) error { return selfCheck(&funcFacts{f: f}) }
+// branchPreds is the predecessor lists of f's branch graph (as its
+// Preds), read off the blocks' targets.
+func branchPreds(f *Func) [][]int { return cfg.Predecessors(len(f.Blocks), f.Succs) }
 
-// selfCheck is SelfCheck with f's facts as far as they are known.
-func selfCheck(ff *funcFacts) error {
+// SelfCheck checks f against the structured rules. Pre: f.Validate() == nil.
+func SelfCheck(f *Func) error { return selfCheck(&funcFacts{f: f}, nil) }
+
+// selfCheck is SelfCheck with f's facts as far as they are known, its
+// per-block int arrays taken from room (nil: allocated).
+func selfCheck(ff *funcFacts, room *factsRoom) error {
 	f := ff.f
 	n := len(f.Blocks)
 	isMerge := make([]bool, n)   // declared merge or continue target
-	perBlock := make([]int, 2*n) // mergeOf and contOf in one allocation
+	perBlock := room.take(2 * n) // mergeOf and contOf in one array
 	mergeOf := perBlock[:n:n]    // header declaring b as merge, -1
 	contOf := perBlock[n:]       // loop header declaring b as continue, -1
 	for b := range perBlock {
@@ -240,10 +251,11 @@ func selfCheck(ff *funcFacts) error {
 			return violation("R5", b, "back-edge block %d does not post-dominate continue target %d", be, c)
 		}
 	}
-	cs, inner, outer, err := constructs(f, dom, mergeOf, contOf, nil)
+	cw, err := constructs(f, dom, mergeOf, contOf, nil, room)
 	if err != nil {
 		return err
 	}
+	cs, inner, outer := cw.cs, cw.inner, cw.outer
 	if err := checkNestingDepth(cs); err != nil {
 		return err
 	}
@@ -653,39 +665,86 @@ type constructFacts struct {
 	inner           []int
 	preds           [][]int
 	kept            keptFacts
+	// arrays are the int arrays mergeOf, contOf and inner are carved
+	// from, which recycle hands on.
+	arrays [][]int
 }
 
-// constructFactsOf computes f's construct facts; an error when its
-// constructs do not nest (the self-check reports it).
-func constructFactsOf(f *Func) (*constructFacts, error) {
+// constructFactsOf computes f's construct facts, its per-block arrays
+// taken from room (nil: allocated); an error when its constructs do not
+// nest (the self-check reports it).
+func constructFactsOf(f *Func, room *factsRoom) (*constructFacts, error) {
 	n := len(f.Blocks)
-	perBlock := make([]int, 2*n) // mergeOf and contOf, as declarers makes them
+	perBlock := room.take(2 * n) // mergeOf and contOf, as declarers makes them
 	mergeOf, contOf := perBlock[:n:n], perBlock[n:]
 	for b := range perBlock {
 		perBlock[b] = -1
 	}
 	headers := make([]bool, n)
-	ff := &funcFacts{f: f, made: true} // the graphs, the declarers and the headers in one sweep
-	funcGraphs(f, &ff.branch, &ff.structural, mergeOf, contOf, headers)
-	dom := ff.structuralDom()
-	cs, inner, _, err := constructs(f, dom, mergeOf, contOf, headers)
+	var structural cfg.Graph // the graph, the declarers and the headers in one sweep
+	funcGraphs(f, nil, &structural, mergeOf, contOf, headers)
+	dom := newDomTree(cfg.ImmediateDominators(&structural))
+	cw, err := constructs(f, dom, mergeOf, contOf, headers, room)
 	if err != nil {
 		return nil, err
 	}
-	return &constructFacts{mergeOf: mergeOf, contOf: contOf, dom: dom, cs: cs, inner: inner, preds: ff.branchPreds()}, nil
+	return &constructFacts{mergeOf: mergeOf, contOf: contOf, dom: dom, cs: cw.cs, inner: cw.inner, preds: branchPreds(f),
+		arrays: [][]int{perBlock, cw.perBlock}}, nil
 }
 
-// constructs walks the structural dominator tree and returns the constructs,
-// each block's innermost construct (a header's own included) and the
-// innermost construct around it (a header's own excluded); -1 for none.
-func constructs(f *Func, dom *domTree, mergeOf, contOf []int, headers []bool) ([]construct, []int, []int, error) {
-	cw := newConstructWalk(f, mergeOf, contOf)
+// recycle hands the facts' per-block arrays on to room, for the next
+// analysis to fill: none of the facts may be read after.
+func (facts *constructFacts) recycle(room *factsRoom) {
+	room.give(facts.arrays...)
+	*facts = constructFacts{}
+}
+
+// factsRoom holds int arrays that nothing reads any more, for an analysis
+// of a function of about the same size to fill instead of allocating its
+// own: within one structurization the latch pass's construct facts, once
+// the first round's lift pass has read them, become the arm-break pass's,
+// and those the arms group keeps become the self-check's. At 100,000
+// blocks each set is megabytes that would otherwise be allocated, zeroed
+// and collected again. The nil room takes none and keeps none.
+type factsRoom struct{ free [][]int }
+
+// take returns an array of k ints, of arbitrary contents: one of the
+// room's at least that long, else a new one.
+func (r *factsRoom) take(k int) []int {
+	if r != nil {
+		for i, a := range r.free {
+			if cap(a) >= k {
+				r.free = slices.Delete(r.free, i, i+1)
+				return a[:k:k]
+			}
+		}
+	}
+	return make([]int, k)
+}
+
+// give keeps arrays for take; nothing may read them after.
+func (r *factsRoom) give(arrays ...[]int) {
+	if r != nil {
+		r.free = append(r.free, arrays...)
+	}
+}
+
+// constructs walks the structural dominator tree and returns the walk
+// done: its constructs, each block's innermost construct (a header's own
+// included) and the innermost construct around it (a header's own
+// excluded); -1 for none. Its per-block arrays and the tree's child
+// lists come from room (nil: allocated); the child lists go back to it.
+func constructs(f *Func, dom *domTree, mergeOf, contOf []int, headers []bool, room *factsRoom) (*constructWalk, error) {
+	cw := newConstructWalk(f, mergeOf, contOf, room)
 	cw.headers = headers
-	if err := cw.run(treeKids(dom.IDom)); err != nil {
-		return nil, nil, nil, err
+	kids := room.take(treeKidsLen(len(dom.IDom)))
+	err := cw.run(treeKidsIn(dom.IDom, kids))
+	room.give(kids)
+	if err != nil {
+		return nil, err
 	}
 	numberConstructs(cw.cs)
-	return cw.cs, cw.inner, cw.outer, nil
+	return cw, nil
 }
 
 // constructWalk is constructs' state: the constructs found, the stack of
@@ -698,6 +757,7 @@ type constructWalk struct {
 	open            []int
 	inner, outer    []int
 	ofHeader        []int // header -> its construct, -1
+	perBlock        []int // the array inner, outer and ofHeader are carved from
 	// headers, when not nil, marks the blocks that declare a merge: the
 	// walk reads only those blocks, in the order of the dominator tree.
 	// At 100,000 blocks the function is larger than a cache, and reading
@@ -714,9 +774,9 @@ type constructFrame struct {
 	cont   int // continue construct opened at b, -1
 }
 
-func newConstructWalk(f *Func, mergeOf, contOf []int) *constructWalk {
+func newConstructWalk(f *Func, mergeOf, contOf []int, room *factsRoom) *constructWalk {
 	n := len(f.Blocks)
-	perBlock := make([]int, 3*n) // inner, outer and ofHeader in one allocation
+	perBlock := room.take(3 * n) // inner, outer and ofHeader in one allocation
 	for b := range perBlock {
 		perBlock[b] = -1
 	}
@@ -731,7 +791,7 @@ func newConstructWalk(f *Func, mergeOf, contOf []int) *constructWalk {
 	}
 	return &constructWalk{f: f, mergeOf: mergeOf, contOf: contOf,
 		cs: make([]construct, 0, headers), open: make([]int, 0, headers),
-		inner: perBlock[:n:n], outer: perBlock[n : 2*n : 2*n], ofHeader: perBlock[2*n:]}
+		inner: perBlock[:n:n], outer: perBlock[n : 2*n : 2*n], ofHeader: perBlock[2*n:], perBlock: perBlock}
 }
 
 // run walks the tree depth first from block 0.
@@ -842,9 +902,18 @@ func (c children) of(b int) []int { return c.all[c.start[b]:c.start[b+1]] }
 
 // treeKids returns the children of each block in the tree of idom.
 func treeKids(idom []int) children {
+	return treeKidsIn(idom, make([]int, treeKidsLen(len(idom))))
+}
+
+// treeKidsLen is the length of treeKidsIn's array for a tree of n blocks.
+func treeKidsLen(n int) int { return (n + 1) + n + n }
+
+// treeKidsIn is treeKids carved from ints (treeKidsLen long, of any
+// contents).
+func treeKidsIn(idom []int, ints []int) children {
 	n := len(idom)
-	ints := make([]int, (n+1)+n+n) // start, fill and all in one allocation
-	count, fill := ints[:n+1:n+1], ints[n+1:2*n+1:2*n+1]
+	count, fill := ints[:n+1:n+1], ints[n+1:2*n+1:2*n+1] // start, fill and all in one array
+	clear(count)
 	for _, d := range idom {
 		if d >= 0 {
 			count[d+1]++

@@ -174,7 +174,7 @@ func TestOneCaseMergesSkipsDroppedBlocks(t *testing.T) {
 	if err := f.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	facts, err := constructFactsOf(f)
+	facts, err := constructFactsOf(f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,4 +240,48 @@ func sweepsMatch(f *Func) error {
 		return fmt.Errorf("declarersAndPreds: %v %v %v, want %v %v %v", m3, c3, p3, mergeOf, contOf, predCounts(f))
 	}
 	return nil
+}
+
+// TestFactsRoomArraysOfAnyContents: construct facts and the self-check
+// whose per-block arrays come from a factsRoom holding arrays of
+// arbitrary contents (another function's recycled facts, then garbage)
+// are those computed on fresh arrays, and take the room's arrays.
+func TestFactsRoomArraysOfAnyContents(t *testing.T) {
+	r := loggedRand(t, 5)
+	for i := range 40 {
+		g := shapes[i%len(shapes)].make(r, 20+r.IntN(400))
+		res, err := Structurize(g, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := res.Func
+		want, err := constructFactsOf(f, nil)
+		if err != nil {
+			t.Fatalf("graph %d: %v", i, err)
+		}
+		var room factsRoom
+		for range 4 {
+			a := make([]int, 3*len(f.Blocks)+1+r.IntN(50))
+			for j := range a {
+				a[j] = r.IntN(7) - 3
+			}
+			room.give(a)
+		}
+		got, err := constructFactsOf(f, &room)
+		if err != nil {
+			t.Fatalf("graph %d: from the room: %v", i, err)
+		}
+		if len(room.free) != 2 { // of 4: mergeOf and contOf's and the walk's taken, the child lists' given back
+			t.Errorf("graph %d: %d arrays left in the room, want 2", i, len(room.free))
+		}
+		if !slices.Equal(got.mergeOf, want.mergeOf) || !slices.Equal(got.contOf, want.contOf) ||
+			!slices.Equal(got.inner, want.inner) || !slices.Equal(got.cs, want.cs) ||
+			!slices.EqualFunc(got.preds, want.preds, slices.Equal) {
+			t.Fatalf("graph %d: facts from the room differ from fresh ones", i)
+		}
+		got.recycle(&room)
+		if err := selfCheck(&funcFacts{f: f}, &room); err != nil {
+			t.Fatalf("graph %d: self-check from the room: %v", i, err)
+		}
+	}
 }

@@ -36,13 +36,13 @@ import "slices"
 // every loop whose latch it absorbed names its back-edge block as the
 // continue target, and the latch is named by nothing (the layout drops
 // it). It returns whether it absorbed any, and f's construct facts for the
-// lift pass (nil when the constructs do not nest), kept true of what lift
-// reads: each loop's continue target and the declarers. A back-edge
-// block's place in the dominator tree may be stale; lift asks nothing of
-// it (such a block heads nothing and enters no switch's merge). Progress:
-// one walk over the loop constructs.
-func absorbLatches(f *Func) (bool, *constructFacts) {
-	facts, err := constructFactsOf(f)
+// lift pass (nil when the constructs do not nest; their arrays taken from
+// room), kept true of what lift reads: each loop's continue target and
+// the declarers. A back-edge block's place in the dominator tree may be
+// stale; lift asks nothing of it (such a block heads nothing and enters
+// no switch's merge). Progress: one walk over the loop constructs.
+func absorbLatches(f *Func, room *factsRoom) (bool, *constructFacts) {
+	facts, err := constructFactsOf(f, room)
 	if err != nil {
 		return false, nil // the self-check reports it
 	}

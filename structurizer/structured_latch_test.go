@@ -30,7 +30,7 @@ func TestLatchKeepsRuns(t *testing.T) {
 			continue
 		}
 		before := copyFunc(f)
-		if changed, _ := absorbLatches(f); !changed {
+		if changed, _ := absorbLatches(f, nil); !changed {
 			continue
 		}
 		absorbed += latchesNamed(before) - latchesNamed(f)
@@ -84,7 +84,7 @@ func TestLatchHandShapes(t *testing.T) {
 			t.Fatalf("%s: the nested pass laid it out", c.graph)
 		}
 		before := latchesNamed(f)
-		absorbLatches(f)
+		absorbLatches(f, nil)
 		got := latchesNamed(f) < before
 		if got != c.absorbed {
 			t.Errorf("%s: absorbed %v, want %v (func %+v)", c.graph, got, c.absorbed, f)
@@ -108,8 +108,8 @@ func TestLiftReadsLatchFacts(t *testing.T) {
 			continue
 		}
 		fresh := copyFunc(f)
-		absorbed, facts := absorbLatches(f)
-		absorbLatches(fresh)
+		absorbed, facts := absorbLatches(f, nil)
+		absorbLatches(fresh, nil)
 		lifted := lift(f, facts)
 		if lift(fresh, nil) != lifted || !reflect.DeepEqual(f, fresh) {
 			t.Fatalf("graph %v: lift on the latch pass's facts\n%+v\nand on fresh ones\n%+v", g, f, fresh)

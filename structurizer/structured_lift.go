@@ -45,7 +45,7 @@ package structurizer
 func lift(f *Func, facts *constructFacts) bool {
 	if facts == nil {
 		var err error
-		if facts, err = constructFactsOf(f); err != nil {
+		if facts, err = constructFactsOf(f, nil); err != nil {
 			return false // the self-check reports it
 		}
 	}

@@ -140,13 +140,9 @@ func (g *Graph) Preds() [][]int { return bucketPreds(len(g.Succs), g.Succs, NoBl
 // Predecessors lists, for each of n blocks, the blocks whose succ names
 // it, in block order (once per edge; nil for none). The lists share one
 // array, each capped at its length, so appending to one copies it and
-// leaves the others be.
+// leaves the others be. succ is called twice per block (bucketEdges).
 func Predecessors(n int, succ func(b int) []int) [][]int {
-	succs := make([][]int, n)
-	for b := range n {
-		succs[b] = succ(b)
-	}
-	return bucketPreds(n, succs, NoBlock)
+	return bucketEdges(n, nil, n, succ, NoBlock)
 }
 
 // bucketPreds is the predecessor lists of n blocks over the edges of
