@@ -301,7 +301,7 @@ var structuredPasses = []pass{
 				name: "armmerge",
 				pre:  "a Func whose declared merges and continue targets are distinct blocks",
 				post: "a conditional whose synthetic merge only forwards, and is reached only through the chain of one arm, merges at that arm (the old merge named by nothing); the same runs",
-				run:  func(s *structState) (bool, error) { return armMerges(s.f, s.facts), nil },
+				run:  func(s *structState) (bool, error) { return armMerges(s.f, s.facts, &s.room), nil },
 			},
 			{
 				name: "armbreak",
@@ -319,7 +319,7 @@ var structuredPasses = []pass{
 		name: "oneblock",
 		pre:  "a Func whose declared merges and continue targets are distinct blocks",
 		post: "a loop whose synthetic header only branches to a conditional continue target that goes back to it and to the loop's merge is that block alone, its own header, continue target and back-edge block (the header named by nothing); the same runs",
-		run:  func(s *structState) (bool, error) { return oneBlockLoops(s.f), nil },
+		run:  func(s *structState) (bool, error) { return oneBlockLoops(s.f, &s.room), nil },
 	},
 	{
 		name: "layout",
@@ -421,7 +421,7 @@ func runPassTable(g *cfg.Graph, opt Options, facts *graphFacts, stage *string) (
 	}
 	if len(opt.Inject) == 0 {
 		*stage = "selfcheck"
-		if err := selfCheck(&funcFacts{f: s.f}, &s.room); err != nil {
+		if err := selfCheck(&funcFacts{f: s.f, room: &s.room}); err != nil {
 			return nil, errorEntry("selfcheck", err)
 		}
 	}

@@ -50,14 +50,14 @@ package structurizer
 import "slices"
 
 // armMerges runs the pass; facts are f's construct facts as the arms
-// group keeps them (structured_check_kept.go), nil where none are kept.
-// Pre: f passes Validate and its declared merges and continue targets are
+// group keeps them (structured_check_kept.go), nil where none are kept
+// (its per-block arrays then taken from room and given back). Pre: f passes Validate and its declared merges and continue targets are
 // distinct blocks. Post: as in the file's comment, for every conditional
 // that meets its precondition, one after another, and facts kept true of
 // the result; it reports whether it rewrote any. Progress: each rewrite
 // walks the chain of blocks that lie directly in one construct, and each
 // block lies directly in one, so the walks add up to the blocks of f.
-func armMerges(f *Func, facts *constructFacts) bool {
+func armMerges(f *Func, facts *constructFacts, room *factsRoom) bool {
 	ac := armChains{f: f}
 	changed := false
 	if facts != nil { // kept below
@@ -76,7 +76,9 @@ func armMerges(f *Func, facts *constructFacts) bool {
 	// the function is larger than a cache, and each sweep of it reads all
 	// its blocks from memory.
 	var conds []int
-	ac.mergeOf, ac.contOf, ac.preds, conds = declarersPredsAndConds(f)
+	perBlock := room.take(3 * len(f.Blocks))
+	defer room.give(perBlock)
+	ac.mergeOf, ac.contOf, ac.preds, conds = declarersPredsAndConds(f, perBlock)
 	for _, x := range conds {
 		if xb := &f.Blocks[x]; xb.Merge.Kind == SelectionMerge && isCond(xb) {
 			changed = ac.mergeAt(x, nil) || changed

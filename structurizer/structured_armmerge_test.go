@@ -42,7 +42,7 @@ func TestArmMergeHandMade(t *testing.T) {
 			t.Fatalf("%s: malformed: %v", c.name, err)
 		}
 		before := copyFunc(c.f)
-		if got := armMerges(c.f, nil); got != c.moves {
+		if got := armMerges(c.f, nil, nil); got != c.moves {
 			t.Errorf("%s: merged at the arm %v, want %v", c.name, got, c.moves)
 		}
 		if c.moves && (c.f.Blocks[1].Merge.Merge != 2 || c.f.Blocks[2].Term.To[0] != 5) {
@@ -70,7 +70,7 @@ func TestArmMergeNestedReturns(t *testing.T) {
 	}
 	layout(f)
 	before := copyFunc(f)
-	if !armMerges(f, nil) {
+	if !armMerges(f, nil, nil) {
 		t.Fatalf("%v: no conditional merged at its arm: %+v", g, f.Blocks)
 	}
 	layout(f)
@@ -87,7 +87,7 @@ func TestArmMergeNestedReturns(t *testing.T) {
 // on random graphs and compares runs; the result passes the self-check,
 // and some merges went.
 func TestArmMergeKeepsRuns(t *testing.T) {
-	passDropsMerges(t, 44, "lift", "arm-merge", func(f *Func) bool { return armMerges(f, nil) })
+	passDropsMerges(t, 44, "lift", "arm-merge", func(f *Func) bool { return armMerges(f, nil, nil) })
 }
 
 // passDropsMerges runs pass on the Func of 3,000 random graphs laid out up
@@ -127,7 +127,7 @@ func TestArmMergeGuards(t *testing.T) {
 	if err := f.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if !armMerges(f, nil) {
+	if !armMerges(f, nil, nil) {
 		t.Fatalf("no merge at the arm: %+v", f.Blocks)
 	}
 	if want := []Store{{Var: 0, Value: 3}}; !reflect.DeepEqual(f.Blocks[2].Stores, want) {
@@ -139,7 +139,7 @@ func TestArmMergeGuards(t *testing.T) {
 	if err := g.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if armMerges(g, nil) {
+	if armMerges(g, nil, nil) {
 		t.Errorf("merged at an arm whose chain holds a continue target: %+v", g.Blocks)
 	}
 }

@@ -84,17 +84,16 @@ func isCond(b *Block) bool {
 // length, every entry -1) it also fills them as declarers does, and with
 // headers not nil (of f's length, all false) it marks the blocks that
 // declare a merge. With branch nil it makes the structural graph alone.
-func funcGraphs(f *Func, branch, structural *cfg.Graph, mergeOf, contOf []int, headers []bool) {
+// The graphs' list arrays are taken from room (nil: allocated).
+func funcGraphs(f *Func, branch, structural *cfg.Graph, mergeOf, contOf []int, headers []bool, room *factsRoom) {
 	n := len(f.Blocks)
 	if branch != nil {
-		lists := make([][]int, 2*n)
-		*branch, *structural = cfg.Graph{Succs: lists[:n:n]}, cfg.Graph{Succs: lists[n:]}
+		*branch = cfg.Graph{Succs: room.takeLists(n)}
 		for b := range n {
 			branch.Succs[b] = f.Blocks[b].Term.To
 		}
-	} else {
-		*structural = cfg.Graph{Succs: make([][]int, n)}
 	}
+	*structural = cfg.Graph{Succs: room.takeLists(n)}
 	arena := listArena{chunk: min(listChunk, 4*n)}
 	for b := range n {
 		blk := &f.Blocks[b]
@@ -152,15 +151,16 @@ func (a *listArena) list(to []int, first ...int) []int {
 // change).
 type funcFacts struct {
 	f                  *Func
-	made               bool      // the graphs are made
-	branch, structural cfg.Graph // funcGraphs
-	dom                *domTree  // structural dominators
-	preds              [][]int   // the branch graph's predecessors
+	room               *factsRoom // where the arrays come from (nil: allocated)
+	made               bool       // the graphs are made
+	branch, structural cfg.Graph  // funcGraphs
+	dom                *domTree   // structural dominators
+	preds              [][]int    // the branch graph's predecessors
 }
 
 func (ff *funcFacts) graphs() (branch, structural *cfg.Graph) {
 	if !ff.made {
-		funcGraphs(ff.f, &ff.branch, &ff.structural, nil, nil, nil)
+		funcGraphs(ff.f, &ff.branch, &ff.structural, nil, nil, nil, ff.room)
 		ff.made = true
 	}
 	return &ff.branch, &ff.structural
@@ -176,22 +176,25 @@ func (ff *funcFacts) structuralDom() *domTree {
 
 func (ff *funcFacts) branchPreds() [][]int {
 	if ff.preds == nil {
-		ff.preds = branchPreds(ff.f)
+		ff.preds = branchPreds(ff.f, ff.room)
 	}
 	return ff.preds
 }
 
 // branchPreds is the predecessor lists of f's branch graph (as its
-// Preds), read off the blocks' targets.
-func branchPreds(f *Func) [][]int { return cfg.Predecessors(len(f.Blocks), f.Succs) }
+// Preds), read off the blocks' targets, the headers' array taken from
+// room (nil: allocated).
+func branchPreds(f *Func, room *factsRoom) [][]int {
+	return cfg.PredecessorsIn(room.takeLists(len(f.Blocks)), f.Succs)
+}
 
 // SelfCheck checks f against the structured rules. Pre: f.Validate() == nil.
-func SelfCheck(f *Func) error { return selfCheck(&funcFacts{f: f}, nil) }
+func SelfCheck(f *Func) error { return selfCheck(&funcFacts{f: f}) }
 
 // selfCheck is SelfCheck with f's facts as far as they are known, its
-// per-block int arrays taken from room (nil: allocated).
-func selfCheck(ff *funcFacts, room *factsRoom) error {
-	f := ff.f
+// arrays taken from ff.room.
+func selfCheck(ff *funcFacts) error {
+	f, room := ff.f, ff.room
 	n := len(f.Blocks)
 	isMerge := make([]bool, n)   // declared merge or continue target
 	perBlock := room.take(2 * n) // mergeOf and contOf in one array
@@ -682,13 +685,14 @@ func constructFactsOf(f *Func, room *factsRoom) (*constructFacts, error) {
 	}
 	headers := make([]bool, n)
 	var structural cfg.Graph // the graph, the declarers and the headers in one sweep
-	funcGraphs(f, nil, &structural, mergeOf, contOf, headers)
+	funcGraphs(f, nil, &structural, mergeOf, contOf, headers, room)
 	dom := newDomTree(cfg.ImmediateDominators(&structural))
+	room.giveLists(structural.Succs)
 	cw, err := constructs(f, dom, mergeOf, contOf, headers, room)
 	if err != nil {
 		return nil, err
 	}
-	return &constructFacts{mergeOf: mergeOf, contOf: contOf, dom: dom, cs: cw.cs, inner: cw.inner, preds: branchPreds(f),
+	return &constructFacts{mergeOf: mergeOf, contOf: contOf, dom: dom, cs: cw.cs, inner: cw.inner, preds: branchPreds(f, room),
 		arrays: [][]int{perBlock, cw.perBlock}}, nil
 }
 
@@ -696,36 +700,69 @@ func constructFactsOf(f *Func, room *factsRoom) (*constructFacts, error) {
 // analysis to fill: none of the facts may be read after.
 func (facts *constructFacts) recycle(room *factsRoom) {
 	room.give(facts.arrays...)
+	room.giveLists(facts.preds)
 	*facts = constructFacts{}
 }
 
-// factsRoom holds int arrays that nothing reads any more, for an analysis
-// of a function of about the same size to fill instead of allocating its
-// own: within one structurization the latch pass's construct facts, once
-// the first round's lift pass has read them, become the arm-break pass's,
-// and those the arms group keeps become the self-check's. At 100,000
-// blocks each set is megabytes that would otherwise be allocated, zeroed
-// and collected again. The nil room takes none and keeps none.
-type factsRoom struct{ free [][]int }
+// factsRoom holds per-block arrays that nothing reads any more, int
+// arrays and arrays of lists, for an analysis of a function of about the
+// same size to fill instead of allocating its own: within one
+// structurization the latch pass's construct facts, once the first
+// round's lift pass has read them, become the arm-break pass's, and
+// those the arms group keeps become the self-check's. At 100,000 blocks
+// each set is megabytes that would otherwise be allocated, zeroed and
+// collected again. The nil room takes none and keeps none.
+type factsRoom struct {
+	ints  [][]int
+	lists [][][]int
+}
 
-// take returns an array of k ints, of arbitrary contents: one of the
-// room's at least that long, else a new one.
+// take returns an array of k ints, of arbitrary contents: the shortest
+// of the room's at least that long, else a new one.
 func (r *factsRoom) take(k int) []int {
-	if r != nil {
-		for i, a := range r.free {
-			if cap(a) >= k {
-				r.free = slices.Delete(r.free, i, i+1)
-				return a[:k:k]
-			}
+	if r == nil {
+		return make([]int, k)
+	}
+	return takeShortest(&r.ints, k)
+}
+
+// takeLists is take for an array of k lists.
+func (r *factsRoom) takeLists(k int) [][]int {
+	if r == nil {
+		return make([][]int, k)
+	}
+	return takeShortest(&r.lists, k)
+}
+
+// takeShortest removes from free the shortest array at least k long and
+// returns its first k elements; a new array when there is none.
+func takeShortest[T any](free *[][]T, k int) []T {
+	best := -1
+	for i, a := range *free {
+		if cap(a) >= k && (best < 0 || cap(a) < cap((*free)[best])) {
+			best = i
 		}
 	}
-	return make([]int, k)
+	if best < 0 {
+		return make([]T, k)
+	}
+	a := (*free)[best]
+	*free = slices.Delete(*free, best, best+1)
+	return a[:k:k]
 }
 
 // give keeps arrays for take; nothing may read them after.
 func (r *factsRoom) give(arrays ...[]int) {
 	if r != nil {
-		r.free = append(r.free, arrays...)
+		r.ints = append(r.ints, arrays...)
+	}
+}
+
+// giveLists keeps an array of lists for takeLists; nothing may read it
+// after. The lists it holds stay reachable until overwritten.
+func (r *factsRoom) giveLists(lists [][]int) {
+	if r != nil && lists != nil {
+		r.lists = append(r.lists, lists)
 	}
 }
 
@@ -1128,14 +1165,15 @@ func declarers(f *Func) (mergeOf, contOf []int) {
 // declarersAndPreds is declarers and predCounts in one sweep of the
 // blocks.
 func declarersAndPreds(f *Func) (mergeOf, contOf, preds []int) {
-	mergeOf, contOf, preds, _ = declarersPredsAndConds(f)
+	mergeOf, contOf, preds, _ = declarersPredsAndConds(f, make([]int, 3*len(f.Blocks)))
 	return mergeOf, contOf, preds
 }
 
-// declarersPredsAndConds is declarersAndPreds, and the conditionals that
-// declare a selection merge (isCond) in block order, in the same sweep.
-func declarersPredsAndConds(f *Func) (mergeOf, contOf, preds, conds []int) {
-	mergeOf, contOf, preds = declarerArrays(len(f.Blocks))
+// declarersPredsAndConds is declarersAndPreds carved from perBlock (three
+// ints a block, of any contents), and the conditionals that declare a
+// selection merge (isCond) in block order, in the same sweep.
+func declarersPredsAndConds(f *Func, perBlock []int) (mergeOf, contOf, preds, conds []int) {
+	mergeOf, contOf, preds = declarerArrays(len(f.Blocks), perBlock)
 	conds = []int{}
 	for b := range f.Blocks {
 		blk := &f.Blocks[b]
@@ -1162,13 +1200,14 @@ func noteDeclarer(mergeOf, contOf, preds []int, b int, blk *Block) {
 }
 
 // declarerArrays is room for declarersAndPreds' results on n blocks,
-// carved from one allocation: mergeOf and contOf all -1, preds all 0.
-func declarerArrays(n int) (mergeOf, contOf, preds []int) {
-	perBlock := make([]int, 3*n)
-	mergeOf, contOf, preds = perBlock[:n:n], perBlock[n:2*n:2*n], perBlock[2*n:]
+// carved from perBlock (3n ints of any contents): mergeOf and contOf all
+// -1, preds all 0.
+func declarerArrays(n int, perBlock []int) (mergeOf, contOf, preds []int) {
+	mergeOf, contOf, preds = perBlock[:n:n], perBlock[n:2*n:2*n], perBlock[2*n:3*n:3*n]
 	for b := range perBlock[:2*n] {
 		perBlock[b] = -1
 	}
+	clear(preds)
 	return mergeOf, contOf, preds
 }
 

@@ -231,7 +231,7 @@ func sweepsMatch(f *Func) error {
 		m2[b], c2[b] = -1, -1
 	}
 	var branch, structural cfg.Graph
-	funcGraphs(f, &branch, &structural, m2, c2, nil)
+	funcGraphs(f, &branch, &structural, m2, c2, nil, nil)
 	if !slices.Equal(mergeOf, m2) || !slices.Equal(contOf, c2) {
 		return fmt.Errorf("funcGraphs: declarers %v %v, want %v %v", m2, c2, mergeOf, contOf)
 	}
@@ -242,10 +242,10 @@ func sweepsMatch(f *Func) error {
 	return nil
 }
 
-// TestFactsRoomArraysOfAnyContents: construct facts and the self-check
-// whose per-block arrays come from a factsRoom holding arrays of
-// arbitrary contents (another function's recycled facts, then garbage)
-// are those computed on fresh arrays, and take the room's arrays.
+// TestFactsRoomArraysOfAnyContents: construct facts, declarers with
+// edge counts and the self-check whose per-block arrays come from a
+// factsRoom holding arrays of arbitrary contents (garbage, then recycled
+// facts) are those computed on fresh arrays, and take the room's arrays.
 func TestFactsRoomArraysOfAnyContents(t *testing.T) {
 	r := loggedRand(t, 5)
 	for i := range 40 {
@@ -266,21 +266,31 @@ func TestFactsRoomArraysOfAnyContents(t *testing.T) {
 				a[j] = r.IntN(7) - 3
 			}
 			room.give(a)
+			lists := make([][]int, len(f.Blocks)+r.IntN(50))
+			for j := range lists {
+				lists[j] = a[:r.IntN(3)]
+			}
+			room.giveLists(lists)
 		}
 		got, err := constructFactsOf(f, &room)
 		if err != nil {
 			t.Fatalf("graph %d: from the room: %v", i, err)
 		}
-		if len(room.free) != 2 { // of 4: mergeOf and contOf's and the walk's taken, the child lists' given back
-			t.Errorf("graph %d: %d arrays left in the room, want 2", i, len(room.free))
+		if len(room.ints) != 2 { // of 4: mergeOf and contOf's and the walk's taken, the child lists' given back
+			t.Errorf("graph %d: %d arrays left in the room, want 2", i, len(room.ints))
 		}
 		if !slices.Equal(got.mergeOf, want.mergeOf) || !slices.Equal(got.contOf, want.contOf) ||
 			!slices.Equal(got.inner, want.inner) || !slices.Equal(got.cs, want.cs) ||
 			!slices.EqualFunc(got.preds, want.preds, slices.Equal) {
 			t.Fatalf("graph %d: facts from the room differ from fresh ones", i)
 		}
+		wm, wc, wp := declarersAndPreds(f)
+		gm, gc, gp, _ := declarersPredsAndConds(f, room.take(3*len(f.Blocks)))
+		if !slices.Equal(gm, wm) || !slices.Equal(gc, wc) || !slices.Equal(gp, wp) {
+			t.Fatalf("graph %d: declarers and counts from the room differ from fresh ones", i)
+		}
 		got.recycle(&room)
-		if err := selfCheck(&funcFacts{f: f}, &room); err != nil {
+		if err := selfCheck(&funcFacts{f: f, room: &room}); err != nil {
 			t.Fatalf("graph %d: self-check from the room: %v", i, err)
 		}
 	}

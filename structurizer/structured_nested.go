@@ -200,7 +200,7 @@ func (nt *nester) run() (*Func, string) {
 	if err := f.Validate(); err != nil {
 		return nil, "malformed: " + err.Error()
 	}
-	if err := selfCheck(ff, nil); err != nil {
+	if err := selfCheck(ff); err != nil {
 		nt.blame = append(nt.blame, ruleSuspects(nt.forest, f, err)...)
 		ruleHints(nt, f, err)
 		ruleBans(nt, f, err)

@@ -40,8 +40,11 @@ import "slices"
 // comment, for every loop that meets its precondition; it reports
 // whether it rewrote any. Progress: one walk over the blocks to find the
 // loops and count their edges, and one over the edges to redirect them.
-func oneBlockLoops(f *Func) bool {
-	heads, mergeOf, contOf, preds := oneBlockScan(f)
+// Its per-block arrays are taken from room and given back.
+func oneBlockLoops(f *Func, room *factsRoom) bool {
+	perBlock := room.take(3 * len(f.Blocks))
+	defer room.give(perBlock)
+	heads, mergeOf, contOf, preds := oneBlockScan(f, perBlock)
 	if len(heads) == 0 {
 		return false
 	}
@@ -76,9 +79,9 @@ func oneBlockLoops(f *Func) bool {
 // oneBlockScan is the loops of oneBlockShape's shape, by header, with
 // declarersAndPreds, in one sweep of the blocks: at 100,000 blocks the
 // function is larger than a cache and each sweep of it reads all its
-// blocks from memory.
-func oneBlockScan(f *Func) (heads, mergeOf, contOf, preds []int) {
-	mergeOf, contOf, preds = declarerArrays(len(f.Blocks))
+// blocks from memory. Its arrays are carved from perBlock (declarerArrays).
+func oneBlockScan(f *Func, perBlock []int) (heads, mergeOf, contOf, preds []int) {
+	mergeOf, contOf, preds = declarerArrays(len(f.Blocks), perBlock)
 	for b := range f.Blocks {
 		noteDeclarer(mergeOf, contOf, preds, b, &f.Blocks[b])
 		if oneBlockShape(f, b) {

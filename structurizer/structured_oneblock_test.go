@@ -158,7 +158,7 @@ func TestOneBlockHandShapes(t *testing.T) {
 			t.Fatalf("%s: the nested pass laid it out", c.graph)
 		}
 		before := copyFunc(f)
-		if got := oneBlockLoops(f); got != c.drops {
+		if got := oneBlockLoops(f, nil); got != c.drops {
 			t.Errorf("%s: dropped a header %v, want %v (func %+v)", c.graph, got, c.drops, before)
 		}
 		layout(f)
@@ -186,7 +186,7 @@ func TestOneBlockKeepsRuns(t *testing.T) {
 		}
 		before := copyFunc(f)
 		n := oneBlockHeaders(f)
-		if !oneBlockLoops(f) {
+		if !oneBlockLoops(f, nil) {
 			continue
 		}
 		for _, h := range n {
@@ -261,7 +261,7 @@ func TestOneBlockStoresFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := copyFunc(f)
-	if !oneBlockLoops(f) {
+	if !oneBlockLoops(f, nil) {
 		t.Fatalf("the header was not dropped: %+v", f.Blocks)
 	}
 	if want := []Store{{Var: 0, Value: 0}, {Var: 0, Value: 5}}; !reflect.DeepEqual(f.Blocks[2].Stores, want) {
@@ -277,7 +277,7 @@ func TestOneBlockStoresFirst(t *testing.T) {
 	if err := g.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if oneBlockLoops(g) {
+	if oneBlockLoops(g, nil) {
 		t.Errorf("a block entered from outside its loop lost its header: %+v", g.Blocks)
 	}
 }

@@ -142,14 +142,21 @@ func (g *Graph) Preds() [][]int { return bucketPreds(len(g.Succs), g.Succs, NoBl
 // array, each capped at its length, so appending to one copies it and
 // leaves the others be. succ is called twice per block (bucketEdges).
 func Predecessors(n int, succ func(b int) []int) [][]int {
-	return bucketEdges(n, nil, n, succ, NoBlock)
+	return bucketEdges(n, nil, n, succ, NoBlock, nil)
+}
+
+// PredecessorsIn is Predecessors(len(p), succ) written into p, whose
+// contents may be anything: a caller that computes the lists of one
+// graph after another hands on the headers' array.
+func PredecessorsIn(p [][]int, succ func(b int) []int) [][]int {
+	return bucketEdges(len(p), nil, len(p), succ, NoBlock, p)
 }
 
 // bucketPreds is the predecessor lists of n blocks over the edges of
 // succs (len(succs) <= n), plus, when exit is a block, an edge from every
 // block without successors to exit (bucketEdges).
 func bucketPreds(n int, succs [][]int, exit int) [][]int {
-	return bucketEdges(n, nil, len(succs), func(b int) []int { return succs[b] }, exit)
+	return bucketEdges(n, nil, len(succs), func(b int) []int { return succs[b] }, exit, nil)
 }
 
 // PredecessorsInOrder lists, for each of n blocks, the blocks of order
@@ -157,7 +164,7 @@ func bucketPreds(n int, succs [][]int, exit int) [][]int {
 // none): the edges of blocks not in order do not count. The lists share
 // one array, each capped at its length, as Predecessors's do.
 func PredecessorsInOrder(n int, order []int, succ func(b int) []int) [][]int {
-	return bucketEdges(n, order, len(order), succ, NoBlock)
+	return bucketEdges(n, order, len(order), succ, NoBlock, nil)
 }
 
 // bucketEdges is the predecessor lists of n blocks over the edges of m
@@ -167,8 +174,9 @@ func PredecessorsInOrder(n int, order []int, succ func(b int) []int) [][]int {
 // target, in the order of their sources. The edges go into one array
 // through a cursor per target (at, an int32 array of scratch.go), so the
 // scattered writes touch that array and the edge array, not the lists'
-// 24-byte headers, which are then written in order.
-func bucketEdges(n int, order []int, m int, succ func(b int) []int, exit int) [][]int {
+// 24-byte headers, which are then written in order, into p when it is
+// not nil (n long, of any contents).
+func bucketEdges(n int, order []int, m int, succ func(b int) []int, exit int, p [][]int) [][]int {
 	source := func(i int) int {
 		if order == nil {
 			return i
@@ -210,12 +218,16 @@ func bucketEdges(n int, order []int, m int, succ func(b int) []int, exit int) []
 			at[t]++ // at[t]: where t's list ends
 		}
 	}
-	p := make([][]int, n)
+	if p == nil {
+		p = make([][]int, n)
+	}
 	start := 0
 	for t := range n {
 		if end := int(at[t]); end > start {
 			p[t] = all[start:end:end]
 			start = end
+		} else {
+			p[t] = nil
 		}
 	}
 	return p
