@@ -143,6 +143,9 @@ type nester struct {
 	blame   []int           // loop headers whose merge a failed walk suspects (blameOpen)
 
 	walkMarks // the tail and region walks' scratch
+	// perBlock is the array mergeOf, contOf and mark are carved from
+	// (nestRoom).
+	perBlock []int
 	// cases: each block's case under the header being chosen for
 	// (inCase).
 	cases caseMemo
@@ -217,23 +220,66 @@ func (nt *nester) fail(format string, args ...any) bool {
 	return false
 }
 
-func newNester(g *cfg.Graph) *nester { return newNesterWith(g, factsOf(g)) }
+func newNester(g *cfg.Graph) *nester { return newNesterWith(g, factsOf(g), nil) }
 
 // newNesterWith is newNester with g's facts given; the nester only reads
-// them.
-func newNesterWith(g *cfg.Graph, facts *graphFacts) *nester {
+// them. Its declaration tables are the arrays room holds, when long
+// enough (nil: allocated).
+func newNesterWith(g *cfg.Graph, facts *graphFacts, room *nestRoom) *nester {
 	n := g.Len()
 	nt := &nester{nestDecls: nestDecls{n: n}, g: g, facts: facts, preds: facts.preds, forest: facts.forest, pre: facts.pre}
 	nt.orig = n
 	// Room for freshRoom fresh merges (newFresh appends; more copy).
-	nt.decl = make([]Merge, n, n+freshRoom)
-	perBlock := make([]int, 3*n+2*freshRoom) // mergeOf, contOf, mark
 	m := n + freshRoom
+	var perBlock []int // mergeOf, contOf, mark
+	nt.decl, perBlock = room.take(n, 3*n+2*freshRoom)
 	nt.mergeOf, nt.contOf, nt.mark = perBlock[:n:m], perBlock[m:m+n:2*m], perBlock[2*m:]
 	for b := range n {
 		nt.mergeOf[b], nt.contOf[b] = -1, -1
 	}
+	nt.perBlock = perBlock
 	return nt
+}
+
+// nestRoom holds the declaration tables of a run of the nested pass
+// that has ended, for the next run of the search to fill instead of
+// allocating its own: the search runs the pass dozens of times on graphs
+// of one size, and at 100,000 blocks each run's tables are megabytes.
+// The nil room takes none and keeps none.
+type nestRoom struct {
+	decl     []Merge
+	perBlock []int
+}
+
+// take returns the declarations of n blocks, all zero, with room for
+// freshRoom more, and an array of k ints, all zero: the room's, where
+// long enough.
+func (r *nestRoom) take(n, k int) (decl []Merge, perBlock []int) {
+	if r != nil {
+		decl, perBlock = r.decl, r.perBlock
+		r.decl, r.perBlock = nil, nil
+	}
+	if cap(decl) >= n+freshRoom {
+		decl = decl[:n]
+		clear(decl)
+	} else {
+		decl = make([]Merge, n, n+freshRoom)
+	}
+	if cap(perBlock) >= k {
+		perBlock = perBlock[:k]
+		clear(perBlock)
+	} else {
+		perBlock = make([]int, k)
+	}
+	return decl, perBlock
+}
+
+// keep takes nt's tables back for the next run; nt may not run after.
+func (r *nestRoom) keep(nt *nester) {
+	if r != nil {
+		r.decl, r.perBlock = nt.decl, nt.perBlock
+		nt.decl, nt.perBlock, nt.mergeOf, nt.contOf, nt.mark = nil, nil, nil, nil, nil
+	}
 }
 
 // ruleSuspects are the loop headers a self-check failure err of layout f

@@ -47,9 +47,10 @@ func nestedSearch(g *cfg.Graph) (f *Func, why string, fresh bool) {
 // reads their loop forest when the search fails). The facts of each graph
 // the search reshapes are computed once and shared by its runs.
 func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool) {
-	f, why, fresh, first, bans, singles := searchShapes(g, facts)
+	room := &nestRoom{} // the runs' tables, handed from one run to the next
+	f, why, fresh, first, bans, singles := searchShapes(g, facts, room)
 	if f == nil && len(first)+len(bans) > 0 {
-		if hf := followHints(g, facts, first, bans); hf != nil {
+		if hf := followHints(g, facts, first, bans, room); hf != nil {
 			return hf, "", false
 		}
 	}
@@ -60,7 +61,7 @@ func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fre
 		// fresh, so the caller keeps it only when it is no larger than the
 		// pass table's layout.
 		budget := nestMinRuns
-		if r, _ := searchMerges(g, facts, g.Len(), nil, &budget, nestChoice{singleAlts: true}); r.f != nil {
+		if r, _ := searchMerges(g, facts, g.Len(), nil, &budget, nestChoice{singleAlts: true}, room); r.f != nil {
 			return r.f, "", true
 		}
 	}
@@ -69,14 +70,14 @@ func nestedSearchWith(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fre
 
 // searchShapes is the search over merge choices, reshapings and forced
 // merges, within nestRunWork/blocks runs; first is the breaks its first
-// run on g found (breakSearch).
-func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh bool, first, bans [][2]int, singles bool) {
+// run on g found (breakSearch). The runs' tables come from room.
+func searchShapes(g *cfg.Graph, facts *graphFacts, room *nestRoom) (f *Func, why string, fresh bool, first, bans [][2]int, singles bool) {
 	cur, reshaped, bonus := g, false, false
 	var force map[int]int // made when a merge is first forced
 	var hints [][2]int
 	budget := min(max(nestRunWork/max(g.Len(), 1), nestMinRuns), nestMaxRuns)
 	for split := 0; ; split++ {
-		r := nestedPolicies(cur, facts, g.Len(), force, &budget)
+		r := nestedPolicies(cur, facts, g.Len(), force, &budget, room)
 		if r.f == nil && !reshaped && hasOneBlockLoop(cur, facts.forest) {
 			r.reshape = true // a latch for each loop of one block may let it nest
 		}
@@ -121,8 +122,9 @@ func searchShapes(g *cfg.Graph, facts *graphFacts) (f *Func, why string, fresh b
 // ruled out, it runs again; nestHintRuns runs at most. A break names a loop's merge outright where the search steps
 // through a loop's candidates one rank at a time: a loop around the whole
 // function may have dozens whose tails close, more than the budget. It
-// returns the first layout found, nil when none.
-func followHints(g *cfg.Graph, facts *graphFacts, hints, bans [][2]int) *Func {
+// returns the first layout found, nil when none. The runs' tables come
+// from room and go back to it.
+func followHints(g *cfg.Graph, facts *graphFacts, hints, bans [][2]int, room *nestRoom) *Func {
 	force, banned := map[int]int{}, map[[2]int]bool{}
 	for range nestHintRuns {
 		fresh := false
@@ -136,9 +138,10 @@ func followHints(g *cfg.Graph, facts *graphFacts, hints, bans [][2]int) *Func {
 		case !fresh:
 			return nil
 		}
-		nt := newNesterWith(g, facts)
+		nt := newNesterWith(g, facts, room)
 		nt.orig, nt.force, nt.bans = g.Len(), force, banned
 		f, _ := nt.run()
+		room.keep(nt)
 		if f != nil {
 			return f
 		}
@@ -163,15 +166,16 @@ const nestForwarders = 6
 // run stop before the selections (seen). It stops at the first success, when
 // the graph's loops do not nest under any choice (final), or when budget
 // runs are spent. On failure it returns the first run's requests
-// (forwarding merge, reshaping, hints).
-func nestedPolicies(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, budget *int) nestedRun {
-	first, freshable := searchMerges(g, facts, orig, force, budget, nestChoice{})
+// (forwarding merge, reshaping, hints). The runs' tables come from room
+// and go back to it.
+func nestedPolicies(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, budget *int, room *nestRoom) nestedRun {
+	first, freshable := searchMerges(g, facts, orig, force, budget, nestChoice{}, room)
 	if first.f != nil || !freshable || first.final {
 		return first
 	}
 	extra := max(*budget, nestMinRuns)
 	*budget -= extra
-	if r, _ := searchMerges(g, facts, orig, force, &extra, nestChoice{fresh: true}); r.f != nil {
+	if r, _ := searchMerges(g, facts, orig, force, &extra, nestChoice{fresh: true}, room); r.f != nil {
 		r.fresh = true
 		return r
 	}
@@ -184,7 +188,7 @@ func nestedPolicies(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int
 // when the first fails and a run reported such a loop: freshable), and its
 // singleAlts gives single-exit loops the blocks after their exit as later
 // candidates (mergeRules.singleAlts).
-func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, budget *int, mode nestChoice) (first nestedRun, freshable bool) {
+func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, budget *int, mode nestChoice, room *nestRoom) (first nestedRun, freshable bool) {
 	type try struct {
 		policy mergePolicy
 		ranks  map[int]int
@@ -207,7 +211,7 @@ func searchMerges(g *cfg.Graph, facts *graphFacts, orig int, force map[int]int, 
 		} else {
 			t, queue = queue[0], queue[1:]
 		}
-		r := nestedWith(g, facts, orig, nestChoice{t.policy, t.ranks, mode.fresh, mode.singleAlts}, force, seen)
+		r := nestedWith(g, facts, orig, nestChoice{t.policy, t.ranks, mode.fresh, mode.singleAlts}, force, seen, room)
 		if r.f != nil {
 			return r, freshable
 		}
@@ -274,11 +278,13 @@ var policyNames = [...]string{"smallest tails", "most breaks", "most branched-to
 // the selections). It also returns the loops and how many merges whose
 // tails close each had, whether the failure is one no choice changes
 // (irreducible, a loop with two latches, a switch heading a loop), and a
-// loop whose only exit another construct declared.
-func nestedWith(g *cfg.Graph, facts *graphFacts, orig int, c nestChoice, force map[int]int, seen map[string]bool) nestedRun {
-	nt := newNesterWith(g, facts)
+// loop whose only exit another construct declared. The run's tables come
+// from room and go back to it.
+func nestedWith(g *cfg.Graph, facts *graphFacts, orig int, c nestChoice, force map[int]int, seen map[string]bool, room *nestRoom) nestedRun {
+	nt := newNesterWith(g, facts, room)
 	nt.orig, nt.policy, nt.ranks, nt.allowFresh, nt.singleAlts, nt.force, nt.seen = orig, c.policy, c.ranks, c.fresh, c.singleAlts, force, seen
 	f, why := nt.run()
+	room.keep(nt)
 	return nestedRun{f: f, why: why, options: nt.options, blame: nt.blame, freshable: nt.freshable, final: nt.final, forward: nt.forward, reshape: nt.reshape, hints: nt.hints, breaks: nt.breaks, banned: nt.banned, singles: nt.singles}
 }
 

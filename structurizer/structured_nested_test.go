@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -467,5 +468,36 @@ func TestNestedFirstRunReadsOutputs(t *testing.T) {
 	t.Logf("the nested pass's own outputs: %d, the first run misreads %d (left to the search)", nestedOut, nestedMisread)
 	if withVar == 0 || loops == 0 {
 		t.Fatal("no output with a variable and a loop: the test checks nothing")
+	}
+}
+
+// TestNestRoomTablesOfAnyContents: a run of the nested pass whose
+// declaration tables come from a nestRoom holding arrays of arbitrary
+// contents (garbage, then the tables of a run on another graph) lays out
+// what a run on fresh tables does, and hands its tables back.
+func TestNestRoomTablesOfAnyContents(t *testing.T) {
+	r := loggedRand(t, 9)
+	room := &nestRoom{}
+	for i := range 60 {
+		g := shapes[i%len(shapes)].make(r, 20+r.IntN(300))
+		facts := factsOf(g)
+		if i%2 == 0 { // garbage; odd graphs get the tables of the one before
+			room.decl = make([]Merge, g.Len()+freshRoom+r.IntN(9))
+			room.perBlock = make([]int, 3*g.Len()+2*freshRoom+r.IntN(9))
+			for j := range room.decl {
+				room.decl[j] = Merge{Kind: LoopMerge, Merge: r.IntN(5), Continue: r.IntN(5)}
+			}
+			for j := range room.perBlock {
+				room.perBlock[j] = r.IntN(40) - 4
+			}
+		}
+		want := nestedWith(g, facts, g.Len(), nestChoice{}, nil, nil, nil)
+		got := nestedWith(g, facts, g.Len(), nestChoice{}, nil, nil, room)
+		if got.why != want.why || !reflect.DeepEqual(got.f, want.f) {
+			t.Fatalf("graph %d (%s): from the room %q, fresh %q", i, g, got.why, want.why)
+		}
+		if room.decl == nil || room.perBlock == nil {
+			t.Fatalf("graph %d: the run did not hand its tables back", i)
+		}
 	}
 }
