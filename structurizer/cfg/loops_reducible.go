@@ -180,20 +180,19 @@ func (c *collapse) number(o Order, f *Forest, headers []int) {
 		return
 	}
 	byRPO := func(a, b int) int { return o.RPONum[a] - o.RPONum[b] }
-	kids := map[int][]int{} // header -> its children's headers; -1 for the roots
-	for _, h := range headers {
-		kids[int(c.in[h])] = append(kids[int(c.in[h])], h)
-	}
+	kids := headerKids(c.in, headers)
 	loopOf := make([]int32, len(c.in)) // header -> loop index, -1 for any other block
 	for b := range loopOf {
 		loopOf[b] = -1
 	}
 	f.Loops = make([]Loop, 0, len(headers))
-	queue := []int{-1}
+	entries := make([]int, len(headers)) // each loop's one entry, its header
+	queue := make([]int, 1, len(headers)+1)
+	queue[0] = -1
 	for len(queue) > 0 {
 		ph := queue[0]
 		queue = queue[1:]
-		ks := kids[ph]
+		ks := kids.of(ph)
 		slices.SortFunc(ks, byRPO)
 		parent, depth := NoBlock, 1
 		if ph >= 0 {
@@ -203,7 +202,8 @@ func (c *collapse) number(o Order, f *Forest, headers []int) {
 		for _, h := range ks {
 			li := len(f.Loops)
 			loopOf[h] = int32(li)
-			f.Loops = append(f.Loops, Loop{Header: h, Entries: []int{h}, Parent: parent, Depth: depth})
+			entries[li] = h
+			f.Loops = append(f.Loops, Loop{Header: h, Entries: entries[li : li+1 : li+1], Parent: parent, Depth: depth})
 			if parent != NoBlock {
 				f.Loops[parent].Children = append(f.Loops[parent].Children, li)
 			}
@@ -211,6 +211,40 @@ func (c *collapse) number(o Order, f *Forest, headers []int) {
 		}
 	}
 	c.fillLoopOf(f, loopOf)
+}
+
+// kidHeaders lists the headers of a collapse under each parent header
+// (-1: the roots), all in one array: parent p's are
+// all[first[p+1]:first[p+2]], in the order of the headers given.
+type kidHeaders struct {
+	first []int32
+	all   []int
+}
+
+// of returns parent header p's children's headers (-1: the roots).
+func (k kidHeaders) of(p int) []int { return k.all[k.first[p+1]:k.first[p+2]] }
+
+// headerKids groups headers by their parent header in (the collapse's
+// in), a counting sort: one array where a map of lists would allocate a
+// list per parent.
+func headerKids(in []int32, headers []int) kidHeaders {
+	k := len(in) + 1 // parents -1 (the roots) and every block, at p+1
+	first := make([]int32, 2*k+1)
+	first, next := first[:k+1:k+1], first[k+1:]
+	for _, h := range headers {
+		first[in[h]+2]++
+	}
+	for i := 1; i <= k; i++ {
+		first[i] += first[i-1]
+	}
+	copy(next, first[:k])
+	all := make([]int, len(headers))
+	for _, h := range headers {
+		p := in[h] + 1
+		all[next[p]] = h
+		next[p]++
+	}
+	return kidHeaders{first: first, all: all}
 }
 
 // fillLoopOf sets LoopOf, each block's innermost loop, and then each
