@@ -4,9 +4,11 @@
 // not ignore (`git add -A`), written as a tree, and wrapped in a commit
 // object whose parent is HEAD and that no ref names. Untracked directories
 // that hold what cfgfuzz itself writes (a campaign's output, a state
-// directory: outputDirs) are left out: they are results, not source, so a
-// campaign run inside the checkout neither makes it dirty nor goes into
-// its build. The tree's hash is
+// directory: outputDirs) are left out, and so are untracked regression
+// files (regressionFiles): they are results and test data, not source, so
+// a campaign run inside the checkout, or the regression files it saves
+// there before they are committed, neither make it dirty nor go into its
+// build. The tree's hash is
 // the content hash that names the snapshot (two equal working trees give
 // one hash, so one build); the commit is what a build checks out. git
 // writes the files' blobs into the repository's object store, where
@@ -20,6 +22,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 )
 
 // Snapshot is a working tree's state.
@@ -61,6 +65,13 @@ func SnapshotWorkTree(dir string) (Snapshot, error) {
 	add := []string{"add", "-A", "--", "."}
 	for _, d := range outputs {
 		add = append(add, ":(exclude)"+d)
+	}
+	regs, err := regressionFiles(top, outputs)
+	if err != nil {
+		return s, err
+	}
+	for _, f := range regs {
+		add = append(add, ":(exclude,literal)"+f)
 	}
 	if _, err := gitEnv(top, env, add...); err != nil {
 		return s, err
@@ -120,6 +131,39 @@ func outputDirs(top string) ([]string, error) {
 	for _, entry := range strings.Split(list, "\x00") {
 		if strings.HasSuffix(entry, "/") {
 			visit(strings.TrimSuffix(entry, "/"), 2)
+		}
+	}
+	return out, nil
+}
+
+// regressionFiles are the untracked files of the working tree at top
+// (outside the output directories) named *.cfg that read as regression
+// files (corpus.ReadRegression: one graph under a '# signature:' or
+// '# expect: pass' header), relative to top. cfgfuzz writes them
+// (--save-regressions, minimize --save-regression) for `cfgfuzz regress`
+// to replay, so they are test data, never the structurizer's source. The
+// rule goes by content, not by the directory a command saves into: the
+// snapshot's tree hash names a build of uncommitted changes
+// (REV+dirty:TREE), and every later command (regress of a file saved, a
+// compare saving elsewhere) must find the same tree. A regression file
+// git tracks stays in: its change is the user's, and cfgfuzz never
+// rewrites a saved one.
+func regressionFiles(top string, outputs []string) ([]string, error) {
+	args := []string{"ls-files", "--others", "--exclude-standard", "-z", "--", "*.cfg"}
+	for _, d := range outputs {
+		args = append(args, ":(exclude)"+d)
+	}
+	list, err := gitEnv(top, nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, rel := range strings.Split(list, "\x00") {
+		if !strings.HasSuffix(rel, ".cfg") {
+			continue
+		}
+		if _, err := corpus.ReadRegression(filepath.Join(top, filepath.FromSlash(rel))); err == nil {
+			out = append(out, rel)
 		}
 	}
 	return out, nil

@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cfgfuzz/cfgfuzz/corpus"
+	"github.com/cfgfuzz/cfgfuzz/structurizer/cfg"
 )
 
 func TestWorkTreeRevision(t *testing.T) {
@@ -132,6 +135,54 @@ func TestSnapshotLeavesOutCampaignOutput(t *testing.T) {
 	write("runs/notes.txt", "source\n")
 	if s, err := SnapshotWorkTree(repo); err != nil || s.Clean || strings.Join(s.Changed, ",") != "runs/notes.txt" {
 		t.Errorf("an untracked file beside the output: %+v, %v; want dirty, runs/notes.txt changed", s, err)
+	}
+}
+
+// TestSnapshotLeavesOutRegressionFiles: untracked regression files, in a
+// directory of their own or beside source, keep a clean tree clean, and
+// the tree hash of a dirty one does not change as more are saved; a *.cfg
+// that is no regression, and a change of a tracked regression file, are
+// uncommitted changes.
+func TestSnapshotLeavesOutRegressionFiles(t *testing.T) {
+	repo, commits := tableRepo(t, 0)
+	g, err := cfg.ParseCompact("{{1}, {}}", cfg.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save := func(dir, name string) {
+		t.Helper()
+		h := corpus.Header{Signature: "structurize:error:toy", Structurizer: "repo:{repo}@" + commits[0], Expect: corpus.ExpectPass}
+		if _, err := corpus.WriteRegression(filepath.Join(repo, dir), name, h, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save("tests/cfgfuzz", "one")
+	save(".", "beside")
+	s, err := SnapshotWorkTree(repo)
+	if err != nil || !s.Clean || s.Commit != commits[0] {
+		t.Fatalf("a tree whose only untracked files are regression files: %+v, %v; want clean at %s", s, err, commits[0])
+	}
+
+	os.WriteFile(filepath.Join(repo, "n"), []byte("changed\n"), 0o644)
+	dirty, err := SnapshotWorkTree(repo)
+	if err != nil || dirty.Clean || strings.Join(dirty.Changed, ",") != "n" {
+		t.Fatalf("a changed source file beside regression files: %+v, %v; want n alone changed", dirty, err)
+	}
+	save("tests/cfgfuzz", "two")
+	if again, err := SnapshotWorkTree(repo); err != nil || again.Tree != dirty.Tree {
+		t.Errorf("another regression file saved: tree %s, %v; want %s as before", again.Tree, err, dirty.Tree)
+	}
+
+	os.WriteFile(filepath.Join(repo, "tests/cfgfuzz/input.cfg"), []byte("{{1}, {}}\n"), 0o644)
+	if s, err := SnapshotWorkTree(repo); err != nil || strings.Join(s.Changed, ",") != "n,tests/cfgfuzz/input.cfg" {
+		t.Errorf("a graph file without a regression header: %+v, %v; want it changed", s, err)
+	}
+	os.Remove(filepath.Join(repo, "tests/cfgfuzz/input.cfg"))
+	runGit(t, repo, "add", "tests/cfgfuzz/one.cfg")
+	runGit(t, repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "-c", "commit.gpgsign=false", "commit", "-q", "-m", "a regression")
+	os.WriteFile(filepath.Join(repo, "tests/cfgfuzz/one.cfg"), []byte("# expect: pass\n{{}}\n"), 0o644)
+	if s, err := SnapshotWorkTree(repo); err != nil || strings.Join(s.Changed, ",") != "n,tests/cfgfuzz/one.cfg" {
+		t.Errorf("a tracked regression file changed: %+v, %v; want it changed", s, err)
 	}
 }
 
