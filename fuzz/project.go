@@ -38,8 +38,9 @@ type Project struct {
 	// Build is the shell command that builds a revision in its checkout;
 	// "" builds nothing.
 	Build string `json:"build,omitempty"`
-	// Serve is the shell command of the protocol server (fuzz/PROTOCOL.md).
-	Serve string `json:"serve"`
+	// Serve is the shell command of the protocol server (fuzz/PROTOCOL.md);
+	// "" in a campaign's record (Settings.Project): .cfgfuzz.json gives it.
+	Serve string `json:"serve,omitempty"`
 }
 
 // OwnProject is cfgfuzz's own repository: cmd/structurize, built into

@@ -977,7 +977,7 @@ func (f *campaignFlags) config(ctx context.Context, stderr io.Writer) (fuzz.Conf
 		if f.repo, err = repoFlag(f.repo); err != nil {
 			return c, err
 		}
-		s.Project = &fuzz.Project{Build: f.project.build, Serve: f.project.serve}
+		s.Project = f.project.recorded() // nil: DIR's .cfgfuzz.json gives both, and is not recorded
 	}
 	if s.Baseline, err = f.baselineSpec(stderr); err != nil {
 		return c, err
