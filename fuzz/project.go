@@ -7,8 +7,11 @@
 // In both commands {worktree} is the revision's checkout, {rev} its commit
 // hash (with "+dirty:TREE" for a working tree's uncommitted changes) and
 // {out} a directory for build outputs outside the checkout; each is
-// substituted shell-quoted. The build runs once per revision, in the
-// checkout (`sh -c BUILD`); the serve command runs once per worker, as
+// substituted as one shell word, quoted only where it holds a character
+// the shell reads (ShellQuote): {rev}, hexadecimal digits and "+dirty:",
+// always goes in bare and may stand inside a command's own quotes, and a
+// path with a space goes in as '...'. The build runs once per revision,
+// in the checkout (`sh -c BUILD`); the serve command runs once per worker, as
 // `sh -c 'exec SERVE'`, in the checkout when it names {worktree}, else in
 // {out}; a checkout that the serve command does not name is removed after
 // the build.
@@ -151,7 +154,8 @@ type projectVars struct {
 	Worktree, Rev, Out string
 }
 
-// expand substitutes v into cmd, each value shell-quoted.
+// expand substitutes v into cmd, each value shell-quoted where it needs
+// it (ShellQuote: a revision never does).
 func (v projectVars) expand(cmd string) string {
 	return strings.NewReplacer("{worktree}", ShellQuote(v.Worktree), "{rev}", ShellQuote(v.Rev), "{out}", ShellQuote(v.Out)).Replace(cmd)
 }

@@ -27,7 +27,7 @@ type projectFlags struct {
 
 // Usages of the project flags.
 const (
-	buildUsage = "a repo:DIR@REV structurizer's build: the shell `CMD` that builds a revision in its checkout, once per commit ({worktree}, {rev}, {out} substituted, each shell-quoted); replaces the \"build\" of DIR/" + fuzz.ConfigFile + "; only with a repo: spec (bisect: with --repo)"
+	buildUsage = "a repo:DIR@REV structurizer's build: the shell `CMD` that builds a revision in its checkout, once per commit ({worktree}, {rev}, {out} substituted, each quoted where it holds a character the shell reads: {rev}, a commit hash, never does and may stand inside quotes; a path with a space does, so write {worktree} and {out} outside quotes); replaces the \"build\" of DIR/" + fuzz.ConfigFile + "; only with a repo: spec (bisect: with --repo)"
 	serveUsage = "a repo:DIR@REV structurizer's server: the shell `CMD` that serves the protocol from a built revision (same substitutions), run in {out} (in the checkout when it names {worktree}): name the program {out}/NAME or {worktree}/PATH; replaces the \"serve\" of DIR/" + fuzz.ConfigFile + "; only with a repo: spec (bisect: with --repo)"
 )
 
