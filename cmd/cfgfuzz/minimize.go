@@ -1124,6 +1124,9 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h, saved corpus.Header, mf
 		if n := relativeCdNote(saved.Structurizer); n != "" {
 			fmt.Fprintln(stderr, "minimize: "+n)
 		}
+		if n := outsideRepoNote(saved.Structurizer, dir); n != "" {
+			fmt.Fprintln(stderr, "minimize: "+n)
+		}
 	}
 	if store == nil {
 		return nil

@@ -260,6 +260,45 @@ func relativeCdNote(spec string) string {
 	return fmt.Sprintf("note: the recorded structurizer changes into %s, relative to where it runs: a replay from another directory will not find it; name it {repo}/... (the git work tree's top) or by an absolute path", fuzz.PrintableLine(d))
 }
 
+// outsideRepoNote is a note for regression files saved into dir, inside
+// a git work tree, whose recorded structurizer (spec, as portableHeader
+// writes it) is a command naming programs or files by absolute paths and
+// nothing from the work tree's top ({repo}): the files replay only where
+// those paths hold the adapter, not in another clone of the work tree
+// (the CI job that replays them); "" for none. A command that names
+// something inside the work tree ({repo}/adapter.py after /usr/bin/python3)
+// gets none: its other paths are the machine's programs.
+func outsideRepoNote(spec, dir string) string {
+	r, err := rootsOf(dir)
+	if err != nil || r.repo == "" {
+		return ""
+	}
+	sp, err := fuzz.ParseSpec(spec)
+	if err != nil || sp.Kind != fuzz.SpecCmd {
+		return ""
+	}
+	var abs []string
+	inside := false
+	sp.MapPaths(func(p string) string {
+		switch {
+		case strings.HasPrefix(p, rootRepo) || strings.HasPrefix(p, rootDir):
+			inside = true
+		case filepath.IsAbs(p):
+			abs = append(abs, fuzz.PrintableLine(p))
+		}
+		return p
+	})
+	if inside || len(abs) == 0 {
+		return ""
+	}
+	what, where := "an absolute path", "that path holds"
+	if len(abs) > 1 {
+		what, where = "absolute paths", "those paths hold"
+	}
+	return fmt.Sprintf("note: the recorded structurizer names %s by %s, outside %s, the git work tree the regression files lie in: they replay only where %s the adapter, not in another clone (a CI job's); serve the adapter from inside the work tree (recorded as {repo}/...), or give cfgfuzz regress --structurizer",
+		strings.Join(abs, ", "), what, fuzz.PrintableLine(r.repo), where)
+}
+
 // markUncommitted adds to h, a regression header about to be written, a
 // note when its structurizer is a build of uncommitted changes
 // (fuzz.UncommittedTree), and returns the note to print ("" none).

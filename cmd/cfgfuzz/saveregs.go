@@ -5,7 +5,9 @@
 // (--allow-fallbacks among them) and limits it was found under;
 // expect pass; the structurizer's paths inside the directory's git work
 // tree written from {repo}: portable.go; a build of uncommitted changes
-// noted, as no commit holds it), so a campaign's new bugs come
+// noted, as no commit holds it; a command named by absolute paths outside
+// the directory's work tree noted, as it replays only where they hold it),
+// so a campaign's new bugs come
 // out ready for the suite `cfgfuzz regress` replays. A shard saves
 // nothing: it leaves every new finding to the merge, which minimizes them
 // and saves with its own flag (a finding the state's store holds a
@@ -80,6 +82,7 @@ type regressionTally struct {
 	saved, kept          []string
 	broken, notes        []string
 	cdNoted, dirtyNoted  bool
+	outsideNoted         bool
 	unminimized, flaky   int
 	unjudged, stateKnows int
 	deferred, stored     int // a shard's new findings, and those of them the state holds minimized
@@ -138,6 +141,10 @@ func (t *regressionTally) save(rep *fuzz.Report, f *fuzz.Finding, command string
 	if n := markUncommitted(&h); n != "" && !t.dirtyNoted {
 		t.notes = append(t.notes, n)
 		t.dirtyNoted = true
+	}
+	if n := outsideRepoNote(h.Structurizer, t.dir); n != "" && !t.outsideNoted {
+		t.notes = append(t.notes, n)
+		t.outsideNoted = true
 	}
 	name := regressionName(h, f)
 	path, err := corpus.WriteRegression(t.dir, name, h, g)
