@@ -163,16 +163,8 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	if len(dirs) == 0 {
 		return nil, nil, fmt.Errorf("no directories to merge")
 	}
-	given := map[string]string{}
-	for _, dir := range dirs {
-		key := filepath.Clean(dir)
-		if abs, err := filepath.Abs(dir); err == nil {
-			key = abs
-		}
-		if first, ok := given[key]; ok {
-			return nil, nil, fmt.Errorf("%s is given twice (as %s and %s)", key, first, dir)
-		}
-		given[key] = dir
+	if err := distinctDirs(dirs); err != nil {
+		return nil, nil, err
 	}
 	shards, err := inspectShards(dirs)
 	if err != nil {
@@ -217,16 +209,7 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 				minimized[minKey{f.Signature, f.Subject().Index}] = &st.report.Findings[i]
 			}
 		}
-		t := st.report.Throughput
-		tp.Graphs += t.Graphs
-		tp.Skipped += t.Skipped
-		tp.Resumed += t.Resumed
-		tp.Seconds = max(tp.Seconds, t.Seconds)
-		tp.Workers += t.Workers
-		tp.CurrentSeconds += t.CurrentSeconds
-		tp.BaselineSeconds += t.BaselineSeconds
-		tp.CurrentMetaSeconds += t.CurrentMetaSeconds
-		tp.BaselineMetaSeconds += t.BaselineMetaSeconds
+		tp.addShard(st.report.Throughput)
 	}
 	in := mergeIncomplete(shards, covered, rs.total)
 	if in != nil && !opt.Partial {
@@ -259,6 +242,38 @@ func mergeWith(dirs []string, opt MergeOptions) (*Report, []Record, error) {
 	rep.Mixed = mixed
 	rep.Provenance = NewProvenance(&rep.Settings, writerOr(opt.Writer), time.Now())
 	return rep, rs.kept, nil
+}
+
+// distinctDirs is an error naming a directory dirs give twice, by any
+// path to it.
+func distinctDirs(dirs []string) error {
+	given := map[string]string{}
+	for _, dir := range dirs {
+		key := filepath.Clean(dir)
+		if abs, err := filepath.Abs(dir); err == nil {
+			key = abs
+		}
+		if first, ok := given[key]; ok {
+			return fmt.Errorf("%s is given twice (as %s and %s)", key, first, dir)
+		}
+		given[key] = dir
+	}
+	return nil
+}
+
+// addShard adds a shard's throughput t to a merge's tp: its counts,
+// workers and the sides' answer times summed, its wall time the longest
+// shard's (shards run side by side).
+func (tp *Throughput) addShard(t Throughput) {
+	tp.Graphs += t.Graphs
+	tp.Skipped += t.Skipped
+	tp.Resumed += t.Resumed
+	tp.Seconds = max(tp.Seconds, t.Seconds)
+	tp.Workers += t.Workers
+	tp.CurrentSeconds += t.CurrentSeconds
+	tp.BaselineSeconds += t.BaselineSeconds
+	tp.CurrentMetaSeconds += t.CurrentMetaSeconds
+	tp.BaselineMetaSeconds += t.BaselineMetaSeconds
 }
 
 // inspectShards reads every directory of a merge (inspectShard), before

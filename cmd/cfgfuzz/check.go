@@ -120,20 +120,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 		printChecks(stdout)
 		return exitOK
 	}
-	if err := cf.judge.validate(); err != nil {
-		fmt.Fprintln(stderr, flagError(fs.Name(), err))
-		return exitUsage
-	}
-	if err := cf.project.needRepo(cf.structurizer); err != nil {
-		fmt.Fprintln(stderr, flagError(fs.Name(), err))
-		return exitUsage
-	}
-	if cf.repeat < 1 {
-		fmt.Fprintf(stderr, "cfgfuzz check: --repeat %d: want 1 or more judgements a graph\n", cf.repeat)
-		return exitUsage
-	}
-	if err := validateOptions(cf.strategy, splitList(cf.inject)); err != nil { // before any graph, as run does
-		fmt.Fprintln(stderr, "cfgfuzz check:", err)
+	if msg := cf.usageError(fs.Name()); msg != "" {
+		fmt.Fprintln(stderr, msg)
 		return exitUsage
 	}
 	items, err := readGraphs(fs.Args(), stdin)
@@ -168,13 +156,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
-		noted := map[string]bool{}
-		for _, f := range fs.Args() {
-			if note := unresolvedProjectNote(f, cf.structurizer, cf.project.project()); note != "" && !noted[f] {
-				noted[f] = true
-				fmt.Fprintln(stderr, "cfgfuzz check: note:", note)
-			}
-		}
+		cf.noteUnresolved(fs.Args(), stderr)
 		return exitUsage
 	}
 	var sides []fuzz.Side // the first and those renewed
@@ -205,6 +187,38 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 	}
 	noteRecorded(stderr, fs.Args(), run.spec, flagsJudging, judgings)
 	return run.all(items)
+}
+
+// usageError is the first of check's flags cf that does not hold, as
+// its line on stderr (name the flag set's); "" when they all hold. The
+// faults and strategy are checked before any graph is read, as run does.
+func (cf *checkFlags) usageError(name string) string {
+	if err := cf.judge.validate(); err != nil {
+		return flagError(name, err)
+	}
+	if err := cf.project.needRepo(cf.structurizer); err != nil {
+		return flagError(name, err)
+	}
+	if cf.repeat < 1 {
+		return fmt.Sprintf("cfgfuzz check: --repeat %d: want 1 or more judgements a graph", cf.repeat)
+	}
+	if err := validateOptions(cf.strategy, splitList(cf.inject)); err != nil {
+		return "cfgfuzz check: " + err.Error()
+	}
+	return ""
+}
+
+// noteUnresolved notes, once per file of files, the --build and --serve
+// its header records for the structurizer given, which did not resolve,
+// where the flags given lack them (unresolvedProjectNote).
+func (cf *checkFlags) noteUnresolved(files []string, stderr io.Writer) {
+	noted := map[string]bool{}
+	for _, f := range files {
+		if note := unresolvedProjectNote(f, cf.structurizer, cf.project.project()); note != "" && !noted[f] {
+			noted[f] = true
+			fmt.Fprintln(stderr, "cfgfuzz check: note:", note)
+		}
+	}
 }
 
 // checkFlagSet is check's flag set over cf and lim, with its usage.
