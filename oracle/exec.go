@@ -17,17 +17,18 @@ import (
 
 // Execution failure signatures (after "exec:").
 const (
-	SigTrace       = "trace-mismatch"     // a different block sequence
-	SigDecisions   = "decisions-mismatch" // same blocks, different decision count
-	SigNoReturn    = "no-return"          // walk returned, module did not (hang or cut)
-	SigEarlyReturn = "early-return"       // module returned where the walk went on
-	SigStalled     = "stalled"            // module ran on without recording (hang)
-	SigTrap        = "trap"               // OpUnreachable, out-of-bounds access
-	SigUndefined   = "undefined-load"     // a load of a variable never stored to, without an initializer
-	SigOverflow    = "trace-overflow"     // a write outside the invocation's trace slice
-	SigForeign     = "trace-foreign"      // a read outside the invocation's trace slice
-	SigSink        = "sink-mismatch"      // returned without storing the filler's sink
-	SigLoad        = "unloadable"         // the interpreter cannot load the module
+	SigTrace          = "trace-mismatch"     // a different block sequence
+	SigDecisions      = "decisions-mismatch" // same blocks, different decision count
+	SigNoReturn       = "no-return"          // walk returned, module did not (hang or cut)
+	SigEarlyReturn    = "early-return"       // module returned where the walk went on
+	SigStalled        = "stalled"            // module ran on without recording (hang)
+	SigTrap           = "trap"               // OpUnreachable, out-of-bounds access
+	SigUndefined      = "undefined-load"     // a load of a variable never stored to, without an initializer
+	SigOverflow       = "trace-overflow"     // a write outside the invocation's trace slice
+	SigForeign        = "trace-foreign"      // a read outside the invocation's trace slice
+	SigDecisionsStore = "decisions-store"    // a store to the decisions buffer, which walks only read
+	SigSink           = "sink-mismatch"      // returned without storing the filler's sink
+	SigLoad           = "unloadable"         // the interpreter cannot load the module
 	// SigRegisters (registers.go): the register file's checksum differs.
 )
 
@@ -132,9 +133,10 @@ func (it Interpreter) executeWith(m *spirv.Module, batch *spirv.Batch, walks int
 			firstTrap = checkSink(mach, sinks, trace[i*stride:(i+1)*stride], i)
 		}
 		var foreign *ForeignTraceError
+		var decisions *DecisionsStoreError
 		switch {
 		case err == nil, errors.Is(err, ErrStopped):
-		case errors.As(err, &foreign):
+		case errors.As(err, &foreign), errors.As(err, &decisions):
 			if firstTrap == nil {
 				firstTrap = err
 			}
@@ -221,6 +223,7 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 	var trap *TrapError
 	var unsupported *UnsupportedError
 	var foreign *ForeignTraceError
+	var decisions *DecisionsStoreError
 	var sink *SinkError
 	var undefined *UndefinedLoadError
 	switch {
@@ -234,6 +237,8 @@ func compareWalks(ex Executor, module []byte, decoded func() (*spirv.Module, err
 			sig = SigOverflow
 		}
 		return ExecResult{Signature: sig, Detail: err.Error(), Walk: foreign.Walk}
+	case errors.As(err, &decisions):
+		return ExecResult{Signature: SigDecisionsStore, Detail: err.Error(), Walk: decisions.Walk}
 	case errors.As(err, &trap):
 		return ExecResult{Signature: SigTrap, Detail: err.Error(), Walk: -1}
 	case errors.As(err, &unsupported):

@@ -8,7 +8,8 @@
 // changes a walk that may still be running. The interpreter stops an
 // invocation at its first load or store of a word of the trace buffer
 // outside its slice (Machine.own): a load is exec:trace-foreign, a store
-// exec:trace-overflow.
+// exec:trace-overflow; and at its first store to the decisions buffer,
+// which the walks only read (exec:decisions-store).
 
 package oracle
 
@@ -51,6 +52,30 @@ func (e *ForeignTraceError) Error() string {
 // buffer outside the running invocation's slice.
 func (m *Machine) foreign(space, index int32) bool {
 	return space == spirv.BindingTrace && m.own.hi > 0 && (index < m.own.lo || index >= m.own.hi)
+}
+
+// DecisionsStoreError says an invocation, walk Walk, stored to word Word
+// of the decisions buffer, which every walk only reads.
+type DecisionsStoreError struct {
+	Walk int
+	Word int32
+}
+
+func (e *DecisionsStoreError) Error() string {
+	return fmt.Sprintf("walk %d stored to word %d of the decisions buffer: the walks only read it (emit/CONVENTION.md, Buffers), and a driver runs them at once, so another walk may read the word stored", e.Walk, e.Word)
+}
+
+// readOnly says whether a store to binding space stops the running
+// invocation: the decisions buffer while it runs a walk of the execution
+// check (Machine.own set).
+func (m *Machine) readOnly(space int32) bool {
+	return space == spirv.BindingDecisions && m.own.hi > 0
+}
+
+// decisionsStoreError is the DecisionsStoreError of the running
+// invocation's store to word index of the decisions buffer (readOnly).
+func (m *Machine) decisionsStoreError(index int32) error {
+	return &DecisionsStoreError{Walk: int(m.own.lo / (m.own.hi - m.own.lo)), Word: index}
 }
 
 // foreignError is the ForeignTraceError of the running invocation's load

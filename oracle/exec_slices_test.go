@@ -132,3 +132,75 @@ func TestExecForeignTraceSlice(t *testing.T) {
 		}
 	}
 }
+
+// storeIntoDecisions inserts, after the last load through an access
+// chain into the decisions buffer by a computed index (the decision word
+// itself: the strides are read by constant indices), a store of 0 to word
+// 3 of the buffer, walk 0's first decision; false when the module has no
+// such load.
+func storeIntoDecisions(m *spirv.Module) bool {
+	var decisions uint32
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpDecorate && len(in.Operands) == 3 && in.Operands[1] == spirv.DecorationBinding && in.Operands[2] == spirv.BindingDecisions {
+			decisions = in.Operands[0]
+		}
+	}
+	consts := map[uint32]uint32{} // value -> id
+	constant := map[uint32]bool{} // ids of constants
+	for _, in := range m.Insts {
+		if in.Op == spirv.OpConstant && len(in.Operands) == 3 {
+			constant[in.Operands[1]] = true
+			if _, ok := consts[in.Operands[2]]; !ok {
+				consts[in.Operands[2]] = in.Operands[1]
+			}
+		}
+	}
+	zero, three := consts[0], consts[3]
+	chains := map[uint32]spirv.Instruction{} // pointer id -> its chain into the decisions buffer
+	last, lastChain := -1, spirv.Instruction{}
+	for i, in := range m.Insts {
+		if in.Op == spirv.OpAccessChain && decisions != 0 && in.Operands[2] == decisions && !constant[in.Operands[len(in.Operands)-1]] {
+			chains[in.Operands[1]] = in
+		}
+		if in.Op == spirv.OpLoad {
+			if chain, ok := chains[in.Operands[2]]; ok {
+				last, lastChain = i, chain
+			}
+		}
+	}
+	if last < 0 || zero == 0 || three == 0 {
+		return false
+	}
+	ptr := m.Bound
+	m.Bound++
+	m.Insts = slices.Insert(m.Insts, last+1,
+		spirv.Instruction{Op: spirv.OpAccessChain, Operands: []uint32{lastChain.Operands[0], ptr, decisions, lastChain.Operands[3], three}},
+		spirv.Instruction{Op: spirv.OpStore, Operands: []uint32{ptr, zero}})
+	return true
+}
+
+// TestExecDecisionsStore: a module whose walks store 0 over walk 0's
+// first decision after reading their own is exec:decisions-store on the
+// first walk, on both of the interpreter's paths. Run one after another,
+// walk 0 has read its decision before any store, so the walks' traces
+// match: only a driver, running them at once, would let walk 0 read the 0.
+func TestExecDecisionsStore(t *testing.T) {
+	g := cfg.New(4) // a diamond: every walk returns
+	g.Succs[0] = []int{1, 2}
+	g.Succs[1] = []int{3}
+	g.Succs[2] = []int{3}
+	m := dispatchModule(t, g)
+	bad := clone(m)
+	if !storeIntoDecisions(bad) {
+		t.Fatal("no load through an access chain into the decisions buffer in the module")
+	}
+	for _, it := range []Interpreter{{}, {generic: true}} {
+		v := CompareWalks(it, bad.Bytes(), Walks(g, WalkOptions{Seed: 7}))
+		if v.Signature != SigDecisionsStore || v.Walk != 0 || v.Harness != nil {
+			t.Errorf("walks storing over walk 0's first decision, generic path %v: signature %q walk %d (%s) harness %v; want %q on walk 0", it.generic, v.Signature, v.Walk, v.Detail, v.Harness, SigDecisionsStore)
+		}
+		if !strings.Contains(v.Detail, "word 3 of the decisions buffer") {
+			t.Errorf("detail %q does not name the word stored", v.Detail)
+		}
+	}
+}

@@ -364,6 +364,9 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 				return i, ranOn, accessTrap(vals, s)
 			}
 			w := m.bufferWord(s.a, vals[s.res].index)
+			if m.readOnly(int32(s.a)) {
+				w = nil // storeWord stops the walk
+			}
 			i++
 			s = &steps[i]
 			if w != nil {
@@ -376,7 +379,7 @@ func (m *Machine) fastRun(steps []step, insts []spirv.Instruction) (int, int, er
 				m.cells[p.index], m.defined[p.index] = vals[s.b].u, true
 				continue
 			}
-			if w := m.word(&vals[s.a]); w != nil {
+			if w := m.word(&vals[s.a]); w != nil && !m.readOnly(vals[s.a].space) {
 				*w = vals[s.b].u
 				continue
 			}

@@ -469,6 +469,9 @@ func (m *Machine) storeWord(ptrID uint32, u uint32) error {
 	if m.foreign(p.space, p.index) {
 		return m.foreignError(p.index, true)
 	}
+	if m.readOnly(p.space) {
+		return m.decisionsStoreError(p.index)
+	}
 	buf[p.index] = u
 	return nil
 }

@@ -55,6 +55,7 @@ var Signatures = []SignatureDoc{
 	{"exec:" + SigSink, "a walk returned without the filler's sink in its trace's sink slot"},
 	{"exec:" + SigOverflow, "a walk wrote outside its trace slice (a wrong capacity or slice offset)"},
 	{"exec:" + SigForeign, "a walk read a word of another walk's trace slice, which a driver running the walks at once may not have written yet"},
+	{"exec:" + SigDecisionsStore, "a walk stored to the decisions buffer, which every walk only reads: a driver running the walks at once may let another walk read the word stored"},
 	{"exec:" + SigLoad, "the interpreter cannot load the module"},
 	{"growth:" + SigGrowthBlocks, "output blocks beyond the block factor (size, not correctness)"},
 	{"growth:" + SigGrowthWords, "output words beyond the word factor, debug information left out (size, not correctness)"},
