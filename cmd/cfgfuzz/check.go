@@ -124,7 +124,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 		fmt.Fprintln(stderr, msg)
 		return exitUsage
 	}
-	items, err := readGraphs(fs.Args(), stdin)
+	items, datas, err := readInputs(fs.Args(), stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
@@ -142,7 +142,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 		fmt.Fprintln(stderr, "cfgfuzz check: --registers:", err)
 		return exitUsage
 	}
-	judgings, err := recordedJudgings(fs.Args(), cf.used(lim.timeout), cf.set, cf.gpuDevice)
+	judgings, err := recordedJudgings(fs.Args(), datas, cf.used(lim.timeout), cf.set, cf.gpuDevice)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
@@ -509,10 +509,19 @@ type sourced struct {
 // readGraphs parses every file (or standard input for none or "-"); a
 // graph's Input is its file's index in files.
 func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
+	all, _, err := readInputs(files, stdin)
+	return all, err
+}
+
+// readInputs is readGraphs, and also each file's bytes as it read them
+// (nil for standard input), by its index in files: a header is read from
+// those, never by opening the file again, which a pipe would give empty.
+func readInputs(files []string, stdin io.Reader) ([]sourced, [][]byte, error) {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
 	var all []sourced
+	datas := make([][]byte, len(files))
 	for i, f := range files {
 		var data []byte
 		var err error
@@ -524,17 +533,20 @@ func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 			data, err = readFileBounded(f)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		items, err := cfg.Parse(name, data, cfg.Limits{})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, it := range items {
 			all = append(all, sourced{Item: it, File: name, Input: i})
 		}
+		if f != "-" {
+			datas[i] = data
+		}
 	}
-	return all, nil
+	return all, datas, nil
 }
 
 // readFileBounded reads the graph file f whole, as cfg.ReadInput bounds it.

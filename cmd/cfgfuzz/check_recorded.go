@@ -69,9 +69,10 @@ func newCheckJudging(u usedJudging, gpuDevice string) (*checkJudging, error) {
 // by the file's index in files, as readGraphs places its graphs
 // (sourced.Input): never by a name, which standard input's "<stdin>"
 // shares with a file so named; the other files are judged under flags.
+// Each header is read from datas[i], the bytes readInputs read of file i.
 // A value taken that check cannot judge under (an unknown strategy,
 // fault or check) is an error naming the file.
-func recordedJudgings(files []string, flags usedJudging, given map[string]bool, gpuDevice string) (map[int]*checkJudging, error) {
+func recordedJudgings(files []string, datas [][]byte, flags usedJudging, given map[string]bool, gpuDevice string) (map[int]*checkJudging, error) {
 	judgings := map[int]*checkJudging{}
 	read := map[string]*checkJudging{} // by path: a file given twice has one judging
 	for i, f := range files {
@@ -85,7 +86,7 @@ func recordedJudgings(files []string, flags usedJudging, given map[string]bool, 
 			continue
 		}
 		read[f] = nil
-		h, err := readRecorded(f)
+		h, err := recordedIn(f, datas[i])
 		if err != nil {
 			return nil, fmt.Errorf("%w: its header records how it was judged, which check takes for the flags left out; correct the header, or judge the graph from a file without one", err)
 		}

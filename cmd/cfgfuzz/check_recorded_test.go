@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -222,5 +223,40 @@ func TestCheckJSONNamesTheJudgingTaken(t *testing.T) {
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("check %q: from_header of the records\n%s\nwant\n%s\n%s", args, strings.Join(got, "\n"), strings.Join(want, "\n"), errs)
 		}
+	}
+}
+
+// pipeOf is a pipe that holds text, its read end named as /dev/fd/N
+// names it (a shell's <(cat FILE)): opened again, it reads empty.
+func pipeOf(t *testing.T, text string) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	if _, err := w.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	return "/dev/fd/" + strconv.Itoa(int(r.Fd()))
+}
+
+// TestHeaderOfAPipe: a stored finding given through a pipe (check
+// <(cat FILE)) is judged under its header, which check and minimize read
+// from the bytes they read the graph from: opening the pipe again reads
+// nothing, and the finding, judged without its fault, passed.
+func TestHeaderOfAPipe(t *testing.T) {
+	if _, err := os.Stat("/dev/fd/0"); err != nil {
+		t.Skip("no /dev/fd here")
+	}
+	const finding = "# signature: exec:trace-mismatch\n# fault: swap-arms\n" + armsGraph + "\n"
+	code, out, errs := runCmd([]string{"check", pipeOf(t, finding)}, "")
+	if code != exitFail || !strings.Contains(errs, "as its header records: --inject swap-arms") {
+		t.Errorf("check of a pipe: exit %d, want %d under the header's fault\n%s%s", code, exitFail, out, errs)
+	}
+	code, out, errs = runCmd([]string{"minimize", pipeOf(t, finding)}, "")
+	if code != exitOK || !strings.Contains(errs, "as its header records: --inject swap-arms") {
+		t.Errorf("minimize of a pipe: exit %d, want %d under the header's fault\n%s%s", code, exitOK, out, errs)
 	}
 }

@@ -139,11 +139,11 @@ func runMinimize(args []string, stdin io.Reader, stdout, stderr io.Writer, build
 }
 
 func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	it, err := mf.pickGraph(path, stdin, stderr)
+	it, data, err := mf.pickGraph(path, stdin, stderr)
 	if err != nil {
 		return exitUsage, err
 	}
-	if err := mf.adoptRecorded(path, stderr); err != nil {
+	if err := mf.adoptRecorded(path, data, stderr); err != nil {
 		return exitUsage, err
 	}
 	if err := gpuDeviceFlag("minimize", mf.gpuDevice, slices.Contains(mf.judge.checks(mf.checks), gpu.CheckName), stderr); err != nil {
@@ -230,16 +230,17 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 }
 
 // pickGraph reads the graph --index picks of the file at path (- standard
-// input), noting on stderr which one when the file holds several and
-// --index was not given; an error for an index out of range or an
-// --expect that is neither pass nor fail.
-func (mf minimizeFlags) pickGraph(path string, stdin io.Reader, stderr io.Writer) (sourced, error) {
-	items, err := readGraphs([]string{path}, stdin)
+// input), and the file's bytes (nil for standard input), noting on
+// stderr which graph when the file holds several and --index was not
+// given; an error for an index out of range or an --expect that is
+// neither pass nor fail.
+func (mf minimizeFlags) pickGraph(path string, stdin io.Reader, stderr io.Writer) (sourced, []byte, error) {
+	items, datas, err := readInputs([]string{path}, stdin)
 	if err != nil {
-		return sourced{}, err
+		return sourced{}, nil, err
 	}
 	if mf.index < 0 || mf.index >= len(items) {
-		return sourced{}, fmt.Errorf("%s holds %d graphs; --index %d is out of range", path, len(items), mf.index)
+		return sourced{}, nil, fmt.Errorf("%s holds %d graphs; --index %d is out of range", path, len(items), mf.index)
 	}
 	if len(items) > 1 && !mf.set["index"] {
 		name := path
@@ -249,9 +250,9 @@ func (mf minimizeFlags) pickGraph(path string, stdin io.Reader, stderr io.Writer
 		fmt.Fprintf(stderr, "minimize: note: %s holds %d graphs; minimizing the first (--index N picks another)\n", name, len(items))
 	}
 	if mf.expect != corpus.ExpectPass && mf.expect != corpus.ExpectFail {
-		return sourced{}, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
+		return sourced{}, nil, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
 	}
-	return items[mf.index], nil
+	return items[mf.index], datas[0], nil
 }
 
 // resultHeader is the header of minimize's result for signature, found

@@ -21,12 +21,12 @@ import (
 )
 
 // adoptRecorded sets each judging flag left out of the command line to
-// what the header of the file at path records, and says which it set on
-// stderr; nothing for standard input or a file without a header. A
-// header that records a judging but does not read is the error
-// (readRecorded).
-func (mf *minimizeFlags) adoptRecorded(path string, stderr io.Writer) error {
-	h, err := readRecorded(path)
+// what the header of the file at path, whose bytes as read are data,
+// records, and says which it set on stderr; nothing for standard input or
+// a file without a header. A header that records a judging but does not
+// read is the error (recordedIn).
+func (mf *minimizeFlags) adoptRecorded(path string, data []byte, stderr io.Writer) error {
+	h, err := recordedIn(path, data)
 	if err != nil {
 		return fmt.Errorf("%w: its header records how it was judged, which minimize takes for the flags left out; correct the header, or minimize the graph from a file without one", err)
 	}

@@ -72,27 +72,24 @@ func recordedMismatch(path string, u usedJudging) string {
 	return fmt.Sprintf("%s records another judging in its header: judge it with %s as it was judged", path, strings.Join(flags, " "))
 }
 
-// readRecorded is the header of the graph file at path where it records
-// how the file was judged: the file holds one graph under a header that
-// reads (corpus.ReadRegression). nil, with no error, for standard input
-// and a file that records no judging: no header, several graphs, or one
-// that does not read as a graph file (check and minimize read it
-// themselves and say why). A file of one graph whose header records a
-// judging (recordedFields) but does not read (a value that does not parse,
-// a '# compact:' line of another graph, no '# signature:') is the error:
-// judged under the flags alone it would pass or fail under a judging it
-// never had.
-func readRecorded(path string) (*corpus.Header, error) {
+// recordedIn is the header of the graph file at path, whose bytes are
+// data as check or minimize read them (once: a pipe gives them only
+// once), where it records how the file was judged: the file holds one
+// graph under a header that reads (corpus.ParseRegression). nil, with no
+// error, for standard input and a file that records no judging: no
+// header, several graphs, or one that does not read as a graph file
+// (check and minimize read it themselves and say why). A file of one
+// graph whose header records a judging (recordedFields) but does not
+// read (a value that does not parse, a '# compact:' line of another
+// graph, no '# signature:') is the error: judged under the flags alone
+// it would pass or fail under a judging it never had.
+func recordedIn(path string, data []byte) (*corpus.Header, error) {
 	if path == "" || path == "-" {
 		return nil, nil
 	}
-	r, err := corpus.ReadRegression(path)
+	r, err := corpus.ParseRegression(path, data)
 	if err == nil {
 		return &r.Header, nil
-	}
-	data, rerr := readFileBounded(path)
-	if rerr != nil {
-		return nil, nil
 	}
 	if items, perr := cfg.Parse(path, data, cfg.Limits{}); perr != nil || len(items) != 1 {
 		return nil, nil
