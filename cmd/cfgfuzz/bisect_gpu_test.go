@@ -14,9 +14,7 @@ import (
 // reproduction carries the device.
 func TestBisectJudgesOnTheGPUDeviceGiven(t *testing.T) {
 	ownBuildCache(t)
-	repo, good := toyRepo(t, toyConfig)
-	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
-	planted := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	repo, good, planted := plantedToyRepo(t, toyConfig)
 	graph := filepath.Join(t.TempDir(), "g.cfg")
 	writeFile(t, graph, "{{1, 2}, {2}, {}}\n")
 	for _, device := range []string{"cpu", "gpu"} {

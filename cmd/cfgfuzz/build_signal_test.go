@@ -158,9 +158,7 @@ func TestMergeStoppedWhileBuildingLeavesNothing(t *testing.T) {
 	bin := cfgfuzzBinary(t)
 	tmp := t.TempDir()
 	flag, pidFile := filepath.Join(tmp, "slow"), filepath.Join(tmp, "pid")
-	repo, _ := toyRepo(t, `{"build": "if [ -f `+flag+` ]; then sleep 1000 & echo $! > `+pidFile+`; wait; fi; cp toy.py {out}/toy.py", "serve": "python3 {out}/toy.py"}`)
-	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
-	rev := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	repo, _, rev := plantedToyRepo(t, `{"build": "if [ -f `+flag+` ]; then sleep 1000 & echo $! > `+pidFile+`; wait; fi; cp toy.py {out}/toy.py", "serve": "python3 {out}/toy.py"}`)
 	var shards []string
 	for i := range 2 {
 		d := filepath.Join(tmp, "s"+strconv.Itoa(i))

@@ -12,9 +12,7 @@ import (
 
 func TestConfigProjectRecordsOnlyTheFlagsGiven(t *testing.T) {
 	ownBuildCache(t)
-	repo, good := toyRepo(t, toyConfig)
-	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
-	bad := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	repo, good, bad := plantedToyRepo(t, toyConfig)
 	work := t.TempDir()
 	project := func(out string, flags ...string) (json.RawMessage, bool) {
 		t.Helper()

@@ -17,9 +17,7 @@ import (
 func TestRecordedProjectNoted(t *testing.T) {
 	cfgfuzzBinary(t)
 	ownBuildCache(t)
-	repo, _ := toyRepo(t, toyConfig)
-	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
-	rev := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	repo, _, rev := plantedToyRepo(t, toyConfig)
 	spec := "repo:" + repo + "@" + rev
 	const serve = "python3 -u {out}/toy.py" // another server command than toyConfig's
 	work := t.TempDir()
@@ -55,9 +53,7 @@ func TestRecordedProjectNoted(t *testing.T) {
 func TestRecordedProjectNotedWhereNoneServes(t *testing.T) {
 	cfgfuzzBinary(t)
 	ownBuildCache(t)
-	repo, _ := toyRepo(t, "")
-	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
-	rev := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	repo, _, rev := plantedToyRepo(t, "")
 	work := t.TempDir()
 	in := filepath.Join(work, "found.cfg")
 	writeFile(t, in, "# signature: structurize:error:toy: planted bug\n# structurizer: repo:"+repo+"@"+rev+"\n# build: "+toyBuild+"\n# serve: "+toyServe+"\n{{1}, {}}\n")

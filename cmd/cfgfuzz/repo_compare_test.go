@@ -17,9 +17,7 @@ import (
 
 func TestCompareRevisionsOfAnotherRepository(t *testing.T) {
 	ownBuildCache(t)
-	repo, good := toyRepo(t, toyConfig)
-	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
-	bad := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	repo, good, bad := plantedToyRepo(t, toyConfig)
 	out := t.TempDir()
 	compare := func(name string, extra ...string) (int, string, string, *fuzz.Report) {
 		dir := filepath.Join(out, name)

@@ -41,9 +41,7 @@ func replayLine(t *testing.T, out string) string {
 func TestCommandLineProjectReplaysAsPrinted(t *testing.T) {
 	cfgfuzzBinary(t) // built here, before cliIn leaves the package's directory
 	ownBuildCache(t)
-	repo, good := toyRepo(t, "")
-	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
-	bad := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	repo, good, bad := plantedToyRepo(t, "")
 	work, regs := t.TempDir(), t.TempDir()
 	out := filepath.Join(work, "compare")
 	code, _, stderr := cliIn(t, work, "compare", "--repo", repo, "--build", toyBuild, "--serve", toyServe, "--baseline", good, "--current", bad,
@@ -120,9 +118,7 @@ func TestCommandLineProjectReplaysAsPrinted(t *testing.T) {
 func TestRunReplaysACommandLineProject(t *testing.T) {
 	cfgfuzzBinary(t) // built here, before cliIn leaves the package's directory
 	ownBuildCache(t)
-	repo, _ := toyRepo(t, "")
-	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
-	bad := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	repo, _, bad := plantedToyRepo(t, "")
 	work := t.TempDir()
 	out := filepath.Join(work, "run")
 	code, _, stderr := cliIn(t, work, "run", "--structurizer", "repo:"+repo+"@"+bad, "--build", toyBuild, "--serve", toyServe,

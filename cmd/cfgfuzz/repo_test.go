@@ -178,6 +178,16 @@ func toyRepo(t *testing.T, config string) (string, string) {
 	return repo, commitAll(t, repo, "toy: refuse everything")
 }
 
+// plantedToyRepo is toyRepo with a second commit that plants the toy
+// server's bug on graphs of 2 blocks or more: the repository, its first
+// commit (no bug) and the second.
+func plantedToyRepo(t *testing.T, config string) (repo, good, bad string) {
+	t.Helper()
+	repo, good = toyRepo(t, config)
+	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
+	return repo, good, commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+}
+
 // writeFile writes s to p, making its directory.
 func writeFile(t *testing.T, p, s string) {
 	t.Helper()

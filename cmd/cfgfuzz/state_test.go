@@ -402,9 +402,7 @@ func TestResumeChecksTheStateFirst(t *testing.T) {
 	ownBuildCache(t)
 	dir := t.TempDir()
 	builds := filepath.Join(dir, "builds")
-	repo, _ := toyRepo(t, `{"build": "echo built >> `+builds+` && cp toy.py {out}/toy.py", "serve": "python3 {out}/toy.py"}`)
-	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(2))
-	rev := commitAll(t, repo, "toy: planted bug on 2 blocks or more")
+	repo, _, rev := plantedToyRepo(t, `{"build": "echo built >> `+builds+` && cp toy.py {out}/toy.py", "serve": "python3 {out}/toy.py"}`)
 	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
 	code, stdout, stderr := runCmd([]string{"run", "--structurizer", "repo:" + repo + "@" + rev, "--kinds", "exhaustive", "--graphs", "40", "--minimize=false",
 		"--state", state, "--night", "2026-05-01", "--progress", "none", "--out", out}, "")
