@@ -220,75 +220,10 @@ func RefLoopBlocks(g *Graph) []RefLoop {
 	var out []RefLoop
 	var region func(blocks []int)
 	region = func(blocks []int) {
-		in := make([]bool, n)
-		for _, b := range blocks {
-			in[b] = true
-		}
-		// path[a][b]: a non-empty path a -> b inside the region.
-		idx := map[int]int{}
-		for i, b := range blocks {
-			idx[b] = i
-		}
-		m := len(blocks)
-		path := make([][]bool, m)
-		for i, b := range blocks {
-			path[i] = make([]bool, m)
-			for _, t := range g.Succs[b] {
-				if in[t] && !cut[t] {
-					path[i][idx[t]] = true
-				}
-			}
-		}
-		for k := range m {
-			for i := range m {
-				if !path[i][k] {
-					continue
-				}
-				for j := range m {
-					if path[k][j] {
-						path[i][j] = true
-					}
-				}
-			}
-		}
-		done := make([]bool, m)
-		var loops [][]int
-		for i := range m {
-			if done[i] || !path[i][i] {
-				continue
-			}
-			var c []int
-			for j := range m {
-				if i == j || (path[i][j] && path[j][i]) {
-					c = append(c, blocks[j])
-					done[j] = true
-				}
-			}
-			loops = append(loops, c)
-		}
+		loops := refSCCs(blocks, refClosure(g, blocks, cut))
 		for _, c := range loops {
-			inC := map[int]bool{}
-			for _, b := range c {
-				inC[b] = true
-			}
-			var entries []int
-			for _, b := range c {
-				if b == 0 {
-					entries = append(entries, b)
-					continue
-				}
-				for p, s := range g.Succs {
-					if !reach[p] || inC[p] {
-						continue
-					}
-					if slices.Contains(s, b) {
-						entries = append(entries, b)
-						break
-					}
-				}
-			}
+			entries := refEntries(g, reach, c)
 			slices.Sort(c)
-			slices.Sort(entries)
 			out = append(out, RefLoop{Blocks: c, Entries: entries})
 		}
 		for i := len(out) - len(loops); i < len(out); i++ {
@@ -297,9 +232,7 @@ func RefLoopBlocks(g *Graph) []RefLoop {
 			}
 		}
 		for _, c := range loops {
-			sub := slices.Clone(c)
-			slices.Sort(sub)
-			region(sub)
+			region(slices.Clone(c))
 		}
 	}
 	var all []int
@@ -316,6 +249,86 @@ func RefLoopBlocks(g *Graph) []RefLoop {
 		return len(b.Blocks) - len(a.Blocks)
 	})
 	return out
+}
+
+// refClosure is the transitive closure of the edges among blocks, less
+// the edges into cut blocks: path[i][j] says there is a non-empty path
+// from blocks[i] to blocks[j] inside them (Warshall's algorithm).
+func refClosure(g *Graph, blocks []int, cut []bool) [][]bool {
+	idx := map[int]int{}
+	for i, b := range blocks {
+		idx[b] = i
+	}
+	m := len(blocks)
+	path := make([][]bool, m)
+	for i, b := range blocks {
+		path[i] = make([]bool, m)
+		for _, t := range g.Succs[b] {
+			if j, in := idx[t]; in && !cut[t] {
+				path[i][j] = true
+			}
+		}
+	}
+	for k := range m {
+		for i := range m {
+			if !path[i][k] {
+				continue
+			}
+			for j := range m {
+				if path[k][j] {
+					path[i][j] = true
+				}
+			}
+		}
+	}
+	return path
+}
+
+// refSCCs lists the non-trivial strongly connected components of blocks
+// under the closure path: each block on a cycle, with every block it
+// reaches and is reached from.
+func refSCCs(blocks []int, path [][]bool) [][]int {
+	m := len(blocks)
+	done := make([]bool, m)
+	var loops [][]int
+	for i := range m {
+		if done[i] || !path[i][i] {
+			continue
+		}
+		var c []int
+		for j := range m {
+			if i == j || (path[i][j] && path[j][i]) {
+				c = append(c, blocks[j])
+				done[j] = true
+			}
+		}
+		loops = append(loops, c)
+	}
+	return loops
+}
+
+// refEntries lists, sorted, the blocks of loop c entered from a reachable
+// block outside it, and the function's entry when c holds it.
+func refEntries(g *Graph, reach []bool, c []int) []int {
+	inC := map[int]bool{}
+	for _, b := range c {
+		inC[b] = true
+	}
+	var entries []int
+	for _, b := range c {
+		if b == 0 {
+			entries = append(entries, b)
+			continue
+		}
+		for p, s := range g.Succs {
+			if reach[p] && !inC[p] && slices.Contains(s, b) {
+				entries = append(entries, b)
+				break
+			}
+		}
+	}
+	slices.Sort(entries)
+	return entries
 }
 
 // RefLoop is one loop found by RefLoopBlocks.
