@@ -1128,6 +1128,9 @@ func saveOutputs(orig *cfg.Graph, res *corpus.Result, h, saved corpus.Header, mf
 		if n := outsideRepoNote(saved.Structurizer, dir); n != "" {
 			fmt.Fprintln(stderr, "minimize: "+n)
 		}
+		if n := pinnedCommitNote(saved.Structurizer); n != "" {
+			fmt.Fprintln(stderr, "minimize: "+n)
+		}
 	}
 	if store == nil {
 		return nil

@@ -260,6 +260,20 @@ func relativeCdNote(spec string) string {
 	return fmt.Sprintf("note: the recorded structurizer changes into %s, relative to where it runs: a replay from another directory will not find it; name it {repo}/... (the git work tree's top) or by an absolute path", fuzz.PrintableLine(d))
 }
 
+// pinnedCommitNote is a note for a regression whose recorded structurizer
+// is a commit (a rev: or repo: spec, as a comparison of two commits saves
+// the one that failed): regress judges that commit's build, so the file
+// fails on every replay until --structurizer names the build to judge (a
+// CI job's own), as regress's failed line says (replayer.pinnedNote); ""
+// for any other spec.
+func pinnedCommitNote(spec string) string {
+	sp, err := fuzz.ParseSpec(spec)
+	if err != nil || sp.Kind != fuzz.SpecRev && sp.Kind != fuzz.SpecRepo {
+		return ""
+	}
+	return fmt.Sprintf("note: the recorded structurizer is %s, the commit the finding showed on: cfgfuzz regress judges that build and fails while it has the bug; give cfgfuzz regress --structurizer SPEC to judge your build (a CI job's own)", fuzz.PrintableLine(spec))
+}
+
 // outsideRepoNote is a note for regression files saved into dir, inside
 // a git work tree, whose recorded structurizer (spec, as portableHeader
 // writes it) is a command naming programs or files by absolute paths and

@@ -83,6 +83,7 @@ type regressionTally struct {
 	broken, notes        []string
 	cdNoted, dirtyNoted  bool
 	outsideNoted         bool
+	pinnedNoted          bool
 	unminimized, flaky   int
 	unjudged, stateKnows int
 	deferred, stored     int // a shard's new findings, and those of them the state holds minimized
@@ -145,6 +146,10 @@ func (t *regressionTally) save(rep *fuzz.Report, f *fuzz.Finding, command string
 	if n := outsideRepoNote(h.Structurizer, t.dir); n != "" && !t.outsideNoted {
 		t.notes = append(t.notes, n)
 		t.outsideNoted = true
+	}
+	if n := pinnedCommitNote(h.Structurizer); n != "" && !t.pinnedNoted {
+		t.notes = append(t.notes, n)
+		t.pinnedNoted = true
 	}
 	name := regressionName(h, f)
 	path, err := corpus.WriteRegression(t.dir, name, h, g)
