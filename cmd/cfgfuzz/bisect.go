@@ -98,7 +98,7 @@ func bisectMain(f bisectFlags, files []string, builds *fuzz.BuildStop, stdin io.
 	if f.good == "" || f.bad == "" || len(files) != 1 {
 		return nil, fmt.Errorf("want --good REV --bad REV and one GRAPH-FILE")
 	}
-	items, err := readGraphs(files, stdin)
+	items, datas, err := readInputs(files, stdin)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func bisectMain(f bisectFlags, files []string, builds *fuzz.BuildStop, stdin io.
 	}
 	// The structurizer is each commit's, so a header's is not held
 	// against it.
-	if m := recordedMismatch(files[0], usedJudging{spec: specOf(f.good), registers: f.registers, strategy: f.strategy,
+	if m := recordedMismatch(inputName(files[0]), datas[0], usedJudging{spec: specOf(f.good), registers: f.registers, strategy: f.strategy,
 		walks: corpus.Walks{Random: f.walks, Seed: f.seed}, checks: f.checks, timeout: f.timeout, judge: f.judge}); m != "" {
 		fmt.Fprintln(stderr, "cfgfuzz bisect: note:", m)
 	}

@@ -124,7 +124,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 		fmt.Fprintln(stderr, msg)
 		return exitUsage
 	}
-	items, datas, err := readInputs(fs.Args(), stdin)
+	files := fs.Args()
+	if len(files) == 0 {
+		files = []string{"-"} // standard input, as readInputs reads it
+	}
+	items, datas, err := readInputs(files, stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
@@ -142,7 +146,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 		fmt.Fprintln(stderr, "cfgfuzz check: --registers:", err)
 		return exitUsage
 	}
-	judgings, err := recordedJudgings(fs.Args(), datas, cf.used(lim.timeout), cf.set, cf.gpuDevice)
+	judgings, err := recordedJudgings(files, datas, cf.used(lim.timeout), cf.set, cf.gpuDevice)
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
@@ -156,7 +160,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
-		cf.noteUnresolved(fs.Args(), stderr)
+		cf.noteUnresolved(files, datas, stderr)
 		return exitUsage
 	}
 	var sides []fuzz.Side // the first and those renewed
@@ -185,7 +189,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 	if !cf.json {
 		run.announce(len(items), cf)
 	}
-	noteRecorded(stderr, fs.Args(), run.spec, flagsJudging, judgings)
+	noteRecorded(stderr, files, datas, run.spec, flagsJudging, judgings)
 	return run.all(items)
 }
 
@@ -208,13 +212,14 @@ func (cf *checkFlags) usageError(name string) string {
 	return ""
 }
 
-// noteUnresolved notes, once per file of files, the --build and --serve
-// its header records for the structurizer given, which did not resolve,
-// where the flags given lack them (unresolvedProjectNote).
-func (cf *checkFlags) noteUnresolved(files []string, stderr io.Writer) {
+// noteUnresolved notes, once per file of files (datas: their bytes as
+// read, readInputs), the --build and --serve its header records for the
+// structurizer given, which did not resolve, where the flags given lack
+// them (unresolvedProjectNote).
+func (cf *checkFlags) noteUnresolved(files []string, datas [][]byte, stderr io.Writer) {
 	noted := map[string]bool{}
-	for _, f := range files {
-		if note := unresolvedProjectNote(f, cf.structurizer, cf.project.project()); note != "" && !noted[f] {
+	for i, f := range files {
+		if note := unresolvedProjectNote(inputName(f), datas[i], cf.structurizer, cf.project.project()); note != "" && !noted[f] {
 			noted[f] = true
 			fmt.Fprintln(stderr, "cfgfuzz check: note:", note)
 		}
@@ -253,7 +258,7 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 		fmt.Fprintln(fs.Output(), "--registers, --walks or --seed, --checks or --allow-fallbacks, --timeout, --check-timeout, --growth-time,")
 		fmt.Fprintln(fs.Output(), "--target-env or --rules-compat is given, each file under its own, as minimize does; its '# structurizer:'")
 		fmt.Fprintln(fs.Output(), "(with its '# build:' and '# serve:') is never taken (a note names it). A header that records a judging and does not read")
-		fmt.Fprintln(fs.Output(), "is an error (exit 2). Standard input has no header.")
+		fmt.Fprintln(fs.Output(), "is an error (exit 2). Standard input's header is never taken (a note names the judging it records where the flags differ).")
 		fmt.Fprintln(fs.Output(), "Exit status: 0 all pass, 1 a check failed or a graph was refused or unsupported, 2 usage or input error\nor an incomplete verdict (--check-timeout, a check that could not judge a module: `not judged`, or a structurizer\nwhose servers did not start: after the first 2 graphs whose servers answered nothing, not even the protocol's hello,\nwithin --timeout and --start-timeout, the graphs left are not judged, as a campaign stops).\n\nflags:")
 		fs.PrintDefaults()
 	}
@@ -514,7 +519,7 @@ func readGraphs(files []string, stdin io.Reader) ([]sourced, error) {
 }
 
 // readInputs is readGraphs, and also each file's bytes as it read them
-// (nil for standard input), by its index in files: a header is read from
+// (standard input's too), by its index in files: a header is read from
 // those, never by opening the file again, which a pipe would give empty.
 func readInputs(files []string, stdin io.Reader) ([]sourced, [][]byte, error) {
 	if len(files) == 0 {
@@ -525,9 +530,8 @@ func readInputs(files []string, stdin io.Reader) ([]sourced, [][]byte, error) {
 	for i, f := range files {
 		var data []byte
 		var err error
-		name := f
+		name := inputName(f)
 		if f == "-" {
-			name = "<stdin>"
 			data, err = cfg.ReadInput(name, stdin)
 		} else {
 			data, err = readFileBounded(f)
@@ -542,11 +546,18 @@ func readInputs(files []string, stdin io.Reader) ([]sourced, [][]byte, error) {
 		for _, it := range items {
 			all = append(all, sourced{Item: it, File: name, Input: i})
 		}
-		if f != "-" {
-			datas[i] = data
-		}
+		datas[i] = data
 	}
 	return all, datas, nil
+}
+
+// inputName is the name check gives the input f in what it prints: f,
+// or "<stdin>" for standard input ("-").
+func inputName(f string) string {
+	if f == "-" {
+		return "<stdin>"
+	}
+	return f
 }
 
 // readFileBounded reads the graph file f whole, as cfg.ReadInput bounds it.

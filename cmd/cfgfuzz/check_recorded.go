@@ -8,7 +8,8 @@
 // with the file's own options (the protocol carries them with every
 // request) and to an oracle of the file's own judging. A flag given wins;
 // the structurizer is never taken from a header (a note names it: it is
-// what --structurizer tests). Standard input has no header.
+// what --structurizer tests). Standard input's header is never taken; a
+// note names the judging it records where the flags differ.
 
 package main
 
@@ -123,11 +124,12 @@ func validJudging(u usedJudging, gpuDevice string) (*checkJudging, error) {
 	return newCheckJudging(u, gpuDevice)
 }
 
-// noteRecorded says on w, for each file, the judging check took from its
-// header, the faults a cmd spec's server is asked for, and what of the
-// header's judging it does not judge under (a flag given, the
-// structurizer).
-func noteRecorded(w io.Writer, files []string, spec fuzz.Spec, flags *checkJudging, judgings map[int]*checkJudging) {
+// noteRecorded says on w, for each file (datas: their bytes as read,
+// readInputs), the judging check took from its header, the faults a cmd
+// spec's server is asked for, and what of the header's judging it does
+// not judge under (a flag given, the structurizer; standard input's
+// header, which is never taken, all of it where the flags differ).
+func noteRecorded(w io.Writer, files []string, datas [][]byte, spec fuzz.Spec, flags *checkJudging, judgings map[int]*checkJudging) {
 	noted := map[string]bool{}
 	for i, f := range files {
 		if noted[f] {
@@ -144,7 +146,7 @@ func noteRecorded(w io.Writer, files []string, spec fuzz.Spec, flags *checkJudgi
 		}
 		u := j.used
 		u.spec = spec
-		if m := recordedMismatch(f, u); m != "" {
+		if m := recordedMismatch(inputName(f), datas[i], u); m != "" {
 			fmt.Fprintln(w, "cfgfuzz check: note:", m)
 		}
 	}

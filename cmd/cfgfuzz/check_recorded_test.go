@@ -219,7 +219,7 @@ func TestCheckJSONNamesTheJudgingTaken(t *testing.T) {
 			}
 			got = append(got, string(rec.FromHeader))
 		}
-		want := append(tc.want, ``) // standard input has no header
+		want := append(tc.want, ``) // standard input's header is never taken
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("check %q: from_header of the records\n%s\nwant\n%s\n%s", args, strings.Join(got, "\n"), strings.Join(want, "\n"), errs)
 		}
@@ -258,5 +258,45 @@ func TestHeaderOfAPipe(t *testing.T) {
 	code, out, errs = runCmd([]string{"minimize", pipeOf(t, finding)}, "")
 	if code != exitOK || !strings.Contains(errs, "as its header records: --inject swap-arms") {
 		t.Errorf("minimize of a pipe: exit %d, want %d under the header's fault\n%s%s", code, exitOK, out, errs)
+	}
+}
+
+// TestMismatchNoteOfAPipe: the note naming the flags that judge a file
+// as its header records, where the flags given judge it otherwise, is
+// said of a file given through a pipe and of standard input as of a file
+// named (their header read from the bytes the graph was read from),
+// naming the input as check names its graphs; standard input's header is
+// never taken, so with no flag it is noted too.
+func TestMismatchNoteOfAPipe(t *testing.T) {
+	if _, err := os.Stat("/dev/fd/0"); err != nil {
+		t.Skip("no /dev/fd here")
+	}
+	const finding = "# signature: exec:trace-mismatch\n# fault: swap-arms\n" + armsGraph + "\n"
+	const note = " records another judging in its header: judge it with --inject swap-arms as it was judged"
+	named := writerIn(t, t.TempDir())("finding.cfg", finding)
+	pipe := pipeOf(t, finding)
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+		name  string // in the note; "" no note
+	}{
+		{[]string{"--inject", "", named}, "", named},
+		{[]string{"--inject", "", pipe}, "", pipe},
+		{[]string{"--inject", "", "-"}, finding, "<stdin>"},
+		{nil, finding, "<stdin>"},
+		{[]string{"--inject", "swap-arms"}, finding, ""},
+	} {
+		_, out, errs := runCmd(append([]string{"check"}, tc.args...), tc.stdin)
+		if tc.name == "" {
+			if strings.Contains(errs, "records another judging") {
+				t.Errorf("check %q: a note where the flags judge as recorded\n%s%s", tc.args, out, errs)
+			}
+		} else if !strings.Contains(errs, "cfgfuzz check: note: "+tc.name+note) {
+			t.Errorf("check %q: no note %q\n%s%s", tc.args, tc.name+note, out, errs)
+		}
+	}
+	_, out, errs := runCmd([]string{"minimize", "--inject", "", pipeOf(t, finding)}, "")
+	if !strings.Contains(errs, "/dev/fd/") || !strings.Contains(errs, note) {
+		t.Errorf("minimize --inject '' of a pipe: no note %q\n%s%s", note, out, errs)
 	}
 }

@@ -172,7 +172,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	}
 	judge, err := newBoundedJudge(mf.judge.checkTimeout, mf.signature, open, (*corpus.Runner).PredicateFor)
 	if err != nil {
-		if note := unresolvedProjectNote(path, mf.structurizer, mf.project.project()); note != "" && opener == nil {
+		if note := unresolvedProjectNote(minimizeInputName(path), data, mf.structurizer, mf.project.project()); note != "" && opener == nil {
 			err = fmt.Errorf("%w; note: %s", err, note)
 		}
 		return in.or(exitUsage), err
@@ -197,7 +197,7 @@ func minimizeFile(path string, mf minimizeFlags, stdin io.Reader, stdout, stderr
 	opt.Context = in.ctx
 	opt.Fresh, opt.Replay = judge.fresh(), judge.replay()
 	res, err := corpus.Minimize(it.Graph, judge.predicate(), opt)
-	recorded := mf.recordedNote(path, spec)
+	recorded := mf.recordedNote(path, data, spec)
 	if err != nil {
 		if recorded != "" && errors.Is(err, corpus.ErrNotFailing) {
 			err = fmt.Errorf("%w; %s", err, recorded)
@@ -243,11 +243,7 @@ func (mf minimizeFlags) pickGraph(path string, stdin io.Reader, stderr io.Writer
 		return sourced{}, nil, fmt.Errorf("%s holds %d graphs; --index %d is out of range", path, len(items), mf.index)
 	}
 	if len(items) > 1 && !mf.set["index"] {
-		name := path
-		if name == "-" {
-			name = "standard input"
-		}
-		fmt.Fprintf(stderr, "minimize: note: %s holds %d graphs; minimizing the first (--index N picks another)\n", name, len(items))
+		fmt.Fprintf(stderr, "minimize: note: %s holds %d graphs; minimizing the first (--index N picks another)\n", minimizeInputName(path), len(items))
 	}
 	if mf.expect != corpus.ExpectPass && mf.expect != corpus.ExpectFail {
 		return sourced{}, nil, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
@@ -269,11 +265,20 @@ func (mf minimizeFlags) resultHeader(signature string, popt proto.Options, spec 
 		Origin: minimizeOrigin(mf.origin, path, it, nil), Date: time.Now().UTC().Format("2006-01-02")}
 }
 
-// recordedNote is recordedMismatch of the file at path against the
-// judging of the flags, spec the structurizer resolved: "" where they
-// agree.
-func (mf minimizeFlags) recordedNote(path string, spec fuzz.Spec) string {
-	return recordedMismatch(path, mf.used(spec))
+// recordedNote is recordedMismatch of the file at path, whose bytes as
+// read are data, against the judging of the flags, spec the structurizer
+// resolved: "" where they agree.
+func (mf minimizeFlags) recordedNote(path string, data []byte, spec fuzz.Spec) string {
+	return recordedMismatch(minimizeInputName(path), data, mf.used(spec))
+}
+
+// minimizeInputName is the name minimize gives the input path in its
+// notes: path, or "standard input" for "-".
+func minimizeInputName(path string) string {
+	if path == "-" {
+		return "standard input"
+	}
+	return path
 }
 
 // used is the judging of the flags on the structurizer spec.

@@ -41,7 +41,7 @@ type usedJudging struct {
 	project fuzz.Project
 }
 
-// recordedMismatch words the flags that judge the file at path as its
+// recordedMismatch words the flags that judge the file named name as its
 // header records, where registers, strategy, walks, target environment
 // and rules reading differ from u, and the checks (--allow-fallbacks
 // among them), limits and planted faults where the header records them,
@@ -50,12 +50,12 @@ type usedJudging struct {
 // structurizer given is a choice, as regress makes it for a fixed build),
 // and the build and serve commands the header records where u's is the
 // same repo: spec built or served otherwise (unrecordedProject): "" when
-// they agree, or when path is standard input or not a file with a header.
-func recordedMismatch(path string, u usedJudging) string {
-	if path == "" || path == "-" {
-		return ""
-	}
-	r, err := corpus.ReadRegression(path)
+// they agree, or when data is not a graph file with a header. data is the
+// file's bytes as the command read them (readInputs: once, as a pipe
+// gives them), name the input as the command names it (a path, or
+// standard input's name): a file is never opened again.
+func recordedMismatch(name string, data []byte, u usedJudging) string {
+	r, err := recordedRegression(name, data)
 	if err != nil {
 		return ""
 	}
@@ -69,7 +69,17 @@ func recordedMismatch(path string, u usedJudging) string {
 	if len(flags) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s records another judging in its header: judge it with %s as it was judged", path, strings.Join(flags, " "))
+	return fmt.Sprintf("%s records another judging in its header: judge it with %s as it was judged", name, strings.Join(flags, " "))
+}
+
+// recordedRegression is the graph file named name whose bytes are data,
+// read as a regression file (corpus.ParseRegression); an error for no
+// bytes (nothing read).
+func recordedRegression(name string, data []byte) (*corpus.Regression, error) {
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%s: empty", name)
+	}
+	return corpus.ParseRegression(name, data)
 }
 
 // recordedIn is the header of the graph file at path, whose bytes are
@@ -326,16 +336,13 @@ func unrecordedProject(r *corpus.Regression, u usedJudging) string {
 	return strings.TrimSpace(differ.MapPaths(shownPath).Flags())
 }
 
-// unresolvedProjectNote is, for the file at path whose structurizer
-// given (spec, as the flag names it) did not resolve, a note naming the
-// --build and --serve its header records for that structurizer that
-// project (the flags given) does not give, where they are the commands it
-// lacks; "" otherwise.
-func unresolvedProjectNote(path, spec string, project fuzz.Project) string {
-	if path == "" || path == "-" {
-		return ""
-	}
-	r, err := corpus.ReadRegression(path)
+// unresolvedProjectNote is, for the file named name whose bytes as read
+// are data (recordedMismatch) and whose structurizer given (spec, as the
+// flag names it) did not resolve, a note naming the --build and --serve
+// its header records for that structurizer that project (the flags given)
+// does not give, where they are the commands it lacks; "" otherwise.
+func unresolvedProjectNote(name string, data []byte, spec string, project fuzz.Project) string {
+	r, err := recordedRegression(name, data)
 	if err != nil {
 		return ""
 	}
@@ -351,7 +358,7 @@ func unresolvedProjectNote(path, spec string, project fuzz.Project) string {
 	if flags == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s records how its structurizer was built and served, which is never taken from it: judge it with %s as it was judged", path, flags)
+	return fmt.Sprintf("%s records how its structurizer was built and served, which is never taken from it: judge it with %s as it was judged", name, flags)
 }
 
 // sameFaults says whether the comma-separated fault lists a and b name the

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -35,13 +36,17 @@ func TestRecordedChecksHeldAgainstChecks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := corpus.ReadRegression(path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := corpus.ParseRegression(path, data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		u := usedJudging{walks: r.Header.JudgedWalks(), checks: tc.checks,
 			judge: judgeFlags{targetEnv: r.Header.Env(), rulesCompat: r.Header.RulesCompat, allowFallbacks: tc.allowFallbacks}}
-		note := recordedMismatch(path, u)
+		note := recordedMismatch(path, data, u)
 		if got := note != ""; got != tc.note {
 			t.Errorf("# checks: %s judged with --checks %q (--allow-fallbacks %v): note %q, want a note: %v", tc.header, tc.checks, tc.allowFallbacks, note, tc.note)
 		} else if got && !strings.Contains(note, "--checks "+tc.header) {

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -20,7 +21,11 @@ func TestRecordedFaultsHeldAgainstInject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := corpus.ReadRegression(path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := corpus.ParseRegression(path, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +43,7 @@ func TestRecordedFaultsHeldAgainstInject(t *testing.T) {
 		{"drop-merge, swap-arms", true, ""},
 		{"", false, ""}, // bisect plants nothing
 	} {
-		note := recordedMismatch(path, used(tc.inject, tc.plants))
+		note := recordedMismatch(path, data, used(tc.inject, tc.plants))
 		if (tc.want == "") != (note == "") || !strings.Contains(note, tc.want) {
 			t.Errorf("--inject %q (plants %v): note %q, want %q in it", tc.inject, tc.plants, note, tc.want)
 		}
