@@ -65,8 +65,9 @@ type checkRecord struct {
 	// "rules-compat" (recordedFields); absent when nothing was taken.
 	FromHeader map[string]any `json:"from_header,omitempty"`
 	// Judgements, with --repeat N, counts the graph's judgements that
-	// ended as this record did (Alike) among the N that gave a verdict
-	// (Judged): fewer than Judged means they disagreed (check_repeat.go).
+	// ended as this record did (Alike) among those that gave a verdict
+	// (Judged): fewer than Judged means they disagreed; and those not run
+	// after one that got no answer (NotRun, check_repeat.go).
 	Judgements *judgements `json:"judgements,omitempty"`
 	// notStarted marks an error of a structurizer server that answered
 	// nothing, not even the protocol's hello (fuzz.NotStarted): check
@@ -240,7 +241,7 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 	fs.IntVar(&cf.walks, "walks", 16, "random walks drawn per graph, on top of the edge-covering walks (a draw repeating an earlier walk is dropped)")
 	fs.StringVar(&cf.gpuDevice, "gpu-device", "", "Vulkan device of the gpu check: cpu (lavapipe, the default), gpu, any")
 	fs.Uint64Var(&cf.seed, "seed", 1, "seed of the random walks (default: what the file's header records, else 1)")
-	fs.IntVar(&cf.repeat, "repeat", 1, "judge every graph `N` times, each judgement after the first on a structurizer of its own (a new process for cmd:), and say how many ended alike: a structurizer whose answers depend on chance shows as judgements that disagree")
+	fs.IntVar(&cf.repeat, "repeat", 1, "judge every graph `N` times, each judgement after the first on a structurizer of its own (a new process for cmd:), and say how many ended alike: a structurizer whose answers depend on chance shows as judgements that disagree. A judgement that times out (or whose server does not answer the protocol's hello) ends the graph's: the others are not run, and the line says how many")
 	fs.StringVar(&cf.structurizer, "structurizer", fuzz.SpecSelf, "the structurizer under test: self, isolated, rev:REV, cmd:CMD (a program speaking fuzz/PROTOCOL.md) or repo:DIR@REV")
 	cf.proc.define(fs)
 	cf.project.define(fs)

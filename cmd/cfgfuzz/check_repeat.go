@@ -4,7 +4,11 @@
 // or on the requests it served before, shows as judgements that disagree;
 // a report's flaky finding is replayed this way. The graph's line is its
 // first judgement that did not pass (else its first), with how many of the
-// N failed as that one did.
+// N failed as that one did. A judgement that got no answer (it timed out,
+// or its server answered nothing, not even the protocol's hello) ends the
+// graph's judgements: the ones left are not run, each of which would wait
+// its own limit on a structurizer that stays silent, and the note says
+// how many and why; they are never counted as alike.
 
 package main
 
@@ -16,10 +20,14 @@ import (
 )
 
 // judgements is a --repeat record's count: of the Judged judgements that
-// gave a verdict, Alike ended as the record did.
+// gave a verdict, Alike ended as the record did; NotRun of the N were not
+// run, NotRunReason says why: the judgement that got no answer (silent),
+// which ended the graph's judgements.
 type judgements struct {
-	Alike  int `json:"alike"`
-	Judged int `json:"judged"`
+	Alike        int    `json:"alike"`
+	Judged       int    `json:"judged"`
+	NotRun       int    `json:"not_run,omitempty"`
+	NotRunReason string `json:"not_run_reason,omitempty"`
 }
 
 func (j judgements) String() string { return fmt.Sprintf("%d of %d", j.Alike, j.Judged) }
@@ -36,7 +44,8 @@ func (r *checkRun) judge(it sourced) checkRecord {
 		return rec
 	}
 	recs := []checkRecord{rec}
-	for range r.repeat - 1 {
+	why := silent(rec)
+	for why == "" && len(recs) < r.repeat {
 		seam, done, err := r.fresh()
 		if err != nil {
 			rec.Outcome, rec.Reason = outcomeError, fmt.Sprintf("--repeat: a structurizer side for judgement %d of %d: %v", len(recs)+1, r.repeat, err)
@@ -48,10 +57,29 @@ func (r *checkRun) judge(it sourced) checkRecord {
 		}
 		done()
 		recs = append(recs, again)
+		why = silent(again)
 	}
 	out := repeated(recs)
+	if n := r.repeat - len(recs); n > 0 {
+		out.Judgements.NotRun, out.Judgements.NotRunReason = n, fmt.Sprintf("judgement %d %s", len(recs), why)
+	}
 	out.notStarted = rec.notStarted // the graph's own server, not a fresh one, started or not
 	return out
+}
+
+// silent is how judgement rec got no answer from the structurizer: it
+// timed out (a finding: corpus.TimeoutDecides), or its server answered
+// nothing, not even the protocol's hello (fuzz.NotStarted); "" when it
+// answered. The judgements after it would each wait as long again on a
+// structurizer that stays silent.
+func silent(rec checkRecord) string {
+	switch {
+	case rec.Outcome == outcomeFail && corpus.TimeoutDecides(rec.Reason):
+		return "timed out (" + rec.Reason + ")"
+	case rec.notStarted:
+		return "got no answer to the protocol's hello"
+	}
+	return ""
 }
 
 // abandoned says the judgement has no verdict: its checks ran past
@@ -96,9 +124,12 @@ func repeatNote(r checkRecord) string {
 	if t == nil {
 		return ""
 	}
-	note := fmt.Sprintf(" [%s judgements alike]", t)
+	note := fmt.Sprintf("%s judgements alike", t)
 	if t.Alike < t.Judged {
-		note = fmt.Sprintf(" [flaky: %s judgements alike; the structurizer's answers depend on chance or on the requests before them]", t)
+		note = fmt.Sprintf("flaky: %s judgements alike; the structurizer's answers depend on chance or on the requests before them", t)
 	}
-	return note
+	if t.NotRun > 0 {
+		note += fmt.Sprintf("; %d not run: %s, and each after it would wait its own limit on a structurizer that stays silent", t.NotRun, t.NotRunReason)
+	}
+	return " [" + note + "]"
 }

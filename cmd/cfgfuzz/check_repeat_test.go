@@ -5,11 +5,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/schema"
 )
@@ -64,5 +68,78 @@ func TestCheckRepeat(t *testing.T) {
 	}
 	if code, _, errs := runCmd([]string{"check", "--repeat", "0"}, graph); code != exitUsage || !strings.Contains(errs, "--repeat 0") {
 		t.Errorf("--repeat 0: exit %d, %s", code, errs)
+	}
+}
+
+// TestCheckRepeatSilentStructurizer: on a structurizer that answers the
+// protocol's hello and then nothing, --repeat 4 waits one --timeout for a
+// graph, not four: the judgement that timed out is the graph's verdict (a
+// finding), the 3 left are not run and the note and --json say how many
+// and why, never counting them as alike; a server that does not answer
+// even its hello ends them likewise. No server is left running.
+func TestCheckRepeatSilentStructurizer(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	dir := t.TempDir()
+	// Each process started counts itself, answers the hello, then waits.
+	mute := filepath.Join(dir, "mute.sh")
+	body := "#!/bin/sh\necho >> \"$0.count\"\nread -r line\n" +
+		"id=$(printf '%s' \"$line\" | sed 's/.*\"id\":\\([0-9]*\\).*/\\1/')\n" +
+		"printf '{\"id\":%s,\"outcome\":\"ok\",\"hello\":{\"v\":2,\"name\":\"mute\"}}\\n' \"$id\"\nexec sleep 1000\n"
+	silentScript := filepath.Join(dir, "silent.sh")
+	for path, text := range map[string]string{mute: body, silentScript: "#!/bin/sh\necho >> \"$0.count\"\nexec sleep 1000\n"} {
+		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := filepath.Join(dir, "g.cfg")
+	if err := os.WriteFile(g, []byte("{{1, 2}, {3}, {3}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		script, outcome, reason string
+		code                    int
+	}{
+		{mute, outcomeFail, "judgement 1 timed out (structurize:timeout)", exitFail},
+		{silentScript, outcomeError, "judgement 1 got no answer to the protocol's hello", exitUsage},
+	} {
+		for _, asJSON := range []bool{false, true} {
+			os.Remove(tc.script + ".count")
+			args := []string{"check", "--structurizer", "cmd:" + tc.script, "--timeout", "1s", "--start-timeout", "1s", "--repeat", "4", g}
+			if asJSON {
+				args = append(args, "--json")
+			}
+			cmd := exec.Command(bin, args...)
+			var out, errs bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errs
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			token := "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
+			code := 0
+			if ee, ok := cmd.Wait().(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			counted, _ := os.ReadFile(tc.script + ".count")
+			if code != tc.code || strings.Count(string(counted), "\n") != 1 {
+				t.Errorf("%s: exit %d, want %d; %d processes started, want 1 (the others of the graph's judgements not run)\n%s%s",
+					filepath.Base(tc.script), code, tc.code, strings.Count(string(counted), "\n"), out.String(), errs.String())
+			}
+			if asJSON {
+				var rec checkRecord
+				want := judgements{Alike: 1, Judged: 1, NotRun: 3, NotRunReason: tc.reason}
+				if err := json.Unmarshal(out.Bytes(), &rec); err != nil || rec.Outcome != tc.outcome || rec.Judgements == nil || *rec.Judgements != want {
+					t.Errorf("%s --json: outcome %q, judgements %+v, want %q and %+v (%v)\n%s", filepath.Base(tc.script), rec.Outcome, rec.Judgements, tc.outcome, want, err, out.String())
+				}
+				if err := schema.Validate(out.Bytes()); err != nil {
+					t.Errorf("the --repeat line does not validate: %v\n%s", err, out.String())
+				}
+			} else if want := "[1 of 1 judgements alike; 3 not run: " + tc.reason + ","; !strings.Contains(out.String(), want) {
+				t.Errorf("%s: no %q in\n%s", filepath.Base(tc.script), want, out.String())
+			}
+			if left := leftAfter(token, 5*time.Second); len(left) > 0 {
+				t.Errorf("%s: processes of the server left: %v", filepath.Base(tc.script), left)
+				killPids(left)
+			}
+		}
 	}
 }
