@@ -256,7 +256,7 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 		fmt.Fprintln(fs.Output(), "A file whose header records how it was judged (a finding's graph.cfg or min.cfg, a regression file)")
 		fmt.Fprintln(fs.Output(), "is judged under its '# fault:', '# strategy:', '# registers:', '# walks:', '# checks:', '# timeout:',")
 		fmt.Fprintln(fs.Output(), "'# check-timeout:', '# growth-time:', '# target-env:' and '# rules-compat:' unless --inject, --strategy,")
-		fmt.Fprintln(fs.Output(), "--registers, --walks or --seed, --checks or --allow-fallbacks, --timeout, --check-timeout, --growth-time,")
+		fmt.Fprintln(fs.Output(), "--registers, --walks, --seed, --checks or --allow-fallbacks, --timeout, --check-timeout, --growth-time,")
 		fmt.Fprintln(fs.Output(), "--target-env or --rules-compat is given, each file under its own, as minimize does; its '# structurizer:'")
 		fmt.Fprintln(fs.Output(), "(with its '# build:' and '# serve:') is never taken (a note names it). A header that records a judging and does not read")
 		fmt.Fprintln(fs.Output(), "is an error (exit 2). Standard input's header is never taken (a note names the judging it records where the flags differ).")

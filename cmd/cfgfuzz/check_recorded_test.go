@@ -204,7 +204,7 @@ func TestCheckJSONNamesTheJudgingTaken(t *testing.T) {
 		want  []string // from_header of recorded.cfg's record, as JSON
 	}{
 		{nil, []string{`{"checks":"pdom,exec","inject":"swap-arms","registers":5,"seed":3,"timeout":"7s","walks":4}`, ``}},
-		{[]string{"--inject", "", "--seed", "1"}, []string{`{"checks":"pdom,exec","registers":5,"timeout":"7s"}`, ``}},
+		{[]string{"--inject", "", "--seed", "1"}, []string{`{"checks":"pdom,exec","registers":5,"timeout":"7s","walks":4}`, ``}}, // the walks taken, the seed given
 	} {
 		args := append(append([]string{"check", "--json"}, tc.flags...), recorded, plain, "-")
 		_, out, errs := runCmd(args, armsGraph+"\n")

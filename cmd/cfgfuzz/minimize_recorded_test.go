@@ -38,7 +38,7 @@ func TestMinimizeRegressionRecordsItsJudging(t *testing.T) {
 	if err := os.WriteFile(in, []byte(header+seedOnly+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	recorded := "note: " + in + " records another judging in its header: judge it with --walks 16 --seed 2 as it was judged"
+	recorded := "note: " + in + " records another judging in its header: judge it with --seed 2 as it was judged" // --walks 16 taken from the header
 	minimize := func(name string, flags ...string) (int, string, string) {
 		args := append([]string{"minimize", "--structurizer", buggy, "--regressions", filepath.Join(dir, name), "--save-regression", "r"}, flags...)
 		return runCmd(append(args, in), "")
@@ -48,7 +48,7 @@ func TestMinimizeRegressionRecordsItsJudging(t *testing.T) {
 	// error names the seed that shows it.
 	code, _, errs := minimize("none", "--seed", "1")
 	if _, err := os.Stat(filepath.Join(dir, "none", "r.cfg")); code != exitUsage || !strings.Contains(errs, "does not fail") ||
-		!strings.Contains(errs, "judge it with --walks 16 --seed 2") || err == nil {
+		!strings.Contains(errs, "judge it with --seed 2 as") || err == nil {
 		t.Errorf("minimize under seed 1: exit %d, want %d naming --seed 2 and no regression\n%s", code, exitUsage, errs)
 	}
 
@@ -140,5 +140,37 @@ func TestMinimizeTakesAStoredFindingsJudging(t *testing.T) {
 	}
 	if !strings.Contains(errs, "judge it with --checks -growth,-fallback as it was judged") {
 		t.Errorf("minimize --checks -fallback: no note naming the header's checks\n%s", errs)
+	}
+}
+
+// TestWalksGivenKeepsTheRecordedSeed: '# walks: 16 seed 2' is two
+// settings, each taken where its flag is left out, by check, minimize and
+// regress alike (recordedFields): --walks given keeps the file's seed,
+// which alone shows seedOnly's failure, and the note names the seed
+// alone where --seed given differs.
+func TestWalksGivenKeepsTheRecordedSeed(t *testing.T) {
+	bin := cfgfuzzBinary(t)
+	buggy := "cmd:" + bin + " structurize --inject route-not-cleared"
+	in := filepath.Join(t.TempDir(), "graph.cfg")
+	if err := os.WriteFile(in, []byte("# signature: exec:trace-mismatch\n# walks: 16 seed 2\n"+seedOnly+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"check", "--structurizer", buggy, "--walks", "16", in},
+		{"regress", "--structurizer", buggy, "--walks", "16", in},
+		{"minimize", "--structurizer", buggy, "--walks", "16", in},
+	} {
+		code, out, errs := runCmd(args, "")
+		want := exitFail
+		if args[0] == "minimize" {
+			want = exitOK // it fails, so it minimizes
+		}
+		if code != want || strings.Contains(errs, "records another judging") {
+			t.Errorf("%s --walks 16 on a file recorded under seed 2: exit %d, want %d under the file's seed, with no note\n%s%s", args[0], code, want, out, errs)
+		}
+	}
+	_, out, errs := runCmd([]string{"check", "--structurizer", buggy, "--seed", "1", in}, "")
+	if want := "judging " + in + " as its header records: --walks 16 (a flag"; !strings.Contains(errs, want) || !strings.Contains(errs, "judge it with --seed 2 as it was judged") {
+		t.Errorf("check --seed 1: want %q and a note naming --seed 2 alone\n%s%s", want, out, errs)
 	}
 }

@@ -153,18 +153,20 @@ var recordedFields = []recordedField{
 		take:    func(h corpus.Header, u *usedJudging) { u.registers = h.Registers },
 		word:    func(h corpus.Header) string { return fmt.Sprintf("--registers %d", h.Registers) },
 		values:  func(h corpus.Header) map[string]any { return map[string]any{"registers": h.Registers} }},
-	{flags: []string{"walks", "seed"},
+	// '# walks: N seed S' is two settings, each taken where its flag is
+	// left out (--walks 64 keeps the recorded seed), as regress takes them.
+	{flags: []string{"walks"},
 		records: func(h corpus.Header) bool { return h.Walks != nil },
-		differs: func(h corpus.Header, u usedJudging) bool { return h.JudgedWalks() != u.walks },
-		take:    func(h corpus.Header, u *usedJudging) { u.walks = h.JudgedWalks() },
-		word: func(h corpus.Header) string {
-			w := h.JudgedWalks()
-			return fmt.Sprintf("--walks %d --seed %d", w.Random, w.Seed)
-		},
-		values: func(h corpus.Header) map[string]any {
-			w := h.JudgedWalks()
-			return map[string]any{"walks": w.Random, "seed": w.Seed}
-		}},
+		differs: func(h corpus.Header, u usedJudging) bool { return h.JudgedWalks().Random != u.walks.Random },
+		take:    func(h corpus.Header, u *usedJudging) { u.walks.Random = h.JudgedWalks().Random },
+		word:    func(h corpus.Header) string { return fmt.Sprintf("--walks %d", h.JudgedWalks().Random) },
+		values:  func(h corpus.Header) map[string]any { return map[string]any{"walks": h.JudgedWalks().Random} }},
+	{flags: []string{"seed"},
+		records: func(h corpus.Header) bool { return h.Walks != nil },
+		differs: func(h corpus.Header, u usedJudging) bool { return h.JudgedWalks().Seed != u.walks.Seed },
+		take:    func(h corpus.Header, u *usedJudging) { u.walks.Seed = h.JudgedWalks().Seed },
+		word:    func(h corpus.Header) string { return fmt.Sprintf("--seed %d", h.JudgedWalks().Seed) },
+		values:  func(h corpus.Header) map[string]any { return map[string]any{"seed": h.JudgedWalks().Seed} }},
 	{flags: []string{"checks", "allow-fallbacks"},
 		records: func(h corpus.Header) bool { return h.Checks != "" },
 		differs: func(h corpus.Header, u usedJudging) bool {

@@ -703,14 +703,31 @@ func (rp *replayer) abandon(sk string) {
 	}
 }
 
+// recorded is the judging r is judged under: each flag given, else what
+// r's header records (recordedFields, as check and minimize take it),
+// else the flag's default. The file's strategy and faults are its cases'
+// (corpus.Replay), and --allow-fallbacks applies to the checks taken too
+// (checksOf): neither is read here.
+func (rp *replayer) recorded(r *corpus.Regression) usedJudging {
+	rf := rp.rf
+	u := usedJudging{registers: max(rf.registers, 0), walks: corpus.Walks{Random: rf.walks, Seed: rf.seed}, checks: rf.checks,
+		timeout: rf.timeout, judge: rf.judge}
+	u.judge.allowFallbacks = false
+	given := map[string]bool{"inject": true, "strategy": true, "registers": rf.registers >= 0, "walks": rf.walksGiven, "seed": rf.seedGiven,
+		"checks": rf.checks != "", "timeout": rf.timeoutGiven, "check-timeout": rf.checkTimeoutGiven, "growth-time": rf.growthTimeGiven,
+		"target-env": rf.envGiven, "rules-compat": rf.compatGiven}
+	u.adopt(r.Header, given)
+	if !rf.envGiven {
+		u.judge.targetEnv = r.Header.Env() // the file's own, the default where it records none
+	}
+	return u
+}
+
 // checksOf is the --checks value r is judged under, --allow-fallbacks
 // applied: --checks when given, else the file's own '# checks:' ("" the
 // defaults).
 func (rp *replayer) checksOf(r *corpus.Regression) string {
-	checks := rp.rf.checks
-	if checks == "" {
-		checks = r.Header.Checks
-	}
+	checks := rp.recorded(r).checks
 	if rp.rf.judge.allowFallbacks {
 		checks = strings.TrimPrefix(checks+",-fallback", ",")
 	}
@@ -740,64 +757,33 @@ func changesOnly(checks string) bool {
 
 // timeoutOf is the per-graph limit r is judged under: --timeout when
 // given, else the file's own, else the default.
-func (rp *replayer) timeoutOf(r *corpus.Regression) time.Duration {
-	if rp.rf.timeoutGiven || r.Header.Timeout == 0 {
-		return rp.rf.timeout
-	}
-	return r.Header.Timeout
-}
+func (rp *replayer) timeoutOf(r *corpus.Regression) time.Duration { return rp.recorded(r).timeout }
 
 // checkLimitOf is the limit on r's checks: --check-timeout when given,
 // else the file's own, else the default.
 func (rp *replayer) checkLimitOf(r *corpus.Regression) time.Duration {
-	if rp.rf.checkTimeoutGiven || r.Header.CheckTimeout == 0 {
-		return rp.rf.judge.checkTimeout
-	}
-	return r.Header.CheckTimeout
+	return rp.recorded(r).judge.checkTimeout
 }
 
 // growthTimeOf is the growth check's time limit r is judged under:
 // --growth-time when given, else the file's own, else the default.
 func (rp *replayer) growthTimeOf(r *corpus.Regression) time.Duration {
-	if rp.rf.growthTimeGiven || r.Header.GrowthTime == 0 {
-		return rp.rf.judge.growthTime
-	}
-	return r.Header.GrowthTime
+	return rp.recorded(r).judge.growthTime
 }
 
 // registersOf is the register file r is judged under: --registers when
 // given, else the file's own.
-func (rp *replayer) registersOf(r *corpus.Regression) int {
-	if rp.rf.registers >= 0 {
-		return rp.rf.registers
-	}
-	return r.Header.Registers
-}
+func (rp *replayer) registersOf(r *corpus.Regression) int { return rp.recorded(r).registers }
 
 // walksOf is the random walks r is judged under: --walks and --seed where
 // given, else the file's own.
-func (rp *replayer) walksOf(r *corpus.Regression) corpus.Walks {
-	w := r.Header.JudgedWalks()
-	if rp.rf.walksGiven {
-		w.Random = rp.rf.walks
-	}
-	if rp.rf.seedGiven {
-		w.Seed = rp.rf.seed
-	}
-	return w
-}
+func (rp *replayer) walksOf(r *corpus.Regression) corpus.Walks { return rp.recorded(r).walks }
 
 // judgingOf is the target environment and rules reading r is judged
 // under: each the flag's when given, else the file's own.
 func (rp *replayer) judgingOf(r *corpus.Regression) (env, compat string) {
-	env, compat = r.Header.Env(), r.Header.RulesCompat
-	if rp.rf.envGiven {
-		env = rp.rf.judge.targetEnv
-	}
-	if rp.rf.compatGiven {
-		compat = rp.rf.judge.rulesCompat
-	}
-	return env, compat
+	u := rp.recorded(r)
+	return u.judge.targetEnv, u.judge.rulesCompat
 }
 
 // plantsFaults: only this tree's structurizer plants cfgfuzz's faults.
