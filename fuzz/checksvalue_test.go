@@ -1,13 +1,16 @@
 // checksvalue_test.go: a campaign's checks, resolved to names, are given
-// to its replay commands in a short form: "-fallback" for
-// --allow-fallbacks, not every check by name (a header pins the names:
-// corpus.PinChecks).
+// to its regression files in a short form: "-fallback" for
+// --allow-fallbacks, not every check by name, so regress judges them
+// under its own defaults less those; its replay commands name the checks,
+// as a finding's header pins them (corpus.PinChecks), so a later cfgfuzz
+// with other defaults judges as the finding was judged.
 package fuzz
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/cfgfuzz/cfgfuzz/corpus"
 	"github.com/cfgfuzz/cfgfuzz/oracle"
 )
 
@@ -42,10 +45,26 @@ func TestChecksValue(t *testing.T) {
 
 func TestReplayOfAllowFallbacks(t *testing.T) {
 	s := &Settings{Walks: 16, Seed: 1, Checks: oracle.ResolveChecks("-fallback")}
-	if got := CheckCommand(s, "exec:trace-mismatch"); got != "cfgfuzz check --checks -fallback" {
-		t.Errorf("the replay of an --allow-fallbacks campaign: %q, want cfgfuzz check --checks -fallback", got)
+	names := corpus.PinChecks("-fallback")
+	if want := "cfgfuzz check --checks " + names; CheckCommand(s, "exec:trace-mismatch") != want {
+		t.Errorf("the replay of an --allow-fallbacks campaign: %q, want %q", CheckCommand(s, "exec:trace-mismatch"), want)
 	}
-	if got := CheckCommand(s, "gpu:trace-mismatch"); got != "cfgfuzz check --checks -fallback,+gpu" {
-		t.Errorf("the replay of an --allow-fallbacks campaign's gpu finding: %q, want cfgfuzz check --checks -fallback,+gpu", got)
+	if want := "cfgfuzz check --checks " + names + ",gpu"; CheckCommand(s, "gpu:trace-mismatch") != want {
+		t.Errorf("the replay of an --allow-fallbacks campaign's gpu finding: %q, want %q", CheckCommand(s, "gpu:trace-mismatch"), want)
+	}
+	// The defaults are left unsaid, as a header leaves them; a gpu
+	// finding adds the gpu check to them.
+	s.Checks = oracle.ResolveChecks("")
+	if got := CheckCommand(s, "exec:trace-mismatch"); got != "cfgfuzz check" {
+		t.Errorf("the replay of a campaign on the default checks: %q, want no --checks", got)
+	}
+	if got := CheckCommand(s, "gpu:trace-mismatch"); got != "cfgfuzz check --checks +gpu" {
+		t.Errorf("the replay of a gpu finding on the default checks: %q, want --checks +gpu", got)
+	}
+	// Changes as judged (a regress case's, against its own defaults) are
+	// kept as they are.
+	s.Checks = []string{"+gpu", "-fallback"}
+	if got := CheckCommand(s, "exec:trace-mismatch"); got != "cfgfuzz check --checks +gpu,-fallback" {
+		t.Errorf("the replay of a case judged under changes: %q, want them as they are", got)
 	}
 }

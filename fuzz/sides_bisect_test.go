@@ -140,8 +140,8 @@ func TestBisectCommandCarriesTheGPUDeviceAndTheProject(t *testing.T) {
 	s := Settings{Checks: []string{"exec"}, GPUDevice: "gpu", Project: &Project{Build: build, Serve: "{out}/server --x 'y z'"}}
 	sides := sidesOf(t, repo, c[1], c[0], &s)
 	args := bisectArgs(t, bisectCommand(t.TempDir(), &s, sides, newFinding("gpu:trace mismatch")))
-	if flagValue(args, "build") != build || flagValue(args, "serve") != s.Project.Serve || flagValue(args, "gpu-device") != "gpu" || flagValue(args, "checks") != "exec,+gpu" {
-		t.Errorf("bisect arguments %q, want --build %q --serve %q --checks exec,+gpu --gpu-device gpu", args, build, s.Project.Serve)
+	if flagValue(args, "build") != build || flagValue(args, "serve") != s.Project.Serve || flagValue(args, "gpu-device") != "gpu" || flagValue(args, "checks") != "exec,gpu" {
+		t.Errorf("bisect arguments %q, want --build %q --serve %q --checks exec,gpu --gpu-device gpu", args, build, s.Project.Serve)
 	}
 	// Empty commands are the repository's .cfgfuzz.json's: none printed.
 	s.Project = &Project{Serve: "{out}/server"}

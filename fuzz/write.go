@@ -175,7 +175,7 @@ func JudgingFlags(s *Settings, strategy, signature string) string {
 	if s.Seed != 1 {
 		fmt.Fprintf(&b, " --seed %d", s.Seed)
 	}
-	checks := replayChecks(ChecksValue(s.Checks), signature)
+	checks := replayChecks(pinnedChecks(s.Checks), signature)
 	if checks != "" {
 		b.WriteString(" --checks " + ShellQuote(checks))
 	}
@@ -204,28 +204,59 @@ func JudgingFlags(s *Settings, strategy, signature string) string {
 }
 
 // replayChecks is the --checks value that replays a finding of
-// signature: checks, with "+gpu" added when the finding is the gpu
-// check's and checks leave that check out.
+// signature: checks, with the gpu check added when the finding is the
+// gpu check's and checks leave that check out (by name to a list of
+// names, else as "+gpu").
 func replayChecks(checks, signature string) string {
 	if !strings.HasPrefix(signature, "gpu:") || slices.Contains(oracle.ResolveChecks(checks), "gpu") {
 		return checks
 	}
+	if checks != "" && !holdsChanges(splitChecks(checks)) {
+		return checks + ",gpu"
+	}
 	return strings.TrimPrefix(checks+",+gpu", ",")
 }
 
-// ChecksValue is checks (Settings.Checks) as a --checks value of a replay
-// command, run by the cfgfuzz that prints it, and of a regression file.
-// A campaign's checks, resolved to names, are written as changes of the
-// default checks ("-fallback" for --allow-fallbacks) where those are
-// fewer than the names and resolve to the same checks in the same order,
-// else as the names; "" the defaults. A finding's own header records the
-// names instead (corpus.PinChecks): a later cfgfuzz resolves changes
+// pinnedChecks is checks (Settings.Checks) as a --checks value of a
+// replay command: the names of the checks, as a finding's own header
+// records them (corpus.PinChecks), so the command judges as the finding
+// was judged under a later cfgfuzz with other default checks; "" the
+// defaults. Checks that hold a change ("-fallback", "+gpu": the value a
+// regress case was judged under, against regress's own defaults) are
+// kept as they are.
+func pinnedChecks(checks []string) string {
+	if holdsChanges(checks) {
+		return strings.Join(checks, ",")
+	}
+	return corpus.PinChecks(strings.Join(checks, ","))
+}
+
+// holdsChanges says whether checks hold a change of the defaults: a
+// name prefixed + or -.
+func holdsChanges(checks []string) bool {
+	return slices.ContainsFunc(checks, func(c string) bool {
+		c = strings.TrimSpace(c)
+		return strings.HasPrefix(c, "+") || strings.HasPrefix(c, "-")
+	})
+}
+
+// splitChecks is a --checks value's entries.
+func splitChecks(v string) []string { return strings.Split(v, ",") }
+
+// ChecksValue is checks (Settings.Checks) as a regression file's
+// '# checks:' records them, so that regress judges the file under its own
+// defaults less those: a campaign's checks, resolved to names, are
+// written as changes of the default checks ("-fallback" for
+// --allow-fallbacks) where those are fewer than the names and resolve to
+// the same checks in the same order, else as the names; "" the defaults.
+// A finding's own header and its replay command name the checks instead
+// (corpus.PinChecks, pinnedChecks): a later cfgfuzz resolves changes
 // against its own defaults. Checks that hold a change already
 // ("-fallback", "+gpu": the value minimize and regress judged under) are
 // kept as they are.
 func ChecksValue(checks []string) string {
 	names := strings.Join(checks, ",")
-	if len(checks) == 0 || slices.ContainsFunc(checks, func(c string) bool { return strings.HasPrefix(c, "+") || strings.HasPrefix(c, "-") }) {
+	if len(checks) == 0 || holdsChanges(checks) {
 		return names
 	}
 	var changes []string

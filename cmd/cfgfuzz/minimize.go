@@ -411,7 +411,7 @@ type findingTag struct {
 // signature was judged.
 func (t findingTag) replay(file, signature string) string {
 	s := fuzz.Settings{Current: t.spec.String(), Strategy: t.opt.Strategy, Inject: t.opt.Inject, Walks: t.walks, Seed: t.seed,
-		Checks: splitList(t.checks), Timeout: fuzz.Duration(t.limit), Registers: t.opt.Registers, GPUDevice: t.gpuDevice, Project: t.project}
+		Checks: splitList(corpus.PinChecks(t.checks)), Timeout: fuzz.Duration(t.limit), Registers: t.opt.Registers, GPUDevice: t.gpuDevice, Project: t.project}
 	t.judge.settings(&s)
 	return fuzz.CheckCommand(&s, signature) + " " + file
 }
