@@ -98,7 +98,8 @@ func main() {
 	// handler installed here or by the command's own (onStopSignals).
 	builds := fuzz.NewBuildStop()
 	if len(os.Args) < 2 || !ownStop[os.Args[1]] {
-		killServersOnStop(strings.Join(os.Args[1:2], ""), builds)
+		name := strings.Join(os.Args[1:2], "")
+		killServersOnStop(name, endStopSignals(name), builds)
 	}
 	code := runStopping(os.Args[1:], os.Stdin, endingGate{os.Stdout}, endingGate{os.Stderr}, builds)
 	waitForStop()      // a stop signal being handled ends the process

@@ -16,13 +16,16 @@ import (
 	"github.com/cfgfuzz/cfgfuzz/fuzz"
 )
 
-func TestMergeStoppedRunsAgain(t *testing.T) {
-	bin := cfgfuzzBinary(t)
+// slowMerge makes the shards of a night, with a structurizer whose answers
+// wait for the seconds the file delay holds, and the merge's arguments
+// that commit them into the state st, out m.
+func slowMerge(t *testing.T) (bin, delay, st, m string, args []string) {
+	bin = cfgfuzzBinary(t)
 	dir := t.TempDir()
-	delay := filepath.Join(dir, "delay")
+	delay = filepath.Join(dir, "delay")
 	os.WriteFile(delay, []byte("0\n"), 0o644)
 	server := slowServer(t, dir, bin, `"$(cat `+delay+`)"`, "--inject swap-arms")
-	st := filepath.Join(dir, "st")
+	st = filepath.Join(dir, "st")
 	var shards []string
 	for i := range 2 {
 		d := filepath.Join(dir, "s"+string(rune('0'+i)))
@@ -33,8 +36,13 @@ func TestMergeStoppedRunsAgain(t *testing.T) {
 		}
 		shards = append(shards, d)
 	}
-	m := filepath.Join(dir, "m")
-	args := append([]string{"merge", "--progress", "none", "--minimize-steps", "30", "--state", st, "--out", m}, shards...)
+	m = filepath.Join(dir, "m")
+	args = append([]string{"merge", "--progress", "none", "--minimize-steps", "30", "--state", st, "--out", m}, shards...)
+	return bin, delay, st, m, args
+}
+
+func TestMergeStoppedRunsAgain(t *testing.T) {
+	bin, delay, st, m, args := slowMerge(t)
 	again := "cfgfuzz " + shellWords(args)
 	os.WriteFile(delay, []byte("0.3\n"), 0o644)
 	cmd := exec.Command(bin, args...)
@@ -90,5 +98,41 @@ func TestMergeStoppedRunsAgain(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(m, unfinishedFile)); err == nil {
 		t.Errorf("the merge run again left %s", unfinishedFile)
+	}
+}
+
+// TestMergeStartedIgnoringSIGINTStops: a merge started ignoring SIGINT (a
+// shell script's background job, `cfgfuzz merge ... &`) stops on one as
+// run does, exit 130, the state left as it was, where it would otherwise
+// minimize and commit the night.
+func TestMergeStartedIgnoringSIGINTStops(t *testing.T) {
+	skipIfStartedIgnoring(t, syscall.SIGTERM) // the test's way out of a merge that ignores SIGINT
+	bin, delay, st, m, args := slowMerge(t)
+	os.WriteFile(delay, []byte("0.3\n"), 0o644)
+	cmd := exec.Command("sh", append([]string{"-c", `trap '' INT; exec "$0" "$@"`, bin}, args...)...)
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForFile(t, filepath.Join(m, unfinishedFile)) // the minimization starts
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Signal(syscall.SIGTERM)
+		<-done
+		t.Fatalf("the merge started ignoring SIGINT did not stop on one within 30s\n%s", out.String())
+	}
+	code := cmd.ProcessState.ExitCode()
+	t.Logf("merge: exit %d\n%s", code, out.String())
+	if code != 130 || !strings.Contains(out.String(), "cfgfuzz merge: SIGINT: stopped; "+st+" is left as it was") {
+		t.Errorf("merge started ignoring SIGINT, then sent one: exit %d; want 130 and a line saying it stopped with the state left as it was", code)
+	}
+	if _, err := os.Stat(filepath.Join(st, fuzz.StateFindingsFile)); err == nil {
+		t.Error("the stopped merge wrote the state")
 	}
 }

@@ -56,8 +56,9 @@ func heardStopSignals() []os.Signal {
 	return heard
 }
 
-// campaignStopSignals are the stop signals that run, compare, minimize
-// and regress listen for (onStopSignals, main.go ownStop): SIGINT
+// campaignStopSignals are the stop signals that run, compare, minimize,
+// regress and merge listen for (onStopSignals, main.go ownStop;
+// endStopSignals): SIGINT
 // and SIGTERM always, so that a shell script's background job, which its
 // shell starts ignoring SIGINT, stops on one as in the foreground, and
 // SIGHUP unless the command was started ignoring it, which only a user's
@@ -68,6 +69,18 @@ func campaignStopSignals() []os.Signal {
 		heard = append(heard, syscall.SIGHUP)
 	}
 	return heard
+}
+
+// endStopSignals are the stop signals that killServersOnStop listens for
+// in the command name: merge's are a campaign's (campaignStopSignals), as
+// it is the end of a sharded campaign's night, commonly a script's
+// background job, which must stop on SIGINT as run does; the others' are
+// those they were not started ignoring (heardStopSignals).
+func endStopSignals(name string) []os.Signal {
+	if name == "merge" {
+		return campaignStopSignals()
+	}
+	return heardStopSignals()
 }
 
 // interrupt is a context cancelled by the first stop signal.
@@ -305,11 +318,11 @@ func stopStatus(code int) int {
 // action kills the servers alone (their parent-death signal) and leaves
 // their children running, and leaves a lock and the temporary files of a
 // file being replaced (tidy.Clean removes them). It exits 128 + the
-// signal's number. A signal
-// the command was started ignoring (SIGINT and SIGQUIT for a shell
-// script's background job) stays ignored.
-func killServersOnStop(name string, builds *fuzz.BuildStop) {
-	heard := heardStopSignals()
+// signal's number. heard are the signals it listens for
+// (endStopSignals): but for merge, a signal the command was started
+// ignoring (SIGINT and SIGQUIT for a shell script's background job) stays
+// ignored.
+func killServersOnStop(name string, heard []os.Signal, builds *fuzz.BuildStop) {
 	if len(heard) == 0 {
 		return
 	}
