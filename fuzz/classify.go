@@ -78,6 +78,12 @@ type StateReport struct {
 	// seen.bloom was missing, so a new one was started (State.SeenMissing,
 	// FilterMissingNote); false otherwise.
 	FilterMissing bool `json:"filter_missing,omitempty"`
+	// Empty says the state held no findings.json when the night read it
+	// (State.Empty: a first night, or a cache that did not restore it):
+	// every signature is new but those the triage file names (EmptyNote);
+	// DirMissing that the directory did not exist (State.Absent).
+	Empty      bool `json:"empty,omitempty"`
+	DirMissing bool `json:"dir_missing,omitempty"`
 	// Reruns is the number of kept graphs re-run, MinimizedReruns of
 	// minimized graphs.
 	Reruns          int `json:"reruns"`
@@ -177,7 +183,8 @@ type tally struct {
 func ClassifyState(st *State, rep *Report, reruns []Rerun) *StateReport {
 	out := &StateReport{Night: rep.Settings.Night, Revision: stateRevision(&rep.Settings, rep.Declared), Digest: st.Digest, Classes: zeroCounts(SignatureClasses),
 		Signatures: []SignatureState{}, FilterGraphs: st.Seen.Count(), FilterFalsePositive: BloomFalsePositive(st.Seen.Count()),
-		FilterRestarted: st.SeenRestarted, FilterMissing: st.SeenMissing}
+		FilterRestarted: st.SeenRestarted, FilterMissing: st.SeenMissing,
+		Empty: st.Empty, DirMissing: st.Absent}
 	out.noteBaseline(st, rep.Settings.Baseline)
 	ts := map[findingKey]*tally{}
 	get := func(sig, strategy, outcome string) *tally {

@@ -245,6 +245,11 @@ type State struct {
 	// reads past and the night's update leaves out (newerNote): a note
 	// for the user, not an error.
 	Newer string
+	// Empty says the directory held no findings.json: no night had
+	// committed to it (a first night, a cache that did not restore it, a
+	// mistyped --state), so every signature is new but those the triage
+	// file names; Absent says the directory did not exist at all.
+	Empty, Absent bool
 	// rolled is set when seen.bloom did not match findings.json and
 	// seen.bloom.tmp, which did, was read instead (readSeen):
 	// CheckWritable renames it into place.
@@ -252,7 +257,9 @@ type State struct {
 }
 
 // LoadState reads a state directory; missing files (a first night) are
-// empty. It creates the directory. A commit cut short between its renames
+// empty, and so is a directory that does not exist (State.Absent), which
+// it does not create: a shard only reads its state, and a night that
+// commits there creates it (CheckWritable, MarkNight). A commit cut short between its renames
 // (findings.json new, seen.bloom old) is read as completed, through
 // seen.bloom.tmp (readSeen), and never written: CheckWritable completes
 // it on disk. A directory holding a campaign's
@@ -267,7 +274,10 @@ func LoadState(dir string) (*State, error) {
 	if names := campaignOutput(dir); len(names) > 0 {
 		return nil, fmt.Errorf("%s holds a campaign's output (%s), not a state: a state is a directory of its own, apart from every campaign's --out (fuzz/STATE.md); give another --state", dir, strings.Join(names, ", "))
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	absent := false
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		absent = true
+	} else if err != nil {
 		return nil, err
 	}
 	if _, _, _, bad := readLock(filepath.Join(dir, LockFile)); bad != nil {
@@ -277,7 +287,30 @@ func LoadState(dir string) (*State, error) {
 	if errors.Is(err, errSeenMismatch) {
 		st, err = readState(dir)
 	}
+	if st != nil {
+		st.Absent = absent
+	}
 	return st, err
+}
+
+// EmptyNote says that the state directory held no findings yet
+// (State.Empty; absent: it did not exist), so that every signature is new
+// tonight: a first night, or a cache that did not restore the state. The
+// night runs as any first night does; the note is what tells a CI log
+// that this was not meant. dir names the directory in the note said when
+// it is read, in the present; "" gives the report's words, in the past.
+func EmptyNote(dir string, absent bool) string {
+	const why = "a first night, or a cache that did not restore it"
+	const whyAbsent = "a first night, a cache that did not restore it, or a mistyped --state"
+	switch {
+	case absent && dir != "":
+		return fmt.Sprintf("the state %s does not exist (%s): it holds no findings yet, so every signature is new tonight", dir, whyAbsent)
+	case absent:
+		return fmt.Sprintf("the state did not exist (%s): it held no findings yet, so every signature is new tonight", whyAbsent)
+	case dir != "":
+		return fmt.Sprintf("the state %s holds no findings yet (no %s: %s): every signature is new tonight, but those %s names known or ignored", dir, StateFindingsFile, why, StateTriageFile)
+	}
+	return fmt.Sprintf("the state held no findings yet (no %s: %s): every signature is new tonight, but those %s names known or ignored", StateFindingsFile, why, StateTriageFile)
 }
 
 // betweenStateReads, when set, runs between readState's reading of
@@ -301,6 +334,8 @@ func readState(dir string) (*State, error) {
 		st.Newer = newerNote(filepath.Join(dir, StateFindingsFile), f)
 		seenWant = f.SeenSHA256
 		sortStore(st.Store)
+	} else {
+		st.Empty = true
 	}
 	triage, err := readFileWithin(filepath.Join(dir, StateTriageFile), MaxTriageFile, "a triage.txt")
 	if err != nil && !os.IsNotExist(err) {
@@ -696,7 +731,11 @@ func readWritten(dir string) (store, seen []byte, err error) {
 // that LoadState read as completed (State.rolled), renaming seen.bloom.tmp
 // into place under the directory's lock, unless the directory changed
 // since; a stale lock taken over for it is said on note (nil: nowhere).
+// A directory that does not exist (State.Absent: a first night) is made.
 func (st *State) CheckWritable(note io.Writer) error {
+	if err := os.MkdirAll(st.Dir, 0o755); err != nil { // a first night's (LoadState does not make it)
+		return fmt.Errorf("state %s cannot be written, and the night's update is committed there: %w", st.Dir, err)
+	}
 	if err := InUse(st.Dir); err != nil {
 		return fmt.Errorf("the night's state update would not be saved: %w", err)
 	}

@@ -132,8 +132,8 @@ func TestFailedCommitLeavesTheState(t *testing.T) {
 }
 
 // TestUnwritableStateRefusedFirst: a night that would commit into a state
-// directory no file can be made in (here one removed after it was read;
-// a read-only mount fails the same way) is refused before it runs, naming
+// directory no file can be made in (here one replaced by a file after it
+// was read; a read-only mount fails the same way) is refused before it runs, naming
 // the directory, rather than at its end; a shard, which only reads the
 // directory, runs.
 func TestUnwritableStateRefusedFirst(t *testing.T) {
@@ -142,7 +142,7 @@ func TestUnwritableStateRefusedFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(state); err != nil {
+	if err := os.WriteFile(state, nil, 0o644); err != nil { // LoadState made no directory
 		t.Fatal(err)
 	}
 	c := testConfig(t, 40)

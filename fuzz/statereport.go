@@ -31,6 +31,9 @@ func stateProse(rep *Report) string {
 	if s.FilterMissing {
 		b.WriteString(" " + FilterMissingNote + ".")
 	}
+	if s.Empty {
+		b.WriteString(" " + upperFirst(EmptyNote("", s.DirMissing)) + ".")
+	}
 	switch {
 	case s.NewSignatures() > 0:
 	case rep.Incomplete != nil || s.NotCommitted != "":

@@ -51,6 +51,7 @@ const foreignMarkExpiry = 24 * time.Hour
 func (st *State) MarkNight() (others []string, release func()) {
 	dir := st.Dir
 	release = func() {}
+	os.MkdirAll(dir, 0o755) // a first night's: it commits there (LoadState does not make it)
 	me := thisOwner()
 	mine := filepath.Join(dir, fmt.Sprintf("%s%d-%s-%d%s", nightMarkPrefix, me.pid, me.host, time.Now().UnixNano(), nightMarkSuffix))
 	if createLock(mine, me.line()) == nil {

@@ -321,6 +321,9 @@ func loadMergeState(opt *fuzz.MergeOptions, state string, stderr io.Writer) (con
 	if st.Newer != "" {
 		fmt.Fprintf(stderr, "cfgfuzz merge: note: %s\n", st.Newer)
 	}
+	if st.Empty {
+		fmt.Fprintf(stderr, "cfgfuzz merge: note: %s\n", fuzz.EmptyNote(state, st.Absent))
+	}
 	if !opt.Partial { // the merge commits the night there
 		if err := st.CheckWritable(stderr); err != nil {
 			return "", unmark, err

@@ -44,6 +44,9 @@ func (f *campaignFlags) attachState(c *fuzz.Config) error {
 	if st.Newer != "" && c.Notes != nil {
 		fmt.Fprintf(c.Notes, "cfgfuzz: note: %s\n", st.Newer)
 	}
+	if st.Empty && c.Notes != nil {
+		fmt.Fprintf(c.Notes, "cfgfuzz: note: %s\n", fuzz.EmptyNote(f.state, st.Absent))
+	}
 	c.State = st
 	switch {
 	case f.night != "":
@@ -203,6 +206,9 @@ func stateSummary(rep *fuzz.Report) string {
 	}
 	if s.FilterMissing {
 		fmt.Fprintf(&b, "  note: %s\n", fuzz.FilterMissingNote)
+	}
+	if s.Empty {
+		fmt.Fprintf(&b, "  note: %s\n", fuzz.EmptyNote("", s.DirMissing))
 	}
 	if n := s.BuildNote(); n != "" {
 		fmt.Fprintf(&b, "  note: %s\n", fuzz.PrintableLine(n))
