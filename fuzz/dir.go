@@ -78,6 +78,9 @@ func CheckDirFree(dir string, force bool) error {
 		}
 		state := recordedStateDir(dir)
 		if state != "" && finishedReport(dir) {
+			if sh, night := recordedShard(dir); sh.N > 1 { // a shard commits nothing: its merge does
+				return fmt.Errorf("%s holds finished shard %s of night %s of the state %s (its report is complete; nothing committed: the merge of the night's shards commits it): replace it with --force, or choose another --out", dir, sh, night, state)
+			}
 			// Its end committed the night into the state, which a
 			// resume would no longer find as the campaign read it.
 			return fmt.Errorf("%s holds a finished night of the state %s (its report is complete and its update committed): replace it with --force, or choose another --out", dir, state)
@@ -89,6 +92,17 @@ func CheckDirFree(dir string, force bool) error {
 		return fmt.Errorf("%s holds a campaign (%s): continue it with %s, replace it with --force, or choose another --out", dir, old, resume)
 	}
 	return nil
+}
+
+// recordedShard is the shard and the night DIR/campaign.json records
+// (the zero Shard when it records none, or cannot be read).
+func recordedShard(dir string) (Shard, string) {
+	var f settingsFile
+	b, err := readCampaignFile(dir)
+	if err != nil || json.Unmarshal(b, &f) != nil {
+		return Shard{}, ""
+	}
+	return f.Shard, f.Night
 }
 
 // foreignEntries names (up to 3, then "...") the entries of dir that no

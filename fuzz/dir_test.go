@@ -72,6 +72,14 @@ func TestCheckDirFreeHintsOnlyAResumeThatCanRun(t *testing.T) {
 			t.Errorf("report %q: %v, want %q and not %q", c.report, err, c.want, c.not)
 		}
 	}
+	// A finished shard committed nothing: its merge commits the night.
+	if err := saveCampaign(dir, Settings{Seed: 1, Graphs: 10, Shard: Shard{I: 1, N: 2}, Night: "2026-03-01"}, thisWriter, state, SideFiles{}); err != nil {
+		t.Fatal(err)
+	}
+	want := dir + " holds finished shard 1/2 of night 2026-03-01 of the state " + state + " (its report is complete; nothing committed: the merge of the night's shards commits it): replace it with --force, or choose another --out"
+	if err := CheckDirFree(dir, false); err == nil || err.Error() != want {
+		t.Errorf("a finished shard: %v, want %q", err, want)
+	}
 }
 
 // TestCheckDirFreeRefusesOtherFiles: a directory holding files no
