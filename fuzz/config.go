@@ -96,9 +96,27 @@ func ParseShard(s string) (Shard, error) {
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return Shard{}, fmt.Errorf("bad shard %q: want i/n with 0 <= i < n", s)
+		return Shard{}, fmt.Errorf("bad shard %q: %s", s, ShardWant(s))
 	}
 	return Shard{I: i, N: n}, nil
+}
+
+// ShardWant says what a shard i/n must be, for the error of s, a value
+// that is none: shards are numbered from 0, with the shards of s's n (2
+// when s gives no n above 1) as the example; `--shard 2/2` is the usual
+// slip.
+func ShardWant(s string) string {
+	n := 2
+	if _, b, ok := strings.Cut(s, "/"); ok {
+		if m, err := strconv.Atoi(b); err == nil && m > 1 {
+			n = m
+		}
+	}
+	shards := fmt.Sprintf("0/%d and 1/%d", n, n)
+	if n > 2 {
+		shards = fmt.Sprintf("0/%d to %d/%d", n, n-1, n)
+	}
+	return fmt.Sprintf("want i/n with 0 <= i < n (shards are numbered from 0: for %d shards give %s)", n, shards)
 }
 
 func (s Shard) String() string {

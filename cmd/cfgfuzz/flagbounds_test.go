@@ -145,12 +145,13 @@ func TestChecksNamesTrimmed(t *testing.T) {
 }
 
 // TestShardFlagNamed: a --shard that is no i/n with 0 <= i < n is a usage
-// error naming the flag and its value.
+// error naming the flag and its value, and saying that shards are
+// numbered from 0, with the shards of its n.
 func TestShardFlagNamed(t *testing.T) {
-	for _, v := range []string{"8/8", "1", "a/2", "-1/2"} {
+	for v, shards := range map[string]string{"8/8": "for 8 shards give 0/8 to 7/8", "2/2": "for 2 shards give 0/2 and 1/2", "1": "for 2 shards give 0/2 and 1/2", "a/2": "for 2 shards give 0/2 and 1/2", "-1/2": "for 2 shards give 0/2 and 1/2"} {
 		var out, errw bytes.Buffer
 		code := run([]string{"run", "--shard", v, "--graphs", "1", "--out", t.TempDir()}, nil, &out, &errw)
-		want := "invalid value \"" + v + "\" for flag --shard: want i/n with 0 <= i < n"
+		want := "invalid value \"" + v + "\" for flag --shard: want i/n with 0 <= i < n (shards are numbered from 0: " + shards + ")"
 		if code != exitUsage || !strings.Contains(errw.String(), want) {
 			t.Errorf("--shard %s: exit %d, want %d and %q\n%s", v, code, exitUsage, want, errw.String())
 		}

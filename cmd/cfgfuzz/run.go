@@ -1063,7 +1063,7 @@ func (f *campaignFlags) flagSettings() (fuzz.Settings, error) {
 	if f.shard != "" {
 		sh, err := fuzz.ParseShard(f.shard)
 		if err != nil {
-			return s, fmt.Errorf("invalid value %q for flag --shard: want i/n with 0 <= i < n", f.shard)
+			return s, fmt.Errorf("invalid value %q for flag --shard: %s", f.shard, fuzz.ShardWant(f.shard))
 		}
 		s.Shard = sh
 	}
