@@ -170,7 +170,7 @@ func TestSweepOrphansNamesWhatItKills(t *testing.T) {
 			t.Errorf("the orphan exited cleanly, want it killed")
 		}
 		line := OrphansLine([]Orphan{*found})
-		if want := fmt.Sprintf("killed 1 process that the servers of a cfgfuzz no longer running (pid %d) left behind: %d (sleep 60)", dead, found.PID); line != want {
+		if want := fmt.Sprintf("killed 1 process left behind by the servers of a cfgfuzz that is no longer running (pid %d): %d (sleep 60)", dead, found.PID); line != want {
 			t.Errorf("line %q, want %q", line, want)
 		}
 		return

@@ -945,8 +945,11 @@ func OrphansLine(killed []Orphan) string {
 			ownerList = append(ownerList, strconv.Itoa(o.Owner))
 		}
 	}
-	return fmt.Sprintf("killed %s that the servers of a cfgfuzz no longer running (pid %s) left behind: %s",
-		processCount(len(killed)), strings.Join(ownerList, ", "), processList(killed))
+	whose := "a cfgfuzz that is no longer running (pid " + strings.Join(ownerList, ", ") + ")"
+	if len(ownerList) > 1 {
+		whose = "cfgfuzz processes that are no longer running (pids " + strings.Join(ownerList, ", ") + ")"
+	}
+	return fmt.Sprintf("killed %s left behind by the servers of %s: %s", processCount(len(killed)), whose, processList(killed))
 }
 
 // StraysLine says in one line which strays StopServers killed

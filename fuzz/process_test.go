@@ -57,3 +57,16 @@ func TestStructurizeProcessMatchesInProcess(t *testing.T) {
 		t.Errorf("cmd/structurize and in-process differ:\n%s\n---\n%s", ja, jb)
 	}
 }
+
+// TestOrphansLineReads: the line naming the processes a dead cfgfuzz's
+// servers left reads as a sentence, for one cfgfuzz and for several.
+func TestOrphansLineReads(t *testing.T) {
+	one := []Orphan{{PID: 41, Owner: 7, Command: "sleep 60"}, {PID: 42, Owner: 7, Command: "sleep 61"}}
+	if got, want := OrphansLine(one), "killed 2 processes left behind by the servers of a cfgfuzz that is no longer running (pid 7): 41 (sleep 60), 42 (sleep 61)"; got != want {
+		t.Errorf("one cfgfuzz's:\n got %q\nwant %q", got, want)
+	}
+	two := []Orphan{{PID: 41, Owner: 7, Command: "sleep 60"}, {PID: 43, Owner: 9, Command: "sleep 62"}}
+	if got, want := OrphansLine(two), "killed 2 processes left behind by the servers of cfgfuzz processes that are no longer running (pids 7, 9): 41 (sleep 60), 43 (sleep 62)"; got != want {
+		t.Errorf("two cfgfuzzes':\n got %q\nwant %q", got, want)
+	}
+}
