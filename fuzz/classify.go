@@ -105,11 +105,22 @@ type StateReport struct {
 	Concurrent string `json:"concurrent,omitempty"`
 }
 
-// NotCommittedNote is StateReport.NotCommitted for a night whose state
-// directory dir another night committed to after this one read it; its
-// update was written into update instead.
-func NotCommittedNote(dir, update string) string {
-	return fmt.Sprintf("another night committed to %s after this one read it, so this night's update was not committed (it is in %s, unused): a later night checks its graphs again, and finds its new signatures still new", dir, update)
+// NotCommittedNote is StateReport.NotCommitted for the night night whose
+// state directory dir another campaign committed to after this one read
+// it, leaving it on the night now (CommittedNight; "" not known); its
+// update was written into update instead. What a later night makes of
+// this night's signatures depends on what was committed: the same night
+// (another merge of its shards, the night run again) records its own
+// signatures, all of this one's when it ran the same graphs; another
+// night recorded only its own.
+func NotCommittedNote(dir, update, night, now string) string {
+	switch {
+	case now == night:
+		return fmt.Sprintf("another run of this night, %s (another merge of its shards, or the night run again), committed to %s after this one read it, so this one's update was not committed (it is in %s, unused): the state records that run of the night, and a later night knows the signatures it recorded (all of this one's, when it ran the same graphs: a merge of the same shards)", night, dir, update)
+	case now != "":
+		return fmt.Sprintf("another night, %s, committed to %s after this one read it, so this night's update was not committed (it is in %s, unused): the state moved on without it, and a later night checks this night's graphs again and finds its new signatures new, but those night %s recorded", now, dir, update, now)
+	}
+	return fmt.Sprintf("%s changed after this night read it (another campaign committed there, or its findings.json was removed), so this night's update was not committed (it is in %s, unused): a later night checks this night's graphs again and finds its new signatures new, but those the state then records", dir, update)
 }
 
 // NotSavedNote is StateReport.NotCommitted for a merge whose commit into

@@ -313,7 +313,7 @@ func (c *Config) commitState(rep *Report, r *campaignRun, grown *Corpus) (*Corpu
 	err := c.saveState(rep, r.rs.seen)
 	switch {
 	case errors.Is(err, ErrStateChanged): // a resume would find the state changed too
-		MarkNotCommitted(rep, NotCommittedNote(c.State.Dir, filepath.Join(c.Dir, StateUpdateDir)), CorpusStateNotCommitted)
+		MarkNotCommitted(rep, NotCommittedNote(c.State.Dir, filepath.Join(c.Dir, StateUpdateDir), c.Night, CommittedNight(err)), CorpusStateNotCommitted)
 		if err := WriteReports(c.Dir, rep, c.Source); err != nil {
 			return nil, err
 		}

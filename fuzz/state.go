@@ -663,8 +663,43 @@ func writtenDigest(store, seen []byte) string {
 }
 
 // ErrStateChanged is CommitState's refusal of a state directory another
-// campaign committed to since it was read (MarkNotCommitted).
+// campaign committed to since it was read (MarkNotCommitted); the error
+// is a stateChangedError, which names the night the state then recorded
+// (CommittedNight).
 var ErrStateChanged = errors.New("changed since this campaign read it")
+
+// stateChangedError is CommitState's ErrStateChanged: dir is the state,
+// night the night its findings.json recorded when the commit was refused
+// ("" none: no findings.json, or one without a night).
+type stateChangedError struct{ dir, night string }
+
+func (e *stateChangedError) Error() string {
+	return fmt.Sprintf("state %s %v (did another campaign commit to it meanwhile?): not overwritten", e.dir, ErrStateChanged)
+}
+
+func (e *stateChangedError) Unwrap() error { return ErrStateChanged }
+
+// CommittedNight is the night the state recorded when CommitState refused
+// it as changed (err is ErrStateChanged): the night of the campaign that
+// committed there meanwhile; "" when err is no such refusal, or the
+// state recorded none.
+func CommittedNight(err error) string {
+	var e *stateChangedError
+	if errors.As(err, &e) {
+		return e.night
+	}
+	return ""
+}
+
+// storeNight is the night findings.json's text records, "" when it
+// records none or does not parse.
+func storeNight(store []byte) string {
+	var f struct {
+		Night string `json:"night"`
+	}
+	json.Unmarshal(store, &f)
+	return f.Night
+}
 
 // CommitState writes a night's update into the state directory st was
 // read from, unless another campaign committed to it since (its
@@ -700,7 +735,7 @@ func commitLocked(st *State, up StateUpdate) error {
 		return err
 	}
 	if writtenDigest(store, seen) != st.written {
-		return fmt.Errorf("state %s %w (did another campaign commit to it meanwhile?): not overwritten", st.Dir, ErrStateChanged)
+		return &stateChangedError{dir: st.Dir, night: storeNight(store)}
 	}
 	if err := lockLost(st.Dir); err != nil {
 		return fmt.Errorf("state %s: not committed: %w", st.Dir, err)

@@ -46,7 +46,11 @@ func TestStateChangedMeanwhileNotOverwritten(t *testing.T) {
 	cb.Current = panicsOnFour()
 	cb.ResumeCommand = "cfgfuzz run --resume " + cb.Dir
 	rep := mustRun(t, cb).Report
-	want := NotCommittedNote(state, filepath.Join(cb.Dir, StateUpdateDir))
+	want := NotCommittedNote(state, filepath.Join(cb.Dir, StateUpdateDir), "2026-03-01", "2026-03-01")
+	if !strings.HasPrefix(want, "another run of this night, 2026-03-01 (another merge of its shards, or the night run again), committed to "+state+" after this one read it") ||
+		!strings.HasSuffix(want, "the state records that run of the night, and a later night knows the signatures it recorded (all of this one's, when it ran the same graphs: a merge of the same shards)") {
+		t.Errorf("the same night committed meanwhile: %q", want)
+	}
 	if rep.Incomplete != nil || rep.State.NotCommitted != want {
 		t.Errorf("second night on a state another night committed to: incomplete %+v, not committed %q; want a whole report saying %q", rep.Incomplete, rep.State.NotCommitted, want)
 	}
@@ -63,6 +67,24 @@ func TestStateChangedMeanwhileNotOverwritten(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(cb.Dir, StateUpdateDir, StateFindingsFile)); err != nil {
 		t.Errorf("the second night's update is not in OUT/state: %v", err)
+	}
+	// A later night that read the state before another night committed
+	// there: the state moved on to that night, which recorded its own
+	// signatures only.
+	d, err := LoadState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := testConfig(t, 40)
+	cc.Seed, cc.State, cc.Night, cc.Inject = 3, d, "2026-03-02", []string{"swap-arms"}
+	mustRun(t, cc)
+	cd := testConfig(t, 40)
+	cd.Seed, cd.State, cd.Night = 4, d, "2026-03-03"
+	rep = mustRun(t, cd).Report
+	want = "another night, 2026-03-02, committed to " + state + " after this one read it, so this night's update was not committed (it is in " + filepath.Join(cd.Dir, StateUpdateDir) +
+		", unused): the state moved on without it, and a later night checks this night's graphs again and finds its new signatures new, but those night 2026-03-02 recorded"
+	if rep.State.NotCommitted != want {
+		t.Errorf("another night committed meanwhile: not committed %q, want %q", rep.State.NotCommitted, want)
 	}
 }
 

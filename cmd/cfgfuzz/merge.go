@@ -397,7 +397,7 @@ func (m *nightMerge) commitNight(rep *fuzz.Report, up fuzz.StateUpdate, grown *f
 		// Another night committed between this merge's reading of the
 		// state and now: the reports say so, and the corpus, which goes
 		// with the state, is not written.
-		fuzz.MarkNotCommitted(rep, fuzz.NotCommittedNote(m.state, update), fuzz.CorpusStateNotCommitted)
+		fuzz.MarkNotCommitted(rep, fuzz.NotCommittedNote(m.state, update, rep.Settings.Night, fuzz.CommittedNight(err)), fuzz.CorpusStateNotCommitted)
 		m.committed.Store(true) // nothing to undo: the reports say what happened
 		return rep, minErr, fuzz.WriteReports(m.out, rep, genSource{})
 	case err != nil:
