@@ -120,6 +120,7 @@ const (
 	ruleFields      = "func block without a required field"
 	ruleDupKey      = "answer with a key written twice"
 	ruleNoReason    = "refused or error answer without a reason"
+	ruleUnasked     = "a line no request asked for"
 )
 
 // tooLong is the violation of an answer line longer than max bytes: the
@@ -388,6 +389,13 @@ func (w *wireBlock) read(b *structurizer.Block) string {
 		lacks = append(lacks, "term.kind")
 	}
 	return strings.Join(lacks, ", ")
+}
+
+// unaskedLine is the violation of a server that wrote line (its start)
+// when no answer was waited for: when is where it came ("after its answer
+// to this request").
+func unaskedLine(line []byte, when string) violation {
+	return violation{ruleUnasked, fmt.Sprintf("%s, %s; a server writes one answer line per request, after reading it", excerpt(line), when)}
 }
 
 // wrongID is the violation of an answer of id to request want.

@@ -15,6 +15,7 @@ package fuzz
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +27,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cfgfuzz/cfgfuzz/fuzz/proto"
@@ -156,6 +158,12 @@ type server struct {
 	// exchange waits on them (arm, cutHeld).
 	mu    sync.Mutex
 	armed bool // an exchange waits on its pipes
+	// answered names the graph whose request the last line read answered
+	// (Process.graph); "" none named, or another request (a hello).
+	answered string
+	// answeredID is the id of the graph's request the last line read
+	// answered; 0 another request.
+	answeredID int64
 	// armedAt and armedUntil are the waiting exchange's start and
 	// deadline.
 	armedAt, armedUntil time.Time
@@ -380,16 +388,30 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 		srv := p.srv
 		defer labelStrays(by, p.graph, srv.placeAgainst(sentAt, first))
 	}
+	prevID, prevGraph := p.srv.answeredID, p.srv.answered // a second answer to it is no answer to this one
 	p.nextID++
 	req := proto.Request{V: p.version(), ID: p.nextID, Graph: cfg.FormatCompact(g), Weights: g.WeightList(), Options: opt}
 	line, fail := p.exchange(req, limit, p.allowance())
 	if fail != nil {
 		return *fail
 	}
+	p.srv.answered, p.srv.answeredID = p.graph, req.ID
 	a := p.answer(line, req.ID, g.Len())
+	if a.Signed == "protocol: "+ruleID && prevID != 0 && answerID(line) == prevID {
+		when := "read as this request's answer: the previous request's id, an answer to it again"
+		if prevGraph != "" {
+			when += " (" + prevGraph + ")"
+		}
+		a = Answer{Outcome: OutCrash, Reason: "protocol: " + unaskedLine(line, when).String(), Signed: "protocol: " + ruleUnasked}
+	}
 	if p.srv != nil { // the answer kept the protocol
 		if leak := p.leaked(); leak != nil {
 			a = *leak
+		}
+	}
+	if p.srv != nil {
+		if extra := p.srv.unasked(); extra != nil {
+			a = p.violation(unaskedLine(extra, "after its answer to this request"))
 		}
 	}
 	a.Declared = p.declared(opt)
@@ -466,6 +488,8 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 	defer watch.end()
 	if req.ID == p.pending { // sent already (the preflight's hello): its answer is this one's
 		p.pending, p.pendingHello = 0, false
+	} else if extra := p.unaskedBefore(); extra != nil {
+		return nil, extra
 	} else if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
 		if watch.end() {
 			return nil, ptr(p.stopped())
@@ -492,7 +516,7 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 			blank.lines, blank.bytes = blank.lines+1, blank.bytes+len(line)
 			continue
 		}
-		p.srv.spoke = true
+		p.srv.spoke, p.srv.answered, p.srv.answeredID = true, "", 0
 		if id := p.pending; id != 0 {
 			p.pending, p.pendingHello = 0, false
 			if answerID(line) == id { // the answer of a request sent before this one
@@ -502,6 +526,66 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 		return line, nil
 	}
 }
+
+// unaskedBefore is the violation of a server that has written, since its
+// last answer was read, a line that no request asked for (a second answer
+// to its last request, an answer to one not yet sent), found before the
+// next request is sent, so that the line is never read as that request's
+// answer; nil when it wrote none, or when a line is awaited (p.pending).
+// What a server writes before it first speaks is its first request's to
+// judge (a banner is an answer that is not JSON).
+func (p *Process) unaskedBefore() *Answer {
+	if p.pending != 0 || !p.srv.spoke {
+		return nil
+	}
+	extra := p.srv.unasked()
+	if extra == nil {
+		return nil
+	}
+	when := "written before this request was sent, after its answer to the previous one"
+	if p.srv.answered != "" {
+		when += " (" + p.srv.answered + ")"
+	}
+	return ptr(p.violation(unaskedLine(extra, when)))
+}
+
+// unasked is the start of what the server has written and this side has
+// not read, read without waiting: the line it began after the last line
+// read, white space skipped (blank lines between answers are allowed);
+// nil when it wrote nothing else, or where its output has no deadlines
+// or cannot be polled (readable).
+func (s *server) unasked() []byte {
+	for range maxBlankReads { // a server that writes white space without end is the next exchange's
+		if s.out.Buffered() == 0 {
+			if !s.deadlines || !readable(s.stdout) {
+				return nil
+			}
+			s.mu.Lock()
+			s.stdout.SetReadDeadline(time.Now().Add(time.Second)) // bytes wait: the read does not
+			_, err := s.out.Peek(1)
+			s.stdout.SetReadDeadline(s.readDeadline())
+			s.mu.Unlock()
+			if err != nil { // nothing written, or its end (the next exchange finds it)
+				return nil
+			}
+		}
+		b, _ := s.out.Peek(s.out.Buffered())
+		i := bytes.IndexFunc(b, func(r rune) bool { return !unicode.IsSpace(r) })
+		if i < 0 {
+			s.out.Discard(len(b))
+			continue
+		}
+		line := b[i:]
+		if j := bytes.IndexByte(line, '\n'); j >= 0 {
+			line = line[:j]
+		}
+		return bytes.Clone(line)
+	}
+	return nil
+}
+
+// maxBlankReads bounds the reads of white space that unasked skips.
+const maxBlankReads = 16
 
 // blankLines counts the lines holding only white space that a server
 // wrote while an answer was waited for: skipped, as PROTOCOL.md allows,
@@ -614,6 +698,18 @@ func (s *server) cutHeld() {
 		s.stdin.SetWriteDeadline(d)
 		s.stdout.SetReadDeadline(d)
 	}
+}
+
+// readDeadline is the deadline of the server's output as arm and cutHeld
+// set it: the waiting exchange's, none while none waits. s.mu is held.
+func (s *server) readDeadline() time.Time {
+	switch {
+	case !s.armed:
+		return time.Time{}
+	case s.graceOver:
+		return earliest(s.armedUntil, s.armedAt.Add(exitGrace))
+	}
+	return s.armedUntil
 }
 
 // earliest is the earlier of a and b.

@@ -798,3 +798,69 @@ done`
 		t.Errorf("version %d, %d starts: want version 2 on the one server", p.version(), p.Starts)
 	}
 }
+
+// TestProcessLineNoRequestAskedFor: a server that writes a second line
+// after its answer, or an answer to a request it has not been sent, wrote
+// a line no request asked for. Written at once with the answer, it is the
+// answered graph's finding; written later, it is found before the next
+// request is sent, and that graph's finding says so: the line is never
+// read as the next graph's answer, which would count as its verdict
+// (here a refusal) a graph the server never read.
+func TestProcessLineNoRequestAskedFor(t *testing.T) {
+	const sig = "structurize:crash:protocol: a line no request asked for"
+	const first, second = `{"id":2,"outcome":"refused","reason":"first"}`, `{"id":3,"outcome":"refused","reason":"unread"}`
+	t.Run("with its answer", func(t *testing.T) {
+		p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + `read -r line; printf '%s\n%s\n' '` + first + `' '` + second + `'; exec sleep 3600`}}
+		defer p.Close()
+		a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+		out, s, detail := classifyAnswer(a)
+		if out != OutCrash || s != sig || !strings.Contains(detail, "after its answer to this request") || !strings.Contains(detail, `"{\"id\":3,`) {
+			t.Errorf("answer %s %q (%s), want %s %q after its answer to this request", out, s, detail, OutCrash, sig)
+		}
+	})
+	t.Run("after its answer", func(t *testing.T) {
+		p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + `read -r line; echo '` + first + `'; sleep 0.3; echo '` + second + `'; exec sleep 3600`}}
+		defer p.Close()
+		p.noteGraph("graph 7")
+		if a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second); a.Outcome != proto.Refused || a.Reason != "first" {
+			t.Fatalf("first answer %s %q, want refused %q", a.Outcome, a.Reason, "first")
+		}
+		time.Sleep(time.Second)
+		p.noteGraph("graph 8")
+		a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+		out, s, detail := classifyAnswer(a)
+		if out != OutCrash || s != sig || !strings.Contains(detail, "before this request was sent, after its answer to the previous one (graph 7)") {
+			t.Errorf("answer %s %q (%s), want %s %q before this request was sent", out, s, detail, OutCrash, sig)
+		}
+	})
+}
+
+// TestProcessSecondAnswerReadLate: a second answer to a graph's request
+// that comes only once the next request was sent is that line, not an
+// answer of another id to the next request: the finding says whose it is.
+func TestProcessSecondAnswerReadLate(t *testing.T) {
+	const answer = `{"id":2,"outcome":"refused","reason":"first"}`
+	p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + `read -r line; echo '` + answer + `'; read -r line; echo '` + answer + `'; exec sleep 3600`}}
+	defer p.Close()
+	p.noteGraph("graph 7")
+	if a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second); a.Outcome != proto.Refused {
+		t.Fatalf("first answer %s %q, want refused", a.Outcome, a.Reason)
+	}
+	p.noteGraph("graph 8")
+	a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+	out, s, detail := classifyAnswer(a)
+	if want := "structurize:crash:protocol: a line no request asked for"; out != OutCrash || s != want || !strings.Contains(detail, "the previous request's id, an answer to it again (graph 7)") {
+		t.Errorf("answer %s %q (%s), want %s %q naming graph 7", out, s, detail, OutCrash, want)
+	}
+}
+
+// TestProcessEndlessBlankLinesAfterAnswer: white space that a server
+// writes without end after its answer is skipped for a bounded time, not
+// waited out: the answer is the graph's.
+func TestProcessEndlessBlankLinesAfterAnswer(t *testing.T) {
+	p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + `read -r line; echo '{"id":2,"outcome":"refused","reason":"no"}'; exec yes ' '`}}
+	defer p.Close()
+	if a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second); a.Outcome != proto.Refused {
+		t.Errorf("answer %s %q, want refused", a.Outcome, a.Reason)
+	}
+}
