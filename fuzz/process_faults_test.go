@@ -819,13 +819,23 @@ func TestProcessLineNoRequestAskedFor(t *testing.T) {
 		}
 	})
 	t.Run("after its answer", func(t *testing.T) {
-		p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + `read -r line; echo '` + first + `'; sleep 0.3; echo '` + second + `'; exec sleep 3600`}}
+		// It writes the second line once the test writes to a fifo: no
+		// process of its own, which the answer's check for processes
+		// left would wait for, seeing the line with the answer.
+		fifo := filepath.Join(t.TempDir(), "go")
+		if err := exec.Command("mkfifo", fifo).Run(); err != nil {
+			t.Skip("mkfifo:", err)
+		}
+		p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + `read -r line; echo '` + first + `'; read -r x <'` + fifo + `'; echo '` + second + `'; exec sleep 3600`}}
 		defer p.Close()
 		p.noteGraph("graph 7")
 		if a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second); a.Outcome != proto.Refused || a.Reason != "first" {
 			t.Fatalf("first answer %s %q, want refused %q", a.Outcome, a.Reason, "first")
 		}
-		time.Sleep(time.Second)
+		if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
 		p.noteGraph("graph 8")
 		a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
 		out, s, detail := classifyAnswer(a)
