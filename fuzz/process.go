@@ -619,7 +619,7 @@ func (p *Process) writeFailed(err error, limit time.Duration, starting bool, dea
 	select {
 	case <-p.srv.exited:
 	case <-time.After(min(exitGrace, max(0, time.Until(deadline)))):
-		return p.died(deadline, nil)
+		return p.inputClosed()
 	}
 	line, err := readAnswerLine(p.srv.out, p.maxAnswer())
 	switch {
@@ -631,6 +631,14 @@ func (p *Process) writeFailed(err error, limit time.Duration, starting bool, dea
 		return p.died(deadline, line)
 	}
 	return p.died(deadline, nil)
+}
+
+// inputClosed ends a server that closed its input (a request's write
+// found no reader) and is still running: it will read no request.
+func (p *Process) inputClosed() Answer {
+	tail := p.srv.stderr.String()
+	p.end(true, 0)
+	return Answer{Outcome: OutCrash, Reason: "closed its input without exiting", Stderr: tail}
 }
 
 func ptr(a Answer) *Answer { return &a }

@@ -874,3 +874,20 @@ func TestProcessEndlessBlankLinesAfterAnswer(t *testing.T) {
 		t.Errorf("answer %s %q, want refused", a.Outcome, a.Reason)
 	}
 }
+
+// TestProcessClosedInputWithoutExiting: a server that closes its
+// standard input and keeps running (its output open) will read no request:
+// the write of the next one fails, and the finding says it closed its
+// input, not its output, within the limit.
+func TestProcessClosedInputWithoutExiting(t *testing.T) {
+	p := &Process{Argv: []string{"sh", "-c", `read -r line; exec 0<&-; echo '{"id":1,"outcome":"error","reason":"request: version 2"}'; exec sleep 3600`}}
+	defer p.Close()
+	a, took := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+	out, sig, detail := classifyAnswer(a)
+	if want := "structurize:crash:closed its input without exiting"; out != OutCrash || sig != want {
+		t.Errorf("answer %s %q (%s), want %s %q", out, sig, detail, OutCrash, want)
+	}
+	if took > 4*time.Second {
+		t.Errorf("took %v", took)
+	}
+}
