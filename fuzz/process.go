@@ -410,7 +410,7 @@ func (p *Process) Structurize(g *cfg.Graph, opt proto.Options, limit time.Durati
 		}
 	}
 	if p.srv != nil {
-		if extra := p.srv.unasked(); extra != nil {
+		if extra, _ := p.srv.unasked(); extra != nil { // an end is the next request's to find
 			a = p.violation(unaskedLine(extra, "after its answer to this request"))
 		}
 	}
@@ -488,7 +488,7 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 	defer watch.end()
 	if req.ID == p.pending { // sent already (the preflight's hello): its answer is this one's
 		p.pending, p.pendingHello = 0, false
-	} else if extra := p.unaskedBefore(); extra != nil {
+	} else if extra := p.unaskedBefore(deadline); extra != nil {
 		return nil, extra
 	} else if _, err := p.srv.stdin.Write(append(b, '\n')); err != nil {
 		if watch.end() {
@@ -533,40 +533,46 @@ func (p *Process) exchangeLine(req proto.Request, limit, allowance time.Duration
 // next request is sent, so that the line is never read as that request's
 // answer; nil when it wrote none, or when a line is awaited (p.pending).
 // What a server writes before it first speaks is its first request's to
-// judge (a banner is an answer that is not JSON).
-func (p *Process) unaskedBefore() *Answer {
+// judge (a banner is an answer that is not JSON). A server whose output
+// has ended by then (it exited after its answer) is judged as one that
+// ends on a request (died), the reason saying it ended ahead of this one.
+func (p *Process) unaskedBefore(deadline time.Time) *Answer {
 	if p.pending != 0 || !p.srv.spoke {
 		return nil
 	}
-	extra := p.srv.unasked()
-	if extra == nil {
+	extra, ended := p.srv.unasked()
+	after := "after its answer to the previous one"
+	if p.srv.answered != "" {
+		after += " (" + p.srv.answered + ")"
+	}
+	switch {
+	case ended:
+		return ptr(withDetail(p.died(deadline, nil), "its output ended before this request was sent, "+after))
+	case extra == nil:
 		return nil
 	}
-	when := "written before this request was sent, after its answer to the previous one"
-	if p.srv.answered != "" {
-		when += " (" + p.srv.answered + ")"
-	}
-	return ptr(p.violation(unaskedLine(extra, when)))
+	return ptr(p.violation(unaskedLine(extra, "written before this request was sent, "+after)))
 }
 
 // unasked is the start of what the server has written and this side has
 // not read, read without waiting: the line it began after the last line
 // read, white space skipped (blank lines between answers are allowed);
 // nil when it wrote nothing else, or where its output has no deadlines
-// or cannot be polled (readable).
-func (s *server) unasked() []byte {
+// or cannot be polled (readable); ended when its output has ended
+// instead.
+func (s *server) unasked() (line []byte, ended bool) {
 	for range maxBlankReads { // a server that writes white space without end is the next exchange's
 		if s.out.Buffered() == 0 {
 			if !s.deadlines || !readable(s.stdout) {
-				return nil
+				return nil, false
 			}
 			s.mu.Lock()
 			s.stdout.SetReadDeadline(time.Now().Add(time.Second)) // bytes wait: the read does not
 			_, err := s.out.Peek(1)
 			s.stdout.SetReadDeadline(s.readDeadline())
 			s.mu.Unlock()
-			if err != nil { // nothing written, or its end (the next exchange finds it)
-				return nil
+			if err != nil { // nothing written, or its end
+				return nil, errors.Is(err, io.EOF)
 			}
 		}
 		b, _ := s.out.Peek(s.out.Buffered())
@@ -575,13 +581,13 @@ func (s *server) unasked() []byte {
 			s.out.Discard(len(b))
 			continue
 		}
-		line := b[i:]
+		line = b[i:]
 		if j := bytes.IndexByte(line, '\n'); j >= 0 {
 			line = line[:j]
 		}
-		return bytes.Clone(line)
+		return bytes.Clone(line), false
 	}
-	return nil
+	return nil, false
 }
 
 // maxBlankReads bounds the reads of white space that unasked skips.

@@ -891,3 +891,23 @@ func TestProcessClosedInputWithoutExiting(t *testing.T) {
 		t.Errorf("took %v", took)
 	}
 }
+
+// TestProcessExitAfterItsAnswer: a server that exits after answering a
+// graph has ended before the next graph's request is sent: that graph's
+// finding is its end, as of any server that exits, and its reason says the
+// output ended ahead of the request, after the answer to the graph named.
+func TestProcessExitAfterItsAnswer(t *testing.T) {
+	p := &Process{Argv: []string{"sh", "-c", answerHelloV1 + `read -r line; echo '{"id":2,"outcome":"refused","reason":"first"}'; exit 0`}}
+	defer p.Close()
+	p.noteGraph("graph 7")
+	if a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second); a.Outcome != proto.Refused {
+		t.Fatalf("first answer %s %q, want refused", a.Outcome, a.Reason)
+	}
+	time.Sleep(300 * time.Millisecond)
+	p.noteGraph("graph 8")
+	a, _ := structurizeWithin(t, p, smallGraph(t), 5*time.Second, 10*time.Second)
+	out, sig, detail := classifyAnswer(a)
+	if want := "its output ended before this request was sent, after its answer to the previous one (graph 7)"; out != OutCrash || sig != "structurize:crash:exited" || !strings.Contains(detail, want) {
+		t.Errorf("answer %s %q (%s), want %s %q saying %q", out, sig, detail, OutCrash, "structurize:crash:exited", want)
+	}
+}
