@@ -244,6 +244,12 @@ func (st *selfTester) sendLine(line string, allowance time.Duration) (r proto.Re
 	defer stop()
 	exited := st.p.srv.hasExited() // before the line: an answer is then another process's
 	st.sent = line
+	if st.p.srv.spoke {
+		if extra, _ := st.p.srv.unasked(); extra != nil {
+			st.p.end(true, 0)
+			return proto.Response{}, unaskedLine(extra, "written before this request was sent, after its answer to the previous one").String(), false
+		}
+	}
 	if _, err := st.p.srv.stdin.Write([]byte(line + "\n")); err != nil {
 		if pastDeadline(err, deadline) && st.p.srv.hasExited() {
 			a := st.p.heldOpen(deadline, nil)
@@ -285,6 +291,10 @@ func (st *selfTester) sendLine(line string, allowance time.Duration) (r proto.Re
 		if v.broken() {
 			st.p.end(true, 0)
 			return proto.Response{}, v.String(), false
+		}
+		if extra, _ := st.p.srv.unasked(); extra != nil {
+			st.p.end(true, 0)
+			return proto.Response{}, unaskedLine(extra, "after its answer to this request").String(), false
 		}
 		return r, "", false
 	}

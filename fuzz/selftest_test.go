@@ -294,3 +294,16 @@ for line in sys.stdin:
 		}
 	}
 }
+
+// TestSelfTestOfAServerAnsweringTwice: a server that writes every answer
+// twice fails the case whose request it answered twice, the second line
+// quoted, not the next case by an id it did not expect.
+func TestSelfTestOfAServerAnsweringTwice(t *testing.T) {
+	const twice = `while read -r line; do id=$(echo "$line" | sed -n 's/^{"v":\([0-9]*\),"id":\([0-9]*\).*/\2/p'); ` +
+		`printf '{"id":%s,"outcome":"refused","reason":"no"}\n{"id":%s,"outcome":"refused","reason":"no"}\n' "$id" "$id"; done`
+	cases := SelfTest([]string{"sh", "-c", twice}, "", SelfTestOptions{Limit: 3 * time.Second})
+	text, ok := FormatSelfTest(cases)
+	if ok || len(cases) < 2 || !strings.Contains(cases[1].Problem, ruleUnasked+`: "{\"id\":`) || !strings.Contains(cases[1].Problem, "after its answer to this request") {
+		t.Errorf("self-test of a server answering twice:\n%s\nwant its second case failed by %q after its answer", text, ruleUnasked)
+	}
+}
