@@ -61,11 +61,12 @@
 // anywhere. Outside comments only ASCII is accepted; comments must be valid
 // UTF-8.
 //
-// Positions are 1-based lines and 1-based byte columns, as go/scanner
-// counts them (a byte order mark counts in line 1's columns). Since only
-// comments may hold non-ASCII text and every error is reported at or before
-// the first non-ASCII byte outside one, byte and character columns agree
-// wherever an error points, but for that mark.
+// Positions are 1-based lines and 1-based columns counting characters, as
+// an editor shows them: a leading byte order mark is not counted, and an
+// invalid byte in a comment is placed by the characters before it. Only
+// comments may hold non-ASCII text and every other error is reported at or
+// before the first non-ASCII byte outside one, so the scanner counts bytes
+// and agrees with characters wherever an error points.
 //
 // Every accepted graph passes Validate with the same limits. The limits are
 // checked while reading: the (MaxBlocks+1)-th block, the (MaxSuccs+1)-th
@@ -78,7 +79,8 @@ package cfg
 import "fmt"
 
 // ParseError is a syntax or limit error at a position in the input. Line and
-// Col are 1-based; Col counts bytes.
+// Col are 1-based; Col counts characters, a leading byte order mark not
+// among them.
 type ParseError struct {
 	File      string // empty when the input has no file name
 	Line, Col int
@@ -95,7 +97,7 @@ func (e *ParseError) Error() string {
 }
 
 // Item is one graph of a file and where it starts: the position of its
-// opening '{' or of its first block line's name.
+// opening '{' or of its first block line's name (columns as ParseError's).
 type Item struct {
 	Graph     *Graph
 	Line, Col int

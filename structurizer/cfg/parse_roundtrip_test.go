@@ -7,6 +7,7 @@
 package cfg
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"math/rand/v2"
@@ -301,6 +302,7 @@ func checkParseError(t testing.TB, data []byte, err error, prefix string) {
 	if !errors.As(err, &pe) {
 		t.Fatalf("error %v is a %T, not a *ParseError", err, err)
 	}
+	data = bytes.TrimPrefix(data, []byte(byteOrderMark)) // not counted in columns
 	lines := 1 + strings.Count(string(data), "\n")
 	if pe.Line < 1 || pe.Line > lines || pe.Col < 1 || pe.Msg == "" || !strings.HasPrefix(err.Error(), prefix) {
 		t.Fatalf("input %q: error %q: position outside the input (%d lines) or no message", data, err, lines)
@@ -314,7 +316,7 @@ func checkParseError(t testing.TB, data []byte, err error, prefix string) {
 
 var (
 	definedTwice = regexp.MustCompile(`^block "([^"]*)" is defined twice \(first at (\d+):(\d+)\)$`)
-	undefined    = regexp.MustCompile(`^undefined block "([^"]*)" \(target (\d+) of block "([^"]*)"\)$`)
+	undefined    = regexp.MustCompile(`^undefined block "([^"]*)" \(target (\d+) of block "([^"]*)"\)(: a block .* follows at (\d+):(\d+), after .*)?$`)
 )
 
 // checkNamedPositions checks that errors about a name point at it: a
@@ -331,6 +333,13 @@ func checkNamedPositions(t testing.TB, data []byte, pe *ParseError) {
 	}
 	if m := undefined.FindStringSubmatch(pe.Msg); m != nil && nameAt(data, pe.Line, pe.Col) != m[1] {
 		t.Fatalf("input %q: %v: the name is not at the position", data, pe)
+	}
+	if m := undefined.FindStringSubmatch(pe.Msg); m != nil && m[4] != "" {
+		line, _ := strconv.Atoi(m[5])
+		col, _ := strconv.Atoi(m[6])
+		if nameAt(data, line, col) != m[1] {
+			t.Fatalf("input %q: %v: the later block is not at its position", data, pe)
+		}
 	}
 }
 

@@ -1,5 +1,5 @@
 // parse_scan.go: the byte scanner both notations share. It defines scanner
-// (position tracking by 1-based line and byte column), whitespace and '#'
+// (position tracking by 1-based line and column), whitespace and '#'
 // comment skipping with UTF-8 checks, decimal numbers with an upper bound,
 // names, the "---" separator test, and found, which describes the byte at the
 // current position for "expected X, found Y" messages.
@@ -32,7 +32,8 @@ const byteOrderMark = "\uFEFF"
 func newScanner(file, src string) *scanner {
 	s := &scanner{file: file, src: src, line: 1}
 	if strings.HasPrefix(src, byteOrderMark) {
-		s.pos = len(byteOrderMark) // and counted in line 1's columns, as go/scanner does
+		s.pos = len(byteOrderMark)
+		s.lineStart = s.pos // not counted in line 1's columns: an editor does not show it
 	}
 	return s
 }
@@ -47,7 +48,9 @@ func (s *scanner) peek() int {
 	return int(s.src[s.pos])
 }
 
-// col is the 1-based byte column of pos.
+// col is the 1-based column of pos. It counts bytes, which are characters
+// wherever the parser stops: only comments may hold non-ASCII text, and an
+// error inside one counts its characters (skipComment).
 func (s *scanner) col() int { return s.pos - s.lineStart + 1 }
 
 // newline consumes the '\n' at pos.
@@ -109,7 +112,7 @@ func (s *scanner) skipComment() error {
 	text := s.src[s.pos : s.pos+end]
 	if !utf8.ValidString(text) {
 		bad := firstInvalidUTF8(text)
-		return s.errAt(s.line, s.col()+bad, "invalid UTF-8 in comment (byte 0x%02x); comments must be UTF-8 text", text[bad])
+		return s.errAt(s.line, s.col()+utf8.RuneCountInString(text[:bad]), "invalid UTF-8 in comment (byte 0x%02x); comments must be UTF-8 text", text[bad])
 	}
 	s.pos += end
 	return nil

@@ -307,6 +307,8 @@ func TestParseLinesErrors(t *testing.T) {
 		{lines, "a: ret\n)", 2, 1, "expected a block name at the start of a line, found ')'", Limits{}},
 		{lines, "a: br é", 1, 7, "found 'é' (U+00E9", Limits{}},
 		{lines, "a: ret # \xff", 1, 10, "invalid UTF-8 in comment (byte 0xff)", Limits{}},
+		// Columns count characters: a comment's 'é' is one.
+		{lines, "a: ret # \u00e9\xff", 1, 11, "invalid UTF-8 in comment (byte 0xff)", Limits{}},
 		{lines, "a: ret\n---\nb: ret", 2, 1, "expected end of input after the graph, found '---' (ParseLines reads one graph", Limits{}},
 		{lines, "a: ret\n{{}}", 2, 1, "expected end of input after the graph, found '{'", Limits{}},
 		{lines, "{{}}", 1, 1, "expected a block name to start a graph in line notation, found '{'", Limits{}},
@@ -322,8 +324,12 @@ func TestParseFileErrors(t *testing.T) {
 	runErrCases(t, []errCase{
 		{file, "", 1, 1, "no graph", Limits{}},
 		{file, "# nothing\n---\n---\n", 4, 1, "no graph", Limits{}},
-		{file, "\xef\xbb\xbf", 1, 4, "no graph", Limits{}},
-		{file, "\xef\xbb\xbf{{x}}", 1, 6, "x", Limits{}},
+		// A byte order mark is not counted in line 1's columns: an editor
+		// does not show it.
+		{file, "\xef\xbb\xbf", 1, 1, "no graph", Limits{}},
+		{file, "\xef\xbb\xbf{{x}}", 1, 3, "x", Limits{}},
+		{file, "\xef\xbb\xbfentry: br bb\nb: ret\n", 1, 11, `undefined block "bb"`, Limits{}},
+		{file, "\xef\xbb\xbfa: ret # \xff", 1, 10, "invalid UTF-8 in comment (byte 0xff)", Limits{}},
 		{file, "{{}} x", 1, 6, "expected '{', a comment or end of line after a graph, found 'x'", Limits{}},
 		{file, "{{}}, {{}}", 1, 5, "found ','", Limits{}},
 		{file, "{{}} ---", 1, 6, "found '-'", Limits{}},
@@ -332,6 +338,11 @@ func TestParseFileErrors(t *testing.T) {
 		{file, "a: ret\n----\n", 2, 5, `expected '[' or ':' after block name "----"`, Limits{}},
 		{file, "\x89PNG\r\n\x1a\n\x00\x00", 1, 1, "found invalid UTF-8 byte 0x89", Limits{}},
 	})
+	for _, src := range []string{"\uFEFF{{}}", "\uFEFFa: ret"} {
+		if items, err := Parse("bom.cfg", []byte(src), Limits{}); err != nil || items[0].Line != 1 || items[0].Col != 1 {
+			t.Errorf("Parse(%q): %v; want a graph at 1:1, the byte order mark not counted", src, err)
+		}
+	}
 	_, err := Parse("dir/x.cfg", []byte("{{1}"), Limits{})
 	if err == nil || err.Error() != "dir/x.cfg:1:5: expected ',' or '}' after the successor list of block 0, found end of input (the graph opened at 1:1 is not closed)" {
 		t.Errorf("Parse with a file name: %v", err)
