@@ -55,7 +55,10 @@
 // (one a line is usual; after a compact graph only another '{', a comment or
 // the end of the line may follow on that line). A line-notation graph runs
 // until a line holding just "---" (a comment may follow), a line starting
-// with '{' or the end of input. Sections that hold no block line (a leading or
+// with '{' (a compact graph, which needs no "---" before it) or the end of
+// input. A name a line-notation graph uses but does not define is an error
+// at its first use, which also names the first block line after the graph
+// that defines it, if one does, and what ended the graph before it. Sections that hold no block line (a leading or
 // trailing "---") are skipped, but input without any graph is an error. A
 // leading UTF-8 byte order mark is skipped. Blank lines and comments may go
 // anywhere. Outside comments only ASCII is accepted; comments must be valid

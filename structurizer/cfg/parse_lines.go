@@ -7,6 +7,7 @@
 package cfg
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -300,7 +301,7 @@ func (r *linesReader) resolve() error {
 	for _, ref := range r.pending {
 		if ref.id < 0 {
 			at, from, idx := r.firstUse(ref.name)
-			return r.s.errAt(at.line, at.col(), "undefined block %s (target %d of block %s)", quote(ref.name), idx+1, quote(r.blockName(from)))
+			return r.s.errAt(at.line, at.col(), "undefined block %s (target %d of block %s)%s", quote(ref.name), idx+1, quote(r.blockName(from)), r.laterDefinition(ref.name))
 		}
 	}
 	if len(r.pending) == 0 {
@@ -312,6 +313,42 @@ func (r *linesReader) resolve() error {
 		}
 	}
 	return nil
+}
+
+// laterDefinition is the hint of an undefined name's error when a block
+// line after the end of the graph defines it: the graph ended at the
+// scanner's position, at a compact graph or a "---" line, and the name's
+// block went to the graph after it. "" when no line defines name there.
+// It reads the rest of the input (only for an error message).
+func (r *linesReader) laterDefinition(name string) string {
+	s := *r.s
+	if s.eof() {
+		return ""
+	}
+	endLine, endCol := s.line, s.col()
+	ender := "the compact graph"
+	if s.peek() != '{' {
+		ender = `the "---"`
+	}
+	for {
+		s.skipLine()
+		if s.eof() {
+			return ""
+		}
+		for s.peek() == ' ' || s.peek() == '\t' || s.peek() == '\r' {
+			s.pos++
+		}
+		line, col := s.line, s.col()
+		if s.name() != name {
+			continue
+		}
+		for s.peek() == ' ' || s.peek() == '\t' {
+			s.pos++
+		}
+		if c := s.peek(); c == ':' || c == '[' {
+			return fmt.Sprintf(": a block %s follows at %d:%d, after %s at %d:%d that ended this graph (a line-notation graph ends at a line starting with '{' or a line \"---\")", quote(name), line, col, ender, endLine, endCol)
+		}
+	}
 }
 
 // firstUse finds the first use of name as a target again (only for error

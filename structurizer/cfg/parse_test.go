@@ -372,6 +372,22 @@ func runErrCases(t *testing.T, cases []errCase) {
 	}
 }
 
+// TestParseUndefinedDefinedLater: a name a line-notation graph leaves
+// undefined but a block line after the graph's end defines is an error
+// that says where that block is and what ended the graph before it.
+func TestParseUndefinedDefinedLater(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"entry: br b\n{{1}}\nb: ret\n", `f.cfg:1:11: undefined block "b" (target 1 of block "entry"): a block "b" follows at 3:1, after the compact graph at 2:1 that ended this graph (a line-notation graph ends at a line starting with '{' or a line "---")`},
+		{"a: if c b\nc: ret\n---\n# b\n  b [w=2] : ret\n", `f.cfg:1:9: undefined block "b" (target 2 of block "a"): a block "b" follows at 5:3, after the "---" at 3:1 that ended this graph (a line-notation graph ends at a line starting with '{' or a line "---")`},
+		{"a: br b\n---\nc: br b\nbb: ret\n", `f.cfg:1:7: undefined block "b" (target 1 of block "a")`},
+		{"a: br b\n", `f.cfg:1:7: undefined block "b" (target 1 of block "a")`},
+	} {
+		if _, err := Parse("f.cfg", []byte(c.src), Limits{}); err == nil || err.Error() != c.want {
+			t.Errorf("Parse(%q):\n got  %v\n want %s", c.src, err, c.want)
+		}
+	}
+}
+
 func TestParseErrorFormat(t *testing.T) {
 	for _, c := range []struct {
 		err  ParseError
