@@ -105,6 +105,7 @@ func bisectMain(f bisectFlags, files []string, builds *fuzz.BuildStop, stdin io.
 	if len(items) != 1 {
 		return nil, fmt.Errorf("%s holds %d graphs, want one", files[0], len(items))
 	}
+	noteEntryNames(stderr, "cfgfuzz bisect: ", items, datas)
 	g := items[0].Graph
 	specOf, err := f.specOf()
 	if err != nil {

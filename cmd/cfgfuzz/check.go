@@ -134,6 +134,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer, builds *
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
 	}
+	noteEntryNames(stderr, "cfgfuzz check: ", items, datas)
 	if err := gpuDeviceFlag("check", cf.gpuDevice, true, stderr); err != nil { // its note once the files' judgings are known
 		fmt.Fprintln(stderr, "cfgfuzz check:", err)
 		return exitUsage
@@ -249,7 +250,8 @@ func checkFlagSet(cf *checkFlags, lim *checkLimits, stderr io.Writer) *flag.Flag
 	cf.judge.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: cfgfuzz check [flags] [FILE...|-]")
-		fmt.Fprintln(fs.Output(), "\nStructurize every graph in the files (compact or line notation; - or no file: standard input)")
+		fmt.Fprintln(fs.Output(), "\nStructurize every graph in the files (compact notation, block 0 the entry, or line notation, the first")
+		fmt.Fprintln(fs.Output(), "block line the entry, whatever its name: README.md, \"Graph notations\"; - or no file: standard input)")
 		fmt.Fprintln(fs.Output(), "on the structurizer under test (--structurizer: this tree's, or any program speaking")
 		fmt.Fprintln(fs.Output(), "fuzz/PROTOCOL.md, e.g. --structurizer 'cmd:./my-adapter') and check each module.")
 		fmt.Fprintln(fs.Output(), "Prints `ok ...` or `FAIL <check>:<signature> ...` per graph.")

@@ -248,6 +248,7 @@ func (mf minimizeFlags) pickGraph(path string, stdin io.Reader, stderr io.Writer
 	if mf.expect != corpus.ExpectPass && mf.expect != corpus.ExpectFail {
 		return sourced{}, nil, fmt.Errorf("--expect %q: want %s or %s", mf.expect, corpus.ExpectPass, corpus.ExpectFail)
 	}
+	noteEntryNames(stderr, "minimize: ", items[mf.index:mf.index+1], datas)
 	return items[mf.index], datas[0], nil
 }
 

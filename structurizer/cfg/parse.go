@@ -224,3 +224,21 @@ func (s *scanner) endCompactLine() error {
 	}
 	return s.errHere("expected '{', a comment or end of line after a graph, found %s", s.found())
 }
+
+// BlockPos is the position of block b's name in the line-notation graph it
+// that Parse read from data: the start of the graph's b-th block line
+// (counting from 0), found by reading the graph's lines again from its
+// start, so it costs the graph's text up to that line. b must be a block of
+// it.Graph, and it must be in line notation.
+func BlockPos(data []byte, it Item, b int) (line, col int) {
+	s := newScanner("", string(data))
+	for s.line < it.Line {
+		s.skipLine()
+	}
+	s.pos = s.lineStart + it.Col - 1
+	for range b {
+		s.skipLine()
+		_ = s.skipSpace(true) // these lines were read once already
+	}
+	return s.line, s.col()
+}

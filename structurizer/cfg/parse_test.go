@@ -524,3 +524,22 @@ func readTestdata(t *testing.T, path string) []Item {
 	}
 	return items
 }
+
+// TestBlockPos: BlockPos finds each block line of a line-notation graph,
+// wherever the graph starts in its file.
+func TestBlockPos(t *testing.T) {
+	src := "\uFEFF# head\n{{1}, {}}\n---\n  a: br c # x\n\n# y\n\tc [w=2]: br d\nd: ret\n---\nx: ret\n"
+	items, err := Parse("f.cfg", []byte(src), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][2]int{{4, 3}, {7, 2}, {8, 1}}
+	for b, w := range want {
+		if line, col := BlockPos([]byte(src), items[1], b); line != w[0] || col != w[1] {
+			t.Errorf("block %d at %d:%d, want %d:%d", b, line, col, w[0], w[1])
+		}
+	}
+	if line, col := BlockPos([]byte(src), items[2], 0); line != 10 || col != 1 {
+		t.Errorf("graph 2's block 0 at %d:%d, want 10:1", line, col)
+	}
+}
