@@ -444,6 +444,9 @@ func (r *checkRun) all(items []sourced) int {
 			}
 		} else {
 			fmt.Fprintln(r.stdout, checkLine(rec))
+			if names := namesLine(rec, it.Graph); names != "" {
+				fmt.Fprintln(r.stdout, names)
+			}
 		}
 		if r.unstarted.Add(rec.notStarted) && i < len(items)-1 {
 			notRun = len(items) - i - 1
