@@ -44,7 +44,8 @@
 // run of ASCII letters, digits and the characters '_', '.' and '-'; the
 // terminator keywords are ordinary names outside the TERM position. Targets
 // are separated by spaces, a comma, or both; a comma at the end of a line is
-// an error. The weight attribute is optional, W is a decimal number of words.
+// an error. The weight attribute is optional, at most once a block; W is a
+// decimal number of words, at most Limits.MaxWeight (1<<20 by default).
 // A block named exactly "b<id>" (its own block number, as FormatLines writes
 // unnamed blocks) gets the default name: Names[id] is "", and a graph whose
 // names are all default has Names == nil.
