@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -111,14 +110,7 @@ func TestCheckRepeatSilentStructurizer(t *testing.T) {
 			cmd := exec.Command(bin, args...)
 			var out, errs bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errs
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			token := "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
-			code := 0
-			if ee, ok := cmd.Wait().(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			}
+			code, token := runWithServerToken(t, cmd)
 			counted, _ := os.ReadFile(tc.script + ".count")
 			if code != tc.code || strings.Count(string(counted), "\n") != 1 {
 				t.Errorf("%s: exit %d, want %d; %d processes started, want 1 (the others of the graph's judgements not run)\n%s%s",

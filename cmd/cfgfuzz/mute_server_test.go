@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,14 +30,7 @@ func TestMuteServerNamedAsGiven(t *testing.T) {
 			cmd := exec.Command(bin, args...)
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			token := "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
-			code := 0
-			if ee, ok := cmd.Wait().(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			}
+			code, token := runWithServerToken(t, cmd)
 			want := "start " + spec + ": no answer to the protocol's hello"
 			if code != exitUsage || !strings.Contains(out.String(), want) || strings.Contains(out.String(), "start sh") {
 				t.Errorf("exit %d, want %d with %q\n%s", code, exitUsage, want, out.String())

@@ -70,14 +70,7 @@ func TestSilentServerStopsCheckAndRegress(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			start := time.Now()
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			token := "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
-			code := 0
-			if ee, ok := cmd.Wait().(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			}
+			code, token := runWithServerToken(t, cmd)
 			took := time.Since(start)
 			out := stdout.String() + stderr.String()
 			t.Logf("exit %d after %v\n%s", code, took, out)
@@ -162,4 +155,20 @@ func TestSilentServerStopNotAfterAnAnswer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runWithServerToken runs cmd, a cfgfuzz command, to its end and returns
+// its exit status and the token its structurizer servers carry in their
+// environment (CFGFUZZ_SERVER=PID.), by which leftAfter finds what they
+// left.
+func runWithServerToken(t *testing.T, cmd *exec.Cmd) (code int, token string) {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	token = "CFGFUZZ_SERVER=" + strconv.Itoa(cmd.Process.Pid) + "."
+	if ee, ok := cmd.Wait().(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	return code, token
 }
