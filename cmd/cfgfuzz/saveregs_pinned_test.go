@@ -25,7 +25,7 @@ func TestRegressionsOfACommitNoteIt(t *testing.T) {
 		}
 		return out.String()
 	}
-	const commit = "0123456789abcdef0123456789abcdef01234567"
+	const commit = "deadbeefdeadbeefdeadbeefdeadbeefdeadbeef"
 	for _, spec := range []string{"repo:/src/ourstruct@" + commit, "rev:" + commit} {
 		if out := save(spec); strings.Count(out, "regressions: note: the recorded structurizer is "+spec+", "+note) != 1 {
 			t.Errorf("%s: want the note once:\n%s", spec, out)
