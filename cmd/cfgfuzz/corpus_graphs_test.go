@@ -1,3 +1,5 @@
+// corpus_graphs_test.go: graph files where a guided campaign wants its
+// corpus directory (a directory of .cfg files, a file as --corpus).
 package main
 
 import (

@@ -1,3 +1,5 @@
+// entrynote_test.go: the note for a line-notation graph whose block named
+// "entry" is not its first block (entrynote.go).
 package main
 
 import (

@@ -1,3 +1,5 @@
+// namesline_test.go: the names: line after a failed line-notation graph
+// (namesline.go), for small graphs and large ones.
 package main
 
 import (
