@@ -246,8 +246,12 @@ func (c *Corpus) Digest() string {
 // LoadCorpus reads dir's corpus; a missing directory or file is an empty
 // corpus. A bad line, or a graph beyond gen.Mutate's limits, is an error
 // naming the file and line; a file past MaxCorpusFile, or one that is not
-// a regular file (a named pipe), is an error naming it.
+// a regular file (a named pipe), is an error naming it; so is a dir that
+// is a file (a graph file given as a corpus).
 func LoadCorpus(dir string) (*Corpus, error) {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("corpus %s is a file, not a directory: a corpus is a directory holding its %s (fuzz/README.md, \"Guided generation\")", dir, CorpusFile)
+	}
 	path := filepath.Join(dir, CorpusFile)
 	data, err := readFileWithin(path, MaxCorpusFile, "a corpus file")
 	if errors.Is(err, os.ErrNotExist) {

@@ -928,3 +928,17 @@ func TestAdaptersGuideNamesTheFeatures(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadCorpusOfAFile: a file given as a corpus directory (a graph file
+// given to merge --corpus) is an error naming it and what a corpus is, not
+// the operating system's error on a path through it.
+func TestLoadCorpusOfAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "g.cfg")
+	if err := os.WriteFile(file, []byte("{{1}, {}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadCorpus(file)
+	if err == nil || !strings.Contains(err.Error(), "corpus "+file+" is a file, not a directory") || strings.Contains(err.Error(), "not a directory: stat") {
+		t.Errorf("LoadCorpus of a file: %v, want an error naming it as a file", err)
+	}
+}
