@@ -42,9 +42,7 @@ func TestRegressionsOfACommitNoteIt(t *testing.T) {
 
 	// minimize --save-regression on a commit's build.
 	ownBuildCache(t)
-	repo, _ := toyRepo(t, toyConfig)
-	writeFile(t, filepath.Join(repo, "toy.py"), toyServer(3))
-	planted := commitAll(t, repo, "toy: planted bug on 3 blocks or more")
+	repo, _, planted := plantedToyRepo(t, toyConfig)
 	graph := filepath.Join(t.TempDir(), "g.cfg")
 	writeFile(t, graph, "{{1, 2}, {2}, {}}\n")
 	spec := "repo:" + repo + "@" + planted
